@@ -1,0 +1,45 @@
+// Debug contexts: the user-facing name of what created a tensor, compute set or program,
+// with the source location that created it. Nested contexts form paths ("layer1/fwd/MatMul").
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace poplar {
+
+struct SourceLocation {
+  const char* file = "";
+  const char* function = "";
+  unsigned line = 0;
+  static SourceLocation Current(const char* file = __builtin_FILE(),
+                                const char* function = __builtin_FUNCTION(),
+                                unsigned line = __builtin_LINE()) {
+    return {file, function, line};
+  }
+};
+
+class DebugContext {
+public:
+  DebugContext(SourceLocation loc = SourceLocation::Current()) : loc_(loc) {}
+  DebugContext(const char* name, SourceLocation loc = SourceLocation::Current())
+      : name_(name ? name : ""), loc_(loc) {}
+  DebugContext(std::string name, SourceLocation loc = SourceLocation::Current())
+      : name_(std::move(name)), loc_(loc) {}
+  /// A child of `parent`; its path is "<parent path>/<name>".
+  DebugContext(const DebugContext& parent, std::string name,
+               SourceLocation loc = SourceLocation::Current())
+      : name_(std::move(name)), loc_(loc), parent_(std::make_shared<DebugContext>(parent)) {}
+
+  const std::string& getName() const { return name_; }
+  /// Names from the outermost context to this one, joined by '/', empty names skipped.
+  std::string getPathName() const;
+  const SourceLocation& getLocation() const { return loc_; }
+  const DebugContext* getParent() const { return parent_.get(); }
+
+private:
+  std::string name_;
+  SourceLocation loc_;
+  std::shared_ptr<const DebugContext> parent_;
+};
+
+} // namespace poplar

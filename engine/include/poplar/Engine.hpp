@@ -1,0 +1,72 @@
+// The engine: compiles a graph and its programs for a device, loads them, and runs them.
+// Vertex code runs on the host, so results are exact; the runtime steps the program the way
+// the IPU would (sync, exchange, compute), which is what the cycle model follows.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <poplar/Device.hpp>
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/StreamCallback.hpp>
+
+namespace poplar {
+
+/// Called with (step, total) as compilation proceeds.
+using ProgressFunc = std::function<void(int, int)>;
+
+class Engine {
+public:
+  /// Options are merged with POPLAR_ENGINE_OPTIONS (JSON, which overrides them); unknown options
+  /// throw invalid_option. Compilation happens here: graph errors are thrown from the constructor.
+  Engine(const Graph& graph, const program::Program& program, const OptionFlags& options = {},
+         ProgressFunc progress = {});
+  Engine(const Graph& graph, const std::vector<program::Program>& programs,
+         const OptionFlags& options = {}, ProgressFunc progress = {});
+  ~Engine();
+  Engine(Engine&&) noexcept;
+  Engine& operator=(Engine&&) noexcept;
+
+  void load(const Device& device);
+  void loadAndRun(const Device& device, unsigned programIndex = 0);
+  void run(unsigned programIndex = 0, const std::string& debugName = "");
+  bool isLoaded() const;
+
+  void writeTensor(const std::string& handle, const void* begin, const void* end);
+  void readTensor(const std::string& handle, void* begin, void* end);
+  /// Forms without an end pointer: the buffer must hold the whole tensor.
+  void writeTensor(const std::string& handle, const void* buffer);
+  void readTensor(const std::string& handle, void* buffer);
+
+  /// Connects a stream to host memory used as a circular buffer: each Copy consumes (or fills)
+  /// the next stream-sized piece, wrapping at `end`. The size must be a multiple of the stream's.
+  void connectStream(const std::string& handle, void* begin, void* end);
+  void connectStream(const std::string& handle, void* buffer);
+  /// The same for one replica of a replicated graph.
+  void connectStream(const std::string& handle, unsigned replicaIndex, void* begin, void* end);
+  void connectStreamToCallback(const std::string& handle, std::function<void(void*)> f);
+  void connectStreamToCallback(const std::string& handle, std::unique_ptr<StreamCallback> cb);
+  void connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
+                               std::function<void(void*)> f);
+
+  void copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t repeatIndex,
+                          unsigned replicaIndex = 0);
+  void copyFromRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeatIndex,
+                            unsigned replicaIndex = 0);
+
+  void setPrintTensorStream(std::ostream& os);
+  /// The options in force after merging POPLAR_ENGINE_OPTIONS.
+  const OptionFlags& getEngineOptions() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace poplar

@@ -1,0 +1,152 @@
+// The graph: variables and constants with their tile mappings, compute sets of vertices,
+// host handles, streams, remote buffers and functions.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <poplar/DebugContext.hpp>
+#include <poplar/GraphElements.hpp>
+#include <poplar/Interval.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Target.hpp>
+#include <poplar/Tensor.hpp>
+#include <poplar/Vertex.hpp>
+
+namespace poplar {
+
+class Device;
+namespace program {
+class Program;
+}
+
+enum class VariableMappingMethod { NONE, LINEAR };
+enum class TensorCloneMethod { PRESERVE_ORDER_AND_ALIASES, PRESERVE_ORDER_UNLESS_ALIASES, CREATE_NEW_ORDER };
+
+using PerfEstimateFunc = std::function<std::uint64_t(const VertexIntrospector&, const Target&)>;
+
+class Graph {
+public:
+  /// For each tile, the intervals of the flattened tensor mapped to it.
+  using TileToTensorMapping = std::vector<std::vector<Interval>>;
+
+  Graph(const Target& target, unsigned replicationFactor = 1);
+  Graph(const Device& device, unsigned replicationFactor = 1);
+
+  /// The target of one replica (of this virtual graph): tiles are numbered from 0.
+  const Target& getTarget() const { return target_; }
+  unsigned getReplicationFactor() const;
+
+  /// Makes the vertices registered from a codelet source (file name, or a library name such as
+  /// "popops") available to addVertex.
+  void addCodelets(const std::string& src);
+
+  Tensor addVariable(Type type, const std::vector<std::size_t>& shape,
+                     const DebugContext& debugContext = {});
+  Tensor addVariable(Type type, const std::vector<std::size_t>& shape,
+                     VariableMappingMethod mapping, const DebugContext& debugContext = {});
+  /// A constant filled with `values` (numElements of them) or with one repeated value.
+  template <typename T>
+  Tensor addConstant(Type type, const std::vector<std::size_t>& shape, const T* values,
+                     const DebugContext& debugContext = {}) {
+    return addConstantFrom(type, shape, TypeOf<T>::value, values, true, debugContext);
+  }
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half>>>
+  Tensor addConstant(Type type, const std::vector<std::size_t>& shape, T value,
+                     const DebugContext& debugContext = {}) {
+    return addConstantFrom(type, shape, TypeOf<T>::value, &value, false, debugContext);
+  }
+  template <typename T>
+  Tensor addConstant(Type type, const std::vector<std::size_t>& shape, const std::vector<T>& values,
+                     const DebugContext& debugContext = {}) {
+    checkValueCount(shape, values.size(), "addConstant");
+    return addConstantFrom(type, shape, TypeOf<T>::value, values.data(), true, debugContext);
+  }
+  /// A copy of `t`'s shape and tile mapping as a new variable.
+  Tensor clone(const Tensor& t, const DebugContext& debugContext = {},
+               TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+  Tensor clone(Type type, const Tensor& t, const DebugContext& debugContext = {});
+
+  /// The value a variable holds when the engine loads (converted to the tensor's type).
+  template <typename T> void setInitialValue(const Tensor& t, const std::vector<T>& values) {
+    checkValueCount(t.shape(), values.size(), "setInitialValue");
+    setInitialValueFrom(t, TypeOf<T>::value, values.data(), true);
+  }
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half>>>
+  void setInitialValue(const Tensor& t, T value) {
+    setInitialValueFrom(t, TypeOf<T>::value, &value, false);
+  }
+  /// The value of a scalar state member of a vertex.
+  template <typename T> void setInitialValue(const FieldRef& field, T value) {
+    setFieldValue(field, TypeOf<T>::value, &value, sizeof(T));
+  }
+
+  void setTileMapping(const Tensor& t, unsigned tile);
+  void setTileMapping(const Tensor& t, const TileToTensorMapping& mapping);
+  void setTileMapping(VertexRef v, unsigned tile);
+  /// Throws invalid_tile_mapping when `requireComplete` and some element is unmapped.
+  TileToTensorMapping getTileMapping(const Tensor& t, bool requireComplete = true) const;
+  /// The tiles holding at least one element of `t`.
+  std::vector<unsigned> getTilesOf(const Tensor& t) const;
+
+  ComputeSet addComputeSet(const DebugContext& debugContext = {});
+  VertexRef addVertex(ComputeSet cs, const std::string& vertexType);
+  VertexRef addVertex(ComputeSet cs, const std::string& vertexType,
+                      std::initializer_list<std::pair<const std::string, Tensor>> connections);
+  void connect(const FieldRef& field, const Tensor& tensor);
+  /// Connects the edges of a Vector<...> field, setting its size.
+  void connect(const FieldRef& field, const std::vector<Tensor>& tensors);
+  void setFieldSize(const FieldRef& field, std::size_t size);
+  void setPerfEstimate(VertexRef v, std::uint64_t cycles);
+  /// A cycle estimator for every vertex of a type that has none of its own.
+  void registerPerfEstimator(const std::string& vertexType, PerfEstimateFunc f);
+
+  void createHostWrite(const std::string& handle, const Tensor& t, bool rearrangeOnHost = false);
+  void createHostRead(const std::string& handle, const Tensor& t, bool rearrangeOnHost = false);
+  DataStream addHostToDeviceFIFO(const std::string& handle, Type type, std::size_t numElements,
+                                 ReplicatedStreamMode mode = ReplicatedStreamMode::REPLICATE,
+                                 const OptionFlags& options = {});
+  DataStream addDeviceToHostFIFO(const std::string& handle, Type type, std::size_t numElements,
+                                 const OptionFlags& options = {});
+  RemoteBuffer addRemoteBuffer(const std::string& handle, Type type, std::size_t numElements,
+                               std::size_t repeats = 1, bool rearrangeOnHost = false,
+                               bool optimiseMemory = false);
+
+  /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0; shares all objects.
+  Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile) const;
+  Function addFunction(const program::Program& program);
+
+  // Tessera extensions, used by the engine and by tooling.
+  const std::shared_ptr<detail::GraphState>& state() const { return state_; }
+  /// First global tile of this (virtual) graph within a replica.
+  unsigned tileOffset() const { return tileOffset_; }
+
+private:
+  Graph(std::shared_ptr<detail::GraphState> s, Target t, unsigned tileOffset);
+  Tensor addConstantFrom(Type type, const std::vector<std::size_t>& shape, Type srcType,
+                         const void* values, bool perElement, const DebugContext& dc);
+  void setInitialValueFrom(const Tensor& t, Type srcType, const void* values, bool perElement);
+  void setFieldValue(const FieldRef& f, Type srcType, const void* value, std::size_t bytes);
+  static void checkValueCount(const std::vector<std::size_t>& shape, std::size_t n, const char* what);
+  unsigned globalTile(unsigned tile, const char* what) const;
+  void checkTensor(const Tensor& t, const char* what) const;
+
+  std::shared_ptr<detail::GraphState> state_;
+  Target target_;
+  unsigned tileOffset_ = 0;
+};
+
+namespace detail {
+/// Internal (shared by VariableMappingMethod::LINEAR and poputil): spreads `numElements` over
+/// `numTiles` tiles in grains of `grainSize`, at least `minElementsPerTile` on each used tile.
+/// Returns, per tile, the interval it holds (possibly empty).
+std::vector<Interval> linearMapping(std::size_t numElements, unsigned numTiles,
+                                    std::size_t minElementsPerTile, std::size_t grainSize);
+} // namespace detail
+
+} // namespace poplar

@@ -1,0 +1,42 @@
+// String key/value options, as passed to Engine and to PopLibs operations.
+#pragma once
+
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace poplar {
+
+class OptionFlags {
+public:
+  using value_type = std::pair<const std::string, std::string>;
+  using const_iterator = std::map<std::string, std::string>::const_iterator;
+
+  OptionFlags() = default;
+  OptionFlags(std::initializer_list<value_type> init) : map_(init) {}
+
+  void set(const std::string& option, const std::string& value) { map_[option] = value; }
+  void set(std::initializer_list<value_type> values) {
+    for (const auto& kv : values) map_[kv.first] = kv.second;
+  }
+  /// The value of an option; throws invalid_option if it is not set.
+  const std::string& at(const std::string& option) const;
+  bool contains(const std::string& option) const { return map_.count(option) != 0; }
+  void remove(const std::string& option) { map_.erase(option); }
+  void clear() { map_.clear(); }
+  bool empty() const { return map_.empty(); }
+  std::size_t size() const { return map_.size(); }
+  const_iterator begin() const { return map_.begin(); }
+  const_iterator end() const { return map_.end(); }
+  bool operator==(const OptionFlags& o) const { return map_ == o.map_; }
+
+private:
+  std::map<std::string, std::string> map_;
+};
+
+/// Parses a JSON object of options ({"key": "value" | true | 3, ...}) into flags.
+/// `origin` names where the text came from (e.g. "POPLAR_ENGINE_OPTIONS") in error messages.
+OptionFlags parseOptionFlagsJson(const std::string& json, const std::string& origin);
+
+} // namespace poplar

@@ -1,0 +1,349 @@
+// Writing codelets: vertex classes with Input/Output/InOut fields and a compute() method.
+//
+//   class Sum : public poplar::Vertex {
+//   public:
+//     poplar::Input<poplar::Vector<float>> in;
+//     poplar::Output<float> out;
+//     bool compute() { float s = 0; for (float x : in) s += x; *out = s; return true; }
+//     // Optional: the vertex's own cycle estimate (otherwise Graph::setPerfEstimate).
+//     static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+//                                           const poplar::Target&) {
+//       return 10 + v.getFieldInfo("in").size();
+//     }
+//   };
+//   TESSERA_VERTEX(Sum, in, out);
+//
+// The registration line lists the fields by name. Vertices registered in a source file become
+// available to a graph by Graph::addCodelets("<that file's name>"). Vertex code runs on the
+// host; fields point into the simulated tile memory (or, when the connected tensor is not one
+// contiguous region, into a staging buffer that models the exchange into the vertex's tile).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <poplar/Type.hpp>
+
+namespace poplar {
+
+class Target;
+
+/// Base class of every vertex. compute() is found statically by the registration.
+class Vertex {
+public:
+  virtual ~Vertex() = default;
+};
+/// A vertex run by the tile's supervisor context rather than a worker.
+class SupervisorVertex : public Vertex {};
+
+enum class VectorLayout { ONE_PTR, SPAN, SCALED_PTR32, SCALED_PTR64, COMPACT_PTR, DELTAN, COMPACT_DELTAN };
+
+namespace detail {
+/// A bound piece of tile memory: where a field's elements are during compute().
+struct Span {
+  void* data = nullptr;
+  std::size_t size = 0; // elements
+};
+struct FieldAccess;
+} // namespace detail
+
+/// As a template argument of Input/Output/InOut: a one-dimensional array of T.
+/// As a field type itself (Vector<Input<Vector<T>>>): a list of edges, sized by setFieldSize.
+template <typename T, VectorLayout L = VectorLayout::SPAN, unsigned Align = alignof(T),
+          bool Interleaved = false>
+class Vector {
+public:
+  std::size_t size() const { return items_.size(); }
+  T& operator[](std::size_t i) { return items_[i]; }
+  const T& operator[](std::size_t i) const { return items_[i]; }
+  auto begin() { return items_.begin(); }
+  auto end() { return items_.end(); }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+
+private:
+  friend struct detail::FieldAccess;
+  std::vector<T> items_;
+};
+
+namespace detail {
+template <typename T> struct IsVector : std::false_type {};
+template <typename T, VectorLayout L, unsigned A, bool I>
+struct IsVector<Vector<T, L, A, I>> : std::true_type { using element = T; };
+
+/// Read-only or read-write access to one scalar.
+template <typename T, bool Writable> class ScalarField {
+public:
+  using Ptr = std::conditional_t<Writable, T*, const T*>;
+  using Ref = std::conditional_t<Writable, T&, const T&>;
+  static constexpr bool isVectorField = false;
+  Ref operator*() const { return *p_; }
+  Ptr operator->() const { return p_; }
+  operator const T&() const { return *p_; } // NOLINT: read a scalar input as its value
+
+private:
+  friend struct detail::FieldAccess;
+  Ptr p_ = nullptr;
+};
+
+/// Access to a contiguous array of elements.
+template <typename T, bool Writable> class VectorField {
+public:
+  using Ptr = std::conditional_t<Writable, T*, const T*>;
+  using Ref = std::conditional_t<Writable, T&, const T&>;
+  static constexpr bool isVectorField = true;
+  std::size_t size() const { return n_; }
+  Ref operator[](std::size_t i) const { return p_[i]; }
+  Ptr data() const { return p_; }
+  Ptr begin() const { return p_; }
+  Ptr end() const { return p_ + n_; }
+
+private:
+  friend struct detail::FieldAccess;
+  Ptr p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+template <typename T, bool W> struct FieldSelect { using type = ScalarField<T, W>; };
+template <typename T, VectorLayout L, unsigned A, bool I, bool W>
+struct FieldSelect<Vector<T, L, A, I>, W> { using type = VectorField<T, W>; };
+} // namespace detail
+
+/// A field the vertex reads. Input<float> is one scalar; Input<Vector<float>> an array.
+template <typename T> class Input : public detail::FieldSelect<T, false>::type {};
+/// A field the vertex writes.
+template <typename T> class Output : public detail::FieldSelect<T, true>::type {};
+/// A field the vertex reads and writes.
+template <typename T> class InOut : public detail::FieldSelect<T, true>::type {};
+
+/// Field sizes of one vertex instance, for cycle estimators.
+class VertexIntrospector {
+public:
+  class FieldInfo {
+  public:
+    /// Elements of a vector field, edges of an edge list, 1 for a scalar.
+    std::size_t size() const { return sizes_.size() == 1 && !isList_ ? sizes_[0] : sizes_.size(); }
+    /// Elements of edge i of an edge list.
+    std::size_t getSizeAtIndex(std::size_t i) const { return sizes_.at(i); }
+    /// Total elements over all edges.
+    std::size_t totalElements() const {
+      std::size_t s = 0;
+      for (auto n : sizes_) s += n;
+      return s;
+    }
+    FieldInfo(std::vector<std::size_t> sizes, bool isList) : sizes_(std::move(sizes)), isList_(isList) {}
+
+  private:
+    std::vector<std::size_t> sizes_;
+    bool isList_;
+  };
+  virtual ~VertexIntrospector() = default;
+  virtual FieldInfo getFieldInfo(const std::string& name) const = 0;
+  /// The value of a scalar state member set by Graph::setInitialValue, as raw bytes.
+  virtual const std::vector<unsigned char>& getStateBytes(const std::string& name) const = 0;
+  template <typename T> T getInitialValue(const std::string& name) const {
+    T v{};
+    const auto& b = getStateBytes(name);
+    std::memcpy(&v, b.data(), b.size() < sizeof(T) ? b.size() : sizeof(T));
+    return v;
+  }
+  virtual const std::string& getVertexType() const = 0;
+};
+
+namespace detail {
+
+enum class FieldDirection : std::uint8_t { In, Out, InOut, State };
+
+/// How one field of a vertex class is connected and bound. Built by the registration macros.
+struct FieldDescriptor {
+  std::string name;
+  FieldDirection direction;
+  Type elementType;
+  bool isVector;   ///< Input<Vector<T>>: one edge of any length
+  bool isEdgeList; ///< Vector<Input<...>>: setFieldSize edges
+  std::size_t stateSize; ///< bytes of a State member
+  /// Points the field at its memory: one span, or one per edge for edge lists.
+  void (*bind)(Vertex&, const Span* spans, std::size_t count);
+};
+
+using CycleEstimator = std::uint64_t (*)(const VertexIntrospector&, const Target&);
+
+struct VertexTypeDescriptor {
+  std::string name;
+  std::string codeletSource; ///< file basename or library name given to Graph::addCodelets
+  bool isSupervisor = false;
+  std::vector<FieldDescriptor> fields;
+  std::unique_ptr<Vertex> (*create)() = nullptr;
+  bool (*compute)(Vertex&) = nullptr;
+  CycleEstimator cycleEstimate = nullptr;
+  std::size_t codeBytes = 0; ///< modelled size of the vertex's machine code
+};
+
+/// Adds a vertex type to the process-wide registry; throws on a duplicate name.
+void registerVertexType(VertexTypeDescriptor d);
+const VertexTypeDescriptor* findVertexType(const std::string& name);
+bool isCodeletSourceRegistered(const std::string& source);
+std::string codeletSourceName(const char* fileOrName);
+
+template <typename F> struct FieldTraits; // F is the member's type
+
+struct FieldAccess {
+  template <typename Field> static void bindOne(Field& f, const Span& s) {
+    f.p_ = static_cast<typename Field::Ptr>(s.data);
+    if constexpr (Field::isVectorField) f.n_ = s.size;
+  }
+  template <typename V> static auto& items(V& v) { return v.items_; }
+};
+
+template <typename T> constexpr Type stateType() {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
+                std::is_same_v<T, short> || std::is_same_v<T, unsigned short> ||
+                std::is_same_v<T, bool> || std::is_same_v<T, char> ||
+                std::is_same_v<T, unsigned char> || std::is_same_v<T, signed char> ||
+                std::is_same_v<T, half>)
+    return TypeOf<T>::value;
+  else
+    return Type{};
+}
+
+template <typename T> struct ElementOf { using type = T; static constexpr bool vec = false; };
+template <typename T, VectorLayout L, unsigned A, bool I> struct ElementOf<Vector<T, L, A, I>> {
+  using type = T;
+  static constexpr bool vec = true;
+};
+
+template <typename T> struct DirectionOf;
+template <typename T> struct DirectionOf<Input<T>> { static constexpr FieldDirection value = FieldDirection::In; using inner = T; };
+template <typename T> struct DirectionOf<Output<T>> { static constexpr FieldDirection value = FieldDirection::Out; using inner = T; };
+template <typename T> struct DirectionOf<InOut<T>> { static constexpr FieldDirection value = FieldDirection::InOut; using inner = T; };
+template <typename T, typename = void> struct IsField : std::false_type {};
+template <typename T> struct IsField<T, std::void_t<decltype(DirectionOf<T>::value)>> : std::true_type {};
+
+template <typename Field> void bindField(Field& f, const Span& s) { FieldAccess::bindOne(f, s); }
+
+template <typename Class, typename M> FieldDescriptor field(const char* name, M Class::*member) {
+  FieldDescriptor d{};
+  d.name = name;
+  if constexpr (IsField<M>::value) {
+    using Inner = typename DirectionOf<M>::inner;
+    using Elem = typename ElementOf<Inner>::type;
+    d.direction = DirectionOf<M>::value;
+    d.elementType = TypeOf<Elem>::value;
+    d.isVector = ElementOf<Inner>::vec;
+    d.isEdgeList = false;
+  } else if constexpr (IsVector<M>::value) {
+    using Edge = typename IsVector<M>::element;
+    static_assert(IsField<Edge>::value, "Vector<...> fields must hold Input/Output/InOut edges");
+    using Inner = typename DirectionOf<Edge>::inner;
+    using Elem = typename ElementOf<Inner>::type;
+    d.direction = DirectionOf<Edge>::value;
+    d.elementType = TypeOf<Elem>::value;
+    d.isVector = ElementOf<Inner>::vec;
+    d.isEdgeList = true;
+  } else {
+    static_assert(std::is_trivially_copyable_v<M>, "vertex state members must be plain values");
+    d.direction = FieldDirection::State;
+    d.elementType = stateType<std::remove_cv_t<M>>();
+    d.isVector = false;
+    d.isEdgeList = false;
+    d.stateSize = sizeof(M);
+  }
+  return d;
+}
+
+/// Binder for member `member` of Class: a function pointer built from a template parameter.
+template <typename Class, typename M, M Class::*member>
+void bindMember(Vertex& v, const Span* spans, std::size_t count) {
+  auto& m = static_cast<Class&>(v).*member;
+  if constexpr (IsField<M>::value) {
+    bindField(m, spans[0]);
+  } else if constexpr (IsVector<M>::value) {
+    auto& items = FieldAccess::items(m);
+    items.resize(count);
+    for (std::size_t i = 0; i < count; ++i) bindField(items[i], spans[i]);
+  } else {
+    std::memcpy(&m, spans[0].data, sizeof(M));
+  }
+}
+
+template <typename C, typename = void> struct HasCycleEstimate : std::false_type {};
+template <typename C>
+struct HasCycleEstimate<C, std::void_t<decltype(C::getCycleEstimate(
+                               std::declval<const VertexIntrospector&>(),
+                               std::declval<const Target&>()))>> : std::true_type {};
+
+template <typename Class> struct VertexRegistrar {
+  VertexRegistrar(const char* name, const char* source, std::vector<FieldDescriptor> fields) {
+    VertexTypeDescriptor d;
+    d.name = name;
+    d.codeletSource = codeletSourceName(source);
+    d.isSupervisor = std::is_base_of_v<SupervisorVertex, Class>;
+    d.fields = std::move(fields);
+    d.create = []() -> std::unique_ptr<Vertex> { return std::make_unique<Class>(); };
+    d.compute = [](Vertex& v) -> bool {
+      if constexpr (std::is_same_v<decltype(static_cast<Class&>(v).compute()), void>) {
+        static_cast<Class&>(v).compute();
+        return true;
+      } else {
+        return static_cast<Class&>(v).compute();
+      }
+    };
+    if constexpr (HasCycleEstimate<Class>::value)
+      d.cycleEstimate = [](const VertexIntrospector& vi, const Target& t) -> std::uint64_t {
+        return Class::getCycleEstimate(vi, t);
+      };
+    d.codeBytes = 64 + 16 * d.fields.size();
+    registerVertexType(std::move(d));
+  }
+};
+
+} // namespace detail
+} // namespace poplar
+
+// --- registration macros -------------------------------------------------------------------
+#define TESSERA_PP_CAT_(a, b) a##b
+#define TESSERA_PP_CAT(a, b) TESSERA_PP_CAT_(a, b)
+#define TESSERA_PP_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
+#define TESSERA_PP_NARGS(...)                                                                       \
+  TESSERA_PP_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+#define TESSERA_F1(C, f) ::poplar::detail::withBinder<C, decltype(C::f), &C::f>(#f)
+#define TESSERA_F_1(C, a) TESSERA_F1(C, a)
+#define TESSERA_F_2(C, a, ...) TESSERA_F1(C, a), TESSERA_F_1(C, __VA_ARGS__)
+#define TESSERA_F_3(C, a, ...) TESSERA_F1(C, a), TESSERA_F_2(C, __VA_ARGS__)
+#define TESSERA_F_4(C, a, ...) TESSERA_F1(C, a), TESSERA_F_3(C, __VA_ARGS__)
+#define TESSERA_F_5(C, a, ...) TESSERA_F1(C, a), TESSERA_F_4(C, __VA_ARGS__)
+#define TESSERA_F_6(C, a, ...) TESSERA_F1(C, a), TESSERA_F_5(C, __VA_ARGS__)
+#define TESSERA_F_7(C, a, ...) TESSERA_F1(C, a), TESSERA_F_6(C, __VA_ARGS__)
+#define TESSERA_F_8(C, a, ...) TESSERA_F1(C, a), TESSERA_F_7(C, __VA_ARGS__)
+#define TESSERA_F_9(C, a, ...) TESSERA_F1(C, a), TESSERA_F_8(C, __VA_ARGS__)
+#define TESSERA_F_10(C, a, ...) TESSERA_F1(C, a), TESSERA_F_9(C, __VA_ARGS__)
+#define TESSERA_F_11(C, a, ...) TESSERA_F1(C, a), TESSERA_F_10(C, __VA_ARGS__)
+#define TESSERA_F_12(C, a, ...) TESSERA_F1(C, a), TESSERA_F_11(C, __VA_ARGS__)
+#define TESSERA_F_13(C, a, ...) TESSERA_F1(C, a), TESSERA_F_12(C, __VA_ARGS__)
+#define TESSERA_F_14(C, a, ...) TESSERA_F1(C, a), TESSERA_F_13(C, __VA_ARGS__)
+#define TESSERA_F_15(C, a, ...) TESSERA_F1(C, a), TESSERA_F_14(C, __VA_ARGS__)
+#define TESSERA_F_16(C, a, ...) TESSERA_F1(C, a), TESSERA_F_15(C, __VA_ARGS__)
+#define TESSERA_FIELDS(C, ...) TESSERA_PP_CAT(TESSERA_F_, TESSERA_PP_NARGS(__VA_ARGS__))(C, __VA_ARGS__)
+
+/// Registers vertex class `Class` (no template commas: use an alias) under the name `Name`,
+/// in codelet source `Source` (what Graph::addCodelets enables), with its fields listed.
+#define TESSERA_VERTEX_IN(Source, Name, Class, ...)                                                \
+  static const ::poplar::detail::VertexRegistrar<Class> TESSERA_PP_CAT(tesseraVertex_, __COUNTER__)( \
+      Name, Source, {TESSERA_FIELDS(Class, __VA_ARGS__)})
+/// Registers `Class` under its own name, in this source file's codelet source.
+#define TESSERA_VERTEX(Class, ...) TESSERA_VERTEX_IN(__FILE__, #Class, Class, __VA_ARGS__)
+/// Registers `Class` under an explicit name such as "popops::Add<float>".
+#define TESSERA_VERTEX_AS(Name, Class, ...) TESSERA_VERTEX_IN(__FILE__, Name, Class, __VA_ARGS__)
+
+namespace poplar::detail {
+template <typename Class, typename M, M Class::*member> FieldDescriptor withBinder(const char* name) {
+  FieldDescriptor d = field<Class, M>(name, member);
+  d.bind = &bindMember<Class, M, member>;
+  return d;
+}
+} // namespace poplar::detail

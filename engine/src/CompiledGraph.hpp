@@ -1,0 +1,142 @@
+// The compiled form of a graph and its programs: plain data, produced by compile() and stepped
+// by the Runtime. Tile placement, vertex bindings and the lowered program tree live here, so
+// the memory model, liveness and the cycle model can all be computed from it.
+#pragma once
+
+#include <poplar/Target.hpp>
+#include <poplar/Tensor.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Vertex.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace poplar::detail {
+
+/// A run of bytes in the simulated memory (an offset into a replica's storage arena).
+struct ByteRun {
+  std::size_t offset, bytes;
+};
+
+/// Elements [begin, end) of a variable held by one tile.
+struct TileInterval {
+  std::size_t begin, end;
+  unsigned tile;
+};
+
+struct CompiledVariable {
+  std::string name;
+  Type type;
+  std::vector<std::size_t> shape;
+  std::size_t numElements = 0;
+  bool isConstant = false;
+  std::size_t arenaOffset = 0;
+  std::vector<TileInterval> mapping; ///< sorted by begin, covers every element
+  std::vector<unsigned char> initial; ///< empty: zero-initialised
+};
+
+/// One edge of a vertex field: the bytes it covers, in the order the vertex sees them.
+struct CompiledEdge {
+  std::vector<ByteRun> runs;
+  std::size_t numElements = 0;
+  std::vector<VarRegion> regions; ///< the same elements as variable regions (for exchange/liveness)
+};
+
+struct CompiledField {
+  std::vector<CompiledEdge> edges;  ///< one for plain fields, setFieldSize for edge lists
+  std::vector<unsigned char> state; ///< State members
+};
+
+struct CompiledVertex {
+  const VertexTypeDescriptor* type = nullptr;
+  unsigned tile = 0;
+  std::vector<CompiledField> fields; ///< indexed like type->fields
+  std::uint64_t estimatedCycles = 0;
+};
+
+struct CompiledComputeSet {
+  std::string name;
+  std::vector<CompiledVertex> vertices;
+};
+
+/// Host-visible transfer described as runs in the arena (host handles, stream/remote copies).
+struct CompiledTransfer {
+  Type type;
+  std::size_t numElements = 0;
+  std::vector<ByteRun> runs;
+  std::vector<VarRegion> regions;
+};
+
+/// A scalar read by control flow (predicate, switch control, row offset).
+struct CompiledScalar {
+  Type type;
+  std::size_t offset = 0; ///< arena offset of the element
+  unsigned var = 0;
+};
+
+struct LoweredProgram {
+  enum class Kind {
+    Sequence, Execute, Copy, StreamToDevice, StreamFromDevice, RemoteToDevice, RemoteFromDevice,
+    Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, Call, Sync, WriteUndef, Block,
+    PrintTensor, Abort,
+  };
+  Kind kind = Kind::Sequence;
+  std::string name;                ///< debug path
+  std::vector<unsigned> children;  ///< indices into CompiledGraph::programs
+  unsigned computeSet = 0;         ///< Execute
+  struct CopyRun { std::size_t src, dst, bytes; };
+  std::vector<CopyRun> copies;     ///< Copy: tensor to tensor
+  std::vector<VarRegion> srcRegions, dstRegions; ///< Copy / WriteUndef / PrintTensor (for analysis)
+  CompiledTransfer transfer;       ///< stream, remote and print copies
+  unsigned stream = 0, remoteBuffer = 0;
+  CompiledScalar scalar;           ///< If / RepeatWhile* / Switch / Abort / remote row offset
+  bool hasScalar = false;
+  std::uint64_t count = 0;         ///< Repeat
+  std::vector<std::int32_t> caseValues;
+  bool boundsChecked = false;
+  SyncType syncType = SyncType::INTERNAL;
+  std::string text;
+  std::vector<std::size_t> printShape;
+};
+
+struct CompiledStream {
+  std::string handle;
+  Type type;
+  std::size_t numElements;
+  bool hostToDevice;
+};
+
+struct CompiledRemoteBuffer {
+  std::string handle;
+  Type type;
+  std::size_t numElements, repeats;
+};
+
+struct CompiledHostHandle {
+  std::string handle;
+  bool isWrite;
+  CompiledTransfer transfer;
+};
+
+struct CompiledGraph {
+  Target target;        ///< the whole device
+  Target replicaTarget; ///< one replica
+  unsigned replicationFactor = 1;
+  std::size_t arenaBytes = 0; ///< simulated memory of one replica
+  std::vector<CompiledVariable> variables;
+  std::vector<CompiledComputeSet> computeSets;
+  std::vector<LoweredProgram> programs; ///< the lowered program tree, all nodes
+  std::vector<unsigned> entryPoints;    ///< root node of each program given to the Engine
+  std::vector<CompiledStream> streams;
+  std::vector<CompiledRemoteBuffer> remoteBuffers;
+  std::vector<CompiledHostHandle> hostHandles;
+};
+
+struct GraphState;
+/// Checks and lowers a graph and its programs. Throws a poplar_error naming the first problem.
+CompiledGraph compile(const GraphState& graph, const std::vector<program::Program>& programs,
+                      const std::function<void(int, int)>& progress);
+
+} // namespace poplar::detail

@@ -1,0 +1,209 @@
+#include "CompiledGraph.hpp"
+#include "GraphState.hpp"
+#include "Runtime.hpp"
+
+#include <poplar/Engine.hpp>
+#include <poplar/exceptions.hpp>
+
+#include <cstdlib>
+
+namespace poplar {
+namespace {
+
+/// Engine options this engine understands, with the values each accepts.
+struct KnownOption {
+  const char* name;
+  const char* values; ///< "bool" or a description
+};
+constexpr KnownOption kKnownOptions[] = {
+    {"debug.floatPointOpException", "bool"},
+};
+
+bool parseBool(const std::string& name, const std::string& v) {
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  throw invalid_option("engine option '" + name + "' = '" + v + "': expected true or false");
+}
+
+OptionFlags mergedOptions(const OptionFlags& given) {
+  OptionFlags merged = given;
+  if (const char* env = std::getenv("POPLAR_ENGINE_OPTIONS"))
+    for (const auto& [k, v] : parseOptionFlagsJson(env, "POPLAR_ENGINE_OPTIONS")) merged.set(k, v);
+  for (const auto& [k, v] : merged) {
+    bool known = false;
+    for (const auto& o : kKnownOptions)
+      if (k == o.name) {
+        known = true;
+        if (std::string(o.values) == "bool") parseBool(k, v);
+      }
+    if (!known) {
+      std::string list;
+      for (const auto& o : kKnownOptions) list += std::string(list.empty() ? "" : ", ") + o.name;
+      throw invalid_option("unknown engine option '" + k + "' (known options: " + list + ")");
+    }
+  }
+  return merged;
+}
+
+detail::RuntimeOptions runtimeOptions(const OptionFlags& o) {
+  detail::RuntimeOptions r;
+  if (o.contains("debug.floatPointOpException"))
+    r.floatingPointChecks = parseBool("debug.floatPointOpException", o.at("debug.floatPointOpException"));
+  return r;
+}
+
+} // namespace
+
+struct Engine::Impl {
+  OptionFlags options;
+  detail::CompiledGraph compiled;
+  std::unique_ptr<detail::Runtime> runtime;
+
+  void requireLoaded(const char* what) const {
+    if (!runtime->loaded())
+      throw runtime_error(std::string("Engine::") + what + " called before Engine::load");
+  }
+};
+
+Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,
+               ProgressFunc progress)
+    : Engine(graph, std::vector<program::Program>{program}, options, std::move(progress)) {}
+
+Engine::Engine(const Graph& graph, const std::vector<program::Program>& programs,
+               const OptionFlags& options, ProgressFunc progress)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = mergedOptions(options);
+  impl_->compiled = detail::compile(*graph.state(), programs, progress);
+  impl_->runtime = std::make_unique<detail::Runtime>(impl_->compiled, runtimeOptions(impl_->options));
+}
+
+Engine::~Engine() = default;
+Engine::Engine(Engine&&) noexcept = default;
+Engine& Engine::operator=(Engine&&) noexcept = default;
+
+void Engine::load(const Device& device) {
+  if (!device) throw runtime_error("Engine::load: invalid device");
+  if (!device.isAttached())
+    throw runtime_error("Engine::load: device " + std::to_string(device.getId()) +
+                        " is not attached (call Device::attach first)");
+  const Target& dt = device.getTarget();
+  const Target& gt = impl_->compiled.target;
+  if (dt.getNumTiles() != gt.getNumTiles() || dt.getTargetType() != gt.getTargetType() ||
+      dt.getBytesPerTile() != gt.getBytesPerTile())
+    throw runtime_error("Engine::load: the graph was compiled for " + std::to_string(gt.getNumIPUs()) +
+                        " IPU(s) of " + std::to_string(gt.getTilesPerIPU()) + " tiles, the device has " +
+                        std::to_string(dt.getNumIPUs()) + " of " + std::to_string(dt.getTilesPerIPU()));
+  impl_->runtime->load();
+}
+
+void Engine::loadAndRun(const Device& device, unsigned programIndex) {
+  load(device);
+  run(programIndex);
+}
+
+bool Engine::isLoaded() const { return impl_->runtime->loaded(); }
+
+void Engine::run(unsigned programIndex, const std::string&) {
+  impl_->requireLoaded("run");
+  if (programIndex >= impl_->compiled.entryPoints.size())
+    throw runtime_error("Engine::run(" + std::to_string(programIndex) + "): the engine has " +
+                        std::to_string(impl_->compiled.entryPoints.size()) + " program(s)");
+  impl_->runtime->run(programIndex);
+}
+
+void Engine::writeTensor(const std::string& handle, const void* begin, const void* end) {
+  impl_->requireLoaded("writeTensor");
+  impl_->runtime->writeHost(handle, begin,
+                            static_cast<std::size_t>(static_cast<const char*>(end) - static_cast<const char*>(begin)));
+}
+
+void Engine::readTensor(const std::string& handle, void* begin, void* end) {
+  impl_->requireLoaded("readTensor");
+  impl_->runtime->readHost(handle, begin,
+                           static_cast<std::size_t>(static_cast<char*>(end) - static_cast<char*>(begin)));
+}
+
+namespace {
+std::size_t handleBytes(const detail::CompiledGraph& g, const std::string& handle) {
+  for (const auto& h : g.hostHandles)
+    if (h.handle == handle) return h.transfer.numElements * h.transfer.type.size();
+  return 0; // the runtime reports the unknown handle
+}
+} // namespace
+
+void Engine::writeTensor(const std::string& handle, const void* buffer) {
+  const auto* b = static_cast<const char*>(buffer);
+  writeTensor(handle, b, b + handleBytes(impl_->compiled, handle));
+}
+
+void Engine::readTensor(const std::string& handle, void* buffer) {
+  auto* b = static_cast<char*>(buffer);
+  readTensor(handle, b, b + handleBytes(impl_->compiled, handle));
+}
+
+void Engine::connectStream(const std::string& handle, void* begin, void* end) {
+  detail::StreamConnection c;
+  c.kind = detail::StreamConnection::Kind::Buffer;
+  c.begin = static_cast<unsigned char*>(begin);
+  c.end = static_cast<unsigned char*>(end);
+  impl_->runtime->connect(handle, -1, std::move(c));
+}
+
+void Engine::connectStream(const std::string& handle, unsigned replicaIndex, void* begin, void* end) {
+  detail::StreamConnection c;
+  c.kind = detail::StreamConnection::Kind::Buffer;
+  c.begin = static_cast<unsigned char*>(begin);
+  c.end = static_cast<unsigned char*>(end);
+  impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
+}
+
+void Engine::connectStream(const std::string& handle, void* buffer) {
+  for (const auto& s : impl_->compiled.streams)
+    if (s.handle == handle) {
+      auto* b = static_cast<char*>(buffer);
+      return connectStream(handle, b, b + s.numElements * s.type.size());
+    }
+  throw stream_connection_error("no stream with handle '" + handle + "' in this graph");
+}
+
+void Engine::connectStreamToCallback(const std::string& handle, std::function<void(void*)> f) {
+  if (!f) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
+  detail::StreamConnection c;
+  c.kind = detail::StreamConnection::Kind::Function;
+  c.function = std::move(f);
+  impl_->runtime->connect(handle, -1, std::move(c));
+}
+
+void Engine::connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
+                                     std::function<void(void*)> f) {
+  if (!f) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
+  detail::StreamConnection c;
+  c.kind = detail::StreamConnection::Kind::Function;
+  c.function = std::move(f);
+  impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
+}
+
+void Engine::connectStreamToCallback(const std::string& handle, std::unique_ptr<StreamCallback> cb) {
+  if (!cb) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
+  detail::StreamConnection c;
+  c.kind = detail::StreamConnection::Kind::Callback;
+  c.callback = std::move(cb);
+  impl_->runtime->connect(handle, -1, std::move(c));
+}
+
+void Engine::copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t row,
+                                unsigned replica) {
+  impl_->requireLoaded("copyToRemoteBuffer");
+  impl_->runtime->copyRemote(handle, row, replica, const_cast<void*>(data), true);
+}
+
+void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::uint64_t row,
+                                  unsigned replica) {
+  impl_->requireLoaded("copyFromRemoteBuffer");
+  impl_->runtime->copyRemote(handle, row, replica, data, false);
+}
+
+void Engine::setPrintTensorStream(std::ostream& os) { impl_->runtime->setPrintStream(os); }
+const OptionFlags& Engine::getEngineOptions() const { return impl_->options; }
+
+} // namespace poplar

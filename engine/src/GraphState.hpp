@@ -1,0 +1,91 @@
+// Everything a Graph (and its virtual graphs) owns. Shared by Graph handles; read by the compiler.
+#pragma once
+
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace poplar::detail {
+
+/// Which tile holds each element of a variable: disjoint [begin, end) -> tile segments.
+class TileMap {
+public:
+  struct Segment { std::size_t end; unsigned tile; };
+  void assign(std::size_t begin, std::size_t end, unsigned tile);
+  const std::map<std::size_t, Segment>& segments() const { return segs_; }
+  std::size_t mappedElements() const;
+
+private:
+  std::map<std::size_t, Segment> segs_; // key: begin
+};
+
+struct VariableRec {
+  std::string name;
+  Type type;
+  std::vector<std::size_t> shape;
+  std::size_t numElements = 0;
+  bool isConstant = false;
+  TileMap mapping;                   ///< tiles are replica-global
+  std::vector<unsigned char> initial; ///< empty: no initial value
+  DebugContext debug;
+};
+
+struct FieldConnection {
+  std::vector<Tensor> edges;     ///< one for a plain field; setFieldSize entries for edge lists
+  bool sized = false;            ///< edge lists: setFieldSize (or connect with a list) was called
+  std::vector<unsigned char> state; ///< State members: bytes set by setInitialValue
+};
+
+struct VertexRec {
+  const VertexTypeDescriptor* type = nullptr;
+  unsigned computeSet = 0;
+  std::optional<unsigned> tile;
+  std::vector<FieldConnection> fields; ///< indexed like type->fields
+  std::optional<std::uint64_t> perfEstimate;
+};
+
+struct ComputeSetRec {
+  std::string name;
+  DebugContext debug;
+  std::vector<unsigned> vertices;
+};
+
+struct HostHandleRec {
+  Tensor tensor;
+  bool isWrite;
+};
+
+struct StreamRec {
+  std::string handle;
+  Type type;
+  std::size_t numElements;
+  bool hostToDevice;
+  ReplicatedStreamMode mode;
+};
+
+struct RemoteBufferRec {
+  std::string handle;
+  Type type;
+  std::size_t numElements, repeats;
+};
+
+struct GraphState {
+  Target target;        ///< the whole device
+  Target replicaTarget; ///< one replica: what tile ids are relative to
+  unsigned replicationFactor = 1;
+  std::set<std::string> codeletSources;
+  std::map<std::string, PerfEstimateFunc> perfEstimators;
+  std::vector<VariableRec> variables;
+  std::vector<ComputeSetRec> computeSets;
+  std::vector<VertexRec> vertices;
+  std::map<std::string, HostHandleRec> hostHandles; // reads and writes share one namespace
+  std::vector<StreamRec> streams;
+  std::vector<RemoteBufferRec> remoteBuffers;
+  std::set<std::string> streamHandles;
+  std::vector<program::Program> functions;
+};
+
+} // namespace poplar::detail

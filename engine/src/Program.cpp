@@ -1,0 +1,158 @@
+#include "ProgramNode.hpp"
+
+namespace poplar::program {
+
+using Node = detail::ProgramNode;
+using Kind = Node::Kind;
+
+namespace {
+std::shared_ptr<Node> make(Kind kind, const DebugContext& dc) {
+  auto n = std::make_shared<Node>();
+  n->kind = kind;
+  n->debug = dc;
+  return n;
+}
+} // namespace
+
+Program::Program() = default;
+Program::Program(std::shared_ptr<Node> n) : node_(std::move(n)) {}
+
+bool Program::isEmpty() const {
+  return !node_ || (node_->kind == Kind::Sequence && node_->children.empty());
+}
+
+Node& Program::mutableNode() {
+  if (node_.use_count() > 1) node_ = std::make_shared<Node>(*node_);
+  return *node_;
+}
+
+Sequence::Sequence(const DebugContext& dc) : Program(make(Kind::Sequence, dc)) {}
+Sequence::Sequence(std::initializer_list<Program> programs, const DebugContext& dc)
+    : Program(make(Kind::Sequence, dc)) {
+  node_->children.assign(programs.begin(), programs.end());
+}
+void Sequence::add(const Program& p) { mutableNode().children.push_back(p); }
+
+Execute::Execute(ComputeSet cs, const DebugContext& dc) : Program(make(Kind::Execute, dc)) {
+  node_->computeSet = cs;
+}
+
+Copy::Copy(const Tensor& src, const Tensor& dst, bool, const DebugContext& dc)
+    : Program(make(Kind::Copy, dc)) {
+  node_->src = src;
+  node_->dst = dst;
+}
+Copy::Copy(const DataStream& stream, const Tensor& dst, bool, const DebugContext& dc)
+    : Program(make(Kind::StreamToDevice, dc)) {
+  node_->stream = stream;
+  node_->dst = dst;
+}
+Copy::Copy(const Tensor& src, const DataStream& stream, bool, const DebugContext& dc)
+    : Program(make(Kind::StreamFromDevice, dc)) {
+  node_->stream = stream;
+  node_->src = src;
+}
+Copy::Copy(const RemoteBuffer& buffer, const Tensor& dst, const DebugContext& dc)
+    : Program(make(Kind::RemoteToDevice, dc)) {
+  node_->remoteBuffer = buffer;
+  node_->dst = dst;
+}
+Copy::Copy(const RemoteBuffer& buffer, const Tensor& dst, const Tensor& offset, const DebugContext& dc)
+    : Copy(buffer, dst, dc) {
+  node_->scalar = offset;
+}
+Copy::Copy(const Tensor& src, const RemoteBuffer& buffer, const DebugContext& dc)
+    : Program(make(Kind::RemoteFromDevice, dc)) {
+  node_->remoteBuffer = buffer;
+  node_->src = src;
+}
+Copy::Copy(const Tensor& src, const RemoteBuffer& buffer, const Tensor& offset, const DebugContext& dc)
+    : Copy(src, buffer, dc) {
+  node_->scalar = offset;
+}
+
+Repeat::Repeat(unsigned count, const Program& body, const DebugContext& dc)
+    : Program(make(Kind::Repeat, dc)) {
+  node_->count = count;
+  node_->children = {body};
+}
+
+RepeatWhileTrue::RepeatWhileTrue(const Program& cond, const Tensor& pred, const Program& body,
+                                 const DebugContext& dc)
+    : Program(make(Kind::RepeatWhileTrue, dc)) {
+  node_->children = {cond, body};
+  node_->scalar = pred;
+}
+
+RepeatWhileFalse::RepeatWhileFalse(const Program& cond, const Tensor& pred, const Program& body,
+                                   const DebugContext& dc)
+    : Program(make(Kind::RepeatWhileFalse, dc)) {
+  node_->children = {cond, body};
+  node_->scalar = pred;
+}
+
+If::If(const Tensor& pred, const Program& trueBody, const Program& falseBody, const DebugContext& dc)
+    : Program(make(Kind::If, dc)) {
+  node_->children = {trueBody, falseBody};
+  node_->scalar = pred;
+}
+
+Switch::Switch(const Tensor& control, const DebugContext& dc) : Switch(control, Program(), dc) {}
+Switch::Switch(const Tensor& control, const Program& defaultBody, const DebugContext& dc)
+    : Program(make(Kind::Switch, dc)) {
+  node_->scalar = control;
+  node_->children = {defaultBody};
+}
+Switch::Switch(const Tensor& control, const std::vector<std::pair<std::int32_t, Program>>& cases,
+               const DebugContext& dc)
+    : Switch(control, cases, Program(), dc) {}
+Switch::Switch(const Tensor& control, const std::vector<std::pair<std::int32_t, Program>>& cases,
+               const Program& defaultBody, const DebugContext& dc)
+    : Switch(control, defaultBody, dc) {
+  for (const auto& [value, body] : cases) add(value, body);
+}
+Switch& Switch::add(std::int32_t value, const Program& body) {
+  auto& n = mutableNode();
+  n.children.insert(n.children.end() - 1, body); // the default stays last
+  n.caseValues.push_back(value);
+  return *this;
+}
+Switch Switch::switchWithBoundsChecking(const Tensor& control,
+                                        const std::vector<std::pair<std::int32_t, Program>>& cases,
+                                        const DebugContext& dc) {
+  Switch s(control, cases, dc);
+  s.mutableNode().boundsChecked = true;
+  return s;
+}
+
+Call::Call(Function f, const DebugContext& dc) : Program(make(Kind::Call, dc)) {
+  node_->function = f;
+}
+
+Sync::Sync(SyncType type, const DebugContext& dc) : Program(make(Kind::Sync, dc)) {
+  node_->syncType = type;
+}
+
+WriteUndef::WriteUndef(const Tensor& t, const DebugContext& dc) : Program(make(Kind::WriteUndef, dc)) {
+  node_->dst = t;
+}
+
+Block::Block(const Program& body, const DebugContext& dc) : Program(make(Kind::Block, dc)) {
+  node_->children = {body};
+}
+
+PrintTensor::PrintTensor(const Tensor& t, const DebugContext& dc) : PrintTensor("", t, dc) {}
+PrintTensor::PrintTensor(const std::string& title, const Tensor& t, const DebugContext& dc)
+    : Program(make(Kind::PrintTensor, dc)) {
+  node_->src = t;
+  node_->text = title;
+}
+
+AbortOnCondition::AbortOnCondition(const Tensor& pred, const std::string& message,
+                                   const DebugContext& dc)
+    : Program(make(Kind::Abort, dc)) {
+  node_->scalar = pred;
+  node_->text = message;
+}
+
+} // namespace poplar::program

@@ -1,0 +1,73 @@
+// The runtime: simulated tile memory for each replica, vertex instances bound to it, host
+// connections, and an interpreter that steps the lowered program tree.
+#pragma once
+
+#include "CompiledGraph.hpp"
+
+#include <poplar/StreamCallback.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <vector>
+
+namespace poplar::detail {
+
+/// How the host end of one stream is served for one replica.
+struct StreamConnection {
+  enum class Kind { None, Buffer, Function, Callback } kind = Kind::None;
+  unsigned char* begin = nullptr;
+  unsigned char* end = nullptr;
+  unsigned char* cursor = nullptr;
+  std::function<void(void*)> function;
+  std::shared_ptr<StreamCallback> callback;
+};
+
+struct RuntimeOptions {
+  bool floatingPointChecks = false; ///< debug.floatPointOpException
+};
+
+class Runtime {
+public:
+  Runtime(const CompiledGraph& graph, RuntimeOptions options);
+  ~Runtime();
+
+  /// Allocates memory, writes initial values and creates the vertex instances.
+  void load();
+  bool loaded() const { return !replicas_.empty(); }
+  void run(unsigned entryPoint);
+
+  void writeHost(const std::string& handle, const void* data, std::size_t bytes);
+  void readHost(const std::string& handle, void* data, std::size_t bytes);
+  /// Connection of a stream for one replica, or for every replica when replica < 0.
+  void connect(const std::string& handle, int replica, StreamConnection c);
+  void copyRemote(const std::string& handle, std::uint64_t row, unsigned replica, void* host,
+                  bool toRemote);
+  void setPrintStream(std::ostream& os) { print_ = &os; }
+
+private:
+  struct Replica;
+  struct VertexInstance;
+  void exec(Replica& r, unsigned node);
+  void execute(Replica& r, unsigned computeSet);
+  void streamToDevice(Replica& r, const LoweredProgram& p);
+  void streamFromDevice(Replica& r, const LoweredProgram& p);
+  void remoteCopy(Replica& r, const LoweredProgram& p, bool toDevice);
+  void print(Replica& r, const LoweredProgram& p);
+  double scalar(const Replica& r, const LoweredProgram& p) const;
+  const CompiledHostHandle& hostHandle(const std::string& handle, bool write) const;
+  unsigned streamIndex(const std::string& handle) const;
+
+  const CompiledGraph& g_;
+  RuntimeOptions options_;
+  std::vector<std::unique_ptr<Replica>> replicas_;
+  std::vector<std::vector<StreamConnection>> connections_; // [replica][stream]
+  std::vector<unsigned char> scratch_;
+  std::ostream* print_;
+};
+
+/// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.
+void gather(const unsigned char* arena, const std::vector<ByteRun>& runs, unsigned char* dst);
+void scatter(unsigned char* arena, const std::vector<ByteRun>& runs, const unsigned char* src);
+
+} // namespace poplar::detail

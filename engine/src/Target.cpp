@@ -1,0 +1,118 @@
+#include <poplar/IPUModel.hpp>
+#include <poplar/Target.hpp>
+#include <poplar/exceptions.hpp>
+
+namespace poplar {
+namespace {
+
+Target::Params paramsForArch(const std::string& arch) {
+  Target::Params p;
+  if (arch == "ipu1") { // Mk1 (GC2)
+    p.arch = "ipu1";
+    p.tilesPerIPU = 1216;
+    p.bytesPerTile = 256 * 1024;
+    p.tileClockFrequency = 1.6e9;
+    p.interleavedMemoryElementIndex = 8;
+  } else if (arch == "ipu2") { // Mk2 (GC200)
+  } else if (arch == "bow") {  // Mk2 silicon, wafer-on-wafer power delivery: faster clock
+    p.arch = "ipu2";
+    p.tileClockFrequency = 1.85e9;
+  } else {
+    throw invalid_machine_model("unknown IPU version '" + arch + "': use ipu1, ipu2 or bow");
+  }
+  return p;
+}
+
+} // namespace
+
+Target::Target(const Params& p) : p_(p) {
+  if (p_.numIPUs == 0 || p_.tilesPerIPU == 0)
+    throw invalid_machine_model("a target needs at least one IPU and one tile");
+  if (p_.numWorkerContexts == 0) throw invalid_machine_model("numWorkerContexts must be > 0");
+  if (p_.bytesPerTile == 0) throw invalid_machine_model("memoryBytesPerTile must be > 0");
+  if (p_.tileClockFrequency <= 0) throw invalid_machine_model("tileClockFrequency must be > 0");
+  if (p_.exchangeBytesPerCycle == 0) throw invalid_machine_model("exchangeBytesPerCycle must be > 0");
+  elementOffsets_ = p_.memoryElementOffsets;
+  if (elementOffsets_.empty()) {
+    // Memory elements: the lower part of the tile in 16 KiB elements (non-interleaved), the upper
+    // part in 32 KiB elements (interleaved), as on the IPU.
+    const std::uint64_t low = std::uint64_t(p_.interleavedMemoryElementIndex) * 16384;
+    for (std::uint64_t off = 0; off < p_.bytesPerTile; off += off < low ? 16384 : 32768)
+      elementOffsets_.push_back(off);
+  }
+}
+
+Target Target::createIPUTarget(unsigned numIPUs, const std::string& arch) {
+  Params p = paramsForArch(arch);
+  p.type = TargetType::IPU;
+  p.numIPUs = numIPUs;
+  return Target(p);
+}
+
+Target Target::createCPUTarget() {
+  Params p;
+  p.type = TargetType::CPU;
+  p.arch = "cpu";
+  p.tilesPerIPU = 1;
+  return Target(p);
+}
+
+unsigned Target::getVectorWidth(Type type) const {
+  const std::size_t bytes = type.size();
+  return bytes ? static_cast<unsigned>(p_.dataPathWidth / 8 / bytes) : 0;
+}
+
+Target Target::createVirtualTarget(unsigned numIPUs, unsigned tilesPerIPU) const {
+  Params p = p_;
+  p.numIPUs = numIPUs;
+  p.tilesPerIPU = tilesPerIPU;
+  p.memoryElementOffsets = elementOffsets_;
+  return Target(p);
+}
+
+bool Target::operator==(const Target& o) const {
+  return p_.type == o.p_.type && p_.arch == o.p_.arch && p_.numIPUs == o.p_.numIPUs &&
+         p_.tilesPerIPU == o.p_.tilesPerIPU && p_.bytesPerTile == o.p_.bytesPerTile &&
+         p_.numWorkerContexts == o.p_.numWorkerContexts &&
+         p_.tileClockFrequency == o.p_.tileClockFrequency;
+}
+
+IPUModel::IPUModel(const char* ipuVersion) {
+  const Target::Params p = paramsForArch(ipuVersion ? ipuVersion : "");
+  IPUVersion = ipuVersion;
+  numIPUs = p.numIPUs;
+  tilesPerIPU = p.tilesPerIPU;
+  tilesPerSuperTile = p.tilesPerSuperTile;
+  numWorkerContexts = p.numWorkerContexts;
+  memoryBytesPerTile = static_cast<unsigned>(p.bytesPerTile);
+  tileClockFrequency = p.tileClockFrequency;
+  exchangeBytesPerCycle = p.exchangeBytesPerCycle;
+  memcpyBytesPerCycle = p.memcpyBytesPerCycle;
+  instructionBytes = p.instructionBytes;
+  supportsSuperTileSendReceive = p.supportsSuperTileSendReceive;
+  interleavedMemoryElementIndex = p.interleavedMemoryElementIndex;
+  minIPUSyncDelay = p.minIPUSyncDelay;
+  globalSyncCycles = p.globalSyncCycles;
+}
+
+Target IPUModel::createTarget() const {
+  Target::Params p = paramsForArch(IPUVersion);
+  p.type = TargetType::IPU_MODEL;
+  p.numIPUs = numIPUs;
+  p.tilesPerIPU = tilesPerIPU;
+  p.tilesPerSuperTile = tilesPerSuperTile;
+  p.numWorkerContexts = numWorkerContexts;
+  p.bytesPerTile = memoryBytesPerTile;
+  p.tileClockFrequency = tileClockFrequency;
+  p.exchangeBytesPerCycle = exchangeBytesPerCycle;
+  p.memcpyBytesPerCycle = memcpyBytesPerCycle;
+  p.instructionBytes = instructionBytes;
+  p.supportsSuperTileSendReceive = supportsSuperTileSendReceive;
+  p.interleavedMemoryElementIndex = interleavedMemoryElementIndex;
+  p.minIPUSyncDelay = minIPUSyncDelay;
+  p.globalSyncCycles = globalSyncCycles;
+  if (relativeSyncDelay == RelativeSyncDelayType::NO_DELAY) p.maxIPUSyncDelay = p.minIPUSyncDelay;
+  return Target(p);
+}
+
+} // namespace poplar
