@@ -310,7 +310,7 @@ template <typename Class> struct VertexRegistrar {
 #define TESSERA_PP_CAT(a, b) TESSERA_PP_CAT_(a, b)
 #define TESSERA_PP_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
 #define TESSERA_PP_NARGS(...)                                                                       \
-  TESSERA_PP_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+  TESSERA_PP_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TESSERA_F1(C, f) ::poplar::detail::withBinder<C, decltype(C::f), &C::f>(#f)
 #define TESSERA_F_1(C, a) TESSERA_F1(C, a)
 #define TESSERA_F_2(C, a, ...) TESSERA_F1(C, a), TESSERA_F_1(C, __VA_ARGS__)

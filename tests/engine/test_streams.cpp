@@ -1,0 +1,185 @@
+// Host streams (buffers, circular buffers, callbacks), host reads/writes and remote buffers.
+#include "TestUtil.hpp"
+
+#include <poplar/exceptions.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <numeric>
+
+using namespace poplar;
+using namespace poplar::program;
+
+namespace {
+/// in (10 ints) -> t -> out, once per run.
+struct Loopback {
+  Device device = test::smallDevice(4);
+  Graph g{device.getTarget()};
+  Tensor t = g.addVariable(INT, {10}, "t");
+  DataStream in = g.addHostToDeviceFIFO("in", INT, 10);
+  DataStream out = g.addDeviceToHostFIFO("out", INT, 10);
+  Loopback() { test::mapRoundRobin(g, t, 3); }
+};
+} // namespace
+
+TEST_CASE_METHOD(Loopback, "a circular host buffer is consumed a stream-sized piece per copy", "[streams]") {
+  Engine e(g, Sequence{Copy(in, t), Copy(t, out)});
+  std::vector<int> src(30), dst(20, -1);
+  std::iota(src.begin(), src.end(), 0);
+  e.connectStream("in", src.data(), src.data() + src.size());
+  e.connectStream("out", dst.data(), dst.data() + dst.size());
+  e.load(device);
+  for (int run = 0; run < 4; ++run) {
+    e.run();
+    // Run k sends src[10k..10k+9] (wrapping after 30) into dst slot k % 2.
+    const int first = (run % 3) * 10;
+    for (int i = 0; i < 10; ++i) REQUIRE(dst[(run % 2) * 10 + i] == first + i);
+  }
+}
+
+TEST_CASE_METHOD(Loopback, "single buffers and function callbacks", "[streams]") {
+  Engine e(g, Repeat(3, Sequence{Copy(in, t), Copy(t.reverse(0), out)}));
+  std::vector<int> single(10);
+  std::iota(single.begin(), single.end(), 100);
+  e.connectStream("in", single.data());
+  std::vector<std::vector<int>> received;
+  e.connectStreamToCallback("out", [&](void* p) {
+    const int* v = static_cast<const int*>(p);
+    received.emplace_back(v, v + 10);
+  });
+  e.load(device);
+  e.run();
+  REQUIRE(received.size() == 3);
+  for (const auto& r : received) {
+    CHECK(r.front() == 109);
+    CHECK(r.back() == 100);
+  }
+}
+
+TEST_CASE_METHOD(Loopback, "StreamCallback objects are fetched and completed per copy", "[streams]") {
+  struct Source : LegacyStreamCallback {
+    int next = 0, fetches = 0, completes = 0;
+    void fetch(void* p) override {
+      ++fetches;
+      for (int i = 0; i < 10; ++i) static_cast<int*>(p)[i] = next++;
+    }
+    void complete() override { ++completes; }
+  };
+  auto source = std::make_unique<Source>();
+  Source* s = source.get();
+  std::vector<int> dst(10);
+  Engine e(g, Repeat(2, Sequence{Copy(in, t), Copy(t, out)}));
+  e.connectStreamToCallback("in", std::move(source));
+  e.connectStream("out", dst.data());
+  e.load(device);
+  e.run();
+  CHECK(s->fetches == 2);
+  CHECK(s->completes == 2);
+  CHECK(dst.front() == 10);
+  CHECK(dst.back() == 19);
+}
+
+TEST_CASE_METHOD(Loopback, "stream misuse gives clear errors", "[streams][errors]") {
+  Engine e(g, Sequence{Copy(in, t), Copy(t, out)});
+  std::vector<int> buf(15);
+  CHECK_THROWS_MATCHES(e.connectStream("in", buf.data(), buf.data() + 15), stream_connection_error,
+                       test::What(Catch::Contains("multiple") && Catch::Contains("40 bytes")));
+  CHECK_THROWS_MATCHES(e.connectStream("nope", buf.data()), stream_connection_error,
+                       test::What(Catch::Contains("nope")));
+  CHECK_THROWS_AS(e.connectStreamToCallback("in", std::function<void(void*)>()), stream_connection_error);
+  e.load(device);
+  CHECK_THROWS_MATCHES(e.run(), stream_connection_error,
+                       test::What(Catch::Contains("'in'") && Catch::Contains("not connected")));
+  CHECK_THROWS_MATCHES(Engine(g, Copy(out, t)), stream_connection_error,
+                       test::What(Catch::Contains("device-to-host")));
+  auto small = g.addVariable(INT, {4});
+  g.setTileMapping(small, 0);
+  CHECK_THROWS_MATCHES(Engine(g, Copy(in, small)), index_error,
+                       test::What(Catch::Contains("10 elements")));
+  auto f = g.addVariable(FLOAT, {10});
+  g.setTileMapping(f, 0);
+  CHECK_THROWS_AS(Engine(g, Copy(in, f)), type_error);
+}
+
+TEST_CASE("writeTensor and readTensor check handles, sizes and state", "[streams][errors]") {
+  auto device = test::smallDevice(4);
+  Graph g(device.getTarget());
+  auto t = g.addVariable(FLOAT, {4}, "t");
+  g.setTileMapping(t, 0);
+  g.createHostWrite("w", t);
+  g.createHostRead("r", t.reverse(0));
+  Engine e(g, Sequence());
+  float v[4] = {1, 2, 3, 4}, out[4] = {};
+  CHECK_THROWS_MATCHES(e.writeTensor("w", v, v + 4), poplar::runtime_error,
+                       test::What(Catch::Contains("before Engine::load")));
+  CHECK_THROWS_AS(e.run(), poplar::runtime_error);
+  e.load(device);
+  e.writeTensor("w", v, v + 4);
+  e.readTensor("r", out, out + 4);
+  CHECK(out[0] == 4);
+  CHECK(out[3] == 1);
+  e.readTensor("r", out); // the one-pointer form reads the whole tensor
+  CHECK(out[1] == 3);
+  CHECK_THROWS_MATCHES(e.writeTensor("w", v, v + 3), tensor_io_state_error,
+                       test::What(Catch::Contains("12 bytes") && Catch::Contains("16")));
+  CHECK_THROWS_AS(e.readTensor("w", out, out + 4), tensor_io_state_error);
+  CHECK_THROWS_MATCHES(e.writeTensor("missing", v, v + 4), tensor_io_state_error,
+                       test::What(Catch::Contains("missing")));
+}
+
+TEST_CASE("remote buffers hold rows addressed by an offset tensor", "[streams]") {
+  auto device = test::smallDevice(4);
+  Graph g(device.getTarget());
+  auto t = g.addVariable(FLOAT, {3}, "t");
+  auto row = g.addVariable(UNSIGNED_INT, {}, "row");
+  g.setTileMapping(t, 1);
+  g.setTileMapping(row, 2);
+  g.createHostWrite("row", row);
+  g.createHostRead("t", t);
+  auto rb = g.addRemoteBuffer("table", FLOAT, 3, 4);
+  auto dbl = g.addRemoteBuffer("single", FLOAT, 3);
+  Engine e(g, {Copy(rb, t, row), Sequence{Copy(t, dbl), Copy(t.reverse(0), rb, row)}});
+  e.load(device);
+  for (unsigned r = 0; r < 4; ++r) {
+    const float data[3] = {float(r), float(r) + 0.5f, float(r) + 0.25f};
+    e.copyToRemoteBuffer(data, "table", r);
+  }
+  const unsigned two = 2;
+  e.writeTensor("row", &two, &two + 1);
+  e.run(0);
+  float out[3];
+  e.readTensor("t", out, out + 3);
+  CHECK(out[1] == 2.5f);
+  e.run(1);
+  e.copyFromRemoteBuffer("single", out, 0);
+  CHECK(out[2] == 2.25f);
+  e.copyFromRemoteBuffer("table", out, 2);
+  CHECK(out[0] == 2.25f);
+  const unsigned nine = 9;
+  e.writeTensor("row", &nine, &nine + 1);
+  CHECK_THROWS_MATCHES(e.run(0), application_runtime_error,
+                       test::What(Catch::Contains("row 9") && Catch::Contains("4 rows")));
+  CHECK_THROWS_AS(e.copyToRemoteBuffer(out, "table", 4), stream_connection_error);
+  CHECK_THROWS_AS(e.copyToRemoteBuffer(out, "nope", 0), stream_connection_error);
+}
+
+TEST_CASE("replicas have their own memory and their own stream connections", "[streams]") {
+  auto device = test::smallDevice(4, 2);
+  Graph g(device.getTarget(), 2);
+  auto t = g.addVariable(INT, {2}, "t");
+  g.setTileMapping(t, 3);
+  auto in = g.addHostToDeviceFIFO("in", INT, 2);
+  auto out = g.addDeviceToHostFIFO("out", INT, 2);
+  Engine e(g, Sequence{Copy(in, t), Copy(t.reverse(0), out)});
+  int a[2] = {1, 2}, b[2] = {3, 4}, ra[2] = {}, rb[2] = {};
+  e.connectStream("in", 0, a, a + 2);
+  e.connectStream("in", 1, b, b + 2);
+  e.connectStream("out", 0, ra, ra + 2);
+  e.connectStream("out", 1, rb, rb + 2);
+  e.load(device);
+  e.run();
+  CHECK(ra[0] == 2);
+  CHECK(rb[0] == 4);
+  CHECK(rb[1] == 3);
+  CHECK_THROWS_AS(e.connectStream("in", 2, a, a + 2), stream_connection_error);
+}
