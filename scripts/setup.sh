@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Tessera needs (only those missing) and configures the build.
+#
+#   scripts/setup.sh              configure build/ (RelWithDebInfo)
+#   scripts/setup.sh --sanitize   configure build-asan/ with AddressSanitizer + UBSan
+#   scripts/setup.sh --deps-only  install packages, configure nothing
+#
+# Safe to run again: installed packages are skipped and an existing build is reconfigured.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build   # toolchain
+  catch2                              # C++ tests (Catch2 v2)
+  nlohmann-json3-dev                  # engine options (POPLAR_ENGINE_OPTIONS)
+  libbenchmark-dev                    # bench/
+)
+
+build_dir=build
+cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=/usr/bin/python3)
+configure=1
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) build_dir=build-asan; cmake_args+=(-DTESSERA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug) ;;
+    --deps-only) configure=0 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  echo "setup.sh: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup.sh: all packages present"
+fi
+
+if [ "$configure" -eq 1 ]; then
+  cmake -S . -B "$build_dir" "${cmake_args[@]}"
+  echo "setup.sh: configured $build_dir/ — build with: cmake --build $build_dir -j2"
+fi
