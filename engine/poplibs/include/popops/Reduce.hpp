@@ -1,0 +1,57 @@
+// Reductions over any set of dimensions.
+//
+// The reduction runs in two stages, as on an IPU: every tile holding input reduces its own
+// elements of each output element to partials (kept on that tile), then the tile holding each
+// output element combines that element's partials. Reduced dimensions are removed from the
+// output shape. Input types: FLOAT, HALF (partials in FLOAT), INT and UNSIGNED_INT; the output
+// type is the input type unless given (a FLOAT or HALF input may produce FLOAT or HALF). No
+// options are recognised; any option given is an error.
+#pragma once
+
+#include <cstddef>
+#include <poplar/DebugContext.hpp>
+#include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Tensor.hpp>
+#include <poplar/Type.hpp>
+#include <popops/Operation.hpp>
+#include <utility>
+#include <vector>
+
+namespace popops {
+
+/// What a reduction computes: out = reduce(in) or, with `update`, out += reduce(in); with a
+/// `scale` (a FLOAT scalar tensor) the reduction is multiplied by it first. Update and scale are
+/// only meaningful for ADD and SQUARE_ADD.
+struct ReduceParams {
+  ReduceParams() = default;
+  ReduceParams(Operation operation, bool updateOutput = false, // NOLINT: implicit, as PopLibs
+               poplar::Tensor scaleBy = {})
+      : op(operation), update(updateOutput), scale(std::move(scaleBy)) {}
+
+  Operation op = Operation::ADD;
+  bool update = false;
+  poplar::Tensor scale; ///< invalid: no scaling
+};
+
+/// Reduces `in` over `dims` into a new tensor mapped linearly over the tiles.
+poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {});
+/// The same, with the output element type given.
+poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Type& outType,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {});
+/// Reduces into the existing tensor `out`, whose shape is in's without the reduced dimensions.
+void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Tensor& out,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {});
+
+} // namespace popops

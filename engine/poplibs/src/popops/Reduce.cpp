@@ -1,0 +1,259 @@
+#include "poplibs_support/TileWork.hpp"
+
+#include <algorithm>
+#include <popops/Reduce.hpp>
+#include <poputil/TileMapping.hpp>
+#include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
+
+namespace popops {
+namespace {
+
+using namespace poplar;
+using poplar::program::Sequence;
+
+const std::string kOp = "popops::reduce";
+
+/// Stage 1 never cuts a tile's work into pieces smaller than this (elements of input), nor
+/// stage 2 into fewer outputs per vertex: smaller vertices cost more overhead than they save.
+constexpr std::size_t kMinElementsPerVertex = 32;
+constexpr std::size_t kMinOutputsPerVertex = 16;
+
+std::string listString(const std::vector<std::size_t>& dims) {
+  std::string s;
+  for (auto d : dims)
+    s += (s.empty() ? "" : ",") + std::to_string(d);
+  return "{" + s + "}";
+}
+
+/// The input viewed as [outElements, reducedElements]: kept dimensions (in order) first.
+struct ReduceShape {
+  std::vector<unsigned> permutation;
+  std::vector<std::size_t> outShape;
+  std::size_t outElements = 1, reducedElements = 1;
+};
+
+ReduceShape reduceShape(const Tensor& in, const std::vector<std::size_t>& dims) {
+  std::vector<bool> reduced(in.rank(), false);
+  for (auto d : dims) {
+    if (d >= in.rank())
+      throw poputil::poplibs_error(kOp + ": dimension " + std::to_string(d) + " of " +
+                                   listString(dims) + " is out of range for an input of shape " +
+                                   in.shapeToString());
+    if (reduced[d])
+      throw poputil::poplibs_error(kOp + ": dimension " + std::to_string(d) + " appears twice in " +
+                                   listString(dims));
+    reduced[d] = true;
+  }
+  ReduceShape s;
+  for (unsigned d = 0; d < in.rank(); ++d)
+    if (!reduced[d]) {
+      s.permutation.push_back(d);
+      s.outShape.push_back(in.dim(d));
+      s.outElements *= in.dim(d);
+    }
+  for (unsigned d = 0; d < in.rank(); ++d)
+    if (reduced[d]) {
+      s.permutation.push_back(d);
+      s.reducedElements *= in.dim(d);
+    }
+  return s;
+}
+
+void checkTypes(const Tensor& in, Type outType) {
+  poplibs_support::checkValid(in, kOp, "the input");
+  poplibs_support::checkType(in.elementType(), {FLOAT, HALF, INT, UNSIGNED_INT}, kOp, "the input");
+  const Type inType = in.elementType();
+  if (inType.isFloatingPoint() ? !outType.isFloatingPoint() : outType != inType)
+    throw poputil::poplibs_error(kOp + ": cannot reduce " + inType.toString() + " to " +
+                                 outType.toString() +
+                                 " (FLOAT and HALF reduce to FLOAT or HALF, integers to their own "
+                                 "type)");
+}
+
+void checkParams(const ReduceParams& params, Type outType) {
+  const bool scaled = params.update || params.scale.valid();
+  if (!scaled) return;
+  if (params.op != Operation::ADD && params.op != Operation::SQUARE_ADD)
+    throw poputil::poplibs_error(kOp + ": update and scale apply to ADD and SQUARE_ADD, not " +
+                                 asString(params.op));
+  if (!outType.isFloatingPoint())
+    throw poputil::poplibs_error(kOp + ": update and scale need a FLOAT or HALF output, not " +
+                                 outType.toString());
+  if (params.scale.valid() &&
+      (params.scale.elementType() != FLOAT || params.scale.numElements() != 1))
+    throw poputil::poplibs_error(kOp + ": scale must be a one-element FLOAT tensor, not " +
+                                 params.scale.elementType().toString() + " of shape " +
+                                 params.scale.shapeToString());
+}
+
+/// Elements of one row of the [rows, cols] view that one tile reduces to one partial.
+struct Piece {
+  std::size_t row;
+  std::vector<Interval> elements;
+  std::size_t size;
+};
+
+/// Cuts a tile's intervals of the [rows, cols] view into per-row pieces of at most `maxPiece`
+/// elements. The intervals are in increasing order, so a row's elements arrive together.
+std::vector<Piece> rowPieces(const std::vector<Interval>& intervals, std::size_t cols,
+                             std::size_t maxPiece) {
+  std::vector<Piece> pieces;
+  for (const auto& iv : intervals)
+    for (std::size_t pos = iv.begin(); pos < iv.end();) {
+      const std::size_t row = pos / cols;
+      if (pieces.empty() || pieces.back().row != row || pieces.back().size == maxPiece)
+        pieces.push_back({row, {}, 0});
+      auto& p = pieces.back();
+      const std::size_t end = std::min({iv.end(), (row + 1) * cols, pos + maxPiece - p.size});
+      p.elements.emplace_back(pos, end);
+      p.size += end - pos;
+      pos = end;
+    }
+  return pieces;
+}
+
+/// Stage 1 work: per tile, groups of pieces, one group per vertex.
+std::vector<std::vector<std::vector<Piece>>> planPartials(const Graph& graph, const Tensor& view) {
+  const auto mapping = poplibs_support::tileMapping(graph, view, kOp);
+  const std::size_t cols = view.dim(1), workers = graph.getTarget().getNumWorkerContexts();
+  std::vector<std::vector<std::vector<Piece>>> plan(mapping.size());
+  for (std::size_t tile = 0; tile < mapping.size(); ++tile) {
+    std::size_t total = 0;
+    for (const auto& iv : mapping[tile])
+      total += iv.size();
+    const std::size_t budget = std::max((total + workers - 1) / workers, kMinElementsPerVertex);
+    auto& groups = plan[tile];
+    std::size_t groupSize = 0;
+    for (auto& piece : rowPieces(mapping[tile], cols, budget)) {
+      if (groups.empty() || groupSize + piece.size > budget) {
+        groups.emplace_back();
+        groupSize = 0;
+      }
+      groupSize += piece.size;
+      groups.back().push_back(std::move(piece));
+    }
+  }
+  return plan;
+}
+
+void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
+                const std::vector<std::size_t>& dims, const ReduceParams& params, Sequence& prog,
+                const DebugContext& di) {
+  const ReduceShape shape = reduceShape(in, dims);
+  if (out.shape() != shape.outShape)
+    throw poputil::poplibs_error(kOp + ": reducing an input of shape " + in.shapeToString() +
+                                 " over dimensions " + listString(dims) + " gives shape " +
+                                 listString(shape.outShape) + ", but the output has shape " +
+                                 out.shapeToString());
+  checkParams(params, out.elementType());
+  if (shape.outElements == 0) return;
+  if (shape.reducedElements == 0)
+    throw poputil::poplibs_error(kOp + ": the reduced dimensions " + listString(dims) +
+                                 " of an input of shape " + in.shapeToString() +
+                                 " hold no elements");
+  const Type inType = in.elementType(), outType = out.elementType();
+  const Type partialsType = inType == HALF ? FLOAT : inType;
+  const Tensor view =
+      in.dimShuffle(shape.permutation).reshape({shape.outElements, shape.reducedElements});
+  const Tensor flatView = view.flatten();
+
+  // Stage 1: each tile reduces its own elements of each output element to partials it keeps.
+  const auto plan = planPartials(graph, view);
+  std::size_t numPartials = 0;
+  for (const auto& groups : plan)
+    for (const auto& g : groups)
+      numPartials += g.size();
+  const Tensor partials = graph.addVariable(partialsType, {numPartials}, {di, "partials"});
+  std::vector<std::vector<std::size_t>> partialsOfRow(shape.outElements);
+  const ComputeSet partialCs = graph.addComputeSet({di, "Partials"});
+  const std::string partialVertex =
+      poputil::templateVertex("popops::ReducePartial", asString(params.op), inType);
+  std::size_t next = 0;
+  for (unsigned tile = 0; tile < plan.size(); ++tile) {
+    const std::size_t tileBegin = next;
+    for (const auto& group : plan[tile]) {
+      std::vector<Tensor> edges;
+      for (const auto& piece : group) {
+        edges.push_back(flatView.slices(piece.elements));
+        partialsOfRow[piece.row].push_back(next + edges.size() - 1);
+      }
+      const auto v = graph.addVertex(partialCs, partialVertex);
+      graph.connect(v["in"], edges);
+      graph.connect(v["out"], partials.slice(next, next + group.size()));
+      graph.setTileMapping(v, tile);
+      next += group.size();
+    }
+    graph.setTileMapping(partials.slice(tileBegin, next), tile);
+  }
+
+  // Stage 2: the tile holding each output element combines that element's partials.
+  const bool scaled = params.update || params.scale.valid();
+  Tensor scale;
+  std::string finalVertex;
+  if (scaled) {
+    scale = params.scale.valid() ? params.scale.reshape({})
+                                 : graph.addConstant(FLOAT, {}, 1.0f, {di, "scale"});
+    if (!params.scale.valid()) graph.setTileMapping(scale, 0);
+    finalVertex = poputil::templateVertex("popops::ScaledReduceFinal", outType, params.update);
+  } else {
+    const Operation combine = params.op == Operation::SQUARE_ADD ? Operation::ADD : params.op;
+    finalVertex =
+        poputil::templateVertex("popops::ReduceFinal", asString(combine), partialsType, outType);
+  }
+  const ComputeSet finalCs = graph.addComputeSet({di, "Combine"});
+  const Tensor flatOut = out.flatten();
+  const auto work = poplibs_support::splitTileWork(graph, out, kMinOutputsPerVertex, kOp);
+  for (unsigned tile = 0; tile < work.size(); ++tile)
+    for (const auto& piece : work[tile]) {
+      std::vector<Tensor> edges;
+      for (std::size_t row = piece.begin(); row < piece.end(); ++row) {
+        std::vector<Tensor> parts;
+        for (auto p : partialsOfRow[row])
+          parts.push_back(partials.slice(p, p + 1));
+        edges.push_back(concat(parts));
+      }
+      const auto v = graph.addVertex(finalCs, finalVertex);
+      graph.connect(v["partials"], edges);
+      graph.connect(v["out"], flatOut.slice(piece));
+      if (scaled) graph.connect(v["scale"], scale);
+      graph.setTileMapping(v, tile);
+    }
+  prog.add(program::Execute(partialCs, {di, "Partials"}));
+  prog.add(program::Execute(finalCs, {di, "Combine"}));
+}
+
+} // namespace
+
+Tensor reduce(Graph& graph, const Tensor& in, const std::vector<std::size_t>& dims,
+              ReduceParams params, Sequence& prog, const DebugContext& debugContext,
+              const OptionFlags& options) {
+  poplibs_support::checkValid(in, kOp, "the input");
+  return reduce(graph, in, in.elementType(), dims, std::move(params), prog, debugContext, options);
+}
+
+Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
+              const std::vector<std::size_t>& dims, ReduceParams params, Sequence& prog,
+              const DebugContext& debugContext, const OptionFlags& options) {
+  const DebugContext di(debugContext, "Reduce");
+  poplibs_support::checkOptions(options, {}, kOp);
+  checkTypes(in, outType);
+  if (params.update)
+    throw poputil::poplibs_error(kOp + ": update needs an existing output: use reduceWithOutput");
+  const Tensor out = graph.addVariable(outType, reduceShape(in, dims).outShape, {di, "output"});
+  poputil::mapTensorLinearly(graph, out);
+  reduceInto(graph, in, out, dims, params, prog, di);
+  return out;
+}
+
+void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
+                      const std::vector<std::size_t>& dims, ReduceParams params, Sequence& prog,
+                      const DebugContext& debugContext, const OptionFlags& options) {
+  const DebugContext di(debugContext, "Reduce");
+  poplibs_support::checkOptions(options, {}, kOp);
+  poplibs_support::checkValid(out, kOp, "the output");
+  checkTypes(in, out.elementType());
+  reduceInto(graph, in, out, dims, params, prog, di);
+}
+
+} // namespace popops

@@ -1,0 +1,142 @@
+#include "TestUtil.hpp"
+
+#include <cmath>
+#include <limits>
+#include <popnn/Loss.hpp>
+#include <poputil/TileMapping.hpp>
+#include <poputil/exceptions.hpp>
+
+using namespace poplar;
+using Catch::Contains;
+
+namespace {
+
+/// Rows of probabilities (each sums to 1) and labels, with the largest probability at the label
+/// in every third row.
+struct Batch {
+  std::size_t rows, classes;
+  std::vector<float> probs, labels;
+  unsigned correct = 0;
+};
+
+Batch makeBatch(std::size_t rows, std::size_t classes) {
+  Batch b{rows, classes, test::randomValues(rows * classes, 0.1f, 1.0f, 60), {}, 0};
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t label = (r * 7) % classes;
+    if (r % 3 == 0) b.probs[r * classes + label] = 5.0f;
+    float sum = 0;
+    for (std::size_t c = 0; c < classes; ++c)
+      sum += b.probs[r * classes + c];
+    std::size_t best = 0;
+    for (std::size_t c = 0; c < classes; ++c) {
+      b.probs[r * classes + c] /= sum;
+      if (b.probs[r * classes + c] > b.probs[r * classes + best]) best = c;
+    }
+    b.labels.push_back(float(label));
+    b.correct += best == label;
+  }
+  return b;
+}
+
+struct LossTensors {
+  Tensor probs, labels, loss, deltas, numCorrect;
+};
+
+LossTensors lossTensors(test::Harness& h, const Batch& b, Type labelType) {
+  LossTensors t;
+  t.probs = h.input("probs", FLOAT, {b.rows, b.classes}, b.probs);
+  t.labels = h.input("labels", labelType, {b.rows}, b.labels);
+  t.loss = h.graph().addVariable(FLOAT, {b.rows}, "loss");
+  t.deltas = h.graph().clone(t.probs, "deltas");
+  t.numCorrect = h.graph().addVariable(UNSIGNED_INT, {1}, "numCorrect");
+  poputil::mapTensorLinearly(h.graph(), t.loss);
+  h.graph().setTileMapping(t.numCorrect, 3);
+  h.read("loss", t.loss);
+  h.read("deltas", t.deltas);
+  h.read("numCorrect", t.numCorrect);
+  return t;
+}
+
+} // namespace
+
+TEST_CASE("cross-entropy loss, deltas and numCorrect", "[popnn][loss]") {
+  test::Harness h(16);
+  const Batch b = makeBatch(40, 10);
+  const LossTensors t = lossTensors(h, b, UNSIGNED_INT);
+  h.prog().add(popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.deltas, t.numCorrect,
+                               popnn::CROSS_ENTROPY_LOSS, "xent"));
+  h.run();
+  std::vector<float> loss(b.rows), deltas = b.probs;
+  for (std::size_t r = 0; r < b.rows; ++r) {
+    const std::size_t label = std::size_t(b.labels[r]);
+    loss[r] = -std::log(b.probs[r * b.classes + label]);
+    deltas[r * b.classes + label] -= 1.0f;
+  }
+  CHECK_THAT(h.result("loss"), test::CloseTo(loss, 1e-6f));
+  CHECK_THAT(h.result("deltas"), test::CloseTo(deltas, 1e-6f));
+  CHECK(b.correct > 0);
+  CHECK(h.result("numCorrect") == std::vector<float>{float(b.correct)});
+}
+
+TEST_CASE("sum-squared loss with INT labels", "[popnn][loss]") {
+  test::Harness h(16);
+  const Batch b = makeBatch(25, 6);
+  const LossTensors t = lossTensors(h, b, INT);
+  h.prog().add(popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.deltas,
+                               popnn::SUM_SQUARED_LOSS, "squared"));
+  h.run();
+  std::vector<float> loss(b.rows), deltas = b.probs;
+  for (std::size_t r = 0; r < b.rows; ++r) {
+    deltas[r * b.classes + std::size_t(b.labels[r])] -= 1.0f;
+    for (std::size_t c = 0; c < b.classes; ++c)
+      loss[r] += 0.5f * deltas[r * b.classes + c] * deltas[r * b.classes + c];
+  }
+  CHECK_THAT(h.result("loss"), test::CloseTo(loss, 1e-6f));
+  CHECK_THAT(h.result("deltas"), test::CloseTo(deltas, 1e-6f));
+}
+
+TEST_CASE("calcAccuracy counts rows whose largest output is the label", "[popnn][loss]") {
+  test::Harness h(16);
+  const Batch b = makeBatch(50, 4);
+  const Tensor probs = h.input("probs", FLOAT, {b.rows, b.classes}, b.probs);
+  const Tensor labels = h.input("labels", UNSIGNED_INT, {b.rows}, b.labels);
+  const Tensor numCorrect = h.graph().addVariable(UNSIGNED_INT, {}, "numCorrect");
+  h.graph().setTileMapping(numCorrect, 0);
+  h.prog().add(popnn::calcAccuracy(h.graph(), probs, labels, numCorrect, "accuracy"));
+  h.read("numCorrect", numCorrect);
+  h.run();
+  CHECK(h.result("numCorrect") == std::vector<float>{float(b.correct)});
+}
+
+TEST_CASE("a label out of range stops the run naming the loss compute set", "[popnn][loss]") {
+  test::Harness h(8);
+  Batch b = makeBatch(8, 5);
+  b.labels[5] = 5; // classes are 0..4
+  const LossTensors t = lossTensors(h, b, UNSIGNED_INT);
+  h.prog().add(popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.deltas,
+                               popnn::CROSS_ENTROPY_LOSS, {DebugContext("train"), "loss"}));
+  CHECK_THROWS_MATCHES(h.run(), poplar::application_runtime_error,
+                       test::What(Contains("popnn::LossCrossEntropy") &&
+                                  Contains("compute set 'train/loss/CalcLoss'")));
+}
+
+TEST_CASE("loss argument errors", "[popnn][loss][errors]") {
+  test::Harness h(4);
+  const Batch b = makeBatch(6, 3);
+  const LossTensors t = lossTensors(h, b, UNSIGNED_INT);
+  const Tensor shortLabels = h.input("short", UNSIGNED_INT, {5}, std::vector<float>(5));
+  const Tensor floatLabels = h.input("floatLabels", FLOAT, {6}, std::vector<float>(6));
+  const Tensor intCount = h.input("intCount", INT, {1}, {0.0f});
+  CHECK_THROWS_MATCHES(
+      popnn::calcLoss(h.graph(), t.probs, shortLabels, t.loss, t.deltas, popnn::CROSS_ENTROPY_LOSS),
+      poputil::poplibs_error, test::What(Contains("popnn::calcLoss") && Contains("{5}")));
+  CHECK_THROWS_MATCHES(
+      popnn::calcLoss(h.graph(), t.probs, floatLabels, t.loss, t.deltas, popnn::CROSS_ENTROPY_LOSS),
+      poputil::poplibs_error, test::What(Contains("expected")));
+  CHECK_THROWS_MATCHES(popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.probs.transpose(),
+                                       popnn::SUM_SQUARED_LOSS),
+                       poputil::poplibs_error, test::What(Contains("deltas")));
+  CHECK_THROWS_MATCHES(popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.deltas, intCount,
+                                       popnn::CROSS_ENTROPY_LOSS),
+                       poputil::poplibs_error, test::What(Contains("numCorrect")));
+}
