@@ -14,6 +14,9 @@ PACKAGES=(
   catch2                              # C++ tests (Catch2 v2)
   nlohmann-json3-dev                  # engine options (POPLAR_ENGINE_OPTIONS)
   libbenchmark-dev                    # bench/
+  libsqlite3-dev                      # profile.pop (profiler/)
+  capnproto libcapnp-dev              # packed blobs in profile.pop, serialized graph
+  libcbor-dev                         # debug.cbor
 )
 
 build_dir=build

@@ -1,0 +1,122 @@
+// Renders the schema descriptors as the markdown reference held in docs/formats.md.
+#include <profiler/Schema.hpp>
+
+#include <utility>
+
+namespace tessera::profiler::schema {
+
+std::string toString(FormatVersion v) {
+  return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.point);
+}
+
+namespace {
+
+// Markdown table cells: a '|' would end the cell.
+std::string cell(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string code(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+template <std::size_t N> void renderTable(std::string& md, const Table<N>& t) {
+  md += "#### " + code(t.name) + "\n\n";
+  md += std::string(t.doc) + "\n\n";
+  md += "| column | type | description |\n|---|---|---|\n";
+  for (const Column& c : t.columns) md += "| " + code(c.name) + " | " + code(c.sqlType) + " | " + cell(c.doc) + " |\n";
+  if (!t.constraints.empty()) md += "\nTable constraint: " + code(t.constraints) + "\n";
+  md += '\n';
+}
+
+// "table.column", from the descriptors.
+template <std::size_t N> std::string columnRef(const Table<N>& t, const Column& c) {
+  return std::string(t.name) + "." + std::string(c.name);
+}
+
+template <std::size_t N> void renderEnum(std::string& md, std::string_view title, const std::string& where,
+                                         const std::array<std::string_view, N>& names) {
+  md += "- **" + std::string(title) + "** (" + std::string(where) + "): ";
+  for (std::size_t i = 0; i < N; ++i) md += (i ? ", " : "") + code(names[i]);
+  md += '\n';
+}
+
+// The meaning of each key. The key names themselves come from Schema.hpp.
+using KeyDoc = std::pair<std::string_view, std::string_view>;
+const KeyDoc kMetaKeys[] = {
+    {meta::format, "always `tessera-profile`"},
+    {meta::formatVersion, "format version, `major.minor.point`"},
+    {meta::tool, "`Tessera`"},
+    {meta::toolVersion, "version of the tool that wrote the report, `major.minor.point`"},
+    {meta::packageHash, "build identifier of the tool"},
+    {meta::reportId, "32 hex digits; the same value is in debug.cbor"},
+    {meta::createdAt, "creation time, ISO 8601 UTC"},
+    {meta::createdAtUnixUs, "creation time, microseconds since the Unix epoch"},
+    {meta::computeInstrumentation, "`Off`, `Vertex`, `Tile`, `Ipu` or `Device`"},
+    {meta::externalExchangeInstrumentation, "`Off` or `Tile`"},
+    {meta::outOfMemory, "`true` when compilation ran out of tile memory"},
+    {meta::executionProfile, "`true` when runs are recorded"},
+};
+
+const KeyDoc kCborKeys[] = {
+    {cbor::format, "text: always `tessera-debug`"},
+    {cbor::version, "text: format version, `major.minor.point`"},
+    {cbor::reportId, "text: equals the report id in the meta table of its profile.pop"},
+    {cbor::contexts, "array of context maps, in id order (a parent before its children)"},
+    {cbor::id, "context: unsigned, its index in `contexts`"},
+    {cbor::name, "context: text, its own name"},
+    {cbor::path, "context: text, names from the root joined by `/`"},
+    {cbor::layer, "context: text, `user`, `poplar` or `poplibs`"},
+    {cbor::opType, "context: text, the op that made it (empty: none)"},
+    {cbor::parent, "context: unsigned id of its parent, or null for a root"},
+    {cbor::location, "context: map with the three keys below"},
+    {cbor::file, "location: text, source file"},
+    {cbor::function, "location: text, function"},
+    {cbor::line, "location: unsigned, line (0: unknown)"},
+};
+
+void renderKeys(std::string& md, std::string_view header, const KeyDoc* keys, std::size_t n) {
+  md += "| " + std::string(header) + " | meaning |\n|---|---|\n";
+  for (std::size_t i = 0; i < n; ++i) md += "| " + code(keys[i].first) + " | " + cell(keys[i].second) + " |\n";
+  md += '\n';
+}
+
+} // namespace
+
+std::string renderSchemaMarkdown() {
+  std::string md;
+  md += "### Versions\n\n";
+  md += "- profile.pop: format " + code(kProfileFormatName) + ", version " + toString(kProfileFormatVersion) + "\n";
+  md += "- debug.cbor: format " + code(kDebugFormatName) + ", version " + toString(kDebugFormatVersion) + "\n\n";
+
+  md += "### Tables of profile.pop\n\n";
+  forEachTable([&](const auto& t) { renderTable(md, t); });
+
+  md += "### Indexes\n\n| index | table | column |\n|---|---|---|\n";
+  for (const Index& i : kIndexes) md += "| " + code(i.name) + " | " + code(i.table) + " | " + code(i.column) + " |\n";
+  md += '\n';
+
+  md += "### Meta keys\n\n";
+  renderKeys(md, "key", kMetaKeys, std::size(kMetaKeys));
+
+  md += "### Enumerations stored as text\n\n";
+  renderEnum(md, "ProgramType", columnRef(Programs::table, Programs::type), kProgramTypeNames);
+  renderEnum(md, "MemoryCategory",
+             columnRef(LoweredVariables::table, LoweredVariables::category) + ", " +
+                 columnRef(TileMemoryCategories::table, TileMemoryCategories::category),
+             kMemoryCategoryNames);
+  renderEnum(md, "CycleKind", columnRef(RunTileCycles::table, RunTileCycles::kind), kCycleKindNames);
+  renderEnum(md, "BlockKind", columnRef(Blocks::table, Blocks::kind), kBlockKindNames);
+  md += '\n';
+
+  md += "### debug.cbor keys\n\n";
+  renderKeys(md, "key", kCborKeys, std::size(kCborKeys));
+  // One trailing newline only, so the section sits neatly before its end marker.
+  while (md.size() >= 2 && md[md.size() - 1] == '\n' && md[md.size() - 2] == '\n') md.pop_back();
+  return md;
+}
+
+} // namespace tessera::profiler::schema

@@ -1,0 +1,154 @@
+#include "Sqlite.hpp"
+
+#include <sqlite3.h>
+
+#include <climits>
+#include <utility>
+
+namespace tessera::sqlite {
+
+namespace {
+std::string message(const std::filesystem::path& path, std::string_view what, std::string_view reason) {
+  std::string m = path.string();
+  m += ": ";
+  m += what;
+  m += ": ";
+  m += reason;
+  return m;
+}
+} // namespace
+
+Database::Database(std::filesystem::path path, OpenMode mode) : path_(std::move(path)) {
+  int flags = SQLITE_OPEN_NOMUTEX; // one connection per thread: no need for SQLite's mutexes
+  switch (mode) {
+  case OpenMode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
+  case OpenMode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
+  case OpenMode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+  }
+  const int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    // sqlite3_open_v2 may hand back a connection even on failure; its message is the useful one.
+    std::string reason = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    closeQuietly();
+    throw Error(message(path_, "cannot open database", reason));
+  }
+  sqlite3_extended_result_codes(db_, 1);
+}
+
+Database::~Database() { closeQuietly(); }
+
+Database::Database(Database&& o) noexcept : path_(std::move(o.path_)), db_(std::exchange(o.db_, nullptr)) {}
+
+Database& Database::operator=(Database&& o) noexcept {
+  if (this != &o) {
+    closeQuietly();
+    path_ = std::move(o.path_);
+    db_ = std::exchange(o.db_, nullptr);
+  }
+  return *this;
+}
+
+void Database::closeQuietly() noexcept {
+  // close_v2 defers the close until outstanding statements are finalized, so it cannot fail.
+  if (db_) sqlite3_close_v2(std::exchange(db_, nullptr));
+}
+
+void Database::close() {
+  if (!db_) return;
+  if (sqlite3_close(db_) != SQLITE_OK) fail("cannot close database");
+  db_ = nullptr;
+}
+
+void Database::exec(const std::string& sql) {
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+  if (rc != SQLITE_OK) {
+    std::string reason = err ? err : sqlite3_errstr(rc);
+    sqlite3_free(err);
+    throw Error(message(path_, "'" + sql + "' failed", reason));
+  }
+}
+
+std::string Database::queryText(const std::string& sql) {
+  Statement s(*this, sql);
+  if (!s.step()) return {};
+  return std::string(s.columnText(0));
+}
+
+bool Database::autocommit() const { return db_ && sqlite3_get_autocommit(db_) != 0; }
+
+void Database::fail(std::string_view what) const {
+  throw Error(message(path_, what, db_ ? sqlite3_errmsg(db_) : "database is closed"));
+}
+
+void Database::fail(std::string_view what, int rc) const { throw Error(message(path_, what, sqlite3_errstr(rc))); }
+
+Statement::Statement(Database& db, std::string_view sql) : db_(db) {
+  if (!db.isOpen()) db.fail("cannot prepare '" + std::string(sql) + "'");
+  const int rc = sqlite3_prepare_v3(db.handle(), sql.data(), static_cast<int>(sql.size()),
+                                    SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
+  if (rc != SQLITE_OK) db.fail("cannot prepare '" + std::string(sql) + "'");
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+void Statement::check(int rc, std::string_view what) {
+  if (rc != SQLITE_OK) db_.fail(what);
+}
+
+int Statement::parameterCount() const { return sqlite3_bind_parameter_count(stmt_); }
+
+void Statement::bindNull(int i) { check(sqlite3_bind_null(stmt_, i), "cannot bind NULL"); }
+void Statement::bindInt(int i, std::int64_t v) { check(sqlite3_bind_int64(stmt_, i, v), "cannot bind an integer"); }
+void Statement::bindReal(int i, double v) { check(sqlite3_bind_double(stmt_, i, v), "cannot bind a real"); }
+
+void Statement::bindText(int i, std::string_view v) {
+  // A null data pointer would bind NULL, not the empty string.
+  const char* data = v.data() ? v.data() : "";
+  check(sqlite3_bind_text64(stmt_, i, data, v.size(), SQLITE_STATIC, SQLITE_UTF8), "cannot bind text");
+}
+
+void Statement::bindBlob(int i, const void* data, std::size_t size) {
+  // A null data pointer would bind NULL; an empty blob is a zero-length blob.
+  if (size == 0) check(sqlite3_bind_zeroblob(stmt_, i, 0), "cannot bind a blob");
+  else check(sqlite3_bind_blob64(stmt_, i, data, size, SQLITE_STATIC), "cannot bind a blob");
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  db_.fail("cannot run '" + std::string(sqlite3_sql(stmt_)) + "'");
+}
+
+void Statement::reset() noexcept { sqlite3_reset(stmt_); }
+void Statement::clearBindings() noexcept { sqlite3_clear_bindings(stmt_); }
+
+int Statement::columnCount() const { return sqlite3_column_count(stmt_); }
+bool Statement::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+std::int64_t Statement::columnInt(int col) const { return sqlite3_column_int64(stmt_, col); }
+double Statement::columnReal(int col) const { return sqlite3_column_double(stmt_, col); }
+int Statement::columnType(int col) const { return sqlite3_column_type(stmt_, col); }
+
+std::string_view Statement::columnText(int col) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+  if (!p) return {};
+  return {p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))};
+}
+
+std::pair<const void*, std::size_t> Statement::columnBlob(int col) const {
+  const void* p = sqlite3_column_blob(stmt_, col);
+  return {p, p ? static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)) : 0};
+}
+
+std::string quoteIdentifier(std::string_view name) {
+  std::string q = "\"";
+  for (char c : name) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  q += '"';
+  return q;
+}
+
+} // namespace tessera::sqlite
