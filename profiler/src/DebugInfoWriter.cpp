@@ -71,10 +71,12 @@ void writeDebugInfo(const fs::path& path, const std::string& reportId, const std
   if (path.empty()) throw ReportError("cannot write debug info: the path is empty");
   detail::createParentDirectory(path);
   const fs::path partial = detail::partialPath(path);
+  bool created = false; // never remove something we did not create (e.g. a directory in the way)
   try {
     {
       std::ofstream out(partial, std::ios::binary | std::ios::trunc);
       if (!out) throw ReportError(path.string() + ": cannot create " + partial.string() + ": " + std::strerror(errno));
+      created = true;
       CborStream cbor(out);
       cbor.mapStart(4);
       cbor.entry(keys::format, schema::kDebugFormatName);
@@ -89,7 +91,7 @@ void writeDebugInfo(const fs::path& path, const std::string& reportId, const std
     detail::syncFile(partial);
     detail::publishFile(partial, path);
   } catch (...) {
-    detail::removeQuietly(partial);
+    if (created) detail::removeQuietly(partial);
     throw;
   }
 }

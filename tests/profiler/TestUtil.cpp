@@ -1,0 +1,83 @@
+#include "TestUtil.hpp"
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <ostream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace test {
+
+namespace fs = std::filesystem;
+
+ScratchDir::ScratchDir() {
+  static std::atomic<int> counter{0};
+  path_ = fs::path(TESSERA_TEST_TMP_DIR) /
+          ("case-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  fs::remove_all(path_);
+  fs::create_directories(path_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::ostream& operator<<(std::ostream& os, const Value& v) {
+  switch (v.type) {
+  case Value::Null: return os << "NULL";
+  case Value::Integer: return os << "INTEGER " << v.i;
+  case Value::Real: return os << "REAL " << v.r;
+  case Value::Text: return os << "TEXT '" << v.bytes << "'";
+  case Value::Blob: return os << "BLOB of " << v.bytes.size() << " bytes";
+  }
+  return os;
+}
+
+RawDb::RawDb(const fs::path& path) {
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    throw std::runtime_error("test: cannot open " + path.string() + ": " + msg);
+  }
+}
+
+RawDb::~RawDb() { sqlite3_close(db_); }
+
+std::vector<std::vector<Value>> RawDb::query(const std::string& sql) {
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+    throw std::runtime_error("test: cannot prepare " + sql + ": " + sqlite3_errmsg(db_));
+  std::vector<std::vector<Value>> rows;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    std::vector<Value>& row = rows.emplace_back();
+    for (int c = 0; c < sqlite3_column_count(st); ++c) {
+      Value v;
+      switch (sqlite3_column_type(st, c)) {
+      case SQLITE_INTEGER: v.type = Value::Integer; v.i = sqlite3_column_int64(st, c); break;
+      case SQLITE_FLOAT: v.type = Value::Real; v.r = sqlite3_column_double(st, c); break;
+      case SQLITE_TEXT:
+        v.type = Value::Text;
+        v.bytes.assign(reinterpret_cast<const char*>(sqlite3_column_text(st, c)),
+                       static_cast<std::size_t>(sqlite3_column_bytes(st, c)));
+        break;
+      case SQLITE_BLOB: {
+        v.type = Value::Blob;
+        const void* p = sqlite3_column_blob(st, c);
+        if (p) v.bytes.assign(static_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(st, c)));
+        break;
+      }
+      default: break;
+      }
+      row.push_back(std::move(v));
+    }
+  }
+  std::string err = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db_);
+  sqlite3_finalize(st);
+  if (!err.empty()) throw std::runtime_error("test: " + sql + ": " + err);
+  return rows;
+}
+
+} // namespace test

@@ -1,0 +1,91 @@
+// The schema descriptors are consistent, and docs/formats.md carries their rendering.
+#include "TestUtil.hpp"
+
+#include <profiler/Schema.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+
+using namespace tessera::profiler;
+
+TEST_CASE("Table and column names are unique and indexes name real columns", "[schema]") {
+  std::set<std::string_view> tables;
+  std::set<std::pair<std::string_view, std::string_view>> columns;
+  schema::forEachTable([&](const auto& table) {
+    INFO("table " << table.name);
+    CHECK(tables.insert(table.name).second);
+    CHECK_FALSE(table.doc.empty());
+    std::set<std::string_view> own;
+    for (const schema::Column& c : table.columns) {
+      CHECK(own.insert(c.name).second);
+      CHECK_FALSE(c.sqlType.empty());
+      CHECK_FALSE(c.doc.empty());
+      columns.insert({table.name, c.name});
+    }
+  });
+  CHECK(tables.size() == 21);
+  for (const schema::Index& index : schema::kIndexes) {
+    INFO("index " << index.name);
+    CHECK(columns.count({index.table, index.column}) == 1);
+  }
+}
+
+TEST_CASE("Enumeration names match their enumerators", "[schema]") {
+  CHECK(schema::name(schema::ProgramType::Sequence) == "Sequence");
+  CHECK(schema::name(schema::ProgramType::Abort) == "Abort");
+  CHECK(schema::name(schema::MemoryCategory::instrumentationResults) == "instrumentationResults");
+  CHECK(schema::name(schema::CycleKind::sync) == "sync");
+  CHECK(schema::name(schema::BlockKind::Overflow) == "Overflow");
+  CHECK(schema::toString({1, 2, 3}) == "1.2.3");
+  CHECK(schema::toString(schema::kProfileFormatVersion) == "1.0.0");
+}
+
+TEST_CASE("The rendered schema covers every table column enum and CBOR key", "[schema]") {
+  const std::string md = schema::renderSchemaMarkdown();
+  schema::forEachTable([&](const auto& table) {
+    CHECK_THAT(md, Catch::Contains("#### `" + std::string(table.name) + "`"));
+    for (const schema::Column& c : table.columns) CHECK_THAT(md, Catch::Contains("| `" + std::string(c.name) + "` |"));
+  });
+  for (auto n : schema::kMemoryCategoryNames) CHECK_THAT(md, Catch::Contains("`" + std::string(n) + "`"));
+  CHECK_THAT(md, Catch::Contains("`" + std::string(schema::cbor::opType) + "`"));
+  CHECK_THAT(md, Catch::Contains("`" + std::string(schema::meta::reportId) + "`"));
+  CHECK(md.back() == '\n');
+}
+
+TEST_CASE("docs/formats.md holds exactly the rendered schema", "[schema][docs]") {
+  const std::string docPath = std::string(TESSERA_SOURCE_DIR) + "/docs/formats.md";
+  std::ifstream in(docPath);
+  REQUIRE(in.good());
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- schema:begin -->\n", end = "<!-- schema:end -->";
+  const auto b = doc.find(begin);
+  const auto e = doc.find(end);
+  INFO(docPath << " must hold the schema between the lines '<!-- schema:begin -->' and '<!-- schema:end -->'");
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  REQUIRE(b + begin.size() <= e);
+  const std::string section = doc.substr(b + begin.size(), e - b - begin.size());
+  const std::string expected = schema::renderSchemaMarkdown();
+  if (section != expected) {
+    // Point at the first differing line: the whole section is long.
+    std::istringstream have(section), want(expected);
+    std::string h, w;
+    int line = 0;
+    while (true) {
+      const bool moreH = static_cast<bool>(std::getline(have, h));
+      const bool moreW = static_cast<bool>(std::getline(want, w));
+      ++line;
+      if (!moreH && !moreW) break;
+      if (!moreH || !moreW || h != w) {
+        FAIL("The schema section of " << docPath << " is out of date (line " << line << " of the section:\n"
+             << "  docs have:  " << (moreH ? h : "<end of section>") << "\n"
+             << "  schema has: " << (moreW ? w : "<end of section>") << ").\n"
+             << "Regenerate it: build the tessera-schema-doc target and replace the text between the markers with "
+                "the output of build/bin/tessera-schema-doc.");
+      }
+    }
+  }
+  CHECK(section == expected);
+}
