@@ -13,7 +13,9 @@ function(tessera_add_library name)
   set_target_properties(${target} PROPERTIES
     EXPORT_NAME ${name}
     OUTPUT_NAME tessera_${name}
-    POSITION_INDEPENDENT_CODE ON)
+    POSITION_INDEPENDENT_CODE ON
+    # Installed libraries find each other (libtessera_engine needs libtessera_profiler).
+    INSTALL_RPATH "$ORIGIN")
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>

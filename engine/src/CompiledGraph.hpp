@@ -3,6 +3,7 @@
 // the memory model, liveness and the cycle model can all be computed from it.
 #pragma once
 
+#include <poplar/DebugContext.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Program.hpp>
@@ -35,6 +36,7 @@ struct CompiledVariable {
   std::size_t arenaOffset = 0;
   std::vector<TileInterval> mapping; ///< sorted by begin, covers every element
   std::vector<unsigned char> initial; ///< empty: zero-initialised
+  DebugContext debug;
 };
 
 /// One edge of a vertex field: the bytes it covers, in the order the vertex sees them.
@@ -58,6 +60,7 @@ struct CompiledVertex {
 
 struct CompiledComputeSet {
   std::string name;
+  DebugContext debug;
   std::vector<CompiledVertex> vertices;
 };
 
@@ -84,6 +87,7 @@ struct LoweredProgram {
   };
   Kind kind = Kind::Sequence;
   std::string name;                ///< debug path
+  DebugContext debug;
   std::vector<unsigned> children;  ///< indices into CompiledGraph::programs
   unsigned computeSet = 0;         ///< Execute
   struct CopyRun { std::size_t src, dst, bytes; };

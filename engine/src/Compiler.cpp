@@ -56,6 +56,7 @@ public:
       cv.numElements = v.numElements;
       cv.isConstant = v.isConstant;
       cv.initial = v.initial;
+      cv.debug = v.debug;
       for (const auto& [begin, seg] : v.mapping.segments())
         cv.mapping.push_back({begin, seg.end, seg.tile});
       const std::size_t mapped = v.mapping.mappedElements();
@@ -106,6 +107,7 @@ public:
     for (const auto& cs : g_.computeSets) {
       CompiledComputeSet ccs;
       ccs.name = cs.name;
+      ccs.debug = cs.debug;
       for (unsigned vid : cs.vertices) ccs.vertices.push_back(compileVertex(g_.vertices[vid], vid, cs.name));
       out_.computeSets.push_back(std::move(ccs));
     }
@@ -175,6 +177,7 @@ public:
     if (!node) return add(std::move(lp)); // empty program: an empty Sequence
     const auto& n = *node;
     lp.name = n.debug.getPathName();
+    lp.debug = n.debug;
     using K = ProgramNode::Kind;
     using LK = LoweredProgram::Kind;
     switch (n.kind) {

@@ -1,10 +1,14 @@
 #include "CompiledGraph.hpp"
 #include "GraphState.hpp"
 #include "Runtime.hpp"
+#include "profile/ExecutionRecorder.hpp"
+#include "report/ProfileSummary.hpp"
+#include "report/ReportBuilder.hpp"
 
 #include <poplar/Engine.hpp>
 #include <poplar/exceptions.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace poplar {
@@ -30,7 +34,7 @@ OptionFlags mergedOptions(const OptionFlags& given) {
   if (const char* env = std::getenv("POPLAR_ENGINE_OPTIONS"))
     for (const auto& [k, v] : parseOptionFlagsJson(env, "POPLAR_ENGINE_OPTIONS")) merged.set(k, v);
   for (const auto& [k, v] : merged) {
-    bool known = false;
+    bool known = detail::profile::isProfilerOption(k);
     for (const auto& o : kKnownOptions)
       if (k == o.name) {
         known = true;
@@ -39,6 +43,7 @@ OptionFlags mergedOptions(const OptionFlags& given) {
     if (!known) {
       std::string list;
       for (const auto& o : kKnownOptions) list += std::string(list.empty() ? "" : ", ") + o.name;
+      list += ", autoReport.*, debug.instrument*, debug.allowOutOfMemory, profiler.blocks.*, profiler.programs.filter";
       throw invalid_option("unknown engine option '" + k + "' (known options: " + list + ")");
     }
   }
@@ -58,6 +63,15 @@ struct Engine::Impl {
   OptionFlags options;
   detail::CompiledGraph compiled;
   std::unique_ptr<detail::Runtime> runtime;
+  detail::profile::ProfilerOptions profiling;
+  detail::report::CompilationProfile profile;
+  detail::report::ReportFiles files;
+  std::unique_ptr<tessera::profiler::ReportWriter> writer;
+  std::unique_ptr<detail::profile::ExecutionRecorder> recorder;
+
+  void buildProfile(ProgressFunc& progress);
+  void writeReport();
+  void checkMemory() const;
 
   void requireLoaded(const char* what) const {
     if (!runtime->loaded())
@@ -65,16 +79,84 @@ struct Engine::Impl {
   }
 };
 
+void Engine::Impl::buildProfile(ProgressFunc& progress) {
+  namespace prof = detail::profile;
+  auto& p = profile;
+  if (progress) progress(5, 8);
+  p.model = prof::buildProgramModel(compiled);
+  if (progress) progress(6, 8);
+  p.liveness = prof::computeLiveness(compiled, p.model);
+  prof::MemoryOptions mo;
+  mo.computeInstrumentation = profiling.computeInstrumentation;
+  if (profiling.blocksFilter) {
+    mo.blockBufferBytes = profiling.blocksBufferSize;
+    for (unsigned ipu = 0; ipu < compiled.replicaTarget.getNumIPUs(); ++ipu)
+      mo.blockTiles.push_back(ipu * compiled.replicaTarget.getTilesPerIPU() + profiling.blocksTile);
+  }
+  p.memory = prof::buildMemoryModel(compiled, p.model, p.liveness, mo);
+  if (progress) progress(7, 8);
+}
+
+void Engine::Impl::writeReport() {
+  if (!profiling.graphProfile) return;
+  files = detail::report::reportFiles(profiling);
+  try {
+    writer = detail::report::writeCompilationReport(files, compiled, profile, options, profiling);
+  } catch (const std::exception& e) {
+    throw profiling_error(std::string("cannot write the profile report: ") + e.what());
+  }
+}
+
+void Engine::Impl::checkMemory() const {
+  const auto& mem = profile.memory;
+  if (!mem.outOfMemory()) return;
+  std::string worst;
+  for (std::size_t i = 0; i < mem.overflowingTiles.size() && i < 5; ++i) {
+    const unsigned t = mem.overflowingTiles[i];
+    worst += (i ? ", " : "") + std::string("tile ") + std::to_string(t) + " needs " +
+             std::to_string(mem.tiles[t].includingGaps) + " bytes (" +
+             std::to_string(mem.tiles[t].includingGaps - mem.bytesPerTile) + " over)";
+  }
+  std::string msg = "out of memory: " + std::to_string(mem.overflowingTiles.size()) + " of " +
+                    std::to_string(mem.tiles.size()) + " tiles need more than their " +
+                    std::to_string(mem.bytesPerTile) + " bytes; worst: " + worst;
+  msg += writer ? ". The memory report was written to " + files.profile
+                : ". Set autoReport.outputGraphProfile (or autoReport.all) to get a memory report";
+  msg += "; debug.allowOutOfMemory=true lets the IPU Model run anyway";
+  if (profiling.allowOutOfMemory) {
+    std::fprintf(stderr, "tessera: warning: %s\n", msg.c_str());
+    return;
+  }
+  throw graph_memory_allocation_error(msg);
+}
+
 Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,
-               ProgressFunc progress)
-    : Engine(graph, std::vector<program::Program>{program}, options, std::move(progress)) {}
+               ProgressFunc progress, const DebugContext& debugContext)
+    : Engine(graph, std::vector<program::Program>{program}, options, std::move(progress), debugContext) {}
 
 Engine::Engine(const Graph& graph, const std::vector<program::Program>& programs,
-               const OptionFlags& options, ProgressFunc progress)
+               const OptionFlags& options, ProgressFunc progress, const DebugContext& debugContext)
     : impl_(std::make_unique<Impl>()) {
   impl_->options = mergedOptions(options);
-  impl_->compiled = detail::compile(*graph.state(), programs, progress);
+  impl_->profiling = detail::profile::parseProfilerOptions(impl_->options);
+  impl_->profiling.engineName = debugContext.getPathName();
+  if (impl_->profiling.blocksTile >= graph.getTarget().getTilesPerIPU())
+    throw invalid_option("engine option 'profiler.blocks.tile' = '" + std::to_string(impl_->profiling.blocksTile) +
+                         "': the target has " + std::to_string(graph.getTarget().getTilesPerIPU()) + " tiles per IPU");
+  // Compilation proper reports phases 0-4 of 8; the profiling models and the report 5-8.
+  ProgressFunc compileProgress;
+  if (progress) compileProgress = [&](int i, int) { progress(i, 8); };
+  impl_->compiled = detail::compile(*graph.state(), programs, compileProgress);
+  impl_->buildProfile(progress);
+  impl_->writeReport();
+  if (progress) progress(8, 8);
+  impl_->checkMemory();
   impl_->runtime = std::make_unique<detail::Runtime>(impl_->compiled, runtimeOptions(impl_->options));
+  if (impl_->profiling.executionProfile) {
+    impl_->recorder = std::make_unique<detail::profile::ExecutionRecorder>(
+        impl_->profile.model, impl_->compiled.replicaTarget, impl_->profiling, *impl_->writer);
+    impl_->runtime->setObserver(impl_->recorder.get());
+  }
 }
 
 Engine::~Engine() = default;
@@ -103,12 +185,27 @@ void Engine::loadAndRun(const Device& device, unsigned programIndex) {
 
 bool Engine::isLoaded() const { return impl_->runtime->loaded(); }
 
-void Engine::run(unsigned programIndex, const std::string&) {
+void Engine::run(unsigned programIndex, const std::string& debugName) {
   impl_->requireLoaded("run");
   if (programIndex >= impl_->compiled.entryPoints.size())
     throw runtime_error("Engine::run(" + std::to_string(programIndex) + "): the engine has " +
                         std::to_string(impl_->compiled.entryPoints.size()) + " program(s)");
-  impl_->runtime->run(programIndex);
+  auto* recorder = impl_->recorder.get();
+  if (!recorder) return impl_->runtime->run(programIndex);
+  try {
+    recorder->beginRun(programIndex, debugName);
+    impl_->runtime->run(programIndex);
+  } catch (const tessera::profiler::ReportError& e) {
+    throw profiling_error(std::string("cannot record the run in the profile report: ") + e.what());
+  } catch (...) {
+    recorder->endRun(); // what ran before the failure stays in the report
+    throw;
+  }
+  try {
+    recorder->endRun();
+  } catch (const tessera::profiler::ReportError& e) {
+    throw profiling_error(std::string("cannot record the run in the profile report: ") + e.what());
+  }
 }
 
 void Engine::writeTensor(const std::string& handle, const void* begin, const void* end) {
@@ -205,5 +302,20 @@ void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::ui
 
 void Engine::setPrintTensorStream(std::ostream& os) { impl_->runtime->setPrintStream(os); }
 const OptionFlags& Engine::getEngineOptions() const { return impl_->options; }
+
+std::string Engine::getReportDirectory() const { return impl_->writer ? impl_->files.directory : std::string(); }
+
+void Engine::printProfileSummary(std::ostream& out, const OptionFlags& options) const {
+  detail::report::SummaryOptions o;
+  for (const auto& [k, v] : options) {
+    if (k != "showVarStorage" && k != "showExecutionSteps")
+      throw invalid_option("printProfileSummary: unknown option '" + k + "' (known: showVarStorage, showExecutionSteps)");
+    const bool on = parseBool(k, v);
+    (k == "showVarStorage" ? o.showVarStorage : o.showExecutionSteps) = on;
+  }
+  detail::report::printProfileSummary(out, impl_->compiled, impl_->profile,
+                                      impl_->recorder ? &impl_->recorder->runs() : nullptr,
+                                      impl_->writer ? impl_->files.directory : std::string(), o);
+}
 
 } // namespace poplar

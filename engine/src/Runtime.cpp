@@ -108,6 +108,16 @@ double Runtime::scalar(const Replica& r, const LoweredProgram& p) const {
 void Runtime::exec(Replica& r, unsigned node) {
   const auto& p = g_.programs[node];
   using K = LoweredProgram::Kind;
+  ExecutionObserver* observer = r.index == 0 ? observer_ : nullptr;
+  if (observer) {
+    if (p.kind == K::Block) {
+      observer->onBlock(node, true);
+      for (unsigned c : p.children) exec(r, c);
+      observer->onBlock(node, false);
+      return;
+    }
+    observer->onSteps(node);
+  }
   switch (p.kind) {
   case K::Sequence:
   case K::Block:

@@ -23,6 +23,16 @@ struct StreamConnection {
   std::shared_ptr<StreamCallback> callback;
 };
 
+/// Told about the execution of replica 0 as it happens (the profiler's execution recorder).
+class ExecutionObserver {
+public:
+  virtual ~ExecutionObserver() = default;
+  /// A lowered node that records steps (compute, exchange, copy, stream, sync) is executing.
+  virtual void onSteps(unsigned node) = 0;
+  /// A Block node starts (begin) or ends.
+  virtual void onBlock(unsigned node, bool begin) = 0;
+};
+
 struct RuntimeOptions {
   bool floatingPointChecks = false; ///< debug.floatPointOpException
 };
@@ -44,6 +54,8 @@ public:
   void copyRemote(const std::string& handle, std::uint64_t row, unsigned replica, void* host,
                   bool toRemote);
   void setPrintStream(std::ostream& os) { print_ = &os; }
+  /// Observer of replica 0's execution, or nullptr.
+  void setObserver(ExecutionObserver* o) { observer_ = o; }
 
 private:
   struct Replica;
@@ -64,6 +76,7 @@ private:
   std::vector<std::vector<StreamConnection>> connections_; // [replica][stream]
   std::vector<unsigned char> scratch_;
   std::ostream* print_;
+  ExecutionObserver* observer_ = nullptr;
 };
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.

@@ -28,6 +28,7 @@ struct Options {
   unsigned stepsPerRun = 32;
   MlpConfig mlp;
   std::string outDir = "mlp-out";
+  std::string reportDir = "reports/mlp";
   bool check = false;
 };
 
@@ -43,6 +44,9 @@ options:
   --batch N            batch size (default 32)
   --lr X               learning rate (default 0.05)
   --out DIR            output directory (default ./mlp-out)
+  --reports DIR        profile report directory (default ./reports/mlp): profile.pop and
+                       debug.cbor, as with POPLAR_ENGINE_OPTIONS autoReport.all
+  --no-reports         do not profile
   --check              exit with status 1 unless the loss at least halves
   -h, --help           show this help
 
@@ -89,6 +93,14 @@ Options parseOptions(int argc, char** argv) {
         std::exit(2);
       }
       o.outDir = next, ++i;
+    } else if (a == "--reports") {
+      if (!next) {
+        std::fprintf(stderr, "tessera-mlp: --reports needs a directory\n");
+        std::exit(2);
+      }
+      o.reportDir = next, ++i;
+    } else if (a == "--no-reports") {
+      o.reportDir.clear();
     } else if (a == "--check") {
       o.check = true;
     } else {
@@ -119,7 +131,10 @@ int main(int argc, char** argv) try {
             << "-tile IPU..." << std::endl;
   const auto t0 = std::chrono::steady_clock::now();
   const auto step = buildTrainingStep(graph, opt.mlp);
-  Engine engine(graph, program::Repeat(opt.stepsPerRun, step));
+  OptionFlags engineOptions;
+  if (!opt.reportDir.empty())
+    engineOptions = {{"autoReport.all", "true"}, {"autoReport.directory", opt.reportDir}};
+  Engine engine(graph, program::Repeat(opt.stepsPerRun, step), engineOptions);
   engine.load(device);
   const double compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -163,7 +178,16 @@ int main(int argc, char** argv) try {
               "accuracy %.1f%%.\n",
               losses.size(), losses.size() * B, firstLoss, lastLoss, 100 * lastAccuracy);
   std::printf("Host time: %.1f s to build and compile, %.1f s to train.\n", compileSeconds, trainSeconds);
+  if (!opt.reportDir.empty()) {
+    std::printf("\nProfile summary\n\n");
+    std::fflush(stdout);
+    engine.printProfileSummary(std::cout);
+    std::cout << std::endl;
+  }
   std::printf("Outputs: %s (loss and accuracy per run)\n", std::filesystem::absolute(csvPath).c_str());
+  if (!engine.getReportDirectory().empty())
+    std::printf("         %s/{profile.pop,debug.cbor} (profile reports)\n",
+                std::filesystem::absolute(engine.getReportDirectory()).c_str());
   if (opt.check && !(lastLoss < 0.5 * firstLoss)) {
     std::fprintf(stderr, "tessera-mlp: --check failed: the loss did not halve (%.4f -> %.4f)\n",
                  firstLoss, lastLoss);

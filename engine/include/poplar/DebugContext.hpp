@@ -28,17 +28,31 @@ public:
   /// A child of `parent`; its path is "<parent path>/<name>".
   DebugContext(const DebugContext& parent, std::string name,
                SourceLocation loc = SourceLocation::Current())
-      : name_(std::move(name)), loc_(loc), parent_(std::make_shared<DebugContext>(parent)) {}
+      : name_(std::move(name)), loc_(loc), layer_(parent.layer_),
+        parent_(std::make_shared<DebugContext>(parent)) {}
 
   const std::string& getName() const { return name_; }
   /// Names from the outermost context to this one, joined by '/', empty names skipped.
   std::string getPathName() const;
   const SourceLocation& getLocation() const { return loc_; }
   const DebugContext* getParent() const { return parent_.get(); }
+  /// Which software layer made it: "user" (the default), or "poplibs" inside an op (children
+  /// inherit their parent's layer).
+  const std::string& getLayer() const { return layer_; }
+  /// The op that made it ("MatMul", "Reduce", ...), empty when not made by an op.
+  const std::string& getOpType() const { return opType_; }
+
+protected:
+  void setOp(std::string layer, std::string opType) {
+    layer_ = std::move(layer);
+    opType_ = std::move(opType);
+  }
 
 private:
   std::string name_;
   SourceLocation loc_;
+  std::string layer_ = "user";
+  std::string opType_;
   std::shared_ptr<const DebugContext> parent_;
 };
 

@@ -25,16 +25,23 @@ class Engine {
 public:
   /// Options are merged with POPLAR_ENGINE_OPTIONS (JSON, which overrides them); unknown options
   /// throw invalid_option. Compilation happens here: graph errors are thrown from the constructor.
+  /// With autoReport.* options the engine writes profile.pop (and debug.cbor) to
+  /// autoReport.directory, in a sub-directory named after the engine when debugContext names it.
+  /// A graph that does not fit in tile memory throws graph_memory_allocation_error after the
+  /// report is written, unless debug.allowOutOfMemory is true.
   Engine(const Graph& graph, const program::Program& program, const OptionFlags& options = {},
-         ProgressFunc progress = {});
+         ProgressFunc progress = {}, const DebugContext& debugContext = {});
   Engine(const Graph& graph, const std::vector<program::Program>& programs,
-         const OptionFlags& options = {}, ProgressFunc progress = {});
+         const OptionFlags& options = {}, ProgressFunc progress = {},
+         const DebugContext& debugContext = {});
   ~Engine();
   Engine(Engine&&) noexcept;
   Engine& operator=(Engine&&) noexcept;
 
   void load(const Device& device);
   void loadAndRun(const Device& device, unsigned programIndex = 0);
+  /// Runs program `programIndex`; with an execution profile, the run is recorded under
+  /// `debugName` (default "run<i>").
   void run(unsigned programIndex = 0, const std::string& debugName = "");
   bool isLoaded() const;
 
@@ -63,6 +70,13 @@ public:
   void setPrintTensorStream(std::ostream& os);
   /// The options in force after merging POPLAR_ENGINE_OPTIONS.
   const OptionFlags& getEngineOptions() const;
+
+  /// A readable summary of the profile: target, memory (totals, worst tiles, liveness peak)
+  /// and, with an execution profile, cycles per run and by kind. Options: "showVarStorage"
+  /// ("true": list the largest variables), "showExecutionSteps" ("true": list the costliest steps).
+  void printProfileSummary(std::ostream& out, const OptionFlags& options = {}) const;
+  /// Directory of this engine's report files (empty when no report is written).
+  std::string getReportDirectory() const;
 
 private:
   struct Impl;

@@ -32,6 +32,8 @@ TESSERA_POPLAR_ERROR(runtime_error);              ///< engine used in the wrong 
 TESSERA_POPLAR_ERROR(graph_program_compilation_error); ///< program refers to invalid objects
 TESSERA_POPLAR_ERROR(application_runtime_error);  ///< the running program failed (vertex, bounds)
 TESSERA_POPLAR_ERROR(floating_point_exception);   ///< debug.floatPointOpException tripped
+TESSERA_POPLAR_ERROR(graph_memory_allocation_error); ///< the graph does not fit in tile memory
+TESSERA_POPLAR_ERROR(profiling_error);            ///< a report file could not be written
 
 #undef TESSERA_POPLAR_ERROR
 

@@ -276,7 +276,7 @@ struct Steps {
   static constexpr Column id{"id", "INTEGER PRIMARY KEY", "step index over all runs, in execution order"};
   static constexpr Column run{"run", "INTEGER NOT NULL", "runs.id"};
   static constexpr Column program{"program", "INTEGER NOT NULL", "programs.id of the executed leaf program"};
-  static constexpr Column cyclesByTile{"cycles_by_tile", "BLOB NOT NULL", "TileValues: cycles on each tile (0: idle)"};
+  static constexpr Column cyclesByTile{"cycles_by_tile", "BLOB", "TileValues: cycles on each tile (0: idle); NULL: exactly the program's estimated_cycles_by_tile"};
   static constexpr Column ipus{"ipus", "BLOB NOT NULL", "StepIpus: per-IPU cycles, absolute counters, data and balance"};
   static constexpr Table<5> table{"steps", "Every executed program step, in order (one replica).", {id, run, program, cyclesByTile, ipus}};
 };

@@ -1,5 +1,6 @@
 #include "poplibs_support/TileWork.hpp"
 
+#include <poputil/DebugInfo.hpp>
 #include <popnn/NonLinearity.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
@@ -84,7 +85,7 @@ void inPlace(Graph& graph, NonLinearityType type, const Tensor& t, Sequence& pro
 Tensor nonLinearity(Graph& graph, NonLinearityType nonLinearityType, Tensor t, Sequence& prog,
                     const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearity";
-  const DebugContext di(debugContext, asString(nonLinearityType));
+  const poputil::PoplibsOpDebugInfo di(debugContext, asString(nonLinearityType));
   checkActivation(t, op, "the tensor");
   const Tensor out = graph.clone(t, {di, "output"});
   prog.add(program::Copy(t, out, false, {di, "copy"}));
@@ -103,7 +104,7 @@ Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType
                                  Tensor outGradient, Sequence& prog,
                                  const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearityInputGradient";
-  const DebugContext di(debugContext, std::string(asString(nonLinearityType)) + "Grad");
+  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(asString(nonLinearityType)) + "Grad");
   checkActivation(act, op, "act");
   checkActivation(outGradient, op, "outGradient");
   if (act.shape() != outGradient.shape() || act.elementType() != outGradient.elementType())

@@ -1,5 +1,6 @@
 #include "poplibs_support/TileWork.hpp"
 
+#include <poputil/DebugInfo.hpp>
 #include <popops/Cast.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
@@ -36,7 +37,7 @@ program::Program castInto(Graph& graph, const Tensor& src, const Tensor& dst,
 
 Tensor cast(Graph& graph, const Tensor& src, const Type& dstType, program::Sequence& prog,
             const DebugContext& debugContext) {
-  const DebugContext di(debugContext, "Cast");
+  const poputil::PoplibsOpDebugInfo di(debugContext, "Cast");
   checkTypes(src, dstType);
   const Tensor dst = graph.clone(dstType, src, {di, "output"});
   prog.add(castInto(graph, src, dst, di));

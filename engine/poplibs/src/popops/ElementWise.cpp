@@ -1,5 +1,6 @@
 #include "poplibs_support/TileWork.hpp"
 
+#include <poputil/DebugInfo.hpp>
 #include <popops/ElementWise.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
@@ -71,7 +72,7 @@ void checkInPlaceTarget(const Tensor& A, const std::string& op) {
 Tensor binary(Graph& graph, const OpInfo& info, const Tensor& A, const Tensor& B, Sequence& prog,
               const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, false);
-  const DebugContext di(debugContext, info.vertex);
+  const poputil::PoplibsOpDebugInfo di(debugContext, info.vertex);
   poplibs_support::checkOptions(options, {}, op);
   const Tensor b = binaryOperands(A, B, info.acceptsInt, op);
   const Tensor out = graph.clone(A, {di, "output"});
@@ -86,7 +87,7 @@ Tensor binary(Graph& graph, const OpInfo& info, const Tensor& A, const Tensor& B
 void binaryInPlace(Graph& graph, const OpInfo& info, const Tensor& A, const Tensor& B,
                    Sequence& prog, const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, true);
-  const DebugContext di(debugContext, std::string(info.vertex) + "InPlace");
+  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(info.vertex) + "InPlace");
   poplibs_support::checkOptions(options, {}, op);
   const Tensor b = binaryOperands(A, B, info.acceptsInt, op);
   checkInPlaceTarget(A, op);
@@ -101,7 +102,7 @@ void binaryInPlace(Graph& graph, const OpInfo& info, const Tensor& A, const Tens
 Tensor unary(Graph& graph, const OpInfo& info, const Tensor& A, Sequence& prog,
              const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, false);
-  const DebugContext di(debugContext, info.vertex);
+  const poputil::PoplibsOpDebugInfo di(debugContext, info.vertex);
   poplibs_support::checkOptions(options, {}, op);
   checkOperand(A, info.acceptsInt, op, "A");
   const Tensor out = graph.clone(A, {di, "output"});
@@ -116,7 +117,7 @@ Tensor unary(Graph& graph, const OpInfo& info, const Tensor& A, Sequence& prog,
 void unaryInPlace(Graph& graph, const OpInfo& info, const Tensor& A, Sequence& prog,
                   const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, true);
-  const DebugContext di(debugContext, std::string(info.vertex) + "InPlace");
+  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(info.vertex) + "InPlace");
   poplibs_support::checkOptions(options, {}, op);
   checkOperand(A, info.acceptsInt, op, "A");
   checkInPlaceTarget(A, op);

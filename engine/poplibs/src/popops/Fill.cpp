@@ -1,6 +1,7 @@
 #include "poplibs_support/Arith.hpp"
 #include "poplibs_support/TileWork.hpp"
 
+#include <poputil/DebugInfo.hpp>
 #include <cctype>
 #include <popops/Fill.hpp>
 #include <popops/Zero.hpp>
@@ -15,7 +16,7 @@ void detail::fill(poplar::Graph& graph, const poplar::Tensor& t, poplar::program
   const std::string op = std::string("popops::") + opName;
   std::string csName = opName;
   csName[0] = char(std::toupper(static_cast<unsigned char>(csName[0])));
-  const DebugContext di(debugContext, csName);
+  const poputil::PoplibsOpDebugInfo di(debugContext, csName);
   poplibs_support::checkValid(t, op, "the tensor");
   const Type type = t.elementType();
   poplibs_support::checkType(type, {FLOAT, HALF, INT, UNSIGNED_INT}, op, "the tensor");

@@ -1,5 +1,6 @@
 #include "poplibs_support/TileWork.hpp"
 
+#include <poputil/DebugInfo.hpp>
 #include <algorithm>
 #include <popops/Reduce.hpp>
 #include <poputil/TileMapping.hpp>
@@ -235,7 +236,7 @@ Tensor reduce(Graph& graph, const Tensor& in, const std::vector<std::size_t>& di
 Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
               const std::vector<std::size_t>& dims, ReduceParams params, Sequence& prog,
               const DebugContext& debugContext, const OptionFlags& options) {
-  const DebugContext di(debugContext, "Reduce");
+  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   checkTypes(in, outType);
   if (params.update)
@@ -249,7 +250,7 @@ Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
 void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
                       const std::vector<std::size_t>& dims, ReduceParams params, Sequence& prog,
                       const DebugContext& debugContext, const OptionFlags& options) {
-  const DebugContext di(debugContext, "Reduce");
+  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   poplibs_support::checkValid(out, kOp, "the output");
   checkTypes(in, out.elementType());

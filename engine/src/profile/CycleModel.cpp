@@ -1,0 +1,91 @@
+#include "CycleModel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poplar::detail::profile {
+namespace {
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return b ? (a + b - 1) / b : a; }
+std::uint64_t ceilDiv(std::uint64_t a, double b) { return static_cast<std::uint64_t>(std::ceil(double(a) / b)); }
+} // namespace
+
+std::vector<TileValue> CycleModel::allTiles(std::uint64_t bytes) const {
+  std::vector<unsigned> ipus(t_.getNumIPUs());
+  for (unsigned i = 0; i < ipus.size(); ++i) ipus[i] = i;
+  return tilesOf(ipus, bytes);
+}
+
+std::vector<TileValue> CycleModel::tilesOf(const std::vector<unsigned>& ipus, std::uint64_t bytes) const {
+  std::vector<TileValue> v;
+  if (!bytes) return v;
+  const unsigned n = t_.getTilesPerIPU();
+  v.reserve(ipus.size() * n);
+  for (unsigned ipu : ipus)
+    for (unsigned t = 0; t < n; ++t) v.push_back({ipu * n + t, bytes});
+  return v;
+}
+
+std::vector<TileValue> CycleModel::perTile(const std::vector<TileValue>& tiles, std::uint64_t bytes) {
+  std::vector<TileValue> v;
+  v.reserve(tiles.size());
+  for (const auto& tv : tiles) v.push_back({tv.tile, bytes});
+  return v;
+}
+
+std::uint64_t CycleModel::computeCycles(const std::vector<const CompiledVertex*>& vertices) const {
+  const unsigned contexts = t_.getNumWorkerContexts();
+  std::vector<std::uint64_t> load(contexts, 0);
+  std::uint64_t supervisor = 0;
+  for (const CompiledVertex* v : vertices) {
+    if (v->type->isSupervisor) {
+      supervisor += v->estimatedCycles;
+    } else {
+      auto least = std::min_element(load.begin(), load.end());
+      *least += v->estimatedCycles;
+    }
+  }
+  const std::uint64_t workers = *std::max_element(load.begin(), load.end()) * contexts;
+  return kComputeSetLaunchCycles + workers + supervisor;
+}
+
+std::vector<TileValue> CycleModel::syncCycles(const std::vector<unsigned>& ipus) const {
+  const unsigned n = t_.getTilesPerIPU();
+  const std::uint64_t lo = t_.getMinIPUSyncDelay(), hi = std::max(lo, std::uint64_t(t_.getMaxIPUSyncDelay()));
+  std::vector<TileValue> v;
+  v.reserve(ipus.size() * n);
+  for (unsigned ipu : ipus)
+    for (unsigned t = 0; t < n; ++t) v.push_back({ipu * n + t, lo + (n > 1 ? (hi - lo) * t / (n - 1) : 0)});
+  return v;
+}
+
+TileAccumulator CycleModel::exchangeCyclesAcc(const TileAccumulator& received, const TileAccumulator& sent,
+                                              const TileAccumulator& messages) const {
+  const std::uint64_t bw = t_.getExchangeBytesPerCycle();
+  TileAccumulator c;
+  for (const auto& [tile, m] : messages.sums()) {
+    const std::uint64_t bytes = std::max(received.at(tile), sent.at(tile));
+    c.add(tile, kExchangeSetupCycles + ceilDiv(bytes, bw) + kCyclesPerMessage * m);
+  }
+  return c;
+}
+
+std::vector<TileValue> CycleModel::exchangeCode(const TileAccumulator& messages) {
+  std::vector<TileValue> v;
+  for (const auto& [tile, m] : messages.sums()) v.push_back({tile, kExchangeCodeBase + kExchangeCodePerMessage * m});
+  return v;
+}
+
+std::vector<TileValue> CycleModel::linkTileCycles(const TileAccumulator& bytes) const {
+  std::vector<TileValue> v;
+  for (const auto& [tile, b] : bytes.sums())
+    v.push_back({tile, kExchangeSetupCycles + ceilDiv(b, std::uint64_t(t_.getExchangeBytesPerCycle()))});
+  return v;
+}
+
+std::uint64_t CycleModel::ipuLinkCycles(std::uint64_t bytes) const { return ceilDiv(bytes, t_.getIpuLinkBytesPerCycle()); }
+std::uint64_t CycleModel::hostLinkCycles(std::uint64_t bytes) const { return ceilDiv(bytes, t_.getHostLinkBytesPerCycle()); }
+std::uint64_t CycleModel::memcpyCycles(std::uint64_t bytes) const {
+  return ceilDiv(bytes, std::uint64_t(t_.getMemcpyBytesPerCycle()));
+}
+
+} // namespace poplar::detail::profile

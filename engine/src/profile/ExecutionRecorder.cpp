@@ -1,0 +1,193 @@
+#include "ExecutionRecorder.hpp"
+
+#include <profiler/Blob.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+namespace poplar::detail::profile {
+
+namespace schema = tessera::profiler::schema;
+using tessera::profiler::blob;
+using tessera::profiler::encodeStepIpus;
+using tessera::profiler::encodeTileValues;
+using tessera::profiler::StepIpu;
+
+namespace {
+/// One block record in the on-tile buffer: start and end counters.
+constexpr std::uint64_t kBlockRecordBytes = 16;
+
+std::int64_t nowUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+} // namespace
+
+ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const Target& target,
+                                     const ProfilerOptions& options, tessera::profiler::ReportWriter& writer)
+    : model_(model), target_(target), options_(options), writer_(writer),
+      steps_(writer.inserter(schema::Steps::table)), blocks_(writer.inserter(schema::Blocks::table)),
+      clock_(target.getNumIPUs(), 0), cache_(model.programs.size()), blockBuffers_(target.getNumIPUs()) {
+  for (auto& v : runCycles_) v.assign(target.getNumTiles(), 0);
+}
+
+void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name) {
+  writer_.begin();
+  inRun_ = true;
+  programIndex_ = programIndex;
+  runName_ = name.empty() ? "run" + std::to_string(runIndex_) : name;
+  runFirstStep_ = stepId_;
+  runStartUs_ = nowUs();
+  runStartCycle_ = *std::max_element(clock_.begin(), clock_.end());
+  std::fill(clock_.begin(), clock_.end(), runStartCycle_);
+  for (auto& v : runCycles_) std::fill(v.begin(), v.end(), 0);
+}
+
+void ExecutionRecorder::endRun() {
+  if (!inRun_) return;
+  inRun_ = false;
+  // The run ends when the host has heard from every IPU.
+  const std::uint64_t end = *std::max_element(clock_.begin(), clock_.end());
+  std::fill(clock_.begin(), clock_.end(), end);
+  if (options_.blocksFilter)
+    for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) flushBlocks(ipu, model_.root, end);
+  writer_.inserter(schema::Runs::table)
+      .row(runIndex_, runName_, programIndex_, runStartUs_, nowUs(), runFirstStep_, stepId_ - runFirstStep_,
+           end - runStartCycle_);
+  auto tileCycles = writer_.inserter(schema::RunTileCycles::table);
+  std::string encoded;
+  RunSummary summary{runName_, end - runStartCycle_, stepId_ - runFirstStep_, {}};
+  for (std::size_t k = 0; k < runCycles_.size(); ++k) {
+    for (auto c : runCycles_[k]) summary.cyclesByKind[k] += c;
+    encodeTileValues(runCycles_[k].data(), runCycles_[k].size(), encoded);
+    tileCycles.row(runIndex_, schema::kCycleKindNames[k], blob(encoded));
+  }
+  writer_.commit();
+  runs_.push_back(std::move(summary));
+  ++runIndex_;
+}
+
+void ExecutionRecorder::onSteps(unsigned node) {
+  if (!inRun_) return;
+  for (unsigned program : model_.stepsOfNode[node]) recordStep(program);
+}
+
+const ExecutionRecorder::StepCache& ExecutionRecorder::cache(unsigned program) {
+  StepCache& c = cache_[program];
+  if (c.ready) return c;
+  const ProfileProgram& p = model_.programs[program];
+  std::vector<std::uint64_t> byTile(target_.getNumTiles(), 0);
+  for (const auto& tv : p.cycles) byTile[tv.tile] = tv.value;
+  const unsigned perIpu = target_.getTilesPerIPU();
+  for (unsigned ipu : p.ipus) {
+    IpuStats s{ipu, 0, 0, ~std::uint64_t(0), 0};
+    for (unsigned t = ipu * perIpu; t < (ipu + 1) * perIpu; ++t)
+      if (byTile[t]) {
+        ++s.activeTiles;
+        s.maxCycles = std::max(s.maxCycles, byTile[t]);
+        s.minActiveCycles = std::min(s.minActiveCycles, byTile[t]);
+        s.sumCycles += byTile[t];
+      }
+    if (!s.activeTiles) s.minActiveCycles = 0;
+    c.ipus.push_back(s);
+  }
+  c.ready = true;
+  return c;
+}
+
+void ExecutionRecorder::recordStep(unsigned program) {
+  const ProfileProgram& p = model_.programs[program];
+  const StepCache& c = cache(program);
+  std::uint64_t alignedStart = 0;
+  if (p.aligned)
+    for (unsigned ipu : p.ipus) alignedStart = std::max(alignedStart, clock_[ipu]);
+  const unsigned perIpu = target_.getTilesPerIPU();
+  stepIpus_.clear();
+  for (const IpuStats& s : c.ipus) {
+    const std::uint64_t start = p.aligned ? alignedStart : clock_[s.ipu];
+    const std::uint64_t busy = std::max(s.maxCycles, p.ipuCycles);
+    StepIpu si;
+    si.ipu = s.ipu;
+    si.cycles = start - clock_[s.ipu] + busy; // waiting for the other IPUs counts
+    si.activeTiles = s.activeTiles;
+    si.activeFromMin = si.activeFromMax = start;
+    si.activeToMin = start + s.minActiveCycles;
+    si.activeToMax = start + s.maxCycles;
+    si.allFromMin = si.allFromMax = start;
+    si.allToMin = s.activeTiles == perIpu ? start + s.minActiveCycles : start;
+    si.allToMax = start + busy;
+    for (const auto& tr : p.traffic)
+      if (tr.ipu == s.ipu) {
+        si.dataIn = tr.in;
+        si.dataOut = tr.out;
+      }
+    if (s.maxCycles) {
+      si.tileBalance = float(double(s.sumCycles) / (double(perIpu) * double(s.maxCycles)));
+      si.activeTileBalance = float(double(s.sumCycles) / (double(s.activeTiles) * double(s.maxCycles)));
+    }
+    stepIpus_.push_back(si);
+    clock_[s.ipu] = start + busy;
+  }
+  auto& kindCycles = runCycles_[static_cast<std::size_t>(p.kind)];
+  for (const auto& tv : p.cycles) kindCycles[tv.tile] += tv.value;
+  encodeStepIpus(stepIpus_.data(), stepIpus_.size(), ipusBlob_);
+  // The simulator's step costs are static, so every step's cycles are its program's estimate:
+  // stored once in programs.estimated_cycles_by_tile, NULL here (see docs/formats.md).
+  steps_.row(stepId_++, runIndex_, program, nullptr, blob(ipusBlob_));
+
+  if (options_.blocksFilter && p.kind == CycleKind::streamCopy)
+    for (const auto& si : stepIpus_) {
+      if (p.type == ProgramType::StreamCopyBegin && options_.blocksImplicitFlush)
+        flushBlocks(si.ipu, program, si.allFromMax);
+      recordBlock(si.ipu, program, si.allFromMax, si.allToMax, schema::BlockKind::StreamCopy);
+    }
+}
+
+void ExecutionRecorder::onBlock(unsigned node, bool begin) {
+  if (!inRun_ || !options_.blocksFilter) return;
+  const int program = model_.blockOfNode[node];
+  if (program < 0 || !std::regex_search(model_.programs[program].name, *options_.blocksFilter)) return;
+  for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) {
+    auto& b = blockBuffers_[ipu];
+    if (begin) {
+      b.openStarts.push_back(clock_[ipu]);
+    } else if (!b.openStarts.empty()) {
+      const std::uint64_t from = b.openStarts.back();
+      b.openStarts.pop_back();
+      recordBlock(ipu, static_cast<unsigned>(program), from, clock_[ipu], schema::BlockKind::Common);
+    }
+  }
+}
+
+void ExecutionRecorder::recordBlock(unsigned ipu, unsigned program, std::uint64_t from, std::uint64_t to,
+                                    schema::BlockKind kind) {
+  auto& b = blockBuffers_[ipu];
+  // The on-tile buffer holds bufferSize bytes; records that do not fit are lost until the next
+  // flush, which the report shows as one Overflow block over the lost interval.
+  if ((b.used + 1) * kBlockRecordBytes > options_.blocksBufferSize) {
+    if (!b.overflowing) {
+      b.overflowing = true;
+      b.overflowFrom = from;
+    }
+    return;
+  }
+  ++b.used;
+  const unsigned tile = ipu * target_.getTilesPerIPU() + options_.blocksTile;
+  blocks_.row(blockId_++, runIndex_, program, tile, from, to, schema::name(kind));
+}
+
+void ExecutionRecorder::flushBlocks(unsigned ipu, unsigned program, std::uint64_t at) {
+  auto& b = blockBuffers_[ipu];
+  if (!b.used && !b.overflowing) return;
+  const unsigned tile = ipu * target_.getTilesPerIPU() + options_.blocksTile;
+  if (b.overflowing)
+    blocks_.row(blockId_++, runIndex_, program, tile, b.overflowFrom, at, schema::name(schema::BlockKind::Overflow));
+  const std::uint64_t flushCycles =
+      static_cast<std::uint64_t>(double(b.used * kBlockRecordBytes) / target_.getHostLinkBytesPerCycle()) + 1;
+  blocks_.row(blockId_++, runIndex_, program, tile, at, at + flushCycles, schema::name(schema::BlockKind::BlockFlush));
+  b.used = 0;
+  b.overflowing = false;
+}
+
+} // namespace poplar::detail::profile

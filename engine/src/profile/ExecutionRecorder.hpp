@@ -1,0 +1,82 @@
+// The execution model: as replica 0 runs, each step's static cost is laid on per-IPU cycle
+// counters (bulk-synchronous: an aligned step starts when every IPU taking part is ready) and
+// streamed into profile.pop, one transaction per run. Memory stays bounded: per run it keeps
+// only per-tile totals by cycle kind and the lightweight-profiling buffers.
+#pragma once
+
+#include "../Runtime.hpp"
+#include "ProfilerOptions.hpp"
+#include "ProgramModel.hpp"
+
+#include <profiler/Blob.hpp>
+#include <profiler/ReportWriter.hpp>
+
+#include <array>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace poplar::detail::profile {
+
+/// What printProfileSummary shows of a run.
+struct RunSummary {
+  std::string name;
+  std::uint64_t cycles = 0, steps = 0;
+  std::array<std::uint64_t, 5> cyclesByKind{}; ///< summed over tiles
+};
+
+class ExecutionRecorder final : public ExecutionObserver {
+public:
+  ExecutionRecorder(const ProgramModel& model, const Target& target, const ProfilerOptions& options,
+                    tessera::profiler::ReportWriter& writer);
+
+  void beginRun(unsigned programIndex, const std::string& name);
+  /// Writes the run and commits it; also after a run that failed part-way (what ran is kept).
+  void endRun();
+  const std::vector<RunSummary>& runs() const { return runs_; }
+
+  void onSteps(unsigned node) override;
+  void onBlock(unsigned node, bool begin) override;
+
+private:
+  struct IpuStats {
+    unsigned ipu, activeTiles;
+    std::uint64_t maxCycles, minActiveCycles, sumCycles;
+  };
+  struct StepCache {
+    bool ready = false;
+    std::vector<IpuStats> ipus; ///< computed once: a step's costs are static
+  };
+  struct BlockBuffer {
+    unsigned used = 0;
+    bool overflowing = false;
+    std::uint64_t overflowFrom = 0;
+    std::vector<std::uint64_t> openStarts; ///< nested Block starts
+  };
+
+  void recordStep(unsigned program);
+  const StepCache& cache(unsigned program);
+  void recordBlock(unsigned ipu, unsigned program, std::uint64_t from, std::uint64_t to,
+                   tessera::profiler::schema::BlockKind kind);
+  void flushBlocks(unsigned ipu, unsigned program, std::uint64_t at);
+
+  const ProgramModel& model_;
+  const Target& target_;
+  const ProfilerOptions& options_;
+  tessera::profiler::ReportWriter& writer_;
+  tessera::profiler::ReportWriter::Inserter steps_, blocks_;
+  std::vector<std::uint64_t> clock_; ///< absolute cycle counter of each IPU
+  std::vector<StepCache> cache_;
+  std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]
+  std::vector<BlockBuffer> blockBuffers_;               ///< per IPU
+  std::vector<tessera::profiler::StepIpu> stepIpus_;
+  std::string ipusBlob_;
+  std::vector<RunSummary> runs_;
+  bool inRun_ = false;
+  unsigned runIndex_ = 0, programIndex_ = 0;
+  std::string runName_;
+  std::uint64_t stepId_ = 0, runFirstStep_ = 0, runStartCycle_ = 0, blockId_ = 0;
+  std::int64_t runStartUs_ = 0;
+};
+
+} // namespace poplar::detail::profile

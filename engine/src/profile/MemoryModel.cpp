@@ -1,0 +1,259 @@
+#include "MemoryModel.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace poplar::detail::profile {
+namespace {
+
+// Sizes of vertex state (the IPU's 32-bit pointers and counts).
+constexpr std::uint64_t kPointerBytes = 4;
+constexpr std::uint64_t kCountBytes = 4;
+constexpr std::uint64_t kRunDescriptorBytes = 4;
+/// Supervisor stack plus one worker stack per context, on every tile that runs vertices.
+constexpr std::uint64_t kSupervisorStackBytes = 128, kWorkerStackBytes = 64;
+/// Cycle counter storage per compute set per tile when compute instrumentation is on.
+constexpr std::uint64_t kInstrumentationCounterBytes = 8;
+constexpr std::uint64_t kCodeAlignment = 8, kDataAlignment = 8;
+
+std::uint64_t alignUp(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
+
+struct Piece {
+  int var;
+  MemoryCategory category;
+  std::uint64_t bytes;
+  bool alwaysLive;
+  unsigned from, to;
+};
+
+using Cat = MemoryCategory;
+
+class Builder {
+public:
+  Builder(const CompiledGraph& g, const ProgramModel& m, const std::vector<VariableLiveness>& live,
+          const MemoryOptions& o)
+      : g_(g), m_(m), live_(live), o_(o), numTiles_(g.replicaTarget.getNumTiles()),
+        code_(numTiles_), pieces_(numTiles_) {}
+
+  MemoryModel build() {
+    countVertices();
+    countPrograms();
+    countInstrumentation();
+    collectVariables();
+    MemoryModel out;
+    out.bytesPerTile = g_.replicaTarget.getBytesPerTile();
+    out.tiles.resize(numTiles_);
+    out.categories.resize(numTiles_);
+    for (unsigned t = 0; t < numTiles_; ++t) place(t, out);
+    for (unsigned t = 0; t < numTiles_; ++t)
+      if (out.tiles[t].includingGaps > out.bytesPerTile) out.overflowingTiles.push_back(t);
+    std::stable_sort(out.overflowingTiles.begin(), out.overflowingTiles.end(),
+                     [&](unsigned a, unsigned b) { return out.tiles[a].includingGaps > out.tiles[b].includingGaps; });
+    peaks(out);
+    return out;
+  }
+
+private:
+  void addCode(unsigned tile, Cat c, std::uint64_t bytes) {
+    if (bytes) code_[tile][c] += bytes;
+  }
+
+  void countVertices() {
+    std::vector<std::set<const VertexTypeDescriptor*>> types(numTiles_);
+    for (const auto& cs : g_.computeSets)
+      for (const auto& v : cs.vertices) {
+        types[v.tile].insert(v.type);
+        std::uint64_t state = 0, fieldData = 0, descriptors = 0;
+        for (std::size_t f = 0; f < v.fields.size(); ++f) {
+          const auto& d = v.type->fields[f];
+          if (d.direction == FieldDirection::State) {
+            state += d.stateSize;
+            continue;
+          }
+          if (d.isEdgeList) {
+            state += kPointerBytes + kCountBytes;
+            fieldData += v.fields[f].edges.size() * (d.isVector ? kPointerBytes + kCountBytes : kPointerBytes);
+          } else {
+            state += d.isVector ? kPointerBytes + kCountBytes : kPointerBytes;
+          }
+          for (const auto& e : v.fields[f].edges)
+            if (e.runs.size() > 1) descriptors += kRunDescriptorBytes * e.runs.size();
+        }
+        addCode(v.tile, Cat::vertexInstanceState, state);
+        addCode(v.tile, Cat::vertexFieldData, fieldData);
+        addCode(v.tile, Cat::vectorListDescriptor, descriptors);
+      }
+    const std::uint64_t stack = kSupervisorStackBytes + kWorkerStackBytes * g_.replicaTarget.getNumWorkerContexts();
+    for (unsigned t = 0; t < numTiles_; ++t) {
+      for (const auto* type : types[t]) addCode(t, Cat::vertexCode, type->codeBytes);
+      if (!types[t].empty()) addCode(t, Cat::stack, stack);
+    }
+  }
+
+  void countPrograms() {
+    for (const auto& p : m_.programs) {
+      for (const auto& tv : p.controlCode) addCode(tv.tile, Cat::controlCode, tv.value);
+      for (const auto& tv : p.copyDescriptors) addCode(tv.tile, Cat::copyDescriptor, tv.value);
+      const Cat exchange = p.type == ProgramType::DoExchange     ? Cat::internalExchangeCode
+                           : p.type == ProgramType::GlobalExchange ? Cat::globalExchangeCode
+                                                                   : Cat::hostExchangeCode;
+      for (const auto& tv : p.exchangeCode) addCode(tv.tile, exchange, tv.value);
+    }
+  }
+
+  void countInstrumentation() {
+    if (o_.computeInstrumentation)
+      for (const auto& p : m_.programs)
+        if (p.type == ProgramType::OnTileExecute)
+          for (const auto& tv : p.cycles) addCode(tv.tile, Cat::instrumentationResults, kInstrumentationCounterBytes);
+    for (unsigned t : o_.blockTiles)
+      if (t < numTiles_) addCode(t, Cat::instrumentationResults, o_.blockBufferBytes);
+  }
+
+  void collectVariables() {
+    for (std::size_t v = 0; v < g_.variables.size(); ++v) {
+      const auto& var = g_.variables[v];
+      std::map<unsigned, std::uint64_t> perTile; // one piece per tile, however many intervals
+      for (const auto& ti : var.mapping) perTile[ti.tile] += (ti.end - ti.begin) * var.type.size();
+      const Cat c = var.isConstant ? Cat::constant : Cat::variable;
+      for (const auto& [tile, bytes] : perTile) addPiece(tile, static_cast<int>(v), c, bytes);
+    }
+    for (std::size_t i = 0; i < m_.messages.size(); ++i)
+      for (const auto& tv : m_.messages[i].bytes)
+        addPiece(tv.tile, static_cast<int>(g_.variables.size() + i), Cat::message, tv.value);
+  }
+
+  void addPiece(unsigned tile, int var, Cat c, std::uint64_t bytes) {
+    if (!bytes || tile >= numTiles_) return;
+    const auto& l = live_[static_cast<std::size_t>(var)];
+    pieces_[tile].push_back({var, c, bytes, l.alwaysLive, l.from, l.to});
+  }
+
+  /// Lays out one tile: code and state from address 0 (they must be in the non-interleaved
+  /// region), always-live data after them, then not-always-live data by interval allocation.
+  void place(unsigned t, MemoryModel& out) {
+    std::vector<Allocation> allocs;
+    std::uint64_t top = 0, alwaysLive = 0;
+    for (const auto& [c, bytes] : code_[t]) {
+      allocs.push_back({t, -1, c, bytes, top, kCodeAlignment, true, false});
+      top = alignUp(top + bytes, kCodeAlignment);
+      alwaysLive += bytes;
+    }
+    auto& pieces = pieces_[t];
+    for (const auto& p : pieces)
+      if (p.alwaysLive) {
+        top = alignUp(top, kDataAlignment);
+        allocs.push_back({t, p.var, p.category, p.bytes, top, kDataAlignment, true, false});
+        top += p.bytes;
+        alwaysLive += p.bytes;
+      }
+    const std::uint64_t base = alignUp(top, kDataAlignment);
+
+    std::vector<const Piece*> order;
+    for (const auto& p : pieces)
+      if (!p.alwaysLive) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(), [](const Piece* a, const Piece* b) { return a->bytes > b->bytes; });
+    struct Placed { std::uint64_t offset, end; unsigned from, to; };
+    std::vector<Placed> placed;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
+    for (const Piece* p : order) {
+      busy.clear();
+      for (const auto& q : placed)
+        if (q.from < p->to && p->from < q.to) busy.push_back({q.offset, q.end});
+      std::sort(busy.begin(), busy.end());
+      std::uint64_t at = base;
+      for (const auto& [b, e] : busy) {
+        if (at + p->bytes <= b) break;
+        at = std::max(at, alignUp(e, kDataAlignment));
+      }
+      placed.push_back({at, at + p->bytes, p->from, p->to});
+      allocs.push_back({t, p->var, p->category, p->bytes, at, kDataAlignment, false, false});
+      top = std::max(top, at + p->bytes);
+    }
+
+    markOverlaps(allocs);
+    summarise(t, allocs, out);
+    out.tiles[t].includingGaps = top;
+    out.tiles[t].alwaysLive = alwaysLive;
+    out.allocations.insert(out.allocations.end(), allocs.begin(), allocs.end());
+  }
+
+  static void markOverlaps(std::vector<Allocation>& allocs) {
+    std::sort(allocs.begin(), allocs.end(), [](auto& a, auto& b) { return a.offset < b.offset; });
+    for (std::size_t i = 0; i < allocs.size(); ++i)
+      for (std::size_t j = i + 1; j < allocs.size() && allocs[j].offset < allocs[i].offset + allocs[i].bytes; ++j)
+        allocs[i].overlapped = allocs[j].overlapped = true;
+  }
+
+  void summarise(unsigned t, const std::vector<Allocation>& allocs, MemoryModel& out) const {
+    const auto& offsets = g_.replicaTarget.getMemoryElementOffsets();
+    const unsigned il = g_.replicaTarget.getInterleavedMemoryElementIndex();
+    const std::uint64_t capacity = g_.replicaTarget.getBytesPerTile();
+    const std::uint64_t interleavedStart = il < offsets.size() ? offsets[il] : capacity;
+    for (const auto& a : allocs) {
+      const std::uint64_t b = a.offset, e = a.offset + a.bytes;
+      auto within = [&](std::uint64_t lo, std::uint64_t hi) {
+        return std::max(b, lo) < std::min(e, hi) ? std::min(e, hi) - std::max(b, lo) : 0;
+      };
+      auto& c = out.categories[t][static_cast<std::size_t>(a.category)];
+      c.byRegion[0][a.overlapped] += within(0, interleavedStart);
+      c.byRegion[1][a.overlapped] += within(interleavedStart, capacity);
+      c.byRegion[2][a.overlapped] += within(capacity, ~std::uint64_t(0));
+    }
+  }
+
+  void peaks(MemoryModel& out) const {
+    out.forEachLivenessStep(live_, m_.schedule.size(), [&](unsigned, const std::vector<std::uint64_t>& bytes) {
+      for (unsigned t = 0; t < numTiles_; ++t)
+        out.tiles[t].notAlwaysLivePeak = std::max(out.tiles[t].notAlwaysLivePeak, bytes[t]);
+    });
+    for (auto& tile : out.tiles) tile.excludingGaps = tile.alwaysLive + tile.notAlwaysLivePeak;
+  }
+
+  const CompiledGraph& g_;
+  const ProgramModel& m_;
+  const std::vector<VariableLiveness>& live_;
+  const MemoryOptions& o_;
+  unsigned numTiles_;
+  std::vector<std::map<Cat, std::uint64_t>> code_;
+  std::vector<std::vector<Piece>> pieces_;
+};
+
+} // namespace
+
+std::uint64_t CategoryBytes::total() const {
+  std::uint64_t s = 0;
+  for (const auto& r : byRegion) s += r[0] + r[1];
+  return s;
+}
+
+void MemoryModel::forEachLivenessStep(
+    const std::vector<VariableLiveness>& live, std::size_t numSteps,
+    const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const {
+  // Sweep over steps: each not-always-live allocation adds its bytes at `from`, removes at `to`.
+  struct Event { unsigned step; unsigned tile; std::int64_t delta; };
+  std::vector<Event> events;
+  for (const auto& a : allocations) {
+    if (a.alwaysLive || a.var < 0) continue;
+    const auto& l = live[static_cast<std::size_t>(a.var)];
+    if (l.from >= l.to) continue;
+    events.push_back({l.from, a.tile, static_cast<std::int64_t>(a.bytes)});
+    events.push_back({l.to, a.tile, -static_cast<std::int64_t>(a.bytes)});
+  }
+  std::sort(events.begin(), events.end(), [](auto& a, auto& b) { return a.step < b.step; });
+  std::vector<std::uint64_t> bytes(tiles.size(), 0);
+  std::size_t e = 0;
+  for (unsigned s = 0; s < numSteps; ++s) {
+    for (; e < events.size() && events[e].step <= s; ++e)
+      bytes[events[e].tile] = static_cast<std::uint64_t>(static_cast<std::int64_t>(bytes[events[e].tile]) + events[e].delta);
+    f(s, bytes);
+  }
+}
+
+MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,
+                             const std::vector<VariableLiveness>& live, const MemoryOptions& options) {
+  return Builder(g, m, live, options).build();
+}
+
+} // namespace poplar::detail::profile

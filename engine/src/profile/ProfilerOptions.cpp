@@ -1,0 +1,92 @@
+#include "ProfilerOptions.hpp"
+
+#include <poplar/exceptions.hpp>
+
+#include <array>
+#include <cstdlib>
+
+namespace poplar::detail::profile {
+namespace {
+
+constexpr std::array<const char*, 15> kOptions{
+    "autoReport.all", "autoReport.directory", "autoReport.outputGraphProfile",
+    "autoReport.outputExecutionProfile", "autoReport.outputDebugInfo", "autoReport.outputSerializedGraph",
+    "debug.instrument", "debug.instrumentCompute", "debug.allowOutOfMemory", "profiler.blocks.filter",
+    "profiler.blocks.tile", "profiler.blocks.bufferSize", "profiler.blocks.implicitFlush",
+    "profiler.programs.filter", "debug.instrumentExternalExchange"};
+
+bool toBool(const std::string& name, const std::string& v) {
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  throw invalid_option("engine option '" + name + "' = '" + v + "': expected true or false");
+}
+
+std::uint64_t toCount(const std::string& name, const std::string& v, std::uint64_t max) {
+  char* end = nullptr;
+  const unsigned long long n = v.empty() || v[0] == '-' ? 0 : std::strtoull(v.c_str(), &end, 10);
+  if (v.empty() || v[0] == '-' || *end != '\0' || n > max)
+    throw invalid_option("engine option '" + name + "' = '" + v + "': expected a whole number from 0 to " +
+                         std::to_string(max));
+  return n;
+}
+
+} // namespace
+
+bool isProfilerOption(const std::string& name) {
+  for (const char* o : kOptions)
+    if (name == o) return true;
+  return false;
+}
+
+std::string ProfilerOptions::reportDirectory() const {
+  return engineName.empty() ? directory : directory + "/" + engineName;
+}
+
+ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
+  ProfilerOptions p;
+  auto flag = [&](const char* name, bool& out) {
+    if (o.contains(name)) out = toBool(name, o.at(name));
+  };
+  bool all = false;
+  flag("autoReport.all", all);
+  p.graphProfile = p.executionProfile = p.debugInfo = p.computeInstrumentation = all;
+  flag("autoReport.outputGraphProfile", p.graphProfile);
+  flag("autoReport.outputExecutionProfile", p.executionProfile);
+  flag("autoReport.outputDebugInfo", p.debugInfo);
+  flag("autoReport.outputSerializedGraph", p.serializedGraph);
+  bool instrument = false;
+  flag("debug.instrument", instrument);
+  p.computeInstrumentation = p.computeInstrumentation || instrument || p.executionProfile;
+  flag("debug.instrumentCompute", p.computeInstrumentation);
+  bool external = false;
+  flag("debug.instrumentExternalExchange", external);
+  flag("debug.allowOutOfMemory", p.allowOutOfMemory);
+  // An execution profile needs the compilation profile it refers to.
+  if (p.executionProfile || p.debugInfo) p.graphProfile = true;
+  if (o.contains("autoReport.directory")) {
+    p.directory = o.at("autoReport.directory");
+    if (p.directory.empty()) throw invalid_option("engine option 'autoReport.directory' is empty");
+  }
+  for (const char* name : {"profiler.blocks.filter", "profiler.programs.filter"})
+    if (o.contains(name)) {
+      const std::string& text = o.at(name);
+      try {
+        // Both select Block programs by name in this engine (programs.filter wraps programs in
+        // implicit blocks in Poplar; here every named program is already one).
+        const std::string combined = p.blocksFilterText.empty() ? text : p.blocksFilterText + "|" + text;
+        p.blocksFilter.emplace(combined, std::regex::ECMAScript);
+        p.blocksFilterText = combined;
+      } catch (const std::regex_error& e) {
+        throw invalid_option(std::string("engine option '") + name + "' = '" + text +
+                             "': not a valid regular expression (" + e.what() + ")");
+      }
+    }
+  if (o.contains("profiler.blocks.tile"))
+    p.blocksTile = static_cast<unsigned>(toCount("profiler.blocks.tile", o.at("profiler.blocks.tile"), 1u << 20));
+  if (o.contains("profiler.blocks.bufferSize"))
+    p.blocksBufferSize = toCount("profiler.blocks.bufferSize", o.at("profiler.blocks.bufferSize"), 1u << 20);
+  flag("profiler.blocks.implicitFlush", p.blocksImplicitFlush);
+  return p;
+}
+
+} // namespace poplar::detail::profile

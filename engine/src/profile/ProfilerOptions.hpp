@@ -1,0 +1,40 @@
+// The engine options that control profiling (autoReport.*, debug.*, profiler.*), parsed and
+// checked once. Unknown names and bad values are rejected by Engine with invalid_option.
+#pragma once
+
+#include <poplar/OptionFlags.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+
+namespace poplar::detail::profile {
+
+struct ProfilerOptions {
+  bool graphProfile = false;      ///< write profile.pop at compile time
+  bool executionProfile = false;  ///< record runs into it
+  bool debugInfo = false;         ///< write debug.cbor
+  bool serializedGraph = false;   ///< write serialized_graph.capnp
+  std::string directory = ".";    ///< autoReport.directory
+  bool computeInstrumentation = false;
+  bool allowOutOfMemory = false;
+  std::optional<std::regex> blocksFilter;
+  std::string blocksFilterText;
+  unsigned blocksTile = 0;
+  std::uint64_t blocksBufferSize = 1000;
+  bool blocksImplicitFlush = true;
+  std::string engineName;         ///< debug name of the engine: reports go in a sub-directory
+
+  bool anyReport() const { return graphProfile || executionProfile || debugInfo || serializedGraph; }
+  /// The directory this engine's files go to.
+  std::string reportDirectory() const;
+};
+
+/// Names of every engine option the profiler understands.
+bool isProfilerOption(const std::string& name);
+/// Parses the profiling options out of merged engine options. Throws invalid_option naming the
+/// option and the accepted values.
+ProfilerOptions parseProfilerOptions(const OptionFlags& options);
+
+} // namespace poplar::detail::profile

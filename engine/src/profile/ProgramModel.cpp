@@ -1,0 +1,500 @@
+// buildProgramModel(): rewrites the lowered program tree into report programs and plans the
+// exchanges and costs of every step. See ProgramModel.hpp.
+#include "ProgramModel.hpp"
+
+#include "CycleModel.hpp"
+#include "TileAccumulator.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace poplar::detail::profile {
+
+bool ProfileProgram::isStepType(ProgramType t) {
+  switch (t) {
+  case ProgramType::OnTileExecute:
+  case ProgramType::DoExchange:
+  case ProgramType::GlobalExchange:
+  case ProgramType::StreamCopyBegin:
+  case ProgramType::StreamCopyMid:
+  case ProgramType::StreamCopyEnd:
+  case ProgramType::Sync: return true;
+  default: return false;
+  }
+}
+
+namespace {
+
+using LK = LoweredProgram::Kind;
+
+/// Which tile holds each element of a region: calls f(tile, elements) piece by piece.
+template <class F> void forEachPiece(const CompiledVariable& v, std::size_t begin, std::size_t end, F&& f) {
+  auto it = std::upper_bound(v.mapping.begin(), v.mapping.end(), begin,
+                             [](std::size_t b, const TileInterval& ti) { return b < ti.begin; });
+  if (it != v.mapping.begin()) --it;
+  for (; it != v.mapping.end() && it->begin < end; ++it) {
+    const std::size_t lo = std::max(begin, it->begin), hi = std::min(end, it->end);
+    if (lo < hi) f(it->tile, hi - lo);
+  }
+}
+
+/// The tiles of a sequence of regions as (tile, elements) segments in element order.
+struct Segment {
+  unsigned tile;
+  std::size_t elements;
+};
+std::vector<Segment> segmentsOf(const CompiledGraph& g, const std::vector<VarRegion>& regions) {
+  std::vector<Segment> out;
+  for (const auto& r : regions)
+    forEachPiece(g.variables[r.var], r.begin, r.end, [&](unsigned tile, std::size_t n) {
+      if (!out.empty() && out.back().tile == tile) out.back().elements += n;
+      else out.push_back({tile, n});
+    });
+  return out;
+}
+
+void addAccess(std::map<unsigned, Access>& m, unsigned var, Access a) {
+  auto [it, inserted] = m.emplace(var, a);
+  if (!inserted) it->second = Access(std::uint8_t(it->second) | std::uint8_t(a));
+}
+
+std::vector<VariableAccess> toVector(const std::map<unsigned, Access>& m) {
+  std::vector<VariableAccess> v;
+  v.reserve(m.size());
+  for (const auto& [var, a] : m) v.push_back({var, a});
+  return v;
+}
+
+/// Data moved by one exchange phase: per tile in/out bytes and messages, per IPU link bytes.
+struct ExchangePlan {
+  TileAccumulator received, sent, messages;
+  TileAccumulator globalTiles;              ///< bytes each tile moves over IPU-Links
+  std::map<unsigned, IpuTraffic> ipuTraffic; ///< cross-IPU bytes
+  std::map<unsigned, Access> vars, globalVars;
+  std::uint64_t localBytes = 0, globalBytes = 0;
+
+  void move(const Target& t, unsigned from, unsigned to, std::uint64_t bytes) {
+    const unsigned fi = t.getIPUForTile(from), ti = t.getIPUForTile(to);
+    if (fi == ti) {
+      received.add(to, bytes);
+      sent.add(from, bytes);
+      messages.add(to, 1);
+      messages.add(from, 1);
+      localBytes += bytes;
+    } else {
+      globalTiles.add(to, bytes);
+      globalTiles.add(from, bytes);
+      auto& o = ipuTraffic[fi];
+      o.ipu = fi;
+      o.out += bytes;
+      auto& i = ipuTraffic[ti];
+      i.ipu = ti;
+      i.in += bytes;
+      globalBytes += bytes;
+    }
+  }
+};
+
+class Builder {
+public:
+  explicit Builder(const CompiledGraph& g) : g_(g), t_(g.replicaTarget), cost_(g.replicaTarget) {
+    m_.stepsOfNode.resize(g.programs.size());
+    m_.blockOfNode.assign(g.programs.size(), -1);
+  }
+
+  ProgramModel build() {
+    ProfileProgram root;
+    root.type = ProgramType::OnEveryTileSwitch;
+    root.name = "programs";
+    for (unsigned e : g_.entryPoints) {
+      const unsigned id = single(lower(e), g_.programs[e].name.empty() ? "program" : g_.programs[e].name, g_.programs[e].debug);
+      m_.entryRoots.push_back(id);
+      root.children.push_back(id);
+    }
+    root.controlCode = cost_.allTiles(cost_.kControlSwitch);
+    m_.root = add(std::move(root));
+    for (unsigned id : m_.entryRoots) {
+      const unsigned begin = static_cast<unsigned>(m_.schedule.size());
+      schedule(id);
+      m_.entryRanges.push_back({begin, static_cast<unsigned>(m_.schedule.size())});
+    }
+    return std::move(m_);
+  }
+
+private:
+  unsigned add(ProfileProgram p) {
+    std::sort(p.cycles.begin(), p.cycles.end(), [](auto& a, auto& b) { return a.tile < b.tile; });
+    m_.programs.push_back(std::move(p));
+    return static_cast<unsigned>(m_.programs.size() - 1);
+  }
+
+  /// One program standing for `ids`: itself, or a Sequence around them.
+  unsigned single(std::vector<unsigned> ids, const std::string& name, const DebugContext& debug) {
+    if (ids.size() == 1) return ids[0];
+    ProfileProgram seq;
+    seq.name = name;
+    seq.debug = debug;
+    seq.children = std::move(ids);
+    return add(std::move(seq));
+  }
+
+  std::vector<unsigned> lowerChildren(const LoweredProgram& lp) {
+    std::vector<unsigned> ids;
+    for (unsigned c : lp.children) {
+      auto sub = lower(c);
+      ids.insert(ids.end(), sub.begin(), sub.end());
+    }
+    return ids;
+  }
+
+  ProfileProgram control(ProgramType type, const LoweredProgram& lp, std::uint64_t controlBytes) {
+    ProfileProgram p;
+    p.type = type;
+    p.name = lp.name;
+    p.debug = lp.debug;
+    p.controlCode = cost_.allTiles(controlBytes);
+    return p;
+  }
+
+  std::vector<unsigned> lower(unsigned node) {
+    const LoweredProgram& lp = g_.programs[node];
+    switch (lp.kind) {
+    case LK::Sequence: {
+      ProfileProgram p = control(ProgramType::Sequence, lp, 0);
+      p.children = lowerChildren(lp);
+      return {add(std::move(p))};
+    }
+    case LK::Block: {
+      ProfileProgram p = control(ProgramType::Block, lp, 0);
+      p.children = lowerChildren(lp);
+      const unsigned id = add(std::move(p));
+      m_.blockOfNode[node] = static_cast<int>(id);
+      return {id};
+    }
+    case LK::Repeat: {
+      ProfileProgram p = control(ProgramType::Repeat, lp, cost_.kControlLoop);
+      p.repeatCount = lp.count;
+      p.children = {single(lower(lp.children[0]), lp.name, lp.debug)};
+      return {add(std::move(p))};
+    }
+    case LK::RepeatWhileTrue:
+    case LK::RepeatWhileFalse:
+    case LK::If:
+    case LK::Switch: {
+      const ProgramType type = lp.kind == LK::If ? ProgramType::If
+                               : lp.kind == LK::Switch ? ProgramType::Switch
+                               : lp.kind == LK::RepeatWhileTrue ? ProgramType::RepeatWhileTrue
+                                                                : ProgramType::RepeatWhileFalse;
+      ProfileProgram p = control(type, lp, cost_.kControlBranch + 4 * lp.caseValues.size());
+      for (unsigned c : lp.children) p.children.push_back(single(lower(c), lp.name, lp.debug));
+      if (lp.hasScalar) p.vars = {{lp.scalar.var, Access::Read}};
+      return {add(std::move(p))};
+    }
+    case LK::Call: {
+      ProfileProgram p = control(ProgramType::Call, lp, cost_.kControlCall);
+      const unsigned body = lp.children[0];
+      auto it = functions_.find(body);
+      if (it == functions_.end())
+        it = functions_.emplace(body, single(lower(body), lp.name, g_.programs[body].debug)).first;
+      p.children = {it->second};
+      return {add(std::move(p))};
+    }
+    case LK::WriteUndef: {
+      ProfileProgram p = control(ProgramType::WriteUndef, lp, 0);
+      return {add(std::move(p))};
+    }
+    case LK::Abort: {
+      ProfileProgram p = control(ProgramType::Abort, lp, cost_.kControlBranch);
+      if (lp.hasScalar) p.vars = {{lp.scalar.var, Access::Read}};
+      return {add(std::move(p))};
+    }
+    case LK::Sync: return record(node, {sync(lp.syncType, allIpus(), lp.name.empty() ? "Sync" : lp.name, lp.debug)});
+    case LK::Execute: return record(node, execute(lp));
+    case LK::Copy: return record(node, copy(lp));
+    case LK::StreamToDevice:
+    case LK::RemoteToDevice: return record(node, streamCopy(lp, true));
+    case LK::StreamFromDevice:
+    case LK::RemoteFromDevice:
+    case LK::PrintTensor: return record(node, streamCopy(lp, false));
+    }
+    return {};
+  }
+
+  std::vector<unsigned> record(unsigned node, std::vector<unsigned> steps) {
+    m_.stepsOfNode[node] = steps;
+    return steps;
+  }
+
+  std::vector<unsigned> allIpus() const {
+    std::vector<unsigned> v(t_.getNumIPUs());
+    for (unsigned i = 0; i < v.size(); ++i) v[i] = i;
+    return v;
+  }
+
+  std::vector<unsigned> ipusOf(const std::vector<TileValue>& tiles) const {
+    std::vector<unsigned> v;
+    for (const auto& tv : tiles) v.push_back(t_.getIPUForTile(tv.tile));
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  }
+
+  unsigned sync(SyncType type, std::vector<unsigned> ipus, const std::string& name, const DebugContext& debug) {
+    ProfileProgram p;
+    p.type = ProgramType::Sync;
+    p.kind = CycleKind::sync;
+    p.name = name;
+    p.debug = debug;
+    p.syncType = type;
+    p.ipus = std::move(ipus);
+    if (type == SyncType::INTERNAL) {
+      p.cycles = cost_.syncCycles(p.ipus);
+    } else { // with the other IPUs and the host: every IPU waits for the slowest
+      p.aligned = true;
+      p.ipuCycles = t_.getGlobalSyncCycles();
+    }
+    p.controlCode = cost_.tilesOf(p.ipus, cost_.kControlSync);
+    return add(std::move(p));
+  }
+
+  /// The DoExchange and GlobalExchange steps of one exchange phase (none when nothing moves).
+  void exchangeSteps(ExchangePlan& x, const std::string& name, const DebugContext& debug,
+                     std::vector<unsigned>& steps) {
+    if (x.localBytes) {
+      ProfileProgram p;
+      p.type = ProgramType::DoExchange;
+      p.kind = CycleKind::internalExchange;
+      p.name = name + "/Exchange";
+      p.debug = debug;
+      p.cycles = cost_.exchangeCycles(x.received, x.sent, x.messages);
+      p.ipus = ipusOf(p.cycles);
+      p.dataBytes = x.localBytes;
+      p.vars = toVector(x.vars);
+      p.exchangeCode = cost_.exchangeCode(x.messages);
+      p.controlCode = cost_.perTile(p.cycles, cost_.kControlExchange);
+      steps.push_back(sync(SyncType::INTERNAL, p.ipus, name + "/Sync", debug));
+      steps.push_back(add(std::move(p)));
+    }
+    if (x.globalBytes) {
+      ProfileProgram p;
+      p.type = ProgramType::GlobalExchange;
+      p.kind = CycleKind::globalExchange;
+      p.syncType = SyncType::EXTERNAL;
+      p.aligned = true;
+      p.name = name + "/Global";
+      p.debug = debug;
+      p.cycles = cost_.linkTileCycles(x.globalTiles);
+      for (const auto& [ipu, tr] : x.ipuTraffic) {
+        p.ipus.push_back(ipu);
+        p.traffic.push_back(tr);
+        p.ipuCycles = std::max(p.ipuCycles, cost_.ipuLinkCycles(std::max(tr.in, tr.out)));
+      }
+      p.ipuCycles += t_.getGlobalSyncCycles();
+      p.dataBytes = x.globalBytes;
+      p.vars = toVector(x.globalVars);
+      p.exchangeCode = cost_.exchangeCode(x.globalTiles.mapped([](std::uint64_t) { return 1; }));
+      p.controlCode = cost_.perTile(p.cycles, cost_.kControlExchange);
+      steps.push_back(add(std::move(p)));
+    }
+  }
+
+  std::vector<unsigned> execute(const LoweredProgram& lp) {
+    const CompiledComputeSet& cs = g_.computeSets[lp.computeSet];
+    const std::string& name = lp.name.empty() ? cs.name : lp.name;
+    ExchangePlan pre, post;
+    std::map<unsigned, Access> vars;
+    TileAccumulator messageBytes;
+    const unsigned message = static_cast<unsigned>(g_.variables.size() + m_.messages.size());
+    std::map<unsigned, std::vector<const CompiledVertex*>> byTile;
+    for (const auto& v : cs.vertices) {
+      byTile[v.tile].push_back(&v);
+      for (std::size_t f = 0; f < v.fields.size(); ++f) {
+        const auto& d = v.type->fields[f];
+        if (d.direction == FieldDirection::State) continue;
+        const bool reads = d.direction != FieldDirection::Out, writes = d.direction != FieldDirection::In;
+        const std::size_t size = d.elementType.size();
+        for (const auto& e : v.fields[f].edges)
+          for (const auto& r : e.regions) {
+            addAccess(vars, r.var, reads && writes ? Access::ReadWrite : reads ? Access::Read : Access::Write);
+            forEachPiece(g_.variables[r.var], r.begin, r.end, [&](unsigned tile, std::size_t n) {
+              if (tile == v.tile) return;
+              const std::uint64_t bytes = n * size;
+              messageBytes.add(v.tile, bytes);
+              if (reads) {
+                pre.move(t_, tile, v.tile, bytes);
+                addAccess(t_.getIPUForTile(tile) == t_.getIPUForTile(v.tile) ? pre.vars : pre.globalVars, r.var, Access::Read);
+              }
+              if (writes) {
+                post.move(t_, v.tile, tile, bytes);
+                addAccess(t_.getIPUForTile(tile) == t_.getIPUForTile(v.tile) ? post.vars : post.globalVars, r.var, Access::Write);
+              }
+            });
+          }
+      }
+    }
+    const bool hasMessage = !messageBytes.empty();
+    if (hasMessage) {
+      m_.messages.push_back({name + "/message", lp.debug, messageBytes.values()});
+      if (pre.localBytes) addAccess(pre.vars, message, Access::Write);
+      if (pre.globalBytes) addAccess(pre.globalVars, message, Access::Write);
+      if (post.localBytes) addAccess(post.vars, message, Access::Read);
+      if (post.globalBytes) addAccess(post.globalVars, message, Access::Read);
+      addAccess(vars, message, pre.localBytes + pre.globalBytes ? (post.localBytes + post.globalBytes ? Access::ReadWrite : Access::Read)
+                                                                : Access::Write);
+    }
+
+    std::vector<unsigned> steps;
+    exchangeSteps(pre, name, lp.debug, steps);
+
+    ProfileProgram p;
+    p.type = ProgramType::OnTileExecute;
+    p.kind = CycleKind::compute;
+    p.name = name;
+    p.debug = lp.debug;
+    p.computeSet = static_cast<int>(lp.computeSet);
+    for (const auto& [tile, vertices] : byTile) {
+      p.cycles.push_back({tile, cost_.computeCycles(vertices)});
+      p.controlCode.push_back({tile, cost_.kControlExecute + cost_.kControlPerVertex * vertices.size()});
+    }
+    p.ipus = ipusOf(p.cycles);
+    if (p.ipus.empty()) p.ipus = {0};
+    p.vars = toVector(vars);
+    const std::vector<unsigned> computeIpus = p.ipus;
+    if (steps.empty()) steps.push_back(sync(SyncType::INTERNAL, computeIpus, name + "/Sync", lp.debug));
+    steps.push_back(add(std::move(p)));
+
+    exchangeSteps(post, name + "/Post", lp.debug, steps);
+    return steps;
+  }
+
+  std::vector<unsigned> copy(const LoweredProgram& lp) {
+    const std::string name = lp.name.empty() ? "Copy" : lp.name;
+    ExchangePlan x;
+    TileAccumulator onTileCycles, descriptors;
+    std::uint64_t onTileBytes = 0;
+    const auto src = segmentsOf(g_, lp.srcRegions), dst = segmentsOf(g_, lp.dstRegions);
+    const std::size_t elementSize = lp.srcRegions.empty() ? 0 : g_.variables[lp.srcRegions[0].var].type.size();
+    std::size_t i = 0, j = 0, si = 0, dj = 0;
+    while (i < src.size() && j < dst.size()) {
+      const std::size_t n = std::min(src[i].elements - si, dst[j].elements - dj);
+      const std::uint64_t bytes = n * elementSize;
+      if (src[i].tile == dst[j].tile) {
+        onTileCycles.add(dst[j].tile, cost_.memcpyCycles(bytes));
+        descriptors.add(dst[j].tile, cost_.kCopyDescriptorBytes);
+        onTileBytes += bytes;
+      } else {
+        x.move(t_, src[i].tile, dst[j].tile, bytes);
+      }
+      si += n;
+      dj += n;
+      if (si == src[i].elements) { ++i; si = 0; }
+      if (dj == dst[j].elements) { ++j; dj = 0; }
+    }
+    for (const auto& r : lp.srcRegions) addAccess(x.vars, r.var, Access::Read);
+    for (const auto& r : lp.dstRegions) addAccess(x.vars, r.var, Access::Write);
+    if (x.globalBytes) x.globalVars = x.vars;
+
+    std::vector<unsigned> steps;
+    if (x.localBytes || onTileBytes || !x.globalBytes) {
+      // On-tile copies run in the same phase as the internal exchange.
+      ProfileProgram p;
+      p.type = ProgramType::DoExchange;
+      p.kind = CycleKind::internalExchange;
+      p.name = name;
+      p.debug = lp.debug;
+      TileAccumulator cycles = cost_.exchangeCyclesAcc(x.received, x.sent, x.messages);
+      cycles.addAll(onTileCycles);
+      p.cycles = cycles.values();
+      p.ipus = ipusOf(p.cycles);
+      if (p.ipus.empty()) p.ipus = {0};
+      p.dataBytes = x.localBytes + onTileBytes;
+      p.vars = toVector(x.vars);
+      p.exchangeCode = cost_.exchangeCode(x.messages);
+      p.copyDescriptors = descriptors.values();
+      p.controlCode = cost_.perTile(p.cycles, cost_.kControlExchange);
+      steps.push_back(sync(SyncType::INTERNAL, p.ipus, name + "/Sync", lp.debug));
+      steps.push_back(add(std::move(p)));
+    }
+    if (x.globalBytes) {
+      x.localBytes = 0; // already planned above
+      exchangeSteps(x, name, lp.debug, steps);
+    }
+    return steps;
+  }
+
+  /// Host transfers (streams, remote buffers, PrintTensor): StreamCopyBegin/Mid/End.
+  std::vector<unsigned> streamCopy(const LoweredProgram& lp, bool toDevice) {
+    const std::string name = lp.name.empty() ? (lp.kind == LK::PrintTensor ? "PrintTensor" : "StreamCopy") : lp.name;
+    TileAccumulator tileBytes;
+    std::map<unsigned, Access> vars;
+    const std::size_t size = lp.transfer.type.size();
+    for (const auto& r : lp.transfer.regions) {
+      addAccess(vars, r.var, toDevice ? Access::Write : Access::Read);
+      forEachPiece(g_.variables[r.var], r.begin, r.end,
+                   [&](unsigned tile, std::size_t n) { tileBytes.add(tile, n * size); });
+    }
+    const auto tiles = tileBytes.values();
+    std::vector<unsigned> ipus = ipusOf(tiles);
+    if (ipus.empty()) ipus = {0};
+
+    auto part = [&](ProgramType type) {
+      ProfileProgram p;
+      p.type = type;
+      p.kind = CycleKind::streamCopy;
+      p.syncType = SyncType::EXTERNAL;
+      p.aligned = true;
+      p.name = name;
+      p.debug = lp.debug;
+      p.ipus = ipus;
+      p.controlCode = cost_.perTile(tiles, cost_.kControlExchange);
+      return p;
+    };
+    ProfileProgram begin = part(ProgramType::StreamCopyBegin);
+    begin.ipuCycles = t_.getGlobalSyncCycles(); // host and IPUs agree that the copy starts
+
+    ProfileProgram mid = part(ProgramType::StreamCopyMid);
+    std::map<unsigned, IpuTraffic> traffic;
+    for (const auto& tv : tiles) {
+      auto& tr = traffic[t_.getIPUForTile(tv.tile)];
+      tr.ipu = t_.getIPUForTile(tv.tile);
+      (toDevice ? tr.in : tr.out) += tv.value;
+      mid.dataBytes += tv.value;
+    }
+    for (const auto& [ipu, tr] : traffic) {
+      mid.traffic.push_back(tr);
+      mid.ipuCycles = std::max(mid.ipuCycles, cost_.hostLinkCycles(tr.in + tr.out));
+    }
+    mid.cycles = cost_.linkTileCycles(tileBytes);
+    mid.vars = toVector(vars);
+    mid.exchangeCode = cost_.exchangeCode(tileBytes.mapped([](std::uint64_t) { return 1; }));
+
+    ProfileProgram end = part(ProgramType::StreamCopyEnd);
+    end.ipuCycles = cost_.kStreamCopyEndCycles;
+    return {add(std::move(begin)), add(std::move(mid)), add(std::move(end))};
+  }
+
+  void schedule(unsigned id) {
+    const ProfileProgram& p = m_.programs[id];
+    if (p.isStep()) {
+      m_.schedule.push_back(id);
+      return;
+    }
+    const bool loop = p.type == ProgramType::Repeat || p.type == ProgramType::RepeatWhileTrue ||
+                      p.type == ProgramType::RepeatWhileFalse;
+    const unsigned begin = static_cast<unsigned>(m_.schedule.size());
+    for (unsigned c : std::vector<unsigned>(p.children)) schedule(c);
+    if (loop && m_.schedule.size() > begin) m_.loops.push_back({begin, static_cast<unsigned>(m_.schedule.size())});
+  }
+
+  const CompiledGraph& g_;
+  const Target& t_;
+  CycleModel cost_;
+  ProgramModel m_;
+  std::map<unsigned, unsigned> functions_; // lowered function body -> its program
+};
+
+} // namespace
+
+ProgramModel buildProgramModel(const CompiledGraph& g) { return Builder(g).build(); }
+
+} // namespace poplar::detail::profile

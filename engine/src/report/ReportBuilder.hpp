@@ -1,0 +1,39 @@
+// The one place where the engine's plain profiling results become report files: rows of
+// profile.pop through the profiler's writer, and debug.cbor. The engine never writes SQL.
+#pragma once
+
+#include "../profile/MemoryModel.hpp"
+#include "../profile/ProfilerOptions.hpp"
+#include "DebugContexts.hpp"
+
+#include <poplar/OptionFlags.hpp>
+#include <profiler/ReportWriter.hpp>
+
+#include <memory>
+#include <string>
+
+namespace poplar::detail::report {
+
+/// Everything the compile-time models computed for one engine.
+struct CompilationProfile {
+  profile::ProgramModel model;
+  std::vector<profile::VariableLiveness> liveness;
+  profile::MemoryModel memory;
+};
+
+struct ReportFiles {
+  std::string directory, profile, debug;
+  std::string reportId; ///< 32 hex digits shared by profile.pop and debug.cbor
+};
+
+/// The files one engine writes, under the options' report directory.
+ReportFiles reportFiles(const profile::ProfilerOptions& options);
+
+/// Writes the compilation part of profile.pop, publishes it, and returns the writer, open for
+/// the execution recorder to append runs. Writes debug.cbor too when asked. Throws
+/// tessera::profiler::ReportError naming the file on I/O failure.
+std::unique_ptr<tessera::profiler::ReportWriter>
+writeCompilationReport(const ReportFiles& files, const CompiledGraph& g, const CompilationProfile& p,
+                       const OptionFlags& engineOptions, const profile::ProfilerOptions& options);
+
+} // namespace poplar::detail::report
