@@ -2,6 +2,11 @@
 #include "TestUtil.hpp"
 
 #include <profiler/Blob.hpp>
+#include <profiler/schema/profile.capnp.h>
+
+#include <capnp/message.h>
+#include <capnp/serialize-packed.h>
+#include <kj/io.h>
 
 #include <cstdint>
 #include <limits>
@@ -44,7 +49,47 @@ StepIpu sampleIpu(std::uint32_t ipu) {
   return s;
 }
 
+// What capnp itself writes for the same message (one segment, as the writer's encoder uses).
+std::string capnpPacked(const std::vector<std::uint64_t>& values) {
+  ::capnp::MallocMessageBuilder message(1 << 16);
+  auto list = message.initRoot<tessera::profiler::capnp::TileValues>().initValues(static_cast<unsigned>(values.size()));
+  for (unsigned i = 0; i < values.size(); ++i) list.set(i, values[i]);
+  kj::VectorOutputStream out;
+  ::capnp::writePackedMessage(out, message);
+  const auto bytes = out.getArray();
+  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+}
+
 } // namespace
+
+TEST_CASE("Encoding produces exactly capnp's packed bytes", "[blob]") {
+  std::vector<std::vector<std::uint64_t>> cases{{}, {0}, {1}, sparseCycles(7), std::vector<std::uint64_t>(1000, 0)};
+  // Words with no, one and two zero bytes: verbatim runs (tag 0xff) start, continue and stop.
+  std::vector<std::uint64_t> mixed;
+  for (int i = 0; i < 600; ++i) mixed.push_back(0x0102030405060708ull + i); // no zero byte: one long verbatim run
+  mixed.push_back(0x0102030405060700ull);                                   // one zero byte: stays in the run
+  mixed.push_back(0x0102030405000000ull);                                   // three zero bytes: ends it
+  mixed.insert(mixed.end(), 700, 0);                                        // zero run longer than 255
+  mixed.push_back(std::numeric_limits<std::uint64_t>::max());
+  mixed.push_back(0);
+  mixed.push_back(0x8000000000000000ull);
+  cases.push_back(mixed);
+  std::mt19937_64 rng(99);
+  for (int k = 0; k < 50; ++k) {
+    std::vector<std::uint64_t> v(1 + rng() % 2000);
+    for (auto& x : v) {
+      const int kind = static_cast<int>(rng() % 4);
+      x = kind == 0 ? 0 : kind == 1 ? rng() % 5000 : kind == 2 ? rng() : (rng() | 0x0101010101010101ull);
+    }
+    cases.push_back(v);
+  }
+  for (const auto& values : cases) {
+    INFO(values.size() << " values");
+    const std::string ours = encodeTileValues(values);
+    CHECK(ours == capnpPacked(values));
+    CHECK(decodeTileValues(ours.data(), ours.size()) == values);
+  }
+}
 
 TEST_CASE("TileValues round trips exactly", "[blob]") {
   CHECK(roundTrip({}).empty());
