@@ -4,11 +4,13 @@
 #include "profile/ExecutionRecorder.hpp"
 #include "report/ProfileSummary.hpp"
 #include "report/ReportBuilder.hpp"
+#include "report/SerializedGraph.hpp"
 
 #include <poplar/Engine.hpp>
 #include <poplar/exceptions.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 
 namespace poplar {
@@ -98,10 +100,18 @@ void Engine::Impl::buildProfile(ProgressFunc& progress) {
 }
 
 void Engine::Impl::writeReport() {
-  if (!profiling.graphProfile) return;
+  if (!profiling.anyReport()) return;
   files = detail::report::reportFiles(profiling);
   try {
-    writer = detail::report::writeCompilationReport(files, compiled, profile, options, profiling);
+    if (profiling.serializedGraph) {
+      std::filesystem::create_directories(files.directory);
+      detail::report::writeSerializedGraph(
+          files.directory + "/" + std::string(tessera::profiler::schema::kSerializedGraphFileName), compiled);
+    }
+    if (profiling.graphProfile)
+      writer = detail::report::writeCompilationReport(files, compiled, profile, options, profiling);
+  } catch (const poplar_error&) {
+    throw;
   } catch (const std::exception& e) {
     throw profiling_error(std::string("cannot write the profile report: ") + e.what());
   }
@@ -122,12 +132,11 @@ void Engine::Impl::checkMemory() const {
                     std::to_string(mem.bytesPerTile) + " bytes; worst: " + worst;
   msg += writer ? ". The memory report was written to " + files.profile
                 : ". Set autoReport.outputGraphProfile (or autoReport.all) to get a memory report";
-  msg += "; debug.allowOutOfMemory=true lets the IPU Model run anyway";
   if (profiling.allowOutOfMemory) {
-    std::fprintf(stderr, "tessera: warning: %s\n", msg.c_str());
+    std::fprintf(stderr, "tessera: warning: %s; running anyway (debug.allowOutOfMemory)\n", msg.c_str());
     return;
   }
-  throw graph_memory_allocation_error(msg);
+  throw graph_memory_allocation_error(msg + "; debug.allowOutOfMemory=true lets the IPU Model run anyway");
 }
 
 Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,

@@ -56,36 +56,47 @@ std::vector<float> hostForward(const float* x, const std::vector<float>& w1, con
   return out;
 }
 
-unsigned parseMicroBatches(int argc, char** argv) {
-  unsigned n = 32;
+struct Options {
+  unsigned microBatches = 32;
+  std::string reportDir = "reports/pipeline";
+};
+
+Options parseOptions(int argc, char** argv) {
+  Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
     if (a == "-h" || a == "--help") {
-      std::cout << "usage: tessera-pipeline [--micro-batches N]\n\n"
+      std::cout << "usage: tessera-pipeline [--micro-batches N] [--reports DIR | --no-reports]\n\n"
                    "Runs a two-stage model pipelined over two simulated IPUs on N micro-batches of "
-                << kBatch << " (default 32)\nand checks every result against the host.\n";
+                << kBatch << " (default 32)\nand checks every result against the host. The profile "
+                   "reports go to DIR (default ./reports/pipeline).\n";
       std::exit(0);
-    }
-    if (a == "--micro-batches" && i + 1 < argc) {
+    } else if (a == "--micro-batches" && next) {
       char* end = nullptr;
       const long v = std::strtol(argv[++i], &end, 10);
-      if (*end == '\0' && v >= 2 && v <= 100000) {
-        n = unsigned(v);
-        continue;
+      if (*end != '\0' || v < 2 || v > 100000) {
+        std::fprintf(stderr, "tessera-pipeline: --micro-batches needs a number >= 2\n");
+        std::exit(2);
       }
-      std::fprintf(stderr, "tessera-pipeline: --micro-batches needs a number >= 2\n");
+      o.microBatches = unsigned(v);
+    } else if (a == "--reports" && next) {
+      o.reportDir = argv[++i];
+    } else if (a == "--no-reports") {
+      o.reportDir.clear();
+    } else {
+      std::fprintf(stderr, "tessera-pipeline: unknown option or missing value '%s' (try --help)\n", a.c_str());
       std::exit(2);
     }
-    std::fprintf(stderr, "tessera-pipeline: unknown option '%s' (try --help)\n", a.c_str());
-    std::exit(2);
   }
-  return n;
+  return o;
 }
 
 } // namespace
 
 int main(int argc, char** argv) try {
-  const unsigned microBatches = parseMicroBatches(argc, argv);
+  const Options opt = parseOptions(argc, argv);
+  const unsigned microBatches = opt.microBatches;
   IPUModel model;
   model.numIPUs = 2;
   Device device = model.createDevice();
@@ -126,7 +137,10 @@ int main(int argc, char** argv) try {
                            Repeat(microBatches - 1, Sequence{Call(s1), Call(s2), transfer}, "steady"),
                            Call(s2)},
                           "pipeline");
-  Engine engine(graph, schedule);
+  OptionFlags engineOptions;
+  if (!opt.reportDir.empty())
+    engineOptions = {{"autoReport.all", "true"}, {"autoReport.directory", opt.reportDir}};
+  Engine engine(graph, schedule, engineOptions);
   engine.load(device);
 
   const auto inputs = randomValues(std::size_t(microBatches) * kBatch * kIn, 1.0f, 3);
@@ -149,6 +163,11 @@ int main(int argc, char** argv) try {
     return 1;
   }
   std::printf("All %zu outputs match.\n", outputs.size());
+  if (!engine.getReportDirectory().empty()) {
+    std::printf("\n");
+    std::fflush(stdout);
+    engine.printProfileSummary(std::cout);
+  }
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "tessera-pipeline: %s\n", e.what());

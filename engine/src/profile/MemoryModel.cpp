@@ -134,21 +134,19 @@ private:
   /// region), always-live data after them, then not-always-live data by interval allocation.
   void place(unsigned t, MemoryModel& out) {
     std::vector<Allocation> allocs;
-    std::uint64_t top = 0, alwaysLive = 0;
-    for (const auto& [c, bytes] : code_[t]) {
-      allocs.push_back({t, -1, c, bytes, top, kCodeAlignment, true, false});
-      top = alignUp(top + bytes, kCodeAlignment);
+    std::uint64_t cursor = 0, top = 0, alwaysLive = 0; // next free address; highest used address
+    auto placeAlwaysLive = [&](int var, Cat c, std::uint64_t bytes, std::uint64_t alignment) {
+      cursor = alignUp(cursor, alignment);
+      allocs.push_back({t, var, c, bytes, cursor, alignment, true, false});
+      cursor += bytes;
+      top = cursor;
       alwaysLive += bytes;
-    }
+    };
+    for (const auto& [c, bytes] : code_[t]) placeAlwaysLive(-1, c, bytes, kCodeAlignment);
     auto& pieces = pieces_[t];
     for (const auto& p : pieces)
-      if (p.alwaysLive) {
-        top = alignUp(top, kDataAlignment);
-        allocs.push_back({t, p.var, p.category, p.bytes, top, kDataAlignment, true, false});
-        top += p.bytes;
-        alwaysLive += p.bytes;
-      }
-    const std::uint64_t base = alignUp(top, kDataAlignment);
+      if (p.alwaysLive) placeAlwaysLive(p.var, p.category, p.bytes, kDataAlignment);
+    const std::uint64_t base = alignUp(cursor, kDataAlignment);
 
     std::vector<const Piece*> order;
     for (const auto& p : pieces)

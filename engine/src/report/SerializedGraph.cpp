@@ -1,0 +1,82 @@
+#include "SerializedGraph.hpp"
+
+#include <poplar/exceptions.hpp>
+#include <profiler/schema/profile.capnp.h>
+
+#include <capnp/message.h>
+#include <capnp/serialize.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace poplar::detail::report {
+
+namespace cp = tessera::profiler::capnp;
+
+void writeSerializedGraph(const std::string& path, const CompiledGraph& g) {
+  capnp::MallocMessageBuilder message;
+  auto graph = message.initRoot<cp::SerializedGraph>();
+  graph.setNumIpus(g.replicaTarget.getNumIPUs());
+  graph.setTilesPerIpu(g.replicaTarget.getTilesPerIPU());
+  auto vars = graph.initVariables(static_cast<unsigned>(g.variables.size()));
+  for (unsigned i = 0; i < g.variables.size(); ++i) {
+    const auto& v = g.variables[i];
+    auto out = vars[i];
+    out.setName(v.name);
+    out.setElementType(v.type.toString());
+    auto shape = out.initShape(static_cast<unsigned>(v.shape.size()));
+    for (unsigned d = 0; d < v.shape.size(); ++d) shape.set(d, v.shape[d]);
+    out.setIsConstant(v.isConstant);
+    auto mapping = out.initMapping(static_cast<unsigned>(v.mapping.size()));
+    for (unsigned m = 0; m < v.mapping.size(); ++m) {
+      mapping[m].setBegin(v.mapping[m].begin);
+      mapping[m].setEnd(v.mapping[m].end);
+      mapping[m].setTile(v.mapping[m].tile);
+    }
+  }
+  auto sets = graph.initComputeSets(static_cast<unsigned>(g.computeSets.size()));
+  for (unsigned c = 0; c < g.computeSets.size(); ++c) {
+    const auto& cs = g.computeSets[c];
+    sets[c].setName(cs.name);
+    auto vertices = sets[c].initVertices(static_cast<unsigned>(cs.vertices.size()));
+    for (unsigned v = 0; v < cs.vertices.size(); ++v) {
+      const auto& cv = cs.vertices[v];
+      vertices[v].setType(cv.type->name);
+      vertices[v].setTile(cv.tile);
+      auto fields = vertices[v].initFields(static_cast<unsigned>(cv.fields.size()));
+      for (unsigned f = 0; f < cv.fields.size(); ++f) {
+        fields[f].setName(cv.type->fields[f].name);
+        auto edges = fields[f].initEdges(static_cast<unsigned>(cv.fields[f].edges.size()));
+        for (unsigned e = 0; e < cv.fields[f].edges.size(); ++e) {
+          const auto& regions = cv.fields[f].edges[e].regions;
+          auto rs = edges[e].initRegions(static_cast<unsigned>(regions.size()));
+          for (unsigned r = 0; r < regions.size(); ++r) {
+            rs[r].setVariable(regions[r].var);
+            rs[r].setBegin(regions[r].begin);
+            rs[r].setEnd(regions[r].end);
+          }
+        }
+      }
+    }
+  }
+  const std::string partial = path + ".partial";
+  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw profiling_error("cannot write " + path + ": " + std::strerror(errno));
+  try {
+    capnp::writeMessageToFd(fd, message);
+  } catch (const std::exception& e) {
+    ::close(fd);
+    std::remove(partial.c_str());
+    throw profiling_error("cannot write " + path + ": " + e.what());
+  }
+  if (::close(fd) != 0 || std::rename(partial.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(partial.c_str());
+    throw profiling_error("cannot write " + path + ": " + why);
+  }
+}
+
+} // namespace poplar::detail::report

@@ -1,0 +1,178 @@
+// Tile memory: categories, layout, gaps, reuse of not-always-live memory, out of memory.
+#include "ReportTestUtil.hpp"
+
+using namespace poplar;
+using test::Report;
+
+namespace {
+std::vector<std::string> layout(Report& r, unsigned tile) {
+  return r.texts("SELECT coalesce(lv.name, v.name) || '@' || lv.offset || '+' || lv.bytes || (CASE lv.always_live "
+                 "WHEN 1 THEN '' ELSE ' nal' END) FROM lowered_variables lv LEFT JOIN variables v ON v.id = lv.variable "
+                 "WHERE lv.tile = " + std::to_string(tile) + " ORDER BY lv.offset, lv.id");
+}
+} // namespace
+
+TEST_CASE("Every byte of a tile is placed: code, state, always-live and reused data", "[memory]") {
+  test::ScratchDir dir;
+  test::RemoteSum s;
+  Engine engine(s.graph, s.program, test::reportOptions(dir.path()));
+  Report r(dir / "profile.pop");
+
+  // Code and state from address 0 (8-byte aligned), always-live data next, then the
+  // not-always-live message buffer and output, which are live together at the compute step.
+  CHECK(layout(r, 0) == std::vector<std::string>{
+                            "vertexCode@0+96", "vertexInstanceState@96+12", "controlCode@112+44",
+                            "internalExchangeCode@160+12", "stack@176+512", "instrumentationResults@688+8", "a@696+16",
+                            "sum/message@712+16 nal", "out@728+4 nal"});
+  CHECK(layout(r, 1) == std::vector<std::string>{"controlCode@0+28", "internalExchangeCode@32+12", "a@48+16"});
+  CHECK(layout(r, 2) == std::vector<std::string>{"controlCode@0+20"});
+
+  const auto t0 = r.rows("SELECT including_gaps, excluding_gaps, always_live_bytes, not_always_live_bytes, "
+                         "overflowed_including_gaps FROM tile_memory WHERE tile = 0")[0];
+  CHECK(t0[0].i == 732);             // the highest used address
+  CHECK(t0[2].i == 96 + 12 + 44 + 12 + 512 + 8 + 16);
+  CHECK(t0[3].i == 16 + 4);          // message and out at the compute step
+  CHECK(t0[1].i == t0[2].i + t0[3].i);
+  CHECK(t0[4].i == 0);
+  CHECK(r.integer("SELECT including_gaps FROM tile_memory WHERE tile = 1") == 64);
+  CHECK(r.integer("SELECT excluding_gaps FROM tile_memory WHERE tile = 1") == 56);
+
+  // The categories add up to the allocations; nothing overlaps here, all in the
+  // non-interleaved region of a 624 KiB tile.
+  CHECK(r.integer("SELECT non_interleaved_non_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") == 20);
+  CHECK(r.integer("SELECT non_interleaved_non_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'message'") == 16);
+  CHECK(r.integer("SELECT sum(non_interleaved_overlapped + interleaved_non_overlapped + interleaved_overlapped + "
+                  "overflowed_non_overlapped + overflowed_overlapped) FROM tile_memory_categories") == 0);
+  CHECK(r.integer("SELECT sum(non_interleaved_non_overlapped) FROM tile_memory_categories WHERE tile = 0") ==
+        r.integer("SELECT sum(bytes) FROM lowered_variables WHERE tile = 0"));
+}
+
+TEST_CASE("Alignment padding counts including gaps, not excluding them", "[memory]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  auto graph = test::tinyGraph(device);
+  Tensor c = graph.addVariable(CHAR, {3}, "c"), f = graph.addVariable(FLOAT, {1}, "f");
+  graph.setTileMapping(c, 0);
+  graph.setTileMapping(f, 0);
+  graph.setInitialValue(c, std::vector<char>{1, 2, 3});
+  graph.setInitialValue(f, std::vector<float>{1});
+  Engine engine(graph, program::Sequence(), test::reportOptions(dir.path()));
+  Report r(dir / "profile.pop");
+  CHECK(layout(r, 0) == std::vector<std::string>{"controlCode@0+16", "c@16+3", "f@24+4"});
+  CHECK(r.integer("SELECT including_gaps FROM tile_memory WHERE tile = 0") == 28);
+  CHECK(r.integer("SELECT excluding_gaps FROM tile_memory WHERE tile = 0") == 23);
+}
+
+TEST_CASE("Variables whose lives do not overlap share addresses", "[memory]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  auto graph = test::tinyGraph(device);
+  auto onTile0 = [&](Tensor t) { graph.setTileMapping(t, 0); return t; };
+  Tensor x = onTile0(graph.addVariable(FLOAT, {4}, "x")), y = onTile0(graph.addVariable(FLOAT, {4}, "y"));
+  Tensor r1 = onTile0(graph.addVariable(FLOAT, {1}, "r1")), r2 = onTile0(graph.addVariable(FLOAT, {1}, "r2"));
+  graph.createHostRead("r1", r1);
+  graph.createHostRead("r2", r2);
+  program::Sequence prog;
+  auto execute = [&](const char* name, const char* type, std::map<std::string, Tensor> fields) {
+    ComputeSet cs = graph.addComputeSet(name);
+    VertexRef v = graph.addVertex(cs, type);
+    for (auto& [f, t] : fields) graph.connect(v[f], t);
+    graph.setTileMapping(v, 0);
+    prog.add(program::Execute(cs));
+  };
+  execute("makeX", "RIota", {{"out", x}});
+  execute("sumX", "RSum", {{"in", x}, {"out", r1[0]}});
+  execute("makeY", "RIota", {{"out", y}});
+  execute("sumY", "RSum", {{"in", y}, {"out", r2[0]}});
+  Engine engine(graph, prog, test::reportOptions(dir.path()));
+  Report r(dir / "profile.pop");
+
+  // Steps: Sync, makeX, Sync, sumX, Sync, makeY, Sync, sumY.
+  CHECK(r.integer("SELECT live_from FROM variables WHERE name = 'x'") == 1);
+  CHECK(r.integer("SELECT live_to FROM variables WHERE name = 'x'") == 4);
+  CHECK(r.integer("SELECT live_from FROM variables WHERE name = 'y'") == 5);
+  CHECK(r.integer("SELECT live_to FROM variables WHERE name = 'y'") == 8);
+  const auto offsets = r.integers("SELECT lv.offset FROM lowered_variables lv JOIN variables v ON v.id = lv.variable "
+                                  "WHERE v.name IN ('x', 'y') ORDER BY v.name");
+  REQUIRE(offsets.size() == 2);
+  CHECK(offsets[0] == offsets[1]);
+  CHECK(r.integer("SELECT not_always_live_bytes FROM tile_memory WHERE tile = 0") == 16);
+  CHECK(r.integer("SELECT non_interleaved_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") == 32);
+  CHECK(r.integer("SELECT non_interleaved_non_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") == 8);
+  const long long top = r.integer("SELECT max(offset + bytes) FROM lowered_variables WHERE tile = 0");
+  CHECK(r.integer("SELECT including_gaps FROM tile_memory WHERE tile = 0") == top);
+  CHECK(offsets[0] + 16 == top); // one 16-byte slot, not two
+}
+
+TEST_CASE("Out of memory fails with the worst tiles named and still writes the report", "[memory][oom]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice(4, 1, 4096);
+  auto graph = test::tinyGraph(device);
+  Tensor big = graph.addVariable(FLOAT, {2048}, "big"); // 8 KiB on a 4 KiB tile
+  graph.setTileMapping(big, 2);
+  graph.setInitialValue(big, std::vector<float>(2048, 0.5f));
+  const std::string msg = test::messageOf<graph_memory_allocation_error>(
+      [&] { Engine engine(graph, program::Sequence(), test::reportOptions(dir.path())); });
+  CHECK_THAT(msg, Catch::Contains("1 of 4 tiles"));
+  CHECK_THAT(msg, Catch::Contains("tile 2 needs 8208 bytes (4112 over)"));
+  CHECK_THAT(msg, Catch::Contains((dir / "profile.pop").string()));
+
+  Report r(dir / "profile.pop");
+  CHECK(r.text("SELECT value FROM meta WHERE key = 'out_of_memory'") == "true");
+  CHECK(r.integer("SELECT overflowed_including_gaps FROM tile_memory WHERE tile = 2") == 4112);
+  CHECK(r.integer("SELECT overflowed_non_overlapped FROM tile_memory_categories WHERE tile = 2 AND category = 'variable'") == 4112);
+  CHECK(r.integer("SELECT sum(overflowed_including_gaps) FROM tile_memory WHERE tile <> 2") == 0);
+}
+
+TEST_CASE("debug.allowOutOfMemory lets an out-of-memory graph compile and run", "[memory][oom]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice(4, 1, 4096);
+  auto graph = test::tinyGraph(device);
+  Tensor big = graph.addVariable(FLOAT, {2048}, "big");
+  graph.setTileMapping(big, 0);
+  graph.createHostWrite("big", big);
+  graph.createHostRead("bigOut", big);
+  auto options = test::reportOptions(dir.path());
+  options.set("debug.allowOutOfMemory", "true");
+  Engine engine(graph, program::Sequence(), options);
+  engine.load(device);
+  std::vector<float> in(2048, 3.0f), out(2048);
+  engine.writeTensor("big", in.data(), in.data() + in.size());
+  engine.run(0);
+  engine.readTensor("bigOut", out.data(), out.data() + out.size());
+  CHECK(out == in);
+  Report r(dir / "profile.pop");
+  CHECK(r.text("SELECT value FROM meta WHERE key = 'out_of_memory'") == "true");
+  CHECK(r.integer("SELECT count(*) FROM runs") == 1);
+}
+
+TEST_CASE("Bytes past the interleaved boundary are counted in the interleaved region", "[memory]") {
+  test::ScratchDir dir;
+  // A 64 KiB tile has four 16 KiB memory elements, all below the interleaved element index
+  // (16): no interleaved region, every byte is non-interleaved.
+  auto device = test::tinyDevice(4, 1, 65536);
+  auto graph = test::tinyGraph(device);
+  Tensor v = graph.addVariable(FLOAT, {4096}, "v");
+  graph.setTileMapping(v, 0);
+  graph.setInitialValue(v, std::vector<float>(4096, 1.0f));
+  Engine engine(graph, program::Sequence(), test::reportOptions(dir.path()));
+  Report r(dir / "profile.pop");
+  CHECK(r.integer("SELECT interleaved_memory_start FROM target") == 65536);
+  CHECK(r.integer("SELECT non_interleaved_non_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") == 16384);
+
+  test::ScratchDir dir2;
+  auto big = test::tinyDevice(4, 1, 638976);
+  auto g2 = test::tinyGraph(big);
+  Tensor w = g2.addVariable(FLOAT, {100000}, "w"); // 400,000 bytes: past 256 KiB
+  g2.setTileMapping(w, 0);
+  g2.setInitialValue(w, std::vector<float>(100000, 1.0f));
+  Engine e2(g2, program::Sequence(), test::reportOptions(dir2.path()));
+  Report r2(dir2 / "profile.pop");
+  const long long start = r2.integer("SELECT interleaved_memory_start FROM target");
+  CHECK(start == 16 * 16384);
+  const long long offset = r2.integer("SELECT offset FROM lowered_variables WHERE variable = 0");
+  CHECK(r2.integer("SELECT non_interleaved_non_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") ==
+        start - offset);
+  CHECK(r2.integer("SELECT interleaved_non_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") ==
+        400000 - (start - offset));
+}
