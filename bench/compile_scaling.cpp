@@ -1,0 +1,158 @@
+// bench_compile_scaling: how Engine construction (compile plus the profiler's models: program
+// model, liveness, memory layout, and writing profile.pop) grows with the graph. Graphs of n
+// vertices on one Mk2 IPU: n/1000 compute sets in sequence; compute set c reads variable c
+// (each vertex its own 16-element slice, plus one element from the next tile, so every compute
+// set also has an exchange) and writes variable c+1.
+//
+//   bench_compile_scaling [--sizes 1000,10000,100000] [--reps R] [--report-dir DIR]
+//
+// The baseline is the n log n curve through the smallest size, measured in the same run: the
+// goal is that time grows no faster, i.e. the printed "vs n log n" ratio stays <= 1.
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplar/Vertex.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace poplar;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+class BenchAxpy : public Vertex {
+public:
+  Input<Vector<float>> in;
+  Input<float> neighbour;
+  Output<Vector<float>> out;
+  bool compute() {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = 2.0f * in[i] + neighbour;
+    return true;
+  }
+  static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {
+    return 20 + 2 * v.getFieldInfo("in").size();
+  }
+};
+TESSERA_VERTEX(BenchAxpy, in, neighbour, out);
+
+constexpr std::size_t kVerticesPerComputeSet = 1000, kSlice = 16;
+
+struct Built {
+  double buildSeconds;
+  Graph graph;
+  program::Sequence program;
+};
+
+Built build(const Target& target, std::size_t n) {
+  const auto t0 = Clock::now();
+  Graph g(target);
+  g.addCodelets(__FILE__);
+  const unsigned tiles = target.getNumTiles();
+  const std::size_t sets = std::max<std::size_t>(1, n / kVerticesPerComputeSet);
+  const std::size_t perSet = n / sets;
+  std::vector<Tensor> vars;
+  for (std::size_t c = 0; c <= sets; ++c) {
+    Tensor v = g.addVariable(FLOAT, {perSet * kSlice}, "v" + std::to_string(c));
+    for (std::size_t i = 0; i < perSet; ++i) g.setTileMapping(v.slice(i * kSlice, (i + 1) * kSlice), unsigned(i % tiles));
+    vars.push_back(v);
+  }
+  g.setInitialValue(vars[0], std::vector<float>(perSet * kSlice, 1.0f));
+  g.createHostRead("result", vars.back());
+  program::Sequence prog;
+  for (std::size_t c = 0; c < sets; ++c) {
+    ComputeSet cs = g.addComputeSet("layer" + std::to_string(c));
+    for (std::size_t i = 0; i < perSet; ++i) {
+      const std::size_t next = ((i + 1) % perSet) * kSlice;
+      VertexRef v = g.addVertex(cs, "BenchAxpy",
+                                {{"in", vars[c].slice(i * kSlice, (i + 1) * kSlice)},
+                                 {"neighbour", vars[c][next]},
+                                 {"out", vars[c + 1].slice(i * kSlice, (i + 1) * kSlice)}});
+      g.setTileMapping(v, unsigned(i % tiles));
+    }
+    prog.add(program::Execute(cs));
+  }
+  return {std::chrono::duration<double>(Clock::now() - t0).count(), std::move(g), std::move(prog)};
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::vector<std::size_t> parseSizes(const std::string& s) {
+  std::vector<std::size_t> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (*end != '\0' || v < 1) {
+      std::fprintf(stderr, "bench_compile_scaling: bad size '%s'\n", item.c_str());
+      std::exit(2);
+    }
+    out.push_back(std::size_t(v));
+  }
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::size_t> sizes{1000, 10000, 100000};
+  unsigned reps = 3;
+  std::string reportDir = (std::filesystem::temp_directory_path() / "tessera-bench-compile").string();
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--sizes" && i + 1 < argc) sizes = parseSizes(argv[++i]);
+    else if (a == "--reps" && i + 1 < argc) reps = unsigned(std::max(1, std::atoi(argv[++i])));
+    else if (a == "--report-dir" && i + 1 < argc) reportDir = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: bench_compile_scaling [--sizes N,N,...] [--reps R] [--report-dir DIR]\n");
+      return 2;
+    }
+  }
+  std::sort(sizes.begin(), sizes.end());
+  IPUModel model("ipu2");
+  const Target target = model.createTarget();
+  const OptionFlags withReport{{"autoReport.outputGraphProfile", "true"}, {"autoReport.directory", reportDir}};
+
+  std::printf("Engine construction on one Mk2 IPU (1472 tiles), median of %u\n", reps);
+  std::printf("%10s %10s %12s %14s %12s %10s %12s %12s\n", "vertices", "build s", "compile s", "compile+rep s",
+              "us/vertex", "x prev", "vs n log n", "report MiB");
+  double base = 0, baseNlogN = 0, prev = 0;
+  for (std::size_t n : sizes) {
+    std::vector<double> plain, reported, builds;
+    std::uintmax_t reportBytes = 0;
+    for (unsigned r = 0; r < reps; ++r) {
+      Built b = build(target, n);
+      builds.push_back(b.buildSeconds);
+      auto t0 = Clock::now();
+      { Engine e(b.graph, b.program); }
+      plain.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+      t0 = Clock::now();
+      { Engine e(b.graph, b.program, withReport); }
+      reported.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+      reportBytes = std::filesystem::file_size(std::filesystem::path(reportDir) / "profile.pop");
+    }
+    const double t = median(reported), nlogn = double(n) * std::log2(double(n));
+    if (base == 0) {
+      base = t;
+      baseNlogN = nlogn;
+    }
+    const double ratio = (t / base) / (nlogn / baseNlogN);
+    std::printf("%10zu %10.3f %12.3f %14.3f %12.2f %10.2f %12.2f %12.1f\n", n, median(builds), median(plain), t,
+                1e6 * t / double(n), prev > 0 ? t / prev : 1.0, ratio, double(reportBytes) / (1 << 20));
+    prev = t;
+  }
+  std::printf("(\"vs n log n\": time relative to the smallest size divided by n log n relative to it; <= 1 "
+              "means no faster than n log n)\n");
+  std::filesystem::remove_all(reportDir);
+  return 0;
+}
