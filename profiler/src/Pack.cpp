@@ -1,8 +1,8 @@
 #include "Pack.hpp"
 
-#include <cstdint>
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -32,13 +32,13 @@ constexpr std::array<unsigned char, 256> kBitCount = [] {
   return t;
 }();
 
-unsigned tagOf(std::uint64_t w);
-unsigned zeroBytes(std::uint64_t w) { return 8 - kBitCount[tagOf(w)]; }
-
-// The tag: bit i set when byte i is non-zero. Gathers the eight high bits into one byte.
+// The tag: bit i set when byte i is non-zero. The multiply gathers the eight flags (bits 0, 8,
+// ..., 56) into the top byte.
 unsigned tagOf(std::uint64_t w) {
   return static_cast<unsigned>(((nonZeroHighBits(w) >> 7) * 0x0102040810204080ULL) >> 56);
 }
+
+unsigned zeroBytes(std::uint64_t w) { return 8 - kBitCount[tagOf(w)]; }
 
 // Bit i of the result's word i/64 is set when word i is non-zero (bits past n stay clear).
 void nonZeroWordBits(const unsigned char* in, std::size_t n, std::vector<std::uint64_t>& bits) {

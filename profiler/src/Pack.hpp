@@ -1,7 +1,8 @@
 // Cap'n Proto's packed encoding, written for speed. capnp's own PackedOutputStream examines
 // every byte of every word; execution profiles are mostly idle tiles (zero words), so this
-// packer tests whole words first. It emits exactly what capnp::writePackedMessage emits (the
-// profiler tests compare the two), so the result is read by any Cap'n Proto implementation.
+// packer finds the non-zero words first and visits only those. It emits exactly what
+// capnp::writePackedMessage emits (the profiler tests compare the two), so any Cap'n Proto
+// implementation reads the result.
 #pragma once
 
 #include <capnp/message.h>

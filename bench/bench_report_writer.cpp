@@ -1,0 +1,294 @@
+// bench_report_writer: writing an execution profile through tessera::profiler::ReportWriter
+// against raw SQLite, timed in one run.
+//
+//   bench_report_writer [--steps N] [--tiles T] [--batch B] [--reps R] [--pool P] [--dir D]
+//   (default N = 1,000,000 steps, T = 1472 tiles, B = 10,000 rows per transaction, R = 3
+//    alternating runs of each, P = 509 distinct steps cycled through, D = $TMPDIR)
+//
+// Tessera: per step, encode the step's cycles_by_tile (TileValues) and ipus (StepIpus) blobs
+// and insert a `steps` row through the writer, committing every B rows, then publish().
+// Baseline: the sqlite3 C API with the same pragmas, a table of the same shape (and index), one
+// prepared statement, binding blobs that were encoded before the clock started; same batches,
+// and the file is closed and fsynced like publish() does. Both use the same pool of step data,
+// so blob sizes are identical. The ratio baseline-time / Tessera-time is what we track (goal:
+// Tessera reaches at least 50% of raw SQLite's rows/s). Peak RSS growth is measured too: it
+// must stay flat as N grows (no per-row memory is kept).
+//
+// Batches: 10k rows (~10 MB of blobs) per transaction amortise the commit while keeping the page
+// cache and journal bounded; one transaction per run is what the engine does for a whole run,
+// and costs the same here, because SQLite journals only pages that existed before it.
+#include <profiler/Blob.hpp>
+#include <profiler/ReportWriter.hpp>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+namespace tp = tessera::profiler;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+std::size_t parseArg(int argc, char** argv, const char* flag, std::size_t fallback) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == flag) {
+      const long long v = std::strtoll(argv[i + 1], nullptr, 10);
+      if (v > 0) return static_cast<std::size_t>(v);
+      std::fprintf(stderr, "bench_report_writer: %s needs a positive number\n", flag);
+      std::exit(2);
+    }
+  return fallback;
+}
+
+std::string stringArg(int argc, char** argv, const char* flag, std::string fallback) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == flag) return argv[i + 1];
+  return fallback;
+}
+
+// Peak resident set so far (ru_maxrss, KiB on Linux).
+long peakRssKiB() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+// Current resident set, KiB: sampled during a phase to get that phase's own peak.
+long currentRssKiB() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+struct StepData {
+  std::vector<std::uint64_t> cycles; // per tile
+  tp::StepIpu ipu;
+};
+
+// Execution steps as the engine produces them: a few hundred busy tiles (hundreds to thousands
+// of cycles), the rest idle, different on every step.
+std::vector<StepData> makePool(std::size_t count, std::size_t tiles) {
+  std::mt19937_64 rng(2024);
+  std::vector<StepData> pool(count);
+  std::uint64_t clock = 0;
+  for (StepData& s : pool) {
+    s.cycles.assign(tiles, 0);
+    const std::size_t active = std::max<std::size_t>(1, tiles / 8 + rng() % (tiles / 4 + 1));
+    std::uint64_t maxCycles = 0, sum = 0;
+    for (std::size_t k = 0; k < active; ++k) {
+      const std::uint64_t c = 100 + rng() % 3000;
+      s.cycles[rng() % tiles] = c;
+    }
+    std::uint32_t nonZero = 0;
+    for (auto c : s.cycles) {
+      maxCycles = std::max(maxCycles, c);
+      sum += c;
+      nonZero += c != 0;
+    }
+    s.ipu.ipu = 0;
+    s.ipu.cycles = maxCycles + 30;
+    s.ipu.activeTiles = nonZero;
+    s.ipu.activeFromMin = s.ipu.allFromMin = clock;
+    s.ipu.activeFromMax = s.ipu.allFromMax = clock + 15;
+    s.ipu.activeToMin = clock + 120;
+    s.ipu.activeToMax = s.ipu.allToMax = clock + maxCycles + 30;
+    s.ipu.allToMin = clock + 15;
+    s.ipu.dataIn = rng() % 2 ? 4096 : 0;
+    s.ipu.dataOut = 0;
+    s.ipu.tileBalance = static_cast<float>(double(sum) / double(tiles) / double(maxCycles));
+    s.ipu.activeTileBalance = static_cast<float>(double(sum) / double(nonZero) / double(maxCycles));
+    clock += maxCycles + 30;
+  }
+  return pool;
+}
+
+struct Result {
+  double seconds = 0;
+  std::uintmax_t fileBytes = 0;
+  long rssGrowthKiB = 0;     ///< peak current RSS during the phase minus RSS at its start
+  long rssAtTenthKiB = 0;    ///< RSS after 10% of the rows, to compare with the end
+  long rssAtEndKiB = 0;
+};
+
+void fsyncFile(const fs::path& p) {
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+// Tracks the phase's RSS at each batch boundary.
+struct RssProbe {
+  long start = currentRssKiB(), peak = start, tenth = 0;
+  void sample(std::size_t row, std::size_t rows) {
+    const long now = currentRssKiB();
+    peak = std::max(peak, now);
+    if (!tenth && row >= rows / 10) tenth = now;
+  }
+  void finish(Result& r) {
+    r.rssAtEndKiB = currentRssKiB();
+    peak = std::max(peak, r.rssAtEndKiB);
+    r.rssGrowthKiB = peak - start;
+    r.rssAtTenthKiB = tenth ? tenth : r.rssAtEndKiB;
+  }
+};
+
+Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::size_t steps, std::size_t batch) {
+  Result r;
+  RssProbe rss;
+  const auto t0 = Clock::now();
+  {
+    tp::ReportWriter writer(path);
+    auto rows = writer.inserter(tp::schema::Steps::table);
+    std::string cycles, ipus; // reused: no allocation per row once grown
+    writer.begin();
+    for (std::size_t i = 0; i < steps; ++i) {
+      const StepData& s = pool[i % pool.size()];
+      tp::encodeTileValues(s.cycles.data(), s.cycles.size(), cycles);
+      tp::encodeStepIpus(&s.ipu, 1, ipus);
+      rows.row(i, i / 1000, 10 + i % 40, tp::blob(cycles), tp::blob(ipus));
+      if ((i + 1) % batch == 0) {
+        writer.commit();
+        rss.sample(i + 1, steps);
+        writer.begin();
+      }
+    }
+    writer.commit();
+    writer.publish();
+  }
+  r.seconds = seconds(t0, Clock::now());
+  rss.finish(r);
+  r.fileBytes = fs::file_size(path);
+  return r;
+}
+
+void check(int rc, sqlite3* db, const char* what) {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE) {
+    std::fprintf(stderr, "bench_report_writer: baseline: %s: %s\n", what, sqlite3_errmsg(db));
+    std::exit(1);
+  }
+}
+
+Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cyclesBlobs,
+                    const std::vector<std::string>& ipusBlobs, std::size_t steps, std::size_t batch) {
+  fs::remove(path);
+  Result r;
+  RssProbe rss;
+  const auto t0 = Clock::now();
+  sqlite3* db = nullptr;
+  check(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr),
+        db, "open");
+  // The writer's pragmas for a report being built.
+  check(sqlite3_exec(db,
+                     "PRAGMA page_size=65536; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; "
+                     "PRAGMA cache_size=-16384;"
+                     "CREATE TABLE steps (id INTEGER PRIMARY KEY, run INTEGER NOT NULL, program INTEGER NOT NULL, "
+                     "cycles_by_tile BLOB NOT NULL, ipus BLOB NOT NULL);"
+                     "CREATE INDEX steps_by_run ON steps (run);",
+                     nullptr, nullptr, nullptr),
+        db, "create");
+  sqlite3_stmt* st = nullptr;
+  check(sqlite3_prepare_v2(db, "INSERT INTO steps VALUES (?,?,?,?,?)", -1, &st, nullptr), db, "prepare");
+  check(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), db, "begin");
+  for (std::size_t i = 0; i < steps; ++i) {
+    const std::string& cycles = cyclesBlobs[i % cyclesBlobs.size()];
+    const std::string& ipus = ipusBlobs[i % ipusBlobs.size()];
+    sqlite3_bind_int64(st, 1, static_cast<sqlite3_int64>(i));
+    sqlite3_bind_int64(st, 2, static_cast<sqlite3_int64>(i / 1000));
+    sqlite3_bind_int64(st, 3, static_cast<sqlite3_int64>(10 + i % 40));
+    sqlite3_bind_blob(st, 4, cycles.data(), static_cast<int>(cycles.size()), SQLITE_STATIC);
+    sqlite3_bind_blob(st, 5, ipus.data(), static_cast<int>(ipus.size()), SQLITE_STATIC);
+    check(sqlite3_step(st), db, "insert");
+    sqlite3_reset(st);
+    if ((i + 1) % batch == 0) {
+      check(sqlite3_exec(db, "COMMIT; BEGIN", nullptr, nullptr, nullptr), db, "commit");
+      rss.sample(i + 1, steps);
+    }
+  }
+  check(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), db, "commit");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  fsyncFile(path);
+  r.seconds = seconds(t0, Clock::now());
+  rss.finish(r);
+  r.fileBytes = fs::file_size(path);
+  return r;
+}
+
+Result median(std::vector<Result> runs) {
+  std::sort(runs.begin(), runs.end(), [](const Result& a, const Result& b) { return a.seconds < b.seconds; });
+  return runs[runs.size() / 2];
+}
+
+double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
+
+void print(const char* name, const Result& r, std::size_t steps) {
+  std::printf("  %-22s %8.2f s  %10.0f rows/s  file %8.1f MiB  RSS growth %6.1f MiB (RSS at 10%% %6.1f, at end %6.1f MiB)\n",
+              name, r.seconds, double(steps) / r.seconds, mib(double(r.fileBytes)), r.rssGrowthKiB / 1024.0,
+              r.rssAtTenthKiB / 1024.0, r.rssAtEndKiB / 1024.0);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const std::size_t steps = parseArg(argc, argv, "--steps", 1000000);
+  const std::size_t tiles = parseArg(argc, argv, "--tiles", 1472);
+  const std::size_t batch = parseArg(argc, argv, "--batch", 10000);
+  const std::size_t reps = parseArg(argc, argv, "--reps", 3);
+  const fs::path dir = fs::path(stringArg(argc, argv, "--dir", fs::temp_directory_path().string())) /
+                       ("tessera-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+
+  // 509 distinct steps (a prime, so the pool does not line up with batches or run ids).
+  const std::vector<StepData> pool = makePool(parseArg(argc, argv, "--pool", 509), tiles);
+  std::vector<std::string> cyclesBlobs, ipusBlobs;
+  std::size_t blobBytes = 0;
+  for (const StepData& s : pool) {
+    cyclesBlobs.push_back(tp::encodeTileValues(s.cycles));
+    ipusBlobs.emplace_back();
+    tp::encodeStepIpus(&s.ipu, 1, ipusBlobs.back());
+    blobBytes += cyclesBlobs.back().size() + ipusBlobs.back().size();
+  }
+  std::printf("bench_report_writer: %zu steps x %zu tiles, %zu rows per transaction, %.0f blob bytes per row on average\n",
+              steps, tiles, batch, double(blobBytes) / double(pool.size()));
+
+  // The first file written in a process pays extra (the kernel grows the page cache), so an
+  // untimed warm-up comes first; then the two alternate, and the median of each is reported.
+  const long peakBefore = peakRssKiB();
+  runRawSqlite(dir / "warmup.db", cyclesBlobs, ipusBlobs, steps, batch);
+  fs::remove(dir / "warmup.db");
+  std::vector<Result> tessera, raw;
+  for (std::size_t r = 0; r < reps; ++r) {
+    tessera.push_back(runTessera(dir / "profile.pop", pool, steps, batch));
+    fs::remove(dir / "profile.pop"); // drops its dirty pages before the next write
+    raw.push_back(runRawSqlite(dir / "raw.db", cyclesBlobs, ipusBlobs, steps, batch));
+    fs::remove(dir / "raw.db");
+  }
+  const long peakAfter = peakRssKiB();
+  fs::remove_all(dir);
+
+  const Result t = median(tessera), b = median(raw);
+  print("tessera ReportWriter", t, steps);
+  print("raw SQLite (baseline)", b, steps);
+  std::printf("  peak RSS (ru_maxrss): %.1f MiB before writing, %.1f MiB after all runs\n", peakBefore / 1024.0,
+              peakAfter / 1024.0);
+  std::printf("ratio Tessera / raw SQLite rows/s: %.2f (goal >= 0.50; median of %zu alternating runs each)\n",
+              b.seconds / t.seconds, reps);
+  return 0;
+}
