@@ -4,7 +4,7 @@
 
 #include "FileUtil.hpp"
 #include "SchemaSql.hpp"
-#include "Sqlite.hpp"
+#include <tessera/internal/Sqlite.hpp>
 
 #include <system_error>
 #include <unordered_map>

@@ -1,6 +1,6 @@
 #include "SchemaSql.hpp"
 
-#include "Sqlite.hpp"
+#include <tessera/internal/Sqlite.hpp>
 
 namespace tessera::profiler::schema {
 

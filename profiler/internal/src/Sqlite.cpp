@@ -1,4 +1,4 @@
-#include "Sqlite.hpp"
+#include <tessera/internal/Sqlite.hpp>
 
 #include <sqlite3.h>
 
