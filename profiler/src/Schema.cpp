@@ -1,7 +1,7 @@
 // Renders the schema descriptors as the markdown reference held in docs/formats.md.
 #include <profiler/Schema.hpp>
 
-#include <utility>
+#include "SchemaMarkdown.hpp"
 
 namespace tessera::profiler::schema {
 
@@ -11,41 +11,9 @@ std::string toString(FormatVersion v) {
 
 namespace {
 
-// Markdown table cells: a '|' would end the cell.
-std::string cell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string code(std::string_view s) { return "`" + std::string(s) + "`"; }
-
-template <std::size_t N> void renderTable(std::string& md, const Table<N>& t) {
-  md += "#### " + code(t.name) + "\n\n";
-  md += std::string(t.doc) + "\n\n";
-  md += "| column | type | description |\n|---|---|---|\n";
-  for (const Column& c : t.columns) md += "| " + code(c.name) + " | " + code(c.sqlType) + " | " + cell(c.doc) + " |\n";
-  if (!t.constraints.empty()) md += "\nTable constraint: " + code(t.constraints) + "\n";
-  md += '\n';
-}
-
-// "table.column", from the descriptors.
-template <std::size_t N> std::string columnRef(const Table<N>& t, const Column& c) {
-  return std::string(t.name) + "." + std::string(c.name);
-}
-
-template <std::size_t N> void renderEnum(std::string& md, std::string_view title, const std::string& where,
-                                         const std::array<std::string_view, N>& names) {
-  md += "- **" + std::string(title) + "** (" + std::string(where) + "): ";
-  for (std::size_t i = 0; i < N; ++i) md += (i ? ", " : "") + code(names[i]);
-  md += '\n';
-}
+using namespace markdown;
 
 // The meaning of each key. The key names themselves come from Schema.hpp.
-using KeyDoc = std::pair<std::string_view, std::string_view>;
 const KeyDoc kMetaKeys[] = {
     {meta::format, "always `tessera-profile`"},
     {meta::formatVersion, "format version, `major.minor.point`"},
@@ -78,12 +46,6 @@ const KeyDoc kCborKeys[] = {
     {cbor::line, "location: unsigned, line (0: unknown)"},
 };
 
-void renderKeys(std::string& md, std::string_view header, const KeyDoc* keys, std::size_t n) {
-  md += "| " + std::string(header) + " | meaning |\n|---|---|\n";
-  for (std::size_t i = 0; i < n; ++i) md += "| " + code(keys[i].first) + " | " + cell(keys[i].second) + " |\n";
-  md += '\n';
-}
-
 } // namespace
 
 std::string renderSchemaMarkdown() {
@@ -114,8 +76,7 @@ std::string renderSchemaMarkdown() {
 
   md += "### debug.cbor keys\n\n";
   renderKeys(md, "key", kCborKeys, std::size(kCborKeys));
-  // One trailing newline only, so the section sits neatly before its end marker.
-  while (md.size() >= 2 && md[md.size() - 1] == '\n' && md[md.size() - 2] == '\n') md.pop_back();
+  trimTrailingBlankLines(md);
   return md;
 }
 

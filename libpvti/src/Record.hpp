@@ -1,0 +1,137 @@
+// What the hot path writes: fixed-size records in a single-producer/single-consumer ring owned
+// by the recording thread and drained by the writer thread (Tracy-style: ids, never strings).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pvti::detail {
+
+enum class RecordKind : std::uint8_t { Begin, End, Instant, Sample };
+
+struct Record {
+  std::uint64_t ts; ///< steady_clock nanoseconds (raw; the writer subtracts the session start)
+  union Payload {
+    struct Event {
+      std::uint32_t label;    ///< interned label id
+      std::uint32_t metadata; ///< 0: none
+    } event;
+    double value; ///< Sample
+  } payload;
+  std::uint32_t channel; ///< channel id, or series id for a Sample
+  RecordKind kind;
+  std::uint8_t reserved[3];
+};
+// The ring, the writer and the benchmarks all assume this size: keep it at three words.
+static_assert(sizeof(Record) == 24, "pvti::detail::Record must stay 24 bytes");
+
+/// Label text -> id, for one thread: an open-addressing table plus a one-entry memo (a begin and
+/// its end usually carry the same label). Only the owning thread touches it, so no lock; it
+/// allocates only when it meets a label for the first time.
+class LabelCache {
+public:
+  LabelCache() : slots_(64) {}
+  /// 0 when the label has not been seen by this thread.
+  std::uint32_t find(const char* s, std::size_t n) const {
+    if (n == memoLen_ && memoId_ && std::memcmp(s, memoText_, n) == 0) return memoId_;
+    const std::size_t mask = slots_.size() - 1;
+    const std::uint64_t h = hash(s, n);
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (!slot.id) return 0;
+      if (slot.hash == h && slot.text.size() == n && std::memcmp(slot.text.data(), s, n) == 0) {
+        memoId_ = slot.id;
+        memoLen_ = n;
+        memoText_ = slot.text.data();
+        return slot.id;
+      }
+    }
+  }
+  void insert(const char* s, std::size_t n, std::uint32_t id) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    place(Slot{hash(s, n), id, std::string(s, n)});
+    ++count_;
+  }
+
+private:
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint32_t id = 0; ///< 0: empty
+    std::string text;
+  };
+  static std::uint64_t hash(const char* s, std::size_t n) {
+    std::uint64_t h = 1469598103934665603ull; // FNV-1a: labels are short
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 1099511628211ull;
+    return h;
+  }
+  void place(Slot&& s) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = s.hash & mask;
+    while (slots_[i].id) i = (i + 1) & mask;
+    slots_[i] = std::move(s);
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (Slot& s : old)
+      if (s.id) place(std::move(s));
+    memoId_ = 0; // memoText_ pointed into a moved string
+  }
+  std::vector<Slot> slots_;
+  std::size_t count_ = 0;
+  mutable std::uint32_t memoId_ = 0;
+  mutable std::size_t memoLen_ = 0;
+  mutable const char* memoText_ = nullptr;
+};
+
+/// An event the writer has seen begin but not yet end, on one thread.
+struct OpenSpan {
+  std::int64_t id;
+  std::int64_t beginNs;
+  std::uint32_t label, channel, metadata;
+  std::int64_t parent; ///< 0: top level
+  bool written;        ///< already in the file with end_ns NULL
+};
+
+/// One recording thread's ring. The producer fields are touched only by that thread, the
+/// writer fields only by the writer thread; head/tail hand records over.
+struct ThreadBuffer {
+  static constexpr std::size_t kCapacity = std::size_t(1) << 15; // 32768 records, 768 KiB
+  static constexpr std::size_t kMask = kCapacity - 1;
+
+  ThreadBuffer(std::uint32_t index_, long tid_) : index(index_), tid(tid_), slots(new Record[kCapacity]) {}
+
+  /// False when full (the writer has not caught up).
+  bool push(const Record& r) {
+    const std::uint64_t h = head.load(std::memory_order_relaxed);
+    if (h - cachedTail == kCapacity) {
+      cachedTail = tail.load(std::memory_order_acquire);
+      if (h - cachedTail == kCapacity) return false;
+    }
+    slots[h & kMask] = r;
+    head.store(h + 1, std::memory_order_release);
+    return true;
+  }
+
+  const std::uint32_t index; ///< threads.id
+  const long tid;
+
+  // producer side
+  alignas(64) std::atomic<std::uint64_t> head{0};
+  std::uint64_t cachedTail = 0;
+  LabelCache labels;
+
+  // consumer side
+  alignas(64) std::atomic<std::uint64_t> tail{0};
+  std::vector<OpenSpan> open; ///< the writer's view of this thread's open events
+
+  std::atomic<bool> retired{false}; ///< the thread has exited: drain, then drop
+  std::unique_ptr<Record[]> slots;
+};
+
+} // namespace pvti::detail

@@ -1,0 +1,283 @@
+#include "Session.hpp"
+
+#include "FileName.hpp"
+#include "TraceWriter.hpp"
+
+#include <pvti/pvti.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <pthread.h>
+#include <unistd.h>
+
+namespace pvti::detail {
+
+std::atomic<bool> sessionActive{false};
+
+namespace {
+
+// Set on the writer thread: whatever it calls (SQLite, allocators, our own code) never records
+// into a trace it is writing (heaptrack's re-entrancy guard).
+thread_local bool tlInWriter = false;
+
+std::string processName() {
+  std::ifstream in("/proc/self/comm");
+  std::string name;
+  std::getline(in, name);
+  return name.empty() ? "process" : name;
+}
+
+std::string threadName() {
+  char name[32] = {};
+  if (pthread_getname_np(pthread_self(), name, sizeof name) != 0 || !name[0]) return "thread";
+  return name;
+}
+
+void closeAtExit() { Session::instance().close(); }
+
+} // namespace
+
+Session& Session::instance() {
+  // Leaked on purpose: channels and threads may call in during static destruction.
+  static Session* session = new Session();
+  return *session;
+}
+
+Session::Session() {
+  const auto text = optionsFromEnvironment();
+  if (!text) return; // PVTI_OPTIONS unset: no file, no events
+  try {
+    start(*text);
+  } catch (const std::exception& e) {
+    // Tracing must never stop the program: say why there is no trace and carry on.
+    warn(std::string("tracing is off: ") + e.what());
+    writer_.reset();
+    fileName_.clear();
+  }
+}
+
+void Session::warn(const std::string& message) noexcept {
+  std::fprintf(stderr, "pvti: warning: %s\n", message.c_str());
+}
+
+void Session::start(const std::string& optionsText) {
+  options_ = parseOptions(optionsText);
+  if (!options_.warning.empty()) warn(options_.warning);
+  if (!options_.enable) return;
+
+  namespace fs = std::filesystem;
+  const std::string name = traceFileName(std::time(nullptr), static_cast<long>(::getpid()));
+  fs::path path = name;
+  if (!options_.directory.empty()) {
+    std::error_code ec;
+    fs::create_directories(options_.directory, ec);
+    if (ec) throw std::runtime_error("cannot create the trace directory '" + options_.directory + "': " + ec.message());
+    path = fs::path(options_.directory) / name;
+  }
+
+  SessionInfo info;
+  info.pid = static_cast<long>(::getpid());
+  info.processName = processName();
+  info.startSteadyNs = nowNs();
+  info.startUnixUs = std::chrono::duration_cast<std::chrono::microseconds>(
+                         std::chrono::system_clock::now().time_since_epoch()).count();
+  info.options = optionsText;
+  startNs_ = info.startSteadyNs;
+  if (options_.durationSeconds > 0)
+    deadlineNs_ = startNs_ + static_cast<std::uint64_t>(options_.durationSeconds * 1e9);
+
+  writer_ = std::make_unique<TraceWriter>(path, info);
+  fileName_ = path.string();
+  sessionActive.store(true, std::memory_order_relaxed);
+  thread_ = std::thread([this] { writerLoop(); });
+  std::atexit(closeAtExit);
+}
+
+// --- channels ---------------------------------------------------------------------------------
+
+void Session::registerChannel(TraceChannel* ch) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ch->id_ = nextChannel_++;
+  pending_.channels.emplace_back(ch->id_, ch->name ? ch->name : "");
+  if (!options_.channels.empty() && ch->name &&
+      std::find(options_.channels.begin(), options_.channels.end(), ch->name) == options_.channels.end())
+    ch->enabled = false;
+  ch->active_.store(ch->enabled && sessionActive.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  channels_.push_back(ch);
+}
+
+void Session::unregisterChannel(TraceChannel* ch) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ch->active_.store(false, std::memory_order_relaxed);
+  channels_.erase(std::remove(channels_.begin(), channels_.end(), ch), channels_.end());
+}
+
+void Session::setChannelEnabled(TraceChannel* ch, bool enabled) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ch->enabled = enabled;
+  ch->active_.store(enabled && sessionActive.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+std::vector<TraceChannel*> Session::channels() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return channels_;
+}
+
+void Session::deactivateAll() {
+  sessionActive.store(false, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (TraceChannel* ch : channels_) ch->active_.store(false, std::memory_order_relaxed);
+}
+
+// --- recording slow paths ---------------------------------------------------------------------
+
+ThreadBuffer* Session::registerThread(long tid) {
+  if (tlInWriter || !sessionActive.load(std::memory_order_relaxed)) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto ring = std::make_shared<ThreadBuffer>(nextThread_++, tid);
+  pending_.threads.push_back({ring->index, tid, threadName(), false});
+  rings_.push_back(ring);
+  return ring.get();
+}
+
+std::uint32_t Session::internLabel(const char* text, std::size_t length) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, added] = labels_.try_emplace(std::string(text, length), static_cast<std::uint32_t>(labels_.size() + 1));
+  if (added) pending_.labels.emplace_back(it->second, it->first);
+  return it->second;
+}
+
+void Session::pushWhenRoom(ThreadBuffer& buffer, const Record& r) {
+  // The writer drains at least every kFlushInterval; wake it now rather than wait for that.
+  {
+    std::lock_guard<std::mutex> lock(wakeMutex_);
+    wake_.notify_one();
+  }
+  while (!buffer.push(r)) {
+    if (closing_.load(std::memory_order_relaxed)) return; // nobody will drain it any more
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+std::uint32_t Session::internMetadata(const std::string& json) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, added] = metadata_.try_emplace(json, static_cast<std::uint32_t>(metadata_.size() + 1));
+  if (added) pending_.metadata.emplace_back(it->second, json);
+  return it->second;
+}
+
+std::uint32_t Session::defineGraph(const std::string& name, const std::string& unit) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.graphs.push_back({nextGraph_, name, unit});
+  return nextGraph_++;
+}
+
+std::uint32_t Session::defineSeries(std::uint32_t graph, const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.series.push_back({nextSeries_, graph, name});
+  return nextSeries_++;
+}
+
+std::uint32_t Session::defineHeatmap(const std::string& name, const std::string& unit, std::string_view valueType,
+                                     std::string edgesJson) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.heatmaps.push_back({nextHeatmap_, name, unit, std::string(valueType), std::move(edgesJson)});
+  return nextHeatmap_++;
+}
+
+void Session::addHeatmapSample(std::uint32_t heatmap, std::vector<std::uint8_t> bins) {
+  const std::uint64_t ts = nowNs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.heatmapSamples.push_back({heatmap, ts, std::move(bins)});
+}
+
+void Session::nameThread(std::uint32_t index, const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.threads.push_back({index, 0, name, true});
+}
+
+// --- the writer thread ------------------------------------------------------------------------
+
+void Session::writerLoop() {
+  tlInWriter = true;
+  std::unique_lock<std::mutex> lock(wakeMutex_);
+  while (true) {
+    const bool stopping = stop_;
+    lock.unlock();
+    const bool busy = flushOnce();
+    lock.lock();
+    if (stopping) break;
+    if (!busy) wake_.wait_for(lock, kFlushInterval);
+  }
+}
+
+bool Session::flushOnce() {
+  std::vector<std::shared_ptr<ThreadBuffer>> rings;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rings = rings_;
+  }
+  // Heads first, names second: a record's label was interned before the record was published,
+  // so every id in the records below is in this batch or an earlier one.
+  std::vector<std::uint64_t> heads(rings.size());
+  std::vector<bool> retired(rings.size());
+  bool busy = false;
+  for (std::size_t i = 0; i < rings.size(); ++i) {
+    retired[i] = rings[i]->retired.load(std::memory_order_acquire);
+    heads[i] = rings[i]->head.load(std::memory_order_acquire);
+    busy = busy || heads[i] - rings[i]->tail.load(std::memory_order_relaxed) > ThreadBuffer::kCapacity / 4;
+  }
+  Batch batch;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::swap(batch, pending_);
+  }
+  if (nowNs() > deadlineNs_ && sessionActive.load(std::memory_order_relaxed)) deactivateAll(); // `duration` is over
+  if (!writer_) return false;
+  try {
+    writer_->beginTransaction();
+    writer_->writeDefinitions(batch, deadlineNs_);
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+      writer_->drain(*rings[i], heads[i], deadlineNs_);
+      writer_->writeOpenSpans(*rings[i]);
+    }
+    writer_->commit();
+  } catch (const std::exception& e) {
+    // A full disk or a removed file: stop tracing, keep the program running.
+    warn(std::string("cannot write the trace, tracing stops: ") + e.what());
+    deactivateAll();
+    closing_.store(true);
+    writer_.reset();
+    return false;
+  }
+  // Threads that have exited and whose records are all written need their rings no more.
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::size_t i = 0; i < rings.size(); ++i)
+    if (retired[i] && rings[i]->tail.load(std::memory_order_relaxed) == heads[i])
+      rings_.erase(std::remove(rings_.begin(), rings_.end(), rings[i]), rings_.end());
+  return busy;
+}
+
+void Session::close() noexcept {
+  {
+    std::lock_guard<std::mutex> lock(wakeMutex_);
+    if (closed_) return;
+    closed_ = true;
+    stop_ = true;
+    wake_.notify_one();
+  }
+  deactivateAll();
+  if (thread_.joinable()) thread_.join(); // its last flush writes everything recorded so far
+  closing_.store(true);
+  try {
+    if (writer_) writer_->finish();
+  } catch (const std::exception& e) {
+    warn(std::string("cannot close the trace: ") + e.what());
+  }
+  writer_.reset();
+}
+
+} // namespace pvti::detail

@@ -1,0 +1,93 @@
+// The process's trace session: PVTI_OPTIONS, the registry of channels and threads, interning,
+// and the background writer thread. Created on first use (the predefined channels register
+// during static initialisation) and never destroyed; closeTrace() or exit ends the file.
+#pragma once
+
+#include "Batch.hpp"
+#include "Options.hpp"
+#include "Record.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace pvti {
+struct TraceChannel;
+}
+
+namespace pvti::detail {
+
+class TraceWriter;
+
+/// The flush interval the format promises (docs/tracing.md): a killed process keeps every event
+/// older than this.
+inline constexpr std::chrono::milliseconds kFlushInterval{50};
+
+inline std::uint64_t nowNs() {
+  static_assert(std::is_same_v<std::chrono::steady_clock::period, std::nano>, "steady_clock must count ns");
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+class Session {
+public:
+  static Session& instance();
+
+  void registerChannel(TraceChannel* channel);
+  void unregisterChannel(TraceChannel* channel);
+  void setChannelEnabled(TraceChannel* channel, bool enabled);
+  std::vector<TraceChannel*> channels();
+
+  /// Slow paths of the hot path. registerThread gives null when nothing may be recorded on this
+  /// thread (tracing off, or the writer thread itself).
+  ThreadBuffer* registerThread(long tid);
+  std::uint32_t internLabel(const char* text, std::size_t length);
+  /// Pushes into a full ring once the writer has made room (drops it if the trace is closed).
+  void pushWhenRoom(ThreadBuffer& buffer, const Record& r);
+
+  std::uint32_t internMetadata(const std::string& json);
+  std::uint32_t defineGraph(const std::string& name, const std::string& unit);
+  std::uint32_t defineSeries(std::uint32_t graph, const std::string& name);
+  std::uint32_t defineHeatmap(const std::string& name, const std::string& unit, std::string_view valueType,
+                              std::string edgesJson);
+  void addHeatmapSample(std::uint32_t heatmap, std::vector<std::uint8_t> bins);
+  void nameThread(std::uint32_t index, const std::string& name);
+
+  const std::string& fileName() const { return fileName_; }
+  /// Final flush and close; idempotent, never throws.
+  void close() noexcept;
+
+private:
+  Session();
+  void start(const std::string& optionsText);
+  void writerLoop();
+  bool flushOnce(); ///< true when a ring was busy (flush again at once)
+  void deactivateAll();
+  void warn(const std::string& message) noexcept;
+
+  std::mutex mutex_; // guards everything below that is not atomic
+  Options options_;
+  std::vector<TraceChannel*> channels_;
+  std::uint32_t nextChannel_ = 1, nextThread_ = 1, nextGraph_ = 1, nextSeries_ = 1, nextHeatmap_ = 1;
+  std::unordered_map<std::string, std::uint32_t> labels_, metadata_;
+  std::vector<std::shared_ptr<ThreadBuffer>> rings_;
+  Batch pending_;
+
+  std::string fileName_;
+  std::uint64_t startNs_ = 0;
+  std::uint64_t deadlineNs_ = UINT64_MAX; ///< raw steady ns after which nothing is recorded
+  std::unique_ptr<TraceWriter> writer_;
+  std::thread thread_;
+  std::mutex wakeMutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  bool closed_ = false;
+  std::atomic<bool> closing_{false};
+};
+
+} // namespace pvti::detail
