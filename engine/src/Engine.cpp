@@ -312,6 +312,18 @@ void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::ui
 void Engine::setPrintTensorStream(std::ostream& os) { impl_->runtime->setPrintStream(os); }
 const OptionFlags& Engine::getEngineOptions() const { return impl_->options; }
 
+pva::Report Engine::getReport(bool reportExecution) const {
+  if (!impl_->writer)
+    throw runtime_error("Engine::getReport: this engine writes no profile; set the engine option "
+                        "autoReport.outputGraphProfile (or autoReport.all) to \"true\"");
+  if (reportExecution && !impl_->profiling.executionProfile)
+    throw runtime_error("Engine::getReport(true): execution is not profiled; set autoReport.outputExecutionProfile "
+                        "(or autoReport.all), or call getReport(false) for the compilation report");
+  if (impl_->profiling.debugInfo && std::filesystem::exists(impl_->files.debug))
+    return pva::openReport(impl_->files.profile, impl_->files.debug);
+  return pva::openReport(impl_->files.profile);
+}
+
 std::string Engine::getReportDirectory() const { return impl_->writer ? impl_->files.directory : std::string(); }
 
 void Engine::printProfileSummary(std::ostream& out, const OptionFlags& options) const {

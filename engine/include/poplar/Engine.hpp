@@ -15,6 +15,7 @@
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/StreamCallback.hpp>
+#include <pva/Report.hpp>
 
 namespace poplar {
 
@@ -77,6 +78,10 @@ public:
   void printProfileSummary(std::ostream& out, const OptionFlags& options = {}) const;
   /// Directory of this engine's report files (empty when no report is written).
   std::string getReportDirectory() const;
+  /// The profile report as libpva reads it, with the runs recorded so far (reportExecution) and
+  /// the debug information when it was written. Needs a graph profile (autoReport.all or
+  /// autoReport.outputGraphProfile); throws poplar::runtime_error otherwise.
+  pva::Report getReport(bool reportExecution = true) const;
 
 private:
   struct Impl;

@@ -1,0 +1,85 @@
+// Debug information (needs openReport(profile, debug.cbor)): the debug context of each program,
+// compute set and variable, and the operations that made them.
+#pragma once
+
+#include <pva/Fwd.hpp>
+
+#include <string>
+
+namespace pva {
+
+class SourceLocation {
+public:
+  const std::string& fileName() const { return file_; }
+  const std::string& functionName() const { return function_; }
+  unsigned lineNumber() const { return line_; }
+
+private:
+  friend struct detail::Access;
+  std::string file_, function_;
+  unsigned line_ = 0;
+};
+
+class DebugContext {
+public:
+  std::uint64_t id() const { return id_; }
+  const std::string& name() const { return name_; }
+  /// Names from the root, joined by '/'.
+  const std::string& path() const { return path_; }
+  /// The context as a JSON object: {"name", "path", "layer", "opType", "location"}.
+  std::string json() const;
+  /// {"layer": "user" | "poplibs" | ...} as JSON text.
+  std::string layer() const;
+  /// The layer's name alone.
+  const std::string& layerName() const { return layer_; }
+  const std::string& opType() const { return opType_; }
+  const SourceLocation& location() const { return location_; }
+  /// The enclosing contexts, nearest first.
+  std::vector<std::shared_ptr<const DebugContext>> parents() const;
+
+private:
+  friend struct detail::Access;
+  const detail::ReportState* s_ = nullptr; // cached in the report, handed out sharing its ownership
+  std::uint64_t id_ = 0;
+  std::int64_t parent_ = -1;
+  std::string name_, path_, layer_, opType_;
+  SourceLocation location_;
+};
+
+/// An operation (a PopLibs op call, or a user context that owns programs) and what it made.
+class Operation {
+public:
+  const std::string& name() const { return name_; }
+  std::shared_ptr<const DebugContext> debugContext() const { return context_; }
+  const std::string& type() const { return context_->opType(); }
+  std::vector<ProgramPtr> programs() const;
+  const std::vector<Variable>& vars() const { return vars_; }
+  /// First and last liveness steps of its programs (-1 when it has none in the schedule).
+  std::int64_t firstStepIndex() const { return first_; }
+  std::int64_t lastStepIndex() const { return last_; }
+  /// Compile-time cycles of its steps (max over tiles, summed) and bytes of its variables.
+  std::uint64_t estimatedCycles() const { return cycles_; }
+  std::uint64_t variableBytes() const;
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::ReportState> s_;
+  std::string name_;
+  std::shared_ptr<const DebugContext> context_;
+  std::vector<std::uint64_t> programs_;
+  std::vector<Variable> vars_;
+  std::int64_t first_ = -1, last_ = -1;
+  std::uint64_t cycles_ = 0;
+};
+
+class OperationAnalysis {
+public:
+  /// Throws InvalidArgumentError when the report was opened without debug information.
+  explicit OperationAnalysis(const class Report& report);
+  const std::vector<Operation>& operations() const { return operations_; }
+
+private:
+  std::vector<Operation> operations_;
+};
+
+} // namespace pva

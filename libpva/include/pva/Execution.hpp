@@ -1,0 +1,229 @@
+// What happened when the engine ran: runs, every executed step with per-IPU and per-tile cycles,
+// cycle totals by kind, and lightweight-profiling blocks (report.execution()).
+#pragma once
+
+#include <pva/Fwd.hpp>
+#include <pva/Program.hpp>
+
+#include <iterator>
+#include <string>
+
+namespace pva {
+
+/// Minimum and maximum of a cycle counter over tiles.
+class CycleRange {
+public:
+  std::uint64_t min() const { return min_; }
+  std::uint64_t max() const { return max_; }
+
+private:
+  friend struct detail::Access;
+  std::uint64_t min_ = 0, max_ = 0;
+};
+
+/// When a step started and ended on an IPU's tiles, in absolute cycle counts.
+class CycleInterval {
+public:
+  const CycleRange& from() const { return from_; }
+  const CycleRange& to() const { return to_; }
+
+private:
+  friend struct detail::Access;
+  CycleRange from_, to_;
+};
+
+/// One IPU's part of a step.
+class IpuExecution {
+public:
+  unsigned ipu() const { return ipu_; }
+  /// Cycles the step took on this IPU, waiting for other IPUs included.
+  std::uint64_t cycles() const { return cycles_; }
+  /// Over the tiles that did work, and over all the IPU's tiles.
+  const CycleInterval& activeCycles() const { return active_; }
+  const CycleInterval& allCycles() const { return all_; }
+  unsigned activeTiles() const { return activeTiles_; }
+  /// Bytes into and out of the IPU (stream copies, global exchanges).
+  std::uint64_t dataIn() const { return dataIn_; }
+  std::uint64_t dataOut() const { return dataOut_; }
+  /// Mean over max of the tiles' cycles: over all tiles, and over the active tiles.
+  double tileBalance() const { return tileBalance_; }
+  double activeTileBalance() const { return activeTileBalance_; }
+
+private:
+  friend struct detail::Access;
+  unsigned ipu_ = 0, activeTiles_ = 0;
+  std::uint64_t cycles_ = 0, dataIn_ = 0, dataOut_ = 0;
+  CycleInterval active_, all_;
+  double tileBalance_ = 0, activeTileBalance_ = 0;
+};
+
+/// A compute set executed by a step.
+class ComputeSetExecution {
+public:
+  const std::string& name() const;
+  std::vector<std::uint64_t> cyclesByTile() const;
+  std::vector<std::uint64_t> estimatedCyclesByTile() const;
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::ReportState> s_;
+  std::uint64_t program_ = 0, computeSet_ = 0;
+  std::string stepCycles_; ///< the step's own encoded cycles, empty: the program's estimate
+};
+
+/// One executed program step.
+class ExecutionStep {
+public:
+  std::uint64_t index() const { return index_; }
+  unsigned run() const { return run_; }
+  ProgramPtr program() const;
+  /// Only the IPUs that took part.
+  std::vector<IpuExecution> ipus() const;
+  /// Cycles on each tile of one replica (0: the tile did nothing).
+  std::vector<std::uint64_t> cyclesByTile() const;
+  /// OnTileExecute steps: the compute set they ran; empty for other steps.
+  std::vector<ComputeSetExecution> computeSets() const;
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::ReportState> s_;
+  std::uint64_t index_ = 0, program_ = 0;
+  unsigned run_ = 0;
+  std::string ipus_;   ///< encoded per-IPU data, decoded by ipus()
+  std::string cycles_; ///< encoded per-tile cycles when they differ from the program's estimate
+};
+
+/// A range of steps read from the report in chunks: iterating a million steps keeps only one
+/// chunk in memory.
+class ExecutionSteps {
+public:
+  class iterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = ExecutionStep;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const ExecutionStep*;
+    using reference = const ExecutionStep&;
+    const ExecutionStep& operator*() const;
+    const ExecutionStep* operator->() const { return &**this; }
+    iterator& operator++();
+    bool operator==(const iterator& o) const { return index_ == o.index_; }
+    bool operator!=(const iterator& o) const { return index_ != o.index_; }
+
+  private:
+    friend class ExecutionSteps;
+    const ExecutionSteps* range_ = nullptr;
+    std::uint64_t index_ = 0;
+    std::shared_ptr<std::vector<ExecutionStep>> chunk_;
+    std::uint64_t chunkBegin_ = 0;
+  };
+  iterator begin() const;
+  iterator end() const;
+  std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
+  bool empty() const { return begin_ == end_; }
+  /// Random access (reads the one step).
+  ExecutionStep operator[](std::size_t i) const;
+  ExecutionStep at(std::size_t i) const;
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::ReportState> s_;
+  std::uint64_t begin_ = 0, end_ = 0;
+};
+
+/// Cycles by what they were spent on, per tile of one replica.
+class TileCycleTotals {
+public:
+  enum class Kind { Compute, InternalExchange, GlobalExchange, StreamCopy, Sync };
+  static constexpr std::size_t numKinds = 5;
+  const std::vector<std::uint64_t>& byTile(Kind k) const { return byKind_[static_cast<std::size_t>(k)]; }
+  /// Sum over tiles of one kind, or of all kinds.
+  std::uint64_t total(Kind k) const;
+  std::uint64_t total() const;
+
+private:
+  friend struct detail::Access;
+  std::vector<std::uint64_t> byKind_[numKinds];
+};
+
+class MicrosecondInterval {
+public:
+  std::int64_t start() const { return start_; }
+  std::int64_t end() const { return end_; }
+
+private:
+  friend struct detail::Access;
+  std::int64_t start_ = 0, end_ = 0;
+};
+
+class Run {
+public:
+  unsigned index() const { return index_; }
+  const std::string& name() const { return name_; }
+  /// Which engine program ran.
+  unsigned programIndex() const { return programIndex_; }
+  ExecutionSteps steps() const;
+  /// Host wall-clock bounds, µs since the Unix epoch.
+  const MicrosecondInterval& microseconds() const { return us_; }
+  /// Cycles of the run: those of its slowest IPU.
+  std::uint64_t cycles() const { return cycles_; }
+  TileCycleTotals tileCycleTotals() const;
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::ReportState> s_;
+  unsigned index_ = 0, programIndex_ = 0;
+  std::string name_;
+  std::uint64_t firstStep_ = 0, numSteps_ = 0, cycles_ = 0;
+  MicrosecondInterval us_;
+};
+
+class TotalCycles {
+public:
+  std::uint64_t total() const { return total_; }
+
+private:
+  friend struct detail::Access;
+  std::uint64_t total_ = 0;
+};
+
+/// A lightweight-profiling record on one tile.
+class Block {
+public:
+  ProgramPtr program() const;
+  unsigned tile() const { return tile_; }
+  std::uint64_t from() const { return from_; }
+  std::uint64_t to() const { return to_; }
+  std::uint64_t cyclesFrom() const { return from_; }
+  std::uint64_t cyclesTo() const { return to_; }
+  bool isCommon() const { return kind_ == 0; }
+  bool isStreamCopy() const { return kind_ == 1; }
+  bool isBlockFlush() const { return kind_ == 2; }
+  bool isOverflow() const { return kind_ == 3; }
+  unsigned run() const { return run_; }
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::ReportState> s_;
+  std::uint64_t program_ = 0, from_ = 0, to_ = 0;
+  unsigned tile_ = 0, run_ = 0, kind_ = 0;
+};
+
+class ExecutionReport {
+public:
+  std::vector<Run> runs() const;
+  /// Every step of every run, in order.
+  ExecutionSteps steps() const;
+  /// Cycles of all runs.
+  TotalCycles totalCycles() const;
+  /// Per tile, by kind, over all runs.
+  TileCycleTotals tileCycleTotals() const;
+  /// Blocks recorded by a tile of the whole device, in time order.
+  std::vector<Block> blocks(unsigned tile) const;
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::ReportState> s_;
+};
+
+} // namespace pva

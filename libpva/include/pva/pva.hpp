@@ -1,0 +1,21 @@
+// libpva: the reader of Tessera's profile reports (profile.pop, debug.cbor) and host traces.
+//
+//   #include <pva/pva.hpp>
+//   pva::Report report = pva::openReport("reports/mlp/profile.pop", "reports/mlp/debug.cbor");
+//   std::cout << report.compilation().target().numTiles() << " tiles, "
+//             << report.execution().totalCycles().total() << " cycles\n";
+//
+// Objects are cheap handles onto the open report; lists are read on first use and cached.
+// Reading is thread-safe.
+#pragma once
+
+#include <pva/Compare.hpp>
+#include <pva/Compilation.hpp>
+#include <pva/Debug.hpp>
+#include <pva/Exception.hpp>
+#include <pva/Execution.hpp>
+#include <pva/Program.hpp>
+#include <pva/Report.hpp>
+#if __has_include(<pva/Trace.hpp>)
+#include <pva/Trace.hpp>
+#endif

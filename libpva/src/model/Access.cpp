@@ -1,0 +1,377 @@
+// The report state's caches, and the builders of public objects from storage rows.
+#include "Access.hpp"
+
+#include <profiler/Schema.hpp>
+
+namespace pva::detail {
+
+namespace S = tessera::profiler::schema;
+
+static_assert(Program::numTypes == S::kProgramTypeNames.size(), "pva::Program::Type must list every program type");
+static_assert(MemoryCategories::size() == S::kMemoryCategoryNames.size(), "MemoryCategories must list every category");
+static_assert(TileCycleTotals::numKinds == S::kCycleKindNames.size(), "TileCycleTotals must list every cycle kind");
+
+// --- ReportState ---------------------------------------------------------------------------------
+
+ReportState::ReportState(const std::string& profile, const std::string* debug) : store(profile) {
+  if (debug) {
+    debugPath = *debug;
+    auto it = store.meta().find(std::string(S::meta::reportId));
+    const std::string id = it == store.meta().end() ? std::string() : it->second;
+    debugRows = storage::readDebugInfo(*debug, id, profile);
+    hasDebug = true;
+  }
+}
+
+void ReportState::badArgument(const std::string& what) const {
+  throw InvalidArgumentError(store.path() + ": " + what);
+}
+
+const Target& ReportState::getTarget() {
+  std::call_once(target.once, [&] { target.value = Access::target(store.target()); });
+  return target.value;
+}
+
+unsigned ReportState::tilesPerReplica() { return getTarget().tilesPerReplica(); }
+
+const std::vector<storage::TileRow>& ReportState::getTiles() {
+  std::call_once(tiles.once, [&] {
+    tiles.value = store.tiles();
+    if (tiles.value.size() != tilesPerReplica())
+      store.corrupt("corrupted report (" + std::to_string(tiles.value.size()) + " tiles of memory for a replica of " +
+                    std::to_string(tilesPerReplica()) + " tiles)");
+  });
+  return tiles.value;
+}
+
+const std::vector<MemoryCategories>& ReportState::getCategories() {
+  std::call_once(categories.once, [&] {
+    const unsigned n = tilesPerReplica();
+    categories.value.assign(n, MemoryCategories());
+    for (const auto& row : store.categories()) {
+      if (row.tile >= n) store.corrupt("corrupted report (memory category row for tile " + std::to_string(row.tile) + ")");
+      Access::setCategory(categories.value[row.tile], row.category, row.bytes);
+    }
+  });
+  return categories.value;
+}
+
+const std::vector<VertexType>& ReportState::getVertexTypes() {
+  std::call_once(vertexTypes.once, [&] {
+    for (const auto& row : store.vertexTypes()) vertexTypes.value.push_back(Access::vertexType(row));
+  });
+  return vertexTypes.value;
+}
+
+const ProgramCache& ReportState::getPrograms() {
+  std::call_once(programs.once, [&] {
+    auto& c = programs.value;
+    for (const auto& row : store.programs()) c.objects.push_back(Access::program(this, row));
+    c.children.resize(c.objects.size());
+    for (const auto& [parent, child] : store.programChildren()) {
+      if (parent >= c.objects.size() || child >= c.objects.size())
+        store.corrupt("corrupted report (program tree refers to program " + std::to_string(std::max(parent, child)) + ")");
+      c.children[parent].push_back(child);
+    }
+    c.entryPoints = store.entryPoints();
+    for (auto e : c.entryPoints)
+      if (e >= c.objects.size()) store.corrupt("corrupted report (entry point " + std::to_string(e) + ")");
+  });
+  return programs.value;
+}
+
+const std::vector<storage::ComputeSetRow>& ReportState::getComputeSets() {
+  std::call_once(computeSets.once, [&] { computeSets.value = store.computeSets(); });
+  return computeSets.value;
+}
+
+const std::vector<storage::VariableRow>& ReportState::getVariables() {
+  std::call_once(variables.once, [&] { variables.value = store.variables(); });
+  return variables.value;
+}
+
+const std::vector<storage::LivenessRow>& ReportState::getLiveness() {
+  std::call_once(liveness.once, [&] { liveness.value = store.livenessSteps(); });
+  return liveness.value;
+}
+
+const std::vector<storage::RunRow>& ReportState::getRuns() {
+  std::call_once(runs.once, [&] { runs.value = store.runs(); });
+  return runs.value;
+}
+
+const std::vector<std::unique_ptr<DebugContext>>& ReportState::getDebugContexts() {
+  std::call_once(debugContexts.once, [&] {
+    for (const auto& row : debugRows) debugContexts.value.push_back(Access::debugContext(this, row));
+  });
+  return debugContexts.value;
+}
+
+ProgramPtr ReportState::program(std::uint64_t id) {
+  const auto& objects = getPrograms().objects;
+  if (id >= objects.size()) badArgument("no program " + std::to_string(id) + " (the report has " + std::to_string(objects.size()) + ")");
+  return ProgramPtr(self(), objects[id].get());
+}
+
+std::shared_ptr<const DebugContext> ReportState::debugContext(std::int64_t id) {
+  if (!hasDebug || id < 0) return nullptr;
+  const auto& contexts = getDebugContexts();
+  if (std::uint64_t(id) >= contexts.size()) return nullptr; // a report refers to a context the file lacks
+  return std::shared_ptr<const DebugContext>(self(), contexts[std::size_t(id)].get());
+}
+
+Variable ReportState::variable(std::uint64_t id) {
+  const auto& vars = getVariables();
+  if (id >= vars.size()) store.corrupt("corrupted report (reference to variable " + std::to_string(id) + ")");
+  return Access::variable(self(), vars[id]);
+}
+
+// --- builders ------------------------------------------------------------------------------------
+
+Report Access::report(std::shared_ptr<ReportState> s) {
+  Report r;
+  r.s_ = std::move(s);
+  return r;
+}
+
+PoplarVersion Access::poplarVersion(unsigned major, unsigned minor, unsigned point, const std::string& hash) {
+  PoplarVersion v;
+  v.major_ = major;
+  v.minor_ = minor;
+  v.point_ = point;
+  v.hash_ = hash;
+  return v;
+}
+
+ProfileReportVersion Access::formatVersion(unsigned major, unsigned minor, unsigned point) {
+  ProfileReportVersion v;
+  v.major_ = major;
+  v.minor_ = minor;
+  v.point_ = point;
+  return v;
+}
+
+InstrumentationSettings Access::instrumentation(const std::string& compute, const std::string& external) {
+  using C = InstrumentationSettings::ComputeInstrumentationLevel;
+  using E = InstrumentationSettings::ExternalExchangeInstrumentationLevel;
+  InstrumentationSettings i;
+  i.compute_ = compute == "Off" ? C::Off : compute == "Vertex" ? C::Vertex : compute == "Tile" ? C::Tile
+             : compute == "Ipu" ? C::Ipu : compute == "Device" ? C::Device : C::Unknown;
+  i.external_ = external == "Off" ? E::Off : external == "Tile" ? E::Tile : E::Unknown;
+  return i;
+}
+
+CompilationReport Access::compilation(std::shared_ptr<ReportState> s) {
+  CompilationReport c;
+  c.s_ = std::move(s);
+  return c;
+}
+
+ExecutionReport Access::execution(std::shared_ptr<ReportState> s) {
+  ExecutionReport e;
+  e.s_ = std::move(s);
+  return e;
+}
+
+Target Access::target(const storage::TargetRow& row) {
+  Target t;
+  t.type_ = row.type == "IPU" ? Target::Type::Ipu : row.type == "IPU_MODEL" ? Target::Type::IpuModel
+          : row.type == "CPU" ? Target::Type::Cpu : Target::Type::Unknown;
+  t.arch_ = row.architecture == "ipu1" ? Target::Architecture::Ipu1 : row.architecture == "ipu2" ? Target::Architecture::Ipu2
+          : row.architecture == "ipu21" ? Target::Architecture::Ipu21 : Target::Architecture::Unknown;
+  t.numIpus_ = row.numIpus;
+  t.tilesPerIpu_ = row.tilesPerIpu;
+  t.replicas_ = row.numReplicas;
+  t.contexts_ = row.contexts;
+  t.exchangeBytesPerCycle_ = row.exchangeBytesPerCycle;
+  t.minSync_ = row.minSync;
+  t.maxSync_ = row.maxSync;
+  t.globalSync_ = row.globalSync;
+  t.bytesPerTile_ = row.bytesPerTile;
+  t.interleavedStart_ = row.interleavedStart;
+  t.clock_ = row.clock;
+  t.ipuLinkBytesPerCycle_ = row.ipuLink;
+  t.hostLinkBytesPerCycle_ = row.hostLink;
+  t.elementOffsets_ = row.elementOffsets;
+  return t;
+}
+
+Graph Access::graph(const storage::GraphRow& row) {
+  Graph g;
+  g.vertices_ = row.vertices;
+  g.computeSets_ = row.computeSets;
+  g.variables_ = row.variables;
+  g.edges_ = row.edges;
+  return g;
+}
+
+Tile Access::tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile,
+                  const storage::TileRow& row) {
+  Tile t;
+  t.number_ = number;
+  t.ipu_ = ipu;
+  TileMemory& m = t.memory_;
+  m.s_ = s;
+  m.tile_ = replicaTile;
+  m.total_.including_ = row.includingGaps;
+  m.total_.excluding_ = row.excludingGaps;
+  m.overflowed_.including_ = row.overflowedIncluding;
+  m.overflowed_.excluding_ = row.overflowedExcluding;
+  m.alwaysLive_ = row.alwaysLive;
+  m.notAlwaysLive_ = row.notAlwaysLive;
+  return t;
+}
+
+Ipu Access::ipu(unsigned id, std::vector<Tile> tiles) {
+  Ipu i;
+  i.id_ = id;
+  i.tiles_ = std::move(tiles);
+  return i;
+}
+
+void Access::setCategory(MemoryCategories& m, unsigned category, const std::uint64_t (&bytes)[3][2]) {
+  CategoryMemory& c = m.c_[category];
+  for (int r = 0; r < 3; ++r) {
+    c.regions_[r].nonOverlapped_ = bytes[r][0];
+    c.regions_[r].overlapped_ = bytes[r][1];
+  }
+}
+
+VertexType Access::vertexType(const storage::VertexTypeRow& row) {
+  VertexType v;
+  v.name_ = row.name;
+  v.size_ = row.stateBytes;
+  v.codeBytes_ = row.codeBytes;
+  v.supervisor_ = row.supervisor;
+  return v;
+}
+
+TileVertexType Access::tileVertexType(const VertexType& t, std::uint64_t count) {
+  TileVertexType v;
+  v.type_ = t;
+  v.count_ = count;
+  return v;
+}
+
+ComputeSet Access::computeSet(const std::shared_ptr<ReportState>& s, const storage::ComputeSetRow& row) {
+  ComputeSet c;
+  c.s_ = s;
+  c.id_ = unsigned(row.id);
+  c.name_ = row.name;
+  c.numVertices_ = row.numVertices;
+  c.debug_ = row.debug;
+  return c;
+}
+
+ComputeSetVertices Access::computeSetVertices(const std::shared_ptr<ReportState>& s, unsigned computeSet,
+                                              std::uint64_t typeId, const VertexType& type, std::uint64_t count) {
+  ComputeSetVertices v;
+  v.s_ = s;
+  v.computeSet_ = computeSet;
+  v.typeId_ = typeId;
+  v.type_ = type;
+  v.count_ = count;
+  return v;
+}
+
+Variable Access::variable(const std::shared_ptr<ReportState>& s, const storage::VariableRow& row) {
+  Variable v;
+  v.s_ = s;
+  v.id_ = row.id;
+  v.bytes_ = row.bytes;
+  v.from_ = row.from;
+  v.to_ = row.to;
+  v.debug_ = row.debug;
+  v.alwaysLive_ = row.alwaysLive;
+  v.name_ = row.name;
+  v.category_ = row.category;
+  v.elementType_ = row.elementType;
+  v.shape_ = row.shape;
+  return v;
+}
+
+Variable Access::pseudoVariable(const std::string& category, std::uint64_t bytes) {
+  Variable v;
+  v.id_ = ~std::uint64_t(0);
+  v.bytes_ = bytes;
+  v.alwaysLive_ = true;
+  v.name_ = category;
+  v.category_ = category;
+  return v;
+}
+
+NotAlwaysLiveMemory Access::notAlwaysLive(std::uint64_t bytes, std::vector<Variable> vars) {
+  NotAlwaysLiveMemory m;
+  m.bytes_ = bytes;
+  m.variables_ = std::move(vars);
+  return m;
+}
+
+ProgramStep Access::programStep(const std::shared_ptr<ReportState>& s, const storage::LivenessRow& row) {
+  ProgramStep p;
+  p.s_ = s;
+  p.index_ = row.id;
+  p.bytes_ = row.bytes;
+  p.program_ = row.program;
+  return p;
+}
+
+BriefVar Access::briefVar(const storage::LoweredRow& row, std::uint64_t classId, std::uint64_t from, std::uint64_t to) {
+  BriefVar b;
+  b.id_ = row.id;
+  b.bytes_ = row.bytes;
+  b.tile_ = row.tile;
+  b.class_.id = classId;
+  if (from < to) b.class_.steps.push_back({from, to});
+  return b;
+}
+
+LoweredVariable Access::loweredVariable(const storage::LoweredRow& row, const Variable* var) {
+  LoweredVariable l;
+  l.id_ = row.id;
+  l.bytes_ = row.bytes;
+  l.offset_ = row.offset;
+  l.alignment_ = row.alignment;
+  l.tile_ = row.tile;
+  l.alwaysLive_ = row.alwaysLive;
+  l.category_ = row.category;
+  l.hasVar_ = var != nullptr;
+  if (var) {
+    l.var_ = *var;
+    l.name_ = var->name();
+  } else {
+    l.name_ = row.name;
+  }
+  return l;
+}
+
+LoweredVariables Access::loweredVariables(std::shared_ptr<ReportState> s) {
+  LoweredVariables l;
+  l.s_ = std::move(s);
+  return l;
+}
+
+ProgramVariable Access::programVariable(const storage::VariableRow& var, const std::string& access) {
+  ProgramVariable v;
+  v.id_ = var.id;
+  v.bytes_ = var.bytes;
+  v.name_ = var.name;
+  v.alwaysLive_ = var.alwaysLive;
+  v.access_ = access == "write" ? ProgramVariable::Access::Write
+            : access == "readWrite" ? ProgramVariable::Access::ReadWrite : ProgramVariable::Access::Read;
+  return v;
+}
+
+TileCycleTotals Access::tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind) {
+  TileCycleTotals t;
+  for (std::size_t k = 0; k < TileCycleTotals::numKinds && k < byKind.size(); ++k) t.byKind_[k] = std::move(byKind[k]);
+  return t;
+}
+
+TotalCycles Access::totalCycles(std::uint64_t total) {
+  TotalCycles t;
+  t.total_ = total;
+  return t;
+}
+
+} // namespace pva::detail

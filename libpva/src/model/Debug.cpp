@@ -1,0 +1,129 @@
+// Debug information: debug contexts from debug.cbor, and operations grouped by them.
+#include "Access.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace pva {
+
+using detail::Access;
+using detail::ReportState;
+
+std::string DebugContext::json() const {
+  nlohmann::json j{{"id", id_},       {"name", name_},     {"path", path_},
+                   {"layer", layer_}, {"opType", opType_},
+                   {"location", {{"fileName", location_.fileName()}, {"functionName", location_.functionName()},
+                                 {"lineNumber", location_.lineNumber()}}}};
+  return j.dump();
+}
+
+std::string DebugContext::layer() const { return nlohmann::json{{"layer", layer_}}.dump(); }
+
+std::vector<std::shared_ptr<const DebugContext>> DebugContext::parents() const {
+  std::vector<std::shared_ptr<const DebugContext>> out;
+  ReportState& s = ReportState::of(s_);
+  for (std::int64_t p = parent_; p >= 0;) {
+    auto ctx = s.debugContext(p);
+    if (!ctx) break;
+    p = ctx->parent_;
+    out.push_back(std::move(ctx));
+  }
+  return out;
+}
+
+std::vector<ProgramPtr> Operation::programs() const {
+  std::vector<ProgramPtr> out;
+  for (auto id : programs_) out.push_back(s_->program(id));
+  return out;
+}
+
+std::uint64_t Operation::variableBytes() const {
+  std::uint64_t b = 0;
+  for (const auto& v : vars_) b += v.bytes();
+  return b;
+}
+
+OperationAnalysis::OperationAnalysis(const Report& report) {
+  const auto s = Access::state(report);
+  if (!s->hasDebug)
+    s->badArgument("OperationAnalysis needs debug information: open the report with openReport(profile, debug.cbor)");
+  const auto& contexts = s->getDebugContexts();
+  // The operation a context belongs to: its nearest enclosing context made by an op, or itself.
+  auto owner = [&](std::int64_t id) -> std::int64_t {
+    if (id < 0 || std::uint64_t(id) >= contexts.size()) return -1;
+    for (std::int64_t c = id; c >= 0; c = Access::parentOf(*contexts[std::size_t(c)]))
+      if (!contexts[std::size_t(c)]->opType().empty()) return c;
+    return id;
+  };
+  struct Group {
+    std::vector<std::uint64_t> programs;
+    std::vector<Variable> vars;
+  };
+  std::map<std::int64_t, Group> groups;
+  const auto& programs = s->getPrograms().objects;
+  for (const auto& p : programs) {
+    const std::int64_t o = owner(Access::debugOf(*p));
+    if (o >= 0) groups[o].programs.push_back(p->_id());
+  }
+  for (const auto& row : s->getVariables()) {
+    const std::int64_t o = owner(row.debug);
+    if (o >= 0) groups[o].vars.push_back(Access::variable(s, row));
+  }
+  std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOfProgram;
+  for (const auto& step : s->getLiveness()) stepsOfProgram[step.program].push_back(step.id);
+  for (auto& [id, g] : groups) {
+    std::int64_t first = -1, last = -1;
+    std::uint64_t cycles = 0;
+    for (auto p : g.programs) {
+      auto it = stepsOfProgram.find(p);
+      if (it != stepsOfProgram.end()) {
+        const auto lo = std::int64_t(it->second.front()), hi = std::int64_t(it->second.back());
+        first = first < 0 ? lo : std::min(first, lo);
+        last = std::max(last, hi);
+      }
+      if (programs[p]->isStep()) {
+        const auto c = programs[p]->estimatedCyclesByTile();
+        if (!c.empty()) cycles += *std::max_element(c.begin(), c.end());
+      }
+    }
+    auto ctx = s->debugContext(id);
+    operations_.push_back(Access::operation(s, ctx, std::move(g.programs), std::move(g.vars), first, last, cycles));
+  }
+}
+
+namespace detail {
+
+std::unique_ptr<DebugContext> Access::debugContext(const ReportState* s, const storage::DebugContextRow& row) {
+  auto c = std::make_unique<DebugContext>();
+  c->s_ = s;
+  c->id_ = row.id;
+  c->parent_ = row.parent;
+  c->name_ = row.name;
+  c->path_ = row.path;
+  c->layer_ = row.layer;
+  c->opType_ = row.opType;
+  c->location_.file_ = row.file;
+  c->location_.function_ = row.function;
+  c->location_.line_ = row.line;
+  return c;
+}
+
+Operation Access::operation(const std::shared_ptr<ReportState>& s, std::shared_ptr<const DebugContext> context,
+                            std::vector<std::uint64_t> programs, std::vector<Variable> vars, std::int64_t first,
+                            std::int64_t last, std::uint64_t cycles) {
+  Operation o;
+  o.s_ = s;
+  o.name_ = context->path().empty() ? context->name() : context->path();
+  o.context_ = std::move(context);
+  o.programs_ = std::move(programs);
+  o.vars_ = std::move(vars);
+  o.first_ = first;
+  o.last_ = last;
+  o.cycles_ = cycles;
+  return o;
+}
+
+} // namespace detail
+} // namespace pva

@@ -1,0 +1,251 @@
+// report.execution(): runs, steps streamed in chunks, cycle totals, blocks.
+#include "Access.hpp"
+
+#include <profiler/Blob.hpp>
+
+namespace pva {
+
+using detail::Access;
+using detail::ReportState;
+using ProgramBlob = storage::ReportStore::ProgramBlob;
+
+namespace {
+/// Steps read per query while iterating: large enough to amortise the query, small enough that
+/// iterating any number of steps holds a few hundred KiB.
+constexpr std::uint64_t kChunk = 4096;
+
+std::uint64_t totalSteps(ReportState& s) {
+  std::uint64_t n = 0;
+  for (const auto& r : s.getRuns()) n = std::max(n, r.firstStep + r.numSteps);
+  return n;
+}
+} // namespace
+
+// --- ExecutionReport ------------------------------------------------------------------------------
+
+std::vector<Run> ExecutionReport::runs() const {
+  std::vector<Run> out;
+  for (const auto& row : s_->getRuns()) out.push_back(Access::run(s_, row));
+  return out;
+}
+
+ExecutionSteps ExecutionReport::steps() const { return Access::steps(s_, 0, totalSteps(*s_)); }
+
+TotalCycles ExecutionReport::totalCycles() const {
+  std::uint64_t total = 0;
+  for (const auto& r : s_->getRuns()) total += r.cycles;
+  return Access::totalCycles(total);
+}
+
+TileCycleTotals ExecutionReport::tileCycleTotals() const {
+  std::vector<std::vector<std::uint64_t>> sum(TileCycleTotals::numKinds,
+                                                std::vector<std::uint64_t>(s_->tilesPerReplica(), 0));
+  for (const auto& r : s_->getRuns()) {
+    const auto byKind = s_->store.runTileCycles(r.id);
+    for (std::size_t k = 0; k < byKind.size() && k < sum.size(); ++k)
+      for (std::size_t t = 0; t < byKind[k].size() && t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
+  }
+  return Access::tileCycleTotals(std::move(sum));
+}
+
+std::vector<Block> ExecutionReport::blocks(unsigned tile) const {
+  const Target& t = s_->getTarget();
+  if (tile >= t.numTiles()) s_->badArgument("no tile " + std::to_string(tile) + " (the target has " + std::to_string(t.numTiles()) + ")");
+  std::vector<Block> out;
+  for (const auto& row : s_->store.blocks(tile)) out.push_back(Access::block(s_, row));
+  return out;
+}
+
+// --- steps ----------------------------------------------------------------------------------------
+
+ExecutionSteps::iterator ExecutionSteps::begin() const {
+  iterator it;
+  it.range_ = this;
+  it.index_ = begin_;
+  return it;
+}
+
+ExecutionSteps::iterator ExecutionSteps::end() const {
+  iterator it;
+  it.range_ = this;
+  it.index_ = end_;
+  return it;
+}
+
+const ExecutionStep& ExecutionSteps::iterator::operator*() const {
+  auto* self = const_cast<iterator*>(this);
+  if (!chunk_ || index_ < chunkBegin_ || index_ >= chunkBegin_ + chunk_->size()) {
+    std::vector<storage::StepRow> rows;
+    const std::uint64_t count = std::min(kChunk, range_->end_ - index_);
+    rows.reserve(count);
+    range_->s_->store.steps(index_, count, rows);
+    if (rows.size() != count || (!rows.empty() && rows.front().id != index_))
+      range_->s_->store.corrupt("corrupted report (steps " + std::to_string(index_) + "-" +
+                                std::to_string(index_ + count - 1) + " are missing)");
+    auto chunk = std::make_shared<std::vector<ExecutionStep>>();
+    chunk->reserve(rows.size());
+    for (auto& r : rows) chunk->push_back(Access::step(range_->s_, std::move(r)));
+    self->chunk_ = std::move(chunk);
+    self->chunkBegin_ = index_;
+  }
+  return (*chunk_)[index_ - chunkBegin_];
+}
+
+ExecutionSteps::iterator& ExecutionSteps::iterator::operator++() {
+  ++index_;
+  return *this;
+}
+
+ExecutionStep ExecutionSteps::operator[](std::size_t i) const { return at(i); }
+
+ExecutionStep ExecutionSteps::at(std::size_t i) const {
+  if (i >= size()) s_->badArgument("no step " + std::to_string(i) + " (there are " + std::to_string(size()) + ")");
+  std::vector<storage::StepRow> rows;
+  s_->store.steps(begin_ + i, 1, rows);
+  if (rows.size() != 1) s_->store.corrupt("corrupted report (step " + std::to_string(begin_ + i) + " is missing)");
+  return Access::step(s_, std::move(rows[0]));
+}
+
+ProgramPtr ExecutionStep::program() const { return s_->program(program_); }
+
+std::vector<IpuExecution> ExecutionStep::ipus() const {
+  std::vector<IpuExecution> out;
+  std::vector<tessera::profiler::StepIpu> decoded;
+  try {
+    decoded = tessera::profiler::decodeStepIpus(ipus_.data(), ipus_.size());
+  } catch (const tessera::profiler::BlobError& e) {
+    s_->store.corrupt("corrupted step " + std::to_string(index_) + ": " + e.what());
+  }
+  out.reserve(decoded.size());
+  for (const auto& d : decoded)
+    out.push_back(Access::ipuExecution({d.ipu, d.activeTiles, d.cycles, d.activeFromMin, d.activeFromMax, d.activeToMin,
+                                        d.activeToMax, d.allFromMin, d.allFromMax, d.allToMin, d.allToMax, d.dataIn,
+                                        d.dataOut, d.tileBalance, d.activeTileBalance}));
+  return out;
+}
+
+std::vector<std::uint64_t> ExecutionStep::cyclesByTile() const {
+  if (!cycles_.empty()) return s_->store.decodeTileValues(cycles_, "step cycles");
+  return s_->store.programBlob(program_, ProgramBlob::EstimatedCycles);
+}
+
+std::vector<ComputeSetExecution> ExecutionStep::computeSets() const {
+  const ProgramPtr p = program();
+  if (p->type() != Program::Type::OnTileExecute) return {};
+  return {Access::computeSetExecution(s_, program_, std::uint64_t(Access::computeSetOf(*p)), cycles_)};
+}
+
+const std::string& ComputeSetExecution::name() const {
+  const auto& sets = s_->getComputeSets();
+  if (computeSet_ >= sets.size()) s_->store.corrupt("corrupted report (step runs compute set " + std::to_string(computeSet_) + ")");
+  return sets[computeSet_].name;
+}
+
+std::vector<std::uint64_t> ComputeSetExecution::cyclesByTile() const {
+  if (!stepCycles_.empty()) return s_->store.decodeTileValues(stepCycles_, "step cycles");
+  return s_->store.programBlob(program_, ProgramBlob::EstimatedCycles);
+}
+
+std::vector<std::uint64_t> ComputeSetExecution::estimatedCyclesByTile() const {
+  return s_->store.computeSetEstimate(computeSet_);
+}
+
+// --- runs, totals, blocks -------------------------------------------------------------------------
+
+ExecutionSteps Run::steps() const { return Access::steps(s_, firstStep_, firstStep_ + numSteps_); }
+
+TileCycleTotals Run::tileCycleTotals() const { return Access::tileCycleTotals(s_->store.runTileCycles(index_)); }
+
+std::uint64_t TileCycleTotals::total(Kind k) const {
+  std::uint64_t s = 0;
+  for (auto c : byKind_[static_cast<std::size_t>(k)]) s += c;
+  return s;
+}
+
+std::uint64_t TileCycleTotals::total() const {
+  std::uint64_t s = 0;
+  for (std::size_t k = 0; k < numKinds; ++k) s += total(static_cast<Kind>(k));
+  return s;
+}
+
+ProgramPtr Block::program() const { return s_->program(program_); }
+
+namespace detail {
+
+ExecutionSteps Access::steps(std::shared_ptr<ReportState> s, std::uint64_t begin, std::uint64_t end) {
+  ExecutionSteps r;
+  r.s_ = std::move(s);
+  r.begin_ = begin;
+  r.end_ = end;
+  return r;
+}
+
+ExecutionStep Access::step(const std::shared_ptr<ReportState>& s, storage::StepRow&& row) {
+  ExecutionStep e;
+  e.s_ = s;
+  e.index_ = row.id;
+  e.program_ = row.program;
+  e.run_ = row.run;
+  e.ipus_ = std::move(row.ipus);
+  e.cycles_ = std::move(row.cycles);
+  return e;
+}
+
+IpuExecution Access::ipuExecution(const StepIpuView& v) {
+  IpuExecution e;
+  e.ipu_ = v.ipu;
+  e.activeTiles_ = v.activeTiles;
+  e.cycles_ = v.cycles;
+  e.dataIn_ = v.dataIn;
+  e.dataOut_ = v.dataOut;
+  e.active_.from_.min_ = v.activeFromMin;
+  e.active_.from_.max_ = v.activeFromMax;
+  e.active_.to_.min_ = v.activeToMin;
+  e.active_.to_.max_ = v.activeToMax;
+  e.all_.from_.min_ = v.allFromMin;
+  e.all_.from_.max_ = v.allFromMax;
+  e.all_.to_.min_ = v.allToMin;
+  e.all_.to_.max_ = v.allToMax;
+  e.tileBalance_ = v.tileBalance;
+  e.activeTileBalance_ = v.activeTileBalance;
+  return e;
+}
+
+ComputeSetExecution Access::computeSetExecution(const std::shared_ptr<ReportState>& s, std::uint64_t program,
+                                                std::uint64_t computeSet, const std::string& stepCycles) {
+  ComputeSetExecution c;
+  c.s_ = s;
+  c.program_ = program;
+  c.computeSet_ = computeSet;
+  c.stepCycles_ = stepCycles;
+  return c;
+}
+
+Run Access::run(const std::shared_ptr<ReportState>& s, const storage::RunRow& row) {
+  Run r;
+  r.s_ = s;
+  r.index_ = row.id;
+  r.programIndex_ = row.programIndex;
+  r.name_ = row.name;
+  r.firstStep_ = row.firstStep;
+  r.numSteps_ = row.numSteps;
+  r.cycles_ = row.cycles;
+  r.us_.start_ = row.usStart;
+  r.us_.end_ = row.usEnd;
+  return r;
+}
+
+Block Access::block(const std::shared_ptr<ReportState>& s, const storage::BlockRow& row) {
+  Block b;
+  b.s_ = s;
+  b.program_ = row.program;
+  b.from_ = row.from;
+  b.to_ = row.to;
+  b.tile_ = row.tile;
+  b.run_ = row.run;
+  b.kind_ = row.kind;
+  return b;
+}
+
+} // namespace detail
+} // namespace pva

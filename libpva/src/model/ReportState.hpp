@@ -1,0 +1,72 @@
+// The open report behind every public handle: its storage and the caches of what has been read.
+// Each cache is filled once, on first use, from plain storage rows; caches never hold handles
+// that own the state (that would be a reference cycle), and programs and debug contexts are
+// handed out as shared_ptrs that share ownership of the state (aliasing constructor).
+#pragma once
+
+#include "../storage/DebugInfo.hpp"
+#include "../storage/ReportStore.hpp"
+
+#include <pva/pva.hpp>
+
+#include <mutex>
+
+namespace pva::detail {
+
+template <class T> struct Lazy {
+  std::once_flag once;
+  T value;
+};
+
+struct ProgramCache {
+  std::vector<std::unique_ptr<Program>> objects;
+  std::vector<std::vector<std::uint64_t>> children;
+  std::vector<std::uint64_t> entryPoints;
+};
+
+struct ReportState : std::enable_shared_from_this<ReportState> {
+  ReportState(const std::string& profile, const std::string* debug);
+
+  storage::ReportStore store;
+  std::string debugPath;
+  std::vector<storage::DebugContextRow> debugRows;
+  bool hasDebug = false;
+
+  Lazy<Target> target;
+  Lazy<Graph> graph;
+  Lazy<std::vector<storage::TileRow>> tiles;
+  Lazy<std::vector<MemoryCategories>> categories; ///< per tile of one replica
+  Lazy<std::vector<VertexType>> vertexTypes;
+  Lazy<ProgramCache> programs;
+  Lazy<std::vector<storage::ComputeSetRow>> computeSets;
+  Lazy<std::vector<storage::VariableRow>> variables;
+  Lazy<std::vector<storage::LivenessRow>> liveness;
+  Lazy<std::vector<storage::RunRow>> runs;
+  Lazy<std::vector<std::unique_ptr<DebugContext>>> debugContexts;
+
+  // Accessors that fill the caches.
+  const Target& getTarget();
+  const std::vector<storage::TileRow>& getTiles();
+  const std::vector<MemoryCategories>& getCategories();
+  const std::vector<VertexType>& getVertexTypes();
+  const ProgramCache& getPrograms();
+  const std::vector<storage::ComputeSetRow>& getComputeSets();
+  const std::vector<storage::VariableRow>& getVariables();
+  const std::vector<storage::LivenessRow>& getLiveness();
+  const std::vector<storage::RunRow>& getRuns();
+  const std::vector<std::unique_ptr<DebugContext>>& getDebugContexts();
+
+  std::shared_ptr<ReportState> self() { return shared_from_this(); }
+  /// The state of a cached object (programs and debug contexts keep a plain pointer to it).
+  static ReportState& of(const ReportState* s) { return const_cast<ReportState&>(*s); }
+  /// A program as a ProgramPtr that keeps the report open.
+  ProgramPtr program(std::uint64_t id);
+  /// A debug context (null without debug information or for id < 0).
+  std::shared_ptr<const DebugContext> debugContext(std::int64_t id);
+  Variable variable(std::uint64_t id);
+  unsigned tilesPerReplica();
+  /// Throws InvalidArgumentError naming the report.
+  [[noreturn]] void badArgument(const std::string& what) const;
+};
+
+} // namespace pva::detail

@@ -1,0 +1,22 @@
+// Reads debug.cbor (the only place libpva parses CBOR) and checks it belongs to its report.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pva::storage {
+
+struct DebugContextRow {
+  std::uint64_t id = 0;
+  std::int64_t parent = -1;
+  std::string name, path, layer, opType, file, function;
+  unsigned line = 0;
+};
+
+/// Throws FileNotFoundError, InvalidReportError (not debug info, corrupted, truncated),
+/// UnsupportedVersionError, or DebugInfoMismatchError when its report id is not `reportId`.
+std::vector<DebugContextRow> readDebugInfo(const std::string& path, const std::string& reportId,
+                                           const std::string& profilePath);
+
+} // namespace pva::storage

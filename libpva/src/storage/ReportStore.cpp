@@ -1,0 +1,544 @@
+#include "ReportStore.hpp"
+
+#include <profiler/Blob.hpp>
+#include <profiler/Schema.hpp>
+#include <pva/Exception.hpp>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+
+namespace pva::storage {
+
+namespace S = tessera::profiler::schema;
+using tessera::sqlite::Statement;
+
+namespace {
+
+/// "SELECT a, b FROM t <rest>": every name from the schema's constants.
+std::string select(std::initializer_list<const S::Column*> columns, std::string_view table, std::string_view rest = {}) {
+  std::string sql = "SELECT ";
+  bool first = true;
+  for (const S::Column* c : columns) {
+    if (!first) sql += ", ";
+    sql += c->name;
+    first = false;
+  }
+  sql += " FROM ";
+  sql += table;
+  if (!rest.empty()) {
+    sql += ' ';
+    sql += rest;
+  }
+  return sql;
+}
+
+std::string eq(const S::Column& c) { return std::string(c.name) + " = ?"; }
+
+std::string text(const Statement& s, int col) { return std::string(s.columnText(col)); }
+std::uint64_t u64(const Statement& s, int col) { return static_cast<std::uint64_t>(s.columnInt(col)); }
+std::int64_t optionalInt(const Statement& s, int col) { return s.isNull(col) ? -1 : s.columnInt(col); }
+std::string blob(const Statement& s, int col) {
+  auto [p, n] = s.columnBlob(col);
+  return n ? std::string(static_cast<const char*>(p), n) : std::string();
+}
+
+template <std::size_t N> unsigned indexOfName(const std::array<std::string_view, N>& names, std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == name) return static_cast<unsigned>(i);
+  return static_cast<unsigned>(N);
+}
+
+struct Version {
+  unsigned major = 0, minor = 0, point = 0;
+};
+
+bool parseVersion(const std::string& text, Version& v) {
+  char dot1 = 0, dot2 = 0;
+  std::istringstream in(text);
+  in >> v.major >> dot1 >> v.minor >> dot2 >> v.point;
+  return in && dot1 == '.' && dot2 == '.' && in.peek() == std::char_traits<char>::eof();
+}
+
+} // namespace
+
+ReportStore::ReportStore(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path_, ec))
+    throw FileNotFoundError(path_ + ": no such file");
+  if (std::filesystem::is_directory(path_, ec))
+    throw FileNotFoundError(path_ + ": is a directory, not a report (profile.pop is inside it)");
+  checkHeader();
+  try {
+    db_ = std::make_unique<tessera::sqlite::Database>(path_, tessera::sqlite::OpenMode::ReadOnly);
+  } catch (const tessera::sqlite::Error& e) {
+    throw FileNotFoundError(path_ + ": cannot open: " + e.what());
+  }
+  readMeta();
+}
+
+ReportStore::~ReportStore() {
+  statements_.clear(); // before the connection
+}
+
+void ReportStore::corrupt(const std::string& what) const { throw InvalidReportError(path_ + ": " + what); }
+
+/// Cheap checks that need no query: the SQLite signature, and a file at least as long as its
+/// header says (a truncated copy would otherwise only fail when a missing page is read).
+void ReportStore::checkHeader() {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) throw FileNotFoundError(path_ + ": cannot be read");
+  unsigned char h[100] = {};
+  in.read(reinterpret_cast<char*>(h), sizeof h);
+  const std::streamsize got = in.gcount();
+  static const char kMagic[] = "SQLite format 3";
+  if (got == 0) corrupt("empty file, not a Tessera report");
+  if (got < 100 || std::memcmp(h, kMagic, sizeof kMagic) != 0)
+    corrupt("not a Tessera report (not an SQLite database)");
+  const std::uint32_t pageSizeField = (std::uint32_t(h[16]) << 8) | h[17];
+  const std::uint64_t pageSize = pageSizeField == 1 ? 65536 : pageSizeField;
+  auto be32 = [&](int o) { return (std::uint32_t(h[o]) << 24) | (std::uint32_t(h[o + 1]) << 16) | (std::uint32_t(h[o + 2]) << 8) | h[o + 3]; };
+  const std::uint32_t pages = be32(28), changeCounter = be32(24), validFor = be32(92);
+  const auto size = std::filesystem::file_size(path_);
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0) corrupt("corrupted report (bad page size in the header)");
+  if (pages != 0 && changeCounter == validFor && size < pages * pageSize)
+    corrupt("truncated report: " + std::to_string(size) + " bytes, the header says " +
+            std::to_string(pages * pageSize));
+}
+
+void ReportStore::readMeta() {
+  guarded("reading the report's identity", [&] {
+    Statement has(*db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");
+    const std::string metaTable(S::Meta::table.name);
+    has.bindText(1, metaTable);
+    has.step();
+    if (has.columnInt(0) == 0) corrupt("not a Tessera report (no " + metaTable + " table)");
+    Statement q(*db_, select({&S::Meta::key, &S::Meta::value}, S::Meta::table.name));
+    while (q.step()) meta_[text(q, 0)] = text(q, 1);
+  });
+  auto it = meta_.find(std::string(S::meta::format));
+  if (it == meta_.end() || it->second != S::kProfileFormatName)
+    corrupt("not a Tessera profile report (format '" + (it == meta_.end() ? std::string() : it->second) + "')");
+  Version v;
+  const std::string version = meta_[std::string(S::meta::formatVersion)];
+  if (!parseVersion(version, v)) corrupt("corrupted report (format version '" + version + "')");
+  const auto& ours = S::kProfileFormatVersion;
+  const std::string supported = "this libpva reads format " + std::to_string(ours.major) + ".x up to " + S::toString(ours);
+  if (v.major != ours.major || v.minor > ours.minor || (v.minor == ours.minor && v.point > ours.point))
+    throw UnsupportedVersionError(path_ + ": report format " + version + " is " +
+                                  (v.major < ours.major ? "older than" : "newer than") + " this libpva supports (" +
+                                  supported + ")" +
+                                  (v.major < ours.major ? "" : "; update Tessera to read it"));
+  // Every table must be there: a report missing one was not written by a Tessera writer.
+  std::vector<std::string> missing;
+  guarded("listing the report's tables", [&] {
+    Statement q(*db_, "SELECT name FROM sqlite_master WHERE type = 'table'");
+    std::vector<std::string> present;
+    while (q.step()) present.push_back(text(q, 0));
+    S::forEachTable([&](const auto& t) {
+      if (std::find(present.begin(), present.end(), t.name) == present.end()) missing.emplace_back(t.name);
+    });
+  });
+  if (!missing.empty()) corrupt("corrupted report (missing table '" + missing.front() + "')");
+}
+
+template <class F> auto ReportStore::guarded(const char* what, F&& f) -> decltype(f()) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  try {
+    return f();
+  } catch (const tessera::sqlite::Error& e) {
+    // The message already names the file; say what we were doing.
+    throw InvalidReportError(std::string(e.what()) + " (while " + what + "; the report is corrupted or truncated)");
+  } catch (const tessera::profiler::BlobError& e) {
+    throw InvalidReportError(path_ + ": corrupted report: " + e.what() + " (while " + what + ")");
+  }
+}
+
+Statement& ReportStore::statement(const std::string& sql) {
+  auto& s = statements_[sql];
+  if (!s) s = std::make_unique<Statement>(*db_, sql);
+  s->reset();
+  s->clearBindings();
+  return *s;
+}
+
+U64s ReportStore::decodeTileValues(const std::string& bytes, const char* what) const {
+  try {
+    return tessera::profiler::decodeTileValues(bytes.data(), bytes.size());
+  } catch (const tessera::profiler::BlobError& e) {
+    throw InvalidReportError(path_ + ": corrupted " + what + ": " + e.what());
+  }
+}
+
+TargetRow ReportStore::target() {
+  using T = S::TargetTable;
+  return guarded("reading the target", [&] {
+    Statement& q = statement(select({&T::type, &T::architecture, &T::numIpus, &T::tilesPerIpu, &T::bytesPerTile,
+                                     &T::clockFrequency, &T::numReplicas, &T::numWorkerContexts,
+                                     &T::exchangeBytesPerCycle, &T::ipuLinkBytesPerCycle, &T::hostLinkBytesPerCycle,
+                                     &T::minSyncDelay, &T::maxSyncDelay, &T::globalSyncCycles,
+                                     &T::interleavedMemoryStart, &T::memoryElementOffsets},
+                                    T::table.name));
+    if (!q.step()) corrupt("corrupted report (no target)");
+    TargetRow t;
+    t.type = text(q, 0);
+    t.architecture = text(q, 1);
+    t.numIpus = unsigned(q.columnInt(2));
+    t.tilesPerIpu = unsigned(q.columnInt(3));
+    t.bytesPerTile = u64(q, 4);
+    t.clock = q.columnReal(5);
+    t.numReplicas = unsigned(q.columnInt(6));
+    t.contexts = unsigned(q.columnInt(7));
+    t.exchangeBytesPerCycle = unsigned(q.columnInt(8));
+    t.ipuLink = q.columnReal(9);
+    t.hostLink = q.columnReal(10);
+    t.minSync = unsigned(q.columnInt(11));
+    t.maxSync = unsigned(q.columnInt(12));
+    t.globalSync = unsigned(q.columnInt(13));
+    t.interleavedStart = u64(q, 14);
+    t.elementOffsets = tessera::profiler::decodeTileValues(blob(q, 15).data(), blob(q, 15).size());
+    if (t.numIpus == 0 || t.tilesPerIpu == 0 || t.numReplicas == 0 || t.numIpus % t.numReplicas != 0 ||
+        std::uint64_t(t.numIpus) * t.tilesPerIpu > (1u << 24))
+      corrupt("corrupted report (impossible target: " + std::to_string(t.numIpus) + " IPUs of " +
+              std::to_string(t.tilesPerIpu) + " tiles, " + std::to_string(t.numReplicas) + " replicas)");
+    return t;
+  });
+}
+
+GraphRow ReportStore::graph() {
+  using G = S::GraphTable;
+  return guarded("reading the graph counts", [&] {
+    Statement& q = statement(select({&G::numVertices, &G::numComputeSets, &G::numVariables, &G::numEdges}, G::table.name));
+    GraphRow g;
+    if (q.step()) g = {u64(q, 0), u64(q, 1), u64(q, 2), u64(q, 3)};
+    return g;
+  });
+}
+
+std::map<std::string, std::string> ReportStore::engineOptions() {
+  using E = S::EngineOptions;
+  return guarded("reading the engine options", [&] {
+    std::map<std::string, std::string> out;
+    Statement& q = statement(select({&E::name, &E::value}, E::table.name));
+    while (q.step()) out[text(q, 0)] = text(q, 1);
+    return out;
+  });
+}
+
+std::vector<TileRow> ReportStore::tiles() {
+  using T = S::TileMemory;
+  return guarded("reading tile memory", [&] {
+    std::vector<TileRow> out;
+    Statement& q = statement(select({&T::tile, &T::includingGaps, &T::excludingGaps, &T::alwaysLiveBytes,
+                                     &T::notAlwaysLiveBytes, &T::overflowedIncludingGaps, &T::overflowedExcludingGaps},
+                                    T::table.name, "ORDER BY tile"));
+    while (q.step()) {
+      if (u64(q, 0) != out.size()) corrupt("corrupted report (tile_memory rows are not tiles 0..n-1)");
+      out.push_back({u64(q, 1), u64(q, 2), u64(q, 3), u64(q, 4), u64(q, 5), u64(q, 6)});
+    }
+    return out;
+  });
+}
+
+std::vector<CategoryRow> ReportStore::categories() {
+  using C = S::TileMemoryCategories;
+  return guarded("reading tile memory by category", [&] {
+    std::vector<CategoryRow> out;
+    Statement& q = statement(select({&C::tile, &C::category, &C::nonInterleavedNonOverlapped,
+                                     &C::nonInterleavedOverlapped, &C::interleavedNonOverlapped,
+                                     &C::interleavedOverlapped, &C::overflowedNonOverlapped, &C::overflowedOverlapped},
+                                    C::table.name));
+    while (q.step()) {
+      CategoryRow r;
+      r.tile = unsigned(q.columnInt(0));
+      r.category = indexOfName(S::kMemoryCategoryNames, q.columnText(1));
+      if (r.category >= S::kMemoryCategoryNames.size()) continue; // a category this libpva does not know
+      for (int i = 0; i < 6; ++i) r.bytes[i / 2][i % 2] = u64(q, 2 + i);
+      out.push_back(r);
+    }
+    return out;
+  });
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::tileVertexTypes(unsigned tile) {
+  using T = S::TileVertexTypes;
+  return guarded("reading a tile's vertex types", [&] {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    Statement& q = statement(select({&T::vertexType, &T::count}, T::table.name, "WHERE " + eq(T::tile)));
+    q.bindInt(1, tile);
+    while (q.step()) out.emplace_back(u64(q, 0), u64(q, 1));
+    return out;
+  });
+}
+
+std::vector<VertexTypeRow> ReportStore::vertexTypes() {
+  using V = S::VertexTypes;
+  return guarded("reading vertex types", [&] {
+    std::vector<VertexTypeRow> out;
+    Statement& q = statement(select({&V::id, &V::name, &V::codeBytes, &V::stateBytes, &V::isSupervisor}, V::table.name, "ORDER BY id"));
+    while (q.step()) out.push_back({u64(q, 0), u64(q, 2), u64(q, 3), text(q, 1), q.columnInt(4) != 0});
+    return out;
+  });
+}
+
+std::vector<ProgramRow> ReportStore::programs() {
+  using P = S::Programs;
+  return guarded("reading programs", [&] {
+    std::vector<ProgramRow> out;
+    Statement& q = statement(select({&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType,
+                                     &P::repeatCount, &P::dataBytes},
+                                    P::table.name, "ORDER BY id"));
+    while (q.step()) {
+      ProgramRow r;
+      r.id = u64(q, 0);
+      if (r.id != out.size()) corrupt("corrupted report (program ids are not 0..n-1)");
+      r.type = indexOfName(S::kProgramTypeNames, q.columnText(1));
+      if (r.type >= S::kProgramTypeNames.size()) corrupt("corrupted report (unknown program type '" + text(q, 1) + "')");
+      r.name = text(q, 2);
+      r.debug = optionalInt(q, 3);
+      r.computeSet = optionalInt(q, 4);
+      r.syncType = q.isNull(5) ? std::string() : text(q, 5);
+      r.repeatCount = optionalInt(q, 6);
+      r.dataBytes = u64(q, 7);
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::programChildren() {
+  using C = S::ProgramChildren;
+  return guarded("reading the program tree", [&] {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    Statement& q = statement(select({&C::parent, &C::child}, C::table.name, "ORDER BY parent, position"));
+    while (q.step()) out.emplace_back(u64(q, 0), u64(q, 1));
+    return out;
+  });
+}
+
+std::vector<std::uint64_t> ReportStore::entryPoints() {
+  using E = S::EntryPoints;
+  return guarded("reading entry points", [&] {
+    std::vector<std::uint64_t> out;
+    Statement& q = statement(select({&E::program}, E::table.name, "ORDER BY program_index"));
+    while (q.step()) out.push_back(u64(q, 0));
+    return out;
+  });
+}
+
+std::vector<ProgramVariableRow> ReportStore::programVariables(std::uint64_t program) {
+  using V = S::ProgramVariables;
+  return guarded("reading a program's variables", [&] {
+    std::vector<ProgramVariableRow> out;
+    Statement& q = statement(select({&V::variable, &V::access}, V::table.name, "WHERE " + eq(V::program) + " ORDER BY variable"));
+    q.bindInt(1, std::int64_t(program));
+    while (q.step()) out.push_back({u64(q, 0), text(q, 1)});
+    return out;
+  });
+}
+
+U64s ReportStore::programBlob(std::uint64_t program, ProgramBlob which) {
+  using P = S::Programs;
+  const S::Column& c = which == ProgramBlob::ControlCode    ? P::controlCodeByTile
+                       : which == ProgramBlob::ExchangeCode ? P::codeBytesByTile
+                                                            : P::estimatedCyclesByTile;
+  return guarded("reading a program's per-tile values", [&] {
+    Statement& q = statement(select({&c}, P::table.name, "WHERE " + eq(P::id)));
+    q.bindInt(1, std::int64_t(program));
+    if (!q.step() || q.isNull(0)) return U64s();
+    auto [p, n] = q.columnBlob(0);
+    return tessera::profiler::decodeTileValues(p, n);
+  });
+}
+
+std::vector<ComputeSetRow> ReportStore::computeSets() {
+  using C = S::ComputeSets;
+  return guarded("reading compute sets", [&] {
+    std::vector<ComputeSetRow> out;
+    Statement& q = statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices}, C::table.name, "ORDER BY id"));
+    while (q.step()) {
+      if (u64(q, 0) != out.size()) corrupt("corrupted report (compute set ids are not 0..n-1)");
+      out.push_back({u64(q, 0), u64(q, 3), text(q, 1), optionalInt(q, 2)});
+    }
+    return out;
+  });
+}
+
+U64s ReportStore::computeSetEstimate(std::uint64_t computeSet) {
+  using C = S::ComputeSets;
+  return guarded("reading a compute set's estimate", [&] {
+    Statement& q = statement(select({&C::estimatedCyclesByTile}, C::table.name, "WHERE " + eq(C::id)));
+    q.bindInt(1, std::int64_t(computeSet));
+    if (!q.step()) return U64s();
+    auto [p, n] = q.columnBlob(0);
+    return tessera::profiler::decodeTileValues(p, n);
+  });
+}
+
+std::vector<ComputeSetVerticesRow> ReportStore::computeSetVertices(std::uint64_t computeSet) {
+  using V = S::ComputeSetVertices;
+  return guarded("reading a compute set's vertices", [&] {
+    std::vector<ComputeSetVerticesRow> out;
+    Statement& q = statement(select({&V::vertexType, &V::count}, V::table.name, "WHERE " + eq(V::computeSet) + " ORDER BY vertex_type"));
+    q.bindInt(1, std::int64_t(computeSet));
+    while (q.step()) out.push_back({u64(q, 0), u64(q, 1)});
+    return out;
+  });
+}
+
+U64s ReportStore::computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType) {
+  using V = S::ComputeSetVertices;
+  return guarded("reading vertex counts", [&] {
+    Statement& q = statement(select({&V::countByTile}, V::table.name, "WHERE " + eq(V::computeSet) + " AND " + eq(V::vertexType)));
+    q.bindInt(1, std::int64_t(computeSet));
+    q.bindInt(2, std::int64_t(vertexType));
+    if (!q.step()) return U64s();
+    auto [p, n] = q.columnBlob(0);
+    return tessera::profiler::decodeTileValues(p, n);
+  });
+}
+
+std::vector<VariableRow> ReportStore::variables() {
+  using V = S::Variables;
+  return guarded("reading variables", [&] {
+    std::vector<VariableRow> out;
+    Statement& q = statement(select({&V::id, &V::name, &V::debugContext, &V::category, &V::elementType, &V::shape,
+                                     &V::numElements, &V::bytes, &V::alwaysLive, &V::liveFrom, &V::liveTo},
+                                    V::table.name, "ORDER BY id"));
+    while (q.step()) {
+      VariableRow r;
+      r.id = u64(q, 0);
+      if (r.id != out.size()) corrupt("corrupted report (variable ids are not 0..n-1)");
+      r.name = text(q, 1);
+      r.debug = optionalInt(q, 2);
+      r.category = text(q, 3);
+      r.elementType = text(q, 4);
+      r.shape = text(q, 5);
+      r.numElements = u64(q, 6);
+      r.bytes = u64(q, 7);
+      r.alwaysLive = q.columnInt(8) != 0;
+      r.from = q.isNull(9) ? 0 : u64(q, 9);
+      r.to = q.isNull(10) ? 0 : u64(q, 10);
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+}
+
+std::vector<LoweredRow> ReportStore::loweredVariables(std::optional<unsigned> tile) {
+  using L = S::LoweredVariables;
+  return guarded("reading lowered variables", [&] {
+    std::vector<LoweredRow> out;
+    Statement& q = statement(select({&L::id, &L::tile, &L::variable, &L::name, &L::category, &L::bytes, &L::offset,
+                                     &L::alignment, &L::alwaysLive},
+                                    L::table.name, tile ? "WHERE " + eq(L::tile) + " ORDER BY offset, id" : "ORDER BY id"));
+    if (tile) q.bindInt(1, *tile);
+    while (q.step()) {
+      LoweredRow r;
+      r.id = u64(q, 0);
+      r.tile = unsigned(q.columnInt(1));
+      r.variable = optionalInt(q, 2);
+      r.name = q.isNull(3) ? std::string() : text(q, 3);
+      r.category = text(q, 4);
+      r.bytes = u64(q, 5);
+      r.offset = u64(q, 6);
+      r.alignment = u64(q, 7);
+      r.alwaysLive = q.columnInt(8) != 0;
+      out.push_back(std::move(r));
+    }
+    return out;
+  });
+}
+
+std::vector<LivenessRow> ReportStore::livenessSteps() {
+  using L = S::LivenessSteps;
+  return guarded("reading liveness steps", [&] {
+    std::vector<LivenessRow> out;
+    Statement& q = statement(select({&L::id, &L::program, &L::notAlwaysLiveBytes}, L::table.name, "ORDER BY id"));
+    while (q.step()) out.push_back({u64(q, 0), u64(q, 1), u64(q, 2)});
+    return out;
+  });
+}
+
+U64s ReportStore::livenessBlob(std::uint64_t step, LivenessBlob which) {
+  using L = S::LivenessSteps;
+  const S::Column& c = which == LivenessBlob::ByTile ? L::bytesByTile : L::bytesByIpu;
+  return guarded("reading a liveness step", [&] {
+    Statement& q = statement(select({&c}, L::table.name, "WHERE " + eq(L::id)));
+    q.bindInt(1, std::int64_t(step));
+    if (!q.step()) return U64s();
+    auto [p, n] = q.columnBlob(0);
+    return tessera::profiler::decodeTileValues(p, n);
+  });
+}
+
+std::vector<RunRow> ReportStore::runs() {
+  using R = S::Runs;
+  return guarded("reading runs", [&] {
+    std::vector<RunRow> out;
+    Statement& q = statement(select({&R::id, &R::name, &R::programIndex, &R::microsecondsStart, &R::microsecondsEnd,
+                                     &R::firstStep, &R::numSteps, &R::cycles},
+                                    R::table.name, "ORDER BY id"));
+    while (q.step())
+      out.push_back({unsigned(q.columnInt(0)), unsigned(q.columnInt(2)), text(q, 1), q.columnInt(3), q.columnInt(4),
+                     u64(q, 5), u64(q, 6), u64(q, 7)});
+    return out;
+  });
+}
+
+std::vector<U64s> ReportStore::runTileCycles(unsigned run) {
+  using R = S::RunTileCycles;
+  return guarded("reading a run's cycles by kind", [&] {
+    std::vector<U64s> out(S::kCycleKindNames.size());
+    Statement& q = statement(select({&R::kind, &R::cyclesByTile}, R::table.name, "WHERE " + eq(R::run)));
+    q.bindInt(1, run);
+    while (q.step()) {
+      const unsigned k = indexOfName(S::kCycleKindNames, q.columnText(0));
+      if (k >= out.size()) continue;
+      auto [p, n] = q.columnBlob(1);
+      out[k] = tessera::profiler::decodeTileValues(p, n);
+    }
+    return out;
+  });
+}
+
+void ReportStore::steps(std::uint64_t first, std::uint64_t count, std::vector<StepRow>& out) {
+  using T = S::Steps;
+  guarded("reading execution steps", [&] {
+    Statement& q = statement(select({&T::id, &T::run, &T::program, &T::cyclesByTile, &T::ipus}, T::table.name,
+                                    "WHERE id >= ? AND id < ? ORDER BY id"));
+    q.bindInt(1, std::int64_t(first));
+    q.bindInt(2, std::int64_t(first + count));
+    while (q.step()) {
+      StepRow r;
+      r.id = u64(q, 0);
+      r.run = unsigned(q.columnInt(1));
+      r.program = u64(q, 2);
+      if (!q.isNull(3)) r.cycles = blob(q, 3);
+      r.ipus = blob(q, 4);
+      out.push_back(std::move(r));
+    }
+  });
+}
+
+std::vector<BlockRow> ReportStore::blocks(unsigned tile) {
+  using B = S::Blocks;
+  return guarded("reading blocks", [&] {
+    std::vector<BlockRow> out;
+    Statement& q = statement(select({&B::program, &B::cyclesFrom, &B::cyclesTo, &B::tile, &B::run, &B::kind},
+                                    B::table.name, "WHERE " + eq(B::tile) + " ORDER BY id"));
+    q.bindInt(1, tile);
+    while (q.step())
+      out.push_back({u64(q, 0), u64(q, 1), u64(q, 2), unsigned(q.columnInt(3)), unsigned(q.columnInt(4)),
+                     indexOfName(S::kBlockKindNames, q.columnText(5))});
+    return out;
+  });
+}
+
+} // namespace pva::storage

@@ -1,0 +1,171 @@
+// The storage layer of libpva: the only code that knows profile.pop is SQLite. It checks a file
+// is a report it can read, then answers each question with one query built from the schema's
+// constants, returning plain rows. Every SQLite or blob error becomes a pva::InvalidReportError
+// naming the file. Thread-safe: one connection, used under a mutex.
+#pragma once
+
+#include <tessera/internal/Sqlite.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pva::storage {
+
+using U64s = std::vector<std::uint64_t>;
+
+struct TargetRow {
+  std::string type, architecture;
+  unsigned numIpus = 0, tilesPerIpu = 0, numReplicas = 1, contexts = 0, exchangeBytesPerCycle = 0;
+  unsigned minSync = 0, maxSync = 0, globalSync = 0;
+  std::uint64_t bytesPerTile = 0, interleavedStart = 0;
+  double clock = 0, ipuLink = 0, hostLink = 0;
+  U64s elementOffsets;
+};
+
+struct GraphRow {
+  std::uint64_t vertices = 0, computeSets = 0, variables = 0, edges = 0;
+};
+
+struct TileRow {
+  std::uint64_t includingGaps = 0, excludingGaps = 0, alwaysLive = 0, notAlwaysLive = 0;
+  std::uint64_t overflowedIncluding = 0, overflowedExcluding = 0;
+};
+
+struct CategoryRow {
+  unsigned tile = 0, category = 0; ///< category: index in schema::kMemoryCategoryNames
+  std::uint64_t bytes[3][2] = {};  ///< [region][overlapped]
+};
+
+struct VertexTypeRow {
+  std::uint64_t id = 0, codeBytes = 0, stateBytes = 0;
+  std::string name;
+  bool supervisor = false;
+};
+
+struct ProgramRow {
+  std::uint64_t id = 0, dataBytes = 0;
+  unsigned type = 0; ///< index in schema::kProgramTypeNames
+  std::string name, syncType;
+  std::int64_t debug = -1, computeSet = -1, repeatCount = -1;
+};
+
+struct ProgramVariableRow {
+  std::uint64_t variable = 0;
+  std::string access;
+};
+
+struct ComputeSetRow {
+  std::uint64_t id = 0, numVertices = 0;
+  std::string name;
+  std::int64_t debug = -1;
+};
+
+struct ComputeSetVerticesRow {
+  std::uint64_t vertexType = 0, count = 0;
+};
+
+struct VariableRow {
+  std::uint64_t id = 0, numElements = 0, bytes = 0, from = 0, to = 0;
+  std::int64_t debug = -1;
+  bool alwaysLive = false;
+  std::string name, category, elementType, shape;
+};
+
+struct LoweredRow {
+  std::uint64_t id = 0, bytes = 0, offset = 0, alignment = 0;
+  unsigned tile = 0;
+  std::int64_t variable = -1;
+  std::string name, category;
+  bool alwaysLive = false;
+};
+
+struct LivenessRow {
+  std::uint64_t id = 0, program = 0, bytes = 0;
+};
+
+struct RunRow {
+  unsigned id = 0, programIndex = 0;
+  std::string name;
+  std::int64_t usStart = 0, usEnd = 0;
+  std::uint64_t firstStep = 0, numSteps = 0, cycles = 0;
+};
+
+struct StepRow {
+  std::uint64_t id = 0, program = 0;
+  unsigned run = 0;
+  std::string cycles; ///< encoded TileValues, empty: the program's estimate
+  std::string ipus;   ///< encoded StepIpus
+};
+
+struct BlockRow {
+  std::uint64_t program = 0, from = 0, to = 0;
+  unsigned tile = 0, run = 0, kind = 0;
+};
+
+class ReportStore {
+public:
+  /// Opens `path` read-only and checks it is a profile report of a supported format version.
+  explicit ReportStore(std::string path);
+  ~ReportStore();
+  const std::string& path() const { return path_; }
+
+  const std::map<std::string, std::string>& meta() const { return meta_; }
+  TargetRow target();
+  GraphRow graph();
+  std::map<std::string, std::string> engineOptions();
+  std::vector<TileRow> tiles();
+  std::vector<CategoryRow> categories();
+  /// (vertex type, count) present on one tile.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> tileVertexTypes(unsigned tile);
+  std::vector<VertexTypeRow> vertexTypes();
+  std::vector<ProgramRow> programs();
+  /// (parent, child) in child order.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> programChildren();
+  std::vector<std::uint64_t> entryPoints();
+  std::vector<ProgramVariableRow> programVariables(std::uint64_t program);
+  /// A TileValues column of one program: control code, exchange code or estimated cycles.
+  enum class ProgramBlob { ControlCode, ExchangeCode, EstimatedCycles };
+  U64s programBlob(std::uint64_t program, ProgramBlob which);
+  std::vector<ComputeSetRow> computeSets();
+  U64s computeSetEstimate(std::uint64_t computeSet);
+  std::vector<ComputeSetVerticesRow> computeSetVertices(std::uint64_t computeSet);
+  U64s computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType);
+  std::vector<VariableRow> variables();
+  /// Every lowered variable, or those of one tile.
+  std::vector<LoweredRow> loweredVariables(std::optional<unsigned> tile = std::nullopt);
+  std::vector<LivenessRow> livenessSteps();
+  enum class LivenessBlob { ByTile, ByIpu };
+  U64s livenessBlob(std::uint64_t step, LivenessBlob which);
+  std::vector<RunRow> runs();
+  /// Per-tile cycles of one run, by cycle kind index (schema::kCycleKindNames); missing: empty.
+  std::vector<U64s> runTileCycles(unsigned run);
+  /// Steps [first, first + count) appended to `out`.
+  void steps(std::uint64_t first, std::uint64_t count, std::vector<StepRow>& out);
+  std::vector<BlockRow> blocks(unsigned tile);
+
+  /// Decodes a TileValues blob read from this report (errors name the file).
+  U64s decodeTileValues(const std::string& bytes, const char* what) const;
+
+  /// Throws InvalidReportError("<file>: <what>").
+  [[noreturn]] void corrupt(const std::string& what) const;
+
+private:
+  template <class F> auto guarded(const char* what, F&& f) -> decltype(f());
+  tessera::sqlite::Statement& statement(const std::string& sql);
+  void checkHeader();
+  void readMeta();
+
+  std::string path_;
+  std::unique_ptr<tessera::sqlite::Database> db_;
+  std::unordered_map<std::string, std::unique_ptr<tessera::sqlite::Statement>> statements_;
+  std::map<std::string, std::string> meta_;
+  std::recursive_mutex mutex_;
+};
+
+} // namespace pva::storage
