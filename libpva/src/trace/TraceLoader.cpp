@@ -1,0 +1,344 @@
+// Loads a .pvti into TraceData: the only SQL of the trace reader, built from the descriptors of
+// profiler/TraceSchema.hpp. Any SQLite failure after the file is known to be a trace means it
+// is truncated or corrupted.
+#include "TraceData.hpp"
+
+#include <profiler/TraceSchema.hpp>
+#include <tessera/internal/Sqlite.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace pva::detail {
+
+namespace ts = tessera::profiler::schema::trace;
+using tessera::sqlite::Database;
+using tessera::sqlite::OpenMode;
+using tessera::sqlite::quoteIdentifier;
+using tessera::sqlite::Statement;
+
+namespace {
+
+/// Problems found in the data itself (not by SQLite).
+struct Corrupt : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string q(std::string_view identifier) { return quoteIdentifier(identifier); }
+
+/// SELECT "c1", "c2", ... FROM "table" ORDER BY rowid
+template <std::size_t N> std::string selectAll(const tessera::profiler::schema::Table<N>& t) {
+  std::string sql = "SELECT ";
+  for (std::size_t i = 0; i < N; ++i) sql += (i ? ", " : "") + q(t.columns[i].name);
+  return sql + " FROM " + q(t.name) + " ORDER BY rowid";
+}
+
+/// id -> text tables (labels, channels, metadata): ids are dense from 1.
+template <std::size_t N> std::vector<std::string> readInterned(Database& db, const tessera::profiler::schema::Table<N>& t) {
+  std::map<std::int64_t, std::string> rows;
+  Statement s(db, selectAll(t));
+  while (s.step()) rows[s.columnInt(0)] = std::string(s.columnText(1));
+  std::vector<std::string> out(rows.size() + 1);
+  for (auto& [id, text] : rows) {
+    if (id < 1 || static_cast<std::size_t>(id) > rows.size())
+      throw Corrupt("table " + std::string(t.name) + " has id " + std::to_string(id) + " outside 1.." +
+                    std::to_string(rows.size()));
+    out[static_cast<std::size_t>(id)] = std::move(text);
+  }
+  return out;
+}
+
+std::uint32_t checkedId(std::int64_t id, const std::vector<std::string>& table, std::string_view what, bool nullable) {
+  if ((nullable && id == 0) || (id >= 1 && static_cast<std::size_t>(id) < table.size()))
+    return static_cast<std::uint32_t>(id);
+  throw Corrupt("an event refers to " + std::string(what) + " " + std::to_string(id) + ", which the trace does not define");
+}
+
+ts::InstantKind instantKind(std::string_view name) {
+  for (std::size_t i = 0; i < ts::kInstantKindNames.size(); ++i)
+    if (ts::kInstantKindNames[i] == name) return static_cast<ts::InstantKind>(i);
+  throw Corrupt("unknown instant event kind '" + std::string(name) + "'");
+}
+
+std::map<std::string, std::string> readMeta(Database& db) {
+  std::map<std::string, std::string> meta;
+  Statement s(db, selectAll(ts::Meta::table));
+  while (s.step()) meta[std::string(s.columnText(0))] = std::string(s.columnText(1));
+  return meta;
+}
+
+std::uint64_t parseUnsigned(const std::map<std::string, std::string>& meta, std::string_view key) {
+  const auto it = meta.find(std::string(key));
+  if (it == meta.end()) throw Corrupt("meta has no '" + std::string(key) + "'");
+  try {
+    std::size_t used = 0;
+    const unsigned long long v = std::stoull(it->second, &used);
+    if (used == it->second.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw Corrupt("meta '" + std::string(key) + "' is not a number: '" + it->second + "'");
+}
+
+/// Checks format and version; the file is a trace from here on.
+void checkIdentity(const std::string& path, const std::map<std::string, std::string>& meta) {
+  const auto format = meta.find(std::string(ts::meta::format));
+  if (format == meta.end()) throw InvalidReportError(path + ": not a Tessera trace (its meta table has no format)");
+  if (format->second != ts::kTraceFormatName)
+    throw InvalidReportError(path + ": not a Tessera trace (format '" + format->second + "'; expected '" +
+                             std::string(ts::kTraceFormatName) + "'" +
+                             (format->second == "tessera-profile" ? ": open it with pva::openReport" : "") + ")");
+  const auto version = meta.find(std::string(ts::meta::formatVersion));
+  unsigned major = 0, minor = 0, point = 0;
+  char extra = 0;
+  if (version == meta.end() ||
+      std::sscanf(version->second.c_str(), "%u.%u.%u%c", &major, &minor, &point, &extra) != 3)
+    throw InvalidReportError(path + ": corrupted trace (format version missing or malformed)");
+  const auto want = ts::kTraceFormatVersion;
+  if (major != want.major || minor > want.minor)
+    throw UnsupportedVersionError(path + ": unsupported trace format version " + version->second + " (this libpva reads " +
+                                  tessera::profiler::schema::toString(want) + " and older " + std::to_string(want.major) +
+                                  ".x versions)");
+}
+
+} // namespace
+
+struct TraceBuilder {
+  TraceBuilder(Database& db_, TraceData& out_) : db(db_), out(out_) {}
+  Database& db;
+  TraceData& out;
+  std::shared_ptr<TraceStrings> strings = std::make_shared<TraceStrings>();
+  std::vector<std::shared_ptr<ThreadData>> threads;
+  std::unordered_map<std::int64_t, std::size_t> threadIndex; // threads.id -> position
+
+  ThreadData& thread(std::int64_t id) {
+    const auto it = threadIndex.find(id);
+    if (it == threadIndex.end()) throw Corrupt("an event refers to thread " + std::to_string(id) + ", which the trace does not define");
+    return *threads[it->second];
+  }
+
+  void loadThreads() {
+    Statement s(db, selectAll(ts::Threads::table));
+    while (s.step()) {
+      auto t = std::make_shared<ThreadData>();
+      t->strings = strings;
+      t->tid = static_cast<std::uint64_t>(s.columnInt(1));
+      t->name = std::string(s.columnText(3));
+      threadIndex[s.columnInt(0)] = threads.size();
+      threads.push_back(std::move(t));
+    }
+  }
+
+  void loadEvents() {
+    // Ids grow in begin order on each thread, so reading in id order gives each thread's events
+    // in pre-order; a stack of open ancestors turns `parent` into subtree ends.
+    struct Pending {
+      std::vector<std::int64_t> ids;       // event id of each record
+      std::vector<std::uint32_t> openStack; // record indices of the current ancestors
+    };
+    std::unordered_map<ThreadData*, Pending> pending;
+    Statement s(db, selectAll(ts::Events::table));
+    while (s.step()) {
+      const std::int64_t id = s.columnInt(0);
+      ThreadData& t = thread(s.columnInt(1));
+      Pending& p = pending[&t];
+      EventRecord r{};
+      r.channel = checkedId(s.columnInt(2), strings->channels, "channel", false);
+      r.label = checkedId(s.columnInt(3), strings->labels, "label", false);
+      r.beginNs = s.columnInt(4);
+      r.finished = !s.isNull(5);
+      r.endNs = r.finished ? s.columnInt(5) : r.beginNs;
+      r.metadata = checkedId(s.isNull(8) ? 0 : s.columnInt(8), strings->metadata, "metadata", true);
+      if (r.endNs < r.beginNs) throw Corrupt("event " + std::to_string(id) + " ends before it begins");
+      const std::int64_t parent = s.isNull(7) ? 0 : s.columnInt(7);
+      const auto index = static_cast<std::uint32_t>(t.events.size());
+      // Close the ancestors that are not this event's parent.
+      while (!p.openStack.empty() && p.ids[p.openStack.back()] != parent) {
+        t.events[p.openStack.back()].next = index;
+        p.openStack.pop_back();
+      }
+      if (parent != 0 && p.openStack.empty())
+        throw Corrupt("event " + std::to_string(id) + " names parent " + std::to_string(parent) +
+                      ", which is not an open event of its thread");
+      r.depth = static_cast<std::uint32_t>(p.openStack.size());
+      t.events.push_back(r);
+      p.ids.push_back(id);
+      p.openStack.push_back(index);
+    }
+    for (auto& [t, p] : pending)
+      for (std::uint32_t i : p.openStack) t->events[i].next = static_cast<std::uint32_t>(t->events.size());
+  }
+
+  void loadInstants() {
+    Statement s(db, selectAll(ts::InstantEvents::table));
+    while (s.step()) {
+      ThreadData& t = thread(s.columnInt(1));
+      InstantRecord r{};
+      r.channel = checkedId(s.columnInt(2), strings->channels, "channel", false);
+      r.label = checkedId(s.columnInt(3), strings->labels, "label", false);
+      r.tsNs = s.columnInt(4);
+      switch (instantKind(s.columnText(5))) {
+      case ts::InstantKind::instant: r.kind = InstantEvent::Kind::Instant; break;
+      case ts::InstantKind::unmatchedEnd: r.kind = InstantEvent::Kind::UnmatchedEnd; break;
+      case ts::InstantKind::mismatchedEnd: r.kind = InstantEvent::Kind::MismatchedEnd; break;
+      }
+      r.metadata = checkedId(s.isNull(6) ? 0 : s.columnInt(6), strings->metadata, "metadata", true);
+      t.instants.push_back(r);
+    }
+  }
+
+  void loadGraphs() {
+    std::unordered_map<std::int64_t, std::size_t> graphIndex;
+    {
+      Statement s(db, selectAll(ts::Graphs::table));
+      while (s.step()) {
+        graphIndex[s.columnInt(0)] = out.graphs.size();
+        TraceGraph& g = out.graphs.emplace_back();
+        g.name_ = std::string(s.columnText(1));
+        g.unit_ = std::string(s.columnText(2));
+      }
+    }
+    std::unordered_map<std::int64_t, std::pair<std::size_t, std::size_t>> seriesIndex; // -> graph, series
+    {
+      Statement s(db, selectAll(ts::Series::table));
+      while (s.step()) {
+        const auto g = graphIndex.find(s.columnInt(1));
+        if (g == graphIndex.end()) throw Corrupt("series " + std::to_string(s.columnInt(0)) + " belongs to no graph");
+        auto& list = out.graphs[g->second].series_;
+        seriesIndex[s.columnInt(0)] = {g->second, list.size()};
+        list.emplace_back().name_ = std::string(s.columnText(2));
+      }
+    }
+    Statement s(db, selectAll(ts::SeriesSamples::table));
+    while (s.step()) {
+      const auto it = seriesIndex.find(s.columnInt(0));
+      if (it == seriesIndex.end()) throw Corrupt("a sample belongs to series " + std::to_string(s.columnInt(0)) + ", which the trace does not define");
+      const std::int64_t ns = s.columnInt(1);
+      out.graphs[it->second.first].series_[it->second.second].samples_.push_back(
+          {unixMicros(out.startUnixUs, ns), ns, s.columnReal(2)});
+    }
+  }
+
+  void loadHeatmaps() {
+    std::unordered_map<std::int64_t, std::size_t> index;
+    {
+      Statement s(db, selectAll(ts::Heatmaps::table));
+      while (s.step()) {
+        index[s.columnInt(0)] = out.heatmaps.size();
+        TraceHeatmap& h = out.heatmaps.emplace_back();
+        h.name_ = std::string(s.columnText(1));
+        h.unit_ = std::string(s.columnText(2));
+        h.valueType_ = std::string(s.columnText(3));
+        h.edges_ = parseEdges(s.columnText(4), h.name_);
+      }
+    }
+    Statement s(db, selectAll(ts::HeatmapSamples::table));
+    while (s.step()) {
+      const auto it = index.find(s.columnInt(0));
+      if (it == index.end()) throw Corrupt("a heatmap sample belongs to heatmap " + std::to_string(s.columnInt(0)) + ", which the trace does not define");
+      TraceHeatmap& h = out.heatmaps[it->second];
+      const auto [data, size] = s.columnBlob(2);
+      HeatmapSample sample{unixMicros(out.startUnixUs, s.columnInt(1)), s.columnInt(1), {}};
+      try {
+        sample.bins = ts::decodeHeatmapBins(data, size);
+      } catch (const std::invalid_argument& e) {
+        throw Corrupt("heatmap '" + h.name_ + "': " + e.what());
+      }
+      if (sample.bins.size() != h.edges_.size() + 1)
+        throw Corrupt("heatmap '" + h.name_ + "' has a sample of " + std::to_string(sample.bins.size()) + " bins for " +
+                      std::to_string(h.edges_.size()) + " edges");
+      h.samples_.push_back(std::move(sample));
+    }
+  }
+
+  /// A JSON array of numbers, as libpvti writes it ("[-1.5,0,2]").
+  static std::vector<double> parseEdges(std::string_view text, const std::string& name) {
+    std::vector<double> edges;
+    std::string s(text);
+    std::size_t i = 0;
+    auto skip = [&] { while (i < s.size() && (s[i] == ' ' || s[i] == '\n')) ++i; };
+    skip();
+    if (i == s.size() || s[i++] != '[') throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array");
+    skip();
+    if (i < s.size() && s[i] == ']') return edges;
+    while (true) {
+      skip();
+      const char* begin = s.c_str() + i;
+      char* end = nullptr;
+      const double v = std::strtod(begin, &end);
+      if (end == begin) throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array of numbers");
+      edges.push_back(v);
+      i += static_cast<std::size_t>(end - begin);
+      skip();
+      if (i < s.size() && s[i] == ',') { ++i; continue; }
+      if (i < s.size() && s[i] == ']') return edges;
+      throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array of numbers");
+    }
+  }
+
+  void run() {
+    strings->labels = readInterned(db, ts::Labels::table);
+    strings->channels = readInterned(db, ts::Channels::table);
+    strings->metadata = readInterned(db, ts::Metadata::table);
+    strings->startUnixUs = out.startUnixUs;
+    {
+      Statement s(db, selectAll(ts::Processes::table));
+      if (s.step()) out.processName = std::string(s.columnText(1));
+    }
+    loadThreads();
+    loadEvents();
+    loadInstants();
+    loadGraphs();
+    loadHeatmaps();
+    for (auto& t : threads) out.threads.push_back(Thread(std::move(t)));
+  }
+};
+
+namespace {
+
+Database openDatabase(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (!fs::exists(status)) throw FileNotFoundError(path + ": no such trace file");
+  if (fs::is_directory(status)) throw FileNotFoundError(path + ": is a directory, not a trace file");
+  if (fs::file_size(path, ec) == 0 && !ec) throw InvalidReportError(path + ": not a Tessera trace (empty file)");
+  try {
+    return Database(path, OpenMode::ReadOnly);
+  } catch (const tessera::sqlite::Error& e) {
+    throw FileNotFoundError(path + ": cannot open the trace (" + e.what() + ")");
+  }
+}
+
+} // namespace
+
+std::shared_ptr<const TraceData> TraceData::load(const std::string& path) {
+  Database db = openDatabase(path);
+  auto data = std::make_shared<TraceData>();
+  data->path = path;
+  std::map<std::string, std::string> meta;
+  try {
+    meta = readMeta(db);
+  } catch (const tessera::sqlite::Error& e) {
+    // Random bytes, another SQLite database, or a header cut short all land here.
+    throw InvalidReportError(path + ": not a Tessera trace (" + e.what() + ")");
+  }
+  checkIdentity(path, meta);
+  try {
+    data->formatVersion = meta.at(std::string(ts::meta::formatVersion));
+    data->pid = parseUnsigned(meta, ts::meta::pid);
+    data->startUnixUs = parseUnsigned(meta, ts::meta::startUnixUs);
+    TraceBuilder{db, *data}.run();
+  } catch (const tessera::sqlite::Error& e) {
+    throw InvalidReportError(path + ": truncated or corrupted trace (" + e.what() + ")");
+  } catch (const Corrupt& e) {
+    throw InvalidReportError(path + ": corrupted trace: " + e.what());
+  } catch (const std::bad_alloc&) {
+    throw InvalidReportError(path + ": corrupted trace (it asks for more memory than there is)");
+  }
+  return data;
+}
+
+} // namespace pva::detail
