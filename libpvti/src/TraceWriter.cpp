@@ -46,17 +46,26 @@ void bindOptional(Statement& s, int i, std::uint32_t id) {
 
 } // namespace
 
+struct TraceWriter::Statements {
+  explicit Statements(Database& db)
+      : insertEvent(db, ts::insertRowSql(ts::Events::table)), updateEnd(db, updateEndSql()),
+        insertInstant(db, ts::insertRowSql(ts::InstantEvents::table)),
+        insertSample(db, ts::insertRowSql(ts::SeriesSamples::table)),
+        insertLabel(db, ts::insertRowSql(ts::Labels::table)), insertChannel(db, ts::insertRowSql(ts::Channels::table)),
+        insertMetadata(db, ts::insertRowSql(ts::Metadata::table)),
+        insertThread(db, ts::insertRowSql(ts::Threads::table)), renameThread(db, renameThreadSql()),
+        insertGraph(db, ts::insertRowSql(ts::Graphs::table)), insertSeries(db, ts::insertRowSql(ts::Series::table)),
+        insertHeatmap(db, ts::insertRowSql(ts::Heatmaps::table)),
+        insertHeatmapSample(db, ts::insertRowSql(ts::HeatmapSamples::table)) {}
+  Statement insertEvent, updateEnd, insertInstant, insertSample, insertLabel, insertChannel, insertMetadata,
+      insertThread, renameThread, insertGraph, insertSeries, insertHeatmap, insertHeatmapSample;
+};
+
+TraceWriter::~TraceWriter() = default;
+
 TraceWriter::TraceWriter(const std::filesystem::path& path, const SessionInfo& info)
     : db_(createDatabase(path)), startNs_(info.startSteadyNs), pid_(info.pid),
-      insertEvent_(db_, ts::insertRowSql(ts::Events::table)), updateEnd_(db_, updateEndSql()),
-      insertInstant_(db_, ts::insertRowSql(ts::InstantEvents::table)),
-      insertSample_(db_, ts::insertRowSql(ts::SeriesSamples::table)),
-      insertLabel_(db_, ts::insertRowSql(ts::Labels::table)), insertChannel_(db_, ts::insertRowSql(ts::Channels::table)),
-      insertMetadata_(db_, ts::insertRowSql(ts::Metadata::table)),
-      insertThread_(db_, ts::insertRowSql(ts::Threads::table)), renameThread_(db_, renameThreadSql()),
-      insertGraph_(db_, ts::insertRowSql(ts::Graphs::table)), insertSeries_(db_, ts::insertRowSql(ts::Series::table)),
-      insertHeatmap_(db_, ts::insertRowSql(ts::Heatmaps::table)),
-      insertHeatmapSample_(db_, ts::insertRowSql(ts::HeatmapSamples::table)) {
+      st_(std::make_unique<Statements>(db_)) {
   // createDatabase left a transaction open: the tables and meta appear together.
   Statement meta(db_, ts::insertRowSql(ts::Meta::table));
   auto put = [&](std::string_view key, const std::string& value) {
@@ -89,75 +98,75 @@ void TraceWriter::writeDefinitions(const Batch& b, std::uint64_t deadlineNs) {
     s.bindText(2, n.second);
     run(s);
   };
-  for (const auto& n : b.labels) named(insertLabel_, n);
-  for (const auto& n : b.channels) named(insertChannel_, n);
-  for (const auto& n : b.metadata) named(insertMetadata_, n);
+  for (const auto& n : b.labels) named(st_->insertLabel, n);
+  for (const auto& n : b.channels) named(st_->insertChannel, n);
+  for (const auto& n : b.metadata) named(st_->insertMetadata, n);
   for (const auto& t : b.threads) {
     if (t.rename) {
-      renameThread_.bindText(1, t.name);
-      renameThread_.bindInt(2, t.index);
-      run(renameThread_);
+      st_->renameThread.bindText(1, t.name);
+      st_->renameThread.bindInt(2, t.index);
+      run(st_->renameThread);
     } else {
-      insertThread_.bindInt(1, t.index);
-      insertThread_.bindInt(2, t.tid);
-      insertThread_.bindInt(3, pid_); // one process per file
-      insertThread_.bindText(4, t.name);
-      run(insertThread_);
+      st_->insertThread.bindInt(1, t.index);
+      st_->insertThread.bindInt(2, t.tid);
+      st_->insertThread.bindInt(3, pid_); // one process per file
+      st_->insertThread.bindText(4, t.name);
+      run(st_->insertThread);
     }
   }
   for (const auto& g : b.graphs) {
-    insertGraph_.bindInt(1, g.id);
-    insertGraph_.bindText(2, g.name);
-    insertGraph_.bindText(3, g.unit);
-    run(insertGraph_);
+    st_->insertGraph.bindInt(1, g.id);
+    st_->insertGraph.bindText(2, g.name);
+    st_->insertGraph.bindText(3, g.unit);
+    run(st_->insertGraph);
   }
   for (const auto& s : b.series) {
-    insertSeries_.bindInt(1, s.id);
-    insertSeries_.bindInt(2, s.graph);
-    insertSeries_.bindText(3, s.name);
-    run(insertSeries_);
+    st_->insertSeries.bindInt(1, s.id);
+    st_->insertSeries.bindInt(2, s.graph);
+    st_->insertSeries.bindText(3, s.name);
+    run(st_->insertSeries);
   }
   for (const auto& h : b.heatmaps) {
-    insertHeatmap_.bindInt(1, h.id);
-    insertHeatmap_.bindText(2, h.name);
-    insertHeatmap_.bindText(3, h.unit);
-    insertHeatmap_.bindText(4, h.valueType);
-    insertHeatmap_.bindText(5, h.edgesJson);
-    run(insertHeatmap_);
+    st_->insertHeatmap.bindInt(1, h.id);
+    st_->insertHeatmap.bindText(2, h.name);
+    st_->insertHeatmap.bindText(3, h.unit);
+    st_->insertHeatmap.bindText(4, h.valueType);
+    st_->insertHeatmap.bindText(5, h.edgesJson);
+    run(st_->insertHeatmap);
   }
   for (const auto& s : b.heatmapSamples) {
     if (s.ts > deadlineNs) continue;
-    insertHeatmapSample_.bindInt(1, s.heatmap);
-    insertHeatmapSample_.bindInt(2, rel(s.ts));
-    insertHeatmapSample_.bindBlob(3, s.bins.data(), s.bins.size());
-    run(insertHeatmapSample_);
+    st_->insertHeatmapSample.bindInt(1, s.heatmap);
+    st_->insertHeatmapSample.bindInt(2, rel(s.ts));
+    st_->insertHeatmapSample.bindBlob(3, s.bins.data(), s.bins.size());
+    run(st_->insertHeatmapSample);
   }
 }
 
 void TraceWriter::instant(const ThreadBuffer& b, const Record& r, std::string_view kind, std::uint32_t label) {
-  insertInstant_.bindInt(1, nextInstantId_++);
-  insertInstant_.bindInt(2, b.index);
-  insertInstant_.bindInt(3, r.channel);
-  insertInstant_.bindInt(4, label);
-  insertInstant_.bindInt(5, rel(r.ts));
-  insertInstant_.bindText(6, kind);
-  bindOptional(insertInstant_, 7, r.kind == RecordKind::Instant ? r.payload.event.metadata : 0);
-  run(insertInstant_);
+  st_->insertInstant.bindInt(1, nextInstantId_++);
+  st_->insertInstant.bindInt(2, b.index);
+  st_->insertInstant.bindInt(3, r.channel);
+  st_->insertInstant.bindInt(4, label);
+  st_->insertInstant.bindInt(5, rel(r.ts));
+  st_->insertInstant.bindText(6, kind);
+  bindOptional(st_->insertInstant, 7, r.kind == RecordKind::Instant ? r.payload.event.metadata : 0);
+  run(st_->insertInstant);
 }
 
 void TraceWriter::insertSpan(const ThreadBuffer& b, const OpenSpan& s, std::int64_t depth, const std::int64_t* endNs) {
-  insertEvent_.bindInt(1, s.id);
-  insertEvent_.bindInt(2, b.index);
-  insertEvent_.bindInt(3, s.channel);
-  insertEvent_.bindInt(4, s.label);
-  insertEvent_.bindInt(5, s.beginNs);
-  if (endNs) insertEvent_.bindInt(6, *endNs);
-  else insertEvent_.bindNull(6);
-  insertEvent_.bindInt(7, depth);
-  if (s.parent) insertEvent_.bindInt(8, s.parent);
-  else insertEvent_.bindNull(8);
-  bindOptional(insertEvent_, 9, s.metadata);
-  run(insertEvent_);
+  st_->insertEvent.bindInt(1, s.id);
+  st_->insertEvent.bindInt(2, b.index);
+  st_->insertEvent.bindInt(3, s.channel);
+  st_->insertEvent.bindInt(4, s.label);
+  st_->insertEvent.bindInt(5, s.beginNs);
+  if (endNs) st_->insertEvent.bindInt(6, *endNs);
+  else st_->insertEvent.bindNull(6);
+  st_->insertEvent.bindInt(7, depth);
+  if (s.parent) st_->insertEvent.bindInt(8, s.parent);
+  else st_->insertEvent.bindNull(8);
+  bindOptional(st_->insertEvent, 9, s.metadata);
+  run(st_->insertEvent);
 }
 
 void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadlineNs) {
@@ -182,9 +191,9 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
       b.open.pop_back();
       const std::int64_t end = rel(r.ts);
       if (s.written) {
-        updateEnd_.bindInt(1, end);
-        updateEnd_.bindInt(2, s.id);
-        run(updateEnd_);
+        st_->updateEnd.bindInt(1, end);
+        st_->updateEnd.bindInt(2, s.id);
+        run(st_->updateEnd);
       } else {
         insertSpan(b, s, static_cast<std::int64_t>(b.open.size()), &end);
       }
@@ -197,10 +206,10 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
       break;
     case RecordKind::Sample:
       if (late) break;
-      insertSample_.bindInt(1, r.channel);
-      insertSample_.bindInt(2, rel(r.ts));
-      insertSample_.bindReal(3, r.payload.value);
-      run(insertSample_);
+      st_->insertSample.bindInt(1, r.channel);
+      st_->insertSample.bindInt(2, rel(r.ts));
+      st_->insertSample.bindReal(3, r.payload.value);
+      run(st_->insertSample);
       break;
     }
   }
@@ -217,6 +226,7 @@ void TraceWriter::writeOpenSpans(ThreadBuffer& b) {
 }
 
 void TraceWriter::finish() {
+  st_.reset();
   db_.exec("PRAGMA journal_mode=DELETE");
   db_.close();
 }

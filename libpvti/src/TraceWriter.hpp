@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace pvti::detail {
@@ -26,6 +27,7 @@ public:
   TraceWriter(const std::filesystem::path& path, const SessionInfo& info);
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
+  ~TraceWriter();
 
   void beginTransaction();
   void commit();
@@ -47,9 +49,9 @@ private:
   std::uint64_t startNs_;
   long pid_;
   std::int64_t nextEventId_ = 1, nextInstantId_ = 1;
-  tessera::sqlite::Statement insertEvent_, updateEnd_, insertInstant_, insertSample_, insertLabel_, insertChannel_,
-      insertMetadata_, insertThread_, renameThread_, insertGraph_, insertSeries_, insertHeatmap_,
-      insertHeatmapSample_;
+  /// Prepared once; finalized before the database closes (SQLite refuses to close otherwise).
+  struct Statements;
+  std::unique_ptr<Statements> st_;
 };
 
 } // namespace pvti::detail

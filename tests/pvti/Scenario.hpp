@@ -1,0 +1,14 @@
+// What the driver records in each scenario, shared with the tests that check the read-back.
+#pragma once
+
+namespace scenario {
+
+inline constexpr int kOuterLoops = 3;        ///< "basic": top-level events on the main thread
+inline constexpr int kWorkers = 3;           ///< "basic": worker threads
+inline constexpr int kWorkerSpans = 100;     ///< "basic": top-level events per worker
+inline constexpr const char* kChannel = "Test";
+inline constexpr const char* kMetadataJson = R"({"batch":7,"phase":"train"})";
+inline constexpr int kCrashEvents = 50;      ///< "crash": events recorded before "ready"
+inline constexpr int kLoadGroup = 10;        ///< "load": spans per top-level group (1 outer + 9 inner)
+
+} // namespace scenario
