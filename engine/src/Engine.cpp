@@ -1,5 +1,6 @@
 #include "CompiledGraph.hpp"
 #include "GraphState.hpp"
+#include "HostTrace.hpp"
 #include "Runtime.hpp"
 #include "profile/ExecutionRecorder.hpp"
 #include "report/ProfileSummary.hpp"
@@ -8,6 +9,7 @@
 
 #include <poplar/Engine.hpp>
 #include <poplar/exceptions.hpp>
+#include <pvti/pvti.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -85,9 +87,17 @@ void Engine::Impl::buildProfile(ProgressFunc& progress) {
   namespace prof = detail::profile;
   auto& p = profile;
   if (progress) progress(5, 8);
-  p.model = prof::buildProgramModel(compiled);
+  {
+    pvti::Tracepoint t(&pvti::tracePoplar, "program model");
+    p.model = prof::buildProgramModel(compiled);
+  }
+  detail::hosttrace::sampleHostMemory();
   if (progress) progress(6, 8);
-  p.liveness = prof::computeLiveness(compiled, p.model);
+  {
+    pvti::Tracepoint t(&pvti::tracePoplar, "liveness");
+    p.liveness = prof::computeLiveness(compiled, p.model);
+  }
+  detail::hosttrace::sampleHostMemory();
   prof::MemoryOptions mo;
   mo.computeInstrumentation = profiling.computeInstrumentation;
   if (profiling.blocksFilter) {
@@ -95,12 +105,17 @@ void Engine::Impl::buildProfile(ProgressFunc& progress) {
     for (unsigned ipu = 0; ipu < compiled.replicaTarget.getNumIPUs(); ++ipu)
       mo.blockTiles.push_back(ipu * compiled.replicaTarget.getTilesPerIPU() + profiling.blocksTile);
   }
-  p.memory = prof::buildMemoryModel(compiled, p.model, p.liveness, mo);
+  {
+    pvti::Tracepoint t(&pvti::tracePoplar, "memory model");
+    p.memory = prof::buildMemoryModel(compiled, p.model, p.liveness, mo);
+  }
+  detail::hosttrace::sampleHostMemory();
   if (progress) progress(7, 8);
 }
 
 void Engine::Impl::writeReport() {
   if (!profiling.anyReport()) return;
+  pvti::Tracepoint t(&pvti::tracePoplar, "write reports");
   files = detail::report::reportFiles(profiling);
   try {
     if (profiling.serializedGraph) {
@@ -155,7 +170,13 @@ Engine::Engine(const Graph& graph, const std::vector<program::Program>& programs
   // Compilation proper reports phases 0-4 of 8; the profiling models and the report 5-8.
   ProgressFunc compileProgress;
   if (progress) compileProgress = [&](int i, int) { progress(i, 8); };
-  impl_->compiled = detail::compile(*graph.state(), programs, compileProgress);
+  pvti::Tracepoint compileTrace(&pvti::tracePoplar, "Engine::compile");
+  detail::hosttrace::sampleHostMemory();
+  {
+    pvti::Tracepoint t(&pvti::tracePoplar, "compile graph");
+    impl_->compiled = detail::compile(*graph.state(), programs, compileProgress);
+  }
+  detail::hosttrace::sampleHostMemory();
   impl_->buildProfile(progress);
   impl_->writeReport();
   if (progress) progress(8, 8);
@@ -199,6 +220,7 @@ void Engine::run(unsigned programIndex, const std::string& debugName) {
   if (programIndex >= impl_->compiled.entryPoints.size())
     throw runtime_error("Engine::run(" + std::to_string(programIndex) + "): the engine has " +
                         std::to_string(impl_->compiled.entryPoints.size()) + " program(s)");
+  pvti::Tracepoint runTrace(&pvti::tracePoplar, "Engine::run");
   auto* recorder = impl_->recorder.get();
   if (!recorder) return impl_->runtime->run(programIndex);
   try {
@@ -276,7 +298,7 @@ void Engine::connectStreamToCallback(const std::string& handle, std::function<vo
   if (!f) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Function;
-  c.function = std::move(f);
+  c.function = detail::hosttrace::traced(handle, std::move(f));
   impl_->runtime->connect(handle, -1, std::move(c));
 }
 
@@ -285,7 +307,7 @@ void Engine::connectStreamToCallback(const std::string& handle, unsigned replica
   if (!f) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Function;
-  c.function = std::move(f);
+  c.function = detail::hosttrace::traced(handle, std::move(f));
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }
 
@@ -293,7 +315,7 @@ void Engine::connectStreamToCallback(const std::string& handle, std::unique_ptr<
   if (!cb) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Callback;
-  c.callback = std::move(cb);
+  c.callback = detail::hosttrace::traced(handle, std::move(cb));
   impl_->runtime->connect(handle, -1, std::move(c));
 }
 
