@@ -301,6 +301,8 @@ private:
   std::vector<unsigned> execute(const LoweredProgram& lp) {
     const CompiledComputeSet& cs = g_.computeSets[lp.computeSet];
     const std::string& name = lp.name.empty() ? cs.name : lp.name;
+    // An Execute made without a name stands for its compute set: report the set's context.
+    const DebugContext& debug = lp.debug.getPathName().empty() ? cs.debug : lp.debug;
     ExchangePlan pre, post;
     std::map<unsigned, Access> vars;
     TileAccumulator messageBytes;
@@ -334,7 +336,7 @@ private:
     }
     const bool hasMessage = !messageBytes.empty();
     if (hasMessage) {
-      m_.messages.push_back({name + "/message", lp.debug, messageBytes.values()});
+      m_.messages.push_back({name + "/message", debug, messageBytes.values()});
       if (pre.localBytes) addAccess(pre.vars, message, Access::Write);
       if (pre.globalBytes) addAccess(pre.globalVars, message, Access::Write);
       if (post.localBytes) addAccess(post.vars, message, Access::Read);
@@ -344,13 +346,13 @@ private:
     }
 
     std::vector<unsigned> steps;
-    exchangeSteps(pre, name, lp.debug, steps);
+    exchangeSteps(pre, name, debug, steps);
 
     ProfileProgram p;
     p.type = ProgramType::OnTileExecute;
     p.kind = CycleKind::compute;
     p.name = name;
-    p.debug = lp.debug;
+    p.debug = debug;
     p.computeSet = static_cast<int>(lp.computeSet);
     for (const auto& [tile, vertices] : byTile) {
       p.cycles.push_back({tile, cost_.computeCycles(vertices)});
@@ -360,10 +362,10 @@ private:
     if (p.ipus.empty()) p.ipus = {0};
     p.vars = toVector(vars);
     const std::vector<unsigned> computeIpus = p.ipus;
-    if (steps.empty()) steps.push_back(sync(SyncType::INTERNAL, computeIpus, name + "/Sync", lp.debug));
+    if (steps.empty()) steps.push_back(sync(SyncType::INTERNAL, computeIpus, name + "/Sync", debug));
     steps.push_back(add(std::move(p)));
 
-    exchangeSteps(post, name + "/Post", lp.debug, steps);
+    exchangeSteps(post, name + "/Post", debug, steps);
     return steps;
   }
 

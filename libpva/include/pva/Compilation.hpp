@@ -181,7 +181,8 @@ public:
   /// Tile number over the whole device (all replicas).
   unsigned number() const { return number_; }
   unsigned ipu() const { return ipu_; }
-  const TileMemory& memory() const { return memory_; }
+  /// By value: safe on temporaries (`report.compilation().tiles()[0].memory()`).
+  TileMemory memory() const { return memory_; }
 
 private:
   friend struct detail::Access;
@@ -192,7 +193,7 @@ private:
 class Ipu {
 public:
   unsigned id() const { return id_; }
-  const std::vector<Tile>& tiles() const { return tiles_; }
+  std::vector<Tile> tiles() const { return tiles_; }
 
 private:
   friend struct detail::Access;
@@ -270,7 +271,7 @@ private:
 class NotAlwaysLiveMemory {
 public:
   std::uint64_t bytes() const { return bytes_; }
-  const std::vector<Variable>& variables() const { return variables_; }
+  std::vector<Variable> variables() const { return variables_; }
 
 private:
   friend struct detail::Access;

@@ -53,7 +53,7 @@ public:
   std::shared_ptr<const DebugContext> debugContext() const { return context_; }
   const std::string& type() const { return context_->opType(); }
   std::vector<ProgramPtr> programs() const;
-  const std::vector<Variable>& vars() const { return vars_; }
+  std::vector<Variable> vars() const { return vars_; }
   /// First and last liveness steps of its programs (-1 when it has none in the schedule).
   std::int64_t firstStepIndex() const { return first_; }
   std::int64_t lastStepIndex() const { return last_; }
@@ -76,7 +76,7 @@ class OperationAnalysis {
 public:
   /// Throws InvalidArgumentError when the report was opened without debug information.
   explicit OperationAnalysis(const class Report& report);
-  const std::vector<Operation>& operations() const { return operations_; }
+  std::vector<Operation> operations() const { return operations_; }
 
 private:
   std::vector<Operation> operations_;

@@ -64,6 +64,9 @@ std::vector<DebugContextRow> readDebugInfo(const std::string& path, const std::s
   if (!in) throw FileNotFoundError(path + ": cannot be read");
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.empty()) throw InvalidReportError(path + ": empty file, not debug information");
+  // debug.cbor is one CBOR map (major type 5): anything else is some other file.
+  if ((static_cast<unsigned char>(bytes[0]) >> 5) != 5)
+    throw InvalidReportError(path + ": not Tessera debug information (not a CBOR map)");
   cbor_load_result result{};
   std::unique_ptr<cbor_item_t, ItemDeleter> root(
       cbor_load(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &result));
@@ -88,9 +91,6 @@ std::vector<DebugContextRow> readDebugInfo(const std::string& path, const std::s
     throw UnsupportedVersionError(path + ": debug information format " + version + " is not supported (this libpva reads " +
                                   std::to_string(ours.major) + ".x up to " + S::toString(ours) + ")");
   const std::string id = r.text(r.get(root.get(), K::reportId), K::reportId);
-  if (id != reportId)
-    throw DebugInfoMismatchError(path + ": debug information of another report (report id " + id + ", " + profilePath +
-                                 " has " + reportId + ")");
   const cbor_item_t* contexts = r.get(root.get(), K::contexts);
   if (!cbor_isa_array(contexts) || !cbor_array_is_definite(contexts)) r.fail("contexts is not an array");
   std::vector<DebugContextRow> out;
@@ -116,6 +116,10 @@ std::vector<DebugContextRow> readDebugInfo(const std::string& path, const std::s
     row.line = unsigned(r.uint(r.get(loc, K::line), K::line));
     out.push_back(std::move(row));
   }
+  // Checked last, so a malformed file is reported as such whichever report it is opened with.
+  if (id != reportId)
+    throw DebugInfoMismatchError(path + ": debug information of another report (report id " + id + ", " + profilePath +
+                                 " has " + reportId + ")");
   return out;
 }
 

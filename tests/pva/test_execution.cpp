@@ -1,0 +1,109 @@
+// report.execution(): runs, steps, per-IPU cycles, totals by kind, blocks.
+#include "PvaTestUtil.hpp"
+
+using pva::Program;
+
+TEST_CASE("Runs and steps with absolute cycle counters", "[pva][execution]") {
+  test::RemoteSumReport r(2);
+  const auto e = r.report.execution();
+  const auto runs = e.runs();
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].name() == "run0");
+  CHECK(runs[1].index() == 1);
+  CHECK(runs[0].cycles() == 212);
+  CHECK(runs[0].programIndex() == 0);
+  CHECK(runs[0].microseconds().end() >= runs[0].microseconds().start());
+  CHECK(runs[0].steps().size() == 3);
+  CHECK(e.steps().size() == 6);
+  CHECK(e.totalCycles().total() == 424);
+
+  std::vector<std::uint64_t> cycles;
+  std::vector<std::string> names;
+  for (const pva::ExecutionStep& step : e.steps()) {
+    cycles.push_back(step.ipus().at(0).cycles());
+    names.push_back(step.program()->name());
+  }
+  CHECK(cycles == std::vector<std::uint64_t>{60, 14, 138, 60, 14, 138});
+  CHECK(names == std::vector<std::string>{"sum/Sync", "sum/Exchange", "sum", "sum/Sync", "sum/Exchange", "sum"});
+
+  const auto step = runs[1].steps()[2];
+  CHECK(step.index() == 5);
+  CHECK(step.run() == 1);
+  const auto ipu = step.ipus().at(0);
+  CHECK(ipu.activeCycles().from().min() == 212 + 74);
+  CHECK(ipu.activeCycles().to().max() == 424);
+  CHECK(ipu.allCycles().from().max() == 212 + 74);
+  CHECK(ipu.activeTiles() == 1);
+  CHECK(ipu.tileBalance() == Approx(0.25));
+  CHECK(ipu.activeTileBalance() == Approx(1.0));
+  CHECK(step.cyclesByTile() == std::vector<std::uint64_t>{138, 0, 0, 0});
+  const auto sets = step.computeSets();
+  REQUIRE(sets.size() == 1);
+  CHECK(sets[0].name() == "sum");
+  CHECK(sets[0].cyclesByTile()[0] == 138);
+  CHECK(sets[0].estimatedCyclesByTile()[0] == 138);
+  CHECK(runs[0].steps()[0].computeSets().empty());
+  CHECK_THROWS_AS(e.steps().at(6), pva::InvalidArgumentError);
+
+  const auto totals = runs[0].tileCycleTotals();
+  using K = pva::TileCycleTotals::Kind;
+  CHECK(totals.byTile(K::Compute) == std::vector<std::uint64_t>{138, 0, 0, 0});
+  CHECK(totals.byTile(K::Sync) == std::vector<std::uint64_t>{15, 30, 45, 60});
+  CHECK(totals.total(K::InternalExchange) == 28);
+  CHECK(e.tileCycleTotals().total() == 2 * totals.total());
+}
+
+TEST_CASE("Iterating steps reads them in chunks and sees every one", "[pva][execution]") {
+  test::RemoteSumReport r(1500); // 4,500 steps: more than one chunk
+  const auto steps = r.report.execution().steps();
+  REQUIRE(steps.size() == 4500);
+  std::uint64_t n = 0, sum = 0;
+  for (const auto& step : steps) {
+    CHECK(step.index() == n);
+    ++n;
+    sum += step.ipus()[0].cycles();
+  }
+  CHECK(n == 4500);
+  CHECK(sum == 1500 * 212);
+  CHECK(steps[4499].program()->name() == "sum");
+}
+
+TEST_CASE("Blocks recorded by lightweight profiling", "[pva][execution]") {
+  test::ScratchDir dir;
+  test::RemoteSum s;
+  auto options = test::reportOptions(dir.path());
+  options.set("profiler.blocks.filter", "timed");
+  {
+    poplar::Engine engine(s.graph, poplar::program::Block(s.program, "timed"), options);
+    engine.load(s.device);
+    engine.run(0);
+  }
+  const auto report = pva::openReport((dir / "profile.pop").string());
+  const auto blocks = report.execution().blocks(0);
+  REQUIRE(blocks.size() == 2);
+  CHECK(blocks[0].program()->name() == "timed");
+  CHECK(blocks[0].program()->type() == Program::Type::Block);
+  CHECK(blocks[0].isCommon());
+  CHECK(blocks[0].cyclesTo() - blocks[0].cyclesFrom() == 212);
+  CHECK(blocks[1].isBlockFlush());
+  CHECK(report.execution().blocks(1).empty());
+  CHECK_THROWS_AS(report.execution().blocks(4), pva::InvalidArgumentError);
+}
+
+TEST_CASE("Engine::getReport returns the report with the runs so far", "[pva][execution]") {
+  test::ScratchDir dir;
+  test::RemoteSum s;
+  poplar::Engine engine(s.graph, s.program, test::reportOptions(dir.path()));
+  engine.load(s.device);
+  engine.run(0);
+  CHECK(engine.getReport().execution().runs().size() == 1);
+  engine.run(0);
+  const pva::Report report = engine.getReport();
+  CHECK(report.execution().runs().size() == 2);
+  CHECK(report.hasDebugInfo());
+  CHECK(engine.getReport(false).compilation().graph().numComputeSets() == 1);
+
+  test::RemoteSum quiet;
+  poplar::Engine noReports(quiet.graph, quiet.program);
+  CHECK_THROWS_AS(noReports.getReport(), poplar::runtime_error);
+}
