@@ -137,6 +137,11 @@ void encodeStepIpus(const StepIpu* ipus, std::size_t n, std::string& out) {
 
 std::vector<StepIpu> decodeStepIpus(const void* data, std::size_t bytes) {
   std::vector<StepIpu> ipus;
+  decodeStepIpus(data, bytes, ipus);
+  return ipus;
+}
+
+void decodeStepIpus(const void* data, std::size_t bytes, std::vector<StepIpu>& ipus) {
   decode<pcapnp::StepIpus>(data, bytes, "StepIpus", [&](pcapnp::StepIpus::Reader root) {
     auto list = root.getIpus();
     ipus.resize(list.size());
@@ -160,7 +165,6 @@ std::vector<StepIpu> decodeStepIpus(const void* data, std::size_t bytes) {
       s.activeTileBalance = r.getActiveTileBalance();
     }
   });
-  return ipus;
 }
 
 } // namespace tessera::profiler

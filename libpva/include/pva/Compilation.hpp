@@ -156,13 +156,14 @@ private:
   std::uint64_t count_ = 0;
 };
 
+/// A tile's memory (read from the report's cache on each call).
 class TileMemory {
 public:
-  const MemoryTotal& total() const { return total_; }
-  const MemoryTotal& overflowed() const { return overflowed_; }
-  std::uint64_t alwaysLiveBytes() const { return alwaysLive_; }
+  MemoryTotal total() const;
+  MemoryTotal overflowed() const;
+  std::uint64_t alwaysLiveBytes() const;
   /// Peak over the program's steps of the not-always-live bytes.
-  std::uint64_t notAlwaysLiveBytes() const { return notAlwaysLive_; }
+  std::uint64_t notAlwaysLiveBytes() const;
   /// By category (read on first use for all tiles at once).
   const MemoryCategories& category() const;
   /// Vertex types whose code is on the tile.
@@ -171,9 +172,7 @@ public:
 private:
   friend struct detail::Access;
   std::shared_ptr<detail::ReportState> s_;
-  unsigned tile_ = 0;
-  MemoryTotal total_, overflowed_;
-  std::uint64_t alwaysLive_ = 0, notAlwaysLive_ = 0;
+  unsigned tile_ = 0; ///< tile of one replica
 };
 
 class Tile {
@@ -181,13 +180,12 @@ public:
   /// Tile number over the whole device (all replicas).
   unsigned number() const { return number_; }
   unsigned ipu() const { return ipu_; }
-  /// By value: safe on temporaries (`report.compilation().tiles()[0].memory()`).
-  TileMemory memory() const { return memory_; }
+  TileMemory memory() const;
 
 private:
   friend struct detail::Access;
-  unsigned number_ = 0, ipu_ = 0;
-  TileMemory memory_;
+  std::shared_ptr<detail::ReportState> s_;
+  unsigned number_ = 0, ipu_ = 0, replicaTile_ = 0;
 };
 
 class Ipu {

@@ -87,10 +87,13 @@ public:
 private:
   friend struct detail::Access;
   std::shared_ptr<detail::ReportState> s_;
+  /// The encoded data of the chunk of steps this one was read with (shared, one allocation per
+  /// chunk): per-IPU data decoded by ipus(), per-tile cycles when they differ from the program's
+  /// estimate.
+  std::shared_ptr<const std::string> bytes_;
   std::uint64_t index_ = 0, program_ = 0;
   unsigned run_ = 0;
-  std::string ipus_;   ///< encoded per-IPU data, decoded by ipus()
-  std::string cycles_; ///< encoded per-tile cycles when they differ from the program's estimate
+  std::uint32_t ipusOffset_ = 0, ipusSize_ = 0, cyclesOffset_ = 0, cyclesSize_ = 0;
 };
 
 /// A range of steps read from the report in chunks: iterating a million steps keeps only one

@@ -205,20 +205,26 @@ Graph Access::graph(const storage::GraphRow& row) {
   return g;
 }
 
-Tile Access::tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile,
-                  const storage::TileRow& row) {
+Tile Access::tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile) {
   Tile t;
+  t.s_ = s;
   t.number_ = number;
   t.ipu_ = ipu;
-  TileMemory& m = t.memory_;
+  t.replicaTile_ = replicaTile;
+  return t;
+}
+
+TileMemory Access::tileMemory(const std::shared_ptr<ReportState>& s, unsigned replicaTile) {
+  TileMemory m;
   m.s_ = s;
   m.tile_ = replicaTile;
-  m.total_.including_ = row.includingGaps;
-  m.total_.excluding_ = row.excludingGaps;
-  m.overflowed_.including_ = row.overflowedIncluding;
-  m.overflowed_.excluding_ = row.overflowedExcluding;
-  m.alwaysLive_ = row.alwaysLive;
-  m.notAlwaysLive_ = row.notAlwaysLive;
+  return m;
+}
+
+MemoryTotal Access::memoryTotal(std::uint64_t including, std::uint64_t excluding) {
+  MemoryTotal t;
+  t.including_ = including;
+  t.excluding_ = excluding;
   return t;
 }
 

@@ -16,8 +16,9 @@ struct Access {
 
   static Target target(const storage::TargetRow& row);
   static Graph graph(const storage::GraphRow& row);
-  static Tile tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile,
-                   const storage::TileRow& row);
+  static Tile tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile);
+  static TileMemory tileMemory(const std::shared_ptr<ReportState>& s, unsigned replicaTile);
+  static MemoryTotal memoryTotal(std::uint64_t including, std::uint64_t excluding);
   static Ipu ipu(unsigned id, std::vector<Tile> tiles);
   static void setCategory(MemoryCategories& m, unsigned category, const std::uint64_t (&bytes)[3][2]);
   static VertexType vertexType(const storage::VertexTypeRow& row);
@@ -45,7 +46,8 @@ struct Access {
   static std::int64_t debugOf(const Program& p) { return p.debug_; }
 
   static ExecutionSteps steps(std::shared_ptr<ReportState> s, std::uint64_t begin, std::uint64_t end);
-  static ExecutionStep step(const std::shared_ptr<ReportState>& s, storage::StepRow&& row);
+  static ExecutionStep step(const std::shared_ptr<ReportState>& s, const std::shared_ptr<const std::string>& bytes,
+                            const storage::StepRow& row);
   static IpuExecution ipuExecution(const struct StepIpuView& v);
   static ComputeSetExecution computeSetExecution(const std::shared_ptr<ReportState>& s, std::uint64_t program,
                                                  std::uint64_t computeSet, const std::string& stepCycles);

@@ -24,12 +24,11 @@ Graph CompilationReport::graph() const {
 
 std::vector<Tile> CompilationReport::tiles() const {
   const Target& t = s_->getTarget();
-  const auto& rows = s_->getTiles();
+  s_->getTiles(); // read (and checked) once, before handles are made
   const unsigned perReplica = t.tilesPerReplica();
   std::vector<Tile> out;
   out.reserve(t.numTiles());
-  for (unsigned n = 0; n < t.numTiles(); ++n)
-    out.push_back(Access::tile(s_, n, n / t.tilesPerIpu(), n % perReplica, rows[n % perReplica]));
+  for (unsigned n = 0; n < t.numTiles(); ++n) out.push_back(Access::tile(s_, n, n / t.tilesPerIpu(), n % perReplica));
   return out;
 }
 
@@ -37,8 +36,8 @@ Tile CompilationReport::tile(unsigned number) const {
   const Target& t = s_->getTarget();
   if (number >= t.numTiles())
     s_->badArgument("no tile " + std::to_string(number) + " (the target has " + std::to_string(t.numTiles()) + ")");
-  const auto& rows = s_->getTiles();
-  return Access::tile(s_, number, number / t.tilesPerIpu(), number % t.tilesPerReplica(), rows[number % t.tilesPerReplica()]);
+  s_->getTiles();
+  return Access::tile(s_, number, number / t.tilesPerIpu(), number % t.tilesPerReplica());
 }
 
 std::vector<Ipu> CompilationReport::ipus() const {
@@ -115,6 +114,21 @@ std::vector<Variable> CompilationReport::alwaysLiveVariablesForTile(unsigned til
 LoweredVariables CompilationReport::loweredVariables() const { return Access::loweredVariables(s_); }
 
 // --- tiles ----------------------------------------------------------------------------------------
+
+TileMemory Tile::memory() const { return Access::tileMemory(s_, replicaTile_); }
+
+MemoryTotal TileMemory::total() const {
+  const auto& row = s_->getTiles()[tile_];
+  return Access::memoryTotal(row.includingGaps, row.excludingGaps);
+}
+
+MemoryTotal TileMemory::overflowed() const {
+  const auto& row = s_->getTiles()[tile_];
+  return Access::memoryTotal(row.overflowedIncluding, row.overflowedExcluding);
+}
+
+std::uint64_t TileMemory::alwaysLiveBytes() const { return s_->getTiles()[tile_].alwaysLive; }
+std::uint64_t TileMemory::notAlwaysLiveBytes() const { return s_->getTiles()[tile_].notAlwaysLive; }
 
 const MemoryCategories& TileMemory::category() const { return s_->getCategories().at(tile_); }
 

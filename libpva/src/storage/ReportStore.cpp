@@ -235,6 +235,8 @@ std::vector<TileRow> ReportStore::tiles() {
   using T = S::TileMemory;
   return guarded("reading tile memory", [&] {
     std::vector<TileRow> out;
+    Statement& count = statement("SELECT count(*) FROM " + std::string(T::table.name));
+    if (count.step()) out.reserve(std::size_t(std::min<std::int64_t>(count.columnInt(0), 1 << 24)));
     Statement& q = statement(select({&T::tile, &T::includingGaps, &T::excludingGaps, &T::alwaysLiveBytes,
                                      &T::notAlwaysLiveBytes, &T::overflowedIncludingGaps, &T::overflowedExcludingGaps},
                                     T::table.name, "ORDER BY tile"));
@@ -508,21 +510,30 @@ std::vector<U64s> ReportStore::runTileCycles(unsigned run) {
   });
 }
 
-void ReportStore::steps(std::uint64_t first, std::uint64_t count, std::vector<StepRow>& out) {
+void ReportStore::steps(std::uint64_t first, std::uint64_t count, StepChunk& out) {
   using T = S::Steps;
   guarded("reading execution steps", [&] {
     Statement& q = statement(select({&T::id, &T::run, &T::program, &T::cyclesByTile, &T::ipus}, T::table.name,
                                     "WHERE id >= ? AND id < ? ORDER BY id"));
     q.bindInt(1, std::int64_t(first));
     q.bindInt(2, std::int64_t(first + count));
+    out.rows.clear();
+    out.bytes.clear();
+    auto append = [&](int col, std::uint32_t& offset, std::uint32_t& size) {
+      auto [p, n] = q.columnBlob(col);
+      if (out.bytes.size() + n > 0xffffffffu) corrupt("corrupted report (a step's data is too large)");
+      offset = static_cast<std::uint32_t>(out.bytes.size());
+      size = static_cast<std::uint32_t>(n);
+      out.bytes.append(static_cast<const char*>(p), n);
+    };
     while (q.step()) {
       StepRow r;
       r.id = u64(q, 0);
       r.run = unsigned(q.columnInt(1));
       r.program = u64(q, 2);
-      if (!q.isNull(3)) r.cycles = blob(q, 3);
-      r.ipus = blob(q, 4);
-      out.push_back(std::move(r));
+      if (!q.isNull(3)) append(3, r.cyclesOffset, r.cyclesSize);
+      append(4, r.ipusOffset, r.ipusSize);
+      out.rows.push_back(r);
     }
   });
 }

@@ -96,11 +96,17 @@ struct RunRow {
   std::uint64_t firstStep = 0, numSteps = 0, cycles = 0;
 };
 
+/// A step whose blobs are in its chunk's byte buffer.
 struct StepRow {
   std::uint64_t id = 0, program = 0;
   unsigned run = 0;
-  std::string cycles; ///< encoded TileValues, empty: the program's estimate
-  std::string ipus;   ///< encoded StepIpus
+  std::uint32_t ipusOffset = 0, ipusSize = 0;
+  std::uint32_t cyclesOffset = 0, cyclesSize = 0; ///< size 0: the program's estimate
+};
+
+struct StepChunk {
+  std::vector<StepRow> rows;
+  std::string bytes; ///< every row's encoded StepIpus and TileValues, back to back
 };
 
 struct BlockRow {
@@ -145,8 +151,8 @@ public:
   std::vector<RunRow> runs();
   /// Per-tile cycles of one run, by cycle kind index (schema::kCycleKindNames); missing: empty.
   std::vector<U64s> runTileCycles(unsigned run);
-  /// Steps [first, first + count) appended to `out`.
-  void steps(std::uint64_t first, std::uint64_t count, std::vector<StepRow>& out);
+  /// Steps [first, first + count), replacing `out`'s contents.
+  void steps(std::uint64_t first, std::uint64_t count, StepChunk& out);
   std::vector<BlockRow> blocks(unsigned tile);
 
   /// Decodes a TileValues blob read from this report (errors name the file).

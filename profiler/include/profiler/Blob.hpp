@@ -36,5 +36,7 @@ std::vector<std::uint64_t> decodeTileValues(const void* data, std::size_t bytes)
 
 void encodeStepIpus(const StepIpu* ipus, std::size_t n, std::string& out);
 std::vector<StepIpu> decodeStepIpus(const void* data, std::size_t bytes);
+/// The same into a caller-owned vector (replaced), so a reader can reuse its storage.
+void decodeStepIpus(const void* data, std::size_t bytes, std::vector<StepIpu>& out);
 
 } // namespace tessera::profiler

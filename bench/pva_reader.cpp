@@ -1,0 +1,275 @@
+// bench_pva_reader: libpva on a large synthetic report (16 IPUs x 1472 tiles, 1 M execution
+// steps) against raw SQLite reading the same rows in the same run.
+//
+//   bench_pva_reader [--steps N] [--ipus I] [--reps R] [--file PATH] [--keep]
+//
+// Measures: opening (goal < 50 ms whatever the size), summing ipus[0].cycles over every step
+// and summing tile memory (goal: >= 80% of raw SQLite's speed, i.e. time ratio <= 1.25), the
+// peak liveness, and the resident memory added while iterating (bounded: steps are streamed).
+#include <profiler/Blob.hpp>
+#include <profiler/ReportWriter.hpp>
+#include <pva/pva.hpp>
+
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace S = tessera::profiler::schema;
+using tessera::profiler::blob;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  std::uint64_t steps = 1000000;
+  unsigned ipus = 16, tilesPerIpu = 1472, reps = 3;
+  std::string file = (std::filesystem::temp_directory_path() / "tessera-bench-pva.pop").string();
+  bool keep = false;
+};
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double timeIt(unsigned reps, const std::function<void()>& f) {
+  std::vector<double> t;
+  for (unsigned r = 0; r < reps; ++r) {
+    const auto a = Clock::now();
+    f();
+    t.push_back(seconds(a, Clock::now()));
+  }
+  return median(t);
+}
+
+long maxRssKiB() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+/// Writes the synthetic report: the tables libpva needs to open it and the ones measured.
+void writeReport(const Options& o) {
+  const unsigned tiles = o.ipus * o.tilesPerIpu;
+  tessera::profiler::ReportWriter w(o.file);
+  w.begin();
+  w.setMeta(S::meta::reportId, "0123456789abcdef0123456789abcdef");
+  w.setMeta(S::meta::createdAt, "2026-11-23T00:00:00Z");
+  std::string enc;
+  const std::vector<std::uint64_t> offsets{0, 16384, 32768};
+  tessera::profiler::encodeTileValues(offsets.data(), offsets.size(), enc);
+  w.inserter(S::TargetTable::table)
+      .row("IPU_MODEL", "ipu2", o.ipus, o.tilesPerIpu, 638976, 1.33e9, 1, 6, 4, 8, 12.0, 12.0, 15, 60, 1500, 262144, blob(enc));
+  w.inserter(S::GraphTable::table).row(1000000, 1000, 5000, 3000000);
+  std::mt19937_64 rng(7);
+  auto tileRows = w.inserter(S::TileMemory::table);
+  auto catRows = w.inserter(S::TileMemoryCategories::table);
+  for (unsigned t = 0; t < tiles; ++t) {
+    const std::uint64_t al = 100000 + rng() % 50000, nal = rng() % 200000;
+    tileRows.row(t, al + nal + 64, al + nal, al, nal, 0, 0);
+    catRows.row(t, "variable", al / 2, nal, 0, 0, 0, 0);
+    catRows.row(t, "vertexCode", al / 2, 0, 0, 0, 0, 0);
+  }
+  // 200 programs: a root and 199 compute steps with per-tile estimates.
+  auto programs = w.inserter(S::Programs::table);
+  auto children = w.inserter(S::ProgramChildren::table);
+  std::vector<std::uint64_t> perTile(tiles);
+  for (unsigned p = 0; p < 200; ++p) {
+    for (auto& v : perTile) v = rng() % 1000;
+    tessera::profiler::encodeTileValues(perTile.data(), perTile.size(), enc);
+    if (p == 0) programs.row(p, "Sequence", "root", nullptr, nullptr, nullptr, nullptr, 0, blob(enc), nullptr, nullptr);
+    else {
+      programs.row(p, "Sync", "step" + std::to_string(p), nullptr, nullptr, "INTERNAL", nullptr, 0, blob(enc), nullptr, blob(enc));
+      children.row(0, p - 1, p);
+    }
+  }
+  w.inserter(S::EntryPoints::table).row(0, 0);
+  auto liveness = w.inserter(S::LivenessSteps::table);
+  std::vector<std::uint64_t> byIpu(o.ipus);
+  for (unsigned s = 0; s < 199; ++s) {
+    for (auto& v : perTile) v = rng() % 100000;
+    tessera::profiler::encodeTileValues(perTile.data(), perTile.size(), enc);
+    std::string ipuEnc;
+    std::uint64_t total = 0;
+    std::fill(byIpu.begin(), byIpu.end(), 0);
+    for (unsigned t = 0; t < tiles; ++t) {
+      byIpu[t / o.tilesPerIpu] += perTile[t];
+      total += perTile[t];
+    }
+    tessera::profiler::encodeTileValues(byIpu.data(), byIpu.size(), ipuEnc);
+    liveness.row(s, s + 1, total, blob(ipuEnc), blob(enc));
+  }
+  w.commit();
+  w.publish();
+
+  // One run of o.steps steps, every IPU taking part, committed in batches.
+  auto steps = w.inserter(S::Steps::table);
+  std::vector<tessera::profiler::StepIpu> ipus(o.ipus);
+  std::uint64_t clock = 0;
+  w.begin();
+  for (std::uint64_t s = 0; s < o.steps; ++s) {
+    const std::uint64_t cycles = 100 + rng() % 5000;
+    for (unsigned i = 0; i < o.ipus; ++i) {
+      auto& x = ipus[i];
+      x.ipu = i;
+      x.cycles = cycles - i;
+      x.activeTiles = 1000;
+      x.activeFromMin = x.activeFromMax = x.allFromMin = x.allFromMax = clock;
+      x.activeToMin = clock + cycles / 2;
+      x.activeToMax = x.allToMax = clock + cycles;
+      x.allToMin = clock;
+      x.tileBalance = 0.5f;
+      x.activeTileBalance = 0.7f;
+    }
+    clock += cycles;
+    tessera::profiler::encodeStepIpus(ipus.data(), ipus.size(), enc);
+    steps.row(s, 0, 1 + s % 199, nullptr, blob(enc));
+    if (s % 100000 == 99999) {
+      w.commit();
+      w.begin();
+    }
+  }
+  w.inserter(S::Runs::table).row(0, "run0", 0, 0, 1, 0, o.steps, clock);
+  w.commit();
+}
+
+sqlite3* rawOpen(const std::string& file) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    std::fprintf(stderr, "cannot open %s\n", file.c_str());
+    std::exit(1);
+  }
+  return db;
+}
+
+/// Runs `sql` and calls f(stmt) for each row.
+void rawQuery(sqlite3* db, const char* sql, const std::function<void(sqlite3_stmt*)>& f) {
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
+  while (sqlite3_step(st) == SQLITE_ROW) f(st);
+  sqlite3_finalize(st);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (a == "--steps" && next) o.steps = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--ipus" && next) o.ipus = unsigned(std::atoi(argv[++i]));
+    else if (a == "--reps" && next) o.reps = unsigned(std::max(1, std::atoi(argv[++i])));
+    else if (a == "--file" && next) o.file = argv[++i];
+    else if (a == "--keep") o.keep = true;
+    else {
+      std::fprintf(stderr, "usage: bench_pva_reader [--steps N] [--ipus I] [--reps R] [--file PATH] [--keep]\n");
+      return 2;
+    }
+  }
+  if (!o.keep || !std::filesystem::exists(o.file)) {
+    std::printf("writing a synthetic report: %u IPUs x %u tiles, %llu steps ...\n", o.ipus, o.tilesPerIpu,
+                static_cast<unsigned long long>(o.steps));
+    const auto a = Clock::now();
+    writeReport(o);
+    std::printf("  %.1f s, %.0f MiB\n", seconds(a, Clock::now()), double(std::filesystem::file_size(o.file)) / (1 << 20));
+  }
+
+  // Opening.
+  const double openPva = timeIt(o.reps * 5, [&] { pva::openReport(o.file); });
+  const double openRaw = timeIt(o.reps * 5, [&] {
+    sqlite3* db = rawOpen(o.file);
+    rawQuery(db, "SELECT key, value FROM meta", [](sqlite3_stmt*) {});
+    sqlite3_close(db);
+  });
+
+  // Sum of ipus[0].cycles over every step.
+  std::uint64_t sumPva = 0, sumRaw = 0;
+  const long rssBefore = maxRssKiB();
+  const double stepsPva = timeIt(o.reps, [&] {
+    sumPva = 0;
+    const auto report = pva::openReport(o.file);
+    for (const auto& step : report.execution().steps()) sumPva += step.ipus()[0].cycles();
+  });
+  const long rssGrowth = maxRssKiB() - rssBefore;
+  const double stepsRaw = timeIt(o.reps, [&] {
+    sumRaw = 0;
+    sqlite3* db = rawOpen(o.file);
+    rawQuery(db, "SELECT ipus FROM steps ORDER BY id", [&](sqlite3_stmt* st) {
+      const auto ipus = tessera::profiler::decodeStepIpus(sqlite3_column_blob(st, 0), std::size_t(sqlite3_column_bytes(st, 0)));
+      sumRaw += ipus[0].cycles;
+    });
+    sqlite3_close(db);
+  });
+
+  // Sum of tile memory.
+  std::uint64_t memPva = 0, memRaw = 0;
+  const double memoryPva = timeIt(o.reps, [&] {
+    memPva = 0;
+    const auto report = pva::openReport(o.file);
+    for (const auto& t : report.compilation().tiles()) memPva += t.memory().total().excludingGaps();
+  });
+  const double memoryRaw = timeIt(o.reps, [&] {
+    memRaw = 0;
+    sqlite3* db = rawOpen(o.file);
+    rawQuery(db, "SELECT excluding_gaps FROM tile_memory ORDER BY tile",
+             [&](sqlite3_stmt* st) { memRaw += std::uint64_t(sqlite3_column_int64(st, 0)); });
+    sqlite3_close(db);
+  });
+
+  // The same sum again on a report already open: libpva answers from its cache.
+  std::uint64_t memWarm = 0;
+  const auto openReport = pva::openReport(o.file);
+  for (const auto& t : openReport.compilation().tiles()) memWarm += t.memory().total().excludingGaps();
+  const double memoryPvaWarm = timeIt(o.reps, [&] {
+    memWarm = 0;
+    for (const auto& t : openReport.compilation().tiles()) memWarm += t.memory().total().excludingGaps();
+  });
+
+  // Peak liveness: always live over tiles + the largest not-always-live step.
+  std::uint64_t peakPva = 0, peakRaw = 0;
+  const double peakTimePva = timeIt(o.reps, [&] {
+    const auto report = pva::openReport(o.file);
+    std::uint64_t al = 0, nal = 0;
+    for (const auto& t : report.compilation().tiles()) al += t.memory().alwaysLiveBytes();
+    for (const auto& s : report.compilation().livenessProgramSteps()) nal = std::max(nal, s.notAlwaysLiveBytes());
+    peakPva = al + nal;
+  });
+  const double peakTimeRaw = timeIt(o.reps, [&] {
+    sqlite3* db = rawOpen(o.file);
+    std::uint64_t al = 0, nal = 0;
+    rawQuery(db, "SELECT sum(always_live_bytes) FROM tile_memory", [&](sqlite3_stmt* st) { al = std::uint64_t(sqlite3_column_int64(st, 0)); });
+    rawQuery(db, "SELECT max(not_always_live_bytes) FROM liveness_steps", [&](sqlite3_stmt* st) { nal = std::uint64_t(sqlite3_column_int64(st, 0)); });
+    peakRaw = al + nal;
+    sqlite3_close(db);
+  });
+
+  if (sumPva != sumRaw || memPva != memRaw || memWarm != memRaw || peakPva != peakRaw) {
+    std::fprintf(stderr, "bench_pva_reader: libpva and raw SQLite disagree\n");
+    return 1;
+  }
+  std::printf("\n%-34s %12s %12s %10s\n", "median of runs", "libpva", "raw SQLite", "ratio");
+  auto row = [](const char* what, double a, double b) { std::printf("%-34s %10.2f ms %10.2f ms %9.2fx\n", what, a * 1e3, b * 1e3, a / b); };
+  row("open", openPva, openRaw);
+  row("sum ipus[0].cycles over steps", stepsPva, stepsRaw);
+  row("sum tile memory (fresh report)", memoryPva, memoryRaw);
+  row("sum tile memory (report open)", memoryPvaWarm, memoryRaw);
+  row("peak liveness", peakTimePva, peakTimeRaw);
+  std::printf("steps/s: libpva %.2f M, raw %.2f M (speed %.0f%% of raw; goal >= 80%%)\n", double(o.steps) / stepsPva / 1e6,
+              double(o.steps) / stepsRaw / 1e6, 100.0 * stepsRaw / stepsPva);
+  std::printf("tile memory: speed %.0f%% of raw; open %.2f ms (goal < 50 ms)\n", 100.0 * memoryRaw / memoryPva, openPva * 1e3);
+  std::printf("resident memory added while iterating %llu steps: %ld KiB\n", static_cast<unsigned long long>(o.steps), rssGrowth);
+  if (!o.keep) std::filesystem::remove(o.file);
+  return 0;
+}
