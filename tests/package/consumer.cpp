@@ -1,7 +1,9 @@
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
+#include <pvti/pvti.hpp>
 
 int main() {
+  pvti::Tracepoint trace(&pvti::tracePoplar, "consumer"); // libpvti is in the package too
   poplar::IPUModel model;
   model.tilesPerIPU = 4;
   auto device = model.createDevice();
