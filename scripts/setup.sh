@@ -17,6 +17,8 @@ PACKAGES=(
   libsqlite3-dev                      # profile.pop (profiler/)
   capnproto libcapnp-dev              # packed blobs in profile.pop, serialized graph
   libcbor-dev                         # debug.cbor
+  pybind11-dev python3-dev            # the Python modules pva and libpvti
+  python3-pytest python3-numpy        # Python tests; per-tile arrays as numpy arrays
 )
 
 build_dir=build
