@@ -1,0 +1,48 @@
+#include "Common.hpp"
+
+#include <filesystem>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace pvacli {
+
+ReportFiles findReport(const std::string& given, const std::string& debug) {
+  ReportFiles files;
+  std::error_code ec;
+  if (fs::is_directory(given, ec)) {
+    const fs::path dir(given);
+    if (fs::is_regular_file(dir / "profile.pop", ec)) {
+      files.profile = (dir / "profile.pop").string();
+    } else {
+      // An engine constructed with a DebugContext name writes into a sub-directory of that name.
+      std::vector<fs::path> found;
+      for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_directory(ec) && fs::is_regular_file(entry.path() / "profile.pop", ec))
+          found.push_back(entry.path() / "profile.pop");
+      if (found.empty()) throw UsageError(given + ": no profile.pop in this directory");
+      if (found.size() > 1) {
+        std::string list;
+        for (const auto& p : found) list += "\n  " + p.string();
+        throw UsageError(given + ": several reports in this directory; name one:" + list);
+      }
+      files.profile = found.front().string();
+    }
+  } else {
+    // Not a directory: let libpva say what is wrong with the file (missing, not a report...).
+    files.profile = given;
+  }
+  if (!debug.empty()) {
+    files.debug = debug;
+  } else {
+    const fs::path beside = fs::path(files.profile).parent_path() / "debug.cbor";
+    if (fs::is_regular_file(beside, ec)) files.debug = beside.string();
+  }
+  return files;
+}
+
+pva::Report openReportFiles(const ReportFiles& files) {
+  return files.debug.empty() ? pva::openReport(files.profile) : pva::openReport(files.profile, files.debug);
+}
+
+} // namespace pvacli

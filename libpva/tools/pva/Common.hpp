@@ -1,0 +1,63 @@
+// What every subcommand shares: global options, the exit statuses, and finding and opening the
+// report a command line names.
+#pragma once
+
+#include <pva/pva.hpp>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace pvacli {
+
+/// Exit statuses of every subcommand. `pva compare` is a CI gate, so these are its contract.
+enum ExitStatus : int {
+  kOk = 0,          ///< done (compare: within every threshold)
+  kOverThreshold = 1, ///< compare: some gated quantity grew more than allowed
+  kBadInput = 2,    ///< missing or unreadable file, not a report, bad option
+};
+
+/// Options given before the subcommand.
+struct GlobalOptions {
+  bool progress = false; ///< force progress lines on stderr even when it is not a terminal
+};
+
+/// An error in what the user gave us (a path, an option value): printed as "pva: <message>" and
+/// exits with kBadInput, like a pva::Exception.
+class UsageError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Where a report's files are.
+struct ReportFiles {
+  std::string profile; ///< profile.pop
+  std::string debug;   ///< debug.cbor, empty when there is none
+};
+
+/// Resolves REPORT as given on the command line: a profile.pop (any name), or a directory that
+/// holds one (directly or in exactly one sub-directory, where an engine given a DebugContext name
+/// writes). debug.cbor is taken from beside the profile when it exists, unless `debug` names one.
+/// Throws UsageError when nothing is found.
+ReportFiles findReport(const std::string& given, const std::string& debug = "");
+
+/// Opens the report (with its debug information when there is some).
+pva::Report openReportFiles(const ReportFiles& files);
+
+/// A subcommand: each adds itself to the app with its options and returns the function to run
+/// when it was chosen. The function returns the exit status; pva::Exception and UsageError
+/// escape to main, which prints them.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+Command addSummaryCommand(CLI::App& app, const GlobalOptions& global);
+Command addQueryCommand(CLI::App& app, const GlobalOptions& global);
+Command addCompareCommand(CLI::App& app, const GlobalOptions& global);
+Command addTraceCommand(CLI::App& app, const GlobalOptions& global);
+
+} // namespace pvacli

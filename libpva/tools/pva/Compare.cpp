@@ -1,0 +1,141 @@
+// pva compare BASE NEW: the CI regression gate. Compares two reports with pva::compare, checks
+// the gated quantities against the thresholds (Gate.hpp) and exits 0 within them, 1 over them,
+// 2 on bad input. Without any threshold option for a family (cycles, memory), that family
+// allows no increase at all: the engine is deterministic, so the same program gives the same
+// numbers and any growth is a real change.
+#include "Common.hpp"
+#include "CompareReport.hpp"
+#include "Format.hpp"
+#include "JUnit.hpp"
+#include "Progress.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace pvacli {
+
+namespace {
+
+struct CompareOptions {
+  std::string base, current;
+  std::string maxCycles, maxCyclesAbs, maxMemory, maxMemoryAbs;
+  std::string format = "text", output;
+  std::size_t top = 10;
+};
+
+/// One family's thresholds from its two options; 0% when neither was given.
+Limit limitFrom(const std::string& relative, const std::string& absolute, const std::string& relOption,
+                const std::string& absOption, bool allowUnits) {
+  Limit l;
+  if (relative.empty() && absolute.empty()) {
+    l.relative = 0.0;
+    return l;
+  }
+  if (!relative.empty()) l.relative = parsePercent(relative, relOption);
+  if (!absolute.empty()) l.absolute = parseAmount(absolute, absOption, allowUnits);
+  return l;
+}
+
+int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, CompareResult& r, std::ofstream& file);
+
+int runCompare(const CompareOptions& o, const GlobalOptions& global) {
+  CompareResult r;
+  r.cycles = limitFrom(o.maxCycles, o.maxCyclesAbs, "--max-cycles-increase", "--max-cycles-increase-abs", false);
+  r.memory = limitFrom(o.maxMemory, o.maxMemoryAbs, "--max-memory-increase", "--max-memory-increase-abs", true);
+  r.top = o.top;
+
+  // Open the output before the (long) comparison so that a bad path fails at once.
+  std::ofstream file;
+  if (!o.output.empty()) {
+    file.open(o.output);
+    if (!file) throw UsageError(o.output + ": cannot write the output file");
+  }
+
+  try {
+    return compareAndWrite(o, global, r, file);
+  } catch (...) {
+    // No half-written file for a CI system to pick up as a result.
+    if (file.is_open()) {
+      file.close();
+      std::remove(o.output.c_str());
+    }
+    throw;
+  }
+}
+
+int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, CompareResult& r, std::ofstream& file) {
+  // The gate needs no debug information: open the profiles alone.
+  const pva::Report base = pva::openReport(findReport(o.base).profile);
+  const pva::Report current = pva::openReport(findReport(o.current).profile);
+  r.basePath = base.profilePath();
+  r.newPath = current.profilePath();
+  const std::uint64_t steps = base.execution().steps().size() + current.execution().steps().size();
+  Progress::note("comparing: reading " + withCommas(steps) + " execution steps of two reports...", global.progress);
+  r.comparison = pva::compare(base, current);
+  r.checks = evaluateGate(r.comparison, r.cycles, r.memory, base.outOfMemory(), current.outOfMemory());
+
+  auto writeFormat = [&](std::ostream& out) {
+    if (o.format == "json")
+      writeJson(out, compareJson(r));
+    else if (o.format == "junit")
+      writeJUnit(out, "pva compare " + r.basePath + " " + r.newPath, r.checks);
+    else
+      writeCompareText(out, r);
+  };
+  if (o.output.empty()) {
+    writeFormat(std::cout);
+  } else {
+    writeFormat(file);
+    file.close();
+    if (!file) throw UsageError(o.output + ": error writing the output file");
+    // CI logs still show what happened; the file is for the CI system.
+    writeCompareText(std::cout, r);
+  }
+  return allPassed(r.checks) ? kOk : kOverThreshold;
+}
+
+} // namespace
+
+Command addCompareCommand(CLI::App& app, const GlobalOptions& global) {
+  auto opt = std::make_shared<CompareOptions>();
+  CLI::App* sub = app.add_subcommand("compare", "Compare two reports; a CI gate on cycles and memory growth");
+  sub->footer(R"(Gated quantities (each fails when it grows by more than any threshold given for it):
+  cycles.total         total cycles of all runs             --max-cycles-increase[-abs]
+  memory.maxTile       the largest tile, including gaps     --max-memory-increase[-abs]
+  memory.total         all tiles, including gaps            --max-memory-increase[-abs]
+  memory.peakLiveness  always live + the largest step       --max-memory-increase[-abs]
+  memory.outOfMemory   the new report is out of memory and the base is not (always gated)
+Without any option of a family, that family allows no increase (0%). 'off' disables a threshold.
+Decreases never fail.
+
+exit status: 0 within every threshold, 1 over a threshold, 2 bad input (missing or corrupt
+report, bad option).
+
+With --output, the --format output goes to FILE and the text report to stdout.
+
+examples:
+  pva compare base/profile.pop new/profile.pop
+  pva compare base/ new/ --max-cycles-increase 2% --max-memory-increase 1%
+  pva compare base/ new/ --max-cycles-increase-abs 10000 --max-memory-increase-abs 64KiB
+  pva compare base/ new/ --max-memory-increase off --format junit --output pva-gate.xml
+  pva compare base/ new/ --format json | jq '.gates[] | select(.passed | not)')");
+  sub->add_option("BASE", opt->base, "The reference report: profile.pop or its directory")->required();
+  sub->add_option("NEW", opt->current, "The report to check: profile.pop or its directory")->required();
+  sub->add_option("--max-cycles-increase", opt->maxCycles, "Allowed growth of total cycles, in percent: 2% (or off)");
+  sub->add_option("--max-cycles-increase-abs", opt->maxCyclesAbs, "Allowed growth of total cycles, in cycles");
+  sub->add_option("--max-memory-increase", opt->maxMemory,
+                  "Allowed growth of the largest tile, total memory and peak liveness, in percent: 1% (or off)");
+  sub->add_option("--max-memory-increase-abs", opt->maxMemoryAbs,
+                  "Allowed growth of the same three, in bytes: 4096, 64KiB, 1MiB");
+  sub->add_option("--format", opt->format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}));
+  sub->add_option("--output", opt->output, "Write the --format output to FILE (the text report still goes to stdout)");
+  sub->add_option("--top", opt->top, "Entries of each 'what grew' list (default 10)");
+  const GlobalOptions* g = &global;
+  return {sub, [opt, g]() { return runCompare(*opt, *g); }};
+}
+
+} // namespace pvacli

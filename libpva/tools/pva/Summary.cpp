@@ -1,0 +1,217 @@
+// pva summary: one report at a glance. The JSON object is built first and the text is written
+// from it, so the two forms can never disagree. Memory figures are over every tile of the
+// device and peak liveness is always live + the largest not-always-live step, exactly as
+// pva::compare (and so the CI gate) counts them.
+#include "Common.hpp"
+#include "Format.hpp"
+#include "Names.hpp"
+#include "Output.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace pvacli {
+
+namespace {
+
+struct SummaryOptions {
+  std::string report, debug;
+  bool json = false;
+};
+
+Json summarise(const pva::Report& report, const ReportFiles& files) {
+  const auto c = report.compilation();
+  const pva::Target target = c.target();
+  Json j;
+  j["report"] = {{"profile", files.profile},
+                 {"debug", files.debug.empty() ? Json(nullptr) : Json(files.debug)},
+                 {"formatVersion", report.version().string()},
+                 {"poplarVersion", report.poplarVersion().string()},
+                 {"timestamp", report.timestamp()},
+                 {"outOfMemory", report.outOfMemory()}};
+  j["target"] = {{"type", targetTypeName(target.type())},
+                 {"architecture", architectureName(target.architecture())},
+                 {"numIPUs", target.numIPUs()},
+                 {"tilesPerIpu", target.tilesPerIpu()},
+                 {"numTiles", target.numTiles()},
+                 {"bytesPerTile", target.bytesPerTile()},
+                 {"totalMemory", target.totalMemory()},
+                 {"clockFrequency", target.clockFrequency()},
+                 {"numReplicas", target.numReplicas()}};
+  const pva::Graph graph = c.graph();
+  const auto programs = c.programs();
+  std::uint64_t steps = 0;
+  for (const auto& p : programs) steps += p->isStep() ? 1 : 0;
+  j["graph"] = {{"numVertices", graph.numVertices()},
+                {"numComputeSets", graph.numComputeSets()},
+                {"numVariables", graph.numVariables()},
+                {"numEdges", graph.numEdges()},
+                {"numPrograms", programs.size()},
+                {"numProgramSteps", steps}};
+
+  // Memory: one pass over the tiles.
+  std::uint64_t incl = 0, excl = 0, alwaysLive = 0, overflowed = 0, used = 0, maxTile = 0;
+  const pva::Tile* largest = nullptr;
+  std::vector<std::uint64_t> categories(pva::MemoryCategories::size(), 0);
+  const auto tiles = c.tiles();
+  for (const pva::Tile& t : tiles) {
+    const pva::TileMemory m = t.memory();
+    const pva::MemoryTotal total = m.total();
+    incl += total.includingGaps();
+    excl += total.excludingGaps();
+    alwaysLive += m.alwaysLiveBytes();
+    overflowed += m.overflowed().includingGaps();
+    used += total.includingGaps() > 0 ? 1 : 0;
+    if (!largest || total.includingGaps() > maxTile) {
+      largest = &t;
+      maxTile = total.includingGaps();
+    }
+    const pva::MemoryCategories& cat = m.category();
+    for (std::size_t i = 0; i < categories.size(); ++i) categories[i] += cat.at(i).total();
+  }
+  std::uint64_t peak = 0, peakStep = 0;
+  Json peakProgram = nullptr;
+  for (const pva::ProgramStep& step : c.livenessProgramSteps())
+    if (step.notAlwaysLiveBytes() > peak || peakProgram.is_null()) {
+      peak = step.notAlwaysLiveBytes();
+      peakStep = step.index();
+      peakProgram = step.program() ? Json(step.program()->name()) : Json(nullptr);
+    }
+  Json m;
+  m["totalIncludingGaps"] = incl;
+  m["totalExcludingGaps"] = excl;
+  m["tilesUsed"] = used;
+  if (largest) {
+    m["maxTile"] = {{"tile", largest->number()},
+                    {"ipu", largest->ipu()},
+                    {"includingGaps", maxTile},
+                    {"excludingGaps", largest->memory().total().excludingGaps()},
+                    {"fraction", target.bytesPerTile() ? double(maxTile) / double(target.bytesPerTile()) : 0.0}};
+  }
+  m["alwaysLive"] = alwaysLive;
+  m["peakLiveness"] = {{"bytes", alwaysLive + peak}, {"notAlwaysLive", peak}, {"step", peakStep}, {"program", peakProgram}};
+  m["overflowed"] = overflowed;
+  Json cats = Json::object();
+  for (std::size_t i = 0; i < categories.size(); ++i) cats[pva::MemoryCategories::names()[i]] = categories[i];
+  m["categories"] = cats;
+  j["memory"] = m;
+
+  // Execution: runs carry their cycles and per-kind totals, so no step is read here.
+  const auto e = report.execution();
+  Json runs = Json::array();
+  std::uint64_t numSteps = 0;
+  for (const pva::Run& r : e.runs()) {
+    runs.push_back({{"index", r.index()}, {"name", r.name()}, {"steps", r.steps().size()}, {"cycles", r.cycles()}});
+    numSteps += r.steps().size();
+  }
+  Json kinds = Json::object();
+  const pva::TileCycleTotals totals = e.tileCycleTotals();
+  for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k) {
+    const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
+    kinds[cycleKindName(kind)] = runs.empty() ? 0 : totals.total(kind);
+  }
+  j["execution"] = {{"numRuns", runs.size()},
+                    {"numSteps", numSteps},
+                    {"totalCycles", e.totalCycles().total()},
+                    {"runs", runs},
+                    {"tileCyclesByKind", kinds}};
+  return j;
+}
+
+void writeText(std::ostream& out, const Json& j) {
+  const Json& r = j["report"];
+  out << "Report\n  " << r["profile"].get<std::string>();
+  if (!r["debug"].is_null()) out << " with " << r["debug"].get<std::string>();
+  out << "\n  format " << r["formatVersion"].get<std::string>() << ", written by Tessera "
+      << r["poplarVersion"].get<std::string>() << " at " << r["timestamp"].get<std::string>() << "\n";
+  if (r["outOfMemory"].get<bool>()) out << "  OUT OF MEMORY: some tiles need more than their memory\n";
+
+  const Json& t = j["target"];
+  const double clock = t["clockFrequency"].get<double>();
+  char ghz[32];
+  std::snprintf(ghz, sizeof ghz, "%.2f GHz", clock / 1e9);
+  out << "\nTarget\n  " << t["numIPUs"].get<unsigned>() << " IPU(s) (" << t["architecture"].get<std::string>()
+      << ", " << t["type"].get<std::string>() << ") x " << t["tilesPerIpu"].get<unsigned>() << " tiles, "
+      << bytes(t["bytesPerTile"].get<std::uint64_t>()) << " per tile, " << ghz << ", "
+      << t["numReplicas"].get<unsigned>() << " replica(s)\n";
+
+  const Json& g = j["graph"];
+  out << "\nGraph\n  variables " << withCommas(g["numVariables"].get<std::uint64_t>()) << ", compute sets "
+      << withCommas(g["numComputeSets"].get<std::uint64_t>()) << ", vertices "
+      << withCommas(g["numVertices"].get<std::uint64_t>()) << ", edges " << withCommas(g["numEdges"].get<std::uint64_t>())
+      << ", programs " << withCommas(g["numPrograms"].get<std::uint64_t>()) << " (steps "
+      << withCommas(g["numProgramSteps"].get<std::uint64_t>()) << ")\n";
+
+  const Json& m = j["memory"];
+  const auto u = [](const Json& v) { return v.get<std::uint64_t>(); };
+  out << "\nMemory (all tiles)\n";
+  out << "  total including gaps   " << bytes(u(m["totalIncludingGaps"])) << " of " << bytes(u(t["totalMemory"]))
+      << " (" << u(m["tilesUsed"]) << " tiles used)\n";
+  out << "  total excluding gaps   " << bytes(u(m["totalExcludingGaps"])) << "\n";
+  if (m.contains("maxTile")) {
+    const Json& mt = m["maxTile"];
+    out << "  largest tile           " << bytes(u(mt["includingGaps"])) << " on tile " << u(mt["tile"]) << " (IPU "
+        << u(mt["ipu"]) << ", " << percentOf(u(mt["includingGaps"]), u(t["bytesPerTile"])) << " of the tile)\n";
+  }
+  out << "  always live            " << bytes(u(m["alwaysLive"])) << "\n";
+  const Json& pl = m["peakLiveness"];
+  out << "  peak liveness          " << bytes(u(pl["bytes"])) << " at step " << u(pl["step"]);
+  if (!pl["program"].is_null()) out << " (" << pl["program"].get<std::string>() << ")";
+  out << "\n";
+  if (u(m["overflowed"]) > 0) out << "  overflowed             " << bytes(u(m["overflowed"])) << "\n";
+  std::uint64_t categoriesTotal = 0;
+  for (const auto& [name, value] : m["categories"].items()) categoriesTotal += u(value);
+  out << "  by category (overlapped bytes count in each variable sharing them)\n";
+  for (const auto& [name, value] : m["categories"].items())
+    if (u(value) > 0)
+      out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << bytes(u(value)) << " ("
+          << percentOf(u(value), categoriesTotal) << ")\n";
+
+  const Json& e = j["execution"];
+  out << "\nExecution\n";
+  if (e["runs"].empty()) {
+    out << "  no runs (the report has no execution profile)\n";
+    return;
+  }
+  out << "  runs " << e["numRuns"].get<std::size_t>() << ", steps " << withCommas(u(e["numSteps"])) << ", total cycles "
+      << withCommas(u(e["totalCycles"])) << " (" << cyclesAsTime(u(e["totalCycles"]), clock) << ")\n";
+  for (const Json& run : e["runs"])
+    out << "    " << run["name"].get<std::string>() << ": " << withCommas(u(run["cycles"])) << " cycles, "
+        << withCommas(u(run["steps"])) << " steps\n";
+  std::uint64_t all = 0;
+  for (const auto& [name, value] : e["tileCyclesByKind"].items()) all += u(value);
+  out << "  tile cycles by kind\n";
+  for (const auto& [name, value] : e["tileCyclesByKind"].items())
+    out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << withCommas(u(value)) << " ("
+        << percentOf(u(value), all) << ")\n";
+}
+
+} // namespace
+
+Command addSummaryCommand(CLI::App& app, const GlobalOptions&) {
+  auto opt = std::make_shared<SummaryOptions>();
+  CLI::App* sub = app.add_subcommand("summary", "Target, graph, memory, liveness and cycles of one report");
+  sub->footer(R"(REPORT is a profile.pop, or a directory holding one; debug.cbor beside it is used when present.
+
+examples:
+  pva summary reports/mlp
+  pva summary reports/mlp/profile.pop --json | jq .memory.peakLiveness
+  pva summary build/report/profile.pop --debug build/report/debug.cbor)");
+  sub->add_option("REPORT", opt->report, "profile.pop or a directory containing it")->required();
+  sub->add_option("--debug", opt->debug, "debug.cbor to use (default: the one beside the profile)");
+  sub->add_flag("--json", opt->json, "Write JSON instead of text");
+  return {sub, [opt]() {
+            const ReportFiles files = findReport(opt->report, opt->debug);
+            const pva::Report report = openReportFiles(files);
+            const Json j = summarise(report, files);
+            if (opt->json)
+              writeJson(std::cout, j);
+            else
+              writeText(std::cout, j);
+            return int(kOk);
+          }};
+}
+
+} // namespace pvacli

@@ -1,0 +1,194 @@
+// pva trace TRACE.pvti: what a host trace holds (processes, threads, event counts, the labels
+// that took the most time, graphs and heatmaps), and --export-chrome for chrome://tracing and
+// Perfetto. Durations are summed per label over every event, nested ones included, so a label
+// and the labels inside it both count the same time: the table answers "where did the time of
+// X go", not "what adds up to the run".
+#include "Common.hpp"
+#include "Format.hpp"
+#include "Output.hpp"
+
+#include <pva/Trace.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace pvacli {
+
+namespace {
+
+struct TraceOptions {
+  std::string path, chrome;
+  std::size_t top = 10;
+  bool json = false;
+};
+
+struct LabelTotal {
+  std::uint64_t count = 0, unfinished = 0;
+  std::int64_t totalNs = 0, maxNs = 0;
+};
+
+void addEvents(const std::vector<pva::Event>& events, std::map<std::pair<std::string, std::string>, LabelTotal>& totals) {
+  for (const pva::Event& e : events) {
+    LabelTotal& t = totals[{e.channel(), e.label()}];
+    ++t.count;
+    if (!e.finished()) ++t.unfinished;
+    const std::int64_t ns = e.endNs() - e.beginNs();
+    t.totalNs += ns;
+    t.maxNs = std::max(t.maxNs, ns);
+    addEvents(e.children(), totals);
+  }
+}
+
+Json summarise(const pva::Trace& trace, std::size_t top) {
+  Json j;
+  j["path"] = trace.path();
+  j["formatVersion"] = trace.formatVersion();
+  j["startTimestamp"] = trace.startTimestamp();
+  std::map<std::pair<std::string, std::string>, LabelTotal> totals;
+  std::int64_t firstNs = 0, lastNs = 0;
+  bool any = false;
+  Json processes = Json::array();
+  for (const pva::Process& p : trace.processes()) {
+    Json threads = Json::array();
+    for (const pva::Thread& t : p.threads()) {
+      const auto events = t.events();
+      addEvents(events, totals);
+      for (const pva::Event& e : events) {
+        firstNs = any ? std::min(firstNs, e.beginNs()) : e.beginNs();
+        lastNs = any ? std::max(lastNs, e.endNs()) : e.endNs();
+        any = true;
+      }
+      threads.push_back({{"tid", t.tid()},
+                         {"name", t.name()},
+                         {"events", t.numEvents()},
+                         {"topLevelEvents", events.size()},
+                         {"instantEvents", t.instantEvents().size()}});
+    }
+    Json graphs = Json::array();
+    for (const pva::TraceGraph& g : p.graphs()) {
+      Json series = Json::array();
+      for (const pva::TraceSeries& s : g.series()) {
+        Json sj = {{"name", s.name()}, {"samples", s.samples().size()}};
+        if (!s.samples().empty()) {
+          const auto [lo, hi] = std::minmax_element(s.samples().begin(), s.samples().end(),
+                                                    [](const auto& a, const auto& b) { return a.value < b.value; });
+          sj["min"] = lo->value;
+          sj["max"] = hi->value;
+          sj["last"] = s.samples().back().value;
+        }
+        series.push_back(std::move(sj));
+      }
+      graphs.push_back({{"name", g.name()}, {"unit", g.unit()}, {"series", series}});
+    }
+    Json heatmaps = Json::array();
+    for (const pva::TraceHeatmap& h : p.heatmaps())
+      heatmaps.push_back({{"name", h.name()},
+                          {"unit", h.unit()},
+                          {"valueType", h.valueType()},
+                          {"bins", h.binEdges().size() + 1},
+                          {"samples", h.samples().size()}});
+    processes.push_back({{"pid", p.pid()}, {"name", p.name()}, {"threads", threads}, {"graphs", graphs}, {"heatmaps", heatmaps}});
+  }
+  j["spanMicroseconds"] = any ? double(lastNs - firstNs) / 1e3 : 0.0;
+  j["processes"] = processes;
+  std::vector<std::pair<std::pair<std::string, std::string>, LabelTotal>> sorted(totals.begin(), totals.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.totalNs > b.second.totalNs; });
+  Json labels = Json::array();
+  for (std::size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
+    const auto& [key, t] = sorted[i];
+    labels.push_back({{"channel", key.first},
+                      {"label", key.second},
+                      {"count", t.count},
+                      {"totalMicroseconds", double(t.totalNs) / 1e3},
+                      {"maxMicroseconds", double(t.maxNs) / 1e3},
+                      {"unfinished", t.unfinished}});
+  }
+  j["distinctLabels"] = sorted.size();
+  j["topLabels"] = labels;
+  return j;
+}
+
+void writeText(std::ostream& out, const Json& j) {
+  out << "Trace " << j["path"].get<std::string>() << " (format " << j["formatVersion"].get<std::string>() << "), "
+      << microseconds(j["spanMicroseconds"].get<double>()) << " of events\n";
+  for (const Json& p : j["processes"]) {
+    out << "\nProcess " << p["pid"].get<std::uint64_t>() << " " << p["name"].get<std::string>() << "\n";
+    for (const Json& t : p["threads"])
+      out << "  thread " << t["tid"].get<std::uint64_t>() << " " << t["name"].get<std::string>() << ": "
+          << withCommas(t["events"].get<std::uint64_t>()) << " events ("
+          << withCommas(t["topLevelEvents"].get<std::uint64_t>()) << " top level), "
+          << withCommas(t["instantEvents"].get<std::uint64_t>()) << " instant events\n";
+    for (const Json& g : p["graphs"]) {
+      out << "  graph " << g["name"].get<std::string>();
+      if (!g["unit"].get<std::string>().empty()) out << " (" << g["unit"].get<std::string>() << ")";
+      out << "\n";
+      for (const Json& s : g["series"]) {
+        out << "    " << s["name"].get<std::string>() << ": " << s["samples"].get<std::uint64_t>() << " samples";
+        if (s.contains("min"))
+          out << ", min " << s["min"].get<double>() << ", max " << s["max"].get<double>() << ", last "
+              << s["last"].get<double>();
+        out << "\n";
+      }
+    }
+    for (const Json& h : p["heatmaps"])
+      out << "  heatmap " << h["name"].get<std::string>() << " (" << h["valueType"].get<std::string>() << ", "
+          << h["bins"].get<std::uint64_t>() << " bins): " << h["samples"].get<std::uint64_t>() << " samples\n";
+  }
+  Table labels("\nLabels by total duration (nested events count in their own label too; " +
+                   std::to_string(j["distinctLabels"].get<std::size_t>()) + " labels)",
+               {{"channel", Column::Kind::Text},
+                {"label", Column::Kind::Text},
+                {"count", Column::Kind::Count},
+                {"total", Column::Kind::Text},
+                {"max", Column::Kind::Text}});
+  for (const Json& l : j["topLabels"])
+    labels.add({l["channel"], l["label"], l["count"], microseconds(l["totalMicroseconds"].get<double>()),
+                microseconds(l["maxMicroseconds"].get<double>())});
+  labels.writeText(out);
+}
+
+} // namespace
+
+Command addTraceCommand(CLI::App& app, const GlobalOptions&) {
+  auto opt = std::make_shared<TraceOptions>();
+  CLI::App* sub = app.add_subcommand("trace", "Summary of a host trace (.pvti); export to Chrome/Perfetto JSON");
+  sub->footer(R"(Traces are written by programs run with PVTI_OPTIONS (docs/tracing.md).
+
+examples:
+  PVTI_OPTIONS='{"enable":"true","directory":"traces"}' build/bin/tessera-mlp
+  pva trace traces/*.pvti
+  pva trace run.pvti --top 20 --json
+  pva trace run.pvti --export-chrome run.json     then open run.json in ui.perfetto.dev)");
+  sub->add_option("TRACE", opt->path, "The .pvti file")->required();
+  sub->add_option("--export-chrome", opt->chrome, "Write the trace as Chrome Trace Event JSON to this file ('-': stdout)");
+  sub->add_option("--top", opt->top, "Labels to list by total duration (0: all; default 10)");
+  sub->add_flag("--json", opt->json, "Write the summary as JSON");
+  return {sub, [opt]() {
+            const pva::Trace trace = pva::openTrace(opt->path);
+            if (!opt->chrome.empty()) {
+              if (opt->chrome == "-") {
+                pva::exportChromeTrace(trace, std::cout);
+                return int(kOk); // stdout holds the export; no summary mixed into it
+              }
+              std::ofstream out(opt->chrome);
+              if (!out) throw UsageError(opt->chrome + ": cannot write the export file");
+              pva::exportChromeTrace(trace, out);
+              out.close();
+              if (!out) throw UsageError(opt->chrome + ": error writing the export file");
+              std::cerr << "pva: wrote " << opt->chrome << " (open it in ui.perfetto.dev or chrome://tracing)\n";
+            }
+            const Json j = summarise(trace, opt->top);
+            if (opt->json)
+              writeJson(std::cout, j);
+            else
+              writeText(std::cout, j);
+            return int(kOk);
+          }};
+}
+
+} // namespace pvacli
