@@ -39,7 +39,8 @@ void bindExecution(py::module_& m) {
              if (i < 0 || static_cast<std::size_t>(i) >= s.size()) throw py::index_error("step index out of range");
              return s.at(static_cast<std::size_t>(i));
            })
-      .def("__iter__", [](const pva::ExecutionSteps& s) { return py::make_iterator(s.begin(), s.end()); },
+      // Copies: a step handed to Python must outlive the chunk the iterator reads next.
+      .def("__iter__", [](const pva::ExecutionSteps& s) { return py::make_iterator<py::return_value_policy::copy>(s.begin(), s.end()); },
            py::keep_alive<0, 1>())
       .def("__repr__", [](const pva::ExecutionSteps& s) { return "<pva.ExecutionSteps of " + std::to_string(s.size()) + " steps>"; });
 

@@ -1,0 +1,167 @@
+"""pva on the samples' reports: the client computations of shared/api/libpva.md §7, checked
+against Python's sqlite3 over the same file where SQL can say it."""
+import sqlite3
+
+import numpy as np
+import pytest
+
+import pva
+from conftest import DATA
+
+
+def sql(report, query):
+    with sqlite3.connect(report.profilePath) as db:
+        return db.execute(query).fetchone()[0]
+
+
+def test_identity_and_target(mlp):
+    assert mlp.version.major == 1 and not mlp.version.isUnstableFormat
+    assert mlp.poplarVersion.string.startswith("0.1.")
+    assert mlp.engineOptions["autoReport.all"] == "true"
+    assert mlp.instrumentationSettings.compute == pva.InstrumentationSettings.ComputeInstrumentationLevel.Tile
+    t = mlp.compilation.target
+    assert (t.numTiles, t.tilesPerIpu, t.bytesPerTile, t.bytesPerIPU) == (1472, 1472, 638976, 940572672)
+    assert t.clockFrequency == pytest.approx(1.33e9)
+    assert t.type == pva.Target.Type.IpuModel and t.type.name == "IpuModel"
+    assert t.architecture == pva.IPU.Architecture.Ipu2
+    assert mlp.compilation.graph.numComputeSets == sql(mlp, "SELECT count(*) FROM compute_sets")
+
+
+def test_memory_totals_and_peak_liveness(mlp):
+    tiles = mlp.compilation.tiles
+    assert sum(t.memory.total.excludingGaps for t in tiles) == sql(mlp, "SELECT sum(excluding_gaps) FROM tile_memory")
+    assert max(t.memory.total.includingGaps for t in tiles) == sql(mlp, "SELECT max(including_gaps) FROM tile_memory")
+    always = sum(t.memory.alwaysLiveBytes for t in tiles)
+    assert always == sum(v.size for v in mlp.compilation.alwaysLiveVariables)
+    steps = mlp.compilation.livenessProgramSteps
+    peak = max(steps, key=lambda s: s.notAlwaysLiveMemory.bytes)
+    assert peak.notAlwaysLiveMemory.bytes == sql(mlp, "SELECT max(not_always_live_bytes) FROM liveness_steps")
+    assert peak.program.name
+    assert {v.name for v in peak.notAlwaysLiveMemory.variables}
+    t0 = max(s.notAlwaysLiveMemoryForTile(0).bytes for s in steps)
+    assert tiles[0].memory.alwaysLiveBytes + t0 == tiles[0].memory.total.excludingGaps
+    cat = tiles[0].memory.category
+    assert cat.vertexCode.total == cat["vertexCode"].total > 0
+    assert cat.vertexCode.nonInterleaved.nonOverlapped == cat.vertexCode.total
+    assert sum(t.memory.category.vertexCode.total for t in mlp.compilation.ipus[0].tiles) > 0
+
+
+def test_compute_sets_vertices_and_variables(mlp):
+    names = [cs.name for cs in mlp.compilation.computeSets]
+    assert any("MatMul" in n for n in names)
+    types = {v.type.name for cs in mlp.compilation.computeSets for v in cs.vertices}
+    assert "poplin::MatMulPartial<float,float>" in types
+    assert not any(n.startswith("popops::Cast") for n in types)
+    cs = mlp.compilation.computeSets[0]
+    counts = cs.vertices[0].countByTile
+    assert isinstance(counts, np.ndarray) and counts.dtype == np.uint64 and len(counts) == 1472
+    assert counts.sum() == cs.vertices[0].count
+    lowered = mlp.compilation.loweredVariables
+    assert sum(b.bytes for b in lowered.allBriefVars) == sql(mlp, "SELECT sum(bytes) FROM lowered_variables")
+    forTile = lowered.forTile(0)
+    assert any(v.hasUnloweredVar and v.unloweredVar.name for v in forTile)
+
+
+def test_cycles_runs_and_compute_sets(mlp):
+    ex = mlp.execution
+    assert [r.name for r in ex.runs] == ["train0", "train1"]
+    assert sum(s.ipus[0].cycles for s in ex.steps) == ex.totalCycles.total == sql(mlp, "SELECT sum(cycles) FROM runs")
+    run0 = ex.runs[0]
+    per_tile = np.zeros(1472, dtype=np.uint64)
+    for s in run0.steps:
+        per_tile += s.cyclesByTile
+    totals = run0.tileCycleTotals
+    kinds = sum(totals.byTile(k) for k in pva.TileCycleTotals.Kind.__members__.values())
+    assert np.array_equal(per_tile, kinds)
+    matmul = next(cs for s in ex.steps for cs in s.computeSets if "MatMul" in cs.name)
+    assert np.array_equal(matmul.cyclesByTile, matmul.estimatedCyclesByTile)
+    step = ex.steps[-1]
+    ipu = step.ipus[0]
+    assert ipu.activeCycles.cyclesTo.max >= ipu.activeCycles.cyclesFrom.min
+    assert 0 <= ipu.tileBalance <= ipu.activeTileBalance <= 1
+    assert len(ex.steps) == sql(mlp, "SELECT count(*) FROM steps")
+    with pytest.raises(IndexError):
+        ex.steps[len(ex.steps)]
+
+
+def test_streams_and_program_tree(mlp):
+    Type = pva.Program.Type
+    mids = [s for s in mlp.execution.runs[0].steps if s.program.type == Type.StreamCopyMid]
+    assert len(mids) == 16 * 4
+    assert sum(i.dataOut for s in mids for i in s.ipus) == 16 * (32 * 4 + 4)
+    programs = mlp.compilation.programs
+    top = next(p for p in programs if p.type == Type.OnEveryTileSwitch)
+    loop = top.children[0]
+    assert type(loop).__name__ == "RepeatProgram" and loop.repeatCount == 16
+    assert len({p for p in programs}) == len(programs)  # hashable, distinct
+    assert programs[3] == mlp.compilation.programs[3]
+    assert Type.OnTileExecute.name == "OnTileExecute" and "DoExchange" in Type.__members__
+
+
+def test_python_visitor(mlp):
+    class Counter(pva.ProgramVisitor):
+        def __init__(self):
+            super().__init__()
+            self.compute = 0
+            self.bytes = 0
+
+        def visitOnTileExecute(self, program):
+            self.compute += 1
+            assert program.computeset.name
+
+        def visitDoExchange(self, program):
+            self.bytes += program.dataBytes
+
+    v = Counter()
+    for p in mlp.compilation.programs:
+        p.accept(v)
+    assert v.compute == sum(1 for p in mlp.compilation.programs if p.type == pva.Program.Type.OnTileExecute)
+    assert v.bytes > 0
+
+
+def test_operations_and_debug_contexts(mlp):
+    ops = pva.OperationAnalysis(mlp).operations
+    matmul = next(op for op in ops if op.type == "MatMul")
+    ctx = matmul.debugContext
+    import json
+    assert json.loads(ctx.layer)["layer"] == "poplibs"
+    assert json.loads(ctx.json)["opType"] == "MatMul"
+    assert any(p.layerName == "user" for p in ctx.parents)
+    assert matmul.programs() and matmul.firstStepIndex <= matmul.lastStepIndex
+
+
+def test_two_ipus(pipeline):
+    assert pipeline.compilation.target.numIPUs == 2 and len(pipeline.compilation.ipus) == 2
+    assert any(p.type == pva.Program.Type.GlobalExchange for p in pipeline.compilation.programs)
+    for s in pipeline.compilation.livenessProgramSteps:
+        assert s.notAlwaysLiveMemoryForIpu(0).bytes + s.notAlwaysLiveMemoryForIpu(1).bytes == s.notAlwaysLiveBytes
+
+
+def test_compare(mlp, pipeline):
+    same = pva.compare(mlp, mlp)
+    assert same.cycles.total.delta == 0 and same.memory.peakLiveness.relative == 0
+    diff = pva.compare(mlp, pipeline)
+    assert diff.memory.totalIncludingGaps.base != diff.memory.totalIncludingGaps.current
+    assert {n.name for n in diff.cycles.runs} == {"train0", "train1", "pipeline"}
+
+
+@pytest.mark.parametrize("name,error", [
+    ("empty.pop", pva.InvalidReportError), ("random.pop", pva.InvalidReportError),
+    ("plain_sqlite.pop", pva.InvalidReportError), ("newer_major.pop", pva.UnsupportedVersionError),
+    ("cut.pop", pva.InvalidReportError),
+])
+def test_bad_files(name, error):
+    path = str(DATA / name)
+    with pytest.raises(error) as e:
+        pva.openReport(path)
+    assert path in str(e.value)
+    assert isinstance(e.value, pva.Exception) and isinstance(e.value, RuntimeError)
+
+
+def test_missing_and_mismatched(mlp_dir, pipeline):
+    with pytest.raises(pva.FileNotFoundError, match="no such file"):
+        pva.openReport("/no/such/profile.pop")
+    with pytest.raises(pva.DebugInfoMismatchError, match="another report"):
+        pva.openReport(pipeline.profilePath, str(mlp_dir / "debug.cbor"))
+    with pytest.raises(pva.InvalidArgumentError):
+        pva.OperationAnalysis(pipeline)
