@@ -1,0 +1,523 @@
+# Type stubs for pva (Tessera's libpva): what editors complete and type checkers check.
+from enum import Enum
+from typing import Dict, Iterator, List, overload
+
+import numpy as np
+import numpy.typing as npt
+
+TileArray = npt.NDArray[np.uint64]
+
+class Exception(RuntimeError): ...
+class FileNotFoundError(Exception): ...
+class InvalidReportError(Exception): ...
+class UnsupportedVersionError(Exception): ...
+class DebugInfoMismatchError(Exception): ...
+class InvalidArgumentError(Exception): ...
+
+class PoplarVersion:
+    string: str
+    major: int
+    minor: int
+    point: int
+    packageHash: str
+
+class ProfileReportVersion:
+    major: int
+    minor: int
+    point: int
+    isUnstableFormat: bool
+
+class InstrumentationSettings:
+    class ComputeInstrumentationLevel(Enum):
+        Off = 0; Vertex = 1; Tile = 2; Ipu = 3; Device = 4; Unknown = 5
+    class ExternalExchangeInstrumentationLevel(Enum):
+        Off = 0; Tile = 1; Unknown = 2
+    compute: ComputeInstrumentationLevel
+    externalExchange: ExternalExchangeInstrumentationLevel
+
+class Target:
+    class Type(Enum):
+        Ipu = 0; IpuModel = 1; Cpu = 2; Unknown = 3
+    type: Type
+    architecture: IPU.Architecture
+    numIPUs: int
+    tilesPerIpu: int
+    numTiles: int
+    bytesPerTile: int
+    bytesPerIPU: int
+    totalMemory: int
+    clockFrequency: float
+    numReplicas: int
+    ipusPerReplica: int
+    tilesPerReplica: int
+    memoryPerReplica: int
+    numWorkerContexts: int
+    interleavedMemoryStart: int
+    memoryElementOffsets: List[int]
+
+class Graph:
+    numVertices: int
+    numComputeSets: int
+    numVariables: int
+    numEdges: int
+
+class MemoryTotal:
+    includingGaps: int
+    excludingGaps: int
+
+class OverlapBytes:
+    nonOverlapped: int
+    overlapped: int
+    total: int
+
+class CategoryMemory:
+    nonInterleaved: OverlapBytes
+    interleaved: OverlapBytes
+    overflowed: OverlapBytes
+    total: int
+
+class MemoryCategories:
+    variable: CategoryMemory
+    constant: CategoryMemory
+    message: CategoryMemory
+    vertexCode: CategoryMemory
+    vertexInstanceState: CategoryMemory
+    vertexFieldData: CategoryMemory
+    vectorListDescriptor: CategoryMemory
+    copyDescriptor: CategoryMemory
+    controlCode: CategoryMemory
+    controlId: CategoryMemory
+    internalExchangeCode: CategoryMemory
+    hostExchangeCode: CategoryMemory
+    globalExchangeCode: CategoryMemory
+    stack: CategoryMemory
+    instrumentationResults: CategoryMemory
+    def __getitem__(self, name: str) -> CategoryMemory: ...
+    @staticmethod
+    def names() -> List[str]: ...
+
+class VertexType:
+    name: str
+    size: int
+    codeBytes: int
+    isSupervisor: bool
+
+class TileVertexType:
+    type: VertexType
+    codeBytes: int
+    count: int
+
+class TileMemory:
+    total: MemoryTotal
+    overflowed: MemoryTotal
+    alwaysLiveBytes: int
+    notAlwaysLiveBytes: int
+    category: MemoryCategories
+    vertices: List[TileVertexType]
+
+class Tile:
+    number: int
+    ipu: int
+    memory: TileMemory
+
+class IPU:
+    class Architecture(Enum):
+        Ipu1 = 0; Ipu2 = 1; Ipu21 = 2; Unknown = 3
+    id: int
+    tiles: List[Tile]
+
+class ComputeSetVertices:
+    type: VertexType
+    count: int
+    countByTile: TileArray
+
+class ComputeSet:
+    id: int
+    name: str
+    numVertices: int
+    vertices: List[ComputeSetVertices]
+    estimatedCyclesByTile: TileArray
+    debugContext: DebugContext | None
+
+class Variable:
+    _id: int
+    name: str
+    size: int
+    bytes: int
+    alwaysLive: bool
+    category: str
+    elementType: str
+    shape: str
+    liveFrom: int
+    liveTo: int
+    debugContext: DebugContext | None
+
+class NotAlwaysLiveMemory:
+    bytes: int
+    variables: List[Variable]
+
+class ProgramStep:
+    index: int
+    program: Program
+    notAlwaysLiveMemory: NotAlwaysLiveMemory
+    notAlwaysLiveBytes: int
+    def notAlwaysLiveMemoryForTile(self, tile: int) -> NotAlwaysLiveMemory: ...
+    def notAlwaysLiveMemoryForIpu(self, ipu: int) -> NotAlwaysLiveMemory: ...
+
+class LivenessInterval:
+    start: int
+    end: int
+
+class EquivalenceClass:
+    id: int
+    steps: List[LivenessInterval]
+
+class BriefVar:
+    id: int
+    bytes: int
+    tileId: int
+    equivalenceClass: EquivalenceClass
+
+class LoweredVariable:
+    _id: int
+    name: str
+    bytes: int
+    tile: int
+    offset: int
+    alignment: int
+    category: str
+    alwaysLive: bool
+    hasUnloweredVar: bool
+    unloweredVar: Variable
+
+class LoweredVariables:
+    allBriefVars: List[BriefVar]
+    def forTile(self, tile: int) -> List[LoweredVariable]: ...
+
+class ProgramVariable:
+    class Access(Enum):
+        Read = 0; Write = 1; ReadWrite = 2
+    _id: int
+    name: str
+    bytes: int
+    alwaysLive: bool
+    access: Access
+
+class Program:
+    class Type(Enum):
+        Sequence = 0; Repeat = 1; RepeatWhileTrue = 2; RepeatWhileFalse = 3; If = 4; Switch = 5; Call = 6
+        OnEveryTileSwitch = 7; OnTileExecute = 8; DoExchange = 9; GlobalExchange = 10; StreamCopyBegin = 11
+        StreamCopyMid = 12; StreamCopyEnd = 13; Sync = 14; WriteUndef = 15; Block = 16; Abort = 17
+    _id: int
+    name: str
+    type: Type
+    children: List[Program]
+    vars: List[ProgramVariable]
+    controlCodeByTile: TileArray
+    estimatedCyclesByTile: TileArray
+    codeBytesByTile: TileArray
+    dataBytes: int
+    syncType: str
+    isStep: bool
+    debugContext: DebugContext | None
+    def accept(self, visitor: ProgramVisitor) -> None: ...
+    def __hash__(self) -> int: ...
+
+class SequenceProgram(Program): ...
+class RepeatProgram(Program):
+    repeatCount: int
+class RepeatWhileTrueProgram(Program): ...
+class RepeatWhileFalseProgram(Program): ...
+class IfProgram(Program): ...
+class SwitchProgram(Program): ...
+class CallProgram(Program): ...
+class OnEveryTileSwitchProgram(Program): ...
+class OnTileExecuteProgram(Program):
+    computeset: ComputeSet
+class DoExchangeProgram(Program): ...
+class GlobalExchangeProgram(Program): ...
+class StreamCopyBeginProgram(Program): ...
+class StreamCopyMidProgram(Program): ...
+class StreamCopyEndProgram(Program): ...
+class SyncProgram(Program): ...
+class WriteUndefProgram(Program): ...
+class BlockProgram(Program): ...
+class AbortProgram(Program): ...
+
+class ProgramVisitor:
+    """Subclass, call super().__init__(), override the visit methods you need."""
+    def __init__(self) -> None: ...
+    def visitSequence(self, program: SequenceProgram) -> None: ...
+    def visitRepeat(self, program: RepeatProgram) -> None: ...
+    def visitRepeatWhileTrue(self, program: RepeatWhileTrueProgram) -> None: ...
+    def visitRepeatWhileFalse(self, program: RepeatWhileFalseProgram) -> None: ...
+    def visitIf(self, program: IfProgram) -> None: ...
+    def visitSwitch(self, program: SwitchProgram) -> None: ...
+    def visitCall(self, program: CallProgram) -> None: ...
+    def visitOnEveryTileSwitch(self, program: OnEveryTileSwitchProgram) -> None: ...
+    def visitOnTileExecute(self, program: OnTileExecuteProgram) -> None: ...
+    def visitDoExchange(self, program: DoExchangeProgram) -> None: ...
+    def visitGlobalExchange(self, program: GlobalExchangeProgram) -> None: ...
+    def visitStreamCopyBegin(self, program: StreamCopyBeginProgram) -> None: ...
+    def visitStreamCopyMid(self, program: StreamCopyMidProgram) -> None: ...
+    def visitStreamCopyEnd(self, program: StreamCopyEndProgram) -> None: ...
+    def visitSync(self, program: SyncProgram) -> None: ...
+    def visitWriteUndef(self, program: WriteUndefProgram) -> None: ...
+    def visitBlock(self, program: BlockProgram) -> None: ...
+    def visitAbort(self, program: AbortProgram) -> None: ...
+
+class CompilationReport:
+    target: Target
+    graph: Graph
+    tiles: List[Tile]
+    ipus: List[IPU]
+    programs: List[Program]
+    entryPoints: List[Program]
+    computeSets: List[ComputeSet]
+    variables: List[Variable]
+    livenessProgramSteps: List[ProgramStep]
+    alwaysLiveVariables: List[Variable]
+    loweredVariables: LoweredVariables
+    def tile(self, number: int) -> Tile: ...
+    def alwaysLiveVariablesForTile(self, tile: int) -> List[Variable]: ...
+
+class CycleRange:
+    min: int
+    max: int
+
+class CycleInterval:
+    cyclesFrom: CycleRange
+    cyclesTo: CycleRange
+
+class IpuExecution:
+    ipu: int
+    cycles: int
+    activeCycles: CycleInterval
+    allCycles: CycleInterval
+    activeTiles: int
+    dataIn: int
+    dataOut: int
+    tileBalance: float
+    activeTileBalance: float
+
+class ComputeSetExecution:
+    name: str
+    cyclesByTile: TileArray
+    estimatedCyclesByTile: TileArray
+
+class ExecutionStep:
+    index: int
+    run: int
+    program: Program
+    ipus: List[IpuExecution]
+    cyclesByTile: TileArray
+    computeSets: List[ComputeSetExecution]
+
+class ExecutionSteps:
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> ExecutionStep: ...
+    def __iter__(self) -> Iterator[ExecutionStep]: ...
+
+class TileCycleTotals:
+    class Kind(Enum):
+        Compute = 0; InternalExchange = 1; GlobalExchange = 2; StreamCopy = 3; Sync = 4
+    def byTile(self, kind: Kind) -> TileArray: ...
+    @overload
+    def total(self, kind: Kind) -> int: ...
+    @overload
+    def total(self) -> int: ...
+
+class MicrosecondInterval:
+    start: int
+    end: int
+
+class Run:
+    index: int
+    name: str
+    programIndex: int
+    steps: ExecutionSteps
+    microseconds: MicrosecondInterval
+    cycles: int
+    tileCycleTotals: TileCycleTotals
+
+class TotalCycles:
+    total: int
+
+class Block:
+    program: Program
+    tile: int
+    cyclesFrom: int
+    cyclesTo: int
+    isCommon: bool
+    isStreamCopy: bool
+    isBlockFlush: bool
+    isOverflow: bool
+    run: int
+
+class ExecutionReport:
+    runs: List[Run]
+    steps: ExecutionSteps
+    totalCycles: TotalCycles
+    tileCycleTotals: TileCycleTotals
+    def blocks(self, tile: int) -> List[Block]: ...
+
+class SourceLocation:
+    fileName: str
+    functionName: str
+    lineNumber: int
+
+class DebugContext:
+    id: int
+    name: str
+    path: str
+    json: str
+    layer: str
+    layerName: str
+    opType: str
+    location: SourceLocation
+    parents: List[DebugContext]
+
+class Operation:
+    name: str
+    type: str
+    debugContext: DebugContext
+    replacedDebugContext: List[DebugContext]
+    vars: List[Variable]
+    firstStepIndex: int
+    lastStepIndex: int
+    estimatedCycles: int
+    variableBytes: int
+    def programs(self) -> List[Program]: ...
+
+class OperationAnalysis:
+    operations: List[Operation]
+    def __init__(self, report: Report) -> None: ...
+
+class Report:
+    compilation: CompilationReport
+    execution: ExecutionReport
+    poplarVersion: PoplarVersion
+    version: ProfileReportVersion
+    instrumentationSettings: InstrumentationSettings
+    timestamp: str
+    timestampMicroseconds: int
+    engineOptions: Dict[str, str]
+    outOfMemory: bool
+    profilePath: str
+    debugPath: str
+    hasDebugInfo: bool
+    def listPrintLength(self, newLength: int) -> None: ...
+
+@overload
+def openReport(profileFilename: str) -> Report: ...
+@overload
+def openReport(profileFilename: str, debugInfoFilename: str) -> Report: ...
+def supportedFormatVersion() -> ProfileReportVersion: ...
+
+class ComparedValue:
+    base: int
+    current: int
+    delta: int
+    relative: float
+
+class NamedComparison:
+    name: str
+    inBase: bool
+    inCurrent: bool
+    value: ComparedValue
+
+class MemoryComparison:
+    totalIncludingGaps: ComparedValue
+    totalExcludingGaps: ComparedValue
+    maxTileIncludingGaps: ComparedValue
+    maxTileBase: int
+    maxTileCurrent: int
+    alwaysLive: ComparedValue
+    peakLiveness: ComparedValue
+    peakStepBase: int
+    peakStepCurrent: int
+    categories: List[NamedComparison]
+    tilesIncludingGaps: List[ComparedValue]
+
+class LivenessComparison:
+    base: List[int]
+    current: List[int]
+
+class CycleComparison:
+    total: ComparedValue
+    runs: List[NamedComparison]
+    computeSets: List[NamedComparison]
+    programs: List[NamedComparison]
+    kinds: List[NamedComparison]
+
+class ReportComparison:
+    memory: MemoryComparison
+    liveness: LivenessComparison
+    cycles: CycleComparison
+    hasExecution: bool
+
+def compare(base: Report, current: Report) -> ReportComparison: ...
+
+class Event:
+    label: str
+    channel: str
+    timestamp: int
+    duration: int
+    finished: bool
+    depth: int
+    metadata: str
+    def children(self) -> List[Event]: ...
+
+class InstantEvent:
+    class Kind(Enum):
+        Instant = 0; UnmatchedEnd = 1; MismatchedEnd = 2
+    label: str
+    channel: str
+    timestamp: int
+    kind: Kind
+    metadata: str
+
+class Thread:
+    tid: int
+    name: str
+    events: List[Event]
+    instantEvents: List[InstantEvent]
+
+class SeriesSample:
+    timestamp: int
+    value: float
+
+class TraceSeries:
+    name: str
+    samples: List[SeriesSample]
+
+class TraceGraph:
+    name: str
+    unit: str
+    series: List[TraceSeries]
+
+class HeatmapSample:
+    timestamp: int
+    bins: List[int]
+
+class TraceHeatmap:
+    name: str
+    unit: str
+    binEdges: List[float]
+    samples: List[HeatmapSample]
+
+class Process:
+    pid: int
+    name: str
+    threads: List[Thread]
+    graphs: List[TraceGraph]
+    heatmaps: List[TraceHeatmap]
+    def thread(self, tid: int) -> Thread: ...
+
+class Trace:
+    processes: List[Process]
+    path: str
+    def process(self, pid: int) -> Process: ...
+    def exportChromeTrace(self) -> str: ...
+
+def openTrace(path: str) -> Trace: ...
