@@ -1,0 +1,48 @@
+// Running the built `pva` as a user would, and the reports the fixture made (CMakeLists.txt).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+struct Result {
+  int status = -1; ///< exit status (-1: killed by a signal)
+  std::string out, err;
+  nlohmann::json json() const; ///< stdout parsed (fails the test when it is not JSON)
+};
+
+/// Runs `pva` with these arguments (each passed as one word, no shell expansion).
+Result pva(const std::vector<std::string>& args, const std::string& env = "");
+
+/// The fixture's reports: "base" (default MLP) and "big" (--batch 64).
+std::filesystem::path reportDir(const std::string& name);
+std::filesystem::path profile(const std::string& name);
+/// The host trace recorded while making "base".
+std::filesystem::path traceFile();
+/// tests/data/<name>: files that are not valid reports.
+std::filesystem::path dataFile(const std::string& name);
+
+/// A fresh directory for one test case, removed when it ends.
+class TempDir {
+public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+  std::filesystem::path path_;
+};
+
+std::string readFile(const std::filesystem::path& p);
+/// Non-empty lines of s.
+std::vector<std::string> lines(const std::string& s);
+bool contains(const std::string& haystack, const std::string& needle);
+
+} // namespace cli

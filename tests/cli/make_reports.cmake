@@ -1,0 +1,23 @@
+# Fixture of the CLI tests: real reports and a host trace from the MLP sample.
+#   cmake -DMLP=path/to/tessera-mlp -DOUT=dir -P make_reports.cmake
+# OUT/base   --steps 32 --steps-per-run 16 (two runs), with a .pvti trace in OUT/trace
+# OUT/big    the same with --batch 64: larger activations, more memory and cycles
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+set(ENV{PVTI_OPTIONS} "{\"enable\":\"true\",\"directory\":\"${OUT}/trace\"}")
+execute_process(COMMAND ${MLP} --steps 32 --steps-per-run 16 --reports ${OUT}/base --out ${OUT}/base
+  RESULT_VARIABLE status OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "tessera-mlp (base) exited with ${status}")
+endif()
+unset(ENV{PVTI_OPTIONS})
+execute_process(COMMAND ${MLP} --steps 32 --steps-per-run 16 --batch 64 --reports ${OUT}/big --out ${OUT}/big
+  RESULT_VARIABLE status OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "tessera-mlp (--batch 64) exited with ${status}")
+endif()
+file(GLOB traces ${OUT}/trace/*.pvti)
+list(LENGTH traces n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "expected one .pvti in ${OUT}/trace, found ${n}")
+endif()
