@@ -17,6 +17,7 @@ PACKAGES=(
   libsqlite3-dev                      # profile.pop (profiler/)
   capnproto libcapnp-dev              # packed blobs in profile.pop, serialized graph
   libcbor-dev                         # debug.cbor
+  libcli11-dev                        # the pva command-line tool (header-only CLI11)
   pybind11-dev python3-dev            # the Python modules pva and libpvti
   python3-pytest python3-numpy        # Python tests; per-tile arrays as numpy arrays
 )
