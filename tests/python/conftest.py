@@ -44,9 +44,11 @@ def pipeline(tmp_path_factory):
 
 def trace_of(script, tmp_path, options=None):
     """Runs a Python snippet with tracing on (PVTI_OPTIONS is read once per process) and returns
-    the path of the .pvti it wrote, or None."""
+    the path of the .pvti it wrote, or None. options="unset" runs it without PVTI_OPTIONS."""
     env = dict(os.environ)
-    env["PVTI_OPTIONS"] = json.dumps(options if options is not None else {"enable": True, "directory": str(tmp_path)})
+    env.pop("PVTI_OPTIONS", None)
+    if options != "unset":
+        env["PVTI_OPTIONS"] = json.dumps(options if options is not None else {"enable": True, "directory": str(tmp_path)})
     subprocess.run([sys.executable, "-c", script], check=True, env=env)
     files = list(Path(tmp_path).glob("*.pvti"))
     return files[0] if files else None
