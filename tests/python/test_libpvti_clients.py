@@ -93,4 +93,4 @@ def test_unset_options_write_nothing(tmp_path):
     # §6.9 with tracing off the script still runs and writes no file
     script = TRAINING.replace('import libpvti as pvti', f'import os; os.chdir({str(tmp_path)!r})\nimport libpvti as pvti')
     assert trace_of(script, tmp_path, options="unset") is None
-    assert trace_of(script, tmp_path, options={}) is None
+    assert trace_of(script, tmp_path, options={"enable": "false"}) is None
