@@ -17,6 +17,11 @@ void exerciseEverything(const pva::Report& r) {
   c.target();
   c.graph();
   for (const auto& t : c.tiles()) {
+    t.memory().total().includingGaps();
+    t.memory().total().excludingGaps();
+    t.memory().overflowed().includingGaps();
+    t.memory().alwaysLiveBytes();
+    t.memory().notAlwaysLiveBytes();
     t.memory().category();
     t.memory().vertices();
   }

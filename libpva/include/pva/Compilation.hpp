@@ -63,14 +63,18 @@ private:
 };
 
 /// Bytes with and without gaps (alignment padding and holes).
+/// Bytes with and without gaps (alignment padding and holes). Each figure is read for every
+/// tile at once, on first use, so summing one over all tiles reads just that column.
 class MemoryTotal {
 public:
-  std::uint64_t includingGaps() const { return including_; }
-  std::uint64_t excludingGaps() const { return excluding_; }
+  std::uint64_t includingGaps() const;
+  std::uint64_t excludingGaps() const;
 
 private:
   friend struct detail::Access;
-  std::uint64_t including_ = 0, excluding_ = 0;
+  std::shared_ptr<detail::ReportState> s_;
+  unsigned tile_ = 0;
+  bool overflowed_ = false;
 };
 
 /// Bytes that have addresses of their own, and bytes that share addresses with variables whose
@@ -156,7 +160,8 @@ private:
   std::uint64_t count_ = 0;
 };
 
-/// A tile's memory (read from the report's cache on each call).
+/// A tile's memory (read from the report's cache on each call; each figure is read for all tiles
+/// on first use).
 class TileMemory {
 public:
   MemoryTotal total() const;

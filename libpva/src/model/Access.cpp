@@ -28,24 +28,25 @@ void ReportState::badArgument(const std::string& what) const {
 }
 
 const Target& ReportState::getTarget() {
-  std::call_once(target.once, [&] { target.value = Access::target(store.target()); });
+  target.get([&] { target.value = Access::target(store.target()); });
   return target.value;
 }
 
 unsigned ReportState::tilesPerReplica() { return getTarget().tilesPerReplica(); }
 
-const std::vector<storage::TileRow>& ReportState::getTiles() {
-  std::call_once(tiles.once, [&] {
-    tiles.value = store.tiles();
-    if (tiles.value.size() != tilesPerReplica())
-      store.corrupt("corrupted report (" + std::to_string(tiles.value.size()) + " tiles of memory for a replica of " +
+const storage::U64s& ReportState::getTileColumn(storage::TileColumn column) {
+  auto& lazy = tileColumns[static_cast<std::size_t>(column)];
+  lazy.get([&] {
+    lazy.value = store.tileColumn(column);
+    if (lazy.value.size() != tilesPerReplica())
+      store.corrupt("corrupted report (" + std::to_string(lazy.value.size()) + " tiles of memory for a replica of " +
                     std::to_string(tilesPerReplica()) + " tiles)");
   });
-  return tiles.value;
+  return lazy.value;
 }
 
 const std::vector<MemoryCategories>& ReportState::getCategories() {
-  std::call_once(categories.once, [&] {
+  categories.get([&] {
     const unsigned n = tilesPerReplica();
     categories.value.assign(n, MemoryCategories());
     for (const auto& row : store.categories()) {
@@ -57,14 +58,14 @@ const std::vector<MemoryCategories>& ReportState::getCategories() {
 }
 
 const std::vector<VertexType>& ReportState::getVertexTypes() {
-  std::call_once(vertexTypes.once, [&] {
+  vertexTypes.get([&] {
     for (const auto& row : store.vertexTypes()) vertexTypes.value.push_back(Access::vertexType(row));
   });
   return vertexTypes.value;
 }
 
 const ProgramCache& ReportState::getPrograms() {
-  std::call_once(programs.once, [&] {
+  programs.get([&] {
     auto& c = programs.value;
     for (const auto& row : store.programs()) c.objects.push_back(Access::program(this, row));
     c.children.resize(c.objects.size());
@@ -81,27 +82,27 @@ const ProgramCache& ReportState::getPrograms() {
 }
 
 const std::vector<storage::ComputeSetRow>& ReportState::getComputeSets() {
-  std::call_once(computeSets.once, [&] { computeSets.value = store.computeSets(); });
+  computeSets.get([&] { computeSets.value = store.computeSets(); });
   return computeSets.value;
 }
 
 const std::vector<storage::VariableRow>& ReportState::getVariables() {
-  std::call_once(variables.once, [&] { variables.value = store.variables(); });
+  variables.get([&] { variables.value = store.variables(); });
   return variables.value;
 }
 
 const std::vector<storage::LivenessRow>& ReportState::getLiveness() {
-  std::call_once(liveness.once, [&] { liveness.value = store.livenessSteps(); });
+  liveness.get([&] { liveness.value = store.livenessSteps(); });
   return liveness.value;
 }
 
 const std::vector<storage::RunRow>& ReportState::getRuns() {
-  std::call_once(runs.once, [&] { runs.value = store.runs(); });
+  runs.get([&] { runs.value = store.runs(); });
   return runs.value;
 }
 
 const std::vector<std::unique_ptr<DebugContext>>& ReportState::getDebugContexts() {
-  std::call_once(debugContexts.once, [&] {
+  debugContexts.get([&] {
     for (const auto& row : debugRows) debugContexts.value.push_back(Access::debugContext(this, row));
   });
   return debugContexts.value;
@@ -221,10 +222,11 @@ TileMemory Access::tileMemory(const std::shared_ptr<ReportState>& s, unsigned re
   return m;
 }
 
-MemoryTotal Access::memoryTotal(std::uint64_t including, std::uint64_t excluding) {
+MemoryTotal Access::memoryTotal(const std::shared_ptr<ReportState>& s, unsigned replicaTile, bool overflowed) {
   MemoryTotal t;
-  t.including_ = including;
-  t.excluding_ = excluding;
+  t.s_ = s;
+  t.tile_ = replicaTile;
+  t.overflowed_ = overflowed;
   return t;
 }
 

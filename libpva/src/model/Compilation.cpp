@@ -18,13 +18,12 @@ using LivenessBlob = storage::ReportStore::LivenessBlob;
 Target CompilationReport::target() const { return s_->getTarget(); }
 
 Graph CompilationReport::graph() const {
-  std::call_once(s_->graph.once, [&] { s_->graph.value = Access::graph(s_->store.graph()); });
+  s_->graph.get([&] { s_->graph.value = Access::graph(s_->store.graph()); });
   return s_->graph.value;
 }
 
 std::vector<Tile> CompilationReport::tiles() const {
   const Target& t = s_->getTarget();
-  s_->getTiles(); // read (and checked) once, before handles are made
   const unsigned perReplica = t.tilesPerReplica();
   std::vector<Tile> out;
   out.reserve(t.numTiles());
@@ -36,7 +35,6 @@ Tile CompilationReport::tile(unsigned number) const {
   const Target& t = s_->getTarget();
   if (number >= t.numTiles())
     s_->badArgument("no tile " + std::to_string(number) + " (the target has " + std::to_string(t.numTiles()) + ")");
-  s_->getTiles();
   return Access::tile(s_, number, number / t.tilesPerIpu(), number % t.tilesPerReplica());
 }
 
@@ -117,18 +115,19 @@ LoweredVariables CompilationReport::loweredVariables() const { return Access::lo
 
 TileMemory Tile::memory() const { return Access::tileMemory(s_, replicaTile_); }
 
-MemoryTotal TileMemory::total() const {
-  const auto& row = s_->getTiles()[tile_];
-  return Access::memoryTotal(row.includingGaps, row.excludingGaps);
-}
+using storage::TileColumn;
 
-MemoryTotal TileMemory::overflowed() const {
-  const auto& row = s_->getTiles()[tile_];
-  return Access::memoryTotal(row.overflowedIncluding, row.overflowedExcluding);
-}
+MemoryTotal TileMemory::total() const { return Access::memoryTotal(s_, tile_, false); }
+MemoryTotal TileMemory::overflowed() const { return Access::memoryTotal(s_, tile_, true); }
+std::uint64_t TileMemory::alwaysLiveBytes() const { return s_->getTileColumn(TileColumn::AlwaysLive)[tile_]; }
+std::uint64_t TileMemory::notAlwaysLiveBytes() const { return s_->getTileColumn(TileColumn::NotAlwaysLive)[tile_]; }
 
-std::uint64_t TileMemory::alwaysLiveBytes() const { return s_->getTiles()[tile_].alwaysLive; }
-std::uint64_t TileMemory::notAlwaysLiveBytes() const { return s_->getTiles()[tile_].notAlwaysLive; }
+std::uint64_t MemoryTotal::includingGaps() const {
+  return s_->getTileColumn(overflowed_ ? TileColumn::OverflowedIncluding : TileColumn::IncludingGaps)[tile_];
+}
+std::uint64_t MemoryTotal::excludingGaps() const {
+  return s_->getTileColumn(overflowed_ ? TileColumn::OverflowedExcluding : TileColumn::ExcludingGaps)[tile_];
+}
 
 const MemoryCategories& TileMemory::category() const { return s_->getCategories().at(tile_); }
 

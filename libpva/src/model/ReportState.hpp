@@ -9,13 +9,33 @@
 
 #include <pva/pva.hpp>
 
+#include <array>
+#include <atomic>
 #include <mutex>
 
 namespace pva::detail {
 
+/// A value filled on first use. After that, reading it costs one atomic load (std::call_once
+/// costs a thread-local look-up, which showed in per-tile loops). A fill that throws is retried.
 template <class T> struct Lazy {
-  std::once_flag once;
+  std::atomic<bool> ready{false};
+  std::mutex mutex;
   T value;
+  template <class F> const T& get(F&& fill) {
+    if (!ready.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!ready.load(std::memory_order_relaxed)) {
+        try {
+          fill();
+        } catch (...) {
+          value = T(); // the next attempt starts afresh
+          throw;
+        }
+        ready.store(true, std::memory_order_release);
+      }
+    }
+    return value;
+  }
 };
 
 struct ProgramCache {
@@ -34,7 +54,7 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
 
   Lazy<Target> target;
   Lazy<Graph> graph;
-  Lazy<std::vector<storage::TileRow>> tiles;
+  std::array<Lazy<storage::U64s>, storage::kTileColumns> tileColumns;
   Lazy<std::vector<MemoryCategories>> categories; ///< per tile of one replica
   Lazy<std::vector<VertexType>> vertexTypes;
   Lazy<ProgramCache> programs;
@@ -46,7 +66,7 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
 
   // Accessors that fill the caches.
   const Target& getTarget();
-  const std::vector<storage::TileRow>& getTiles();
+  const storage::U64s& getTileColumn(storage::TileColumn column);
   const std::vector<MemoryCategories>& getCategories();
   const std::vector<VertexType>& getVertexTypes();
   const ProgramCache& getPrograms();

@@ -231,19 +231,24 @@ std::map<std::string, std::string> ReportStore::engineOptions() {
   });
 }
 
-std::vector<TileRow> ReportStore::tiles() {
+U64s ReportStore::tileColumn(TileColumn column) {
   using T = S::TileMemory;
+  static const S::Column* const columns[kTileColumns] = {&T::includingGaps, &T::excludingGaps, &T::alwaysLiveBytes,
+                                                          &T::notAlwaysLiveBytes, &T::overflowedIncludingGaps,
+                                                          &T::overflowedExcludingGaps};
   return guarded("reading tile memory", [&] {
-    std::vector<TileRow> out;
-    Statement& count = statement("SELECT count(*) FROM " + std::string(T::table.name));
-    if (count.step()) out.reserve(std::size_t(std::min<std::int64_t>(count.columnInt(0), 1 << 24)));
-    Statement& q = statement(select({&T::tile, &T::includingGaps, &T::excludingGaps, &T::alwaysLiveBytes,
-                                     &T::notAlwaysLiveBytes, &T::overflowedIncludingGaps, &T::overflowedExcludingGaps},
-                                    T::table.name, "ORDER BY tile"));
-    while (q.step()) {
-      if (u64(q, 0) != out.size()) corrupt("corrupted report (tile_memory rows are not tiles 0..n-1)");
-      out.push_back({u64(q, 1), u64(q, 2), u64(q, 3), u64(q, 4), u64(q, 5), u64(q, 6)});
-    }
+    U64s out;
+    // Tiles are the primary key: with the first 0 and the last n-1, n rows are exactly 0..n-1.
+    // (min and max of a primary key are single look-ups; count(*) would scan the table.)
+    Statement& first = statement("SELECT min(tile) FROM " + std::string(T::table.name));
+    const std::int64_t lo = first.step() && !first.isNull(0) ? first.columnInt(0) : 0;
+    Statement& last = statement("SELECT max(tile) FROM " + std::string(T::table.name));
+    const std::int64_t hi = last.step() && !last.isNull(0) ? last.columnInt(0) : -1;
+    if (lo != 0 && hi >= 0) corrupt("corrupted report (tile_memory rows are not tiles 0..n-1)");
+    out.reserve(std::size_t(std::min<std::int64_t>(hi + 1, 1 << 24)));
+    Statement& q = statement(select({columns[static_cast<std::size_t>(column)]}, T::table.name, "ORDER BY tile"));
+    while (q.step()) out.push_back(u64(q, 0));
+    if (std::int64_t(out.size()) != hi + 1) corrupt("corrupted report (tile_memory rows are not tiles 0..n-1)");
     return out;
   });
 }

@@ -32,10 +32,9 @@ struct GraphRow {
   std::uint64_t vertices = 0, computeSets = 0, variables = 0, edges = 0;
 };
 
-struct TileRow {
-  std::uint64_t includingGaps = 0, excludingGaps = 0, alwaysLive = 0, notAlwaysLive = 0;
-  std::uint64_t overflowedIncluding = 0, overflowedExcluding = 0;
-};
+/// The per-tile figures of tile_memory, read one column at a time.
+enum class TileColumn { IncludingGaps, ExcludingGaps, AlwaysLive, NotAlwaysLive, OverflowedIncluding, OverflowedExcluding };
+constexpr std::size_t kTileColumns = 6;
 
 struct CategoryRow {
   unsigned tile = 0, category = 0; ///< category: index in schema::kMemoryCategoryNames
@@ -125,7 +124,8 @@ public:
   TargetRow target();
   GraphRow graph();
   std::map<std::string, std::string> engineOptions();
-  std::vector<TileRow> tiles();
+  /// One figure for every tile, in tile order.
+  U64s tileColumn(TileColumn column);
   std::vector<CategoryRow> categories();
   /// (vertex type, count) present on one tile.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> tileVertexTypes(unsigned tile);
