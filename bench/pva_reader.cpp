@@ -6,10 +6,15 @@
 // Measures: opening (goal < 50 ms whatever the size), summing ipus[0].cycles over every step
 // and summing tile memory (goal: >= 80% of raw SQLite's speed, i.e. time ratio <= 1.25), the
 // peak liveness, and the resident memory added while iterating (bounded: steps are streamed).
+// The raw side is what a client without libpva would write: SQLite's C API and, for the packed
+// per-IPU blobs, Cap'n Proto's own reader.
 #include <profiler/Blob.hpp>
 #include <profiler/ReportWriter.hpp>
 #include <pva/pva.hpp>
 
+#include <profiler/schema/profile.capnp.h>
+
+#include <capnp/serialize-packed.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
 
@@ -206,9 +211,12 @@ int main(int argc, char** argv) {
   const double stepsRaw = timeIt(o.reps, [&] {
     sumRaw = 0;
     sqlite3* db = rawOpen(o.file);
+    // What a client without libpva writes: SQLite, then Cap'n Proto's own packed reader.
     rawQuery(db, "SELECT ipus FROM steps ORDER BY id", [&](sqlite3_stmt* st) {
-      const auto ipus = tessera::profiler::decodeStepIpus(sqlite3_column_blob(st, 0), std::size_t(sqlite3_column_bytes(st, 0)));
-      sumRaw += ipus[0].cycles;
+      kj::ArrayInputStream in(kj::arrayPtr(static_cast<const kj::byte*>(sqlite3_column_blob(st, 0)),
+                                           std::size_t(sqlite3_column_bytes(st, 0))));
+      capnp::PackedMessageReader reader(in);
+      sumRaw += reader.getRoot<tessera::profiler::capnp::StepIpus>().getIpus()[0].getCycles();
     });
     sqlite3_close(db);
   });

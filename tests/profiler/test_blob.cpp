@@ -138,8 +138,11 @@ TEST_CASE("Decoding empty or truncated or trailing bytes throws BlobError", "[bl
     INFO("prefix of " << n << " of " << blob.size() << " bytes");
     CHECK_THROWS_AS(decodeTileValues(blob.data(), n), BlobError);
   }
+  // Bytes after the message are an error too (as a malformed word, or as extra words).
   const std::string trailing = blob + "xyz";
-  CHECK_THROWS_WITH(decodeTileValues(trailing.data(), trailing.size()), Catch::Contains("unexpected bytes"));
+  CHECK_THROWS_WITH(decodeTileValues(trailing.data(), trailing.size()), Catch::Contains("TileValues"));
+  const std::string extraWords = blob + std::string(2, '\0'); // one more (zero) word
+  CHECK_THROWS_WITH(decodeTileValues(extraWords.data(), extraWords.size()), Catch::Contains("unexpected bytes"));
 }
 
 TEST_CASE("Decoding garbage throws BlobError or decodes and never crashes", "[blob][errors]") {
