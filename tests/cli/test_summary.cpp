@@ -87,3 +87,15 @@ TEST_CASE("summary text names the figures") {
                         "by category", "runs 2", "train0", "tile cycles by kind", "compute"})
     CHECK(contains(r.out, s));
 }
+
+TEST_CASE("summary skips an unusable debug.cbor found beside the profile, with a warning") {
+  cli::TempDir dir;
+  std::filesystem::copy_file(cli::profile("base"), dir / "profile.pop");
+  std::filesystem::copy_file(cli::reportDir("big") / "debug.cbor", dir / "debug.cbor"); // another report's
+  const auto r = cli::pva({"summary", dir.path().string(), "--json"});
+  CHECK(r.status == 0);
+  CHECK(contains(r.err, "warning"));
+  CHECK(contains(r.err, (dir / "debug.cbor").string()));
+  CHECK(r.json()["report"]["debug"].is_null());
+  // Named with --debug, the same file is an error (test_bad_input.cpp).
+}

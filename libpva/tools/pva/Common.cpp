@@ -1,6 +1,7 @@
 #include "Common.hpp"
 
 #include <filesystem>
+#include <iostream>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -34,6 +35,7 @@ ReportFiles findReport(const std::string& given, const std::string& debug) {
   }
   if (!debug.empty()) {
     files.debug = debug;
+    files.debugGiven = true;
   } else {
     const fs::path beside = fs::path(files.profile).parent_path() / "debug.cbor";
     if (fs::is_regular_file(beside, ec)) files.debug = beside.string();
@@ -41,8 +43,17 @@ ReportFiles findReport(const std::string& given, const std::string& debug) {
   return files;
 }
 
-pva::Report openReportFiles(const ReportFiles& files) {
-  return files.debug.empty() ? pva::openReport(files.profile) : pva::openReport(files.profile, files.debug);
+pva::Report openReportFiles(ReportFiles& files) {
+  if (files.debug.empty()) return pva::openReport(files.profile);
+  if (files.debugGiven) return pva::openReport(files.profile, files.debug);
+  pva::Report report = pva::openReport(files.profile); // a bad profile is an error either way
+  try {
+    return pva::openReport(files.profile, files.debug);
+  } catch (const pva::Exception& e) {
+    std::cerr << "pva: warning: ignoring " << e.what() << "\n";
+    files.debug.clear();
+    return report;
+  }
 }
 
 } // namespace pvacli

@@ -37,6 +37,7 @@ public:
 struct ReportFiles {
   std::string profile; ///< profile.pop
   std::string debug;   ///< debug.cbor, empty when there is none
+  bool debugGiven = false; ///< named on the command line, not found beside the profile
 };
 
 /// Resolves REPORT as given on the command line: a profile.pop (any name), or a directory that
@@ -45,8 +46,10 @@ struct ReportFiles {
 /// Throws UsageError when nothing is found.
 ReportFiles findReport(const std::string& given, const std::string& debug = "");
 
-/// Opens the report (with its debug information when there is some).
-pva::Report openReportFiles(const ReportFiles& files);
+/// Opens the report (with its debug information when there is some). A debug.cbor that was only
+/// found beside the profile and cannot be used (another report's, corrupted) is skipped with a
+/// warning: nothing here needs it. One named with --debug is an error like a bad profile.
+pva::Report openReportFiles(ReportFiles& files);
 
 /// A subcommand: each adds itself to the app with its options and returns the function to run
 /// when it was chosen. The function returns the exit status; pva::Exception and UsageError

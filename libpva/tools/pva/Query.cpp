@@ -305,7 +305,8 @@ examples:
   return {sub, [opt, g]() {
             if (!opt->type.empty() && opt->what != "programs")
               throw UsageError("--type applies to 'pva query REPORT programs' only");
-            const pva::Report report = openReportFiles(findReport(opt->report, opt->debug));
+            ReportFiles files = findReport(opt->report, opt->debug);
+            const pva::Report report = openReportFiles(files);
             const std::string& w = opt->what;
             const Table table = w == "tiles"          ? tilesQuery(report, *opt)
                                 : w == "compute-sets" ? computeSetsQuery(report, *opt, *g)

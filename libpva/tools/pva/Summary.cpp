@@ -203,7 +203,7 @@ examples:
   sub->add_option("--debug", opt->debug, "debug.cbor to use (default: the one beside the profile)");
   sub->add_flag("--json", opt->json, "Write JSON instead of text");
   return {sub, [opt]() {
-            const ReportFiles files = findReport(opt->report, opt->debug);
+            ReportFiles files = findReport(opt->report, opt->debug);
             const pva::Report report = openReportFiles(files);
             const Json j = summarise(report, files);
             if (opt->json)
