@@ -222,9 +222,9 @@ TileMemory Access::tileMemory(const std::shared_ptr<ReportState>& s, unsigned re
   return m;
 }
 
-MemoryTotal Access::memoryTotal(const std::shared_ptr<ReportState>& s, unsigned replicaTile, bool overflowed) {
+MemoryTotal Access::memoryTotal(std::shared_ptr<ReportState> s, unsigned replicaTile, bool overflowed) {
   MemoryTotal t;
-  t.s_ = s;
+  t.s_ = std::move(s);
   t.tile_ = replicaTile;
   t.overflowed_ = overflowed;
   return t;

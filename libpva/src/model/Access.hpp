@@ -18,7 +18,7 @@ struct Access {
   static Graph graph(const storage::GraphRow& row);
   static Tile tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile);
   static TileMemory tileMemory(const std::shared_ptr<ReportState>& s, unsigned replicaTile);
-  static MemoryTotal memoryTotal(const std::shared_ptr<ReportState>& s, unsigned replicaTile, bool overflowed);
+  static MemoryTotal memoryTotal(std::shared_ptr<ReportState> s, unsigned replicaTile, bool overflowed);
   static Ipu ipu(unsigned id, std::vector<Tile> tiles);
   static void setCategory(MemoryCategories& m, unsigned category, const std::uint64_t (&bytes)[3][2]);
   static VertexType vertexType(const storage::VertexTypeRow& row);

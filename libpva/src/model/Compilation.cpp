@@ -117,8 +117,10 @@ TileMemory Tile::memory() const { return Access::tileMemory(s_, replicaTile_); }
 
 using storage::TileColumn;
 
-MemoryTotal TileMemory::total() const { return Access::memoryTotal(s_, tile_, false); }
-MemoryTotal TileMemory::overflowed() const { return Access::memoryTotal(s_, tile_, true); }
+MemoryTotal TileMemory::total() const& { return Access::memoryTotal(s_, tile_, false); }
+MemoryTotal TileMemory::overflowed() const& { return Access::memoryTotal(s_, tile_, true); }
+MemoryTotal TileMemory::total() && { return Access::memoryTotal(std::move(s_), tile_, false); }
+MemoryTotal TileMemory::overflowed() && { return Access::memoryTotal(std::move(s_), tile_, true); }
 std::uint64_t TileMemory::alwaysLiveBytes() const { return s_->getTileColumn(TileColumn::AlwaysLive)[tile_]; }
 std::uint64_t TileMemory::notAlwaysLiveBytes() const { return s_->getTileColumn(TileColumn::NotAlwaysLive)[tile_]; }
 
