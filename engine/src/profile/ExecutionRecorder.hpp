@@ -13,7 +13,6 @@
 
 #include <array>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace poplar::detail::profile {

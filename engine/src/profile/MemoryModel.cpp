@@ -203,8 +203,12 @@ private:
 
   void peaks(MemoryModel& out) const {
     out.forEachLivenessStep(live_, m_.schedule.size(), [&](unsigned, const std::vector<std::uint64_t>& bytes) {
-      for (unsigned t = 0; t < numTiles_; ++t)
+      std::uint64_t total = 0;
+      for (unsigned t = 0; t < numTiles_; ++t) {
         out.tiles[t].notAlwaysLivePeak = std::max(out.tiles[t].notAlwaysLivePeak, bytes[t]);
+        total += bytes[t];
+      }
+      out.notAlwaysLiveByStep.push_back(total);
     });
     for (auto& tile : out.tiles) tile.excludingGaps = tile.alwaysLive + tile.notAlwaysLivePeak;
   }

@@ -46,6 +46,7 @@ struct MemoryModel {
   std::vector<std::array<CategoryBytes, 15>> categories; ///< [tile][MemoryCategory]
   std::uint64_t bytesPerTile = 0;
   std::vector<unsigned> overflowingTiles; ///< worst first
+  std::vector<std::uint64_t> notAlwaysLiveByStep; ///< over all tiles, per schedule step
 
   bool outOfMemory() const { return !overflowingTiles.empty(); }
   /// Calls f(step, bytesByTile) for every step of the schedule, with the not-always-live bytes

@@ -58,8 +58,8 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
   flag("debug.instrument", instrument);
   p.computeInstrumentation = p.computeInstrumentation || instrument || p.executionProfile;
   flag("debug.instrumentCompute", p.computeInstrumentation);
-  bool external = false;
-  flag("debug.instrumentExternalExchange", external);
+  p.externalExchangeInstrumentation = instrument || p.executionProfile;
+  flag("debug.instrumentExternalExchange", p.externalExchangeInstrumentation);
   flag("debug.allowOutOfMemory", p.allowOutOfMemory);
   // An execution profile needs the compilation profile it refers to.
   if (p.executionProfile || p.debugInfo) p.graphProfile = true;

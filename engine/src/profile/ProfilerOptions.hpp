@@ -18,6 +18,7 @@ struct ProfilerOptions {
   bool serializedGraph = false;   ///< write serialized_graph.capnp
   std::string directory = ".";    ///< autoReport.directory
   bool computeInstrumentation = false;
+  bool externalExchangeInstrumentation = false; ///< stream copies and global exchanges timed per tile
   bool allowOutOfMemory = false;
   std::optional<std::regex> blocksFilter;
   std::string blocksFilterText;

@@ -54,14 +54,11 @@ void printProfileSummary(std::ostream& out, const CompiledGraph& g, const Compil
   }
   std::uint64_t peak = 0;
   unsigned peakStep = 0;
-  mem.forEachLivenessStep(p.liveness, p.model.schedule.size(), [&](unsigned s, const std::vector<std::uint64_t>& b) {
-    std::uint64_t total = 0;
-    for (auto x : b) total += x;
-    if (total > peak) {
-      peak = total;
+  for (unsigned s = 0; s < mem.notAlwaysLiveByStep.size(); ++s)
+    if (mem.notAlwaysLiveByStep[s] > peak) {
+      peak = mem.notAlwaysLiveByStep[s];
       peakStep = s;
     }
-  });
   out << "\nMemory (one replica)\n"
       << "  total including gaps   " << bytes(incl) << " of " << bytes(mem.bytesPerTile * mem.tiles.size()) << " ("
       << used << " tiles used)\n"

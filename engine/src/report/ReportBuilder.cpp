@@ -81,7 +81,7 @@ public:
     w_.setMeta(schema::meta::createdAtUnixUs,
                std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count()));
     w_.setMeta(schema::meta::computeInstrumentation, o.computeInstrumentation ? "Tile" : "Off");
-    w_.setMeta(schema::meta::externalExchangeInstrumentation, o.executionProfile ? "Tile" : "Off");
+    w_.setMeta(schema::meta::externalExchangeInstrumentation, o.externalExchangeInstrumentation ? "Tile" : "Off");
     w_.setMeta(schema::meta::outOfMemory, p_.memory.outOfMemory() ? "true" : "false");
     w_.setMeta(schema::meta::executionProfile, o.executionProfile ? "true" : "false");
   }

@@ -16,6 +16,4 @@
 #include <pva/Execution.hpp>
 #include <pva/Program.hpp>
 #include <pva/Report.hpp>
-#if __has_include(<pva/Trace.hpp>)
 #include <pva/Trace.hpp>
-#endif

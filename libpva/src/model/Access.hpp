@@ -60,7 +60,6 @@ struct Access {
   static Operation operation(const std::shared_ptr<ReportState>& s, std::shared_ptr<const DebugContext> context,
                              std::vector<std::uint64_t> programs, std::vector<Variable> vars, std::int64_t first,
                              std::int64_t last, std::uint64_t cycles);
-  static const std::vector<std::uint64_t>& operationPrograms(const Operation& o) { return o.programs_; }
   static std::int64_t parentOf(const DebugContext& c) { return c.parent_; }
 };
 

@@ -34,6 +34,12 @@ inline std::shared_ptr<pva::DebugContext> mutableContext(const std::shared_ptr<c
   return std::const_pointer_cast<pva::DebugContext>(c);
 }
 
+/// How many items the repr of a long list (execution steps) shows: Report.listPrintLength(n).
+inline std::size_t& listPrintLength() {
+  static std::size_t n = 10;
+  return n;
+}
+
 void bindErrors(py::module_& m);
 void bindReport(py::module_& m);
 void bindCompilation(py::module_& m);

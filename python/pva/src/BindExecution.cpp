@@ -42,7 +42,13 @@ void bindExecution(py::module_& m) {
       // Copies: a step handed to Python must outlive the chunk the iterator reads next.
       .def("__iter__", [](const pva::ExecutionSteps& s) { return py::make_iterator<py::return_value_policy::copy>(s.begin(), s.end()); },
            py::keep_alive<0, 1>())
-      .def("__repr__", [](const pva::ExecutionSteps& s) { return "<pva.ExecutionSteps of " + std::to_string(s.size()) + " steps>"; });
+      .def("__repr__", [](const pva::ExecutionSteps& s) {
+        std::string r = "<pva.ExecutionSteps of " + std::to_string(s.size()) + " steps: [";
+        std::size_t shown = 0;
+        for (auto it = s.begin(); it != s.end() && shown < listPrintLength(); ++it, ++shown)
+          r += (shown ? ", " : "") + it->program()->name();
+        return r + (shown < s.size() ? ", ...]>" : "]>");
+      });
 
   py::class_<pva::TileCycleTotals> totals(m, "TileCycleTotals", "Cycles per tile by what they were spent on.");
   py::enum_<pva::TileCycleTotals::Kind>(totals, "Kind")

@@ -2,10 +2,6 @@
 
 namespace pvapy {
 
-namespace {
-std::size_t printLength = 10;
-}
-
 void bindReport(py::module_& m) {
   py::class_<pva::PoplarVersion>(m, "PoplarVersion", "Version of the tool that wrote the report.")
       .def_property_readonly("string", &pva::PoplarVersion::string)
@@ -50,7 +46,7 @@ void bindReport(py::module_& m) {
       .def_property_readonly("profilePath", &pva::Report::profilePath)
       .def_property_readonly("debugPath", &pva::Report::debugPath)
       .def_property_readonly("hasDebugInfo", &pva::Report::hasDebugInfo)
-      .def("listPrintLength", [](const pva::Report&, std::size_t n) { printLength = n; },
+      .def("listPrintLength", [](const pva::Report&, std::size_t n) { listPrintLength() = n; },
            py::arg("newLength"), "How many items the repr of long lists (steps) shows.")
       .def("__repr__", [](const pva::Report& r) { return "<pva.Report " + r.profilePath() + ">"; });
 
@@ -60,7 +56,6 @@ void bindReport(py::module_& m) {
         py::arg("profileFilename"), py::arg("debugInfoFilename"),
         "Opens profile.pop with its debug.cbor (needed by OperationAnalysis).");
   m.def("supportedFormatVersion", &pva::supportedFormatVersion);
-  m.attr("_print_length") = py::cpp_function([] { return printLength; });
 }
 
 } // namespace pvapy
