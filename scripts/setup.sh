@@ -20,6 +20,7 @@ PACKAGES=(
   libcli11-dev                        # the pva command-line tool (header-only CLI11)
   pybind11-dev python3-dev            # the Python modules pva and libpvti
   python3-pytest python3-numpy        # Python tests; per-tile arrays as numpy arrays
+  qt6-base-dev fonts-dejavu-core      # the viewer (Qt 6 Widgets), and a font for headless rendering
 )
 
 build_dir=build

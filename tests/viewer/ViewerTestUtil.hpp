@@ -1,0 +1,30 @@
+// Shared by the viewer tests: where the fixture's reports are, and waiting for pages to load.
+#pragma once
+
+#include <QImage>
+#include <QString>
+
+namespace tessera::viewer {
+class Page;
+}
+
+namespace viewer_test {
+
+/// The fixture's reports (directories) and host trace.
+QString mlpReport();      ///< two runs of the MLP sample, with debug.cbor
+QString mlpBigReport();   ///< the same with --batch 64
+QString pipelineReport(); ///< four IPUs
+QString oomReport();      ///< out of memory, no execution
+QString traceFile();      ///< a .pvti of the MLP run
+QString testDataDir();    ///< tests/data: broken files
+/// A fresh empty directory for this test's output.
+QString tmpDir(const QString& name);
+QString viewerExecutable();
+
+/// Processes events until the page is ready (QVERIFY-friendly); false after `seconds`.
+bool waitReady(tessera::viewer::Page* page, int seconds = 60);
+
+/// Distinct colours in an image (up to `limit`): a rendered view has many, a blank one has 1.
+int distinctColors(const QImage& image, int limit = 64);
+
+} // namespace viewer_test

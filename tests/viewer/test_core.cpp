@@ -1,0 +1,126 @@
+// viewer_core without widgets: formatting, downsampling, resolving documents, background tasks.
+#include "ViewerTestUtil.hpp"
+
+#include "core/Background.hpp"
+#include "core/Document.hpp"
+#include "core/Downsample.hpp"
+#include "core/Format.hpp"
+
+#include <QFile>
+#include <QTest>
+
+using namespace tessera::viewer;
+
+class CoreTest : public QObject {
+  Q_OBJECT
+private slots:
+  void formatsBytesInEachUnit() {
+    QCOMPARE(formatBytes(0, MemoryUnits::Binary), QStringLiteral("0 B"));
+    QCOMPARE(formatBytes(1023, MemoryUnits::Binary), QStringLiteral("1,023 B"));
+    QCOMPARE(formatBytes(1024, MemoryUnits::Binary), QStringLiteral("1.00 KiB"));
+    QCOMPARE(formatBytes(638976, MemoryUnits::Binary), QStringLiteral("624 KiB"));
+    QCOMPARE(formatBytes(638976, MemoryUnits::Decimal), QStringLiteral("639 kB"));
+    QCOMPARE(formatBytes(638976, MemoryUnits::Bytes), QStringLiteral("638,976 B"));
+    QCOMPARE(formatBytes(918552576ull, MemoryUnits::Binary), QStringLiteral("876 MiB"));
+    QCOMPARE(formatBytesDelta(-2048, MemoryUnits::Binary), QStringLiteral("-2.00 KiB"));
+    QCOMPARE(formatBytesDelta(0, MemoryUnits::Binary), QStringLiteral("0 B"));
+  }
+  void formatsCountsAndDurations() {
+    QCOMPARE(formatCount(0), QStringLiteral("0"));
+    QCOMPARE(formatCount(1234567), QStringLiteral("1,234,567"));
+    QCOMPARE(formatCountDelta(-1000), QStringLiteral("-1,000"));
+    QCOMPARE(formatCyclesShort(950), QStringLiteral("950"));
+    QCOMPARE(formatCyclesShort(12500), QStringLiteral("12.5 k"));
+    QCOMPARE(formatDurationNs(850), QStringLiteral("850 ns"));
+    QCOMPARE(formatDurationNs(4.56e6), QStringLiteral("4.56 ms"));
+    QCOMPARE(formatPercent(0.123), QStringLiteral("12.3 %"));
+    MemoryUnits u;
+    QVERIFY(parseMemoryUnits(QStringLiteral("SI"), &u) && u == MemoryUnits::Decimal);
+    QVERIFY(!parseMemoryUnits(QStringLiteral("furlongs"), &u));
+  }
+  void downsampleKeepsSpikesAndCoversEveryValue() {
+    std::vector<int> v(1000, 1);
+    v[501] = 99;
+    const auto buckets = downsampleMinMax(v, 10);
+    QCOMPARE(buckets.size(), std::size_t(10));
+    QCOMPARE(buckets[5].max, 99.0);
+    QCOMPARE(buckets[4].max, 1.0);
+    std::size_t covered = 0;
+    for (std::size_t i = 0; i < buckets.size(); ++i) {
+      covered += buckets[i].last - buckets[i].first;
+      if (i > 0) QCOMPARE(buckets[i].first, buckets[i - 1].last);
+    }
+    QCOMPARE(covered, v.size());
+    QCOMPARE(downsampleMinMax(v.data(), 0, 3, 10).size(), std::size_t(3)); // fewer values than pixels
+    QVERIFY(downsampleMinMax(v.data(), 5, 5, 10).empty());
+  }
+  void resolvesReportsAndTraces() {
+    auto dir = Document::resolve(viewer_test::mlpReport());
+    QVERIFY(dir->isReport());
+    QVERIFY(dir->profilePath().endsWith(QStringLiteral("profile.pop")));
+    QVERIFY(dir->debugPath().endsWith(QStringLiteral("debug.cbor")));
+    auto file = Document::resolve(dir->profilePath());
+    QCOMPARE(file->debugPath(), dir->debugPath());
+    auto fromDebug = Document::resolve(dir->debugPath());
+    QCOMPARE(fromDebug->profilePath(), dir->profilePath());
+    auto trace = Document::resolve(viewer_test::traceFile());
+    QVERIFY(trace->isTrace());
+    auto cmp = Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport());
+    QVERIFY(cmp->base() != nullptr);
+    QVERIFY(cmp->profilePath().contains(QStringLiteral("mlp-big")));
+    QVERIFY(cmp->base()->profilePath().contains(QStringLiteral("/mlp/")));
+  }
+  void badPathsNameTheFileAndTheProblem_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("missing") << QStringLiteral("/no/such/report") << QStringLiteral("no such file");
+    QTest::newRow("empty dir") << viewer_test::tmpDir(QStringLiteral("empty")) << QStringLiteral("no profile.pop");
+    QTest::newRow("text") << viewer_test::testDataDir() + QStringLiteral("/text.pop") << QStringLiteral("text.pop");
+    QTest::newRow("truncated") << viewer_test::testDataDir() + QStringLiteral("/cut.pop") << QStringLiteral("cut.pop");
+    QTest::newRow("newer") << viewer_test::testDataDir() + QStringLiteral("/newer_major.pop") << QStringLiteral("newer");
+  }
+  void badPathsNameTheFileAndTheProblem() {
+    QFETCH(QString, path);
+    QFETCH(QString, problem);
+    try {
+      Document::resolve(path);
+      QFAIL("no error");
+    } catch (const DocumentError& e) {
+      const QString message = QString::fromUtf8(e.what());
+      QVERIFY2(message.contains(problem, Qt::CaseInsensitive), qPrintable(message));
+    }
+  }
+  void comparingATraceIsAnError() {
+    QVERIFY_THROWS_EXCEPTION(DocumentError, Document::comparison(viewer_test::traceFile(), viewer_test::mlpReport()));
+  }
+  void backgroundTasksDeliverFailAndCancel() {
+    QObject context;
+    int delivered = 0;
+    QString failure;
+    TaskHandle ok = runInBackground<int>(&context, QStringLiteral("t1"), [](Progress& p) {
+      p.report(0.5);
+      return 42;
+    }, [&](std::shared_ptr<const int> v) { delivered = *v; }, [&](const QString& e) { failure = e; });
+    QTRY_COMPARE(delivered, 42);
+    TaskHandle bad = runInBackground<int>(&context, QStringLiteral("t2"), [](Progress&) -> int {
+      throw std::runtime_error("x.pop: broken");
+    }, [&](std::shared_ptr<const int>) { delivered = -1; }, [&](const QString& e) { failure = e; });
+    QTRY_COMPARE(failure, QStringLiteral("x.pop: broken"));
+    // A dropped handle: the result never arrives.
+    std::atomic<bool> release{false};
+    int late = 0;
+    {
+      TaskHandle dropped = runInBackground<int>(&context, QStringLiteral("t3"), [&](Progress&) {
+        while (!release.load()) QThread::msleep(1);
+        return 7;
+      }, [&](std::shared_ptr<const int> v) { late = *v; }, {});
+    }
+    release = true;
+    QTRY_COMPARE(ProgressHub::instance().running(), 0);
+    QTest::qWait(50);
+    QCOMPARE(late, 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(CoreTest)
+#include "test_core.moc"

@@ -1,0 +1,66 @@
+// The headless mode a CI job uses: `tessera-viewer --screenshot OUT.png --view V DOC` renders
+// each view of the samples' reports and trace to PNG. The images are kept in the build tree
+// (tests/viewer/tmp/screenshots) to be looked at, and checked here for content: the right size,
+// and many colours (a blank or failed render has one or two).
+#include "ViewerTestUtil.hpp"
+
+#include <QImage>
+#include <QProcess>
+#include <QTest>
+
+class ScreenshotTest : public QObject {
+  Q_OBJECT
+private:
+  QString m_dir;
+
+  static int run(const QStringList& args, QString* errors) {
+    QProcess p;
+    p.start(viewer_test::viewerExecutable(), args);
+    if (!p.waitForFinished(300000)) return -1;
+    *errors = QString::fromUtf8(p.readAllStandardError());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  }
+
+private slots:
+  void initTestCase() { m_dir = viewer_test::tmpDir(QStringLiteral("screenshots")); }
+
+  void everyViewRenders_data() {
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QStringList>("documents");
+    const QStringList mlp{viewer_test::mlpReport()};
+    QTest::newRow("summary-mlp") << QStringLiteral("summary") << mlp;
+    QTest::newRow("summary-oom") << QStringLiteral("summary") << QStringList{viewer_test::oomReport()};
+  }
+  void everyViewRenders() {
+    QFETCH(QString, view);
+    QFETCH(QStringList, documents);
+    const QString out = m_dir + QLatin1Char('/') + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png");
+    QStringList args{QStringLiteral("--screenshot"), out, QStringLiteral("--view"), view,
+                     QStringLiteral("--size"), QStringLiteral("1200x800")};
+    if (documents.size() == 2) args << QStringLiteral("--compare");
+    args << documents;
+    QString errors;
+    QCOMPARE(run(args, &errors), 0);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors));
+    const QImage image(out);
+    QVERIFY2(!image.isNull(), qPrintable(out));
+    QCOMPARE(image.size(), QSize(1200, 800));
+    QVERIFY2(viewer_test::distinctColors(image) >= 8, qPrintable(out));
+  }
+
+  void badInputExitsNonZeroWithAMessage() {
+    QString errors;
+    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"),
+                  viewer_test::testDataDir() + QStringLiteral("/random.pop")}, &errors), 1);
+    QVERIFY2(errors.contains(QStringLiteral("random.pop")), qPrintable(errors));
+    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--view"),
+                  QStringLiteral("nonsense"), viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("nonsense")), qPrintable(errors));
+    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--size"),
+                  QStringLiteral("big"), viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY(!QFile::exists(m_dir + QStringLiteral("/x.png")));
+  }
+};
+
+QTEST_GUILESS_MAIN(ScreenshotTest)
+#include "test_screenshots.moc"

@@ -1,0 +1,74 @@
+// The --screenshot mode of tessera-viewer.
+#include "app/Screenshot.hpp"
+
+#include "widgets/MainWindow.hpp"
+#include "widgets/Page.hpp"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QImageWriter>
+#include <QMessageBox>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace tessera::viewer {
+
+// The offscreen platform warns about things that do not matter without a screen; a CI log
+// should show only real problems.
+static void quietPlatformMessages(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+  if (message.contains(QLatin1String("propagateSizeHints")) || message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")))
+    return;
+  std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+
+void installHeadlessMessageFilter() { qInstallMessageHandler(quietPlatformMessages); }
+
+int takeScreenshot(const ScreenshotRequest& request) {
+  MainWindow window;
+  window.setRememberRecent(false);
+  window.resize(request.size);
+  window.show();
+
+  // Errors go to stderr rather than a dialog nobody will see.
+  auto fail = [&](int status, const QString& message) {
+    std::fprintf(stderr, "tessera-viewer: %s\n", qPrintable(message));
+    return status;
+  };
+  const bool opened = request.compare ? window.openComparison(request.paths[0], request.paths[1])
+                                      : window.openPath(request.paths[0]);
+  if (!opened) return fail(1, window.errorDialog() ? window.errorDialog()->text() : QStringLiteral("cannot open"));
+  Page* page = window.page(request.view);
+  if (!page) {
+    QStringList keys;
+    for (Page* p : window.pages()) keys << p->viewKey();
+    return fail(2, QStringLiteral("no view '%1' (views: %2)").arg(request.view, keys.join(QStringLiteral(", "))));
+  }
+  if (!window.showView(request.view))
+    return fail(2, QStringLiteral("the %1 view has nothing to show for %2").arg(request.view, request.paths.join(QLatin1Char(' '))));
+
+  // Wait for the page (or an error), then let layouts and paints settle.
+  QString error;
+  QEventLoop loop;
+  QObject::connect(page, &Page::readyChanged, &loop, [&](bool ready) {
+    if (ready) loop.quit();
+  });
+  QObject::connect(page, &Page::errorOccurred, &loop, [&](const QString& message) {
+    error = message;
+    loop.quit();
+  });
+  QTimer::singleShot(request.timeoutSeconds * 1000, &loop, [&] {
+    error = QStringLiteral("the %1 view did not finish loading within %2 s").arg(request.view).arg(request.timeoutSeconds);
+    loop.quit();
+  });
+  if (!page->isReady()) loop.exec();
+  if (!error.isEmpty()) return fail(1, error);
+  QApplication::processEvents();
+
+  QImageWriter writer(request.output);
+  if (!writer.write(window.grab().toImage()))
+    return fail(1, request.output + QStringLiteral(": ") + writer.errorString());
+  return 0;
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,104 @@
+// tessera-viewer: the desktop viewer, and its headless screenshot mode for CI.
+#include "app/Screenshot.hpp"
+#include "core/Settings.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include <cstdio>
+
+using namespace tessera::viewer;
+
+namespace {
+
+const char* const kDescription =
+    "Views profile reports (profile.pop, with debug.cbor beside it) and host traces (.pvti).\n"
+    "\n"
+    "Examples:\n"
+    "  tessera-viewer reports/mlp                      open a report directory\n"
+    "  tessera-viewer run.pvti                         open a host trace\n"
+    "  tessera-viewer --compare before/ after/         compare two reports\n"
+    "  tessera-viewer --screenshot memory.png --view memory reports/mlp\n"
+    "                                                  render a view to PNG without a display\n"
+    "\n"
+    "Views: summary, memory, liveness, programs, operations, execution, trace, compare.";
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // A screenshot needs no display: choose the offscreen platform before Qt starts, unless the
+  // user picked a platform.
+  for (int i = 1; i < argc; ++i)
+    if (QByteArray(argv[i]) == "--screenshot") {
+      if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+      installHeadlessMessageFilter();
+    }
+
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Tessera"));
+  QApplication::setApplicationName(QStringLiteral("tessera-viewer"));
+  QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QString::fromUtf8(kDescription));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("Report directory, profile.pop or .pvti."),
+                               QStringLiteral("[path]"));
+  const QCommandLineOption compare(QStringLiteral("compare"),
+                                   QStringLiteral("Compare two reports: the first path is the base."));
+  const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                      QStringLiteral("Render the view to <file> (PNG) and exit."), QStringLiteral("file"));
+  const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view to show (default: summary)."),
+                                QStringLiteral("name"));
+  const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1400x900)."),
+                                QStringLiteral("WxH"), QStringLiteral("1400x900"));
+  const QCommandLineOption units(QStringLiteral("units"), QStringLiteral("Memory units: bytes, binary or decimal."),
+                                 QStringLiteral("units"));
+  const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                   QStringLiteral("Seconds to wait for the view to load (default 120)."),
+                                   QStringLiteral("seconds"), QStringLiteral("120"));
+  parser.addOptions({compare, screenshot, view, size, units, timeout});
+  parser.process(app);
+
+  auto usageError = [](const QString& message) {
+    std::fprintf(stderr, "tessera-viewer: %s (try --help)\n", qPrintable(message));
+    return 2;
+  };
+  const QStringList paths = parser.positionalArguments();
+  if (parser.isSet(compare) ? paths.size() != 2 : paths.size() > 1)
+    return usageError(parser.isSet(compare) ? QStringLiteral("--compare takes two report paths")
+                                            : QStringLiteral("one path at a time (or --compare BASE NEW)"));
+  if (parser.isSet(units)) {
+    MemoryUnits u;
+    if (!parseMemoryUnits(parser.value(units), &u))
+      return usageError(QStringLiteral("unknown units '%1'").arg(parser.value(units)));
+    Settings::instance().setMemoryUnits(u);
+  }
+
+  if (parser.isSet(screenshot)) {
+    ScreenshotRequest request;
+    request.output = parser.value(screenshot);
+    request.view = parser.isSet(view) ? parser.value(view) : QStringLiteral("summary");
+    request.paths = paths;
+    request.compare = parser.isSet(compare);
+    bool ok = false;
+    request.timeoutSeconds = parser.value(timeout).toInt(&ok);
+    if (!ok || request.timeoutSeconds <= 0) return usageError(QStringLiteral("--timeout needs a positive number"));
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0)
+      return usageError(QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1400x900"));
+    request.size = QSize(wh[0].toInt(), wh[1].toInt());
+    if (paths.isEmpty()) return usageError(QStringLiteral("--screenshot needs a report or trace"));
+    return takeScreenshot(request);
+  }
+
+  MainWindow window;
+  window.show();
+  if (parser.isSet(compare)) window.openComparison(paths[0], paths[1]);
+  else if (!paths.isEmpty()) window.openPath(paths[0]);
+  if (parser.isSet(view) && !window.showView(parser.value(view)))
+    std::fprintf(stderr, "tessera-viewer: no view '%s' for this document\n", qPrintable(parser.value(view)));
+  return app.exec();
+}

@@ -1,0 +1,58 @@
+// The thread-pool side of runInBackground: exceptions become messages, results are posted back
+// to the requesting object's thread and dropped if it was destroyed or cancelled the task.
+#include "core/Background.hpp"
+
+#include <QCoreApplication>
+#include <QMetaObject>
+#include <QThreadPool>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::viewer {
+
+ProgressHub& ProgressHub::instance() {
+  static ProgressHub* hub = new ProgressHub; // lives as long as the application
+  return *hub;
+}
+
+void Progress::report(double fraction) {
+  const int percent = static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 100));
+  if (percent == m_percent) return;
+  m_percent = percent;
+  emit ProgressHub::instance().progress(m_task, percent);
+}
+
+void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<std::atomic<bool>> cancelled,
+                       std::function<std::function<void()>(Progress&)> work,
+                       std::function<void(const QString&)> fail) {
+  ProgressHub& hub = ProgressHub::instance();
+  hub.m_running.fetch_add(1);
+  emit hub.started(task);
+  QPointer<QObject> target(context);
+  QThreadPool::globalInstance()->start([=]() {
+    Progress progress(task, cancelled);
+    std::function<void()> deliver;
+    QString error;
+    try {
+      deliver = work(progress);
+    } catch (const Cancelled&) {
+    } catch (const std::exception& e) {
+      error = QString::fromUtf8(e.what());
+    } catch (...) {
+      error = task + QStringLiteral(": unknown error");
+    }
+    ProgressHub& h = ProgressHub::instance();
+    h.m_running.fetch_sub(1);
+    emit h.finished(task);
+    // Posted to the application object (the GUI thread, where every context lives), and the
+    // context is checked there: reading a QPointer here would race with its deletion.
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [=]() {
+      if (!target || cancelled->load()) return;
+      if (deliver) deliver();
+      else if (!error.isEmpty() && fail) fail(error);
+    }, Qt::QueuedConnection);
+  });
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,107 @@
+// Loading off the GUI thread. A page hands a function to runInBackground(); it runs on Qt's
+// thread pool with its own pva::Report (see Document), reports progress through ProgressHub, and
+// its result (or error message) comes back on the GUI thread, unless the page is gone or has
+// dropped the task's handle by then (a newer document replaced it).
+//
+//   m_task = runInBackground<MemoryData>(this, tr("Reading tile memory"),
+//       [doc](Progress& p) { return loadMemory(*doc, p); },
+//       [this](std::shared_ptr<const MemoryData> d) { show(d); },
+//       [this](const QString& error) { emit errorOccurred(error); });
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <memory>
+
+namespace tessera::viewer {
+
+/// Progress of every background task, for the status bar. Lives on the GUI thread; safe to emit
+/// from any thread (connections are queued).
+class ProgressHub : public QObject {
+  Q_OBJECT
+public:
+  static ProgressHub& instance();
+  /// Tasks running now.
+  int running() const { return m_running.load(); }
+
+signals:
+  void started(const QString& task);
+  void progress(const QString& task, int percent);
+  void finished(const QString& task);
+
+private:
+  friend class Progress;
+  friend struct TaskRunner;
+  std::atomic<int> m_running{0};
+};
+
+/// Given to a background function: report how far it is, and stop early when cancelled.
+class Progress {
+public:
+  Progress(QString task, std::shared_ptr<std::atomic<bool>> cancelled)
+      : m_task(std::move(task)), m_cancelled(std::move(cancelled)) {}
+  /// fraction in [0, 1]; emits only when the whole percent changes.
+  void report(double fraction);
+  bool cancelled() const { return m_cancelled->load(std::memory_order_relaxed); }
+  const QString& task() const { return m_task; }
+
+private:
+  QString m_task;
+  std::shared_ptr<std::atomic<bool>> m_cancelled;
+  int m_percent = -1;
+};
+
+/// Owning a task: destroying or resetting the handle cancels it and drops its result.
+class TaskHandle {
+public:
+  TaskHandle() = default;
+  explicit TaskHandle(std::shared_ptr<std::atomic<bool>> cancelled) : m_cancelled(std::move(cancelled)) {}
+  TaskHandle(TaskHandle&&) = default;
+  TaskHandle& operator=(TaskHandle&& o) noexcept {
+    cancel();
+    m_cancelled = std::move(o.m_cancelled);
+    return *this;
+  }
+  ~TaskHandle() { cancel(); }
+  void cancel() {
+    if (m_cancelled) m_cancelled->store(true);
+  }
+  bool active() const { return m_cancelled && !m_cancelled->load(); }
+
+private:
+  std::shared_ptr<std::atomic<bool>> m_cancelled;
+};
+
+/// Thrown by a background function that saw Progress::cancelled(); not reported as an error.
+struct Cancelled {};
+
+struct TaskRunner {
+  /// Runs `work` on the thread pool; calls its closure or `fail` on the GUI thread while
+  /// `context` (a GUI-thread object) lives.
+  static void start(QObject* context, const QString& task, std::shared_ptr<std::atomic<bool>> cancelled,
+                    std::function<std::function<void()>(Progress&)> work,
+                    std::function<void(const QString&)> fail);
+};
+
+template <class T>
+TaskHandle runInBackground(QObject* context, const QString& task, std::function<T(Progress&)> work,
+                           std::function<void(std::shared_ptr<const T>)> done,
+                           std::function<void(const QString&)> failed) {
+  auto cancelled = std::make_shared<std::atomic<bool>>(false);
+  // The work returns a closure that hands its result to `done`; the runner only sees closures.
+  TaskRunner::start(
+      context, task, cancelled,
+      [work = std::move(work), done = std::move(done)](Progress& p) -> std::function<void()> {
+        auto result = std::make_shared<const T>(work(p));
+        return [done, result] { done(result); };
+      },
+      std::move(failed));
+  return TaskHandle(cancelled);
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,61 @@
+// What the user opened: a report (profile.pop, with debug.cbor when it lies beside it), a host
+// trace (.pvti), or two reports to compare. Resolving checks that the files exist and that a
+// report opens, so a bad path is reported at once, naming the file and the problem.
+//
+// Threads: a pva::Report is one SQLite connection and must stay on one thread, so every thread
+// that reads calls openReport() for its own (opening reads only the report's identity, ~0.2 ms).
+#pragma once
+
+#include <pva/Report.hpp>
+#include <pva/Trace.hpp>
+
+#include <QString>
+
+#include <memory>
+#include <stdexcept>
+
+namespace tessera::viewer {
+
+/// A path that cannot be opened; the message names the path and the problem.
+class DocumentError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class Document {
+public:
+  enum class Kind { Report, Trace };
+
+  /// Accepts a directory holding profile.pop (or a single .pvti), a profile.pop, a debug.cbor
+  /// (the profile.pop beside it is opened) or a .pvti. Throws DocumentError.
+  static std::shared_ptr<const Document> resolve(const QString& path);
+  /// Two reports; pages that can compare show `current` against `base`. Throws DocumentError
+  /// when either is not a report.
+  static std::shared_ptr<const Document> comparison(const QString& basePath, const QString& currentPath);
+
+  Kind kind() const { return m_kind; }
+  bool isReport() const { return m_kind == Kind::Report; }
+  bool isTrace() const { return m_kind == Kind::Trace; }
+  /// Reports only: the report this one is compared against, or null.
+  const std::shared_ptr<const Document>& base() const { return m_base; }
+
+  const QString& profilePath() const { return m_profile; }
+  const QString& debugPath() const { return m_debug; } ///< empty without debug information
+  const QString& tracePath() const { return m_trace; }
+  /// What the user picked (a directory or a file), for titles and the recent list.
+  const QString& sourcePath() const { return m_source; }
+  /// A short name for titles: the report's directory or the trace's file name.
+  QString displayName() const;
+
+  /// A new reader for the calling thread. Throws pva::Exception.
+  pva::Report openReport() const;
+  /// Loads the whole trace (traces are read once into memory). Throws pva::Exception.
+  pva::Trace openTrace() const;
+
+private:
+  Kind m_kind = Kind::Report;
+  QString m_source, m_profile, m_debug, m_trace;
+  std::shared_ptr<const Document> m_base;
+};
+
+} // namespace tessera::viewer

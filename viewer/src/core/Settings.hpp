@@ -1,0 +1,37 @@
+// The viewer's preferences (memory units, theme, recent files), kept with QSettings and shared by
+// every page. Changing one emits changed() so pages re-format what they show.
+#pragma once
+
+#include "core/Format.hpp"
+
+#include <QObject>
+#include <QStringList>
+
+namespace tessera::viewer {
+
+class Settings : public QObject {
+  Q_OBJECT
+public:
+  /// The one instance (created on first use, on the GUI thread).
+  static Settings& instance();
+
+  MemoryUnits memoryUnits() const { return m_units; }
+  void setMemoryUnits(MemoryUnits units);
+
+  /// Most recent first, at most maxRecent entries; a path added again moves to the front.
+  QStringList recentFiles() const { return m_recent; }
+  void addRecentFile(const QString& path);
+  void removeRecentFile(const QString& path);
+  static constexpr int maxRecent = 16;
+
+signals:
+  void changed();
+
+private:
+  Settings();
+  void save() const;
+  MemoryUnits m_units = MemoryUnits::Binary;
+  QStringList m_recent;
+};
+
+} // namespace tessera::viewer

@@ -1,0 +1,51 @@
+// The Summary page's content: sections of named values read from a report off the GUI thread.
+// Values keep their kind (bytes, count, text) so the model formats them in the current units.
+#pragma once
+
+#include "core/Background.hpp"
+#include "core/Document.hpp"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::viewer {
+
+struct SummaryValue {
+  enum class Kind { Text, Bytes, Count };
+  Kind kind = Kind::Text;
+  QString text;
+  std::uint64_t number = 0;
+
+  static SummaryValue ofText(QString t) { return {Kind::Text, std::move(t), 0}; }
+  static SummaryValue ofBytes(std::uint64_t b) { return {Kind::Bytes, {}, b}; }
+  static SummaryValue ofCount(std::uint64_t n) { return {Kind::Count, {}, n}; }
+};
+
+struct SummaryRow {
+  QString name;
+  SummaryValue value;
+  QString note; ///< shown beside the value, e.g. "tile 17"
+};
+
+struct SummarySection {
+  QString title;
+  std::vector<SummaryRow> rows;
+};
+
+struct SummaryData {
+  std::vector<SummarySection> sections;
+  /// The section's rows, or null (for tests and other pages).
+  const SummarySection* section(const QString& title) const;
+  const SummaryRow* row(const QString& section, const QString& name) const;
+};
+
+/// Reads everything the Summary page shows. Cost: one pass over the tiles' memory columns and the
+/// liveness steps; execution figures come from per-run totals (no step is read).
+SummaryData loadSummary(const Document& doc, Progress& progress);
+
+QString targetTypeName(int type);          ///< pva::Target::Type
+QString architectureName(int architecture); ///< pva::Target::Architecture
+
+} // namespace tessera::viewer

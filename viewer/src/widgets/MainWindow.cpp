@@ -1,0 +1,244 @@
+// Main window: navigation between pages, menus, opening documents.
+#include "widgets/MainWindow.hpp"
+
+#include "charts/ChartWidget.hpp"
+#include "core/Background.hpp"
+#include "core/Settings.hpp"
+#include "widgets/HomePage.hpp"
+#include "widgets/Page.hpp"
+#include "widgets/PageRegistry.hpp"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+namespace tessera::viewer {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_home(new HomePage(this)), m_sideList(new QListWidget(this)),
+      m_stack(new QStackedWidget(this)), m_progress(new QProgressBar(this)), m_progressLabel(new QLabel(this)) {
+  setAcceptDrops(true);
+  m_stack->addWidget(m_home);
+  m_pages = createPages(m_stack);
+  for (Page* p : m_pages) {
+    m_stack->addWidget(p);
+    auto* item = new QListWidgetItem(p->title(), m_sideList);
+    item->setData(Qt::UserRole, p->viewKey());
+    item->setHidden(true);
+    connect(p, &Page::errorOccurred, this, [this, p](const QString& message) { showError(p->title(), message); });
+  }
+  m_sideList->setObjectName(QStringLiteral("pageList"));
+  connect(m_sideList, &QListWidget::currentRowChanged, this, [this](int row) {
+    if (row >= 0 && row < int(m_pages.size())) m_stack->setCurrentWidget(m_pages[std::size_t(row)]);
+  });
+  connect(m_home, &HomePage::openRequested, this, &MainWindow::chooseAndOpen);
+  connect(m_home, &HomePage::compareRequested, this, &MainWindow::chooseAndCompare);
+  connect(m_home, &HomePage::openPathRequested, this, &MainWindow::openPath);
+
+  auto* splitter = new QSplitter(this);
+  splitter->addWidget(m_sideList);
+  splitter->addWidget(m_stack);
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({170, 1100});
+  setCentralWidget(splitter);
+  m_sideList->hide();
+
+  // Progress of background loading, in the status bar.
+  m_progress->setMaximumWidth(200);
+  m_progress->setRange(0, 100);
+  m_progress->hide();
+  statusBar()->addPermanentWidget(m_progressLabel);
+  statusBar()->addPermanentWidget(m_progress);
+  ProgressHub& hub = ProgressHub::instance();
+  connect(&hub, &ProgressHub::progress, this, [this](const QString& task, int percent) {
+    m_progressLabel->setText(task);
+    m_progress->setValue(percent);
+    m_progress->show();
+  });
+  connect(&hub, &ProgressHub::finished, this, [this] {
+    if (ProgressHub::instance().running() == 0) {
+      m_progress->hide();
+      m_progressLabel->clear();
+    }
+  });
+
+  createMenus();
+  resize(1280, 800);
+  updateTitle();
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+  file->addAction(tr("&Compare two reports…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::chooseAndCompare);
+  QMenu* recent = file->addMenu(tr("Open &recent"));
+  connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+    recent->clear();
+    for (const QString& path : Settings::instance().recentFiles())
+      recent->addAction(path, this, [this, path] { openPath(path); });
+    if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
+  });
+  file->addAction(tr("&Reload"), QKeySequence::Refresh, this, [this] {
+    if (m_doc) setDocument(m_doc);
+  });
+  file->addAction(tr("Save &image of this view…"), QKeySequence::Save, this, &MainWindow::saveCurrentImage);
+  file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeDocument);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (std::size_t i = 0; i < m_pages.size(); ++i) {
+    Page* p = m_pages[i];
+    QAction* a = view->addAction(p->title(), this, [this, p] { showView(p->viewKey()); });
+    if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
+  }
+  view->addSeparator();
+  QMenu* units = view->addMenu(tr("Memory &units"));
+  auto* group = new QActionGroup(units);
+  const std::pair<MemoryUnits, QString> choices[] = {{MemoryUnits::Bytes, tr("Bytes")},
+                                                     {MemoryUnits::Binary, tr("Binary (KiB, MiB)")},
+                                                     {MemoryUnits::Decimal, tr("Decimal (kB, MB)")}};
+  for (const auto& [u, name] : choices) {
+    QAction* a = units->addAction(name, this, [u = u] { Settings::instance().setMemoryUnits(u); });
+    a->setCheckable(true);
+    a->setChecked(Settings::instance().memoryUnits() == u);
+    group->addAction(a);
+  }
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+    QMessageBox::information(this, tr("Keyboard shortcuts"),
+                             tr("<table>"
+                                "<tr><td>Ctrl+O</td><td>open a report or trace</td></tr>"
+                                "<tr><td>Ctrl+Shift+O</td><td>compare two reports</td></tr>"
+                                "<tr><td>Ctrl+1 … Ctrl+9</td><td>switch view</td></tr>"
+                                "<tr><td>F5</td><td>reload</td></tr>"
+                                "<tr><td>Ctrl+S</td><td>save an image of the view</td></tr>"
+                                "<tr><td>Mouse wheel, + / -</td><td>zoom charts and timelines</td></tr>"
+                                "<tr><td>Drag, arrow keys</td><td>pan</td></tr>"
+                                "<tr><td>Click, Shift+click</td><td>select, add to the selection</td></tr>"
+                                "<tr><td>0 or Home</td><td>zoom to fit</td></tr>"
+                                "</table>"));
+  });
+  help->addAction(tr("&About Tessera"), this, [this] {
+    QMessageBox::about(this, tr("About Tessera"),
+                       tr("<b>Tessera viewer</b><p>Profile reports (profile.pop, debug.cbor) and host traces "
+                          "(.pvti) of programs for the simulated IPU.</p>"));
+  });
+}
+
+bool MainWindow::openPath(const QString& path) {
+  try {
+    setDocument(Document::resolve(path));
+    if (m_rememberRecent) Settings::instance().addRecentFile(path);
+    return true;
+  } catch (const DocumentError& e) {
+    showError(tr("Cannot open"), QString::fromUtf8(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::openComparison(const QString& basePath, const QString& currentPath) {
+  try {
+    setDocument(Document::comparison(basePath, currentPath));
+    return true;
+  } catch (const DocumentError& e) {
+    showError(tr("Cannot compare"), QString::fromUtf8(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
+  m_doc = std::move(doc);
+  int first = -1;
+  for (std::size_t i = 0; i < m_pages.size(); ++i) {
+    Page* p = m_pages[i];
+    const bool fits = m_doc && p->accepts(*m_doc);
+    m_sideList->item(int(i))->setHidden(!fits);
+    p->setDocument(fits ? m_doc : nullptr);
+    if (fits && first < 0) first = int(i);
+  }
+  m_sideList->setVisible(m_doc != nullptr);
+  if (first >= 0) {
+    // Keep the current view across documents when it fits the new one.
+    const int current = m_sideList->currentRow();
+    m_sideList->setCurrentRow(current >= 0 && !m_sideList->item(current)->isHidden() ? current : first);
+    m_stack->setCurrentWidget(m_pages[std::size_t(m_sideList->currentRow())]);
+  } else {
+    m_stack->setCurrentWidget(m_home);
+  }
+  updateTitle();
+}
+
+void MainWindow::closeDocument() { setDocument(nullptr); }
+
+Page* MainWindow::page(const QString& viewKey) const {
+  for (Page* p : m_pages)
+    if (p->viewKey() == viewKey) return p;
+  return nullptr;
+}
+
+bool MainWindow::showView(const QString& viewKey) {
+  for (std::size_t i = 0; i < m_pages.size(); ++i)
+    if (m_pages[i]->viewKey() == viewKey) {
+      if (m_sideList->item(int(i))->isHidden()) return false;
+      m_sideList->setCurrentRow(int(i));
+      return true;
+    }
+  return false;
+}
+
+Page* MainWindow::currentPage() const { return qobject_cast<Page*>(m_stack->currentWidget()); }
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  // Non-modal, so that loading elsewhere goes on and tests can inspect and close it.
+  if (m_errorBox) m_errorBox->close();
+  m_errorBox = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Close, this);
+  m_errorBox->setAttribute(Qt::WA_DeleteOnClose);
+  m_errorBox->open();
+}
+
+void MainWindow::chooseAndOpen() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open a report or trace"), QString(),
+                                                    tr("Reports and traces (*.pop *.cbor *.pvti);;All files (*)"));
+  if (!path.isEmpty()) openPath(path);
+}
+
+void MainWindow::chooseAndCompare() {
+  const QString base = QFileDialog::getExistingDirectory(this, tr("Base report directory (before)"));
+  if (base.isEmpty()) return;
+  const QString current = QFileDialog::getExistingDirectory(this, tr("Report directory to compare (after)"));
+  if (!current.isEmpty()) openComparison(base, current);
+}
+
+void MainWindow::saveCurrentImage() {
+  Page* p = currentPage();
+  if (!p) return;
+  saveWidgetImageInteractively(p->imageWidget(), p->viewKey());
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(m_doc ? m_doc->displayName() + QStringLiteral(" — Tessera") : QStringLiteral("Tessera"));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.size() == 2) openComparison(urls[0].toLocalFile(), urls[1].toLocalFile());
+  else if (!urls.isEmpty()) openPath(urls.front().toLocalFile());
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,72 @@
+// The main window: a side list of the pages that fit the open document, the pages in a stack,
+// menus with shortcuts, drag and drop, progress in the status bar, and errors in dialogs.
+#pragma once
+
+#include "core/Document.hpp"
+
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+
+#include <memory>
+#include <vector>
+
+class QListWidget;
+class QProgressBar;
+class QStackedWidget;
+class QLabel;
+
+namespace tessera::viewer {
+
+class HomePage;
+class Page;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+public:
+  explicit MainWindow(QWidget* parent = nullptr);
+
+  /// Opens a report directory or file, or a trace. On failure shows an error dialog (and
+  /// returns false); the document already open stays open.
+  bool openPath(const QString& path);
+  /// Opens two reports, `current` compared against `base`.
+  bool openComparison(const QString& basePath, const QString& currentPath);
+  void setDocument(std::shared_ptr<const Document> doc);
+  const std::shared_ptr<const Document>& document() const { return m_doc; }
+  void closeDocument();
+
+  /// The page with this --view key ("memory"), or null.
+  Page* page(const QString& viewKey) const;
+  const std::vector<Page*>& pages() const { return m_pages; }
+  /// Shows a page; false when there is no such page or it does not fit the document.
+  bool showView(const QString& viewKey);
+  Page* currentPage() const;
+  /// The last error dialog, while it is open (for tests).
+  QMessageBox* errorDialog() const { return m_errorBox; }
+  void showError(const QString& title, const QString& message);
+  /// Whether opened paths go to the recent-files list (headless runs leave it alone).
+  void setRememberRecent(bool remember) { m_rememberRecent = remember; }
+
+protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+private:
+  void createMenus();
+  void chooseAndOpen();
+  void chooseAndCompare();
+  void saveCurrentImage();
+  void updateTitle();
+
+  std::shared_ptr<const Document> m_doc;
+  HomePage* m_home;
+  QListWidget* m_sideList;
+  QStackedWidget* m_stack;
+  std::vector<Page*> m_pages;
+  QProgressBar* m_progress;
+  QLabel* m_progressLabel;
+  QPointer<QMessageBox> m_errorBox;
+  bool m_rememberRecent = true;
+};
+
+} // namespace tessera::viewer

@@ -1,0 +1,14 @@
+// The pages, in the order the side list shows them.
+#include "widgets/PageRegistry.hpp"
+
+#include "widgets/SummaryPage.hpp"
+
+namespace tessera::viewer {
+
+std::vector<Page*> createPages(QWidget* parent) {
+  return {
+      new SummaryPage(parent),
+  };
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,36 @@
+// Summary: the report's files and versions, target, graph counts, memory and cycle totals, runs
+// and engine options, with a filter box (it filters engine options and every other row).
+#pragma once
+
+#include "core/Background.hpp"
+#include "widgets/Page.hpp"
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace tessera::viewer {
+
+class SummaryModel;
+
+class SummaryPage : public Page {
+  Q_OBJECT
+public:
+  explicit SummaryPage(QWidget* parent = nullptr);
+  QString title() const override { return tr("Summary"); }
+  QString viewKey() const override { return QStringLiteral("summary"); }
+  void setDocument(std::shared_ptr<const Document> doc) override;
+
+  SummaryModel* model() const { return m_model; }
+  QTreeView* view() const { return m_view; }
+  QLineEdit* filter() const { return m_filter; }
+
+private:
+  SummaryModel* m_model;
+  QSortFilterProxyModel* m_proxy;
+  QTreeView* m_view;
+  QLineEdit* m_filter;
+  TaskHandle m_task;
+};
+
+} // namespace tessera::viewer
