@@ -78,9 +78,11 @@ std::shared_ptr<const Document> Document::comparison(const QString& basePath, co
 QString Document::displayName() const {
   const QFileInfo info(m_source);
   QString name = info.isDir() ? info.absoluteFilePath() : (isTrace() ? info.fileName() : info.absolutePath());
-  name = QDir::toNativeSeparators(name);
-  if (m_base) return m_base->displayName() + QStringLiteral(" → ") + name;
-  return name;
+  return QDir::toNativeSeparators(name);
+}
+
+QString Document::title() const {
+  return m_base ? m_base->displayName() + QStringLiteral(" → ") + displayName() : displayName();
 }
 
 pva::Report Document::openReport() const {

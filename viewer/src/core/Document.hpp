@@ -44,8 +44,10 @@ public:
   const QString& tracePath() const { return m_trace; }
   /// What the user picked (a directory or a file), for titles and the recent list.
   const QString& sourcePath() const { return m_source; }
-  /// A short name for titles: the report's directory or the trace's file name.
+  /// The report's directory or the trace's file name.
   QString displayName() const;
+  /// For window titles: displayName(), or "base → current" when comparing.
+  QString title() const;
 
   /// A new reader for the calling thread. Throws pva::Exception.
   pva::Report openReport() const;

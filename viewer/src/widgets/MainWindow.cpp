@@ -228,7 +228,7 @@ void MainWindow::saveCurrentImage() {
 }
 
 void MainWindow::updateTitle() {
-  setWindowTitle(m_doc ? m_doc->displayName() + QStringLiteral(" — Tessera") : QStringLiteral("Tessera"));
+  setWindowTitle(m_doc ? m_doc->title() + QStringLiteral(" — Tessera") : QStringLiteral("Tessera"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

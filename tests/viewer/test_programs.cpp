@@ -1,0 +1,187 @@
+// The Program Tree, Operations and Compare pages and their models on the samples' reports.
+#include "ViewerTestUtil.hpp"
+
+#include "core/Settings.hpp"
+#include "models/ComparisonModel.hpp"
+#include "models/KeyValueModel.hpp"
+#include "models/OperationsModel.hpp"
+#include "models/ProgramTreeModel.hpp"
+#include "widgets/ComparePage.hpp"
+#include "widgets/OperationsPage.hpp"
+#include "widgets/ProgramTreePage.hpp"
+
+#include <pva/Debug.hpp>
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTableView>
+#include <QTest>
+#include <QTreeView>
+
+using namespace tessera::viewer;
+
+namespace {
+
+Progress quietProgress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
+
+/// Every node of the tree, depth first, from the model alone.
+int countRows(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
+  int n = m.rowCount(parent);
+  for (int r = 0; r < m.rowCount(parent); ++r) n += countRows(m, m.index(r, 0, parent));
+  return n;
+}
+
+} // namespace
+
+class ProgramsTest : public QObject {
+  Q_OBJECT
+private slots:
+  void treeModelMirrorsTheProgramGraph() {
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    Progress p = quietProgress();
+    auto tree = std::make_shared<const ProgramTreeData>(loadProgramTree(*doc, p));
+    ProgramTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTree(tree);
+    const pva::Report report = doc->openReport();
+    const auto entries = report.compilation().entryPoints();
+    QCOMPARE(model.rowCount(), int(entries.size()));
+    QCOMPARE(model.index(0, 0).data(ProgramTreeModel::ProgramIdRole).toULongLong(), entries[0]->_id());
+    // The first root's children are its program's children, in order.
+    const QModelIndex root = model.index(0, 0);
+    QCOMPARE(model.rowCount(root), int(entries[0]->children().size()));
+    for (int r = 0; r < model.rowCount(root); ++r)
+      QCOMPARE(model.index(r, 0, root).data(ProgramTreeModel::ProgramIdRole).toULongLong(),
+               entries[0]->children()[std::size_t(r)]->_id());
+    QCOMPARE(countRows(model), int(tree->nodes.size()));
+    QVERIFY(!tree->truncated);
+
+    // Executed cycles per program add up to the execution's: every step is some program's.
+    auto cycles = std::make_shared<const ProgramCycles>(loadProgramCycles(*doc, p));
+    model.setCycles(cycles);
+    std::uint64_t runs = 0, sum = 0;
+    for (std::size_t i = 0; i < cycles->executions.size(); ++i) {
+      runs += cycles->executions[i];
+      sum += cycles->cycles[i];
+    }
+    QCOMPARE(runs, std::uint64_t(report.execution().steps().size()));
+    QVERIFY(sum >= report.execution().totalCycles().total()); // slowest IPU per step, single IPU: equal
+    QCOMPARE(sum, report.execution().totalCycles().total());
+  }
+  void treePageSearchesAndShowsDetails() {
+    ProgramTreePage page;
+    page.resize(1000, 700);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(!page.details()->value(QStringLiteral("Type")).isEmpty());
+    QTest::keyClicks(page.search(), QStringLiteral("OnTileExecute"));
+    const QString count = page.matchLabel()->text();
+    QVERIFY2(count.contains(QStringLiteral("match")), qPrintable(count));
+    QTest::keyClick(page.search(), Qt::Key_Return);
+    QCOMPARE(page.details()->value(QStringLiteral("Type")), QStringLiteral("OnTileExecute"));
+    QVERIFY(!page.details()->value(QStringLiteral("Compute set")).isEmpty());
+    QVERIFY2(page.matchLabel()->text().startsWith(QStringLiteral("1 of ")), qPrintable(page.matchLabel()->text()));
+    const QString first = page.details()->value(QStringLiteral("Name"));
+    QTest::keyClick(page.search(), Qt::Key_Return);
+    QVERIFY(page.matchLabel()->text().startsWith(QStringLiteral("2 of ")));
+    QVERIFY(page.details()->value(QStringLiteral("Name")) != first || page.details()->value(QStringLiteral("Program id")) != QString());
+    QTest::keyClick(page.search(), Qt::Key_Return, Qt::ShiftModifier);
+    QVERIFY(page.matchLabel()->text().startsWith(QStringLiteral("1 of ")));
+    QCOMPARE(page.details()->value(QStringLiteral("Name")), first);
+    // The selected program is visible: its parents were expanded.
+    QVERIFY(page.tree()->visualRect(page.tree()->currentIndex()).isValid());
+  }
+  void operationsMatchTheDebugInformation() {
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    Progress p = quietProgress();
+    auto data = std::make_shared<const OperationsData>(loadOperations(*doc, p));
+    QVERIFY(data->hasDebugInfo);
+    const pva::Report report = doc->openReport();
+    const auto ops = pva::OperationAnalysis(report).operations();
+    QCOMPARE(data->operations.size(), ops.size());
+    OperationsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setData(data);
+    QCOMPARE(model.rowCount(), int(ops.size()));
+    // Sorted by executed cycles, largest first, by default.
+    for (int r = 1; r < model.rowCount(); ++r)
+      QVERIFY(model.index(r - 1, OperationsModel::ExecutedColumn).data(OperationsModel::SortRole).toULongLong() >=
+              model.index(r, OperationsModel::ExecutedColumn).data(OperationsModel::SortRole).toULongLong());
+    model.sort(OperationsModel::NameColumn, Qt::AscendingOrder);
+    QVERIFY(model.index(0, 0).data().toString() <= model.index(model.rowCount() - 1, 0).data().toString());
+    // Layers filter rows; the text filter narrows further.
+    QVERIFY(!data->layers.isEmpty());
+    model.setLayer(data->layers.front());
+    int inLayer = 0;
+    for (const auto& op : data->operations) inLayer += op.layer == data->layers.front() ? 1 : 0;
+    QCOMPARE(model.rowCount(), inLayer);
+    model.setLayer({});
+    model.setTextFilter(QStringLiteral("no operation is called this"));
+    QCOMPARE(model.rowCount(), 0);
+    // Some operation ran: executed cycles were attributed.
+    std::uint64_t executed = 0;
+    for (const auto& op : data->operations) executed += op.executedCycles;
+    QVERIFY(executed > 0);
+  }
+  void operationsPageSelectsAndShowsDetails() {
+    OperationsPage page;
+    page.resize(1000, 700);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.model()->rowCount() > 0);
+    QVERIFY(page.summary()->value(QStringLiteral("Selection")).startsWith(QStringLiteral("none")));
+    page.table()->selectRow(0);
+    const QString name = page.model()->index(0, 0).data().toString();
+    QCOMPARE(page.summary()->value(QStringLiteral("Operation")), name);
+    QVERIFY(page.programs()->rowCount() > 0);
+    QVERIFY(page.debugText()->toPlainText().contains(QStringLiteral("\"name\"")));
+    // The layer box lists every layer after "All layers".
+    QCOMPARE(page.layers()->count(), int(page.model()->operations()->layers.size()) + 1);
+    page.layers()->setCurrentIndex(0);
+    QCOMPARE(page.model()->rowCount(), int(page.model()->operations()->operations.size()));
+  }
+  void operationsWithoutDebugInformationSaySo() {
+    // A copy of the report without its debug.cbor.
+    const QString dir = viewer_test::tmpDir(QStringLiteral("no-debug"));
+    QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"), dir + QStringLiteral("/profile.pop")));
+    OperationsPage page;
+    page.setDocument(Document::resolve(dir));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.model()->rowCount(), 0);
+    QVERIFY(!page.model()->operations()->hasDebugInfo);
+  }
+  void compareShowsGrowth() {
+    auto doc = Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport());
+    ComparePage page;
+    QVERIFY(page.accepts(*doc));
+    QVERIFY(!page.accepts(*Document::resolve(viewer_test::mlpReport())));
+    ComparisonModel* model = page.model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const ComparisonData& d = *model->comparison();
+    const ComparisonRow* peak = d.row(QStringLiteral("Memory"), QStringLiteral("Peak liveness"));
+    QVERIFY(peak && peak->current > peak->base); // batch 64: larger activations
+    const ComparisonRow* cycles = d.row(QStringLiteral("Cycles"), QStringLiteral("Total"));
+    QVERIFY(cycles && cycles->current > cycles->base);
+    // The model shows the growth with a sign.
+    const QModelIndex memory = model->index(0, 0);
+    QCOMPARE(memory.data().toString(), QStringLiteral("Memory"));
+    bool found = false;
+    for (int r = 0; r < model->rowCount(memory); ++r)
+      if (model->index(r, 0, memory).data().toString() == QStringLiteral("Peak liveness")) {
+        found = true;
+        QVERIFY(model->index(r, ComparisonModel::DeltaColumn, memory).data().toString().startsWith(QLatin1Char('+')));
+        QVERIFY(model->index(r, ComparisonModel::DeltaColumn, memory).data(ComparisonModel::DeltaRole).toLongLong() > 0);
+      }
+    QVERIFY(found);
+  }
+};
+
+QTEST_MAIN(ProgramsTest)
+#include "test_programs.moc"

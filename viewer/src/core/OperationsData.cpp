@@ -1,0 +1,54 @@
+// Reading operations from libpva's OperationAnalysis.
+#include "core/OperationsData.hpp"
+
+#include <pva/Debug.hpp>
+
+#include <set>
+
+namespace tessera::viewer {
+
+OperationsData loadOperations(const Document& doc, Progress& progress) {
+  OperationsData d;
+  const pva::Report report = doc.openReport();
+  if (!report.hasDebugInfo()) return d;
+  d.hasDebugInfo = true;
+  // Executed cycles per program first (the costly part: every step), then attribute them.
+  const ProgramCycles cycles = loadProgramCycles(doc, progress);
+  const auto ops = pva::OperationAnalysis(report).operations();
+  std::set<QString> layers;
+  d.operations.reserve(ops.size());
+  for (const pva::Operation& op : ops) {
+    if (progress.cancelled()) throw Cancelled{};
+    OperationInfo info;
+    info.name = QString::fromStdString(op.name());
+    const auto ctx = op.debugContext();
+    info.type = QString::fromStdString(op.type());
+    info.layer = QString::fromStdString(ctx->layerName());
+    info.debugPath = QString::fromStdString(ctx->path());
+    info.json = QString::fromStdString(ctx->json());
+    const pva::SourceLocation& loc = ctx->location();
+    if (!loc.fileName().empty())
+      info.location = QStringLiteral("%1:%2 (%3)").arg(QString::fromStdString(loc.fileName())).arg(loc.lineNumber())
+                          .arg(QString::fromStdString(loc.functionName()));
+    info.firstStep = op.firstStepIndex();
+    info.lastStep = op.lastStepIndex();
+    info.estimatedCycles = op.estimatedCycles();
+    for (const auto& program : op.programs()) {
+      const std::uint64_t id = program->_id();
+      const std::uint64_t executed = id < cycles.cycles.size() ? cycles.cycles[id] : 0;
+      info.executedCycles += executed;
+      info.programs.push_back({QString::fromStdString(program->name()),
+                               QString::fromStdString(pva::Program::typeName(program->type())), executed});
+    }
+    for (const pva::Variable& v : op.vars()) {
+      (v.alwaysLive() ? info.alwaysLiveBytes : info.notAlwaysLiveBytes) += v.bytes();
+      info.variables.push_back({QString::fromStdString(v.name()), v.bytes(), v.alwaysLive()});
+    }
+    layers.insert(info.layer);
+    d.operations.push_back(std::move(info));
+  }
+  for (const QString& l : layers) d.layers << l;
+  return d;
+}
+
+} // namespace tessera::viewer

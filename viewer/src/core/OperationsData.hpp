@@ -1,0 +1,46 @@
+// The Operations page's table: the operations of debug.cbor (PopLibs calls and the user contexts
+// that own programs), with their memory and cycles. Loaded off the GUI thread; executed cycles
+// come from ProgramCycles (every step read once).
+#pragma once
+
+#include "core/Background.hpp"
+#include "core/Document.hpp"
+#include "core/ProgramTreeData.hpp"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::viewer {
+
+struct OperationVariable {
+  QString name;
+  std::uint64_t bytes = 0;
+  bool alwaysLive = false;
+};
+
+struct OperationProgram {
+  QString name, type;
+  std::uint64_t executedCycles = 0;
+};
+
+struct OperationInfo {
+  QString name, type, layer, debugPath, location, json;
+  std::int64_t firstStep = -1, lastStep = -1;
+  std::uint64_t estimatedCycles = 0;      ///< compile-time, slowest tile per step, summed
+  std::uint64_t executedCycles = 0;       ///< slowest IPU per executed step, summed
+  std::uint64_t alwaysLiveBytes = 0, notAlwaysLiveBytes = 0;
+  std::vector<OperationProgram> programs;
+  std::vector<OperationVariable> variables;
+};
+
+struct OperationsData {
+  bool hasDebugInfo = false;
+  std::vector<OperationInfo> operations;
+  QStringList layers; ///< distinct layer names, sorted
+};
+
+OperationsData loadOperations(const Document& doc, Progress& progress);
+
+} // namespace tessera::viewer

@@ -1,0 +1,105 @@
+// Reading the program tree and per-program executed cycles from libpva.
+#include "core/ProgramTreeData.hpp"
+
+#include <pva/Debug.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+namespace tessera::viewer {
+
+namespace {
+
+ProgramInfo describe(const pva::Program& p) {
+  ProgramInfo info;
+  info.name = QString::fromStdString(p.name());
+  info.type = QString::fromStdString(pva::Program::typeName(p.type()));
+  info.syncType = QString::fromStdString(p.syncType());
+  info.dataBytes = p.dataBytes();
+  info.isStep = p.isStep();
+  const auto control = p.controlCodeByTile();
+  info.controlCodeBytes = std::accumulate(control.begin(), control.end(), std::uint64_t(0));
+  const auto exchange = p.codeBytesByTile();
+  info.exchangeCodeBytes = std::accumulate(exchange.begin(), exchange.end(), std::uint64_t(0));
+  if (info.isStep) {
+    const auto est = p.estimatedCyclesByTile();
+    if (!est.empty()) info.estimatedCyclesMaxTile = *std::max_element(est.begin(), est.end());
+  }
+  info.numVars = p.vars().size();
+  if (p.type() == pva::Program::Type::OnTileExecute)
+    info.computeSet = QString::fromStdString(static_cast<const pva::OnTileExecuteProgram&>(p).computeSet().name());
+  if (p.type() == pva::Program::Type::Repeat)
+    info.repeatCount = std::int64_t(static_cast<const pva::RepeatProgram&>(p).repeatCount());
+  if (const auto ctx = p.debugContext()) info.debugPath = QString::fromStdString(ctx->path());
+  return info;
+}
+
+} // namespace
+
+ProgramTreeData loadProgramTree(const Document& doc, Progress& progress) {
+  const pva::Report report = doc.openReport();
+  const pva::CompilationReport c = report.compilation();
+  const auto programs = c.programs();
+  ProgramTreeData d;
+  d.programs.reserve(programs.size());
+  std::vector<std::vector<std::uint32_t>> children(programs.size());
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    d.programs.push_back(describe(*programs[i]));
+    for (const auto& child : programs[i]->children()) children[i].push_back(std::uint32_t(child->_id()));
+    if (i % 256 == 0) {
+      if (progress.cancelled()) throw Cancelled{};
+      progress.report(0.9 * double(i) / double(programs.size()));
+    }
+  }
+  // Expand the program graph into places, depth first with an explicit stack (trees can be deep).
+  struct Pending {
+    std::uint32_t program, parent, row;
+  };
+  std::vector<Pending> stack;
+  const auto entries = c.entryPoints();
+  for (std::size_t i = entries.size(); i-- > 0;)
+    stack.push_back({std::uint32_t(entries[i]->_id()), ProgramTreeData::noParent, std::uint32_t(i)});
+  while (!stack.empty()) {
+    if (d.nodes.size() >= ProgramTreeData::maxNodes) {
+      d.truncated = true;
+      break;
+    }
+    const Pending p = stack.back();
+    stack.pop_back();
+    const auto index = std::uint32_t(d.nodes.size());
+    d.nodes.push_back({p.program, p.parent, p.row, {}});
+    if (p.parent == ProgramTreeData::noParent) d.roots.push_back(index);
+    else d.nodes[p.parent].children.push_back(index);
+    const auto& kids = children[p.program];
+    for (std::size_t k = kids.size(); k-- > 0;) stack.push_back({kids[k], index, std::uint32_t(k)});
+  }
+  progress.report(1.0);
+  return d;
+}
+
+ProgramCycles loadProgramCycles(const Document& doc, Progress& progress) {
+  const pva::Report report = doc.openReport();
+  ProgramCycles out;
+  const std::size_t numPrograms = report.compilation().programs().size();
+  out.cycles.assign(numPrograms, 0);
+  out.executions.assign(numPrograms, 0);
+  const pva::ExecutionSteps steps = report.execution().steps();
+  const double n = double(std::max<std::size_t>(1, steps.size()));
+  std::size_t i = 0;
+  for (const pva::ExecutionStep& step : steps) {
+    std::uint64_t slowest = 0;
+    for (const pva::IpuExecution& ipu : step.ipus()) slowest = std::max(slowest, ipu.cycles());
+    const auto program = step.program();
+    if (program && program->_id() < numPrograms) {
+      out.cycles[program->_id()] += slowest;
+      ++out.executions[program->_id()];
+    }
+    if (++i % 4096 == 0) {
+      if (progress.cancelled()) throw Cancelled{};
+      progress.report(double(i) / n);
+    }
+  }
+  return out;
+}
+
+} // namespace tessera::viewer

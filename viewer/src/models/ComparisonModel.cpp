@@ -1,0 +1,100 @@
+// Index arithmetic and formatting over ComparisonData (internal id: section + 1 for value rows).
+#include "models/ComparisonModel.hpp"
+
+#include "core/Format.hpp"
+#include "core/Settings.hpp"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+
+namespace tessera::viewer {
+
+ComparisonModel::ComparisonModel(QObject* parent) : QAbstractItemModel(parent) {
+  connect(&Settings::instance(), &Settings::changed, this, [this] {
+    for (int s = 0; s < rowCount(); ++s) {
+      const QModelIndex section = index(s, 0);
+      if (rowCount(section) > 0)
+        emit dataChanged(index(0, BaseColumn, section), index(rowCount(section) - 1, DeltaColumn, section));
+    }
+  });
+}
+
+void ComparisonModel::setData(std::shared_ptr<const ComparisonData> data) {
+  beginResetModel();
+  m_data = std::move(data);
+  endResetModel();
+}
+
+QModelIndex ComparisonModel::index(int row, int column, const QModelIndex& parent) const {
+  if (!hasIndex(row, column, parent)) return {};
+  return createIndex(row, column, parent.isValid() ? quintptr(parent.row() + 1) : quintptr(0));
+}
+
+QModelIndex ComparisonModel::parent(const QModelIndex& child) const {
+  if (!child.isValid() || child.internalId() == 0) return {};
+  return createIndex(int(child.internalId() - 1), 0, quintptr(0));
+}
+
+int ComparisonModel::rowCount(const QModelIndex& parent) const {
+  if (!m_data) return 0;
+  if (!parent.isValid()) return int(m_data->sections.size());
+  if (parent.internalId() != 0 || parent.column() != 0) return 0;
+  return int(m_data->sections[std::size_t(parent.row())].rows.size());
+}
+
+int ComparisonModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
+  if (!m_data || !index.isValid()) return {};
+  if (index.internalId() == 0) {
+    if (role == Qt::DisplayRole && index.column() == NameColumn)
+      return m_data->sections[std::size_t(index.row())].title;
+    if (role == Qt::FontRole) {
+      QFont f;
+      f.setBold(true);
+      return f;
+    }
+    return {};
+  }
+  const ComparisonSection& s = m_data->sections[index.internalId() - 1];
+  const ComparisonRow& r = s.rows[std::size_t(index.row())];
+  const MemoryUnits units = Settings::instance().memoryUnits();
+  auto value = [&](std::uint64_t v) { return s.bytes ? formatBytes(v, units) : formatCount(v); };
+  switch (role) {
+  case DeltaRole: return QVariant::fromValue<qlonglong>(r.delta());
+  case Qt::TextAlignmentRole:
+    return index.column() == NameColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  case Qt::ForegroundRole:
+    if ((index.column() == DeltaColumn || index.column() == RelativeColumn) && r.delta() != 0)
+      return QBrush(r.delta() > 0 ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
+    return {};
+  case Qt::DisplayRole:
+    switch (index.column()) {
+    case NameColumn: return r.name;
+    case BaseColumn: return r.inBase ? value(r.base) : QStringLiteral("(absent)");
+    case CurrentColumn: return r.inCurrent ? value(r.current) : QStringLiteral("(absent)");
+    case DeltaColumn: return s.bytes ? formatBytesDelta(r.delta(), units) : formatCountDelta(r.delta());
+    case RelativeColumn:
+      if (r.base == 0) return r.current == 0 ? QStringLiteral("0.0 %") : QStringLiteral("new");
+      return (r.delta() > 0 ? QStringLiteral("+") : QString()) + formatPercent(double(r.delta()) / double(r.base));
+    default: return {};
+    }
+  default: return {};
+  }
+}
+
+QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+  case NameColumn: return tr("Name");
+  case BaseColumn: return tr("Base");
+  case CurrentColumn: return tr("Current");
+  case DeltaColumn: return tr("Difference");
+  case RelativeColumn: return tr("Change");
+  default: return {};
+  }
+}
+
+} // namespace tessera::viewer

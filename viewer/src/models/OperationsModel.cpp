@@ -1,0 +1,146 @@
+// Filtering, sorting and formatting of the Operations table.
+#include "models/OperationsModel.hpp"
+
+#include "core/Format.hpp"
+#include "core/Settings.hpp"
+
+#include <algorithm>
+
+namespace tessera::viewer {
+
+OperationsModel::OperationsModel(QObject* parent) : QAbstractTableModel(parent) {
+  connect(&Settings::instance(), &Settings::changed, this, [this] {
+    if (!m_rows.empty()) emit dataChanged(index(0, AlwaysLiveColumn), index(rowCount() - 1, NotAlwaysLiveColumn));
+  });
+}
+
+void OperationsModel::setData(std::shared_ptr<const OperationsData> data) {
+  m_data = std::move(data);
+  rebuild();
+}
+
+void OperationsModel::setLayer(const QString& layer) {
+  m_layer = layer;
+  rebuild();
+}
+
+void OperationsModel::setTextFilter(const QString& text) {
+  m_text = text;
+  rebuild();
+}
+
+void OperationsModel::rebuild() {
+  beginResetModel();
+  m_rows.clear();
+  if (m_data)
+    for (std::size_t i = 0; i < m_data->operations.size(); ++i) {
+      const OperationInfo& op = m_data->operations[i];
+      if (!m_layer.isEmpty() && op.layer != m_layer) continue;
+      if (!m_text.isEmpty() && !op.name.contains(m_text, Qt::CaseInsensitive) &&
+          !op.type.contains(m_text, Qt::CaseInsensitive))
+        continue;
+      m_rows.push_back(i);
+    }
+  endResetModel();
+  sort(m_sortColumn, m_sortOrder);
+}
+
+const OperationInfo* OperationsModel::operationAt(int row) const {
+  if (!m_data || row < 0 || row >= int(m_rows.size())) return nullptr;
+  return &m_data->operations[m_rows[std::size_t(row)]];
+}
+
+OperationInfo OperationsModel::totals() const {
+  OperationInfo t;
+  for (std::size_t r : m_rows) {
+    const OperationInfo& op = m_data->operations[r];
+    t.executedCycles += op.executedCycles;
+    t.estimatedCycles += op.estimatedCycles;
+    t.alwaysLiveBytes += op.alwaysLiveBytes;
+    t.notAlwaysLiveBytes += op.notAlwaysLiveBytes;
+  }
+  return t;
+}
+
+int OperationsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int OperationsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant OperationsModel::sortValue(const OperationInfo& op, int column) const {
+  switch (column) {
+  case NameColumn: return op.name;
+  case TypeColumn: return op.type;
+  case LayerColumn: return op.layer;
+  case ExecutedColumn: return QVariant::fromValue<qulonglong>(op.executedCycles);
+  case EstimatedColumn: return QVariant::fromValue<qulonglong>(op.estimatedCycles);
+  case AlwaysLiveColumn: return QVariant::fromValue<qulonglong>(op.alwaysLiveBytes);
+  case NotAlwaysLiveColumn: return QVariant::fromValue<qulonglong>(op.notAlwaysLiveBytes);
+  case ProgramsColumn: return QVariant::fromValue<qulonglong>(op.programs.size());
+  case StepsColumn: return QVariant::fromValue<qlonglong>(op.firstStep);
+  default: return {};
+  }
+}
+
+QVariant OperationsModel::data(const QModelIndex& index, int role) const {
+  const OperationInfo* op = index.isValid() ? operationAt(index.row()) : nullptr;
+  if (!op) return {};
+  if (role == SortRole) return sortValue(*op, index.column());
+  if (role == Qt::TextAlignmentRole && index.column() >= ExecutedColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::ToolTipRole && index.column() == NameColumn) return op->debugPath;
+  if (role != Qt::DisplayRole) return {};
+  const MemoryUnits units = Settings::instance().memoryUnits();
+  switch (index.column()) {
+  case NameColumn: return op->name;
+  case TypeColumn: return op->type;
+  case LayerColumn: return op->layer;
+  case ExecutedColumn: return formatCount(op->executedCycles);
+  case EstimatedColumn: return formatCount(op->estimatedCycles);
+  case AlwaysLiveColumn: return formatBytes(op->alwaysLiveBytes, units);
+  case NotAlwaysLiveColumn: return formatBytes(op->notAlwaysLiveBytes, units);
+  case ProgramsColumn: return formatCount(op->programs.size());
+  case StepsColumn:
+    if (op->firstStep < 0) return QStringLiteral("-");
+    return QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep);
+  default: return {};
+  }
+}
+
+QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  static const char* const names[] = {"Operation", "Type", "Layer", "Cycles", "Estimate",
+                                      "Always live", "Not always live", "Programs", "Steps"};
+  static const char* const tips[] = {
+      "The operation's name (its debug context)", "The operation type (PopLibs op or user context)",
+      "The software layer that made it", "Cycles of its steps in the execution, slowest IPU, all runs",
+      "Compile-time estimate, slowest tile per step, summed", "Bytes of its always-live variables",
+      "Bytes of its not-always-live variables", "Programs it made", "First and last liveness step of its programs"};
+  if (section < 0 || section >= ColumnCount) return {};
+  if (role == Qt::DisplayRole) return tr(names[section]);
+  if (role == Qt::ToolTipRole) return tr(tips[section]);
+  return {};
+}
+
+void OperationsModel::sort(int column, Qt::SortOrder order) {
+  if (column < 0 || column >= ColumnCount) return;
+  m_sortColumn = column;
+  m_sortOrder = order;
+  if (!m_data || m_rows.empty()) return;
+  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+  const QModelIndexList before = persistentIndexList();
+  std::vector<std::size_t> oldRows = m_rows;
+  std::stable_sort(m_rows.begin(), m_rows.end(), [&](std::size_t a, std::size_t b) {
+    const QVariant va = sortValue(m_data->operations[a], column), vb = sortValue(m_data->operations[b], column);
+    const auto c = QVariant::compare(va, vb);
+    return order == Qt::AscendingOrder ? c == QPartialOrdering::Less : c == QPartialOrdering::Greater;
+  });
+  // Persistent indexes (the view's selection) follow their operation.
+  QModelIndexList after;
+  for (const QModelIndex& idx : before) {
+    const std::size_t op = oldRows[std::size_t(idx.row())];
+    const auto it = std::find(m_rows.begin(), m_rows.end(), op);
+    after << index(int(it - m_rows.begin()), idx.column());
+  }
+  changePersistentIndexList(before, after);
+  emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,52 @@
+// The Operations table: one row per operation of the chosen layer whose name matches the filter,
+// sortable by any column. Filtering and sorting permute a vector of row numbers over the
+// immutable OperationsData (no copies of the operations).
+#pragma once
+
+#include "core/OperationsData.hpp"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace tessera::viewer {
+
+class OperationsModel : public QAbstractTableModel {
+  Q_OBJECT
+public:
+  enum Column {
+    NameColumn, TypeColumn, LayerColumn, ExecutedColumn, EstimatedColumn, AlwaysLiveColumn,
+    NotAlwaysLiveColumn, ProgramsColumn, StepsColumn, ColumnCount
+  };
+  /// The raw number behind a numeric column (sorting, tests).
+  static constexpr int SortRole = Qt::UserRole + 1;
+
+  explicit OperationsModel(QObject* parent = nullptr);
+  void setData(std::shared_ptr<const OperationsData> data);
+  const OperationsData* operations() const { return m_data.get(); }
+  /// Only operations of this layer (empty: every layer).
+  void setLayer(const QString& layer);
+  /// Only operations whose name or type contains the text (case-insensitive).
+  void setTextFilter(const QString& text);
+  /// The operation shown at a row.
+  const OperationInfo* operationAt(int row) const;
+  /// Sums over the rows shown: executed and estimated cycles, always-live and not-always-live bytes.
+  OperationInfo totals() const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+private:
+  void rebuild();
+  QVariant sortValue(const OperationInfo& op, int column) const;
+  std::shared_ptr<const OperationsData> m_data;
+  std::vector<std::size_t> m_rows;
+  QString m_layer, m_text;
+  int m_sortColumn = ExecutedColumn;
+  Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+};
+
+} // namespace tessera::viewer

@@ -1,0 +1,41 @@
+// The Program Tree page's tree over ProgramTreeData: each index's internal id is its node, so the
+// model holds no item objects. Executed cycles fill in when the second loading stage arrives.
+#pragma once
+
+#include "core/ProgramTreeData.hpp"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+
+namespace tessera::viewer {
+
+class ProgramTreeModel : public QAbstractItemModel {
+  Q_OBJECT
+public:
+  enum Column { NameColumn, TypeColumn, CyclesColumn, ExecutionsColumn, EstimateColumn, ColumnCount };
+  static constexpr int ProgramIdRole = Qt::UserRole + 1;
+
+  explicit ProgramTreeModel(QObject* parent = nullptr);
+  void setTree(std::shared_ptr<const ProgramTreeData> tree);
+  void setCycles(std::shared_ptr<const ProgramCycles> cycles);
+  const ProgramTreeData* tree() const { return m_tree.get(); }
+  /// The index of a node (column 0).
+  QModelIndex indexOfNode(std::uint32_t node) const;
+  /// Nodes whose program name or type contains `text` (case-insensitive), in tree order.
+  std::vector<std::uint32_t> find(const QString& text) const;
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+  const std::vector<std::uint32_t>& childrenOf(const QModelIndex& parent) const;
+  std::shared_ptr<const ProgramTreeData> m_tree;
+  std::shared_ptr<const ProgramCycles> m_cycles;
+};
+
+} // namespace tessera::viewer

@@ -1,0 +1,160 @@
+// The Operations page.
+#include "widgets/OperationsPage.hpp"
+
+#include "core/Format.hpp"
+#include "core/Settings.hpp"
+#include "models/KeyValueModel.hpp"
+#include "models/OperationsModel.hpp"
+#include "widgets/Tables.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tessera::viewer {
+
+namespace {
+
+QTableView* keyValueView(KeyValueModel* model, QWidget* parent) {
+  auto* view = new QTableView(parent);
+  view->setModel(model);
+  makeCompact(view);
+  // The names column follows its content whenever the selection brings new rows.
+  QObject::connect(model, &QAbstractItemModel::modelReset, view, [view] { view->resizeColumnToContents(0); });
+  return view;
+}
+
+} // namespace
+
+OperationsPage::OperationsPage(QWidget* parent)
+    : Page(parent), m_model(new OperationsModel(this)), m_summary(new KeyValueModel(this)),
+      m_programs(new KeyValueModel(this)), m_variables(new KeyValueModel(this)), m_stack(new QStackedWidget(this)),
+      m_noDebug(new QLabel(this)), m_layers(new QComboBox(this)), m_filter(new QLineEdit(this)),
+      m_table(new QTableView(this)), m_tabs(new QTabWidget(this)), m_debug(new QPlainTextEdit(this)) {
+  m_noDebug->setText(tr("This report has no debug information. Operations come from debug.cbor: write it with "
+                        "the engine option autoReport.outputDebugInfo (or autoReport.all) and keep it beside "
+                        "profile.pop."));
+  m_noDebug->setWordWrap(true);
+  m_noDebug->setAlignment(Qt::AlignCenter);
+
+  m_filter->setPlaceholderText(tr("Filter operations by name or type"));
+  m_filter->setClearButtonEnabled(true);
+  connect(m_filter, &QLineEdit::textChanged, m_model, &OperationsModel::setTextFilter);
+  connect(m_layers, &QComboBox::currentIndexChanged, this,
+          [this](int i) { m_model->setLayer(i <= 0 ? QString() : m_layers->itemText(i)); });
+  connect(m_model, &QAbstractItemModel::modelReset, this, &OperationsPage::showSelection);
+
+  m_table->setModel(m_model);
+  m_table->setSortingEnabled(true);
+  m_table->sortByColumn(OperationsModel::ExecutedColumn, Qt::DescendingOrder);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+  makeCompact(m_table);
+  m_table->horizontalHeader()->setStretchLastSection(false);
+  connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &OperationsPage::showSelection);
+
+  m_debug->setReadOnly(true);
+  m_tabs->addTab(keyValueView(m_summary, this), tr("Summary"));
+  m_tabs->addTab(keyValueView(m_programs, this), tr("Programs"));
+  m_tabs->addTab(keyValueView(m_variables, this), tr("Variables"));
+  m_tabs->addTab(m_debug, tr("Debug"));
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("Layer:"), this));
+  controls->addWidget(m_layers);
+  controls->addWidget(m_filter, 1);
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(m_table);
+  splitter->addWidget(m_tabs);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 2);
+  auto* content = new QWidget(this);
+  auto* contentLayout = new QVBoxLayout(content);
+  contentLayout->setContentsMargins(0, 0, 0, 0);
+  contentLayout->addLayout(controls);
+  contentLayout->addWidget(splitter);
+  m_stack->addWidget(content);
+  m_stack->addWidget(m_noDebug);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(m_stack);
+  connect(&Settings::instance(), &Settings::changed, this, &OperationsPage::showSelection);
+}
+
+void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
+  setReady(false);
+  m_model->setData(nullptr);
+  m_task = TaskHandle();
+  if (!doc) return;
+  m_task = runInBackground<OperationsData>(
+      this, tr("Reading operations"), [doc](Progress& p) { return loadOperations(*doc, p); },
+      [this](std::shared_ptr<const OperationsData> ops) {
+        m_stack->setCurrentIndex(ops->hasDebugInfo ? 0 : 1);
+        const QSignalBlocker block(m_layers);
+        m_layers->clear();
+        m_layers->addItem(tr("All layers"));
+        m_layers->addItems(ops->layers);
+        // PopLibs first, as Graph Analyser does, when the report has it.
+        const int poplibs = m_layers->findText(QStringLiteral("poplibs"));
+        m_layers->setCurrentIndex(poplibs > 0 ? poplibs : 0);
+        m_model->setLayer(poplibs > 0 ? QStringLiteral("poplibs") : QString());
+        m_model->setData(std::move(ops));
+        // Figures take what they need; the operation's name gets the rest.
+        QHeaderView* header = m_table->horizontalHeader();
+        for (int c = 0; c < OperationsModel::ColumnCount; ++c)
+          header->setSectionResizeMode(c, c == OperationsModel::NameColumn ? QHeaderView::Stretch
+                                                                           : QHeaderView::ResizeToContents);
+        setReady(true);
+      },
+      [this](const QString& error) { emit errorOccurred(error); });
+}
+
+void OperationsPage::showSelection() {
+  const MemoryUnits units = Settings::instance().memoryUnits();
+  const QModelIndexList rows = m_table->selectionModel() ? m_table->selectionModel()->selectedRows() : QModelIndexList();
+  const OperationInfo* op = rows.isEmpty() ? nullptr : m_model->operationAt(rows.front().row());
+  if (!op) {
+    const OperationInfo t = m_model->totals();
+    m_summary->setRows({{tr("Operations shown"), formatCount(std::uint64_t(m_model->rowCount()))},
+                        {tr("Executed cycles"), formatCount(t.executedCycles)},
+                        {tr("Estimated cycles"), formatCount(t.estimatedCycles)},
+                        {tr("Always-live bytes"), formatBytes(t.alwaysLiveBytes, units)},
+                        {tr("Not-always-live bytes"), formatBytes(t.notAlwaysLiveBytes, units)},
+                        {tr("Selection"), tr("none: select an operation for its details")}});
+    m_programs->setRows({});
+    m_variables->setRows({});
+    m_debug->clear();
+    return;
+  }
+  m_summary->setRows({{tr("Operation"), op->name},
+                      {tr("Type"), op->type},
+                      {tr("Layer"), op->layer},
+                      {tr("Executed cycles"), formatCount(op->executedCycles)},
+                      {tr("Estimated cycles"), formatCount(op->estimatedCycles)},
+                      {tr("Always-live bytes"), formatBytes(op->alwaysLiveBytes, units)},
+                      {tr("Not-always-live bytes"), formatBytes(op->notAlwaysLiveBytes, units)},
+                      {tr("Liveness steps"), op->firstStep < 0 ? QStringLiteral("-")
+                                                               : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
+                      {tr("Location"), op->location}});
+  KeyValueModel::Rows programs;
+  for (const OperationProgram& p : op->programs)
+    programs.push_back({QStringLiteral("%1 (%2)").arg(p.name, p.type), tr("%1 cycles").arg(formatCount(p.executedCycles))});
+  m_programs->setRows(std::move(programs));
+  KeyValueModel::Rows vars;
+  for (const OperationVariable& v : op->variables)
+    vars.push_back({v.name, formatBytes(v.bytes, units) + (v.alwaysLive ? tr(", always live") : QString())});
+  m_variables->setRows(std::move(vars));
+  const QJsonDocument json = QJsonDocument::fromJson(op->json.toUtf8());
+  m_debug->setPlainText(tr("Path: %1\n\n").arg(op->debugPath) +
+                        QString::fromUtf8(json.isNull() ? op->json.toUtf8() : json.toJson(QJsonDocument::Indented)));
+}
+
+} // namespace tessera::viewer
