@@ -11,6 +11,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QDragEnterEvent>
+#include <QFileInfo>
 #include <QFileDialog>
 #include <QLabel>
 #include <QListWidget>
@@ -18,6 +19,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -144,6 +146,11 @@ bool MainWindow::openPath(const QString& path) {
     return true;
   } catch (const DocumentError& e) {
     showError(tr("Cannot open"), QString::fromUtf8(e.what()));
+    // A recent file that has moved or gone: offer to forget it.
+    if (!QFileInfo::exists(path) && Settings::instance().recentFiles().contains(path)) {
+      QPushButton* forget = m_errorBox->addButton(tr("Remove from recent files"), QMessageBox::ActionRole);
+      connect(forget, &QPushButton::clicked, this, [path] { Settings::instance().removeRecentFile(path); });
+    }
     return false;
   }
 }
