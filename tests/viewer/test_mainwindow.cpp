@@ -6,6 +6,7 @@
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
 
+#include <QAbstractButton>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
@@ -69,6 +70,21 @@ private slots:
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&w, &drop);
     QVERIFY(w.document() && w.document()->isReport());
+  }
+  void aMissingRecentFileCanBeForgotten() {
+    const QString gone = viewer_test::tmpDir(QStringLiteral("gone")) + QStringLiteral("/report");
+    Settings::instance().addRecentFile(gone);
+    MainWindow w;
+    w.show();
+    QVERIFY(!w.openPath(gone));
+    QMessageBox* box = w.errorDialog();
+    QVERIFY(box);
+    QAbstractButton* forget = nullptr;
+    for (QAbstractButton* b : box->buttons())
+      if (b->text().contains(QStringLiteral("Remove"))) forget = b;
+    QVERIFY(forget);
+    forget->click();
+    QVERIFY(!Settings::instance().recentFiles().contains(gone));
   }
   void closeReturnsHome() {
     MainWindow w;
