@@ -30,6 +30,12 @@ private slots:
     const QStringList mlp{viewer_test::mlpReport()};
     QTest::newRow("summary-mlp") << QStringLiteral("summary") << mlp;
     QTest::newRow("summary-oom") << QStringLiteral("summary") << QStringList{viewer_test::oomReport()};
+    QTest::newRow("memory-mlp") << QStringLiteral("memory") << mlp;
+    QTest::newRow("memory-pipeline") << QStringLiteral("memory") << QStringList{viewer_test::pipelineReport()};
+    QTest::newRow("memory-oom") << QStringLiteral("memory") << QStringList{viewer_test::oomReport()};
+    QTest::newRow("memory-compare") << QStringLiteral("memory") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    QTest::newRow("liveness-mlp") << QStringLiteral("liveness") << mlp;
+    QTest::newRow("liveness-compare") << QStringLiteral("liveness") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
   }
   void everyViewRenders() {
     QFETCH(QString, view);

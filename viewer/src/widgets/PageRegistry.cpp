@@ -1,6 +1,8 @@
 // The pages, in the order the side list shows them.
 #include "widgets/PageRegistry.hpp"
 
+#include "widgets/LivenessPage.hpp"
+#include "widgets/MemoryPage.hpp"
 #include "widgets/SummaryPage.hpp"
 
 namespace tessera::viewer {
@@ -8,6 +10,8 @@ namespace tessera::viewer {
 std::vector<Page*> createPages(QWidget* parent) {
   return {
       new SummaryPage(parent),
+      new MemoryPage(parent),
+      new LivenessPage(parent),
   };
 }
 

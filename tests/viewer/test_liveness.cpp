@@ -1,0 +1,241 @@
+// The Liveness page, its data and models on the samples' reports, against libpva's own figures:
+// the curve per step (whole replica, IPU, tile), the peak, the variables live at selected steps,
+// clicks and shift-clicks on the chart, the always-live floor, units, a report without
+// execution, and comparing two reports.
+#include "ViewerTestUtil.hpp"
+
+#include "charts/LivenessChart.hpp"
+#include "core/LivenessData.hpp"
+#include "core/Settings.hpp"
+#include "models/AlwaysLiveVariablesModel.hpp"
+#include "models/LiveVariablesModel.hpp"
+#include "models/StepCyclesModel.hpp"
+#include "models/TileVerticesModel.hpp"
+#include "widgets/LivenessPage.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <map>
+
+using namespace tessera::viewer;
+
+namespace {
+
+Progress progress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
+
+bool waitSteps(LivenessPage& page, const std::vector<std::size_t>& steps) {
+  return QTest::qWaitFor([&] { return page.details() && page.details()->steps == steps; }, 60000);
+}
+
+void clickStep(LivenessPage& page, std::size_t step, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+  LivenessChart* chart = page.chart();
+  QTest::mouseClick(chart, Qt::LeftButton, mods, QPoint(int(chart->xForItem(step)), int(chart->plotRect().center().y())));
+}
+
+} // namespace
+
+class LivenessTest : public QObject {
+  Q_OBJECT
+private slots:
+  void initTestCase() { Settings::instance().setMemoryUnits(MemoryUnits::Binary); }
+
+  void curveEqualsLibpva() {
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    auto p = progress();
+    const LivenessData d = loadLiveness(*doc, {}, p);
+    const pva::Report report = doc->openReport();
+    const auto steps = report.compilation().livenessProgramSteps();
+    QCOMPARE(d.steps(), steps.size());
+    std::uint64_t peak = 0;
+    std::size_t peakStep = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      QCOMPARE(d.notAlwaysLive[i], steps[i].notAlwaysLiveBytes());
+      QCOMPARE(d.programName(i), QString::fromStdString(steps[i].program()->name()));
+      if (steps[i].notAlwaysLiveBytes() > peak) {
+        peak = steps[i].notAlwaysLiveBytes();
+        peakStep = i;
+      }
+    }
+    QCOMPARE(d.peakStep(), peakStep);
+    std::uint64_t al = 0;
+    for (const pva::Tile& t : report.compilation().tiles()) al += t.memory().alwaysLiveBytes();
+    QCOMPARE(d.alwaysLive, al);
+    QCOMPARE(d.alwaysLiveVariables.size(), report.compilation().alwaysLiveVariables().size());
+
+    // One tile's curve.
+    const LivenessData tile = loadLiveness(*doc, {-1, 3}, p);
+    for (std::size_t i = 0; i < steps.size(); ++i) QCOMPARE(tile.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForTile(3).bytes());
+    QCOMPARE(tile.alwaysLive, report.compilation().tile(3).memory().alwaysLiveBytes());
+
+    // A tile that does not exist is a clear error.
+    bool threw = false;
+    try {
+      loadLiveness(*doc, {-1, 99999}, p);
+    } catch (const std::exception& e) {
+      threw = QString::fromUtf8(e.what()).contains(QStringLiteral("99999"));
+    }
+    QVERIFY(threw);
+  }
+
+  void ipuCurveEqualsLibpva() {
+    auto doc = Document::resolve(viewer_test::pipelineReport());
+    auto p = progress();
+    const LivenessData d = loadLiveness(*doc, {1, -1}, p);
+    const pva::Report report = doc->openReport();
+    const auto steps = report.compilation().livenessProgramSteps();
+    for (std::size_t i = 0; i < steps.size(); ++i) QCOMPARE(d.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForIpu(1).bytes());
+  }
+
+  void stepModelsPassTheTesterAndMatchLibpva() {
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    auto p = progress();
+    auto curve = std::make_shared<const LivenessData>(loadLiveness(*doc, {}, p));
+    const std::size_t peak = curve->peakStep();
+    const std::size_t other = peak > 10 ? 10 : peak + 1;
+    auto details = std::make_shared<const StepDetailsData>(loadStepDetails(*doc, {}, {peak, other}, p));
+
+    LiveVariablesModel live;
+    AlwaysLiveVariablesModel always;
+    StepCyclesModel cycles;
+    TileVerticesModel vertices;
+    QAbstractItemModelTester t1(&live, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(&always, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t3(&cycles, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t4(&vertices, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    live.setDetails(details);
+    always.setRows({curve, &curve->alwaysLiveVariables});
+    cycles.setRows({details, &details->cycles});
+    vertices.setRows({details, &details->vertices});
+    QCOMPARE(live.columnCount(), 2 + 2 + 1); // name, category, two steps, change
+
+    const pva::Report report = doc->openReport();
+    const auto steps = report.compilation().livenessProgramSteps();
+    // The column of each step holds exactly the variables libpva says are live there.
+    for (std::size_t k = 0; k < details->steps.size(); ++k) {
+      std::map<QString, std::uint64_t> expected;
+      for (const pva::Variable& v : steps[details->steps[k]].notAlwaysLiveMemory().variables())
+        expected[QString::fromStdString(v.name())] += v.bytes();
+      std::map<QString, std::uint64_t> shown;
+      for (int r = 0; r < live.rowCount(); ++r)
+        if (live.row(r).bytes[k] > 0) shown[live.row(r).name] += live.row(r).bytes[k];
+      QCOMPARE(shown, expected);
+    }
+    QCOMPARE(always.rowCount(), int(report.compilation().alwaysLiveVariables().size()));
+    QCOMPARE(cycles.rowCount(), 2);
+    for (int r = 0; r < cycles.rowCount(); ++r) {
+      const auto estimate = steps[cycles.row(r).step].program()->estimatedCyclesByTile();
+      std::uint64_t max = 0;
+      for (auto c : estimate) max = std::max(max, c);
+      QCOMPARE(cycles.row(r).maxCycles, max);
+    }
+    Settings::instance().setMemoryUnits(MemoryUnits::Decimal);
+    Settings::instance().setMemoryUnits(MemoryUnits::Binary);
+    live.setDetails(nullptr);
+    QCOMPARE(live.columnCount(), 2);
+  }
+
+  void clickingAStepChangesTheLiveVariables() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const std::size_t peak = page.data()->peakStep();
+    QCOMPARE(page.details()->steps, (std::vector<std::size_t>{peak})); // the peak is selected at first
+    QVERIFY(page.selectionLabel()->text().contains(QStringLiteral("Step %1").arg(peak)));
+    const int peakRows = page.liveVariablesModel()->rowCount();
+    QVERIFY(peakRows > 0);
+
+    const pva::Report report = doc->openReport();
+    const auto steps = report.compilation().livenessProgramSteps();
+    const std::size_t target = 3;
+    clickStep(page, target);
+    QVERIFY(waitSteps(page, {target}));
+    QCOMPARE(page.liveVariablesModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Step %1").arg(target));
+    QCOMPARE(page.liveVariablesModel()->rowCount(), int(steps[target].notAlwaysLiveMemory().variables().size()));
+    QVERIFY(page.liveVariablesModel()->rowCount() != peakRows);
+
+    clickStep(page, peak, Qt::ShiftModifier);
+    const std::vector<std::size_t> both = {std::min(target, peak), std::max(target, peak)};
+    QCOMPARE(page.chart()->selection(), both);
+    QVERIFY(waitSteps(page, both));
+    QCOMPARE(page.liveVariablesModel()->columnCount(), 5);
+
+    // An OnTileExecute step lists its compute set's vertices.
+    std::size_t execute = steps.size();
+    for (std::size_t i = 0; i < steps.size() && execute == steps.size(); ++i)
+      if (steps[i].program()->type() == pva::Program::Type::OnTileExecute) execute = i;
+    QVERIFY(execute < steps.size());
+    page.chart()->setSelection({execute});
+    QVERIFY(waitSteps(page, {execute}));
+    QVERIFY(page.verticesModel()->rowCount() > 0);
+    QVERIFY(!page.details()->computeSet.isEmpty());
+    QVERIFY(page.cyclesModel()->row(0).maxCycles > 0);
+  }
+
+  void alwaysLiveFloorScopeAndUnits() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const std::size_t peak = page.data()->peakStep();
+    const double without = page.chart()->valueAt(peak);
+    page.alwaysLiveBox()->setChecked(true);
+    QCOMPARE(page.chart()->valueAt(peak), without + double(page.data()->alwaysLive));
+    page.chart()->grab();
+    QVERIFY(page.chart()->plottedRange().second >= without + double(page.data()->alwaysLive));
+
+    Settings::instance().setMemoryUnits(MemoryUnits::Bytes);
+    QVERIFY2(!page.summaryLabel()->text().contains(QStringLiteral("iB")), qPrintable(page.summaryLabel()->text()));
+    Settings::instance().setMemoryUnits(MemoryUnits::Binary);
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("iB")));
+
+    // One tile: typed into the tile box.
+    QSignalSpy loaded(&page, &LivenessPage::curveLoaded);
+    QTest::keyClicks(page.tileEdit(), QStringLiteral("3"));
+    QTest::keyClick(page.tileEdit(), Qt::Key_Return);
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(page.data()->scope.tile, 3);
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("tile 3")));
+    QVERIFY(waitSteps(page, {peak}));
+  }
+
+  void reportWithoutExecutionLoads() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::oomReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.data()->steps() > 0);
+    QVERIFY(page.liveVariablesModel()->rowCount() > 0);
+    QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+  }
+
+  void comparingMergesTheCurves() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.baseData() != nullptr);
+    QVERIFY(!page.differenceBox()->isHidden());
+    QVERIFY(page.baseData()->steps() > 0 && page.data()->steps() > 0);
+    const std::size_t peak = page.data()->peakStep();
+    QVERIFY(page.data()->notAlwaysLive[peak] > page.baseData()->notAlwaysLive[page.baseData()->peakStep()]);
+    page.differenceBox()->setChecked(true);
+    page.chart()->grab();
+    QVERIFY(page.chart()->plottedRange().second > 0);
+    QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+  }
+};
+
+QTEST_MAIN(LivenessTest)
+#include "test_liveness.moc"

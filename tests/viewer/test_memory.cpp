@@ -1,0 +1,369 @@
+// The Memory page, its data and models on the samples' reports, against libpva's own figures:
+// per-tile totals, breakdown bands adding up, the selection's details and tabs, clicks and typed
+// tile lists, gaps, units, the out-of-memory report and comparing two reports.
+#include "ViewerTestUtil.hpp"
+
+#include "charts/MemoryChart.hpp"
+#include "charts/MemoryMapWidget.hpp"
+#include "core/MemoryData.hpp"
+#include "core/Settings.hpp"
+#include "core/TileDetailsData.hpp"
+#include "models/LoweredVariablesModel.hpp"
+#include "models/TileComputeSetsModel.hpp"
+#include "models/TileExchangesModel.hpp"
+#include "models/TileMemoryDetailsModel.hpp"
+#include "models/TileVerticesModel.hpp"
+#include "widgets/MemoryPage.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+
+#include <map>
+
+using namespace tessera::viewer;
+
+namespace {
+
+Progress progress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
+
+bool waitDetails(MemoryPage& page, const std::vector<unsigned>& tiles) {
+  return QTest::qWaitFor([&] { return page.details() && page.details()->tiles == tiles; }, 60000);
+}
+
+void clickTile(MemoryPage& page, unsigned tile, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+  MemoryChart* chart = page.chart();
+  const QPoint at(int(chart->xForItem(tile)), int(chart->plotRect().center().y()));
+  QTest::mouseClick(chart, Qt::LeftButton, mods, at);
+}
+
+} // namespace
+
+class MemoryTest : public QObject {
+  Q_OBJECT
+private slots:
+  void initTestCase() { Settings::instance().setMemoryUnits(MemoryUnits::Binary); }
+
+  void loadedTotalsEqualLibpva() {
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    auto p = progress();
+    const MemoryData d = loadMemory(*doc, p);
+    const pva::Report report = doc->openReport();
+    const auto tiles = report.compilation().tiles();
+    QCOMPARE(std::size_t(d.numTiles), tiles.size());
+    QCOMPARE(d.bytesPerTile, report.compilation().target().bytesPerTile());
+    for (const pva::Tile& t : tiles) {
+      const unsigned n = t.number();
+      QCOMPARE(d.includingGaps[n], t.memory().total().includingGaps());
+      QCOMPARE(d.excludingGaps[n], t.memory().total().excludingGaps());
+      QCOMPARE(d.alwaysLive[n], t.memory().alwaysLiveBytes());
+      QCOMPARE(d.notAlwaysLive[n], t.memory().notAlwaysLiveBytes());
+      QCOMPARE(d.categoryBytes(n, 0), t.memory().category().variable().total());
+      QCOMPARE(d.cell(n, 10, MemoryRegion::NonInterleaved, false),
+               t.memory().category().internalExchangeCode().nonInterleaved().nonOverlapped());
+    }
+  }
+
+  void bandsAddUpToTheTotal_data() {
+    QTest::addColumn<QString>("report");
+    QTest::newRow("mlp") << viewer_test::mlpReport();
+    QTest::newRow("oom") << viewer_test::oomReport();
+    QTest::newRow("pipeline") << viewer_test::pipelineReport();
+  }
+  void bandsAddUpToTheTotal() {
+    QFETCH(QString, report);
+    auto p = progress();
+    const MemoryData d = loadMemory(*Document::resolve(report), p);
+    for (MemoryBreakdown b : {MemoryBreakdown::Total, MemoryBreakdown::Region, MemoryBreakdown::Category, MemoryBreakdown::Liveness})
+      for (bool gaps : {false, true}) {
+        const MemoryBands bands(d, b, gaps);
+        QVERIFY(bands.size() >= 1 && bands.size() <= 12);
+        std::vector<std::uint64_t> v(std::size_t(bands.size()));
+        for (unsigned t = 0; t < d.numTiles; ++t) {
+          bands.values(t, v.data());
+          std::uint64_t sum = 0;
+          for (auto x : v) sum += x;
+          QCOMPARE(sum, d.total(t, gaps));
+        }
+      }
+  }
+
+  void tileListsParse() {
+    QString error;
+    QCOMPARE(*parseTileList(QStringLiteral("0,5,17"), 1472, &error), (std::vector<unsigned>{0, 5, 17}));
+    QCOMPARE(*parseTileList(QStringLiteral(" 7, 3-5 ,3"), 1472, &error), (std::vector<unsigned>{3, 4, 5, 7}));
+    QCOMPARE(parseTileList(QString(), 1472, &error)->size(), std::size_t(0));
+    QVERIFY(!parseTileList(QStringLiteral("3,x"), 1472, &error));
+    QVERIFY(error.contains(QStringLiteral("'x'")));
+    QVERIFY(!parseTileList(QStringLiteral("1472"), 1472, &error));
+    QVERIFY2(error.contains(QStringLiteral("1472")), qPrintable(error));
+    QVERIFY(!parseTileList(QStringLiteral("9-3"), 1472, &error));
+    QCOMPARE(formatTileList({0, 1, 2, 3, 7, 9, 10}), QStringLiteral("0-3, 7, 9, 10"));
+  }
+
+  void detailsModelsPassTheTesterAndMatchLibpva() {
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    auto p = progress();
+    auto data = std::make_shared<const MemoryData>(loadMemory(*doc, p));
+    const pva::Report report = doc->openReport();
+
+    TileMemoryDetailsModel details;
+    QAbstractItemModelTester t1(&details, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    details.setSelection(data, {});
+    std::uint64_t all = 0;
+    for (const pva::Tile& t : report.compilation().tiles()) all += t.memory().total().includingGaps();
+    QCOMPARE(details.find(QStringLiteral("Total including gaps"))->values[3], all);
+    details.setSelection(data, {0, 5});
+    QCOMPARE(details.find(QStringLiteral("Total including gaps"))->values[3],
+             report.compilation().tile(0).memory().total().includingGaps() + report.compilation().tile(5).memory().total().includingGaps());
+    QCOMPARE(details.find(QStringLiteral("vertexCode"))->values[3],
+             report.compilation().tile(0).memory().category().vertexCode().total() +
+                 report.compilation().tile(5).memory().category().vertexCode().total());
+
+    auto one = std::make_shared<const TileDetailsData>(loadTileDetails(*doc, {5}, p));
+    LoweredVariablesModel vars;
+    TileVerticesModel vertices;
+    TileComputeSetsModel computeSets;
+    TileExchangesModel exchanges;
+    QAbstractItemModelTester t2(&vars, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t3(&vertices, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t4(&computeSets, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t5(&exchanges, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    vars.setDetails(one);
+    vertices.setRows({one, &one->vertices});
+    computeSets.setRows({one, &one->computeSets});
+    exchanges.setRows({one, &one->exchanges});
+    const auto lowered = report.compilation().loweredVariables().forTile(5);
+    QCOMPARE(vars.rowCount(), int(lowered.size()));
+    QCOMPARE(vars.row(0).name, QString::fromStdString(lowered[0].name()));
+    QCOMPARE(vars.row(0).offset, lowered[0].offset());
+    // Vertex types: the same instance counts and code as the tile's own list.
+    std::map<QString, std::uint64_t> expected;
+    for (const pva::TileVertexType& v : report.compilation().tile(5).memory().vertices())
+      expected[QString::fromStdString(v.type().name())] = v.count();
+    QCOMPARE(vertices.rowCount(), int(expected.size()));
+    std::uint64_t code = 0;
+    for (int r = 0; r < vertices.rowCount(); ++r) {
+      QCOMPARE(vertices.row(r).count, expected[vertices.row(r).name]);
+      code += vertices.row(r).codeBytes;
+    }
+    QCOMPARE(code, report.compilation().tile(5).memory().category().vertexCode().total());
+    QVERIFY(computeSets.rowCount() > 0);
+    std::uint64_t exchangeCode = 0;
+    for (int r = 0; r < exchanges.rowCount(); ++r) exchangeCode += exchanges.row(r).codeBytes;
+    QVERIFY(exchangeCode > 0);
+
+    // All tiles: every variable, plus code and state by category.
+    auto everything = std::make_shared<const TileDetailsData>(loadTileDetails(*doc, {}, p));
+    vars.setDetails(everything);
+    QVERIFY(vars.allTiles());
+    QVERIFY(vars.rowCount() >= int(report.compilation().variables().size()));
+    QVERIFY(!vars.index(0, LoweredVariablesModel::OffsetColumn).data().isValid());
+    Settings::instance().setMemoryUnits(MemoryUnits::Bytes); // the tester checks the re-formatting signals
+    Settings::instance().setMemoryUnits(MemoryUnits::Binary);
+  }
+
+  void clicksAndTypedListsSelectTiles() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.selectionLabel()->text().contains(QStringLiteral("all 1,472 tiles")));
+    QCOMPARE(page.details()->tiles.size(), std::size_t(0));
+    const pva::Report report = doc->openReport();
+
+    // Zoomed in so that a tile is several pixels wide; a click at its x selects it.
+    page.chart()->setViewRange(0, 40);
+    clickTile(page, 17);
+    QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{17}));
+    QVERIFY(waitDetails(page, {17}));
+    QCOMPARE(page.tilesEdit()->text(), QStringLiteral("17"));
+    QVERIFY(page.selectionLabel()->text().contains(QStringLiteral("Tile 17")));
+    QCOMPARE(page.detailsModel()->find(QStringLiteral("Total including gaps"))->values[3],
+             report.compilation().tile(17).memory().total().includingGaps());
+    QCOMPARE(page.variablesModel()->rowCount(), int(report.compilation().loweredVariables().forTile(17).size()));
+    QCOMPARE(page.variablesModel()->index(0, LoweredVariablesModel::TileColumn).data(TableModel::SortRole).toUInt(), 17u);
+
+    clickTile(page, 20, Qt::ShiftModifier);
+    QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{17, 20}));
+    QVERIFY(waitDetails(page, {17, 20}));
+    QCOMPARE(page.variablesModel()->rowCount(), int(report.compilation().loweredVariables().forTile(17).size() +
+                                                    report.compilation().loweredVariables().forTile(20).size()));
+    clickTile(page, 17, Qt::ShiftModifier); // shift-click on a selected tile removes it
+    QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{20}));
+
+    page.tilesEdit()->clear();
+    QTest::keyClicks(page.tilesEdit(), QStringLiteral("3,7"));
+    QTest::keyClick(page.tilesEdit(), Qt::Key_Return);
+    QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{3, 7}));
+    QVERIFY(waitDetails(page, {3, 7}));
+    QCOMPARE(page.detailsModel()->find(QStringLiteral("Total excluding gaps"))->values[3],
+             report.compilation().tile(3).memory().total().excludingGaps() + report.compilation().tile(7).memory().total().excludingGaps());
+
+    // A bad list is reported beside the box and changes nothing.
+    QVERIFY(!page.selectTiles(QStringLiteral("3,99999")));
+    QVERIFY(page.tilesError()->text().contains(QStringLiteral("99999")));
+    QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{3, 7}));
+
+    // The memory map of the first selected tile.
+    page.tabs()->setCurrentIndex(1);
+    page.mapButton()->setChecked(true);
+    QCOMPARE(page.memoryMap()->tile(), 3);
+    QVERIFY(page.memoryMap()->extent() >= report.compilation().tile(3).memory().total().excludingGaps());
+    const QImage map = page.memoryMap()->grab().toImage();
+    QVERIFY(viewer_test::distinctColors(map) >= 6);
+    QVERIFY(page.memoryMap()->addressAt(QPointF(page.memoryMap()->width() / 2.0, 40)).has_value());
+
+    // Escape clears the selection: back to all tiles.
+    page.chart()->setFocus();
+    QTest::keyClick(page.chart(), Qt::Key_Escape);
+    QVERIFY(waitDetails(page, {}));
+    QCOMPARE(page.tilesEdit()->text(), QString());
+  }
+
+  void gapsBreakdownAndUnitsChangeTheChart() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(!page.maxMemoryBox()->isChecked()); // 2% of a tile: the capacity line would flatten it
+    page.chart()->grab();
+    const double withGaps = page.chart()->plottedRange().second;
+    page.gapsBox()->setChecked(false);
+    page.chart()->grab();
+    const double withoutGaps = page.chart()->plottedRange().second;
+    QVERIFY2(withoutGaps < withGaps, qPrintable(QStringLiteral("%1 vs %2").arg(withoutGaps).arg(withGaps)));
+    QVERIFY(page.chart()->bandNames().contains(QStringLiteral("Total (excluding gaps)")));
+    page.breakdownBox()->setCurrentIndex(1);
+    QVERIFY(!page.chart()->bandNames().contains(QStringLiteral("Gaps")));
+    page.gapsBox()->setChecked(true);
+    QVERIFY(page.chart()->bandNames().contains(QStringLiteral("Gaps")));
+    QVERIFY(page.chart()->bandNames().contains(QStringLiteral("Non-interleaved")));
+
+    page.breakdownBox()->setCurrentIndex(2);
+    QCOMPARE(page.chart()->breakdown(), MemoryBreakdown::Category);
+    QVERIFY(page.chart()->bandNames().contains(QStringLiteral("internalExchangeCode")));
+    QVERIFY(page.chart()->bandNames().contains(QStringLiteral("Shared (disjoint lives)")));
+    page.breakdownBox()->setCurrentIndex(3);
+    QVERIFY(page.chart()->bandNames().contains(QStringLiteral("Always live")));
+    QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 6);
+
+    page.maxMemoryBox()->setChecked(true);
+    page.chart()->grab();
+    QVERIFY(page.chart()->plottedRange().second >= double(page.data()->bytesPerTile));
+
+    Settings::instance().setMemoryUnits(MemoryUnits::Bytes);
+    const QString bytesText = page.detailsModel()->index(page.detailsModel()->rowCount() - 1, TileMemoryDetailsModel::TotalColumn).data().toString();
+    QVERIFY2(bytesText.endsWith(QStringLiteral(" B")) && !bytesText.contains(QStringLiteral("iB")), qPrintable(bytesText));
+    QVERIFY2(!page.summaryLabel()->text().contains(QStringLiteral("iB")), qPrintable(page.summaryLabel()->text()));
+    Settings::instance().setMemoryUnits(MemoryUnits::Binary);
+    const QString binaryText = page.detailsModel()->index(page.detailsModel()->rowCount() - 1, TileMemoryDetailsModel::TotalColumn).data().toString();
+    QVERIFY2(binaryText.contains(QStringLiteral("iB")), qPrintable(binaryText));
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("KiB")));
+
+    // One IPU: the chart's domain is that IPU's tiles.
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(0, 1472)));
+  }
+
+  void pipelineHasAnIpuFilter() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::pipelineReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.ipuBox()->count(), int(page.data()->numIpus) + 1);
+    page.ipuBox()->setCurrentIndex(2); // IPU 1
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(page.data()->tilesPerIpu, 2 * page.data()->tilesPerIpu)));
+  }
+
+  void outOfMemoryReportShowsOverflow() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::oomReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const MemoryData& d = *page.data();
+    QVERIFY(d.outOfMemory);
+    QVERIFY(page.maxMemoryBox()->isChecked());
+    std::uint64_t overflowed = 0;
+    unsigned over = 0;
+    for (unsigned t = 0; t < d.numTiles; ++t) {
+      overflowed += d.overflowedIncluding[t];
+      over += d.includingGaps[t] > d.bytesPerTile ? 1 : 0;
+    }
+    QVERIFY(overflowed > 0);
+    QVERIFY(over > 0);
+    page.breakdownBox()->setCurrentIndex(1); // by region: an Overflowed band with bytes in it
+    QVERIFY(page.chart()->bandNames().contains(QStringLiteral("Overflowed")));
+    const MemoryBands bands(d, MemoryBreakdown::Region, true);
+    std::vector<std::uint64_t> v(std::size_t(bands.size()));
+    bands.values(d.largestTile(), v.data());
+    QVERIFY(v[2] > 0);
+    page.chart()->grab();
+    QVERIFY(page.chart()->plottedRange().second > double(d.bytesPerTile)); // the line is crossed
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Out of memory")));
+    // Details of a tile with no execution profile still load.
+    QVERIFY(page.selectTiles(QString::number(d.largestTile())));
+    QVERIFY(waitDetails(page, {d.largestTile()}));
+    QVERIFY(page.detailsModel()->find(QStringLiteral("variable"))->values[2] > 0 ||
+            page.detailsModel()->find(QStringLiteral("message"))->values[2] > 0);
+  }
+
+  void comparingShowsTheDifference() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.baseData() != nullptr);
+    QVERIFY(!page.differenceBox()->isHidden());
+    QVERIFY(!page.breakdownBox()->isEnabled());
+    std::int64_t diff = 0;
+    for (unsigned t = 0; t < page.data()->numTiles; ++t)
+      diff += std::int64_t(page.data()->includingGaps[t]) - std::int64_t(t < page.baseData()->numTiles ? page.baseData()->includingGaps[t] : 0);
+    QVERIFY2(diff > 0, "batch 64 has bigger activations");
+    QCOMPARE(page.chart()->bandNames().mid(0, 2), (QStringList{QStringLiteral("Base"), QStringLiteral("Current")}));
+    page.differenceBox()->setChecked(true);
+    page.chart()->grab();
+    QVERIFY(page.chart()->plottedRange().second > 0);
+    QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Grew")));
+    QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+  }
+
+  void keysZoomAndPan() {
+    MemoryChart chart;
+    chart.resize(800, 400);
+    chart.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    auto p = progress();
+    chart.setData(std::make_shared<const MemoryData>(loadMemory(*doc, p)));
+    QCOMPARE(chart.viewRange(), (std::pair<double, double>(0, 1472)));
+    QTest::keyClick(&chart, Qt::Key_Plus);
+    QVERIFY(chart.viewRange().second - chart.viewRange().first < 1472);
+    const double before = chart.viewRange().first;
+    QTest::keyClick(&chart, Qt::Key_Right);
+    QVERIFY(chart.viewRange().first > before);
+    QTest::keyClick(&chart, Qt::Key_0);
+    QCOMPARE(chart.viewRange(), (std::pair<double, double>(0, 1472)));
+    // Drag pans without selecting.
+    chart.setViewRange(100, 200);
+    QTest::mousePress(&chart, Qt::LeftButton, {}, QPoint(400, 200));
+    QMouseEvent move(QEvent::MouseMove, QPointF(300, 200), QPointF(300, 200), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&chart, &move);
+    QTest::mouseRelease(&chart, Qt::LeftButton, {}, QPoint(300, 200));
+    QVERIFY(chart.viewRange().first > 100);
+    QVERIFY(chart.selection().empty());
+  }
+};
+
+QTEST_MAIN(MemoryTest)
+#include "test_memory.moc"

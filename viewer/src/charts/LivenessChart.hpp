@@ -1,0 +1,45 @@
+// The Liveness page's chart: not-always-live bytes at each liveness program step (x = step,
+// y = bytes), optionally on top of the always-live floor; the peak marked. In compare mode both
+// reports' curves on one plot, or their difference per step. Steps are reduced to min/max per
+// pixel column before drawing. GUI thread only.
+#pragma once
+
+#include "charts/IndexChart.hpp"
+#include "core/LivenessData.hpp"
+
+#include <memory>
+
+namespace tessera::viewer {
+
+class LivenessChart : public IndexChart {
+  Q_OBJECT
+public:
+  explicit LivenessChart(QWidget* parent = nullptr);
+  /// `base`: the report compared against (null: no comparison). Keeps the selection if the
+  /// steps still exist (a new scope of the same report).
+  void setData(std::shared_ptr<const LivenessData> current, std::shared_ptr<const LivenessData> base = nullptr);
+  void setIncludeAlwaysLive(bool include);
+  void setDifference(bool difference);
+  bool includeAlwaysLive() const { return m_includeAlwaysLive; }
+  bool difference() const { return m_difference; }
+  /// The value plotted for a step of the current report (with the floor when included).
+  double valueAt(std::size_t step) const;
+
+protected:
+  std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;
+  void paintData(QPainter& painter, const QRectF& plot, std::size_t first, std::size_t last) override;
+  QString tooltip(std::size_t item) const override;
+  std::vector<LegendEntry> legend() const override;
+  QString xAxisTitle() const override;
+  QString formatY(double value) const override;
+  QString emptyMessage() const override;
+
+private:
+  double seriesValue(const LivenessData* d, std::size_t step) const;
+  std::size_t length() const;
+
+  std::shared_ptr<const LivenessData> m_data, m_base;
+  bool m_includeAlwaysLive = false, m_difference = false;
+};
+
+} // namespace tessera::viewer

@@ -1,0 +1,265 @@
+// Painting bytes per tile: stacked bands, comparison overlays and differences, per pixel column.
+#include "charts/MemoryChart.hpp"
+
+#include "core/Downsample.hpp"
+#include "core/Settings.hpp"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::viewer {
+
+namespace {
+
+MemoryUnits units() { return Settings::instance().memoryUnits(); }
+
+const QColor kMaxColor(0xd62728);
+const QColor kBaseColor(0x8c9fb5);
+const QColor kCurrentColor(0xf28e2b);
+const QColor kGrewColor(0xe15759);
+const QColor kShrankColor(0x59a14f);
+
+} // namespace
+
+MemoryChart::MemoryChart(QWidget* parent) : IndexChart(parent) {
+  setObjectName(QStringLiteral("memory"));
+  connect(&Settings::instance(), &Settings::changed, this, [this] { update(); });
+}
+
+void MemoryChart::setData(std::shared_ptr<const MemoryData> current, std::shared_ptr<const MemoryData> base) {
+  m_data = std::move(current);
+  m_base = std::move(base);
+  setSelection({});
+  rebuild();
+  setIpu(m_ipu);
+}
+
+void MemoryChart::rebuild() {
+  m_bands.reset();
+  if (m_data) m_bands = std::make_unique<MemoryBands>(*m_data, comparing() ? MemoryBreakdown::Total : m_breakdown, m_gaps);
+  update();
+}
+
+void MemoryChart::setBreakdown(MemoryBreakdown breakdown) {
+  m_breakdown = breakdown;
+  rebuild();
+}
+
+void MemoryChart::setIncludeGaps(bool include) {
+  m_gaps = include;
+  rebuild();
+}
+
+void MemoryChart::setShowMaxMemory(bool show) {
+  m_showMax = show;
+  update();
+}
+
+void MemoryChart::setDifference(bool difference) {
+  m_difference = difference;
+  update();
+}
+
+unsigned MemoryChart::numTiles() const {
+  if (!m_data) return 0;
+  return std::max(m_data->numTiles, m_base ? m_base->numTiles : 0u);
+}
+
+void MemoryChart::setIpu(int ipu) {
+  m_ipu = ipu;
+  if (!m_data) return setDomain(0, 0);
+  if (ipu < 0 || !m_data->tilesPerIpu) return setDomain(0, numTiles());
+  const auto [first, last] = m_data->tileRange(ipu);
+  setDomain(first, last);
+}
+
+QStringList MemoryChart::bandNames() const {
+  QStringList names;
+  for (const LegendEntry& e : legend()) names << e.name;
+  return names;
+}
+
+std::uint64_t MemoryChart::totalOf(const MemoryData* d, std::size_t tile) const {
+  if (!d || tile >= d->numTiles) return 0; // a tile the smaller report does not have holds nothing
+  return d->total(unsigned(tile), m_gaps);
+}
+
+std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t last) const {
+  double lo = 0, hi = 0;
+  for (std::size_t t = first; t < last; ++t) {
+    const double cur = double(totalOf(m_data.get(), t));
+    if (comparing()) {
+      const double base = double(totalOf(m_base.get(), t));
+      if (m_difference) {
+        lo = std::min(lo, cur - base);
+        hi = std::max(hi, cur - base);
+        continue;
+      }
+      hi = std::max(hi, base);
+    }
+    hi = std::max(hi, cur); // the bands add up to the total
+  }
+  if (m_showMax && !(comparing() && m_difference) && m_data) hi = std::max(hi, double(m_data->bytesPerTile));
+  if (hi == lo) hi = lo + 1;
+  return {lo, hi};
+}
+
+void MemoryChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+  if (!m_data || last <= first) return;
+  if (comparing()) paintComparison(p, plot, first, last);
+  else paintStacked(p, plot, first, last);
+  if (m_showMax && !(comparing() && m_difference)) {
+    const double y = yOf(double(m_data->bytesPerTile));
+    p.setPen(QPen(kMaxColor, 1.5, Qt::DashLine));
+    p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+  }
+  if (comparing() && m_difference) {
+    p.setPen(QPen(textColor(), 1));
+    p.drawLine(QPointF(plot.left(), yOf(0)), QPointF(plot.right(), yOf(0)));
+  }
+}
+
+void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+  const int bands = m_bands->size();
+  const std::size_t n = last - first;
+  // Cumulative tops of each band per tile; a pixel column shows the highest stack among its tiles
+  // (the max of each cumulative series, so the bands stay ordered) and, for the total, the lowest.
+  std::vector<std::vector<double>> tops(static_cast<std::size_t>(bands), std::vector<double>(n));
+  std::vector<std::uint64_t> values(static_cast<std::size_t>(bands));
+  for (std::size_t i = 0; i < n; ++i) {
+    m_bands->values(unsigned(first + i), values.data());
+    double sum = 0;
+    for (int b = 0; b < bands; ++b) tops[std::size_t(b)][i] = sum += double(values[std::size_t(b)]);
+  }
+  const auto buckets = std::size_t(std::max(1.0, plot.width()));
+  std::vector<std::vector<MinMax>> reduced;
+  for (const auto& series : tops) reduced.push_back(downsampleMinMax(series, buckets));
+  const double itemWidth = plot.width() / std::max(1e-9, viewRange().second - viewRange().first);
+  const double gap = itemWidth > 6 ? 1 : 0; // separate bars once tiles are wide enough
+  for (std::size_t k = 0; k < reduced[0].size(); ++k) {
+    const MinMax& column = reduced[0][k];
+    const auto [x0, x1] = columnExtent(first + column.first, first + column.last, gap);
+    const double w = x1 - x0;
+    double below = 0;
+    for (int b = 0; b < bands; ++b) {
+      const MinMax& m = reduced[std::size_t(b)][k];
+      const QColor c = m_bands->color(b);
+      if (bands == 1 && m.min < m.max) {
+        // One band: the lowest tile of the column solid, the spread up to the highest lighter.
+        p.fillRect(QRectF(x0, yOf(m.min), w, yOf(0) - yOf(m.min)), c);
+        p.fillRect(QRectF(x0, yOf(m.max), w, yOf(m.min) - yOf(m.max)), c.lighter(140));
+      } else if (m.max > below) {
+        p.fillRect(QRectF(x0, yOf(m.max), w, yOf(below) - yOf(m.max)), c);
+      }
+      below = std::max(below, m.max);
+    }
+  }
+}
+
+void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+  const std::size_t n = last - first;
+  std::vector<double> cur(n), base(n), diff(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    cur[i] = double(totalOf(m_data.get(), first + i));
+    base[i] = double(totalOf(m_base.get(), first + i));
+    diff[i] = cur[i] - base[i];
+  }
+  const auto buckets = std::size_t(std::max(1.0, plot.width()));
+  auto columnX = [&](const MinMax& m, double* x0, double* w) {
+    const auto [a, b] = columnExtent(first + m.first, first + m.last);
+    *x0 = a;
+    *w = b - a;
+  };
+  if (m_difference) {
+    for (const MinMax& m : downsampleMinMax(diff, buckets)) {
+      double x0, w;
+      columnX(m, &x0, &w);
+      if (m.max > 0) p.fillRect(QRectF(x0, yOf(m.max), w, yOf(0) - yOf(m.max)), kGrewColor);
+      if (m.min < 0) p.fillRect(QRectF(x0, yOf(0), w, yOf(m.min) - yOf(0)), kShrankColor);
+    }
+    return;
+  }
+  // Base as a filled area, current as an outline on top: where they differ both stay visible.
+  QColor baseFill = kBaseColor;
+  baseFill.setAlpha(170);
+  for (const MinMax& m : downsampleMinMax(base, buckets)) {
+    double x0, w;
+    columnX(m, &x0, &w);
+    p.fillRect(QRectF(x0, yOf(m.max), w, yOf(0) - yOf(m.max)), baseFill);
+  }
+  QPolygonF outline;
+  for (const MinMax& m : downsampleMinMax(cur, buckets)) {
+    double x0, w;
+    columnX(m, &x0, &w);
+    outline << QPointF(x0, yOf(m.max)) << QPointF(x0 + w, yOf(m.max));
+  }
+  p.setPen(QPen(kCurrentColor, 2));
+  p.drawPolyline(outline);
+}
+
+QString MemoryChart::tooltip(std::size_t item) const {
+  if (!m_data) return {};
+  const unsigned tile = unsigned(item);
+  const MemoryUnits u = units();
+  QString text = tr("<b>Tile %1</b> (IPU %2)").arg(tile).arg(m_data->ipuOf(tile));
+  auto row = [](const QString& name, const QString& value) {
+    return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(name.toHtmlEscaped(), value);
+  };
+  text += QStringLiteral("<table>");
+  if (comparing()) {
+    const std::uint64_t b = totalOf(m_base.get(), tile), c = totalOf(m_data.get(), tile);
+    text += row(tr("Base"), formatBytes(b, u)) + row(tr("Current"), formatBytes(c, u)) +
+            row(tr("Difference"), formatBytesDelta(std::int64_t(c) - std::int64_t(b), u));
+  } else if (tile < m_data->numTiles) {
+    text += row(tr("Including gaps"), formatBytes(m_data->includingGaps[tile], u)) +
+            row(tr("Excluding gaps"), formatBytes(m_data->excludingGaps[tile], u));
+    if (m_data->overflowedIncluding[tile] > 0)
+      text += row(tr("Overflowed"), formatBytes(m_data->overflowedIncluding[tile], u));
+    if (m_bands && m_bands->size() > 1) {
+      std::vector<std::uint64_t> values(static_cast<std::size_t>(m_bands->size()));
+      m_bands->values(tile, values.data());
+      for (int b = m_bands->size() - 1; b >= 0; --b) // top band first, as stacked
+        text += row(m_bands->names()[b], formatBytes(values[std::size_t(b)], u));
+    }
+    text += row(tr("Capacity"), formatBytes(m_data->bytesPerTile, u));
+  }
+  return text + QStringLiteral("</table>");
+}
+
+std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
+  std::vector<LegendEntry> out;
+  if (!m_data) return out;
+  const MemoryUnits u = units();
+  if (comparing()) {
+    if (m_difference) {
+      out.push_back({tr("Grew (current - base)"), kGrewColor, false});
+      out.push_back({tr("Shrank"), kShrankColor, false});
+      return out;
+    }
+    out.push_back({tr("Base"), kBaseColor, false});
+    out.push_back({tr("Current"), kCurrentColor, true});
+  } else if (m_bands) {
+    for (int b = m_bands->size() - 1; b >= 0; --b) out.push_back({m_bands->names()[b], m_bands->color(b), false});
+    // More tiles than pixels: say what the lighter top of a column is.
+    const auto view = viewRange();
+    if (m_bands->size() == 1 && view.second - view.first > plotRect().width())
+      out.push_back({tr("lighter: range of the tiles sharing a pixel"), m_bands->color(0).lighter(140), false});
+  }
+  if (m_showMax) out.push_back({tr("Max memory (%1)").arg(formatBytes(m_data->bytesPerTile, u)), kMaxColor, true});
+  return out;
+}
+
+QString MemoryChart::xAxisTitle() const {
+  return m_ipu < 0 ? tr("Tile") : tr("Tile (IPU %1)").arg(m_ipu);
+}
+
+QString MemoryChart::formatY(double value) const {
+  if (value < 0) return formatBytesDelta(std::int64_t(std::llround(value)), units());
+  return formatBytes(std::uint64_t(std::llround(value)), units());
+}
+
+QString MemoryChart::emptyMessage() const { return m_data ? QString() : tr("Reading tile memory…"); }
+
+} // namespace tessera::viewer

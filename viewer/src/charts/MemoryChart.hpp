@@ -1,0 +1,64 @@
+// The Memory page's chart: bytes per tile (x = tile, y = bytes), stacked by a breakdown (total,
+// region, category, liveness), with or without gaps, a "max memory" line at the tile's capacity,
+// one IPU or all. In compare mode it shows both reports' totals, or their difference.
+//
+// Tens of thousands of tiles are reduced to min/max per pixel column (core/Downsample) before
+// drawing; when zoomed in far enough each tile is its own bar. GUI thread only.
+#pragma once
+
+#include "charts/IndexChart.hpp"
+#include "core/MemoryData.hpp"
+
+#include <memory>
+
+namespace tessera::viewer {
+
+class MemoryChart : public IndexChart {
+  Q_OBJECT
+public:
+  explicit MemoryChart(QWidget* parent = nullptr);
+
+  /// `base` is the report compared against (null: no comparison).
+  void setData(std::shared_ptr<const MemoryData> current, std::shared_ptr<const MemoryData> base = nullptr);
+  void setBreakdown(MemoryBreakdown breakdown);
+  void setIncludeGaps(bool include);
+  void setShowMaxMemory(bool show);
+  /// Compare mode: current minus base per tile instead of both totals.
+  void setDifference(bool difference);
+  /// -1: all tiles; otherwise only that IPU's tiles.
+  void setIpu(int ipu);
+
+  MemoryBreakdown breakdown() const { return m_breakdown; }
+  bool includeGaps() const { return m_gaps; }
+  bool showMaxMemory() const { return m_showMax; }
+  bool difference() const { return m_difference; }
+  int ipu() const { return m_ipu; }
+  /// The legend's band names (for tests).
+  QStringList bandNames() const;
+  /// Tiles in the chart: the larger report's when comparing.
+  unsigned numTiles() const;
+
+protected:
+  std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;
+  void paintData(QPainter& painter, const QRectF& plot, std::size_t first, std::size_t last) override;
+  QString tooltip(std::size_t item) const override;
+  std::vector<LegendEntry> legend() const override;
+  QString xAxisTitle() const override;
+  QString formatY(double value) const override;
+  QString emptyMessage() const override;
+
+private:
+  void rebuild();
+  bool comparing() const { return m_base != nullptr; }
+  std::uint64_t totalOf(const MemoryData* d, std::size_t tile) const;
+  void paintStacked(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
+  void paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
+
+  std::shared_ptr<const MemoryData> m_data, m_base;
+  std::unique_ptr<MemoryBands> m_bands;
+  MemoryBreakdown m_breakdown = MemoryBreakdown::Total;
+  bool m_gaps = true, m_showMax = false, m_difference = false;
+  int m_ipu = -1;
+};
+
+} // namespace tessera::viewer

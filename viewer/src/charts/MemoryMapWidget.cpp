@@ -1,0 +1,207 @@
+// Painting one tile's memory layout: variables at their addresses, gaps, region boundaries.
+#include "charts/MemoryMapWidget.hpp"
+
+#include "core/Format.hpp"
+#include "core/MemoryData.hpp"
+#include "core/Settings.hpp"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <set>
+
+namespace tessera::viewer {
+
+namespace {
+
+constexpr double kLabelWidth = 70, kMargin = 8, kLegendHeight = 22;
+
+int categoryIndex(const QString& name) {
+  static const QStringList names = [] {
+    QStringList out;
+    for (const std::string& n : pva::MemoryCategories::names()) out << QString::fromStdString(n);
+    return out;
+  }();
+  return names.indexOf(name);
+}
+
+} // namespace
+
+MemoryMapWidget::MemoryMapWidget(QWidget* parent) : ChartWidget(parent) {
+  setObjectName(QStringLiteral("memory-map"));
+  setMouseTracking(true);
+  setMinimumHeight(160);
+  connect(&Settings::instance(), &Settings::changed, this, [this] { update(); });
+}
+
+void MemoryMapWidget::setDetails(std::shared_ptr<const TileDetailsData> details) {
+  m_details = std::move(details);
+  m_vars.clear();
+  m_tile = -1;
+  m_usedEnd = 0;
+  if (m_details && !m_details->allTiles()) {
+    m_tile = int(m_details->tiles.front());
+    for (const TileVariableRow& v : m_details->variables)
+      if (v.tile == unsigned(m_tile)) {
+        m_vars.push_back(&v);
+        m_usedEnd = std::max(m_usedEnd, v.offset + v.bytes);
+      }
+    std::sort(m_vars.begin(), m_vars.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
+  }
+  update();
+}
+
+void MemoryMapWidget::setWholeTile(bool whole) {
+  m_whole = whole;
+  update();
+}
+
+std::uint64_t MemoryMapWidget::extent() const {
+  if (!m_details) return 0;
+  return std::max<std::uint64_t>(1, m_whole ? std::max(m_details->bytesPerTile, m_usedEnd) : m_usedEnd);
+}
+
+QRectF MemoryMapWidget::mapRect() const {
+  return QRectF(kLabelWidth, kMargin + kLegendHeight, std::max(1.0, width() - kLabelWidth - kMargin),
+                std::max(1.0, height() - 2 * kMargin - kLegendHeight));
+}
+
+int MemoryMapWidget::rows() const { return std::clamp(int(mapRect().height() / 16), 2, 128); }
+
+std::uint64_t MemoryMapWidget::bytesPerRow() const {
+  const std::uint64_t raw = (extent() + std::uint64_t(rows()) - 1) / std::uint64_t(rows());
+  return std::max<std::uint64_t>(64, (raw + 63) / 64 * 64); // whole 64-byte lines read better
+}
+
+std::vector<QRectF> MemoryMapWidget::rangeRects(std::uint64_t from, std::uint64_t to) const {
+  std::vector<QRectF> out;
+  const QRectF map = mapRect();
+  const std::uint64_t perRow = bytesPerRow();
+  const double rowHeight = map.height() / rows();
+  while (from < to) {
+    const std::uint64_t row = from / perRow, rowEnd = (row + 1) * perRow, end = std::min(to, rowEnd);
+    if (row >= std::uint64_t(rows())) break;
+    const double x0 = map.left() + double(from - row * perRow) / double(perRow) * map.width();
+    const double x1 = map.left() + double(end - row * perRow) / double(perRow) * map.width();
+    out.emplace_back(x0, map.top() + double(row) * rowHeight + 1, std::max(1.0, x1 - x0), rowHeight - 2);
+    from = end;
+  }
+  return out;
+}
+
+std::optional<std::uint64_t> MemoryMapWidget::addressAt(QPointF pos) const {
+  const QRectF map = mapRect();
+  if (m_tile < 0 || !map.contains(pos)) return std::nullopt;
+  const auto row = std::uint64_t((pos.y() - map.top()) / (map.height() / rows()));
+  const auto address = row * bytesPerRow() + std::uint64_t((pos.x() - map.left()) / map.width() * double(bytesPerRow()));
+  if (address >= extent()) return std::nullopt;
+  return address;
+}
+
+void MemoryMapWidget::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), backgroundColor());
+  p.setPen(textColor());
+  if (!m_details || m_tile < 0) {
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+               m_details ? tr("Select a tile on the chart to see its memory map.") : tr("Reading the tile's variables…"));
+    return;
+  }
+  const QRectF map = mapRect();
+  const QFontMetrics fm(font());
+  const std::uint64_t perRow = bytesPerRow(), end = extent();
+  const double rowHeight = map.height() / rows();
+  // Row addresses on the left; the empty track of each row.
+  QColor track = gridColor();
+  for (int r = 0; r < rows() && std::uint64_t(r) * perRow < end; ++r) {
+    const double y = map.top() + r * rowHeight;
+    p.setPen(textColor());
+    if (rowHeight >= fm.height() * 0.9 || r % 4 == 0)
+      p.drawText(QRectF(0, y, kLabelWidth - 6, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
+                 QStringLiteral("0x%1").arg(std::uint64_t(r) * perRow, 5, 16, QLatin1Char('0')));
+    const std::uint64_t rowBytes = std::min(perRow, end - std::uint64_t(r) * perRow);
+    p.fillRect(QRectF(map.left(), y + 1, map.width() * double(rowBytes) / double(perRow), rowHeight - 2), track);
+  }
+  // Gaps: addresses below the highest used one that no variable covers.
+  QBrush hatch(textColor(), Qt::BDiagPattern);
+  std::uint64_t covered = 0;
+  std::set<int> categories;
+  for (const TileVariableRow* v : m_vars) {
+    if (v->offset > covered)
+      for (const QRectF& r : rangeRects(covered, v->offset)) p.fillRect(r, hatch);
+    covered = std::max(covered, v->offset + v->bytes);
+  }
+  // Variables: translucent, so addresses shared by variables with disjoint lives show darker.
+  for (const TileVariableRow* v : m_vars) {
+    const int c = categoryIndex(v->category);
+    categories.insert(c);
+    QColor color = categoryColor(c);
+    color.setAlpha(v->alwaysLive ? 255 : 150);
+    for (const QRectF& r : rangeRects(v->offset, v->offset + v->bytes)) {
+      p.fillRect(r, color);
+      p.setPen(QPen(backgroundColor(), 1));
+      p.drawLine(r.topLeft(), r.bottomLeft()); // a thin edge where each variable starts
+    }
+  }
+  // Region boundaries.
+  auto boundary = [&](std::uint64_t address, const QColor& color, const QString& label) {
+    if (address >= end) return;
+    const std::uint64_t row = address / perRow;
+    const double x = map.left() + double(address - row * perRow) / double(perRow) * map.width();
+    const double y = map.top() + double(row) * rowHeight;
+    p.setPen(QPen(color, 3));
+    p.drawLine(QPointF(x, y - 2), QPointF(x, y + rowHeight + 2));
+    p.setPen(color);
+    p.drawText(QRectF(x + 4, y - fm.height(), 400, fm.height()), Qt::AlignLeft | Qt::AlignBottom, label);
+  };
+  const MemoryUnits u = Settings::instance().memoryUnits();
+  boundary(m_details->interleavedStart, QColor(0x2f8f9d), tr("interleaved region from %1").arg(formatBytes(m_details->interleavedStart, u)));
+  boundary(m_details->bytesPerTile, QColor(0xd62728), tr("capacity %1: overflowed beyond").arg(formatBytes(m_details->bytesPerTile, u)));
+
+  // Legend: the tile and the categories present.
+  double x = kLabelWidth;
+  p.setPen(textColor());
+  const QString title = tr("Tile %1: %2 used, %3 per row%4")
+                            .arg(m_tile)
+                            .arg(formatBytes(m_usedEnd, u), formatBytes(perRow, u),
+                                 m_details->tiles.size() > 1 ? tr(" (first selected tile)") : QString());
+  p.drawText(QRectF(x, kMargin, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
+  x += fm.horizontalAdvance(title) + 20;
+  for (int c : categories) {
+    const QString name = c >= 0 ? QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)]) : tr("other");
+    const double w = 16 + fm.horizontalAdvance(name) + 12;
+    if (x + w > width()) break;
+    p.fillRect(QRectF(x, kMargin + 2, 12, fm.height() - 4), categoryColor(c));
+    p.setPen(textColor());
+    p.drawText(QRectF(x + 16, kMargin, w, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+    x += w;
+  }
+  if (x + 60 < width()) {
+    p.fillRect(QRectF(x, kMargin + 2, 12, fm.height() - 4), hatch);
+    p.drawText(QRectF(x + 16, kMargin, 80, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("gaps"));
+  }
+}
+
+void MemoryMapWidget::mouseMoveEvent(QMouseEvent* event) {
+  const auto address = addressAt(event->position());
+  if (!address) return QToolTip::hideText();
+  const MemoryUnits u = Settings::instance().memoryUnits();
+  QString text = tr("<b>0x%1</b> (tile %2)").arg(*address, 5, 16, QLatin1Char('0')).arg(m_tile);
+  int shown = 0;
+  for (const TileVariableRow* v : m_vars) {
+    if (v->offset > *address || *address >= v->offset + v->bytes) continue;
+    if (++shown > 12) {
+      text += tr("<br>…");
+      break;
+    }
+    text += QStringLiteral("<br>%1: %2, %3%4")
+                .arg(v->name.toHtmlEscaped(), formatBytes(v->bytes, u), v->category,
+                     v->alwaysLive ? tr(", always live") : QString());
+  }
+  if (shown == 0) text += tr("<br>gap (unused)");
+  QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,50 @@
+// The Variables tab's memory map: one tile's address space painted as rows of bytes, each lowered
+// variable a block at its address coloured by category, gaps hatched, the start of the
+// interleaved region and the tile's capacity marked. Variables whose lives do not overlap share
+// addresses: shared bytes are drawn darker. Hover names what is at the address.
+//
+// Threads: GUI thread. Cost: painting is O(variables on the tile + rows).
+#pragma once
+
+#include "charts/ChartWidget.hpp"
+#include "core/TileDetailsData.hpp"
+
+#include <memory>
+
+namespace tessera::viewer {
+
+class MemoryMapWidget : public ChartWidget {
+  Q_OBJECT
+public:
+  explicit MemoryMapWidget(QWidget* parent = nullptr);
+  /// Shows details->tiles.front() (nothing for all tiles).
+  void setDetails(std::shared_ptr<const TileDetailsData> details);
+  /// The whole tile (capacity) or only up to the highest used address.
+  void setWholeTile(bool whole);
+  bool wholeTile() const { return m_whole; }
+  /// The tile shown, or -1.
+  int tile() const { return m_tile; }
+  /// Address range shown [0, extent) and bytes per row (for tests).
+  std::uint64_t extent() const;
+  std::uint64_t bytesPerRow() const;
+  /// The address under a point, if it is on the map.
+  std::optional<std::uint64_t> addressAt(QPointF pos) const;
+
+protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+  QRectF mapRect() const;
+  int rows() const;
+  /// The rectangle(s) of the address range [from, to): one per row it crosses.
+  std::vector<QRectF> rangeRects(std::uint64_t from, std::uint64_t to) const;
+
+  std::shared_ptr<const TileDetailsData> m_details;
+  std::vector<const TileVariableRow*> m_vars; ///< the shown tile's, by address
+  int m_tile = -1;
+  std::uint64_t m_usedEnd = 0;
+  bool m_whole = false;
+};
+
+} // namespace tessera::viewer

@@ -1,0 +1,72 @@
+// Summing a tile selection's memory by category and region for the Details tab.
+#include "models/TileMemoryDetailsModel.hpp"
+
+#include <QFont>
+
+namespace tessera::viewer {
+
+TileMemoryDetailsModel::TileMemoryDetailsModel(QObject* parent) : RowsModel(parent) {
+  setHeaders({tr("Category"), tr("Non-interleaved"), tr("Interleaved"), tr("Overflowed"), tr("Total"),
+              tr("of which shared")});
+}
+
+void TileMemoryDetailsModel::setSelection(std::shared_ptr<const MemoryData> data, const std::vector<unsigned>& tiles) {
+  auto rows = std::make_shared<std::vector<MemoryDetailsRow>>();
+  if (data) {
+    std::vector<unsigned> all;
+    const std::vector<unsigned>* list = &tiles;
+    if (tiles.empty()) {
+      all.resize(data->numTiles);
+      for (unsigned t = 0; t < data->numTiles; ++t) all[t] = t;
+      list = &all;
+    }
+    MemoryDetailsRow incl{tr("Total including gaps"), {}, true}, excl{tr("Total excluding gaps"), {}, true};
+    MemoryDetailsRow gaps{tr("Gaps"), {}, true}, al{tr("Always live"), {}, true}, nal{tr("Not always live (peak)"), {}, true};
+    rows->resize(kMemoryCategories);
+    for (int c = 0; c < kMemoryCategories; ++c) (*rows)[std::size_t(c)].name = data->categoryNames.value(c);
+    for (unsigned t : *list) {
+      if (t >= data->numTiles) continue;
+      for (int c = 0; c < kMemoryCategories; ++c) {
+        MemoryDetailsRow& r = (*rows)[std::size_t(c)];
+        for (int g = 0; g < kMemoryRegions; ++g) {
+          const std::uint64_t own = data->cell(t, c, MemoryRegion(g), false), shared = data->cell(t, c, MemoryRegion(g), true);
+          r.values[g] += own + shared;
+          r.values[3] += own + shared;
+          r.values[4] += shared;
+        }
+      }
+      incl.values[3] += data->includingGaps[t];
+      excl.values[3] += data->excludingGaps[t];
+      al.values[3] += data->alwaysLive[t];
+      nal.values[3] += data->notAlwaysLive[t];
+    }
+    gaps.values[3] = incl.values[3] - std::min(incl.values[3], excl.values[3]);
+    rows->insert(rows->end(), {incl, excl, gaps, al, nal});
+  }
+  m_own = rows;
+  setRows(rows);
+}
+
+const MemoryDetailsRow* TileMemoryDetailsModel::find(const QString& name) const {
+  if (!m_own) return nullptr;
+  for (const MemoryDetailsRow& r : *m_own)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+QVariant TileMemoryDetailsModel::cell(const MemoryDetailsRow& row, int column, int role) const {
+  if (column == NameColumn) {
+    if (role == Qt::FontRole && row.totalOnly) {
+      QFont f;
+      f.setBold(true);
+      return f;
+    }
+    if (role == Qt::ToolTipRole && column == NameColumn && !row.totalOnly)
+      return tr("Shared bytes belong to variables whose lives do not overlap; they count in each category sharing them.");
+    return textCell(row.name, role);
+  }
+  if (row.totalOnly && column != TotalColumn) return {};
+  return bytesCell(row.values[column - 1], role);
+}
+
+} // namespace tessera::viewer

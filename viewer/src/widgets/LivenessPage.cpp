@@ -1,0 +1,263 @@
+// The Liveness page: options and scope, the step chart, step selection and the step tabs.
+#include "widgets/LivenessPage.hpp"
+
+#include "charts/LivenessChart.hpp"
+#include "core/Settings.hpp"
+#include "models/AlwaysLiveVariablesModel.hpp"
+#include "models/LiveVariablesModel.hpp"
+#include "models/StepCyclesModel.hpp"
+#include "models/TileVerticesModel.hpp"
+#include "widgets/TableViews.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QIntValidator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tessera::viewer {
+
+LivenessPage::LivenessPage(QWidget* parent)
+    : Page(parent), m_chart(new LivenessChart(this)), m_alwaysLiveModel(new AlwaysLiveVariablesModel(this)),
+      m_liveModel(new LiveVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
+      m_cyclesModel(new StepCyclesModel(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(createToolbar());
+  m_summary = new QLabel(this);
+  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_summary->setWordWrap(true); // a long line must not widen the window
+  layout->addWidget(m_summary);
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(m_chart);
+  auto* lower = new QWidget(splitter);
+  auto* lowerLayout = new QVBoxLayout(lower);
+  lowerLayout->setContentsMargins(0, 0, 0, 0);
+  m_selectionLabel = new QLabel(lower);
+  m_selectionLabel->setWordWrap(true);
+  lowerLayout->addWidget(m_selectionLabel);
+  m_tabs = new QTabWidget(lower);
+  m_tabs->addTab(createSortableTable(m_liveModel, m_tabs), tr("Not always live variables"));
+  m_tabs->addTab(createSortableTable(m_alwaysLiveModel, m_tabs), tr("Always live variables"));
+  m_tabs->addTab(createSortableTable(m_verticesModel, m_tabs), tr("Vertices"));
+  m_tabs->addTab(createSortableTable(m_cyclesModel, m_tabs, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
+  lowerLayout->addWidget(m_tabs);
+  splitter->addWidget(lower);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 2);
+  layout->addWidget(splitter, 1);
+
+  connect(m_chart, &LivenessChart::selectionChanged, this, [this](const std::vector<std::size_t>& steps) {
+    if (steps == m_steps) return;
+    m_steps = steps;
+    loadDetails();
+  });
+  connect(&Settings::instance(), &Settings::changed, this, [this] { updateTexts(); });
+  updateTexts();
+}
+
+QWidget* LivenessPage::createToolbar() {
+  auto* bar = new QWidget(this);
+  auto* h = new QHBoxLayout(bar);
+  h->setContentsMargins(0, 0, 0, 0);
+  m_alwaysLive = new QCheckBox(tr("Include always live"), bar);
+  m_alwaysLive->setToolTip(tr("Add the always-live bytes (the same at every step) under the curve"));
+  connect(m_alwaysLive, &QCheckBox::toggled, this, [this](bool on) {
+    m_chart->setIncludeAlwaysLive(on);
+    updateTexts();
+  });
+  h->addWidget(m_alwaysLive);
+  m_difference = new QCheckBox(tr("Difference"), bar);
+  m_difference->setToolTip(tr("Show current minus base per step instead of both curves"));
+  m_difference->setVisible(false);
+  connect(m_difference, &QCheckBox::toggled, this, [this](bool on) { m_chart->setDifference(on); });
+  h->addWidget(m_difference);
+  h->addSpacing(12);
+  h->addWidget(new QLabel(tr("IPU:"), bar));
+  m_ipu = new QComboBox(bar);
+  connect(m_ipu, qOverload<int>(&QComboBox::activated), this, [this] { scopeEdited(); });
+  h->addWidget(m_ipu);
+  h->addSpacing(12);
+  h->addWidget(new QLabel(tr("Tile:"), bar));
+  m_tile = new QLineEdit(bar);
+  m_tile->setPlaceholderText(tr("all"));
+  m_tile->setClearButtonEnabled(true);
+  m_tile->setMaximumWidth(90);
+  m_tile->setToolTip(tr("Only this tile's memory (empty: the IPU's or all tiles)"));
+  connect(m_tile, &QLineEdit::returnPressed, this, [this] { scopeEdited(); });
+  connect(m_tile, &QLineEdit::textChanged, this, [this](const QString& t) {
+    if (t.isEmpty() && m_scope.tile >= 0) scopeEdited(); // clearing the box goes back to all tiles
+  });
+  h->addWidget(m_tile);
+  m_tileError = new QLabel(bar);
+  QPalette red = m_tileError->palette();
+  red.setColor(QPalette::WindowText, QColor(0xd62728));
+  m_tileError->setPalette(red);
+  h->addWidget(m_tileError);
+  h->addStretch(1);
+  return bar;
+}
+
+QWidget* LivenessPage::imageWidget() { return m_chart; }
+
+void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
+  setReady(false);
+  m_task = TaskHandle();
+  m_detailsTask = TaskHandle();
+  m_doc = std::move(doc);
+  m_data.reset();
+  m_baseData.reset();
+  m_details.reset();
+  m_steps.clear();
+  m_scope = {};
+  m_loadedOnce = false;
+  m_chart->setData(nullptr);
+  m_chart->setSelection({});
+  m_alwaysLiveModel->setRows(nullptr);
+  m_liveModel->setDetails(nullptr);
+  m_verticesModel->setRows(nullptr);
+  m_cyclesModel->setRows(nullptr);
+  m_tile->clear();
+  m_tileError->clear();
+  m_ipu->clear();
+  m_difference->setVisible(m_doc && m_doc->base());
+  updateTexts();
+  if (m_doc) loadCurves();
+}
+
+void LivenessPage::scopeEdited() {
+  LivenessScope scope;
+  scope.ipu = m_ipu->currentIndex() >= 0 ? m_ipu->currentData().toInt() : -1;
+  const QString text = m_tile->text().trimmed();
+  if (!text.isEmpty()) {
+    bool ok = false;
+    const unsigned tile = text.toUInt(&ok);
+    const unsigned tiles = m_data ? m_data->numTiles : 0;
+    if (!ok || tile >= tiles) {
+      m_tileError->setText(tr("'%1' is not a tile (0-%2)").arg(text).arg(tiles ? tiles - 1 : 0));
+      return;
+    }
+    scope.tile = int(tile);
+  }
+  m_tileError->clear();
+  setScope(scope);
+}
+
+void LivenessPage::setScope(LivenessScope scope) {
+  if (scope == m_scope && m_data) return;
+  m_scope = scope;
+  const QSignalBlocker block(m_ipu);
+  const int index = m_ipu->findData(scope.ipu);
+  if (index >= 0) m_ipu->setCurrentIndex(index);
+  if (scope.tile >= 0) m_tile->setText(QString::number(scope.tile));
+  loadCurves();
+}
+
+void LivenessPage::loadCurves() {
+  m_task = TaskHandle();
+  if (!m_doc) return;
+  const auto doc = m_doc;
+  const LivenessScope scope = m_scope;
+  updateTexts();
+  m_task = runInBackground<Curves>(
+      this, tr("Reading liveness"),
+      [doc, scope](Progress& p) {
+        Curves c;
+        c.current = std::make_shared<const LivenessData>(loadLiveness(*doc, scope, p));
+        if (doc->base()) c.base = std::make_shared<const LivenessData>(loadLiveness(*doc->base(), scope, p));
+        return c;
+      },
+      [this](std::shared_ptr<const Curves> c) { showCurves(std::move(c)); },
+      [this](const QString& error) { emit errorOccurred(error); });
+}
+
+void LivenessPage::showCurves(std::shared_ptr<const Curves> curves) {
+  const bool first = !m_data;
+  m_data = curves->current;
+  m_baseData = curves->base;
+  if (m_ipu->count() == 0) {
+    const QSignalBlocker block(m_ipu);
+    m_ipu->addItem(tr("All"), -1);
+    for (unsigned i = 0; i < m_data->numIpus && m_data->numIpus > 1; ++i) m_ipu->addItem(tr("IPU %1").arg(i), int(i));
+    m_ipu->setEnabled(m_data->numIpus > 1);
+  }
+  m_alwaysLiveModel->setRows({m_data, &m_data->alwaysLiveVariables});
+  m_chart->setData(m_data, m_baseData);
+  // The peak step is selected at first, so the tabs show the moment memory matters most.
+  if (first && m_chart->selection().empty() && m_data->steps() > 0) m_chart->setSelection({m_data->peakStep()});
+  else loadDetails(); // the same steps, in the new scope
+  updateTexts();
+  emit curveLoaded();
+}
+
+void LivenessPage::loadDetails() {
+  m_detailsTask = TaskHandle();
+  m_details.reset();
+  updateTexts();
+  if (!m_doc || !m_data) return;
+  const auto doc = m_doc;
+  const LivenessScope scope = m_scope;
+  const std::vector<std::size_t> steps = m_steps;
+  m_detailsTask = runInBackground<StepDetailsData>(
+      this, tr("Reading live variables"), [doc, scope, steps](Progress& p) { return loadStepDetails(*doc, scope, steps, p); },
+      [this](std::shared_ptr<const StepDetailsData> d) {
+        m_details = d;
+        m_liveModel->setDetails(d);
+        m_verticesModel->setRows({d, &d->vertices});
+        m_cyclesModel->setRows({d, &d->cycles});
+        updateTexts();
+        emit detailsLoaded();
+        if (!m_loadedOnce) {
+          m_loadedOnce = true;
+          setReady(true);
+        }
+      },
+      [this](const QString& error) { emit errorOccurred(error); });
+}
+
+void LivenessPage::updateTexts() {
+  const MemoryUnits u = Settings::instance().memoryUnits();
+  if (!m_data) {
+    m_summary->setText(m_doc ? tr("Reading liveness…") : QString());
+    m_selectionLabel->clear();
+    return;
+  }
+  const std::size_t peak = m_data->peakStep();
+  QString summary = tr("%1 steps (%2). Peak not always live: %3 at step %4 (%5). Always live: %6.")
+                        .arg(formatCount(m_data->steps()), m_data->scope.describe(),
+                             formatBytes(m_data->steps() ? m_data->notAlwaysLive[peak] : 0, u))
+                        .arg(peak)
+                        .arg(m_data->programName(peak).toHtmlEscaped(), formatBytes(m_data->alwaysLive, u));
+  if (m_baseData && m_baseData->steps()) {
+    const std::size_t bp = m_baseData->peakStep();
+    summary += tr(" Base: peak %1 at step %2, always live %3 (%4 steps).")
+                   .arg(formatBytes(m_baseData->notAlwaysLive[bp], u))
+                   .arg(bp)
+                   .arg(formatBytes(m_baseData->alwaysLive, u), formatCount(m_baseData->steps()));
+  }
+  m_summary->setText(summary);
+  QString selection;
+  if (m_steps.empty()) {
+    selection = tr("No step selected: click the chart to pick a step, shift-click to add steps.");
+  } else if (m_steps.size() == 1) {
+    const std::size_t s = m_steps[0];
+    selection = tr("<b>Step %1</b>: %2 (%3)").arg(s).arg(m_data->programName(s).toHtmlEscaped(), m_data->programType(s));
+    if (s < m_data->steps())
+      selection += tr(", %1 not always live").arg(formatBytes(m_data->notAlwaysLive[s], u));
+  } else {
+    QStringList list;
+    for (std::size_t s : m_steps) list << QString::number(s);
+    selection = tr("<b>%1 steps</b>: %2 (a column each in the variables table)").arg(m_steps.size()).arg(list.join(QStringLiteral(", ")));
+  }
+  if (m_details && !m_details->computeSet.isEmpty())
+    selection += tr(". Vertices of compute set %1").arg(m_details->computeSet.toHtmlEscaped());
+  if (m_baseData) selection += tr(" (tabs describe the current report)");
+  if (!m_details && !m_steps.empty()) selection += tr(" — reading…");
+  m_selectionLabel->setText(selection);
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,314 @@
+// The Memory page: options, the per-tile chart, tile selection and the selection's tabs.
+#include "widgets/MemoryPage.hpp"
+
+#include "charts/MemoryChart.hpp"
+#include "charts/MemoryMapWidget.hpp"
+#include "core/Settings.hpp"
+#include "models/LoweredVariablesModel.hpp"
+#include "models/TileComputeSetsModel.hpp"
+#include "models/TileExchangesModel.hpp"
+#include "models/TileMemoryDetailsModel.hpp"
+#include "models/TileVerticesModel.hpp"
+#include "widgets/TableViews.hpp"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRadioButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tessera::viewer {
+
+MemoryPage::MemoryPage(QWidget* parent)
+    : Page(parent), m_chart(new MemoryChart(this)), m_detailsModel(new TileMemoryDetailsModel(this)),
+      m_variablesModel(new LoweredVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
+      m_computeSetsModel(new TileComputeSetsModel(this)), m_exchangesModel(new TileExchangesModel(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(createToolbar());
+  m_summary = new QLabel(this);
+  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_summary->setWordWrap(true); // a long line must not widen the window
+  layout->addWidget(m_summary);
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(m_chart);
+  auto* lower = new QWidget(splitter);
+  auto* lowerLayout = new QVBoxLayout(lower);
+  lowerLayout->setContentsMargins(0, 0, 0, 0);
+  m_selectionLabel = new QLabel(lower);
+  m_selectionLabel->setWordWrap(true);
+  lowerLayout->addWidget(m_selectionLabel);
+  lowerLayout->addWidget(createTabs());
+  splitter->addWidget(lower);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 2);
+  layout->addWidget(splitter, 1);
+
+  connect(m_chart, &MemoryChart::selectionChanged, this, [this](const std::vector<std::size_t>& items) {
+    selectionChanged(std::vector<unsigned>(items.begin(), items.end()));
+  });
+  connect(&Settings::instance(), &Settings::changed, this, [this] { updateTexts(); });
+  updateTexts();
+}
+
+QWidget* MemoryPage::createToolbar() {
+  auto* bar = new QWidget(this);
+  auto* h = new QHBoxLayout(bar);
+  h->setContentsMargins(0, 0, 0, 0);
+  h->addWidget(new QLabel(tr("Breakdown:"), bar));
+  m_breakdown = new QComboBox(bar);
+  m_breakdown->addItem(tr("Total"), int(MemoryBreakdown::Total));
+  m_breakdown->addItem(tr("By region"), int(MemoryBreakdown::Region));
+  m_breakdown->addItem(tr("By category"), int(MemoryBreakdown::Category));
+  m_breakdown->addItem(tr("By liveness"), int(MemoryBreakdown::Liveness));
+  connect(m_breakdown, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this] { m_chart->setBreakdown(MemoryBreakdown(m_breakdown->currentData().toInt())); });
+  h->addWidget(m_breakdown);
+
+  m_gaps = new QCheckBox(tr("Include gaps"), bar);
+  m_gaps->setChecked(true);
+  m_gaps->setToolTip(tr("Count alignment padding and holes: a tile's total is then its highest used address"));
+  connect(m_gaps, &QCheckBox::toggled, this, [this](bool on) { m_chart->setIncludeGaps(on); });
+  h->addWidget(m_gaps);
+
+  m_maxMemory = new QCheckBox(tr("Max memory"), bar);
+  m_maxMemory->setToolTip(tr("Draw the tile's capacity: tiles above the line are out of memory"));
+  connect(m_maxMemory, &QCheckBox::toggled, this, [this](bool on) { m_chart->setShowMaxMemory(on); });
+  h->addWidget(m_maxMemory);
+
+  m_difference = new QCheckBox(tr("Difference"), bar);
+  m_difference->setToolTip(tr("Show current minus base per tile instead of both reports' totals"));
+  m_difference->setVisible(false);
+  connect(m_difference, &QCheckBox::toggled, this, [this](bool on) { m_chart->setDifference(on); });
+  h->addWidget(m_difference);
+
+  h->addSpacing(12);
+  h->addWidget(new QLabel(tr("IPU:"), bar));
+  m_ipu = new QComboBox(bar);
+  connect(m_ipu, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+    if (m_ipu->currentIndex() >= 0) m_chart->setIpu(m_ipu->currentData().toInt());
+  });
+  h->addWidget(m_ipu);
+
+  h->addSpacing(12);
+  h->addWidget(new QLabel(tr("Tiles:"), bar));
+  m_tiles = new QLineEdit(bar);
+  m_tiles->setPlaceholderText(tr("e.g. 0,5,17 or 3-7"));
+  m_tiles->setClearButtonEnabled(true);
+  m_tiles->setMinimumWidth(140);
+  connect(m_tiles, &QLineEdit::returnPressed, this, [this] { selectTiles(m_tiles->text()); });
+  h->addWidget(m_tiles);
+  m_tilesError = new QLabel(bar);
+  QPalette red = m_tilesError->palette();
+  red.setColor(QPalette::WindowText, QColor(0xd62728));
+  m_tilesError->setPalette(red);
+  h->addWidget(m_tilesError);
+  h->addStretch(1);
+  return bar;
+}
+
+QWidget* MemoryPage::createTabs() {
+  m_tabs = new QTabWidget(this);
+  auto* details = createSortableTable(m_detailsModel, m_tabs);
+  details->setSortingEnabled(false); // categories, then totals: the order is the meaning
+  m_tabs->addTab(details, tr("Details"));
+
+  auto* variables = new QWidget(m_tabs);
+  auto* v = new QVBoxLayout(variables);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* modeBar = new QHBoxLayout;
+  auto* showTable = new QRadioButton(tr("Table"), variables);
+  m_showMap = new QRadioButton(tr("Memory map"), variables);
+  m_wholeTile = new QCheckBox(tr("Whole tile"), variables);
+  m_wholeTile->setToolTip(tr("Show the tile's whole capacity rather than up to its highest used address"));
+  showTable->setChecked(true);
+  auto* group = new QButtonGroup(variables);
+  group->addButton(showTable);
+  group->addButton(m_showMap);
+  modeBar->addWidget(showTable);
+  modeBar->addWidget(m_showMap);
+  modeBar->addWidget(m_wholeTile);
+  modeBar->addStretch(1);
+  v->addLayout(modeBar);
+  m_variablesStack = new QStackedWidget(variables);
+  m_variablesStack->addWidget(createSortableTable(m_variablesModel, m_variablesStack, LoweredVariablesModel::NameColumn));
+  m_map = new MemoryMapWidget(m_variablesStack);
+  m_variablesStack->addWidget(m_map);
+  v->addWidget(m_variablesStack);
+  connect(m_showMap, &QRadioButton::toggled, this, [this](bool map) {
+    m_variablesStack->setCurrentIndex(map ? 1 : 0);
+    m_wholeTile->setEnabled(map);
+  });
+  m_wholeTile->setEnabled(false);
+  connect(m_wholeTile, &QCheckBox::toggled, m_map, &MemoryMapWidget::setWholeTile);
+  m_tabs->addTab(variables, tr("Variables"));
+
+  m_tabs->addTab(createSortableTable(m_verticesModel, m_tabs), tr("Vertices"));
+  m_tabs->addTab(createSortableTable(m_computeSetsModel, m_tabs), tr("Compute sets"));
+  m_tabs->addTab(createSortableTable(m_exchangesModel, m_tabs), tr("Exchanges"));
+  return m_tabs;
+}
+
+QWidget* MemoryPage::imageWidget() { return m_chart; }
+
+void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
+  setReady(false);
+  m_task = TaskHandle();
+  m_detailsTask = TaskHandle();
+  m_doc = doc;
+  m_data.reset();
+  m_baseData.reset();
+  m_details.reset();
+  m_selection.clear();
+  m_loadedOnce = false;
+  m_chart->setData(nullptr);
+  m_detailsModel->setSelection(nullptr, {});
+  m_variablesModel->setDetails(nullptr);
+  m_verticesModel->setRows(nullptr);
+  m_computeSetsModel->setRows(nullptr);
+  m_exchangesModel->setRows(nullptr);
+  m_map->setDetails(nullptr);
+  m_tiles->clear();
+  m_tilesError->clear();
+  updateTexts();
+  if (!doc) return;
+  m_task = runInBackground<Snapshots>(
+      this, tr("Reading tile memory"),
+      [doc](Progress& p) {
+        Snapshots s;
+        s.current = std::make_shared<const MemoryData>(loadMemory(*doc, p));
+        if (doc->base()) s.base = std::make_shared<const MemoryData>(loadMemory(*doc->base(), p));
+        return s;
+      },
+      [this](std::shared_ptr<const Snapshots> s) { showData(std::move(s)); },
+      [this](const QString& error) { emit errorOccurred(error); });
+}
+
+void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
+  m_data = snapshots->current;
+  m_baseData = snapshots->base;
+  const bool comparing = m_baseData != nullptr;
+  m_difference->setVisible(comparing);
+  m_breakdown->setEnabled(!comparing);
+  m_breakdown->setToolTip(comparing ? tr("Comparing reports: both totals are shown") : QString());
+  {
+    const QSignalBlocker block(m_ipu);
+    m_ipu->clear();
+    m_ipu->addItem(tr("All"), -1);
+    for (unsigned i = 0; i < m_data->numIpus && m_data->numIpus > 1; ++i) m_ipu->addItem(tr("IPU %1").arg(i), int(i));
+    m_ipu->setEnabled(m_data->numIpus > 1);
+  }
+  // The capacity line helps when some tile comes near it; otherwise it would flatten the chart.
+  const std::uint64_t largest = m_data->numTiles ? m_data->includingGaps[m_data->largestTile()] : 0;
+  const QSignalBlocker blockMax(m_maxMemory);
+  m_maxMemory->setChecked(m_data->outOfMemory || largest * 2 >= m_data->bytesPerTile);
+  m_chart->setShowMaxMemory(m_maxMemory->isChecked());
+  m_chart->setIncludeGaps(m_gaps->isChecked());
+  m_chart->setBreakdown(MemoryBreakdown(m_breakdown->currentData().toInt()));
+  m_chart->setDifference(m_difference->isChecked());
+  m_chart->setData(m_data, m_baseData);
+  m_chart->setIpu(-1);
+  selectionChanged({});
+}
+
+bool MemoryPage::selectTiles(const QString& text) {
+  if (!m_data) return false;
+  QString error;
+  const auto tiles = parseTileList(text, m_chart->numTiles(), &error);
+  if (!tiles) {
+    m_tilesError->setText(error);
+    return false;
+  }
+  m_tilesError->clear();
+  m_chart->setSelection(std::vector<std::size_t>(tiles->begin(), tiles->end()));
+  // The chart only signals a change; typing the current selection again still reloads nothing.
+  return true;
+}
+
+void MemoryPage::selectionChanged(const std::vector<unsigned>& tiles) {
+  m_selection = tiles;
+  std::vector<unsigned> inReport;
+  for (unsigned t : tiles)
+    if (m_data && t < m_data->numTiles) inReport.push_back(t);
+  m_selection = inReport;
+  m_tiles->setText(formatTileList(m_selection));
+  m_tilesError->clear();
+  m_detailsModel->setSelection(m_data, m_selection);
+  updateTexts();
+  loadDetails();
+}
+
+void MemoryPage::loadDetails() {
+  m_detailsTask = TaskHandle();
+  m_details.reset();
+  if (!m_doc || !m_data) return;
+  const auto doc = m_doc;
+  const std::vector<unsigned> tiles = m_selection;
+  m_detailsTask = runInBackground<TileDetailsData>(
+      this, tr("Reading tile details"), [doc, tiles](Progress& p) { return loadTileDetails(*doc, tiles, p); },
+      [this](std::shared_ptr<const TileDetailsData> details) {
+        m_details = details;
+        m_variablesModel->setDetails(details);
+        m_verticesModel->setRows({details, &details->vertices});
+        m_computeSetsModel->setRows({details, &details->computeSets});
+        m_exchangesModel->setRows({details, &details->exchanges});
+        m_map->setDetails(details);
+        updateTexts();
+        emit detailsLoaded();
+        if (!m_loadedOnce) {
+          m_loadedOnce = true;
+          setReady(true);
+        }
+      },
+      [this](const QString& error) { emit errorOccurred(error); });
+}
+
+void MemoryPage::updateTexts() {
+  const MemoryUnits u = Settings::instance().memoryUnits();
+  if (!m_data) {
+    m_summary->setText(m_doc ? tr("Reading tile memory…") : QString());
+    m_selectionLabel->clear();
+    return;
+  }
+  const unsigned largest = m_data->largestTile();
+  QString summary = tr("%1 tiles, %2 per tile. Largest tile %3: %4 (%5 of the tile)")
+                        .arg(formatCount(m_data->numTiles), formatBytes(m_data->bytesPerTile, u))
+                        .arg(largest)
+                        .arg(formatBytes(m_data->includingGaps[largest], u),
+                             formatPercent(double(m_data->includingGaps[largest]) / double(std::max<std::uint64_t>(1, m_data->bytesPerTile))));
+  if (m_data->outOfMemory) {
+    unsigned over = 0;
+    for (unsigned t = 0; t < m_data->numTiles; ++t) over += m_data->includingGaps[t] > m_data->bytesPerTile ? 1 : 0;
+    summary += tr(". <b>Out of memory</b>: %1 tiles need more than their capacity").arg(formatCount(over));
+  }
+  if (m_baseData) {
+    std::uint64_t base = 0, cur = 0;
+    for (unsigned t = 0; t < m_baseData->numTiles; ++t) base += m_baseData->includingGaps[t];
+    for (unsigned t = 0; t < m_data->numTiles; ++t) cur += m_data->includingGaps[t];
+    summary += tr(". Compared with the base: %1 → %2 (%3)")
+                   .arg(formatBytes(base, u), formatBytes(cur, u), formatBytesDelta(std::int64_t(cur) - std::int64_t(base), u));
+  }
+  m_summary->setText(summary);
+  QString selection;
+  if (m_selection.empty()) {
+    selection = tr("No tile selected: the tabs below describe <b>all %1 tiles</b>. Click the chart to pick a tile, "
+                   "shift-click to add tiles, or type a list.").arg(formatCount(m_data->numTiles));
+  } else {
+    std::uint64_t sum = 0;
+    for (unsigned t : m_selection) sum += m_data->includingGaps[t];
+    selection = m_selection.size() == 1 ? tr("<b>Tile %1</b> (IPU %2): %3").arg(m_selection[0]).arg(m_data->ipuOf(m_selection[0])).arg(formatBytes(sum, u))
+                                        : tr("<b>%1 tiles</b> (%2): %3 together").arg(m_selection.size()).arg(formatTileList(m_selection), formatBytes(sum, u));
+  }
+  if (m_baseData) selection += tr(" (tabs describe the current report)");
+  if (!m_details) selection += tr(" — reading…");
+  m_selectionLabel->setText(selection);
+}
+
+} // namespace tessera::viewer
