@@ -167,6 +167,8 @@ private slots:
     QCOMPARE(page.chart()->selection(), both);
     QVERIFY(waitSteps(page, both));
     QCOMPARE(page.liveVariablesModel()->columnCount(), 5);
+    const QString out = viewer_test::tmpDir(QStringLiteral("liveness"));
+    page.grab().save(out + QStringLiteral("/two-steps.png")); // kept for a person to look at
 
     // An OnTileExecute step lists its compute set's vertices.
     std::size_t execute = steps.size();
@@ -178,6 +180,10 @@ private slots:
     QVERIFY(page.verticesModel()->rowCount() > 0);
     QVERIFY(!page.details()->computeSet.isEmpty());
     QVERIFY(page.cyclesModel()->row(0).maxCycles > 0);
+    page.tabs()->setCurrentIndex(3);
+    page.grab().save(out + QStringLiteral("/cycles.png"));
+    page.tabs()->setCurrentIndex(2);
+    page.grab().save(out + QStringLiteral("/vertices.png"));
   }
 
   void alwaysLiveFloorScopeAndUnits() {

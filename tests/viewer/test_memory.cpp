@@ -211,6 +211,7 @@ private slots:
     // A bad list is reported beside the box and changes nothing.
     QVERIFY(!page.selectTiles(QStringLiteral("3,99999")));
     QVERIFY(page.tilesError()->text().contains(QStringLiteral("99999")));
+    QVERIFY(!page.tilesError()->isHidden());
     QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{3, 7}));
 
     // The memory map of the first selected tile.
@@ -220,7 +221,13 @@ private slots:
     QVERIFY(page.memoryMap()->extent() >= report.compilation().tile(3).memory().total().excludingGaps());
     const QImage map = page.memoryMap()->grab().toImage();
     QVERIFY(viewer_test::distinctColors(map) >= 6);
-    QVERIFY(page.memoryMap()->addressAt(QPointF(page.memoryMap()->width() / 2.0, 40)).has_value());
+    // Kept for a person to look at, as the screenshots are.
+    const QString out = viewer_test::tmpDir(QStringLiteral("memory"));
+    page.grab().save(out + QStringLiteral("/page-tiles-3-7-map.png"));
+    page.mapButton()->setChecked(false);
+    page.grab().save(out + QStringLiteral("/page-tiles-3-7-variables.png"));
+    page.mapButton()->setChecked(true);
+    QVERIFY(page.memoryMap()->addressAt(QPointF(page.memoryMap()->width() / 2.0, page.memoryMap()->height() / 2.0)).has_value());
 
     // Escape clears the selection: back to all tiles.
     page.chart()->setFocus();

@@ -16,7 +16,7 @@ namespace tessera::viewer {
 
 namespace {
 
-constexpr double kLabelWidth = 70, kMargin = 8, kLegendHeight = 22;
+constexpr double kLabelWidth = 70, kMargin = 8;
 
 int categoryIndex(const QString& name) {
   static const QStringList names = [] {
@@ -64,8 +64,8 @@ std::uint64_t MemoryMapWidget::extent() const {
 }
 
 QRectF MemoryMapWidget::mapRect() const {
-  return QRectF(kLabelWidth, kMargin + kLegendHeight, std::max(1.0, width() - kLabelWidth - kMargin),
-                std::max(1.0, height() - 2 * kMargin - kLegendHeight));
+  return QRectF(kLabelWidth, kMargin + m_legendHeight, std::max(1.0, width() - kLabelWidth - kMargin),
+                std::max(1.0, height() - 2 * kMargin - m_legendHeight));
 }
 
 int MemoryMapWidget::rows() const { return std::clamp(int(mapRect().height() / 16), 2, 128); }
@@ -109,8 +109,44 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
                m_details ? tr("Select a tile on the chart to see its memory map.") : tr("Reading the tile's variables…"));
     return;
   }
-  const QRectF map = mapRect();
   const QFontMetrics fm(font());
+  const MemoryUnits u = Settings::instance().memoryUnits();
+  QBrush hatch(textColor(), Qt::BDiagPattern);
+  // The legend first (the tile, then the categories present, wrapping), as it sets the map's top.
+  std::set<int> categories;
+  for (const TileVariableRow* v : m_vars) categories.insert(categoryIndex(v->category));
+  struct Entry {
+    QString name;
+    QBrush brush;
+  };
+  std::vector<Entry> entries;
+  for (int c : categories)
+    entries.push_back({c >= 0 ? QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)]) : tr("other"),
+                       QBrush(categoryColor(c))});
+  entries.push_back({tr("gaps"), hatch});
+  const QString title = tr("Tile %1: %2 used%3")
+                            .arg(m_tile)
+                            .arg(formatBytes(m_usedEnd, u), m_details->tiles.size() > 1 ? tr(" (first selected tile)") : QString());
+  std::vector<QPointF> at;
+  double x = kLabelWidth + fm.horizontalAdvance(title) + 20, y = kMargin;
+  for (const Entry& e : entries) {
+    const double w = 16 + fm.horizontalAdvance(e.name) + 12;
+    if (x + w > width() - kMargin) {
+      x = kLabelWidth;
+      y += fm.height() + 2;
+    }
+    at.emplace_back(x, y);
+    x += w;
+  }
+  m_legendHeight = y - kMargin + fm.height() + 8;
+  p.drawText(QRectF(kLabelWidth, kMargin, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    p.fillRect(QRectF(at[i].x(), at[i].y() + 2, 12, fm.height() - 4), entries[i].brush);
+    p.setPen(textColor());
+    p.drawText(QRectF(at[i].x() + 16, at[i].y(), 400, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, entries[i].name);
+  }
+
+  const QRectF map = mapRect();
   const std::uint64_t perRow = bytesPerRow(), end = extent();
   const double rowHeight = map.height() / rows();
   // Row addresses on the left; the empty track of each row.
@@ -125,9 +161,7 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
     p.fillRect(QRectF(map.left(), y + 1, map.width() * double(rowBytes) / double(perRow), rowHeight - 2), track);
   }
   // Gaps: addresses below the highest used one that no variable covers.
-  QBrush hatch(textColor(), Qt::BDiagPattern);
   std::uint64_t covered = 0;
-  std::set<int> categories;
   for (const TileVariableRow* v : m_vars) {
     if (v->offset > covered)
       for (const QRectF& r : rangeRects(covered, v->offset)) p.fillRect(r, hatch);
@@ -135,9 +169,7 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   }
   // Variables: translucent, so addresses shared by variables with disjoint lives show darker.
   for (const TileVariableRow* v : m_vars) {
-    const int c = categoryIndex(v->category);
-    categories.insert(c);
-    QColor color = categoryColor(c);
+    QColor color = categoryColor(categoryIndex(v->category));
     color.setAlpha(v->alwaysLive ? 255 : 150);
     for (const QRectF& r : rangeRects(v->offset, v->offset + v->bytes)) {
       p.fillRect(r, color);
@@ -156,32 +188,8 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
     p.setPen(color);
     p.drawText(QRectF(x + 4, y - fm.height(), 400, fm.height()), Qt::AlignLeft | Qt::AlignBottom, label);
   };
-  const MemoryUnits u = Settings::instance().memoryUnits();
   boundary(m_details->interleavedStart, QColor(0x2f8f9d), tr("interleaved region from %1").arg(formatBytes(m_details->interleavedStart, u)));
   boundary(m_details->bytesPerTile, QColor(0xd62728), tr("capacity %1: overflowed beyond").arg(formatBytes(m_details->bytesPerTile, u)));
-
-  // Legend: the tile and the categories present.
-  double x = kLabelWidth;
-  p.setPen(textColor());
-  const QString title = tr("Tile %1: %2 used, %3 per row%4")
-                            .arg(m_tile)
-                            .arg(formatBytes(m_usedEnd, u), formatBytes(perRow, u),
-                                 m_details->tiles.size() > 1 ? tr(" (first selected tile)") : QString());
-  p.drawText(QRectF(x, kMargin, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
-  x += fm.horizontalAdvance(title) + 20;
-  for (int c : categories) {
-    const QString name = c >= 0 ? QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)]) : tr("other");
-    const double w = 16 + fm.horizontalAdvance(name) + 12;
-    if (x + w > width()) break;
-    p.fillRect(QRectF(x, kMargin + 2, 12, fm.height() - 4), categoryColor(c));
-    p.setPen(textColor());
-    p.drawText(QRectF(x + 16, kMargin, w, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
-    x += w;
-  }
-  if (x + 60 < width()) {
-    p.fillRect(QRectF(x, kMargin + 2, 12, fm.height() - 4), hatch);
-    p.drawText(QRectF(x + 16, kMargin, 80, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("gaps"));
-  }
 }
 
 void MemoryMapWidget::mouseMoveEvent(QMouseEvent* event) {

@@ -45,6 +45,7 @@ private:
   int m_tile = -1;
   std::uint64_t m_usedEnd = 0;
   bool m_whole = false;
+  double m_legendHeight = 24; ///< set when painting: the legend wraps on narrow widgets
 };
 
 } // namespace tessera::viewer

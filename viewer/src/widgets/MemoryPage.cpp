@@ -32,6 +32,7 @@ MemoryPage::MemoryPage(QWidget* parent)
       m_computeSetsModel(new TileComputeSetsModel(this)), m_exchangesModel(new TileExchangesModel(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(createToolbar());
+  layout->addWidget(m_tilesError); // its own line: a message there must not squeeze the options
   m_summary = new QLabel(this);
   m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_summary->setWordWrap(true); // a long line must not widen the window
@@ -105,11 +106,12 @@ QWidget* MemoryPage::createToolbar() {
   m_tiles->setMinimumWidth(140);
   connect(m_tiles, &QLineEdit::returnPressed, this, [this] { selectTiles(m_tiles->text()); });
   h->addWidget(m_tiles);
-  m_tilesError = new QLabel(bar);
+  m_tilesError = new QLabel(this);
   QPalette red = m_tilesError->palette();
   red.setColor(QPalette::WindowText, QColor(0xd62728));
   m_tilesError->setPalette(red);
-  h->addWidget(m_tilesError);
+  m_tilesError->setWordWrap(true);
+  m_tilesError->hide();
   h->addStretch(1);
   return bar;
 }
@@ -176,7 +178,7 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   m_exchangesModel->setRows(nullptr);
   m_map->setDetails(nullptr);
   m_tiles->clear();
-  m_tilesError->clear();
+  showTilesError({});
   updateTexts();
   if (!doc) return;
   m_task = runInBackground<Snapshots>(
@@ -223,13 +225,18 @@ bool MemoryPage::selectTiles(const QString& text) {
   QString error;
   const auto tiles = parseTileList(text, m_chart->numTiles(), &error);
   if (!tiles) {
-    m_tilesError->setText(error);
+    showTilesError(error);
     return false;
   }
-  m_tilesError->clear();
+  showTilesError({});
   m_chart->setSelection(std::vector<std::size_t>(tiles->begin(), tiles->end()));
   // The chart only signals a change; typing the current selection again still reloads nothing.
   return true;
+}
+
+void MemoryPage::showTilesError(const QString& message) {
+  m_tilesError->setText(message);
+  m_tilesError->setVisible(!message.isEmpty());
 }
 
 void MemoryPage::selectionChanged(const std::vector<unsigned>& tiles) {
@@ -239,7 +246,7 @@ void MemoryPage::selectionChanged(const std::vector<unsigned>& tiles) {
     if (m_data && t < m_data->numTiles) inReport.push_back(t);
   m_selection = inReport;
   m_tiles->setText(formatTileList(m_selection));
-  m_tilesError->clear();
+  showTilesError({});
   m_detailsModel->setSelection(m_data, m_selection);
   updateTexts();
   loadDetails();

@@ -80,6 +80,7 @@ private:
   void selectionChanged(const std::vector<unsigned>& tiles);
   void loadDetails();
   void updateTexts();
+  void showTilesError(const QString& message);
   QWidget* createToolbar();
   QWidget* createTabs();
 
