@@ -1,9 +1,10 @@
 # Fixture of the viewer tests: real reports and a host trace from the samples.
-#   cmake -DMLP=... -DPIPELINE=... -DOOM=... -DOUT=dir -P make_fixtures.cmake
+#   cmake -DMLP=... -DPIPELINE=... -DOOM=... -DTRACE_WRITER=... -DOUT=dir -P make_fixtures.cmake
 # OUT/mlp        two runs of the MLP sample, with a host trace: OUT/trace.pvti
 # OUT/mlp-big    the same with --batch 64 (the comparison's "after")
 # OUT/pipeline   the multi-IPU pipeline sample
 # OUT/oom        the out-of-memory sample (it exits 1 after writing its report)
+# OUT/rich.pvti  a host trace written by viewer_trace_writer (-DTRACE_WRITER=...)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(ENV{PVTI_OPTIONS} "{\"enable\":\"true\",\"directory\":\"${OUT}/trace-dir\"}")
@@ -19,6 +20,15 @@ if(NOT n EQUAL 1)
   message(FATAL_ERROR "expected one .pvti in ${OUT}/trace-dir, found ${n}")
 endif()
 file(RENAME ${traces} ${OUT}/trace.pvti)
+
+# OUT/rich.pvti: viewer_trace_writer's trace (two threads, instants, a graph, a heatmap)
+set(ENV{PVTI_OPTIONS} "{\"enable\":\"true\",\"directory\":\"${OUT}/rich-dir\"}")
+execute_process(COMMAND ${TRACE_WRITER} RESULT_VARIABLE status OUTPUT_VARIABLE rich OUTPUT_STRIP_TRAILING_WHITESPACE)
+unset(ENV{PVTI_OPTIONS})
+if(NOT status EQUAL 0 OR NOT EXISTS "${rich}")
+  message(FATAL_ERROR "viewer_trace_writer exited with ${status} (trace: '${rich}')")
+endif()
+file(RENAME ${rich} ${OUT}/rich.pvti)
 
 execute_process(COMMAND ${MLP} --steps 32 --steps-per-run 16 --batch 64 --reports ${OUT}/mlp-big --out ${OUT}/mlp-big
   RESULT_VARIABLE status OUTPUT_QUIET)

@@ -30,6 +30,8 @@ private slots:
     const QStringList mlp{viewer_test::mlpReport()};
     QTest::newRow("summary-mlp") << QStringLiteral("summary") << mlp;
     QTest::newRow("summary-oom") << QStringLiteral("summary") << QStringList{viewer_test::oomReport()};
+    QTest::newRow("trace-mlp") << QStringLiteral("trace") << QStringList{viewer_test::traceFile()};
+    QTest::newRow("trace-rich") << QStringLiteral("trace") << QStringList{QStringLiteral(VIEWER_FIXTURES_DIR "/rich.pvti")};
     QTest::newRow("memory-mlp") << QStringLiteral("memory") << mlp;
     QTest::newRow("memory-pipeline") << QStringLiteral("memory") << QStringList{viewer_test::pipelineReport()};
     QTest::newRow("memory-oom") << QStringLiteral("memory") << QStringList{viewer_test::oomReport()};

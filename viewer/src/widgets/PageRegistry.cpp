@@ -1,6 +1,7 @@
 // The pages, in the order the side list shows them.
 #include "widgets/PageRegistry.hpp"
 
+#include "widgets/HostTracePage.hpp"
 #include "widgets/LivenessPage.hpp"
 #include "widgets/MemoryPage.hpp"
 #include "widgets/SummaryPage.hpp"
@@ -10,6 +11,7 @@ namespace tessera::viewer {
 std::vector<Page*> createPages(QWidget* parent) {
   return {
       new SummaryPage(parent),
+      new HostTracePage(parent),
       new MemoryPage(parent),
       new LivenessPage(parent),
   };

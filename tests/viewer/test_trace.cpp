@@ -1,0 +1,569 @@
+// The Host trace page: a trace written with libpvti (viewer_trace_writer, RichTraceShape.hpp)
+// is indexed exactly as written; the level of detail merges sub-pixel events; the call tree
+// model passes QAbstractItemModelTester; the timeline is driven by wheel, keys, drags and clicks;
+// search steps through matches; merge-all-charts changes the lanes; the MLP fixture's trace
+// loads; broken .pvti files give an error naming the file.
+#include "RichTraceShape.hpp"
+#include "ViewerTestUtil.hpp"
+
+#include "charts/TraceTimeline.hpp"
+#include "core/TraceIndex.hpp"
+#include "core/TraceLayout.hpp"
+#include "core/TraceLod.hpp"
+#include "core/TraceTime.hpp"
+#include "models/TraceCallTreeModel.hpp"
+#include "widgets/HostTracePage.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeView>
+#include <QWheelEvent>
+
+#include <algorithm>
+
+using namespace tessera::viewer;
+
+namespace {
+
+// Runs viewer_trace_writer with tracing on, into `dir`; returns the trace's path.
+QString writeTrace(const QString& dir, int ticks = rich_trace::defaultTicks) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("PVTI_OPTIONS"), QStringLiteral("{\"enable\":\"true\",\"directory\":\"%1\"}").arg(dir));
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(VIEWER_TRACE_WRITER), {QStringLiteral("--ticks"), QString::number(ticks)});
+  if (!p.waitForFinished(120000) || p.exitCode() != 0) return {};
+  return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+}
+
+Progress testProgress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
+
+int threadNamed(const TraceIndex& index, const QString& name) {
+  for (std::size_t t = 0; t < index.threads.size(); ++t)
+    if (index.threads[t].name == name) return int(t);
+  return -1;
+}
+
+std::vector<TraceEventRef> topLevel(const TraceIndex& index, int thread) {
+  std::vector<TraceEventRef> out;
+  const auto& events = index.threads[std::size_t(thread)].events;
+  for (std::uint32_t i = 0; i < events.size(); i = events[i].next) out.push_back({thread, i, false});
+  return out;
+}
+
+QStringList childLabels(const TraceIndex& index, TraceEventRef e) {
+  QStringList out;
+  for (std::uint32_t c : index.children(e.thread, e.index)) out << index.labels[index.threads[std::size_t(e.thread)].events[c].label];
+  return out;
+}
+
+void sendWheel(QWidget* w, QPoint pos, int delta) {
+  QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                Qt::NoScrollPhase, false);
+  QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class TraceTest : public QObject {
+  Q_OBJECT
+private:
+  QString m_rich;
+  std::shared_ptr<const TraceIndex> m_index;
+
+  std::unique_ptr<HostTracePage> openPage(const QString& path) {
+    auto page = std::make_unique<HostTracePage>();
+    page->resize(1200, 800);
+    page->show();
+    page->setDocument(Document::resolve(path));
+    return page;
+  }
+
+private slots:
+  void initTestCase() {
+    m_rich = writeTrace(viewer_test::tmpDir(QStringLiteral("trace-writer")));
+    QVERIFY2(QFile::exists(m_rich), qPrintable(m_rich));
+    Progress progress = testProgress();
+    m_index = std::make_shared<const TraceIndex>(loadTraceIndex(m_rich, progress));
+  }
+
+  void indexHoldsWhatWasWritten() {
+    const TraceIndex& index = *m_index;
+    QCOMPARE(index.processes.size(), std::size_t(1));
+    QCOMPARE(index.threads.size(), std::size_t(2));
+    const int main = threadNamed(index, QStringLiteral("main")), loader = threadNamed(index, QStringLiteral("loader"));
+    QVERIFY(main >= 0 && loader >= 0);
+    QCOMPARE(index.threads[std::size_t(main)].events.size(), std::size_t(rich_trace::mainEvents));
+    QCOMPARE(index.threads[std::size_t(main)].depthCount(), std::size_t(rich_trace::mainDepths));
+    QCOMPARE(index.threads[std::size_t(loader)].events.size(), std::size_t(rich_trace::loaderEvents));
+    QCOMPARE(index.eventCount, std::size_t(rich_trace::mainEvents + rich_trace::loaderEvents));
+    QCOMPARE(index.threads[std::size_t(main)].instants.size(), std::size_t(rich_trace::mainInstants));
+    QCOMPARE(index.threads[std::size_t(loader)].instants.size(), std::size_t(rich_trace::loaderInstants));
+    QCOMPARE(index.instantCount, std::size_t(rich_trace::mainInstants + rich_trace::loaderInstants));
+
+    // Nesting and labels on the main thread.
+    const auto steps = topLevel(index, main);
+    QCOMPARE(int(steps.size()), rich_trace::steps);
+    for (int s = 0; s < rich_trace::steps; ++s) {
+      const TraceEventRef step = steps[std::size_t(s)];
+      QCOMPARE(index.label(step), QStringLiteral("step"));
+      QStringList expected{QStringLiteral("forward"), QStringLiteral("backward")};
+      if (s == rich_trace::steps - 1) expected << QStringLiteral("tiny");
+      QCOMPARE(childLabels(index, step), expected);
+      const auto kids = index.children(main, step.index);
+      QCOMPARE(childLabels(index, {main, kids[0], false}), (QStringList{QStringLiteral("layer0"), QStringLiteral("layer1")}));
+      QCOMPARE(childLabels(index, {main, kids[1], false}), QStringList{QStringLiteral("allreduce")});
+      // Durations: each layer slept, a parent lasts at least as long as its children, self time
+      // is what the children leave.
+      const TraceEventRecord& rec = index.event(step);
+      std::int64_t children = 0;
+      for (std::uint32_t k : kids) {
+        children += index.threads[std::size_t(main)].events[k].duration();
+        QCOMPARE(index.threads[std::size_t(main)].events[k].depth, 1u);
+        QCOMPARE(index.threads[std::size_t(main)].events[k].parent, step.index);
+      }
+      QVERIFY(rec.duration() >= 2 * rich_trace::stepSleepMs * 1000000LL);
+      QVERIFY(rec.duration() >= children);
+      QCOMPARE(rec.self, rec.duration() - children);
+      QVERIFY(rec.metadata && QString::fromStdString(*rec.metadata).contains(QStringLiteral("\"step\"")));
+      // child() agrees with children().
+      for (std::uint32_t r = 0; r < rec.childCount; ++r) QCOMPARE(index.child(main, step.index, r), kids[r]);
+    }
+
+    // The same as libpva reads directly.
+    const pva::Trace trace = pva::openTrace(m_rich.toStdString());
+    for (const pva::Thread& t : trace.processes()[0].threads()) {
+      const int mine = threadNamed(index, QString::fromStdString(t.name()));
+      QCOMPARE(index.threads[std::size_t(mine)].events.size(), t.numEvents());
+      const auto tops = topLevel(index, mine);
+      QCOMPARE(tops.size(), t.events().size());
+      for (std::size_t i = 0; i < tops.size(); ++i) {
+        QCOMPARE(index.event(tops[i]).begin, t.events()[i].beginNs());
+        QCOMPARE(index.event(tops[i]).end, t.events()[i].endNs());
+        QCOMPARE(index.label(tops[i]), QString::fromStdString(t.events()[i].label()));
+      }
+    }
+
+    // Instants.
+    const TraceInstant& checkpoint = index.threads[std::size_t(main)].instants[0];
+    QCOMPARE(index.labels[checkpoint.label], QStringLiteral("checkpoint"));
+    QVERIFY(QString::fromStdString(*checkpoint.metadata).contains(QStringLiteral("checkpoint-1")));
+    QCOMPARE(index.labels[index.threads[std::size_t(loader)].instants[1].label], QStringLiteral("queue empty"));
+
+    // Graph and heatmap.
+    const TraceProcessIndex& proc = index.processes[0];
+    QCOMPARE(proc.graphs.size(), std::size_t(1));
+    const pva::TraceGraph& g = *proc.graphs[0].graph;
+    QCOMPARE(QString::fromStdString(g.name()), QStringLiteral("memory"));
+    QCOMPARE(QString::fromStdString(g.unit()), QStringLiteral("MB"));
+    QCOMPARE(g.series().size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(g.series()[1].name()), QStringLiteral("device"));
+    QCOMPARE(int(g.series()[0].samples().size()), rich_trace::graphSamples);
+    QCOMPARE(proc.graphs[0].max, 100 + 50.0 * rich_trace::steps);
+    QCOMPARE(proc.graphs[0].min, 0.0);
+    QCOMPARE(proc.heatmaps.size(), std::size_t(1));
+    const pva::TraceHeatmap& h = *proc.heatmaps[0].heatmap;
+    QCOMPARE(h.binEdges().size(), std::size_t(5));
+    QCOMPARE(int(h.samples().size()), rich_trace::heatmapSamples);
+    std::uint32_t biggest = 0;
+    for (const pva::HeatmapSample& s : h.samples()) {
+      std::uint32_t sum = 0;
+      for (std::uint32_t c : s.bins) {
+        sum += c;
+        biggest = std::max(biggest, c);
+      }
+      QCOMPARE(int(sum), rich_trace::heatmapValuesPerSample);
+    }
+    QCOMPARE(proc.heatmaps[0].maxCount, biggest);
+
+    // The activity's extent: tracing starts before the first event.
+    QVERIFY(index.beginNs >= 0 && index.beginNs <= index.endNs);
+    for (const TraceThreadIndex& t : index.threads) QVERIFY(index.beginNs <= t.events.front().begin);
+
+    // Range counts and search.
+    QCOMPARE(index.eventsOverlapping(0, index.endNs + 1), index.eventCount);
+    const auto layers = index.search(QStringLiteral("layer"));
+    QCOMPARE(int(layers.size()), 2 * rich_trace::steps);
+    for (std::size_t i = 1; i < layers.size(); ++i) QVERIFY(index.event(layers[i - 1]).begin <= index.event(layers[i]).begin);
+    QCOMPARE(int(index.search(QStringLiteral("LAYER0")).size()), rich_trace::steps);
+    QVERIFY(index.search(QStringLiteral("no such label")).empty());
+  }
+
+  void levelOfDetailMergesSubPixelEvents() {
+    const TraceIndex& index = *m_index;
+    const int loader = threadNamed(index, QStringLiteral("loader"));
+    const TraceDepthRow& row = index.threads[std::size_t(loader)].depths[0];
+    TraceViewport v;
+    v.width = 800;
+    v.t0 = 0;
+    v.nsPerPx = double(index.endNs) / v.width;
+    std::vector<TraceBlock> blocks;
+    visibleBlocks(row, v, blocks);
+    std::size_t merged = 0, covered = 0;
+    for (const TraceBlock& b : blocks) {
+      covered += b.count;
+      if (b.count > 1) ++merged;
+      QVERIFY(b.x1 >= b.x0 + 1.0);
+    }
+    // The 1,000 ticks take far less than a pixel each: they collapse into a few blocks.
+    QVERIFY2(blocks.size() < 100, qPrintable(QString::number(blocks.size())));
+    QVERIFY(merged >= 1);
+    QCOMPARE(covered, row.size());
+
+    // Zoomed in on one tick, it is drawn on its own and at least 0.5 µs wide.
+    const std::int64_t tick = row.begin[row.size() / 2];
+    v.nsPerPx = 1;
+    v.t0 = double(tick) - 100;
+    blocks.clear();
+    visibleBlocks(row, v, blocks);
+    QVERIFY(!blocks.empty());
+    auto it = std::find_if(blocks.begin(), blocks.end(), [&](const TraceBlock& b) { return b.event == row.event[row.size() / 2]; });
+    QVERIFY(it != blocks.end());
+    QCOMPARE(it->count, 1u);
+    if (row.end[row.size() / 2] - tick < 1000) {
+      QVERIFY(it->subMicrosecond);
+      const std::int64_t gap = row.begin[row.size() / 2 + 1] - tick;
+      QVERIFY(it->x1 - it->x0 >= std::min<double>(kMinEventDrawNs, double(gap)) - 0.01);
+    }
+  }
+
+  void levelOfDetailCostFollowsPixels() {
+    // A million back-to-back 100 ns events: one row's blocks cost O(width log n), not O(n).
+    TraceDepthRow row;
+    const std::size_t n = 1000000;
+    for (std::size_t i = 0; i < n; ++i) {
+      row.begin.push_back(std::int64_t(i) * 150);
+      row.end.push_back(std::int64_t(i) * 150 + 100);
+      row.event.push_back(std::uint32_t(i));
+    }
+    TraceViewport v;
+    v.width = 1600;
+    v.nsPerPx = 150.0 * n / v.width;
+    std::vector<TraceBlock> blocks;
+    QElapsedTimer timer;
+    timer.start();
+    for (int rep = 0; rep < 100; ++rep) {
+      blocks.clear();
+      visibleBlocks(row, v, blocks);
+    }
+    const double perRowMs = timer.nsecsElapsed() / 1e6 / 100;
+    qInfo("1M events, 1600 px: %zu blocks, %.3f ms per row", blocks.size(), perRowMs);
+    QVERIFY(blocks.size() <= std::size_t(v.width) + 1);
+    QVERIFY2(perRowMs < 20, qPrintable(QString::number(perRowMs)));
+    std::size_t covered = 0;
+    for (const TraceBlock& b : blocks) covered += b.count;
+    QCOMPARE(covered, n);
+  }
+
+  void timeLabels() {
+    QCOMPARE(niceTimeStep(130), 200.0);
+    QCOMPARE(niceTimeStep(4e6), 5e6);
+    QCOMPARE(formatTraceTime(1.25e9, 1e6), QStringLiteral("0:00:01.250"));
+    QCOMPARE(formatTraceTime(3723e9, 1e9), QStringLiteral("1:02:03"));
+    QCOMPARE(formatTraceTime(1.5e9, 2.5e8), QStringLiteral("0:00:01.50"));
+    QCOMPARE(formatTraceTime(1234, 1), QStringLiteral("0:00:00.000001234"));
+    QCOMPARE(formatTraceTime(0.9999999e9, 1e6), QStringLiteral("0:00:01.000"));
+    QCOMPARE(formatTraceTime(-2e6, 1e6), QStringLiteral("-0:00:00.002"));
+    QVERIFY(formatAbsoluteTraceTime(1000000, 1.5e9, 1e8).endsWith(QStringLiteral(".5")));
+  }
+
+  void layoutFollowsOptions() {
+    TraceLayoutOptions options;
+    TraceLayout layout = buildTraceLayout(*m_index, options);
+    // file, process, heatmap, two threads, graph
+    QCOMPARE(layout.lanes.size(), std::size_t(6));
+    QCOMPARE(layout.lanes[2].kind, TraceLane::Kind::Heatmap);
+    QCOMPARE(layout.lanes.back().kind, TraceLane::Kind::Graph);
+    for (const TraceLane& l : layout.lanes) {
+      QCOMPARE(layout.laneAt(l.y), int(&l - layout.lanes.data()));
+      QCOMPARE(layout.laneAt(l.y + l.height - 1), int(&l - layout.lanes.data()));
+    }
+    options.merged = true;
+    QCOMPARE(buildTraceLayout(*m_index, options).lanes.size(), std::size_t(5));
+    options.collapsed.insert(QStringLiteral("p0"));
+    QCOMPARE(buildTraceLayout(*m_index, options).lanes.size(), std::size_t(2));
+    options.collapsed.insert(QStringLiteral("file"));
+    QCOMPARE(buildTraceLayout(*m_index, options).lanes.size(), std::size_t(1));
+  }
+
+  void callTreeModel() {
+    TraceCallTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const int main = threadNamed(*m_index, QStringLiteral("main"));
+    const TraceEventRef last = topLevel(*m_index, main).back();
+    model.setEvent(m_index, last);
+    QCOMPARE(model.rowCount(), 1);
+    const QModelIndex root = model.index(0, 0);
+    QCOMPARE(root.data().toString(), QStringLiteral("step"));
+    QCOMPARE(model.rowCount(root), 3);
+    const QModelIndex forward = model.index(0, 0, root);
+    QCOMPARE(forward.data().toString(), QStringLiteral("forward"));
+    QCOMPARE(model.rowCount(forward), 2);
+    const QModelIndex layer1 = model.index(1, 0, forward);
+    QCOMPARE(layer1.data().toString(), QStringLiteral("layer1"));
+    QCOMPARE(model.parent(layer1), forward);
+    QCOMPARE(model.parent(forward), root);
+    QCOMPARE(model.index(2, 0, root).data().toString(), QStringLiteral("tiny"));
+    // Durations and self time in nanoseconds, as indexed.
+    const TraceEventRecord& rec = m_index->event(last);
+    QCOMPARE(model.index(0, TraceCallTreeModel::DurationColumn).data(TraceCallTreeModel::NanosecondsRole).toLongLong(),
+             qlonglong(rec.duration()));
+    QCOMPARE(model.index(0, TraceCallTreeModel::SelfColumn).data(TraceCallTreeModel::NanosecondsRole).toLongLong(),
+             qlonglong(rec.self));
+    QVERIFY(!model.index(0, TraceCallTreeModel::ShareColumn).data().toString().isEmpty());
+    // An instant event has no call tree; a loader event has one child.
+    model.setEvent(m_index, {main, 0, true});
+    QCOMPARE(model.rowCount(), 0);
+    const int loader = threadNamed(*m_index, QStringLiteral("loader"));
+    model.setEvent(m_index, {loader, 0, false});
+    QCOMPARE(model.rowCount(model.index(0, 0)), 1);
+    model.setEvent(nullptr, {});
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  void timelineZoomPanAndFit() {
+    auto page = openPage(m_rich);
+    QVERIFY(viewer_test::waitReady(page.get()));
+    TraceTimeline* t = page->timeline();
+    QVERIFY(t->index() != nullptr);
+    const double fullSpan = t->viewEnd() - t->viewBegin();
+    // Fitted to the activity: from just before the first event or sample to just after the last.
+    QVERIFY(t->viewBegin() <= double(t->index()->beginNs) && t->viewEnd() >= double(t->index()->endNs));
+    QVERIFY(t->viewEnd() - t->viewBegin() < double(t->index()->endNs - t->index()->beginNs) * 1.1);
+    QCOMPARE(t->eventsInView(), t->index()->eventCount);
+
+    // The wheel zooms on the hovered time: it stays under the mouse.
+    const QRect plot = t->plotRect();
+    const QPoint at(plot.left() + plot.width() / 4, plot.top() + 10);
+    const double before = t->viewBegin() + (t->viewEnd() - t->viewBegin()) * 0.25;
+    sendWheel(t, at, 240);
+    QVERIFY(t->viewEnd() - t->viewBegin() < fullSpan * 0.8);
+    const double after = t->viewBegin() + (t->viewEnd() - t->viewBegin()) * (at.x() - plot.left()) / plot.width();
+    QVERIFY(std::abs(after - before) < fullSpan * 0.01);
+    QVERIFY(t->eventsInView() <= t->index()->eventCount);
+
+    // Keys: + zooms in, Right pans, 0 fits, Home fits.
+    const double span = t->viewEnd() - t->viewBegin();
+    QTest::keyClick(t, Qt::Key_Plus);
+    QVERIFY(t->viewEnd() - t->viewBegin() < span * 0.6);
+    const double begin = t->viewBegin();
+    QTest::keyClick(t, Qt::Key_Right);
+    QVERIFY(t->viewBegin() > begin);
+    QTest::keyClick(t, Qt::Key_0);
+    QCOMPARE(t->viewEnd() - t->viewBegin(), fullSpan);
+    // Zooming out stops at the whole trace, from the start of tracing.
+    for (int i = 0; i < 12; ++i) QTest::keyClick(t, Qt::Key_Minus);
+    const double widest = t->viewEnd() - t->viewBegin();
+    QVERIFY(widest >= fullSpan && t->viewBegin() <= 0);
+    QTest::keyClick(t, Qt::Key_Minus);
+    QCOMPARE(t->viewEnd() - t->viewBegin(), widest);
+    QTest::keyClick(t, Qt::Key_0);
+
+    // Dragging pans by the dragged distance.
+    t->zoomAt(plot.width() / 2.0, 0.25);
+    const double b0 = t->viewBegin(), nsPerPx = (t->viewEnd() - t->viewBegin()) / plot.width();
+    const QPoint from(plot.center().x(), plot.top() + 5);
+    QTest::mousePress(t, Qt::LeftButton, {}, from);
+    QTest::mouseMove(t, from + QPoint(-50, 0));
+    QTest::mouseMove(t, from + QPoint(-100, 0));
+    QTest::mouseRelease(t, Qt::LeftButton, {}, from + QPoint(-100, 0));
+    QVERIFY(std::abs((t->viewBegin() - b0) - 100 * nsPerPx) < nsPerPx);
+    QTest::keyClick(t, Qt::Key_Home);
+    QCOMPARE(t->viewEnd() - t->viewBegin(), fullSpan);
+
+    // The overview's window follows a click there.
+    t->zoomAt(0, 0.1);
+    const QRect ov = t->overviewRect();
+    QTest::mouseClick(t, Qt::LeftButton, {}, QPoint(ov.right() - 5, ov.center().y()));
+    QVERIFY(t->viewEnd() > double(t->index()->endNs) * 0.9);
+  }
+
+  void clickingAnEventShowsItsDetails() {
+    auto page = openPage(m_rich);
+    QVERIFY(viewer_test::waitReady(page.get()));
+    TraceTimeline* t = page->timeline();
+    const int main = threadNamed(*page->index(), QStringLiteral("main"));
+    const TraceEventRef first = topLevel(*page->index(), main).front();
+    const QRect r = t->eventRect(first);
+    QVERIFY2(r.width() >= 3, qPrintable(QStringLiteral("%1x%2").arg(r.width()).arg(r.height())));
+    QVERIFY(t->toolTipAt(r.center()).contains(QStringLiteral("step")));
+    QSignalSpy spy(t, &TraceTimeline::selectionChanged);
+    QTest::mouseClick(t, Qt::LeftButton, {}, r.center());
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(t->selection() == first);
+    QVERIFY(page->summary()->text().contains(QStringLiteral("step")));
+    QVERIFY(page->summary()->text().contains(QStringLiteral("Duration")));
+    TraceCallTreeModel* tree = page->callTree();
+    QCOMPARE(tree->rowCount(), 1);
+    const QModelIndex root = tree->index(0, 0);
+    QCOMPARE(tree->rowCount(root), 2);
+    QCOMPARE(tree->index(0, 0, root).data().toString(), QStringLiteral("forward"));
+    QCOMPARE(tree->index(1, 0, root).data().toString(), QStringLiteral("backward"));
+    // Metadata, pretty-printed.
+    QVERIFY(page->metadata()->toPlainText().contains(QStringLiteral("\"phase\": \"train\"")));
+    QVERIFY(page->metadata()->toPlainText().contains(QLatin1Char('\n')));
+
+    // An instant marker is selectable too.
+    const TraceEventRef checkpoint{main, 0, true};
+    const QRect m = t->eventRect(checkpoint);
+    QVERIFY(!m.isEmpty());
+    QTest::mouseClick(t, Qt::LeftButton, {}, QPoint(m.center().x(), m.top() + 5));
+    QVERIFY(t->selection() == checkpoint);
+    QVERIFY(page->summary()->text().contains(QStringLiteral("checkpoint")));
+    QVERIFY(page->metadata()->toPlainText().contains(QStringLiteral("checkpoint-1")));
+    QCOMPARE(tree->rowCount(), 0);
+
+    // Escape clears the selection.
+    QTest::keyClick(t, Qt::Key_Escape);
+    QVERIFY(!t->selection().valid());
+
+    // Clicking a thread's name collapses it to its top-level row.
+    const int lane = t->layout().laneOfThread(main);
+    const int height = t->layout().lanes[std::size_t(lane)].height;
+    const QPoint label(20, t->plotRect().top() + t->layout().lanes[std::size_t(lane)].y + 8);
+    QTest::mouseClick(t, Qt::LeftButton, {}, label);
+    QVERIFY(t->layout().lanes[std::size_t(lane)].collapsed);
+    QVERIFY(t->layout().lanes[std::size_t(lane)].height < height);
+    QTest::mouseClick(t, Qt::LeftButton, {}, label);
+    QCOMPARE(t->layout().lanes[std::size_t(lane)].height, height);
+
+    // Painting (offscreen, into an image) shows real content.
+    QImage image(t->size(), QImage::Format_ARGB32);
+    t->render(&image);
+    QVERIFY(viewer_test::distinctColors(image) >= 8);
+  }
+
+  void searchStepsThroughMatches() {
+    auto page = openPage(m_rich);
+    QVERIFY(viewer_test::waitReady(page.get()));
+    TraceTimeline* t = page->timeline();
+    const double fullSpan = t->viewEnd() - t->viewBegin();
+    QTest::keyClicks(page->searchBox(), QStringLiteral("layer1"));
+    QCOMPARE(int(page->matches().size()), rich_trace::steps);
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("3 matches"));
+    QTest::keyClick(page->searchBox(), Qt::Key_Return);
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("1 of 3"));
+    QVERIFY(t->selection() == page->matches()[0]);
+    QTest::keyClick(page->searchBox(), Qt::Key_F3);
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("2 of 3"));
+    const TraceEventRef second = page->matches()[1];
+    QVERIFY(t->selection() == second);
+    // The view moved and zoomed to it, and it is on screen.
+    const TraceEventRecord& e = page->index()->event(second);
+    QVERIFY(t->viewBegin() <= double(e.begin) && t->viewEnd() >= double(e.end));
+    QVERIFY(t->viewEnd() - t->viewBegin() < fullSpan / 2);
+    QVERIFY(!t->eventRect(second).isEmpty());
+    QVERIFY(page->summary()->text().contains(QStringLiteral("layer1")));
+    QTest::keyClick(page->searchBox(), Qt::Key_F3, Qt::ShiftModifier);
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("1 of 3"));
+    QTest::keyClick(page->searchBox(), Qt::Key_F3, Qt::ShiftModifier);
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("3 of 3")); // wraps
+    page->searchBox()->setText(QStringLiteral("nothing like this"));
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("no match"));
+
+    // A search reveals events in collapsed lanes.
+    t->collapseAll();
+    page->searchBox()->setText(QStringLiteral("allreduce"));
+    page->findNext();
+    QVERIFY(!t->eventRect(t->selection()).isEmpty());
+  }
+
+  void mergeAllChartsPutsThreadsInOneLane() {
+    auto page = openPage(m_rich);
+    QVERIFY(viewer_test::waitReady(page.get()));
+    TraceTimeline* t = page->timeline();
+    const int lanes = t->laneCount();
+    page->mergeCharts()->setChecked(true);
+    QCOMPARE(t->laneCount(), lanes - 1);
+    // Both threads' events are drawn (and clickable) in the merged lane.
+    const int loader = threadNamed(*page->index(), QStringLiteral("loader"));
+    const TraceEventRef load = topLevel(*page->index(), loader).front();
+    const QRect r = t->eventRect(load);
+    QVERIFY(!r.isEmpty());
+    QTest::mouseClick(t, Qt::LeftButton, {}, r.center());
+    QCOMPARE(t->selection().thread, loader);
+    page->mergeCharts()->setChecked(false);
+    QCOMPARE(t->laneCount(), lanes);
+  }
+
+  void fixtureTraceLoads() {
+    auto page = openPage(viewer_test::traceFile());
+    QVERIFY(viewer_test::waitReady(page.get()));
+    const TraceIndex& index = *page->index();
+    QVERIFY(index.eventCount > 0);
+    QVERIFY(!index.threads.empty());
+    QCOMPARE(page->timeline()->eventsInView(), index.eventCount);
+    // Real engine phases are there, findable by label.
+    QStringList labels;
+    for (const QString& l : index.labels) labels << l;
+    QVERIFY2(!labels.isEmpty(), "no labels");
+    page->searchBox()->setText(labels.front());
+    page->findNext();
+    QVERIFY(page->timeline()->selection().valid());
+    QImage image(page->timeline()->size(), QImage::Format_ARGB32);
+    page->timeline()->render(&image);
+    QVERIFY(viewer_test::distinctColors(image) >= 8);
+  }
+
+  void largeTraceStaysResponsive() {
+    // 200,000 tiny events on one thread: building the index and painting a frame stay quick.
+    const QString path = writeTrace(viewer_test::tmpDir(QStringLiteral("trace-large")), 200000);
+    QVERIFY(QFile::exists(path));
+    QElapsedTimer timer;
+    timer.start();
+    Progress progress = testProgress();
+    auto index = std::make_shared<const TraceIndex>(loadTraceIndex(path, progress));
+    const double loadMs = timer.nsecsElapsed() / 1e6;
+    QVERIFY(index->eventCount >= 200000);
+    TraceTimeline t;
+    t.resize(1600, 900);
+    t.setIndex(index);
+    QImage image(t.size(), QImage::Format_ARGB32);
+    timer.restart();
+    t.render(&image);
+    const double paintMs = timer.nsecsElapsed() / 1e6;
+    qInfo("%zu events: index %.1f ms (open + build), first frame %.1f ms", index->eventCount, loadMs, paintMs);
+    QVERIFY2(paintMs < 500, qPrintable(QString::number(paintMs)));
+  }
+
+  void brokenFilesGiveAnErrorNamingThem_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QByteArray random(4096, '\0');
+    for (char& c : random) c = char(QRandomGenerator::global()->bounded(256));
+    QTest::newRow("random") << random;
+    QTest::newRow("empty") << QByteArray();
+    QFile pop(viewer_test::testDataDir() + QStringLiteral("/random.pop"));
+    QVERIFY(pop.open(QIODevice::ReadOnly));
+    QTest::newRow("a report's bytes") << pop.readAll();
+    QFile real(viewer_test::traceFile());
+    QVERIFY(real.open(QIODevice::ReadOnly));
+    const QByteArray whole = real.readAll();
+    QTest::newRow("truncated trace") << whole.left(whole.size() / 3);
+  }
+  void brokenFilesGiveAnErrorNamingThem() {
+    QFETCH(QByteArray, bytes);
+    const QString path = viewer_test::tmpDir(QStringLiteral("trace-broken")) + QStringLiteral("/x.pvti");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    f.close();
+    HostTracePage page;
+    QSignalSpy errors(&page, &Page::errorOccurred);
+    page.setDocument(Document::resolve(path));
+    QVERIFY(errors.wait(30000));
+    QVERIFY2(errors.front().front().toString().contains(QStringLiteral("x.pvti")), qPrintable(errors.front().front().toString()));
+    QVERIFY(!page.isReady());
+  }
+};
+
+QTEST_MAIN(TraceTest)
+#include "test_trace.moc"

@@ -1,0 +1,128 @@
+// Stacks the trace timeline's lanes: headers, heatmaps, flame lanes, graphs.
+#include "core/TraceLayout.hpp"
+
+#include <algorithm>
+
+namespace tessera::viewer {
+
+int TraceLane::rowTop(int depth) const { return instantHeight + depth * TraceLayout::rowHeight; }
+
+int TraceLayout::laneAt(int y) const {
+  if (y < 0 || y >= height) return -1;
+  auto it = std::upper_bound(lanes.begin(), lanes.end(), y, [](int v, const TraceLane& l) { return v < l.y; });
+  return it == lanes.begin() ? -1 : int(it - lanes.begin()) - 1;
+}
+
+int TraceLayout::laneOfThread(int thread) const {
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    const TraceLane& l = lanes[i];
+    if (l.kind == TraceLane::Kind::Thread && l.thread == thread) return int(i);
+  }
+  return -1;
+}
+
+int TraceLayout::depthCount(const TraceIndex& index, const TraceLane& lane) {
+  if (lane.thread >= 0) return int(index.threads[std::size_t(lane.thread)].depthCount());
+  int n = 0;
+  for (int t : index.processes[std::size_t(lane.process)].threads)
+    n = std::max(n, int(index.threads[std::size_t(t)].depthCount()));
+  return n;
+}
+
+namespace {
+
+bool hasInstants(const TraceIndex& index, const TraceLane& lane) {
+  if (lane.thread >= 0) return !index.threads[std::size_t(lane.thread)].instants.empty();
+  for (int t : index.processes[std::size_t(lane.process)].threads)
+    if (!index.threads[std::size_t(t)].instants.empty()) return true;
+  return false;
+}
+
+} // namespace
+
+TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& options) {
+  TraceLayout layout;
+  int y = 0;
+  auto add = [&](TraceLane lane, int height) {
+    lane.collapsed = lane.collapsible && options.collapsed.contains(lane.key);
+    lane.y = y;
+    lane.height = height;
+    y += height;
+    layout.lanes.push_back(std::move(lane));
+    return &layout.lanes.back();
+  };
+
+  TraceLane file;
+  file.kind = TraceLane::Kind::File;
+  file.key = QStringLiteral("file");
+  file.title = index.fileName;
+  file.collapsible = true;
+  if (add(file, TraceLayout::headerHeight)->collapsed) {
+    layout.height = y;
+    return layout;
+  }
+  for (std::size_t p = 0; p < index.processes.size(); ++p) {
+    const TraceProcessIndex& proc = index.processes[p];
+    TraceLane header;
+    header.kind = TraceLane::Kind::Process;
+    header.process = int(p);
+    header.key = QStringLiteral("p%1").arg(p);
+    header.title = QStringLiteral("%1 (pid %2)").arg(proc.name.isEmpty() ? QStringLiteral("process") : proc.name).arg(proc.pid);
+    header.collapsible = true;
+    header.indent = 1;
+    if (add(header, TraceLayout::headerHeight)->collapsed) continue;
+
+    for (std::size_t h = 0; h < proc.heatmaps.size(); ++h) {
+      const pva::TraceHeatmap& map = *proc.heatmaps[h].heatmap;
+      TraceLane lane;
+      lane.kind = TraceLane::Kind::Heatmap;
+      lane.process = int(p);
+      lane.chart = int(h);
+      lane.key = QStringLiteral("p%1h%2").arg(p).arg(h);
+      lane.title = QString::fromStdString(map.name());
+      lane.indent = 2;
+      const int bins = int(map.binEdges().size()) + 1;
+      add(lane, std::clamp(bins * 8, 48, 128) + TraceLayout::lanePadding);
+    }
+
+    auto addThreadLane = [&](int thread, QString key, QString title) {
+      TraceLane lane;
+      lane.kind = TraceLane::Kind::Thread;
+      lane.process = int(p);
+      lane.thread = thread;
+      lane.key = std::move(key);
+      lane.title = std::move(title);
+      lane.collapsible = true;
+      lane.indent = 2;
+      lane.collapsed = options.collapsed.contains(lane.key);
+      const int depths = TraceLayout::depthCount(index, lane);
+      lane.depthRows = lane.collapsed ? std::min(depths, 1) : depths;
+      lane.instantHeight = !lane.collapsed && hasInstants(index, lane) ? TraceLayout::instantRowHeight : 0;
+      // A thread with nothing to draw keeps one row for its name.
+      const int rows = std::max(lane.depthRows, 1);
+      add(lane, lane.instantHeight + rows * TraceLayout::rowHeight + TraceLayout::lanePadding);
+    };
+    if (options.merged) {
+      addThreadLane(-1, QStringLiteral("p%1m").arg(p),
+                    QStringLiteral("All threads (%1)").arg(proc.threads.size()));
+    } else {
+      for (int t : proc.threads) addThreadLane(t, QStringLiteral("t%1").arg(t), index.threadTitle(t));
+    }
+
+    for (std::size_t g = 0; g < proc.graphs.size(); ++g) {
+      const pva::TraceGraph& graph = *proc.graphs[g].graph;
+      TraceLane lane;
+      lane.kind = TraceLane::Kind::Graph;
+      lane.process = int(p);
+      lane.chart = int(g);
+      lane.key = QStringLiteral("p%1g%2").arg(p).arg(g);
+      lane.title = QString::fromStdString(graph.name());
+      lane.indent = 2;
+      add(lane, TraceLayout::graphHeight);
+    }
+  }
+  layout.height = y;
+  return layout;
+}
+
+} // namespace tessera::viewer
