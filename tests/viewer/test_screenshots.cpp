@@ -38,6 +38,13 @@ private slots:
     QTest::newRow("memory-compare") << QStringLiteral("memory") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
     QTest::newRow("liveness-mlp") << QStringLiteral("liveness") << mlp;
     QTest::newRow("liveness-compare") << QStringLiteral("liveness") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    QTest::newRow("execution-mlp") << QStringLiteral("execution") << mlp;
+    QTest::newRow("execution-pipeline") << QStringLiteral("execution") << QStringList{viewer_test::pipelineReport()};
+    QTest::newRow("execution-oom") << QStringLiteral("execution") << QStringList{viewer_test::oomReport()};
+    // Options ahead of the report ride in the documents list (three entries: not a comparison).
+    QTest::newRow("execution-flame-mlp") << QStringLiteral("execution") << QStringList{QStringLiteral("--execution-mode"), QStringLiteral("flame"), viewer_test::mlpReport()};
+    QTest::newRow("execution-bsp-mlp") << QStringLiteral("execution") << QStringList{QStringLiteral("--execution-mode"), QStringLiteral("bsp"), viewer_test::mlpReport()};
+    QTest::newRow("execution-compare") << QStringLiteral("execution") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
   }
   void everyViewRenders() {
     QFETCH(QString, view);

@@ -1,6 +1,7 @@
 // The --screenshot mode of tessera-viewer.
 #include "app/Screenshot.hpp"
 
+#include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
 
@@ -28,6 +29,8 @@ int takeScreenshot(const ScreenshotRequest& request) {
   MainWindow window;
   window.setRememberRecent(false);
   window.resize(request.size);
+  if (auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution"))))
+    execution->setMode(ExecutionTimeline::Mode(request.executionMode));
   window.show();
 
   // Errors go to stderr rather than a dialog nobody will see.

@@ -14,6 +14,7 @@ struct ScreenshotRequest {
   bool compare = false;
   QSize size{1400, 900};
   int timeoutSeconds = 120;
+  int executionMode = 0; ///< ExecutionTimeline::Mode of the execution view
 };
 
 /// Drops the offscreen platform's warnings about having no screen (call before QApplication).

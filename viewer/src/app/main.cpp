@@ -1,6 +1,7 @@
 // tessera-viewer: the desktop viewer, and its headless screenshot mode for CI.
 #include "app/Screenshot.hpp"
 #include "core/Settings.hpp"
+#include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
 
 #include <QApplication>
@@ -21,6 +22,8 @@ const char* const kDescription =
     "  tessera-viewer --compare before/ after/         compare two reports\n"
     "  tessera-viewer --screenshot memory.png --view memory reports/mlp\n"
     "                                                  render a view to PNG without a display\n"
+    "  tessera-viewer --view execution --execution-mode flame reports/mlp\n"
+    "                                                  the execution trace as a flame graph\n"
     "\n"
     "Views: summary, memory, liveness, programs, operations, execution, trace, compare.";
 
@@ -59,7 +62,10 @@ int main(int argc, char** argv) {
   const QCommandLineOption timeout(QStringLiteral("timeout"),
                                    QStringLiteral("Seconds to wait for the view to load (default 120)."),
                                    QStringLiteral("seconds"), QStringLiteral("120"));
-  parser.addOptions({compare, screenshot, view, size, units, timeout});
+  const QCommandLineOption executionMode(QStringLiteral("execution-mode"),
+                                        QStringLiteral("Execution trace view: flat (default), flame or bsp."),
+                                        QStringLiteral("mode"));
+  parser.addOptions({compare, screenshot, view, size, units, timeout, executionMode});
   parser.process(app);
 
   auto usageError = [](const QString& message) {
@@ -77,8 +83,13 @@ int main(int argc, char** argv) {
     Settings::instance().setMemoryUnits(u);
   }
 
+  ExecutionTimeline::Mode traceMode = ExecutionTimeline::Mode::Flat;
+  if (parser.isSet(executionMode) && !ExecutionPage::parseMode(parser.value(executionMode), &traceMode))
+    return usageError(QStringLiteral("unknown execution mode '%1' (flat, flame or bsp)").arg(parser.value(executionMode)));
+
   if (parser.isSet(screenshot)) {
     ScreenshotRequest request;
+    request.executionMode = int(traceMode);
     request.output = parser.value(screenshot);
     request.view = parser.isSet(view) ? parser.value(view) : QStringLiteral("summary");
     request.paths = paths;
@@ -95,6 +106,7 @@ int main(int argc, char** argv) {
   }
 
   MainWindow window;
+  if (auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")))) execution->setMode(traceMode);
   window.show();
   if (parser.isSet(compare)) window.openComparison(paths[0], paths[1]);
   else if (!paths.isEmpty()) window.openPath(paths[0]);

@@ -16,7 +16,7 @@ QString scaled(double value, double step, const char* const* suffixes, int count
   // Three significant digits: 1.23, 12.3, 123.
   const double a = std::fabs(value);
   const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-  return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QLatin1String(suffixes[i]);
+  return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(suffixes[i]); // "µs" is UTF-8
 }
 
 } // namespace

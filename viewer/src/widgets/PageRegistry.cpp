@@ -1,6 +1,7 @@
 // The pages, in the order the side list shows them.
 #include "widgets/PageRegistry.hpp"
 
+#include "widgets/ExecutionPage.hpp"
 #include "widgets/HostTracePage.hpp"
 #include "widgets/LivenessPage.hpp"
 #include "widgets/MemoryPage.hpp"
@@ -14,6 +15,7 @@ std::vector<Page*> createPages(QWidget* parent) {
       new HostTracePage(parent),
       new MemoryPage(parent),
       new LivenessPage(parent),
+      new ExecutionPage(parent),
   };
 }
 

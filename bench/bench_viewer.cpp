@@ -1,0 +1,239 @@
+// bench_viewer: the viewer's execution trace on a large report (16 IPUs, 1 M steps: 16 M
+// (step, IPU) pairs), rendered offscreen.
+//
+//   bench_viewer [--steps N] [--reps R] [--file PATH] [--report PATH] [--keep]
+//
+// The report is bench_pva_reader's synthetic one (that tool writes it: --steps N --file PATH
+// --keep), or any report given with --report. Measures, in one run:
+//   1. opening: time from MainWindow::openPath to the first completed paint of the execution
+//      timeline (goal < 1 s), to the first paint showing steps, and until the whole index is
+//      loaded (reported as it is; no goal);
+//   2. timeline repaints rendered into a QImage, at full zoom-out and at deep zoom (about 300
+//      steps visible), median of R (goal <= 16 ms each), against a baseline in the same run: the
+//      same QImage filled with one plain QPainter::fillRect per lane and pixel column;
+//   3. the process's resident memory (VmRSS) with the report open and fully indexed (goal
+//      < 1 GiB), and the index's own share.
+#include "charts/ExecutionTimeline.hpp"
+#include "core/Background.hpp"
+#include "widgets/ExecutionPage.hpp"
+#include "widgets/MainWindow.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QProcess>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace tessera::viewer;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  unsigned long long steps = 1000000;
+  int reps = 50;
+  std::string file = (std::filesystem::temp_directory_path() / "tessera-bench-viewer.pop").string();
+  std::string report;
+  bool keep = false;
+};
+
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double timeMedian(int reps, const std::function<void()>& f) {
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    const auto a = Clock::now();
+    f();
+    t.push_back(ms(a, Clock::now()));
+  }
+  return median(t);
+}
+
+long rssKiB() {
+  QFile f(QStringLiteral("/proc/self/status"));
+  if (!f.open(QIODevice::ReadOnly)) return -1;
+  for (const QByteArray& line : f.readAll().split('\n'))
+    if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').front().toLong();
+  return -1;
+}
+
+/// Records when the watched widget has finished painting (the filter paints it itself).
+class PaintWatch : public QObject {
+public:
+  std::function<void()> onPainted;
+
+protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() != QEvent::Paint) return false;
+    watched->removeEventFilter(this);
+    watched->event(event); // paint now, then note the time
+    if (onPainted) onPainted();
+    watched->installEventFilter(this);
+    return true;
+  }
+};
+
+bool waitFor(const std::function<bool()>& done, int seconds) {
+  QElapsedTimer t;
+  t.start();
+  while (!done()) {
+    if (t.elapsed() > seconds * 1000) return false;
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (a == "--steps" && next) o.steps = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--reps" && next) o.reps = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--file" && next) o.file = argv[++i];
+    else if (a == "--report" && next) o.report = argv[++i];
+    else if (a == "--keep") o.keep = true;
+    else {
+      std::fprintf(stderr, "usage: bench_viewer [--steps N] [--reps R] [--file PATH] [--report PATH] [--keep]\n");
+      return 2;
+    }
+  }
+  qputenv("QT_QPA_PLATFORM", "offscreen"); // before QApplication: no display needed
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Tessera"));
+  QApplication::setApplicationName(QStringLiteral("bench_viewer"));
+
+  std::string report = o.report;
+  if (report.empty()) {
+    report = o.file;
+    if (!o.keep || !std::filesystem::exists(report)) {
+      std::printf("writing a synthetic report with bench_pva_reader: %llu steps, 16 IPUs ...\n", o.steps);
+      std::fflush(stdout);
+      QProcess writer;
+      writer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+      writer.start(QStringLiteral(BENCH_PVA_READER),
+                   {QStringLiteral("--steps"), QString::number(o.steps), QStringLiteral("--file"), QString::fromStdString(report),
+                    QStringLiteral("--keep"), QStringLiteral("--reps"), QStringLiteral("1")});
+      if (!writer.waitForFinished(-1) || writer.exitCode() != 0) {
+        std::fprintf(stderr, "bench_viewer: bench_pva_reader failed (%s)\n", BENCH_PVA_READER);
+        return 1;
+      }
+    }
+  }
+  const long rssBefore = rssKiB();
+
+  // 1. Opening: first paint, first paint with steps, whole index.
+  MainWindow window;
+  window.setRememberRecent(false);
+  window.resize(1400, 900);
+  window.show();
+  QApplication::processEvents();
+  auto* page = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")));
+  if (!page) {
+    std::fprintf(stderr, "bench_viewer: no execution page\n");
+    return 1;
+  }
+  ExecutionTimeline* timeline = page->timeline();
+  Clock::time_point firstPaint{}, firstStepsPaint{};
+  PaintWatch watch;
+  watch.onPainted = [&] {
+    const auto now = Clock::now();
+    if (firstPaint == Clock::time_point{}) firstPaint = now;
+    const auto& tracks = timeline->tracks();
+    if (firstStepsPaint == Clock::time_point{} && !tracks.empty() && tracks[0].index && tracks[0].index->loadedSteps() > 0)
+      firstStepsPaint = now;
+  };
+  timeline->installEventFilter(&watch);
+  const auto opened = Clock::now();
+  if (!window.openPath(QString::fromStdString(report)) || !window.showView(QStringLiteral("execution"))) {
+    std::fprintf(stderr, "bench_viewer: cannot open %s on the execution view\n", report.c_str());
+    return 1;
+  }
+  if (!waitFor([&] { return firstStepsPaint != Clock::time_point{}; }, 600)) {
+    std::fprintf(stderr, "bench_viewer: no paint with steps within 600 s\n");
+    return 1;
+  }
+  if (!waitFor([&] { return page->isReady(); }, 3600)) {
+    std::fprintf(stderr, "bench_viewer: the index did not complete within an hour\n");
+    return 1;
+  }
+  const auto indexed = Clock::now();
+  timeline->removeEventFilter(&watch);
+  waitFor([] { return ProgressHub::instance().running() == 0; }, 600); // other pages' loading
+  QApplication::processEvents();
+  const auto& tracks = timeline->tracks();
+  if (tracks.empty() || !tracks[0].index) {
+    std::fprintf(stderr, "bench_viewer: the report has no execution\n");
+    return 1;
+  }
+  const ExecutionIndex& index = *tracks[0].index;
+  const long rssIndexed = rssKiB();
+
+  // 2. Repaints into an image, against one fillRect per lane and pixel column.
+  timeline->resize(1400, 600);
+  QImage image(timeline->size(), QImage::Format_ARGB32_Premultiplied);
+  auto repaint = [&] { timeline->render(&image); };
+  const int plotWidth = timeline->width() - 98; // the plot's width (label column and margin excluded)
+  const int lanes = int(index.numLanes());
+  auto baseline = [&] {
+    QPainter p(&image);
+    const int laneHeight = std::max(1, (timeline->height() - 40) / lanes);
+    for (int lane = 0; lane < lanes; ++lane)
+      for (int x = 0; x < plotWidth; ++x)
+        p.fillRect(92 + x, 36 + lane * laneHeight, 1, laneHeight - 3, QColor::fromRgb(0x4e79a7 + x % 7));
+  };
+  timeline->fit();
+  repaint();
+  const double fullZoom = timeMedian(o.reps, repaint);
+  const std::size_t mid = index.entries(0) / 2;
+  const std::size_t last = std::min(index.entries(0) - 1, mid + 300);
+  timeline->setView(double(index.begin(0, mid)), double(index.end(0, last)));
+  repaint();
+  const double deepZoom = timeMedian(o.reps, repaint);
+  page->setMode(ExecutionTimeline::Mode::Flame);
+  timeline->fit();
+  repaint();
+  const double flameFull = timeMedian(o.reps, repaint);
+  page->setMode(ExecutionTimeline::Mode::Flat);
+  const double base = timeMedian(o.reps, baseline);
+
+  // 3. Memory.
+  const double mib = 1024.0;
+  std::printf("\nreport: %s\n", report.c_str());
+  std::printf("steps %llu, IPUs %u, (step, IPU) pairs %llu\n", static_cast<unsigned long long>(index.numSteps()), index.numLanes(),
+              static_cast<unsigned long long>(index.numSteps()) * index.numLanes());
+  std::printf("\n| measurement | viewer | baseline | ratio | goal |\n|---|---|---|---|---|\n");
+  std::printf("| first paint of the execution view after openPath | %.0f ms | | | < 1 s: %s |\n", ms(opened, firstPaint),
+              ms(opened, firstPaint) < 1000 ? "met" : "NOT met");
+  std::printf("| first paint showing steps | %.0f ms | | | |\n", ms(opened, firstStepsPaint));
+  std::printf("| whole index loaded (page ready) | %.2f s | | | (reported) |\n", ms(opened, indexed) / 1000);
+  std::printf("| repaint, full zoom-out (flat, %d lanes x %d px) | %.2f ms | %d fillRects: %.2f ms | %.2fx | <= 16 ms: %s |\n", lanes,
+              plotWidth, fullZoom, lanes * plotWidth, base, fullZoom / base, fullZoom <= 16 ? "met" : "NOT met");
+  std::printf("| repaint, deep zoom (%zu steps per lane) | %.2f ms | %d fillRects: %.2f ms | %.2fx | <= 16 ms: %s |\n",
+              last - mid + 1, deepZoom, lanes * plotWidth, base, deepZoom / base, deepZoom <= 16 ? "met" : "NOT met");
+  std::printf("| repaint, full zoom-out (flame) | %.2f ms | %d fillRects: %.2f ms | %.2fx | <= 16 ms: %s |\n", flameFull,
+              lanes * plotWidth, base, flameFull / base, flameFull <= 16 ? "met" : "NOT met");
+  std::printf("| resident memory, report open and indexed (VmRSS) | %.0f MiB | before opening: %.0f MiB | | < 1 GiB: %s |\n",
+              rssIndexed / mib, rssBefore / mib, rssIndexed < 1024 * 1024 ? "met" : "NOT met");
+  std::printf("| of which the execution index | %.0f MiB | | | |\n", double(index.memoryBytes()) / (1 << 20));
+  window.closeDocument();
+  if (o.report.empty() && !o.keep) std::filesystem::remove(report);
+  return 0;
+}

@@ -1,0 +1,320 @@
+// The Execution trace page on the samples' reports: the index against libpva (steps, per-IPU
+// cycles, runs), range sums and level of detail, the Summary and Details models under
+// QAbstractItemModelTester, and the page driven as a user does: wheel zoom, drag pan, 0 to
+// fit, click to select, run selector, Flat / Flame / BSP, the no-execution state and compare.
+#include "ViewerTestUtil.hpp"
+
+#include "charts/ExecutionOverview.hpp"
+#include "charts/ExecutionTimeline.hpp"
+#include "core/ExecutionDetails.hpp"
+#include "core/ExecutionIndex.hpp"
+#include "core/TimelineLod.hpp"
+#include "models/ExecutionSummaryModel.hpp"
+#include "models/StepDetailsModel.hpp"
+#include "widgets/ExecutionPage.hpp"
+
+#include <pva/pva.hpp>
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <random>
+
+using namespace tessera::viewer;
+
+namespace {
+
+struct Loaded {
+  std::shared_ptr<const Document> doc;
+  std::shared_ptr<ExecutionIndex> index;
+  FlameRows flame;
+};
+
+Loaded load(const QString& path) {
+  Loaded l;
+  l.doc = Document::resolve(path);
+  Progress progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false));
+  l.index = std::make_shared<ExecutionIndex>(readExecutionHeader(*l.doc, progress));
+  l.flame = fillExecutionIndex(*l.doc, *l.index, progress);
+  return l;
+}
+
+void wheel(QWidget* w, QPoint pos, int delta, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+  QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, mods,
+                Qt::NoScrollPhase, false);
+  QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class ExecutionTest : public QObject {
+  Q_OBJECT
+private slots:
+  void indexEqualsLibpva() {
+    for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
+      const Loaded l = load(path);
+      const pva::Report report = l.doc->openReport();
+      const pva::ExecutionSteps steps = report.execution().steps();
+      QCOMPARE(l.index->numSteps(), std::uint64_t(steps.size()));
+      QVERIFY(l.index->complete());
+      QCOMPARE(l.index->numLanes(), report.compilation().target().numIPUs());
+      std::vector<std::size_t> perIpu(l.index->numLanes(), 0);
+      std::vector<std::size_t> checked;
+      std::uint64_t i = 0;
+      for (const pva::ExecutionStep& step : steps) {
+        QCOMPARE(l.index->stepProgram(i), std::uint32_t(step.program()->_id()));
+        QCOMPARE(l.index->stepRun(i), step.run());
+        for (const pva::IpuExecution& x : step.ipus()) {
+          const std::size_t e = perIpu[x.ipu()]++;
+          QCOMPARE(std::uint64_t(l.index->step(x.ipu(), e)), i);
+          QCOMPARE(std::int64_t(e), l.index->entryOfStep(x.ipu(), i));
+          QCOMPARE(std::uint64_t(l.index->duration(x.ipu(), e)), x.allCycles().to().max() - x.allCycles().from().min());
+          if (i % 97 == 0) // the absolute counters, for a sample of steps
+            QCOMPARE(l.index->begin(x.ipu(), e) + l.index->header().origin, x.allCycles().from().min());
+          QCOMPARE(l.index->kind(x.ipu(), e), stepKindOf(step.program()->type()));
+        }
+        ++i;
+      }
+      for (unsigned lane = 0; lane < l.index->numLanes(); ++lane) QCOMPARE(l.index->entries(lane), perIpu[lane]);
+      // Run boundaries.
+      const auto runs = report.execution().runs();
+      QCOMPARE(l.index->header().runs.size(), runs.size());
+      std::uint64_t first = 0;
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        const ExecRunInfo& info = l.index->header().runs[r];
+        QCOMPARE(info.firstStep, first);
+        QCOMPARE(info.numSteps, std::uint64_t(runs[r].steps().size()));
+        QCOMPARE(info.cycles, runs[r].cycles());
+        QCOMPARE(l.index->stepRun(info.firstStep), unsigned(r));
+        QCOMPARE(l.index->stepRun(info.firstStep + info.numSteps - 1), unsigned(r));
+        std::uint64_t from = 0, to = 0;
+        QVERIFY(l.index->runSpan(unsigned(r), &from, &to));
+        QVERIFY(to > from);
+        first += info.numSteps;
+      }
+      // The flame rows: every step's ancestors are found, root first.
+      QVERIFY(l.flame.depth > 0);
+      QVERIFY(!l.flame.truncated);
+    }
+  }
+
+  void rangeTotalsEqualAScan() {
+    const Loaded l = load(viewer_test::mlpReport());
+    std::mt19937 rng(3);
+    const std::size_t n = l.index->entries(0);
+    for (int trial = 0; trial < 200; ++trial) {
+      std::size_t a = rng() % n, b = rng() % (n + 1);
+      if (a > b) std::swap(a, b);
+      const LaneTotals t = l.index->totals(0, a, b);
+      std::array<std::uint64_t, kStepKinds> cycles{};
+      for (std::size_t i = a; i < b; ++i) cycles[std::size_t(l.index->kind(0, i))] += l.index->duration(0, i);
+      QCOMPARE(t.cycles, cycles);
+      QCOMPARE(t.count, std::uint64_t(b - a));
+    }
+  }
+
+  void levelOfDetailIsBoundedByPixels() {
+    const Loaded l = load(viewer_test::mlpReport());
+    const double end = double(l.index->loadedEnd());
+    for (int width : {50, 300, 2000}) {
+      const auto spans = reduceLane(*l.index, 0, 0, end, width);
+      QVERIFY(!spans.empty());
+      QVERIFY(int(spans.size()) <= 2 * width);
+      std::size_t covered = 0;
+      int lastX = 0;
+      for (const TimelineSpan& s : spans) {
+        QVERIFY(s.x0 >= lastX && s.x1 > s.x0 && s.x1 <= width);
+        QCOMPARE(s.first, covered); // every entry, once, in order
+        covered += s.count;
+        lastX = s.x1;
+      }
+      QCOMPARE(covered, l.index->entries(0));
+    }
+    // Deep zoom: single steps come out one each.
+    const double b = double(l.index->begin(0, 100)), e = double(l.index->end(0, 104));
+    const auto spans = reduceLane(*l.index, 0, b, e, 1000);
+    QVERIFY(spans.size() >= 4);
+    QCOMPARE(spans.front().first, std::size_t(100));
+  }
+
+  void modelsPassTheTester() {
+    const Loaded l = load(viewer_test::mlpReport());
+    StepDetailsModel details;
+    QAbstractItemModelTester t1(&details, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    details.setDetails(std::make_shared<StepDetails>(loadStepDetails(*l.doc, 5)));
+    QVERIFY(details.rowCount() > 5);
+    QVERIFY(!details.value(QStringLiteral("Program")).isEmpty());
+    QVERIFY(!details.value(QStringLiteral("IPU 0: cycles")).isEmpty());
+    details.setDetails(nullptr);
+    QCOMPARE(details.rowCount(), 0);
+
+    ExecutionSummaryModel summary;
+    QAbstractItemModelTester t2(&summary, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto snap = std::make_shared<ExecutionSummarySnapshot>();
+    snap->current = summarizeRange(*l.index, 0, double(l.index->loadedEnd()) + 1);
+    snap->runs = l.index->header().runs;
+    summary.setSnapshot(snap);
+    QCOMPARE(summary.columnCount(), 3);
+    const int steps = summary.rowOf(QStringLiteral("Steps in view"));
+    QVERIFY(steps >= 0);
+    QCOMPARE(summary.data(summary.index(steps, ExecutionSummaryModel::ValueColumn), ExecutionSummaryModel::NumberRole).toDouble(),
+             double(l.index->numSteps()));
+    auto cmp = std::make_shared<ExecutionSummarySnapshot>(*snap);
+    cmp->compare = true;
+    cmp->base = snap->current;
+    cmp->baseRuns = snap->runs;
+    summary.setSnapshot(cmp);
+    QCOMPARE(summary.columnCount(), 5);
+    QCOMPARE(summary.data(summary.index(steps, ExecutionSummaryModel::ChangeColumn), ExecutionSummaryModel::NumberRole).toDouble(), 0.0);
+    summary.setSnapshot(nullptr);
+  }
+
+  void interactions() {
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    QSignalSpy errors(&page, &Page::errorOccurred);
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(errors.count(), 0);
+    ExecutionTimeline* tl = page.timeline();
+    const double fullFrom = tl->viewFrom(), fullTo = tl->viewTo();
+    QCOMPARE(fullFrom, 0.0);
+    QVERIFY(fullTo > 1000);
+
+    // Wheel zoom at the pointer shrinks the range around it.
+    const QPoint centre = tl->rect().center();
+    wheel(tl, centre, 120 * 3);
+    QVERIFY(tl->viewTo() - tl->viewFrom() < 0.6 * (fullTo - fullFrom));
+    QVERIFY(tl->viewFrom() > fullFrom && tl->viewTo() < fullTo);
+
+    // Drag pans.
+    const double before = tl->viewFrom();
+    QTest::mousePress(tl, Qt::LeftButton, {}, centre);
+    QTest::mouseMove(tl, centre + QPoint(-200, 0));
+    QTest::mouseRelease(tl, Qt::LeftButton, {}, centre + QPoint(-200, 0));
+    QVERIFY(tl->viewFrom() > before);
+
+    // 0 fits.
+    QTest::keyClick(tl, Qt::Key_0);
+    QCOMPARE(tl->viewFrom(), fullFrom);
+    QCOMPARE(tl->viewTo(), fullTo);
+
+    // Click a step: zoom to a few steps and click the middle of one.
+    const ExecutionIndex& index = *tl->tracks()[0].index;
+    const std::uint64_t step = index.step(0, 40);
+    tl->setView(double(index.begin(0, 38)), double(index.end(0, 42)));
+    const QRect r = tl->stepRect(0, step);
+    QVERIFY(r.width() > 10);
+    QTest::mouseClick(tl, Qt::LeftButton, {}, r.center());
+    QCOMPARE(tl->selectedStep(), std::int64_t(step));
+    QVERIFY(QTest::qWaitFor([&] { return page.detailsModel()->details() != nullptr; }, 10000));
+    const QString program = index.header().programs[index.stepProgram(step)].name;
+    QCOMPARE(page.detailsModel()->value(QStringLiteral("Program")), program);
+    QCOMPARE(page.tabs()->currentIndex(), 1);
+
+    // Run selector: run 1 restricts the view to its span, and fitting stays inside it.
+    QVERIFY(page.runSelector()->isEnabled());
+    QCOMPARE(page.runSelector()->count(), 3);
+    std::uint64_t from = 0, to = 0;
+    QVERIFY(index.runSpan(1, &from, &to));
+    page.selectRun(1);
+    QCOMPARE(tl->viewFrom(), double(from));
+    QCOMPARE(tl->viewTo(), double(to));
+    wheel(tl, centre, -120 * 5); // zooming out stops at the run
+    QCOMPARE(tl->viewFrom(), double(from));
+    QCOMPARE(tl->viewTo(), double(to));
+    QVERIFY(QTest::qWaitFor([&] {
+      const int row = page.summaryModel()->rowOf(QStringLiteral("Steps in view"));
+      return row >= 0 && page.summaryModel()->data(page.summaryModel()->index(row, 1), ExecutionSummaryModel::NumberRole).toDouble() ==
+                             double(index.header().runs[1].numSteps);
+    }, 5000));
+    page.selectRun(-1);
+    QCOMPARE(tl->viewTo(), fullTo);
+
+    // The overview's window follows the timeline.
+    tl->setView(fullTo * 0.25, fullTo * 0.5);
+    QApplication::processEvents();
+    const QRect w = page.overview()->windowRect();
+    QVERIFY(w.width() < page.overview()->width() / 2);
+  }
+
+  void modesPaintDifferentImages() {
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    ExecutionTimeline* tl = page.timeline();
+    const QImage flat = tl->grab().toImage();
+    page.setMode(ExecutionTimeline::Mode::Flame);
+    const QImage flame = tl->grab().toImage();
+    page.setMode(ExecutionTimeline::Mode::Bsp);
+    QVERIFY(QTest::qWaitFor([&] { return tl->tracks()[0].tiles != nullptr; }, 20000));
+    const QImage bsp = tl->grab().toImage();
+    QVERIFY(flat != flame);
+    QVERIFY(flat != bsp);
+    QVERIFY(flame != bsp);
+    QVERIFY(viewer_test::distinctColors(flat) >= 6);
+    QVERIFY(viewer_test::distinctColors(flame) >= 6);
+    QVERIFY(viewer_test::distinctColors(bsp) >= 6);
+    // BSP: Ctrl+wheel zooms into tiles.
+    wheel(tl, tl->rect().center(), 120 * 4, Qt::ControlModifier);
+    QVERIFY(tl->bspTileTo() > 0 && tl->bspTileTo() - tl->bspTileFrom() < 1472);
+  }
+
+  void noExecutionIsAStateNotAnError() {
+    ExecutionPage page;
+    page.resize(900, 600);
+    QSignalSpy errors(&page, &Page::errorOccurred);
+    const auto doc = Document::resolve(viewer_test::oomReport());
+    QVERIFY(page.accepts(*doc));
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(errors.count(), 0);
+    QVERIFY2(page.timeline()->message().contains(QStringLiteral("No execution in this report")),
+             qPrintable(page.timeline()->message()));
+  }
+
+  void compareShowsTwoTimelines() {
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    ExecutionTimeline* tl = page.timeline();
+    QCOMPARE(tl->tracks().size(), std::size_t(2));
+    QVERIFY(tl->tracks()[0].label.startsWith(QStringLiteral("Base")));
+    QVERIFY(tl->tracks()[1].label.startsWith(QStringLiteral("Current")));
+    // The shared axis reaches the longer execution.
+    const double longest = double(std::max(tl->tracks()[0].index->loadedEnd(), tl->tracks()[1].index->loadedEnd()));
+    QCOMPARE(tl->viewTo(), longest);
+    QCOMPARE(page.summaryModel()->columnCount(), 5);
+    const int row = page.summaryModel()->rowOf(QStringLiteral("Cycles in view (all IPUs)"));
+    QVERIFY(row >= 0);
+    QVERIFY(page.summaryModel()->data(page.summaryModel()->index(row, ExecutionSummaryModel::ChangeColumn)).toString().size() > 0);
+    // A step of either report can be selected and its details read from that report.
+    const ExecutionIndex& base = *tl->tracks()[0].index;
+    tl->setView(double(base.begin(0, 10)), double(base.end(0, 12)));
+    const QRect r = tl->stepRect(0, base.step(0, 11));
+    QVERIFY(!r.isEmpty());
+    QTest::mouseClick(tl, Qt::LeftButton, {}, r.center());
+    QCOMPARE(tl->selectedTrack(), std::size_t(0));
+    QVERIFY(QTest::qWaitFor([&] { return page.detailsModel()->details() != nullptr; }, 10000));
+  }
+
+  void modeNamesParse() {
+    ExecutionTimeline::Mode m;
+    QVERIFY(ExecutionPage::parseMode(QStringLiteral("flame"), &m) && m == ExecutionTimeline::Mode::Flame);
+    QVERIFY(ExecutionPage::parseMode(QStringLiteral("BSP"), &m) && m == ExecutionTimeline::Mode::Bsp);
+    QVERIFY(ExecutionPage::parseMode(QStringLiteral("flat"), &m) && m == ExecutionTimeline::Mode::Flat);
+    QVERIFY(!ExecutionPage::parseMode(QStringLiteral("3d"), &m));
+  }
+};
+
+QTEST_MAIN(ExecutionTest)
+#include "test_execution.moc"

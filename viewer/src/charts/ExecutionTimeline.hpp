@@ -1,0 +1,170 @@
+// The execution trace: one or two reports' steps over time (compare mode stacks the base above
+// the current report on a shared time axis, each measured from its own execution start), one
+// lane per IPU. Three modes:
+//   Flat   steps coloured by kind (compute, internal/global exchange, stream copy, sync);
+//   Flame  the steps' ancestors in the program tree stacked above them, adjacent steps under
+//          the same ancestor merged into one bar;
+//   BSP    per tile (rows) and time: compute or exchange, tiles still busy, and idle (waiting
+//          for the sync), from the visible steps' per-tile cycles; tiles aggregated per pixel
+//          row, Ctrl+wheel zooms into tiles.
+// Lightweight-profiling blocks get a lane under their IPU when the report has them.
+//
+// Cost: each lane is reduced to its pixel width (core/TimelineLod.hpp) and filled into an
+// image scanline by scanline, so a repaint costs O(pixels * log steps) whatever the zoom. The
+// index may still be filling (another thread): the widget paints what is published.
+//
+// Interaction: wheel zooms at the pointer, drag pans, +/- zoom, arrows pan, 0/Home fit; click
+// selects a step (stepClicked), hover shows a tooltip. GUI thread only.
+#pragma once
+
+#include "charts/ChartWidget.hpp"
+#include "core/ExecutionDetails.hpp"
+#include "core/ExecutionIndex.hpp"
+
+#include <QImage>
+
+#include <memory>
+#include <vector>
+
+namespace tessera::viewer {
+
+class ExecutionTimeline : public ChartWidget {
+  Q_OBJECT
+public:
+  enum class Mode { Flat, Flame, Bsp };
+  struct Track {
+    QString label; ///< "Base: …" / "Current: …"; empty for a single report
+    std::shared_ptr<const ExecutionIndex> index;
+    std::shared_ptr<const FlameRows> flame; ///< null until the index is complete
+    std::shared_ptr<const TileCycles> tiles; ///< per-tile cycles of some steps (BSP), or null
+  };
+
+  explicit ExecutionTimeline(QWidget* parent = nullptr);
+
+  /// One track per report (base first). Resets the view to fit and clears the selection.
+  void setTracks(std::vector<Track> tracks);
+  const std::vector<Track>& tracks() const { return m_tracks; }
+  void setFlame(std::size_t track, std::shared_ptr<const FlameRows> flame);
+  void setTileCycles(std::size_t track, std::shared_ptr<const TileCycles> tiles);
+  /// A message instead of the timeline (no execution, errors); empty to show the data.
+  void setMessage(const QString& message);
+  const QString& message() const { return m_message; }
+
+  Mode mode() const { return m_mode; }
+  void setMode(Mode mode);
+
+  /// The visible time range, in cycles from the execution start.
+  double viewFrom() const { return m_t0; }
+  double viewTo() const { return m_t1; }
+  void setView(double from, double to);
+  /// Zooms out to everything loaded (within the limits). Later loading keeps the fit.
+  void fit();
+  void zoomBy(double factor, double anchorX);
+  /// The range the view may show: a run's span, or everything (to < 0).
+  void setLimits(double from, double to);
+  /// Called when the index published more steps: refits while the view is fitted, repaints.
+  void dataGrew();
+
+  /// The selected step (and its track), or -1.
+  std::int64_t selectedStep() const { return m_selectedStep; }
+  std::size_t selectedTrack() const { return m_selectedTrack; }
+  void selectStep(std::size_t track, std::int64_t step);
+
+  /// Where a step is drawn (the first lane it is in), for tests; empty when not visible.
+  QRect stepRect(std::size_t track, std::uint64_t step) const;
+  /// The BSP view's visible step range of a track [first, last), and whether it needs per-tile
+  /// data it does not have (the page loads it and calls setTileCycles).
+  bool bspStepsNeeded(std::size_t track, std::uint64_t* first, std::uint64_t* last) const;
+  /// Tiles shown by the BSP view [first, last).
+  int bspTileFrom() const { return m_tile0; }
+  int bspTileTo() const { return m_tile1; }
+  void setBspTiles(int first, int last);
+
+  QSize sizeHint() const override { return {900, 420}; }
+
+signals:
+  void viewChanged(double from, double to);
+  void stepClicked(std::size_t track, std::uint64_t step);
+  void modeChanged(Mode mode);
+  /// The BSP view needs per-tile cycles it does not have.
+  void tileCyclesWanted();
+
+protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  bool event(QEvent* event) override;
+  void addContextActions(QMenu& menu) override;
+
+private:
+  enum class RowKind { Steps, Flame, Blocks, Bsp };
+  struct Row {
+    std::size_t track = 0;
+    unsigned lane = 0, depth = 0;
+    RowKind kind = RowKind::Steps;
+    QRect rect;
+  };
+  struct Hit {
+    std::size_t track = 0;
+    std::int64_t step = -1;
+    QString text;
+  };
+
+  QRect plotRect() const;
+  std::vector<Row> layoutRows() const;
+  double fullEnd() const;
+  double xToTime(double x) const;
+  double timeToX(double t) const;
+  void clampView();
+  void emitView();
+  Hit hitTest(const QPoint& pos) const;
+
+  void paintAxis(class QPainter& p, const QRect& plot);
+  // Fill m_raster and queue bar labels (drawn over it with QPainter).
+  void paintSteps(const Row& row);
+  void paintFlame(const Row& row);
+  void paintBlocks(const Row& row);
+  void paintBsp(const Row& row);
+  void paintRowLabels(class QPainter& p, const std::vector<Row>& rows);
+  void fill(int x0, int x1, int y0, int y1, QRgb color);
+  void label(int x0, int x1, const QRect& row, const QString& text, QColor background);
+  unsigned flameDepth(std::size_t track) const;
+  unsigned numTiles(std::size_t track) const;
+
+  std::vector<Track> m_tracks;
+  QString m_message;
+  Mode m_mode = Mode::Flat;
+  double m_t0 = 0, m_t1 = 1;
+  double m_limit0 = 0, m_limit1 = -1;
+  bool m_fitted = true;
+  std::int64_t m_selectedStep = -1;
+  std::size_t m_selectedTrack = 0;
+  int m_tile0 = 0, m_tile1 = -1;
+  QImage m_raster; ///< the plot's bars, filled by scanline
+  QPoint m_rasterOrigin;
+  struct Label {
+    QRect rect;
+    QString text;
+    QColor color;
+  };
+  std::vector<Label> m_labels;
+  QPoint m_pressPos;
+  double m_pressT0 = 0, m_pressT1 = 0;
+  bool m_dragging = false, m_pressed = false;
+  // BSP: per (pixel row, step) mean and max cycles over the row's tiles, for one layout.
+  struct BspCache {
+    const TileCycles* tiles = nullptr;
+    int tile0 = -1, tile1 = -1, height = -1;
+    std::vector<std::uint32_t> mean, max; ///< [(step - first) * height + row]
+  };
+  std::vector<BspCache> m_bspCache;
+};
+
+/// The colour of a step kind in every execution chart.
+QColor stepKindColor(StepKind kind);
+
+} // namespace tessera::viewer

@@ -1,0 +1,373 @@
+// Reads a report's execution into the compact per-IPU index the Execution page paints from.
+#include "core/ExecutionIndex.hpp"
+
+#include <pva/Compilation.hpp>
+#include <pva/Execution.hpp>
+#include <pva/Report.hpp>
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tessera::viewer {
+
+StepKind stepKindOf(pva::Program::Type type) {
+  using T = pva::Program::Type;
+  switch (type) {
+  case T::OnTileExecute: return StepKind::Compute;
+  case T::DoExchange: return StepKind::InternalExchange;
+  case T::GlobalExchange: return StepKind::GlobalExchange;
+  case T::StreamCopyBegin:
+  case T::StreamCopyMid:
+  case T::StreamCopyEnd: return StepKind::StreamCopy;
+  case T::Sync: return StepKind::Sync;
+  default: return StepKind::Other;
+  }
+}
+
+QString stepKindName(StepKind kind) {
+  switch (kind) {
+  case StepKind::Compute: return QCoreApplication::translate("Execution", "Compute");
+  case StepKind::InternalExchange: return QCoreApplication::translate("Execution", "Internal exchange");
+  case StepKind::GlobalExchange: return QCoreApplication::translate("Execution", "Global exchange");
+  case StepKind::StreamCopy: return QCoreApplication::translate("Execution", "Stream copy");
+  case StepKind::Sync: return QCoreApplication::translate("Execution", "Sync");
+  case StepKind::Other: break;
+  }
+  return QCoreApplication::translate("Execution", "Other");
+}
+
+std::uint64_t LaneTotals::total() const {
+  std::uint64_t t = 0;
+  for (auto c : cycles) t += c;
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header
+
+ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
+  ExecutionHeader h;
+  const pva::Report report = doc.openReport();
+  const pva::CompilationReport compilation = report.compilation();
+  const pva::Target target = compilation.target();
+  h.numIpus = target.numIPUs();
+  h.tilesPerIpu = target.tilesPerIpu();
+  h.clockHz = target.clockFrequency();
+
+  // Programs and the tree above the steps: the first parent met walking down from the entry
+  // points (a program called from two places keeps the first), depth by walking up.
+  const std::vector<pva::ProgramPtr> programs = compilation.programs();
+  h.programs.resize(programs.size());
+  std::vector<std::vector<std::uint32_t>> children(programs.size());
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    if (i % 4096 == 0) {
+      if (progress.cancelled()) throw Cancelled{};
+      progress.report(0.5 * double(i) / double(programs.size()));
+    }
+    const pva::Program& p = *programs[i];
+    ExecProgramInfo& info = h.programs[i];
+    info.name = QString::fromStdString(p.name());
+    info.type = p.type();
+    info.kind = stepKindOf(p.type());
+    for (const pva::ProgramPtr& c : p.children()) children[i].push_back(std::uint32_t(c->_id()));
+  }
+  std::vector<std::uint32_t> stack;
+  std::vector<char> seen(programs.size(), 0);
+  for (const pva::ProgramPtr& e : compilation.entryPoints())
+    if (e->_id() < programs.size() && !seen[e->_id()]) {
+      seen[e->_id()] = 1;
+      stack.push_back(std::uint32_t(e->_id()));
+    }
+  while (!stack.empty()) {
+    const std::uint32_t p = stack.back();
+    stack.pop_back();
+    for (std::uint32_t c : children[p])
+      if (c < programs.size() && !seen[c]) {
+        seen[c] = 1;
+        h.programs[c].parent = p;
+        stack.push_back(c);
+      }
+  }
+  for (ExecProgramInfo& info : h.programs) {
+    unsigned depth = 0;
+    for (std::uint32_t p = info.parent; p != kNoProgram && depth < 1000; p = h.programs[p].parent) ++depth;
+    info.depth = std::uint16_t(std::min(depth, 65535u));
+  }
+
+  if (report.outOfMemory()) {
+    h.noExecutionReason = QCoreApplication::translate("Execution", "Compilation ran out of tile memory, so the program never ran.");
+    return h;
+  }
+  const pva::ExecutionReport execution = report.execution();
+  const pva::ExecutionSteps steps = execution.steps();
+  h.numSteps = steps.size();
+  if (h.numSteps == 0) {
+    h.noExecutionReason = QCoreApplication::translate("Execution", "The program was compiled but never run.");
+    return h;
+  }
+  if (h.numSteps > std::numeric_limits<std::uint32_t>::max())
+    throw pva::Exception(doc.profilePath().toStdString() + ": more than 4 G execution steps; the viewer indexes at most 4 G");
+  std::uint64_t first = 0;
+  for (const pva::Run& r : execution.runs()) {
+    ExecRunInfo run;
+    run.name = QString::fromStdString(r.name());
+    run.firstStep = first;
+    run.numSteps = r.steps().size();
+    run.cycles = r.cycles();
+    first += run.numSteps;
+    h.runs.push_back(std::move(run));
+  }
+  std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
+  for (const pva::IpuExecution& ipu : steps[0].ipus()) origin = std::min(origin, ipu.allCycles().from().min());
+  h.origin = origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin;
+  h.hasExecution = true;
+
+  // Lightweight profiling: the blocks of the recording tile of each IPU.
+  const auto options = report.engineOptions();
+  const auto tileOption = options.find("profiler.blocks.tile");
+  if (tileOption != options.end()) h.blocksTile = unsigned(std::strtoul(tileOption->second.c_str(), nullptr, 10));
+  if (h.blocksTile < h.tilesPerIpu) {
+    bool any = false;
+    std::vector<std::vector<ExecBlockInfo>> blocks(h.numIpus);
+    for (unsigned ipu = 0; ipu < h.numIpus; ++ipu)
+      for (const pva::Block& b : execution.blocks(ipu * h.tilesPerIpu + h.blocksTile)) {
+        ExecBlockInfo info;
+        info.from = b.from() > h.origin ? b.from() - h.origin : 0;
+        info.to = std::max(info.from, b.to() > h.origin ? b.to() - h.origin : 0);
+        const pva::ProgramPtr p = b.program();
+        info.program = p ? std::uint32_t(p->_id()) : kNoProgram;
+        info.kind = b.isStreamCopy() ? ExecBlockInfo::StreamCopy
+                    : b.isBlockFlush() ? ExecBlockInfo::BlockFlush
+                    : b.isOverflow()   ? ExecBlockInfo::Overflow
+                                       : ExecBlockInfo::Common;
+        blocks[ipu].push_back(info);
+        any = true;
+      }
+    if (any) h.blocks = std::move(blocks);
+  }
+  progress.report(1.0);
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The index
+
+ExecutionIndex::ExecutionIndex(ExecutionHeader header) : m_header(std::move(header)), m_lanes(m_header.numIpus) {
+  const std::size_t n = m_header.numSteps;
+  // new T[n] without value-initialisation: pages are resident only once written.
+  for (Lane& lane : m_lanes) {
+    lane.begin.reset(new std::uint64_t[n]);
+    lane.duration.reset(new std::uint32_t[n]);
+    lane.step.reset(new std::uint32_t[n]);
+    lane.balance.reset(new std::uint16_t[n]);
+    lane.kind.reset(new std::uint8_t[n]);
+    lane.prefix.reset(new Cumulative[n / kBlock + 1]);
+  }
+  m_stepProgram.reset(new std::uint32_t[n]);
+  m_stepRun.reset(new std::uint16_t[n]);
+}
+
+std::size_t ExecutionIndex::lowerBound(unsigned lane, std::size_t n, double t) const {
+  const std::uint64_t* b = m_lanes[lane].begin.get();
+  if (t <= 0) return 0;
+  const double limit = std::ceil(t);
+  if (limit >= double(std::numeric_limits<std::uint64_t>::max())) return n;
+  return std::size_t(std::lower_bound(b, b + n, std::uint64_t(limit)) - b);
+}
+
+std::int64_t ExecutionIndex::entryOfStep(unsigned lane, std::uint64_t step) const {
+  const std::size_t n = entries(lane);
+  const std::uint32_t* s = m_lanes[lane].step.get();
+  const std::uint32_t* it = std::lower_bound(s, s + n, std::uint32_t(step));
+  return it != s + n && *it == step ? std::int64_t(it - s) : -1;
+}
+
+LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t last) const {
+  LaneTotals t;
+  if (last <= first) return t;
+  const Lane& l = m_lanes[lane];
+  t.count = last - first;
+  std::uint64_t balance = 0;
+  auto scan = [&](std::size_t a, std::size_t b) {
+    for (std::size_t i = a; i < b; ++i) {
+      t.cycles[l.kind[i]] += l.duration[i];
+      balance += l.balance[i];
+    }
+  };
+  const std::size_t b0 = (first + kBlock - 1) / kBlock, b1 = last / kBlock;
+  if (b1 <= b0) {
+    scan(first, last);
+  } else {
+    scan(first, b0 * kBlock);
+    const Cumulative &lo = l.prefix[b0], &hi = l.prefix[b1];
+    for (int k = 0; k < kStepKinds; ++k) t.cycles[std::size_t(k)] += hi.cycles[std::size_t(k)] - lo.cycles[std::size_t(k)];
+    balance += hi.balance - lo.balance;
+    scan(b1 * kBlock, last);
+  }
+  t.balanceSum = double(balance) / 65535.0;
+  return t;
+}
+
+std::uint64_t ExecutionIndex::loadedEnd() const {
+  std::uint64_t end = 0;
+  for (unsigned lane = 0; lane < numLanes(); ++lane) {
+    const std::size_t n = entries(lane);
+    if (n) end = std::max(end, this->end(lane, n - 1));
+  }
+  return end;
+}
+
+bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* to) const {
+  if (run >= m_header.runs.size()) return false;
+  const ExecRunInfo& r = m_header.runs[run];
+  if (r.numSteps == 0 || loadedSteps() < r.firstStep + r.numSteps) return false;
+  std::uint64_t a = std::numeric_limits<std::uint64_t>::max(), b = 0;
+  for (unsigned lane = 0; lane < numLanes(); ++lane) {
+    const std::size_t n = entries(lane);
+    const std::uint32_t* s = m_lanes[lane].step.get();
+    const std::size_t i = std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep)) - s);
+    const std::size_t j = std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep + r.numSteps)) - s);
+    if (i >= j) continue;
+    a = std::min(a, begin(lane, i));
+    b = std::max(b, end(lane, j - 1));
+  }
+  if (b == 0 && a == std::numeric_limits<std::uint64_t>::max()) return false;
+  *from = a;
+  *to = b;
+  return true;
+}
+
+std::uint64_t ExecutionIndex::memoryBytes() const {
+  std::uint64_t bytes = loadedSteps() * (sizeof(std::uint32_t) + sizeof(std::uint16_t));
+  for (unsigned lane = 0; lane < numLanes(); ++lane)
+    bytes += entries(lane) * (8 + 4 + 4 + 2 + 1) + (entries(lane) / kBlock + 1) * sizeof(Cumulative);
+  return bytes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filling
+
+/// The only writer of an index: keeps its own counts and publishes them with release stores.
+class ExecutionIndexWriter {
+public:
+  explicit ExecutionIndexWriter(ExecutionIndex& index)
+      : m_index(index), m_count(index.numLanes(), 0), m_cum(index.numLanes()), m_shift(index.numLanes(), 0),
+        m_lastEnd(index.numLanes(), 0), m_lastBegin(index.numLanes(), 0) {
+    const auto& programs = index.header().programs;
+    for (const ExecProgramInfo& p : programs) m_maxDepth = std::max<unsigned>(m_maxDepth, p.depth);
+    m_flame.depth = std::min(m_maxDepth, kMaxFlameDepth);
+    m_flame.lanes.assign(index.numLanes(), std::vector<std::vector<FlameRun>>(m_flame.depth));
+  }
+
+  void add(std::uint64_t stepIndex, std::uint32_t program, unsigned run, const std::vector<pva::IpuExecution>& ipus) {
+    m_index.m_stepProgram[stepIndex] = program;
+    m_index.m_stepRun[stepIndex] = std::uint16_t(std::min(run, 65535u));
+    const auto& programs = m_index.header().programs;
+    const StepKind kind = program < programs.size() ? programs[program].kind : StepKind::Other;
+    for (const pva::IpuExecution& x : ipus) {
+      const unsigned lane = x.ipu();
+      if (lane >= m_index.numLanes()) continue; // an IPU outside the target: nothing to draw it in
+      ExecutionIndex::Lane& l = m_index.m_lanes[lane];
+      const std::size_t k = m_count[lane];
+      const std::uint64_t from = x.allCycles().from().min(), to = std::max(from, x.allCycles().to().max());
+      const std::uint64_t origin = m_index.header().origin;
+      std::uint64_t begin = (from > origin ? from - origin : 0) + m_shift[lane];
+      // Counters that go back (a counter restarted for a new run) continue after the last step,
+      // so the lane stays sorted by time.
+      if (begin < m_lastBegin[lane]) {
+        m_shift[lane] += m_lastEnd[lane] - begin;
+        begin = m_lastEnd[lane];
+      }
+      const std::uint64_t duration = std::min<std::uint64_t>(to - from, std::numeric_limits<std::uint32_t>::max());
+      l.begin[k] = begin;
+      l.duration[k] = std::uint32_t(duration);
+      l.step[k] = std::uint32_t(stepIndex);
+      l.kind[k] = std::uint8_t(kind);
+      const double balance = std::clamp(x.tileBalance(), 0.0, 1.0);
+      l.balance[k] = std::uint16_t(std::lround(balance * 65535.0));
+      m_lastBegin[lane] = begin;
+      m_lastEnd[lane] = std::max(m_lastEnd[lane], begin + duration);
+      ExecutionIndex::Cumulative& cum = m_cum[lane];
+      cum.cycles[std::size_t(kind)] += duration;
+      cum.balance += l.balance[k];
+      if ((k + 1) % ExecutionIndex::kBlock == 0) l.prefix[(k + 1) / ExecutionIndex::kBlock] = cum;
+      m_count[lane] = k + 1;
+      addFlame(lane, k, program);
+    }
+  }
+
+  void publish(std::uint64_t loadedSteps) {
+    for (unsigned lane = 0; lane < m_index.numLanes(); ++lane)
+      m_index.m_lanes[lane].count.store(m_count[lane], std::memory_order_release);
+    m_index.m_loadedSteps.store(loadedSteps, std::memory_order_release);
+  }
+
+  FlameRows takeFlame() { return std::move(m_flame); }
+
+private:
+  void addFlame(unsigned lane, std::size_t entry, std::uint32_t program) {
+    if (m_flame.depth == 0 || m_flame.truncated) return;
+    const auto& programs = m_index.header().programs;
+    // The ancestors of the step, root first, into m_chain[0 .. depth).
+    unsigned depth = 0;
+    if (program < programs.size()) {
+      depth = std::min<unsigned>(programs[program].depth, m_flame.depth);
+      std::uint32_t p = programs[program].parent;
+      for (unsigned skip = programs[program].depth; skip > depth && p != kNoProgram; --skip) p = programs[p].parent;
+      for (unsigned d = depth; d-- > 0 && p != kNoProgram; p = programs[p].parent) m_chain[d] = p;
+    }
+    auto& rows = m_flame.lanes[lane];
+    for (unsigned d = 0; d < m_flame.depth; ++d) {
+      const std::uint32_t anc = d < depth ? m_chain[d] : kNoProgram;
+      auto& row = rows[d];
+      if (row.empty() || row.back().program != anc) {
+        row.push_back({std::uint32_t(entry), anc});
+        if (++m_flameRuns > kMaxFlameRuns) {
+          m_flame.truncated = true;
+          for (auto& r : m_flame.lanes)
+            for (auto& runs : r) std::vector<FlameRun>().swap(runs);
+          return;
+        }
+      }
+    }
+  }
+
+  static constexpr std::size_t kMaxFlameRuns = std::size_t(8) << 20; // 64 MiB of runs at most
+  ExecutionIndex& m_index;
+  std::vector<std::size_t> m_count;
+  std::vector<ExecutionIndex::Cumulative> m_cum;
+  std::vector<std::uint64_t> m_shift, m_lastEnd, m_lastBegin;
+  unsigned m_maxDepth = 0;
+  FlameRows m_flame;
+  std::size_t m_flameRuns = 0;
+  std::array<std::uint32_t, kMaxFlameDepth> m_chain{};
+};
+
+FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress) {
+  if (!index.header().hasExecution || index.numSteps() == 0) return {};
+  const pva::Report report = doc.openReport();
+  const pva::ExecutionSteps steps = report.execution().steps();
+  if (steps.size() != index.numSteps())
+    throw pva::Exception(doc.profilePath().toStdString() + ": the execution changed while it was being read");
+  ExecutionIndexWriter writer(index);
+  std::uint64_t i = 0;
+  for (const pva::ExecutionStep& step : steps) {
+    const pva::ProgramPtr program = step.program();
+    writer.add(i, program ? std::uint32_t(program->_id()) : kNoProgram, step.run(), step.ipus());
+    ++i;
+    // Publishing often lets the page paint early; every 4096 steps costs nothing measurable.
+    if (i % 4096 == 0) {
+      writer.publish(i);
+      progress.report(double(i) / double(index.numSteps()));
+      if (progress.cancelled()) throw Cancelled{};
+    }
+  }
+  writer.publish(i);
+  progress.report(1.0);
+  return writer.takeFlame();
+}
+
+} // namespace tessera::viewer

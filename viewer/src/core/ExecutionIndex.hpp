@@ -1,0 +1,165 @@
+// A compact index of a report's execution for the Execution page: per IPU, the begin cycle,
+// duration, step number, kind and tile balance of every step the IPU took part in, in arrays
+// of plain numbers (19 bytes per (step, IPU) pair: 16 M pairs take about 300 MiB), plus
+// prefix sums per block of 64 entries so that any range's cycles by kind and mean tile balance
+// are answered in O(log n + 128) without a pass over the range.
+//
+// Loading is staged: readExecutionHeader() reads what is small (programs, runs, target, LWP
+// blocks) and fillExecutionIndex() then streams every step into the index on a background
+// thread. The GUI may read the index WHILE it fills: each lane's entry count is published with
+// release/acquire ordering after its entries are written, arrays never move (allocated once at
+// the step count), so readers see a consistent prefix and paint what has loaded so far.
+//
+// Times are in cycles relative to the execution's origin (the first step's earliest tile).
+#pragma once
+
+#include "core/Background.hpp"
+#include "core/Document.hpp"
+
+#include <pva/Program.hpp>
+
+#include <QString>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tessera::viewer {
+
+/// What a step spends its cycles on, as the execution trace colours it.
+enum class StepKind : std::uint8_t { Compute, InternalExchange, GlobalExchange, StreamCopy, Sync, Other };
+constexpr int kStepKinds = 6;
+StepKind stepKindOf(pva::Program::Type type);
+QString stepKindName(StepKind kind);
+
+constexpr std::uint32_t kNoProgram = 0xffffffffu;
+
+struct ExecProgramInfo {
+  QString name;
+  pva::Program::Type type = pva::Program::Type::Sequence;
+  StepKind kind = StepKind::Other;
+  std::uint32_t parent = kNoProgram; ///< the first parent met walking from the entry points
+  std::uint16_t depth = 0;           ///< 0: a root
+};
+
+struct ExecRunInfo {
+  QString name;
+  std::uint64_t firstStep = 0, numSteps = 0, cycles = 0;
+};
+
+/// A lightweight-profiling block, in cycles relative to the origin.
+struct ExecBlockInfo {
+  std::uint64_t from = 0, to = 0;
+  std::uint32_t program = kNoProgram;
+  enum Kind : std::uint8_t { Common, StreamCopy, BlockFlush, Overflow } kind = Common;
+};
+
+/// The small part of an execution, read at once.
+struct ExecutionHeader {
+  bool hasExecution = false;
+  QString noExecutionReason; ///< why there is nothing to show (out of memory, no runs)
+  unsigned numIpus = 0, tilesPerIpu = 0;
+  double clockHz = 0;
+  std::uint64_t numSteps = 0;
+  std::uint64_t origin = 0; ///< absolute cycle counter of time 0
+  std::vector<ExecProgramInfo> programs; ///< by program id
+  std::vector<ExecRunInfo> runs;
+  std::vector<std::vector<ExecBlockInfo>> blocks; ///< per IPU; empty without lightweight profiling
+  unsigned blocksTile = 0;                    ///< the tile of each IPU that recorded blocks
+};
+
+/// Reads programs, runs, target and blocks. Cost: one pass over the programs. Throws pva errors.
+ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress);
+
+/// Sums over a range of entries of one lane.
+struct LaneTotals {
+  std::array<std::uint64_t, kStepKinds> cycles{};
+  double balanceSum = 0; ///< sum of tile balances (0..1) over entries
+  std::uint64_t count = 0;
+  std::uint64_t total() const;
+};
+
+class ExecutionIndex {
+public:
+  static constexpr std::size_t kBlock = 64; ///< entries per prefix-sum block
+
+  /// Allocates the arrays (untouched pages cost no resident memory until filled).
+  explicit ExecutionIndex(ExecutionHeader header);
+  ExecutionIndex(const ExecutionIndex&) = delete;
+  ExecutionIndex& operator=(const ExecutionIndex&) = delete;
+
+  const ExecutionHeader& header() const { return m_header; }
+  unsigned numLanes() const { return unsigned(m_lanes.size()); }
+  std::uint64_t numSteps() const { return m_header.numSteps; }
+
+  // Readable from any thread, consistent with each other up to the published counts.
+  std::uint64_t loadedSteps() const { return m_loadedSteps.load(std::memory_order_acquire); }
+  bool complete() const { return loadedSteps() == m_header.numSteps; }
+  std::size_t entries(unsigned lane) const { return m_lanes[lane].count.load(std::memory_order_acquire); }
+  std::uint64_t begin(unsigned lane, std::size_t i) const { return m_lanes[lane].begin[i]; }
+  std::uint32_t duration(unsigned lane, std::size_t i) const { return m_lanes[lane].duration[i]; }
+  std::uint64_t end(unsigned lane, std::size_t i) const { return begin(lane, i) + duration(lane, i); }
+  std::uint32_t step(unsigned lane, std::size_t i) const { return m_lanes[lane].step[i]; }
+  StepKind kind(unsigned lane, std::size_t i) const { return StepKind(m_lanes[lane].kind[i]); }
+  double tileBalance(unsigned lane, std::size_t i) const { return m_lanes[lane].balance[i] / 65535.0; }
+  /// Per step (below loadedSteps()).
+  std::uint32_t stepProgram(std::uint64_t step) const { return m_stepProgram[step]; }
+  unsigned stepRun(std::uint64_t step) const { return m_stepRun[step]; }
+
+  /// The first entry of the lane (among the first `n`) beginning at or after `t`. O(log n).
+  std::size_t lowerBound(unsigned lane, std::size_t n, double t) const;
+  /// The lane's entry of `step`, or -1 when the IPU did not take part (or it is not loaded).
+  std::int64_t entryOfStep(unsigned lane, std::uint64_t step) const;
+  /// Sums over entries [first, last) of a lane. O(log n + 2 * kBlock).
+  LaneTotals totals(unsigned lane, std::size_t first, std::size_t last) const;
+  /// The loaded time span [0, end) over all lanes.
+  std::uint64_t loadedEnd() const;
+  /// Time span of a run (from its first step's begin to its last step's end over the lanes);
+  /// false while the run is not loaded.
+  bool runSpan(unsigned run, std::uint64_t* from, std::uint64_t* to) const;
+
+  /// Resident size of the filled arrays, in bytes.
+  std::uint64_t memoryBytes() const;
+
+private:
+  friend class ExecutionIndexWriter;
+  struct Cumulative {
+    std::array<std::uint64_t, kStepKinds> cycles{};
+    std::uint64_t balance = 0;
+  };
+  struct Lane {
+    std::unique_ptr<std::uint64_t[]> begin;
+    std::unique_ptr<std::uint32_t[]> duration, step;
+    std::unique_ptr<std::uint16_t[]> balance;
+    std::unique_ptr<std::uint8_t[]> kind;
+    std::unique_ptr<Cumulative[]> prefix; ///< prefix[b]: sums of entries [0, b * kBlock)
+    std::atomic<std::size_t> count{0};
+  };
+  ExecutionHeader m_header;
+  std::vector<Lane> m_lanes;
+  std::unique_ptr<std::uint32_t[]> m_stepProgram;
+  std::unique_ptr<std::uint16_t[]> m_stepRun;
+  std::atomic<std::uint64_t> m_loadedSteps{0};
+};
+
+/// The program tree above the steps, for the flame view: per lane and depth, runs of
+/// consecutive entries sharing the same ancestor at that depth (kNoProgram: the entries'
+/// program is not that deep). Row `depth` of a lane lists runs by first entry.
+struct FlameRun {
+  std::uint32_t firstEntry = 0;
+  std::uint32_t program = kNoProgram;
+};
+struct FlameRows {
+  unsigned depth = 0; ///< rows above the steps: the deepest step's depth (capped)
+  bool truncated = false; ///< too many runs to keep: the flame view shows the steps only
+  std::vector<std::vector<std::vector<FlameRun>>> lanes; ///< [lane][depth] -> runs
+};
+constexpr unsigned kMaxFlameDepth = 24;
+
+/// Streams every step into `index` (publishing as it goes) and returns the flame rows. Checks
+/// progress.cancelled() every few thousand steps (throws Cancelled). Throws pva errors.
+FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress);
+
+} // namespace tessera::viewer

@@ -1,0 +1,54 @@
+// The Execution page's Summary tab: for the visible time range, cycles by kind (summed over
+// IPUs) with their share, steps, (step, IPU) pairs and mean tile balance, then each run's
+// cycles and steps. In compare mode two more columns give the base report's figures and the
+// change. A table over an immutable snapshot; setSnapshot() is cheap (a few dozen rows).
+#pragma once
+
+#include "core/ExecutionDetails.hpp"
+#include "core/ExecutionIndex.hpp"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <optional>
+
+namespace tessera::viewer {
+
+struct ExecutionSummarySnapshot {
+  ExecutionRangeSummary current;
+  std::vector<ExecRunInfo> runs;
+  bool compare = false; ///< base figures present
+  ExecutionRangeSummary base;
+  std::vector<ExecRunInfo> baseRuns;
+};
+
+class ExecutionSummaryModel : public QAbstractTableModel {
+  Q_OBJECT
+public:
+  enum Column { NameColumn, ValueColumn, ShareColumn, BaseColumn, ChangeColumn };
+  /// The number behind Value, Base or Change (qulonglong / double / qlonglong).
+  static constexpr int NumberRole = Qt::UserRole + 1;
+
+  explicit ExecutionSummaryModel(QObject* parent = nullptr);
+  void setSnapshot(std::shared_ptr<const ExecutionSummarySnapshot> snapshot);
+  const ExecutionSummarySnapshot* snapshot() const { return m_snapshot.get(); }
+  /// The row named `name`, or -1 (for tests).
+  int rowOf(const QString& name) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+  struct Row {
+    QString name;
+    bool fraction = false;             ///< a balance (0..1), else a count
+    std::optional<double> value, base; ///< absent: that report has no such row (runs)
+    double shareOf = 0;                ///< > 0: Share column = value / shareOf
+  };
+  std::shared_ptr<const ExecutionSummarySnapshot> m_snapshot;
+  std::vector<Row> m_rows; ///< derived from the snapshot in setSnapshot()
+};
+
+} // namespace tessera::viewer

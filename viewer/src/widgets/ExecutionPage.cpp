@@ -1,0 +1,401 @@
+// The Execution trace page: staged loading of one or two reports' execution, the timeline's
+// controls, and the Summary and Details tabs.
+#include "widgets/ExecutionPage.hpp"
+
+#include "charts/ExecutionOverview.hpp"
+#include "core/Format.hpp"
+#include "models/ExecutionSummaryModel.hpp"
+#include "models/StepDetailsModel.hpp"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tessera::viewer {
+
+namespace {
+
+QWidget* legend(QWidget* parent) {
+  auto* w = new QWidget(parent);
+  auto* l = new QHBoxLayout(w);
+  l->setContentsMargins(0, 0, 0, 0);
+  l->setSpacing(10);
+  for (int k = 0; k < kStepKinds; ++k) {
+    auto* item = new QLabel(w);
+    item->setTextFormat(Qt::RichText);
+    item->setText(QStringLiteral("<span style='color:%1'>&#9632;</span> %2")
+                      .arg(stepKindColor(StepKind(k)).name(), stepKindName(StepKind(k)).toHtmlEscaped()));
+    l->addWidget(item);
+  }
+  return w;
+}
+
+QTableView* makeTable(QWidget* parent) {
+  auto* v = new QTableView(parent);
+  v->setAlternatingRowColors(true);
+  v->setSelectionBehavior(QAbstractItemView::SelectRows);
+  v->verticalHeader()->hide();
+  v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+  v->horizontalHeader()->setStretchLastSection(true);
+  v->setWordWrap(false);
+  return v;
+}
+
+} // namespace
+
+ExecutionPage::ExecutionPage(QWidget* parent)
+    : Page(parent), m_timeline(new ExecutionTimeline(this)), m_overview(new ExecutionOverview(m_timeline, this)),
+      m_runs(new QComboBox(this)), m_status(new QLabel(this)), m_tabs(new QTabWidget(this)),
+      m_summaryView(makeTable(this)), m_detailsView(makeTable(this)), m_detailsHint(new QLabel(this)),
+      m_summaryModel(new ExecutionSummaryModel(this)), m_detailsModel(new StepDetailsModel(this)) {
+  // Controls: run, mode, fit, legend, indexing status.
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("Run:"), this));
+  m_runs->setObjectName(QStringLiteral("runSelector"));
+  m_runs->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  controls->addWidget(m_runs);
+  auto* group = new QButtonGroup(this);
+  const QString names[] = {tr("Flat"), tr("Flame"), tr("BSP")};
+  const QString tips[] = {tr("One lane per IPU, steps coloured by kind"),
+                          tr("The program tree above the steps; steps under one program merge into one bar"),
+                          tr("Per tile: compute or exchange, still busy, idle until the sync (Ctrl+wheel zooms tiles)")};
+  for (int i = 0; i < 3; ++i) {
+    auto* b = new QToolButton(this);
+    b->setText(names[i]);
+    b->setToolTip(tips[i]);
+    b->setCheckable(true);
+    b->setAutoRaise(true);
+    group->addButton(b, i);
+    controls->addWidget(b);
+    m_modeButtons[std::size_t(i)] = b;
+  }
+  m_modeButtons[0]->setChecked(true);
+  connect(group, &QButtonGroup::idClicked, this, [this](int id) { setMode(ExecutionTimeline::Mode(id)); });
+  auto* fit = new QToolButton(this);
+  fit->setText(tr("Fit"));
+  fit->setToolTip(tr("Zoom to fit (0 or Home)"));
+  fit->setAutoRaise(true);
+  connect(fit, &QToolButton::clicked, m_timeline, &ExecutionTimeline::fit);
+  controls->addWidget(fit);
+  controls->addSpacing(12);
+  controls->addWidget(legend(this));
+  controls->addStretch(1);
+  controls->addWidget(m_status);
+
+  m_runs->setEnabled(false);
+  connect(m_runs, qOverload<int>(&QComboBox::activated), this, [this](int i) { selectRun(i - 1); });
+
+  // Tabs.
+  m_summaryView->setModel(m_summaryModel);
+  m_summaryView->setObjectName(QStringLiteral("executionSummary"));
+  m_detailsView->setModel(m_detailsModel);
+  m_detailsView->setObjectName(QStringLiteral("stepDetails"));
+  auto* details = new QWidget(this);
+  auto* dl = new QVBoxLayout(details);
+  dl->setContentsMargins(0, 0, 0, 0);
+  m_detailsHint->setText(tr("Click a step in the timeline to see its details."));
+  dl->addWidget(m_detailsHint);
+  dl->addWidget(m_detailsView);
+  m_tabs->addTab(m_summaryView, tr("Summary"));
+  m_tabs->addTab(details, tr("Details"));
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  auto* top = new QWidget(this);
+  auto* tl = new QVBoxLayout(top);
+  tl->setContentsMargins(0, 0, 0, 0);
+  tl->setSpacing(2);
+  tl->addWidget(m_overview);
+  tl->addWidget(m_timeline, 1);
+  splitter->addWidget(top);
+  splitter->addWidget(m_tabs);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(splitter, 1);
+
+  m_pollTimer.setInterval(100);
+  connect(&m_pollTimer, &QTimer::timeout, this, &ExecutionPage::poll);
+  m_summaryTimer.setSingleShot(true);
+  m_summaryTimer.setInterval(30);
+  connect(&m_summaryTimer, &QTimer::timeout, this, &ExecutionPage::updateSummary);
+  m_tilesTimer.setSingleShot(true);
+  m_tilesTimer.setInterval(120);
+  connect(&m_tilesTimer, &QTimer::timeout, this, &ExecutionPage::loadTiles);
+  connect(m_timeline, &ExecutionTimeline::viewChanged, this, [this] { m_summaryTimer.start(); });
+  connect(m_timeline, &ExecutionTimeline::tileCyclesWanted, this, [this] { m_tilesTimer.start(); });
+  connect(m_timeline, &ExecutionTimeline::stepClicked, this, &ExecutionPage::showDetails);
+  connect(m_timeline, &ExecutionTimeline::modeChanged, this, [this](ExecutionTimeline::Mode mode) {
+    m_modeButtons[std::size_t(mode)]->setChecked(true);
+  });
+}
+
+QWidget* ExecutionPage::imageWidget() { return m_timeline; }
+
+bool ExecutionPage::parseMode(const QString& text, ExecutionTimeline::Mode* mode) {
+  const QString t = text.trimmed().toLower();
+  if (t == QLatin1String("flat")) *mode = ExecutionTimeline::Mode::Flat;
+  else if (t == QLatin1String("flame")) *mode = ExecutionTimeline::Mode::Flame;
+  else if (t == QLatin1String("bsp")) *mode = ExecutionTimeline::Mode::Bsp;
+  else return false;
+  return true;
+}
+
+void ExecutionPage::setMode(ExecutionTimeline::Mode mode) {
+  m_timeline->setMode(mode);
+  m_modeButtons[std::size_t(mode)]->setChecked(true);
+}
+
+bool ExecutionPage::loading() const {
+  return std::any_of(m_sources.begin(), m_sources.end(), [](const Source& s) { return !s.filled; });
+}
+
+void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
+  setReady(false);
+  m_pollTimer.stop();
+  m_sources.clear(); // cancels every task of the previous document
+  m_detailsTask = TaskHandle();
+  m_doc = std::move(doc);
+  m_timeline->setTracks({});
+  m_timeline->setMessage({});
+  m_overview->setIndex(nullptr);
+  m_summaryModel->setSnapshot(nullptr);
+  m_detailsModel->setDetails(nullptr);
+  m_detailsHint->show();
+  m_runs->clear();
+  m_runs->setEnabled(false);
+  m_run = -1;
+  m_runApplied = true;
+  m_status->clear();
+  if (!m_doc) return;
+  for (auto d : {m_doc->base(), m_doc})
+    if (d) {
+      Source s;
+      s.doc = std::move(d);
+      m_sources.push_back(std::move(s));
+    }
+  for (std::size_t k = 0; k < m_sources.size(); ++k) {
+    const auto source = m_sources[k].doc;
+    m_sources[k].header = runInBackground<ExecutionHeader>(
+        this, tr("Reading the execution"), [source](Progress& p) { return readExecutionHeader(*source, p); },
+        [this, k](std::shared_ptr<const ExecutionHeader> h) { headerArrived(k, std::move(h)); },
+        [this](const QString& error) {
+          m_timeline->setMessage(tr("The execution could not be read."));
+          emit errorOccurred(error);
+        });
+  }
+}
+
+void ExecutionPage::headerArrived(std::size_t k, std::shared_ptr<const ExecutionHeader> header) {
+  Source& s = m_sources[k];
+  s.headerDone = true;
+  if (header->hasExecution) s.index = std::make_shared<ExecutionIndex>(*header);
+  else {
+    s.noExecution = header->noExecutionReason;
+    s.filled = true;
+  }
+  if (std::all_of(m_sources.begin(), m_sources.end(), [](const Source& x) { return x.headerDone; })) allHeadersArrived();
+}
+
+void ExecutionPage::allHeadersArrived() {
+  const bool compare = m_sources.size() > 1;
+  std::vector<ExecutionTimeline::Track> tracks;
+  QStringList missing;
+  for (std::size_t k = 0; k < m_sources.size(); ++k) {
+    Source& s = m_sources[k];
+    const QString who = compare ? (k == 0 ? tr("Base") : tr("Current")) : QString();
+    if (!s.index) {
+      missing << (compare ? who + QStringLiteral(": ") : QString()) + s.noExecution;
+      continue;
+    }
+    ExecutionTimeline::Track t;
+    t.index = s.index;
+    if (compare) t.label = who + QStringLiteral(": ") + s.doc->displayName();
+    tracks.push_back(std::move(t));
+  }
+  if (tracks.empty()) {
+    // Nothing ran: a state to explain, not an error.
+    m_timeline->setMessage(tr("No execution in this report.") + QStringLiteral("\n\n") + missing.join(QLatin1Char('\n')));
+    m_status->setText(tr("no execution"));
+    setReady(true);
+    return;
+  }
+  if (!missing.isEmpty()) m_status->setText(missing.join(QStringLiteral("; ")));
+  m_timeline->setTracks(std::move(tracks));
+  m_overview->setIndex(m_sources.back().index ? m_sources.back().index : m_sources.front().index);
+
+  // Runs of the current report (the base's when only it ran).
+  const Source& runsOf = m_sources.back().index ? m_sources.back() : m_sources.front();
+  m_runs->addItem(tr("All runs"));
+  for (const ExecRunInfo& r : runsOf.index->header().runs)
+    m_runs->addItem(tr("%1 (%2 steps, %3 cycles)").arg(r.name, formatCount(r.numSteps), formatCount(r.cycles)));
+
+  // Fill every index; the timeline paints what has arrived on each poll.
+  std::size_t track = 0;
+  for (std::size_t k = 0; k < m_sources.size(); ++k) {
+    Source& s = m_sources[k];
+    if (!s.index) continue;
+    const std::size_t t = track++;
+    const auto doc = s.doc;
+    const auto index = s.index;
+    s.fill = runInBackground<FlameRows>(
+        this, tr("Indexing execution steps"), [doc, index](Progress& p) { return fillExecutionIndex(*doc, *index, p); },
+        [this, k, t](std::shared_ptr<const FlameRows> flame) {
+          m_sources[k].filled = true;
+          m_timeline->setFlame(t, std::move(flame));
+          poll();
+          finishIfDone();
+        },
+        [this, k](const QString& error) {
+          m_sources[k].filled = true;
+          emit errorOccurred(error);
+          finishIfDone();
+        });
+  }
+  m_pollTimer.start();
+  poll();
+}
+
+void ExecutionPage::poll() {
+  m_timeline->dataGrew();
+  m_overview->update();
+  std::uint64_t loaded = 0, total = 0;
+  for (const Source& s : m_sources)
+    if (s.index) {
+      loaded += s.index->loadedSteps();
+      total += s.index->numSteps();
+    }
+  if (loading()) m_status->setText(tr("indexing %1 of %2 steps").arg(formatCount(loaded), formatCount(total)));
+  else if (total) m_status->setText(tr("%1 steps").arg(formatCount(total)));
+  m_summaryTimer.start();
+  if (!m_runApplied) applyRun();
+}
+
+void ExecutionPage::finishIfDone() {
+  if (loading()) return;
+  if (m_pollTimer.isActive()) {
+    m_pollTimer.stop();
+    m_runs->setEnabled(m_runs->count() > 2);
+    poll();
+    updateSummary();
+    loadTiles(); // the BSP view's tiles, when it is the mode shown
+  }
+  // Ready once the indexes are complete and the BSP view has the tiles it shows.
+  if (std::none_of(m_sources.begin(), m_sources.end(), [](const Source& s) { return s.tilesPending; })) setReady(true);
+}
+
+void ExecutionPage::updateSummary() {
+  auto snap = std::make_shared<ExecutionSummarySnapshot>();
+  const bool compare = m_sources.size() > 1;
+  const double from = m_timeline->viewFrom(), to = m_timeline->viewTo();
+  for (std::size_t k = 0; k < m_sources.size(); ++k) {
+    const Source& s = m_sources[k];
+    if (!s.index) continue;
+    const bool isBase = compare && k == 0;
+    ExecutionRangeSummary& r = isBase ? snap->base : snap->current;
+    r = summarizeRange(*s.index, from, to);
+    (isBase ? snap->baseRuns : snap->runs) = s.index->header().runs;
+  }
+  snap->compare = compare;
+  if (m_sources.empty() || std::none_of(m_sources.begin(), m_sources.end(), [](const Source& s) { return bool(s.index); })) {
+    m_summaryModel->setSnapshot(nullptr);
+    return;
+  }
+  m_summaryModel->setSnapshot(std::move(snap));
+  m_summaryView->resizeColumnsToContents();
+}
+
+void ExecutionPage::selectRun(int run) {
+  m_run = run;
+  m_runApplied = false;
+  if (m_runs->currentIndex() != run + 1) m_runs->setCurrentIndex(run + 1);
+  applyRun();
+}
+
+void ExecutionPage::applyRun() {
+  if (m_run < 0) {
+    m_timeline->setLimits(0, -1);
+    m_runApplied = true;
+    return;
+  }
+  // The union of the run's spans over the reports shown (compare mode: the same run number).
+  double from = -1, to = -1;
+  for (const Source& s : m_sources) {
+    if (!s.index) continue;
+    std::uint64_t a = 0, b = 0;
+    if (!s.index->runSpan(unsigned(m_run), &a, &b)) continue;
+    from = from < 0 ? double(a) : std::min(from, double(a));
+    to = std::max(to, double(b));
+  }
+  if (to < 0) return; // not indexed yet: poll() tries again
+  m_timeline->setLimits(from, to);
+  m_runApplied = true;
+}
+
+void ExecutionPage::loadTiles() {
+  if (m_timeline->mode() != ExecutionTimeline::Mode::Bsp) return;
+  std::size_t track = 0;
+  for (Source& s : m_sources) {
+    if (!s.index) continue;
+    const std::size_t t = track++;
+    std::uint64_t first = 0, last = 0;
+    if (!m_timeline->bspStepsNeeded(t, &first, &last)) continue;
+    if (s.tilesPending && s.tilesFrom <= first && s.tilesTo >= last) continue; // on its way already
+    // Read a margin either side, within the cap, so small pans need no new read.
+    const unsigned tiles = std::max(1u, s.index->header().numIpus * s.index->header().tilesPerIpu);
+    const std::uint64_t cap = std::max<std::uint64_t>(1, kMaxTileCells / tiles);
+    const std::uint64_t span = last - first;
+    const std::uint64_t margin = std::min(span / 2, (cap - std::min(cap, span)) / 2);
+    const std::uint64_t a = first > margin ? first - margin : 0;
+    const std::uint64_t b = std::min<std::uint64_t>(s.index->numSteps(), last + margin);
+    const auto doc = s.doc;
+    s.tilesPending = true;
+    s.tilesFrom = a;
+    s.tilesTo = b;
+    if (!loading()) setReady(false);
+    const std::size_t k = std::size_t(&s - m_sources.data());
+    s.tiles = runInBackground<TileCycles>(
+        this, tr("Reading per-tile cycles"), [doc, a, b](Progress& p) { return loadTileCycles(*doc, a, b, p); },
+        [this, t, k](std::shared_ptr<const TileCycles> cycles) {
+          m_sources[k].tilesPending = false;
+          m_timeline->setTileCycles(t, std::move(cycles));
+          finishIfDone();
+        },
+        [this, k](const QString& error) {
+          m_sources[k].tilesPending = false;
+          emit errorOccurred(error);
+          finishIfDone();
+        });
+  }
+}
+
+void ExecutionPage::showDetails(std::size_t track, std::uint64_t step) {
+  // Track numbers count only reports with an execution.
+  std::shared_ptr<const Document> doc;
+  std::size_t t = 0;
+  for (const Source& s : m_sources) {
+    if (!s.index) continue;
+    if (t++ == track) doc = s.doc;
+  }
+  if (!doc) return;
+  m_tabs->setCurrentIndex(1);
+  m_detailsTask = runInBackground<StepDetails>(
+      this, tr("Reading a step"), [doc, step](Progress&) { return loadStepDetails(*doc, step); },
+      [this](std::shared_ptr<const StepDetails> d) {
+        m_detailsHint->hide();
+        m_detailsModel->setDetails(std::move(d));
+        m_detailsView->resizeColumnToContents(0);
+      },
+      [this](const QString& error) { emit errorOccurred(error); });
+}
+
+} // namespace tessera::viewer

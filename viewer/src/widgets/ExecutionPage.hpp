@@ -1,0 +1,97 @@
+// The Execution trace page: run selector, Flat / Flame / BSP modes, kind legend, an overview
+// strip, the timeline, and below it a Summary tab (the visible range: cycles by kind, steps,
+// mean tile balance, per-run totals; base and change in compare mode) and a Details tab (the
+// clicked step).
+//
+// Loading (never on the GUI thread): each report's header (programs, runs, blocks) first, then
+// its step index fills in the background while the page repaints what has arrived every
+// 100 ms; the page is ready once every index is complete. Per-tile cycles for the BSP view and
+// a clicked step's details are read on demand, newer requests cancelling older ones.
+#pragma once
+
+#include "charts/ExecutionTimeline.hpp"
+#include "core/Background.hpp"
+#include "widgets/Page.hpp"
+
+#include <QTimer>
+
+#include <array>
+
+class QAbstractButton;
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace tessera::viewer {
+
+class ExecutionOverview;
+class ExecutionSummaryModel;
+class StepDetailsModel;
+
+class ExecutionPage : public Page {
+  Q_OBJECT
+public:
+  explicit ExecutionPage(QWidget* parent = nullptr);
+  QString title() const override { return tr("Execution trace"); }
+  QString viewKey() const override { return QStringLiteral("execution"); }
+  void setDocument(std::shared_ptr<const Document> doc) override;
+  QWidget* imageWidget() override;
+
+  ExecutionTimeline::Mode mode() const { return m_timeline->mode(); }
+  void setMode(ExecutionTimeline::Mode mode);
+  /// "flat", "flame" or "bsp" (the --execution-mode option); false when unknown.
+  static bool parseMode(const QString& text, ExecutionTimeline::Mode* mode);
+
+  /// Restricts the view to one run (-1: all runs). Takes effect once the runs are indexed.
+  void selectRun(int run);
+
+  ExecutionTimeline* timeline() const { return m_timeline; }
+  ExecutionOverview* overview() const { return m_overview; }
+  ExecutionSummaryModel* summaryModel() const { return m_summaryModel; }
+  StepDetailsModel* detailsModel() const { return m_detailsModel; }
+  QComboBox* runSelector() const { return m_runs; }
+  QTabWidget* tabs() const { return m_tabs; }
+  /// Whether any index is still filling.
+  bool loading() const;
+
+private:
+  struct Source {
+    std::shared_ptr<const Document> doc;
+    std::shared_ptr<ExecutionIndex> index;
+    bool headerDone = false, filled = false;
+    bool tilesPending = false; ///< a per-tile read for the BSP view is under way
+    std::uint64_t tilesFrom = 0, tilesTo = 0; ///< the steps it reads
+    QString noExecution;
+    TaskHandle header, fill, tiles;
+  };
+
+  void headerArrived(std::size_t k, std::shared_ptr<const ExecutionHeader> header);
+  void allHeadersArrived();
+  void poll();
+  void updateSummary();
+  void applyRun();
+  void loadTiles();
+  void showDetails(std::size_t track, std::uint64_t step);
+  void finishIfDone();
+
+  ExecutionTimeline* m_timeline;
+  ExecutionOverview* m_overview;
+  QComboBox* m_runs;
+  std::array<QAbstractButton*, 3> m_modeButtons{};
+  QLabel* m_status;
+  QTabWidget* m_tabs;
+  QTableView* m_summaryView;
+  QTableView* m_detailsView;
+  QLabel* m_detailsHint;
+  ExecutionSummaryModel* m_summaryModel;
+  StepDetailsModel* m_detailsModel;
+  QTimer m_pollTimer, m_summaryTimer, m_tilesTimer;
+  std::shared_ptr<const Document> m_doc;
+  std::vector<Source> m_sources; ///< base first in compare mode
+  int m_run = -1;
+  bool m_runApplied = true;
+  TaskHandle m_detailsTask;
+};
+
+} // namespace tessera::viewer
