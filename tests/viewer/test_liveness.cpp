@@ -86,10 +86,17 @@ private slots:
   void ipuCurveEqualsLibpva() {
     auto doc = Document::resolve(viewer_test::pipelineReport());
     auto p = progress();
-    const LivenessData d = loadLiveness(*doc, {1, -1}, p);
     const pva::Report report = doc->openReport();
     const auto steps = report.compilation().livenessProgramSteps();
-    for (std::size_t i = 0; i < steps.size(); ++i) QCOMPARE(d.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForIpu(1).bytes());
+    for (int ipu : {0, 1}) {
+      const LivenessData d = loadLiveness(*doc, {ipu, -1}, p);
+      QCOMPARE(d.steps(), steps.size());
+      for (std::size_t i = 0; i < steps.size(); ++i)
+        QCOMPARE(d.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForIpu(unsigned(ipu)).bytes());
+      std::uint64_t al = 0;
+      for (const pva::Tile& t : report.compilation().ipus()[std::size_t(ipu)].tiles()) al += t.memory().alwaysLiveBytes();
+      QCOMPARE(d.alwaysLive, al);
+    }
   }
 
   void stepModelsPassTheTesterAndMatchLibpva() {
