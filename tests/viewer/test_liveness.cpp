@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 
 #include <map>
 
@@ -168,6 +169,12 @@ private slots:
     QCOMPARE(page.liveVariablesModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Step %1").arg(target));
     QCOMPARE(page.liveVariablesModel()->rowCount(), int(steps[target].notAlwaysLiveMemory().variables().size()));
     QVERIFY(page.liveVariablesModel()->rowCount() != peakRows);
+
+    // Hovering a step names it, its program and its bytes.
+    QTest::mouseMove(page.chart(), QPoint(int(page.chart()->xForItem(peak)), int(page.chart()->plotRect().center().y())));
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("Step %1").arg(peak)), qPrintable(QToolTip::text()));
+    QVERIFY(QToolTip::text().contains(QString::fromStdString(steps[peak].program()->name())));
 
     clickStep(page, peak, Qt::ShiftModifier);
     const std::vector<std::size_t> both = {std::min(target, peak), std::max(target, peak)};

@@ -24,6 +24,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolTip>
 
 #include <map>
 
@@ -191,6 +192,12 @@ private slots:
              report.compilation().tile(17).memory().total().includingGaps());
     QCOMPARE(page.variablesModel()->rowCount(), int(report.compilation().loweredVariables().forTile(17).size()));
     QCOMPARE(page.variablesModel()->index(0, LoweredVariablesModel::TileColumn).data(TableModel::SortRole).toUInt(), 17u);
+
+    // Hovering names the tile and its figures.
+    QTest::mouseMove(page.chart(), QPoint(int(page.chart()->xForItem(12)), int(page.chart()->plotRect().center().y())));
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("Tile 12")), qPrintable(QToolTip::text()));
+    QVERIFY(QToolTip::text().contains(QStringLiteral("Including gaps")));
 
     clickTile(page, 20, Qt::ShiftModifier);
     QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{17, 20}));
