@@ -13,6 +13,7 @@
 #include "core/TraceTime.hpp"
 #include "models/TraceCallTreeModel.hpp"
 #include "widgets/HostTracePage.hpp"
+#include "widgets/PageRegistry.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -436,10 +437,22 @@ private slots:
     QTest::mouseClick(t, Qt::LeftButton, {}, label);
     QCOMPARE(t->layout().lanes[std::size_t(lane)].height, height);
 
-    // Painting (offscreen, into an image) shows real content.
+    // Painting (offscreen, into an image) shows real content; kept for a person to look at, with
+    // an event selected, then with merged charts, filled graphs and absolute time.
     QImage image(t->size(), QImage::Format_ARGB32);
     t->render(&image);
     QVERIFY(viewer_test::distinctColors(image) >= 8);
+    const QString dir = viewer_test::tmpDir(QStringLiteral("trace-images"));
+    page->searchBox()->setText(QStringLiteral("forward"));
+    page->findNext();
+    QVERIFY(page->grab().save(dir + QStringLiteral("/selected.png")));
+    page->details()->setCurrentIndex(1);
+    t->fit();
+    page->mergeCharts()->setChecked(true);
+    page->filledGraphs()->setChecked(true);
+    page->absoluteTime()->setChecked(true);
+    QVERIFY(t->filledGraphs() && t->absoluteTime());
+    QVERIFY(page->grab().save(dir + QStringLiteral("/merged-filled-absolute.png")));
   }
 
   void searchStepsThroughMatches() {
@@ -493,6 +506,21 @@ private slots:
     QCOMPARE(t->selection().thread, loader);
     page->mergeCharts()->setChecked(false);
     QCOMPARE(t->laneCount(), lanes);
+  }
+
+  void tracesShowOnlyThisPage() {
+    // Of every registered page, only this one takes a trace, and it takes nothing else.
+    QWidget parent;
+    const auto trace = Document::resolve(viewer_test::traceFile());
+    const auto report = Document::resolve(viewer_test::mlpReport());
+    int taking = 0;
+    for (Page* p : createPages(&parent)) {
+      const bool mine = p->viewKey() == QStringLiteral("trace");
+      QCOMPARE(p->accepts(*trace), mine);
+      if (mine) QVERIFY(!p->accepts(*report));
+      taking += p->accepts(*trace) ? 1 : 0;
+    }
+    QCOMPARE(taking, 1);
   }
 
   void fixtureTraceLoads() {

@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
@@ -66,7 +67,12 @@ HostTracePage::HostTracePage(QWidget* parent)
   m_callTreeView->header()->setSectionResizeMode(TraceCallTreeModel::LabelColumn, QHeaderView::Stretch);
   m_metadata->setReadOnly(true);
   m_metadata->setLineWrapMode(QPlainTextEdit::NoWrap);
-  m_tabs->addTab(m_summary, tr("Summary"));
+  // The summary scrolls when the details panel is short.
+  auto* summaryScroll = new QScrollArea(this);
+  summaryScroll->setWidget(m_summary);
+  summaryScroll->setWidgetResizable(true);
+  summaryScroll->setFrameShape(QFrame::NoFrame);
+  m_tabs->addTab(summaryScroll, tr("Summary"));
   m_tabs->addTab(m_callTreeView, tr("Call tree"));
   m_tabs->addTab(m_metadata, tr("Metadata"));
 

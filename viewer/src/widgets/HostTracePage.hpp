@@ -43,6 +43,8 @@ public:
   QLineEdit* searchBox() const { return m_search; }
   QLabel* matchLabel() const { return m_matchLabel; }
   QCheckBox* mergeCharts() const { return m_merge; }
+  QCheckBox* filledGraphs() const { return m_filled; }
+  QCheckBox* absoluteTime() const { return m_absolute; }
 
   /// The matches of the search box's text, in time order; the current one (-1: none yet).
   const std::vector<TraceEventRef>& matches() const { return m_matches; }
