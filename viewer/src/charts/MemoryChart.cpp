@@ -15,7 +15,7 @@ namespace {
 
 MemoryUnits units() { return Settings::instance().memoryUnits(); }
 
-const QColor kMaxColor(0xd62728);
+const QColor kMaxColor(0xc00000);
 const QColor kBaseColor(0x8c9fb5);
 const QColor kCurrentColor(0xf28e2b);
 const QColor kGrewColor(0xe15759);
@@ -112,7 +112,7 @@ void MemoryChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, 
   else paintStacked(p, plot, first, last);
   if (m_showMax && !(comparing() && m_difference)) {
     const double y = yOf(double(m_data->bytesPerTile));
-    p.setPen(QPen(kMaxColor, 1.5, Qt::DashLine));
+    p.setPen(QPen(kMaxColor, 2, Qt::DashLine));
     p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
   }
   if (comparing() && m_difference) {
