@@ -490,6 +490,46 @@ private slots:
     QVERIFY(!t->eventRect(t->selection()).isEmpty());
   }
 
+  void mergedBlocksAndChartLanes() {
+    auto page = openPage(m_rich);
+    QVERIFY(viewer_test::waitReady(page.get()));
+    TraceTimeline* t = page->timeline();
+    const QRect plot = t->plotRect();
+    const TraceIndex& index = *page->index();
+    // The loader's burst of ticks is one merged block at this zoom: its tooltip says how many
+    // events it holds, and clicking it zooms in rather than selecting.
+    const int loader = threadNamed(index, QStringLiteral("loader"));
+    TraceViewport v;
+    v.t0 = t->viewBegin();
+    v.width = plot.width();
+    v.nsPerPx = (t->viewEnd() - t->viewBegin()) / plot.width();
+    std::vector<TraceBlock> blocks;
+    visibleBlocks(index.threads[std::size_t(loader)].depths[0], v, blocks);
+    auto merged = std::find_if(blocks.begin(), blocks.end(), [](const TraceBlock& b) { return b.count > 1; });
+    QVERIFY(merged != blocks.end());
+    const TraceLane& lane = t->layout().lanes[std::size_t(t->layout().laneOfThread(loader))];
+    const QPoint at(plot.left() + int(std::floor((merged->x0 + merged->x1) / 2)), plot.top() + lane.y + lane.rowTop(0) + TraceLayout::rowHeight / 2);
+    QVERIFY2(t->toolTipAt(at).contains(QStringLiteral("events")), qPrintable(t->toolTipAt(at)));
+    const double span = t->viewEnd() - t->viewBegin();
+    QTest::mouseClick(t, Qt::LeftButton, {}, at);
+    QVERIFY(t->viewEnd() - t->viewBegin() < span / 4);
+    QVERIFY(!t->selection().valid());
+    QTest::keyClick(t, Qt::Key_0);
+
+    // Graph and heatmap lanes explain the value under the mouse.
+    for (const TraceLane& l : t->layout().lanes) {
+      const QPoint p(plot.right() - 20, plot.top() + l.y + l.height / 2);
+      if (l.kind == TraceLane::Kind::Graph) {
+        const QString tip = t->toolTipAt(p);
+        QVERIFY2(tip.contains(QStringLiteral("host")) && tip.contains(QStringLiteral("MB")), qPrintable(tip));
+      } else if (l.kind == TraceLane::Kind::Heatmap) {
+        QVERIFY2(t->toolTipAt(p).contains(QStringLiteral("gradients")), qPrintable(t->toolTipAt(p)));
+      }
+    }
+    // The label column names the lane.
+    QCOMPARE(t->toolTipAt(QPoint(20, plot.top() + lane.y + 5)), lane.title);
+  }
+
   void mergeAllChartsPutsThreadsInOneLane() {
     auto page = openPage(m_rich);
     QVERIFY(viewer_test::waitReady(page.get()));

@@ -286,7 +286,9 @@ TraceTimeline::Hit TraceTimeline::hitTest(QPoint pos) const {
       // Back to the full view's pixels.
       b.x0 += x - 4;
       b.x1 += x - 4;
-      const double distance = x < b.x0 ? b.x0 - x : (x >= b.x1 ? x - b.x1 : 0);
+      // Measured from the pixel's centre, so a block that covers most of the pixel wins.
+      const double xc = x + 0.5;
+      const double distance = xc < b.x0 ? b.x0 - xc : (xc > b.x1 ? xc - b.x1 : 0);
       if (distance < best || (distance == 0 && best == 0)) {
         best = distance;
         hit.ref = {t, b.event, false};
@@ -312,7 +314,15 @@ QRect TraceTimeline::eventRect(TraceEventRef ref) const {
   } else {
     const TraceEventRecord& e = m_index->event(ref);
     if (int(e.depth) >= lane.depthRows) return {};
-    const double x0 = v.x(double(e.begin)), x1 = std::max(v.x(double(e.end)), x0 + 1);
+    const double x0 = v.x(double(e.begin));
+    double x1 = std::max(v.x(double(e.end)), x0 + 1);
+    if (e.duration() < 1000) {
+      // Drawn at least 0.5 µs wide unless the next event of its row begins sooner (TraceLod).
+      const TraceDepthRow& row = m_index->threads[std::size_t(ref.thread)].depths[e.depth];
+      double limit = kMinEventDrawNs / v.nsPerPx;
+      if (e.rowPos + 1 < row.size()) limit = std::min(limit, v.x(double(row.begin[e.rowPos + 1])) - x0);
+      x1 = std::max(x1, x0 + limit);
+    }
     r = QRectF(plot.left() + x0, laneTop + lane.rowTop(int(e.depth)) + 1, x1 - x0, TraceLayout::rowHeight - 2);
   }
   return r.toAlignedRect().intersected(plot);
