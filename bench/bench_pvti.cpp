@@ -9,7 +9,7 @@
 //    steady_clock::now() calls: the clock is the floor of any timestamped event (goal <= 1.5x).
 // 2. A tracepoint on a disabled channel against an empty loop iteration (goal <= 1 ns).
 // 3. Sustained events per second to disk from T threads, closeTrace included, and every span
-//    read back with pva::openTrace (goal >= 5M/s, 0 lost).
+//    read back with pva::openTrace (goal >= 5M/s, 0 lost: the exit status is 1 if any is lost).
 // Medians over R batches; between batches the writer drains (the loop sleeps, untimed).
 //
 // PVTI_OPTIONS is read once, when the library loads: unless it is set, bench_pvti sets it and
@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -63,6 +64,13 @@ template <class F> double nsPerOp(std::size_t n, std::size_t reps, F&& body, boo
     if (drainBetween) std::this_thread::sleep_for(std::chrono::milliseconds(60)); // the writer empties the ring
   }
   return median(ns);
+}
+
+double processCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return seconds(u.ru_utime) + seconds(u.ru_stime);
 }
 
 volatile std::int64_t sink; // keeps the clock baseline from being optimised away
@@ -117,6 +125,7 @@ int main(int argc, char** argv) {
               disabled, empty, disabled - empty);
 
   // 3. sustained throughput to disk, closeTrace included, every span read back
+  const double cpu0 = processCpuSeconds();
   const auto t0 = Clock::now();
   std::vector<std::thread> pool;
   for (std::size_t t = 0; t < threads; ++t)
@@ -127,6 +136,7 @@ int main(int argc, char** argv) {
   const auto t1 = Clock::now();
   pvti::closeTrace();
   const auto t2 = Clock::now();
+  const double cpuS = processCpuSeconds() - cpu0;
   const double recordS = std::chrono::duration<double>(t1 - t0).count();
   const double totalS = std::chrono::duration<double>(t2 - t0).count();
 
@@ -134,7 +144,8 @@ int main(int argc, char** argv) {
   std::size_t sustained = 0, all = 0;
   for (const auto& t : trace.processes()[0].threads()) {
     all += t.numEvents();
-    for (const auto& e : t.events()) sustained += e.label() == "sustained";
+    // A span counts when it read back whole: its label, and an end.
+    for (const auto& e : t.events()) sustained += e.label() == "sustained" && e.finished();
   }
   const std::size_t expected = threads * spans;
   const double events = static_cast<double>(expected);
@@ -142,6 +153,10 @@ int main(int argc, char** argv) {
               "%.2f M spans/s (goal >= 5M/s); read back %zu, lost %zu\n",
               threads, expected, recordS, totalS, events / totalS / 1e6, sustained,
               expected > sustained ? expected - sustained : 0);
+  // CPU used by the whole process (producers and writer) while the machine's cores were shared:
+  // well under cores x wall time means other processes had the CPU.
+  std::printf("  process CPU %.2f s over %.2f s wall on %u cores (%.0f ns CPU a span)\n", cpuS, totalS,
+              std::thread::hardware_concurrency(), cpuS / events * 1e9);
   std::printf("trace file %s: %.1f MB, %zu events\n", pvti::getCurrentTraceFilename().c_str(),
               static_cast<double>(fs::file_size(pvti::getCurrentTraceFilename())) / 1e6, all);
   return sustained == expected ? 0 : 1;

@@ -89,13 +89,11 @@ private:
   mutable const char* memoText_ = nullptr;
 };
 
-/// An event the writer has seen begin but not yet end, on one thread.
-struct OpenSpan {
-  std::int64_t id;
-  std::int64_t beginNs;
-  std::uint32_t label, channel, metadata;
-  std::int64_t parent; ///< 0: top level
-  bool written;        ///< already in the file with end_ns NULL
+/// The writer's view of one thread's stream: only needed to apply the `duration` deadline
+/// without breaking nesting (every record within the deadline is written as it came).
+struct StreamState {
+  std::vector<std::uint32_t> openLabels; ///< labels of the begins written and not yet ended
+  std::uint64_t skippedBegins = 0;       ///< begins dropped as late whose ends must go too
 };
 
 /// One recording thread's ring. The producer fields are touched only by that thread, the
@@ -128,7 +126,7 @@ struct ThreadBuffer {
 
   // consumer side
   alignas(64) std::atomic<std::uint64_t> tail{0};
-  std::vector<OpenSpan> open; ///< the writer's view of this thread's open events
+  StreamState stream;
 
   std::atomic<bool> retired{false}; ///< the thread has exited: drain, then drop
   std::unique_ptr<Record[]> slots;

@@ -207,14 +207,19 @@ void Session::writerLoop() {
   while (true) {
     const bool stopping = stop_;
     lock.unlock();
-    const bool busy = flushOnce();
+    const std::uint64_t backlog = flushOnce();
     lock.lock();
     if (stopping) break;
-    if (!busy) wake_.wait_for(lock, kFlushInterval);
+    // A ring that was a quarter full is being filled fast: flush again at once. One that had a
+    // few hundred records is busy: come back soon, so that it is drained before it fills and
+    // its thread has to wait (a full 32k ring takes a fast thread about a millisecond).
+    // Otherwise sleep the whole interval, so a quiet program costs almost nothing.
+    if (backlog > ThreadBuffer::kCapacity / 4) continue;
+    wake_.wait_for(lock, backlog > ThreadBuffer::kCapacity / 64 ? kBusyFlushInterval : kFlushInterval);
   }
 }
 
-bool Session::flushOnce() {
+std::uint64_t Session::flushOnce() {
   std::vector<std::shared_ptr<ThreadBuffer>> rings;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -224,11 +229,11 @@ bool Session::flushOnce() {
   // so every id in the records below is in this batch or an earlier one.
   std::vector<std::uint64_t> heads(rings.size());
   std::vector<bool> retired(rings.size());
-  bool busy = false;
+  std::uint64_t backlog = 0;
   for (std::size_t i = 0; i < rings.size(); ++i) {
     retired[i] = rings[i]->retired.load(std::memory_order_acquire);
     heads[i] = rings[i]->head.load(std::memory_order_acquire);
-    busy = busy || heads[i] - rings[i]->tail.load(std::memory_order_relaxed) > ThreadBuffer::kCapacity / 4;
+    backlog = std::max(backlog, heads[i] - rings[i]->tail.load(std::memory_order_relaxed));
   }
   Batch batch;
   {
@@ -236,14 +241,13 @@ bool Session::flushOnce() {
     std::swap(batch, pending_);
   }
   if (nowNs() > deadlineNs_ && sessionActive.load(std::memory_order_relaxed)) deactivateAll(); // `duration` is over
-  if (!writer_) return false;
+  if (!writer_) return 0;
   try {
     writer_->beginTransaction();
     writer_->writeDefinitions(batch, deadlineNs_);
-    for (std::size_t i = 0; i < rings.size(); ++i) {
-      writer_->drain(*rings[i], heads[i], deadlineNs_);
-      writer_->writeOpenSpans(*rings[i]);
-    }
+    // A begin whose end is not here yet is in the file already: a reader sees it as an
+    // unfinished event, which is what a crash before the end should leave.
+    for (std::size_t i = 0; i < rings.size(); ++i) writer_->drain(*rings[i], heads[i], deadlineNs_);
     writer_->commit();
   } catch (const std::exception& e) {
     // A full disk or a removed file: stop tracing, keep the program running.
@@ -251,14 +255,14 @@ bool Session::flushOnce() {
     deactivateAll();
     closing_.store(true);
     writer_.reset();
-    return false;
+    return 0;
   }
   // Threads that have exited and whose records are all written need their rings no more.
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::size_t i = 0; i < rings.size(); ++i)
     if (retired[i] && rings[i]->tail.load(std::memory_order_relaxed) == heads[i])
       rings_.erase(std::remove(rings_.begin(), rings_.end(), rings[i]), rings_.end());
-  return busy;
+  return backlog;
 }
 
 void Session::close() noexcept {

@@ -28,6 +28,8 @@ class TraceWriter;
 /// The flush interval the format promises (docs/tracing.md): a killed process keeps every event
 /// older than this.
 inline constexpr std::chrono::milliseconds kFlushInterval{50};
+/// The writer's pause while threads are recording fast (see Session::writerLoop).
+inline constexpr std::chrono::milliseconds kBusyFlushInterval{1};
 
 inline std::uint64_t nowNs() {
   static_assert(std::is_same_v<std::chrono::steady_clock::period, std::nano>, "steady_clock must count ns");
@@ -66,7 +68,7 @@ private:
   Session();
   void start(const std::string& optionsText);
   void writerLoop();
-  bool flushOnce(); ///< true when a ring was busy (flush again at once)
+  std::uint64_t flushOnce(); ///< the most records one ring held when it started (0: nothing to do)
   void deactivateAll();
   void warn(const std::string& message) noexcept;
 

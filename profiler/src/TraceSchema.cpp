@@ -5,6 +5,7 @@
 #include "SchemaMarkdown.hpp"
 #include "SchemaSql.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace tessera::profiler::schema::trace {
@@ -68,6 +69,41 @@ const KeyDoc kMetaKeys[] = {
     {meta::options, "`PVTI_OPTIONS` as given to the process"},
 };
 
+std::string hexByte(unsigned v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", v);
+  return buf;
+}
+
+/// The record layout of event_blocks.records, from the constants the encoder and decoder use.
+void renderEventBlocks(std::string& md) {
+  const std::string records = code(columnRef(EventBlocks::table, EventBlocks::records));
+  md += "### Event blocks\n\n";
+  md += "Each " + records + " blob holds " + code(EventBlocks::count.name) +
+        " records back to back. A record is a header byte followed by unsigned LEB128 varints "
+        "(7 bits per byte, low group first, high bit set on all but the last byte):\n\n";
+  md += "| part | present | meaning |\n|---|---|---|\n";
+  md += "| header | always | bits `" + hexByte(block::kKindMask) + "`: kind, ";
+  for (std::size_t i = 0; i < kBlockRecordKindNames.size(); ++i)
+    md += (i ? ", " : "") + std::to_string(i) + " " + code(kBlockRecordKindNames[i]);
+  md += "; `" + hexByte(block::kSameChannel) + "`: same channel as the previous record; `" +
+        hexByte(block::kSameLabel) + "`: same label as the previous record; `" + hexByte(block::kHasMetadata) +
+        "`: a metadata id follows; `" + hexByte(block::kReservedBits) + "`: zero |\n";
+  md += "| delta | always | ns since the previous record of the block; the first record counts from " +
+        code(EventBlocks::firstNs.name) + " (0) |\n";
+  md += "| channel | unless same channel | " + columnRef(Channels::table, Channels::id) + " |\n";
+  md += "| label | unless same label | " + columnRef(Labels::table, Labels::id) + " |\n";
+  md += "| metadata | if flagged (never on an end) | " + columnRef(Metadata::table, Metadata::id) + " |\n\n";
+  md += "\"Previous record\" never crosses a block, so each block decodes on its own; the last record's time is " +
+        code(EventBlocks::lastNs.name) + ". Nesting does cross blocks: replay a thread's blocks in " +
+        code(EventBlocks::id.name) +
+        " order with a stack of open events. A `begin` opens an event inside the innermost open one; an `end` "
+        "closes the innermost open event (an end with nothing open is an *unmatched end*, one whose label "
+        "differs from the event it closes a *mismatched end*: both are reported as instant events); an "
+        "`instant` is a point event. Events still open after the last block had not ended when the file "
+        "was last written.\n\n";
+}
+
 } // namespace
 
 std::string renderTraceSchemaMarkdown() {
@@ -78,8 +114,8 @@ std::string renderTraceSchemaMarkdown() {
   forEachTraceTable([&](const auto& t) { renderTable(md, t); });
   md += "### Trace meta keys\n\n";
   renderKeys(md, "key", kMetaKeys, std::size(kMetaKeys));
+  renderEventBlocks(md);
   md += "### Enumerations stored as text\n\n";
-  renderEnum(md, "InstantKind", columnRef(InstantEvents::table, InstantEvents::kind), kInstantKindNames);
   md += "- **value_type** (" + columnRef(Heatmaps::table, Heatmaps::valueType) + "): " + code(kHeatmapDouble) + ", " +
         code(kHeatmapInt64) + "\n\n";
   md += "### Heatmap bins\n\n";

@@ -57,7 +57,7 @@ TEST_CASE("The trace file is named from the date, time zone and pid", "[pvti][fi
   const std::string pid = std::to_string(trace.processes()[0].pid());
   CHECK(name.substr(name.size() - pid.size() - 5) == pid + ".pvti");
   CHECK(trace.processes()[0].name() == "pvti_driver");
-  CHECK(trace.formatVersion() == "1.0.0");
+  CHECK(trace.formatVersion() == "2.0.0");
   // closeTrace at exit leaves one self-contained file.
   CHECK_FALSE(std::filesystem::exists(basicTrace().string() + "-wal"));
   test::RawDb db(basicTrace());
@@ -180,12 +180,16 @@ TEST_CASE("Heatmaps read back with their edges and decoded bins", "[pvti][heatma
 TEST_CASE("The raw file holds what the schema says", "[pvti][sqlite]") {
   test::RawDb db(basicTrace());
   auto count = [&](const std::string& table) { return db.query("SELECT count(*) FROM " + table)[0][0].i; };
-  CHECK(count("events") == scenario::kOuterLoops * 4 + 1 + scenario::kWorkers * scenario::kWorkerSpans * 2);
-  CHECK(count("instant_events") == scenario::kOuterLoops + 3);
+  auto sum = [&](const std::string& sql) { return db.query("SELECT sum(count) FROM event_blocks " + sql)[0][0].i; };
+  // Records as the threads made them: per loop of the main thread, 4 begin/end pairs and a
+  // tick; then an instant, an unmatched end and a begin/end pair; each worker span 2 pairs.
+  const std::int64_t mainRecords = scenario::kOuterLoops * 9 + 4;
+  CHECK(sum("") == mainRecords + scenario::kWorkers * scenario::kWorkerSpans * 4);
+  CHECK(sum("WHERE thread = (SELECT id FROM threads WHERE name = 'main thread')") == mainRecords);
+  CHECK(count("event_blocks WHERE first_ns > last_ns OR count < 1") == 0);
   CHECK(count("threads") == 1 + scenario::kWorkers);
   CHECK(count("series_samples") == 3);
   CHECK(count("heatmap_samples") == 3);
-  CHECK(count("events WHERE end_ns IS NULL") == 0);
   CHECK(db.query("SELECT value FROM meta WHERE key = 'format'")[0][0].bytes == "tessera-pvti");
   CHECK(db.query("SELECT value FROM meta WHERE key = 'clock_source'")[0][0].bytes == "steady_clock");
   // Labels are interned: "work" is stored once however many times it was recorded.

@@ -1,6 +1,7 @@
 // Loads a .pvti into TraceData: the only SQL of the trace reader, built from the descriptors of
 // profiler/TraceSchema.hpp. Any SQLite failure after the file is known to be a trace means it
 // is truncated or corrupted.
+#include "EventReplay.hpp"
 #include "TraceData.hpp"
 
 #include <profiler/TraceSchema.hpp>
@@ -49,18 +50,6 @@ template <std::size_t N> std::vector<std::string> readInterned(Database& db, con
     out[static_cast<std::size_t>(id)] = std::move(text);
   }
   return out;
-}
-
-std::uint32_t checkedId(std::int64_t id, const std::vector<std::string>& table, std::string_view what, bool nullable) {
-  if ((nullable && id == 0) || (id >= 1 && static_cast<std::size_t>(id) < table.size()))
-    return static_cast<std::uint32_t>(id);
-  throw Corrupt("an event refers to " + std::string(what) + " " + std::to_string(id) + ", which the trace does not define");
-}
-
-ts::InstantKind instantKind(std::string_view name) {
-  for (std::size_t i = 0; i < ts::kInstantKindNames.size(); ++i)
-    if (ts::kInstantKindNames[i] == name) return static_cast<ts::InstantKind>(i);
-  throw Corrupt("unknown instant event kind '" + std::string(name) + "'");
 }
 
 std::map<std::string, std::string> readMeta(Database& db) {
@@ -115,7 +104,7 @@ struct TraceBuilder {
 
   ThreadData& thread(std::int64_t id) {
     const auto it = threadIndex.find(id);
-    if (it == threadIndex.end()) throw Corrupt("an event refers to thread " + std::to_string(id) + ", which the trace does not define");
+    if (it == threadIndex.end()) throw Corrupt("an event block refers to thread " + std::to_string(id) + ", which the trace does not define");
     return *threads[it->second];
   }
 
@@ -132,61 +121,23 @@ struct TraceBuilder {
   }
 
   void loadEvents() {
-    // Ids grow in begin order on each thread, so reading in id order gives each thread's events
-    // in pre-order; a stack of open ancestors turns `parent` into subtree ends.
-    struct Pending {
-      std::vector<std::int64_t> ids;       // event id of each record
-      std::vector<std::uint32_t> openStack; // record indices of the current ancestors
-    };
-    std::unordered_map<ThreadData*, Pending> pending;
-    Statement s(db, selectAll(ts::Events::table));
+    // Blocks in id order: each thread's records in the order it made them. A thread's replay
+    // keeps its open events from one block to the next.
+    std::unordered_map<ThreadData*, EventReplay> replays;
+    Statement s(db, selectAll(ts::EventBlocks::table));
     while (s.step()) {
       const std::int64_t id = s.columnInt(0);
-      ThreadData& t = thread(s.columnInt(1));
-      Pending& p = pending[&t];
-      EventRecord r{};
-      r.channel = checkedId(s.columnInt(2), strings->channels, "channel", false);
-      r.label = checkedId(s.columnInt(3), strings->labels, "label", false);
-      r.beginNs = s.columnInt(4);
-      r.finished = !s.isNull(5);
-      r.endNs = r.finished ? s.columnInt(5) : r.beginNs;
-      r.metadata = checkedId(s.isNull(8) ? 0 : s.columnInt(8), strings->metadata, "metadata", true);
-      if (r.endNs < r.beginNs) throw Corrupt("event " + std::to_string(id) + " ends before it begins");
-      const std::int64_t parent = s.isNull(7) ? 0 : s.columnInt(7);
-      const auto index = static_cast<std::uint32_t>(t.events.size());
-      // Close the ancestors that are not this event's parent.
-      while (!p.openStack.empty() && p.ids[p.openStack.back()] != parent) {
-        t.events[p.openStack.back()].next = index;
-        p.openStack.pop_back();
+      const std::int64_t threadId = s.columnInt(1);
+      ThreadData& t = thread(threadId);
+      EventReplay& replay = replays.try_emplace(&t, t, *strings).first->second;
+      const auto [data, size] = s.columnBlob(5);
+      try {
+        replay.addBlock(data, size, s.columnInt(2), s.columnInt(3), s.columnInt(4));
+      } catch (const std::invalid_argument& e) {
+        throw Corrupt("event block " + std::to_string(id) + " (thread " + std::to_string(threadId) + "): " + e.what());
       }
-      if (parent != 0 && p.openStack.empty())
-        throw Corrupt("event " + std::to_string(id) + " names parent " + std::to_string(parent) +
-                      ", which is not an open event of its thread");
-      r.depth = static_cast<std::uint32_t>(p.openStack.size());
-      t.events.push_back(r);
-      p.ids.push_back(id);
-      p.openStack.push_back(index);
     }
-    for (auto& [t, p] : pending)
-      for (std::uint32_t i : p.openStack) t->events[i].next = static_cast<std::uint32_t>(t->events.size());
-  }
-
-  void loadInstants() {
-    Statement s(db, selectAll(ts::InstantEvents::table));
-    while (s.step()) {
-      ThreadData& t = thread(s.columnInt(1));
-      InstantRecord r{};
-      r.channel = checkedId(s.columnInt(2), strings->channels, "channel", false);
-      r.label = checkedId(s.columnInt(3), strings->labels, "label", false);
-      r.tsNs = s.columnInt(4);
-      switch (instantKind(s.columnText(5))) {
-      case ts::InstantKind::instant: r.kind = InstantEvent::Kind::Instant; break;
-      case ts::InstantKind::unmatchedEnd: r.kind = InstantEvent::Kind::UnmatchedEnd; break;
-      case ts::InstantKind::mismatchedEnd: r.kind = InstantEvent::Kind::MismatchedEnd; break;
-      }
-      r.metadata = checkedId(s.isNull(6) ? 0 : s.columnInt(6), strings->metadata, "metadata", true);
-      t.instants.push_back(r);
-    }
+    for (auto& [t, replay] : replays) replay.finish();
   }
 
   void loadGraphs() {
@@ -289,7 +240,6 @@ struct TraceBuilder {
     }
     loadThreads();
     loadEvents();
-    loadInstants();
     loadGraphs();
     loadHeatmaps();
     for (auto& t : threads) out.threads.push_back(Thread(std::move(t)));

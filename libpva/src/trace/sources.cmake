@@ -2,5 +2,6 @@
 # here with SQL; it builds its queries from profiler's TraceSchema.hpp.
 list(APPEND PVA_TRACE_SOURCES
   src/trace/ChromeExport.cpp
+  src/trace/EventReplay.cpp
   src/trace/Trace.cpp
   src/trace/TraceLoader.cpp)

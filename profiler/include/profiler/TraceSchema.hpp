@@ -21,7 +21,8 @@ namespace tessera::profiler::schema::trace {
 
 // --- versions and identity --------------------------------------------------------------------
 
-inline constexpr FormatVersion kTraceFormatVersion{1, 0, 0};
+// 2.0.0: events and instant_events rows became event_blocks (packed records per thread).
+inline constexpr FormatVersion kTraceFormatVersion{2, 0, 0};
 /// Value of meta.format in every .pvti written by Tessera.
 inline constexpr std::string_view kTraceFormatName = "tessera-pvti";
 inline constexpr std::string_view kTraceFileExtension = ".pvti";
@@ -79,30 +80,20 @@ struct Metadata {
   static constexpr Table<2> table{"metadata", "Metadata attached to events.", {id, json}};
 };
 
-struct Events {
-  static constexpr Column id{"id", "INTEGER PRIMARY KEY", "event id; on one thread, ids increase in begin order"};
+/// One thread's duration and instant events, packed: the writer appends a block per thread at
+/// each flush (a row per span cost ~1 us of SQLite work; a packed record costs a few ns). The
+/// records are begin/end/instant, as the thread made them; a reader rebuilds the nesting by
+/// replaying a thread's blocks in id order (see "Event blocks" in the reference).
+struct EventBlocks {
+  static constexpr Column id{"id", "INTEGER PRIMARY KEY", "block id; a thread's records run on from one of its blocks to the next in id order"};
   static constexpr Column thread{"thread", "INTEGER NOT NULL", "threads.id"};
-  static constexpr Column channel{"channel", "INTEGER NOT NULL", "channels.id"};
-  static constexpr Column label{"label", "INTEGER NOT NULL", "labels.id"};
-  static constexpr Column beginNs{"begin_ns", "INTEGER NOT NULL", "begin, ns since start_steady_ns"};
-  static constexpr Column endNs{"end_ns", "INTEGER", "end, ns since start_steady_ns; NULL: not ended when last written"};
-  static constexpr Column depth{"depth", "INTEGER NOT NULL", "nesting depth on its thread (0: top level)"};
-  static constexpr Column parent{"parent", "INTEGER", "events.id of the enclosing event; NULL: top level"};
-  static constexpr Column metadata{"metadata", "INTEGER", "metadata.id, NULL: none"};
-  static constexpr Table<9> table{"events", "Duration events (Tracepoint scopes and begin/end pairs), nested per thread.",
-      {id, thread, channel, label, beginNs, endNs, depth, parent, metadata}};
-};
-
-struct InstantEvents {
-  static constexpr Column id{"id", "INTEGER PRIMARY KEY", "instant event id"};
-  static constexpr Column thread{"thread", "INTEGER NOT NULL", "threads.id"};
-  static constexpr Column channel{"channel", "INTEGER NOT NULL", "channels.id"};
-  static constexpr Column label{"label", "INTEGER NOT NULL", "labels.id"};
-  static constexpr Column tsNs{"ts_ns", "INTEGER NOT NULL", "ns since start_steady_ns"};
-  static constexpr Column kind{"kind", "TEXT NOT NULL", "InstantKind: instant, or an unbalanced end() recorded as such"};
-  static constexpr Column metadata{"metadata", "INTEGER", "metadata.id, NULL: none"};
-  static constexpr Table<7> table{"instant_events", "Points in time: Tracepoint::event and unbalanced end() calls.",
-      {id, thread, channel, label, tsNs, kind, metadata}};
+  static constexpr Column firstNs{"first_ns", "INTEGER NOT NULL", "time of the block's first record, ns since start_steady_ns"};
+  static constexpr Column lastNs{"last_ns", "INTEGER NOT NULL", "time of its last record, ns since start_steady_ns"};
+  static constexpr Column count{"count", "INTEGER NOT NULL", "number of records in the block (at least 1)"};
+  static constexpr Column records{"records", "BLOB NOT NULL", "the packed records, see Event blocks below"};
+  static constexpr Table<6> table{"event_blocks",
+      "Duration and instant events: packed begin/end/instant records, one block per thread per flush.",
+      {id, thread, firstNs, lastNs, count, records}};
 };
 
 struct Graphs {
@@ -147,17 +138,41 @@ struct HeatmapSamples {
 /// Every trace table, in creation order.
 template <class F> void forEachTraceTable(F&& f) {
   f(Meta::table); f(Processes::table); f(Threads::table); f(Channels::table); f(Labels::table);
-  f(Metadata::table); f(Events::table); f(InstantEvents::table); f(Graphs::table); f(Series::table);
+  f(Metadata::table); f(EventBlocks::table); f(Graphs::table); f(Series::table);
   f(SeriesSamples::table); f(Heatmaps::table); f(HeatmapSamples::table);
 }
 
-// --- enumerations stored as text --------------------------------------------------------------
+// --- event block records ----------------------------------------------------------------------
+// event_blocks.records is `count` records back to back, each a header byte then unsigned LEB128
+// varints (7 bits per byte, low group first, high bit set on all but the last byte):
+//   header    bits 0-1: BlockRecordKind; bit 2: same channel as the block's previous record (no
+//             channel varint); bit 3: same label (no label varint); bit 4: a metadata varint
+//             follows (begin and instant only); bits 5-7: zero
+//   delta     ns since the block's previous record (the first record: since first_ns, so 0)
+//   channel   channels.id, unless bit 2
+//   label     labels.id, unless bit 3
+//   metadata  metadata.id, if bit 4
+// Blocks decode on their own (the "previous record" never crosses a block); nesting does cross
+// them. The encoder and the checked decoder are in <profiler/TraceBlock.hpp>.
 
-/// instant_events.kind: a Tracepoint::event, an end() on a thread with nothing open, or an end()
-/// whose label differs from the innermost open event (which it closes anyway).
-enum class InstantKind : std::uint8_t { instant, unmatchedEnd, mismatchedEnd };
-inline constexpr std::array<std::string_view, 3> kInstantKindNames{"instant", "unmatched_end", "mismatched_end"};
-constexpr std::string_view name(InstantKind k) { return nameOf(k, kInstantKindNames); }
+/// Kind of a packed record (the low two bits of its header byte). An end closes the thread's
+/// innermost open begin; one with nothing open, or with another label, is what pva reports as
+/// an unmatched or mismatched end.
+enum class BlockRecordKind : std::uint8_t { begin, end, instant };
+inline constexpr std::array<std::string_view, 3> kBlockRecordKindNames{"begin", "end", "instant"};
+constexpr std::string_view name(BlockRecordKind k) { return nameOf(k, kBlockRecordKindNames); }
+
+namespace block {
+inline constexpr std::uint8_t kKindMask = 0x03;
+inline constexpr std::uint8_t kSameChannel = 0x04;
+inline constexpr std::uint8_t kSameLabel = 0x08;
+inline constexpr std::uint8_t kHasMetadata = 0x10;
+inline constexpr std::uint8_t kReservedBits = 0xe0;
+/// Header, a 64-bit delta and three 32-bit ids.
+inline constexpr std::size_t kMaxRecordBytes = 1 + 10 + 3 * 5;
+} // namespace block
+
+// --- enumerations stored as text --------------------------------------------------------------
 
 /// heatmaps.value_type
 inline constexpr std::string_view kHeatmapDouble = "double";
