@@ -300,6 +300,12 @@ class IpuExecution:
     tileBalance: float
     activeTileBalance: float
 
+class IpuExecutions:
+    """The IPUs that took part in a step; entries are decoded as they are read."""
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> IpuExecution: ...
+    def __iter__(self) -> Iterator[IpuExecution]: ...
+
 class ComputeSetExecution:
     name: str
     cyclesByTile: TileArray
@@ -309,14 +315,18 @@ class ExecutionStep:
     index: int
     run: int
     program: Program
-    ipus: List[IpuExecution]
+    ipus: IpuExecutions
     cyclesByTile: TileArray
     computeSets: List[ComputeSetExecution]
+
+class ExecutionStepIterator:
+    def __iter__(self) -> ExecutionStepIterator: ...
+    def __next__(self) -> ExecutionStep: ...
 
 class ExecutionSteps:
     def __len__(self) -> int: ...
     def __getitem__(self, index: int) -> ExecutionStep: ...
-    def __iter__(self) -> Iterator[ExecutionStep]: ...
+    def __iter__(self) -> ExecutionStepIterator: ...
 
 class TileCycleTotals:
     class Kind(Enum):

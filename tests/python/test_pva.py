@@ -1,5 +1,6 @@
 """pva on the samples' reports: the client computations of shared/api/libpva.md §7, checked
 against Python's sqlite3 over the same file where SQL can say it."""
+import shutil
 import sqlite3
 
 import numpy as np
@@ -135,6 +136,54 @@ def test_two_ipus(pipeline):
     assert any(p.type == pva.Program.Type.GlobalExchange for p in pipeline.compilation.programs)
     for s in pipeline.compilation.livenessProgramSteps:
         assert s.notAlwaysLiveMemoryForIpu(0).bytes + s.notAlwaysLiveMemoryForIpu(1).bytes == s.notAlwaysLiveBytes
+
+
+def test_step_ipus_is_a_sequence(pipeline):
+    step = next(s for s in pipeline.execution.steps if len(s.ipus) == 2)
+    ipus = step.ipus
+    assert [i.ipu for i in ipus] == [0, 1] == [i.ipu for i in list(ipus)]
+    assert ipus[-1].cycles == ipus[1].cycles and ipus[-2].dataIn == ipus[0].dataIn
+    assert [i.ipu for i in reversed(ipus)] == [1, 0]
+    assert ipus.__getitem__(1).cycles == ipus[1].cycles
+    for bad in (2, -3):
+        with pytest.raises(IndexError):
+            ipus[bad]
+    with pytest.raises(TypeError):
+        ipus["0"]
+    assert "2 IPUs" in repr(ipus) and "cycles" in repr(ipus[0])
+
+
+def test_steps_and_ipus_outlive_the_report(mlp_dir):
+    report = pva.openReport(str(mlp_dir / "profile.pop"))
+    expected = [s.ipus[0].cycles for s in report.execution.steps]
+    it = iter(report.execution.steps)
+    first = next(it)
+    ipus = report.execution.steps[7].ipus
+    del report
+    import gc
+    gc.collect()
+    assert first.ipus[0].cycles == expected[0] and ipus[0].cycles == expected[7]
+    assert [s.ipus[0].cycles for s in it] == expected[1:]
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_damaged_step_data_raises(pipeline, tmp_path):
+    path = tmp_path / "damaged.pop"
+    shutil.copy(pipeline.profilePath, path)
+    with sqlite3.connect(path) as db:
+        step, blob = db.execute("SELECT id, ipus FROM steps ORDER BY length(ipus) DESC, id").fetchone()
+        db.execute("UPDATE steps SET ipus = ? WHERE id = ?", (blob[:-1], step))        # the last entry cut
+        db.execute("UPDATE steps SET ipus = ? WHERE id = ?", (b"\xff" * 10, step + 1))  # not a message
+    report = pva.openReport(str(path))
+    cut = report.execution.steps[step].ipus
+    assert len(cut) == 2 and cut[0].ipu == 0
+    with pytest.raises(pva.InvalidReportError, match=f"corrupted step {step}"):
+        cut[len(cut) - 1]
+    with pytest.raises(pva.InvalidReportError, match=f"corrupted step {step + 1}"):
+        report.execution.steps[step + 1].ipus
+    with pytest.raises(pva.InvalidReportError):
+        sum(s.ipus[0].cycles for s in report.execution.steps)
 
 
 def test_compare(mlp, pipeline):

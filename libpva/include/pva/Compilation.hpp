@@ -6,6 +6,7 @@
 #include <pva/Program.hpp>
 
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -62,7 +63,37 @@ private:
   std::uint64_t vertices_ = 0, computeSets_ = 0, variables_ = 0, edges_ = 0;
 };
 
-/// Bytes with and without gaps (alignment padding and holes).
+namespace detail {
+/// A handle's reference to its open report. Handles share ownership of the report, except the
+/// tiles the report keeps for CompilationReport::tiles(): those borrow it (the report cannot own
+/// itself) and are reached only through a Tiles list, which owns the report. Copying a borrowed
+/// reference makes an owning one, so a Tile, TileMemory or MemoryTotal kept by value keeps the
+/// report open, while walking the tiles touches no reference count.
+class StateRef {
+public:
+  StateRef() = default;
+  StateRef(const StateRef& o) : p_(o.borrowed() ? o.owner() : o.p_) {}
+  StateRef(StateRef&& o) : p_(o.borrowed() ? o.owner() : std::move(o.p_)) {}
+  StateRef& operator=(const StateRef& o) {
+    if (this != &o) p_ = o.borrowed() ? o.owner() : o.p_;
+    return *this;
+  }
+  StateRef& operator=(StateRef&& o) {
+    if (this != &o) p_ = o.borrowed() ? o.owner() : std::move(o.p_);
+    return *this;
+  }
+  ReportState* operator->() const noexcept { return p_.get(); }
+  ReportState& operator*() const noexcept { return *p_; }
+
+private:
+  friend struct Access;
+  /// Borrowed: a pointer without a control block (aliasing an empty shared_ptr).
+  bool borrowed() const noexcept { return p_ && p_.use_count() == 0; }
+  std::shared_ptr<ReportState> owner() const; ///< shares ownership of the borrowed report
+  std::shared_ptr<ReportState> p_;
+};
+} // namespace detail
+
 /// Bytes with and without gaps (alignment padding and holes). Each figure is read for every
 /// tile at once, on first use, so summing one over all tiles reads just that column.
 class MemoryTotal {
@@ -72,8 +103,9 @@ public:
 
 private:
   friend struct detail::Access;
-  std::shared_ptr<detail::ReportState> s_;
-  unsigned tile_ = 0;
+  friend class TileMemory;
+  detail::StateRef s_;
+  unsigned tile_ = 0; ///< tile of one replica
   bool overflowed_ = false;
 };
 
@@ -161,15 +193,12 @@ private:
 };
 
 /// A tile's memory (read from the report's cache on each call; each figure is read for all tiles
-/// on first use).
+/// on first use). Part of its Tile: total() and overflowed() are parts of it in turn, so
+/// `tile.memory().total().excludingGaps()` makes no object; a copy is a handle of its own.
 class TileMemory {
 public:
-  MemoryTotal total() const&;
-  MemoryTotal overflowed() const&;
-  /// On a temporary (`tile.memory().total()`) the report reference moves along, saving a
-  /// reference-count round trip per tile in loops over tens of thousands of tiles.
-  MemoryTotal total() &&;
-  MemoryTotal overflowed() &&;
+  const MemoryTotal& total() const { return total_; }
+  const MemoryTotal& overflowed() const { return overflowed_; }
   std::uint64_t alwaysLiveBytes() const;
   /// Peak over the program's steps of the not-always-live bytes.
   std::uint64_t notAlwaysLiveBytes() const;
@@ -180,8 +209,7 @@ public:
 
 private:
   friend struct detail::Access;
-  std::shared_ptr<detail::ReportState> s_;
-  unsigned tile_ = 0; ///< tile of one replica
+  MemoryTotal total_, overflowed_; ///< total_ also gives this tile's report and replica tile
 };
 
 class Tile {
@@ -189,23 +217,58 @@ public:
   /// Tile number over the whole device (all replicas).
   unsigned number() const { return number_; }
   unsigned ipu() const { return ipu_; }
-  TileMemory memory() const;
+  const TileMemory& memory() const { return memory_; }
 
 private:
   friend struct detail::Access;
-  std::shared_ptr<detail::ReportState> s_;
-  unsigned number_ = 0, ipu_ = 0, replicaTile_ = 0;
+  TileMemory memory_;
+  unsigned number_ = 0, ipu_ = 0;
+};
+
+/// The tiles of a report, or of one IPU (CompilationReport::tiles(), Ipu::tiles()): a list that
+/// keeps the report open and holds the report's own tile objects, made once per report, so that
+/// asking for the tiles and walking them allocates nothing and counts no references. Elements
+/// are reached by reference, as in a std::vector (a reference lasts as long as the list or the
+/// report does); a Tile copied out of it is a handle that keeps the report open by itself.
+class Tiles {
+public:
+  using value_type = Tile;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  using reference = const Tile&;
+  using const_reference = const Tile&;
+  using iterator = const Tile*;
+  using const_iterator = const Tile*;
+  const Tile* begin() const { return first_.get(); }
+  const Tile* end() const { return first_.get() + size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Tile& operator[](std::size_t i) const { return first_.get()[i]; }
+  /// Throws std::out_of_range when i >= size(), like std::vector::at.
+  const Tile& at(std::size_t i) const {
+    if (i >= size_) throw std::out_of_range("pva::Tiles::at: no tile " + std::to_string(i) + " (there are " + std::to_string(size_) + ")");
+    return first_.get()[i];
+  }
+  const Tile& front() const { return at(0); }
+  const Tile& back() const { return at(size_ - 1); }
+  /// Copies of the tiles, each keeping the report open (for code that keeps a vector).
+  operator std::vector<Tile>() const { return {begin(), end()}; }
+
+private:
+  friend struct detail::Access;
+  std::shared_ptr<const Tile> first_; ///< owns the report; points at the first tile
+  std::size_t size_ = 0;
 };
 
 class Ipu {
 public:
   unsigned id() const { return id_; }
-  std::vector<Tile> tiles() const { return tiles_; }
+  Tiles tiles() const { return tiles_; }
 
 private:
   friend struct detail::Access;
   unsigned id_ = 0;
-  std::vector<Tile> tiles_;
+  Tiles tiles_;
 };
 
 /// Instances of one vertex type in one compute set.
@@ -366,7 +429,7 @@ public:
   Target target() const;
   Graph graph() const;
   /// One per tile of the whole device (all replicas; replicas have identical memory).
-  std::vector<Tile> tiles() const;
+  Tiles tiles() const;
   Tile tile(unsigned number) const;
   std::vector<Ipu> ipus() const;
   /// Every program, flat; programs()[i]->_id() == i.

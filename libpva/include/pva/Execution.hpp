@@ -71,14 +71,75 @@ private:
   std::string stepCycles_; ///< the step's own encoded cycles, empty: the program's estimate
 };
 
+namespace detail {
+/// Where an IPU entry starts in a step's packed data (libpva's reader keeps it between reads).
+struct PackedPosition {
+  std::uint32_t byte = 0;
+  std::uint8_t zeros = 0, verbatim = 0;
+};
+} // namespace detail
+
+/// The IPUs that took part in a step (ExecutionStep::ipus()), decoded from the step's data one
+/// entry at a time as they are read: `step.ipus()[0].cycles()` decodes IPU 0's entry and no other.
+/// The list keeps the step's data and the report alive, so it can be kept like any handle.
+/// Damage in an entry is found when that entry is read (InvalidReportError naming the step).
+class IpuExecutions {
+public:
+  /// Decodes the entries in order, each once.
+  class iterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = IpuExecution;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const IpuExecution*;
+    using reference = const IpuExecution&;
+    const IpuExecution& operator*() const;
+    const IpuExecution* operator->() const { return &**this; }
+    iterator& operator++();
+    bool operator==(const iterator& o) const { return index_ == o.index_; }
+    bool operator!=(const iterator& o) const { return index_ != o.index_; }
+
+  private:
+    friend class IpuExecutions;
+    const IpuExecutions* list_ = nullptr;
+    std::size_t index_ = 0;
+    // The entry last decoded, and where the one after it starts (for reading in order).
+    mutable std::size_t decoded_ = static_cast<std::size_t>(-1);
+    mutable IpuExecution current_;
+    mutable detail::PackedPosition next_;
+  };
+  iterator begin() const;
+  iterator end() const;
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  /// Entry i; both throw InvalidArgumentError when i >= size().
+  IpuExecution operator[](std::size_t i) const;
+  IpuExecution at(std::size_t i) const;
+  /// Every entry, decoded (for code that keeps a vector).
+  operator std::vector<IpuExecution>() const;
+
+private:
+  friend struct detail::Access;
+  /// Decodes the entry starting at `at` and moves `at` to the next one.
+  IpuExecution decode(detail::PackedPosition& at) const;
+  std::shared_ptr<const detail::StepBytes> chunk_;
+  std::uint64_t step_ = 0;
+  std::uint32_t offset_ = 0, bytes_ = 0; ///< the step's StepIpus blob in the chunk's data
+  std::uint32_t size_ = 0;
+  std::uint16_t dataWords_ = 0, pointerWords_ = 0; ///< per entry
+  detail::PackedPosition first_;                    ///< where entry 0 starts in the blob
+  /// A blob in a layout other than the one Tessera writes is decoded in full, once.
+  std::shared_ptr<const std::vector<IpuExecution>> decoded_;
+};
+
 /// One executed program step.
 class ExecutionStep {
 public:
   std::uint64_t index() const { return index_; }
   unsigned run() const { return run_; }
   ProgramPtr program() const;
-  /// Only the IPUs that took part.
-  std::vector<IpuExecution> ipus() const;
+  /// Only the IPUs that took part, decoded as they are read (see IpuExecutions).
+  IpuExecutions ipus() const;
   /// Cycles on each tile of one replica (0: the tile did nothing).
   std::vector<std::uint64_t> cyclesByTile() const;
   /// OnTileExecute steps: the compute set they ran; empty for other steps.
@@ -86,11 +147,10 @@ public:
 
 private:
   friend struct detail::Access;
-  std::shared_ptr<detail::ReportState> s_;
-  /// The encoded data of the chunk of steps this one was read with (shared, one allocation per
-  /// chunk): per-IPU data decoded by ipus(), per-tile cycles when they differ from the program's
-  /// estimate.
-  std::shared_ptr<const std::string> bytes_;
+  /// The encoded data of the chunk of steps this one was read with, and the report (one shared
+  /// allocation per chunk): per-IPU data read by ipus(), per-tile cycles when they differ from
+  /// the program's estimate.
+  std::shared_ptr<const detail::StepBytes> chunk_;
   std::uint64_t index_ = 0, program_ = 0;
   unsigned run_ = 0;
   std::uint32_t ipusOffset_ = 0, ipusSize_ = 0, cyclesOffset_ = 0, cyclesSize_ = 0;
@@ -119,6 +179,7 @@ public:
     std::uint64_t index_ = 0;
     std::shared_ptr<std::vector<ExecutionStep>> chunk_;
     std::uint64_t chunkBegin_ = 0;
+    std::size_t chunkBytes_ = 0; ///< size of the largest chunk's data so far, to allocate the next at once
   };
   iterator begin() const;
   iterator end() const;

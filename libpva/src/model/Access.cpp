@@ -23,6 +23,8 @@ ReportState::ReportState(const std::string& profile, const std::string* debug) :
   }
 }
 
+std::shared_ptr<ReportState> StateRef::owner() const { return p_->self(); }
+
 void ReportState::badArgument(const std::string& what) const {
   throw InvalidArgumentError(store.path() + ": " + what);
 }
@@ -34,10 +36,23 @@ const Target& ReportState::getTarget() {
 
 unsigned ReportState::tilesPerReplica() { return getTarget().tilesPerReplica(); }
 
+const std::vector<Tile>& ReportState::getTiles() {
+  tiles.get([&] {
+    const Target& t = getTarget();
+    const unsigned perReplica = t.tilesPerReplica();
+    // Made in place and never copied or moved one by one: the tiles borrow this state, and a
+    // copy would own it (the state would then keep itself alive).
+    tiles.value = std::vector<Tile>(t.numTiles());
+    for (unsigned n = 0; n < t.numTiles(); ++n)
+      Access::initBorrowedTile(tiles.value[n], this, n, n / t.tilesPerIpu(), n % perReplica);
+  });
+  return tiles.value;
+}
+
 const storage::U64s& ReportState::getTileColumn(storage::TileColumn column) {
   auto& lazy = tileColumns[static_cast<std::size_t>(column)];
   lazy.get([&] {
-    lazy.value = store.tileColumn(column);
+    lazy.value = store.tileColumn(column, tilesPerReplica());
     if (lazy.value.size() != tilesPerReplica())
       store.corrupt("corrupted report (" + std::to_string(lazy.value.size()) + " tiles of memory for a replica of " +
                     std::to_string(tilesPerReplica()) + " tiles)");
@@ -206,31 +221,26 @@ Graph Access::graph(const storage::GraphRow& row) {
   return g;
 }
 
-Tile Access::tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile) {
-  Tile t;
-  t.s_ = s;
+void Access::initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned ipu, unsigned replicaTile) {
+  // Set in place: assigning a StateRef would make it an owning one.
+  const std::shared_ptr<ReportState> borrowed(std::shared_ptr<ReportState>(), s);
   t.number_ = number;
   t.ipu_ = ipu;
-  t.replicaTile_ = replicaTile;
-  return t;
+  for (MemoryTotal* m : {&t.memory_.total_, &t.memory_.overflowed_}) {
+    m->s_.p_ = borrowed;
+    m->tile_ = replicaTile;
+  }
+  t.memory_.overflowed_.overflowed_ = true;
 }
 
-TileMemory Access::tileMemory(const std::shared_ptr<ReportState>& s, unsigned replicaTile) {
-  TileMemory m;
-  m.s_ = s;
-  m.tile_ = replicaTile;
-  return m;
+Tiles Access::tiles(const std::shared_ptr<ReportState>& s, const Tile* tiles, std::size_t n) {
+  Tiles l;
+  l.first_ = std::shared_ptr<const Tile>(s, tiles);
+  l.size_ = n;
+  return l;
 }
 
-MemoryTotal Access::memoryTotal(std::shared_ptr<ReportState> s, unsigned replicaTile, bool overflowed) {
-  MemoryTotal t;
-  t.s_ = std::move(s);
-  t.tile_ = replicaTile;
-  t.overflowed_ = overflowed;
-  return t;
-}
-
-Ipu Access::ipu(unsigned id, std::vector<Tile> tiles) {
+Ipu Access::ipu(unsigned id, Tiles tiles) {
   Ipu i;
   i.id_ = id;
   i.tiles_ = std::move(tiles);

@@ -16,10 +16,11 @@ struct Access {
 
   static Target target(const storage::TargetRow& row);
   static Graph graph(const storage::GraphRow& row);
-  static Tile tile(const std::shared_ptr<ReportState>& s, unsigned number, unsigned ipu, unsigned replicaTile);
-  static TileMemory tileMemory(const std::shared_ptr<ReportState>& s, unsigned replicaTile);
-  static MemoryTotal memoryTotal(std::shared_ptr<ReportState> s, unsigned replicaTile, bool overflowed);
-  static Ipu ipu(unsigned id, std::vector<Tile> tiles);
+  /// Fills a tile the report keeps for itself: it borrows the report (see detail::StateRef).
+  static void initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned ipu, unsigned replicaTile);
+  /// tiles[0, n) of the report's own tiles, as a list that owns the report.
+  static Tiles tiles(const std::shared_ptr<ReportState>& s, const Tile* tiles, std::size_t n);
+  static Ipu ipu(unsigned id, Tiles tiles);
   static void setCategory(MemoryCategories& m, unsigned category, const std::uint64_t (&bytes)[3][2]);
   static VertexType vertexType(const storage::VertexTypeRow& row);
   static TileVertexType tileVertexType(const VertexType& t, std::uint64_t count);
@@ -46,9 +47,11 @@ struct Access {
   static std::int64_t debugOf(const Program& p) { return p.debug_; }
 
   static ExecutionSteps steps(std::shared_ptr<ReportState> s, std::uint64_t begin, std::uint64_t end);
-  static ExecutionStep step(const std::shared_ptr<ReportState>& s, const std::shared_ptr<const std::string>& bytes,
-                            const storage::StepRow& row);
+  static ExecutionStep step(const std::shared_ptr<const StepBytes>& chunk, const storage::StepRow& row);
   static IpuExecution ipuExecution(const struct StepIpuView& v);
+  /// The IPU list of a step whose StepIpus blob is bytes [offset, offset + size) of the chunk.
+  static IpuExecutions ipuExecutions(const std::shared_ptr<const StepBytes>& chunk, std::uint64_t step,
+                                     std::uint32_t offset, std::uint32_t size);
   static ComputeSetExecution computeSetExecution(const std::shared_ptr<ReportState>& s, std::uint64_t program,
                                                  std::uint64_t computeSet, const std::string& stepCycles);
   static Run run(const std::shared_ptr<ReportState>& s, const storage::RunRow& row);

@@ -22,29 +22,24 @@ Graph CompilationReport::graph() const {
   return s_->graph.value;
 }
 
-std::vector<Tile> CompilationReport::tiles() const {
-  const Target& t = s_->getTarget();
-  const unsigned perReplica = t.tilesPerReplica();
-  std::vector<Tile> out;
-  out.reserve(t.numTiles());
-  for (unsigned n = 0; n < t.numTiles(); ++n) out.push_back(Access::tile(s_, n, n / t.tilesPerIpu(), n % perReplica));
-  return out;
+Tiles CompilationReport::tiles() const {
+  const std::vector<Tile>& all = s_->getTiles();
+  return Access::tiles(s_, all.data(), all.size());
 }
 
 Tile CompilationReport::tile(unsigned number) const {
-  const Target& t = s_->getTarget();
-  if (number >= t.numTiles())
-    s_->badArgument("no tile " + std::to_string(number) + " (the target has " + std::to_string(t.numTiles()) + ")");
-  return Access::tile(s_, number, number / t.tilesPerIpu(), number % t.tilesPerReplica());
+  const std::vector<Tile>& all = s_->getTiles();
+  if (number >= all.size())
+    s_->badArgument("no tile " + std::to_string(number) + " (the target has " + std::to_string(all.size()) + ")");
+  return all[number]; // the copy owns the report
 }
 
 std::vector<Ipu> CompilationReport::ipus() const {
   const Target& t = s_->getTarget();
-  auto all = tiles();
+  const std::vector<Tile>& all = s_->getTiles();
   std::vector<Ipu> out;
   for (unsigned i = 0; i < t.numIPUs(); ++i)
-    out.push_back(Access::ipu(i, std::vector<Tile>(all.begin() + long(i) * t.tilesPerIpu(),
-                                                   all.begin() + long(i + 1) * t.tilesPerIpu())));
+    out.push_back(Access::ipu(i, Access::tiles(s_, all.data() + std::size_t(i) * t.tilesPerIpu(), t.tilesPerIpu())));
   return out;
 }
 
@@ -113,16 +108,14 @@ LoweredVariables CompilationReport::loweredVariables() const { return Access::lo
 
 // --- tiles ----------------------------------------------------------------------------------------
 
-TileMemory Tile::memory() const { return Access::tileMemory(s_, replicaTile_); }
-
 using storage::TileColumn;
 
-MemoryTotal TileMemory::total() const& { return Access::memoryTotal(s_, tile_, false); }
-MemoryTotal TileMemory::overflowed() const& { return Access::memoryTotal(s_, tile_, true); }
-MemoryTotal TileMemory::total() && { return Access::memoryTotal(std::move(s_), tile_, false); }
-MemoryTotal TileMemory::overflowed() && { return Access::memoryTotal(std::move(s_), tile_, true); }
-std::uint64_t TileMemory::alwaysLiveBytes() const { return s_->getTileColumn(TileColumn::AlwaysLive)[tile_]; }
-std::uint64_t TileMemory::notAlwaysLiveBytes() const { return s_->getTileColumn(TileColumn::NotAlwaysLive)[tile_]; }
+std::uint64_t TileMemory::alwaysLiveBytes() const {
+  return total_.s_->getTileColumn(TileColumn::AlwaysLive)[total_.tile_];
+}
+std::uint64_t TileMemory::notAlwaysLiveBytes() const {
+  return total_.s_->getTileColumn(TileColumn::NotAlwaysLive)[total_.tile_];
+}
 
 std::uint64_t MemoryTotal::includingGaps() const {
   return s_->getTileColumn(overflowed_ ? TileColumn::OverflowedIncluding : TileColumn::IncludingGaps)[tile_];
@@ -131,13 +124,14 @@ std::uint64_t MemoryTotal::excludingGaps() const {
   return s_->getTileColumn(overflowed_ ? TileColumn::OverflowedExcluding : TileColumn::ExcludingGaps)[tile_];
 }
 
-const MemoryCategories& TileMemory::category() const { return s_->getCategories().at(tile_); }
+const MemoryCategories& TileMemory::category() const { return total_.s_->getCategories().at(total_.tile_); }
 
 std::vector<TileVertexType> TileMemory::vertices() const {
-  const auto& types = s_->getVertexTypes();
+  ReportState& s = *total_.s_;
+  const auto& types = s.getVertexTypes();
   std::vector<TileVertexType> out;
-  for (const auto& [type, count] : s_->store.tileVertexTypes(tile_)) {
-    if (type >= types.size()) s_->store.corrupt("corrupted report (tile " + std::to_string(tile_) + " has vertex type " + std::to_string(type) + ")");
+  for (const auto& [type, count] : s.store.tileVertexTypes(total_.tile_)) {
+    if (type >= types.size()) s.store.corrupt("corrupted report (tile " + std::to_string(total_.tile_) + " has vertex type " + std::to_string(type) + ")");
     out.push_back(Access::tileVertexType(types[type], count));
   }
   return out;

@@ -7,6 +7,7 @@ namespace pva {
 
 using detail::Access;
 using detail::ReportState;
+using detail::StepBytes;
 using ProgramBlob = storage::ReportStore::ProgramBlob;
 
 namespace {
@@ -74,18 +75,26 @@ ExecutionSteps::iterator ExecutionSteps::end() const {
 }
 
 namespace {
-/// Reads steps [first, first + count) of `s` as handles sharing one buffer.
-std::vector<ExecutionStep> readChunk(const std::shared_ptr<ReportState>& s, std::uint64_t first, std::uint64_t count) {
+/// Reads steps [first, first + count) of `s` as handles sharing one buffer. `bytesHint` carries
+/// the largest chunk's size so far from one chunk to the next, so that the buffer is allocated
+/// at its size once instead of growing (and being copied) a dozen times per chunk.
+std::vector<ExecutionStep> readChunk(const std::shared_ptr<ReportState>& s, std::uint64_t first, std::uint64_t count,
+                                     std::size_t& bytesHint) {
   storage::StepChunk chunk;
   chunk.rows.reserve(count);
+  chunk.bytes.reserve(bytesHint);
   s->store.steps(first, count, chunk);
   if (chunk.rows.size() != count || (!chunk.rows.empty() && chunk.rows.front().id != first))
     s->store.corrupt("corrupted report (steps " + std::to_string(first) + "-" + std::to_string(first + count - 1) +
                      " are missing)");
-  const auto bytes = std::make_shared<const std::string>(std::move(chunk.bytes));
+  bytesHint = std::max(bytesHint, chunk.bytes.size());
+  auto data = std::make_shared<StepBytes>();
+  data->state = s;
+  data->bytes = std::move(chunk.bytes);
+  const std::shared_ptr<const StepBytes> shared = std::move(data);
   std::vector<ExecutionStep> steps;
   steps.reserve(chunk.rows.size());
-  for (const auto& r : chunk.rows) steps.push_back(Access::step(s, bytes, r));
+  for (const auto& r : chunk.rows) steps.push_back(Access::step(shared, r));
   return steps;
 }
 } // namespace
@@ -94,7 +103,7 @@ const ExecutionStep& ExecutionSteps::iterator::operator*() const {
   auto* self = const_cast<iterator*>(this);
   if (!chunk_ || index_ < chunkBegin_ || index_ >= chunkBegin_ + chunk_->size()) {
     self->chunk_ = std::make_shared<std::vector<ExecutionStep>>(
-        readChunk(range_->s_, index_, std::min(kChunk, range_->end_ - index_)));
+        readChunk(range_->s_, index_, std::min(kChunk, range_->end_ - index_), self->chunkBytes_));
     self->chunkBegin_ = index_;
   }
   return (*chunk_)[index_ - chunkBegin_];
@@ -109,37 +118,24 @@ ExecutionStep ExecutionSteps::operator[](std::size_t i) const { return at(i); }
 
 ExecutionStep ExecutionSteps::at(std::size_t i) const {
   if (i >= size()) s_->badArgument("no step " + std::to_string(i) + " (there are " + std::to_string(size()) + ")");
-  return readChunk(s_, begin_ + i, 1).at(0);
+  std::size_t bytesHint = 0;
+  return readChunk(s_, begin_ + i, 1, bytesHint).at(0);
 }
 
-ProgramPtr ExecutionStep::program() const { return s_->program(program_); }
+ProgramPtr ExecutionStep::program() const { return chunk_->state->program(program_); }
 
-std::vector<IpuExecution> ExecutionStep::ipus() const {
-  std::vector<IpuExecution> out;
-  thread_local std::vector<tessera::profiler::StepIpu> decoded; // reused: one allocation per step, not two
-  try {
-    tessera::profiler::decodeStepIpus(bytes_->data() + ipusOffset_, ipusSize_, decoded);
-  } catch (const tessera::profiler::BlobError& e) {
-    s_->store.corrupt("corrupted step " + std::to_string(index_) + ": " + e.what());
-  }
-  out.reserve(decoded.size());
-  for (const auto& d : decoded)
-    out.push_back(Access::ipuExecution({d.ipu, d.activeTiles, d.cycles, d.activeFromMin, d.activeFromMax, d.activeToMin,
-                                        d.activeToMax, d.allFromMin, d.allFromMax, d.allToMin, d.allToMax, d.dataIn,
-                                        d.dataOut, d.tileBalance, d.activeTileBalance}));
-  return out;
-}
+IpuExecutions ExecutionStep::ipus() const { return Access::ipuExecutions(chunk_, index_, ipusOffset_, ipusSize_); }
 
 std::vector<std::uint64_t> ExecutionStep::cyclesByTile() const {
-  if (cyclesSize_) return s_->store.decodeTileValues(bytes_->substr(cyclesOffset_, cyclesSize_), "step cycles");
-  return s_->store.programBlob(program_, ProgramBlob::EstimatedCycles);
+  if (cyclesSize_) return chunk_->state->store.decodeTileValues(chunk_->at(cyclesOffset_), cyclesSize_, "step cycles");
+  return chunk_->state->store.programBlob(program_, ProgramBlob::EstimatedCycles);
 }
 
 std::vector<ComputeSetExecution> ExecutionStep::computeSets() const {
   const ProgramPtr p = program();
   if (p->type() != Program::Type::OnTileExecute) return {};
-  return {Access::computeSetExecution(s_, program_, std::uint64_t(Access::computeSetOf(*p)),
-                                      cyclesSize_ ? bytes_->substr(cyclesOffset_, cyclesSize_) : std::string())};
+  return {Access::computeSetExecution(chunk_->state, program_, std::uint64_t(Access::computeSetOf(*p)),
+                                      cyclesSize_ ? chunk_->bytes.substr(cyclesOffset_, cyclesSize_) : std::string())};
 }
 
 const std::string& ComputeSetExecution::name() const {
@@ -187,11 +183,9 @@ ExecutionSteps Access::steps(std::shared_ptr<ReportState> s, std::uint64_t begin
   return r;
 }
 
-ExecutionStep Access::step(const std::shared_ptr<ReportState>& s, const std::shared_ptr<const std::string>& bytes,
-                           const storage::StepRow& row) {
+ExecutionStep Access::step(const std::shared_ptr<const StepBytes>& chunk, const storage::StepRow& row) {
   ExecutionStep e;
-  e.s_ = s;
-  e.bytes_ = bytes;
+  e.chunk_ = chunk;
   e.index_ = row.id;
   e.program_ = row.program;
   e.run_ = row.run;

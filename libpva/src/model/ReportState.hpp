@@ -54,6 +54,8 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
 
   Lazy<Target> target;
   Lazy<Graph> graph;
+  /// Every tile of the device, borrowing this state (see detail::StateRef); handed out by Tiles.
+  Lazy<std::vector<Tile>> tiles;
   std::array<Lazy<storage::U64s>, storage::kTileColumns> tileColumns;
   Lazy<std::vector<MemoryCategories>> categories; ///< per tile of one replica
   Lazy<std::vector<VertexType>> vertexTypes;
@@ -66,6 +68,7 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
 
   // Accessors that fill the caches.
   const Target& getTarget();
+  const std::vector<Tile>& getTiles();
   const storage::U64s& getTileColumn(storage::TileColumn column);
   const std::vector<MemoryCategories>& getCategories();
   const std::vector<VertexType>& getVertexTypes();
@@ -87,6 +90,14 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
   unsigned tilesPerReplica();
   /// Throws InvalidArgumentError naming the report.
   [[noreturn]] void badArgument(const std::string& what) const;
+};
+
+/// The encoded data of a chunk of execution steps, shared by the chunk's steps and the IPU lists
+/// made from them; it keeps the report open, so a step needs one reference, not two.
+struct StepBytes {
+  std::shared_ptr<ReportState> state;
+  std::string bytes; ///< every step's blobs, back to back (storage::StepChunk::bytes)
+  const unsigned char* at(std::uint32_t offset) const { return reinterpret_cast<const unsigned char*>(bytes.data()) + offset; }
 };
 
 } // namespace pva::detail

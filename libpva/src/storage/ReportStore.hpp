@@ -124,8 +124,8 @@ public:
   TargetRow target();
   GraphRow graph();
   std::map<std::string, std::string> engineOptions();
-  /// One figure for every tile, in tile order.
-  U64s tileColumn(TileColumn column);
+  /// One figure for every tile, in tile order (`expected`: the number of tiles, to size the result).
+  U64s tileColumn(TileColumn column, std::size_t expected);
   std::vector<CategoryRow> categories();
   /// (vertex type, count) present on one tile.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> tileVertexTypes(unsigned tile);
@@ -157,6 +157,7 @@ public:
 
   /// Decodes a TileValues blob read from this report (errors name the file).
   U64s decodeTileValues(const std::string& bytes, const char* what) const;
+  U64s decodeTileValues(const void* data, std::size_t size, const char* what) const;
 
   /// Throws InvalidReportError("<file>: <what>").
   [[noreturn]] void corrupt(const std::string& what) const;

@@ -5,9 +5,19 @@
 
 #include <pva/pva.hpp>
 
+#include "CachedCaster.hpp"
+#include "NativeSlots.hpp"
+#include "StepIterator.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+// The classes made once per step when iterating execution steps (see CachedCaster.hpp).
+PVAPY_CACHED_CASTER(pva::ExecutionStep)
+PVAPY_CACHED_CASTER(pva::IpuExecutions)
+PVAPY_CACHED_CASTER(pva::IpuExecution)
+PVAPY_CACHED_CASTER(pvapy::StepIterator)
 
 namespace pvapy {
 

@@ -15,7 +15,9 @@ void bindCompilation(py::module_& m) {
       .value("Ipu2", pva::Target::Architecture::Ipu2)
       .value("Ipu21", pva::Target::Architecture::Ipu21)
       .value("Unknown", pva::Target::Architecture::Unknown);
-  ipu.def_property_readonly("id", &pva::Ipu::id).def_property_readonly("tiles", &pva::Ipu::tiles);
+  // Tile lists are Python lists of Tile handles, each keeping the report open.
+  ipu.def_property_readonly("id", &pva::Ipu::id)
+      .def_property_readonly("tiles", [](const pva::Ipu& i) { return std::vector<pva::Tile>(i.tiles()); });
   target.def_property_readonly("type", &pva::Target::type)
       .def_property_readonly("architecture", &pva::Target::architecture)
       .def_property_readonly("numIPUs", &pva::Target::numIPUs)
@@ -150,7 +152,7 @@ void bindCompilation(py::module_& m) {
   py::class_<pva::CompilationReport>(m, "CompilationReport", "What was known at the end of compilation.")
       .def_property_readonly("target", &pva::CompilationReport::target)
       .def_property_readonly("graph", &pva::CompilationReport::graph)
-      .def_property_readonly("tiles", &pva::CompilationReport::tiles)
+      .def_property_readonly("tiles", [](const pva::CompilationReport& c) { return std::vector<pva::Tile>(c.tiles()); })
       .def("tile", &pva::CompilationReport::tile, py::arg("number"))
       .def_property_readonly("ipus", &pva::CompilationReport::ipus)
       .def_property_readonly("programs", [](const pva::CompilationReport& c) { return mutablePrograms(c.programs()); })

@@ -3,34 +3,64 @@
 namespace pvapy {
 
 void bindExecution(py::module_& m) {
+  // Classes made once per step, and their scalar accessors, are bound for speed (a loop over a
+  // million steps makes three objects and four calls per step): module-local classes, found by
+  // pybind11 in one hash look-up instead of two when it makes an object (see CachedCaster.hpp),
+  // and native slots and attributes (see NativeSlots.hpp). Only this module makes or takes them.
+  const py::module_local perStep;
   py::class_<pva::CycleRange>(m, "CycleRange")
       .def_property_readonly("min", &pva::CycleRange::min)
       .def_property_readonly("max", &pva::CycleRange::max);
   py::class_<pva::CycleInterval>(m, "CycleInterval", "Start (cyclesFrom) and end (cyclesTo) counters, min/max over tiles.")
       .def_property_readonly("cyclesFrom", &pva::CycleInterval::from)
       .def_property_readonly("cyclesTo", &pva::CycleInterval::to);
-  py::class_<pva::IpuExecution>(m, "IpuExecution", "One IPU's part of a step.")
-      .def_property_readonly("ipu", &pva::IpuExecution::ipu)
-      .def_property_readonly("cycles", &pva::IpuExecution::cycles)
-      .def_property_readonly("activeCycles", &pva::IpuExecution::activeCycles)
+
+  py::class_<pva::IpuExecution> ipu(m, "IpuExecution", "One IPU's part of a step.", perStep);
+  native::property<&pva::IpuExecution::ipu>(ipu, "ipu", "The IPU's number.");
+  native::property<&pva::IpuExecution::cycles>(ipu, "cycles", "Cycles the step took on this IPU, waiting for other IPUs included.");
+  native::property<&pva::IpuExecution::activeTiles>(ipu, "activeTiles", "Tiles that did work.");
+  native::property<&pva::IpuExecution::dataIn>(ipu, "dataIn", "Bytes into the IPU.");
+  native::property<&pva::IpuExecution::dataOut>(ipu, "dataOut", "Bytes out of the IPU.");
+  native::property<&pva::IpuExecution::tileBalance>(ipu, "tileBalance", "Mean over max of the cycles of all tiles.");
+  native::property<&pva::IpuExecution::activeTileBalance>(ipu, "activeTileBalance", "Mean over max of the cycles of the active tiles.");
+  ipu.def_property_readonly("activeCycles", &pva::IpuExecution::activeCycles)
       .def_property_readonly("allCycles", &pva::IpuExecution::allCycles)
-      .def_property_readonly("activeTiles", &pva::IpuExecution::activeTiles)
-      .def_property_readonly("dataIn", &pva::IpuExecution::dataIn)
-      .def_property_readonly("dataOut", &pva::IpuExecution::dataOut)
-      .def_property_readonly("tileBalance", &pva::IpuExecution::tileBalance)
-      .def_property_readonly("activeTileBalance", &pva::IpuExecution::activeTileBalance);
+      .def("__repr__", [](const pva::IpuExecution& i) {
+        return "<pva.IpuExecution IPU " + std::to_string(i.ipu()) + ": " + std::to_string(i.cycles()) + " cycles>";
+      });
+
+  py::class_<pva::IpuExecutions> ipus(m, "IpuExecutions", "The IPUs that took part in a step: a sequence decoded as it is read.", perStep);
+  ipus.def("__len__", &pva::IpuExecutions::size)
+      .def("__getitem__",
+           [](const pva::IpuExecutions& l, std::int64_t i) {
+             if (i < 0) i += static_cast<std::int64_t>(l.size());
+             if (i < 0 || static_cast<std::size_t>(i) >= l.size()) throw py::index_error("index out of range");
+             return l[static_cast<std::size_t>(i)];
+           })
+      // Copies: the C++ iterator decodes each entry into the same place.
+      .def("__iter__", [](const pva::IpuExecutions& l) { return py::make_iterator<py::return_value_policy::copy>(l.begin(), l.end()); },
+           py::keep_alive<0, 1>())
+      .def("__repr__", [](const pva::IpuExecutions& l) { return "<pva.IpuExecutions of " + std::to_string(l.size()) + " IPUs>"; });
+  native::subscriptSlot<&pva::IpuExecutions::operator[], &pva::IpuExecutions::size>(ipus);
+
   py::class_<pva::ComputeSetExecution>(m, "ComputeSetExecution")
       .def_property_readonly("name", &pva::ComputeSetExecution::name)
       .def_property_readonly("cyclesByTile", [](const pva::ComputeSetExecution& c) { return toNumpy(c.cyclesByTile()); })
       .def_property_readonly("estimatedCyclesByTile",
                              [](const pva::ComputeSetExecution& c) { return toNumpy(c.estimatedCyclesByTile()); });
-  py::class_<pva::ExecutionStep>(m, "ExecutionStep", "One executed program step.")
-      .def_property_readonly("index", &pva::ExecutionStep::index)
-      .def_property_readonly("run", &pva::ExecutionStep::run)
-      .def_property_readonly("program", [](const pva::ExecutionStep& s) { return mutableProgram(s.program()); })
-      .def_property_readonly("ipus", &pva::ExecutionStep::ipus)
+
+  py::class_<pva::ExecutionStep> step(m, "ExecutionStep", "One executed program step.", perStep);
+  native::property<&pva::ExecutionStep::index>(step, "index", "The step's number over all runs.");
+  native::property<&pva::ExecutionStep::run>(step, "run", "The run it belongs to.");
+  native::property<&pva::ExecutionStep::ipus>(step, "ipus", "The IPUs that took part (IpuExecutions).");
+  step.def_property_readonly("program", [](const pva::ExecutionStep& s) { return mutableProgram(s.program()); })
       .def_property_readonly("cyclesByTile", [](const pva::ExecutionStep& s) { return toNumpy(s.cyclesByTile()); })
       .def_property_readonly("computeSets", &pva::ExecutionStep::computeSets);
+
+  py::class_<StepIterator> stepIterator(m, "ExecutionStepIterator", perStep);
+  stepIterator.def("__iter__", [](py::object self) { return self; }).def("__next__", &StepIterator::next);
+  native::iterNextSlot<&StepIterator::next>(stepIterator);
+
   py::class_<pva::ExecutionSteps>(m, "ExecutionSteps", "Steps, read from the report in chunks as they are iterated.")
       .def("__len__", &pva::ExecutionSteps::size)
       .def("__getitem__",
@@ -39,9 +69,7 @@ void bindExecution(py::module_& m) {
              if (i < 0 || static_cast<std::size_t>(i) >= s.size()) throw py::index_error("step index out of range");
              return s.at(static_cast<std::size_t>(i));
            })
-      // Copies: a step handed to Python must outlive the chunk the iterator reads next.
-      .def("__iter__", [](const pva::ExecutionSteps& s) { return py::make_iterator<py::return_value_policy::copy>(s.begin(), s.end()); },
-           py::keep_alive<0, 1>())
+      .def("__iter__", [](const pva::ExecutionSteps& s) { return StepIterator(s); })
       .def("__repr__", [](const pva::ExecutionSteps& s) {
         std::string r = "<pva.ExecutionSteps of " + std::to_string(s.size()) + " steps: [";
         std::size_t shown = 0;
