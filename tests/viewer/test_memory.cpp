@@ -330,6 +330,12 @@ private slots:
     QVERIFY(waitDetails(page, {d.largestTile()}));
     QVERIFY(page.detailsModel()->find(QStringLiteral("variable"))->values[2] > 0 ||
             page.detailsModel()->find(QStringLiteral("message"))->values[2] > 0);
+    // The memory map of the worst tile runs past the capacity mark.
+    page.tabs()->setCurrentIndex(1);
+    page.mapButton()->setChecked(true);
+    QCOMPARE(page.memoryMap()->tile(), int(d.largestTile()));
+    QVERIFY(page.memoryMap()->extent() > d.bytesPerTile);
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-oom")) + QStringLiteral("/largest-tile-map.png"));
   }
 
   void comparingShowsTheDifference() {

@@ -177,19 +177,26 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
       p.drawLine(r.topLeft(), r.bottomLeft()); // a thin edge where each variable starts
     }
   }
-  // Region boundaries.
+  // Region boundaries: a dark bar with the edge colour, and the label on a plate, so both read
+  // over any category colour.
   auto boundary = [&](std::uint64_t address, const QColor& color, const QString& label) {
     if (address >= end) return;
     const std::uint64_t row = address / perRow;
     const double x = map.left() + double(address - row * perRow) / double(perRow) * map.width();
     const double y = map.top() + double(row) * rowHeight;
+    p.setPen(QPen(textColor(), 5));
+    p.drawLine(QPointF(x, y - 3), QPointF(x, y + rowHeight + 3));
     p.setPen(QPen(color, 3));
-    p.drawLine(QPointF(x, y - 2), QPointF(x, y + rowHeight + 2));
-    p.setPen(color);
-    p.drawText(QRectF(x + 4, y - fm.height(), 400, fm.height()), Qt::AlignLeft | Qt::AlignBottom, label);
+    p.drawLine(QPointF(x, y - 3), QPointF(x, y + rowHeight + 3));
+    const double w = fm.horizontalAdvance(label) + 8;
+    const QRectF plate(std::min(x + 4, map.right() - w), y + rowHeight / 2 - fm.height() / 2.0, w, fm.height());
+    p.fillRect(plate, backgroundColor());
+    p.setPen(QPen(color, 1));
+    p.drawRect(plate);
+    p.drawText(plate, Qt::AlignCenter, label);
   };
-  boundary(m_details->interleavedStart, QColor(0x2f8f9d), tr("interleaved region from %1").arg(formatBytes(m_details->interleavedStart, u)));
-  boundary(m_details->bytesPerTile, QColor(0xd62728), tr("capacity %1: overflowed beyond").arg(formatBytes(m_details->bytesPerTile, u)));
+  boundary(m_details->interleavedStart, QColor(0x1f6f9d), tr("interleaved region from %1").arg(formatBytes(m_details->interleavedStart, u)));
+  boundary(m_details->bytesPerTile, QColor(0xc00000), tr("capacity %1: overflowed beyond").arg(formatBytes(m_details->bytesPerTile, u)));
 }
 
 void MemoryMapWidget::mouseMoveEvent(QMouseEvent* event) {
