@@ -480,6 +480,10 @@ private slots:
     QCOMPARE(page->matchLabel()->text(), QStringLiteral("1 of 3"));
     QTest::keyClick(page->searchBox(), Qt::Key_F3, Qt::ShiftModifier);
     QCOMPARE(page->matchLabel()->text(), QStringLiteral("3 of 3")); // wraps
+    QTest::keyClick(page->searchBox(), Qt::Key_Return);
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("1 of 3"));
+    QTest::keyClick(page->searchBox(), Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(page->matchLabel()->text(), QStringLiteral("3 of 3"));
     page->searchBox()->setText(QStringLiteral("nothing like this"));
     QCOMPARE(page->matchLabel()->text(), QStringLiteral("no match"));
 

@@ -174,12 +174,20 @@ void TraceTimeline::recomputeOverview() {
   m_overview.clear();
   m_overviewMax = 0;
   if (!m_index) return;
-  // Events beginning per pixel column of the whole trace: two binary searches per row and column.
+  // Events beginning per pixel column of the whole trace: O(min(events, columns x log n)) per row.
   const QRect r = overviewRect();
   const double lo = fullBegin(), step = (fullEnd() - lo) / std::max(1, r.width());
   m_overview.assign(std::size_t(std::max(1, r.width())), 0);
   for (const TraceThreadIndex& t : m_index->threads)
     for (const TraceDepthRow& row : t.depths) {
+      if (row.size() < m_overview.size()) {
+        // Fewer events than columns: bucketing each event is cheaper than searching per column.
+        for (std::int64_t b : row.begin) {
+          const auto c = std::size_t(std::clamp((double(b) - lo) / step, 0.0, double(m_overview.size() - 1)));
+          ++m_overview[c];
+        }
+        continue;
+      }
       auto it = row.begin.begin();
       for (std::size_t c = 0; c < m_overview.size(); ++c) {
         const auto next = std::lower_bound(it, row.begin.end(), std::int64_t(std::ceil(lo + step * double(c + 1))));

@@ -8,6 +8,7 @@
 #include "models/TraceCallTreeModel.hpp"
 
 #include <QCheckBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -31,7 +32,7 @@ HostTracePage::HostTracePage(QWidget* parent)
       m_absolute(new QCheckBox(tr("Absolute time"), this)), m_tabs(new QTabWidget(this)), m_summary(new QLabel(this)),
       m_callTreeModel(new TraceCallTreeModel(this)), m_callTreeView(new QTreeView(this)),
       m_metadata(new QPlainTextEdit(this)) {
-  m_search->setPlaceholderText(tr("Search events by label (Enter / F3: next, Shift+F3: previous)"));
+  m_search->setPlaceholderText(tr("Search events by label (Enter / F3: next, Shift+Enter / Shift+F3: previous)"));
   m_search->setClearButtonEnabled(true);
   auto* previous = new QToolButton(this);
   previous->setText(QStringLiteral("▲"));
@@ -87,7 +88,10 @@ HostTracePage::HostTracePage(QWidget* parent)
   layout->addLayout(bar);
   layout->addWidget(split, 1);
 
-  connect(m_search, &QLineEdit::returnPressed, this, &HostTracePage::findNext);
+  connect(m_search, &QLineEdit::returnPressed, this, [this] {
+    if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) findPrevious();
+    else findNext();
+  });
   connect(m_search, &QLineEdit::textChanged, this, [this] { updateMatches(); });
   connect(next, &QToolButton::clicked, this, &HostTracePage::findNext);
   connect(previous, &QToolButton::clicked, this, &HostTracePage::findPrevious);
