@@ -100,6 +100,25 @@ private slots:
     }
   }
 
+  void pageFollowsTheIpuChoice() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::pipelineReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.ipuBox()->count(), 3); // All, IPU 0, IPU 1
+    QSignalSpy loaded(&page, &LivenessPage::curveLoaded);
+    page.ipuBox()->setCurrentIndex(2);
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(page.data()->scope.ipu, 1);
+    const pva::Report report = doc->openReport();
+    const auto steps = report.compilation().livenessProgramSteps();
+    const std::size_t peak = page.data()->peakStep();
+    QCOMPARE(page.data()->notAlwaysLive[peak], steps[peak].notAlwaysLiveMemoryForIpu(1).bytes());
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("IPU 1")));
+  }
+
   void stepModelsPassTheTesterAndMatchLibpva() {
     auto doc = Document::resolve(viewer_test::mlpReport());
     auto p = progress();

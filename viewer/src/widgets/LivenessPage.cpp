@@ -79,7 +79,7 @@ QWidget* LivenessPage::createToolbar() {
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("IPU:"), bar));
   m_ipu = new QComboBox(bar);
-  connect(m_ipu, qOverload<int>(&QComboBox::activated), this, [this] { scopeEdited(); });
+  connect(m_ipu, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { scopeEdited(); });
   h->addWidget(m_ipu);
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("Tile:"), bar));
@@ -123,7 +123,10 @@ void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   m_cyclesModel->setRows(nullptr);
   m_tile->clear();
   m_tileError->clear();
-  m_ipu->clear();
+  {
+    const QSignalBlocker block(m_ipu); // clearing is not the user choosing a scope
+    m_ipu->clear();
+  }
   m_difference->setVisible(m_doc && m_doc->base());
   updateTexts();
   if (m_doc) loadCurves();
