@@ -115,6 +115,13 @@ private slots:
       QCOMPARE(t.cycles, cycles);
       QCOMPARE(t.count, std::uint64_t(b - a));
     }
+    // The galloping search agrees with the plain one.
+    const double end = double(l.index->loadedEnd());
+    for (int trial = 0; trial < 500; ++trial) {
+      const double t = double(rng() % std::uint64_t(end + 10));
+      const std::size_t from = rng() % n;
+      QCOMPARE(l.index->lowerBoundFrom(0, n, t, from), l.index->lowerBound(0, n, t));
+    }
   }
 
   void levelOfDetailIsBoundedByPixels() {

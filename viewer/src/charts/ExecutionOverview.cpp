@@ -54,11 +54,11 @@ void ExecutionOverview::paintEvent(QPaintEvent*) {
     for (unsigned lane = 0; lane < lanes; ++lane) {
       const int y0 = s.height() * int(lane) / int(lanes), y1 = s.height() * int(lane + 1) / int(lanes);
       for (const TimelineSpan& span : reduceLane(*m_index, lane, 0, m_cachedExtent, s.width())) {
-        const LaneTotals t = m_index->totals(lane, span.first, span.first + span.count);
+        const auto cycles = m_index->approximateCycles(lane, span.first, span.first + span.count);
         // The kind with most cycles colours the column: the strip is for finding one's way.
         int best = 0;
         for (int k = 1; k < kStepKinds; ++k)
-          if (t.cycles[std::size_t(k)] > t.cycles[std::size_t(best)]) best = k;
+          if (cycles[std::size_t(k)] > cycles[std::size_t(best)]) best = k;
         const QRgb c = stepKindColor(StepKind(best)).rgb();
         for (int y = y0; y < y1; ++y) {
           auto* line = reinterpret_cast<QRgb*>(m_cache.scanLine(y));

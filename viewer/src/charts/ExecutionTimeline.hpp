@@ -101,6 +101,12 @@ protected:
   void addContextActions(QMenu& menu) override;
 
 private:
+  static constexpr int kLabelWidth = 92; ///< left column: "IPU 12", "tile 1471"
+  static constexpr int kAxisHeight = 36; ///< run names above, tick labels below
+  static constexpr int kTrackHeader = 18;
+  static constexpr int kLaneGap = 3;
+  static constexpr double kMinSpan = 8; ///< cycles: the deepest zoom
+
   enum class RowKind { Steps, Flame, Blocks, Bsp };
   struct Row {
     std::size_t track = 0;

@@ -25,12 +25,12 @@ void Progress::report(double fraction) {
 
 void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<std::atomic<bool>> cancelled,
                        std::function<std::function<void()>(Progress&)> work,
-                       std::function<void(const QString&)> fail) {
+                       std::function<void(const QString&)> fail, QThreadPool* pool) {
   ProgressHub& hub = ProgressHub::instance();
   hub.m_running.fetch_add(1);
   emit hub.started(task);
   QPointer<QObject> target(context);
-  QThreadPool::globalInstance()->start([=]() {
+  (pool ? pool : QThreadPool::globalInstance())->start([=]() {
     Progress progress(task, cancelled);
     std::function<void()> deliver;
     QString error;

@@ -7,6 +7,9 @@
 //       [doc](Progress& p) { return loadMemory(*doc, p); },
 //       [this](std::shared_ptr<const MemoryData> d) { show(d); },
 //       [this](const QString& error) { emit errorOccurred(error); });
+//
+// A page whose task streams for long (the execution index) may pass its own QThreadPool, so it
+// neither waits behind other pages' loads nor holds one of the shared threads for its duration.
 #pragma once
 
 #include <QObject>
@@ -17,6 +20,8 @@
 #include <exception>
 #include <functional>
 #include <memory>
+
+class QThreadPool;
 
 namespace tessera::viewer {
 
@@ -81,17 +86,17 @@ private:
 struct Cancelled {};
 
 struct TaskRunner {
-  /// Runs `work` on the thread pool; calls its closure or `fail` on the GUI thread while
-  /// `context` (a GUI-thread object) lives.
+  /// Runs `work` on the thread pool (`pool`, or Qt's global one when null); calls its closure
+  /// or `fail` on the GUI thread while `context` (a GUI-thread object) lives.
   static void start(QObject* context, const QString& task, std::shared_ptr<std::atomic<bool>> cancelled,
                     std::function<std::function<void()>(Progress&)> work,
-                    std::function<void(const QString&)> fail);
+                    std::function<void(const QString&)> fail, QThreadPool* pool = nullptr);
 };
 
 template <class T>
 TaskHandle runInBackground(QObject* context, const QString& task, std::function<T(Progress&)> work,
                            std::function<void(std::shared_ptr<const T>)> done,
-                           std::function<void(const QString&)> failed) {
+                           std::function<void(const QString&)> failed, QThreadPool* pool = nullptr) {
   auto cancelled = std::make_shared<std::atomic<bool>>(false);
   // The work returns a closure that hands its result to `done`; the runner only sees closures.
   TaskRunner::start(
@@ -100,7 +105,7 @@ TaskHandle runInBackground(QObject* context, const QString& task, std::function<
         auto result = std::make_shared<const T>(work(p));
         return [done, result] { done(result); };
       },
-      std::move(failed));
+      std::move(failed), pool);
   return TaskHandle(cancelled);
 }
 

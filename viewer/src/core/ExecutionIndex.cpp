@@ -165,17 +165,44 @@ ExecutionIndex::ExecutionIndex(ExecutionHeader header) : m_header(std::move(head
     lane.balance.reset(new std::uint16_t[n]);
     lane.kind.reset(new std::uint8_t[n]);
     lane.prefix.reset(new Cumulative[n / kBlock + 1]);
+    lane.blockBegin.reset(new std::uint64_t[n / kBlock + 1]);
   }
   m_stepProgram.reset(new std::uint32_t[n]);
   m_stepRun.reset(new std::uint16_t[n]);
 }
 
 std::size_t ExecutionIndex::lowerBound(unsigned lane, std::size_t n, double t) const {
-  const std::uint64_t* b = m_lanes[lane].begin.get();
-  if (t <= 0) return 0;
-  const double limit = std::ceil(t);
-  if (limit >= double(std::numeric_limits<std::uint64_t>::max())) return n;
-  return std::size_t(std::lower_bound(b, b + n, std::uint64_t(limit)) - b);
+  const Lane& l = m_lanes[lane];
+  if (t <= 0 || n == 0) return 0;
+  const double ceiling = std::ceil(t);
+  if (ceiling >= double(std::numeric_limits<std::uint64_t>::max())) return n;
+  const std::uint64_t limit = std::uint64_t(ceiling);
+  // The first block starting at or after the limit; the answer is in the block before it.
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  const std::size_t b = std::size_t(std::lower_bound(l.blockBegin.get(), l.blockBegin.get() + blocks, limit) - l.blockBegin.get());
+  const std::size_t lo = b == 0 ? 0 : (b - 1) * kBlock, hi = std::min(b * kBlock, n);
+  return std::size_t(std::lower_bound(l.begin.get() + lo, l.begin.get() + hi, limit) - l.begin.get());
+}
+
+std::size_t ExecutionIndex::lowerBoundFrom(unsigned lane, std::size_t n, double t, std::size_t from) const {
+  const Lane& l = m_lanes[lane];
+  if (from >= n || t <= 0 || double(l.begin[from]) >= t) return lowerBound(lane, n, t);
+  const double ceiling = std::ceil(t);
+  if (ceiling >= double(std::numeric_limits<std::uint64_t>::max())) return n;
+  const std::uint64_t limit = std::uint64_t(ceiling);
+  // Gallop over the block starts from `from`'s block (blockBegin[b] <= begin[from] < limit):
+  // the next column's steps are usually a few blocks on, a cache line or two away.
+  const std::size_t blocks = (n + kBlock - 1) / kBlock, b = from / kBlock;
+  std::size_t lo = b, step = 1, hi = b + 1;
+  while (hi < blocks && l.blockBegin[hi] < limit) {
+    lo = hi;
+    step *= 2;
+    hi = b + step;
+  }
+  hi = std::min(hi, blocks);
+  const std::size_t first = std::size_t(std::lower_bound(l.blockBegin.get() + lo + 1, l.blockBegin.get() + hi, limit) - l.blockBegin.get());
+  const std::size_t a = std::max(from, (first - 1) * kBlock), z = std::min(first * kBlock, n);
+  return std::size_t(std::lower_bound(l.begin.get() + a, l.begin.get() + z, limit) - l.begin.get());
 }
 
 std::int64_t ExecutionIndex::entryOfStep(unsigned lane, std::uint64_t step) const {
@@ -211,6 +238,17 @@ LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t 
   return t;
 }
 
+std::array<std::uint64_t, kStepKinds> ExecutionIndex::approximateCycles(unsigned lane, std::size_t first, std::size_t last) const {
+  if (last <= first + 4 * kBlock) return totals(lane, first, last).cycles;
+  const Lane& l = m_lanes[lane];
+  // Nearest block boundaries; both are below the published count, so their sums exist.
+  const Cumulative& lo = l.prefix[(first + kBlock / 2) / kBlock];
+  const Cumulative& hi = l.prefix[(last + kBlock / 2) / kBlock > entries(lane) / kBlock ? last / kBlock : (last + kBlock / 2) / kBlock];
+  std::array<std::uint64_t, kStepKinds> c{};
+  for (std::size_t k = 0; k < c.size(); ++k) c[k] = hi.cycles[k] - lo.cycles[k];
+  return c;
+}
+
 std::uint64_t ExecutionIndex::loadedEnd() const {
   std::uint64_t end = 0;
   for (unsigned lane = 0; lane < numLanes(); ++lane) {
@@ -243,7 +281,7 @@ bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* t
 std::uint64_t ExecutionIndex::memoryBytes() const {
   std::uint64_t bytes = loadedSteps() * (sizeof(std::uint32_t) + sizeof(std::uint16_t));
   for (unsigned lane = 0; lane < numLanes(); ++lane)
-    bytes += entries(lane) * (8 + 4 + 4 + 2 + 1) + (entries(lane) / kBlock + 1) * sizeof(Cumulative);
+    bytes += entries(lane) * (8 + 4 + 4 + 2 + 1) + (entries(lane) / kBlock + 1) * (sizeof(Cumulative) + 8);
   return bytes;
 }
 
@@ -262,7 +300,9 @@ public:
     m_flame.lanes.assign(index.numLanes(), std::vector<std::vector<FlameRun>>(m_flame.depth));
   }
 
-  void add(std::uint64_t stepIndex, std::uint32_t program, unsigned run, const std::vector<pva::IpuExecution>& ipus) {
+  // Ipus: whatever ExecutionStep::ipus() returns (a vector, or a list decoded as it is read).
+  template <class Ipus>
+  void add(std::uint64_t stepIndex, std::uint32_t program, unsigned run, const Ipus& ipus) {
     m_index.m_stepProgram[stepIndex] = program;
     m_index.m_stepRun[stepIndex] = std::uint16_t(std::min(run, 65535u));
     const auto& programs = m_index.header().programs;
@@ -283,6 +323,7 @@ public:
       }
       const std::uint64_t duration = std::min<std::uint64_t>(to - from, std::numeric_limits<std::uint32_t>::max());
       l.begin[k] = begin;
+      if (k % ExecutionIndex::kBlock == 0) l.blockBegin[k / ExecutionIndex::kBlock] = begin;
       l.duration[k] = std::uint32_t(duration);
       l.step[k] = std::uint32_t(stepIndex);
       l.kind[k] = std::uint8_t(kind);

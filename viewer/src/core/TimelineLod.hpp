@@ -67,9 +67,17 @@ std::vector<TimelineSpan> reduceIntervals(std::size_t n, Begin begin, End end, L
 /// One lane of the index (the entries loaded so far).
 inline std::vector<TimelineSpan> reduceLane(const ExecutionIndex& index, unsigned lane, double t0, double t1, int width) {
   const std::size_t n = index.entries(lane);
+  // The walk asks for increasing times: each search starts from the previous answer.
+  double lastT = -1;
+  std::size_t last = 0;
+  auto lowerBound = [&](double t) {
+    last = t >= lastT && lastT >= 0 && last > 0 ? index.lowerBoundFrom(lane, n, t, last - 1) : index.lowerBound(lane, n, t);
+    lastT = t;
+    return last;
+  };
   return reduceIntervals(
       n, [&](std::size_t k) { return index.begin(lane, k); }, [&](std::size_t k) { return index.end(lane, k); },
-      [&](double t) { return index.lowerBound(lane, n, t); }, t0, t1, width);
+      lowerBound, t0, t1, width);
 }
 
 /// One flame row of a lane: runs of entries under the same ancestor. `loaded` limits the entries.

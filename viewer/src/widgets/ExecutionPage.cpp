@@ -123,6 +123,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   layout->addLayout(controls);
   layout->addWidget(splitter, 1);
 
+  m_pool.setMaxThreadCount(3); // two reports' indexes and one on-demand read
   m_pollTimer.setInterval(100);
   connect(&m_pollTimer, &QTimer::timeout, this, &ExecutionPage::poll);
   m_summaryTimer.setSingleShot(true);
@@ -191,7 +192,8 @@ void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
         [this](const QString& error) {
           m_timeline->setMessage(tr("The execution could not be read."));
           emit errorOccurred(error);
-        });
+        },
+        &m_pool);
   }
 }
 
@@ -259,7 +261,8 @@ void ExecutionPage::allHeadersArrived() {
           m_sources[k].filled = true;
           emit errorOccurred(error);
           finishIfDone();
-        });
+        },
+        &m_pool);
   }
   m_pollTimer.start();
   poll();
@@ -374,7 +377,8 @@ void ExecutionPage::loadTiles() {
           m_sources[k].tilesPending = false;
           emit errorOccurred(error);
           finishIfDone();
-        });
+        },
+        &m_pool);
   }
 }
 
@@ -395,7 +399,7 @@ void ExecutionPage::showDetails(std::size_t track, std::uint64_t step) {
         m_detailsModel->setDetails(std::move(d));
         m_detailsView->resizeColumnToContents(0);
       },
-      [this](const QString& error) { emit errorOccurred(error); });
+      [this](const QString& error) { emit errorOccurred(error); }, &m_pool);
 }
 
 } // namespace tessera::viewer

@@ -13,6 +13,7 @@
 #include "core/Background.hpp"
 #include "widgets/Page.hpp"
 
+#include <QThreadPool>
 #include <QTimer>
 
 #include <array>
@@ -87,6 +88,10 @@ private:
   ExecutionSummaryModel* m_summaryModel;
   StepDetailsModel* m_detailsModel;
   QTimer m_pollTimer, m_summaryTimer, m_tilesTimer;
+  /// The page's own threads: indexing streams for seconds and must neither wait behind other
+  /// pages' loads nor hold a shared thread. Declared before the tasks, so it is destroyed after
+  /// their handles have cancelled them (its destructor waits for them to return).
+  QThreadPool m_pool;
   std::shared_ptr<const Document> m_doc;
   std::vector<Source> m_sources; ///< base first in compare mode
   int m_run = -1;

@@ -1,0 +1,403 @@
+// Painting the execution timeline: each row reduced to its pixel width and filled into a raster
+// scanline by scanline; labels, axis, run markers and the selection drawn over it with QPainter.
+#include "charts/ExecutionTimeline.hpp"
+
+#include "core/Format.hpp"
+#include "core/TimelineLod.hpp"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::viewer {
+
+namespace {
+
+QRgb blend(QColor a, QColor b, double t) {
+  return qRgb(int(a.red() * (1 - t) + b.red() * t), int(a.green() * (1 - t) + b.green() * t),
+              int(a.blue() * (1 - t) + b.blue() * t));
+}
+
+} // namespace
+
+QColor stepKindColor(StepKind kind) {
+  switch (kind) {
+  case StepKind::Compute: return QColor(0x4e79a7);
+  case StepKind::InternalExchange: return QColor(0xf28e2b);
+  case StepKind::GlobalExchange: return QColor(0xe15759);
+  case StepKind::StreamCopy: return QColor(0x59a14f);
+  case StepKind::Sync: return QColor(0xa0a0a0);
+  case StepKind::Other: break;
+  }
+  return QColor(0xb07aa1);
+}
+
+ExecutionTimeline::ExecutionTimeline(QWidget* parent) : ChartWidget(parent) {
+  setMouseTracking(true);
+  setMinimumSize(320, 160);
+  setObjectName(QStringLiteral("execution"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Painting
+
+void ExecutionTimeline::fill(int x0, int x1, int y0, int y1, QRgb color) {
+  x0 = std::max(x0 - m_rasterOrigin.x(), 0);
+  x1 = std::min(x1 - m_rasterOrigin.x(), m_raster.width());
+  y0 = std::max(y0 - m_rasterOrigin.y(), 0);
+  y1 = std::min(y1 - m_rasterOrigin.y(), m_raster.height());
+  if (x1 <= x0) return;
+  for (int y = y0; y < y1; ++y) {
+    auto* line = reinterpret_cast<QRgb*>(m_raster.scanLine(y));
+    std::fill(line + x0, line + x1, color);
+  }
+}
+
+void ExecutionTimeline::label(int x0, int x1, const QRect& row, const QString& text, QColor background) {
+  if (x1 - x0 < 46 || row.height() < 11) return; // room for a few characters only
+  const QColor ink = background.lightness() > 150 ? QColor(20, 20, 20) : QColor(250, 250, 250);
+  m_labels.push_back({QRect(x0 + 3, row.top(), x1 - x0 - 6, row.height()), text, ink});
+}
+
+void ExecutionTimeline::paintSteps(const Row& row) {
+  const ExecutionIndex& index = *m_tracks[row.track].index;
+  const QRect& r = row.rect;
+  const auto spans = reduceLane(index, row.lane, m_t0, m_t1, r.width());
+  const QColor sep = backgroundColor();
+  for (const TimelineSpan& s : spans) {
+    const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
+    if (!s.merged()) {
+      const StepKind kind = index.kind(row.lane, s.first);
+      const QColor c = stepKindColor(kind);
+      fill(x0, x1, r.top(), r.bottom() + 1, c.rgb());
+      if (x1 - x0 >= 4) fill(x0, x0 + 1, r.top(), r.bottom() + 1, blend(c, sep, 0.6)); // step boundary
+      const std::uint64_t step = index.step(row.lane, s.first);
+      const std::uint32_t program = index.stepProgram(step);
+      if (program < index.header().programs.size()) label(x0, x1, r, index.header().programs[program].name, c);
+      continue;
+    }
+    // Several steps in one column: the column shows their kinds' shares of cycles, stacked.
+    const auto cycles = index.approximateCycles(row.lane, s.first, s.first + s.count);
+    double total = 0;
+    for (auto c : cycles) total += double(c);
+    if (total <= 0) {
+      fill(x0, x1, r.top(), r.bottom() + 1, stepKindColor(index.kind(row.lane, s.first)).rgb());
+      continue;
+    }
+    double acc = 0;
+    int y = r.bottom() + 1;
+    for (int k = 0; k < kStepKinds; ++k) {
+      if (!cycles[std::size_t(k)]) continue;
+      acc += double(cycles[std::size_t(k)]);
+      const int top = r.bottom() + 1 - int(std::lround(acc / total * r.height()));
+      fill(x0, x1, top, y, stepKindColor(StepKind(k)).rgb());
+      y = top;
+    }
+  }
+}
+
+void ExecutionTimeline::paintFlame(const Row& row) {
+  const Track& track = m_tracks[row.track];
+  const ExecutionIndex& index = *track.index;
+  const auto& runs = track.flame->lanes[row.lane][row.depth];
+  const QRect& r = row.rect;
+  const auto& programs = index.header().programs;
+  const auto spans = reduceFlameRow(index, row.lane, runs, m_t0, m_t1, r.width());
+  for (const TimelineSpan& s : spans) {
+    const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
+    std::uint32_t program = kNoProgram;
+    for (std::size_t k = s.first; k < s.first + std::min<std::size_t>(s.count, 8) && program == kNoProgram; ++k)
+      program = runs[k].program;
+    if (program == kNoProgram) continue; // the steps here are not that deep
+    // Pastel hues spread by the golden ratio: programs differ, and none looks like a step kind.
+    const QColor c = QColor::fromHsvF(std::fmod(program * 0.618034, 1.0), s.merged() ? 0.45 : 0.32, 0.93);
+    fill(x0, x1, r.top(), r.bottom() + 1, c.rgb());
+    if (!s.merged()) {
+      if (x1 - x0 >= 4) fill(x0, x0 + 1, r.top(), r.bottom() + 1, backgroundColor().rgb());
+      if (program < programs.size())
+        label(x0, x1, r,
+              programs[program].name.isEmpty() ? QString::fromStdString(pva::Program::typeName(programs[program].type))
+                                               : programs[program].name,
+              c);
+    }
+  }
+}
+
+void ExecutionTimeline::paintBlocks(const Row& row) {
+  const ExecutionIndex& index = *m_tracks[row.track].index;
+  const auto& blocks = index.header().blocks[row.lane];
+  const QRect& r = row.rect;
+  // LWP buffers hold few blocks per run: a plain pass, skipping what falls in a drawn column.
+  int lastX = -1;
+  for (const ExecBlockInfo& b : blocks) {
+    if (double(b.to) < m_t0 || double(b.from) > m_t1) continue;
+    const int x0 = int(std::floor(timeToX(double(b.from)))), x1 = std::max(x0 + 1, int(std::lround(timeToX(double(b.to)))));
+    if (x1 <= lastX) continue;
+    QColor c = b.kind == ExecBlockInfo::StreamCopy ? stepKindColor(StepKind::StreamCopy)
+               : b.kind == ExecBlockInfo::BlockFlush ? QColor(0x9c755f)
+               : b.kind == ExecBlockInfo::Overflow   ? QColor(0xd62728)
+                                                 : QColor(0x76b7b2);
+    fill(std::max(x0, lastX), x1, r.top(), r.bottom() + 1, c.rgb());
+    lastX = x1;
+    if (b.program < index.header().programs.size()) label(x0, x1, r, index.header().programs[b.program].name, c);
+  }
+}
+
+void ExecutionTimeline::paintBsp(const Row& row) {
+  const Track& track = m_tracks[row.track];
+  const ExecutionIndex& index = *track.index;
+  const QRect& r = row.rect;
+  std::uint64_t first = 0, last = 0;
+  const unsigned tiles = numTiles(row.track);
+  const bool missing = bspStepsNeeded(row.track, &first, &last);
+  auto message = [&](const QString& text) { m_labels.push_back({r, text, textColor()}); };
+  if (!track.tiles || track.tiles->numTiles == 0 || track.tiles->lastStep <= track.tiles->firstStep) {
+    if ((last - first) * std::max(tiles, 1u) > kMaxTileCells)
+      message(tr("%1 steps in view: zoom in to at most %2 steps to see every tile")
+                  .arg(formatCount(last - first))
+                  .arg(formatCount(kMaxTileCells / std::max(tiles, 1u))));
+    else message(tr("Reading per-tile cycles…"));
+    return;
+  }
+  const TileCycles& tc = *track.tiles;
+  const int t0 = std::clamp(m_tile0, 0, int(tc.numTiles) - 1);
+  const int t1 = std::clamp(m_tile1 < 0 ? int(tc.numTiles) : m_tile1, t0 + 1, int(tc.numTiles));
+  const int h = r.height();
+  const std::size_t nSteps = std::size_t(tc.lastStep - tc.firstStep);
+  // Per pixel row and step: mean and max cycles over the row's tiles. Recomputed only when the
+  // tile range, the height or the data change: O(steps * tiles).
+  BspCache& cache = m_bspCache[row.track];
+  if (cache.tiles != &tc || cache.tile0 != t0 || cache.tile1 != t1 || cache.height != h) {
+    cache.tiles = &tc;
+    cache.tile0 = t0;
+    cache.tile1 = t1;
+    cache.height = h;
+    cache.mean.assign(nSteps * std::size_t(h), 0);
+    cache.max.assign(nSteps * std::size_t(h), 0);
+    for (std::size_t s = 0; s < nSteps; ++s) {
+      const std::uint32_t* c = tc.cycles.data() + s * tc.numTiles;
+      for (int y = 0; y < h; ++y) {
+        const int a = t0 + int(std::int64_t(t1 - t0) * y / h);
+        const int b = std::max(a + 1, t0 + int(std::int64_t(t1 - t0) * (y + 1) / h));
+        std::uint64_t sum = 0;
+        std::uint32_t mx = 0;
+        for (int t = a; t < b; ++t) {
+          sum += c[t];
+          mx = std::max(mx, c[t]);
+        }
+        cache.mean[s * std::size_t(h) + std::size_t(y)] = std::uint32_t(sum / std::uint64_t(b - a));
+        cache.max[s * std::size_t(h) + std::size_t(y)] = mx;
+      }
+    }
+  }
+  const QColor bg = backgroundColor();
+  const QRgb idle = blend(bg, textColor(), 0.10);
+  const unsigned perIpu = std::max(1u, index.header().tilesPerIpu);
+  for (std::size_t s = 0; s < nSteps; ++s) {
+    const std::uint64_t step = tc.firstStep + s;
+    const std::uint32_t program = index.stepProgram(step);
+    const StepKind kind = program < index.header().programs.size() ? index.header().programs[program].kind : StepKind::Other;
+    const QColor c = stepKindColor(kind);
+    const QRgb busy = c.rgb(), partly = blend(c, bg, 0.55);
+    unsigned lastLane = ~0u;
+    std::int64_t entry = -1;
+    for (int y = 0; y < h; ++y) {
+      const unsigned lane = unsigned(t0 + std::int64_t(t1 - t0) * y / h) / perIpu;
+      if (lane != lastLane) {
+        lastLane = lane;
+        entry = lane < index.numLanes() ? index.entryOfStep(lane, step) : -1;
+      }
+      if (entry < 0) continue;
+      const double b = double(index.begin(lane, std::size_t(entry)));
+      const double e = b + index.duration(lane, std::size_t(entry));
+      if (e < m_t0 || b > m_t1) continue;
+      const std::uint32_t mean = cache.mean[s * std::size_t(h) + std::size_t(y)];
+      const std::uint32_t mx = cache.max[s * std::size_t(h) + std::size_t(y)];
+      const int xb = int(std::floor(timeToX(b)));
+      const int xm = int(std::lround(timeToX(b + mean)));
+      const int xM = std::max(xm, int(std::lround(timeToX(b + mx))));
+      const int xe = std::max(xb + 1, int(std::lround(timeToX(e))));
+      const int yy = r.top() + y;
+      fill(xM, xe, yy, yy + 1, idle);
+      fill(xm, xM, yy, yy + 1, partly);
+      fill(xb, std::max(xm, mean ? xb + 1 : xb), yy, yy + 1, busy);
+    }
+  }
+  if (missing) m_labels.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), tr("Reading per-tile cycles…"), textColor()});
+}
+
+void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
+  const double span = m_t1 - m_t0;
+  const double target = span / std::max(2.0, plot.width() / 120.0);
+  const double mag = std::pow(10.0, std::floor(std::log10(std::max(target, 1.0))));
+  double step = mag;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (mag * m >= target) {
+      step = mag * m;
+      break;
+    }
+  const double clock = m_tracks.empty() || !m_tracks.back().index ? 0 : m_tracks.back().index->header().clockHz;
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  p.setFont(small);
+  const QFontMetrics fm(small);
+  for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+    const int x = int(std::lround(timeToX(t)));
+    p.setPen(gridColor());
+    p.drawLine(x, plot.top() - 4, x, plot.bottom());
+    QString text = formatCyclesShort(t);
+    if (clock > 0) text += QStringLiteral(" · ") + formatDurationNs(t / clock * 1e9);
+    p.setPen(textColor());
+    const int w = fm.horizontalAdvance(text);
+    const int left = std::max(x - w / 2, plot.left()); // the first label starts at the plot's edge
+    if (left + w < width() - 2) p.drawText(QRect(left, kAxisHeight - fm.height() - 4, w, fm.height()), Qt::AlignCenter, text);
+  }
+  p.drawText(QRect(2, kAxisHeight - fm.height() - 4, kLabelWidth - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+             tr("cycles"));
+  // Runs: a marker at each run's start, its name above the ticks.
+  int nextFree = plot.left();
+  for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+    if (!m_tracks[t].index) continue;
+    const ExecutionIndex& index = *m_tracks[t].index;
+    for (unsigned run = 0; run < index.header().runs.size(); ++run) {
+      std::uint64_t from = 0, to = 0;
+      if (!index.runSpan(run, &from, &to) || double(to) < m_t0 || double(from) > m_t1) continue;
+      const int x = std::max(plot.left(), int(std::lround(timeToX(double(from)))));
+      QPen pen(QColor(0xd37295), 1, Qt::DashLine);
+      p.setPen(pen);
+      p.drawLine(x, 2, x, plot.bottom());
+      const QString name = m_tracks.size() > 1 ? QStringLiteral("%1 %2").arg(t == 0 ? tr("base") : tr("current"), index.header().runs[run].name)
+                                               : index.header().runs[run].name;
+      const int w = fm.horizontalAdvance(name) + 8;
+      if (x + 2 >= nextFree && x + w < width()) {
+        p.fillRect(QRect(x + 1, 2, w, fm.height()), QColor(0xd37295));
+        p.setPen(Qt::white);
+        p.drawText(QRect(x + 1, 2, w, fm.height()), Qt::AlignCenter, name);
+        nextFree = x + w + 4;
+      }
+    }
+  }
+  p.setFont(font());
+}
+
+void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows) {
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  p.setFont(small);
+  p.setPen(textColor());
+  const QFontMetrics fm(small);
+  for (const Row& row : rows) {
+    const QRect cell(2, row.rect.top(), kLabelWidth - 8, row.rect.height());
+    if (row.kind == RowKind::Steps) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1").arg(row.lane));
+    else if (row.kind == RowKind::Blocks) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("blocks"));
+    else if (row.kind == RowKind::Flame && row.depth == 0 && row.rect.height() >= fm.height() - 2)
+      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1 tree").arg(row.lane));
+    else if (row.kind == RowKind::Bsp) {
+      const unsigned tiles = numTiles(row.track);
+      const int t0 = std::max(0, m_tile0), t1 = m_tile1 < 0 ? int(tiles) : std::min<int>(m_tile1, int(tiles));
+      if (t1 <= t0) continue;
+      const unsigned perIpu = std::max(1u, m_tracks[row.track].index->header().tilesPerIpu);
+      p.drawText(QRect(2, row.rect.top(), kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("tile %1").arg(t0));
+      p.drawText(QRect(2, row.rect.bottom() - fm.height(), kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("tile %1").arg(t1 - 1));
+      int lastY = row.rect.top() + fm.height();
+      for (unsigned ipu = unsigned(t0) / perIpu; ipu * perIpu < unsigned(t1); ++ipu) {
+        const int start = std::max<int>(t0, int(ipu * perIpu));
+        const int y = row.rect.top() + int(std::int64_t(start - t0) * row.rect.height() / (t1 - t0));
+        p.setPen(gridColor());
+        if (start > t0) p.drawLine(row.rect.left() - 4, y, row.rect.right(), y);
+        p.setPen(textColor());
+        if (y + fm.height() / 2 > lastY && y + fm.height() < row.rect.bottom() - fm.height()) {
+          p.drawText(QRect(2, y, kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("IPU %1").arg(ipu));
+          lastY = y + fm.height();
+        }
+      }
+    }
+  }
+  p.setFont(font());
+}
+
+void ExecutionTimeline::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), backgroundColor());
+  const bool anyIndex = std::any_of(m_tracks.begin(), m_tracks.end(), [](const Track& t) { return bool(t.index); });
+  if (!m_message.isEmpty() || !anyIndex) {
+    p.setPen(textColor());
+    p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
+               m_message.isEmpty() ? tr("Reading the execution…") : m_message);
+    return;
+  }
+  const QRect plot = plotRect();
+  if (m_raster.size() != plot.size()) m_raster = QImage(plot.size(), QImage::Format_RGB32);
+  m_raster.fill(backgroundColor());
+  m_rasterOrigin = plot.topLeft();
+  m_labels.clear();
+  const std::vector<Row> rows = layoutRows();
+  for (const Row& row : rows) {
+    if (!m_tracks[row.track].index) continue;
+    switch (row.kind) {
+    case RowKind::Steps: paintSteps(row); break;
+    case RowKind::Flame: paintFlame(row); break;
+    case RowKind::Blocks: paintBlocks(row); break;
+    case RowKind::Bsp: paintBsp(row); break;
+    }
+  }
+  p.drawImage(plot.topLeft(), m_raster);
+
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  p.setFont(small);
+  for (const Label& l : m_labels) {
+    p.setPen(l.color);
+    p.drawText(l.rect, Qt::AlignVCenter | Qt::AlignLeft | (l.rect.height() > 40 ? Qt::AlignHCenter : Qt::AlignLeft),
+               p.fontMetrics().elidedText(l.text, Qt::ElideRight, l.rect.width()));
+  }
+  p.setFont(font());
+  paintAxis(p, plot);
+  paintRowLabels(p, rows);
+
+  // Track headers (compare mode) and loading state.
+  if (m_tracks.size() > 1) {
+    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+      const auto it = std::find_if(rows.begin(), rows.end(), [t](const Row& r) { return r.track == t; });
+      if (it == rows.end()) continue;
+      QFont bold = font();
+      bold.setBold(true);
+      p.setFont(bold);
+      p.setPen(textColor());
+      p.drawText(QRect(4, it->rect.top() - kTrackHeader, width() - 8, kTrackHeader), Qt::AlignLeft | Qt::AlignVCenter,
+                 m_tracks[t].label);
+      p.setFont(font());
+    }
+  }
+  for (const Track& t : m_tracks)
+    if (t.index && !t.index->complete()) {
+      p.setPen(textColor());
+      p.drawText(QRect(plot.right() - 260, plot.bottom() - 18, 256, 16), Qt::AlignRight | Qt::AlignVCenter,
+                 tr("indexed %1 of %2 steps").arg(formatCount(t.index->loadedSteps()), formatCount(t.index->numSteps())));
+      break;
+    }
+
+  // The selected step, outlined in every lane it has a part in.
+  if (m_selectedStep >= 0 && m_selectedTrack < m_tracks.size() && m_tracks[m_selectedTrack].index && m_mode != Mode::Bsp) {
+    const ExecutionIndex& index = *m_tracks[m_selectedTrack].index;
+    p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+    p.setBrush(Qt::NoBrush);
+    p.setClipRect(plot.adjusted(-2, -2, 2, 2));
+    for (const Row& row : rows) {
+      if (row.track != m_selectedTrack || row.kind != RowKind::Steps) continue;
+      const std::int64_t e = index.entryOfStep(row.lane, std::uint64_t(m_selectedStep));
+      if (e < 0) continue;
+      const int x0 = int(std::floor(timeToX(double(index.begin(row.lane, std::size_t(e))))));
+      const int x1 = std::max(x0 + 2, int(std::ceil(timeToX(double(index.end(row.lane, std::size_t(e)))))));
+      p.drawRect(QRect(x0 - 1, row.rect.top() - 1, x1 - x0 + 1, row.rect.height() + 1));
+    }
+    p.setClipping(false);
+  }
+  if (hasFocus()) {
+    p.setPen(QPen(palette().color(QPalette::Highlight), 1, Qt::DotLine));
+    p.drawRect(rect().adjusted(0, 0, -1, -1));
+  }
+}
+
+} // namespace tessera::viewer
