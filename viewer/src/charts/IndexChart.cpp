@@ -220,7 +220,7 @@ void IndexChart::paintLegend(QPainter& p, const std::vector<LegendEntry>& entrie
       y += fm.height();
     }
     if (e.line) {
-      p.setPen(QPen(e.color, 2, Qt::DashLine));
+      p.setPen(QPen(e.color, 2, e.dashed ? Qt::DashLine : Qt::SolidLine));
       p.drawLine(QPointF(x, y + fm.height() / 2.0), QPointF(x + 14, y + fm.height() / 2.0));
     } else {
       p.fillRect(QRectF(x, y + 2, 14, fm.height() - 4), e.color);

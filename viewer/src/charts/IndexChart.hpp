@@ -51,7 +51,8 @@ protected:
   struct LegendEntry {
     QString name;
     QColor color;
-    bool line = false; ///< a line (max memory) rather than a filled band
+    bool line = false;   ///< a line (a curve, max memory) rather than a filled band
+    bool dashed = false; ///< a dashed line (a limit rather than data)
   };
   /// The y range of the visible items [first, last) (the base class adds headroom).
   virtual std::pair<double, double> yRange(std::size_t first, std::size_t last) const = 0;

@@ -247,7 +247,7 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
     if (m_bands->size() == 1 && view.second - view.first > plotRect().width())
       out.push_back({tr("lighter: range of the tiles sharing a pixel"), m_bands->color(0).lighter(140), false});
   }
-  if (m_showMax) out.push_back({tr("Max memory (%1)").arg(formatBytes(m_data->bytesPerTile, u)), kMaxColor, true});
+  if (m_showMax) out.push_back({tr("Max memory (%1)").arg(formatBytes(m_data->bytesPerTile, u)), kMaxColor, true, true});
   return out;
 }
 
