@@ -243,11 +243,27 @@ private slots:
     page.selectRun(-1);
     QCOMPARE(tl->viewTo(), fullTo);
 
-    // The overview's window follows the timeline.
+    // Keys: + zooms in, the right arrow pans right, - zooms out.
+    QTest::keyClick(tl, Qt::Key_Plus);
+    const double zoomed = tl->viewTo() - tl->viewFrom();
+    QVERIFY(zoomed < fullTo - fullFrom);
+    const double left = tl->viewFrom();
+    QTest::keyClick(tl, Qt::Key_Right);
+    QVERIFY(tl->viewFrom() > left);
+    QTest::keyClick(tl, Qt::Key_Minus);
+    QVERIFY(tl->viewTo() - tl->viewFrom() > zoomed);
+
+    // The overview's window follows the timeline, and dragging it pans the timeline.
     tl->setView(fullTo * 0.25, fullTo * 0.5);
     QApplication::processEvents();
-    const QRect w = page.overview()->windowRect();
-    QVERIFY(w.width() < page.overview()->width() / 2);
+    ExecutionOverview* overview = page.overview();
+    const QRect w = overview->windowRect();
+    QVERIFY(w.width() < overview->width() / 2);
+    QTest::mousePress(overview, Qt::LeftButton, {}, w.center());
+    QTest::mouseMove(overview, w.center() + QPoint(100, 0));
+    QTest::mouseRelease(overview, Qt::LeftButton, {}, w.center() + QPoint(100, 0));
+    QVERIFY(tl->viewFrom() > fullTo * 0.25);
+    QVERIFY(std::abs((tl->viewTo() - tl->viewFrom()) - fullTo * 0.25) < 1);
   }
 
   void modesPaintDifferentImages() {
