@@ -127,7 +127,7 @@ private slots:
   void levelOfDetailIsBoundedByPixels() {
     const Loaded l = load(viewer_test::mlpReport());
     const double end = double(l.index->loadedEnd());
-    for (int width : {50, 300, 2000}) {
+    for (int width : {2, 5, 50, 300, 2000}) { // 2 and 5: hundreds of steps per column, block-rounded columns
       const auto spans = reduceLane(*l.index, 0, 0, end, width);
       QVERIFY(!spans.empty());
       QVERIFY(int(spans.size()) <= 2 * width);

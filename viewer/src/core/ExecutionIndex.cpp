@@ -205,6 +205,25 @@ std::size_t ExecutionIndex::lowerBoundFrom(unsigned lane, std::size_t n, double 
   return std::size_t(std::lower_bound(l.begin.get() + a, l.begin.get() + z, limit) - l.begin.get());
 }
 
+std::size_t ExecutionIndex::blockLowerBound(unsigned lane, std::size_t n, double t, std::size_t from) const {
+  const Lane& l = m_lanes[lane];
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  const std::uint64_t* b = l.blockBegin.get();
+  if (from >= blocks || double(b[from]) >= t) {
+    // Behind the hint: a plain search from the start.
+    return std::size_t(std::lower_bound(b, b + std::min(from, blocks), std::uint64_t(std::max(0.0, std::ceil(t)))) - b);
+  }
+  const std::uint64_t limit = std::uint64_t(std::ceil(t));
+  std::size_t lo = from, step = 1, hi = from + 1;
+  while (hi < blocks && b[hi] < limit) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  hi = std::min(hi, blocks);
+  return std::size_t(std::lower_bound(b + lo + 1, b + hi, limit) - b);
+}
+
 std::int64_t ExecutionIndex::entryOfStep(unsigned lane, std::uint64_t step) const {
   const std::size_t n = entries(lane);
   const std::uint32_t* s = m_lanes[lane].step.get();

@@ -114,6 +114,10 @@ public:
   /// there, touching a few cache lines where a fresh search touches a dozen. Falls back to
   /// lowerBound() otherwise.
   std::size_t lowerBoundFrom(unsigned lane, std::size_t n, double t, std::size_t from) const;
+  /// The first block (of the first `n` entries) starting at or after `t`, searching forward
+  /// from block `from` (galloping; the block starts are cache resident); the block count when
+  /// none does.
+  std::size_t blockLowerBound(unsigned lane, std::size_t n, double t, std::size_t from) const;
   /// The lane's entry of `step`, or -1 when the IPU did not take part (or it is not loaded).
   std::int64_t entryOfStep(unsigned lane, std::uint64_t step) const;
   /// Sums over entries [first, last) of a lane. O(log n + 2 * kBlock).

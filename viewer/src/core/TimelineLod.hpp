@@ -22,10 +22,12 @@ struct TimelineSpan {
 };
 
 /// Items [0, n) with non-decreasing begin(k); end(k) >= begin(k). The view shows [t0, t1) in
-/// `width` columns. `lowerBound(t)` returns the first item beginning at or after t.
-template <class Begin, class End, class LowerBound>
-std::vector<TimelineSpan> reduceIntervals(std::size_t n, Begin begin, End end, LowerBound lowerBound, double t0,
-                                          double t1, int width) {
+/// `width` columns. `lowerBound(t)` returns the first item beginning at or after t;
+/// `columnEnd(t)`, used to close a merged column, may return a later index than that (an
+/// approximation by whole blocks when a column holds hundreds of items).
+template <class Begin, class End, class LowerBound, class ColumnEnd>
+std::vector<TimelineSpan> reduceIntervals(std::size_t n, Begin begin, End end, LowerBound lowerBound, ColumnEnd columnEnd,
+                                          double t0, double t1, int width) {
   std::vector<TimelineSpan> out;
   if (n == 0 || width <= 0 || t1 <= t0) return out;
   const double scale = width / (t1 - t0);
@@ -48,7 +50,7 @@ std::vector<TimelineSpan> reduceIntervals(std::size_t n, Begin begin, End end, L
     }
     // Everything beginning before the next column shares this one, except a last item that
     // reaches beyond the next column: it is drawn as itself from there.
-    std::size_t j = std::max(i + 1, lowerBound(t0 + (px + 1) / scale));
+    std::size_t j = std::max(i + 1, columnEnd(t0 + (px + 1) / scale));
     j = std::min(j, n);
     if (j - 1 > i && xOf(double(end(j - 1))) >= px + 2.0) --j;
     out.push_back({px, px + 1, i, j - i});
@@ -75,9 +77,20 @@ inline std::vector<TimelineSpan> reduceLane(const ExecutionIndex& index, unsigne
     lastT = t;
     return last;
   };
+  // With hundreds of steps per column, columns end on block boundaries: the search stays in
+  // the cache-resident block starts and the column sums are whole prefix blocks (a column may
+  // take up to one block of steps from the next: less than half a pixel at that density).
+  const std::size_t inView = width > 0 ? index.lowerBound(lane, n, t1) - index.lowerBound(lane, n, t0) : 0;
+  const bool coarse = inView > std::size_t(width) * 4 * ExecutionIndex::kBlock;
+  std::size_t block = 0;
+  auto columnEnd = [&](double t) {
+    if (!coarse) return lowerBound(t);
+    block = index.blockLowerBound(lane, n, t, block);
+    return std::min(n, block * ExecutionIndex::kBlock);
+  };
   return reduceIntervals(
       n, [&](std::size_t k) { return index.begin(lane, k); }, [&](std::size_t k) { return index.end(lane, k); },
-      lowerBound, t0, t1, width);
+      lowerBound, columnEnd, t0, t1, width);
 }
 
 /// One flame row of a lane: runs of entries under the same ancestor. `loaded` limits the entries.
@@ -95,6 +108,12 @@ inline std::vector<TimelineSpan> reduceFlameRow(const ExecutionIndex& index, uns
       [&](std::size_t r) { return index.end(lane, lastEntry(r)); },
       [&](double t) {
         // First run whose first entry begins at or after t.
+        const std::size_t e = index.lowerBound(lane, loaded, t);
+        return std::size_t(std::lower_bound(runs.begin(), runs.begin() + std::ptrdiff_t(n), e,
+                                            [](const FlameRun& r, std::size_t v) { return r.firstEntry < v; }) -
+                           runs.begin());
+      },
+      [&](double t) {
         const std::size_t e = index.lowerBound(lane, loaded, t);
         return std::size_t(std::lower_bound(runs.begin(), runs.begin() + std::ptrdiff_t(n), e,
                                             [](const FlameRun& r, std::size_t v) { return r.firstEntry < v; }) -
