@@ -32,12 +32,15 @@ private slots:
     QTest::newRow("summary-oom") << QStringLiteral("summary") << QStringList{viewer_test::oomReport()};
     QTest::newRow("trace-mlp") << QStringLiteral("trace") << QStringList{viewer_test::traceFile()};
     QTest::newRow("trace-rich") << QStringLiteral("trace") << QStringList{QStringLiteral(VIEWER_FIXTURES_DIR "/rich.pvti")};
+    QTest::newRow("programs-mlp") << QStringLiteral("programs") << mlp;
     QTest::newRow("memory-mlp") << QStringLiteral("memory") << mlp;
     QTest::newRow("memory-pipeline") << QStringLiteral("memory") << QStringList{viewer_test::pipelineReport()};
     QTest::newRow("memory-oom") << QStringLiteral("memory") << QStringList{viewer_test::oomReport()};
     QTest::newRow("memory-compare") << QStringLiteral("memory") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
     QTest::newRow("liveness-mlp") << QStringLiteral("liveness") << mlp;
     QTest::newRow("liveness-compare") << QStringLiteral("liveness") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    QTest::newRow("operations-mlp") << QStringLiteral("operations") << mlp;
+    QTest::newRow("compare-mlp") << QStringLiteral("compare") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
     QTest::newRow("execution-mlp") << QStringLiteral("execution") << mlp;
     QTest::newRow("execution-pipeline") << QStringLiteral("execution") << QStringList{viewer_test::pipelineReport()};
     QTest::newRow("execution-oom") << QStringLiteral("execution") << QStringList{viewer_test::oomReport()};

@@ -1,10 +1,13 @@
 // The pages, in the order the side list shows them.
 #include "widgets/PageRegistry.hpp"
 
+#include "widgets/ComparePage.hpp"
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/HostTracePage.hpp"
 #include "widgets/LivenessPage.hpp"
 #include "widgets/MemoryPage.hpp"
+#include "widgets/OperationsPage.hpp"
+#include "widgets/ProgramTreePage.hpp"
 #include "widgets/SummaryPage.hpp"
 
 namespace tessera::viewer {
@@ -15,7 +18,10 @@ std::vector<Page*> createPages(QWidget* parent) {
       new HostTracePage(parent),
       new MemoryPage(parent),
       new LivenessPage(parent),
+      new ProgramTreePage(parent),
+      new OperationsPage(parent),
       new ExecutionPage(parent),
+      new ComparePage(parent),
   };
 }
 
