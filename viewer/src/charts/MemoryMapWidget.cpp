@@ -152,13 +152,13 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   // Row addresses on the left; the empty track of each row.
   QColor track = gridColor();
   for (int r = 0; r < rows() && std::uint64_t(r) * perRow < end; ++r) {
-    const double y = map.top() + r * rowHeight;
+    const double rowTop = map.top() + r * rowHeight;
     p.setPen(textColor());
     if (rowHeight >= fm.height() * 0.9 || r % 4 == 0)
-      p.drawText(QRectF(0, y, kLabelWidth - 6, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
+      p.drawText(QRectF(0, rowTop, kLabelWidth - 6, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
                  QStringLiteral("0x%1").arg(std::uint64_t(r) * perRow, 5, 16, QLatin1Char('0')));
     const std::uint64_t rowBytes = std::min(perRow, end - std::uint64_t(r) * perRow);
-    p.fillRect(QRectF(map.left(), y + 1, map.width() * double(rowBytes) / double(perRow), rowHeight - 2), track);
+    p.fillRect(QRectF(map.left(), rowTop + 1, map.width() * double(rowBytes) / double(perRow), rowHeight - 2), track);
   }
   // Gaps: addresses below the highest used one that no variable covers.
   std::uint64_t covered = 0;
@@ -182,14 +182,14 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   auto boundary = [&](std::uint64_t address, const QColor& color, const QString& label) {
     if (address >= end) return;
     const std::uint64_t row = address / perRow;
-    const double x = map.left() + double(address - row * perRow) / double(perRow) * map.width();
-    const double y = map.top() + double(row) * rowHeight;
+    const double bx = map.left() + double(address - row * perRow) / double(perRow) * map.width();
+    const double by = map.top() + double(row) * rowHeight;
     p.setPen(QPen(textColor(), 5));
-    p.drawLine(QPointF(x, y - 3), QPointF(x, y + rowHeight + 3));
+    p.drawLine(QPointF(bx, by - 3), QPointF(bx, by + rowHeight + 3));
     p.setPen(QPen(color, 3));
-    p.drawLine(QPointF(x, y - 3), QPointF(x, y + rowHeight + 3));
+    p.drawLine(QPointF(bx, by - 3), QPointF(bx, by + rowHeight + 3));
     const double w = fm.horizontalAdvance(label) + 8;
-    const QRectF plate(std::min(x + 4, map.right() - w), y + rowHeight / 2 - fm.height() / 2.0, w, fm.height());
+    const QRectF plate(std::min(bx + 4, map.right() - w), by + rowHeight / 2 - fm.height() / 2.0, w, fm.height());
     p.fillRect(plate, backgroundColor());
     p.setPen(QPen(color, 1));
     p.drawRect(plate);
