@@ -65,6 +65,11 @@ TEST_CASE("Tiles, tile memory and totals kept by value keep the report open", "[
       ipuTiles = report.compilation().ipus().at(0).tiles();
       copies = report.compilation().tiles();
       CHECK_THROWS_AS(tiles.at(tiles.size()), std::out_of_range);
+      // Parts of a temporary tile are handed out as handles, which outlive it.
+      const pva::TileMemory& ofTemporary = report.compilation().tile(1).memory();
+      const pva::MemoryTotal& totalOfTemporary = report.compilation().tile(3).memory().total();
+      CHECK(ofTemporary.alwaysLiveBytes() == expected[1].memory().alwaysLiveBytes());
+      CHECK(totalOfTemporary.includingGaps() == expected[3].memory().total().includingGaps());
     }
     CHECK(isOpen(file));
     CHECK(tile.number() == 2);

@@ -193,12 +193,15 @@ private:
 };
 
 /// A tile's memory (read from the report's cache on each call; each figure is read for all tiles
-/// on first use). Part of its Tile: total() and overflowed() are parts of it in turn, so
-/// `tile.memory().total().excludingGaps()` makes no object; a copy is a handle of its own.
+/// on first use). Part of its Tile, as total() is part of it, so that
+/// `tile.memory().total().excludingGaps()` makes no object; a copy is a handle of its own. On a
+/// temporary (`c.tile(0).memory()`) they return the part itself, which then outlives it.
 class TileMemory {
 public:
-  const MemoryTotal& total() const { return total_; }
-  const MemoryTotal& overflowed() const { return overflowed_; }
+  const MemoryTotal& total() const& { return total_; }
+  MemoryTotal total() && { return std::move(total_); }
+  /// A handle of its own (rarely summed over tiles: kept out of the tile to keep tiles small).
+  MemoryTotal overflowed() const;
   std::uint64_t alwaysLiveBytes() const;
   /// Peak over the program's steps of the not-always-live bytes.
   std::uint64_t notAlwaysLiveBytes() const;
@@ -209,7 +212,7 @@ public:
 
 private:
   friend struct detail::Access;
-  MemoryTotal total_, overflowed_; ///< total_ also gives this tile's report and replica tile
+  MemoryTotal total_; ///< also gives this tile's report and replica tile
 };
 
 class Tile {
@@ -217,7 +220,8 @@ public:
   /// Tile number over the whole device (all replicas).
   unsigned number() const { return number_; }
   unsigned ipu() const { return ipu_; }
-  const TileMemory& memory() const { return memory_; }
+  const TileMemory& memory() const& { return memory_; }
+  TileMemory memory() && { return std::move(memory_); }
 
 private:
   friend struct detail::Access;

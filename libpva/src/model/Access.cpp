@@ -224,13 +224,11 @@ Graph Access::graph(const storage::GraphRow& row) {
 void Access::initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned ipu, unsigned replicaTile) {
   // Set in place: assigning a StateRef would make it an owning one.
   const std::shared_ptr<ReportState> borrowed(std::shared_ptr<ReportState>(), s);
+  static_assert(sizeof(Tile) <= 32, "the report keeps a Tile per tile: keep it small");
   t.number_ = number;
   t.ipu_ = ipu;
-  for (MemoryTotal* m : {&t.memory_.total_, &t.memory_.overflowed_}) {
-    m->s_.p_ = borrowed;
-    m->tile_ = replicaTile;
-  }
-  t.memory_.overflowed_.overflowed_ = true;
+  t.memory_.total_.s_.p_ = borrowed;
+  t.memory_.total_.tile_ = replicaTile;
 }
 
 Tiles Access::tiles(const std::shared_ptr<ReportState>& s, const Tile* tiles, std::size_t n) {

@@ -117,6 +117,12 @@ std::uint64_t TileMemory::notAlwaysLiveBytes() const {
   return total_.s_->getTileColumn(TileColumn::NotAlwaysLive)[total_.tile_];
 }
 
+MemoryTotal TileMemory::overflowed() const {
+  MemoryTotal m = total_; // a copy: it owns the report
+  m.overflowed_ = true;
+  return m;
+}
+
 std::uint64_t MemoryTotal::includingGaps() const {
   return s_->getTileColumn(overflowed_ ? TileColumn::OverflowedIncluding : TileColumn::IncludingGaps)[tile_];
 }

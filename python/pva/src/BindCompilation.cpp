@@ -71,8 +71,8 @@ void bindCompilation(py::module_& m) {
       .def_property_readonly("codeBytes", &pva::TileVertexType::codeBytes)
       .def_property_readonly("count", &pva::TileVertexType::count);
   py::class_<pva::TileMemory>(m, "TileMemory")
-      .def_property_readonly("total", &pva::TileMemory::total)
-      .def_property_readonly("overflowed", &pva::TileMemory::overflowed)
+      .def_property_readonly("total", [](const pva::TileMemory& memory) { return memory.total(); })
+      .def_property_readonly("overflowed", [](const pva::TileMemory& memory) { return memory.overflowed(); })
       .def_property_readonly("alwaysLiveBytes", &pva::TileMemory::alwaysLiveBytes)
       .def_property_readonly("notAlwaysLiveBytes", &pva::TileMemory::notAlwaysLiveBytes)
       .def_property_readonly("category", &pva::TileMemory::category, py::return_value_policy::reference_internal)
@@ -80,7 +80,7 @@ void bindCompilation(py::module_& m) {
   py::class_<pva::Tile>(m, "Tile")
       .def_property_readonly("number", &pva::Tile::number)
       .def_property_readonly("ipu", &pva::Tile::ipu)
-      .def_property_readonly("memory", &pva::Tile::memory)
+      .def_property_readonly("memory", [](const pva::Tile& t) { return t.memory(); })
       .def("__repr__", [](const pva::Tile& t) { return "<pva.Tile " + std::to_string(t.number()) + ">"; });
 
   py::class_<pva::ComputeSetVertices>(m, "ComputeSetVertices", "Instances of one vertex type in a compute set.")
