@@ -1,4 +1,4 @@
-// Index arithmetic and formatting over ComparisonData (internal id: section + 1 for value rows).
+// Formatting of ComparisonData (index arithmetic in SectionTreeModel).
 #include "models/ComparisonModel.hpp"
 
 #include "core/Format.hpp"
@@ -11,14 +11,8 @@
 
 namespace tessera::viewer {
 
-ComparisonModel::ComparisonModel(QObject* parent) : QAbstractItemModel(parent) {
-  connect(&Settings::instance(), &Settings::changed, this, [this] {
-    for (int s = 0; s < rowCount(); ++s) {
-      const QModelIndex section = index(s, 0);
-      if (rowCount(section) > 0)
-        emit dataChanged(index(0, BaseColumn, section), index(rowCount(section) - 1, DeltaColumn, section));
-    }
-  });
+ComparisonModel::ComparisonModel(QObject* parent) : SectionTreeModel(parent) {
+  connect(&Settings::instance(), &Settings::changed, this, [this] { valuesChanged(BaseColumn, DeltaColumn); });
 }
 
 void ComparisonModel::setData(std::shared_ptr<const ComparisonData> data) {
@@ -27,28 +21,17 @@ void ComparisonModel::setData(std::shared_ptr<const ComparisonData> data) {
   endResetModel();
 }
 
-QModelIndex ComparisonModel::index(int row, int column, const QModelIndex& parent) const {
-  if (!hasIndex(row, column, parent)) return {};
-  return createIndex(row, column, parent.isValid() ? quintptr(parent.row() + 1) : quintptr(0));
-}
+int ComparisonModel::sectionCount() const { return m_data ? int(m_data->sections.size()) : 0; }
 
-QModelIndex ComparisonModel::parent(const QModelIndex& child) const {
-  if (!child.isValid() || child.internalId() == 0) return {};
-  return createIndex(int(child.internalId() - 1), 0, quintptr(0));
-}
-
-int ComparisonModel::rowCount(const QModelIndex& parent) const {
-  if (!m_data) return 0;
-  if (!parent.isValid()) return int(m_data->sections.size());
-  if (parent.internalId() != 0 || parent.column() != 0) return 0;
-  return int(m_data->sections[std::size_t(parent.row())].rows.size());
+int ComparisonModel::rowsInSection(int section) const {
+  return int(m_data->sections[std::size_t(section)].rows.size());
 }
 
 int ComparisonModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
   if (!m_data || !index.isValid()) return {};
-  if (index.internalId() == 0) {
+  if (isSection(index)) {
     if (role == Qt::DisplayRole && index.column() == NameColumn)
       return m_data->sections[std::size_t(index.row())].title;
     if (role == Qt::FontRole) {
@@ -58,7 +41,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
-  const ComparisonSection& s = m_data->sections[index.internalId() - 1];
+  const ComparisonSection& s = m_data->sections[std::size_t(sectionOf(index))];
   const ComparisonRow& r = s.rows[std::size_t(index.row())];
   const MemoryUnits units = Settings::instance().memoryUnits();
   auto value = [&](std::uint64_t v) { return s.bytes ? formatBytes(v, units) : formatCount(v); };

@@ -4,13 +4,13 @@
 
 #include "core/ComparisonData.hpp"
 
-#include <QAbstractItemModel>
+#include "models/SectionTreeModel.hpp"
 
 #include <memory>
 
 namespace tessera::viewer {
 
-class ComparisonModel : public QAbstractItemModel {
+class ComparisonModel : public SectionTreeModel {
   Q_OBJECT
 public:
   enum Column { NameColumn, BaseColumn, CurrentColumn, DeltaColumn, RelativeColumn, ColumnCount };
@@ -20,12 +20,13 @@ public:
   void setData(std::shared_ptr<const ComparisonData> data);
   const ComparisonData* comparison() const { return m_data.get(); }
 
-  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-  QModelIndex parent(const QModelIndex& child) const override;
-  int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+  int sectionCount() const override;
+  int rowsInSection(int section) const override;
 
 private:
   std::shared_ptr<const ComparisonData> m_data;

@@ -1,5 +1,4 @@
-// A two-level tree over SummaryData: the internal id of a value row is its section + 1 (0 marks
-// a section row), so no index needs an object of its own.
+// The Summary tree over SummaryData (index arithmetic in SectionTreeModel).
 #include "models/SummaryModel.hpp"
 
 #include "core/Settings.hpp"
@@ -8,15 +7,9 @@
 
 namespace tessera::viewer {
 
-SummaryModel::SummaryModel(QObject* parent) : QAbstractItemModel(parent) {
-  connect(&Settings::instance(), &Settings::changed, this, [this] {
-    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    for (int s = 0; s < rowCount(); ++s) {
-      const QModelIndex section = index(s, 0);
-      if (rowCount(section) > 0)
-        emit dataChanged(index(0, 0, section), index(rowCount(section) - 1, ColumnCount - 1, section));
-    }
-  });
+SummaryModel::SummaryModel(QObject* parent) : SectionTreeModel(parent) {
+  // Bytes are formatted in the current units: values re-read when they change.
+  connect(&Settings::instance(), &Settings::changed, this, [this] { valuesChanged(ValueColumn, ValueColumn); });
 }
 
 void SummaryModel::setData(std::shared_ptr<const SummaryData> data) {
@@ -25,29 +18,17 @@ void SummaryModel::setData(std::shared_ptr<const SummaryData> data) {
   endResetModel();
 }
 
-QModelIndex SummaryModel::index(int row, int column, const QModelIndex& parent) const {
-  if (!hasIndex(row, column, parent)) return {};
-  if (!parent.isValid()) return createIndex(row, column, quintptr(0));
-  return createIndex(row, column, quintptr(parent.row() + 1));
-}
+int SummaryModel::sectionCount() const { return m_data ? int(m_data->sections.size()) : 0; }
 
-QModelIndex SummaryModel::parent(const QModelIndex& child) const {
-  if (!child.isValid() || child.internalId() == 0) return {};
-  return createIndex(int(child.internalId() - 1), 0, quintptr(0));
-}
-
-int SummaryModel::rowCount(const QModelIndex& parent) const {
-  if (!m_data) return 0;
-  if (!parent.isValid()) return int(m_data->sections.size());
-  if (parent.internalId() != 0 || parent.column() != 0) return 0;
-  return int(m_data->sections[std::size_t(parent.row())].rows.size());
+int SummaryModel::rowsInSection(int section) const {
+  return int(m_data->sections[std::size_t(section)].rows.size());
 }
 
 int SummaryModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
 QVariant SummaryModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || !m_data) return {};
-  if (index.internalId() == 0) {
+  if (isSection(index)) {
     const SummarySection& s = m_data->sections[std::size_t(index.row())];
     if (index.column() == NameColumn && role == Qt::DisplayRole) return s.title;
     if (role == Qt::FontRole) {
@@ -57,7 +38,7 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
-  const SummaryRow& r = m_data->sections[index.internalId() - 1].rows[std::size_t(index.row())];
+  const SummaryRow& r = m_data->sections[std::size_t(sectionOf(index))].rows[std::size_t(index.row())];
   switch (role) {
   case Qt::DisplayRole:
   case Qt::ToolTipRole:

@@ -5,13 +5,13 @@
 
 #include "core/SummaryData.hpp"
 
-#include <QAbstractItemModel>
+#include "models/SectionTreeModel.hpp"
 
 #include <memory>
 
 namespace tessera::viewer {
 
-class SummaryModel : public QAbstractItemModel {
+class SummaryModel : public SectionTreeModel {
   Q_OBJECT
 public:
   enum Column { NameColumn, ValueColumn, NoteColumn, ColumnCount };
@@ -22,12 +22,13 @@ public:
   void setData(std::shared_ptr<const SummaryData> data);
   const SummaryData* summary() const { return m_data.get(); }
 
-  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-  QModelIndex parent(const QModelIndex& child) const override;
-  int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+  int sectionCount() const override;
+  int rowsInSection(int section) const override;
 
 private:
   std::shared_ptr<const SummaryData> m_data;
