@@ -27,6 +27,10 @@ QString tmpDir(const QString& name) {
   return dir.absolutePath();
 }
 
+std::unique_ptr<QAbstractItemModelTester> checkModel(QAbstractItemModel* model) {
+  return std::make_unique<QAbstractItemModelTester>(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+}
+
 bool waitReady(tessera::viewer::Page* page, int seconds) {
   return QTest::qWaitFor([page] { return page->isReady(); }, seconds * 1000);
 }

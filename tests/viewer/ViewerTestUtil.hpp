@@ -1,8 +1,11 @@
 // Shared by the viewer tests: where the fixture's reports are, and waiting for pages to load.
 #pragma once
 
+#include <QAbstractItemModelTester>
 #include <QImage>
 #include <QString>
+
+#include <memory>
 
 namespace tessera::viewer {
 class Page;
@@ -23,6 +26,10 @@ QString viewerExecutable();
 
 /// Processes events until the page is ready (QVERIFY-friendly); false after `seconds`.
 bool waitReady(tessera::viewer::Page* page, int seconds = 60);
+
+/// Runs QAbstractItemModelTester on `model` while the result lives; a broken invariant fails the
+/// running Qt test.
+std::unique_ptr<QAbstractItemModelTester> checkModel(QAbstractItemModel* model);
 
 /// Distinct colours in an image (up to `limit`): a rendered view has many, a blank one has 1.
 int distinctColors(const QImage& image, int limit = 64);

@@ -15,7 +15,6 @@
 
 #include <pva/pva.hpp>
 
-#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -151,7 +150,7 @@ private slots:
   void modelsPassTheTester() {
     const Loaded l = load(viewer_test::mlpReport());
     StepDetailsModel details;
-    QAbstractItemModelTester t1(&details, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto t1 = viewer_test::checkModel(&details);
     details.setDetails(std::make_shared<StepDetails>(loadStepDetails(*l.doc, 5)));
     QVERIFY(details.rowCount() > 5);
     QVERIFY(!details.value(QStringLiteral("Program")).isEmpty());
@@ -160,7 +159,7 @@ private slots:
     QCOMPARE(details.rowCount(), 0);
 
     ExecutionSummaryModel summary;
-    QAbstractItemModelTester t2(&summary, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto t2 = viewer_test::checkModel(&summary);
     auto snap = std::make_shared<ExecutionSummarySnapshot>();
     snap->current = summarizeRange(*l.index, 0, double(l.index->loadedEnd()) + 1);
     snap->runs = l.index->header().runs;

@@ -15,7 +15,6 @@
 #include "models/TileVerticesModel.hpp"
 #include "widgets/MemoryPage.hpp"
 
-#include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -115,7 +114,7 @@ private slots:
     const pva::Report report = doc->openReport();
 
     TileMemoryDetailsModel details;
-    QAbstractItemModelTester t1(&details, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto t1 = viewer_test::checkModel(&details);
     details.setSelection(data, {});
     std::uint64_t all = 0;
     for (const pva::Tile& t : report.compilation().tiles()) all += t.memory().total().includingGaps();
@@ -132,10 +131,10 @@ private slots:
     TileVerticesModel vertices;
     TileComputeSetsModel computeSets;
     TileExchangesModel exchanges;
-    QAbstractItemModelTester t2(&vars, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester t3(&vertices, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester t4(&computeSets, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester t5(&exchanges, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto t2 = viewer_test::checkModel(&vars);
+    const auto t3 = viewer_test::checkModel(&vertices);
+    const auto t4 = viewer_test::checkModel(&computeSets);
+    const auto t5 = viewer_test::checkModel(&exchanges);
     vars.setDetails(one);
     vertices.setRows({one, &one->vertices});
     computeSets.setRows({one, &one->computeSets});

@@ -12,7 +12,6 @@
 
 #include <pva/Debug.hpp>
 
-#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -44,7 +43,7 @@ private slots:
     Progress p = quietProgress();
     auto tree = std::make_shared<const ProgramTreeData>(loadProgramTree(*doc, p));
     ProgramTreeModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto tester = viewer_test::checkModel(&model);
     model.setTree(tree);
     const pva::Report report = doc->openReport();
     const auto entries = report.compilation().entryPoints();
@@ -104,7 +103,7 @@ private slots:
     const auto ops = pva::OperationAnalysis(report).operations();
     QCOMPARE(data->operations.size(), ops.size());
     OperationsModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto tester = viewer_test::checkModel(&model);
     model.setData(data);
     QCOMPARE(model.rowCount(), int(ops.size()));
     // Sorted by executed cycles, largest first, by default.
@@ -161,7 +160,7 @@ private slots:
     QVERIFY(page.accepts(*doc));
     QVERIFY(!page.accepts(*Document::resolve(viewer_test::mlpReport())));
     ComparisonModel* model = page.model();
-    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto tester = viewer_test::checkModel(model);
     page.setDocument(doc);
     QVERIFY(viewer_test::waitReady(&page));
     const ComparisonData& d = *model->comparison();

@@ -5,7 +5,6 @@
 #include "models/SummaryModel.hpp"
 #include "widgets/SummaryPage.hpp"
 
-#include <QAbstractItemModelTester>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -18,7 +17,7 @@ class SummaryTest : public QObject {
 private slots:
   void modelPassesTheTesterAndMatchesLibpva() {
     SummaryModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto tester = viewer_test::checkModel(&model);
     auto doc = Document::resolve(viewer_test::mlpReport());
     QObject ctx;
     Progress progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false));

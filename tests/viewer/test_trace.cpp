@@ -15,7 +15,6 @@
 #include "widgets/HostTracePage.hpp"
 #include "widgets/PageRegistry.hpp"
 
-#include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -298,7 +297,7 @@ private slots:
 
   void callTreeModel() {
     TraceCallTreeModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto tester = viewer_test::checkModel(&model);
     const int main = threadNamed(*m_index, QStringLiteral("main"));
     const TraceEventRef last = topLevel(*m_index, main).back();
     model.setEvent(m_index, last);

@@ -7,6 +7,7 @@
 #include "models/LiveVariablesModel.hpp"
 #include "models/StepCyclesModel.hpp"
 #include "models/TileVerticesModel.hpp"
+#include "widgets/ChartPageParts.hpp"
 #include "widgets/TableViews.hpp"
 
 #include <QCheckBox>
@@ -15,10 +16,8 @@
 #include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QVBoxLayout>
 
 namespace tessera::viewer {
 
@@ -26,30 +25,14 @@ LivenessPage::LivenessPage(QWidget* parent)
     : Page(parent), m_chart(new LivenessChart(this)), m_alwaysLiveModel(new AlwaysLiveVariablesModel(this)),
       m_liveModel(new LiveVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
       m_cyclesModel(new StepCyclesModel(this)) {
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(createToolbar());
-  m_summary = new QLabel(this);
-  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_summary->setWordWrap(true); // a long line must not widen the window
-  layout->addWidget(m_summary);
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(m_chart);
-  auto* lower = new QWidget(splitter);
-  auto* lowerLayout = new QVBoxLayout(lower);
-  lowerLayout->setContentsMargins(0, 0, 0, 0);
-  m_selectionLabel = new QLabel(lower);
-  m_selectionLabel->setWordWrap(true);
-  lowerLayout->addWidget(m_selectionLabel);
-  m_tabs = new QTabWidget(lower);
+  m_tabs = new QTabWidget(this);
   m_tabs->addTab(createSortableTable(m_liveModel, m_tabs), tr("Not always live variables"));
   m_tabs->addTab(createSortableTable(m_alwaysLiveModel, m_tabs), tr("Always live variables"));
   m_tabs->addTab(createSortableTable(m_verticesModel, m_tabs), tr("Vertices"));
   m_tabs->addTab(createSortableTable(m_cyclesModel, m_tabs, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
-  lowerLayout->addWidget(m_tabs);
-  splitter->addWidget(lower);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
-  layout->addWidget(splitter, 1);
+  const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, m_chart, m_tabs);
+  m_summary = parts.summary;
+  m_selectionLabel = parts.selection;
 
   connect(m_chart, &LivenessChart::selectionChanged, this, [this](const std::vector<std::size_t>& steps) {
     if (steps == m_steps) return;
@@ -93,10 +76,7 @@ QWidget* LivenessPage::createToolbar() {
     if (t.isEmpty() && m_scope.tile >= 0) scopeEdited(); // clearing the box goes back to all tiles
   });
   h->addWidget(m_tile);
-  m_tileError = new QLabel(bar);
-  QPalette red = m_tileError->palette();
-  red.setColor(QPalette::WindowText, QColor(0xd62728));
-  m_tileError->setPalette(red);
+  m_tileError = createErrorLabel(bar);
   h->addWidget(m_tileError);
   h->addStretch(1);
   return bar;
@@ -182,12 +162,7 @@ void LivenessPage::showCurves(std::shared_ptr<const Curves> curves) {
   const bool first = !m_data;
   m_data = curves->current;
   m_baseData = curves->base;
-  if (m_ipu->count() == 0) {
-    const QSignalBlocker block(m_ipu);
-    m_ipu->addItem(tr("All"), -1);
-    for (unsigned i = 0; i < m_data->numIpus && m_data->numIpus > 1; ++i) m_ipu->addItem(tr("IPU %1").arg(i), int(i));
-    m_ipu->setEnabled(m_data->numIpus > 1);
-  }
+  if (m_ipu->count() == 0) fillIpuBox(m_ipu, m_data->numIpus);
   m_alwaysLiveModel->setRows({m_data, &m_data->alwaysLiveVariables});
   m_chart->setData(m_data, m_baseData);
   // The peak step is selected at first, so the tabs show the moment memory matters most.

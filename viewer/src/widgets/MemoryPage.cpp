@@ -9,6 +9,7 @@
 #include "models/TileExchangesModel.hpp"
 #include "models/TileMemoryDetailsModel.hpp"
 #include "models/TileVerticesModel.hpp"
+#include "widgets/ChartPageParts.hpp"
 #include "widgets/TableViews.hpp"
 
 #include <QButtonGroup>
@@ -18,7 +19,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRadioButton>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
@@ -30,27 +30,10 @@ MemoryPage::MemoryPage(QWidget* parent)
     : Page(parent), m_chart(new MemoryChart(this)), m_detailsModel(new TileMemoryDetailsModel(this)),
       m_variablesModel(new LoweredVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
       m_computeSetsModel(new TileComputeSetsModel(this)), m_exchangesModel(new TileExchangesModel(this)) {
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(createToolbar());
-  layout->addWidget(m_tilesError); // its own line: a message there must not squeeze the options
-  m_summary = new QLabel(this);
-  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_summary->setWordWrap(true); // a long line must not widen the window
-  layout->addWidget(m_summary);
-
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(m_chart);
-  auto* lower = new QWidget(splitter);
-  auto* lowerLayout = new QVBoxLayout(lower);
-  lowerLayout->setContentsMargins(0, 0, 0, 0);
-  m_selectionLabel = new QLabel(lower);
-  m_selectionLabel->setWordWrap(true);
-  lowerLayout->addWidget(m_selectionLabel);
-  lowerLayout->addWidget(createTabs());
-  splitter->addWidget(lower);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
-  layout->addWidget(splitter, 1);
+  QWidget* toolbar = createToolbar();
+  const ChartPageParts parts = layOutChartPage(this, toolbar, m_tilesError, m_chart, createTabs());
+  m_summary = parts.summary;
+  m_selectionLabel = parts.selection;
 
   connect(m_chart, &MemoryChart::selectionChanged, this, [this](const std::vector<std::size_t>& items) {
     selectionChanged(std::vector<unsigned>(items.begin(), items.end()));
@@ -106,17 +89,13 @@ QWidget* MemoryPage::createToolbar() {
   m_tiles->setMinimumWidth(140);
   connect(m_tiles, &QLineEdit::returnPressed, this, [this] { selectTiles(m_tiles->text()); });
   h->addWidget(m_tiles);
-  m_tilesError = new QLabel(this);
-  QPalette red = m_tilesError->palette();
-  red.setColor(QPalette::WindowText, QColor(0xd62728));
-  m_tilesError->setPalette(red);
-  m_tilesError->setWordWrap(true);
+  m_tilesError = createErrorLabel(this);
   m_tilesError->hide();
   h->addStretch(1);
   return bar;
 }
 
-QWidget* MemoryPage::createTabs() {
+QTabWidget* MemoryPage::createTabs() {
   m_tabs = new QTabWidget(this);
   auto* details = createSortableTable(m_detailsModel, m_tabs);
   details->setSortingEnabled(false); // categories, then totals: the order is the meaning
@@ -200,13 +179,7 @@ void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
   m_difference->setVisible(comparing);
   m_breakdown->setEnabled(!comparing);
   m_breakdown->setToolTip(comparing ? tr("Comparing reports: both totals are shown") : QString());
-  {
-    const QSignalBlocker block(m_ipu);
-    m_ipu->clear();
-    m_ipu->addItem(tr("All"), -1);
-    for (unsigned i = 0; i < m_data->numIpus && m_data->numIpus > 1; ++i) m_ipu->addItem(tr("IPU %1").arg(i), int(i));
-    m_ipu->setEnabled(m_data->numIpus > 1);
-  }
+  fillIpuBox(m_ipu, m_data->numIpus);
   // The capacity line helps when some tile comes near it; otherwise it would flatten the chart.
   const std::uint64_t largest = m_data->numTiles ? m_data->includingGaps[m_data->largestTile()] : 0;
   const QSignalBlocker blockMax(m_maxMemory);

@@ -82,7 +82,7 @@ private:
   void updateTexts();
   void showTilesError(const QString& message);
   QWidget* createToolbar();
-  QWidget* createTabs();
+  QTabWidget* createTabs();
 
   std::shared_ptr<const Document> m_doc;
   std::shared_ptr<const MemoryData> m_data, m_baseData;

@@ -1,0 +1,56 @@
+// The shared layout and controls of the chart pages.
+#include "widgets/ChartPageParts.hpp"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace tessera::viewer {
+
+ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message, QWidget* chart, QTabWidget* tabs) {
+  auto* layout = new QVBoxLayout(page);
+  layout->addWidget(toolbar);
+  if (message) layout->addWidget(message);
+  ChartPageParts parts{new QLabel(page), nullptr};
+  parts.summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  parts.summary->setWordWrap(true); // a long line must not widen the window
+  layout->addWidget(parts.summary);
+
+  auto* splitter = new QSplitter(Qt::Vertical, page);
+  splitter->addWidget(chart);
+  auto* lower = new QWidget(splitter);
+  auto* lowerLayout = new QVBoxLayout(lower);
+  lowerLayout->setContentsMargins(0, 0, 0, 0);
+  parts.selection = new QLabel(lower);
+  parts.selection->setWordWrap(true);
+  lowerLayout->addWidget(parts.selection);
+  tabs->setParent(lower);
+  lowerLayout->addWidget(tabs);
+  splitter->addWidget(lower);
+  splitter->setStretchFactor(0, 3); // the chart is what the page is for
+  splitter->setStretchFactor(1, 2);
+  layout->addWidget(splitter, 1);
+  return parts;
+}
+
+QLabel* createErrorLabel(QWidget* parent) {
+  auto* label = new QLabel(parent);
+  QPalette red = label->palette();
+  red.setColor(QPalette::WindowText, QColor(0xd62728));
+  label->setPalette(red);
+  label->setWordWrap(true);
+  return label;
+}
+
+void fillIpuBox(QComboBox* box, unsigned numIpus) {
+  const QSignalBlocker block(box); // refilling is not the user choosing an IPU
+  box->clear();
+  box->addItem(QObject::tr("All"), -1);
+  for (unsigned i = 0; i < numIpus && numIpus > 1; ++i) box->addItem(QObject::tr("IPU %1").arg(i), int(i));
+  box->setEnabled(numIpus > 1);
+}
+
+} // namespace tessera::viewer
