@@ -17,6 +17,8 @@
 #include <pva/Trace.hpp>
 #include <pvti/pvti.hpp>
 
+#include "common/CommandLine.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,18 +37,6 @@ namespace {
 
 pvti::TraceChannel benchChannel{"bench"};
 pvti::TraceChannel offChannel{"bench-off", false};
-
-std::size_t arg(int argc, char** argv, const char* flag, std::size_t fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == flag) return static_cast<std::size_t>(std::strtoull(argv[i + 1], nullptr, 10));
-  return fallback;
-}
-
-std::string sarg(int argc, char** argv, const char* flag, std::string fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == flag) return argv[i + 1];
-  return fallback;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -78,7 +68,20 @@ volatile std::int64_t sink; // keeps the clock baseline from being optimised awa
 } // namespace
 
 int main(int argc, char** argv) {
-  const std::string dir = sarg(argc, argv, "--dir", (fs::temp_directory_path() / "bench-pvti").string());
+  std::size_t n = 8000, reps = 200, threads = 4, spans = 1000000;
+  std::string dir = (fs::temp_directory_path() / "bench-pvti").string();
+  tessera::cli::CommandLine cli(
+      "bench_pvti",
+      "bench_pvti: the cost of libpvti's tracepoints against a clock read and an empty loop, "
+      "and sustained spans per second to disk.",
+      "bench_pvti --pairs 1000 --reps 3 --threads 2 --spans 10000 --dir /tmp/bench-pvti");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--pairs", n, "Begin+end pairs per timed batch")->check(positive);
+  cli.add_option("--reps", reps, "Timed batches (medians are reported)")->check(positive);
+  cli.add_option("--threads", threads, "Threads in the sustained test")->check(positive);
+  cli.add_option("--spans", spans, "Spans per thread in the sustained test")->check(positive);
+  cli.add_option("--dir", dir, "Trace directory (emptied first)")->type_name("DIR");
+  cli.parseOrExit(argc, argv);
   if (!std::getenv("PVTI_OPTIONS")) {
     fs::remove_all(dir);
     const std::string options = R"({"enable":true,"directory":")" + dir + R"("})";
@@ -91,8 +94,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_pvti: tracing is off (PVTI_OPTIONS=%s)\n", std::getenv("PVTI_OPTIONS"));
     return 1;
   }
-  const std::size_t n = arg(argc, argv, "--pairs", 8000), reps = arg(argc, argv, "--reps", 200);
-  const std::size_t threads = arg(argc, argv, "--threads", 4), spans = arg(argc, argv, "--spans", 1000000);
 
   // Warm up: the thread's ring and label cache exist, pages are touched.
   for (int i = 0; i < 2; ++i)

@@ -20,6 +20,8 @@
 #include <profiler/Blob.hpp>
 #include <profiler/ReportWriter.hpp>
 
+#include "common/CommandLine.hpp"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -42,23 +44,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
-
-std::size_t parseArg(int argc, char** argv, const char* flag, std::size_t fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == flag) {
-      const long long v = std::strtoll(argv[i + 1], nullptr, 10);
-      if (v > 0) return static_cast<std::size_t>(v);
-      std::fprintf(stderr, "bench_report_writer: %s needs a positive number\n", flag);
-      std::exit(2);
-    }
-  return fallback;
-}
-
-std::string stringArg(int argc, char** argv, const char* flag, std::string fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == flag) return argv[i + 1];
-  return fallback;
-}
 
 // Peak resident set so far (ru_maxrss, KiB on Linux).
 long peakRssKiB() {
@@ -247,16 +232,27 @@ void print(const char* name, const Result& r, std::size_t steps) {
 } // namespace
 
 int main(int argc, char** argv) {
-  const std::size_t steps = parseArg(argc, argv, "--steps", 1000000);
-  const std::size_t tiles = parseArg(argc, argv, "--tiles", 1472);
-  const std::size_t batch = parseArg(argc, argv, "--batch", 10000);
-  const std::size_t reps = parseArg(argc, argv, "--reps", 3);
-  const fs::path dir = fs::path(stringArg(argc, argv, "--dir", fs::temp_directory_path().string())) /
-                       ("tessera-bench-" + std::to_string(::getpid()));
+  // 509 distinct steps by default (a prime, so the pool does not line up with batches or run ids).
+  std::size_t steps = 1000000, tiles = 1472, batch = 10000, reps = 3, poolSize = 509;
+  std::string parent = fs::temp_directory_path().string();
+  tessera::cli::CommandLine cli(
+      "bench_report_writer",
+      "bench_report_writer: writing execution steps to profile.pop through "
+      "ReportWriter against raw SQLite inserts.",
+      "bench_report_writer --steps 2000 --tiles 64 --batch 500 --reps 1");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--steps", steps, "Execution steps written")->check(positive);
+  cli.add_option("--tiles", tiles, "Tiles per step")->check(positive);
+  cli.add_option("--batch", batch, "Rows per transaction")->check(positive);
+  cli.add_option("--reps", reps, "Alternating runs of each (medians are reported)")
+      ->check(positive);
+  cli.add_option("--pool", poolSize, "Distinct steps cycled through")->check(positive);
+  cli.add_option("--dir", parent, "Directory for the scratch files")->type_name("DIR");
+  cli.parseOrExit(argc, argv);
+  const fs::path dir = fs::path(parent) / ("tessera-bench-" + std::to_string(::getpid()));
   fs::create_directories(dir);
 
-  // 509 distinct steps (a prime, so the pool does not line up with batches or run ids).
-  const std::vector<StepData> pool = makePool(parseArg(argc, argv, "--pool", 509), tiles);
+  const std::vector<StepData> pool = makePool(poolSize, tiles);
   std::vector<std::string> cyclesBlobs, ipusBlobs;
   std::size_t blobBytes = 0;
   for (const StepData& s : pool) {

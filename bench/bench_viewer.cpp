@@ -19,6 +19,8 @@
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
 
+#include "common/CommandLine.hpp"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -120,19 +122,20 @@ bool waitFor(const std::function<bool()>& done, int seconds) {
 
 int main(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "--steps" && next) o.steps = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--reps" && next) o.reps = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--file" && next) o.file = argv[++i];
-    else if (a == "--report" && next) o.report = argv[++i];
-    else if (a == "--keep") o.keep = true;
-    else {
-      std::fprintf(stderr, "usage: bench_viewer [--steps N] [--reps R] [--file PATH] [--report PATH] [--keep]\n");
-      return 2;
-    }
-  }
+  tessera::cli::CommandLine cli(
+      "bench_viewer",
+      "bench_viewer: the viewer's execution timeline on a large report, offscreen: "
+      "first paint, index loading, repaints, resident memory.",
+      "bench_viewer --steps 2000 --reps 3 --file /tmp/bench-viewer-small.pop");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--steps", o.steps, "Steps of the synthetic report")->check(positive);
+  cli.add_option("--reps", o.reps, "Repaints timed (medians are reported)")->check(positive);
+  cli.add_option("--file", o.file, "Where bench_pva_reader writes the synthetic report")
+      ->type_name("PATH");
+  cli.add_option("--report", o.report, "Open this report instead of a synthetic one")
+      ->type_name("PATH");
+  cli.add_flag("--keep", o.keep, "Reuse the synthetic report at --file if it exists");
+  cli.parseOrExit(argc, argv);
   qputenv("QT_QPA_PLATFORM", "offscreen"); // before QApplication: no display needed
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Tessera"));

@@ -12,13 +12,13 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/Vertex.hpp>
 
+#include "common/CommandLine.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -86,38 +86,24 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-std::vector<std::size_t> parseSizes(const std::string& s) {
-  std::vector<std::size_t> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    char* end = nullptr;
-    const long v = std::strtol(item.c_str(), &end, 10);
-    if (*end != '\0' || v < 1) {
-      std::fprintf(stderr, "bench_compile_scaling: bad size '%s'\n", item.c_str());
-      std::exit(2);
-    }
-    out.push_back(std::size_t(v));
-  }
-  return out;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::size_t> sizes{1000, 10000, 100000};
   unsigned reps = 3;
   std::string reportDir = (std::filesystem::temp_directory_path() / "tessera-bench-compile").string();
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--sizes" && i + 1 < argc) sizes = parseSizes(argv[++i]);
-    else if (a == "--reps" && i + 1 < argc) reps = unsigned(std::max(1, std::atoi(argv[++i])));
-    else if (a == "--report-dir" && i + 1 < argc) reportDir = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: bench_compile_scaling [--sizes N,N,...] [--reps R] [--report-dir DIR]\n");
-      return 2;
-    }
-  }
+  tessera::cli::CommandLine cli(
+      "bench_compile_scaling",
+      "bench_compile_scaling: how Engine construction (compile, profiler models, "
+      "profile.pop) grows with the graph, against n log n.",
+      "bench_compile_scaling --sizes 200,400 --reps 1 --report-dir /tmp/compile-scaling");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--sizes", sizes, "Graph sizes in vertices, comma-separated")
+      ->delimiter(',')
+      ->check(positive);
+  cli.add_option("--reps", reps, "Constructions per size (medians are reported)")->check(positive);
+  cli.add_option("--report-dir", reportDir, "Where profile.pop is written")->type_name("DIR");
+  cli.parseOrExit(argc, argv);
   std::sort(sizes.begin(), sizes.end());
   IPUModel model("ipu2");
   const Target target = model.createTarget();

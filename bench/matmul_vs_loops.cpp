@@ -11,6 +11,8 @@
 #include <poplin/codelets.hpp>
 #include <popops/codelets.hpp>
 
+#include "common/CommandLine.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -47,22 +49,19 @@ void plainMatMul(const std::vector<float>& a, const std::vector<float>& b, std::
     }
 }
 
-std::size_t parseArg(int argc, char** argv, const char* flag, std::size_t fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == flag) {
-      const long v = std::strtol(argv[i + 1], nullptr, 10);
-      if (v > 0) return std::size_t(v);
-      std::fprintf(stderr, "bench_matmul: %s needs a positive number\n", flag);
-      std::exit(2);
-    }
-  return fallback;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
-  const std::size_t n = parseArg(argc, argv, "--size", 512);
-  const std::size_t reps = parseArg(argc, argv, "--reps", 5);
+  std::size_t n = 512, reps = 5;
+  tessera::cli::CommandLine cli(
+      "bench_matmul",
+      "bench_matmul: the engine's simulated N x N x N float matMul against the "
+      "same product in plain C++ loops.",
+      "bench_matmul --size 48 --reps 1");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--size", n, "Matrix size N")->check(positive);
+  cli.add_option("--reps", reps, "Runs of each (medians are reported)")->check(positive);
+  cli.parseOrExit(argc, argv);
 
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);

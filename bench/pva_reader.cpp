@@ -12,6 +12,8 @@
 #include <profiler/ReportWriter.hpp>
 #include <pva/pva.hpp>
 
+#include "common/CommandLine.hpp"
+
 #include <profiler/schema/profile.capnp.h>
 
 #include <capnp/serialize-packed.h>
@@ -170,19 +172,18 @@ void rawQuery(sqlite3* db, const char* sql, const std::function<void(sqlite3_stm
 
 int main(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "--steps" && next) o.steps = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--ipus" && next) o.ipus = unsigned(std::atoi(argv[++i]));
-    else if (a == "--reps" && next) o.reps = unsigned(std::max(1, std::atoi(argv[++i])));
-    else if (a == "--file" && next) o.file = argv[++i];
-    else if (a == "--keep") o.keep = true;
-    else {
-      std::fprintf(stderr, "usage: bench_pva_reader [--steps N] [--ipus I] [--reps R] [--file PATH] [--keep]\n");
-      return 2;
-    }
-  }
+  tessera::cli::CommandLine cli(
+      "bench_pva_reader",
+      "bench_pva_reader: libpva on a large synthetic report against raw SQLite "
+      "reading the same rows.",
+      "bench_pva_reader --steps 2000 --ipus 2 --reps 1 --file /tmp/bench-pva-small.pop");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--steps", o.steps, "Execution steps in the report")->check(positive);
+  cli.add_option("--ipus", o.ipus, "IPUs in the report")->check(positive);
+  cli.add_option("--reps", o.reps, "Timed runs of each (medians are reported)")->check(positive);
+  cli.add_option("--file", o.file, "Where the report is written")->type_name("PATH");
+  cli.add_flag("--keep", o.keep, "Reuse the report at --file if it exists (and leave it)");
+  cli.parseOrExit(argc, argv);
   if (!o.keep || !std::filesystem::exists(o.file)) {
     std::printf("writing a synthetic report: %u IPUs x %u tiles, %llu steps ...\n", o.ipus, o.tilesPerIpu,
                 static_cast<unsigned long long>(o.steps));

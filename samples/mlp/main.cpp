@@ -2,6 +2,8 @@
 #include "Dataset.hpp"
 #include "Mlp.hpp"
 
+#include "common/CommandLine.hpp"
+
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
@@ -9,10 +11,9 @@
 #include <popops/codelets.hpp>
 #include <poplin/codelets.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -32,82 +33,24 @@ struct Options {
   bool check = false;
 };
 
-const char* kUsage = R"(usage: tessera-mlp [options]
-
-Trains a 784-128-10 multi-layer perceptron with SGD on synthetic MNIST-shaped data, on a
-simulated Mk2 IPU (1472 tiles). Batches arrive through host streams; each engine run executes
---steps-per-run training steps on the device and reports the mean loss and accuracy.
-
-options:
-  --steps N            training steps in total (default 320)
-  --steps-per-run N    steps per Engine::run (default 32)
-  --batch N            batch size (default 32)
-  --lr X               learning rate (default 0.05)
-  --out DIR            output directory (default ./mlp-out)
-  --reports DIR        profile report directory (default ./reports/mlp): profile.pop and
-                       debug.cbor, as with POPLAR_ENGINE_OPTIONS autoReport.all
-  --no-reports         do not profile
-  --check              exit with status 1 unless the loss at least halves
-  -h, --help           show this help
-
-example:
-  tessera-mlp --steps 640 --out /tmp/mlp
-)";
-
-unsigned parseCount(const char* flag, const char* value) {
-  char* end = nullptr;
-  const long v = value ? std::strtol(value, &end, 10) : 0;
-  if (!value || *end != '\0' || v <= 0 || v > 1000000) {
-    std::fprintf(stderr, "tessera-mlp: %s needs a positive whole number, got '%s'\n", flag,
-                 value ? value : "");
-    std::exit(2);
-  }
-  return unsigned(v);
-}
-
 Options parseOptions(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "-h" || a == "--help") {
-      std::cout << kUsage;
-      std::exit(0);
-    } else if (a == "--steps") {
-      o.steps = parseCount("--steps", next), ++i;
-    } else if (a == "--steps-per-run") {
-      o.stepsPerRun = parseCount("--steps-per-run", next), ++i;
-    } else if (a == "--batch") {
-      o.mlp.batchSize = parseCount("--batch", next), ++i;
-    } else if (a == "--lr") {
-      char* end = nullptr;
-      o.mlp.learningRate = next ? std::strtof(next, &end) : 0;
-      if (!next || *end != '\0' || !(o.mlp.learningRate > 0)) {
-        std::fprintf(stderr, "tessera-mlp: --lr needs a positive number\n");
-        std::exit(2);
-      }
-      ++i;
-    } else if (a == "--out") {
-      if (!next) {
-        std::fprintf(stderr, "tessera-mlp: --out needs a directory\n");
-        std::exit(2);
-      }
-      o.outDir = next, ++i;
-    } else if (a == "--reports") {
-      if (!next) {
-        std::fprintf(stderr, "tessera-mlp: --reports needs a directory\n");
-        std::exit(2);
-      }
-      o.reportDir = next, ++i;
-    } else if (a == "--no-reports") {
-      o.reportDir.clear();
-    } else if (a == "--check") {
-      o.check = true;
-    } else {
-      std::fprintf(stderr, "tessera-mlp: unknown option '%s' (try --help)\n", a.c_str());
-      std::exit(2);
-    }
-  }
+  tessera::cli::CommandLine cli(
+      "tessera-mlp",
+      "tessera-mlp: trains a 784-128-10 multi-layer perceptron on synthetic MNIST-shaped data.\n\n"
+      "SGD on a simulated Mk2 IPU (1472 tiles). Batches arrive through host streams; each engine\n"
+      "run executes --steps-per-run training steps on the device and reports the mean loss and\n"
+      "accuracy.",
+      "tessera-mlp --steps 640 --out /tmp/mlp");
+  const auto count = CLI::Range(1u, 1000000u);
+  cli.add_option("--steps", o.steps, "Training steps in total")->check(count);
+  cli.add_option("--steps-per-run", o.stepsPerRun, "Steps per Engine::run")->check(count);
+  cli.add_option("--batch", o.mlp.batchSize, "Batch size")->check(count);
+  cli.add_option("--lr", o.mlp.learningRate, "Learning rate")->check(tessera::cli::PositiveNumber);
+  cli.add_option("--out", o.outDir, "Output directory (training.csv)")->type_name("DIR");
+  cli.addReportOptions(o.reportDir, true);
+  cli.add_flag("--check", o.check, "Exit with status 1 unless the loss at least halves");
+  cli.parseOrExit(argc, argv);
   o.stepsPerRun = std::min(o.stepsPerRun, o.steps);
   return o;
 }

@@ -10,8 +10,9 @@
 #include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
 
+#include "common/CommandLine.hpp"
+
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -25,38 +26,21 @@ struct Options {
   std::string reportDir = "reports/oom";
 };
 
-const char* kUsage = R"(usage: tessera-oom [--outputs N] [--reports DIR]
-
-Builds a wide classifier, a 4096 x N float weight matrix (default N = 65536: 1 GiB of weights)
-on one simulated Mk2 IPU (897 MiB of tile memory), and tries to compile it. The compile fails
-with an out-of-memory error naming the worst tiles; the memory report is written to DIR
-(default ./reports/oom) all the same. Exit status: 0 if the model fits, 1 if it does not,
-2 on bad options.
-)";
-
 Options parseOptions(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "-h" || a == "--help") {
-      std::cout << kUsage;
-      std::exit(0);
-    } else if (a == "--outputs" && next) {
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < 1 || v > (1L << 22)) {
-        std::fprintf(stderr, "tessera-oom: --outputs needs a number from 1 to 4194304\n");
-        std::exit(2);
-      }
-      o.outputs = std::size_t(v);
-    } else if (a == "--reports" && next) {
-      o.reportDir = argv[++i];
-    } else {
-      std::fprintf(stderr, "tessera-oom: unknown option or missing value '%s' (try --help)\n", a.c_str());
-      std::exit(2);
-    }
-  }
+  tessera::cli::CommandLine cli(
+      "tessera-oom",
+      "tessera-oom: builds a model too large for one IPU and shows where the memory went.\n\n"
+      "A wide classifier, a 4096 x N float weight matrix (default N = 65536: 1 GiB of weights),\n"
+      "on one simulated Mk2 IPU (897 MiB of tile memory). The compile fails with an out-of-memory\n"
+      "error naming the worst tiles; the memory report is written all the same.\n"
+      "Exit status: 0 if the model fits, 1 if it does not, 2 on bad options.",
+      "tessera-oom --outputs 32768 --reports /tmp/oom");
+  cli.add_option("--outputs", o.outputs,
+                 "Outputs N of the classifier: its weights are 4096 x N floats")
+      ->check(CLI::Range(std::size_t(1), std::size_t(1) << 22));
+  cli.addReportOptions(o.reportDir, false);
+  cli.parseOrExit(argc, argv);
   return o;
 }
 

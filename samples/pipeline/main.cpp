@@ -15,10 +15,11 @@
 #include <poplin/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
+#include "common/CommandLine.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <random>
 #include <string>
@@ -63,32 +64,19 @@ struct Options {
 
 Options parseOptions(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "-h" || a == "--help") {
-      std::cout << "usage: tessera-pipeline [--micro-batches N] [--reports DIR | --no-reports]\n\n"
-                   "Runs a two-stage model pipelined over two simulated IPUs on N micro-batches of "
-                << kBatch << " (default 32)\nand checks every result against the host. The profile "
-                   "reports go to DIR (default ./reports/pipeline).\n";
-      std::exit(0);
-    } else if (a == "--micro-batches" && next) {
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < 2 || v > 100000) {
-        std::fprintf(stderr, "tessera-pipeline: --micro-batches needs a number >= 2\n");
-        std::exit(2);
-      }
-      o.microBatches = unsigned(v);
-    } else if (a == "--reports" && next) {
-      o.reportDir = argv[++i];
-    } else if (a == "--no-reports") {
-      o.reportDir.clear();
-    } else {
-      std::fprintf(stderr, "tessera-pipeline: unknown option or missing value '%s' (try --help)\n", a.c_str());
-      std::exit(2);
-    }
-  }
+  const std::string summary =
+      "tessera-pipeline: runs a two-stage model pipelined over two simulated IPUs.\n\n"
+      "Micro-batches of " +
+      std::to_string(kBatch) +
+      " stream in; while IPU 1 runs stage 2 on one, IPU 0 runs stage 1 on the\n"
+      "next. Every result is checked against the same computation on the host (exit status 1 if\n"
+      "one differs).";
+  tessera::cli::CommandLine cli("tessera-pipeline", summary,
+                                "tessera-pipeline --micro-batches 8 --reports /tmp/pipeline");
+  cli.add_option("--micro-batches", o.microBatches, "Micro-batches N to run through the pipeline")
+      ->check(CLI::Range(2u, 100000u));
+  cli.addReportOptions(o.reportDir, true);
+  cli.parseOrExit(argc, argv);
   return o;
 }
 
