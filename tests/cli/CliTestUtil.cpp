@@ -2,12 +2,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -30,7 +28,7 @@ nlohmann::json Result::json() const {
 }
 
 Result pva(const std::vector<std::string>& args, const std::string& env) {
-  TempDir dir;
+  test::ScratchDir dir;
   std::string command = env + (env.empty() ? "" : " ") + shellQuote(PVA_EXECUTABLE);
   for (const auto& a : args) command += " " + shellQuote(a);
   command += " > " + shellQuote((dir / "out").string()) + " 2> " + shellQuote((dir / "err").string()) + " < /dev/null";
@@ -53,18 +51,6 @@ fs::path traceFile() {
 }
 
 fs::path dataFile(const std::string& name) { return fs::path(TESSERA_TEST_DATA_DIR) / name; }
-
-TempDir::TempDir() {
-  static std::atomic<unsigned> counter{0};
-  path_ = fs::path(CLI_TMP_DIR) / (std::to_string(getpid()) + "-" + std::to_string(counter++));
-  fs::remove_all(path_);
-  fs::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
 
 std::string readFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -1,5 +1,8 @@
 // Running the built `pva` as a user would, and the reports the fixture made (CMakeLists.txt).
+// Scratch directories are test::ScratchDir (tests/common).
 #pragma once
+
+#include "common/ScratchDir.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -25,20 +28,6 @@ std::filesystem::path profile(const std::string& name);
 std::filesystem::path traceFile();
 /// tests/data/<name>: files that are not valid reports.
 std::filesystem::path dataFile(const std::string& name);
-
-/// A fresh directory for one test case, removed when it ends.
-class TempDir {
-public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-  std::filesystem::path path_;
-};
 
 std::string readFile(const std::filesystem::path& p);
 /// Non-empty lines of s.

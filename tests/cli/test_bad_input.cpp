@@ -39,7 +39,7 @@ TEST_CASE("files that are not reports exit 2 naming them") {
 }
 
 TEST_CASE("a directory without a report, a report as a trace, a bad debug file") {
-  cli::TempDir dir;
+  test::ScratchDir dir;
   expectBadFile({"summary", dir.path().string()}, dir.path().string());
   expectBadFile({"compare", dir.path().string(), cli::profile("base").string()}, dir.path().string());
   const std::string base = cli::profile("base").string();
@@ -49,7 +49,7 @@ TEST_CASE("a directory without a report, a report as a trace, a bad debug file")
 }
 
 TEST_CASE("a bad input leaves no output file behind") {
-  cli::TempDir dir;
+  test::ScratchDir dir;
   const auto out = dir / "gate.xml";
   const auto r = cli::pva({"compare", cli::profile("base").string(), cli::dataFile("text.pop").string(), "--format",
                            "junit", "--output", out.string()});

@@ -139,7 +139,7 @@ TEST_CASE("compare --format json has every gated quantity and the details") {
 }
 
 TEST_CASE("compare --format junit is well-formed XML with a failure per exceeded quantity") {
-  cli::TempDir dir;
+  test::ScratchDir dir;
   const auto out = dir / "gate.xml";
   const auto r = compare("base", "big", {"--format", "junit", "--output", out.string(), "--max-memory-increase", "off"});
   CHECK(r.status == 1);

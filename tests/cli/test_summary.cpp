@@ -72,7 +72,7 @@ TEST_CASE("summary takes the report's directory and finds debug.cbor beside it")
 
   // A directory above it with exactly one report in a sub-directory is fine too (an engine
   // given a DebugContext name writes into one).
-  cli::TempDir dir;
+  test::ScratchDir dir;
   std::filesystem::create_directories(dir / "model");
   std::filesystem::copy_file(cli::profile("base"), dir / "model" / "profile.pop");
   const auto nested = cli::pva({"summary", dir.path().string(), "--json"});
@@ -89,7 +89,7 @@ TEST_CASE("summary text names the figures") {
 }
 
 TEST_CASE("summary skips an unusable debug.cbor found beside the profile, with a warning") {
-  cli::TempDir dir;
+  test::ScratchDir dir;
   std::filesystem::copy_file(cli::profile("base"), dir / "profile.pop");
   std::filesystem::copy_file(cli::reportDir("big") / "debug.cbor", dir / "debug.cbor"); // another report's
   const auto r = cli::pva({"summary", dir.path().string(), "--json"});

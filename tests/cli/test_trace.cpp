@@ -44,7 +44,7 @@ TEST_CASE("trace summary: processes, threads, event counts, top labels") {
 }
 
 TEST_CASE("trace --export-chrome writes Trace Event JSON") {
-  cli::TempDir dir;
+  test::ScratchDir dir;
   const auto out = dir / "trace.json";
   const auto r = cli::pva({"trace", cli::traceFile().string(), "--export-chrome", out.string()});
   REQUIRE(r.status == 0);

@@ -2,19 +2,6 @@
 
 namespace test {
 
-poplar::Device smallDevice(unsigned tilesPerIPU, unsigned numIPUs) {
-  poplar::IPUModel model;
-  model.tilesPerIPU = tilesPerIPU;
-  model.numIPUs = numIPUs;
-  return model.createDevice();
-}
-
-poplar::Graph makeGraph(const poplar::Device& device, unsigned replicationFactor) {
-  poplar::Graph g(device.getTarget(), replicationFactor);
-  g.addCodelets("TestCodelets.cpp");
-  return g;
-}
-
 std::vector<std::size_t> elementIndices(const poplar::Tensor& t) {
   std::vector<std::size_t> out;
   for (const auto& r : t.getVarRegions())

@@ -1,5 +1,7 @@
 #include "TestUtil.hpp"
 
+#include "common/Devices.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <poplin/codelets.hpp>
@@ -10,12 +12,6 @@
 
 namespace test {
 namespace {
-
-poplar::Device makeDevice(unsigned tiles) {
-  poplar::IPUModel model;
-  model.tilesPerIPU = tiles;
-  return model.createDevice();
-}
 
 /// Host bytes of `values` in `type`.
 std::vector<unsigned char> encode(poplar::Type type, const std::vector<float>& values) {
@@ -65,7 +61,7 @@ std::vector<float> decode(poplar::Type type, const std::vector<unsigned char>& b
 
 } // namespace
 
-Harness::Harness(unsigned tiles) : device_(makeDevice(tiles)), graph_(device_.getTarget()) {
+Harness::Harness(unsigned tiles) : device_(smallDevice(tiles)), graph_(device_.getTarget()) {
   popops::addCodelets(graph_);
   poplin::addCodelets(graph_);
   popnn::addCodelets(graph_);

@@ -1,6 +1,9 @@
 // Helpers shared by the poplibs tests: a graph on a small IPU Model with every library's
-// codelets, host values written and read in any element type, and comparisons.
+// codelets, host values written and read in any element type, and comparisons. Exception
+// matchers (test::What) come from tests/common.
 #pragma once
+
+#include "common/Exceptions.hpp"
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -61,20 +64,5 @@ private:
   float relTol_, absTol_;
   mutable std::string mismatch_; ///< set by match(), read by describe()
 };
-
-/// Matches an exception whose what() satisfies a string matcher:
-/// CHECK_THROWS_MATCHES(expr, poputil::poplibs_error, test::What(Catch::Contains("add")))
-template <typename M> class WhatMatcher : public Catch::MatcherBase<std::exception> {
-public:
-  explicit WhatMatcher(const M& m) : m_(m) {}
-  bool match(const std::exception& e) const override { return m_.match(e.what()); }
-  std::string describe() const override { return "has a message that " + m_.toString(); }
-
-private:
-  const M& m_; // the matcher lives until the end of the assertion's full expression
-};
-template <typename M> WhatMatcher<M> What(const M& m) {
-  return WhatMatcher<M>(m);
-}
 
 } // namespace test

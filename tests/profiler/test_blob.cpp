@@ -1,12 +1,12 @@
 // Packed Cap'n Proto blobs: exact round trips, and BlobError (never a crash) on bad bytes.
-#include "TestUtil.hpp"
+#include "common/CapnpBytes.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <profiler/Blob.hpp>
 #include <profiler/schema/profile.capnp.h>
 
 #include <capnp/message.h>
-#include <capnp/serialize-packed.h>
-#include <kj/io.h>
 
 #include <cstdint>
 #include <limits>
@@ -54,10 +54,7 @@ std::string capnpPacked(const std::vector<std::uint64_t>& values) {
   ::capnp::MallocMessageBuilder message(1 << 16);
   auto list = message.initRoot<tessera::profiler::capnp::TileValues>().initValues(static_cast<unsigned>(values.size()));
   for (unsigned i = 0; i < values.size(); ++i) list.set(i, values[i]);
-  kj::VectorOutputStream out;
-  ::capnp::writePackedMessage(out, message);
-  const auto bytes = out.getArray();
-  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+  return test::packedMessage(message);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // debug.cbor, decoded with libcbor's item API independently of the writer.
-#include "TestUtil.hpp"
+#include "common/Exceptions.hpp"
+#include "common/ScratchDir.hpp"
 
 #include <profiler/DebugInfoWriter.hpp>
 #include <profiler/ReportWriter.hpp>

@@ -1,5 +1,7 @@
 // profile.pop writer, checked by reading the files back with the plain sqlite3 C API.
-#include "TestUtil.hpp"
+#include "common/Exceptions.hpp"
+#include "common/RawDb.hpp"
+#include "common/ScratchDir.hpp"
 
 #include <profiler/Blob.hpp>
 #include <profiler/ReportWriter.hpp>

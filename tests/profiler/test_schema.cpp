@@ -1,12 +1,11 @@
 // The schema descriptors are consistent, and docs/formats.md carries their rendering.
-#include "TestUtil.hpp"
+#include "DocSection.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <profiler/Schema.hpp>
 
-#include <fstream>
-#include <iterator>
 #include <set>
-#include <sstream>
 
 using namespace tessera::profiler;
 
@@ -55,37 +54,7 @@ TEST_CASE("The rendered schema covers every table column enum and CBOR key", "[s
 }
 
 TEST_CASE("docs/formats.md holds exactly the rendered schema", "[schema][docs]") {
-  const std::string docPath = std::string(TESSERA_SOURCE_DIR) + "/docs/formats.md";
-  std::ifstream in(docPath);
-  REQUIRE(in.good());
-  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string begin = "<!-- schema:begin -->\n", end = "<!-- schema:end -->";
-  const auto b = doc.find(begin);
-  const auto e = doc.find(end);
-  INFO(docPath << " must hold the schema between the lines '<!-- schema:begin -->' and '<!-- schema:end -->'");
-  REQUIRE(b != std::string::npos);
-  REQUIRE(e != std::string::npos);
-  REQUIRE(b + begin.size() <= e);
-  const std::string section = doc.substr(b + begin.size(), e - b - begin.size());
-  const std::string expected = schema::renderSchemaMarkdown();
-  if (section != expected) {
-    // Point at the first differing line: the whole section is long.
-    std::istringstream have(section), want(expected);
-    std::string h, w;
-    int line = 0;
-    while (true) {
-      const bool moreH = static_cast<bool>(std::getline(have, h));
-      const bool moreW = static_cast<bool>(std::getline(want, w));
-      ++line;
-      if (!moreH && !moreW) break;
-      if (!moreH || !moreW || h != w) {
-        FAIL("The schema section of " << docPath << " is out of date (line " << line << " of the section:\n"
-             << "  docs have:  " << (moreH ? h : "<end of section>") << "\n"
-             << "  schema has: " << (moreW ? w : "<end of section>") << ").\n"
-             << "Regenerate it: build the tessera-schema-doc target and replace the text between the markers with "
-                "the output of build/bin/tessera-schema-doc.");
-      }
-    }
-  }
-  CHECK(section == expected);
+  test::checkDocSection("schema", "schema", schema::renderSchemaMarkdown(),
+                        "Regenerate it: build the tessera-schema-doc target and replace the text between the markers "
+                        "with the output of build/bin/tessera-schema-doc.");
 }

@@ -1,15 +1,14 @@
 // The .pvti descriptors are consistent, event block records and heatmap bins round-trip (and
 // malformed blocks are errors), and docs/formats.md carries the rendered trace schema between its
 // trace markers.
-#include "TestUtil.hpp"
+#include "DocSection.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <profiler/TraceBlock.hpp>
 #include <profiler/TraceSchema.hpp>
 
-#include <fstream>
-#include <iterator>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace trace = tessera::profiler::schema::trace;
@@ -139,30 +138,6 @@ TEST_CASE("Heatmap bins round-trip through their varint encoding", "[schema][tra
 }
 
 TEST_CASE("docs/formats.md holds exactly the rendered trace schema", "[schema][trace][docs]") {
-  const std::string docPath = std::string(TESSERA_SOURCE_DIR) + "/docs/formats.md";
-  std::ifstream in(docPath);
-  REQUIRE(in.good());
-  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string begin = "<!-- trace-schema:begin -->\n", end = "<!-- trace-schema:end -->";
-  const auto b = doc.find(begin);
-  const auto e = doc.find(end);
-  INFO(docPath << " must hold the trace schema between '<!-- trace-schema:begin -->' and '<!-- trace-schema:end -->'");
-  REQUIRE(b != std::string::npos);
-  REQUIRE(e != std::string::npos);
-  REQUIRE(b + begin.size() <= e);
-  const std::string section = doc.substr(b + begin.size(), e - b - begin.size());
-  const std::string expected = trace::renderTraceSchemaMarkdown();
-  std::istringstream have(section), want(expected);
-  std::string h, w;
-  for (int line = 1;; ++line) {
-    const bool moreH = static_cast<bool>(std::getline(have, h));
-    const bool moreW = static_cast<bool>(std::getline(want, w));
-    if (!moreH && !moreW) break;
-    if (!moreH || !moreW || h != w)
-      FAIL("The trace schema section of " << docPath << " is out of date (line " << line << " of the section:\n"
-           << "  docs have:  " << (moreH ? h : "<end of section>") << "\n"
-           << "  schema has: " << (moreW ? w : "<end of section>") << ").\n"
-           << "Regenerate it with the output of build/bin/tessera-schema-doc --trace.");
-  }
-  CHECK(section == expected);
+  test::checkDocSection("trace-schema", "trace schema", trace::renderTraceSchemaMarkdown(),
+                        "Regenerate it with the output of build/bin/tessera-schema-doc --trace.");
 }

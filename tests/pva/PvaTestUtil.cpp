@@ -1,8 +1,6 @@
 #include "PvaTestUtil.hpp"
 
-#include <cstdlib>
 #include <map>
-#include <sys/wait.h>
 
 namespace test {
 
@@ -21,11 +19,6 @@ pva::Report runRemoteSum(const ScratchDir& dir, unsigned runs, const poplar::Opt
 } // namespace
 
 RemoteSumReport::RemoteSumReport(unsigned runs, poplar::OptionFlags extra) : report(runRemoteSum(dir, runs, extra)) {}
-
-int runProgram(const std::string& command) {
-  const int status = std::system((command + " > /dev/null 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 #ifdef TESSERA_MLP_SAMPLE
 const std::filesystem::path& sampleReport(const std::string& sample) {

@@ -1,22 +1,26 @@
-// Helpers of the libpva tests: reports written by the engine into scratch directories.
+// Helpers of the libpva tests: reports written by the engine into scratch directories; the
+// helpers other suites share too come from tests/common.
 #pragma once
 
-#include "ReportTestUtil.hpp"
+#include "common/Exceptions.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/RunProgram.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <poplar/Engine.hpp>
 
 #include <pva/pva.hpp>
 
 namespace test {
 
-/// The RemoteSum example (see tests/report/ReportTestUtil.hpp) compiled, loaded and run `runs`
+/// The RemoteSum example (tests/common/RemoteSum.hpp) compiled, loaded and run `runs`
 /// times with every report file, then opened with its debug information.
 struct RemoteSumReport {
   ScratchDir dir;
   pva::Report report;
   explicit RemoteSumReport(unsigned runs = 1, poplar::OptionFlags extra = {});
 };
-
-/// Runs a sample program with arguments; returns its exit status.
-int runProgram(const std::string& command);
 
 /// A report of a sample, written once per test process into the scratch tree and reused.
 const std::filesystem::path& sampleReport(const std::string& sample);

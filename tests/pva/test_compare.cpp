@@ -6,7 +6,7 @@ namespace {
 pva::Report sumReport(const test::ScratchDir& dir, std::size_t n) {
   using namespace poplar;
   auto device = test::tinyDevice();
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor a = graph.addVariable(FLOAT, {n}, "a");
   graph.setTileMapping(a.slice(0, n / 2), 0);
   graph.setTileMapping(a.slice(n / 2, n), 1);
@@ -14,7 +14,7 @@ pva::Report sumReport(const test::ScratchDir& dir, std::size_t n) {
   Tensor out = graph.addVariable(FLOAT, {1}, "out");
   graph.setTileMapping(out, 0);
   ComputeSet cs = graph.addComputeSet("sum");
-  graph.setTileMapping(graph.addVertex(cs, "RSum", {{"in", a}, {"out", out[0]}}), 0);
+  graph.setTileMapping(graph.addVertex(cs, "SumVertex", {{"in", a}, {"out", out[0]}}), 0);
   {
     Engine engine(graph, program::Execute(cs), test::reportOptions(dir.path()));
     engine.load(device);

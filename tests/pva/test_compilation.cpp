@@ -77,7 +77,7 @@ TEST_CASE("Tile memory: totals, categories, vertices, IPUs", "[pva][compilation]
   CHECK(sum == 96 + 12 + 44 + 12 + 512 + 8 + 20 + 16);
   const auto vertices = m.vertices();
   REQUIRE(vertices.size() == 1);
-  CHECK(vertices[0].type().name() == "RSum");
+  CHECK(vertices[0].type().name() == "SumVertex");
   CHECK(vertices[0].codeBytes() == 96);
   CHECK(vertices[0].count() == 1);
   CHECK(tiles[1].memory().total().includingGaps() == 64);
@@ -101,7 +101,7 @@ TEST_CASE("Compute sets, vertices and variables", "[pva][compilation]") {
   CHECK(sets[0].estimatedCyclesByTile() == std::vector<std::uint64_t>{30 + 18 * 6, 0, 0, 0});
   const auto vertices = sets[0].vertices();
   REQUIRE(vertices.size() == 1);
-  CHECK(vertices[0].type().name() == "RSum");
+  CHECK(vertices[0].type().name() == "SumVertex");
   CHECK(vertices[0].type().size() == 8);
   CHECK(vertices[0].count() == 1);
   CHECK(vertices[0].countByTile() == std::vector<std::uint64_t>{1, 0, 0, 0});
@@ -192,8 +192,7 @@ TEST_CASE("Lowered variables: brief and full records", "[pva][compilation]") {
 TEST_CASE("Replicated graphs: tiles cover every replica with identical memory", "[pva][compilation]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4, 2);
-  poplar::Graph graph(device.getTarget(), 2);
-  graph.addCodelets("ReportCodelets.cpp");
+  poplar::Graph graph = test::makeGraph(device, 2);
   poplar::Tensor x = graph.addVariable(poplar::FLOAT, {4}, "x");
   graph.setTileMapping(x, 2);
   graph.setInitialValue(x, std::vector<float>{1, 2, 3, 4});

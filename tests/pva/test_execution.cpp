@@ -1,6 +1,8 @@
 // report.execution(): runs, steps, per-IPU cycles, totals by kind, blocks.
 #include "PvaTestUtil.hpp"
 
+#include <poplar/exceptions.hpp>
+
 using pva::Program;
 
 TEST_CASE("Runs and steps with absolute cycle counters", "[pva][execution]") {

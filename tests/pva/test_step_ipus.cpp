@@ -3,6 +3,7 @@
 // out by other writers (handed to the full decoder), for older and newer entry sizes; damaged
 // blobs give InvalidReportError naming the step, never a crash.
 #include "PvaTestUtil.hpp"
+#include "common/CapnpBytes.hpp"
 
 #include <profiler/Blob.hpp>
 #include <profiler/schema/profile.capnp.h>
@@ -69,46 +70,33 @@ std::vector<StepIpu> randomIpus(std::mt19937_64& rng, unsigned n) {
   return v;
 }
 
-std::string packed(::capnp::MessageBuilder& message) {
-  kj::VectorOutputStream out;
-  ::capnp::writePackedMessage(out, message);
-  const auto bytes = out.getArray();
-  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
-}
-
-void fill(pcapnp::StepIpu::Builder b, const StepIpu& s) {
-  b.setIpu(s.ipu);
-  b.setCycles(s.cycles);
-  b.setActiveTiles(s.activeTiles);
-  b.setActiveFromMin(s.activeFromMin);
-  b.setActiveFromMax(s.activeFromMax);
-  b.setActiveToMin(s.activeToMin);
-  b.setActiveToMax(s.activeToMax);
-  b.setAllFromMin(s.allFromMin);
-  b.setAllFromMax(s.allFromMax);
-  b.setAllToMin(s.allToMin);
-  b.setAllToMax(s.allToMax);
-  b.setDataIn(s.dataIn);
-  b.setDataOut(s.dataOut);
-  b.setTileBalance(s.tileBalance);
-  b.setActiveTileBalance(s.activeTileBalance);
+/// The entries as the profiler's encoder fills them, read back by capnp, for copying into a
+/// message laid out otherwise (a layout the encoder never writes, as another writer might).
+template <class Layout> std::string relaidOut(const std::vector<StepIpu>& ipus, Layout&& layout) {
+  std::string encoded;
+  tessera::profiler::encodeStepIpus(ipus.data(), ipus.size(), encoded);
+  kj::ArrayInputStream in(kj::arrayPtr(reinterpret_cast<const kj::byte*>(encoded.data()), encoded.size()));
+  ::capnp::PackedMessageReader reader(in);
+  return layout(reader.getRoot<pcapnp::StepIpus>().getIpus());
 }
 
 /// The list made before the root: the root points past it and the list pointer points back.
 std::string listFirst(const std::vector<StepIpu>& ipus) {
-  ::capnp::MallocMessageBuilder message;
-  auto orphan = message.getOrphanage().newOrphan<::capnp::List<pcapnp::StepIpu>>(unsigned(ipus.size()));
-  for (unsigned i = 0; i < ipus.size(); ++i) fill(orphan.get()[i], ipus[i]);
-  message.initRoot<pcapnp::StepIpus>().adoptIpus(kj::mv(orphan));
-  return packed(message);
+  return relaidOut(ipus, [](::capnp::List<pcapnp::StepIpu>::Reader list) {
+    ::capnp::MallocMessageBuilder message;
+    auto orphan = message.getOrphanage().newOrphanCopy(list);
+    message.initRoot<pcapnp::StepIpus>().adoptIpus(kj::mv(orphan));
+    return test::packedMessage(message);
+  });
 }
 
 /// Segments of 16 words: the list lands in a segment of its own, behind a far pointer.
 std::string manySegments(const std::vector<StepIpu>& ipus) {
-  ::capnp::MallocMessageBuilder message(16, ::capnp::AllocationStrategy::FIXED_SIZE);
-  auto list = message.initRoot<pcapnp::StepIpus>().initIpus(unsigned(ipus.size()));
-  for (unsigned i = 0; i < ipus.size(); ++i) fill(list[i], ipus[i]);
-  return packed(message);
+  return relaidOut(ipus, [](::capnp::List<pcapnp::StepIpu>::Reader list) {
+    ::capnp::MallocMessageBuilder message(16, ::capnp::AllocationStrategy::FIXED_SIZE);
+    message.initRoot<pcapnp::StepIpus>().setIpus(list);
+    return test::packedMessage(message);
+  });
 }
 
 /// The plain layout written by hand, with entries of `dataWords` data words and `pointers`
@@ -131,10 +119,7 @@ std::string sized(const std::vector<StepIpu>& ipus, unsigned dataWords, unsigned
     for (unsigned k = 0; k < pointers; ++k) w.push_back(0);
   }
   const kj::ArrayPtr<const ::capnp::word> segment(reinterpret_cast<const ::capnp::word*>(w.data()), w.size());
-  kj::VectorOutputStream out;
-  ::capnp::writePackedMessage(out, kj::arrayPtr(&segment, 1));
-  const auto bytes = out.getArray();
-  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+  return test::packedMessage(kj::arrayPtr(&segment, 1));
 }
 
 void checkEqual(const pva::IpuExecution& got, const StepIpu& want) {

@@ -1,7 +1,9 @@
 // exportChromeTrace writes valid Trace Event Format JSON holding every event, instant and sample.
-#include "../profiler/TestUtil.hpp"
 #include "DriverUtil.hpp"
 #include "Scenario.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <pva/Trace.hpp>
 

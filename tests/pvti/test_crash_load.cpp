@@ -1,8 +1,10 @@
 // A process killed with SIGKILL leaves a trace that opens and holds everything flushed before
 // the kill; many threads recording at once lose nothing and nest correctly.
-#include "../profiler/TestUtil.hpp"
 #include "DriverUtil.hpp"
 #include "Scenario.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <pva/Trace.hpp>
 

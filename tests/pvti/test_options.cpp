@@ -1,7 +1,9 @@
 // PVTI_OPTIONS, each configuration in its own driver process: unset, unparseable, enable as bool
 // and as string, directory, channels, duration; and channel switching at run time.
-#include "../profiler/TestUtil.hpp"
 #include "DriverUtil.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <pva/Trace.hpp>
 

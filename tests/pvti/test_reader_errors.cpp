@@ -1,8 +1,12 @@
 // Bad input to pva::openTrace gives a pva::Exception that names the file and the problem, never
 // a crash: missing, a directory, empty, random bytes, text, other SQLite files, other versions,
 // truncated and corrupted traces, damaged event blocks.
-#include "../profiler/TestUtil.hpp"
 #include "DriverUtil.hpp"
+#include "common/Exceptions.hpp"
+#include "common/RawDb.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <pva/Trace.hpp>
 

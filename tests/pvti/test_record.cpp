@@ -1,8 +1,11 @@
 // What the "basic" scenario records is read back exactly, event for event: nesting across RAII
 // and begin/end on several threads, instant and unbalanced events, metadata, series, heatmaps.
-#include "../profiler/TestUtil.hpp"
 #include "DriverUtil.hpp"
 #include "Scenario.hpp"
+#include "common/RawDb.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <pva/Trace.hpp>
 #include <pvti/pvti.hpp>

@@ -1,5 +1,11 @@
 // debug.cbor: the debug contexts of variables, compute sets and programs, decoded with libcbor.
-#include "ReportTestUtil.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <poplar/Engine.hpp>
 
 #include <popops/ElementWise.hpp>
 #include <popops/codelets.hpp>
@@ -87,7 +93,7 @@ TEST_CASE("debug.cbor holds the contexts the report refers to", "[debug]") {
   REQUIRE(a < static_cast<long long>(f.contexts.size()));
   CHECK(f.contexts[a].name == "a");
   CHECK(f.contexts[a].layer == "user");
-  CHECK_THAT(f.contexts[a].file, Catch::EndsWith("ReportTestUtil.cpp"));
+  CHECK_THAT(f.contexts[a].file, Catch::EndsWith("RemoteSum.cpp"));
   const auto cs = r.integer("SELECT debug_context FROM compute_sets WHERE name = 'sum'");
   CHECK(f.contexts.at(cs).name == "sum");
   for (long long id : r.integers("SELECT debug_context FROM programs WHERE debug_context IS NOT NULL"))

@@ -1,5 +1,12 @@
 // The execution model: steps, per-IPU cycle counters, runs, cycle totals by kind, blocks.
-#include "ReportTestUtil.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <poplar/Engine.hpp>
+#include <poplar/exceptions.hpp>
 
 using namespace poplar;
 using test::Report;
@@ -60,13 +67,13 @@ TEST_CASE("Each run records its steps on absolute cycle counters", "[execution]"
 TEST_CASE("A step across IPUs waits for the slowest IPU", "[execution]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4, 2);
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor x = graph.addVariable(FLOAT, {4}, "x"), y = graph.addVariable(FLOAT, {4}, "y");
   graph.setTileMapping(x, 1);
   graph.setTileMapping(y, 5);
   graph.createHostRead("y", y);
   ComputeSet cs = graph.addComputeSet("work");
-  VertexRef v = graph.addVertex(cs, "RIota", {{"out", x}});
+  VertexRef v = graph.addVertex(cs, "IotaVertex", {{"out", x}});
   graph.setTileMapping(v, 1);
   graph.setPerfEstimate(v, 1000);
   {

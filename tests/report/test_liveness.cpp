@@ -1,5 +1,11 @@
 // Always-live and not-always-live variables, and the liveness of each program step.
-#include "ReportTestUtil.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <poplar/Engine.hpp>
 
 using namespace poplar;
 using test::Report;
@@ -26,7 +32,7 @@ TEST_CASE("Liveness per step follows first write to last use", "[liveness]") {
 TEST_CASE("What the host or a later run can see is always live", "[liveness]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice();
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   auto var = [&](const char* name, unsigned n = 4) {
     Tensor t = graph.addVariable(FLOAT, {n}, name);
     graph.setTileMapping(t, 0);
@@ -46,18 +52,18 @@ TEST_CASE("What the host or a later run can see is always live", "[liveness]") {
     return program::Execute(c);
   };
   program::Sequence first({
-      cs("useHostIn", "RSum", {{"in", hostIn}, {"out", result[0]}}),
-      cs("sumReadFirst", "RSum", {{"in", readFirst}, {"out", result[0]}}), // read before any write
-      cs("inc", "RIncrement", {{"counter", counter}}),                       // InOut: read first
-      cs("makeTemp", "RIota", {{"out", temp}}),
-      cs("sumTemp", "RSum", {{"in", temp}, {"out", result[0]}}),
-      cs("makeTwo", "RIota", {{"out", twoPrograms}}),
-      cs("makeLoop", "RIota", {{"out", loopCarried}}),
-      program::Repeat(2, program::Sequence({cs("sumLoop", "RSum", {{"in", loopCarried}, {"out", result[0]}}),
-                                            cs("incInLoop", "RIncrement", {{"counter", counter}})})),
-      cs("makeTempAgain", "RIota", {{"out", temp}}),
+      cs("useHostIn", "SumVertex", {{"in", hostIn}, {"out", result[0]}}),
+      cs("sumReadFirst", "SumVertex", {{"in", readFirst}, {"out", result[0]}}), // read before any write
+      cs("inc", "IncrementVertex", {{"counter", counter}}),                     // InOut: read first
+      cs("makeTemp", "IotaVertex", {{"out", temp}}),
+      cs("sumTemp", "SumVertex", {{"in", temp}, {"out", result[0]}}),
+      cs("makeTwo", "IotaVertex", {{"out", twoPrograms}}),
+      cs("makeLoop", "IotaVertex", {{"out", loopCarried}}),
+      program::Repeat(2, program::Sequence({cs("sumLoop", "SumVertex", {{"in", loopCarried}, {"out", result[0]}}),
+                                            cs("incInLoop", "IncrementVertex", {{"counter", counter}})})),
+      cs("makeTempAgain", "IotaVertex", {{"out", temp}}),
   });
-  program::Sequence second({cs("sumTwo", "RSum", {{"in", twoPrograms}, {"out", result[0]}})});
+  program::Sequence second({cs("sumTwo", "SumVertex", {{"in", twoPrograms}, {"out", result[0]}})});
   Engine engine(graph, {first, second}, test::reportOptions(dir.path()));
   Report r(dir / "profile.pop");
   auto alwaysLive = [&](const char* name) {

@@ -1,5 +1,13 @@
 // Tile memory: categories, layout, gaps, reuse of not-always-live memory, out of memory.
-#include "ReportTestUtil.hpp"
+#include "common/Exceptions.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <poplar/Engine.hpp>
+#include <poplar/exceptions.hpp>
 
 using namespace poplar;
 using test::Report;
@@ -50,7 +58,7 @@ TEST_CASE("Every byte of a tile is placed: code, state, always-live and reused d
 TEST_CASE("Alignment padding counts including gaps, not excluding them", "[memory]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice();
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor c = graph.addVariable(CHAR, {3}, "c"), f = graph.addVariable(FLOAT, {1}, "f");
   graph.setTileMapping(c, 0);
   graph.setTileMapping(f, 0);
@@ -66,7 +74,7 @@ TEST_CASE("Alignment padding counts including gaps, not excluding them", "[memor
 TEST_CASE("Variables whose lives do not overlap share addresses", "[memory]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice();
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   auto onTile0 = [&](Tensor t) { graph.setTileMapping(t, 0); return t; };
   Tensor x = onTile0(graph.addVariable(FLOAT, {4}, "x")), y = onTile0(graph.addVariable(FLOAT, {4}, "y"));
   Tensor r1 = onTile0(graph.addVariable(FLOAT, {1}, "r1")), r2 = onTile0(graph.addVariable(FLOAT, {1}, "r2"));
@@ -80,10 +88,10 @@ TEST_CASE("Variables whose lives do not overlap share addresses", "[memory]") {
     graph.setTileMapping(v, 0);
     prog.add(program::Execute(cs));
   };
-  execute("makeX", "RIota", {{"out", x}});
-  execute("sumX", "RSum", {{"in", x}, {"out", r1[0]}});
-  execute("makeY", "RIota", {{"out", y}});
-  execute("sumY", "RSum", {{"in", y}, {"out", r2[0]}});
+  execute("makeX", "IotaVertex", {{"out", x}});
+  execute("sumX", "SumVertex", {{"in", x}, {"out", r1[0]}});
+  execute("makeY", "IotaVertex", {{"out", y}});
+  execute("sumY", "SumVertex", {{"in", y}, {"out", r2[0]}});
   Engine engine(graph, prog, test::reportOptions(dir.path()));
   Report r(dir / "profile.pop");
 
@@ -107,7 +115,7 @@ TEST_CASE("Variables whose lives do not overlap share addresses", "[memory]") {
 TEST_CASE("Out of memory fails with the worst tiles named and still writes the report", "[memory][oom]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4, 1, 4096);
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor big = graph.addVariable(FLOAT, {2048}, "big"); // 8 KiB on a 4 KiB tile
   graph.setTileMapping(big, 2);
   graph.setInitialValue(big, std::vector<float>(2048, 0.5f));
@@ -127,7 +135,7 @@ TEST_CASE("Out of memory fails with the worst tiles named and still writes the r
 TEST_CASE("debug.allowOutOfMemory lets an out-of-memory graph compile and run", "[memory][oom]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4, 1, 4096);
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor big = graph.addVariable(FLOAT, {2048}, "big");
   graph.setTileMapping(big, 0);
   graph.createHostWrite("big", big);
@@ -151,7 +159,7 @@ TEST_CASE("Bytes past the interleaved boundary are counted in the interleaved re
   // A 64 KiB tile has four 16 KiB memory elements, all below the interleaved element index
   // (16): no interleaved region, every byte is non-interleaved.
   auto device = test::tinyDevice(4, 1, 65536);
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor v = graph.addVariable(FLOAT, {4096}, "v");
   graph.setTileMapping(v, 0);
   graph.setInitialValue(v, std::vector<float>(4096, 1.0f));
@@ -162,7 +170,7 @@ TEST_CASE("Bytes past the interleaved boundary are counted in the interleaved re
 
   test::ScratchDir dir2;
   auto big = test::tinyDevice(4, 1, 638976);
-  auto g2 = test::tinyGraph(big);
+  auto g2 = test::makeGraph(big);
   Tensor w = g2.addVariable(FLOAT, {100000}, "w"); // 400,000 bytes: past 256 KiB
   g2.setTileMapping(w, 0);
   g2.setInitialValue(w, std::vector<float>(100000, 1.0f));

@@ -1,5 +1,13 @@
 // Profiling options: names, values, POPLAR_ENGINE_OPTIONS, report directories, extra files.
-#include "ReportTestUtil.hpp"
+#include "common/Exceptions.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <poplar/Engine.hpp>
+#include <poplar/exceptions.hpp>
 
 #include <profiler/schema/profile.capnp.h>
 
@@ -78,7 +86,7 @@ TEST_CASE("The serialized graph holds variables, mappings and vertices", "[optio
     REQUIRE(g.getVariables()[0].getMapping().size() == 2);
     CHECK(g.getVariables()[0].getMapping()[1].getTile() == 1);
     REQUIRE(g.getComputeSets().size() == 1);
-    CHECK(std::string(g.getComputeSets()[0].getVertices()[0].getType().cStr()) == "RSum");
+    CHECK(std::string(g.getComputeSets()[0].getVertices()[0].getType().cStr()) == "SumVertex");
     CHECK(g.getComputeSets()[0].getVertices()[0].getFields()[0].getEdges()[0].getRegions()[0].getEnd() == 8);
   }
   ::close(fd);

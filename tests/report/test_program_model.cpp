@@ -1,5 +1,11 @@
 // The report's program tree, steps and per-tile costs, against hand-computed values.
-#include "ReportTestUtil.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <poplar/Engine.hpp>
 
 using namespace poplar;
 using test::Report;
@@ -65,7 +71,7 @@ TEST_CASE("Compute sets, vertex types and graph counts are recorded", "[program]
   CHECK(r.integer("SELECT num_compute_sets FROM graph") == 1);
   CHECK(r.integer("SELECT num_variables FROM graph") == 3); // a, out and the message buffer
   CHECK(r.integer("SELECT num_edges FROM graph") == 2);
-  CHECK(r.text("SELECT name FROM vertex_types") == "RSum");
+  CHECK(r.text("SELECT name FROM vertex_types") == "SumVertex");
   CHECK(r.integer("SELECT code_bytes FROM vertex_types") == 64 + 16 * 2);
   CHECK(r.integer("SELECT count FROM compute_set_vertices") == 1);
   CHECK(r.tileValues("SELECT count_by_tile FROM compute_set_vertices") == std::vector<std::uint64_t>{1, 0, 0, 0});
@@ -75,7 +81,7 @@ TEST_CASE("Compute sets, vertex types and graph counts are recorded", "[program]
 TEST_CASE("Stream copies become StreamCopyBegin, Mid and End with the host link's cost", "[program]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice();
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor x = graph.addVariable(FLOAT, {8}, "x");
   graph.setTileMapping(x.slice(0, 4), 2);
   graph.setTileMapping(x.slice(4, 8), 3);
@@ -96,7 +102,7 @@ TEST_CASE("Stream copies become StreamCopyBegin, Mid and End with the host link'
 TEST_CASE("A copy between IPUs is a GlobalExchange moving bytes over the IPU-Links", "[program]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4, 2);
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor x = graph.addVariable(FLOAT, {4}, "x"), y = graph.addVariable(FLOAT, {4}, "y");
   graph.setTileMapping(x, 1);
   graph.setTileMapping(y, 5); // tile 1 of IPU 1
@@ -116,11 +122,11 @@ TEST_CASE("A copy between IPUs is a GlobalExchange moving bytes over the IPU-Lin
 TEST_CASE("Control programs keep their shape in the program tree", "[program]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice();
-  auto graph = test::tinyGraph(device);
+  auto graph = test::makeGraph(device);
   Tensor c = graph.addVariable(UNSIGNED_INT, {}, "counter");
   graph.setTileMapping(c, 0);
   ComputeSet cs = graph.addComputeSet("inc");
-  graph.setTileMapping(graph.addVertex(cs, "RIncrement", {{"counter", c}}), 0);
+  graph.setTileMapping(graph.addVertex(cs, "IncrementVertex", {{"counter", c}}), 0);
   Tensor pred = graph.addConstant(BOOL, {}, true, "pred");
   graph.setTileMapping(pred, 0);
   program::Sequence body({program::Execute(cs)});

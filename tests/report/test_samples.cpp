@@ -1,19 +1,17 @@
 // The samples' reports: the invariants every report keeps, checked on real training runs.
-#include "ReportTestUtil.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/RunProgram.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <numeric>
 
 using test::Report;
 
 namespace {
-
-int run(const std::string& command) {
-  const int status = std::system((command + " > /dev/null 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 void checkMemoryInvariants(Report& r) {
   const auto tiles = r.rows("SELECT tile, including_gaps, excluding_gaps, always_live_bytes, not_always_live_bytes "
@@ -96,8 +94,8 @@ void checkExecutionInvariants(Report& r) {
 
 TEST_CASE("The MLP sample's report keeps every invariant", "[samples]") {
   test::ScratchDir dir;
-  REQUIRE(run(std::string(TESSERA_MLP_SAMPLE) + " --steps 32 --steps-per-run 16 --out " + dir.path().string() +
-              " --reports " + (dir / "reports").string()) == 0);
+  REQUIRE(test::runProgram(std::string(TESSERA_MLP_SAMPLE) + " --steps 32 --steps-per-run 16 --out " +
+                           dir.path().string() + " --reports " + (dir / "reports").string()) == 0);
   Report r(dir / "reports" / "profile.pop");
   CHECK(r.integer("SELECT count(*) FROM runs") == 2);
   CHECK(r.integer("SELECT count(*) FROM programs WHERE type = 'OnTileExecute'") > 10);
@@ -107,7 +105,7 @@ TEST_CASE("The MLP sample's report keeps every invariant", "[samples]") {
 
 TEST_CASE("The pipeline sample's two-IPU report keeps every invariant", "[samples]") {
   test::ScratchDir dir;
-  REQUIRE(run(std::string(TESSERA_PIPELINE_SAMPLE) + " --reports " + (dir / "reports").string()) == 0);
+  REQUIRE(test::runProgram(std::string(TESSERA_PIPELINE_SAMPLE) + " --reports " + (dir / "reports").string()) == 0);
   Report r(dir / "reports" / "profile.pop");
   CHECK(r.integer("SELECT num_ipus FROM target") == 2);
   CHECK(r.integer("SELECT count(*) FROM programs WHERE type = 'GlobalExchange'") > 0);
@@ -117,7 +115,7 @@ TEST_CASE("The pipeline sample's two-IPU report keeps every invariant", "[sample
 
 TEST_CASE("The out-of-memory sample fails clearly and leaves a readable memory report", "[samples][oom]") {
   test::ScratchDir dir;
-  CHECK(run(std::string(TESSERA_OOM_SAMPLE) + " --reports " + (dir / "reports").string()) == 1);
+  CHECK(test::runProgram(std::string(TESSERA_OOM_SAMPLE) + " --reports " + (dir / "reports").string()) == 1);
   Report r(dir / "reports" / "profile.pop");
   CHECK(r.text("SELECT value FROM meta WHERE key = 'out_of_memory'") == "true");
   CHECK(r.integer("SELECT count(*) FROM tile_memory WHERE overflowed_including_gaps > 0") > 0);

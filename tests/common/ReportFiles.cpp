@@ -1,22 +1,8 @@
-#include "ReportTestUtil.hpp"
+#include "common/ReportFiles.hpp"
+
+#include <catch2/catch.hpp>
 
 namespace test {
-
-poplar::Device tinyDevice(unsigned tilesPerIPU, unsigned numIPUs, unsigned bytesPerTile) {
-  poplar::IPUModel m;
-  m.tilesPerIPU = tilesPerIPU;
-  m.numIPUs = numIPUs;
-  m.memoryBytesPerTile = bytesPerTile;
-  poplar::Device d = m.createDevice();
-  d.attach();
-  return d;
-}
-
-poplar::Graph tinyGraph(const poplar::Device& d) {
-  poplar::Graph g(d.getTarget());
-  g.addCodelets("ReportCodelets.cpp");
-  return g;
-}
 
 poplar::OptionFlags reportOptions(const std::filesystem::path& dir) {
   return {{"autoReport.all", "true"}, {"autoReport.directory", dir.string()}};
@@ -63,25 +49,6 @@ std::vector<tessera::profiler::StepIpu> Report::stepIpus(const std::string& sql)
   const auto rows = db_.query(sql);
   const Value& v = first(rows, sql);
   return tessera::profiler::decodeStepIpus(v.bytes.data(), v.bytes.size());
-}
-
-} // namespace test
-
-namespace test {
-
-RemoteSum::RemoteSum() {
-  using namespace poplar;
-  a = graph.addVariable(FLOAT, {8}, "a");
-  graph.setTileMapping(a.slice(0, 4), 0);
-  graph.setTileMapping(a.slice(4, 8), 1);
-  std::vector<float> init(8, 1.0f);
-  graph.setInitialValue(a, init);
-  out = graph.addVariable(FLOAT, {1}, "out");
-  graph.setTileMapping(out, 0);
-  ComputeSet cs = graph.addComputeSet("sum");
-  VertexRef v = graph.addVertex(cs, "RSum", {{"in", a}, {"out", out[0]}});
-  graph.setTileMapping(v, 0);
-  program = program::Execute(cs);
 }
 
 } // namespace test

@@ -1,4 +1,9 @@
-// Vertices used by the engine tests. Graphs enable them with addCodelets("TestCodelets.cpp").
+// The vertices tests run, with simple cycle estimates (10 + elements for the vector ones) that
+// hand-computed expectations follow. A graph gets them with test::addTestCodelets (or
+// addCodelets("TestCodelets.cpp")); calling that function is also what links this file's
+// registrations into a test program from the static library.
+#include "common/TestCodelets.hpp"
+
 #include <poplar/Vertex.hpp>
 
 #include <cmath>
@@ -11,6 +16,18 @@ std::uint64_t perElement(const VertexIntrospector& v, const char* field) {
   return 10 + v.getFieldInfo(field).size();
 }
 } // namespace
+
+namespace test {
+
+void addTestCodelets(Graph& g) { g.addCodelets("TestCodelets.cpp"); }
+
+Graph makeGraph(const Device& device, unsigned replicationFactor) {
+  Graph g(device.getTarget(), replicationFactor);
+  addTestCodelets(g);
+  return g;
+}
+
+} // namespace test
 
 /// out = sum(in)
 class SumVertex : public Vertex {
@@ -28,6 +45,20 @@ public:
   }
 };
 TESSERA_VERTEX(SumVertex, in, out);
+
+/// out[i] = i
+class IotaVertex : public Vertex {
+public:
+  Output<Vector<float>> out;
+  bool compute() {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = float(i);
+    return true;
+  }
+  static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {
+    return perElement(v, "out");
+  }
+};
+TESSERA_VERTEX(IotaVertex, out);
 
 /// data *= factor (state member)
 class ScaleVertex : public Vertex {

@@ -1,39 +1,15 @@
-// Helpers shared by the profiler tests: scratch directories, exception messages, and a raw
-// SQLite reader that checks files independently of the library's own SQLite layer.
+// Raw SQLite reads: files checked with the plain sqlite3 C API, independently of the library's
+// own SQLite layer, so a writer is not trusted to check itself.
 #pragma once
 
-#include <catch2/catch.hpp>
-
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 struct sqlite3;
 
 namespace test {
-
-/// A fresh, empty directory for one test case (under the build tree), removed afterwards.
-class ScratchDir {
-public:
-  ScratchDir();
-  ~ScratchDir();
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-  std::filesystem::path path_;
-};
-
-/// Runs f and returns the message of the E it throws; fails the test when it throws nothing.
-template <class E, class F> std::string messageOf(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  FAIL("expected an exception, none was thrown");
-  return {};
-}
 
 /// One value read back by raw SQLite, with its storage class.
 struct Value {

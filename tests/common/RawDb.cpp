@@ -1,28 +1,11 @@
-#include "TestUtil.hpp"
+#include "common/RawDb.hpp"
 
 #include <sqlite3.h>
 
-#include <atomic>
 #include <ostream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace test {
-
-namespace fs = std::filesystem;
-
-ScratchDir::ScratchDir() {
-  static std::atomic<int> counter{0};
-  path_ = fs::path(TESSERA_TEST_TMP_DIR) /
-          ("case-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  fs::remove_all(path_);
-  fs::create_directories(path_);
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
 
 std::ostream& operator<<(std::ostream& os, const Value& v) {
   switch (v.type) {
@@ -35,7 +18,7 @@ std::ostream& operator<<(std::ostream& os, const Value& v) {
   return os;
 }
 
-RawDb::RawDb(const fs::path& path) {
+RawDb::RawDb(const std::filesystem::path& path) {
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
