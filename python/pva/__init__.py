@@ -6,6 +6,7 @@
     cycles = sum(s.ipus[0].cycles for s in report.execution.steps)
 
 Errors raise pva.Exception subclasses (FileNotFoundError, InvalidReportError,
-UnsupportedVersionError, DebugInfoMismatchError, InvalidArgumentError) naming the file.
+UnsupportedVersionError, DebugInfoMismatchError, InvalidArgumentError, CancelledError) naming
+the file.
 """
 from .pva_core import *  # noqa: F401,F403  (the classes live in pva.pva_core)

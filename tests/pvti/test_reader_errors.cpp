@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -278,4 +279,39 @@ TEST_CASE("openTrace: random damage inside event blocks is an error or a valid t
     }
   }
   CHECK(failures > 0);
+}
+
+TEST_CASE("openTrace with progress: fractions rise to 1 and the trace equals a plain load", "[pvti][reader][progress]") {
+  test::ScratchDir dir;
+  const fs::path p = goodTrace(dir);
+  std::vector<double> seen;
+  const pva::Trace withProgress = pva::openTrace(p.string(), [&](double f) {
+    seen.push_back(f);
+    return true;
+  });
+  REQUIRE(seen.size() > 2);
+  CHECK(seen.front() == 0.0);
+  CHECK(seen.back() == 1.0);
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  // One call per event block at least: the progress moves while the events load.
+  CHECK(std::int64_t(seen.size()) >= blockCount(p));
+  const pva::Trace plain = pva::openTrace(p.string());
+  REQUIRE(withProgress.processes().size() == plain.processes().size());
+  const auto& a = withProgress.processes()[0].threads();
+  const auto& b = plain.processes()[0].threads();
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].numEvents() == b[i].numEvents());
+}
+
+TEST_CASE("openTrace with progress: returning false stops the load with CancelledError", "[pvti][reader][progress]") {
+  test::ScratchDir dir;
+  const fs::path p = goodTrace(dir);
+  int calls = 0;
+  const std::string message = test::messageOf<pva::CancelledError>([&] {
+    pva::openTrace(p.string(), [&](double f) { return ++calls < 3 && f < 1.0; });
+  });
+  CHECK_THAT(message, Catch::Contains("good.pvti") && Catch::Contains("cancelled"));
+  CHECK(calls == 3); // it stopped at the first "no"
+  // CancelledError is a pva::Exception, so code that catches every libpva error sees it.
+  CHECK_THROWS_AS(pva::openTrace(p.string(), [](double) { return false; }), pva::Exception);
 }

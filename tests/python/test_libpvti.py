@@ -77,3 +77,17 @@ def test_recorded_events_read_back(tmp_path):
 def test_no_options_no_file(tmp_path):
     assert trace_of("import libpvti as pvti\nc = pvti.createTraceChannel('x')\nwith pvti.Tracepoint(c, 'a'): pass\n",
                     tmp_path, options={"enable": False, "directory": str(tmp_path)}) is None
+
+
+def test_open_trace_reports_progress_and_can_be_stopped(tmp_path):
+    path = str(trace_of(SCRIPT, tmp_path))
+    seen = []
+    trace = pva.openTrace(path, progress=lambda fraction: seen.append(fraction) or True)
+    assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)
+    assert len(trace.processes[0].threads) == len(pva.openTrace(path).processes[0].threads)
+    try:
+        pva.openTrace(path, lambda fraction: False)
+    except pva.CancelledError as e:
+        assert path in str(e) and "cancelled" in str(e)
+    else:
+        raise AssertionError("a progress callback returning False must stop the load")

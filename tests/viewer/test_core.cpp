@@ -1,13 +1,17 @@
-// viewer_core without widgets: formatting, downsampling, resolving documents, background tasks.
+// viewer_core without widgets: formatting, downsampling, resolving documents, background tasks and
+// their progress.
 #include "ViewerTestUtil.hpp"
 
 #include "core/Background.hpp"
 #include "core/Document.hpp"
 #include "core/Downsample.hpp"
 #include "core/Format.hpp"
+#include "core/TraceIndex.hpp"
 
 #include <QFile>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace tessera::viewer;
 
@@ -120,6 +124,43 @@ private slots:
     QTest::qWait(50);
     QCOMPARE(late, 0);
   }
+  void init() { m_percents.clear(); }
+  void cleanup() { disconnect(m_recording); }
+
+  void progressStagesShowAsPartsOfTheTask() {
+    const std::vector<int>& percents = recordPercents(QStringLiteral("staged"));
+    Progress p(QStringLiteral("staged"), std::make_shared<std::atomic<bool>>(false));
+    p.setStage(0.0, 0.5);
+    p.report(0.5); // halfway through reading: a quarter of the task
+    p.report(1.0);
+    p.setStage(0.5, 1.0);
+    p.report(0.5); // halfway through indexing
+    p.report(1.0);
+    QCOMPARE(percents, (std::vector<int>{25, 50, 75, 100}));
+  }
+  void traceLoadingReportsProgressFromTheFirstStage() {
+    // Reading the file is the first half of loading a trace: its progress shows before indexing.
+    const std::vector<int>& percents = recordPercents(QStringLiteral("trace"));
+    Progress p(QStringLiteral("trace"), std::make_shared<std::atomic<bool>>(false));
+    const TraceIndex index = loadTraceIndex(viewer_test::traceFile(), p);
+    QVERIFY(!index.threads.empty());
+    QVERIFY(std::any_of(percents.begin(), percents.end(), [](int v) { return v > 0 && v <= 50; }));
+    QCOMPARE(percents.back(), 100);
+    // A cancelled load stops with Cancelled, not an error dialog.
+    Progress cancelled(QStringLiteral("trace"), std::make_shared<std::atomic<bool>>(true));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, loadTraceIndex(viewer_test::traceFile(), cancelled));
+  }
+
+private:
+  /// The percentages ProgressHub announces for `task` until the test function ends.
+  const std::vector<int>& recordPercents(const QString& task) {
+    m_recording = connect(&ProgressHub::instance(), &ProgressHub::progress, this, [this, task](const QString& t, int percent) {
+      if (t == task) m_percents.push_back(percent);
+    });
+    return m_percents;
+  }
+  std::vector<int> m_percents;
+  QMetaObject::Connection m_recording;
 };
 
 QTEST_GUILESS_MAIN(CoreTest)

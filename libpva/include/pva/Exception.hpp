@@ -36,6 +36,12 @@ public:
   using Exception::Exception;
 };
 
+/// A long load was stopped by its caller (the progress callback returned false).
+class CancelledError : public Exception {
+public:
+  using Exception::Exception;
+};
+
 /// An argument out of range (tile, IPU, step index...) or a call the report cannot answer.
 class InvalidArgumentError : public Exception {
 public:

@@ -14,6 +14,7 @@
 #include <pva/Exception.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -166,6 +167,10 @@ private:
   std::shared_ptr<const detail::TraceData> d_;
 };
 
+/// How far a long load has come: called on the loading thread with the fraction done, rising
+/// from 0 to 1 (often: about once per block of a few thousand events). Return false to stop.
+using LoadProgress = std::function<bool(double fractionDone)>;
+
 class Trace {
 public:
   const std::vector<Process>& processes() const { return processes_; }
@@ -179,6 +184,7 @@ public:
 
 private:
   friend Trace openTrace(const std::string& path);
+  friend Trace openTrace(const std::string& path, const LoadProgress& progress);
   explicit Trace(std::shared_ptr<const detail::TraceData> d);
   std::shared_ptr<const detail::TraceData> d_;
   std::vector<Process> processes_;
@@ -188,6 +194,10 @@ private:
 /// InvalidReportError (not a trace, truncated or corrupted) or UnsupportedVersionError; every
 /// message names the file.
 Trace openTrace(const std::string& path);
+
+/// openTrace that reports its progress (a trace of millions of events takes seconds to load) and
+/// can be stopped: when `progress` returns false, throws CancelledError naming the file.
+Trace openTrace(const std::string& path, const LoadProgress& progress);
 
 /// Writes the trace in Chrome's Trace Event Format (JSON), which chrome://tracing and Perfetto's
 /// UI open: "X" events for spans ("B" for unfinished ones), "i" for instant events, "C" counters

@@ -89,6 +89,10 @@ const std::string& Trace::path() const { return d_->path; }
 std::uint64_t Trace::startTimestamp() const { return d_->startUnixUs; }
 const std::string& Trace::formatVersion() const { return d_->formatVersion; }
 
-Trace openTrace(const std::string& path) { return Trace(detail::TraceData::load(path)); }
+Trace openTrace(const std::string& path) { return Trace(detail::TraceData::load(path, nullptr)); }
+
+Trace openTrace(const std::string& path, const LoadProgress& progress) {
+  return Trace(detail::TraceData::load(path, progress));
+}
 
 } // namespace pva

@@ -47,8 +47,9 @@ struct TraceData {
   std::vector<TraceGraph> graphs;
   std::vector<TraceHeatmap> heatmaps;
 
-  /// Reads the whole file; throws the pva exceptions of openTrace.
-  static std::shared_ptr<const TraceData> load(const std::string& path);
+  /// Reads the whole file, telling `progress` (may be empty) how far it is; throws the pva
+  /// exceptions of openTrace.
+  static std::shared_ptr<const TraceData> load(const std::string& path, const LoadProgress& progress);
 };
 
 /// ns since the trace started -> µs since the Unix epoch.

@@ -28,6 +28,9 @@ struct Corrupt : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The caller's progress callback asked to stop.
+struct Stopped {};
+
 std::string q(std::string_view identifier) { return quoteIdentifier(identifier); }
 
 /// SELECT "c1", "c2", ... FROM "table" ORDER BY rowid
@@ -95,9 +98,10 @@ void checkIdentity(const std::string& path, const std::map<std::string, std::str
 } // namespace
 
 struct TraceBuilder {
-  TraceBuilder(Database& db_, TraceData& out_) : db(db_), out(out_) {}
+  TraceBuilder(Database& db_, TraceData& out_, const LoadProgress& progress_) : db(db_), out(out_), progress(progress_) {}
   Database& db;
   TraceData& out;
+  const LoadProgress& progress;
   std::shared_ptr<TraceStrings> strings = std::make_shared<TraceStrings>();
   std::vector<std::shared_ptr<ThreadData>> threads;
   std::unordered_map<std::int64_t, std::size_t> threadIndex; // threads.id -> position
@@ -120,12 +124,27 @@ struct TraceBuilder {
     }
   }
 
+  /// Tells the caller how far the load is; throws Stopped when it says stop.
+  void report(double fraction) {
+    if (progress && !progress(fraction)) throw Stopped{};
+  }
+
+  /// Event blocks hold nearly all of a trace, so they make up the progress until the last 5 %.
+  static constexpr double kEventsShare = 0.95;
+
   void loadEvents() {
     // Blocks in id order: each thread's records in the order it made them. A thread's replay
     // keeps its open events from one block to the next.
     std::unordered_map<ThreadData*, EventReplay> replays;
+    std::int64_t blocks = 0;
+    if (progress) {
+      Statement count(db, "SELECT count(*) FROM " + q(ts::EventBlocks::table.name));
+      if (count.step()) blocks = count.columnInt(0);
+    }
+    std::int64_t done = 0;
     Statement s(db, selectAll(ts::EventBlocks::table));
     while (s.step()) {
+      if (blocks > 0) report(kEventsShare * double(done++) / double(blocks));
       const std::int64_t id = s.columnInt(0);
       const std::int64_t threadId = s.columnInt(1);
       ThreadData& t = thread(threadId);
@@ -239,10 +258,13 @@ struct TraceBuilder {
       if (s.step()) out.processName = std::string(s.columnText(1));
     }
     loadThreads();
+    report(0.0);
     loadEvents();
+    report(kEventsShare);
     loadGraphs();
     loadHeatmaps();
     for (auto& t : threads) out.threads.push_back(Thread(std::move(t)));
+    report(1.0);
   }
 };
 
@@ -264,7 +286,7 @@ Database openDatabase(const std::string& path) {
 
 } // namespace
 
-std::shared_ptr<const TraceData> TraceData::load(const std::string& path) {
+std::shared_ptr<const TraceData> TraceData::load(const std::string& path, const LoadProgress& progress) {
   Database db = openDatabase(path);
   auto data = std::make_shared<TraceData>();
   data->path = path;
@@ -280,11 +302,13 @@ std::shared_ptr<const TraceData> TraceData::load(const std::string& path) {
     data->formatVersion = meta.at(std::string(ts::meta::formatVersion));
     data->pid = parseUnsigned(meta, ts::meta::pid);
     data->startUnixUs = parseUnsigned(meta, ts::meta::startUnixUs);
-    TraceBuilder{db, *data}.run();
+    TraceBuilder{db, *data, progress}.run();
   } catch (const tessera::sqlite::Error& e) {
     throw InvalidReportError(path + ": truncated or corrupted trace (" + e.what() + ")");
   } catch (const Corrupt& e) {
     throw InvalidReportError(path + ": corrupted trace: " + e.what());
+  } catch (const Stopped&) {
+    throw CancelledError(path + ": loading the trace was cancelled");
   } catch (const std::bad_alloc&) {
     throw InvalidReportError(path + ": corrupted trace (it asks for more memory than there is)");
   }

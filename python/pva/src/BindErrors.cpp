@@ -9,6 +9,7 @@ void bindErrors(py::module_& m) {
   py::register_exception<pva::UnsupportedVersionError>(m, "UnsupportedVersionError", base.ptr());
   py::register_exception<pva::DebugInfoMismatchError>(m, "DebugInfoMismatchError", base.ptr());
   py::register_exception<pva::InvalidArgumentError>(m, "InvalidArgumentError", base.ptr());
+  py::register_exception<pva::CancelledError>(m, "CancelledError", base.ptr());
 }
 
 } // namespace pvapy

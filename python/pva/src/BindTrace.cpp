@@ -1,5 +1,7 @@
 #include "Bind.hpp"
 
+#include <pybind11/functional.h>
+
 #include <sstream>
 
 namespace pvapy {
@@ -64,7 +66,11 @@ void bindTrace(py::module_& m) {
         pva::exportChromeTrace(t, out);
         return out.str();
       }, "The trace as Chrome/Perfetto Trace Event Format JSON text.");
-  m.def("openTrace", &pva::openTrace, py::arg("path"), "Opens a .pvti host trace.");
+  m.def("openTrace", py::overload_cast<const std::string&>(&pva::openTrace), py::arg("path"), "Opens a .pvti host trace.");
+  m.def("openTrace", py::overload_cast<const std::string&, const pva::LoadProgress&>(&pva::openTrace), py::arg("path"),
+        py::arg("progress"),
+        "Opens a .pvti host trace, calling progress(fractionDone) as it loads; progress returning "
+        "False stops the load with pva.CancelledError.");
 }
 
 } // namespace pvapy

@@ -17,7 +17,8 @@ ProgressHub& ProgressHub::instance() {
 }
 
 void Progress::report(double fraction) {
-  const int percent = static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 100));
+  const double whole = m_from + (m_to - m_from) * std::clamp(fraction, 0.0, 1.0);
+  const int percent = static_cast<int>(std::lround(whole * 100));
   if (percent == m_percent) return;
   m_percent = percent;
   emit ProgressHub::instance().progress(m_task, percent);

@@ -50,8 +50,13 @@ class Progress {
 public:
   Progress(QString task, std::shared_ptr<std::atomic<bool>> cancelled)
       : m_task(std::move(task)), m_cancelled(std::move(cancelled)) {}
-  /// fraction in [0, 1]; emits only when the whole percent changes.
+  /// fraction in [0, 1] (of the current stage); emits only when the whole percent changes.
   void report(double fraction);
+  /// For work done in stages: later reports of [0, 1] show as [from, to] of the task.
+  void setStage(double from, double to) {
+    m_from = from;
+    m_to = to;
+  }
   bool cancelled() const { return m_cancelled->load(std::memory_order_relaxed); }
   const QString& task() const { return m_task; }
 
@@ -59,6 +64,7 @@ private:
   QString m_task;
   std::shared_ptr<std::atomic<bool>> m_cancelled;
   int m_percent = -1;
+  double m_from = 0.0, m_to = 1.0;
 };
 
 /// Owning a task: destroying or resetting the handle cancels it and drops its result.

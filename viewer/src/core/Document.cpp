@@ -90,6 +90,5 @@ pva::Report Document::openReport() const {
   return m_debug.isEmpty() ? pva::openReport(profile) : pva::openReport(profile, m_debug.toStdString());
 }
 
-pva::Trace Document::openTrace() const { return pva::openTrace(m_trace.toStdString()); }
 
 } // namespace tessera::viewer

@@ -6,8 +6,8 @@
 // that reads calls openReport() for its own (opening reads only the report's identity, ~0.2 ms).
 #pragma once
 
+#include <pva/Exception.hpp>
 #include <pva/Report.hpp>
-#include <pva/Trace.hpp>
 
 #include <QString>
 
@@ -51,8 +51,6 @@ public:
 
   /// A new reader for the calling thread. Throws pva::Exception.
   pva::Report openReport() const;
-  /// Loads the whole trace (traces are read once into memory). Throws pva::Exception.
-  pva::Trace openTrace() const;
 
 private:
   Kind m_kind = Kind::Report;

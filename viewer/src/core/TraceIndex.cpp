@@ -242,8 +242,20 @@ TraceIndex buildTraceIndex(pva::Trace trace, Progress& progress) {
 }
 
 TraceIndex loadTraceIndex(const QString& path, Progress& progress) {
-  progress.report(0.0);
-  return buildTraceIndex(pva::openTrace(path.toStdString()), progress);
+  // Reading the file and indexing it take about as long as each other.
+  progress.setStage(0.0, 0.5);
+  pva::Trace trace = [&] {
+    try {
+      return pva::openTrace(path.toStdString(), [&progress](double fraction) {
+        progress.report(fraction);
+        return !progress.cancelled();
+      });
+    } catch (const pva::CancelledError&) {
+      throw Cancelled{};
+    }
+  }();
+  progress.setStage(0.5, 1.0);
+  return buildTraceIndex(std::move(trace), progress);
 }
 
 } // namespace tessera::viewer
