@@ -57,7 +57,7 @@ void ComparePage::setDocument(std::shared_ptr<const Document> doc) {
           m_view->resizeColumnToContents(c);
         setReady(true);
       },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 } // namespace tessera::viewer

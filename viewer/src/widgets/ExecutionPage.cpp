@@ -399,7 +399,7 @@ void ExecutionPage::showDetails(std::size_t track, std::uint64_t step) {
         m_detailsModel->setDetails(std::move(d));
         m_detailsView->resizeColumnToContents(0);
       },
-      [this](const QString& error) { emit errorOccurred(error); }, &m_pool);
+      reportError(), &m_pool);
 }
 
 } // namespace tessera::viewer

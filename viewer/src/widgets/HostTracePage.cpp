@@ -123,7 +123,7 @@ void HostTracePage::setDocument(std::shared_ptr<const Document> doc) {
         showIndex(std::move(index));
         setReady(true);
       },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 void HostTracePage::showIndex(std::shared_ptr<const TraceIndex> index) {

@@ -94,7 +94,6 @@ void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   m_details.reset();
   m_steps.clear();
   m_scope = {};
-  m_loadedOnce = false;
   m_chart->setData(nullptr);
   m_chart->setSelection({});
   m_alwaysLiveModel->setRows(nullptr);
@@ -155,7 +154,7 @@ void LivenessPage::loadCurves() {
         return c;
       },
       [this](std::shared_ptr<const Curves> c) { showCurves(std::move(c)); },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 void LivenessPage::showCurves(std::shared_ptr<const Curves> curves) {
@@ -189,12 +188,9 @@ void LivenessPage::loadDetails() {
         m_cyclesModel->setRows({d, &d->cycles});
         updateTexts();
         emit detailsLoaded();
-        if (!m_loadedOnce) {
-          m_loadedOnce = true;
-          setReady(true);
-        }
+        setReady(true); // once the first details are on screen (later loads leave it true)
       },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 void LivenessPage::updateTexts() {

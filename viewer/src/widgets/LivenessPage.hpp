@@ -78,7 +78,6 @@ private:
   LivenessScope m_scope;
   std::vector<std::size_t> m_steps;
   TaskHandle m_task, m_detailsTask;
-  bool m_loadedOnce = false;
 
   LivenessChart* m_chart;
   QCheckBox* m_alwaysLive = nullptr;

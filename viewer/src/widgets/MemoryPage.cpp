@@ -148,7 +148,6 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   m_baseData.reset();
   m_details.reset();
   m_selection.clear();
-  m_loadedOnce = false;
   m_chart->setData(nullptr);
   m_detailsModel->setSelection(nullptr, {});
   m_variablesModel->setDetails(nullptr);
@@ -169,7 +168,7 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
         return s;
       },
       [this](std::shared_ptr<const Snapshots> s) { showData(std::move(s)); },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
@@ -242,12 +241,9 @@ void MemoryPage::loadDetails() {
         m_map->setDetails(details);
         updateTexts();
         emit detailsLoaded();
-        if (!m_loadedOnce) {
-          m_loadedOnce = true;
-          setReady(true);
-        }
+        setReady(true); // once the first details are on screen (later loads leave it true)
       },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 void MemoryPage::updateTexts() {

@@ -89,7 +89,6 @@ private:
   std::shared_ptr<const TileDetailsData> m_details;
   std::vector<unsigned> m_selection;
   TaskHandle m_task, m_detailsTask;
-  bool m_loadedOnce = false;
 
   MemoryChart* m_chart;
   QComboBox* m_breakdown = nullptr;

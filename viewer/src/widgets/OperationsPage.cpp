@@ -114,7 +114,7 @@ void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
                                                                            : QHeaderView::ResizeToContents);
         setReady(true);
       },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 void OperationsPage::showSelection() {

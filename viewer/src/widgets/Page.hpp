@@ -37,6 +37,10 @@ signals:
   void errorOccurred(const QString& message);
 
 protected:
+  /// The failure callback of this page's background tasks: passes the message on to errorOccurred.
+  auto reportError() {
+    return [this](const QString& message) { emit errorOccurred(message); };
+  }
   void setReady(bool ready) {
     if (ready == m_ready) return;
     m_ready = ready;

@@ -64,7 +64,7 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
   m_cyclesTask = TaskHandle();
   m_cyclesLoaded = false;
   if (!doc) return;
-  auto failed = [this](const QString& error) { emit errorOccurred(error); };
+  auto failed = reportError();
   // Stage one: the structure, shown at once; stage two: executed cycles from every step.
   m_treeTask = runInBackground<ProgramTreeData>(
       this, tr("Reading the program tree"), [doc](Progress& p) { return loadProgramTree(*doc, p); },

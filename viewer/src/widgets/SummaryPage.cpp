@@ -45,7 +45,7 @@ void SummaryPage::setDocument(std::shared_ptr<const Document> doc) {
         m_view->expandAll();
         setReady(true);
       },
-      [this](const QString& error) { emit errorOccurred(error); });
+      reportError());
 }
 
 } // namespace tessera::viewer
