@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
   double headerMs = 0, fillMs = 0, fillCpuMs = 0;
   {
     const auto doc = Document::resolve(QString::fromStdString(report));
-    Progress progress(QStringLiteral("bench"), std::make_shared<std::atomic<bool>>(false));
+    Progress progress = Progress::standalone(QStringLiteral("bench"));
     const auto a = Clock::now();
     ExecutionIndex index(readExecutionHeader(*doc, progress));
     const auto b = Clock::now();

@@ -129,7 +129,7 @@ private slots:
 
   void progressStagesShowAsPartsOfTheTask() {
     const std::vector<int>& percents = recordPercents(QStringLiteral("staged"));
-    Progress p(QStringLiteral("staged"), std::make_shared<std::atomic<bool>>(false));
+    Progress p = Progress::standalone(QStringLiteral("staged"));
     p.setStage(0.0, 0.5);
     p.report(0.5); // halfway through reading: a quarter of the task
     p.report(1.0);
@@ -141,13 +141,13 @@ private slots:
   void traceLoadingReportsProgressFromTheFirstStage() {
     // Reading the file is the first half of loading a trace: its progress shows before indexing.
     const std::vector<int>& percents = recordPercents(QStringLiteral("trace"));
-    Progress p(QStringLiteral("trace"), std::make_shared<std::atomic<bool>>(false));
+    Progress p = Progress::standalone(QStringLiteral("trace"));
     const TraceIndex index = loadTraceIndex(viewer_test::traceFile(), p);
     QVERIFY(!index.threads.empty());
     QVERIFY(std::any_of(percents.begin(), percents.end(), [](int v) { return v > 0 && v <= 50; }));
     QCOMPARE(percents.back(), 100);
     // A cancelled load stops with Cancelled, not an error dialog.
-    Progress cancelled(QStringLiteral("trace"), std::make_shared<std::atomic<bool>>(true));
+    Progress cancelled = Progress::standalone(QStringLiteral("trace"), true);
     QVERIFY_THROWS_EXCEPTION(Cancelled, loadTraceIndex(viewer_test::traceFile(), cancelled));
   }
 

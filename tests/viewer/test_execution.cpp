@@ -36,7 +36,7 @@ struct Loaded {
 Loaded load(const QString& path) {
   Loaded l;
   l.doc = Document::resolve(path);
-  Progress progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false));
+  Progress progress = Progress::standalone(QStringLiteral("test"));
   l.index = std::make_shared<ExecutionIndex>(readExecutionHeader(*l.doc, progress));
   l.flame = fillExecutionIndex(*l.doc, *l.index, progress);
   return l;

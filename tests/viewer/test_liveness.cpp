@@ -27,8 +27,6 @@ using namespace tessera::viewer;
 
 namespace {
 
-Progress progress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
-
 bool waitSteps(LivenessPage& page, const std::vector<std::size_t>& steps) {
   return QTest::qWaitFor([&] { return page.details() && page.details()->steps == steps; }, 60000);
 }
@@ -47,7 +45,7 @@ private slots:
 
   void curveEqualsLibpva() {
     auto doc = Document::resolve(viewer_test::mlpReport());
-    auto p = progress();
+    auto p = Progress::standalone(QStringLiteral("test"));
     const LivenessData d = loadLiveness(*doc, {}, p);
     const pva::Report report = doc->openReport();
     const auto steps = report.compilation().livenessProgramSteps();
@@ -85,7 +83,7 @@ private slots:
 
   void ipuAndTileCurvesEqualLibpva() {
     auto doc = Document::resolve(viewer_test::pipelineReport());
-    auto p = progress();
+    auto p = Progress::standalone(QStringLiteral("test"));
     const pva::Report report = doc->openReport();
     const auto steps = report.compilation().livenessProgramSteps();
     for (int ipu : {0, 1}) {
@@ -130,7 +128,7 @@ private slots:
 
   void stepModelsPassTheTesterAndMatchLibpva() {
     auto doc = Document::resolve(viewer_test::mlpReport());
-    auto p = progress();
+    auto p = Progress::standalone(QStringLiteral("test"));
     auto curve = std::make_shared<const LivenessData>(loadLiveness(*doc, {}, p));
     const std::size_t peak = curve->peakStep();
     const std::size_t other = peak > 10 ? 10 : peak + 1;

@@ -31,8 +31,6 @@ using namespace tessera::viewer;
 
 namespace {
 
-Progress progress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
-
 bool waitDetails(MemoryPage& page, const std::vector<unsigned>& tiles) {
   return QTest::qWaitFor([&] { return page.details() && page.details()->tiles == tiles; }, 60000);
 }
@@ -52,7 +50,7 @@ private slots:
 
   void loadedTotalsEqualLibpva() {
     auto doc = Document::resolve(viewer_test::mlpReport());
-    auto p = progress();
+    auto p = Progress::standalone(QStringLiteral("test"));
     const MemoryData d = loadMemory(*doc, p);
     const pva::Report report = doc->openReport();
     const auto tiles = report.compilation().tiles();
@@ -78,7 +76,7 @@ private slots:
   }
   void bandsAddUpToTheTotal() {
     QFETCH(QString, report);
-    auto p = progress();
+    auto p = Progress::standalone(QStringLiteral("test"));
     const MemoryData d = loadMemory(*Document::resolve(report), p);
     for (MemoryBreakdown b : {MemoryBreakdown::Total, MemoryBreakdown::Region, MemoryBreakdown::Category, MemoryBreakdown::Liveness})
       for (bool gaps : {false, true}) {
@@ -109,7 +107,7 @@ private slots:
 
   void detailsModelsPassTheTesterAndMatchLibpva() {
     auto doc = Document::resolve(viewer_test::mlpReport());
-    auto p = progress();
+    auto p = Progress::standalone(QStringLiteral("test"));
     auto data = std::make_shared<const MemoryData>(loadMemory(*doc, p));
     const pva::Report report = doc->openReport();
 
@@ -363,7 +361,7 @@ private slots:
     chart.resize(800, 400);
     chart.show();
     auto doc = Document::resolve(viewer_test::mlpReport());
-    auto p = progress();
+    auto p = Progress::standalone(QStringLiteral("test"));
     chart.setData(std::make_shared<const MemoryData>(loadMemory(*doc, p)));
     QCOMPARE(chart.viewRange(), (std::pair<double, double>(0, 1472)));
     QTest::keyClick(&chart, Qt::Key_Plus);

@@ -24,8 +24,6 @@ using namespace tessera::viewer;
 
 namespace {
 
-Progress quietProgress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
-
 /// Every node of the tree, depth first, from the model alone.
 int countRows(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
   int n = m.rowCount(parent);
@@ -40,7 +38,7 @@ class ProgramsTest : public QObject {
 private slots:
   void treeModelMirrorsTheProgramGraph() {
     auto doc = Document::resolve(viewer_test::mlpReport());
-    Progress p = quietProgress();
+    Progress p = Progress::standalone(QStringLiteral("test"));
     auto tree = std::make_shared<const ProgramTreeData>(loadProgramTree(*doc, p));
     ProgramTreeModel model;
     const auto tester = viewer_test::checkModel(&model);
@@ -96,7 +94,7 @@ private slots:
   }
   void operationsMatchTheDebugInformation() {
     auto doc = Document::resolve(viewer_test::mlpReport());
-    Progress p = quietProgress();
+    Progress p = Progress::standalone(QStringLiteral("test"));
     auto data = std::make_shared<const OperationsData>(loadOperations(*doc, p));
     QVERIFY(data->hasDebugInfo);
     const pva::Report report = doc->openReport();

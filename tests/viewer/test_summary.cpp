@@ -20,7 +20,7 @@ private slots:
     const auto tester = viewer_test::checkModel(&model);
     auto doc = Document::resolve(viewer_test::mlpReport());
     QObject ctx;
-    Progress progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false));
+    Progress progress = Progress::standalone(QStringLiteral("test"));
     model.setData(std::make_shared<const SummaryData>(loadSummary(*doc, progress)));
     QVERIFY(model.rowCount() >= 7);
 

@@ -45,8 +45,6 @@ QString writeTrace(const QString& dir, int ticks = rich_trace::defaultTicks) {
   return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
 }
 
-Progress testProgress() { return Progress(QStringLiteral("test"), std::make_shared<std::atomic<bool>>(false)); }
-
 int threadNamed(const TraceIndex& index, const QString& name) {
   for (std::size_t t = 0; t < index.threads.size(); ++t)
     if (index.threads[t].name == name) return int(t);
@@ -92,7 +90,7 @@ private slots:
   void initTestCase() {
     m_rich = writeTrace(viewer_test::tmpDir(QStringLiteral("trace-writer")));
     QVERIFY2(QFile::exists(m_rich), qPrintable(m_rich));
-    Progress progress = testProgress();
+    Progress progress = Progress::standalone(QStringLiteral("test"));
     m_index = std::make_shared<const TraceIndex>(loadTraceIndex(m_rich, progress));
   }
 
@@ -591,7 +589,7 @@ private slots:
     QVERIFY(QFile::exists(path));
     QElapsedTimer timer;
     timer.start();
-    Progress progress = testProgress();
+    Progress progress = Progress::standalone(QStringLiteral("test"));
     auto index = std::make_shared<const TraceIndex>(loadTraceIndex(path, progress));
     const double loadMs = timer.nsecsElapsed() / 1e6;
     QVERIFY(index->eventCount >= 200000);

@@ -50,6 +50,11 @@ class Progress {
 public:
   Progress(QString task, std::shared_ptr<std::atomic<bool>> cancelled)
       : m_task(std::move(task)), m_cancelled(std::move(cancelled)) {}
+  /// For loading on the calling thread (tests, benchmarks, tools): no task handle can cancel it,
+  /// so it is cancelled from the start or never.
+  static Progress standalone(QString task, bool cancelled = false) {
+    return Progress(std::move(task), std::make_shared<std::atomic<bool>>(cancelled));
+  }
   /// fraction in [0, 1] (of the current stage); emits only when the whole percent changes.
   void report(double fraction);
   /// For work done in stages: later reports of [0, 1] show as [from, to] of the task.
