@@ -2,6 +2,7 @@
 // their progress.
 #include "ViewerTestUtil.hpp"
 
+#include "core/AxisWindow.hpp"
 #include "core/Background.hpp"
 #include "core/Document.hpp"
 #include "core/Downsample.hpp"
@@ -12,6 +13,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace tessera::viewer;
 
@@ -124,6 +126,44 @@ private slots:
     QTest::qWait(50);
     QCOMPARE(late, 0);
   }
+  void axisWindowStaysInsideItsRange() {
+    AxisWindow w(10);
+    w.setRange(0, 1000);
+    QVERIFY(w.fit());
+    QCOMPARE(w.from(), 0.0);
+    QCOMPARE(w.to(), 1000.0);
+    QVERIFY(!w.fit()); // nothing changed
+    // Zooming keeps the anchor where it is on screen: 250 stays a quarter of the way across.
+    QVERIFY(w.zoom(0.5, 250));
+    QCOMPARE(w.span(), 500.0);
+    QCOMPARE((250 - w.from()) / w.span(), 0.25);
+    // Panning stops at the ends, keeping the span.
+    QVERIFY(w.pan(-1));
+    QCOMPARE(w.from(), 0.0);
+    QVERIFY(!w.pan(-0.1));
+    w.pan(10);
+    QCOMPARE(w.to(), 1000.0);
+    QCOMPARE(w.span(), 500.0);
+    // Never narrower than the minimum span, never wider than the range.
+    for (int i = 0; i < 20; ++i) w.zoomAtCentre(AxisWindow::kKeyZoom);
+    QCOMPARE(w.span(), 10.0);
+    for (int i = 0; i < 20; ++i) w.zoomAtCentre(1 / AxisWindow::kKeyZoom);
+    QCOMPARE(w.span(), 1000.0);
+    QVERIFY(w.show(-50, 40)); // moved inside
+    QCOMPARE(w.from(), 0.0);
+    QCOMPARE(w.to(), 90.0);
+    QVERIFY(w.show(500, 500)); // widened to the minimum
+    QCOMPARE(w.span(), 10.0);
+    QVERIFY(!w.zoom(0, 500)); // nonsense factors change nothing
+    QVERIFY(!w.show(std::nan(""), 3));
+    // A smaller range pulls the window in; an empty one still has a width to draw.
+    w.setRange(0, 100);
+    QVERIFY(w.from() >= 0 && w.to() <= 100);
+    w.setRange(7, 7);
+    QCOMPARE(w.rangeTo(), 17.0);
+    QVERIFY(w.span() > 0);
+  }
+
   void init() { m_percents.clear(); }
   void cleanup() { disconnect(m_recording); }
 

@@ -1,15 +1,19 @@
 // The main window: opening reports and traces, errors in a dialog instead of a crash, switching
-// views, drag and drop, recent files.
+// views, drag and drop, recent files, and the progress of loading in the status bar.
 #include "ViewerTestUtil.hpp"
 
+#include "core/Background.hpp"
 #include "core/Settings.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
 
 #include <QAbstractButton>
+#include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
+#include <QStatusBar>
 #include <QTest>
 #include <QUrl>
 
@@ -58,6 +62,31 @@ private slots:
     QCOMPARE(w.document(), before);
     box->close();
   }
+  void statusBarShowsTheTasksStillRunning() {
+    MainWindow w;
+    auto* bar = w.statusBar()->findChild<QProgressBar*>();
+    auto* label = w.statusBar()->findChild<QLabel*>();
+    QVERIFY(bar && label);
+    ProgressHub& hub = ProgressHub::instance();
+    emit hub.started(QStringLiteral("Reading tile memory"));
+    emit hub.started(QStringLiteral("Reading liveness"));
+    emit hub.progress(QStringLiteral("Reading tile memory"), 40);
+    QVERIFY(!bar->isHidden());
+    QCOMPARE(bar->value(), 40);
+    QVERIFY(label->text().startsWith(QStringLiteral("Reading tile memory")));
+    QVERIFY(label->text().contains(QStringLiteral("1 more")));
+    // The shown task ends: the one still running takes its place, with its own percentage.
+    emit hub.finished(QStringLiteral("Reading tile memory"));
+    QCOMPARE(label->text(), QStringLiteral("Reading liveness"));
+    QCOMPARE(bar->value(), 0);
+    // A late report of a finished task does not bring it back.
+    emit hub.progress(QStringLiteral("Reading tile memory"), 100);
+    QCOMPARE(label->text(), QStringLiteral("Reading liveness"));
+    emit hub.finished(QStringLiteral("Reading liveness"));
+    QVERIFY(bar->isHidden());
+    QVERIFY(label->text().isEmpty());
+  }
+
   void dropOpensAReport() {
     MainWindow w;
     w.show();

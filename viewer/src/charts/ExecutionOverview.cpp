@@ -107,7 +107,7 @@ void ExecutionOverview::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
 
 void ExecutionOverview::wheelEvent(QWheelEvent* event) {
   const double notches = event->angleDelta().y() / 120.0;
-  if (notches != 0) m_timeline->zoomBy(std::pow(0.8, notches), m_timeline->width() / 2.0);
+  if (notches != 0) m_timeline->zoomBy(std::pow(AxisWindow::kWheelZoom, notches), m_timeline->width() / 2.0);
   event->accept();
 }
 

@@ -76,47 +76,33 @@ double ExecutionTimeline::fullEnd() const {
   return std::max(end, 1.0);
 }
 
-void ExecutionTimeline::clampView() {
-  const double lo = m_limit0, hi = m_limit1 >= 0 ? m_limit1 : fullEnd();
-  double span = std::max(m_t1 - m_t0, kMinSpan);
-  if (span >= hi - lo) {
-    m_t0 = lo;
-    m_t1 = std::max(hi, lo + kMinSpan);
-    return;
-  }
-  if (m_t0 < lo) m_t0 = lo;
-  if (m_t0 + span > hi) m_t0 = hi - span;
-  m_t1 = m_t0 + span;
+void ExecutionTimeline::updateRange() {
+  m_window.setRange(m_limit0, m_limit1 >= 0 ? m_limit1 : fullEnd());
 }
 
 void ExecutionTimeline::emitView() {
   update();
-  emit viewChanged(m_t0, m_t1);
+  emit viewChanged(m_window.from(), m_window.to());
   if (m_mode == Mode::Bsp) emit tileCyclesWanted();
 }
 
 void ExecutionTimeline::setView(double from, double to) {
   m_fitted = false;
-  m_t0 = from;
-  m_t1 = to;
-  clampView();
+  m_window.show(from, to);
   emitView();
 }
 
 void ExecutionTimeline::fit() {
   m_fitted = true;
-  m_t0 = m_limit0;
-  m_t1 = m_limit1 >= 0 ? m_limit1 : fullEnd();
-  clampView();
+  updateRange();
+  m_window.fit();
   emitView();
 }
 
 void ExecutionTimeline::zoomBy(double factor, double anchorX) {
-  const QRect plot = plotRect();
-  const double frac = plot.width() > 0 ? std::clamp((anchorX - plot.left()) / plot.width(), 0.0, 1.0) : 0.5;
-  const double anchor = m_t0 + frac * (m_t1 - m_t0);
-  const double span = std::max((m_t1 - m_t0) * factor, kMinSpan);
-  setView(anchor - frac * span, anchor - frac * span + span);
+  m_fitted = false;
+  m_window.zoom(factor, xToTime(std::clamp<double>(anchorX, plotRect().left(), plotRect().right())));
+  emitView();
 }
 
 void ExecutionTimeline::setLimits(double from, double to) {
@@ -127,6 +113,7 @@ void ExecutionTimeline::setLimits(double from, double to) {
 
 void ExecutionTimeline::dataGrew() {
   m_bspCache.assign(m_tracks.size(), {});
+  updateRange();
   if (m_fitted) fit();
   else update();
 }
@@ -163,12 +150,12 @@ QRect ExecutionTimeline::plotRect() const {
 
 double ExecutionTimeline::timeToX(double t) const {
   const QRect plot = plotRect();
-  return plot.left() + (t - m_t0) * plot.width() / (m_t1 - m_t0);
+  return plot.left() + (t - m_window.from()) * plot.width() / (m_window.span());
 }
 
 double ExecutionTimeline::xToTime(double x) const {
   const QRect plot = plotRect();
-  return m_t0 + (x - plot.left()) * (m_t1 - m_t0) / plot.width();
+  return m_window.from() + (x - plot.left()) * (m_window.span()) / plot.width();
 }
 
 std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
@@ -248,9 +235,9 @@ bool ExecutionTimeline::bspStepsNeeded(std::size_t track, std::uint64_t* first, 
   std::uint64_t a = ~std::uint64_t(0), b = 0;
   for (unsigned lane = 0; lane < index.numLanes(); ++lane) {
     const std::size_t n = index.entries(lane);
-    std::size_t i0 = index.lowerBound(lane, n, m_t0);
-    if (i0 > 0 && double(index.end(lane, i0 - 1)) > m_t0) --i0;
-    const std::size_t i1 = index.lowerBound(lane, n, m_t1);
+    std::size_t i0 = index.lowerBound(lane, n, m_window.from());
+    if (i0 > 0 && double(index.end(lane, i0 - 1)) > m_window.from()) --i0;
+    const std::size_t i1 = index.lowerBound(lane, n, m_window.to());
     if (i1 <= i0) continue;
     a = std::min<std::uint64_t>(a, index.step(lane, i0));
     b = std::max<std::uint64_t>(b, index.step(lane, i1 - 1) + 1);
@@ -273,7 +260,7 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
     const ExecutionIndex& index = *track.index;
     hit.track = row.track;
     const double t = xToTime(pos.x());
-    const double slack = 3 * (m_t1 - m_t0) / std::max(1, row.rect.width()); // 3 pixels
+    const double slack = 3 * (m_window.span()) / std::max(1, row.rect.width()); // 3 pixels
     if (row.kind == RowKind::Steps || row.kind == RowKind::Bsp) {
       unsigned lane = row.lane;
       int tile = -1;
@@ -359,13 +346,13 @@ void ExecutionTimeline::wheelEvent(QWheelEvent* event) {
     const int t0 = m_tile0, t1 = m_tile1 < 0 ? int(tiles) : m_tile1;
     const double frac = std::clamp(double(event->position().y() - plot.top()) / plot.height(), 0.0, 1.0);
     const double anchor = t0 + frac * (t1 - t0);
-    const double span = std::clamp((t1 - t0) * std::pow(0.8, notches), 1.0, double(tiles));
+    const double span = std::clamp((t1 - t0) * std::pow(AxisWindow::kWheelZoom, notches), 1.0, double(tiles));
     const int a = std::clamp(int(std::lround(anchor - frac * span)), 0, int(tiles) - 1);
     setBspTiles(a, std::min<int>(int(tiles), a + std::max(1, int(std::lround(span)))));
     event->accept();
     return;
   }
-  zoomBy(std::pow(0.8, notches), event->position().x());
+  zoomBy(std::pow(AxisWindow::kWheelZoom, notches), event->position().x());
   event->accept();
 }
 
@@ -375,8 +362,8 @@ void ExecutionTimeline::mousePressEvent(QMouseEvent* event) {
   m_pressed = true;
   m_dragging = false;
   m_pressPos = event->pos();
-  m_pressT0 = m_t0;
-  m_pressT1 = m_t1;
+  m_pressT0 = m_window.from();
+  m_pressT1 = m_window.to();
 }
 
 void ExecutionTimeline::mouseMoveEvent(QMouseEvent* event) {
@@ -405,14 +392,14 @@ void ExecutionTimeline::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ExecutionTimeline::keyPressEvent(QKeyEvent* event) {
-  const QRect plot = plotRect();
-  const double span = m_t1 - m_t0;
+  const double centre = plotRect().center().x(), pan = AxisWindow::kKeyPan * m_window.span();
   switch (event->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: zoomBy(1 / 1.5, plot.center().x()); break;
-  case Qt::Key_Minus: zoomBy(1.5, plot.center().x()); break;
-  case Qt::Key_Left: setView(m_t0 - span * 0.1, m_t1 - span * 0.1); break;
-  case Qt::Key_Right: setView(m_t0 + span * 0.1, m_t1 + span * 0.1); break;
+  case Qt::Key_Equal: zoomBy(AxisWindow::kKeyZoom, centre); break;
+  case Qt::Key_Minus:
+  case Qt::Key_Underscore: zoomBy(1 / AxisWindow::kKeyZoom, centre); break;
+  case Qt::Key_Left: setView(m_window.from() - pan, m_window.to() - pan); break;
+  case Qt::Key_Right: setView(m_window.from() + pan, m_window.to() + pan); break;
   case Qt::Key_0:
   case Qt::Key_Home:
     fit();

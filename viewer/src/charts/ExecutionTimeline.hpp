@@ -18,6 +18,7 @@
 #pragma once
 
 #include "charts/ChartWidget.hpp"
+#include "core/AxisWindow.hpp"
 #include "core/ExecutionDetails.hpp"
 #include "core/ExecutionIndex.hpp"
 
@@ -54,8 +55,8 @@ public:
   void setMode(Mode mode);
 
   /// The visible time range, in cycles from the execution start.
-  double viewFrom() const { return m_t0; }
-  double viewTo() const { return m_t1; }
+  double viewFrom() const { return m_window.from(); }
+  double viewTo() const { return m_window.to(); }
   void setView(double from, double to);
   /// Zooms out to everything loaded (within the limits). Later loading keeps the fit.
   void fit();
@@ -125,7 +126,8 @@ private:
   double fullEnd() const;
   double xToTime(double x) const;
   double timeToX(double t) const;
-  void clampView();
+  /// The window's range: the limits, or everything loaded.
+  void updateRange();
   void emitView();
   Hit hitTest(const QPoint& pos) const;
 
@@ -144,7 +146,7 @@ private:
   std::vector<Track> m_tracks;
   QString m_message;
   Mode m_mode = Mode::Flat;
-  double m_t0 = 0, m_t1 = 1;
+  AxisWindow m_window{kMinSpan}; ///< in cycles from the execution start
   double m_limit0 = 0, m_limit1 = -1;
   bool m_fitted = true;
   std::int64_t m_selectedStep = -1;

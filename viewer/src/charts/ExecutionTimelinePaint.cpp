@@ -63,7 +63,7 @@ void ExecutionTimeline::label(int x0, int x1, const QRect& row, const QString& t
 void ExecutionTimeline::paintSteps(const Row& row) {
   const ExecutionIndex& index = *m_tracks[row.track].index;
   const QRect& r = row.rect;
-  const auto spans = reduceLane(index, row.lane, m_t0, m_t1, r.width());
+  const auto spans = reduceLane(index, row.lane, m_window.from(), m_window.to(), r.width());
   const QColor sep = backgroundColor();
   for (const TimelineSpan& s : spans) {
     const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
@@ -103,7 +103,7 @@ void ExecutionTimeline::paintFlame(const Row& row) {
   const auto& runs = track.flame->lanes[row.lane][row.depth];
   const QRect& r = row.rect;
   const auto& programs = index.header().programs;
-  const auto spans = reduceFlameRow(index, row.lane, runs, m_t0, m_t1, r.width());
+  const auto spans = reduceFlameRow(index, row.lane, runs, m_window.from(), m_window.to(), r.width());
   for (const TimelineSpan& s : spans) {
     const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
     std::uint32_t program = kNoProgram;
@@ -131,7 +131,7 @@ void ExecutionTimeline::paintBlocks(const Row& row) {
   // LWP buffers hold few blocks per run: a plain pass, skipping what falls in a drawn column.
   int lastX = -1;
   for (const ExecBlockInfo& b : blocks) {
-    if (double(b.to) < m_t0 || double(b.from) > m_t1) continue;
+    if (double(b.to) < m_window.from() || double(b.from) > m_window.to()) continue;
     const int x0 = int(std::floor(timeToX(double(b.from)))), x1 = std::max(x0 + 1, int(std::lround(timeToX(double(b.to)))));
     if (x1 <= lastX) continue;
     QColor c = b.kind == ExecBlockInfo::StreamCopy ? stepKindColor(StepKind::StreamCopy)
@@ -211,7 +211,7 @@ void ExecutionTimeline::paintBsp(const Row& row) {
       if (entry < 0) continue;
       const double b = double(index.begin(lane, std::size_t(entry)));
       const double e = b + index.duration(lane, std::size_t(entry));
-      if (e < m_t0 || b > m_t1) continue;
+      if (e < m_window.from() || b > m_window.to()) continue;
       const std::uint32_t mean = cache.mean[s * std::size_t(h) + std::size_t(y)];
       const std::uint32_t mx = cache.max[s * std::size_t(h) + std::size_t(y)];
       const int xb = int(std::floor(timeToX(b)));
@@ -228,7 +228,7 @@ void ExecutionTimeline::paintBsp(const Row& row) {
 }
 
 void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
-  const double span = m_t1 - m_t0;
+  const double span = m_window.span();
   const double target = span / std::max(2.0, plot.width() / 120.0);
   const double mag = std::pow(10.0, std::floor(std::log10(std::max(target, 1.0))));
   double step = mag;
@@ -242,7 +242,7 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
   small.setPointSizeF(small.pointSizeF() * 0.85);
   p.setFont(small);
   const QFontMetrics fm(small);
-  for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+  for (double t = std::ceil(m_window.from() / step) * step; t <= m_window.to(); t += step) {
     const int x = int(std::lround(timeToX(t)));
     p.setPen(gridColor());
     p.drawLine(x, plot.top() - 4, x, plot.bottom());
@@ -262,7 +262,7 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
     const ExecutionIndex& index = *m_tracks[t].index;
     for (unsigned run = 0; run < index.header().runs.size(); ++run) {
       std::uint64_t from = 0, to = 0;
-      if (!index.runSpan(run, &from, &to) || double(to) < m_t0 || double(from) > m_t1) continue;
+      if (!index.runSpan(run, &from, &to) || double(to) < m_window.from() || double(from) > m_window.to()) continue;
       const int x = std::max(plot.left(), int(std::lround(timeToX(double(from)))));
       QPen pen(QColor(0xd37295), 1, Qt::DashLine);
       p.setPen(pen);

@@ -37,32 +37,22 @@ IndexChart::IndexChart(QWidget* parent) : ChartWidget(parent) {
 void IndexChart::setDomain(std::size_t first, std::size_t last) {
   m_domainFirst = first;
   m_domainLast = std::max(first, last);
+  m_window.setRange(double(m_domainFirst), double(m_domainLast));
   resetZoom();
 }
 
 void IndexChart::resetZoom() {
-  m_viewFirst = double(m_domainFirst);
-  m_viewLast = double(m_domainLast);
+  m_window.fit();
   update();
 }
 
 void IndexChart::setViewRange(double first, double last) {
-  const double domainSpan = double(m_domainLast - m_domainFirst);
-  if (domainSpan <= 0) return;
-  // At least a few items stay visible, however far one zooms in.
-  const double span = std::clamp(last - first, std::min(domainSpan, 4.0), domainSpan);
-  first = std::clamp(first, double(m_domainFirst), double(m_domainLast) - span);
-  m_viewFirst = first;
-  m_viewLast = first + span;
-  update();
+  if (m_domainLast <= m_domainFirst) return;
+  if (m_window.show(first, last)) update();
 }
 
 void IndexChart::zoomBy(double factor, double anchorItem) {
-  const double span = m_viewLast - m_viewFirst;
-  if (span <= 0 || factor <= 0) return;
-  const double rel = (anchorItem - m_viewFirst) / span;
-  const double newSpan = span / factor;
-  setViewRange(anchorItem - rel * newSpan, anchorItem - rel * newSpan + newSpan);
+  if (m_window.zoom(factor, anchorItem)) update();
 }
 
 void IndexChart::setSelection(std::vector<std::size_t> items) {
@@ -80,14 +70,14 @@ QRectF IndexChart::plotRect() const {
 
 double IndexChart::xForItem(std::size_t item) const {
   const QRectF plot = plotRect();
-  const double span = std::max(1e-9, m_viewLast - m_viewFirst);
-  return plot.left() + (double(item) + 0.5 - m_viewFirst) / span * plot.width();
+  const double span = std::max(1e-9, m_window.span());
+  return plot.left() + (double(item) + 0.5 - m_window.from()) / span * plot.width();
 }
 
 std::optional<std::size_t> IndexChart::itemAt(double x) const {
   const QRectF plot = plotRect();
   if (x < plot.left() || x > plot.right() || m_domainLast <= m_domainFirst) return std::nullopt;
-  const double item = m_viewFirst + (x - plot.left()) / plot.width() * (m_viewLast - m_viewFirst);
+  const double item = m_window.from() + (x - plot.left()) / plot.width() * (m_window.span());
   const double clamped = std::clamp(std::floor(item), double(m_domainFirst), double(m_domainLast - 1));
   return std::size_t(clamped);
 }
@@ -99,15 +89,15 @@ double IndexChart::yOf(double value) const {
 }
 
 std::pair<double, double> IndexChart::columnExtent(std::size_t firstItem, std::size_t lastItem, double gap) const {
-  const double half = plotRect().width() / std::max(1e-9, m_viewLast - m_viewFirst) / 2;
+  const double half = plotRect().width() / std::max(1e-9, m_window.span()) / 2;
   const double x0 = std::round(xForItem(firstItem) - half + gap);
   const double x1 = std::round(xForItem(lastItem - 1) + half - gap);
   return {x0, std::max(x0 + 1, x1)};
 }
 
 std::pair<std::size_t, std::size_t> IndexChart::visibleItems() const {
-  const auto first = std::size_t(std::max(double(m_domainFirst), std::floor(m_viewFirst)));
-  const auto last = std::size_t(std::min(double(m_domainLast), std::ceil(m_viewLast)));
+  const auto first = std::size_t(std::max(double(m_domainFirst), std::floor(m_window.from())));
+  const auto last = std::size_t(std::min(double(m_domainLast), std::ceil(m_window.to())));
   return {first, std::max(first, last)};
 }
 
@@ -137,7 +127,7 @@ void IndexChart::paintEvent(QPaintEvent*) {
   paintData(p, plot, first, last);
 
   // Selected items: a translucent column each (at least 3 px wide so one tile of 20,000 shows).
-  const double itemWidth = plot.width() / std::max(1e-9, m_viewLast - m_viewFirst);
+  const double itemWidth = plot.width() / std::max(1e-9, m_window.span());
   const double w = std::max(3.0, itemWidth);
   QColor sel = palette().color(QPalette::Highlight);
   sel.setAlpha(90);
@@ -176,11 +166,11 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
     p.drawText(QRectF(0, y - fm.height() / 2.0, kLeft - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
   }
   // x: item numbers at round steps.
-  const double span = m_viewLast - m_viewFirst;
+  const double span = m_window.span();
   const double labelWidth = fm.horizontalAdvance(QString::number(m_domainLast)) + 24;
   const double xStep = std::max(1.0, niceStep(span, 1, std::max(2, int(plot.width() / labelWidth))));
   p.setPen(textColor());
-  for (double v = std::ceil(m_viewFirst / xStep) * xStep; v < m_viewLast; v += xStep) {
+  for (double v = std::ceil(m_window.from() / xStep) * xStep; v < m_window.to(); v += xStep) {
     if (v < double(m_domainFirst) || v >= double(m_domainLast)) continue;
     const double x = xForItem(std::size_t(v));
     p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
@@ -250,8 +240,8 @@ void IndexChart::mousePressEvent(QMouseEvent* event) {
   m_pressed = true;
   m_dragged = false;
   m_pressPos = event->position();
-  m_pressFirst = m_viewFirst;
-  m_pressLast = m_viewLast;
+  m_pressFirst = m_window.from();
+  m_pressLast = m_window.to();
 }
 
 void IndexChart::mouseMoveEvent(QMouseEvent* event) {
@@ -286,23 +276,25 @@ void IndexChart::wheelEvent(QWheelEvent* event) {
   if (steps == 0) return;
   const QRectF plot = plotRect();
   const double rel = std::clamp((event->position().x() - plot.left()) / plot.width(), 0.0, 1.0);
-  zoomBy(std::pow(1.25, steps), m_viewFirst + rel * (m_viewLast - m_viewFirst));
+  zoomBy(std::pow(AxisWindow::kWheelZoom, steps), m_window.from() + rel * m_window.span());
   event->accept();
 }
 
 void IndexChart::keyPressEvent(QKeyEvent* event) {
-  const double span = m_viewLast - m_viewFirst, centre = (m_viewFirst + m_viewLast) / 2;
+  bool moved = false;
   switch (event->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: zoomBy(1.5, centre); break;
-  case Qt::Key_Minus: zoomBy(1 / 1.5, centre); break;
-  case Qt::Key_Left: setViewRange(m_viewFirst - span / 10, m_viewLast - span / 10); break;
-  case Qt::Key_Right: setViewRange(m_viewFirst + span / 10, m_viewLast + span / 10); break;
+  case Qt::Key_Equal: moved = m_window.zoomAtCentre(AxisWindow::kKeyZoom); break;
+  case Qt::Key_Minus:
+  case Qt::Key_Underscore: moved = m_window.zoomAtCentre(1 / AxisWindow::kKeyZoom); break;
+  case Qt::Key_Left: moved = m_window.pan(-AxisWindow::kKeyPan); break;
+  case Qt::Key_Right: moved = m_window.pan(AxisWindow::kKeyPan); break;
   case Qt::Key_0:
   case Qt::Key_Home: resetZoom(); break;
   case Qt::Key_Escape: setSelection({}); break;
   default: ChartWidget::keyPressEvent(event); return;
   }
+  if (moved) update();
   event->accept();
 }
 

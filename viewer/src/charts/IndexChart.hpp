@@ -7,6 +7,7 @@
 #pragma once
 
 #include "charts/ChartWidget.hpp"
+#include "core/AxisWindow.hpp"
 
 #include <QString>
 
@@ -26,8 +27,9 @@ public:
   void setDomain(std::size_t first, std::size_t last);
   std::pair<std::size_t, std::size_t> domain() const { return {m_domainFirst, m_domainLast}; }
   /// The visible part of the domain, in item units.
-  std::pair<double, double> viewRange() const { return {m_viewFirst, m_viewLast}; }
+  std::pair<double, double> viewRange() const { return {m_window.from(), m_window.to()}; }
   void setViewRange(double first, double last);
+  /// Multiplies the visible span by `factor` (< 1 zooms in), keeping `anchorItem` in place.
   void zoomBy(double factor, double anchorItem);
   void resetZoom();
 
@@ -89,7 +91,7 @@ private:
   void clickAt(double x, bool add);
 
   std::size_t m_domainFirst = 0, m_domainLast = 0;
-  double m_viewFirst = 0, m_viewLast = 0;
+  AxisWindow m_window{4}; ///< at least a few items stay visible, however far one zooms in
   std::vector<std::size_t> m_selection;
   std::optional<std::size_t> m_hover;
   double m_yMin = 0, m_yMax = 1;

@@ -17,7 +17,6 @@
 namespace tessera::viewer {
 
 namespace {
-constexpr double kMinSpanNs = 20;
 } // namespace
 
 TraceTimeline::TraceTimeline(QWidget* parent) : ChartWidget(parent), m_vscroll(new QScrollBar(Qt::Vertical, this)) {
@@ -34,6 +33,7 @@ void TraceTimeline::setIndex(std::shared_ptr<const TraceIndex> index) {
   m_options.collapsed.clear();
   relayout();
   m_vscroll->setValue(0);
+  m_window.setRange(fullBegin(), fullEnd());
   fit();
   recomputeOverview();
   update();
@@ -52,13 +52,7 @@ double TraceTimeline::fullEnd() const {
 }
 
 void TraceTimeline::setView(double t0, double t1) {
-  const double lo = fullBegin(), hi = fullEnd();
-  double span = std::clamp(t1 - t0, kMinSpanNs, hi - lo);
-  if (!(span > 0)) span = hi - lo;
-  t0 = std::clamp(t0, lo, hi - span);
-  if (t0 == m_t0 && t0 + span == m_t1) return;
-  m_t0 = t0;
-  m_t1 = t0 + span;
+  if (!m_window.show(t0, t1)) return;
   emit viewChanged();
   update();
 }
@@ -71,27 +65,27 @@ void TraceTimeline::fit() {
 }
 
 void TraceTimeline::zoomAt(double x, double factor) {
-  const TraceViewport v = viewport();
-  const double t = v.time(x);
-  setView(t - (t - m_t0) * factor, t + (m_t1 - t) * factor);
+  if (!m_window.zoom(factor, viewport().time(x))) return;
+  emit viewChanged();
+  update();
 }
 
 void TraceTimeline::panPixels(double dx) {
   const double dt = dx * viewport().nsPerPx;
-  setView(m_t0 + dt, m_t1 + dt);
+  setView(m_window.from() + dt, m_window.to() + dt);
 }
 
 TraceViewport TraceTimeline::viewport() const {
   TraceViewport v;
   v.width = std::max(1, plotRect().width());
-  v.t0 = m_t0;
-  v.nsPerPx = (m_t1 - m_t0) / v.width;
+  v.t0 = m_window.from();
+  v.nsPerPx = (m_window.span()) / v.width;
   return v;
 }
 
 std::size_t TraceTimeline::eventsInView() const {
   if (!m_index) return 0;
-  return m_index->eventsOverlapping(std::int64_t(std::floor(m_t0)), std::int64_t(std::ceil(m_t1)));
+  return m_index->eventsOverlapping(std::int64_t(std::floor(m_window.from())), std::int64_t(std::ceil(m_window.to())));
 }
 
 // ---- options and layout ----
@@ -224,7 +218,7 @@ void TraceTimeline::reveal(TraceEventRef ref) {
 
   if (ref.instant) {
     const double at = double(m_index->instant(ref).time);
-    const double span = std::min(m_t1 - m_t0, 1e6);
+    const double span = std::min(m_window.span(), 1e6);
     setView(at - span / 2, at + span / 2);
   } else {
     const TraceEventRecord& e = m_index->event(ref);
@@ -369,7 +363,7 @@ void TraceTimeline::wheelEvent(QWheelEvent* event) {
   if (scrollLanes) {
     m_vscroll->setValue(m_vscroll->value() - delta.y() - delta.x());
   } else {
-    if (delta.y() != 0) zoomAt(pos.x() - plotRect().left(), std::pow(0.8, delta.y() / 120.0));
+    if (delta.y() != 0) zoomAt(pos.x() - plotRect().left(), std::pow(AxisWindow::kWheelZoom, delta.y() / 120.0));
     if (delta.x() != 0) panPixels(-delta.x() / 2.0);
   }
   event->accept();
@@ -378,8 +372,8 @@ void TraceTimeline::wheelEvent(QWheelEvent* event) {
 void TraceTimeline::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return ChartWidget::mousePressEvent(event);
   m_pressPos = event->pos();
-  m_pressT0 = m_t0;
-  m_pressT1 = m_t1;
+  m_pressT0 = m_window.from();
+  m_pressT1 = m_window.to();
   m_pressScroll = m_vscroll->value();
   m_moved = false;
   const QRect overview = overviewRect();
@@ -387,7 +381,7 @@ void TraceTimeline::mousePressEvent(QMouseEvent* event) {
     // Centre the window on the pressed time, then follow the mouse.
     m_drag = Drag::Overview;
     const double t = fullBegin() + (event->pos().x() - overview.left()) * (fullEnd() - fullBegin()) / overview.width();
-    const double span = m_t1 - m_t0;
+    const double span = m_window.span();
     setView(t - span / 2, t + span / 2);
   } else {
     m_drag = Drag::Pan;
@@ -402,7 +396,7 @@ void TraceTimeline::mouseMoveEvent(QMouseEvent* event) {
   if (m_drag == Drag::Overview) {
     const QRect overview = overviewRect();
     const double t = fullBegin() + (event->pos().x() - overview.left()) * (fullEnd() - fullBegin()) / overview.width();
-    const double span = m_t1 - m_t0;
+    const double span = m_window.span();
     setView(t - span / 2, t + span / 2);
   } else {
     setCursor(Qt::ClosedHandCursor);
@@ -450,11 +444,11 @@ void TraceTimeline::keyPressEvent(QKeyEvent* event) {
   const double centre = plotRect().width() / 2.0;
   switch (event->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: zoomAt(centre, 0.5); break;
+  case Qt::Key_Equal: zoomAt(centre, AxisWindow::kKeyZoom); break;
   case Qt::Key_Minus:
-  case Qt::Key_Underscore: zoomAt(centre, 2.0); break;
-  case Qt::Key_Left: panPixels(-plotRect().width() * 0.15); break;
-  case Qt::Key_Right: panPixels(plotRect().width() * 0.15); break;
+  case Qt::Key_Underscore: zoomAt(centre, 1 / AxisWindow::kKeyZoom); break;
+  case Qt::Key_Left: panPixels(-plotRect().width() * AxisWindow::kKeyPan); break;
+  case Qt::Key_Right: panPixels(plotRect().width() * AxisWindow::kKeyPan); break;
   case Qt::Key_Up: m_vscroll->setValue(m_vscroll->value() - TraceLayout::rowHeight * 2); break;
   case Qt::Key_Down: m_vscroll->setValue(m_vscroll->value() + TraceLayout::rowHeight * 2); break;
   case Qt::Key_PageUp: m_vscroll->setValue(m_vscroll->value() - lanesViewportHeight()); break;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "charts/ChartWidget.hpp"
+#include "core/AxisWindow.hpp"
 #include "core/TraceIndex.hpp"
 #include "core/TraceLayout.hpp"
 #include "core/TraceLod.hpp"
@@ -37,8 +38,8 @@ public:
   const std::shared_ptr<const TraceIndex>& index() const { return m_index; }
 
   // The visible time window, in nanoseconds since the trace started.
-  double viewBegin() const { return m_t0; }
-  double viewEnd() const { return m_t1; }
+  double viewBegin() const { return m_window.from(); }
+  double viewEnd() const { return m_window.to(); }
   /// Clamped to the trace (with a small margin) and to a minimum span of 20 ns.
   void setView(double t0, double t1);
   /// Frames the trace's activity (first to last event or sample); zooming out reaches the
@@ -130,7 +131,7 @@ private:
   TraceLayoutOptions m_options;
   TraceLayout m_layout;
   QScrollBar* m_vscroll;
-  double m_t0 = 0, m_t1 = 1;
+  AxisWindow m_window{20}; ///< ns since the trace started; 20 ns at the deepest zoom
   bool m_absoluteTime = false, m_filledGraphs = false;
   TraceEventRef m_selection;
   std::vector<int> m_overview; ///< events beginning per overview pixel column

@@ -99,7 +99,7 @@ void TraceTimeline::paintEvent(QPaintEvent*) {
 void TraceTimeline::paintStats(QPainter& p) const {
   const std::size_t threads = m_index->threads.size();
   const QString text = tr("%1 events in view   ·   visible %2 of %3   ·   %4 events, %5 instant events, %6 %7")
-                           .arg(formatCount(eventsInView()), formatDurationNs(m_t1 - m_t0),
+                           .arg(formatCount(eventsInView()), formatDurationNs(m_window.span()),
                                 formatDurationNs(double(m_index->endNs)), formatCount(m_index->eventCount),
                                 formatCount(m_index->instantCount), formatCount(threads),
                                 threads == 1 ? tr("thread") : tr("threads"));
@@ -124,8 +124,8 @@ void TraceTimeline::paintOverview(QPainter& p) const {
   }
   // The visible window, dragged to pan.
   const double k = r.width() / (fullEnd() - fullBegin());
-  const int x0 = r.left() + int(std::floor((m_t0 - fullBegin()) * k));
-  const int x1 = r.left() + int(std::ceil((m_t1 - fullBegin()) * k));
+  const int x0 = r.left() + int(std::floor((m_window.from() - fullBegin()) * k));
+  const int x1 = r.left() + int(std::ceil((m_window.to() - fullBegin()) * k));
   QColor fill = palette().color(QPalette::Highlight);
   fill.setAlpha(28);
   const QRect window(x0, r.top(), std::max(3, x1 - x0), r.height());
@@ -144,7 +144,7 @@ void TraceTimeline::paintAxis(QPainter& p, const QRect& lanes) const {
   p.setPen(textColor());
   p.drawText(QRect(8, top, labelWidth - 16, axisHeight), Qt::AlignLeft | Qt::AlignVCenter,
              m_absoluteTime ? tr("Time of day") : tr("Time from start"));
-  for (double t = std::ceil(m_t0 / step) * step; t <= m_t1; t += step) {
+  for (double t = std::ceil(m_window.from() / step) * step; t <= m_window.to(); t += step) {
     const int x = plot.left() + int(std::lround(v.x(t)));
     p.setPen(gridColor());
     p.drawLine(x, top + axisHeight - 6, x, lanes.bottom());

@@ -62,21 +62,38 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(m_progressLabel);
   statusBar()->addPermanentWidget(m_progress);
   ProgressHub& hub = ProgressHub::instance();
+  connect(&hub, &ProgressHub::started, this, [this](const QString& task) { ++m_tasks[task].count; });
   connect(&hub, &ProgressHub::progress, this, [this](const QString& task, int percent) {
-    m_progressLabel->setText(task);
-    m_progress->setValue(percent);
-    m_progress->show();
+    const auto it = m_tasks.find(task);
+    if (it == m_tasks.end()) return; // finished already (its last report arrived late)
+    it->second.percent = percent;
+    showProgress(task);
   });
-  connect(&hub, &ProgressHub::finished, this, [this] {
-    if (ProgressHub::instance().running() == 0) {
-      m_progress->hide();
-      m_progressLabel->clear();
-    }
+  connect(&hub, &ProgressHub::finished, this, [this](const QString& task) {
+    const auto it = m_tasks.find(task);
+    if (it != m_tasks.end() && --it->second.count == 0) m_tasks.erase(it);
+    // A finished task no longer shows; another still loading does, with its own percentage.
+    showProgress(m_tasks.count(m_shownTask) ? m_shownTask : QString());
   });
 
   createMenus();
   resize(1280, 800);
   updateTitle();
+}
+
+void MainWindow::showProgress(const QString& task) {
+  if (m_tasks.empty()) {
+    m_shownTask.clear();
+    m_progressLabel->clear();
+    m_progress->hide();
+    return;
+  }
+  const auto it = m_tasks.count(task) ? m_tasks.find(task) : m_tasks.begin();
+  m_shownTask = it->first;
+  const std::size_t others = m_tasks.size() - 1;
+  m_progressLabel->setText(others ? tr("%1 (and %n more)", "", int(others)).arg(it->first) : it->first);
+  m_progress->setValue(it->second.percent);
+  m_progress->show();
 }
 
 void MainWindow::createMenus() {

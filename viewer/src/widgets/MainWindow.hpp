@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QPointer>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -57,6 +58,8 @@ private:
   void chooseAndCompare();
   void saveCurrentImage();
   void updateTitle();
+  /// Shows `task` (or another running task; nothing when none runs) in the status bar.
+  void showProgress(const QString& task);
 
   std::shared_ptr<const Document> m_doc;
   HomePage* m_home;
@@ -65,6 +68,12 @@ private:
   std::vector<Page*> m_pages;
   QProgressBar* m_progress;
   QLabel* m_progressLabel;
+  /// Background tasks still running, by name (several may share one), and the one shown.
+  struct RunningTask {
+    int count = 0, percent = 0;
+  };
+  std::map<QString, RunningTask> m_tasks;
+  QString m_shownTask;
   QPointer<QMessageBox> m_errorBox;
   bool m_rememberRecent = true;
 };
