@@ -131,4 +131,10 @@ TEST_CASE("query runs and categories") {
   REQUIRE(csv.status == 0);
   CHECK(cli::lines(csv.out).size() == 3);
   CHECK(contains(cli::lines(csv.out)[0], "name,steps,cycles"));
+
+  // The table shows values, not changes: no "+" in front of positive numbers (host time included).
+  const auto table = cli::pva({"query", cli::profile("base").string(), "runs"});
+  REQUIRE(table.status == 0);
+  CHECK(contains(table.out, "train0"));
+  CHECK(table.out.find('+') == std::string::npos);
 }

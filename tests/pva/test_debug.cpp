@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <popnn/NonLinearity.hpp>
+#include <popnn/codelets.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
@@ -77,4 +79,29 @@ TEST_CASE("Debug information is checked against its report", "[pva][debug]") {
   CHECK_FALSE(noDebug.hasDebugInfo());
   CHECK_FALSE(noDebug.compilation().programs().back()->debugContext());
   CHECK_THROWS_AS(pva::OperationAnalysis(noDebug), pva::InvalidArgumentError);
+}
+
+TEST_CASE("An in-place non-linearity is a PopLibs operation like the others", "[pva][debug]") {
+  using namespace poplar;
+  test::ScratchDir dir;
+  {
+    auto device = test::tinyDevice();
+    Graph graph(device.getTarget());
+    popops::addCodelets(graph);
+    popnn::addCodelets(graph);
+    Tensor x = graph.addVariable(FLOAT, {16}, "x");
+    poputil::mapTensorLinearly(graph, x);
+    graph.createHostWrite("x", x);
+    program::Sequence prog;
+    popnn::nonLinearityInPlace(graph, popnn::NonLinearityType::RELU, x, prog, {DebugContext("layer1"), "relu"});
+    Engine engine(graph, prog, test::reportOptions(dir.path()));
+  }
+  const auto report = pva::openReport((dir / "profile.pop").string(), (dir / "debug.cbor").string());
+  std::optional<pva::Operation> relu;
+  for (const auto& op : pva::OperationAnalysis(report).operations())
+    if (op.name() == "layer1/relu/RELU") relu = op;
+  REQUIRE(relu);
+  CHECK(relu->type() == "RELU");
+  CHECK(relu->debugContext()->layerName() == "poplibs"); // it was "user", so the Operations view's poplibs layer missed it
+  CHECK_FALSE(relu->programs().empty());
 }

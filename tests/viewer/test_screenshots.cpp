@@ -4,6 +4,7 @@
 // and many colours (a blank or failed render has one or two).
 #include "ViewerTestUtil.hpp"
 
+#include <QDirIterator>
 #include <QImage>
 #include <QProcess>
 #include <QTest>
@@ -77,6 +78,35 @@ private slots:
     QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--size"),
                   QStringLiteral("big"), viewer_test::mlpReport()}, &errors), 2);
     QVERIFY(!QFile::exists(m_dir + QStringLiteral("/x.png")));
+  }
+
+  void withoutAViewATraceShowsItsTimeline() {
+    // Summary has nothing for a .pvti: the default is the view the window opens it on.
+    const QString out = m_dir + QStringLiteral("/default-trace.png");
+    QString errors;
+    QCOMPARE(run({QStringLiteral("--screenshot"), out, viewer_test::traceFile()}, &errors), 0);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors));
+    QVERIFY(viewer_test::distinctColors(QImage(out)) >= 8);
+  }
+
+  void unitsOfAHeadlessRunAreNotRemembered() {
+    // A CI screenshot with --units must not change the desktop preference.
+    const QString config = m_dir + QStringLiteral("/config");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(viewer_test::viewerExecutable(), {QStringLiteral("--screenshot"), m_dir + QStringLiteral("/units.png"),
+                                              QStringLiteral("--units"), QStringLiteral("decimal"), viewer_test::mlpReport()});
+    QVERIFY(p.waitForFinished(300000));
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(QFile::exists(m_dir + QStringLiteral("/units.png")));
+    // Without the fix this wrote memoryUnits=decimal to $XDG_CONFIG_HOME/Tessera/tessera-viewer.conf.
+    for (QDirIterator it(config, QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
+      QFile f(it.next());
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      QVERIFY2(!f.readAll().contains("decimal"), qPrintable(f.fileName()));
+    }
   }
 };
 

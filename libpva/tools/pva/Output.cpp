@@ -42,7 +42,10 @@ std::string cellText(const Json& v, Column::Kind kind) {
   switch (kind) {
   case Column::Kind::Count:
     if (v.is_number_unsigned()) return withCommas(v.get<std::uint64_t>());
-    if (v.is_number_integer()) return signedWithCommas(v.get<std::int64_t>());
+    if (v.is_number_integer()) { // a value, not a change: no "+" on positive ones
+      const std::int64_t n = v.get<std::int64_t>();
+      return n < 0 ? signedWithCommas(n) : withCommas(std::uint64_t(n));
+    }
     break;
   case Column::Kind::Percent:
     if (v.is_number()) {

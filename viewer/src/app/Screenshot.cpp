@@ -41,14 +41,19 @@ int takeScreenshot(const ScreenshotRequest& request) {
   const bool opened = request.compare ? window.openComparison(request.paths[0], request.paths[1])
                                       : window.openPath(request.paths[0]);
   if (!opened) return fail(1, window.errorDialog() ? window.errorDialog()->text() : QStringLiteral("cannot open"));
-  Page* page = window.page(request.view);
+  // No --view: the view the window opens the document on (Summary for a report, the host trace
+  // for a .pvti).
+  const QString view = !request.view.isEmpty() ? request.view
+                       : window.currentPage() ? window.currentPage()->viewKey()
+                                              : QStringLiteral("summary");
+  Page* page = window.page(view);
   if (!page) {
     QStringList keys;
     for (Page* p : window.pages()) keys << p->viewKey();
-    return fail(2, QStringLiteral("no view '%1' (views: %2)").arg(request.view, keys.join(QStringLiteral(", "))));
+    return fail(2, QStringLiteral("no view '%1' (views: %2)").arg(view, keys.join(QStringLiteral(", "))));
   }
-  if (!window.showView(request.view))
-    return fail(2, QStringLiteral("the %1 view has nothing to show for %2").arg(request.view, request.paths.join(QLatin1Char(' '))));
+  if (!window.showView(view))
+    return fail(2, QStringLiteral("the %1 view has nothing to show for %2").arg(view, request.paths.join(QLatin1Char(' '))));
 
   // Wait for the page (or an error), then let layouts and paints settle.
   QString error;
@@ -61,7 +66,7 @@ int takeScreenshot(const ScreenshotRequest& request) {
     loop.quit();
   });
   QTimer::singleShot(request.timeoutSeconds * 1000, &loop, [&] {
-    error = QStringLiteral("the %1 view did not finish loading within %2 s").arg(request.view).arg(request.timeoutSeconds);
+    error = QStringLiteral("the %1 view did not finish loading within %2 s").arg(view).arg(request.timeoutSeconds);
     loop.quit();
   });
   if (!page->isReady()) loop.exec();

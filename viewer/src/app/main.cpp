@@ -47,13 +47,14 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QString::fromUtf8(kDescription));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("Report directory, profile.pop or .pvti."),
-                               QStringLiteral("[path]"));
+  parser.addPositionalArgument(QStringLiteral("path"),
+                               QStringLiteral("Report directory, profile.pop or .pvti (two reports with --compare)."),
+                               QStringLiteral("[path | --compare base current]"));
   const QCommandLineOption compare(QStringLiteral("compare"),
                                    QStringLiteral("Compare two reports: the first path is the base."));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       QStringLiteral("Render the view to <file> (PNG) and exit."), QStringLiteral("file"));
-  const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view to show (default: summary)."),
+  const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view to show (default: summary for a report, trace for a .pvti)."),
                                 QStringLiteral("name"));
   const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1400x900)."),
                                 QStringLiteral("WxH"), QStringLiteral("1400x900"));
@@ -80,7 +81,8 @@ int main(int argc, char** argv) {
     MemoryUnits u;
     if (!parseMemoryUnits(parser.value(units), &u))
       return usageError(QStringLiteral("unknown units '%1'").arg(parser.value(units)));
-    Settings::instance().setMemoryUnits(u);
+    // Headless runs (CI) must not change the desktop preference; an interactive one keeps it.
+    Settings::instance().setMemoryUnits(u, /*remember=*/!parser.isSet(screenshot));
   }
 
   ExecutionTimeline::Mode traceMode = ExecutionTimeline::Mode::Flat;
@@ -91,7 +93,7 @@ int main(int argc, char** argv) {
     ScreenshotRequest request;
     request.executionMode = int(traceMode);
     request.output = parser.value(screenshot);
-    request.view = parser.isSet(view) ? parser.value(view) : QStringLiteral("summary");
+    request.view = parser.value(view); // empty: the document's first view
     request.paths = paths;
     request.compare = parser.isSet(compare);
     bool ok = false;

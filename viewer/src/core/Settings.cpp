@@ -23,10 +23,10 @@ void Settings::save() const {
   s.setValue(QStringLiteral("recentFiles"), m_recent);
 }
 
-void Settings::setMemoryUnits(MemoryUnits units) {
+void Settings::setMemoryUnits(MemoryUnits units, bool remember) {
   if (units == m_units) return;
   m_units = units;
-  save();
+  if (remember) save();
   emit changed();
 }
 

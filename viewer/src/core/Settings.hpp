@@ -16,7 +16,8 @@ public:
   static Settings& instance();
 
   MemoryUnits memoryUnits() const { return m_units; }
-  void setMemoryUnits(MemoryUnits units);
+  /// `remember`: save it for later sessions (false: this process only).
+  void setMemoryUnits(MemoryUnits units, bool remember = true);
 
   /// Most recent first, at most maxRecent entries; a path added again moves to the front.
   QStringList recentFiles() const { return m_recent; }

@@ -96,8 +96,9 @@ Tensor nonLinearity(Graph& graph, NonLinearityType nonLinearityType, Tensor t, S
 void nonLinearityInPlace(Graph& graph, NonLinearityType nonLinearityType, Tensor t, Sequence& prog,
                          const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearityInPlace";
+  const poputil::PoplibsOpDebugInfo di(debugContext, asString(nonLinearityType));
   checkActivation(t, op, "the tensor");
-  inPlace(graph, nonLinearityType, t, prog, {debugContext, asString(nonLinearityType)}, op);
+  inPlace(graph, nonLinearityType, t, prog, di, op);
 }
 
 Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType, Tensor act,
