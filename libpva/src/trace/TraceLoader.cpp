@@ -7,6 +7,7 @@
 #include <profiler/TraceSchema.hpp>
 #include <tessera/internal/Sqlite.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -138,13 +139,15 @@ struct TraceBuilder {
     std::unordered_map<ThreadData*, EventReplay> replays;
     std::int64_t blocks = 0;
     if (progress) {
-      Statement count(db, "SELECT count(*) FROM " + q(ts::EventBlocks::table.name));
-      if (count.step()) blocks = count.columnInt(0);
+      // Block ids are dense from 1, so the largest is the count: one b-tree descent where
+      // count(*) would read every page of the table before the load reads them again.
+      Statement last(db, "SELECT max(rowid) FROM " + q(ts::EventBlocks::table.name));
+      if (last.step()) blocks = last.columnInt(0);
     }
     std::int64_t done = 0;
     Statement s(db, selectAll(ts::EventBlocks::table));
     while (s.step()) {
-      if (blocks > 0) report(kEventsShare * double(done++) / double(blocks));
+      if (blocks > 0) report(kEventsShare * double(std::min(done++, blocks)) / double(blocks));
       const std::int64_t id = s.columnInt(0);
       const std::int64_t threadId = s.columnInt(1);
       ThreadData& t = thread(threadId);
