@@ -113,9 +113,9 @@ void ExecutionTimeline::setLimits(double from, double to) {
 
 void ExecutionTimeline::dataGrew() {
   m_bspCache.assign(m_tracks.size(), {});
+  if (m_fitted) return fit(); // fit() takes the new range itself
   updateRange();
-  if (m_fitted) fit();
-  else update();
+  update();
 }
 
 void ExecutionTimeline::selectStep(std::size_t track, std::int64_t step) {

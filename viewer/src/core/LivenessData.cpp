@@ -59,12 +59,12 @@ std::vector<std::uint64_t> tilesCurve(const pva::CompilationReport& compilation,
   return out;
 }
 
-/// The scope's tiles within one replica (liveness is compiled per replica): [first, last).
+/// The scope's tiles moved into the first replica (liveness is compiled per replica).
 std::pair<unsigned, unsigned> replicaTiles(const pva::Target& t, const LivenessScope& scope) {
+  const auto [first, last] = scopeTiles(t, scope);
   const unsigned perReplica = std::max(1u, t.tilesPerReplica());
-  if (scope.tile >= 0) return {unsigned(scope.tile) % perReplica, unsigned(scope.tile) % perReplica + 1};
-  const unsigned ipu = unsigned(scope.ipu) % std::max(1u, t.ipusPerReplica());
-  return {ipu * t.tilesPerIpu(), (ipu + 1) * t.tilesPerIpu()};
+  const unsigned offset = first / perReplica * perReplica;
+  return {first - offset, last - offset};
 }
 
 } // namespace
