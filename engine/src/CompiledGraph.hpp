@@ -103,6 +103,7 @@ struct LoweredProgram {
   SyncType syncType = SyncType::INTERNAL;
   std::string text;
   std::vector<std::size_t> printShape;
+  PrintTensorFmt printFormat;
 };
 
 struct CompiledStream {

@@ -225,6 +225,7 @@ public:
       checkTensor(n.src, what(n, "PrintTensor"));
       lp.transfer = transferOf(n.src);
       lp.printShape = n.src.shape();
+      lp.printFormat = n.printFormat;
       lp.text = n.text;
       break;
     case K::Abort: lp.kind = LK::Abort; lp.text = n.text; setScalar(n, lp, "AbortOnCondition predicate", false); break;

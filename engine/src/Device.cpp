@@ -1,4 +1,4 @@
-#include <poplar/Device.hpp>
+#include <poplar/DeviceManager.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 

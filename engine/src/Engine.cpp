@@ -1,4 +1,5 @@
 #include "CompiledGraph.hpp"
+#include "EngineOptions.hpp"
 #include "GraphState.hpp"
 #include "HostTrace.hpp"
 #include "Runtime.hpp"
@@ -18,39 +19,15 @@
 namespace poplar {
 namespace {
 
-/// Engine options this engine understands, with the values each accepts.
-struct KnownOption {
-  const char* name;
-  const char* values; ///< "bool" or a description
-};
-constexpr KnownOption kKnownOptions[] = {
-    {"debug.floatPointOpException", "bool"},
-};
-
 bool parseBool(const std::string& name, const std::string& v) {
-  if (v == "true" || v == "1") return true;
-  if (v == "false" || v == "0") return false;
-  throw invalid_option("engine option '" + name + "' = '" + v + "': expected true or false");
+  return detail::parseBoolOption("engine option", name, v);
 }
 
 OptionFlags mergedOptions(const OptionFlags& given) {
   OptionFlags merged = given;
   if (const char* env = std::getenv("POPLAR_ENGINE_OPTIONS"))
     for (const auto& [k, v] : parseOptionFlagsJson(env, "POPLAR_ENGINE_OPTIONS")) merged.set(k, v);
-  for (const auto& [k, v] : merged) {
-    bool known = detail::profile::isProfilerOption(k);
-    for (const auto& o : kKnownOptions)
-      if (k == o.name) {
-        known = true;
-        if (std::string(o.values) == "bool") parseBool(k, v);
-      }
-    if (!known) {
-      std::string list;
-      for (const auto& o : kKnownOptions) list += std::string(list.empty() ? "" : ", ") + o.name;
-      list += ", autoReport.*, debug.instrument*, debug.allowOutOfMemory, profiler.blocks.*, profiler.programs.filter";
-      throw invalid_option("unknown engine option '" + k + "' (known options: " + list + ")");
-    }
-  }
+  detail::checkOptions(merged, detail::engineOptionSpecs(), "engine option");
   return merged;
 }
 
@@ -73,6 +50,7 @@ struct Engine::Impl {
   std::unique_ptr<tessera::profiler::ReportWriter> writer;
   std::unique_ptr<detail::profile::ExecutionRecorder> recorder;
 
+  ~Impl();
   void buildProfile(ProgressFunc& progress);
   void writeReport();
   void checkMemory() const;
@@ -113,9 +91,21 @@ void Engine::Impl::buildProfile(ProgressFunc& progress) {
   if (progress) progress(7, 8);
 }
 
+Engine::Impl::~Impl() {
+  if (!profiling.privateReport || files.directory.empty()) return;
+  recorder.reset(); // close the report before its directory goes
+  writer.reset();
+  std::error_code ignored;
+  std::filesystem::remove_all(files.directory, ignored);
+}
+
 void Engine::Impl::writeReport() {
   if (!profiling.anyReport()) return;
   pvti::Tracepoint t(&pvti::tracePoplar, "write reports");
+  if (profiling.privateReport) {
+    profiling.directory = detail::report::makePrivateReportDirectory();
+    profiling.engineName.clear();
+  }
   files = detail::report::reportFiles(profiling);
   try {
     if (profiling.serializedGraph) {
@@ -346,19 +336,24 @@ pva::Report Engine::getReport(bool reportExecution) const {
   return pva::openReport(impl_->files.profile);
 }
 
-std::string Engine::getReportDirectory() const { return impl_->writer ? impl_->files.directory : std::string(); }
+std::string Engine::getReportDirectory() const {
+  return impl_->writer && !impl_->profiling.privateReport ? impl_->files.directory : std::string();
+}
 
 void Engine::printProfileSummary(std::ostream& out, const OptionFlags& options) const {
+  detail::checkOptions(options, detail::summaryOptionSpecs(), "printProfileSummary option");
   detail::report::SummaryOptions o;
-  for (const auto& [k, v] : options) {
-    if (k != "showVarStorage" && k != "showExecutionSteps")
-      throw invalid_option("printProfileSummary: unknown option '" + k + "' (known: showVarStorage, showExecutionSteps)");
-    const bool on = parseBool(k, v);
-    (k == "showVarStorage" ? o.showVarStorage : o.showExecutionSteps) = on;
-  }
-  detail::report::printProfileSummary(out, impl_->compiled, impl_->profile,
-                                      impl_->recorder ? &impl_->recorder->runs() : nullptr,
-                                      impl_->writer ? impl_->files.directory : std::string(), o);
+  auto flag = [&](const char* name, bool& value) {
+    if (options.contains(name)) value = parseBool(name, options.at(name));
+  };
+  flag("showVarStorage", o.showVarStorage);
+  flag("showExecutionSteps", o.showExecutionSteps);
+  flag("showPerIpuMemoryUsage", o.showPerIpuMemoryUsage);
+  if (!impl_->writer)
+    throw runtime_error("Engine::printProfileSummary: this engine keeps no profile; set the engine option "
+                        "debug.retainDebugInformation (or autoReport.all) to \"true\"");
+  detail::report::printProfileSummary(out, getReport(impl_->profiling.executionProfile),
+                                      impl_->profiling.executionProfile, o);
 }
 
 } // namespace poplar

@@ -143,9 +143,13 @@ Block::Block(const Program& body, const DebugContext& dc) : Program(make(Kind::B
 
 PrintTensor::PrintTensor(const Tensor& t, const DebugContext& dc) : PrintTensor("", t, dc) {}
 PrintTensor::PrintTensor(const std::string& title, const Tensor& t, const DebugContext& dc)
+    : PrintTensor(title, t, PrintTensorFmt(), dc) {}
+PrintTensor::PrintTensor(const std::string& title, const Tensor& t, const PrintTensorFmt& fmt,
+                         const DebugContext& dc)
     : Program(make(Kind::PrintTensor, dc)) {
   node_->src = t;
   node_->text = title;
+  node_->printFormat = fmt;
 }
 
 AbortOnCondition::AbortOnCondition(const Tensor& pred, const std::string& message,

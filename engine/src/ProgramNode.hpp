@@ -25,6 +25,7 @@ struct ProgramNode {
   bool boundsChecked = false; ///< Switch: the default aborts
   SyncType syncType = SyncType::INTERNAL;
   std::string text; ///< PrintTensor title, Abort message
+  PrintTensorFmt printFormat;
 };
 
 } // namespace poplar::detail

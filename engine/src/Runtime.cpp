@@ -1,6 +1,7 @@
 #include "Runtime.hpp"
 
 #include "Convert.hpp"
+#include "TensorPrinter.hpp"
 
 #include <poplar/exceptions.hpp>
 
@@ -46,7 +47,7 @@ struct Runtime::Replica {
 };
 
 Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
-    : g_(graph), options_(options), print_(&std::cout) {
+    : g_(graph), options_(options), print_(&std::cerr) {
   connections_.assign(graph.replicationFactor, std::vector<StreamConnection>(graph.streams.size()));
 }
 
@@ -280,26 +281,11 @@ void Runtime::print(Replica& r, const LoweredProgram& p) {
   const auto& t = p.transfer;
   std::vector<unsigned char> data(t.numElements * t.type.size());
   gather(r.arena.get(), t.runs, data.data());
-  auto& os = *print_;
-  if (!p.text.empty()) os << p.text << ": ";
-  // Nested brackets following the shape: {2,3} prints as [[a b c] [d e f]].
-  std::size_t i = 0;
-  std::function<void(std::size_t)> dim = [&](std::size_t d) {
-    if (d == p.printShape.size()) {
-      const double v = loadAsDouble(t.type, data.data(), i++);
-      if (t.type.isFloatingPoint()) os << v;
-      else os << static_cast<long long>(v);
-      return;
-    }
-    os << '[';
-    for (std::size_t k = 0; k < p.printShape[d]; ++k) {
-      if (k) os << ' ';
-      dim(d + 1);
-    }
-    os << ']';
-  };
-  dim(0);
-  os << '\n';
+  std::vector<double> values(t.numElements);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = loadAsDouble(t.type, data.data(), i);
+  // One write per tensor, flushed: lines from several PrintTensors and the program's own
+  // output do not interleave mid-line.
+  *print_ << formatTensor(p.text, t.type, values, p.printShape, p.printFormat) << std::flush;
 }
 
 const CompiledHostHandle& Runtime::hostHandle(const std::string& handle, bool write) const {

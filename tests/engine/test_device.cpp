@@ -1,6 +1,7 @@
 // Targets, the IPU Model and the device manager's attach flow.
 #include "TestUtil.hpp"
 
+#include <poplar/DeviceManager.hpp>
 #include <poplar/exceptions.hpp>
 
 #include <catch2/catch.hpp>

@@ -197,7 +197,7 @@ TEST_CASE("PrintTensor prints titles and values following the shape", "[programs
   e.setPrintTensorStream(os);
   e.load(device);
   e.run();
-  CHECK(os.str() == "weights: [[1.5 -2] [3 4]]\n[7 7 7]\n");
+  CHECK(os.str() == "weights: [\n [ 1.5000000 -2.0000000]\n [ 3.0000000  4.0000000]\n]\n[7 7 7]\n");
 }
 
 TEST_CASE_METHOD(Counter, "AbortOnCondition stops the run with its message", "[programs]") {

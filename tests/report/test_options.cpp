@@ -4,6 +4,8 @@
 #include "common/ReportFiles.hpp"
 #include "common/ScratchDir.hpp"
 
+#include "EngineOptions.hpp" // engine/src: the option table itself
+
 #include <catch2/catch.hpp>
 
 #include <poplar/Engine.hpp>
@@ -16,6 +18,8 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <unistd.h>
 
 using namespace poplar;
@@ -99,4 +103,120 @@ TEST_CASE("A report directory that cannot be created gives a clear error", "[opt
   const std::string msg = test::messageOf<profiling_error>(
       [&] { Engine engine(s.graph, s.program, test::reportOptions(dir / "file" / "reports")); });
   CHECK_THAT(msg, Catch::Contains((dir / "file" / "reports").string()));
+}
+
+// --- Every option Poplar documents is accepted, checked and recorded -------------------------
+
+namespace {
+/// A value of the option's kind that the engine accepts without writing anything.
+std::string goodValue(const poplar::detail::OptionSpec& spec, const std::string& scratch) {
+  using K = poplar::detail::OptionSpec::Kind;
+  const std::string name = spec.name;
+  switch (spec.kind) {
+  case K::Bool: return "false";
+  case K::Unsigned: return name == "profiler.blocks.bufferSize" ? "0x400" : "0";
+  case K::UnsignedOrAuto: return "auto";
+  case K::Seconds: return "2.5";
+  case K::Choice: return std::string(spec.choices).substr(0, std::string(spec.choices).find('|'));
+  case K::Text: return name == "autoReport.directory" ? scratch : "x";
+  }
+  return "";
+}
+
+std::string badValue(const poplar::detail::OptionSpec& spec) {
+  using K = poplar::detail::OptionSpec::Kind;
+  switch (spec.kind) {
+  case K::Bool: return "yes";
+  case K::Unsigned: return "-3";
+  case K::UnsignedOrAuto: return "many";
+  case K::Seconds: return "soon";
+  case K::Choice: return "no-such-choice";
+  case K::Text: return "";
+  }
+  return "";
+}
+} // namespace
+
+TEST_CASE("Every documented engine option is accepted and recorded in the report", "[options]") {
+  test::ScratchDir dir;
+  OptionFlags options;
+  for (const auto& spec : poplar::detail::engineOptionSpecs())
+    options.set(spec.name, goodValue(spec, dir.path().string()));
+  options.set("autoReport.outputGraphProfile", "true");
+  test::RemoteSum s;
+  Engine engine(s.graph, s.program, options);
+  Report r(dir / "profile.pop");
+  for (const auto& spec : poplar::detail::engineOptionSpecs()) {
+    INFO(spec.name);
+    CHECK(r.text("SELECT value FROM engine_options WHERE name = '" + std::string(spec.name) + "'") ==
+          options.at(spec.name));
+  }
+}
+
+TEST_CASE("A documented option with a bad value is rejected naming the option and the value", "[options]") {
+  for (const auto& spec : poplar::detail::engineOptionSpecs()) {
+    if (spec.kind == poplar::detail::OptionSpec::Kind::Text) continue; // any text is a value
+    INFO(spec.name);
+    const std::string bad = badValue(spec);
+    CHECK_THAT(engineError({{spec.name, bad}}),
+               Catch::Contains("engine option '" + std::string(spec.name) + "' = '" + bad + "'"));
+  }
+  CHECK_THAT(engineError({{"target.syncMethod", "sometimes"}}),
+             Catch::Contains("expected one of polling,hybrid,default"));
+  CHECK_THAT(engineError({{"opt.maxCompilationThreads", "0x"}}), Catch::Contains("expected a whole number"));
+  CHECK_THAT(engineError({{"target.hostSyncTimeout", "-1"}}), Catch::Contains("number of seconds"));
+}
+
+TEST_CASE("An unknown engine option names the known options of its group", "[options]") {
+  const std::string message = engineError({{"target.syncMetod", "polling"}});
+  CHECK_THAT(message, Catch::Contains("unknown engine option 'target.syncMetod'"));
+  CHECK_THAT(message, Catch::Contains("target.syncMethod"));
+  CHECK_THAT(message, !Catch::Contains("autoReport.all"));
+}
+
+TEST_CASE("docs/profiling.md lists every engine option the simulation does not honour", "[options][docs]") {
+  std::ifstream in(TESSERA_SOURCE_DIR "/docs/profiling.md");
+  REQUIRE(in);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto section = text.find("accepted, no effect here");
+  REQUIRE(section != std::string::npos);
+  for (const auto& spec : poplar::detail::engineOptionSpecs()) {
+    INFO(spec.name);
+    const auto at = text.find("`" + std::string(spec.name) + "`");
+    CHECK(at != std::string::npos);
+    if (!spec.honoured) CHECK(text.find("`" + std::string(spec.name) + "`", section) != std::string::npos);
+  }
+}
+
+TEST_CASE("debug.retainDebugInformation keeps a private profile for printProfileSummary", "[options]") {
+  test::RemoteSum s;
+  std::string reportDirectory;
+  {
+    Engine engine(s.graph, s.program, {{"debug.retainDebugInformation", "true"}});
+    engine.load(s.device);
+    engine.run(0);
+    CHECK(engine.getReportDirectory().empty()); // nothing the user has to clean up
+    std::ostringstream summary;
+    engine.printProfileSummary(summary);
+    CHECK_THAT(summary.str(), Catch::Contains("Memory Usage:"));
+    CHECK_THAT(summary.str(), Catch::Contains("Total cycles:"));
+    reportDirectory = engine.getReport().profilePath();
+    CHECK(std::filesystem::exists(reportDirectory));
+  }
+  CHECK_FALSE(std::filesystem::exists(reportDirectory)); // removed with the engine
+}
+
+TEST_CASE("printProfileSummary needs a profile and checks its options", "[options]") {
+  test::RemoteSum s;
+  Engine plain(s.graph, s.program);
+  std::ostringstream out;
+  CHECK_THROWS_MATCHES(plain.printProfileSummary(out), poplar::runtime_error,
+                       test::What(Catch::Contains("debug.retainDebugInformation")));
+  Engine engine(s.graph, s.program, {{"debug.retainDebugInformation", "true"}});
+  CHECK_THROWS_MATCHES(engine.printProfileSummary(out, {{"showEverything", "true"}}), invalid_option,
+                       test::What(Catch::Contains("unknown printProfileSummary option 'showEverything'")));
+  CHECK_THROWS_MATCHES(engine.printProfileSummary(out, {{"showVarStorage", "maybe"}}), invalid_option,
+                       test::What(Catch::Contains("'showVarStorage' = 'maybe'")));
+  for (const auto& spec : poplar::detail::summaryOptionSpecs())
+    CHECK_NOTHROW(engine.printProfileSummary(out, {{spec.name, "true"}}));
 }

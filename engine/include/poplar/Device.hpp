@@ -1,4 +1,4 @@
-// Devices and the device manager: the usual "find a free device, attach, run, detach" flow.
+// A device a graph runs on: an IPU Model, the CPU, or an IPU of the DeviceManager.
 #pragma once
 
 #include <memory>
@@ -34,24 +34,6 @@ public:
 
 private:
   std::shared_ptr<Impl> impl_;
-};
-
-/// Simulated IPU-POD: 16 IPUs by default (TESSERA_POD_IPUS changes it), offered as devices of
-/// 1, 2, 4, 8 and 16 IPUs. Devices of one manager that share IPUs cannot be attached together.
-class DeviceManager {
-public:
-  static DeviceManager createDeviceManager();
-  /// All devices of the given type with exactly numIPUs IPUs.
-  std::vector<Device> getDevices(TargetType type, unsigned numIPUs,
-                                 const OptionFlags& opts = {}) const;
-  Device getDevice(unsigned id, const OptionFlags& opts = {}) const;
-  unsigned getNumIPUs() const;
-
-  struct State;
-
-private:
-  explicit DeviceManager(std::shared_ptr<State> s) : state_(std::move(s)) {}
-  std::shared_ptr<State> state_;
 };
 
 } // namespace poplar

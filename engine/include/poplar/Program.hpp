@@ -11,6 +11,7 @@
 
 #include <poplar/DebugContext.hpp>
 #include <poplar/GraphElements.hpp>
+#include <poplar/PrintTensor.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 
@@ -140,11 +141,14 @@ public:
   Block(const Program& body, const DebugContext& debugContext);
 };
 
-/// Prints a tensor's values on the host (Engine::setPrintTensorStream, default std::cout).
+/// Prints a tensor's values on the host as "title: [...]", laid out by a PrintTensorFmt, to
+/// standard error as Poplar does (Engine::setPrintTensorStream redirects it).
 class PrintTensor : public Program {
 public:
   PrintTensor(const Tensor& t, const DebugContext& debugContext = {});
   PrintTensor(const std::string& title, const Tensor& t, const DebugContext& debugContext = {});
+  PrintTensor(const std::string& title, const Tensor& t, const PrintTensorFmt& fmt,
+              const DebugContext& debugContext = {});
 };
 
 /// Stops the program with an error when the scalar `predicate` is non-zero.

@@ -1,42 +1,19 @@
 #include "ProfilerOptions.hpp"
 
-#include <poplar/exceptions.hpp>
+#include "../EngineOptions.hpp"
 
-#include <array>
-#include <cstdlib>
+#include <poplar/exceptions.hpp>
 
 namespace poplar::detail::profile {
 namespace {
 
-constexpr std::array<const char*, 15> kOptions{
-    "autoReport.all", "autoReport.directory", "autoReport.outputGraphProfile",
-    "autoReport.outputExecutionProfile", "autoReport.outputDebugInfo", "autoReport.outputSerializedGraph",
-    "debug.instrument", "debug.instrumentCompute", "debug.allowOutOfMemory", "profiler.blocks.filter",
-    "profiler.blocks.tile", "profiler.blocks.bufferSize", "profiler.blocks.implicitFlush",
-    "profiler.programs.filter", "debug.instrumentExternalExchange"};
-
-bool toBool(const std::string& name, const std::string& v) {
-  if (v == "true" || v == "1") return true;
-  if (v == "false" || v == "0") return false;
-  throw invalid_option("engine option '" + name + "' = '" + v + "': expected true or false");
-}
+bool toBool(const std::string& name, const std::string& v) { return parseBoolOption("engine option", name, v); }
 
 std::uint64_t toCount(const std::string& name, const std::string& v, std::uint64_t max) {
-  char* end = nullptr;
-  const unsigned long long n = v.empty() || v[0] == '-' ? 0 : std::strtoull(v.c_str(), &end, 10);
-  if (v.empty() || v[0] == '-' || *end != '\0' || n > max)
-    throw invalid_option("engine option '" + name + "' = '" + v + "': expected a whole number from 0 to " +
-                         std::to_string(max));
-  return n;
+  return parseUnsignedOption("engine option", name, v, max);
 }
 
 } // namespace
-
-bool isProfilerOption(const std::string& name) {
-  for (const char* o : kOptions)
-    if (name == o) return true;
-  return false;
-}
 
 std::string ProfilerOptions::reportDirectory() const {
   return engineName.empty() ? directory : directory + "/" + engineName;
@@ -61,6 +38,10 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
   p.externalExchangeInstrumentation = instrument || p.executionProfile;
   flag("debug.instrumentExternalExchange", p.externalExchangeInstrumentation);
   flag("debug.allowOutOfMemory", p.allowOutOfMemory);
+  bool retain = false;
+  flag("debug.retainDebugInformation", retain);
+  if (retain && !p.graphProfile && !p.executionProfile && !p.debugInfo)
+    p.privateReport = p.graphProfile = p.executionProfile = true;
   // An execution profile needs the compilation profile it refers to.
   if (p.executionProfile || p.debugInfo) p.graphProfile = true;
   if (o.contains("autoReport.directory")) {

@@ -26,14 +26,16 @@ struct ProfilerOptions {
   std::uint64_t blocksBufferSize = 1000;
   bool blocksImplicitFlush = true;
   std::string engineName;         ///< debug name of the engine: reports go in a sub-directory
+  /// debug.retainDebugInformation without autoReport.*: as Poplar keeps its profile for
+  /// printProfileSummary, the engine writes one (compilation and execution, no instrumentation)
+  /// to a temporary directory of its own, removed with the engine.
+  bool privateReport = false;
 
   bool anyReport() const { return graphProfile || executionProfile || debugInfo || serializedGraph; }
   /// The directory this engine's files go to.
   std::string reportDirectory() const;
 };
 
-/// Names of every engine option the profiler understands.
-bool isProfilerOption(const std::string& name);
 /// Parses the profiling options out of merged engine options. Throws invalid_option naming the
 /// option and the accepted values.
 ProfilerOptions parseProfilerOptions(const OptionFlags& options);

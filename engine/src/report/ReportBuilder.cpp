@@ -4,7 +4,13 @@
 
 #include <profiler/Blob.hpp>
 
+#include <poplar/exceptions.hpp>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <ctime>
 #include <map>
 #include <random>
@@ -295,6 +301,16 @@ private:
 };
 
 } // namespace
+
+std::string makePrivateReportDirectory() {
+  std::error_code error;
+  const auto base = std::filesystem::temp_directory_path(error);
+  std::string pattern = ((error ? std::filesystem::path("/tmp") : base) / "tessera-profile-XXXXXX").string();
+  if (!::mkdtemp(pattern.data()))
+    throw profiling_error("cannot make a temporary directory for the profile (" + pattern + "): " +
+                          std::strerror(errno));
+  return pattern;
+}
 
 ReportFiles reportFiles(const profile::ProfilerOptions& options) {
   ReportFiles f;

@@ -29,6 +29,10 @@ struct ReportFiles {
 /// The files one engine writes, under the options' report directory.
 ReportFiles reportFiles(const profile::ProfilerOptions& options);
 
+/// A new, empty directory of this process only, under the system's temporary directory, for a
+/// private report (ProfilerOptions::privateReport). Throws profiling_error when it cannot be made.
+std::string makePrivateReportDirectory();
+
 /// Writes the compilation part of profile.pop, publishes it, and returns the writer, open for
 /// the execution recorder to append runs. Writes debug.cbor too when asked. Throws
 /// tessera::profiler::ReportError naming the file on I/O failure.
