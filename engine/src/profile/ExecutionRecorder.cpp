@@ -57,14 +57,11 @@ void ExecutionRecorder::endRun() {
            end - runStartCycle_);
   auto tileCycles = writer_.inserter(schema::RunTileCycles::table);
   std::string encoded;
-  RunSummary summary{runName_, end - runStartCycle_, stepId_ - runFirstStep_, {}};
   for (std::size_t k = 0; k < runCycles_.size(); ++k) {
-    for (auto c : runCycles_[k]) summary.cyclesByKind[k] += c;
     encodeTileValues(runCycles_[k].data(), runCycles_[k].size(), encoded);
     tileCycles.row(runIndex_, schema::kCycleKindNames[k], blob(encoded));
   }
   writer_.commit();
-  runs_.push_back(std::move(summary));
   ++runIndex_;
 }
 

@@ -17,13 +17,6 @@
 
 namespace poplar::detail::profile {
 
-/// What printProfileSummary shows of a run.
-struct RunSummary {
-  std::string name;
-  std::uint64_t cycles = 0, steps = 0;
-  std::array<std::uint64_t, 5> cyclesByKind{}; ///< summed over tiles
-};
-
 class ExecutionRecorder final : public ExecutionObserver {
 public:
   ExecutionRecorder(const ProgramModel& model, const Target& target, const ProfilerOptions& options,
@@ -32,7 +25,6 @@ public:
   void beginRun(unsigned programIndex, const std::string& name);
   /// Writes the run and commits it; also after a run that failed part-way (what ran is kept).
   void endRun();
-  const std::vector<RunSummary>& runs() const { return runs_; }
 
   void onSteps(unsigned node) override;
   void onBlock(unsigned node, bool begin) override;
@@ -70,7 +62,6 @@ private:
   std::vector<BlockBuffer> blockBuffers_;               ///< per IPU
   std::vector<tessera::profiler::StepIpu> stepIpus_;
   std::string ipusBlob_;
-  std::vector<RunSummary> runs_;
   bool inRun_ = false;
   unsigned runIndex_ = 0, programIndex_ = 0;
   std::string runName_;
