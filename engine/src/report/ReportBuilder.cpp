@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
