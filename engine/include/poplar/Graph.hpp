@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -56,7 +57,8 @@ public:
                      const DebugContext& debugContext = {}) {
     return addConstantFrom(type, shape, TypeOf<T>::value, values, true, debugContext);
   }
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half>>>
+  template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                    std::is_same<T, half>::value>::type>
   Tensor addConstant(Type type, const std::vector<std::size_t>& shape, T value,
                      const DebugContext& debugContext = {}) {
     return addConstantFrom(type, shape, TypeOf<T>::value, &value, false, debugContext);
@@ -77,7 +79,8 @@ public:
     checkValueCount(t.shape(), values.size(), "setInitialValue");
     setInitialValueFrom(t, TypeOf<T>::value, values.data(), true);
   }
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half>>>
+  template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                    std::is_same<T, half>::value>::type>
   void setInitialValue(const Tensor& t, T value) {
     setInitialValueFrom(t, TypeOf<T>::value, &value, false);
   }
