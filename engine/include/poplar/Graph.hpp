@@ -15,8 +15,11 @@
 #include <poplar/GraphElements.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/OptionFlags.hpp>
+#include <poplar/PerfEstimateFunc.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplar/TensorCloneMethod.hpp>
+#include <poplar/VariableMappingMethod.hpp>
 #include <poplar/Vertex.hpp>
 
 namespace poplar {
@@ -25,11 +28,6 @@ class Device;
 namespace program {
 class Program;
 }
-
-enum class VariableMappingMethod { NONE, LINEAR };
-enum class TensorCloneMethod { PRESERVE_ORDER_AND_ALIASES, PRESERVE_ORDER_UNLESS_ALIASES, CREATE_NEW_ORDER };
-
-using PerfEstimateFunc = std::function<std::uint64_t(const VertexIntrospector&, const Target&)>;
 
 class Graph {
 public:
