@@ -8,9 +8,14 @@
 namespace poplar {
 
 struct SourceLocation {
-  const char* file = "";
-  const char* function = "";
-  unsigned line = 0;
+  // Constructors rather than default member initialisers: a C++11 aggregate cannot have them,
+  // and `SourceLocation{file, function, line}` keeps working through the second constructor.
+  constexpr SourceLocation() : file(""), function(""), line(0) {}
+  constexpr SourceLocation(const char* file_, const char* function_, unsigned line_)
+      : file(file_), function(function_), line(line_) {}
+  const char* file;
+  const char* function;
+  unsigned line;
   static SourceLocation Current(const char* file = __builtin_FILE(),
                                 const char* function = __builtin_FUNCTION(),
                                 unsigned line = __builtin_LINE()) {

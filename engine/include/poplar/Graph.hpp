@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -14,8 +15,11 @@
 #include <poplar/GraphElements.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/OptionFlags.hpp>
+#include <poplar/PerfEstimateFunc.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplar/TensorCloneMethod.hpp>
+#include <poplar/VariableMappingMethod.hpp>
 #include <poplar/Vertex.hpp>
 
 namespace poplar {
@@ -24,11 +28,6 @@ class Device;
 namespace program {
 class Program;
 }
-
-enum class VariableMappingMethod { NONE, LINEAR };
-enum class TensorCloneMethod { PRESERVE_ORDER_AND_ALIASES, PRESERVE_ORDER_UNLESS_ALIASES, CREATE_NEW_ORDER };
-
-using PerfEstimateFunc = std::function<std::uint64_t(const VertexIntrospector&, const Target&)>;
 
 class Graph {
 public:
@@ -56,7 +55,8 @@ public:
                      const DebugContext& debugContext = {}) {
     return addConstantFrom(type, shape, TypeOf<T>::value, values, true, debugContext);
   }
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half>>>
+  template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                    std::is_same<T, half>::value>::type>
   Tensor addConstant(Type type, const std::vector<std::size_t>& shape, T value,
                      const DebugContext& debugContext = {}) {
     return addConstantFrom(type, shape, TypeOf<T>::value, &value, false, debugContext);
@@ -77,7 +77,8 @@ public:
     checkValueCount(t.shape(), values.size(), "setInitialValue");
     setInitialValueFrom(t, TypeOf<T>::value, values.data(), true);
   }
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> || std::is_same_v<T, half>>>
+  template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                    std::is_same<T, half>::value>::type>
   void setInitialValue(const Tensor& t, T value) {
     setInitialValueFrom(t, TypeOf<T>::value, &value, false);
   }

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include <poplar/ReplicatedStreamMode.hpp>
 #include <poplar/Type.hpp>
 
 namespace poplar {
@@ -57,8 +58,6 @@ private:
   explicit VertexRef(unsigned id) : id_(id) {}
   unsigned id_ = 0;
 };
-
-enum class ReplicatedStreamMode { REPLICATE, BROADCAST };
 
 /// A FIFO between host and device, consumed or produced by program::Copy.
 class DataStream {

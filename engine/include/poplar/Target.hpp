@@ -5,17 +5,11 @@
 #include <string>
 #include <vector>
 
+#include <poplar/SyncType.hpp>
+#include <poplar/TargetType.hpp>
 #include <poplar/Type.hpp>
 
 namespace poplar {
-
-enum class TargetType { IPU, IPU_MODEL, CPU };
-
-enum class SyncType {
-  INTERNAL, ///< all tiles of one IPU
-  EXTERNAL, ///< all IPUs of the device, and the host
-  GLOBAL,   ///< all IPUs of all replicas
-};
 
 /// Description of a (simulated) device. Values default to a Mk2 IPU (GC200).
 class Target {

@@ -1,10 +1,12 @@
-// Element types of tensors, and the host representation of IEEE half precision.
+// Element types of tensors (the host half type is in poplar/HalfFloat.hpp, included here).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+
+#include <poplar/HalfFloat.hpp>
 
 namespace poplar {
 
@@ -30,53 +32,65 @@ private:
 
 std::ostream& operator<<(std::ostream& os, Type t);
 
-inline constexpr Type FLOAT{Type::Id::Float};
-inline constexpr Type HALF{Type::Id::Half};
-inline constexpr Type INT{Type::Id::Int};
-inline constexpr Type UNSIGNED_INT{Type::Id::UnsignedInt};
-inline constexpr Type SHORT{Type::Id::Short};
-inline constexpr Type UNSIGNED_SHORT{Type::Id::UnsignedShort};
-inline constexpr Type CHAR{Type::Id::Char};
-inline constexpr Type UNSIGNED_CHAR{Type::Id::UnsignedChar};
-inline constexpr Type SIGNED_CHAR{Type::Id::SignedChar};
-inline constexpr Type BOOL{Type::Id::Bool};
+// The type constants are constexpr in every language mode. C++17 makes them inline variables
+// (one object program-wide); C++11/14 have no inline variables, so there each translation unit
+// gets its own internal-linkage copy, which is indistinguishable since Type is a value.
+#if __cplusplus >= 201703L
+#define POPLAR_TYPE_CONSTANT_ inline constexpr
+#else
+#define POPLAR_TYPE_CONSTANT_ constexpr
+#endif
+POPLAR_TYPE_CONSTANT_ Type FLOAT{Type::Id::Float};
+POPLAR_TYPE_CONSTANT_ Type HALF{Type::Id::Half};
+POPLAR_TYPE_CONSTANT_ Type INT{Type::Id::Int};
+POPLAR_TYPE_CONSTANT_ Type UNSIGNED_INT{Type::Id::UnsignedInt};
+POPLAR_TYPE_CONSTANT_ Type SHORT{Type::Id::Short};
+POPLAR_TYPE_CONSTANT_ Type UNSIGNED_SHORT{Type::Id::UnsignedShort};
+POPLAR_TYPE_CONSTANT_ Type CHAR{Type::Id::Char};
+POPLAR_TYPE_CONSTANT_ Type UNSIGNED_CHAR{Type::Id::UnsignedChar};
+POPLAR_TYPE_CONSTANT_ Type SIGNED_CHAR{Type::Id::SignedChar};
+POPLAR_TYPE_CONSTANT_ Type BOOL{Type::Id::Bool};
+#undef POPLAR_TYPE_CONSTANT_
 
-/// IEEE 754 binary16, stored as its bit pattern. Arithmetic converts to float and rounds back
-/// (round to nearest even), which is what a vertex computing in half precision observes.
-class half {
-public:
-  half() = default;
-  half(float f) : bits_(fromFloat(f)) {} // NOLINT: implicit like the IPU compiler's half
-  operator float() const { return toFloat(bits_); }
-  static half fromBits(std::uint16_t b) { half h; h.bits_ = b; return h; }
-  std::uint16_t bits() const { return bits_; }
 
-  half& operator+=(float o) { return *this = float(*this) + o; }
-  half& operator-=(float o) { return *this = float(*this) - o; }
-  half& operator*=(float o) { return *this = float(*this) * o; }
-  half& operator/=(float o) { return *this = float(*this) / o; }
-
-  static std::uint16_t fromFloat(float f);
-  static float toFloat(std::uint16_t h);
-
-private:
-  std::uint16_t bits_ = 0;
+namespace detail {
+/// Type::Id of each host type that has a device type; other types are incomplete, so asking
+/// for them is a compile error.
+template <typename T> struct TypeIdOf;
+template <> struct TypeIdOf<float> { static constexpr Type::Id id = Type::Id::Float; };
+template <> struct TypeIdOf<half> { static constexpr Type::Id id = Type::Id::Half; };
+template <> struct TypeIdOf<int> { static constexpr Type::Id id = Type::Id::Int; };
+template <> struct TypeIdOf<unsigned> { static constexpr Type::Id id = Type::Id::UnsignedInt; };
+template <> struct TypeIdOf<short> { static constexpr Type::Id id = Type::Id::Short; };
+template <> struct TypeIdOf<unsigned short> {
+  static constexpr Type::Id id = Type::Id::UnsignedShort;
 };
-static_assert(sizeof(half) == 2, "half must be two bytes: it is the device layout");
+template <> struct TypeIdOf<char> { static constexpr Type::Id id = Type::Id::Char; };
+template <> struct TypeIdOf<signed char> { static constexpr Type::Id id = Type::Id::SignedChar; };
+template <> struct TypeIdOf<unsigned char> {
+  static constexpr Type::Id id = Type::Id::UnsignedChar;
+};
+template <> struct TypeIdOf<bool> { static constexpr Type::Id id = Type::Id::Bool; };
+} // namespace detail
 
 /// The poplar::Type of a host C++ type, for templates over element types.
-template <typename T> struct TypeOf;
-template <> struct TypeOf<float> { static constexpr Type value = FLOAT; };
-template <> struct TypeOf<half> { static constexpr Type value = HALF; };
-template <> struct TypeOf<int> { static constexpr Type value = INT; };
-template <> struct TypeOf<unsigned> { static constexpr Type value = UNSIGNED_INT; };
-template <> struct TypeOf<short> { static constexpr Type value = SHORT; };
-template <> struct TypeOf<unsigned short> { static constexpr Type value = UNSIGNED_SHORT; };
-template <> struct TypeOf<char> { static constexpr Type value = CHAR; };
-template <> struct TypeOf<signed char> { static constexpr Type value = SIGNED_CHAR; };
-template <> struct TypeOf<unsigned char> { static constexpr Type value = UNSIGNED_CHAR; };
-template <> struct TypeOf<bool> { static constexpr Type value = BOOL; };
+///
+/// One primary template rather than a specialisation per type: passing `value` by value binds
+/// it to Type's copy constructor (an odr-use), and before C++17 a static constexpr member that
+/// is odr-used needs a namespace-scope definition. A template's definition may sit in the header
+/// (below); an explicit specialisation's would be defined once per translation unit.
+template <typename T> struct TypeOf {
+  static constexpr Type value{detail::TypeIdOf<T>::id};
+};
+#if __cplusplus < 201703L
+template <typename T> constexpr Type TypeOf<T>::value;
+#endif
+/// Same as TypeOf<T>::value. Needs variable templates (C++14); inline from C++17.
+#if __cplusplus >= 201703L
 template <typename T> inline constexpr Type equivalent_device_type_v = TypeOf<T>::value;
+#elif __cplusplus >= 201402L
+template <typename T> constexpr Type equivalent_device_type_v = TypeOf<T>::value;
+#endif
 
 /// Converts host floats to device halves and back (Poplar's helpers for HALF tensors).
 void copyFloatToDeviceHalf(const class Target& target, const float* src, void* dst,

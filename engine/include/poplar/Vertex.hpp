@@ -28,6 +28,7 @@
 #include <vector>
 
 #include <poplar/Type.hpp>
+#include <poplar/VertexIntrospector.hpp>
 
 namespace poplar {
 
@@ -61,10 +62,10 @@ public:
   std::size_t size() const { return items_.size(); }
   T& operator[](std::size_t i) { return items_[i]; }
   const T& operator[](std::size_t i) const { return items_[i]; }
-  auto begin() { return items_.begin(); }
-  auto end() { return items_.end(); }
-  auto begin() const { return items_.begin(); }
-  auto end() const { return items_.end(); }
+  typename std::vector<T>::iterator begin() { return items_.begin(); }
+  typename std::vector<T>::iterator end() { return items_.end(); }
+  typename std::vector<T>::const_iterator begin() const { return items_.begin(); }
+  typename std::vector<T>::const_iterator end() const { return items_.end(); }
 
 private:
   friend struct detail::FieldAccess;
@@ -79,8 +80,8 @@ struct IsVector<Vector<T, L, A, I>> : std::true_type { using element = T; };
 /// Read-only or read-write access to one scalar.
 template <typename T, bool Writable> class ScalarField {
 public:
-  using Ptr = std::conditional_t<Writable, T*, const T*>;
-  using Ref = std::conditional_t<Writable, T&, const T&>;
+  using Ptr = typename std::conditional<Writable, T*, const T*>::type;
+  using Ref = typename std::conditional<Writable, T&, const T&>::type;
   static constexpr bool isVectorField = false;
   Ref operator*() const { return *p_; }
   Ptr operator->() const { return p_; }
@@ -94,8 +95,8 @@ private:
 /// Access to a contiguous array of elements.
 template <typename T, bool Writable> class VectorField {
 public:
-  using Ptr = std::conditional_t<Writable, T*, const T*>;
-  using Ref = std::conditional_t<Writable, T&, const T&>;
+  using Ptr = typename std::conditional<Writable, T*, const T*>::type;
+  using Ref = typename std::conditional<Writable, T&, const T&>::type;
   static constexpr bool isVectorField = true;
   std::size_t size() const { return n_; }
   Ref operator[](std::size_t i) const { return p_[i]; }
@@ -120,40 +121,6 @@ template <typename T> class Input : public detail::FieldSelect<T, false>::type {
 template <typename T> class Output : public detail::FieldSelect<T, true>::type {};
 /// A field the vertex reads and writes.
 template <typename T> class InOut : public detail::FieldSelect<T, true>::type {};
-
-/// Field sizes of one vertex instance, for cycle estimators.
-class VertexIntrospector {
-public:
-  class FieldInfo {
-  public:
-    /// Elements of a vector field, edges of an edge list, 1 for a scalar.
-    std::size_t size() const { return sizes_.size() == 1 && !isList_ ? sizes_[0] : sizes_.size(); }
-    /// Elements of edge i of an edge list.
-    std::size_t getSizeAtIndex(std::size_t i) const { return sizes_.at(i); }
-    /// Total elements over all edges.
-    std::size_t totalElements() const {
-      std::size_t s = 0;
-      for (auto n : sizes_) s += n;
-      return s;
-    }
-    FieldInfo(std::vector<std::size_t> sizes, bool isList) : sizes_(std::move(sizes)), isList_(isList) {}
-
-  private:
-    std::vector<std::size_t> sizes_;
-    bool isList_;
-  };
-  virtual ~VertexIntrospector() = default;
-  virtual FieldInfo getFieldInfo(const std::string& name) const = 0;
-  /// The value of a scalar state member set by Graph::setInitialValue, as raw bytes.
-  virtual const std::vector<unsigned char>& getStateBytes(const std::string& name) const = 0;
-  template <typename T> T getInitialValue(const std::string& name) const {
-    T v{};
-    const auto& b = getStateBytes(name);
-    std::memcpy(&v, b.data(), b.size() < sizeof(T) ? b.size() : sizeof(T));
-    return v;
-  }
-  virtual const std::string& getVertexType() const = 0;
-};
 
 namespace detail {
 
@@ -192,24 +159,41 @@ std::string codeletSourceName(const char* fileOrName);
 
 template <typename F> struct FieldTraits; // F is the member's type
 
+// This header is also compiled by codelets and user programs written in C++11, so the
+// compile-time choices below use tag dispatch and partial specialisation, not `if constexpr`.
+
+/// std::void_t for C++11 (the indirection makes unused parameters take part in SFINAE).
+template <typename...> struct MakeVoid { using type = void; };
+template <typename... Ts> using VoidT = typename MakeVoid<Ts...>::type;
+
 struct FieldAccess {
   template <typename Field> static void bindOne(Field& f, const Span& s) {
     f.p_ = static_cast<typename Field::Ptr>(s.data);
-    if constexpr (Field::isVectorField) f.n_ = s.size;
+    setSize(f, s, std::integral_constant<bool, Field::isVectorField>());
   }
-  template <typename V> static auto& items(V& v) { return v.items_; }
+  template <typename T, VectorLayout L, unsigned A, bool I>
+  static std::vector<T>& items(Vector<T, L, A, I>& v) { return v.items_; }
+
+private:
+  template <typename Field> static void setSize(Field& f, const Span& s, std::true_type) {
+    f.n_ = s.size;
+  }
+  template <typename Field> static void setSize(Field&, const Span&, std::false_type) {}
 };
 
-template <typename T> constexpr Type stateType() {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
-                std::is_same_v<T, short> || std::is_same_v<T, unsigned short> ||
-                std::is_same_v<T, bool> || std::is_same_v<T, char> ||
-                std::is_same_v<T, unsigned char> || std::is_same_v<T, signed char> ||
-                std::is_same_v<T, half>)
-    return TypeOf<T>::value;
-  else
-    return Type{};
-}
+/// True for the host types that have a device element type (TypeOf<T> is defined).
+template <typename T, typename = void> struct HasDeviceType : std::false_type {};
+template <typename T>
+struct HasDeviceType<T, VoidT<decltype(TypeIdOf<T>::id)>> : std::true_type {};
+
+/// The element type recorded for a state member: its device type, or Type{} for other values.
+template <typename T, bool = HasDeviceType<T>::value> struct StateTypeId {
+  static constexpr Type::Id value = Type::Id::Invalid;
+};
+template <typename T> struct StateTypeId<T, true> {
+  static constexpr Type::Id value = TypeIdOf<T>::id;
+};
+template <typename T> constexpr Type stateType() { return Type(StateTypeId<T>::value); }
 
 template <typename T> struct ElementOf { using type = T; static constexpr bool vec = false; };
 template <typename T, VectorLayout L, unsigned A, bool I> struct ElementOf<Vector<T, L, A, I>> {
@@ -222,81 +206,116 @@ template <typename T> struct DirectionOf<Input<T>> { static constexpr FieldDirec
 template <typename T> struct DirectionOf<Output<T>> { static constexpr FieldDirection value = FieldDirection::Out; using inner = T; };
 template <typename T> struct DirectionOf<InOut<T>> { static constexpr FieldDirection value = FieldDirection::InOut; using inner = T; };
 template <typename T, typename = void> struct IsField : std::false_type {};
-template <typename T> struct IsField<T, std::void_t<decltype(DirectionOf<T>::value)>> : std::true_type {};
+template <typename T> struct IsField<T, VoidT<decltype(DirectionOf<T>::value)>> : std::true_type {};
 
 template <typename Field> void bindField(Field& f, const Span& s) { FieldAccess::bindOne(f, s); }
 
-template <typename Class, typename M> FieldDescriptor field(const char* name, M Class::*member) {
+/// What a vertex member is: a field (Input/Output/InOut), an edge list (Vector<Input<...>>), or
+/// a state value. Selects the overloads of describeMember and bindMember below.
+enum class MemberKind { Field, EdgeList, State };
+template <typename M>
+using MemberKindOf = std::integral_constant<
+    MemberKind, IsField<M>::value ? MemberKind::Field
+                                  : (IsVector<M>::value ? MemberKind::EdgeList : MemberKind::State)>;
+using FieldMember = std::integral_constant<MemberKind, MemberKind::Field>;
+using EdgeListMember = std::integral_constant<MemberKind, MemberKind::EdgeList>;
+using StateMember = std::integral_constant<MemberKind, MemberKind::State>;
+
+template <typename M> void describeMember(FieldDescriptor& d, FieldMember) {
+  using Inner = typename DirectionOf<M>::inner;
+  using Elem = typename ElementOf<Inner>::type;
+  d.direction = DirectionOf<M>::value;
+  d.elementType = TypeOf<Elem>::value;
+  d.isVector = ElementOf<Inner>::vec;
+  d.isEdgeList = false;
+}
+template <typename M> void describeMember(FieldDescriptor& d, EdgeListMember) {
+  using Edge = typename IsVector<M>::element;
+  static_assert(IsField<Edge>::value, "Vector<...> fields must hold Input/Output/InOut edges");
+  using Inner = typename DirectionOf<Edge>::inner;
+  using Elem = typename ElementOf<Inner>::type;
+  d.direction = DirectionOf<Edge>::value;
+  d.elementType = TypeOf<Elem>::value;
+  d.isVector = ElementOf<Inner>::vec;
+  d.isEdgeList = true;
+}
+template <typename M> void describeMember(FieldDescriptor& d, StateMember) {
+  static_assert(std::is_trivially_copyable<M>::value, "vertex state members must be plain values");
+  d.direction = FieldDirection::State;
+  d.elementType = stateType<typename std::remove_cv<M>::type>();
+  d.isVector = false;
+  d.isEdgeList = false;
+  d.stateSize = sizeof(M);
+}
+
+template <typename Class, typename M> FieldDescriptor field(const char* name, M Class::*) {
   FieldDescriptor d{};
   d.name = name;
-  if constexpr (IsField<M>::value) {
-    using Inner = typename DirectionOf<M>::inner;
-    using Elem = typename ElementOf<Inner>::type;
-    d.direction = DirectionOf<M>::value;
-    d.elementType = TypeOf<Elem>::value;
-    d.isVector = ElementOf<Inner>::vec;
-    d.isEdgeList = false;
-  } else if constexpr (IsVector<M>::value) {
-    using Edge = typename IsVector<M>::element;
-    static_assert(IsField<Edge>::value, "Vector<...> fields must hold Input/Output/InOut edges");
-    using Inner = typename DirectionOf<Edge>::inner;
-    using Elem = typename ElementOf<Inner>::type;
-    d.direction = DirectionOf<Edge>::value;
-    d.elementType = TypeOf<Elem>::value;
-    d.isVector = ElementOf<Inner>::vec;
-    d.isEdgeList = true;
-  } else {
-    static_assert(std::is_trivially_copyable_v<M>, "vertex state members must be plain values");
-    d.direction = FieldDirection::State;
-    d.elementType = stateType<std::remove_cv_t<M>>();
-    d.isVector = false;
-    d.isEdgeList = false;
-    d.stateSize = sizeof(M);
-  }
+  describeMember<M>(d, MemberKindOf<M>());
   return d;
+}
+
+template <typename M> void bindMemberAs(M& m, const Span* spans, std::size_t, FieldMember) {
+  bindField(m, spans[0]);
+}
+template <typename M>
+void bindMemberAs(M& m, const Span* spans, std::size_t count, EdgeListMember) {
+  auto& items = FieldAccess::items(m);
+  items.resize(count);
+  for (std::size_t i = 0; i < count; ++i) bindField(items[i], spans[i]);
+}
+template <typename M> void bindMemberAs(M& m, const Span* spans, std::size_t, StateMember) {
+  std::memcpy(&m, spans[0].data, sizeof(M));
 }
 
 /// Binder for member `member` of Class: a function pointer built from a template parameter.
 template <typename Class, typename M, M Class::*member>
 void bindMember(Vertex& v, const Span* spans, std::size_t count) {
-  auto& m = static_cast<Class&>(v).*member;
-  if constexpr (IsField<M>::value) {
-    bindField(m, spans[0]);
-  } else if constexpr (IsVector<M>::value) {
-    auto& items = FieldAccess::items(m);
-    items.resize(count);
-    for (std::size_t i = 0; i < count; ++i) bindField(items[i], spans[i]);
-  } else {
-    std::memcpy(&m, spans[0].data, sizeof(M));
-  }
+  bindMemberAs(static_cast<Class&>(v).*member, spans, count, MemberKindOf<M>());
 }
 
 template <typename C, typename = void> struct HasCycleEstimate : std::false_type {};
 template <typename C>
-struct HasCycleEstimate<C, std::void_t<decltype(C::getCycleEstimate(
+struct HasCycleEstimate<C, VoidT<decltype(C::getCycleEstimate(
                                std::declval<const VertexIntrospector&>(),
                                std::declval<const Target&>()))>> : std::true_type {};
+
+/// compute() may return bool (false: the vertex failed) or void (always succeeds).
+template <typename Class> bool runCompute(Vertex& v, std::true_type /*returnsVoid*/) {
+  static_cast<Class&>(v).compute();
+  return true;
+}
+template <typename Class> bool runCompute(Vertex& v, std::false_type /*returnsVoid*/) {
+  return static_cast<Class&>(v).compute();
+}
+template <typename Class> bool computeVertex(Vertex& v) {
+  return runCompute<Class>(
+      v, std::is_same<decltype(static_cast<Class&>(v).compute()), void>());
+}
+
+template <typename Class>
+std::uint64_t estimateCycles(const VertexIntrospector& vi, const Target& t) {
+  return Class::getCycleEstimate(vi, t);
+}
+template <typename Class> CycleEstimator cycleEstimatorOf(std::true_type) {
+  return &estimateCycles<Class>;
+}
+template <typename Class> CycleEstimator cycleEstimatorOf(std::false_type) { return nullptr; }
+
+template <typename Class> std::unique_ptr<Vertex> createVertex() {
+  return std::unique_ptr<Vertex>(new Class());
+}
 
 template <typename Class> struct VertexRegistrar {
   VertexRegistrar(const char* name, const char* source, std::vector<FieldDescriptor> fields) {
     VertexTypeDescriptor d;
     d.name = name;
     d.codeletSource = codeletSourceName(source);
-    d.isSupervisor = std::is_base_of_v<SupervisorVertex, Class>;
+    d.isSupervisor = std::is_base_of<SupervisorVertex, Class>::value;
     d.fields = std::move(fields);
-    d.create = []() -> std::unique_ptr<Vertex> { return std::make_unique<Class>(); };
-    d.compute = [](Vertex& v) -> bool {
-      if constexpr (std::is_same_v<decltype(static_cast<Class&>(v).compute()), void>) {
-        static_cast<Class&>(v).compute();
-        return true;
-      } else {
-        return static_cast<Class&>(v).compute();
-      }
-    };
-    if constexpr (HasCycleEstimate<Class>::value)
-      d.cycleEstimate = [](const VertexIntrospector& vi, const Target& t) -> std::uint64_t {
-        return Class::getCycleEstimate(vi, t);
-      };
+    d.create = &createVertex<Class>;
+    d.compute = &computeVertex<Class>;
+    d.cycleEstimate = cycleEstimatorOf<Class>(HasCycleEstimate<Class>());
     d.codeBytes = 64 + 16 * d.fields.size();
     registerVertexType(std::move(d));
   }
@@ -340,10 +359,12 @@ template <typename Class> struct VertexRegistrar {
 /// Registers `Class` under an explicit name such as "popops::Add<float>".
 #define TESSERA_VERTEX_AS(Name, Class, ...) TESSERA_VERTEX_IN(__FILE__, Name, Class, __VA_ARGS__)
 
-namespace poplar::detail {
+namespace poplar {
+namespace detail {
 template <typename Class, typename M, M Class::*member> FieldDescriptor withBinder(const char* name) {
   FieldDescriptor d = field<Class, M>(name, member);
   d.bind = &bindMember<Class, M, member>;
   return d;
 }
-} // namespace poplar::detail
+} // namespace detail
+} // namespace poplar

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 

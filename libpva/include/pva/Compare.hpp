@@ -9,7 +9,7 @@
 
 #include <pva/Report.hpp>
 
-#include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 

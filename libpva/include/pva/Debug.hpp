@@ -2,9 +2,13 @@
 // compute set and variable, and the operations that made them.
 #pragma once
 
+#include <pva/Compilation.hpp> // Variable: Operation::vars() holds them by value
 #include <pva/Fwd.hpp>
 
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace pva {
 

@@ -10,6 +10,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace tessera::viewer {

@@ -10,6 +10,7 @@
 #include "core/TileDetailsData.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace tessera::viewer {
 

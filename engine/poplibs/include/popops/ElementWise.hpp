@@ -14,6 +14,7 @@
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <popops/ScaledAdd.hpp> // scaledAddTo and scaledSubtractFrom were declared here first
 
 namespace popops {
 
@@ -55,16 +56,5 @@ POPOPS_DECLARE_UNARY(sigmoid)
 
 #undef POPOPS_DECLARE_BINARY
 #undef POPOPS_DECLARE_UNARY
-
-/// A += scaleB * B, for FLOAT or HALF tensors of the same shape (B may broadcast to A).
-void scaledAddTo(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,
-                 float scaleB, poplar::program::Sequence& prog,
-                 const poplar::DebugContext& debugContext = {},
-                 const poplar::OptionFlags& options = {});
-/// A -= scaleB * B.
-void scaledSubtractFrom(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,
-                        float scaleB, poplar::program::Sequence& prog,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
 
 } // namespace popops

@@ -3,10 +3,9 @@
 
 #include <iosfwd>
 
-namespace popops {
+#include <popops/OperationDef.hpp>
 
-/// How a reduction combines elements. SQUARE_ADD sums the squares of the elements.
-enum class Operation { ADD, MUL, MIN, MAX, SQUARE_ADD };
+namespace popops {
 
 /// "ADD", "MUL", "MIN", "MAX" or "SQUARE_ADD".
 const char* asString(Operation op);

@@ -19,14 +19,22 @@ inline std::string templateArg(const char* s) {
 inline std::string templateArg(bool b) {
   return b ? "true" : "false";
 }
+
+// Recursion over the arguments rather than a fold expression: this header compiles as C++11.
+inline void appendTemplateArgs(std::string&) {}
+template <typename First, typename... Rest>
+void appendTemplateArgs(std::string& s, const First& first, const Rest&... rest) {
+  s += templateArg(first);
+  if (sizeof...(rest) != 0) s += ',';
+  appendTemplateArgs(s, rest...);
+}
 } // namespace detail
 
 /// "name<arg1,arg2,...>": types print as their Poplar names (float, half, unsigned int).
 template <typename... Args>
 std::string templateVertex(const std::string& name, const Args&... args) {
   std::string s = name + '<';
-  bool first = true;
-  ((s += (first ? "" : ",") + detail::templateArg(args), first = false), ...);
+  detail::appendTemplateArgs(s, args...);
   return s + '>';
 }
 
