@@ -470,7 +470,10 @@ private slots:
     // The view moved and zoomed to it, and it is on screen.
     const TraceEventRecord& e = page->index()->event(second);
     QVERIFY(t->viewBegin() <= double(e.begin) && t->viewEnd() >= double(e.end));
-    QVERIFY(t->viewEnd() - t->viewBegin() < fullSpan / 2);
+    // Zoomed to the event: a few times its length. (Not "less than half the trace": the fixture
+    // is traced in real time, so on a loaded machine one layer can take a sixth of the trace.)
+    QVERIFY(t->viewEnd() - t->viewBegin() < fullSpan);
+    QVERIFY(t->viewEnd() - t->viewBegin() <= std::max(4.0 * double(e.end - e.begin), 4000.0));
     QVERIFY(!t->eventRect(second).isEmpty());
     QVERIFY(page->summary()->text().contains(QStringLiteral("layer1")));
     QTest::keyClick(page->searchBox(), Qt::Key_F3, Qt::ShiftModifier);
