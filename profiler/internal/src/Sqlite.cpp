@@ -5,11 +5,27 @@
 #include <cctype>
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace tessera::sqlite {
 
 namespace {
+/// SQLite's message, with the system's reason when the failure came from a system call
+/// ("disk I/O error" alone does not say the disk is full or the file too large).
+std::string reasonOf(sqlite3* db, const char* sqliteMessage) {
+  std::string r = sqliteMessage;
+  if (!db) return r;
+  // Only for failures of the file itself: after other errors the system errno may be stale.
+  const int code = sqlite3_extended_errcode(db) & 0xff, err = sqlite3_system_errno(db);
+  if (err != 0 && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
+    r += std::string(" (") + std::strerror(err) + ")";
+  else if (code == SQLITE_FULL || sqlite3_extended_errcode(db) == SQLITE_IOERR_WRITE)
+    // SQLite keeps no errno for failed writes (ENOSPC, EFBIG): say what they usually mean.
+    r += " (a write to the file failed: the disk is full or the file is over its size limit)";
+  return r;
+}
+
 std::string message(const std::filesystem::path& path, std::string_view what, std::string_view reason) {
   std::string m = displayPath(path.string());
   m += ": ";
@@ -96,7 +112,7 @@ void Database::exec(const std::string& sql) {
   char* err = nullptr;
   const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
-    std::string reason = err ? err : sqlite3_errstr(rc);
+    std::string reason = reasonOf(db_, err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
     throw Error(message(path_, "'" + sql + "' failed", reason));
   }
@@ -111,7 +127,7 @@ std::string Database::queryText(const std::string& sql) {
 bool Database::autocommit() const { return db_ && sqlite3_get_autocommit(db_) != 0; }
 
 void Database::fail(std::string_view what) const {
-  throw Error(message(path_, what, db_ ? sqlite3_errmsg(db_) : "database is closed"));
+  throw Error(message(path_, what, db_ ? reasonOf(db_, sqlite3_errmsg(db_)) : "database is closed"));
 }
 
 void Database::fail(std::string_view what, int rc) const { throw Error(message(path_, what, sqlite3_errstr(rc))); }
