@@ -32,11 +32,12 @@ for arg in "$@"; do
   case "$arg" in
     --sanitize)
       # Optimised (sanitizers at -O0 make the engine-driven tests several times slower) with
-      # debug info for the reports; what a sanitizer needs to check the readers is not needed.
+      # debug info for the reports. Static libraries: the fuzz targets are then self-contained
+      # programs that a long campaign can run from a copy while build-asan/ is rebuilt.
       build_dir=build-asan
       cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
                   -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_FUZZ=ON -DTESSERA_BUILD_VIEWER=OFF -DTESSERA_BUILD_PYTHON=OFF
-                  -DTESSERA_BUILD_BENCH=OFF) ;;
+                  -DTESSERA_BUILD_BENCH=OFF -DBUILD_SHARED_LIBS=OFF) ;;
     --deps-only) configure=0 ;;
     -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
