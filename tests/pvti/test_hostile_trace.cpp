@@ -60,15 +60,18 @@ TEST_CASE("A trace a killed tracer left in WAL mode reads in a read-only directo
   // mode but no journal (cleanly closed, or checkpointed) in a directory without -shm.
   struct Case {
     const char* name;
-    bool wal, keepShm;
+    bool wal, keepShm, torn;
   };
-  for (const Case c : {Case{"-wal and -shm", true, true}, Case{"-wal only", true, false}, Case{"no -wal", false, false}}) {
+  // A torn journal (the writer died inside its last write) must read as the last whole commit.
+  for (const Case c : {Case{"-wal and -shm", true, true, false}, Case{"-wal only", true, false, false},
+                       Case{"-wal only, torn", true, false, true}, Case{"no -wal", false, false, false}}) {
     INFO(c.name);
     test::ScratchDir dir;
     const auto trace = dir / "t.pvti";
     std::filesystem::copy_file(original, trace);
     // A label only the journal holds, when there is one.
     if (c.wal) test::leaveInWal(trace, "UPDATE processes SET name = 'from-the-wal';", c.keepShm);
+    if (c.torn) std::filesystem::resize_file(trace.string() + "-wal", std::filesystem::file_size(trace.string() + "-wal") - 100);
     else test::leaveInWal(trace, "PRAGMA wal_checkpoint(TRUNCATE);", false), std::filesystem::remove(trace.string() + "-wal");
     std::size_t files = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.is_regular_file() ? 1 : 0;
@@ -76,7 +79,8 @@ TEST_CASE("A trace a killed tracer left in WAL mode reads in a read-only directo
     const test::Outcome o = test::runUnprivileged([&] {
       const pva::Trace t = pva::openTrace(trace.string());
       const auto& p = t.processes()[0];
-      if (c.wal && p.name() != "from-the-wal") throw std::runtime_error("the journal was not read: " + p.name());
+      if (c.wal && !c.torn && p.name() != "from-the-wal") throw std::runtime_error("the journal was not read: " + p.name());
+      if (c.torn && p.name() == "from-the-wal") throw std::runtime_error("a torn commit was read");
       if (p.threads()[0].numEvents() != events) throw std::runtime_error("events lost");
     });
     INFO(o.message);
