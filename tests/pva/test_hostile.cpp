@@ -141,3 +141,22 @@ TEST_CASE("A WAL-mode report in a read-only directory is read with its journal, 
     CHECK(after == files); // nothing created beside it
   }
 }
+
+TEST_CASE("Debug contexts whose text is not UTF-8 give JSON with U+FFFD, not a JSON library exception", "[pva][hostile]") {
+  // Found by fuzz_report_debug: one byte of a context's name changed to 0xfc. DebugContext::json()
+  // threw nlohmann's type_error 316, which is no pva::Exception (the fuzz target aborted).
+  const pva::Report r = pva::openReport(kFuzz + "/debug-invalid-utf8-name.pop", kFuzz + "/debug-invalid-utf8-name.cbor");
+  std::vector<std::shared_ptr<const pva::DebugContext>> contexts;
+  for (const auto& p : r.compilation().programs()) contexts.push_back(p->debugContext());
+  for (const auto& cs : r.compilation().computeSets()) contexts.push_back(cs.debugContext());
+  for (const auto& v : r.compilation().variables()) contexts.push_back(v.debugContext());
+  std::size_t replaced = 0;
+  for (const auto& c : contexts) {
+    if (!c) continue;
+    std::string json;
+    REQUIRE_NOTHROW(json = c->json());
+    REQUIRE_NOTHROW(c->layer());
+    replaced += json.find("\xef\xbf\xbd") != std::string::npos ? 1 : 0;
+  }
+  CHECK(replaced > 0);
+}
