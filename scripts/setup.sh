@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages Tessera needs (only those missing) and configures the build.
 #
 #   scripts/setup.sh              configure build/ (RelWithDebInfo)
-#   scripts/setup.sh --sanitize   configure build-asan/ with AddressSanitizer + UBSan
+#   scripts/setup.sh --sanitize   configure build-asan/ with clang, AddressSanitizer + UBSan and the
+#                                 libFuzzer targets of fuzz/ (no viewer, Python or benchmarks)
 #   scripts/setup.sh --deps-only  install packages, configure nothing
 #
 # Safe to run again: installed packages are skipped and an existing build is reconfigured.
@@ -21,6 +22,7 @@ PACKAGES=(
   pybind11-dev python3-dev            # the Python modules pva and libpvti
   python3-pytest python3-numpy        # Python tests; per-tile arrays as numpy arrays
   qt6-base-dev fonts-dejavu-core      # the viewer (Qt 6 Widgets), and a font for headless rendering
+  clang-14 libclang-rt-14-dev         # the sanitizer build and the fuzz targets (libFuzzer)
 )
 
 build_dir=build
@@ -28,7 +30,14 @@ cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=/usr
 configure=1
 for arg in "$@"; do
   case "$arg" in
-    --sanitize) build_dir=build-asan; cmake_args+=(-DTESSERA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug) ;;
+    --sanitize)
+      # Optimised (sanitizers at -O0 make the engine-driven tests several times slower) with
+      # debug info for the reports. Static libraries: the fuzz targets are then self-contained
+      # programs that a long campaign can run from a copy while build-asan/ is rebuilt.
+      build_dir=build-asan
+      cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
+                  -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_FUZZ=ON -DTESSERA_BUILD_VIEWER=OFF -DTESSERA_BUILD_PYTHON=OFF
+                  -DTESSERA_BUILD_BENCH=OFF -DBUILD_SHARED_LIBS=OFF) ;;
     --deps-only) configure=0 ;;
     -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;

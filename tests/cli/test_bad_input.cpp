@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using cli::contains;
 
@@ -59,4 +61,48 @@ TEST_CASE("a bad input leaves no output file behind") {
                                     (dir / "no" / "such" / "dir.xml").string()});
   CHECK(unwritable.status == 2);
   CHECK(contains(unwritable.err, "dir.xml"));
+}
+
+TEST_CASE("a FIFO given as a report or a trace exits 2 at once instead of waiting for a writer") {
+  const auto fifo = std::filesystem::path(CLI_TMP_DIR) / ("fifo-" + std::to_string(::getpid()) + ".pvti");
+  std::filesystem::create_directories(fifo.parent_path());
+  std::filesystem::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  for (const std::vector<std::string> args : {std::vector<std::string>{"summary", fifo.string()},
+                                              std::vector<std::string>{"trace", fifo.string()}}) {
+    const auto r = cli::pva(args); // before the fix: never returned (CTest's timeout)
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, fifo.string() + ": is a FIFO (named pipe)"));
+  }
+  std::filesystem::remove(fifo);
+}
+
+TEST_CASE("the debug.cbor files fuzzing found exit 2 with a message, not 134 (abort) or an OOM kill") {
+  const std::string base = cli::profile("base").string();
+  for (const char* name : {"fuzz/debug-abort-libcbor-assert-float-parent.cbor", "fuzz/debug-oom-cbor-huge-array.cbor",
+                           "fuzz/debug-oom-cbor-huge-array-contexts.cbor", "fuzz/debug-oom-cbor-huge-map.cbor"}) {
+    const std::string file = cli::dataFile(name).string();
+    expectBadFile({"summary", base, "--debug", file}, file);
+  }
+}
+
+TEST_CASE("escape codes in a file name are printed escaped, never sent to the terminal") {
+  const std::string name = std::string(CLI_TMP_DIR) + "/evil\x1b[2J\x07.pop";
+  const auto r = cli::pva({"summary", name});
+  CHECK(r.status == 2);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.err.find('\x07') == std::string::npos);
+  CHECK(contains(r.err, "evil\\x1b[2J\\x07.pop"));
+}
+
+TEST_CASE("a path too long for the system says so, not 'no such file'") {
+  const std::string longPath = std::string(CLI_TMP_DIR) + "/" + std::string(5000, 'a') + ".pop";
+  for (const char* command : {"summary", "trace"}) {
+    const auto r = cli::pva({command, longPath});
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(contains(r.err, "File name too long"));
+    CHECK(!contains(r.err, "no such"));
+  }
 }

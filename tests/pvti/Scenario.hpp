@@ -9,6 +9,8 @@ inline constexpr int kWorkerSpans = 100;     ///< "basic": top-level events per 
 inline constexpr const char* kChannel = "Test";
 inline constexpr const char* kMetadataJson = R"({"batch":7,"phase":"train"})";
 inline constexpr int kCrashEvents = 50;      ///< "crash": events recorded before "ready"
+inline constexpr int kDiskFullRounds = 100;         ///< "diskfull": flushes...
+inline constexpr int kDiskFullEventsPerRound = 500; ///< ...of this many distinct labels each (~2 MB of labels)
 inline constexpr int kLoadGroup = 10;        ///< "load": spans per top-level group (1 outer + 9 inner)
 
 } // namespace scenario

@@ -7,11 +7,15 @@
 #include <pvti/pvti.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <sys/resource.h>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -182,6 +186,51 @@ int load(int threads, int spans) {
   return 0;
 }
 
+// soak <threads>: like load, but until a file named "stop" appears in the working directory,
+// saying "ready" once the file has events, so that a reader can open the file again and again
+// while every thread records.
+int soak(int threads) {
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&stop] {
+      while (!stop.load(std::memory_order_relaxed)) {
+        pvti::Tracepoint::begin(&testChannel, "outer");
+        for (int k = 1; k < scenario::kLoadGroup; ++k) pvti::Tracepoint inner(&testChannel, "inner");
+        pvti::Tracepoint::end(&testChannel, "outer");
+        // About 80k events a second in all: the file grows while it is read, but each
+        // re-read stays short (a reader loads the whole file every time).
+        sleepMs(1);
+      }
+    });
+  sleepMs(300); // past the flush interval: the file has events
+  std::printf("ready\n");
+  std::fflush(stdout);
+  while (!std::filesystem::exists("stop")) sleepMs(5);
+  stop = true;
+  for (auto& t : pool) t.join();
+  return 0;
+}
+
+// diskfull <bytes>: the process may write files of at most <bytes> (RLIMIT_FSIZE; SIGXFSZ
+// ignored, so a write past it fails with EFBIG as on a full disk). Records numbered events until
+// well past the limit, then checks it still runs and says how many it recorded.
+int diskfull(long bytes) {
+  std::signal(SIGXFSZ, SIG_IGN);
+  // The trace file exists already (the session starts before main): limit what it may grow to.
+  const rlimit limit{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+  EXPECT(setrlimit(RLIMIT_FSIZE, &limit) == 0);
+  int n = 0;
+  for (int round = 0; round < scenario::kDiskFullRounds; ++round) {
+    for (int i = 0; i < scenario::kDiskFullEventsPerRound; ++i, ++n)
+      pvti::Tracepoint t(&testChannel, "e" + std::to_string(n)); // distinct labels: the file grows
+    sleepMs(20); // let the writer flush this round
+  }
+  pvti::closeTrace();
+  std::printf("still running after %d events\n", n);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -192,7 +241,9 @@ int main(int argc, char** argv) {
   if (s == "off") return off();
   if (s == "crash") return crash();
   if (s == "load" && argc == 4) return load(std::atoi(argv[2]), std::atoi(argv[3]));
+  if (s == "soak" && argc == 3) return soak(std::atoi(argv[2]));
+  if (s == "diskfull" && argc == 3) return diskfull(std::atol(argv[2]));
   if (s == "name") return std::printf("%s\n", pvti::getCurrentTraceFilename().c_str()) < 0;
-  std::fprintf(stderr, "usage: pvti_driver basic|channels|duration|off|crash|name|load <threads> <spans>\n");
+  std::fprintf(stderr, "usage: pvti_driver basic|channels|duration|off|crash|name|load <threads> <spans>|soak <threads>|diskfull <bytes>\n");
   return 2;
 }

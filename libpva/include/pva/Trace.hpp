@@ -185,6 +185,7 @@ public:
 private:
   friend Trace openTrace(const std::string& path);
   friend Trace openTrace(const std::string& path, const LoadProgress& progress);
+  friend struct detail::TraceBuilder;
   explicit Trace(std::shared_ptr<const detail::TraceData> d);
   std::shared_ptr<const detail::TraceData> d_;
   std::vector<Process> processes_;

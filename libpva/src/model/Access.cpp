@@ -13,12 +13,12 @@ static_assert(TileCycleTotals::numKinds == S::kCycleKindNames.size(), "TileCycle
 
 // --- ReportState ---------------------------------------------------------------------------------
 
-ReportState::ReportState(const std::string& profile, const std::string* debug) : store(profile) {
+ReportState::ReportState(const storage::Source& profile, const storage::Source* debug) : store(profile) {
   if (debug) {
-    debugPath = *debug;
+    debugPath = debug->path;
     auto it = store.meta().find(std::string(S::meta::reportId));
     const std::string id = it == store.meta().end() ? std::string() : it->second;
-    debugRows = storage::readDebugInfo(*debug, id, profile);
+    debugRows = storage::readDebugInfo(*debug, id, store.shownPath());
     hasDebug = true;
   }
 }
@@ -26,7 +26,7 @@ ReportState::ReportState(const std::string& profile, const std::string* debug) :
 std::shared_ptr<ReportState> StateRef::owner() const { return p_->self(); }
 
 void ReportState::badArgument(const std::string& what) const {
-  throw InvalidArgumentError(store.path() + ": " + what);
+  throw InvalidArgumentError(store.shownPath() + ": " + what);
 }
 
 const Target& ReportState::getTarget() {

@@ -11,15 +11,21 @@ namespace pva {
 using detail::Access;
 using detail::ReportState;
 
+namespace {
+/// debug.cbor's text comes from whoever wrote the file: bytes that are not UTF-8 become U+FFFD
+/// instead of nlohmann's type_error (which escaped to clients as a non-pva exception).
+std::string dumpJson(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+} // namespace
+
 std::string DebugContext::json() const {
   nlohmann::json j{{"id", id_},       {"name", name_},     {"path", path_},
                    {"layer", layer_}, {"opType", opType_},
                    {"location", {{"fileName", location_.fileName()}, {"functionName", location_.functionName()},
                                  {"lineNumber", location_.lineNumber()}}}};
-  return j.dump();
+  return dumpJson(j);
 }
 
-std::string DebugContext::layer() const { return nlohmann::json{{"layer", layer_}}.dump(); }
+std::string DebugContext::layer() const { return dumpJson(nlohmann::json{{"layer", layer_}}); }
 
 std::vector<std::shared_ptr<const DebugContext>> DebugContext::parents() const {
   std::vector<std::shared_ptr<const DebugContext>> out;

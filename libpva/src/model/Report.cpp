@@ -1,6 +1,8 @@
 // openReport and the Report's own accessors (identity, versions, options).
 #include "Access.hpp"
 
+#include "../FromMemory.hpp"
+
 #include <profiler/Schema.hpp>
 
 #include <cstdio>
@@ -40,12 +42,25 @@ ProfileReportVersion supportedFormatVersion() {
 }
 
 Report openReport(const std::string& profilePath) {
-  return Access::report(std::make_shared<ReportState>(profilePath, nullptr));
+  return Access::report(std::make_shared<ReportState>(storage::Source{profilePath}, nullptr));
 }
 
 Report openReport(const std::string& profilePath, const std::string& debugPath) {
-  return Access::report(std::make_shared<ReportState>(profilePath, &debugPath));
+  const storage::Source debug{debugPath};
+  return Access::report(std::make_shared<ReportState>(storage::Source{profilePath}, &debug));
 }
+
+namespace detail {
+
+Report openReportImage(const std::string& profileName, std::string_view profile, const std::string* debugName,
+                       std::string_view debug) {
+  const storage::FileImage profileImage{profile}, debugImage{debug};
+  const storage::Source debugSource{debugName ? *debugName : std::string(), &debugImage};
+  return Access::report(
+      std::make_shared<ReportState>(storage::Source{profileName, &profileImage}, debugName ? &debugSource : nullptr));
+}
+
+} // namespace detail
 
 CompilationReport Report::compilation() const { return Access::compilation(s_); }
 ExecutionReport Report::execution() const { return Access::execution(s_); }

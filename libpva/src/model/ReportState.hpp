@@ -45,7 +45,7 @@ struct ProgramCache {
 };
 
 struct ReportState : std::enable_shared_from_this<ReportState> {
-  ReportState(const std::string& profile, const std::string* debug);
+  ReportState(const storage::Source& profile, const storage::Source* debug);
 
   storage::ReportStore store;
   std::string debugPath;

@@ -1,6 +1,8 @@
 // Reads debug.cbor (the only place libpva parses CBOR) and checks it belongs to its report.
 #pragma once
 
+#include "OpenFile.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,7 +18,8 @@ struct DebugContextRow {
 
 /// Throws FileNotFoundError, InvalidReportError (not debug info, corrupted, truncated),
 /// UnsupportedVersionError, or DebugInfoMismatchError when its report id is not `reportId`.
-std::vector<DebugContextRow> readDebugInfo(const std::string& path, const std::string& reportId,
-                                           const std::string& profilePath);
+/// `profileShown`: the report's path as messages print it.
+std::vector<DebugContextRow> readDebugInfo(const Source& source, const std::string& reportId,
+                                           const std::string& profileShown);
 
 } // namespace pva::storage

@@ -69,18 +69,15 @@ bool parseVersion(const std::string& text, Version& v) {
 
 } // namespace
 
-ReportStore::ReportStore(std::string path) : path_(std::move(path)) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path_, ec))
-    throw FileNotFoundError(path_ + ": no such file");
-  if (std::filesystem::is_directory(path_, ec))
-    throw FileNotFoundError(path_ + ": is a directory, not a report (profile.pop is inside it)");
-  checkHeader();
+ReportStore::ReportStore(const Source& source) : path_(source.path), shown_(source.shown()) {
+  fileSize_ = checkRegularFile(source, "report");
+  checkHeader(source);
   try {
-    db_ = std::make_unique<tessera::sqlite::Database>(path_, tessera::sqlite::OpenMode::ReadOnly);
+    file_ = openReadOnly(source);
   } catch (const tessera::sqlite::Error& e) {
-    throw FileNotFoundError(path_ + ": cannot open: " + e.what());
+    throw InvalidReportError(std::string(e.what()) + " (the report is corrupted or truncated)");
   }
+  db_ = file_.db.get();
   readMeta();
 }
 
@@ -88,28 +85,24 @@ ReportStore::~ReportStore() {
   statements_.clear(); // before the connection
 }
 
-void ReportStore::corrupt(const std::string& what) const { throw InvalidReportError(path_ + ": " + what); }
+void ReportStore::corrupt(const std::string& what) const { throw InvalidReportError(shown_ + ": " + what); }
 
 /// Cheap checks that need no query: the SQLite signature, and a file at least as long as its
 /// header says (a truncated copy would otherwise only fail when a missing page is read).
-void ReportStore::checkHeader() {
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) throw FileNotFoundError(path_ + ": cannot be read");
-  unsigned char h[100] = {};
-  in.read(reinterpret_cast<char*>(h), sizeof h);
-  const std::streamsize got = in.gcount();
+void ReportStore::checkHeader(const Source& source) {
+  const std::string head = readHead(source, 100);
+  const auto* h = reinterpret_cast<const unsigned char*>(head.data());
   static const char kMagic[] = "SQLite format 3";
-  if (got == 0) corrupt("empty file, not a Tessera report");
-  if (got < 100 || std::memcmp(h, kMagic, sizeof kMagic) != 0)
+  if (head.empty()) corrupt("empty file, not a Tessera report");
+  if (head.size() < 100 || std::memcmp(h, kMagic, sizeof kMagic) != 0)
     corrupt("not a Tessera report (not an SQLite database)");
   const std::uint32_t pageSizeField = (std::uint32_t(h[16]) << 8) | h[17];
   const std::uint64_t pageSize = pageSizeField == 1 ? 65536 : pageSizeField;
   auto be32 = [&](int o) { return (std::uint32_t(h[o]) << 24) | (std::uint32_t(h[o + 1]) << 16) | (std::uint32_t(h[o + 2]) << 8) | h[o + 3]; };
   const std::uint32_t pages = be32(28), changeCounter = be32(24), validFor = be32(92);
-  const auto size = std::filesystem::file_size(path_);
   if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0) corrupt("corrupted report (bad page size in the header)");
-  if (pages != 0 && changeCounter == validFor && size < pages * pageSize)
-    corrupt("truncated report: " + std::to_string(size) + " bytes, the header says " +
+  if (pages != 0 && changeCounter == validFor && fileSize_ < pages * pageSize)
+    corrupt("truncated report: " + std::to_string(fileSize_) + " bytes, the header says " +
             std::to_string(pages * pageSize));
 }
 
@@ -132,7 +125,7 @@ void ReportStore::readMeta() {
   const auto& ours = S::kProfileFormatVersion;
   const std::string supported = "this libpva reads format " + std::to_string(ours.major) + ".x up to " + S::toString(ours);
   if (v.major != ours.major || v.minor > ours.minor || (v.minor == ours.minor && v.point > ours.point))
-    throw UnsupportedVersionError(path_ + ": report format " + version + " is " +
+    throw UnsupportedVersionError(shown_ + ": report format " + version + " is " +
                                   (v.major < ours.major ? "older than" : "newer than") + " this libpva supports (" +
                                   supported + ")" +
                                   (v.major < ours.major ? "" : "; update Tessera to read it"));
@@ -157,7 +150,7 @@ template <class F> auto ReportStore::guarded(const char* what, F&& f) -> decltyp
     // The message already names the file; say what we were doing.
     throw InvalidReportError(std::string(e.what()) + " (while " + what + "; the report is corrupted or truncated)");
   } catch (const tessera::profiler::BlobError& e) {
-    throw InvalidReportError(path_ + ": corrupted report: " + e.what() + " (while " + what + ")");
+    throw InvalidReportError(shown_ + ": corrupted report: " + e.what() + " (while " + what + ")");
   }
 }
 
@@ -177,7 +170,7 @@ U64s ReportStore::decodeTileValues(const void* data, std::size_t size, const cha
   try {
     return tessera::profiler::decodeTileValues(data, size);
   } catch (const tessera::profiler::BlobError& e) {
-    throw InvalidReportError(path_ + ": corrupted " + what + ": " + e.what());
+    throw InvalidReportError(shown_ + ": corrupted " + what + ": " + e.what());
   }
 }
 
@@ -212,6 +205,18 @@ TargetRow ReportStore::target() {
         std::uint64_t(t.numIpus) * t.tilesPerIpu > (1u << 24))
       corrupt("corrupted report (impossible target: " + std::to_string(t.numIpus) + " IPUs of " +
               std::to_string(t.tilesPerIpu) + " tiles, " + std::to_string(t.numReplicas) + " replicas)");
+    // Declared counts against the file's size (docs/formats.md, "Hostile files"): every tile of
+    // a replica has a tile_memory row, which no SQLite file stores in fewer than
+    // kMinTileRowBytes; replicas are bounded by the largest system. So the tiles a report makes
+    // a reader build are at most kMaxReplicas * size / kMinTileRowBytes.
+    const std::uint64_t perReplica = std::uint64_t(t.numIpus / t.numReplicas) * t.tilesPerIpu;
+    if (t.numReplicas > S::kMaxReplicas)
+      corrupt("corrupted report (" + std::to_string(t.numReplicas) + " replicas; at most " +
+              std::to_string(S::kMaxReplicas) + " are possible)");
+    if (perReplica * S::kMinTileRowBytes > fileSize_)
+      corrupt("corrupted report (a replica of " + std::to_string(perReplica) + " tiles needs at least " +
+              std::to_string(perReplica * S::kMinTileRowBytes) + " bytes of tile rows, the file has " +
+              std::to_string(fileSize_) + ")");
     return t;
   });
 }

@@ -4,6 +4,8 @@
 // naming the file. Thread-safe: one connection, used under a mutex.
 #pragma once
 
+#include "OpenFile.hpp"
+
 #include <tessera/internal/Sqlite.hpp>
 
 #include <cstdint>
@@ -115,10 +117,15 @@ struct BlockRow {
 
 class ReportStore {
 public:
-  /// Opens `path` read-only and checks it is a profile report of a supported format version.
-  explicit ReportStore(std::string path);
+  /// Opens the file (or image) read-only and checks it is a profile report of a supported
+  /// format version.
+  explicit ReportStore(const Source& source);
   ~ReportStore();
   const std::string& path() const { return path_; }
+  /// The path as messages print it (escaped).
+  const std::string& shownPath() const { return shown_; }
+  /// Size of the file in bytes: declared counts are checked against it (docs/formats.md).
+  std::uint64_t fileSize() const { return fileSize_; }
 
   const std::map<std::string, std::string>& meta() const { return meta_; }
   TargetRow target();
@@ -165,11 +172,13 @@ public:
 private:
   template <class F> auto guarded(const char* what, F&& f) -> decltype(f());
   tessera::sqlite::Statement& statement(const std::string& sql);
-  void checkHeader();
+  void checkHeader(const Source& source);
   void readMeta();
 
-  std::string path_;
-  std::unique_ptr<tessera::sqlite::Database> db_;
+  std::string path_, shown_;
+  std::uint64_t fileSize_ = 0;
+  ReadOnlyDatabase file_; ///< keeps the bytes of an image alive
+  tessera::sqlite::Database* db_ = nullptr;
   std::unordered_map<std::string, std::unique_ptr<tessera::sqlite::Statement>> statements_;
   std::map<std::string, std::string> meta_;
   std::recursive_mutex mutex_;

@@ -32,11 +32,14 @@ void writeString(std::ostream& out, const std::string& s) {
   out << '"';
 }
 
-/// Microseconds with nanosecond digits, as the format's "ts" and "dur" take them.
+/// Microseconds with nanosecond digits, as the format's "ts" and "dur" take them. The sign is
+/// written apart from the digits: -500 ns is "-0.500" (whole microseconds of 0 have no sign of
+/// their own), and the magnitude is taken unsigned, so INT64_MIN is not negated.
 void writeMicros(std::ostream& out, std::int64_t ns) {
+  const std::uint64_t magnitude = ns < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ns / 1000),
-                static_cast<long long>((ns < 0 ? -ns : ns) % 1000));
+  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "", static_cast<unsigned long long>(magnitude / 1000),
+                static_cast<unsigned long long>(magnitude % 1000));
   out << buf;
 }
 

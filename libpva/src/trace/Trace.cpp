@@ -1,6 +1,8 @@
 // The public handles of <pva/Trace.hpp>: thin views over TraceData.
 #include "TraceData.hpp"
 
+#include <tessera/internal/Sqlite.hpp>
+
 namespace pva {
 
 using detail::EventRecord;
@@ -73,7 +75,7 @@ const std::vector<TraceHeatmap>& Process::heatmaps() const { return d_->heatmaps
 Thread Process::thread(std::uint64_t tid) const {
   for (const Thread& t : d_->threads)
     if (t.tid() == tid) return t;
-  throw InvalidArgumentError(d_->path + ": process " + std::to_string(d_->pid) + " has no thread " + std::to_string(tid));
+  throw InvalidArgumentError(tessera::sqlite::displayPath(d_->path) + ": process " + std::to_string(d_->pid) + " has no thread " + std::to_string(tid));
 }
 
 Trace::Trace(std::shared_ptr<const detail::TraceData> d) : d_(std::move(d)) { processes_.push_back(Process(d_)); }
@@ -81,7 +83,7 @@ Trace::Trace(std::shared_ptr<const detail::TraceData> d) : d_(std::move(d)) { pr
 Process Trace::process(std::uint64_t pid) const {
   for (const Process& p : processes_)
     if (p.pid() == pid) return p;
-  throw InvalidArgumentError(d_->path + ": the trace has no process " + std::to_string(pid) + " (it holds process " +
+  throw InvalidArgumentError(tessera::sqlite::displayPath(d_->path) + ": the trace has no process " + std::to_string(pid) + " (it holds process " +
                              std::to_string(d_->pid) + ")");
 }
 

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace pva::storage {
+struct Source;
+}
+
 namespace pva::detail {
 
 /// Interned text, indexed by id (index 0 is the empty string: "none").
@@ -50,6 +54,8 @@ struct TraceData {
   /// Reads the whole file, telling `progress` (may be empty) how far it is; throws the pva
   /// exceptions of openTrace.
   static std::shared_ptr<const TraceData> load(const std::string& path, const LoadProgress& progress);
+  /// The same from a file or an image (storage/OpenFile.hpp).
+  static std::shared_ptr<const TraceData> load(const storage::Source& source, const LoadProgress& progress);
 };
 
 /// ns since the trace started -> µs since the Unix epoch.

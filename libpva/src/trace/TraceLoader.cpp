@@ -4,6 +4,9 @@
 #include "EventReplay.hpp"
 #include "TraceData.hpp"
 
+#include "../FromMemory.hpp"
+#include "../storage/OpenFile.hpp"
+
 #include <profiler/TraceSchema.hpp>
 #include <tessera/internal/Sqlite.hpp>
 
@@ -99,6 +102,8 @@ void checkIdentity(const std::string& path, const std::map<std::string, std::str
 } // namespace
 
 struct TraceBuilder {
+  /// The public handle over loaded data (Trace's constructor is private to its friends).
+  static Trace makeTrace(std::shared_ptr<const TraceData> data);
   TraceBuilder(Database& db_, TraceData& out_, const LoadProgress& progress_) : db(db_), out(out_), progress(progress_) {}
   Database& db;
   TraceData& out;
@@ -271,51 +276,53 @@ struct TraceBuilder {
   }
 };
 
-namespace {
-
-Database openDatabase(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (!fs::exists(status)) throw FileNotFoundError(path + ": no such trace file");
-  if (fs::is_directory(status)) throw FileNotFoundError(path + ": is a directory, not a trace file");
-  if (fs::file_size(path, ec) == 0 && !ec) throw InvalidReportError(path + ": not a Tessera trace (empty file)");
-  try {
-    return Database(path, OpenMode::ReadOnly);
-  } catch (const tessera::sqlite::Error& e) {
-    throw FileNotFoundError(path + ": cannot open the trace (" + e.what() + ")");
-  }
+std::shared_ptr<const TraceData> TraceData::load(const std::string& path, const LoadProgress& progress) {
+  return load(storage::Source{path}, progress);
 }
 
-} // namespace
-
-std::shared_ptr<const TraceData> TraceData::load(const std::string& path, const LoadProgress& progress) {
-  Database db = openDatabase(path);
+std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source, const LoadProgress& progress) {
+  const std::string shown = source.shown();
+  const std::uint64_t size = storage::checkRegularFile(source, "trace");
+  if (size == 0) throw InvalidReportError(shown + ": not a Tessera trace (empty file)");
+  storage::ReadOnlyDatabase file;
+  try {
+    file = storage::openReadOnly(source);
+  } catch (const tessera::sqlite::Error& e) {
+    // Random bytes, another file type, or a header cut short land here.
+    throw InvalidReportError(shown + ": not a Tessera trace (" + e.what() + ")");
+  }
+  Database& db = *file.db;
   auto data = std::make_shared<TraceData>();
-  data->path = path;
+  data->path = source.path;
   std::map<std::string, std::string> meta;
   try {
     meta = readMeta(db);
   } catch (const tessera::sqlite::Error& e) {
-    // Random bytes, another SQLite database, or a header cut short all land here.
-    throw InvalidReportError(path + ": not a Tessera trace (" + e.what() + ")");
+    throw InvalidReportError(shown + ": not a Tessera trace (" + e.what() + ")");
   }
-  checkIdentity(path, meta);
+  checkIdentity(shown, meta);
   try {
     data->formatVersion = meta.at(std::string(ts::meta::formatVersion));
     data->pid = parseUnsigned(meta, ts::meta::pid);
     data->startUnixUs = parseUnsigned(meta, ts::meta::startUnixUs);
     TraceBuilder{db, *data, progress}.run();
   } catch (const tessera::sqlite::Error& e) {
-    throw InvalidReportError(path + ": truncated or corrupted trace (" + e.what() + ")");
+    throw InvalidReportError(shown + ": truncated or corrupted trace (" + e.what() + ")");
   } catch (const Corrupt& e) {
-    throw InvalidReportError(path + ": corrupted trace: " + e.what());
+    throw InvalidReportError(shown + ": corrupted trace: " + e.what());
   } catch (const Stopped&) {
-    throw CancelledError(path + ": loading the trace was cancelled");
+    throw CancelledError(shown + ": loading the trace was cancelled");
   } catch (const std::bad_alloc&) {
-    throw InvalidReportError(path + ": corrupted trace (it asks for more memory than there is)");
+    throw InvalidReportError(shown + ": corrupted trace (it asks for more memory than there is)");
   }
   return data;
+}
+
+Trace TraceBuilder::makeTrace(std::shared_ptr<const TraceData> data) { return Trace(std::move(data)); }
+
+Trace openTraceImage(const std::string& name, std::string_view bytes) {
+  const storage::FileImage image{bytes};
+  return TraceBuilder::makeTrace(TraceData::load(storage::Source{name, &image}, nullptr));
 }
 
 } // namespace pva::detail

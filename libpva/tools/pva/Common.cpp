@@ -1,5 +1,6 @@
 #include "Common.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <vector>
@@ -7,6 +8,20 @@
 namespace fs = std::filesystem;
 
 namespace pvacli {
+
+std::string escapeControls(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if ((c < 0x20 && c != '\n') || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
 
 ReportFiles findReport(const std::string& given, const std::string& debug) {
   ReportFiles files;
@@ -50,7 +65,7 @@ pva::Report openReportFiles(ReportFiles& files) {
   try {
     return pva::openReport(files.profile, files.debug);
   } catch (const pva::Exception& e) {
-    std::cerr << "pva: warning: ignoring " << e.what() << "\n";
+    std::cerr << "pva: warning: ignoring " << escapeControls(e.what()) << "\n";
     files.debug.clear();
     return report;
   }

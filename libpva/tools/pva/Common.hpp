@@ -33,6 +33,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// `text` with every control character but newline shown as \xNN: messages echo paths, and an
+/// escape sequence in a file name must not reach the terminal. (libpva escapes the paths in its
+/// own messages already; this covers the tool's.)
+std::string escapeControls(const std::string& text);
+
 /// Where a report's files are.
 struct ReportFiles {
   std::string profile; ///< profile.pop

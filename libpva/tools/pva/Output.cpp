@@ -17,7 +17,7 @@ TableFormat parseTableFormat(const std::string& s) {
 std::string plainText(const Json& v) {
   if (v.is_null()) return "";
   if (v.is_string()) return v.get<std::string>();
-  return v.dump();
+  return v.dump(-1, ' ', false, Json::error_handler_t::replace); // file text may not be UTF-8
 }
 
 std::string csvField(const std::string& s) {

@@ -180,7 +180,7 @@ examples:
               pva::exportChromeTrace(trace, out);
               out.close();
               if (!out) throw UsageError(opt->chrome + ": error writing the export file");
-              std::cerr << "pva: wrote " << opt->chrome << " (open it in ui.perfetto.dev or chrome://tracing)\n";
+              std::cerr << "pva: wrote " << escapeControls(opt->chrome) << " (open it in ui.perfetto.dev or chrome://tracing)\n";
             }
             const Json j = summarise(trace, opt->top);
             if (opt->json)

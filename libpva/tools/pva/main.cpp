@@ -61,14 +61,14 @@ int main(int argc, char** argv) {
     for (const pvacli::Command& c : commands)
       if (c.app->parsed()) return c.run();
   } catch (const pva::Exception& e) {
-    std::cerr << "pva: " << e.what() << "\n"; // libpva's messages start with the file's path
+    std::cerr << "pva: " << pvacli::escapeControls(e.what()) << "\n"; // libpva's messages start with the file's path
     return pvacli::kBadInput;
   } catch (const pvacli::UsageError& e) {
-    std::cerr << "pva: " << e.what() << "\n";
+    std::cerr << "pva: " << pvacli::escapeControls(e.what()) << "\n";
     return pvacli::kBadInput;
   } catch (const std::exception& e) {
     // Anything else reading a file (bad_alloc on a corrupt size...) is still bad input, not a crash.
-    std::cerr << "pva: error: " << e.what() << "\n";
+    std::cerr << "pva: error: " << pvacli::escapeControls(e.what()) << "\n";
     return pvacli::kBadInput;
   }
   return pvacli::kBadInput;

@@ -24,6 +24,14 @@ struct FormatVersion {
 inline constexpr FormatVersion kProfileFormatVersion{1, 0, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
+// Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
+// a replica's tiles each have a tile_memory row, and SQLite stores no row in fewer bytes than
+// this (cell pointer, lengths, rowid and seven one-byte column types), so a file of n bytes
+// describes at most n / kMinTileRowBytes tiles per replica; and no system has more replicas
+// than the largest IPU-POD the engine simulates has IPUs (TESSERA_POD_IPUS: 1024).
+inline constexpr std::uint64_t kMinTileRowBytes = 8;
+inline constexpr unsigned kMaxReplicas = 1024;
+
 inline constexpr std::string_view kProfileFormatName = "tessera-profile";
 inline constexpr std::string_view kDebugFormatName = "tessera-debug";
 /// File names inside a report directory (autoReport.directory).

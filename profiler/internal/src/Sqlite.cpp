@@ -2,21 +2,68 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
 #include <climits>
+#include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace tessera::sqlite {
 
 namespace {
+/// SQLite's message, with the system's reason when the failure came from a system call
+/// ("disk I/O error" alone does not say the disk is full or the file too large).
+std::string reasonOf(sqlite3* db, const char* sqliteMessage) {
+  std::string r = sqliteMessage;
+  if (!db) return r;
+  // Only for failures of the file itself: after other errors the system errno may be stale.
+  const int code = sqlite3_extended_errcode(db) & 0xff, err = sqlite3_system_errno(db);
+  if (err != 0 && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
+    r += std::string(" (") + std::strerror(err) + ")";
+  else if (code == SQLITE_FULL || sqlite3_extended_errcode(db) == SQLITE_IOERR_WRITE)
+    // SQLite keeps no errno for failed writes (ENOSPC, EFBIG): say what they usually mean.
+    r += " (a write to the file failed: the disk is full or the file is over its size limit)";
+  return r;
+}
+
 std::string message(const std::filesystem::path& path, std::string_view what, std::string_view reason) {
-  std::string m = path.string();
+  std::string m = displayPath(path.string());
   m += ": ";
   m += what;
   m += ": ";
   m += reason;
   return m;
 }
+/// Percent-encodes what a URI path cannot hold as it is (SQLite decodes %HH in file: URIs).
+std::string uriPath(const std::string& path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
 } // namespace
+
+Database Database::fromImage(std::filesystem::path name, const void* data, std::size_t size) {
+  Database d;
+  d.path_ = std::move(name);
+  int rc = sqlite3_open_v2(":memory:", &d.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) d.fail("cannot open an in-memory database", rc);
+  sqlite3_extended_result_codes(d.db_, 1);
+  // READONLY: SQLite reads the caller's bytes in place and never writes or frees them.
+  auto* bytes = static_cast<unsigned char*>(const_cast<void*>(data));
+  rc = sqlite3_deserialize(d.db_, "main", bytes, static_cast<sqlite3_int64>(size), static_cast<sqlite3_int64>(size),
+                           SQLITE_DESERIALIZE_READONLY);
+  if (rc != SQLITE_OK) d.fail("cannot open the database image", rc);
+  return d;
+}
 
 Database::Database(std::filesystem::path path, OpenMode mode) : path_(std::move(path)) {
   int flags = SQLITE_OPEN_NOMUTEX; // one connection per thread: no need for SQLite's mutexes
@@ -24,8 +71,10 @@ Database::Database(std::filesystem::path path, OpenMode mode) : path_(std::move(
   case OpenMode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
   case OpenMode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
   case OpenMode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+  case OpenMode::Immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI; break;
   }
-  const int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+  const std::string name = mode == OpenMode::Immutable ? "file:" + uriPath(path_.string()) + "?immutable=1" : path_.string();
+  const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     // sqlite3_open_v2 may hand back a connection even on failure; its message is the useful one.
     std::string reason = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
@@ -63,7 +112,7 @@ void Database::exec(const std::string& sql) {
   char* err = nullptr;
   const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
-    std::string reason = err ? err : sqlite3_errstr(rc);
+    std::string reason = reasonOf(db_, err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
     throw Error(message(path_, "'" + sql + "' failed", reason));
   }
@@ -78,7 +127,7 @@ std::string Database::queryText(const std::string& sql) {
 bool Database::autocommit() const { return db_ && sqlite3_get_autocommit(db_) != 0; }
 
 void Database::fail(std::string_view what) const {
-  throw Error(message(path_, what, db_ ? sqlite3_errmsg(db_) : "database is closed"));
+  throw Error(message(path_, what, db_ ? reasonOf(db_, sqlite3_errmsg(db_)) : "database is closed"));
 }
 
 void Database::fail(std::string_view what, int rc) const { throw Error(message(path_, what, sqlite3_errstr(rc))); }
@@ -139,6 +188,39 @@ std::string_view Statement::columnText(int col) const {
 std::pair<const void*, std::size_t> Statement::columnBlob(int col) const {
   const void* p = sqlite3_column_blob(stmt_, col);
   return {p, p ? static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)) : 0};
+}
+
+std::string displayPath(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  auto hex = [&](unsigned char c) {
+    char buf[5];
+    std::snprintf(buf, sizeof buf, "\\x%02x", c);
+    out += buf;
+  };
+  for (std::size_t i = 0; i < path.size();) {
+    const auto c = static_cast<unsigned char>(path[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence of a printable character passes (names in any language);
+    // C1 controls (U+0080..U+009F), which some terminals obey, do not.
+    std::size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    if (c >= 0xf5) n = 0;
+    bool ok = n > 0 && i + n <= path.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(path[i + k]) & 0xc0) == 0x80;
+    if (ok && c == 0xc2 && static_cast<unsigned char>(path[i + 1]) < 0xa0) ok = false;
+    if (ok) {
+      out.append(path.substr(i, n));
+      i += n;
+    } else {
+      hex(c);
+      ++i;
+    }
+  }
+  return out;
 }
 
 std::string quoteIdentifier(std::string_view name) {

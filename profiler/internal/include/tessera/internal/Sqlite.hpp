@@ -24,12 +24,21 @@ enum class OpenMode {
   ReadOnly,  ///< the file must exist; nothing is written
   ReadWrite, ///< the file must exist
   Create,    ///< read-write, created when missing
+  /// Read-only, and SQLite is told nobody changes the file: no locks, no -wal or -shm file
+  /// opened or created. For a file whose journal cannot be read in place (see libpva's
+  /// storage/OpenFile.cpp); a -wal file next to it is ignored.
+  Immutable,
 };
 
 /// One open database connection.
 class Database {
 public:
   Database(std::filesystem::path path, OpenMode mode);
+  /// A read-only database over `size` bytes in memory, as SQLite would read them from a file
+  /// (sqlite3_deserialize): readers use it for files given as bytes (fuzzing) and for a WAL
+  /// replayed in memory. The bytes are not copied and must outlive the connection. `name`
+  /// stands for the file in messages.
+  static Database fromImage(std::filesystem::path name, const void* data, std::size_t size);
   ~Database();
   Database(Database&& o) noexcept;
   Database& operator=(Database&& o) noexcept;
@@ -55,6 +64,7 @@ public:
   [[noreturn]] void fail(std::string_view what, int rc) const;
 
 private:
+  Database() = default;
   void closeQuietly() noexcept;
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
@@ -99,6 +109,11 @@ private:
   Database& db_;
   sqlite3_stmt* stmt_ = nullptr;
 };
+
+/// A path as messages show it: printable ASCII and UTF-8 as they are, every control byte (an
+/// escape sequence in a file name must not reach the user's terminal), backslash and invalid
+/// UTF-8 as \xNN.
+std::string displayPath(std::string_view path);
 
 /// Quotes an identifier for SQL ("name", with embedded quotes doubled).
 std::string quoteIdentifier(std::string_view name);

@@ -1,0 +1,30 @@
+// openReport on a fuzzed profile.pop (from memory), walking the whole object model and
+// comparing it against a valid report both ways.
+#include "FromMemory.hpp"
+#include "common/FuzzUtil.hpp"
+#include "common/SqliteMutator.hpp"
+#include "common/Walk.hpp"
+
+#include <memory>
+
+namespace {
+std::string validBytes;
+std::unique_ptr<pva::Report> valid;
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  validBytes = fuzz::readFile(TESSERA_FUZZ_VALID_PROFILE);
+  if (!validBytes.empty()) valid = std::make_unique<pva::Report>(pva::detail::openReportImage("valid/profile.pop", validBytes));
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::part([&] {
+    const pva::Report r =
+        pva::detail::openReportImage("fuzz/profile.pop", std::string_view(reinterpret_cast<const char*>(data), size));
+    fuzz::walkReport(r, valid.get());
+  });
+  return 0;
+}
+
+TESSERA_SQLITE_MUTATOR

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Regenerates the seed corpora of fuzz/corpus/ from tessera-fuzz-seeds (a 4-tile report and a
+# small trace), shrunk to 512-byte SQLite pages so that mutations touch few pages, plus the
+# blobs and event blocks inside them for the in-memory decoder targets.
+#   fuzz/make_seeds.sh BUILD_DIR      (a build with -DTESSERA_BUILD_FUZZ=ON)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bin="$1/bin"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+PVTI_OPTIONS="{\"enable\":\"true\",\"directory\":\"$tmp/trace\"}" "$bin/tessera-fuzz-seeds" "$tmp/report"
+shrink() { sqlite3 "$1" "PRAGMA journal_mode=DELETE; PRAGMA page_size=512; VACUUM;" > /dev/null; }
+c="$here/corpus"
+mkdir -p "$c/valid" "$c/fuzz_report" "$c/fuzz_report_debug" "$c/fuzz_cbor" "$c/fuzz_trace" "$c/fuzz_blobs" "$c/fuzz_event_block"
+cp "$tmp/report/profile.pop" "$c/valid/profile.pop" && shrink "$c/valid/profile.pop"
+cp "$tmp/report/debug.cbor" "$c/valid/debug.cbor"
+cp "$c/valid/profile.pop" "$c/fuzz_report/seed-remote-sum.pop"
+cp "$c/valid/debug.cbor" "$c/fuzz_report_debug/seed-remote-sum.cbor"
+cp "$c/valid/debug.cbor" "$c/fuzz_cbor/seed-remote-sum.cbor"
+trace="$(ls "$tmp"/trace/*.pvti | head -1)"
+cp "$trace" "$c/fuzz_trace/seed-small.pvti" && shrink "$c/fuzz_trace/seed-small.pvti"
+# Blobs: one selector byte (fuzz_blobs.cpp: 0 TileValues, 1 StepIpus, 2 in-place StepIpus reader).
+n=0
+for q in "SELECT hex(cycles_by_tile) FROM steps WHERE cycles_by_tile IS NOT NULL LIMIT 2" \
+         "SELECT hex(bytes_by_tile) FROM liveness_steps LIMIT 2"; do
+  for h in $(sqlite3 "$c/valid/profile.pop" "$q"); do
+    { printf '\x00'; echo -n "$h" | xxd -r -p; } > "$c/fuzz_blobs/seed-tilevalues-$n"; n=$((n + 1))
+  done
+done
+for h in $(sqlite3 "$c/valid/profile.pop" "SELECT hex(ipus) FROM steps LIMIT 3"); do
+  { printf '\x01'; echo -n "$h" | xxd -r -p; } > "$c/fuzz_blobs/seed-stepipus-$n"
+  { printf '\x02'; echo -n "$h" | xxd -r -p; } > "$c/fuzz_blobs/seed-stepipus-inplace-$n"; n=$((n + 1))
+done
+# Event blocks: 8 bytes of first_ns (little-endian), then the records.
+sqlite3 "$c/fuzz_trace/seed-small.pvti" "SELECT first_ns, hex(records) FROM event_blocks" | while IFS='|' read -r first h; do
+  python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<q', $first) + bytes.fromhex('$h'))" \
+    > "$c/fuzz_event_block/seed-block-$first"
+done
+echo "make_seeds.sh: seeds written under $c"

@@ -1,0 +1,162 @@
+// Hostile inputs that fuzzing found (tests/data/fuzz, docs/reliability.md) and hostile paths:
+// each must end as a pva::Exception naming the file and the problem, without unbounded memory,
+// an abort, or a hang.
+#include "PvaTestUtil.hpp"
+
+#include "common/Unprivileged.hpp"
+#include "common/WalFiles.hpp"
+
+#include <sqlite3.h>
+
+#include <fstream>
+#include <sys/stat.h>
+
+namespace {
+
+const std::string kFuzz = std::string(TESSERA_TEST_DATA_DIR) + "/fuzz";
+
+std::string openError(const std::string& profile, const std::string& debug = {}) {
+  return test::messageOf<pva::Exception>([&] {
+    const pva::Report r = debug.empty() ? pva::openReport(profile) : pva::openReport(profile, debug);
+    for (const auto& t : r.compilation().tiles()) (void)t.memory().total().includingGaps();
+  });
+}
+
+void sql(const std::filesystem::path& file, const std::string& statement) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &err);
+  INFO(statement << ": " << (err ? err : ""));
+  sqlite3_free(err);
+  sqlite3_close(db);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+} // namespace
+
+TEST_CASE("debug.cbor declaring huge arrays or maps is an error, not an allocation", "[pva][hostile]") {
+  test::RemoteSumReport r;
+  const std::string profile = (r.dir / "profile.pop").string();
+  // Before the fix libcbor's cbor_load allocated what these declare (16 GiB; 16.8 GB of RSS for
+  // 100 s for the second) before noticing the file ends: the ASan and CI runs would die here.
+  for (const char* file : {"debug-oom-cbor-huge-array.cbor", "debug-oom-cbor-huge-array-contexts.cbor",
+                           "debug-oom-cbor-huge-map.cbor"}) {
+    INFO(file);
+    const std::string path = kFuzz + "/" + file;
+    const std::string msg = test::messageOf<pva::InvalidReportError>([&] { pva::openReport(profile, path); });
+    CHECK_THAT(msg, Catch::StartsWith(path + ": truncated debug information"));
+    CHECK_THAT(msg, Catch::Contains("declares") || Catch::Contains("needs more bytes"));
+  }
+}
+
+TEST_CASE("debug.cbor with a float as a context's parent is an error, not libcbor's abort", "[pva][hostile]") {
+  test::RemoteSumReport r;
+  const std::string path = kFuzz + "/debug-abort-libcbor-assert-float-parent.cbor";
+  const std::string msg =
+      test::messageOf<pva::InvalidReportError>([&] { pva::openReport((r.dir / "profile.pop").string(), path); });
+  CHECK_THAT(msg, Catch::StartsWith(path + ": corrupted debug information: parent is not an unsigned integer or null"));
+  CHECK_THAT(msg, Catch::Contains("a float"));
+}
+
+TEST_CASE("A report declaring more tiles than its size can hold is rejected before they are built", "[pva][hostile]") {
+  // The committed minimized input: a 4-tile report whose target says 16,777,216 tiles (before
+  // the fix: 5.7 s and 530 MB making tiles, then an error about tile_memory).
+  const std::string path = kFuzz + "/report-huge-tile-count.pop";
+  const std::string msg = openError(path);
+  CHECK_THAT(msg, Catch::StartsWith(path + ": corrupted report (a replica of 16777216 tiles needs at least 134217728 bytes"));
+  // The same damage made to a fresh report, and too many replicas.
+  test::RemoteSumReport r;
+  test::ScratchDir dir;
+  const auto tiles = dir / "tiles.pop", replicas = dir / "replicas.pop";
+  std::filesystem::copy_file(r.dir / "profile.pop", tiles);
+  std::filesystem::copy_file(r.dir / "profile.pop", replicas);
+  sql(tiles, "UPDATE target SET tiles_per_ipu = 16777216");
+  CHECK_THAT(openError(tiles.string()), Catch::Contains("a replica of 16777216 tiles needs at least"));
+  sql(replicas, "UPDATE target SET num_ipus = 4096, num_replicas = 4096, tiles_per_ipu = 1");
+  CHECK_THAT(openError(replicas.string()), Catch::Contains("4096 replicas; at most 1024"));
+}
+
+TEST_CASE("Special files are refused before they are opened", "[pva][hostile]") {
+  test::ScratchDir dir;
+  const auto fifo = dir / "profile.pop";
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  // Opening a FIFO for reading blocks until a writer comes: before the fix this never returned.
+  CHECK_THAT(test::messageOf<pva::FileNotFoundError>([&] { pva::openReport(fifo.string()); }),
+             Catch::Equals(fifo.string() + ": is a FIFO (named pipe), not a report file"));
+  test::RemoteSumReport r;
+  CHECK_THAT(test::messageOf<pva::FileNotFoundError>([&] { pva::openReport((r.dir / "profile.pop").string(), fifo.string()); }),
+             Catch::Contains("is a FIFO (named pipe), not a debug information file"));
+  CHECK_THAT(test::messageOf<pva::FileNotFoundError>([&] { pva::openReport("/dev/null"); }),
+             Catch::Equals("/dev/null: is a device, not a report file"));
+  CHECK_THAT(test::messageOf<pva::FileNotFoundError>([&] { pva::openReport(dir.path().string()); }),
+             Catch::Contains("is a directory"));
+}
+
+TEST_CASE("A path the system cannot look up says why, not 'no such file'", "[pva][hostile]") {
+  const std::string longPath = "/tmp/" + std::string(5000, 'a') + "/profile.pop";
+  const std::string msg = test::messageOf<pva::FileNotFoundError>([&] { pva::openReport(longPath); });
+  CHECK_THAT(msg, Catch::Contains("File name too long"));
+  CHECK_THAT(msg, !Catch::Contains("no such file"));
+}
+
+TEST_CASE("Paths in messages are escaped: a file name cannot send escape codes to the terminal", "[pva][hostile]") {
+  test::ScratchDir dir;
+  const std::string name = "evil\x1b[2J\x1b]0;owned\x07\n.pop";
+  const auto path = dir / name;
+  { std::ofstream(path) << "not a report"; }
+  const std::string msg = test::messageOf<pva::InvalidReportError>([&] { pva::openReport(path.string()); });
+  CHECK(msg.find('\x1b') == std::string::npos);
+  CHECK(msg.find('\x07') == std::string::npos);
+  CHECK(msg.find('\n') == std::string::npos);
+  CHECK_THAT(msg, Catch::Contains("evil\\x1b[2J\\x1b]0;owned\\x07\\x0a.pop: not a Tessera report"));
+  // Printable UTF-8 stays readable.
+  CHECK_THAT(test::messageOf<pva::FileNotFoundError>([&] { pva::openReport("/nonexistent/répertoire/profile.pop"); }),
+             Catch::StartsWith("/nonexistent/répertoire/profile.pop: no such file"));
+}
+
+TEST_CASE("A WAL-mode report in a read-only directory is read with its journal, writing nothing", "[pva][hostile][wal]") {
+  test::RemoteSumReport r;
+  for (const bool keepShm : {true, false}) {
+    INFO("-shm kept: " << keepShm);
+    test::ScratchDir dir;
+    const auto profile = dir / "profile.pop";
+    std::filesystem::copy_file(r.dir / "profile.pop", profile);
+    // A change only the -wal file holds: reading it proves the journal was read.
+    test::leaveInWal(profile, "UPDATE meta SET value = 'from-the-wal' WHERE key = 'package_hash';", keepShm);
+    const auto before = std::filesystem::directory_iterator(dir.path());
+    std::size_t files = 0;
+    for (const auto& e : before) files += e.is_regular_file() ? 1 : 0;
+    test::ReadOnlyDir readOnly(dir.path());
+    // Before the fix: "attempt to write a readonly database ... corrupted or truncated".
+    const test::Outcome o = test::runUnprivileged([&] {
+      const pva::Report report = pva::openReport(profile.string());
+      if (report.poplarVersion().packageHash() != "from-the-wal") throw std::runtime_error("the journal was not read");
+      if (report.compilation().tiles().size() != 4) throw std::runtime_error("wrong tiles");
+    });
+    INFO(o.message);
+    CHECK(o.ok);
+    std::size_t after = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path())) after += e.is_regular_file() ? 1 : 0;
+    CHECK(after == files); // nothing created beside it
+  }
+}
+
+TEST_CASE("Debug contexts whose text is not UTF-8 give JSON with U+FFFD, not a JSON library exception", "[pva][hostile]") {
+  // Found by fuzz_report_debug: one byte of a context's name changed to 0xfc. DebugContext::json()
+  // threw nlohmann's type_error 316, which is no pva::Exception (the fuzz target aborted).
+  const pva::Report r = pva::openReport(kFuzz + "/debug-invalid-utf8-name.pop", kFuzz + "/debug-invalid-utf8-name.cbor");
+  std::vector<std::shared_ptr<const pva::DebugContext>> contexts;
+  for (const auto& p : r.compilation().programs()) contexts.push_back(p->debugContext());
+  for (const auto& cs : r.compilation().computeSets()) contexts.push_back(cs.debugContext());
+  for (const auto& v : r.compilation().variables()) contexts.push_back(v.debugContext());
+  std::size_t replaced = 0;
+  for (const auto& c : contexts) {
+    if (!c) continue;
+    std::string json;
+    REQUIRE_NOTHROW(json = c->json());
+    REQUIRE_NOTHROW(c->layer());
+    replaced += json.find("\xef\xbf\xbd") != std::string::npos ? 1 : 0;
+  }
+  CHECK(replaced > 0);
+}
