@@ -42,7 +42,7 @@ int main() {
   std::cout << "t[0] = " << host[0] << ", t[127] = " << host[127] << "\n";
 
   pva::Report report = engine.getReport();
-  for (const pva::Block &b : report.execution.blocks(0)) {
+  for (const pva::Block &b : report.execution().blocks(0)) {
     if (!b.isCommon())
       continue;
     std::cout << "block " << b.program()->name() << " on tile " << b.tile() << ": "
