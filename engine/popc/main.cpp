@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
   GpMetadata meta;
   meta.tesseraVersion = TESSERA_VERSION;
   meta.abi = kCodeletAbi;
+  meta.abiHash = TESSERA_CODELET_ABI_HASH;
   std::error_code ec;
   // The generated wrappers live in a private temporary directory, removed on the way out.
   const char* tmpEnv = std::getenv("TMPDIR");

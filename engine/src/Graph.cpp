@@ -122,12 +122,13 @@ Graph::Graph(std::shared_ptr<detail::GraphState> s, Target t, unsigned tileOffse
 
 unsigned Graph::getReplicationFactor() const { return state_->replicationFactor; }
 
-bool Graph::addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags) {
+bool Graph::addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
+                        const std::string& /*targetName*/) {
   return addCodeletsFrom(src, type, compileFlags, nullptr);
 }
 
 bool Graph::addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
-                        std::ostream& compileOutput) {
+                        std::ostream& compileOutput, const std::string& /*targetName*/) {
   return addCodeletsFrom(src, type, compileFlags, &compileOutput);
 }
 
@@ -143,11 +144,19 @@ bool Graph::addCodeletsFrom(const std::string& src, CodeletFileType type, const 
   return true;
 }
 
-void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags) {
+void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
+                        const std::string& /*targetName*/) {
   state_->codeletSources.insert(tessera::codelets::loadCodeletStream(stream, type, compileFlags, nullptr));
 }
 
-void Graph::addCodelets(const std::vector<std::string>& files, const std::string& compileFlags) {
+void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
+                        std::ostream& compileOutput, const std::string& /*targetName*/) {
+  state_->codeletSources.insert(
+      tessera::codelets::loadCodeletStream(stream, type, compileFlags, &compileOutput));
+}
+
+void Graph::addCodelets(const std::vector<std::string>& files, const std::string& compileFlags,
+                        const std::string& /*targetName*/) {
   for (const auto& f : files) addCodelets(f, CodeletFileType::Auto, compileFlags);
 }
 

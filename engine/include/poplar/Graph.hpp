@@ -48,16 +48,22 @@ public:
   /// loaded. The path is tried as given, then in the executable's directory. A library name
   /// such as "popops", or a file whose vertices are compiled into the program with
   /// TESSERA_VERTEX, enables those vertices. compileFlags: extra -I, -D, -O flags.
+  /// targetName (an IPU architecture for Poplar's compiler) is accepted and not used: Tessera
+  /// compiles codelets for the host.
   bool addCodelets(const std::string& src, CodeletFileType type = CodeletFileType::Auto,
-                   const std::string& compileFlags = "");
+                   const std::string& compileFlags = "", const std::string& targetName = "");
   /// As above; the compiler's messages are also written to compileOutput.
   bool addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
-                   std::ostream& compileOutput);
+                   std::ostream& compileOutput, const std::string& targetName = "");
   /// A C++ codelet source (or a .gp object) read from a stream.
   void addCodelets(std::istream& stream, CodeletFileType type = CodeletFileType::Auto,
-                   const std::string& compileFlags = "");
+                   const std::string& compileFlags = "", const std::string& targetName = "");
+  /// As above; the compiler's messages are also written to compileOutput.
+  void addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
+                   std::ostream& compileOutput, const std::string& targetName = "");
   /// Several codelet files, each as addCodelets(file, Auto, compileFlags).
-  void addCodelets(const std::vector<std::string>& files, const std::string& compileFlags = "");
+  void addCodelets(const std::vector<std::string>& files, const std::string& compileFlags = "",
+                   const std::string& targetName = "");
 
 
   Tensor addVariable(Type type, const std::vector<std::size_t>& shape,

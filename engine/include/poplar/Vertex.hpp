@@ -5,18 +5,26 @@
 //     poplar::Input<poplar::Vector<float>> in;
 //     poplar::Output<float> out;
 //     bool compute() { float s = 0; for (float x : in) s += x; *out = s; return true; }
-//     // Optional: the vertex's own cycle estimate (otherwise Graph::setPerfEstimate).
+//     // Optional: the vertex's own cycle estimate (otherwise Graph::setPerfEstimate, or for a
+//     // codelet file the default estimate from the field sizes, docs/profiling.md).
 //     static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
 //                                           const poplar::Target&) {
 //       return 10 + v.getFieldInfo("in").size();
 //     }
 //   };
-//   TESSERA_VERTEX(Sum, in, out);
 //
-// The registration line lists the fields by name. Vertices registered in a source file become
-// available to a graph by Graph::addCodelets("<that file's name>"). Vertex code runs on the
-// host; fields point into the simulated tile memory (or, when the connected tensor is not one
-// contiguous region, into a staging buffer that models the exchange into the vertex's tile).
+// Two ways to give a graph these classes:
+//   - As in Poplar, in a codelet file of their own, with no registration line:
+//     graph.addCodelets("sum_codelets.cpp") compiles the file for the host at run time (popc,
+//     with __POPC__ defined; cached per user) and registers every class derived from Vertex,
+//     SupervisorVertex or MultiVertex, finding its fields with a C++ front end (libclang).
+//   - Compiled into the program itself, registered by a line that lists the fields:
+//     TESSERA_VERTEX(Sum, in, out); graph.addCodelets("<that file's name>") then enables them.
+//     PopLibs' vertices are registered this way.
+// Vertex code runs on the host; fields point into the simulated tile memory (or, when the
+// connected tensor is not one contiguous region, into a staging buffer that models the exchange
+// into the vertex's tile). This header is also what codelet files include: it must stay C++11
+// and free of Tessera's build-time configuration.
 #pragma once
 
 #include <cstddef>

@@ -103,6 +103,10 @@ Loaded tryLoad(const std::string& gp, const std::string& keyBase) {
   if (meta->tesseraVersion != TESSERA_VERSION || meta->abi != kCodeletAbi)
     return {"", "it was made by Tessera " + meta->tesseraVersion + " (codelet ABI " + std::to_string(meta->abi) +
                     "); this is Tessera " + TESSERA_VERSION + " (ABI " + std::to_string(kCodeletAbi) + ")"};
+  // Same version, other build: its registration code may not match this poplar/Vertex.hpp.
+  if (meta->abiHash != TESSERA_CODELET_ABI_HASH)
+    return {"", "it was compiled against another build's poplar/Vertex.hpp (codelet ABI hash " +
+                    meta->abiHash + ", this build's is " + TESSERA_CODELET_ABI_HASH + ")"};
   void* handle = dlopen(gp.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* e = dlerror();
@@ -162,6 +166,7 @@ std::string loadCpp(const std::string& given, const std::string& source, const s
   const char* cxx = std::getenv("TESSERA_CODELET_CXX");
   Hasher k1;
   k1.add(std::string("tessera-codelets")).add(std::string(TESSERA_VERSION)).add(std::to_string(kCodeletAbi));
+  k1.add(std::string(TESSERA_CODELET_ABI_HASH));
   k1.add(popcPath()).add(statFacts(popcPath())).add(std::string(cxx ? cxx : ""));
   for (const auto& f : flags) k1.add(f);
   k1.add(source);

@@ -1,6 +1,9 @@
 #include "GpFile.hpp"
 
+#include "Hash.hpp"
+
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -11,11 +14,26 @@ namespace {
 constexpr char kGpMagic[16] = {'T', 'E', 'S', 'S', 'E', 'R', 'A', '-', 'G', 'P', '-', 'V', '1', '\n', 0, 0};
 constexpr std::uint64_t kMaxMetadata = 16u << 20; // a trailer larger than this is corruption
 
+/// Reads at most `limit` bytes from the start of the file.
+bool readPrefix(const std::string& path, std::uint64_t limit, std::string& bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  bytes.clear();
+  char buf[65536];
+  while (bytes.size() < limit && in) {
+    const std::uint64_t want = std::min<std::uint64_t>(sizeof buf, limit - bytes.size());
+    in.read(buf, static_cast<std::streamsize>(want));
+    bytes.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  return !in.bad();
+}
+
 } // namespace
 
 std::string formatMetadata(const GpMetadata& m) {
   std::ostringstream os;
-  os << "tessera " << m.tesseraVersion << "\nabi " << m.abi << "\n";
+  os << "tessera " << m.tesseraVersion << "\nabi " << m.abi << "\nabi-hash " << m.abiHash << "\n"
+     << "object " << m.objectSize << " " << m.objectHash << "\n";
   for (const auto& s : m.sources) os << "source " << s << "\n";
   for (const auto& v : m.vertices) os << "vertex " << v << "\n";
   for (const auto& d : m.contentDeps) os << "dep-content " << d << "\n";
@@ -23,7 +41,15 @@ std::string formatMetadata(const GpMetadata& m) {
   return os.str();
 }
 
-bool appendTrailer(const std::string& path, const GpMetadata& m, std::string& error) {
+bool appendTrailer(const std::string& path, const GpMetadata& meta, std::string& error) {
+  GpMetadata m = meta;
+  std::string object;
+  if (!readPrefix(path, ~std::uint64_t(0), object)) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
+  m.objectSize = object.size();
+  m.objectHash = Hasher().add(object.data(), object.size()).hex();
   std::ofstream out(path, std::ios::binary | std::ios::app);
   const std::string text = formatMetadata(m);
   unsigned char size[8];
@@ -71,6 +97,11 @@ std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why)
     const std::string key = line.substr(0, space), value = space == std::string::npos ? "" : line.substr(space + 1);
     if (key == "tessera") m.tesseraVersion = value;
     else if (key == "abi") m.abi = std::atoi(value.c_str());
+    else if (key == "abi-hash") m.abiHash = value;
+    else if (key == "object") {
+      std::istringstream v(value);
+      v >> m.objectSize >> m.objectHash;
+    }
     else if (key == "source") m.sources.push_back(value);
     else if (key == "vertex") m.vertices.push_back(value);
     else if (key == "dep-content") m.contentDeps.push_back(value);
@@ -78,6 +109,14 @@ std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why)
   }
   if (m.tesseraVersion.empty()) {
     why = "its codelet trailer has no Tessera version";
+    return std::nullopt;
+  }
+  // The shared object must be exactly what popc wrote: dlopen of a damaged one may crash.
+  const std::uint64_t objectBytes = static_cast<std::uint64_t>(fileSize - tail) - n;
+  std::string object;
+  if (m.objectSize != objectBytes || !readPrefix(path, objectBytes, object) || object.size() != objectBytes ||
+      Hasher().add(object.data(), object.size()).hex() != m.objectHash) {
+    why = "its shared object does not match the checksum in its trailer (damaged or truncated)";
     return std::nullopt;
   }
   return m;

@@ -4,11 +4,15 @@
 //
 //   <ELF shared object> <metadata text> <metadata size: 8 bytes, little endian> <kGpMagic>
 //
-// Metadata lines: "tessera <version>", "abi <n>", "source <path>", "vertex <name>",
+// Metadata lines: "tessera <version>", "abi <n>", "abi-hash <hex>" (the hash of the
+// poplar/Vertex.hpp it was compiled against: two builds of one version may differ), "object
+// <size> <hex>" (the shared object's size and content hash: a damaged file is never dlopen'ed),
+// "source <path>", "vertex <name>",
 // "dep-content <path>" (a file whose bytes the result depends on), "dep-stat <path>" (a system
 // header or the compiler: its size and modification time stand for its content).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +27,9 @@ constexpr const char* kRegisterSymbol = "tessera_codelets_register_v1";
 struct GpMetadata {
   std::string tesseraVersion;
   int abi = 0;
+  std::string abiHash;       ///< TESSERA_CODELET_ABI_HASH of the build that made it
+  std::uint64_t objectSize = 0; ///< bytes of the shared object before the trailer
+  std::string objectHash;    ///< Hasher hex of those bytes
   std::vector<std::string> sources;
   std::vector<std::string> vertices;
   std::vector<std::string> contentDeps;
@@ -30,9 +37,11 @@ struct GpMetadata {
 };
 
 std::string formatMetadata(const GpMetadata& m);
-/// Appends the trailer to an existing shared object file.
+/// Appends the trailer to an existing shared object file (objectSize/objectHash are filled in
+/// from the file).
 bool appendTrailer(const std::string& path, const GpMetadata& m, std::string& error);
-/// Reads the trailer; nullopt (with the reason) if the file is not a .gp made by Tessera.
+/// Reads the trailer and checks the shared object against its size and hash; nullopt (with the
+/// reason) if the file is not an intact .gp made by Tessera.
 std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why);
 
 } // namespace tessera::codelets
