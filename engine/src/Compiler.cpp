@@ -158,9 +158,27 @@ public:
     Introspector vi(v);
     if (it != g_.perfEstimators.end()) return it->second(vi, g_.replicaTarget);
     if (v.type->cycleEstimate) return v.type->cycleEstimate(vi, g_.replicaTarget);
+    if (v.type->fromCodeletFile) return defaultEstimate(v);
     throw missing_perf_estimate(where + " has no cycle estimate: give the vertex class a static "
                                 "getCycleEstimate(), or call Graph::setPerfEstimate or "
                                 "Graph::registerPerfEstimator");
+  }
+
+  /// The documented default for codelet-file vertices without an estimator (docs/profiling.md):
+  /// 20 cycles to enter and leave the vertex, and for every connected edge 4 cycles to set up
+  /// its pointer plus one per 32-bit word of its data. A MultiVertex's workers share the data.
+  static std::uint64_t defaultEstimate(const VertexRec& v) {
+    std::uint64_t data = 0;
+    for (std::size_t i = 0; i < v.type->fields.size(); ++i) {
+      const auto& d = v.type->fields[i];
+      if (d.direction == FieldDirection::State) continue;
+      for (const auto& t : v.fields[i].edges) {
+        const std::uint64_t bytes = t.valid() ? t.numElements() * d.elementType.size() : 0;
+        data += 4 + (bytes + 3) / 4;
+      }
+    }
+    if (v.type->isMultiVertex) data = (data + MultiVertex::numWorkers() - 1) / MultiVertex::numWorkers();
+    return 20 + data;
   }
 
   void compileHandles() {

@@ -1,6 +1,7 @@
 #include "Convert.hpp"
 #include "GraphState.hpp"
 #include "TensorData.hpp"
+#include "codelets/CodeletLoader.hpp"
 
 #include <poplar/Device.hpp>
 #include <poplar/exceptions.hpp>
@@ -121,13 +122,42 @@ Graph::Graph(std::shared_ptr<detail::GraphState> s, Target t, unsigned tileOffse
 
 unsigned Graph::getReplicationFactor() const { return state_->replicationFactor; }
 
-void Graph::addCodelets(const std::string& src) {
-  if (!detail::isCodeletSourceRegistered(src))
-    throw unknown_vertex_type("addCodelets(\"" + src + "\"): no vertices are registered from '" +
-                              detail::codeletSourceName(src.c_str()) +
-                              "'; compile that file into the program and register its vertices "
-                              "with TESSERA_VERTEX");
-  state_->codeletSources.insert(detail::codeletSourceName(src.c_str()));
+bool Graph::addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
+                        const std::string& /*targetName*/) {
+  return addCodeletsFrom(src, type, compileFlags, nullptr);
+}
+
+bool Graph::addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
+                        std::ostream& compileOutput, const std::string& /*targetName*/) {
+  return addCodeletsFrom(src, type, compileFlags, &compileOutput);
+}
+
+bool Graph::addCodeletsFrom(const std::string& src, CodeletFileType type, const std::string& compileFlags,
+                            std::ostream* compileOutput) {
+  // Vertices compiled into the program (TESSERA_VERTEX) or a library ("popops") are registered
+  // under the file or library name already: enable them. Anything else is a codelet file.
+  if (type == CodeletFileType::Auto && detail::isCodeletSourceRegistered(src)) {
+    state_->codeletSources.insert(detail::codeletSourceName(src.c_str()));
+    return true;
+  }
+  state_->codeletSources.insert(tessera::codelets::loadCodeletFile(src, type, compileFlags, compileOutput));
+  return true;
+}
+
+void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
+                        const std::string& /*targetName*/) {
+  state_->codeletSources.insert(tessera::codelets::loadCodeletStream(stream, type, compileFlags, nullptr));
+}
+
+void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
+                        std::ostream& compileOutput, const std::string& /*targetName*/) {
+  state_->codeletSources.insert(
+      tessera::codelets::loadCodeletStream(stream, type, compileFlags, &compileOutput));
+}
+
+void Graph::addCodelets(const std::vector<std::string>& files, const std::string& compileFlags,
+                        const std::string& /*targetName*/) {
+  for (const auto& f : files) addCodelets(f, CodeletFileType::Auto, compileFlags);
 }
 
 void Graph::checkTensor(const Tensor& t, const char* what) const {
@@ -322,15 +352,25 @@ ComputeSet Graph::addComputeSet(const DebugContext& dc) {
 VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType) {
   if (cs.graphState() != state_.get() || cs.getId() >= state_->computeSets.size())
     throw graph_connection_error("addVertex(\"" + vertexType + "\"): the compute set belongs to another graph");
-  const auto* type = detail::findVertexType(vertexType);
-  if (!type)
+  const auto candidates = detail::findVertexTypes(vertexType);
+  if (candidates.empty())
     throw unknown_vertex_type("unknown vertex type '" + vertexType +
                               "': no codelet registers it (check the name and template arguments)");
-  if (!state_->codeletSources.count(type->codeletSource))
+  const detail::VertexTypeDescriptor* type = nullptr;
+  for (const auto* c : candidates) {
+    if (!state_->codeletSources.count(c->codeletSource)) continue;
+    if (type)
+      throw unknown_vertex_type("vertex type '" + vertexType + "' is defined by two codelet sources " +
+                                "this graph added: '" + detail::displaySourceName(type->codeletSource) +
+                                "' and '" + detail::displaySourceName(c->codeletSource) + "'");
+    type = c;
+  }
+  if (!type) {
+    const auto shown = detail::displaySourceName(candidates.front()->codeletSource);
     throw unknown_vertex_type("vertex type '" + vertexType + "' comes from codelet source '" +
-                              type->codeletSource + "', which this graph has not added: call " +
-                              "graph.addCodelets(\"" + type->codeletSource +
-                              "\") (or the library's addCodelets(graph))");
+                              shown + "', which this graph has not added: call " +
+                              "graph.addCodelets(\"" + shown + "\") (or the library's addCodelets(graph))");
+  }
   detail::VertexRec v;
   v.type = type;
   v.computeSet = cs.getId();

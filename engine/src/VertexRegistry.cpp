@@ -1,3 +1,7 @@
+// The process-wide registry of vertex types. Types are grouped by codelet source (a file name
+// for TESSERA_VERTEX lines, a library name such as "popops", or the key of a codelet file that
+// Graph::addCodelets compiled); two sources may each define a vertex of the same name, and a
+// graph uses the one from the source it added.
 #include <poplar/Vertex.hpp>
 #include <poplar/exceptions.hpp>
 
@@ -10,7 +14,8 @@ namespace {
 
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, std::unique_ptr<VertexTypeDescriptor>> types;
+  /// name -> (source -> type)
+  std::map<std::string, std::map<std::string, std::unique_ptr<VertexTypeDescriptor>>> types;
   std::set<std::string> sources;
 };
 
@@ -34,19 +39,22 @@ void registerVertexType(VertexTypeDescriptor d) {
     for (std::size_t j = 0; j < i; ++j)
       if (d.fields[i].name == d.fields[j].name)
         throw poplar_error("vertex type '" + d.name + "' lists field '" + d.fields[i].name + "' twice");
-  if (r.types.count(d.name))
-    throw poplar_error("vertex type '" + d.name + "' is registered twice (in '" +
-                       r.types[d.name]->codeletSource + "' and '" + d.codeletSource + "')");
+  auto& bySource = r.types[d.name];
+  if (bySource.count(d.codeletSource))
+    throw poplar_error("vertex type '" + d.name + "' is registered twice in '" + d.codeletSource + "'");
   r.sources.insert(d.codeletSource);
-  auto name = d.name;
-  r.types.emplace(std::move(name), std::make_unique<VertexTypeDescriptor>(std::move(d)));
+  auto source = d.codeletSource;
+  bySource.emplace(std::move(source), std::make_unique<VertexTypeDescriptor>(std::move(d)));
 }
 
-const VertexTypeDescriptor* findVertexType(const std::string& name) {
+std::vector<const VertexTypeDescriptor*> findVertexTypes(const std::string& name) {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<const VertexTypeDescriptor*> found;
   auto it = r.types.find(name);
-  return it == r.types.end() ? nullptr : it->second.get();
+  if (it != r.types.end())
+    for (const auto& [source, type] : it->second) found.push_back(type.get());
+  return found;
 }
 
 bool isCodeletSourceRegistered(const std::string& source) {

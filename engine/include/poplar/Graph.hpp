@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <poplar/CodeletFileType.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/GraphElements.hpp>
 #include <poplar/Interval.hpp>
@@ -41,9 +43,28 @@ public:
   const Target& getTarget() const { return target_; }
   unsigned getReplicationFactor() const;
 
-  /// Makes the vertices registered from a codelet source (file name, or a library name such as
-  /// "popops") available to addVertex.
-  void addCodelets(const std::string& src);
+  /// Makes a codelet file's vertices available to addVertex. A C++ source is compiled for the
+  /// host (with __POPC__ defined, cached per user; see docs/engine.md), a .gp made by popc is
+  /// loaded. The path is tried as given, then in the executable's directory. A library name
+  /// such as "popops", or a file whose vertices are compiled into the program with
+  /// TESSERA_VERTEX, enables those vertices. compileFlags: extra -I, -D, -O flags.
+  /// targetName (an IPU architecture for Poplar's compiler) is accepted and not used: Tessera
+  /// compiles codelets for the host.
+  bool addCodelets(const std::string& src, CodeletFileType type = CodeletFileType::Auto,
+                   const std::string& compileFlags = "", const std::string& targetName = "");
+  /// As above; the compiler's messages are also written to compileOutput.
+  bool addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
+                   std::ostream& compileOutput, const std::string& targetName = "");
+  /// A C++ codelet source (or a .gp object) read from a stream.
+  void addCodelets(std::istream& stream, CodeletFileType type = CodeletFileType::Auto,
+                   const std::string& compileFlags = "", const std::string& targetName = "");
+  /// As above; the compiler's messages are also written to compileOutput.
+  void addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
+                   std::ostream& compileOutput, const std::string& targetName = "");
+  /// Several codelet files, each as addCodelets(file, Auto, compileFlags).
+  void addCodelets(const std::vector<std::string>& files, const std::string& compileFlags = "",
+                   const std::string& targetName = "");
+
 
   Tensor addVariable(Type type, const std::vector<std::size_t>& shape,
                      const DebugContext& debugContext = {});
@@ -128,6 +149,8 @@ public:
   unsigned tileOffset() const { return tileOffset_; }
 
 private:
+  bool addCodeletsFrom(const std::string& src, CodeletFileType type, const std::string& compileFlags,
+                       std::ostream* compileOutput);
   Graph(std::shared_ptr<detail::GraphState> s, Target t, unsigned tileOffset);
   Tensor addConstantFrom(Type type, const std::vector<std::size_t>& shape, Type srcType,
                          const void* values, bool perElement, const DebugContext& dc);

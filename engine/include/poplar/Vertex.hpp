@@ -5,18 +5,26 @@
 //     poplar::Input<poplar::Vector<float>> in;
 //     poplar::Output<float> out;
 //     bool compute() { float s = 0; for (float x : in) s += x; *out = s; return true; }
-//     // Optional: the vertex's own cycle estimate (otherwise Graph::setPerfEstimate).
+//     // Optional: the vertex's own cycle estimate (otherwise Graph::setPerfEstimate, or for a
+//     // codelet file the default estimate from the field sizes, docs/profiling.md).
 //     static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
 //                                           const poplar::Target&) {
 //       return 10 + v.getFieldInfo("in").size();
 //     }
 //   };
-//   TESSERA_VERTEX(Sum, in, out);
 //
-// The registration line lists the fields by name. Vertices registered in a source file become
-// available to a graph by Graph::addCodelets("<that file's name>"). Vertex code runs on the
-// host; fields point into the simulated tile memory (or, when the connected tensor is not one
-// contiguous region, into a staging buffer that models the exchange into the vertex's tile).
+// Two ways to give a graph these classes:
+//   - As in Poplar, in a codelet file of their own, with no registration line:
+//     graph.addCodelets("sum_codelets.cpp") compiles the file for the host at run time (popc,
+//     with __POPC__ defined; cached per user) and registers every class derived from Vertex,
+//     SupervisorVertex or MultiVertex, finding its fields with a C++ front end (libclang).
+//   - Compiled into the program itself, registered by a line that lists the fields:
+//     TESSERA_VERTEX(Sum, in, out); graph.addCodelets("<that file's name>") then enables them.
+//     PopLibs' vertices are registered this way.
+// Vertex code runs on the host; fields point into the simulated tile memory (or, when the
+// connected tensor is not one contiguous region, into a staging buffer that models the exchange
+// into the vertex's tile). This header is also what codelet files include: it must stay C++11
+// and free of Tessera's build-time configuration.
 #pragma once
 
 #include <cstddef>
@@ -41,8 +49,16 @@ public:
 };
 /// A vertex run by the tile's supervisor context rather than a worker.
 class SupervisorVertex : public Vertex {};
+/// A vertex whose compute(unsigned workerId) runs once on each worker context of its tile
+/// (workerId = 0 .. numWorkers() - 1); the workers split the work between them.
+class MultiVertex : public Vertex {
+public:
+  static constexpr unsigned numWorkers() { return 6; }
+};
 
 enum class VectorLayout { ONE_PTR, SPAN, SCALED_PTR32, SCALED_PTR64, COMPACT_PTR, DELTAN, COMPACT_DELTAN };
+/// How a VectorList's sub-vectors are described on the IPU; on the host they are all the same.
+enum class VectorListLayout { DELTAN, DELTANELEMENTS, COMPACT_DELTAN };
 
 namespace detail {
 /// A bound piece of tile memory: where a field's elements are during compute().
@@ -71,6 +87,12 @@ private:
   friend struct detail::FieldAccess;
   std::vector<T> items_;
 };
+
+/// As a template argument of Input/Output/InOut: a list of one-dimensional arrays (one per
+/// connected edge, sized by setFieldSize): field.size() arrays, field[i][j] elements.
+template <typename T, VectorListLayout L = VectorListLayout::DELTANELEMENTS,
+          unsigned Align = alignof(T), bool Interleaved = false>
+class VectorList {};
 
 namespace detail {
 template <typename T> struct IsVector : std::false_type {};
@@ -110,9 +132,25 @@ private:
   std::size_t n_ = 0;
 };
 
+/// Access to a list of arrays (Input<VectorList<T>>): one VectorField per edge.
+template <typename T, bool Writable> class VectorListField {
+public:
+  using Edge = VectorField<T, Writable>;
+  std::size_t size() const { return items_.size(); }
+  const Edge& operator[](std::size_t i) const { return items_[i]; }
+  typename std::vector<Edge>::const_iterator begin() const { return items_.begin(); }
+  typename std::vector<Edge>::const_iterator end() const { return items_.end(); }
+
+private:
+  friend struct detail::FieldAccess;
+  std::vector<Edge> items_;
+};
+
 template <typename T, bool W> struct FieldSelect { using type = ScalarField<T, W>; };
 template <typename T, VectorLayout L, unsigned A, bool I, bool W>
 struct FieldSelect<Vector<T, L, A, I>, W> { using type = VectorField<T, W>; };
+template <typename T, VectorListLayout L, unsigned A, bool I, bool W>
+struct FieldSelect<VectorList<T, L, A, I>, W> { using type = VectorListField<T, W>; };
 } // namespace detail
 
 /// A field the vertex reads. Input<float> is one scalar; Input<Vector<float>> an array.
@@ -144,6 +182,11 @@ struct VertexTypeDescriptor {
   std::string name;
   std::string codeletSource; ///< file basename or library name given to Graph::addCodelets
   bool isSupervisor = false;
+  bool isMultiVertex = false; ///< compute(workerId) runs on every worker context
+  /// Loaded from a codelet file (Graph::addCodelets compiled it): without an estimator of its
+  /// own it gets the default estimate from its field sizes (docs/profiling.md), as profiles of
+  /// codelet programs must never be empty.
+  bool fromCodeletFile = false;
   std::vector<FieldDescriptor> fields;
   std::unique_ptr<Vertex> (*create)() = nullptr;
   bool (*compute)(Vertex&) = nullptr;
@@ -151,9 +194,11 @@ struct VertexTypeDescriptor {
   std::size_t codeBytes = 0; ///< modelled size of the vertex's machine code
 };
 
-/// Adds a vertex type to the process-wide registry; throws on a duplicate name.
+/// Adds a vertex type to the process-wide registry; throws on a duplicate name within one
+/// codelet source (different sources may each define a vertex of the same name).
 void registerVertexType(VertexTypeDescriptor d);
-const VertexTypeDescriptor* findVertexType(const std::string& name);
+/// The vertex types named `name`, one per codelet source that defines one.
+std::vector<const VertexTypeDescriptor*> findVertexTypes(const std::string& name);
 bool isCodeletSourceRegistered(const std::string& source);
 std::string codeletSourceName(const char* fileOrName);
 
@@ -173,6 +218,8 @@ struct FieldAccess {
   }
   template <typename T, VectorLayout L, unsigned A, bool I>
   static std::vector<T>& items(Vector<T, L, A, I>& v) { return v.items_; }
+  template <typename T, bool W>
+  static std::vector<VectorField<T, W>>& items(VectorListField<T, W>& v) { return v.items_; }
 
 private:
   template <typename Field> static void setSize(Field& f, const Span& s, std::true_type) {
@@ -195,10 +242,21 @@ template <typename T> struct StateTypeId<T, true> {
 };
 template <typename T> constexpr Type stateType() { return Type(StateTypeId<T>::value); }
 
-template <typename T> struct ElementOf { using type = T; static constexpr bool vec = false; };
+template <typename T> struct ElementOf {
+  using type = T;
+  static constexpr bool vec = false;
+  static constexpr bool list = false;
+};
 template <typename T, VectorLayout L, unsigned A, bool I> struct ElementOf<Vector<T, L, A, I>> {
   using type = T;
   static constexpr bool vec = true;
+  static constexpr bool list = false;
+};
+template <typename T, VectorListLayout L, unsigned A, bool I>
+struct ElementOf<VectorList<T, L, A, I>> {
+  using type = T;
+  static constexpr bool vec = true;
+  static constexpr bool list = true; ///< one field, many edges (setFieldSize)
 };
 
 template <typename T> struct DirectionOf;
@@ -227,7 +285,7 @@ template <typename M> void describeMember(FieldDescriptor& d, FieldMember) {
   d.direction = DirectionOf<M>::value;
   d.elementType = TypeOf<Elem>::value;
   d.isVector = ElementOf<Inner>::vec;
-  d.isEdgeList = false;
+  d.isEdgeList = ElementOf<Inner>::list;
 }
 template <typename M> void describeMember(FieldDescriptor& d, EdgeListMember) {
   using Edge = typename IsVector<M>::element;
@@ -255,8 +313,19 @@ template <typename Class, typename M> FieldDescriptor field(const char* name, M 
   return d;
 }
 
-template <typename M> void bindMemberAs(M& m, const Span* spans, std::size_t, FieldMember) {
+template <typename M>
+void bindFieldEdges(M& m, const Span* spans, std::size_t, std::false_type /*list*/) {
   bindField(m, spans[0]);
+}
+template <typename M>
+void bindFieldEdges(M& m, const Span* spans, std::size_t count, std::true_type /*list*/) {
+  auto& items = FieldAccess::items(m);
+  items.resize(count);
+  for (std::size_t i = 0; i < count; ++i) bindField(items[i], spans[i]);
+}
+template <typename M> void bindMemberAs(M& m, const Span* spans, std::size_t count, FieldMember) {
+  using Inner = typename DirectionOf<M>::inner;
+  bindFieldEdges(m, spans, count, std::integral_constant<bool, ElementOf<Inner>::list>());
 }
 template <typename M>
 void bindMemberAs(M& m, const Span* spans, std::size_t count, EdgeListMember) {
@@ -292,6 +361,23 @@ template <typename Class> bool computeVertex(Vertex& v) {
   return runCompute<Class>(
       v, std::is_same<decltype(static_cast<Class&>(v).compute()), void>());
 }
+/// A MultiVertex: compute(workerId) once per worker context, as the IPU's workers run it.
+template <typename Class> bool runWorker(Vertex& v, unsigned w, std::true_type /*returnsVoid*/) {
+  static_cast<Class&>(v).compute(w);
+  return true;
+}
+template <typename Class> bool runWorker(Vertex& v, unsigned w, std::false_type /*returnsVoid*/) {
+  return static_cast<Class&>(v).compute(w);
+}
+template <typename Class> bool computeMultiVertex(Vertex& v) {
+  for (unsigned w = 0; w < MultiVertex::numWorkers(); ++w)
+    if (!runWorker<Class>(v, w, std::is_same<decltype(static_cast<Class&>(v).compute(0u)), void>()))
+      return false;
+  return true;
+}
+using ComputeFn = bool (*)(Vertex&);
+template <typename Class> ComputeFn computeOf(std::false_type /*multi*/) { return &computeVertex<Class>; }
+template <typename Class> ComputeFn computeOf(std::true_type /*multi*/) { return &computeMultiVertex<Class>; }
 
 template <typename Class>
 std::uint64_t estimateCycles(const VertexIntrospector& vi, const Target& t) {
@@ -307,14 +393,19 @@ template <typename Class> std::unique_ptr<Vertex> createVertex() {
 }
 
 template <typename Class> struct VertexRegistrar {
-  VertexRegistrar(const char* name, const char* source, std::vector<FieldDescriptor> fields) {
+  /// fromCodeletFile: the registration code Graph::addCodelets generated for a codelet file.
+  VertexRegistrar(const char* name, const char* source, std::vector<FieldDescriptor> fields,
+                  bool fromCodeletFile = false) {
+    typedef std::is_base_of<MultiVertex, Class> IsMulti;
     VertexTypeDescriptor d;
     d.name = name;
     d.codeletSource = codeletSourceName(source);
     d.isSupervisor = std::is_base_of<SupervisorVertex, Class>::value;
+    d.isMultiVertex = IsMulti::value;
+    d.fromCodeletFile = fromCodeletFile;
     d.fields = std::move(fields);
     d.create = &createVertex<Class>;
-    d.compute = &computeVertex<Class>;
+    d.compute = computeOf<Class>(IsMulti());
     d.cycleEstimate = cycleEstimatorOf<Class>(HasCycleEstimate<Class>());
     d.codeBytes = 64 + 16 * d.fields.size();
     registerVertexType(std::move(d));

@@ -35,6 +35,18 @@ TESSERA_POPLAR_ERROR(floating_point_exception);   ///< debug.floatPointOpExcepti
 TESSERA_POPLAR_ERROR(graph_memory_allocation_error); ///< the graph does not fit in tile memory
 TESSERA_POPLAR_ERROR(profiling_error);            ///< a report file could not be written
 
+TESSERA_POPLAR_ERROR(codelet_file_error);        ///< codelet file missing, unreadable or not a codelet
+TESSERA_POPLAR_ERROR(codelet_compilation_error); ///< a codelet source did not compile
+
 #undef TESSERA_POPLAR_ERROR
+
+/// A vertex class in a codelet file has a field Tessera cannot connect (names class and field).
+struct unsupported_vertex_field : codelet_compilation_error {
+  explicit unsupported_vertex_field(const std::string& what) : codelet_compilation_error(what) {}
+};
+/// No host C++ compiler for codelet sources (Debian package clang-14).
+struct missing_host_compiler : codelet_compilation_error {
+  explicit missing_host_compiler(const std::string& what) : codelet_compilation_error(what) {}
+};
 
 } // namespace poplar

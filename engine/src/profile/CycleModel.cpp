@@ -39,6 +39,8 @@ std::uint64_t CycleModel::computeCycles(const std::vector<const CompiledVertex*>
   for (const CompiledVertex* v : vertices) {
     if (v->type->isSupervisor) {
       supervisor += v->estimatedCycles;
+    } else if (v->type->isMultiVertex) { // runs on every worker: its estimate is per worker
+      for (auto& l : load) l += v->estimatedCycles;
     } else {
       auto least = std::min_element(load.begin(), load.end());
       *least += v->estimatedCycles;

@@ -1,0 +1,200 @@
+// popc: Tessera's codelet compiler, named and used as the Poplar SDK's.
+//
+//   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [-o out.gp] codelets.cpp...
+//
+// Finds the vertex classes of each source with libclang, writes their registration, and
+// compiles source and registration for the host with clang-14 into one shared object, the
+// .gp file Graph::addCodelets loads. Exit status: 0 done, 1 the source does not compile,
+// 2 bad usage or unreadable input, 3 a vertex class Tessera cannot use, 4 no host compiler.
+#include "RegistrationWriter.hpp"
+#include "Scanner.hpp"
+
+#include "../src/codelets/GpFile.hpp"
+#include "../src/codelets/Subprocess.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace tessera::codelets;
+using namespace popc;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [-o out.gp] codelets.cpp...\n"
+    "Compiles Poplar codelet sources (vertex classes) into a .gp file for Graph::addCodelets.\n"
+    "Environment: TESSERA_CODELET_CXX names the host C++ compiler (default clang++-14).\n";
+
+int fail(int code, const std::string& message) {
+  std::cerr << "popc: " << message << "\n";
+  return code;
+}
+
+fs::path selfDir() {
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/exe", ec).parent_path();
+}
+
+/// Tessera's headers and libpoplar: next to an installed popc, else in the build tree.
+fs::path tesseraIncludeDir() {
+  const fs::path installed = selfDir() / TESSERA_BIN_TO_INCLUDE;
+  if (fs::exists(installed / "poplar" / "Vertex.hpp")) return installed.lexically_normal();
+  return TESSERA_BUILD_INCLUDE_DIR;
+}
+fs::path tesseraLibDir() {
+  const fs::path installed = selfDir() / TESSERA_BIN_TO_LIB;
+  if (fs::exists(installed / "libpoplar.so")) return installed.lexically_normal();
+  return TESSERA_BUILD_LIB_DIR;
+}
+
+/// The host compiler's path, or "" if there is none.
+std::string findCompiler() {
+  const char* env = std::getenv("TESSERA_CODELET_CXX");
+  const std::string name = env && *env ? env : "clang++-14";
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return "";
+}
+
+/// Drops the "In file included from <generated wrapper>" lines: the user's file is the news.
+std::string withoutWrapperLines(const std::string& output, const std::string& tmpDir) {
+  std::istringstream in(output);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind("In file included from " + tmpDir, 0) != 0) out += line + "\n";
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> userFlags, inputs;
+  std::string output;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const std::string& flag) -> std::string {
+      if (a.size() > flag.size()) return a.substr(flag.size());
+      if (i + 1 >= argc) return "";
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (a.rfind("-o", 0) == 0) {
+      output = value("-o");
+    } else if (a.rfind("-I", 0) == 0) {
+      const std::string dir = value("-I");
+      if (dir.empty()) return fail(2, "-I needs a directory\n" + std::string(kUsage));
+      userFlags.push_back("-I" + fs::absolute(dir).string());
+    } else if (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0) {
+      const std::string flag = a.substr(0, 2), v = value(flag);
+      if (v.empty()) return fail(2, flag + " needs a macro name\n" + std::string(kUsage));
+      userFlags.push_back(flag + v);
+    } else if (a.rfind("-O", 0) == 0 || a == "-g" || a.rfind("-W", 0) == 0 || a.rfind("-f", 0) == 0 ||
+               a.rfind("-std=", 0) == 0) {
+      userFlags.push_back(a);
+    } else if (a.rfind("--target", 0) == 0) {
+      if (a == "--target") ++i; // the IPU architecture: Tessera compiles for the host
+    } else if (!a.empty() && a[0] == '-') {
+      return fail(2, "unknown option '" + a + "'\n" + kUsage);
+    } else {
+      inputs.push_back(a);
+    }
+  }
+  if (inputs.empty()) return fail(2, std::string("no codelet source given\n") + kUsage);
+  if (output.empty()) output = fs::path(inputs[0]).stem().string() + ".gp";
+
+  const std::string compiler = findCompiler();
+  if (compiler.empty())
+    return fail(4, "no host C++ compiler for codelets: install Debian's clang-14 package "
+                   "(apt-get install clang-14) or set TESSERA_CODELET_CXX to a clang++ of version 14");
+
+  const fs::path include = tesseraIncludeDir();
+  std::vector<std::string> common = {"-std=c++17", "-D__POPC__", "-Wno-ignored-attributes",
+                                     "-I" + include.string()};
+  std::vector<std::string> scanArgs = {"-x", "c++"};
+  scanArgs.insert(scanArgs.end(), common.begin(), common.end());
+  scanArgs.insert(scanArgs.end(), userFlags.begin(), userFlags.end());
+
+  GpMetadata meta;
+  meta.tesseraVersion = TESSERA_VERSION;
+  meta.abi = kCodeletAbi;
+  meta.abiHash = TESSERA_CODELET_ABI_HASH;
+  std::error_code ec;
+  // The generated wrappers live in a private temporary directory, removed on the way out.
+  const char* tmpEnv = std::getenv("TMPDIR");
+  std::string tmpPattern = std::string(tmpEnv && *tmpEnv ? tmpEnv : "/tmp") + "/popc-XXXXXX";
+  if (!mkdtemp(tmpPattern.data())) return fail(2, "cannot create a temporary directory in " + tmpPattern);
+  const fs::path tmp = tmpPattern;
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(p, e);
+    }
+  } cleanup{tmp};
+
+  std::vector<std::string> wrappers;
+  for (unsigned part = 0; part < inputs.size(); ++part) {
+    const fs::path source = fs::absolute(inputs[part]).lexically_normal();
+    if (!fs::is_regular_file(source, ec)) return fail(2, "cannot read codelet source '" + inputs[part] + "'");
+    const ScanResult scan = scanCodelets(source.string(), scanArgs);
+    if (!scan.errors.empty()) {
+      for (const auto& e : scan.errors) std::cerr << e << "\n";
+      return fail(1, "'" + source.string() + "' does not compile (" + std::to_string(scan.errors.size()) + " error(s))");
+    }
+    if (!scan.vertexErrors.empty()) {
+      for (const auto& e : scan.vertexErrors) std::cerr << e << "\n";
+      return 3;
+    }
+    meta.sources.push_back(source.string());
+    for (const auto& v : scan.vertices) meta.vertices.push_back(v.vertexName);
+    meta.contentDeps.insert(meta.contentDeps.end(), scan.contentDeps.begin(), scan.contentDeps.end());
+    meta.statDeps.insert(meta.statDeps.end(), scan.statDeps.begin(), scan.statDeps.end());
+    const fs::path wrapper = tmp / ("codelets" + std::to_string(part) + ".cpp");
+    std::ofstream(wrapper) << registrationSource(source.string(), scan.vertices, part,
+                                                 static_cast<unsigned>(inputs.size()));
+    wrappers.push_back(wrapper.string());
+  }
+  meta.statDeps.push_back(fs::canonical(compiler, ec).string());
+
+  // Compile next to the output and rename: a reader never sees a half-written .gp.
+  const fs::path out = fs::absolute(output);
+  const fs::path partial = out.string() + ".tmp" + std::to_string(getpid());
+  std::vector<std::string> cmd = {compiler, "-O2", "-fPIC", "-shared"};
+  cmd.insert(cmd.end(), common.begin(), common.end());
+  cmd.insert(cmd.end(), userFlags.begin(), userFlags.end());
+  cmd.insert(cmd.end(), wrappers.begin(), wrappers.end());
+  cmd.insert(cmd.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
+  const ProcessResult r = runProcess(cmd);
+  if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
+  std::cerr << withoutWrapperLines(r.output, tmp.string());
+  if (r.exitCode != 0) {
+    fs::remove(partial, ec);
+    return fail(1, "compiling the codelets failed (" + compiler + ")");
+  }
+  std::string error;
+  if (!appendTrailer(partial.string(), meta, error)) {
+    fs::remove(partial, ec);
+    return fail(2, error);
+  }
+  fs::rename(partial, out, ec);
+  if (ec) {
+    fs::remove(partial, ec);
+    return fail(2, "cannot write '" + out.string() + "'");
+  }
+  return 0;
+}
