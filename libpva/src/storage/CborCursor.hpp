@@ -15,7 +15,7 @@ namespace pva::storage {
 
 /// What is wrong with the bytes and at which byte; the caller adds the file.
 struct CborError : std::runtime_error {
-  CborError(const std::string& what, bool truncated) : std::runtime_error(what), truncated(truncated) {}
+  CborError(const std::string& what, bool isTruncated) : std::runtime_error(what), truncated(isTruncated) {}
   bool truncated; ///< the bytes ended inside an item
 };
 
