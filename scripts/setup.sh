@@ -33,12 +33,12 @@ for arg in "$@"; do
   case "$arg" in
     --sanitize)
       # Optimised (sanitizers at -O0 make the engine-driven tests several times slower) with
-      # debug info for the reports. Static libraries: the fuzz targets are then self-contained
-      # programs that a long campaign can run from a copy while build-asan/ is rebuilt.
+      # debug info for the reports. Shared libraries, as in build/: the vertices of the op
+      # libraries register themselves from static initialisers, which static linking drops.
       build_dir=build-asan
       cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
                   -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_FUZZ=ON -DTESSERA_BUILD_VIEWER=OFF -DTESSERA_BUILD_PYTHON=OFF
-                  -DTESSERA_BUILD_BENCH=OFF -DBUILD_SHARED_LIBS=OFF) ;;
+                  -DTESSERA_BUILD_BENCH=OFF -DBUILD_SHARED_LIBS=ON) ;;
     --deps-only) configure=0 ;;
     -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;

@@ -72,4 +72,9 @@ TEST_CASE("OptionFlags hold values and parse JSON", "[options]") {
                        test::What(Catch::Contains("ORIGIN") && Catch::Contains("JSON")));
   CHECK_THROWS_AS(parseOptionFlagsJson("[1,2]", "x"), invalid_option);
   CHECK_THROWS_AS(parseOptionFlagsJson(R"({"a": [1]})", "x"), invalid_option);
+  // Found by fuzz_engine_options (tests/data/fuzz/engine-options-number-overflow.json): a number
+  // JSON allows but a double cannot hold escaped as nlohmann's out_of_range, no poplar error.
+  CHECK_THROWS_MATCHES(parseOptionFlagsJson(R"({"autoReport.all":1e400})", "POPLAR_ENGINE_OPTIONS"), invalid_option,
+                       test::What(Catch::Contains("POPLAR_ENGINE_OPTIONS: not valid JSON") &&
+                                  Catch::Contains("1e400")));
 }

@@ -7,7 +7,6 @@
 #include <pvti/pvti.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <csignal>
 #include <sys/resource.h>
 #include <chrono>
@@ -186,29 +185,28 @@ int load(int threads, int spans) {
   return 0;
 }
 
-// soak <threads>: like load, but until a file named "stop" appears in the working directory,
-// saying "ready" once the file has events, so that a reader can open the file again and again
-// while every thread records.
+// soak <threads>: each thread records kSoakGroups groups like load's, about one a millisecond,
+// so that a reader can open the file again and again while every thread records; says "ready"
+// once the file has events and exits when a file named "stop" appears in the working directory
+// (after the threads are done).
 int soak(int threads) {
-  std::atomic<bool> stop{false};
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&stop] {
-      while (!stop.load(std::memory_order_relaxed)) {
+    pool.emplace_back([] {
+      for (int g = 0; g < scenario::kSoakGroups; ++g) {
         pvti::Tracepoint::begin(&testChannel, "outer");
         for (int k = 1; k < scenario::kLoadGroup; ++k) pvti::Tracepoint inner(&testChannel, "inner");
         pvti::Tracepoint::end(&testChannel, "outer");
-        // About 80k events a second in all: the file grows while it is read, but each
-        // re-read stays short (a reader loads the whole file every time).
+        // Spread over seconds: the file grows while it is read, and stays small enough that
+        // reading all of it again and again is quick (also under the sanitizers).
         sleepMs(1);
       }
     });
   sleepMs(300); // past the flush interval: the file has events
   std::printf("ready\n");
   std::fflush(stdout);
-  while (!std::filesystem::exists("stop")) sleepMs(5);
-  stop = true;
   for (auto& t : pool) t.join();
+  while (!std::filesystem::exists("stop")) sleepMs(5);
   return 0;
 }
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The second half of CI (.ci/run, the README's test command): builds build-asan/ with clang,
+# AddressSanitizer + UndefinedBehaviorSanitizer and the fuzz targets (scripts/setup.sh
+# --sanitize), then runs under the sanitizers the suites that read files: libpva (pva_tests),
+# profiler blobs (profiler_tests), libpvti (pvti_tests), the pva tool (cli_*), and every fuzz
+# target once over its corpus (fuzz_regression_*: seeds and every finding's minimized input).
+# Any sanitizer report fails the run.
+#
+#   scripts/sanitized-tests.sh            configure, build what those suites need, run them
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh --sanitize
+# Only what the suites below need: no need to build e.g. the engine's own tests twice.
+targets=(pva_tests profiler_tests pvti_tests pvti_driver cli_tests pva tessera-mlp tessera-pipeline tessera-oom
+         fuzz_report fuzz_report_debug fuzz_trace fuzz_cbor fuzz_blobs fuzz_event_block fuzz_pvti_options
+         fuzz_engine_options)
+cmake --build build-asan -j2 --target "${targets[@]}"
+
+# halt_on_error + abort: a report is a failure, never a warning in a log. Leaks are findings too.
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+# The 6.4M-event load test is a throughput test (it runs in the normal build); under ASan it
+# would take most of CI's time and check nothing the 8-thread load test does not.
+ctest --test-dir build-asan --output-on-failure -j2 \
+  -R '^(pva_tests|profiler_tests|pvti_tests|cli_|fuzz_regression_)' -E '^pvti_load_64x100k$'
