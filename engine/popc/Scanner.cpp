@@ -270,8 +270,11 @@ ScanResult scanCodelets(const std::string& source, const std::vector<std::string
       index, source.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
       CXTranslationUnit_SkipFunctionBodies, &tu);
   if (rc != CXError_Success || !tu) {
+    // ASTReadError: an -include-pch file was unreadable; popc rebuilds it on this message.
     result.errors.push_back(source + ": error: libclang could not parse the file (error " +
-                            std::to_string(static_cast<int>(rc)) + ")");
+                            std::to_string(static_cast<int>(rc)) +
+                            (rc == CXError_ASTReadError ? ": an AST file (precompiled header) could not be read" : "") +
+                            ")");
     clang_disposeIndex(index);
     return result;
   }

@@ -1,11 +1,12 @@
 // popc: Tessera's codelet compiler, named and used as the Poplar SDK's.
 //
-//   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [-o out.gp] codelets.cpp...
+//   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir] [-o out.gp] codelets.cpp...
 //
 // Finds the vertex classes of each source with libclang, writes their registration, and
 // compiles source and registration for the host with clang-14 into one shared object, the
 // .gp file Graph::addCodelets loads. Exit status: 0 done, 1 the source does not compile,
 // 2 bad usage or unreadable input, 3 a vertex class Tessera cannot use, 4 no host compiler.
+#include "Precompiled.hpp"
 #include "RegistrationWriter.hpp"
 #include "Scanner.hpp"
 
@@ -28,8 +29,10 @@ using namespace popc;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [-o out.gp] codelets.cpp...\n"
+    "usage: popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir] [-o out.gp] codelets.cpp...\n"
     "Compiles Poplar codelet sources (vertex classes) into a .gp file for Graph::addCodelets.\n"
+    "--pch-dir keeps a precompiled poplar/Vertex.hpp in dir for later runs (Graph::addCodelets\n"
+    "uses its codelet cache's pch/ folder).\n"
     "Environment: TESSERA_CODELET_CXX names the host C++ compiler (default clang++-14).\n";
 
 int fail(int code, const std::string& message) {
@@ -82,7 +85,7 @@ std::string withoutWrapperLines(const std::string& output, const std::string& tm
 
 int main(int argc, char** argv) {
   std::vector<std::string> userFlags, inputs;
-  std::string output;
+  std::string output, pchDir;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const std::string& flag) -> std::string {
@@ -93,6 +96,9 @@ int main(int argc, char** argv) {
     if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       return 0;
+    } else if (a == "--pch-dir") {
+      if (i + 1 >= argc) return fail(2, "--pch-dir needs a directory\n" + std::string(kUsage));
+      pchDir = argv[++i];
     } else if (a.rfind("-o", 0) == 0) {
       output = value("-o");
     } else if (a.rfind("-I", 0) == 0) {
@@ -123,11 +129,32 @@ int main(int argc, char** argv) {
                    "(apt-get install clang-14) or set TESSERA_CODELET_CXX to a clang++ of version 14");
 
   const fs::path include = tesseraIncludeDir();
-  std::vector<std::string> common = {"-std=c++17", "-D__POPC__", "-Wno-ignored-attributes",
+  // The scan and the compile see the same flags (-O2 and -fPIC define macros too), so that one
+  // precompiled header serves both.
+  std::vector<std::string> common = {"-std=c++17", "-D__POPC__", "-Wno-ignored-attributes", "-O2", "-fPIC",
                                      "-I" + include.string()};
+  common.insert(common.end(), userFlags.begin(), userFlags.end());
+  std::string pch = pchDir.empty() ? "" : precompiledVertexHeader(pchDir, compiler, common, include.string(), false);
+  auto withPch = [&](std::vector<std::string> args) {
+    if (!pch.empty()) args.insert(args.end(), {"-include-pch", pch});
+    return args;
+  };
   std::vector<std::string> scanArgs = {"-x", "c++"};
   scanArgs.insert(scanArgs.end(), common.begin(), common.end());
-  scanArgs.insert(scanArgs.end(), userFlags.begin(), userFlags.end());
+  auto scanWithPch = [&](const std::string& source) {
+    ScanResult scan = scanCodelets(source, withPch(scanArgs));
+    std::string all;
+    for (const auto& e : scan.errors) all += e + "\n";
+    if (pch.empty() || !mentionsPrecompiledHeader(all)) return scan;
+    // Stale or damaged: build it again once, and do without it if that does not help.
+    pch = precompiledVertexHeader(pchDir, compiler, common, include.string(), true);
+    scan = scanCodelets(source, withPch(scanArgs));
+    all.clear();
+    for (const auto& e : scan.errors) all += e + "\n";
+    if (pch.empty() || !mentionsPrecompiledHeader(all)) return scan;
+    pch.clear();
+    return scanCodelets(source, scanArgs);
+  };
 
   GpMetadata meta;
   meta.tesseraVersion = TESSERA_VERSION;
@@ -151,7 +178,7 @@ int main(int argc, char** argv) {
   for (unsigned part = 0; part < inputs.size(); ++part) {
     const fs::path source = fs::absolute(inputs[part]).lexically_normal();
     if (!fs::is_regular_file(source, ec)) return fail(2, "cannot read codelet source '" + inputs[part] + "'");
-    const ScanResult scan = scanCodelets(source.string(), scanArgs);
+    const ScanResult scan = scanWithPch(source.string());
     if (!scan.errors.empty()) {
       for (const auto& e : scan.errors) std::cerr << e << "\n";
       return fail(1, "'" + source.string() + "' does not compile (" + std::to_string(scan.errors.size()) + " error(s))");
@@ -169,17 +196,31 @@ int main(int argc, char** argv) {
                                                  static_cast<unsigned>(inputs.size()));
     wrappers.push_back(wrapper.string());
   }
+  // The headers inside the precompiled header are invisible to the scan: they are dependencies
+  // all the same (Tessera's own by content, system headers by size and time, as the scan sorts them).
+  if (!pch.empty())
+    for (const auto& input : precompiledHeaderInputs(pch)) {
+      const std::string path = fs::weakly_canonical(input, ec).string();
+      (path.rfind(include.string(), 0) == 0 ? meta.contentDeps : meta.statDeps).push_back(path);
+    }
   meta.statDeps.push_back(fs::canonical(compiler, ec).string());
 
   // Compile next to the output and rename: a reader never sees a half-written .gp.
   const fs::path out = fs::absolute(output);
   const fs::path partial = out.string() + ".tmp" + std::to_string(getpid());
-  std::vector<std::string> cmd = {compiler, "-O2", "-fPIC", "-shared"};
-  cmd.insert(cmd.end(), common.begin(), common.end());
-  cmd.insert(cmd.end(), userFlags.begin(), userFlags.end());
-  cmd.insert(cmd.end(), wrappers.begin(), wrappers.end());
-  cmd.insert(cmd.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
-  const ProcessResult r = runProcess(cmd);
+  auto compileCommand = [&] {
+    std::vector<std::string> cmd = {compiler, "-shared"};
+    cmd.insert(cmd.end(), common.begin(), common.end());
+    cmd = withPch(cmd);
+    cmd.insert(cmd.end(), wrappers.begin(), wrappers.end());
+    cmd.insert(cmd.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
+    return cmd;
+  };
+  ProcessResult r = runProcess(compileCommand());
+  if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
+    pch.clear(); // the scan accepted it, the compiler did not: compile without it
+    r = runProcess(compileCommand());
+  }
   if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
   std::cerr << withoutWrapperLines(r.output, tmp.string());
   if (r.exitCode != 0) {

@@ -150,3 +150,22 @@ TEST_CASE("two processes compiling the same codelet into one cache both succeed"
     CHECK((e.path().filename().string().find("tmp") == std::string::npos &&
            e.path().filename().string().rfind("building-", 0) != 0));
 }
+
+TEST_CASE("a damaged precompiled poplar/Vertex.hpp in the cache is rebuilt, not trusted", "[codelets][cache]") {
+  test::CodeletScratch scratch;
+  const auto codelet = scratch.write("sum_codelets.cpp", test::kSumCodelet);
+  compiledEntry(scratch, codelet);
+  std::vector<fs::path> pchs;
+  for (const auto& e : fs::directory_iterator(scratch.cache() / "pch"))
+    if (e.path().extension() == ".pch") pchs.push_back(e.path());
+  REQUIRE(pchs.size() == 1);
+  const std::string whole = test::readFile(pchs[0]);
+  const std::string damaged = whole.substr(0, whole.size() / 3);
+  test::writeFile(pchs[0], damaged);
+  // An edit makes the next run compile, with the damaged header in its way.
+  test::writeFile(codelet, std::string(test::kSumCodelet) + "// edited\n");
+  INFO(test::readFile(scratch / "second.txt"));
+  CHECK(scratch.run(codelet, scratch / "second.txt") == 0);
+  CHECK(test::readFile(scratch / "second.txt") == "sum 10\n");
+  CHECK(fs::file_size(pchs[0]) > damaged.size());
+}
