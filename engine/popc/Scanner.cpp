@@ -246,7 +246,9 @@ struct Scanner {
 
   void visit(CXCursor parent) {
     visitChildren(parent, [&](CXCursor c) {
-      if (!clang_Location_isFromMainFile(clang_getCursorLocation(c))) return;
+      // The start of the declaration, not its name's location: a name that comes from a macro
+      // (class VERTEX_NAME : ...) is located in the macro's definition, maybe on the command line.
+      if (!clang_Location_isFromMainFile(clang_getRangeStart(clang_getCursorExtent(c)))) return;
       switch (c.kind) {
       case CXCursor_Namespace: case CXCursor_LinkageSpec: visit(c); break;
       case CXCursor_ClassDecl: case CXCursor_StructDecl: consider(c); break;
