@@ -48,7 +48,7 @@ void checkRebuilt(const test::CodeletScratch& scratch, const fs::path& codelet, 
 
 } // namespace
 
-TEST_CASE("a second run loads the cached codelet; an edited codelet is compiled again", "[codelets][cache]") {
+TEST_CASE("a second run loads the cached codelet and an edited codelet is compiled again", "[codelets][cache]") {
   test::CodeletScratch scratch;
   const auto codelet = scratch.write("sum_codelets.cpp", test::kSumCodelet);
   const fs::path entry = compiledEntry(scratch, codelet);

@@ -22,7 +22,7 @@ Graph smallGraph() {
 
 } // namespace
 
-TEST_CASE("a codelet read from a stream compiles, its warnings in compileOutput", "[codelets][overloads]") {
+TEST_CASE("a codelet read from a stream compiles with its warnings in compileOutput", "[codelets][overloads]") {
   test::CodeletScratch scratch;
   std::istringstream source(std::string("#warning \"a note from the codelet\"\n") + test::kSumCodelet);
   std::ostringstream output;
@@ -32,7 +32,7 @@ TEST_CASE("a codelet read from a stream compiles, its warnings in compileOutput"
   CHECK_NOTHROW(graph.addVertex(graph.addComputeSet(), "Sum"));
 }
 
-TEST_CASE("compile flags reach the codelet; a .gp from popc loads", "[codelets][overloads]") {
+TEST_CASE("compile flags reach the codelet and a .gp from popc loads", "[codelets][overloads]") {
   test::CodeletScratch scratch;
   const auto file = scratch.write("flag_codelets.cpp", "#include <poplar/Vertex.hpp>\n"
                                                        "class FLAGGED : public poplar::Vertex {\npublic:\n"
