@@ -63,4 +63,18 @@ std::vector<std::vector<Value>> RawDb::query(const std::string& sql) {
   return rows;
 }
 
+void execSql(const std::filesystem::path& path, const std::string& statements) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+    sqlite3_close(db);
+    throw std::runtime_error("cannot open " + path.string());
+  }
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err);
+  const std::string message = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  if (rc != SQLITE_OK) throw std::runtime_error(statements + ": " + message);
+}
+
 } // namespace test

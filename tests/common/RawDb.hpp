@@ -23,6 +23,10 @@ struct Value {
 };
 std::ostream& operator<<(std::ostream& os, const Value& v);
 
+/// Runs SQL statements on a file with the plain sqlite3 C API (to build or damage test files);
+/// throws std::runtime_error naming the statements and SQLite's message when they fail.
+void execSql(const std::filesystem::path& path, const std::string& statements);
+
 /// A read-only connection using the plain sqlite3 C API.
 class RawDb {
 public:

@@ -2,8 +2,8 @@
 // or hangs. The corpus in tests/data (make_corpus.py) holds look-alikes; files derived from a
 // real report (truncated, overwritten, with garbage blobs or missing rows) are made here.
 #include "PvaTestUtil.hpp"
+#include "common/RawDb.hpp"
 
-#include <sqlite3.h>
 
 #include <fstream>
 
@@ -66,16 +66,7 @@ std::string failure(const std::string& profile, const std::string& debug = {}) {
   });
 }
 
-void sql(const std::filesystem::path& file, const std::string& statement) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &err);
-  INFO(statement << ": " << (err ? err : ""));
-  sqlite3_free(err);
-  sqlite3_close(db);
-  REQUIRE(rc == SQLITE_OK);
-}
+void sql(const std::filesystem::path& file, const std::string& statement) { test::execSql(file, statement); }
 
 /// A copy of a real report to damage.
 std::filesystem::path copyOf(const test::RemoteSumReport& r, const test::ScratchDir& dir, const std::string& name) {

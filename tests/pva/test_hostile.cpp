@@ -3,10 +3,10 @@
 // an abort, or a hang.
 #include "PvaTestUtil.hpp"
 
+#include "common/RawDb.hpp"
 #include "common/Unprivileged.hpp"
 #include "common/WalFiles.hpp"
 
-#include <sqlite3.h>
 
 #include <fstream>
 #include <sys/stat.h>
@@ -22,16 +22,7 @@ std::string openError(const std::string& profile, const std::string& debug = {})
   });
 }
 
-void sql(const std::filesystem::path& file, const std::string& statement) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &err);
-  INFO(statement << ": " << (err ? err : ""));
-  sqlite3_free(err);
-  sqlite3_close(db);
-  REQUIRE(rc == SQLITE_OK);
-}
+void sql(const std::filesystem::path& file, const std::string& statement) { test::execSql(file, statement); }
 
 } // namespace
 

@@ -36,16 +36,7 @@ fs::path goodTrace(const test::ScratchDir& dir) {
 
 void writeBytes(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
 
-void sql(const fs::path& p, const std::string& statements) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(p.c_str(), &db) == SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &err);
-  INFO((err ? err : ""));
-  sqlite3_free(err);
-  sqlite3_close(db);
-  REQUIRE(rc == SQLITE_OK);
-}
+void sql(const fs::path& p, const std::string& statements) { test::execSql(p, statements); }
 
 /// Replaces the records blob of event block `id` by what `edit` makes of it. (SQL's || turns
 /// blobs into text, so byte-exact damage is done here.)
