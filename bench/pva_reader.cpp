@@ -5,7 +5,8 @@
 //
 // Measures: opening (goal < 50 ms whatever the size), summing ipus[0].cycles over every step
 // and summing tile memory (goal: >= 80% of raw SQLite's speed, i.e. time ratio <= 1.25), the
-// peak liveness, and the resident memory added while iterating (bounded: steps are streamed).
+// peak liveness, the resident memory added while iterating (bounded: steps are streamed), and the
+// analysis layer: pva::summarize (goal < 2 s) and pva::analyseExecution against raw SQLite + capnp.
 // The raw side is what a client without libpva would write: SQLite's C API and, for the packed
 // per-IPU blobs, Cap'n Proto's own reader.
 #include <profiler/Blob.hpp>
@@ -284,6 +285,67 @@ int main(int argc, char** argv) {
     sqlite3_close(db);
   });
 
+  // The analysis layer: pva::summarize (memory, liveness peak, runs; no step is read) and
+  // pva::analyseExecution (every step: cycles per program), each against the raw SQLite + capnp a
+  // client without libpva writes for the same figures. Goal: the summary of this report < 2 s.
+  pva::ReportSummary summary;
+  const long rssBeforeSummary = maxRssKiB();
+  const double summaryPva = timeIt(o.reps, [&] { summary = pva::summarize(pva::openReport(o.file)); });
+  const long summaryRss = maxRssKiB() - rssBeforeSummary;
+  std::uint64_t summaryRawIncl = 0, summaryRawPeak = 0;
+  const double summaryRaw = timeIt(o.reps, [&] {
+    sqlite3* db = rawOpen(o.file);
+    std::uint64_t incl = 0, excl = 0, al = 0, maxTile = 0, nal = 0, cycles = 0, categories = 0;
+    rawQuery(db, "SELECT including_gaps, excluding_gaps, always_live_bytes FROM tile_memory ORDER BY tile",
+             [&](sqlite3_stmt* st) {
+               const auto i = std::uint64_t(sqlite3_column_int64(st, 0));
+               incl += i;
+               excl += std::uint64_t(sqlite3_column_int64(st, 1));
+               al += std::uint64_t(sqlite3_column_int64(st, 2));
+               maxTile = std::max(maxTile, i);
+             });
+    rawQuery(db, "SELECT category, sum(non_interleaved_non_overlapped + non_interleaved_overlapped + interleaved_non_overlapped"
+                 " + interleaved_overlapped + overflowed_non_overlapped + overflowed_overlapped)"
+                 " FROM tile_memory_categories GROUP BY category",
+             [&](sqlite3_stmt* st) { categories += std::uint64_t(sqlite3_column_int64(st, 1)); });
+    rawQuery(db, "SELECT max(not_always_live_bytes) FROM liveness_steps",
+             [&](sqlite3_stmt* st) { nal = std::uint64_t(sqlite3_column_int64(st, 0)); });
+    rawQuery(db, "SELECT sum(cycles), sum(num_steps) FROM runs", [&](sqlite3_stmt* st) { cycles = std::uint64_t(sqlite3_column_int64(st, 0)); });
+    sqlite3_close(db);
+    summaryRawIncl = incl;
+    summaryRawPeak = al + nal;
+    if (excl == 0 || cycles == 0 || categories == 0) std::abort();
+  });
+
+  pva::ExecutionAnalysis analysis;
+  const long rssBeforeAnalysis = maxRssKiB();
+  const double analysisPva = timeIt(o.reps, [&] { analysis = pva::analyseExecution(pva::openReport(o.file)); });
+  const long analysisRss = maxRssKiB() - rssBeforeAnalysis;
+  std::vector<std::uint64_t> rawByProgram;
+  const double analysisRaw = timeIt(o.reps, [&] {
+    rawByProgram.assign(analysis.allRuns.programs.size(), 0);
+    sqlite3* db = rawOpen(o.file);
+    rawQuery(db, "SELECT program, ipus FROM steps ORDER BY id", [&](sqlite3_stmt* st) {
+      kj::ArrayInputStream in(kj::arrayPtr(static_cast<const kj::byte*>(sqlite3_column_blob(st, 1)),
+                                           std::size_t(sqlite3_column_bytes(st, 1))));
+      capnp::PackedMessageReader reader(in);
+      std::uint64_t slowest = 0;
+      for (auto ipu : reader.getRoot<tessera::profiler::capnp::StepIpus>().getIpus()) slowest = std::max(slowest, ipu.getCycles());
+      const auto program = std::size_t(sqlite3_column_int64(st, 0));
+      if (program < rawByProgram.size()) rawByProgram[program] += slowest;
+    });
+    sqlite3_close(db);
+  });
+  for (std::size_t p = 0; p < rawByProgram.size(); ++p)
+    if (rawByProgram[p] != analysis.allRuns.programs[p].cycles) {
+      std::fprintf(stderr, "bench_pva_reader: analyseExecution and raw SQLite disagree on program %zu\n", p);
+      return 1;
+    }
+  if (summary.memory.includingGapsBytes != summaryRawIncl || summary.memory.peakLiveness.bytes != summaryRawPeak) {
+    std::fprintf(stderr, "bench_pva_reader: summarize and raw SQLite disagree\n");
+    return 1;
+  }
+
   if (sumPva != sumRaw || memPva != memRaw || memWarm != memRaw || peakPva != peakRaw) {
     std::fprintf(stderr, "bench_pva_reader: libpva and raw SQLite disagree\n");
     return 1;
@@ -296,10 +358,14 @@ int main(int argc, char** argv) {
   row("open + sum tile memory", memoryOpenPva, memoryOpenRaw);
   row("sum tile memory (report open)", memoryPvaWarm, memoryRaw);
   row("peak liveness", peakTimePva, peakTimeRaw);
+  row("pva::summarize (open + all)", summaryPva, summaryRaw);
+  row("pva::analyseExecution (open + all)", analysisPva, analysisRaw);
   std::printf("steps/s: libpva %.2f M, raw %.2f M (speed %.0f%% of raw; goal >= 80%%)\n", double(o.steps) / stepsPva / 1e6,
               double(o.steps) / stepsRaw / 1e6, 100.0 * stepsRaw / stepsPva);
   std::printf("tile memory: speed %.0f%% of raw; open %.2f ms (goal < 50 ms)\n", 100.0 * memoryRaw / memoryPva, openPva * 1e3);
   std::printf("resident memory added while iterating %llu steps: %ld KiB\n", static_cast<unsigned long long>(o.steps), rssGrowth);
+  std::printf("summary: %.2f s (goal < 2 s), resident memory added %ld KiB; analyseExecution: %.2f M steps/s, %ld KiB added\n",
+              summaryPva, summaryRss, double(o.steps) / analysisPva / 1e6, analysisRss);
   if (!o.keep) std::filesystem::remove(o.file);
   return 0;
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for a number of executions, one job, at low priority (the machine is
 # shared), growing its corpus in a scratch directory; crashes land in fuzz/findings/<target>/.
+# TIMEOUT (seconds, default 25) is the per-input limit: raise it on a loaded machine, where a
+# job at low priority can wait longer than that for the CPU and report a false timeout.
 #   fuzz/run_campaign.sh BUILD_DIR TARGET RUNS [extra libFuzzer flags]
 # The log's last "stat::" lines and "Done N runs" are what docs/reliability.md records.
 set -euo pipefail
@@ -16,5 +18,5 @@ case "$target" in
   fuzz_pvti_options|fuzz_engine_options) dict=(-dict="$here/dict/json.dict") ;;
 esac
 exec nice -n 15 "$build/bin/$target" "$work/corpus" "$here/corpus/$target" -runs="$runs" "${dict[@]}" \
-  -rss_limit_mb=2048 -timeout=25 -max_len="${MAX_LEN:-65536}" -print_final_stats=1 \
+  -rss_limit_mb=2048 -timeout="${TIMEOUT:-25}" -max_len="${MAX_LEN:-65536}" -print_final_stats=1 \
   -artifact_prefix="$here/findings/$target/" "$@"

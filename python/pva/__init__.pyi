@@ -535,3 +535,145 @@ class Trace:
 def openTrace(path: str) -> Trace: ...
 @overload
 def openTrace(path: str, progress: Callable[[float], bool]) -> Trace: ...
+
+# --- the analysis layer (pva/Analysis.hpp): figures derived once, shown by every front end ---
+
+class Scope:
+    class Runs(Enum):
+        NotApplicable = 0
+        OneRun = 1
+        AllRuns = 2
+    class Replicas(Enum):
+        OneReplica = 0
+        AllReplicas = 1
+    runs: Scope.Runs
+    replicas: Scope.Replicas
+    runName: str
+    def describe(self) -> str: ...
+
+class GraphCounts:
+    vertices: int
+    computeSets: int
+    variables: int
+    edges: int
+    programs: int
+    programSteps: int
+
+class TileBytes:
+    tile: int
+    ipu: int
+    bytes: int
+
+class AllocatedBytes:
+    name: str
+    nonOverlapped: int
+    overlapped: int
+    @property
+    def total(self) -> int: ...
+    @property
+    def regionBytes(self) -> List[int]: ...
+
+class PeakLiveness:
+    known: bool
+    bytes: int
+    notAlwaysLiveBytes: int
+    step: int
+    program: str
+
+class MemorySummary:
+    scope: Scope
+    numTiles: int
+    tilesUsed: int
+    tilesOutOfMemory: int
+    capacityBytes: int
+    includingGapsBytes: int
+    excludingGapsBytes: int
+    allocatedBytes: int
+    overflowedBytes: int
+    largestTileIncludingGaps: TileBytes
+    largestTileExcludingGaps: TileBytes
+    alwaysLiveBytes: int
+    peakLiveness: PeakLiveness
+    categories: List[AllocatedBytes]
+    regions: List[AllocatedBytes]
+    binStartBytes: int
+    binWidthBytes: int
+    tilesPerBin: List[int]
+
+class CycleKinds:
+    def of(self, kind: TileCycleTotals.Kind) -> int: ...
+    def shareOfTileCycles(self, kind: TileCycleTotals.Kind) -> float: ...
+    @property
+    def total(self) -> int: ...
+    @staticmethod
+    def name(kind: TileCycleTotals.Kind) -> str: ...
+    @staticmethod
+    def label(kind: TileCycleTotals.Kind) -> str: ...
+    def asDict(self) -> Dict[str, int]: ...
+
+class RunSummary:
+    scope: Scope
+    index: int
+    name: str
+    steps: int
+    cycles: int
+    hostMicroseconds: int
+    tileCycles: CycleKinds
+
+class ExecutionSummary:
+    scope: Scope
+    profiled: bool
+    steps: int
+    totalCycles: int
+    tileCycles: CycleKinds
+    runs: List[RunSummary]
+    tilesPerReplica: int
+    def tileAverageCycles(self, kind: TileCycleTotals.Kind) -> float: ...
+    def tileAverageShareOfTotal(self, kind: TileCycleTotals.Kind) -> float: ...
+
+class ReportSummary:
+    target: Target
+    graph: GraphCounts
+    memory: MemorySummary
+    execution: ExecutionSummary
+
+class ProgramFigures:
+    cycles: int
+    executions: int
+    firstStep: int
+    tileBalance: float
+    parallelEfficiency: float
+
+class IpuTraffic:
+    ipu: int
+    streamCopyInBytes: int
+    streamCopyOutBytes: int
+    globalExchangeInBytes: int
+    globalExchangeOutBytes: int
+
+class SpanFigures:
+    scope: Scope
+    steps: int
+    cycles: int
+    tileBalance: float
+    parallelEfficiency: float
+    programs: List[ProgramFigures]
+    computeSets: List[ProgramFigures]
+    ipus: List[IpuTraffic]
+    tileCyclesByIpu: List[CycleKinds]
+
+class ExecutionAnalysis:
+    runs: List[SpanFigures]
+    allRuns: SpanFigures
+
+class LiveRange:
+    def __init__(self, from_: int, to: int, bytes: int) -> None: ...
+    from_: int
+    to: int
+    bytes: int
+
+def summarize(report: Report) -> ReportSummary: ...
+def summarizeMemory(report: Report, ipu: IPU) -> MemorySummary: ...
+def analyseExecution(report: Report) -> ExecutionAnalysis: ...
+def peakLiveBytes(ranges: List[LiveRange]) -> int: ...
+def peakNotAlwaysLiveBytes(variables: List[Variable]) -> int: ...

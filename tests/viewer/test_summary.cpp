@@ -5,7 +5,11 @@
 #include "models/SummaryModel.hpp"
 #include "widgets/SummaryPage.hpp"
 
+#include <QJsonDocument>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
@@ -66,6 +70,66 @@ private slots:
     QVERIFY2(value.data().toString().contains(QStringLiteral("iB")), qPrintable(value.data().toString()));
     page.filter()->clear();
     QCOMPARE(view->model()->rowCount(), sections);
+  }
+  // One figure, three front ends: the viewer's Summary, `pva summary --json` and Python's
+  // pva.summarize show the same numbers for the same report.
+  void viewerCliAndPythonShowTheSameFigures() {
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    Progress progress = Progress::standalone(QStringLiteral("test"));
+    const SummaryData d = loadSummary(*doc, progress);
+    auto viewer = [&](const char* section, const char* name) {
+      const SummaryRow* row = d.row(QString::fromLatin1(section), QString::fromLatin1(name));
+      return row ? qulonglong(row->value.number) : ~qulonglong(0);
+    };
+
+    QProcess cli;
+    cli.start(QStringLiteral(PVA_EXECUTABLE), {QStringLiteral("summary"), doc->profilePath(), QStringLiteral("--json")});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject j = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    const QJsonObject memory = j[QStringLiteral("memory")].toObject(), execution = j[QStringLiteral("execution")].toObject();
+    auto number = [](const QJsonValue& v) { return qulonglong(v.toDouble()); };
+
+    QProcess python;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(TESSERA_PYTHON_DIR));
+    python.setProcessEnvironment(env);
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral("-c"), QStringLiteral("import json, sys, pva\n"
+                                                       "s = pva.summarize(pva.openReport(sys.argv[1]))\n"
+                                                       "m, x = s.memory, s.execution\n"
+                                                       "print(json.dumps([m.includingGapsBytes, m.excludingGapsBytes,\n"
+                                                       "  m.largestTileIncludingGaps.bytes, m.alwaysLiveBytes,\n"
+                                                       "  m.peakLiveness.bytes, m.tilesUsed, x.totalCycles, x.steps,\n"
+                                                       "  len(x.runs), x.tileCycles.of(pva.TileCycleTotals.Kind.Compute)]))"),
+                  doc->profilePath()});
+    QVERIFY(python.waitForFinished(60000));
+    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+    const QJsonArray p = QJsonDocument::fromJson(python.readAllStandardOutput()).array();
+    QCOMPARE(p.size(), 10);
+
+    const qulonglong inViewer[] = {
+        viewer("Memory", "Total (including gaps)"), viewer("Memory", "Total (excluding gaps)"),
+        viewer("Memory", "Largest tile"), viewer("Memory", "Always live"), viewer("Memory", "Peak liveness"),
+        viewer("Memory", "Tiles used"), viewer("Execution", "Total cycles"), viewer("Execution", "Steps"),
+        viewer("Execution", "Runs"), viewer("Execution", "Compute (tile cycles)")};
+    const qulonglong inCli[] = {
+        number(memory[QStringLiteral("totalIncludingGaps")]), number(memory[QStringLiteral("totalExcludingGaps")]),
+        number(memory[QStringLiteral("maxTile")].toObject()[QStringLiteral("includingGaps")]),
+        number(memory[QStringLiteral("alwaysLive")]),
+        number(memory[QStringLiteral("peakLiveness")].toObject()[QStringLiteral("bytes")]),
+        number(memory[QStringLiteral("tilesUsed")]), number(execution[QStringLiteral("totalCycles")]),
+        number(execution[QStringLiteral("numSteps")]), number(execution[QStringLiteral("numRuns")]),
+        number(execution[QStringLiteral("tileCyclesByKind")].toObject()[QStringLiteral("compute")])};
+    for (int i = 0; i < 10; ++i) {
+      QVERIFY2(inViewer[i] != ~qulonglong(0), qPrintable(QStringLiteral("figure %1 missing in the viewer").arg(i)));
+      QCOMPARE(inViewer[i], inCli[i]);
+      QCOMPARE(inViewer[i], qulonglong(p[i].toDouble()));
+    }
+    QVERIFY(inViewer[0] > 0 && inViewer[6] > 0); // real figures, not two empty answers agreeing
+    // Every front end says what the figures cover.
+    QCOMPARE(d.section(QStringLiteral("Execution"))->scope, QStringLiteral("all runs, one replica"));
+    QCOMPARE(execution[QStringLiteral("scope")].toString(), QStringLiteral("all runs, one replica"));
   }
   void outOfMemoryReportHasNoRuns() {
     SummaryPage page;

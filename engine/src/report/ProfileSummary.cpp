@@ -93,130 +93,70 @@ std::string row(const std::string& labelText, const std::string& value, std::siz
   return rightAligned(labelText + ":", value, end);
 }
 
-struct MemoryTotals {
-  std::uint64_t including = 0, excluding = 0;
-  /// Allocated bytes by [region][overlapping]: regions non-interleaved, interleaved, overflowed.
-  std::uint64_t regions[3][2] = {};
-  std::uint64_t categories[pva::MemoryCategories::size()][2] = {}; ///< [category][overlapping]
-};
-
-MemoryTotals totalsOf(const pva::Tiles& tiles) {
-  MemoryTotals m;
-  for (const pva::Tile& tile : tiles) {
-    const pva::TileMemory& memory = tile.memory();
-    m.including += memory.total().includingGaps();
-    m.excluding += memory.total().excludingGaps();
-    const pva::MemoryCategories& c = memory.category();
-    for (std::size_t i = 0; i < pva::MemoryCategories::size(); ++i) {
-      const pva::OverlapBytes* byRegion[3] = {&c.at(i).nonInterleaved(), &c.at(i).interleaved(), &c.at(i).overflowed()};
-      for (std::size_t r = 0; r < 3; ++r) {
-        m.regions[r][0] += byRegion[r]->nonOverlapped();
-        m.regions[r][1] += byRegion[r]->overlapped();
-        m.categories[i][0] += byRegion[r]->nonOverlapped();
-        m.categories[i][1] += byRegion[r]->overlapped();
-      }
-    }
-  }
-  return m;
-}
-
 // Not-always-live data whose lives do not meet share addresses, so "excluding gaps" (always-live
 // bytes plus each tile's peak of not-always-live bytes) is less than the allocations summed:
 // the allocation tables say so and show the overlapping part apart.
-void memoryTotals(std::ostream& out, const std::string& title, const MemoryTotals& m) {
+void memoryTotals(std::ostream& out, const std::string& title, const pva::MemorySummary& m) {
   out << "  " << title << ":\n"
-      << row("    Including Gaps", bytes(m.including)) << "\n"
-      << row("    Excluding Gaps", bytes(m.excluding)) << "\n"
+      << row("    Including Gaps", bytes(m.includingGapsBytes)) << "\n"
+      << row("    Excluding Gaps", bytes(m.excludingGapsBytes)) << "\n"
       << "    By Memory Region (allocations, overlapping ones each counted):\n";
-  const char* regionNames[3] = {"Non-interleaved", "Interleaved", "Overflowed"};
-  for (std::size_t r = 0; r < 3; ++r)
-    out << row(std::string("      ") + regionNames[r], bytes(m.regions[r][0] + m.regions[r][1])) << "\n";
+  for (const pva::AllocatedBytes& region : m.regions)
+    out << row("      " + region.name, bytes(region.total())) << "\n";
   out << "    By Data Type:\n";
   const char* overlapNames[2] = {"Not Overlapping", "Overlapping (sharing addresses at different steps)"};
   for (std::size_t overlapping = 0; overlapping < 2; ++overlapping) {
+    auto part = [&](const pva::AllocatedBytes& c) { return overlapping ? c.overlapped : c.nonOverlapped; };
     std::uint64_t sum = 0;
-    for (const auto& c : m.categories) sum += c[overlapping];
+    for (const pva::AllocatedBytes& c : m.categories) sum += part(c);
     if (overlapping && !sum) continue;
     out << "      " << overlapNames[overlapping] << ":\n";
-    for (std::size_t i = 0; i < pva::MemoryCategories::size(); ++i)
-      if (m.categories[i][overlapping])
-        out << row(std::string("        ") + kCategoryNames[i], bytes(m.categories[i][overlapping])) << "\n";
+    for (std::size_t i = 0; i < m.categories.size(); ++i)
+      if (part(m.categories[i]))
+        out << row(std::string("        ") + kCategoryNames[i], bytes(part(m.categories[i]))) << "\n";
   }
 }
 
-/// Tiles bucketed by memory excluding gaps, with bars of up to 40 stars.
-void histogram(std::ostream& out, const pva::Tiles& tiles) {
-  if (tiles.empty()) return;
-  std::uint64_t lo = UINT64_MAX, hi = 0;
-  for (const pva::Tile& t : tiles) {
-    lo = std::min(lo, t.memory().total().excludingGaps());
-    hi = std::max(hi, t.memory().total().excludingGaps());
-  }
-  // Whole kilobytes per bucket, a 1-2-5 step giving at most 20 buckets.
-  std::uint64_t width = 1;
-  const std::uint64_t span = hi / 1024 - lo / 1024 + 1;
-  for (std::uint64_t scale = 1;; scale *= 10) {
-    if (span <= 20 * scale) { width = scale; break; }
-    if (span <= 40 * scale) { width = 2 * scale; break; }
-    if (span <= 100 * scale) { width = 5 * scale; break; }
-  }
-  const std::uint64_t first = lo / 1024 / width, last = hi / 1024 / width;
-  std::vector<std::uint64_t> counts(last - first + 1, 0);
-  for (const pva::Tile& t : tiles) ++counts[t.memory().total().excludingGaps() / 1024 / width - first];
-  const std::uint64_t most = *std::max_element(counts.begin(), counts.end());
+/// Tiles in the summary's bins of memory excluding gaps, with bars of up to 40 stars.
+void histogram(std::ostream& out, const pva::MemorySummary& m) {
+  if (m.tilesPerBin.empty()) return;
+  const std::uint64_t most = *std::max_element(m.tilesPerBin.begin(), m.tilesPerBin.end());
   out << "    Range (KB) Histogram (Excluding Gaps)               Count (tiles)\n";
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    const std::uint64_t from = (first + i) * width;
-    const std::string range = std::to_string(from) + " - " + std::to_string(from + width);
+  for (std::size_t i = 0; i < m.tilesPerBin.size(); ++i) {
+    const std::uint64_t from = (m.binStartBytes + i * m.binWidthBytes) / 1024;
+    const std::string range = std::to_string(from) + " - " + std::to_string(from + m.binWidthBytes / 1024);
     std::string line = rightAligned("    ", range, 14) + " ";
-    line += std::string(counts[i] ? std::max<std::uint64_t>(1, counts[i] * 40 / most) : 0, '*');
-    out << rightAligned(line, withCommas(counts[i]), 68) << "\n";
+    const std::uint64_t count = m.tilesPerBin[i];
+    line += std::string(count ? std::max<std::uint64_t>(1, count * 40 / most) : 0, '*');
+    out << rightAligned(line, withCommas(count), 68) << "\n";
   }
 }
 
-void memory(std::ostream& out, const pva::CompilationReport& c, const SummaryOptions& o) {
-  const pva::Tiles tiles = c.tiles();
+void memory(std::ostream& out, const pva::Report& report, const pva::MemorySummary& m, const SummaryOptions& o) {
   out << "Memory Usage:\n";
-  memoryTotals(out, "Total", totalsOf(tiles));
+  memoryTotals(out, "Total", m);
   if (o.showPerIpuMemoryUsage)
-    for (const pva::Ipu& ipu : c.ipus()) memoryTotals(out, "IPU " + std::to_string(ipu.id()), totalsOf(ipu.tiles()));
+    for (const pva::Ipu& ipu : report.compilation().ipus())
+      memoryTotals(out, "IPU " + std::to_string(ipu.id()), pva::summarizeMemory(report, ipu.tiles()));
 
   out << "\n  By Tile (Excluding Gaps):\n";
-  histogram(out, tiles);
-  const pva::Tile* maxIncluding = nullptr;
-  const pva::Tile* maxExcluding = nullptr;
-  std::size_t outOfMemory = 0;
-  const std::uint64_t capacity = c.target().bytesPerTile();
-  for (const pva::Tile& t : tiles) {
-    if (!maxIncluding || t.memory().total().includingGaps() > maxIncluding->memory().total().includingGaps())
-      maxIncluding = &t;
-    if (!maxExcluding || t.memory().total().excludingGaps() > maxExcluding->memory().total().excludingGaps())
-      maxExcluding = &t;
-    if (t.memory().total().includingGaps() > capacity) ++outOfMemory;
-  }
-  if (maxIncluding) {
-    auto maximum = [&](const char* what, std::uint64_t n, unsigned tile) {
-      out << "    Maximum (" << what << "): " << withCommas(n) << " (" << withCommas(double(n) / 1024, 1)
-          << " K) on tile " << tile << "\n";
+  histogram(out, m);
+  if (m.numTiles) {
+    auto maximum = [&](const char* what, const pva::TileBytes& t) {
+      out << "    Maximum (" << what << "): " << withCommas(t.bytes) << " (" << withCommas(double(t.bytes) / 1024, 1)
+          << " K) on tile " << t.tile << "\n";
     };
     out << "\n";
-    maximum("Including Gaps", maxIncluding->memory().total().includingGaps(), maxIncluding->number());
-    maximum("Excluding Gaps", maxExcluding->memory().total().excludingGaps(), maxExcluding->number());
+    maximum("Including Gaps", m.largestTileIncludingGaps);
+    maximum("Excluding Gaps", m.largestTileExcludingGaps);
   }
-  out << "    " << outOfMemory << " tile(s) out of memory\n\n";
+  out << "    " << m.tilesOutOfMemory << " tile(s) out of memory\n\n";
 }
 
-void variableStorage(std::ostream& out, const pva::CompilationReport& c) {
-  std::uint64_t alwaysLive = 0;
-  for (const pva::Tile& t : c.tiles()) alwaysLive += t.memory().alwaysLiveBytes();
-  std::uint64_t peak = 0, peakStep = 0;
-  std::string peakProgram;
-  for (const pva::ProgramStep& step : c.livenessProgramSteps())
-    if (step.notAlwaysLiveBytes() > peak) {
-      peak = step.notAlwaysLiveBytes();
-      peakStep = step.index();
-      peakProgram = step.program() ? step.program()->name() : std::string();
-    }
+void variableStorage(std::ostream& out, const pva::CompilationReport& c, const pva::MemorySummary& m) {
+  const std::uint64_t peak = m.peakLiveness.notAlwaysLiveBytes;
+  const std::uint64_t peakStep = m.peakLiveness.step, alwaysLive = m.alwaysLiveBytes;
+  const std::string& peakProgram = m.peakLiveness.program;
   std::vector<pva::Variable> vars = c.alwaysLiveVariables();
   std::sort(vars.begin(), vars.end(), [](const pva::Variable& a, const pva::Variable& b) { return a.bytes() > b.bytes(); });
   out << "Variable Storage:\n"
@@ -230,19 +170,18 @@ void variableStorage(std::ostream& out, const pva::CompilationReport& c) {
   out << "\n";
 }
 
-void execution(std::ostream& out, const pva::Report& report, bool profiled, const SummaryOptions& o) {
+void execution(std::ostream& out, const pva::Report& report, const pva::ExecutionSummary& x, bool profiled,
+               const SummaryOptions& o) {
   out << "Execution:\n\n";
   if (!profiled) {
     out << "  No execution profile: set the engine option autoReport.outputExecutionProfile (or\n"
            "  autoReport.all, or debug.retainDebugInformation) to \"true\".\n";
     return;
   }
-  const pva::ExecutionReport e = report.execution();
-  const std::vector<pva::Run> runs = e.runs();
   const pva::CompilationReport& c = report.compilation();
   const std::vector<pva::ProgramPtr> entryPoints = c.entryPoints();
   std::vector<unsigned> executed;
-  for (const pva::Run& r : runs)
+  for (const pva::Run& r : report.execution().runs())
     if (std::find(executed.begin(), executed.end(), r.programIndex()) == executed.end())
       executed.push_back(r.programIndex());
   out << "Programs executed:\n\n";
@@ -254,18 +193,14 @@ void execution(std::ostream& out, const pva::Report& report, bool profiled, cons
     out << name << (i + 1 == executed.size() ? ".\n\n" : ",\n");
   }
 
-  const std::uint64_t total = e.totalCycles().total();
-  const pva::TileCycleTotals tc = e.tileCycleTotals();
-  const double tiles = std::max<double>(1, c.target().tilesPerReplica());
   const double clockMHz = c.target().clockFrequency() / 1e6;
   const std::size_t column = 56;
-  out << label("  ", "Total cycles", column) << withCommas(total) << " (approx "
-      << withCommas(clockMHz > 0 ? double(total) / clockMHz : 0.0, 1) << " microseconds)\n";
+  out << label("  ", "Total cycles", column) << withCommas(x.totalCycles) << " (approx "
+      << withCommas(clockMHz > 0 ? double(x.totalCycles) / clockMHz : 0.0, 1) << " microseconds)\n";
   using K = pva::TileCycleTotals::Kind;
   auto average = [&](const char* what, K kind) {
-    const double mean = double(tc.total(kind)) / tiles;
-    out << label("  ", std::string("Tile average ") + what, column) << withCommas(mean, 1) << " ("
-        << percent(mean, double(total)) << " of total)\n";
+    out << label("  ", std::string("Tile average ") + what, column) << withCommas(x.tileAverageCycles(kind), 1) << " ("
+        << percent(x.tileAverageShareOfTotal(kind), 1.0) << " of total)\n";
   };
   average("compute cycles (including idle threads)", K::Compute);
   average("IPU exchange cycles", K::InternalExchange);
@@ -275,31 +210,25 @@ void execution(std::ostream& out, const pva::Report& report, bool profiled, cons
   out << "\n";
 
   if (!o.showExecutionSteps) return;
-  // The costliest steps of the compiled schedule: cycles of one execution, slowest IPU.
-  struct Step { std::uint64_t cycles, executions; std::string type, name; };
-  std::vector<Step> steps;
-  std::vector<std::size_t> byProgram;
-  for (const pva::ExecutionStep& s : e.steps()) {
-    const pva::ProgramPtr p = s.program();
-    if (!p) continue;
-    std::uint64_t cycles = 0;
-    for (const pva::IpuExecution& ipu : s.ipus()) cycles = std::max(cycles, ipu.cycles());
-    const std::size_t id = static_cast<std::size_t>(p->_id());
-    if (byProgram.size() <= id) byProgram.resize(id + 1, SIZE_MAX);
-    if (byProgram[id] == SIZE_MAX) {
-      byProgram[id] = steps.size();
-      steps.push_back({0, 0, pva::Program::typeName(p->type()), p->name()});
-    }
-    steps[byProgram[id]].cycles += cycles;
-    ++steps[byProgram[id]].executions;
-  }
-  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.cycles > b.cycles; });
+  // The costliest programs of the schedule: slowest-IPU cycles over all runs, first run first
+  // among equals.
+  const pva::ExecutionAnalysis analysis = pva::analyseExecution(report);
+  const std::vector<pva::ProgramFigures>& figures = analysis.allRuns.programs;
+  std::vector<std::size_t> order;
+  for (std::size_t id = 0; id < figures.size(); ++id)
+    if (figures[id].executions) order.push_back(id);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return figures[a].cycles != figures[b].cycles ? figures[a].cycles > figures[b].cycles
+                                                  : figures[a].firstStep < figures[b].firstStep;
+  });
+  const auto programs = c.programs();
   out << "Execution steps (the 20 costliest, cycles over all runs):\n";
-  for (std::size_t i = 0; i < steps.size() && i < 20; ++i) {
-    const Step& s = steps[i];
-    std::string line = rightAligned("  ", withCommas(s.cycles), 14) + "  " + s.type;
+  for (std::size_t i = 0; i < order.size() && i < 20; ++i) {
+    const pva::ProgramFigures& f = figures[order[i]];
+    const pva::Program& p = *programs.at(order[i]);
+    std::string line = rightAligned("  ", withCommas(f.cycles), 14) + "  " + pva::Program::typeName(p.type());
     line.resize(std::max<std::size_t>(line.size() + 1, 32), ' ');
-    out << line << s.name << " (x" << s.executions << ")\n";
+    out << line << p.name() << " (x" << f.executions << ")\n";
   }
   out << "\n";
 }
@@ -309,11 +238,12 @@ void execution(std::ostream& out, const pva::Report& report, bool profiled, cons
 void printProfileSummary(std::ostream& out, const pva::Report& report, bool executionProfiled,
                          const SummaryOptions& o) {
   const pva::CompilationReport c = report.compilation();
-  target(out, c.target());
+  const pva::ReportSummary summary = pva::summarize(report);
+  target(out, summary.target);
   graph(out, c.graph());
-  memory(out, c, o);
-  if (o.showVarStorage) variableStorage(out, c);
-  execution(out, report, executionProfiled, o);
+  memory(out, report, summary.memory, o);
+  if (o.showVarStorage) variableStorage(out, c, summary.memory);
+  execution(out, report, summary.execution, executionProfiled, o);
 }
 
 } // namespace poplar::detail::report

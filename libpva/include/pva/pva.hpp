@@ -9,6 +9,7 @@
 // Reading is thread-safe.
 #pragma once
 
+#include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>

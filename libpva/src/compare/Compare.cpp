@@ -1,5 +1,6 @@
-// compare(): two reports side by side. Reads each report once through the public API, so it is
-// exactly what a client could compute, in one place for the CLI gate and the viewer.
+// compare(): two reports side by side, from each report's pva::summarize and analyseExecution, so
+// a compared figure is the figure `pva summary`, the viewer and Python show for that report.
+#include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 
 #include <algorithm>
@@ -15,64 +16,36 @@ double ComparedValue::relative() const {
 
 namespace {
 
-/// Totals of one report that the comparison needs.
-struct Summary {
-  std::uint64_t incl = 0, excl = 0, maxTile = 0, alwaysLive = 0, peakNal = 0, peakStep = 0, cycles = 0;
-  unsigned maxTileId = 0;
+/// What the comparison needs of one report: its summary, and its program cycles when it ran.
+struct Side {
+  ReportSummary summary;
   std::map<std::string, std::uint64_t> categories, runs, computeSets, programs, kinds;
   std::vector<std::uint64_t> tiles, liveness;
-  bool hasExecution = false;
 };
 
-Summary summarise(const Report& r) {
-  Summary s;
+Side read(const Report& r) {
+  Side s;
+  s.summary = summarize(r);
+  for (const AllocatedBytes& category : s.summary.memory.categories) s.categories[category.name] = category.total();
   const auto c = r.compilation();
-  std::vector<std::uint64_t> categories(MemoryCategories::size(), 0);
-  for (const Tile& t : c.tiles()) {
-    const TileMemory& m = t.memory();
-    s.incl += m.total().includingGaps();
-    s.excl += m.total().excludingGaps();
-    s.alwaysLive += m.alwaysLiveBytes();
-    s.tiles.push_back(m.total().includingGaps());
-    if (m.total().includingGaps() > s.maxTile) {
-      s.maxTile = m.total().includingGaps();
-      s.maxTileId = t.number();
-    }
-    const MemoryCategories& cat = m.category();
-    for (std::size_t i = 0; i < categories.size(); ++i) categories[i] += cat.at(i).total();
+  for (const Tile& t : c.tiles()) s.tiles.push_back(t.memory().total().includingGaps());
+  for (const ProgramStep& step : c.livenessProgramSteps())
+    s.liveness.push_back(s.summary.memory.alwaysLiveBytes + step.notAlwaysLiveBytes());
+  const ExecutionSummary& x = s.summary.execution;
+  if (!x.profiled) return s;
+  for (const RunSummary& run : x.runs) s.runs[run.name] += run.cycles;
+  for (std::size_t k = 0; k < CycleKinds::numKinds; ++k) {
+    const auto kind = static_cast<TileCycleTotals::Kind>(k);
+    s.kinds[CycleKinds::name(kind)] = x.tileCycles.of(kind);
   }
-  for (std::size_t i = 0; i < categories.size(); ++i) s.categories[MemoryCategories::names()[i]] = categories[i];
-  for (const ProgramStep& step : c.livenessProgramSteps()) {
-    s.liveness.push_back(s.alwaysLive + step.notAlwaysLiveBytes());
-    if (step.notAlwaysLiveBytes() > s.peakNal) {
-      s.peakNal = step.notAlwaysLiveBytes();
-      s.peakStep = step.index();
-    }
-  }
-  const auto e = r.execution();
-  const auto runs = e.runs();
-  s.hasExecution = !runs.empty();
-  for (const Run& run : runs) {
-    s.cycles += run.cycles();
-    s.runs[run.name()] += run.cycles();
-  }
-  if (s.hasExecution) {
-    const auto programs = c.programs();
-    std::vector<std::string> csNames;
-    for (const ComputeSet& cs : c.computeSets()) csNames.push_back(cs.name());
-    for (const ExecutionStep& step : e.steps()) {
-      std::uint64_t slowest = 0;
-      for (const IpuExecution& ipu : step.ipus()) slowest = std::max(slowest, ipu.cycles());
-      const Program& p = *programs.at(step.program()->_id());
-      s.programs[p.name()] += slowest;
-      if (p.type() == Program::Type::OnTileExecute)
-        s.computeSets[static_cast<const OnTileExecuteProgram&>(p).computeset().name()] += slowest;
-    }
-    static const char* kKinds[] = {"compute", "internalExchange", "globalExchange", "streamCopy", "sync"};
-    const TileCycleTotals totals = e.tileCycleTotals();
-    for (std::size_t k = 0; k < TileCycleTotals::numKinds; ++k)
-      s.kinds[kKinds[k]] = totals.total(static_cast<TileCycleTotals::Kind>(k));
-  }
+  // Named figures: programs (and compute sets) sharing a name add up.
+  const ExecutionAnalysis e = analyseExecution(r);
+  const auto programs = c.programs();
+  for (std::size_t i = 0; i < programs.size() && i < e.allRuns.programs.size(); ++i)
+    if (e.allRuns.programs[i].executions) s.programs[programs[i]->name()] += e.allRuns.programs[i].cycles;
+  const auto computeSets = c.computeSets();
+  for (std::size_t i = 0; i < computeSets.size() && i < e.allRuns.computeSets.size(); ++i)
+    if (e.allRuns.computeSets[i].executions) s.computeSets[computeSets[i].name()] += e.allRuns.computeSets[i].cycles;
   return s;
 }
 
@@ -99,25 +72,26 @@ std::vector<NamedComparison> match(const std::map<std::string, std::uint64_t>& b
 } // namespace
 
 ReportComparison compare(const Report& base, const Report& current) {
-  const Summary a = summarise(base), b = summarise(current);
+  const Side a = read(base), b = read(current);
+  const MemorySummary &ma = a.summary.memory, &mb = b.summary.memory;
   ReportComparison c;
   auto& m = c.memory;
-  m.totalIncludingGaps = {a.incl, b.incl};
-  m.totalExcludingGaps = {a.excl, b.excl};
-  m.maxTileIncludingGaps = {a.maxTile, b.maxTile};
-  m.maxTileBase = a.maxTileId;
-  m.maxTileCurrent = b.maxTileId;
-  m.alwaysLive = {a.alwaysLive, b.alwaysLive};
-  m.peakLiveness = {a.alwaysLive + a.peakNal, b.alwaysLive + b.peakNal};
-  m.peakStepBase = a.peakStep;
-  m.peakStepCurrent = b.peakStep;
+  m.totalIncludingGaps = {ma.includingGapsBytes, mb.includingGapsBytes};
+  m.totalExcludingGaps = {ma.excludingGapsBytes, mb.excludingGapsBytes};
+  m.maxTileIncludingGaps = {ma.largestTileIncludingGaps.bytes, mb.largestTileIncludingGaps.bytes};
+  m.maxTileBase = ma.largestTileIncludingGaps.tile;
+  m.maxTileCurrent = mb.largestTileIncludingGaps.tile;
+  m.alwaysLive = {ma.alwaysLiveBytes, mb.alwaysLiveBytes};
+  m.peakLiveness = {ma.peakLiveness.bytes, mb.peakLiveness.bytes};
+  m.peakStepBase = ma.peakLiveness.step;
+  m.peakStepCurrent = mb.peakLiveness.step;
   m.categories = match(a.categories, b.categories);
   for (std::size_t t = 0; t < std::max(a.tiles.size(), b.tiles.size()); ++t)
     m.tilesIncludingGaps.push_back({t < a.tiles.size() ? a.tiles[t] : 0, t < b.tiles.size() ? b.tiles[t] : 0});
   c.liveness.base = a.liveness;
   c.liveness.current = b.liveness;
-  c.hasExecution = a.hasExecution && b.hasExecution;
-  c.cycles.total = {a.cycles, b.cycles};
+  c.hasExecution = a.summary.execution.profiled && b.summary.execution.profiled;
+  c.cycles.total = {a.summary.execution.totalCycles, b.summary.execution.totalCycles};
   c.cycles.runs = match(a.runs, b.runs);
   c.cycles.computeSets = match(a.computeSets, b.computeSets);
   c.cycles.programs = match(a.programs, b.programs);

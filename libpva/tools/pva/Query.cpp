@@ -8,7 +8,6 @@
 //   categories     memory by category over all tiles
 #include "Common.hpp"
 #include "Format.hpp"
-#include "Names.hpp"
 #include "Output.hpp"
 #include "Progress.hpp"
 
@@ -68,37 +67,18 @@ Table tilesQuery(const pva::Report& report, const QueryOptions& o) {
 }
 
 Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const GlobalOptions& global) {
-  const auto c = report.compilation();
-  const auto computeSets = c.computeSets();
-  // Program id -> compute set index, so each step costs one lookup.
-  const auto programs = c.programs();
-  std::vector<long> csOfProgram(programs.size(), -1);
-  std::map<unsigned, std::size_t> csIndex;
-  for (std::size_t i = 0; i < computeSets.size(); ++i) csIndex[computeSets[i].id()] = i;
-  for (const auto& p : programs)
-    if (p->type() == pva::Program::Type::OnTileExecute) {
-      const auto& ote = static_cast<const pva::OnTileExecuteProgram&>(*p);
-      const auto it = csIndex.find(ote.computeset().id());
-      if (it != csIndex.end()) csOfProgram[p->_id()] = static_cast<long>(it->second);
-    }
-  std::vector<std::uint64_t> executions(computeSets.size(), 0), cycles(computeSets.size(), 0);
-  std::uint64_t total = 0;
-  const auto steps = report.execution().steps();
+  const auto computeSets = report.compilation().computeSets();
+  const std::uint64_t numSteps = report.execution().steps().size();
+  pva::ExecutionAnalysis analysis;
   {
-    Progress progress("reading " + withCommas(steps.size()) + " steps", steps.size(), global.progress);
-    std::uint64_t done = 0;
-    for (const pva::ExecutionStep& step : steps) {
-      std::uint64_t slowest = 0;
-      for (const pva::IpuExecution& ipu : step.ipus()) slowest = std::max(slowest, ipu.cycles());
-      total += slowest;
-      const std::uint64_t id = step.program()->_id();
-      if (id < csOfProgram.size() && csOfProgram[id] >= 0) {
-        ++executions[csOfProgram[id]];
-        cycles[csOfProgram[id]] += slowest;
-      }
-      progress.update(++done);
-    }
+    Progress progress("reading " + withCommas(numSteps) + " steps", 1000, global.progress);
+    analysis = pva::analyseExecution(report, [&](double done) { progress.update(std::uint64_t(done * 1000)); });
   }
+  const pva::SpanFigures& all = analysis.allRuns;
+  auto figures = [&](std::size_t i) {
+    const unsigned id = computeSets[i].id();
+    return id < all.computeSets.size() ? all.computeSets[id] : pva::ProgramFigures{};
+  };
   // The estimate of one execution is its slowest tile's estimate; read for the rows shown only
   // (each is a per-tile array), unless there is no execution to rank by.
   auto estimate = [&](std::size_t i) {
@@ -108,29 +88,36 @@ Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const G
   std::vector<std::size_t> order(computeSets.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::vector<std::uint64_t> estimates;
-  if (steps.empty()) {
+  const bool executed = all.steps > 0;
+  if (!executed) {
     for (std::size_t i = 0; i < computeSets.size(); ++i) estimates.push_back(estimate(i));
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return estimates[a] > estimates[b]; });
   } else {
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cycles[a] > cycles[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return figures(a).cycles > figures(b).cycles; });
   }
-  Table table(steps.empty() ? "Compute sets by estimated cycles (no execution profile)"
-                            : "Compute sets by cycles (slowest IPU per executed step, summed)",
+  Table table(!executed ? "Compute sets by estimated cycles (no execution profile)"
+                        : "Compute sets by cycles (slowest IPU per executed step, summed; " + all.scope.describe() +
+                              "; share: of all steps' cycles)",
               {{"computeSet", Column::Kind::Text},
                {"executions", Column::Kind::Count},
                {"cycles", Column::Kind::Count},
                {"estimatedCycles", Column::Kind::Count},
                {"shareOfTotal", Column::Kind::Percent},
+               {"tileBalance", Column::Kind::Percent},
                {"vertices", Column::Kind::Count}});
   table.meta["computeSets"] = computeSets.size();
-  table.meta["totalStepCycles"] = total;
+  table.meta["totalStepCycles"] = all.cycles;
+  table.meta["scope"] = all.scope.describe();
   for (std::size_t k = 0; k < order.size() && k < rowLimit(o, 10); ++k) {
     const std::size_t i = order[k];
-    const std::uint64_t perExecution = steps.empty() ? estimates[i] : estimate(i);
+    const pva::ProgramFigures f = figures(i);
+    const std::uint64_t perExecution = !executed ? estimates[i] : estimate(i);
     // Without an execution, the estimate of one execution; otherwise of all that happened.
-    const std::uint64_t est = steps.empty() ? perExecution : perExecution * executions[i];
-    table.add({computeSets[i].name(), executions[i], cycles[i], est,
-               total ? Json(double(cycles[i]) / double(total)) : Json(nullptr), computeSets[i].numVertices()});
+    const std::uint64_t est = !executed ? perExecution : perExecution * f.executions;
+    table.add({computeSets[i].name(), f.executions, f.cycles, est,
+               all.cycles ? Json(double(f.cycles) / double(all.cycles)) : Json(nullptr),
+               f.executions ? Json(f.tileBalance) : Json(nullptr), computeSets[i].numVertices()});
   }
   return table;
 }
@@ -150,11 +137,11 @@ Table liveAtPeakQuery(const pva::Report& report, const QueryOptions& o) {
     table.meta["step"] = nullptr;
     return table;
   }
+  const pva::MemorySummary memory = pva::summarize(report).memory;
   auto peak = steps.begin();
-  for (auto it = steps.begin(); it != steps.end(); ++it)
-    if (it->notAlwaysLiveBytes() > peak->notAlwaysLiveBytes()) peak = it;
-  std::uint64_t alwaysLive = 0;
-  for (const pva::Tile& t : c.tiles()) alwaysLive += t.memory().alwaysLiveBytes();
+  while (peak != steps.end() && peak->index() != memory.peakLiveness.step) ++peak;
+  if (peak == steps.end()) peak = steps.begin();
+  const std::uint64_t alwaysLive = memory.alwaysLiveBytes;
   table.meta["step"] = peak->index();
   table.meta["program"] = peak->program() ? Json(peak->program()->name()) : Json(nullptr);
   table.meta["notAlwaysLiveBytes"] = peak->notAlwaysLiveBytes();
@@ -223,39 +210,25 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
                                  {"cycles", Column::Kind::Count},
                                  {"hostMicroseconds", Column::Kind::Count}};
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
-    columns.push_back({cycleKindName(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
-  Table table("Runs (cycles of the slowest IPU; by kind: tile cycles summed over tiles)", columns);
-  const auto runs = report.execution().runs();
-  table.meta["runs"] = runs.size();
-  for (std::size_t i = 0; i < runs.size() && i < rowLimit(o, SIZE_MAX); ++i) {
-    const pva::Run& r = runs[i];
-    std::vector<Json> row = {r.index(), r.name(), r.steps().size(), r.cycles(),
-                             r.microseconds().end() - r.microseconds().start()};
-    const pva::TileCycleTotals totals = r.tileCycleTotals();
-    for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
-      row.push_back(totals.total(static_cast<pva::TileCycleTotals::Kind>(k)));
+    columns.push_back({pva::CycleKinds::name(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
+  const pva::ExecutionSummary execution = pva::summarize(report).execution;
+  Table table("Runs (one replica; cycles of the slowest IPU; by kind: tile cycles summed over tiles)", columns);
+  table.meta["runs"] = execution.runs.size();
+  for (std::size_t i = 0; i < execution.runs.size() && i < rowLimit(o, SIZE_MAX); ++i) {
+    const pva::RunSummary& r = execution.runs[i];
+    std::vector<Json> row = {r.index, r.name, r.steps, r.cycles, r.hostMicroseconds};
+    for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) row.push_back(r.tileCycles.cycles[k]);
     table.add(std::move(row));
   }
   return table;
 }
 
 Table categoriesQuery(const pva::Report& report, const QueryOptions& o) {
-  constexpr std::size_t n = pva::MemoryCategories::size();
-  std::vector<std::uint64_t> total(n), nonInterleaved(n), interleaved(n), overflowed(n), overlapped(n);
-  std::uint64_t all = 0;
-  for (const pva::Tile& t : report.compilation().tiles()) {
-    const pva::MemoryCategories& cat = t.memory().category();
-    for (std::size_t i = 0; i < n; ++i) {
-      const pva::CategoryMemory& m = cat.at(i);
-      total[i] += m.total();
-      nonInterleaved[i] += m.nonInterleaved().total();
-      interleaved[i] += m.interleaved().total();
-      overflowed[i] += m.overflowed().total();
-      overlapped[i] += m.nonInterleaved().overlapped() + m.interleaved().overlapped() + m.overflowed().overlapped();
-      all += m.total();
-    }
-  }
-  Table table("Memory by category, all tiles (overlapped: bytes sharing addresses with other variables)",
+  const pva::MemorySummary memory = pva::summarize(report).memory;
+  const std::vector<pva::AllocatedBytes>& categories = memory.categories;
+  Table table("Memory allocated by category, " + memory.scope.describe() +
+                  " (overlapped: bytes shared by variables whose lives do not meet, counted for each; "
+                  "share: of all allocated bytes)",
               {{"category", Column::Kind::Text},
                {"bytes", Column::Kind::Count},
                {"share", Column::Kind::Percent},
@@ -263,14 +236,17 @@ Table categoriesQuery(const pva::Report& report, const QueryOptions& o) {
                {"interleaved", Column::Kind::Count},
                {"overflowed", Column::Kind::Count},
                {"overlapped", Column::Kind::Count}});
+  const std::uint64_t all = memory.allocatedBytes;
   table.meta["totalBytes"] = all;
-  std::vector<std::size_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return total[a] > total[b]; });
-  for (std::size_t k = 0; k < n && k < rowLimit(o, SIZE_MAX); ++k) {
-    const std::size_t i = order[k];
-    table.add({pva::MemoryCategories::names()[i], total[i], all ? Json(double(total[i]) / double(all)) : Json(nullptr),
-               nonInterleaved[i], interleaved[i], overflowed[i], overlapped[i]});
+  table.meta["excludingGapsBytes"] = memory.excludingGapsBytes;
+  std::vector<std::size_t> order(categories.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return categories[a].total() > categories[b].total(); });
+  for (std::size_t k = 0; k < order.size() && k < rowLimit(o, SIZE_MAX); ++k) {
+    const pva::AllocatedBytes& c = categories[order[k]];
+    table.add({c.name, c.total(), all ? Json(double(c.total()) / double(all)) : Json(nullptr), c.regionBytes[0],
+               c.regionBytes[1], c.regionBytes[2], c.overlapped});
   }
   return table;
 }

@@ -1,7 +1,6 @@
-// pva summary: one report at a glance. The JSON object is built first and the text is written
-// from it, so the two forms can never disagree. Memory figures are over every tile of the
-// device and peak liveness is always live + the largest not-always-live step, exactly as
-// pva::compare (and so the CI gate) counts them.
+// pva summary: one report at a glance, rendered from pva::summarize (the figures the viewer,
+// Python and pva::compare show). The JSON object is built first and the text is written from it,
+// so the two forms can never disagree.
 #include "Common.hpp"
 #include "Format.hpp"
 #include "Names.hpp"
@@ -40,81 +39,55 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                  {"totalMemory", target.totalMemory()},
                  {"clockFrequency", target.clockFrequency()},
                  {"numReplicas", target.numReplicas()}};
-  const pva::Graph graph = c.graph();
-  const auto programs = c.programs();
-  std::uint64_t steps = 0;
-  for (const auto& p : programs) steps += p->isStep() ? 1 : 0;
-  j["graph"] = {{"numVertices", graph.numVertices()},
-                {"numComputeSets", graph.numComputeSets()},
-                {"numVariables", graph.numVariables()},
-                {"numEdges", graph.numEdges()},
-                {"numPrograms", programs.size()},
-                {"numProgramSteps", steps}};
+  const pva::ReportSummary summary = pva::summarize(report);
+  const pva::GraphCounts& graph = summary.graph;
+  j["graph"] = {{"numVertices", graph.vertices},
+                {"numComputeSets", graph.computeSets},
+                {"numVariables", graph.variables},
+                {"numEdges", graph.edges},
+                {"numPrograms", graph.programs},
+                {"numProgramSteps", graph.programSteps}};
 
-  // Memory: one pass over the tiles.
-  std::uint64_t incl = 0, excl = 0, alwaysLive = 0, overflowed = 0, used = 0, maxTile = 0;
-  const pva::Tile* largest = nullptr;
-  std::vector<std::uint64_t> categories(pva::MemoryCategories::size(), 0);
-  const auto tiles = c.tiles();
-  for (const pva::Tile& t : tiles) {
-    const pva::TileMemory m = t.memory();
-    const pva::MemoryTotal total = m.total();
-    incl += total.includingGaps();
-    excl += total.excludingGaps();
-    alwaysLive += m.alwaysLiveBytes();
-    overflowed += m.overflowed().includingGaps();
-    used += total.includingGaps() > 0 ? 1 : 0;
-    if (!largest || total.includingGaps() > maxTile) {
-      largest = &t;
-      maxTile = total.includingGaps();
-    }
-    const pva::MemoryCategories& cat = m.category();
-    for (std::size_t i = 0; i < categories.size(); ++i) categories[i] += cat.at(i).total();
-  }
-  std::uint64_t peak = 0, peakStep = 0;
-  Json peakProgram = nullptr;
-  for (const pva::ProgramStep& step : c.livenessProgramSteps())
-    if (step.notAlwaysLiveBytes() > peak || peakProgram.is_null()) {
-      peak = step.notAlwaysLiveBytes();
-      peakStep = step.index();
-      peakProgram = step.program() ? Json(step.program()->name()) : Json(nullptr);
-    }
+  const pva::MemorySummary& memory = summary.memory;
   Json m;
-  m["totalIncludingGaps"] = incl;
-  m["totalExcludingGaps"] = excl;
-  m["tilesUsed"] = used;
-  if (largest) {
-    m["maxTile"] = {{"tile", largest->number()},
-                    {"ipu", largest->ipu()},
-                    {"includingGaps", maxTile},
-                    {"excludingGaps", largest->memory().total().excludingGaps()},
-                    {"fraction", target.bytesPerTile() ? double(maxTile) / double(target.bytesPerTile()) : 0.0}};
+  m["scope"] = memory.scope.describe();
+  m["totalIncludingGaps"] = memory.includingGapsBytes;
+  m["totalExcludingGaps"] = memory.excludingGapsBytes;
+  m["tilesUsed"] = memory.tilesUsed;
+  if (memory.numTiles) {
+    const pva::TileBytes& largest = memory.largestTileIncludingGaps;
+    m["maxTile"] = {{"tile", largest.tile},
+                    {"ipu", largest.ipu},
+                    {"includingGaps", largest.bytes},
+                    {"excludingGaps", c.tile(largest.tile).memory().total().excludingGaps()},
+                    {"fraction", target.bytesPerTile() ? double(largest.bytes) / double(target.bytesPerTile()) : 0.0}};
   }
-  m["alwaysLive"] = alwaysLive;
-  m["peakLiveness"] = {{"bytes", alwaysLive + peak}, {"notAlwaysLive", peak}, {"step", peakStep}, {"program", peakProgram}};
-  m["overflowed"] = overflowed;
+  m["alwaysLive"] = memory.alwaysLiveBytes;
+  const pva::PeakLiveness& peak = memory.peakLiveness;
+  m["peakLiveness"] = {{"bytes", peak.bytes},
+                       {"notAlwaysLive", peak.notAlwaysLiveBytes},
+                       {"step", peak.step},
+                       {"program", peak.known && !peak.program.empty() ? Json(peak.program) : Json(nullptr)}};
+  m["overflowed"] = memory.overflowedBytes;
+  m["allocated"] = memory.allocatedBytes;
   Json cats = Json::object();
-  for (std::size_t i = 0; i < categories.size(); ++i) cats[pva::MemoryCategories::names()[i]] = categories[i];
+  for (const pva::AllocatedBytes& category : memory.categories) cats[category.name] = category.total();
   m["categories"] = cats;
   j["memory"] = m;
 
-  // Execution: runs carry their cycles and per-kind totals, so no step is read here.
-  const auto e = report.execution();
+  const pva::ExecutionSummary& x = summary.execution;
   Json runs = Json::array();
-  std::uint64_t numSteps = 0;
-  for (const pva::Run& r : e.runs()) {
-    runs.push_back({{"index", r.index()}, {"name", r.name()}, {"steps", r.steps().size()}, {"cycles", r.cycles()}});
-    numSteps += r.steps().size();
-  }
+  for (const pva::RunSummary& r : x.runs)
+    runs.push_back({{"index", r.index}, {"name", r.name}, {"steps", r.steps}, {"cycles", r.cycles}});
   Json kinds = Json::object();
-  const pva::TileCycleTotals totals = e.tileCycleTotals();
-  for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k) {
+  for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
     const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
-    kinds[cycleKindName(kind)] = runs.empty() ? 0 : totals.total(kind);
+    kinds[pva::CycleKinds::name(kind)] = x.tileCycles.of(kind);
   }
-  j["execution"] = {{"numRuns", runs.size()},
-                    {"numSteps", numSteps},
-                    {"totalCycles", e.totalCycles().total()},
+  j["execution"] = {{"scope", x.scope.describe()},
+                    {"numRuns", runs.size()},
+                    {"numSteps", x.steps},
+                    {"totalCycles", x.totalCycles},
                     {"runs", runs},
                     {"tileCyclesByKind", kinds}};
   return j;
@@ -146,7 +119,7 @@ void writeText(std::ostream& out, const Json& j) {
 
   const Json& m = j["memory"];
   const auto u = [](const Json& v) { return v.get<std::uint64_t>(); };
-  out << "\nMemory (all tiles)\n";
+  out << "\nMemory (" << m["scope"].get<std::string>() << ", every tile)\n";
   out << "  total including gaps   " << bytes(u(m["totalIncludingGaps"])) << " of " << bytes(u(t["totalMemory"]))
       << " (" << u(m["tilesUsed"]) << " tiles used)\n";
   out << "  total excluding gaps   " << bytes(u(m["totalExcludingGaps"])) << "\n";
@@ -161,16 +134,16 @@ void writeText(std::ostream& out, const Json& j) {
   if (!pl["program"].is_null()) out << " (" << pl["program"].get<std::string>() << ")";
   out << "\n";
   if (u(m["overflowed"]) > 0) out << "  overflowed             " << bytes(u(m["overflowed"])) << "\n";
-  std::uint64_t categoriesTotal = 0;
-  for (const auto& [name, value] : m["categories"].items()) categoriesTotal += u(value);
-  out << "  by category (overlapped bytes count in each variable sharing them)\n";
+  const std::uint64_t categoriesTotal = u(m["allocated"]);
+  out << "  allocated by category  " << bytes(categoriesTotal)
+      << " (bytes shared by variables whose lives do not meet count once for each)\n";
   for (const auto& [name, value] : m["categories"].items())
     if (u(value) > 0)
       out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << bytes(u(value)) << " ("
           << percentOf(u(value), categoriesTotal) << ")\n";
 
   const Json& e = j["execution"];
-  out << "\nExecution\n";
+  out << "\nExecution (" << e["scope"].get<std::string>() << ")\n";
   if (e["runs"].empty()) {
     out << "  no runs (the report has no execution profile)\n";
     return;
@@ -182,7 +155,7 @@ void writeText(std::ostream& out, const Json& j) {
         << withCommas(u(run["steps"])) << " steps\n";
   std::uint64_t all = 0;
   for (const auto& [name, value] : e["tileCyclesByKind"].items()) all += u(value);
-  out << "  tile cycles by kind\n";
+  out << "  tile cycles by kind (summed over the tiles; shares of all tile cycles)\n";
   for (const auto& [name, value] : e["tileCyclesByKind"].items())
     out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << withCommas(u(value)) << " ("
         << percentOf(u(value), all) << ")\n";

@@ -57,6 +57,7 @@ void bindPrograms(py::module_& m);
 void bindExecution(py::module_& m);
 void bindDebug(py::module_& m);
 void bindCompare(py::module_& m);
+void bindAnalysis(py::module_& m);
 void bindTrace(py::module_& m);
 
 } // namespace pvapy

@@ -8,6 +8,7 @@ PYBIND11_MODULE(pva_core, m) {
   pvapy::bindExecution(m);
   pvapy::bindDebug(m);
   pvapy::bindReport(m);
+  pvapy::bindAnalysis(m);
   pvapy::bindCompare(m);
   pvapy::bindTrace(m);
 }

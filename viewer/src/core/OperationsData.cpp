@@ -1,11 +1,21 @@
 // Reading operations from libpva's OperationAnalysis.
 #include "core/OperationsData.hpp"
 
+#include <pva/Analysis.hpp>
 #include <pva/Debug.hpp>
 
 #include <set>
 
 namespace tessera::viewer {
+
+std::uint64_t peakNotAlwaysLiveBytes(const std::vector<const OperationInfo*>& operations) {
+  std::set<std::uint64_t> seen;
+  std::vector<pva::LiveRange> ranges;
+  for (const OperationInfo* op : operations)
+    for (const OperationVariable& v : op->variables)
+      if (!v.alwaysLive && seen.insert(v.id).second) ranges.push_back({v.liveFrom, v.liveTo, v.bytes});
+  return pva::peakLiveBytes(std::move(ranges));
+}
 
 OperationsData loadOperations(const Document& doc, Progress& progress) {
   OperationsData d;
@@ -40,10 +50,12 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
       info.programs.push_back({QString::fromStdString(program->name()),
                                QString::fromStdString(pva::Program::typeName(program->type())), executed});
     }
-    for (const pva::Variable& v : op.vars()) {
-      (v.alwaysLive() ? info.alwaysLiveBytes : info.notAlwaysLiveBytes) += v.bytes();
-      info.variables.push_back({QString::fromStdString(v.name()), v.bytes(), v.alwaysLive()});
+    const std::vector<pva::Variable> vars = op.vars();
+    for (const pva::Variable& v : vars) {
+      if (v.alwaysLive()) info.alwaysLiveBytes += v.bytes();
+      info.variables.push_back({QString::fromStdString(v.name()), v.id(), v.bytes(), v.alwaysLive(), v.liveFrom(), v.liveTo()});
     }
+    info.notAlwaysLiveBytes = pva::peakNotAlwaysLiveBytes(vars);
     layers.insert(info.layer);
     d.operations.push_back(std::move(info));
   }

@@ -16,8 +16,9 @@ namespace tessera::viewer {
 
 struct OperationVariable {
   QString name;
-  std::uint64_t bytes = 0;
+  std::uint64_t id = 0, bytes = 0;
   bool alwaysLive = false;
+  std::uint64_t liveFrom = 0, liveTo = 0; ///< liveness steps [from, to) when not always live
 };
 
 struct OperationProgram {
@@ -30,7 +31,10 @@ struct OperationInfo {
   std::int64_t firstStep = -1, lastStep = -1;
   std::uint64_t estimatedCycles = 0;      ///< compile-time, slowest tile per step, summed
   std::uint64_t executedCycles = 0;       ///< slowest IPU per executed step, summed
-  std::uint64_t alwaysLiveBytes = 0, notAlwaysLiveBytes = 0;
+  std::uint64_t alwaysLiveBytes = 0;
+  /// The most bytes of its not-always-live variables live at one step (pva::peakLiveBytes):
+  /// never more than the report's liveness peak.
+  std::uint64_t notAlwaysLiveBytes = 0;
   std::vector<OperationProgram> programs;
   std::vector<OperationVariable> variables;
 };
@@ -40,6 +44,9 @@ struct OperationsData {
   std::vector<OperationInfo> operations;
   QStringList layers; ///< distinct layer names, sorted
 };
+
+/// The same figure for a group of operations: their variables (each once) live at one step.
+std::uint64_t peakNotAlwaysLiveBytes(const std::vector<const OperationInfo*>& operations);
 
 OperationsData loadOperations(const Document& doc, Progress& progress);
 

@@ -1,6 +1,7 @@
 // Reading the program tree and per-program executed cycles from libpva.
 #include "core/ProgramTreeData.hpp"
 
+#include <pva/Analysis.hpp>
 #include <pva/Debug.hpp>
 
 #include <algorithm>
@@ -79,25 +80,14 @@ ProgramTreeData loadProgramTree(const Document& doc, Progress& progress) {
 
 ProgramCycles loadProgramCycles(const Document& doc, Progress& progress) {
   const pva::Report report = doc.openReport();
+  const pva::ExecutionAnalysis analysis = pva::analyseExecution(report, [&](double done) {
+    if (progress.cancelled()) throw Cancelled{};
+    progress.report(done);
+  });
   ProgramCycles out;
-  const std::size_t numPrograms = report.compilation().programs().size();
-  out.cycles.assign(numPrograms, 0);
-  out.executions.assign(numPrograms, 0);
-  const pva::ExecutionSteps steps = report.execution().steps();
-  const double n = double(std::max<std::size_t>(1, steps.size()));
-  std::size_t i = 0;
-  for (const pva::ExecutionStep& step : steps) {
-    std::uint64_t slowest = 0;
-    for (const pva::IpuExecution& ipu : step.ipus()) slowest = std::max(slowest, ipu.cycles());
-    const auto program = step.program();
-    if (program && program->_id() < numPrograms) {
-      out.cycles[program->_id()] += slowest;
-      ++out.executions[program->_id()];
-    }
-    if (++i % 4096 == 0) {
-      if (progress.cancelled()) throw Cancelled{};
-      progress.report(double(i) / n);
-    }
+  for (const pva::ProgramFigures& p : analysis.allRuns.programs) {
+    out.cycles.push_back(p.cycles);
+    out.executions.push_back(p.executions);
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // Reading the Summary page's values from libpva.
 #include "core/SummaryData.hpp"
 
+#include <pva/Analysis.hpp>
+
 #include <QDir>
 #include <QFileInfo>
 
@@ -57,7 +59,7 @@ QString computeLevelName(pva::InstrumentationSettings::ComputeInstrumentationLev
 }
 
 SummarySection reportSection(const Document& doc, const pva::Report& report) {
-  SummarySection s{QStringLiteral("Report"), {}};
+  SummarySection s{QStringLiteral("Report"), {}, {}};
   auto fileRow = [&](const QString& name, const QString& path) {
     if (path.isEmpty()) {
       s.rows.push_back({name, SummaryValue::ofText(QStringLiteral("(none)")), {}});
@@ -78,7 +80,7 @@ SummarySection reportSection(const Document& doc, const pva::Report& report) {
 
 SummarySection targetSection(const pva::Report& report) {
   const pva::Target t = report.compilation().target();
-  SummarySection s{QStringLiteral("Target"), {}};
+  SummarySection s{QStringLiteral("Target"), {}, {}};
   s.rows.push_back({QStringLiteral("Type"), SummaryValue::ofText(targetTypeName(static_cast<int>(t.type()))), {}});
   s.rows.push_back({QStringLiteral("Architecture"),
                     SummaryValue::ofText(architectureName(static_cast<int>(t.architecture()))), {}});
@@ -99,97 +101,60 @@ SummarySection targetSection(const pva::Report& report) {
   return s;
 }
 
-SummarySection graphSection(const pva::CompilationReport& c) {
-  const pva::Graph g = c.graph();
-  const auto programs = c.programs();
-  std::uint64_t steps = 0;
-  for (const auto& p : programs) steps += p->isStep() ? 1 : 0;
-  SummarySection s{QStringLiteral("Graph"), {}};
-  s.rows.push_back({QStringLiteral("Vertices"), SummaryValue::ofCount(g.numVertices()), {}});
-  s.rows.push_back({QStringLiteral("Compute sets"), SummaryValue::ofCount(g.numComputeSets()), {}});
-  s.rows.push_back({QStringLiteral("Variables"), SummaryValue::ofCount(g.numVariables()), {}});
-  s.rows.push_back({QStringLiteral("Edges"), SummaryValue::ofCount(g.numEdges()), {}});
-  s.rows.push_back({QStringLiteral("Programs"), SummaryValue::ofCount(programs.size()), {}});
-  s.rows.push_back({QStringLiteral("Program steps"), SummaryValue::ofCount(steps), {}});
+SummarySection graphSection(const pva::GraphCounts& g) {
+  SummarySection s{QStringLiteral("Graph"), {}, {}};
+  s.rows.push_back({QStringLiteral("Vertices"), SummaryValue::ofCount(g.vertices), {}});
+  s.rows.push_back({QStringLiteral("Compute sets"), SummaryValue::ofCount(g.computeSets), {}});
+  s.rows.push_back({QStringLiteral("Variables"), SummaryValue::ofCount(g.variables), {}});
+  s.rows.push_back({QStringLiteral("Edges"), SummaryValue::ofCount(g.edges), {}});
+  s.rows.push_back({QStringLiteral("Programs"), SummaryValue::ofCount(g.programs), {}});
+  s.rows.push_back({QStringLiteral("Program steps"), SummaryValue::ofCount(g.programSteps), {}});
   return s;
 }
 
-SummarySection memorySection(const pva::CompilationReport& c, Progress& progress) {
-  std::uint64_t incl = 0, excl = 0, alwaysLive = 0, overflowed = 0, maxTile = 0;
-  unsigned maxTileNumber = 0, used = 0;
-  const auto tiles = c.tiles();
-  for (std::size_t i = 0; i < tiles.size(); ++i) {
-    const pva::TileMemory m = tiles[i].memory();
-    const std::uint64_t total = m.total().includingGaps();
-    incl += total;
-    excl += m.total().excludingGaps();
-    alwaysLive += m.alwaysLiveBytes();
-    overflowed += m.overflowed().includingGaps();
-    used += total > 0 ? 1 : 0;
-    if (total > maxTile) {
-      maxTile = total;
-      maxTileNumber = tiles[i].number();
-    }
-    if (i % 4096 == 0) {
-      if (progress.cancelled()) throw Cancelled{};
-      progress.report(0.2 + 0.5 * double(i) / double(tiles.size()));
-    }
-  }
-  // Peak liveness as pva::compare and `pva summary` count it: always live + the largest step.
-  std::uint64_t peak = 0, peakStep = 0;
-  QString peakProgram;
-  bool first = true;
-  for (const pva::ProgramStep& step : c.livenessProgramSteps())
-    if (first || step.notAlwaysLiveBytes() > peak) {
-      first = false;
-      peak = step.notAlwaysLiveBytes();
-      peakStep = step.index();
-      const auto program = step.program();
-      peakProgram = program ? qs(program->name()) : QString();
-    }
-  SummarySection s{QStringLiteral("Memory"), {}};
-  s.rows.push_back({QStringLiteral("Total (including gaps)"), SummaryValue::ofBytes(incl), {}});
-  s.rows.push_back({QStringLiteral("Total (excluding gaps)"), SummaryValue::ofBytes(excl), {}});
-  s.rows.push_back({QStringLiteral("Largest tile"), SummaryValue::ofBytes(maxTile),
-                    QStringLiteral("tile %1").arg(maxTileNumber)});
-  s.rows.push_back({QStringLiteral("Tiles used"), SummaryValue::ofCount(used),
-                    QStringLiteral("of %1").arg(tiles.size())});
-  s.rows.push_back({QStringLiteral("Always live"), SummaryValue::ofBytes(alwaysLive), {}});
-  s.rows.push_back({QStringLiteral("Peak liveness"), SummaryValue::ofBytes(alwaysLive + peak),
-                    first ? QString() : QStringLiteral("step %1 %2").arg(peakStep).arg(peakProgram)});
-  s.rows.push_back({QStringLiteral("Overflowed"), SummaryValue::ofBytes(overflowed), {}});
+QString scopeText(const pva::Scope& scope) { return qs(scope.describe()); }
+
+SummarySection memorySection(const pva::MemorySummary& m) {
+  SummarySection s{QStringLiteral("Memory"), {}, scopeText(m.scope)};
+  s.rows.push_back({QStringLiteral("Total (including gaps)"), SummaryValue::ofBytes(m.includingGapsBytes), {}});
+  s.rows.push_back({QStringLiteral("Total (excluding gaps)"), SummaryValue::ofBytes(m.excludingGapsBytes), {}});
+  s.rows.push_back({QStringLiteral("Largest tile"), SummaryValue::ofBytes(m.largestTileIncludingGaps.bytes),
+                    QStringLiteral("tile %1").arg(m.largestTileIncludingGaps.tile)});
+  s.rows.push_back({QStringLiteral("Tiles used"), SummaryValue::ofCount(m.tilesUsed),
+                    QStringLiteral("of %1").arg(m.numTiles)});
+  s.rows.push_back({QStringLiteral("Always live"), SummaryValue::ofBytes(m.alwaysLiveBytes), {}});
+  const pva::PeakLiveness& peak = m.peakLiveness;
+  s.rows.push_back({QStringLiteral("Peak liveness"), SummaryValue::ofBytes(peak.bytes),
+                    peak.known ? QStringLiteral("step %1 %2").arg(peak.step).arg(qs(peak.program)) : QString()});
+  s.rows.push_back({QStringLiteral("Overflowed"), SummaryValue::ofBytes(m.overflowedBytes), {}});
   return s;
 }
 
-SummarySection executionSection(const pva::ExecutionReport& e) {
-  SummarySection s{QStringLiteral("Execution"), {}};
-  const auto runs = e.runs();
-  s.rows.push_back({QStringLiteral("Runs"), SummaryValue::ofCount(runs.size()), {}});
-  s.rows.push_back({QStringLiteral("Total cycles"), SummaryValue::ofCount(e.totalCycles().total()), {}});
-  s.rows.push_back({QStringLiteral("Steps"), SummaryValue::ofCount(e.steps().size()), {}});
-  if (runs.empty()) return s;
-  const pva::TileCycleTotals totals = e.tileCycleTotals();
-  static const std::pair<pva::TileCycleTotals::Kind, const char*> kinds[] = {
-      {pva::TileCycleTotals::Kind::Compute, "Compute (tile cycles)"},
-      {pva::TileCycleTotals::Kind::InternalExchange, "Internal exchange (tile cycles)"},
-      {pva::TileCycleTotals::Kind::GlobalExchange, "Global exchange (tile cycles)"},
-      {pva::TileCycleTotals::Kind::StreamCopy, "Stream copy (tile cycles)"},
-      {pva::TileCycleTotals::Kind::Sync, "Sync (tile cycles)"}};
-  const double all = static_cast<double>(totals.total());
-  for (const auto& [kind, name] : kinds) {
-    const std::uint64_t v = totals.total(kind);
-    s.rows.push_back({QString::fromLatin1(name), SummaryValue::ofCount(v),
-                      all > 0 ? QStringLiteral("%1 %").arg(100.0 * double(v) / all, 0, 'f', 1) : QString()});
+SummarySection executionSection(const pva::ExecutionSummary& x) {
+  SummarySection s{QStringLiteral("Execution"), {}, scopeText(x.scope)};
+  s.rows.push_back({QStringLiteral("Runs"), SummaryValue::ofCount(x.runs.size()), {}});
+  s.rows.push_back({QStringLiteral("Total cycles"), SummaryValue::ofCount(x.totalCycles), {}});
+  s.rows.push_back({QStringLiteral("Steps"), SummaryValue::ofCount(x.steps), {}});
+  if (!x.profiled) return s;
+  // Tile cycles summed over the tiles; the note is the share of all tile cycles (busy or
+  // waiting), which is not the share of the run time (the Execution view's figure).
+  for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
+    const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
+    const std::uint64_t v = x.tileCycles.of(kind);
+    s.rows.push_back({QStringLiteral("%1 (tile cycles)").arg(qs(pva::CycleKinds::label(kind))), SummaryValue::ofCount(v),
+                      x.tileCycles.total() ? QStringLiteral("%1 % of tile cycles")
+                                                 .arg(100.0 * x.tileCycles.shareOfTileCycles(kind), 0, 'f', 1)
+                                           : QString()});
   }
   return s;
 }
 
-SummarySection runsSection(const pva::ExecutionReport& e) {
-  SummarySection s{QStringLiteral("Runs"), {}};
-  for (const pva::Run& r : e.runs()) {
-    const double ms = double(r.microseconds().end() - r.microseconds().start()) / 1000.0;
-    s.rows.push_back({QStringLiteral("%1. %2").arg(r.index()).arg(qs(r.name())), SummaryValue::ofCount(r.cycles()),
-                      QStringLiteral("cycles, %1 steps, %2 ms on the host").arg(r.steps().size()).arg(ms, 0, 'f', 2)});
+SummarySection runsSection(const pva::ExecutionSummary& x) {
+  SummarySection s{QStringLiteral("Runs"), {}, QStringLiteral("one replica")};
+  for (const pva::RunSummary& r : x.runs) {
+    const double ms = double(r.hostMicroseconds) / 1000.0;
+    s.rows.push_back({QStringLiteral("%1. %2").arg(r.index).arg(qs(r.name)), SummaryValue::ofCount(r.cycles),
+                      QStringLiteral("cycles, %1 steps, %2 ms on the host").arg(r.steps).arg(ms, 0, 'f', 2)});
   }
   return s;
 }
@@ -198,19 +163,18 @@ SummarySection runsSection(const pva::ExecutionReport& e) {
 
 SummaryData loadSummary(const Document& doc, Progress& progress) {
   const pva::Report report = doc.openReport();
-  const pva::CompilationReport c = report.compilation();
   SummaryData d;
   d.sections.push_back(reportSection(doc, report));
   d.sections.push_back(targetSection(report));
   progress.report(0.1);
-  d.sections.push_back(graphSection(c));
-  progress.report(0.2);
-  d.sections.push_back(memorySection(c, progress));
+  if (progress.cancelled()) throw Cancelled{};
+  const pva::ReportSummary summary = pva::summarize(report);
   progress.report(0.8);
-  const pva::ExecutionReport e = report.execution();
-  d.sections.push_back(executionSection(e));
-  d.sections.push_back(runsSection(e));
-  SummarySection options{QStringLiteral("Engine options"), {}};
+  d.sections.push_back(graphSection(summary.graph));
+  d.sections.push_back(memorySection(summary.memory));
+  d.sections.push_back(executionSection(summary.execution));
+  d.sections.push_back(runsSection(summary.execution));
+  SummarySection options{QStringLiteral("Engine options"), {}, {}};
   for (const auto& [key, value] : report.engineOptions())
     options.rows.push_back({qs(key), SummaryValue::ofText(qs(value)), {}});
   d.sections.push_back(std::move(options));

@@ -32,6 +32,7 @@ struct SummaryRow {
 struct SummarySection {
   QString title;
   std::vector<SummaryRow> rows;
+  QString scope; ///< what the figures cover ("all runs, one replica"), from pva::Scope; may be empty
 };
 
 struct SummaryData {
@@ -41,8 +42,9 @@ struct SummaryData {
   const SummaryRow* row(const QString& section, const QString& name) const;
 };
 
-/// Reads everything the Summary page shows. Cost: one pass over the tiles' memory columns and the
-/// liveness steps; execution figures come from per-run totals (no step is read).
+/// Reads everything the Summary page shows, rendering pva::summarize (so its figures are those of
+/// `pva summary` and Python). Cost: one pass over the tiles' memory columns and the liveness
+/// steps; execution figures come from per-run totals (no step is read).
 SummaryData loadSummary(const Document& doc, Progress& progress);
 
 QString targetTypeName(int type);          ///< pva::Target::Type

@@ -52,13 +52,16 @@ const OperationInfo* OperationsModel::operationAt(int row) const {
 
 OperationInfo OperationsModel::totals() const {
   OperationInfo t;
+  std::vector<const OperationInfo*> shown;
   for (std::size_t r : m_rows) {
     const OperationInfo& op = m_data->operations[r];
     t.executedCycles += op.executedCycles;
     t.estimatedCycles += op.estimatedCycles;
     t.alwaysLiveBytes += op.alwaysLiveBytes;
-    t.notAlwaysLiveBytes += op.notAlwaysLiveBytes;
+    shown.push_back(&op);
   }
+  // Not a sum: variables of different operations whose lives do not meet share addresses.
+  t.notAlwaysLiveBytes = peakNotAlwaysLiveBytes(shown);
   return t;
 }
 
@@ -106,13 +109,13 @@ QVariant OperationsModel::data(const QModelIndex& index, int role) const {
 
 QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* const names[] = {"Operation", "Type", "Layer", "Cycles", "Estimate",
-                                      "Always live", "Not always live", "Programs", "Steps"};
+  static const char* const names[] = {"Operation", "Type", "Layer", "Cycles (all runs)", "Estimate (each step once)",
+                                      "Always live", "Live at its peak", "Programs", "Steps"};
   static const char* const tips[] = {
       "The operation's name (its debug context)", "The operation type (PopLibs op or user context)",
       "The software layer that made it", "Cycles of its steps in the execution, slowest IPU, all runs",
       "Compile-time estimate, slowest tile per step, summed", "Bytes of its always-live variables",
-      "Bytes of its not-always-live variables", "Programs it made", "First and last liveness step of its programs"};
+      "The most bytes of its not-always-live variables live at one step (at most the report's liveness peak)", "Programs it made", "First and last liveness step of its programs"};
   if (section < 0 || section >= ColumnCount) return {};
   if (role == Qt::DisplayRole) return tr(names[section]);
   if (role == Qt::ToolTipRole) return tr(tips[section]);

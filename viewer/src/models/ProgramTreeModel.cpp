@@ -81,9 +81,9 @@ QVariant ProgramTreeModel::headerData(int section, Qt::Orientation orientation, 
   switch (section) {
   case NameColumn: return tr("Program");
   case TypeColumn: return tr("Type");
-  case CyclesColumn: return tr("Executed cycles");
-  case ExecutionsColumn: return tr("Times run");
-  case EstimateColumn: return tr("Estimate (slowest tile)");
+  case CyclesColumn: return tr("Cycles (all runs)");
+  case ExecutionsColumn: return tr("Times run (all runs)");
+  case EstimateColumn: return tr("Estimate (one run of it, slowest tile)");
   default: return {};
   }
 }

@@ -31,6 +31,8 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
   if (isSection(index)) {
     const SummarySection& s = m_data->sections[std::size_t(index.row())];
     if (index.column() == NameColumn && role == Qt::DisplayRole) return s.title;
+    // What the section's figures cover ("all runs, one replica"), beside its title.
+    if (index.column() == NoteColumn && role == Qt::DisplayRole) return s.scope;
     if (role == Qt::FontRole) {
       QFont f;
       f.setBold(true);

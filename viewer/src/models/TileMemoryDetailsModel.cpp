@@ -41,7 +41,12 @@ void TileMemoryDetailsModel::setSelection(std::shared_ptr<const MemoryData> data
       nal.values[3] += data->notAlwaysLive[t];
     }
     gaps.values[3] = incl.values[3] - std::min(incl.values[3], excl.values[3]);
-    rows->insert(rows->end(), {incl, excl, gaps, al, nal});
+    // The categories' sum is what was allocated, shared bytes once per variable placed on them:
+    // it exceeds the memory used (excluding gaps) by the sharing, and the row says so.
+    MemoryDetailsRow allocated{tr("Allocated (categories summed)"), {}, false};
+    for (int c = 0; c < kMemoryCategories; ++c)
+      for (std::size_t v = 0; v < 5; ++v) allocated.values[v] += (*rows)[std::size_t(c)].values[v];
+    rows->insert(rows->end(), {allocated, incl, excl, gaps, al, nal});
   }
   m_own = rows;
   setRows(rows);
@@ -61,8 +66,14 @@ QVariant TileMemoryDetailsModel::cell(const MemoryDetailsRow& row, int column, i
       f.setBold(true);
       return f;
     }
+    if (role == Qt::FontRole && row.name == tr("Allocated (categories summed)")) {
+      QFont f;
+      f.setItalic(true);
+      return f;
+    }
     if (role == Qt::ToolTipRole && column == NameColumn && !row.totalOnly)
-      return tr("Shared bytes belong to variables whose lives do not overlap; they count in each category sharing them.");
+      return tr("Shared bytes belong to variables whose lives do not overlap; they count once for each variable "
+                "sharing them, so the categories add up to more than the memory used (Total excluding gaps).");
     return textCell(row.name, role);
   }
   if (row.totalOnly && column != TotalColumn) return {};

@@ -124,10 +124,10 @@ void OperationsPage::showSelection() {
   if (!op) {
     const OperationInfo t = m_model->totals();
     m_summary->setRows({{tr("Operations shown"), formatCount(std::uint64_t(m_model->rowCount()))},
-                        {tr("Executed cycles"), formatCount(t.executedCycles)},
-                        {tr("Estimated cycles"), formatCount(t.estimatedCycles)},
+                        {tr("Executed cycles (all runs)"), formatCount(t.executedCycles)},
+                        {tr("Estimated cycles (each step once)"), formatCount(t.estimatedCycles)},
                         {tr("Always-live bytes"), formatBytes(t.alwaysLiveBytes, units)},
-                        {tr("Not-always-live bytes"), formatBytes(t.notAlwaysLiveBytes, units)},
+                        {tr("Not-always-live bytes at their peak"), formatBytes(t.notAlwaysLiveBytes, units)},
                         {tr("Selection"), tr("none: select an operation for its details")}});
     m_programs->setRows({});
     m_variables->setRows({});
@@ -137,10 +137,10 @@ void OperationsPage::showSelection() {
   m_summary->setRows({{tr("Operation"), op->name},
                       {tr("Type"), op->type},
                       {tr("Layer"), op->layer},
-                      {tr("Executed cycles"), formatCount(op->executedCycles)},
-                      {tr("Estimated cycles"), formatCount(op->estimatedCycles)},
+                      {tr("Executed cycles (all runs)"), formatCount(op->executedCycles)},
+                      {tr("Estimated cycles (each step once)"), formatCount(op->estimatedCycles)},
                       {tr("Always-live bytes"), formatBytes(op->alwaysLiveBytes, units)},
-                      {tr("Not-always-live bytes"), formatBytes(op->notAlwaysLiveBytes, units)},
+                      {tr("Not-always-live bytes at their peak"), formatBytes(op->notAlwaysLiveBytes, units)},
                       {tr("Liveness steps"), op->firstStep < 0 ? QStringLiteral("-")
                                                                : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
                       {tr("Location"), op->location}});

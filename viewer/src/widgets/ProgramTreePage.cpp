@@ -131,7 +131,7 @@ void ProgramTreePage::showDetails(const QModelIndex& index) {
     const QModelIndex cycles = index.siblingAtColumn(ProgramTreeModel::CyclesColumn);
     const QModelIndex runs = index.siblingAtColumn(ProgramTreeModel::ExecutionsColumn);
     rows.push_back({tr("Executed cycles (all runs)"), m_cyclesLoaded ? cycles.data().toString() : tr("reading…")});
-    rows.push_back({tr("Times run"), m_cyclesLoaded ? runs.data().toString() : tr("reading…")});
+    rows.push_back({tr("Times run (all runs)"), m_cyclesLoaded ? runs.data().toString() : tr("reading…")});
   }
   rows.push_back({tr("Control code"), formatBytes(p.controlCodeBytes, units)});
   if (p.exchangeCodeBytes > 0) rows.push_back({tr("Exchange code"), formatBytes(p.exchangeCodeBytes, units)});

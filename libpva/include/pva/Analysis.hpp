@@ -1,0 +1,218 @@
+// The figures people read off a report, derived once. The `pva` tool, the viewer, pva::compare,
+// the Python module and Engine::printProfileSummary all show these values, so a total, a peak or
+// a share of cycles is the same number wherever it is read.
+//
+//   const pva::ReportSummary s = pva::summarize(report);
+//   std::cout << s.memory.peakLiveness.bytes << " bytes at peak (" << s.memory.scope.describe() << ")\n";
+//   const pva::ExecutionAnalysis e = pva::analyseExecution(report);
+//   for (const pva::ProgramFigures& p : e.allRuns.programs) ...   // indexed by program id
+//
+// Every group of figures says what it covers (Scope: one run or all runs, one replica or all)
+// and every member names its unit (...Bytes, ...Cycles, a count, or a fraction in [0, 1]).
+#pragma once
+
+#include <pva/Compilation.hpp>
+#include <pva/Execution.hpp>
+#include <pva/Report.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace pva {
+
+/// What a group of figures covers.
+struct Scope {
+  enum class Runs { NotApplicable, OneRun, AllRuns };
+  enum class Replicas { OneReplica, AllReplicas };
+  Runs runs = Runs::NotApplicable;
+  Replicas replicas = Replicas::OneReplica;
+  std::string runName; ///< the run, when runs == OneRun
+  /// "all runs, one replica", "run 'training', one replica", "all replicas" (for memory).
+  std::string describe() const;
+};
+
+/// Counts of the compiled graph.
+struct GraphCounts {
+  std::uint64_t vertices = 0, computeSets = 0, variables = 0, edges = 0;
+  std::uint64_t programs = 0;     ///< every program of the report
+  std::uint64_t programSteps = 0; ///< programs that are steps of the schedule
+};
+
+/// A tile and one of its memory figures.
+struct TileBytes {
+  unsigned tile = 0; ///< over the whole device (all replicas)
+  unsigned ipu = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// Allocations of a memory category or region: bytes with addresses of their own, and bytes
+/// sharing addresses with variables whose lives do not meet (each such variable counts them).
+struct AllocatedBytes {
+  std::string name; ///< Poplar's spelling, as MemoryCategories::names() / regionNames()
+  std::uint64_t nonOverlapped = 0, overlapped = 0;
+  /// By region (non-interleaved, interleaved, overflowed), overlapped bytes included.
+  std::uint64_t regionBytes[3] = {};
+  std::uint64_t total() const { return nonOverlapped + overlapped; }
+};
+
+/// The liveness peak: always-live bytes plus the largest not-always-live step.
+struct PeakLiveness {
+  bool known = false;           ///< false when the report has no liveness steps
+  std::uint64_t bytes = 0;      ///< alwaysLiveBytes + notAlwaysLiveBytes
+  std::uint64_t notAlwaysLiveBytes = 0;
+  std::uint64_t step = 0;       ///< index in CompilationReport::livenessProgramSteps()
+  std::string program;          ///< name of the step's program ("" when it has none)
+};
+
+/// Memory over every tile of the device. How the totals relate:
+///   excludingGapsBytes = alwaysLiveBytes + each tile's peak of not-always-live bytes, summed;
+///   includingGapsBytes = excludingGapsBytes + alignment padding and holes;
+///   Σ categories nonOverlapped + overlapped = Σ regions = allocatedBytes, which exceeds
+///   excludingGapsBytes by the bytes that variables with disjoint lives share (overlapped bytes
+///   count once for every variable placed on them). Tables of categories show the two columns and
+///   say so; their totals row is allocatedBytes, not the memory used.
+struct MemorySummary {
+  Scope scope; ///< all replicas (every tile of the device)
+  unsigned numTiles = 0, tilesUsed = 0, tilesOutOfMemory = 0;
+  std::uint64_t capacityBytes = 0; ///< the device's memory
+  std::uint64_t includingGapsBytes = 0, excludingGapsBytes = 0;
+  std::uint64_t allocatedBytes = 0;
+  std::uint64_t overflowedBytes = 0; ///< including gaps, beyond the tiles' memory
+  TileBytes largestTileIncludingGaps, largestTileExcludingGaps; ///< first such tile on ties
+  std::uint64_t alwaysLiveBytes = 0;
+  PeakLiveness peakLiveness;
+  std::vector<AllocatedBytes> categories; ///< every category, in MemoryCategories order
+  std::vector<AllocatedBytes> regions;    ///< non-interleaved, interleaved, overflowed
+  /// Tiles by memory excluding gaps: equal-width bins from binStartBytes.
+  std::uint64_t binStartBytes = 0, binWidthBytes = 0;
+  std::vector<std::uint64_t> tilesPerBin;
+  static const std::vector<std::string>& regionNames();
+};
+
+/// Tile cycles by kind: summed over the tiles of one replica.
+struct CycleKinds {
+  static constexpr std::size_t numKinds = TileCycleTotals::numKinds;
+  std::uint64_t cycles[numKinds] = {};
+  std::uint64_t total() const;
+  std::uint64_t of(TileCycleTotals::Kind k) const { return cycles[static_cast<std::size_t>(k)]; }
+  /// of(k) / total(): the share of busy tile cycles ("of tile cycles"), 0 when there are none.
+  double shareOfTileCycles(TileCycleTotals::Kind k) const;
+  /// Stored name of each kind: "compute", "internalExchange", "globalExchange", "streamCopy", "sync".
+  static const std::string& name(TileCycleTotals::Kind k);
+  /// For people: "Compute", "Internal exchange", ...
+  static const std::string& label(TileCycleTotals::Kind k);
+};
+
+/// One run, from its stored totals (no step is read).
+struct RunSummary {
+  Scope scope; ///< this run, one replica
+  unsigned index = 0;
+  std::string name;
+  std::uint64_t steps = 0;
+  std::uint64_t cycles = 0; ///< of the slowest IPU
+  std::int64_t hostMicroseconds = 0; ///< host wall-clock time of the run
+  CycleKinds tileCycles;
+};
+
+struct ExecutionSummary {
+  Scope scope; ///< all runs, one replica
+  bool profiled = false; ///< the report has at least one run
+  std::uint64_t steps = 0;
+  std::uint64_t totalCycles = 0; ///< all runs, each at its slowest IPU
+  CycleKinds tileCycles;         ///< all runs
+  std::vector<RunSummary> runs;
+  unsigned tilesPerReplica = 0;
+  /// tileCycles.of(k) / tilesPerReplica / totalCycles: the share of the run time an average tile
+  /// spends on k ("of total cycles").
+  double tileAverageShareOfTotal(TileCycleTotals::Kind k) const;
+  double tileAverageCycles(TileCycleTotals::Kind k) const;
+};
+
+struct ReportSummary {
+  Target target;
+  GraphCounts graph;
+  MemorySummary memory;
+  ExecutionSummary execution;
+};
+
+/// The memory figures of some tiles (an IPU's: CompilationReport::ipus()[i].tiles()), as
+/// summarize computes them for all; peakLiveness is known only when `tiles` are all of them.
+MemorySummary summarizeMemory(const Report& report, const Tiles& tiles);
+
+/// Reads what the summary needs: the target, the graph counts, one pass over the tiles' memory
+/// columns and the liveness steps, and the runs' stored totals. No execution step is read, so it
+/// costs the same for a run of a thousand steps as for one of millions.
+ReportSummary summarize(const Report& report);
+
+/// A not-always-live variable's life, [from, to) in liveness steps, and its size.
+struct LiveRange {
+  std::uint64_t from = 0, to = 0, bytes = 0;
+};
+
+/// The most bytes of `ranges` live at one liveness step (a sweep over their ends).
+std::uint64_t peakLiveBytes(std::vector<LiveRange> ranges);
+
+/// The most bytes of the not-always-live `variables` live at one step; always-live ones are not
+/// counted. This is what a group of variables (an operation's, a layer's) adds to the liveness
+/// peak at most, so it never exceeds MemorySummary::peakLiveness.notAlwaysLiveBytes, whereas
+/// their plain sum can (variables whose lives do not meet share addresses).
+std::uint64_t peakNotAlwaysLiveBytes(const std::vector<Variable>& variables);
+
+/// Cycles of a program or compute set over a span of steps: each step counts the cycles of its
+/// slowest IPU.
+struct ProgramFigures {
+  std::uint64_t cycles = 0;
+  std::uint64_t executions = 0; ///< steps of the span that ran it
+  std::uint64_t firstStep = 0;  ///< index of the first of those steps (when executions > 0)
+  /// Cycle-weighted over its steps and IPUs (0 when it never ran):
+  double tileBalance = 0;        ///< mean over max of the working tiles' cycles
+  double parallelEfficiency = 0; ///< mean over max of all tiles' cycles: the busy share of tile time
+};
+
+/// Bytes an IPU moved in a span.
+struct IpuTraffic {
+  unsigned ipu = 0;
+  std::uint64_t streamCopyInBytes = 0, streamCopyOutBytes = 0;
+  std::uint64_t globalExchangeInBytes = 0, globalExchangeOutBytes = 0;
+};
+
+/// Figures of one span of steps: one run, or all runs.
+struct SpanFigures {
+  Scope scope;
+  std::uint64_t steps = 0;
+  /// Σ steps' slowest-IPU cycles: the runs' cycles on one IPU; more where IPUs run different
+  /// steps at the same time (a pipeline), whose overlap this sum counts again.
+  std::uint64_t cycles = 0;
+  double tileBalance = 0, parallelEfficiency = 0; ///< as ProgramFigures, over every step
+  std::vector<ProgramFigures> programs;    ///< by program id (CompilationReport::programs())
+  std::vector<ProgramFigures> computeSets; ///< by compute set id, from OnTileExecute steps
+  std::vector<IpuTraffic> ipus;            ///< by IPU of one replica
+  /// Tile cycles by kind per IPU of one replica (from the stored per-tile totals).
+  std::vector<CycleKinds> tileCyclesByIpu;
+};
+
+struct ExecutionAnalysis {
+  std::vector<SpanFigures> runs; ///< in Run order
+  SpanFigures allRuns;
+};
+
+/// Reads every execution step once (streamed, in chunks). Progress gets the share done in
+/// [0, 1] from time to time, and may throw to stop.
+ExecutionAnalysis analyseExecution(const Report& report);
+template <class Progress> ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress);
+
+namespace detail {
+using ProgressFn = void (*)(void* context, double done);
+ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context);
+} // namespace detail
+
+template <class Progress> ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress) {
+  using P = typename std::remove_reference<Progress>::type;
+  return detail::analyseExecution(
+      report, [](void* context, double done) { (*static_cast<P*>(context))(done); }, &progress);
+}
+
+} // namespace pva

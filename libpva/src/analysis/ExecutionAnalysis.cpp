@@ -1,0 +1,187 @@
+// pva::analyseExecution: per-program and per-compute-set cycles, tile balance, parallel
+// efficiency and IPU traffic, for each run and for all runs, in one streamed pass over the steps.
+#include <pva/Analysis.hpp>
+#include <pva/Program.hpp>
+
+#include <algorithm>
+
+namespace pva {
+
+namespace {
+
+/// What a step's program is, by program id, read once before the steps.
+struct ProgramKinds {
+  enum class Traffic : std::uint8_t { None, StreamCopy, GlobalExchange };
+  std::vector<Traffic> traffic;
+  std::vector<std::int64_t> computeSet; ///< -1: not an OnTileExecute
+};
+
+ProgramKinds programKinds(const CompilationReport& c) {
+  ProgramKinds k;
+  const auto programs = c.programs();
+  k.traffic.assign(programs.size(), ProgramKinds::Traffic::None);
+  k.computeSet.assign(programs.size(), -1);
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    const Program& p = *programs[i];
+    switch (p.type()) {
+    case Program::Type::StreamCopyBegin:
+    case Program::Type::StreamCopyMid:
+    case Program::Type::StreamCopyEnd: k.traffic[i] = ProgramKinds::Traffic::StreamCopy; break;
+    case Program::Type::GlobalExchange: k.traffic[i] = ProgramKinds::Traffic::GlobalExchange; break;
+    case Program::Type::OnTileExecute:
+      k.computeSet[i] = std::int64_t(static_cast<const OnTileExecuteProgram&>(p).computeSet().id());
+      break;
+    default: break;
+    }
+  }
+  return k;
+}
+
+/// Sums kept while the steps stream by; the weighted averages are divided out at the end.
+struct Weighted {
+  double balance = 0, efficiency = 0, weight = 0;
+  void add(double activeBalance, double allBalance, std::uint64_t cycles) {
+    balance += activeBalance * double(cycles);
+    efficiency += allBalance * double(cycles);
+    weight += double(cycles);
+  }
+  void into(double& tileBalance, double& parallelEfficiency) const {
+    tileBalance = weight > 0 ? balance / weight : 0.0;
+    parallelEfficiency = weight > 0 ? efficiency / weight : 0.0;
+  }
+};
+
+struct SpanBuilder {
+  SpanFigures figures;
+  Weighted all;
+  std::vector<Weighted> programs, computeSets;
+
+  SpanBuilder(Scope scope, std::size_t numPrograms, std::size_t numComputeSets, unsigned numIpus) {
+    figures.scope = std::move(scope);
+    figures.programs.resize(numPrograms);
+    figures.computeSets.resize(numComputeSets);
+    programs.resize(numPrograms);
+    computeSets.resize(numComputeSets);
+    figures.ipus.resize(numIpus);
+    for (unsigned i = 0; i < numIpus; ++i) figures.ipus[i].ipu = i;
+  }
+
+  IpuTraffic& ipu(unsigned i) {
+    while (figures.ipus.size() <= i) {
+      figures.ipus.emplace_back();
+      figures.ipus.back().ipu = unsigned(figures.ipus.size() - 1);
+    }
+    return figures.ipus[i];
+  }
+
+  SpanFigures finish() {
+    all.into(figures.tileBalance, figures.parallelEfficiency);
+    for (std::size_t i = 0; i < programs.size(); ++i)
+      programs[i].into(figures.programs[i].tileBalance, figures.programs[i].parallelEfficiency);
+    for (std::size_t i = 0; i < computeSets.size(); ++i)
+      computeSets[i].into(figures.computeSets[i].tileBalance, figures.computeSets[i].parallelEfficiency);
+    return std::move(figures);
+  }
+};
+
+/// Tile cycles by kind per IPU, from the stored per-tile totals of one replica.
+std::vector<CycleKinds> kindsByIpu(const TileCycleTotals& totals, unsigned tilesPerIpu, unsigned numIpus) {
+  std::vector<CycleKinds> out(numIpus);
+  for (std::size_t k = 0; k < CycleKinds::numKinds; ++k) {
+    const auto& byTile = totals.byTile(static_cast<TileCycleTotals::Kind>(k));
+    for (std::size_t t = 0; t < byTile.size(); ++t) {
+      const std::size_t ipu = tilesPerIpu ? t / tilesPerIpu : 0;
+      if (ipu >= out.size()) out.resize(ipu + 1);
+      out[ipu].cycles[k] += byTile[t];
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+ExecutionAnalysis analyseExecution(const Report& report) {
+  return detail::analyseExecution(report, nullptr, nullptr);
+}
+
+namespace detail {
+
+ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context) {
+  const CompilationReport c = report.compilation();
+  const ExecutionReport e = report.execution();
+  const Target target = c.target();
+  const ProgramKinds kinds = programKinds(c);
+  const std::size_t numPrograms = kinds.traffic.size();
+  const std::size_t numComputeSets = c.computeSets().size();
+  const unsigned numIpus = target.ipusPerReplica();
+
+  Scope allScope;
+  allScope.runs = Scope::Runs::AllRuns;
+  SpanBuilder all(allScope, numPrograms, numComputeSets, numIpus);
+  const std::vector<Run> runs = e.runs();
+  std::uint64_t totalSteps = 0;
+  for (const Run& run : runs) totalSteps += run.steps().size();
+
+  ExecutionAnalysis out;
+  std::uint64_t done = 0;
+  for (const Run& run : runs) {
+    Scope scope;
+    scope.runs = Scope::Runs::OneRun;
+    scope.runName = run.name();
+    SpanBuilder one(scope, numPrograms, numComputeSets, numIpus);
+    for (const ExecutionStep& step : run.steps()) {
+      const ProgramPtr program = step.program();
+      const std::size_t id = program ? std::size_t(program->_id()) : numPrograms;
+      std::uint64_t slowest = 0;
+      double activeBalance = 0, allBalance = 0, weight = 0;
+      for (const IpuExecution& ipu : step.ipus()) {
+        slowest = std::max(slowest, ipu.cycles());
+        activeBalance += ipu.activeTileBalance() * double(ipu.cycles());
+        allBalance += ipu.tileBalance() * double(ipu.cycles());
+        weight += double(ipu.cycles());
+        if (id < numPrograms && kinds.traffic[id] != ProgramKinds::Traffic::None) {
+          const bool stream = kinds.traffic[id] == ProgramKinds::Traffic::StreamCopy;
+          for (SpanBuilder* span : {&one, &all}) {
+            IpuTraffic& t = span->ipu(ipu.ipu());
+            (stream ? t.streamCopyInBytes : t.globalExchangeInBytes) += ipu.dataIn();
+            (stream ? t.streamCopyOutBytes : t.globalExchangeOutBytes) += ipu.dataOut();
+          }
+        }
+      }
+      // A step's balance is its IPUs' balances weighted by their cycles; the step then weighs
+      // in by its slowest IPU's cycles, as its cycles do.
+      const double stepActive = weight > 0 ? activeBalance / weight : 0.0;
+      const double stepAll = weight > 0 ? allBalance / weight : 0.0;
+      for (SpanBuilder* span : {&one, &all}) {
+        span->figures.steps += 1;
+        span->figures.cycles += slowest;
+        span->all.add(stepActive, stepAll, slowest);
+        if (id >= numPrograms) continue;
+        ProgramFigures& p = span->figures.programs[id];
+        if (!p.executions) p.firstStep = step.index();
+        p.cycles += slowest;
+        ++p.executions;
+        span->programs[id].add(stepActive, stepAll, slowest);
+        const std::int64_t cs = kinds.computeSet[id];
+        if (cs >= 0 && std::size_t(cs) < numComputeSets) {
+          ProgramFigures& f = span->figures.computeSets[std::size_t(cs)];
+          if (!f.executions) f.firstStep = step.index();
+          f.cycles += slowest;
+          ++f.executions;
+          span->computeSets[std::size_t(cs)].add(stepActive, stepAll, slowest);
+        }
+      }
+      if (progress && ++done % 4096 == 0) progress(context, double(done) / double(totalSteps));
+    }
+    one.figures.tileCyclesByIpu = kindsByIpu(run.tileCycleTotals(), target.tilesPerIpu(), numIpus);
+    out.runs.push_back(one.finish());
+  }
+  if (!runs.empty()) all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
+  out.allRuns = all.finish();
+  if (progress) progress(context, 1.0);
+  return out;
+}
+
+} // namespace detail
+
+} // namespace pva

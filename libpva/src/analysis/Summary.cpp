@@ -1,0 +1,234 @@
+// pva::summarize: the report's headline figures, from the tiles' memory columns, the liveness
+// steps and the runs' stored totals. Every front end renders this value; none sums tiles itself.
+#include <pva/Analysis.hpp>
+
+#include <profiler/Schema.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace pva {
+
+namespace S = tessera::profiler::schema;
+
+std::string Scope::describe() const {
+  std::string runsText;
+  switch (runs) {
+  case Runs::OneRun: runsText = "run '" + runName + "'"; break;
+  case Runs::AllRuns: runsText = "all runs"; break;
+  case Runs::NotApplicable: break;
+  }
+  const std::string replicasText = replicas == Replicas::AllReplicas ? "all replicas" : "one replica";
+  return runsText.empty() ? replicasText : runsText + ", " + replicasText;
+}
+
+const std::vector<std::string>& MemorySummary::regionNames() {
+  static const std::vector<std::string> names{"Non-interleaved", "Interleaved", "Overflowed"};
+  return names;
+}
+
+std::uint64_t CycleKinds::total() const {
+  std::uint64_t sum = 0;
+  for (std::uint64_t c : cycles) sum += c;
+  return sum;
+}
+
+double CycleKinds::shareOfTileCycles(TileCycleTotals::Kind k) const {
+  const std::uint64_t all = total();
+  return all ? double(of(k)) / double(all) : 0.0;
+}
+
+const std::string& CycleKinds::name(TileCycleTotals::Kind k) {
+  static const std::vector<std::string> names(S::kCycleKindNames.begin(), S::kCycleKindNames.end());
+  return names.at(static_cast<std::size_t>(k));
+}
+
+const std::string& CycleKinds::label(TileCycleTotals::Kind k) {
+  static const std::vector<std::string> labels{"Compute", "Internal exchange", "Global exchange", "Stream copy",
+                                               "Sync"};
+  return labels.at(static_cast<std::size_t>(k));
+}
+
+double ExecutionSummary::tileAverageCycles(TileCycleTotals::Kind k) const {
+  return tilesPerReplica ? double(tileCycles.of(k)) / double(tilesPerReplica) : 0.0;
+}
+
+double ExecutionSummary::tileAverageShareOfTotal(TileCycleTotals::Kind k) const {
+  return totalCycles ? tileAverageCycles(k) / double(totalCycles) : 0.0;
+}
+
+namespace {
+
+static_assert(CycleKinds::numKinds == S::kCycleKindNames.size(), "one stored name per cycle kind");
+static_assert(static_cast<std::size_t>(TileCycleTotals::Kind::Sync) == static_cast<std::size_t>(S::CycleKind::sync) &&
+                  static_cast<std::size_t>(TileCycleTotals::Kind::Compute) == static_cast<std::size_t>(S::CycleKind::compute) &&
+                  static_cast<std::size_t>(TileCycleTotals::Kind::InternalExchange) ==
+                      static_cast<std::size_t>(S::CycleKind::internalExchange) &&
+                  static_cast<std::size_t>(TileCycleTotals::Kind::GlobalExchange) ==
+                      static_cast<std::size_t>(S::CycleKind::globalExchange) &&
+                  static_cast<std::size_t>(TileCycleTotals::Kind::StreamCopy) ==
+                      static_cast<std::size_t>(S::CycleKind::streamCopy),
+              "pva::TileCycleTotals::Kind mirrors the stored cycle kinds");
+
+CycleKinds kindsOf(const TileCycleTotals& totals) {
+  CycleKinds k;
+  for (std::size_t i = 0; i < CycleKinds::numKinds; ++i) k.cycles[i] = totals.total(static_cast<TileCycleTotals::Kind>(i));
+  return k;
+}
+
+GraphCounts graphCounts(const CompilationReport& c) {
+  const Graph g = c.graph();
+  GraphCounts counts;
+  counts.vertices = g.numVertices();
+  counts.computeSets = g.numComputeSets();
+  counts.variables = g.numVariables();
+  counts.edges = g.numEdges();
+  const auto programs = c.programs();
+  counts.programs = programs.size();
+  for (const auto& p : programs) counts.programSteps += p->isStep() ? 1 : 0;
+  return counts;
+}
+
+// Bins of whole KiB in a 1-2-5 width, at most 20 of them (as Poplar's summary histogram).
+void histogram(MemorySummary& m, const std::vector<std::uint64_t>& excluding) {
+  if (excluding.empty()) return;
+  const auto range = std::minmax_element(excluding.begin(), excluding.end());
+  const std::uint64_t lo = *range.first / 1024, hi = *range.second / 1024, span = hi - lo + 1;
+  std::uint64_t width = 1;
+  for (std::uint64_t scale = 1;; scale *= 10) {
+    if (span <= 20 * scale) { width = scale; break; }
+    if (span <= 40 * scale) { width = 2 * scale; break; }
+    if (span <= 100 * scale) { width = 5 * scale; break; }
+  }
+  const std::uint64_t first = lo / width;
+  m.binStartBytes = first * width * 1024;
+  m.binWidthBytes = width * 1024;
+  m.tilesPerBin.assign(hi / width - first + 1, 0);
+  for (std::uint64_t bytes : excluding) ++m.tilesPerBin[bytes / 1024 / width - first];
+}
+
+MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std::uint64_t bytesPerTile,
+                            bool withLiveness) {
+  MemorySummary m;
+  m.scope.replicas = Scope::Replicas::AllReplicas;
+  m.categories.resize(MemoryCategories::size());
+  for (std::size_t i = 0; i < m.categories.size(); ++i) m.categories[i].name = MemoryCategories::names()[i];
+  m.regions.resize(3);
+  for (std::size_t r = 0; r < 3; ++r) m.regions[r].name = MemorySummary::regionNames()[r];
+  m.numTiles = unsigned(tiles.size());
+  m.capacityBytes = bytesPerTile * tiles.size();
+  std::vector<std::uint64_t> excluding;
+  excluding.reserve(tiles.size());
+  bool first = true;
+  for (const Tile& t : tiles) {
+    const TileMemory& memory = t.memory();
+    const std::uint64_t incl = memory.total().includingGaps(), excl = memory.total().excludingGaps();
+    m.includingGapsBytes += incl;
+    m.excludingGapsBytes += excl;
+    m.alwaysLiveBytes += memory.alwaysLiveBytes();
+    m.overflowedBytes += memory.overflowed().includingGaps();
+    m.tilesUsed += incl > 0 ? 1 : 0;
+    m.tilesOutOfMemory += incl > bytesPerTile ? 1 : 0;
+    if (first || incl > m.largestTileIncludingGaps.bytes) m.largestTileIncludingGaps = {t.number(), t.ipu(), incl};
+    if (first || excl > m.largestTileExcludingGaps.bytes) m.largestTileExcludingGaps = {t.number(), t.ipu(), excl};
+    first = false;
+    excluding.push_back(excl);
+    const MemoryCategories& categories = memory.category();
+    for (std::size_t i = 0; i < MemoryCategories::size(); ++i) {
+      const CategoryMemory& cat = categories.at(i);
+      const OverlapBytes* byRegion[3] = {&cat.nonInterleaved(), &cat.interleaved(), &cat.overflowed()};
+      for (std::size_t r = 0; r < 3; ++r) {
+        m.categories[i].nonOverlapped += byRegion[r]->nonOverlapped();
+        m.categories[i].overlapped += byRegion[r]->overlapped();
+        m.categories[i].regionBytes[r] += byRegion[r]->total();
+        m.regions[r].nonOverlapped += byRegion[r]->nonOverlapped();
+        m.regions[r].overlapped += byRegion[r]->overlapped();
+      }
+    }
+  }
+  for (std::size_t r = 0; r < 3; ++r) m.regions[r].regionBytes[r] = m.regions[r].total();
+  for (const AllocatedBytes& category : m.categories) m.allocatedBytes += category.total();
+  histogram(m, excluding);
+  if (!withLiveness) return m;
+
+  // The first step of the largest not-always-live bytes; every front end names this step.
+  for (const ProgramStep& step : c.livenessProgramSteps())
+    if (!m.peakLiveness.known || step.notAlwaysLiveBytes() > m.peakLiveness.notAlwaysLiveBytes) {
+      m.peakLiveness.known = true;
+      m.peakLiveness.notAlwaysLiveBytes = step.notAlwaysLiveBytes();
+      m.peakLiveness.step = step.index();
+      const ProgramPtr program = step.program();
+      m.peakLiveness.program = program ? program->name() : std::string();
+    }
+  m.peakLiveness.bytes = m.alwaysLiveBytes + m.peakLiveness.notAlwaysLiveBytes;
+  return m;
+}
+
+ExecutionSummary executionSummary(const ExecutionReport& e, const Target& target) {
+  ExecutionSummary x;
+  x.scope.runs = Scope::Runs::AllRuns;
+  x.tilesPerReplica = target.tilesPerReplica();
+  const std::vector<Run> runs = e.runs();
+  x.profiled = !runs.empty();
+  for (const Run& r : runs) {
+    RunSummary run;
+    run.scope.runs = Scope::Runs::OneRun;
+    run.scope.runName = r.name();
+    run.index = r.index();
+    run.name = r.name();
+    run.steps = r.steps().size();
+    run.cycles = r.cycles();
+    run.hostMicroseconds = r.microseconds().end() - r.microseconds().start();
+    run.tileCycles = kindsOf(r.tileCycleTotals());
+    x.steps += run.steps;
+    x.runs.push_back(std::move(run));
+  }
+  x.totalCycles = e.totalCycles().total();
+  if (x.profiled) x.tileCycles = kindsOf(e.tileCycleTotals());
+  return x;
+}
+
+} // namespace
+
+std::uint64_t peakLiveBytes(std::vector<LiveRange> ranges) {
+  // Ends before starts at the same step: [from, to) ranges that only touch never overlap.
+  std::vector<std::pair<std::uint64_t, std::int64_t>> edges;
+  edges.reserve(ranges.size() * 2);
+  for (const LiveRange& r : ranges)
+    if (r.to > r.from && r.bytes) {
+      edges.emplace_back(r.from, std::int64_t(r.bytes));
+      edges.emplace_back(r.to, -std::int64_t(r.bytes));
+    }
+  std::sort(edges.begin(), edges.end());
+  std::int64_t live = 0, peak = 0;
+  for (const auto& edge : edges) peak = std::max(peak, live += edge.second);
+  return std::uint64_t(peak);
+}
+
+std::uint64_t peakNotAlwaysLiveBytes(const std::vector<Variable>& variables) {
+  std::vector<LiveRange> ranges;
+  ranges.reserve(variables.size());
+  for (const Variable& v : variables)
+    if (!v.alwaysLive()) ranges.push_back({v.liveFrom(), v.liveTo(), v.bytes()});
+  return peakLiveBytes(std::move(ranges));
+}
+
+MemorySummary summarizeMemory(const Report& report, const Tiles& tiles) {
+  const CompilationReport c = report.compilation();
+  const bool all = tiles.size() == c.tiles().size();
+  MemorySummary m = memorySummary(c, tiles, c.target().bytesPerTile(), all);
+  if (!all) m.scope.replicas = Scope::Replicas::OneReplica;
+  return m;
+}
+
+ReportSummary summarize(const Report& report) {
+  const CompilationReport c = report.compilation();
+  ReportSummary s;
+  s.target = c.target();
+  s.graph = graphCounts(c);
+  s.memory = memorySummary(c, c.tiles(), s.target.bytesPerTile(), true);
+  s.execution = executionSummary(report.execution(), s.target);
+  return s;
+}
+
+} // namespace pva

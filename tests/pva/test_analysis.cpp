@@ -1,0 +1,258 @@
+// The analysis layer (pva/Analysis.hpp) on the samples' reports, against an oracle written here:
+// raw SQL over profile.pop and the profiler's own blob decoders, never libpva's reader.
+#include "PvaTestUtil.hpp"
+
+#include <pva/Analysis.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace {
+
+using u64 = std::uint64_t;
+using Kind = pva::TileCycleTotals::Kind;
+
+pva::Report openSample(const std::string& sample) { return pva::openReport(test::sampleReport(sample).string()); }
+
+u64 integer(test::Report& raw, const std::string& sql) { return u64(raw.integer(sql)); }
+
+/// Slowest-IPU cycles of each step by program id, and their counts, from the steps table.
+struct StepOracle {
+  std::map<u64, u64> cyclesByProgram, executionsByProgram;
+  u64 total = 0, steps = 0;
+  std::map<unsigned, u64> streamIn, streamOut, globalIn, globalOut;
+};
+
+StepOracle stepOracle(test::Report& raw, long long run = -1) {
+  StepOracle o;
+  std::map<u64, std::string> typeOf;
+  for (const auto& row : raw.rows("SELECT id, type FROM programs")) typeOf[u64(row[0].i)] = row[1].bytes;
+  const std::string where = run >= 0 ? " WHERE run = " + std::to_string(run) : "";
+  for (const auto& row : raw.rows("SELECT program, ipus FROM steps" + where + " ORDER BY id")) {
+    const u64 program = u64(row[0].i);
+    const auto ipus = tessera::profiler::decodeStepIpus(row[1].bytes.data(), row[1].bytes.size());
+    u64 slowest = 0;
+    const std::string& type = typeOf[program];
+    for (const auto& ipu : ipus) {
+      slowest = std::max(slowest, ipu.cycles);
+      if (type.rfind("StreamCopy", 0) == 0) {
+        o.streamIn[ipu.ipu] += ipu.dataIn;
+        o.streamOut[ipu.ipu] += ipu.dataOut;
+      } else if (type == "GlobalExchange") {
+        o.globalIn[ipu.ipu] += ipu.dataIn;
+        o.globalOut[ipu.ipu] += ipu.dataOut;
+      }
+    }
+    o.cyclesByProgram[program] += slowest;
+    ++o.executionsByProgram[program];
+    o.total += slowest;
+    ++o.steps;
+  }
+  return o;
+}
+
+void checkSummary(const std::string& sample) {
+  INFO(sample);
+  const pva::Report report = openSample(sample);
+  test::Report raw(test::sampleReport(sample));
+  const pva::ReportSummary s = pva::summarize(report);
+  const u64 replicas = integer(raw, "SELECT num_replicas FROM target");
+  const u64 bytesPerTile = integer(raw, "SELECT bytes_per_tile FROM target");
+
+  // Graph.
+  CHECK(s.graph.vertices == integer(raw, "SELECT num_vertices FROM graph"));
+  CHECK(s.graph.computeSets == integer(raw, "SELECT num_compute_sets FROM graph"));
+  CHECK(s.graph.programs == integer(raw, "SELECT count(*) FROM programs"));
+
+  // Memory: every tile of the device, so each replica's tiles count.
+  const pva::MemorySummary& m = s.memory;
+  CHECK(m.scope.replicas == pva::Scope::Replicas::AllReplicas);
+  CHECK(m.numTiles == integer(raw, "SELECT num_ipus * tiles_per_ipu FROM target"));
+  CHECK(m.includingGapsBytes == replicas * integer(raw, "SELECT sum(including_gaps) FROM tile_memory"));
+  CHECK(m.excludingGapsBytes == replicas * integer(raw, "SELECT sum(excluding_gaps) FROM tile_memory"));
+  CHECK(m.alwaysLiveBytes == replicas * integer(raw, "SELECT sum(always_live_bytes) FROM tile_memory"));
+  CHECK(m.overflowedBytes == replicas * integer(raw, "SELECT sum(overflowed_including_gaps) FROM tile_memory"));
+  CHECK(m.tilesUsed == replicas * integer(raw, "SELECT count(*) FROM tile_memory WHERE including_gaps > 0"));
+  CHECK(m.tilesOutOfMemory ==
+        replicas * integer(raw, "SELECT count(*) FROM tile_memory WHERE including_gaps > " + std::to_string(bytesPerTile)));
+  CHECK(m.largestTileIncludingGaps.bytes == integer(raw, "SELECT max(including_gaps) FROM tile_memory"));
+  CHECK(m.largestTileIncludingGaps.tile ==
+        integer(raw, "SELECT tile FROM tile_memory ORDER BY including_gaps DESC, tile LIMIT 1"));
+  CHECK(m.largestTileExcludingGaps.bytes == integer(raw, "SELECT max(excluding_gaps) FROM tile_memory"));
+
+  // Categories and regions: the stored allocations, summed; both add up to allocatedBytes.
+  u64 categoriesSum = 0, regionsSum = 0;
+  for (const pva::AllocatedBytes& c : m.categories) {
+    INFO(c.name);
+    const std::string where = " FROM tile_memory_categories WHERE category = '" + c.name + "'";
+    CHECK(c.nonOverlapped == replicas * integer(raw, "SELECT coalesce(sum(non_interleaved_non_overlapped + "
+                                                     "interleaved_non_overlapped + overflowed_non_overlapped), 0)" + where));
+    CHECK(c.overlapped == replicas * integer(raw, "SELECT coalesce(sum(non_interleaved_overlapped + "
+                                                  "interleaved_overlapped + overflowed_overlapped), 0)" + where));
+    CHECK(c.regionBytes[0] + c.regionBytes[1] + c.regionBytes[2] == c.total());
+    categoriesSum += c.total();
+  }
+  for (const pva::AllocatedBytes& r : m.regions) regionsSum += r.total();
+  CHECK(categoriesSum == m.allocatedBytes);
+  CHECK(regionsSum == m.allocatedBytes);
+  CHECK(m.allocatedBytes == replicas * integer(raw, "SELECT sum(non_interleaved_non_overlapped + non_interleaved_overlapped"
+                                                    " + interleaved_non_overlapped + interleaved_overlapped"
+                                                    " + overflowed_non_overlapped + overflowed_overlapped)"
+                                                    " FROM tile_memory_categories"));
+  // The histogram holds every tile once.
+  u64 binned = 0;
+  for (u64 n : m.tilesPerBin) binned += n;
+  CHECK(binned == m.numTiles);
+
+  // Peak liveness: the first step of the largest not-always-live bytes.
+  REQUIRE(m.peakLiveness.known);
+  CHECK(m.peakLiveness.notAlwaysLiveBytes == integer(raw, "SELECT max(not_always_live_bytes) FROM liveness_steps"));
+  CHECK(m.peakLiveness.step ==
+        integer(raw, "SELECT id FROM liveness_steps ORDER BY not_always_live_bytes DESC, id LIMIT 1"));
+  CHECK(m.peakLiveness.program == raw.text("SELECT p.name FROM liveness_steps l JOIN programs p ON p.id = l.program "
+                                           "ORDER BY l.not_always_live_bytes DESC, l.id LIMIT 1"));
+  CHECK(m.peakLiveness.bytes == m.alwaysLiveBytes + m.peakLiveness.notAlwaysLiveBytes);
+
+  // Execution: the runs' stored totals, and tile cycles by kind from the stored per-tile blobs.
+  const pva::ExecutionSummary& x = s.execution;
+  CHECK(x.scope.runs == pva::Scope::Runs::AllRuns);
+  CHECK(x.scope.describe() == "all runs, one replica");
+  if (sample == "oom") { // compiled, never run
+    CHECK_FALSE(x.profiled);
+    CHECK(x.runs.empty());
+    CHECK(x.totalCycles == 0);
+    return;
+  }
+  REQUIRE(x.profiled);
+  CHECK(x.runs.size() == integer(raw, "SELECT count(*) FROM runs"));
+  CHECK(x.totalCycles == integer(raw, "SELECT sum(cycles) FROM runs"));
+  CHECK(x.steps == integer(raw, "SELECT count(*) FROM steps"));
+  for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
+    const Kind kind = static_cast<Kind>(k);
+    INFO(pva::CycleKinds::name(kind));
+    u64 sum = 0;
+    for (const auto& row : raw.rows("SELECT cycles_by_tile FROM run_tile_cycles WHERE kind = '" +
+                                    pva::CycleKinds::name(kind) + "'"))
+      for (u64 v : tessera::profiler::decodeTileValues(row[0].bytes.data(), row[0].bytes.size())) sum += v;
+    CHECK(x.tileCycles.of(kind) == sum);
+  }
+  const pva::RunSummary& first = x.runs.front();
+  CHECK(first.cycles == integer(raw, "SELECT cycles FROM runs ORDER BY id LIMIT 1"));
+  CHECK(first.steps == integer(raw, "SELECT num_steps FROM runs ORDER BY id LIMIT 1"));
+  CHECK(first.scope.runs == pva::Scope::Runs::OneRun);
+  CHECK(first.scope.runName == raw.text("SELECT name FROM runs ORDER BY id LIMIT 1"));
+}
+
+void checkExecution(const std::string& sample) {
+  INFO(sample);
+  const pva::Report report = openSample(sample);
+  test::Report raw(test::sampleReport(sample));
+  double lastProgress = -1;
+  bool monotonic = true;
+  const pva::ExecutionAnalysis e = pva::analyseExecution(report, [&](double done) {
+    monotonic = monotonic && done >= lastProgress;
+    lastProgress = done;
+  });
+  CHECK(monotonic);
+  CHECK(lastProgress == 1.0);
+
+  const StepOracle all = stepOracle(raw);
+  CHECK(e.allRuns.cycles == all.total);
+  CHECK(e.allRuns.steps == all.steps);
+  REQUIRE(e.allRuns.programs.size() == integer(raw, "SELECT count(*) FROM programs"));
+  for (std::size_t id = 0; id < e.allRuns.programs.size(); ++id) {
+    INFO("program " << id);
+    const pva::ProgramFigures& p = e.allRuns.programs[id];
+    CHECK(p.cycles == (all.cyclesByProgram.count(id) ? all.cyclesByProgram.at(id) : 0));
+    CHECK(p.executions == (all.executionsByProgram.count(id) ? all.executionsByProgram.at(id) : 0));
+    CHECK(p.tileBalance >= 0.0);
+    CHECK(p.tileBalance <= 1.0 + 1e-6);
+    CHECK(p.parallelEfficiency <= p.tileBalance + 1e-6); // all tiles' balance <= the working tiles'
+  }
+  // A compute set's cycles are those of the OnTileExecute programs that run it.
+  std::map<u64, u64> csCycles;
+  for (const auto& row : raw.rows("SELECT id, compute_set FROM programs WHERE type = 'OnTileExecute'"))
+    if (all.cyclesByProgram.count(u64(row[0].i))) csCycles[u64(row[1].i)] += all.cyclesByProgram.at(u64(row[0].i));
+  for (std::size_t cs = 0; cs < e.allRuns.computeSets.size(); ++cs) {
+    INFO("compute set " << cs);
+    CHECK(e.allRuns.computeSets[cs].cycles == (csCycles.count(cs) ? csCycles.at(cs) : 0));
+  }
+  // Traffic by IPU.
+  for (const pva::IpuTraffic& t : e.allRuns.ipus) {
+    INFO("IPU " << t.ipu);
+    CHECK(t.streamCopyInBytes == (all.streamIn.count(t.ipu) ? all.streamIn.at(t.ipu) : 0));
+    CHECK(t.streamCopyOutBytes == (all.streamOut.count(t.ipu) ? all.streamOut.at(t.ipu) : 0));
+    CHECK(t.globalExchangeInBytes == (all.globalIn.count(t.ipu) ? all.globalIn.at(t.ipu) : 0));
+    CHECK(t.globalExchangeOutBytes == (all.globalOut.count(t.ipu) ? all.globalOut.at(t.ipu) : 0));
+  }
+  // Runs: each its own span; together they are all runs.
+  REQUIRE(e.runs.size() == integer(raw, "SELECT count(*) FROM runs"));
+  u64 runCycles = 0, runSteps = 0;
+  for (std::size_t r = 0; r < e.runs.size(); ++r) {
+    runCycles += e.runs[r].cycles;
+    runSteps += e.runs[r].steps;
+    CHECK(e.runs[r].scope.runs == pva::Scope::Runs::OneRun);
+  }
+  CHECK(runCycles == e.allRuns.cycles);
+  CHECK(runSteps == e.allRuns.steps);
+  const StepOracle firstRun = stepOracle(raw, raw.integer("SELECT min(id) FROM runs"));
+  CHECK(e.runs.front().cycles == firstRun.total);
+  // Tile cycles per IPU add up to the summary's tile cycles.
+  const pva::ExecutionSummary x = pva::summarize(report).execution;
+  for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
+    u64 sum = 0;
+    for (const pva::CycleKinds& ipu : e.allRuns.tileCyclesByIpu) sum += ipu.cycles[k];
+    CHECK(sum == x.tileCycles.cycles[k]);
+  }
+  // The slowest-IPU step cycles, summed, are the runs' stored cycles on one IPU; where IPUs run
+  // different steps at the same time (a pipeline), the sum counts the overlap again.
+  if (integer(raw, "SELECT num_ipus FROM target") == 1)
+    CHECK(e.allRuns.cycles == x.totalCycles);
+  else
+    CHECK(e.allRuns.cycles >= x.totalCycles);
+}
+
+} // namespace
+
+TEST_CASE("summarize agrees with raw SQL on the samples' reports", "[pva][analysis]") {
+  for (const char* sample : {"mlp", "pipeline", "oom"}) checkSummary(sample);
+}
+
+TEST_CASE("analyseExecution agrees with the steps decoded by hand", "[pva][analysis]") {
+  for (const char* sample : {"mlp", "pipeline"}) checkExecution(sample);
+}
+
+TEST_CASE("Scopes say what figures cover", "[pva][analysis]") {
+  pva::Scope s;
+  CHECK(s.describe() == "one replica");
+  s.replicas = pva::Scope::Replicas::AllReplicas;
+  CHECK(s.describe() == "all replicas");
+  s.runs = pva::Scope::Runs::OneRun;
+  s.runName = "train";
+  CHECK(s.describe() == "run 'train', all replicas");
+}
+
+TEST_CASE("peakLiveBytes: the most bytes live at one step, ends before starts", "[pva][analysis]") {
+  CHECK(pva::peakLiveBytes({}) == 0);
+  CHECK(pva::peakLiveBytes({{0, 10, 5}, {10, 20, 7}}) == 7); // [0,10) and [10,20) never meet
+  CHECK(pva::peakLiveBytes({{0, 10, 5}, {9, 20, 7}}) == 12);
+  CHECK(pva::peakLiveBytes({{0, 10, 5}, {2, 4, 1}, {3, 8, 2}, {5, 6, 100}}) == 107);
+  CHECK(pva::peakLiveBytes({{4, 4, 99}}) == 0); // an empty life
+}
+
+TEST_CASE("An operation's or a group's live bytes never exceed the liveness peak", "[pva][analysis]") {
+  const pva::Report report = pva::openReport(test::sampleReport("mlp").string(),
+                                             (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
+  const u64 peak = pva::summarize(report).memory.peakLiveness.notAlwaysLiveBytes;
+  std::vector<pva::Variable> everything;
+  u64 plainSum = 0;
+  for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) {
+    const std::vector<pva::Variable> vars = op.vars();
+    CHECK(pva::peakNotAlwaysLiveBytes(vars) <= peak);
+    for (const pva::Variable& v : vars)
+      if (!v.alwaysLive()) plainSum += v.bytes();
+  }
+  const std::vector<pva::Variable> all = report.compilation().variables();
+  CHECK(pva::peakNotAlwaysLiveBytes(all) == peak); // every variable: the report's own peak
+  CHECK(plainSum > peak);                          // what the old column summed
+}

@@ -1,0 +1,68 @@
+"""pva.summarize and pva.analyseExecution: the analysis layer as Python sees it, checked against
+Python's own sqlite3 module reading the same profile.pop (an oracle that shares no code with
+libpva)."""
+import sqlite3
+
+import pva
+
+
+def raw(mlp_dir, sql):
+    with sqlite3.connect(f"file:{mlp_dir / 'profile.pop'}?mode=ro", uri=True) as db:
+        return db.execute(sql).fetchone()[0]
+
+
+def test_summary_matches_sql(mlp, mlp_dir):
+    s = pva.summarize(mlp)
+    m, x = s.memory, s.execution
+    assert m.includingGapsBytes == raw(mlp_dir, "SELECT sum(including_gaps) FROM tile_memory")
+    assert m.excludingGapsBytes == raw(mlp_dir, "SELECT sum(excluding_gaps) FROM tile_memory")
+    assert m.alwaysLiveBytes == raw(mlp_dir, "SELECT sum(always_live_bytes) FROM tile_memory")
+    assert m.largestTileIncludingGaps.bytes == raw(mlp_dir, "SELECT max(including_gaps) FROM tile_memory")
+    assert m.peakLiveness.known
+    assert m.peakLiveness.notAlwaysLiveBytes == raw(mlp_dir, "SELECT max(not_always_live_bytes) FROM liveness_steps")
+    assert m.peakLiveness.bytes == m.alwaysLiveBytes + m.peakLiveness.notAlwaysLiveBytes
+    assert sum(c.total for c in m.categories) == m.allocatedBytes == sum(r.total for r in m.regions)
+    assert m.allocatedBytes > m.excludingGapsBytes  # shared bytes count once per variable
+    assert m.scope.describe() == "all replicas"
+    assert x.totalCycles == raw(mlp_dir, "SELECT sum(cycles) FROM runs")
+    assert [r.name for r in x.runs] == [raw(mlp_dir, f"SELECT name FROM runs WHERE id = {i}") for i in range(len(x.runs))]
+    assert x.scope.describe() == "all runs, one replica"
+    assert s.graph.vertices == mlp.compilation.graph.numVertices
+    Kind = pva.TileCycleTotals.Kind
+    kinds = x.tileCycles.asDict()
+    assert set(kinds) == {"compute", "internalExchange", "globalExchange", "streamCopy", "sync"}
+    assert x.tileCycles.total == sum(kinds.values()) > 0
+    share = x.tileCycles.shareOfTileCycles(Kind.Compute)
+    assert 0 < share < 1
+    # The share of tile cycles and the share of the run time are different figures.
+    assert abs(x.tileAverageShareOfTotal(Kind.Compute) - share) > 0.01
+
+
+def test_execution_analysis_matches_steps(mlp, mlp_dir):
+    e = pva.analyseExecution(mlp)
+    programs = mlp.compilation.programs
+    assert len(e.allRuns.programs) == len(programs)
+    assert e.allRuns.steps == raw(mlp_dir, "SELECT count(*) FROM steps")
+    assert sum(p.executions for p in e.allRuns.programs) == e.allRuns.steps
+    assert sum(p.cycles for p in e.allRuns.programs) == e.allRuns.cycles == pva.summarize(mlp).execution.totalCycles
+    assert len(e.runs) == 2 and sum(r.cycles for r in e.runs) == e.allRuns.cycles
+    # Per program against the steps read through the object model.
+    slowest = [0] * len(programs)
+    for step in mlp.execution.steps:
+        slowest[step.program._id] += max(ipu.cycles for ipu in step.ipus)
+    assert [p.cycles for p in e.allRuns.programs] == slowest
+    assert all(0 <= p.parallelEfficiency <= p.tileBalance + 1e-6 <= 1 + 1e-6 for p in e.allRuns.programs)
+    streamed = sum(t.streamCopyInBytes + t.streamCopyOutBytes for t in e.allRuns.ipus)
+    assert streamed > 0  # the MLP streams batches in
+
+
+def test_peak_live_bytes():
+    assert pva.peakLiveBytes([]) == 0
+    assert pva.peakLiveBytes([pva.LiveRange(0, 10, 5), pva.LiveRange(10, 20, 7)]) == 7
+    assert pva.peakLiveBytes([pva.LiveRange(0, 10, 5), pva.LiveRange(9, 20, 7)]) == 12
+
+
+def test_operation_live_bytes_never_exceed_the_peak(mlp):
+    peak = pva.summarize(mlp).memory.peakLiveness.notAlwaysLiveBytes
+    for op in pva.OperationAnalysis(mlp).operations:
+        assert pva.peakNotAlwaysLiveBytes(op.vars) <= peak
