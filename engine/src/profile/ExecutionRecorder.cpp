@@ -59,7 +59,7 @@ void ExecutionRecorder::endRun() {
   std::string encoded;
   for (std::size_t k = 0; k < runCycles_.size(); ++k) {
     encodeTileValues(runCycles_[k].data(), runCycles_[k].size(), encoded);
-    tileCycles.row(runIndex_, schema::kCycleKindNames[k], blob(encoded));
+    tileCycles.row(runIndex_, schema::name(static_cast<schema::CycleKind>(k)), blob(encoded));
   }
   writer_.commit();
   ++runIndex_;

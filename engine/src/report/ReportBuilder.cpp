@@ -43,22 +43,28 @@ std::string newReportId() {
   return buf;
 }
 
-const char* targetTypeName(TargetType t) {
-  switch (t) {
-  case TargetType::IPU: return "IPU";
-  case TargetType::IPU_MODEL: return "IPU_MODEL";
-  case TargetType::CPU: return "CPU";
-  }
-  return "IPU_MODEL";
-}
+// Poplar's public enums mirror the stored ones value by value, so a value is written by
+// converting it: its name is spelled once, in <profiler/SchemaEnums.hpp>.
+static_assert(int(TargetType::IPU) == int(schema::TargetType::IPU) &&
+              int(TargetType::IPU_MODEL) == int(schema::TargetType::IPU_MODEL) &&
+              int(TargetType::CPU) == int(schema::TargetType::CPU) && schema::enumSize<schema::TargetType>() == 3,
+              "poplar::TargetType mirrors schema::TargetType");
+static_assert(int(SyncType::INTERNAL) == int(schema::SyncType::INTERNAL) &&
+              int(SyncType::EXTERNAL) == int(schema::SyncType::EXTERNAL) &&
+              int(SyncType::GLOBAL) == int(schema::SyncType::GLOBAL) && schema::enumSize<schema::SyncType>() == 3,
+              "poplar::SyncType mirrors schema::SyncType");
 
-const char* syncTypeName(SyncType s) {
-  switch (s) {
-  case SyncType::INTERNAL: return "INTERNAL";
-  case SyncType::EXTERNAL: return "EXTERNAL";
-  case SyncType::GLOBAL: return "GLOBAL";
+std::string_view targetTypeName(TargetType t) { return schema::name(static_cast<schema::TargetType>(t)); }
+std::string_view syncTypeName(SyncType s) { return schema::name(static_cast<schema::SyncType>(s)); }
+
+/// The engine's access is a bit set (read 1, write 2); the report stores one of three names.
+std::string_view accessName(profile::Access a) {
+  switch (a) {
+  case profile::Access::Read: return schema::name(schema::VariableAccess::read);
+  case profile::Access::Write: return schema::name(schema::VariableAccess::write);
+  case profile::Access::ReadWrite: break;
   }
-  return "INTERNAL";
+  return schema::name(schema::VariableAccess::readWrite);
 }
 
 std::string shapeText(const std::vector<std::size_t>& shape) {
@@ -87,8 +93,11 @@ public:
     w_.setMeta(schema::meta::createdAt, iso);
     w_.setMeta(schema::meta::createdAtUnixUs,
                std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count()));
-    w_.setMeta(schema::meta::computeInstrumentation, o.computeInstrumentation ? "Tile" : "Off");
-    w_.setMeta(schema::meta::externalExchangeInstrumentation, o.externalExchangeInstrumentation ? "Tile" : "Off");
+    w_.setMeta(schema::meta::computeInstrumentation, schema::name(o.computeInstrumentation ? schema::ComputeInstrumentation::Tile
+                                                                                 : schema::ComputeInstrumentation::Off));
+    w_.setMeta(schema::meta::externalExchangeInstrumentation, schema::name(o.externalExchangeInstrumentation
+                                                                              ? schema::ExternalExchangeInstrumentation::Tile
+                                                                              : schema::ExternalExchangeInstrumentation::Off));
     w_.setMeta(schema::meta::outOfMemory, p_.memory.outOfMemory() ? "true" : "false");
     w_.setMeta(schema::meta::executionProfile, o.executionProfile ? "true" : "false");
   }
@@ -157,14 +166,14 @@ public:
         programs.row(id, schema::name(p.type), p.name, debug_.intern(p.debug),
                      p.computeSet >= 0 ? std::optional<int>(p.computeSet) : std::nullopt,
                      p.type == ProgramType::Sync || p.type == ProgramType::GlobalExchange || (p.isStep() && p.aligned)
-                         ? std::optional<std::string>(syncTypeName(p.syncType))
+                         ? std::optional<std::string_view>(syncTypeName(p.syncType))
                          : std::nullopt,
                      p.type == ProgramType::Repeat ? std::optional<std::uint64_t>(p.repeatCount) : std::nullopt,
                      p.dataBytes, blob(control), hasCode ? std::optional<tessera::profiler::BlobRef>(blob(code)) : std::nullopt,
                      p.isStep() ? std::optional<tessera::profiler::BlobRef>(blob(cycles)) : std::nullopt);
         for (std::size_t i = 0; i < p.children.size(); ++i) children.row(id, i, p.children[i]);
         for (const auto& a : p.vars)
-          vars.row(id, a.var, a.access == profile::Access::Read ? "read" : a.access == profile::Access::Write ? "write" : "readWrite");
+          vars.row(id, a.var, accessName(a.access));
       }
       return total;
     };
@@ -228,14 +237,14 @@ public:
     };
     for (std::size_t i = 0; i < g_.variables.size(); ++i) {
       const auto& v = g_.variables[i];
-      row(i, v.name, v.debug, v.isConstant ? "constant" : "variable", v.type.toString(), shapeText(v.shape),
+      row(i, v.name, v.debug, schema::name(v.isConstant ? schema::MemoryCategory::constant : schema::MemoryCategory::variable), v.type.toString(), shapeText(v.shape),
           v.numElements, v.numElements * v.type.size());
     }
     for (std::size_t i = 0; i < p_.model.messages.size(); ++i) {
       const auto& m = p_.model.messages[i];
       std::uint64_t bytes = 0;
       for (const auto& tv : m.bytes) bytes += tv.value;
-      row(g_.variables.size() + i, m.name, m.debug, "message", "char", shapeText({bytes}), bytes, bytes);
+      row(g_.variables.size() + i, m.name, m.debug, schema::name(schema::MemoryCategory::message), "char", shapeText({bytes}), bytes, bytes);
     }
   }
 
@@ -258,7 +267,7 @@ public:
       for (std::size_t c = 0; c < mem.categories[t].size(); ++c) {
         const auto& b = mem.categories[t][c].byRegion;
         if (mem.categories[t][c].total())
-          cats.row(t, schema::kMemoryCategoryNames[c], b[0][0], b[0][1], b[1][0], b[1][1], b[2][0], b[2][1]);
+          cats.row(t, schema::name(static_cast<schema::MemoryCategory>(c)), b[0][0], b[0][1], b[1][0], b[1][1], b[2][0], b[2][1]);
       }
     }
   }

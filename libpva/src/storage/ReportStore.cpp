@@ -50,10 +50,11 @@ std::string blob(const Statement& s, int col) {
   return n ? std::string(static_cast<const char*>(p), n) : std::string();
 }
 
-template <std::size_t N> unsigned indexOfName(const std::array<std::string_view, N>& names, std::string_view name) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (names[i] == name) return static_cast<unsigned>(i);
-  return static_cast<unsigned>(N);
+/// The position of a stored enum name (schema::parse), or enumSize<E>() for a name this build
+/// does not know.
+template <class E> unsigned indexOfName(std::string_view name) {
+  const auto v = S::parse<E>(name);
+  return static_cast<unsigned>(v ? static_cast<std::size_t>(*v) : S::enumSize<E>());
 }
 
 struct Version {
@@ -274,7 +275,7 @@ std::vector<CategoryRow> ReportStore::categories() {
     while (q.step()) {
       CategoryRow r;
       r.tile = unsigned(q.columnInt(0));
-      r.category = indexOfName(S::kMemoryCategoryNames, q.columnText(1));
+      r.category = indexOfName<S::MemoryCategory>(q.columnText(1));
       if (r.category >= S::kMemoryCategoryNames.size()) continue; // a category this libpva does not know
       for (int i = 0; i < 6; ++i) r.bytes[i / 2][i % 2] = u64(q, 2 + i);
       out.push_back(r);
@@ -315,7 +316,7 @@ std::vector<ProgramRow> ReportStore::programs() {
       ProgramRow r;
       r.id = u64(q, 0);
       if (r.id != out.size()) corrupt("corrupted report (program ids are not 0..n-1)");
-      r.type = indexOfName(S::kProgramTypeNames, q.columnText(1));
+      r.type = indexOfName<S::ProgramType>(q.columnText(1));
       if (r.type >= S::kProgramTypeNames.size()) corrupt("corrupted report (unknown program type '" + text(q, 1) + "')");
       r.name = text(q, 2);
       r.debug = optionalInt(q, 3);
@@ -516,7 +517,7 @@ std::vector<U64s> ReportStore::runTileCycles(unsigned run) {
     Statement& q = statement(select({&R::kind, &R::cyclesByTile}, R::table.name, "WHERE " + eq(R::run)));
     q.bindInt(1, run);
     while (q.step()) {
-      const unsigned k = indexOfName(S::kCycleKindNames, q.columnText(0));
+      const unsigned k = indexOfName<S::CycleKind>(q.columnText(0));
       if (k >= out.size()) continue;
       auto [p, n] = q.columnBlob(1);
       out[k] = tessera::profiler::decodeTileValues(p, n);
@@ -562,7 +563,7 @@ std::vector<BlockRow> ReportStore::blocks(unsigned tile) {
     q.bindInt(1, tile);
     while (q.step())
       out.push_back({u64(q, 0), u64(q, 1), u64(q, 2), unsigned(q.columnInt(3)), unsigned(q.columnInt(4)),
-                     indexOfName(S::kBlockKindNames, q.columnText(5))});
+                     indexOfName<S::BlockKind>(q.columnText(5))});
     return out;
   });
 }

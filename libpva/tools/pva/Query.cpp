@@ -8,7 +8,6 @@
 //   categories     memory by category over all tiles
 #include "Common.hpp"
 #include "Format.hpp"
-#include "Names.hpp"
 #include "Output.hpp"
 #include "Progress.hpp"
 
@@ -223,7 +222,7 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
                                  {"cycles", Column::Kind::Count},
                                  {"hostMicroseconds", Column::Kind::Count}};
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
-    columns.push_back({cycleKindName(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
+    columns.push_back({pva::TileCycleTotals::kindName(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
   Table table("Runs (cycles of the slowest IPU; by kind: tile cycles summed over tiles)", columns);
   const auto runs = report.execution().runs();
   table.meta["runs"] = runs.size();

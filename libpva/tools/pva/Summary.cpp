@@ -4,7 +4,6 @@
 // pva::compare (and so the CI gate) counts them.
 #include "Common.hpp"
 #include "Format.hpp"
-#include "Names.hpp"
 #include "Output.hpp"
 
 #include <CLI/CLI.hpp>
@@ -31,8 +30,8 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                  {"poplarVersion", report.poplarVersion().string()},
                  {"timestamp", report.timestamp()},
                  {"outOfMemory", report.outOfMemory()}};
-  j["target"] = {{"type", targetTypeName(target.type())},
-                 {"architecture", architectureName(target.architecture())},
+  j["target"] = {{"type", pva::Target::typeName(target.type())},
+                 {"architecture", pva::Target::architectureName(target.architecture())},
                  {"numIPUs", target.numIPUs()},
                  {"tilesPerIpu", target.tilesPerIpu()},
                  {"numTiles", target.numTiles()},
@@ -110,7 +109,7 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
   const pva::TileCycleTotals totals = e.tileCycleTotals();
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k) {
     const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
-    kinds[cycleKindName(kind)] = runs.empty() ? 0 : totals.total(kind);
+    kinds[pva::TileCycleTotals::kindName(kind)] = runs.empty() ? 0 : totals.total(kind);
   }
   j["execution"] = {{"numRuns", runs.size()},
                     {"numSteps", numSteps},
