@@ -1,5 +1,7 @@
 #include "ReportStore.hpp"
 
+#include "FormatVersionCheck.hpp"
+
 #include <profiler/Blob.hpp>
 #include <profiler/Schema.hpp>
 #include <pva/Exception.hpp>
@@ -57,17 +59,6 @@ template <class E> unsigned indexOfName(std::string_view name) {
   return static_cast<unsigned>(v ? static_cast<std::size_t>(*v) : S::enumSize<E>());
 }
 
-struct Version {
-  unsigned major = 0, minor = 0, point = 0;
-};
-
-bool parseVersion(const std::string& text, Version& v) {
-  char dot1 = 0, dot2 = 0;
-  std::istringstream in(text);
-  in >> v.major >> dot1 >> v.minor >> dot2 >> v.point;
-  return in && dot1 == '.' && dot2 == '.' && in.peek() == std::char_traits<char>::eof();
-}
-
 } // namespace
 
 ReportStore::ReportStore(const Source& source) : path_(source.path), shown_(source.shown()) {
@@ -120,16 +111,7 @@ void ReportStore::readMeta() {
   auto it = meta_.find(std::string(S::meta::format));
   if (it == meta_.end() || it->second != S::kProfileFormatName)
     corrupt("not a Tessera profile report (format '" + (it == meta_.end() ? std::string() : it->second) + "')");
-  Version v;
-  const std::string version = meta_[std::string(S::meta::formatVersion)];
-  if (!parseVersion(version, v)) corrupt("corrupted report (format version '" + version + "')");
-  const auto& ours = S::kProfileFormatVersion;
-  const std::string supported = "this libpva reads format " + std::to_string(ours.major) + ".x up to " + S::toString(ours);
-  if (v.major != ours.major || v.minor > ours.minor || (v.minor == ours.minor && v.point > ours.point))
-    throw UnsupportedVersionError(shown_ + ": report format " + version + " is " +
-                                  (v.major < ours.major ? "older than" : "newer than") + " this libpva supports (" +
-                                  supported + ")" +
-                                  (v.major < ours.major ? "" : "; update Tessera to read it"));
+  checkFormatVersion(shown_, "report", meta_[std::string(S::meta::formatVersion)], S::kProfileFormatVersion);
   // Every table must be there: a report missing one was not written by a Tessera writer.
   std::vector<std::string> missing;
   guarded("listing the report's tables", [&] {
