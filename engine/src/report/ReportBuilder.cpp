@@ -107,7 +107,7 @@ public:
     const auto& offsets = t.getMemoryElementOffsets();
     const unsigned il = t.getInterleavedMemoryElementIndex();
     const std::uint64_t interleavedStart = il < offsets.size() ? offsets[il] : t.getBytesPerTile();
-    w_.inserter(schema::TargetTable::table)
+    w_.inserter<schema::TargetTable>()
         .row(targetTypeName(t.getTargetType()), t.getTargetArchString(), t.getNumIPUs(), t.getTilesPerIPU(),
              t.getBytesPerTile(), t.getTileClockFrequency(), g_.replicationFactor, t.getNumWorkerContexts(),
              t.getExchangeBytesPerCycle(), t.getMemcpyBytesPerCycle(), t.getIpuLinkBytesPerCycle(),
@@ -116,7 +116,7 @@ public:
   }
 
   void engineOptions(const OptionFlags& options) {
-    auto ins = w_.inserter(schema::EngineOptions::table);
+    auto ins = w_.inserter<schema::EngineOptions>();
     for (const auto& [k, v] : options) ins.row(k, v);
   }
 
@@ -127,14 +127,14 @@ public:
         ++vertices;
         for (const auto& f : v.fields) edges += f.edges.size();
       }
-    w_.inserter(schema::GraphTable::table)
+    w_.inserter<schema::GraphTable>()
         .row(vertices, g_.computeSets.size(), g_.variables.size() + p_.model.messages.size(), edges);
   }
 
   void programs() {
-    auto programs = w_.inserter(schema::Programs::table);
-    auto children = w_.inserter(schema::ProgramChildren::table);
-    auto vars = w_.inserter(schema::ProgramVariables::table);
+    auto programs = w_.inserter<schema::Programs>();
+    auto children = w_.inserter<schema::ProgramChildren>();
+    auto vars = w_.inserter<schema::ProgramVariables>();
     std::vector<bool> written(p_.model.programs.size(), false);
     std::map<unsigned, std::vector<std::uint64_t>> shared; // control code of programs with several parents
     std::vector<unsigned> parents(p_.model.programs.size(), 0);
@@ -178,7 +178,7 @@ public:
       return total;
     };
     visit(p_.model.root);
-    auto entries = w_.inserter(schema::EntryPoints::table);
+    auto entries = w_.inserter<schema::EntryPoints>();
     for (std::size_t i = 0; i < p_.model.entryRoots.size(); ++i) entries.row(i, p_.model.entryRoots[i]);
   }
 
@@ -187,8 +187,8 @@ public:
     std::map<const VertexTypeDescriptor*, unsigned> typeIds;
     std::vector<const VertexTypeDescriptor*> types;
     std::map<std::pair<unsigned, unsigned>, std::uint64_t> perTileType; // (tile, type) -> count
-    auto sets = w_.inserter(schema::ComputeSets::table);
-    auto csv = w_.inserter(schema::ComputeSetVertices::table);
+    auto sets = w_.inserter<schema::ComputeSets>();
+    auto csv = w_.inserter<schema::ComputeSetVertices>();
     std::string encoded, counts;
     for (std::size_t c = 0; c < g_.computeSets.size(); ++c) {
       const auto& cs = g_.computeSets[c];
@@ -214,18 +214,18 @@ public:
         csv.row(c, type, total, blob(counts));
       }
     }
-    auto vt = w_.inserter(schema::VertexTypes::table);
+    auto vt = w_.inserter<schema::VertexTypes>();
     for (std::size_t i = 0; i < types.size(); ++i) {
       std::uint64_t state = 0;
       for (const auto& f : types[i]->fields) state += f.direction == FieldDirection::State ? f.stateSize : 4;
       vt.row(i, types[i]->name, types[i]->codeBytes, state, types[i]->isSupervisor);
     }
-    auto tvt = w_.inserter(schema::TileVertexTypes::table);
+    auto tvt = w_.inserter<schema::TileVertexTypes>();
     for (const auto& [key, count] : perTileType) tvt.row(key.first, key.second, count);
   }
 
   void variables() {
-    auto vars = w_.inserter(schema::Variables::table);
+    auto vars = w_.inserter<schema::Variables>();
     const auto& live = p_.liveness;
     auto row = [&](std::size_t id, const std::string& name, const DebugContext& dc, std::string_view category,
                    const std::string& type, const std::string& shape, std::uint64_t elements, std::uint64_t bytes) {
@@ -250,14 +250,14 @@ public:
 
   void memory() {
     const auto& mem = p_.memory;
-    auto lowered = w_.inserter(schema::LoweredVariables::table);
+    auto lowered = w_.inserter<schema::LoweredVariables>();
     std::size_t id = 0;
     for (const auto& a : mem.allocations)
       lowered.row(id++, a.tile, a.var >= 0 ? std::optional<int>(a.var) : std::nullopt,
                   a.var >= 0 ? std::optional<std::string_view>() : std::optional<std::string_view>(schema::name(a.category)),
                   schema::name(a.category), a.bytes, a.offset, a.alignment, a.alwaysLive);
-    auto tiles = w_.inserter(schema::TileMemory::table);
-    auto cats = w_.inserter(schema::TileMemoryCategories::table);
+    auto tiles = w_.inserter<schema::TileMemory>();
+    auto cats = w_.inserter<schema::TileMemoryCategories>();
     const std::uint64_t capacity = mem.bytesPerTile;
     auto over = [&](std::uint64_t b) { return b > capacity ? b - capacity : 0; };
     for (unsigned t = 0; t < numTiles_; ++t) {
@@ -273,7 +273,7 @@ public:
   }
 
   void liveness() {
-    auto steps = w_.inserter(schema::LivenessSteps::table);
+    auto steps = w_.inserter<schema::LivenessSteps>();
     const Target& t = g_.replicaTarget;
     std::vector<std::uint64_t> byIpu(t.getNumIPUs());
     std::string tilesBlob, ipuBlob;
