@@ -6,7 +6,7 @@
 
 #include "../Runtime.hpp"
 #include "ProfilerOptions.hpp"
-#include "ProgramModel.hpp"
+#include "../models/ProgramModel.hpp"
 
 #include <profiler/Blob.hpp>
 #include <profiler/ReportWriter.hpp>

@@ -1,6 +1,6 @@
 #include "ReportBuilder.hpp"
 
-#include "../profile/CycleModel.hpp"
+#include "../models/CycleModel.hpp"
 
 #include <profiler/Blob.hpp>
 
