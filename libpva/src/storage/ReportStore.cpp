@@ -15,7 +15,6 @@
 #include <fstream>
 #include <initializer_list>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 namespace pva::storage {
