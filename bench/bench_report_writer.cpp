@@ -140,7 +140,7 @@ Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::
   const auto t0 = Clock::now();
   {
     tp::ReportWriter writer(path);
-    auto rows = writer.inserter(tp::schema::Steps::table);
+    auto rows = writer.inserter<tp::schema::Steps>();
     std::string cycles, ipus; // reused: no allocation per row once grown
     writer.begin();
     for (std::size_t i = 0; i < steps; ++i) {

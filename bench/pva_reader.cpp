@@ -77,12 +77,12 @@ void writeReport(const Options& o) {
   std::string enc;
   const std::vector<std::uint64_t> offsets{0, 16384, 32768};
   tessera::profiler::encodeTileValues(offsets.data(), offsets.size(), enc);
-  w.inserter(S::TargetTable::table)
+  w.inserter<S::TargetTable>()
       .row("IPU_MODEL", "ipu2", o.ipus, o.tilesPerIpu, 638976, 1.33e9, 1, 6, 4, 8, 12.0, 12.0, 15, 60, 1500, 262144, blob(enc));
-  w.inserter(S::GraphTable::table).row(1000000, 1000, 5000, 3000000);
+  w.inserter<S::GraphTable>().row(1000000, 1000, 5000, 3000000);
   std::mt19937_64 rng(7);
-  auto tileRows = w.inserter(S::TileMemory::table);
-  auto catRows = w.inserter(S::TileMemoryCategories::table);
+  auto tileRows = w.inserter<S::TileMemory>();
+  auto catRows = w.inserter<S::TileMemoryCategories>();
   for (unsigned t = 0; t < tiles; ++t) {
     const std::uint64_t al = 100000 + rng() % 50000, nal = rng() % 200000;
     tileRows.row(t, al + nal + 64, al + nal, al, nal, 0, 0);
@@ -90,8 +90,8 @@ void writeReport(const Options& o) {
     catRows.row(t, "vertexCode", al / 2, 0, 0, 0, 0, 0);
   }
   // 200 programs: a root and 199 compute steps with per-tile estimates.
-  auto programs = w.inserter(S::Programs::table);
-  auto children = w.inserter(S::ProgramChildren::table);
+  auto programs = w.inserter<S::Programs>();
+  auto children = w.inserter<S::ProgramChildren>();
   std::vector<std::uint64_t> perTile(tiles);
   for (unsigned p = 0; p < 200; ++p) {
     for (auto& v : perTile) v = rng() % 1000;
@@ -102,8 +102,8 @@ void writeReport(const Options& o) {
       children.row(0, p - 1, p);
     }
   }
-  w.inserter(S::EntryPoints::table).row(0, 0);
-  auto liveness = w.inserter(S::LivenessSteps::table);
+  w.inserter<S::EntryPoints>().row(0, 0);
+  auto liveness = w.inserter<S::LivenessSteps>();
   std::vector<std::uint64_t> byIpu(o.ipus);
   for (unsigned s = 0; s < 199; ++s) {
     for (auto& v : perTile) v = rng() % 100000;
@@ -122,7 +122,7 @@ void writeReport(const Options& o) {
   w.publish();
 
   // One run of o.steps steps, every IPU taking part, committed in batches.
-  auto steps = w.inserter(S::Steps::table);
+  auto steps = w.inserter<S::Steps>();
   std::vector<tessera::profiler::StepIpu> ipus(o.ipus);
   std::uint64_t clock = 0;
   w.begin();
@@ -148,7 +148,7 @@ void writeReport(const Options& o) {
       w.begin();
     }
   }
-  w.inserter(S::Runs::table).row(0, "run0", 0, 0, 1, 0, o.steps, clock);
+  w.inserter<S::Runs>().row(0, "run0", 0, 0, 1, 0, o.steps, clock);
   w.commit();
 }
 

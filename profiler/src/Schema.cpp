@@ -72,6 +72,14 @@ std::string renderSchemaMarkdown() {
              kMemoryCategoryNames);
   renderEnum(md, "CycleKind", columnRef(RunTileCycles::table, RunTileCycles::kind), kCycleKindNames);
   renderEnum(md, "BlockKind", columnRef(Blocks::table, Blocks::kind), kBlockKindNames);
+  renderEnum(md, "TargetType", columnRef(TargetTable::table, TargetTable::type), kTargetTypeNames);
+  renderEnum(md, "Architecture", columnRef(TargetTable::table, TargetTable::architecture), kArchitectureNames);
+  renderEnum(md, "SyncType", columnRef(Programs::table, Programs::syncType), kSyncTypeNames);
+  renderEnum(md, "VariableAccess", columnRef(ProgramVariables::table, ProgramVariables::access), kVariableAccessNames);
+  renderEnum(md, "ComputeInstrumentation", "meta " + std::string(meta::computeInstrumentation),
+             kComputeInstrumentationNames);
+  renderEnum(md, "ExternalExchangeInstrumentation", "meta " + std::string(meta::externalExchangeInstrumentation),
+             kExternalExchangeInstrumentationNames);
   md += '\n';
 
   md += "### debug.cbor keys\n\n";

@@ -91,4 +91,13 @@ context = cbor_map([("id", b"\x00"), ("name", cbor_text("x")), ("path", cbor_tex
                     ("location", cbor_map([("file", cbor_text("")), ("function", cbor_text("")), ("line", b"\x00")]))])
 write("bad_parent.cbor", cbor_map([("format", cbor_text("tessera-debug")), ("version", cbor_text("1.0.0")),
                                    ("reportId", cbor_text("0" * 8)), ("contexts", b"\x81" + context)]))
+# A newer minor version with a key this reader does not know, at the top and in a context: read
+# (the unknown keys ignored) up to the report id check (docs/formats.md, "Format versions").
+context = cbor_map([("id", b"\x00"), ("name", cbor_text("x")), ("path", cbor_text("x")),
+                    ("layer", cbor_text("user")), ("opType", cbor_text("")), ("parent", b"\xf6"),
+                    ("addedLater", cbor_text("ignored")),
+                    ("location", cbor_map([("file", cbor_text("")), ("function", cbor_text("")), ("line", b"\x00")]))])
+write("newer_minor.cbor", cbor_map([("format", cbor_text("tessera-debug")), ("version", cbor_text("1.5.0")),
+                                    ("addedLater", b"\x01"), ("reportId", cbor_text("0" * 8)),
+                                    ("contexts", b"\x81" + context)]))
 print("corpus written to", HERE)

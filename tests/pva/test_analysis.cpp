@@ -129,10 +129,10 @@ void checkSummary(const std::string& sample) {
   CHECK(x.steps == integer(raw, "SELECT count(*) FROM steps"));
   for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
     const Kind kind = static_cast<Kind>(k);
-    INFO(pva::CycleKinds::name(kind));
+    INFO(pva::TileCycleTotals::kindName(kind));
     u64 sum = 0;
     for (const auto& row : raw.rows("SELECT cycles_by_tile FROM run_tile_cycles WHERE kind = '" +
-                                    pva::CycleKinds::name(kind) + "'"))
+                                    pva::TileCycleTotals::kindName(kind) + "'"))
       for (u64 v : tessera::profiler::decodeTileValues(row[0].bytes.data(), row[0].bytes.size())) sum += v;
     CHECK(x.tileCycles.of(kind) == sum);
   }

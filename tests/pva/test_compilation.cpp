@@ -1,4 +1,4 @@
-// report.compilation() on the hand-computed RemoteSum example (tests/report/test_memory.cpp
+// report.compilation() on the hand-computed RemoteSum example (tests/engine_profiling/test_memory.cpp
 // derives the numbers).
 #include "PvaTestUtil.hpp"
 

@@ -27,7 +27,7 @@ std::int64_t nowUs() {
 ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const Target& target,
                                      const ProfilerOptions& options, tessera::profiler::ReportWriter& writer)
     : model_(model), target_(target), options_(options), writer_(writer),
-      steps_(writer.inserter(schema::Steps::table)), blocks_(writer.inserter(schema::Blocks::table)),
+      steps_(writer.inserter<schema::Steps>()), blocks_(writer.inserter<schema::Blocks>()),
       clock_(target.getNumIPUs(), 0), cache_(model.programs.size()), blockBuffers_(target.getNumIPUs()) {
   for (auto& v : runCycles_) v.assign(target.getNumTiles(), 0);
 }
@@ -52,14 +52,14 @@ void ExecutionRecorder::endRun() {
   std::fill(clock_.begin(), clock_.end(), end);
   if (options_.blocksFilter)
     for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) flushBlocks(ipu, model_.root, end);
-  writer_.inserter(schema::Runs::table)
+  writer_.inserter<schema::Runs>()
       .row(runIndex_, runName_, programIndex_, runStartUs_, nowUs(), runFirstStep_, stepId_ - runFirstStep_,
            end - runStartCycle_);
-  auto tileCycles = writer_.inserter(schema::RunTileCycles::table);
+  auto tileCycles = writer_.inserter<schema::RunTileCycles>();
   std::string encoded;
   for (std::size_t k = 0; k < runCycles_.size(); ++k) {
     encodeTileValues(runCycles_[k].data(), runCycles_[k].size(), encoded);
-    tileCycles.row(runIndex_, schema::kCycleKindNames[k], blob(encoded));
+    tileCycles.row(runIndex_, schema::name(static_cast<schema::CycleKind>(k)), blob(encoded));
   }
   writer_.commit();
   ++runIndex_;

@@ -6,7 +6,7 @@
 
 #include "../Runtime.hpp"
 #include "ProfilerOptions.hpp"
-#include "ProgramModel.hpp"
+#include "../models/ProgramModel.hpp"
 
 #include <profiler/Blob.hpp>
 #include <profiler/ReportWriter.hpp>
@@ -55,7 +55,8 @@ private:
   const Target& target_;
   const ProfilerOptions& options_;
   tessera::profiler::ReportWriter& writer_;
-  tessera::profiler::ReportWriter::Inserter steps_, blocks_;
+  tessera::profiler::ReportWriter::RowInserter<tessera::profiler::schema::Steps> steps_;
+  tessera::profiler::ReportWriter::RowInserter<tessera::profiler::schema::Blocks> blocks_;
   std::vector<std::uint64_t> clock_; ///< absolute cycle counter of each IPU
   std::vector<StepCache> cache_;
   std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]

@@ -1,6 +1,6 @@
 #include "ReportBuilder.hpp"
 
-#include "../profile/CycleModel.hpp"
+#include "../models/CycleModel.hpp"
 
 #include <profiler/Blob.hpp>
 
@@ -43,22 +43,28 @@ std::string newReportId() {
   return buf;
 }
 
-const char* targetTypeName(TargetType t) {
-  switch (t) {
-  case TargetType::IPU: return "IPU";
-  case TargetType::IPU_MODEL: return "IPU_MODEL";
-  case TargetType::CPU: return "CPU";
-  }
-  return "IPU_MODEL";
-}
+// Poplar's public enums mirror the stored ones value by value, so a value is written by
+// converting it: its name is spelled once, in <profiler/SchemaEnums.hpp>.
+static_assert(int(TargetType::IPU) == int(schema::TargetType::IPU) &&
+              int(TargetType::IPU_MODEL) == int(schema::TargetType::IPU_MODEL) &&
+              int(TargetType::CPU) == int(schema::TargetType::CPU) && schema::enumSize<schema::TargetType>() == 3,
+              "poplar::TargetType mirrors schema::TargetType");
+static_assert(int(SyncType::INTERNAL) == int(schema::SyncType::INTERNAL) &&
+              int(SyncType::EXTERNAL) == int(schema::SyncType::EXTERNAL) &&
+              int(SyncType::GLOBAL) == int(schema::SyncType::GLOBAL) && schema::enumSize<schema::SyncType>() == 3,
+              "poplar::SyncType mirrors schema::SyncType");
 
-const char* syncTypeName(SyncType s) {
-  switch (s) {
-  case SyncType::INTERNAL: return "INTERNAL";
-  case SyncType::EXTERNAL: return "EXTERNAL";
-  case SyncType::GLOBAL: return "GLOBAL";
+std::string_view targetTypeName(TargetType t) { return schema::name(static_cast<schema::TargetType>(t)); }
+std::string_view syncTypeName(SyncType s) { return schema::name(static_cast<schema::SyncType>(s)); }
+
+/// The engine's access is a bit set (read 1, write 2); the report stores one of three names.
+std::string_view accessName(profile::Access a) {
+  switch (a) {
+  case profile::Access::Read: return schema::name(schema::VariableAccess::read);
+  case profile::Access::Write: return schema::name(schema::VariableAccess::write);
+  case profile::Access::ReadWrite: break;
   }
-  return "INTERNAL";
+  return schema::name(schema::VariableAccess::readWrite);
 }
 
 std::string shapeText(const std::vector<std::size_t>& shape) {
@@ -87,8 +93,11 @@ public:
     w_.setMeta(schema::meta::createdAt, iso);
     w_.setMeta(schema::meta::createdAtUnixUs,
                std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count()));
-    w_.setMeta(schema::meta::computeInstrumentation, o.computeInstrumentation ? "Tile" : "Off");
-    w_.setMeta(schema::meta::externalExchangeInstrumentation, o.externalExchangeInstrumentation ? "Tile" : "Off");
+    w_.setMeta(schema::meta::computeInstrumentation, schema::name(o.computeInstrumentation ? schema::ComputeInstrumentation::Tile
+                                                                                 : schema::ComputeInstrumentation::Off));
+    w_.setMeta(schema::meta::externalExchangeInstrumentation, schema::name(o.externalExchangeInstrumentation
+                                                                              ? schema::ExternalExchangeInstrumentation::Tile
+                                                                              : schema::ExternalExchangeInstrumentation::Off));
     w_.setMeta(schema::meta::outOfMemory, p_.memory.outOfMemory() ? "true" : "false");
     w_.setMeta(schema::meta::executionProfile, o.executionProfile ? "true" : "false");
   }
@@ -98,7 +107,7 @@ public:
     const auto& offsets = t.getMemoryElementOffsets();
     const unsigned il = t.getInterleavedMemoryElementIndex();
     const std::uint64_t interleavedStart = il < offsets.size() ? offsets[il] : t.getBytesPerTile();
-    w_.inserter(schema::TargetTable::table)
+    w_.inserter<schema::TargetTable>()
         .row(targetTypeName(t.getTargetType()), t.getTargetArchString(), t.getNumIPUs(), t.getTilesPerIPU(),
              t.getBytesPerTile(), t.getTileClockFrequency(), g_.replicationFactor, t.getNumWorkerContexts(),
              t.getExchangeBytesPerCycle(), t.getMemcpyBytesPerCycle(), t.getIpuLinkBytesPerCycle(),
@@ -107,7 +116,7 @@ public:
   }
 
   void engineOptions(const OptionFlags& options) {
-    auto ins = w_.inserter(schema::EngineOptions::table);
+    auto ins = w_.inserter<schema::EngineOptions>();
     for (const auto& [k, v] : options) ins.row(k, v);
   }
 
@@ -118,14 +127,14 @@ public:
         ++vertices;
         for (const auto& f : v.fields) edges += f.edges.size();
       }
-    w_.inserter(schema::GraphTable::table)
+    w_.inserter<schema::GraphTable>()
         .row(vertices, g_.computeSets.size(), g_.variables.size() + p_.model.messages.size(), edges);
   }
 
   void programs() {
-    auto programs = w_.inserter(schema::Programs::table);
-    auto children = w_.inserter(schema::ProgramChildren::table);
-    auto vars = w_.inserter(schema::ProgramVariables::table);
+    auto programs = w_.inserter<schema::Programs>();
+    auto children = w_.inserter<schema::ProgramChildren>();
+    auto vars = w_.inserter<schema::ProgramVariables>();
     std::vector<bool> written(p_.model.programs.size(), false);
     std::map<unsigned, std::vector<std::uint64_t>> shared; // control code of programs with several parents
     std::vector<unsigned> parents(p_.model.programs.size(), 0);
@@ -157,19 +166,19 @@ public:
         programs.row(id, schema::name(p.type), p.name, debug_.intern(p.debug),
                      p.computeSet >= 0 ? std::optional<int>(p.computeSet) : std::nullopt,
                      p.type == ProgramType::Sync || p.type == ProgramType::GlobalExchange || (p.isStep() && p.aligned)
-                         ? std::optional<std::string>(syncTypeName(p.syncType))
+                         ? std::optional<std::string_view>(syncTypeName(p.syncType))
                          : std::nullopt,
                      p.type == ProgramType::Repeat ? std::optional<std::uint64_t>(p.repeatCount) : std::nullopt,
                      p.dataBytes, blob(control), hasCode ? std::optional<tessera::profiler::BlobRef>(blob(code)) : std::nullopt,
                      p.isStep() ? std::optional<tessera::profiler::BlobRef>(blob(cycles)) : std::nullopt);
         for (std::size_t i = 0; i < p.children.size(); ++i) children.row(id, i, p.children[i]);
         for (const auto& a : p.vars)
-          vars.row(id, a.var, a.access == profile::Access::Read ? "read" : a.access == profile::Access::Write ? "write" : "readWrite");
+          vars.row(id, a.var, accessName(a.access));
       }
       return total;
     };
     visit(p_.model.root);
-    auto entries = w_.inserter(schema::EntryPoints::table);
+    auto entries = w_.inserter<schema::EntryPoints>();
     for (std::size_t i = 0; i < p_.model.entryRoots.size(); ++i) entries.row(i, p_.model.entryRoots[i]);
   }
 
@@ -178,8 +187,8 @@ public:
     std::map<const VertexTypeDescriptor*, unsigned> typeIds;
     std::vector<const VertexTypeDescriptor*> types;
     std::map<std::pair<unsigned, unsigned>, std::uint64_t> perTileType; // (tile, type) -> count
-    auto sets = w_.inserter(schema::ComputeSets::table);
-    auto csv = w_.inserter(schema::ComputeSetVertices::table);
+    auto sets = w_.inserter<schema::ComputeSets>();
+    auto csv = w_.inserter<schema::ComputeSetVertices>();
     std::string encoded, counts;
     for (std::size_t c = 0; c < g_.computeSets.size(); ++c) {
       const auto& cs = g_.computeSets[c];
@@ -205,18 +214,18 @@ public:
         csv.row(c, type, total, blob(counts));
       }
     }
-    auto vt = w_.inserter(schema::VertexTypes::table);
+    auto vt = w_.inserter<schema::VertexTypes>();
     for (std::size_t i = 0; i < types.size(); ++i) {
       std::uint64_t state = 0;
       for (const auto& f : types[i]->fields) state += f.direction == FieldDirection::State ? f.stateSize : 4;
       vt.row(i, types[i]->name, types[i]->codeBytes, state, types[i]->isSupervisor);
     }
-    auto tvt = w_.inserter(schema::TileVertexTypes::table);
+    auto tvt = w_.inserter<schema::TileVertexTypes>();
     for (const auto& [key, count] : perTileType) tvt.row(key.first, key.second, count);
   }
 
   void variables() {
-    auto vars = w_.inserter(schema::Variables::table);
+    auto vars = w_.inserter<schema::Variables>();
     const auto& live = p_.liveness;
     auto row = [&](std::size_t id, const std::string& name, const DebugContext& dc, std::string_view category,
                    const std::string& type, const std::string& shape, std::uint64_t elements, std::uint64_t bytes) {
@@ -228,27 +237,27 @@ public:
     };
     for (std::size_t i = 0; i < g_.variables.size(); ++i) {
       const auto& v = g_.variables[i];
-      row(i, v.name, v.debug, v.isConstant ? "constant" : "variable", v.type.toString(), shapeText(v.shape),
+      row(i, v.name, v.debug, schema::name(v.isConstant ? schema::MemoryCategory::constant : schema::MemoryCategory::variable), v.type.toString(), shapeText(v.shape),
           v.numElements, v.numElements * v.type.size());
     }
     for (std::size_t i = 0; i < p_.model.messages.size(); ++i) {
       const auto& m = p_.model.messages[i];
       std::uint64_t bytes = 0;
       for (const auto& tv : m.bytes) bytes += tv.value;
-      row(g_.variables.size() + i, m.name, m.debug, "message", "char", shapeText({bytes}), bytes, bytes);
+      row(g_.variables.size() + i, m.name, m.debug, schema::name(schema::MemoryCategory::message), "char", shapeText({bytes}), bytes, bytes);
     }
   }
 
   void memory() {
     const auto& mem = p_.memory;
-    auto lowered = w_.inserter(schema::LoweredVariables::table);
+    auto lowered = w_.inserter<schema::LoweredVariables>();
     std::size_t id = 0;
     for (const auto& a : mem.allocations)
       lowered.row(id++, a.tile, a.var >= 0 ? std::optional<int>(a.var) : std::nullopt,
                   a.var >= 0 ? std::optional<std::string_view>() : std::optional<std::string_view>(schema::name(a.category)),
                   schema::name(a.category), a.bytes, a.offset, a.alignment, a.alwaysLive);
-    auto tiles = w_.inserter(schema::TileMemory::table);
-    auto cats = w_.inserter(schema::TileMemoryCategories::table);
+    auto tiles = w_.inserter<schema::TileMemory>();
+    auto cats = w_.inserter<schema::TileMemoryCategories>();
     const std::uint64_t capacity = mem.bytesPerTile;
     auto over = [&](std::uint64_t b) { return b > capacity ? b - capacity : 0; };
     for (unsigned t = 0; t < numTiles_; ++t) {
@@ -258,13 +267,13 @@ public:
       for (std::size_t c = 0; c < mem.categories[t].size(); ++c) {
         const auto& b = mem.categories[t][c].byRegion;
         if (mem.categories[t][c].total())
-          cats.row(t, schema::kMemoryCategoryNames[c], b[0][0], b[0][1], b[1][0], b[1][1], b[2][0], b[2][1]);
+          cats.row(t, schema::name(static_cast<schema::MemoryCategory>(c)), b[0][0], b[0][1], b[1][0], b[1][1], b[2][0], b[2][1]);
       }
     }
   }
 
   void liveness() {
-    auto steps = w_.inserter(schema::LivenessSteps::table);
+    auto steps = w_.inserter<schema::LivenessSteps>();
     const Target& t = g_.replicaTarget;
     std::vector<std::uint64_t> byIpu(t.getNumIPUs());
     std::string tilesBlob, ipuBlob;

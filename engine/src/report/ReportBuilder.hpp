@@ -2,7 +2,7 @@
 // profile.pop through the profiler's writer, and debug.cbor. The engine never writes SQL.
 #pragma once
 
-#include "../profile/MemoryModel.hpp"
+#include "../models/MemoryModel.hpp"
 #include "../profile/ProfilerOptions.hpp"
 #include "DebugContexts.hpp"
 

@@ -100,9 +100,7 @@ struct CycleKinds {
   std::uint64_t of(TileCycleTotals::Kind k) const { return cycles[static_cast<std::size_t>(k)]; }
   /// of(k) / total(): the share of busy tile cycles ("of tile cycles"), 0 when there are none.
   double shareOfTileCycles(TileCycleTotals::Kind k) const;
-  /// Stored name of each kind: "compute", "internalExchange", "globalExchange", "streamCopy", "sync".
-  static const std::string& name(TileCycleTotals::Kind k);
-  /// For people: "Compute", "Internal exchange", ...
+  /// For people: "Compute", "Internal exchange", ... (the stored names: TileCycleTotals::kindName).
   static const std::string& label(TileCycleTotals::Kind k);
 };
 

@@ -16,6 +16,10 @@ class Target {
 public:
   enum class Type { Ipu, IpuModel, Cpu, Unknown };
   enum class Architecture { Ipu1, Ipu2, Ipu21, Unknown };
+  /// As stored in the report: "IPU", "IPU_MODEL", "CPU" ("unknown" for Unknown).
+  static const std::string& typeName(Type t);
+  /// As stored in the report: "ipu1", "ipu2", "ipu21" ("unknown" for Unknown).
+  static const std::string& architectureName(Architecture a);
   Type type() const { return type_; }
   Architecture architecture() const { return arch_; }
   unsigned numIPUs() const { return numIpus_; }

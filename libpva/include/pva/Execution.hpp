@@ -200,6 +200,8 @@ class TileCycleTotals {
 public:
   enum class Kind { Compute, InternalExchange, GlobalExchange, StreamCopy, Sync };
   static constexpr std::size_t numKinds = 5;
+  /// As stored in the report: "compute", "internalExchange", "globalExchange", "streamCopy", "sync".
+  static const std::string& kindName(Kind k);
   const std::vector<std::uint64_t>& byTile(Kind k) const { return byKind_[static_cast<std::size_t>(k)]; }
   /// Sum over tiles of one kind, or of all kinds.
   std::uint64_t total(Kind k) const;

@@ -21,6 +21,8 @@ class ProgramVisitor;
 class ProgramVariable {
 public:
   enum class Access { Read, Write, ReadWrite };
+  /// As stored in the report: "read", "write", "readWrite".
+  static const std::string& accessName(Access a);
   std::uint64_t _id() const { return id_; }
   const std::string& name() const { return name_; }
   std::uint64_t bytes() const { return bytes_; }

@@ -50,6 +50,10 @@ class InstrumentationSettings {
 public:
   enum class ComputeInstrumentationLevel { Off = 0, Vertex = 1, Tile = 2, Ipu = 3, Device = 4, Unknown = 5 };
   enum class ExternalExchangeInstrumentationLevel { Off = 0, Tile = 1, Unknown = 2 };
+  /// As stored in the report: "Off", "Vertex", "Tile", "Ipu", "Device" ("unknown" for Unknown).
+  static const std::string& computeName(ComputeInstrumentationLevel l);
+  /// As stored in the report: "Off", "Tile" ("unknown" for Unknown).
+  static const std::string& externalExchangeName(ExternalExchangeInstrumentationLevel l);
   ComputeInstrumentationLevel compute() const { return compute_; }
   ExternalExchangeInstrumentationLevel externalExchange() const { return external_; }
 

@@ -2,14 +2,10 @@
 // steps and the runs' stored totals. Every front end renders this value; none sums tiles itself.
 #include <pva/Analysis.hpp>
 
-#include <profiler/Schema.hpp>
-
 #include <algorithm>
 #include <limits>
 
 namespace pva {
-
-namespace S = tessera::profiler::schema;
 
 std::string Scope::describe() const {
   std::string runsText;
@@ -38,11 +34,6 @@ double CycleKinds::shareOfTileCycles(TileCycleTotals::Kind k) const {
   return all ? double(of(k)) / double(all) : 0.0;
 }
 
-const std::string& CycleKinds::name(TileCycleTotals::Kind k) {
-  static const std::vector<std::string> names(S::kCycleKindNames.begin(), S::kCycleKindNames.end());
-  return names.at(static_cast<std::size_t>(k));
-}
-
 const std::string& CycleKinds::label(TileCycleTotals::Kind k) {
   static const std::vector<std::string> labels{"Compute", "Internal exchange", "Global exchange", "Stream copy",
                                                "Sync"};
@@ -58,17 +49,6 @@ double ExecutionSummary::tileAverageShareOfTotal(TileCycleTotals::Kind k) const 
 }
 
 namespace {
-
-static_assert(CycleKinds::numKinds == S::kCycleKindNames.size(), "one stored name per cycle kind");
-static_assert(static_cast<std::size_t>(TileCycleTotals::Kind::Sync) == static_cast<std::size_t>(S::CycleKind::sync) &&
-                  static_cast<std::size_t>(TileCycleTotals::Kind::Compute) == static_cast<std::size_t>(S::CycleKind::compute) &&
-                  static_cast<std::size_t>(TileCycleTotals::Kind::InternalExchange) ==
-                      static_cast<std::size_t>(S::CycleKind::internalExchange) &&
-                  static_cast<std::size_t>(TileCycleTotals::Kind::GlobalExchange) ==
-                      static_cast<std::size_t>(S::CycleKind::globalExchange) &&
-                  static_cast<std::size_t>(TileCycleTotals::Kind::StreamCopy) ==
-                      static_cast<std::size_t>(S::CycleKind::streamCopy),
-              "pva::TileCycleTotals::Kind mirrors the stored cycle kinds");
 
 CycleKinds kindsOf(const TileCycleTotals& totals) {
   CycleKinds k;

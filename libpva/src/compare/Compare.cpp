@@ -36,7 +36,7 @@ Side read(const Report& r) {
   for (const RunSummary& run : x.runs) s.runs[run.name] += run.cycles;
   for (std::size_t k = 0; k < CycleKinds::numKinds; ++k) {
     const auto kind = static_cast<TileCycleTotals::Kind>(k);
-    s.kinds[CycleKinds::name(kind)] = x.tileCycles.of(kind);
+    s.kinds[TileCycleTotals::kindName(kind)] = x.tileCycles.of(kind);
   }
   // Named figures: programs (and compute sets) sharing a name add up.
   const ExecutionAnalysis e = analyseExecution(r);

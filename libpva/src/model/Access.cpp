@@ -7,9 +7,14 @@ namespace pva::detail {
 
 namespace S = tessera::profiler::schema;
 
-static_assert(Program::numTypes == S::kProgramTypeNames.size(), "pva::Program::Type must list every program type");
-static_assert(MemoryCategories::size() == S::kMemoryCategoryNames.size(), "MemoryCategories must list every category");
-static_assert(TileCycleTotals::numKinds == S::kCycleKindNames.size(), "TileCycleTotals must list every cycle kind");
+// The public enums mirror the stored ones value by value (checked in EnumNames.cpp), so a parsed
+// stored value converts to its public value; a name this build does not know gives `unknown`.
+namespace {
+template <class Stored, class Public> Public parseAs(std::string_view text, Public unknown) {
+  const auto v = S::parse<Stored>(text);
+  return v ? static_cast<Public>(*v) : unknown;
+}
+} // namespace
 
 // --- ReportState ---------------------------------------------------------------------------------
 
@@ -171,9 +176,8 @@ InstrumentationSettings Access::instrumentation(const std::string& compute, cons
   using C = InstrumentationSettings::ComputeInstrumentationLevel;
   using E = InstrumentationSettings::ExternalExchangeInstrumentationLevel;
   InstrumentationSettings i;
-  i.compute_ = compute == "Off" ? C::Off : compute == "Vertex" ? C::Vertex : compute == "Tile" ? C::Tile
-             : compute == "Ipu" ? C::Ipu : compute == "Device" ? C::Device : C::Unknown;
-  i.external_ = external == "Off" ? E::Off : external == "Tile" ? E::Tile : E::Unknown;
+  i.compute_ = parseAs<S::ComputeInstrumentation>(compute, C::Unknown);
+  i.external_ = parseAs<S::ExternalExchangeInstrumentation>(external, E::Unknown);
   return i;
 }
 
@@ -191,10 +195,8 @@ ExecutionReport Access::execution(std::shared_ptr<ReportState> s) {
 
 Target Access::target(const storage::TargetRow& row) {
   Target t;
-  t.type_ = row.type == "IPU" ? Target::Type::Ipu : row.type == "IPU_MODEL" ? Target::Type::IpuModel
-          : row.type == "CPU" ? Target::Type::Cpu : Target::Type::Unknown;
-  t.arch_ = row.architecture == "ipu1" ? Target::Architecture::Ipu1 : row.architecture == "ipu2" ? Target::Architecture::Ipu2
-          : row.architecture == "ipu21" ? Target::Architecture::Ipu21 : Target::Architecture::Unknown;
+  t.type_ = parseAs<S::TargetType>(row.type, Target::Type::Unknown);
+  t.arch_ = parseAs<S::Architecture>(row.architecture, Target::Architecture::Unknown);
   t.numIpus_ = row.numIpus;
   t.tilesPerIpu_ = row.tilesPerIpu;
   t.replicas_ = row.numReplicas;
@@ -373,8 +375,8 @@ ProgramVariable Access::programVariable(const storage::VariableRow& var, const s
   v.bytes_ = var.bytes;
   v.name_ = var.name;
   v.alwaysLive_ = var.alwaysLive;
-  v.access_ = access == "write" ? ProgramVariable::Access::Write
-            : access == "readWrite" ? ProgramVariable::Access::ReadWrite : ProgramVariable::Access::Read;
+  // An unknown access reads as Read, the weakest claim (as before the names moved to the schema).
+  v.access_ = parseAs<S::VariableAccess>(access, ProgramVariable::Access::Read);
   return v;
 }
 

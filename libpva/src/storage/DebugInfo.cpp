@@ -1,5 +1,7 @@
 #include "DebugInfo.hpp"
 
+#include "FormatVersionCheck.hpp"
+
 #include "CborCursor.hpp"
 
 #include <profiler/Schema.hpp>
@@ -185,13 +187,7 @@ std::vector<DebugContextRow> readDebugInfo(const Source& source, const std::stri
   if (!format || *format != S::kDebugFormatName)
     throw InvalidReportError(shown + ": not Tessera debug information (format is not '" + std::string(S::kDebugFormatName) + "')");
   if (!version) p.fail("missing key '" + std::string(K::version) + "'");
-  const auto& ours = S::kDebugFormatVersion;
-  unsigned major = 0, minor = 0, point = 0;
-  char extra = 0;
-  if (std::sscanf(version->c_str(), "%u.%u.%u%c", &major, &minor, &point, &extra) != 3) p.fail("version '" + *version + "'");
-  if (major != ours.major || minor > ours.minor || (minor == ours.minor && point > ours.point))
-    throw UnsupportedVersionError(shown + ": debug information format " + *version + " is not supported (this libpva reads " +
-                                  std::to_string(ours.major) + ".x up to " + S::toString(ours) + ")");
+  checkFormatVersion(shown, "debug information", *version, S::kDebugFormatVersion);
   if (!id) p.fail("missing key '" + std::string(K::reportId) + "'");
   if (!contextsAt) p.fail("missing key '" + std::string(K::contexts) + "'");
 

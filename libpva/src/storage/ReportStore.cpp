@@ -1,5 +1,7 @@
 #include "ReportStore.hpp"
 
+#include "FormatVersionCheck.hpp"
+
 #include <profiler/Blob.hpp>
 #include <profiler/Schema.hpp>
 #include <pva/Exception.hpp>
@@ -13,7 +15,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <optional>
-#include <sstream>
+#include <stdexcept>
 
 namespace pva::storage {
 
@@ -42,6 +44,30 @@ std::string select(std::initializer_list<const S::Column*> columns, std::string_
 
 std::string eq(const S::Column& c) { return std::string(c.name) + " = ?"; }
 
+/// The result columns of one SELECT, read by their schema constant rather than by position, so
+/// that reordering the select list cannot shift a value into another field. The position of a
+/// column is found by address among at most a few dozen (the constants are inline variables:
+/// one address each), once per read; used where rows are few (target, programs, variables,
+/// runs), while the per-tile and per-step scans keep plain positions.
+class Selected {
+public:
+  Selected(std::initializer_list<const S::Column*> columns) : columns_(columns) {}
+  std::string sql(std::string_view table, std::string_view rest = {}) const {
+    std::string list;
+    for (const S::Column* c : columns_) list += (list.empty() ? "" : ", ") + std::string(c->name);
+    return "SELECT " + list + " FROM " + std::string(table) + (rest.empty() ? "" : " " + std::string(rest));
+  }
+  /// Position of `c` in the select list; a column not selected is a bug here, not in the file.
+  int operator[](const S::Column& c) const {
+    for (std::size_t i = 0; i < columns_.size(); ++i)
+      if (columns_[i] == &c) return static_cast<int>(i);
+    throw std::logic_error("column '" + std::string(c.name) + "' is not in the select list");
+  }
+
+private:
+  std::vector<const S::Column*> columns_;
+};
+
 std::string text(const Statement& s, int col) { return std::string(s.columnText(col)); }
 std::uint64_t u64(const Statement& s, int col) { return static_cast<std::uint64_t>(s.columnInt(col)); }
 std::int64_t optionalInt(const Statement& s, int col) { return s.isNull(col) ? -1 : s.columnInt(col); }
@@ -50,21 +76,11 @@ std::string blob(const Statement& s, int col) {
   return n ? std::string(static_cast<const char*>(p), n) : std::string();
 }
 
-template <std::size_t N> unsigned indexOfName(const std::array<std::string_view, N>& names, std::string_view name) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (names[i] == name) return static_cast<unsigned>(i);
-  return static_cast<unsigned>(N);
-}
-
-struct Version {
-  unsigned major = 0, minor = 0, point = 0;
-};
-
-bool parseVersion(const std::string& text, Version& v) {
-  char dot1 = 0, dot2 = 0;
-  std::istringstream in(text);
-  in >> v.major >> dot1 >> v.minor >> dot2 >> v.point;
-  return in && dot1 == '.' && dot2 == '.' && in.peek() == std::char_traits<char>::eof();
+/// The position of a stored enum name (schema::parse), or enumSize<E>() for a name this build
+/// does not know.
+template <class E> unsigned indexOfName(std::string_view name) {
+  const auto v = S::parse<E>(name);
+  return static_cast<unsigned>(v ? static_cast<std::size_t>(*v) : S::enumSize<E>());
 }
 
 } // namespace
@@ -119,16 +135,7 @@ void ReportStore::readMeta() {
   auto it = meta_.find(std::string(S::meta::format));
   if (it == meta_.end() || it->second != S::kProfileFormatName)
     corrupt("not a Tessera profile report (format '" + (it == meta_.end() ? std::string() : it->second) + "')");
-  Version v;
-  const std::string version = meta_[std::string(S::meta::formatVersion)];
-  if (!parseVersion(version, v)) corrupt("corrupted report (format version '" + version + "')");
-  const auto& ours = S::kProfileFormatVersion;
-  const std::string supported = "this libpva reads format " + std::to_string(ours.major) + ".x up to " + S::toString(ours);
-  if (v.major != ours.major || v.minor > ours.minor || (v.minor == ours.minor && v.point > ours.point))
-    throw UnsupportedVersionError(shown_ + ": report format " + version + " is " +
-                                  (v.major < ours.major ? "older than" : "newer than") + " this libpva supports (" +
-                                  supported + ")" +
-                                  (v.major < ours.major ? "" : "; update Tessera to read it"));
+  checkFormatVersion(shown_, "report", meta_[std::string(S::meta::formatVersion)], S::kProfileFormatVersion);
   // Every table must be there: a report missing one was not written by a Tessera writer.
   std::vector<std::string> missing;
   guarded("listing the report's tables", [&] {
@@ -177,30 +184,31 @@ U64s ReportStore::decodeTileValues(const void* data, std::size_t size, const cha
 TargetRow ReportStore::target() {
   using T = S::TargetTable;
   return guarded("reading the target", [&] {
-    Statement& q = statement(select({&T::type, &T::architecture, &T::numIpus, &T::tilesPerIpu, &T::bytesPerTile,
-                                     &T::clockFrequency, &T::numReplicas, &T::numWorkerContexts,
-                                     &T::exchangeBytesPerCycle, &T::ipuLinkBytesPerCycle, &T::hostLinkBytesPerCycle,
-                                     &T::minSyncDelay, &T::maxSyncDelay, &T::globalSyncCycles,
-                                     &T::interleavedMemoryStart, &T::memoryElementOffsets},
-                                    T::table.name));
+    const Selected c{&T::type, &T::architecture, &T::numIpus, &T::tilesPerIpu, &T::bytesPerTile,
+                     &T::clockFrequency, &T::numReplicas, &T::numWorkerContexts,
+                     &T::exchangeBytesPerCycle, &T::ipuLinkBytesPerCycle, &T::hostLinkBytesPerCycle,
+                     &T::minSyncDelay, &T::maxSyncDelay, &T::globalSyncCycles,
+                     &T::interleavedMemoryStart, &T::memoryElementOffsets};
+    Statement& q = statement(c.sql(T::table.name));
     if (!q.step()) corrupt("corrupted report (no target)");
     TargetRow t;
-    t.type = text(q, 0);
-    t.architecture = text(q, 1);
-    t.numIpus = unsigned(q.columnInt(2));
-    t.tilesPerIpu = unsigned(q.columnInt(3));
-    t.bytesPerTile = u64(q, 4);
-    t.clock = q.columnReal(5);
-    t.numReplicas = unsigned(q.columnInt(6));
-    t.contexts = unsigned(q.columnInt(7));
-    t.exchangeBytesPerCycle = unsigned(q.columnInt(8));
-    t.ipuLink = q.columnReal(9);
-    t.hostLink = q.columnReal(10);
-    t.minSync = unsigned(q.columnInt(11));
-    t.maxSync = unsigned(q.columnInt(12));
-    t.globalSync = unsigned(q.columnInt(13));
-    t.interleavedStart = u64(q, 14);
-    t.elementOffsets = tessera::profiler::decodeTileValues(blob(q, 15).data(), blob(q, 15).size());
+    t.type = text(q, c[T::type]);
+    t.architecture = text(q, c[T::architecture]);
+    t.numIpus = unsigned(q.columnInt(c[T::numIpus]));
+    t.tilesPerIpu = unsigned(q.columnInt(c[T::tilesPerIpu]));
+    t.bytesPerTile = u64(q, c[T::bytesPerTile]);
+    t.clock = q.columnReal(c[T::clockFrequency]);
+    t.numReplicas = unsigned(q.columnInt(c[T::numReplicas]));
+    t.contexts = unsigned(q.columnInt(c[T::numWorkerContexts]));
+    t.exchangeBytesPerCycle = unsigned(q.columnInt(c[T::exchangeBytesPerCycle]));
+    t.ipuLink = q.columnReal(c[T::ipuLinkBytesPerCycle]);
+    t.hostLink = q.columnReal(c[T::hostLinkBytesPerCycle]);
+    t.minSync = unsigned(q.columnInt(c[T::minSyncDelay]));
+    t.maxSync = unsigned(q.columnInt(c[T::maxSyncDelay]));
+    t.globalSync = unsigned(q.columnInt(c[T::globalSyncCycles]));
+    t.interleavedStart = u64(q, c[T::interleavedMemoryStart]);
+    const std::string offsets = blob(q, c[T::memoryElementOffsets]);
+    t.elementOffsets = tessera::profiler::decodeTileValues(offsets.data(), offsets.size());
     if (t.numIpus == 0 || t.tilesPerIpu == 0 || t.numReplicas == 0 || t.numIpus % t.numReplicas != 0 ||
         std::uint64_t(t.numIpus) * t.tilesPerIpu > (1u << 24))
       corrupt("corrupted report (impossible target: " + std::to_string(t.numIpus) + " IPUs of " +
@@ -274,7 +282,7 @@ std::vector<CategoryRow> ReportStore::categories() {
     while (q.step()) {
       CategoryRow r;
       r.tile = unsigned(q.columnInt(0));
-      r.category = indexOfName(S::kMemoryCategoryNames, q.columnText(1));
+      r.category = indexOfName<S::MemoryCategory>(q.columnText(1));
       if (r.category >= S::kMemoryCategoryNames.size()) continue; // a category this libpva does not know
       for (int i = 0; i < 6; ++i) r.bytes[i / 2][i % 2] = u64(q, 2 + i);
       out.push_back(r);
@@ -308,21 +316,24 @@ std::vector<ProgramRow> ReportStore::programs() {
   using P = S::Programs;
   return guarded("reading programs", [&] {
     std::vector<ProgramRow> out;
-    Statement& q = statement(select({&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType,
-                                     &P::repeatCount, &P::dataBytes},
-                                    P::table.name, "ORDER BY id"));
+    const Selected c{&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType, &P::repeatCount,
+                     &P::dataBytes};
+    Statement& q = statement(c.sql(P::table.name, "ORDER BY " + std::string(P::id.name)));
+    const int id = c[P::id], type = c[P::type], name = c[P::name], debug = c[P::debugContext],
+              computeSet = c[P::computeSet], syncType = c[P::syncType], repeatCount = c[P::repeatCount],
+              dataBytes = c[P::dataBytes];
     while (q.step()) {
       ProgramRow r;
-      r.id = u64(q, 0);
+      r.id = u64(q, id);
       if (r.id != out.size()) corrupt("corrupted report (program ids are not 0..n-1)");
-      r.type = indexOfName(S::kProgramTypeNames, q.columnText(1));
-      if (r.type >= S::kProgramTypeNames.size()) corrupt("corrupted report (unknown program type '" + text(q, 1) + "')");
-      r.name = text(q, 2);
-      r.debug = optionalInt(q, 3);
-      r.computeSet = optionalInt(q, 4);
-      r.syncType = q.isNull(5) ? std::string() : text(q, 5);
-      r.repeatCount = optionalInt(q, 6);
-      r.dataBytes = u64(q, 7);
+      r.type = indexOfName<S::ProgramType>(q.columnText(type));
+      if (r.type >= S::enumSize<S::ProgramType>()) corrupt("corrupted report (unknown program type '" + text(q, type) + "')");
+      r.name = text(q, name);
+      r.debug = optionalInt(q, debug);
+      r.computeSet = optionalInt(q, computeSet);
+      r.syncType = q.isNull(syncType) ? std::string() : text(q, syncType);
+      r.repeatCount = optionalInt(q, repeatCount);
+      r.dataBytes = u64(q, dataBytes);
       out.push_back(std::move(r));
     }
     return out;
@@ -425,23 +436,26 @@ std::vector<VariableRow> ReportStore::variables() {
   using V = S::Variables;
   return guarded("reading variables", [&] {
     std::vector<VariableRow> out;
-    Statement& q = statement(select({&V::id, &V::name, &V::debugContext, &V::category, &V::elementType, &V::shape,
-                                     &V::numElements, &V::bytes, &V::alwaysLive, &V::liveFrom, &V::liveTo},
-                                    V::table.name, "ORDER BY id"));
+    const Selected c{&V::id, &V::name, &V::debugContext, &V::category, &V::elementType, &V::shape,
+                     &V::numElements, &V::bytes, &V::alwaysLive, &V::liveFrom, &V::liveTo};
+    Statement& q = statement(c.sql(V::table.name, "ORDER BY " + std::string(V::id.name)));
+    const int id = c[V::id], name = c[V::name], debug = c[V::debugContext], category = c[V::category],
+              elementType = c[V::elementType], shape = c[V::shape], numElements = c[V::numElements],
+              bytes = c[V::bytes], alwaysLive = c[V::alwaysLive], liveFrom = c[V::liveFrom], liveTo = c[V::liveTo];
     while (q.step()) {
       VariableRow r;
-      r.id = u64(q, 0);
+      r.id = u64(q, id);
       if (r.id != out.size()) corrupt("corrupted report (variable ids are not 0..n-1)");
-      r.name = text(q, 1);
-      r.debug = optionalInt(q, 2);
-      r.category = text(q, 3);
-      r.elementType = text(q, 4);
-      r.shape = text(q, 5);
-      r.numElements = u64(q, 6);
-      r.bytes = u64(q, 7);
-      r.alwaysLive = q.columnInt(8) != 0;
-      r.from = q.isNull(9) ? 0 : u64(q, 9);
-      r.to = q.isNull(10) ? 0 : u64(q, 10);
+      r.name = text(q, name);
+      r.debug = optionalInt(q, debug);
+      r.category = text(q, category);
+      r.elementType = text(q, elementType);
+      r.shape = text(q, shape);
+      r.numElements = u64(q, numElements);
+      r.bytes = u64(q, bytes);
+      r.alwaysLive = q.columnInt(alwaysLive) != 0;
+      r.from = q.isNull(liveFrom) ? 0 : u64(q, liveFrom);
+      r.to = q.isNull(liveTo) ? 0 : u64(q, liveTo);
       out.push_back(std::move(r));
     }
     return out;
@@ -499,12 +513,13 @@ std::vector<RunRow> ReportStore::runs() {
   using R = S::Runs;
   return guarded("reading runs", [&] {
     std::vector<RunRow> out;
-    Statement& q = statement(select({&R::id, &R::name, &R::programIndex, &R::microsecondsStart, &R::microsecondsEnd,
-                                     &R::firstStep, &R::numSteps, &R::cycles},
-                                    R::table.name, "ORDER BY id"));
+    const Selected c{&R::id, &R::name, &R::programIndex, &R::microsecondsStart, &R::microsecondsEnd,
+                     &R::firstStep, &R::numSteps, &R::cycles};
+    Statement& q = statement(c.sql(R::table.name, "ORDER BY " + std::string(R::id.name)));
     while (q.step())
-      out.push_back({unsigned(q.columnInt(0)), unsigned(q.columnInt(2)), text(q, 1), q.columnInt(3), q.columnInt(4),
-                     u64(q, 5), u64(q, 6), u64(q, 7)});
+      out.push_back({unsigned(q.columnInt(c[R::id])), unsigned(q.columnInt(c[R::programIndex])), text(q, c[R::name]),
+                     q.columnInt(c[R::microsecondsStart]), q.columnInt(c[R::microsecondsEnd]), u64(q, c[R::firstStep]),
+                     u64(q, c[R::numSteps]), u64(q, c[R::cycles])});
     return out;
   });
 }
@@ -516,7 +531,7 @@ std::vector<U64s> ReportStore::runTileCycles(unsigned run) {
     Statement& q = statement(select({&R::kind, &R::cyclesByTile}, R::table.name, "WHERE " + eq(R::run)));
     q.bindInt(1, run);
     while (q.step()) {
-      const unsigned k = indexOfName(S::kCycleKindNames, q.columnText(0));
+      const unsigned k = indexOfName<S::CycleKind>(q.columnText(0));
       if (k >= out.size()) continue;
       auto [p, n] = q.columnBlob(1);
       out[k] = tessera::profiler::decodeTileValues(p, n);
@@ -562,7 +577,7 @@ std::vector<BlockRow> ReportStore::blocks(unsigned tile) {
     q.bindInt(1, tile);
     while (q.step())
       out.push_back({u64(q, 0), u64(q, 1), u64(q, 2), unsigned(q.columnInt(3)), unsigned(q.columnInt(4)),
-                     indexOfName(S::kBlockKindNames, q.columnText(5))});
+                     indexOfName<S::BlockKind>(q.columnText(5))});
     return out;
   });
 }

@@ -5,6 +5,7 @@
 #include "TraceData.hpp"
 
 #include "../FromMemory.hpp"
+#include "../storage/FormatVersionCheck.hpp"
 #include "../storage/OpenFile.hpp"
 
 #include <profiler/TraceSchema.hpp>
@@ -87,16 +88,8 @@ void checkIdentity(const std::string& path, const std::map<std::string, std::str
                              std::string(ts::kTraceFormatName) + "'" +
                              (format->second == "tessera-profile" ? ": open it with pva::openReport" : "") + ")");
   const auto version = meta.find(std::string(ts::meta::formatVersion));
-  unsigned major = 0, minor = 0, point = 0;
-  char extra = 0;
-  if (version == meta.end() ||
-      std::sscanf(version->second.c_str(), "%u.%u.%u%c", &major, &minor, &point, &extra) != 3)
-    throw InvalidReportError(path + ": corrupted trace (format version missing or malformed)");
-  const auto want = ts::kTraceFormatVersion;
-  if (major != want.major || minor > want.minor)
-    throw UnsupportedVersionError(path + ": unsupported trace format version " + version->second + " (this libpva reads " +
-                                  tessera::profiler::schema::toString(want) + " and older " + std::to_string(want.major) +
-                                  ".x versions)");
+  if (version == meta.end()) throw InvalidReportError(path + ": corrupted trace (no format version)");
+  storage::checkFormatVersion(path, "trace", version->second, ts::kTraceFormatVersion);
 }
 
 } // namespace

@@ -210,7 +210,7 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
                                  {"cycles", Column::Kind::Count},
                                  {"hostMicroseconds", Column::Kind::Count}};
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
-    columns.push_back({pva::CycleKinds::name(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
+    columns.push_back({pva::TileCycleTotals::kindName(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
   const pva::ExecutionSummary execution = pva::summarize(report).execution;
   Table table("Runs (one replica; cycles of the slowest IPU; by kind: tile cycles summed over tiles)", columns);
   table.meta["runs"] = execution.runs.size();

@@ -3,7 +3,6 @@
 // so the two forms can never disagree.
 #include "Common.hpp"
 #include "Format.hpp"
-#include "Names.hpp"
 #include "Output.hpp"
 
 #include <CLI/CLI.hpp>
@@ -30,8 +29,8 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                  {"poplarVersion", report.poplarVersion().string()},
                  {"timestamp", report.timestamp()},
                  {"outOfMemory", report.outOfMemory()}};
-  j["target"] = {{"type", targetTypeName(target.type())},
-                 {"architecture", architectureName(target.architecture())},
+  j["target"] = {{"type", pva::Target::typeName(target.type())},
+                 {"architecture", pva::Target::architectureName(target.architecture())},
                  {"numIPUs", target.numIPUs()},
                  {"tilesPerIpu", target.tilesPerIpu()},
                  {"numTiles", target.numTiles()},
@@ -82,7 +81,7 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
   Json kinds = Json::object();
   for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
     const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
-    kinds[pva::CycleKinds::name(kind)] = x.tileCycles.of(kind);
+    kinds[pva::TileCycleTotals::kindName(kind)] = x.tileCycles.of(kind);
   }
   j["execution"] = {{"scope", x.scope.describe()},
                     {"numRuns", runs.size()},

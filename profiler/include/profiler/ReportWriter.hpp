@@ -5,10 +5,16 @@
 //
 //   ReportWriter w("reports/profile.pop");
 //   w.begin();
-//   auto programs = w.inserter(schema::Programs::table);
-//   programs.row(id, "OnTileExecute", name, nullptr /*NULL*/, ...);
+//   auto programs = w.inserter<schema::Programs>();
+//   programs.row(id, schema::name(schema::ProgramType::OnTileExecute), name, nullptr /*NULL*/, ...);
 //   w.commit();
 //   w.publish();
+//
+// Rows are checked against the schema at compile time (RowFits below): one value per column, in
+// column order, each of a C++ type that fits the column's SQL type (INTEGER: integers, bool,
+// enums; REAL: numbers; TEXT: strings; BLOB: BlobRef), and NULL (nullptr, std::nullopt, an empty
+// std::optional) only in a column without NOT NULL. A row that does not fit its table does not
+// compile, so a writer cannot shift a value into its neighbour's column.
 #pragma once
 
 #include <profiler/Schema.hpp>
@@ -22,8 +28,56 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace tessera::profiler {
+
+struct BlobRef;
+
+namespace row_check {
+
+constexpr bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+constexpr bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+template <class T> struct Optional : std::false_type {};
+template <class T> struct Optional<std::optional<T>> : std::true_type { using type = T; };
+
+template <class T>
+constexpr bool isNull = std::is_same_v<T, std::nullptr_t> || std::is_same_v<T, std::nullopt_t>;
+
+/// Whether a value of C++ type T may be stored in a column declared `sqlType`.
+template <class T> constexpr bool fitsType(std::string_view sqlType) {
+  if constexpr (isNull<T>) return true;
+  else if constexpr (Optional<T>::value) return fitsType<typename Optional<T>::type>(sqlType);
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return startsWith(sqlType, "INTEGER") || startsWith(sqlType, "REAL");
+  else if constexpr (std::is_floating_point_v<T>) return startsWith(sqlType, "REAL");
+  else if constexpr (std::is_same_v<T, BlobRef>) return startsWith(sqlType, "BLOB");
+  else if constexpr (std::is_convertible_v<const T&, std::string_view>) return startsWith(sqlType, "TEXT");
+  else return false;
+}
+
+/// A column that may hold NULL (INTEGER PRIMARY KEY may not: NULL there means "a new rowid").
+constexpr bool nullable(const schema::Column& c) {
+  return !contains(c.sqlType, "NOT NULL") && !contains(c.sqlType, "PRIMARY KEY");
+}
+
+template <class T> constexpr bool fits(const schema::Column& c) {
+  return fitsType<T>(c.sqlType) && ((!isNull<T> && !Optional<T>::value) || nullable(c));
+}
+
+template <class TableDef, class... V, std::size_t... I> constexpr bool fitsAll(std::index_sequence<I...>) {
+  return (fits<V>(TableDef::table.columns[I]) && ...);
+}
+
+} // namespace row_check
+
+/// True when values of types V... make a row of the table described by TableDef (a struct of
+/// Schema.hpp such as schema::Steps): one per column, each fitting its column.
+template <class TableDef, class... V> constexpr bool rowFits() {
+  constexpr std::size_t n = TableDef::table.columns.size();
+  if constexpr (sizeof...(V) != n) return false;
+  else return row_check::fitsAll<TableDef, std::decay_t<V>...>(std::index_sequence_for<V...>{});
+}
 
 /// A report file could not be written; the message names the file and the reason.
 class ReportError : public std::runtime_error {
@@ -46,6 +100,7 @@ public:
   class Inserter {
   public:
     /// Binds the values to the table's columns in order (nullptr or std::nullopt: NULL) and inserts.
+    /// Unchecked: writers use RowInserter (inserter<TableDef>()), which checks rows first.
     template <class... V> void row(const V&... values) {
       int i = 0;
       (bindValue(++i, values), ...);
@@ -89,8 +144,26 @@ public:
   const std::filesystem::path& path() const;
   bool published() const;
 
-  template <std::size_t N> Inserter inserter(const schema::Table<N>& table) {
-    return Inserter(prepareInsert(table.name, N));
+  /// Inserts rows into the table described by TableDef, each row checked at compile time.
+  template <class TableDef> class RowInserter {
+  public:
+    template <class... V> void row(const V&... values) {
+      static_assert(sizeof...(V) == TableDef::table.columns.size(),
+                    "a row has one value per column of its table, in the schema's column order");
+      static_assert(rowFits<TableDef, V...>(),
+                    "a value does not fit its column: check the column's SQL type and NOT NULL in Schema.hpp");
+      inserter_.row(values...);
+    }
+
+  private:
+    friend class ReportWriter;
+    explicit RowInserter(Inserter i) : inserter_(std::move(i)) {}
+    Inserter inserter_;
+  };
+
+  /// One prepared insert into a table of Schema.hpp: inserter<schema::Steps>().
+  template <class TableDef> RowInserter<TableDef> inserter() {
+    return RowInserter<TableDef>(Inserter(prepareInsert(TableDef::table.name, TableDef::table.columns.size())));
   }
   /// Sets meta.key = value (insert or replace).
   void setMeta(std::string_view key, std::string_view value);

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include <profiler/SchemaEnums.hpp>
+
 namespace tessera::profiler::schema {
 
 // --- versions and identity --------------------------------------------------------------------
@@ -321,47 +323,7 @@ inline constexpr std::array<Index, 4> kIndexes{{
     {"blocks_by_tile", Blocks::table.name, Blocks::tile.name},
 }};
 
-// --- enumerations stored as text --------------------------------------------------------------
-
-/// Program types, as stored in programs.type (and as pva.Program.Type member names).
-enum class ProgramType : std::uint8_t {
-  Sequence, Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, Call, OnEveryTileSwitch,
-  OnTileExecute, DoExchange, GlobalExchange, StreamCopyBegin, StreamCopyMid, StreamCopyEnd,
-  Sync, WriteUndef, Block, Abort,
-};
-inline constexpr std::array<std::string_view, 18> kProgramTypeNames{
-    "Sequence", "Repeat", "RepeatWhileTrue", "RepeatWhileFalse", "If", "Switch", "Call", "OnEveryTileSwitch",
-    "OnTileExecute", "DoExchange", "GlobalExchange", "StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd",
-    "Sync", "WriteUndef", "Block", "Abort"};
-
-/// Memory categories, as stored in lowered_variables.category and tile_memory_categories.category.
-enum class MemoryCategory : std::uint8_t {
-  variable, constant, message, vertexCode, vertexInstanceState, vertexFieldData, vectorListDescriptor,
-  copyDescriptor, controlCode, controlId, internalExchangeCode, hostExchangeCode, globalExchangeCode,
-  stack, instrumentationResults,
-};
-inline constexpr std::array<std::string_view, 15> kMemoryCategoryNames{
-    "variable", "constant", "message", "vertexCode", "vertexInstanceState", "vertexFieldData",
-    "vectorListDescriptor", "copyDescriptor", "controlCode", "controlId", "internalExchangeCode",
-    "hostExchangeCode", "globalExchangeCode", "stack", "instrumentationResults"};
-
-/// What a cycle was spent on, as stored in run_tile_cycles.kind.
-enum class CycleKind : std::uint8_t { compute, internalExchange, globalExchange, streamCopy, sync };
-inline constexpr std::array<std::string_view, 5> kCycleKindNames{
-    "compute", "internalExchange", "globalExchange", "streamCopy", "sync"};
-
-/// Block record kinds, as stored in blocks.kind.
-enum class BlockKind : std::uint8_t { Common, StreamCopy, BlockFlush, Overflow };
-inline constexpr std::array<std::string_view, 4> kBlockKindNames{"Common", "StreamCopy", "BlockFlush", "Overflow"};
-
-template <class E, std::size_t N>
-constexpr std::string_view nameOf(E e, const std::array<std::string_view, N>& names) {
-  return names[static_cast<std::size_t>(e)];
-}
-constexpr std::string_view name(ProgramType t) { return nameOf(t, kProgramTypeNames); }
-constexpr std::string_view name(MemoryCategory c) { return nameOf(c, kMemoryCategoryNames); }
-constexpr std::string_view name(CycleKind k) { return nameOf(k, kCycleKindNames); }
-constexpr std::string_view name(BlockKind k) { return nameOf(k, kBlockKindNames); }
+// --- enumerations stored as text: SchemaEnums.hpp (included above) ----------------------------
 
 // --- debug.cbor -------------------------------------------------------------------------------
 // A CBOR map: {format, version, reportId, contexts: [context...]}; each context is a map with

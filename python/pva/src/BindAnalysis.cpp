@@ -80,12 +80,11 @@ void bindAnalysis(py::module_& m) {
   kinds.def("of", &pva::CycleKinds::of, py::arg("kind"))
       .def("shareOfTileCycles", &pva::CycleKinds::shareOfTileCycles, py::arg("kind"))
       .def_property_readonly("total", &pva::CycleKinds::total)
-      .def_static("name", &pva::CycleKinds::name, py::arg("kind"))
       .def_static("label", &pva::CycleKinds::label, py::arg("kind"))
       .def("asDict", [](const pva::CycleKinds& k) {
         py::dict d;
         for (std::size_t i = 0; i < pva::CycleKinds::numKinds; ++i)
-          d[py::str(pva::CycleKinds::name(static_cast<Kind>(i)))] = k.cycles[i];
+          d[py::str(pva::TileCycleTotals::kindName(static_cast<Kind>(i)))] = k.cycles[i];
         return d;
       });
 

@@ -21,42 +21,9 @@ const SummaryRow* SummaryData::row(const QString& sectionTitle, const QString& n
   return nullptr;
 }
 
-QString targetTypeName(int type) {
-  switch (static_cast<pva::Target::Type>(type)) {
-  case pva::Target::Type::Ipu: return QStringLiteral("IPU");
-  case pva::Target::Type::IpuModel: return QStringLiteral("IPUModel");
-  case pva::Target::Type::Cpu: return QStringLiteral("CPU");
-  case pva::Target::Type::Unknown: break;
-  }
-  return QStringLiteral("unknown");
-}
-
-QString architectureName(int architecture) {
-  switch (static_cast<pva::Target::Architecture>(architecture)) {
-  case pva::Target::Architecture::Ipu1: return QStringLiteral("ipu1");
-  case pva::Target::Architecture::Ipu2: return QStringLiteral("ipu2");
-  case pva::Target::Architecture::Ipu21: return QStringLiteral("ipu21");
-  case pva::Target::Architecture::Unknown: break;
-  }
-  return QStringLiteral("unknown");
-}
-
 namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QString computeLevelName(pva::InstrumentationSettings::ComputeInstrumentationLevel level) {
-  using L = pva::InstrumentationSettings::ComputeInstrumentationLevel;
-  switch (level) {
-  case L::Off: return QStringLiteral("Off (estimates)");
-  case L::Vertex: return QStringLiteral("Vertex");
-  case L::Tile: return QStringLiteral("Tile");
-  case L::Ipu: return QStringLiteral("IPU");
-  case L::Device: return QStringLiteral("Device");
-  case L::Unknown: break;
-  }
-  return QStringLiteral("unknown");
-}
 
 SummarySection reportSection(const Document& doc, const pva::Report& report) {
   SummarySection s{QStringLiteral("Report"), {}, {}};
@@ -81,9 +48,9 @@ SummarySection reportSection(const Document& doc, const pva::Report& report) {
 SummarySection targetSection(const pva::Report& report) {
   const pva::Target t = report.compilation().target();
   SummarySection s{QStringLiteral("Target"), {}, {}};
-  s.rows.push_back({QStringLiteral("Type"), SummaryValue::ofText(targetTypeName(static_cast<int>(t.type()))), {}});
+  s.rows.push_back({QStringLiteral("Type"), SummaryValue::ofText(qs(pva::Target::typeName(t.type()))), {}});
   s.rows.push_back({QStringLiteral("Architecture"),
-                    SummaryValue::ofText(architectureName(static_cast<int>(t.architecture()))), {}});
+                    SummaryValue::ofText(qs(pva::Target::architectureName(t.architecture()))), {}});
   s.rows.push_back({QStringLiteral("IPUs"), SummaryValue::ofCount(t.numIPUs()), {}});
   if (t.numReplicas() > 1) {
     s.rows.push_back({QStringLiteral("Replicas"), SummaryValue::ofCount(t.numReplicas()), {}});
@@ -97,7 +64,7 @@ SummarySection targetSection(const pva::Report& report) {
   s.rows.push_back({QStringLiteral("Clock"),
                     SummaryValue::ofText(QStringLiteral("%1 MHz").arg(t.clockFrequency() / 1e6, 0, 'f', 0)), {}});
   s.rows.push_back({QStringLiteral("Compute instrumentation"),
-                    SummaryValue::ofText(computeLevelName(report.instrumentationSettings().compute())), {}});
+                    SummaryValue::ofText(qs(pva::InstrumentationSettings::computeName(report.instrumentationSettings().compute()))), {}});
   return s;
 }
 

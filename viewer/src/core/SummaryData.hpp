@@ -47,7 +47,5 @@ struct SummaryData {
 /// steps; execution figures come from per-run totals (no step is read).
 SummaryData loadSummary(const Document& doc, Progress& progress);
 
-QString targetTypeName(int type);          ///< pva::Target::Type
-QString architectureName(int architecture); ///< pva::Target::Architecture
 
 } // namespace tessera::viewer

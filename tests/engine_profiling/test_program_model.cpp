@@ -11,7 +11,7 @@ using namespace poplar;
 using test::Report;
 
 namespace {
-/// Cycle model constants (engine/src/profile/CycleModel.hpp), spelled out for the expectations.
+/// Cycle model constants (engine/src/models/CycleModel.hpp), spelled out for the expectations.
 constexpr std::uint64_t kLaunch = 30, kContexts = 6, kExchangeSetup = 8, kPerMessage = 2;
 } // namespace
 

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Fails when a part of Tessera includes what the architecture forbids (docs/architecture.md,
+shared DESIGN "Folders and what each owns"):
+
+  viewer  -> profiler, engine, or sqlite3.h   (the viewer reads through libpva only)
+  libpva  -> engine                            (the reader never depends on the writer's engine)
+  profiler-> libpva                            (the schema and writers sit below the reader)
+  libpvti -> libpva, engine                    (trace instrumentation sits below both)
+
+It reads every #include line of the C/C++ files under each part's folder and decides which part
+an included file belongs to, by its include path (<poplar/..>, <pva/..>, ...) or, for a quoted
+relative include, by where the file it names is. Usage:
+
+  check_layering.py ROOT          check the source tree at ROOT; exit 1 and list violations
+"""
+import os
+import re
+import sys
+
+# Include prefixes (the first path component of <...> includes) owned by each part.
+OWNER_BY_PREFIX = {
+    "poplar": "engine", "poputil": "engine", "popops": "engine", "poplin": "engine", "popnn": "engine",
+    "profiler": "profiler", "tessera": "profiler",  # <tessera/internal/Sqlite.hpp>: profiler/internal
+    "pva": "libpva",
+    "pvti": "libpvti",
+}
+# Single headers that are a part of their own for these rules.
+OWNER_BY_HEADER = {"sqlite3.h": "sqlite"}
+
+# part -> parts (or headers) it must not include.
+FORBIDDEN = {
+    "viewer": {"profiler", "engine", "sqlite"},
+    "libpva": {"engine"},
+    "profiler": {"libpva"},
+    "libpvti": {"libpva", "engine"},
+}
+
+SOURCE_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl")
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def part_of_path(root, path):
+    """The part a file of the tree belongs to: its top folder (None outside the parts)."""
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(root))
+    top = rel.split(os.sep, 1)[0]
+    return top if top in FORBIDDEN or top == "engine" else None
+
+
+def included_part(root, including_file, kind, name):
+    if name in OWNER_BY_HEADER:
+        return OWNER_BY_HEADER[name]
+    if kind == '"':
+        # A quoted include is found next to the including file first: judge it by where it is.
+        candidate = os.path.join(os.path.dirname(including_file), name)
+        if os.path.exists(candidate):
+            return part_of_path(root, candidate)
+    first = name.split("/", 1)[0]
+    return OWNER_BY_PREFIX.get(first) if "/" in name else None
+
+
+def violations(root):
+    found = []
+    for part, forbidden in sorted(FORBIDDEN.items()):
+        base = os.path.join(root, part)
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("build"))
+            for filename in sorted(filenames):
+                if not filename.endswith(SOURCE_EXTENSIONS):
+                    continue
+                path = os.path.join(dirpath, filename)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for number, line in enumerate(f, 1):
+                        m = INCLUDE.match(line)
+                        if not m:
+                            continue
+                        owner = included_part(root, path, m.group(1), m.group(2))
+                        if owner in forbidden and owner != part:
+                            rel = os.path.relpath(path, root)
+                            close = ">" if m.group(1) == "<" else '"'
+                            found.append(f"{rel}:{number}: {part} includes {m.group(1)}{m.group(2)}{close} ({owner}), "
+                                         f"which {part} must not depend on")
+    return found
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    root = argv[1]
+    missing = [p for p in FORBIDDEN if not os.path.isdir(os.path.join(root, p))]
+    if missing:
+        # A renamed part must not silently shrink the check to nothing.
+        print(f"check_layering: {root} has no folder {', '.join(missing)}; update FORBIDDEN", file=sys.stderr)
+        return 2
+    found = violations(root)
+    for v in found:
+        print(v)
+    if found:
+        print(f"check_layering: {len(found)} forbidden include(s)", file=sys.stderr)
+        return 1
+    print("check_layering: no forbidden includes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

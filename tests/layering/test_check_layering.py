@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""Tests check_layering.py on fixture trees: the bad tree must fail with exactly its planted
+violations (one per forbidden rule, including a relative include and an indented #  include),
+the good tree (the allowed directions, a commented-out include) must pass, and a tree missing a
+part must be refused rather than pass by checking nothing."""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKER = os.path.join(HERE, "check_layering.py")
+
+
+def run(root):
+    p = subprocess.run([sys.executable, CHECKER, root], capture_output=True, text=True)
+    return p.returncode, p.stdout.splitlines()
+
+
+def main():
+    failures = []
+    rc, lines = run(os.path.join(HERE, "fixtures", "bad"))
+    expected = {
+        "viewer/src/Bad.cpp:4: viewer includes <poplar/Graph.hpp> (engine)",
+        "viewer/src/Bad.cpp:5: viewer includes <sqlite3.h> (sqlite)",
+        "viewer/src/Bad.cpp:6: viewer includes <profiler/Schema.hpp> (profiler)",
+        'viewer/src/Bad.cpp:7: viewer includes "../../engine/src/Model.hpp" (engine)',
+        "libpva/src/Bad.cpp:2: libpva includes <popops/ElementWise.hpp> (engine)",
+        'profiler/src/Bad.cpp:2: profiler includes "pva/Report.hpp" (libpva)',
+        "libpvti/src/Bad.hpp:2: libpvti includes <pva/Trace.hpp> (libpva)",
+        "libpvti/src/Bad.hpp:3: libpvti includes <poplar/Engine.hpp> (engine)",
+    }
+    got = {line.split(", which")[0] for line in lines}
+    if rc != 1:
+        failures.append(f"bad tree: exit status {rc}, expected 1")
+    if got != expected:
+        failures.append("bad tree: violations differ\n  got:\n    " + "\n    ".join(sorted(got)) +
+                        "\n  expected:\n    " + "\n    ".join(sorted(expected)))
+
+    rc, lines = run(os.path.join(HERE, "fixtures", "good"))
+    if rc != 0:
+        failures.append(f"good tree: exit status {rc}, output {lines}")
+
+    with tempfile.TemporaryDirectory() as empty:
+        rc, _ = run(empty)
+        if rc != 2:
+            failures.append(f"empty tree: exit status {rc}, expected 2 (refused)")
+
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
