@@ -100,6 +100,14 @@ public:
   explicit Builder(const CompiledGraph& g) : g_(g), t_(g.replicaTarget), cost_(g.replicaTarget) {
     m_.stepsOfNode.resize(g.programs.size());
     m_.blockOfNode.assign(g.programs.size(), -1);
+    m_.computeSetCycles.reserve(g.computeSets.size());
+    for (const CompiledComputeSet& cs : g.computeSets) {
+      std::map<unsigned, std::vector<const CompiledVertex*>> byTile;
+      for (const auto& v : cs.vertices) byTile[v.tile].push_back(&v);
+      std::vector<TileValue> cycles;
+      for (const auto& [tile, vertices] : byTile) cycles.push_back({tile, cost_.computeCycles(vertices)});
+      m_.computeSetCycles.push_back(std::move(cycles));
+    }
   }
 
   ProgramModel build() {
@@ -354,10 +362,9 @@ private:
     p.name = name;
     p.debug = debug;
     p.computeSet = static_cast<int>(lp.computeSet);
-    for (const auto& [tile, vertices] : byTile) {
-      p.cycles.push_back({tile, cost_.computeCycles(vertices)});
+    p.cycles = m_.computeSetCycles[lp.computeSet];
+    for (const auto& [tile, vertices] : byTile)
       p.controlCode.push_back({tile, cost_.kControlExecute + cost_.kControlPerVertex * vertices.size()});
-    }
     p.ipus = ipusOf(p.cycles);
     if (p.ipus.empty()) p.ipus = {0};
     p.vars = toVector(vars);

@@ -90,6 +90,10 @@ struct ProgramModel {
   std::vector<Range> loops;       ///< loop bodies
   std::vector<Range> entryRanges; ///< each engine program
   std::vector<MessageBuffer> messages;
+  /// Estimated compute cycles of one execution of each compute set of the graph, per active tile
+  /// (ascending tiles), executed or not: computed once, here, for the OnTileExecute programs and
+  /// the report's compute_sets table alike.
+  std::vector<std::vector<TileValue>> computeSetCycles;
 };
 
 /// Builds the model from a compiled graph. Costs follow the replica target's clock, worker

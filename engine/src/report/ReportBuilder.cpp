@@ -1,7 +1,5 @@
 #include "ReportBuilder.hpp"
 
-#include "../models/CycleModel.hpp"
-
 #include <profiler/Blob.hpp>
 
 #include <poplar/exceptions.hpp>
@@ -183,7 +181,6 @@ public:
   }
 
   void computeSets() {
-    profile::CycleModel cost(g_.replicaTarget);
     std::map<const VertexTypeDescriptor*, unsigned> typeIds;
     std::vector<const VertexTypeDescriptor*> types;
     std::map<std::pair<unsigned, unsigned>, std::uint64_t> perTileType; // (tile, type) -> count
@@ -192,10 +189,8 @@ public:
     std::string encoded, counts;
     for (std::size_t c = 0; c < g_.computeSets.size(); ++c) {
       const auto& cs = g_.computeSets[c];
-      std::map<unsigned, std::vector<const CompiledVertex*>> byTile;
       std::map<unsigned, std::vector<std::uint64_t>> countByType;
       for (const auto& v : cs.vertices) {
-        byTile[v.tile].push_back(&v);
         auto [it, added] = typeIds.emplace(v.type, static_cast<unsigned>(types.size()));
         if (added) types.push_back(v.type);
         auto& cnt = countByType[it->second];
@@ -204,7 +199,7 @@ public:
         ++perTileType[{v.tile, it->second}];
       }
       std::vector<std::uint64_t> estimate(numTiles_, 0);
-      for (const auto& [tile, vs] : byTile) estimate[tile] = cost.computeCycles(vs);
+      for (const profile::TileValue& tc : p_.model.computeSetCycles[c]) estimate[tc.tile] = tc.value;
       encodeTileValues(estimate.data(), estimate.size(), encoded);
       sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded));
       for (const auto& [type, cnt] : countByType) {

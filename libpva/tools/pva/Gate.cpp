@@ -1,7 +1,7 @@
 #include "Gate.hpp"
 
 #include "Common.hpp"
-#include "Format.hpp"
+#include "output/Format.hpp"
 
 #include <cctype>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "Output.hpp"
+#include "output/Output.hpp"
 
-#include "Format.hpp"
+#include "output/Format.hpp"
 
 #include <algorithm>
 #include <cstdio>

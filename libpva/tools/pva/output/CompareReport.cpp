@@ -1,6 +1,6 @@
-#include "CompareReport.hpp"
+#include "output/CompareReport.hpp"
 
-#include "Format.hpp"
+#include "output/Format.hpp"
 
 #include <algorithm>
 #include <cmath>

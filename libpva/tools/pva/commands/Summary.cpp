@@ -2,8 +2,8 @@
 // Python and pva::compare show). The JSON object is built first and the text is written from it,
 // so the two forms can never disagree.
 #include "Common.hpp"
-#include "Format.hpp"
-#include "Output.hpp"
+#include "output/Format.hpp"
+#include "output/Output.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -4,10 +4,10 @@
 // allows no increase at all: the engine is deterministic, so the same program gives the same
 // numbers and any growth is a real change.
 #include "Common.hpp"
-#include "CompareReport.hpp"
-#include "Format.hpp"
-#include "JUnit.hpp"
-#include "Progress.hpp"
+#include "output/CompareReport.hpp"
+#include "output/Format.hpp"
+#include "output/JUnit.hpp"
+#include "output/Progress.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -4,8 +4,8 @@
 // and the labels inside it both count the same time: the table answers "where did the time of
 // X go", not "what adds up to the run".
 #include "Common.hpp"
-#include "Format.hpp"
-#include "Output.hpp"
+#include "output/Format.hpp"
+#include "output/Output.hpp"
 
 #include <pva/Trace.hpp>
 

@@ -1,4 +1,4 @@
-#include "Format.hpp"
+#include "output/Format.hpp"
 
 #include <cmath>
 #include <cstdio>

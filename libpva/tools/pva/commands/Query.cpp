@@ -7,9 +7,9 @@
 //   runs           runs with their cycles by kind
 //   categories     memory by category over all tiles
 #include "Common.hpp"
-#include "Format.hpp"
-#include "Output.hpp"
-#include "Progress.hpp"
+#include "output/Format.hpp"
+#include "output/Output.hpp"
+#include "output/Progress.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "Gate.hpp"
-#include "Output.hpp"
+#include "output/Output.hpp"
 
 #include <pva/Compare.hpp>
 

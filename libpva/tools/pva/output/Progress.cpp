@@ -1,6 +1,6 @@
-#include "Progress.hpp"
+#include "output/Progress.hpp"
 
-#include "Format.hpp"
+#include "output/Format.hpp"
 
 #include <cstdio>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "JUnit.hpp"
+#include "output/JUnit.hpp"
 
 #include <ostream>
 
