@@ -44,6 +44,30 @@ TEST_CASE("Bad profiling options are rejected with the option named", "[options]
   CHECK_THAT(engineError({{"autoReport.directory", ""}}), Catch::Contains("autoReport.directory"));
 }
 
+TEST_CASE("Block filters std::regex cannot compile safely are rejected before it sees them", "[options]") {
+  // Found by fuzz_engine_options: a 20-digit back-reference overflowed a long inside libstdc++'s
+  // regex compiler (UBSan), and a 1,100-character filter took seconds to compile.
+  auto fromFile = [](const char* name) {
+    std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/tests/data/fuzz/" + name);
+    REQUIRE(in);
+    return parseOptionFlagsJson(std::string(std::istreambuf_iterator<char>(in), {}), name);
+  };
+  CHECK_THAT(engineError(fromFile("engine-options-ubsan-regex-backref-overflow.json")),
+             Catch::Contains("'profiler.blocks.filter'") && Catch::Contains("the number 18446744073709551616") &&
+                 Catch::Contains("too large for a repetition count or back-reference"));
+  CHECK_THAT(engineError(fromFile("engine-options-slow-regex-long-filter.json")),
+             Catch::Contains("'profiler.blocks.filter'") && Catch::Contains("longer than 1000 characters"));
+  CHECK_THAT(engineError({{"profiler.programs.filter", "a{1,123456}"}}),
+             Catch::Contains("the number 123456 at character 5 is too large"));
+  CHECK_THAT(engineError({{"profiler.blocks.filter", "x{99999}"}}), Catch::Contains("the number 99999"));
+  // What filters need is still accepted: counts and back-references up to 9999, escaped braces.
+  test::RemoteSum s;
+  for (const char* ok : {"^timed", "(a)\\1", "x{2,9999}", "\\{12345", "layer[0-9]+/.*"}) {
+    INFO(ok);
+    CHECK_NOTHROW(Engine(s.graph, s.program, {{"profiler.blocks.filter", ok}}));
+  }
+}
+
 TEST_CASE("POPLAR_ENGINE_OPTIONS turns reports on and is recorded with the options", "[options]") {
   test::ScratchDir dir;
   const std::string json = R"({"autoReport.all": true, "autoReport.directory": ")" + dir.path().string() + "\"}";

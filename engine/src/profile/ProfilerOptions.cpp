@@ -4,8 +4,51 @@
 
 #include <poplar/exceptions.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
 namespace poplar::detail::profile {
 namespace {
+
+// libstdc++'s std::regex reads a back-reference or repetition count into a long without checking
+// (the 20-digit back-reference `\18446744073709551616` overflows: undefined behaviour, found by fuzzing) and its
+// compile time and stack grow with the pattern, so a filter is checked before it is compiled:
+// program-name filters need neither long patterns nor counts above a few thousand.
+constexpr std::size_t kMaxFilterLength = 1000;
+constexpr std::size_t kMaxDigits = 4; // counts and back-references up to 9999
+
+std::size_t digitsAt(const std::string& text, std::size_t at) {
+  std::size_t n = 0;
+  while (at + n < text.size() && std::isdigit(static_cast<unsigned char>(text[at + n]))) ++n;
+  return n;
+}
+
+/// Why `text` must not reach std::regex, or "" when it may.
+std::string unsafeRegexReason(const std::string& text) {
+  if (text.size() > kMaxFilterLength)
+    return "a regular expression longer than " + std::to_string(kMaxFilterLength) + " characters (it has " +
+           std::to_string(text.size()) + ")";
+  // The numbers std::regex parses: back-references (\N) and repetition counts ({N}, {N,}, {N,M}).
+  std::vector<std::size_t> numbers;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      numbers.push_back(i + 1);
+      ++i; // the escaped character is not itself special
+    } else if (text[i] == '{') {
+      numbers.push_back(i + 1);
+      const std::size_t comma = i + 1 + digitsAt(text, i + 1);
+      if (comma < text.size() && text[comma] == ',') numbers.push_back(comma + 1);
+    }
+  }
+  for (std::size_t at : numbers)
+    if (const std::size_t n = digitsAt(text, at); n > kMaxDigits)
+      return "the number " + text.substr(at, std::min<std::size_t>(n, 24)) + (n > 24 ? "..." : "") + " at character " +
+             std::to_string(at + 1) + " is too large for a repetition count or back-reference (at most " +
+             std::to_string(kMaxDigits) + " digits)";
+  return {};
+}
 
 bool toBool(const std::string& name, const std::string& v) { return parseBoolOption("engine option", name, v); }
 
@@ -51,6 +94,9 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
   for (const char* name : {"profiler.blocks.filter", "profiler.programs.filter"})
     if (o.contains(name)) {
       const std::string& text = o.at(name);
+      if (const std::string why = unsafeRegexReason(text); !why.empty())
+        throw invalid_option(std::string("engine option '") + name + "' = '" + text.substr(0, 80) +
+                             (text.size() > 80 ? "...'" : "'") + ": " + why);
       try {
         // Both select Block programs by name in this engine (programs.filter wraps programs in
         // implicit blocks in Poplar; here every named program is already one).
