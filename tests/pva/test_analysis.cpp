@@ -256,3 +256,39 @@ TEST_CASE("An operation's or a group's live bytes never exceed the liveness peak
   CHECK(pva::peakNotAlwaysLiveBytes(all) == peak); // every variable: the report's own peak
   CHECK(plainSum > peak);                          // what the old column summed
 }
+
+TEST_CASE("operationFigures: code, vertices and exchanged bytes of an operation's programs", "[pva][analysis]") {
+  const pva::Report report = pva::openReport(test::sampleReport("mlp").string(),
+                                             (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
+  test::Report raw(test::sampleReport("mlp"));
+  u64 vertices = 0, exchanged = 0;
+  for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) {
+    INFO(op.name());
+    const pva::OperationFigures f = pva::operationFigures(op);
+    // The oracle: the same sums over the programs table and compute sets by raw SQL.
+    std::string ids;
+    for (const pva::ProgramPtr& p : op.programs()) ids += (ids.empty() ? "" : ",") + std::to_string(p->_id());
+    if (ids.empty()) {
+      CHECK(f.codeBytes == 0);
+      continue;
+    }
+    CHECK(f.exchangeBytes == integer(raw, "SELECT coalesce(sum(data_bytes), 0) FROM programs WHERE id IN (" + ids +
+                                              ") AND type IN ('DoExchange', 'GlobalExchange', 'StreamCopyBegin', "
+                                              "'StreamCopyMid', 'StreamCopyEnd')"));
+    CHECK(f.vertices == integer(raw, "SELECT coalesce(sum(num_vertices), 0) FROM compute_sets WHERE id IN (SELECT "
+                                     "DISTINCT compute_set FROM programs WHERE id IN (" + ids + ") AND type = 'OnTileExecute')"));
+    CHECK(f.computeSets == integer(raw, "SELECT count(DISTINCT compute_set) FROM programs WHERE id IN (" + ids +
+                                        ") AND type = 'OnTileExecute'"));
+    u64 code = 0;
+    for (const auto& row : raw.rows("SELECT control_code_by_tile, code_bytes_by_tile FROM programs WHERE id IN (" + ids + ")"))
+      for (const test::Value& blob : row)
+        if (blob.type == test::Value::Blob)
+          for (u64 v : tessera::profiler::decodeTileValues(blob.bytes.data(), blob.bytes.size())) code += v;
+    CHECK(f.codeBytes == code);
+    CHECK(f.peakNotAlwaysLiveBytes == pva::peakNotAlwaysLiveBytes(op.vars()));
+    vertices += f.vertices;
+    exchanged += f.exchangeBytes;
+  }
+  CHECK(vertices > 0);
+  CHECK(exchanged > 0);
+}

@@ -4,12 +4,14 @@
 #include "core/Settings.hpp"
 #include "models/ComparisonModel.hpp"
 #include "models/KeyValueModel.hpp"
+#include "models/LayerTotalsModel.hpp"
 #include "models/OperationsModel.hpp"
 #include "models/ProgramTreeModel.hpp"
 #include "widgets/ComparePage.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/ProgramTreePage.hpp"
 
+#include <pva/Analysis.hpp>
 #include <pva/Debug.hpp>
 
 #include <QComboBox>
@@ -17,8 +19,11 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QTableView>
+#include <QHeaderView>
 #include <QTest>
 #include <QTreeView>
+
+#include <algorithm>
 
 using namespace tessera::viewer;
 
@@ -141,6 +146,60 @@ private slots:
     QCOMPARE(page.layers()->count(), int(page.model()->operations()->layers.size()) + 1);
     page.layers()->setCurrentIndex(0);
     QCOMPARE(page.model()->rowCount(), int(page.model()->operations()->operations.size()));
+  }
+  // Code, vertices and exchanged bytes per operation come from pva::operationFigures; the Layers
+  // tab totals the operations shown per layer, and the header's menu hides columns.
+  void operationsShowCodeVerticesExchangeAndLayerTotals() {
+    OperationsPage page;
+    page.resize(1200, 700);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    page.layers()->setCurrentIndex(0); // all layers
+    const OperationsModel* model = page.model();
+    const pva::Report report = Document::resolve(viewer_test::mlpReport())->openReport();
+    const auto ops = pva::OperationAnalysis(report).operations();
+    std::uint64_t vertices = 0, exchanged = 0, code = 0;
+    // loadOperations keeps libpva's order (names repeat: user contexts share them).
+    const auto& infos = model->operations()->operations;
+    QCOMPARE(infos.size(), ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const OperationInfo& op = infos[i];
+      const pva::OperationFigures f = pva::operationFigures(ops[i]);
+      QCOMPARE(op.vertices, f.vertices);
+      QCOMPARE(op.codeBytes, f.codeBytes);
+      QCOMPARE(op.exchangeBytes, f.exchangeBytes);
+      vertices += op.vertices;
+      exchanged += op.exchangeBytes;
+      code += op.codeBytes;
+    }
+    for (int r = 0; r < model->rowCount(); ++r)
+      QCOMPARE(model->index(r, OperationsModel::VerticesColumn).data(OperationsModel::SortRole).toULongLong(),
+               model->operationAt(r)->vertices);
+    QVERIFY(vertices > 0 && exchanged > 0 && code > 0); // the MLP's matmuls have vertices and exchanges
+    // Layers: one row a layer; their operation counts add up to the rows shown.
+    LayerTotalsModel* layers = page.layerTotals();
+    const auto tester = viewer_test::checkModel(layers);
+    page.table()->clearSelection();
+    QCOMPARE(layers->rowCount(), int(model->operations()->layers.size()));
+    std::uint64_t counted = 0, layerVertices = 0;
+    for (int r = 0; r < layers->rowCount(); ++r) {
+      counted += layers->index(r, LayerTotalsModel::OperationsColumn).data(LayerTotalsModel::SortRole).toULongLong();
+      layerVertices += layers->index(r, LayerTotalsModel::VerticesColumn).data(LayerTotalsModel::SortRole).toULongLong();
+    }
+    QCOMPARE(counted, std::uint64_t(model->rowCount()));
+    QCOMPARE(layerVertices, vertices);
+    // A layer's live bytes at its peak never exceed the report's peak.
+    const std::uint64_t peak = pva::summarize(report).memory.peakLiveness.notAlwaysLiveBytes;
+    for (int r = 0; r < layers->rowCount(); ++r)
+      QVERIFY(layers->index(r, LayerTotalsModel::LiveAtPeakColumn).data(LayerTotalsModel::SortRole).toULongLong() <= peak);
+    // The column chooser: hide and show a figure; the name cannot be hidden.
+    page.setColumnShown(OperationsModel::CodeColumn, false);
+    QVERIFY(page.table()->horizontalHeader()->isSectionHidden(OperationsModel::CodeColumn));
+    page.setColumnShown(OperationsModel::CodeColumn, true);
+    QVERIFY(!page.table()->horizontalHeader()->isSectionHidden(OperationsModel::CodeColumn));
+    page.setColumnShown(OperationsModel::NameColumn, false);
+    QVERIFY(!page.table()->horizontalHeader()->isSectionHidden(OperationsModel::NameColumn));
   }
   void operationsWithoutDebugInformationSaySo() {
     // A copy of the report without its debug.cbor.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <pva/Compilation.hpp>
+#include <pva/Debug.hpp>
 #include <pva/Execution.hpp>
 #include <pva/Report.hpp>
 
@@ -158,6 +159,18 @@ std::uint64_t peakLiveBytes(std::vector<LiveRange> ranges);
 /// peak at most, so it never exceeds MemorySummary::peakLiveness.notAlwaysLiveBytes, whereas
 /// their plain sum can (variables whose lives do not meet share addresses).
 std::uint64_t peakNotAlwaysLiveBytes(const std::vector<Variable>& variables);
+
+/// What an operation's programs hold in tile memory and move, for one execution of each (all
+/// tiles of one replica). Vertex code is not included: vertex types are shared by operations.
+struct OperationFigures {
+  std::uint64_t codeBytes = 0;     ///< control code and exchange code of its programs
+  std::uint64_t vertices = 0;      ///< vertices of the compute sets its programs run (each set once)
+  std::uint64_t computeSets = 0;   ///< those compute sets
+  std::uint64_t exchangeBytes = 0; ///< data its exchanges, global exchanges and stream copies move
+  std::uint64_t alwaysLiveBytes = 0;
+  std::uint64_t peakNotAlwaysLiveBytes = 0; ///< as peakNotAlwaysLiveBytes(op.vars())
+};
+OperationFigures operationFigures(const Operation& operation);
 
 /// Cycles of a program or compute set over a span of steps: each step counts the cycles of its
 /// slowest IPU.

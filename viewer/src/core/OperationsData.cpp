@@ -50,12 +50,14 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
       info.programs.push_back({QString::fromStdString(program->name()),
                                QString::fromStdString(pva::Program::typeName(program->type())), executed});
     }
-    const std::vector<pva::Variable> vars = op.vars();
-    for (const pva::Variable& v : vars) {
-      if (v.alwaysLive()) info.alwaysLiveBytes += v.bytes();
+    for (const pva::Variable& v : op.vars())
       info.variables.push_back({QString::fromStdString(v.name()), v.id(), v.bytes(), v.alwaysLive(), v.liveFrom(), v.liveTo()});
-    }
-    info.notAlwaysLiveBytes = pva::peakNotAlwaysLiveBytes(vars);
+    const pva::OperationFigures figures = pva::operationFigures(op);
+    info.alwaysLiveBytes = figures.alwaysLiveBytes;
+    info.notAlwaysLiveBytes = figures.peakNotAlwaysLiveBytes;
+    info.codeBytes = figures.codeBytes;
+    info.vertices = figures.vertices;
+    info.exchangeBytes = figures.exchangeBytes;
     layers.insert(info.layer);
     d.operations.push_back(std::move(info));
   }

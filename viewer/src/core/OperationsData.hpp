@@ -35,8 +35,16 @@ struct OperationInfo {
   /// The most bytes of its not-always-live variables live at one step (pva::peakLiveBytes):
   /// never more than the report's liveness peak.
   std::uint64_t notAlwaysLiveBytes = 0;
+  std::uint64_t codeBytes = 0, vertices = 0, exchangeBytes = 0; ///< pva::OperationFigures
   std::vector<OperationProgram> programs;
   std::vector<OperationVariable> variables;
+};
+
+/// The operations of one layer, totalled (OperationsModel::layerTotals).
+struct LayerTotals {
+  QString layer;
+  std::uint64_t operations = 0;
+  OperationInfo totals;
 };
 
 struct OperationsData {

@@ -1,6 +1,8 @@
 // Filtering, sorting and formatting of the Operations table.
 #include "models/OperationsModel.hpp"
 
+#include <map>
+
 #include "core/Format.hpp"
 #include "core/Settings.hpp"
 
@@ -50,19 +52,40 @@ const OperationInfo* OperationsModel::operationAt(int row) const {
   return &m_data->operations[m_rows[std::size_t(row)]];
 }
 
-OperationInfo OperationsModel::totals() const {
+namespace {
+
+/// Totals of some operations (see OperationsModel::totals).
+OperationInfo totalsOf(const std::vector<const OperationInfo*>& ops) {
   OperationInfo t;
-  std::vector<const OperationInfo*> shown;
-  for (std::size_t r : m_rows) {
-    const OperationInfo& op = m_data->operations[r];
-    t.executedCycles += op.executedCycles;
-    t.estimatedCycles += op.estimatedCycles;
-    t.alwaysLiveBytes += op.alwaysLiveBytes;
-    shown.push_back(&op);
+  for (const OperationInfo* op : ops) {
+    t.executedCycles += op->executedCycles;
+    t.estimatedCycles += op->estimatedCycles;
+    t.alwaysLiveBytes += op->alwaysLiveBytes;
+    t.codeBytes += op->codeBytes;
+    t.vertices += op->vertices;
+    t.exchangeBytes += op->exchangeBytes;
   }
   // Not a sum: variables of different operations whose lives do not meet share addresses.
-  t.notAlwaysLiveBytes = peakNotAlwaysLiveBytes(shown);
+  t.notAlwaysLiveBytes = peakNotAlwaysLiveBytes(ops);
   return t;
+}
+
+} // namespace
+
+OperationInfo OperationsModel::totals() const {
+  std::vector<const OperationInfo*> shown;
+  if (!m_data) return {};
+  for (std::size_t r : m_rows) shown.push_back(&m_data->operations[r]);
+  return totalsOf(shown);
+}
+
+std::vector<LayerTotals> OperationsModel::layerTotals() const {
+  std::vector<LayerTotals> out;
+  if (!m_data) return out;
+  std::map<QString, std::vector<const OperationInfo*>> byLayer;
+  for (std::size_t r : m_rows) byLayer[m_data->operations[r].layer].push_back(&m_data->operations[r]);
+  for (const auto& [layer, ops] : byLayer) out.push_back({layer, ops.size(), totalsOf(ops)});
+  return out;
 }
 
 int OperationsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
@@ -77,6 +100,9 @@ QVariant OperationsModel::sortValue(const OperationInfo& op, int column) const {
   case EstimatedColumn: return QVariant::fromValue<qulonglong>(op.estimatedCycles);
   case AlwaysLiveColumn: return QVariant::fromValue<qulonglong>(op.alwaysLiveBytes);
   case NotAlwaysLiveColumn: return QVariant::fromValue<qulonglong>(op.notAlwaysLiveBytes);
+  case CodeColumn: return QVariant::fromValue<qulonglong>(op.codeBytes);
+  case VerticesColumn: return QVariant::fromValue<qulonglong>(op.vertices);
+  case ExchangeColumn: return QVariant::fromValue<qulonglong>(op.exchangeBytes);
   case ProgramsColumn: return QVariant::fromValue<qulonglong>(op.programs.size());
   case StepsColumn: return QVariant::fromValue<qlonglong>(op.firstStep);
   default: return {};
@@ -99,6 +125,9 @@ QVariant OperationsModel::data(const QModelIndex& index, int role) const {
   case EstimatedColumn: return formatCount(op->estimatedCycles);
   case AlwaysLiveColumn: return formatBytes(op->alwaysLiveBytes, units);
   case NotAlwaysLiveColumn: return formatBytes(op->notAlwaysLiveBytes, units);
+  case CodeColumn: return formatBytes(op->codeBytes, units);
+  case VerticesColumn: return formatCount(op->vertices);
+  case ExchangeColumn: return formatBytes(op->exchangeBytes, units);
   case ProgramsColumn: return formatCount(op->programs.size());
   case StepsColumn:
     if (op->firstStep < 0) return QStringLiteral("-");
@@ -110,12 +139,17 @@ QVariant OperationsModel::data(const QModelIndex& index, int role) const {
 QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
   static const char* const names[] = {"Operation", "Type", "Layer", "Cycles (all runs)", "Estimate (each step once)",
-                                      "Always live", "Live at its peak", "Programs", "Steps"};
+                                      "Always live", "Live at its peak", "Code", "Vertices", "Exchanged",
+                                      "Programs", "Steps"};
   static const char* const tips[] = {
       "The operation's name (its debug context)", "The operation type (PopLibs op or user context)",
       "The software layer that made it", "Cycles of its steps in the execution, slowest IPU, all runs",
       "Compile-time estimate, slowest tile per step, summed", "Bytes of its always-live variables",
-      "The most bytes of its not-always-live variables live at one step (at most the report's liveness peak)", "Programs it made", "First and last liveness step of its programs"};
+      "The most bytes of its not-always-live variables live at one step (at most the report's liveness peak)",
+      "Control and exchange code of its programs, all tiles (vertex code is shared between operations)",
+      "Vertices of the compute sets it runs", "Bytes its exchanges and stream copies move, each once", "Programs it made", "First and last liveness step of its programs"};
+  static_assert(sizeof names / sizeof *names == ColumnCount && sizeof tips / sizeof *tips == ColumnCount,
+                "a title and a tip for every column");
   if (section < 0 || section >= ColumnCount) return {};
   if (role == Qt::DisplayRole) return tr(names[section]);
   if (role == Qt::ToolTipRole) return tr(tips[section]);

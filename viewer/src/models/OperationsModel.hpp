@@ -16,7 +16,7 @@ class OperationsModel : public QAbstractTableModel {
 public:
   enum Column {
     NameColumn, TypeColumn, LayerColumn, ExecutedColumn, EstimatedColumn, AlwaysLiveColumn,
-    NotAlwaysLiveColumn, ProgramsColumn, StepsColumn, ColumnCount
+    NotAlwaysLiveColumn, CodeColumn, VerticesColumn, ExchangeColumn, ProgramsColumn, StepsColumn, ColumnCount
   };
   /// The raw number behind a numeric column (sorting, tests).
   static constexpr int SortRole = Qt::UserRole + 1;
@@ -30,8 +30,11 @@ public:
   void setTextFilter(const QString& text);
   /// The operation shown at a row.
   const OperationInfo* operationAt(int row) const;
-  /// Sums over the rows shown: executed and estimated cycles, always-live and not-always-live bytes.
+  /// Totals over the rows shown: cycles, code, vertices and exchanged bytes summed; the
+  /// not-always-live bytes of all their variables at one step (not a sum).
   OperationInfo totals() const;
+  /// The same for each layer of the rows shown, by layer name.
+  std::vector<LayerTotals> layerTotals() const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

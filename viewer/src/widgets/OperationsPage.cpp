@@ -4,6 +4,7 @@
 #include "core/Format.hpp"
 #include "core/Settings.hpp"
 #include "models/KeyValueModel.hpp"
+#include "models/LayerTotalsModel.hpp"
 #include "models/OperationsModel.hpp"
 #include "widgets/Tables.hpp"
 
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -36,7 +38,8 @@ QTableView* keyValueView(KeyValueModel* model, QWidget* parent) {
 } // namespace
 
 OperationsPage::OperationsPage(QWidget* parent)
-    : Page(parent), m_model(new OperationsModel(this)), m_summary(new KeyValueModel(this)),
+    : Page(parent), m_model(new OperationsModel(this)), m_layerTotals(new LayerTotalsModel(this)),
+      m_summary(new KeyValueModel(this)),
       m_programs(new KeyValueModel(this)), m_variables(new KeyValueModel(this)), m_stack(new QStackedWidget(this)),
       m_noDebug(new QLabel(this)), m_layers(new QComboBox(this)), m_filter(new QLineEdit(this)),
       m_table(new QTableView(this)), m_tabs(new QTabWidget(this)), m_debug(new QPlainTextEdit(this)) {
@@ -61,12 +64,21 @@ OperationsPage::OperationsPage(QWidget* parent)
   makeCompact(m_table);
   m_table->horizontalHeader()->setStretchLastSection(false);
   connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &OperationsPage::showSelection);
+  // The column chooser: the header's context menu lists every column with a check box.
+  m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_table->horizontalHeader(), &QHeaderView::customContextMenuRequested, this, &OperationsPage::showColumnMenu);
+
+  auto* layersView = new QTableView(this);
+  layersView->setModel(m_layerTotals);
+  makeCompact(layersView);
+  connect(m_layerTotals, &QAbstractItemModel::modelReset, layersView, [layersView] { layersView->resizeColumnsToContents(); });
 
   m_debug->setReadOnly(true);
   m_tabs->addTab(keyValueView(m_summary, this), tr("Summary"));
   m_tabs->addTab(keyValueView(m_programs, this), tr("Programs"));
   m_tabs->addTab(keyValueView(m_variables, this), tr("Variables"));
   m_tabs->addTab(m_debug, tr("Debug"));
+  m_tabs->addTab(layersView, tr("Layers"));
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Layer:"), this));
@@ -117,8 +129,28 @@ void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
       reportError());
 }
 
+void OperationsPage::setColumnShown(int column, bool shown) {
+  // The operation's name stays: a table of figures without it says nothing.
+  if (column == OperationsModel::NameColumn || column < 0 || column >= OperationsModel::ColumnCount) return;
+  m_table->horizontalHeader()->setSectionHidden(column, !shown);
+}
+
+void OperationsPage::showColumnMenu(const QPoint& at) {
+  QMenu menu(this);
+  QHeaderView* header = m_table->horizontalHeader();
+  for (int c = 0; c < OperationsModel::ColumnCount; ++c) {
+    QAction* action = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
+    action->setCheckable(true);
+    action->setChecked(!header->isSectionHidden(c));
+    action->setEnabled(c != OperationsModel::NameColumn);
+    connect(action, &QAction::toggled, this, [this, c](bool on) { setColumnShown(c, on); });
+  }
+  menu.exec(header->mapToGlobal(at));
+}
+
 void OperationsPage::showSelection() {
   const MemoryUnits units = Settings::instance().memoryUnits();
+  m_layerTotals->setRows(std::make_shared<const std::vector<LayerTotals>>(m_model->layerTotals()));
   const QModelIndexList rows = m_table->selectionModel() ? m_table->selectionModel()->selectedRows() : QModelIndexList();
   const OperationInfo* op = rows.isEmpty() ? nullptr : m_model->operationAt(rows.front().row());
   if (!op) {
@@ -128,6 +160,9 @@ void OperationsPage::showSelection() {
                         {tr("Estimated cycles (each step once)"), formatCount(t.estimatedCycles)},
                         {tr("Always-live bytes"), formatBytes(t.alwaysLiveBytes, units)},
                         {tr("Not-always-live bytes at their peak"), formatBytes(t.notAlwaysLiveBytes, units)},
+                        {tr("Code (control and exchange)"), formatBytes(t.codeBytes, units)},
+                        {tr("Vertices"), formatCount(t.vertices)},
+                        {tr("Exchanged bytes (each once)"), formatBytes(t.exchangeBytes, units)},
                         {tr("Selection"), tr("none: select an operation for its details")}});
     m_programs->setRows({});
     m_variables->setRows({});
@@ -141,6 +176,9 @@ void OperationsPage::showSelection() {
                       {tr("Estimated cycles (each step once)"), formatCount(op->estimatedCycles)},
                       {tr("Always-live bytes"), formatBytes(op->alwaysLiveBytes, units)},
                       {tr("Not-always-live bytes at their peak"), formatBytes(op->notAlwaysLiveBytes, units)},
+                      {tr("Code (control and exchange)"), formatBytes(op->codeBytes, units)},
+                      {tr("Vertices"), formatCount(op->vertices)},
+                      {tr("Exchanged bytes (each once)"), formatBytes(op->exchangeBytes, units)},
                       {tr("Liveness steps"), op->firstStep < 0 ? QStringLiteral("-")
                                                                : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
                       {tr("Location"), op->location}});

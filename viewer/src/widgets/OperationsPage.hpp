@@ -17,6 +17,7 @@ class QTabWidget;
 namespace tessera::viewer {
 
 class KeyValueModel;
+class LayerTotalsModel;
 class OperationsModel;
 
 class OperationsPage : public Page {
@@ -35,10 +36,15 @@ public:
   KeyValueModel* programs() const { return m_programs; }
   KeyValueModel* variables() const { return m_variables; }
   QPlainTextEdit* debugText() const { return m_debug; }
+  LayerTotalsModel* layerTotals() const { return m_layerTotals; }
+  /// Shows or hides a column of the table (the header's context menu does this too).
+  void setColumnShown(int column, bool shown);
 
 private:
   void showSelection();
+  void showColumnMenu(const QPoint& at);
   OperationsModel* m_model;
+  LayerTotalsModel* m_layerTotals;
   KeyValueModel *m_summary, *m_programs, *m_variables;
   QStackedWidget* m_stack;
   QLabel* m_noDebug;

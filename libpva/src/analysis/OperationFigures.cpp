@@ -1,0 +1,46 @@
+// pva::operationFigures: code, vertices and exchanged bytes of one operation's programs.
+#include <pva/Analysis.hpp>
+#include <pva/Program.hpp>
+
+#include <numeric>
+#include <set>
+
+namespace pva {
+
+namespace {
+
+std::uint64_t sum(const std::vector<std::uint64_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t(0)); }
+
+bool movesData(Program::Type t) {
+  switch (t) {
+  case Program::Type::DoExchange:
+  case Program::Type::GlobalExchange:
+  case Program::Type::StreamCopyBegin:
+  case Program::Type::StreamCopyMid:
+  case Program::Type::StreamCopyEnd: return true;
+  default: return false;
+  }
+}
+
+} // namespace
+
+OperationFigures operationFigures(const Operation& operation) {
+  OperationFigures f;
+  std::set<unsigned> computeSets;
+  for (const ProgramPtr& p : operation.programs()) {
+    f.codeBytes += sum(p->controlCodeByTile()) + sum(p->codeBytesByTile());
+    if (movesData(p->type())) f.exchangeBytes += p->dataBytes();
+    if (p->type() == Program::Type::OnTileExecute) {
+      const ComputeSet cs = static_cast<const OnTileExecuteProgram&>(*p).computeSet();
+      if (computeSets.insert(cs.id()).second) f.vertices += cs.numVertices();
+    }
+  }
+  f.computeSets = computeSets.size();
+  const std::vector<Variable> vars = operation.vars();
+  for (const Variable& v : vars)
+    if (v.alwaysLive()) f.alwaysLiveBytes += v.bytes();
+  f.peakNotAlwaysLiveBytes = peakNotAlwaysLiveBytes(vars);
+  return f;
+}
+
+} // namespace pva
