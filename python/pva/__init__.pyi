@@ -5,6 +5,9 @@ from typing import Callable, Dict, Iterator, List, overload
 import numpy as np
 import numpy.typing as npt
 
+# Every per-tile array (the ...ByTile properties, TileCycleTotals.byTile) has exactly
+# report.compilation.target.tilesPerReplica entries, index t for tile t of a replica, zeros
+# included (numTiles without replication): never shorter, never empty.
 TileArray = npt.NDArray[np.uint64]
 
 class Exception(RuntimeError): ...

@@ -12,6 +12,19 @@
 
 namespace pva {
 
+/// The device the report was compiled for.
+///
+/// Per-tile arrays (every `...ByTile` accessor of libpva: Program::controlCodeByTile,
+/// codeBytesByTile and estimatedCyclesByTile, ComputeSet::estimatedCyclesByTile,
+/// ComputeSetVertices::countByTile, ExecutionStep::cyclesByTile, ComputeSetExecution's two,
+/// TileCycleTotals::byTile) always hold exactly tilesPerReplica() entries, entry t for tile t of
+/// a replica, zeros included: a program with no exchange code, a control program with no
+/// estimate or a step that left a tile idle gives zeros there, never a shorter or empty array.
+/// Without replication that is numTiles(). Replicas run the same compiled program, so tile t of
+/// replica r (device tile r * tilesPerReplica() + t) has the same figures as tile t; only
+/// CompilationReport::tiles() lists every tile of the device. This follows Poplar's libpva, whose
+/// clients size these arrays by one replica (PopLiner slices each of them to one replica's tiles
+/// and warns that replicated reports are not supported).
 class Target {
 public:
   enum class Type { Ipu, IpuModel, Cpu, Unknown };
@@ -280,7 +293,7 @@ class ComputeSetVertices {
 public:
   const VertexType& type() const { return type_; }
   std::uint64_t count() const { return count_; }
-  /// Instances on each tile of one replica.
+  /// Instances on each tile of one replica: tilesPerReplica() entries, 0 where there are none.
   std::vector<std::uint64_t> countByTile() const;
 
 private:
@@ -298,7 +311,8 @@ public:
   const std::string& name() const { return name_; }
   std::uint64_t numVertices() const { return numVertices_; }
   std::vector<ComputeSetVertices> vertices() const;
-  /// Compile-time estimate of the compute cycles on each tile of one replica.
+  /// Compile-time estimate of the compute cycles on each tile of one replica (tilesPerReplica()
+  /// entries, 0 on tiles without vertices).
   std::vector<std::uint64_t> estimatedCyclesByTile() const;
   /// Needs debug information; null otherwise.
   std::shared_ptr<const DebugContext> debugContext() const;

@@ -61,6 +61,8 @@ private:
 class ComputeSetExecution {
 public:
   const std::string& name() const;
+  /// Measured and estimated cycles on each tile of one replica (Target::tilesPerReplica()
+  /// entries, 0: the tile did nothing).
   std::vector<std::uint64_t> cyclesByTile() const;
   std::vector<std::uint64_t> estimatedCyclesByTile() const;
 
@@ -140,7 +142,8 @@ public:
   ProgramPtr program() const;
   /// Only the IPUs that took part, decoded as they are read (see IpuExecutions).
   IpuExecutions ipus() const;
-  /// Cycles on each tile of one replica (0: the tile did nothing).
+  /// Cycles on each tile of one replica: Target::tilesPerReplica() entries, 0 where the tile did
+  /// nothing (every step type, exchanges and syncs included).
   std::vector<std::uint64_t> cyclesByTile() const;
   /// OnTileExecute steps: the compute set they ran; empty for other steps.
   std::vector<ComputeSetExecution> computeSets() const;
@@ -189,6 +192,7 @@ public:
   ExecutionStep operator[](std::size_t i) const;
   ExecutionStep at(std::size_t i) const;
 
+  /// Target::tilesPerReplica() entries for every kind, zeros included.
 private:
   friend struct detail::Access;
   std::shared_ptr<detail::ReportState> s_;

@@ -59,6 +59,16 @@ const storage::U64s& ReportState::getTileColumn(storage::TileColumn column) {
   });
   return lazy.value;
 }
+storage::U64s ReportState::perTile(storage::U64s values, const char* what) {
+  const unsigned n = tilesPerReplica();
+  if (values.size() == n) return values; // the writer's dense arrays: no copy, no fill
+  if (!values.empty())
+    store.corrupt("corrupted report (" + std::string(what) + " has " + std::to_string(values.size()) +
+                  " tiles; a replica of the target has " + std::to_string(n) + ")");
+  values.assign(n, 0);
+  return values;
+}
+
 
 const std::vector<MemoryCategories>& ReportState::getCategories() {
   categories.get([&] {

@@ -16,6 +16,14 @@ namespace {
 /// than mapped afresh (bench_pva_reader: 512 beat 4096 by about 10%).
 constexpr std::uint64_t kChunk = 512;
 
+/// A run's cycles per tile of one replica for every kind (kinds the report lacks: zeros).
+std::vector<std::vector<std::uint64_t>> runTileCycles(ReportState& s, unsigned run) {
+  auto byKind = s.store.runTileCycles(run);
+  byKind.resize(TileCycleTotals::numKinds);
+  for (auto& k : byKind) k = s.perTile(std::move(k), "a run's cycles by kind");
+  return byKind;
+}
+
 std::uint64_t totalSteps(ReportState& s) {
   std::uint64_t n = 0;
   for (const auto& r : s.getRuns()) n = std::max(n, r.firstStep + r.numSteps);
@@ -43,9 +51,9 @@ TileCycleTotals ExecutionReport::tileCycleTotals() const {
   std::vector<std::vector<std::uint64_t>> sum(TileCycleTotals::numKinds,
                                                 std::vector<std::uint64_t>(s_->tilesPerReplica(), 0));
   for (const auto& r : s_->getRuns()) {
-    const auto byKind = s_->store.runTileCycles(r.id);
-    for (std::size_t k = 0; k < byKind.size() && k < sum.size(); ++k)
-      for (std::size_t t = 0; t < byKind[k].size() && t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
+    const auto byKind = runTileCycles(*s_, r.id);
+    for (std::size_t k = 0; k < sum.size(); ++k)
+      for (std::size_t t = 0; t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
   }
   return Access::tileCycleTotals(std::move(sum));
 }
@@ -127,8 +135,9 @@ ProgramPtr ExecutionStep::program() const { return chunk_->state->program(progra
 IpuExecutions ExecutionStep::ipus() const { return Access::ipuExecutions(chunk_, index_, ipusOffset_, ipusSize_); }
 
 std::vector<std::uint64_t> ExecutionStep::cyclesByTile() const {
-  if (cyclesSize_) return chunk_->state->store.decodeTileValues(chunk_->at(cyclesOffset_), cyclesSize_, "step cycles");
-  return chunk_->state->store.programBlob(program_, ProgramBlob::EstimatedCycles);
+  ReportState& s = *chunk_->state;
+  if (cyclesSize_) return s.perTile(s.store.decodeTileValues(chunk_->at(cyclesOffset_), cyclesSize_, "step cycles"), "a step's cycles");
+  return s.perTile(s.store.programBlob(program_, ProgramBlob::EstimatedCycles), "a step's cycles");
 }
 
 std::vector<ComputeSetExecution> ExecutionStep::computeSets() const {
@@ -145,19 +154,19 @@ const std::string& ComputeSetExecution::name() const {
 }
 
 std::vector<std::uint64_t> ComputeSetExecution::cyclesByTile() const {
-  if (!stepCycles_.empty()) return s_->store.decodeTileValues(stepCycles_, "step cycles");
-  return s_->store.programBlob(program_, ProgramBlob::EstimatedCycles);
+  if (!stepCycles_.empty()) return s_->perTile(s_->store.decodeTileValues(stepCycles_, "step cycles"), "a step's cycles");
+  return s_->perTile(s_->store.programBlob(program_, ProgramBlob::EstimatedCycles), "a step's cycles");
 }
 
 std::vector<std::uint64_t> ComputeSetExecution::estimatedCyclesByTile() const {
-  return s_->store.computeSetEstimate(computeSet_);
+  return s_->perTile(s_->store.computeSetEstimate(computeSet_), "a compute set's estimated cycles");
 }
 
 // --- runs, totals, blocks -------------------------------------------------------------------------
 
 ExecutionSteps Run::steps() const { return Access::steps(s_, firstStep_, firstStep_ + numSteps_); }
 
-TileCycleTotals Run::tileCycleTotals() const { return Access::tileCycleTotals(s_->store.runTileCycles(index_)); }
+TileCycleTotals Run::tileCycleTotals() const { return Access::tileCycleTotals(runTileCycles(*s_, index_)); }
 
 std::uint64_t TileCycleTotals::total(Kind k) const {
   std::uint64_t s = 0;

@@ -89,6 +89,11 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
   Variable variable(std::uint64_t id);
   unsigned tilesPerReplica();
   /// Throws InvalidArgumentError naming the report.
+  /// A per-tile array as every public accessor returns it: one entry per tile of one replica,
+  /// because clients index these arrays by tile. Nothing stored (a NULL blob: the program has no
+  /// exchange code, no estimate...) gives zeros; a stored array of another length is damage.
+  /// `what` names the array in the error.
+  storage::U64s perTile(storage::U64s values, const char* what);
   [[noreturn]] void badArgument(const std::string& what) const;
 };
 
