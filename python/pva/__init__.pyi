@@ -397,8 +397,10 @@ class Operation:
     debugContext: DebugContext
     replacedDebugContext: List[DebugContext]
     vars: List[Variable]
-    firstStepIndex: int
-    lastStepIndex: int
+    # Indices into compilation.livenessProgramSteps, both included; None when none of the
+    # operation's programs is a step of the schedule (a variable's context, a loop).
+    firstStepIndex: int | None
+    lastStepIndex: int | None
     estimatedCycles: int
     variableBytes: int
     def programs(self) -> List[Program]: ...

@@ -1,11 +1,12 @@
 // Per-tile arrays hold one entry per tile of a replica whatever the program, compute set or step
-// (public clients index them by tile).
+// (public clients index them by tile), and operations without steps say so without a number.
 // Lengths and values are checked against the file read with raw SQLite, not against libpva.
 #include "PvaTestUtil.hpp"
 
 #include "common/RawDb.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace {
@@ -130,6 +131,50 @@ TEST_CASE("A stored per-tile array of the wrong length is a corrupted report, no
     checked = true;
   }
   CHECK(checked);
+}
+
+TEST_CASE("Operations that run no step have no step indices; the others a range that matches the schedule", "[pva][debug][per-tile]") {
+  const auto& profile = test::sampleReport("mlp");
+  test::Report raw(profile);
+  // Oracle: the liveness steps of each program, by raw SQL.
+  std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOf;
+  for (const auto& row : raw.rows("SELECT id, program FROM liveness_steps ORDER BY id"))
+    stepsOf[std::uint64_t(row[1].i)].push_back(std::uint64_t(row[0].i));
+  const auto numSteps = std::uint64_t(raw.integer("SELECT count(*) FROM liveness_steps"));
+
+  const auto report = pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
+  std::size_t withSteps = 0, without = 0, loopsWithout = 0;
+  for (const auto& op : pva::OperationAnalysis(report).operations()) {
+    INFO("operation " << op.name());
+    std::optional<std::uint64_t> first, last;
+    bool hasLoop = false;
+    for (const auto& p : op.programs()) {
+      hasLoop = hasLoop || p->type() == pva::Program::Type::Repeat;
+      auto it = stepsOf.find(p->_id());
+      if (it == stepsOf.end()) continue;
+      first = first ? std::min(*first, it->second.front()) : it->second.front();
+      last = last ? std::max(*last, it->second.back()) : it->second.back();
+    }
+    REQUIRE(op.firstStepIndex().has_value() == first.has_value());
+    REQUIRE(op.lastStepIndex().has_value() == last.has_value());
+    if (op.firstStepIndex()) {
+      ++withSteps;
+      CHECK(op.firstStepIndex().value() == *first);
+      CHECK(op.lastStepIndex().value() == *last);
+      CHECK(*op.firstStepIndex() <= *op.lastStepIndex());
+      CHECK(*op.lastStepIndex() < numSteps);
+    } else {
+      ++without;
+      if (hasLoop) ++loopsWithout;
+      // No number to take for a step: reading one is an error naming the reason.
+      CHECK_THROWS_AS(op.firstStepIndex().value(), pva::InvalidArgumentError);
+      CHECK_THROWS_AS(*op.lastStepIndex(), pva::InvalidArgumentError);
+      CHECK(op.firstStepIndex().value_or(numSteps) == numSteps);
+    }
+  }
+  CHECK(withSteps > 0);
+  CHECK(without > 0);      // variables' debug contexts
+  CHECK(loopsWithout > 0); // the training loop: its body's steps belong to the ops inside it
 }
 
 TEST_CASE("With replicas, per-tile arrays cover the tiles of one replica", "[pva][per-tile]") {

@@ -1,6 +1,6 @@
 """Per-tile arrays in Python hold one entry per tile of a replica (clients index them by tile,
-numpy adds them elementwise). Lengths and values are checked against Python's sqlite3 over the
-same file."""
+numpy adds them elementwise), and operations without steps give None, not a number. Lengths and
+values are checked against Python's sqlite3 over the same file."""
 import sqlite3
 
 import numpy as np
@@ -71,3 +71,26 @@ def test_mlp_softmax_copy_has_zero_code_bytes_on_every_tile(mlp):
     assert copy.type == pva.Program.Type.DoExchange
     assert copy.codeBytesByTile.shape == (n,) and not copy.codeBytesByTile.any()
     assert copy.codeBytesByTile[n - 1] == 0
+
+
+def test_operations_without_steps_give_none(mlp):
+    steps_of = {}
+    for step, program in rows(mlp, "SELECT id, program FROM liveness_steps ORDER BY id"):
+        steps_of.setdefault(program, []).append(step)
+    (num_steps,), = rows(mlp, "SELECT count(*) FROM liveness_steps")
+    with_steps = without = loops_without = 0
+    for op in pva.OperationAnalysis(mlp).operations:
+        mine = sorted(s for p in op.programs() for s in steps_of.get(p._id, []))
+        if mine:
+            with_steps += 1
+            assert (op.firstStepIndex, op.lastStepIndex) == (mine[0], mine[-1]), op.name
+            assert 0 <= op.firstStepIndex <= op.lastStepIndex < num_steps
+        else:
+            without += 1
+            assert op.firstStepIndex is None and op.lastStepIndex is None, op.name
+            if any(p.type == pva.Program.Type.Repeat for p in op.programs()):
+                loops_without += 1
+            # None cannot be taken for a step: indexing or a range with it fails.
+            with pytest.raises(TypeError):
+                range(op.firstStepIndex, 1)
+    assert with_steps and without and loops_without

@@ -61,8 +61,8 @@ struct Access {
 
   static std::unique_ptr<DebugContext> debugContext(const ReportState* s, const storage::DebugContextRow& row);
   static Operation operation(const std::shared_ptr<ReportState>& s, std::shared_ptr<const DebugContext> context,
-                             std::vector<std::uint64_t> programs, std::vector<Variable> vars, std::int64_t first,
-                             std::int64_t last, std::uint64_t cycles);
+                             std::vector<std::uint64_t> programs, std::vector<Variable> vars, StepIndex first,
+                             StepIndex last, std::uint64_t cycles);
   static std::int64_t parentOf(const DebugContext& c) { return c.parent_; }
 };
 
