@@ -5,6 +5,9 @@ from typing import Callable, Dict, Iterator, List, overload
 import numpy as np
 import numpy.typing as npt
 
+# Every per-tile array (the ...ByTile properties, TileCycleTotals.byTile) has exactly
+# report.compilation.target.tilesPerReplica entries, index t for tile t of a replica, zeros
+# included (numTiles without replication): never shorter, never empty.
 TileArray = npt.NDArray[np.uint64]
 
 class Exception(RuntimeError): ...
@@ -394,8 +397,10 @@ class Operation:
     debugContext: DebugContext
     replacedDebugContext: List[DebugContext]
     vars: List[Variable]
-    firstStepIndex: int
-    lastStepIndex: int
+    # Indices into compilation.livenessProgramSteps, both included; None when none of the
+    # operation's programs is a step of the schedule (a variable's context, a loop).
+    firstStepIndex: int | None
+    lastStepIndex: int | None
     estimatedCycles: int
     variableBytes: int
     def programs(self) -> List[Program]: ...

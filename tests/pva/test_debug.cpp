@@ -48,8 +48,9 @@ TEST_CASE("Operations group programs and variables under the op that made them",
   bool executes = false;
   for (const auto& p : mul->programs()) executes = executes || p->type() == pva::Program::Type::OnTileExecute;
   CHECK(executes);
-  CHECK(mul->firstStepIndex() >= 0);
-  CHECK(mul->lastStepIndex() >= mul->firstStepIndex());
+  REQUIRE(mul->firstStepIndex());
+  REQUIRE(mul->lastStepIndex());
+  CHECK(*mul->lastStepIndex() >= *mul->firstStepIndex());
   CHECK(mul->estimatedCycles() > 0);
   CHECK_FALSE(mul->vars().empty()); // the product it created
   CHECK(mul->variableBytes() >= 64);

@@ -12,6 +12,19 @@
 
 namespace pva {
 
+/// The device the report was compiled for.
+///
+/// Per-tile arrays (every `...ByTile` accessor of libpva: Program::controlCodeByTile,
+/// codeBytesByTile and estimatedCyclesByTile, ComputeSet::estimatedCyclesByTile,
+/// ComputeSetVertices::countByTile, ExecutionStep::cyclesByTile, ComputeSetExecution's two,
+/// TileCycleTotals::byTile) always hold exactly tilesPerReplica() entries, entry t for tile t of
+/// a replica, zeros included: a program with no exchange code, a control program with no
+/// estimate or a step that left a tile idle gives zeros there, never a shorter or empty array.
+/// Without replication that is numTiles(). Replicas run the same compiled program, so tile t of
+/// replica r (device tile r * tilesPerReplica() + t) has the same figures as tile t; only
+/// CompilationReport::tiles() lists every tile of the device. This follows Poplar's libpva, whose
+/// clients size these arrays by one replica (PopLiner slices each of them to one replica's tiles
+/// and warns that replicated reports are not supported).
 class Target {
 public:
   enum class Type { Ipu, IpuModel, Cpu, Unknown };
@@ -68,32 +81,23 @@ private:
 };
 
 namespace detail {
-/// A handle's reference to its open report. Handles share ownership of the report, except the
-/// tiles the report keeps for CompilationReport::tiles(): those borrow it (the report cannot own
-/// itself) and are reached only through a Tiles list, which owns the report. Copying a borrowed
-/// reference makes an owning one, so a Tile, TileMemory or MemoryTotal kept by value keeps the
-/// report open, while walking the tiles touches no reference count.
+/// A handle's reference to its open report. A copy keeps the report open, so a Tile, TileMemory
+/// or MemoryTotal kept by value stays valid after the Tiles list it came from is gone. (How the
+/// report's own tiles refer to it without keeping it open, since it cannot own itself, is
+/// libpva's business: the copy operations are in its source.)
 class StateRef {
 public:
   StateRef() = default;
-  StateRef(const StateRef& o) : p_(o.borrowed() ? o.owner() : o.p_) {}
-  StateRef(StateRef&& o) : p_(o.borrowed() ? o.owner() : std::move(o.p_)) {}
-  StateRef& operator=(const StateRef& o) {
-    if (this != &o) p_ = o.borrowed() ? o.owner() : o.p_;
-    return *this;
-  }
-  StateRef& operator=(StateRef&& o) {
-    if (this != &o) p_ = o.borrowed() ? o.owner() : std::move(o.p_);
-    return *this;
-  }
+  StateRef(const StateRef& o);
+  StateRef(StateRef&& o);
+  StateRef& operator=(const StateRef& o);
+  StateRef& operator=(StateRef&& o);
+  ~StateRef();
   ReportState* operator->() const noexcept { return p_.get(); }
   ReportState& operator*() const noexcept { return *p_; }
 
 private:
   friend struct Access;
-  /// Borrowed: a pointer without a control block (aliasing an empty shared_ptr).
-  bool borrowed() const noexcept { return p_ && p_.use_count() == 0; }
-  std::shared_ptr<ReportState> owner() const; ///< shares ownership of the borrowed report
   std::shared_ptr<ReportState> p_;
 };
 } // namespace detail
@@ -247,15 +251,15 @@ public:
   using const_reference = const Tile&;
   using iterator = const Tile*;
   using const_iterator = const Tile*;
-  const Tile* begin() const { return first_.get(); }
-  const Tile* end() const { return first_.get() + size_; }
+  const Tile* begin() const { return first_; }
+  const Tile* end() const { return first_ + size_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const Tile& operator[](std::size_t i) const { return first_.get()[i]; }
+  const Tile& operator[](std::size_t i) const { return first_[i]; }
   /// Throws std::out_of_range when i >= size(), like std::vector::at.
   const Tile& at(std::size_t i) const {
     if (i >= size_) throw std::out_of_range("pva::Tiles::at: no tile " + std::to_string(i) + " (there are " + std::to_string(size_) + ")");
-    return first_.get()[i];
+    return first_[i];
   }
   const Tile& front() const { return at(0); }
   const Tile& back() const { return at(size_ - 1); }
@@ -264,7 +268,8 @@ public:
 
 private:
   friend struct detail::Access;
-  std::shared_ptr<const Tile> first_; ///< owns the report; points at the first tile
+  std::shared_ptr<const detail::ReportState> report_; ///< keeps the report, and so its tiles, alive
+  const Tile* first_ = nullptr;                        ///< the report's own tiles
   std::size_t size_ = 0;
 };
 
@@ -284,7 +289,7 @@ class ComputeSetVertices {
 public:
   const VertexType& type() const { return type_; }
   std::uint64_t count() const { return count_; }
-  /// Instances on each tile of one replica.
+  /// Instances on each tile of one replica: tilesPerReplica() entries, 0 where there are none.
   std::vector<std::uint64_t> countByTile() const;
 
 private:
@@ -302,7 +307,8 @@ public:
   const std::string& name() const { return name_; }
   std::uint64_t numVertices() const { return numVertices_; }
   std::vector<ComputeSetVertices> vertices() const;
-  /// Compile-time estimate of the compute cycles on each tile of one replica.
+  /// Compile-time estimate of the compute cycles on each tile of one replica (tilesPerReplica()
+  /// entries, 0 on tiles without vertices).
   std::vector<std::uint64_t> estimatedCyclesByTile() const;
   /// Needs debug information; null otherwise.
   std::shared_ptr<const DebugContext> debugContext() const;

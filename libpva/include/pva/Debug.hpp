@@ -50,6 +50,26 @@ private:
   SourceLocation location_;
 };
 
+/// A liveness step index, or none: what Operation::firstStepIndex() and lastStepIndex() give.
+/// Shaped like std::optional<std::uint64_t> (public headers stay C++11): test it before use;
+/// value() and `*` throw InvalidArgumentError when there is none. Python sees an int or None.
+class StepIndex {
+public:
+  StepIndex() = default;
+  explicit StepIndex(std::uint64_t index) : index_(index), has_(true) {}
+  bool has_value() const { return has_; }
+  explicit operator bool() const { return has_; }
+  std::uint64_t value() const;
+  std::uint64_t operator*() const { return value(); }
+  std::uint64_t value_or(std::uint64_t none) const { return has_ ? index_ : none; }
+  bool operator==(const StepIndex& o) const { return has_ == o.has_ && (!has_ || index_ == o.index_); }
+  bool operator!=(const StepIndex& o) const { return !(*this == o); }
+
+private:
+  std::uint64_t index_ = 0;
+  bool has_ = false;
+};
+
 /// An operation (a PopLibs op call, or a user context that owns programs) and what it made.
 class Operation {
 public:
@@ -58,9 +78,13 @@ public:
   const std::string& type() const { return context_->opType(); }
   std::vector<ProgramPtr> programs() const;
   std::vector<Variable> vars() const { return vars_; }
-  /// First and last liveness steps of its programs (-1 when it has none in the schedule).
-  std::int64_t firstStepIndex() const { return first_; }
-  std::int64_t lastStepIndex() const { return last_; }
+  /// First and last liveness steps of its programs: indices into
+  /// CompilationReport::livenessProgramSteps(), both included (first <= last). None (an empty
+  /// StepIndex; None in Python) for an operation none of whose programs is a step of the schedule,
+  /// such as the debug context of a variable, or a loop whose body's steps belong to the
+  /// operations inside it: no number is given that could pass for a step.
+  StepIndex firstStepIndex() const { return first_; }
+  StepIndex lastStepIndex() const { return last_; }
   /// Compile-time cycles of its steps (max over tiles, summed) and bytes of its variables.
   std::uint64_t estimatedCycles() const { return cycles_; }
   std::uint64_t variableBytes() const;
@@ -72,7 +96,7 @@ private:
   std::shared_ptr<const DebugContext> context_;
   std::vector<std::uint64_t> programs_;
   std::vector<Variable> vars_;
-  std::int64_t first_ = -1, last_ = -1;
+  StepIndex first_, last_;
   std::uint64_t cycles_ = 0;
 };
 

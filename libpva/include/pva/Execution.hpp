@@ -61,23 +61,17 @@ private:
 class ComputeSetExecution {
 public:
   const std::string& name() const;
+  /// Measured and estimated cycles on each tile of one replica (Target::tilesPerReplica()
+  /// entries, 0: the tile did nothing).
   std::vector<std::uint64_t> cyclesByTile() const;
   std::vector<std::uint64_t> estimatedCyclesByTile() const;
 
 private:
   friend struct detail::Access;
-  std::shared_ptr<detail::ReportState> s_;
+  std::shared_ptr<const detail::StepBytes> chunk_; ///< the step's chunk (see ExecutionStep)
+  std::uint32_t row_ = 0;                          ///< the step's place in it
   std::uint64_t program_ = 0, computeSet_ = 0;
-  std::string stepCycles_; ///< the step's own encoded cycles, empty: the program's estimate
 };
-
-namespace detail {
-/// Where an IPU entry starts in a step's packed data (libpva's reader keeps it between reads).
-struct PackedPosition {
-  std::uint32_t byte = 0;
-  std::uint8_t zeros = 0, verbatim = 0;
-};
-} // namespace detail
 
 /// The IPUs that took part in a step (ExecutionStep::ipus()), decoded from the step's data one
 /// entry at a time as they are read: `step.ipus()[0].cycles()` decodes IPU 0's entry and no other.
@@ -103,10 +97,11 @@ public:
     friend class IpuExecutions;
     const IpuExecutions* list_ = nullptr;
     std::size_t index_ = 0;
-    // The entry last decoded, and where the one after it starts (for reading in order).
+    // The entry last decoded, and where the one after it starts, so that reading in order
+    // continues from there (the position is libpva's own token, meaningless outside it).
     mutable std::size_t decoded_ = static_cast<std::size_t>(-1);
     mutable IpuExecution current_;
-    mutable detail::PackedPosition next_;
+    mutable std::uint64_t next_ = 0;
   };
   iterator begin() const;
   iterator end() const;
@@ -120,15 +115,12 @@ public:
 
 private:
   friend struct detail::Access;
-  /// Decodes the entry starting at `at` and moves `at` to the next one.
-  IpuExecution decode(detail::PackedPosition& at) const;
-  std::shared_ptr<const detail::StepBytes> chunk_;
-  std::uint64_t step_ = 0;
-  std::uint32_t offset_ = 0, bytes_ = 0; ///< the step's StepIpus blob in the chunk's data
+  /// Decodes the entry at position `at` (a token from the source) and moves `at` to the next.
+  IpuExecution decode(std::uint64_t& at) const;
+  std::shared_ptr<const detail::StepBytes> chunk_; ///< the step's chunk (see ExecutionStep)
+  std::uint32_t row_ = 0;                          ///< the step's place in it
   std::uint32_t size_ = 0;
-  std::uint16_t dataWords_ = 0, pointerWords_ = 0; ///< per entry
-  detail::PackedPosition first_;                    ///< where entry 0 starts in the blob
-  /// A blob in a layout other than the one Tessera writes is decoded in full, once.
+  /// Entries decoded all at once, when the step's data cannot be read one entry at a time.
   std::shared_ptr<const std::vector<IpuExecution>> decoded_;
 };
 
@@ -140,20 +132,20 @@ public:
   ProgramPtr program() const;
   /// Only the IPUs that took part, decoded as they are read (see IpuExecutions).
   IpuExecutions ipus() const;
-  /// Cycles on each tile of one replica (0: the tile did nothing).
+  /// Cycles on each tile of one replica: Target::tilesPerReplica() entries, 0 where the tile did
+  /// nothing (every step type, exchanges and syncs included).
   std::vector<std::uint64_t> cyclesByTile() const;
   /// OnTileExecute steps: the compute set they ran; empty for other steps.
   std::vector<ComputeSetExecution> computeSets() const;
 
 private:
   friend struct detail::Access;
-  /// The encoded data of the chunk of steps this one was read with, and the report (one shared
-  /// allocation per chunk): per-IPU data read by ipus(), per-tile cycles when they differ from
-  /// the program's estimate.
+  /// The chunk of steps this one was read with (one shared allocation per chunk, holding the
+  /// report and the steps' data, read by ipus() and cyclesByTile()), and its place in it.
   std::shared_ptr<const detail::StepBytes> chunk_;
   std::uint64_t index_ = 0, program_ = 0;
   unsigned run_ = 0;
-  std::uint32_t ipusOffset_ = 0, ipusSize_ = 0, cyclesOffset_ = 0, cyclesSize_ = 0;
+  std::uint32_t row_ = 0;
 };
 
 /// A range of steps read from the report in chunks: iterating a million steps keeps only one
@@ -179,7 +171,7 @@ public:
     std::uint64_t index_ = 0;
     std::shared_ptr<std::vector<ExecutionStep>> chunk_;
     std::uint64_t chunkBegin_ = 0;
-    std::size_t chunkBytes_ = 0; ///< size of the largest chunk's data so far, to allocate the next at once
+    std::size_t chunkBytes_ = 0; ///< the largest chunk's size so far, to allocate the next at once
   };
   iterator begin() const;
   iterator end() const;
@@ -202,6 +194,7 @@ public:
   static constexpr std::size_t numKinds = 5;
   /// As stored in the report: "compute", "internalExchange", "globalExchange", "streamCopy", "sync".
   static const std::string& kindName(Kind k);
+  /// Target::tilesPerReplica() entries for every kind, zeros included.
   const std::vector<std::uint64_t>& byTile(Kind k) const { return byKind_[static_cast<std::size_t>(k)]; }
   /// Sum over tiles of one kind, or of all kinds.
   std::uint64_t total(Kind k) const;

@@ -11,7 +11,7 @@ namespace pva {
 namespace detail {
 struct ReportState; ///< the open report: storage and lazily loaded caches (private)
 struct Access;      ///< builds public objects from private state (private)
-struct StepBytes;   ///< the encoded data of a chunk of execution steps (private)
+struct StepBytes;   ///< a chunk of execution steps as read from the report (private)
 } // namespace detail
 
 class Program;

@@ -54,7 +54,10 @@ public:
   const std::string& name() const { return name_; }
   Type type() const { return type_; }
   std::vector<ProgramPtr> children() const;
-  /// Control code bytes on each tile of one replica, children included.
+  // The ...ByTile arrays hold one entry per tile of one replica (Target::tilesPerReplica()),
+  // zeros included, whatever the program's type (see Target).
+
+  /// Control code bytes on each tile, children included.
   std::vector<std::uint64_t> controlCodeByTile() const;
   std::vector<ProgramVariable> vars() const;
   /// Needs debug information; null otherwise.
@@ -62,10 +65,11 @@ public:
   /// Dispatches to the visitor's visit<Type>; does not visit the children.
   virtual void accept(ProgramVisitor& v) const = 0;
 
-  /// Steps (programs that take cycles): their compile-time cycles on each tile of one replica.
-  /// Empty for control programs.
+  /// Steps (programs that take cycles): their compile-time cycles on each tile. All zeros for
+  /// control programs (isStep() tells them apart).
   std::vector<std::uint64_t> estimatedCyclesByTile() const;
-  /// Exchange and stream copies: exchange code bytes per tile; empty otherwise.
+  /// Exchange code bytes on each tile: exchanges and stream copies; all zeros for programs
+  /// without exchange code (including exchanges whose data never leaves its tiles).
   std::vector<std::uint64_t> codeBytesByTile() const;
   /// Bytes moved by exchanges and stream copies.
   std::uint64_t dataBytes() const { return dataBytes_; }

@@ -28,7 +28,30 @@ ReportState::ReportState(const storage::Source& profile, const storage::Source* 
   }
 }
 
-std::shared_ptr<ReportState> StateRef::owner() const { return p_->self(); }
+// --- StateRef -------------------------------------------------------------------------------------
+//
+// The tiles the report keeps for CompilationReport::tiles() refer to it without owning it (it
+// cannot own itself): their pointer aliases an empty shared_ptr, so it has no control block and a
+// use count of 0. Copying such a reference makes an owning one, so a Tile, TileMemory or
+// MemoryTotal kept by value keeps the report open, while walking the tiles by reference touches
+// no reference count.
+
+namespace {
+bool borrowed(const std::shared_ptr<ReportState>& p) noexcept { return p && p.use_count() == 0; }
+std::shared_ptr<ReportState> owning(const std::shared_ptr<ReportState>& p) { return borrowed(p) ? p->self() : p; }
+} // namespace
+
+StateRef::StateRef(const StateRef& o) : p_(owning(o.p_)) {}
+StateRef::StateRef(StateRef&& o) : p_(borrowed(o.p_) ? o.p_->self() : std::move(o.p_)) {}
+StateRef& StateRef::operator=(const StateRef& o) {
+  if (this != &o) p_ = owning(o.p_);
+  return *this;
+}
+StateRef& StateRef::operator=(StateRef&& o) {
+  if (this != &o) p_ = borrowed(o.p_) ? o.p_->self() : std::move(o.p_);
+  return *this;
+}
+StateRef::~StateRef() = default;
 
 void ReportState::badArgument(const std::string& what) const {
   throw InvalidArgumentError(store.shownPath() + ": " + what);
@@ -40,6 +63,16 @@ const Target& ReportState::getTarget() {
 }
 
 unsigned ReportState::tilesPerReplica() { return getTarget().tilesPerReplica(); }
+
+storage::U64s ReportState::perTile(storage::U64s values, const char* what) {
+  const unsigned n = tilesPerReplica();
+  if (values.size() == n) return values; // the writer's dense arrays: no copy, no fill
+  if (!values.empty())
+    store.corrupt("corrupted report (" + std::string(what) + " has " + std::to_string(values.size()) +
+                  " tiles; a replica of the target has " + std::to_string(n) + ")");
+  values.assign(n, 0);
+  return values;
+}
 
 const std::vector<Tile>& ReportState::getTiles() {
   tiles.get([&] {
@@ -235,7 +268,8 @@ void Access::initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned
 
 Tiles Access::tiles(const std::shared_ptr<ReportState>& s, const Tile* tiles, std::size_t n) {
   Tiles l;
-  l.first_ = std::shared_ptr<const Tile>(s, tiles);
+  l.report_ = s;
+  l.first_ = tiles;
   l.size_ = n;
   return l;
 }

@@ -47,13 +47,13 @@ struct Access {
   static std::int64_t debugOf(const Program& p) { return p.debug_; }
 
   static ExecutionSteps steps(std::shared_ptr<ReportState> s, std::uint64_t begin, std::uint64_t end);
-  static ExecutionStep step(const std::shared_ptr<const StepBytes>& chunk, const storage::StepRow& row);
+  /// Step `row` of a chunk (StepBytes::steps[row]).
+  static ExecutionStep step(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row);
   static IpuExecution ipuExecution(const struct StepIpuView& v);
-  /// The IPU list of a step whose StepIpus blob is bytes [offset, offset + size) of the chunk.
-  static IpuExecutions ipuExecutions(const std::shared_ptr<const StepBytes>& chunk, std::uint64_t step,
-                                     std::uint32_t offset, std::uint32_t size);
-  static ComputeSetExecution computeSetExecution(const std::shared_ptr<ReportState>& s, std::uint64_t program,
-                                                 std::uint64_t computeSet, const std::string& stepCycles);
+  /// The IPU list of step `row` of a chunk.
+  static IpuExecutions ipuExecutions(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row);
+  static ComputeSetExecution computeSetExecution(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row,
+                                                 std::uint64_t program, std::uint64_t computeSet);
   static Run run(const std::shared_ptr<ReportState>& s, const storage::RunRow& row);
   static TileCycleTotals tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind);
   static TotalCycles totalCycles(std::uint64_t total);
@@ -61,8 +61,8 @@ struct Access {
 
   static std::unique_ptr<DebugContext> debugContext(const ReportState* s, const storage::DebugContextRow& row);
   static Operation operation(const std::shared_ptr<ReportState>& s, std::shared_ptr<const DebugContext> context,
-                             std::vector<std::uint64_t> programs, std::vector<Variable> vars, std::int64_t first,
-                             std::int64_t last, std::uint64_t cycles);
+                             std::vector<std::uint64_t> programs, std::vector<Variable> vars, StepIndex first,
+                             StepIndex last, std::uint64_t cycles);
   static std::int64_t parentOf(const DebugContext& c) { return c.parent_; }
 };
 

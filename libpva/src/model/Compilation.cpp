@@ -162,7 +162,7 @@ const std::vector<std::string>& MemoryCategories::names() {
 // --- compute sets and variables -----------------------------------------------------------------
 
 std::vector<std::uint64_t> ComputeSetVertices::countByTile() const {
-  return s_->store.computeSetVertexCounts(computeSet_, typeId_);
+  return s_->perTile(s_->store.computeSetVertexCounts(computeSet_, typeId_), "a compute set's vertex counts");
 }
 
 std::vector<ComputeSetVertices> ComputeSet::vertices() const {
@@ -175,7 +175,9 @@ std::vector<ComputeSetVertices> ComputeSet::vertices() const {
   return out;
 }
 
-std::vector<std::uint64_t> ComputeSet::estimatedCyclesByTile() const { return s_->store.computeSetEstimate(id_); }
+std::vector<std::uint64_t> ComputeSet::estimatedCyclesByTile() const {
+  return s_->perTile(s_->store.computeSetEstimate(id_), "a compute set's estimated cycles");
+}
 std::shared_ptr<const DebugContext> ComputeSet::debugContext() const { return s_->debugContext(debug_); }
 std::shared_ptr<const DebugContext> Variable::debugContext() const { return s_ ? s_->debugContext(debug_) : nullptr; }
 

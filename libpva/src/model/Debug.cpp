@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace pva {
 
@@ -37,6 +38,11 @@ std::vector<std::shared_ptr<const DebugContext>> DebugContext::parents() const {
     out.push_back(std::move(ctx));
   }
   return out;
+}
+
+std::uint64_t StepIndex::value() const {
+  if (!has_) throw InvalidArgumentError("no step index: the operation runs no step of the schedule");
+  return index_;
 }
 
 std::vector<ProgramPtr> Operation::programs() const {
@@ -80,14 +86,14 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
   std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOfProgram;
   for (const auto& step : s->getLiveness()) stepsOfProgram[step.program].push_back(step.id);
   for (auto& [id, g] : groups) {
-    std::int64_t first = -1, last = -1;
+    std::optional<std::uint64_t> first, last; // none until a program is found in the schedule
     std::uint64_t cycles = 0;
     for (auto p : g.programs) {
       auto it = stepsOfProgram.find(p);
       if (it != stepsOfProgram.end()) {
-        const auto lo = std::int64_t(it->second.front()), hi = std::int64_t(it->second.back());
-        first = first < 0 ? lo : std::min(first, lo);
-        last = std::max(last, hi);
+        const std::uint64_t lo = it->second.front(), hi = it->second.back();
+        first = first ? std::min(*first, lo) : lo;
+        last = last ? std::max(*last, hi) : hi;
       }
       if (programs[p]->isStep()) {
         const auto c = programs[p]->estimatedCyclesByTile();
@@ -95,7 +101,9 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
       }
     }
     auto ctx = s->debugContext(id);
-    operations_.push_back(Access::operation(s, ctx, std::move(g.programs), std::move(g.vars), first, last, cycles));
+    operations_.push_back(Access::operation(s, ctx, std::move(g.programs), std::move(g.vars),
+                                            first ? StepIndex(*first) : StepIndex(),
+                                            last ? StepIndex(*last) : StepIndex(), cycles));
   }
 }
 
@@ -117,8 +125,8 @@ std::unique_ptr<DebugContext> Access::debugContext(const ReportState* s, const s
 }
 
 Operation Access::operation(const std::shared_ptr<ReportState>& s, std::shared_ptr<const DebugContext> context,
-                            std::vector<std::uint64_t> programs, std::vector<Variable> vars, std::int64_t first,
-                            std::int64_t last, std::uint64_t cycles) {
+                            std::vector<std::uint64_t> programs, std::vector<Variable> vars, StepIndex first,
+                            StepIndex last, std::uint64_t cycles) {
   Operation o;
   o.s_ = s;
   o.name_ = context->path().empty() ? context->name() : context->path();

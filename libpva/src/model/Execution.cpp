@@ -16,6 +16,14 @@ namespace {
 /// than mapped afresh (bench_pva_reader: 512 beat 4096 by about 10%).
 constexpr std::uint64_t kChunk = 512;
 
+/// A run's cycles per tile of one replica for every kind (kinds the report lacks: zeros).
+std::vector<std::vector<std::uint64_t>> runTileCycles(ReportState& s, unsigned run) {
+  auto byKind = s.store.runTileCycles(run);
+  byKind.resize(TileCycleTotals::numKinds);
+  for (auto& k : byKind) k = s.perTile(std::move(k), "a run's cycles by kind");
+  return byKind;
+}
+
 std::uint64_t totalSteps(ReportState& s) {
   std::uint64_t n = 0;
   for (const auto& r : s.getRuns()) n = std::max(n, r.firstStep + r.numSteps);
@@ -43,9 +51,9 @@ TileCycleTotals ExecutionReport::tileCycleTotals() const {
   std::vector<std::vector<std::uint64_t>> sum(TileCycleTotals::numKinds,
                                                 std::vector<std::uint64_t>(s_->tilesPerReplica(), 0));
   for (const auto& r : s_->getRuns()) {
-    const auto byKind = s_->store.runTileCycles(r.id);
-    for (std::size_t k = 0; k < byKind.size() && k < sum.size(); ++k)
-      for (std::size_t t = 0; t < byKind[k].size() && t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
+    const auto byKind = runTileCycles(*s_, r.id);
+    for (std::size_t k = 0; k < sum.size(); ++k)
+      for (std::size_t t = 0; t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
   }
   return Access::tileCycleTotals(std::move(sum));
 }
@@ -91,10 +99,19 @@ std::vector<ExecutionStep> readChunk(const std::shared_ptr<ReportState>& s, std:
   auto data = std::make_shared<StepBytes>();
   data->state = s;
   data->bytes = std::move(chunk.bytes);
+  data->steps.resize(chunk.rows.size());
+  for (std::size_t i = 0; i < chunk.rows.size(); ++i) {
+    detail::StepEntry& e = data->steps[i];
+    e.row = chunk.rows[i];
+    // The head of the step's IPU data, read once here (a few bytes) so that ipus() starts at
+    // entry 0 at once. Damage or another layout is left to ipus(), which decodes in full and
+    // names the damage when the entries are read.
+    e.plain = storage::readStepIpusLayout(data->at(e.row.ipusOffset), e.row.ipusSize, e.layout);
+  }
   const std::shared_ptr<const StepBytes> shared = std::move(data);
   std::vector<ExecutionStep> steps;
-  steps.reserve(chunk.rows.size());
-  for (const auto& r : chunk.rows) steps.push_back(Access::step(shared, r));
+  steps.reserve(shared->steps.size());
+  for (std::uint32_t r = 0; r < shared->steps.size(); ++r) steps.push_back(Access::step(shared, r));
   return steps;
 }
 } // namespace
@@ -124,40 +141,45 @@ ExecutionStep ExecutionSteps::at(std::size_t i) const {
 
 ProgramPtr ExecutionStep::program() const { return chunk_->state->program(program_); }
 
-IpuExecutions ExecutionStep::ipus() const { return Access::ipuExecutions(chunk_, index_, ipusOffset_, ipusSize_); }
+IpuExecutions ExecutionStep::ipus() const { return Access::ipuExecutions(chunk_, row_); }
 
-std::vector<std::uint64_t> ExecutionStep::cyclesByTile() const {
-  if (cyclesSize_) return chunk_->state->store.decodeTileValues(chunk_->at(cyclesOffset_), cyclesSize_, "step cycles");
-  return chunk_->state->store.programBlob(program_, ProgramBlob::EstimatedCycles);
+namespace {
+/// Cycles per tile of step `row` of a chunk: its own, or (none stored) its program's estimate.
+std::vector<std::uint64_t> stepCycles(const StepBytes& chunk, std::uint32_t row, std::uint64_t program) {
+  ReportState& s = *chunk.state;
+  const storage::StepRow& r = chunk.steps[row].row;
+  if (r.cyclesSize) return s.perTile(s.store.decodeTileValues(chunk.at(r.cyclesOffset), r.cyclesSize, "step cycles"), "a step's cycles");
+  return s.perTile(s.store.programBlob(program, ProgramBlob::EstimatedCycles), "a step's cycles");
 }
+} // namespace
+
+std::vector<std::uint64_t> ExecutionStep::cyclesByTile() const { return stepCycles(*chunk_, row_, program_); }
 
 std::vector<ComputeSetExecution> ExecutionStep::computeSets() const {
   const ProgramPtr p = program();
   if (p->type() != Program::Type::OnTileExecute) return {};
-  return {Access::computeSetExecution(chunk_->state, program_, std::uint64_t(Access::computeSetOf(*p)),
-                                      cyclesSize_ ? chunk_->bytes.substr(cyclesOffset_, cyclesSize_) : std::string())};
+  return {Access::computeSetExecution(chunk_, row_, program_, std::uint64_t(Access::computeSetOf(*p)))};
 }
 
 const std::string& ComputeSetExecution::name() const {
-  const auto& sets = s_->getComputeSets();
-  if (computeSet_ >= sets.size()) s_->store.corrupt("corrupted report (step runs compute set " + std::to_string(computeSet_) + ")");
+  ReportState& s = *chunk_->state;
+  const auto& sets = s.getComputeSets();
+  if (computeSet_ >= sets.size()) s.store.corrupt("corrupted report (step runs compute set " + std::to_string(computeSet_) + ")");
   return sets[computeSet_].name;
 }
 
-std::vector<std::uint64_t> ComputeSetExecution::cyclesByTile() const {
-  if (!stepCycles_.empty()) return s_->store.decodeTileValues(stepCycles_, "step cycles");
-  return s_->store.programBlob(program_, ProgramBlob::EstimatedCycles);
-}
+std::vector<std::uint64_t> ComputeSetExecution::cyclesByTile() const { return stepCycles(*chunk_, row_, program_); }
 
 std::vector<std::uint64_t> ComputeSetExecution::estimatedCyclesByTile() const {
-  return s_->store.computeSetEstimate(computeSet_);
+  ReportState& s = *chunk_->state;
+  return s.perTile(s.store.computeSetEstimate(computeSet_), "a compute set's estimated cycles");
 }
 
 // --- runs, totals, blocks -------------------------------------------------------------------------
 
 ExecutionSteps Run::steps() const { return Access::steps(s_, firstStep_, firstStep_ + numSteps_); }
 
-TileCycleTotals Run::tileCycleTotals() const { return Access::tileCycleTotals(s_->store.runTileCycles(index_)); }
+TileCycleTotals Run::tileCycleTotals() const { return Access::tileCycleTotals(runTileCycles(*s_, index_)); }
 
 std::uint64_t TileCycleTotals::total(Kind k) const {
   std::uint64_t s = 0;
@@ -183,16 +205,14 @@ ExecutionSteps Access::steps(std::shared_ptr<ReportState> s, std::uint64_t begin
   return r;
 }
 
-ExecutionStep Access::step(const std::shared_ptr<const StepBytes>& chunk, const storage::StepRow& row) {
+ExecutionStep Access::step(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row) {
+  const storage::StepRow& r = chunk->steps[row].row;
   ExecutionStep e;
   e.chunk_ = chunk;
-  e.index_ = row.id;
-  e.program_ = row.program;
-  e.run_ = row.run;
-  e.ipusOffset_ = row.ipusOffset;
-  e.ipusSize_ = row.ipusSize;
-  e.cyclesOffset_ = row.cyclesOffset;
-  e.cyclesSize_ = row.cyclesSize;
+  e.index_ = r.id;
+  e.program_ = r.program;
+  e.run_ = r.run;
+  e.row_ = row;
   return e;
 }
 
@@ -216,13 +236,13 @@ IpuExecution Access::ipuExecution(const StepIpuView& v) {
   return e;
 }
 
-ComputeSetExecution Access::computeSetExecution(const std::shared_ptr<ReportState>& s, std::uint64_t program,
-                                                std::uint64_t computeSet, const std::string& stepCycles) {
+ComputeSetExecution Access::computeSetExecution(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row,
+                                                std::uint64_t program, std::uint64_t computeSet) {
   ComputeSetExecution c;
-  c.s_ = s;
+  c.chunk_ = chunk;
+  c.row_ = row;
   c.program_ = program;
   c.computeSet_ = computeSet;
-  c.stepCycles_ = stepCycles;
   return c;
 }
 

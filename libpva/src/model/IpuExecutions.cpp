@@ -13,8 +13,15 @@ using detail::StepBytes;
 
 namespace {
 
-storage::PackedPosition toStorage(detail::PackedPosition p) { return {p.byte, p.zeros, p.verbatim}; }
-detail::PackedPosition fromStorage(storage::PackedPosition p) { return {p.byte, p.zeros, p.verbatim}; }
+// The iterator keeps its place in the packed stream as a plain integer, so that the public header
+// says nothing of the format: byte offset in bits 0-31, the zero run left in bits 32-39, the
+// verbatim run left in bits 40-47.
+storage::PackedPosition toStorage(std::uint64_t token) {
+  return {std::uint32_t(token), std::uint8_t(token >> 32), std::uint8_t(token >> 40)};
+}
+std::uint64_t toToken(storage::PackedPosition p) {
+  return std::uint64_t(p.byte) | std::uint64_t(p.zeros) << 32 | std::uint64_t(p.verbatim) << 40;
+}
 
 IpuExecution toIpuExecution(const tessera::profiler::StepIpu& d) {
   return Access::ipuExecution({d.ipu, d.activeTiles, d.cycles, d.activeFromMin, d.activeFromMax, d.activeToMin,
@@ -31,7 +38,8 @@ IpuExecution toIpuExecution(const tessera::profiler::StepIpu& d) {
 IpuExecutions::iterator IpuExecutions::begin() const {
   iterator it;
   it.list_ = this;
-  it.next_ = first_; // "entry -1 was decoded": entry 0, at first_, is next in order
+  // "Entry -1 was decoded": entry 0, where the step's layout says, is next in order.
+  if (!decoded_ && size_) it.next_ = toToken(chunk_->steps[row_].layout.first);
   return it;
 }
 
@@ -62,22 +70,17 @@ IpuExecutions::iterator& IpuExecutions::iterator::operator++() {
 
 IpuExecution IpuExecutions::operator[](std::size_t i) const {
   if (i >= size_) {
-    const std::string what = "no IPU entry " + std::to_string(i) + " in step " + std::to_string(step_) + " (it has " +
-                             std::to_string(size_) + ")";
-    if (!chunk_) throw InvalidArgumentError(what);
-    chunk_->state->badArgument(what);
+    if (!chunk_) throw InvalidArgumentError("no IPU entry " + std::to_string(i) + " in an empty IPU list");
+    chunk_->state->badArgument("no IPU entry " + std::to_string(i) + " in step " + std::to_string(chunk_->steps[row_].row.id) +
+                               " (it has " + std::to_string(size_) + ")");
   }
   if (decoded_) return (*decoded_)[i];
-  storage::StepIpusLayout layout;
-  layout.first = toStorage(first_);
-  layout.count = size_;
-  layout.dataWords = dataWords_;
-  layout.pointerWords = pointerWords_;
-  detail::PackedPosition at;
+  const detail::StepEntry& step = chunk_->steps[row_];
+  std::uint64_t at = 0;
   try {
-    at = fromStorage(storage::stepIpuPosition(chunk_->at(offset_), bytes_, layout, i));
+    at = toToken(storage::stepIpuPosition(chunk_->at(step.row.ipusOffset), step.row.ipusSize, step.layout, i));
   } catch (const tessera::profiler::BlobError& e) {
-    corruptStep(*chunk_, step_, e);
+    corruptStep(*chunk_, step.row.id, e);
   }
   return decode(at);
 }
@@ -91,46 +94,36 @@ IpuExecutions::operator std::vector<IpuExecution>() const {
   return out;
 }
 
-IpuExecution IpuExecutions::decode(detail::PackedPosition& at) const {
-  storage::StepIpusLayout layout;
-  layout.count = size_;
-  layout.dataWords = dataWords_;
-  layout.pointerWords = pointerWords_;
+IpuExecution IpuExecutions::decode(std::uint64_t& at) const {
+  const detail::StepEntry& step = chunk_->steps[row_];
   storage::PackedPosition p = toStorage(at);
   tessera::profiler::StepIpu d;
   try {
-    d = storage::readStepIpuAt(chunk_->at(offset_), bytes_, layout, p);
+    d = storage::readStepIpuAt(chunk_->at(step.row.ipusOffset), step.row.ipusSize, step.layout, p);
   } catch (const tessera::profiler::BlobError& e) {
-    corruptStep(*chunk_, step_, e);
+    corruptStep(*chunk_, step.row.id, e);
   }
-  at = fromStorage(p);
+  at = toToken(p);
   return toIpuExecution(d);
 }
 
 namespace detail {
 
-IpuExecutions Access::ipuExecutions(const std::shared_ptr<const StepBytes>& chunk, std::uint64_t step,
-                                    std::uint32_t offset, std::uint32_t size) {
+IpuExecutions Access::ipuExecutions(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row) {
   IpuExecutions l;
   l.chunk_ = chunk;
-  l.step_ = step;
-  l.offset_ = offset;
-  l.bytes_ = size;
-  const unsigned char* blob = chunk->at(offset);
-  storage::StepIpusLayout layout;
-  if (storage::readStepIpusLayout(blob, size, layout)) {
-    l.size_ = layout.count;
-    l.dataWords_ = layout.dataWords;
-    l.pointerWords_ = layout.pointerWords;
-    l.first_ = fromStorage(layout.first);
+  l.row_ = row;
+  const StepEntry& step = chunk->steps[row];
+  if (step.plain) {
+    l.size_ = step.layout.count;
     return l;
   }
   // Another layout, or damage: Cap'n Proto's own reader decodes it in full or says what is wrong.
   std::vector<tessera::profiler::StepIpu> all;
   try {
-    tessera::profiler::decodeStepIpus(blob, size, all);
+    tessera::profiler::decodeStepIpus(chunk->at(step.row.ipusOffset), step.row.ipusSize, all);
   } catch (const tessera::profiler::BlobError& e) {
-    corruptStep(*chunk, step, e);
+    corruptStep(*chunk, step.row.id, e);
   }
   auto decoded = std::make_shared<std::vector<IpuExecution>>();
   decoded->reserve(all.size());

@@ -32,15 +32,19 @@ std::vector<ProgramPtr> Program::children() const {
 }
 
 std::vector<std::uint64_t> Program::controlCodeByTile() const {
-  return ReportState::of(s_).store.programBlob(id_, storage::ReportStore::ProgramBlob::ControlCode);
+  ReportState& s = ReportState::of(s_);
+  return s.perTile(s.store.programBlob(id_, storage::ReportStore::ProgramBlob::ControlCode), "a program's control code");
 }
 
 std::vector<std::uint64_t> Program::codeBytesByTile() const {
-  return ReportState::of(s_).store.programBlob(id_, storage::ReportStore::ProgramBlob::ExchangeCode);
+  ReportState& s = ReportState::of(s_);
+  return s.perTile(s.store.programBlob(id_, storage::ReportStore::ProgramBlob::ExchangeCode), "a program's exchange code");
 }
 
 std::vector<std::uint64_t> Program::estimatedCyclesByTile() const {
-  return ReportState::of(s_).store.programBlob(id_, storage::ReportStore::ProgramBlob::EstimatedCycles);
+  ReportState& s = ReportState::of(s_);
+  return s.perTile(s.store.programBlob(id_, storage::ReportStore::ProgramBlob::EstimatedCycles),
+                   "a program's estimated cycles");
 }
 
 std::vector<ProgramVariable> Program::vars() const {

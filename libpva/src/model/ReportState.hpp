@@ -5,6 +5,7 @@
 #pragma once
 
 #include "../storage/DebugInfo.hpp"
+#include "../storage/PackedStepIpus.hpp"
 #include "../storage/ReportStore.hpp"
 
 #include <pva/pva.hpp>
@@ -88,15 +89,29 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
   std::shared_ptr<const DebugContext> debugContext(std::int64_t id);
   Variable variable(std::uint64_t id);
   unsigned tilesPerReplica();
+  /// A per-tile array as every public accessor returns it: one entry per tile of one replica,
+  /// because clients index these arrays by tile. Nothing stored (a NULL blob: the program has no
+  /// exchange code, no estimate...) gives zeros; a stored array of another length is damage.
+  /// `what` names the array in the error.
+  storage::U64s perTile(storage::U64s values, const char* what);
   /// Throws InvalidArgumentError naming the report.
   [[noreturn]] void badArgument(const std::string& what) const;
 };
 
-/// The encoded data of a chunk of execution steps, shared by the chunk's steps and the IPU lists
-/// made from them; it keeps the report open, so a step needs one reference, not two.
+/// One step of a chunk: where its data is in the chunk's bytes, and how its per-IPU entries are
+/// laid out (read with the step, so that the public handles carry only the step's place).
+struct StepEntry {
+  storage::StepRow row;
+  storage::StepIpusLayout layout; ///< valid when `plain`
+  bool plain = false;             ///< entries read one at a time; otherwise decoded in full
+};
+
+/// A chunk of execution steps as read from the report, shared by the chunk's steps, their IPU
+/// lists and compute sets; it keeps the report open, so a step needs one reference, not two.
 struct StepBytes {
   std::shared_ptr<ReportState> state;
-  std::string bytes; ///< every step's blobs, back to back (storage::StepChunk::bytes)
+  std::string bytes;            ///< every step's blobs, back to back (storage::StepChunk::bytes)
+  std::vector<StepEntry> steps; ///< in step order
   const unsigned char* at(std::uint32_t offset) const { return reinterpret_cast<const unsigned char*>(bytes.data()) + offset; }
 };
 

@@ -2,6 +2,11 @@
 
 namespace pvapy {
 
+namespace {
+/// pva::StepIndex as Python's optional: an int, or None.
+py::object stepIndex(const pva::StepIndex& i) { return i ? py::object(py::int_(*i)) : py::object(py::none()); }
+} // namespace
+
 void bindDebug(py::module_& m) {
   py::class_<pva::SourceLocation>(m, "SourceLocation")
       .def_property_readonly("fileName", &pva::SourceLocation::fileName)
@@ -29,8 +34,10 @@ void bindDebug(py::module_& m) {
                              "Always empty: Tessera's ops replace nothing.")
       .def("programs", [](const pva::Operation& o) { return mutablePrograms(o.programs()); })
       .def_property_readonly("vars", &pva::Operation::vars)
-      .def_property_readonly("firstStepIndex", &pva::Operation::firstStepIndex)
-      .def_property_readonly("lastStepIndex", &pva::Operation::lastStepIndex)
+      .def_property_readonly("firstStepIndex", [](const pva::Operation& o) { return stepIndex(o.firstStepIndex()); },
+                             "First liveness step of its programs; None when none is in the schedule.")
+      .def_property_readonly("lastStepIndex", [](const pva::Operation& o) { return stepIndex(o.lastStepIndex()); },
+                             "Last liveness step of its programs (included); None when none is in the schedule.")
       .def_property_readonly("estimatedCycles", &pva::Operation::estimatedCycles)
       .def_property_readonly("variableBytes", &pva::Operation::variableBytes);
   py::class_<pva::OperationAnalysis>(m, "OperationAnalysis", "Operations of a report opened with its debug.cbor.")

@@ -173,7 +173,7 @@ StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope, std::v
     row.program = qs(program->name());
     row.type = qs(pva::Program::typeName(program->type()));
     const std::vector<std::uint64_t> cycles = program->estimatedCyclesByTile();
-    row.hasEstimate = !cycles.empty();
+    row.hasEstimate = program->isStep(); // control programs' arrays are all zeros, not empty
     unsigned tiles = 0;
     for (unsigned t = first; t < last; ++t) {
       const unsigned rt = t % perReplica;

@@ -40,8 +40,8 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     if (!loc.fileName().empty())
       info.location = QStringLiteral("%1:%2 (%3)").arg(QString::fromStdString(loc.fileName())).arg(loc.lineNumber())
                           .arg(QString::fromStdString(loc.functionName()));
-    info.firstStep = op.firstStepIndex();
-    info.lastStep = op.lastStepIndex();
+    info.firstStep = op.firstStepIndex() ? std::int64_t(*op.firstStepIndex()) : -1; // -1: the model's "no step"
+    info.lastStep = op.lastStepIndex() ? std::int64_t(*op.lastStepIndex()) : -1;
     info.estimatedCycles = op.estimatedCycles();
     for (const auto& program : op.programs()) {
       const std::uint64_t id = program->_id();

@@ -196,7 +196,7 @@ Table programsQuery(const pva::Report& report, const QueryOptions& o) {
     if (shown >= rowLimit(o, SIZE_MAX)) continue;
     ++shown;
     const auto est = p->estimatedCyclesByTile();
-    table.add({p->_id(), p->name(), est.empty() ? Json(nullptr) : Json(*std::max_element(est.begin(), est.end())),
+    table.add({p->_id(), p->name(), !p->isStep() ? Json(nullptr) : Json(*std::max_element(est.begin(), est.end())),
                p->dataBytes(), p->children().size()});
   }
   table.meta["programs"] = matched;
