@@ -80,6 +80,41 @@ private slots:
     QVERIFY(!QFile::exists(m_dir + QStringLiteral("/x.png")));
   }
 
+  void usageErrorsSayWhatIsWrong() {
+    const QString out = m_dir + QStringLiteral("/usage.png");
+    QString errors;
+    // --view without a name is a usage error (2), as every other one; QCommandLineParser's own
+    // handling exited 1.
+    QCOMPARE(run({QStringLiteral("--screenshot"), out, QStringLiteral("--view")}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("--view")), qPrintable(errors));
+    QCOMPARE(run({QStringLiteral("--no-such-option"), viewer_test::mlpReport()}, &errors), 2);
+    // The view name left out: the report's path took its place. Said so, not "needs a report".
+    QCOMPARE(run({QStringLiteral("--screenshot"), out, QStringLiteral("--view"), viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("is a path")) && errors.contains(QStringLiteral("view name")), qPrintable(errors));
+    QVERIFY2(!errors.contains(QStringLiteral("needs a report")), qPrintable(errors));
+    // The compare view on one report points at --compare.
+    QCOMPARE(run({QStringLiteral("--screenshot"), out, QStringLiteral("--view"), QStringLiteral("compare"), viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("--compare")), qPrintable(errors));
+    QVERIFY(!QFile::exists(out));
+  }
+
+  void aTruncatedTraceSaysSoWithoutSql() {
+    QFile in(viewer_test::traceFile());
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray bytes = in.readAll();
+    for (qsizetype keep : {qsizetype(100), qsizetype(5000), bytes.size() / 2}) {
+      const QString cut = m_dir + QStringLiteral("/cut.pvti");
+      QFile out(cut);
+      QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      out.write(bytes.left(keep));
+      out.close();
+      QString errors;
+      QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/cut.png"), cut}, &errors), 1);
+      QVERIFY2(errors.contains(QStringLiteral("cut.pvti")) && errors.contains(QStringLiteral("truncated")), qPrintable(errors));
+      QVERIFY2(!errors.contains(QStringLiteral("SELECT")) && !errors.contains(QStringLiteral("prepare")), qPrintable(errors));
+    }
+  }
+
   void withoutAViewATraceShowsItsTimeline() {
     // Summary has nothing for a .pvti: the default is the view the window opens it on.
     const QString out = m_dir + QStringLiteral("/default-trace.png");

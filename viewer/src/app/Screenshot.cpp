@@ -1,6 +1,8 @@
 // The --screenshot mode of tessera-viewer.
 #include "app/Screenshot.hpp"
 
+#include "app/ViewName.hpp"
+
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
@@ -53,7 +55,8 @@ int takeScreenshot(const ScreenshotRequest& request) {
     return fail(2, QStringLiteral("no view '%1' (views: %2)").arg(view, keys.join(QStringLiteral(", "))));
   }
   if (!window.showView(view))
-    return fail(2, QStringLiteral("the %1 view has nothing to show for %2").arg(view, request.paths.join(QLatin1Char(' '))));
+    return fail(2, QStringLiteral("the %1 view has nothing to show for %2%3")
+                       .arg(view, request.paths.join(QLatin1Char(' ')), viewHint(view, request.compare)));
 
   // Wait for the page (or an error), then let layouts and paints settle.
   QString error;

@@ -1,5 +1,6 @@
 // tessera-viewer: the desktop viewer, and its headless screenshot mode for CI.
 #include "app/Screenshot.hpp"
+#include "app/ViewName.hpp"
 #include "core/Settings.hpp"
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
@@ -67,13 +68,21 @@ int main(int argc, char** argv) {
                                         QStringLiteral("Execution trace view: flat (default), flame or bsp."),
                                         QStringLiteral("mode"));
   parser.addOptions({compare, screenshot, view, size, units, timeout, executionMode});
-  parser.process(app);
 
   auto usageError = [](const QString& message) {
     std::fprintf(stderr, "tessera-viewer: %s (try --help)\n", qPrintable(message));
     return 2;
   };
+  // parse() rather than process(): process() exits 1 on a usage error ("--view" without a
+  // name), and usage errors exit 2.
+  if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
+  if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
+  if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
   const QStringList paths = parser.positionalArguments();
+  if (parser.isSet(view)) {
+    const QString problem = viewNameProblem(parser.value(view));
+    if (!problem.isEmpty()) return usageError(problem);
+  }
   if (parser.isSet(compare) ? paths.size() != 2 : paths.size() > 1)
     return usageError(parser.isSet(compare) ? QStringLiteral("--compare takes two report paths")
                                             : QStringLiteral("one path at a time (or --compare BASE NEW)"));
@@ -113,6 +122,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(compare)) window.openComparison(paths[0], paths[1]);
   else if (!paths.isEmpty()) window.openPath(paths[0]);
   if (parser.isSet(view) && !window.showView(parser.value(view)))
-    std::fprintf(stderr, "tessera-viewer: no view '%s' for this document\n", qPrintable(parser.value(view)));
+    std::fprintf(stderr, "tessera-viewer: no view '%s' for this document%s\n", qPrintable(parser.value(view)),
+                 qPrintable(viewHint(parser.value(view), parser.isSet(compare))));
   return app.exec();
 }
