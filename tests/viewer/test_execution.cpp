@@ -188,6 +188,7 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(errors.count(), 0);
     ExecutionTimeline* tl = page.timeline();
+    page.selectRun(-1); // the report has two runs: it opened on the first
     const double fullFrom = tl->viewFrom(), fullTo = tl->viewTo();
     QCOMPARE(fullFrom, 0.0);
     QVERIFY(fullTo > 1000);
@@ -265,6 +266,48 @@ private slots:
     QVERIFY(std::abs((tl->viewTo() - tl->viewFrom()) - fullTo * 0.25) < 1);
   }
 
+  void opensOnTheFirstOfSeveralRunsOrTheNamedOne() {
+    // Several runs: the first, not "All runs" (unreadable on a long report), which stays
+    // selectable as the selector's first entry.
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const ExecutionIndex& index = *page.timeline()->tracks()[0].index;
+    QVERIFY(index.header().runs.size() >= 2);
+    QCOMPARE(page.selectedRun(), 0);
+    QCOMPARE(page.runSelector()->currentIndex(), 1);
+    QVERIFY(page.runSelector()->itemText(0).contains(QStringLiteral("All runs")));
+    std::uint64_t from = 0, to = 0;
+    QVERIFY(index.runSpan(0, &from, &to));
+    QCOMPARE(page.timeline()->viewFrom(), double(from));
+    QCOMPARE(page.timeline()->viewTo(), double(to));
+    QCOMPARE(page.runNames(), (QStringList{index.header().runs[0].name, index.header().runs[1].name}));
+
+    // A run asked for by name (--run) is shown instead, once; an unknown name is signalled with
+    // the names there are.
+    const QString second = index.header().runs[1].name;
+    page.setWantedRun(second);
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.selectedRun(), 1);
+    QVERIFY(page.timeline()->tracks()[0].index->runSpan(1, &from, &to)); // a new document, a new index
+    QCOMPARE(page.timeline()->viewFrom(), double(from));
+    QCOMPARE(page.timeline()->viewTo(), double(to));
+    QSignalSpy unknown(&page, &ExecutionPage::unknownRun);
+    page.setWantedRun(QStringLiteral("no-such-run"));
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(unknown.count(), 1);
+    QCOMPARE(unknown[0][0].toString(), QStringLiteral("no-such-run"));
+    QVERIFY(unknown[0][1].toStringList().contains(second));
+    // The wish was used up: the next document opens on its first run again.
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.selectedRun(), 0);
+  }
+
   void modesPaintDifferentImages() {
     ExecutionPage page;
     page.resize(1200, 800);
@@ -310,6 +353,8 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     ExecutionTimeline* tl = page.timeline();
     QCOMPARE(tl->tracks().size(), std::size_t(2));
+    QCOMPARE(page.selectedRun(), 0); // run 0 of both; All runs next
+    page.selectRun(-1);
     QVERIFY(tl->tracks()[0].label.startsWith(QStringLiteral("Base")));
     QVERIFY(tl->tracks()[1].label.startsWith(QStringLiteral("Current")));
     // The shared axis reaches the longer execution.

@@ -31,8 +31,11 @@ int takeScreenshot(const ScreenshotRequest& request) {
   MainWindow window;
   window.setRememberRecent(false);
   window.resize(request.size);
-  if (auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution"))))
+  auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")));
+  if (execution) {
     execution->setMode(ExecutionTimeline::Mode(request.executionMode));
+    if (!request.run.isEmpty()) execution->setWantedRun(request.run);
+  }
   window.show();
 
   // Errors go to stderr rather than a dialog nobody will see.
@@ -60,7 +63,14 @@ int takeScreenshot(const ScreenshotRequest& request) {
 
   // Wait for the page (or an error), then let layouts and paints settle.
   QString error;
+  int errorStatus = 1;
   QEventLoop loop;
+  if (execution)
+    QObject::connect(execution, &ExecutionPage::unknownRun, &loop, [&](const QString& name, const QStringList& runs) {
+      error = QStringLiteral("no run '%1' in %2 (runs: %3)").arg(name, request.paths.join(QLatin1Char(' ')), runs.join(QStringLiteral(", ")));
+      errorStatus = 2; // a usage error: the name given does not exist
+      loop.quit();
+    });
   QObject::connect(page, &Page::readyChanged, &loop, [&](bool ready) {
     if (ready) loop.quit();
   });
@@ -72,8 +82,8 @@ int takeScreenshot(const ScreenshotRequest& request) {
     error = QStringLiteral("the %1 view did not finish loading within %2 s").arg(view).arg(request.timeoutSeconds);
     loop.quit();
   });
-  if (!page->isReady()) loop.exec();
-  if (!error.isEmpty()) return fail(1, error);
+  if (!page->isReady() && error.isEmpty()) loop.exec();
+  if (!error.isEmpty()) return fail(errorStatus, error);
   QApplication::processEvents();
 
   QImageWriter writer(request.output);

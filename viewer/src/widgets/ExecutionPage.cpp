@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace tessera::viewer {
 
@@ -238,8 +239,19 @@ void ExecutionPage::allHeadersArrived() {
   // Runs of the current report (the base's when only it ran).
   const Source& runsOf = m_sources.back().index ? m_sources.back() : m_sources.front();
   m_runs->addItem(tr("All runs"));
-  for (const ExecRunInfo& r : runsOf.index->header().runs)
+  const std::vector<ExecRunInfo>& runs = runsOf.index->header().runs;
+  for (const ExecRunInfo& r : runs)
     m_runs->addItem(tr("%1 (%2 steps, %3 cycles)").arg(r.name, formatCount(r.numSteps), formatCount(r.cycles)));
+  // The run to open on: the one asked for, else the first of several (a run of a long report is
+  // what a user reads; All runs stays one click away).
+  const QString wanted = std::exchange(m_wantedRun, QString());
+  if (!wanted.isEmpty()) {
+    const auto it = std::find_if(runs.begin(), runs.end(), [&](const ExecRunInfo& r) { return r.name == wanted; });
+    if (it != runs.end()) selectRun(int(it - runs.begin()));
+    else emit unknownRun(wanted, runNames());
+  } else if (runs.size() > 1) {
+    selectRun(0);
+  }
 
   // Fill every index; the timeline paints what has arrived on each poll.
   std::size_t track = 0;
@@ -315,6 +327,16 @@ void ExecutionPage::updateSummary() {
   }
   m_summaryModel->setSnapshot(std::move(snap));
   m_summaryView->resizeColumnsToContents();
+}
+
+QStringList ExecutionPage::runNames() const {
+  QStringList names;
+  for (auto it = m_sources.rbegin(); it != m_sources.rend(); ++it)
+    if (it->index) {
+      for (const ExecRunInfo& r : it->index->header().runs) names << r.name;
+      break;
+    }
+  return names;
 }
 
 void ExecutionPage::selectRun(int run) {

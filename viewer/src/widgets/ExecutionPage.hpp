@@ -46,6 +46,14 @@ public:
 
   /// Restricts the view to one run (-1: all runs). Takes effect once the runs are indexed.
   void selectRun(int run);
+  /// The run shown (-1: all runs). A report of several runs opens on its first: "All runs" of a
+  /// long report is millions of steps in one view.
+  int selectedRun() const { return m_run; }
+  /// The run to show when the next document's runs are known (--run NAME), instead of the
+  /// default; applied once. A name the report does not have emits unknownRun.
+  void setWantedRun(const QString& name) { m_wantedRun = name; }
+  /// Names of the runs of the report shown (the current one in compare mode).
+  QStringList runNames() const;
 
   ExecutionTimeline* timeline() const { return m_timeline; }
   ExecutionOverview* overview() const { return m_overview; }
@@ -55,6 +63,10 @@ public:
   QTabWidget* tabs() const { return m_tabs; }
   /// Whether any index is still filling.
   bool loading() const;
+
+signals:
+  /// The run asked for with setWantedRun is not in the report; `runs` are the ones it has.
+  void unknownRun(const QString& name, const QStringList& runs);
 
 private:
   struct Source {
@@ -96,6 +108,7 @@ private:
   std::vector<Source> m_sources; ///< base first in compare mode
   int m_run = -1;
   bool m_runApplied = true;
+  QString m_wantedRun;
   TaskHandle m_detailsTask;
 };
 
