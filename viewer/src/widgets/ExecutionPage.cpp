@@ -4,7 +4,10 @@
 
 #include "charts/ExecutionOverview.hpp"
 #include "core/Format.hpp"
+#include "core/ExecutionFigures.hpp"
 #include "models/ExecutionSummaryModel.hpp"
+#include "models/IpuFiguresModel.hpp"
+#include "models/RunFiguresModel.hpp"
 #include "models/StepDetailsModel.hpp"
 
 #include <QButtonGroup>
@@ -57,7 +60,9 @@ ExecutionPage::ExecutionPage(QWidget* parent)
     : Page(parent), m_timeline(new ExecutionTimeline(this)), m_overview(new ExecutionOverview(m_timeline, this)),
       m_runs(new QComboBox(this)), m_status(new QLabel(this)), m_tabs(new QTabWidget(this)),
       m_summaryView(makeTable(this)), m_detailsView(makeTable(this)), m_detailsHint(new QLabel(this)),
-      m_summaryModel(new ExecutionSummaryModel(this)), m_detailsModel(new StepDetailsModel(this)) {
+      m_summaryModel(new ExecutionSummaryModel(this)), m_detailsModel(new StepDetailsModel(this)),
+      m_runFiguresModel(new RunFiguresModel(this)), m_ipuFiguresModel(new IpuFiguresModel(this)),
+      m_figuresHeading(new QLabel(this)), m_runFiguresView(makeTable(this)), m_ipuFiguresView(makeTable(this)) {
   // Controls: run, mode, fit, legend, indexing status.
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Run:"), this));
@@ -106,7 +111,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   m_detailsHint->setText(tr("Click a step in the timeline to see its details."));
   dl->addWidget(m_detailsHint);
   dl->addWidget(m_detailsView);
-  m_tabs->addTab(m_summaryView, tr("Summary"));
+  m_tabs->addTab(summaryPanel(), tr("Summary"));
   m_tabs->addTab(details, tr("Details"));
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -118,8 +123,9 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   tl->addWidget(m_timeline, 1);
   splitter->addWidget(top);
   splitter->addWidget(m_tabs);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 1);
+  // The summary's tables need about a third of the height; a timeline of a few IPUs leaves
+  // empty space at any height.
+  splitter->setSizes({560, 340}); // proportions, whatever the window's height
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
   layout->addWidget(splitter, 1);
@@ -139,6 +145,36 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   connect(m_timeline, &ExecutionTimeline::modeChanged, this, [this](ExecutionTimeline::Mode mode) {
     m_modeButtons[std::size_t(mode)]->setChecked(true);
   });
+}
+
+// Three tables side by side, so that each shows its rows without scrolling in the height the
+// splitter gives the tabs: the run's figures, its figures per IPU, the visible range's cycles.
+QWidget* ExecutionPage::summaryPanel() {
+  auto titled = [this](QLabel* heading, QTableView* view) {
+    auto* w = new QWidget(this);
+    auto* l = new QVBoxLayout(w);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(2);
+    l->addWidget(heading);
+    l->addWidget(view, 1);
+    return w;
+  };
+  m_figuresHeading->setObjectName(QStringLiteral("figuresHeading"));
+  m_figuresHeading->setText(tr("Run figures: reading the execution…"));
+  m_runFiguresView->setModel(m_runFiguresModel);
+  m_runFiguresView->setObjectName(QStringLiteral("runFigures"));
+  m_ipuFiguresView->setModel(m_ipuFiguresModel);
+  m_ipuFiguresView->setObjectName(QStringLiteral("ipuFigures"));
+  m_ipuFiguresView->horizontalHeader()->setStretchLastSection(false);
+  auto* ipuHeading = new QLabel(tr("Per IPU: share of tile cycles by kind; bytes moved by stream copies and global exchanges"), this);
+  ipuHeading->setWordWrap(true);
+  auto* rangeHeading = new QLabel(tr("Visible range (follows zoom and pan)"), this);
+  auto* panel = new QSplitter(Qt::Horizontal, this);
+  panel->addWidget(titled(m_figuresHeading, m_runFiguresView));
+  panel->addWidget(titled(ipuHeading, m_ipuFiguresView));
+  panel->addWidget(titled(rangeHeading, m_summaryView));
+  panel->setSizes({250, 720, 380}); // proportions: the IPU table has the most columns
+  return panel;
 }
 
 QWidget* ExecutionPage::imageWidget() { return m_timeline; }
@@ -172,6 +208,10 @@ void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
   m_overview->setIndex(nullptr);
   m_summaryModel->setSnapshot(nullptr);
   m_detailsModel->setDetails(nullptr);
+  m_figuresTask = TaskHandle();
+  m_figures.reset();
+  m_figuresPending = false;
+  showFigures();
   m_detailsHint->show();
   m_runs->clear();
   m_runs->setEnabled(false);
@@ -276,8 +316,43 @@ void ExecutionPage::allHeadersArrived() {
         },
         &m_pool);
   }
+  loadFigures();
   m_pollTimer.start();
   poll();
+}
+
+void ExecutionPage::loadFigures() {
+  const auto doc = m_doc;
+  m_figuresPending = true;
+  m_figuresTask = runInBackground<ExecutionFigures>(
+      this, tr("Analysing the execution"), [doc](Progress& p) { return loadExecutionFigures(*doc, p); },
+      [this](std::shared_ptr<const ExecutionFigures> figures) {
+        m_figuresPending = false;
+        m_figures = std::move(figures);
+        showFigures();
+        finishIfDone();
+      },
+      [this](const QString& error) {
+        m_figuresPending = false;
+        m_figuresHeading->setText(tr("Run figures: the execution could not be analysed."));
+        emit errorOccurred(error);
+        finishIfDone();
+      },
+      &m_pool);
+}
+
+void ExecutionPage::showFigures() {
+  m_runFiguresModel->setFigures(m_figures, m_run);
+  m_ipuFiguresModel->setFigures(m_figures, m_run);
+  if (!m_figures) {
+    m_figuresHeading->setText(m_figuresPending ? tr("Run figures: reading the execution…") : tr("Run figures"));
+    return;
+  }
+  const QString scope = m_runFiguresModel->scope();
+  m_figuresHeading->setText(m_figures->base ? tr("Figures of %1 (base and current reports)").arg(scope)
+                                            : tr("Figures of %1").arg(scope));
+  m_runFiguresView->resizeColumnsToContents();
+  m_ipuFiguresView->resizeColumnsToContents();
 }
 
 void ExecutionPage::poll() {
@@ -305,7 +380,8 @@ void ExecutionPage::finishIfDone() {
     loadTiles(); // the BSP view's tiles, when it is the mode shown
   }
   // Ready once the indexes are complete and the BSP view has the tiles it shows.
-  if (std::none_of(m_sources.begin(), m_sources.end(), [](const Source& s) { return s.tilesPending; })) setReady(true);
+  if (std::none_of(m_sources.begin(), m_sources.end(), [](const Source& s) { return s.tilesPending; }) && !m_figuresPending)
+    setReady(true);
 }
 
 void ExecutionPage::updateSummary() {
@@ -344,6 +420,7 @@ void ExecutionPage::selectRun(int run) {
   m_runApplied = false;
   if (m_runs->currentIndex() != run + 1) m_runs->setCurrentIndex(run + 1);
   applyRun();
+  showFigures();
 }
 
 void ExecutionPage::applyRun() {
