@@ -429,6 +429,37 @@ private slots:
     QVERIFY(tl->bspTileTo() > 0 && tl->bspTileTo() - tl->bspTileFrom() < 1472);
   }
 
+  void bspOpensOnWhatItCanShowWithALegendForIdle() {
+    // All runs of a long report are more (step, tile) cells than BSP reads at once. The mlp
+    // report is short, so the limit is lowered to 1,000 steps of 1,472 tiles: choosing BSP then
+    // narrows the view to the first 1,000 steps instead of painting "zoom in".
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    ExecutionTimeline* tl = page.timeline();
+    QVERIFY(!page.bspLegend()->isVisibleTo(&page));
+    page.selectRun(-1);
+    const ExecutionIndex& index = *tl->tracks()[0].index;
+    QVERIFY(index.numSteps() > 1000);
+    tl->setBspCellLimit(1000 * 1472);
+    page.setMode(ExecutionTimeline::Mode::Bsp);
+    QVERIFY(page.bspLegend()->isVisibleTo(&page));
+    QVERIFY(page.bspLegend()->text().contains(QStringLiteral("idle")));
+    QCOMPARE(tl->viewFrom(), 0.0);
+    std::uint64_t first = 0, last = 0;
+    tl->bspStepsNeeded(0, &first, &last);
+    QCOMPARE(first, std::uint64_t(0));
+    QVERIFY2(last <= 1000 && last >= 990, qPrintable(QString::number(last))); // the step ending the view
+    QVERIFY(QTest::qWaitFor([&] { return tl->tracks()[0].tiles && !tl->bspStepsNeeded(0, &first, &last); }, 20000));
+    // Zooming out past the limit is the user's choice: the view is not narrowed again.
+    tl->fit();
+    QCOMPARE(tl->viewTo(), double(index.loadedEnd()));
+    page.setMode(ExecutionTimeline::Mode::Flat);
+    QVERIFY(!page.bspLegend()->isVisibleTo(&page));
+  }
+
   void noExecutionIsAStateNotAnError() {
     ExecutionPage page;
     page.resize(900, 600);

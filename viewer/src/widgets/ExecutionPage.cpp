@@ -94,6 +94,16 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   controls->addWidget(fit);
   controls->addSpacing(12);
   controls->addWidget(legend(this));
+  // BSP's own legend: the same kinds, plus tiles still busy while others wait, and idle ones.
+  m_bspLegend = new QLabel(this);
+  m_bspLegend->setObjectName(QStringLiteral("bspLegend"));
+  m_bspLegend->setTextFormat(Qt::RichText);
+  m_bspLegend->setText(tr("<span style='color:%1'>&#9632;</span> partly busy &nbsp; <span style='color:%2'>&#9632;</span> idle")
+                           .arg(m_timeline->bspStillBusyColor(StepKind::Compute).name(), m_timeline->bspIdleColor().name()));
+  m_bspLegend->setToolTip(tr("Partly busy: some tiles of the row still work on the step (its kind's colour, paler) while "
+                             "others wait. Idle: every tile of the row waits for the sync."));
+  m_bspLegend->setVisible(false);
+  controls->addWidget(m_bspLegend);
   controls->addStretch(1);
   controls->addWidget(m_status);
 
@@ -144,6 +154,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   connect(m_timeline, &ExecutionTimeline::stepClicked, this, &ExecutionPage::showDetails);
   connect(m_timeline, &ExecutionTimeline::modeChanged, this, [this](ExecutionTimeline::Mode mode) {
     m_modeButtons[std::size_t(mode)]->setChecked(true);
+    m_bspLegend->setVisible(mode == ExecutionTimeline::Mode::Bsp);
   });
 }
 
@@ -191,6 +202,8 @@ bool ExecutionPage::parseMode(const QString& text, ExecutionTimeline::Mode* mode
 void ExecutionPage::setMode(ExecutionTimeline::Mode mode) {
   m_timeline->setMode(mode);
   m_modeButtons[std::size_t(mode)]->setChecked(true);
+  m_bspLegend->setVisible(mode == ExecutionTimeline::Mode::Bsp);
+  if (mode == ExecutionTimeline::Mode::Bsp && !loading()) m_timeline->narrowViewForBsp();
 }
 
 bool ExecutionPage::loading() const {
@@ -376,6 +389,8 @@ void ExecutionPage::finishIfDone() {
     m_pollTimer.stop();
     m_runs->setEnabled(m_runs->count() > 2);
     poll();
+    // Opened in BSP mode (--execution-mode bsp) on more steps than it can show per tile.
+    if (m_timeline->mode() == ExecutionTimeline::Mode::Bsp) m_timeline->narrowViewForBsp();
     updateSummary();
     loadTiles(); // the BSP view's tiles, when it is the mode shown
   }
@@ -427,6 +442,7 @@ void ExecutionPage::applyRun() {
   if (m_run < 0) {
     m_timeline->setLimits(0, -1);
     m_runApplied = true;
+    if (m_timeline->mode() == ExecutionTimeline::Mode::Bsp && !loading()) m_timeline->narrowViewForBsp();
     return;
   }
   // The union of the run's spans over the reports shown (compare mode: the same run number).
@@ -441,6 +457,7 @@ void ExecutionPage::applyRun() {
   if (to < 0) return; // not indexed yet: poll() tries again
   m_timeline->setLimits(from, to);
   m_runApplied = true;
+  if (m_timeline->mode() == ExecutionTimeline::Mode::Bsp && !loading()) m_timeline->narrowViewForBsp();
 }
 
 void ExecutionPage::loadTiles() {
@@ -454,7 +471,7 @@ void ExecutionPage::loadTiles() {
     if (s.tilesPending && s.tilesFrom <= first && s.tilesTo >= last) continue; // on its way already
     // Read a margin either side, within the cap, so small pans need no new read.
     const unsigned tiles = std::max(1u, s.index->header().numIpus * s.index->header().tilesPerIpu);
-    const std::uint64_t cap = std::max<std::uint64_t>(1, kMaxTileCells / tiles);
+    const std::uint64_t cap = std::max<std::uint64_t>(1, m_timeline->bspCellLimit() / tiles);
     const std::uint64_t span = last - first;
     const std::uint64_t margin = std::min(span / 2, (cap - std::min(cap, span)) / 2);
     const std::uint64_t a = first > margin ? first - margin : 0;

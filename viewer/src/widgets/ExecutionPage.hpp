@@ -69,6 +69,7 @@ public:
   QLabel* figuresHeading() const { return m_figuresHeading; }
   StepDetailsModel* detailsModel() const { return m_detailsModel; }
   QComboBox* runSelector() const { return m_runs; }
+  QLabel* bspLegend() const { return m_bspLegend; }
   QTabWidget* tabs() const { return m_tabs; }
   /// Whether any index is still filling.
   bool loading() const;
@@ -105,6 +106,7 @@ private:
   QComboBox* m_runs;
   std::array<QAbstractButton*, 3> m_modeButtons{};
   QLabel* m_status;
+  QLabel* m_bspLegend = nullptr;
   QTabWidget* m_tabs;
   QTableView* m_summaryView;
   QTableView* m_detailsView;
