@@ -140,7 +140,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   layout->addLayout(controls);
   layout->addWidget(splitter, 1);
 
-  m_pool.setMaxThreadCount(3); // two reports' indexes and one on-demand read
+  m_pool.setMaxThreadCount(4); // two reports' indexes, their analysis (one task), one on-demand read
   m_pollTimer.setInterval(100);
   connect(&m_pollTimer, &QTimer::timeout, this, &ExecutionPage::poll);
   m_summaryTimer.setSingleShot(true);
