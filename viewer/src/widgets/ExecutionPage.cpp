@@ -366,6 +366,8 @@ void ExecutionPage::showFigures() {
                                             : tr("Figures of %1").arg(scope));
   m_runFiguresView->resizeColumnsToContents();
   m_ipuFiguresView->resizeColumnsToContents();
+  // A narrow window shrinks the other tables first: these few figures stay readable whole.
+  m_runFiguresView->setMinimumWidth(m_runFiguresView->horizontalHeader()->length() + 2 * m_runFiguresView->frameWidth() + 4);
 }
 
 void ExecutionPage::poll() {
