@@ -482,6 +482,11 @@ private slots:
     ExecutionTimeline* tl = page.timeline();
     QCOMPARE(tl->tracks().size(), std::size_t(2));
     QCOMPARE(page.selectedRun(), 0); // run 0 of both; All runs next
+    // The run's figures give base, current and change; the per-IPU table says whose it is.
+    QCOMPARE(page.runFiguresModel()->columnCount(), 4);
+    QVERIFY(page.figuresHeading()->text().contains(QStringLiteral("base and current")));
+    auto* ipuHeading = page.findChild<QTableView*>(QStringLiteral("ipuFigures"))->parentWidget()->findChild<QLabel*>();
+    QVERIFY(ipuHeading && ipuHeading->text().contains(QStringLiteral("current report")));
     page.selectRun(-1);
     QVERIFY(tl->tracks()[0].label.startsWith(QStringLiteral("Base")));
     QVERIFY(tl->tracks()[1].label.startsWith(QStringLiteral("Current")));

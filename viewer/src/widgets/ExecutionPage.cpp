@@ -177,12 +177,12 @@ QWidget* ExecutionPage::summaryPanel() {
   m_ipuFiguresView->setModel(m_ipuFiguresModel);
   m_ipuFiguresView->setObjectName(QStringLiteral("ipuFigures"));
   m_ipuFiguresView->horizontalHeader()->setStretchLastSection(false);
-  auto* ipuHeading = new QLabel(tr("Per IPU: share of tile cycles by kind; bytes moved by stream copies and global exchanges"), this);
-  ipuHeading->setWordWrap(true);
+  m_ipuHeading = new QLabel(this);
+  m_ipuHeading->setWordWrap(true);
   auto* rangeHeading = new QLabel(tr("Visible range (follows zoom and pan)"), this);
   auto* panel = new QSplitter(Qt::Horizontal, this);
   panel->addWidget(titled(m_figuresHeading, m_runFiguresView));
-  panel->addWidget(titled(ipuHeading, m_ipuFiguresView));
+  panel->addWidget(titled(m_ipuHeading, m_ipuFiguresView));
   panel->addWidget(titled(rangeHeading, m_summaryView));
   panel->setSizes({250, 720, 380}); // proportions: the IPU table has the most columns
   return panel;
@@ -357,6 +357,8 @@ void ExecutionPage::loadFigures() {
 void ExecutionPage::showFigures() {
   m_runFiguresModel->setFigures(m_figures, m_run);
   m_ipuFiguresModel->setFigures(m_figures, m_run);
+  m_ipuHeading->setText((m_sources.size() > 1 ? tr("Per IPU of the current report") : tr("Per IPU")) +
+                        tr(": share of tile cycles by kind; bytes moved by stream copies and global exchanges"));
   if (!m_figures) {
     m_figuresHeading->setText(m_figuresPending ? tr("Run figures: reading the execution…") : tr("Run figures"));
     return;

@@ -116,6 +116,7 @@ private:
   RunFiguresModel* m_runFiguresModel;
   IpuFiguresModel* m_ipuFiguresModel;
   QLabel* m_figuresHeading;
+  QLabel* m_ipuHeading = nullptr;
   QTableView* m_runFiguresView;
   QTableView* m_ipuFiguresView;
   QTimer m_pollTimer, m_summaryTimer, m_tilesTimer;
