@@ -143,7 +143,11 @@ TEST_CASE("openTrace: truncated traces are InvalidReportError", "[pvti][reader][
     const fs::path cut = dir / "cut.pvti";
     fs::copy_file(p, cut, fs::copy_options::overwrite_existing);
     fs::resize_file(cut, keep);
-    CHECK_THAT(test::messageOf<pva::Exception>([&] { pva::openTrace(cut.string()); }), Catch::Contains("cut.pvti"));
+    const std::string message = test::messageOf<pva::Exception>([&] { pva::openTrace(cut.string()); });
+    CHECK_THAT(message, Catch::Contains("cut.pvti"));
+    // Says what is wrong with the file, not which query SQLite failed on.
+    CHECK_THAT(message, !Catch::Contains("SELECT") && !Catch::Contains("cannot prepare"));
+    if (keep >= 100) CHECK_THAT(message, Catch::Contains("truncated trace"));
   }
 }
 

@@ -9,13 +9,20 @@
 #include "core/ExecutionDetails.hpp"
 #include "core/ExecutionIndex.hpp"
 #include "core/TimelineLod.hpp"
+#include "core/Format.hpp"
+#include "core/ExecutionFigures.hpp"
 #include "models/ExecutionSummaryModel.hpp"
+#include "models/IpuFiguresModel.hpp"
+#include "models/RunFiguresModel.hpp"
 #include "models/StepDetailsModel.hpp"
 #include "widgets/ExecutionPage.hpp"
 
 #include <pva/pva.hpp>
 
 #include <QComboBox>
+#include <QLabel>
+#include <QScrollBar>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -179,6 +186,96 @@ private slots:
     summary.setSnapshot(nullptr);
   }
 
+  void runAndIpuFiguresAreLibpvasAnalysis() {
+    // The pipeline has two IPUs and global exchanges; the mlp two runs. Each figure shown is
+    // pva::analyseExecution's for the run chosen (the viewer computes none of them).
+    for (const QString& path : {viewer_test::pipelineReport(), viewer_test::mlpReport()}) {
+      const auto doc = Document::resolve(path);
+      Progress progress = Progress::standalone(QStringLiteral("test"));
+      auto figures = std::make_shared<ExecutionFigures>(loadExecutionFigures(*doc, progress));
+      const pva::ExecutionAnalysis expected = pva::analyseExecution(doc->openReport());
+      RunFiguresModel runs;
+      IpuFiguresModel ipus;
+      const auto t1 = viewer_test::checkModel(&runs);
+      const auto t2 = viewer_test::checkModel(&ipus);
+      for (int run = -1; run < int(expected.runs.size()); ++run) {
+        const pva::SpanFigures& span = run < 0 ? expected.allRuns : expected.runs[std::size_t(run)];
+        runs.setFigures(figures, run);
+        ipus.setFigures(figures, run);
+        QCOMPARE(runs.columnCount(), 2);
+        QCOMPARE(runs.scope(), run < 0 ? QStringLiteral("all runs") : QStringLiteral("run '%1'").arg(QString::fromStdString(span.scope.runName)));
+        auto value = [&](const char* name) {
+          const int row = runs.rowOf(QString::fromLatin1(name));
+          return row < 0 ? -1.0 : runs.index(row, RunFiguresModel::ValueColumn).data(RunFiguresModel::NumberRole).toDouble();
+        };
+        QCOMPARE(value("Cycles"), double(span.cycles));
+        QCOMPARE(value("Steps"), double(span.steps));
+        QCOMPARE(value("Parallel efficiency"), span.parallelEfficiency);
+        QCOMPARE(value("Tile balance"), span.tileBalance);
+        QVERIFY(span.parallelEfficiency > 0 && span.parallelEfficiency <= 1);
+
+        QCOMPARE(std::size_t(ipus.rowCount()), span.tileCyclesByIpu.size());
+        for (int ipu = 0; ipu < ipus.rowCount(); ++ipu) {
+          const pva::CycleKinds& c = span.tileCyclesByIpu[std::size_t(ipu)];
+          for (int k = 0; k < IpuFiguresModel::kKinds; ++k) {
+            const QModelIndex cell = ipus.index(ipu, IpuFiguresModel::FirstKindColumn + k);
+            QCOMPARE(cell.data(IpuFiguresModel::NumberRole).toULongLong(), c.cycles[k]);
+            QCOMPARE(cell.data().toString(), formatPercent(c.shareOfTileCycles(pva::TileCycleTotals::Kind(k))));
+          }
+          const pva::IpuTraffic& t = span.ipus[std::size_t(ipu)];
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::StreamCopyInColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.streamCopyInBytes);
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::StreamCopyOutColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.streamCopyOutBytes);
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::GlobalExchangeInColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.globalExchangeInBytes);
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::GlobalExchangeOutColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.globalExchangeOutBytes);
+        }
+      }
+      if (path == viewer_test::pipelineReport()) {
+        QCOMPARE(ipus.rowCount(), 2);
+        // The pipeline's stages hand activations over between IPUs: global exchange bytes move.
+        QVERIFY(expected.allRuns.ipus[0].globalExchangeOutBytes + expected.allRuns.ipus[1].globalExchangeOutBytes > 0);
+      }
+      // A run the report does not have, and no figures: empty, not a crash.
+      runs.setFigures(figures, 99);
+      QCOMPARE(runs.rowCount(), 0);
+      ipus.setFigures(nullptr, 0);
+      QCOMPARE(ipus.rowCount(), 0);
+    }
+    // Compare mode: base, current and change columns of the same run.
+    const auto cmp = Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport());
+    Progress progress = Progress::standalone(QStringLiteral("test"));
+    auto figures = std::make_shared<ExecutionFigures>(loadExecutionFigures(*cmp, progress));
+    QVERIFY(figures->base.has_value());
+    RunFiguresModel runs;
+    const auto t = viewer_test::checkModel(&runs);
+    runs.setFigures(figures, 1);
+    QCOMPARE(runs.columnCount(), 4);
+    const int row = runs.rowOf(QStringLiteral("Cycles"));
+    const double cur = double(figures->current.runs[1].cycles), base = double(figures->base->runs[1].cycles);
+    QCOMPARE(runs.index(row, RunFiguresModel::BaseColumn).data(RunFiguresModel::NumberRole).toDouble(), base);
+    QCOMPARE(runs.index(row, RunFiguresModel::ChangeColumn).data(RunFiguresModel::NumberRole).toDouble(), cur - base);
+  }
+
+  void summaryPanelFollowsTheRun() {
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page)); // ready includes the figures
+    QCOMPARE(page.runFiguresModel()->scope(), QStringLiteral("run 'train0'"));
+    QVERIFY2(page.figuresHeading()->text().contains(QStringLiteral("train0")), qPrintable(page.figuresHeading()->text()));
+    QCOMPARE(page.ipuFiguresModel()->rowCount(), 1);
+    page.selectRun(-1);
+    QCOMPARE(page.runFiguresModel()->scope(), QStringLiteral("all runs"));
+    QVERIFY(page.figuresHeading()->text().contains(QStringLiteral("all runs")));
+    const pva::ExecutionAnalysis expected = pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport());
+    const int row = page.runFiguresModel()->rowOf(QStringLiteral("Cycles"));
+    QCOMPARE(page.runFiguresModel()->index(row, 1).data(RunFiguresModel::NumberRole).toDouble(), double(expected.allRuns.cycles));
+    // Laid out side by side: every row of the run's figures is visible without scrolling.
+    auto* view = page.findChild<QTableView*>(QStringLiteral("runFigures"));
+    QVERIFY(view && view->isVisible());
+    QVERIFY(!view->verticalScrollBar()->isVisible());
+  }
+
   void interactions() {
     ExecutionPage page;
     page.resize(1200, 800);
@@ -188,6 +285,7 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(errors.count(), 0);
     ExecutionTimeline* tl = page.timeline();
+    page.selectRun(-1); // the report has two runs: it opened on the first
     const double fullFrom = tl->viewFrom(), fullTo = tl->viewTo();
     QCOMPARE(fullFrom, 0.0);
     QVERIFY(fullTo > 1000);
@@ -265,6 +363,48 @@ private slots:
     QVERIFY(std::abs((tl->viewTo() - tl->viewFrom()) - fullTo * 0.25) < 1);
   }
 
+  void opensOnTheFirstOfSeveralRunsOrTheNamedOne() {
+    // Several runs: the first, not "All runs" (unreadable on a long report), which stays
+    // selectable as the selector's first entry.
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const ExecutionIndex& index = *page.timeline()->tracks()[0].index;
+    QVERIFY(index.header().runs.size() >= 2);
+    QCOMPARE(page.selectedRun(), 0);
+    QCOMPARE(page.runSelector()->currentIndex(), 1);
+    QVERIFY(page.runSelector()->itemText(0).contains(QStringLiteral("All runs")));
+    std::uint64_t from = 0, to = 0;
+    QVERIFY(index.runSpan(0, &from, &to));
+    QCOMPARE(page.timeline()->viewFrom(), double(from));
+    QCOMPARE(page.timeline()->viewTo(), double(to));
+    QCOMPARE(page.runNames(), (QStringList{index.header().runs[0].name, index.header().runs[1].name}));
+
+    // A run asked for by name (--run) is shown instead, once; an unknown name is signalled with
+    // the names there are.
+    const QString second = index.header().runs[1].name;
+    page.setWantedRun(second);
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.selectedRun(), 1);
+    QVERIFY(page.timeline()->tracks()[0].index->runSpan(1, &from, &to)); // a new document, a new index
+    QCOMPARE(page.timeline()->viewFrom(), double(from));
+    QCOMPARE(page.timeline()->viewTo(), double(to));
+    QSignalSpy unknown(&page, &ExecutionPage::unknownRun);
+    page.setWantedRun(QStringLiteral("no-such-run"));
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(unknown.count(), 1);
+    QCOMPARE(unknown[0][0].toString(), QStringLiteral("no-such-run"));
+    QVERIFY(unknown[0][1].toStringList().contains(second));
+    // The wish was used up: the next document opens on its first run again.
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.selectedRun(), 0);
+  }
+
   void modesPaintDifferentImages() {
     ExecutionPage page;
     page.resize(1200, 800);
@@ -289,6 +429,37 @@ private slots:
     QVERIFY(tl->bspTileTo() > 0 && tl->bspTileTo() - tl->bspTileFrom() < 1472);
   }
 
+  void bspOpensOnWhatItCanShowWithALegendForIdle() {
+    // All runs of a long report are more (step, tile) cells than BSP reads at once. The mlp
+    // report is short, so the limit is lowered to 1,000 steps of 1,472 tiles: choosing BSP then
+    // narrows the view to the first 1,000 steps instead of painting "zoom in".
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    ExecutionTimeline* tl = page.timeline();
+    QVERIFY(!page.bspLegend()->isVisibleTo(&page));
+    page.selectRun(-1);
+    const ExecutionIndex& index = *tl->tracks()[0].index;
+    QVERIFY(index.numSteps() > 1000);
+    tl->setBspCellLimit(1000 * 1472);
+    page.setMode(ExecutionTimeline::Mode::Bsp);
+    QVERIFY(page.bspLegend()->isVisibleTo(&page));
+    QVERIFY(page.bspLegend()->text().contains(QStringLiteral("idle")));
+    QCOMPARE(tl->viewFrom(), 0.0);
+    std::uint64_t first = 0, last = 0;
+    tl->bspStepsNeeded(0, &first, &last);
+    QCOMPARE(first, std::uint64_t(0));
+    QVERIFY2(last <= 1000 && last >= 990, qPrintable(QString::number(last))); // the step ending the view
+    QVERIFY(QTest::qWaitFor([&] { return tl->tracks()[0].tiles && !tl->bspStepsNeeded(0, &first, &last); }, 20000));
+    // Zooming out past the limit is the user's choice: the view is not narrowed again.
+    tl->fit();
+    QCOMPARE(tl->viewTo(), double(index.loadedEnd()));
+    page.setMode(ExecutionTimeline::Mode::Flat);
+    QVERIFY(!page.bspLegend()->isVisibleTo(&page));
+  }
+
   void noExecutionIsAStateNotAnError() {
     ExecutionPage page;
     page.resize(900, 600);
@@ -310,6 +481,13 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     ExecutionTimeline* tl = page.timeline();
     QCOMPARE(tl->tracks().size(), std::size_t(2));
+    QCOMPARE(page.selectedRun(), 0); // run 0 of both; All runs next
+    // The run's figures give base, current and change; the per-IPU table says whose it is.
+    QCOMPARE(page.runFiguresModel()->columnCount(), 4);
+    QVERIFY(page.figuresHeading()->text().contains(QStringLiteral("base and current")));
+    auto* ipuHeading = page.findChild<QTableView*>(QStringLiteral("ipuFigures"))->parentWidget()->findChild<QLabel*>();
+    QVERIFY(ipuHeading && ipuHeading->text().contains(QStringLiteral("current report")));
+    page.selectRun(-1);
     QVERIFY(tl->tracks()[0].label.startsWith(QStringLiteral("Base")));
     QVERIFY(tl->tracks()[1].label.startsWith(QStringLiteral("Current")));
     // The shared axis reaches the longer execution.

@@ -49,6 +49,10 @@ private slots:
     QTest::newRow("execution-flame-mlp") << QStringLiteral("execution") << QStringList{QStringLiteral("--execution-mode"), QStringLiteral("flame"), viewer_test::mlpReport()};
     QTest::newRow("execution-bsp-mlp") << QStringLiteral("execution") << QStringList{QStringLiteral("--execution-mode"), QStringLiteral("bsp"), viewer_test::mlpReport()};
     QTest::newRow("execution-compare") << QStringLiteral("execution") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    // --compare with the views not listed above: each renders with both reports open.
+    for (const char* v : {"summary", "programs", "operations"})
+      QTest::newRow(qPrintable(QStringLiteral("%1-compare").arg(QLatin1String(v))))
+          << QString::fromLatin1(v) << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
   }
   void everyViewRenders() {
     QFETCH(QString, view);
@@ -78,6 +82,63 @@ private slots:
     QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--size"),
                   QStringLiteral("big"), viewer_test::mlpReport()}, &errors), 2);
     QVERIFY(!QFile::exists(m_dir + QStringLiteral("/x.png")));
+  }
+
+  void runPicksTheExecutionRun() {
+    // --run NAME renders that run of the execution trace (the view it implies); the image differs
+    // from the other run's. An unknown name is a usage error listing the runs.
+    QString errors;
+    const QString first = m_dir + QStringLiteral("/run-train0.png"), second = m_dir + QStringLiteral("/run-train1.png");
+    QCOMPARE(run({QStringLiteral("--screenshot"), first, QStringLiteral("--run"), QStringLiteral("train0"), viewer_test::mlpReport()}, &errors), 0);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors));
+    QCOMPARE(run({QStringLiteral("--screenshot"), second, QStringLiteral("--view"), QStringLiteral("execution"), QStringLiteral("--run"),
+                  QStringLiteral("train1"), viewer_test::mlpReport()}, &errors), 0);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors));
+    QVERIFY(QImage(first) != QImage(second));
+    QVERIFY(viewer_test::distinctColors(QImage(second)) >= 8);
+    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/run-cmp.png"), QStringLiteral("--run"), QStringLiteral("train1"),
+                  QStringLiteral("--compare"), viewer_test::mlpReport(), viewer_test::mlpBigReport()}, &errors), 0);
+    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--run"), QStringLiteral("nosuch"),
+                  viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("nosuch")) && errors.contains(QStringLiteral("train0, train1")), qPrintable(errors));
+    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--run"), QStringLiteral("train0"),
+                  QStringLiteral("--view"), QStringLiteral("memory"), viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY(!QFile::exists(m_dir + QStringLiteral("/x.png")));
+  }
+
+  void usageErrorsSayWhatIsWrong() {
+    const QString out = m_dir + QStringLiteral("/usage.png");
+    QString errors;
+    // --view without a name is a usage error (2), as every other one; QCommandLineParser's own
+    // handling exited 1.
+    QCOMPARE(run({QStringLiteral("--screenshot"), out, QStringLiteral("--view")}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("--view")), qPrintable(errors));
+    QCOMPARE(run({QStringLiteral("--no-such-option"), viewer_test::mlpReport()}, &errors), 2);
+    // The view name left out: the report's path took its place. Said so, not "needs a report".
+    QCOMPARE(run({QStringLiteral("--screenshot"), out, QStringLiteral("--view"), viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("is a path")) && errors.contains(QStringLiteral("view name")), qPrintable(errors));
+    QVERIFY2(!errors.contains(QStringLiteral("needs a report")), qPrintable(errors));
+    // The compare view on one report points at --compare.
+    QCOMPARE(run({QStringLiteral("--screenshot"), out, QStringLiteral("--view"), QStringLiteral("compare"), viewer_test::mlpReport()}, &errors), 2);
+    QVERIFY2(errors.contains(QStringLiteral("--compare")), qPrintable(errors));
+    QVERIFY(!QFile::exists(out));
+  }
+
+  void aTruncatedTraceSaysSoWithoutSql() {
+    QFile in(viewer_test::traceFile());
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray bytes = in.readAll();
+    for (qsizetype keep : {qsizetype(100), qsizetype(5000), bytes.size() / 2}) {
+      const QString cut = m_dir + QStringLiteral("/cut.pvti");
+      QFile out(cut);
+      QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      out.write(bytes.left(keep));
+      out.close();
+      QString errors;
+      QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/cut.png"), cut}, &errors), 1);
+      QVERIFY2(errors.contains(QStringLiteral("cut.pvti")) && errors.contains(QStringLiteral("truncated")), qPrintable(errors));
+      QVERIFY2(!errors.contains(QStringLiteral("SELECT")) && !errors.contains(QStringLiteral("prepare")), qPrintable(errors));
+    }
   }
 
   void withoutAViewATraceShowsItsTimeline() {

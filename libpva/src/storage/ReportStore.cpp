@@ -1,6 +1,7 @@
 #include "ReportStore.hpp"
 
 #include "FormatVersionCheck.hpp"
+#include "SqliteHeader.hpp"
 
 #include <profiler/Blob.hpp>
 #include <profiler/Schema.hpp>
@@ -106,20 +107,16 @@ void ReportStore::corrupt(const std::string& what) const { throw InvalidReportEr
 /// Cheap checks that need no query: the SQLite signature, and a file at least as long as its
 /// header says (a truncated copy would otherwise only fail when a missing page is read).
 void ReportStore::checkHeader(const Source& source) {
-  const std::string head = readHead(source, 100);
-  const auto* h = reinterpret_cast<const unsigned char*>(head.data());
-  static const char kMagic[] = "SQLite format 3";
-  if (head.empty()) corrupt("empty file, not a Tessera report");
-  if (head.size() < 100 || std::memcmp(h, kMagic, sizeof kMagic) != 0)
-    corrupt("not a Tessera report (not an SQLite database)");
-  const std::uint32_t pageSizeField = (std::uint32_t(h[16]) << 8) | h[17];
-  const std::uint64_t pageSize = pageSizeField == 1 ? 65536 : pageSizeField;
-  auto be32 = [&](int o) { return (std::uint32_t(h[o]) << 24) | (std::uint32_t(h[o + 1]) << 16) | (std::uint32_t(h[o + 2]) << 8) | h[o + 3]; };
-  const std::uint32_t pages = be32(28), changeCounter = be32(24), validFor = be32(92);
-  if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0) corrupt("corrupted report (bad page size in the header)");
-  if (pages != 0 && changeCounter == validFor && fileSize_ < pages * pageSize)
-    corrupt("truncated report: " + std::to_string(fileSize_) + " bytes, the header says " +
-            std::to_string(pages * pageSize));
+  using P = SqliteHeader::Problem;
+  const SqliteHeader h = checkSqliteHeader(source, fileSize_);
+  switch (h.problem) {
+  case P::None: return;
+  case P::Empty: corrupt("empty file, not a Tessera report");
+  case P::NotSqlite: corrupt("not a Tessera report (not an SQLite database)");
+  case P::BadPageSize: corrupt("corrupted report (bad page size in the header)");
+  case P::Truncated:
+    corrupt("truncated report: " + std::to_string(fileSize_) + " bytes, the header says " + std::to_string(h.headerBytes));
+  }
 }
 
 void ReportStore::readMeta() {

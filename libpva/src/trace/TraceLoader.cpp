@@ -7,6 +7,7 @@
 #include "../FromMemory.hpp"
 #include "../storage/FormatVersionCheck.hpp"
 #include "../storage/OpenFile.hpp"
+#include "../storage/SqliteHeader.hpp"
 
 #include <profiler/TraceSchema.hpp>
 #include <tessera/internal/Sqlite.hpp>
@@ -269,6 +270,15 @@ struct TraceBuilder {
   }
 };
 
+/// SQLite's reason alone ("database disk image is malformed"): its messages read
+/// "<file>: <what was done>: <reason>", and what was done is a query, which means nothing to
+/// someone opening a trace (the file is named by the caller).
+static std::string sqliteReason(const tessera::sqlite::Error& e) {
+  const std::string m = e.what();
+  const auto quote = m.rfind("': ");
+  return quote == std::string::npos ? m : m.substr(quote + 3);
+}
+
 std::shared_ptr<const TraceData> TraceData::load(const std::string& path, const LoadProgress& progress) {
   return load(storage::Source{path}, progress);
 }
@@ -277,12 +287,21 @@ std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source, 
   const std::string shown = source.shown();
   const std::uint64_t size = storage::checkRegularFile(source, "trace");
   if (size == 0) throw InvalidReportError(shown + ": not a Tessera trace (empty file)");
+  using HeaderProblem = storage::SqliteHeader::Problem;
+  const storage::SqliteHeader header = storage::checkSqliteHeader(source, size);
+  if (header.problem == HeaderProblem::NotSqlite)
+    throw InvalidReportError(shown + ": not a Tessera trace (not an SQLite database)");
+  if (header.problem == HeaderProblem::BadPageSize)
+    throw InvalidReportError(shown + ": corrupted trace (bad page size in the header)");
+  if (header.problem == HeaderProblem::Truncated)
+    throw InvalidReportError(shown + ": truncated trace: " + std::to_string(size) + " bytes, the header says " +
+                             std::to_string(header.headerBytes));
   storage::ReadOnlyDatabase file;
   try {
     file = storage::openReadOnly(source);
   } catch (const tessera::sqlite::Error& e) {
-    // Random bytes, another file type, or a header cut short land here.
-    throw InvalidReportError(shown + ": not a Tessera trace (" + e.what() + ")");
+    // Other file types, or damage the header does not show, land here.
+    throw InvalidReportError(shown + ": not a Tessera trace, or a corrupted one (" + sqliteReason(e) + ")");
   }
   Database& db = *file.db;
   auto data = std::make_shared<TraceData>();
@@ -291,7 +310,7 @@ std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source, 
   try {
     meta = readMeta(db);
   } catch (const tessera::sqlite::Error& e) {
-    throw InvalidReportError(shown + ": not a Tessera trace (" + e.what() + ")");
+    throw InvalidReportError(shown + ": not a Tessera trace, or a corrupted one (" + sqliteReason(e) + ")");
   }
   checkIdentity(shown, meta);
   try {

@@ -1,6 +1,8 @@
 // The --screenshot mode of tessera-viewer.
 #include "app/Screenshot.hpp"
 
+#include "app/ViewName.hpp"
+
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
@@ -29,8 +31,11 @@ int takeScreenshot(const ScreenshotRequest& request) {
   MainWindow window;
   window.setRememberRecent(false);
   window.resize(request.size);
-  if (auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution"))))
+  auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")));
+  if (execution) {
     execution->setMode(ExecutionTimeline::Mode(request.executionMode));
+    if (!request.run.isEmpty()) execution->setWantedRun(request.run);
+  }
   window.show();
 
   // Errors go to stderr rather than a dialog nobody will see.
@@ -53,11 +58,19 @@ int takeScreenshot(const ScreenshotRequest& request) {
     return fail(2, QStringLiteral("no view '%1' (views: %2)").arg(view, keys.join(QStringLiteral(", "))));
   }
   if (!window.showView(view))
-    return fail(2, QStringLiteral("the %1 view has nothing to show for %2").arg(view, request.paths.join(QLatin1Char(' '))));
+    return fail(2, QStringLiteral("the %1 view has nothing to show for %2%3")
+                       .arg(view, request.paths.join(QLatin1Char(' ')), viewHint(view, request.compare)));
 
   // Wait for the page (or an error), then let layouts and paints settle.
   QString error;
+  int errorStatus = 1;
   QEventLoop loop;
+  if (execution)
+    QObject::connect(execution, &ExecutionPage::unknownRun, &loop, [&](const QString& name, const QStringList& runs) {
+      error = QStringLiteral("no run '%1' in %2 (runs: %3)").arg(name, request.paths.join(QLatin1Char(' ')), runs.join(QStringLiteral(", ")));
+      errorStatus = 2; // a usage error: the name given does not exist
+      loop.quit();
+    });
   QObject::connect(page, &Page::readyChanged, &loop, [&](bool ready) {
     if (ready) loop.quit();
   });
@@ -69,8 +82,8 @@ int takeScreenshot(const ScreenshotRequest& request) {
     error = QStringLiteral("the %1 view did not finish loading within %2 s").arg(view).arg(request.timeoutSeconds);
     loop.quit();
   });
-  if (!page->isReady()) loop.exec();
-  if (!error.isEmpty()) return fail(1, error);
+  if (!page->isReady() && error.isEmpty()) loop.exec();
+  if (!error.isEmpty()) return fail(errorStatus, error);
   QApplication::processEvents();
 
   QImageWriter writer(request.output);

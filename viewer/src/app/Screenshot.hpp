@@ -15,6 +15,7 @@ struct ScreenshotRequest {
   QSize size{1400, 900};
   int timeoutSeconds = 120;
   int executionMode = 0; ///< ExecutionTimeline::Mode of the execution view
+  QString run;           ///< the execution view's run (--run NAME); empty: its default
 };
 
 /// Drops the offscreen platform's warnings about having no screen (call before QApplication).

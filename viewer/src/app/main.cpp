@@ -1,5 +1,6 @@
 // tessera-viewer: the desktop viewer, and its headless screenshot mode for CI.
 #include "app/Screenshot.hpp"
+#include "app/ViewName.hpp"
 #include "core/Settings.hpp"
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
@@ -24,6 +25,7 @@ const char* const kDescription =
     "                                                  render a view to PNG without a display\n"
     "  tessera-viewer --view execution --execution-mode flame reports/mlp\n"
     "                                                  the execution trace as a flame graph\n"
+    "  tessera-viewer --run run_2 reports/mlp          the execution trace of one run\n"
     "\n"
     "Views: summary, memory, liveness, programs, operations, execution, trace, compare.";
 
@@ -66,14 +68,33 @@ int main(int argc, char** argv) {
   const QCommandLineOption executionMode(QStringLiteral("execution-mode"),
                                         QStringLiteral("Execution trace view: flat (default), flame or bsp."),
                                         QStringLiteral("mode"));
-  parser.addOptions({compare, screenshot, view, size, units, timeout, executionMode});
-  parser.process(app);
+  const QCommandLineOption run(QStringLiteral("run"),
+                               QStringLiteral("Execution trace: show the run named <name> (default: the first of several)."),
+                               QStringLiteral("name"));
+  parser.addOptions({compare, screenshot, view, size, units, timeout, executionMode, run});
 
   auto usageError = [](const QString& message) {
     std::fprintf(stderr, "tessera-viewer: %s (try --help)\n", qPrintable(message));
     return 2;
   };
+  // parse() rather than process(): process() exits 1 on a usage error ("--view" without a
+  // name), and usage errors exit 2.
+  if (!parser.parse(QCoreApplication::arguments())) return usageError(parser.errorText());
+  if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
+  if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
   const QStringList paths = parser.positionalArguments();
+  if (parser.isSet(view)) {
+    const QString problem = viewNameProblem(parser.value(view));
+    if (!problem.isEmpty()) return usageError(problem);
+  }
+  // --run picks a run of the execution trace: without --view it opens that view.
+  QString viewName = parser.value(view);
+  if (parser.isSet(run)) {
+    if (parser.value(run).isEmpty()) return usageError(QStringLiteral("--run needs a run name"));
+    if (viewName.isEmpty()) viewName = QStringLiteral("execution");
+    else if (viewName != QLatin1String("execution"))
+      return usageError(QStringLiteral("--run applies to the execution view, not '%1'").arg(viewName));
+  }
   if (parser.isSet(compare) ? paths.size() != 2 : paths.size() > 1)
     return usageError(parser.isSet(compare) ? QStringLiteral("--compare takes two report paths")
                                             : QStringLiteral("one path at a time (or --compare BASE NEW)"));
@@ -93,7 +114,8 @@ int main(int argc, char** argv) {
     ScreenshotRequest request;
     request.executionMode = int(traceMode);
     request.output = parser.value(screenshot);
-    request.view = parser.value(view); // empty: the document's first view
+    request.view = viewName; // empty: the document's first view
+    request.run = parser.value(run);
     request.paths = paths;
     request.compare = parser.isSet(compare);
     bool ok = false;
@@ -108,11 +130,20 @@ int main(int argc, char** argv) {
   }
 
   MainWindow window;
-  if (auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")))) execution->setMode(traceMode);
+  if (auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")))) {
+    execution->setMode(traceMode);
+    if (parser.isSet(run)) {
+      execution->setWantedRun(parser.value(run));
+      QObject::connect(execution, &ExecutionPage::unknownRun, execution, [](const QString& name, const QStringList& runs) {
+        std::fprintf(stderr, "tessera-viewer: no run '%s' (runs: %s)\n", qPrintable(name), qPrintable(runs.join(QStringLiteral(", "))));
+      });
+    }
+  }
   window.show();
   if (parser.isSet(compare)) window.openComparison(paths[0], paths[1]);
   else if (!paths.isEmpty()) window.openPath(paths[0]);
-  if (parser.isSet(view) && !window.showView(parser.value(view)))
-    std::fprintf(stderr, "tessera-viewer: no view '%s' for this document\n", qPrintable(parser.value(view)));
+  if (!viewName.isEmpty() && !window.showView(viewName))
+    std::fprintf(stderr, "tessera-viewer: no view '%s' for this document%s\n", qPrintable(viewName),
+                 qPrintable(viewHint(viewName, parser.isSet(compare))));
   return app.exec();
 }

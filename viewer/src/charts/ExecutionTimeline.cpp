@@ -228,7 +228,7 @@ QRect ExecutionTimeline::stepRect(std::size_t track, std::uint64_t step) const {
   return {};
 }
 
-bool ExecutionTimeline::bspStepsNeeded(std::size_t track, std::uint64_t* first, std::uint64_t* last) const {
+bool ExecutionTimeline::stepsInView(std::size_t track, std::uint64_t* first, std::uint64_t* last) const {
   *first = *last = 0;
   if (track >= m_tracks.size() || !m_tracks[track].index) return false;
   const ExecutionIndex& index = *m_tracks[track].index;
@@ -245,10 +245,38 @@ bool ExecutionTimeline::bspStepsNeeded(std::size_t track, std::uint64_t* first, 
   if (b <= a) return false;
   *first = a;
   *last = b;
+  return true;
+}
+
+bool ExecutionTimeline::bspStepsNeeded(std::size_t track, std::uint64_t* first, std::uint64_t* last) const {
+  if (!stepsInView(track, first, last)) return false;
+  const std::uint64_t a = *first, b = *last;
   const unsigned tiles = std::max(1u, numTiles(track));
-  if ((b - a) * tiles > kMaxTileCells) return false; // too many: the view asks to zoom in
+  if ((b - a) * tiles > m_bspCellLimit) return false; // too many: the view asks to zoom in
   const auto& t = m_tracks[track].tiles;
   return !t || t->firstStep > a || t->lastStep < b;
+}
+
+bool ExecutionTimeline::narrowViewForBsp() {
+  // The earliest time at which some track has shown all the steps it can: the view ends there.
+  double end = -1;
+  for (std::size_t track = 0; track < m_tracks.size(); ++track) {
+    std::uint64_t a = 0, b = 0;
+    if (!stepsInView(track, &a, &b)) continue;
+    const std::uint64_t cap = std::max<std::uint64_t>(1, m_bspCellLimit / std::max(1u, numTiles(track)));
+    if (b - a <= cap) continue;
+    const ExecutionIndex& index = *m_tracks[track].index;
+    const std::uint64_t lastShown = a + cap - 1;
+    double stepEnd = -1; // the step's end on the IPUs that ran it
+    for (unsigned lane = 0; lane < index.numLanes(); ++lane) {
+      const std::int64_t e = index.entryOfStep(lane, lastShown);
+      if (e >= 0) stepEnd = std::max(stepEnd, double(index.begin(lane, std::size_t(e))) + index.duration(lane, std::size_t(e)));
+    }
+    if (stepEnd > m_window.from()) end = end < 0 ? stepEnd : std::min(end, stepEnd);
+  }
+  if (end < 0) return false;
+  setView(m_window.from(), end);
+  return true;
 }
 
 ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {

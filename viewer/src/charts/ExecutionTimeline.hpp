@@ -80,6 +80,17 @@ public:
   int bspTileFrom() const { return m_tile0; }
   int bspTileTo() const { return m_tile1; }
   void setBspTiles(int first, int last);
+  /// Most (step, tile) cells the BSP view reads at once (kMaxTileCells; lower in tests).
+  std::uint64_t bspCellLimit() const { return m_bspCellLimit; }
+  void setBspCellLimit(std::uint64_t cells) { m_bspCellLimit = std::max<std::uint64_t>(1, cells); }
+  /// When more steps are in view than the BSP view can show per tile (All runs of a long
+  /// report), narrows the view to as many steps as it can show from the view's start, so that
+  /// BSP opens on something rather than a request to zoom in. Returns whether it narrowed.
+  bool narrowViewForBsp();
+  /// BSP colours (from the palette): a tile waiting for the sync, and a row of tiles of which
+  /// some still work on a step of `kind` while others wait. The page's legend shows them.
+  QColor bspIdleColor() const;
+  QColor bspStillBusyColor(StepKind kind) const;
 
   QSize sizeHint() const override { return {900, 420}; }
 
@@ -170,6 +181,9 @@ private:
     std::vector<std::uint32_t> mean, max; ///< [(step - first) * height + row]
   };
   std::vector<BspCache> m_bspCache;
+  std::uint64_t m_bspCellLimit = kMaxTileCells;
+  /// The steps a track has in view [first, last); false when none.
+  bool stepsInView(std::size_t track, std::uint64_t* first, std::uint64_t* last) const;
 };
 
 /// The colour of a step kind in every execution chart.

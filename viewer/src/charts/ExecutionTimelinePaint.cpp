@@ -21,6 +21,12 @@ QRgb blend(QColor a, QColor b, double t) {
 
 } // namespace
 
+QColor ExecutionTimeline::bspIdleColor() const { return QColor(blend(backgroundColor(), textColor(), 0.10)); }
+
+QColor ExecutionTimeline::bspStillBusyColor(StepKind kind) const {
+  return QColor(blend(stepKindColor(kind), backgroundColor(), 0.55));
+}
+
 QColor stepKindColor(StepKind kind) {
   switch (kind) {
   case StepKind::Compute: return QColor(0x4e79a7);
@@ -153,10 +159,10 @@ void ExecutionTimeline::paintBsp(const Row& row) {
   const bool missing = bspStepsNeeded(row.track, &first, &last);
   auto message = [&](const QString& text) { m_labels.push_back({r, text, textColor()}); };
   if (!track.tiles || track.tiles->numTiles == 0 || track.tiles->lastStep <= track.tiles->firstStep) {
-    if ((last - first) * std::max(tiles, 1u) > kMaxTileCells)
-      message(tr("%1 steps in view: zoom in to at most %2 steps to see every tile")
+    if ((last - first) * std::max(tiles, 1u) > m_bspCellLimit)
+      message(tr("%1 steps in view: zoom in to at most %2 steps to see every tile (choosing BSP or a run shows the first %2)")
                   .arg(formatCount(last - first))
-                  .arg(formatCount(kMaxTileCells / std::max(tiles, 1u))));
+                  .arg(formatCount(m_bspCellLimit / std::max(tiles, 1u))));
     else message(tr("Reading per-tile cycles…"));
     return;
   }
@@ -191,15 +197,14 @@ void ExecutionTimeline::paintBsp(const Row& row) {
       }
     }
   }
-  const QColor bg = backgroundColor();
-  const QRgb idle = blend(bg, textColor(), 0.10);
+  const QRgb idle = bspIdleColor().rgb();
   const unsigned perIpu = std::max(1u, index.header().tilesPerIpu);
   for (std::size_t s = 0; s < nSteps; ++s) {
     const std::uint64_t step = tc.firstStep + s;
     const std::uint32_t program = index.stepProgram(step);
     const StepKind kind = program < index.header().programs.size() ? index.header().programs[program].kind : StepKind::Other;
     const QColor c = stepKindColor(kind);
-    const QRgb busy = c.rgb(), partly = blend(c, bg, 0.55);
+    const QRgb busy = c.rgb(), partly = bspStillBusyColor(kind).rgb();
     unsigned lastLane = ~0u;
     std::int64_t entry = -1;
     for (int y = 0; y < h; ++y) {

@@ -102,7 +102,7 @@ QVariant ExecutionSummaryModel::headerData(int section, Qt::Orientation orientat
   switch (section) {
   case NameColumn: return tr("Figure");
   case ValueColumn: return cmp ? tr("Current") : tr("Value");
-  case ShareColumn: return tr("Share of cycles in view");
+  case ShareColumn: return tr("Share");
   case BaseColumn: return tr("Base");
   case ChangeColumn: return tr("Change");
   default: return {};

@@ -4,7 +4,10 @@
 
 #include "charts/ExecutionOverview.hpp"
 #include "core/Format.hpp"
+#include "core/ExecutionFigures.hpp"
 #include "models/ExecutionSummaryModel.hpp"
+#include "models/IpuFiguresModel.hpp"
+#include "models/RunFiguresModel.hpp"
 #include "models/StepDetailsModel.hpp"
 
 #include <QButtonGroup>
@@ -19,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace tessera::viewer {
 
@@ -56,7 +60,9 @@ ExecutionPage::ExecutionPage(QWidget* parent)
     : Page(parent), m_timeline(new ExecutionTimeline(this)), m_overview(new ExecutionOverview(m_timeline, this)),
       m_runs(new QComboBox(this)), m_status(new QLabel(this)), m_tabs(new QTabWidget(this)),
       m_summaryView(makeTable(this)), m_detailsView(makeTable(this)), m_detailsHint(new QLabel(this)),
-      m_summaryModel(new ExecutionSummaryModel(this)), m_detailsModel(new StepDetailsModel(this)) {
+      m_summaryModel(new ExecutionSummaryModel(this)), m_detailsModel(new StepDetailsModel(this)),
+      m_runFiguresModel(new RunFiguresModel(this)), m_ipuFiguresModel(new IpuFiguresModel(this)),
+      m_figuresHeading(new QLabel(this)), m_runFiguresView(makeTable(this)), m_ipuFiguresView(makeTable(this)) {
   // Controls: run, mode, fit, legend, indexing status.
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Run:"), this));
@@ -88,6 +94,16 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   controls->addWidget(fit);
   controls->addSpacing(12);
   controls->addWidget(legend(this));
+  // BSP's own legend: the same kinds, plus tiles still busy while others wait, and idle ones.
+  m_bspLegend = new QLabel(this);
+  m_bspLegend->setObjectName(QStringLiteral("bspLegend"));
+  m_bspLegend->setTextFormat(Qt::RichText);
+  m_bspLegend->setText(tr("<span style='color:%1'>&#9632;</span> partly busy &nbsp; <span style='color:%2'>&#9632;</span> idle")
+                           .arg(m_timeline->bspStillBusyColor(StepKind::Compute).name(), m_timeline->bspIdleColor().name()));
+  m_bspLegend->setToolTip(tr("Partly busy: some tiles of the row still work on the step (its kind's colour, paler) while "
+                             "others wait. Idle: every tile of the row waits for the sync."));
+  m_bspLegend->setVisible(false);
+  controls->addWidget(m_bspLegend);
   controls->addStretch(1);
   controls->addWidget(m_status);
 
@@ -105,7 +121,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   m_detailsHint->setText(tr("Click a step in the timeline to see its details."));
   dl->addWidget(m_detailsHint);
   dl->addWidget(m_detailsView);
-  m_tabs->addTab(m_summaryView, tr("Summary"));
+  m_tabs->addTab(summaryPanel(), tr("Summary"));
   m_tabs->addTab(details, tr("Details"));
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -117,13 +133,14 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   tl->addWidget(m_timeline, 1);
   splitter->addWidget(top);
   splitter->addWidget(m_tabs);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 1);
+  // The summary's tables need about a third of the height; a timeline of a few IPUs leaves
+  // empty space at any height.
+  splitter->setSizes({560, 340}); // proportions, whatever the window's height
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
   layout->addWidget(splitter, 1);
 
-  m_pool.setMaxThreadCount(3); // two reports' indexes and one on-demand read
+  m_pool.setMaxThreadCount(4); // two reports' indexes, their analysis (one task), one on-demand read
   m_pollTimer.setInterval(100);
   connect(&m_pollTimer, &QTimer::timeout, this, &ExecutionPage::poll);
   m_summaryTimer.setSingleShot(true);
@@ -137,7 +154,38 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   connect(m_timeline, &ExecutionTimeline::stepClicked, this, &ExecutionPage::showDetails);
   connect(m_timeline, &ExecutionTimeline::modeChanged, this, [this](ExecutionTimeline::Mode mode) {
     m_modeButtons[std::size_t(mode)]->setChecked(true);
+    m_bspLegend->setVisible(mode == ExecutionTimeline::Mode::Bsp);
   });
+}
+
+// Three tables side by side, so that each shows its rows without scrolling in the height the
+// splitter gives the tabs: the run's figures, its figures per IPU, the visible range's cycles.
+QWidget* ExecutionPage::summaryPanel() {
+  auto titled = [this](QLabel* heading, QTableView* view) {
+    auto* w = new QWidget(this);
+    auto* l = new QVBoxLayout(w);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(2);
+    l->addWidget(heading);
+    l->addWidget(view, 1);
+    return w;
+  };
+  m_figuresHeading->setObjectName(QStringLiteral("figuresHeading"));
+  m_figuresHeading->setText(tr("Run figures: reading the execution…"));
+  m_runFiguresView->setModel(m_runFiguresModel);
+  m_runFiguresView->setObjectName(QStringLiteral("runFigures"));
+  m_ipuFiguresView->setModel(m_ipuFiguresModel);
+  m_ipuFiguresView->setObjectName(QStringLiteral("ipuFigures"));
+  m_ipuFiguresView->horizontalHeader()->setStretchLastSection(false);
+  m_ipuHeading = new QLabel(this);
+  m_ipuHeading->setWordWrap(true);
+  auto* rangeHeading = new QLabel(tr("Visible range (follows zoom and pan)"), this);
+  auto* panel = new QSplitter(Qt::Horizontal, this);
+  panel->addWidget(titled(m_figuresHeading, m_runFiguresView));
+  panel->addWidget(titled(m_ipuHeading, m_ipuFiguresView));
+  panel->addWidget(titled(rangeHeading, m_summaryView));
+  panel->setSizes({250, 720, 380}); // proportions: the IPU table has the most columns
+  return panel;
 }
 
 QWidget* ExecutionPage::imageWidget() { return m_timeline; }
@@ -154,6 +202,8 @@ bool ExecutionPage::parseMode(const QString& text, ExecutionTimeline::Mode* mode
 void ExecutionPage::setMode(ExecutionTimeline::Mode mode) {
   m_timeline->setMode(mode);
   m_modeButtons[std::size_t(mode)]->setChecked(true);
+  m_bspLegend->setVisible(mode == ExecutionTimeline::Mode::Bsp);
+  if (mode == ExecutionTimeline::Mode::Bsp && !loading()) m_timeline->narrowViewForBsp();
 }
 
 bool ExecutionPage::loading() const {
@@ -171,6 +221,10 @@ void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
   m_overview->setIndex(nullptr);
   m_summaryModel->setSnapshot(nullptr);
   m_detailsModel->setDetails(nullptr);
+  m_figuresTask = TaskHandle();
+  m_figures.reset();
+  m_figuresPending = false;
+  showFigures();
   m_detailsHint->show();
   m_runs->clear();
   m_runs->setEnabled(false);
@@ -238,8 +292,19 @@ void ExecutionPage::allHeadersArrived() {
   // Runs of the current report (the base's when only it ran).
   const Source& runsOf = m_sources.back().index ? m_sources.back() : m_sources.front();
   m_runs->addItem(tr("All runs"));
-  for (const ExecRunInfo& r : runsOf.index->header().runs)
+  const std::vector<ExecRunInfo>& runs = runsOf.index->header().runs;
+  for (const ExecRunInfo& r : runs)
     m_runs->addItem(tr("%1 (%2 steps, %3 cycles)").arg(r.name, formatCount(r.numSteps), formatCount(r.cycles)));
+  // The run to open on: the one asked for, else the first of several (a run of a long report is
+  // what a user reads; All runs stays one click away).
+  const QString wanted = std::exchange(m_wantedRun, QString());
+  if (!wanted.isEmpty()) {
+    const auto it = std::find_if(runs.begin(), runs.end(), [&](const ExecRunInfo& r) { return r.name == wanted; });
+    if (it != runs.end()) selectRun(int(it - runs.begin()));
+    else emit unknownRun(wanted, runNames());
+  } else if (runs.size() > 1) {
+    selectRun(0);
+  }
 
   // Fill every index; the timeline paints what has arrived on each poll.
   std::size_t track = 0;
@@ -264,8 +329,47 @@ void ExecutionPage::allHeadersArrived() {
         },
         &m_pool);
   }
+  loadFigures();
   m_pollTimer.start();
   poll();
+}
+
+void ExecutionPage::loadFigures() {
+  const auto doc = m_doc;
+  m_figuresPending = true;
+  m_figuresTask = runInBackground<ExecutionFigures>(
+      this, tr("Analysing the execution"), [doc](Progress& p) { return loadExecutionFigures(*doc, p); },
+      [this](std::shared_ptr<const ExecutionFigures> figures) {
+        m_figuresPending = false;
+        m_figures = std::move(figures);
+        showFigures();
+        finishIfDone();
+      },
+      [this](const QString& error) {
+        m_figuresPending = false;
+        m_figuresHeading->setText(tr("Run figures: the execution could not be analysed."));
+        emit errorOccurred(error);
+        finishIfDone();
+      },
+      &m_pool);
+}
+
+void ExecutionPage::showFigures() {
+  m_runFiguresModel->setFigures(m_figures, m_run);
+  m_ipuFiguresModel->setFigures(m_figures, m_run);
+  m_ipuHeading->setText((m_sources.size() > 1 ? tr("Per IPU of the current report") : tr("Per IPU")) +
+                        tr(": share of tile cycles by kind; bytes moved by stream copies and global exchanges"));
+  if (!m_figures) {
+    m_figuresHeading->setText(m_figuresPending ? tr("Run figures: reading the execution…") : tr("Run figures"));
+    return;
+  }
+  const QString scope = m_runFiguresModel->scope();
+  m_figuresHeading->setText(m_figures->base ? tr("Figures of %1 (base and current reports)").arg(scope)
+                                            : tr("Figures of %1").arg(scope));
+  m_runFiguresView->resizeColumnsToContents();
+  m_ipuFiguresView->resizeColumnsToContents();
+  // A narrow window shrinks the other tables first: these few figures stay readable whole.
+  m_runFiguresView->setMinimumWidth(m_runFiguresView->horizontalHeader()->length() + 2 * m_runFiguresView->frameWidth() + 4);
 }
 
 void ExecutionPage::poll() {
@@ -289,11 +393,14 @@ void ExecutionPage::finishIfDone() {
     m_pollTimer.stop();
     m_runs->setEnabled(m_runs->count() > 2);
     poll();
+    // Opened in BSP mode (--execution-mode bsp) on more steps than it can show per tile.
+    if (m_timeline->mode() == ExecutionTimeline::Mode::Bsp) m_timeline->narrowViewForBsp();
     updateSummary();
     loadTiles(); // the BSP view's tiles, when it is the mode shown
   }
   // Ready once the indexes are complete and the BSP view has the tiles it shows.
-  if (std::none_of(m_sources.begin(), m_sources.end(), [](const Source& s) { return s.tilesPending; })) setReady(true);
+  if (std::none_of(m_sources.begin(), m_sources.end(), [](const Source& s) { return s.tilesPending; }) && !m_figuresPending)
+    setReady(true);
 }
 
 void ExecutionPage::updateSummary() {
@@ -317,17 +424,29 @@ void ExecutionPage::updateSummary() {
   m_summaryView->resizeColumnsToContents();
 }
 
+QStringList ExecutionPage::runNames() const {
+  QStringList names;
+  for (auto it = m_sources.rbegin(); it != m_sources.rend(); ++it)
+    if (it->index) {
+      for (const ExecRunInfo& r : it->index->header().runs) names << r.name;
+      break;
+    }
+  return names;
+}
+
 void ExecutionPage::selectRun(int run) {
   m_run = run;
   m_runApplied = false;
   if (m_runs->currentIndex() != run + 1) m_runs->setCurrentIndex(run + 1);
   applyRun();
+  showFigures();
 }
 
 void ExecutionPage::applyRun() {
   if (m_run < 0) {
     m_timeline->setLimits(0, -1);
     m_runApplied = true;
+    if (m_timeline->mode() == ExecutionTimeline::Mode::Bsp && !loading()) m_timeline->narrowViewForBsp();
     return;
   }
   // The union of the run's spans over the reports shown (compare mode: the same run number).
@@ -342,6 +461,7 @@ void ExecutionPage::applyRun() {
   if (to < 0) return; // not indexed yet: poll() tries again
   m_timeline->setLimits(from, to);
   m_runApplied = true;
+  if (m_timeline->mode() == ExecutionTimeline::Mode::Bsp && !loading()) m_timeline->narrowViewForBsp();
 }
 
 void ExecutionPage::loadTiles() {
@@ -355,7 +475,7 @@ void ExecutionPage::loadTiles() {
     if (s.tilesPending && s.tilesFrom <= first && s.tilesTo >= last) continue; // on its way already
     // Read a margin either side, within the cap, so small pans need no new read.
     const unsigned tiles = std::max(1u, s.index->header().numIpus * s.index->header().tilesPerIpu);
-    const std::uint64_t cap = std::max<std::uint64_t>(1, kMaxTileCells / tiles);
+    const std::uint64_t cap = std::max<std::uint64_t>(1, m_timeline->bspCellLimit() / tiles);
     const std::uint64_t span = last - first;
     const std::uint64_t margin = std::min(span / 2, (cap - std::min(cap, span)) / 2);
     const std::uint64_t a = first > margin ? first - margin : 0;

@@ -1,7 +1,8 @@
 // The Execution trace page: run selector, Flat / Flame / BSP modes, kind legend, an overview
-// strip, the timeline, and below it a Summary tab (the visible range: cycles by kind, steps,
-// mean tile balance, per-run totals; base and change in compare mode) and a Details tab (the
-// clicked step).
+// strip, the timeline, and below it a Summary tab and a Details tab (the clicked step). The
+// Summary tab shows, side by side, the selected run's figures (or all runs'), its figures per IPU
+// (both from pva::analyseExecution), and the visible range's cycles by kind (base and change in
+// compare mode).
 //
 // Loading (never on the GUI thread): each report's header (programs, runs, blocks) first, then
 // its step index fills in the background while the page repaints what has arrived every
@@ -28,6 +29,9 @@ namespace tessera::viewer {
 
 class ExecutionOverview;
 class ExecutionSummaryModel;
+class IpuFiguresModel;
+class RunFiguresModel;
+struct ExecutionFigures;
 class StepDetailsModel;
 
 class ExecutionPage : public Page {
@@ -46,15 +50,33 @@ public:
 
   /// Restricts the view to one run (-1: all runs). Takes effect once the runs are indexed.
   void selectRun(int run);
+  /// The run shown (-1: all runs). A report of several runs opens on its first: "All runs" of a
+  /// long report is millions of steps in one view.
+  int selectedRun() const { return m_run; }
+  /// The run to show when the next document's runs are known (--run NAME), instead of the
+  /// default; applied once. A name the report does not have emits unknownRun.
+  void setWantedRun(const QString& name) { m_wantedRun = name; }
+  /// Names of the runs of the report shown (the current one in compare mode).
+  QStringList runNames() const;
 
   ExecutionTimeline* timeline() const { return m_timeline; }
   ExecutionOverview* overview() const { return m_overview; }
   ExecutionSummaryModel* summaryModel() const { return m_summaryModel; }
+  /// The selected run's (or all runs') figures and per-IPU figures, from pva::analyseExecution.
+  RunFiguresModel* runFiguresModel() const { return m_runFiguresModel; }
+  IpuFiguresModel* ipuFiguresModel() const { return m_ipuFiguresModel; }
+  /// The heading above them: which run, which report.
+  QLabel* figuresHeading() const { return m_figuresHeading; }
   StepDetailsModel* detailsModel() const { return m_detailsModel; }
   QComboBox* runSelector() const { return m_runs; }
+  QLabel* bspLegend() const { return m_bspLegend; }
   QTabWidget* tabs() const { return m_tabs; }
   /// Whether any index is still filling.
   bool loading() const;
+
+signals:
+  /// The run asked for with setWantedRun is not in the report; `runs` are the ones it has.
+  void unknownRun(const QString& name, const QStringList& runs);
 
 private:
   struct Source {
@@ -71,6 +93,9 @@ private:
   void allHeadersArrived();
   void poll();
   void updateSummary();
+  QWidget* summaryPanel();
+  void loadFigures();
+  void showFigures();
   void applyRun();
   void loadTiles();
   void showDetails(std::size_t track, std::uint64_t step);
@@ -81,12 +106,19 @@ private:
   QComboBox* m_runs;
   std::array<QAbstractButton*, 3> m_modeButtons{};
   QLabel* m_status;
+  QLabel* m_bspLegend = nullptr;
   QTabWidget* m_tabs;
   QTableView* m_summaryView;
   QTableView* m_detailsView;
   QLabel* m_detailsHint;
   ExecutionSummaryModel* m_summaryModel;
   StepDetailsModel* m_detailsModel;
+  RunFiguresModel* m_runFiguresModel;
+  IpuFiguresModel* m_ipuFiguresModel;
+  QLabel* m_figuresHeading;
+  QLabel* m_ipuHeading = nullptr;
+  QTableView* m_runFiguresView;
+  QTableView* m_ipuFiguresView;
   QTimer m_pollTimer, m_summaryTimer, m_tilesTimer;
   /// The page's own threads: indexing streams for seconds and must neither wait behind other
   /// pages' loads nor hold a shared thread. Declared before the tasks, so it is destroyed after
@@ -96,7 +128,11 @@ private:
   std::vector<Source> m_sources; ///< base first in compare mode
   int m_run = -1;
   bool m_runApplied = true;
+  QString m_wantedRun;
   TaskHandle m_detailsTask;
+  std::shared_ptr<const ExecutionFigures> m_figures;
+  bool m_figuresPending = false; ///< pva::analyseExecution is running
+  TaskHandle m_figuresTask;
 };
 
 } // namespace tessera::viewer

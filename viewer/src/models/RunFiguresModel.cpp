@@ -1,0 +1,74 @@
+// Rows derived once per setFigures(); data() only formats them.
+#include "models/RunFiguresModel.hpp"
+
+#include "core/Format.hpp"
+
+#include <cmath>
+
+namespace tessera::viewer {
+
+RunFiguresModel::RunFiguresModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures, int run) {
+  beginResetModel();
+  m_figures = std::move(figures);
+  m_rows.clear();
+  m_scope.clear();
+  m_compare = m_figures && m_figures->base;
+  const pva::SpanFigures* cur = m_figures ? ExecutionFigures::span(m_figures->current, run) : nullptr;
+  const pva::SpanFigures* base = m_compare ? ExecutionFigures::span(*m_figures->base, run) : nullptr;
+  if (cur || base) {
+    m_scope = ExecutionFigures::describe(cur ? *cur : *base);
+    using F = std::optional<double>;
+    auto of = [](const pva::SpanFigures* s, auto get) { return s ? F(double(get(*s))) : F(); };
+    auto add = [&](const QString& name, bool fraction, auto get) { m_rows.push_back({name, fraction, of(cur, get), of(base, get)}); };
+    add(tr("Cycles"), false, [](const pva::SpanFigures& s) { return s.cycles; });
+    add(tr("Steps"), false, [](const pva::SpanFigures& s) { return s.steps; });
+    add(tr("Parallel efficiency"), true, [](const pva::SpanFigures& s) { return s.parallelEfficiency; });
+    add(tr("Tile balance"), true, [](const pva::SpanFigures& s) { return s.tileBalance; });
+  }
+  endResetModel();
+}
+
+int RunFiguresModel::rowOf(const QString& name) const {
+  for (std::size_t i = 0; i < m_rows.size(); ++i)
+    if (m_rows[i].name == name) return int(i);
+  return -1;
+}
+
+int RunFiguresModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+
+int RunFiguresModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : (m_compare ? 4 : 2); }
+
+QVariant RunFiguresModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const Row& r = m_rows[std::size_t(index.row())];
+  const int col = index.column();
+  const std::optional<double> change = r.value && r.base ? std::optional<double>(*r.value - *r.base) : std::nullopt;
+  const std::optional<double> shown = col == ValueColumn ? r.value : col == BaseColumn ? r.base : col == ChangeColumn ? change : std::nullopt;
+  if (role == NumberRole) return shown ? QVariant(*shown) : QVariant();
+  if (role == Qt::TextAlignmentRole) return col == NameColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  if (col == NameColumn) return r.name;
+  if (!shown) return col == ChangeColumn ? QString() : QStringLiteral("—");
+  if (col == ChangeColumn) {
+    if (r.fraction) return (*shown > 0 ? QStringLiteral("+") : QString()) + formatPercent(*shown);
+    QString s = formatCountDelta(std::llround(*shown));
+    if (*r.base != 0) s += QStringLiteral(" (%1%2)").arg(*shown > 0 ? QStringLiteral("+") : QString(), formatPercent(*shown / *r.base));
+    return s;
+  }
+  return r.fraction ? formatPercent(*shown) : formatCount(std::uint64_t(std::llround(*shown)));
+}
+
+QVariant RunFiguresModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+  case NameColumn: return tr("Figure");
+  case ValueColumn: return m_compare ? tr("Current") : tr("Value");
+  case BaseColumn: return tr("Base");
+  case ChangeColumn: return tr("Change");
+  default: return {};
+  }
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,47 @@
+// The Execution page's figures of the selected run (or all runs) from pva::analyseExecution:
+// cycles, steps, parallel efficiency and tile balance (per IPU figures are IpuFiguresModel's).
+// Compare mode adds the base report's same run and the change.
+#pragma once
+
+#include "core/ExecutionFigures.hpp"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace tessera::viewer {
+
+class RunFiguresModel : public QAbstractTableModel {
+  Q_OBJECT
+public:
+  enum Column { NameColumn, ValueColumn, BaseColumn, ChangeColumn };
+  /// The number behind Value, Base or Change (double).
+  static constexpr int NumberRole = Qt::UserRole + 1;
+
+  explicit RunFiguresModel(QObject* parent = nullptr);
+  /// Shows run `run` (-1: all runs) of `figures` (null: nothing).
+  void setFigures(std::shared_ptr<const ExecutionFigures> figures, int run);
+  /// "run 'train0'" or "all runs" (empty without figures).
+  QString scope() const { return m_scope; }
+  int rowOf(const QString& name) const; ///< the row named `name`, or -1 (tests)
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+  struct Row {
+    QString name;
+    bool fraction = false; ///< a share in [0, 1], else a count
+    std::optional<double> value, base;
+  };
+  std::shared_ptr<const ExecutionFigures> m_figures;
+  std::vector<Row> m_rows;
+  bool m_compare = false;
+  QString m_scope;
+};
+
+} // namespace tessera::viewer
