@@ -25,7 +25,7 @@ const char* const kDescription =
     "  tessera-viewer --view execution --execution-mode flame reports/mlp\n"
     "                                                  the execution trace as a flame graph\n"
     "\n"
-    "Views: summary, memory, liveness, programs, operations, execution, trace, compare.";
+    "Views: summary, memory, liveness, programs, operations, execution, graph, trace, compare.";
 
 } // namespace
 
