@@ -62,10 +62,10 @@ void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
   if (!doc) return;
   m_task = runInBackground<GraphViewData>(
       this, tr("Laying out the computation graph"), [doc](Progress& p) { return loadGraphView(*doc, p); },
-      [this](std::shared_ptr<const GraphViewData> laidOut) { show(std::move(laidOut)); }, reportError());
+      [this](std::shared_ptr<const GraphViewData> laidOut) { showGraph(std::move(laidOut)); }, reportError());
 }
 
-void GraphPage::show(std::shared_ptr<const GraphViewData> laidOut) {
+void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut) {
   if (!laidOut->present) {
     m_missing->setText(tr("This report has no serialized graph (%1).\nRun with the engine option "
                           "autoReport.outputSerializedGraph=true to write it.")

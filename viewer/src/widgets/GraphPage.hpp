@@ -42,7 +42,7 @@ signals:
   void computeSetSelected(const QString& name, const QString& tiles);
 
 private:
-  void show(std::shared_ptr<const GraphViewData> data);
+  void showGraph(std::shared_ptr<const GraphViewData> laidOut);
   void showSelection(int node);
   GraphView* m_view;
   QStackedWidget* m_stack;
