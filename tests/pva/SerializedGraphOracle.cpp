@@ -6,6 +6,8 @@
 #include <capnp/serialize.h>
 
 #include <fcntl.h>
+#include <set>
+#include <vector>
 #include <unistd.h>
 
 namespace test {
@@ -29,7 +31,7 @@ template <class F> void withRoot(const std::string& path, F&& f) {
 
 } // namespace
 
-void checkAgainstRawCapnp(const pva::SerializedGraph& g, const std::string& path) {
+void checkAgainstRawCapnp(const pva::SerializedGraph& g, const std::string& path, bool vertices) {
   withRoot(path, [&](cp::SerializedGraph::Reader raw) {
     CHECK(g.numIpus == raw.getNumIpus());
     CHECK(g.tilesPerIpu == raw.getTilesPerIpu());
@@ -54,6 +56,20 @@ void checkAgainstRawCapnp(const pva::SerializedGraph& g, const std::string& path
       const auto& cs = g.computeSets[c];
       auto rcs = raw.getComputeSets()[c];
       CHECK(cs.name == rcs.getName().cStr());
+      CHECK(cs.vertexCount == rcs.getVertices().size());
+      std::set<unsigned> tiles, vars;
+      for (auto rv : rcs.getVertices()) {
+        tiles.insert(rv.getTile());
+        for (auto rf : rv.getFields())
+          for (auto re : rf.getEdges())
+            for (auto rr : re.getRegions()) vars.insert(rr.getVariable());
+      }
+      CHECK(cs.tiles == std::vector<unsigned>(tiles.begin(), tiles.end()));
+      CHECK(cs.variables == std::vector<unsigned>(vars.begin(), vars.end()));
+      if (!vertices) {
+        CHECK(cs.vertices.empty());
+        continue;
+      }
       REQUIRE(cs.vertices.size() == rcs.getVertices().size());
       for (unsigned v = 0; v < cs.vertices.size(); ++v) {
         const auto& vx = cs.vertices[v];

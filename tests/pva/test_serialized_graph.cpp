@@ -90,6 +90,19 @@ TEST_CASE("The serialized graph reads as the engine wrote it", "[serialized]") {
   CHECK(vertex.fields[0].edges[0][0].end == 8);
 }
 
+TEST_CASE("An outline keeps each compute set's counts, tiles and variables without vertices", "[serialized]") {
+  GraphFiles f;
+  const pva::SerializedGraph g = pva::openSerializedGraph(f.graph, pva::SerializedGraphDetail::Outline);
+  test::checkAgainstRawCapnp(g, f.graph, false);
+  REQUIRE(g.computeSets.size() == 1);
+  CHECK(g.computeSets[0].vertices.empty());
+  CHECK(g.computeSets[0].vertexCount == 1);
+  CHECK(g.computeSets[0].tiles == std::vector<unsigned>{0});
+  CHECK(g.computeSets[0].variables == std::vector<unsigned>{0, 1}); // in = a, out = out
+  REQUIRE(g.variables.size() == 2);
+  CHECK(g.variables[1].name == "out");
+}
+
 TEST_CASE("A report knows where its serialized graph is", "[serialized]") {
   GraphFiles f;
   const pva::Report with = pva::openReport((f.dir / "profile.pop").string());
@@ -136,6 +149,9 @@ TEST_CASE("A broken serialized graph gives a clear error naming the file", "[ser
   }
   SECTION("a field naming a variable that does not exist") {
     CHECK_THAT(errorOf(handBuilt(7)), Contains(broken) && Contains("names variable 7 of 1"));
+    // An outline checks the whole file too.
+    CHECK_THROWS_MATCHES(pva::openSerializedGraph(broken, pva::SerializedGraphDetail::Outline),
+                         pva::InvalidReportError, test::What(Contains("names variable 7 of 1")));
   }
   SECTION("the same message with the variable in range reads") {
     writeBytes(broken, handBuilt(0));
@@ -161,6 +177,7 @@ TEST_CASE("The samples' serialized graphs read as Cap'n Proto reads them", "[ser
     REQUIRE(pva::hasSerializedGraph(report));
     const auto g = pva::openSerializedGraph(pva::serializedGraphPath(report));
     test::checkAgainstRawCapnp(g, g.path);
+    test::checkAgainstRawCapnp(pva::openSerializedGraph(g.path, pva::SerializedGraphDetail::Outline), g.path, false);
     // Every compute set of the report is in the graph, by name.
     CHECK(g.computeSets.size() == report.compilation().computeSets().size());
   }

@@ -50,8 +50,17 @@ struct SerializedVertex {
 
 struct SerializedComputeSet {
   std::string name;
+  std::uint64_t vertexCount = 0;
+  std::vector<unsigned> tiles;     ///< distinct tiles of its vertices, ascending
+  std::vector<unsigned> variables; ///< distinct variables its vertices' fields connect to, ascending
+  /// Every vertex; empty when read with SerializedGraphDetail::Outline.
   std::vector<SerializedVertex> vertices;
 };
+
+/// How much openSerializedGraph keeps: everything, or compute sets without their vertices
+/// (their counts, tiles and variables still filled in). An outline of a graph with many
+/// vertices reads several times faster and takes a fraction of the memory.
+enum class SerializedGraphDetail { Vertices, Outline };
 
 struct SerializedGraph {
   unsigned numIpus = 0;
@@ -61,10 +70,11 @@ struct SerializedGraph {
   std::string path; ///< the file it was read from
 };
 
-/// Reads a serialized graph. Throws FileNotFoundError (missing or unreadable) or
+/// Reads a serialized graph (the whole file is checked whatever `detail` keeps). Throws FileNotFoundError (missing or unreadable) or
 /// InvalidReportError (not a serialized graph, truncated, corrupted, or a region naming a
 /// variable that does not exist), each naming the file.
-SerializedGraph openSerializedGraph(const std::string& path);
+SerializedGraph openSerializedGraph(const std::string& path,
+                                    SerializedGraphDetail detail = SerializedGraphDetail::Vertices);
 
 /// Where the report's serialized graph would be: serialized_graph.capnp beside its profile.pop.
 std::string serializedGraphPath(const Report& report);

@@ -10,10 +10,10 @@
 
 namespace pva {
 
-SerializedGraph openSerializedGraph(const std::string& path) {
+SerializedGraph openSerializedGraph(const std::string& path, SerializedGraphDetail detail) {
   storage::Source source;
   source.path = path;
-  return storage::readSerializedGraph(source);
+  return storage::readSerializedGraph(source, detail);
 }
 
 std::string serializedGraphPath(const Report& report) {

@@ -11,6 +11,6 @@ namespace pva::storage {
 
 /// Throws FileNotFoundError or InvalidReportError (empty, truncated, corrupted, trailing bytes,
 /// a region or mapping that points outside the graph).
-SerializedGraph readSerializedGraph(const Source& source);
+SerializedGraph readSerializedGraph(const Source& source, SerializedGraphDetail detail);
 
 } // namespace pva::storage

@@ -58,14 +58,13 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
   data.nodes.reserve(data.computeSets + data.variables);
   for (int c = 0; c < data.computeSets; ++c) {
     const auto& cs = graph.computeSets[static_cast<std::size_t>(c)];
-    std::set<unsigned> tiles;
-    for (const auto& v : cs.vertices) tiles.insert(v.tile);
+    const std::set<unsigned> tiles(cs.tiles.begin(), cs.tiles.end());
     GraphNode n;
     n.kind = GraphNode::Kind::ComputeSet;
     n.index = c;
     n.name = QString::fromStdString(cs.name);
     n.label = elide(n.name);
-    n.detail = QStringLiteral("%1 vertices on %2 tiles").arg(cs.vertices.size()).arg(tiles.size());
+    n.detail = QStringLiteral("%1 vertices on %2 tiles").arg(cs.vertexCount).arg(tiles.size());
     n.tiles = tileRanges(tiles);
     data.nodes.push_back(n);
   }
@@ -84,13 +83,8 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
   }
   for (int c = 0; c < data.computeSets; ++c) {
     const auto& cs = graph.computeSets[static_cast<std::size_t>(c)];
-    std::set<unsigned> vars; // ordered: edges come out in a stable order
-    for (const auto& vertex : cs.vertices)
-      for (const auto& field : vertex.fields)
-        for (const auto& edge : field.edges)
-          for (const auto& region : edge) vars.insert(region.variable);
     const auto access = accesses.find(cs.name);
-    for (unsigned v : vars) {
+    for (unsigned v : cs.variables) { // ascending: edges come out in a stable order
       GraphEdge e;
       const int varNode = data.computeSets + static_cast<int>(v);
       if (access != accesses.end()) {
@@ -117,7 +111,9 @@ GraphViewData loadGraphView(const Document& doc, Progress& progress) {
     return none;
   }
   progress.setStage(0.0, 0.2);
-  const pva::SerializedGraph graph = pva::openSerializedGraph(pva::serializedGraphPath(report));
+  // The view needs each compute set's tiles and variables, not its vertices.
+  const pva::SerializedGraph graph =
+      pva::openSerializedGraph(pva::serializedGraphPath(report), pva::SerializedGraphDetail::Outline);
   if (progress.cancelled()) throw Cancelled{};
   GraphViewData data = buildGraph(graph, &report);
   progress.setStage(0.2, 1.0);
