@@ -243,6 +243,15 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     const QImage image = page.view()->grab().toImage();
     QVERIFY(viewer_test::distinctColors(image) > 8);
+    // A search selects and highlights; the selection is drawn in its own colour (red outline).
+    QVERIFY(page.search(QStringLiteral("weights")) >= 2);
+    const QImage searched = page.view()->grab().toImage();
+    QVERIFY(searched != image);
+    bool red = false;
+    for (int y = 0; y < searched.height() && !red; y += 2)
+      for (int x = 0; x < searched.width() && !red; ++x) red |= searched.pixelColor(x, y) == QColor(0xd0, 0x30, 0x30);
+    QVERIFY(red);
+    searched.save(viewer_test::tmpDir(QStringLiteral("graph")) + "/mlp-big-search-weights.png");
   }
 };
 

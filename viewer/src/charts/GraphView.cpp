@@ -55,8 +55,8 @@ void GraphView::select(int node) {
   if (node >= 0) {
     const QRectF r = m_data->nodes[node].rect;
     const QRectF shown(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height())));
-    if (!shown.contains(r)) {
-      // Centre it, zoomed in far enough to read when the graph was shown whole.
+    if (!shown.contains(r) || m_scale < kTextScale) {
+      // Centre it, zoomed in far enough to read its label.
       m_scale = std::max(m_scale, 1.0);
       m_origin = r.center() - QPointF(width(), height()) / (2 * m_scale);
       m_fitted = false;

@@ -22,7 +22,8 @@ public:
   void setData(std::shared_ptr<const GraphViewData> graph);
   const GraphViewData* graphData() const { return m_data.get(); }
 
-  /// The selected node (-1: none). Selecting centres it unless it is already in view.
+  /// The selected node (-1: none). Selecting centres it, at a scale that shows labels, unless it
+  /// is in view and readable already (a click never moves the view).
   int selected() const { return m_selected; }
   void select(int node);
   /// Nodes drawn highlighted (search matches).
