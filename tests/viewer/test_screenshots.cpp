@@ -49,6 +49,10 @@ private slots:
     QTest::newRow("execution-flame-mlp") << QStringLiteral("execution") << QStringList{QStringLiteral("--execution-mode"), QStringLiteral("flame"), viewer_test::mlpReport()};
     QTest::newRow("execution-bsp-mlp") << QStringLiteral("execution") << QStringList{QStringLiteral("--execution-mode"), QStringLiteral("bsp"), viewer_test::mlpReport()};
     QTest::newRow("execution-compare") << QStringLiteral("execution") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    QTest::newRow("graph-mlp") << QStringLiteral("graph") << mlp;
+    QTest::newRow("graph-pipeline") << QStringLiteral("graph") << QStringList{viewer_test::pipelineReport()};
+    QTest::newRow("graph-oom") << QStringLiteral("graph") << QStringList{viewer_test::oomReport()};
+    QTest::newRow("graph-compare") << QStringLiteral("graph") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
   }
   void everyViewRenders() {
     QFETCH(QString, view);
