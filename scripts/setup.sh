@@ -22,6 +22,7 @@ PACKAGES=(
   pybind11-dev python3-dev            # the Python modules pva and libpvti
   python3-pytest python3-numpy        # Python tests; per-tile arrays as numpy arrays
   qt6-base-dev fonts-dejavu-core      # the viewer (Qt 6 Widgets), and a font for headless rendering
+  libgraphviz-dev                     # the viewer's graph view: libgvc lays out the serialized graph
   clang-14 libclang-14-dev            # codelets: popc finds vertex classes with libclang, clang-14 compiles them
   libclang-rt-14-dev                  # the sanitizer build and the fuzz targets (libFuzzer)
 )

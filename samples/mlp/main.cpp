@@ -76,7 +76,9 @@ int main(int argc, char** argv) try {
   const auto step = buildTrainingStep(graph, opt.mlp);
   OptionFlags engineOptions;
   if (!opt.reportDir.empty())
-    engineOptions = {{"autoReport.all", "true"}, {"autoReport.directory", opt.reportDir}};
+    engineOptions = {{"autoReport.all", "true"},
+                     {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+                     {"autoReport.directory", opt.reportDir}};
   Engine engine(graph, program::Repeat(opt.stepsPerRun, step), engineOptions);
   engine.load(device);
   const double compileSeconds =

@@ -67,7 +67,9 @@ int main(int argc, char** argv) try {
   const Tensor probs = popnn::nonLinearity(graph, popnn::NonLinearityType::SOFTMAX_STABLE, logits, prog, "softmax");
   graph.createHostRead("probs", probs);
 
-  const OptionFlags options{{"autoReport.all", "true"}, {"autoReport.directory", opt.reportDir}};
+  const OptionFlags options{{"autoReport.all", "true"},
+                     {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+                     {"autoReport.directory", opt.reportDir}};
   try {
     Engine engine(graph, prog, options);
     std::printf("The model fits. Reports: %s\n", std::filesystem::absolute(opt.reportDir).c_str());

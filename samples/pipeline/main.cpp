@@ -127,7 +127,9 @@ int main(int argc, char** argv) try {
                           "pipeline");
   OptionFlags engineOptions;
   if (!opt.reportDir.empty())
-    engineOptions = {{"autoReport.all", "true"}, {"autoReport.directory", opt.reportDir}};
+    engineOptions = {{"autoReport.all", "true"},
+                     {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+                     {"autoReport.directory", opt.reportDir}};
   Engine engine(graph, schedule, engineOptions);
   engine.load(device);
 

@@ -53,6 +53,10 @@ private slots:
     for (const char* v : {"summary", "programs", "operations"})
       QTest::newRow(qPrintable(QStringLiteral("%1-compare").arg(QLatin1String(v))))
           << QString::fromLatin1(v) << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    QTest::newRow("graph-mlp") << QStringLiteral("graph") << mlp;
+    QTest::newRow("graph-pipeline") << QStringLiteral("graph") << QStringList{viewer_test::pipelineReport()};
+    QTest::newRow("graph-oom") << QStringLiteral("graph") << QStringList{viewer_test::oomReport()};
+    QTest::newRow("graph-compare") << QStringLiteral("graph") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
   }
   void everyViewRenders() {
     QFETCH(QString, view);

@@ -17,4 +17,5 @@
 #include <pva/Execution.hpp>
 #include <pva/Program.hpp>
 #include <pva/Report.hpp>
+#include <pva/SerializedGraph.hpp>
 #include <pva/Trace.hpp>

@@ -4,7 +4,10 @@
 #include "charts/ChartWidget.hpp"
 #include "core/Background.hpp"
 #include "core/Settings.hpp"
+#include "widgets/GraphPage.hpp"
 #include "widgets/HomePage.hpp"
+#include "widgets/MemoryPage.hpp"
+#include "widgets/OperationsPage.hpp"
 #include "widgets/Page.hpp"
 #include "widgets/PageRegistry.hpp"
 
@@ -39,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent)
     item->setHidden(true);
     connect(p, &Page::errorOccurred, this, [this, p](const QString& message) { showError(p->title(), message); });
   }
+  linkGraphSelection();
   m_sideList->setObjectName(QStringLiteral("pageList"));
   connect(m_sideList, &QListWidget::currentRowChanged, this, [this](int row) {
     if (row >= 0 && row < int(m_pages.size())) m_stack->setCurrentWidget(m_pages[std::size_t(row)]);
@@ -263,6 +267,21 @@ void MainWindow::dropEvent(QDropEvent* event) {
   const QList<QUrl> urls = event->mimeData()->urls();
   if (urls.size() == 2) openComparison(urls[0].toLocalFile(), urls[1].toLocalFile());
   else if (!urls.isEmpty()) openPath(urls.front().toLocalFile());
+}
+
+void MainWindow::linkGraphSelection() {
+  // A node selected in the graph selects what it is elsewhere: a variable's operation and the
+  // tiles it is mapped to, a compute set's operation and the tiles of its vertices.
+  auto* graph = qobject_cast<GraphPage*>(page(QStringLiteral("graph")));
+  auto* memory = qobject_cast<MemoryPage*>(page(QStringLiteral("memory")));
+  auto* operations = qobject_cast<OperationsPage*>(page(QStringLiteral("operations")));
+  if (!graph) return;
+  auto follow = [memory, operations](const QString& name, const QString& tiles) {
+    if (operations) operations->selectOperationOf(name);
+    if (memory && !tiles.isEmpty()) memory->selectTiles(tiles);
+  };
+  connect(graph, &GraphPage::variableSelected, this, follow);
+  connect(graph, &GraphPage::computeSetSelected, this, follow);
 }
 
 } // namespace tessera::viewer

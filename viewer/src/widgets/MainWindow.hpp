@@ -66,6 +66,7 @@ private:
   QListWidget* m_sideList;
   QStackedWidget* m_stack;
   std::vector<Page*> m_pages;
+  void linkGraphSelection();
   QProgressBar* m_progress;
   QLabel* m_progressLabel;
   /// Background tasks still running, by name (several may share one), and the one shown.

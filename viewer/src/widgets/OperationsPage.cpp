@@ -195,4 +195,27 @@ void OperationsPage::showSelection() {
                         QString::fromUtf8(json.isNull() ? op->json.toUtf8() : json.toJson(QJsonDocument::Indented)));
 }
 
+bool OperationsPage::selectOperationOf(const QString& programOrVariable) {
+  auto find = [&] {
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+      const OperationInfo* op = m_model->operationAt(row);
+      for (const auto& p : op->programs)
+        if (p.name == programOrVariable) return row;
+      for (const auto& v : op->variables)
+        if (v.name == programOrVariable) return row;
+    }
+    return -1;
+  };
+  int row = find();
+  if (row < 0 && m_model->operations()) {
+    m_filter->clear();
+    m_layers->setCurrentIndex(0); // all layers
+    row = find();
+  }
+  if (row < 0) return false;
+  m_table->selectRow(row);
+  m_table->scrollTo(m_model->index(row, 0));
+  return true;
+}
+
 } // namespace tessera::viewer

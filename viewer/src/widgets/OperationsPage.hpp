@@ -27,6 +27,10 @@ public:
   QString title() const override { return tr("Operations"); }
   QString viewKey() const override { return QStringLiteral("operations"); }
   void setDocument(std::shared_ptr<const Document> doc) override;
+  /// Selects the operation that owns the program (a compute set's OnTileExecute is named after
+  /// it) or variable of that name, clearing the layer and text filters if they hide it; false
+  /// when no operation has it (or the operations have not loaded).
+  bool selectOperationOf(const QString& programOrVariable);
 
   OperationsModel* model() const { return m_model; }
   QTableView* table() const { return m_table; }

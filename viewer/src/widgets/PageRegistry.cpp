@@ -3,6 +3,7 @@
 
 #include "widgets/ComparePage.hpp"
 #include "widgets/ExecutionPage.hpp"
+#include "widgets/GraphPage.hpp"
 #include "widgets/HostTracePage.hpp"
 #include "widgets/LivenessPage.hpp"
 #include "widgets/MemoryPage.hpp"
@@ -21,6 +22,7 @@ std::vector<Page*> createPages(QWidget* parent) {
       new ProgramTreePage(parent),
       new OperationsPage(parent),
       new ExecutionPage(parent),
+      new GraphPage(parent),
       new ComparePage(parent),
   };
 }

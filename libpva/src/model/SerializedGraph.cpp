@@ -1,0 +1,30 @@
+// pva::openSerializedGraph and where a report's serialized graph lives; the decoding is in
+// storage/SerializedGraphFile.
+#include "../storage/SerializedGraphFile.hpp"
+
+#include <profiler/Schema.hpp>
+#include <pva/Report.hpp>
+#include <pva/SerializedGraph.hpp>
+
+#include <filesystem>
+
+namespace pva {
+
+SerializedGraph openSerializedGraph(const std::string& path, SerializedGraphDetail detail) {
+  storage::Source source;
+  source.path = path;
+  return storage::readSerializedGraph(source, detail);
+}
+
+std::string serializedGraphPath(const Report& report) {
+  namespace S = tessera::profiler::schema;
+  const std::filesystem::path dir = std::filesystem::path(report.profilePath()).parent_path();
+  return (dir / std::string(S::kSerializedGraphFileName)).string();
+}
+
+bool hasSerializedGraph(const Report& report) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(serializedGraphPath(report), ec);
+}
+
+} // namespace pva

@@ -1,0 +1,175 @@
+#include "SerializedGraphFile.hpp"
+
+#include <profiler/schema/profile.capnp.h>
+#include <pva/Exception.hpp>
+
+#include <capnp/serialize.h>
+#include <kj/array.h>
+#include <kj/exception.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <functional>
+#include <memory>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cstring>
+
+namespace pva::storage {
+
+namespace cp = tessera::profiler::capnp;
+
+namespace {
+
+constexpr const char* kKind = "serialized graph";
+
+/// Decodes the message; checks what the schema cannot say (indices in range) as it goes.
+class Decoder {
+public:
+  Decoder(std::string shown, SerializedGraphDetail detail) : shown_(std::move(shown)), detail_(detail) {}
+
+  SerializedGraph decode(cp::SerializedGraph::Reader in) {
+    SerializedGraph g;
+    g.numIpus = in.getNumIpus();
+    g.tilesPerIpu = in.getTilesPerIpu();
+    if (g.numIpus == 0 || g.tilesPerIpu == 0)
+      fail("the target has " + std::to_string(g.numIpus) + " IPUs of " + std::to_string(g.tilesPerIpu) + " tiles");
+    const std::uint64_t tiles = std::uint64_t(g.numIpus) * g.tilesPerIpu;
+    g.variables.reserve(in.getVariables().size());
+    for (auto v : in.getVariables()) {
+      SerializedVariable out;
+      out.name = v.getName().cStr();
+      out.elementType = v.getElementType().cStr();
+      for (auto d : v.getShape()) out.shape.push_back(d);
+      out.isConstant = v.getIsConstant();
+      out.mapping.reserve(v.getMapping().size());
+      for (auto m : v.getMapping()) {
+        if (m.getTile() >= tiles || m.getBegin() > m.getEnd())
+          fail("variable '" + out.name + "' is mapped to [" + std::to_string(m.getBegin()) + ", " +
+               std::to_string(m.getEnd()) + ") on tile " + std::to_string(m.getTile()) + " of " +
+               std::to_string(tiles));
+        out.mapping.push_back({m.getBegin(), m.getEnd(), m.getTile()});
+      }
+      g.variables.push_back(std::move(out));
+    }
+    g.computeSets.reserve(in.getComputeSets().size());
+    // Marks of what the current compute set touches, cleared through the lists after each.
+    std::vector<char> tileSeen(tiles, 0), varSeen(g.variables.size(), 0);
+    const bool keep = detail_ == SerializedGraphDetail::Vertices;
+    for (auto cs : in.getComputeSets()) {
+      SerializedComputeSet out;
+      out.name = cs.getName().cStr();
+      out.vertexCount = cs.getVertices().size();
+      if (keep) out.vertices.reserve(cs.getVertices().size());
+      for (auto v : cs.getVertices()) {
+        // One pass over the regions both checks them and collects the variables: on a large
+        // graph (hundreds of MB of regions) this loop is the reading's cost.
+        if (v.getTile() >= tiles)
+          fail("a vertex of compute set '" + out.name + "' is on tile " + std::to_string(v.getTile()) + " of " +
+               std::to_string(tiles));
+        if (!tileSeen[v.getTile()]) tileSeen[v.getTile()] = 1, out.tiles.push_back(v.getTile());
+        for (auto f : v.getFields())
+          for (auto e : f.getEdges())
+            for (auto r : e.getRegions()) {
+              const unsigned var = r.getVariable();
+              if (var >= varSeen.size() || r.getBegin() > r.getEnd())
+                fail("field '" + std::string(f.getName().cStr()) + "' of a vertex of compute set '" + out.name +
+                     "' names variable " + std::to_string(var) + " of " + std::to_string(varSeen.size()));
+              if (!varSeen[var]) varSeen[var] = 1, out.variables.push_back(var);
+            }
+        if (keep) out.vertices.push_back(vertex(v));
+      }
+      for (unsigned t : out.tiles) tileSeen[t] = 0;
+      for (unsigned v : out.variables) varSeen[v] = 0;
+      std::sort(out.tiles.begin(), out.tiles.end());
+      std::sort(out.variables.begin(), out.variables.end());
+      g.computeSets.push_back(std::move(out));
+    }
+    return g;
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InvalidReportError(shown_ + ": corrupted serialized graph: " + what);
+  }
+
+private:
+  static SerializedVertex vertex(cp::SerializedGraph::Vertex::Reader v) {
+    SerializedVertex out;
+    out.type = v.getType().cStr();
+    out.tile = v.getTile();
+    out.fields.reserve(v.getFields().size());
+    for (auto f : v.getFields()) {
+      SerializedField field;
+      field.name = f.getName().cStr();
+      field.edges.reserve(f.getEdges().size());
+      for (auto e : f.getEdges()) {
+        std::vector<SerializedRegion> regions;
+        regions.reserve(e.getRegions().size());
+        for (auto r : e.getRegions()) regions.push_back({r.getVariable(), r.getBegin(), r.getEnd()});
+        field.edges.push_back(std::move(regions));
+      }
+      out.fields.push_back(std::move(field));
+    }
+    return out;
+  }
+
+  std::string shown_;
+  SerializedGraphDetail detail_;
+};
+
+} // namespace
+
+SerializedGraph readSerializedGraph(const Source& source, SerializedGraphDetail detail) {
+  const std::string shown = source.shown();
+  const std::uint64_t size = checkRegularFile(source, kKind);
+  if (size == 0) throw InvalidReportError(shown + ": empty file, not a serialized graph");
+  if (size % sizeof(capnp::word) != 0)
+    throw InvalidReportError(shown + ": truncated serialized graph (" + std::to_string(size) +
+                             " bytes is not a whole number of 8-byte words)");
+  // Cap'n Proto reads words in place. A file is mapped (page-aligned, no copy: a large graph
+  // is hundreds of MB, and copying it into fresh memory cost more than decoding it); an image
+  // is copied into word-aligned memory. (The engine writes the file under another name and
+  // renames it, so a mapped file is never truncated under the reader.)
+  kj::Array<capnp::word> copy;
+  std::unique_ptr<void, std::function<void(void*)>> mapping;
+  kj::ArrayPtr<const capnp::word> words;
+  if (source.image) {
+    copy = kj::heapArray<capnp::word>(size / sizeof(capnp::word));
+    std::memcpy(copy.begin(), source.image->bytes.data(), size);
+    words = copy.asPtr();
+  } else {
+    const int fd = ::open(source.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw FileNotFoundError(shown + ": cannot read the " + kKind + ": " + std::strerror(errno));
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0); // one fault pass, not one per page
+    const int err = errno;
+    ::close(fd);
+    if (p == MAP_FAILED) throw FileNotFoundError(shown + ": cannot read the " + kKind + ": " + std::strerror(err));
+    mapping = std::unique_ptr<void, std::function<void(void*)>>(p, [size](void* q) { ::munmap(q, size); });
+    ::madvise(p, size, MADV_SEQUENTIAL);
+    words = kj::ArrayPtr<const capnp::word>(static_cast<const capnp::word*>(p), size / sizeof(capnp::word));
+  }
+  Decoder decoder(shown, detail);
+  try {
+    capnp::ReaderOptions options;
+    // The default limit (64 MiB read) is below what a large graph legitimately takes; reading
+    // each word a few times over is still bounded by the file's size.
+    options.traversalLimitInWords = std::max<std::uint64_t>(options.traversalLimitInWords, 4 * words.size());
+    capnp::FlatArrayMessageReader reader(words, options);
+    if (reader.getEnd() != words.end())
+      throw InvalidReportError(shown + ": corrupted serialized graph: " +
+                               std::to_string((words.end() - reader.getEnd()) * sizeof(capnp::word)) +
+                               " bytes after the message");
+    SerializedGraph g = decoder.decode(reader.getRoot<cp::SerializedGraph>());
+    g.path = source.path;
+    return g;
+  } catch (const kj::Exception& e) {
+    const std::string why = e.getDescription().cStr();
+    const bool truncated = why.find("ends prematurely") != std::string::npos ||
+                           why.find("out-of-bounds") != std::string::npos;
+    throw InvalidReportError(shown + (truncated ? ": truncated serialized graph: " : ": corrupted serialized graph: ") +
+                             why);
+  }
+}
+
+} // namespace pva::storage

@@ -1,0 +1,286 @@
+#include "charts/GraphView.hpp"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::viewer {
+
+namespace {
+
+constexpr double kMinScale = 0.02, kMaxScale = 8.0;
+/// Below this scale the 11 px labels would be under 5 px: boxes only.
+constexpr double kTextScale = 0.45;
+/// The legend's box (bottom left, in pixels); fitting keeps the graph above it.
+constexpr int kLegendRow = 16, kLegendRows = 5, kLegendHeight = kLegendRow * kLegendRows + 8, kLegendMargin = 8;
+
+const QColor kComputeSetFill(0xd6, 0xe6, 0xf5), kComputeSetLine(0x3b, 0x6e, 0xa5);
+const QColor kVariableFill(0xf7, 0xe7, 0xc6), kVariableLine(0xa5, 0x7a, 0x2b);
+const QColor kHighlight(0xff, 0xd7, 0x00), kSelected(0xd0, 0x30, 0x30);
+
+QColor edgeColour(GraphEdge::Direction d) {
+  switch (d) {
+  case GraphEdge::Direction::Write: return QColor(0x3b, 0x6e, 0xa5);
+  case GraphEdge::Direction::ReadWrite: return QColor(0x80, 0x40, 0x90);
+  default: return QColor(0x70, 0x70, 0x70);
+  }
+}
+
+} // namespace
+
+GraphView::GraphView(QWidget* parent) : QWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(false);
+  setAutoFillBackground(true);
+  QPalette p = palette();
+  p.setColor(QPalette::Window, Qt::white);
+  setPalette(p);
+}
+
+void GraphView::setData(std::shared_ptr<const GraphViewData> graph) {
+  m_data = std::move(graph);
+  m_selected = -1;
+  m_highlighted.clear();
+  fit();
+}
+
+void GraphView::select(int node) {
+  if (!m_data || node >= m_data->nodes.size()) node = -1;
+  if (node == m_selected) return;
+  m_selected = node;
+  if (node >= 0) {
+    const QRectF r = m_data->nodes[node].rect;
+    const QRectF shown(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height())));
+    if (!shown.contains(r) || m_scale < kTextScale) {
+      // Centre it, zoomed in far enough to read its label.
+      m_scale = std::max(m_scale, 1.0);
+      m_origin = r.center() - QPointF(width(), height()) / (2 * m_scale);
+      m_fitted = false;
+      clampView();
+    }
+  }
+  update();
+  emit selectionChanged(node);
+}
+
+void GraphView::setHighlighted(const QVector<int>& nodes) {
+  m_highlighted = QSet<int>(nodes.begin(), nodes.end());
+  update();
+}
+
+void GraphView::fit() {
+  m_fitted = true;
+  if (!m_data || m_data->bounds.isEmpty() || width() <= 0 || height() <= 0) {
+    m_scale = 1.0;
+    m_origin = {};
+    update();
+    return;
+  }
+  const QRectF b = m_data->bounds.adjusted(-10, -10, 10, 10);
+  const double room = std::max(1.0, double(height() - kLegendHeight - 2 * kLegendMargin));
+  m_scale = std::clamp(std::min(width() / b.width(), room / b.height()), kMinScale, kMaxScale);
+  // Centred across, and in the room above the legend.
+  m_origin = b.center() - QPointF(width(), room) / (2 * m_scale);
+  update();
+}
+
+void GraphView::zoomBy(double factor, QPointF around) {
+  const QPointF anchor = toGraph(around);
+  m_scale = std::clamp(m_scale * factor, kMinScale, kMaxScale);
+  m_origin = anchor - around / m_scale;
+  m_fitted = false;
+  clampView();
+  update();
+}
+
+void GraphView::panBy(QPointF pixels) {
+  m_origin -= pixels / m_scale;
+  m_fitted = false;
+  clampView();
+  update();
+}
+
+void GraphView::clampView() {
+  // Keep some of the graph in view: the view never leaves the data.
+  if (!m_data) return;
+  const QRectF b = m_data->bounds;
+  const QSizeF shown(width() / m_scale, height() / m_scale);
+  m_origin.setX(std::clamp(m_origin.x(), b.left() - shown.width() * 0.9, b.right() - shown.width() * 0.1));
+  m_origin.setY(std::clamp(m_origin.y(), b.top() - shown.height() * 0.9, b.bottom() - shown.height() * 0.1));
+}
+
+int GraphView::nodeAt(QPointF widget) const {
+  if (!m_data) return -1;
+  const QPointF g = toGraph(widget);
+  for (int i = 0; i < m_data->nodes.size(); ++i)
+    if (m_data->nodes[i].rect.contains(g)) return i;
+  return -1;
+}
+
+void GraphView::paintEvent(QPaintEvent* event) {
+  QPainter p(this);
+  if (!m_data) return;
+  if (m_data->nodes.isEmpty()) {
+    p.drawText(rect(), Qt::AlignCenter, tr("The serialized graph is empty"));
+    return;
+  }
+  const QRectF visible(toGraph(event->rect().topLeft()), toGraph(event->rect().bottomRight() + QPoint(1, 1)));
+  p.setRenderHint(QPainter::Antialiasing, m_scale > 0.2);
+  p.translate(-m_origin * m_scale);
+  p.scale(m_scale, m_scale);
+
+  // Edges under nodes; the selection's edges last and darker.
+  auto drawEdge = [&](const GraphEdge& e, const QColor& colour, double width) {
+    if (e.path.isEmpty() || !e.path.controlPointRect().adjusted(-8, -8, 8, 8).intersects(visible)) return;
+    QPen pen(colour, width, Qt::SolidLine, Qt::RoundCap);
+    pen.setCosmetic(true); // pixels wide at every zoom
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(e.path);
+    // Arrowhead from the spline's end to Graphviz's tip.
+    QPointF dir = e.arrowTip - e.arrowBase;
+    const double len = std::hypot(dir.x(), dir.y());
+    if (len < 0.5) return;
+    dir /= len;
+    const QPointF normal(-dir.y(), dir.x());
+    const QPointF base = e.arrowTip - dir * 9.0;
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    p.drawPolygon(QPolygonF({e.arrowTip, base + normal * 4.0, base - normal * 4.0}));
+  };
+  for (const GraphEdge& e : m_data->edges)
+    if (e.from != m_selected && e.to != m_selected) drawEdge(e, edgeColour(e.direction).lighter(130), 1.0);
+  if (m_selected >= 0)
+    for (const GraphEdge& e : m_data->edges)
+      if (e.from == m_selected || e.to == m_selected) drawEdge(e, kSelected, 2.0);
+
+  QFont font = p.font();
+  font.setPixelSize(11);
+  p.setFont(font);
+  const bool text = m_scale >= kTextScale;
+  for (int i = 0; i < m_data->nodes.size(); ++i) {
+    const GraphNode& n = m_data->nodes[i];
+    if (!n.rect.intersects(visible)) continue;
+    const bool cs = n.kind == GraphNode::Kind::ComputeSet;
+    QColor line = cs ? kComputeSetLine : kVariableLine;
+    double width = 1.0;
+    if (m_highlighted.contains(i)) line = QColor(0xc0, 0x90, 0x00), width = 3.0;
+    if (i == m_selected) line = kSelected, width = 3.0;
+    QPen pen(line, width);
+    pen.setCosmetic(true);
+    p.setPen(pen);
+    p.setBrush(m_highlighted.contains(i) ? kHighlight.lighter(150) : (cs ? kComputeSetFill : kVariableFill));
+    if (cs)
+      p.drawRoundedRect(n.rect, 4, 4);
+    else
+      p.drawEllipse(n.rect);
+    if (!text) continue;
+    p.setPen(Qt::black);
+    const QRectF top(n.rect.left(), n.rect.top() + 3, n.rect.width(), n.rect.height() / 2 - 2);
+    const QRectF bottom(n.rect.left(), n.rect.center().y(), n.rect.width(), n.rect.height() / 2 - 3);
+    p.drawText(top, Qt::AlignCenter, n.label);
+    p.setPen(QColor(0x50, 0x50, 0x50));
+    p.drawText(bottom, Qt::AlignCenter, n.detail);
+  }
+  drawLegend(p);
+}
+
+void GraphView::drawLegend(QPainter& p) const {
+  // In widget pixels, bottom left: what the shapes and edge colours mean.
+  p.resetTransform();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  QFont font = p.font();
+  font.setPixelSize(11);
+  p.setFont(font);
+  const struct {
+    QString text;
+    QColor colour;
+  } edges[] = {{tr("reads"), edgeColour(GraphEdge::Direction::Read)},
+               {tr("writes"), edgeColour(GraphEdge::Direction::Write)},
+               {tr("reads and writes"), edgeColour(GraphEdge::Direction::ReadWrite)}};
+  const int rowHeight = kLegendRow;
+  const QRectF box(kLegendMargin, height() - kLegendMargin - kLegendHeight, 150, kLegendHeight);
+  p.setPen(QColor(0xb0, 0xb0, 0xb0));
+  p.setBrush(QColor(255, 255, 255, 230));
+  p.drawRect(box);
+  double y = box.top() + 4;
+  auto text = [&](const QString& t) {
+    p.setPen(Qt::black);
+    p.drawText(QRectF(box.left() + 40, y, box.width() - 44, rowHeight), Qt::AlignVCenter | Qt::AlignLeft, t);
+    y += rowHeight;
+  };
+  p.setPen(kComputeSetLine);
+  p.setBrush(kComputeSetFill);
+  p.drawRoundedRect(QRectF(box.left() + 8, y + 3, 24, 10), 2, 2);
+  text(tr("compute set"));
+  p.setPen(kVariableLine);
+  p.setBrush(kVariableFill);
+  p.drawEllipse(QRectF(box.left() + 8, y + 3, 24, 10));
+  text(tr("variable"));
+  for (const auto& e : edges) {
+    p.setPen(QPen(e.colour.lighter(130), 2));
+    p.drawLine(QPointF(box.left() + 8, y + 8), QPointF(box.left() + 32, y + 8));
+    text(e.text);
+  }
+}
+
+void GraphView::resizeEvent(QResizeEvent*) {
+  if (m_fitted) fit();
+}
+
+void GraphView::wheelEvent(QWheelEvent* e) {
+  const double notches = e->angleDelta().y() / 120.0;
+  if (notches == 0) return;
+  zoomBy(std::pow(1.25, notches), e->position());
+  e->accept();
+}
+
+void GraphView::mousePressEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  m_press = m_last = e->pos();
+  m_dragged = false;
+}
+
+void GraphView::mouseMoveEvent(QMouseEvent* e) {
+  if (!(e->buttons() & Qt::LeftButton)) return;
+  if ((e->pos() - m_press).manhattanLength() > 3) m_dragged = true;
+  if (m_dragged) panBy(e->pos() - m_last);
+  m_last = e->pos();
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  if (!m_dragged) {
+    const int node = nodeAt(e->position());
+    if (node != m_selected) {
+      m_selected = node; // a click never moves the view
+      update();
+      emit selectionChanged(node);
+    }
+  }
+  m_dragged = false;
+}
+
+void GraphView::keyPressEvent(QKeyEvent* e) {
+  const QPointF middle(width() / 2.0, height() / 2.0);
+  switch (e->key()) {
+  case Qt::Key_Plus:
+  case Qt::Key_Equal: zoomBy(2.0, middle); break;
+  case Qt::Key_Minus: zoomBy(0.5, middle); break;
+  case Qt::Key_0:
+  case Qt::Key_Home: fit(); break;
+  case Qt::Key_Left: panBy(QPointF(width() / 10.0, 0)); break;
+  case Qt::Key_Right: panBy(QPointF(-width() / 10.0, 0)); break;
+  case Qt::Key_Up: panBy(QPointF(0, height() / 10.0)); break;
+  case Qt::Key_Down: panBy(QPointF(0, -height() / 10.0)); break;
+  case Qt::Key_Escape: select(-1); break;
+  default: QWidget::keyPressEvent(e); return;
+  }
+  e->accept();
+}
+
+} // namespace tessera::viewer

@@ -1,0 +1,70 @@
+// The computation graph view's data: the serialized graph (read by libpva) turned into nodes
+// (compute sets and variables) and edges (a compute set's vertices read or write a variable),
+// laid out by Graphviz (GraphLayout). Built off the GUI thread by loadGraphView; this is the one
+// place the viewer derives anything from the serialized graph.
+#pragma once
+
+#include "core/Background.hpp"
+
+#include <QPainterPath>
+#include <QRectF>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+#include <set>
+
+namespace pva {
+struct SerializedGraph;
+class Report;
+} // namespace pva
+
+namespace tessera::viewer {
+
+class Document;
+
+struct GraphNode {
+  enum class Kind { ComputeSet, Variable };
+  Kind kind = Kind::ComputeSet;
+  int index = 0;   ///< into the serialized graph's computeSets or variables
+  QString name;    ///< full name (search, selection, tooltips)
+  QString label;   ///< drawn text, elided to fit the box
+  QString detail;  ///< second line: "12 vertices on 4 tiles" or "float[64,32], 8 KiB"
+  QString tiles;   ///< where it lives: the variable's mapping or the vertices' tiles, "0-3,7"
+  QRectF rect;     ///< laid out, in graph coordinates (y down)
+};
+
+struct GraphEdge {
+  enum class Direction { Read, Write, ReadWrite, Unknown };
+  int from = 0, to = 0; ///< node indices; reads go variable -> compute set, writes the other way
+  Direction direction = Direction::Unknown;
+  QPainterPath path;     ///< laid out, ends at the arrow's tip
+  QPointF arrowTip, arrowBase;
+};
+
+struct GraphViewData {
+  bool present = true;        ///< false: the report was written without a serialized graph
+  QVector<GraphNode> nodes;   ///< compute sets first, then variables
+  QVector<GraphEdge> edges;   ///< one per (compute set, variable) pair joined by a vertex field
+  int computeSets = 0, variables = 0;
+  QRectF bounds;              ///< of every node and edge
+  QString path;               ///< serialized_graph.capnp
+  double layoutSeconds = 0.0; ///< Graphviz's share of loading
+};
+
+/// Nodes and edges of `graph` (not laid out). `report`, when given, orients each edge by how
+/// the compute set's OnTileExecute program accesses the variable; without it edges are Unknown
+/// and drawn from variable to compute set.
+GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* report);
+
+/// Reads the document's serialized graph through libpva, builds and lays it out; `present` is
+/// false (and nothing else set) when the report has none. Throws pva::Exception or Cancelled.
+GraphViewData loadGraphView(const Document& doc, Progress& progress);
+
+/// "0-3,7,9-10" (the Memory view's tile-list syntax).
+QString tileRanges(const std::set<unsigned>& tiles);
+
+/// Indices of the nodes whose name contains `text` (case-insensitive), in node order.
+QVector<int> findNodes(const GraphViewData& data, const QString& text);
+
+} // namespace tessera::viewer
