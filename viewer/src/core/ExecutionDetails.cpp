@@ -119,7 +119,6 @@ ExecutionRangeSummary summarizeRange(const ExecutionIndex& index, double from, d
   ExecutionRangeSummary s;
   s.from = from;
   s.to = to;
-  double balance = 0;
   std::uint64_t firstStep = std::numeric_limits<std::uint64_t>::max(), lastStep = 0;
   for (unsigned lane = 0; lane < index.numLanes(); ++lane) {
     const std::size_t n = index.entries(lane);
@@ -127,15 +126,11 @@ ExecutionRangeSummary summarizeRange(const ExecutionIndex& index, double from, d
     if (b <= a) continue;
     const LaneTotals t = index.totals(lane, a, b);
     for (int k = 0; k < kStepKinds; ++k) s.cycles[std::size_t(k)] += t.cycles[std::size_t(k)];
-    balance += t.balanceSum;
     s.ipuSteps += t.count;
     firstStep = std::min<std::uint64_t>(firstStep, index.step(lane, a));
     lastStep = std::max<std::uint64_t>(lastStep, index.step(lane, b - 1));
   }
-  if (s.ipuSteps) {
-    s.steps = lastStep - firstStep + 1;
-    s.meanTileBalance = balance / double(s.ipuSteps);
-  }
+  if (s.ipuSteps) s.steps = lastStep - firstStep + 1;
   return s;
 }
 

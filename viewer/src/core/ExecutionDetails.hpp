@@ -52,7 +52,6 @@ struct ExecutionRangeSummary {
   std::array<std::uint64_t, kStepKinds> cycles{}; ///< summed over IPUs
   std::uint64_t steps = 0;                         ///< steps with a part in the range
   std::uint64_t ipuSteps = 0;                      ///< (step, IPU) pairs in the range
-  double meanTileBalance = 0;
   std::uint64_t total() const;
 };
 /// O(lanes * log n): from the index's prefix sums. Entries count when they begin in [from, to).

@@ -31,8 +31,8 @@ void ExecutionSummaryModel::setSnapshot(std::shared_ptr<const ExecutionSummarySn
     m_rows.push_back({tr("Steps in view"), false, opt(double(s->current.steps)), cmp ? opt(double(s->base.steps)) : std::nullopt, 0});
     m_rows.push_back({tr("(Step, IPU) pairs in view"), false, opt(double(s->current.ipuSteps)),
                       cmp ? opt(double(s->base.ipuSteps)) : std::nullopt, 0});
-    m_rows.push_back({tr("Mean tile balance"), true, s->current.ipuSteps ? opt(s->current.meanTileBalance) : std::nullopt,
-                      cmp && s->base.ipuSteps ? opt(s->base.meanTileBalance) : std::nullopt, 0});
+    // No balance here: the run's tile balance and parallel efficiency (cycle-weighted, from
+    // pva::analyseExecution) sit beside this table; an unweighted mean of the range would differ.
     const std::size_t runs = std::max(s->runs.size(), cmp ? s->baseRuns.size() : std::size_t(0));
     for (std::size_t r = 0; r < runs; ++r) {
       const ExecRunInfo* cur = r < s->runs.size() ? &s->runs[r] : nullptr;
@@ -102,7 +102,7 @@ QVariant ExecutionSummaryModel::headerData(int section, Qt::Orientation orientat
   switch (section) {
   case NameColumn: return tr("Figure");
   case ValueColumn: return cmp ? tr("Current") : tr("Value");
-  case ShareColumn: return tr("Share");
+  case ShareColumn: return tr("Share of cycles in view");
   case BaseColumn: return tr("Base");
   case ChangeColumn: return tr("Change");
   default: return {};
