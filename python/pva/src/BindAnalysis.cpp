@@ -143,6 +143,14 @@ void bindAnalysis(py::module_& m) {
   readonly(analysis, "runs", &pva::ExecutionAnalysis::runs);
   readonly(analysis, "allRuns", &pva::ExecutionAnalysis::allRuns);
 
+  py::class_<pva::OperationFigures> operation(m, "OperationFigures");
+  readonly(operation, "codeBytes", &pva::OperationFigures::codeBytes);
+  readonly(operation, "vertices", &pva::OperationFigures::vertices);
+  readonly(operation, "computeSets", &pva::OperationFigures::computeSets);
+  readonly(operation, "exchangeBytes", &pva::OperationFigures::exchangeBytes);
+  readonly(operation, "alwaysLiveBytes", &pva::OperationFigures::alwaysLiveBytes);
+  readonly(operation, "peakNotAlwaysLiveBytes", &pva::OperationFigures::peakNotAlwaysLiveBytes);
+
   py::class_<pva::LiveRange> range(m, "LiveRange");
   range.def(py::init([](std::uint64_t from, std::uint64_t to, std::uint64_t bytes) { return pva::LiveRange{from, to, bytes}; }),
             py::arg("from_"), py::arg("to"), py::arg("bytes"));
@@ -157,6 +165,8 @@ void bindAnalysis(py::module_& m) {
   m.def("analyseExecution", [](const pva::Report& r) { return pva::analyseExecution(r); }, py::arg("report"),
         py::call_guard<py::gil_scoped_release>(),
         "Per-program and per-compute-set cycles, tile balance and IPU traffic, per run and over all runs.");
+  m.def("operationFigures", &pva::operationFigures, py::arg("operation"),
+        "Code, vertices, compute sets and exchanged bytes of an operation's programs, and its live bytes.");
   m.def("peakLiveBytes", &pva::peakLiveBytes, py::arg("ranges"), "The most bytes of the ranges live at one step.");
   m.def("peakNotAlwaysLiveBytes", &pva::peakNotAlwaysLiveBytes, py::arg("variables"),
         "The most bytes of these not-always-live variables live at one step.");
