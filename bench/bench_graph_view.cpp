@@ -18,6 +18,7 @@
 #include "widgets/GraphPage.hpp"
 
 #include "common/CommandLine.hpp"
+#include "common/Timing.hpp"
 
 #include <pva/Report.hpp>
 #include <pva/SerializedGraph.hpp>
@@ -39,42 +40,9 @@
 #include <vector>
 
 using namespace tessera::viewer;
-using Clock = std::chrono::steady_clock;
+using namespace tessera::bench;
 
 namespace {
-
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-/// Median wall-clock ms of `reps` calls; *cpu the median of this thread's CPU time (a loaded
-/// machine disturbs it less).
-double timeMedian(int reps, const std::function<void()>& f, double* cpu) {
-  std::vector<double> t, c;
-  for (int r = 0; r < reps; ++r) {
-    const auto a = Clock::now();
-    const double ca = threadCpuMs();
-    f();
-    c.push_back(threadCpuMs() - ca);
-    t.push_back(ms(a, Clock::now()));
-  }
-  *cpu = median(c);
-  return median(t);
-}
-
-double loadAverage() {
-  QFile f(QStringLiteral("/proc/loadavg"));
-  return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').front().toDouble() : -1;
-}
 
 /// Notes when the watched widget has finished a paint with a graph in it.
 class PaintWatch : public QObject {

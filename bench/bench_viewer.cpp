@@ -20,6 +20,7 @@
 #include "widgets/MainWindow.hpp"
 
 #include "common/CommandLine.hpp"
+#include "common/Timing.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -39,7 +40,7 @@
 #include <vector>
 
 using namespace tessera::viewer;
-using Clock = std::chrono::steady_clock;
+using namespace tessera::bench;
 
 namespace {
 
@@ -50,39 +51,6 @@ struct Options {
   std::string report;
   bool keep = false;
 };
-
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/// Median wall-clock ms of `reps` calls; *cpu gets the median of this thread's CPU time, which
-/// a busy machine disturbs less than wall time.
-double timeMedian(int reps, const std::function<void()>& f, double* cpu) {
-  std::vector<double> t, c;
-  for (int r = 0; r < reps; ++r) {
-    const auto a = Clock::now();
-    const double ca = threadCpuMs();
-    f();
-    c.push_back(threadCpuMs() - ca);
-    t.push_back(ms(a, Clock::now()));
-  }
-  *cpu = median(c);
-  return median(t);
-}
-
-double loadAverage() {
-  QFile f(QStringLiteral("/proc/loadavg"));
-  return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').front().toDouble() : -1;
-}
 
 long rssKiB() {
   QFile f(QStringLiteral("/proc/self/status"));
