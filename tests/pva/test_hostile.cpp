@@ -9,6 +9,7 @@
 
 
 #include <fstream>
+#include <limits>
 #include <sys/stat.h>
 
 namespace {
@@ -150,4 +151,19 @@ TEST_CASE("Debug contexts whose text is not UTF-8 give JSON with U+FFFD, not a J
     replaced += json.find("\xef\xbf\xbd") != std::string::npos ? 1 : 0;
   }
   CHECK(replaced > 0);
+}
+
+TEST_CASE("Host times whose difference overflows saturate in the summary", "[pva][hostile]") {
+  // Found by fuzz_report (UBSan): a run ending at INT64_MIN; summarize subtracted its start.
+  const pva::Report report = pva::openReport(kFuzz + "/report-ubsan-run-host-time-overflow.pop");
+  const pva::ReportSummary s = pva::summarize(report);
+  const std::vector<pva::Run> runs = report.execution().runs();
+  REQUIRE(runs.size() == s.execution.runs.size());
+  bool saturated = false;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (runs[i].microseconds().end() == std::numeric_limits<std::int64_t>::min()) {
+      CHECK(s.execution.runs[i].hostMicroseconds == std::numeric_limits<std::int64_t>::min());
+      saturated = true;
+    }
+  CHECK(saturated);
 }

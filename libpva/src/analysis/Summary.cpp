@@ -50,6 +50,14 @@ double ExecutionSummary::tileAverageShareOfTotal(TileCycleTotals::Kind k) const 
 
 namespace {
 
+// A file's host times are anything it says: their difference saturates rather than overflow
+// (found by fuzz_report: a run ending at INT64_MIN).
+std::int64_t hostDuration(const MicrosecondInterval& us) {
+  std::int64_t d = 0;
+  if (!__builtin_sub_overflow(us.end(), us.start(), &d)) return d;
+  return us.end() < us.start() ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+}
+
 CycleKinds kindsOf(const TileCycleTotals& totals) {
   CycleKinds k;
   for (std::size_t i = 0; i < CycleKinds::numKinds; ++i) k.cycles[i] = totals.total(static_cast<TileCycleTotals::Kind>(i));
@@ -158,7 +166,7 @@ ExecutionSummary executionSummary(const ExecutionReport& e, const Target& target
     run.name = r.name();
     run.steps = r.steps().size();
     run.cycles = r.cycles();
-    run.hostMicroseconds = r.microseconds().end() - r.microseconds().start();
+    run.hostMicroseconds = hostDuration(r.microseconds());
     run.tileCycles = kindsOf(r.tileCycleTotals());
     x.steps += run.steps;
     x.runs.push_back(std::move(run));
