@@ -18,6 +18,7 @@
 #include "widgets/GraphPage.hpp"
 
 #include "common/CommandLine.hpp"
+#include "common/PaintWatch.hpp"
 #include "common/Timing.hpp"
 
 #include <pva/Report.hpp>
@@ -44,21 +45,6 @@ using namespace tessera::bench;
 
 namespace {
 
-/// Notes when the watched widget has finished a paint with a graph in it.
-class PaintWatch : public QObject {
-public:
-  std::function<void()> onPainted;
-
-protected:
-  bool eventFilter(QObject* watched, QEvent* event) override {
-    if (event->type() != QEvent::Paint) return false;
-    watched->removeEventFilter(this);
-    watched->event(event); // paint now, then note the time
-    if (onPainted) onPainted();
-    watched->installEventFilter(this);
-    return true;
-  }
-};
 
 } // namespace
 

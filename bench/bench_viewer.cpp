@@ -20,6 +20,7 @@
 #include "widgets/MainWindow.hpp"
 
 #include "common/CommandLine.hpp"
+#include "common/PaintWatch.hpp"
 #include "common/Timing.hpp"
 
 #include <QApplication>
@@ -60,21 +61,6 @@ long rssKiB() {
   return -1;
 }
 
-/// Records when the watched widget has finished painting (the filter paints it itself).
-class PaintWatch : public QObject {
-public:
-  std::function<void()> onPainted;
-
-protected:
-  bool eventFilter(QObject* watched, QEvent* event) override {
-    if (event->type() != QEvent::Paint) return false;
-    watched->removeEventFilter(this);
-    watched->event(event); // paint now, then note the time
-    if (onPainted) onPainted();
-    watched->installEventFilter(this);
-    return true;
-  }
-};
 
 bool waitFor(const std::function<bool()>& done, int seconds) {
   QElapsedTimer t;
