@@ -236,12 +236,8 @@ LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t 
   if (last <= first) return t;
   const Lane& l = m_lanes[lane];
   t.count = last - first;
-  std::uint64_t balance = 0;
   auto scan = [&](std::size_t a, std::size_t b) {
-    for (std::size_t i = a; i < b; ++i) {
-      t.cycles[l.kind[i]] += l.duration[i];
-      balance += l.balance[i];
-    }
+    for (std::size_t i = a; i < b; ++i) t.cycles[l.kind[i]] += l.duration[i];
   };
   const std::size_t b0 = (first + kBlock - 1) / kBlock, b1 = last / kBlock;
   if (b1 <= b0) {
@@ -250,10 +246,8 @@ LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t 
     scan(first, b0 * kBlock);
     const Cumulative &lo = l.prefix[b0], &hi = l.prefix[b1];
     for (int k = 0; k < kStepKinds; ++k) t.cycles[std::size_t(k)] += hi.cycles[std::size_t(k)] - lo.cycles[std::size_t(k)];
-    balance += hi.balance - lo.balance;
     scan(b1 * kBlock, last);
   }
-  t.balanceSum = double(balance) / 65535.0;
   return t;
 }
 
@@ -352,7 +346,6 @@ public:
       m_lastEnd[lane] = std::max(m_lastEnd[lane], begin + duration);
       ExecutionIndex::Cumulative& cum = m_cum[lane];
       cum.cycles[std::size_t(kind)] += duration;
-      cum.balance += l.balance[k];
       if ((k + 1) % ExecutionIndex::kBlock == 0) l.prefix[(k + 1) / ExecutionIndex::kBlock] = cum;
       m_count[lane] = k + 1;
       addFlame(lane, k, program);

@@ -1,8 +1,8 @@
 // A compact index of a report's execution for the Execution page: per IPU, the begin cycle,
 // duration, step number, kind and tile balance of every step the IPU took part in, in arrays
 // of plain numbers (19 bytes per (step, IPU) pair: 16 M pairs take about 300 MiB), plus
-// prefix sums per block of 64 entries so that any range's cycles by kind and mean tile balance
-// are answered in O(log n + 128) without a pass over the range.
+// prefix sums per block of 64 entries so that any range's cycles by kind are answered in
+// O(log n + 128) without a pass over the range.
 //
 // Loading is staged: readExecutionHeader() reads what is small (programs, runs, target, LWP
 // blocks) and fillExecutionIndex() then streams every step into the index on a background
@@ -76,7 +76,6 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress);
 /// Sums over a range of entries of one lane.
 struct LaneTotals {
   std::array<std::uint64_t, kStepKinds> cycles{};
-  double balanceSum = 0; ///< sum of tile balances (0..1) over entries
   std::uint64_t count = 0;
   std::uint64_t total() const;
 };
@@ -139,7 +138,6 @@ private:
   friend class ExecutionIndexWriter;
   struct Cumulative {
     std::array<std::uint64_t, kStepKinds> cycles{};
-    std::uint64_t balance = 0;
   };
   struct Lane {
     std::unique_ptr<std::uint64_t[]> begin;
