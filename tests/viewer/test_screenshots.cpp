@@ -7,6 +7,7 @@
 #include <QDirIterator>
 #include <QImage>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QTest>
 
 class ScreenshotTest : public QObject {
@@ -14,11 +15,14 @@ class ScreenshotTest : public QObject {
 private:
   QString m_dir;
 
-  static int run(const QStringList& args, QString* errors) {
+  static int run(const QStringList& args, QString* errors, QString* output = nullptr,
+                 const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
+    p.setProcessEnvironment(environment);
     p.start(viewer_test::viewerExecutable(), args);
     if (!p.waitForFinished(300000)) return -1;
     *errors = QString::fromUtf8(p.readAllStandardError());
+    if (output) *output = QString::fromUtf8(p.readAllStandardOutput());
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
   }
 
@@ -126,6 +130,20 @@ private slots:
     QCOMPARE(run({QStringLiteral("--screenshot"), out, QStringLiteral("--view"), QStringLiteral("compare"), viewer_test::mlpReport()}, &errors), 2);
     QVERIFY2(errors.contains(QStringLiteral("--compare")), qPrintable(errors));
     QVERIFY(!QFile::exists(out));
+  }
+
+  // A terminal without a display (ssh, CI): --help and --version still answer, and opening a
+  // report says what to do instead of Qt's abort about platform plugins.
+  void withoutADisplayHelpWorksAndTheWindowSaysWhy() {
+    QProcessEnvironment bare = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) bare.remove(QString::fromLatin1(name));
+    QString errors, output;
+    QCOMPARE(run({QStringLiteral("--help")}, &errors, &output, bare), 0);
+    QVERIFY2(output.contains(QStringLiteral("--screenshot")), qPrintable(output + errors));
+    QCOMPARE(run({QStringLiteral("--version")}, &errors, &output, bare), 0);
+    QVERIFY2(output.contains(QStringLiteral("tessera-viewer")), qPrintable(output + errors));
+    QCOMPARE(run({viewer_test::mlpReport()}, &errors, nullptr, bare), 1);
+    QVERIFY2(errors.contains(QStringLiteral("no display")) && errors.contains(QStringLiteral("--screenshot")), qPrintable(errors));
   }
 
   void aTruncatedTraceSaysSoWithoutSql() {

@@ -32,13 +32,25 @@ const char* const kDescription =
 } // namespace
 
 int main(int argc, char** argv) {
-  // A screenshot needs no display: choose the offscreen platform before Qt starts, unless the
-  // user picked a platform.
-  for (int i = 1; i < argc; ++i)
-    if (QByteArray(argv[i]) == "--screenshot") {
+  // A screenshot, --help and --version need no display: choose the offscreen platform before Qt
+  // starts, unless the user picked a platform.
+  bool needsDisplay = true;
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    const bool screenshot = arg == "--screenshot";
+    if (screenshot || arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") {
+      needsDisplay = false;
       if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-      installHeadlessMessageFilter();
+      if (screenshot) installHeadlessMessageFilter();
     }
+  }
+  // Without a display Qt aborts with a page about platform plugins; say what to do instead.
+  if (needsDisplay && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+      qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+    std::fprintf(stderr, "tessera-viewer: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); "
+                         "use --screenshot FILE to render a view without one (see --help)\n");
+    return 1;
+  }
 
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Tessera"));
