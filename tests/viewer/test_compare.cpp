@@ -187,6 +187,18 @@ private slots:
     QVERIFY(said);
   }
 
+  void aReportThatDidNotRunHasNoCycleRows() {
+    // The OOM sample compiled but never ran: memory and operations' memory are compared, cycles not.
+    OpenComparison o(viewer_test::oomReport(), viewer_test::mlpReport());
+    QVERIFY(viewer_test::waitReady(&o.page));
+    const ComparisonData& d = *o.page.model()->comparison();
+    QVERIFY(d.operationsCompared);
+    QVERIFY(!d.section(sec::opCycles));
+    QVERIFY(!d.section(sec::runs));
+    QVERIFY(d.section(sec::opCode));
+    QCOMPARE(total(d, sec::categories)->base, summaryOf(viewer_test::oomReport()).memory.allocatedBytes);
+  }
+
   void withoutDebugInformationOperationsAreLeftOut() {
     const QString dir = viewer_test::tmpDir(QStringLiteral("compare-no-debug"));
     QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"), dir + QStringLiteral("/profile.pop")));

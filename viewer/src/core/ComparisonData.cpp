@@ -124,7 +124,7 @@ ComparisonSection runSection(const pva::CycleComparison& c) {
 }
 
 /// One section per operation figure: each row is one value, as in every other section.
-void addOperationSections(ComparisonData& d, const pva::OperationsComparison& o, bool hide) {
+void addOperationSections(ComparisonData& d, const pva::OperationsComparison& o, bool hide, bool withCycles) {
   struct Figure {
     QString title;
     pva::ComparedValue pva::OperationComparison::*value;
@@ -140,6 +140,7 @@ void addOperationSections(ComparisonData& d, const pva::OperationsComparison& o,
       {sec::opCode, &pva::OperationComparison::codeBytes, Unit::Bytes, QStringLiteral("Total (Σ operations)")},
   };
   for (const Figure& f : figures) {
+    if (!withCycles && f.title == sec::opCycles) continue; // a report that did not run has no cycles
     ComparisonSection s{f.title, {totalRow(f.total, o.total.*f.value, f.unit)}, hide};
     if (!hide) {
       std::vector<ComparisonRow> rows;
@@ -205,7 +206,11 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
   d.sections.push_back(listSection(sec::atPeak, Unit::Bytes,
                                    QStringLiteral("Total (= not-always-live bytes at the peak, %1)").arg(peakSteps),
                                    c.variables.atPeakTotal, c.variables.atPeak, hide));
-  d.sections.push_back({sec::cycles, {valueRow(QStringLiteral("Total"), c.cycles.total, Unit::Count)}, false});
+  d.sections.push_back({sec::cycles,
+                        {valueRow(c.hasExecution ? QStringLiteral("Total")
+                                                 : QStringLiteral("Total (not compared: a report has no execution profile)"),
+                                  c.cycles.total, Unit::Count)},
+                        false});
   if (c.hasExecution) {
     d.sections.push_back(listSection(sec::kinds, Unit::Count, QStringLiteral("Total (Σ kinds: busy tile cycles)"),
                                      c.cycles.kindsTotal, c.cycles.kinds, false));
@@ -217,7 +222,7 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
                                      QStringLiteral("Total (Σ programs: every step, slowest IPU)"),
                                      c.cycles.programsTotal, c.cycles.programs, hide));
   }
-  if (c.operations.compared) addOperationSections(d, c.operations, hide);
+  if (c.operations.compared) addOperationSections(d, c.operations, hide, c.hasExecution);
   d.liveness = c.liveness;
   return d;
 }

@@ -59,7 +59,7 @@ std::vector<Increase> increases(const CompareResult& r) {
     addGroup(out, std::move(runs), r.top);
     addGroup(out, namedGroup(c.cycles.kinds, "tile cycles", "cycles"), r.top);
   }
-  if (related && c.operations.compared) {
+  if (related && c.operations.compared && c.hasExecution) {
     std::vector<Increase> ops;
     for (const auto& o : c.operations.operations)
       ops.push_back({"operation cycles", "cycles", o.name, o.inBase, o.inCurrent, o.cycles});

@@ -133,8 +133,12 @@ void writeCompareText(std::ostream& out, const CompareResult& r) {
       inBase += op.inBase ? 1 : 0;
       inCurrent += op.inCurrent ? 1 : 0;
     }
-    line(out, "cycles (all runs)", o.total.cycles, "cycles",
-         "  " + std::to_string(inBase) + (inBase == inCurrent ? "" : " -> " + std::to_string(inCurrent)) + " operations");
+    const std::string count =
+        std::to_string(inBase) + (inBase == inCurrent ? "" : " -> " + std::to_string(inCurrent)) + " operations";
+    if (c.hasExecution)
+      line(out, "cycles (all runs)", o.total.cycles, "cycles", "  " + count);
+    else
+      out << "  " << count << "; cycles not compared: a report has no execution profile\n";
     line(out, "estimated cycles", o.total.estimatedCycles, "cycles", "  (each step once)");
     line(out, "always-live bytes", o.total.alwaysLiveBytes, "bytes");
     line(out, "peak live bytes", o.total.peakNotAlwaysLiveBytes, "bytes", "  (not always live, at one step)");
