@@ -454,6 +454,67 @@ class MemoryComparison:
     peakStepCurrent: int
     categories: List[NamedComparison]
     tilesIncludingGaps: List[ComparedValue]
+    allocated: ComparedValue
+
+class TargetComparison:
+    base: Target
+    current: Target
+    ipus: ComparedValue
+    tilesPerIpu: ComparedValue
+    bytesPerTile: ComparedValue
+    replicas: ComparedValue
+    clockHz: ComparedValue
+    sameType: bool
+    sameArchitecture: bool
+    differences: List[str]
+    def same(self) -> bool: ...
+
+class VariableComparison:
+    alwaysLive: List[NamedComparison]
+    alwaysLiveTotal: ComparedValue
+    atPeak: List[NamedComparison]
+    atPeakTotal: ComparedValue
+
+class RunComparison:
+    class Match(Enum):
+        ByName = ...
+        ByPosition = ...
+        OnlyInBase = ...
+        OnlyInCurrent = ...
+    match: RunComparison.Match
+    baseName: str
+    currentName: str
+    baseIndex: int
+    currentIndex: int
+    cycles: ComparedValue
+    steps: ComparedValue
+    def inBase(self) -> bool: ...
+    def inCurrent(self) -> bool: ...
+    @staticmethod
+    def matchName(m: RunComparison.Match) -> str: ...
+
+class ProgramsInCommon:
+    namesBase: int
+    namesCurrent: int
+    namesInCommon: int
+    share: float
+    related: bool
+    relatedShare: float
+
+class OperationComparison:
+    name: str
+    inBase: bool
+    inCurrent: bool
+    cycles: ComparedValue
+    estimatedCycles: ComparedValue
+    alwaysLiveBytes: ComparedValue
+    peakNotAlwaysLiveBytes: ComparedValue
+    codeBytes: ComparedValue
+
+class OperationsComparison:
+    compared: bool
+    operations: List[OperationComparison]
+    total: OperationComparison
 
 class LivenessComparison:
     base: List[int]
@@ -465,12 +526,21 @@ class CycleComparison:
     computeSets: List[NamedComparison]
     programs: List[NamedComparison]
     kinds: List[NamedComparison]
+    matchedRuns: List[RunComparison]
+    runsTotal: ComparedValue
+    computeSetsTotal: ComparedValue
+    programsTotal: ComparedValue
+    kindsTotal: ComparedValue
 
 class ReportComparison:
     memory: MemoryComparison
     liveness: LivenessComparison
     cycles: CycleComparison
     hasExecution: bool
+    target: TargetComparison
+    variables: VariableComparison
+    operations: OperationsComparison
+    programsInCommon: ProgramsInCommon
 
 def compare(base: Report, current: Report) -> ReportComparison: ...
 
@@ -687,5 +757,6 @@ def summarize(report: Report) -> ReportSummary: ...
 def summarizeMemory(report: Report, ipu: IPU) -> MemorySummary: ...
 def analyseExecution(report: Report) -> ExecutionAnalysis: ...
 def operationFigures(operation: Operation) -> OperationFigures: ...
+def operationCycles(operation: Operation, span: SpanFigures) -> int: ...
 def peakLiveBytes(ranges: List[LiveRange]) -> int: ...
 def peakNotAlwaysLiveBytes(variables: List[Variable]) -> int: ...

@@ -1,7 +1,9 @@
-# Fixture of the CLI tests: real reports and a host trace from the MLP sample.
-#   cmake -DMLP=path/to/tessera-mlp -DOUT=dir -P make_reports.cmake
-# OUT/base   --steps 32 --steps-per-run 16 (two runs), with a .pvti trace in OUT/trace
-# OUT/big    the same with --batch 64: larger activations, more memory and cycles
+# Fixture of the CLI tests: real reports and a host trace from the MLP sample, and a report of the
+# pipeline sample.
+#   cmake -DMLP=path/to/tessera-mlp -DPIPELINE=path/to/tessera-pipeline -DOUT=dir -P make_reports.cmake
+# OUT/base       --steps 32 --steps-per-run 16 (two runs), with a .pvti trace in OUT/trace
+# OUT/big        the same with --batch 64: larger activations, more memory and cycles
+# OUT/pipeline   the pipeline sample: another program on two IPUs (an unrelated comparison)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(ENV{PVTI_OPTIONS} "{\"enable\":\"true\",\"directory\":\"${OUT}/trace\"}")
@@ -15,6 +17,11 @@ execute_process(COMMAND ${MLP} --steps 32 --steps-per-run 16 --batch 64 --report
   RESULT_VARIABLE status OUTPUT_QUIET)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "tessera-mlp (--batch 64) exited with ${status}")
+endif()
+execute_process(COMMAND ${PIPELINE} --micro-batches 4 --reports ${OUT}/pipeline
+  RESULT_VARIABLE status OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "tessera-pipeline exited with ${status}")
 endif()
 file(GLOB traces ${OUT}/trace/*.pvti)
 list(LENGTH traces n)

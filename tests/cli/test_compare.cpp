@@ -177,3 +177,46 @@ TEST_CASE("the XML checker rejects what is not well formed") {
     CHECK_THROWS(cli::parseXml(bad));
   CHECK_NOTHROW(cli::parseXml("<?xml version=\"1.0\"?>\n<a x=\"&lt;&quot;\"><b/>t&amp;t</a>\n"));
 }
+
+TEST_CASE("compare shows targets, variables, operations and their totals") {
+  const auto r = compare("base", "big", {"--format", "json"});
+  CHECK(r.status == 1);
+  const auto j = r.json();
+  const pva::Report base = pva::openReport(cli::profile("base").string());
+  const pva::ReportSummary s = pva::summarize(base);
+  CHECK(j["targets"]["same"] == true);
+  CHECK(j["targets"]["base"]["tilesPerIpu"] == s.target.tilesPerIpu());
+  CHECK(j["programsInCommon"]["related"] == true);
+  CHECK(j["memory"]["allocated"]["base"] == s.memory.allocatedBytes);
+  CHECK(j["variables"]["alwaysLive"]["total"]["base"] == s.memory.alwaysLiveBytes);
+  CHECK(j["variables"]["atPeak"]["total"]["base"] == s.memory.peakLiveness.notAlwaysLiveBytes);
+  CHECK(j["cycles"]["totals"]["runs"]["base"] == s.execution.totalCycles);
+  REQUIRE(j["cycles"]["matchedRuns"].size() == 2);
+  CHECK(j["cycles"]["matchedRuns"][0]["match"] == "name");
+  // debug.cbor beside each profile: operations are compared.
+  CHECK(j["operations"]["compared"] == true);
+  CHECK_FALSE(j["operations"]["items"].empty());
+  const auto text = compare("base", "big").out;
+  CHECK(contains(text, "Targets (the same)"));
+  CHECK(contains(text, "live at the peak step"));
+  CHECK(contains(text, "operation cycles    fwd/layer1/matmul/MatMul"));
+  CHECK_FALSE(contains(text, "WARNING"));
+}
+
+TEST_CASE("compare of unrelated reports warns and leaves out rows matched by name") {
+  const auto r = compare("base", "pipeline");
+  // The gate still decides as usual.
+  CHECK((r.status == 0 || r.status == 1));
+  CHECK(contains(r.out, "WARNING: the targets differ (IPUs)"));
+  CHECK(contains(r.out, "WARNING: unrelated reports"));
+  CHECK(contains(r.out, "Targets (DIFFER)"));
+  CHECK(contains(r.out, "with pipeline (matched by position)"));
+  CHECK(contains(r.out, "(only in base)"));
+  CHECK_FALSE(contains(r.out, "compute set cycles"));
+  CHECK_FALSE(contains(r.out, "operation cycles"));
+  const auto j = compare("base", "pipeline", {"--format", "json"}).json();
+  CHECK(j["programsInCommon"]["related"] == false);
+  CHECK(j["targets"]["differences"] == nlohmann::json::array({"IPUs"}));
+  CHECK(j["cycles"]["matchedRuns"][0]["match"] == "position");
+  CHECK(j["cycles"]["matchedRuns"][1]["new"].is_null());
+}

@@ -33,6 +33,9 @@ const std::filesystem::path& sampleReport(const std::string& sample) {
   std::string command;
   if (sample == "mlp")
     command = std::string(TESSERA_MLP_SAMPLE) + " --steps 32 --steps-per-run 16 --out " + dir.string() + " --reports " + dir.string();
+  else if (sample == "mlp-big") // the same program with bigger batches: a comparison's "after"
+    command = std::string(TESSERA_MLP_SAMPLE) + " --steps 32 --steps-per-run 16 --batch 64 --out " + dir.string() +
+              " --reports " + dir.string();
   else if (sample == "pipeline")
     command = std::string(TESSERA_PIPELINE_SAMPLE) + " --micro-batches 4 --reports " + dir.string();
   else

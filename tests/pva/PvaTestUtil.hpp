@@ -22,7 +22,8 @@ struct RemoteSumReport {
   explicit RemoteSumReport(unsigned runs = 1, poplar::OptionFlags extra = {});
 };
 
-/// A report of a sample, written once per test process into the scratch tree and reused.
+/// A report of a sample ("mlp", "mlp-big": mlp with --batch 64, "pipeline", "oom"), written once
+/// per test process into the scratch tree and reused.
 const std::filesystem::path& sampleReport(const std::string& sample);
 
 } // namespace test

@@ -194,6 +194,34 @@ def test_compare(mlp, pipeline):
     assert {n.name for n in diff.cycles.runs} == {"train0", "train1", "pipeline"}
 
 
+def test_compare_targets_variables_runs_operations(mlp, pipeline):
+    s = pva.summarize(mlp)
+    same = pva.compare(mlp, mlp)
+    assert same.target.same() and same.target.differences == []
+    assert same.programsInCommon.related and same.programsInCommon.share == 1.0
+    assert same.variables.alwaysLiveTotal.base == s.memory.alwaysLiveBytes
+    assert same.variables.atPeakTotal.current == s.memory.peakLiveness.notAlwaysLiveBytes
+    assert same.memory.allocated.base == s.memory.allocatedBytes
+    assert [r.match for r in same.cycles.matchedRuns] == [pva.RunComparison.Match.ByName] * 2
+    assert same.cycles.runsTotal.base == s.execution.totalCycles
+    # Operations carry the figures of operationFigures and operationCycles.
+    assert same.operations.compared
+    e = pva.analyseExecution(mlp)
+    op = next(o for o in pva.OperationAnalysis(mlp).operations if o.name == "fwd/layer1/matmul/MatMul")
+    row = next(o for o in same.operations.operations if o.name == op.name)
+    assert row.cycles.base == pva.operationCycles(op, e.allRuns) > 0
+    assert row.codeBytes.current == pva.operationFigures(op).codeBytes
+    diff = pva.compare(mlp, pipeline)  # another program on two IPUs, opened without debug.cbor
+    assert diff.target.differences == ["IPUs"] and not diff.target.same()
+    assert not diff.programsInCommon.related
+    assert diff.programsInCommon.share < pva.ProgramsInCommon.relatedShare
+    first, second = diff.cycles.matchedRuns
+    assert (first.match, first.baseName, first.currentName) == (pva.RunComparison.Match.ByPosition, "train0", "pipeline")
+    assert second.match == pva.RunComparison.Match.OnlyInBase and not second.inCurrent()
+    assert pva.RunComparison.matchName(first.match) == "position"
+    assert not diff.operations.compared
+
+
 @pytest.mark.parametrize("name,error", [
     ("empty.pop", pva.InvalidReportError), ("random.pop", pva.InvalidReportError),
     ("plain_sqlite.pop", pva.InvalidReportError), ("newer_major.pop", pva.UnsupportedVersionError),

@@ -1,13 +1,11 @@
-// The Program Tree, Operations and Compare pages and their models on the samples' reports.
+// The Program Tree and Operations pages and their models on the samples' reports.
 #include "ViewerTestUtil.hpp"
 
 #include "core/Settings.hpp"
-#include "models/ComparisonModel.hpp"
 #include "models/KeyValueModel.hpp"
 #include "models/LayerTotalsModel.hpp"
 #include "models/OperationsModel.hpp"
 #include "models/ProgramTreeModel.hpp"
-#include "widgets/ComparePage.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/ProgramTreePage.hpp"
 
@@ -210,32 +208,6 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(page.model()->rowCount(), 0);
     QVERIFY(!page.model()->operations()->hasDebugInfo);
-  }
-  void compareShowsGrowth() {
-    auto doc = Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport());
-    ComparePage page;
-    QVERIFY(page.accepts(*doc));
-    QVERIFY(!page.accepts(*Document::resolve(viewer_test::mlpReport())));
-    ComparisonModel* model = page.model();
-    const auto tester = viewer_test::checkModel(model);
-    page.setDocument(doc);
-    QVERIFY(viewer_test::waitReady(&page));
-    const ComparisonData& d = *model->comparison();
-    const ComparisonRow* peak = d.row(QStringLiteral("Memory"), QStringLiteral("Peak liveness"));
-    QVERIFY(peak && peak->current > peak->base); // batch 64: larger activations
-    const ComparisonRow* cycles = d.row(QStringLiteral("Cycles"), QStringLiteral("Total"));
-    QVERIFY(cycles && cycles->current > cycles->base);
-    // The model shows the growth with a sign.
-    const QModelIndex memory = model->index(0, 0);
-    QCOMPARE(memory.data().toString(), QStringLiteral("Memory"));
-    bool found = false;
-    for (int r = 0; r < model->rowCount(memory); ++r)
-      if (model->index(r, 0, memory).data().toString() == QStringLiteral("Peak liveness")) {
-        found = true;
-        QVERIFY(model->index(r, ComparisonModel::DeltaColumn, memory).data().toString().startsWith(QLatin1Char('+')));
-        QVERIFY(model->index(r, ComparisonModel::DeltaColumn, memory).data(ComparisonModel::DeltaRole).toLongLong() > 0);
-      }
-    QVERIFY(found);
   }
 };
 

@@ -61,6 +61,10 @@ private slots:
     QTest::newRow("graph-pipeline") << QStringLiteral("graph") << QStringList{viewer_test::pipelineReport()};
     QTest::newRow("graph-oom") << QStringLiteral("graph") << QStringList{viewer_test::oomReport()};
     QTest::newRow("graph-compare") << QStringLiteral("graph") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    // Unrelated reports (another program on two IPUs): every view still renders both.
+    for (const char* v : {"summary", "memory", "liveness", "programs", "operations", "execution", "graph", "compare"})
+      QTest::newRow(qPrintable(QStringLiteral("%1-compare-unrelated").arg(QLatin1String(v))))
+          << QString::fromLatin1(v) << QStringList{viewer_test::mlpReport(), viewer_test::pipelineReport()};
   }
   void everyViewRenders() {
     QFETCH(QString, view);

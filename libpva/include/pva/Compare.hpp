@@ -1,12 +1,16 @@
-// Comparison of two reports: memory (totals, largest tile, always live, peak liveness, per
-// category, per tile), the liveness curve, and cycles (total, per run, per compute set, per
-// program, per kind), matched by name. The base of the `pva compare` gate and the viewer's
-// compare mode.
+// Comparison of two reports: the targets they were compiled for, memory (totals, largest tile,
+// always live, peak liveness, per category, per tile), variables (always live, and live at each
+// report's peak), the liveness curve, cycles (total, per run, per compute set, per program, per
+// kind) and, with debug information, operations. Named rows are matched by name; runs by name,
+// else by position. The base of the `pva compare` gate and the viewer's compare mode.
 //
 //   auto c = pva::compare(pva::openReport("base/profile.pop"), pva::openReport("new/profile.pop"));
+//   if (!c.target.same()) warn("compiled for different targets");
+//   if (!c.programsInCommon.related) warn("unrelated programs: rows matched by name mean little");
 //   if (c.cycles.total.relative() > 0.02) fail("cycles grew by more than 2%");
 #pragma once
 
+#include <pva/Compilation.hpp>
 #include <pva/Report.hpp>
 
 #include <cstdint>
@@ -39,6 +43,87 @@ struct MemoryComparison {
   std::uint64_t peakStepBase = 0, peakStepCurrent = 0;
   std::vector<NamedComparison> categories; ///< every category, summed over tiles
   std::vector<ComparedValue> tilesIncludingGaps; ///< per tile; the shorter report counts 0
+  /// Σ categories = MemorySummary::allocatedBytes (all tiles): the categories' totals row. It
+  /// exceeds totalExcludingGaps by the bytes variables whose lives do not meet share (each counts them).
+  ComparedValue allocated;
+};
+
+/// The devices the reports were compiled for. When they differ, other differences say as much
+/// about the device as about the program: front ends show this first.
+struct TargetComparison {
+  Target base, current;
+  ComparedValue ipus, tilesPerIpu, bytesPerTile, replicas;
+  ComparedValue clockHz; ///< clockFrequency(), rounded to whole Hz
+  bool sameType = true, sameArchitecture = true;
+  /// What differs, in this order: "type", "architecture", "IPUs", "tiles per IPU",
+  /// "memory per tile", "replicas", "clock". Empty when the targets are the same.
+  std::vector<std::string> differences;
+  bool same() const { return differences.empty(); }
+};
+
+/// Variables matched by name (variables sharing a name add up), bytes over the tiles of one
+/// replica.
+struct VariableComparison {
+  /// CompilationReport::alwaysLiveVariables(): code and state are pseudo-variables named after
+  /// their memory category.
+  std::vector<NamedComparison> alwaysLive;
+  ComparedValue alwaysLiveTotal; ///< Σ alwaysLive: MemorySummary::alwaysLiveBytes of one replica
+  /// The not-always-live variables live at each report's peak liveness step
+  /// (MemoryComparison::peakStepBase, peakStepCurrent): each report at its own peak.
+  std::vector<NamedComparison> atPeak;
+  ComparedValue atPeakTotal; ///< Σ atPeak: PeakLiveness::notAlwaysLiveBytes
+};
+
+/// A run of one report paired with a run of the other.
+struct RunComparison {
+  enum class Match {
+    ByName,       ///< the same name in both
+    ByPosition,   ///< the same run number, names differ (or repeat)
+    OnlyInBase,   ///< no partner: counts 0 in the current report
+    OnlyInCurrent ///< no partner: counts 0 in the base report
+  };
+  /// "name", "position", "only in base", "only in current".
+  static const std::string& matchName(Match m);
+  Match match = Match::ByName;
+  std::string baseName, currentName; ///< empty on the side without the run
+  unsigned baseIndex = 0, currentIndex = 0; ///< run numbers (Run::index), where present
+  ComparedValue cycles; ///< the run's cycles (slowest IPU)
+  ComparedValue steps;
+  bool inBase() const { return match != Match::OnlyInCurrent; }
+  bool inCurrent() const { return match != Match::OnlyInBase; }
+};
+
+/// How much of the two reports' programs is the same program: distinct non-empty program names
+/// (CompilationReport::programs()). Reports of one model before and after a change share most
+/// names; reports of different models share almost none, and then every row matched by name
+/// (variables, compute sets, programs, operations) is noise: front ends say "unrelated reports"
+/// instead of showing such rows.
+struct ProgramsInCommon {
+  std::uint64_t namesBase = 0, namesCurrent = 0, namesInCommon = 0;
+  /// namesInCommon / the smaller of namesBase and namesCurrent (1 when one has no names): a
+  /// program that only grew keeps a share of 1.
+  double share = 1.0;
+  static constexpr double relatedShare = 0.5;
+  bool related = true; ///< share >= relatedShare
+};
+
+/// An operation (debug.cbor) in both reports, matched by its debug path; operations with the same
+/// path are paired in order. Unnamed ones are called "(unnamed) " + their first program's name.
+/// The figures are those the Operations view shows.
+struct OperationComparison {
+  std::string name;
+  bool inBase = false, inCurrent = false;
+  ComparedValue cycles;          ///< executed, all runs: operationCycles(op, allRuns)
+  ComparedValue estimatedCycles; ///< Operation::estimatedCycles: compile time, each step once
+  ComparedValue alwaysLiveBytes, peakNotAlwaysLiveBytes, codeBytes; ///< operationFigures
+};
+
+struct OperationsComparison {
+  bool compared = false; ///< both reports have debug information
+  std::vector<OperationComparison> operations;
+  /// Named "Total": sums over the operations (an operation's programs and variables are its
+  /// own), except peakNotAlwaysLiveBytes, the peak of all operations' variables together.
+  OperationComparison total;
 };
 
 struct LivenessComparison {
@@ -52,6 +137,14 @@ struct CycleComparison {
   std::vector<NamedComparison> computeSets; ///< slowest-IPU cycles of its steps, summed
   std::vector<NamedComparison> programs;    ///< the same for every step program, by name
   std::vector<NamedComparison> kinds;       ///< tile cycles by kind, summed over tiles
+  /// Runs paired by name, else by run number, with how each pair was matched: use these rather
+  /// than `runs` (by name alone) when the names may differ.
+  std::vector<RunComparison> matchedRuns;
+  /// Totals rows of the lists above:
+  ComparedValue runsTotal;        ///< Σ runs' cycles, = total
+  ComparedValue computeSetsTotal; ///< Σ compute sets: the cycles of OnTileExecute steps
+  ComparedValue programsTotal;    ///< Σ programs: every step's slowest-IPU cycles (SpanFigures::cycles)
+  ComparedValue kindsTotal;       ///< Σ kinds: busy tile cycles of one replica (CycleKinds::total)
 };
 
 struct ReportComparison {
@@ -59,9 +152,14 @@ struct ReportComparison {
   LivenessComparison liveness;
   CycleComparison cycles;
   bool hasExecution = false; ///< both reports have runs
+  TargetComparison target;
+  VariableComparison variables;
+  OperationsComparison operations;
+  ProgramsInCommon programsInCommon;
 };
 
-/// Compares two reports. Reads every step of both executions once (streamed).
+/// Compares two reports. Reads every step of both executions once (streamed); operations are
+/// compared when both reports were opened with their debug information.
 ReportComparison compare(const Report& base, const Report& current);
 
 } // namespace pva

@@ -1,4 +1,5 @@
-// pva::operationFigures: code, vertices and exchanged bytes of one operation's programs.
+// pva::operationFigures: code, vertices and exchanged bytes of one operation's programs; and
+// pva::operationCycles: the cycles its programs ran.
 #include <pva/Analysis.hpp>
 #include <pva/Program.hpp>
 
@@ -41,6 +42,13 @@ OperationFigures operationFigures(const Operation& operation) {
     if (v.alwaysLive()) f.alwaysLiveBytes += v.bytes();
   f.peakNotAlwaysLiveBytes = peakNotAlwaysLiveBytes(vars);
   return f;
+}
+
+std::uint64_t operationCycles(const Operation& operation, const SpanFigures& span) {
+  std::uint64_t cycles = 0;
+  for (const ProgramPtr& p : operation.programs())
+    if (p->_id() < span.programs.size()) cycles += span.programs[p->_id()].cycles;
+  return cycles;
 }
 
 } // namespace pva

@@ -1,11 +1,15 @@
-// compare(): two reports side by side, from each report's pva::summarize and analyseExecution, so
-// a compared figure is the figure `pva summary`, the viewer and Python show for that report.
+// compare(): two reports side by side, from each report's pva::summarize, analyseExecution and
+// operationFigures, so a compared figure is the figure `pva summary`, the viewer and Python show
+// for that report. The pairing of rows is in Matching.cpp; targets, variables and operations in
+// their own files.
+#include "Matching.hpp"
+#include "Parts.hpp"
+
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 
 #include <algorithm>
 #include <limits>
-#include <map>
 
 namespace pva {
 
@@ -14,12 +18,22 @@ double ComparedValue::relative() const {
   return double(delta()) / double(base);
 }
 
+const std::string& RunComparison::matchName(Match m) {
+  static const std::string names[] = {"name", "position", "only in base", "only in current"};
+  return names[static_cast<std::size_t>(m)];
+}
+
 namespace {
+
+using detail::NamedValues;
 
 /// What the comparison needs of one report: its summary, and its program cycles when it ran.
 struct Side {
   ReportSummary summary;
-  std::map<std::string, std::uint64_t> categories, runs, computeSets, programs, kinds;
+  ExecutionAnalysis execution; ///< empty when the report has no runs
+  NamedValues categories, runs, computeSets, programs, kinds;
+  std::vector<detail::RunFigures> runList;
+  std::vector<std::string> programNames;
   std::vector<std::uint64_t> tiles, liveness;
 };
 
@@ -31,16 +45,21 @@ Side read(const Report& r) {
   for (const Tile& t : c.tiles()) s.tiles.push_back(t.memory().total().includingGaps());
   for (const ProgramStep& step : c.livenessProgramSteps())
     s.liveness.push_back(s.summary.memory.alwaysLiveBytes + step.notAlwaysLiveBytes());
+  const auto programs = c.programs();
+  for (const ProgramPtr& p : programs) s.programNames.push_back(p->name());
   const ExecutionSummary& x = s.summary.execution;
   if (!x.profiled) return s;
-  for (const RunSummary& run : x.runs) s.runs[run.name] += run.cycles;
+  for (const RunSummary& run : x.runs) {
+    s.runs[run.name] += run.cycles;
+    s.runList.push_back({run.index, run.name, run.cycles, run.steps});
+  }
   for (std::size_t k = 0; k < CycleKinds::numKinds; ++k) {
     const auto kind = static_cast<TileCycleTotals::Kind>(k);
     s.kinds[TileCycleTotals::kindName(kind)] = x.tileCycles.of(kind);
   }
   // Named figures: programs (and compute sets) sharing a name add up.
-  const ExecutionAnalysis e = analyseExecution(r);
-  const auto programs = c.programs();
+  s.execution = analyseExecution(r);
+  const ExecutionAnalysis& e = s.execution;
   for (std::size_t i = 0; i < programs.size() && i < e.allRuns.programs.size(); ++i)
     if (e.allRuns.programs[i].executions) s.programs[programs[i]->name()] += e.allRuns.programs[i].cycles;
   const auto computeSets = c.computeSets();
@@ -49,29 +68,11 @@ Side read(const Report& r) {
   return s;
 }
 
-std::vector<NamedComparison> match(const std::map<std::string, std::uint64_t>& base,
-                                   const std::map<std::string, std::uint64_t>& current) {
-  std::map<std::string, NamedComparison> all;
-  for (const auto& [name, v] : base) {
-    auto& n = all[name];
-    n.name = name;
-    n.inBase = true;
-    n.value.base = v;
-  }
-  for (const auto& [name, v] : current) {
-    auto& n = all[name];
-    n.name = name;
-    n.inCurrent = true;
-    n.value.current = v;
-  }
-  std::vector<NamedComparison> out;
-  for (auto& [name, n] : all) out.push_back(std::move(n));
-  return out;
-}
-
 } // namespace
 
 ReportComparison compare(const Report& base, const Report& current) {
+  using detail::matchByName;
+  using detail::totalOf;
   const Side a = read(base), b = read(current);
   const MemorySummary &ma = a.summary.memory, &mb = b.summary.memory;
   ReportComparison c;
@@ -85,17 +86,30 @@ ReportComparison compare(const Report& base, const Report& current) {
   m.peakLiveness = {ma.peakLiveness.bytes, mb.peakLiveness.bytes};
   m.peakStepBase = ma.peakLiveness.step;
   m.peakStepCurrent = mb.peakLiveness.step;
-  m.categories = match(a.categories, b.categories);
+  m.categories = matchByName(a.categories, b.categories);
+  m.allocated = {ma.allocatedBytes, mb.allocatedBytes};
   for (std::size_t t = 0; t < std::max(a.tiles.size(), b.tiles.size()); ++t)
     m.tilesIncludingGaps.push_back({t < a.tiles.size() ? a.tiles[t] : 0, t < b.tiles.size() ? b.tiles[t] : 0});
   c.liveness.base = a.liveness;
   c.liveness.current = b.liveness;
   c.hasExecution = a.summary.execution.profiled && b.summary.execution.profiled;
   c.cycles.total = {a.summary.execution.totalCycles, b.summary.execution.totalCycles};
-  c.cycles.runs = match(a.runs, b.runs);
-  c.cycles.computeSets = match(a.computeSets, b.computeSets);
-  c.cycles.programs = match(a.programs, b.programs);
-  c.cycles.kinds = match(a.kinds, b.kinds);
+  c.cycles.runs = matchByName(a.runs, b.runs);
+  c.cycles.computeSets = matchByName(a.computeSets, b.computeSets);
+  c.cycles.programs = matchByName(a.programs, b.programs);
+  c.cycles.kinds = matchByName(a.kinds, b.kinds);
+  c.cycles.matchedRuns = detail::matchRuns(a.runList, b.runList);
+  for (const RunComparison& r : c.cycles.matchedRuns) {
+    c.cycles.runsTotal.base += r.cycles.base;
+    c.cycles.runsTotal.current += r.cycles.current;
+  }
+  c.cycles.computeSetsTotal = totalOf(c.cycles.computeSets);
+  c.cycles.programsTotal = totalOf(c.cycles.programs);
+  c.cycles.kindsTotal = {a.summary.execution.tileCycles.total(), b.summary.execution.tileCycles.total()};
+  c.target = detail::compareTargets(a.summary.target, b.summary.target);
+  c.variables = detail::compareVariables(base, a.summary, current, b.summary);
+  c.operations = detail::compareOperations(base, a.execution, current, b.execution);
+  c.programsInCommon = detail::programsInCommon(a.programNames, b.programNames);
   return c;
 }
 

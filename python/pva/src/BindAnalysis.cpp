@@ -167,6 +167,8 @@ void bindAnalysis(py::module_& m) {
         "Per-program and per-compute-set cycles, tile balance and IPU traffic, per run and over all runs.");
   m.def("operationFigures", &pva::operationFigures, py::arg("operation"),
         "Code, vertices, compute sets and exchanged bytes of an operation's programs, and its live bytes.");
+  m.def("operationCycles", &pva::operationCycles, py::arg("operation"), py::arg("span"),
+        "An operation's executed cycles in a span (ExecutionAnalysis.allRuns or one of .runs).");
   m.def("peakLiveBytes", &pva::peakLiveBytes, py::arg("ranges"), "The most bytes of the ranges live at one step.");
   m.def("peakNotAlwaysLiveBytes", &pva::peakNotAlwaysLiveBytes, py::arg("variables"),
         "The most bytes of these not-always-live variables live at one step.");

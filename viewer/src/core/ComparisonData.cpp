@@ -1,4 +1,5 @@
-// Turning pva::compare's result into the Compare page's sections.
+// Turning pva::compare's result into the Compare page's sections (presentation only: which rows,
+// in which order, with which labels).
 #include "core/ComparisonData.hpp"
 
 #include <algorithm>
@@ -6,54 +7,232 @@
 
 namespace tessera::viewer {
 
-const ComparisonRow* ComparisonData::row(const QString& section, const QString& name) const {
+namespace sec = compare_sections;
+
+const ComparisonSection* ComparisonData::section(const QString& title) const {
   for (const auto& s : sections)
-    if (s.title == section)
-      for (const auto& r : s.rows)
-        if (r.name == name) return &r;
+    if (s.title == title) return &s;
   return nullptr;
+}
+
+const ComparisonRow* ComparisonData::row(const QString& title, const QString& name) const {
+  if (const ComparisonSection* s = section(title))
+    for (const auto& r : s->rows)
+      if (r.name == name) return &r;
+  return nullptr;
+}
+
+const ComparisonRow* ComparisonData::totalRow(const QString& title) const {
+  const ComparisonSection* s = section(title);
+  return s && !s->rows.empty() && s->rows.front().total ? &s->rows.front() : nullptr;
 }
 
 namespace {
 
-ComparisonRow valueRow(const QString& name, const pva::ComparedValue& v) { return {name, v.base, v.current, true, true}; }
+using Unit = ComparisonRow::Unit;
 
-ComparisonSection namedSection(const QString& title, bool bytes, const std::vector<pva::NamedComparison>& named) {
-  ComparisonSection s{title, bytes, {}};
-  for (const auto& n : named)
-    s.rows.push_back({QString::fromStdString(n.name), n.value.base, n.value.current, n.inBase, n.inCurrent});
-  std::stable_sort(s.rows.begin(), s.rows.end(), [](const ComparisonRow& a, const ComparisonRow& b) {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+ComparisonRow valueRow(const QString& name, const pva::ComparedValue& v, Unit unit) {
+  ComparisonRow r;
+  r.name = name;
+  r.base = v.base;
+  r.current = v.current;
+  r.unit = unit;
+  return r;
+}
+
+ComparisonRow totalRow(const QString& name, const pva::ComparedValue& v, Unit unit) {
+  ComparisonRow r = valueRow(name, v, unit);
+  r.total = true;
+  return r;
+}
+
+ComparisonRow textRow(const QString& name, const QString& base, const QString& current) {
+  ComparisonRow r;
+  r.name = name;
+  r.unit = Unit::Text;
+  r.baseText = base;
+  r.currentText = current;
+  return r;
+}
+
+void sortByChange(std::vector<ComparisonRow>& rows) {
+  std::stable_sort(rows.begin(), rows.end(), [](const ComparisonRow& a, const ComparisonRow& b) {
     return std::llabs(a.delta()) > std::llabs(b.delta());
   });
+}
+
+/// A list with its totals row first; its named rows are left out (hideNamed) for unrelated reports.
+ComparisonSection listSection(const QString& title, Unit unit, const QString& totalName, const pva::ComparedValue& total,
+                              const std::vector<pva::NamedComparison>& named, bool hideNamed) {
+  ComparisonSection s{title, {totalRow(totalName, total, unit)}, hideNamed};
+  if (hideNamed) return s;
+  std::vector<ComparisonRow> rows;
+  for (const auto& n : named) {
+    ComparisonRow r = valueRow(qs(n.name), n.value, unit);
+    r.inBase = n.inBase;
+    r.inCurrent = n.inCurrent;
+    rows.push_back(std::move(r));
+  }
+  sortByChange(rows);
+  s.rows.insert(s.rows.end(), rows.begin(), rows.end());
   return s;
 }
 
+QString clockText(const pva::Target& t) { return QStringLiteral("%1 MHz").arg(t.clockFrequency() / 1e6, 0, 'f', 0); }
+
+ComparisonSection targetSection(const pva::TargetComparison& t) {
+  ComparisonSection s{sec::targets, {}, false};
+  s.rows.push_back(textRow(QStringLiteral("Type"), qs(pva::Target::typeName(t.base.type())),
+                           qs(pva::Target::typeName(t.current.type()))));
+  s.rows.push_back(textRow(QStringLiteral("Architecture"), qs(pva::Target::architectureName(t.base.architecture())),
+                           qs(pva::Target::architectureName(t.current.architecture()))));
+  s.rows.push_back(valueRow(QStringLiteral("IPUs"), t.ipus, Unit::Count));
+  s.rows.push_back(valueRow(QStringLiteral("Tiles per IPU"), t.tilesPerIpu, Unit::Count));
+  s.rows.push_back(valueRow(QStringLiteral("Memory per tile"), t.bytesPerTile, Unit::Bytes));
+  s.rows.push_back(valueRow(QStringLiteral("Replicas"), t.replicas, Unit::Count));
+  ComparisonRow clock = textRow(QStringLiteral("Clock"), clockText(t.base), clockText(t.current));
+  // Two clocks that round to the same MHz still differ: say so rather than show two equal texts.
+  if (t.clockHz.delta() != 0 && clock.baseText == clock.currentText)
+    clock.currentText += QStringLiteral(" (%1 Hz)").arg(t.clockHz.current);
+  s.rows.push_back(clock);
+  return s;
+}
+
+QString runName(const pva::RunComparison& r) {
+  using M = pva::RunComparison::Match;
+  switch (r.match) {
+  case M::ByName: return qs(r.baseName);
+  case M::ByPosition:
+    return QStringLiteral("%1 ↔ %2 (run %3, matched by position)").arg(qs(r.baseName), qs(r.currentName)).arg(r.baseIndex);
+  case M::OnlyInBase: return qs(r.baseName) + QStringLiteral(" (only in base)");
+  case M::OnlyInCurrent: return qs(r.currentName) + QStringLiteral(" (only in current)");
+  }
+  return {};
+}
+
+ComparisonSection runSection(const pva::CycleComparison& c) {
+  ComparisonSection s{sec::runs, {totalRow(QStringLiteral("Total (Σ runs = total cycles)"), c.runsTotal, Unit::Count)}, false};
+  for (const auto& run : c.matchedRuns) { // in run order: runs are few
+    ComparisonRow r = valueRow(runName(run), run.cycles, Unit::Count);
+    r.inBase = run.inBase();
+    r.inCurrent = run.inCurrent();
+    s.rows.push_back(std::move(r));
+  }
+  return s;
+}
+
+/// One section per operation figure: each row is one value, as in every other section.
+void addOperationSections(ComparisonData& d, const pva::OperationsComparison& o, bool hide, bool withCycles) {
+  struct Figure {
+    QString title;
+    pva::ComparedValue pva::OperationComparison::*value;
+    Unit unit;
+    QString total;
+  };
+  const Figure figures[] = {
+      {sec::opCycles, &pva::OperationComparison::cycles, Unit::Count, QStringLiteral("Total (Σ operations)")},
+      {sec::opEstimated, &pva::OperationComparison::estimatedCycles, Unit::Count, QStringLiteral("Total (Σ operations)")},
+      {sec::opAlwaysLive, &pva::OperationComparison::alwaysLiveBytes, Unit::Bytes, QStringLiteral("Total (Σ operations)")},
+      {sec::opPeakLive, &pva::OperationComparison::peakNotAlwaysLiveBytes, Unit::Bytes,
+       QStringLiteral("Total (all operations' variables live at one step, at most)")},
+      {sec::opCode, &pva::OperationComparison::codeBytes, Unit::Bytes, QStringLiteral("Total (Σ operations)")},
+  };
+  for (const Figure& f : figures) {
+    if (!withCycles && f.title == sec::opCycles) continue; // a report that did not run has no cycles
+    ComparisonSection s{f.title, {totalRow(f.total, o.total.*f.value, f.unit)}, hide};
+    if (!hide) {
+      std::vector<ComparisonRow> rows;
+      for (const auto& op : o.operations) {
+        ComparisonRow r = valueRow(qs(op.name), op.*f.value, f.unit);
+        r.inBase = op.inBase;
+        r.inCurrent = op.inCurrent;
+        rows.push_back(std::move(r));
+      }
+      sortByChange(rows);
+      s.rows.insert(s.rows.end(), rows.begin(), rows.end());
+    }
+    d.sections.push_back(std::move(s));
+  }
+}
+
+QStringList warningsOf(const pva::ReportComparison& c) {
+  QStringList w;
+  if (!c.target.same()) {
+    QStringList what;
+    for (const auto& d : c.target.differences) what << qs(d);
+    w << QStringLiteral("The targets differ (%1): memory and cycles depend on the device, so their differences "
+                        "are not the program's alone.").arg(what.join(QStringLiteral(", ")));
+  }
+  const pva::ProgramsInCommon& p = c.programsInCommon;
+  if (!p.related)
+    w << QStringLiteral("Unrelated reports: only %1 of %2 program names in common. Rows matched by name "
+                        "(variables, compute sets, programs, operations) are left out; totals remain, and runs "
+                        "are matched by position.")
+             .arg(p.namesInCommon)
+             .arg(std::min(p.namesBase, p.namesCurrent));
+  return w;
+}
+
 } // namespace
+
+ComparisonData comparisonData(const pva::ReportComparison& c, const QString& baseName, const QString& currentName) {
+  ComparisonData d;
+  d.baseName = baseName;
+  d.currentName = currentName;
+  d.targetsDiffer = !c.target.same();
+  d.unrelated = !c.programsInCommon.related;
+  d.operationsCompared = c.operations.compared;
+  d.warnings = warningsOf(c);
+  const bool hide = d.unrelated;
+  d.sections.push_back(targetSection(c.target));
+  const pva::MemoryComparison& m = c.memory;
+  d.sections.push_back({sec::memory,
+                        {valueRow(QStringLiteral("Total (including gaps)"), m.totalIncludingGaps, Unit::Bytes),
+                         valueRow(QStringLiteral("Total (excluding gaps)"), m.totalExcludingGaps, Unit::Bytes),
+                         valueRow(QStringLiteral("Largest tile"), m.maxTileIncludingGaps, Unit::Bytes),
+                         valueRow(QStringLiteral("Always live"), m.alwaysLive, Unit::Bytes),
+                         valueRow(QStringLiteral("Peak liveness"), m.peakLiveness, Unit::Bytes)},
+                        false});
+  d.sections.push_back(listSection(sec::categories, Unit::Bytes,
+                                   QStringLiteral("Total allocated (Σ categories; shared bytes count once per variable)"),
+                                   m.allocated, m.categories, false));
+  d.sections.push_back(listSection(sec::alwaysLive, Unit::Bytes, QStringLiteral("Total (= always live, one replica)"),
+                                   c.variables.alwaysLiveTotal, c.variables.alwaysLive, hide));
+  const QString peakSteps = m.peakStepBase == m.peakStepCurrent
+                                ? QStringLiteral("step %1").arg(m.peakStepBase)
+                                : QStringLiteral("step %1 (base), step %2 (current)").arg(m.peakStepBase).arg(m.peakStepCurrent);
+  d.sections.push_back(listSection(sec::atPeak, Unit::Bytes,
+                                   QStringLiteral("Total (= not-always-live bytes at the peak, %1)").arg(peakSteps),
+                                   c.variables.atPeakTotal, c.variables.atPeak, hide));
+  d.sections.push_back({sec::cycles,
+                        {valueRow(c.hasExecution ? QStringLiteral("Total")
+                                                 : QStringLiteral("Total (not compared: a report has no execution profile)"),
+                                  c.cycles.total, Unit::Count)},
+                        false});
+  if (c.hasExecution) {
+    d.sections.push_back(listSection(sec::kinds, Unit::Count, QStringLiteral("Total (Σ kinds: busy tile cycles)"),
+                                     c.cycles.kindsTotal, c.cycles.kinds, false));
+    d.sections.push_back(runSection(c.cycles));
+    d.sections.push_back(listSection(sec::computeSets, Unit::Count,
+                                     QStringLiteral("Total (Σ compute sets: steps that run vertices)"),
+                                     c.cycles.computeSetsTotal, c.cycles.computeSets, hide));
+    d.sections.push_back(listSection(sec::programs, Unit::Count,
+                                     QStringLiteral("Total (Σ programs: every step, slowest IPU)"),
+                                     c.cycles.programsTotal, c.cycles.programs, hide));
+  }
+  if (c.operations.compared) addOperationSections(d, c.operations, hide, c.hasExecution);
+  d.liveness = c.liveness;
+  return d;
+}
 
 ComparisonData loadComparison(const Document& doc, Progress& progress) {
   if (!doc.base()) throw DocumentError("no base report to compare with");
   progress.report(0.05);
   const pva::ReportComparison c = pva::compare(doc.base()->openReport(), doc.openReport());
   progress.report(0.95);
-  ComparisonData d;
-  d.baseName = doc.base()->displayName();
-  d.currentName = doc.displayName();
-  const pva::MemoryComparison& m = c.memory;
-  d.sections.push_back({QStringLiteral("Memory"), true,
-                        {valueRow(QStringLiteral("Total (including gaps)"), m.totalIncludingGaps),
-                         valueRow(QStringLiteral("Total (excluding gaps)"), m.totalExcludingGaps),
-                         valueRow(QStringLiteral("Largest tile"), m.maxTileIncludingGaps),
-                         valueRow(QStringLiteral("Always live"), m.alwaysLive),
-                         valueRow(QStringLiteral("Peak liveness"), m.peakLiveness)}});
-  d.sections.push_back(namedSection(QStringLiteral("Memory by category"), true, m.categories));
-  d.sections.push_back({QStringLiteral("Cycles"), false, {valueRow(QStringLiteral("Total"), c.cycles.total)}});
-  if (c.hasExecution) {
-    d.sections.push_back(namedSection(QStringLiteral("Cycles by kind (tile cycles)"), false, c.cycles.kinds));
-    d.sections.push_back(namedSection(QStringLiteral("Runs"), false, c.cycles.runs));
-    d.sections.push_back(namedSection(QStringLiteral("Compute sets"), false, c.cycles.computeSets));
-    d.sections.push_back(namedSection(QStringLiteral("Programs"), false, c.cycles.programs));
-  }
-  d.liveness = c.liveness;
+  ComparisonData d = comparisonData(c, doc.base()->displayName(), doc.displayName());
   progress.report(1.0);
   return d;
 }

@@ -8,7 +8,6 @@
 #include <QColor>
 #include <QFont>
 
-
 namespace tessera::viewer {
 
 ComparisonModel::ComparisonModel(QObject* parent) : SectionTreeModel(parent) {
@@ -32,8 +31,9 @@ int ComparisonModel::columnCount(const QModelIndex&) const { return ColumnCount;
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
   if (!m_data || !index.isValid()) return {};
   if (isSection(index)) {
+    const ComparisonSection& s = m_data->sections[std::size_t(index.row())];
     if (role == Qt::DisplayRole && index.column() == NameColumn)
-      return m_data->sections[std::size_t(index.row())].title;
+      return s.rowsHidden ? s.title + tr(" — rows by name left out: unrelated reports") : s.title;
     if (role == Qt::FontRole) {
       QFont f;
       f.setBold(true);
@@ -44,22 +44,46 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
   const ComparisonSection& s = m_data->sections[std::size_t(sectionOf(index))];
   const ComparisonRow& r = s.rows[std::size_t(index.row())];
   const MemoryUnits units = Settings::instance().memoryUnits();
-  auto value = [&](std::uint64_t v) { return s.bytes ? formatBytes(v, units) : formatCount(v); };
+  const bool text = r.unit == ComparisonRow::Unit::Text, bytes = r.unit == ComparisonRow::Unit::Bytes;
+  const bool target = s.title == compare_sections::targets;
+  auto value = [&](std::uint64_t v) { return bytes ? formatBytes(v, units) : formatCount(v); };
   switch (role) {
-  case DeltaRole: return QVariant::fromValue<qlonglong>(r.delta());
+  case DeltaRole: return QVariant::fromValue<qlonglong>(text ? (r.differs() ? 1 : 0) : r.delta());
+  case TotalRole: return r.total;
   case Qt::TextAlignmentRole:
     return index.column() == NameColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  case Qt::FontRole:
+    if (r.total || (target && r.differs())) {
+      QFont f;
+      f.setBold(true);
+      return f;
+    }
+    return {};
   case Qt::ForegroundRole:
+    // A target that differs is a warning whatever its direction; other rows: growth is a cost.
+    if (target)
+      return r.differs() && index.column() >= DeltaColumn ? QBrush(QColor(0xc0, 0x6a, 0x00)) : QVariant();
     if ((index.column() == DeltaColumn || index.column() == RelativeColumn) && r.delta() != 0)
       return QBrush(r.delta() > 0 ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
+    return {};
+  case Qt::ToolTipRole:
+    if (index.column() == NameColumn) return r.name;
     return {};
   case Qt::DisplayRole:
     switch (index.column()) {
     case NameColumn: return r.name;
-    case BaseColumn: return r.inBase ? value(r.base) : QStringLiteral("(absent)");
-    case CurrentColumn: return r.inCurrent ? value(r.current) : QStringLiteral("(absent)");
-    case DeltaColumn: return s.bytes ? formatBytesDelta(r.delta(), units) : formatCountDelta(r.delta());
+    case BaseColumn:
+      if (text) return r.baseText;
+      return r.inBase ? value(r.base) : QStringLiteral("(absent)");
+    case CurrentColumn:
+      if (text) return r.currentText;
+      return r.inCurrent ? value(r.current) : QStringLiteral("(absent)");
+    case DeltaColumn:
+      // Targets: only what differs is worth a mark; "0" on every equal property is noise.
+      if (text || (target && !r.differs())) return r.differs() ? QStringLiteral("differs") : QString();
+      return bytes ? formatBytesDelta(r.delta(), units) : formatCountDelta(r.delta());
     case RelativeColumn:
+      if (text || (target && !r.differs())) return QString();
       if (r.base == 0) return r.current == 0 ? QStringLiteral("0.0 %") : QStringLiteral("new");
       return (r.delta() > 0 ? QStringLiteral("+") : QString()) + formatPercent(double(r.delta()) / double(r.base));
     default: return {};

@@ -1,5 +1,6 @@
-// The Compare page's tree: sections of rows with base, current, difference and relative change.
-// Growth shows in red and shrinkage in green (the CI gate's point of view: growth is a cost).
+// The Compare page's tree: sections of rows with base, current, difference and relative change;
+// each list's totals row comes first, in bold. Growth shows in red and shrinkage in green (the CI
+// gate's point of view: growth is a cost); a target property that differs, in bold orange.
 #pragma once
 
 #include "core/ComparisonData.hpp"
@@ -14,7 +15,8 @@ class ComparisonModel : public SectionTreeModel {
   Q_OBJECT
 public:
   enum Column { NameColumn, BaseColumn, CurrentColumn, DeltaColumn, RelativeColumn, ColumnCount };
-  static constexpr int DeltaRole = Qt::UserRole + 1; ///< the signed difference (qlonglong)
+  static constexpr int DeltaRole = Qt::UserRole + 1; ///< the signed difference (qlonglong); text rows: 1 if they differ
+  static constexpr int TotalRole = Qt::UserRole + 2; ///< true on a section's totals row
 
   explicit ComparisonModel(QObject* parent = nullptr);
   void setData(std::shared_ptr<const ComparisonData> data);

@@ -1,6 +1,7 @@
 // Compare (two reports open with --compare or File > Compare): the base and current reports'
-// memory and cycles side by side with differences, as the `pva compare` gate counts them; the
-// Memory, Liveness and Execution pages show the same comparison as charts.
+// targets, memory, variables, cycles and operations side by side with differences and totals, as
+// `pva compare` counts them; the Memory, Liveness and Execution pages show the same comparison
+// as charts.
 #pragma once
 
 #include "core/Background.hpp"
@@ -26,6 +27,10 @@ public:
 
   ComparisonModel* model() const { return m_model; }
   QTreeView* view() const { return m_view; }
+  QLineEdit* filter() const { return m_filter; }
+  QSortFilterProxyModel* proxy() const { return m_proxy; }
+  /// The warnings above the tables ("The targets differ", "Unrelated reports"); hidden when none.
+  QLabel* warnings() const { return m_warnings; }
 
 private:
   ComparisonModel* m_model;
@@ -33,6 +38,7 @@ private:
   QTreeView* m_view;
   QLineEdit* m_filter;
   QLabel* m_header;
+  QLabel* m_warnings;
   TaskHandle m_task;
 };
 

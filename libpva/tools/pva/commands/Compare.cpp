@@ -1,4 +1,5 @@
-// pva compare BASE NEW: the CI regression gate. Compares two reports with pva::compare, checks
+// pva compare BASE NEW: the CI regression gate. Compares two reports with pva::compare (with
+// their operations when both have debug.cbor beside them), checks
 // the gated quantities against the thresholds (Gate.hpp) and exits 0 within them, 1 over them,
 // 2 on bad input. Without any threshold option for a family (cycles, memory), that family
 // allows no increase at all: the engine is deterministic, so the same program gives the same
@@ -68,14 +69,24 @@ int runCompare(const CompareOptions& o, const GlobalOptions& global) {
 }
 
 int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, CompareResult& r, std::ofstream& file) {
-  // The gate needs no debug information: open the profiles alone.
-  const pva::Report base = pva::openReport(findReport(o.base).profile);
-  const pva::Report current = pva::openReport(findReport(o.current).profile);
+  // debug.cbor beside a profile adds the operations; the gate needs only the profiles, so debug
+  // information that cannot be used costs a warning, never the gate's verdict.
+  ReportFiles baseFiles = findReport(o.base), currentFiles = findReport(o.current);
+  pva::Report base = openReportFiles(baseFiles);
+  pva::Report current = openReportFiles(currentFiles);
   r.basePath = base.profilePath();
   r.newPath = current.profilePath();
   const std::uint64_t steps = base.execution().steps().size() + current.execution().steps().size();
   Progress::note("comparing: reading " + withCommas(steps) + " execution steps of two reports...", global.progress);
-  r.comparison = pva::compare(base, current);
+  try {
+    r.comparison = pva::compare(base, current);
+  } catch (const pva::Exception& e) {
+    if (!base.hasDebugInfo() && !current.hasDebugInfo()) throw;
+    std::cerr << "pva: warning: operations not compared: " << escapeControls(e.what()) << "\n";
+    base = pva::openReport(baseFiles.profile);
+    current = pva::openReport(currentFiles.profile);
+    r.comparison = pva::compare(base, current);
+  }
   r.checks = evaluateGate(r.comparison, r.cycles, r.memory, base.outOfMemory(), current.outOfMemory());
 
   auto writeFormat = [&](std::ostream& out) {
@@ -111,6 +122,11 @@ Command addCompareCommand(CLI::App& app, const GlobalOptions& global) {
   memory.outOfMemory   the new report is out of memory and the base is not (always gated)
 Without any option of a family, that family allows no increase (0%). 'off' disables a threshold.
 Decreases never fail.
+
+Also shown, never gated: the targets (a warning first when they differ), memory by category,
+variables always live and live at each report's peak step, runs (matched by name, else by
+position), compute sets, programs, and operations when both reports have debug.cbor. Reports of
+unrelated programs (few program names in common) are flagged, and rows matched by name left out.
 
 exit status: 0 within every threshold, 1 over a threshold, 2 bad input (missing or corrupt
 report, bad option).
