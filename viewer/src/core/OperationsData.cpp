@@ -22,8 +22,12 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
   const pva::Report report = doc.openReport();
   if (!report.hasDebugInfo()) return d;
   d.hasDebugInfo = true;
-  // Executed cycles per program first (the costly part: every step), then attribute them.
-  const ProgramCycles cycles = loadProgramCycles(doc, progress);
+  // The execution first (the costly part: every step); operations' cycles come from it.
+  const pva::ExecutionAnalysis execution = pva::analyseExecution(report, [&](double done) {
+    if (progress.cancelled()) throw Cancelled{};
+    progress.report(done);
+  });
+  const std::vector<pva::ProgramFigures>& programCycles = execution.allRuns.programs;
   const auto ops = pva::OperationAnalysis(report).operations();
   std::set<QString> layers;
   d.operations.reserve(ops.size());
@@ -43,10 +47,10 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     info.firstStep = op.firstStepIndex() ? std::int64_t(*op.firstStepIndex()) : -1; // -1: the model's "no step"
     info.lastStep = op.lastStepIndex() ? std::int64_t(*op.lastStepIndex()) : -1;
     info.estimatedCycles = op.estimatedCycles();
+    info.executedCycles = pva::operationCycles(op, execution.allRuns);
     for (const auto& program : op.programs()) {
       const std::uint64_t id = program->_id();
-      const std::uint64_t executed = id < cycles.cycles.size() ? cycles.cycles[id] : 0;
-      info.executedCycles += executed;
+      const std::uint64_t executed = id < programCycles.size() ? programCycles[id].cycles : 0;
       info.programs.push_back({QString::fromStdString(program->name()),
                                QString::fromStdString(pva::Program::typeName(program->type())), executed});
     }

@@ -1,11 +1,10 @@
 // The Operations page's table: the operations of debug.cbor (PopLibs calls and the user contexts
 // that own programs), with their memory and cycles. Loaded off the GUI thread; executed cycles
-// come from ProgramCycles (every step read once).
+// are libpva's pva::operationCycles over pva::analyseExecution (every step read once).
 #pragma once
 
 #include "core/Background.hpp"
 #include "core/Document.hpp"
-#include "core/ProgramTreeData.hpp"
 
 #include <QString>
 
