@@ -214,8 +214,10 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   p.restore();
   // x: item numbers at round steps, at least four when that many items are in view.
   const double labelWidth = fm.horizontalAdvance(QString::number(m_domainLast)) + 24;
+  // At least four labels, as far as they fit side by side.
+  const int fitting = int(plot.width() / (fm.horizontalAdvance(QString::number(m_domainLast)) + 8));
   m_xTicks = indexAxisTicks(std::max(m_window.from(), double(m_domainFirst)), std::min(m_window.to(), double(m_domainLast)),
-                            std::max(2, int(plot.width() / labelWidth)));
+                            std::max(2, int(plot.width() / labelWidth)), std::min(4, fitting));
   p.setPen(textColor());
   for (std::size_t i = 0; i < m_xTicks.values.size(); ++i) {
     const double x = xForItem(std::size_t(m_xTicks.values[i]));

@@ -48,6 +48,7 @@ void MemoryChart::setVariableBytes(std::shared_ptr<const std::vector<std::uint64
   m_matched = std::move(bytesPerTile);
   m_matchedLabel = std::move(label);
   update();
+  emit dataChanged();
 }
 
 std::uint64_t MemoryChart::matchedBytes(std::size_t tile) const {
@@ -102,6 +103,10 @@ std::uint64_t MemoryChart::totalOf(const MemoryData* d, std::size_t tile) const 
 std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t last) const {
   double lo = 0, hi = 0;
   for (std::size_t t = first; t < last; ++t) {
+    if (m_matched && !comparing()) {
+      hi = std::max(hi, double(matchedBytes(t))); // the filter's bytes set the scale
+      continue;
+    }
     const double cur = double(totalOf(m_data.get(), t));
     if (comparing()) {
       const double base = double(totalOf(m_base.get(), t));
@@ -166,17 +171,13 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
 }
 
 void MemoryChart::paintMatched(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
-  // The tiles' totals faintly behind, for scale; the matched variables' bytes solid in front.
+  // Only the matched variables' bytes, on their own scale: next to a tile's total, a small
+  // variable would be a flat line at the bottom (the tooltip still gives the total).
   const std::size_t n = last - first;
-  std::vector<double> totals(n), matched(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    totals[i] = double(totalOf(m_data.get(), first + i));
-    matched[i] = double(matchedBytes(first + i));
-  }
-  QColor faint = m_bands->color(0);
-  faint.setAlpha(60);
-  paintColumns(p, totals, first, faint, 0, false);
+  std::vector<double> matched(n);
+  for (std::size_t i = 0; i < n; ++i) matched[i] = double(matchedBytes(first + i));
   paintColumns(p, matched, first, kMatchedColor);
+  (void)plot;
 }
 
 void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
@@ -254,9 +255,6 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
     out.push_back({tr("Current"), kCurrentColor, true});
   } else if (m_matched && m_bands) {
     out.push_back({m_matchedLabel, kMatchedColor, false});
-    QColor faint = m_bands->color(0);
-    faint.setAlpha(60);
-    out.push_back({m_bands->names()[0], faint, false});
     if (sharesPixels()) out.push_back({tr("lowest tile of a pixel"), lowestMarkColor(kMatchedColor), false, false, true});
   } else if (m_bands) {
     for (int b = m_bands->size() - 1; b >= 0; --b) out.push_back({m_bands->names()[b], m_bands->color(b), false});
@@ -274,11 +272,12 @@ QString MemoryChart::xAxisTitle() const {
 
 QString MemoryChart::yAxisTitle() const {
   if (comparing() && m_difference) return tr("Change per tile");
-  if (m_matched) return tr("Bytes per tile");
+  if (m_matched) return tr("Bytes of the matching variables per tile");
   return m_gaps ? tr("Memory per tile, including gaps") : tr("Memory per tile, excluding gaps");
 }
 
 double MemoryChart::overviewValue(std::size_t item) const {
+  if (m_matched && !comparing()) return double(matchedBytes(item));
   const double cur = double(totalOf(m_data.get(), item));
   if (comparing() && m_difference) return cur - double(totalOf(m_base.get(), item));
   return cur;

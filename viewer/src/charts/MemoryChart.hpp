@@ -28,10 +28,11 @@ public:
   /// -1: all tiles; otherwise only that IPU's tiles.
   void setIpu(int ipu);
   /// A variable filter's result: bytes per tile (device numbering) of the variables it matched,
-  /// drawn in front of the tiles' totals; `label` names it in the legend ("Variables matching
-  /// 'w'"). Null: no filter. Not drawn when comparing.
+  /// drawn instead of the tiles' totals, on its own scale; `label` names it in the legend
+  /// ("Variables matching 'w'"). Null: no filter. Not drawn when comparing.
   void setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label);
   bool hasVariableFilter() const { return m_matched != nullptr; }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const { return m_matched; }
   double overviewValue(std::size_t item) const override;
 
   MemoryBreakdown breakdown() const { return m_breakdown; }

@@ -15,10 +15,11 @@ double niceAtLeast(double x) {
   return (f <= 1 + 1e-9 ? 1 : f <= 2 + 1e-9 ? 2 : f <= 5 + 1e-9 ? 5 : 10) * magnitude;
 }
 
+/// The next round step below `step` (itself round): 5 -> 2 -> 1 -> 0.5.
 double niceBelow(double step) {
   const double magnitude = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
   const double f = step / magnitude;
-  return (f > 5 - 1e-9 ? 5 : f > 2 - 1e-9 ? 2 : f > 1 + 1e-9 ? 1 : 0.5) * magnitude;
+  return (f > 5 - 1e-9 ? 2 : f > 2 - 1e-9 ? 1 : 0.5) * magnitude;
 }
 
 long long tickCount(double lo, double hi, double step) {
@@ -91,7 +92,7 @@ AxisTicks bytesAxisTicks(double lo, double hi, int targetTicks, MemoryUnits unit
 AxisTicks indexAxisTicks(double lo, double hi, int targetTicks, int minTicks) {
   AxisTicks t;
   if (!(hi > lo)) hi = lo + 1;
-  t.step = chooseStep(lo, hi, targetTicks, minTicks, 1.0);
+  t.step = chooseStep(lo, hi - 1e-6, targetTicks, minTicks, 1.0); // the item at hi is not on the axis
   for (double v : tickValues(lo, hi, t.step)) {
     if (v >= hi) continue; // [lo, hi): the item at hi is not on the axis
     t.values.push_back(v);

@@ -349,8 +349,8 @@ void MemoryPage::updateTexts() {
     if (!m_variableTiles)
       summary += tr(". Variables matching '%1': reading…").arg(filter.toHtmlEscaped());
     else
-      summary += tr(". <b>%1 variables</b> match '%2', on %3 tiles%4")
-                     .arg(m_matchedNames)
+      summary += tr(". <b>%1</b> '%2', on %3 tiles%4")
+                     .arg(m_matchedNames == 1 ? tr("1 variable matches") : tr("%1 variables match").arg(m_matchedNames))
                      .arg(filter.toHtmlEscaped(), formatCount(m_matchedTiles),
                           m_baseData ? tr(" (the chart compares totals; the Variables tab lists them)") : QString());
   }
