@@ -353,7 +353,7 @@ private slots:
     QVERIFY(page.setStepRange(QStringLiteral("80-100")));
     QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(80, 101)));
     QCOMPARE(page.chart()->viewRange(), (std::pair<double, double>(80, 101)));
-    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Showing steps 80-100")));
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Showing steps 80-100</b> of")));
     QCOMPARE(page.overview()->windowRect().width(), page.overview()->stripRect().width());
     QVERIFY(!page.setStepRange(QStringLiteral("50-20")));
     QVERIFY(!page.setStepRange(QStringLiteral("0-%1").arg(steps.size())));

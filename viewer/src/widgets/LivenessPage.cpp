@@ -272,7 +272,7 @@ void LivenessPage::updateTexts() {
   QString summary;
   const auto [rangeFirst, rangeLast] = m_chart->stepRange();
   if (m_data->steps() && (rangeFirst > 0 || rangeLast < m_data->steps()))
-    summary = tr("Showing steps %1-%2. ").arg(rangeFirst).arg(rangeLast ? rangeLast - 1 : 0);
+    summary = tr("<b>Showing steps %1-%2</b> of ").arg(rangeFirst).arg(rangeLast ? rangeLast - 1 : 0);
   summary += tr("%1 steps (%2). Peak not always live: %3 at step %4 (%5). Always live: %6.")
                         .arg(formatCount(m_data->steps()), m_data->scope.describe(),
                              formatBytes(m_data->steps() ? m_data->notAlwaysLive[peak] : 0, u))
