@@ -632,6 +632,31 @@ private slots:
     QVERIFY(page.chart()->plottedRange().second > 0);
     QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Grew")));
     QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+    const QString out = viewer_test::tmpDir(QStringLiteral("memory-compare"));
+    page.grab().save(out + QStringLiteral("/difference.png"));
+
+    // A variable filter compares the matching variables' bytes of both reports.
+    page.differenceBox()->setChecked(false);
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    page.setVariableFilter(QStringLiteral("partials"));
+    QVERIFY(applied.wait(60000));
+    for (bool base : {false, true}) {
+      const pva::Report report =
+          Document::resolve(base ? viewer_test::mlpReport() : viewer_test::mlpBigReport())->openReport();
+      std::vector<std::uint64_t> expected(report.compilation().target().numTiles(), 0);
+      for (unsigned t = 0; t < expected.size(); ++t)
+        for (const pva::LoweredVariable& v : report.compilation().loweredVariables().forTile(t))
+          if (QString::fromStdString(v.name()).contains(QStringLiteral("partials"))) expected[t] += v.bytes();
+      const auto& shown = base ? page.chart()->baseVariableBytes() : page.chart()->variableBytes();
+      QVERIFY(shown);
+      QCOMPARE(*shown, expected);
+    }
+    QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Base: variables matching 'partials'")));
+    page.chart()->grab();
+    const std::uint64_t highest = std::max(*std::max_element(page.chart()->variableBytes()->begin(), page.chart()->variableBytes()->end()),
+                                           *std::max_element(page.chart()->baseVariableBytes()->begin(), page.chart()->baseVariableBytes()->end()));
+    QVERIFY(page.chart()->plottedRange().second < 1.2 * double(highest)); // the filter's scale, not the totals'
+    page.grab().save(out + QStringLiteral("/partials.png"));
   }
 
   void keysZoomAndPan() {

@@ -44,8 +44,10 @@ void MemoryChart::rebuild() {
   emit dataChanged();
 }
 
-void MemoryChart::setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label) {
+void MemoryChart::setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
+                                   std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile) {
   m_matched = std::move(bytesPerTile);
+  m_matchedBase = m_matched ? std::move(baseBytesPerTile) : nullptr;
   m_matchedLabel = std::move(label);
   update();
   emit dataChanged();
@@ -97,6 +99,9 @@ QStringList MemoryChart::bandNames() const {
 
 std::uint64_t MemoryChart::totalOf(const MemoryData* d, std::size_t tile) const {
   if (!d || tile >= d->numTiles) return 0; // a tile the smaller report does not have holds nothing
+  // With a variable filter, what is compared is the filter's bytes in each report.
+  if (m_matched && d == m_data.get()) return matchedBytes(tile);
+  if (m_matched && d == m_base.get()) return m_matchedBase && tile < m_matchedBase->size() ? (*m_matchedBase)[tile] : 0;
   return d->total(unsigned(tile), m_gaps);
 }
 
@@ -251,8 +256,10 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
       out.push_back({tr("Shrank"), kShrankColor, false});
       return out;
     }
-    out.push_back({tr("Base"), kBaseColor, false});
-    out.push_back({tr("Current"), kCurrentColor, true});
+    QString filter = m_matchedLabel;
+    if (!filter.isEmpty()) filter[0] = filter[0].toLower(); // "Base: variables matching 'w' (3)"
+    out.push_back({m_matched ? tr("Base: %1").arg(filter) : tr("Base"), kBaseColor, false});
+    out.push_back({m_matched ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
   } else if (m_matched && m_bands) {
     out.push_back({m_matchedLabel, kMatchedColor, false});
     if (sharesPixels()) out.push_back({tr("lowest tile of a pixel"), lowestMarkColor(kMatchedColor), false, false, true});

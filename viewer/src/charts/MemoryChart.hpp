@@ -29,10 +29,13 @@ public:
   void setIpu(int ipu);
   /// A variable filter's result: bytes per tile (device numbering) of the variables it matched,
   /// drawn instead of the tiles' totals, on its own scale; `label` names it in the legend
-  /// ("Variables matching 'w'"). Null: no filter. Not drawn when comparing.
-  void setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label);
+  /// ("Variables matching 'w'"). Null: no filter. When comparing, `baseBytesPerTile` is the same
+  /// filter's result in the base report, and the chart compares the two instead of the totals.
+  void setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
+                        std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile = nullptr);
   bool hasVariableFilter() const { return m_matched != nullptr; }
   const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const { return m_matched; }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& baseVariableBytes() const { return m_matchedBase; }
   double overviewValue(std::size_t item) const override;
 
   MemoryBreakdown breakdown() const { return m_breakdown; }
@@ -68,7 +71,7 @@ private:
   MemoryBreakdown m_breakdown = MemoryBreakdown::Total;
   bool m_gaps = true, m_showMax = false, m_difference = false;
   int m_ipu = -1;
-  std::shared_ptr<const std::vector<std::uint64_t>> m_matched;
+  std::shared_ptr<const std::vector<std::uint64_t>> m_matched, m_matchedBase;
   QString m_matchedLabel;
 };
 

@@ -174,6 +174,7 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   m_selection.clear();
   m_variableTask = TaskHandle();
   m_variableTiles.reset();
+  m_baseVariableTiles.reset();
   m_matchedNames = 0;
   m_matchedTiles = 0;
   {
@@ -251,10 +252,17 @@ void MemoryPage::applyVariableFilter() {
     // The lowered variables of every tile are read once, the first time a filter is typed.
     if (!m_variableTask.active()) {
       const auto doc = m_doc;
-      m_variableTask = runInBackground<VariableTiles>(
-          this, tr("Reading variables per tile"), [doc](Progress& p) { return loadVariableTiles(*doc, p); },
-          [this](std::shared_ptr<const VariableTiles> tiles) {
-            m_variableTiles = std::move(tiles);
+      m_variableTask = runInBackground<VariableSnapshots>(
+          this, tr("Reading variables per tile"),
+          [doc](Progress& p) {
+            VariableSnapshots v;
+            v.current = std::make_shared<const VariableTiles>(loadVariableTiles(*doc, p));
+            if (doc->base()) v.base = std::make_shared<const VariableTiles>(loadVariableTiles(*doc->base(), p));
+            return v;
+          },
+          [this](std::shared_ptr<const VariableSnapshots> v) {
+            m_variableTiles = v->current;
+            m_baseVariableTiles = v->base;
             m_variableTask = TaskHandle();
             applyVariableFilter();
           },
@@ -267,7 +275,11 @@ void MemoryPage::applyVariableFilter() {
   auto bytes = std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(names));
   m_matchedNames = unsigned(names.size());
   m_matchedTiles = unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
-  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(text).arg(names.size()));
+  std::shared_ptr<const std::vector<std::uint64_t>> baseBytes;
+  if (m_baseVariableTiles)
+    baseBytes = std::make_shared<const std::vector<std::uint64_t>>(
+        m_baseVariableTiles->bytesPerTile(m_baseVariableTiles->matching(text)));
+  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(text).arg(names.size()), baseBytes);
   updateTexts();
   emit variableFilterApplied();
 }
@@ -351,8 +363,7 @@ void MemoryPage::updateTexts() {
     else
       summary += tr(". <b>%1</b> '%2', on %3 tiles%4")
                      .arg(m_matchedNames == 1 ? tr("1 variable matches") : tr("%1 variables match").arg(m_matchedNames))
-                     .arg(filter.toHtmlEscaped(), formatCount(m_matchedTiles),
-                          m_baseData ? tr(" (the chart compares totals; the Variables tab lists them)") : QString());
+                     .arg(filter.toHtmlEscaped(), formatCount(m_matchedTiles), m_baseData ? tr(" (current)") : QString());
   }
   if (m_baseData) {
     std::uint64_t base = 0, cur = 0;

@@ -91,6 +91,9 @@ private:
   struct Snapshots {
     std::shared_ptr<const MemoryData> current, base;
   };
+  struct VariableSnapshots {
+    std::shared_ptr<const VariableTiles> current, base;
+  };
   void showData(std::shared_ptr<const Snapshots> snapshots);
   void selectionChanged(const std::vector<unsigned>& tiles);
   void loadDetails();
@@ -105,7 +108,7 @@ private:
   std::shared_ptr<const TileDetailsData> m_details;
   std::vector<unsigned> m_selection;
   TaskHandle m_task, m_detailsTask, m_variableTask;
-  std::shared_ptr<const VariableTiles> m_variableTiles;
+  std::shared_ptr<const VariableTiles> m_variableTiles, m_baseVariableTiles;
   unsigned m_matchedNames = 0, m_matchedTiles = 0;
 
   MemoryChart* m_chart;
