@@ -433,6 +433,14 @@ private slots:
     page.chart()->grab();
     QVERIFY(page.chart()->plottedRange().second > 0);
     QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+    // A step range and a variable filter apply to both curves and to the current report's tables.
+    page.differenceBox()->setChecked(false);
+    QVERIFY(page.setStepRange(QStringLiteral("80-100")));
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(80, 101)));
+    page.setVariableFilter(QStringLiteral("dWeights"));
+    QVERIFY(page.liveTable()->rowsShown() > 0);
+    QVERIFY(page.liveTable()->rowsShown() < page.liveVariablesModel()->rowCount());
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-compare")) + QStringLiteral("/steps-80-100-dweights.png"));
   }
 };
 

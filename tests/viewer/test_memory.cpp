@@ -572,6 +572,15 @@ private slots:
     QCOMPARE(page.ipuBox()->count(), int(page.data()->numIpus) + 1);
     page.ipuBox()->setCurrentIndex(2); // IPU 1
     QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(page.data()->tilesPerIpu, 2 * page.data()->tilesPerIpu)));
+    // A variable filter on one IPU: its tiles' bytes of the matching variables.
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    page.setVariableFilter(QStringLiteral("stage2"));
+    QVERIFY(applied.wait(60000));
+    std::uint64_t onIpu1 = 0, onIpu0 = 0;
+    for (unsigned t = 0; t < page.data()->numTiles; ++t)
+      (page.data()->ipuOf(t) == 1 ? onIpu1 : onIpu0) += (*page.chart()->variableBytes())[t];
+    QVERIFY(onIpu1 > 0);
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-pipeline-filter")) + QStringLiteral("/ipu1-stage2.png"));
   }
 
   void outOfMemoryReportShowsOverflow() {
