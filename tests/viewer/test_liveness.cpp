@@ -5,6 +5,7 @@
 #include "ViewerTestUtil.hpp"
 
 #include "charts/LivenessChart.hpp"
+#include "charts/RangeOverview.hpp"
 #include "core/LivenessData.hpp"
 #include "core/Settings.hpp"
 #include "models/AlwaysLiveVariablesModel.hpp"
@@ -12,6 +13,7 @@
 #include "models/StepCyclesModel.hpp"
 #include "models/TileVerticesModel.hpp"
 #include "widgets/LivenessPage.hpp"
+#include "widgets/TotalledTable.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +23,10 @@
 #include <QTest>
 #include <QToolTip>
 
+#include <QApplication>
+#include <QWheelEvent>
+
+#include <cmath>
 #include <map>
 
 using namespace tessera::viewer;
@@ -254,6 +260,153 @@ private slots:
     QVERIFY(waitSteps(page, {peak}));
   }
 
+  void axisHasOneUnitAndEnoughTicks() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    for (MemoryUnits units : {MemoryUnits::Binary, MemoryUnits::Decimal, MemoryUnits::Bytes}) {
+      Settings::instance().setMemoryUnits(units);
+      page.chart()->grab();
+      const AxisTicks& t = page.chart()->yTicks();
+      const auto [lo, hi] = page.chart()->plottedRange();
+      QVERIFY2(t.values.size() >= 4, qPrintable(t.labels.join(QStringLiteral(", "))));
+      for (const QString& label : t.labels) QVERIFY2(label.endsWith(QLatin1Char(' ') + t.unit), qPrintable(label));
+      QVERIFY(t.values.front() < lo + t.step && t.values.back() > hi - t.step);
+      QVERIFY(page.chart()->xTicks().values.size() >= 4);
+    }
+    Settings::instance().setMemoryUnits(MemoryUnits::Binary);
+    // Zoomed into five steps, the step axis still has four or more labels.
+    page.chart()->setViewRange(10, 15);
+    page.chart()->grab();
+    QVERIFY(page.chart()->xTicks().values.size() >= 4);
+  }
+
+  void aPixelNeverDrawsBelowItsLowestStep() {
+    // 105 steps on about 60 pixels: each column holds the steps it touches and rises to the highest.
+    LivenessChart chart;
+    chart.setMinimumSize(0, 0);
+    chart.resize(160, 300);
+    chart.show();
+    auto p = Progress::standalone(QStringLiteral("test"));
+    const auto data = std::make_shared<const LivenessData>(loadLiveness(*Document::resolve(viewer_test::mlpReport()), {}, p));
+    chart.setData(data);
+    const QImage image = chart.grab().toImage();
+    const QRectF plot = chart.plotRect();
+    const auto [from, to] = chart.viewRange();
+    const double perPixel = (to - from) / plot.width();
+    QVERIFY(perPixel > 1);
+    const auto [yMin, yMax] = chart.plottedRange();
+    auto yOf = [&](double v) { return plot.bottom() - (v - yMin) / (yMax - yMin) * plot.height(); };
+    const QColor background = chart.palette().color(QPalette::Base);
+    for (int x = int(plot.left()) + 1; x < int(plot.right()) - 1; ++x) {
+      const double a = from + (x - plot.left()) * perPixel, b = a + perPixel;
+      std::uint64_t lowest = ~std::uint64_t(0), highest = 0;
+      for (auto s = std::size_t(std::floor(a)); s < std::size_t(std::ceil(b)) && s < data->steps(); ++s) {
+        lowest = std::min(lowest, data->notAlwaysLive[s]);
+        highest = std::max(highest, data->notAlwaysLive[s]);
+      }
+      if (yOf(double(highest)) > plot.bottom() - 1.5) continue; // less than a pixel high: nothing to see
+      QVERIFY2(image.pixelColor(x, int(std::min(yOf(double(lowest)) + 3, plot.bottom() - 1))) != background,
+               qPrintable(QStringLiteral("gap at x %1").arg(x)));
+      QVERIFY2(image.pixelColor(x, int(yOf(double(highest)) + 2)) != background,
+               qPrintable(QStringLiteral("x %1 does not reach its highest step").arg(x)));
+    }
+  }
+
+  void overviewMovesTheView() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    RangeOverview* overview = page.overview();
+    page.chart()->setViewRange(0, 20);
+    const QRect strip = overview->stripRect();
+    QTest::mouseClick(overview, Qt::LeftButton, {}, QPoint(strip.left() + strip.width() * 3 / 4, strip.center().y()));
+    const auto [from, to] = page.chart()->viewRange();
+    const double centre = double(page.data()->steps()) * 0.75;
+    QVERIFY2(std::abs((from + to) / 2 - centre) < 2, qPrintable(QStringLiteral("%1-%2").arg(from).arg(to)));
+    QVERIFY(std::abs((to - from) - 20) < 1e-6);
+    // The wheel on the strip zooms the chart.
+    QWheelEvent wheel(QPointF(strip.center()), overview->mapToGlobal(QPointF(strip.center())), QPoint(), QPoint(0, -120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(overview, &wheel);
+    QVERIFY(page.chart()->viewRange().second - page.chart()->viewRange().first > 20);
+  }
+
+  void stepRangeAndVariableFilters() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const auto t1 = viewer_test::checkModel(page.liveVariablesModel());
+    const auto t2 = viewer_test::checkModel(page.alwaysLiveModel());
+    const pva::Report report = doc->openReport();
+    const auto steps = report.compilation().livenessProgramSteps();
+    const std::size_t peak = page.data()->peakStep();
+
+    // Step range: the chart and its overview show only those steps.
+    QVERIFY(page.setStepRange(QStringLiteral("80-100")));
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(80, 101)));
+    QCOMPARE(page.chart()->viewRange(), (std::pair<double, double>(80, 101)));
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Showing steps 80-100</b> of")));
+    QCOMPARE(page.overview()->windowRect().width(), page.overview()->stripRect().width());
+    QVERIFY(!page.setStepRange(QStringLiteral("50-20")));
+    QVERIFY(!page.setStepRange(QStringLiteral("0-%1").arg(steps.size())));
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(80, 101))); // unchanged
+    page.stepRangeEdit()->clear();
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(0, steps.size())));
+
+    // The live variables at the peak, and their total: the step's variables as libpva lists them.
+    QVERIFY(waitSteps(page, {peak}));
+    std::uint64_t all = 0;
+    for (const pva::Variable& v : steps[peak].notAlwaysLiveMemory().variables()) all += v.bytes();
+    QCOMPARE(page.liveTable()->total(LiveVariablesModel::FirstStepColumn).toULongLong(), qulonglong(all));
+    QCOMPARE(qulonglong(all), qulonglong(steps[peak].notAlwaysLiveBytes())); // the rows are the whole step
+    QVERIFY(page.liveTable()->totalsLabel()->text().startsWith(QStringLiteral("Total of the")));
+
+    // A variable filter: only matching names, in both tables, and totals of the rows shown.
+    page.setVariableFilter(QStringLiteral("matmul"));
+    int live = 0, always = 0;
+    std::uint64_t liveBytes = 0, alwaysBytes = 0;
+    for (const pva::Variable& v : steps[peak].notAlwaysLiveMemory().variables())
+      if (QString::fromStdString(v.name()).contains(QStringLiteral("matmul"), Qt::CaseInsensitive)) {
+        ++live;
+        liveBytes += v.bytes();
+      }
+    for (const pva::Variable& v : report.compilation().alwaysLiveVariables())
+      if (QString::fromStdString(v.name()).contains(QStringLiteral("matmul"), Qt::CaseInsensitive)) {
+        ++always;
+        alwaysBytes += v.bytes();
+      }
+    QVERIFY(live > 0 && live < int(steps[peak].notAlwaysLiveMemory().variables().size()));
+    QCOMPARE(page.liveTable()->rowsShown(), live);
+    QCOMPARE(page.alwaysLiveTable()->rowsShown(), always);
+    QCOMPARE(page.liveTable()->total(LiveVariablesModel::FirstStepColumn).toULongLong(), qulonglong(liveBytes));
+    QCOMPARE(page.alwaysLiveTable()->total(AlwaysLiveVariablesModel::SizeColumn).toULongLong(), qulonglong(alwaysBytes));
+    QVERIFY(page.liveTable()->totalsLabel()->text().contains(QStringLiteral("shown (of")));
+    // The filter stays when another step is picked.
+    page.chart()->setSelection({3});
+    QVERIFY(waitSteps(page, {3}));
+    int atThree = 0;
+    for (const pva::Variable& v : steps[3].notAlwaysLiveMemory().variables())
+      atThree += QString::fromStdString(v.name()).contains(QStringLiteral("matmul"), Qt::CaseInsensitive) ? 1 : 0;
+    QCOMPARE(page.liveTable()->rowsShown(), atThree);
+    page.chart()->setSelection({peak});
+    QVERIFY(waitSteps(page, {peak}));
+    const QString out = viewer_test::tmpDir(QStringLiteral("liveness-filter"));
+    QVERIFY(page.setStepRange(QStringLiteral("60-100")));
+    page.grab().save(out + QStringLiteral("/mlp-steps-60-100-matmul.png"));
+    page.tabs()->setCurrentIndex(1);
+    page.grab().save(out + QStringLiteral("/mlp-always-live-matmul.png"));
+    page.setVariableFilter({});
+    QCOMPARE(page.alwaysLiveTable()->rowsShown(), page.alwaysLiveModel()->rowCount());
+  }
+
   void reportWithoutExecutionLoads() {
     LivenessPage page;
     page.resize(1200, 800);
@@ -280,6 +433,14 @@ private slots:
     page.chart()->grab();
     QVERIFY(page.chart()->plottedRange().second > 0);
     QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+    // A step range and a variable filter apply to both curves and to the current report's tables.
+    page.differenceBox()->setChecked(false);
+    QVERIFY(page.setStepRange(QStringLiteral("80-100")));
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(80, 101)));
+    page.setVariableFilter(QStringLiteral("dWeights"));
+    QVERIFY(page.liveTable()->rowsShown() > 0);
+    QVERIFY(page.liveTable()->rowsShown() < page.liveVariablesModel()->rowCount());
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-compare")) + QStringLiteral("/steps-80-100-dweights.png"));
   }
 };
 

@@ -5,6 +5,8 @@
 
 #include "charts/MemoryChart.hpp"
 #include "charts/MemoryMapWidget.hpp"
+#include "charts/RangeOverview.hpp"
+#include "core/AxisTicks.hpp"
 #include "core/MemoryData.hpp"
 #include "core/Settings.hpp"
 #include "core/TileDetailsData.hpp"
@@ -14,6 +16,7 @@
 #include "models/TileMemoryDetailsModel.hpp"
 #include "models/TileVerticesModel.hpp"
 #include "widgets/MemoryPage.hpp"
+#include "widgets/TotalledTable.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,7 +28,11 @@
 #include <QTest>
 #include <QToolTip>
 
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
 #include <map>
+#include <set>
 
 using namespace tessera::viewer;
 
@@ -39,6 +46,23 @@ void clickTile(MemoryPage& page, unsigned tile, Qt::KeyboardModifiers mods = Qt:
   MemoryChart* chart = page.chart();
   const QPoint at(int(chart->xForItem(tile)), int(chart->plotRect().center().y()));
   QTest::mouseClick(chart, Qt::LeftButton, mods, at);
+}
+
+/// Every tick label of a bytes axis is in the axis's one unit, and the ticks cover [lo, hi].
+void checkBytesAxis(const AxisTicks& t, double lo, double hi) {
+  QVERIFY2(t.values.size() >= 4, qPrintable(t.labels.join(QStringLiteral(", "))));
+  QCOMPARE(t.labels.size(), int(t.values.size()));
+  for (const QString& label : t.labels)
+    QVERIFY2(label.endsWith(QLatin1Char(' ') + t.unit) && label.count(QLatin1Char(' ')) <= 1,
+             qPrintable(t.labels.join(QStringLiteral(", "))));
+  QVERIFY(t.values.front() >= lo - 1e-6 && t.values.front() < lo + t.step + 1e-6);
+  QVERIFY(t.values.back() <= hi + 1e-6 && t.values.back() > hi - t.step - 1e-6);
+  for (std::size_t i = 1; i < t.values.size(); ++i) QVERIFY(std::abs(t.values[i] - t.values[i - 1] - t.step) < t.step * 1e-6);
+}
+
+/// True when the pixel is the chart's background (nothing drawn there).
+bool isBackground(const QImage& image, double x, double y, const QColor& background) {
+  return image.pixelColor(int(x), int(y)) == background;
 }
 
 } // namespace
@@ -90,6 +114,260 @@ private slots:
           QCOMPARE(sum, d.total(t, gaps));
         }
       }
+  }
+
+  void axisTicksShareOneUnit() {
+    // The out-of-memory report's axis: 0 to 1.46 MiB is labelled in MiB only, 1-2-5 steps.
+    const double top = 1.46 * 1024 * 1024;
+    const AxisTicks binary = bytesAxisTicks(0, top, 5, MemoryUnits::Binary);
+    QCOMPARE(binary.unit, QStringLiteral("MiB"));
+    checkBytesAxis(binary, 0, top);
+    QCOMPARE(binary.labels.front(), QStringLiteral("0.0 MiB"));
+    QVERIFY(binary.labels.contains(QStringLiteral("1.0 MiB")));
+    const AxisTicks decimal = bytesAxisTicks(0, top, 5, MemoryUnits::Decimal);
+    QCOMPARE(decimal.unit, QStringLiteral("MB"));
+    checkBytesAxis(decimal, 0, top);
+    const AxisTicks bytes = bytesAxisTicks(0, top, 5, MemoryUnits::Bytes);
+    QCOMPARE(bytes.unit, QStringLiteral("B"));
+    checkBytesAxis(bytes, 0, top);
+    QVERIFY(bytes.labels.contains(QStringLiteral("1,000,000 B")));
+    // Below one MiB the axis is in KiB; a difference axis crosses zero with signed labels.
+    QCOMPARE(bytesAxisTicks(0, 1000 * 1024, 5, MemoryUnits::Binary).unit, QStringLiteral("KiB"));
+    const AxisTicks diff = bytesAxisTicks(-300000, 500000, 5, MemoryUnits::Binary);
+    checkBytesAxis(diff, -300000, 500000);
+    QVERIFY(diff.labels.contains(QStringLiteral("0 KiB")));
+    QVERIFY(diff.labels.front().startsWith(QLatin1Char('-')));
+    // A range too small for four round steps in its unit still gets four ticks.
+    checkBytesAxis(bytesAxisTicks(0, 1.2 * 1024 * 1024, 2, MemoryUnits::Binary), 0, 1.2 * 1024 * 1024);
+    // Index axes: whole numbers, at least four when four items are in view.
+    const AxisTicks steps = indexAxisTicks(0, 6, 2);
+    QVERIFY(steps.values.size() >= 4);
+    QCOMPARE(steps.step, 1.0);
+    const AxisTicks tiles = indexAxisTicks(0, 1472, 12);
+    QCOMPARE(tiles.labels.front(), QStringLiteral("0"));
+    QVERIFY(tiles.step == 100 || tiles.step == 200);
+  }
+
+  void chartAxisHasOneUnitAndATitle_data() {
+    QTest::addColumn<int>("units");
+    QTest::newRow("binary") << int(MemoryUnits::Binary);
+    QTest::newRow("decimal") << int(MemoryUnits::Decimal);
+    QTest::newRow("bytes") << int(MemoryUnits::Bytes);
+  }
+  void chartAxisHasOneUnitAndATitle() {
+    QFETCH(int, units);
+    Settings::instance().setMemoryUnits(MemoryUnits(units));
+    MemoryChart chart;
+    chart.resize(1000, 450);
+    chart.show();
+    auto p = Progress::standalone(QStringLiteral("test"));
+    chart.setData(std::make_shared<const MemoryData>(loadMemory(*Document::resolve(viewer_test::oomReport()), p)));
+    chart.setShowMaxMemory(true);
+    chart.grab();
+    const auto [lo, hi] = chart.plottedRange();
+    checkBytesAxis(chart.yTicks(), lo, hi);
+    const QString expected = units == int(MemoryUnits::Binary) ? QStringLiteral("MiB")
+                             : units == int(MemoryUnits::Decimal) ? QStringLiteral("MB") : QStringLiteral("B");
+    QCOMPARE(chart.yTicks().unit, expected);
+    QVERIFY(chart.xTicks().values.size() >= 4);
+    Settings::instance().setMemoryUnits(MemoryUnits::Binary);
+  }
+
+  void aPixelNeverDrawsBelowItsLowestTile_data() {
+    QTest::addColumn<QString>("report");
+    QTest::addColumn<int>("width");
+    QTest::newRow("oom, 3 tiles a pixel") << viewer_test::oomReport() << 600;
+    QTest::newRow("oom, 1.35 tiles a pixel") << viewer_test::oomReport() << 1200;
+    QTest::newRow("mlp") << viewer_test::mlpReport() << 900;
+  }
+  void aPixelNeverDrawsBelowItsLowestTile() {
+    // A pixel column holding several tiles is drawn as high as its highest: from the baseline up to
+    // the lowest of its tiles nothing of the background shows (no white sliver reading as a dip),
+    // and the bar reaches its highest tile.
+    QFETCH(QString, report);
+    QFETCH(int, width);
+    MemoryChart chart;
+    chart.resize(width, 400);
+    chart.show();
+    auto p = Progress::standalone(QStringLiteral("test"));
+    const auto data = std::make_shared<const MemoryData>(loadMemory(*Document::resolve(report), p));
+    chart.setData(data);
+    const QImage image = chart.grab().toImage();
+    const QRectF plot = chart.plotRect();
+    const auto [yMin, yMax] = chart.plottedRange();
+    auto yOf = [&](double v) { return plot.bottom() - (v - yMin) / (yMax - yMin) * plot.height(); };
+    const QColor background = chart.palette().color(QPalette::Base);
+    const auto [from, to] = chart.viewRange();
+    const double perPixel = (to - from) / plot.width();
+    QVERIFY(perPixel > 1); // several tiles share a pixel
+    int checked = 0;
+    for (int x = int(plot.left()) + 1; x < int(plot.right()) - 1; ++x) {
+      const double a = from + (x - plot.left()) * perPixel, b = a + perPixel;
+      std::uint64_t lowest = ~std::uint64_t(0), highest = 0;
+      for (auto t = std::size_t(std::floor(a)); t < std::size_t(std::ceil(b)) && t < data->numTiles; ++t) {
+        lowest = std::min(lowest, data->total(unsigned(t), true));
+        highest = std::max(highest, data->total(unsigned(t), true));
+      }
+      const double yLow = std::min(yOf(double(lowest)) + 3, plot.bottom() - 1);
+      QVERIFY2(!isBackground(image, x + 0.5, yLow, background), qPrintable(QStringLiteral("gap at x %1").arg(x)));
+      QVERIFY2(!isBackground(image, x + 0.5, plot.bottom() - 1, background), qPrintable(QStringLiteral("gap at x %1").arg(x)));
+      QVERIFY2(!isBackground(image, x + 0.5, yOf(double(highest)) + 2, background),
+               qPrintable(QStringLiteral("x %1 does not reach its highest tile").arg(x)));
+      ++checked;
+    }
+    QVERIFY(checked > width / 2);
+    // The legend says what the mark inside a bar is.
+    QVERIFY(chart.bandNames().join(QLatin1Char(' ')).contains(QStringLiteral("lowest tile")));
+  }
+
+  void overviewMovesTheView() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    RangeOverview* overview = page.overview();
+    QVERIFY(overview->isVisible());
+    MemoryChart* chart = page.chart();
+    QCOMPARE(overview->windowRect().width(), overview->stripRect().width()); // everything in view
+    chart->setViewRange(0, 147);
+    QVERIFY(overview->windowRect().width() < overview->stripRect().width() / 5);
+    // Dragging the window pans the chart by as much.
+    const QPoint grab = overview->windowRect().center();
+    QTest::mousePress(overview, Qt::LeftButton, {}, grab);
+    QMouseEvent move(QEvent::MouseMove, QPointF(grab.x() + overview->stripRect().width() / 2.0, grab.y()),
+                     overview->mapToGlobal(QPointF(grab.x() + overview->stripRect().width() / 2.0, grab.y())),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(overview, &move);
+    QTest::mouseRelease(overview, Qt::LeftButton, {}, QPoint(grab.x() + overview->stripRect().width() / 2, grab.y()));
+    const auto moved = chart->viewRange();
+    QVERIFY2(std::abs(moved.first - 736) < 20, qPrintable(QString::number(moved.first)));
+    QVERIFY(std::abs((moved.second - moved.first) - 147) < 1e-6); // panned, not zoomed
+    // A click beside the window centres it there.
+    const QRect strip = overview->stripRect();
+    QTest::mouseClick(overview, Qt::LeftButton, {}, QPoint(strip.left() + strip.width() / 10, strip.center().y()));
+    const auto centred = chart->viewRange();
+    QVERIFY2(std::abs((centred.first + centred.second) / 2 - 147.2) < 5, qPrintable(QString::number(centred.first)));
+    // The chart's own keys move the window on the strip.
+    const QRect before = overview->windowRect();
+    chart->setFocus();
+    QTest::keyClick(chart, Qt::Key_Right);
+    QVERIFY(overview->windowRect().left() > before.left());
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-overview")) + QStringLiteral("/zoomed.png"));
+  }
+
+  void variableFilterChartsTheMatchingBytes() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const auto t1 = viewer_test::checkModel(page.variablesModel());
+    const int allRows = page.variablesTable()->rowsShown();
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    QTest::keyClicks(page.variableFilterEdit(), QStringLiteral("layer1/WEIGHTS"));
+    QVERIFY(applied.wait(60000));
+    QVERIFY(page.chart()->hasVariableFilter());
+
+    // Per tile, the bytes of the lowered variables whose name matches, as libpva lists them.
+    const pva::Report report = doc->openReport();
+    const auto compilation = report.compilation();
+    std::vector<std::uint64_t> expected(compilation.target().numTiles(), 0);
+    std::set<std::string> names;
+    for (unsigned t = 0; t < compilation.target().numTiles(); ++t)
+      for (const pva::LoweredVariable& v : compilation.loweredVariables().forTile(t))
+        if (QString::fromStdString(v.name()).contains(QStringLiteral("layer1/weights"), Qt::CaseInsensitive)) {
+          expected[t] += v.bytes();
+          names.insert(v.name());
+        }
+    QCOMPARE(*page.chart()->variableBytes(), expected);
+    const auto tiles = std::size_t(std::count_if(expected.begin(), expected.end(), [](std::uint64_t b) { return b > 0; }));
+    QVERIFY(tiles > 0 && tiles < expected.size());
+    QVERIFY2(page.summaryLabel()->text().contains(names.size() == 1 ? QStringLiteral("1 variable matches")
+                                                                     : QStringLiteral("%1 variables match").arg(names.size())),
+             qPrintable(page.summaryLabel()->text()));
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("on %1 tiles").arg(formatCount(tiles))));
+    QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Variables matching")));
+    // The Variables tab (all tiles) lists only the matching variables, and totals them.
+    const int shown = page.variablesTable()->rowsShown();
+    int matching = 0;
+    std::uint64_t bytes = 0;
+    for (const TileVariableRow& row : page.details()->variables)
+      if (row.name.contains(QStringLiteral("layer1/weights"), Qt::CaseInsensitive)) {
+        ++matching;
+        bytes += row.bytes;
+      }
+    QCOMPARE(shown, matching);
+    QVERIFY(shown < allRows);
+    QCOMPARE(page.variablesTable()->total(LoweredVariablesModel::SizeColumn).toULongLong(), qulonglong(bytes));
+    QVERIFY(page.variablesTable()->totalsLabel()->text().contains(QStringLiteral("shown (of %1)").arg(allRows)));
+    QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+    // The axis is the filter's: its highest tile sets the scale, not the tiles' totals.
+    const std::uint64_t highest = *std::max_element(expected.begin(), expected.end());
+    QVERIFY(page.chart()->plottedRange().second >= double(highest));
+    QVERIFY(page.chart()->plottedRange().second < 1.2 * double(highest));
+    const QString out = viewer_test::tmpDir(QStringLiteral("memory-filter"));
+    page.grab().save(out + QStringLiteral("/mlp-layer1-weights.png"));
+    page.tabs()->setCurrentIndex(1);
+    page.grab().save(out + QStringLiteral("/mlp-layer1-weights-variables.png"));
+
+    // On selected tiles the tab lists the matching lowered variables of those tiles.
+    QVERIFY(page.selectTiles(QStringLiteral("0-3")));
+    QVERIFY(waitDetails(page, {0, 1, 2, 3}));
+    int onTiles = 0;
+    for (unsigned t = 0; t < 4; ++t)
+      for (const pva::LoweredVariable& v : compilation.loweredVariables().forTile(t))
+        onTiles += QString::fromStdString(v.name()).contains(QStringLiteral("layer1/weights"), Qt::CaseInsensitive) ? 1 : 0;
+    QCOMPARE(page.variablesTable()->rowsShown(), onTiles);
+
+    // Clearing the box shows the totals again.
+    page.variableFilterEdit()->clear();
+    QVERIFY(applied.wait(60000));
+    QVERIFY(!page.chart()->hasVariableFilter());
+    QCOMPARE(page.variablesTable()->rowsShown(), page.variablesModel()->rowCount());
+  }
+
+  void variableFilterOnTheOutOfMemoryReport() {
+    MemoryPage page;
+    page.resize(1400, 900);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::oomReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    page.setVariableFilter(QStringLiteral("message"));
+    QVERIFY(applied.wait(60000));
+    std::uint64_t sum = 0;
+    for (std::uint64_t b : *page.chart()->variableBytes()) sum += b;
+    QVERIFY(sum > 0);
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-oom-filter")) + QStringLiteral("/message.png"));
+  }
+
+  void tableTotalsAddTheRowsShown() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.selectTiles(QStringLiteral("5")));
+    QVERIFY(waitDetails(page, {5}));
+    const pva::Report report = doc->openReport();
+    // Vertices of tile 5: the instance and code totals are the tile's own.
+    auto* vertices = qobject_cast<TotalledTable*>(page.tabs()->widget(2));
+    QVERIFY(vertices);
+    std::uint64_t count = 0;
+    for (const pva::TileVertexType& v : report.compilation().tile(5).memory().vertices()) count += v.count();
+    QCOMPARE(vertices->total(TileVerticesModel::CountColumn).toULongLong(), qulonglong(count));
+    QCOMPARE(vertices->total(TileVerticesModel::CodeColumn).toULongLong(),
+             qulonglong(report.compilation().tile(5).memory().category().vertexCode().total()));
+    QVERIFY(!vertices->total(TileVerticesModel::TilesColumn).isValid()); // tiles do not add up
+    QVERIFY(vertices->totalsLabel()->text().startsWith(QStringLiteral("Total of the")));
+    // Variables of tile 5: the sizes of its lowered variables.
+    std::uint64_t bytes = 0;
+    for (const pva::LoweredVariable& v : report.compilation().loweredVariables().forTile(5)) bytes += v.bytes();
+    QCOMPARE(page.variablesTable()->total(LoweredVariablesModel::SizeColumn).toULongLong(), qulonglong(bytes));
+    QVERIFY(!page.variablesTable()->total(LoweredVariablesModel::OffsetColumn).isValid());
   }
 
   void tileListsParse() {
@@ -294,6 +572,15 @@ private slots:
     QCOMPARE(page.ipuBox()->count(), int(page.data()->numIpus) + 1);
     page.ipuBox()->setCurrentIndex(2); // IPU 1
     QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(page.data()->tilesPerIpu, 2 * page.data()->tilesPerIpu)));
+    // A variable filter on one IPU: its tiles' bytes of the matching variables.
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    page.setVariableFilter(QStringLiteral("stage2"));
+    QVERIFY(applied.wait(60000));
+    std::uint64_t onIpu1 = 0, onIpu0 = 0;
+    for (unsigned t = 0; t < page.data()->numTiles; ++t)
+      (page.data()->ipuOf(t) == 1 ? onIpu1 : onIpu0) += (*page.chart()->variableBytes())[t];
+    QVERIFY(onIpu1 > 0);
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-pipeline-filter")) + QStringLiteral("/ipu1-stage2.png"));
   }
 
   void outOfMemoryReportShowsOverflow() {
@@ -354,6 +641,31 @@ private slots:
     QVERIFY(page.chart()->plottedRange().second > 0);
     QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Grew")));
     QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
+    const QString out = viewer_test::tmpDir(QStringLiteral("memory-compare"));
+    page.grab().save(out + QStringLiteral("/difference.png"));
+
+    // A variable filter compares the matching variables' bytes of both reports.
+    page.differenceBox()->setChecked(false);
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    page.setVariableFilter(QStringLiteral("partials"));
+    QVERIFY(applied.wait(60000));
+    for (bool base : {false, true}) {
+      const pva::Report report =
+          Document::resolve(base ? viewer_test::mlpReport() : viewer_test::mlpBigReport())->openReport();
+      std::vector<std::uint64_t> expected(report.compilation().target().numTiles(), 0);
+      for (unsigned t = 0; t < expected.size(); ++t)
+        for (const pva::LoweredVariable& v : report.compilation().loweredVariables().forTile(t))
+          if (QString::fromStdString(v.name()).contains(QStringLiteral("partials"))) expected[t] += v.bytes();
+      const auto& shown = base ? page.chart()->baseVariableBytes() : page.chart()->variableBytes();
+      QVERIFY(shown);
+      QCOMPARE(*shown, expected);
+    }
+    QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Base: variables matching 'partials'")));
+    page.chart()->grab();
+    const std::uint64_t highest = std::max(*std::max_element(page.chart()->variableBytes()->begin(), page.chart()->variableBytes()->end()),
+                                           *std::max_element(page.chart()->baseVariableBytes()->begin(), page.chart()->baseVariableBytes()->end()));
+    QVERIFY(page.chart()->plottedRange().second < 1.2 * double(highest)); // the filter's scale, not the totals'
+    page.grab().save(out + QStringLiteral("/partials.png"));
   }
 
   void keysZoomAndPan() {

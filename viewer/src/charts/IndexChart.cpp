@@ -1,6 +1,9 @@
 // Index-axis charts: view range, zoom and pan, axes, legend, selection and hover.
 #include "charts/IndexChart.hpp"
 
+#include "core/Downsample.hpp"
+#include "core/Settings.hpp"
+
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
@@ -16,17 +19,9 @@ namespace tessera::viewer {
 
 namespace {
 
-constexpr double kLeft = 78, kRight = 14, kBottom = 40;
-
-/// A 1-2-5 step that gives about `ticks` ticks over `range`, in multiples of `unit`.
-double niceStep(double range, double unit, int ticks) {
-  if (range <= 0) return unit;
-  const double raw = range / unit / ticks;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  const double f = raw / magnitude;
-  const double nice = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
-  return nice * magnitude * unit;
-}
+constexpr double kRight = 14, kBottom = 40;
+/// Pixels between ticks the axes aim for (labels need about a line and a half each).
+constexpr double kYTickSpacing = 40;
 
 } // namespace
 
@@ -44,16 +39,21 @@ void IndexChart::setDomain(std::size_t first, std::size_t last) {
 
 void IndexChart::resetZoom() {
   m_window.fit();
-  update();
+  windowMoved();
 }
 
 void IndexChart::setViewRange(double first, double last) {
   if (m_domainLast <= m_domainFirst) return;
-  if (m_window.show(first, last)) update();
+  if (m_window.show(first, last)) windowMoved();
 }
 
 void IndexChart::zoomBy(double factor, double anchorItem) {
-  if (m_window.zoom(factor, anchorItem)) update();
+  if (m_window.zoom(factor, anchorItem)) windowMoved();
+}
+
+void IndexChart::windowMoved() {
+  update();
+  emit viewChanged(m_window.from(), m_window.to());
 }
 
 void IndexChart::setSelection(std::vector<std::size_t> items) {
@@ -66,7 +66,7 @@ void IndexChart::setSelection(std::vector<std::size_t> items) {
 }
 
 QRectF IndexChart::plotRect() const {
-  return QRectF(kLeft, m_top, std::max(1.0, width() - kLeft - kRight), std::max(1.0, height() - m_top - kBottom));
+  return QRectF(m_left, m_top, std::max(1.0, width() - m_left - kRight), std::max(1.0, height() - m_top - kBottom));
 }
 
 double IndexChart::xForItem(std::size_t item) const {
@@ -96,6 +96,40 @@ std::pair<double, double> IndexChart::columnExtent(std::size_t firstItem, std::s
   return {x0, std::max(x0 + 1, x1)};
 }
 
+QColor IndexChart::lowestMarkColor(const QColor& color) { return color.darker(150); }
+
+std::vector<IndexChart::Column> IndexChart::columns(std::size_t first, std::size_t last, double gap) const {
+  std::vector<Column> out;
+  if (last <= first) return out;
+  const QRectF plot = plotRect();
+  if (!sharesPixels()) {
+    out.reserve(last - first);
+    for (std::size_t i = first; i < last; ++i) {
+      const auto [x0, x1] = columnExtent(i, i + 1, gap);
+      out.push_back({x0, x1, {i, i + 1}});
+    }
+    return out;
+  }
+  const auto pixels = std::size_t(std::ceil(plot.width()));
+  const std::vector<ItemRange> ranges = pixelItemRanges(m_window.from(), m_window.from() + m_window.span() * pixels / plot.width(),
+                                                        pixels, first, last);
+  out.reserve(pixels);
+  for (std::size_t k = 0; k < pixels; ++k)
+    if (ranges[k].last > ranges[k].first) out.push_back({plot.left() + double(k), plot.left() + double(k) + 1, ranges[k]});
+  return out;
+}
+
+void IndexChart::paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first, const QColor& color,
+                              double base, bool markLowest) const {
+  const QColor mark = lowestMarkColor(color);
+  for (const Column& c : columns(first, first + values.size())) {
+    const MinMax m = minMaxOf(values.data(), first, c.items);
+    if (m.max > base) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(base) - yOf(m.max)), color);
+    // The lowest item as a 2-pixel mark inside the bar, only where the column's items differ.
+    if (markLowest && m.min < m.max) p.fillRect(QRectF(c.x0, yOf(std::max(m.min, base)) - 2, c.x1 - c.x0, 2), mark);
+  }
+}
+
 std::pair<std::size_t, std::size_t> IndexChart::visibleItems() const {
   const auto first = std::size_t(std::max(double(m_domainFirst), std::floor(m_window.from())));
   const auto last = std::size_t(std::min(double(m_domainLast), std::ceil(m_window.to())));
@@ -106,8 +140,8 @@ void IndexChart::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
   const std::vector<LegendEntry> entries = legend();
-  m_top = 8 + legendRows(entries) * QFontMetrics(font()).height() + 6;
-  const QRectF plot = plotRect();
+  const QFontMetrics fm(font());
+  m_top = 8 + legendRows(entries) * fm.height() + 6;
   const QString message = emptyMessage();
   if (!message.isEmpty() || m_domainLast <= m_domainFirst) {
     p.setPen(textColor());
@@ -121,6 +155,14 @@ void IndexChart::paintEvent(QPaintEvent*) {
   const double pad = (hi - lo) * 0.08;
   m_yMin = lo < 0 ? lo - pad : lo;
   m_yMax = hi + pad;
+  // The y ticks decide the left margin: the widest label, then the rotated axis title.
+  const double plotHeight = std::max(1.0, height() - m_top - kBottom);
+  m_yTicks = bytesAxisTicks(m_yMin, m_yMax, std::max(4, int(plotHeight / kYTickSpacing)),
+                            Settings::instance().memoryUnits());
+  int widest = 0;
+  for (const QString& label : m_yTicks.labels) widest = std::max(widest, fm.horizontalAdvance(label));
+  m_left = widest + 10 + fm.height() + 6;
+  const QRectF plot = plotRect();
 
   paintAxes(p, plot);
   p.save();
@@ -152,31 +194,37 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   const QFontMetrics fm(font());
   p.setPen(gridColor());
   p.drawRect(plot);
-  // y: ticks in the display unit's steps (1024 for binary units; the subclass formats them).
-  const double range = m_yMax - m_yMin;
-  double unit = 1;
-  const double base = formatY(1024).contains(QLatin1String("iB")) ? 1024.0 : 1000.0;
-  while (unit * base <= range / 2) unit *= base;
-  const double step = niceStep(range, unit, std::max(2, int(plot.height() / 45)));
-  for (double v = std::ceil(m_yMin / step) * step; v <= m_yMax + 1e-9; v += step) {
-    const double y = yOf(v);
+  // y: grid lines and labels at the ticks chosen in paintEvent (one unit for the whole axis).
+  for (std::size_t i = 0; i < m_yTicks.values.size(); ++i) {
+    const double y = yOf(m_yTicks.values[i]);
+    if (y < plot.top() - 0.5 || y > plot.bottom() + 0.5) continue;
     p.setPen(gridColor());
     p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setPen(textColor());
-    const QString label = formatY(v);
-    p.drawText(QRectF(0, y - fm.height() / 2.0, kLeft - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
+    p.drawText(QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+               m_yTicks.labels[int(i)]);
   }
-  // x: item numbers at round steps.
-  const double span = m_window.span();
-  const double labelWidth = fm.horizontalAdvance(QString::number(m_domainLast)) + 24;
-  const double xStep = std::max(1.0, niceStep(span, 1, std::max(2, int(plot.width() / labelWidth))));
+  // The y title, written upwards along the axis.
+  p.save();
   p.setPen(textColor());
-  for (double v = std::ceil(m_window.from() / xStep) * xStep; v < m_window.to(); v += xStep) {
-    if (v < double(m_domainFirst) || v >= double(m_domainLast)) continue;
-    const double x = xForItem(std::size_t(v));
+  p.translate(2, plot.center().y());
+  p.rotate(-90);
+  p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), fm.height()), Qt::AlignCenter,
+             tr("%1 (%2)").arg(yAxisTitle(), m_yTicks.unit));
+  p.restore();
+  // x: item numbers at round steps, at least four when that many items are in view.
+  const double labelWidth = fm.horizontalAdvance(QString::number(m_domainLast)) + 24;
+  // At least four labels, as far as they fit side by side.
+  const int fitting = int(plot.width() / (fm.horizontalAdvance(QString::number(m_domainLast)) + 8));
+  m_xTicks = indexAxisTicks(std::max(m_window.from(), double(m_domainFirst)), std::min(m_window.to(), double(m_domainLast)),
+                            std::max(2, int(plot.width() / labelWidth)), std::min(4, fitting));
+  p.setPen(textColor());
+  for (std::size_t i = 0; i < m_xTicks.values.size(); ++i) {
+    const double x = xForItem(std::size_t(m_xTicks.values[i]));
+    if (x < plot.left() - 0.5 || x > plot.right() + 0.5) continue;
     p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
     p.drawText(QRectF(x - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
-               QString::number(std::size_t(v)));
+               m_xTicks.labels[int(i)]);
   }
   p.drawText(QRectF(plot.left(), plot.bottom() + 4 + fm.height(), plot.width(), fm.height()), Qt::AlignHCenter,
              xAxisTitle());
@@ -188,12 +236,12 @@ double IndexChart::legendEntryWidth(const LegendEntry& e) const {
 
 int IndexChart::legendRows(const std::vector<LegendEntry>& entries) const {
   int rows = entries.empty() ? 0 : 1;
-  double x = kLeft;
+  double x = m_left;
   for (const LegendEntry& e : entries) {
     const double w = legendEntryWidth(e);
-    if (x + w > width() - kRight && x > kLeft) {
+    if (x + w > width() - kRight && x > m_left) {
       ++rows;
-      x = kLeft;
+      x = m_left;
     }
     x += w;
   }
@@ -203,14 +251,16 @@ int IndexChart::legendRows(const std::vector<LegendEntry>& entries) const {
 void IndexChart::paintLegend(QPainter& p, const std::vector<LegendEntry>& entries) {
   // Entries flow left to right and wrap, so a dozen categories stay readable.
   const QFontMetrics fm(font());
-  double x = kLeft, y = 8;
+  double x = m_left, y = 8;
   for (const LegendEntry& e : entries) {
     const double w = legendEntryWidth(e);
-    if (x + w > width() - kRight && x > kLeft) {
-      x = kLeft;
+    if (x + w > width() - kRight && x > m_left) {
+      x = m_left;
       y += fm.height();
     }
-    if (e.line) {
+    if (e.mark) {
+      p.fillRect(QRectF(x, y + fm.height() / 2.0 - 1, 14, 2), e.color);
+    } else if (e.line) {
       p.setPen(QPen(e.color, 2, e.dashed ? Qt::DashLine : Qt::SolidLine));
       p.drawLine(QPointF(x, y + fm.height() / 2.0), QPointF(x + 14, y + fm.height() / 2.0));
     } else {
@@ -295,7 +345,7 @@ void IndexChart::keyPressEvent(QKeyEvent* event) {
   case Qt::Key_Escape: setSelection({}); break;
   default: ChartWidget::keyPressEvent(event); return;
   }
-  if (moved) update();
+  if (moved) windowMoved();
   event->accept();
 }
 

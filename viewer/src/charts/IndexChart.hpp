@@ -7,7 +7,9 @@
 #pragma once
 
 #include "charts/ChartWidget.hpp"
+#include "core/AxisTicks.hpp"
 #include "core/AxisWindow.hpp"
+#include "core/Downsample.hpp"
 
 #include <QString>
 
@@ -44,10 +46,23 @@ public:
   QRectF plotRect() const;
   /// The y range the last paint used (bytes).
   std::pair<double, double> plottedRange() const { return {m_yMin, m_yMax}; }
+  /// The ticks the last paint drew on each axis (for tests).
+  const AxisTicks& yTicks() const { return m_yTicks; }
+  const AxisTicks& xTicks() const { return m_xTicks; }
+
+  /// The value an item stands for in an overview of the whole domain (RangeOverview): the
+  /// height of its bar or curve, in bytes.
+  virtual double overviewValue(std::size_t item) const = 0;
+  /// The colour of the overview's miniature (the chart's main series).
+  virtual QColor overviewColor() const { return seriesColor(0); }
 
 signals:
   void selectionChanged(const std::vector<std::size_t>& items);
   void hovered(std::optional<std::size_t> item);
+  /// The visible range moved (zoom, pan, fit, a new domain).
+  void viewChanged(double first, double last);
+  /// What the chart draws changed (new data, another breakdown or filter): overviews redraw.
+  void dataChanged();
 
 protected:
   struct LegendEntry {
@@ -55,7 +70,10 @@ protected:
     QColor color;
     bool line = false;   ///< a line (a curve, max memory) rather than a filled band
     bool dashed = false; ///< a dashed line (a limit rather than data)
+    bool mark = false;   ///< the short mark paintColumns() draws at a pixel's lowest item
   };
+  /// Several items share each pixel column at the current zoom.
+  bool sharesPixels() const { return m_window.span() > plotRect().width(); }
   /// The y range of the visible items [first, last) (the base class adds headroom).
   virtual std::pair<double, double> yRange(std::size_t first, std::size_t last) const = 0;
   /// Paints the items [first, last) inside `plot` (yOf/xForItem map values).
@@ -63,7 +81,8 @@ protected:
   virtual QString tooltip(std::size_t item) const = 0;
   virtual std::vector<LegendEntry> legend() const { return {}; }
   virtual QString xAxisTitle() const = 0;
-  virtual QString formatY(double value) const = 0;
+  /// What the y axis measures ("Memory per tile"); the unit is added to it.
+  virtual QString yAxisTitle() const = 0;
   /// A message shown instead of the data (no data yet, nothing to show).
   virtual QString emptyMessage() const { return {}; }
 
@@ -71,6 +90,21 @@ protected:
   /// The x extent [x0, x1) of items [firstItem, lastItem) snapped to whole pixels, so adjacent
   /// columns neither overlap nor leave hairline gaps; `gap` pixels are left on each side.
   std::pair<double, double> columnExtent(std::size_t firstItem, std::size_t lastItem, double gap = 0) const;
+  /// How the visible items [first, last) are drawn: one column per item (whole pixels, `gap`
+  /// pixels left on each side) while items are at least a pixel wide; otherwise one column per
+  /// pixel holding every item it touches (pixelItemRanges), so no item is ever dropped.
+  struct Column {
+    double x0 = 0, x1 = 0;
+    ItemRange items;
+  };
+  std::vector<Column> columns(std::size_t first, std::size_t last, double gap = 0) const;
+  /// Paints one series (values[i] is item first + i, for the visible items): each column is a
+  /// solid bar from `base` up to its highest item, so a bar never reads as a dip its items do not
+  /// have; where its items differ, a darker mark inside the bar shows the lowest of them.
+  void paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first, const QColor& color,
+                    double base = 0, bool markLowest = true) const;
+  /// The colour of the lowest-item mark inside a bar of `color`.
+  static QColor lowestMarkColor(const QColor& color);
   /// Items visible now, clamped to the domain.
   std::pair<std::size_t, std::size_t> visibleItems() const;
 
@@ -89,13 +123,16 @@ private:
   int legendRows(const std::vector<LegendEntry>& entries) const;
   double legendEntryWidth(const LegendEntry& e) const;
   void clickAt(double x, bool add);
+  void windowMoved();
 
   std::size_t m_domainFirst = 0, m_domainLast = 0;
   AxisWindow m_window{4}; ///< at least a few items stay visible, however far one zooms in
   std::vector<std::size_t> m_selection;
   std::optional<std::size_t> m_hover;
   double m_yMin = 0, m_yMax = 1;
-  double m_top = 30; ///< the legend's height above the plot, set when painting
+  double m_top = 30;  ///< the legend's height above the plot, set when painting
+  double m_left = 78; ///< the y labels' and title's width, set when painting
+  AxisTicks m_yTicks, m_xTicks;
   // Dragging: where the press was and the view range then.
   bool m_pressed = false, m_dragged = false;
   QPointF m_pressPos;

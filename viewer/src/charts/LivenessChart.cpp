@@ -34,7 +34,7 @@ void LivenessChart::setData(std::shared_ptr<const LivenessData> current, std::sh
   const bool sameLength = m_data && current && m_data->steps() == current->steps();
   m_data = std::move(current);
   m_base = std::move(base);
-  setDomain(0, length());
+  applyStepRange();
   if (sameLength) {
     setViewRange(view.first, view.second); // a new scope of the same schedule keeps the zoom
   } else {
@@ -44,6 +44,25 @@ void LivenessChart::setData(std::shared_ptr<const LivenessData> current, std::sh
     setSelection(kept);
   }
   update();
+  emit dataChanged();
+}
+
+void LivenessChart::setStepRange(std::size_t first, std::size_t last) {
+  m_rangeFirst = first;
+  m_rangeLast = last;
+  applyStepRange();
+  emit dataChanged();
+}
+
+std::pair<std::size_t, std::size_t> LivenessChart::stepRange() const {
+  const std::size_t n = length();
+  const std::size_t last = std::min(m_rangeLast, n);
+  return {std::min(m_rangeFirst, last), last};
+}
+
+void LivenessChart::applyStepRange() {
+  const auto [first, last] = stepRange();
+  setDomain(first, last);
 }
 
 std::size_t LivenessChart::length() const {
@@ -53,11 +72,21 @@ std::size_t LivenessChart::length() const {
 void LivenessChart::setIncludeAlwaysLive(bool include) {
   m_includeAlwaysLive = include;
   update();
+  emit dataChanged();
 }
 
 void LivenessChart::setDifference(bool difference) {
   m_difference = difference;
   update();
+  emit dataChanged();
+}
+
+QColor LivenessChart::overviewColor() const { return m_base && !m_difference ? kBaseColor : kCurveColor; }
+
+double LivenessChart::overviewValue(std::size_t step) const {
+  const double cur = seriesValue(m_data.get(), step);
+  if (m_base && m_difference) return cur - seriesValue(m_base.get(), step);
+  return m_base ? std::max(cur, seriesValue(m_base.get(), step)) : cur;
 }
 
 double LivenessChart::seriesValue(const LivenessData* d, std::size_t step) const {
@@ -85,34 +114,33 @@ std::pair<double, double> LivenessChart::yRange(std::size_t first, std::size_t l
 void LivenessChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
   if (!m_data || last <= first) return;
   const std::size_t n = last - first;
-  const auto buckets = std::size_t(std::max(1.0, plot.width()));
-  auto columnRect = [&](const MinMax& m, double top, double bottom) {
-    const auto [x0, x1] = columnExtent(first + m.first, first + m.last);
-    return QRectF(x0, yOf(top), x1 - x0, yOf(bottom) - yOf(top));
-  };
   std::vector<double> cur(n), base(n);
   for (std::size_t i = 0; i < n; ++i) {
     cur[i] = seriesValue(m_data.get(), first + i);
     base[i] = seriesValue(m_base.get(), first + i);
   }
+  const std::vector<Column> cols = columns(first, last);
   if (m_base && m_difference) {
     std::vector<double> diff(n);
     for (std::size_t i = 0; i < n; ++i) diff[i] = cur[i] - base[i];
-    for (const MinMax& m : downsampleMinMax(diff, buckets)) {
-      if (m.max > 0) p.fillRect(columnRect(m, m.max, 0), kGrewColor);
-      if (m.min < 0) p.fillRect(columnRect(m, 0, m.min), kShrankColor);
+    for (const Column& c : cols) {
+      const MinMax m = minMaxOf(diff.data(), first, c.items);
+      if (m.max > 0) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(0) - yOf(m.max)), kGrewColor);
+      if (m.min < 0) p.fillRect(QRectF(c.x0, yOf(0), c.x1 - c.x0, yOf(m.min) - yOf(0)), kShrankColor);
     }
     p.setPen(QPen(textColor(), 1));
     p.drawLine(QPointF(plot.left(), yOf(0)), QPointF(plot.right(), yOf(0)));
     return;
   }
   if (m_base) {
-    // Two curves on one plot, each the per-column maximum as a step line.
+    // Two curves on one plot, each the per-column maximum as a step line, each over its own steps.
     auto curve = [&](const std::vector<double>& values, const QColor& color, std::size_t steps) {
       QPolygonF line;
-      for (const MinMax& m : downsampleMinMax(values.data(), 0, std::min(values.size(), steps > first ? steps - first : 0), buckets)) {
-        const QRectF r = columnRect(m, m.max, 0);
-        line << QPointF(r.left(), r.top()) << QPointF(r.right(), r.top());
+      for (const Column& c : cols) {
+        if (c.items.first >= steps) break;
+        const ItemRange own{c.items.first, std::min(c.items.last, steps)};
+        const double y = yOf(minMaxOf(values.data(), first, own).max);
+        line << QPointF(c.x0, y) << QPointF(c.x1, y);
       }
       p.setPen(QPen(color, 2));
       p.drawPolyline(line);
@@ -121,15 +149,17 @@ void LivenessChart::paintData(QPainter& p, const QRectF& plot, std::size_t first
     curve(cur, kCurveColor, m_data->steps());
     return;
   }
-  // One report: the floor (when included) and the curve, lowest step of the column solid and
-  // the spread up to the highest lighter, so one-step spikes stay visible when zoomed out.
+  // One report: the floor (when included) and the curve, each column as high as its highest step
+  // (one-step spikes stay visible when zoomed out), the lowest step marked inside.
   const double floor = m_includeAlwaysLive ? double(m_data->alwaysLive) : 0.0;
   const std::size_t own = std::min(n, m_data->steps() > first ? m_data->steps() - first : 0);
-  for (const MinMax& m : downsampleMinMax(cur.data(), 0, own, buckets)) {
-    if (floor > 0) p.fillRect(columnRect(m, floor, 0), kFloorColor);
-    p.fillRect(columnRect(m, m.min, floor), kCurveColor);
-    if (m.max > m.min) p.fillRect(columnRect(m, m.max, m.min), kCurveColor.lighter(130));
+  if (floor > 0 && own > 0) {
+    const double x1 = columnExtent(first, first + own).second;
+    p.fillRect(QRectF(plot.left(), yOf(floor), std::min(x1, plot.right()) - plot.left(), yOf(0) - yOf(floor)), kFloorColor);
   }
+  cur.resize(own);
+  paintColumns(p, cur, first, kCurveColor, floor);
+
   // The peak step, labelled.
   const std::size_t peak = m_data->peakStep();
   if (peak >= first && peak < last) {
@@ -177,14 +207,16 @@ std::vector<IndexChart::LegendEntry> LivenessChart::legend() const {
   std::vector<LegendEntry> out{{tr("Not always live (%1)").arg(m_data->scope.describe()), kCurveColor, false}};
   if (m_includeAlwaysLive)
     out.push_back({tr("Always live (%1)").arg(formatBytes(m_data->alwaysLive, units())), kFloorColor, false});
+  if (sharesPixels())
+    out.push_back({tr("lowest step of a pixel (bars: the highest)"), lowestMarkColor(kCurveColor), false, false, true});
   return out;
 }
 
 QString LivenessChart::xAxisTitle() const { return tr("Liveness program step"); }
 
-QString LivenessChart::formatY(double value) const {
-  if (value < 0) return formatBytesDelta(std::int64_t(std::llround(value)), units());
-  return formatBytes(std::uint64_t(std::llround(value)), units());
+QString LivenessChart::yAxisTitle() const {
+  if (m_base && m_difference) return tr("Change in live bytes");
+  return m_includeAlwaysLive ? tr("Live bytes") : tr("Not-always-live bytes");
 }
 
 QString LivenessChart::emptyMessage() const {

@@ -7,6 +7,7 @@
 #include "charts/IndexChart.hpp"
 #include "core/LivenessData.hpp"
 
+#include <cstdint>
 #include <memory>
 
 namespace tessera::viewer {
@@ -24,6 +25,12 @@ public:
   bool difference() const { return m_difference; }
   /// The value plotted for a step of the current report (with the floor when included).
   double valueAt(std::size_t step) const;
+  double overviewValue(std::size_t step) const override;
+  QColor overviewColor() const override;
+  /// Shows only the steps [first, last) (clamped to the schedule); (0, SIZE_MAX): all of them.
+  void setStepRange(std::size_t first, std::size_t last);
+  /// The steps shown, clamped: [first, last).
+  std::pair<std::size_t, std::size_t> stepRange() const;
 
 protected:
   std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;
@@ -31,15 +38,17 @@ protected:
   QString tooltip(std::size_t item) const override;
   std::vector<LegendEntry> legend() const override;
   QString xAxisTitle() const override;
-  QString formatY(double value) const override;
+  QString yAxisTitle() const override;
   QString emptyMessage() const override;
 
 private:
   double seriesValue(const LivenessData* d, std::size_t step) const;
   std::size_t length() const;
+  void applyStepRange();
 
   std::shared_ptr<const LivenessData> m_data, m_base;
   bool m_includeAlwaysLive = false, m_difference = false;
+  std::size_t m_rangeFirst = 0, m_rangeLast = SIZE_MAX;
 };
 
 } // namespace tessera::viewer

@@ -20,6 +20,7 @@ const QColor kBaseColor(0x8c9fb5);
 const QColor kCurrentColor(0xf28e2b);
 const QColor kGrewColor(0xe15759);
 const QColor kShrankColor(0x59a14f);
+const QColor kMatchedColor(0xe15759);
 
 } // namespace
 
@@ -40,6 +41,20 @@ void MemoryChart::rebuild() {
   m_bands.reset();
   if (m_data) m_bands = std::make_unique<MemoryBands>(*m_data, comparing() ? MemoryBreakdown::Total : m_breakdown, m_gaps);
   update();
+  emit dataChanged();
+}
+
+void MemoryChart::setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
+                                   std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile) {
+  m_matched = std::move(bytesPerTile);
+  m_matchedBase = m_matched ? std::move(baseBytesPerTile) : nullptr;
+  m_matchedLabel = std::move(label);
+  update();
+  emit dataChanged();
+}
+
+std::uint64_t MemoryChart::matchedBytes(std::size_t tile) const {
+  return m_matched && tile < m_matched->size() ? (*m_matched)[tile] : 0;
 }
 
 void MemoryChart::setBreakdown(MemoryBreakdown breakdown) {
@@ -60,6 +75,7 @@ void MemoryChart::setShowMaxMemory(bool show) {
 void MemoryChart::setDifference(bool difference) {
   m_difference = difference;
   update();
+  emit dataChanged();
 }
 
 unsigned MemoryChart::numTiles() const {
@@ -83,12 +99,19 @@ QStringList MemoryChart::bandNames() const {
 
 std::uint64_t MemoryChart::totalOf(const MemoryData* d, std::size_t tile) const {
   if (!d || tile >= d->numTiles) return 0; // a tile the smaller report does not have holds nothing
+  // With a variable filter, what is compared is the filter's bytes in each report.
+  if (m_matched && d == m_data.get()) return matchedBytes(tile);
+  if (m_matched && d == m_base.get()) return m_matchedBase && tile < m_matchedBase->size() ? (*m_matchedBase)[tile] : 0;
   return d->total(unsigned(tile), m_gaps);
 }
 
 std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t last) const {
   double lo = 0, hi = 0;
   for (std::size_t t = first; t < last; ++t) {
+    if (m_matched && !comparing()) {
+      hi = std::max(hi, double(matchedBytes(t))); // the filter's bytes set the scale
+      continue;
+    }
     const double cur = double(totalOf(m_data.get(), t));
     if (comparing()) {
       const double base = double(totalOf(m_base.get(), t));
@@ -109,6 +132,7 @@ std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t las
 void MemoryChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
   if (!m_data || last <= first) return;
   if (comparing()) paintComparison(p, plot, first, last);
+  else if (m_matched) paintMatched(p, plot, first, last);
   else paintStacked(p, plot, first, last);
   if (m_showMax && !(comparing() && m_difference)) {
     const double y = yOf(double(m_data->bytesPerTile));
@@ -133,29 +157,32 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
     double sum = 0;
     for (int b = 0; b < bands; ++b) tops[std::size_t(b)][i] = sum += double(values[std::size_t(b)]);
   }
-  const auto buckets = std::size_t(std::max(1.0, plot.width()));
-  std::vector<std::vector<MinMax>> reduced;
-  for (const auto& series : tops) reduced.push_back(downsampleMinMax(series, buckets));
+  if (bands == 1) {
+    // One band: each pixel column is as high as its highest tile, with the lowest marked inside.
+    paintColumns(p, tops[0], first, m_bands->color(0));
+    return;
+  }
   const double itemWidth = plot.width() / std::max(1e-9, viewRange().second - viewRange().first);
   const double gap = itemWidth > 6 ? 1 : 0; // separate bars once tiles are wide enough
-  for (std::size_t k = 0; k < reduced[0].size(); ++k) {
-    const MinMax& column = reduced[0][k];
-    const auto [x0, x1] = columnExtent(first + column.first, first + column.last, gap);
-    const double w = x1 - x0;
+  for (const Column& column : columns(first, last, gap)) {
+    const double w = column.x1 - column.x0;
     double below = 0;
     for (int b = 0; b < bands; ++b) {
-      const MinMax& m = reduced[std::size_t(b)][k];
-      const QColor c = m_bands->color(b);
-      if (bands == 1 && m.min < m.max) {
-        // One band: the lowest tile of the column solid, the spread up to the highest lighter.
-        p.fillRect(QRectF(x0, yOf(m.min), w, yOf(0) - yOf(m.min)), c);
-        p.fillRect(QRectF(x0, yOf(m.max), w, yOf(m.min) - yOf(m.max)), c.lighter(140));
-      } else if (m.max > below) {
-        p.fillRect(QRectF(x0, yOf(m.max), w, yOf(below) - yOf(m.max)), c);
-      }
+      const MinMax m = minMaxOf(tops[std::size_t(b)].data(), first, column.items);
+      if (m.max > below) p.fillRect(QRectF(column.x0, yOf(m.max), w, yOf(below) - yOf(m.max)), m_bands->color(b));
       below = std::max(below, m.max);
     }
   }
+}
+
+void MemoryChart::paintMatched(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+  // Only the matched variables' bytes, on their own scale: next to a tile's total, a small
+  // variable would be a flat line at the bottom (the tooltip still gives the total).
+  const std::size_t n = last - first;
+  std::vector<double> matched(n);
+  for (std::size_t i = 0; i < n; ++i) matched[i] = double(matchedBytes(first + i));
+  paintColumns(p, matched, first, kMatchedColor);
+  (void)plot;
 }
 
 void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
@@ -166,37 +193,27 @@ void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t f
     base[i] = double(totalOf(m_base.get(), first + i));
     diff[i] = cur[i] - base[i];
   }
-  const auto buckets = std::size_t(std::max(1.0, plot.width()));
-  auto columnX = [&](const MinMax& m, double* x0, double* w) {
-    const auto [a, b] = columnExtent(first + m.first, first + m.last);
-    *x0 = a;
-    *w = b - a;
-  };
+  const std::vector<Column> cols = columns(first, last);
   if (m_difference) {
-    for (const MinMax& m : downsampleMinMax(diff, buckets)) {
-      double x0, w;
-      columnX(m, &x0, &w);
-      if (m.max > 0) p.fillRect(QRectF(x0, yOf(m.max), w, yOf(0) - yOf(m.max)), kGrewColor);
-      if (m.min < 0) p.fillRect(QRectF(x0, yOf(0), w, yOf(m.min) - yOf(0)), kShrankColor);
+    for (const Column& c : cols) {
+      const MinMax m = minMaxOf(diff.data(), first, c.items);
+      if (m.max > 0) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(0) - yOf(m.max)), kGrewColor);
+      if (m.min < 0) p.fillRect(QRectF(c.x0, yOf(0), c.x1 - c.x0, yOf(m.min) - yOf(0)), kShrankColor);
     }
     return;
   }
   // Base as a filled area, current as an outline on top: where they differ both stay visible.
   QColor baseFill = kBaseColor;
   baseFill.setAlpha(170);
-  for (const MinMax& m : downsampleMinMax(base, buckets)) {
-    double x0, w;
-    columnX(m, &x0, &w);
-    p.fillRect(QRectF(x0, yOf(m.max), w, yOf(0) - yOf(m.max)), baseFill);
-  }
+  paintColumns(p, base, first, baseFill, 0, false);
   QPolygonF outline;
-  for (const MinMax& m : downsampleMinMax(cur, buckets)) {
-    double x0, w;
-    columnX(m, &x0, &w);
-    outline << QPointF(x0, yOf(m.max)) << QPointF(x0 + w, yOf(m.max));
+  for (const Column& c : cols) {
+    const double y = yOf(minMaxOf(cur.data(), first, c.items).max);
+    outline << QPointF(c.x0, y) << QPointF(c.x1, y);
   }
   p.setPen(QPen(kCurrentColor, 2));
   p.drawPolyline(outline);
+  (void)plot;
 }
 
 QString MemoryChart::tooltip(std::size_t item) const {
@@ -213,6 +230,7 @@ QString MemoryChart::tooltip(std::size_t item) const {
     text += row(tr("Base"), formatBytes(b, u)) + row(tr("Current"), formatBytes(c, u)) +
             row(tr("Difference"), formatBytesDelta(std::int64_t(c) - std::int64_t(b), u));
   } else if (tile < m_data->numTiles) {
+    if (m_matched) text += row(m_matchedLabel, formatBytes(matchedBytes(tile), u));
     text += row(tr("Including gaps"), formatBytes(m_data->includingGaps[tile], u)) +
             row(tr("Excluding gaps"), formatBytes(m_data->excludingGaps[tile], u));
     if (m_data->overflowedIncluding[tile] > 0)
@@ -238,14 +256,18 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
       out.push_back({tr("Shrank"), kShrankColor, false});
       return out;
     }
-    out.push_back({tr("Base"), kBaseColor, false});
-    out.push_back({tr("Current"), kCurrentColor, true});
+    QString filter = m_matchedLabel;
+    if (!filter.isEmpty()) filter[0] = filter[0].toLower(); // "Base: variables matching 'w' (3)"
+    out.push_back({m_matched ? tr("Base: %1").arg(filter) : tr("Base"), kBaseColor, false});
+    out.push_back({m_matched ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
+  } else if (m_matched && m_bands) {
+    out.push_back({m_matchedLabel, kMatchedColor, false});
+    if (sharesPixels()) out.push_back({tr("lowest tile of a pixel"), lowestMarkColor(kMatchedColor), false, false, true});
   } else if (m_bands) {
     for (int b = m_bands->size() - 1; b >= 0; --b) out.push_back({m_bands->names()[b], m_bands->color(b), false});
-    // More tiles than pixels: say what the lighter top of a column is.
-    const auto view = viewRange();
-    if (m_bands->size() == 1 && view.second - view.first > plotRect().width())
-      out.push_back({tr("lighter: range of the tiles sharing a pixel"), m_bands->color(0).lighter(140), false});
+    // More tiles than pixels: a bar is the highest tile of its pixel; say what the mark inside is.
+    if (m_bands->size() == 1 && sharesPixels())
+      out.push_back({tr("lowest tile of a pixel (bars: the highest)"), lowestMarkColor(m_bands->color(0)), false, false, true});
   }
   if (m_showMax) out.push_back({tr("Max memory (%1)").arg(formatBytes(m_data->bytesPerTile, u)), kMaxColor, true, true});
   return out;
@@ -255,9 +277,17 @@ QString MemoryChart::xAxisTitle() const {
   return m_ipu < 0 ? tr("Tile") : tr("Tile (IPU %1)").arg(m_ipu);
 }
 
-QString MemoryChart::formatY(double value) const {
-  if (value < 0) return formatBytesDelta(std::int64_t(std::llround(value)), units());
-  return formatBytes(std::uint64_t(std::llround(value)), units());
+QString MemoryChart::yAxisTitle() const {
+  if (comparing() && m_difference) return tr("Change per tile");
+  if (m_matched) return tr("Bytes of the matching variables per tile");
+  return m_gaps ? tr("Memory per tile, including gaps") : tr("Memory per tile, excluding gaps");
+}
+
+double MemoryChart::overviewValue(std::size_t item) const {
+  if (m_matched && !comparing()) return double(matchedBytes(item));
+  const double cur = double(totalOf(m_data.get(), item));
+  if (comparing() && m_difference) return cur - double(totalOf(m_base.get(), item));
+  return cur;
 }
 
 QString MemoryChart::emptyMessage() const { return m_data ? QString() : tr("Reading tile memory…"); }

@@ -27,6 +27,16 @@ public:
   void setDifference(bool difference);
   /// -1: all tiles; otherwise only that IPU's tiles.
   void setIpu(int ipu);
+  /// A variable filter's result: bytes per tile (device numbering) of the variables it matched,
+  /// drawn instead of the tiles' totals, on its own scale; `label` names it in the legend
+  /// ("Variables matching 'w'"). Null: no filter. When comparing, `baseBytesPerTile` is the same
+  /// filter's result in the base report, and the chart compares the two instead of the totals.
+  void setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
+                        std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile = nullptr);
+  bool hasVariableFilter() const { return m_matched != nullptr; }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const { return m_matched; }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& baseVariableBytes() const { return m_matchedBase; }
+  double overviewValue(std::size_t item) const override;
 
   MemoryBreakdown breakdown() const { return m_breakdown; }
   bool includeGaps() const { return m_gaps; }
@@ -44,7 +54,7 @@ protected:
   QString tooltip(std::size_t item) const override;
   std::vector<LegendEntry> legend() const override;
   QString xAxisTitle() const override;
-  QString formatY(double value) const override;
+  QString yAxisTitle() const override;
   QString emptyMessage() const override;
 
 private:
@@ -53,12 +63,16 @@ private:
   std::uint64_t totalOf(const MemoryData* d, std::size_t tile) const;
   void paintStacked(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   void paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
+  void paintMatched(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
+  std::uint64_t matchedBytes(std::size_t tile) const;
 
   std::shared_ptr<const MemoryData> m_data, m_base;
   std::unique_ptr<MemoryBands> m_bands;
   MemoryBreakdown m_breakdown = MemoryBreakdown::Total;
   bool m_gaps = true, m_showMax = false, m_difference = false;
   int m_ipu = -1;
+  std::shared_ptr<const std::vector<std::uint64_t>> m_matched, m_matchedBase;
+  QString m_matchedLabel;
 };
 
 } // namespace tessera::viewer

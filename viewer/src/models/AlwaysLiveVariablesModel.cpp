@@ -5,6 +5,7 @@ namespace tessera::viewer {
 
 AlwaysLiveVariablesModel::AlwaysLiveVariablesModel(QObject* parent) : RowsModel(parent) {
   setHeaders({tr("Variable"), tr("Size"), tr("Category")});
+  setColumnTotals({Total::None, Total::Bytes});
 }
 
 QVariant AlwaysLiveVariablesModel::cell(const AlwaysLiveRow& row, int column, int role) const {

@@ -18,6 +18,12 @@ void LiveVariablesModel::setDetails(std::shared_ptr<const StepDetailsData> detai
       headers << tr("Change %1 → %2").arg(details->steps.front()).arg(details->steps.back());
   }
   setHeaders(headers);
+  std::vector<Total> totals{Total::None, Total::None};
+  if (details) {
+    totals.resize(totals.size() + details->steps.size(), Total::Bytes);
+    if (details->steps.size() >= 2) totals.push_back(Total::BytesDelta);
+  }
+  setColumnTotals(std::move(totals));
   replaceRows(details ? std::shared_ptr<const std::vector<LiveVariableRow>>(details, &details->liveVariables) : nullptr);
   endResetModel();
 }

@@ -5,6 +5,7 @@ namespace tessera::viewer {
 
 LoweredVariablesModel::LoweredVariablesModel(QObject* parent) : RowsModel(parent) {
   setHeaders({tr("Tile"), tr("Variable"), tr("Size"), tr("Address"), tr("Category"), tr("Always live")});
+  setColumnTotals({Total::None, Total::None, Total::Bytes});
 }
 
 void LoweredVariablesModel::setDetails(std::shared_ptr<const TileDetailsData> details) {

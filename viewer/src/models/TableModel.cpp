@@ -17,6 +17,7 @@ int TableModel::columnCount(const QModelIndex& parent) const { return parent.isV
 QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= m_headers.size()) return {};
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return m_headers[section];
+  if (role == TotalRole) return int(std::size_t(section) < m_totals.size() ? m_totals[std::size_t(section)] : Total::None);
   return {};
 }
 

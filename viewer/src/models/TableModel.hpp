@@ -20,6 +20,11 @@ class TableModel : public QAbstractTableModel {
 public:
   /// The raw value behind a cell (numbers as qulonglong / qlonglong, text as QString).
   static constexpr int SortRole = Qt::UserRole + 1;
+  /// Asked of a column's header: how its cells add up in a totals line (a Total, as int).
+  static constexpr int TotalRole = Qt::UserRole + 2;
+  /// How a column's cells add up: not at all (names, addresses, tile counts that overlap), as
+  /// bytes, as a count, or as signed bytes (a change).
+  enum class Total { None = 0, Bytes, Count, BytesDelta };
 
   explicit TableModel(QObject* parent = nullptr);
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -28,6 +33,9 @@ public:
 protected:
   /// Column titles; changing them is a reset (call inside begin/endResetModel).
   void setHeaders(QStringList headers) { m_headers = std::move(headers); }
+  /// How each column adds up, by column (missing ones: Total::None). Only parts of a whole
+  /// qualify: a table's totals line sums these over the rows it shows.
+  void setColumnTotals(std::vector<Total> totals) { m_totals = std::move(totals); }
   static QVariant bytesCell(std::uint64_t bytes, int role);
   static QVariant bytesDeltaCell(std::int64_t bytes, int role);
   static QVariant countCell(std::uint64_t n, int role);
@@ -35,6 +43,7 @@ protected:
 
 private:
   QStringList m_headers;
+  std::vector<Total> m_totals;
 };
 
 /// A table over `std::vector<Row>`; subclasses say what each cell of a row shows.

@@ -5,6 +5,7 @@ namespace tessera::viewer {
 
 TileComputeSetsModel::TileComputeSetsModel(QObject* parent) : RowsModel(parent) {
   setHeaders({tr("Compute set"), tr("Vertices"), tr("Vertex types"), tr("Tiles")});
+  setColumnTotals({Total::None, Total::Count});
 }
 
 QVariant TileComputeSetsModel::cell(const TileComputeSetRow& row, int column, int role) const {

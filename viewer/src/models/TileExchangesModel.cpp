@@ -5,6 +5,7 @@ namespace tessera::viewer {
 
 TileExchangesModel::TileExchangesModel(QObject* parent) : RowsModel(parent) {
   setHeaders({tr("Program"), tr("Type"), tr("Code"), tr("Tiles"), tr("Data moved")});
+  setColumnTotals({Total::None, Total::None, Total::Bytes, Total::None, Total::Bytes});
 }
 
 QVariant TileExchangesModel::cell(const TileExchangeRow& row, int column, int role) const {

@@ -5,6 +5,7 @@ namespace tessera::viewer {
 
 TileVerticesModel::TileVerticesModel(QObject* parent) : RowsModel(parent) {
   setHeaders({tr("Vertex type"), tr("Instances"), tr("State"), tr("Code"), tr("Tiles")});
+  setColumnTotals({Total::None, Total::Count, Total::Bytes, Total::Bytes}); // tiles hold several types: no total
 }
 
 QVariant TileVerticesModel::cell(const TileVertexRow& row, int column, int role) const {

@@ -10,7 +10,8 @@
 
 namespace tessera::viewer {
 
-ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message, QWidget* chart, QTabWidget* tabs) {
+ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message, QWidget* chart, QTabWidget* tabs,
+                               QWidget* overview, QWidget* tabsHeader) {
   auto* layout = new QVBoxLayout(page);
   layout->addWidget(toolbar);
   if (message) layout->addWidget(message);
@@ -20,13 +21,30 @@ ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message
   layout->addWidget(parts.summary);
 
   auto* splitter = new QSplitter(Qt::Vertical, page);
-  splitter->addWidget(chart);
+  if (overview) {
+    // The strip stays under the chart, whatever height the splitter gives the chart.
+    auto* upper = new QWidget(splitter);
+    auto* upperLayout = new QVBoxLayout(upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    upperLayout->setSpacing(2);
+    chart->setParent(upper);
+    upperLayout->addWidget(chart, 1);
+    overview->setParent(upper);
+    upperLayout->addWidget(overview);
+    splitter->addWidget(upper);
+  } else {
+    splitter->addWidget(chart);
+  }
   auto* lower = new QWidget(splitter);
   auto* lowerLayout = new QVBoxLayout(lower);
   lowerLayout->setContentsMargins(0, 0, 0, 0);
   parts.selection = new QLabel(lower);
   parts.selection->setWordWrap(true);
   lowerLayout->addWidget(parts.selection);
+  if (tabsHeader) {
+    tabsHeader->setParent(lower);
+    lowerLayout->addWidget(tabsHeader);
+  }
   tabs->setParent(lower);
   lowerLayout->addWidget(tabs);
   splitter->addWidget(lower);

@@ -2,6 +2,7 @@
 #include "widgets/LivenessPage.hpp"
 
 #include "charts/LivenessChart.hpp"
+#include "charts/RangeOverview.hpp"
 #include "core/Settings.hpp"
 #include "models/AlwaysLiveVariablesModel.hpp"
 #include "models/LiveVariablesModel.hpp"
@@ -9,6 +10,7 @@
 #include "models/TileVerticesModel.hpp"
 #include "widgets/ChartPageParts.hpp"
 #include "widgets/TableViews.hpp"
+#include "widgets/TotalledTable.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,11 +28,14 @@ LivenessPage::LivenessPage(QWidget* parent)
       m_liveModel(new LiveVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
       m_cyclesModel(new StepCyclesModel(this)) {
   m_tabs = new QTabWidget(this);
-  m_tabs->addTab(createSortableTable(m_liveModel, m_tabs), tr("Not always live variables"));
-  m_tabs->addTab(createSortableTable(m_alwaysLiveModel, m_tabs), tr("Always live variables"));
-  m_tabs->addTab(createSortableTable(m_verticesModel, m_tabs), tr("Vertices"));
+  m_liveTable = new TotalledTable(m_liveModel, tr("variables"), LiveVariablesModel::NameColumn, m_tabs);
+  m_tabs->addTab(m_liveTable, tr("Not always live variables"));
+  m_alwaysLiveTable = new TotalledTable(m_alwaysLiveModel, tr("always-live variables"), AlwaysLiveVariablesModel::NameColumn, m_tabs);
+  m_tabs->addTab(m_alwaysLiveTable, tr("Always live variables"));
+  m_tabs->addTab(new TotalledTable(m_verticesModel, tr("vertex types"), 0, m_tabs), tr("Vertices"));
   m_tabs->addTab(createSortableTable(m_cyclesModel, m_tabs, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
-  const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, m_chart, m_tabs);
+  m_overview = new RangeOverview(m_chart, this);
+  const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, m_chart, m_tabs, m_overview, createTablesBar());
   m_summary = parts.summary;
   m_selectionLabel = parts.selection;
 
@@ -76,11 +81,68 @@ QWidget* LivenessPage::createToolbar() {
     if (t.isEmpty() && m_scope.tile >= 0) scopeEdited(); // clearing the box goes back to all tiles
   });
   h->addWidget(m_tile);
+  h->addSpacing(12);
+  h->addWidget(new QLabel(tr("Steps:"), bar));
+  m_stepRange = new QLineEdit(bar);
+  m_stepRange->setPlaceholderText(tr("all, or e.g. 80-100"));
+  m_stepRange->setClearButtonEnabled(true);
+  m_stepRange->setMaximumWidth(130);
+  m_stepRange->setToolTip(tr("Show only these liveness steps (first-last); empty: every step"));
+  connect(m_stepRange, &QLineEdit::returnPressed, this, [this] { setStepRange(m_stepRange->text()); });
+  connect(m_stepRange, &QLineEdit::textChanged, this, [this](const QString& t) {
+    if (t.isEmpty()) setStepRange({}); // clearing the box shows every step again
+  });
+  h->addWidget(m_stepRange);
   m_tileError = createErrorLabel(bar);
   h->addWidget(m_tileError);
   h->addStretch(1);
   return bar;
 }
+
+QWidget* LivenessPage::createTablesBar() {
+  auto* bar = new QWidget(this);
+  auto* h = new QHBoxLayout(bar);
+  h->setContentsMargins(0, 0, 0, 0);
+  h->addWidget(new QLabel(tr("Variables:"), bar));
+  m_variableFilter = new QLineEdit(bar);
+  m_variableFilter->setPlaceholderText(tr("name contains…"));
+  m_variableFilter->setClearButtonEnabled(true);
+  m_variableFilter->setToolTip(tr("List only the variables whose name contains this text, in both variable tables"));
+  connect(m_variableFilter, &QLineEdit::textChanged, this, [this](const QString& text) {
+    m_liveTable->setNameFilter(text);
+    m_alwaysLiveTable->setNameFilter(text);
+  });
+  h->addWidget(m_variableFilter, 1);
+  h->addStretch(2);
+  return bar;
+}
+
+bool LivenessPage::setStepRange(const QString& text) {
+  const QString t = text.trimmed();
+  const std::size_t steps = m_data ? m_data->steps() : 0;
+  if (t.isEmpty()) {
+    m_tileError->clear();
+    m_chart->setStepRange(0, SIZE_MAX);
+    updateTexts();
+    return true;
+  }
+  const QStringList ends = t.split(QLatin1Char('-'));
+  bool ok1 = false, ok2 = false;
+  const qulonglong first = ends.value(0).trimmed().toULongLong(&ok1);
+  const qulonglong last = ends.size() > 1 ? ends.value(1).trimmed().toULongLong(&ok2) : first;
+  if (ends.size() == 1) ok2 = ok1;
+  if (ends.size() > 2 || !ok1 || !ok2 || last < first || last >= steps) {
+    m_tileError->setText(tr("'%1' is not a step range like 80-100 (steps 0-%2)").arg(t).arg(steps ? steps - 1 : 0));
+    return false;
+  }
+  m_tileError->clear();
+  if (m_stepRange->text() != text) m_stepRange->setText(text);
+  m_chart->setStepRange(std::size_t(first), std::size_t(last) + 1);
+  updateTexts();
+  return true;
+}
+
+void LivenessPage::setVariableFilter(const QString& text) { m_variableFilter->setText(text); }
 
 QWidget* LivenessPage::imageWidget() { return m_chart; }
 
@@ -102,6 +164,12 @@ void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   m_cyclesModel->setRows(nullptr);
   m_tile->clear();
   m_tileError->clear();
+  {
+    const QSignalBlocker block(m_stepRange); // a new document shows every step
+    m_stepRange->clear();
+  }
+  m_chart->setStepRange(0, SIZE_MAX);
+  m_variableFilter->clear();
   {
     const QSignalBlocker block(m_ipu); // clearing is not the user choosing a scope
     m_ipu->clear();
@@ -201,7 +269,11 @@ void LivenessPage::updateTexts() {
     return;
   }
   const std::size_t peak = m_data->peakStep();
-  QString summary = tr("%1 steps (%2). Peak not always live: %3 at step %4 (%5). Always live: %6.")
+  QString summary;
+  const auto [rangeFirst, rangeLast] = m_chart->stepRange();
+  if (m_data->steps() && (rangeFirst > 0 || rangeLast < m_data->steps()))
+    summary = tr("<b>Showing steps %1-%2</b> of ").arg(rangeFirst).arg(rangeLast ? rangeLast - 1 : 0);
+  summary += tr("%1 steps (%2). Peak not always live: %3 at step %4 (%5). Always live: %6.")
                         .arg(formatCount(m_data->steps()), m_data->scope.describe(),
                              formatBytes(m_data->steps() ? m_data->notAlwaysLive[peak] : 0, u))
                         .arg(peak)

@@ -23,6 +23,8 @@ namespace tessera::viewer {
 class AlwaysLiveVariablesModel;
 class LiveVariablesModel;
 class LivenessChart;
+class RangeOverview;
+class TotalledTable;
 class StepCyclesModel;
 class TileVerticesModel;
 
@@ -38,6 +40,12 @@ public:
   /// Shows the curve of a scope (reloads in the background).
   void setScope(LivenessScope scope);
   LivenessScope scope() const { return m_scope; }
+  /// Shows only the steps of "first-last" (or one step, "n"), as if typed into the Steps box;
+  /// empty: every step. False, with a message beside the box, when the text is not a range of
+  /// the report's steps.
+  bool setStepRange(const QString& text);
+  /// Lists only the variables whose name contains `text` in both variable tables (empty: all).
+  void setVariableFilter(const QString& text);
 
   // For tests and callers.
   LivenessChart* chart() const { return m_chart; }
@@ -45,6 +53,11 @@ public:
   QCheckBox* differenceBox() const { return m_difference; }
   QComboBox* ipuBox() const { return m_ipu; }
   QLineEdit* tileEdit() const { return m_tile; }
+  QLineEdit* stepRangeEdit() const { return m_stepRange; }
+  QLineEdit* variableFilterEdit() const { return m_variableFilter; }
+  RangeOverview* overview() const { return m_overview; }
+  TotalledTable* liveTable() const { return m_liveTable; }
+  TotalledTable* alwaysLiveTable() const { return m_alwaysLiveTable; }
   QLabel* selectionLabel() const { return m_selectionLabel; }
   QLabel* summaryLabel() const { return m_summary; }
   QTabWidget* tabs() const { return m_tabs; }
@@ -71,6 +84,7 @@ private:
   void updateTexts();
   void scopeEdited();
   QWidget* createToolbar();
+  QWidget* createTablesBar();
 
   std::shared_ptr<const Document> m_doc;
   std::shared_ptr<const LivenessData> m_data, m_baseData;
@@ -80,6 +94,11 @@ private:
   TaskHandle m_task, m_detailsTask;
 
   LivenessChart* m_chart;
+  RangeOverview* m_overview = nullptr;
+  QLineEdit* m_stepRange = nullptr;
+  QLineEdit* m_variableFilter = nullptr;
+  TotalledTable* m_liveTable = nullptr;
+  TotalledTable* m_alwaysLiveTable = nullptr;
   QCheckBox* m_alwaysLive = nullptr;
   QCheckBox* m_difference = nullptr;
   QComboBox* m_ipu = nullptr;

@@ -3,6 +3,7 @@
 
 #include "charts/MemoryChart.hpp"
 #include "charts/MemoryMapWidget.hpp"
+#include "charts/RangeOverview.hpp"
 #include "core/Settings.hpp"
 #include "models/LoweredVariablesModel.hpp"
 #include "models/TileComputeSetsModel.hpp"
@@ -11,6 +12,7 @@
 #include "models/TileVerticesModel.hpp"
 #include "widgets/ChartPageParts.hpp"
 #include "widgets/TableViews.hpp"
+#include "widgets/TotalledTable.hpp"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -22,6 +24,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace tessera::viewer {
@@ -31,7 +34,8 @@ MemoryPage::MemoryPage(QWidget* parent)
       m_variablesModel(new LoweredVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
       m_computeSetsModel(new TileComputeSetsModel(this)), m_exchangesModel(new TileExchangesModel(this)) {
   QWidget* toolbar = createToolbar();
-  const ChartPageParts parts = layOutChartPage(this, toolbar, m_tilesError, m_chart, createTabs());
+  m_overview = new RangeOverview(m_chart, this);
+  const ChartPageParts parts = layOutChartPage(this, toolbar, m_tilesError, m_chart, createTabs(), m_overview);
   m_summary = parts.summary;
   m_selectionLabel = parts.selection;
 
@@ -89,6 +93,22 @@ QWidget* MemoryPage::createToolbar() {
   m_tiles->setMinimumWidth(140);
   connect(m_tiles, &QLineEdit::returnPressed, this, [this] { selectTiles(m_tiles->text()); });
   h->addWidget(m_tiles);
+
+  h->addSpacing(12);
+  h->addWidget(new QLabel(tr("Variables:"), bar));
+  m_variableFilter = new QLineEdit(bar);
+  m_variableFilter->setPlaceholderText(tr("name contains…"));
+  m_variableFilter->setClearButtonEnabled(true);
+  m_variableFilter->setMinimumWidth(140);
+  m_variableFilter->setToolTip(tr("Chart the bytes, on each tile, of the variables whose name contains this text "
+                                  "(code and state count under their category's name); the Variables tab lists them"));
+  m_filterTimer = new QTimer(this);
+  m_filterTimer->setSingleShot(true);
+  m_filterTimer->setInterval(250); // typing a name does not refilter on every key
+  connect(m_filterTimer, &QTimer::timeout, this, [this] { applyVariableFilter(); });
+  connect(m_variableFilter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
+  connect(m_variableFilter, &QLineEdit::returnPressed, this, [this] { applyVariableFilter(); });
+  h->addWidget(m_variableFilter);
   m_tilesError = createErrorLabel(this);
   m_tilesError->hide();
   h->addStretch(1);
@@ -119,7 +139,9 @@ QTabWidget* MemoryPage::createTabs() {
   modeBar->addStretch(1);
   v->addLayout(modeBar);
   m_variablesStack = new QStackedWidget(variables);
-  m_variablesStack->addWidget(createSortableTable(m_variablesModel, m_variablesStack, LoweredVariablesModel::NameColumn));
+  m_variablesTable = new TotalledTable(m_variablesModel, tr("variables"), LoweredVariablesModel::NameColumn, m_variablesStack);
+  m_variablesTable->setTotalsNote(tr("bytes that variables with disjoint lives share count once for each"));
+  m_variablesStack->addWidget(m_variablesTable);
   m_map = new MemoryMapWidget(m_variablesStack);
   m_variablesStack->addWidget(m_map);
   v->addWidget(m_variablesStack);
@@ -131,9 +153,11 @@ QTabWidget* MemoryPage::createTabs() {
   connect(m_wholeTile, &QCheckBox::toggled, m_map, &MemoryMapWidget::setWholeTile);
   m_tabs->addTab(variables, tr("Variables"));
 
-  m_tabs->addTab(createSortableTable(m_verticesModel, m_tabs), tr("Vertices"));
-  m_tabs->addTab(createSortableTable(m_computeSetsModel, m_tabs), tr("Compute sets"));
-  m_tabs->addTab(createSortableTable(m_exchangesModel, m_tabs), tr("Exchanges"));
+  m_tabs->addTab(new TotalledTable(m_verticesModel, tr("vertex types"), 0, m_tabs), tr("Vertices"));
+  m_tabs->addTab(new TotalledTable(m_computeSetsModel, tr("compute sets"), 0, m_tabs), tr("Compute sets"));
+  auto* exchanges = new TotalledTable(m_exchangesModel, tr("exchange programs"), 0, m_tabs);
+  exchanges->setTotalsNote(tr("data moved: each program's bytes over the whole replica"));
+  m_tabs->addTab(exchanges, tr("Exchanges"));
   return m_tabs;
 }
 
@@ -148,6 +172,18 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   m_baseData.reset();
   m_details.reset();
   m_selection.clear();
+  m_variableTask = TaskHandle();
+  m_variableTiles.reset();
+  m_baseVariableTiles.reset();
+  m_matchedNames = 0;
+  m_matchedTiles = 0;
+  {
+    const QSignalBlocker block(m_variableFilter); // a new document starts unfiltered
+    m_variableFilter->clear();
+  }
+  m_filterTimer->stop();
+  m_chart->setVariableBytes(nullptr, {});
+  m_variablesTable->setNameFilter({});
   m_chart->setData(nullptr);
   m_detailsModel->setSelection(nullptr, {});
   m_variablesModel->setDetails(nullptr);
@@ -190,6 +226,62 @@ void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
   m_chart->setData(m_data, m_baseData);
   m_chart->setIpu(-1);
   selectionChanged({});
+}
+
+void MemoryPage::setVariableFilter(const QString& text) {
+  {
+    const QSignalBlocker block(m_variableFilter);
+    m_variableFilter->setText(text);
+  }
+  applyVariableFilter();
+}
+
+void MemoryPage::applyVariableFilter() {
+  m_filterTimer->stop();
+  const QString text = m_variableFilter->text().trimmed();
+  m_variablesTable->setNameFilter(text);
+  if (text.isEmpty() || !m_doc) {
+    m_variableTask = TaskHandle();
+    m_chart->setVariableBytes(nullptr, {});
+    m_matchedNames = m_matchedTiles = 0;
+    updateTexts();
+    emit variableFilterApplied();
+    return;
+  }
+  if (!m_variableTiles) {
+    // The lowered variables of every tile are read once, the first time a filter is typed.
+    if (!m_variableTask.active()) {
+      const auto doc = m_doc;
+      m_variableTask = runInBackground<VariableSnapshots>(
+          this, tr("Reading variables per tile"),
+          [doc](Progress& p) {
+            VariableSnapshots v;
+            v.current = std::make_shared<const VariableTiles>(loadVariableTiles(*doc, p));
+            if (doc->base()) v.base = std::make_shared<const VariableTiles>(loadVariableTiles(*doc->base(), p));
+            return v;
+          },
+          [this](std::shared_ptr<const VariableSnapshots> v) {
+            m_variableTiles = v->current;
+            m_baseVariableTiles = v->base;
+            m_variableTask = TaskHandle();
+            applyVariableFilter();
+          },
+          reportError());
+    }
+    updateTexts();
+    return;
+  }
+  const std::vector<std::uint32_t> names = m_variableTiles->matching(text);
+  auto bytes = std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(names));
+  m_matchedNames = unsigned(names.size());
+  m_matchedTiles = unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
+  std::shared_ptr<const std::vector<std::uint64_t>> baseBytes;
+  if (m_baseVariableTiles)
+    baseBytes = std::make_shared<const std::vector<std::uint64_t>>(
+        m_baseVariableTiles->bytesPerTile(m_baseVariableTiles->matching(text)));
+  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(text).arg(names.size()), baseBytes);
+  updateTexts();
+  emit variableFilterApplied();
 }
 
 bool MemoryPage::selectTiles(const QString& text) {
@@ -263,6 +355,15 @@ void MemoryPage::updateTexts() {
     unsigned over = 0;
     for (unsigned t = 0; t < m_data->numTiles; ++t) over += m_data->includingGaps[t] > m_data->bytesPerTile ? 1 : 0;
     summary += tr(". <b>Out of memory</b>: %1 tiles need more than their capacity").arg(formatCount(over));
+  }
+  const QString filter = m_variableFilter->text().trimmed();
+  if (!filter.isEmpty()) {
+    if (!m_variableTiles)
+      summary += tr(". Variables matching '%1': reading…").arg(filter.toHtmlEscaped());
+    else
+      summary += tr(". <b>%1</b> '%2', on %3 tiles%4")
+                     .arg(m_matchedNames == 1 ? tr("1 variable matches") : tr("%1 variables match").arg(m_matchedNames))
+                     .arg(filter.toHtmlEscaped(), formatCount(m_matchedTiles), m_baseData ? tr(" (current)") : QString());
   }
   if (m_baseData) {
     std::uint64_t base = 0, cur = 0;

@@ -10,6 +10,7 @@
 #include "core/Background.hpp"
 #include "core/MemoryData.hpp"
 #include "core/TileDetailsData.hpp"
+#include "core/VariableTiles.hpp"
 #include "widgets/Page.hpp"
 
 class QCheckBox;
@@ -20,12 +21,15 @@ class QRadioButton;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
+class QTimer;
 
 namespace tessera::viewer {
 
 class LoweredVariablesModel;
 class MemoryChart;
 class MemoryMapWidget;
+class RangeOverview;
+class TotalledTable;
 class TileComputeSetsModel;
 class TileExchangesModel;
 class TileMemoryDetailsModel;
@@ -43,6 +47,10 @@ public:
   /// Selects tiles as if typed into the tiles box ("3,7", "0-15"); false with a message shown
   /// beside the box when the text is not a tile list.
   bool selectTiles(const QString& text);
+  /// Charts the bytes per tile of the variables whose name contains `text` and lists only them
+  /// in the Variables tab, as if typed into the Variables box (empty: no filter). The result
+  /// arrives with variableFilterApplied() (the variables are read the first time).
+  void setVariableFilter(const QString& text);
 
   // For tests and callers.
   MemoryChart* chart() const { return m_chart; }
@@ -62,6 +70,11 @@ public:
   TileComputeSetsModel* computeSetsModel() const { return m_computeSetsModel; }
   TileExchangesModel* exchangesModel() const { return m_exchangesModel; }
   MemoryMapWidget* memoryMap() const { return m_map; }
+  RangeOverview* overview() const { return m_overview; }
+  QLineEdit* variableFilterEdit() const { return m_variableFilter; }
+  TotalledTable* variablesTable() const { return m_variablesTable; }
+  /// What the variable filter read (null until a filter is first typed).
+  const std::shared_ptr<const VariableTiles>& variableTiles() const { return m_variableTiles; }
   QRadioButton* mapButton() const { return m_showMap; }
   const std::shared_ptr<const MemoryData>& data() const { return m_data; }
   const std::shared_ptr<const MemoryData>& baseData() const { return m_baseData; }
@@ -71,16 +84,22 @@ public:
 signals:
   /// The tabs now describe the current selection.
   void detailsLoaded();
+  /// The chart and the Variables tab now show the variable filter's text.
+  void variableFilterApplied();
 
 private:
   struct Snapshots {
     std::shared_ptr<const MemoryData> current, base;
+  };
+  struct VariableSnapshots {
+    std::shared_ptr<const VariableTiles> current, base;
   };
   void showData(std::shared_ptr<const Snapshots> snapshots);
   void selectionChanged(const std::vector<unsigned>& tiles);
   void loadDetails();
   void updateTexts();
   void showTilesError(const QString& message);
+  void applyVariableFilter();
   QWidget* createToolbar();
   QTabWidget* createTabs();
 
@@ -88,9 +107,15 @@ private:
   std::shared_ptr<const MemoryData> m_data, m_baseData;
   std::shared_ptr<const TileDetailsData> m_details;
   std::vector<unsigned> m_selection;
-  TaskHandle m_task, m_detailsTask;
+  TaskHandle m_task, m_detailsTask, m_variableTask;
+  std::shared_ptr<const VariableTiles> m_variableTiles, m_baseVariableTiles;
+  unsigned m_matchedNames = 0, m_matchedTiles = 0;
 
   MemoryChart* m_chart;
+  RangeOverview* m_overview = nullptr;
+  QLineEdit* m_variableFilter = nullptr;
+  QTimer* m_filterTimer = nullptr;
+  TotalledTable* m_variablesTable = nullptr;
   QComboBox* m_breakdown = nullptr;
   QCheckBox* m_gaps = nullptr;
   QCheckBox* m_maxMemory = nullptr;

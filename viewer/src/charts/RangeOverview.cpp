@@ -1,0 +1,144 @@
+// The overview strip of an index chart: a cached miniature of the whole domain and a draggable window.
+#include "charts/RangeOverview.hpp"
+
+#include "charts/IndexChart.hpp"
+#include "core/AxisWindow.hpp"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace tessera::viewer {
+
+RangeOverview::RangeOverview(IndexChart* chart, QWidget* parent) : ChartWidget(parent), m_chart(chart) {
+  setFixedHeight(40);
+  setObjectName(chart->objectName() + QStringLiteral("-overview"));
+  setToolTip(tr("Overview of every item: drag the window to pan, click to centre it there, wheel to zoom"));
+  connect(chart, &IndexChart::viewChanged, this, qOverload<>(&QWidget::update));
+  connect(chart, &IndexChart::dataChanged, this, [this] {
+    m_cacheValid = false;
+    update();
+  });
+}
+
+QRect RangeOverview::stripRect() const {
+  // Aligned with the chart's plot, so the window sits under what the chart shows.
+  const QRectF plot = m_chart->plotRect();
+  const int left = std::max(2, int(std::round(plot.left())));
+  const int right = std::max(left + 10, int(std::round(plot.right())));
+  return QRect(left, 3, right - left, height() - 6);
+}
+
+double RangeOverview::xOf(double item) const {
+  const QRect s = stripRect();
+  const auto [first, last] = m_chart->domain();
+  const double span = std::max<double>(1, double(last - first));
+  return s.left() + (item - double(first)) / span * s.width();
+}
+
+double RangeOverview::itemAt(double x) const {
+  const QRect s = stripRect();
+  const auto [first, last] = m_chart->domain();
+  return double(first) + (x - s.left()) / std::max(1, s.width()) * double(last - first);
+}
+
+QRect RangeOverview::windowRect() const {
+  const QRect s = stripRect();
+  const auto [from, to] = m_chart->viewRange();
+  const int x0 = int(std::floor(xOf(from))), x1 = int(std::ceil(xOf(to)));
+  return QRect(x0, s.top(), std::max(3, x1 - x0), s.height());
+}
+
+void RangeOverview::renderCache() {
+  const QRect s = stripRect();
+  m_cache = QImage(s.size(), QImage::Format_RGB32);
+  m_cache.fill(backgroundColor());
+  m_cachedDomain = m_chart->domain();
+  m_cacheValid = true;
+  const auto [first, last] = m_cachedDomain;
+  if (last <= first || s.width() <= 0) return;
+  // Highest and lowest item per pixel column, over the whole domain.
+  const std::size_t n = last - first;
+  std::vector<double> values(n);
+  double lo = 0, hi = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = m_chart->overviewValue(first + i);
+    lo = std::min(lo, values[i]);
+    hi = std::max(hi, values[i]);
+  }
+  if (hi <= lo) return;
+  QPainter p(&m_cache);
+  const QColor fill = m_chart->overviewColor();
+  const double h = s.height();
+  auto yOf = [&](double v) { return h - (v - lo) / (hi - lo) * h; };
+  const std::vector<ItemRange> ranges = pixelItemRanges(0, double(n), std::size_t(s.width()), 0, n);
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    if (ranges[k].last <= ranges[k].first) continue;
+    const MinMax m = minMaxOf(values.data(), 0, ranges[k]);
+    // As the chart draws it: the column reaches its highest item (its lowest when below zero).
+    const double top = yOf(std::max(m.max, 0.0)), bottom = yOf(std::min(m.min, 0.0));
+    p.fillRect(QRectF(double(k), top, 1, std::max(1.0, bottom - top)), fill);
+  }
+}
+
+void RangeOverview::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), palette().color(QPalette::Window));
+  const QRect s = stripRect();
+  p.setPen(textColor());
+  p.drawText(QRect(0, 0, std::max(0, s.left() - 6), height()), Qt::AlignRight | Qt::AlignVCenter, tr("Overview"));
+  if (!m_cacheValid || m_cache.size() != s.size() || m_cachedDomain != m_chart->domain()) renderCache();
+  p.drawImage(s.topLeft(), m_cache);
+  p.setPen(gridColor());
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(s.adjusted(0, 0, -1, -1));
+  const QRect w = windowRect().intersected(s.adjusted(0, 0, 1, 0));
+  // Shade what the chart does not show; outline the window.
+  QColor shade = palette().color(QPalette::Window);
+  shade.setAlpha(160);
+  p.fillRect(QRect(s.left(), s.top(), w.left() - s.left(), s.height()), shade);
+  p.fillRect(QRect(w.right() + 1, s.top(), s.right() - w.right(), s.height()), shade);
+  p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+  p.drawRect(w.adjusted(1, 1, -1, -1));
+}
+
+void RangeOverview::moveWindowTo(double centreItem) {
+  const auto [from, to] = m_chart->viewRange();
+  const double span = to - from;
+  m_chart->setViewRange(centreItem - span / 2, centreItem + span / 2);
+}
+
+void RangeOverview::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return ChartWidget::mousePressEvent(event);
+  const double item = itemAt(event->position().x());
+  const auto [from, to] = m_chart->viewRange();
+  const double centre = (from + to) / 2;
+  if (windowRect().adjusted(-3, 0, 3, 0).contains(event->position().toPoint())) {
+    m_grabOffset = item - centre; // drag the window by where it was grabbed
+  } else {
+    m_grabOffset = 0;
+    moveWindowTo(item);
+  }
+  m_dragging = true;
+}
+
+void RangeOverview::mouseMoveEvent(QMouseEvent* event) {
+  if (m_dragging) moveWindowTo(itemAt(event->position().x()) - m_grabOffset);
+}
+
+void RangeOverview::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
+
+void RangeOverview::wheelEvent(QWheelEvent* event) {
+  const double notches = event->angleDelta().y() / 120.0;
+  if (notches != 0) {
+    const auto [from, to] = m_chart->viewRange();
+    m_chart->zoomBy(std::pow(AxisWindow::kWheelZoom, notches), (from + to) / 2);
+  }
+  event->accept();
+}
+
+} // namespace tessera::viewer

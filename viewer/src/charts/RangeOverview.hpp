@@ -1,0 +1,53 @@
+// The navigation strip under an index chart (Memory, Liveness): the chart's whole domain (every
+// tile or step, each pixel column as high as its highest item) with the chart's visible window
+// as a rectangle. Dragging the rectangle pans the chart, a click elsewhere centres the window
+// there, the wheel zooms; the window follows the chart's own zoom and pan. The miniature is
+// cached and redrawn only when the chart's data, domain or the strip's size change.
+//
+// It moves the chart through IndexChart::setViewRange, so the chart's AxisWindow keeps the view
+// inside the data exactly as for the chart's own keys and wheel. GUI thread only.
+#pragma once
+
+#include "charts/ChartWidget.hpp"
+
+#include <QImage>
+
+#include <cstddef>
+#include <utility>
+
+namespace tessera::viewer {
+
+class IndexChart;
+
+class RangeOverview : public ChartWidget {
+  Q_OBJECT
+public:
+  explicit RangeOverview(IndexChart* chart, QWidget* parent = nullptr);
+  /// The strip (the whole domain) and the visible window on it, in widget coordinates.
+  QRect stripRect() const;
+  QRect windowRect() const;
+  QSize sizeHint() const override { return {900, 40}; }
+
+protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+
+private:
+  /// The item under a strip x (fractional), and the x of an item boundary.
+  double itemAt(double x) const;
+  double xOf(double item) const;
+  void moveWindowTo(double centreItem);
+  void renderCache();
+
+  IndexChart* m_chart;
+  QImage m_cache;
+  bool m_cacheValid = false;
+  std::pair<std::size_t, std::size_t> m_cachedDomain{0, 0};
+  bool m_dragging = false;
+  double m_grabOffset = 0; ///< where in the window the drag started, in items from its centre
+};
+
+} // namespace tessera::viewer
