@@ -24,10 +24,28 @@ namespace {
 
 constexpr const char* kKind = "serialized graph";
 
+/// Up to this many tiles, or one per byte of the file if more, a compute set's tiles are found
+/// with one mark per tile of the target; above it, by sorting. Either way the memory is bounded
+/// by the file's size (a real graph's file is far larger than its tile count).
+constexpr std::uint64_t kMarkedTilesMin = 1 << 16;
+
+/// The traversal limit: words read per word of the file, plus a little for tiny files.
+constexpr std::uint64_t kTraversalsPerWord = 4, kTraversalSlackWords = 1024;
+
+/// Cap'n Proto's reason in words a reader of the message understands, where it has its own.
+std::string reason(const kj::Exception& e) {
+  const std::string why = e.getDescription().cStr();
+  if (why.find("'\\0'") != std::string::npos) return "a text (a name or type) is not NUL-terminated";
+  if (why.find("traversal limit") != std::string::npos)
+    return "its pointers lead to more data than the file holds (the same lists read over and over)";
+  return why;
+}
+
 /// Decodes the message; checks what the schema cannot say (indices in range) as it goes.
 class Decoder {
 public:
-  Decoder(std::string shown, SerializedGraphDetail detail) : shown_(std::move(shown)), detail_(detail) {}
+  Decoder(std::string shown, SerializedGraphDetail detail, std::uint64_t fileBytes)
+      : shown_(std::move(shown)), detail_(detail), markLimit_(std::max(kMarkedTilesMin, fileBytes)) {}
 
   SerializedGraph decode(cp::SerializedGraph::Reader in) {
     SerializedGraph g;
@@ -54,8 +72,12 @@ public:
       g.variables.push_back(std::move(out));
     }
     g.computeSets.reserve(in.getComputeSets().size());
-    // Marks of what the current compute set touches, cleared through the lists after each.
-    std::vector<char> tileSeen(tiles, 0), varSeen(g.variables.size(), 0);
+    // Marks of what the current compute set touches, cleared through the lists after each. The
+    // target's tile count is two numbers in the file, not items in it (1 IPU of 2^32 - 1 tiles
+    // is 8 bytes): above markLimit_ the tiles are collected and sorted instead, so that memory
+    // stays bounded by the file's size.
+    const bool markTiles = tiles <= markLimit_;
+    std::vector<char> tileSeen(markTiles ? tiles : 0, 0), varSeen(g.variables.size(), 0);
     const bool keep = detail_ == SerializedGraphDetail::Vertices;
     for (auto cs : in.getComputeSets()) {
       SerializedComputeSet out;
@@ -68,8 +90,13 @@ public:
         if (v.getTile() >= tiles)
           fail("a vertex of compute set '" + out.name + "' is on tile " + std::to_string(v.getTile()) + " of " +
                std::to_string(tiles));
-        if (!tileSeen[v.getTile()]) tileSeen[v.getTile()] = 1, out.tiles.push_back(v.getTile());
-        for (auto f : v.getFields())
+        if (!markTiles) out.tiles.push_back(v.getTile());
+        else if (!tileSeen[v.getTile()]) tileSeen[v.getTile()] = 1, out.tiles.push_back(v.getTile());
+        // The texts are read (and so checked) whatever the detail: an outline accepts exactly the
+        // files a full reading does.
+        (void)v.getType();
+        for (auto f : v.getFields()) {
+          (void)f.getName();
           for (auto e : f.getEdges())
             for (auto r : e.getRegions()) {
               const unsigned var = r.getVariable();
@@ -78,11 +105,14 @@ public:
                      "' names variable " + std::to_string(var) + " of " + std::to_string(varSeen.size()));
               if (!varSeen[var]) varSeen[var] = 1, out.variables.push_back(var);
             }
+        }
         if (keep) out.vertices.push_back(vertex(v));
       }
-      for (unsigned t : out.tiles) tileSeen[t] = 0;
+      if (markTiles)
+        for (unsigned t : out.tiles) tileSeen[t] = 0;
       for (unsigned v : out.variables) varSeen[v] = 0;
       std::sort(out.tiles.begin(), out.tiles.end());
+      if (!markTiles) out.tiles.erase(std::unique(out.tiles.begin(), out.tiles.end()), out.tiles.end());
       std::sort(out.variables.begin(), out.variables.end());
       g.computeSets.push_back(std::move(out));
     }
@@ -116,6 +146,7 @@ private:
 
   std::string shown_;
   SerializedGraphDetail detail_;
+  std::uint64_t markLimit_;
 };
 
 } // namespace
@@ -149,12 +180,15 @@ SerializedGraph readSerializedGraph(const Source& source, SerializedGraphDetail 
     ::madvise(p, size, MADV_SEQUENTIAL);
     words = kj::ArrayPtr<const capnp::word>(static_cast<const capnp::word*>(p), size / sizeof(capnp::word));
   }
-  Decoder decoder(shown, detail);
+  Decoder decoder(shown, detail, size);
   try {
     capnp::ReaderOptions options;
-    // The default limit (64 MiB read) is below what a large graph legitimately takes; reading
-    // each word a few times over is still bounded by the file's size.
-    options.traversalLimitInWords = std::max<std::uint64_t>(options.traversalLimitInWords, 4 * words.size());
+    // The limit is the file's size a few times over: the decoder reads each word at most twice
+    // (checking, then copying a vertex), and a message whose pointers make it read the same
+    // words again and again is refused. Cap'n Proto's default (64 MiB) is both too small for a
+    // large graph and far too generous for a small file: before, a 7 KB file whose pointers
+    // alias one list took seconds (fuzz_serialized_graph).
+    options.traversalLimitInWords = kTraversalsPerWord * words.size() + kTraversalSlackWords;
     capnp::FlatArrayMessageReader reader(words, options);
     if (reader.getEnd() != words.end())
       throw InvalidReportError(shown + ": corrupted serialized graph: " +
@@ -164,7 +198,7 @@ SerializedGraph readSerializedGraph(const Source& source, SerializedGraphDetail 
     g.path = source.path;
     return g;
   } catch (const kj::Exception& e) {
-    const std::string why = e.getDescription().cStr();
+    const std::string why = reason(e);
     const bool truncated = why.find("ends prematurely") != std::string::npos ||
                            why.find("out-of-bounds") != std::string::npos;
     throw InvalidReportError(shown + (truncated ? ": truncated serialized graph: " : ": corrupted serialized graph: ") +
