@@ -85,28 +85,41 @@ public:
       out.vertexCount = cs.getVertices().size();
       if (keep) out.vertices.reserve(cs.getVertices().size());
       for (auto v : cs.getVertices()) {
-        // One pass over the regions both checks them and collects the variables: on a large
-        // graph (hundreds of MB of regions) this loop is the reading's cost.
+        // One pass over the regions both checks them, collects the variables and (for
+        // Vertices) copies them: on a large graph (hundreds of MB of regions) this loop is the
+        // reading's cost. Both details follow exactly the same pointers, once each, so they
+        // accept the same files under the same traversal limit.
         if (v.getTile() >= tiles)
           fail("a vertex of compute set '" + out.name + "' is on tile " + std::to_string(v.getTile()) + " of " +
                std::to_string(tiles));
         if (!markTiles) out.tiles.push_back(v.getTile());
         else if (!tileSeen[v.getTile()]) tileSeen[v.getTile()] = 1, out.tiles.push_back(v.getTile());
-        // The texts are read (and so checked) whatever the detail: an outline accepts exactly the
-        // files a full reading does.
-        (void)v.getType();
-        for (auto f : v.getFields()) {
-          (void)f.getName();
-          for (auto e : f.getEdges())
-            for (auto r : e.getRegions()) {
+        const capnp::Text::Reader type = v.getType(); // read (so checked) whatever the detail
+        SerializedVertex copy;
+        const auto fields = v.getFields();
+        if (keep) copy.type = type.cStr(), copy.tile = v.getTile(), copy.fields.reserve(fields.size());
+        for (auto f : fields) {
+          const capnp::Text::Reader name = f.getName();
+          const auto edges = f.getEdges();
+          SerializedField field;
+          if (keep) field.name = name.cStr(), field.edges.reserve(edges.size());
+          for (auto e : edges) {
+            const auto regions = e.getRegions();
+            std::vector<SerializedRegion> kept;
+            if (keep) kept.reserve(regions.size());
+            for (auto r : regions) {
               const unsigned var = r.getVariable();
               if (var >= varSeen.size() || r.getBegin() > r.getEnd())
-                fail("field '" + std::string(f.getName().cStr()) + "' of a vertex of compute set '" + out.name +
+                fail("field '" + std::string(name.cStr()) + "' of a vertex of compute set '" + out.name +
                      "' names variable " + std::to_string(var) + " of " + std::to_string(varSeen.size()));
               if (!varSeen[var]) varSeen[var] = 1, out.variables.push_back(var);
+              if (keep) kept.push_back({var, r.getBegin(), r.getEnd()});
             }
+            if (keep) field.edges.push_back(std::move(kept));
+          }
+          if (keep) copy.fields.push_back(std::move(field));
         }
-        if (keep) out.vertices.push_back(vertex(v));
+        if (keep) out.vertices.push_back(std::move(copy));
       }
       if (markTiles)
         for (unsigned t : out.tiles) tileSeen[t] = 0;
@@ -124,26 +137,6 @@ public:
   }
 
 private:
-  static SerializedVertex vertex(cp::SerializedGraph::Vertex::Reader v) {
-    SerializedVertex out;
-    out.type = v.getType().cStr();
-    out.tile = v.getTile();
-    out.fields.reserve(v.getFields().size());
-    for (auto f : v.getFields()) {
-      SerializedField field;
-      field.name = f.getName().cStr();
-      field.edges.reserve(f.getEdges().size());
-      for (auto e : f.getEdges()) {
-        std::vector<SerializedRegion> regions;
-        regions.reserve(e.getRegions().size());
-        for (auto r : e.getRegions()) regions.push_back({r.getVariable(), r.getBegin(), r.getEnd()});
-        field.edges.push_back(std::move(regions));
-      }
-      out.fields.push_back(std::move(field));
-    }
-    return out;
-  }
-
   std::string shown_;
   SerializedGraphDetail detail_;
   std::uint64_t markLimit_;
@@ -183,8 +176,7 @@ SerializedGraph readSerializedGraph(const Source& source, SerializedGraphDetail 
   Decoder decoder(shown, detail, size);
   try {
     capnp::ReaderOptions options;
-    // The limit is the file's size a few times over: the decoder reads each word at most twice
-    // (checking, then copying a vertex), and a message whose pointers make it read the same
+    // The limit is the file's size a few times over: the decoder follows each pointer once, and a message whose pointers make it read the same
     // words again and again is refused. Cap'n Proto's default (64 MiB) is both too small for a
     // large graph and far too generous for a small file: before, a 7 KB file whose pointers
     // alias one list took seconds (fuzz_serialized_graph).
