@@ -54,15 +54,19 @@ public:
     if (g.numIpus == 0 || g.tilesPerIpu == 0)
       fail("the target has " + std::to_string(g.numIpus) + " IPUs of " + std::to_string(g.tilesPerIpu) + " tiles");
     const std::uint64_t tiles = std::uint64_t(g.numIpus) * g.tilesPerIpu;
-    g.variables.reserve(in.getVariables().size());
-    for (auto v : in.getVariables()) {
+    // Each list is got once: every get counts against the traversal limit, and both details
+    // must count the same.
+    const auto variables = in.getVariables();
+    g.variables.reserve(variables.size());
+    for (auto v : variables) {
       SerializedVariable out;
       out.name = v.getName().cStr();
       out.elementType = v.getElementType().cStr();
       for (auto d : v.getShape()) out.shape.push_back(d);
       out.isConstant = v.getIsConstant();
-      out.mapping.reserve(v.getMapping().size());
-      for (auto m : v.getMapping()) {
+      const auto mapping = v.getMapping();
+      out.mapping.reserve(mapping.size());
+      for (auto m : mapping) {
         if (m.getTile() >= tiles || m.getBegin() > m.getEnd())
           fail("variable '" + out.name + "' is mapped to [" + std::to_string(m.getBegin()) + ", " +
                std::to_string(m.getEnd()) + ") on tile " + std::to_string(m.getTile()) + " of " +
@@ -71,7 +75,8 @@ public:
       }
       g.variables.push_back(std::move(out));
     }
-    g.computeSets.reserve(in.getComputeSets().size());
+    const auto computeSets = in.getComputeSets();
+    g.computeSets.reserve(computeSets.size());
     // Marks of what the current compute set touches, cleared through the lists after each. The
     // target's tile count is two numbers in the file, not items in it (1 IPU of 2^32 - 1 tiles
     // is 8 bytes): above markLimit_ the tiles are collected and sorted instead, so that memory
@@ -79,12 +84,13 @@ public:
     const bool markTiles = tiles <= markLimit_;
     std::vector<char> tileSeen(markTiles ? tiles : 0, 0), varSeen(g.variables.size(), 0);
     const bool keep = detail_ == SerializedGraphDetail::Vertices;
-    for (auto cs : in.getComputeSets()) {
+    for (auto cs : computeSets) {
       SerializedComputeSet out;
       out.name = cs.getName().cStr();
-      out.vertexCount = cs.getVertices().size();
-      if (keep) out.vertices.reserve(cs.getVertices().size());
-      for (auto v : cs.getVertices()) {
+      const auto vertices = cs.getVertices();
+      out.vertexCount = vertices.size();
+      if (keep) out.vertices.reserve(vertices.size());
+      for (auto v : vertices) {
         // One pass over the regions both checks them, collects the variables and (for
         // Vertices) copies them: on a large graph (hundreds of MB of regions) this loop is the
         // reading's cost. Both details follow exactly the same pointers, once each, so they
