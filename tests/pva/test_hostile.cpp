@@ -215,7 +215,7 @@ TEST_CASE("Both details of a serialized graph accept the same files, aliased lis
   // often and so hit the traversal limit first: every vertex's twice (checking, then copying;
   // 3 KB, mlp), and each compute set's vertex list three times instead of twice (7 KB,
   // pipeline). Now both follow each pointer once and agree.
-  for (const char* file : {"graph-outline-differs-aliased-lists.capnp", "graph-outline-differs-list-got-twice.capnp"}) {
+  for (const char* file : {"graph-outline-differs-aliased-lists.capnp", "graph-outline-differs-list-got-again.capnp"}) {
     INFO(file);
     const std::string path = kFuzz + "/" + file;
     const pva::SerializedGraph full = pva::openSerializedGraph(path);
