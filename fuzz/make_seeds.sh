@@ -2,7 +2,11 @@
 # Regenerates the seed corpora of fuzz/corpus/ from tessera-fuzz-seeds (a 4-tile report and a
 # small trace), shrunk to 512-byte SQLite pages so that mutations touch few pages, plus the
 # blobs and event blocks inside them for the in-memory decoder targets.
-#   fuzz/make_seeds.sh BUILD_DIR      (a build with -DTESSERA_BUILD_FUZZ=ON)
+# The serialized-graph seeds are the samples' graphs cut down to a few KB (seeds/cut_graph.py),
+# from the reports a normal build's samples wrote.
+#   fuzz/make_seeds.sh BUILD_DIR [SAMPLES_BUILD_DIR]
+#     BUILD_DIR: a build with -DTESSERA_BUILD_FUZZ=ON; SAMPLES_BUILD_DIR: a build with
+#     -DTESSERA_BUILD_SAMPLES=ON whose samples have run (default: build/ beside this script's tree)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$1/bin"
@@ -36,4 +40,12 @@ sqlite3 "$c/fuzz_trace/seed-small.pvti" "SELECT first_ns, hex(records) FROM even
   python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<q', $first) + bytes.fromhex('$h'))" \
     > "$c/fuzz_event_block/seed-block-$first"
 done
+# Serialized graphs: compute sets, vertices per compute set and intervals per variable kept.
+samples="${2:-$here/../build}/samples"
+mkdir -p "$c/fuzz_serialized_graph"
+cut() { python3 "$here/seeds/cut_graph.py" "$here/../profiler/schema/profile.capnp" "$samples/$1/reports/$1/serialized_graph.capnp" \
+          "$c/fuzz_serialized_graph/$2" "${@:3}"; }
+cut pipeline seed-pipeline-2cs.capnp 2 2 2
+cut pipeline seed-pipeline-6cs.capnp 6 3 3
+cut mlp seed-mlp-4cs.capnp 4 2 2
 echo "make_seeds.sh: seeds written under $c"

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <pva/Report.hpp>
+#include <pva/SerializedGraph.hpp>
 #include <pva/Trace.hpp>
 
 #include <string>
@@ -19,5 +20,10 @@ Report openReportImage(const std::string& profileName, std::string_view profile,
 
 /// pva::openTrace over the image of a .pvti (copied in openTrace's load; need not outlive it).
 Trace openTraceImage(const std::string& name, std::string_view bytes);
+
+/// pva::openSerializedGraph over the image of a serialized_graph.capnp (copied into word-aligned
+/// memory; need not outlive the call).
+SerializedGraph openSerializedGraphImage(const std::string& name, std::string_view bytes,
+                                         SerializedGraphDetail detail = SerializedGraphDetail::Vertices);
 
 } // namespace pva::detail

@@ -167,3 +167,64 @@ TEST_CASE("Host times whose difference overflows saturate in the summary", "[pva
     }
   CHECK(saturated);
 }
+
+TEST_CASE("A serialized graph whose vertex type is not NUL-terminated is rejected by the outline too", "[pva][hostile][serialized]") {
+  // Found by fuzz_serialized_graph: the full reading threw, but the outline never read the
+  // vertices' texts and accepted the file, breaking "the whole file is checked whatever the
+  // detail". Both now give the same clear error.
+  const std::string path = kFuzz + "/graph-outline-text-without-nul.capnp";
+  for (const auto detail : {pva::SerializedGraphDetail::Vertices, pva::SerializedGraphDetail::Outline}) {
+    const std::string msg = test::messageOf<pva::InvalidReportError>([&] { pva::openSerializedGraph(path, detail); });
+    CHECK_THAT(msg, Catch::Equals(path + ": corrupted serialized graph: a text (a name or type) is not NUL-terminated"));
+  }
+}
+
+TEST_CASE("A serialized graph's tile count costs no memory of its own", "[pva][hostile][serialized]") {
+  // Found while writing fuzz_serialized_graph: a 112-byte file declaring 65,536 IPUs of 65,536
+  // tiles made the reader allocate one mark per tile (4 GiB) before reading a compute set, and
+  // 2^32 - 1 IPUs of 2^32 - 1 tiles threw std::length_error (not a pva::Exception) from 72 bytes.
+  // Now such tile counts are read with memory bounded by the file's size.
+  const pva::SerializedGraph huge = pva::openSerializedGraph(kFuzz + "/graph-oom-huge-tile-count.capnp");
+  REQUIRE(huge.computeSets.size() == 1);
+  CHECK(huge.computeSets[0].tiles == std::vector<unsigned>{4294967295u});
+  CHECK(huge.computeSets[0].vertices.at(0).tile == 4294967295u);
+  const pva::SerializedGraph most =
+      pva::openSerializedGraph(kFuzz + "/graph-length-error-max-tile-count.capnp", pva::SerializedGraphDetail::Outline);
+  CHECK(most.numIpus == 4294967295u);
+  CHECK(most.tilesPerIpu == 4294967295u);
+  REQUIRE(most.computeSets.size() == 1);
+  CHECK(most.computeSets[0].tiles.empty());
+}
+
+TEST_CASE("A small serialized graph whose lists alias each other is refused, not read for seconds", "[pva][hostile][serialized]") {
+  // Found by fuzz_serialized_graph: a 7 KB file (a cut of the pipeline sample's graph with
+  // pointers mutated to share one list) took 1.8 s under ASan, because the reader allowed
+  // Cap'n Proto's default traversal of 64 MiB whatever the file's size. The limit is now a few
+  // times the file's size, so its cost is bounded by its size.
+  const std::string path = kFuzz + "/graph-slow-aliased-lists.capnp";
+  for (const auto detail : {pva::SerializedGraphDetail::Vertices, pva::SerializedGraphDetail::Outline}) {
+    const std::string msg = test::messageOf<pva::InvalidReportError>([&] { pva::openSerializedGraph(path, detail); });
+    CHECK_THAT(msg, Catch::Equals(path + ": corrupted serialized graph: its pointers lead to more data than the file "
+                                         "holds (the same lists read over and over)"));
+  }
+}
+
+TEST_CASE("Both details of a serialized graph accept the same files, aliased lists included", "[pva][hostile][serialized]") {
+  // Found by fuzz_serialized_graph: cuts of the samples' graphs whose lists alias each other
+  // read as an outline but failed in full, because the full reading followed pointers more
+  // often and so hit the traversal limit first: every vertex's twice (checking, then copying;
+  // 3 KB, mlp), and each compute set's vertex list three times instead of twice (7 KB,
+  // pipeline). Now both follow each pointer once and agree.
+  for (const char* file : {"graph-outline-differs-aliased-lists.capnp", "graph-outline-differs-list-got-again.capnp"}) {
+    INFO(file);
+    const std::string path = kFuzz + "/" + file;
+    const pva::SerializedGraph full = pva::openSerializedGraph(path);
+    const pva::SerializedGraph outline = pva::openSerializedGraph(path, pva::SerializedGraphDetail::Outline);
+    REQUIRE(full.computeSets.size() == outline.computeSets.size());
+    for (std::size_t i = 0; i < full.computeSets.size(); ++i) {
+      CHECK(full.computeSets[i].vertices.size() == outline.computeSets[i].vertexCount);
+      CHECK(full.computeSets[i].tiles == outline.computeSets[i].tiles);
+      CHECK(full.computeSets[i].variables == outline.computeSets[i].variables);
+    }
+  }
+}

@@ -11,6 +11,9 @@
 #include "core/TraceLayout.hpp"
 #include "core/TraceLod.hpp"
 #include "core/TraceTime.hpp"
+#include "core/HeatmapAxis.hpp"
+#include "core/ValueAxis.hpp"
+#include "core/Format.hpp"
 #include "models/TraceCallTreeModel.hpp"
 #include "widgets/HostTracePage.hpp"
 #include "widgets/PageRegistry.hpp"
@@ -272,6 +275,142 @@ private slots:
     QCOMPARE(formatTraceTime(0.9999999e9, 1e6), QStringLiteral("0:00:01.000"));
     QCOMPARE(formatTraceTime(-2e6, 1e6), QStringLiteral("-0:00:00.002"));
     QVERIFY(formatAbsoluteTraceTime(1000000, 1.5e9, 1e8).endsWith(QStringLiteral(".5")));
+  }
+
+  void heatmapBinLabelsAndScale() {
+    // The bin axis names each bin's range from pva::TraceHeatmap's own edges; with the unit
+    // "2^x" the edges are exponents, read as powers of two.
+    QCOMPARE(heatmapEdgeLabel(-2, QStringLiteral("2^x")), QStringLiteral("2⁻²"));
+    QCOMPARE(heatmapEdgeLabel(10, QStringLiteral("2^x")), QStringLiteral("2¹⁰"));
+    QCOMPARE(heatmapEdgeLabel(0, QStringLiteral("2^x")), QStringLiteral("2⁰"));
+    QCOMPARE(heatmapEdgeLabel(0.5, QStringLiteral("2^x")), QStringLiteral("2^0.5"));
+    QCOMPARE(heatmapEdgeLabel(0.25, QStringLiteral("ms")), QStringLiteral("0.25 ms"));
+    QCOMPARE(heatmapEdgeLabel(3, QString()), QStringLiteral("3"));
+    QCOMPARE(heatmapBinLabel({}, 0, QString()), QStringLiteral("all values"));
+
+    const TraceHeatmapInfo& info = m_index->processes[0].heatmaps.at(0);
+    const pva::TraceHeatmap& h = *info.heatmap;
+    const QString unit = QString::fromStdString(h.unit());
+    QCOMPARE(unit, QStringLiteral("2^x"));
+    const std::vector<double>& edges = h.binEdges();
+    QCOMPARE(edges, (std::vector<double>{-2, -1, 0, 1, 2}));
+    const int bins = int(edges.size()) + 1;
+    QCOMPARE(heatmapBinLabel(edges, 0, unit), QStringLiteral("< 2⁻²"));
+    QCOMPARE(heatmapBinLabel(edges, 3, unit), QStringLiteral("[2⁰, 2¹)"));
+    QCOMPARE(heatmapBinLabel(edges, bins - 1, unit), QStringLiteral("≥ 2²"));
+    for (int b = 1; b + 1 < bins; ++b)
+      QCOMPARE(heatmapBinLabel(edges, b, unit), QStringLiteral("[%1, %2)").arg(heatmapEdgeLabel(edges[std::size_t(b - 1)], unit),
+                                                                               heatmapEdgeLabel(edges[std::size_t(b)], unit)));
+
+    // Rows: the span of bins any sample uses; the colour scale: 1 to the largest count.
+    int lo = bins, hi = -1;
+    std::uint32_t most = 0;
+    for (const pva::HeatmapSample& s : h.samples())
+      for (int b = 0; b < int(s.bins.size()); ++b) {
+        most = std::max(most, s.bins[std::size_t(b)]);
+        if (s.bins[std::size_t(b)] != 0) lo = std::min(lo, b), hi = std::max(hi, b);
+      }
+    QVERIFY(hi >= 0);
+    QCOMPARE(info.rows.first, lo);
+    QCOMPARE(info.rows.count, hi - lo + 1);
+    QCOMPARE(info.rows.total, bins);
+    QCOMPARE(info.maxCount, most);
+    QCOMPARE(heatmapMaxCount(h), most);
+    // More values in a bin: a darker colour.
+    QVERIFY(heatmapColor(1.0).lightness() < heatmapColor(1.0 / most).lightness());
+    QVERIFY(heatmapColor(0.5).lightness() < heatmapColor(0.1).lightness());
+  }
+
+  void heatmapLaneRowsAndHover() {
+    auto page = openPage(m_rich);
+    QVERIFY(viewer_test::waitReady(page.get()));
+    TraceTimeline* t = page->timeline();
+    const QRect plot = t->plotRect();
+    const TraceHeatmapInfo& info = page->index()->processes[0].heatmaps.at(0);
+    const pva::TraceHeatmap& h = *info.heatmap;
+    const QString unit = QString::fromStdString(h.unit());
+    const TraceLane* lane = nullptr;
+    for (const TraceLane& l : t->layout().lanes)
+      if (l.kind == TraceLane::Kind::Heatmap) lane = &l;
+    QVERIFY(lane);
+    // One row per shown bin, every one at least binRowMin pixels tall and inside the lane.
+    QCOMPARE(lane->binFirst, info.rows.first);
+    QCOMPARE(lane->binRows, info.rows.count);
+    QVERIFY(lane->binRowHeight >= TraceLayout::binRowMin);
+    QVERIFY(lane->binTop(lane->binFirst) + lane->binRowHeight <= lane->height);
+    QCOMPARE(lane->binTop(lane->binFirst - 1), -1);
+    // Hovering a row names its bin, the sample's time and the count of that sample's bin.
+    const int x = plot.right() - 20;
+    const double time = t->viewBegin() + (x - plot.left()) * (t->viewEnd() - t->viewBegin()) / plot.width();
+    auto it = std::upper_bound(h.samples().begin(), h.samples().end(), time,
+                               [](double v, const pva::HeatmapSample& s) { return v < double(s.timestampNs); });
+    QVERIFY(it != h.samples().begin());
+    const pva::HeatmapSample& sample = *(it - 1);
+    for (int b = lane->binFirst; b < lane->binFirst + lane->binRows; ++b) {
+      const int y = plot.top() + lane->y + lane->binTop(b) + lane->binRowHeight / 2;
+      QCOMPARE(lane->binAt(lane->binTop(b) + lane->binRowHeight / 2), b);
+      const QString tip = t->toolTipAt(QPoint(x, y));
+      QVERIFY2(tip.contains(heatmapBinLabel(h.binEdges(), b, unit).toHtmlEscaped()), qPrintable(tip));
+      QVERIFY2(tip.contains(QStringLiteral("Values in the bin: %1 of").arg(formatCount(sample.bins[std::size_t(b)]))), qPrintable(tip));
+      QVERIFY2(tip.contains(formatTraceTime(double(sample.timestampNs), 1).left(10)), qPrintable(tip));
+    }
+    // The title row explains the colour scale with its range.
+    const QString scale = t->toolTipAt(QPoint(x, plot.top() + lane->y + 4));
+    QVERIFY2(scale.contains(QStringLiteral("from 1 (pale) to %1").arg(formatCount(info.maxCount))), qPrintable(scale));
+  }
+
+  void valueTicks() {
+    // Ticks cover the range in 1-2-5 steps, at least 3 and at most the number asked for.
+    auto check = [](double lo, double hi, int most, ValueTicks* out = nullptr) {
+      const ValueTicks t = niceValueTicks(lo, hi, most);
+      if (out) *out = t;
+      QVERIFY2(t.values.size() >= 3 && int(t.values.size()) <= std::max(most, 3), qPrintable(QString::number(t.values.size())));
+      QVERIFY(t.lo() <= std::min(lo, hi) && t.hi() >= std::max(lo, hi));
+      for (std::size_t i = 1; i < t.values.size(); ++i) QVERIFY(std::fabs(t.values[i] - t.values[i - 1] - t.step) < t.step * 1e-6);
+      const double mantissa = t.step / std::pow(10.0, std::floor(std::log10(t.step) + 1e-9));
+      QVERIFY2(std::fabs(mantissa - 1) < 1e-6 || std::fabs(mantissa - 2) < 1e-6 || std::fabs(mantissa - 5) < 1e-6,
+               qPrintable(QString::number(t.step)));
+    };
+    ValueTicks mb, fine, big;
+    check(0, 250, 4, &mb);
+    QCOMPARE(mb.values, (std::vector<double>{0, 100, 200, 300}));
+    QCOMPARE(formatTick(200, mb, QStringLiteral("MB")), QStringLiteral("200 MB"));
+    check(0, 0, 4);
+    check(5, 5, 4);
+    check(-3.2, 7.9, 6);
+    check(0.001, 0.0042, 5);
+    check(97.5, 98.25, 4);
+    check(0.001, 0.0042, 5, &fine);
+    QCOMPARE(formatTick(fine.values[1], fine, QString()), QString::number(fine.values[1], 'f', fine.decimals));
+    check(1e9, 3.2e9, 4, &big);
+    QVERIFY(big.scientific);
+    QVERIFY(formatTick(big.values[1], big, QStringLiteral("B")).endsWith(QStringLiteral("e+09 B")));
+  }
+
+  void graphLaneAxis() {
+    // The rich trace's "memory" graph: its value axis as drawn covers every sample of every
+    // series, with at least 3 labelled ticks in the graph's one unit.
+    auto page = openPage(m_rich);
+    QVERIFY(viewer_test::waitReady(page.get()));
+    TraceTimeline* t = page->timeline();
+    const TraceGraphInfo& info = page->index()->processes[0].graphs.at(0);
+    const QString unit = QString::fromStdString(info.graph->unit());
+    QCOMPARE(unit, QStringLiteral("MB"));
+    for (const TraceLane& l : t->layout().lanes) {
+      if (l.kind != TraceLane::Kind::Graph) continue;
+      const ValueTicks ticks = t->graphTicks(l);
+      QVERIFY(ticks.values.size() >= 3);
+      QVERIFY(ticks.lo() <= info.min && ticks.hi() >= info.max);
+      for (const pva::TraceSeries& s : info.graph->series())
+        for (const pva::SeriesSample& v : s.samples()) QVERIFY(v.value >= ticks.lo() && v.value <= ticks.hi());
+      for (double v : ticks.values) {
+        const QString label = formatTick(v, ticks, unit);
+        QVERIFY2(label.endsWith(QStringLiteral(" MB")) && label.count(QLatin1Char(' ')) == 1, qPrintable(label));
+      }
+      // Room for every label: at least a line of text between ticks.
+      const auto [top, bottom] = TraceTimeline::graphSpan(l);
+      QVERIFY((bottom - top) / double(ticks.values.size() - 1) >= t->fontMetrics().height());
+    }
   }
 
   void layoutFollowsOptions() {

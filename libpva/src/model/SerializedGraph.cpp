@@ -1,5 +1,6 @@
 // pva::openSerializedGraph and where a report's serialized graph lives; the decoding is in
 // storage/SerializedGraphFile.
+#include "../FromMemory.hpp"
 #include "../storage/SerializedGraphFile.hpp"
 
 #include <profiler/Schema.hpp>
@@ -15,6 +16,15 @@ SerializedGraph openSerializedGraph(const std::string& path, SerializedGraphDeta
   source.path = path;
   return storage::readSerializedGraph(source, detail);
 }
+
+namespace detail {
+
+SerializedGraph openSerializedGraphImage(const std::string& name, std::string_view bytes, SerializedGraphDetail detail) {
+  const storage::FileImage image{bytes};
+  return storage::readSerializedGraph(storage::Source{name, &image}, detail);
+}
+
+} // namespace detail
 
 std::string serializedGraphPath(const Report& report) {
   namespace S = tessera::profiler::schema;

@@ -1,5 +1,6 @@
 // The Host trace timeline: flame lanes per thread (file -> process -> thread, collapsible),
-// instant events as lollipop markers, line graphs and heatmaps as their own lanes, a time axis,
+// instant events as lollipop markers, line graphs (with a value axis) and heatmaps (with a bin
+// axis and a colour scale) as their own lanes, a time axis,
 // the visible window's statistics and an overview strip of the whole trace whose window can be
 // dragged.
 //
@@ -18,6 +19,7 @@
 #include "core/TraceIndex.hpp"
 #include "core/TraceLayout.hpp"
 #include "core/TraceLod.hpp"
+#include "core/ValueAxis.hpp"
 
 #include <memory>
 #include <vector>
@@ -81,6 +83,11 @@ public:
   };
   Hit hitTest(QPoint pos) const;
   QString toolTipAt(QPoint pos) const;
+  /// A graph lane's value axis as drawn: ticks over its data's range (also for tests).
+  ValueTicks graphTicks(const TraceLane& lane) const;
+  /// A graph lane's chart, top to bottom, relative to the lane's top: where the highest and
+  /// lowest ticks are drawn.
+  static std::pair<int, int> graphSpan(const TraceLane& lane);
 
 signals:
   void selectionChanged(TraceEventRef ref);
@@ -122,6 +129,7 @@ private:
   void paintThreadLane(QPainter& p, const TraceLane& lane, int top) const;
   void paintGraphLane(QPainter& p, const TraceLane& lane, int top) const;
   void paintHeatmapLane(QPainter& p, const TraceLane& lane, int top) const;
+  void paintHeatmapHeader(QPainter& p, const TraceLane& lane, int top) const;
   void paintSelection(QPainter& p) const;
   QString timeLabel(double ns, double stepNs) const;
   QString eventToolTip(const Hit& hit) const;

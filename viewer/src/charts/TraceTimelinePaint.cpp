@@ -4,9 +4,11 @@
 #include "charts/TraceTimeline.hpp"
 
 #include "core/Format.hpp"
+#include "core/HeatmapAxis.hpp"
 #include "core/TraceTime.hpp"
 
 #include <QPainter>
+#include <QLinearGradient>
 #include <QPainterPath>
 #include <QScrollBar>
 
@@ -28,14 +30,6 @@ QString formatValue(double v, const QString& unit) {
   return unit.isEmpty() ? number : number + QLatin1Char(' ') + unit;
 }
 
-// Heatmap counts: pale yellow (few) to deep red (many), readable on light and dark themes.
-QColor heatColor(double fraction) {
-  const QColor lo(255, 237, 160), hi(189, 0, 38);
-  const double f = 0.15 + 0.85 * std::clamp(fraction, 0.0, 1.0);
-  return QColor::fromRgbF(float(lo.redF() + (hi.redF() - lo.redF()) * f), float(lo.greenF() + (hi.greenF() - lo.greenF()) * f),
-                          float(lo.blueF() + (hi.blueF() - lo.blueF()) * f));
-}
-
 QString kindName(pva::InstantEvent::Kind kind) {
   switch (kind) {
   case pva::InstantEvent::Kind::Instant: return QObject::tr("instant event");
@@ -46,6 +40,20 @@ QString kindName(pva::InstantEvent::Kind kind) {
 }
 
 QString escaped(const QString& s) { return s.toHtmlEscaped(); }
+
+QFont smallFont(const QFont& f) {
+  QFont small = f;
+  small.setPointSizeF(f.pointSizeF() * 0.85);
+  return small;
+}
+
+/// Axis labels (a graph's ticks, a heatmap's bins) sit right-aligned in the label column, against
+/// the chart; this is the space they take there.
+int axisLabelWidth(const QFontMetrics& fm, const QStringList& labels) {
+  int w = 0;
+  for (const QString& l : labels) w = std::max(w, fm.horizontalAdvance(l));
+  return w;
+}
 
 } // namespace
 
@@ -183,10 +191,7 @@ void TraceTimeline::paintLaneLabel(QPainter& p, const TraceLane& lane, int top) 
   if (lane.kind == TraceLane::Kind::File)
     title = tr("%1 (format %2)").arg(lane.title, m_index->formatVersion);
   p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, p.fontMetrics().elidedText(title, Qt::ElideMiddle, textRect.width()));
-  p.setFont(font());
-  QFont small = font();
-  small.setPointSizeF(small.pointSizeF() * 0.85);
-  p.setFont(small);
+  p.setFont(smallFont(font()));
   QColor dim = textColor();
   dim.setAlpha(150);
   p.setPen(dim);
@@ -197,19 +202,52 @@ void TraceTimeline::paintLaneLabel(QPainter& p, const TraceLane& lane, int top) 
     p.drawText(QRect(textX, lineY, labelWidth - textX - 6, 16), Qt::AlignLeft | Qt::AlignVCenter,
                tr("%1 events").arg(formatCount(events)));
   } else if (lane.kind == TraceLane::Kind::Graph) {
+    // Series legend on the left, the value axis right-aligned against the chart.
     const pva::TraceGraph& g = *m_index->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)].graph;
+    const ValueTicks ticks = graphTicks(lane);
+    const QString unit = QString::fromStdString(g.unit());
+    QStringList labels;
+    for (double v : ticks.values) labels << formatTick(v, ticks, unit);
+    const int axisWidth = axisLabelWidth(p.fontMetrics(), labels);
+    const auto [yHi, yLo] = graphSpan(lane);
+    const int fh = p.fontMetrics().height();
+    int lastY = top - fh; // the last label drawn: none overlaps it
+    for (int i = int(ticks.values.size()) - 1; i >= 0; --i) {
+      const double share = (ticks.values[std::size_t(i)] - ticks.lo()) / (ticks.hi() - ticks.lo());
+      const int y = top + int(std::lround(yLo - share * (yLo - yHi)));
+      if (y - lastY < fh) continue;
+      lastY = y;
+      p.setPen(textColor());
+      p.drawText(QRect(labelWidth - 10 - axisWidth, y - fh / 2, axisWidth, fh), Qt::AlignRight | Qt::AlignVCenter,
+                 labels[i]);
+      p.setPen(gridColor());
+      p.drawLine(labelWidth - 6, y, labelWidth - 1, y);
+    }
+    const int legendWidth = labelWidth - 16 - axisWidth - textX;
     int y = lineY;
     for (std::size_t s = 0; s < g.series().size() && y + 14 <= top + lane.height; ++s, y += 14) {
       p.fillRect(QRect(textX, y + 4, 10, 6), seriesColor(int(s)));
       p.setPen(dim);
-      p.drawText(QRect(textX + 14, y, labelWidth - textX - 20, 14), Qt::AlignLeft | Qt::AlignVCenter,
-                 p.fontMetrics().elidedText(QString::fromStdString(g.series()[s].name()), Qt::ElideRight, labelWidth - textX - 20));
+      p.drawText(QRect(textX + 14, y, legendWidth - 14, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                 p.fontMetrics().elidedText(QString::fromStdString(g.series()[s].name()), Qt::ElideRight, legendWidth - 14));
     }
   } else if (lane.kind == TraceLane::Kind::Heatmap) {
+    // The bin axis: each row's value range, right-aligned against the chart; every k-th row when
+    // the rows are thinner than the text.
     const pva::TraceHeatmap& h = *m_index->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)].heatmap;
     const QString unit = QString::fromStdString(h.unit());
-    p.drawText(QRect(textX, lineY, labelWidth - textX - 6, 16), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("%1 bins%2").arg(h.binEdges().size() + 1).arg(unit.isEmpty() ? QString() : QStringLiteral(", ") + unit));
+    const int fh = p.fontMetrics().height();
+    const int every = std::max(1, (fh + lane.binRowHeight - 1) / lane.binRowHeight);
+    for (int row = 0; row < lane.binRows; ++row) {
+      const int bin = lane.binFirst + lane.binRows - 1 - row;
+      const int y = top + lane.binTop(bin) + lane.binRowHeight / 2;
+      p.setPen(gridColor());
+      p.drawLine(labelWidth - 5, y, labelWidth - 1, y);
+      if ((lane.binRows - 1 - row) % every != 0) continue;
+      p.setPen(textColor());
+      p.drawText(QRect(textX, y - fh / 2, labelWidth - 8 - textX, fh), Qt::AlignRight | Qt::AlignVCenter,
+                 heatmapBinLabel(h.binEdges(), bin, unit));
+    }
   }
   p.setFont(font());
 }
@@ -282,17 +320,41 @@ void TraceTimeline::paintThreadLane(QPainter& p, const TraceLane& lane, int top)
   }
 }
 
+std::pair<int, int> TraceTimeline::graphSpan(const TraceLane& lane) {
+  // Half a label's height of room above the top tick and below the bottom one.
+  return {lane.chartTop + 6, lane.height - TraceLayout::lanePadding - 6};
+}
+
+ValueTicks TraceTimeline::graphTicks(const TraceLane& lane) const {
+  const TraceGraphInfo& info = m_index->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)];
+  const auto [yHi, yLo] = graphSpan(lane);
+  // A labelled tick every 20 px or more; never fewer than 3.
+  return niceValueTicks(info.min, info.max, std::max(3, 1 + (yLo - yHi) / 20));
+}
+
 void TraceTimeline::paintGraphLane(QPainter& p, const TraceLane& lane, int top) const {
   const QRect plot = plotRect();
   const TraceViewport v = viewport();
   const TraceGraphInfo& info = m_index->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)];
   const pva::TraceGraph& g = *info.graph;
-  const double y0 = top + lane.height - 6, y1 = top + 8;
-  const double lo = info.min, hi = info.max > info.min ? info.max : info.min + 1;
+  const auto [spanHi, spanLo] = graphSpan(lane);
+  const double y0 = top + spanLo, y1 = top + spanHi;
+  const ValueTicks ticks = graphTicks(lane);
+  const double lo = ticks.lo(), hi = ticks.hi();
   auto yOf = [&](double value) { return y0 - (value - lo) / (hi - lo) * (y0 - y1); };
-  p.setPen(gridColor());
-  p.drawLine(QPointF(plot.left(), y0), QPointF(plot.right(), y0));
-  p.drawLine(QPointF(plot.left(), y1), QPointF(plot.right(), y1));
+  // A grid line per tick (the labels are in the label column, paintLaneLabel).
+  QColor grid = gridColor();
+  for (double t : ticks.values) {
+    p.setPen(t == lo || t == hi ? grid : grid.lighter(115));
+    p.drawLine(QPointF(plot.left(), std::round(yOf(t))), QPointF(plot.right(), std::round(yOf(t))));
+  }
+  p.setPen(textColor());
+  p.setFont(smallFont(font()));
+  const QString unit = QString::fromStdString(g.unit());
+  p.drawText(QRect(plot.left() + 6, top, plot.width() - 12, lane.chartTop), Qt::AlignLeft | Qt::AlignVCenter,
+             unit.isEmpty() ? tr("%n series", nullptr, int(g.series().size()))
+                            : tr("%n series, in %1", nullptr, int(g.series().size())).arg(unit));
+  p.setFont(font());
   p.setRenderHint(QPainter::Antialiasing, true);
   for (std::size_t s = 0; s < g.series().size(); ++s) {
     const std::vector<TraceColumnRange> cols = visibleSamples(g.series()[s].samples(), v);
@@ -320,11 +382,6 @@ void TraceTimeline::paintGraphLane(QPainter& p, const TraceLane& lane, int top) 
     p.drawPolyline(line);
   }
   p.setRenderHint(QPainter::Antialiasing, false);
-  // Scale in one notation, at the top and bottom of the plot.
-  const QString unit = QString::fromStdString(g.unit());
-  p.setPen(textColor());
-  p.drawText(QRectF(plot.left() + 4, y1 - 8, 200, 14), Qt::AlignLeft | Qt::AlignVCenter, formatValue(hi, unit));
-  p.drawText(QRectF(plot.left() + 4, y0 - 14, 200, 14), Qt::AlignLeft | Qt::AlignVCenter, formatValue(lo, unit));
 }
 
 void TraceTimeline::paintHeatmapLane(QPainter& p, const TraceLane& lane, int top) const {
@@ -332,10 +389,15 @@ void TraceTimeline::paintHeatmapLane(QPainter& p, const TraceLane& lane, int top
   const TraceViewport v = viewport();
   const TraceHeatmapInfo& info = m_index->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)];
   const auto& samples = info.heatmap->samples();
+  paintHeatmapHeader(p, lane, top);
+  // Faint lines between the bins' rows.
+  p.setPen(gridColor().lighter(112));
+  for (int r = 1; r < lane.binRows; ++r) {
+    const int y = top + lane.chartTop + r * lane.binRowHeight;
+    p.drawLine(plot.left(), y, plot.right(), y);
+  }
   if (samples.empty() || info.maxCount == 0) return;
   const int bins = int(info.heatmap->binEdges().size()) + 1;
-  const double h = double(lane.height - TraceLayout::lanePadding - 2) / bins;
-  const double bottom = top + lane.height - TraceLayout::lanePadding;
   // A sample's histogram holds until the next sample; the last one for the mean interval.
   const double lastSpan = samples.size() > 1
                               ? double(samples.back().timestampNs - samples.front().timestampNs) / double(samples.size() - 1)
@@ -362,12 +424,55 @@ void TraceTimeline::paintHeatmapLane(QPainter& p, const TraceLane& lane, int top
     for (std::size_t s = i; s < next; ++s)
       for (std::size_t b = 0; b < samples[s].bins.size() && b < counts.size(); ++b) counts[b] = std::max(counts[b], samples[s].bins[b]);
     const double a = std::max(x0, -1.0), z = std::min(x1, double(v.width) + 1);
-    for (int b = 0; b < bins; ++b) {
+    for (int b = lane.binFirst; b < lane.binFirst + lane.binRows && b < bins; ++b) {
       if (counts[std::size_t(b)] == 0) continue;
-      p.fillRect(QRectF(plot.left() + a, bottom - (b + 1) * h, z - a, h), heatColor(double(counts[std::size_t(b)]) / info.maxCount));
+      p.fillRect(QRectF(plot.left() + a, top + lane.binTop(b), z - a, lane.binRowHeight),
+                 heatmapColor(double(counts[std::size_t(b)]) / info.maxCount));
     }
     i = next;
   }
+}
+
+void TraceTimeline::paintHeatmapHeader(QPainter& p, const TraceLane& lane, int top) const {
+  // Left: how many bins there are and which are shown. Right: the colour scale, count 1 to the
+  // largest count of any bin in any sample.
+  const QRect plot = plotRect();
+  const TraceHeatmapInfo& info = m_index->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)];
+  const QString unit = QString::fromStdString(info.heatmap->unit());
+  p.setFont(smallFont(font()));
+  const QFontMetrics fm = p.fontMetrics();
+  const QRect row(plot.left() + 6, top, plot.width() - 12, lane.chartTop);
+  const int rampWidth = 120;
+  const QString from = QStringLiteral("1"), to = formatCount(info.maxCount);
+  const QString title = tr("values per bin per sample:");
+  int x = row.right() - fm.horizontalAdvance(to);
+  p.setPen(textColor());
+  if (info.maxCount > 0) {
+    p.drawText(QRect(x, row.top(), fm.horizontalAdvance(to), row.height()), Qt::AlignVCenter, to);
+    x -= 4 + rampWidth;
+    const QRect ramp(x, row.top() + 5, rampWidth, row.height() - 9);
+    QLinearGradient gradient(ramp.topLeft(), ramp.topRight());
+    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, heatmapColor(info.maxCount <= 1 ? 1.0 : (1 + (info.maxCount - 1) * i / 8.0) / info.maxCount));
+    p.fillRect(ramp, gradient);
+    p.setPen(gridColor());
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(ramp.adjusted(0, 0, -1, -1));
+    p.setPen(textColor());
+    x -= 4 + fm.horizontalAdvance(from);
+    p.drawText(QRect(x, row.top(), fm.horizontalAdvance(from), row.height()), Qt::AlignVCenter, from);
+    x -= 6 + fm.horizontalAdvance(title);
+    p.drawText(QRect(x, row.top(), fm.horizontalAdvance(title), row.height()), Qt::AlignVCenter, title);
+  }
+  const HeatmapRows& rows = info.rows;
+  QString bins = rows.all() ? tr("%n bins", nullptr, rows.total)
+                            : tr("bins %1 to %2 of %3 hold values (the empty bins outside are not drawn)")
+                                  .arg(rows.first + 1)
+                                  .arg(rows.first + rows.count)
+                                  .arg(rows.total);
+  if (!unit.isEmpty()) bins += tr(", edges in %1").arg(unit);
+  p.drawText(QRect(row.left(), row.top(), x - 12 - row.left(), row.height()), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(bins, Qt::ElideRight, x - 12 - row.left()));
+  p.setFont(font());
 }
 
 void TraceTimeline::paintSelection(QPainter& p) const {
@@ -431,25 +536,27 @@ QString TraceTimeline::chartToolTip(const TraceLane& lane, QPoint pos) const {
     }
     return text;
   }
-  const pva::TraceHeatmap& h = *proc.heatmaps[std::size_t(lane.chart)].heatmap;
+  const TraceHeatmapInfo& info = proc.heatmaps[std::size_t(lane.chart)];
+  const pva::TraceHeatmap& h = *info.heatmap;
   const auto& samples = h.samples();
+  const int laneTop = plotRect().top() + lane.y - m_vscroll->value();
+  const int bin = lane.binAt(pos.y() - laneTop);
+  if (bin < 0)
+    return tr("<b>%1</b><br>Colour: how many values of a sample fell in a bin, from 1 (pale) to %2 (dark); "
+              "empty bins are not drawn")
+        .arg(escaped(lane.title), formatCount(info.maxCount));
+  const QString range = heatmapBinLabel(h.binEdges(), bin, QString::fromStdString(h.unit()));
   auto it = std::upper_bound(samples.begin(), samples.end(), t,
                              [](double x, const pva::HeatmapSample& a) { return x < double(a.timestampNs); });
-  if (it == samples.begin()) return lane.title;
+  if (it == samples.begin())
+    return QStringLiteral("<b>%1</b><br>%2: %3<br>%4").arg(escaped(lane.title), tr("Bin"), escaped(range), tr("no sample yet"));
   const pva::HeatmapSample& s = *(it - 1);
-  const int bins = int(h.binEdges().size()) + 1;
-  const int top = plotRect().top() + lane.y - m_vscroll->value();
-  const double binHeight = double(lane.height - TraceLayout::lanePadding - 2) / bins;
-  const int bin = std::clamp(int((top + lane.height - TraceLayout::lanePadding - pos.y()) / binHeight), 0, bins - 1);
-  const auto& edges = h.binEdges();
-  const QString unit = QString::fromStdString(h.unit());
-  QString range;
-  if (edges.empty()) range = tr("all values");
-  else if (bin == 0) range = QStringLiteral("< %1").arg(formatValue(edges.front(), unit));
-  else if (bin == bins - 1) range = QStringLiteral("≥ %1").arg(formatValue(edges.back(), unit));
-  else range = QStringLiteral("[%1, %2)").arg(formatValue(edges[std::size_t(bin - 1)], unit), formatValue(edges[std::size_t(bin)], unit));
   const std::uint32_t count = std::size_t(bin) < s.bins.size() ? s.bins[std::size_t(bin)] : 0;
-  return QStringLiteral("<b>%1</b> %2<br>%3: %4").arg(escaped(lane.title), formatTraceTime(double(s.timestampNs), v.nsPerPx), range).arg(count);
+  std::uint64_t total = 0;
+  for (std::uint32_t c : s.bins) total += c;
+  return QStringLiteral("<b>%1</b><br>%2: %3<br>%4: %5<br>%6: %7 of %8")
+      .arg(escaped(lane.title), tr("Bin"), escaped(range), tr("Sample at"), formatTraceTime(double(s.timestampNs), v.nsPerPx),
+           tr("Values in the bin"), formatCount(count), formatCount(total));
 }
 
 } // namespace tessera::viewer

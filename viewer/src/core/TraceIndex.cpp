@@ -225,9 +225,11 @@ TraceIndex buildTraceIndex(pva::Trace trace, Progress& progress) {
       proc.graphs.push_back(info);
     }
     for (const pva::TraceHeatmap& h : p.heatmaps()) {
-      TraceHeatmapInfo info{&h, 0};
+      TraceHeatmapInfo info;
+      info.heatmap = &h;
+      info.maxCount = heatmapMaxCount(h);
+      info.rows = heatmapRows(h);
       for (const pva::HeatmapSample& s : h.samples()) {
-        for (std::uint32_t c : s.bins) info.maxCount = std::max(info.maxCount, c);
         index.endNs = std::max(index.endNs, s.timestampNs);
         first = std::min(first, s.timestampNs);
       }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/Background.hpp"
+#include "core/HeatmapAxis.hpp"
 
 #include <pva/Trace.hpp>
 
@@ -81,6 +82,7 @@ struct TraceGraphInfo {
 struct TraceHeatmapInfo {
   const pva::TraceHeatmap* heatmap = nullptr;
   std::uint32_t maxCount = 0; ///< the largest bin count of any sample (the colour scale)
+  HeatmapRows rows;           ///< the bins the lane shows
 };
 
 struct TraceProcessIndex {

@@ -7,6 +7,17 @@ namespace tessera::viewer {
 
 int TraceLane::rowTop(int depth) const { return instantHeight + depth * TraceLayout::rowHeight; }
 
+int TraceLane::binTop(int bin) const {
+  if (bin < binFirst || bin >= binFirst + binRows) return -1;
+  return chartTop + (binFirst + binRows - 1 - bin) * binRowHeight;
+}
+
+int TraceLane::binAt(int atY) const {
+  if (binRowHeight <= 0 || atY < chartTop) return -1;
+  const int row = (atY - chartTop) / binRowHeight;
+  return row < binRows ? binFirst + binRows - 1 - row : -1;
+}
+
 int TraceLayout::laneAt(int y) const {
   if (y < 0 || y >= height) return -1;
   auto it = std::upper_bound(lanes.begin(), lanes.end(), y, [](int v, const TraceLane& l) { return v < l.y; });
@@ -73,7 +84,8 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
     if (add(header, TraceLayout::headerHeight)->collapsed) continue;
 
     for (std::size_t h = 0; h < proc.heatmaps.size(); ++h) {
-      const pva::TraceHeatmap& map = *proc.heatmaps[h].heatmap;
+      const TraceHeatmapInfo& info = proc.heatmaps[h];
+      const pva::TraceHeatmap& map = *info.heatmap;
       TraceLane lane;
       lane.kind = TraceLane::Kind::Heatmap;
       lane.process = int(p);
@@ -81,8 +93,11 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       lane.key = QStringLiteral("p%1h%2").arg(p).arg(h);
       lane.title = QString::fromStdString(map.name());
       lane.indent = 2;
-      const int bins = int(map.binEdges().size()) + 1;
-      add(lane, std::clamp(bins * 8, 48, 128) + TraceLayout::lanePadding);
+      lane.chartTop = TraceLayout::rowHeight;
+      lane.binFirst = info.rows.first;
+      lane.binRows = std::max(info.rows.count, 1);
+      lane.binRowHeight = std::clamp(TraceLayout::binAreaTarget / lane.binRows, TraceLayout::binRowMin, TraceLayout::binRowMax);
+      add(lane, lane.chartTop + lane.binRows * lane.binRowHeight + TraceLayout::lanePadding);
     }
 
     auto addThreadLane = [&](int thread, QString key, QString title) {
@@ -118,6 +133,7 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       lane.key = QStringLiteral("p%1g%2").arg(p).arg(g);
       lane.title = QString::fromStdString(graph.name());
       lane.indent = 2;
+      lane.chartTop = TraceLayout::rowHeight;
       add(lane, TraceLayout::graphHeight);
     }
   }

@@ -1,6 +1,7 @@
 // The vertical layout of the trace timeline: file -> process -> lanes (heatmaps first, then one
 // flame lane per thread, or one per process when "Merge all charts" is on, then line graphs), with
-// collapsed lanes shrunk. Pure and cheap (O(lanes)); recomputed when an option changes.
+// collapsed lanes shrunk. Chart lanes have a title row (the colour scale, the bins' count) above
+// the chart; a heatmap has one row per bin it shows (HeatmapAxis.hpp says which). Pure and cheap (O(lanes)); recomputed when an option changes.
 #pragma once
 
 #include "core/TraceIndex.hpp"
@@ -25,9 +26,17 @@ struct TraceLane {
   int y = 0, height = 0;
   int instantHeight = 0; ///< Thread lanes: the row of instant-event markers at the top
   int depthRows = 0;     ///< Thread lanes: flame rows shown (1 when collapsed)
+  /// Graph / Heatmap lanes: where the chart starts below the title row, relative to the lane's top.
+  int chartTop = 0;
+  /// Heatmap lanes: the bins shown (TraceHeatmapInfo::rows, highest at the top) and their height.
+  int binFirst = 0, binRows = 0, binRowHeight = 0;
 
   /// Top of the flame row for `depth`, relative to the lane's top.
   int rowTop(int depth) const;
+  /// Heatmap lanes: top of bin `bin`'s row relative to the lane's top (-1 when not shown), and
+  /// the bin whose row holds `y` (relative to the lane's top; -1 when none).
+  int binTop(int bin) const;
+  int binAt(int atY) const;
 };
 
 struct TraceLayoutOptions {
@@ -36,7 +45,9 @@ struct TraceLayoutOptions {
 };
 
 struct TraceLayout {
-  static constexpr int headerHeight = 20, rowHeight = 18, instantRowHeight = 16, graphHeight = 84, lanePadding = 4;
+  static constexpr int headerHeight = 20, rowHeight = 18, instantRowHeight = 16, graphHeight = 104, lanePadding = 4;
+  /// Heatmap bin rows: as tall as this when few, never thinner than binRowMin.
+  static constexpr int binRowMax = 16, binRowMin = 6, binAreaTarget = 168;
 
   std::vector<TraceLane> lanes;
   int height = 0;
