@@ -356,10 +356,48 @@ private slots:
     QVERIFY(row >= 0);
     QCOMPARE(details->data(details->index(row, 1), StepDetailsModel::RawRole).toULongLong(), qulonglong(cycles));
     QCOMPARE(details->data(details->index(row + 1, 1), StepDetailsModel::RawRole).toULongLong(), qulonglong(steps));
+    QVERIFY(!details->value(QStringLiteral("Cycles in run '%1'").arg(h.runs[0].name)).isEmpty()); // the run shown
+    QApplication::processEvents();
+    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-details")) + QStringLiteral("/mlp-block-details.png")));
     // Clicking a step afterwards clears the block.
     const QRect stepRect = tl->stepRect(0, first);
     QTest::mouseClick(tl, Qt::LeftButton, {}, stepRect.center());
     QVERIFY(!tl->selectedBlock());
+  }
+
+  void flameLanesRenderZoomedOutAndIn() {
+    // The flame lanes of each sample, whole (the first run) and zoomed into its first steps,
+    // saved for a look (build/tests/viewer/tmp/flame/*.png): blocks named where they fit.
+    const QString dir = viewer_test::tmpDir(QStringLiteral("flame"));
+    const std::pair<QString, QString> samples[] = {{QStringLiteral("mlp"), viewer_test::mlpReport()},
+                                                   {QStringLiteral("pipeline"), viewer_test::pipelineReport()},
+                                                   {QStringLiteral("mlp-big"), viewer_test::mlpBigReport()}};
+    for (const auto& [name, path] : samples) {
+      ExecutionPage page;
+      page.resize(1400, 900);
+      page.show();
+      page.setMode(ExecutionTimeline::Mode::Flame);
+      page.setDocument(Document::resolve(path));
+      QVERIFY(viewer_test::waitReady(&page));
+      ExecutionTimeline* tl = page.timeline();
+      const QImage whole = page.grab().toImage();
+      QVERIFY(whole.save(dir + QStringLiteral("/%1-out.png").arg(name)));
+      // The forward pass of the first training step: the first steps with an operation.
+      const ExecutionIndex& index = *tl->tracks()[0].index;
+      std::size_t first = 0;
+      while (first < index.entries(0) && index.stepOperation(index.step(0, first)) == kNoOperation) ++first;
+      QVERIFY(first < index.entries(0));
+      const std::size_t last = std::min(index.entries(0) - 1, first + 60);
+      tl->setView(double(index.begin(0, first)), double(index.end(0, last)));
+      QApplication::processEvents();
+      const QImage zoomed = page.grab().toImage();
+      QVERIFY(zoomed.save(dir + QStringLiteral("/%1-in.png").arg(name)));
+      QVERIFY(viewer_test::distinctColors(tl->grab().toImage()) >= 12);
+      std::size_t wide = 0;
+      for (unsigned d = 0; d < tl->tracks()[0].flame->depth; ++d)
+        for (const auto& b : tl->flameBlocksInView(0, 0, d)) wide += b.rect.width() >= 60;
+      QVERIFY(wide >= 4); // wide enough to carry their names
+    }
   }
 
   void modelsPassTheTester() {

@@ -182,18 +182,26 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
     }
     return rows;
   }
-  // Rows in weight units: a steps row is 1, flame rows 0.75, a blocks row 0.6.
-  double weight = 0;
+  // Rows in weight units: a steps row is 1, flame rows 0.75, a blocks row 0.6. Flame rows stop
+  // growing at kFlameRowMax (a line of text): the steps take the rest of the height.
+  double weight = 0, flameRows = 0;
   int gaps = 0;
   for (std::size_t t = 0; t < m_tracks.size(); ++t) {
     if (!m_tracks[t].index) continue;
     const auto& h = m_tracks[t].index->header();
-    const double flame = m_mode == Mode::Flame ? 0.75 * flameDepth(t) : 0.0;
-    weight += h.numIpus * (1.0 + flame + (h.blocks.empty() ? 0.0 : 0.6));
+    const double flame = m_mode == Mode::Flame ? flameDepth(t) : 0.0;
+    weight += h.numIpus * (1.0 + (h.blocks.empty() ? 0.0 : 0.6));
+    flameRows += h.numIpus * flame;
     gaps += int(h.numIpus);
   }
   if (weight <= 0) return rows;
-  const double unit = std::clamp((plot.height() - headerSpace - gaps * kLaneGap) / weight, 5.0, 90.0);
+  const double room = plot.height() - headerSpace - gaps * kLaneGap;
+  double unit = std::clamp(room / (weight + 0.75 * flameRows), 5.0, 90.0);
+  double flameHeight = 0.75 * unit;
+  if (flameHeight > kFlameRowMax) {
+    flameHeight = kFlameRowMax;
+    unit = std::clamp((room - flameRows * flameHeight) / weight, 5.0, 90.0);
+  }
   double y = plot.top();
   for (std::size_t t = 0; t < m_tracks.size(); ++t) {
     if (headers) y += kTrackHeader;
@@ -202,7 +210,7 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
     for (unsigned lane = 0; lane < h.numIpus; ++lane) {
       if (m_mode == Mode::Flame)
         for (unsigned d = 0; d < flameDepth(t); ++d) {
-          const double hgt = 0.75 * unit;
+          const double hgt = flameHeight;
           rows.push_back({t, lane, d, RowKind::Flame, QRect(plot.left(), int(y), plot.width(), std::max(3, int(hgt) - 1))});
           y += hgt;
         }

@@ -140,6 +140,7 @@ private:
   static constexpr int kAxisHeight = 36; ///< run names above, tick labels below
   static constexpr int kTrackHeader = 18;
   static constexpr int kLaneGap = 3;
+  static constexpr double kFlameRowMax = 22; ///< px: a flame row is a line of text at most
   static constexpr double kMinSpan = 8; ///< cycles: the deepest zoom
 
   enum class RowKind { Steps, Flame, Blocks, Bsp };

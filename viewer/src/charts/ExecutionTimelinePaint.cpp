@@ -110,7 +110,7 @@ QColor ExecutionTimeline::flameColor(const FlameRows& flame, const ExecutionHead
   // golden ratio.
   const double hue = flame.operations ? (id < header.pathNodes.size() ? header.pathNodes[id].hue : 0.0)
                                       : std::fmod(id * 0.618034, 1.0);
-  return QColor::fromHsvF(float(hue), merged ? 0.45f : 0.30f, 0.95f);
+  return QColor::fromHsvF(float(hue), merged ? 0.36f : 0.30f, merged ? 0.90f : 0.95f);
 }
 
 QString ExecutionTimeline::flameBlockName(const FlameBlock& block) const {
@@ -287,7 +287,8 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
     const ExecutionIndex& index = *m_tracks[t].index;
     for (unsigned run = 0; run < index.header().runs.size(); ++run) {
       std::uint64_t from = 0, to = 0;
-      if (!index.runSpan(run, &from, &to) || double(to) < m_window.from() || double(from) > m_window.to()) continue;
+      // A run ending where the view starts (the run before a picked one) is not in view.
+      if (!index.runSpan(run, &from, &to) || double(to) <= m_window.from() || double(from) >= m_window.to()) continue;
       const int x = std::max(plot.left(), int(std::lround(timeToX(double(from)))));
       QPen pen(QColor(0xd37295), 1, Qt::DashLine);
       p.setPen(pen);

@@ -129,13 +129,13 @@ StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, 
   where();
   const pva::OperationExecution inBlock = pva::operationExecution(group, steps);
   count(tr("Cycles in this block"), inBlock.cycles);
-  count(tr("Steps of it in this block"), inBlock.steps);
+  count(tr("Its steps in this block"), inBlock.steps);
   if (scope) {
     const pva::OperationExecution inScope = pva::operationExecution(group, *scope);
     const QString what = QString::fromStdString(scope->scope.runs == pva::Scope::Runs::OneRun ? "run '" + scope->scope.runName + "'"
                                                                                               : std::string("all runs"));
     count(tr("Cycles in %1").arg(what), inScope.cycles);
-    count(tr("Steps of it in %1").arg(what), inScope.steps);
+    count(tr("Its steps in %1").arg(what), inScope.steps);
   }
   if (exact) {
     const pva::SourceLocation& loc = exact->debugContext()->location();

@@ -165,8 +165,6 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
     info.depth = std::uint16_t(std::min(depth, 65535u));
   }
 
-  readOperations(report, h);
-
   if (report.outOfMemory()) {
     h.noExecutionReason = QCoreApplication::translate("Execution", "Compilation ran out of tile memory, so the program never ran.");
     return h;
@@ -375,9 +373,13 @@ std::uint64_t ExecutionIndex::memoryBytes() const {
 /// The only writer of an index: keeps its own counts and publishes them with release stores.
 class ExecutionIndexWriter {
 public:
-  explicit ExecutionIndexWriter(ExecutionIndex& index)
+  ExecutionIndexWriter(ExecutionIndex& index, const pva::Report& report)
       : m_index(index), m_count(index.numLanes(), 0), m_cum(index.numLanes()), m_shift(index.numLanes(), 0),
         m_lastEnd(index.numLanes(), 0), m_lastBegin(index.numLanes(), 0) {
+    // The operations are read here, not with the header: OperationAnalysis reads every program
+    // and variable, which would delay the first paint. No reader looks at them before the
+    // first step is published (release store in publish()).
+    readOperations(report, index.m_header);
     const ExecutionHeader& h = index.header();
     // Operation lanes when debug.cbor names operations; the program tree otherwise.
     m_flame.operations = h.operationDepth > 0;
@@ -503,7 +505,7 @@ FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progres
   const pva::ExecutionSteps steps = report.execution().steps();
   if (steps.size() != index.numSteps())
     throw pva::Exception(doc.profilePath().toStdString() + ": the execution changed while it was being read");
-  ExecutionIndexWriter writer(index);
+  ExecutionIndexWriter writer(index, report);
   std::uint64_t i = 0;
   for (const pva::ExecutionStep& step : steps) {
     const pva::ProgramPtr program = step.program();

@@ -92,13 +92,17 @@ struct ExecutionHeader {
   unsigned blocksTile = 0;                    ///< the tile of each IPU that recorded blocks
   /// Operations, when debug.cbor is beside the report (else all empty). Programs whose debug
   /// context names no operation (an unnamed context: the samples' host copies) map to none.
+  /// Filled by fillExecutionIndex (not readExecutionHeader: reading them takes as long as
+  /// reading every program and variable) before it publishes the first step: read them only
+  /// once ExecutionIndex::loadedSteps() > 0.
   std::vector<ExecOperationInfo> operations;
   std::vector<std::uint32_t> programOperation; ///< by program id: an index into operations, or kNoOperation
   std::vector<ExecPathNode> pathNodes;
   unsigned operationDepth = 0; ///< levels of the deepest operation path (capped at kMaxFlameDepth)
 };
 
-/// Reads programs, runs, target and blocks. Cost: one pass over the programs. Throws pva errors.
+/// Reads programs, runs, target and blocks (not the operations: fillExecutionIndex reads them).
+/// Cost: one pass over the programs. Throws pva errors.
 ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress);
 
 /// Sums over a range of entries of one lane.
@@ -211,7 +215,8 @@ struct FlameRows {
 };
 constexpr unsigned kMaxFlameDepth = 24;
 
-/// Streams every step into `index` (publishing as it goes) and returns the flame rows. Checks
+/// Reads the operations into the index's header (debug.cbor, when the document has it), then
+/// streams every step into `index` (publishing as it goes) and returns the flame rows. Checks
 /// progress.cancelled() every few thousand steps (throws Cancelled). Throws pva errors.
 FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress);
 
