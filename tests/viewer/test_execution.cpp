@@ -267,6 +267,11 @@ private slots:
         ++blocks;
       }
     QVERIFY(blocks >= 2); // at least "fwd" or "bwd" of each run, zoomed out
+    // Around the boundary, for a look: the last training step of one run, the first of the next.
+    const std::int64_t boundary = index.entryOfStep(0, index.header().runs[1].firstStep);
+    tl->setView(double(index.begin(0, std::size_t(boundary) - 120)), double(index.end(0, std::size_t(boundary) + 160)));
+    QApplication::processEvents();
+    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-boundary")) + QStringLiteral("/mlp-boundary.png")));
   }
 
   void pickedRunShowsOnlyItsFlameBlocks() {
