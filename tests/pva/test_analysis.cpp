@@ -292,3 +292,85 @@ TEST_CASE("operationFigures: code, vertices and exchanged bytes of an operation'
   CHECK(vertices > 0);
   CHECK(exchanged > 0);
 }
+
+TEST_CASE("operationOfProgram: each program's owner, as operations() group them", "[pva][analysis][debug]") {
+  for (const char* sample : {"mlp", "pipeline"}) {
+    INFO(sample);
+    const pva::Report report = pva::openReport(test::sampleReport(sample).string(),
+                                               (test::sampleReport(sample).parent_path() / "debug.cbor").string());
+    const pva::OperationAnalysis analysis(report);
+    const std::vector<pva::Operation> ops = analysis.operations();
+    const std::vector<std::int64_t>& owner = analysis.operationOfProgram();
+    REQUIRE(owner.size() == report.compilation().programs().size());
+    std::map<u64, std::int64_t> expected; // from operations()' own program lists
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      for (const pva::ProgramPtr& p : ops[i].programs()) expected[p->_id()] = std::int64_t(i);
+    std::size_t owned = 0;
+    for (std::size_t id = 0; id < owner.size(); ++id) {
+      INFO("program " << id);
+      CHECK(owner[id] == (expected.count(id) ? expected.at(id) : -1));
+      owned += owner[id] >= 0;
+    }
+    CHECK(owned > 0);
+  }
+}
+
+TEST_CASE("analyseSteps: a stretch of steps counted as analyseExecution counts a run", "[pva][analysis]") {
+  const pva::Report report = openSample("mlp");
+  test::Report raw(test::sampleReport("mlp"));
+  const pva::ExecutionAnalysis e = pva::analyseExecution(report);
+  // A whole run: the same figures as the run's.
+  const pva::SpanFigures run0 = pva::analyseSteps(report, 0, e.runs[0].steps);
+  CHECK(run0.scope.runs == pva::Scope::Runs::OneRun);
+  CHECK(run0.scope.runName == e.runs[0].scope.runName);
+  CHECK(run0.cycles == e.runs[0].cycles);
+  CHECK(run0.steps == e.runs[0].steps);
+  for (std::size_t id = 0; id < run0.programs.size(); ++id) CHECK(run0.programs[id].cycles == e.runs[0].programs[id].cycles);
+  // A stretch across the first run's end: all runs' scope, the slowest IPU of each step summed.
+  const u64 first = e.runs[0].steps - 5, count = 12;
+  const pva::SpanFigures across = pva::analyseSteps(report, first, count);
+  CHECK(across.scope.runs == pva::Scope::Runs::AllRuns);
+  CHECK(across.steps == count);
+  u64 oracle = 0;
+  for (const auto& row : raw.rows("SELECT ipus FROM steps ORDER BY id LIMIT " + std::to_string(count) + " OFFSET " +
+                                  std::to_string(first))) {
+    u64 slowest = 0;
+    for (const auto& ipu : tessera::profiler::decodeStepIpus(row[0].bytes.data(), row[0].bytes.size()))
+      slowest = std::max(slowest, ipu.cycles);
+    oracle += slowest;
+  }
+  CHECK(across.cycles == oracle);
+  CHECK(pva::analyseSteps(report, 3, 0).steps == 0);
+  const u64 total = e.allRuns.steps;
+  CHECK_THROWS_AS(pva::analyseSteps(report, total - 1, 2), pva::InvalidArgumentError);
+  CHECK_THROWS_AS(pva::analyseSteps(report, total + 1, 0), pva::InvalidArgumentError);
+}
+
+TEST_CASE("operationExecution: an operation group's cycles in a span, each program once", "[pva][analysis]") {
+  const pva::Report report = pva::openReport(test::sampleReport("mlp").string(),
+                                             (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
+  const pva::ExecutionAnalysis e = pva::analyseExecution(report);
+  const std::vector<pva::Operation> ops = pva::OperationAnalysis(report).operations();
+  u64 cycles = 0, steps = 0;
+  for (const pva::Operation& op : ops) {
+    INFO(op.name());
+    const pva::OperationExecution x = pva::operationExecution({op}, e.allRuns);
+    u64 c = 0, n = 0;
+    for (const pva::ProgramPtr& p : op.programs()) {
+      c += e.allRuns.programs[p->_id()].cycles;
+      n += e.allRuns.programs[p->_id()].executions;
+    }
+    CHECK(x.cycles == c);
+    CHECK(x.steps == n);
+    cycles += x.cycles;
+    steps += x.steps;
+  }
+  // Every operation together: each program once, so never more than the whole execution.
+  const pva::OperationExecution all = pva::operationExecution(ops, e.allRuns);
+  CHECK(all.cycles == cycles);
+  CHECK(all.cycles <= e.allRuns.cycles);
+  CHECK(all.steps <= e.allRuns.steps);
+  CHECK(all.cycles > 0);
+  std::vector<pva::Operation> twice = {ops.front(), ops.front()};
+  CHECK(pva::operationExecution(twice, e.allRuns).cycles == pva::operationExecution({ops.front()}, e.allRuns).cycles);
+}

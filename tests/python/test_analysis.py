@@ -70,3 +70,23 @@ def test_operation_live_bytes_never_exceed_the_peak(mlp):
         assert f.peakNotAlwaysLiveBytes == pva.peakNotAlwaysLiveBytes(op.vars) <= peak
         vertices += f.vertices
     assert vertices > 0
+
+
+def test_a_stretch_of_steps_and_an_operations_cycles(mlp):
+    e = pva.analyseExecution(mlp)
+    first_run = pva.analyseSteps(mlp, 0, e.runs[0].steps)
+    assert first_run.cycles == e.runs[0].cycles
+    assert first_run.scope.describe() == e.runs[0].scope.describe()
+    analysis = pva.OperationAnalysis(mlp)
+    ops, owner = analysis.operations, analysis.operationOfProgram
+    assert len(owner) == len(mlp.compilation.programs)
+    # operationOfProgram is the grouping operations() hold.
+    for i, op in enumerate(ops):
+        assert all(owner[p._id] == i for p in op.programs())
+    matmul = [op for op in ops if op.name == "fwd/layer1/matmul/MatMul"]
+    x = pva.operationExecution(matmul, e.allRuns)
+    assert x.cycles == sum(e.allRuns.programs[p._id].cycles for p in matmul[0].programs()) > 0
+    # Over the first run's steps read here: those whose program the operation owns.
+    mine = {p._id for p in matmul[0].programs()}
+    cycles = sum(max(ipu.cycles for ipu in step.ipus) for step in mlp.execution.runs[0].steps if step.program._id in mine)
+    assert pva.operationExecution(matmul, first_run).cycles == cycles

@@ -20,6 +20,8 @@
 #include <pva/pva.hpp>
 
 #include <QComboBox>
+#include <QHelpEvent>
+#include <QSet>
 #include <QLabel>
 #include <QScrollBar>
 #include <QTableView>
@@ -28,6 +30,7 @@
 #include <QTest>
 #include <QWheelEvent>
 
+#include <optional>
 #include <random>
 
 using namespace tessera::viewer;
@@ -152,6 +155,254 @@ private slots:
     const auto spans = reduceLane(*l.index, 0, b, e, 1000);
     QVERIFY(spans.size() >= 4);
     QCOMPARE(spans.front().first, std::size_t(100));
+  }
+
+  void flameLanesAreOperationsFromDebugInfo() {
+    // Every step's operation is the one libpva's OperationAnalysis gives its program, and the
+    // flame rows above each lane spell that operation's path, level by level.
+    for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
+      const Loaded l = load(path);
+      const ExecutionHeader& h = l.index->header();
+      const pva::Report report = l.doc->openReport();
+      QVERIFY(report.hasDebugInfo());
+      const pva::OperationAnalysis analysis(report);
+      const std::vector<pva::Operation> ops = analysis.operations();
+      const std::vector<std::int64_t>& owner = analysis.operationOfProgram();
+      QVERIFY(l.flame.operations);
+      QCOMPARE(h.operations.size(), ops.size());
+      unsigned deepest = 0; // levels of the deepest operation that runs a step
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        QCOMPARE(h.operations[i].name, QString::fromStdString(ops[i].name()));
+        QCOMPARE(h.operations[i].layer, QString::fromStdString(ops[i].debugContext()->layerName()));
+        if (!ops[i].name().empty()) {
+          QVERIFY(h.operations[i].node < h.pathNodes.size());
+          QCOMPARE(h.pathNodes[h.operations[i].node].path, h.operations[i].name);
+          for (const pva::ProgramPtr& p : ops[i].programs())
+            if (p->isStep()) deepest = std::max(deepest, unsigned(h.operations[i].name.count(QLatin1Char('/')) + 1));
+        }
+      }
+      QCOMPARE(l.flame.depth, deepest);
+      QSet<QString> shown; // operation paths drawn in some lane
+      for (unsigned lane = 0; lane < l.index->numLanes(); ++lane) {
+        const std::size_t n = l.index->entries(lane);
+        const auto& rows = l.flame.lanes[lane];
+        QCOMPARE(rows.size(), std::size_t(l.flame.depth));
+        std::vector<std::size_t> at(rows.size(), 0); // the run holding entry e, per row
+        for (std::size_t e = 0; e < n; ++e) {
+          const std::uint64_t step = l.index->step(lane, e);
+          const std::int64_t o = owner[l.index->stepProgram(step)];
+          const bool named = o >= 0 && !ops[std::size_t(o)].name().empty();
+          QCOMPARE(l.index->stepOperation(step), named ? std::uint32_t(o) : kNoOperation);
+          const QStringList parts = named ? QString::fromStdString(ops[std::size_t(o)].name()).split(QLatin1Char('/')) : QStringList();
+          for (unsigned d = 0; d < rows.size(); ++d) {
+            while (at[d] + 1 < rows[d].size() && rows[d][at[d] + 1].firstEntry <= e) ++at[d];
+            const std::uint32_t id = rows[d][at[d]].id;
+            if (int(d) >= parts.size()) {
+              QCOMPARE(id, kNoOperation);
+              continue;
+            }
+            QVERIFY(id < h.pathNodes.size());
+            QCOMPARE(h.pathNodes[id].path, QStringList(parts.mid(0, int(d) + 1)).join(QLatin1Char('/')));
+            QCOMPARE(h.pathNodes[id].label, parts[int(d)]);
+            if (int(d) + 1 == parts.size()) shown.insert(h.pathNodes[id].path);
+          }
+        }
+      }
+      // Every operation that ran a step is drawn; none that did not.
+      QSet<QString> ran;
+      for (std::uint64_t s = 0; s < l.index->numSteps(); ++s)
+        if (l.index->stepOperation(s) != kNoOperation) ran.insert(h.operations[l.index->stepOperation(s)].name);
+      QCOMPARE(shown, ran);
+      QVERIFY(!ran.isEmpty());
+    }
+    // The MLP's first matmul, as debug.cbor names it: its last level is the op, "MatMul".
+    const Loaded mlp = load(viewer_test::mlpReport());
+    const QString matmul = QStringLiteral("fwd/layer1/matmul/MatMul");
+    const pva::Report report = mlp.doc->openReport();
+    bool inDebug = false;
+    for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) inDebug = inDebug || op.name() == matmul.toStdString();
+    QVERIFY(inDebug);
+    const auto node = std::find_if(mlp.index->header().pathNodes.begin(), mlp.index->header().pathNodes.end(),
+                                   [&](const ExecPathNode& n) { return n.path == matmul; });
+    QVERIFY(node != mlp.index->header().pathNodes.end());
+    QCOMPARE(node->label, QStringLiteral("MatMul"));
+    QCOMPARE(node->depth, std::uint16_t(3));
+    QVERIFY(node->operation < mlp.index->header().operations.size());
+  }
+
+  void flameBlocksNeverCrossRuns() {
+    // The MLP's two runs run the same programs: the blocks of the second start afresh.
+    const Loaded l = load(viewer_test::mlpReport());
+    QVERIFY(l.index->header().runs.size() >= 2);
+    for (unsigned lane = 0; lane < l.index->numLanes(); ++lane) {
+      const std::size_t n = l.index->entries(lane);
+      for (const auto& row : l.flame.lanes[lane])
+        for (std::size_t r = 0; r < row.size(); ++r) {
+          const std::size_t end = FlameRows::runEnd(row, r, n);
+          QVERIFY(end > row[r].firstEntry);
+          const unsigned run = l.index->stepRun(l.index->step(lane, row[r].firstEntry));
+          QCOMPARE(l.index->stepRun(l.index->step(lane, end - 1)), run);
+        }
+      // A block starts at the second run's first entry in every row, though the same
+      // operation (or none) may end the first run.
+      const std::int64_t boundary = l.index->entryOfStep(lane, l.index->header().runs[1].firstStep);
+      QVERIFY(boundary > 0);
+      for (const auto& row : l.flame.lanes[lane])
+        QVERIFY(std::any_of(row.begin(), row.end(), [&](const FlameRun& f) { return f.firstEntry == std::uint32_t(boundary); }));
+    }
+    // And as drawn with All runs: each block listed lies in one run.
+    ExecutionPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setMode(ExecutionTimeline::Mode::Flame);
+    page.setDocument(l.doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    page.selectRun(-1);
+    ExecutionTimeline* tl = page.timeline();
+    const ExecutionIndex& index = *tl->tracks()[0].index;
+    std::size_t blocks = 0;
+    for (unsigned d = 0; d < tl->tracks()[0].flame->depth; ++d)
+      for (const auto& b : tl->flameBlocksInView(0, 0, d)) {
+        QCOMPARE(index.stepRun(index.step(0, b.lastEntry)), index.stepRun(index.step(0, b.firstEntry)));
+        ++blocks;
+      }
+    QVERIFY(blocks >= 2); // at least "fwd" or "bwd" of each run, zoomed out
+    // Around the boundary, for a look: the last training step of one run, the first of the next.
+    const std::int64_t boundary = index.entryOfStep(0, index.header().runs[1].firstStep);
+    tl->setView(double(index.begin(0, std::size_t(boundary) - 120)), double(index.end(0, std::size_t(boundary) + 160)));
+    QApplication::processEvents();
+    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-boundary")) + QStringLiteral("/mlp-boundary.png")));
+  }
+
+  void pickedRunShowsOnlyItsFlameBlocks() {
+    ExecutionPage page;
+    page.resize(1400, 800);
+    page.show();
+    page.setMode(ExecutionTimeline::Mode::Flame);
+    const auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setWantedRun(QStringLiteral("%1").arg(load(viewer_test::mlpReport()).index->header().runs[1].name));
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.selectedRun(), 1);
+    ExecutionTimeline* tl = page.timeline();
+    const ExecutionIndex& index = *tl->tracks()[0].index;
+    const ExecRunInfo& run = index.header().runs[1];
+    std::size_t blocks = 0;
+    QSet<QString> names;
+    for (unsigned d = 0; d < tl->tracks()[0].flame->depth; ++d)
+      for (const auto& b : tl->flameBlocksInView(0, 0, d)) {
+        const std::uint64_t first = index.step(0, b.firstEntry), last = index.step(0, b.lastEntry);
+        QVERIFY(first >= run.firstStep && last < run.firstStep + run.numSteps);
+        names.insert(tl->flameBlockName(b));
+        ++blocks;
+      }
+    QVERIFY(blocks > 10);
+    QVERIFY(names.contains(QStringLiteral("fwd")));
+    QVERIFY(names.contains(QStringLiteral("bwd")));
+    // The first run's steps are not drawn.
+    QVERIFY(tl->stepRect(0, run.firstStep - 1).isEmpty());
+    QVERIFY(!tl->stepRect(0, run.firstStep + 1).isEmpty());
+  }
+
+  void clickingAFlameBlockShowsItsOperation() {
+    ExecutionPage page;
+    page.resize(1400, 900);
+    page.show();
+    page.setMode(ExecutionTimeline::Mode::Flame);
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    ExecutionTimeline* tl = page.timeline();
+    const ExecutionIndex& index = *tl->tracks()[0].index;
+    const ExecutionHeader& h = index.header();
+    // Zoom to the first training step's forward pass: its operations are wide blocks.
+    tl->setView(tl->viewFrom(), tl->viewFrom() + (tl->viewTo() - tl->viewFrom()) / 12);
+    const QString wanted = QStringLiteral("fwd/layer1/matmul/MatMul");
+    std::optional<ExecutionTimeline::FlameBlock> block;
+    for (const auto& b : tl->flameBlocksInView(0, 0, 3))
+      if (h.pathNodes[b.id].path == wanted && b.rect.width() > 6) block = b;
+    QVERIFY(block);
+    // Hover names it; a click shows it in the Details tab with cycles from libpva.
+    QHelpEvent help(QEvent::ToolTip, block->rect.center(), tl->mapToGlobal(block->rect.center()));
+    QApplication::sendEvent(tl, &help);
+    QSignalSpy clicked(tl, &ExecutionTimeline::flameBlockClicked);
+    QTest::mouseClick(tl, Qt::LeftButton, {}, block->rect.center());
+    QCOMPARE(clicked.count(), 1);
+    QVERIFY(tl->selectedBlock());
+    QCOMPARE(tl->selectedBlock()->run, block->run);
+    QVERIFY(QTest::qWaitFor([&] { return page.detailsModel()->details() != nullptr; }, 10000));
+    StepDetailsModel* details = page.detailsModel();
+    const auto tester = viewer_test::checkModel(details);
+    QCOMPARE(details->value(QStringLiteral("Operation")), wanted);
+    QCOMPARE(details->value(QStringLiteral("Layer")), QStringLiteral("poplibs"));
+    QCOMPARE(details->value(QStringLiteral("Type")), QStringLiteral("MatMul"));
+    QCOMPARE(details->value(QStringLiteral("Run")), h.runs[0].name);
+    // The oracle: the block's steps read here, those whose program the operation owns, each at
+    // its slowest IPU.
+    const pva::Report report = Document::resolve(viewer_test::mlpReport())->openReport();
+    const pva::OperationAnalysis analysis(report);
+    const std::uint64_t first = index.step(0, block->firstEntry), last = index.step(0, block->lastEntry);
+    std::uint64_t cycles = 0, steps = 0;
+    const auto all = report.execution().steps();
+    for (std::uint64_t s = first; s <= last; ++s) {
+      const pva::ExecutionStep step = all.at(std::size_t(s));
+      const std::int64_t o = analysis.operationOfProgram()[step.program()->_id()];
+      if (o < 0 || analysis.operations()[std::size_t(o)].name() != wanted.toStdString()) continue;
+      std::uint64_t slowest = 0;
+      for (const pva::IpuExecution& x : step.ipus()) slowest = std::max(slowest, x.cycles());
+      cycles += slowest;
+      ++steps;
+    }
+    QVERIFY(cycles > 0);
+    const int row = [&] {
+      for (int r = 0; r < details->rowCount(); ++r)
+        if (details->data(details->index(r, 0)).toString() == QStringLiteral("Cycles in this block")) return r;
+      return -1;
+    }();
+    QVERIFY(row >= 0);
+    QCOMPARE(details->data(details->index(row, 1), StepDetailsModel::RawRole).toULongLong(), qulonglong(cycles));
+    QCOMPARE(details->data(details->index(row + 1, 1), StepDetailsModel::RawRole).toULongLong(), qulonglong(steps));
+    QVERIFY(!details->value(QStringLiteral("Cycles in run '%1'").arg(h.runs[0].name)).isEmpty()); // the run shown
+    QApplication::processEvents();
+    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-details")) + QStringLiteral("/mlp-block-details.png")));
+    // Clicking a step afterwards clears the block.
+    const QRect stepRect = tl->stepRect(0, first);
+    QTest::mouseClick(tl, Qt::LeftButton, {}, stepRect.center());
+    QVERIFY(!tl->selectedBlock());
+  }
+
+  void flameLanesRenderZoomedOutAndIn() {
+    // The flame lanes of each sample, whole (the first run) and zoomed into its first steps,
+    // saved for a look (build/tests/viewer/tmp/flame/*.png): blocks named where they fit.
+    const QString dir = viewer_test::tmpDir(QStringLiteral("flame"));
+    const std::pair<QString, QString> samples[] = {{QStringLiteral("mlp"), viewer_test::mlpReport()},
+                                                   {QStringLiteral("pipeline"), viewer_test::pipelineReport()},
+                                                   {QStringLiteral("mlp-big"), viewer_test::mlpBigReport()}};
+    for (const auto& [name, path] : samples) {
+      ExecutionPage page;
+      page.resize(1400, 900);
+      page.show();
+      page.setMode(ExecutionTimeline::Mode::Flame);
+      page.setDocument(Document::resolve(path));
+      QVERIFY(viewer_test::waitReady(&page));
+      ExecutionTimeline* tl = page.timeline();
+      const QImage whole = page.grab().toImage();
+      QVERIFY(whole.save(dir + QStringLiteral("/%1-out.png").arg(name)));
+      // The forward pass of the first training step: the first steps with an operation.
+      const ExecutionIndex& index = *tl->tracks()[0].index;
+      std::size_t first = 0;
+      while (first < index.entries(0) && index.stepOperation(index.step(0, first)) == kNoOperation) ++first;
+      QVERIFY(first < index.entries(0));
+      const std::size_t last = std::min(index.entries(0) - 1, first + 60);
+      tl->setView(double(index.begin(0, first)), double(index.end(0, last)));
+      QApplication::processEvents();
+      const QImage zoomed = page.grab().toImage();
+      QVERIFY(zoomed.save(dir + QStringLiteral("/%1-in.png").arg(name)));
+      QVERIFY(viewer_test::distinctColors(tl->grab().toImage()) >= 12);
+      std::size_t wide = 0;
+      for (unsigned d = 0; d < tl->tracks()[0].flame->depth; ++d)
+        for (const auto& b : tl->flameBlocksInView(0, 0, d)) wide += b.rect.width() >= 60;
+      QVERIFY(wide >= 4); // wide enough to carry their names
+    }
   }
 
   void modelsPassTheTester() {

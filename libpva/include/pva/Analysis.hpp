@@ -219,6 +219,20 @@ std::uint64_t operationCycles(const Operation& operation, const SpanFigures& spa
 ExecutionAnalysis analyseExecution(const Report& report);
 template <class Progress> ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress);
 
+/// Figures of steps [firstStep, firstStep + count) of the execution (indices over all runs, as
+/// ExecutionStep::index()), counted as analyseExecution counts a run's: a stretch of the trace,
+/// such as the steps of one operation drawn as a block. Reads only those steps. Its scope is the
+/// run holding them all, else all runs. Throws InvalidArgumentError for steps past the end.
+SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uint64_t count);
+
+/// What a group of operations (one, or the operations under a debug-context path) ran in a span.
+struct OperationExecution {
+  std::uint64_t cycles = 0; ///< Σ its programs' cycles in the span (each step at its slowest IPU)
+  std::uint64_t steps = 0;  ///< steps of the span that ran one of its programs
+};
+/// From the span's per-program figures; a program owned by two of the operations counts once.
+OperationExecution operationExecution(const std::vector<Operation>& operations, const SpanFigures& span);
+
 namespace detail {
 using ProgressFn = void (*)(void* context, double done);
 ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context);

@@ -105,9 +105,14 @@ public:
   /// Throws InvalidArgumentError when the report was opened without debug information.
   explicit OperationAnalysis(const class Report& report);
   std::vector<Operation> operations() const { return operations_; }
+  /// The operation owning each program, by program id (CompilationReport::programs()): its
+  /// position in operations(), or -1 when no operation owns the program (it has no debug
+  /// context). This is the grouping operations() is made from, as a lookup for a step's program.
+  const std::vector<std::int64_t>& operationOfProgram() const { return operationOfProgram_; }
 
 private:
   std::vector<Operation> operations_;
+  std::vector<std::int64_t> operationOfProgram_;
 };
 
 } // namespace pva

@@ -180,6 +180,9 @@ public:
   /// Random access (reads the one step).
   ExecutionStep operator[](std::size_t i) const;
   ExecutionStep at(std::size_t i) const;
+  /// Steps [offset, offset + count) of this range, streamed in chunks like the whole; throws
+  /// InvalidArgumentError when they are not all in it.
+  ExecutionSteps subrange(std::size_t offset, std::size_t count) const;
 
 private:
   friend struct detail::Access;

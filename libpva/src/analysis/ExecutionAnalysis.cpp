@@ -1,9 +1,13 @@
 // pva::analyseExecution: per-program and per-compute-set cycles, tile balance, parallel
 // efficiency and IPU traffic, for each run and for all runs, in one streamed pass over the steps.
 #include <pva/Analysis.hpp>
+#include <pva/Exception.hpp>
 #include <pva/Program.hpp>
 
 #include <algorithm>
+#include <initializer_list>
+#include <set>
+#include <string>
 
 namespace pva {
 
@@ -98,10 +102,94 @@ std::vector<CycleKinds> kindsByIpu(const TileCycleTotals& totals, unsigned tiles
   return out;
 }
 
+/// Adds one step to each span: its slowest IPU's cycles, balance, program and traffic.
+void addStep(const ExecutionStep& step, const ProgramKinds& kinds, std::initializer_list<SpanBuilder*> spans) {
+  const std::size_t numPrograms = kinds.traffic.size();
+  const ProgramPtr program = step.program();
+  const std::size_t id = program ? std::size_t(program->_id()) : numPrograms;
+  std::uint64_t slowest = 0;
+  double activeBalance = 0, allBalance = 0, weight = 0;
+  for (const IpuExecution& ipu : step.ipus()) {
+    slowest = std::max(slowest, ipu.cycles());
+    activeBalance += ipu.activeTileBalance() * double(ipu.cycles());
+    allBalance += ipu.tileBalance() * double(ipu.cycles());
+    weight += double(ipu.cycles());
+    if (id < numPrograms && kinds.traffic[id] != ProgramKinds::Traffic::None) {
+      const bool stream = kinds.traffic[id] == ProgramKinds::Traffic::StreamCopy;
+      for (SpanBuilder* span : spans) {
+        IpuTraffic& t = span->ipu(ipu.ipu());
+        (stream ? t.streamCopyInBytes : t.globalExchangeInBytes) += ipu.dataIn();
+        (stream ? t.streamCopyOutBytes : t.globalExchangeOutBytes) += ipu.dataOut();
+      }
+    }
+  }
+  // A step's balance is its IPUs' balances weighted by their cycles; the step then weighs in by
+  // its slowest IPU's cycles, as its cycles do.
+  const double stepActive = weight > 0 ? activeBalance / weight : 0.0;
+  const double stepAll = weight > 0 ? allBalance / weight : 0.0;
+  for (SpanBuilder* span : spans) {
+    span->figures.steps += 1;
+    span->figures.cycles += slowest;
+    span->all.add(stepActive, stepAll, slowest);
+    if (id >= numPrograms) continue;
+    ProgramFigures& p = span->figures.programs[id];
+    if (!p.executions) p.firstStep = step.index();
+    p.cycles += slowest;
+    ++p.executions;
+    span->programs[id].add(stepActive, stepAll, slowest);
+    const std::int64_t cs = kinds.computeSet[id];
+    if (cs >= 0 && std::size_t(cs) < span->figures.computeSets.size()) {
+      ProgramFigures& f = span->figures.computeSets[std::size_t(cs)];
+      if (!f.executions) f.firstStep = step.index();
+      f.cycles += slowest;
+      ++f.executions;
+      span->computeSets[std::size_t(cs)].add(stepActive, stepAll, slowest);
+    }
+  }
+}
+
 } // namespace
 
 ExecutionAnalysis analyseExecution(const Report& report) {
   return detail::analyseExecution(report, nullptr, nullptr);
+}
+
+SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uint64_t count) {
+  const CompilationReport c = report.compilation();
+  const ExecutionReport e = report.execution();
+  const std::uint64_t total = e.steps().size();
+  if (firstStep > total || count > total - firstStep)
+    throw InvalidArgumentError("analyseSteps: steps [" + std::to_string(firstStep) + ", " + std::to_string(firstStep + count) +
+                               ") are not all in the execution, which has " + std::to_string(total) + " steps");
+  const ProgramKinds kinds = programKinds(c);
+  // The scope: the run holding the steps, when one does.
+  Scope scope;
+  scope.runs = Scope::Runs::AllRuns;
+  std::uint64_t runBegin = 0; // runs hold consecutive steps, in order
+  for (const Run& run : e.runs()) {
+    const std::uint64_t n = run.steps().size();
+    if (count > 0 && firstStep >= runBegin && firstStep + count <= runBegin + n) {
+      scope.runs = Scope::Runs::OneRun;
+      scope.runName = run.name();
+    }
+    runBegin += n;
+  }
+  SpanBuilder span(scope, kinds.traffic.size(), c.computeSets().size(), c.target().ipusPerReplica());
+  for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count))) addStep(step, kinds, {&span});
+  return span.finish();
+}
+
+OperationExecution operationExecution(const std::vector<Operation>& operations, const SpanFigures& span) {
+  OperationExecution out;
+  std::set<std::uint64_t> seen; // a program owned twice counts once
+  for (const Operation& op : operations)
+    for (const ProgramPtr& p : op.programs()) {
+      const std::uint64_t id = p->_id();
+      if (!seen.insert(id).second || id >= span.programs.size()) continue;
+      out.cycles += span.programs[id].cycles;
+      out.steps += span.programs[id].executions;
+    }
+  return out;
 }
 
 namespace detail {
@@ -130,47 +218,7 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
     scope.runName = run.name();
     SpanBuilder one(scope, numPrograms, numComputeSets, numIpus);
     for (const ExecutionStep& step : run.steps()) {
-      const ProgramPtr program = step.program();
-      const std::size_t id = program ? std::size_t(program->_id()) : numPrograms;
-      std::uint64_t slowest = 0;
-      double activeBalance = 0, allBalance = 0, weight = 0;
-      for (const IpuExecution& ipu : step.ipus()) {
-        slowest = std::max(slowest, ipu.cycles());
-        activeBalance += ipu.activeTileBalance() * double(ipu.cycles());
-        allBalance += ipu.tileBalance() * double(ipu.cycles());
-        weight += double(ipu.cycles());
-        if (id < numPrograms && kinds.traffic[id] != ProgramKinds::Traffic::None) {
-          const bool stream = kinds.traffic[id] == ProgramKinds::Traffic::StreamCopy;
-          for (SpanBuilder* span : {&one, &all}) {
-            IpuTraffic& t = span->ipu(ipu.ipu());
-            (stream ? t.streamCopyInBytes : t.globalExchangeInBytes) += ipu.dataIn();
-            (stream ? t.streamCopyOutBytes : t.globalExchangeOutBytes) += ipu.dataOut();
-          }
-        }
-      }
-      // A step's balance is its IPUs' balances weighted by their cycles; the step then weighs
-      // in by its slowest IPU's cycles, as its cycles do.
-      const double stepActive = weight > 0 ? activeBalance / weight : 0.0;
-      const double stepAll = weight > 0 ? allBalance / weight : 0.0;
-      for (SpanBuilder* span : {&one, &all}) {
-        span->figures.steps += 1;
-        span->figures.cycles += slowest;
-        span->all.add(stepActive, stepAll, slowest);
-        if (id >= numPrograms) continue;
-        ProgramFigures& p = span->figures.programs[id];
-        if (!p.executions) p.firstStep = step.index();
-        p.cycles += slowest;
-        ++p.executions;
-        span->programs[id].add(stepActive, stepAll, slowest);
-        const std::int64_t cs = kinds.computeSet[id];
-        if (cs >= 0 && std::size_t(cs) < numComputeSets) {
-          ProgramFigures& f = span->figures.computeSets[std::size_t(cs)];
-          if (!f.executions) f.firstStep = step.index();
-          f.cycles += slowest;
-          ++f.executions;
-          span->computeSets[std::size_t(cs)].add(stepActive, stepAll, slowest);
-        }
-      }
+      addStep(step, kinds, {&one, &all});
       if (progress && ++done % 4096 == 0) progress(context, double(done) / double(totalSteps));
     }
     one.figures.tileCyclesByIpu = kindsByIpu(run.tileCycleTotals(), target.tilesPerIpu(), numIpus);

@@ -75,9 +75,12 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
   };
   std::map<std::int64_t, Group> groups;
   const auto& programs = s->getPrograms().objects;
+  std::vector<std::int64_t> ownerOfProgram(programs.size(), -1); // context ids, then positions
   for (const auto& p : programs) {
     const std::int64_t o = owner(Access::debugOf(*p));
-    if (o >= 0) groups[o].programs.push_back(p->_id());
+    if (o < 0) continue;
+    groups[o].programs.push_back(p->_id());
+    if (p->_id() < ownerOfProgram.size()) ownerOfProgram[std::size_t(p->_id())] = o;
   }
   for (const auto& row : s->getVariables()) {
     const std::int64_t o = owner(row.debug);
@@ -85,7 +88,9 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
   }
   std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOfProgram;
   for (const auto& step : s->getLiveness()) stepsOfProgram[step.program].push_back(step.id);
+  std::map<std::int64_t, std::int64_t> positionOfContext;
   for (auto& [id, g] : groups) {
+    positionOfContext[id] = std::int64_t(operations_.size());
     std::optional<std::uint64_t> first, last; // none until a program is found in the schedule
     std::uint64_t cycles = 0;
     for (auto p : g.programs) {
@@ -105,6 +110,9 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
                                             first ? StepIndex(*first) : StepIndex(),
                                             last ? StepIndex(*last) : StepIndex(), cycles));
   }
+  for (std::int64_t& o : ownerOfProgram)
+    if (o >= 0) o = positionOfContext.at(o);
+  operationOfProgram_ = std::move(ownerOfProgram);
 }
 
 namespace detail {

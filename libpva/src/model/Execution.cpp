@@ -133,6 +133,13 @@ ExecutionSteps::iterator& ExecutionSteps::iterator::operator++() {
 
 ExecutionStep ExecutionSteps::operator[](std::size_t i) const { return at(i); }
 
+ExecutionSteps ExecutionSteps::subrange(std::size_t offset, std::size_t count) const {
+  if (offset > size() || count > size() - offset)
+    throw InvalidArgumentError("steps [" + std::to_string(offset) + ", " + std::to_string(std::uint64_t(offset) + count) +
+                               ") are not all in a range of " + std::to_string(size()) + " steps");
+  return Access::steps(s_, begin_ + offset, begin_ + offset + count);
+}
+
 ExecutionStep ExecutionSteps::at(std::size_t i) const {
   if (i >= size()) s_->badArgument("no step " + std::to_string(i) + " (there are " + std::to_string(size()) + ")");
   std::size_t bytesHint = 0;

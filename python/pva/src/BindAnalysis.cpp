@@ -151,6 +151,10 @@ void bindAnalysis(py::module_& m) {
   readonly(operation, "alwaysLiveBytes", &pva::OperationFigures::alwaysLiveBytes);
   readonly(operation, "peakNotAlwaysLiveBytes", &pva::OperationFigures::peakNotAlwaysLiveBytes);
 
+  py::class_<pva::OperationExecution> opExecution(m, "OperationExecution");
+  readonly(opExecution, "cycles", &pva::OperationExecution::cycles);
+  readonly(opExecution, "steps", &pva::OperationExecution::steps);
+
   py::class_<pva::LiveRange> range(m, "LiveRange");
   range.def(py::init([](std::uint64_t from, std::uint64_t to, std::uint64_t bytes) { return pva::LiveRange{from, to, bytes}; }),
             py::arg("from_"), py::arg("to"), py::arg("bytes"));
@@ -165,6 +169,11 @@ void bindAnalysis(py::module_& m) {
   m.def("analyseExecution", [](const pva::Report& r) { return pva::analyseExecution(r); }, py::arg("report"),
         py::call_guard<py::gil_scoped_release>(),
         "Per-program and per-compute-set cycles, tile balance and IPU traffic, per run and over all runs.");
+  m.def("analyseSteps", &pva::analyseSteps, py::arg("report"), py::arg("firstStep"), py::arg("count"),
+        py::call_guard<py::gil_scoped_release>(),
+        "The figures of a stretch of steps (indices over all runs), counted as analyseExecution counts a run's.");
+  m.def("operationExecution", &pva::operationExecution, py::arg("operations"), py::arg("span"),
+        "Cycles and steps of a group of operations in a span, each program once.");
   m.def("operationFigures", &pva::operationFigures, py::arg("operation"),
         "Code, vertices, compute sets and exchanged bytes of an operation's programs, and its live bytes.");
   m.def("operationCycles", &pva::operationCycles, py::arg("operation"), py::arg("span"),

@@ -42,7 +42,9 @@ void bindDebug(py::module_& m) {
       .def_property_readonly("variableBytes", &pva::Operation::variableBytes);
   py::class_<pva::OperationAnalysis>(m, "OperationAnalysis", "Operations of a report opened with its debug.cbor.")
       .def(py::init<const pva::Report&>(), py::arg("report"))
-      .def_property_readonly("operations", &pva::OperationAnalysis::operations);
+      .def_property_readonly("operations", &pva::OperationAnalysis::operations)
+      .def_property_readonly("operationOfProgram", &pva::OperationAnalysis::operationOfProgram,
+                             "By program id: the index in operations of the operation owning it, or -1.");
 }
 
 } // namespace pvapy

@@ -36,6 +36,7 @@ void ExecutionTimeline::setTracks(std::vector<Track> tracks) {
   m_tracks = std::move(tracks);
   m_bspCache.assign(m_tracks.size(), {});
   m_selectedStep = -1;
+  m_hasSelectedBlock = false;
   m_limit0 = 0;
   m_limit1 = -1;
   m_tile0 = 0;
@@ -121,6 +122,14 @@ void ExecutionTimeline::dataGrew() {
 void ExecutionTimeline::selectStep(std::size_t track, std::int64_t step) {
   m_selectedTrack = track;
   m_selectedStep = step;
+  m_hasSelectedBlock = false;
+  update();
+}
+
+void ExecutionTimeline::selectBlock(const FlameBlock& block) {
+  m_selectedBlock = block;
+  m_hasSelectedBlock = true;
+  m_selectedStep = -1;
   update();
 }
 
@@ -173,18 +182,26 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
     }
     return rows;
   }
-  // Rows in weight units: a steps row is 1, flame rows 0.75, a blocks row 0.6.
-  double weight = 0;
+  // Rows in weight units: a steps row is 1, flame rows 0.75, a blocks row 0.6. Flame rows stop
+  // growing at kFlameRowMax (a line of text): the steps take the rest of the height.
+  double weight = 0, flameRows = 0;
   int gaps = 0;
   for (std::size_t t = 0; t < m_tracks.size(); ++t) {
     if (!m_tracks[t].index) continue;
     const auto& h = m_tracks[t].index->header();
-    const double flame = m_mode == Mode::Flame ? 0.75 * flameDepth(t) : 0.0;
-    weight += h.numIpus * (1.0 + flame + (h.blocks.empty() ? 0.0 : 0.6));
+    const double flame = m_mode == Mode::Flame ? flameDepth(t) : 0.0;
+    weight += h.numIpus * (1.0 + (h.blocks.empty() ? 0.0 : 0.6));
+    flameRows += h.numIpus * flame;
     gaps += int(h.numIpus);
   }
   if (weight <= 0) return rows;
-  const double unit = std::clamp((plot.height() - headerSpace - gaps * kLaneGap) / weight, 5.0, 90.0);
+  const double room = plot.height() - headerSpace - gaps * kLaneGap;
+  double unit = std::clamp(room / (weight + 0.75 * flameRows), 5.0, 90.0);
+  double flameHeight = 0.75 * unit;
+  if (flameHeight > kFlameRowMax) {
+    flameHeight = kFlameRowMax;
+    unit = std::clamp((room - flameRows * flameHeight) / weight, 5.0, 90.0);
+  }
   double y = plot.top();
   for (std::size_t t = 0; t < m_tracks.size(); ++t) {
     if (headers) y += kTrackHeader;
@@ -193,7 +210,7 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
     for (unsigned lane = 0; lane < h.numIpus; ++lane) {
       if (m_mode == Mode::Flame)
         for (unsigned d = 0; d < flameDepth(t); ++d) {
-          const double hgt = 0.75 * unit;
+          const double hgt = flameHeight;
           rows.push_back({t, lane, d, RowKind::Flame, QRect(plot.left(), int(y), plot.width(), std::max(3, int(hgt) - 1))});
           y += hgt;
         }
@@ -211,6 +228,62 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
 
 // ---------------------------------------------------------------------------------------------
 // Queries
+
+std::vector<ExecutionTimeline::FlameBlock> ExecutionTimeline::flameBlocksInView(std::size_t track, unsigned lane, unsigned depth) const {
+  std::vector<FlameBlock> out;
+  if (track >= m_tracks.size() || !m_tracks[track].index || !m_tracks[track].flame || m_mode != Mode::Flame) return out;
+  const FlameRows& flame = *m_tracks[track].flame;
+  if (flame.truncated || lane >= flame.lanes.size() || depth >= flame.lanes[lane].size()) return out;
+  const ExecutionIndex& index = *m_tracks[track].index;
+  const auto& runs = flame.lanes[lane][depth];
+  const std::uint32_t none = flame.operations ? kNoOperation : kNoProgram;
+  for (const Row& row : layoutRows()) {
+    if (row.track != track || row.lane != lane || row.depth != depth || row.kind != RowKind::Flame) continue;
+    const std::size_t loaded = index.entries(lane);
+    for (const TimelineSpan& s : reduceFlameRow(index, lane, runs, m_window.from(), m_window.to(), row.rect.width())) {
+      if (s.merged() || runs[s.first].id == none) continue;
+      FlameBlock b;
+      b.track = track;
+      b.lane = lane;
+      b.depth = depth;
+      b.run = s.first;
+      b.firstEntry = runs[s.first].firstEntry;
+      b.lastEntry = FlameRows::runEnd(runs, s.first, loaded) - 1;
+      b.id = runs[s.first].id;
+      b.rect = QRect(row.rect.left() + s.x0, row.rect.top(), s.x1 - s.x0, row.rect.height());
+      out.push_back(b);
+    }
+  }
+  return out;
+}
+
+bool ExecutionTimeline::flameBlockAt(std::size_t track, unsigned lane, unsigned depth, double t, FlameBlock* block) const {
+  const Track& tk = m_tracks[track];
+  if (!tk.index || !tk.flame || tk.flame->truncated || lane >= tk.flame->lanes.size() || depth >= tk.flame->lanes[lane].size())
+    return false;
+  const ExecutionIndex& index = *tk.index;
+  const auto& runs = tk.flame->lanes[lane][depth];
+  const std::size_t n = index.entries(lane);
+  if (n == 0) return false;
+  std::size_t e = index.lowerBound(lane, n, t);
+  if (e > 0 && (e == n || double(index.begin(lane, e)) > t)) --e;
+  const auto it = std::upper_bound(runs.begin(), runs.end(), e, [](std::size_t v, const FlameRun& r) { return v < r.firstEntry; });
+  if (it == runs.begin()) return false;
+  const std::size_t r = std::size_t(it - runs.begin()) - 1;
+  if (runs[r].id == (tk.flame->operations ? kNoOperation : kNoProgram)) return false;
+  if (tk.flame->operations ? runs[r].id >= index.header().pathNodes.size() : runs[r].id >= index.header().programs.size())
+    return false;
+  block->track = track;
+  block->lane = lane;
+  block->depth = depth;
+  block->run = r;
+  block->firstEntry = runs[r].firstEntry;
+  block->lastEntry = FlameRows::runEnd(runs, r, n) - 1;
+  block->id = runs[r].id;
+  const double x0 = timeToX(double(index.begin(lane, block->firstEntry))), x1 = timeToX(double(index.end(lane, block->lastEntry)));
+  block->rect = QRect(int(std::floor(x0)), 0, std::max(1, int(std::ceil(x1 - x0))), 0);
+  return true;
+}
 
 QRect ExecutionTimeline::stepRect(std::size_t track, std::uint64_t step) const {
   if (track >= m_tracks.size() || !m_tracks[track].index) return {};
@@ -328,17 +401,33 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
       return hit;
     }
     if (row.kind == RowKind::Flame && track.flame) {
-      const auto& runs = track.flame->lanes[row.lane][row.depth];
-      const std::size_t n = index.entries(row.lane);
-      std::size_t e = index.lowerBound(row.lane, n, t);
-      if (e > 0 && (e == n || double(index.begin(row.lane, e)) > t)) --e;
-      const auto it = std::upper_bound(runs.begin(), runs.end(), e, [](std::size_t v, const FlameRun& r) { return v < r.firstEntry; });
-      if (it == runs.begin()) return hit;
-      const FlameRun& run = *(it - 1);
-      if (run.program < index.header().programs.size()) {
-        const ExecProgramInfo& p = index.header().programs[run.program];
-        hit.text = tr("%1<br>%2, depth %3").arg(p.name.toHtmlEscaped(), QString::fromStdString(pva::Program::typeName(p.type))).arg(row.depth);
+      FlameBlock block;
+      if (!flameBlockAt(row.track, row.lane, row.depth, t, &block)) return hit;
+      block.rect = QRect(block.rect.left(), row.rect.top(), block.rect.width(), row.rect.height()).intersected(row.rect);
+      const ExecutionHeader& h = index.header();
+      const std::uint64_t first = index.step(row.lane, block.firstEntry), last = index.step(row.lane, block.lastEntry);
+      const QString steps = first == last ? tr("step %1").arg(formatCount(first))
+                                          : tr("steps %1 – %2").arg(formatCount(first), formatCount(last));
+      const QString onIpu = tr("%1 on IPU %2").arg(formatCount(block.lastEntry - block.firstEntry + 1)).arg(row.lane);
+      if (track.flame->operations) {
+        const ExecPathNode& node = h.pathNodes[block.id];
+        QString what;
+        if (node.operation < h.operations.size()) {
+          const ExecOperationInfo& op = h.operations[node.operation];
+          what = tr("operation, layer %1%2").arg(op.layer.toHtmlEscaped(), op.type.isEmpty() ? QString() : QStringLiteral(", ") + op.type.toHtmlEscaped());
+        } else {
+          what = tr("operations under this path");
+        }
+        hit.text = tr("<b>%1</b><br>%2<br>%3 (%4)<br>click for its cycles").arg(node.path.toHtmlEscaped(), what, steps, onIpu);
+      } else if (block.id < h.programs.size()) {
+        const ExecProgramInfo& p = h.programs[block.id];
+        hit.text = tr("%1<br>%2, depth %3<br>%4 (%5)")
+                       .arg(p.name.toHtmlEscaped(), QString::fromStdString(pva::Program::typeName(p.type)))
+                       .arg(row.depth)
+                       .arg(steps, onIpu);
       }
+      hit.isBlock = true;
+      hit.block = block;
       return hit;
     }
     if (row.kind == RowKind::Blocks) {
@@ -413,6 +502,11 @@ void ExecutionTimeline::mouseReleaseEvent(QMouseEvent* event) {
     return;
   }
   const Hit hit = hitTest(event->pos());
+  if (hit.isBlock) {
+    selectBlock(hit.block);
+    emit flameBlockClicked(hit.block);
+    return;
+  }
   if (hit.step >= 0) {
     selectStep(hit.track, hit.step);
     emit stepClicked(hit.track, std::uint64_t(hit.step));

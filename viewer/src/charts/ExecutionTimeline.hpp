@@ -2,8 +2,10 @@
 // the current report on a shared time axis, each measured from its own execution start), one
 // lane per IPU. Three modes:
 //   Flat   steps coloured by kind (compute, internal/global exchange, stream copy, sync);
-//   Flame  the steps' ancestors in the program tree stacked above them, adjacent steps under
-//          the same ancestor merged into one bar;
+//   Flame  lanes above each IPU's steps naming what they belong to: the levels of the step's
+//          operation path from debug.cbor ("fwd" > "layer1" > "matmul" > "MatMul"), or, for a
+//          report without debug information, its ancestors in the program tree; adjacent steps
+//          under the same one merged into one block, never across two runs;
 //   BSP    per tile (rows) and time: compute or exchange, tiles still busy, and idle (waiting
 //          for the sync), from the visible steps' per-tile cycles; tiles aggregated per pixel
 //          row, Ctrl+wheel zooms into tiles.
@@ -40,6 +42,17 @@ public:
     std::shared_ptr<const TileCycles> tiles; ///< per-tile cycles of some steps (BSP), or null
   };
 
+  /// A block of a flame row: consecutive entries of one lane under the same operation path
+  /// level (or program), FlameRows::lanes[lane][depth][run].
+  struct FlameBlock {
+    std::size_t track = 0;
+    unsigned lane = 0, depth = 0;
+    std::size_t run = 0;                       ///< its index in the row
+    std::size_t firstEntry = 0, lastEntry = 0; ///< entries [first, last] of the lane
+    std::uint32_t id = kNoProgram;             ///< path node or program (FlameRows::operations)
+    QRect rect;                                ///< where it is drawn, clipped to the plot
+  };
+
   explicit ExecutionTimeline(QWidget* parent = nullptr);
 
   /// One track per report (base first). Resets the view to fit and clears the selection.
@@ -71,6 +84,15 @@ public:
   std::size_t selectedTrack() const { return m_selectedTrack; }
   void selectStep(std::size_t track, std::int64_t step);
 
+  /// The flame blocks of a row drawn one by one in the current view (blocks narrower than a
+  /// pixel merge into columns and are not listed). For tests and the page.
+  std::vector<FlameBlock> flameBlocksInView(std::size_t track, unsigned lane, unsigned depth) const;
+  /// The clicked flame block (outlined), if any; selecting a step clears it.
+  const FlameBlock* selectedBlock() const { return m_hasSelectedBlock ? &m_selectedBlock : nullptr; }
+  void selectBlock(const FlameBlock& block);
+  /// The flame rows' name for a block: the path level's or program's name.
+  QString flameBlockName(const FlameBlock& block) const;
+
   /// Where a step is drawn (the first lane it is in), for tests; empty when not visible.
   QRect stepRect(std::size_t track, std::uint64_t step) const;
   /// The BSP view's visible step range of a track [first, last), and whether it needs per-tile
@@ -97,6 +119,7 @@ public:
 signals:
   void viewChanged(double from, double to);
   void stepClicked(std::size_t track, std::uint64_t step);
+  void flameBlockClicked(const tessera::viewer::ExecutionTimeline::FlameBlock& block);
   void modeChanged(Mode mode);
   /// The BSP view needs per-tile cycles it does not have.
   void tileCyclesWanted();
@@ -117,6 +140,7 @@ private:
   static constexpr int kAxisHeight = 36; ///< run names above, tick labels below
   static constexpr int kTrackHeader = 18;
   static constexpr int kLaneGap = 3;
+  static constexpr double kFlameRowMax = 22; ///< px: a flame row is a line of text at most
   static constexpr double kMinSpan = 8; ///< cycles: the deepest zoom
 
   enum class RowKind { Steps, Flame, Blocks, Bsp };
@@ -130,6 +154,8 @@ private:
     std::size_t track = 0;
     std::int64_t step = -1;
     QString text;
+    bool isBlock = false; ///< a flame block: `block`
+    FlameBlock block;
   };
 
   QRect plotRect() const;
@@ -152,6 +178,9 @@ private:
   void fill(int x0, int x1, int y0, int y1, QRgb color);
   void label(int x0, int x1, const QRect& row, const QString& text, QColor background);
   unsigned flameDepth(std::size_t track) const;
+  /// The block of a flame row holding the entry nearest time t, if any.
+  bool flameBlockAt(std::size_t track, unsigned lane, unsigned depth, double t, FlameBlock* block) const;
+  QColor flameColor(const FlameRows& flame, const ExecutionHeader& header, std::uint32_t id, bool merged) const;
   unsigned numTiles(std::size_t track) const;
 
   std::vector<Track> m_tracks;
@@ -162,6 +191,8 @@ private:
   bool m_fitted = true;
   std::int64_t m_selectedStep = -1;
   std::size_t m_selectedTrack = 0;
+  FlameBlock m_selectedBlock;
+  bool m_hasSelectedBlock = false;
   int m_tile0 = 0, m_tile1 = -1;
   QImage m_raster; ///< the plot's bars, filled by scanline
   QPoint m_rasterOrigin;

@@ -103,29 +103,49 @@ void ExecutionTimeline::paintSteps(const Row& row) {
   }
 }
 
+QColor ExecutionTimeline::flameColor(const FlameRows& flame, const ExecutionHeader& header, std::uint32_t id, bool merged) const {
+  // Pastel: light enough for dark text, and never mistaken for a step kind's saturated colour.
+  // Operation levels take their hue from a hash of their path, so an operation keeps its colour
+  // at every zoom, in every run and in both reports of a comparison; programs spread by the
+  // golden ratio.
+  const double hue = flame.operations ? (id < header.pathNodes.size() ? header.pathNodes[id].hue : 0.0)
+                                      : std::fmod(id * 0.618034, 1.0);
+  return QColor::fromHsvF(float(hue), merged ? 0.36f : 0.30f, merged ? 0.90f : 0.95f);
+}
+
+QString ExecutionTimeline::flameBlockName(const FlameBlock& block) const {
+  if (block.track >= m_tracks.size() || !m_tracks[block.track].index || !m_tracks[block.track].flame) return {};
+  const ExecutionHeader& h = m_tracks[block.track].index->header();
+  if (m_tracks[block.track].flame->operations)
+    return block.id < h.pathNodes.size() ? h.pathNodes[block.id].label : QString();
+  if (block.id >= h.programs.size()) return {};
+  const ExecProgramInfo& p = h.programs[block.id];
+  return p.name.isEmpty() ? QString::fromStdString(pva::Program::typeName(p.type)) : p.name;
+}
+
 void ExecutionTimeline::paintFlame(const Row& row) {
   const Track& track = m_tracks[row.track];
   const ExecutionIndex& index = *track.index;
-  const auto& runs = track.flame->lanes[row.lane][row.depth];
+  const FlameRows& flame = *track.flame;
+  const auto& runs = flame.lanes[row.lane][row.depth];
   const QRect& r = row.rect;
-  const auto& programs = index.header().programs;
+  const std::uint32_t none = flame.operations ? kNoOperation : kNoProgram;
   const auto spans = reduceFlameRow(index, row.lane, runs, m_window.from(), m_window.to(), r.width());
+  FlameBlock block;
+  block.track = row.track;
+  block.lane = row.lane;
+  block.depth = row.depth;
   for (const TimelineSpan& s : spans) {
     const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
-    std::uint32_t program = kNoProgram;
-    for (std::size_t k = s.first; k < s.first + std::min<std::size_t>(s.count, 8) && program == kNoProgram; ++k)
-      program = runs[k].program;
-    if (program == kNoProgram) continue; // the steps here are not that deep
-    // Pastel hues spread by the golden ratio: programs differ, and none looks like a step kind.
-    const QColor c = QColor::fromHsvF(std::fmod(program * 0.618034, 1.0), s.merged() ? 0.45 : 0.32, 0.93);
+    std::uint32_t id = none;
+    for (std::size_t k = s.first; k < s.first + std::min<std::size_t>(s.count, 8) && id == none; ++k) id = runs[k].id;
+    if (id == none) continue; // the steps here have no operation, or not that deep a one
+    const QColor c = flameColor(flame, index.header(), id, s.merged());
     fill(x0, x1, r.top(), r.bottom() + 1, c.rgb());
     if (!s.merged()) {
       if (x1 - x0 >= 4) fill(x0, x0 + 1, r.top(), r.bottom() + 1, backgroundColor().rgb());
-      if (program < programs.size())
-        label(x0, x1, r,
-              programs[program].name.isEmpty() ? QString::fromStdString(pva::Program::typeName(programs[program].type))
-                                               : programs[program].name,
-              c);
+      block.id = id;
+      label(x0, x1, r, flameBlockName(block), c);
     }
   }
 }
@@ -267,7 +287,8 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
     const ExecutionIndex& index = *m_tracks[t].index;
     for (unsigned run = 0; run < index.header().runs.size(); ++run) {
       std::uint64_t from = 0, to = 0;
-      if (!index.runSpan(run, &from, &to) || double(to) < m_window.from() || double(from) > m_window.to()) continue;
+      // A run ending where the view starts (the run before a picked one) is not in view.
+      if (!index.runSpan(run, &from, &to) || double(to) <= m_window.from() || double(from) >= m_window.to()) continue;
       const int x = std::max(plot.left(), int(std::lround(timeToX(double(from)))));
       QPen pen(QColor(0xd37295), 1, Qt::DashLine);
       p.setPen(pen);
@@ -296,8 +317,11 @@ void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows
     const QRect cell(2, row.rect.top(), kLabelWidth - 8, row.rect.height());
     if (row.kind == RowKind::Steps) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1").arg(row.lane));
     else if (row.kind == RowKind::Blocks) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("blocks"));
-    else if (row.kind == RowKind::Flame && row.depth == 0 && row.rect.height() >= fm.height() - 2)
-      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1 tree").arg(row.lane));
+    else if (row.kind == RowKind::Flame && row.depth == 0 && row.rect.height() >= fm.height() - 2) {
+      const auto& flame = m_tracks[row.track].flame;
+      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,
+                 flame && flame->operations ? tr("IPU %1 ops").arg(row.lane) : tr("IPU %1 tree").arg(row.lane));
+    }
     else if (row.kind == RowKind::Bsp) {
       const unsigned tiles = numTiles(row.track);
       const int t0 = std::max(0, m_tile0), t1 = m_tile1 < 0 ? int(tiles) : std::min<int>(m_tile1, int(tiles));
@@ -398,6 +422,14 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
       p.drawRect(QRect(x0 - 1, row.rect.top() - 1, x1 - x0 + 1, row.rect.height() + 1));
     }
     p.setClipping(false);
+  }
+  if (m_hasSelectedBlock && m_mode == Mode::Flame) {
+    for (const FlameBlock& b : flameBlocksInView(m_selectedBlock.track, m_selectedBlock.lane, m_selectedBlock.depth))
+      if (b.run == m_selectedBlock.run) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(b.rect.adjusted(0, 0, -1, -1));
+      }
   }
   if (hasFocus()) {
     p.setPen(QPen(palette().color(QPalette::Highlight), 1, Qt::DotLine));

@@ -1,6 +1,7 @@
 // On-demand reads for the Execution page: a step's details, per-tile cycles, range summaries.
 #include "core/ExecutionDetails.hpp"
 
+#include <pva/Analysis.hpp>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Exception.hpp>
@@ -77,6 +78,72 @@ StepDetails loadStepDetails(const Document& doc, std::uint64_t stepIndex) {
                                .arg(loc.lineNumber())
                                .arg(QString::fromStdString(loc.functionName())));
     }
+  }
+  return d;
+}
+
+StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, const pva::SpanFigures* scope) {
+  const pva::Report report = doc.openReport();
+  StepDetails d;
+  d.step = block.firstStep;
+  auto text = [&](const QString& name, const QString& value) { d.fields.push_back({name, value, StepDetails::Field::Text}); };
+  auto count = [&](const QString& name, std::uint64_t value) {
+    d.fields.push_back({name, QVariant::fromValue(qulonglong(value)), StepDetails::Field::Count});
+  };
+  if (block.lastStep < block.firstStep) throw pva::Exception("a flame block ends before it begins");
+  const pva::SpanFigures steps = pva::analyseSteps(report, block.firstStep, block.lastStep - block.firstStep + 1);
+  auto where = [&] {
+    text(tr("IPU"), QString::number(block.ipu));
+    text(tr("Steps"), block.firstStep == block.lastStep ? QString::number(block.firstStep)
+                                                        : QStringLiteral("%1 – %2").arg(block.firstStep).arg(block.lastStep));
+    count(tr("Steps on this IPU"), block.ipuSteps);
+    if (steps.scope.runs == pva::Scope::Runs::OneRun) text(tr("Run"), QString::fromStdString(steps.scope.runName));
+  };
+  if (!block.operations) {
+    const auto programs = report.compilation().programs();
+    const pva::ProgramPtr program = block.program < programs.size() ? programs[block.program] : nullptr;
+    d.programName = program ? QString::fromStdString(program->name()) : tr("(unknown program)");
+    text(tr("Program"), d.programName);
+    if (program) text(tr("Type"), QString::fromStdString(pva::Program::typeName(program->type())));
+    where();
+    count(tr("Cycles of the block's steps"), steps.cycles);
+    return d;
+  }
+  // The operations the block stands for: the path itself and every operation under it.
+  const std::string path = block.path.toStdString();
+  std::vector<pva::Operation> group;
+  for (const pva::Operation& op : pva::OperationAnalysis(report).operations())
+    if (op.name() == path || (op.name().size() > path.size() && op.name().compare(0, path.size(), path) == 0 &&
+                              op.name()[path.size()] == '/'))
+      group.push_back(op);
+  d.programName = block.path;
+  const pva::Operation* exact = nullptr;
+  for (const pva::Operation& op : group)
+    if (op.name() == path) exact = &op;
+  text(exact ? tr("Operation") : tr("Operations under"), block.path);
+  if (exact) {
+    text(tr("Layer"), QString::fromStdString(exact->debugContext()->layerName()));
+    if (!exact->type().empty()) text(tr("Type"), QString::fromStdString(exact->type()));
+  }
+  if (group.size() > 1 || !exact) count(tr("Operations"), group.size());
+  where();
+  const pva::OperationExecution inBlock = pva::operationExecution(group, steps);
+  count(tr("Cycles in this block"), inBlock.cycles);
+  count(tr("Its steps in this block"), inBlock.steps);
+  if (scope) {
+    const pva::OperationExecution inScope = pva::operationExecution(group, *scope);
+    const QString what = QString::fromStdString(scope->scope.runs == pva::Scope::Runs::OneRun ? "run '" + scope->scope.runName + "'"
+                                                                                              : std::string("all runs"));
+    count(tr("Cycles in %1").arg(what), inScope.cycles);
+    count(tr("Its steps in %1").arg(what), inScope.steps);
+  }
+  if (exact) {
+    const pva::SourceLocation& loc = exact->debugContext()->location();
+    if (!loc.fileName().empty())
+      text(tr("Source"), QStringLiteral("%1:%2 (%3)")
+                             .arg(QString::fromStdString(loc.fileName()))
+                             .arg(loc.lineNumber())
+                             .arg(QString::fromStdString(loc.functionName())));
   }
   return d;
 }

@@ -7,6 +7,8 @@
 #include "core/Document.hpp"
 #include "core/ExecutionIndex.hpp"
 
+#include <pva/Analysis.hpp>
+
 #include <QString>
 #include <QVariant>
 
@@ -30,6 +32,24 @@ struct StepDetails {
 
 /// Reads step `step` (one row). Throws pva errors; an index past the end is an error naming it.
 StepDetails loadStepDetails(const Document& doc, std::uint64_t step);
+
+/// A block of the flame view (an operation path level, or a program of the tree, over
+/// consecutive steps of one IPU), as the page asks for its details.
+struct FlameBlockQuery {
+  bool operations = true;    ///< `path` is an operation path level; else `program` is a program id
+  QString path;              ///< "fwd/layer1": the operations whose path is it or under it
+  std::uint32_t program = 0;
+  unsigned ipu = 0;
+  std::uint64_t firstStep = 0, lastStep = 0; ///< the block's first and last steps (both included)
+  std::uint64_t ipuSteps = 0;                ///< its steps on that IPU
+};
+
+/// The Details tab for a flame block, every cycle figure from libpva: the block's cycles are
+/// pva::operationExecution of the operations under the path over pva::analyseSteps of the
+/// block's steps (a program-tree block: all those steps); `scope`, when given (the run shown
+/// or all runs, from pva::analyseExecution), adds the same operations' cycles there. Throws pva
+/// errors.
+StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, const pva::SpanFigures* scope);
 
 /// Per-tile cycles of steps [firstStep, lastStep) of one replica, for the BSP view.
 struct TileCycles {

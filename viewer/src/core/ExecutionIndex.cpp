@@ -2,14 +2,17 @@
 #include "core/ExecutionIndex.hpp"
 
 #include <pva/Compilation.hpp>
+#include <pva/Debug.hpp>
 #include <pva/Execution.hpp>
 #include <pva/Report.hpp>
 
 #include <QCoreApplication>
+#include <QHash>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace tessera::viewer {
 
@@ -48,6 +51,70 @@ std::uint64_t LaneTotals::total() const {
 // ---------------------------------------------------------------------------------------------
 // Header
 
+namespace {
+
+/// Operations from libpva (pva::OperationAnalysis and its program -> operation lookup), and the
+/// distinct prefixes of their paths as a tree of nodes, for the flame view's lanes.
+void readOperations(const pva::Report& report, ExecutionHeader& h) {
+  if (!report.hasDebugInfo()) return;
+  const pva::OperationAnalysis analysis(report);
+  const std::vector<pva::Operation> ops = analysis.operations();
+  std::map<QString, std::uint32_t> nodeOfPath;
+  auto nodeOf = [&](const QStringList& parts, int levels) {
+    std::uint32_t parent = kNoOperation;
+    QString path;
+    for (int d = 0; d < levels; ++d) {
+      path = d == 0 ? parts[0] : path + QLatin1Char('/') + parts[d];
+      const auto it = nodeOfPath.find(path);
+      if (it != nodeOfPath.end()) {
+        parent = it->second;
+        continue;
+      }
+      ExecPathNode node;
+      node.label = parts[d];
+      node.path = path;
+      node.parent = parent;
+      node.depth = std::uint16_t(d);
+      // A hash of the path, not its position: an operation keeps its colour in any report.
+      node.hue = float(double(qHash(path, 0) % 4096) / 4096.0);
+      parent = std::uint32_t(h.pathNodes.size());
+      nodeOfPath.emplace(path, parent);
+      h.pathNodes.push_back(std::move(node));
+    }
+    return parent;
+  };
+  h.operations.reserve(ops.size());
+  std::vector<char> named(ops.size(), 0);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const pva::Operation& op = ops[i];
+    ExecOperationInfo info;
+    info.name = QString::fromStdString(op.name());
+    info.layer = QString::fromStdString(op.debugContext()->layerName());
+    info.type = QString::fromStdString(op.type());
+    const QStringList parts = info.name.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    if (!parts.isEmpty()) {
+      const int levels = int(std::min<qsizetype>(parts.size(), kMaxFlameDepth));
+      info.node = nodeOf(parts, levels);
+      if (h.pathNodes[info.node].operation == kNoOperation) h.pathNodes[info.node].operation = std::uint32_t(i);
+      named[i] = 1;
+    }
+    h.operations.push_back(std::move(info));
+  }
+  // A context without a name says nothing a lane could show: its steps have no operation.
+  const std::vector<std::int64_t>& owner = analysis.operationOfProgram();
+  h.programOperation.assign(h.programs.size(), kNoOperation);
+  for (std::size_t p = 0; p < owner.size() && p < h.programOperation.size(); ++p)
+    if (owner[p] >= 0 && std::size_t(owner[p]) < ops.size() && named[std::size_t(owner[p])]) {
+      const ExecOperationInfo& op = h.operations[std::size_t(owner[p])];
+      h.programOperation[p] = std::uint32_t(owner[p]);
+      // Lanes for the levels of operations that own a step; deeper ones never draw.
+      if (h.programs[p].isStep)
+        h.operationDepth = std::max(h.operationDepth, unsigned(h.pathNodes[op.node].depth) + 1u);
+    }
+}
+
+} // namespace
+
 ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
   ExecutionHeader h;
   const pva::Report report = doc.openReport();
@@ -72,6 +139,7 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
     info.name = QString::fromStdString(p.name());
     info.type = p.type();
     info.kind = stepKindOf(p.type());
+    info.isStep = p.isStep();
     for (const pva::ProgramPtr& c : p.children()) children[i].push_back(std::uint32_t(c->_id()));
   }
   std::vector<std::uint32_t> stack;
@@ -169,6 +237,7 @@ ExecutionIndex::ExecutionIndex(ExecutionHeader header) : m_header(std::move(head
   }
   m_stepProgram.reset(new std::uint32_t[n]);
   m_stepRun.reset(new std::uint16_t[n]);
+  m_stepOperation.reset(new std::uint32_t[n]);
 }
 
 std::size_t ExecutionIndex::lowerBound(unsigned lane, std::size_t n, double t) const {
@@ -292,7 +361,7 @@ bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* t
 }
 
 std::uint64_t ExecutionIndex::memoryBytes() const {
-  std::uint64_t bytes = loadedSteps() * (sizeof(std::uint32_t) + sizeof(std::uint16_t));
+  std::uint64_t bytes = loadedSteps() * (2 * sizeof(std::uint32_t) + sizeof(std::uint16_t));
   for (unsigned lane = 0; lane < numLanes(); ++lane)
     bytes += entries(lane) * (8 + 4 + 4 + 2 + 1) + (entries(lane) / kBlock + 1) * (sizeof(Cumulative) + 8);
   return bytes;
@@ -304,13 +373,25 @@ std::uint64_t ExecutionIndex::memoryBytes() const {
 /// The only writer of an index: keeps its own counts and publishes them with release stores.
 class ExecutionIndexWriter {
 public:
-  explicit ExecutionIndexWriter(ExecutionIndex& index)
+  ExecutionIndexWriter(ExecutionIndex& index, const pva::Report& report)
       : m_index(index), m_count(index.numLanes(), 0), m_cum(index.numLanes()), m_shift(index.numLanes(), 0),
         m_lastEnd(index.numLanes(), 0), m_lastBegin(index.numLanes(), 0) {
-    const auto& programs = index.header().programs;
-    for (const ExecProgramInfo& p : programs) m_maxDepth = std::max<unsigned>(m_maxDepth, p.depth);
-    m_flame.depth = std::min(m_maxDepth, kMaxFlameDepth);
+    // The operations are read here, not with the header: OperationAnalysis reads every program
+    // and variable, which would delay the first paint. No reader looks at them before the
+    // first step is published (release store in publish()).
+    readOperations(report, index.m_header);
+    const ExecutionHeader& h = index.header();
+    // Operation lanes when debug.cbor names operations; the program tree otherwise.
+    m_flame.operations = h.operationDepth > 0;
+    if (m_flame.operations) {
+      m_flame.depth = std::min(h.operationDepth, kMaxFlameDepth);
+    } else {
+      unsigned maxDepth = 0;
+      for (const ExecProgramInfo& p : h.programs) maxDepth = std::max<unsigned>(maxDepth, p.depth);
+      m_flame.depth = std::min(maxDepth, kMaxFlameDepth);
+    }
     m_flame.lanes.assign(index.numLanes(), std::vector<std::vector<FlameRun>>(m_flame.depth));
+    m_lastRun.assign(index.numLanes(), ~0u);
   }
 
   // Ipus: whatever ExecutionStep::ipus() returns (a vector, or a list decoded as it is read).
@@ -318,6 +399,9 @@ public:
   void add(std::uint64_t stepIndex, std::uint32_t program, unsigned run, const Ipus& ipus) {
     m_index.m_stepProgram[stepIndex] = program;
     m_index.m_stepRun[stepIndex] = std::uint16_t(std::min(run, 65535u));
+    const auto& programOperation = m_index.header().programOperation;
+    const std::uint32_t operation = program < programOperation.size() ? programOperation[program] : kNoOperation;
+    m_index.m_stepOperation[stepIndex] = operation;
     const auto& programs = m_index.header().programs;
     const StepKind kind = program < programs.size() ? programs[program].kind : StepKind::Other;
     for (const pva::IpuExecution& x : ipus) {
@@ -348,7 +432,7 @@ public:
       cum.cycles[std::size_t(kind)] += duration;
       if ((k + 1) % ExecutionIndex::kBlock == 0) l.prefix[(k + 1) / ExecutionIndex::kBlock] = cum;
       m_count[lane] = k + 1;
-      addFlame(lane, k, program);
+      addFlame(lane, k, program, operation, run);
     }
   }
 
@@ -361,23 +445,39 @@ public:
   FlameRows takeFlame() { return std::move(m_flame); }
 
 private:
-  void addFlame(unsigned lane, std::size_t entry, std::uint32_t program) {
+  void addFlame(unsigned lane, std::size_t entry, std::uint32_t program, std::uint32_t operation, unsigned run) {
     if (m_flame.depth == 0 || m_flame.truncated) return;
-    const auto& programs = m_index.header().programs;
-    // The ancestors of the step, root first, into m_chain[0 .. depth).
+    // What the step is under, root first, into m_chain[0 .. depth).
     unsigned depth = 0;
-    if (program < programs.size()) {
-      depth = std::min<unsigned>(programs[program].depth, m_flame.depth);
-      std::uint32_t p = programs[program].parent;
-      for (unsigned skip = programs[program].depth; skip > depth && p != kNoProgram; --skip) p = programs[p].parent;
-      for (unsigned d = depth; d-- > 0 && p != kNoProgram; p = programs[p].parent) m_chain[d] = p;
+    if (m_flame.operations) {
+      const ExecutionHeader& h = m_index.header();
+      const std::uint32_t node = operation < h.operations.size() ? h.operations[operation].node : kNoOperation;
+      if (node < h.pathNodes.size()) {
+        depth = std::min<unsigned>(h.pathNodes[node].depth + 1u, m_flame.depth);
+        std::uint32_t n = node;
+        for (unsigned skip = h.pathNodes[node].depth + 1u; skip > depth && n != kNoOperation; --skip) n = h.pathNodes[n].parent;
+        for (unsigned d = depth; d-- > 0 && n != kNoOperation; n = h.pathNodes[n].parent) m_chain[d] = n;
+      }
+    } else {
+      const auto& programs = m_index.header().programs;
+      if (program < programs.size()) {
+        depth = std::min<unsigned>(programs[program].depth, m_flame.depth);
+        std::uint32_t p = programs[program].parent;
+        for (unsigned skip = programs[program].depth; skip > depth && p != kNoProgram; --skip) p = programs[p].parent;
+        for (unsigned d = depth; d-- > 0 && p != kNoProgram; p = programs[p].parent) m_chain[d] = p;
+      }
     }
+    // A new run of the execution starts new blocks: a program repeated by every run is not one
+    // block across them.
+    const bool newRun = run != m_lastRun[lane];
+    m_lastRun[lane] = run;
+    const std::uint32_t none = m_flame.operations ? kNoOperation : kNoProgram;
     auto& rows = m_flame.lanes[lane];
     for (unsigned d = 0; d < m_flame.depth; ++d) {
-      const std::uint32_t anc = d < depth ? m_chain[d] : kNoProgram;
+      const std::uint32_t id = d < depth ? m_chain[d] : none;
       auto& row = rows[d];
-      if (row.empty() || row.back().program != anc) {
-        row.push_back({std::uint32_t(entry), anc});
+      if (row.empty() || row.back().id != id || newRun) {
+        row.push_back({std::uint32_t(entry), id});
         if (++m_flameRuns > kMaxFlameRuns) {
           m_flame.truncated = true;
           for (auto& r : m_flame.lanes)
@@ -393,7 +493,7 @@ private:
   std::vector<std::size_t> m_count;
   std::vector<ExecutionIndex::Cumulative> m_cum;
   std::vector<std::uint64_t> m_shift, m_lastEnd, m_lastBegin;
-  unsigned m_maxDepth = 0;
+  std::vector<unsigned> m_lastRun; ///< per lane: the run of its last entry
   FlameRows m_flame;
   std::size_t m_flameRuns = 0;
   std::array<std::uint32_t, kMaxFlameDepth> m_chain{};
@@ -405,7 +505,7 @@ FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progres
   const pva::ExecutionSteps steps = report.execution().steps();
   if (steps.size() != index.numSteps())
     throw pva::Exception(doc.profilePath().toStdString() + ": the execution changed while it was being read");
-  ExecutionIndexWriter writer(index);
+  ExecutionIndexWriter writer(index, report);
   std::uint64_t i = 0;
   for (const pva::ExecutionStep& step : steps) {
     const pva::ProgramPtr program = step.program();

@@ -20,6 +20,7 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -40,6 +41,7 @@ struct ExecProgramInfo {
   QString name;
   pva::Program::Type type = pva::Program::Type::Sequence;
   StepKind kind = StepKind::Other;
+  bool isStep = false;               ///< pva::Program::isStep(): a step of the schedule
   std::uint32_t parent = kNoProgram; ///< the first parent met walking from the entry points
   std::uint16_t depth = 0;           ///< 0: a root
 };
@@ -56,6 +58,26 @@ struct ExecBlockInfo {
   enum Kind : std::uint8_t { Common, StreamCopy, BlockFlush, Overflow } kind = Common;
 };
 
+constexpr std::uint32_t kNoOperation = 0xffffffffu;
+
+/// An operation of debug.cbor (pva::OperationAnalysis), as the flame view names its steps.
+struct ExecOperationInfo {
+  QString name;        ///< its debug-context path: "fwd/layer1/matmul/MatMul"
+  QString layer, type; ///< "poplibs", "MatMul"
+  std::uint32_t node = kNoOperation; ///< its path's node (ExecutionHeader::pathNodes)
+};
+
+/// One level of the operations' paths, each distinct prefix once: "fwd", "fwd/layer1", ...
+/// The flame view draws level d of a step's operation path in its d-th lane above the steps.
+struct ExecPathNode {
+  QString label; ///< the last component: "layer1"
+  QString path;  ///< from the root: "fwd/layer1"
+  std::uint32_t parent = kNoOperation;
+  std::uint16_t depth = 0; ///< 0: a first component
+  std::uint32_t operation = kNoOperation; ///< the operation whose whole path this is, if one is
+  float hue = 0;           ///< from a hash of the path: the same operation, the same colour
+};
+
 /// The small part of an execution, read at once.
 struct ExecutionHeader {
   bool hasExecution = false;
@@ -68,9 +90,19 @@ struct ExecutionHeader {
   std::vector<ExecRunInfo> runs;
   std::vector<std::vector<ExecBlockInfo>> blocks; ///< per IPU; empty without lightweight profiling
   unsigned blocksTile = 0;                    ///< the tile of each IPU that recorded blocks
+  /// Operations, when debug.cbor is beside the report (else all empty). Programs whose debug
+  /// context names no operation (an unnamed context: the samples' host copies) map to none.
+  /// Filled by fillExecutionIndex (not readExecutionHeader: reading them takes as long as
+  /// reading every program and variable) before it publishes the first step: read them only
+  /// once ExecutionIndex::loadedSteps() > 0.
+  std::vector<ExecOperationInfo> operations;
+  std::vector<std::uint32_t> programOperation; ///< by program id: an index into operations, or kNoOperation
+  std::vector<ExecPathNode> pathNodes;
+  unsigned operationDepth = 0; ///< levels of the deepest operation path (capped at kMaxFlameDepth)
 };
 
-/// Reads programs, runs, target and blocks. Cost: one pass over the programs. Throws pva errors.
+/// Reads programs, runs, target and blocks (not the operations: fillExecutionIndex reads them).
+/// Cost: one pass over the programs. Throws pva errors.
 ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress);
 
 /// Sums over a range of entries of one lane.
@@ -106,6 +138,8 @@ public:
   /// Per step (below loadedSteps()).
   std::uint32_t stepProgram(std::uint64_t step) const { return m_stepProgram[step]; }
   unsigned stepRun(std::uint64_t step) const { return m_stepRun[step]; }
+  /// The operation owning the step's program (header().operations), or kNoOperation.
+  std::uint32_t stepOperation(std::uint64_t step) const { return m_stepOperation[step]; }
 
   /// The first entry of the lane (among the first `n`) beginning at or after `t`. O(log n).
   std::size_t lowerBound(unsigned lane, std::size_t n, double t) const;
@@ -154,24 +188,35 @@ private:
   std::vector<Lane> m_lanes;
   std::unique_ptr<std::uint32_t[]> m_stepProgram;
   std::unique_ptr<std::uint16_t[]> m_stepRun;
+  std::unique_ptr<std::uint32_t[]> m_stepOperation;
   std::atomic<std::uint64_t> m_loadedSteps{0};
 };
 
-/// The program tree above the steps, for the flame view: per lane and depth, runs of
-/// consecutive entries sharing the same ancestor at that depth (kNoProgram: the entries'
-/// program is not that deep). Row `depth` of a lane lists runs by first entry.
+/// What the flame view stacks above each lane's steps, per lane and depth: runs of consecutive
+/// entries sharing the same thing at that depth. With operations (debug.cbor read), row d holds
+/// the d-th level of the step's operation path (an ExecPathNode id; kNoOperation: the step has
+/// no operation, or its path is shorter); without, the step's ancestor at depth d in the program
+/// tree (a program id; kNoProgram: not that deep). A run never spans two runs of the execution:
+/// the steps of a new run start new runs in every row. Row `depth` of a lane lists runs by
+/// first entry.
 struct FlameRun {
   std::uint32_t firstEntry = 0;
-  std::uint32_t program = kNoProgram;
+  std::uint32_t id = kNoProgram; ///< path node or program id, as FlameRows::operations says
 };
 struct FlameRows {
-  unsigned depth = 0; ///< rows above the steps: the deepest step's depth (capped)
+  unsigned depth = 0; ///< rows above the steps: the deepest path or program depth (capped)
+  bool operations = false; ///< rows are operation path levels (else the program tree)
   bool truncated = false; ///< too many runs to keep: the flame view shows the steps only
   std::vector<std::vector<std::vector<FlameRun>>> lanes; ///< [lane][depth] -> runs
+  /// The entries of run `r` of a row: [runs[r].firstEntry, this).
+  static std::size_t runEnd(const std::vector<FlameRun>& runs, std::size_t r, std::size_t loaded) {
+    return r + 1 < runs.size() ? std::min<std::size_t>(runs[r + 1].firstEntry, loaded) : loaded;
+  }
 };
 constexpr unsigned kMaxFlameDepth = 24;
 
-/// Streams every step into `index` (publishing as it goes) and returns the flame rows. Checks
+/// Reads the operations into the index's header (debug.cbor, when the document has it), then
+/// streams every step into `index` (publishing as it goes) and returns the flame rows. Checks
 /// progress.cancelled() every few thousand steps (throws Cancelled). Throws pva errors.
 FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress);
 

@@ -72,7 +72,8 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   auto* group = new QButtonGroup(this);
   const QString names[] = {tr("Flat"), tr("Flame"), tr("BSP")};
   const QString tips[] = {tr("One lane per IPU, steps coloured by kind"),
-                          tr("The program tree above the steps; steps under one program merge into one bar"),
+                          tr("Lanes above the steps by operation and layer path from the debug contexts (the program tree "
+                             "without debug.cbor); steps of one operation merge into one block"),
                           tr("Per tile: compute or exchange, still busy, idle until the sync (Ctrl+wheel zooms tiles)")};
   for (int i = 0; i < 3; ++i) {
     auto* b = new QToolButton(this);
@@ -152,6 +153,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   connect(m_timeline, &ExecutionTimeline::viewChanged, this, [this] { m_summaryTimer.start(); });
   connect(m_timeline, &ExecutionTimeline::tileCyclesWanted, this, [this] { m_tilesTimer.start(); });
   connect(m_timeline, &ExecutionTimeline::stepClicked, this, &ExecutionPage::showDetails);
+  connect(m_timeline, &ExecutionTimeline::flameBlockClicked, this, &ExecutionPage::showBlockDetails);
   connect(m_timeline, &ExecutionTimeline::modeChanged, this, [this](ExecutionTimeline::Mode mode) {
     m_modeButtons[std::size_t(mode)]->setChecked(true);
     m_bspLegend->setVisible(mode == ExecutionTimeline::Mode::Bsp);
@@ -502,14 +504,58 @@ void ExecutionPage::loadTiles() {
   }
 }
 
-void ExecutionPage::showDetails(std::size_t track, std::uint64_t step) {
+const ExecutionPage::Source* ExecutionPage::sourceOfTrack(std::size_t track) const {
   // Track numbers count only reports with an execution.
-  std::shared_ptr<const Document> doc;
   std::size_t t = 0;
   for (const Source& s : m_sources) {
     if (!s.index) continue;
-    if (t++ == track) doc = s.doc;
+    if (t++ == track) return &s;
   }
+  return nullptr;
+}
+
+void ExecutionPage::showBlockDetails(const ExecutionTimeline::FlameBlock& block) {
+  const Source* source = sourceOfTrack(block.track);
+  if (!source || !source->index) return;
+  const ExecutionIndex& index = *source->index;
+  const auto& flame = m_timeline->tracks()[block.track].flame;
+  if (!flame || block.lane >= index.numLanes() || block.lastEntry >= index.entries(block.lane)) return;
+  FlameBlockQuery q;
+  q.operations = flame->operations;
+  if (q.operations) {
+    if (block.id >= index.header().pathNodes.size()) return;
+    q.path = index.header().pathNodes[block.id].path;
+  } else {
+    q.program = block.id;
+  }
+  q.ipu = block.lane;
+  q.firstStep = index.step(block.lane, block.firstEntry);
+  q.lastStep = index.step(block.lane, block.lastEntry);
+  q.ipuSteps = block.lastEntry - block.firstEntry + 1;
+  // The run shown (or all runs) from pva::analyseExecution, when it has arrived; the base
+  // report's figures for the base track.
+  const auto figures = m_figures;
+  const pva::SpanFigures* scope = nullptr;
+  if (figures) {
+    const bool base = m_sources.size() > 1 && source == &m_sources.front();
+    if (!base) scope = ExecutionFigures::span(figures->current, m_run);
+    else if (figures->base) scope = ExecutionFigures::span(*figures->base, m_run);
+  }
+  const auto doc = source->doc;
+  m_tabs->setCurrentIndex(1);
+  m_detailsTask = runInBackground<StepDetails>(
+      this, tr("Reading a block"), [doc, q, figures, scope](Progress&) { return loadBlockDetails(*doc, q, scope); },
+      [this](std::shared_ptr<const StepDetails> d) {
+        m_detailsHint->hide();
+        m_detailsModel->setDetails(std::move(d));
+        m_detailsView->resizeColumnToContents(0);
+      },
+      reportError(), &m_pool);
+}
+
+void ExecutionPage::showDetails(std::size_t track, std::uint64_t step) {
+  const Source* source = sourceOfTrack(track);
+  const std::shared_ptr<const Document> doc = source ? source->doc : nullptr;
   if (!doc) return;
   m_tabs->setCurrentIndex(1);
   m_detailsTask = runInBackground<StepDetails>(

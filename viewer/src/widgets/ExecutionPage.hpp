@@ -7,7 +7,8 @@
 // Loading (never on the GUI thread): each report's header (programs, runs, blocks) first, then
 // its step index fills in the background while the page repaints what has arrived every
 // 100 ms; the page is ready once every index is complete. Per-tile cycles for the BSP view and
-// a clicked step's details are read on demand, newer requests cancelling older ones.
+// a clicked step's or flame block's details are read on demand, newer requests cancelling older
+// ones.
 #pragma once
 
 #include "charts/ExecutionTimeline.hpp"
@@ -99,6 +100,8 @@ private:
   void applyRun();
   void loadTiles();
   void showDetails(std::size_t track, std::uint64_t step);
+  void showBlockDetails(const ExecutionTimeline::FlameBlock& block);
+  const Source* sourceOfTrack(std::size_t track) const;
   void finishIfDone();
 
   ExecutionTimeline* m_timeline;
