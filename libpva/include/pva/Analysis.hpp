@@ -210,8 +210,9 @@ struct ExecutionAnalysis {
   SpanFigures allRuns;
 };
 
-/// An operation's executed cycles in a span: its programs' cycles (SpanFigures::programs) summed.
-/// Operations own their programs, so operations' cycles add up without counting a step twice.
+/// An operation's executed cycles in a span: its programs' cycles (SpanFigures::programs) summed;
+/// operationExecution({operation}, span).cycles. Operations own their programs, so operations'
+/// cycles add up without counting a step twice.
 std::uint64_t operationCycles(const Operation& operation, const SpanFigures& span);
 
 /// Reads every execution step once (streamed, in chunks). Progress gets the share done in

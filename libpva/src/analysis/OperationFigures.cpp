@@ -45,10 +45,7 @@ OperationFigures operationFigures(const Operation& operation) {
 }
 
 std::uint64_t operationCycles(const Operation& operation, const SpanFigures& span) {
-  std::uint64_t cycles = 0;
-  for (const ProgramPtr& p : operation.programs())
-    if (p->_id() < span.programs.size()) cycles += span.programs[p->_id()].cycles;
-  return cycles;
+  return operationExecution({operation}, span).cycles;
 }
 
 } // namespace pva
