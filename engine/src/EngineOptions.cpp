@@ -59,7 +59,7 @@ const std::vector<OptionSpec> kEngineOptions = {
     {"profiler.blocks.tile", K::Unsigned, "", kHonoured},
     {"profiler.format", K::Choice, "v1|v2|v3|v4", kNoEffect},
     {"profiler.includeCycleEstimates", K::Bool, "", kNoEffect},
-    {"profiler.includeFlopEstimates", K::Bool, "", kNoEffect},
+    {"profiler.includeFlopEstimates", K::Bool, "", kHonoured},
     {"profiler.programs.filter", K::Text, "", kHonoured},
     {"profiler.replicaToProfile", K::Unsigned, "", kNoEffect},
     {"streamCallbacks.multiThreadMode", K::Choice, "singleThread|collaborative|dedicated", kNoEffect},

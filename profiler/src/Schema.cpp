@@ -27,6 +27,7 @@ const KeyDoc kMetaKeys[] = {
     {meta::externalExchangeInstrumentation, "`Off` or `Tile`"},
     {meta::outOfMemory, "`true` when compilation ran out of tile memory"},
     {meta::executionProfile, "`true` when runs are recorded"},
+    {meta::flopEstimates, "`true` when `compute_sets` carry FLOP estimates (`profiler.includeFlopEstimates`; since 1.1, absent before)"},
 };
 
 const KeyDoc kCborKeys[] = {

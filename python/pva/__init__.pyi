@@ -141,6 +141,9 @@ class ComputeSet:
     numVertices: int
     vertices: List[ComputeSetVertices]
     estimatedCyclesByTile: TileArray
+    # None: the report has no FLOP estimates (Report.hasFlopEstimates is False)
+    estimatedFlops: int | None
+    verticesWithoutFlopEstimate: int | None
     debugContext: DebugContext | None
 
 class Variable:
@@ -420,6 +423,7 @@ class Report:
     timestampMicroseconds: int
     engineOptions: Dict[str, str]
     outOfMemory: bool
+    hasFlopEstimates: bool
     profilePath: str
     debugPath: str
     hasDebugInfo: bool
@@ -747,6 +751,9 @@ class OperationFigures:
     exchangeBytes: int
     alwaysLiveBytes: int
     peakNotAlwaysLiveBytes: int
+    # None: the report has no FLOP estimates
+    estimatedFlops: int | None
+    verticesWithoutFlopEstimate: int
 
 class OperationExecution:
     cycles: int

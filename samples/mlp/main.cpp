@@ -78,6 +78,7 @@ int main(int argc, char** argv) try {
   if (!opt.reportDir.empty())
     engineOptions = {{"autoReport.all", "true"},
                      {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+                     {"profiler.includeFlopEstimates", "true"}, // off by default (as in Poplar)
                      {"autoReport.directory", opt.reportDir}};
   Engine engine(graph, program::Repeat(opt.stepsPerRun, step), engineOptions);
   engine.load(device);

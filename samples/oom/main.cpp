@@ -69,6 +69,7 @@ int main(int argc, char** argv) try {
 
   const OptionFlags options{{"autoReport.all", "true"},
                      {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+                     {"profiler.includeFlopEstimates", "true"}, // off by default (as in Poplar)
                      {"autoReport.directory", opt.reportDir}};
   try {
     Engine engine(graph, prog, options);

@@ -374,3 +374,66 @@ TEST_CASE("operationExecution: an operation group's cycles in a span, each progr
   std::vector<pva::Operation> twice = {ops.front(), ops.front()};
   CHECK(pva::operationExecution(twice, e.allRuns).cycles == pva::operationExecution({ops.front()}, e.allRuns).cycles);
 }
+
+TEST_CASE("FLOP estimates: each compute set's, and an operation's over its compute sets each once", "[pva][analysis]") {
+  const auto profile = test::sampleReport("mlp");
+  const pva::Report report = pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
+  test::Report raw(profile);
+  REQUIRE(report.hasFlopEstimates()); // the samples turn profiler.includeFlopEstimates on
+  for (const pva::ComputeSet& cs : report.compilation().computeSets()) {
+    INFO(cs.name());
+    REQUIRE(cs.estimatedFlops());
+    CHECK(*cs.estimatedFlops() ==
+          integer(raw, "SELECT estimated_flops FROM compute_sets WHERE id = " + std::to_string(cs.id())));
+    CHECK(cs.verticesWithoutFlopEstimate() ==
+          integer(raw, "SELECT vertices_without_flop_estimate FROM compute_sets WHERE id = " + std::to_string(cs.id())));
+  }
+  u64 total = 0;
+  for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) {
+    INFO(op.name());
+    const pva::OperationFigures f = pva::operationFigures(op);
+    REQUIRE(f.estimatedFlops); // 0 for an operation without compute sets, never "none"
+    std::string ids;
+    for (const pva::ProgramPtr& p : op.programs()) ids += (ids.empty() ? "" : ",") + std::to_string(p->_id());
+    const std::string sets = "SELECT DISTINCT compute_set FROM programs WHERE id IN (" + ids + ") AND type = 'OnTileExecute'";
+    CHECK(*f.estimatedFlops == (ids.empty() ? 0 : integer(raw, "SELECT coalesce(sum(estimated_flops), 0) FROM compute_sets "
+                                                                  "WHERE id IN (" + sets + ")")));
+    CHECK(f.verticesWithoutFlopEstimate ==
+          (ids.empty() ? 0 : integer(raw, "SELECT coalesce(sum(vertices_without_flop_estimate), 0) FROM compute_sets "
+                                          "WHERE id IN (" + sets + ")")));
+    total += *f.estimatedFlops;
+  }
+  CHECK(total > 0); // the MLP's matmuls do floating-point work
+}
+
+TEST_CASE("A report of format 1.0 (no FLOP columns) reads, with no estimate rather than 0", "[pva][analysis][compat]") {
+  // The mlp report made into a 1.0 one: the two FLOP columns and the meta key dropped.
+  test::ScratchDir dir;
+  const auto sample = test::sampleReport("mlp");
+  std::filesystem::copy_file(sample, dir / "profile.pop");
+  std::filesystem::copy_file(sample.parent_path() / "debug.cbor", dir / "debug.cbor");
+  test::execSql(dir / "profile.pop",
+                "ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
+                "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
+                "DELETE FROM meta WHERE key = 'flop_estimates';"
+                "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';");
+  const pva::Report old = pva::openReport((dir / "profile.pop").string(), (dir / "debug.cbor").string());
+  const pva::Report now = pva::openReport(sample.string(), (sample.parent_path() / "debug.cbor").string());
+  CHECK(old.version().minorVer() == 0);
+  CHECK_FALSE(old.hasFlopEstimates());
+  const auto sets = old.compilation().computeSets();
+  REQUIRE(!sets.empty());
+  for (const pva::ComputeSet& cs : sets) {
+    CHECK_FALSE(cs.estimatedFlops());
+    CHECK_FALSE(cs.verticesWithoutFlopEstimate());
+  }
+  const auto oldOps = pva::OperationAnalysis(old).operations();
+  const auto nowOps = pva::OperationAnalysis(now).operations();
+  REQUIRE(oldOps.size() == nowOps.size());
+  for (std::size_t i = 0; i < oldOps.size(); ++i) {
+    const pva::OperationFigures f = pva::operationFigures(oldOps[i]);
+    CHECK_FALSE(f.estimatedFlops);
+    CHECK(f.verticesWithoutFlopEstimate == 0);
+    CHECK(f.vertices == pva::operationFigures(nowOps[i]).vertices); // the rest reads as before
+  }
+}

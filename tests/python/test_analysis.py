@@ -90,3 +90,23 @@ def test_a_stretch_of_steps_and_an_operations_cycles(mlp):
     mine = {p._id for p in matmul[0].programs()}
     cycles = sum(max(ipu.cycles for ipu in step.ipus) for step in mlp.execution.runs[0].steps if step.program._id in mine)
     assert pva.operationExecution(matmul, first_run).cycles == cycles
+
+
+def test_flop_estimates_of_compute_sets_and_operations(mlp, mlp_dir, tmp_path):
+    assert mlp.hasFlopEstimates  # the samples turn profiler.includeFlopEstimates on
+    for cs in mlp.compilation.computeSets:
+        assert cs.estimatedFlops == raw(mlp_dir, f"SELECT estimated_flops FROM compute_sets WHERE id = {cs.id}")
+    figures = [pva.operationFigures(op) for op in pva.OperationAnalysis(mlp).operations]
+    assert all(f.estimatedFlops is not None for f in figures)
+    assert sum(f.estimatedFlops for f in figures) > 0
+    # A report written before FLOP estimates (format 1.0): None, not 0.
+    old = tmp_path / "profile.pop"
+    old.write_bytes((mlp_dir / "profile.pop").read_bytes())
+    with sqlite3.connect(old) as db:
+        db.executescript("ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
+                         "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
+                         "DELETE FROM meta WHERE key = 'flop_estimates';"
+                         "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';")
+    report = pva.openReport(str(old))
+    assert not report.hasFlopEstimates
+    assert all(cs.estimatedFlops is None for cs in report.compilation.computeSets)

@@ -1,6 +1,7 @@
 // The Program Tree and Operations pages and their models on the samples' reports.
 #include "ViewerTestUtil.hpp"
 
+#include "core/Format.hpp"
 #include "core/Settings.hpp"
 #include "models/KeyValueModel.hpp"
 #include "models/LayerTotalsModel.hpp"
@@ -22,6 +23,8 @@
 #include <QTreeView>
 
 #include <algorithm>
+
+#include <sqlite3.h>
 
 using namespace tessera::viewer;
 
@@ -198,6 +201,98 @@ private slots:
     QVERIFY(!page.table()->horizontalHeader()->isSectionHidden(OperationsModel::CodeColumn));
     page.setColumnShown(OperationsModel::NameColumn, false);
     QVERIFY(!page.table()->horizontalHeader()->isSectionHidden(OperationsModel::NameColumn));
+  }
+  // FLOPs per operation are pva::operationFigures' estimatedFlops, in the table, the Layers tab
+  // and the totals; a report without estimates shows "—", never 0.
+  void operationsShowFlopEstimates() {
+    OperationsPage page;
+    page.resize(1200, 700);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    page.layers()->setCurrentIndex(0); // all layers
+    auto* model = const_cast<OperationsModel*>(page.model());
+    const auto tester = viewer_test::checkModel(model);
+    const pva::Report report = Document::resolve(viewer_test::mlpReport())->openReport();
+    QVERIFY(report.hasFlopEstimates()); // the samples set profiler.includeFlopEstimates
+    QVERIFY(model->operations()->hasFlopEstimates);
+    const auto ops = pva::OperationAnalysis(report).operations();
+    const auto& infos = model->operations()->operations;
+    QCOMPARE(infos.size(), ops.size());
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const pva::OperationFigures f = pva::operationFigures(ops[i]);
+      QVERIFY(f.estimatedFlops.has_value());
+      QVERIFY(infos[i].estimatedFlops == f.estimatedFlops);
+      QCOMPARE(infos[i].verticesWithoutFlopEstimate, f.verticesWithoutFlopEstimate);
+      total += *f.estimatedFlops;
+    }
+    QVERIFY(total > 0);
+    QCOMPARE(model->headerData(OperationsModel::FlopsColumn, Qt::Horizontal).toString(), QStringLiteral("FLOPs (estimate)"));
+    std::uint64_t shown = 0;
+    for (int r = 0; r < model->rowCount(); ++r) {
+      const OperationInfo* op = model->operationAt(r);
+      const QModelIndex cell = model->index(r, OperationsModel::FlopsColumn);
+      QCOMPARE(cell.data(OperationsModel::SortRole).toLongLong(), qlonglong(*op->estimatedFlops));
+      QCOMPARE(cell.data().toString(), formatCount(*op->estimatedFlops)); // the MLP has no user codelets
+      shown += *op->estimatedFlops;
+    }
+    QCOMPARE(shown, total);
+    // Sorting by FLOPs puts the matmuls' operations first.
+    model->sort(OperationsModel::FlopsColumn, Qt::DescendingOrder);
+    for (int r = 1; r < model->rowCount(); ++r)
+      QVERIFY(model->index(r - 1, OperationsModel::FlopsColumn).data(OperationsModel::SortRole).toLongLong() >=
+              model->index(r, OperationsModel::FlopsColumn).data(OperationsModel::SortRole).toLongLong());
+    // The Layers tab and the totals add up to the same.
+    LayerTotalsModel* layers = page.layerTotals();
+    const auto layersTester = viewer_test::checkModel(layers);
+    page.table()->clearSelection();
+    std::uint64_t layerFlops = 0;
+    for (int r = 0; r < layers->rowCount(); ++r)
+      layerFlops += layers->index(r, LayerTotalsModel::FlopsColumn).data(LayerTotalsModel::SortRole).toULongLong();
+    QCOMPARE(layerFlops, total);
+    QCOMPARE(page.summary()->value(QStringLiteral("FLOPs (estimate, each compute set once)")), formatCount(total));
+    // The column chooser hides and shows it.
+    page.setColumnShown(OperationsModel::FlopsColumn, false);
+    QVERIFY(page.table()->horizontalHeader()->isSectionHidden(OperationsModel::FlopsColumn));
+    page.setColumnShown(OperationsModel::FlopsColumn, true);
+    QVERIFY(!page.table()->horizontalHeader()->isSectionHidden(OperationsModel::FlopsColumn));
+  }
+  void operationsWithoutFlopEstimatesSayNoEstimate() {
+    // The mlp report made into one of format 1.0: no FLOP columns, no flop_estimates key.
+    const QString dir = viewer_test::tmpDir(QStringLiteral("no-flops"));
+    for (const char* file : {"/profile.pop", "/debug.cbor"}) {
+      QFile::remove(dir + QLatin1String(file));
+      QVERIFY(QFile::copy(viewer_test::mlpReport() + QLatin1String(file), dir + QLatin1String(file)));
+      QFile(dir + QLatin1String(file)).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open((dir + QStringLiteral("/profile.pop")).toUtf8().constData(), &db), SQLITE_OK);
+    const int rc = sqlite3_exec(db,
+                                "ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
+                                "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
+                                "DELETE FROM meta WHERE key = 'flop_estimates';"
+                                "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';",
+                                nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_OK);
+    OperationsPage page;
+    page.setDocument(Document::resolve(dir));
+    QVERIFY(viewer_test::waitReady(&page));
+    page.layers()->setCurrentIndex(0);
+    const auto tester = viewer_test::checkModel(const_cast<OperationsModel*>(page.model()));
+    QVERIFY(page.model()->rowCount() > 0);
+    QVERIFY(!page.model()->operations()->hasFlopEstimates);
+    for (int r = 0; r < page.model()->rowCount(); ++r) {
+      const QModelIndex cell = page.model()->index(r, OperationsModel::FlopsColumn);
+      QCOMPARE(cell.data().toString(), QStringLiteral("—"));
+      QVERIFY(cell.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("No estimate")));
+    }
+    page.table()->clearSelection();
+    QCOMPARE(page.summary()->value(QStringLiteral("FLOPs (estimate, each compute set once)")), QStringLiteral("—"));
+    LayerTotalsModel* layers = page.layerTotals();
+    for (int r = 0; r < layers->rowCount(); ++r)
+      QCOMPARE(layers->index(r, LayerTotalsModel::FlopsColumn).data().toString(), QStringLiteral("—"));
   }
   void operationsWithoutDebugInformationSaySo() {
     // A copy of the report without its debug.cbor.

@@ -81,6 +81,7 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
   p.externalExchangeInstrumentation = instrument || p.executionProfile;
   flag("debug.instrumentExternalExchange", p.externalExchangeInstrumentation);
   flag("debug.allowOutOfMemory", p.allowOutOfMemory);
+  flag("profiler.includeFlopEstimates", p.flopEstimates);
   bool retain = false;
   flag("debug.retainDebugInformation", retain);
   if (retain && !p.graphProfile && !p.executionProfile && !p.debugInfo)

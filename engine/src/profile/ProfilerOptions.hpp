@@ -20,6 +20,9 @@ struct ProfilerOptions {
   bool computeInstrumentation = false;
   bool externalExchangeInstrumentation = false; ///< stream copies and global exchanges timed per tile
   bool allowOutOfMemory = false;
+  /// profiler.includeFlopEstimates: write each compute set's FLOP estimate (models/FlopModel).
+  /// Off by default, as in Poplar.
+  bool flopEstimates = false;
   std::optional<std::regex> blocksFilter;
   std::string blocksFilterText;
   unsigned blocksTile = 0;

@@ -1,4 +1,5 @@
 #include "ReportBuilder.hpp"
+#include "../models/FlopModel.hpp"
 
 #include <profiler/Blob.hpp>
 
@@ -98,6 +99,7 @@ public:
                                                                               : schema::ExternalExchangeInstrumentation::Off));
     w_.setMeta(schema::meta::outOfMemory, p_.memory.outOfMemory() ? "true" : "false");
     w_.setMeta(schema::meta::executionProfile, o.executionProfile ? "true" : "false");
+    w_.setMeta(schema::meta::flopEstimates, o.flopEstimates ? "true" : "false");
   }
 
   void target() {
@@ -180,7 +182,7 @@ public:
     for (std::size_t i = 0; i < p_.model.entryRoots.size(); ++i) entries.row(i, p_.model.entryRoots[i]);
   }
 
-  void computeSets() {
+  void computeSets(bool flopEstimates) {
     std::map<const VertexTypeDescriptor*, unsigned> typeIds;
     std::vector<const VertexTypeDescriptor*> types;
     std::map<std::pair<unsigned, unsigned>, std::uint64_t> perTileType; // (tile, type) -> count
@@ -201,7 +203,13 @@ public:
       std::vector<std::uint64_t> estimate(numTiles_, 0);
       for (const profile::TileValue& tc : p_.model.computeSetCycles[c]) estimate[tc.tile] = tc.value;
       encodeTileValues(estimate.data(), estimate.size(), encoded);
-      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded));
+      std::optional<std::uint64_t> flops, withoutEstimate;
+      if (flopEstimates) {
+        const profile::ComputeSetFlops f = profile::computeSetFlops(cs.vertices);
+        flops = f.flops;
+        withoutEstimate = f.verticesWithoutEstimate;
+      }
+      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded), flops, withoutEstimate);
       for (const auto& [type, cnt] : countByType) {
         std::uint64_t total = 0;
         for (auto n : cnt) total += n;
@@ -338,7 +346,7 @@ std::unique_ptr<ReportWriter> writeCompilationReport(const ReportFiles& files, c
   rows.engineOptions(engineOptions);
   rows.graph();
   rows.programs();
-  rows.computeSets();
+  rows.computeSets(options.flopEstimates);
   rows.variables();
   rows.memory();
   rows.liveness();

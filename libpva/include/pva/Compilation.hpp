@@ -6,6 +6,7 @@
 #include <pva/Program.hpp>
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -310,6 +311,14 @@ public:
   /// Compile-time estimate of the compute cycles on each tile of one replica (tilesPerReplica()
   /// entries, 0 on tiles without vertices).
   std::vector<std::uint64_t> estimatedCyclesByTile() const;
+  /// Compile-time estimate of the floating-point operations of one execution (all tiles of one
+  /// replica) by the vertices whose codelet the engine models. nullopt ("no estimate", never 0)
+  /// when the report has none: Report::hasFlopEstimates() is false (the engine option
+  /// profiler.includeFlopEstimates was off, or the report is older than format 1.1).
+  std::optional<std::uint64_t> estimatedFlops() const { return flops_; }
+  /// Vertices without a FLOP estimate (user codelets), not counted in estimatedFlops();
+  /// nullopt as estimatedFlops().
+  std::optional<std::uint64_t> verticesWithoutFlopEstimate() const { return withoutFlops_; }
   /// Needs debug information; null otherwise.
   std::shared_ptr<const DebugContext> debugContext() const;
 
@@ -320,6 +329,7 @@ private:
   std::string name_;
   std::uint64_t numVertices_ = 0;
   std::int64_t debug_ = -1;
+  std::optional<std::uint64_t> flops_, withoutFlops_;
 };
 
 class Variable {

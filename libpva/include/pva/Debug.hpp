@@ -88,6 +88,9 @@ public:
   /// Compile-time cycles of its steps (max over tiles, summed) and bytes of its variables.
   std::uint64_t estimatedCycles() const { return cycles_; }
   std::uint64_t variableBytes() const;
+  /// Its report carries FLOP estimates (Report::hasFlopEstimates): operationFigures gives a
+  /// FLOP figure, 0 for an operation without compute sets.
+  bool hasFlopEstimates() const;
 
 private:
   friend struct detail::Access;

@@ -77,6 +77,9 @@ public:
   std::map<std::string, std::string> engineOptions() const;
   /// True when compilation ran out of tile memory.
   bool outOfMemory() const;
+  /// True when its compute sets carry FLOP estimates (ComputeSet::estimatedFlops): the engine
+  /// option profiler.includeFlopEstimates was true, in a report of format 1.1 or later.
+  bool hasFlopEstimates() const;
   /// The files it was opened from (debug is empty without debug information).
   const std::string& profilePath() const;
   const std::string& debugPath() const;

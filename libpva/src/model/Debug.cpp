@@ -51,6 +51,8 @@ std::vector<ProgramPtr> Operation::programs() const {
   return out;
 }
 
+bool Operation::hasFlopEstimates() const { return s_->store.hasFlopEstimates(); }
+
 std::uint64_t Operation::variableBytes() const {
   std::uint64_t b = 0;
   for (const auto& v : vars_) b += v.bytes();

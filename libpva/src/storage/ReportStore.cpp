@@ -382,14 +382,31 @@ U64s ReportStore::programBlob(std::uint64_t program, ProgramBlob which) {
   });
 }
 
+bool ReportStore::hasFlopEstimates() const {
+  const auto it = meta_.find(std::string(S::meta::flopEstimates));
+  return it != meta_.end() && it->second == "true";
+}
+
 std::vector<ComputeSetRow> ReportStore::computeSets() {
   using C = S::ComputeSets;
+  const bool flops = hasFlopEstimates();
   return guarded("reading compute sets", [&] {
     std::vector<ComputeSetRow> out;
-    Statement& q = statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices}, C::table.name, "ORDER BY id"));
+    // The FLOP columns are selected only when the report says it has them: a 1.0 report lacks them.
+    Statement& q = flops ? statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices, &C::estimatedFlops,
+                                             &C::verticesWithoutFlopEstimate},
+                                            C::table.name, "ORDER BY id"))
+                         : statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices}, C::table.name, "ORDER BY id"));
     while (q.step()) {
       if (u64(q, 0) != out.size()) corrupt("corrupted report (compute set ids are not 0..n-1)");
-      out.push_back({u64(q, 0), u64(q, 3), text(q, 1), optionalInt(q, 2)});
+      ComputeSetRow r{u64(q, 0), u64(q, 3), text(q, 1), optionalInt(q, 2), std::nullopt, std::nullopt};
+      if (flops) {
+        if (q.isNull(4) || q.isNull(5))
+          corrupt("corrupted report (a compute set has no FLOP estimate although flop_estimates is true)");
+        r.estimatedFlops = u64(q, 4);
+        r.verticesWithoutFlopEstimate = u64(q, 5);
+      }
+      out.push_back(std::move(r));
     }
     return out;
   });

@@ -65,6 +65,8 @@ struct ComputeSetRow {
   std::uint64_t id = 0, numVertices = 0;
   std::string name;
   std::int64_t debug = -1;
+  /// Only in reports with FLOP estimates (ReportStore::hasFlopEstimates); nullopt otherwise.
+  std::optional<std::uint64_t> estimatedFlops, verticesWithoutFlopEstimate;
 };
 
 struct ComputeSetVerticesRow {
@@ -128,6 +130,9 @@ public:
   std::uint64_t fileSize() const { return fileSize_; }
 
   const std::map<std::string, std::string>& meta() const { return meta_; }
+  /// meta.flop_estimates is "true": compute_sets has its FLOP columns filled (format 1.1 on).
+  /// Reports of 1.0 have neither the key nor the columns, and are never asked for them.
+  bool hasFlopEstimates() const;
   TargetRow target();
   GraphRow graph();
   std::map<std::string, std::string> engineOptions();

@@ -23,7 +23,8 @@ namespace tessera::profiler::schema {
 struct FormatVersion {
   unsigned major, minor, point;
 };
-inline constexpr FormatVersion kProfileFormatVersion{1, 0, 0};
+// 1.1: compute_sets.estimated_flops and vertices_without_flop_estimate.
+inline constexpr FormatVersion kProfileFormatVersion{1, 1, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
 // Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
@@ -81,6 +82,7 @@ inline constexpr std::string_view computeInstrumentation = "compute_instrumentat
 inline constexpr std::string_view externalExchangeInstrumentation = "external_exchange_instrumentation"; ///< Off|Tile
 inline constexpr std::string_view outOfMemory = "out_of_memory";     ///< "true" when compile ran out of tile memory
 inline constexpr std::string_view executionProfile = "execution_profile"; ///< "true" when runs are recorded
+inline constexpr std::string_view flopEstimates = "flop_estimates"; ///< "true": compute_sets carry FLOP estimates (since 1.1)
 } // namespace meta
 
 struct TargetTable {
@@ -166,7 +168,13 @@ struct ComputeSets {
   static constexpr Column debugContext{"debug_context", "INTEGER", "id of its debug context in debug.cbor"};
   static constexpr Column numVertices{"num_vertices", "INTEGER NOT NULL", "vertices in the compute set"};
   static constexpr Column estimatedCyclesByTile{"estimated_cycles_by_tile", "BLOB NOT NULL", "TileValues: estimated compute cycles per tile"};
-  static constexpr Table<5> table{"compute_sets", "Compute sets of the graph.", {id, name, debugContext, numVertices, estimatedCyclesByTile}};
+  // Since 1.1 (NULL in both when the report has no FLOP estimates; absent before 1.1).
+  static constexpr Column estimatedFlops{"estimated_flops", "INTEGER",
+      "FLOPs of one execution, all tiles of one replica, of the vertices with an estimate; NULL: no estimates (profiler.includeFlopEstimates false)"};
+  static constexpr Column verticesWithoutFlopEstimate{"vertices_without_flop_estimate", "INTEGER",
+      "vertices whose codelet has no FLOP model (user codelets), not in estimated_flops; NULL as estimated_flops"};
+  static constexpr Table<7> table{"compute_sets", "Compute sets of the graph.",
+      {id, name, debugContext, numVertices, estimatedCyclesByTile, estimatedFlops, verticesWithoutFlopEstimate}};
 };
 
 struct VertexTypes {

@@ -150,6 +150,8 @@ void bindAnalysis(py::module_& m) {
   readonly(operation, "exchangeBytes", &pva::OperationFigures::exchangeBytes);
   readonly(operation, "alwaysLiveBytes", &pva::OperationFigures::alwaysLiveBytes);
   readonly(operation, "peakNotAlwaysLiveBytes", &pva::OperationFigures::peakNotAlwaysLiveBytes);
+  readonly(operation, "estimatedFlops", &pva::OperationFigures::estimatedFlops);
+  readonly(operation, "verticesWithoutFlopEstimate", &pva::OperationFigures::verticesWithoutFlopEstimate);
 
   py::class_<pva::OperationExecution> opExecution(m, "OperationExecution");
   readonly(opExecution, "cycles", &pva::OperationExecution::cycles);

@@ -93,6 +93,8 @@ void bindCompilation(py::module_& m) {
       .def_property_readonly("numVertices", &pva::ComputeSet::numVertices)
       .def_property_readonly("vertices", &pva::ComputeSet::vertices)
       .def_property_readonly("estimatedCyclesByTile", [](const pva::ComputeSet& c) { return toNumpy(c.estimatedCyclesByTile()); })
+      .def_property_readonly("estimatedFlops", &pva::ComputeSet::estimatedFlops)
+      .def_property_readonly("verticesWithoutFlopEstimate", &pva::ComputeSet::verticesWithoutFlopEstimate)
       .def_property_readonly("debugContext", [](const pva::ComputeSet& c) { return mutableContext(c.debugContext()); })
       .def("__repr__", [](const pva::ComputeSet& c) { return "<pva.ComputeSet " + c.name() + ">"; });
 

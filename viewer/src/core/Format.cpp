@@ -27,6 +27,11 @@ QString formatCount(std::uint64_t n) {
   return digits;
 }
 
+QString formatFlops(const std::optional<std::uint64_t>& flops, std::uint64_t verticesWithoutEstimate) {
+  if (!flops) return QStringLiteral("—");
+  return verticesWithoutEstimate ? QStringLiteral("≥ %1").arg(formatCount(*flops)) : formatCount(*flops);
+}
+
 QString formatCountDelta(std::int64_t n) {
   if (n == 0) return QStringLiteral("0");
   const std::uint64_t magnitude = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);

@@ -22,6 +22,7 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
   const pva::Report report = doc.openReport();
   if (!report.hasDebugInfo()) return d;
   d.hasDebugInfo = true;
+  d.hasFlopEstimates = report.hasFlopEstimates();
   // The execution first (the costly part: every step); operations' cycles come from it.
   const pva::ExecutionAnalysis execution = pva::analyseExecution(report, [&](double done) {
     if (progress.cancelled()) throw Cancelled{};
@@ -62,6 +63,8 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     info.codeBytes = figures.codeBytes;
     info.vertices = figures.vertices;
     info.exchangeBytes = figures.exchangeBytes;
+    info.estimatedFlops = figures.estimatedFlops;
+    info.verticesWithoutFlopEstimate = figures.verticesWithoutFlopEstimate;
     layers.insert(info.layer);
     d.operations.push_back(std::move(info));
   }

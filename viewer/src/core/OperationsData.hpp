@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace tessera::viewer {
@@ -35,6 +36,10 @@ struct OperationInfo {
   /// never more than the report's liveness peak.
   std::uint64_t notAlwaysLiveBytes = 0;
   std::uint64_t codeBytes = 0, vertices = 0, exchangeBytes = 0; ///< pva::OperationFigures
+  /// pva::OperationFigures::estimatedFlops (nullopt: the report has no FLOP estimates) and the
+  /// vertices not in it (user codelets).
+  std::optional<std::uint64_t> estimatedFlops;
+  std::uint64_t verticesWithoutFlopEstimate = 0;
   std::vector<OperationProgram> programs;
   std::vector<OperationVariable> variables;
 };
@@ -48,6 +53,7 @@ struct LayerTotals {
 
 struct OperationsData {
   bool hasDebugInfo = false;
+  bool hasFlopEstimates = false; ///< pva::Report::hasFlopEstimates
   std::vector<OperationInfo> operations;
   QStringList layers; ///< distinct layer names, sorted
 };

@@ -1,11 +1,15 @@
 // Per-layer totals of the Operations page.
 #include "models/LayerTotalsModel.hpp"
 
+#include "core/Format.hpp"
+#include "models/OperationsModel.hpp"
+
 namespace tessera::viewer {
 
 LayerTotalsModel::LayerTotalsModel(QObject* parent) : RowsModel(parent) {
   setHeaders({tr("Layer"), tr("Operations"), tr("Cycles (all runs)"), tr("Estimate (each step once)"),
-              tr("Always live"), tr("Live at its peak"), tr("Code"), tr("Vertices"), tr("Exchanged")});
+              tr("Always live"), tr("Live at its peak"), tr("Code"), tr("Vertices"), tr("Exchanged"),
+              tr("FLOPs (estimate)")});
 }
 
 QVariant LayerTotalsModel::cell(const LayerTotals& row, int column, int role) const {
@@ -20,6 +24,14 @@ QVariant LayerTotalsModel::cell(const LayerTotals& row, int column, int role) co
   case CodeColumn: return bytesCell(t.codeBytes, role);
   case VerticesColumn: return countCell(t.vertices, role);
   case ExchangeColumn: return bytesCell(t.exchangeBytes, role);
+  case FlopsColumn:
+    switch (role) {
+    case Qt::DisplayRole: return formatFlops(t.estimatedFlops, t.verticesWithoutFlopEstimate);
+    case Qt::ToolTipRole: return flopsTip(t);
+    case SortRole: return QVariant::fromValue<qlonglong>(t.estimatedFlops ? qlonglong(*t.estimatedFlops) : -1);
+    case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    default: return {};
+    }
   default: return {};
   }
 }

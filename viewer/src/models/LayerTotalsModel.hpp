@@ -11,7 +11,7 @@ class LayerTotalsModel : public RowsModel<LayerTotals> {
   Q_OBJECT
 public:
   enum Column { LayerColumn, OperationsColumn, CyclesColumn, EstimateColumn, AlwaysLiveColumn, LiveAtPeakColumn,
-                CodeColumn, VerticesColumn, ExchangeColumn, ColumnCount };
+                CodeColumn, VerticesColumn, ExchangeColumn, FlopsColumn, ColumnCount };
   explicit LayerTotalsModel(QObject* parent = nullptr);
 
 protected:

@@ -52,11 +52,21 @@ const OperationInfo* OperationsModel::operationAt(int row) const {
   return &m_data->operations[m_rows[std::size_t(row)]];
 }
 
+QString flopsTip(const OperationInfo& op) {
+  if (!op.estimatedFlops)
+    return OperationsModel::tr("No estimate: the report was written without profiler.includeFlopEstimates");
+  if (op.verticesWithoutFlopEstimate)
+    return OperationsModel::tr("At least this many: %1 vertices (user codelets) have no FLOP estimate")
+        .arg(formatCount(op.verticesWithoutFlopEstimate));
+  return OperationsModel::tr("Estimated FLOPs of one execution of each of its compute sets");
+}
+
 namespace {
 
 /// Totals of some operations (see OperationsModel::totals).
-OperationInfo totalsOf(const std::vector<const OperationInfo*>& ops) {
+OperationInfo totalsOf(const std::vector<const OperationInfo*>& ops, bool hasFlopEstimates) {
   OperationInfo t;
+  if (hasFlopEstimates) t.estimatedFlops = 0;
   for (const OperationInfo* op : ops) {
     t.executedCycles += op->executedCycles;
     t.estimatedCycles += op->estimatedCycles;
@@ -64,6 +74,8 @@ OperationInfo totalsOf(const std::vector<const OperationInfo*>& ops) {
     t.codeBytes += op->codeBytes;
     t.vertices += op->vertices;
     t.exchangeBytes += op->exchangeBytes;
+    if (op->estimatedFlops) t.estimatedFlops = t.estimatedFlops.value_or(0) + *op->estimatedFlops;
+    t.verticesWithoutFlopEstimate += op->verticesWithoutFlopEstimate;
   }
   // Not a sum: variables of different operations whose lives do not meet share addresses.
   t.notAlwaysLiveBytes = peakNotAlwaysLiveBytes(ops);
@@ -76,7 +88,7 @@ OperationInfo OperationsModel::totals() const {
   std::vector<const OperationInfo*> shown;
   if (!m_data) return {};
   for (std::size_t r : m_rows) shown.push_back(&m_data->operations[r]);
-  return totalsOf(shown);
+  return totalsOf(shown, m_data->hasFlopEstimates);
 }
 
 std::vector<LayerTotals> OperationsModel::layerTotals() const {
@@ -84,7 +96,7 @@ std::vector<LayerTotals> OperationsModel::layerTotals() const {
   if (!m_data) return out;
   std::map<QString, std::vector<const OperationInfo*>> byLayer;
   for (std::size_t r : m_rows) byLayer[m_data->operations[r].layer].push_back(&m_data->operations[r]);
-  for (const auto& [layer, ops] : byLayer) out.push_back({layer, ops.size(), totalsOf(ops)});
+  for (const auto& [layer, ops] : byLayer) out.push_back({layer, ops.size(), totalsOf(ops, m_data->hasFlopEstimates)});
   return out;
 }
 
@@ -103,6 +115,8 @@ QVariant OperationsModel::sortValue(const OperationInfo& op, int column) const {
   case CodeColumn: return QVariant::fromValue<qulonglong>(op.codeBytes);
   case VerticesColumn: return QVariant::fromValue<qulonglong>(op.vertices);
   case ExchangeColumn: return QVariant::fromValue<qulonglong>(op.exchangeBytes);
+  // No estimate sorts below every estimate (-1), and is not shown as a 0.
+  case FlopsColumn: return op.estimatedFlops ? QVariant::fromValue<qlonglong>(qlonglong(*op.estimatedFlops)) : QVariant::fromValue<qlonglong>(-1);
   case ProgramsColumn: return QVariant::fromValue<qulonglong>(op.programs.size());
   case StepsColumn: return QVariant::fromValue<qlonglong>(op.firstStep);
   default: return {};
@@ -115,6 +129,7 @@ QVariant OperationsModel::data(const QModelIndex& index, int role) const {
   if (role == SortRole) return sortValue(*op, index.column());
   if (role == Qt::TextAlignmentRole && index.column() >= ExecutedColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == NameColumn) return op->debugPath;
+  if (role == Qt::ToolTipRole && index.column() == FlopsColumn) return flopsTip(*op);
   if (role != Qt::DisplayRole) return {};
   const MemoryUnits units = Settings::instance().memoryUnits();
   switch (index.column()) {
@@ -128,6 +143,7 @@ QVariant OperationsModel::data(const QModelIndex& index, int role) const {
   case CodeColumn: return formatBytes(op->codeBytes, units);
   case VerticesColumn: return formatCount(op->vertices);
   case ExchangeColumn: return formatBytes(op->exchangeBytes, units);
+  case FlopsColumn: return formatFlops(op->estimatedFlops, op->verticesWithoutFlopEstimate);
   case ProgramsColumn: return formatCount(op->programs.size());
   case StepsColumn:
     if (op->firstStep < 0) return QStringLiteral("-");
@@ -140,14 +156,17 @@ QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, i
   if (orientation != Qt::Horizontal) return {};
   static const char* const names[] = {"Operation", "Type", "Layer", "Cycles (all runs)", "Estimate (each step once)",
                                       "Always live", "Live at its peak", "Code", "Vertices", "Exchanged",
-                                      "Programs", "Steps"};
+                                      "FLOPs (estimate)", "Programs", "Steps"};
   static const char* const tips[] = {
       "The operation's name (its debug context)", "The operation type (PopLibs op or user context)",
       "The software layer that made it", "Cycles of its steps in the execution, slowest IPU, all runs",
       "Compile-time estimate, slowest tile per step, summed", "Bytes of its always-live variables",
       "The most bytes of its not-always-live variables live at one step (at most the report's liveness peak)",
       "Control and exchange code of its programs, all tiles (vertex code is shared between operations)",
-      "Vertices of the compute sets it runs", "Bytes its exchanges and stream copies move, each once", "Programs it made", "First and last liveness step of its programs"};
+      "Vertices of the compute sets it runs", "Bytes its exchanges and stream copies move, each once",
+      "Compile-time estimate of the floating-point operations of its compute sets, each run once "
+      "(engine option profiler.includeFlopEstimates; — when the report has no estimates)",
+      "Programs it made", "First and last liveness step of its programs"};
   static_assert(sizeof names / sizeof *names == ColumnCount && sizeof tips / sizeof *tips == ColumnCount,
                 "a title and a tip for every column");
   if (section < 0 || section >= ColumnCount) return {};

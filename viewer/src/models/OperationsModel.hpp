@@ -11,12 +11,16 @@
 
 namespace tessera::viewer {
 
+/// Tooltip of a FLOPs figure: what it counts, why there is none, or why it is a lower bound.
+QString flopsTip(const OperationInfo& op);
+
 class OperationsModel : public QAbstractTableModel {
   Q_OBJECT
 public:
   enum Column {
     NameColumn, TypeColumn, LayerColumn, ExecutedColumn, EstimatedColumn, AlwaysLiveColumn,
-    NotAlwaysLiveColumn, CodeColumn, VerticesColumn, ExchangeColumn, ProgramsColumn, StepsColumn, ColumnCount
+    NotAlwaysLiveColumn, CodeColumn, VerticesColumn, ExchangeColumn, FlopsColumn, ProgramsColumn, StepsColumn,
+    ColumnCount
   };
   /// The raw number behind a numeric column (sorting, tests).
   static constexpr int SortRole = Qt::UserRole + 1;
@@ -30,7 +34,8 @@ public:
   void setTextFilter(const QString& text);
   /// The operation shown at a row.
   const OperationInfo* operationAt(int row) const;
-  /// Totals over the rows shown: cycles, code, vertices and exchanged bytes summed; the
+  /// Totals over the rows shown: cycles, code, vertices, exchanged bytes and FLOPs summed (FLOPs
+  /// stay "no estimate" when the report has none); the
   /// not-always-live bytes of all their variables at one step (not a sum).
   OperationInfo totals() const;
   /// The same for each layer of the rows shown, by layer name.

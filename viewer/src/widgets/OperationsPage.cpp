@@ -163,6 +163,7 @@ void OperationsPage::showSelection() {
                         {tr("Code (control and exchange)"), formatBytes(t.codeBytes, units)},
                         {tr("Vertices"), formatCount(t.vertices)},
                         {tr("Exchanged bytes (each once)"), formatBytes(t.exchangeBytes, units)},
+                        {tr("FLOPs (estimate, each compute set once)"), formatFlops(t.estimatedFlops, t.verticesWithoutFlopEstimate)},
                         {tr("Selection"), tr("none: select an operation for its details")}});
     m_programs->setRows({});
     m_variables->setRows({});
@@ -179,6 +180,7 @@ void OperationsPage::showSelection() {
                       {tr("Code (control and exchange)"), formatBytes(op->codeBytes, units)},
                       {tr("Vertices"), formatCount(op->vertices)},
                       {tr("Exchanged bytes (each once)"), formatBytes(op->exchangeBytes, units)},
+                      {tr("FLOPs (estimate, each compute set once)"), formatFlops(op->estimatedFlops, op->verticesWithoutFlopEstimate)},
                       {tr("Liveness steps"), op->firstStep < 0 ? QStringLiteral("-")
                                                                : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
                       {tr("Location"), op->location}});

@@ -105,8 +105,11 @@ Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const G
                {"estimatedCycles", Column::Kind::Count},
                {"shareOfTotal", Column::Kind::Percent},
                {"tileBalance", Column::Kind::Percent},
-               {"vertices", Column::Kind::Count}});
+               {"vertices", Column::Kind::Count},
+               {"estimatedFlops", Column::Kind::Count}});
   table.meta["computeSets"] = computeSets.size();
+  // FLOPs of one execution (null: the report has no FLOP estimates).
+  table.meta["flopEstimates"] = report.hasFlopEstimates();
   table.meta["totalStepCycles"] = all.cycles;
   table.meta["scope"] = all.scope.describe();
   for (std::size_t k = 0; k < order.size() && k < rowLimit(o, 10); ++k) {
@@ -117,7 +120,8 @@ Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const G
     const std::uint64_t est = !executed ? perExecution : perExecution * f.executions;
     table.add({computeSets[i].name(), f.executions, f.cycles, est,
                all.cycles ? Json(double(f.cycles) / double(all.cycles)) : Json(nullptr),
-               f.executions ? Json(f.tileBalance) : Json(nullptr), computeSets[i].numVertices()});
+               f.executions ? Json(f.tileBalance) : Json(nullptr), computeSets[i].numVertices(),
+               computeSets[i].estimatedFlops() ? Json(*computeSets[i].estimatedFlops()) : Json(nullptr)});
   }
   return table;
 }

@@ -1,0 +1,27 @@
+// Floating-point operations of a vertex, for profiler.includeFlopEstimates (docs/profiling.md,
+// "FLOP estimates"). The count is a model of what the codelet computes, one rule per PopLibs
+// codelet family, kept beside the cycle model so both can be read together. A vertex whose
+// codelet the engine does not model (a user codelet compiled by popc, or one registered by the
+// program) has no estimate: it is counted apart, never as 0 FLOPs.
+#pragma once
+
+#include "../CompiledGraph.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace poplar::detail::profile {
+
+/// FLOPs of one execution of `v`; nullopt when its codelet has no FLOP model.
+std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v);
+
+/// FLOPs of one execution of a compute set (all tiles of one replica), and the vertices that
+/// have no estimate and so are not in `flops`.
+struct ComputeSetFlops {
+  std::uint64_t flops = 0;
+  std::uint64_t verticesWithoutEstimate = 0;
+};
+ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices);
+
+} // namespace poplar::detail::profile

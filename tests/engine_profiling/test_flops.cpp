@@ -1,0 +1,110 @@
+// FLOP estimates (profiler.includeFlopEstimates): the engine's FLOP model checked through the
+// compute_sets rows it writes, read back with raw SQLite against counts worked out by hand.
+#include "common/Devices.hpp"
+#include "common/RemoteSum.hpp"
+#include "common/ReportFiles.hpp"
+#include "common/ScratchDir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <poplar/Engine.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/codelets.hpp>
+#include <poputil/TileMapping.hpp>
+
+using namespace poplar;
+using test::Report;
+
+namespace {
+
+OptionFlags withFlops(const std::filesystem::path& dir, const char* on) {
+  OptionFlags o = test::reportOptions(dir);
+  o.set("profiler.includeFlopEstimates", on);
+  return o;
+}
+
+/// A [m,k] . [k,n] float matrix product plus an element-wise add of its result to itself.
+void buildMatMulAndAdd(Graph& graph, program::Sequence& prog, std::size_t m, std::size_t k, std::size_t n, Type type) {
+  poplin::addCodelets(graph);
+  popops::addCodelets(graph);
+  Tensor a = graph.addVariable(type, {m, k}, "a"), b = graph.addVariable(type, {k, n}, "b");
+  poputil::mapTensorLinearly(graph, a);
+  poputil::mapTensorLinearly(graph, b);
+  graph.createHostWrite("a", a);
+  graph.createHostWrite("b", b);
+  Tensor c = poplin::matMul(graph, a, b, prog, "mm");
+  Tensor d = popops::add(graph, c, c, prog, "twice");
+  graph.createHostRead("d", d);
+}
+
+/// Σ estimated_flops of the compute sets whose vertices are all of codelets named like `like`.
+long long flopsOf(Report& r, const std::string& like) {
+  return r.integer("SELECT coalesce(sum(estimated_flops), 0) FROM compute_sets cs WHERE NOT EXISTS (SELECT 1 FROM "
+                   "compute_set_vertices v JOIN vertex_types t ON t.id = v.vertex_type WHERE v.compute_set = cs.id "
+                   "AND t.name NOT LIKE '" + like + "') AND EXISTS (SELECT 1 FROM compute_set_vertices v WHERE "
+                   "v.compute_set = cs.id)");
+}
+
+} // namespace
+
+TEST_CASE("FLOPs of a matmul's partial products are 2·M·N·K; an add one per element", "[flops]") {
+  const std::size_t m = 6, k = 40, n = 10;
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  Graph graph(device.getTarget());
+  program::Sequence prog;
+  buildMatMulAndAdd(graph, prog, m, k, n, FLOAT);
+  Engine engine(graph, prog, withFlops(dir.path(), "true"));
+  Report r(dir / "profile.pop");
+  CHECK(r.text("SELECT value FROM meta WHERE key = 'flop_estimates'") == "true");
+  CHECK(flopsOf(r, "poplin::MatMulPartial%") == static_cast<long long>(2 * m * n * k));
+  CHECK(flopsOf(r, "popops::Add<%") == static_cast<long long>(m * n));
+  // Every vertex here is a PopLibs codelet the model knows.
+  CHECK(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops IS NULL") == 0);
+  CHECK(r.integer("SELECT sum(vertices_without_flop_estimate) FROM compute_sets") == 0);
+}
+
+TEST_CASE("Integer data does no floating-point operations", "[flops]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  Graph graph(device.getTarget());
+  popops::addCodelets(graph);
+  Tensor x = graph.addVariable(INT, {16}, "x");
+  poputil::mapTensorLinearly(graph, x);
+  graph.createHostWrite("x", x);
+  program::Sequence prog;
+  graph.createHostRead("y", popops::add(graph, x, x, prog, "sum"));
+  Engine engine(graph, prog, withFlops(dir.path(), "true"));
+  Report r(dir / "profile.pop");
+  CHECK(r.integer("SELECT count(*) FROM compute_sets") > 0);
+  CHECK(r.integer("SELECT sum(estimated_flops) FROM compute_sets") == 0);
+}
+
+TEST_CASE("A codelet the model does not know has no estimate, counted apart", "[flops]") {
+  test::ScratchDir dir;
+  test::RemoteSum s; // its SumVertex is the program's own
+  Engine engine(s.graph, s.program, withFlops(dir.path(), "true"));
+  Report r(dir / "profile.pop");
+  CHECK(r.integer("SELECT estimated_flops FROM compute_sets WHERE name = 'sum'") == 0);
+  CHECK(r.integer("SELECT vertices_without_flop_estimate FROM compute_sets WHERE name = 'sum'") == 1);
+}
+
+TEST_CASE("profiler.includeFlopEstimates off (the default) writes no estimates", "[flops]") {
+  for (const char* setting : {"false", "default"}) {
+    INFO(setting);
+    test::ScratchDir dir;
+    auto device = test::tinyDevice();
+    Graph graph(device.getTarget());
+    program::Sequence prog;
+    buildMatMulAndAdd(graph, prog, 4, 8, 4, FLOAT);
+    Engine engine(graph, prog,
+                  std::string(setting) == "default" ? test::reportOptions(dir.path()) : withFlops(dir.path(), setting));
+    Report r(dir / "profile.pop");
+    CHECK(r.text("SELECT value FROM meta WHERE key = 'flop_estimates'") == "false");
+    CHECK(r.integer("SELECT count(*) FROM compute_sets") > 0);
+    CHECK(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops IS NOT NULL OR "
+                    "vertices_without_flop_estimate IS NOT NULL") == 0);
+  }
+}
