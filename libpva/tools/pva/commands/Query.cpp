@@ -106,9 +106,9 @@ Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const G
                {"shareOfTotal", Column::Kind::Percent},
                {"tileBalance", Column::Kind::Percent},
                {"vertices", Column::Kind::Count},
-               {"estimatedFlops", Column::Kind::Count}});
+               {"estimatedFlopsPerExecution", Column::Kind::Count}});
   table.meta["computeSets"] = computeSets.size();
-  // FLOPs of one execution (null: the report has no FLOP estimates).
+  // estimatedFlopsPerExecution: FLOPs of one execution (null: the report has no FLOP estimates).
   table.meta["flopEstimates"] = report.hasFlopEstimates();
   table.meta["totalStepCycles"] = all.cycles;
   table.meta["scope"] = all.scope.describe();
