@@ -170,8 +170,8 @@ struct OperationFigures {
   std::uint64_t alwaysLiveBytes = 0;
   std::uint64_t peakNotAlwaysLiveBytes = 0; ///< as peakNotAlwaysLiveBytes(op.vars())
   /// Σ ComputeSet::estimatedFlops of those compute sets (each once): FLOPs of one execution of
-  /// each. nullopt ("no estimate") when the report has no FLOP estimates.
-  std::optional<std::uint64_t> estimatedFlops;
+  /// each. None ("no estimate") when the report has no FLOP estimates.
+  OptionalCount estimatedFlops;
   /// Σ ComputeSet::verticesWithoutFlopEstimate of those compute sets: vertices whose FLOPs are
   /// unknown (user codelets) and not in estimatedFlops; 0 when the report has no estimates.
   std::uint64_t verticesWithoutFlopEstimate = 0;

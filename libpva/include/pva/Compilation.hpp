@@ -3,10 +3,10 @@
 #pragma once
 
 #include <pva/Fwd.hpp>
+#include <pva/OptionalCount.hpp>
 #include <pva/Program.hpp>
 
 #include <map>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -312,13 +312,13 @@ public:
   /// entries, 0 on tiles without vertices).
   std::vector<std::uint64_t> estimatedCyclesByTile() const;
   /// Compile-time estimate of the floating-point operations of one execution (all tiles of one
-  /// replica) by the vertices whose codelet the engine models. nullopt ("no estimate", never 0)
+  /// replica) by the vertices whose codelet the engine models. None ("no estimate", never 0)
   /// when the report has none: Report::hasFlopEstimates() is false (the engine option
   /// profiler.includeFlopEstimates was off, or the report is older than format 1.1).
-  std::optional<std::uint64_t> estimatedFlops() const { return flops_; }
+  OptionalCount estimatedFlops() const { return flops_; }
   /// Vertices without a FLOP estimate (user codelets), not counted in estimatedFlops();
-  /// nullopt as estimatedFlops().
-  std::optional<std::uint64_t> verticesWithoutFlopEstimate() const { return withoutFlops_; }
+  /// none as estimatedFlops().
+  OptionalCount verticesWithoutFlopEstimate() const { return withoutFlops_; }
   /// Needs debug information; null otherwise.
   std::shared_ptr<const DebugContext> debugContext() const;
 
@@ -329,7 +329,7 @@ private:
   std::string name_;
   std::uint64_t numVertices_ = 0;
   std::int64_t debug_ = -1;
-  std::optional<std::uint64_t> flops_, withoutFlops_;
+  OptionalCount flops_, withoutFlops_;
 };
 
 class Variable {

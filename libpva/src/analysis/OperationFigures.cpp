@@ -36,14 +36,14 @@ OperationFigures operationFigures(const Operation& operation) {
       if (computeSets.insert(cs.id()).second) {
         f.vertices += cs.numVertices();
         if (const auto flops = cs.estimatedFlops()) {
-          f.estimatedFlops = f.estimatedFlops.value_or(0) + *flops;
+          f.estimatedFlops = OptionalCount(f.estimatedFlops.value_or(0) + *flops);
           f.verticesWithoutFlopEstimate += cs.verticesWithoutFlopEstimate().value_or(0);
         }
       }
     }
   }
   // An operation without compute sets does no FLOPs; it has a figure when its report has estimates.
-  if (!f.estimatedFlops && operation.hasFlopEstimates()) f.estimatedFlops = 0;
+  if (!f.estimatedFlops && operation.hasFlopEstimates()) f.estimatedFlops = OptionalCount(0);
   f.computeSets = computeSets.size();
   const std::vector<Variable> vars = operation.vars();
   for (const Variable& v : vars)

@@ -311,8 +311,8 @@ ComputeSet Access::computeSet(const std::shared_ptr<ReportState>& s, const stora
   c.id_ = unsigned(row.id);
   c.name_ = row.name;
   c.numVertices_ = row.numVertices;
-  c.flops_ = row.estimatedFlops;
-  c.withoutFlops_ = row.verticesWithoutFlopEstimate;
+  if (row.estimatedFlops) c.flops_ = OptionalCount(*row.estimatedFlops);
+  if (row.verticesWithoutFlopEstimate) c.withoutFlops_ = OptionalCount(*row.verticesWithoutFlopEstimate);
   c.debug_ = row.debug;
   return c;
 }

@@ -13,6 +13,27 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+// pva::OptionalCount (a C++11 stand-in for std::optional<std::uint64_t>) is an int or None.
+namespace pybind11 {
+namespace detail {
+template <> struct type_caster<pva::OptionalCount> {
+  PYBIND11_TYPE_CASTER(pva::OptionalCount, const_name("Optional[int]"));
+  bool load(handle src, bool) {
+    if (src.is_none()) {
+      value = pva::OptionalCount();
+      return true;
+    }
+    if (!PyLong_Check(src.ptr())) return false;
+    value = pva::OptionalCount(src.cast<std::uint64_t>());
+    return true;
+  }
+  static handle cast(const pva::OptionalCount& v, return_value_policy, handle) {
+    return v ? handle(PyLong_FromUnsignedLongLong(*v)) : none().release();
+  }
+};
+} // namespace detail
+} // namespace pybind11
+
 // The classes made once per step when iterating execution steps (see CachedCaster.hpp).
 PVAPY_CACHED_CASTER(pva::ExecutionStep)
 PVAPY_CACHED_CASTER(pva::IpuExecutions)

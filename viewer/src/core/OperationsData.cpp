@@ -63,7 +63,7 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     info.codeBytes = figures.codeBytes;
     info.vertices = figures.vertices;
     info.exchangeBytes = figures.exchangeBytes;
-    info.estimatedFlops = figures.estimatedFlops;
+    if (figures.estimatedFlops) info.estimatedFlops = *figures.estimatedFlops;
     info.verticesWithoutFlopEstimate = figures.verticesWithoutFlopEstimate;
     layers.insert(info.layer);
     d.operations.push_back(std::move(info));
