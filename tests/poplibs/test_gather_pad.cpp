@@ -1,0 +1,97 @@
+// popops/Gather.hpp, Pad.hpp and SelectScalarFromRows.hpp against the host.
+#include "TestUtil.hpp"
+
+#include <cmath>
+#include <popops/EncodingConstants.hpp>
+#include <popops/Gather.hpp>
+#include <popops/Pad.hpp>
+#include <popops/SelectScalarFromRows.hpp>
+#include <poputil/exceptions.hpp>
+
+using namespace poplar;
+using Catch::Contains;
+
+TEST_CASE("gather takes slices along an axis in numpy.take's layout", "[popops]") {
+  test::Harness h(4);
+  // in[3][4][2] = 100 a + 10 b + c
+  std::vector<float> iv;
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 4; ++b)
+      for (int c = 0; c < 2; ++c)
+        iv.push_back(float(100 * a + 10 * b + c));
+  const Tensor in = popops::createGatherInput(h.graph(), FLOAT, {3, 4, 2}, 1, {}, "in");
+  h.write("in", in, iv);
+  const Tensor idx = h.input("idx", INT, {2, 2}, {3, 0, -1, 1}); // -1: out of range
+  const Tensor out = popops::gather(h.graph(), in, idx, 1, h.prog(), {}, "gather");
+  CHECK(out.shape() == std::vector<std::size_t>{3, 2, 2, 2});
+  h.read("out", out);
+  h.run();
+  std::vector<float> expected;
+  const int ix[4] = {3, 0, -1, 1};
+  for (int a = 0; a < 3; ++a)
+    for (int i = 0; i < 4; ++i)
+      for (int c = 0; c < 2; ++c)
+        expected.push_back(ix[i] < 0 ? 0.0f : float(100 * a + 10 * ix[i] + c));
+  CHECK(h.result("out") == expected);
+  const Tensor f = h.input("f", FLOAT, {2}, {0, 0});
+  CHECK_THROWS_MATCHES(popops::gather(h.graph(), in, f, 0, h.prog(), {}), poputil::poplibs_error,
+                       test::What(Contains("indices has element type float")));
+  CHECK_THROWS_MATCHES(popops::gather(h.graph(), in, idx, 3, h.prog(), {}), poputil::poplibs_error,
+                       test::What(Contains("axis 3")));
+}
+
+TEST_CASE("pad with constants, edges and reflections; negative padding truncates", "[popops]") {
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const Tensor t = h.input("t", FLOAT, {2, 3}, {1, 2, 3, 4, 5, 6});
+  const Tensor c = popops::pad(g, t, {1, -1}, {0, 2}, 9.0f);
+  CHECK(c.shape() == std::vector<std::size_t>{3, 4});
+  const Tensor edge = popops::pad(t, {0, 2}, {1, 1}, popops::padding::Type::EDGE);
+  const Tensor reflect = popops::pad(t, 2, 1, 1, popops::padding::Type::REFLECT);
+  const Tensor v = h.input("v", FLOAT, {}, {-1});
+  const Tensor byTensor = popops::pad(g, t, 0, 1, 0, v, popops::padding::MappingMethod::EDGE);
+  const Tensor i = h.input("i", INT, {3}, {1, 2, 3});
+  const Tensor ip = popops::pad(g, i, {2}, {0}, 7, popops::padding::MappingMethod::EDGE);
+  for (const auto& [name, x] : std::vector<std::pair<std::string, Tensor>>{
+           {"c", c}, {"edge", edge}, {"reflect", reflect}, {"byTensor", byTensor}, {"ip", ip}}) {
+    const Tensor copy = g.clone(x, name); // padded views include constants: read a copy
+    h.prog().add(program::Copy(x, copy));
+    h.read(name, copy);
+  }
+  h.run();
+  CHECK(h.result("c") == std::vector<float>{9, 9, 9, 9, 2, 3, 9, 9, 5, 6, 9, 9});
+  CHECK(h.result("edge") ==
+        std::vector<float>{1, 1, 1, 2, 3, 3, 4, 4, 4, 5, 6, 6, 4, 4, 4, 5, 6, 6});
+  CHECK(h.result("reflect") == std::vector<float>{3, 2, 1, 2, 3, 2, 6, 5, 4, 5, 6, 5});
+  CHECK(h.result("byTensor") == std::vector<float>{1, 2, 3, 4, 5, 6, -1, -1, -1});
+  CHECK(h.result("ip") == std::vector<float>{7, 7, 1, 2, 3});
+  CHECK_THROWS_MATCHES(popops::pad(t, 3, 0, 1, popops::padding::Type::REFLECT),
+                       poputil::poplibs_error, test::What(Contains("reflect padding")));
+  CHECK_THROWS_MATCHES(popops::pad(g, t, std::vector<std::ptrdiff_t>{1}, std::vector<std::ptrdiff_t>{1}, 0.0f), poputil::poplibs_error,
+                       test::What(Contains("one entry per dimension")));
+  CHECK_THROWS_MATCHES(popops::pad(g, t, -2, -2, 1, 0.0f), poputil::poplibs_error,
+                       test::What(Contains("truncate more")));
+}
+
+TEST_CASE("selectScalarFromRows picks one element per row", "[popops]") {
+  test::Harness h(4);
+  const auto pv = test::randomValues(5 * 7, -1, 1, 13);
+  const Tensor params = h.input("params", FLOAT, {5, 7}, pv);
+  const Tensor idx = h.input("idx", UNSIGNED_INT, {5}, {6, 0, 3, 7, 2});
+  // MASKED_LABEL_CODE does not survive a float, so write it through a separate tensor.
+  const Tensor masked = h.graph().addConstant(UNSIGNED_INT, {1}, unsigned(MASKED_LABEL_CODE));
+  h.graph().setTileMapping(masked, 0);
+  h.prog().add(program::Copy(masked, idx.slice(4, 5)));
+  const Tensor out = popops::selectScalarFromRows(h.graph(), params, idx, h.prog(), "select");
+  h.read("out", out);
+  h.run();
+  const auto& r = h.result("out");
+  REQUIRE(r.size() == 5);
+  CHECK(r[0] == pv[0 * 7 + 6]);
+  CHECK(r[1] == pv[1 * 7 + 0]);
+  CHECK(r[2] == pv[2 * 7 + 3]);
+  CHECK(std::isnan(r[3]));
+  CHECK(r[4] == 0.0f);
+  CHECK_THROWS_MATCHES(popops::selectScalarFromRows(h.graph(), params, params, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("indices has element type")));
+}
