@@ -1,10 +1,12 @@
-// popops/Gather.hpp, Pad.hpp and SelectScalarFromRows.hpp against the host.
+// popops/Gather.hpp, Scatter.hpp, Pad.hpp and SelectScalarFromRows.hpp against the host.
 #include "TestUtil.hpp"
 
 #include <cmath>
 #include <popops/EncodingConstants.hpp>
 #include <popops/Gather.hpp>
+#include <popops/ElementWise.hpp>
 #include <popops/Pad.hpp>
+#include <popops/Scatter.hpp>
 #include <popops/SelectScalarFromRows.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -94,4 +96,33 @@ TEST_CASE("selectScalarFromRows picks one element per row", "[popops]") {
   CHECK(r[4] == 0.0f);
   CHECK_THROWS_MATCHES(popops::selectScalarFromRows(h.graph(), params, params, h.prog()),
                        poputil::poplibs_error, test::What(Contains("indices has element type")));
+}
+
+TEST_CASE("scatter writes (or combines) windows at run-time indices, skipping misfits",
+          "[popops]") {
+  test::Harness h(4);
+  Graph& g = h.graph();
+  // Rows: operand [4,3], scalar indices {2, 7 (does not fit), 0}, windows of one row.
+  const Tensor rowsT = h.input("rows", FLOAT, {4, 3}, std::vector<float>(12, 0));
+  const Tensor rowIdx = h.input("rowIdx", INT, {3}, {2, 7, 0});
+  const Tensor rowUpd = h.input("rowUpd", FLOAT, {3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  popops::scatter(g, rowsT, rowIdx, rowUpd, 1, {1}, {0}, {0}, h.prog(), "rows");
+  // Elements: operand [3,3], index vectors along dim 1, the update added to what is there.
+  const Tensor elems = h.input("elems", FLOAT, {3, 3}, std::vector<float>(9, 1));
+  const Tensor elemIdx = h.input("elemIdx", UNSIGNED_INT, {3, 2}, {1, 1, 2, 0, 1, 1});
+  const Tensor elemUpd = h.input("elemUpd", FLOAT, {3}, {10, 20, 30});
+  popops::UpdateComputationFunc add = [](Graph& graph, Tensor& a, Tensor& b,
+                                         program::Sequence& p) {
+    return popops::add(graph, a, b, p, "combine");
+  };
+  popops::scatter(g, elems, elemIdx, elemUpd, 1, {}, {0, 1}, {0, 1}, add, h.prog(), "elems");
+  h.read("rows", rowsT);
+  h.read("elems", elems);
+  h.run();
+  CHECK(h.result("rows") == std::vector<float>{7, 8, 9, 0, 0, 0, 1, 2, 3, 0, 0, 0});
+  CHECK(h.result("elems") == std::vector<float>{1, 1, 1, 1, 41, 1, 21, 1, 1});
+  CHECK_THROWS_MATCHES(popops::scatter(g, rowsT, rowIdx, rowUpd, 1, {1}, {0}, {0, 1}, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("scatterDimsToOperandDims")));
+  CHECK_THROWS_MATCHES(popops::scatter(g, rowsT, rowIdx, rowUpd.slice(0, 2), 1, {1}, {0}, {0}, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("index batch")));
 }

@@ -1,4 +1,4 @@
-// The loop counter vertex: count += increment, then comparisonResult = (count != limit).
+// Loop counter and scatter index-check vertices: the scalar control values of popops.
 #include <cstdint>
 #include <poplar/Target.hpp>
 #include <poplar/Vertex.hpp>
@@ -30,6 +30,33 @@ TESSERA_VERTEX_IN("popops", "popops::ForLoopCounter<int>", ForLoopCounter_int, c
                   comparisonResult, increment);
 TESSERA_VERTEX_IN("popops", "popops::ForLoopCounter<unsigned int>", ForLoopCounter_uint, count,
                   limit, comparisonResult, increment);
+
+} // namespace
+} // namespace popops
+
+namespace popops {
+namespace {
+
+/// Whether a scatter's start index leaves its window inside the operand: every element at most
+/// its limit (the operand's size less the window's in that dimension).
+class CheckScatterIndex : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<unsigned>> index;
+  poplar::Input<poplar::Vector<unsigned>> limit;
+  poplar::Output<unsigned> valid;
+  void compute() {
+    unsigned ok = 1;
+    for (std::size_t i = 0; i < index.size(); ++i)
+      if (index[i] > limit[i]) ok = 0;
+    *valid = ok;
+  }
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target&) {
+    // Two loads, a compare and an and per element, and the entry, exit and store.
+    return 8 + 4 * v.getFieldInfo("index").size();
+  }
+};
+TESSERA_VERTEX_IN("popops", "popops::CheckScatterIndex", CheckScatterIndex, index, limit, valid);
 
 } // namespace
 } // namespace popops
