@@ -126,3 +126,28 @@ TEST_CASE("scatter writes (or combines) windows at run-time indices, skipping mi
   CHECK_THROWS_MATCHES(popops::scatter(g, rowsT, rowIdx, rowUpd.slice(0, 2), 1, {1}, {0}, {0}, h.prog()),
                        poputil::poplibs_error, test::What(Contains("index batch")));
 }
+
+TEST_CASE("gather with XLA's parameters picks elements and clamped windows", "[popops]") {
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const Tensor in = popops::createGatherInput(g, FLOAT, {3, 3}, {1, 1}, {0, 1}, "in");
+  h.write("in", in, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  const Tensor points = h.input("points", UNSIGNED_INT, {2, 2}, {1, 1, 2, 1});
+  const Tensor picked = popops::gather(g, in, points, 1, {}, {1, 1}, {0, 1}, {0, 1}, h.prog(), "pick");
+  CHECK(picked.shape() == std::vector<std::size_t>{2});
+  // Windows of two rows starting at row 3 (clamped to 1) and row 0; batch dimension last.
+  const Tensor starts = h.input("starts", INT, {2}, {3, 0});
+  const Tensor windows =
+      popops::gather(g, in, starts, 1, {0, 1}, {2, 3}, {}, {0}, h.prog(), "windows");
+  CHECK(windows.shape() == std::vector<std::size_t>{2, 3, 2});
+  h.read("picked", picked);
+  h.read("windows", windows);
+  h.run();
+  CHECK(h.result("picked") == std::vector<float>{5, 8});
+  // windows[r][c][b] = in[start_b + r][c], start = {1, 0}
+  CHECK(h.result("windows") == std::vector<float>{4, 1, 5, 2, 6, 3, 7, 4, 8, 5, 9, 6});
+  CHECK_THROWS_MATCHES(popops::gather(g, in, points, 1, {}, {1, 1}, {0}, {0, 1}, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("offsetDims")));
+  CHECK_THROWS_MATCHES(popops::gather(g, in, points, 1, {}, {2, 1}, {0, 1}, {0, 1}, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("collapsedSliceDims")));
+}

@@ -34,4 +34,26 @@ poplar::Tensor gather(poplar::Graph& graph, const poplar::Tensor& input,
                       poplar::program::Sequence& prog, GatherParams params,
                       const poplar::DebugContext& debugContext = {});
 
+/// A tensor of `inputShape` laid out for the XLA-style gather() below: spread over the tiles
+/// like createSliceableTensor for the dimensions in startIndexMap.
+poplar::Tensor createGatherInput(poplar::Graph& graph, const poplar::Type& type,
+                                 const std::vector<std::size_t>& inputShape,
+                                 const std::vector<std::size_t>& sliceSizes,
+                                 std::vector<unsigned> startIndexMap,
+                                 const poplar::DebugContext& debugContext = {});
+
+/// XLA's gather (https://www.tensorflow.org/xla/operation_semantics#gather): for each index
+/// vector of `indices` (along indexVectorDim; == indices.rank() for scalar indices), the slice
+/// of `input` of sliceSizes starting at the vector's elements in the dimensions startIndexMap
+/// names (0 in the others), clamped so the slice fits; collapsedSliceDims (of size 1) are
+/// dropped and the slice's other dimensions appear in the result at offsetDims, the index
+/// batch's dimensions in the remaining positions.
+poplar::Tensor gather(poplar::Graph& graph, const poplar::Tensor& input,
+                      const poplar::Tensor& indices, std::size_t indexVectorDim,
+                      const std::vector<std::size_t>& offsetDims,
+                      const std::vector<std::size_t>& sliceSizes,
+                      const std::vector<std::size_t>& collapsedSliceDims,
+                      const std::vector<unsigned>& startIndexMap, poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {});
+
 } // namespace popops

@@ -1,4 +1,5 @@
-// Loop counter and scatter index-check vertices: the scalar control values of popops.
+// Loop counter and index vertices: the scalar control values of popops (loop counters,
+// scatter window checks, gather start-index clamping).
 #include <cstdint>
 #include <poplar/Target.hpp>
 #include <poplar/Vertex.hpp>
@@ -57,6 +58,40 @@ public:
   }
 };
 TESSERA_VERTEX_IN("popops", "popops::CheckScatterIndex", CheckScatterIndex, index, limit, valid);
+
+} // namespace
+} // namespace popops
+
+namespace popops {
+namespace {
+
+/// XLA gather's start indices: each element clamped to [0, limit] (limit: the input's size less
+/// the slice's in that dimension; a negative INT index clamps to 0).
+template <typename I> class ClampGatherIndices : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<I>> indices;
+  poplar::Input<poplar::Vector<unsigned>> limit;
+  poplar::Output<poplar::Vector<unsigned>> out;
+  void compute() {
+    const std::size_t k = limit.size();
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      const I x = indices[i];
+      const unsigned lim = limit[i % k];
+      out[i] = x < I(0) ? 0u : (static_cast<unsigned>(x) > lim ? lim : static_cast<unsigned>(x));
+    }
+  }
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target&) {
+    // A load, two compares and selects and a store per index, plus entry and exit.
+    return 8 + 5 * v.getFieldInfo("indices").size();
+  }
+};
+using ClampGatherIndices_int = ClampGatherIndices<int>;
+using ClampGatherIndices_uint = ClampGatherIndices<unsigned>;
+TESSERA_VERTEX_IN("popops", "popops::ClampGatherIndices<int>", ClampGatherIndices_int, indices,
+                  limit, out);
+TESSERA_VERTEX_IN("popops", "popops::ClampGatherIndices<unsigned int>", ClampGatherIndices_uint,
+                  indices, limit, out);
 
 } // namespace
 } // namespace popops
