@@ -18,6 +18,7 @@
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <string>
 #include <vector>
 
