@@ -233,3 +233,32 @@ TEST_CASE("slicing ops name the bad argument", "[popops][errors]") {
   CHECK_THROWS_MATCHES(popops::createSliceableTensor(g, BOOL, {4}, {0}, {1}), poputil::poplibs_error,
                        test::What(Contains("type")));
 }
+
+TEST_CASE("dynamicSlice and dynamicUpdate of a sliceable tensor use whole contiguous blocks",
+          "[popops]") {
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const Tensor t = popops::createSliceableTensor(g, HALF, {6, 10}, {0}, {2}, 3, "t");
+  h.write("t", t, iotaValues(60));
+  const Tensor off = h.input("off", UNSIGNED_INT, {1}, {5}); // rows 5 and 0
+  const Tensor s = popops::dynamicSlice(g, t, off, {0}, {2}, h.prog(), "slice");
+  // Every tile's columns are one [6, width] block: sliced by one DynamicSlice1d per tile.
+  const auto mapping = g.getTileMapping(t);
+  for (const auto& iv : mapping[0])
+    CHECK(iv.size() == 3);
+  popops::dynamicUpdate(g, t, popops::dynamicSlice(g, t, off, {0}, {2}, h.prog(), "again"),
+                        h.input("off2", UNSIGNED_INT, {1}, {1}), {0}, {2}, h.prog(), "update");
+  h.read("s", s);
+  h.read("t", t);
+  h.run();
+  std::vector<float> es, et = iotaValues(60);
+  for (int r : {5, 0})
+    for (int c = 0; c < 10; ++c)
+      es.push_back(float(r * 10 + c));
+  for (int c = 0; c < 10; ++c) {
+    et[10 + c] = float(50 + c);
+    et[20 + c] = float(c);
+  }
+  CHECK(h.result("s") == es);
+  CHECK(h.result("t") == et);
+}

@@ -112,7 +112,8 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   }
   if (f == "popops::ReduceMaxClassGather" || f == "popops::ReduceMinClassGather")
     return counted("activations", elements(v, "activations"));
-  if (f == "popops::DynamicSlice2d" || f == "popops::DynamicUpdateSlice2d" ||
+  if (f == "popops::DynamicSlice1d" || f == "popops::DynamicUpdateSlice1d" ||
+      f == "popops::DynamicSlice2d" || f == "popops::DynamicUpdateSlice2d" ||
       f == "popops::MultiSlice" || f == "popops::MultiUpdate" || f == "popops::EncodeOneHot" ||
       f == "popops::EncodeOneHotCustomValues" || f == "popops::Iota" ||
       f == "popops::ForLoopCounter")

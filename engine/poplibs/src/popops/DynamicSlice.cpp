@@ -148,22 +148,56 @@ TileColumns spreadColumns(const Graph& graph, std::size_t cols, std::size_t grai
   return out;
 }
 
-/// A new variable of `permutedShape` whose first `rowDims` dimensions are rows and the rest
-/// columns, mapped column by column as `cols` says (every row of a column on one tile).
+/// A new tensor of `permutedShape` whose first `rowDims` dimensions are rows and the rest
+/// columns, mapped column by column as `cols` says. Each column interval is a variable of its
+/// own, [rows, width], so a tile's block is contiguous: all its rows of a column group bind to a
+/// vertex field directly, as PopLibs lays sliceable tensors out.
 Tensor addByColumns(Graph& graph, Type type, const std::vector<std::size_t>& permutedShape,
                     std::size_t rowDims, const TileColumns& cols, const DebugContext& di) {
-  const Tensor v = graph.addVariable(type, permutedShape, di);
-  std::size_t rows = 1;
-  for (std::size_t i = 0; i < rowDims; ++i)
-    rows *= permutedShape[i];
-  const std::size_t width = rows == 0 ? 0 : v.numElements() / rows;
-  Graph::TileToTensorMapping mapping(graph.getTarget().getNumTiles());
-  for (std::size_t tile = 0; tile < cols.size() && tile < mapping.size(); ++tile)
-    for (std::size_t r = 0; r < rows; ++r)
-      for (const auto& c : cols[tile])
-        mapping[tile].emplace_back(r * width + c.begin(), r * width + c.end());
-  graph.setTileMapping(v, mapping);
-  return v;
+  std::size_t rows = 1, total = 1;
+  for (std::size_t i = 0; i < permutedShape.size(); ++i) {
+    total *= permutedShape[i];
+    if (i < rowDims) rows *= permutedShape[i];
+  }
+  const std::size_t width = rows == 0 ? 0 : total / rows;
+  std::vector<std::pair<std::size_t, Tensor>> blocks; // by first column
+  for (std::size_t tile = 0; tile < cols.size(); ++tile)
+    for (const auto& c : cols[tile]) {
+      if (c.size() == 0 || rows == 0) continue;
+      const Tensor block = graph.addVariable(type, {rows, c.size()}, di);
+      graph.setTileMapping(block, unsigned(tile));
+      blocks.emplace_back(c.begin(), block);
+    }
+  if (blocks.empty() || width == 0) {
+    const Tensor v = graph.addVariable(type, permutedShape, di);
+    graph.setTileMapping(v, 0);
+    return v;
+  }
+  std::sort(blocks.begin(), blocks.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<Tensor> parts;
+  for (const auto& b : blocks)
+    parts.push_back(b.second);
+  return concat(parts, 1).reshape(permutedShape);
+}
+
+/// Column blocks of a matrix [rows, R]: one [rows, width] view per interval. Slicing a column
+/// range straight from a row-major view walks all its regions; the transposed view is built
+/// once, after which each block is one cheap slice of its outer dimension.
+class ColumnBlocks {
+public:
+  explicit ColumnBlocks(const Tensor& m2d) : transposed_(m2d.transpose()) {}
+  Tensor operator()(const Interval& columns) const {
+    return transposed_.slice(columns).transpose();
+  }
+
+private:
+  Tensor transposed_;
+};
+
+/// Whether `t`'s elements are one contiguous run of one variable.
+bool isContiguous(const Tensor& t) {
+  return t.getContiguousRegions().size() <= 1;
 }
 
 /// Per tile, pieces of its column intervals: about one per worker context.
@@ -194,18 +228,43 @@ void checkBase(const Tensor& t, const std::string& op, const std::string& name) 
   poplibs_support::checkType(t.elementType(), kTypes, op, name);
 }
 
-/// Slices or updates one dimension: out2d/sub2d [size, R] against base2d [N, R], offset a
-/// scalar. Vertices sit on the tiles of `placeBy` (a [*, R] matrix whose row 0 is mapped).
-void addSlice2dVertices(Graph& graph, const ComputeSet& cs, bool update, const Tensor& base2d,
-                        const Tensor& sub2d, const Tensor& offset, const Tensor& placeBy,
-                        const std::string& op) {
-  const auto cols = splitColumns(poplibs_support::tileMapping(graph, placeBy[0], op),
-                                 graph.getTarget().getNumWorkerContexts());
-  const std::string vertexType = poputil::templateVertex(
-      update ? "popops::DynamicUpdateSlice2d" : "popops::DynamicSlice2d", base2d.elementType());
+/// Slices or updates one dimension: sub2d [size, R] against base2d [N, R], offset a scalar.
+/// Vertices sit on the tiles of `placeBy` (a [*, R] matrix whose row 0 is mapped). A column
+/// interval whose base and slice blocks are each contiguous gets one DynamicSlice1d (its
+/// workers share the columns); any other is cut into pieces for DynamicSlice2d vertices, whose
+/// fields list one edge per row.
+void addSliceVertices(Graph& graph, const ComputeSet& cs, bool update, const Tensor& base2d,
+                      const Tensor& sub2d, const Tensor& offset, const Tensor& placeBy,
+                      const std::string& op) {
+  const auto cols = poplibs_support::tileMapping(graph, placeBy[0], op);
+  const unsigned workers = graph.getTarget().getNumWorkerContexts();
+  const Type type = base2d.elementType();
   const std::size_t numBase = base2d.dim(0), numSub = sub2d.dim(0);
+  TileColumns strided(cols.size());
+  const ColumnBlocks baseBlock(base2d), subBlock(sub2d);
   for (unsigned tile = 0; tile < cols.size(); ++tile)
-    for (const auto& piece : cols[tile]) {
+    for (const auto& c : cols[tile]) {
+      const Tensor base = baseBlock(c), sub = subBlock(c);
+      if (!isContiguous(base) || !isContiguous(sub)) {
+        strided[tile].push_back(c);
+        continue;
+      }
+      auto v = graph.addVertex(cs, poputil::templateVertex(
+                                       update ? "popops::DynamicUpdateSlice1d"
+                                              : "popops::DynamicSlice1d", type));
+      graph.connect(v["offset"], offset);
+      graph.connect(v["baseT"], base.flatten());
+      graph.connect(v["subT"], sub.flatten());
+      graph.setInitialValue(v["numBaseElements"], unsigned(numBase));
+      graph.setInitialValue(v["numSubElements"], unsigned(numSub));
+      graph.setInitialValue(v["regionSize"], unsigned(c.size()));
+      graph.setTileMapping(v, tile);
+    }
+  const auto pieces = splitColumns(strided, workers);
+  const std::string vertexType = poputil::templateVertex(
+      update ? "popops::DynamicUpdateSlice2d" : "popops::DynamicSlice2d", type);
+  for (unsigned tile = 0; tile < pieces.size(); ++tile)
+    for (const auto& piece : pieces[tile]) {
       std::vector<Tensor> baseEdges, subEdges;
       for (std::size_t i = 0; i < numBase; ++i)
         baseEdges.push_back(base2d[i].slice(piece));
@@ -222,6 +281,18 @@ void addSlice2dVertices(Graph& graph, const ComputeSet& cs, bool update, const T
     }
 }
 
+/// The offsets copied to every tile in `tiles` that will read them (one row per tile), so each
+/// vertex reads a local copy: one exchange per tile rather than per vertex.
+Tensor offsetsPerTile(Graph& graph, const Tensor& offs, const std::vector<unsigned>& tiles,
+                      program::Sequence& prog, const DebugContext& di) {
+  const Tensor local =
+      graph.addVariable(UNSIGNED_INT, {tiles.size(), offs.numElements()}, {di, "offsets"});
+  for (std::size_t i = 0; i < tiles.size(); ++i)
+    graph.setTileMapping(local[i], tiles[i]);
+  prog.add(program::Copy(offs.expand({0}).broadcast(unsigned(tiles.size()), 0), local, false, di));
+  return local;
+}
+
 /// dynamicSlice of one dimension into `out` (or a new tensor when `out` is invalid).
 Tensor sliceOneDim(Graph& graph, const Tensor& t, const Tensor& offset, std::size_t dim,
                    std::size_t size, Tensor out, program::Sequence& prog, const DebugContext& di,
@@ -236,7 +307,7 @@ Tensor sliceOneDim(Graph& graph, const Tensor& t, const Tensor& offset, std::siz
   }
   const Tensor out2d = asRows(out, {dim});
   const ComputeSet cs = graph.addComputeSet(di);
-  addSlice2dVertices(graph, cs, false, base2d, out2d, offset, out2d, op);
+  addSliceVertices(graph, cs, false, base2d, out2d, offset, out2d, op);
   prog.add(program::Execute(cs, di));
   return out;
 }
@@ -246,7 +317,7 @@ void updateOneDim(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& 
                   const std::string& op) {
   const Tensor base2d = asRows(t, {dim}), sub2d = asRows(s, {dim});
   const ComputeSet cs = graph.addComputeSet(di);
-  addSlice2dVertices(graph, cs, true, base2d, sub2d, offset, base2d, op);
+  addSliceVertices(graph, cs, true, base2d, sub2d, offset, base2d, op);
   prog.add(program::Execute(cs, di));
 }
 
@@ -382,28 +453,35 @@ void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tenso
                                     "popops::expr::BinaryOpType::MAXIMUM")
           : poputil::templateVertex(family, t.elementType());
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
-  const auto cols = splitColumns(poplibs_support::tileMapping(graph, base2d[0], op), workers);
+  const auto cols = poplibs_support::tileMapping(graph, base2d[0], op);
   const std::size_t numBase = base2d.dim(0);
+  std::vector<unsigned> tiles;
+  for (unsigned tile = 0; tile < cols.size(); ++tile)
+    if (!cols[tile].empty()) tiles.push_back(tile);
+  const Tensor local = offsetsPerTile(graph, offs, tiles, prog, di);
+  const ColumnBlocks baseBlock(base2d), subBlock(sub2d);
   const ComputeSet cs = graph.addComputeSet(di);
-  for (unsigned tile = 0; tile < cols.size(); ++tile) {
-    if (cols[tile].empty()) continue;
-    // Fewer column pieces than workers: the workers also share out the base rows (each vertex
-    // applies only the offsets that fall in its rows, so no two vertices write one element).
-    const std::size_t rowParts =
-        std::min<std::size_t>(numBase, std::max<std::size_t>(1, workers / cols[tile].size()));
-    for (const auto& piece : cols[tile])
+  for (std::size_t ti = 0; ti < tiles.size(); ++ti) {
+    const unsigned tile = tiles[ti];
+    // The workers share out the base rows: each vertex applies only the offsets that fall in
+    // its rows, so no two vertices write one element and repeated offsets apply in order.
+    const std::size_t rowParts = std::min<std::size_t>(
+        numBase, std::max<std::size_t>(1, workers / cols[tile].size()));
+    for (const auto& piece : cols[tile]) {
+      const Tensor base = baseBlock(piece), sub = subBlock(piece).flatten();
       for (std::size_t p = 0; p < rowParts; ++p) {
         const std::size_t r0 = numBase * p / rowParts, r1 = numBase * (p + 1) / rowParts;
         auto v = graph.addVertex(cs, vertexType);
-        graph.connect(v["offsets"], offs);
-        graph.connect(v["baseT"], base2d.slice({r0, piece.begin()}, {r1, piece.end()}).flatten());
-        graph.connect(v["subT"], sub2d.slice(piece, 1).flatten());
+        graph.connect(v["offsets"], local[ti]);
+        graph.connect(v["baseT"], base.slice(r0, r1).flatten());
+        graph.connect(v["subT"], sub);
         if (updateOp == UpdateOp::Add) graph.connect(v["scale"], k);
         graph.setInitialValue(v["baseOffset"], unsigned(r0));
         graph.setInitialValue(v["numBaseElements"], unsigned(r1 - r0));
         graph.setInitialValue(v["regionSize"], unsigned(piece.size()));
         graph.setTileMapping(v, tile);
       }
+    }
   }
   prog.add(program::Execute(cs, di));
 }
@@ -623,19 +701,31 @@ Tensor multiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
   const Tensor out2d = addByColumns(graph, t.elementType(), {numOffsets, base2d.dim(1)}, 1,
                                     baseCols, {di, "output"});
   if (numOffsets == 0) return out2d.reshape(outShape);
-  const auto cols = splitColumns(baseCols, graph.getTarget().getNumWorkerContexts());
+  std::vector<unsigned> tiles;
+  for (unsigned tile = 0; tile < baseCols.size(); ++tile)
+    if (!baseCols[tile].empty()) tiles.push_back(tile);
+  const Tensor local = offsetsPerTile(graph, offs, tiles, prog, di);
+  const unsigned workers = graph.getTarget().getNumWorkerContexts();
+  const std::size_t offsetParts = std::min<std::size_t>(numOffsets, workers);
   const std::string vertexType = poputil::templateVertex("popops::MultiSlice", t.elementType());
   const ComputeSet cs = graph.addComputeSet(di);
-  for (unsigned tile = 0; tile < cols.size(); ++tile)
-    for (const auto& piece : cols[tile]) {
-      auto v = graph.addVertex(cs, vertexType);
-      graph.connect(v["offsets"], offs);
-      graph.connect(v["baseT"], base2d.slice(piece, 1).flatten());
-      graph.connect(v["subT"], out2d.slice(piece, 1).flatten());
-      graph.setInitialValue(v["baseOffset"], 0u);
-      graph.setInitialValue(v["numBaseElements"], unsigned(base2d.dim(0)));
-      graph.setInitialValue(v["regionSize"], unsigned(piece.size()));
-      graph.setTileMapping(v, tile);
+  const ColumnBlocks baseBlock(base2d), outBlock(out2d);
+  for (std::size_t ti = 0; ti < tiles.size(); ++ti)
+    for (const auto& piece : baseCols[tiles[ti]]) {
+      const Tensor base = baseBlock(piece).flatten(), out = outBlock(piece);
+      // The workers share out the offsets: each writes its own rows of the result.
+      for (std::size_t p = 0; p < offsetParts; ++p) {
+        const std::size_t m0 = numOffsets * p / offsetParts;
+        const std::size_t m1 = numOffsets * (p + 1) / offsetParts;
+        auto v = graph.addVertex(cs, vertexType);
+        graph.connect(v["offsets"], local[ti].slice(m0, m1));
+        graph.connect(v["baseT"], base);
+        graph.connect(v["subT"], out.slice(m0, m1).flatten());
+        graph.setInitialValue(v["baseOffset"], 0u);
+        graph.setInitialValue(v["numBaseElements"], unsigned(base2d.dim(0)));
+        graph.setInitialValue(v["regionSize"], unsigned(piece.size()));
+        graph.setTileMapping(v, tiles[ti]);
+      }
     }
   prog.add(program::Execute(cs, di));
   return out2d.reshape(outShape);

@@ -1,4 +1,6 @@
 // Vertices of dynamic slicing (PopLibs' names and fields):
+//   DynamicSlice1d / DynamicUpdateSlice1d: a contiguous base block [numBaseElements, regionSize]
+//     and slice block [numSubElements, regionSize]; the slice starts at entry `offset`.
 //   DynamicSlice2d / DynamicUpdateSlice2d: numRegions column regions, each given as
 //     numBaseElements edges of the base (one per entry of the sliced dimension) and
 //     numSubElements edges of the slice; the slice starts at entry `offset`.
@@ -45,6 +47,69 @@ template <typename T> std::uint64_t slice2dCycles(const poplar::VertexIntrospect
   }
   return cycles;
 }
+
+/// PopLibs' estimate for the 1d vertices: the supervisor's set-up (11 + 14 cycles), then each
+/// worker copies its share of every slice row with 64-bit copies.
+template <typename T> std::uint64_t slice1dCycles(const poplar::VertexIntrospector& v,
+                                                  const poplar::Target& target) {
+  const unsigned regionSize = v.getInitialValue<unsigned>("regionSize");
+  const unsigned numSub = v.getInitialValue<unsigned>("numSubElements");
+  const unsigned workers = target.getNumWorkerContexts();
+  const unsigned perWorker = (regionSize + workers - 1) / workers;
+  const std::uint64_t copies = perWorker / copyWidth<T>(target);
+  return 11 + 14 + (41 + (27 + copies) * numSub) * workers;
+}
+
+/// Copies slice rows between a base block and a slice block, wrapping at the end of the base.
+template <typename T, typename From, typename To>
+void copyRows(const From& from, const To& to, unsigned offset, unsigned numBase, unsigned numSub,
+              unsigned regionSize, bool toBase) {
+  unsigned entry = offset < numBase ? offset : 0;
+  for (unsigned s = 0; s < numSub; ++s) {
+    const std::size_t b = std::size_t(entry) * regionSize, u = std::size_t(s) * regionSize;
+    for (unsigned e = 0; e < regionSize; ++e) {
+      if (toBase)
+        to[b + e] = from[u + e];
+      else
+        to[u + e] = from[b + e];
+    }
+    if (++entry == numBase) entry = 0;
+  }
+}
+
+template <typename T> class DynamicSlice1d : public poplar::Vertex {
+public:
+  Input<unsigned> offset;
+  Input<Vector<T>> baseT;
+  Output<Vector<T>> subT;
+  unsigned numBaseElements;
+  unsigned numSubElements;
+  unsigned regionSize;
+  void compute() {
+    copyRows<T>(baseT, subT, *offset, numBaseElements, numSubElements, regionSize, false);
+  }
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& target) {
+    return slice1dCycles<T>(v, target);
+  }
+};
+
+template <typename T> class DynamicUpdateSlice1d : public poplar::Vertex {
+public:
+  Input<unsigned> offset;
+  InOut<Vector<T>> baseT;
+  Input<Vector<T>> subT;
+  unsigned numBaseElements;
+  unsigned numSubElements;
+  unsigned regionSize;
+  void compute() {
+    copyRows<T>(subT, baseT, *offset, numBaseElements, numSubElements, regionSize, true);
+  }
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& target) {
+    return slice1dCycles<T>(v, target);
+  }
+};
 
 template <typename T> class DynamicSlice2d : public poplar::Vertex {
 public:
@@ -226,6 +291,12 @@ public:
 };
 
 #define POPOPS_SLICE_VERTICES(T, Name)                                                             \
+  using DynamicSlice1d_##T = DynamicSlice1d<T>;                                                    \
+  TESSERA_VERTEX_IN("popops", "popops::DynamicSlice1d<" Name ">", DynamicSlice1d_##T, offset,      \
+                    baseT, subT, numBaseElements, numSubElements, regionSize);                     \
+  using DynamicUpdateSlice1d_##T = DynamicUpdateSlice1d<T>;                                        \
+  TESSERA_VERTEX_IN("popops", "popops::DynamicUpdateSlice1d<" Name ">", DynamicUpdateSlice1d_##T,  \
+                    offset, baseT, subT, numBaseElements, numSubElements, regionSize);             \
   using DynamicSlice2d_##T = DynamicSlice2d<T>;                                                    \
   TESSERA_VERTEX_IN("popops", "popops::DynamicSlice2d<" Name ">", DynamicSlice2d_##T, offset,      \
                     baseT, subT, numBaseElements, numSubElements, numRegions);                     \
