@@ -163,7 +163,6 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, std::siz
   std::vector<Tensor> slices;
   if (n != 0 && !dims.empty()) {
     // Clamp every index vector so its slice fits (XLA's rule), in one compute set.
-    const Tensor rows = idx.reshape({n, k}).reinterpret(UNSIGNED_INT);
     const Tensor clamped = graph.addVariable(UNSIGNED_INT, {n, k}, {di, "startIndices"});
     graph.setTileMapping(clamped, 0);
     const Tensor limit = graph.addConstant(UNSIGNED_INT, {k}, limits, {di, "indexLimits"});
@@ -176,7 +175,6 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, std::siz
     graph.connect(v["out"], clamped.flatten());
     graph.setTileMapping(v, 0);
     prog.add(program::Execute(cs, di));
-    (void)rows;
     for (std::size_t i = 0; i < n; ++i)
       slices.push_back(dynamicSlice(graph, source, clamped[i], dims, sizes, prog, di)
                            .reshape(offsetShape)
