@@ -18,8 +18,13 @@
 //   popnn::NonLinearityGrad   2 per element (the derivative and the product with the gradient)
 //   popnn::Loss*              2 per probability (the loss term and the delta)
 //   popnn::CalcAccuracy       one compare per probability
+//   popops::MultiUpdateAdd    a multiply-add per element of a slice region (PopLibs: 2 · regionSize)
+//   popops::MultiUpdateOp     one max per element of a slice region
+//   popops::Reduce{Max,Min}ClassGather  one compare per input element
+//   popops slices and updates, EncodeOneHot*, Iota, ForLoopCounter: 0 (copies and integers)
 #include "FlopModel.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -100,6 +105,19 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
     return counted("partials", elements(v, "partials") + elements(v, "out") * (update ? 2 : 1));
   }
   if (f == "popops::Cast" || f == "popops::Fill") return 0;
+  if (f == "popops::MultiUpdateAdd" || f == "popops::MultiUpdateOp") {
+    // As PopLibs' estimator: one slice region's worth (subT holds a region per offset).
+    const std::uint64_t offsets = std::max<std::uint64_t>(1, elements(v, "offsets"));
+    return counted("subT", elements(v, "subT") / offsets * (f == "popops::MultiUpdateAdd" ? 2 : 1));
+  }
+  if (f == "popops::ReduceMaxClassGather" || f == "popops::ReduceMinClassGather")
+    return counted("activations", elements(v, "activations"));
+  if (f == "popops::DynamicSlice1d" || f == "popops::DynamicUpdateSlice1d" ||
+      f == "popops::DynamicSlice2d" || f == "popops::DynamicUpdateSlice2d" ||
+      f == "popops::MultiSlice" || f == "popops::MultiUpdate" || f == "popops::EncodeOneHot" ||
+      f == "popops::EncodeOneHotCustomValues" || f == "popops::Iota" ||
+      f == "popops::ForLoopCounter")
+    return 0;
   if (f == "popnn::NonLinearity") return counted("data", elements(v, "data"));
   if (f == "popnn::NonLinearityGrad") return counted("inGrad", 2 * elements(v, "inGrad"));
   if (f == "popnn::LossCrossEntropy" || f == "popnn::LossSumSquared") return counted("probs", 2 * elements(v, "probs"));
