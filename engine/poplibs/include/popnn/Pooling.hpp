@@ -15,6 +15,7 @@
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 #include <popnn/PoolingDef.hpp>
+#include <utility>
 #include <vector>
 
 namespace popnn {
@@ -31,16 +32,16 @@ struct PoolParams {
   std::size_t batchSize;
   poplar::Type dType;
 
-  PoolParams(PoolingType poolingType, std::vector<std::size_t> inputFieldShape,
-             std::vector<std::size_t> kernelShape, std::vector<unsigned> stride,
-             std::vector<int> inputTruncationOrPaddingLower,
-             std::vector<int> inputTruncationOrPaddingUpper, std::size_t numChannels,
-             std::size_t batchSize, poplar::Type dType)
-      : poolingType(poolingType), inputFieldShape(std::move(inputFieldShape)),
-        kernelShape(std::move(kernelShape)), stride(std::move(stride)),
-        inputTruncationOrPaddingLower(std::move(inputTruncationOrPaddingLower)),
-        inputTruncationOrPaddingUpper(std::move(inputTruncationOrPaddingUpper)),
-        numChannels(numChannels), batchSize(batchSize), dType(dType) {}
+  PoolParams(PoolingType poolingType_, std::vector<std::size_t> inputFieldShape_,
+             std::vector<std::size_t> kernelShape_, std::vector<unsigned> stride_,
+             std::vector<int> inputTruncationOrPaddingLower_,
+             std::vector<int> inputTruncationOrPaddingUpper_, std::size_t numChannels_,
+             std::size_t batchSize_, poplar::Type dType_)
+      : poolingType(poolingType_), inputFieldShape(std::move(inputFieldShape_)),
+        kernelShape(std::move(kernelShape_)), stride(std::move(stride_)),
+        inputTruncationOrPaddingLower(std::move(inputTruncationOrPaddingLower_)),
+        inputTruncationOrPaddingUpper(std::move(inputTruncationOrPaddingUpper_)),
+        numChannels(numChannels_), batchSize(batchSize_), dType(dType_) {}
 
   std::size_t getNumFieldDims() const { return inputFieldShape.size(); }
   std::vector<std::size_t> getOutputFieldShape() const;
