@@ -199,3 +199,25 @@ TEST_CASE("convolution: bad arguments name the argument", "[poplin][conv]") {
   CHECK_THROWS_MATCHES(poplin::createInput(h.graph(), three, "x"), poputil::poplibs_error,
                        test::What(Contains("3 spatial dimensions")));
 }
+
+TEST_CASE("convolution: input, weights and output are spread over the tiles", "[poplin][conv]") {
+  test::Harness h(16);
+  ConvParams p = params2d(FLOAT, 2, {8, 8}, {3, 3}, 4, 8);
+  p.inputTransform.paddingLower = {1, 1};
+  p.inputTransform.paddingUpper = {1, 1};
+  const Tensor in = poplin::createInput(h.graph(), p, "in");
+  const Tensor w = poplin::createWeights(h.graph(), p, "w");
+  const Tensor out = poplin::createConvOutput(h.graph(), p, "out");
+  const auto used = [&](const Tensor& t) {
+    std::size_t n = 0;
+    for (const auto& tile : h.graph().getTileMapping(t))
+      n += !tile.empty();
+    return n;
+  };
+  CHECK(used(in) >= 8);
+  CHECK(used(w) >= 4);
+  CHECK(used(out) == 16);
+  std::ostringstream plan;
+  poplin::reportPlanInfo(plan, h.graph(), p);
+  CHECK_THAT(plan.str(), Contains("batchSplit 2") && Contains("modelled cycles"));
+}
