@@ -221,3 +221,14 @@ TEST_CASE("convolution: input, weights and output are spread over the tiles", "[
   poplin::reportPlanInfo(plan, h.graph(), p);
   CHECK_THAT(plan.str(), Contains("batchSplit 2") && Contains("modelled cycles"));
 }
+
+TEST_CASE("convolution: many input channels on few outputs split the input channels",
+          "[poplin][conv]") {
+  // 64 input channels but only 2 x 2 outputs of 2 channels: the planner sums partials of
+  // input-channel blocks rather than leave most tiles idle.
+  const ConvParams p = params2d(FLOAT, 1, {3, 3}, {2, 2}, 64, 2);
+  const std::string plan = checkForward(p, 1e-5f, 16);
+  CHECK_THAT(plan, !Contains("inChanSplit 1 ") && Contains("input-channel blocks' partials"));
+  ConvParams half(HALF, FLOAT, 1, {3, 3}, {2, 2}, 64, 2, 1);
+  checkForward(half, 2e-2f, 16);
+}

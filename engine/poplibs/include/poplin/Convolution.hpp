@@ -7,11 +7,12 @@
 // kernel; truncation, striding and padding of the output) and grouped convolutions work. Types:
 // FLOAT or HALF input, FLOAT or HALF output; products are accumulated in float.
 //
-// The planner splits the work over the tiles by conv group, batch element, blocks of output
-// channels and blocks of output rows; every vertex (poplin::ConvPartial1x1Out,
-// poplin::ConvPartialnx1 or poplin::ConvPartialHorizontalMac, as PopLibs would choose for the
-// channel counts) computes a block of output rows over all input channels and kernel positions,
-// so no partial sums need reducing. The chosen plan is printed by reportPlanInfo and is part of
+// The planner splits the work over the tiles by conv group, batch element, blocks of input
+// channels, blocks of output channels and blocks of output rows; every vertex
+// (poplin::ConvPartial1x1Out, poplin::ConvPartialnx1 or poplin::ConvPartialHorizontalMac, as
+// PopLibs would choose for the channel counts) computes a block of output rows over its input
+// channels and all kernel positions; when input channels are split, a reduction then sums the
+// blocks' partials. The chosen plan is printed by reportPlanInfo and is part of
 // the name of the op's compute set in the debug information ("Convolve[...]"), so the viewer's
 // Operations list shows it.
 //

@@ -134,7 +134,7 @@ ConvProblem makeConvProblem(const ConvParams& params, const std::string& op) {
 
 std::string ConvPlan::vertexName() const {
   const auto& p = problem.params;
-  const poplar::Type in = p.inputType, out = p.outputType;
+  const poplar::Type in = p.inputType, out = vertexOutputType();
   const AmpShape amp = ampShape(in == poplar::HALF, out == poplar::HALF);
   switch (method) {
   case ConvMethod::AMP_1X1:
@@ -161,8 +161,8 @@ std::string ConvPlan::summary() const {
     << " tiles: convGroupSplit " << groups() << ", batchSplit " << batch() << ", outChanSplit "
     << outChanBlocks << " (" << outChansPerBlock << " of " << p.outputChannelsPerConvGroup
     << " per tile), fieldSplit " << rowBlocks << "x1 (" << rowsPerBlock << " of "
-    << problem.outRows << " rows), inChanSplit 1 (" << p.inputChannelsPerConvGroup
-    << " per tile)";
+    << problem.outRows << " rows), inChanSplit " << inChanBlocks << " (" << inChansPerBlock
+    << " of " << p.inputChannelsPerConvGroup << " per tile)";
   return s.str();
 }
 
@@ -175,58 +175,75 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
   base.partialsType = options.partialsType;
   base.numTiles = target.getNumTiles();
   const bool halfIn = p.inputType == poplar::HALF;
-  const AmpShape amp = ampShape(halfIn, p.outputType == poplar::HALF);
   const unsigned kernelPositions = unsigned(problem.y.kernelCount * problem.x.kernelCount);
-  const std::size_t ci = p.inputChannelsPerConvGroup;
-  if (ci % amp.inChansPerGroup == 0)
-    base.method = kernelPositions == 1 ? ConvMethod::AMP_1X1 : ConvMethod::AMP_NX1;
-  else
-    base.method = ConvMethod::HMAC;
+  const std::size_t ciTotal = p.inputChannelsPerConvGroup;
   const unsigned workers = target.getNumWorkerContexts();
   const std::size_t rowsTotal = std::max<std::size_t>(problem.outRows, 1);
   const std::size_t inWidth = p.inputFieldShape[1];
   const std::size_t kernelRows =
       std::size_t(std::abs(problem.y.kernelStep)) * (problem.y.kernelCount - 1) + 1;
+  const std::uint64_t outputs = std::uint64_t(p.batchSize) * p.numConvGroups *
+                                p.outputChannelsPerConvGroup * rowsTotal * problem.outCols;
+  const auto exchange = [&](std::uint64_t bytes) {
+    return ceilDiv(bytes, target.getExchangeBytesPerCycle());
+  };
 
   ConvPlan best = base;
   std::uint64_t bestCost = std::numeric_limits<std::uint64_t>::max();
-  forEachPartSize(p.outputChannelsPerConvGroup, [&](std::size_t chans) {
-    forEachPartSize(rowsTotal, [&](std::size_t rows) {
-      ConvPlan c = base;
-      c.outChansPerBlock = chans, c.rowsPerBlock = rows;
-      c.outChanBlocks = ceilDiv(p.outputChannelsPerConvGroup, chans);
-      c.rowBlocks = ceilDiv(rowsTotal, rows);
-      const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
-      switch (c.method) {
-      case ConvMethod::AMP_1X1:
-        c.vertexCycles = conv1x1Cycles(rows, unsigned(problem.outCols), unsigned(ci),
-                                       unsigned(chans), !halfIn, p.outputType == poplar::FLOAT,
-                                       amp, workers);
-        break;
-      case ConvMethod::AMP_NX1:
-        c.vertexCycles = convNx1Cycles(rows, unsigned(problem.outCols), problem.y.kernelCount,
-                                       problem.x.kernelCount, unsigned(ci), unsigned(chans),
-                                       !halfIn, amp, workers);
-        break;
-      case ConvMethod::HMAC:
-        c.vertexCycles = convHmacCycles(rows, unsigned(problem.outCols), kernelPositions,
-                                        unsigned(ci), unsigned(chans), !halfIn, workers);
-        break;
-      }
-      // Inputs each unit fetches: its input rows of every input channel, and its weights.
-      const std::size_t inRows = std::min<std::size_t>(
-          p.inputFieldShape[0], (rows - 1) * std::size_t(problem.y.stride) + kernelRows);
-      const std::uint64_t bytes =
-          (std::uint64_t(ci) * inRows * inWidth +
-           std::uint64_t(chans) * ci * p.kernelShape[0] * p.kernelShape[1]) *
-          p.inputType.size();
-      c.exchangeCycles = ceilDiv(bytes, target.getExchangeBytesPerCycle());
-      c.totalCycles = perTile * (c.vertexCycles + c.exchangeCycles) + target.getMaxIPUSyncDelay();
-      if (c.totalCycles < bestCost ||
-          (c.totalCycles == bestCost && c.numUnits() < best.numUnits())) {
-        best = c;
-        bestCost = c.totalCycles;
-      }
+  forEachPartSize(ciTotal, [&](std::size_t ci) {
+    forEachPartSize(p.outputChannelsPerConvGroup, [&](std::size_t chans) {
+      forEachPartSize(rowsTotal, [&](std::size_t rows) {
+        ConvPlan c = base;
+        c.inChansPerBlock = ci, c.outChansPerBlock = chans, c.rowsPerBlock = rows;
+        c.inChanBlocks = ceilDiv(ciTotal, ci);
+        c.outChanBlocks = ceilDiv(p.outputChannelsPerConvGroup, chans);
+        c.rowBlocks = ceilDiv(rowsTotal, rows);
+        const bool split = c.inChanBlocks > 1;
+        const bool halfOut = c.vertexOutputType() == poplar::HALF;
+        const AmpShape amp = ampShape(halfIn, halfOut);
+        c.method = ci % amp.inChansPerGroup != 0 ? ConvMethod::HMAC
+                   : kernelPositions == 1        ? ConvMethod::AMP_1X1
+                                                 : ConvMethod::AMP_NX1;
+        const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
+        switch (c.method) {
+        case ConvMethod::AMP_1X1:
+          c.vertexCycles = conv1x1Cycles(rows, unsigned(problem.outCols), unsigned(ci),
+                                         unsigned(chans), !halfIn, !halfOut, amp, workers);
+          break;
+        case ConvMethod::AMP_NX1:
+          c.vertexCycles = convNx1Cycles(rows, unsigned(problem.outCols), problem.y.kernelCount,
+                                         problem.x.kernelCount, unsigned(ci), unsigned(chans),
+                                         !halfIn, amp, workers);
+          break;
+        case ConvMethod::HMAC:
+          c.vertexCycles = convHmacCycles(rows, unsigned(problem.outCols), kernelPositions,
+                                          unsigned(ci), unsigned(chans), !halfIn, workers);
+          break;
+        }
+        // Inputs each unit fetches: its input rows of its input channels, and its weights.
+        const std::size_t inRows = std::min<std::size_t>(
+            p.inputFieldShape[0], (rows - 1) * std::size_t(problem.y.stride) + kernelRows);
+        c.exchangeCycles = exchange((std::uint64_t(ci) * inRows * inWidth +
+                                     std::uint64_t(chans) * ci * p.kernelShape[0] *
+                                         p.kernelShape[1]) *
+                                    p.inputType.size());
+        c.reduceCycles = 0;
+        if (split) {
+          // The tile of each output element sums its partials (as a popops reduction).
+          const std::uint64_t perTileOutputs = ceilDiv(outputs, c.numTiles);
+          const unsigned width = target.getVectorWidth(c.partialsType);
+          c.reduceCycles = 12 + c.inChanBlocks * (2 + ceilDiv(perTileOutputs, width)) +
+                           exchange(perTileOutputs * c.inChanBlocks * c.partialsType.size()) +
+                           target.getMaxIPUSyncDelay();
+        }
+        c.totalCycles = perTile * (c.vertexCycles + c.exchangeCycles) +
+                        target.getMaxIPUSyncDelay() + c.reduceCycles;
+        if (c.totalCycles < bestCost ||
+            (c.totalCycles == bestCost && c.numUnits() < best.numUnits())) {
+          best = c;
+          bestCost = c.totalCycles;
+        }
+      });
     });
   });
   return best;
@@ -246,7 +263,11 @@ std::ostream& operator<<(std::ostream& os, const ConvPlan& plan) {
   os << "  vertex: " << plan.vertexName() << ", " << plan.numUnits() << " vertices, "
      << (plan.numUnits() + plan.numTiles - 1) / plan.numTiles << " per tile at most\n";
   os << "  modelled cycles: ~" << plan.vertexCycles << " per vertex, ~" << plan.exchangeCycles
-     << " exchange per vertex, ~" << plan.totalCycles << " in all";
+     << " exchange per vertex";
+  if (plan.inChanBlocks > 1)
+    os << ", ~" << plan.reduceCycles << " to sum the " << plan.inChanBlocks
+       << " input-channel blocks' partials";
+  os << ", ~" << plan.totalCycles << " in all";
   return os;
 }
 

@@ -2,6 +2,7 @@
 // dimensions (a 1-D one gets a leading dimension of size 1); the plan then cuts the output into
 // work units of (conv group, batch element, block of output channels, block of output rows) and
 // spreads the units over the tiles, choosing the block sizes with the fewest modelled cycles.
+// Input channels may be split too (units per input-channel block, then a sum of partials).
 #pragma once
 
 #include "ConvCycles.hpp"
@@ -46,16 +47,23 @@ struct ConvPlan {
   ConvMethod method = ConvMethod::HMAC;
   std::string pass;
   unsigned numTiles = 1;
-  std::size_t outChansPerBlock = 1, rowsPerBlock = 1;
-  std::size_t outChanBlocks = 1, rowBlocks = 1;
-  std::uint64_t vertexCycles = 0, exchangeCycles = 0, totalCycles = 0; ///< modelled
+  std::size_t outChansPerBlock = 1, rowsPerBlock = 1, inChansPerBlock = 1;
+  std::size_t outChanBlocks = 1, rowBlocks = 1, inChanBlocks = 1;
+  /// Modelled: one vertex, its inputs' exchange, the sum of the input-channel blocks' partials
+  /// (0 unless the input channels are split) and the whole convolution.
+  std::uint64_t vertexCycles = 0, exchangeCycles = 0, reduceCycles = 0, totalCycles = 0;
   poplar::Type partialsType = poplar::FLOAT;
 
   std::size_t groups() const { return problem.params.numConvGroups; }
   std::size_t batch() const { return problem.params.batchSize; }
-  std::size_t numUnits() const { return groups() * batch() * outChanBlocks * rowBlocks; }
-  std::size_t unitIndex(std::size_t g, std::size_t b, std::size_t cb, std::size_t rb) const {
-    return ((g * batch() + b) * outChanBlocks + cb) * rowBlocks + rb;
+  std::size_t numUnits() const {
+    return groups() * batch() * inChanBlocks * outChanBlocks * rowBlocks;
+  }
+  /// Units of one output block over the input-channel blocks are `outChanBlocks * rowBlocks`
+  /// apart, so a unit's partial sums are spread like its output.
+  std::size_t unitIndex(std::size_t g, std::size_t b, std::size_t cb, std::size_t rb,
+                        std::size_t icb = 0) const {
+    return (((g * batch() + b) * inChanBlocks + icb) * outChanBlocks + cb) * rowBlocks + rb;
   }
   unsigned tileOf(std::size_t unit) const {
     return unsigned(std::uint64_t(unit) * numTiles / numUnits());
@@ -64,7 +72,14 @@ struct ConvPlan {
     return range(cb, outChansPerBlock, problem.params.outputChannelsPerConvGroup);
   }
   poplar::Interval rows(std::size_t rb) const { return range(rb, rowsPerBlock, problem.outRows); }
-  /// The vertex name for element types in -> out.
+  poplar::Interval inChans(std::size_t icb) const {
+    return range(icb, inChansPerBlock, problem.params.inputChannelsPerConvGroup);
+  }
+  /// The type the vertices write: the output's, or the partials' when input channels are split.
+  poplar::Type vertexOutputType() const {
+    return inChanBlocks > 1 ? partialsType : problem.params.outputType;
+  }
+  /// The vertex name.
   std::string vertexName() const;
   /// One line: the splits, e.g. for the compute set's debug name.
   std::string summary() const;

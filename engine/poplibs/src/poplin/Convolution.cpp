@@ -126,27 +126,32 @@ void mapInput(Graph& graph, const ConvPlan& plan, const Tensor& in2d) {
     for (std::size_t g = 0; g < p.numConvGroups; ++g)
       for (std::size_t c = 0; c < ci; ++c)
         for (std::size_t r = 0; r < H; ++r) {
-          const std::size_t unit =
-              plan.unitIndex(g, b, c % plan.outChanBlocks, rowBlockOf(plan, r, H));
+          const std::size_t unit = plan.unitIndex(g, b, c % plan.outChanBlocks,
+                                                  rowBlockOf(plan, r, H), c / plan.inChansPerBlock);
           const std::size_t begin = (((b * p.numConvGroups + g) * ci + c) * H + r) * W;
           m[plan.tileOf(unit)].emplace_back(begin, begin + W);
         }
   graph.setTileMapping(in2d, m);
 }
 
-/// Maps weights [G][Co][Ci][kH][kW] (2-D form): each output channel's block to a tile using it.
+/// Maps weights [G][Co][Ci][kH][kW] (2-D form): each output channel's block of each
+/// input-channel block to a tile using it.
 void mapWeights(Graph& graph, const ConvPlan& plan, const Tensor& w2d) {
   const auto& p = plan.problem.params;
   const std::size_t co = p.outputChannelsPerConvGroup;
-  const std::size_t block = p.inputChannelsPerConvGroup * p.kernelShape[0] * p.kernelShape[1];
+  const std::size_t kernel = p.kernelShape[0] * p.kernelShape[1];
+  const std::size_t block = p.inputChannelsPerConvGroup * kernel;
   Graph::TileToTensorMapping m(graph.getTarget().getNumTiles());
   for (std::size_t g = 0; g < p.numConvGroups; ++g)
-    for (std::size_t oc = 0; oc < co; ++oc) {
-      const std::size_t cb = oc / plan.outChansPerBlock;
-      const std::size_t unit = plan.unitIndex(g, oc % p.batchSize, cb, (oc / p.batchSize) % plan.rowBlocks);
-      const std::size_t begin = (g * co + oc) * block;
-      m[plan.tileOf(unit)].emplace_back(begin, begin + block);
-    }
+    for (std::size_t oc = 0; oc < co; ++oc)
+      for (std::size_t icb = 0; icb < plan.inChanBlocks; ++icb) {
+        const Interval ics = plan.inChans(icb);
+        const std::size_t cb = oc / plan.outChansPerBlock;
+        const std::size_t unit = plan.unitIndex(g, oc % p.batchSize, cb,
+                                                (oc / p.batchSize) % plan.rowBlocks, icb);
+        const std::size_t begin = (g * co + oc) * block;
+        m[plan.tileOf(unit)].emplace_back(begin + ics.begin() * kernel, begin + ics.end() * kernel);
+      }
   graph.setTileMapping(w2d, m);
 }
 
@@ -177,7 +182,9 @@ void mapOutput(Graph& graph, const ConvPlan& plan, const Tensor& out2d) {
 }
 
 /// The compute set of the planned convolution: in [Bq][G*Ci][H][W], weights
-/// [G][Co][Ci][kH][kW], out [Bq][G*Co][Ho][Wo] (2-D forms, views allowed).
+/// [G][Co][Ci][kH][kW], out [Bq][G*Co][Ho][Wo] (2-D forms, views allowed). When the plan splits
+/// the input channels, each block's vertices write partial sums, which a reduction then adds
+/// into the output.
 void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Tensor& weights,
                   const Tensor& out, Sequence& prog, const DebugContext& di) {
   const ConvProblem& pr = plan.problem;
@@ -185,61 +192,87 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
   const std::size_t G = p.numConvGroups, B = p.batchSize, ci = p.inputChannelsPerConvGroup,
                     co = p.outputChannelsPerConvGroup;
   const std::size_t H = in.dim(2), W = in.dim(3), Ho = out.dim(2), Wo = out.dim(3);
+  const std::size_t kernel = weights.dim(3) * weights.dim(4);
   const bool padded = pr.outRows != Ho || pr.outCols != Wo;
+  const bool split = plan.inChanBlocks > 1;
   if (padded) popops::zero(graph, out, prog, {di, "zeroPadding"});
+  // Where the vertices write: [B][G*Co][Ho][Wo] rows of the output, or of each input-channel
+  // block's partials (the computed region only).
+  Tensor partials;
+  std::size_t targetRows = Ho, targetCols = Wo, rowOffset = pr.outPadY, colOffset = pr.outPadX;
+  if (split) {
+    partials = graph.addVariable(plan.partialsType,
+                                 {plan.inChanBlocks, B, G * co, pr.outRows, pr.outCols},
+                                 {di, "partials"});
+    targetRows = pr.outRows, targetCols = pr.outCols, rowOffset = colOffset = 0;
+  }
   const Tensor inFlat = in.flatten(), outFlat = out.flatten();
+  const Tensor partialsFlat = split ? partials.flatten() : Tensor();
   const Tensor w = weights.reshape({G * co, weights.numElements() / (G * co)});
   const ComputeSet cs = graph.addComputeSet({di, "Convolve[" + plan.summary() + "]"});
   const std::string vertexName = plan.vertexName();
+  std::vector<std::vector<Interval>> partialsMapping(split ? graph.getTarget().getNumTiles() : 0);
   for (std::size_t g = 0; g < G; ++g)
     for (std::size_t b = 0; b < B; ++b)
-      for (std::size_t cb = 0; cb < plan.outChanBlocks; ++cb)
-        for (std::size_t rb = 0; rb < plan.rowBlocks; ++rb) {
-          const Interval rows = plan.rows(rb), chans = plan.outChans(cb);
-          if (rows.size() == 0 || chans.size() == 0) continue;
-          const unsigned tile = plan.tileOf(plan.unitIndex(g, b, cb, rb));
-          // The real input rows this block reads.
-          int lo = -1, hi = -1;
-          for (std::size_t o = rows.begin(); o < rows.end(); ++o)
-            for (int ky = 0; ky < pr.y.kernelCount; ++ky) {
-              const int r = pr.y.inputIndex(pr.y.position(long(o), ky));
-              if (r < 0) continue;
-              lo = lo < 0 ? r : std::min(lo, r);
-              hi = std::max(hi, r);
-            }
-          if (lo < 0) lo = hi = std::min<int>(pr.y.inTruncation, int(H) - 1); // all padding
-          std::vector<Tensor> inEdges, wEdges, outEdges;
-          for (std::size_t c = 0; c < ci; ++c)
-            for (int r = lo; r <= hi; ++r) {
-              const std::size_t begin = (((b * G + g) * ci + c) * H + std::size_t(r)) * W;
-              inEdges.push_back(inFlat.slice(begin, begin + W));
-            }
-          for (std::size_t oc = chans.begin(); oc < chans.end(); ++oc)
-            wEdges.push_back(w[g * co + oc]);
-          for (std::size_t oc = chans.begin(); oc < chans.end(); ++oc)
-            for (std::size_t o = rows.begin(); o < rows.end(); ++o) {
-              const std::size_t begin =
-                  (((b * G + g) * co + oc) * Ho + pr.outPadY + o) * Wo + pr.outPadX;
-              outEdges.push_back(outFlat.slice(begin, begin + pr.outCols));
-            }
-          std::vector<int> geometry(ConvVertexGeometry::kInts);
-          geometry[0] = lo, geometry[1] = hi - lo + 1, geometry[2] = int(rows.begin());
-          pr.y.store(geometry.data() + 3);
-          pr.x.store(geometry.data() + 3 + ConvDimGeometry::kInts);
-          const Tensor geo =
-              graph.addConstant(INT, {geometry.size()}, geometry, {di, "worklist"});
-          graph.setTileMapping(geo, tile);
-          const auto v = graph.addVertex(cs, vertexName);
-          graph.connect(v["in"], inEdges);
-          graph.connect(v["weights"], wEdges);
-          graph.connect(v["out"], outEdges);
-          graph.connect(v["geometry"], geo);
-          graph.setInitialValue(v["inChans"], unsigned(ci));
-          graph.setInitialValue(v["kernelY"], unsigned(pr.y.kernelCount));
-          graph.setInitialValue(v["kernelX"], unsigned(pr.x.kernelCount));
-          graph.setTileMapping(v, tile);
-        }
+      for (std::size_t icb = 0; icb < plan.inChanBlocks; ++icb)
+        for (std::size_t cb = 0; cb < plan.outChanBlocks; ++cb)
+          for (std::size_t rb = 0; rb < plan.rowBlocks; ++rb) {
+            const Interval rows = plan.rows(rb), chans = plan.outChans(cb), ics = plan.inChans(icb);
+            if (rows.size() == 0 || chans.size() == 0 || ics.size() == 0) continue;
+            const unsigned tile = plan.tileOf(plan.unitIndex(g, b, cb, rb, icb));
+            // The real input rows this block reads.
+            int lo = -1, hi = -1;
+            for (std::size_t o = rows.begin(); o < rows.end(); ++o)
+              for (int ky = 0; ky < pr.y.kernelCount; ++ky) {
+                const int r = pr.y.inputIndex(pr.y.position(long(o), ky));
+                if (r < 0) continue;
+                lo = lo < 0 ? r : std::min(lo, r);
+                hi = std::max(hi, r);
+              }
+            if (lo < 0) lo = hi = std::min<int>(pr.y.inTruncation, int(H) - 1); // all padding
+            std::vector<Tensor> inEdges, wEdges, outEdges;
+            for (std::size_t c = ics.begin(); c < ics.end(); ++c)
+              for (int r = lo; r <= hi; ++r) {
+                const std::size_t begin = (((b * G + g) * ci + c) * H + std::size_t(r)) * W;
+                inEdges.push_back(inFlat.slice(begin, begin + W));
+              }
+            for (std::size_t oc = chans.begin(); oc < chans.end(); ++oc)
+              wEdges.push_back(w[g * co + oc].slice(ics.begin() * kernel, ics.end() * kernel));
+            const Tensor& target = split ? partialsFlat : outFlat;
+            const std::size_t base = split ? icb * B * G * co * targetRows * targetCols : 0;
+            for (std::size_t oc = chans.begin(); oc < chans.end(); ++oc)
+              for (std::size_t o = rows.begin(); o < rows.end(); ++o) {
+                const std::size_t begin =
+                    base + (((b * G + g) * co + oc) * targetRows + rowOffset + o) * targetCols +
+                    colOffset;
+                outEdges.push_back(target.slice(begin, begin + pr.outCols));
+                if (split) partialsMapping[tile].emplace_back(begin, begin + pr.outCols);
+              }
+            std::vector<int> geometry(ConvVertexGeometry::kInts);
+            geometry[0] = lo, geometry[1] = hi - lo + 1, geometry[2] = int(rows.begin());
+            pr.y.store(geometry.data() + 3);
+            pr.x.store(geometry.data() + 3 + ConvDimGeometry::kInts);
+            const Tensor geo =
+                graph.addConstant(INT, {geometry.size()}, geometry, {di, "worklist"});
+            graph.setTileMapping(geo, tile);
+            const auto v = graph.addVertex(cs, vertexName);
+            graph.connect(v["in"], inEdges);
+            graph.connect(v["weights"], wEdges);
+            graph.connect(v["out"], outEdges);
+            graph.connect(v["geometry"], geo);
+            graph.setInitialValue(v["inChans"], unsigned(ics.size()));
+            graph.setInitialValue(v["kernelY"], unsigned(pr.y.kernelCount));
+            graph.setInitialValue(v["kernelX"], unsigned(pr.x.kernelCount));
+            graph.setTileMapping(v, tile);
+          }
+  if (split) graph.setTileMapping(partials, partialsMapping);
   prog.add(program::Execute(cs, {di, "Convolve"}));
+  if (split) {
+    const Tensor region = out.slice({0, 0, pr.outPadY, pr.outPadX},
+                                    {B, G * co, pr.outPadY + pr.outRows, pr.outPadX + pr.outCols});
+    popops::reduceWithOutput(graph, partials, region, {0}, popops::Operation::ADD, prog,
+                             {di, "ReduceInChanSplit"});
+  }
 }
 
 Tensor createOutput2d(Graph& graph, const ConvPlan& plan, const ConvParams& params,
