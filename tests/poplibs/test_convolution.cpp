@@ -86,8 +86,8 @@ TEST_CASE("convolution: half inputs, half and float outputs", "[poplin][conv]") 
 
 TEST_CASE("convolution: the backward pass with getGradientParams and transposed weights",
           "[poplin][conv]") {
-  for (unsigned stride : {1u, 2u}) {
-    ConvParams p = params2d(FLOAT, 2, {7, 6}, {3, 3}, 3, 4);
+  for (unsigned stride : {1u, 2u, 3u}) {
+    ConvParams p = params2d(FLOAT, 2, {7, 6}, {3, 3}, 3, 4, stride == 3 ? 2 : 1);
     p.inputTransform.paddingLower = {1, 1};
     p.inputTransform.paddingUpper = {1, 1};
     p.outputTransform.stride = {stride, stride};

@@ -152,3 +152,25 @@ TEST_CASE("log-softmax against the host", "[popnn][logsoftmax]") {
   CHECK_THROWS_MATCHES(popnn::logSoftmax(h.graph(), empty, h.prog()), poputil::poplibs_error,
                        test::What(Contains("non-empty innermost dimension")));
 }
+
+TEST_CASE("max pooling gradient: ties share the gradient when scaled", "[popnn][pooling]") {
+  const PoolParams p(PoolingType::MAX, {4, 4}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, 1, 1, FLOAT);
+  test::Harness h(4);
+  const Tensor in = h.input("in", FLOAT, {1, 1, 4, 4}, std::vector<float>(16, 3.0f));
+  const Tensor dy = h.input("dy", FLOAT, {1, 1, 2, 2}, {1.0f, 2.0f, 3.0f, 4.0f});
+  const Tensor out = popnn::pooling::pool(h.graph(), p, in, h.prog());
+  const Tensor shared = popnn::pooling::poolInputGradient(h.graph(), p, in, out, dy, true, h.prog());
+  const Tensor each = popnn::pooling::poolInputGradient(h.graph(), p, in, out, dy, false, h.prog());
+  h.read("shared", shared);
+  h.read("each", each);
+  h.run();
+  std::vector<float> expectShared(16), expectEach(16);
+  for (std::size_t y = 0; y < 4; ++y)
+    for (std::size_t x = 0; x < 4; ++x) {
+      const float g = float((y / 2) * 2 + x / 2 + 1);
+      expectShared[y * 4 + x] = g / 4.0f;
+      expectEach[y * 4 + x] = g;
+    }
+  CHECK_THAT(h.result("shared"), test::CloseTo(expectShared, 1e-6f));
+  CHECK_THAT(h.result("each"), test::CloseTo(expectEach, 1e-6f));
+}
