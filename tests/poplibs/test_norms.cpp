@@ -3,6 +3,7 @@
 #include <cmath>
 #include <popnn/BatchNorm.hpp>
 #include <popnn/GroupNorm.hpp>
+#include <popnn/InstanceNorm.hpp>
 #include <popnn/LayerNorm.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -176,6 +177,32 @@ TEST_CASE("group and layer norm: statistics per batch element and group, and gra
   const HostNorm lHost(x, N, C, F, N, [](std::size_t n, std::size_t) { return n; }, 1e-4f, true);
   CHECK_THAT(h.result("listd"), test::CloseTo(toFloat(lHost.istd), 1e-4f));
   CHECK_THAT(h.result("ldx"), test::CloseTo(lHost.gradient(x, dy, gamma), 1e-3f, 1e-5f));
+}
+
+TEST_CASE("instance norm: statistics per batch element and channel, and gradients",
+          "[popnn][norm]") {
+  const std::size_t N = 2, C = 3, F = 5;
+  test::Harness h(8);
+  const auto x = test::randomValues(N * C * F, -1.0f, 2.0f, 56);
+  const auto dy = test::randomValues(N * C * F, -1.0f, 1.0f, 57);
+  const std::vector<float> gamma = {1.0f, -2.0f, 0.5f};
+  const Tensor acts = h.input("acts", FLOAT, {N, C, F}, x);
+  const Tensor grads = h.input("grads", FLOAT, {N, C, F}, dy);
+  const Tensor g = h.input("gamma", FLOAT, {C}, gamma);
+  const Tensor b = h.input("beta", FLOAT, {C}, std::vector<float>(C, 0.0f));
+  const auto stats = popnn::in::instanceNormStatistics(h.graph(), acts, 1e-4f, h.prog(), false);
+  REQUIRE(stats.first.shape() == std::vector<std::size_t>{N * C});
+  const auto out = popnn::in::instanceNormalise(h.graph(), acts, g, b, stats.first, stats.second,
+                                                h.prog());
+  const Tensor dx =
+      popnn::in::instanceNormGradients(h.graph(), out.second, grads, stats.second, g, h.prog());
+  h.read("w", out.second);
+  h.read("dx", dx);
+  h.run();
+  const HostNorm host(x, N, C, F, N * C, [&](std::size_t n, std::size_t c) { return n * C + c; },
+                      1e-4f, false);
+  CHECK_THAT(h.result("w"), test::CloseTo(host.whiten(x), 1e-4f, 1e-5f));
+  CHECK_THAT(h.result("dx"), test::CloseTo(host.gradient(x, dy, gamma), 1e-3f, 1e-5f));
 }
 
 TEST_CASE("norms: bad arguments name the argument", "[popnn][norm]") {
