@@ -232,3 +232,22 @@ TEST_CASE("convolution: many input channels on few outputs split the input chann
   ConvParams half(HALF, FLOAT, 1, {3, 3}, {2, 2}, 64, 2, 1);
   checkForward(half, 2e-2f, 16);
 }
+
+TEST_CASE("convolution: AMP vertices are modelled faster than horizontal MACs",
+          "[poplin][conv]") {
+  // The same field and kernel; 8 input channels use the AMP units, 7 cannot (PopLibs would
+  // use ConvPartialHorizontalMac), so despite an eighth more work the plan is quicker.
+  test::Harness h(16);
+  const auto cycles = [&](std::size_t ci) {
+    std::ostringstream plan;
+    poplin::reportPlanInfo(plan, h.graph(), params2d(FLOAT, 2, {12, 12}, {3, 3}, ci, 16));
+    const std::string s = plan.str();
+    const auto end = s.find(" in all");
+    const auto begin = s.rfind('~', end);
+    REQUIRE(end != std::string::npos);
+    INFO(s);
+    return std::stoull(s.substr(begin + 1, end - begin - 1));
+  };
+  CHECK(cycles(8) < cycles(7));
+  CHECK(cycles(16) < 2 * cycles(8) + 2000);
+}
