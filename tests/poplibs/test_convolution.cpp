@@ -251,3 +251,38 @@ TEST_CASE("convolution: AMP vertices are modelled faster than horizontal MACs",
   CHECK(cycles(8) < cycles(7));
   CHECK(cycles(16) < 2 * cycles(8) + 2000);
 }
+
+TEST_CASE("weightsTransposeChansFlipXY: both forms swap the channels and flip the kernel",
+          "[poplin][conv]") {
+  test::Harness h(4);
+  std::vector<float> values(2 * 3 * 2 * 2);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = float(i);
+  const Tensor in = h.input("in", FLOAT, {1, 2, 3, 2, 2}, values);
+  const Tensor out1 = h.graph().addVariable(FLOAT, {1, 3, 2, 2, 2}, "out1");
+  const Tensor out2 = h.graph().clone(out1, "out2");
+  h.graph().setTileMapping(out1, 0);
+  h.graph().setTileMapping(out2, 1);
+  poplin::weightsTransposeChansFlipXY(h.graph(), in, out1, h.prog());
+  std::vector<program::Copy> pre, post;
+  const ComputeSet cs = h.graph().addComputeSet("transpose");
+  poplin::weightsTransposeChansFlipXY(h.graph(), in, out2, pre, cs, post);
+  REQUIRE(pre.size() == 1);
+  for (const auto& c : pre)
+    h.prog().add(c);
+  h.prog().add(program::Execute(cs));
+  h.read("out1", out1);
+  h.read("out2", out2);
+  h.run();
+  std::vector<float> expected;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t o = 0; o < 2; ++o)
+      for (std::size_t y = 0; y < 2; ++y)
+        for (std::size_t x = 0; x < 2; ++x)
+          expected.push_back(values[((o * 3 + i) * 2 + (1 - y)) * 2 + (1 - x)]);
+  CHECK(h.result("out1") == expected);
+  CHECK(h.result("out2") == expected);
+  const Tensor wrong = h.graph().addVariable(FLOAT, {1, 2, 3, 2, 2}, "wrong");
+  CHECK_THROWS_MATCHES(poplin::weightsTransposeChansFlipXY(h.graph(), in, wrong, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("weightsOut has shape")));
+}

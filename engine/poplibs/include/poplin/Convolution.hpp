@@ -33,6 +33,7 @@
 #include <poplin/ConvParams.hpp>
 #include <set>
 #include <tuple>
+#include <vector>
 
 namespace poplin {
 
@@ -109,6 +110,15 @@ void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& c
 void weightsTransposeChansFlipXY(poplar::Graph& graph, const poplar::Tensor& weightsIn,
                                  const poplar::Tensor& weightsOut,
                                  poplar::program::Sequence& prog,
+                                 const poplar::DebugContext& debugContext = {});
+
+/// The same as copies the caller schedules: the rearranging copy is appended to preTranspose;
+/// transposeCS gets no vertices and postTranspose no copies (a copy does the whole transpose).
+void weightsTransposeChansFlipXY(poplar::Graph& graph, const poplar::Tensor& weightsInUnGrouped,
+                                 const poplar::Tensor& weightsOutUnGrouped,
+                                 std::vector<poplar::program::Copy>& preTranspose,
+                                 poplar::ComputeSet transposeCS,
+                                 std::vector<poplar::program::Copy>& postTranspose,
                                  const poplar::DebugContext& debugContext = {});
 
 /// The gradient of the loss with respect to the weights [G][Co][Ci][kernel...], from `zDeltas`

@@ -472,10 +472,11 @@ void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& c
   }
 }
 
-void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsIn, const Tensor& weightsOut,
-                                 Sequence& prog, const DebugContext& debugContext) {
-  const std::string op = "poplin::weightsTransposeChansFlipXY";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "WeightsTransposeChansFlipXY");
+namespace {
+/// weightsIn with its channel dimensions swapped and its kernel reversed, checked against
+/// weightsOut.
+Tensor transposedAndFlipped(const Tensor& weightsIn, const Tensor& weightsOut,
+                            const std::string& op) {
   poplibs_support::checkValid(weightsIn, op, "weightsIn");
   poplibs_support::checkValid(weightsOut, op, "weightsOut");
   if (weightsIn.rank() < 3)
@@ -495,7 +496,26 @@ void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsIn, const Te
   if (weightsIn.elementType() != weightsOut.elementType())
     throw poputil::poplibs_error(op + ": weightsIn is " + weightsIn.elementType().toString() +
                                  " but weightsOut is " + weightsOut.elementType().toString());
+  return t;
+}
+} // namespace
+
+void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsIn, const Tensor& weightsOut,
+                                 Sequence& prog, const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, "WeightsTransposeChansFlipXY");
+  const Tensor t =
+      transposedAndFlipped(weightsIn, weightsOut, "poplin::weightsTransposeChansFlipXY");
   prog.add(program::Copy(t, weightsOut, false, di));
+}
+
+void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsInUnGrouped,
+                                 const Tensor& weightsOutUnGrouped,
+                                 std::vector<program::Copy>& preTranspose, ComputeSet,
+                                 std::vector<program::Copy>&, const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, "WeightsTransposeChansFlipXY");
+  const Tensor t = transposedAndFlipped(weightsInUnGrouped, weightsOutUnGrouped,
+                                        "poplin::weightsTransposeChansFlipXY");
+  preTranspose.emplace_back(t, weightsOutUnGrouped, false, di);
 }
 
 Tensor calculateWeightDeltas(Graph& graph, const Tensor& zDeltas, const Tensor& activations,
