@@ -84,10 +84,10 @@ Tensor cycleCount(Graph& graph, program::Sequence& prog, unsigned tile, SyncType
 
   const program::Sequence original = prog;
   program::Sequence timed(dc);
-  timed.add(program::Sync(syncType, dc));
+  timed.add(program::Sync(syncType, DebugContext(dc, "sync")));
   timed.add(program::Execute(startCs, startDc));
   timed.add(original);
-  timed.add(program::Sync(syncType, dc));
+  timed.add(program::Sync(syncType, DebugContext(dc, "sync")));
   timed.add(program::Execute(endCs, endDc));
   prog = timed;
   return cycles;
@@ -110,7 +110,7 @@ std::vector<Tensor> cycleStamp(Graph& graph, program::Sequence& prog, const std:
     VertexRef v = graph.addVertex(cs, kStampVertex, {{"out", stamps.back()}});
     graph.setTileMapping(v, t);
   }
-  prog.add(program::Sync(syncType, dc));
+  prog.add(program::Sync(syncType, DebugContext(dc, "sync")));
   prog.add(program::Execute(cs, dc));
   return stamps;
 }

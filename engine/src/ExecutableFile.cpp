@@ -432,6 +432,9 @@ private:
         throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.fields.size()) + " fields");
       for (std::size_t i = 0; i < v.fields.size(); ++i) {
         const auto& d = v.type->fields[i];
+        if (d.direction == FieldDirection::State ? v.fields[i].state.size() < d.stateSize
+                                                 : !d.isEdgeList && v.fields[i].edges.size() != 1)
+          throw FormatError("field '" + d.name + "' of a '" + v.type->name + "' vertex is incomplete");
         for (const auto& e : v.fields[i].edges) {
           std::size_t bytes = 0;
           for (const auto& b : e.runs) bytes += b.bytes;

@@ -48,7 +48,7 @@ public:
          const DebugContext& debugContext = {});
   /// An engine for a compiled executable (compileGraph, or Executable::deserialize). Options
   /// given here override those it was compiled with; with none, it profiles as it would have.
-  explicit Engine(Executable&& exe, const OptionFlags& options = {});
+  Engine(Executable&& exe, const OptionFlags& options = {});
   ~Engine();
   Engine(Engine&&) noexcept;
   Engine& operator=(Engine&&) noexcept;
