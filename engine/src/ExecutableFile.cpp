@@ -26,6 +26,10 @@ namespace poplar::detail {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'R', 'E', 'X', 'E', '\r', '\n'};
+/// Most tiles a target read from an executable may have (a 64-IPU Mk2 system has 94,208).
+constexpr std::uint64_t kMaxTiles = std::uint64_t(1) << 20;
+/// Most memory per tile a target read from an executable may have (an IPU tile has 624 KiB).
+constexpr std::uint64_t kMaxBytesPerTile = std::uint64_t(1) << 30;
 /// Longest string the header may hold (versions and hashes are short; a foreign file is not).
 constexpr std::size_t kMaxHeaderString = 256;
 
@@ -268,6 +272,14 @@ Target readTarget(Reader& r) {
   p.dataPathWidth = r.u32();
   p.replicationFactor = r.u32();
   if (!p.numIPUs || !p.tilesPerIPU) throw FormatError("the target has no tiles");
+  if (std::uint64_t(p.numIPUs) * p.tilesPerIPU > kMaxTiles)
+    throw FormatError("the target has " + std::to_string(std::uint64_t(p.numIPUs) * p.tilesPerIPU) +
+                      " tiles (at most " + std::to_string(kMaxTiles) + " are simulated)");
+  if (!p.numWorkerContexts || p.numWorkerContexts > 64 || !p.replicationFactor || !(p.tileClockFrequency > 0))
+    throw FormatError("the target's workers, replication or clock are out of range");
+  if (!p.bytesPerTile || p.bytesPerTile > kMaxBytesPerTile)
+    throw FormatError("the target has " + std::to_string(p.bytesPerTile) + " bytes per tile (at most " +
+                      std::to_string(kMaxBytesPerTile) + " are simulated)");
   return Target(p);
 }
 
@@ -304,14 +316,28 @@ public:
     g.target = readTarget(r_);
     g.replicaTarget = readTarget(r_);
     g.replicationFactor = r_.u32();
+    if (!g.replicationFactor || std::uint64_t(g.replicaTarget.getNumTiles()) * g.replicationFactor != g.target.getNumTiles() ||
+        g.replicaTarget.getTilesPerIPU() != g.target.getTilesPerIPU() ||
+        !(g.target.createVirtualTarget(g.replicaTarget.getNumIPUs(), g.replicaTarget.getTilesPerIPU()) ==
+          g.replicaTarget))
+      throw FormatError("the replica target and the replication factor do not make up the target");
     g.arenaBytes = r_.u64();
     arena_ = g.arenaBytes;
     g.variables = r_.list<CompiledVariable>(40, [&] { return variable(g); });
+    // The compiler lays the variables out one after another (8-byte aligned): the arena is no
+    // bigger than they are, so a payload cannot ask for more memory than its graph needs.
+    std::size_t laidOut = 0;
+    for (const auto& v : g.variables) laidOut += (v.numElements * v.type.size() + 7) / 8 * 8;
+    if (g.arenaBytes > laidOut)
+      throw FormatError("the arena has " + std::to_string(g.arenaBytes) + " bytes for " + std::to_string(laidOut) +
+                        " bytes of variables");
     g.computeSets = r_.list<CompiledComputeSet>(12, [&] { return computeSet(g); });
     g.programs = r_.list<LoweredProgram>(40, [&] { return program(g); });
-    for (const auto& p : g.programs)
-      for (unsigned c : p.children)
-        if (c >= g.programs.size()) throw FormatError("a program refers to program " + std::to_string(c));
+    // The compiler lowers children before their parents: an index at or after the parent's would
+    // be a loop in the program tree, which the runtime would follow forever.
+    for (std::size_t i = 0; i < g.programs.size(); ++i)
+      for (unsigned c : g.programs[i].children)
+        if (c >= i) throw FormatError("program " + std::to_string(i) + " refers to program " + std::to_string(c));
     g.entryPoints = r_.list<unsigned>(4, [&] { return r_.index(g.programs.size(), "entry program"); });
     g.streams = r_.list<CompiledStream>(18, [&] {
       CompiledStream s;
@@ -337,6 +363,18 @@ public:
       return h;
     });
     for (const auto& p : g.programs) {
+      if (p.hasScalar && p.scalar.var >= g.variables.size())
+        throw FormatError("a control scalar belongs to variable " + std::to_string(p.scalar.var));
+      const std::size_t transferBytes = p.transfer.numElements * p.transfer.type.size();
+      if ((p.kind == LoweredProgram::Kind::StreamToDevice || p.kind == LoweredProgram::Kind::StreamFromDevice) &&
+          p.stream < g.streams.size() &&
+          transferBytes != g.streams[p.stream].numElements * g.streams[p.stream].type.size())
+        throw FormatError("a copy of stream '" + g.streams[p.stream].handle + "' does not match its size");
+      if ((p.kind == LoweredProgram::Kind::RemoteToDevice || p.kind == LoweredProgram::Kind::RemoteFromDevice) &&
+          p.remoteBuffer < g.remoteBuffers.size() &&
+          transferBytes != g.remoteBuffers[p.remoteBuffer].numElements * g.remoteBuffers[p.remoteBuffer].type.size())
+        throw FormatError("a copy of remote buffer '" + g.remoteBuffers[p.remoteBuffer].handle +
+                          "' does not match its size");
       if ((p.kind == LoweredProgram::Kind::Execute) && p.computeSet >= g.computeSets.size())
         throw FormatError("a program executes compute set " + std::to_string(p.computeSet));
       const bool streamKind =
@@ -391,15 +429,21 @@ private:
     v.type = readType(r_);
     v.shape = r_.list<std::size_t>(8, [&] { return static_cast<std::size_t>(r_.u64()); });
     v.numElements = r_.u64();
+    if (v.type.size() == 0 || v.numElements > arena_ / v.type.size())
+      throw FormatError("variable '" + v.name + "' is larger than the arena");
     v.isConstant = r_.boolean();
     v.arenaOffset = r_.u64();
+    std::size_t mapped = 0;
     v.mapping = r_.list<TileInterval>(20, [&] {
       TileInterval t{};
       t.begin = r_.u64();
       t.end = r_.u64();
       t.tile = r_.index(g.replicaTarget.getNumTiles(), "tile");
+      if (t.begin != mapped || t.end <= t.begin) throw FormatError("a variable's tile mapping has a gap or overlap");
+      mapped = t.end;
       return t;
     });
+    if (mapped != v.numElements) throw FormatError("variable '" + v.name + "' is not mapped whole");
     v.initial = r_.bytes();
     v.debug = debug();
     const std::size_t bytes = v.numElements * v.type.size();
