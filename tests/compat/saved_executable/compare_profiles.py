@@ -5,15 +5,23 @@ import sys
 import pva
 
 
+def context(obj):
+    """What debug.cbor says about the object: its debug context's path, layer, op and source line."""
+    dc = obj.debugContext
+    if dc is None:
+        return None
+    return (dc.path, dc.layer, dc.opType, dc.location.fileName, dc.location.lineNumber)
+
+
 def facts(directory):
     r = pva.openReport(directory + "/profile.pop", directory + "/debug.cbor")
     c = r.compilation
     return {
         "tiles": c.target.numTiles,
         "memory by tile": [t.memory.total.includingGaps for t in c.tiles],
-        "variables": sorted((v.name, v.bytes, v.shape, v.elementType) for v in c.variables),
-        "programs": [(p.name, p.type) for p in c.programs],
-        "compute sets": [cs.name for cs in c.computeSets],
+        "variables": sorted((v.name, v.bytes, v.shape, v.elementType, context(v)) for v in c.variables),
+        "programs": [(p.name, p.type, list(p.estimatedCyclesByTile), context(p)) for p in c.programs],
+        "compute sets": [(cs.name, cs.numVertices, context(cs)) for cs in c.computeSets],
         "runs": [(run.name, run.cycles) for run in r.execution.runs],
         "steps": [(s.program.name, [i.cycles for i in s.ipus]) for s in r.execution.steps],
     }
