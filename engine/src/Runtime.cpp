@@ -143,6 +143,7 @@ void Runtime::exec(Replica& r, unsigned node) {
   if (counters && observer) { // the counters as the compute step starts, before it is laid on the clock
     std::vector<std::uint64_t> now(g_.replicaTarget.getNumIPUs());
     for (unsigned ipu = 0; ipu < now.size(); ++ipu) now[ipu] = observer->ipuCycleCounter(ipu);
+    if (g_.replicationFactor == 1) counterLog_.clear(); // only replicas after the first replay it
     counterLog_.push_back(std::move(now));
   }
   if (observer) {

@@ -153,3 +153,27 @@ TEST_CASE("the older forms without a sync type time as INTERNAL", "[cycles]") {
   b.readTensor("cycles", c.data(), c.data() + 2);
   CHECK(value(c) == internal.run(a));
 }
+
+TEST_CASE("every replica reads the counters replica 0 read", "[cycles]") {
+  auto device = test::smallDevice(4, 2);
+  Graph g = test::makeGraph(device, 2);
+  Tensor x = g.addVariable(FLOAT, {16}, "x");
+  Tensor s = g.addVariable(FLOAT, {1}, "s");
+  g.setTileMapping(x, 1);
+  g.setTileMapping(s, 1);
+  ComputeSet cs = g.addComputeSet("sum");
+  VertexRef v = g.addVertex(cs, "SumVertex", {{"in", x}, {"out", s[0]}});
+  g.setTileMapping(v, 1);
+  Sequence prog{Execute(cs)};
+  Tensor cycles = cycleCount(g, prog, 1, SyncType::INTERNAL);
+  DataStream out = g.addDeviceToHostFIFO("cycles", UNSIGNED_INT, 2);
+  prog.add(Copy(cycles, out));
+  Engine e(g, prog);
+  std::vector<unsigned> r0(2), r1(2);
+  e.connectStream("cycles", 0, r0.data(), r0.data() + 2);
+  e.connectStream("cycles", 1, r1.data(), r1.data() + 2);
+  e.load(device);
+  e.run();
+  CHECK(value(r0) > 16);
+  CHECK(r1 == r0);
+}
