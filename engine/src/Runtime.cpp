@@ -5,6 +5,7 @@
 
 #include <poplar/exceptions.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iostream>
@@ -46,9 +47,18 @@ struct Runtime::Replica {
   std::vector<std::vector<unsigned char>> remoteBuffers;
 };
 
+namespace {
+thread_local std::uint64_t tlsCycleCounter = 0;
+} // namespace
+
+std::uint64_t currentCycleCounter() { return tlsCycleCounter; }
+
 Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
     : g_(graph), options_(options), print_(&std::cerr) {
   connections_.assign(graph.replicationFactor, std::vector<StreamConnection>(graph.streams.size()));
+  for (const auto& cs : graph.computeSets)
+    readsCounter_.push_back(std::any_of(cs.vertices.begin(), cs.vertices.end(),
+                                        [](const CompiledVertex& v) { return readsCycleCounter(*v.type); }));
 }
 
 Runtime::~Runtime() = default;
@@ -99,7 +109,26 @@ void Runtime::load() {
 }
 
 void Runtime::run(unsigned entryPoint) {
-  for (auto& r : replicas_) exec(*r, g_.entryPoints.at(entryPoint));
+  counterLog_.clear();
+  try {
+    for (auto& r : replicas_) {
+      counterCursor_ = 0;
+      exec(*r, g_.entryPoints.at(entryPoint));
+    }
+  } catch (...) {
+    invalidatePrefetched();
+    throw;
+  }
+  invalidatePrefetched();
+}
+
+void Runtime::invalidatePrefetched() {
+  for (auto& replica : connections_)
+    for (auto& c : replica)
+      if (c.prefetched) {
+        c.prefetched = false;
+        c.callback->invalidatePrefetched();
+      }
 }
 
 double Runtime::scalar(const Replica& r, const LoweredProgram& p) const {
@@ -110,6 +139,13 @@ void Runtime::exec(Replica& r, unsigned node) {
   const auto& p = g_.programs[node];
   using K = LoweredProgram::Kind;
   ExecutionObserver* observer = r.index == 0 ? observer_ : nullptr;
+  const bool counters = p.kind == K::Execute && readsCounter_[p.computeSet];
+  if (counters && observer) { // the counters as the compute step starts, before it is laid on the clock
+    std::vector<std::uint64_t> now(g_.replicaTarget.getNumIPUs());
+    for (unsigned ipu = 0; ipu < now.size(); ++ipu) now[ipu] = observer->ipuCycleCounter(ipu);
+    if (g_.replicationFactor == 1) counterLog_.clear(); // only replicas after the first replay it
+    counterLog_.push_back(std::move(now));
+  }
   if (observer) {
     if (p.kind == K::Block) {
       observer->onBlock(node, true);
@@ -125,7 +161,15 @@ void Runtime::exec(Replica& r, unsigned node) {
   case K::Call:
     for (unsigned c : p.children) exec(r, c);
     break;
-  case K::Execute: execute(r, p.computeSet); break;
+  case K::Execute:
+    if (counters) {
+      // Replicas after the first read what replica 0 read at the same point of the run.
+      const std::size_t entry = r.index == 0 ? counterLog_.size() - 1 : counterCursor_++;
+      executeWithCounters(r, p.computeSet, entry < counterLog_.size() ? &counterLog_[entry] : nullptr);
+    } else {
+      execute(r, p.computeSet);
+    }
+    break;
   case K::Copy:
     for (const auto& c : p.copies) std::memmove(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
     break;
@@ -175,8 +219,17 @@ bool allFinite(Type type, const void* data, std::size_t n) {
 }
 } // namespace
 
-void Runtime::execute(Replica& r, unsigned computeSet) {
+void Runtime::executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
+  struct Reset {
+    ~Reset() { tlsCycleCounter = 0; }
+  } reset;
+  execute(r, computeSet, counters);
+}
+
+void Runtime::execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
+  const unsigned tilesPerIpu = g_.replicaTarget.getTilesPerIPU();
   for (auto& vi : r.computeSets[computeSet]) {
+    if (counters) tlsCycleCounter = (*counters)[vi.compiled->tile / tilesPerIpu];
     for (auto& s : vi.staged) gather(r.arena.get(), *s.runs, s.buffer.data());
     bool ok;
     try {
@@ -230,8 +283,19 @@ void Runtime::streamToDevice(Replica& r, const LoweredProgram& p) {
     break;
   case StreamConnection::Kind::Function: c.function(scratch_.data()); break;
   case StreamConnection::Kind::Callback:
-    c.callback->fetch(scratch_.data());
+    // As Poplar: the data of a successful prefetch if there is one, else fetch(); then
+    // complete(); then, with prefetching on, prefetch() is offered the next buffer.
+    if (c.prefetched) {
+      std::memcpy(scratch_.data(), c.prefetchBuffer.data(), bytes);
+      c.prefetched = false;
+    } else {
+      c.callback->fetch(scratch_.data());
+    }
     c.callback->complete();
+    if (options_.streamPrefetch) {
+      c.prefetchBuffer.resize(bytes);
+      c.prefetched = c.callback->prefetch(c.prefetchBuffer.data()) == StreamCallback::Result::Success;
+    }
     break;
   }
   scatter(r.arena.get(), p.transfer.runs, scratch_.data());
@@ -340,7 +404,14 @@ void Runtime::connect(const std::string& handle, int replica, StreamConnection c
     throw stream_connection_error("connectStream(\"" + handle + "\"): replica " + std::to_string(replica) +
                                   " of a graph with " + std::to_string(g_.replicationFactor) + " replicas");
   for (unsigned r = 0; r < g_.replicationFactor; ++r)
-    if (replica < 0 || unsigned(replica) == r) connections_[r][s] = c;
+    if (replica < 0 || unsigned(replica) == r) {
+      auto& old = connections_[r][s];
+      if (old.prefetched) { // the old callback's prefetched data will never be copied
+        old.prefetched = false;
+        old.callback->invalidatePrefetched();
+      }
+      old = c;
+    }
 }
 
 void Runtime::copyRemote(const std::string& handle, std::uint64_t row, unsigned replica, void* host,
