@@ -39,7 +39,7 @@ def table(rows) -> str:
     for program, figure, ours, published in rows:
         ours, published = float(ours), float(published)
         error = 100 * (ours - published) / published
-        lines.append(f"| {program} | {figure} | {number(published)} | {number(round(ours, 1))} | {error:+.1f} % |")
+        lines.append(f"| {program} | {figure} | {number(published)} | {number(ours)} | {error:+.1f} % |")
     return "\n".join(lines)
 
 

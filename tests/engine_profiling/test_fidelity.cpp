@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 #include <vector>
@@ -184,6 +185,7 @@ TEST_CASE("tutorial 6 (10000 x 1000, Mk2 IPU Model): the six execution figures w
   // scripts/fidelity.py sets TESSERA_FIDELITY_OUT to collect the figures for docs/fidelity.md.
   if (const char* out = std::getenv("TESSERA_FIDELITY_OUT")) {
     std::ofstream file(out, std::ios::app);
+    file << std::fixed << std::setprecision(1);
     for (const auto& f : figures) file << "tut6 10000 1000 (Mk2 IPU Model)\t" << f.figure << "\t" << f.ours << "\t" << f.published << "\n";
   }
   for (const auto& f : figures) {
