@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace poplar::detail::profile {
 
@@ -72,14 +73,19 @@ struct ExchangePlan {
   std::map<unsigned, IpuTraffic> ipuTraffic; ///< cross-IPU bytes
   std::map<unsigned, Access> vars, globalVars;
   std::uint64_t localBytes = 0, globalBytes = 0;
+  std::set<std::pair<unsigned, unsigned>> pairs; ///< (from, to) tiles that already have a message
 
   void move(const Target& t, unsigned from, unsigned to, std::uint64_t bytes) {
     const unsigned fi = t.getIPUForTile(from), ti = t.getIPUForTile(to);
     if (fi == ti) {
       received.add(to, bytes);
       sent.add(from, bytes);
-      messages.add(to, 1);
-      messages.add(from, 1);
+      // One message per source/destination pair: the pieces between two tiles go in one
+      // send/receive sequence of the compiled exchange.
+      if (pairs.emplace(from, to).second) {
+        messages.add(to, 1);
+        messages.add(from, 1);
+      }
       localBytes += bytes;
     } else {
       globalTiles.add(to, bytes);
@@ -101,12 +107,17 @@ public:
     m_.stepsOfNode.resize(g.programs.size());
     m_.blockOfNode.assign(g.programs.size(), -1);
     m_.computeSetCycles.reserve(g.computeSets.size());
+    m_.computeSetBusyCycles.reserve(g.computeSets.size());
     for (const CompiledComputeSet& cs : g.computeSets) {
       std::map<unsigned, std::vector<const CompiledVertex*>> byTile;
       for (const auto& v : cs.vertices) byTile[v.tile].push_back(&v);
-      std::vector<TileValue> cycles;
-      for (const auto& [tile, vertices] : byTile) cycles.push_back({tile, cost_.computeCycles(vertices)});
+      std::vector<TileValue> cycles, busy;
+      for (const auto& [tile, vertices] : byTile) {
+        cycles.push_back({tile, cost_.computeCycles(vertices)});
+        busy.push_back({tile, cost_.computeCyclesExcludingIdle(vertices)});
+      }
       m_.computeSetCycles.push_back(std::move(cycles));
+      m_.computeSetBusyCycles.push_back(std::move(busy));
     }
   }
 
@@ -257,9 +268,11 @@ private:
     p.ipus = std::move(ipus);
     if (type == SyncType::INTERNAL) {
       p.cycles = cost_.syncCycles(p.ipus);
-    } else { // with the other IPUs and the host: every IPU waits for the slowest
+    } else { // with the other IPUs and the host: every IPU waits for the slowest, and every
+             // tile of them takes part
       p.aligned = true;
-      p.ipuCycles = t_.getGlobalSyncCycles();
+      p.ipuCycles = cost_.hostSyncCycles();
+      p.cycles = cost_.everyTileOf(p.ipus, p.ipuCycles);
     }
     p.controlCode = cost_.tilesOf(p.ipus, cost_.kControlSync);
     return add(std::move(p));
@@ -363,6 +376,7 @@ private:
     p.debug = debug;
     p.computeSet = static_cast<int>(lp.computeSet);
     p.cycles = m_.computeSetCycles[lp.computeSet];
+    p.busyCycles = m_.computeSetBusyCycles[lp.computeSet];
     for (const auto& [tile, vertices] : byTile)
       p.controlCode.push_back({tile, cost_.kControlExecute + cost_.kControlPerVertex * vertices.size()});
     p.ipus = ipusOf(p.cycles);
@@ -458,8 +472,12 @@ private:
       p.controlCode = cost_.perTile(tiles, cost_.kControlExchange);
       return p;
     };
+    // Every tile of the IPUs taking part spends each of the three steps (a BSP step of the
+    // whole IPU), so each counts for every tile, as in Poplar's IPU Model.
     ProfileProgram begin = part(ProgramType::StreamCopyBegin);
-    begin.ipuCycles = t_.getGlobalSyncCycles(); // host and IPUs agree that the copy starts
+    begin.kind = CycleKind::sync; // host and IPUs agree that the copy starts: a host sync
+    begin.ipuCycles = cost_.hostSyncCycles();
+    begin.cycles = cost_.everyTileOf(ipus, begin.ipuCycles);
 
     ProfileProgram mid = part(ProgramType::StreamCopyMid);
     std::map<unsigned, IpuTraffic> traffic;
@@ -473,12 +491,16 @@ private:
       mid.traffic.push_back(tr);
       mid.ipuCycles = std::max(mid.ipuCycles, cost_.hostLinkCycles(tr.in + tr.out));
     }
-    mid.cycles = cost_.linkTileCycles(tileBytes);
+    // The transfer lasts as long as the host link needs for the IPU's bytes, or the slowest
+    // tile's receive at its exchange bandwidth if that is longer.
+    for (const auto& tv : cost_.linkTileCycles(tileBytes)) mid.ipuCycles = std::max(mid.ipuCycles, tv.value);
+    mid.cycles = cost_.everyTileOf(ipus, mid.ipuCycles);
     mid.vars = toVector(vars);
     mid.exchangeCode = cost_.exchangeCode(tileBytes.mapped([](std::uint64_t) { return 1; }));
 
     ProfileProgram end = part(ProgramType::StreamCopyEnd);
     end.ipuCycles = cost_.kStreamCopyEndCycles;
+    end.cycles = cost_.everyTileOf(ipus, end.ipuCycles);
     return {add(std::move(begin)), add(std::move(mid)), add(std::move(end))};
   }
 

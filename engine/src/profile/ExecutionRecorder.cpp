@@ -30,6 +30,7 @@ ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const Target& ta
       steps_(writer.inserter<schema::Steps>()), blocks_(writer.inserter<schema::Blocks>()),
       clock_(model, target), blockBuffers_(target.getNumIPUs()) {
   for (auto& v : runCycles_) v.assign(target.getNumTiles(), 0);
+  runBusyCycles_.assign(target.getNumTiles(), 0);
 }
 
 void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name) {
@@ -41,6 +42,7 @@ void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name)
   runStartUs_ = nowUs();
   runStartCycle_ = clock_.synchronise();
   for (auto& v : runCycles_) std::fill(v.begin(), v.end(), 0);
+  std::fill(runBusyCycles_.begin(), runBusyCycles_.end(), 0);
 }
 
 void ExecutionRecorder::endRun() {
@@ -59,6 +61,9 @@ void ExecutionRecorder::endRun() {
     encodeTileValues(runCycles_[k].data(), runCycles_[k].size(), encoded);
     tileCycles.row(runIndex_, schema::name(static_cast<schema::CycleKind>(k)), blob(encoded));
   }
+  // Since format 1.2: compute excluding idle worker contexts, a row beside the kinds.
+  encodeTileValues(runBusyCycles_.data(), runBusyCycles_.size(), encoded);
+  tileCycles.row(runIndex_, schema::RunTileCycles::computeExcludingIdleKind, blob(encoded));
   writer_.commit();
   ++runIndex_;
 }
@@ -100,12 +105,14 @@ void ExecutionRecorder::recordStep(unsigned program) {
   }
   auto& kindCycles = runCycles_[static_cast<std::size_t>(p.kind)];
   for (const auto& tv : p.cycles) kindCycles[tv.tile] += tv.value;
+  for (const auto& tv : p.busyCycles) runBusyCycles_[tv.tile] += tv.value;
   encodeStepIpus(stepIpus_.data(), stepIpus_.size(), ipusBlob_);
   // The simulator's step costs are static, so every step's cycles are its program's estimate:
   // stored once in programs.estimated_cycles_by_tile, NULL here (see docs/formats.md).
   steps_.row(stepId_++, runIndex_, program, nullptr, blob(ipusBlob_));
 
-  if (options_.blocksFilter && p.kind == CycleKind::streamCopy)
+  if (options_.blocksFilter && (p.type == ProgramType::StreamCopyBegin || p.type == ProgramType::StreamCopyMid ||
+                                p.type == ProgramType::StreamCopyEnd))
     for (const auto& si : stepIpus_) {
       if (p.type == ProgramType::StreamCopyBegin && options_.blocksImplicitFlush)
         flushBlocks(si.ipu, program, si.allFromMax);

@@ -52,6 +52,7 @@ private:
   tessera::profiler::ReportWriter::RowInserter<tessera::profiler::schema::Blocks> blocks_;
   StepClock clock_; ///< absolute cycle counter of each IPU
   std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]
+  std::vector<std::uint64_t> runBusyCycles_;            ///< compute excluding idle threads, [tile]
   std::vector<BlockBuffer> blockBuffers_;               ///< per IPU
   std::vector<tessera::profiler::StepIpu> stepIpus_;
   std::string ipusBlob_;
