@@ -60,6 +60,13 @@ public:
 private:
   struct Replica;
   struct VertexInstance;
+  struct Lockstep;
+  /// Runs every replica on its own thread, one at a time, meeting at each collective.
+  void runLockstep(unsigned entryPoint);
+  /// Replica `r` reached collective `node` (or finished, node < 0); returns when it may go on.
+  void arrive(Replica& r, int node);
+  /// Every replica waits at `node`: performs the collective for all of them.
+  void collective(unsigned node);
   void exec(Replica& r, unsigned node);
   void execute(Replica& r, unsigned computeSet);
   void streamToDevice(Replica& r, const LoweredProgram& p);
@@ -77,6 +84,8 @@ private:
   std::vector<unsigned char> scratch_;
   std::ostream* print_;
   ExecutionObserver* observer_ = nullptr;
+  bool hasCollectives_ = false;
+  Lockstep* lockstep_ = nullptr; ///< during runLockstep
 };
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.

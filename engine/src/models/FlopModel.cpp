@@ -18,6 +18,11 @@
 //   popnn::NonLinearityGrad   2 per element (the derivative and the product with the gradient)
 //   popnn::Loss*              2 per probability (the loss term and the delta)
 //   popnn::CalcAccuracy       one compare per probability
+//   poprand::Uniform, Normal  2 per element (scale and offset of the generated number); on int 0
+//   poprand::TruncatedNormal  4 per element (scale, offset, two bound compares)
+//   poprand::Bernoulli        one compare per element
+//   poprand::Dropout          2 per element (the keep compare, the scaled product)
+//   poprand::SetSeed          0
 #include "FlopModel.hpp"
 
 #include <cstring>
@@ -104,6 +109,11 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   if (f == "popnn::NonLinearityGrad") return counted("inGrad", 2 * elements(v, "inGrad"));
   if (f == "popnn::LossCrossEntropy" || f == "popnn::LossSumSquared") return counted("probs", 2 * elements(v, "probs"));
   if (f == "popnn::CalcAccuracy") return counted("probs", elements(v, "probs"));
+  if (f == "poprand::UniformSupervisor" || f == "poprand::NormalSupervisor") return counted("out", 2 * elements(v, "out"));
+  if (f == "poprand::TruncatedNormalSupervisor") return counted("out", 4 * elements(v, "out"));
+  if (f == "poprand::BernoulliSupervisor") return counted("out", elements(v, "out"));
+  if (f == "poprand::DropoutSupervisor") return counted("out", 2 * elements(v, "out"));
+  if (f == "poprand::SetSeedSupervisor") return 0;
   return std::nullopt;
 }
 
