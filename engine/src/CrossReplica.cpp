@@ -27,7 +27,8 @@ public:
 namespace detail {
 
 std::vector<std::vector<unsigned>> replicaGroups(const CollectiveSpec& spec, unsigned replicas) {
-  const unsigned k = spec.groupType == GroupType::All || spec.groupSize == 0 ? replicas : spec.groupSize;
+  const unsigned k =
+      spec.groupType == GroupType::All || spec.groupSize == 0 ? replicas : spec.groupSize;
   if (k == 0 || replicas % k != 0)
     throw poplar_error(spec.opName + ": a replica group of " + std::to_string(k) +
                        " does not divide the " + std::to_string(replicas) + " replicas");
@@ -42,21 +43,24 @@ std::vector<std::vector<unsigned>> replicaGroups(const CollectiveSpec& spec, uns
 
 const char* collectiveKindName(CollectiveKind k) {
   switch (k) {
-  case CollectiveKind::AllReduce: return "AllReduce";
-  case CollectiveKind::ReduceScatter: return "ReduceScatter";
-  case CollectiveKind::AllGather: return "AllGather";
+  case CollectiveKind::AllReduce:
+    return "AllReduce";
+  case CollectiveKind::ReduceScatter:
+    return "ReduceScatter";
+  case CollectiveKind::AllGather:
+    return "AllGather";
   }
   return "?";
 }
 
 const char* collectiveOpName(CollectiveOp op) {
-  static const char* const names[] = {"ADD", "MEAN", "MUL", "MIN", "MAX", "LOGICAL_AND", "LOGICAL_OR",
-                                      "SQUARE_ADD", "LOCAL"};
+  static const char* const names[] = {"ADD",         "MEAN",       "MUL",        "MIN",  "MAX",
+                                      "LOGICAL_AND", "LOGICAL_OR", "SQUARE_ADD", "LOCAL"};
   return names[static_cast<unsigned>(op)];
 }
 
-program::Program crossReplicaProgram(const CollectiveSpec& spec, const Tensor& src, const Tensor& dst,
-                                     const DebugContext& debugContext) {
+program::Program crossReplicaProgram(const CollectiveSpec& spec, const Tensor& src,
+                                     const Tensor& dst, const DebugContext& debugContext) {
   return program::CrossReplicaProgram(spec, src, dst, debugContext);
 }
 

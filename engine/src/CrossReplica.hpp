@@ -6,11 +6,10 @@
 // Engine-internal: not installed. libgcl, built in this project, includes it.
 #pragma once
 
+#include <cstdint>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
-
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,7 +22,17 @@ enum class CollectiveKind : std::uint8_t {
 };
 
 /// The reductions gcl::CollectiveOperator names, in its order.
-enum class CollectiveOp : std::uint8_t { Add, Mean, Mul, Min, Max, LogicalAnd, LogicalOr, SquareAdd, Local };
+enum class CollectiveOp : std::uint8_t {
+  Add,
+  Mean,
+  Mul,
+  Min,
+  Max,
+  LogicalAnd,
+  LogicalOr,
+  SquareAdd,
+  Local
+};
 
 /// gcl::CommGroupType, in its order.
 enum class GroupType : std::uint8_t { All, Consecutive, Orthogonal };
@@ -45,7 +54,7 @@ const char* collectiveOpName(CollectiveOp op);
 
 /// A program running the collective `spec` from `src` into `dst` (both of one type, dst's size
 /// following the kind) across the replicas of their graph.
-program::Program crossReplicaProgram(const CollectiveSpec& spec, const Tensor& src, const Tensor& dst,
-                                     const DebugContext& debugContext);
+program::Program crossReplicaProgram(const CollectiveSpec& spec, const Tensor& src,
+                                     const Tensor& dst, const DebugContext& debugContext);
 
 } // namespace poplar::detail

@@ -3,7 +3,6 @@
 // all-gather), replicas whose control flow differs but meets at the collectives, the error when
 // it does not, the global exchange in the profile, and argument errors.
 #include "TestUtil.hpp"
-
 #include "common/Devices.hpp"
 #include "common/ScratchDir.hpp"
 
@@ -41,7 +40,8 @@ struct Replicated {
     prog.add(Copy(graph.addHostToDeviceFIFO("in", type, n), in));
     for (unsigned r = 0; r < kReplicas; ++r) {
       std::vector<float> v(n);
-      for (std::size_t i = 0; i < n; ++i) v[i] = float(int(i % 7) - 3 + 2 * int(r)); // exact in half
+      for (std::size_t i = 0; i < n; ++i)
+        v[i] = float(int(i % 7) - 3 + 2 * int(r)); // exact in half
       inputs.push_back(v);
     }
   }
@@ -49,7 +49,8 @@ struct Replicated {
 
   void run(Sequence body, const OptionFlags& options = {}) {
     prog.add(body);
-    for (const auto& [name, t] : outputs) prog.add(Copy(t, graph.addDeviceToHostFIFO(name, t.elementType(), t.numElements())));
+    for (const auto& [name, t] : outputs)
+      prog.add(Copy(t, graph.addDeviceToHostFIFO(name, t.elementType(), t.numElements())));
     Engine engine(graph, prog, options);
     engine.load(device);
     const Type type = in.elementType();
@@ -58,8 +59,12 @@ struct Replicated {
     for (unsigned r = 0; r < kReplicas; ++r) {
       for (float x : inputs[r]) {
         unsigned char b[4];
-        if (type == FLOAT) std::memcpy(b, &x, 4);
-        else { const int v = int(x); std::memcpy(b, &v, 4); }
+        if (type == FLOAT)
+          std::memcpy(b, &x, 4);
+        else {
+          const int v = int(x);
+          std::memcpy(b, &v, 4);
+        }
         inBytes[r].insert(inBytes[r].end(), b, b + 4);
       }
       engine.connectStream("in", r, inBytes[r].data(), inBytes[r].data() + inBytes[r].size());
@@ -75,8 +80,13 @@ struct Replicated {
       for (unsigned r = 0; r < kReplicas; ++r) {
         std::vector<float> v(t.numElements());
         for (std::size_t i = 0; i < v.size(); ++i) {
-          if (t.elementType() == FLOAT) std::memcpy(&v[i], &outBytes[name][r][i * 4], 4);
-          else { int x; std::memcpy(&x, &outBytes[name][r][i * 4], 4); v[i] = float(x); }
+          if (t.elementType() == FLOAT)
+            std::memcpy(&v[i], &outBytes[name][r][i * 4], 4);
+          else {
+            int x;
+            std::memcpy(&x, &outBytes[name][r][i * 4], 4);
+            v[i] = float(x);
+          }
         }
         results[name].push_back(v);
       }
@@ -86,13 +96,18 @@ struct Replicated {
   std::vector<float> combine(const std::vector<unsigned>& members, float (*f)(float, float)) const {
     std::vector<float> acc = inputs[members[0]];
     for (std::size_t m = 1; m < members.size(); ++m)
-      for (std::size_t i = 0; i < acc.size(); ++i) acc[i] = f(acc[i], inputs[members[m]][i]);
+      for (std::size_t i = 0; i < acc.size(); ++i)
+        acc[i] = f(acc[i], inputs[members[m]][i]);
     return acc;
   }
 };
 
-float add(float a, float b) { return a + b; }
-float maxOf(float a, float b) { return std::max(a, b); }
+float add(float a, float b) {
+  return a + b;
+}
+float maxOf(float a, float b) {
+  return std::max(a, b);
+}
 const std::vector<unsigned> kAll = {0, 1, 2, 3};
 
 } // namespace
@@ -100,7 +115,8 @@ const std::vector<unsigned> kAll = {0, 1, 2, 3};
 TEST_CASE("allReduceCrossReplica ADD gives every replica the sum of all replicas' data", "[gcl]") {
   Replicated t(50);
   Sequence body;
-  const Tensor sum = gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, body, "sumGrads");
+  const Tensor sum =
+      gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, body, "sumGrads");
   CHECK(sum.shape() == t.in.shape());
   t.output("sum", sum);
   t.output("inAfter", t.in);
@@ -112,19 +128,23 @@ TEST_CASE("allReduceCrossReplica ADD gives every replica the sum of all replicas
   }
 }
 
-TEST_CASE("allReduce operators MEAN, MAX, SQUARE_ADD, LOCAL, on INT too", "[gcl]") {
+TEST_CASE("allReduce operators MEAN MAX SQUARE_ADD and LOCAL and INT data", "[gcl]") {
   Replicated t(12);
   Sequence body;
   t.output("mean", gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::MEAN, body));
   t.output("max", gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::MAX, body));
-  t.output("sq", gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::SQUARE_ADD, body));
-  t.output("local", gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::LOCAL, body));
+  t.output("sq",
+           gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::SQUARE_ADD, body));
+  t.output("local",
+           gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::LOCAL, body));
   t.run(body);
   auto mean = t.combine(kAll, add);
-  for (auto& x : mean) x /= 4;
+  for (auto& x : mean)
+    x /= 4;
   std::vector<float> sq(12, 0.0f);
   for (unsigned r = 0; r < kReplicas; ++r)
-    for (std::size_t i = 0; i < 12; ++i) sq[i] += t.inputs[r][i] * t.inputs[r][i];
+    for (std::size_t i = 0; i < 12; ++i)
+      sq[i] += t.inputs[r][i] * t.inputs[r][i];
   for (unsigned r = 0; r < kReplicas; ++r) {
     CHECK(t.results["mean"][r] == mean);
     CHECK(t.results["max"][r] == t.combine(kAll, maxOf));
@@ -134,7 +154,8 @@ TEST_CASE("allReduce operators MEAN, MAX, SQUARE_ADD, LOCAL, on INT too", "[gcl]
 
   Replicated ints(9, INT);
   Sequence intBody;
-  ints.output("sum", gcl::allReduceCrossReplica(ints.graph, ints.in, gcl::CollectiveOperator::ADD, intBody));
+  ints.output("sum", gcl::allReduceCrossReplica(ints.graph, ints.in, gcl::CollectiveOperator::ADD,
+                                                intBody));
   ints.run(intBody);
   CHECK(ints.results["sum"][2] == ints.combine(kAll, add));
 }
@@ -155,7 +176,7 @@ TEST_CASE("consecutive and orthogonal groups reduce within each group", "[gcl]")
   CHECK(t.results["orth"][3] == t.combine({1, 3}, add));
 }
 
-TEST_CASE("in place, to a destination, reduce-scatter and all-gather", "[gcl]") {
+TEST_CASE("in place and to a destination and reduce-scatter and all-gather", "[gcl]") {
   Replicated t(10);
   Sequence body;
   Tensor copy = t.graph.clone(t.in, "copy");
@@ -163,7 +184,8 @@ TEST_CASE("in place, to a destination, reduce-scatter and all-gather", "[gcl]") 
   gcl::allReduceInPlaceCrossReplica(t.graph, copy, gcl::CollectiveOperator::ADD, body);
   Tensor dest = t.graph.clone(t.in, "dest");
   gcl::allReduceToDestinationCrossReplica(t.graph, t.in, dest, gcl::CollectiveOperator::MAX, body);
-  const Tensor scattered = gcl::reduceScatterCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, body);
+  const Tensor scattered =
+      gcl::reduceScatterCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, body);
   CHECK(scattered.shape() == std::vector<std::size_t>{3}); // ceil(10 / 4)
   const Tensor gathered = gcl::allGatherCrossReplica(t.graph, t.in, body);
   CHECK(gathered.shape() == std::vector<std::size_t>{4, 10});
@@ -174,7 +196,8 @@ TEST_CASE("in place, to a destination, reduce-scatter and all-gather", "[gcl]") 
   t.run(body);
   const auto sum = t.combine(kAll, add);
   std::vector<float> all;
-  for (unsigned r = 0; r < kReplicas; ++r) all.insert(all.end(), t.inputs[r].begin(), t.inputs[r].end());
+  for (unsigned r = 0; r < kReplicas; ++r)
+    all.insert(all.end(), t.inputs[r].begin(), t.inputs[r].end());
   for (unsigned r = 0; r < kReplicas; ++r) {
     CHECK(t.results["copy"][r] == sum);
     CHECK(t.results["dest"][r] == t.combine(kAll, maxOf));
@@ -201,11 +224,13 @@ TEST_CASE("replicas may take different branches that meet at the same collective
   CHECK(t.results["sum"][1] == t.combine({0, 2, 3}, add));
 }
 
-TEST_CASE("a collective inside control flow that differs between replicas is an error", "[gcl][errors]") {
+TEST_CASE("a collective inside control flow that differs between replicas is an error",
+          "[gcl][errors]") {
   Replicated t(6);
   // inputs[r][1] = -2 + 2r: zero only on replica 1, so replica 1 skips the collective.
   Sequence reduce;
-  gcl::allReduceInPlaceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, reduce, "inBranch");
+  gcl::allReduceInPlaceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, reduce,
+                                    "inBranch");
   Sequence body;
   body.add(If(t.in[1], reduce, Sequence()));
   CHECK_THROWS_MATCHES(t.run(body), poplar::application_runtime_error,
@@ -213,7 +238,21 @@ TEST_CASE("a collective inside control flow that differs between replicas is an 
                                   Contains("gcl::allReduceInPlaceCrossReplica")));
 }
 
-TEST_CASE("the all-reduce is a global exchange in the profile, costed by the bytes moved", "[gcl][profile]") {
+TEST_CASE("an error in one replica between collectives stops them all", "[gcl][errors]") {
+  // After the first all-reduce, replica 0 aborts (inputs[0][1] = -2 is non-zero) while the other
+  // replicas wait for their turn: run() rethrows the abort instead of waiting for ever.
+  Replicated t(6);
+  Sequence body;
+  const Tensor first =
+      gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, body, "first");
+  body.add(AbortOnCondition(t.in[1], "replica check"));
+  gcl::allReduceCrossReplica(t.graph, first, gcl::CollectiveOperator::ADD, body, "second");
+  CHECK_THROWS_MATCHES(t.run(body), poplar::application_runtime_error,
+                       test::What(Contains("replica check")));
+}
+
+TEST_CASE("the all-reduce is a global exchange in the profile costed by the bytes moved",
+          "[gcl][profile]") {
   // Build, run and read the report of one all-reduce of 4096 floats.
   auto device = test::smallDevice(4, kReplicas);
   Graph graph(device.getTarget(), kReplicas);
@@ -221,10 +260,12 @@ TEST_CASE("the all-reduce is a global exchange in the profile, costed by the byt
   Tensor data = graph.addVariable(FLOAT, {4096}, "grads");
   poputil::mapTensorLinearly(graph, data);
   Sequence prog;
-  gcl::allReduceInPlaceCrossReplica(graph, data, gcl::CollectiveOperator::ADD, prog, "allReduceGrads");
+  gcl::allReduceInPlaceCrossReplica(graph, data, gcl::CollectiveOperator::ADD, prog,
+                                    "allReduceGrads");
   const test::ScratchDir dir;
   Engine engine(graph, prog,
-                {{"autoReport.outputGraphProfile", "true"}, {"autoReport.outputExecutionProfile", "true"},
+                {{"autoReport.outputGraphProfile", "true"},
+                 {"autoReport.outputExecutionProfile", "true"},
                  {"autoReport.directory", dir.path().string()}});
   engine.load(device);
   engine.run(0);
@@ -253,16 +294,19 @@ TEST_CASE("gcl argument errors", "[gcl][errors]") {
   CHECK_THROWS_MATCHES(gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, body,
                                                   {gcl::CommGroupType::CONSECUTIVE, 3}),
                        poputil::poplibs_error, test::What(Contains("replicaGroupSize 3")));
-  CHECK_THROWS_MATCHES(gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::LOGICAL_OR, body),
-                       poputil::poplibs_error, test::What(Contains("data") && Contains("bool")));
-  CHECK_THROWS_MATCHES(gcl::allReduceCrossReplica(t.graph, Tensor(), gcl::CollectiveOperator::ADD, body),
-                       poputil::poplibs_error, test::What(Contains("data")));
+  CHECK_THROWS_MATCHES(
+      gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::LOGICAL_OR, body),
+      poputil::poplibs_error, test::What(Contains("data") && Contains("bool")));
+  CHECK_THROWS_MATCHES(
+      gcl::allReduceCrossReplica(t.graph, Tensor(), gcl::CollectiveOperator::ADD, body),
+      poputil::poplibs_error, test::What(Contains("data")));
   CHECK_THROWS_AS(gcl::allReduceCrossReplica(t.graph, t.in, gcl::CollectiveOperator::ADD, body, "x",
                                              {{"nonsense", "1"}}),
                   poplar::invalid_option);
   Tensor small = t.graph.addVariable(FLOAT, {3}, "small");
   t.graph.setTileMapping(small, 0);
-  CHECK_THROWS_MATCHES(gcl::allReduceToDestinationCrossReplica(t.graph, t.in, small, gcl::CollectiveOperator::ADD, body),
+  CHECK_THROWS_MATCHES(gcl::allReduceToDestinationCrossReplica(t.graph, t.in, small,
+                                                               gcl::CollectiveOperator::ADD, body),
                        poputil::poplibs_error, test::What(Contains("destination")));
   std::stringstream ss("MEAN");
   gcl::CollectiveOperator op;

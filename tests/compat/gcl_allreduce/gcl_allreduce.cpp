@@ -4,14 +4,13 @@
 // streamed back and checked against the same sums on the host.
 #include <cmath>
 #include <cstdlib>
-#include <iostream>
-#include <vector>
-
 #include <gcl/Collectives.hpp>
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
+#include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -34,15 +33,17 @@ int main() {
 
   Sequence prog;
   prog.add(Copy(gradIn, grad));
-  Tensor mean = gcl::allReduceCrossReplica(graph, grad, gcl::CollectiveOperator::MEAN, prog, "meanGrad");
-  gcl::allReduceInPlaceCrossReplica(graph, grad, gcl::CollectiveOperator::ADD, prog, "allReduceGrad");
+  Tensor mean =
+      gcl::allReduceCrossReplica(graph, grad, gcl::CollectiveOperator::MEAN, prog, "meanGrad");
+  gcl::allReduceInPlaceCrossReplica(graph, grad, gcl::CollectiveOperator::ADD, prog,
+                                    "allReduceGrad");
   prog.add(Copy(grad, sumOut));
   prog.add(Copy(mean, meanOut));
 
   Engine engine(graph, prog);
   engine.load(device);
-  std::vector<std::vector<float>> in(replicas, std::vector<float>(n)), sums(replicas, std::vector<float>(n)),
-      means(replicas, std::vector<float>(n));
+  std::vector<std::vector<float>> in(replicas, std::vector<float>(n)),
+      sums(replicas, std::vector<float>(n)), means(replicas, std::vector<float>(n));
   std::vector<double> hostSum(n, 0.0);
   for (unsigned r = 0; r < replicas; ++r) {
     for (std::size_t i = 0; i < n; ++i) {
@@ -60,10 +61,11 @@ int main() {
     bool sumOk = true, meanOk = true;
     for (std::size_t i = 0; i < n; ++i) {
       sumOk = sumOk && std::fabs(sums[r][i] - hostSum[i]) <= 1e-5 * (1 + std::fabs(hostSum[i]));
-      meanOk = meanOk && std::fabs(means[r][i] - hostSum[i] / replicas) <= 1e-5 * (1 + std::fabs(hostSum[i]));
+      meanOk = meanOk &&
+               std::fabs(means[r][i] - hostSum[i] / replicas) <= 1e-5 * (1 + std::fabs(hostSum[i]));
     }
-    std::cout << "replica " << r << ": sum " << (sumOk ? "matches" : "DIFFERS") << " the host, mean "
-              << (meanOk ? "matches" : "DIFFERS") << " the host\n";
+    std::cout << "replica " << r << ": sum " << (sumOk ? "matches" : "DIFFERS")
+              << " the host, mean " << (meanOk ? "matches" : "DIFFERS") << " the host\n";
     ok = ok && sumOk && meanOk;
   }
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;

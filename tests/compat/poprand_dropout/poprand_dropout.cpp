@@ -6,14 +6,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
-#include <vector>
-
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/codelets.hpp>
 #include <poprand/RandomGen.hpp>
 #include <poprand/codelets.hpp>
 #include <poputil/TileMapping.hpp>
+#include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -48,13 +47,16 @@ int main() {
   Sequence prog;
   prog.add(Copy(seedIn, seed));
   prog.add(Copy(actsIn, acts));
-  Tensor weights = poprand::uniform(graph, &seed, 0, weightsLayout, FLOAT, -limit, limit, prog, "initWeights");
-  Tensor bias = poprand::truncatedNormal(graph, &seed, 1, biasLayout, FLOAT, 0.0, 0.1, 2.0, prog, "initBias");
+  Tensor weights =
+      poprand::uniform(graph, &seed, 0, weightsLayout, FLOAT, -limit, limit, prog, "initWeights");
+  Tensor bias =
+      poprand::truncatedNormal(graph, &seed, 1, biasLayout, FLOAT, 0.0, 0.1, 2.0, prog, "initBias");
   Tensor dropped = poprand::dropout(graph, &seed, 2, acts, acts, keep, scale, prog, "fwd/dropout");
   // The backward pass recomputes the mask: dropout of ones with the same seed and modifier.
   Tensor ones = graph.addConstant(FLOAT, {batch, outputs}, 1.0f, "ones");
   poputil::mapTensorLinearly(graph, ones);
-  Tensor gradMask = poprand::dropout(graph, &seed, 2, ones, acts, keep, scale, prog, "bwd/dropoutMask");
+  Tensor gradMask =
+      poprand::dropout(graph, &seed, 2, ones, acts, keep, scale, prog, "bwd/dropoutMask");
   prog.add(Copy(weights, weightsOut));
   prog.add(Copy(bias, biasOut));
   prog.add(Copy(dropped, dropOut));
@@ -92,7 +94,8 @@ int main() {
   report("weights' mean near 0", std::fabs(mean) < 4 * limit / std::sqrt(3.0 * n));
   report("weights' variance near limit^2/3", std::fabs(var / (limit * limit / 3.0) - 1.0) < 0.1);
   report("bias within 2 standard deviations",
-         std::all_of(hostBias.begin(), hostBias.end(), [](float b) { return std::fabs(b) <= 0.2f + 1e-6f; }));
+         std::all_of(hostBias.begin(), hostBias.end(),
+                     [](float b) { return std::fabs(b) <= 0.2f + 1e-6f; }));
 
   std::size_t kept = 0;
   bool scaled = true, sameMask = true;
@@ -104,7 +107,8 @@ int main() {
   }
   const double rate = double(kept) / double(hostActs.size());
   report("kept activations scaled by 1/keep", scaled);
-  report("keep rate near 0.9", std::fabs(rate - keep) < 4 * std::sqrt(keep * (1 - keep) / double(hostActs.size())));
+  report("keep rate near 0.9",
+         std::fabs(rate - keep) < 4 * std::sqrt(keep * (1 - keep) / double(hostActs.size())));
   report("backward mask repeats the forward mask", sameMask);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -9,13 +9,12 @@
 // poplar::application_runtime_error naming where each replica stands.
 #pragma once
 
+#include <iosfwd>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
-
-#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -24,7 +23,7 @@ namespace gcl {
 /// How the replicas' values of an element are combined.
 enum class CollectiveOperator {
   ADD,
-  MEAN,        ///< the sum divided by the group size
+  MEAN, ///< the sum divided by the group size
   MUL,
   MIN,
   MAX,
@@ -73,13 +72,11 @@ poplar::Tensor allReduceCrossReplica(poplar::Graph& graph, const poplar::Tensor&
                                      const poplar::DebugContext& debugContext = {},
                                      const poplar::OptionFlags& options = {});
 /// Several tensors at once (any types): one result per tensor.
-std::vector<poplar::Tensor> allReduceCrossReplica(poplar::Graph& graph,
-                                                  const std::vector<poplar::Tensor>& datas,
-                                                  CollectiveOperator op,
-                                                  poplar::program::Sequence& prog,
-                                                  const CommGroup& group,
-                                                  const poplar::DebugContext& debugContext = {},
-                                                  const poplar::OptionFlags& options = {});
+std::vector<poplar::Tensor>
+allReduceCrossReplica(poplar::Graph& graph, const std::vector<poplar::Tensor>& datas,
+                      CollectiveOperator op, poplar::program::Sequence& prog,
+                      const CommGroup& group, const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {});
 std::vector<poplar::Tensor> allReduceCrossReplica(poplar::Graph& graph,
                                                   const std::vector<poplar::Tensor>& datas,
                                                   CollectiveOperator op,

@@ -10,8 +10,6 @@
 // See docs/compatibility.md.
 #pragma once
 
-#include <poputil/exceptions.hpp>
-
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +17,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <poputil/exceptions.hpp>
 #include <string>
 #include <utility>
 
@@ -26,8 +25,9 @@ namespace poprand {
 
 // Common parameters:
 //   seed          nullptr, or a pair of UNSIGNED_INT seeding the generators for this call;
-//   seedModifier  mixed into the seed (ignored without one): different modifiers, different numbers;
-//   reference     the result is a clone of it (shape and tile mapping), so its mapping must be
+//   seedModifier  mixed into the seed (ignored without one): different modifiers, different
+//   numbers; reference     the result is a clone of it (shape and tile mapping), so its mapping
+//   must be
 //                 complete; the work runs on the tiles holding it;
 //   prog          receives the program.
 // Bad arguments throw poputil::poplibs_error naming the operation and the argument.
@@ -35,16 +35,17 @@ namespace poprand {
 /// Elements of `input` kept with probability keepProbability and multiplied by `scale`, the
 /// others zero. The mask depends on the keep probability, seed, modifier and reference layout.
 /// The result is a clone of `reference` (same shape as input).
-poplar::Tensor dropout(poplar::Graph& graph, const poplar::Tensor* seed, const uint32_t seedModifier,
-                       const poplar::Tensor& input, const poplar::Tensor& reference,
-                       double keepProbability, double scale, poplar::program::Sequence& prog,
+poplar::Tensor dropout(poplar::Graph& graph, const poplar::Tensor* seed,
+                       const uint32_t seedModifier, const poplar::Tensor& input,
+                       const poplar::Tensor& reference, double keepProbability, double scale,
+                       poplar::program::Sequence& prog,
                        const poplar::DebugContext& debugContext = {});
 
 /// The same; the result clones `reference` when outputClonesRef, else `input`.
-poplar::Tensor dropout(poplar::Graph& graph, const poplar::Tensor* seed, const uint32_t seedModifier,
-                       const poplar::Tensor& input, const poplar::Tensor& reference,
-                       double keepProbability, double scale, bool outputClonesRef,
-                       poplar::program::Sequence& prog,
+poplar::Tensor dropout(poplar::Graph& graph, const poplar::Tensor* seed,
+                       const uint32_t seedModifier, const poplar::Tensor& input,
+                       const poplar::Tensor& reference, double keepProbability, double scale,
+                       bool outputClonesRef, poplar::program::Sequence& prog,
                        const poplar::DebugContext& debugContext = {});
 
 /// Dropout with one mask element per element of `reference`, broadcast to `input` (rows,

@@ -60,7 +60,9 @@ public:
       return spare_;
     }
     double u1;
-    do u1 = uniform(); while (u1 <= 0.0);
+    do
+      u1 = uniform();
+    while (u1 <= 0.0);
     const double u2 = uniform();
     const double r = std::sqrt(-2.0 * std::log(u1)), theta = 6.283185307179586 * u2;
     spare_ = r * std::sin(theta);
@@ -77,8 +79,10 @@ private:
 
 /// The generator of one vertex: seeded from (seed, modifier, tile) for a seeded call, else the
 /// tile's running state.
-inline Generator seededGenerator(unsigned seedLo, unsigned seedHi, unsigned modifier, unsigned tile) {
-  std::uint64_t x = (std::uint64_t(seedHi) << 32 | seedLo) ^ (std::uint64_t(modifier) * 0xD1B54A32D192ED03ull);
+inline Generator seededGenerator(unsigned seedLo, unsigned seedHi, unsigned modifier,
+                                 unsigned tile) {
+  std::uint64_t x =
+      (std::uint64_t(seedHi) << 32 | seedLo) ^ (std::uint64_t(modifier) * 0xD1B54A32D192ED03ull);
   const std::uint64_t mixed = splitmix64(x) ^ (std::uint64_t(tile) * 0x8CB92BA72F3D8DD7ull);
   return Generator(mixed);
 }

@@ -26,10 +26,12 @@ std::vector<Entry> registry;
 poplar::Tensor hardwareSeeds(poplar::Graph& graph) {
   const unsigned tiles = graph.getTarget().getNumTiles();
   std::lock_guard<std::mutex> lock(registryMutex);
-  registry.erase(std::remove_if(registry.begin(), registry.end(), [](const Entry& e) { return e.state.expired(); }),
+  registry.erase(std::remove_if(registry.begin(), registry.end(),
+                                [](const Entry& e) { return e.state.expired(); }),
                  registry.end());
   for (const Entry& e : registry)
-    if (e.state.lock() == graph.state() && e.tileOffset == graph.tileOffset() && e.tiles == tiles) return e.seeds;
+    if (e.state.lock() == graph.state() && e.tileOffset == graph.tileOffset() && e.tiles == tiles)
+      return e.seeds;
 
   poplar::Tensor seeds = graph.addVariable(poplar::UNSIGNED_INT, {tiles, 4}, "poprand/hwSeeds");
   Generator start(kLoadSeed);

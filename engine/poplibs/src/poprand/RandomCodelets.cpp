@@ -22,7 +22,7 @@ using poplar::Input;
 using poplar::Output;
 using poplar::Vector;
 
-#define POPRAND_SEED_FIELDS                                                                         \
+#define POPRAND_SEED_FIELDS                                                                        \
   InOut<Vector<unsigned>> hwSeeds;                                                                 \
   Input<Vector<unsigned>> seed;                                                                    \
   unsigned seedModifier;                                                                           \
@@ -39,7 +39,8 @@ template <class V> void commit(V& v, const Generator& g) {
   if (v.useSeed) return; // a seeded call leaves the tile's generator as it was
   unsigned words[4];
   g.store(words);
-  for (unsigned i = 0; i < 4; ++i) v.hwSeeds[i] = words[i];
+  for (unsigned i = 0; i < 4; ++i)
+    v.hwSeeds[i] = words[i];
 }
 
 // ---- cycle estimates (PopLibs' formulas) --------------------------------------------------------
@@ -52,9 +53,12 @@ Shape shapeOf(const poplar::VertexIntrospector& v, const poplar::Target& t, bool
   const std::uint64_t width = t.getDataPathWidth() / (isFloat ? 32 : 16);
   return {n, (n + width - 1) / width, n % width != 0, t.getNumWorkerContexts()};
 }
-template <typename T> constexpr bool isFloat() { return sizeof(T) == 4; }
+template <typename T> constexpr bool isFloat() {
+  return sizeof(T) == 4;
+}
 
-std::uint64_t uniformCycles(const poplar::VertexIntrospector& v, const poplar::Target& t, bool isFloat) {
+std::uint64_t uniformCycles(const poplar::VertexIntrospector& v, const poplar::Target& t,
+                            bool isFloat) {
   const Shape s = shapeOf(v, t, isFloat);
   return 4 + 4 * s.vectors + (isFloat ? 22 * s.workers + s.tail * 4 : 24 * s.workers + s.tail * 12);
 }
@@ -70,11 +74,13 @@ public:
   float scale;
   bool compute() {
     Generator g = generatorOf(*this);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = T(float(double(offset) + double(scale) * g.uniform()));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = T(float(double(offset) + double(scale) * g.uniform()));
     commit(*this, g);
     return true;
   }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v, const poplar::Target& t) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& t) {
     return uniformCycles(v, t, isFloat<T>());
   }
 };
@@ -95,7 +101,8 @@ public:
     commit(*this, g);
     return true;
   }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v, const poplar::Target& t) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& t) {
     const std::uint64_t n = v.getFieldInfo("out").size();
     return 4 + 22 * t.getNumWorkerContexts() + 6 * (n / 2) + (n % 2) * 2;
   }
@@ -109,17 +116,20 @@ public:
   float prob;
   bool compute() {
     Generator g = generatorOf(*this);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = T(g.uniform() < double(prob) ? 1 : 0);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = T(g.uniform() < double(prob) ? 1 : 0);
     commit(*this, g);
     return true;
   }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v, const poplar::Target& t) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& t) {
     const bool isHalf = sizeof(T) == 2;
     const std::uint64_t n = v.getFieldInfo("out").size();
     const std::uint64_t width = t.getDataPathWidth() / (isHalf ? 16 : 32);
     const std::uint64_t tail = n % width != 0;
     return 4 + (n + width - 1) / width +
-           (isHalf ? 21 * t.getNumWorkerContexts() + tail * 9 : 23 * t.getNumWorkerContexts() + tail);
+           (isHalf ? 21 * t.getNumWorkerContexts() + tail * 9
+                   : 23 * t.getNumWorkerContexts() + tail);
   }
 };
 
@@ -132,13 +142,16 @@ public:
   float stdDev;
   bool compute() {
     Generator g = generatorOf(*this);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = T(float(double(mean) + double(stdDev) * g.normal()));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = T(float(double(mean) + double(stdDev) * g.normal()));
     commit(*this, g);
     return true;
   }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v, const poplar::Target& t) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& t) {
     const Shape s = shapeOf(v, t, isFloat<T>());
-    return 4 + 4 * s.vectors + (isFloat<T>() ? 22 * s.workers + s.tail * 3 : 24 * s.workers + s.tail * 12);
+    return 4 + 4 * s.vectors +
+           (isFloat<T>() ? 22 * s.workers + s.tail * 3 : 24 * s.workers + s.tail * 12);
   }
 };
 
@@ -156,16 +169,19 @@ public:
     Generator g = generatorOf(*this);
     for (std::size_t i = 0; i < out.size(); ++i) {
       double z = g.normal();
-      for (unsigned k = 0; k < iterations && std::fabs(z) > alpha; ++k) z = g.normal();
+      for (unsigned k = 0; k < iterations && std::fabs(z) > alpha; ++k)
+        z = g.normal();
       if (std::fabs(z) > alpha) z = (2.0 * g.uniform() - 1.0) * alpha;
       // Rounding to half may step just past the bound: keep the result inside it.
-      const double lo = double(mean) - double(alpha) * stdDev, hi = double(mean) + double(alpha) * stdDev;
+      const double lo = double(mean) - double(alpha) * stdDev,
+                   hi = double(mean) + double(alpha) * stdDev;
       out[i] = T(float(std::min(hi, std::max(lo, double(mean) + double(stdDev) * z))));
     }
     commit(*this, g);
     return true;
   }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v, const poplar::Target& t) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& t) {
     const Shape s = shapeOf(v, t, isFloat<T>());
     const std::uint64_t it = v.getInitialValue<unsigned>("iterations");
     return isFloat<T>() ? 4 + 26 * s.workers + (11 * it + 5) * s.vectors + s.tail * (13 * it + 2)
@@ -188,7 +204,8 @@ public:
     commit(*this, g);
     return true;
   }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v, const poplar::Target& t) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& t) {
     const Shape s = shapeOf(v, t, isFloat<T>());
     return 6 + 24 * s.workers + 2 * s.vectors + s.tail * (isFloat<T>() ? 1 : 9);
   }
@@ -201,7 +218,8 @@ public:
   Input<Vector<unsigned>> seed;
   unsigned seedModifier;
   bool compute() { return seed.size() == 2; }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector&, const poplar::Target& t) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector&,
+                                        const poplar::Target& t) {
     return 14 + 27 * std::uint64_t(t.getNumWorkerContexts());
   }
 };
@@ -209,29 +227,39 @@ public:
 #define POPRAND_SEEDS hwSeeds, seed, seedModifier, useSeed, tile
 using Uniform_float = UniformSupervisor<float>;
 using Uniform_half = UniformSupervisor<half>;
-TESSERA_VERTEX_IN("poprand", "poprand::UniformSupervisor<float>", Uniform_float, out, POPRAND_SEEDS, offset, scale);
-TESSERA_VERTEX_IN("poprand", "poprand::UniformSupervisor<half>", Uniform_half, out, POPRAND_SEEDS, offset, scale);
-TESSERA_VERTEX_IN("poprand", "poprand::UniformSupervisor<int>", UniformIntSupervisor, out, POPRAND_SEEDS, offset, range);
+TESSERA_VERTEX_IN("poprand", "poprand::UniformSupervisor<float>", Uniform_float, out, POPRAND_SEEDS,
+                  offset, scale);
+TESSERA_VERTEX_IN("poprand", "poprand::UniformSupervisor<half>", Uniform_half, out, POPRAND_SEEDS,
+                  offset, scale);
+TESSERA_VERTEX_IN("poprand", "poprand::UniformSupervisor<int>", UniformIntSupervisor, out,
+                  POPRAND_SEEDS, offset, range);
 using Bernoulli_float = BernoulliSupervisor<float>;
 using Bernoulli_half = BernoulliSupervisor<half>;
 using Bernoulli_int = BernoulliSupervisor<int>;
-TESSERA_VERTEX_IN("poprand", "poprand::BernoulliSupervisor<float>", Bernoulli_float, out, POPRAND_SEEDS, prob);
-TESSERA_VERTEX_IN("poprand", "poprand::BernoulliSupervisor<half>", Bernoulli_half, out, POPRAND_SEEDS, prob);
-TESSERA_VERTEX_IN("poprand", "poprand::BernoulliSupervisor<int>", Bernoulli_int, out, POPRAND_SEEDS, prob);
+TESSERA_VERTEX_IN("poprand", "poprand::BernoulliSupervisor<float>", Bernoulli_float, out,
+                  POPRAND_SEEDS, prob);
+TESSERA_VERTEX_IN("poprand", "poprand::BernoulliSupervisor<half>", Bernoulli_half, out,
+                  POPRAND_SEEDS, prob);
+TESSERA_VERTEX_IN("poprand", "poprand::BernoulliSupervisor<int>", Bernoulli_int, out, POPRAND_SEEDS,
+                  prob);
 using Normal_float = NormalSupervisor<float>;
 using Normal_half = NormalSupervisor<half>;
-TESSERA_VERTEX_IN("poprand", "poprand::NormalSupervisor<float>", Normal_float, out, POPRAND_SEEDS, mean, stdDev);
-TESSERA_VERTEX_IN("poprand", "poprand::NormalSupervisor<half>", Normal_half, out, POPRAND_SEEDS, mean, stdDev);
+TESSERA_VERTEX_IN("poprand", "poprand::NormalSupervisor<float>", Normal_float, out, POPRAND_SEEDS,
+                  mean, stdDev);
+TESSERA_VERTEX_IN("poprand", "poprand::NormalSupervisor<half>", Normal_half, out, POPRAND_SEEDS,
+                  mean, stdDev);
 using Truncated_float = TruncatedNormalSupervisor<float>;
 using Truncated_half = TruncatedNormalSupervisor<half>;
-TESSERA_VERTEX_IN("poprand", "poprand::TruncatedNormalSupervisor<float>", Truncated_float, out, POPRAND_SEEDS,
-                  mean, stdDev, alpha, iterations);
-TESSERA_VERTEX_IN("poprand", "poprand::TruncatedNormalSupervisor<half>", Truncated_half, out, POPRAND_SEEDS,
-                  mean, stdDev, alpha, iterations);
+TESSERA_VERTEX_IN("poprand", "poprand::TruncatedNormalSupervisor<float>", Truncated_float, out,
+                  POPRAND_SEEDS, mean, stdDev, alpha, iterations);
+TESSERA_VERTEX_IN("poprand", "poprand::TruncatedNormalSupervisor<half>", Truncated_half, out,
+                  POPRAND_SEEDS, mean, stdDev, alpha, iterations);
 using Dropout_float = DropoutSupervisor<float>;
 using Dropout_half = DropoutSupervisor<half>;
-TESSERA_VERTEX_IN("poprand", "poprand::DropoutSupervisor<float>", Dropout_float, in, out, POPRAND_SEEDS, prob, scale);
-TESSERA_VERTEX_IN("poprand", "poprand::DropoutSupervisor<half>", Dropout_half, in, out, POPRAND_SEEDS, prob, scale);
+TESSERA_VERTEX_IN("poprand", "poprand::DropoutSupervisor<float>", Dropout_float, in, out,
+                  POPRAND_SEEDS, prob, scale);
+TESSERA_VERTEX_IN("poprand", "poprand::DropoutSupervisor<half>", Dropout_half, in, out,
+                  POPRAND_SEEDS, prob, scale);
 TESSERA_VERTEX_IN("poprand", "poprand::SetSeedSupervisor", SetSeedSupervisor, seed, seedModifier);
 
 } // namespace

@@ -43,8 +43,9 @@ void checkFinite(double v, const std::string& op, const char* name) {
 /// vertex's distribution parameters.
 template <class SetParams>
 Tensor generate(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Tensor& reference,
-                const Type& type, const Tensor* input, const std::string& vertexName, Sequence& prog,
-                const poputil::PoplibsOpDebugInfo& di, const std::string& op, SetParams setParams) {
+                const Type& type, const Tensor* input, const std::string& vertexName,
+                Sequence& prog, const poputil::PoplibsOpDebugInfo& di, const std::string& op,
+                SetParams setParams) {
   poplibs_support::checkValid(reference, op, "reference");
   checkSeed(seed, op);
   const auto mapping = poplibs_support::tileMapping(graph, reference, op);
@@ -76,13 +77,14 @@ Tensor generate(Graph& graph, const Tensor* seed, uint32_t seedModifier, const T
   return out;
 }
 
-void checkDropout(const Tensor& input, const Tensor& reference, double keepProbability, double scale,
-                  const std::string& op) {
+void checkDropout(const Tensor& input, const Tensor& reference, double keepProbability,
+                  double scale, const std::string& op) {
   poplibs_support::checkValid(input, op, "input");
   poplibs_support::checkValid(reference, op, "reference");
   poplibs_support::checkType(input.elementType(), {FLOAT, HALF}, op, "input");
   if (!(keepProbability >= 0.0 && keepProbability <= 1.0))
-    throw poputil::poplibs_error(op + ": keepProbability must be in [0, 1], not " + num(keepProbability));
+    throw poputil::poplibs_error(op + ": keepProbability must be in [0, 1], not " +
+                                 num(keepProbability));
   checkFinite(scale, op, "scale");
 }
 
@@ -99,8 +101,8 @@ Tensor dropout(Graph& graph, const Tensor* seed, const uint32_t seedModifier, co
                                  " but input " + input.shapeToString() + "; they must match");
   // The work follows the tensor the result clones.
   const Tensor& layout = outputClonesRef ? reference : input;
-  return generate(graph, seed, seedModifier, layout, input.elementType(), &input, "poprand::DropoutSupervisor",
-                  prog, di, op, [&](VertexRef v) {
+  return generate(graph, seed, seedModifier, layout, input.elementType(), &input,
+                  "poprand::DropoutSupervisor", prog, di, op, [&](VertexRef v) {
                     graph.setInitialValue(v["prob"], float(keepProbability));
                     graph.setInitialValue(v["scale"], float(scale));
                   });
@@ -113,9 +115,9 @@ Tensor dropout(Graph& graph, const Tensor* seed, const uint32_t seedModifier, co
                  debugContext);
 }
 
-Tensor shapedDropout(Graph& graph, const Tensor* seed, const uint32_t seedModifier, const Tensor& input,
-                     const Tensor& reference, double keepProbability, double scale, Sequence& prog,
-                     const DebugContext& debugContext) {
+Tensor shapedDropout(Graph& graph, const Tensor* seed, const uint32_t seedModifier,
+                     const Tensor& input, const Tensor& reference, double keepProbability,
+                     double scale, Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poprand::shapedDropout";
   const poputil::PoplibsOpDebugInfo di(debugContext, "shapedDropout");
   checkDropout(input, reference, keepProbability, scale, op);
@@ -154,18 +156,19 @@ Tensor uniform(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Te
                                  num(maxVal) + ")");
   if (outType == INT) {
     const double lo = std::ceil(minVal), hi = std::floor(maxVal);
-    if (lo < double(std::numeric_limits<int>::min()) || hi > double(std::numeric_limits<int>::max()) || lo > hi)
+    if (lo < double(std::numeric_limits<int>::min()) ||
+        hi > double(std::numeric_limits<int>::max()) || lo > hi)
       throw poputil::poplibs_error(op + ": [" + num(minVal) + ", " + num(maxVal) +
                                    "] holds no INT values or exceeds the INT range");
     const std::uint64_t range = std::uint64_t(hi - lo) + 1; // 2^32 wraps to 0: every value
-    return generate(graph, seed, seedModifier, reference, outType, nullptr, "poprand::UniformSupervisor", prog,
-                    di, op, [&](VertexRef v) {
+    return generate(graph, seed, seedModifier, reference, outType, nullptr,
+                    "poprand::UniformSupervisor", prog, di, op, [&](VertexRef v) {
                       graph.setInitialValue(v["offset"], int(lo));
                       graph.setInitialValue(v["range"], unsigned(range));
                     });
   }
-  return generate(graph, seed, seedModifier, reference, outType, nullptr, "poprand::UniformSupervisor", prog, di,
-                  op, [&](VertexRef v) {
+  return generate(graph, seed, seedModifier, reference, outType, nullptr,
+                  "poprand::UniformSupervisor", prog, di, op, [&](VertexRef v) {
                     graph.setInitialValue(v["offset"], float(minVal));
                     graph.setInitialValue(v["scale"], float(maxVal - minVal));
                   });
@@ -179,12 +182,14 @@ Tensor logUniform(Graph& graph, const Tensor* seed, uint32_t seedModifier, const
   poplibs_support::checkType(outType, {FLOAT, HALF, INT}, op, "outType");
   checkFinite(minVal, op, "minVal");
   checkFinite(maxVal, op, "maxVal");
-  if (minVal < 1.0) throw poputil::poplibs_error(op + ": minVal must be at least 1, not " + num(minVal));
+  if (minVal < 1.0)
+    throw poputil::poplibs_error(op + ": minVal must be at least 1, not " + num(minVal));
   if (!(maxVal > minVal))
-    throw poputil::poplibs_error(op + ": maxVal (" + num(maxVal) + ") must be greater than minVal (" +
-                                 num(minVal) + ")");
+    throw poputil::poplibs_error(op + ": maxVal (" + num(maxVal) +
+                                 ") must be greater than minVal (" + num(minVal) + ")");
   if (!(base > 1.0) || !std::isfinite(base))
-    throw poputil::poplibs_error(op + ": base must be a finite number greater than 1, not " + num(base));
+    throw poputil::poplibs_error(op + ": base must be a finite number greater than 1, not " +
+                                 num(base));
   // base^u = e^(u ln base): draw the natural exponent uniformly, exponentiate, cast.
   const Tensor exponent = uniform(graph, seed, seedModifier, reference, FLOAT, std::log(minVal),
                                   std::log(maxVal), prog, {di, "exponent"});
@@ -194,14 +199,16 @@ Tensor logUniform(Graph& graph, const Tensor* seed, uint32_t seedModifier, const
 }
 
 Tensor bernoulli(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Tensor& reference,
-                 const Type& outType, double prob, Sequence& prog, const DebugContext& debugContext) {
+                 const Type& outType, double prob, Sequence& prog,
+                 const DebugContext& debugContext) {
   const std::string op = "poprand::bernoulli";
   const poputil::PoplibsOpDebugInfo di(debugContext, "bernoulli");
   poplibs_support::checkType(outType, {FLOAT, HALF, INT}, op, "outType");
   if (!(prob >= 0.0 && prob <= 1.0))
     throw poputil::poplibs_error(op + ": prob must be in [0, 1], not " + num(prob));
-  return generate(graph, seed, seedModifier, reference, outType, nullptr, "poprand::BernoulliSupervisor", prog,
-                  di, op, [&](VertexRef v) { graph.setInitialValue(v["prob"], float(prob)); });
+  return generate(graph, seed, seedModifier, reference, outType, nullptr,
+                  "poprand::BernoulliSupervisor", prog, di, op,
+                  [&](VertexRef v) { graph.setInitialValue(v["prob"], float(prob)); });
 }
 
 Tensor normal(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Tensor& reference,
@@ -212,31 +219,36 @@ Tensor normal(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Ten
   poplibs_support::checkType(outType, {FLOAT, HALF}, op, "outType");
   checkFinite(mean, op, "mean");
   checkFinite(stdDev, op, "stdDev");
-  if (stdDev < 0) throw poputil::poplibs_error(op + ": stdDev must not be negative, not " + num(stdDev));
-  return generate(graph, seed, seedModifier, reference, outType, nullptr, "poprand::NormalSupervisor", prog, di,
-                  op, [&](VertexRef v) {
+  if (stdDev < 0)
+    throw poputil::poplibs_error(op + ": stdDev must not be negative, not " + num(stdDev));
+  return generate(graph, seed, seedModifier, reference, outType, nullptr,
+                  "poprand::NormalSupervisor", prog, di, op, [&](VertexRef v) {
                     graph.setInitialValue(v["mean"], float(mean));
                     graph.setInitialValue(v["stdDev"], float(stdDev));
                   });
 }
 
-Tensor truncatedNormal(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Tensor& reference,
-                       const Type& outType, double mean, double stdDev, double alpha, Sequence& prog,
-                       const DebugContext& debugContext) {
+Tensor truncatedNormal(Graph& graph, const Tensor* seed, uint32_t seedModifier,
+                       const Tensor& reference, const Type& outType, double mean, double stdDev,
+                       double alpha, Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poprand::truncatedNormal";
   const poputil::PoplibsOpDebugInfo di(debugContext, "truncatedNormal");
   poplibs_support::checkType(outType, {FLOAT, HALF}, op, "outType");
   checkFinite(mean, op, "mean");
   checkFinite(stdDev, op, "stdDev");
-  if (stdDev < 0) throw poputil::poplibs_error(op + ": stdDev must not be negative, not " + num(stdDev));
+  if (stdDev < 0)
+    throw poputil::poplibs_error(op + ": stdDev must not be negative, not " + num(stdDev));
   if (!(alpha > 0) || !std::isfinite(alpha))
-    throw poputil::poplibs_error(op + ": alpha must be a finite number greater than 0, not " + num(alpha));
+    throw poputil::poplibs_error(op + ": alpha must be a finite number greater than 0, not " +
+                                 num(alpha));
   // Redraws per element: enough that a value still outside the bounds has odds below 2^-24.
   const double outside = std::erfc(alpha / std::sqrt(2.0));
   const unsigned iterations =
-      outside <= 0 ? 1u : unsigned(std::min(64.0, std::max(1.0, std::ceil(std::log(0x1p-24) / std::log(outside)))));
-  return generate(graph, seed, seedModifier, reference, outType, nullptr, "poprand::TruncatedNormalSupervisor",
-                  prog, di, op, [&](VertexRef v) {
+      outside <= 0 ? 1u
+                   : unsigned(std::min(
+                         64.0, std::max(1.0, std::ceil(std::log(0x1p-24) / std::log(outside)))));
+  return generate(graph, seed, seedModifier, reference, outType, nullptr,
+                  "poprand::TruncatedNormalSupervisor", prog, di, op, [&](VertexRef v) {
                     graph.setInitialValue(v["mean"], float(mean));
                     graph.setInitialValue(v["stdDev"], float(stdDev));
                     graph.setInitialValue(v["alpha"], float(alpha));
