@@ -31,14 +31,6 @@ namespace program {
 class Program;
 }
 
-/// The number of replicas of a graph, as public code spells it: Graph(target,
-/// replication_factor(4)). Converts to the replication factor Graph's constructors take.
-struct replication_factor {
-  explicit replication_factor(unsigned r) : value(r) {}
-  operator unsigned() const { return value; } // NOLINT: implicit, so Graph(target, it) works
-  unsigned value;
-};
-
 class Graph {
 public:
   /// For each tile, the intervals of the flattened tensor mapped to it.
