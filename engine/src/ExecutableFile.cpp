@@ -385,6 +385,7 @@ public:
         throw FormatError("a program copies stream " + std::to_string(p.stream));
       if (remoteKind && p.remoteBuffer >= g.remoteBuffers.size())
         throw FormatError("a program copies remote buffer " + std::to_string(p.remoteBuffer));
+      if (p.kind == LoweredProgram::Kind::CrossReplica) checkCollective(g, p);
     }
     return g;
   }
@@ -493,7 +494,7 @@ private:
   LoweredProgram program(const CompiledGraph& g) {
     LoweredProgram p;
     const auto kind = r_.u8();
-    if (kind > static_cast<std::uint8_t>(LoweredProgram::Kind::Abort))
+    if (kind > static_cast<std::uint8_t>(LoweredProgram::Kind::CrossReplica))
       throw FormatError("unknown program kind " + std::to_string(kind));
     p.kind = static_cast<LoweredProgram::Kind>(kind);
     p.name = r_.str();
@@ -512,6 +513,8 @@ private:
     p.srcRegions = regions(g);
     p.dstRegions = regions(g);
     p.transfer = transfer(g);
+    p.result = transfer(g);
+    p.collective = collective();
     p.stream = r_.u32();
     p.remoteBuffer = r_.u32();
     p.scalar.type = readType(r_);
@@ -548,6 +551,38 @@ private:
     if (p.kind == LoweredProgram::Kind::Switch && p.children.size() != p.caseValues.size() + 1)
       throw FormatError("a Switch program's cases do not match its bodies");
     return p;
+  }
+
+  /// The runtime sizes a collective's buffers from its source and destination: they must agree
+  /// with its kind and replica groups, as the compiler made them.
+  static void checkCollective(const CompiledGraph& g, const LoweredProgram& p) {
+    if (p.transfer.type != p.result.type) throw FormatError("a collective's source and destination differ in type");
+    std::size_t k = 1;
+    try {
+      const auto groups = replicaGroups(p.collective, std::max(1u, g.replicationFactor));
+      if (!groups.empty()) k = groups.front().size();
+    } catch (const poplar_error&) {
+      throw FormatError("a collective's replica groups do not divide the replicas");
+    }
+    const std::size_t n = p.transfer.numElements, m = p.result.numElements;
+    const bool fits = p.collective.kind == CollectiveKind::AllReduce ? m == n
+                      : p.collective.kind == CollectiveKind::AllGather ? n != 0 && m / n == k && m % n == 0
+                                                                       : m == (n + k - 1) / k;
+    if (!fits) throw FormatError("a collective's destination does not match its source");
+  }
+
+  CollectiveSpec collective() {
+    CollectiveSpec c;
+    const auto kind = r_.u8(), op = r_.u8(), group = r_.u8();
+    if (kind > static_cast<std::uint8_t>(CollectiveKind::AllGather) ||
+        op > static_cast<std::uint8_t>(CollectiveOp::Local) || group > static_cast<std::uint8_t>(GroupType::Orthogonal))
+      throw FormatError("unknown collective");
+    c.kind = static_cast<CollectiveKind>(kind);
+    c.op = static_cast<CollectiveOp>(op);
+    c.groupType = static_cast<GroupType>(group);
+    c.groupSize = r_.u32();
+    c.opName = r_.str();
+    return c;
   }
 
   Reader& r_;
@@ -611,6 +646,12 @@ void writeGraph(Writer& w, const CompiledGraph& g, DebugTableWriter& debug,
     writeRegions(w, p.srcRegions);
     writeRegions(w, p.dstRegions);
     writeTransfer(w, p.transfer);
+    writeTransfer(w, p.result);
+    w.u8(static_cast<std::uint8_t>(p.collective.kind));
+    w.u8(static_cast<std::uint8_t>(p.collective.op));
+    w.u8(static_cast<std::uint8_t>(p.collective.groupType));
+    w.u32(p.collective.groupSize);
+    w.str(p.collective.opName);
     w.u32(p.stream);
     w.u32(p.remoteBuffer);
     writeType(w, p.scalar.type);

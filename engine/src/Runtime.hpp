@@ -78,6 +78,13 @@ public:
 private:
   struct Replica;
   struct VertexInstance;
+  struct Lockstep;
+  /// Runs every replica on its own thread, one at a time, meeting at each collective.
+  void runLockstep(unsigned entryPoint);
+  /// Replica `r` reached collective `node` (or finished, node < 0); returns when it may go on.
+  void arrive(Replica& r, int node);
+  /// Every replica waits at `node`: performs the collective for all of them.
+  void collective(unsigned node);
   void exec(Replica& r, unsigned node);
   void execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters = nullptr);
   void executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
@@ -95,12 +102,13 @@ private:
   /// Each IPU's counter as each counter-reading compute step of replica 0 began, in execution
   /// order: the other replicas run in step with it, so they read the same values.
   std::vector<std::vector<std::uint64_t>> counterLog_;
-  std::size_t counterCursor_ = 0;
   std::vector<std::unique_ptr<Replica>> replicas_;
   std::vector<std::vector<StreamConnection>> connections_; // [replica][stream]
   std::vector<unsigned char> scratch_;
   std::ostream* print_;
   ExecutionObserver* observer_ = nullptr;
+  bool hasCollectives_ = false;
+  Lockstep* lockstep_ = nullptr; ///< during runLockstep
 };
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.

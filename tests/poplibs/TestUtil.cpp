@@ -7,6 +7,7 @@
 #include <poplin/codelets.hpp>
 #include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 #include <random>
 
@@ -65,6 +66,7 @@ Harness::Harness(unsigned tiles) : device_(smallDevice(tiles)), graph_(device_.g
   popops::addCodelets(graph_);
   poplin::addCodelets(graph_);
   popnn::addCodelets(graph_);
+  poprand::addCodelets(graph_);
 }
 
 poplar::Tensor Harness::input(const std::string& name, poplar::Type type,

@@ -34,6 +34,11 @@
 //   popnn::MaxPoolingGrad     2 per output-gradient element and window position (compare, add)
 //   popnn::SumPoolingGrad     one per output-gradient element and window position, plus a
 //                             divide per output-gradient element for average pooling
+//   poprand::Uniform, Normal  2 per element (scale and offset of the generated number); on int 0
+//   poprand::TruncatedNormal  4 per element (scale, offset, two bound compares)
+//   poprand::Bernoulli        one compare per element
+//   poprand::Dropout          2 per element (the keep compare, the scaled product)
+//   poprand::SetSeed          0
 #include "FlopModel.hpp"
 
 #include <algorithm>
@@ -159,6 +164,11 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   if (f == "popnn::MaxPoolingGrad") return counted("inGrad", 2 * elements(v, "pooledGrad") * window);
   if (f == "popnn::SumPoolingGrad")
     return counted("inGrad", elements(v, "pooledGrad") * (window + avg));
+  if (f == "poprand::UniformSupervisor" || f == "poprand::NormalSupervisor") return counted("out", 2 * elements(v, "out"));
+  if (f == "poprand::TruncatedNormalSupervisor") return counted("out", 4 * elements(v, "out"));
+  if (f == "poprand::BernoulliSupervisor") return counted("out", elements(v, "out"));
+  if (f == "poprand::DropoutSupervisor") return counted("out", 2 * elements(v, "out"));
+  if (f == "poprand::SetSeedSupervisor") return 0;
   return std::nullopt;
 }
 

@@ -235,6 +235,7 @@ private:
     case LK::StreamFromDevice:
     case LK::RemoteFromDevice:
     case LK::PrintTensor: return record(node, streamCopy(lp, false));
+    case LK::CrossReplica: return record(node, crossReplica(lp));
     }
     return {};
   }
@@ -443,6 +444,71 @@ private:
       exchangeSteps(x, name, lp.debug, steps);
     }
     return steps;
+  }
+
+  /// A cross-replica collective: one GlobalExchange step on every IPU of the replica holding the
+  /// data. Costs follow a ring over the k replicas of a group, which is how collectives are
+  /// built over IPU-Links: all-reduce is a reduce-scatter then an all-gather, each replica
+  /// sending and receiving 2(k-1)/k of the data; reduce-scatter and all-gather move (k-1)/k of
+  /// the larger side. Tiles feed the links at their exchange bandwidth and add what they receive
+  /// (k-1 vector adds per element slice); the IPU waits for its link bytes and the global sync.
+  std::vector<unsigned> crossReplica(const LoweredProgram& lp) {
+    const CollectiveSpec& spec = lp.collective;
+    const std::uint64_t k = replicaGroups(spec, g_.replicationFactor)[0].size();
+    const std::size_t size = lp.transfer.type.size();
+    // Bytes each tile sends for each byte of source it holds, and receives per byte of result.
+    double sendFactor = 0, receiveFactor = 0;
+    bool reduces = false;
+    if (k > 1 && spec.op != CollectiveOp::Local) {
+      switch (spec.kind) {
+      case CollectiveKind::AllReduce: sendFactor = receiveFactor = 2.0 * double(k - 1) / double(k); reduces = true; break;
+      case CollectiveKind::ReduceScatter: sendFactor = double(k - 1) / double(k); receiveFactor = double(k - 1); reduces = true; break;
+      case CollectiveKind::AllGather: sendFactor = double(k - 1); receiveFactor = double(k - 1) / double(k); break;
+      }
+    }
+    TileAccumulator linkBytes, addCycles;
+    std::map<unsigned, IpuTraffic> traffic;
+    std::map<unsigned, Access> vars;
+    const std::uint64_t vector = std::max(1u, t_.getVectorWidth(lp.transfer.type));
+    auto account = [&](const CompiledTransfer& tr, double factor, bool in) {
+      for (const auto& r : tr.regions)
+        forEachPiece(g_.variables[r.var], r.begin, r.end, [&](unsigned tile, std::size_t n) {
+          const auto bytes = static_cast<std::uint64_t>(double(n * size) * factor + 0.5);
+          linkBytes.add(tile, bytes);
+          auto& t = traffic[t_.getIPUForTile(tile)];
+          t.ipu = t_.getIPUForTile(tile);
+          (in ? t.in : t.out) += bytes;
+          if (in && reduces) addCycles.add(tile, (k - 1) * ((n / k + vector - 1) / vector + 1));
+        });
+    };
+    account(lp.transfer, sendFactor, false);
+    account(lp.result, receiveFactor, true);
+    for (const auto& r : lp.srcRegions) addAccess(vars, r.var, Access::Read);
+    for (const auto& r : lp.dstRegions) addAccess(vars, r.var, Access::Write);
+
+    ProfileProgram p;
+    p.type = ProgramType::GlobalExchange;
+    p.kind = CycleKind::globalExchange;
+    p.syncType = SyncType::EXTERNAL;
+    p.aligned = true;
+    p.name = lp.name.empty() ? std::string(collectiveKindName(spec.kind)) : lp.name;
+    p.debug = lp.debug;
+    TileAccumulator cycles;
+    for (const auto& tv : cost_.linkTileCycles(linkBytes)) cycles.add(tv.tile, tv.value);
+    cycles.addAll(addCycles);
+    p.cycles = cycles.values();
+    for (const auto& [ipu, tr] : traffic) {
+      p.ipus.push_back(ipu);
+      p.traffic.push_back(tr);
+      p.ipuCycles = std::max(p.ipuCycles, cost_.ipuLinkCycles(std::max(tr.in, tr.out)));
+      p.dataBytes += tr.in;
+    }
+    if (p.ipus.empty()) p.ipus = {0};
+    p.ipuCycles += t_.getGlobalSyncCycles();
+    p.vars = toVector(vars);
+    p.exchangeCode = cost_.exchangeCode(linkBytes.mapped([](std::uint64_t) { return 1; }));
+    p.controlCode = cost_.perTile(p.cycles, cost_.kControlExchange);
+    return {add(std::move(p))};
   }
 
   /// Host transfers (streams, remote buffers, PrintTensor): StreamCopyBegin/Mid/End.
