@@ -22,10 +22,12 @@
 
 namespace poplin {
 
-namespace matmul {
-/// Accepted for source compatibility with PopLibs; plans are cheap to compute here, so nothing
-/// is cached.
+/// Accepted for source compatibility with PopLibs (SDK 3 names it poplin::PlanningCache, older
+/// SDKs poplin::matmul::PlanningCache: both name this class); plans are cheap to compute here,
+/// so nothing is cached.
 class PlanningCache {};
+namespace matmul {
+using PlanningCache = poplin::PlanningCache;
 } // namespace matmul
 
 /// A . B as a new tensor of A's element type.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <poplar/DebugContext.hpp>
+#include <poplar/GraphElements.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
@@ -15,9 +16,28 @@ namespace popops {
 poplar::Tensor cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Type& dstType,
                     poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {});
 
-/// A program converting `src` into the existing tensor `dst` of the same shape.
-poplar::program::Program cast(poplar::Graph& graph, const poplar::Tensor& src,
-                              const poplar::Tensor& dst,
+/// A program converting `src` into the existing tensor `dst` of the same shape (a Copy when
+/// the types are equal).
+poplar::program::Program cast(poplar::Graph& graph, poplar::Tensor src, poplar::Tensor dst,
                               const poplar::DebugContext& debugContext = {});
+
+/// Adds the vertices converting `src` into `dst` (same shape, different types) to `cs`.
+void cast(poplar::Graph& graph, poplar::Tensor src, poplar::Tensor dst, poplar::ComputeSet cs);
+
+/// A new tensor of `dstType`, mapped like `src`, and the vertices filling it added to `cs`.
+poplar::Tensor cast(poplar::Graph& graph, poplar::Tensor src, const poplar::Type& dstType,
+                    poplar::ComputeSet cs, const poplar::DebugContext& debugContext = {});
+
+/// Converts `src` into the existing tensor `dst`, added to `prog`.
+void castWithOutput(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,
+                    poplar::program::Sequence& prog,
+                    const poplar::DebugContext& debugContext = {});
+
+/// A one-element BOOL tensor: whether the one-element FLOAT tensor `input` converts to
+/// `outputType` (HALF) with a relative error of at most `tolerance` (and without overflow).
+poplar::Tensor checkAccuracyWhenCast(poplar::Graph& graph, const poplar::Tensor& input,
+                                     poplar::Type outputType, double tolerance,
+                                     poplar::program::Sequence& prog,
+                                     const poplar::DebugContext& debugContext = {});
 
 } // namespace popops
