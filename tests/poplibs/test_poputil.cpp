@@ -112,3 +112,29 @@ TEST_CASE("detectInnermostGrouping finds the contiguous group size", "[poputil]"
   REQUIRE_FALSE(groups.empty());
   CHECK(groups.front() == poputil::GroupingInfo{1, 4});
 }
+
+TEST_CASE("dimIsSplitOverTiles, createBroadcastOperand and cloneToIpu follow the mapping",
+          "[poputil]") {
+  test::Harness h(4);
+  auto& g = h.graph();
+  const Tensor t = g.addVariable(FLOAT, {4, 6}, "t");
+  g.setTileMapping(t.slice(0, 2), 0); // rows 0-1 on tile 0, rows 2-3 on tile 1
+  g.setTileMapping(t.slice(2, 4), 1);
+  CHECK_FALSE(poputil::dimIsSplitOverTiles(g, t, 1));
+  CHECK(poputil::dimIsSplitOverTiles(g, t, 0));
+  CHECK_FALSE(poputil::dimIsSplitOverIPUs(g, t, 0));
+  CHECK_THROWS_MATCHES(poputil::dimIsSplitOverTiles(g, t, 2), poputil::poplibs_error,
+                       test::What(Contains("dimension 2")));
+  const Tensor bias = poputil::createBroadcastOperand(g, t, HALF, 0, false, "bias");
+  CHECK(bias.shape() == std::vector<std::size_t>{4});
+  const auto biasMapping = g.getTileMapping(bias);
+  std::vector<unsigned> tileOf(4, 99);
+  for (unsigned tile = 0; tile < biasMapping.size(); ++tile)
+    for (const auto& iv : biasMapping[tile])
+      for (std::size_t i = iv.begin(); i < iv.end(); ++i) tileOf[i] = tile;
+  CHECK(tileOf == std::vector<unsigned>{0, 0, 1, 1});
+  const Tensor c = poputil::cloneToIpu(g, t, 0, "c");
+  CHECK(g.getTileMapping(c) == g.getTileMapping(t));
+  CHECK_THROWS_MATCHES(poputil::cloneToIpu(g, t, 1), poputil::poplibs_error,
+                       test::What(Contains("dstIPU 1")));
+}
