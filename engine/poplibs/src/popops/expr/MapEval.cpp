@@ -20,7 +20,7 @@ using expr::BinaryOpType;
 using expr::UnaryOpType;
 using poplar::half;
 
-constexpr std::size_t kBlock = 512;
+constexpr std::size_t kBlock = 128;
 
 template <typename T> T wrap(std::uint32_t v) {
   return T(v);
@@ -302,13 +302,21 @@ void* scratch(std::size_t values) {
 void run(const Program& p, const void* const* inputs, void* out, std::size_t n) {
   const std::size_t numValues = p.code.size();
   auto* regs = static_cast<std::uint32_t*>(scratch(numValues));
-  std::vector<const void*> val(numValues);
+  thread_local std::vector<const void*> val;
+  val.resize(numValues);
   const std::size_t outSize = p.outType.size();
+  // The last operation writes straight into a 4-byte output (its root is the last instruction;
+  // every read of a block happens before it), saving a copy of every block.
+  const Instr& root = p.code[p.result];
+  const bool direct = outSize == 4 && p.result + 1 == numValues &&
+                      root.code != Instr::Code::Input && root.code != Instr::Code::Constant;
   for (std::size_t start = 0; start < n; start += kBlock) {
     const std::size_t len = std::min(kBlock, n - start);
     for (std::size_t v = 0; v < numValues; ++v) {
       const Instr& ins = p.code[v];
-      std::uint32_t* dst = regs + v * kBlock;
+      std::uint32_t* dst = direct && v == p.result
+                               ? reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(out) + start * 4)
+                               : regs + v * kBlock;
       switch (ins.code) {
       case Instr::Code::Input: {
         const InputSlot& s = p.inputs[ins.imm];
@@ -387,7 +395,8 @@ void run(const Program& p, const void* const* inputs, void* out, std::size_t n) 
       if (ins.roundToHalf) roundToHalf(reinterpret_cast<float*>(dst), len);
       val[v] = dst;
     }
-    store(p.outType, val[p.result], static_cast<unsigned char*>(out) + start * outSize, len);
+    if (!direct)
+      store(p.outType, val[p.result], static_cast<unsigned char*>(out) + start * outSize, len);
   }
 }
 
