@@ -6,6 +6,8 @@
 #include <cmath>
 #include <functional>
 #include <popops/ElementWise.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
 
 using namespace poplar;
@@ -192,4 +194,23 @@ TEST_CASE("element-wise argument errors name the operation and the operand",
                        test::What(Contains("popops::eqWithOutput") && Contains("out is float")));
   CHECK_THROWS_MATCHES(popops::sin(g, F, p, {}, {{"x", "1"}}), poplar::invalid_option,
                        test::What(Contains("popops::sin")));
+}
+
+TEST_CASE("named operations run under PopLibs' vertex names, expressions under popops::map::",
+          "[popops][elementwise]") {
+  // Without popops::addCodelets, adding a vertex fails naming its type.
+  IPUModel model;
+  model.tilesPerIPU = 4;
+  Device device = model.createDevice();
+  Graph graph(device.getTarget());
+  const Tensor A = graph.addVariable(FLOAT, {64}, "A");
+  poputil::mapTensorLinearly(graph, A);
+  program::Sequence prog;
+  CHECK_THROWS_MATCHES(popops::eq(graph, A, A, prog), poplar::unknown_vertex_type,
+                       test::What(Contains("popops::BinaryOp1D<popops::expr::BinaryOpType::EQUAL,float>")));
+  CHECK_THROWS_MATCHES(popops::ceilInPlace(graph, A, prog), poplar::unknown_vertex_type,
+                       test::What(Contains("popops::UnaryOp1DInPlace<popops::expr::UnaryOpType::CEIL,float>")));
+  CHECK_THROWS_MATCHES(popops::map(graph, popops::expr::_1 * 2.0f + 1.0f, {A}, prog),
+                       poplar::unknown_vertex_type,
+                       test::What(Contains("popops::map::ADD_MULTIPLY__1_float_Const_float_2_Const_float_1")));
 }

@@ -4,6 +4,7 @@
 // worker-sized piece of each tile's elements of the result.
 #include "poplibs_support/TileWork.hpp"
 #include "popops/expr/MapProgram.hpp"
+#include "popops/expr/ExprNames.hpp"
 #include "popops/expr/MapVertex.hpp"
 
 #include <cctype>
@@ -74,15 +75,48 @@ Tensor createOutput(Graph& graph, const std::vector<Tensor>& ts, const std::vect
   return out;
 }
 
+/// PopLibs' name for the vertex of a named operation applied to whole tensors of one type
+/// ("popops::BinaryOp1D<popops::expr::BinaryOpType::EQUAL,float>"), or "" when the expression
+/// is not one operator over the placeholders _1 (, _2) in order, none of them one element.
+std::string popLibsVertexName(const expr::Expr& e, const std::vector<Tensor>& ts, bool inPlace) {
+  const auto isPlaceholder = [&](const expr::Expr& x, unsigned i) {
+    const auto* p = x.getAs<expr::PlaceHolder>();
+    return p && p->getIndex() == i && i <= ts.size() && ts[i - 1].numElements() > 1;
+  };
+  if (ts.empty()) return "";
+  const std::string type = ts[0].elementType().toString();
+  const std::string suffix = inPlace ? "1DInPlace<" : "1D<";
+  if (const auto* u = e.getAs<expr::UnaryOp>()) {
+    if (ts.size() != 1 || !isPlaceholder(u->getArg(), 1)) return "";
+    return "popops::UnaryOp" + suffix + "popops::expr::UnaryOpType::" +
+           expr::opName(u->getOpType()) + "," + type + ">";
+  }
+  if (const auto* b = e.getAs<expr::BinaryOp>()) {
+    if (ts.size() != 2 || !isPlaceholder(b->getLHS(), 1) || !isPlaceholder(b->getRHS(), 2) ||
+        ts[1].elementType() != ts[0].elementType())
+      return "";
+    return "popops::BinaryOp" + suffix + "popops::expr::BinaryOpType::" +
+           expr::opName(b->getOpType()) + "," + type + ">";
+  }
+  return "";
+}
+
 void mapImpl(Graph& graph, const std::string& op, const expr::Expr& e,
              const std::vector<Tensor>& ts, Tensor* out, Form form, Sequence& prog,
-             const poputil::PoplibsOpDebugInfo& di, const OptionFlags& options) {
+             const poputil::PoplibsOpDebugInfo& di, const OptionFlags& options,
+             bool popLibsName = false) {
   poplibs_support::checkOptions(options, {"enableGenerateCodelet", "enableExpressionOptimizations"},
                                 op);
   if (ts.empty()) throw poputil::poplibs_error(op + ": no tensors given (ts is empty)");
   for (std::size_t i = 0; i < ts.size(); ++i)
     poplibs_support::checkValid(ts[i], op, "tensor " + std::to_string(i + 1) + " of ts");
   mapexpr::Program p = mapexpr::compile(e, ts, form == Form::InPlace, op);
+  if (popLibsName) {
+    // The named operations on whole tensors run under PopLibs' vertex names, so that
+    // profiles read like Poplar's; the program is the same one-operation expression.
+    const std::string name = popLibsVertexName(e, ts, form == Form::InPlace);
+    if (!name.empty()) p.name = name;
+  }
   const auto shape = broadcastShape(ts, op);
 
   Tensor result;
@@ -200,7 +234,7 @@ Tensor namedMap(Graph& graph, const char* api, const expr::Expr& e, const std::v
   const poputil::PoplibsOpDebugInfo di(debugContext, opType(api));
   poplibs_support::checkOptions(options, {}, std::string("popops::") + api);
   Tensor out;
-  mapImpl(graph, std::string("popops::") + api, e, ts, &out, Form::New, prog, di, {});
+  mapImpl(graph, std::string("popops::") + api, e, ts, &out, Form::New, prog, di, {}, true);
   return out;
 }
 
@@ -209,7 +243,7 @@ void namedMapInPlace(Graph& graph, const char* api, const expr::Expr& e,
                      const DebugContext& debugContext, const OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, opType(api));
   poplibs_support::checkOptions(options, {}, std::string("popops::") + api);
-  mapImpl(graph, std::string("popops::") + api, e, ts, nullptr, Form::InPlace, prog, di, {});
+  mapImpl(graph, std::string("popops::") + api, e, ts, nullptr, Form::InPlace, prog, di, {}, true);
 }
 
 void namedMapWithOutput(Graph& graph, const char* api, const expr::Expr& e,
@@ -218,7 +252,7 @@ void namedMapWithOutput(Graph& graph, const char* api, const expr::Expr& e,
   const poputil::PoplibsOpDebugInfo di(debugContext, opType(api));
   poplibs_support::checkOptions(options, {}, std::string("popops::") + api);
   Tensor o = out;
-  mapImpl(graph, std::string("popops::") + api, e, ts, &o, Form::WithOutput, prog, di, {});
+  mapImpl(graph, std::string("popops::") + api, e, ts, &o, Form::WithOutput, prog, di, {}, true);
 }
 
 void checkConstantType(const Type& tensorType, const Type& constType, bool isFloatingPointConst,
