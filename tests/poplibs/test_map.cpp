@@ -172,3 +172,13 @@ TEST_CASE("expressions compare, print and name themselves", "[popops][map]") {
   CHECK(ex->getAs<pe::TernaryOp>()->getOpType() == pe::TernaryOpType::SELECT);
   CHECK(ex->getAs<pe::BinaryOp>() == nullptr);
 }
+
+TEST_CASE("map's compute set is named after the debug context and the op", "[popops][map]") {
+  // A NaN written by a vertex stops the run naming its compute set (debug.floatPointOpException).
+  test::Harness h(4);
+  const Tensor A = h.input("A", FLOAT, {8}, std::vector<float>(8, -1.0f));
+  popops::mapInPlace(h.graph(), pe::Sqrt(pe::_1) + 1.0f, {A}, h.prog(), {DebugContext("layer"), "norm"});
+  CHECK_THROWS_MATCHES(h.run({{"debug.floatPointOpException", "true"}}),
+                       poplar::floating_point_exception,
+                       test::What(Contains("compute set 'layer/norm/MapInPlace'")));
+}
