@@ -163,3 +163,18 @@ TEST_CASE("poplin::PlanningCache is the SDK 3 name of the matmul planning cache"
   h.run();
   CHECK(h.result("C") == std::vector<float>{6, 15});
 }
+
+TEST_CASE("cast converts to and from bool", "[popops][cast]") {
+  test::Harness h(4);
+  const Tensor X = h.input("X", FLOAT, {6}, {0, 1.5f, -2, 0, 0.25f, -0.0f});
+  const Tensor asBool = popops::cast(h.graph(), X, BOOL, h.prog());
+  const Tensor back = popops::cast(h.graph(), asBool, INT, h.prog());
+  h.read("b", asBool);
+  h.read("i", back);
+  h.run();
+  CHECK(h.result("b") == std::vector<float>{0, 1, 1, 0, 1, 0});
+  CHECK(h.result("i") == std::vector<float>{0, 1, 1, 0, 1, 0});
+  const ComputeSet cs = h.graph().addComputeSet("cs");
+  CHECK_THROWS_MATCHES(popops::cast(h.graph(), X, BOOL, cs), poputil::poplibs_error,
+                       test::What(Contains("bool")));
+}

@@ -1,6 +1,8 @@
-// Element type conversion between FLOAT, HALF, INT and UNSIGNED_INT. Floating-point values are
-// rounded to nearest (to HALF) or truncated toward zero (to integers); values outside the
-// destination's range saturate, and NaN converts to 0.
+// Element type conversion between FLOAT, HALF, INT, UNSIGNED_INT and BOOL. Floating-point
+// values are rounded to nearest (to HALF) or truncated toward zero (to integers); values outside
+// the destination's range saturate, and NaN converts to 0. To BOOL, non-zero is true; from BOOL,
+// true is 1. Casts to or from BOOL run the fused expression vertex (popops::map::...), so the
+// ComputeSet forms do not accept BOOL.
 #pragma once
 
 #include <poplar/DebugContext.hpp>

@@ -15,8 +15,9 @@ const std::string kOp = "popops::cast";
 
 void checkTypes(const Tensor& src, Type dstType) {
   poplibs_support::checkValid(src, kOp, "src");
-  poplibs_support::checkType(src.elementType(), {FLOAT, HALF, INT, UNSIGNED_INT}, kOp, "src");
-  poplibs_support::checkType(dstType, {FLOAT, HALF, INT, UNSIGNED_INT}, kOp, "the destination");
+  poplibs_support::checkType(src.elementType(), {FLOAT, HALF, INT, UNSIGNED_INT, BOOL}, kOp, "src");
+  poplibs_support::checkType(dstType, {FLOAT, HALF, INT, UNSIGNED_INT, BOOL}, kOp,
+                             "the destination");
 }
 
 void checkPair(const Tensor& src, const Tensor& dst) {
@@ -38,6 +39,13 @@ program::Program castInto(Graph& graph, const Tensor& src, const Tensor& dst,
                           const DebugContext& di) {
   checkPair(src, dst);
   if (src.elementType() == dst.elementType()) return program::Copy(src, dst, false, di);
+  if (src.elementType() == BOOL || dst.elementType() == BOOL) {
+    // To and from BOOL (0/1; non-zero is true): the fused expression vertex converts.
+    program::Sequence seq;
+    detail::namedMapWithOutput(graph, "cast", expr::Cast(expr::_1, dst.elementType()), {src}, dst,
+                               seq, di, {});
+    return seq;
+  }
   const ComputeSet cs = graph.addComputeSet(di);
   addCastVertices(graph, src, dst, cs);
   return program::Execute(cs, di);
@@ -60,6 +68,9 @@ program::Program cast(Graph& graph, Tensor src, Tensor dst, const DebugContext& 
 
 void cast(Graph& graph, Tensor src, Tensor dst, ComputeSet cs) {
   checkPair(src, dst);
+  if (src.elementType() == BOOL || dst.elementType() == BOOL)
+    throw poputil::poplibs_error(kOp + ": casts to or from bool run their own compute set; use "
+                                 "the Sequence or Program form");
   if (src.elementType() == dst.elementType())
     throw poputil::poplibs_error(kOp + ": src and dst are both " + src.elementType().toString() +
                                  "; a compute set cannot copy, use the Program form");
