@@ -178,3 +178,22 @@ TEST_CASE("cast converts to and from bool", "[popops][cast]") {
   CHECK_THROWS_MATCHES(popops::cast(h.graph(), X, BOOL, cs), poputil::poplibs_error,
                        test::What(Contains("bool")));
 }
+
+TEST_CASE("LOGICAL_AND and LOGICAL_OR reduce bool tensors", "[popops][reduce]") {
+  test::Harness h(4);
+  const Tensor B = h.input("B", BOOL, {3, 4}, {1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0});
+  const Tensor anyOut = h.input("anyOut", BOOL, {3}, {0, 0, 0});
+  const Tensor all = popops::reduce(h.graph(), B, {1}, popops::Operation::LOGICAL_AND, h.prog());
+  popops::reduceWithOutput(h.graph(), B, anyOut, {1}, popops::Operation::LOGICAL_OR, h.prog());
+  CHECK(all.elementType() == BOOL);
+  h.read("all", all);
+  h.read("any", anyOut);
+  h.run();
+  CHECK(h.result("all") == std::vector<float>{1, 0, 0});
+  CHECK(h.result("any") == std::vector<float>{1, 1, 0});
+  const Tensor F = h.graph().addVariable(FLOAT, {4}, "F");
+  CHECK_THROWS_MATCHES(popops::reduce(h.graph(), F, {0}, popops::Operation::LOGICAL_OR, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("bool")));
+  CHECK_THROWS_MATCHES(popops::reduce(h.graph(), F, {0}, popops::Operation::LOG_ADD, h.prog()),
+                       poputil::poplibs_error, test::What(Contains("LOG_ADD")));
+}

@@ -1,5 +1,6 @@
 #include "poplibs_support/TileWork.hpp"
 
+#include <popops/ElementWise.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <algorithm>
 #include <popops/Reduce.hpp>
@@ -145,10 +146,20 @@ ComputeSet stage(Graph& graph, std::vector<ComputeSet>& css, std::size_t i,
   return css[i];
 }
 
+bool isLogical(Operation op) {
+  return op == Operation::LOGICAL_AND || op == Operation::LOGICAL_OR;
+}
+
 /// Adds the two stages' vertices to css[0] and css[1] (created when missing).
 void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
                 const std::vector<std::size_t>& dims, const ReduceParams& params,
                 std::vector<ComputeSet>& css, const DebugContext& di) {
+  if (params.op == Operation::LOG_ADD)
+    throw poputil::poplibs_error(kOp + ": LOG_ADD reductions are not provided");
+  if (isLogical(params.op))
+    throw poputil::poplibs_error(kOp + ": " + asString(params.op) +
+                                 " reductions are provided by the Sequence forms of reduce and "
+                                 "reduceWithOutput only");
   const ReduceShape shape = reduceShape(in, dims);
   if (out.shape() != shape.outShape)
     throw poputil::poplibs_error(kOp + ": reducing an input of shape " + in.shapeToString() +
@@ -251,6 +262,29 @@ Tensor newOutput(Graph& graph, const Tensor& in, const Type& outType,
   return out;
 }
 
+/// LOGICAL_AND / LOGICAL_OR of BOOL elements: the elements as 0/1 integers, their MIN / MAX,
+/// and that back as BOOL (into `out` when given).
+Tensor logicalReduce(Graph& graph, const Tensor& in, const Type& outType,
+                     const std::vector<std::size_t>& dims, const ReduceParams& params,
+                     const Tensor* out, Sequence& prog, const DebugContext& di) {
+  poplibs_support::checkValid(in, kOp, "the input");
+  if (in.elementType() != BOOL || outType != BOOL)
+    throw poputil::poplibs_error(kOp + ": " + asString(params.op) + " reduces bool to bool, not " +
+                                 in.elementType().toString() + " to " + outType.toString());
+  if (params.update || params.scale.valid())
+    throw poputil::poplibs_error(kOp + ": update and scale apply to ADD and SQUARE_ADD, not " +
+                                 asString(params.op));
+  namespace pe = expr;
+  const Tensor asInt = map(graph, pe::Cast(pe::_1, INT), {in}, prog, {di, "toInt"});
+  const Operation combine = params.op == Operation::LOGICAL_AND ? Operation::MIN : Operation::MAX;
+  const Tensor r = reduce(graph, asInt, dims, combine, prog, di);
+  if (out) {
+    mapWithOutput(graph, pe::Cast(pe::_1, BOOL), {r}, *out, prog, {di, "toBool"});
+    return *out;
+  }
+  return map(graph, pe::Cast(pe::_1, BOOL), {r}, prog, {di, "toBool"});
+}
+
 } // namespace
 
 Tensor reduce(Graph& graph, const Tensor& in, const std::vector<std::size_t>& dims,
@@ -265,6 +299,7 @@ Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
               const DebugContext& debugContext, const OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
+  if (isLogical(params.op)) return logicalReduce(graph, in, outType, dims, params, nullptr, prog, di);
   const Tensor out = newOutput(graph, in, outType, dims, params, di);
   reduceInto(graph, in, out, dims, params, prog, di);
   return out;
@@ -337,6 +372,10 @@ void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
   const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   poplibs_support::checkValid(out, kOp, "the output");
+  if (isLogical(params.op)) {
+    logicalReduce(graph, in, out.elementType(), dims, params, &out, prog, di);
+    return;
+  }
   checkTypes(in, out.elementType());
   reduceInto(graph, in, out, dims, params, prog, di);
 }
