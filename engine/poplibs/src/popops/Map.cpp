@@ -56,20 +56,20 @@ std::string shapeString(const std::vector<std::size_t>& s) {
   return r + "]";
 }
 
+bool completelyMapped(const Graph& graph, const Tensor& t) {
+  std::size_t mapped = 0;
+  for (const auto& tile : graph.getTileMapping(t, false))
+    for (const auto& iv : tile) mapped += iv.size();
+  return mapped == t.numElements();
+}
+
 /// The result tensor of map: laid out like the first operand that has the result's shape and
 /// no aliases (so the work stays where the data is), else spread linearly over the tiles.
 Tensor createOutput(Graph& graph, const std::vector<Tensor>& ts, const std::vector<std::size_t>& shape,
                     const Type& type, const DebugContext& di) {
   for (const auto& t : ts)
-    if (t.shape() == shape && !t.containsAliases()) {
-      bool mapped = true;
-      try {
-        graph.getTileMapping(t);
-      } catch (const poplar::poplar_error&) {
-        mapped = false;
-      }
-      if (mapped) return graph.clone(type, t, {di, "output"});
-    }
+    if (t.shape() == shape && !t.containsAliases() && completelyMapped(graph, t))
+      return graph.clone(type, t, {di, "output"});
   Tensor out = graph.addVariable(type, shape, {di, "output"});
   poputil::mapTensorLinearly(graph, out);
   return out;
