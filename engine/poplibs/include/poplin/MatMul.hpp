@@ -18,14 +18,14 @@
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
+#include <poplin/Convolution.hpp>
 #include <vector>
 
 namespace poplin {
 
-/// Accepted for source compatibility with PopLibs (SDK 3 names it poplin::PlanningCache, older
-/// SDKs poplin::matmul::PlanningCache: both name this class); plans are cheap to compute here,
-/// so nothing is cached.
-class PlanningCache {};
+/// The planning cache is poplin::PlanningCache (poplin/Convolution.hpp), as in SDK 3; older
+/// SDKs name it poplin::matmul::PlanningCache, which stays an alias. MatMul plans are cheap to
+/// compute here and are not cached.
 namespace matmul {
 using PlanningCache = poplin::PlanningCache;
 } // namespace matmul
