@@ -30,6 +30,9 @@ std::vector<unsigned char> encode(poplar::Type type, const std::vector<float>& v
     } else if (type == poplar::UNSIGNED_INT) {
       const unsigned v = unsigned(values[i]);
       std::memcpy(p, &v, 4);
+    } else if (type == poplar::BOOL) {
+      const bool v = values[i] != 0.0f;
+      std::memcpy(p, &v, 1);
     } else
       FAIL("test harness: unsupported type " << type);
   }
@@ -54,6 +57,10 @@ std::vector<float> decode(poplar::Type type, const std::vector<unsigned char>& b
       unsigned v;
       std::memcpy(&v, p, 4);
       values[i] = float(v);
+    } else if (type == poplar::BOOL) {
+      bool v;
+      std::memcpy(&v, p, 1);
+      values[i] = v ? 1.0f : 0.0f;
     } else
       FAIL("test harness: unsupported type " << type);
   }
