@@ -1,4 +1,5 @@
 // report.execution(): runs, steps streamed in chunks, cycle totals, blocks.
+#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
 
 #include <profiler/Blob.hpp>
@@ -43,7 +44,7 @@ ExecutionSteps ExecutionReport::steps() const { return Access::steps(s_, 0, tota
 
 TotalCycles ExecutionReport::totalCycles() const {
   std::uint64_t total = 0;
-  for (const auto& r : s_->getRuns()) total += r.cycles;
+  for (const auto& r : s_->getRuns()) detail::addTo(total, r.cycles);
   return Access::totalCycles(total);
 }
 
@@ -53,7 +54,7 @@ TileCycleTotals ExecutionReport::tileCycleTotals() const {
   for (const auto& r : s_->getRuns()) {
     const auto byKind = runTileCycles(*s_, r.id);
     for (std::size_t k = 0; k < sum.size(); ++k)
-      for (std::size_t t = 0; t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
+      for (std::size_t t = 0; t < sum[k].size(); ++t) detail::addTo(sum[k][t], byKind[k][t]);
   }
   return Access::tileCycleTotals(std::move(sum));
 }
@@ -190,13 +191,13 @@ TileCycleTotals Run::tileCycleTotals() const { return Access::tileCycleTotals(ru
 
 std::uint64_t TileCycleTotals::total(Kind k) const {
   std::uint64_t s = 0;
-  for (auto c : byKind_[static_cast<std::size_t>(k)]) s += c;
+  for (auto c : byKind_[static_cast<std::size_t>(k)]) detail::addTo(s, c);
   return s;
 }
 
 std::uint64_t TileCycleTotals::total() const {
   std::uint64_t s = 0;
-  for (std::size_t k = 0; k < numKinds; ++k) s += total(static_cast<Kind>(k));
+  for (std::size_t k = 0; k < numKinds; ++k) detail::addTo(s, total(static_cast<Kind>(k)));
   return s;
 }
 
