@@ -65,7 +65,8 @@ void named(const std::vector<pva::NamedComparison>& rows, const char* what) {
 /// The JSON text parses (strict: invalid UTF-8 is an error) and its numbers are finite.
 void parses(const std::string& text, const char* what) {
   try {
-    (void)nlohmann::json::parse(text);
+    const nlohmann::json parsed = nlohmann::json::parse(text);
+    (void)parsed;
   } catch (const nlohmann::json::exception& e) {
     broken(std::string(what) + " wrote JSON that does not parse: " + e.what());
   }
@@ -215,7 +216,7 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
   fuzz::part([&] {
     const std::uint64_t steps = report.execution().steps().size();
     const std::pair<std::uint64_t, std::uint64_t> spans[] = {{0, steps}, {steps / 2, steps - steps / 2}, {0, std::min<std::uint64_t>(steps, 3)}};
-    for (const auto& [first, count] : spans) fuzz::part([&] { checkSpan(pva::analyseSteps(report, first, count)); });
+    for (const auto& span : spans) fuzz::part([&] { checkSpan(pva::analyseSteps(report, span.first, span.second)); });
     // Past the end: an InvalidArgumentError, nothing else.
     try {
       (void)pva::analyseSteps(report, steps, 1);

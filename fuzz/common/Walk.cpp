@@ -201,7 +201,8 @@ namespace {
 
 void mustParse(const std::string& text, const char* what) {
   try {
-    (void)nlohmann::json::parse(text);
+    const nlohmann::json parsed = nlohmann::json::parse(text);
+    (void)parsed;
   } catch (const nlohmann::json::exception& e) {
     std::fprintf(stderr, "==fuzz oracle== %s wrote JSON that does not parse: %s\n", what, e.what());
     std::abort();
