@@ -139,7 +139,11 @@ std::string getCurrentTraceFilename() { return detail::Session::instance().fileN
 void closeTrace() { detail::Session::instance().close(); }
 
 std::vector<std::uint32_t> decodeHeatmapData(const std::vector<std::uint8_t>& data) {
-  return tessera::profiler::schema::trace::decodeHeatmapBins(data.data(), data.size());
+  try {
+    return tessera::profiler::schema::trace::decodeHeatmapBins(data.data(), data.size());
+  } catch (const std::invalid_argument& e) {
+    throw InvalidDataError(std::string("pvti::decodeHeatmapData: ") + e.what());
+  }
 }
 
 } // namespace pvti

@@ -1,4 +1,5 @@
 // Debug information: debug contexts from debug.cbor, and operations grouped by them.
+#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
 
 #include <nlohmann/json.hpp>
@@ -55,7 +56,7 @@ bool Operation::hasFlopEstimates() const { return s_->store.hasFlopEstimates(); 
 
 std::uint64_t Operation::variableBytes() const {
   std::uint64_t b = 0;
-  for (const auto& v : vars_) b += v.bytes();
+  for (const auto& v : vars_) detail::addTo(b, v.bytes());
   return b;
 }
 
@@ -104,7 +105,7 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
       }
       if (programs[p]->isStep()) {
         const auto c = programs[p]->estimatedCyclesByTile();
-        if (!c.empty()) cycles += *std::max_element(c.begin(), c.end());
+        if (!c.empty()) detail::addTo(cycles, *std::max_element(c.begin(), c.end()));
       }
     }
     auto ctx = s->debugContext(id);

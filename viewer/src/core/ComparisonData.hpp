@@ -26,7 +26,8 @@ struct ComparisonRow {
   Unit unit = Unit::Count;
   bool total = false; ///< the section's totals row
   QString baseText, currentText; ///< Unit::Text: the values as shown (a target's architecture)
-  std::int64_t delta() const { return std::int64_t(current) - std::int64_t(base); }
+  /// Saturated as pva::ComparedValue::delta (values of 2^63 and more must not overflow).
+  std::int64_t delta() const { return pva::ComparedValue{base, current}.delta(); }
   /// Text rows differ when their texts do; others when their values do.
   bool differs() const { return unit == Unit::Text ? baseText != currentText : base != current; }
 };

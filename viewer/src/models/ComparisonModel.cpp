@@ -85,7 +85,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case RelativeColumn:
       if (text || (target && !r.differs())) return QString();
       if (r.base == 0) return r.current == 0 ? QStringLiteral("0.0 %") : QStringLiteral("new");
-      return (r.delta() > 0 ? QStringLiteral("+") : QString()) + formatPercent(double(r.delta()) / double(r.base));
+      return (r.delta() > 0 ? QStringLiteral("+") : QString()) + formatPercent(pva::ComparedValue{r.base, r.current}.relative());
     default: return {};
     }
   default: return {};

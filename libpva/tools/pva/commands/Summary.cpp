@@ -2,6 +2,7 @@
 // Python and pva::compare show). The JSON object is built first and the text is written from it,
 // so the two forms can never disagree.
 #include "Common.hpp"
+#include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 
@@ -162,6 +163,8 @@ void writeText(std::ostream& out, const Json& j) {
 
 } // namespace
 
+Json summaryJson(const pva::Report& report, const ReportFiles& files) { return summarise(report, files); }
+
 Command addSummaryCommand(CLI::App& app, const GlobalOptions&) {
   auto opt = std::make_shared<SummaryOptions>();
   CLI::App* sub = app.add_subcommand("summary", "Target, graph, memory, liveness and cycles of one report");
@@ -177,7 +180,7 @@ examples:
   return {sub, [opt]() {
             ReportFiles files = findReport(opt->report, opt->debug);
             const pva::Report report = openReportFiles(files);
-            const Json j = summarise(report, files);
+            const Json j = summaryJson(report, files);
             if (opt->json)
               writeJson(std::cout, j);
             else
