@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace poplar::detail {
@@ -56,6 +57,7 @@ struct CompiledVertex {
   unsigned tile = 0;
   std::vector<CompiledField> fields; ///< indexed like type->fields
   std::uint64_t estimatedCycles = 0;
+  std::optional<std::uint64_t> estimatedFlops; ///< given by Graph::setPerfEstimate
 };
 
 struct CompiledComputeSet {
