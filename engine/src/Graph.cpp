@@ -208,6 +208,29 @@ Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shape,
   return t;
 }
 
+Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape, const DebugContext& dc) {
+  return addVariable(type, shape, VariableMappingMethod::LINEAR, dc);
+}
+
+Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape, unsigned minElementsPerTile,
+                                        unsigned grainSize, const DebugContext& dc) {
+  if (grainSize == 0)
+    throw invalid_tile_mapping("addLinearlyMappedVariable: grainSize must be at least 1 element");
+  Tensor t = addVariable(type, shape, dc);
+  const auto m = detail::linearMapping(t.numElements(), target_.getNumTiles(), minElementsPerTile, grainSize);
+  TileToTensorMapping mapping(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i].size()) mapping[i].push_back(m[i]);
+  setTileMapping(t, mapping);
+  return t;
+}
+
+bool Graph::hasCodelet(StringRef vertexType) const {
+  for (const auto* type : detail::findVertexTypes(vertexType))
+    if (state_->codeletSources.count(type->codeletSource)) return true;
+  return false;
+}
+
 void Graph::checkValueCount(ArrayRef<std::size_t> shape, std::size_t n, const char* what) {
   std::size_t expected = 1;
   for (auto d : shape) expected *= d;

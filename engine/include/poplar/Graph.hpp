@@ -81,6 +81,14 @@ public:
                      const DebugContext& debugContext = {});
   Tensor addVariable(Type type, ArrayRef<std::size_t> shape,
                      VariableMappingMethod mapping, const DebugContext& debugContext = {});
+  /// A variable spread over the graph's tiles as VariableMappingMethod::LINEAR spreads it.
+  Tensor addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape,
+                                   const DebugContext& debugContext = {});
+  /// The same with at least minElementsPerTile elements on each tile used, in whole grains of
+  /// grainSize elements.
+  Tensor addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape,
+                                   unsigned minElementsPerTile, unsigned grainSize,
+                                   const DebugContext& debugContext = {});
   /// A constant filled with `values` (numElements of them) or with one repeated value.
   template <typename T>
   Tensor addConstant(Type type, ArrayRef<std::size_t> shape, const T* values,
@@ -138,6 +146,9 @@ public:
   std::vector<unsigned> getTilesOf(const Tensor& t) const;
 
   ComputeSet addComputeSet(const DebugContext& debugContext = {});
+  /// True when addVertex can make a vertex of this type: a codelet source this graph added
+  /// (addCodelets, or a library's addCodelets(graph)) defines it.
+  bool hasCodelet(StringRef vertexType) const;
   VertexRef addVertex(ComputeSet cs, const std::string& vertexType);
   VertexRef addVertex(ComputeSet cs, const std::string& vertexType,
                       std::initializer_list<std::pair<const std::string, Tensor>> connections);

@@ -30,6 +30,11 @@ struct VarRegion {
 struct TensorData;
 } // namespace detail
 
+/// How Tensor::upsample fills the new elements.
+enum class UpsampleMethod {
+  REPEAT ///< each element repeated `scale` times
+};
+
 class Tensor {
 public:
   Tensor() = default; ///< an invalid tensor; using it throws
@@ -73,6 +78,15 @@ public:
   Tensor reverse(unsigned dim) const;
   /// Every `stride`-th element of `dim`, starting at the first.
   Tensor subSample(unsigned stride, unsigned dim) const;
+  /// Each element of `dim` repeated `scale` times in place (size becomes scale * dim(dim));
+  /// scale 0 gives an empty dimension.
+  Tensor upsample(unsigned scale, unsigned dim, UpsampleMethod method = UpsampleMethod::REPEAT) const {
+    (void)method; // REPEAT is the only method
+    if (scale == 0) return slice(0, 0, dim);
+    std::vector<std::size_t> upsampled = shape();
+    if (dim < upsampled.size()) upsampled[dim] *= scale;
+    return expand({std::size_t(dim) + 1}).broadcast(scale, dim + 1).reshape(upsampled);
+  }
   /// Reinterprets the elements as another type of the same size.
   Tensor reinterpret(Type type) const;
 
