@@ -88,8 +88,7 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
   // {{"debug.instrument", "true"}}} printProfileSummary works. Any option that asks for
   // instrumentation keeps a private profile as debug.retainDebugInformation does.
   bool instrumented = instrument;
-  for (const char* name : {"debug.instrumentCompute", "debug.instrumentExternalExchange",
-                           "debug.instrumentControlFlow"}) {
+  for (const char* name : {"debug.instrumentCompute", "debug.instrumentExternalExchange"}) {
     bool on = false;
     flag(name, on);
     instrumented = instrumented || on;
