@@ -3,6 +3,8 @@
 // the memory model, liveness and the cycle model can all be computed from it.
 #pragma once
 
+#include "CrossReplica.hpp"
+
 #include <poplar/DebugContext.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
@@ -85,7 +87,7 @@ struct LoweredProgram {
   enum class Kind {
     Sequence, Execute, Copy, StreamToDevice, StreamFromDevice, RemoteToDevice, RemoteFromDevice,
     Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, Call, Sync, WriteUndef, Block,
-    PrintTensor, Abort,
+    PrintTensor, Abort, CrossReplica,
   };
   Kind kind = Kind::Sequence;
   std::string name;                ///< debug path
@@ -95,7 +97,9 @@ struct LoweredProgram {
   struct CopyRun { std::size_t src, dst, bytes; };
   std::vector<CopyRun> copies;     ///< Copy: tensor to tensor
   std::vector<VarRegion> srcRegions, dstRegions; ///< Copy / WriteUndef / PrintTensor (for analysis)
-  CompiledTransfer transfer;       ///< stream, remote and print copies
+  CompiledTransfer transfer;       ///< stream, remote and print copies; CrossReplica: the source
+  CompiledTransfer result;         ///< CrossReplica: the destination
+  CollectiveSpec collective;       ///< CrossReplica
   unsigned stream = 0, remoteBuffer = 0;
   CompiledScalar scalar;           ///< If / RepeatWhile* / Switch / Abort / remote row offset
   bool hasScalar = false;

@@ -248,6 +248,7 @@ public:
       lp.text = n.text;
       break;
     case K::Abort: lp.kind = LK::Abort; lp.text = n.text; setScalar(n, lp, "AbortOnCondition predicate", false); break;
+    case K::CrossReplica: lowerCrossReplica(n, lp); break;
     }
     if (n.kind != K::Call)
       for (const auto& c : n.children) lp.children.push_back(lower(c));
@@ -318,6 +319,35 @@ private:
       if (si == src[i].bytes) { ++i; si = 0; }
       if (dj == dst[j].bytes) { ++j; dj = 0; }
     }
+  }
+
+  /// A collective: source and destination of one type, the destination's size following the
+  /// kind over the replica groups (libgcl checks the same before building the node).
+  void lowerCrossReplica(const ProgramNode& n, LoweredProgram& lp) {
+    lp.kind = LoweredProgram::Kind::CrossReplica;
+    const std::string where = what(n, n.collective.opName.c_str());
+    checkTensor(n.src, where);
+    checkTensor(n.dst, where);
+    if (n.src.elementType() != n.dst.elementType())
+      throw type_error(where + ": source is " + n.src.elementType().toString() +
+                       ", destination is " + n.dst.elementType().toString());
+    if (n.dst.containsAliases())
+      throw graph_program_compilation_error(where + ": the destination contains aliased elements");
+    const auto groups = replicaGroups(n.collective, g_.replicationFactor);
+    const std::size_t k = groups[0].size(), elements = n.src.numElements();
+    std::size_t expected = elements;
+    if (n.collective.kind == CollectiveKind::ReduceScatter) expected = (elements + k - 1) / k;
+    if (n.collective.kind == CollectiveKind::AllGather) expected = elements * k;
+    if (n.dst.numElements() != expected)
+      throw index_error(where + ": the destination has " + std::to_string(n.dst.numElements()) +
+                        " elements, " + collectiveKindName(n.collective.kind) + " of " +
+                        std::to_string(elements) + " over groups of " + std::to_string(k) + " needs " +
+                        std::to_string(expected));
+    lp.collective = n.collective;
+    lp.transfer = transferOf(n.src);
+    lp.result = transferOf(n.dst);
+    lp.srcRegions = lp.transfer.regions;
+    lp.dstRegions = lp.result.regions;
   }
 
   void lowerStreamCopy(const ProgramNode& n, LoweredProgram& lp) {

@@ -1,9 +1,11 @@
 #include "CompiledGraph.hpp"
 #include "EngineOptions.hpp"
+#include "ExecutableState.hpp"
 #include "GraphState.hpp"
 #include "HostTrace.hpp"
 #include "Runtime.hpp"
 #include "profile/ExecutionRecorder.hpp"
+#include "profile/StepClock.hpp"
 #include "report/ProfileSummary.hpp"
 #include "report/ReportBuilder.hpp"
 #include "report/SerializedGraph.hpp"
@@ -35,6 +37,12 @@ detail::RuntimeOptions runtimeOptions(const OptionFlags& o) {
   detail::RuntimeOptions r;
   if (o.contains("debug.floatPointOpException"))
     r.floatingPointChecks = parseBool("debug.floatPointOpException", o.at("debug.floatPointOpException"));
+  // Poplar's defaults: prefetch enabled, but stream buffers may overlap host rearrangement,
+  // which rules prefetching out; streamBufferOverlap=none lets it happen.
+  const bool prefetch = !o.contains("exchange.enablePrefetch") ||
+                        parseBool("exchange.enablePrefetch", o.at("exchange.enablePrefetch"));
+  const bool noOverlap = o.contains("exchange.streamBufferOverlap") && o.at("exchange.streamBufferOverlap") == "none";
+  r.streamPrefetch = prefetch && noOverlap;
   return r;
 }
 
@@ -49,8 +57,11 @@ struct Engine::Impl {
   detail::report::ReportFiles files;
   std::unique_ptr<tessera::profiler::ReportWriter> writer;
   std::unique_ptr<detail::profile::ExecutionRecorder> recorder;
+  std::unique_ptr<detail::profile::CounterClock> counterClock; ///< cycle counters without a profile
 
   ~Impl();
+  /// Everything after compilation: profile models, reports, the memory check, the runtime.
+  void start(core::Executable&& exe, ProgressFunc& progress);
   void buildProfile(ProgressFunc& progress);
   void writeReport();
   void checkMemory() const;
@@ -144,6 +155,72 @@ void Engine::Impl::checkMemory() const {
   throw graph_memory_allocation_error(msg + "; debug.allowOutOfMemory=true lets the IPU Model run anyway");
 }
 
+namespace {
+/// Checks the options and compiles; compilation reports progress steps 0-4 of `total`.
+std::unique_ptr<core::Executable> compileExecutable(const Graph& graph, const std::vector<program::Program>& programs,
+                                                    const OptionFlags& options, const ProgressFunc& progress,
+                                                    int total, const DebugContext& debugContext) {
+  auto exe = std::make_unique<core::Executable>();
+  exe->options = mergedOptions(options);
+  detail::profile::parseProfilerOptions(exe->options); // rejects bad values before the long part
+  exe->name = debugContext.getPathName();
+  std::function<void(int, int)> compileProgress;
+  if (progress) compileProgress = [&](int i, int) { progress(i, total); };
+  pvti::Tracepoint t(&pvti::tracePoplar, "compile graph");
+  detail::hosttrace::sampleHostMemory();
+  exe->compiled = detail::compile(*graph.state(), programs, compileProgress);
+  detail::hosttrace::sampleHostMemory();
+  return exe;
+}
+} // namespace
+
+Executable compileGraph(const Graph& graph, const std::vector<program::Program>& programs,
+                        const OptionFlags& options, ProgressFunc progress, const DebugContext& debugContext) {
+  pvti::Tracepoint compileTrace(&pvti::tracePoplar, "compileGraph");
+  auto exe = compileExecutable(graph, programs, options, progress, 4, debugContext);
+  if (progress) progress(4, 4);
+  return Executable(std::move(exe));
+}
+
+Executable compileGraph(Graph&& graph, const std::vector<program::Program>& programs, const OptionFlags& options,
+                        ProgressFunc progress, const DebugContext& debugContext) {
+  const Graph owned(std::move(graph));
+  return compileGraph(owned, programs, options, std::move(progress), debugContext);
+}
+
+namespace {
+bool readsCycleCounters(const detail::CompiledGraph& g) {
+  for (const auto& cs : g.computeSets)
+    for (const auto& v : cs.vertices)
+      if (detail::readsCycleCounter(*v.type)) return true;
+  return false;
+}
+} // namespace
+
+void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
+  options = std::move(exe.options);
+  compiled = std::move(exe.compiled);
+  profiling = detail::profile::parseProfilerOptions(options);
+  profiling.engineName = exe.name;
+  if (profiling.blocksTile >= compiled.replicaTarget.getTilesPerIPU())
+    throw invalid_option("engine option 'profiler.blocks.tile' = '" + std::to_string(profiling.blocksTile) +
+                         "': the target has " + std::to_string(compiled.replicaTarget.getTilesPerIPU()) +
+                         " tiles per IPU");
+  buildProfile(progress);
+  writeReport();
+  if (progress) progress(8, 8);
+  checkMemory();
+  runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
+  if (profiling.executionProfile) {
+    recorder = std::make_unique<detail::profile::ExecutionRecorder>(profile.model, compiled.replicaTarget,
+                                                                     profiling, *writer);
+    runtime->setObserver(recorder.get());
+  } else if (readsCycleCounters(compiled)) {
+    counterClock = std::make_unique<detail::profile::CounterClock>(profile.model, compiled.replicaTarget);
+    runtime->setObserver(counterClock.get());
+  }
+}
+
 Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,
                ProgressFunc progress, const DebugContext& debugContext)
     : Engine(graph, std::vector<program::Program>{program}, options, std::move(progress), debugContext) {}
@@ -151,32 +228,22 @@ Engine::Engine(const Graph& graph, const program::Program& program, const Option
 Engine::Engine(const Graph& graph, const std::vector<program::Program>& programs,
                const OptionFlags& options, ProgressFunc progress, const DebugContext& debugContext)
     : impl_(std::make_unique<Impl>()) {
-  impl_->options = mergedOptions(options);
-  impl_->profiling = detail::profile::parseProfilerOptions(impl_->options);
-  impl_->profiling.engineName = debugContext.getPathName();
-  if (impl_->profiling.blocksTile >= graph.getTarget().getTilesPerIPU())
-    throw invalid_option("engine option 'profiler.blocks.tile' = '" + std::to_string(impl_->profiling.blocksTile) +
-                         "': the target has " + std::to_string(graph.getTarget().getTilesPerIPU()) + " tiles per IPU");
   // Compilation proper reports phases 0-4 of 8; the profiling models and the report 5-8.
-  ProgressFunc compileProgress;
-  if (progress) compileProgress = [&](int i, int) { progress(i, 8); };
   pvti::Tracepoint compileTrace(&pvti::tracePoplar, "Engine::compile");
-  detail::hosttrace::sampleHostMemory();
-  {
-    pvti::Tracepoint t(&pvti::tracePoplar, "compile graph");
-    impl_->compiled = detail::compile(*graph.state(), programs, compileProgress);
-  }
-  detail::hosttrace::sampleHostMemory();
-  impl_->buildProfile(progress);
-  impl_->writeReport();
-  if (progress) progress(8, 8);
-  impl_->checkMemory();
-  impl_->runtime = std::make_unique<detail::Runtime>(impl_->compiled, runtimeOptions(impl_->options));
-  if (impl_->profiling.executionProfile) {
-    impl_->recorder = std::make_unique<detail::profile::ExecutionRecorder>(
-        impl_->profile.model, impl_->compiled.replicaTarget, impl_->profiling, *impl_->writer);
-    impl_->runtime->setObserver(impl_->recorder.get());
-  }
+  auto exe = compileExecutable(graph, programs, options, progress, 8, debugContext);
+  impl_->start(std::move(*exe), progress);
+}
+
+Engine::Engine(Executable&& exe, const OptionFlags& options) : impl_(std::make_unique<Impl>()) {
+  if (!exe.impl) throw runtime_error("Engine(Executable&&): the executable is empty (moved from, or default-made)");
+  std::unique_ptr<core::Executable> state = std::move(exe.impl);
+  // The options given here override those the executable was compiled with.
+  OptionFlags merged = state->options;
+  for (const auto& [k, v] : options) merged.set(k, v);
+  state->options = mergedOptions(merged);
+  pvti::Tracepoint loadTrace(&pvti::tracePoplar, "Engine::compile");
+  ProgressFunc none;
+  impl_->start(std::move(*state), none);
 }
 
 Engine::~Engine() = default;
@@ -212,6 +279,12 @@ void Engine::run(unsigned programIndex, const std::string& debugName) {
                         std::to_string(impl_->compiled.entryPoints.size()) + " program(s)");
   pvti::Tracepoint runTrace(&pvti::tracePoplar, "Engine::run");
   auto* recorder = impl_->recorder.get();
+  if (auto* clock = impl_->counterClock.get()) {
+    clock->synchronise();
+    impl_->runtime->run(programIndex);
+    clock->synchronise();
+    return;
+  }
   if (!recorder) return impl_->runtime->run(programIndex);
   try {
     recorder->beginRun(programIndex, debugName);
@@ -307,6 +380,15 @@ void Engine::connectStreamToCallback(const std::string& handle, std::unique_ptr<
   c.kind = detail::StreamConnection::Kind::Callback;
   c.callback = detail::hosttrace::traced(handle, std::move(cb));
   impl_->runtime->connect(handle, -1, std::move(c));
+}
+
+void Engine::connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
+                                     std::unique_ptr<StreamCallback> cb) {
+  if (!cb) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
+  detail::StreamConnection c;
+  c.kind = detail::StreamConnection::Kind::Callback;
+  c.callback = detail::hosttrace::traced(handle, std::move(cb));
+  impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }
 
 void Engine::copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t row,

@@ -1,6 +1,8 @@
 // What a program::Program holds: a tree of nodes, read by the engine's compiler.
 #pragma once
 
+#include "CrossReplica.hpp"
+
 #include <poplar/Program.hpp>
 
 namespace poplar::detail {
@@ -9,7 +11,7 @@ struct ProgramNode {
   enum class Kind {
     Sequence, Execute, Copy, StreamToDevice, StreamFromDevice, RemoteToDevice, RemoteFromDevice,
     Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, Call, Sync, WriteUndef, Block,
-    PrintTensor, Abort,
+    PrintTensor, Abort, CrossReplica,
   };
   Kind kind = Kind::Sequence;
   DebugContext debug;
@@ -26,6 +28,7 @@ struct ProgramNode {
   SyncType syncType = SyncType::INTERNAL;
   std::string text; ///< PrintTensor title, Abort message
   PrintTensorFmt printFormat;
+  CollectiveSpec collective; ///< CrossReplica: what it computes, over which replicas
 };
 
 } // namespace poplar::detail

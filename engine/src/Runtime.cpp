@@ -6,9 +6,14 @@
 
 #include <poplar/exceptions.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <iostream>
+#include <mutex>
+#include <thread>
 
 namespace poplar::detail {
 
@@ -46,11 +51,23 @@ struct Runtime::Replica {
   std::unique_ptr<unsigned char[]> arena;
   std::vector<std::vector<VertexInstance>> computeSets;
   std::vector<std::vector<unsigned char>> remoteBuffers;
+  std::size_t counterCursor = 0; ///< the next entry of counterLog_ this replica reads (not replica 0)
 };
+
+namespace {
+thread_local std::uint64_t tlsCycleCounter = 0;
+} // namespace
+
+std::uint64_t currentCycleCounter() { return tlsCycleCounter; }
 
 Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
     : g_(graph), options_(options), print_(&std::cerr) {
   connections_.assign(graph.replicationFactor, std::vector<StreamConnection>(graph.streams.size()));
+  for (const auto& cs : graph.computeSets)
+    readsCounter_.push_back(std::any_of(cs.vertices.begin(), cs.vertices.end(),
+                                        [](const CompiledVertex& v) { return readsCycleCounter(*v.type); }));
+  for (const auto& p : graph.programs)
+    hasCollectives_ = hasCollectives_ || p.kind == LoweredProgram::Kind::CrossReplica;
 }
 
 Runtime::~Runtime() = default;
@@ -102,7 +119,29 @@ void Runtime::load() {
 }
 
 void Runtime::run(unsigned entryPoint) {
-  for (auto& r : replicas_) exec(*r, g_.entryPoints.at(entryPoint));
+  counterLog_.clear();
+  for (auto& r : replicas_) r->counterCursor = 0;
+  try {
+    if (hasCollectives_ && replicas_.size() > 1) {
+      runLockstep(entryPoint);
+    } else {
+      // Without collectives the replicas never meet: each runs its whole program in turn.
+      for (auto& r : replicas_) exec(*r, g_.entryPoints.at(entryPoint));
+    }
+  } catch (...) {
+    invalidatePrefetched();
+    throw;
+  }
+  invalidatePrefetched();
+}
+
+void Runtime::invalidatePrefetched() {
+  for (auto& replica : connections_)
+    for (auto& c : replica)
+      if (c.prefetched) {
+        c.prefetched = false;
+        c.callback->invalidatePrefetched();
+      }
 }
 
 double Runtime::scalar(const Replica& r, const LoweredProgram& p) const {
@@ -113,6 +152,13 @@ void Runtime::exec(Replica& r, unsigned node) {
   const auto& p = g_.programs[node];
   using K = LoweredProgram::Kind;
   ExecutionObserver* observer = r.index == 0 ? observer_ : nullptr;
+  const bool counters = p.kind == K::Execute && readsCounter_[p.computeSet];
+  if (counters && observer) { // the counters as the compute step starts, before it is laid on the clock
+    std::vector<std::uint64_t> now(g_.replicaTarget.getNumIPUs());
+    for (unsigned ipu = 0; ipu < now.size(); ++ipu) now[ipu] = observer->ipuCycleCounter(ipu);
+    if (g_.replicationFactor == 1) counterLog_.clear(); // only replicas after the first replay it
+    counterLog_.push_back(std::move(now));
+  }
   if (observer) {
     if (p.kind == K::Block) {
       observer->onBlock(node, true);
@@ -128,7 +174,15 @@ void Runtime::exec(Replica& r, unsigned node) {
   case K::Call:
     for (unsigned c : p.children) exec(r, c);
     break;
-  case K::Execute: execute(r, p.computeSet); break;
+  case K::Execute:
+    if (counters) {
+      // Replicas after the first read what replica 0 read at the same point of the run.
+      const std::size_t entry = r.index == 0 ? counterLog_.size() - 1 : r.counterCursor++;
+      executeWithCounters(r, p.computeSet, entry < counterLog_.size() ? &counterLog_[entry] : nullptr);
+    } else {
+      execute(r, p.computeSet);
+    }
+    break;
   case K::Copy:
     for (const auto& c : p.copies) std::memmove(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
     break;
@@ -162,6 +216,10 @@ void Runtime::exec(Replica& r, unsigned node) {
   case K::Sync:
   case K::WriteUndef: break; // no functional effect; they matter to the cycle and liveness models
   case K::PrintTensor: print(r, p); break;
+  case K::CrossReplica:
+    if (lockstep_) arrive(r, static_cast<int>(node));
+    else collective(node); // one replica: its own group
+    break;
   case K::Abort:
     if (scalar(r, p) != 0)
       throw application_runtime_error("AbortOnCondition" + (p.name.empty() ? "" : " '" + p.name + "'") +
@@ -185,13 +243,22 @@ NonFinite findNonFinite(Type type, const void* data, std::size_t n) {
 }
 } // namespace
 
-void Runtime::execute(Replica& r, unsigned computeSet) {
+void Runtime::executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
+  struct Reset {
+    ~Reset() { tlsCycleCounter = 0; }
+  } reset;
+  execute(r, computeSet, counters);
+}
+
+void Runtime::execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
+  const unsigned tilesPerIpu = g_.replicaTarget.getTilesPerIPU();
   for (auto& vi : r.computeSets[computeSet]) {
     FloatingPointControl& fp = r.fpControl[vi.compiled->tile];
     activeFloatingPointControl() = &fp;
+    if (counters) tlsCycleCounter = (*counters)[vi.compiled->tile / tilesPerIpu];
     for (auto& s : vi.staged) gather(r.arena.get(), *s.runs, s.buffer.data());
     bool ok;
-    runningVertexTile() = vi.compiled->tile % g_.replicaTarget.getTilesPerIPU(); // a tile id within its IPU
+    runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
     try {
       ok = vi.compiled->type->compute(*vi.vertex);
     } catch (const poplar_error&) {
@@ -250,8 +317,19 @@ void Runtime::streamToDevice(Replica& r, const LoweredProgram& p) {
     break;
   case StreamConnection::Kind::Function: c.function(scratch_.data()); break;
   case StreamConnection::Kind::Callback:
-    c.callback->fetch(scratch_.data());
+    // As Poplar: the data of a successful prefetch if there is one, else fetch(); then
+    // complete(); then, with prefetching on, prefetch() is offered the next buffer.
+    if (c.prefetched) {
+      std::memcpy(scratch_.data(), c.prefetchBuffer.data(), bytes);
+      c.prefetched = false;
+    } else {
+      c.callback->fetch(scratch_.data());
+    }
     c.callback->complete();
+    if (options_.streamPrefetch) {
+      c.prefetchBuffer.resize(bytes);
+      c.prefetched = c.callback->prefetch(c.prefetchBuffer.data()) == StreamCallback::Result::Success;
+    }
     break;
   }
   scatter(r.arena.get(), p.transfer.runs, scratch_.data());
@@ -360,7 +438,14 @@ void Runtime::connect(const std::string& handle, int replica, StreamConnection c
     throw stream_connection_error("connectStream(\"" + handle + "\"): replica " + std::to_string(replica) +
                                   " of a graph with " + std::to_string(g_.replicationFactor) + " replicas");
   for (unsigned r = 0; r < g_.replicationFactor; ++r)
-    if (replica < 0 || unsigned(replica) == r) connections_[r][s] = c;
+    if (replica < 0 || unsigned(replica) == r) {
+      auto& old = connections_[r][s];
+      if (old.prefetched) { // the old callback's prefetched data will never be copied
+        old.prefetched = false;
+        old.callback->invalidatePrefetched();
+      }
+      old = c;
+    }
 }
 
 void Runtime::copyRemote(const std::string& handle, std::uint64_t row, unsigned replica, void* host,
@@ -380,6 +465,161 @@ void Runtime::copyRemote(const std::string& handle, std::uint64_t row, unsigned 
     return;
   }
   throw stream_connection_error("no remote buffer with handle '" + handle + "'");
+}
+
+// ---- Replicas meeting at collectives ----------------------------------------------------------
+//
+// A graph with collectives runs its replicas as threads that take turns: exactly one runs at a
+// time (so vertex code, stream callbacks and the observer see no concurrency, and results do not
+// depend on scheduling). Replica i runs until it reaches a collective or finishes, then hands
+// the turn to replica i + 1. When the last replica arrives, the round is complete: if every
+// replica waits at the same collective, it is performed for all of them and replica 0 goes on;
+// if all finished, the run is over; anything else means the replicas' control flow diverged
+// around a collective, which is an error naming where each replica stands. Control flow that
+// differs between replicas but meets at the same collectives is fine.
+
+namespace {
+constexpr int kRunning = -1, kFinished = -2;
+/// Unwinds a waiting replica's thread when another replica failed.
+struct LockstepAborted {};
+} // namespace
+
+struct Runtime::Lockstep {
+  std::mutex mutex;
+  std::condition_variable cv;
+  unsigned turn = 0;
+  std::vector<int> at; ///< per replica: kRunning, kFinished or the collective node it waits at
+  bool aborted = false;
+  std::exception_ptr error;
+};
+
+void Runtime::runLockstep(unsigned entryPoint) {
+  const unsigned root = g_.entryPoints.at(entryPoint);
+  Lockstep ls;
+  ls.at.assign(replicas_.size(), kRunning);
+  lockstep_ = &ls;
+  std::vector<std::thread> threads;
+  threads.reserve(replicas_.size());
+  for (auto& rp : replicas_) {
+    Replica& r = *rp;
+    threads.emplace_back([this, &ls, &r, root] {
+      try {
+        {
+          std::unique_lock<std::mutex> lock(ls.mutex);
+          ls.cv.wait(lock, [&] { return ls.aborted || ls.turn == r.index; });
+          if (ls.aborted) return;
+        }
+        exec(r, root);
+        arrive(r, kFinished);
+      } catch (const LockstepAborted&) {
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(ls.mutex);
+        if (!ls.error) ls.error = std::current_exception();
+        ls.aborted = true;
+        ls.cv.notify_all();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  lockstep_ = nullptr;
+  if (ls.error) std::rethrow_exception(ls.error);
+}
+
+void Runtime::arrive(Replica& r, int node) {
+  Lockstep& ls = *lockstep_;
+  std::unique_lock<std::mutex> lock(ls.mutex);
+  ls.at[r.index] = node;
+  if (r.index + 1 < replicas_.size()) {
+    ls.turn = r.index + 1;
+  } else {
+    // The round is complete: every replica has run up to a collective or to its end.
+    const bool allFinished = std::all_of(ls.at.begin(), ls.at.end(), [](int a) { return a == kFinished; });
+    if (allFinished) return;
+    const bool allMeet = std::all_of(ls.at.begin(), ls.at.end(), [&](int a) { return a == ls.at[0]; });
+    if (!allMeet) {
+      std::string where;
+      for (std::size_t i = 0; i < ls.at.size(); ++i)
+        where += (i ? ", replica " : "replica ") + std::to_string(i) +
+                 (ls.at[i] == kFinished ? std::string(" finished the program")
+                                        : " waits at '" + g_.programs[ls.at[i]].name + "' (" +
+                                              g_.programs[ls.at[i]].collective.opName + ")");
+      throw application_runtime_error(
+          "replicas diverged around a cross-replica collective: every replica must run the same "
+          "collectives in the same order, but " + where);
+    }
+    collective(static_cast<unsigned>(ls.at[0]));
+    std::fill(ls.at.begin(), ls.at.end(), kRunning);
+    ls.turn = 0;
+  }
+  ls.cv.notify_all();
+  if (node == kFinished) return;
+  ls.cv.wait(lock, [&] { return ls.aborted || (ls.turn == r.index && ls.at[r.index] == kRunning); });
+  if (ls.aborted) throw LockstepAborted{};
+}
+
+namespace {
+/// Combines the members' values of one element.
+double reduceValues(CollectiveOp op, const std::vector<double>& v) {
+  double acc = op == CollectiveOp::SquareAdd ? v[0] * v[0] : v[0];
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    switch (op) {
+    case CollectiveOp::Add:
+    case CollectiveOp::Mean: acc += v[i]; break;
+    case CollectiveOp::SquareAdd: acc += v[i] * v[i]; break;
+    case CollectiveOp::Mul: acc *= v[i]; break;
+    case CollectiveOp::Min: acc = std::min(acc, v[i]); break;
+    case CollectiveOp::Max: acc = std::max(acc, v[i]); break;
+    case CollectiveOp::LogicalAnd: acc = (acc != 0) && (v[i] != 0); break;
+    case CollectiveOp::LogicalOr: acc = (acc != 0) || (v[i] != 0); break;
+    case CollectiveOp::Local: break;
+    }
+  }
+  if (op == CollectiveOp::Mean) acc /= double(v.size());
+  return acc;
+}
+} // namespace
+
+void Runtime::collective(unsigned node) {
+  const LoweredProgram& p = g_.programs[node];
+  const CollectiveSpec& spec = p.collective;
+  const Type type = p.transfer.type;
+  const std::size_t n = p.transfer.numElements, size = type.size();
+  // Replicas not taking part in the lockstep (a single replica) form a group of one.
+  const auto groups = replicas_.size() == 1 ? std::vector<std::vector<unsigned>>{{0u}}
+                                            : replicaGroups(spec, static_cast<unsigned>(replicas_.size()));
+  for (const auto& group : groups) {
+    const std::size_t k = group.size();
+    // Every member's source, read before any destination is written (they may overlap).
+    std::vector<std::vector<unsigned char>> src(k, std::vector<unsigned char>(n * size));
+    for (std::size_t j = 0; j < k; ++j) gather(replicas_[group[j]]->arena.get(), p.transfer.runs, src[j].data());
+    std::vector<unsigned char> out(p.result.numElements * size);
+    if (spec.kind == CollectiveKind::AllGather) {
+      for (std::size_t j = 0; j < k; ++j) std::memcpy(out.data() + j * n * size, src[j].data(), n * size);
+      for (unsigned m : group) scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
+      continue;
+    }
+    std::vector<double> reduced(n), values(k);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < k; ++j) values[j] = loadAsDouble(type, src[j].data(), i);
+      reduced[i] = reduceValues(spec.op, values);
+    }
+    for (std::size_t j = 0; j < k; ++j) {
+      const unsigned m = group[j];
+      if (spec.kind == CollectiveKind::AllReduce) {
+        for (std::size_t i = 0; i < n; ++i)
+          storeFromDouble(type, out.data(), i, spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), i)
+                                                                              : reduced[i]);
+      } else { // ReduceScatter: member j keeps slice j, the last one padded with zeros
+        const std::size_t chunk = p.result.numElements;
+        for (std::size_t i = 0; i < chunk; ++i) {
+          const std::size_t e = j * chunk + i;
+          const double v = e >= n ? 0.0 : spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), e) : reduced[e];
+          storeFromDouble(type, out.data(), i, v);
+        }
+      }
+      scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
+    }
+  }
 }
 
 } // namespace poplar::detail

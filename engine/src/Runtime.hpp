@@ -21,6 +21,10 @@ struct StreamConnection {
   unsigned char* cursor = nullptr;
   std::function<void(void*)> function;
   std::shared_ptr<StreamCallback> callback;
+  /// Host-to-device callbacks with prefetching on: the data of a successful prefetch(), which
+  /// the stream's next copy takes instead of calling fetch().
+  bool prefetched = false;
+  std::vector<unsigned char> prefetchBuffer;
 };
 
 /// Told about the execution of replica 0 as it happens (the profiler's execution recorder).
@@ -31,10 +35,21 @@ public:
   virtual void onSteps(unsigned node) = 0;
   /// A Block node starts (begin) or ends.
   virtual void onBlock(unsigned node, bool begin) = 0;
+  /// The simulated cycle counter of an IPU's tiles now (between steps).
+  virtual std::uint64_t ipuCycleCounter(unsigned ipu) const = 0;
 };
+
+/// For the cycle-counter vertices (poplar::cycleCount, cycleStamp): the counter of the vertex's
+/// tile as its compute step began. 0 outside such a compute set.
+std::uint64_t currentCycleCounter();
+/// True for the vertex types that read currentCycleCounter().
+bool readsCycleCounter(const VertexTypeDescriptor& type);
 
 struct RuntimeOptions {
   bool floatingPointChecks = false; ///< debug.floatPointOpException
+  /// exchange.enablePrefetch with exchange.streamBufferOverlap=none: after each copy from a
+  /// host-to-device stream served by a StreamCallback, its prefetch() is offered the next buffer.
+  bool streamPrefetch = false;
 };
 
 class Runtime {
@@ -46,6 +61,9 @@ public:
   void load();
   bool loaded() const { return !replicas_.empty(); }
   void run(unsigned entryPoint);
+  /// Drops the data of successful prefetches that no copy took, telling each callback
+  /// (invalidatePrefetched). Runs end with this: the next run starts from fetch().
+  void invalidatePrefetched();
 
   void writeHost(const std::string& handle, const void* data, std::size_t bytes);
   void readHost(const std::string& handle, void* data, std::size_t bytes);
@@ -60,8 +78,16 @@ public:
 private:
   struct Replica;
   struct VertexInstance;
+  struct Lockstep;
+  /// Runs every replica on its own thread, one at a time, meeting at each collective.
+  void runLockstep(unsigned entryPoint);
+  /// Replica `r` reached collective `node` (or finished, node < 0); returns when it may go on.
+  void arrive(Replica& r, int node);
+  /// Every replica waits at `node`: performs the collective for all of them.
+  void collective(unsigned node);
   void exec(Replica& r, unsigned node);
-  void execute(Replica& r, unsigned computeSet);
+  void execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters = nullptr);
+  void executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
   void streamToDevice(Replica& r, const LoweredProgram& p);
   void streamFromDevice(Replica& r, const LoweredProgram& p);
   void remoteCopy(Replica& r, const LoweredProgram& p, bool toDevice);
@@ -72,11 +98,17 @@ private:
 
   const CompiledGraph& g_;
   RuntimeOptions options_;
+  std::vector<bool> readsCounter_; ///< per compute set: has a cycle-counter vertex
+  /// Each IPU's counter as each counter-reading compute step of replica 0 began, in execution
+  /// order: the other replicas run in step with it, so they read the same values.
+  std::vector<std::vector<std::uint64_t>> counterLog_;
   std::vector<std::unique_ptr<Replica>> replicas_;
   std::vector<std::vector<StreamConnection>> connections_; // [replica][stream]
   std::vector<unsigned char> scratch_;
   std::ostream* print_;
   ExecutionObserver* observer_ = nullptr;
+  bool hasCollectives_ = false;
+  Lockstep* lockstep_ = nullptr; ///< during runLockstep
 };
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.

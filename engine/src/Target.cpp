@@ -7,6 +7,15 @@ namespace {
 
 Target::Params paramsForArch(const std::string& arch) {
   Target::Params p;
+  // Host transfers and host syncs as Poplar's IPU Model shows them (docs/fidelity.md), for every
+  // IPU architecture (no Mk1 figure is published; the host interface is the same PCIe link):
+  // - host link, per IPU: 6 bytes/cycle (8 GB/s at 1.33 GHz), the throughput of tutorial 6's
+  //   published Mk2 profile (40,044,000 bytes streamed in 6,663,551 tile-average host cycles);
+  // - a sync across IPUs / with the host (each stream copy's StreamCopyBegin, external Syncs,
+  //   global exchanges): 378 cycles (284 ns at 1.33 GHz), tutorial 6's 1,134.8 tile-average sync
+  //   cycles over its three stream copies, its internal sync delays being set to 0.
+  p.hostLinkBytesPerCycle = 6.0;
+  p.globalSyncCycles = 378;
   if (arch == "ipu1") { // Mk1 (GC2)
     p.arch = "ipu1";
     p.tilesPerIPU = 1216;

@@ -6,6 +6,7 @@
 #include <popnn/NonLinearity.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
+#include <popops/Zero.hpp>
 #include <poplin/MatMul.hpp>
 #include <poputil/TileMapping.hpp>
 
@@ -85,6 +86,8 @@ Sequence buildTrainingStep(Graph& graph, const MlpConfig& config) {
   const Tensor correct = graph.addVariable(UNSIGNED_INT, {}, "correct");
   poputil::mapTensorLinearly(graph, loss);
   graph.setTileMapping(correct, 0);
+  // calcLoss adds this batch's correct predictions to `correct` (as PopLibs does): start at 0.
+  popops::zero(graph, correct, prog, "zeroCorrect");
   prog.add(popnn::calcLoss(graph, probs, labels, loss, deltas, correct,
                            popnn::LossType::CROSS_ENTROPY_LOSS, "loss"));
 

@@ -79,6 +79,96 @@ TEST_CASE_METHOD(Loopback, "StreamCallback objects are fetched and completed per
   CHECK(dst.back() == 19);
 }
 
+namespace {
+/// A host-to-device source that logs every call, the way Poplar's prefetch examples print them.
+/// As a real source would, it hands out item n only once complete() has confirmed item n-1 was
+/// used, and a prefetch that was never used is offered again after invalidatePrefetched().
+struct LoggingSource : StreamCallback {
+  std::vector<std::string>& log;
+  int consumed = 0, lookAhead = 0;
+  bool prefetchAvailable = true;
+  explicit LoggingSource(std::vector<std::string>& l) : log(l) {}
+  void fill(void* p) {
+    for (int i = 0; i < 10; ++i) static_cast<int*>(p)[i] = 100 * (consumed + lookAhead) + i;
+    ++lookAhead;
+  }
+  Result prefetch(void* p) override {
+    if (!prefetchAvailable) {
+      log.push_back("prefetch:none");
+      return Result::NotAvailable;
+    }
+    log.push_back("prefetch:" + std::to_string(consumed + lookAhead));
+    fill(p);
+    return Result::Success;
+  }
+  void fetch(void* p) override {
+    log.push_back("fetch:" + std::to_string(consumed + lookAhead));
+    fill(p);
+  }
+  void complete() override {
+    log.push_back("complete");
+    ++consumed;
+    --lookAhead;
+  }
+  void invalidatePrefetched() override {
+    log.push_back("invalidate");
+    lookAhead = 0;
+  }
+};
+} // namespace
+
+TEST_CASE_METHOD(Loopback, "StreamCallback prefetch follows Poplar's exchange options", "[streams][prefetch]") {
+  std::vector<std::string> log;
+  auto source = std::make_unique<LoggingSource>(log);
+  LoggingSource* s = source.get();
+  std::vector<int> dst(30);
+  const auto run = [&](const OptionFlags& options) {
+    log.clear();
+    Engine e(g, Repeat(3, Sequence{Copy(in, t), Copy(t, out)}), options);
+    e.connectStreamToCallback("in", 0u, std::unique_ptr<StreamCallback>(new LoggingSource(log)));
+    e.connectStream("out", dst.data(), dst.data() + dst.size());
+    e.load(device);
+    e.run();
+    return log;
+  };
+  (void)s;
+
+  SECTION("by default (streamBufferOverlap=hostRearrangeOnly) every copy fetches") {
+    CHECK(run({}) == std::vector<std::string>{"fetch:0", "complete", "fetch:1", "complete", "fetch:2", "complete"});
+    CHECK(dst[29] == 209);
+  }
+  SECTION("enablePrefetch=false turns prefetching off") {
+    CHECK(run({{"exchange.streamBufferOverlap", "none"}, {"exchange.enablePrefetch", "false"}}) ==
+          std::vector<std::string>{"fetch:0", "complete", "fetch:1", "complete", "fetch:2", "complete"});
+  }
+  SECTION("with streamBufferOverlap=none the next buffer is prefetched after each copy") {
+    // The last prefetch is speculative: no copy takes it, so the run's end invalidates it.
+    CHECK(run({{"exchange.streamBufferOverlap", "none"}}) ==
+          std::vector<std::string>{"fetch:0", "complete", "prefetch:1", "complete", "prefetch:2", "complete",
+                                   "prefetch:3", "invalidate"});
+    for (int slot = 0; slot < 3; ++slot)
+      for (int i = 0; i < 10; ++i) REQUIRE(dst[slot * 10 + i] == 100 * slot + i);
+  }
+  SECTION("a prefetch that finds nothing is followed by fetch at the next copy") {
+    Engine e(g, Repeat(2, Sequence{Copy(in, t), Copy(t, out)}), {{"exchange.streamBufferOverlap", "none"}});
+    e.connectStreamToCallback("in", std::move(source));
+    e.connectStream("out", dst.data(), dst.data() + 20);
+    e.load(device);
+    s->prefetchAvailable = false;
+    e.run();
+    CHECK(log == std::vector<std::string>{"fetch:0", "complete", "prefetch:none", "fetch:1", "complete",
+                                          "prefetch:none"});
+    // Prefetched data a run did not use is offered again: the next run starts where this one
+    // stopped consuming.
+    log.clear();
+    s->prefetchAvailable = true;
+    e.run();
+    CHECK(log == std::vector<std::string>{"fetch:2", "complete", "prefetch:3", "complete", "prefetch:4",
+                                          "invalidate"});
+    CHECK(dst[19] == 309);
+  }
+}
+
 TEST_CASE_METHOD(Loopback, "stream misuse gives clear errors", "[streams][errors]") {
   Engine e(g, Sequence{Copy(in, t), Copy(t, out)});
   std::vector<int> buf(15);

@@ -12,8 +12,9 @@ using namespace poplar;
 using test::Report;
 
 namespace {
-// RemoteSum's steps on IPU 0: Sync 60 (the farthest tile), DoExchange 14, OnTileExecute 138.
-constexpr std::uint64_t kSync = 60, kExchange = 14, kCompute = 138, kRun = kSync + kExchange + kCompute;
+// RemoteSum's steps on IPU 0: Sync 60 (the farthest tile), DoExchange 13 (8 + 16 bytes / 4 + 1
+// message), OnTileExecute 138.
+constexpr std::uint64_t kSync = 60, kExchange = 13, kCompute = 138, kRun = kSync + kExchange + kCompute;
 } // namespace
 
 TEST_CASE("Each run records its steps on absolute cycle counters", "[execution]") {
@@ -87,8 +88,8 @@ TEST_CASE("A step across IPUs waits for the slowest IPU", "[execution]") {
   }
   Report r(dir / "profile.pop");
   // IPU 0: Sync 60, compute 30 + 6 x 1000; IPU 1 idles. The GlobalExchange starts when both are
-  // ready and takes the global sync (1500) plus 16 bytes over the links (2 cycles).
-  const std::uint64_t ipu0 = 60 + 6030, global = 1500 + 2;
+  // ready and takes the global sync (378) plus 16 bytes over the links (2 cycles).
+  const std::uint64_t ipu0 = 60 + 6030, global = 378 + 2;
   const auto ex = r.stepIpus("SELECT s.ipus FROM steps s JOIN programs p ON p.id = s.program WHERE p.type = 'GlobalExchange'");
   REQUIRE(ex.size() == 2);
   CHECK(ex[0].ipu == 0);

@@ -8,9 +8,12 @@
 #include <catch2/catch.hpp>
 
 #include <poplar/Engine.hpp>
+#include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
 #include <popops/ElementWise.hpp>
+#include <popnn/Pooling.hpp>
+#include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
@@ -107,4 +110,34 @@ TEST_CASE("profiler.includeFlopEstimates off (the default) writes no estimates",
     CHECK(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops IS NOT NULL OR "
                     "vertices_without_flop_estimate IS NOT NULL") == 0);
   }
+}
+
+TEST_CASE("FLOPs of a convolution are 2 per multiply-add; pooling one per window element",
+          "[flops]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  Graph graph(device.getTarget());
+  poplin::addCodelets(graph);
+  popops::addCodelets(graph);
+  popnn::addCodelets(graph);
+  program::Sequence prog;
+  const poplin::ConvParams params(FLOAT, 2, {6, 5}, {3, 3}, 3, 4, 1); // no padding
+  const Tensor in = poplin::createInput(graph, params, "in");
+  const Tensor w = poplin::createWeights(graph, params, "w");
+  graph.createHostWrite("in", in);
+  graph.createHostWrite("w", w);
+  const Tensor out = poplin::convolution(graph, in, w, params, false, prog, "conv");
+  const popnn::pooling::PoolParams pool(popnn::PoolingType::MAX, {4, 3}, {2, 2}, {2, 1}, {0, 0},
+                                        {0, 0}, 4, 2, FLOAT);
+  const Tensor pooled = popnn::pooling::pool(graph, pool, out, prog, "pool");
+  graph.createHostRead("pooled", pooled);
+  Engine engine(graph, prog, withFlops(dir.path(), "true"));
+  Report r(dir / "profile.pop");
+  CHECK(flopsOf(r, "poplin::ConvPartial%") ==
+        static_cast<long long>(2 * 2 * 4 * 4 * 3 * 3 * 9));
+  CHECK(flopsOf(r, "poplin::ConvPartial%") == static_cast<long long>(poplin::getFwdFlops(params)));
+  // 2 x 4 planes of 2 x 2 outputs, each the maximum of 4 elements.
+  CHECK(flopsOf(r, "popnn::MaxPooling<%") == 2 * 4 * 2 * 2 * 4);
+  CHECK(static_cast<long long>(popnn::pooling::getFwdFlops(pool)) == 2 * 4 * 2 * 2 * 4);
+  CHECK(r.integer("SELECT sum(vertices_without_flop_estimate) FROM compute_sets") == 0);
 }

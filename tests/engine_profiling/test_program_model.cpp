@@ -12,7 +12,7 @@ using test::Report;
 
 namespace {
 /// Cycle model constants (engine/src/models/CycleModel.hpp), spelled out for the expectations.
-constexpr std::uint64_t kLaunch = 30, kContexts = 6, kExchangeSetup = 8, kPerMessage = 2;
+constexpr std::uint64_t kLaunch = 30, kContexts = 6, kExchangeSetup = 8, kPerMessage = 1;
 } // namespace
 
 TEST_CASE("An Execute with a remote input becomes Sync, DoExchange and OnTileExecute", "[program]") {
@@ -91,9 +91,17 @@ TEST_CASE("Stream copies become StreamCopyBegin, Mid and End with the host link'
   CHECK(r.texts("SELECT p.type FROM liveness_steps l JOIN programs p ON p.id = l.program ORDER BY l.id") ==
         std::vector<std::string>{"StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd"});
   CHECK(r.integer("SELECT data_bytes FROM programs WHERE type = 'StreamCopyMid'") == 32);
-  // Each receiving tile takes its 16 bytes at 4 bytes per cycle after the exchange set-up.
+  // The transfer takes the longer of the host link (32 bytes at 6 per cycle: 6) and the slowest
+  // receiving tile (its 16 bytes at 4 bytes per cycle after the exchange set-up: 12), and every
+  // tile of the IPU spends it: a stream copy is a step of the whole IPU.
+  const std::uint64_t mid = kExchangeSetup + 4;
   CHECK(r.tileValues("SELECT estimated_cycles_by_tile FROM programs WHERE type = 'StreamCopyMid'") ==
-        std::vector<std::uint64_t>{0, 0, kExchangeSetup + 4, kExchangeSetup + 4});
+        std::vector<std::uint64_t>{mid, mid, mid, mid});
+  // Begin is the host sync (the target's global sync cycles), End the release (20), on every tile.
+  CHECK(r.tileValues("SELECT estimated_cycles_by_tile FROM programs WHERE type = 'StreamCopyBegin'") ==
+        std::vector<std::uint64_t>{378, 378, 378, 378});
+  CHECK(r.tileValues("SELECT estimated_cycles_by_tile FROM programs WHERE type = 'StreamCopyEnd'") ==
+        std::vector<std::uint64_t>{20, 20, 20, 20});
   CHECK(r.tileValues("SELECT code_bytes_by_tile FROM programs WHERE type = 'StreamCopyMid'") ==
         std::vector<std::uint64_t>{0, 0, 12, 12});
   CHECK(r.text("SELECT sync_type FROM programs WHERE type = 'StreamCopyBegin'") == "EXTERNAL");

@@ -82,11 +82,19 @@ void checkExecutionInvariants(Report& r) {
     for (const auto& [ipu, total] : ipuTotals) slowest = std::max(slowest, total);
     CHECK(slowest == static_cast<std::uint64_t>(run[3].i)); // step cycles sum to run cycles
     std::vector<std::uint64_t> byKind(tileTotals.size(), 0);
-    for (const auto& row : r.rows("SELECT cycles_by_tile FROM run_tile_cycles WHERE run = " + std::to_string(run[0].i))) {
-      const auto v = tessera::profiler::decodeTileValues(row[0].bytes.data(), row[0].bytes.size());
+    std::vector<std::uint64_t> compute, excludingIdle;
+    for (const auto& row : r.rows("SELECT kind, cycles_by_tile FROM run_tile_cycles WHERE run = " + std::to_string(run[0].i))) {
+      const auto v = tessera::profiler::decodeTileValues(row[1].bytes.data(), row[1].bytes.size());
+      if (row[0].bytes == "computeExcludingIdleThreads") { // not a kind: beside them
+        excludingIdle = v;
+        continue;
+      }
+      if (row[0].bytes == "compute") compute = v;
       for (std::size_t t = 0; t < v.size(); ++t) byKind[t] += v[t];
     }
     CHECK(byKind == tileTotals); // cycles by kind add up to the steps' cycles
+    REQUIRE(excludingIdle.size() == compute.size());
+    for (std::size_t t = 0; t < compute.size(); ++t) CHECK(excludingIdle[t] <= compute[t]); // idle contexts only remove cycles
   }
 }
 

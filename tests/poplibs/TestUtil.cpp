@@ -7,6 +7,7 @@
 #include <poplin/codelets.hpp>
 #include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 #include <random>
 
@@ -29,6 +30,9 @@ std::vector<unsigned char> encode(poplar::Type type, const std::vector<float>& v
     } else if (type == poplar::UNSIGNED_INT) {
       const unsigned v = unsigned(values[i]);
       std::memcpy(p, &v, 4);
+    } else if (type == poplar::BOOL) {
+      const bool v = values[i] != 0.0f;
+      std::memcpy(p, &v, 1);
     } else
       FAIL("test harness: unsupported type " << type);
   }
@@ -53,6 +57,10 @@ std::vector<float> decode(poplar::Type type, const std::vector<unsigned char>& b
       unsigned v;
       std::memcpy(&v, p, 4);
       values[i] = float(v);
+    } else if (type == poplar::BOOL) {
+      bool v;
+      std::memcpy(&v, p, 1);
+      values[i] = v ? 1.0f : 0.0f;
     } else
       FAIL("test harness: unsupported type " << type);
   }
@@ -65,6 +73,7 @@ Harness::Harness(unsigned tiles) : device_(smallDevice(tiles)), graph_(device_.g
   popops::addCodelets(graph_);
   poplin::addCodelets(graph_);
   popnn::addCodelets(graph_);
+  poprand::addCodelets(graph_);
 }
 
 poplar::Tensor Harness::input(const std::string& name, poplar::Type type,

@@ -16,9 +16,9 @@
 
 namespace test {
 
-/// A device of `tiles` tiles, a graph on it with the popops, poplin and popnn codelets, and a
-/// program to add operations to. Inputs are written before the program runs; outputs are read
-/// after it, all as floats converted to and from the tensors' element types.
+/// A device of `tiles` tiles, a graph on it with the popops, poplin, popnn and poprand codelets,
+/// and a program to add operations to. Inputs are written before the program runs; outputs are
+/// read after it, all as floats converted to and from the tensors' element types.
 class Harness {
 public:
   explicit Harness(unsigned tiles = 16);

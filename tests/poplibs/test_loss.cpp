@@ -63,6 +63,7 @@ TEST_CASE("cross-entropy loss, deltas and numCorrect", "[popnn][loss]") {
   test::Harness h(16);
   const Batch b = makeBatch(40, 10);
   const LossTensors t = lossTensors(h, b, UNSIGNED_INT);
+  h.write("numCorrect", t.numCorrect, {0.0f});
   h.prog().add(popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.deltas, t.numCorrect,
                                popnn::CROSS_ENTROPY_LOSS, "xent"));
   h.run();
@@ -102,10 +103,26 @@ TEST_CASE("calcAccuracy counts rows whose largest output is the label", "[popnn]
   const Tensor labels = h.input("labels", UNSIGNED_INT, {b.rows}, b.labels);
   const Tensor numCorrect = h.graph().addVariable(UNSIGNED_INT, {}, "numCorrect");
   h.graph().setTileMapping(numCorrect, 0);
+  h.write("numCorrect", numCorrect, {0.0f});
   h.prog().add(popnn::calcAccuracy(h.graph(), probs, labels, numCorrect, "accuracy"));
   h.read("numCorrect", numCorrect);
   h.run();
   CHECK(h.result("numCorrect") == std::vector<float>{float(b.correct)});
+}
+
+TEST_CASE("calcLoss adds to numCorrect, counting over several batches", "[popnn][loss]") {
+  // A training loop zeroes numCorrect once and runs calcLoss per batch (as PopLibs' accuracy
+  // vertex, which updates numCorrect in place): the count must be the running total.
+  test::Harness h(16);
+  const Batch b = makeBatch(30, 5);
+  const LossTensors t = lossTensors(h, b, UNSIGNED_INT);
+  h.write("numCorrect", t.numCorrect, {7.0f});
+  const program::Program loss = popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.deltas,
+                                                t.numCorrect, popnn::CROSS_ENTROPY_LOSS, "xent");
+  h.prog().add(program::Repeat(3, loss));
+  h.run();
+  CHECK(b.correct > 0);
+  CHECK(h.result("numCorrect") == std::vector<float>{float(7 + 3 * b.correct)});
 }
 
 TEST_CASE("a label out of range stops the run naming the loss compute set", "[popnn][loss]") {

@@ -27,6 +27,10 @@ std::vector<float> hostReduce(const std::vector<float>& m, std::size_t rows, std
       return std::min(a, b);
     case Operation::MAX:
       return std::max(a, b);
+    case Operation::LOGICAL_AND: // bool reductions: test_overloads.cpp
+    case Operation::LOGICAL_OR:
+    case Operation::LOG_ADD:
+      break;
     }
     return 0.0f;
   };

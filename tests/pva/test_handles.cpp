@@ -106,7 +106,7 @@ TEST_CASE("A step's IPU list, and steps kept past their chunk, keep the report o
     REQUIRE(kept.size() == 1);
     CHECK(kept[0].cycles() == 138);
     REQUIRE(steps.size() == 6);
-    CHECK(steps[4].ipus().at(0).cycles() == 14);
+    CHECK(steps[4].ipus().at(0).cycles() == 13);
     CHECK(steps[5].program()->name() == "sum");
     CHECK(steps[5].cyclesByTile() == std::vector<std::uint64_t>{138, 0, 0, 0});
   }

@@ -30,7 +30,7 @@ TEST_CASE("The program tree and a visitor over every program", "[pva][programs]"
   CHECK(children[0]->type() == Program::Type::Sync);
   CHECK(Program::typeName(children[1]->type()) == "DoExchange");
   CHECK(children[1]->codeBytesByTile() == std::vector<std::uint64_t>{12, 12, 0, 0});
-  CHECK(children[1]->estimatedCyclesByTile() == std::vector<std::uint64_t>{14, 14, 0, 0});
+  CHECK(children[1]->estimatedCyclesByTile() == std::vector<std::uint64_t>{13, 13, 0, 0});
   CHECK(children[2]->controlCodeByTile() == std::vector<std::uint64_t>{16, 0, 0, 0});
   CHECK(children[0]->isStep());
   CHECK_FALSE(entries[0]->isStep());

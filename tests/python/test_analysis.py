@@ -36,6 +36,16 @@ def test_summary_matches_sql(mlp, mlp_dir):
     assert 0 < share < 1
     # The share of tile cycles and the share of the run time are different figures.
     assert abs(x.tileAverageShareOfTotal(Kind.Compute) - share) > 0.01
+    # Compute excluding idle threads: beside the kinds, from the report's own row, never more.
+    assert x.hasComputeExcludingIdleThreads
+    assert raw(mlp_dir, "SELECT count(*) FROM run_tile_cycles WHERE kind = 'computeExcludingIdleThreads'") == len(x.runs)
+    totals = mlp.execution.tileCycleTotals
+    assert totals.hasComputeExcludingIdleThreads
+    assert totals.totalComputeExcludingIdleThreads() == x.computeExcludingIdleThreads
+    assert int(totals.computeExcludingIdleThreadsByTile().sum()) == x.computeExcludingIdleThreads
+    assert 0 < x.tileAverageComputeExcludingIdleThreads() < x.tileAverageCycles(Kind.Compute)
+    assert abs(x.tileAverageComputeExcludingIdleThreadsShareOfTotal()
+               - x.tileAverageComputeExcludingIdleThreads() / x.totalCycles) < 1e-12
 
 
 def test_execution_analysis_matches_steps(mlp, mlp_dir):

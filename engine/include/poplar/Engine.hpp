@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <poplar/Device.hpp>
+#include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
@@ -26,6 +27,16 @@ namespace poplar {
 
 /// Called with (step, total) as compilation proceeds.
 using ProgressFunc = std::function<void(int, int)>;
+
+/// Compiles a graph and its programs without creating an engine: the result can be saved
+/// (Executable::serialize) and run later, in this process or another, by Engine(Executable&&).
+/// Graph and program errors are thrown here; out of memory is reported by the Engine.
+Executable compileGraph(const Graph& graph, const std::vector<program::Program>& progs,
+                        const OptionFlags& opt = {}, ProgressFunc progressCallBack = ProgressFunc(),
+                        const DebugContext& debugContext = {});
+Executable compileGraph(Graph&& graph, const std::vector<program::Program>& progs,
+                        const OptionFlags& opt = {}, ProgressFunc progressCallBack = ProgressFunc(),
+                        const DebugContext& debugContext = {});
 
 class Engine {
 public:
@@ -40,6 +51,9 @@ public:
   Engine(const Graph& graph, const std::vector<program::Program>& programs,
          const OptionFlags& options = {}, ProgressFunc progress = {},
          const DebugContext& debugContext = {});
+  /// An engine for a compiled executable (compileGraph, or Executable::deserialize). Options
+  /// given here override those it was compiled with; with none, it profiles as it would have.
+  Engine(Executable&& exe, const OptionFlags& options = {});
   ~Engine();
   Engine(Engine&&) noexcept;
   Engine& operator=(Engine&&) noexcept;
@@ -67,6 +81,13 @@ public:
   void connectStreamToCallback(const std::string& handle, std::unique_ptr<StreamCallback> cb);
   void connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
                                std::function<void(void*)> f);
+  /// A StreamCallback serves the stream: fetch() then complete() for each copy; for a
+  /// host-to-device stream with exchange.enablePrefetch (the default) and
+  /// exchange.streamBufferOverlap=none, prefetch() is offered the next buffer after each copy,
+  /// and data it prefetched that no copy took is dropped with invalidatePrefetched() when the
+  /// run ends (docs/engine.md).
+  void connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
+                               std::unique_ptr<StreamCallback> cb);
 
   void copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t repeatIndex,
                           unsigned replicaIndex = 0);

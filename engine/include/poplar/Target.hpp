@@ -26,12 +26,12 @@ public:
     unsigned memcpyBytesPerCycle = 8;              ///< on-tile copies
     unsigned instructionBytes = 4;
     double ipuLinkBytesPerCycle = 12.0;            ///< per IPU, between chips (64 GB/s at 1.33 GHz ≈ 48 B/c over 4 links)
-    double hostLinkBytesPerCycle = 12.0;           ///< per IPU, host streams (PCIe Gen4 x16 ≈ 16 GB/s)
+    double hostLinkBytesPerCycle = 12.0;           ///< per IPU, host streams (IPU targets: Target.cpp, paramsForArch)
     unsigned tilesPerSuperTile = 4;
     bool supportsSuperTileSendReceive = true;
     unsigned minIPUSyncDelay = 15;                 ///< cycles for the nearest tile's sync round trip
     unsigned maxIPUSyncDelay = 60;                 ///< cycles for the farthest tile
-    unsigned globalSyncCycles = 1500;              ///< cost of a sync across IPUs / the host
+    unsigned globalSyncCycles = 1500;              ///< a sync across IPUs / the host (IPU targets: Target.cpp)
     unsigned interleavedMemoryElementIndex = 16;   ///< memory elements below this are non-interleaved
     std::vector<std::uint64_t> memoryElementOffsets; ///< empty: derived from bytesPerTile
     unsigned dataPathWidth = 64;                   ///< bits

@@ -104,6 +104,12 @@ std::set<std::string>& registeredKeys() {
   return s;
 }
 
+/// The .gp each registered key was loaded from: an executable embeds it (serialize).
+std::map<std::string, std::string>& objectPaths() {
+  static std::map<std::string, std::string> m;
+  return m;
+}
+
 /// Validates and loads a .gp; never throws for a bad file (the cache rebuilds those).
 Loaded tryLoad(const std::string& gp, const std::string& keyBase) {
   if (registeredKeys().count(keyBase)) return {keyBase, ""};
@@ -136,6 +142,7 @@ Loaded tryLoad(const std::string& gp, const std::string& keyBase) {
   registerFn(keyBase.c_str());
   loaded.emplace(handle, keyBase);
   registeredKeys().insert(keyBase);
+  objectPaths().emplace(keyBase, gp);
   return {keyBase, ""};
 }
 
@@ -276,6 +283,44 @@ std::string loadCodeletStream(std::istream& in, poplar::CodeletFileType type, co
   }
   return loadCodeletFile(path, isObject ? poplar::CodeletFileType::Object : poplar::CodeletFileType::CppSource,
                          compileFlags, compileOutput);
+}
+
+std::optional<std::string> codeletObjectPath(const std::string& key) {
+  std::lock_guard<std::recursive_mutex> lock(loaderMutex());
+  const auto it = objectPaths().find(key);
+  if (it == objectPaths().end()) return std::nullopt;
+  return it->second;
+}
+
+std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::string& key) {
+  std::lock_guard<std::recursive_mutex> lock(loaderMutex());
+  if (registeredKeys().count(key)) return key;
+  Hasher h;
+  h.add(bytes);
+  // Named by content, so every executable embedding the same object shares one file.
+  const std::string dir = cacheDirectory() + "/executables";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string path = dir + "/" + h.hex() + ".gp";
+  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != bytes.size()) {
+    const std::string tmp = path + ".tmp" + std::to_string(getpid());
+    {
+      std::ofstream out(tmp, std::ios::binary);
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      if (!out) throw poplar::codelet_file_error("cannot write the codelet object for '" +
+                                                 poplar::detail::displaySourceName(key) + "' to '" + tmp + "'");
+    }
+    fs::rename(tmp, path, ec);
+    if (ec)
+      throw poplar::codelet_file_error("cannot write the codelet object for '" +
+                                       poplar::detail::displaySourceName(key) + "' to '" + path + "' (" +
+                                       ec.message() + ")");
+  }
+  const Loaded l = tryLoad(path, key);
+  if (l.key.empty())
+    throw poplar::codelet_file_error("the codelet object for '" + poplar::detail::displaySourceName(key) +
+                                     "' in the executable cannot be loaded: " + l.why);
+  return l.key;
 }
 
 } // namespace tessera::codelets

@@ -5,6 +5,7 @@
 #include <poplar/CodeletFileType.hpp>
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace tessera::codelets {
@@ -16,6 +17,14 @@ std::string loadCodeletFile(const std::string& path, poplar::CodeletFileType typ
 /// The same for a source (or .gp) read from a stream: it is kept in the cache under its hash.
 std::string loadCodeletStream(std::istream& in, poplar::CodeletFileType type,
                               const std::string& compileFlags, std::ostream* compileOutput);
+
+/// The .gp file the vertices of codelet source `key` were loaded from (none for codelets
+/// compiled into a program or library).
+std::optional<std::string> codeletObjectPath(const std::string& key);
+/// Loads a codelet object carried by an executable and registers its vertices under `key`, the
+/// source key they had in the process that compiled it (nothing to do if already registered).
+/// The bytes are kept in the cache's executables/ folder, named by their hash.
+std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::string& key);
 
 /// Where the codelet cache lives: $TESSERA_CODELET_CACHE, else $XDG_CACHE_HOME/tessera/codelets,
 /// else ~/.cache/tessera/codelets.

@@ -50,6 +50,19 @@ std::uint64_t CycleModel::computeCycles(const std::vector<const CompiledVertex*>
   return kComputeSetLaunchCycles + workers + supervisor;
 }
 
+std::uint64_t CycleModel::computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices) const {
+  const unsigned contexts = t_.getNumWorkerContexts();
+  std::uint64_t busy = 0, supervisor = 0;
+  for (const CompiledVertex* v : vertices) {
+    if (v->type->isSupervisor) supervisor += v->estimatedCycles;
+    else if (v->type->isMultiVertex) busy += v->estimatedCycles * contexts;
+    else busy += v->estimatedCycles;
+  }
+  // A context's n thread cycles take n x contexts tile cycles, shared by the contexts: busy
+  // thread cycles over all contexts equal tile cycles one for one.
+  return kComputeSetLaunchCycles + busy + supervisor;
+}
+
 std::vector<TileValue> CycleModel::syncCycles(const std::vector<unsigned>& ipus) const {
   const unsigned n = t_.getTilesPerIPU();
   const std::uint64_t lo = t_.getMinIPUSyncDelay(), hi = std::max(lo, std::uint64_t(t_.getMaxIPUSyncDelay()));

@@ -1,6 +1,19 @@
 // The cost model of the simulated IPU: cycles of compute, exchange, syncs and host transfers,
 // and the code and control bytes programs need on tiles. One place for every constant, so the
-// model can be read (and documented in docs/engine.md) as a whole.
+// model can be read (and documented in docs/profiling.md, compared in docs/fidelity.md) as a whole.
+//
+// How a step occupies the tiles follows Poplar's IPU Model (bulk-synchronous: IPU Programmer's
+// Guide, "Programming model"; tutorial 6's published Mk2 profile summary, docs/fidelity.md):
+// - compute: each tile its own vertices (worker contexts in a barrel, see computeCycles);
+// - internal exchange: each tile taking part, by what it sends or receives at the Target's
+//   exchangeBytesPerCycle, plus a cost per tile it talks to (one message per source/destination
+//   pair: the exchange code issues one send/receive sequence per pair);
+// - sync and host transfers: EVERY tile of every IPU taking part. A stream copy is a BSP step of
+//   the whole IPU (StreamCopyBegin is the sync with the host, Mid the transfer over the host
+//   link at the Target's hostLinkBytesPerCycle, End the release), so every tile counts the whole
+//   transfer, as Poplar's "Tile average host exchange cycles" does.
+// The Target's figures these use, and their sources, are set in engine/src/Target.cpp
+// (paramsForArch) and listed in docs/fidelity.md.
 #pragma once
 
 #include "TileAccumulator.hpp"
@@ -28,9 +41,17 @@ public:
   static constexpr std::uint64_t kCopyDescriptorBytes = 8; ///< per on-tile copy run
   // Cycles.
   static constexpr std::uint64_t kExchangeSetupCycles = 8;    ///< per tile taking part
-  static constexpr std::uint64_t kCyclesPerMessage = 2;
+  /// One instruction per source/destination pair: the exchange code selects the partner
+  /// (tutorial 6: docs/fidelity.md).
+  static constexpr std::uint64_t kCyclesPerMessage = 1;
   static constexpr std::uint64_t kComputeSetLaunchCycles = 30; ///< supervisor starts the workers
-  static constexpr std::uint64_t kStreamCopyEndCycles = 20;
+  static constexpr std::uint64_t kStreamCopyEndCycles = 20;   ///< the host releases the IPU
+  /// Host transfers: every tile of a taking-part IPU spends the whole step (see above).
+  std::vector<TileValue> everyTileOf(const std::vector<unsigned>& ipus, std::uint64_t cycles) const {
+    return tilesOf(ipus, cycles);
+  }
+  /// One host sync (StreamCopyBegin, external Sync): the Target's global sync cycles.
+  std::uint64_t hostSyncCycles() const { return t_.getGlobalSyncCycles(); }
 
   std::vector<TileValue> allTiles(std::uint64_t bytes) const;
   std::vector<TileValue> tilesOf(const std::vector<unsigned>& ipus, std::uint64_t bytes) const;
@@ -40,6 +61,10 @@ public:
   /// least loaded; barrel-threaded issue makes a context's n thread cycles take n × contexts
   /// tile cycles), supervisor vertices one after another.
   std::uint64_t computeCycles(const std::vector<const CompiledVertex*>& vertices) const;
+  /// The same phase "excluding idle threads" (Poplar's printProfileSummary line): the worker
+  /// contexts' busy thread cycles shared over the contexts (sum of worker estimates, a
+  /// MultiVertex's estimate on each context) instead of the most loaded context times contexts.
+  std::uint64_t computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices) const;
   /// Internal sync: each tile's round trip to the sync controller, farther tiles slower.
   std::vector<TileValue> syncCycles(const std::vector<unsigned>& ipus) const;
   /// Exchange phase: a tile sends and receives at exchangeBytesPerCycle, plus per-message cost.

@@ -18,8 +18,30 @@
 //   popnn::NonLinearityGrad   2 per element (the derivative and the product with the gradient)
 //   popnn::Loss*              2 per probability (the loss term and the delta)
 //   popnn::CalcAccuracy       one compare per probability
+//   popops::MultiUpdateAdd    a multiply-add per element of a slice region (PopLibs: 2 · regionSize)
+//   popops::MultiUpdateOp     one max per element of a slice region
+//   popops::Reduce{Max,Min}ClassGather  one compare per input element
+//   popops slices and updates, EncodeOneHot*, Iota, ForLoopCounter: 0 (copies and integers)
+//   poplin::ConvPartial1x1Out, ConvPartialnx1, ConvPartialHorizontalMac
+//                             a multiply-add per output element, input channel and kernel
+//                             position: 2·out·inChans·kernelY·kernelX (padding positions
+//                             included: the state says how many positions, not which are zero)
+//   poplin::InverseStdDeviation  4 per channel (square, subtract, add, inverse square root)
+//   popops::AddToChannel, ChannelMulInPlace   one per activation element
+//   popops::ScaledAddToChannel                2 per activation element
+//   popnn::MaxPooling, SumPooling   one per output element and window position (kernelH·
+//                             kernelW), plus a divide per output for average pooling
+//   popnn::MaxPoolingGrad     2 per output-gradient element and window position (compare, add)
+//   popnn::SumPoolingGrad     one per output-gradient element and window position, plus a
+//                             divide per output-gradient element for average pooling
+//   poprand::Uniform, Normal  2 per element (scale and offset of the generated number); on int 0
+//   poprand::TruncatedNormal  4 per element (scale, offset, two bound compares)
+//   poprand::Bernoulli        one compare per element
+//   poprand::Dropout          2 per element (the keep compare, the scaled product)
+//   poprand::SetSeed          0
 #include "FlopModel.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -40,6 +62,16 @@ std::uint64_t elements(const CompiledVertex& v, std::string_view name) {
   std::uint64_t n = 0;
   for (const CompiledEdge& e : v.fields[std::size_t(i)].edges) n += e.numElements;
   return n;
+}
+
+/// The value of the integer state member `name` (0 when the vertex has none).
+std::uint64_t stateValue(const CompiledVertex& v, std::string_view name) {
+  const int i = fieldIndex(v, name);
+  if (i < 0) return 0;
+  const auto& bytes = v.fields[std::size_t(i)].state;
+  std::uint32_t value = 0;
+  std::memcpy(&value, bytes.data(), std::min<std::size_t>(bytes.size(), sizeof value));
+  return value;
 }
 
 bool isFloatField(const CompiledVertex& v, std::string_view name) {
@@ -101,10 +133,43 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
     return counted("partials", elements(v, "partials") + elements(v, "out") * (update ? 2 : 1));
   }
   if (f == "popops::Cast" || f == "popops::Fill") return 0;
+  if (f == "popops::MultiUpdateAdd" || f == "popops::MultiUpdateOp") {
+    // As PopLibs' estimator: one slice region's worth (subT holds a region per offset).
+    const std::uint64_t offsets = std::max<std::uint64_t>(1, elements(v, "offsets"));
+    return counted("subT", elements(v, "subT") / offsets * (f == "popops::MultiUpdateAdd" ? 2 : 1));
+  }
+  if (f == "popops::ReduceMaxClassGather" || f == "popops::ReduceMinClassGather")
+    return counted("activations", elements(v, "activations"));
+  if (f == "popops::DynamicSlice1d" || f == "popops::DynamicUpdateSlice1d" ||
+      f == "popops::DynamicSlice2d" || f == "popops::DynamicUpdateSlice2d" ||
+      f == "popops::MultiSlice" || f == "popops::MultiUpdate" || f == "popops::EncodeOneHot" ||
+      f == "popops::EncodeOneHotCustomValues" || f == "popops::Iota" ||
+      f == "popops::ForLoopCounter")
+    return 0;
   if (f == "popnn::NonLinearity") return counted("data", elements(v, "data"));
   if (f == "popnn::NonLinearityGrad") return counted("inGrad", 2 * elements(v, "inGrad"));
   if (f == "popnn::LossCrossEntropy" || f == "popnn::LossSumSquared") return counted("probs", 2 * elements(v, "probs"));
   if (f == "popnn::CalcAccuracy") return counted("probs", elements(v, "probs"));
+  if (f == "poplin::ConvPartial1x1Out" || f == "poplin::ConvPartialnx1" ||
+      f == "poplin::ConvPartialHorizontalMac")
+    return counted("in", 2 * elements(v, "out") * stateValue(v, "inChans") *
+                             stateValue(v, "kernelY") * stateValue(v, "kernelX"));
+  if (f == "poplin::InverseStdDeviation") return counted("iStdDev", 4 * elements(v, "iStdDev"));
+  if (f == "popops::AddToChannel") return counted("acts", elements(v, "acts"));
+  if (f == "popops::ScaledAddToChannel") return counted("acts", 2 * elements(v, "acts"));
+  if (f == "popops::ChannelMulInPlace") return counted("actsOut", elements(v, "actsOut"));
+  const bool avg = stateValue(v, "avg") != 0;
+  const std::uint64_t window = stateValue(v, "kernelH") * stateValue(v, "kernelW");
+  if (f == "popnn::MaxPooling") return counted("out", elements(v, "out") * window);
+  if (f == "popnn::SumPooling") return counted("out", elements(v, "out") * (window + avg));
+  if (f == "popnn::MaxPoolingGrad") return counted("inGrad", 2 * elements(v, "pooledGrad") * window);
+  if (f == "popnn::SumPoolingGrad")
+    return counted("inGrad", elements(v, "pooledGrad") * (window + avg));
+  if (f == "poprand::UniformSupervisor" || f == "poprand::NormalSupervisor") return counted("out", 2 * elements(v, "out"));
+  if (f == "poprand::TruncatedNormalSupervisor") return counted("out", 4 * elements(v, "out"));
+  if (f == "poprand::BernoulliSupervisor") return counted("out", elements(v, "out"));
+  if (f == "poprand::DropoutSupervisor") return counted("out", 2 * elements(v, "out"));
+  if (f == "poprand::SetSeedSupervisor") return 0;
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace poplar::detail::profile {
 
@@ -72,14 +73,19 @@ struct ExchangePlan {
   std::map<unsigned, IpuTraffic> ipuTraffic; ///< cross-IPU bytes
   std::map<unsigned, Access> vars, globalVars;
   std::uint64_t localBytes = 0, globalBytes = 0;
+  std::set<std::pair<unsigned, unsigned>> pairs; ///< (from, to) tiles that already have a message
 
   void move(const Target& t, unsigned from, unsigned to, std::uint64_t bytes) {
     const unsigned fi = t.getIPUForTile(from), ti = t.getIPUForTile(to);
     if (fi == ti) {
       received.add(to, bytes);
       sent.add(from, bytes);
-      messages.add(to, 1);
-      messages.add(from, 1);
+      // One message per source/destination pair: the pieces between two tiles go in one
+      // send/receive sequence of the compiled exchange.
+      if (pairs.emplace(from, to).second) {
+        messages.add(to, 1);
+        messages.add(from, 1);
+      }
       localBytes += bytes;
     } else {
       globalTiles.add(to, bytes);
@@ -101,12 +107,17 @@ public:
     m_.stepsOfNode.resize(g.programs.size());
     m_.blockOfNode.assign(g.programs.size(), -1);
     m_.computeSetCycles.reserve(g.computeSets.size());
+    m_.computeSetBusyCycles.reserve(g.computeSets.size());
     for (const CompiledComputeSet& cs : g.computeSets) {
       std::map<unsigned, std::vector<const CompiledVertex*>> byTile;
       for (const auto& v : cs.vertices) byTile[v.tile].push_back(&v);
-      std::vector<TileValue> cycles;
-      for (const auto& [tile, vertices] : byTile) cycles.push_back({tile, cost_.computeCycles(vertices)});
+      std::vector<TileValue> cycles, busy;
+      for (const auto& [tile, vertices] : byTile) {
+        cycles.push_back({tile, cost_.computeCycles(vertices)});
+        busy.push_back({tile, cost_.computeCyclesExcludingIdle(vertices)});
+      }
       m_.computeSetCycles.push_back(std::move(cycles));
+      m_.computeSetBusyCycles.push_back(std::move(busy));
     }
   }
 
@@ -224,6 +235,7 @@ private:
     case LK::StreamFromDevice:
     case LK::RemoteFromDevice:
     case LK::PrintTensor: return record(node, streamCopy(lp, false));
+    case LK::CrossReplica: return record(node, crossReplica(lp));
     }
     return {};
   }
@@ -257,9 +269,11 @@ private:
     p.ipus = std::move(ipus);
     if (type == SyncType::INTERNAL) {
       p.cycles = cost_.syncCycles(p.ipus);
-    } else { // with the other IPUs and the host: every IPU waits for the slowest
+    } else { // with the other IPUs and the host: every IPU waits for the slowest, and every
+             // tile of them takes part
       p.aligned = true;
-      p.ipuCycles = t_.getGlobalSyncCycles();
+      p.ipuCycles = cost_.hostSyncCycles();
+      p.cycles = cost_.everyTileOf(p.ipus, p.ipuCycles);
     }
     p.controlCode = cost_.tilesOf(p.ipus, cost_.kControlSync);
     return add(std::move(p));
@@ -363,6 +377,7 @@ private:
     p.debug = debug;
     p.computeSet = static_cast<int>(lp.computeSet);
     p.cycles = m_.computeSetCycles[lp.computeSet];
+    p.busyCycles = m_.computeSetBusyCycles[lp.computeSet];
     for (const auto& [tile, vertices] : byTile)
       p.controlCode.push_back({tile, cost_.kControlExecute + cost_.kControlPerVertex * vertices.size()});
     p.ipus = ipusOf(p.cycles);
@@ -431,6 +446,71 @@ private:
     return steps;
   }
 
+  /// A cross-replica collective: one GlobalExchange step on every IPU of the replica holding the
+  /// data. Costs follow a ring over the k replicas of a group, which is how collectives are
+  /// built over IPU-Links: all-reduce is a reduce-scatter then an all-gather, each replica
+  /// sending and receiving 2(k-1)/k of the data; reduce-scatter and all-gather move (k-1)/k of
+  /// the larger side. Tiles feed the links at their exchange bandwidth and add what they receive
+  /// (k-1 vector adds per element slice); the IPU waits for its link bytes and the global sync.
+  std::vector<unsigned> crossReplica(const LoweredProgram& lp) {
+    const CollectiveSpec& spec = lp.collective;
+    const std::uint64_t k = replicaGroups(spec, g_.replicationFactor)[0].size();
+    const std::size_t size = lp.transfer.type.size();
+    // Bytes each tile sends for each byte of source it holds, and receives per byte of result.
+    double sendFactor = 0, receiveFactor = 0;
+    bool reduces = false;
+    if (k > 1 && spec.op != CollectiveOp::Local) {
+      switch (spec.kind) {
+      case CollectiveKind::AllReduce: sendFactor = receiveFactor = 2.0 * double(k - 1) / double(k); reduces = true; break;
+      case CollectiveKind::ReduceScatter: sendFactor = double(k - 1) / double(k); receiveFactor = double(k - 1); reduces = true; break;
+      case CollectiveKind::AllGather: sendFactor = double(k - 1); receiveFactor = double(k - 1) / double(k); break;
+      }
+    }
+    TileAccumulator linkBytes, addCycles;
+    std::map<unsigned, IpuTraffic> traffic;
+    std::map<unsigned, Access> vars;
+    const std::uint64_t vector = std::max(1u, t_.getVectorWidth(lp.transfer.type));
+    auto account = [&](const CompiledTransfer& tr, double factor, bool in) {
+      for (const auto& r : tr.regions)
+        forEachPiece(g_.variables[r.var], r.begin, r.end, [&](unsigned tile, std::size_t n) {
+          const auto bytes = static_cast<std::uint64_t>(double(n * size) * factor + 0.5);
+          linkBytes.add(tile, bytes);
+          auto& t = traffic[t_.getIPUForTile(tile)];
+          t.ipu = t_.getIPUForTile(tile);
+          (in ? t.in : t.out) += bytes;
+          if (in && reduces) addCycles.add(tile, (k - 1) * ((n / k + vector - 1) / vector + 1));
+        });
+    };
+    account(lp.transfer, sendFactor, false);
+    account(lp.result, receiveFactor, true);
+    for (const auto& r : lp.srcRegions) addAccess(vars, r.var, Access::Read);
+    for (const auto& r : lp.dstRegions) addAccess(vars, r.var, Access::Write);
+
+    ProfileProgram p;
+    p.type = ProgramType::GlobalExchange;
+    p.kind = CycleKind::globalExchange;
+    p.syncType = SyncType::EXTERNAL;
+    p.aligned = true;
+    p.name = lp.name.empty() ? std::string(collectiveKindName(spec.kind)) : lp.name;
+    p.debug = lp.debug;
+    TileAccumulator cycles;
+    for (const auto& tv : cost_.linkTileCycles(linkBytes)) cycles.add(tv.tile, tv.value);
+    cycles.addAll(addCycles);
+    p.cycles = cycles.values();
+    for (const auto& [ipu, tr] : traffic) {
+      p.ipus.push_back(ipu);
+      p.traffic.push_back(tr);
+      p.ipuCycles = std::max(p.ipuCycles, cost_.ipuLinkCycles(std::max(tr.in, tr.out)));
+      p.dataBytes += tr.in;
+    }
+    if (p.ipus.empty()) p.ipus = {0};
+    p.ipuCycles += t_.getGlobalSyncCycles();
+    p.vars = toVector(vars);
+    p.exchangeCode = cost_.exchangeCode(linkBytes.mapped([](std::uint64_t) { return 1; }));
+    p.controlCode = cost_.perTile(p.cycles, cost_.kControlExchange);
+    return {add(std::move(p))};
+  }
+
   /// Host transfers (streams, remote buffers, PrintTensor): StreamCopyBegin/Mid/End.
   std::vector<unsigned> streamCopy(const LoweredProgram& lp, bool toDevice) {
     const std::string name = lp.name.empty() ? (lp.kind == LK::PrintTensor ? "PrintTensor" : "StreamCopy") : lp.name;
@@ -458,8 +538,12 @@ private:
       p.controlCode = cost_.perTile(tiles, cost_.kControlExchange);
       return p;
     };
+    // Every tile of the IPUs taking part spends each of the three steps (a BSP step of the
+    // whole IPU), so each counts for every tile, as in Poplar's IPU Model.
     ProfileProgram begin = part(ProgramType::StreamCopyBegin);
-    begin.ipuCycles = t_.getGlobalSyncCycles(); // host and IPUs agree that the copy starts
+    begin.kind = CycleKind::sync; // host and IPUs agree that the copy starts: a host sync
+    begin.ipuCycles = cost_.hostSyncCycles();
+    begin.cycles = cost_.everyTileOf(ipus, begin.ipuCycles);
 
     ProfileProgram mid = part(ProgramType::StreamCopyMid);
     std::map<unsigned, IpuTraffic> traffic;
@@ -473,12 +557,16 @@ private:
       mid.traffic.push_back(tr);
       mid.ipuCycles = std::max(mid.ipuCycles, cost_.hostLinkCycles(tr.in + tr.out));
     }
-    mid.cycles = cost_.linkTileCycles(tileBytes);
+    // The transfer lasts as long as the host link needs for the IPU's bytes, or the slowest
+    // tile's receive at its exchange bandwidth if that is longer.
+    for (const auto& tv : cost_.linkTileCycles(tileBytes)) mid.ipuCycles = std::max(mid.ipuCycles, tv.value);
+    mid.cycles = cost_.everyTileOf(ipus, mid.ipuCycles);
     mid.vars = toVector(vars);
     mid.exchangeCode = cost_.exchangeCode(tileBytes.mapped([](std::uint64_t) { return 1; }));
 
     ProfileProgram end = part(ProgramType::StreamCopyEnd);
     end.ipuCycles = cost_.kStreamCopyEndCycles;
+    end.cycles = cost_.everyTileOf(ipus, end.ipuCycles);
     return {add(std::move(begin)), add(std::move(mid)), add(std::move(end))};
   }
 

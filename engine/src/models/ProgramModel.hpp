@@ -53,6 +53,8 @@ struct ProfileProgram {
   bool aligned = false;                ///< starts when every taking-part IPU is ready (external sync)
   std::vector<unsigned> ipus;          ///< IPUs taking part, ascending
   std::vector<TileValue> cycles;       ///< cycles per active tile, ascending tiles
+  /// OnTileExecute: cycles per tile excluding idle worker contexts (CycleModel::computeCyclesExcludingIdle)
+  std::vector<TileValue> busyCycles;
   std::uint64_t ipuCycles = 0;         ///< least cycles on each taking-part IPU (links, host sync)
   std::vector<IpuTraffic> traffic;     ///< stream copies and global exchanges
   std::uint64_t dataBytes = 0;         ///< bytes moved
@@ -94,6 +96,8 @@ struct ProgramModel {
   /// (ascending tiles), executed or not: computed once, here, for the OnTileExecute programs and
   /// the report's compute_sets table alike.
   std::vector<std::vector<TileValue>> computeSetCycles;
+  /// The same excluding idle worker contexts (Poplar's "excluding idle threads").
+  std::vector<std::vector<TileValue>> computeSetBusyCycles;
 };
 
 /// Builds the model from a compiled graph. Costs follow the replica target's clock, worker

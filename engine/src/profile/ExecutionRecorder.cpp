@@ -28,8 +28,9 @@ ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const Target& ta
                                      const ProfilerOptions& options, tessera::profiler::ReportWriter& writer)
     : model_(model), target_(target), options_(options), writer_(writer),
       steps_(writer.inserter<schema::Steps>()), blocks_(writer.inserter<schema::Blocks>()),
-      clock_(target.getNumIPUs(), 0), cache_(model.programs.size()), blockBuffers_(target.getNumIPUs()) {
+      clock_(model, target), blockBuffers_(target.getNumIPUs()) {
   for (auto& v : runCycles_) v.assign(target.getNumTiles(), 0);
+  runBusyCycles_.assign(target.getNumTiles(), 0);
 }
 
 void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name) {
@@ -39,17 +40,16 @@ void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name)
   runName_ = name.empty() ? "run" + std::to_string(runIndex_) : name;
   runFirstStep_ = stepId_;
   runStartUs_ = nowUs();
-  runStartCycle_ = *std::max_element(clock_.begin(), clock_.end());
-  std::fill(clock_.begin(), clock_.end(), runStartCycle_);
+  runStartCycle_ = clock_.synchronise();
   for (auto& v : runCycles_) std::fill(v.begin(), v.end(), 0);
+  std::fill(runBusyCycles_.begin(), runBusyCycles_.end(), 0);
 }
 
 void ExecutionRecorder::endRun() {
   if (!inRun_) return;
   inRun_ = false;
   // The run ends when the host has heard from every IPU.
-  const std::uint64_t end = *std::max_element(clock_.begin(), clock_.end());
-  std::fill(clock_.begin(), clock_.end(), end);
+  const std::uint64_t end = clock_.synchronise();
   if (options_.blocksFilter)
     for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) flushBlocks(ipu, model_.root, end);
   writer_.inserter<schema::Runs>()
@@ -61,6 +61,9 @@ void ExecutionRecorder::endRun() {
     encodeTileValues(runCycles_[k].data(), runCycles_[k].size(), encoded);
     tileCycles.row(runIndex_, schema::name(static_cast<schema::CycleKind>(k)), blob(encoded));
   }
+  // Since format 1.2: compute excluding idle worker contexts, a row beside the kinds.
+  encodeTileValues(runBusyCycles_.data(), runBusyCycles_.size(), encoded);
+  tileCycles.row(runIndex_, schema::RunTileCycles::computeExcludingIdleKind, blob(encoded));
   writer_.commit();
   ++runIndex_;
 }
@@ -70,43 +73,18 @@ void ExecutionRecorder::onSteps(unsigned node) {
   for (unsigned program : model_.stepsOfNode[node]) recordStep(program);
 }
 
-const ExecutionRecorder::StepCache& ExecutionRecorder::cache(unsigned program) {
-  StepCache& c = cache_[program];
-  if (c.ready) return c;
-  const ProfileProgram& p = model_.programs[program];
-  std::vector<std::uint64_t> byTile(target_.getNumTiles(), 0);
-  for (const auto& tv : p.cycles) byTile[tv.tile] = tv.value;
-  const unsigned perIpu = target_.getTilesPerIPU();
-  for (unsigned ipu : p.ipus) {
-    IpuStats s{ipu, 0, 0, ~std::uint64_t(0), 0};
-    for (unsigned t = ipu * perIpu; t < (ipu + 1) * perIpu; ++t)
-      if (byTile[t]) {
-        ++s.activeTiles;
-        s.maxCycles = std::max(s.maxCycles, byTile[t]);
-        s.minActiveCycles = std::min(s.minActiveCycles, byTile[t]);
-        s.sumCycles += byTile[t];
-      }
-    if (!s.activeTiles) s.minActiveCycles = 0;
-    c.ipus.push_back(s);
-  }
-  c.ready = true;
-  return c;
-}
-
 void ExecutionRecorder::recordStep(unsigned program) {
   const ProfileProgram& p = model_.programs[program];
-  const StepCache& c = cache(program);
-  std::uint64_t alignedStart = 0;
-  if (p.aligned)
-    for (unsigned ipu : p.ipus) alignedStart = std::max(alignedStart, clock_[ipu]);
+  const auto& stats = clock_.stats(program);
+  const auto& laid = clock_.advance(program);
   const unsigned perIpu = target_.getTilesPerIPU();
   stepIpus_.clear();
-  for (const IpuStats& s : c.ipus) {
-    const std::uint64_t start = p.aligned ? alignedStart : clock_[s.ipu];
-    const std::uint64_t busy = std::max(s.maxCycles, p.ipuCycles);
+  for (std::size_t i = 0; i < stats.size(); ++i) {
+    const StepClock::IpuStats& s = stats[i];
+    const std::uint64_t start = laid[i].start, busy = laid[i].busy;
     StepIpu si;
     si.ipu = s.ipu;
-    si.cycles = start - clock_[s.ipu] + busy; // waiting for the other IPUs counts
+    si.cycles = start - laid[i].previous + busy; // waiting for the other IPUs counts
     si.activeTiles = s.activeTiles;
     si.activeFromMin = si.activeFromMax = start;
     si.activeToMin = start + s.minActiveCycles;
@@ -124,16 +102,17 @@ void ExecutionRecorder::recordStep(unsigned program) {
       si.activeTileBalance = float(double(s.sumCycles) / (double(s.activeTiles) * double(s.maxCycles)));
     }
     stepIpus_.push_back(si);
-    clock_[s.ipu] = start + busy;
   }
   auto& kindCycles = runCycles_[static_cast<std::size_t>(p.kind)];
   for (const auto& tv : p.cycles) kindCycles[tv.tile] += tv.value;
+  for (const auto& tv : p.busyCycles) runBusyCycles_[tv.tile] += tv.value;
   encodeStepIpus(stepIpus_.data(), stepIpus_.size(), ipusBlob_);
   // The simulator's step costs are static, so every step's cycles are its program's estimate:
   // stored once in programs.estimated_cycles_by_tile, NULL here (see docs/formats.md).
   steps_.row(stepId_++, runIndex_, program, nullptr, blob(ipusBlob_));
 
-  if (options_.blocksFilter && p.kind == CycleKind::streamCopy)
+  if (options_.blocksFilter && (p.type == ProgramType::StreamCopyBegin || p.type == ProgramType::StreamCopyMid ||
+                                p.type == ProgramType::StreamCopyEnd))
     for (const auto& si : stepIpus_) {
       if (p.type == ProgramType::StreamCopyBegin && options_.blocksImplicitFlush)
         flushBlocks(si.ipu, program, si.allFromMax);
@@ -148,11 +127,11 @@ void ExecutionRecorder::onBlock(unsigned node, bool begin) {
   for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) {
     auto& b = blockBuffers_[ipu];
     if (begin) {
-      b.openStarts.push_back(clock_[ipu]);
+      b.openStarts.push_back(clock_.ipu(ipu));
     } else if (!b.openStarts.empty()) {
       const std::uint64_t from = b.openStarts.back();
       b.openStarts.pop_back();
-      recordBlock(ipu, static_cast<unsigned>(program), from, clock_[ipu], schema::BlockKind::Common);
+      recordBlock(ipu, static_cast<unsigned>(program), from, clock_.ipu(ipu), schema::BlockKind::Common);
     }
   }
 }

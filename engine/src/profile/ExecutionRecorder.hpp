@@ -6,6 +6,7 @@
 
 #include "../Runtime.hpp"
 #include "ProfilerOptions.hpp"
+#include "StepClock.hpp"
 #include "../models/ProgramModel.hpp"
 
 #include <profiler/Blob.hpp>
@@ -28,16 +29,9 @@ public:
 
   void onSteps(unsigned node) override;
   void onBlock(unsigned node, bool begin) override;
+  std::uint64_t ipuCycleCounter(unsigned ipu) const override { return clock_.ipu(ipu); }
 
 private:
-  struct IpuStats {
-    unsigned ipu, activeTiles;
-    std::uint64_t maxCycles, minActiveCycles, sumCycles;
-  };
-  struct StepCache {
-    bool ready = false;
-    std::vector<IpuStats> ipus; ///< computed once: a step's costs are static
-  };
   struct BlockBuffer {
     unsigned used = 0;
     bool overflowing = false;
@@ -46,7 +40,6 @@ private:
   };
 
   void recordStep(unsigned program);
-  const StepCache& cache(unsigned program);
   void recordBlock(unsigned ipu, unsigned program, std::uint64_t from, std::uint64_t to,
                    tessera::profiler::schema::BlockKind kind);
   void flushBlocks(unsigned ipu, unsigned program, std::uint64_t at);
@@ -57,9 +50,9 @@ private:
   tessera::profiler::ReportWriter& writer_;
   tessera::profiler::ReportWriter::RowInserter<tessera::profiler::schema::Steps> steps_;
   tessera::profiler::ReportWriter::RowInserter<tessera::profiler::schema::Blocks> blocks_;
-  std::vector<std::uint64_t> clock_; ///< absolute cycle counter of each IPU
-  std::vector<StepCache> cache_;
+  StepClock clock_; ///< absolute cycle counter of each IPU
   std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]
+  std::vector<std::uint64_t> runBusyCycles_;            ///< compute excluding idle threads, [tile]
   std::vector<BlockBuffer> blockBuffers_;               ///< per IPU
   std::vector<tessera::profiler::StepIpu> stepIpus_;
   std::string ipusBlob_;

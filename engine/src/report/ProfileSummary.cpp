@@ -203,6 +203,10 @@ void execution(std::ostream& out, const pva::Report& report, const pva::Executio
         << percent(x.tileAverageShareOfTotal(kind), 1.0) << " of total)\n";
   };
   average("compute cycles (including idle threads)", K::Compute);
+  if (x.hasComputeExcludingIdleThreads)
+    out << label("  ", "Tile average compute cycles (excluding idle threads)", column)
+        << withCommas(x.tileAverageComputeExcludingIdleThreads(), 1) << " ("
+        << percent(x.tileAverageComputeExcludingIdleThreadsShareOfTotal(), 1.0) << " of total)\n";
   average("IPU exchange cycles", K::InternalExchange);
   average("global exchange cycles", K::GlobalExchange);
   average("host exchange cycles", K::StreamCopy);

@@ -128,6 +128,12 @@ struct ExecutionSummary {
   /// spends on k ("of total cycles").
   double tileAverageShareOfTotal(TileCycleTotals::Kind k) const;
   double tileAverageCycles(TileCycleTotals::Kind k) const;
+  /// Compute excluding idle worker contexts (Poplar's "Tile average compute cycles (excluding
+  /// idle threads)"), all runs, summed over tiles; known for reports of format 1.2 and later.
+  bool hasComputeExcludingIdleThreads = false;
+  std::uint64_t computeExcludingIdleThreads = 0;
+  double tileAverageComputeExcludingIdleThreads() const;
+  double tileAverageComputeExcludingIdleThreadsShareOfTotal() const;
 };
 
 struct ReportSummary {

@@ -202,10 +202,18 @@ public:
   /// Sum over tiles of one kind, or of all kinds.
   std::uint64_t total(Kind k) const;
   std::uint64_t total() const;
+  /// Compute cycles excluding idle worker contexts (Poplar's "excluding idle threads"): the
+  /// contexts' busy thread cycles shared over them, per tile. Not a kind: not in total(). Known
+  /// for reports of format 1.2 and later; empty (and has... false) for older ones.
+  bool hasComputeExcludingIdleThreads() const { return hasExcludingIdle_; }
+  const std::vector<std::uint64_t>& computeExcludingIdleThreadsByTile() const { return excludingIdle_; }
+  std::uint64_t totalComputeExcludingIdleThreads() const;
 
 private:
   friend struct detail::Access;
   std::vector<std::uint64_t> byKind_[numKinds];
+  std::vector<std::uint64_t> excludingIdle_;
+  bool hasExcludingIdle_ = false;
 };
 
 class MicrosecondInterval {

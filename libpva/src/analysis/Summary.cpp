@@ -48,6 +48,14 @@ double ExecutionSummary::tileAverageShareOfTotal(TileCycleTotals::Kind k) const 
   return totalCycles ? tileAverageCycles(k) / double(totalCycles) : 0.0;
 }
 
+double ExecutionSummary::tileAverageComputeExcludingIdleThreads() const {
+  return tilesPerReplica ? double(computeExcludingIdleThreads) / double(tilesPerReplica) : 0.0;
+}
+
+double ExecutionSummary::tileAverageComputeExcludingIdleThreadsShareOfTotal() const {
+  return totalCycles ? tileAverageComputeExcludingIdleThreads() / double(totalCycles) : 0.0;
+}
+
 namespace {
 
 // A file's host times are anything it says: their difference saturates rather than overflow
@@ -172,7 +180,12 @@ ExecutionSummary executionSummary(const ExecutionReport& e, const Target& target
     x.runs.push_back(std::move(run));
   }
   x.totalCycles = e.totalCycles().total();
-  if (x.profiled) x.tileCycles = kindsOf(e.tileCycleTotals());
+  if (x.profiled) {
+    const TileCycleTotals totals = e.tileCycleTotals();
+    x.tileCycles = kindsOf(totals);
+    x.hasComputeExcludingIdleThreads = totals.hasComputeExcludingIdleThreads();
+    x.computeExcludingIdleThreads = totals.totalComputeExcludingIdleThreads();
+  }
   return x;
 }
 

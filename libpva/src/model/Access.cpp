@@ -416,9 +416,14 @@ ProgramVariable Access::programVariable(const storage::VariableRow& var, const s
   return v;
 }
 
-TileCycleTotals Access::tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind) {
+TileCycleTotals Access::tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind,
+                                        std::optional<std::vector<std::uint64_t>> excludingIdle) {
   TileCycleTotals t;
   for (std::size_t k = 0; k < TileCycleTotals::numKinds && k < byKind.size(); ++k) t.byKind_[k] = std::move(byKind[k]);
+  if (excludingIdle) {
+    t.hasExcludingIdle_ = true;
+    t.excludingIdle_ = std::move(*excludingIdle);
+  }
   return t;
 }
 

@@ -55,7 +55,8 @@ struct Access {
   static ComputeSetExecution computeSetExecution(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row,
                                                  std::uint64_t program, std::uint64_t computeSet);
   static Run run(const std::shared_ptr<ReportState>& s, const storage::RunRow& row);
-  static TileCycleTotals tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind);
+  static TileCycleTotals tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind,
+                                         std::optional<std::vector<std::uint64_t>> excludingIdle = std::nullopt);
   static TotalCycles totalCycles(std::uint64_t total);
   static Block block(const std::shared_ptr<ReportState>& s, const storage::BlockRow& row);
 

@@ -24,6 +24,13 @@ std::vector<std::vector<std::uint64_t>> runTileCycles(ReportState& s, unsigned r
   return byKind;
 }
 
+/// A run's compute cycles excluding idle threads per tile (nullopt before format 1.2).
+std::optional<std::vector<std::uint64_t>> runExcludingIdle(ReportState& s, unsigned run) {
+  auto v = s.store.runComputeExcludingIdle(run);
+  if (v) v = s.perTile(std::move(*v), "a run's compute cycles excluding idle threads");
+  return v;
+}
+
 std::uint64_t totalSteps(ReportState& s) {
   std::uint64_t n = 0;
   for (const auto& r : s.getRuns()) n = std::max(n, r.firstStep + r.numSteps);
@@ -50,12 +57,18 @@ TotalCycles ExecutionReport::totalCycles() const {
 TileCycleTotals ExecutionReport::tileCycleTotals() const {
   std::vector<std::vector<std::uint64_t>> sum(TileCycleTotals::numKinds,
                                                 std::vector<std::uint64_t>(s_->tilesPerReplica(), 0));
+  // Known only when every run has it (a report appended to by an older writer has not).
+  std::optional<std::vector<std::uint64_t>> idle(std::vector<std::uint64_t>(s_->tilesPerReplica(), 0));
   for (const auto& r : s_->getRuns()) {
     const auto byKind = runTileCycles(*s_, r.id);
     for (std::size_t k = 0; k < sum.size(); ++k)
       for (std::size_t t = 0; t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
+    const auto runIdle = idle ? runExcludingIdle(*s_, r.id) : std::nullopt;
+    if (!runIdle) idle.reset();
+    else
+      for (std::size_t t = 0; t < idle->size(); ++t) (*idle)[t] += (*runIdle)[t];
   }
-  return Access::tileCycleTotals(std::move(sum));
+  return Access::tileCycleTotals(std::move(sum), std::move(idle));
 }
 
 std::vector<Block> ExecutionReport::blocks(unsigned tile) const {
@@ -186,7 +199,15 @@ std::vector<std::uint64_t> ComputeSetExecution::estimatedCyclesByTile() const {
 
 ExecutionSteps Run::steps() const { return Access::steps(s_, firstStep_, firstStep_ + numSteps_); }
 
-TileCycleTotals Run::tileCycleTotals() const { return Access::tileCycleTotals(runTileCycles(*s_, index_)); }
+TileCycleTotals Run::tileCycleTotals() const {
+  return Access::tileCycleTotals(runTileCycles(*s_, index_), runExcludingIdle(*s_, index_));
+}
+
+std::uint64_t TileCycleTotals::totalComputeExcludingIdleThreads() const {
+  std::uint64_t s = 0;
+  for (auto c : excludingIdle_) s += c;
+  return s;
+}
 
 std::uint64_t TileCycleTotals::total(Kind k) const {
   std::uint64_t s = 0;

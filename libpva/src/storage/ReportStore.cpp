@@ -554,6 +554,18 @@ std::vector<U64s> ReportStore::runTileCycles(unsigned run) {
   });
 }
 
+std::optional<U64s> ReportStore::runComputeExcludingIdle(unsigned run) {
+  using R = S::RunTileCycles;
+  return guarded("reading a run's compute cycles excluding idle threads", [&]() -> std::optional<U64s> {
+    Statement& q = statement(select({&R::cyclesByTile}, R::table.name, "WHERE " + eq(R::run) + " AND " + eq(R::kind)));
+    q.bindInt(1, run);
+    q.bindText(2, R::computeExcludingIdleKind);
+    if (!q.step()) return std::nullopt;
+    auto [p, n] = q.columnBlob(0);
+    return tessera::profiler::decodeTileValues(p, n);
+  });
+}
+
 void ReportStore::steps(std::uint64_t first, std::uint64_t count, StepChunk& out) {
   using T = S::Steps;
   guarded("reading execution steps", [&] {

@@ -163,6 +163,9 @@ public:
   std::vector<RunRow> runs();
   /// Per-tile cycles of one run, by cycle kind index (schema::kCycleKindNames); missing: empty.
   std::vector<U64s> runTileCycles(unsigned run);
+  /// The run's compute cycles excluding idle worker contexts per tile (format 1.2); nullopt in
+  /// an older report.
+  std::optional<U64s> runComputeExcludingIdle(unsigned run);
   /// Steps [first, first + count), replacing `out`'s contents.
   void steps(std::uint64_t first, std::uint64_t count, StepChunk& out);
   std::vector<BlockRow> blocks(unsigned tile);

@@ -24,7 +24,8 @@ struct FormatVersion {
   unsigned major, minor, point;
 };
 // 1.1: compute_sets.estimated_flops and vertices_without_flop_estimate.
-inline constexpr FormatVersion kProfileFormatVersion{1, 1, 0};
+// 1.2: run_tile_cycles rows of kind computeExcludingIdleThreads.
+inline constexpr FormatVersion kProfileFormatVersion{1, 2, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
 // Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
@@ -284,7 +285,10 @@ struct Runs {
 
 struct RunTileCycles {
   static constexpr Column run{"run", "INTEGER NOT NULL", "runs.id"};
-  static constexpr Column kind{"kind", "TEXT NOT NULL", "cycle kind (CycleKind)"};
+  static constexpr Column kind{"kind", "TEXT NOT NULL",
+      "cycle kind (CycleKind), or since 1.2 computeExcludingIdleThreads (compute without idle worker contexts; not a kind, not in the totals)"};
+  /// The kind value of the row holding compute cycles excluding idle worker contexts (since 1.2).
+  static constexpr std::string_view computeExcludingIdleKind = "computeExcludingIdleThreads";
   static constexpr Column cyclesByTile{"cycles_by_tile", "BLOB NOT NULL", "TileValues: cycles of this kind per tile"};
   static constexpr Table<3> table{"run_tile_cycles", "Cycles of each run by kind per tile (TileCycleTotals).",
       {run, kind, cyclesByTile}, "PRIMARY KEY (run, kind)"};

@@ -105,8 +105,13 @@ void bindAnalysis(py::module_& m) {
   readonly(execution, "tileCycles", &pva::ExecutionSummary::tileCycles);
   readonly(execution, "runs", &pva::ExecutionSummary::runs);
   readonly(execution, "tilesPerReplica", &pva::ExecutionSummary::tilesPerReplica);
+  readonly(execution, "hasComputeExcludingIdleThreads", &pva::ExecutionSummary::hasComputeExcludingIdleThreads);
+  readonly(execution, "computeExcludingIdleThreads", &pva::ExecutionSummary::computeExcludingIdleThreads);
   execution.def("tileAverageCycles", &pva::ExecutionSummary::tileAverageCycles, py::arg("kind"))
-      .def("tileAverageShareOfTotal", &pva::ExecutionSummary::tileAverageShareOfTotal, py::arg("kind"));
+      .def("tileAverageShareOfTotal", &pva::ExecutionSummary::tileAverageShareOfTotal, py::arg("kind"))
+      .def("tileAverageComputeExcludingIdleThreads", &pva::ExecutionSummary::tileAverageComputeExcludingIdleThreads)
+      .def("tileAverageComputeExcludingIdleThreadsShareOfTotal",
+           &pva::ExecutionSummary::tileAverageComputeExcludingIdleThreadsShareOfTotal);
 
   py::class_<pva::ReportSummary> summary(m, "ReportSummary");
   readonly(summary, "target", &pva::ReportSummary::target);

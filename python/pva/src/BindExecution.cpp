@@ -87,7 +87,12 @@ void bindExecution(py::module_& m) {
       .value("Sync", pva::TileCycleTotals::Kind::Sync);
   totals.def("byTile", [](const pva::TileCycleTotals& t, pva::TileCycleTotals::Kind k) { return toNumpy(std::vector<std::uint64_t>(t.byTile(k))); })
       .def("total", py::overload_cast<pva::TileCycleTotals::Kind>(&pva::TileCycleTotals::total, py::const_))
-      .def("total", py::overload_cast<>(&pva::TileCycleTotals::total, py::const_));
+      .def("total", py::overload_cast<>(&pva::TileCycleTotals::total, py::const_))
+      .def_property_readonly("hasComputeExcludingIdleThreads", &pva::TileCycleTotals::hasComputeExcludingIdleThreads)
+      .def("computeExcludingIdleThreadsByTile", [](const pva::TileCycleTotals& t) {
+        return toNumpy(std::vector<std::uint64_t>(t.computeExcludingIdleThreadsByTile()));
+      })
+      .def("totalComputeExcludingIdleThreads", &pva::TileCycleTotals::totalComputeExcludingIdleThreads);
 
   py::class_<pva::MicrosecondInterval>(m, "MicrosecondInterval")
       .def_property_readonly("start", &pva::MicrosecondInterval::start)

@@ -18,14 +18,16 @@
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
+#include <poplin/Convolution.hpp>
 #include <vector>
 
 namespace poplin {
 
+/// The planning cache is poplin::PlanningCache (poplin/Convolution.hpp), as in SDK 3; older
+/// SDKs name it poplin::matmul::PlanningCache, which stays an alias. MatMul plans are cheap to
+/// compute here and are not cached.
 namespace matmul {
-/// Accepted for source compatibility with PopLibs; plans are cheap to compute here, so nothing
-/// is cached.
-class PlanningCache {};
+using PlanningCache = poplin::PlanningCache;
 } // namespace matmul
 
 /// A . B as a new tensor of A's element type.

@@ -22,14 +22,15 @@ poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& mo
                                   const poplar::Tensor& expected, const poplar::Tensor& loss,
                                   const poplar::Tensor& deltas, LossType lossType,
                                   const poplar::DebugContext& debugContext = {});
-/// The same, also writing the number of rows whose largest output is at the label into the
-/// one-element UNSIGNED_INT tensor `numCorrect`.
+/// The same, also ADDING the number of rows whose largest output is at the label to the
+/// one-element UNSIGNED_INT tensor `numCorrect` (as PopLibs' accuracy vertex does: zero it
+/// yourself, e.g. once per epoch, to count over several batches).
 poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
                                   const poplar::Tensor& expected, const poplar::Tensor& loss,
                                   const poplar::Tensor& deltas, const poplar::Tensor& numCorrect,
                                   LossType lossType, const poplar::DebugContext& debugContext = {});
 
-/// A program writing only the number of correct rows (as calcLoss does) into `numCorrect`.
+/// A program adding only the number of correct rows (as calcLoss does) to `numCorrect`.
 poplar::program::Program calcAccuracy(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
                                       const poplar::Tensor& expected,
                                       const poplar::Tensor& numCorrect,

@@ -1,9 +1,12 @@
-// Element type conversion between FLOAT, HALF, INT and UNSIGNED_INT. Floating-point values are
-// rounded to nearest (to HALF) or truncated toward zero (to integers); values outside the
-// destination's range saturate, and NaN converts to 0.
+// Element type conversion between FLOAT, HALF, INT, UNSIGNED_INT and BOOL. Floating-point
+// values are rounded to nearest (to HALF) or truncated toward zero (to integers); values outside
+// the destination's range saturate, and NaN converts to 0. To BOOL, non-zero is true; from BOOL,
+// true is 1. Casts to or from BOOL run the fused expression vertex (popops::map::...), so the
+// ComputeSet forms do not accept BOOL.
 #pragma once
 
 #include <poplar/DebugContext.hpp>
+#include <poplar/GraphElements.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
@@ -15,9 +18,28 @@ namespace popops {
 poplar::Tensor cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Type& dstType,
                     poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {});
 
-/// A program converting `src` into the existing tensor `dst` of the same shape.
-poplar::program::Program cast(poplar::Graph& graph, const poplar::Tensor& src,
-                              const poplar::Tensor& dst,
+/// A program converting `src` into the existing tensor `dst` of the same shape (a Copy when
+/// the types are equal).
+poplar::program::Program cast(poplar::Graph& graph, poplar::Tensor src, poplar::Tensor dst,
                               const poplar::DebugContext& debugContext = {});
+
+/// Adds the vertices converting `src` into `dst` (same shape, different types) to `cs`.
+void cast(poplar::Graph& graph, poplar::Tensor src, poplar::Tensor dst, poplar::ComputeSet cs);
+
+/// A new tensor of `dstType`, mapped like `src`, and the vertices filling it added to `cs`.
+poplar::Tensor cast(poplar::Graph& graph, poplar::Tensor src, const poplar::Type& dstType,
+                    poplar::ComputeSet cs, const poplar::DebugContext& debugContext = {});
+
+/// Converts `src` into the existing tensor `dst`, added to `prog`.
+void castWithOutput(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,
+                    poplar::program::Sequence& prog,
+                    const poplar::DebugContext& debugContext = {});
+
+/// A one-element BOOL tensor: whether the one-element FLOAT tensor `input` converts to
+/// `outputType` (HALF) with a relative error of at most `tolerance` (and without overflow).
+poplar::Tensor checkAccuracyWhenCast(poplar::Graph& graph, const poplar::Tensor& input,
+                                     poplar::Type outputType, double tolerance,
+                                     poplar::program::Sequence& prog,
+                                     const poplar::DebugContext& debugContext = {});
 
 } // namespace popops

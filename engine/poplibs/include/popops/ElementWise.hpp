@@ -1,12 +1,21 @@
-// Element-wise operations. Binary operations broadcast B to A's shape as numpy does (B's shape,
-// aligned to A's trailing dimensions, has 1 or A's size in each dimension: a bias [10] added to
-// [32,10]). Results are new tensors mapped like A; the InPlace forms write into A, which must not
-// contain aliased elements. Work is split per tile over the elements of the result each tile
-// holds, one vertex per worker-sized chunk.
+// Element-wise operations, and popops::map, which evaluates an element expression
+// (popops/Expr.hpp) over tensors in one compute set.
 //
-// Types: add, sub, mul, max and min accept FLOAT, HALF and INT; div FLOAT and HALF.
-// neg, abs and square accept FLOAT, HALF and INT; exp, log, sqrt, tanh and sigmoid FLOAT and
-// HALF. No options are recognised; any option given is an error.
+// Shapes: operands broadcast as numpy does (each operand's shape, aligned to the trailing
+// dimensions, has 1 or the result's size in each dimension; a one-element tensor is read for
+// every element). Results are new tensors mapped like the largest operand; the InPlace forms
+// write into the first operand and the WithOutput forms into `out`, which must have the
+// result's shape and type and no aliased elements.
+//
+// add, sub, mul, div, max, min, neg, exp, log, sqrt, square, abs, tanh and sigmoid (on tensors
+// of one type) run PopLibs' one-operation vertices (popops::Add<float>, ...); every other form
+// runs the fused expression vertex popops::map::<expression name>. Types: float, half, int,
+// unsigned int and bool as each operator allows (comparisons and logical operators give bool;
+// see docs/compatibility.md). A plain number as an operand takes the other operand's type: a
+// floating-point number needs a float or half tensor, an integer an int, unsigned or bool one.
+//
+// Options: map accepts "enableGenerateCodelet" and "enableExpressionOptimizations" (Tessera
+// always fuses); the other operations accept none. Any other option is an error.
 #pragma once
 
 #include <poplar/DebugContext.hpp>
@@ -14,47 +23,399 @@
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <popops/Expr.hpp>
 #include <popops/ScaledAdd.hpp> // scaledAddTo and scaledSubtractFrom were declared here first
+#include <type_traits>
+#include <vector>
 
 namespace popops {
 
-#define POPOPS_DECLARE_BINARY(name)                                                                \
-  poplar::Tensor name(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,      \
-                      poplar::program::Sequence& prog,                                             \
+// ---- map ----------------------------------------------------------------------------------
+
+/// A new tensor holding `expr` evaluated for every element; placeholder _i reads ts[i-1].
+poplar::Tensor map(poplar::Graph& graph, const expr::Expr& expr,
+                   const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
+                   const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
+
+inline poplar::Tensor map(poplar::Graph& graph, expr::UnaryOpType op, const poplar::Tensor& t,
+                          poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& options = {}) {
+  return map(graph, expr::UnaryOp(op, expr::_1), {t}, prog, debugContext, options);
+}
+inline poplar::Tensor map(poplar::Graph& graph, expr::BinaryOpType op, const poplar::Tensor& a,
+                          const poplar::Tensor& b, poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& options = {}) {
+  return map(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
+}
+inline poplar::Tensor map(poplar::Graph& graph, expr::TernaryOpType op, const poplar::Tensor& a,
+                          const poplar::Tensor& b, const poplar::Tensor& c,
+                          poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& options = {}) {
+  return map(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog,
+             debugContext, options);
+}
+
+/// Evaluates `expr` and writes the result into ts[0] (which must have the result's shape and
+/// type).
+void mapInPlace(poplar::Graph& graph, const expr::Expr& expr,
+                const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
+                const poplar::DebugContext& debugContext = {},
+                const poplar::OptionFlags& options = {});
+
+inline void mapInPlace(poplar::Graph& graph, expr::UnaryOpType op, const poplar::Tensor& t,
+                       poplar::program::Sequence& prog,
+                       const poplar::DebugContext& debugContext = {},
+                       const poplar::OptionFlags& options = {}) {
+  mapInPlace(graph, expr::UnaryOp(op, expr::_1), {t}, prog, debugContext, options);
+}
+inline void mapInPlace(poplar::Graph& graph, expr::BinaryOpType op, const poplar::Tensor& a,
+                       const poplar::Tensor& b, poplar::program::Sequence& prog,
+                       const poplar::DebugContext& debugContext = {},
+                       const poplar::OptionFlags& options = {}) {
+  mapInPlace(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, prog, debugContext, options);
+}
+inline void mapInPlace(poplar::Graph& graph, expr::TernaryOpType op, const poplar::Tensor& a,
+                       const poplar::Tensor& b, const poplar::Tensor& c,
+                       poplar::program::Sequence& prog,
+                       const poplar::DebugContext& debugContext = {},
+                       const poplar::OptionFlags& options = {}) {
+  mapInPlace(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog,
+             debugContext, options);
+}
+
+/// Evaluates `expr` into the existing tensor `out`.
+void mapWithOutput(poplar::Graph& graph, const expr::Expr& expr,
+                   const std::vector<poplar::Tensor>& ts, const poplar::Tensor& out,
+                   poplar::program::Sequence& prog,
+                   const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
+
+inline void mapWithOutput(poplar::Graph& graph, expr::UnaryOpType op, const poplar::Tensor& in,
+                          const poplar::Tensor& out, poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& options = {}) {
+  mapWithOutput(graph, expr::UnaryOp(op, expr::_1), {in}, out, prog, debugContext, options);
+}
+inline void mapWithOutput(poplar::Graph& graph, expr::BinaryOpType op, const poplar::Tensor& a,
+                          const poplar::Tensor& b, const poplar::Tensor& out,
+                          poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& options = {}) {
+  mapWithOutput(graph, expr::BinaryOp(op, expr::_1, expr::_2), {a, b}, out, prog, debugContext,
+                options);
+}
+inline void mapWithOutput(poplar::Graph& graph, expr::TernaryOpType op, const poplar::Tensor& a,
+                          const poplar::Tensor& b, const poplar::Tensor& c,
+                          const poplar::Tensor& out, poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& options = {}) {
+  mapWithOutput(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, out, prog,
+                debugContext, options);
+}
+
+namespace detail {
+/// The named element-wise operations: `api` ("eq") names the operation in errors and its
+/// debug context. Each evaluates `e` over `ts` like map / mapInPlace / mapWithOutput.
+poplar::Tensor namedMap(poplar::Graph& graph, const char* api, const expr::Expr& e,
+                        const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
+                        const poplar::DebugContext& debugContext,
+                        const poplar::OptionFlags& options);
+void namedMapInPlace(poplar::Graph& graph, const char* api, const expr::Expr& e,
+                     const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
+                     const poplar::DebugContext& debugContext,
+                     const poplar::OptionFlags& options);
+void namedMapWithOutput(poplar::Graph& graph, const char* api, const expr::Expr& e,
+                        const std::vector<poplar::Tensor>& ts, const poplar::Tensor& out,
+                        poplar::program::Sequence& prog,
+                        const poplar::DebugContext& debugContext,
+                        const poplar::OptionFlags& options);
+/// Throws poputil::poplibs_error naming `api` and `operand` unless a constant of `constType`
+/// may meet a tensor of `tensorType` (floating-point numbers: float or half tensors; integers:
+/// int, unsigned int or bool tensors of the same signedness).
+void checkConstantType(const poplar::Type& tensorType, const poplar::Type& constType,
+                       bool isFloatingPointConst, const char* api, const char* operand);
+
+template <typename T> struct IsScalarOperand {
+  static constexpr bool value = std::is_arithmetic<T>::value;
+};
+template <typename T> void checkConstant(const poplar::Tensor& t, const T&, const char* api,
+                                          const char* operand) {
+  checkConstantType(t.elementType(), expr::detail::ConstDeviceType<T>::get(),
+                    std::is_floating_point<T>::value, api, operand);
+}
+} // namespace detail
+
+// ---- unary operations ---------------------------------------------------------------------
+
+#define POPOPS_UNARY_OUT_OF_LINE(fn)                                                               \
+  poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A,                                 \
+                    poplar::program::Sequence& prog,                                               \
+                    const poplar::DebugContext& debugContext = {},                                 \
+                    const poplar::OptionFlags& options = {});                                      \
+  void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A,                                  \
+                   poplar::program::Sequence& prog,                                                \
+                   const poplar::DebugContext& debugContext = {},                                  \
+                   const poplar::OptionFlags& options = {});
+#define POPOPS_UNARY_WITH_OUTPUT(fn, OP)                                                           \
+  inline void fn##WithOutput(poplar::Graph& graph, const poplar::Tensor& A,                        \
+                             const poplar::Tensor& out, poplar::program::Sequence& prog,           \
+                             const poplar::DebugContext& debugContext = {},                        \
+                             const poplar::OptionFlags& options = {}) {                            \
+    detail::namedMapWithOutput(graph, #fn, expr::UnaryOp(expr::UnaryOpType::OP, expr::_1), {A},    \
+                               out, prog, debugContext, options);                                  \
+  }
+#define POPOPS_UNARY(fn, OP)                                                                       \
+  inline poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A,                          \
+                           poplar::program::Sequence& prog,                                        \
+                           const poplar::DebugContext& debugContext = {},                          \
+                           const poplar::OptionFlags& options = {}) {                              \
+    return detail::namedMap(graph, #fn, expr::UnaryOp(expr::UnaryOpType::OP, expr::_1), {A},       \
+                            prog, debugContext, options);                                          \
+  }                                                                                                \
+  inline void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A,                           \
+                          poplar::program::Sequence& prog,                                         \
+                          const poplar::DebugContext& debugContext = {},                           \
+                          const poplar::OptionFlags& options = {}) {                               \
+    detail::namedMapInPlace(graph, #fn, expr::UnaryOp(expr::UnaryOpType::OP, expr::_1), {A},       \
+                            prog, debugContext, options);                                          \
+  }                                                                                                \
+  POPOPS_UNARY_WITH_OUTPUT(fn, OP)
+
+/// -A, e^A, ln A, sqrt A, A^2, |A|, tanh A and 1 / (1 + e^-A) (PopLibs' own vertices).
+POPOPS_UNARY_OUT_OF_LINE(neg)
+POPOPS_UNARY_OUT_OF_LINE(exp)
+POPOPS_UNARY_OUT_OF_LINE(log)
+POPOPS_UNARY_OUT_OF_LINE(sqrt)
+POPOPS_UNARY_OUT_OF_LINE(square)
+POPOPS_UNARY_OUT_OF_LINE(abs)
+POPOPS_UNARY_OUT_OF_LINE(tanh)
+POPOPS_UNARY_OUT_OF_LINE(sigmoid)
+POPOPS_UNARY_WITH_OUTPUT(neg, NEGATE)
+POPOPS_UNARY_WITH_OUTPUT(exp, EXPONENT)
+POPOPS_UNARY_WITH_OUTPUT(log, LOGARITHM)
+POPOPS_UNARY_WITH_OUTPUT(sqrt, SQRT)
+POPOPS_UNARY_WITH_OUTPUT(square, SQUARE)
+POPOPS_UNARY_WITH_OUTPUT(abs, ABSOLUTE)
+POPOPS_UNARY_WITH_OUTPUT(tanh, TANH)
+POPOPS_UNARY_WITH_OUTPUT(sigmoid, SIGMOID)
+
+POPOPS_UNARY(asin, ASIN)
+POPOPS_UNARY(bitwiseNot, BITWISE_NOT)
+POPOPS_UNARY(cbrt, CBRT)
+POPOPS_UNARY(ceil, CEIL)
+POPOPS_UNARY(cos, COS)
+POPOPS_UNARY(countLeadingZeros, COUNT_LEADING_ZEROS)
+POPOPS_UNARY(erf, ERF)
+POPOPS_UNARY(expm1, EXPONENT_MINUS_ONE)
+POPOPS_UNARY(exp2, EXPONENT2)
+POPOPS_UNARY(floor, FLOOR)
+POPOPS_UNARY(geluErf, GELU_ERF)
+POPOPS_UNARY(inv, INVERSE)
+POPOPS_UNARY(log1p, LOGARITHM_ONE_PLUS)
+POPOPS_UNARY(logicalNot, LOGICAL_NOT)
+POPOPS_UNARY(popcount, POPCOUNT)
+POPOPS_UNARY(signum, SIGNUM)
+POPOPS_UNARY(sin, SIN)
+POPOPS_UNARY(tan, TAN)
+POPOPS_UNARY(round, ROUND)
+POPOPS_UNARY(trunc, TRUNC)
+POPOPS_UNARY(rsqrt, RSQRT)
+
+/// BOOL tensors: whether each element is finite, infinite, NaN.
+inline poplar::Tensor isFinite(poplar::Graph& graph, const poplar::Tensor& A,
+                               poplar::program::Sequence& prog,
+                               const poplar::DebugContext& debugContext = {},
+                               const poplar::OptionFlags& options = {}) {
+  return detail::namedMap(graph, "isFinite", expr::IsFinite(expr::_1), {A}, prog, debugContext,
+                          options);
+}
+inline poplar::Tensor isInf(poplar::Graph& graph, const poplar::Tensor& A,
+                            poplar::program::Sequence& prog,
+                            const poplar::DebugContext& debugContext = {},
+                            const poplar::OptionFlags& options = {}) {
+  return detail::namedMap(graph, "isInf", expr::IsInf(expr::_1), {A}, prog, debugContext, options);
+}
+inline poplar::Tensor isNaN(poplar::Graph& graph, const poplar::Tensor& A,
+                            poplar::program::Sequence& prog,
+                            const poplar::DebugContext& debugContext = {},
+                            const poplar::OptionFlags& options = {}) {
+  return detail::namedMap(graph, "isNaN", expr::IsNaN(expr::_1), {A}, prog, debugContext, options);
+}
+
+// ---- binary operations --------------------------------------------------------------------
+
+// The forms with a plain number as either operand, and the WithOutput forms.
+#define POPOPS_BINARY_SCALAR_FORMS(fn, OP)                                                         \
+  template <typename constType, typename = typename std::enable_if<                                \
+                                    detail::IsScalarOperand<constType>::value>::type>              \
+  poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A, const constType B,              \
+                    poplar::program::Sequence& prog,                                               \
+                    const poplar::DebugContext& debugContext = {},                                 \
+                    const poplar::OptionFlags& options = {}) {                                     \
+    detail::checkConstant(A, B, #fn, "B");                                                         \
+    return detail::namedMap(graph, #fn,                                                            \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)),      \
+                            {A}, prog, debugContext, options);                                     \
+  }                                                                                                \
+  template <typename constType, typename = typename std::enable_if<                                \
+                                    detail::IsScalarOperand<constType>::value>::type>              \
+  poplar::Tensor fn(poplar::Graph& graph, const constType A, const poplar::Tensor& B,              \
+                    poplar::program::Sequence& prog,                                               \
+                    const poplar::DebugContext& debugContext = {},                                 \
+                    const poplar::OptionFlags& options = {}) {                                     \
+    detail::checkConstant(B, A, #fn, "A");                                                         \
+    return detail::namedMap(graph, #fn,                                                            \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::Const(A), expr::_1),      \
+                            {B}, prog, debugContext, options);                                     \
+  }                                                                                                \
+  template <typename constType, typename = typename std::enable_if<                                \
+                                    detail::IsScalarOperand<constType>::value>::type>              \
+  void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const constType B,               \
+                   poplar::program::Sequence& prog,                                                \
+                   const poplar::DebugContext& debugContext = {},                                  \
+                   const poplar::OptionFlags& options = {}) {                                      \
+    detail::checkConstant(A, B, #fn "InPlace", "B");                                               \
+    detail::namedMapInPlace(graph, #fn "InPlace",                                                  \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)),      \
+                            {A}, prog, debugContext, options);                                     \
+  }                                                                                                \
+  inline void fn##WithOutput(poplar::Graph& graph, const poplar::Tensor& A,                        \
+                             const poplar::Tensor& B, const poplar::Tensor& out,                   \
+                             poplar::program::Sequence& prog,                                      \
+                             const poplar::DebugContext& debugContext = {},                        \
+                             const poplar::OptionFlags& options = {}) {                            \
+    detail::namedMapWithOutput(graph, #fn "WithOutput",                                            \
+                               expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::_2), {A, B}, \
+                               out, prog, debugContext, options);                                  \
+  }                                                                                                \
+  template <typename constType, typename = typename std::enable_if<                                \
+                                    detail::IsScalarOperand<constType>::value>::type>              \
+  void fn##WithOutput(poplar::Graph& graph, const poplar::Tensor& A, const constType B,            \
+                      const poplar::Tensor& out, poplar::program::Sequence& prog,                  \
                       const poplar::DebugContext& debugContext = {},                               \
-                      const poplar::OptionFlags& options = {});                                    \
-  void name##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,       \
-                     poplar::program::Sequence& prog,                                              \
-                     const poplar::DebugContext& debugContext = {},                                \
-                     const poplar::OptionFlags& options = {});
+                      const poplar::OptionFlags& options = {}) {                                   \
+    detail::checkConstant(A, B, #fn "WithOutput", "B");                                            \
+    detail::namedMapWithOutput(graph, #fn "WithOutput",                                            \
+                               expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)),   \
+                               {A}, out, prog, debugContext, options);                             \
+  }                                                                                                \
+  template <typename constType, typename = typename std::enable_if<                                \
+                                    detail::IsScalarOperand<constType>::value>::type>              \
+  void fn##WithOutput(poplar::Graph& graph, const constType A, const poplar::Tensor& B,            \
+                      const poplar::Tensor& out, poplar::program::Sequence& prog,                  \
+                      const poplar::DebugContext& debugContext = {},                               \
+                      const poplar::OptionFlags& options = {}) {                                   \
+    detail::checkConstant(B, A, #fn "WithOutput", "A");                                            \
+    detail::namedMapWithOutput(graph, #fn "WithOutput",                                            \
+                               expr::BinaryOp(expr::BinaryOpType::OP, expr::Const(A), expr::_1),   \
+                               {B}, out, prog, debugContext, options);                             \
+  }
 
-#define POPOPS_DECLARE_UNARY(name)                                                                 \
-  poplar::Tensor name(                                                                             \
-      poplar::Graph& graph, const poplar::Tensor& A, poplar::program::Sequence& prog,              \
-      const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});     \
-  void name##InPlace(                                                                              \
-      poplar::Graph& graph, const poplar::Tensor& A, poplar::program::Sequence& prog,              \
-      const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
+#define POPOPS_BINARY_OUT_OF_LINE(fn, OP)                                                          \
+  poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,        \
+                    poplar::program::Sequence& prog,                                               \
+                    const poplar::DebugContext& debugContext = {},                                 \
+                    const poplar::OptionFlags& options = {});                                      \
+  void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,         \
+                   poplar::program::Sequence& prog,                                                \
+                   const poplar::DebugContext& debugContext = {},                                  \
+                   const poplar::OptionFlags& options = {});                                       \
+  POPOPS_BINARY_SCALAR_FORMS(fn, OP)
 
-/// A + B, A - B, A * B, A / B, and the element-wise maximum and minimum of A and B.
-POPOPS_DECLARE_BINARY(add)
-POPOPS_DECLARE_BINARY(sub)
-POPOPS_DECLARE_BINARY(mul)
-POPOPS_DECLARE_BINARY(div)
-POPOPS_DECLARE_BINARY(max)
-POPOPS_DECLARE_BINARY(min)
+#define POPOPS_BINARY(fn, OP)                                                                      \
+  inline poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A,                          \
+                           const poplar::Tensor& B, poplar::program::Sequence& prog,               \
+                           const poplar::DebugContext& debugContext = {},                          \
+                           const poplar::OptionFlags& options = {}) {                              \
+    return detail::namedMap(graph, #fn,                                                            \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::_2), {A, B},    \
+                            prog, debugContext, options);                                          \
+  }                                                                                                \
+  inline void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,  \
+                          poplar::program::Sequence& prog,                                         \
+                          const poplar::DebugContext& debugContext = {},                           \
+                          const poplar::OptionFlags& options = {}) {                               \
+    detail::namedMapInPlace(graph, #fn "InPlace",                                                  \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::_2), {A, B},    \
+                            prog, debugContext, options);                                          \
+  }                                                                                                \
+  POPOPS_BINARY_SCALAR_FORMS(fn, OP)
 
-/// -A, e^A, ln A, sqrt A, A^2, |A|, tanh A and 1 / (1 + e^-A).
-POPOPS_DECLARE_UNARY(neg)
-POPOPS_DECLARE_UNARY(exp)
-POPOPS_DECLARE_UNARY(log)
-POPOPS_DECLARE_UNARY(sqrt)
-POPOPS_DECLARE_UNARY(square)
-POPOPS_DECLARE_UNARY(abs)
-POPOPS_DECLARE_UNARY(tanh)
-POPOPS_DECLARE_UNARY(sigmoid)
+/// A + B, A - B, A * B, A / B, max and min (PopLibs' own vertices for two tensors).
+POPOPS_BINARY_OUT_OF_LINE(add, ADD)
+POPOPS_BINARY_OUT_OF_LINE(sub, SUBTRACT)
+POPOPS_BINARY_OUT_OF_LINE(mul, MULTIPLY)
+POPOPS_BINARY_OUT_OF_LINE(div, DIVIDE)
+POPOPS_BINARY_OUT_OF_LINE(max, MAXIMUM)
+POPOPS_BINARY_OUT_OF_LINE(min, MINIMUM)
 
-#undef POPOPS_DECLARE_BINARY
-#undef POPOPS_DECLARE_UNARY
+POPOPS_BINARY(atan2, ATAN2)
+POPOPS_BINARY(bitwiseAnd, BITWISE_AND)
+POPOPS_BINARY(bitwiseOr, BITWISE_OR)
+POPOPS_BINARY(bitwiseXor, BITWISE_XOR)
+POPOPS_BINARY(bitwiseXnor, BITWISE_XNOR)
+POPOPS_BINARY(eq, EQUAL)
+POPOPS_BINARY(gteq, GREATER_THAN_EQUAL)
+POPOPS_BINARY(gt, GREATER_THAN)
+POPOPS_BINARY(invStdDevToVariance, INV_STD_DEV_TO_VARIANCE)
+POPOPS_BINARY(lteq, LESS_THAN_EQUAL)
+POPOPS_BINARY(logicalAnd, LOGICAL_AND)
+POPOPS_BINARY(logicalOr, LOGICAL_OR)
+POPOPS_BINARY(lt, LESS_THAN)
+POPOPS_BINARY(neq, NOT_EQUAL)
+POPOPS_BINARY(pow, POWER)
+POPOPS_BINARY(rem, REMAINDER)
+POPOPS_BINARY(shiftLeft, SHIFT_LEFT)
+POPOPS_BINARY(shiftRight, SHIFT_RIGHT)
+POPOPS_BINARY(shiftRightSignExtend, SHIFT_RIGHT_SIGN_EXTEND)
+POPOPS_BINARY(varianceToInvStdDev, VARIANCE_TO_INV_STD_DEV)
+
+// ---- ternary operations -------------------------------------------------------------------
+
+#define POPOPS_TERNARY(fn, OP)                                                                     \
+  inline poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B, \
+                           const poplar::Tensor& C, poplar::program::Sequence& prog,               \
+                           const poplar::DebugContext& debugContext = {},                          \
+                           const poplar::OptionFlags& options = {}) {                              \
+    return detail::namedMap(graph, #fn,                                                            \
+                            expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2,           \
+                                            expr::_3),                                             \
+                            {A, B, C}, prog, debugContext, options);                               \
+  }                                                                                                \
+  inline void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,  \
+                          const poplar::Tensor& C, poplar::program::Sequence& prog,                \
+                          const poplar::DebugContext& debugContext = {},                           \
+                          const poplar::OptionFlags& options = {}) {                               \
+    detail::namedMapInPlace(graph, #fn "InPlace",                                                  \
+                            expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2,           \
+                                            expr::_3),                                             \
+                            {A, B, C}, prog, debugContext, options);                               \
+  }                                                                                                \
+  inline void fn##WithOutput(poplar::Graph& graph, const poplar::Tensor& A,                        \
+                             const poplar::Tensor& B, const poplar::Tensor& C,                     \
+                             const poplar::Tensor& out, poplar::program::Sequence& prog,           \
+                             const poplar::DebugContext& debugContext = {},                        \
+                             const poplar::OptionFlags& options = {}) {                            \
+    detail::namedMapWithOutput(graph, #fn "WithOutput",                                            \
+                               expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2,        \
+                                               expr::_3),                                          \
+                               {A, B, C}, out, prog, debugContext, options);                       \
+  }
+
+/// select(A, B, C): C ? A : B, with C a BOOL tensor. clamp(A, B, C): A limited to [B, C].
+POPOPS_TERNARY(select, SELECT)
+POPOPS_TERNARY(clamp, CLAMP)
+
+#undef POPOPS_UNARY_OUT_OF_LINE
+#undef POPOPS_UNARY_WITH_OUTPUT
+#undef POPOPS_UNARY
+#undef POPOPS_BINARY_SCALAR_FORMS
+#undef POPOPS_BINARY_OUT_OF_LINE
+#undef POPOPS_BINARY
+#undef POPOPS_TERNARY
 
 } // namespace popops

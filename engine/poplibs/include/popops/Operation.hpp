@@ -7,7 +7,7 @@
 
 namespace popops {
 
-/// "ADD", "MUL", "MIN", "MAX" or "SQUARE_ADD".
+/// "ADD", "MUL", "MIN", "MAX", "LOGICAL_AND", "LOGICAL_OR", "SQUARE_ADD" or "LOG_ADD".
 const char* asString(Operation op);
 std::ostream& operator<<(std::ostream& os, Operation op);
 

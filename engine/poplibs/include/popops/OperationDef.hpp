@@ -4,7 +4,9 @@
 
 namespace popops {
 
-/// How a reduction combines elements. SQUARE_ADD sums the squares of the elements.
-enum class Operation { ADD, MUL, MIN, MAX, SQUARE_ADD };
+/// How a reduction combines elements. SQUARE_ADD sums the squares of the elements; LOGICAL_AND
+/// and LOGICAL_OR combine BOOL elements; LOG_ADD (log of the sum of exponentials) is declared
+/// for source compatibility and not provided (reduce throws).
+enum class Operation { ADD, MUL, MIN, MAX, LOGICAL_AND, LOGICAL_OR, SQUARE_ADD, LOG_ADD };
 
 } // namespace popops

@@ -16,6 +16,8 @@
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 #include <popops/Operation.hpp>
+#include <poplar/GraphElements.hpp>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -53,5 +55,50 @@ void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const popl
                       poplar::program::Sequence& prog,
                       const poplar::DebugContext& debugContext = {},
                       const poplar::OptionFlags& options = {});
+
+// The compute-set forms: the reduction's two stages add their vertices to css[0] and css[1]
+// (created and appended when css has fewer), so several reductions given the same css run in
+// the same compute sets; the caller executes css in order.
+poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Type& outType,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      std::vector<poplar::ComputeSet>& css,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {});
+poplar::Tensor reduce(poplar::Graph& graph, const poplar::Tensor& in,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      std::vector<poplar::ComputeSet>& css,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {});
+void reduceWithOutput(poplar::Graph& graph, const poplar::Tensor& in, const poplar::Tensor& out,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      std::vector<poplar::ComputeSet>& css,
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& options = {});
+
+/// One reduction of a reduceMany: `in` over `dims` with `params`, optionally to `outType`.
+struct SingleReduceOp {
+  poplar::Tensor in;
+  std::vector<std::size_t> dims;
+  ReduceParams params;
+  bool useOutType;
+  poplar::Type outType;
+  std::string debugName;
+
+  SingleReduceOp(poplar::Tensor in_, std::vector<std::size_t> dims_, ReduceParams params_,
+                 poplar::Type outType_, std::string debugName_ = "")
+      : in(std::move(in_)), dims(std::move(dims_)), params(std::move(params_)), useOutType(true),
+        outType(outType_), debugName(std::move(debugName_)) {}
+  SingleReduceOp(poplar::Tensor in_, std::vector<std::size_t> dims_, ReduceParams params_,
+                 std::string debugName_ = "")
+      : in(std::move(in_)), dims(std::move(dims_)), params(std::move(params_)),
+        useOutType(false), outType(poplar::FLOAT), debugName(std::move(debugName_)) {}
+};
+
+/// Several reductions in the same two compute sets. With `outputs` empty, a new output per
+/// reduction is appended to it; otherwise it holds one existing output per reduction.
+void reduceMany(poplar::Graph& graph, const std::vector<SingleReduceOp>& reductions,
+                std::vector<poplar::Tensor>& outputs, poplar::program::Sequence& prog,
+                const poplar::DebugContext& debugContext = {},
+                const poplar::OptionFlags& options = {});
 
 } // namespace popops

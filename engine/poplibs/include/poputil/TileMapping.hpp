@@ -4,7 +4,11 @@
 #include <cstddef>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
+#include <poplar/DebugContext.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <poplar/TensorCloneMethod.hpp>
+#include <poplar/Type.hpp>
 #include <vector>
 
 namespace poputil {
@@ -33,5 +37,37 @@ unsigned getTileImbalance(const poplar::Graph::TileToTensorMapping& mapping,
                           unsigned minElementsPerTile = 0, unsigned grainSize = 1);
 unsigned getTileImbalance(const poplar::Graph& graph, const poplar::Tensor& t,
                           unsigned minElementsPerTile = 0, unsigned grainSize = 1);
+
+/// Whether some line of t along `dimension` (all other indices fixed) has elements on more than
+/// one tile, or on more than one IPU.
+bool dimIsSplitOverTiles(const poplar::Graph& graph, const poplar::Tensor& t, unsigned dimension);
+bool dimIsSplitOverIPUs(const poplar::Graph& graph, const poplar::Tensor& t, unsigned dimension);
+
+/// A new one-dimensional tensor of `type` with fullTensor.dim(dim) elements, element i on the
+/// tile holding the first element of fullTensor's slice i along `dim` (so an operation between
+/// the two exchanges little). ditherMapping is accepted and has no effect.
+poplar::Tensor createBroadcastOperand(poplar::Graph& graph, const poplar::Tensor& fullTensor,
+                                      const poplar::Type& type, unsigned dim,
+                                      bool ditherMapping = false,
+                                      const poplar::DebugContext& debugContext = {});
+
+/// A clone of t on IPU `dstIPU` of a multi-IPU graph, each element on the same tile number
+/// within that IPU as the original.
+poplar::Tensor cloneToIpu(poplar::Graph& graph, const poplar::Tensor& t, unsigned dstIPU,
+                          const poplar::DebugContext& debugContext = {},
+                          poplar::TensorCloneMethod method =
+                              poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+/// cloneToIpu, and a Copy of t into the clone added to `prog`.
+poplar::Tensor copyToIpu(poplar::Graph& masterGraph, const poplar::Tensor& t,
+                         poplar::program::Sequence& prog, unsigned dstIPU,
+                         const poplar::DebugContext& debugContext = {},
+                         poplar::TensorCloneMethod method =
+                             poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+/// cloneToIpu without the copy: copySrc and copyDst are what a Copy between the IPUs takes.
+poplar::Tensor createIpuCopy(poplar::Graph& graph, const poplar::Tensor& t, unsigned dstIpu,
+                             poplar::Tensor& copySrc, poplar::Tensor& copyDst,
+                             const poplar::DebugContext& debugContext = {},
+                             poplar::TensorCloneMethod method =
+                                 poplar::TensorCloneMethod::PRESERVE_ORDER_AND_ALIASES);
 
 } // namespace poputil

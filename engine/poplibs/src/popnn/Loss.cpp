@@ -79,11 +79,16 @@ void checkNumCorrect(const Tensor& numCorrect, const std::string& op) {
                                  numCorrect.shapeToString());
 }
 
-/// Sums the per-group counts into numCorrect.
+/// Adds the per-group counts to numCorrect. PopLibs' accuracy vertex updates numCorrect in place
+/// (numCorrect += correct rows), so a program that zeroes it once per epoch and runs calcLoss
+/// every step reads the epoch's total; overwriting would report only the last batch. The old
+/// count joins the reduced elements (reductions update FLOAT and HALF outputs only).
 void sumCounts(Graph& graph, const Tensor& counts, const Tensor& numCorrect, Sequence& prog,
                const DebugContext& di) {
-  popops::reduceWithOutput(graph, counts, numCorrect.reshape({}), {0}, popops::Operation::ADD, prog,
-                           {di, "numCorrect"});
+  const Tensor previous = graph.clone(numCorrect.reshape({1}), {di, "previousNumCorrect"});
+  prog.add(program::Copy(numCorrect.reshape({1}), previous, false, di));
+  popops::reduceWithOutput(graph, concat(counts, previous), numCorrect.reshape({}), {0},
+                           popops::Operation::ADD, prog, {di, "numCorrect"});
 }
 
 program::Program lossProgram(Graph& graph, const Tensor& outputs, const Tensor& labels,

@@ -1,6 +1,6 @@
 // Cast vertices: a piece of elements converted from one element type to another.
 #include "poplibs_support/Arith.hpp"
-#include "poplibs_support/Cycles.hpp"
+#include "poplibs_support/CycleEstimators.hpp"
 
 #include <cstdint>
 #include <poplar/Target.hpp>
@@ -21,11 +21,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    // Converting instructions work on vectors of the narrower type.
-    const poplar::Type in = poplar::TypeOf<In>::value, out = poplar::TypeOf<Out>::value;
-    const poplar::Type narrow = in.size() < out.size() ? in : out;
-    return poplibs_support::mapCycles(v.getFieldInfo("dst").size(), narrow, 1,
-                                      target.getVectorWidth(narrow));
+    return poplibs_support::castCycles(target, poplar::TypeOf<In>::value, poplar::TypeOf<Out>::value,
+                                       v.getFieldInfo("dst").size());
   }
 };
 

@@ -1,4 +1,5 @@
 #include "poplibs_support/TileWork.hpp"
+#include "popops/ScaledAddVertices.hpp"
 
 #include <poputil/DebugInfo.hpp>
 #include <popops/ElementWise.hpp>
@@ -131,7 +132,7 @@ void unaryInPlace(Graph& graph, const OpInfo& info, const Tensor& A, Sequence& p
 
 void scaledAdd(Graph& graph, const Tensor& A, const Tensor& B, float scaleB, Sequence& prog,
                const DebugContext& di, const OptionFlags& options, const std::string& op) {
-  poplibs_support::checkOptions(options, {}, op);
+  poplibs_support::checkOptions(options, {"optimizeForSpeed", "scaleFloatToHalfTolerance"}, op);
   const Tensor b = binaryOperands(A, B, false, op);
   checkInPlaceTarget(A, op);
   const ComputeSet cs = graph.addComputeSet(di);
@@ -180,16 +181,12 @@ POPOPS_DEFINE_UNARY(abs, Abs, true)
 POPOPS_DEFINE_UNARY(tanh, Tanh, false)
 POPOPS_DEFINE_UNARY(sigmoid, Sigmoid, false)
 
-void scaledAddTo(Graph& graph, const Tensor& A, const Tensor& B, float scaleB, Sequence& prog,
-                 const DebugContext& debugContext, const OptionFlags& options) {
-  scaledAdd(graph, A, B, scaleB, prog, {debugContext, "ScaledAdd"}, options, "popops::scaledAddTo");
+namespace detail {
+void scaledAddVertices(Graph& graph, const Tensor& A, const Tensor& B, float scaleB,
+                       Sequence& prog, const DebugContext& di, const OptionFlags& options,
+                       const std::string& op) {
+  scaledAdd(graph, A, B, scaleB, prog, di, options, op);
 }
-
-void scaledSubtractFrom(Graph& graph, const Tensor& A, const Tensor& B, float scaleB,
-                        Sequence& prog, const DebugContext& debugContext,
-                        const OptionFlags& options) {
-  scaledAdd(graph, A, B, -scaleB, prog, {debugContext, "ScaledSubtract"}, options,
-            "popops::scaledSubtractFrom");
-}
+} // namespace detail
 
 } // namespace popops

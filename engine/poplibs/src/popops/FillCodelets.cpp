@@ -1,4 +1,6 @@
 // Fill vertices: every element of a piece set to the vertex's value.
+#include "poplibs_support/CycleEstimators.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <poplar/Target.hpp>
@@ -16,10 +18,7 @@ public:
   void compute() { std::fill(out.begin(), out.end(), value); }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    // Stores go out a full data path (64 bits) at a time, whatever the type.
-    const std::size_t perStore =
-        std::max<std::size_t>(1, target.getDataPathWidth() / 8 / sizeof(T));
-    return 10 + (v.getFieldInfo("out").size() + perStore - 1) / perStore;
+    return poplibs_support::fillCycles(target, poplar::TypeOf<T>::value, v.getFieldInfo("out").size());
   }
 };
 

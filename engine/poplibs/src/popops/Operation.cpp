@@ -13,8 +13,14 @@ const char* asString(Operation op) {
     return "MIN";
   case Operation::MAX:
     return "MAX";
+  case Operation::LOGICAL_AND:
+    return "LOGICAL_AND";
+  case Operation::LOGICAL_OR:
+    return "LOGICAL_OR";
   case Operation::SQUARE_ADD:
     return "SQUARE_ADD";
+  case Operation::LOG_ADD:
+    return "LOG_ADD";
   }
   return "?";
 }

@@ -1,5 +1,6 @@
 #include "poplibs_support/TileWork.hpp"
 
+#include <popops/ElementWise.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <algorithm>
 #include <popops/Reduce.hpp>
@@ -138,9 +139,27 @@ std::vector<std::vector<std::vector<Piece>>> planPartials(const Graph& graph, co
   return plan;
 }
 
+/// The compute set `css[i]`, added (named `name` under di) when css has fewer.
+ComputeSet stage(Graph& graph, std::vector<ComputeSet>& css, std::size_t i,
+                 const DebugContext& di, const char* name) {
+  while (css.size() <= i) css.push_back(graph.addComputeSet({di, css.empty() ? "Partials" : name}));
+  return css[i];
+}
+
+bool isLogical(Operation op) {
+  return op == Operation::LOGICAL_AND || op == Operation::LOGICAL_OR;
+}
+
+/// Adds the two stages' vertices to css[0] and css[1] (created when missing).
 void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
-                const std::vector<std::size_t>& dims, const ReduceParams& params, Sequence& prog,
-                const DebugContext& di) {
+                const std::vector<std::size_t>& dims, const ReduceParams& params,
+                std::vector<ComputeSet>& css, const DebugContext& di) {
+  if (params.op == Operation::LOG_ADD)
+    throw poputil::poplibs_error(kOp + ": LOG_ADD reductions are not provided");
+  if (isLogical(params.op))
+    throw poputil::poplibs_error(kOp + ": " + asString(params.op) +
+                                 " reductions are provided by the Sequence forms of reduce and "
+                                 "reduceWithOutput only");
   const ReduceShape shape = reduceShape(in, dims);
   if (out.shape() != shape.outShape)
     throw poputil::poplibs_error(kOp + ": reducing an input of shape " + in.shapeToString() +
@@ -167,7 +186,7 @@ void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
       numPartials += g.size();
   const Tensor partials = graph.addVariable(partialsType, {numPartials}, {di, "partials"});
   std::vector<std::vector<std::size_t>> partialsOfRow(shape.outElements);
-  const ComputeSet partialCs = graph.addComputeSet({di, "Partials"});
+  const ComputeSet partialCs = stage(graph, css, 0, di, "Partials");
   const std::string partialVertex =
       poputil::templateVertex("popops::ReducePartial", asString(params.op), inType);
   std::size_t next = 0;
@@ -202,7 +221,7 @@ void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
     finalVertex =
         poputil::templateVertex("popops::ReduceFinal", asString(combine), partialsType, outType);
   }
-  const ComputeSet finalCs = graph.addComputeSet({di, "Combine"});
+  const ComputeSet finalCs = stage(graph, css, 1, di, "Combine");
   const Tensor flatOut = out.flatten();
   const auto work = poplibs_support::splitTileWork(graph, out, kMinOutputsPerVertex, kOp);
   for (unsigned tile = 0; tile < work.size(); ++tile)
@@ -220,8 +239,50 @@ void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
       if (scaled) graph.connect(v["scale"], scale);
       graph.setTileMapping(v, tile);
     }
-  prog.add(program::Execute(partialCs, {di, "Partials"}));
-  prog.add(program::Execute(finalCs, {di, "Combine"}));
+}
+
+/// reduceInto with compute sets of its own, executed in `prog`.
+void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
+                const std::vector<std::size_t>& dims, const ReduceParams& params, Sequence& prog,
+                const DebugContext& di) {
+  std::vector<ComputeSet> css;
+  reduceInto(graph, in, out, dims, params, css, di);
+  if (css.size() > 0) prog.add(program::Execute(css[0], {di, "Partials"}));
+  if (css.size() > 1) prog.add(program::Execute(css[1], {di, "Combine"}));
+}
+
+Tensor newOutput(Graph& graph, const Tensor& in, const Type& outType,
+                 const std::vector<std::size_t>& dims, const ReduceParams& params,
+                 const DebugContext& di) {
+  checkTypes(in, outType);
+  if (params.update)
+    throw poputil::poplibs_error(kOp + ": update needs an existing output: use reduceWithOutput");
+  const Tensor out = graph.addVariable(outType, reduceShape(in, dims).outShape, {di, "output"});
+  poputil::mapTensorLinearly(graph, out);
+  return out;
+}
+
+/// LOGICAL_AND / LOGICAL_OR of BOOL elements: the elements as 0/1 integers, their MIN / MAX,
+/// and that back as BOOL (into `out` when given).
+Tensor logicalReduce(Graph& graph, const Tensor& in, const Type& outType,
+                     const std::vector<std::size_t>& dims, const ReduceParams& params,
+                     const Tensor* out, Sequence& prog, const DebugContext& di) {
+  poplibs_support::checkValid(in, kOp, "the input");
+  if (in.elementType() != BOOL || outType != BOOL)
+    throw poputil::poplibs_error(kOp + ": " + asString(params.op) + " reduces bool to bool, not " +
+                                 in.elementType().toString() + " to " + outType.toString());
+  if (params.update || params.scale.valid())
+    throw poputil::poplibs_error(kOp + ": update and scale apply to ADD and SQUARE_ADD, not " +
+                                 asString(params.op));
+  namespace pe = expr;
+  const Tensor asInt = map(graph, pe::Cast(pe::_1, INT), {in}, prog, {di, "toInt"});
+  const Operation combine = params.op == Operation::LOGICAL_AND ? Operation::MIN : Operation::MAX;
+  const Tensor r = reduce(graph, asInt, dims, combine, prog, di);
+  if (out) {
+    mapWithOutput(graph, pe::Cast(pe::_1, BOOL), {r}, *out, prog, {di, "toBool"});
+    return *out;
+  }
+  return map(graph, pe::Cast(pe::_1, BOOL), {r}, prog, {di, "toBool"});
 }
 
 } // namespace
@@ -238,13 +299,71 @@ Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
               const DebugContext& debugContext, const OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
-  checkTypes(in, outType);
-  if (params.update)
-    throw poputil::poplibs_error(kOp + ": update needs an existing output: use reduceWithOutput");
-  const Tensor out = graph.addVariable(outType, reduceShape(in, dims).outShape, {di, "output"});
-  poputil::mapTensorLinearly(graph, out);
+  if (isLogical(params.op)) return logicalReduce(graph, in, outType, dims, params, nullptr, prog, di);
+  const Tensor out = newOutput(graph, in, outType, dims, params, di);
   reduceInto(graph, in, out, dims, params, prog, di);
   return out;
+}
+
+Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
+              const std::vector<std::size_t>& dims, ReduceParams params,
+              std::vector<ComputeSet>& css, const DebugContext& debugContext,
+              const OptionFlags& options) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
+  poplibs_support::checkOptions(options, {}, kOp);
+  const Tensor out = newOutput(graph, in, outType, dims, params, di);
+  reduceInto(graph, in, out, dims, params, css, di);
+  return out;
+}
+
+Tensor reduce(Graph& graph, const Tensor& in, const std::vector<std::size_t>& dims,
+              ReduceParams params, std::vector<ComputeSet>& css, const DebugContext& debugContext,
+              const OptionFlags& options) {
+  poplibs_support::checkValid(in, kOp, "the input");
+  return reduce(graph, in, in.elementType(), dims, std::move(params), css, debugContext, options);
+}
+
+void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
+                      const std::vector<std::size_t>& dims, ReduceParams params,
+                      std::vector<ComputeSet>& css, const DebugContext& debugContext,
+                      const OptionFlags& options) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
+  poplibs_support::checkOptions(options, {}, kOp);
+  poplibs_support::checkValid(out, kOp, "the output");
+  checkTypes(in, out.elementType());
+  reduceInto(graph, in, out, dims, params, css, di);
+}
+
+void reduceMany(Graph& graph, const std::vector<SingleReduceOp>& reductions,
+                std::vector<Tensor>& outputs, Sequence& prog, const DebugContext& debugContext,
+                const OptionFlags& options) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, "ReduceMany");
+  poplibs_support::checkOptions(options, {}, "popops::reduceMany");
+  const bool given = !outputs.empty();
+  if (given && outputs.size() != reductions.size())
+    throw poputil::poplibs_error("popops::reduceMany: outputs has " +
+                                 std::to_string(outputs.size()) + " tensors for " +
+                                 std::to_string(reductions.size()) +
+                                 " reductions (give none, or one per reduction)");
+  // Every reduction adds its vertices to the same two compute sets: they run side by side.
+  std::vector<ComputeSet> css;
+  for (std::size_t i = 0; i < reductions.size(); ++i) {
+    const auto& r = reductions[i];
+    const DebugContext rdi(di, r.debugName.empty() ? "reduction" + std::to_string(i) : r.debugName);
+    poplibs_support::checkValid(r.in, "popops::reduceMany", "reductions[" + std::to_string(i) + "].in");
+    if (given) {
+      poplibs_support::checkValid(outputs[i], "popops::reduceMany",
+                                  "outputs[" + std::to_string(i) + "]");
+      checkTypes(r.in, outputs[i].elementType());
+      reduceInto(graph, r.in, outputs[i], r.dims, r.params, css, di);
+    } else {
+      const Type outType = r.useOutType ? r.outType : r.in.elementType();
+      outputs.push_back(newOutput(graph, r.in, outType, r.dims, r.params, rdi));
+      reduceInto(graph, r.in, outputs.back(), r.dims, r.params, css, di);
+    }
+  }
+  if (css.size() > 0) prog.add(program::Execute(css[0], {di, "Partials"}));
+  if (css.size() > 1) prog.add(program::Execute(css[1], {di, "Combine"}));
 }
 
 void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
@@ -253,6 +372,10 @@ void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
   const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   poplibs_support::checkValid(out, kOp, "the output");
+  if (isLogical(params.op)) {
+    logicalReduce(graph, in, out.elementType(), dims, params, &out, prog, di);
+    return;
+  }
   checkTypes(in, out.elementType());
   reduceInto(graph, in, out, dims, params, prog, di);
 }

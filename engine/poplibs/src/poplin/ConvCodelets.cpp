@@ -1,0 +1,131 @@
+// Convolution vertices. Each computes a block of output rows for a set of output channels of one
+// conv group and batch element, over all input channels and kernel positions, so its outputs are
+// final (no partial sums to reduce). The three names are the PopLibs vertices whose work this is:
+// ConvPartial1x1Out (AMP units, a single kernel position), ConvPartialnx1 (AMP units, any kernel)
+// and ConvPartialHorizontalMac (few input channels: dot products over the channels); they share
+// the code and differ in their cycle estimators.
+#include "ConvCycles.hpp"
+#include "ConvGeometry.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <poplar/Target.hpp>
+#include <poplar/Vertex.hpp>
+#include <type_traits>
+#include <vector>
+
+namespace poplin {
+namespace {
+
+using poplar::half;
+using poplar::Input;
+using poplar::Output;
+using poplar::Vector;
+
+template <typename In, typename Out, ConvMethod Method>
+class ConvPartial : public poplar::SupervisorVertex {
+public:
+  Vector<Input<Vector<In>>> in;       ///< [inChans][numInRows]: whole input rows
+  Vector<Input<Vector<In>>> weights;  ///< [outChans]: that channel's [inChans][kernelY][kernelX]
+  Vector<Output<Vector<Out>>> out;    ///< [outChans][rows]: output rows
+  Input<Vector<int>> geometry;        ///< a ConvVertexGeometry
+  unsigned inChans;
+  unsigned kernelY; ///< kernel positions used per dimension (for the estimators)
+  unsigned kernelX;
+
+  bool compute() {
+    if (geometry.size() != ConvVertexGeometry::kInts || weights.size() == 0) return false;
+    const int* g = geometry.data();
+    const int inRowBegin = g[0], numInRows = g[1], outRowBegin = g[2];
+    const auto gy = ConvDimGeometry::load(g + 3);
+    const auto gx = ConvDimGeometry::load(g + 3 + ConvDimGeometry::kInts);
+    const std::size_t outChans = weights.size();
+    if (out.size() % outChans != 0 || in.size() != std::size_t(inChans) * numInRows) return false;
+    const std::size_t rows = out.size() / outChans;
+    const std::size_t width = rows ? out[0].size() : 0;
+    // Column of the input row read by output column x at kernel column kx (-1: a zero).
+    std::vector<int> cols(std::size_t(gx.kernelCount) * width);
+    for (int kx = 0; kx < gx.kernelCount; ++kx)
+      for (std::size_t x = 0; x < width; ++x)
+        cols[kx * width + x] = gx.inputIndex(gx.position(long(x), kx));
+    std::vector<float> acc(width);
+    for (std::size_t oc = 0; oc < outChans; ++oc) {
+      const In* w = weights[oc].data();
+      for (std::size_t r = 0; r < rows; ++r) {
+        auto& o = out[oc * rows + r];
+        if (o.size() != width) return false;
+        std::fill(acc.begin(), acc.end(), 0.0f);
+        for (int ky = 0; ky < gy.kernelCount; ++ky) {
+          const int inRow = gy.inputIndex(gy.position(outRowBegin + long(r), ky));
+          if (inRow < 0) continue;
+          const int edgeRow = inRow - inRowBegin;
+          if (edgeRow < 0 || edgeRow >= numInRows) return false;
+          for (unsigned ci = 0; ci < inChans; ++ci) {
+            const In* row = in[ci * numInRows + edgeRow].data();
+            const In* wRow = w + (std::size_t(ci) * gy.kernelFull + gy.kernelBegin + ky) *
+                                     gx.kernelFull + gx.kernelBegin;
+            for (int kx = 0; kx < gx.kernelCount; ++kx) {
+              const float wv = float(wRow[kx]);
+              const int* c = cols.data() + std::size_t(kx) * width;
+              for (std::size_t x = 0; x < width; ++x)
+                if (c[x] >= 0) acc[x] += wv * float(row[c[x]]);
+            }
+          }
+        }
+        std::copy(acc.begin(), acc.end(), o.begin());
+      }
+    }
+    return true;
+  }
+
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& t) {
+    const auto outInfo = v.getFieldInfo("out");
+    const unsigned outChans = unsigned(v.getFieldInfo("weights").size());
+    const std::size_t rows = outChans ? outInfo.size() / outChans : 0;
+    const unsigned width = outInfo.size() ? unsigned(outInfo.getSizeAtIndex(0)) : 0;
+    const unsigned inChans = v.getInitialValue<unsigned>("inChans");
+    const unsigned kY = v.getInitialValue<unsigned>("kernelY");
+    const unsigned kX = v.getInitialValue<unsigned>("kernelX");
+    const bool floatIn = std::is_same<In, float>::value;
+    const bool floatOut = std::is_same<Out, float>::value;
+    const unsigned workers = t.getNumWorkerContexts();
+    switch (Method) {
+    case ConvMethod::AMP_1X1:
+      return conv1x1Cycles(rows, width, inChans, outChans, floatIn, floatOut,
+                           ampShape(!floatIn, !floatOut), workers);
+    case ConvMethod::AMP_NX1:
+      return convNx1Cycles(rows, width, kY, kX, inChans, outChans, floatIn,
+                           ampShape(!floatIn, !floatOut), workers);
+    case ConvMethod::HMAC:
+      break;
+    }
+    return convHmacCycles(rows, width, kY * kX, inChans, outChans, floatIn, workers);
+  }
+};
+
+// Names as PopLibs spells them: <input type, output type, useLimitedVersion,
+// use128BitConvUnitLoad, numConvUnits, convInputLoadElems> for the AMP vertices.
+#define POPLIN_CONV(In, Out, Units, Load)                                                          \
+  using ConvPartialnx1_##In##_##Out = ConvPartial<In, Out, ConvMethod::AMP_NX1>;                                     \
+  TESSERA_VERTEX_IN("poplin",                                                                      \
+                    "poplin::ConvPartialnx1<" #In "," #Out ",true,false," #Units "," #Load ">",   \
+                    ConvPartialnx1_##In##_##Out, in, weights, out, geometry, inChans, kernelY,     \
+                    kernelX);                                                                      \
+  using ConvPartial1x1Out_##In##_##Out = ConvPartial<In, Out, ConvMethod::AMP_1X1>;                               \
+  TESSERA_VERTEX_IN("poplin",                                                                      \
+                    "poplin::ConvPartial1x1Out<" #In "," #Out ",true,false," #Units "," #Load ">", \
+                    ConvPartial1x1Out_##In##_##Out, in, weights, out, geometry, inChans, kernelY,  \
+                    kernelX);                                                                      \
+  using ConvPartialHorizontalMac_##In##_##Out = ConvPartial<In, Out, ConvMethod::HMAC>;                 \
+  TESSERA_VERTEX_IN("poplin", "poplin::ConvPartialHorizontalMac<" #In "," #Out ",true>",          \
+                    ConvPartialHorizontalMac_##In##_##Out, in, weights, out, geometry, inChans,    \
+                    kernelY, kernelX)
+
+POPLIN_CONV(float, float, 8, 2);
+POPLIN_CONV(float, half, 8, 2);
+POPLIN_CONV(half, float, 8, 4);
+POPLIN_CONV(half, half, 16, 4);
+
+} // namespace
+} // namespace poplin

@@ -1,0 +1,274 @@
+#include "ConvPlan.hpp"
+
+#include "poplibs_support/TileWork.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <ostream>
+#include <poplar/exceptions.hpp>
+#include <poputil/VertexTemplates.hpp>
+#include <poputil/exceptions.hpp>
+#include <sstream>
+
+namespace poplin {
+
+ConvOptions parseConvOptions(const poplar::OptionFlags& options, const std::string& op) {
+  poplibs_support::checkOptions(options, {"partialsType", "pass", "availableMemoryProportion"},
+                                op);
+  ConvOptions parsed;
+  if (options.contains("partialsType")) {
+    const auto& v = options.at("partialsType");
+    if (v == "float")
+      parsed.partialsType = poplar::FLOAT;
+    else if (v == "half")
+      parsed.partialsType = poplar::HALF;
+    else
+      throw poplar::invalid_option(op + ": option 'partialsType' = '" + v +
+                                   "': expected float or half");
+  }
+  if (options.contains("pass")) {
+    const auto& v = options.at("pass");
+    static const char* const passes[] = {"NONE",           "INFERENCE_FWD",   "TRAINING_FWD",
+                                         "TRAINING_BWD",   "TRAINING_WU",     "FC_INFERENCE_FWD",
+                                         "FC_TRAINING_FWD", "FC_TRAINING_BWD", "FC_TRAINING_WU"};
+    if (std::find(std::begin(passes), std::end(passes), v) == std::end(passes))
+      throw poplar::invalid_option(op + ": option 'pass' = '" + v +
+                                   "': expected NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD, "
+                                   "TRAINING_WU or an FC_ form of these");
+    parsed.pass = v;
+  }
+  if (options.contains("availableMemoryProportion")) {
+    const auto& v = options.at("availableMemoryProportion");
+    char* end = nullptr;
+    const double d = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(d >= 0.0 && d <= 1.0))
+      throw poplar::invalid_option(op + ": option 'availableMemoryProportion' = '" + v +
+                                   "': expected a number between 0 and 1");
+    parsed.availableMemoryProportion = d;
+  }
+  return parsed;
+}
+
+namespace {
+
+std::size_t ceilDiv(std::size_t a, std::size_t b) {
+  return (a + b - 1) / b;
+}
+
+/// Calls f(size) for each distinct size ceil(total / parts), parts in [1, total].
+template <typename F> void forEachPartSize(std::size_t total, F&& f) {
+  std::size_t previous = 0;
+  for (std::size_t parts = 1; parts <= total; ++parts) {
+    const std::size_t size = ceilDiv(total, parts);
+    if (size != previous) f(size);
+    previous = size;
+  }
+}
+
+template <typename T> void insertFront(std::vector<T>& v, T value) {
+  v.insert(v.begin(), value);
+}
+
+ConvDimGeometry dimGeometry(const ConvParams& p, unsigned d) {
+  ConvDimGeometry g;
+  const auto& kt = p.kernelTransform;
+  const auto& it = p.inputTransform;
+  g.outOffset = int(p.outputTransform.truncationLower[d]);
+  g.stride = int(p.outputTransform.stride[d]);
+  g.kernelBegin = int(kt.truncationLower[d]);
+  g.kernelCount = int(p.getTruncatedKernelSize(d));
+  g.kernelFull = int(p.kernelShape[d]);
+  const int transformedKernel = int(p.getTransformedKernelSize(d));
+  const int kd = int(kt.dilation[d]), padK = int(kt.paddingLower[d]);
+  g.kernelOffset = kt.flip[d] ? transformedKernel - 1 - padK : padK;
+  g.kernelStep = kt.flip[d] ? -kd : kd;
+  g.inTransformed = int(p.getTransformedInputSize(d));
+  g.inPadding = int(it.paddingLower[d]);
+  g.inDilation = int(it.dilation[d]);
+  g.inCount = int(p.getTruncatedInputSize(d));
+  g.inTruncation = int(it.truncationLower[d]);
+  g.inFlip = it.flip[d] ? 1 : 0;
+  return g;
+}
+
+std::size_t computedOutputSize(const ConvParams& p, unsigned d) {
+  return p.getOutputSize(d) - p.outputTransform.paddingLower[d] - p.outputTransform.paddingUpper[d];
+}
+
+} // namespace
+
+ConvProblem makeConvProblem(const ConvParams& params, const std::string& op) {
+  ConvParams p = params.canonicalize();
+  p.validate();
+  if (p.getNumFieldDims() == 0 || p.getNumFieldDims() > 2)
+    throw poputil::poplibs_error(op + ": convolutions of " + std::to_string(p.getNumFieldDims()) +
+                                 " spatial dimensions are not supported (1 or 2 are)");
+  if (p.getNumFieldDims() == 1) {
+    insertFront<std::size_t>(p.inputFieldShape, 1);
+    insertFront<std::size_t>(p.kernelShape, 1);
+    for (ConvParams::InputTransform* t : {&p.inputTransform, &p.kernelTransform}) {
+      insertFront(t->truncationLower, 0u);
+      insertFront(t->truncationUpper, 0u);
+      insertFront(t->dilation, 1u);
+      insertFront(t->paddingLower, 0u);
+      insertFront(t->paddingUpper, 0u);
+      t->flip.insert(t->flip.begin(), false);
+    }
+    auto& o = p.outputTransform;
+    insertFront(o.truncationLower, 0u);
+    insertFront(o.truncationUpper, 0u);
+    insertFront(o.stride, 1u);
+    insertFront(o.paddingLower, 0u);
+    insertFront(o.paddingUpper, 0u);
+  }
+  ConvProblem c;
+  c.params = p;
+  c.y = dimGeometry(p, 0);
+  c.x = dimGeometry(p, 1);
+  c.outRows = computedOutputSize(p, 0);
+  c.outCols = computedOutputSize(p, 1);
+  c.outPadY = p.outputTransform.paddingLower[0];
+  c.outPadX = p.outputTransform.paddingLower[1];
+  return c;
+}
+
+std::string ConvPlan::vertexName() const {
+  const auto& p = problem.params;
+  const poplar::Type in = p.inputType, out = vertexOutputType();
+  const AmpShape amp = ampShape(in == poplar::HALF, out == poplar::HALF);
+  switch (method) {
+  case ConvMethod::AMP_1X1:
+    return poputil::templateVertex("poplin::ConvPartial1x1Out", in, out, true, false,
+                                   std::to_string(amp.numConvUnits),
+                                   std::to_string(amp.inputLoadElemsPerCycle));
+  case ConvMethod::AMP_NX1:
+    return poputil::templateVertex("poplin::ConvPartialnx1", in, out, true, false,
+                                   std::to_string(amp.numConvUnits),
+                                   std::to_string(amp.inputLoadElemsPerCycle));
+  case ConvMethod::HMAC:
+    break;
+  }
+  return poputil::templateVertex("poplin::ConvPartialHorizontalMac", in, out, true);
+}
+
+std::string ConvPlan::summary() const {
+  const auto& p = problem.params;
+  std::ostringstream s;
+  s << (method == ConvMethod::HMAC      ? "ConvPartialHorizontalMac"
+        : method == ConvMethod::AMP_NX1 ? "ConvPartialnx1"
+                                        : "ConvPartial1x1Out")
+    << " on " << std::min<std::size_t>(numUnits(), numTiles) << " of " << numTiles
+    << " tiles: convGroupSplit " << groups() << ", batchSplit " << batch() << ", outChanSplit "
+    << outChanBlocks << " (" << outChansPerBlock << " of " << p.outputChannelsPerConvGroup
+    << " per tile), fieldSplit " << rowBlocks << "x1 (" << rowsPerBlock << " of "
+    << problem.outRows << " rows), inChanSplit " << inChanBlocks << " (" << inChansPerBlock
+    << " of " << p.inputChannelsPerConvGroup << " per tile)";
+  return s.str();
+}
+
+ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& problem,
+                         const ConvOptions& options) {
+  const ConvParams& p = problem.params;
+  ConvPlan base;
+  base.problem = problem;
+  base.pass = options.pass;
+  base.partialsType = options.partialsType;
+  base.numTiles = target.getNumTiles();
+  const bool halfIn = p.inputType == poplar::HALF;
+  const unsigned kernelPositions = unsigned(problem.y.kernelCount * problem.x.kernelCount);
+  const std::size_t ciTotal = p.inputChannelsPerConvGroup;
+  const unsigned workers = target.getNumWorkerContexts();
+  const std::size_t rowsTotal = std::max<std::size_t>(problem.outRows, 1);
+  const std::size_t inWidth = p.inputFieldShape[1];
+  const std::size_t kernelRows =
+      std::size_t(std::abs(problem.y.kernelStep)) * (problem.y.kernelCount - 1) + 1;
+  const std::uint64_t outputs = std::uint64_t(p.batchSize) * p.numConvGroups *
+                                p.outputChannelsPerConvGroup * rowsTotal * problem.outCols;
+  const auto exchange = [&](std::uint64_t bytes) {
+    return ceilDiv(bytes, target.getExchangeBytesPerCycle());
+  };
+
+  ConvPlan best = base;
+  std::uint64_t bestCost = std::numeric_limits<std::uint64_t>::max();
+  forEachPartSize(ciTotal, [&](std::size_t ci) {
+    forEachPartSize(p.outputChannelsPerConvGroup, [&](std::size_t chans) {
+      forEachPartSize(rowsTotal, [&](std::size_t rows) {
+        ConvPlan c = base;
+        c.inChansPerBlock = ci, c.outChansPerBlock = chans, c.rowsPerBlock = rows;
+        c.inChanBlocks = ceilDiv(ciTotal, ci);
+        c.outChanBlocks = ceilDiv(p.outputChannelsPerConvGroup, chans);
+        c.rowBlocks = ceilDiv(rowsTotal, rows);
+        const bool split = c.inChanBlocks > 1;
+        const bool halfOut = c.vertexOutputType() == poplar::HALF;
+        const AmpShape amp = ampShape(halfIn, halfOut);
+        c.method = ci % amp.inChansPerGroup != 0 ? ConvMethod::HMAC
+                   : kernelPositions == 1        ? ConvMethod::AMP_1X1
+                                                 : ConvMethod::AMP_NX1;
+        const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
+        switch (c.method) {
+        case ConvMethod::AMP_1X1:
+          c.vertexCycles = conv1x1Cycles(rows, unsigned(problem.outCols), unsigned(ci),
+                                         unsigned(chans), !halfIn, !halfOut, amp, workers);
+          break;
+        case ConvMethod::AMP_NX1:
+          c.vertexCycles = convNx1Cycles(rows, unsigned(problem.outCols), problem.y.kernelCount,
+                                         problem.x.kernelCount, unsigned(ci), unsigned(chans),
+                                         !halfIn, amp, workers);
+          break;
+        case ConvMethod::HMAC:
+          c.vertexCycles = convHmacCycles(rows, unsigned(problem.outCols), kernelPositions,
+                                          unsigned(ci), unsigned(chans), !halfIn, workers);
+          break;
+        }
+        // Inputs each unit fetches: its input rows of its input channels, and its weights.
+        const std::size_t inRows = std::min<std::size_t>(
+            p.inputFieldShape[0], (rows - 1) * std::size_t(problem.y.stride) + kernelRows);
+        c.exchangeCycles = exchange((std::uint64_t(ci) * inRows * inWidth +
+                                     std::uint64_t(chans) * ci * p.kernelShape[0] *
+                                         p.kernelShape[1]) *
+                                    p.inputType.size());
+        c.reduceCycles = 0;
+        if (split) {
+          // The tile of each output element sums its partials (as a popops reduction).
+          const std::uint64_t perTileOutputs = ceilDiv(outputs, c.numTiles);
+          const unsigned width = target.getVectorWidth(c.partialsType);
+          c.reduceCycles = 12 + c.inChanBlocks * (2 + ceilDiv(perTileOutputs, width)) +
+                           exchange(perTileOutputs * c.inChanBlocks * c.partialsType.size()) +
+                           target.getMaxIPUSyncDelay();
+        }
+        c.totalCycles = perTile * (c.vertexCycles + c.exchangeCycles) +
+                        target.getMaxIPUSyncDelay() + c.reduceCycles;
+        if (c.totalCycles < bestCost ||
+            (c.totalCycles == bestCost && c.numUnits() < best.numUnits())) {
+          best = c;
+          bestCost = c.totalCycles;
+        }
+      });
+    });
+  });
+  return best;
+}
+
+std::ostream& operator<<(std::ostream& os, const ConvPlan& plan) {
+  const auto& p = plan.problem.params;
+  os << "convolution: batch " << p.batchSize << ", conv groups " << p.numConvGroups
+     << ", input channels " << p.inputChannelsPerConvGroup << ", output channels "
+     << p.outputChannelsPerConvGroup << " per group; input field {" << p.inputFieldShape[0] << ","
+     << p.inputFieldShape[1] << "}, kernel {" << p.kernelShape[0] << "," << p.kernelShape[1]
+     << "}, computed output {" << plan.problem.outRows << "," << plan.problem.outCols << "}; "
+     << p.inputType
+     << " in, " << p.outputType << " out (partials " << plan.partialsType << "), pass "
+     << plan.pass << "\n";
+  os << "  plan: " << plan.summary() << "\n";
+  os << "  vertex: " << plan.vertexName() << ", " << plan.numUnits() << " vertices, "
+     << (plan.numUnits() + plan.numTiles - 1) / plan.numTiles << " per tile at most\n";
+  os << "  modelled cycles: ~" << plan.vertexCycles << " per vertex, ~" << plan.exchangeCycles
+     << " exchange per vertex";
+  if (plan.inChanBlocks > 1)
+    os << ", ~" << plan.reduceCycles << " to sum the " << plan.inChanBlocks
+       << " input-channel blocks' partials";
+  os << ", ~" << plan.totalCycles << " in all";
+  return os;
+}
+
+} // namespace poplin

@@ -1,0 +1,36 @@
+// What a poplar::Executable holds: the compiled graph, the engine options it was compiled with,
+// and, once written or read, the codelet objects its vertex types come from.
+#pragma once
+
+#include "CompiledGraph.hpp"
+
+#include <poplar/Executable.hpp>
+#include <poplar/OptionFlags.hpp>
+
+#include <iosfwd>
+#include <string>
+
+namespace poplar::core {
+
+class Executable {
+public:
+  detail::CompiledGraph compiled;
+  OptionFlags options;   ///< engine options given to compileGraph (POPLAR_ENGINE_OPTIONS merged)
+  std::string name;      ///< the debug context's path name: names the report directory
+};
+
+} // namespace poplar::core
+
+namespace poplar::detail {
+
+/// The executable file format (docs/engine.md, "Executables"):
+///   magic "TSREXE\r\n", format version (u32), Tessera version, codelet ABI hash,
+///   payload size (u64), payload checksum (32 hex digits), payload.
+/// Throws poplar_error naming the problem (`what` names the stream in messages).
+void writeExecutable(const core::Executable& exe, std::ostream& out);
+std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPackageHash);
+
+/// The current format version; bumped whenever the payload's layout changes.
+constexpr std::uint32_t kExecutableFormatVersion = 1;
+
+} // namespace poplar::detail

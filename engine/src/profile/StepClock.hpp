@@ -1,0 +1,66 @@
+// The simulated cycle counters: each IPU's clock as replica 0 runs, advanced by each step's
+// static cost (bulk-synchronous: an aligned step starts when every IPU taking part is ready).
+// The execution recorder lays the profile's steps on it, and poplar::cycleCount/cycleStamp read
+// it, so the counters a program reads and the cycles its profile shows are the same numbers.
+#pragma once
+
+#include "../Runtime.hpp"
+#include "../models/ProgramModel.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace poplar::detail::profile {
+
+class StepClock {
+public:
+  /// One IPU's part in one step.
+  struct IpuStats {
+    unsigned ipu, activeTiles;
+    std::uint64_t maxCycles, minActiveCycles, sumCycles;
+  };
+  /// Where one execution of a step fell on one IPU's clock.
+  struct IpuStep {
+    std::uint64_t previous; ///< the IPU's clock before the step
+    std::uint64_t start;    ///< when the step started (aligned steps wait for every IPU)
+    std::uint64_t busy;     ///< cycles from start to the end of the step
+  };
+
+  StepClock(const ProgramModel& model, const Target& target);
+
+  /// Per-IPU figures of step `program`, computed once (a step's costs are static).
+  const std::vector<IpuStats>& stats(unsigned program);
+  /// Lays one execution of step `program` on the clocks; one entry per stats(program) entry.
+  const std::vector<IpuStep>& advance(unsigned program);
+  /// Brings every IPU's clock to the latest one (the host syncs with every IPU) and returns it.
+  std::uint64_t synchronise();
+  std::uint64_t ipu(unsigned i) const { return clock_[i]; }
+
+private:
+  const ProgramModel& model_;
+  const Target& target_;
+  std::vector<std::uint64_t> clock_;
+  std::vector<std::vector<IpuStats>> stats_;
+  std::vector<bool> ready_;
+  std::vector<IpuStep> last_;
+};
+
+/// The clock alone: what an engine that reads cycle counters but records no execution profile
+/// observes, so its counters read what a profiled run would show.
+class CounterClock final : public ExecutionObserver {
+public:
+  CounterClock(const ProgramModel& model, const Target& target) : model_(model), clock_(model, target) {}
+  void onSteps(unsigned node) override {
+    for (unsigned program : model_.stepsOfNode[node]) clock_.advance(program);
+  }
+  void onBlock(unsigned, bool) override {}
+  std::uint64_t ipuCycleCounter(unsigned ipu) const override { return clock_.ipu(ipu); }
+  /// Runs start and end with the host syncing every IPU, as for a profiled run.
+  void synchronise() { clock_.synchronise(); }
+
+private:
+  const ProgramModel& model_;
+  StepClock clock_;
+};
+
+} // namespace poplar::detail::profile
