@@ -91,7 +91,7 @@ int main(int argc, char** argv) try {
   model.numIPUs = R; // one IPU per replica
   model.tilesPerIPU = opt.tilesPerIpu;
   Device device = model.createDevice();
-  Graph graph(device.getTarget(), R);
+  Graph graph(device.getTarget(), poplar::replication_factor(R));
   popops::addCodelets(graph);
   poplin::addCodelets(graph);
   popnn::addCodelets(graph);
