@@ -456,11 +456,11 @@ private slots:
         QCOMPARE(runs.columnCount(), 2);
         QCOMPARE(runs.scope(), run < 0 ? QStringLiteral("all runs") : QStringLiteral("run '%1'").arg(QString::fromStdString(span.scope.runName)));
         auto value = [&](const char* name) {
-          const int row = runs.rowOf(QString::fromLatin1(name));
+          const int row = runs.rowOf(QString::fromUtf8(name));
           return row < 0 ? -1.0 : runs.index(row, runs.valueColumn()).data(RunFiguresModel::NumberRole).toDouble();
         };
         QCOMPARE(value("Length (cycles)"), double(span.lengthCycles));
-        QCOMPARE(value("Steps' slowest IPU, summed (cycles)"), double(span.cycles));
+        QCOMPARE(value("Σ steps' slowest IPU (cycles)"), double(span.cycles));
         QCOMPARE(value("Steps"), double(span.steps));
         QCOMPARE(value("Parallel efficiency"), span.parallelEfficiency);
         QCOMPARE(value("Tile balance"), span.tileBalance);
@@ -774,7 +774,7 @@ private slots:
     const double longest = double(std::max(tl->tracks()[0].index->loadedEnd(), tl->tracks()[1].index->loadedEnd()));
     QCOMPARE(tl->viewTo(), longest);
     QCOMPARE(page.summaryModel()->columnCount(), 5);
-    const int row = page.summaryModel()->rowOf(QStringLiteral("IPU cycles in view (each IPU's steps, summed)"));
+    const int row = page.summaryModel()->rowOf(QStringLiteral("IPU cycles in view (Σ IPUs)"));
     QVERIFY(row >= 0);
     // Base | Current, as on the Compare page.
     QCOMPARE(page.summaryModel()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Base"));

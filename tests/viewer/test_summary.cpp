@@ -172,11 +172,11 @@ private slots:
       page.selectRun(-1);
       QCOMPARE(length(), qulonglong(e.allRuns.lengthCycles));
       // The other sum is shown under its own name, and on the pipeline it is not the length.
-      const int sumRow = figures.rowOf(QStringLiteral("Steps' slowest IPU, summed (cycles)"));
+      const int sumRow = figures.rowOf(QStringLiteral("Σ steps' slowest IPU (cycles)"));
       QVERIFY(sumRow >= 0);
       QCOMPARE(figures.index(sumRow, figures.valueColumn()).data(RunFiguresModel::NumberRole).toDouble(), double(e.allRuns.cycles));
       if (path == viewer_test::pipelineReport()) QVERIFY(e.allRuns.cycles > e.allRuns.lengthCycles);
-      QVERIFY(page.summaryModel()->rowOf(QStringLiteral("IPU cycles in view (each IPU's steps, summed)")) >= 0);
+      QVERIFY(page.summaryModel()->rowOf(QStringLiteral("IPU cycles in view (Σ IPUs)")) >= 0);
 
       QProcess cli;
       cli.start(QStringLiteral(PVA_EXECUTABLE), {QStringLiteral("summary"), doc->profilePath(), QStringLiteral("--json")});

@@ -99,7 +99,7 @@ SummarySection memorySection(const pva::MemorySummary& m, std::uint64_t bytesPer
                           .arg(formatCount(m.overflowedBytes))});
   else if (bytesPerTile > 0)
     s.rows.push_back({QStringLiteral("Verdict"), SummaryValue::ofText(QStringLiteral("fits")),
-                      QStringLiteral("the largest tile uses %1 % of its memory")
+                      QStringLiteral("at most %1 % of a tile's memory used")
                           .arg(100.0 * double(m.largestTileIncludingGaps.bytes) / double(bytesPerTile), 0, 'f', 1)});
   s.rows.push_back({QStringLiteral("Total (including gaps)"), SummaryValue::ofBytes(m.includingGapsBytes), {}});
   s.rows.push_back({QStringLiteral("Total (excluding gaps)"), SummaryValue::ofBytes(m.excludingGapsBytes), {}});

@@ -23,7 +23,7 @@ void ExecutionSummaryModel::setSnapshot(std::shared_ptr<const ExecutionSummarySn
     const double total = double(s->current.total());
     // Every (step, IPU) pair's cycles: IPUs that run at the same time each count, so this is
     // not the run's length (the Figures panel's "Length"); the label says what it sums.
-    m_rows.push_back({tr("IPU cycles in view (each IPU's steps, summed)"), false, opt(total), cmp ? opt(double(s->base.total())) : std::nullopt, 0});
+    m_rows.push_back({tr("IPU cycles in view (Σ IPUs)"), false, opt(total), cmp ? opt(double(s->base.total())) : std::nullopt, 0});
     for (int k = 0; k < kStepKinds; ++k) {
       const double v = double(s->current.cycles[std::size_t(k)]);
       const double b = double(s->base.cycles[std::size_t(k)]);
@@ -106,7 +106,7 @@ QVariant ExecutionSummaryModel::headerData(int section, Qt::Orientation orientat
   switch (logical(section)) {
   case NameColumn: return tr("Figure");
   case ValueColumn: return cmp ? tr("Current") : tr("Value");
-  case ShareColumn: return tr("Share of IPU cycles in view");
+  case ShareColumn: return tr("Share of\nIPU cycles in view"); // two lines: never clipped
   case BaseColumn: return tr("Base");
   case ChangeColumn: return tr("Change");
   default: return {};

@@ -26,7 +26,7 @@ void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures
     // sum of each step's slowest IPU counts again the cycles where IPUs overlap (a pipeline), so
     // it is labelled as what it sums.
     add(tr("Length (cycles)"), false, [](const pva::SpanFigures& s) { return s.lengthCycles; });
-    add(tr("Steps' slowest IPU, summed (cycles)"), false, [](const pva::SpanFigures& s) { return s.cycles; });
+    add(tr("Σ steps' slowest IPU (cycles)"), false, [](const pva::SpanFigures& s) { return s.cycles; });
     add(tr("Steps"), false, [](const pva::SpanFigures& s) { return s.steps; });
     add(tr("Parallel efficiency"), true, [](const pva::SpanFigures& s) { return s.parallelEfficiency; });
     add(tr("Tile balance"), true, [](const pva::SpanFigures& s) { return s.tileBalance; });

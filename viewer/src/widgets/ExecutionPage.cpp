@@ -186,7 +186,7 @@ QWidget* ExecutionPage::summaryPanel() {
   panel->addWidget(titled(m_figuresHeading, m_runFiguresView));
   panel->addWidget(titled(m_ipuHeading, m_ipuFiguresView));
   panel->addWidget(titled(rangeHeading, m_summaryView));
-  panel->setSizes({250, 720, 380}); // proportions: the IPU table has the most columns
+  panel->setSizes({330, 640, 430}); // proportions: the IPU table has the most columns
   return panel;
 }
 
