@@ -644,6 +644,7 @@ class GraphCounts:
     edges: int
     programs: int
     programSteps: int
+    livenessSteps: int
 
 class TileBytes:
     tile: int
@@ -743,6 +744,8 @@ class SpanFigures:
     scope: Scope
     steps: int
     cycles: int
+    lengthCycles: int
+    cyclesByIpu: List[int]
     tileBalance: float
     parallelEfficiency: float
     programs: List[ProgramFigures]

@@ -70,7 +70,13 @@ struct SpanBuilder {
     programs.resize(numPrograms);
     computeSets.resize(numComputeSets);
     figures.ipus.resize(numIpus);
+    figures.cyclesByIpu.resize(numIpus);
     for (unsigned i = 0; i < numIpus; ++i) figures.ipus[i].ipu = i;
+  }
+
+  void addIpuCycles(unsigned i, std::uint64_t cycles) {
+    if (figures.cyclesByIpu.size() <= i) figures.cyclesByIpu.resize(std::size_t(i) + 1);
+    figures.cyclesByIpu[i] += cycles;
   }
 
   IpuTraffic& ipu(unsigned i) {
@@ -83,6 +89,9 @@ struct SpanBuilder {
 
   SpanFigures finish() {
     all.into(figures.tileBalance, figures.parallelEfficiency);
+    // A run's (or a stretch's) length: its slowest IPU timeline; analyseExecution sets all runs'.
+    if (!figures.lengthCycles)
+      for (std::uint64_t c : figures.cyclesByIpu) figures.lengthCycles = std::max(figures.lengthCycles, c);
     for (std::size_t i = 0; i < programs.size(); ++i)
       programs[i].into(figures.programs[i].tileBalance, figures.programs[i].parallelEfficiency);
     for (std::size_t i = 0; i < computeSets.size(); ++i)
@@ -154,6 +163,7 @@ void addStep(const ExecutionStep& step, const ProgramKinds& kinds, const StepChe
     activeBalance += fractionOf(ipu.activeTileBalance()) * double(ipu.cycles());
     allBalance += fractionOf(ipu.tileBalance()) * double(ipu.cycles());
     weight += double(ipu.cycles());
+    for (SpanBuilder* span : spans) span->addIpuCycles(ipu.ipu(), ipu.cycles());
     if (id < numPrograms && kinds.traffic[id] != ProgramKinds::Traffic::None) {
       const bool stream = kinds.traffic[id] == ProgramKinds::Traffic::StreamCopy;
       for (SpanBuilder* span : spans) {
@@ -266,6 +276,7 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
     }
     one.figures.tileCyclesByIpu = kindsByIpu(run.tileCycleTotals(), target.tilesPerIpu(), numIpus);
     out.runs.push_back(one.finish());
+    all.figures.lengthCycles += out.runs.back().lengthCycles; // runs follow each other
   }
   if (!runs.empty()) all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
   out.allRuns = all.finish();

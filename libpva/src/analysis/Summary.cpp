@@ -84,6 +84,7 @@ GraphCounts graphCounts(const CompilationReport& c) {
   const auto programs = c.programs();
   counts.programs = programs.size();
   for (const auto& p : programs) counts.programSteps += p->isStep() ? 1 : 0;
+  counts.livenessSteps = c.livenessProgramSteps().size();
   return counts;
 }
 

@@ -46,7 +46,8 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                 {"numVariables", graph.variables},
                 {"numEdges", graph.edges},
                 {"numPrograms", graph.programs},
-                {"numProgramSteps", graph.programSteps}};
+                {"numProgramSteps", graph.programSteps},
+                {"numLivenessSteps", graph.livenessSteps}};
 
   const pva::MemorySummary& memory = summary.memory;
   Json m;
@@ -114,8 +115,9 @@ void writeText(std::ostream& out, const Json& j) {
   out << "\nGraph\n  variables " << withCommas(g["numVariables"].get<std::uint64_t>()) << ", compute sets "
       << withCommas(g["numComputeSets"].get<std::uint64_t>()) << ", vertices "
       << withCommas(g["numVertices"].get<std::uint64_t>()) << ", edges " << withCommas(g["numEdges"].get<std::uint64_t>())
-      << ", programs " << withCommas(g["numPrograms"].get<std::uint64_t>()) << " (steps "
-      << withCommas(g["numProgramSteps"].get<std::uint64_t>()) << ")\n";
+      << ", programs " << withCommas(g["numPrograms"].get<std::uint64_t>()) << " ("
+      << withCommas(g["numProgramSteps"].get<std::uint64_t>()) << " run as steps, at "
+      << withCommas(g["numLivenessSteps"].get<std::uint64_t>()) << " liveness steps of the schedule)\n";
 
   const Json& m = j["memory"];
   const auto u = [](const Json& v) { return v.get<std::uint64_t>(); };
