@@ -1,6 +1,7 @@
 // tessera-viewer: the desktop viewer, and its headless screenshot mode for CI.
 #include "app/Screenshot.hpp"
 #include "app/ViewName.hpp"
+#include "core/Background.hpp"
 #include "core/Settings.hpp"
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
@@ -9,6 +10,7 @@
 #include <QCommandLineParser>
 
 #include <cstdio>
+#include <cstdlib>
 
 using namespace tessera::viewer;
 
@@ -30,6 +32,18 @@ const char* const kDescription =
     "Views: summary, memory, liveness, programs, operations, execution, graph, trace, compare.";
 
 } // namespace
+
+// Background work that cannot be interrupted (graphviz laying out a large graph for the Graph
+// page) would keep the process alive in QThreadPool's destructor after the screenshot is saved
+// or the window closed: leave at once instead of waiting for a result nobody will see.
+static int leave(int code) {
+  if (ProgressHub::instance().running() > 0) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }
+  return code;
+}
 
 int main(int argc, char** argv) {
   // A screenshot, --help and --version need no display: choose the offscreen platform before Qt
@@ -138,7 +152,7 @@ int main(int argc, char** argv) {
       return usageError(QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1400x900"));
     request.size = QSize(wh[0].toInt(), wh[1].toInt());
     if (paths.isEmpty()) return usageError(QStringLiteral("--screenshot needs a report or trace"));
-    return takeScreenshot(request);
+    return leave(takeScreenshot(request));
   }
 
   MainWindow window;
@@ -157,5 +171,5 @@ int main(int argc, char** argv) {
   if (!viewName.isEmpty() && !window.showView(viewName))
     std::fprintf(stderr, "tessera-viewer: no view '%s' for this document%s\n", qPrintable(viewName),
                  qPrintable(viewHint(viewName, parser.isSet(compare))));
-  return app.exec();
+  return leave(app.exec());
 }
