@@ -1,5 +1,7 @@
 // Loss and accuracy vertices. Each handles a group of rows of model outputs (probabilities) with
 // their labels; a label outside [0, classes) makes the vertex fail, stopping the run.
+#include "poplibs_support/NnCycleEstimators.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -35,14 +37,26 @@ struct SumSquared {
   }
 };
 
-/// Cycles for `rows` rows of `classes` elements: a pass over each row plus per-row overhead.
-std::uint64_t rowsCycles(const poplar::VertexIntrospector& v, const poplar::Target& target,
-                         poplar::Type type, unsigned perRow) {
+/// PopLibs' estimates of the vertices this one fuses, summed over its rows
+/// (poplibs_support/NnCycleEstimators.hpp): the loss vertices a loss transform and a
+/// single-input reduce of the row to its loss; accuracy an arg-max of each row
+/// (ReduceMaxClassSparse) and CalcAccuracy over the batch.
+std::uint64_t lossRowsCycles(const poplar::VertexIntrospector& v, const poplar::Target& target,
+                             poplar::Type type, bool crossEntropy) {
   const auto probs = v.getFieldInfo("probs");
-  const std::size_t width = target.getVectorWidth(type);
-  std::uint64_t cycles = 10;
+  std::uint64_t cycles = 0;
+  for (std::size_t r = 0; r < probs.size(); ++r) {
+    const std::uint64_t classes = probs.getSizeAtIndex(r);
+    cycles += poplibs_support::lossTransformCycles(type == poplar::FLOAT, crossEntropy, classes) +
+              poplibs_support::reduceSingleInputCycles(target, type, type, classes);
+  }
+  return cycles;
+}
+std::uint64_t accuracyCycles(const poplar::VertexIntrospector& v) {
+  const auto probs = v.getFieldInfo("probs");
+  std::uint64_t cycles = poplibs_support::calcAccuracyCycles(probs.size());
   for (std::size_t r = 0; r < probs.size(); ++r)
-    cycles += perRow + 2 * ((probs.getSizeAtIndex(r) + width - 1) / width);
+    cycles += poplibs_support::reduceMaxClassSparseCycles(probs.getSizeAtIndex(r));
   return cycles;
 }
 
@@ -73,7 +87,7 @@ public:
 
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    return rowsCycles(v, target, poplar::TypeOf<T>::value, 20);
+    return lossRowsCycles(v, target, poplar::TypeOf<T>::value, std::is_same_v<Loss, CrossEntropy>);
   }
 };
 
@@ -98,8 +112,8 @@ public:
   }
 
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
-                                        const poplar::Target& target) {
-    return rowsCycles(v, target, poplar::TypeOf<T>::value, 8);
+                                        const poplar::Target&) {
+    return accuracyCycles(v);
   }
 };
 

@@ -1,6 +1,6 @@
 // Non-linearity vertices: f applied in place to a piece of elements, and the gradient
 // inGrad = outGrad * f'(x) expressed in terms of the forward activation.
-#include "poplibs_support/Cycles.hpp"
+#include "poplibs_support/NnCycleEstimators.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -16,25 +16,25 @@ using poplar::Input;
 using poplar::Output;
 using poplar::Vector;
 
-// fwd(x) = f(x); grad(act, g) = g * f'(x), `act` being f(x) (GELU: x itself). `cycles` per
-// vector in the estimates.
+// fwd(x) = f(x); grad(act, g) = g * f'(x), `act` being f(x) (GELU: x itself). `nl` is PopLibs'
+// NonLinearityType name, which picks the op cycles in the estimates.
 struct Sigmoid {
-  static constexpr unsigned cycles = 6;
+  static constexpr const char* nl = "SIGMOID";
   static float fwd(float x) { return 1.0f / (1.0f + std::exp(-x)); }
   static float grad(float out, float g) { return g * out * (1.0f - out); }
 };
 struct Relu {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* nl = "RELU";
   static float fwd(float x) { return x > 0.0f ? x : 0.0f; }
   static float grad(float out, float g) { return out > 0.0f ? g : 0.0f; }
 };
 struct Tanh {
-  static constexpr unsigned cycles = 6;
+  static constexpr const char* nl = "TANH";
   static float fwd(float x) { return std::tanh(x); }
   static float grad(float out, float g) { return g * (1.0f - out * out); }
 };
 struct Gelu {
-  static constexpr unsigned cycles = 10;
+  static constexpr const char* nl = "GELU";
   static constexpr float kAlpha = 0.7978845608f; // sqrt(2 / pi)
   static constexpr float kBeta = 0.044715f;
   static float fwd(float x) {
@@ -47,14 +47,6 @@ struct Gelu {
   }
 };
 
-template <typename F, typename T>
-std::uint64_t estimate(const poplar::VertexIntrospector& v, const poplar::Target& target,
-                       const char* field) {
-  const poplar::Type type = poplar::TypeOf<T>::value;
-  return poplibs_support::mapCycles(v.getFieldInfo(field).size(), type, F::cycles,
-                                    target.getVectorWidth(type));
-}
-
 template <typename F, typename T> class NonLinearity : public poplar::Vertex {
 public:
   InOut<Vector<T>> data;
@@ -64,7 +56,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return estimate<F, T>(v, t, "data");
+    return poplibs_support::nonLinearityCycles(t, poplar::TypeOf<T>::value, F::nl,
+                                               v.getFieldInfo("data").size());
   }
 };
 
@@ -79,7 +72,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return 2 + estimate<F, T>(v, t, "inGrad");
+    return poplibs_support::nonLinearityGradCycles(t, poplar::TypeOf<T>::value,
+                                                   v.getFieldInfo("inGrad").size());
   }
 };
 

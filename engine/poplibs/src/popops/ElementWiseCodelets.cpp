@@ -2,6 +2,7 @@
 // add. Each vertex handles one contiguous piece of a tile's elements.
 #include "poplibs_support/Arith.hpp"
 #include "poplibs_support/Cycles.hpp"
+#include "poplibs_support/ElementWiseCycleEstimators.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -18,71 +19,78 @@ using poplar::Output;
 using poplar::Vector;
 using poplibs_support::Arith;
 
-// Operations: apply() in the compute type; `cycles` per vector of elements in the estimate.
+// Operations: apply() in the compute type; `op` is PopLibs' name of the operation, which picks
+// its loop cost in the estimate.
 struct Add {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "ADD";
   template <typename C> static C apply(C a, C b) { return poplibs_support::wrappingAdd(a, b); }
 };
 struct Sub {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "SUBTRACT";
   template <typename C> static C apply(C a, C b) { return poplibs_support::wrappingSub(a, b); }
 };
 struct Mul {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "MULTIPLY";
   template <typename C> static C apply(C a, C b) { return poplibs_support::wrappingMul(a, b); }
 };
 struct Div {
-  static constexpr unsigned cycles = 4;
+  static constexpr const char* op = "DIVIDE";
   template <typename C> static C apply(C a, C b) { return a / b; }
 };
 struct Max {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "MAXIMUM";
   template <typename C> static C apply(C a, C b) { return a < b ? b : a; }
 };
 struct Min {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "MINIMUM";
   template <typename C> static C apply(C a, C b) { return b < a ? b : a; }
 };
 
 struct Neg {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "NEGATE";
   template <typename C> static C apply(C a) { return poplibs_support::wrappingSub(C(0), a); }
 };
 struct Abs {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "ABSOLUTE";
   template <typename C> static C apply(C a) { return a < C(0) ? Neg::apply(a) : a; }
 };
 struct Square {
-  static constexpr unsigned cycles = 1;
+  static constexpr const char* op = "SQUARE";
   template <typename C> static C apply(C a) { return poplibs_support::wrappingMul(a, a); }
 };
 struct Exp {
-  static constexpr unsigned cycles = 4;
+  static constexpr const char* op = "EXPONENT";
   static float apply(float a) { return std::exp(a); }
 };
 struct Log {
-  static constexpr unsigned cycles = 4;
+  static constexpr const char* op = "LOGARITHM";
   static float apply(float a) { return std::log(a); }
 };
 struct Sqrt {
-  static constexpr unsigned cycles = 4;
+  static constexpr const char* op = "SQRT";
   static float apply(float a) { return std::sqrt(a); }
 };
 struct Tanh {
-  static constexpr unsigned cycles = 6;
+  static constexpr const char* op = "TANH";
   static float apply(float a) { return std::tanh(a); }
 };
 struct Sigmoid {
-  static constexpr unsigned cycles = 6;
+  static constexpr const char* op = "SIGMOID";
   static float apply(float a) { return 1.0f / (1.0f + std::exp(-a)); }
 };
 
+// PopLibs' worker estimate of UnaryOp1D / BinaryOp1D (in place or not) for this operation and
+// type (poplibs_support/ElementWiseCycleEstimators.hpp).
 template <typename Op, typename T>
 std::uint64_t estimate(const poplar::VertexIntrospector& v, const poplar::Target& target,
-                       const char* field) {
+                       const char* field, bool binary, bool inPlace) {
   const poplar::Type type = poplar::TypeOf<T>::value;
-  return poplibs_support::mapCycles(v.getFieldInfo(field).size(), type, Op::cycles,
-                                    target.getVectorWidth(type));
+  const std::uint64_t n = v.getFieldInfo(field).size();
+  const auto info = binary ? poplibs_support::binaryOpLoopInfo(Op::op, type, inPlace)
+                           : poplibs_support::unaryOpLoopInfo(Op::op, type, inPlace);
+  if (!info) return poplibs_support::mapCycles(n, type, 1, target.getVectorWidth(type));
+  return binary ? poplibs_support::binaryOp1DWorkerCycles(target, Op::op, type, inPlace, n, *info)
+                : poplibs_support::unaryOp1DWorkerCycles(target, Op::op, type, inPlace, n, *info);
 }
 
 template <typename Op, typename T> class Binary : public poplar::Vertex {
@@ -96,7 +104,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return estimate<Op, T>(v, t, "out");
+    return estimate<Op, T>(v, t, "out", true, false);
   }
 };
 
@@ -110,7 +118,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return estimate<Op, T>(v, t, "in1Out");
+    return estimate<Op, T>(v, t, "in1Out", true, true);
   }
 };
 
@@ -124,7 +132,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return estimate<Op, T>(v, t, "out");
+    return estimate<Op, T>(v, t, "out", false, false);
   }
 };
 
@@ -137,7 +145,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return estimate<Op, T>(v, t, "inOut");
+    return estimate<Op, T>(v, t, "inOut", false, true);
   }
 };
 
@@ -152,8 +160,10 @@ public:
       data[i] = T(float(data[i]) + scaleB * float(deltas[i]));
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
-                                        const poplar::Target& t) {
-    return estimate<Mul, T>(v, t, "data"); // one multiply-add per element, as fast as Mul
+                                        const poplar::Target&) {
+    // PopLibs' ScaledAdd2D over one region with a constant scale.
+    return poplibs_support::scaledAdd2DCycles(poplar::TypeOf<T>::value,
+                                              v.getFieldInfo("data").size());
   }
 };
 

@@ -2,6 +2,7 @@
 // every expression: it reads its program (the compiled expression) by the id in its state and
 // runs it over its elements. The field layout is fixed, so one class per output type serves
 // every expression; the type names differ so that profiles name each expression.
+#include "poplibs_support/ElementWiseCycleEstimators.hpp"
 #include "popops/expr/MapVertex.hpp"
 
 #include <mutex>
@@ -35,7 +36,12 @@ template <typename V> void slotPointers(const Program& p, const V& v, const void
 std::uint64_t estimate(const poplar::VertexIntrospector& vi, const poplar::Target& target,
                        const char* outField) {
   const Program& p = program(vi.getInitialValue<unsigned>("program"));
-  return mapCycles(p, vi.getFieldInfo(outField).size(), target);
+  const std::size_t n = vi.getFieldInfo(outField).size();
+  // One named operation runs as PopLibs' UnaryOp1D/BinaryOp1D and is estimated as PopLibs
+  // estimates it; other expressions by their own operation count.
+  if (const auto cycles = poplibs_support::elementWise1DWorkerCycles(target, p.name, n))
+    return *cycles;
+  return mapCycles(p, n, target);
 }
 
 template <typename T> class MapExpr : public poplar::Vertex {

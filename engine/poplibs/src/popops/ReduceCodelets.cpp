@@ -2,11 +2,13 @@
 // partials; stage 2 (ReduceFinal, ScaledReduceFinal) combines each output element's partials.
 // Every edge holds at least one element, so no identity value is needed.
 #include "poplibs_support/Arith.hpp"
+#include "poplibs_support/ReduceCycleEstimators.hpp"
 
 #include <cstdint>
 #include <poplar/Target.hpp>
 #include <poplar/Vertex.hpp>
 #include <type_traits>
+#include <vector>
 
 namespace popops {
 namespace {
@@ -49,14 +51,15 @@ template <typename Op, typename P, typename T> P reduceEdge(const T& edge) {
   return acc;
 }
 
-/// Cycles to reduce the edges of an edge list of `type`: a few per edge, one per vector.
-std::uint64_t reduceCycles(const poplar::VertexIntrospector::FieldInfo& edges, poplar::Type type,
+/// PopLibs' estimate of a reduction of each edge of `edges` (partials of `partials` type) to one
+/// output element of `out` type (poplibs_support/ReduceCycleEstimators.hpp).
+std::uint64_t reduceCycles(const poplar::VertexIntrospector::FieldInfo& edges,
+                           poplar::Type partials, poplar::Type out, bool update,
                            const poplar::Target& target) {
-  const std::size_t width = type.isFloatingPoint() ? target.getVectorWidth(type) : 1;
-  std::uint64_t cycles = 12;
+  std::vector<std::uint64_t> sizes(edges.size());
   for (std::size_t e = 0; e < edges.size(); ++e)
-    cycles += 4 + (edges.getSizeAtIndex(e) + width - 1) / width;
-  return cycles;
+    sizes[e] = edges.getSizeAtIndex(e);
+  return poplibs_support::reduceEdgesCycles(target, partials, out, sizes, update);
 }
 
 /// out[e] = reduction of edge in[e].
@@ -71,7 +74,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return reduceCycles(v.getFieldInfo("in"), poplar::TypeOf<In>::value, t);
+    return reduceCycles(v.getFieldInfo("in"), poplar::TypeOf<In>::value, poplar::TypeOf<P>::value,
+                        false, t);
   }
 };
 
@@ -86,7 +90,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return reduceCycles(v.getFieldInfo("partials"), poplar::TypeOf<P>::value, t);
+    return reduceCycles(v.getFieldInfo("partials"), poplar::TypeOf<P>::value,
+                        poplar::TypeOf<Out>::value, false, t);
   }
 };
 
@@ -104,7 +109,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return 2 + reduceCycles(v.getFieldInfo("partials"), poplar::FLOAT, t);
+    return reduceCycles(v.getFieldInfo("partials"), poplar::FLOAT, poplar::TypeOf<Out>::value,
+                        Update, t);
   }
 };
 
