@@ -242,3 +242,49 @@ TEST_CASE("A failing vertex is reported as one thread would report it", "[thread
     CHECK_THROWS_WITH(e.run(), Catch::Contains("on tile 9 ") && Catch::Contains("returned false"));
   }
 }
+
+TEST_CASE("Cycle-counter vertices read their IPU's counter on every thread", "[threads][cycles]") {
+  // Two IPUs (their counters differ), a stamp vertex beside a large ScaleVertex on every tile:
+  // enough work for the pool, so the stamps are read on several threads.
+  constexpr unsigned kPerIpu = 368, kIpus = 2, kN = 64;
+  Device device = test::smallDevice(kPerIpu, kIpus);
+  Graph g = test::makeGraph(device);
+  g.addCodelets("poplar");
+  const unsigned tiles = kPerIpu * kIpus;
+  Tensor x = g.addVariable(FLOAT, {tiles * kN}, "x");
+  test::mapRoundRobin(g, x, kN);
+  g.setInitialValue(x, std::vector<float>(tiles * kN, 1.0f));
+  Tensor stamps = g.addVariable(UNSIGNED_INT, {tiles, 2}, "stamps");
+  test::mapRoundRobin(g, stamps, 2);
+  ComputeSet warm = g.addComputeSet("warm"), stamped = g.addComputeSet("stamped");
+  for (unsigned t = 0; t < tiles; ++t) {
+    // IPU 1 does more work first, so its counter is ahead when the stamps are read.
+    const unsigned n = t < kPerIpu ? kN / 2 : kN;
+    auto w = g.addVertex(warm, "ScaleVertex", {{"data", x.slice(t * kN, t * kN + n)}});
+    g.setInitialValue(w["factor"], 2.0f);
+    g.setTileMapping(w, t);
+    auto s = g.addVertex(stamped, "ScaleVertex", {{"data", x.slice(t * kN, (t + 1) * kN)}});
+    g.setInitialValue(s["factor"], 0.5f);
+    g.setTileMapping(s, t);
+    g.setTileMapping(g.addVertex(stamped, "poplar::CycleStamp", {{"out", stamps[t]}}), t);
+  }
+  g.createHostRead("stamps", stamps);
+  std::vector<std::vector<unsigned>> got;
+  for (const char* threads : {"1", "8"}) {
+    Engine e(g, Sequence{Execute(warm), Execute(stamped)}, {{"tessera.threads", threads}});
+    e.load(device);
+    e.run();
+    got.emplace_back(tiles * 2);
+    e.readTensor("stamps", got.back().data(), got.back().data() + got.back().size());
+  }
+  CHECK(got[1] == got[0]);
+  // Every tile of an IPU reads that IPU's counter; the two IPUs' differ.
+  for (unsigned t = 0; t < tiles; ++t) {
+    INFO("tile " << t);
+    const unsigned first = t < kPerIpu ? 0 : kPerIpu;
+    CHECK(got[1][2 * t] == got[1][2 * first]);
+    CHECK(got[1][2 * t + 1] == got[1][2 * first + 1]);
+  }
+  CHECK(got[1][0] != 0);
+  CHECK(got[1][0] != got[1][2 * kPerIpu]);
+}
