@@ -5,12 +5,6 @@
 //   bench_engine_threads [--size N] [--reps R] [--threads T]   (defaults 512, 5, every core)
 //
 // Both engines' results are compared bit for bit: the benchmark fails if they differ.
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <poplin/MatMul.hpp>
-#include <poplin/codelets.hpp>
-#include <popops/codelets.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
@@ -19,6 +13,11 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+#include <popops/codelets.hpp>
 #include <random>
 #include <string>
 #include <thread>
@@ -56,10 +55,11 @@ struct Timed {
 int main(int argc, char** argv) {
   std::size_t n = 512, reps = 5;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  tessera::cli::CommandLine cli("bench_engine_threads",
-                                "bench_engine_threads: Engine::run of a float matMul on one host thread "
-                                "against several (tessera.threads), in one run.",
-                                "bench_engine_threads --size 64 --reps 1 --threads 2");
+  tessera::cli::CommandLine cli(
+      "bench_engine_threads",
+      "bench_engine_threads: Engine::run of a float matMul on one host thread "
+      "against several (tessera.threads), in one run.",
+      "bench_engine_threads --size 64 --reps 1 --threads 2");
   const CLI::Validator& positive = tessera::cli::PositiveNumber;
   cli.add_option("--size", n, "Matrix size N")->check(positive);
   cli.add_option("--reps", reps, "Runs of each (medians are reported)")->check(positive);
@@ -69,8 +69,10 @@ int main(int argc, char** argv) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> a(n * n), b(n * n);
-  for (auto& x : a) x = dist(rng);
-  for (auto& x : b) x = dist(rng);
+  for (auto& x : a)
+    x = dist(rng);
+  for (auto& x : b)
+    x = dist(rng);
 
   IPUModel model;
   Device device = model.createDevice();
@@ -88,7 +90,8 @@ int main(int argc, char** argv) {
   const unsigned counts[2] = {1, threads};
   std::vector<std::unique_ptr<Engine>> engines;
   for (unsigned t : counts) {
-    engines.push_back(std::make_unique<Engine>(graph, prog, OptionFlags{{"tessera.threads", std::to_string(t)}}));
+    engines.push_back(
+        std::make_unique<Engine>(graph, prog, OptionFlags{{"tessera.threads", std::to_string(t)}}));
     engines.back()->load(device);
     engines.back()->writeTensor("A", a.data(), a.data() + a.size());
     engines.back()->writeTensor("B", b.data(), b.data() + b.size());
@@ -114,15 +117,16 @@ int main(int argc, char** argv) {
   engines[1]->readTensor("C", cn.data(), cn.data() + cn.size());
   const bool same = std::memcmp(c1.data(), cn.data(), c1.size() * sizeof(float)) == 0;
 
-  std::printf("Engine::run of matMul %zux%zux%zu float on %u simulated tiles, median of %zu runs\n", n, n, n,
-              device.getTarget().getNumTiles(), reps);
-  std::printf("  host cores: %u; load average %.2f before, %.2f after\n", std::thread::hardware_concurrency(),
-              loadBefore, loadAfter);
+  std::printf("Engine::run of matMul %zux%zux%zu float on %u simulated tiles, median of %zu runs\n",
+              n, n, n, device.getTarget().getNumTiles(), reps);
+  std::printf("  host cores: %u; load average %.2f before, %.2f after\n",
+              std::thread::hardware_concurrency(), loadBefore, loadAfter);
   for (int e = 0; e < 2; ++e)
-    std::printf("  %2u thread%s: wall %8.2f ms, process CPU %8.2f ms (%.2f cores busy)\n", counts[e],
-                counts[e] == 1 ? " " : "s", median(timed[e].wall) * 1e3, median(timed[e].cpu) * 1e3,
-                median(timed[e].cpu) / median(timed[e].wall));
-  std::printf("  speed-up (wall, 1 thread / %u): %.2f x\n", threads, median(timed[0].wall) / median(timed[1].wall));
+    std::printf("  %2u thread%s: wall %8.2f ms, process CPU %8.2f ms (%.2f cores busy)\n",
+                counts[e], counts[e] == 1 ? " " : "s", median(timed[e].wall) * 1e3,
+                median(timed[e].cpu) * 1e3, median(timed[e].cpu) / median(timed[e].wall));
+  std::printf("  speed-up (wall, 1 thread / %u): %.2f x\n", threads,
+              median(timed[0].wall) / median(timed[1].wall));
   std::printf("  results bit-identical: %s\n", same ? "yes" : "NO");
   if (!same) {
     std::fprintf(stderr, "bench_engine_threads: the results differ between thread counts\n");

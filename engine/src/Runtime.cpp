@@ -17,9 +17,9 @@
 #include <iostream>
 #include <iterator>
 #include <map>
-#include <unordered_map>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 namespace poplar::detail {
 

@@ -2,16 +2,16 @@
 
 #include "EngineOptions.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <algorithm>
 #include <cstdlib>
+#include <poplar/exceptions.hpp>
 #include <string>
 
 namespace poplar::detail {
 
 ThreadPool::ThreadPool(unsigned threads) {
-  for (unsigned w = 1; w < threads; ++w) workers_.emplace_back([this, w] { workerLoop(w); });
+  for (unsigned w = 1; w < threads; ++w)
+    workers_.emplace_back([this, w] { workerLoop(w); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -20,7 +20,8 @@ ThreadPool::~ThreadPool() {
     stopping_ = true;
   }
   wake_.notify_all();
-  for (auto& t : workers_) t.join();
+  for (auto& t : workers_)
+    t.join();
 }
 
 void ThreadPool::runOnAll(const std::function<void(unsigned)>& task) {
@@ -55,7 +56,8 @@ void ThreadPool::workerLoop(unsigned worker) {
 }
 
 namespace {
-unsigned parseThreads(const std::string& context, const std::string& name, const std::string& value) {
+unsigned parseThreads(const std::string& context, const std::string& name,
+                      const std::string& value) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (value == "auto") return cores;
   std::uint64_t n = 0;
@@ -65,7 +67,8 @@ unsigned parseThreads(const std::string& context, const std::string& name, const
     n = 0;
   }
   if (n == 0)
-    throw invalid_option(context + " '" + name + "' = '" + value + "': expected auto or a number of host threads from 1 to " +
+    throw invalid_option(context + " '" + name + "' = '" + value +
+                         "': expected auto or a number of host threads from 1 to " +
                          std::to_string(kMaxThreads));
   return static_cast<unsigned>(n);
 }

@@ -3,14 +3,12 @@
 // a quiet codelet's compute set is spread over the threads and computes the same.
 #include "CodeletFiles.hpp"
 
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fcntl.h>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <cstdio>
-#include <fcntl.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -73,8 +71,9 @@ template <typename F> std::string captureStdout(const std::filesystem::path& fil
 
 } // namespace
 
-TEST_CASE("a printing codelet's lines stay whole and in order on many threads; a quiet one runs on them",
-          "[codelets][threads]") {
+TEST_CASE(
+    "a printing codelet's lines stay whole and in order on many threads; a quiet one runs on them",
+    "[codelets][threads]") {
   test::CodeletScratch scratch;
   const auto loudFile = scratch.write("loud_codelets.cpp", kCodelets);
   const auto quietFile = scratch.write("quiet_codelets.cpp", kQuietCodelets);
@@ -86,7 +85,8 @@ TEST_CASE("a printing codelet's lines stay whole and in order on many threads; a
   g.addCodelets(quietFile.string());
   Tensor x = g.addVariable(FLOAT, {kTiles * kPerTile}, "x");
   std::vector<float> initial(kTiles * kPerTile);
-  for (std::size_t i = 0; i < initial.size(); ++i) initial[i] = float(i / kPerTile) + float(i % 3);
+  for (std::size_t i = 0; i < initial.size(); ++i)
+    initial[i] = float(i / kPerTile) + float(i % 3);
   g.setInitialValue(x, initial);
   ComputeSet loud = g.addComputeSet("loud"), quiet = g.addComputeSet("quiet");
   for (unsigned t = 0; t < kTiles; ++t) {
@@ -100,9 +100,11 @@ TEST_CASE("a printing codelet's lines stay whole and in order on many threads; a
   e.load(device);
   const std::string out = captureStdout(scratch / "stdout.txt", [&] { e.run(); });
   std::string want;
-  for (unsigned t = 0; t < kTiles; ++t) want += "tile-sum " + std::to_string(int(2 * initial[t * kPerTile])) + " end\n";
+  for (unsigned t = 0; t < kTiles; ++t)
+    want += "tile-sum " + std::to_string(int(2 * initial[t * kPerTile])) + " end\n";
   CHECK(out == want);
   std::vector<float> got(initial.size());
   e.readTensor("x", got.data(), got.data() + got.size());
-  for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == 2 * initial[i]);
+  for (std::size_t i = 0; i < got.size(); ++i)
+    REQUIRE(got[i] == 2 * initial[i]);
 }

@@ -2,16 +2,13 @@
 // and profiles are identical whatever the count, host streams keep their order, and bad counts
 // are errors naming the option.
 #include "TestUtil.hpp"
-
 #include "common/RawDb.hpp"
 #include "common/ScratchDir.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <cstring>
+#include <poplar/exceptions.hpp>
 #include <string>
 #include <vector>
 
@@ -22,7 +19,9 @@ namespace {
 
 constexpr unsigned kTiles = 1472, kPerTile = 32;
 
-float factorOf(unsigned tile) { return 1.5f + float(tile % 7) * 0.25f; }
+float factorOf(unsigned tile) {
+  return 1.5f + float(tile % 7) * 0.25f;
+}
 
 std::vector<float> inputValues() {
   std::vector<float> v(kTiles * kPerTile);
@@ -43,7 +42,7 @@ struct EveryTile {
   Tensor x = g.addVariable(FLOAT, {kTiles * kPerTile}, "x");
   Tensor sums = g.addVariable(FLOAT, {kTiles}, "sums");
   Tensor pairs = g.addVariable(FLOAT, {kTiles}, "pairs");
-  DataStream in = g.addHostToDeviceFIFO("in", FLOAT, kTiles * kPerTile);
+  DataStream in = g.addHostToDeviceFIFO("in", FLOAT, kTiles* kPerTile);
   DataStream outSums = g.addDeviceToHostFIFO("outSums", FLOAT, kTiles);
   DataStream outPairs = g.addDeviceToHostFIFO("outPairs", FLOAT, kTiles);
   Sequence program;
@@ -93,14 +92,17 @@ EveryTile::Result expected() {
   for (int round = 0; round < 3; ++round) {
     for (unsigned t = 0; t < kTiles; ++t) {
       float s = 0;
-      for (unsigned i = 0; i < kPerTile; ++i) s += x[t * kPerTile + i] *= factorOf(t);
+      for (unsigned i = 0; i < kPerTile; ++i)
+        s += x[t * kPerTile + i] *= factorOf(t);
       r.sums[t] = s;
     }
     for (unsigned t = 0; t < kTiles; ++t) {
       const unsigned next = (t + 1) % kTiles;
       float s = 0;
-      for (unsigned i = 0; i < kPerTile / 2; ++i) s += x[t * kPerTile + i];
-      for (unsigned i = kPerTile / 2; i < kPerTile; ++i) s += x[next * kPerTile + i];
+      for (unsigned i = 0; i < kPerTile / 2; ++i)
+        s += x[t * kPerTile + i];
+      for (unsigned i = kPerTile / 2; i < kPerTile; ++i)
+        s += x[next * kPerTile + i];
       r.pairs[t] = s;
     }
   }
@@ -113,7 +115,8 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
 
 } // namespace
 
-TEST_CASE("A 1,472-tile program gives the same bits and the same profile on 1, 2 and 8 threads", "[threads]") {
+TEST_CASE("A 1,472-tile program gives the same bits and the same profile on 1, 2 and 8 threads",
+          "[threads]") {
   EveryTile p;
   const EveryTile::Result want = expected();
   test::ScratchDir dir;
@@ -144,8 +147,10 @@ TEST_CASE("TESSERA_THREADS sets the count when the option is not given", "[threa
   ::setenv("TESSERA_THREADS", "none", 1);
   CHECK_THROWS_WITH(p.run({}), Catch::Contains("environment variable 'TESSERA_THREADS' = 'none'"));
   CHECK(sameBits(p.run({{"tessera.threads", "2"}}).sums, want.sums)); // the option wins
-  if (old) ::setenv("TESSERA_THREADS", saved.c_str(), 1);
-  else ::unsetenv("TESSERA_THREADS");
+  if (old)
+    ::setenv("TESSERA_THREADS", saved.c_str(), 1);
+  else
+    ::unsetenv("TESSERA_THREADS");
   CHECK(sameBits(got.sums, want.sums));
   CHECK(sameBits(got.pairs, want.pairs));
 }
@@ -156,14 +161,16 @@ TEST_CASE("A bad thread count is an option error naming tessera.threads", "[thre
     INFO(bad);
     CHECK_THROWS_MATCHES(p.run({{"tessera.threads", bad}}), invalid_option,
                          Catch::Matchers::Predicate<invalid_option>([&](const invalid_option& e) {
-                           return std::string(e.what()).find("'tessera.threads' = '" + std::string(bad) + "'") !=
+                           return std::string(e.what()).find("'tessera.threads' = '" +
+                                                             std::string(bad) + "'") !=
                                   std::string::npos;
                          }));
   }
   CHECK(sameBits(p.run({{"tessera.threads", "auto"}}).sums, expected().sums));
 }
 
-TEST_CASE("Stream callbacks keep their order between compute sets run on many threads", "[threads][streams]") {
+TEST_CASE("Stream callbacks keep their order between compute sets run on many threads",
+          "[threads][streams]") {
   EveryTile p;
   struct Source : LegacyStreamCallback {
     std::vector<int>* log;
@@ -172,7 +179,8 @@ TEST_CASE("Stream callbacks keep their order between compute sets run on many th
     void fetch(void* data) override {
       log->push_back(next);
       auto* f = static_cast<float*>(data);
-      for (unsigned i = 0; i < kTiles * kPerTile; ++i) f[i] = float(next % 5) + float(i % 3);
+      for (unsigned i = 0; i < kTiles * kPerTile; ++i)
+        f[i] = float(next % 5) + float(i % 3);
       ++next;
     }
     void complete() override { log->push_back(-1); }
@@ -189,32 +197,39 @@ TEST_CASE("Stream callbacks keep their order between compute sets run on many th
   };
   ComputeSet scale = p.g.addComputeSet("scaleOnly");
   for (unsigned t = 0; t < kTiles; ++t) {
-    auto v = p.g.addVertex(scale, "ScaleVertex", {{"data", p.x.slice(t * kPerTile, (t + 1) * kPerTile)}});
+    auto v = p.g.addVertex(scale, "ScaleVertex",
+                           {{"data", p.x.slice(t * kPerTile, (t + 1) * kPerTile)}});
     p.g.setInitialValue(v["factor"], 2.0f);
     p.g.setTileMapping(v, t);
   }
   ComputeSet sum = p.g.addComputeSet("sumOnly");
   for (unsigned t = 0; t < kTiles; ++t) {
-    auto v = p.g.addVertex(sum, "SumVertex", {{"in", p.x.slice(t * kPerTile, (t + 1) * kPerTile)}, {"out", p.sums[t]}});
+    auto v =
+        p.g.addVertex(sum, "SumVertex",
+                      {{"in", p.x.slice(t * kPerTile, (t + 1) * kPerTile)}, {"out", p.sums[t]}});
     p.g.setTileMapping(v, t);
   }
   constexpr int kRounds = 20;
   std::vector<int> log;
   auto sink = std::make_unique<Sink>(&log);
   Sink* sinkSeen = sink.get();
-  Engine e(p.g, Repeat(kRounds, Sequence{Copy(p.in, p.x), Execute(scale), Execute(sum), Copy(p.sums, p.outSums)}),
+  Engine e(p.g,
+           Repeat(kRounds,
+                  Sequence{Copy(p.in, p.x), Execute(scale), Execute(sum), Copy(p.sums, p.outSums)}),
            {{"tessera.threads", "8"}, {"exchange.streamBufferOverlap", "none"}});
   e.connectStreamToCallback("in", std::make_unique<Source>(&log));
   e.connectStreamToCallback("outSums", std::move(sink));
   e.load(p.device);
   e.run();
   std::vector<int> want;
-  for (int k = 0; k < kRounds; ++k) want.insert(want.end(), {k, -1, 1000 + k});
+  for (int k = 0; k < kRounds; ++k)
+    want.insert(want.end(), {k, -1, 1000 + k});
   CHECK(log == want);
   REQUIRE(sinkSeen->firstSums.size() == kRounds);
   for (int k = 0; k < kRounds; ++k) {
     float s = 0; // tile 0's slice: (k % 5 + i % 3) * 2, summed in order
-    for (unsigned i = 0; i < kPerTile; ++i) s += (float(k % 5) + float(i % 3)) * 2.0f;
+    for (unsigned i = 0; i < kPerTile; ++i)
+      s += (float(k % 5) + float(i % 3)) * 2.0f;
     CHECK(sinkSeen->firstSums[k] == s);
   }
 }
