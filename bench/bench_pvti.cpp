@@ -6,7 +6,9 @@
 //    D = $TMPDIR/bench-pvti)
 //
 // 1. Enabled begin+end pair (static begin/end and an RAII Tracepoint) against two
-//    steady_clock::now() calls: the clock is the floor of any timestamped event (goal <= 1.5x).
+//    steady_clock::now() calls, the cost of timing a span by hand (goal <= 1.0x: records are
+//    stamped from the TSC where it is invariant; TESSERA_PVTI_CLOCK=steady measures the
+//    steady_clock fall-back).
 // 2. A tracepoint on a disabled channel against an empty loop iteration (goal <= 1 ns).
 // 3. Sustained events per second to disk from T threads, closeTrace included, and every span
 //    read back with pva::openTrace (goal >= 5M/s, 0 lost: the exit status is 1 if any is lost).
@@ -121,9 +123,9 @@ int main(int argc, char** argv) {
     pvti::Tracepoint::begin(&offChannel, "off");
   }, false);
 
-  std::printf("enabled begin+end pair      %7.2f ns   two steady_clock::now() %6.2f ns   ratio %.2fx (goal <= 1.5x)\n",
+  std::printf("enabled begin+end pair      %7.2f ns   two steady_clock::now() %6.2f ns   ratio %.2fx (goal <= 1.0x)\n",
               pair, clock2, pair / clock2);
-  std::printf("enabled RAII Tracepoint     %7.2f ns   ratio %.2fx\n", scope, scope / clock2);
+  std::printf("enabled RAII Tracepoint     %7.2f ns   ratio %.2fx (goal <= 1.0x)\n", scope, scope / clock2);
   std::printf("disabled tracepoint         %7.3f ns   empty loop iteration    %6.3f ns   cost %.3f ns (goal <= 1 ns)\n",
               disabled, empty, disabled - empty);
 

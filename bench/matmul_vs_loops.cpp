@@ -1,5 +1,6 @@
 // bench_matmul: the engine's functional simulation of an N x N x N float matMul (poplin::matMul
-// spread over 1472 tiles) against the same product in plain C++ loops, timed in one run.
+// spread over 1472 tiles) against the same product in plain C++ loops and in OpenBLAS's
+// cblas_sgemm on one thread (when built with OpenBLAS), timed in one run.
 //
 //   bench_matmul [--size N] [--reps R]     (default N = 512, R = 5)
 //
@@ -21,6 +22,10 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#ifdef TESSERA_BENCH_OPENBLAS
+#include <cblas.h>
+#endif
 
 using namespace poplar;
 using Clock = std::chrono::steady_clock;
@@ -89,7 +94,17 @@ int main(int argc, char** argv) {
   const double buildSeconds = seconds(buildStart, Clock::now());
 
   // Interleave the two so that machine noise affects both alike; one warm-up run of each.
-  std::vector<double> engineTimes, loopTimes;
+  std::vector<double> engineTimes, loopTimes, blasTimes;
+#ifdef TESSERA_BENCH_OPENBLAS
+  openblas_set_num_threads(1); // the baseline is one host core, like the engine's run today
+  std::vector<float> blas(n * n);
+  const int ni = static_cast<int>(n);
+  auto sgemm = [&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, 1.0f, a.data(), ni, b.data(), ni, 0.0f,
+                blas.data(), ni);
+  };
+  sgemm();
+#endif
   engine.run();
   plainMatMul(a, b, expect, n);
   for (std::size_t r = 0; r < reps; ++r) {
@@ -100,6 +115,11 @@ int main(int argc, char** argv) {
     auto t2 = Clock::now();
     engineTimes.push_back(seconds(t0, t1));
     loopTimes.push_back(seconds(t1, t2));
+#ifdef TESSERA_BENCH_OPENBLAS
+    t0 = Clock::now();
+    sgemm();
+    blasTimes.push_back(seconds(t0, Clock::now()));
+#endif
   }
   engine.readTensor("C", got.data(), got.data() + got.size());
 
@@ -112,6 +132,16 @@ int main(int argc, char** argv) {
               device.getTarget().getNumTiles(), e * 1e3);
   std::printf("  plain C++ i-k-j loops:                         %8.2f ms\n", l * 1e3);
   std::printf("  ratio engine / loops:                          %8.2f x\n", e / l);
+  if (!blasTimes.empty()) {
+    const double s = median(blasTimes);
+    double blasError = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) blasError = std::max(blasError, double(std::abs(got[i] - blas[i])));
+    std::printf("  OpenBLAS cblas_sgemm, 1 thread:                %8.2f ms\n", s * 1e3);
+    std::printf("  engine speed / OpenBLAS speed:                 %8.2f x (goal >= 0.5)\n", s / e);
+    std::printf("  largest difference engine vs OpenBLAS:         %8.2e\n", blasError);
+  } else {
+    std::printf("  OpenBLAS: not built in (install libopenblas-dev and reconfigure)\n");
+  }
   std::printf("  graph build + compile + load:                  %8.2f ms\n", buildSeconds * 1e3);
   std::printf("  largest difference between the results:        %8.2e\n", maxError);
   if (maxError > 1e-3 * double(n)) {

@@ -21,6 +21,9 @@ function(tessera_add_library name)
   endif()
   add_library(${target} ${ARG_SOURCES})
   add_library(${ARG_ALIAS} ALIAS ${target})
+  # Every library, for the SDK-named CMake packages (cmake/SdkPackages.cmake).
+  set_property(GLOBAL APPEND PROPERTY TESSERA_LIBRARIES ${name})
+  set_property(GLOBAL PROPERTY TESSERA_LIBRARY_FILE_NAME_${name} ${ARG_OUTPUT_NAME})
   set_target_properties(${target} PROPERTIES
     EXPORT_NAME ${name}
     OUTPUT_NAME ${ARG_OUTPUT_NAME}
@@ -61,7 +64,8 @@ function(tessera_install_package)
 endfunction()
 
 # <prefix>/enable.sh: sourced, it puts this installation on PATH, CPATH, LIBRARY_PATH,
-# LD_LIBRARY_PATH and PYTHONPATH, as the Poplar SDK's enable.sh does. It finds the prefix from
+# LD_LIBRARY_PATH, PYTHONPATH and CMAKE_PREFIX_PATH and sets POPLAR_SDK_ENABLED, as the Poplar
+# SDK's enable.sh does. It finds the prefix from
 # its own location, so an installed tree can be moved.
 function(tessera_install_enable_script)
   set(TESSERA_INSTALL_BINDIR ${CMAKE_INSTALL_BINDIR})

@@ -48,4 +48,24 @@ cut() { python3 "$here/seeds/cut_graph.py" "$here/../profiler/schema/profile.cap
 cut pipeline seed-pipeline-2cs.capnp 2 2 2
 cut pipeline seed-pipeline-6cs.capnp 6 3 3
 cut mlp seed-mlp-4cs.capnp 4 2 2
+# The analysis target starts from the same report (its corpus also holds every finding).
+mkdir -p "$c/fuzz_analysis" "$c/fuzz_gp"
+cp "$c/valid/profile.pop" "$c/fuzz_analysis/seed-remote-sum.pop"
+# A .gp: a one-vertex codelet compiled by the normal build's popc (the sanitizer build's would
+# do as well), as Graph::addCodelets loads it.
+cat > "$tmp/sum.cpp" <<'CODELET'
+#include <poplar/Vertex.hpp>
+class Sum : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<float>> in;
+  poplar::Output<float> out;
+  bool compute() {
+    float s = 0;
+    for (float x : in) s += x;
+    *out = s;
+    return true;
+  }
+};
+CODELET
+"${2:-$here/../build}/bin/popc" -O2 -o "$c/fuzz_gp/seed-sum.gp" "$tmp/sum.cpp"
 echo "make_seeds.sh: seeds written under $c"

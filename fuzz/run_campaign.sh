@@ -14,7 +14,7 @@ mkdir -p "$work/corpus" "$here/findings/$target"
 dict=()
 case "$target" in
   fuzz_cbor|fuzz_report_debug) dict=(-dict="$here/dict/cbor.dict") ;;
-  fuzz_report|fuzz_trace) dict=(-dict="$here/dict/sqlite.dict") ;;
+  fuzz_report|fuzz_trace|fuzz_analysis) dict=(-dict="$here/dict/sqlite.dict") ;;
   fuzz_pvti_options|fuzz_engine_options) dict=(-dict="$here/dict/json.dict") ;;
 esac
 exec nice -n 15 "$build/bin/$target" "$work/corpus" "$here/corpus/$target" -runs="$runs" "${dict[@]}" \

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 # Only what the suites below need: no need to build e.g. the engine's own tests twice.
 targets=(pva_tests profiler_tests pvti_tests pvti_driver cli_tests pva tessera-mlp tessera-pipeline tessera-oom
          fuzz_report fuzz_report_debug fuzz_trace fuzz_serialized_graph fuzz_cbor fuzz_blobs fuzz_event_block fuzz_pvti_options
-         fuzz_engine_options)
+         fuzz_engine_options fuzz_analysis fuzz_gp)
 cmake --build build-asan -j2 --target "${targets[@]}"
 
 # halt_on_error + abort: a report is a failure, never a warning in a log. Leaks are findings too.

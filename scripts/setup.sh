@@ -15,6 +15,7 @@ PACKAGES=(
   catch2                              # C++ tests (Catch2 v2)
   nlohmann-json3-dev                  # engine options (POPLAR_ENGINE_OPTIONS)
   libbenchmark-dev                    # bench/
+  libopenblas-dev                     # bench_matmul's baseline (cblas_sgemm on one thread)
   libsqlite3-dev                      # profile.pop (profiler/)
   capnproto libcapnp-dev              # packed blobs in profile.pop, serialized graph
   libcbor-dev                         # debug.cbor

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace poplar::detail {
@@ -58,6 +59,7 @@ struct CompiledVertex {
   unsigned tile = 0;
   std::vector<CompiledField> fields; ///< indexed like type->fields
   std::uint64_t estimatedCycles = 0;
+  std::optional<std::uint64_t> estimatedFlops; ///< given by Graph::setPerfEstimate
 };
 
 struct CompiledComputeSet {

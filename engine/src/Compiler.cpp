@@ -149,6 +149,7 @@ public:
       cv.fields.push_back(std::move(cf));
     }
     cv.estimatedCycles = estimate(v, where);
+    if (v.flopEstimate && *v.flopEstimate) cv.estimatedFlops = v.flopEstimate;
     return cv;
   }
 

@@ -119,4 +119,10 @@ std::vector<Device> DeviceManager::getDevices(TargetType type, unsigned numIPUs,
   return devices;
 }
 
+std::vector<Device> DeviceManager::getDevices(const OptionFlags& opts) const {
+  std::vector<Device> devices;
+  for (unsigned id = 0; id < state_->slots.size(); ++id) devices.push_back(getDevice(id, opts));
+  return devices;
+}
+
 } // namespace poplar

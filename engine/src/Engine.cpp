@@ -435,7 +435,7 @@ void Engine::printProfileSummary(std::ostream& out, const OptionFlags& options) 
   flag("showPerIpuMemoryUsage", o.showPerIpuMemoryUsage);
   if (!impl_->writer)
     throw runtime_error("Engine::printProfileSummary: this engine keeps no profile; set the engine option "
-                        "debug.retainDebugInformation (or autoReport.all) to \"true\"");
+                        "debug.instrument, debug.retainDebugInformation or autoReport.all to \"true\"");
   detail::report::printProfileSummary(out, getReport(impl_->profiling.executionProfile),
                                       impl_->profiling.executionProfile, o);
 }

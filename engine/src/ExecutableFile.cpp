@@ -456,11 +456,12 @@ private:
     CompiledComputeSet cs;
     cs.name = r_.str();
     cs.debug = debug();
-    cs.vertices = r_.list<CompiledVertex>(20, [&] {
+    cs.vertices = r_.list<CompiledVertex>(21, [&] {
       CompiledVertex v;
       v.type = types_[r_.index(types_.size(), "vertex type")];
       v.tile = r_.index(g.replicaTarget.getNumTiles(), "tile");
       v.estimatedCycles = r_.u64();
+      if (r_.boolean()) v.estimatedFlops = r_.u64();
       v.fields = r_.list<CompiledField>(16, [&] {
         CompiledField f;
         f.edges = r_.list<CompiledEdge>(24, [&] {
@@ -622,6 +623,8 @@ void writeGraph(Writer& w, const CompiledGraph& g, DebugTableWriter& debug,
       w.u32(typeId(v.type));
       w.u32(v.tile);
       w.u64(v.estimatedCycles);
+      w.boolean(v.estimatedFlops.has_value());
+      if (v.estimatedFlops) w.u64(*v.estimatedFlops);
       w.list(v.fields, [&](const CompiledField& f) {
         w.list(f.edges, [&](const CompiledEdge& e) {
           writeRuns(w, e.runs);

@@ -2,6 +2,8 @@
 #include "GraphState.hpp"
 #include "TensorData.hpp"
 #include "codelets/CodeletLoader.hpp"
+#include "CompiledGraph.hpp"
+#include "report/SerializedGraph.hpp"
 
 #include <poplar/Device.hpp>
 #include <poplar/exceptions.hpp>
@@ -174,8 +176,9 @@ unsigned Graph::globalTile(unsigned tile, const char* what) const {
   return tileOffset_ + tile;
 }
 
-Tensor Graph::addVariable(Type type, const std::vector<std::size_t>& shape, const DebugContext& dc) {
+Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shapeRef, const DebugContext& dc) {
   if (type.size() == 0) throw type_error("addVariable with an invalid element type");
+  const std::vector<std::size_t> shape = shapeRef.cloneAsVector();
   detail::VariableRec v;
   v.type = type;
   v.shape = shape;
@@ -192,7 +195,7 @@ Tensor Graph::addVariable(Type type, const std::vector<std::size_t>& shape, cons
   return Tensor(state_.get(), type, shape, std::move(regions));
 }
 
-Tensor Graph::addVariable(Type type, const std::vector<std::size_t>& shape,
+Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shape,
                           VariableMappingMethod mapping, const DebugContext& dc) {
   Tensor t = addVariable(type, shape, dc);
   if (mapping == VariableMappingMethod::LINEAR) {
@@ -205,7 +208,30 @@ Tensor Graph::addVariable(Type type, const std::vector<std::size_t>& shape,
   return t;
 }
 
-void Graph::checkValueCount(const std::vector<std::size_t>& shape, std::size_t n, const char* what) {
+Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape, const DebugContext& dc) {
+  return addVariable(type, shape, VariableMappingMethod::LINEAR, dc);
+}
+
+Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape, unsigned minElementsPerTile,
+                                        unsigned grainSize, const DebugContext& dc) {
+  if (grainSize == 0)
+    throw invalid_tile_mapping("addLinearlyMappedVariable: grainSize must be at least 1 element");
+  Tensor t = addVariable(type, shape, dc);
+  const auto m = detail::linearMapping(t.numElements(), target_.getNumTiles(), minElementsPerTile, grainSize);
+  TileToTensorMapping mapping(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i].size()) mapping[i].push_back(m[i]);
+  setTileMapping(t, mapping);
+  return t;
+}
+
+bool Graph::hasCodelet(StringRef vertexType) const {
+  for (const auto* type : detail::findVertexTypes(vertexType))
+    if (state_->codeletSources.count(type->codeletSource)) return true;
+  return false;
+}
+
+void Graph::checkValueCount(ArrayRef<std::size_t> shape, std::size_t n, const char* what) {
   std::size_t expected = 1;
   for (auto d : shape) expected *= d;
   if (n != expected)
@@ -213,7 +239,7 @@ void Graph::checkValueCount(const std::vector<std::size_t>& shape, std::size_t n
                       std::to_string(expected) + " elements");
 }
 
-Tensor Graph::addConstantFrom(Type type, const std::vector<std::size_t>& shape, Type srcType,
+Tensor Graph::addConstantFrom(Type type, ArrayRef<std::size_t> shape, Type srcType,
                               const void* values, bool perElement, const DebugContext& dc) {
   Tensor t = addVariable(type, shape, dc);
   if (!t.getVarRegions().empty()) state_->variables[t.getVarRegions()[0].var].isConstant = true;
@@ -300,7 +326,9 @@ void Graph::setTileMapping(const Tensor& t, const TileToTensorMapping& mapping) 
 void Graph::setTileMapping(VertexRef v, unsigned tile) {
   if (v.getId() >= state_->vertices.size())
     throw invalid_tile_mapping("setTileMapping of unknown vertex " + std::to_string(v.getId()));
-  state_->vertices[v.getId()].tile = globalTile(tile, "setTileMapping(vertex)");
+  auto& vertex = state_->vertices[v.getId()];
+  vertex.tile = globalTile(tile, "setTileMapping(vertex)");
+  for (const Tensor& c : vertex.fieldConstants) setTileMapping(c, tile);
 }
 
 Graph::TileToTensorMapping Graph::getTileMapping(const Tensor& t, bool requireComplete) const {
@@ -437,10 +465,27 @@ void Graph::setFieldSize(const FieldRef& f, std::size_t size) {
   conn.edges.assign(size, Tensor());
 }
 
-void Graph::setPerfEstimate(VertexRef v, std::uint64_t cycles) {
+void Graph::setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops) {
   if (v.getId() >= state_->vertices.size())
     throw graph_connection_error("setPerfEstimate of unknown vertex " + std::to_string(v.getId()));
   state_->vertices[v.getId()].perfEstimate = cycles;
+  state_->vertices[v.getId()].flopEstimate = flops;
+}
+
+void Graph::connectConstant(const FieldRef& f, Type srcType, const void* value) {
+  std::size_t idx = 0;
+  fieldOf(*state_, f, &idx);
+  auto& vertex = state_->vertices[f.vertexId()];
+  const auto& d = vertex.type->fields[idx];
+  if (d.direction != detail::FieldDirection::In)
+    throw graph_connection_error("connect: field '" + f.name() + "' of vertex type '" + vertex.type->name +
+                                 "' is not an Input: only an Input can be connected to a constant value");
+  // Poplar places the constant with the vertex; the vertex may not be placed yet.
+  Tensor c = addConstantFrom(d.elementType, {}, srcType, value, false,
+                             DebugContext(vertex.type->name + "/" + f.name() + "/constant"));
+  vertex.fieldConstants.push_back(c);
+  if (vertex.tile) state_->variables[c.getVarRegions()[0].var].mapping.assign(0, 1, *vertex.tile);
+  connect(f, c);
 }
 
 void Graph::registerPerfEstimator(const std::string& vertexType, PerfEstimateFunc f) {
@@ -532,6 +577,21 @@ Function Graph::addFunction(const program::Program& program) {
   const auto id = static_cast<unsigned>(state_->functions.size());
   state_->functions.push_back(program);
   return Function(state_.get(), id);
+}
+
+void Graph::serialize(std::ostream& out, SerializationFormat format) const {
+  serialize(out, {}, format);
+}
+
+void Graph::serialize(std::ostream& out, ArrayRef<program::Program> programs,
+                      SerializationFormat format) const {
+  // What the graph holds once compiled: every variable placed, every vertex bound. A graph
+  // that cannot be compiled cannot be serialized either, with the same error.
+  const auto compiled = detail::compile(*state_, programs.cloneAsVector(), {});
+  if (format == SerializationFormat::JSON)
+    detail::report::writeSerializedGraphJson(out, compiled);
+  else
+    detail::report::writeSerializedGraph(out, compiled);
 }
 
 } // namespace poplar

@@ -45,6 +45,9 @@ struct VertexRec {
   std::optional<unsigned> tile;
   std::vector<FieldConnection> fields; ///< indexed like type->fields
   std::optional<std::uint64_t> perfEstimate;
+  std::optional<std::uint64_t> flopEstimate; ///< Graph::setPerfEstimate's flops, when given
+  /// Constants made by Graph::connect(field, value): they go wherever the vertex goes.
+  std::vector<Tensor> fieldConstants;
 };
 
 struct ComputeSetRec {

@@ -1,4 +1,5 @@
 #include "Runtime.hpp"
+#include "DeviceContext.hpp"
 
 #include "Convert.hpp"
 #include "TensorPrinter.hpp"
@@ -53,6 +54,7 @@ struct Runtime::VertexInstance {
 
 struct Runtime::Replica {
   unsigned index;
+  std::vector<FloatingPointControl> fpControl; ///< per tile of the replica (poplar/CSRFunctions.hpp)
   std::unique_ptr<unsigned char[]> arena;
   std::vector<std::vector<VertexInstance>> computeSets;
   std::vector<std::vector<unsigned char>> remoteBuffers;
@@ -153,6 +155,7 @@ void Runtime::load() {
   for (unsigned rep = 0; rep < g_.replicationFactor; ++rep) {
     auto r = std::make_unique<Replica>();
     r->index = rep;
+    r->fpControl.assign(g_.replicaTarget.getNumTiles(), FloatingPointControl());
     r->arena.reset(new unsigned char[g_.arenaBytes ? g_.arenaBytes : 1]());
     for (const auto& v : g_.variables)
       if (!v.initial.empty()) std::memcpy(r->arena.get() + v.arenaOffset, v.initial.data(), v.initial.size());
@@ -304,10 +307,17 @@ void Runtime::exec(Replica& r, unsigned node) {
 }
 
 namespace {
-bool allFinite(Type type, const void* data, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(loadAsDouble(type, data, i))) return false;
-  return true;
+struct NonFinite {
+  bool nan = false, infinity = false;
+};
+NonFinite findNonFinite(Type type, const void* data, std::size_t n) {
+  NonFinite found;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = loadAsDouble(type, data, i);
+    found.nan = found.nan || std::isnan(v);
+    found.infinity = found.infinity || std::isinf(v);
+  }
+  return found;
 }
 } // namespace
 
@@ -358,9 +368,13 @@ void Runtime::executeParallel(Replica& r, unsigned computeSet, const std::vector
 void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
                         const std::vector<std::uint64_t>* counters) {
   const unsigned tilesPerIpu = g_.replicaTarget.getTilesPerIPU();
+  // Per tile, and set on the thread that runs the tile's vertices (both are thread-local).
+  FloatingPointControl& fp = r.fpControl[vi.compiled->tile];
+  activeFloatingPointControl() = &fp;
   if (counters) tlsCycleCounter = (*counters)[vi.compiled->tile / tilesPerIpu];
   for (auto& s : vi.staged) gather(r.arena.get(), *s.runs, s.buffer.data());
   bool ok;
+  runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
   try {
     ok = vi.compiled->type->compute(*vi.vertex);
   } catch (const poplar_error&) {
@@ -376,7 +390,9 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
                                     g_.computeSets[computeSet].name + "' returned false");
   for (auto& s : vi.staged)
     if (s.writesBack) scatter(r.arena.get(), *s.runs, s.buffer.data());
-  if (options_.floatingPointChecks) {
+  const bool stopOnNaN = options_.floatingPointChecks || fp.stopsOnNaN();
+  const bool stopOnInfinity = options_.floatingPointChecks || fp.stopsOnInfinity();
+  if (stopOnNaN || stopOnInfinity) {
     const auto& fields = vi.compiled->type->fields;
     for (std::size_t f = 0; f < fields.size(); ++f) {
       if (fields[f].direction == FieldDirection::In || fields[f].direction == FieldDirection::State ||
@@ -385,11 +401,16 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
       for (const auto& e : vi.compiled->fields[f].edges) {
         std::vector<unsigned char> tmp(e.numElements * fields[f].elementType.size());
         gather(r.arena.get(), e.runs, tmp.data());
-        if (!allFinite(fields[f].elementType, tmp.data(), e.numElements))
+        const NonFinite found = findNonFinite(fields[f].elementType, tmp.data(), e.numElements);
+        if ((found.nan && stopOnNaN) || (found.infinity && stopOnInfinity))
           throw floating_point_exception(
               "vertex '" + vi.compiled->type->name + "' on tile " + std::to_string(vi.compiled->tile) +
-              " in compute set '" + g_.computeSets[computeSet].name + "' wrote a NaN or infinity to field '" +
-              fields[f].name + "' (debug.floatPointOpException)");
+              " in compute set '" + g_.computeSets[computeSet].name + "' wrote " +
+              (found.nan && stopOnNaN ? "a NaN" : "an infinity") + " to field '" + fields[f].name + "' (" +
+              (options_.floatingPointChecks ? "debug.floatPointOpException"
+                                            : found.nan && stopOnNaN ? "setFloatingPointBehaviour: inv"
+                                                                     : "setFloatingPointBehaviour: oflo/div0") +
+              ")");
       }
     }
   }

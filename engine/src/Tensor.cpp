@@ -136,7 +136,7 @@ Tensor Tensor::slice(std::size_t begin, std::size_t end, unsigned d) const {
   return slice(b, e);
 }
 
-Tensor Tensor::slice(const std::vector<std::size_t>& begin, const std::vector<std::size_t>& end) const {
+Tensor Tensor::slice(ArrayRef<std::size_t> begin, ArrayRef<std::size_t> end) const {
   const auto& s = shape();
   if (begin.size() != s.size() || end.size() != s.size())
     throw index_error("slice bounds of rank " + std::to_string(begin.size()) + "/" +
@@ -156,14 +156,14 @@ Tensor Tensor::slice(const std::vector<std::size_t>& begin, const std::vector<st
   return Tensor(data().graph, elementType(), outShape, affineView(data(), outShape, strides, offset));
 }
 
-Tensor Tensor::slices(const std::vector<Interval>& intervals, unsigned d) const {
+Tensor Tensor::slices(ArrayRef<Interval> intervals, unsigned d) const {
   std::vector<Tensor> parts;
   for (const auto& i : intervals) parts.push_back(slice(i, d));
   if (parts.empty()) return slice(0, 0, d);
   return concat(parts, d);
 }
 
-Tensor Tensor::index(const std::vector<std::size_t>& indices) const {
+Tensor Tensor::index(ArrayRef<std::size_t> indices) const {
   const auto& s = shape();
   if (indices.size() > s.size())
     throw index_error(std::to_string(indices.size()) + " indices into a tensor of shape " +
@@ -179,7 +179,8 @@ Tensor Tensor::index(const std::vector<std::size_t>& indices) const {
   return slice(b, e).reshape(std::vector<std::size_t>(s.begin() + indices.size(), s.end()));
 }
 
-Tensor Tensor::reshape(const std::vector<std::size_t>& newShape) const {
+Tensor Tensor::reshape(ArrayRef<std::size_t> shapeRef) const {
+  const std::vector<std::size_t> newShape = shapeRef.cloneAsVector();
   if (product(newShape) != numElements())
     throw index_error("reshape of a tensor of shape " + shapeToString() + " (" +
                       std::to_string(numElements()) + " elements) to " + shapeString(newShape));
@@ -197,7 +198,7 @@ Tensor Tensor::flatten(unsigned dimBegin, unsigned dimEnd) const {
   return reshape(ns);
 }
 
-Tensor Tensor::dimShuffle(const std::vector<unsigned>& perm) const {
+Tensor Tensor::dimShuffle(ArrayRef<unsigned> perm) const {
   const auto& s = shape();
   std::vector<bool> seen(s.size(), false);
   bool valid = perm.size() == s.size(), identity = true;
@@ -248,7 +249,7 @@ Tensor Tensor::broadcast(unsigned N, unsigned d) const {
   return concat(std::vector<Tensor>(N, *this), d);
 }
 
-Tensor Tensor::expand(const std::vector<std::size_t>& indices) const {
+Tensor Tensor::expand(ArrayRef<std::size_t> indices) const {
   std::vector<std::size_t> ns = shape();
   for (std::size_t k = indices.size(); k-- > 0;) {
     if (indices[k] > ns.size())
@@ -259,7 +260,7 @@ Tensor Tensor::expand(const std::vector<std::size_t>& indices) const {
   return reshape(ns);
 }
 
-Tensor Tensor::squeeze(const std::vector<std::size_t>& dims) const {
+Tensor Tensor::squeeze(ArrayRef<std::size_t> dims) const {
   const auto& s = shape();
   std::vector<bool> drop(s.size(), false);
   for (auto d : dims) {
@@ -345,7 +346,7 @@ bool Tensor::intersectsWith(const Tensor& o) const {
   return false;
 }
 
-Tensor concat(const std::vector<Tensor>& ts, unsigned d) {
+Tensor concat(ArrayRef<Tensor> ts, unsigned d) {
   if (ts.empty()) throw index_error("concat of no tensors");
   const auto& first = ts.front().data();
   if (d >= first.shape.size())

@@ -1,10 +1,15 @@
 #include "Walk.hpp"
 
 #include "FuzzUtil.hpp"
+#include "Writers.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <ostream>
-#include <streambuf>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
 
 namespace fuzz {
 
@@ -194,12 +199,15 @@ void walkReport(const pva::Report& report, const pva::Report* valid) {
 
 namespace {
 
-/// An ostream that discards everything: the export is written, not kept.
-class NullBuffer : public std::streambuf {
-protected:
-  int overflow(int c) override { return c; }
-  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-};
+void mustParse(const std::string& text, const char* what) {
+  try {
+    const nlohmann::json parsed = nlohmann::json::parse(text);
+    (void)parsed;
+  } catch (const nlohmann::json::exception& e) {
+    std::fprintf(stderr, "==fuzz oracle== %s wrote JSON that does not parse: %s\n", what, e.what());
+    std::abort();
+  }
+}
 
 void walkEvent(const pva::Event& e, unsigned depth) {
   use(e.label().size() + e.channel().size() + e.timestamp() + e.duration() + e.finished() + e.depth() +
@@ -229,9 +237,14 @@ void walkTrace(const pva::Trace& trace) {
     for (const auto& h : p.heatmaps())
       for (const auto& s : h.samples()) use(s.bins.size() + h.binEdges().size() + h.valueType().size());
   }
-  NullBuffer buffer;
-  std::ostream out(&buffer);
-  pva::exportChromeTrace(trace, out);
+  // Every JSON written of a trace parses (strict: invalid UTF-8 is an error): the Chrome
+  // export, and `pva trace --json`'s summary.
+  std::ostringstream chrome;
+  pva::exportChromeTrace(trace, chrome);
+  mustParse(chrome.str(), "exportChromeTrace");
+  std::ostringstream summary;
+  pvacli::writeJson(summary, pvacli::traceSummaryJson(trace, 0));
+  mustParse(summary.str(), "pva trace --json");
 }
 
 } // namespace fuzz

@@ -45,8 +45,13 @@ void readDuration(const nlohmann::json& j, Options& o) {
       d = -1;
     }
   }
-  if (d >= 0) o.durationSeconds = d;
-  else o.warning += "'duration' must be a number of seconds >= 0 (got " + j.dump() + "); ";
+  // NaN fails both comparisons; infinity and anything beyond kMaxDurationSeconds would
+  // overflow the deadline in nanoseconds (a float-to-integer overflow), so they are refused
+  // like a negative number: the default (no limit) applies, and the warning says why.
+  if (d >= 0 && d <= kMaxDurationSeconds) o.durationSeconds = d;
+  else
+    o.warning += "'duration' must be a number of seconds from 0 to " + std::to_string(std::uint64_t(kMaxDurationSeconds)) +
+                 " (got " + j.dump() + "); ";
 }
 
 } // namespace

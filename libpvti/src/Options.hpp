@@ -7,6 +7,10 @@
 
 namespace pvti::detail {
 
+/// The longest "duration" accepted: 10^9 s (about 31 years). The deadline is kept in
+/// nanoseconds on the steady clock, which this keeps far below 2^64.
+constexpr double kMaxDurationSeconds = 1e9;
+
 struct Options {
   bool enable = true;            ///< "enable": true/false or "true"/"false"
   std::string directory;         ///< "directory": empty = working directory

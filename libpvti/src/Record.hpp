@@ -15,7 +15,7 @@ namespace pvti::detail {
 enum class RecordKind : std::uint8_t { Begin, End, Instant, Sample };
 
 struct Record {
-  std::uint64_t ts; ///< steady_clock nanoseconds (raw; the writer subtracts the session start)
+  std::uint64_t ts; ///< ticks() (TSC or steady ns; the writer converts and subtracts the session start)
   union Payload {
     struct Event {
       std::uint32_t label;    ///< interned label id

@@ -6,6 +6,7 @@
 #include "Batch.hpp"
 #include "Options.hpp"
 #include "Record.hpp"
+#include "TickClock.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -31,10 +32,9 @@ inline constexpr std::chrono::milliseconds kFlushInterval{50};
 /// The writer's pause while threads are recording fast (see Session::writerLoop).
 inline constexpr std::chrono::milliseconds kBusyFlushInterval{1};
 
-inline std::uint64_t nowNs() {
-  static_assert(std::is_same_v<std::chrono::steady_clock::period, std::nano>, "steady_clock must count ns");
-  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-}
+/// steady_clock ns: the session's start, deadlines and the rare, locked events (heatmap samples).
+/// Ring records carry ticks() instead (TickClock.hpp).
+inline std::uint64_t nowNs() { return steadyNs(); }
 
 class Session {
 public:
@@ -68,6 +68,7 @@ private:
   Session();
   void start(const std::string& optionsText);
   void writerLoop();
+  void calibrate();
   std::uint64_t flushOnce(); ///< the most records one ring held when it started (0: nothing to do)
   void deactivateAll();
   void warn(const std::string& message) noexcept;
@@ -82,6 +83,7 @@ private:
 
   std::string fileName_;
   std::uint64_t startNs_ = 0;
+  TickCalibration::Anchor startAnchor_; ///< the first calibration point, taken at start
   std::uint64_t deadlineNs_ = UINT64_MAX; ///< raw steady ns after which nothing is recorded
   std::unique_ptr<TraceWriter> writer_;
   std::thread thread_;

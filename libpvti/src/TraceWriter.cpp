@@ -150,7 +150,7 @@ void TraceWriter::writeBlock(const ThreadBuffer& b) {
 
 void TraceWriter::writeSample(const Record& r) {
   st_->insertSample.bindInt(1, r.channel);
-  st_->insertSample.bindInt(2, rel(r.ts));
+  st_->insertSample.bindInt(2, relTicks(r.ts));
   st_->insertSample.bindReal(3, r.payload.value);
   run(st_->insertSample);
 }
@@ -161,9 +161,10 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
   StreamState& state = b.stream;
   block_.clear();
   block_.reserve(static_cast<std::size_t>(head - t));
+  const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs);
   for (; t != head; ++t) {
     const Record& r = b.slots[t & ThreadBuffer::kMask];
-    const bool late = r.ts > deadlineNs;
+    const bool late = r.ts > deadlineTicks;
     if (r.kind == RecordKind::Sample) {
       // Series values are rare next to spans: rows, which SQL readers can query directly.
       if (!late) writeSample(r);
@@ -202,7 +203,7 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
     case RecordKind::Sample:
       break; // written above
     }
-    block_.add(kind, rel(r.ts), r.channel, label, metadata);
+    block_.add(kind, relTicks(r.ts), r.channel, label, metadata);
   }
   if (block_.count()) writeBlock(b);
   b.tail.store(t, std::memory_order_release); // the producer may reuse the slots

@@ -5,6 +5,7 @@
 
 #include "Batch.hpp"
 #include "Record.hpp"
+#include "TickClock.hpp"
 
 #include <profiler/TraceBlock.hpp>
 #include <tessera/internal/Sqlite.hpp>
@@ -32,6 +33,8 @@ public:
   TraceWriter& operator=(const TraceWriter&) = delete;
   ~TraceWriter();
 
+  /// How record ticks become ns; the identity until set (right when ticks are steady ns).
+  void setCalibration(const TickCalibration& c) { clock_ = c; }
   void beginTransaction();
   void commit();
   void writeDefinitions(const Batch& batch, std::uint64_t deadlineNs);
@@ -46,9 +49,11 @@ private:
   std::int64_t rel(std::uint64_t rawNs) const { return static_cast<std::int64_t>(rawNs - startNs_); }
   void writeBlock(const ThreadBuffer& b);
   void writeSample(const Record& r);
+  std::int64_t relTicks(std::uint64_t ticks) const { return rel(clock_.toNs(ticks)); }
 
   tessera::sqlite::Database db_;
   std::uint64_t startNs_;
+  TickCalibration clock_;
   long pid_;
   tessera::profiler::schema::trace::BlockEncoder block_; ///< reused: no allocation per flush
   /// Prepared once; finalized before the database closes (SQLite refuses to close otherwise).

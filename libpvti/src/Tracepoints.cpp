@@ -67,7 +67,7 @@ inline void push(ThreadBuffer& r, const Record& rec) {
 
 inline Record eventRecord(RecordKind kind, std::uint32_t channel, std::uint32_t label, std::uint32_t metadata) {
   Record rec;
-  rec.ts = nowNs();
+  rec.ts = ticks();
   rec.payload.event.label = label;
   rec.payload.event.metadata = metadata;
   rec.channel = channel;
@@ -116,7 +116,7 @@ void addSample(std::uint32_t series, double value) noexcept {
   ThreadBuffer* r = ring();
   if (!r) return;
   Record rec;
-  rec.ts = nowNs();
+  rec.ts = ticks();
   rec.payload.value = value;
   rec.channel = series;
   rec.kind = RecordKind::Sample;
@@ -139,7 +139,11 @@ std::string getCurrentTraceFilename() { return detail::Session::instance().fileN
 void closeTrace() { detail::Session::instance().close(); }
 
 std::vector<std::uint32_t> decodeHeatmapData(const std::vector<std::uint8_t>& data) {
-  return tessera::profiler::schema::trace::decodeHeatmapBins(data.data(), data.size());
+  try {
+    return tessera::profiler::schema::trace::decodeHeatmapBins(data.data(), data.size());
+  } catch (const std::invalid_argument& e) {
+    throw InvalidDataError(std::string("pvti::decodeHeatmapData: ") + e.what());
+  }
 }
 
 } // namespace pvti

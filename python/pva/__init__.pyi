@@ -334,6 +334,9 @@ class ExecutionSteps:
     def __len__(self) -> int: ...
     def __getitem__(self, index: int) -> ExecutionStep: ...
     def __iter__(self) -> ExecutionStepIterator: ...
+    def ipuColumns(self, ipu: int = 0) -> npt.NDArray[np.void]:
+        """Fields index, run, activeTiles, cycles, dataIn, dataOut, tileBalance, activeTileBalance."""
+        ...
 
 class TileCycleTotals:
     class Kind(Enum):
@@ -641,6 +644,7 @@ class GraphCounts:
     edges: int
     programs: int
     programSteps: int
+    livenessSteps: int
 
 class TileBytes:
     tile: int
@@ -740,6 +744,8 @@ class SpanFigures:
     scope: Scope
     steps: int
     cycles: int
+    lengthCycles: int
+    cyclesByIpu: List[int]
     tileBalance: float
     parallelEfficiency: float
     programs: List[ProgramFigures]

@@ -2,6 +2,7 @@
 
 #include "../mlp/Dataset.hpp"
 
+#include <gcl/Collectives.hpp>
 #include <poplin/ConvUtil.hpp>
 #include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
@@ -14,21 +15,18 @@
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/Zero.hpp>
+#include <poprand/RandomGen.hpp>
 #include <poputil/TileMapping.hpp>
 
 #include <cmath>
 #include <random>
+#include <string>
+#include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
 
-namespace {
-
-constexpr std::size_t kSide = 28; // Dataset images are 28x28
-constexpr float kEps = 1e-5f;
-
-/// He-uniform initial weights from a fixed seed, so runs are reproducible.
-std::vector<float> heUniform(std::size_t n, std::size_t fanIn, std::uint32_t seed) {
+std::vector<float> cnnInitialWeights(std::size_t n, std::size_t fanIn, std::uint32_t seed) {
   std::mt19937 rng(seed);
   const float limit = std::sqrt(6.0f / float(fanIn));
   std::uniform_real_distribution<float> dist(-limit, limit);
@@ -36,6 +34,13 @@ std::vector<float> heUniform(std::size_t n, std::size_t fanIn, std::uint32_t see
   for (auto& x : w) x = dist(rng);
   return w;
 }
+
+namespace {
+
+constexpr std::size_t kSide = 28; // Dataset images are 28x28
+constexpr float kEps = 1e-5f;
+constexpr std::uint32_t kDropoutModifier = 0xD0;
+
 
 /// A 3x3 convolution with padding 1 (the field keeps its size), then batch norm and ReLU.
 struct ConvBlock {
@@ -54,7 +59,7 @@ ConvBlock makeConvBlock(Graph& graph, std::size_t batch, std::size_t side, std::
   b.params.inputTransform.paddingUpper = {1, 1};
   b.weights = poplin::createWeights(graph, b.params, {dc, "weights"}, {{"pass", "TRAINING_FWD"}},
                                     &cache);
-  graph.setInitialValue(b.weights, heUniform(b.weights.numElements(), in * 9, seed));
+  graph.setInitialValue(b.weights, cnnInitialWeights(b.weights.numElements(), in * 9, seed));
   return b;
 }
 
@@ -81,26 +86,52 @@ Tensor convBlockForward(Graph& graph, ConvBlock& b, const Tensor& in, Sequence& 
   return normalised.first;
 }
 
-/// The backward pass of a block given the gradient of its output; updates its parameters and
-/// returns the gradient of its input (unless `needInputGradient` is false).
-Tensor convBlockBackward(Graph& graph, ConvBlock& b, const Tensor& dOut, float lr,
-                         bool needInputGradient, Sequence& prog, poplin::PlanningCache& cache,
-                         const DebugContext& dc) {
+/// The parameters and their gradients, in the same order: the gradients are all-reduced across
+/// the replicas together, then each parameter takes its SGD step.
+struct Gradients {
+  std::vector<Tensor> params;
+  std::vector<Tensor> grads; // non-const: all-reduced in place
+  std::vector<std::string> names;
+  void add(const Tensor& param, const Tensor& grad, const std::string& name) {
+    params.push_back(param);
+    grads.push_back(grad);
+    names.push_back(name);
+  }
+};
+
+/// The backward pass of a block given the gradient of its output: records the gradients of its
+/// weights and batch-norm parameters and returns the gradient of its input (unless
+/// `needInputGradient` is false). Nothing is updated here: the replicas average first.
+Tensor convBlockBackward(Graph& graph, ConvBlock& b, const Tensor& dOut, bool needInputGradient,
+                         Gradients& g, const std::string& name, Sequence& prog,
+                         poplin::PlanningCache& cache, const DebugContext& dc) {
   const Tensor dNorm = popnn::nonLinearityInputGradient(graph, popnn::NonLinearityType::RELU,
                                                         b.activation, dOut, prog, {dc, "relu"});
   const Tensor dZ = popnn::bn::batchNormGradients(graph, b.whitened, dNorm, b.invStdDev, b.gamma,
                                                   prog, FLOAT, {dc, "bn"});
   const auto deltas =
       popnn::bn::batchNormParamGradients(graph, b.whitened, dNorm, prog, FLOAT, {dc, "bnParams"});
-  popnn::bn::batchNormParamUpdate(graph, deltas.first, deltas.second, -lr, b.gamma, b.beta, prog,
-                                  {dc, "bnUpdate"});
+  g.add(b.gamma, deltas.first, name + "/gamma");
+  g.add(b.beta, deltas.second, name + "/beta");
   Tensor dIn;
   if (needInputGradient)
     dIn = poplin::convolution(graph, dZ, b.weights, poplin::getGradientParams(b.params), true,
                               prog, {dc, "convInputGradient"}, {{"pass", "TRAINING_BWD"}}, &cache);
-  poplin::convolutionWeightUpdate(graph, dZ, b.weights, b.input, b.params, -lr, prog,
-                                  {dc, "convWeightUpdate"}, {{"pass", "TRAINING_WU"}}, &cache);
+  g.add(b.weights, poplin::calculateWeightDeltas(graph, dZ, b.input, b.params, prog,
+                                                 {dc, "convWeightDeltas"},
+                                                 {{"pass", "TRAINING_WU"}}, &cache),
+        name + "/weights");
   return dIn;
+}
+
+/// Inverted dropout with a seeded mask: the mask depends only on the seed's value, the modifier
+/// and the reference's layout, so the backward pass (same seed and reference) drops the same
+/// elements of the gradient. keepProbability 1 is the identity.
+Tensor dropout(Graph& graph, const Tensor& seed, const Tensor& in, const Tensor& reference,
+               float keepProbability, Sequence& prog, const DebugContext& dc) {
+  if (keepProbability >= 1.0f) return in;
+  return poprand::dropout(graph, &seed, kDropoutModifier, in, reference, keepProbability,
+                          1.0 / keepProbability, prog, dc);
 }
 
 popnn::pooling::PoolParams pool2x2(popnn::PoolingType type, std::size_t side,
@@ -122,7 +153,7 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
   ConvBlock block2 = makeConvBlock(graph, B, side2, c1, c2, 2, cache, "block2");
   const Tensor dense = poplin::createMatMulInputRHS(graph, FLOAT, {B, flat}, {flat, C},
                                                    "dense/weights");
-  graph.setInitialValue(dense, heUniform(dense.numElements(), flat, 3));
+  graph.setInitialValue(dense, cnnInitialWeights(dense.numElements(), flat, 3));
   const Tensor denseBias = graph.addVariable(FLOAT, {C}, "dense/bias");
   poputil::mapTensorLinearly(graph, denseBias);
   graph.setInitialValue(denseBias, 0.0f);
@@ -134,6 +165,10 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
   poputil::mapTensorLinearly(graph, labels);
   prog.add(Copy(graph.addHostToDeviceFIFO("images", FLOAT, images.numElements()), images));
   prog.add(Copy(graph.addHostToDeviceFIFO("labels", UNSIGNED_INT, B), labels));
+  // Two dropout seeds per step; each replica's stream gives its own, so the masks differ.
+  const Tensor seed = graph.addVariable(UNSIGNED_INT, {2}, "dropoutSeed");
+  graph.setTileMapping(seed, 0);
+  prog.add(Copy(graph.addHostToDeviceFIFO("seed", UNSIGNED_INT, 2), seed));
 
   // Forward.
   const DebugContext fwd("fwd");
@@ -144,7 +179,9 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
   const Tensor a2 = convBlockForward(graph, block2, p1, prog, cache, {fwd, "block2"});
   const Tensor p2 = popnn::pooling::pool(graph, avgPool, a2, prog, {fwd, "avgPool"});
   const Tensor features = p2.reshape({B, flat});
-  const Tensor logits = poplin::matMul(graph, features, dense, prog, {fwd, "dense"});
+  const Tensor dropped =
+      dropout(graph, seed, features, features, config.keepProbability, prog, {fwd, "dropout"});
+  const Tensor logits = poplin::matMul(graph, dropped, dense, prog, {fwd, "dense"});
   popops::addInPlace(graph, logits, denseBias, prog, {fwd, "dense/bias"});
   const Tensor logProbs = popnn::logSoftmax(graph, logits, prog, {fwd, "logSoftmax"});
   const Tensor probs = popops::exp(graph, logProbs, prog, {fwd, "probabilities"});
@@ -153,7 +190,7 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
   // (p - onehot), and the number of correct predictions.
   const Tensor loss = graph.addVariable(FLOAT, {B}, "loss");
   const Tensor deltas = graph.clone(probs, "deltas");
-  const Tensor correct = graph.addVariable(UNSIGNED_INT, {}, "correct");
+  Tensor correct = graph.addVariable(UNSIGNED_INT, {1}, "correct");
   poputil::mapTensorLinearly(graph, loss);
   graph.setTileMapping(correct, 0);
   // calcLoss adds this batch's correct predictions to `correct` (as PopLibs does): start at 0.
@@ -164,21 +201,34 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
   // Backward; the mean over the batch is folded into the learning rate.
   const DebugContext bwd("bwd");
   const float lr = config.learningRate / float(B);
-  const Tensor dFeatures =
+  Gradients g;
+  const Tensor dDropped =
       poplin::matMul(graph, deltas, dense.transpose(), prog, {bwd, "dense/dInput"});
-  const Tensor dDense = poplin::matMul(graph, features.transpose(), deltas, prog,
-                                       {bwd, "dense/dWeights"});
-  const Tensor dBias = popops::reduce(graph, deltas, {0}, popops::Operation::ADD, prog,
-                                      {bwd, "dense/dBias"});
-  popops::scaledAddTo(graph, dense, dDense, -lr, prog, {bwd, "dense/updateWeights"});
-  popops::scaledAddTo(graph, denseBias, dBias, -lr, prog, {bwd, "dense/updateBias"});
+  g.add(dense, poplin::matMul(graph, dropped.transpose(), deltas, prog, {bwd, "dense/dWeights"}),
+        "dense/weights");
+  g.add(denseBias, popops::reduce(graph, deltas, {0}, popops::Operation::ADD, prog,
+                                  {bwd, "dense/dBias"}),
+        "dense/bias");
+  // The same seed, modifier and reference as the forward pass: the same mask.
+  const Tensor dFeatures = dropout(graph, seed, dDropped, features, config.keepProbability, prog,
+                                   {bwd, "dropout"});
   const Tensor dA2 = popnn::pooling::poolInputGradient(
       graph, avgPool, 1, dFeatures.reshape(p2.shape()), prog, {bwd, "avgPool"});
-  const Tensor dP1 =
-      convBlockBackward(graph, block2, dA2, lr, true, prog, cache, {bwd, "block2"});
+  const Tensor dP1 = convBlockBackward(graph, block2, dA2, true, g, "block2", prog, cache, {bwd, "block2"});
   const Tensor dA1 = popnn::pooling::poolInputGradient(graph, maxPool, a1, p1, dP1, false, prog,
                                                        {bwd, "maxPool"});
-  convBlockBackward(graph, block1, dA1, lr, false, prog, cache, {bwd, "block1"});
+  convBlockBackward(graph, block1, dA1, false, g, "block1", prog, cache, {bwd, "block1"});
+
+  // Data parallel: every replica takes the same step, the mean of the replicas' gradients.
+  gcl::allReduceInPlaceCrossReplica(graph, g.grads, gcl::CollectiveOperator::MEAN, prog,
+                                    "allReduceGrads");
+  const DebugContext update("update");
+  for (std::size_t i = 0; i < g.params.size(); ++i)
+    popops::scaledAddTo(graph, g.params[i], g.grads[i], -lr, prog,
+                        {update, g.names[i]});
+  // Accuracy over all replicas: the sum of their counts.
+  gcl::allReduceInPlaceCrossReplica(graph, correct, gcl::CollectiveOperator::ADD, prog,
+                                    "sumCorrect");
 
   prog.add(Copy(loss, graph.addDeviceToHostFIFO("loss", FLOAT, B)));
   prog.add(Copy(correct, graph.addDeviceToHostFIFO("correct", UNSIGNED_INT, 1)));

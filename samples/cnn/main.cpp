@@ -1,5 +1,6 @@
 // tessera-cnn: trains a small convolutional network (convolutions, batch norm, ReLU, max and
-// average pooling, log-softmax) on synthetic MNIST-shaped data on a simulated IPU, one replica.
+// average pooling, dropout, log-softmax) on synthetic MNIST-shaped data, data-parallel over
+// replicas of one graph (one simulated IPU each) whose gradients gcl all-reduces every step.
 #include "../mlp/Dataset.hpp"
 #include "Cnn.hpp"
 
@@ -11,6 +12,7 @@
 #include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
 #include <poplin/codelets.hpp>
+#include <poprand/codelets.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -20,6 +22,7 @@
 #include <iostream>
 #include <numeric>
 #include <string>
+#include <vector>
 
 using namespace poplar;
 
@@ -28,10 +31,18 @@ namespace {
 struct Options {
   unsigned steps = 96;
   unsigned stepsPerRun = 16;
+  unsigned replicas = 4;
+  unsigned tilesPerIpu = 1472;
   CnnConfig cnn;
   std::string outDir = "cnn-out";
   std::string reportDir = "reports/cnn";
   bool check = false;
+};
+
+/// One replica's share of the data: its own samples, labels and dropout seeds.
+struct Shard {
+  std::vector<float> images;
+  std::vector<unsigned> labels;
 };
 
 Options parseOptions(int argc, char** argv) {
@@ -40,19 +51,28 @@ Options parseOptions(int argc, char** argv) {
       "tessera-cnn",
       "tessera-cnn: trains a small convolutional network on synthetic MNIST-shaped data.\n\n"
       "conv 3x3 - batch norm - ReLU - max pool, conv 3x3 - batch norm - ReLU - average pool,\n"
-      "dense - log-softmax, trained with SGD on one replica.\n"
-      "SGD on a simulated Mk2 IPU (1472 tiles). Batches arrive through host streams; each engine\n"
-      "run executes --steps-per-run training steps on the device and reports the mean loss and\n"
-      "accuracy.",
-      "tessera-cnn --steps 64 --out /tmp/cnn");
+      "dropout - dense - log-softmax, trained with SGD, data-parallel over --replicas replicas\n"
+      "of one graph, one simulated Mk2 IPU each. Each replica streams its own batches from the\n"
+      "host; the replicas' gradients are averaged by a gcl all-reduce every step and their\n"
+      "correct counts summed by another. Each engine run executes --steps-per-run training\n"
+      "steps and reports the mean loss and the accuracy over all replicas.",
+      "tessera-cnn --steps 64 --replicas 4 --out /tmp/cnn");
   const auto count = CLI::Range(1u, 1000000u);
   cli.add_option("--steps", o.steps, "Training steps in total")->check(count);
   cli.add_option("--steps-per-run", o.stepsPerRun, "Steps per Engine::run")->check(count);
-  cli.add_option("--batch", o.cnn.batchSize, "Batch size")->check(count);
+  cli.add_option("--replicas", o.replicas, "Replicas (one IPU each) training data-parallel")
+      ->check(CLI::Range(1u, 64u));
+  cli.add_option("--batch", o.cnn.batchSize, "Batch size per replica")->check(count);
+  cli.add_option("--keep", o.cnn.keepProbability,
+                 "Dropout keep probability (1: no dropout)")
+      ->check(CLI::Range(0.05f, 1.0f));
+  cli.add_option("--tiles", o.tilesPerIpu, "Tiles per simulated IPU")
+      ->check(CLI::Range(16u, 1472u));
   cli.add_option("--lr", o.cnn.learningRate, "Learning rate")->check(tessera::cli::PositiveNumber);
   cli.add_option("--out", o.outDir, "Output directory (training.csv)")->type_name("DIR");
   cli.addReportOptions(o.reportDir, true);
-  cli.add_flag("--check", o.check, "Exit with status 1 unless the loss at least halves");
+  cli.add_flag("--check", o.check,
+               "Exit with status 1 unless the loss at least halves and the accuracy rises");
   cli.parseOrExit(argc, argv);
   o.stepsPerRun = std::min(o.stepsPerRun, o.steps);
   return o;
@@ -66,15 +86,19 @@ int main(int argc, char** argv) try {
   const unsigned runs = (opt.steps + opt.stepsPerRun - 1) / opt.stepsPerRun;
   std::filesystem::create_directories(opt.outDir);
 
+  const unsigned R = opt.replicas;
   IPUModel model("ipu2");
+  model.numIPUs = R; // one IPU per replica
+  model.tilesPerIPU = opt.tilesPerIpu;
   Device device = model.createDevice();
-  Graph graph(device.getTarget());
+  Graph graph(device.getTarget(), poplar::replication_factor(R));
   popops::addCodelets(graph);
   poplin::addCodelets(graph);
   popnn::addCodelets(graph);
+  poprand::addCodelets(graph);
 
-  std::cout << "Building the CNN graph for a simulated " << device.getTarget().getNumTiles()
-            << "-tile IPU..." << std::endl;
+  std::cout << "Building the CNN graph: " << R << " replica" << (R == 1 ? "" : "s") << " of "
+            << opt.tilesPerIpu << " tiles, batch " << B << " per replica..." << std::endl;
   const auto t0 = std::chrono::steady_clock::now();
   const auto step = buildCnnTrainingStep(graph, opt.cnn);
   OptionFlags engineOptions;
@@ -88,32 +112,69 @@ int main(int argc, char** argv) try {
   const double compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  // 64 batches of data, fed round and round by the streams' circular buffers.
-  Dataset data = makeDataset(64 * B, 2024);
-  engine.connectStream("images", data.images.data(), data.images.data() + data.images.size());
-  engine.connectStream("labels", data.labels.data(), data.labels.data() + data.labels.size());
-  std::vector<float> losses;
+  // 64 batches of data per replica, each replica its own samples, fed round and round by the
+  // streams' circular buffers.
+  constexpr unsigned kBatchesPerShard = 64;
+  const Dataset data = makeDataset(kBatchesPerShard * B * R, 2024);
+  std::vector<Shard> shards(R);
+  const std::size_t shardSamples = std::size_t(kBatchesPerShard) * B;
+  for (unsigned r = 0; r < R; ++r) {
+    const auto px = data.images.begin() + long(r * shardSamples * Dataset::kPixels);
+    shards[r].images.assign(px, px + long(shardSamples * Dataset::kPixels));
+    const auto lb = data.labels.begin() + long(r * shardSamples);
+    shards[r].labels.assign(lb, lb + long(shardSamples));
+  }
+  // Per replica: the mean loss of each step (summed over replicas on the host below), dropout
+  // seeds that never repeat, and the correct count, already summed over the replicas by the
+  // device's all-reduce (every replica holds it; replica 0's copy is the one kept).
+  std::vector<std::vector<float>> replicaLosses(R);
   std::vector<unsigned> correct;
-  engine.connectStreamToCallback("loss", [&](void* p) {
-    const float* l = static_cast<const float*>(p);
-    losses.push_back(std::accumulate(l, l + B, 0.0f) / float(B));
-  });
-  engine.connectStreamToCallback("correct", [&](void* p) { correct.push_back(*static_cast<unsigned*>(p)); });
+  std::vector<std::uint32_t> seedCounter(R, 0);
+  for (unsigned r = 0; r < R; ++r) {
+    Shard& sh = shards[r];
+    engine.connectStream("images", r, sh.images.data(), sh.images.data() + sh.images.size());
+    engine.connectStream("labels", r, sh.labels.data(), sh.labels.data() + sh.labels.size());
+    engine.connectStreamToCallback("seed", r, [&seedCounter, r](void* p) {
+      auto* s = static_cast<std::uint32_t*>(p);
+      s[0] = 0x9E3779B9u * (r + 1);
+      s[1] = seedCounter[r]++;
+    });
+    engine.connectStreamToCallback("loss", r, [&replicaLosses, r, B](void* p) {
+      const float* l = static_cast<const float*>(p);
+      replicaLosses[r].push_back(std::accumulate(l, l + B, 0.0f) / float(B));
+    });
+    engine.connectStreamToCallback("correct", r, [&correct, r](void* p) {
+      if (r == 0) correct.push_back(*static_cast<unsigned*>(p));
+    });
+  }
+  std::vector<float> losses; // per step, the mean over the replicas
+  const auto collectLosses = [&] {
+    for (std::size_t i = losses.size(); i < replicaLosses[0].size(); ++i) {
+      float sum = 0;
+      for (unsigned r = 0; r < R; ++r) sum += replicaLosses[r].at(i);
+      losses.push_back(sum / float(R));
+    }
+  };
 
   const std::string csvPath = opt.outDir + "/training.csv";
   std::ofstream csv(csvPath);
   csv << "run,first_step,last_step,mean_loss,accuracy\n";
-  std::cout << "Training " << opt.steps << " steps, batch " << B << ", " << opt.stepsPerRun
-            << " steps per run:" << std::endl;
-  double firstLoss = 0, lastLoss = 0, lastAccuracy = 0;
+  std::cout << "Training " << opt.steps << " steps, " << R << " x " << B << " samples per step, "
+            << opt.stepsPerRun << " steps per run:" << std::endl;
+  double firstLoss = 0, lastLoss = 0, firstAccuracy = 0, lastAccuracy = 0;
   const auto trainStart = std::chrono::steady_clock::now();
   for (unsigned r = 0; r < runs; ++r) {
     const std::size_t before = losses.size();
     engine.run(0, "train" + std::to_string(r));
+    collectLosses();
     const std::size_t n = losses.size() - before;
     const double loss = std::accumulate(losses.begin() + long(before), losses.end(), 0.0) / double(n);
-    const double acc = std::accumulate(correct.begin() + long(before), correct.end(), 0.0) / double(n * B);
-    if (r == 0) firstLoss = losses.front();
+    const double acc = std::accumulate(correct.begin() + long(before), correct.end(), 0.0) /
+                       double(n * B * R);
+    if (r == 0) {
+      firstLoss = losses.front();
+      firstAccuracy = acc;
+    }
     lastLoss = loss;
     lastAccuracy = acc;
     std::printf("  run %2u/%u  steps %4zu-%-4zu  loss %.4f  accuracy %5.1f%%\n", r + 1, runs,
@@ -123,9 +184,10 @@ int main(int argc, char** argv) try {
   const double trainSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - trainStart).count();
 
-  std::printf("\nTrained %zu steps (%zu samples) on a simulated IPU: loss %.3f -> %.3f, "
-              "accuracy %.1f%%.\n",
-              losses.size(), losses.size() * B, firstLoss, lastLoss, 100 * lastAccuracy);
+  std::printf("\nTrained %zu steps (%zu samples) on %u simulated IPU%s: loss %.3f -> %.3f, "
+              "accuracy %.1f%% -> %.1f%%.\n",
+              losses.size(), losses.size() * B * R, R, R == 1 ? "" : "s", firstLoss, lastLoss,
+              100 * firstAccuracy, 100 * lastAccuracy);
   std::printf("Host time: %.1f s to build and compile, %.1f s to train.\n", compileSeconds, trainSeconds);
   if (!opt.reportDir.empty()) {
     std::printf("\nProfile summary\n\n");
@@ -140,6 +202,11 @@ int main(int argc, char** argv) try {
   if (opt.check && !(lastLoss < 0.5 * firstLoss)) {
     std::fprintf(stderr, "tessera-cnn: --check failed: the loss did not halve (%.4f -> %.4f)\n",
                  firstLoss, lastLoss);
+    return 1;
+  }
+  if (opt.check && !(lastAccuracy > firstAccuracy)) {
+    std::fprintf(stderr, "tessera-cnn: --check failed: the accuracy did not rise (%.1f%% -> %.1f%%)\n",
+                 100 * firstAccuracy, 100 * lastAccuracy);
     return 1;
   }
   return 0;

@@ -93,3 +93,14 @@ TEST_CASE("a .gp that popc did not make is refused with the reason", "[codelets]
   CHECK_THAT(what, Catch::Contains(file.string()));
   CHECK_THAT(what, Catch::Contains("popc"));
 }
+
+TEST_CASE("a .gp whose trailer does not cover the whole shared object is refused before dlopen", "[codelets][errors]") {
+  // Found by independent fuzzing (docs/reliability.md, fourth campaign): the trailer said the
+  // object had 0 bytes, so its checksum covered nothing, and its "metadata" swallowed the whole
+  // ELF file, which was then dlopen'ed and its vertex used.
+  const std::string file = std::string(TESSERA_TEST_DATA_DIR) + "/fuzz/gp-uncovered-object.gp";
+  Graph graph = smallGraph();
+  const std::string what = test::messageOf<codelet_file_error>([&] { graph.addCodelets(file); });
+  CHECK_THAT(what, Catch::Contains(file));
+  CHECK_THAT(what, Catch::Contains("does not cover a shared object"));
+}

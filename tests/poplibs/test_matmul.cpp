@@ -1,5 +1,6 @@
 #include "TestUtil.hpp"
 
+#include <cstring>
 #include <limits>
 #include <poplin/MatMul.hpp>
 #include <poputil/TileMapping.hpp>
@@ -194,4 +195,25 @@ TEST_CASE("matMul argument errors name the op and the shapes", "[poplin][matmul]
   const Tensor wrongOut = h.input("out", FLOAT, {3, 5}, std::vector<float>(15));
   CHECK_THROWS_MATCHES(poplin::matMulWithOutput(h.graph(), A, A.transpose(), wrongOut, h.prog()),
                        poputil::poplibs_error, test::What(Contains("{3,5}")));
+}
+
+// The float partials run a register-blocked host kernel (4 rows x 16 columns, tails of 1-15
+// columns and 1-3 rows): every block width and row remainder must give the host's numbers, and
+// the same bits every time.
+TEST_CASE("matMul float blocks of every width and row remainder, bit-identical across engines", "[poplin][matmul]") {
+  const auto [M, K, N] = GENERATE(table<std::size_t, std::size_t, std::size_t>(
+      {{3, 20, 1}, {6, 37, 9}, {7, 11, 15}, {5, 64, 16}, {9, 33, 23}, {2, 70, 31}, {13, 5, 40}}));
+  CAPTURE(M, K, N);
+  const auto a = test::randomValues(M * K, -1, 1, 40), b = test::randomValues(K * N, -1, 1, 41);
+  std::vector<float> first;
+  for (int engine = 0; engine < 2; ++engine) {
+    test::Harness h(4);
+    const Tensor A = h.input("A", FLOAT, {M, K}, a), B = h.input("B", FLOAT, {K, N}, b);
+    h.read("C", poplin::matMul(h.graph(), A, B, h.prog(), "mm"));
+    h.run();
+    const std::vector<float> got = h.result("C");
+    CHECK_THAT(got, test::CloseTo(hostMatMul(a, b, M, K, N), 1e-5f, 1e-5f));
+    if (engine == 0) first = got;
+    else CHECK(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0);
+  }
 }

@@ -63,6 +63,9 @@ void checkSummary(const std::string& sample) {
   CHECK(s.graph.vertices == integer(raw, "SELECT num_vertices FROM graph"));
   CHECK(s.graph.computeSets == integer(raw, "SELECT num_compute_sets FROM graph"));
   CHECK(s.graph.programs == integer(raw, "SELECT count(*) FROM programs"));
+  // Two counts named apart: the schedule's liveness steps and the distinct programs they run.
+  CHECK(s.graph.livenessSteps == integer(raw, "SELECT count(*) FROM liveness_steps"));
+  CHECK(s.graph.livenessSteps >= s.graph.programSteps);
 
   // Memory: every tile of the device, so each replica's tiles count.
   const pva::MemorySummary& m = s.memory;
@@ -209,7 +212,32 @@ void checkExecution(const std::string& sample) {
   if (integer(raw, "SELECT num_ipus FROM target") == 1)
     CHECK(e.allRuns.cycles == x.totalCycles);
   else
-    CHECK(e.allRuns.cycles >= x.totalCycles);
+    CHECK(e.allRuns.cycles > x.totalCycles); // the pipeline's stages overlap
+
+  // One run has one length: read off the per-IPU timelines, it is the run's stored cycles (the
+  // engine's clock) and the summary's, and all runs' is their sum.
+  const auto storedRunCycles = raw.rows("SELECT cycles FROM runs ORDER BY id");
+  REQUIRE(storedRunCycles.size() == e.runs.size());
+  u64 lengths = 0;
+  for (std::size_t r = 0; r < e.runs.size(); ++r) {
+    INFO("run " << r);
+    const pva::SpanFigures& run = e.runs[r];
+    CHECK(run.lengthCycles == u64(storedRunCycles[r][0].i));
+    CHECK(run.lengthCycles == x.runs[r].cycles);
+    REQUIRE(run.cyclesByIpu.size() == std::size_t(integer(raw, "SELECT num_ipus FROM target")));
+    CHECK(run.lengthCycles == *std::max_element(run.cyclesByIpu.begin(), run.cyclesByIpu.end()));
+    CHECK(run.lengthCycles <= run.cycles);
+    // Each IPU's timeline and the steps' slowest IPU: the sum over IPUs counts every IPU.
+    u64 overIpus = 0;
+    for (u64 c : run.cyclesByIpu) overIpus += c;
+    CHECK(overIpus >= run.cycles);
+    lengths += run.lengthCycles;
+  }
+  CHECK(e.allRuns.lengthCycles == lengths);
+  CHECK(e.allRuns.lengthCycles == x.totalCycles);
+  // A stretch of one run: analyseSteps reads the same timelines.
+  const pva::SpanFigures firstRunSteps = pva::analyseSteps(report, 0, e.runs.front().steps);
+  CHECK(firstRunSteps.lengthCycles == e.runs.front().lengthCycles);
 }
 
 } // namespace

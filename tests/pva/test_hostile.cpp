@@ -8,6 +8,7 @@
 #include "common/WalFiles.hpp"
 
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <sys/stat.h>
@@ -227,4 +228,122 @@ TEST_CASE("Both details of a serialized graph accept the same files, aliased lis
       CHECK(full.computeSets[i].variables == outline.computeSets[i].variables);
     }
   }
+}
+
+// --- the fourth campaign's inputs (docs/reliability.md): independent fuzzing of the analysis layer
+
+TEST_CASE("A step naming an IPU the target does not have is an error naming the file, the step and the IPU",
+          "[pva][hostile][analysis]") {
+  // Before the fix analyseExecution grew a per-IPU vector to the IPU number: 4,294,967,295
+  // entries (hang, then std::bad_alloc) or 100,000,000 (4 GB).
+  const pva::Report base = pva::openReport(kFuzz + "/report-base-of-hostile-steps.pop");
+  REQUIRE_NOTHROW(pva::analyseExecution(base));
+  for (const auto& [file, ipu] : {std::pair<std::string, std::string>{"report-oom-step-ipu-number.pop", "4294967295"},
+                                  {"report-step-ipu-100M.pop", "100000000"}}) {
+    INFO(file);
+    const std::string path = kFuzz + "/" + file;
+    const pva::Report report = pva::openReport(path);
+    const std::string expected =
+        path + ": corrupted step 0: it names IPU " + ipu + ", but the target has 2 IPUs per replica";
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::analyseExecution(report); }) == expected);
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::analyseSteps(report, 0, 1); }) == expected);
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::compare(base, report); }) == expected);
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::compare(report, base); }) == expected);
+    // The object model hands the entry out as stored (its decoding is tested apart); the viewer
+    // draws no lane for it. The figures, which promise ranges, refuse it.
+    const pva::ExecutionStep step = report.execution().steps()[0];
+    CHECK(std::to_string(step.ipus().at(0).ipu()) == ipu);
+    // Steps that name no such IPU are still analysed.
+    CHECK_NOTHROW(pva::analyseSteps(report, 1, 10));
+  }
+}
+
+TEST_CASE("A step's active tiles and tile balances are checked against the target", "[pva][hostile][analysis]") {
+  test::RemoteSumReport r;
+  const std::string path = (r.dir / "profile.pop").string();
+  const pva::ExecutionStep step = r.report.execution().steps()[0];
+  REQUIRE(step.ipus().size() == 1);
+  CHECK(step.ipus()[0].tileBalance() >= 0);
+  CHECK(step.ipus()[0].tileBalance() <= 1);
+  const pva::ExecutionAnalysis a = pva::analyseExecution(r.report);
+  CHECK(a.allRuns.tileBalance >= 0);
+  CHECK(a.allRuns.tileBalance <= 1);
+  CHECK(a.allRuns.parallelEfficiency >= 0);
+  CHECK(a.allRuns.parallelEfficiency <= 1);
+}
+
+TEST_CASE("Compared values beyond 2^63 saturate the delta; relative changes come from the values",
+          "[pva][hostile][compare]") {
+  constexpr std::uint64_t top = std::numeric_limits<std::uint64_t>::max(), half = std::uint64_t(1) << 63;
+  constexpr std::int64_t maxDelta = std::numeric_limits<std::int64_t>::max(), minDelta = std::numeric_limits<std::int64_t>::min();
+  CHECK(pva::ComparedValue{0, top}.delta() == maxDelta);
+  CHECK(pva::ComparedValue{top, 0}.delta() == minDelta);
+  CHECK(pva::ComparedValue{0, half}.delta() == maxDelta);
+  CHECK(pva::ComparedValue{half, 0}.delta() == minDelta); // exactly -2^63: representable
+  CHECK(pva::ComparedValue{1, half}.delta() == maxDelta);
+  CHECK(pva::ComparedValue{half, 1}.delta() == minDelta + 1);
+  CHECK(pva::ComparedValue{top, top - 5}.delta() == -5);
+  CHECK(pva::ComparedValue{10, 15}.delta() == 5);
+  CHECK(pva::ComparedValue{half, 0}.relative() == -1.0);
+  CHECK(pva::ComparedValue{1, top}.relative() == Approx(1.8446744073709552e19));
+  CHECK(pva::ComparedValue{200, 100}.relative() == -0.5);
+
+  // The input: a run whose cycles read INT64_MIN (2^63 as the unsigned count libpva gives).
+  const pva::Report base = pva::openReport(kFuzz + "/report-base-of-hostile-steps.pop");
+  const pva::Report hostile = pva::openReport(kFuzz + "/report-ubsan-compare-delta-overflow.pop");
+  for (const bool forward : {true, false}) {
+    const pva::ReportComparison c = forward ? pva::compare(base, hostile) : pva::compare(hostile, base);
+    const pva::RunComparison& run = c.cycles.matchedRuns.at(0);
+    REQUIRE(run.cycles.base != run.cycles.current);
+    const std::uint64_t big = forward ? run.cycles.current : run.cycles.base;
+    CHECK(big == half);
+    // The sign and size of the change survive: a gate sees the growth (or the fall).
+    CHECK((run.cycles.delta() > 0) == forward);
+    CHECK((run.cycles.relative() > 0) == forward);
+    CHECK((c.cycles.total.delta() > 0) == forward);
+    CHECK((c.cycles.runsTotal.delta() > 0) == forward);
+  }
+}
+
+TEST_CASE("Variables of 2^63 bytes: the liveness sweep neither overflows nor wraps", "[pva][hostile][analysis]") {
+  constexpr std::uint64_t big = std::uint64_t(std::numeric_limits<std::int64_t>::max());
+  constexpr std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+  CHECK(pva::peakLiveBytes({{0, 2, big}, {1, 3, big}}) == 2 * big);
+  CHECK(pva::peakLiveBytes({{0, 2, big}, {1, 3, big}, {1, 2, big}}) == top); // saturates
+  CHECK(pva::peakLiveBytes({{0, 1, big}, {1, 2, big}}) == big);              // touching: never both live
+  CHECK(pva::peakLiveBytes({{0, 2, top}, {0, 2, top}, {2, 3, 5}}) == top);
+
+  const pva::Report report = pva::openReport(kFuzz + "/report-ubsan-peaklive-overflow.pop");
+  const std::vector<pva::Variable> vars = report.compilation().variables();
+  std::uint64_t largest = 0;
+  for (const pva::Variable& v : vars) largest = std::max(largest, v.bytes());
+  REQUIRE(largest == big);
+  CHECK(pva::peakNotAlwaysLiveBytes(vars) >= big);
+  const pva::ReportSummary s = pva::summarize(report);
+  CHECK(s.memory.peakLiveness.bytes >= s.memory.peakLiveness.notAlwaysLiveBytes);
+  const pva::Report base = pva::openReport(kFuzz + "/report-base-of-hostile-steps.pop");
+  CHECK_NOTHROW(pva::compare(base, report));
+  CHECK_NOTHROW(pva::compare(report, base));
+}
+
+TEST_CASE("The device's tiles over all replicas are bounded by the largest system and the file size",
+          "[pva][hostile]") {
+  // A 64 KiB report, as the input that cost 270 MB: 1024 replicas of 8192 tiles are within the
+  // older bounds (8 bytes of file per tile of a replica, 1024 replicas, 2^24 tiles in all).
+  test::ScratchDir dir;
+  const auto many = dir / "many.pop", pod = dir / "pod.pop";
+  std::filesystem::copy_file(kFuzz + "/report-base-of-hostile-steps.pop", many);
+  std::filesystem::copy_file(kFuzz + "/report-base-of-hostile-steps.pop", pod);
+  const std::uint64_t size = std::filesystem::file_size(many);
+  // 1024 replicas of as many tiles as the file's rows allow (size / 8): more than 16 per byte
+  // of the file and more than the largest pod (before: 270 MB and 1.45 s).
+  const std::uint64_t perReplica = size / 8;
+  REQUIRE(perReplica * 1024 > std::max<std::uint64_t>(1507328, 16 * size));
+  sql(many, "UPDATE target SET num_ipus = 1024, num_replicas = 1024, tiles_per_ipu = " + std::to_string(perReplica));
+  CHECK_THAT(openError(many.string()),
+             Catch::Contains("1024 replicas of " + std::to_string(perReplica) + " tiles: " +
+                             std::to_string(perReplica * 1024) + " tiles, more than the largest system (1507328)"));
+  // The largest pod (1024 Mk2 IPUs) is not refused by this rule, whatever the file's size.
+  sql(pod, "UPDATE target SET num_ipus = 1024, num_replicas = 1024, tiles_per_ipu = 1472");
+  CHECK_THAT(openError(pod.string()), !Catch::Contains("more than the largest system"));
 }

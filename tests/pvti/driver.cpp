@@ -231,6 +231,24 @@ int diskfull(long bytes) {
 
 } // namespace
 
+// Two spans around sleeps, each timed by steady_clock as well: prints the steady ns of each
+// span's begin and end, so the test can check the trace's clock conversion against them.
+int clockCheck() {
+  using Clock = std::chrono::steady_clock;
+  auto ns = [] { return static_cast<long long>(Clock::now().time_since_epoch().count()); };
+  long long times[4];
+  for (int i = 0; i < 2; ++i) {
+    pvti::Tracepoint::begin(&testChannel, "timed");
+    times[2 * i] = ns();
+    sleepMs(40);
+    times[2 * i + 1] = ns();
+    pvti::Tracepoint::end(&testChannel, "timed");
+    sleepMs(20);
+  }
+  std::printf("%lld %lld %lld %lld\n", times[0], times[1], times[2], times[3]);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const std::string s = argc > 1 ? argv[1] : "";
   if (s == "basic") return basic();
@@ -241,7 +259,8 @@ int main(int argc, char** argv) {
   if (s == "load" && argc == 4) return load(std::atoi(argv[2]), std::atoi(argv[3]));
   if (s == "soak" && argc == 3) return soak(std::atoi(argv[2]));
   if (s == "diskfull" && argc == 3) return diskfull(std::atol(argv[2]));
+  if (s == "clock") return clockCheck();
   if (s == "name") return std::printf("%s\n", pvti::getCurrentTraceFilename().c_str()) < 0;
-  std::fprintf(stderr, "usage: pvti_driver basic|channels|duration|off|crash|name|load <threads> <spans>|soak <threads>|diskfull <bytes>\n");
+  std::fprintf(stderr, "usage: pvti_driver basic|clock|channels|duration|off|crash|name|load <threads> <spans>|soak <threads>|diskfull <bytes>\n");
   return 2;
 }

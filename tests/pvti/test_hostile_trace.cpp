@@ -9,6 +9,9 @@
 #include <catch2/catch.hpp>
 
 #include <pva/Trace.hpp>
+#include <pvti/pvti.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <sstream>
 #include <sys/stat.h>
@@ -89,4 +92,31 @@ TEST_CASE("A trace a killed tracer left in WAL mode reads in a read-only directo
     for (const auto& e : std::filesystem::directory_iterator(dir.path())) after += e.is_regular_file() ? 1 : 0;
     CHECK(after == files);
   }
+}
+
+TEST_CASE("Chrome export: text that is not UTF-8 is written as U+FFFD, so the file parses", "[pvti][hostile][chrome]") {
+  // A label holding byte 0xFF was copied raw: Perfetto and Python's json rejected the file.
+  const std::string json = chromeExport(kFuzz + "/trace-chrome-invalid-utf8-label.pvti");
+  CHECK_THAT(json, Catch::Contains("\"name\":\"ok-\xef\xbf\xbd-end\""));
+  CHECK(json.find('\xff') == std::string::npos);
+  nlohmann::json parsed;
+  REQUIRE_NOTHROW(parsed = nlohmann::json::parse(json)); // strict: throws on invalid UTF-8
+  CHECK(parsed["traceEvents"].size() > 1);
+}
+
+TEST_CASE("pvti::decodeHeatmapData throws pvti::InvalidDataError on damaged data", "[pvti][hostile][heatmap]") {
+  const std::vector<std::vector<std::uint8_t>> damaged = {
+      {0x80},                               // a varint that never ends
+      {0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, // longer than 5 bytes
+      {0xff, 0xff, 0xff, 0xff, 0x1f},       // a count above 2^32 - 1
+  };
+  for (const auto& bytes : damaged) {
+    CHECK_THROWS_AS(pvti::decodeHeatmapData(bytes), pvti::InvalidDataError);
+    try {
+      pvti::decodeHeatmapData(bytes);
+    } catch (const pvti::InvalidDataError& e) {
+      CHECK_THAT(e.what(), Catch::StartsWith("pvti::decodeHeatmapData: heatmap bins: "));
+    }
+  }
+  CHECK(pvti::decodeHeatmapData({1, 2, 3}) == std::vector<std::uint32_t>{1, 2, 3});
 }

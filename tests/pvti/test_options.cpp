@@ -129,3 +129,29 @@ TEST_CASE("PVTI_OPTIONS duration: nothing is written after it", "[pvti][options]
   REQUIRE(files.size() == 1);
   CHECK(allLabels(files[0]) == std::set<std::string>{"early", "early span"});
 }
+
+TEST_CASE("PVTI_OPTIONS duration out of range: a warning naming it, and tracing without a limit", "[pvti][options]") {
+  // {"duration":1e11} overflowed the deadline's float-to-integer cast (UBSan; a normal build
+  // recorded nothing at all), and "inf" was accepted as a duration.
+  const std::string kFuzz = std::string(TESSERA_TEST_DATA_DIR) + "/fuzz";
+  std::vector<std::string> options;
+  for (const char* file : {"pvti-options-ubsan-duration-overflow.json", "pvti-options-ubsan-duration-inf.json"}) {
+    std::ifstream in(kFuzz + "/" + file);
+    options.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    while (!options.back().empty() && options.back().back() == '\n') options.back().pop_back(); // as $(cat FILE)
+  }
+  REQUIRE(options[0] == R"({"duration":1e11})");
+  for (const std::string extra : {R"({"duration":"nan"})", R"({"duration":"1e10"})"})
+    options.push_back(extra);
+  for (const std::string& o : options) {
+    INFO("PVTI_OPTIONS=" << o);
+    test::ScratchDir dir;
+    const auto r = test::runDriver({"duration"}, o, dir.path());
+    REQUIRE(r.exitCode == 0);
+    CHECK(countWarnings(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("'duration' must be a number of seconds from 0 to 1000000000"));
+    const auto files = test::traceFiles(dir.path());
+    REQUIRE(files.size() == 1);
+    CHECK(allLabels(files[0]) == std::set<std::string>{"early", "early span", "late", "late span"});
+  }
+}

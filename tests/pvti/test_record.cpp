@@ -10,6 +10,9 @@
 #include <pva/Trace.hpp>
 #include <pvti/pvti.hpp>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <set>
 
@@ -209,4 +212,42 @@ TEST_CASE("pvti::decodeHeatmapData decodes what the file stores", "[pvti][heatma
   REQUIRE(rows.size() == 1);
   const std::vector<std::uint8_t> bytes(rows[0][0].bytes.begin(), rows[0][0].bytes.end());
   CHECK(pvti::decodeHeatmapData(bytes) == std::vector<std::uint32_t>{1, 1, 2, 1});
+}
+
+// Timestamps come from the TSC where it is invariant, converted to steady_clock ns by one
+// calibration per trace; TESSERA_PVTI_CLOCK=steady forces the steady_clock fall-back. Either way
+// a span's times in the file must match steady_clock's reading of the same interval (a TSC
+// tick count written unconverted would be off by the clock rate, GHz against ns).
+TEST_CASE("Span times match steady_clock with the TSC and with the fall-back clock", "[pvti][clock]") {
+  for (const bool fallback : {false, true}) {
+    INFO("TESSERA_PVTI_CLOCK=steady: " << fallback);
+    if (fallback) setenv("TESSERA_PVTI_CLOCK", "steady", 1);
+    test::ScratchDir dir;
+    const auto r = test::runDriver({"clock"}, R"({"enable":"true"})", dir.path());
+    unsetenv("TESSERA_PVTI_CLOCK");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    long long steady[4] = {};
+    REQUIRE(std::sscanf(r.out.c_str(), "%lld %lld %lld %lld", &steady[0], &steady[1], &steady[2], &steady[3]) == 4);
+    const auto files = test::traceFiles(dir.path());
+    REQUIRE(files.size() == 1);
+    const pva::Trace trace = pva::openTrace(files[0].string());
+    std::vector<pva::Event> spans;
+    for (const auto& t : trace.processes()[0].threads())
+      for (const auto& e : t.events())
+        if (e.label() == "timed") spans.push_back(e);
+    REQUIRE(spans.size() == 2);
+    // Each span brackets its steady reads (a few hundred ns apart unless the machine preempts
+    // the thread; hence the slack), for the span's length and for the 60 ms between spans.
+    const double slackNs = 2e6;
+    for (int i = 0; i < 2; ++i) {
+      const double traced = static_cast<double>(spans[i].endNs() - spans[i].beginNs());
+      const double measured = static_cast<double>(steady[2 * i + 1] - steady[2 * i]);
+      CHECK(traced >= measured - 2e4); // the calibration may be a few ppm off: 40 ms -> < 1 us
+      CHECK(traced <= measured + slackNs);
+    }
+    const double tracedGap = static_cast<double>(spans[1].beginNs() - spans[0].beginNs());
+    const double measuredGap = static_cast<double>(steady[2] - steady[0]);
+    CHECK(std::abs(tracedGap - measuredGap) <= slackNs);
+  }
 }

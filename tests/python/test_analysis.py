@@ -56,6 +56,10 @@ def test_execution_analysis_matches_steps(mlp, mlp_dir):
     assert sum(p.executions for p in e.allRuns.programs) == e.allRuns.steps
     assert sum(p.cycles for p in e.allRuns.programs) == e.allRuns.cycles == pva.summarize(mlp).execution.totalCycles
     assert len(e.runs) == 2 and sum(r.cycles for r in e.runs) == e.allRuns.cycles
+    # One run, one length: the per-IPU timelines' longest, the runs' stored cycles.
+    assert [r.lengthCycles for r in e.runs] == [r.cycles for r in pva.summarize(mlp).execution.runs]
+    assert e.allRuns.lengthCycles == pva.summarize(mlp).execution.totalCycles
+    assert all(r.lengthCycles == max(r.cyclesByIpu) for r in e.runs)
     # Per program against the steps read through the object model.
     slowest = [0] * len(programs)
     for step in mlp.execution.steps:

@@ -74,23 +74,28 @@ def test_mlp_softmax_copy_has_zero_code_bytes_on_every_tile(mlp):
 
 
 def test_operations_without_steps_give_none(mlp):
+    # The steps each program executes: its own and those of the programs inside it.
     steps_of = {}
-    for step, program in rows(mlp, "SELECT id, program FROM liveness_steps ORDER BY id"):
+    for step, program in rows(mlp, "WITH RECURSIVE under(top, id) AS ("
+                                   " SELECT id, id FROM programs"
+                                   " UNION SELECT under.top, c.child FROM under JOIN program_children c ON c.parent = under.id)"
+                                   " SELECT s.id, under.top FROM under JOIN liveness_steps s ON s.program = under.id"
+                                   " ORDER BY s.id"):
         steps_of.setdefault(program, []).append(step)
     (num_steps,), = rows(mlp, "SELECT count(*) FROM liveness_steps")
-    with_steps = without = loops_without = 0
+    with_steps = without = loops_with_steps = 0
     for op in pva.OperationAnalysis(mlp).operations:
         mine = sorted(s for p in op.programs() for s in steps_of.get(p._id, []))
         if mine:
             with_steps += 1
             assert (op.firstStepIndex, op.lastStepIndex) == (mine[0], mine[-1]), op.name
             assert 0 <= op.firstStepIndex <= op.lastStepIndex < num_steps
+            if any(p.type == pva.Program.Type.Repeat for p in op.programs()):
+                loops_with_steps += 1
         else:
             without += 1
             assert op.firstStepIndex is None and op.lastStepIndex is None, op.name
-            if any(p.type == pva.Program.Type.Repeat for p in op.programs()):
-                loops_without += 1
             # None cannot be taken for a step: indexing or a range with it fails.
             with pytest.raises(TypeError):
                 range(op.firstStepIndex, 1)
-    assert with_steps and without and loops_without
+    assert with_steps and without and loops_with_steps

@@ -242,3 +242,31 @@ def test_missing_and_mismatched(mlp_dir, pipeline):
         pva.openReport(pipeline.profilePath, str(mlp_dir / "debug.cbor"))
     with pytest.raises(pva.InvalidArgumentError):
         pva.OperationAnalysis(pipeline)
+
+
+def test_ipu_columns_match_the_step_objects(pipeline, mlp):
+    """steps.ipuColumns(ipu): one structured numpy array with what each step's IpuExecution says,
+    zeros where that IPU took no part; for a run's steps as for all steps."""
+    for report in (pipeline, mlp):
+        for ipu in range(report.compilation.target.numIPUs):
+            steps = report.execution.steps
+            cols = steps.ipuColumns(ipu)
+            assert cols.shape == (len(steps),)
+            for row, step in zip(cols, steps):
+                mine = [i for i in step.ipus if i.ipu == ipu]
+                assert row["index"] == step.index and row["run"] == step.run
+                if not mine:
+                    assert row["cycles"] == 0 and row["activeTiles"] == 0
+                    continue
+                e = mine[0]
+                assert (row["cycles"], row["activeTiles"], row["dataIn"], row["dataOut"]) == (
+                    e.cycles, e.activeTiles, e.dataIn, e.dataOut)
+                assert row["tileBalance"] == np.float32(e.tileBalance)
+                assert row["activeTileBalance"] == np.float32(e.activeTileBalance)
+    ex = mlp.execution
+    assert int(ex.steps.ipuColumns()["cycles"].sum()) == ex.totalCycles.total
+    run1 = ex.runs[1].steps.ipuColumns()
+    assert list(run1["index"]) == [s.index for s in ex.runs[1].steps] and set(run1["run"]) == {1}
+    # Each IPU gets its own figures, not a copy of the first IPU's.
+    cols0, cols1 = pipeline.execution.steps.ipuColumns(0), pipeline.execution.steps.ipuColumns(1)
+    assert (cols0["cycles"] != cols1["cycles"]).any()

@@ -176,6 +176,33 @@ private slots:
     QVERIFY(runs->rows[1].name.contains(QStringLiteral("matched by position")));
     QCOMPARE(runs->rows[1].current, current.execution.runs[0].cycles);
     QVERIFY(!runs->rows[2].inCurrent);
+    // Two runs against one: totals over all runs are no change of the program. The page says so,
+    // shows no difference for them, and a run on one side only is "missing", not -100 %.
+    QVERIFY2(o.page.warnings()->text().contains(QStringLiteral("The base has 2 runs and the current 1")),
+             qPrintable(o.page.warnings()->text()));
+    QVERIFY(!runs->rows[0].comparable);
+    QVERIFY(!d.section(sec::cycles)->rows.front().comparable);
+    QVERIFY(runs->rows[1].comparable); // one run against one
+    {
+      ComparisonModel* m = o.page.model();
+      int runsAt = -1;
+      for (std::size_t s = 0; s < d.sections.size(); ++s)
+        if (d.sections[s].title == sec::runs) runsAt = int(s);
+      QVERIFY(runsAt >= 0);
+      const QModelIndex section = m->index(runsAt, 0);
+      auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return m->index(row, column, section).data(role); };
+      QCOMPARE(cell(0, ComparisonModel::DeltaColumn).toString(), QStringLiteral("2 vs 1 runs: compare per run"));
+      QCOMPARE(cell(0, ComparisonModel::RelativeColumn).toString(), QString());
+      QVERIFY(!cell(0, ComparisonModel::RelativeColumn, Qt::ForegroundRole).isValid());
+      QVERIFY(!cell(0, ComparisonModel::DeltaColumn, ComparisonModel::DeltaRole).isValid());
+      QCOMPARE(cell(2, ComparisonModel::CurrentColumn).toString(), QStringLiteral("missing"));
+      QCOMPARE(cell(2, ComparisonModel::DeltaColumn).toString(), QStringLiteral("missing in current"));
+      QCOMPARE(cell(2, ComparisonModel::RelativeColumn).toString(), QString());
+      QVERIFY(!cell(2, ComparisonModel::DeltaColumn, Qt::ForegroundRole).isValid());
+      QVERIFY(!cell(2, ComparisonModel::RelativeColumn).toString().contains(QLatin1Char('%')));
+      // The matched pair is a change, coloured as one.
+      QVERIFY(cell(1, ComparisonModel::RelativeColumn).toString().contains(QLatin1Char('%')));
+    }
     // Categories are the same names in every report: still shown, with their total.
     QVERIFY(d.section(sec::categories)->rows.size() > 10);
     QCOMPARE(total(d, sec::categories)->current, current.memory.allocatedBytes);

@@ -7,6 +7,7 @@
 #include "core/Document.hpp"
 #include "core/Downsample.hpp"
 #include "core/Format.hpp"
+#include "core/MemoryData.hpp"
 #include "core/TraceIndex.hpp"
 
 #include <QFile>
@@ -20,6 +21,21 @@ using namespace tessera::viewer;
 class CoreTest : public QObject {
   Q_OBJECT
 private slots:
+  // Every memory category, shared bytes and gaps: colours a reader tells apart (no two yellows,
+  // stack not the grey of gaps).
+  void memoryColoursAreDistinct() {
+    std::vector<std::pair<QString, QColor>> colours;
+    for (int c = 0; c < int(pva::MemoryCategories::names().size()); ++c)
+      colours.push_back({QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)]), categoryColor(c)});
+    colours.push_back({QStringLiteral("shared"), sharedBytesColor()});
+    colours.push_back({QStringLiteral("gaps"), gapsColor()});
+    for (std::size_t i = 0; i < colours.size(); ++i)
+      for (std::size_t j = i + 1; j < colours.size(); ++j) {
+        const QColor &a = colours[i].second, &b = colours[j].second;
+        const double d = std::sqrt(std::pow(a.red() - b.red(), 2) + std::pow(a.green() - b.green(), 2) + std::pow(a.blue() - b.blue(), 2));
+        QVERIFY2(d > 40, qPrintable(QStringLiteral("%1 and %2 look alike (%3)").arg(colours[i].first, colours[j].first).arg(d)));
+      }
+  }
   void formatsBytesInEachUnit() {
     QCOMPARE(formatBytes(0, MemoryUnits::Binary), QStringLiteral("0 B"));
     QCOMPARE(formatBytes(1023, MemoryUnits::Binary), QStringLiteral("1,023 B"));

@@ -425,7 +425,7 @@ private slots:
     QCOMPARE(summary.columnCount(), 3);
     const int steps = summary.rowOf(QStringLiteral("Steps in view"));
     QVERIFY(steps >= 0);
-    QCOMPARE(summary.data(summary.index(steps, ExecutionSummaryModel::ValueColumn), ExecutionSummaryModel::NumberRole).toDouble(),
+    QCOMPARE(summary.data(summary.index(steps, summary.valueColumn()), ExecutionSummaryModel::NumberRole).toDouble(),
              double(l.index->numSteps()));
     auto cmp = std::make_shared<ExecutionSummarySnapshot>(*snap);
     cmp->compare = true;
@@ -456,10 +456,11 @@ private slots:
         QCOMPARE(runs.columnCount(), 2);
         QCOMPARE(runs.scope(), run < 0 ? QStringLiteral("all runs") : QStringLiteral("run '%1'").arg(QString::fromStdString(span.scope.runName)));
         auto value = [&](const char* name) {
-          const int row = runs.rowOf(QString::fromLatin1(name));
-          return row < 0 ? -1.0 : runs.index(row, RunFiguresModel::ValueColumn).data(RunFiguresModel::NumberRole).toDouble();
+          const int row = runs.rowOf(QString::fromUtf8(name));
+          return row < 0 ? -1.0 : runs.index(row, runs.valueColumn()).data(RunFiguresModel::NumberRole).toDouble();
         };
-        QCOMPARE(value("Cycles"), double(span.cycles));
+        QCOMPARE(value("Length (cycles)"), double(span.lengthCycles));
+        QCOMPARE(value("Σ steps' slowest IPU (cycles)"), double(span.cycles));
         QCOMPARE(value("Steps"), double(span.steps));
         QCOMPARE(value("Parallel efficiency"), span.parallelEfficiency);
         QCOMPARE(value("Tile balance"), span.tileBalance);
@@ -500,9 +501,13 @@ private slots:
     const auto t = viewer_test::checkModel(&runs);
     runs.setFigures(figures, 1);
     QCOMPARE(runs.columnCount(), 4);
-    const int row = runs.rowOf(QStringLiteral("Cycles"));
-    const double cur = double(figures->current.runs[1].cycles), base = double(figures->base->runs[1].cycles);
-    QCOMPARE(runs.index(row, RunFiguresModel::BaseColumn).data(RunFiguresModel::NumberRole).toDouble(), base);
+    const int row = runs.rowOf(QStringLiteral("Length (cycles)"));
+    const double cur = double(figures->current.runs[1].lengthCycles), base = double(figures->base->runs[1].lengthCycles);
+    // Base | Current, as on the Compare page.
+    QCOMPARE(runs.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Base"));
+    QCOMPARE(runs.headerData(2, Qt::Horizontal).toString(), QStringLiteral("Current"));
+    QCOMPARE(runs.index(row, 1).data(RunFiguresModel::NumberRole).toDouble(), base);
+    QCOMPARE(runs.index(row, 2).data(RunFiguresModel::NumberRole).toDouble(), cur);
     QCOMPARE(runs.index(row, RunFiguresModel::ChangeColumn).data(RunFiguresModel::NumberRole).toDouble(), cur - base);
   }
 
@@ -519,8 +524,8 @@ private slots:
     QCOMPARE(page.runFiguresModel()->scope(), QStringLiteral("all runs"));
     QVERIFY(page.figuresHeading()->text().contains(QStringLiteral("all runs")));
     const pva::ExecutionAnalysis expected = pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport());
-    const int row = page.runFiguresModel()->rowOf(QStringLiteral("Cycles"));
-    QCOMPARE(page.runFiguresModel()->index(row, 1).data(RunFiguresModel::NumberRole).toDouble(), double(expected.allRuns.cycles));
+    const int row = page.runFiguresModel()->rowOf(QStringLiteral("Length (cycles)"));
+    QCOMPARE(page.runFiguresModel()->index(row, 1).data(RunFiguresModel::NumberRole).toDouble(), double(expected.allRuns.lengthCycles));
     // Laid out side by side: every row of the run's figures is visible without scrolling.
     auto* view = page.findChild<QTableView*>(QStringLiteral("runFigures"));
     QVERIFY(view && view->isVisible());
@@ -705,8 +710,26 @@ private slots:
     QVERIFY2(last <= 1000 && last >= 990, qPrintable(QString::number(last))); // the step ending the view
     QVERIFY(QTest::qWaitFor([&] { return tl->tracks()[0].tiles && !tl->bspStepsNeeded(0, &first, &last); }, 20000));
     // Zooming out past the limit is the user's choice: the view is not narrowed again.
+    tl->setBspTiles(10, 20); // a tile zoom, which Fit resets
     tl->fit();
     QCOMPARE(tl->viewTo(), double(index.loadedEnd()));
+    QCOMPARE(tl->bspTileFrom(), 0);
+    QVERIFY(tl->bspTileTo() < 0 || tl->bspTileTo() >= 1472);
+    // All runs are painted: the steps past those read per tile are drawn per IPU, so every
+    // column of the BSP row where the runs ran holds something, to the end of the last run.
+    const QImage image = tl->grab().toImage();
+    const QRect bspRow = tl->bspRowRect(0);
+    QVERIFY(!bspRow.isEmpty());
+    // Fitted, the runs fill the row's width.
+    const int firstX = bspRow.left() + 2, lastX = bspRow.right() - 2;
+    QVERIFY(lastX - firstX > 200);
+    int blank = 0;
+    for (int x = firstX; x < lastX; ++x) {
+      bool drawn = false;
+      for (int y = bspRow.top() + 18; y < bspRow.bottom() && !drawn; y += 4) drawn = image.pixelColor(x, y) != tl->backgroundColor();
+      blank += drawn ? 0 : 1;
+    }
+    QVERIFY2(blank == 0, qPrintable(QStringLiteral("%1 columns of the BSP row left blank").arg(blank)));
     page.setMode(ExecutionTimeline::Mode::Flat);
     QVERIFY(!page.bspLegend()->isVisibleTo(&page));
   }
@@ -722,6 +745,12 @@ private slots:
     QCOMPARE(errors.count(), 0);
     QVERIFY2(page.timeline()->message().contains(QStringLiteral("No execution in this report")),
              qPrintable(page.timeline()->message()));
+    // No empty tables under the message; a report that ran shows them again.
+    page.show();
+    QVERIFY(!page.tabs()->isVisible());
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.tabs()->isVisible());
   }
 
   void compareShowsTwoTimelines() {
@@ -745,8 +774,11 @@ private slots:
     const double longest = double(std::max(tl->tracks()[0].index->loadedEnd(), tl->tracks()[1].index->loadedEnd()));
     QCOMPARE(tl->viewTo(), longest);
     QCOMPARE(page.summaryModel()->columnCount(), 5);
-    const int row = page.summaryModel()->rowOf(QStringLiteral("Cycles in view (all IPUs)"));
+    const int row = page.summaryModel()->rowOf(QStringLiteral("IPU cycles in view (Σ IPUs)"));
     QVERIFY(row >= 0);
+    // Base | Current, as on the Compare page.
+    QCOMPARE(page.summaryModel()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Base"));
+    QCOMPARE(page.summaryModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Current"));
     QVERIFY(page.summaryModel()->data(page.summaryModel()->index(row, ExecutionSummaryModel::ChangeColumn)).toString().size() > 0);
     // A step of either report can be selected and its details read from that report.
     const ExecutionIndex& base = *tl->tracks()[0].index;

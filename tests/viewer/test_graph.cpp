@@ -205,6 +205,58 @@ private slots:
     QCOMPARE(std::set<unsigned>(selected.begin(), selected.end()), tiles);
   }
 
+  // Selecting a variable spread over many tiles writes its tile list in the Graph view and on
+  // Memory; no word wrap can break "0,2,4,…", and the window must keep its width.
+  void aSelectionOfManyTilesKeepsTheWindowWidth() {
+    MainWindow w;
+    w.resize(1400, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    auto* memory = qobject_cast<MemoryPage*>(w.page(QStringLiteral("memory")));
+    QVERIFY(w.showView(QStringLiteral("memory")));
+    QVERIFY(viewer_test::waitReady(memory));
+    QTest::qWait(50);
+    const int width = w.width();
+    QCOMPARE(width, 1400);
+    QVERIFY(w.showView(QStringLiteral("graph")));
+    auto* graph = qobject_cast<GraphPage*>(w.currentPage());
+    QVERIFY(viewer_test::waitReady(graph));
+    // The node with the longest tile list.
+    const GraphViewData* data = graph->view()->graphData();
+    int longest = 0;
+    for (int n = 0; n < int(data->nodes.size()); ++n)
+      if (data->nodes[std::size_t(n)].tiles.size() > data->nodes[std::size_t(longest)].tiles.size()) longest = n;
+    graph->view()->select(longest);
+    // And a list no mapping of the sample is as long as: every other tile.
+    QStringList everyOther;
+    for (unsigned t = 0; t < memory->chart()->numTiles(); t += 2) everyOther << QString::number(t);
+    QVERIFY(everyOther.join(QLatin1Char(',')).size() > 2000);
+    QVERIFY(memory->selectTiles(everyOther.join(QLatin1Char(','))));
+    QVERIFY(w.showView(QStringLiteral("memory")));
+    QTest::qWait(50);
+    QCOMPARE(w.width(), width);
+    QVERIFY2(w.minimumSizeHint().width() <= width, qPrintable(QString::number(w.minimumSizeHint().width())));
+    QVERIFY(w.showView(QStringLiteral("graph")));
+    QTest::qWait(50);
+    QCOMPARE(w.width(), width);
+  }
+
+  void aSearchDoesNotOutliveItsDocument() {
+    GraphPage page;
+    page.resize(1000, 700);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    auto* search = page.findChild<QLineEdit*>(QStringLiteral("graphSearch"));
+    QTest::keyClicks(search, QStringLiteral("weights"));
+    QSignalSpy variables(&page, &GraphPage::variableSelected), computeSets(&page, &GraphPage::computeSetSelected);
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(search->text().isEmpty());
+    QCOMPARE(variables.count() + computeSets.count(), 0); // nothing selected in the new document unasked
+  }
+
   void aReportWithoutAGraphSaysHowToWriteOne() {
     const QString dir = viewer_test::tmpDir(QStringLiteral("no-graph"));
     QVERIFY(QFile::copy(viewer_test::mlpReport() + "/profile.pop", dir + "/profile.pop"));

@@ -40,6 +40,35 @@ private slots:
     }
     QVERIFY(!w.showView(QStringLiteral("no-such-view")));
   }
+  // Ctrl+N opens the N-th entry of the side list as shown, and views the document has no page
+  // for cannot be chosen from the View menu.
+  void shortcutsFollowTheSideList() {
+    MainWindow w;
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w)); // shortcuts go to the active window
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    auto* list = w.findChild<QListWidget*>(QStringLiteral("pageList"));
+    QVERIFY(list);
+    std::vector<int> visible;
+    for (int i = 0; i < list->count(); ++i)
+      if (!list->item(i)->isHidden()) visible.push_back(i);
+    QVERIFY(visible.size() >= 5);
+    QVERIFY(int(visible.size()) < list->count()); // a report hides the host trace view
+    for (std::size_t n = std::min<std::size_t>(visible.size(), 9); n-- > 0;) {
+      QTest::keyClick(&w, Qt::Key(Qt::Key_1 + int(n)), Qt::ControlModifier);
+      QCOMPARE(list->currentRow(), visible[n]);
+      QCOMPARE(w.currentPage(), w.pages()[std::size_t(visible[n])]);
+    }
+    for (std::size_t i = 0; i < w.pages().size(); ++i) {
+      auto* a = w.findChild<QAction*>(QStringLiteral("view-") + w.pages()[i]->viewKey());
+      QVERIFY(a);
+      QCOMPARE(a->isEnabled(), !list->item(int(i))->isHidden());
+    }
+    QVERIFY(!w.findChild<QAction*>(QStringLiteral("view-compare"))->isEnabled());
+    w.closeDocument();
+    QVERIFY(!w.findChild<QAction*>(QStringLiteral("view-summary"))->isEnabled());
+  }
   void badFilesShowAnErrorDialogAndKeepTheOpenReport_data() {
     QTest::addColumn<QString>("path");
     QTest::newRow("missing") << QStringLiteral("/no/such/profile.pop");

@@ -220,6 +220,65 @@ private slots:
     QVERIFY(chart.bandNames().join(QLatin1Char(' ')).contains(QStringLiteral("lowest tile")));
   }
 
+  void eachPixelDrawsItsTilesRange_data() {
+    QTest::addColumn<int>("width");
+    QTest::newRow("700 px") << 700;
+    QTest::newRow("1000 px") << 1000;
+    QTest::newRow("1600 px") << 1600;
+  }
+  // Below one pixel per tile, a pixel column draws its tiles' range: solid up to its lowest tile,
+  // a paler shade from there to its highest. The pipeline's IPU 1 holds a few full tiles among
+  // many nearly empty ones; drawn by the highest alone it looked full, and the low tiles showed
+  // as slivers whose number depended on the width. Checked column by column at three widths.
+  void eachPixelDrawsItsTilesRange() {
+    QFETCH(int, width);
+    MemoryChart chart;
+    chart.resize(width, 400);
+    chart.setBreakdown(MemoryBreakdown::Total);
+    chart.setShowMaxMemory(false);
+    chart.show();
+    auto p = Progress::standalone(QStringLiteral("test"));
+    const auto data = std::make_shared<const MemoryData>(loadMemory(*Document::resolve(viewer_test::pipelineReport()), p));
+    chart.setData(data);
+    const QImage image = chart.grab().toImage();
+    const QRectF plot = chart.plotRect();
+    const auto [yMin, yMax] = chart.plottedRange();
+    auto yOf = [&](double v) { return plot.bottom() - (v - yMin) / (yMax - yMin) * plot.height(); };
+    const QColor background = chart.palette().color(QPalette::Base);
+    const auto [from, to] = chart.viewRange();
+    const double perPixel = (to - from) / plot.width();
+    QVERIFY(perPixel > 1);
+    int ranges = 0;
+    // The line between the IPUs is drawn over the bars: its columns are left out.
+    const double ipuLineX = plot.left() + (double(data->tilesPerIpu) - from) / perPixel;
+    for (int x = int(plot.left()) + 1; x < int(plot.right()) - 1; ++x) {
+      if (std::abs(x - ipuLineX) < 3) continue;
+      const double a = from + (x - plot.left()) * perPixel, b = a + perPixel;
+      std::uint64_t lowest = ~std::uint64_t(0), highest = 0;
+      for (auto t = std::size_t(std::floor(a)); t < std::size_t(std::ceil(b)) && t < data->numTiles; ++t) {
+        lowest = std::min(lowest, data->total(unsigned(t), true));
+        highest = std::max(highest, data->total(unsigned(t), true));
+      }
+      const double yLow = yOf(double(lowest)), yHigh = yOf(double(highest));
+      const QColor solid = image.pixelColor(x, int(plot.bottom()) - 1);
+      QVERIFY2(solid != background, qPrintable(QStringLiteral("x %1: nothing drawn").arg(x)));
+      if (yLow - yHigh > 8) { // a range of more than a few pixels
+        const QColor pale = image.pixelColor(x, int(yHigh) + 3);
+        QVERIFY2(pale != background && pale != solid && pale.lightness() > solid.lightness(),
+                 qPrintable(QStringLiteral("x %1: the range above the lowest tile is not drawn pale").arg(x)));
+        if (yLow + 3 < plot.bottom() - 1)
+          QVERIFY2(image.pixelColor(x, int(yLow) + 3) == solid, qPrintable(QStringLiteral("x %1: not solid below its lowest tile").arg(x)));
+        ++ranges;
+      } else if (yLow - yHigh < 1 && yLow < plot.bottom() - 6) {
+        QCOMPARE(image.pixelColor(x, int(yHigh) + 3), solid); // one value: all solid
+      }
+      QVERIFY2(yHigh < 3 || image.pixelColor(x, int(yHigh) - 3) == background || image.pixelColor(x, int(yHigh) - 3) != solid,
+               qPrintable(QStringLiteral("x %1: drawn above its highest tile").arg(x)));
+    }
+    QVERIFY2(ranges > 20, qPrintable(QString::number(ranges))); // IPU 1's low tiles among high ones
+    QVERIFY(chart.bandNames().join(QLatin1Char(' ')).contains(QStringLiteral("lowest tile")));
+  }
+
   void overviewMovesTheView() {
     MemoryPage page;
     page.resize(1200, 800);

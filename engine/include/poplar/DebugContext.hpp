@@ -2,8 +2,11 @@
 // with the source location that created it. Nested contexts form paths ("layer1/fwd/MatMul").
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace poplar {
 
@@ -23,6 +26,45 @@ struct SourceLocation {
   }
 };
 
+/// Identifies a debug record (Poplar writes one per DebugInfo into debug.cbor).
+using DebugId = std::uint64_t;
+
+class DebugContext;
+
+/// A debug name with its identifier, as PopLibs-style code passes between functions it calls
+/// (`const DebugNameAndId& dnai`). It converts to and from a DebugContext: a DebugContext
+/// made from it (`{dnai, "child"}`) has the path "<dnai's path>/child".
+class DebugNameAndId {
+public:
+  DebugNameAndId(std::string name = "", DebugId debugId = {}, std::string parentPath = "")
+      : name_(std::move(name)), id_(debugId ? debugId : nextId()), parentPath_(std::move(parentPath)) {}
+  DebugNameAndId(const char* name) : DebugNameAndId(std::string(name ? name : "")) {}
+  DebugNameAndId(DebugId debugId) : DebugNameAndId(std::string(), debugId) {}
+  DebugNameAndId(const DebugNameAndId& parent, std::string name)
+      : DebugNameAndId(std::move(name), DebugId{}, parent.getPathName()) {}
+  DebugNameAndId(const DebugNameAndId&) = default;
+  DebugNameAndId& operator=(const DebugNameAndId&) = default;
+  /// The path of a debug context (defined below DebugContext).
+  inline DebugNameAndId(const DebugContext& context); // NOLINT: converts as Poplar's does
+
+  DebugId getId() const { return id_; }
+  /// "<parent path>/<name>", empty parts skipped.
+  std::string getPathName() const {
+    if (parentPath_.empty()) return name_;
+    if (name_.empty()) return parentPath_;
+    return parentPath_ + "/" + name_;
+  }
+
+private:
+  static DebugId nextId() {
+    static DebugId counter = 0; // one per program; ids only need to differ within it
+    return ++counter;
+  }
+  std::string name_;
+  DebugId id_;
+  std::string parentPath_;
+};
+
 class DebugContext {
 public:
   DebugContext(SourceLocation loc = SourceLocation::Current()) : loc_(loc) {}
@@ -35,6 +77,14 @@ public:
                SourceLocation loc = SourceLocation::Current())
       : name_(std::move(name)), loc_(loc), layer_(parent.layer_),
         parent_(std::make_shared<DebugContext>(parent)) {}
+
+  /// A child of a DebugNameAndId: its path is "<dnai's path>/<name>".
+  // A template taking exactly DebugNameAndId, so that {"a", "b"} stays a child of DebugContext
+  // "a" rather than an ambiguity between the two parent kinds.
+  template <typename D, typename = typename std::enable_if<std::is_same<D, DebugNameAndId>::value>::type>
+  DebugContext(const D& dnai, std::string name = "", SourceLocation loc = SourceLocation::Current())
+      : name_(std::move(name)), loc_(loc),
+        parent_(std::make_shared<DebugContext>(dnai.getPathName(), loc)) {}
 
   const std::string& getName() const { return name_; }
   /// Names from the outermost context to this one, joined by '/', empty names skipped.
@@ -60,5 +110,8 @@ private:
   std::string opType_;
   std::shared_ptr<const DebugContext> parent_;
 };
+
+inline DebugNameAndId::DebugNameAndId(const DebugContext& context)
+    : DebugNameAndId(context.getPathName()) {}
 
 } // namespace poplar

@@ -20,6 +20,8 @@ public:
   /// All devices of the given type with exactly numIPUs IPUs.
   std::vector<Device> getDevices(TargetType type, unsigned numIPUs,
                                  const OptionFlags& opts = {}) const;
+  /// Every device, whatever its number of IPUs, in id order.
+  std::vector<Device> getDevices(const OptionFlags& opts = {}) const;
   Device getDevice(unsigned id, const OptionFlags& opts = {}) const;
   unsigned getNumIPUs() const;
 

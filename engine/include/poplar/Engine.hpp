@@ -3,10 +3,15 @@
 // the IPU would (sync, exchange, compute), which is what the cycle model follows.
 #pragma once
 
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <functional>
+#include <iomanip>
 #include <iosfwd>
+#include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

@@ -2,42 +2,53 @@
 // host handles, streams, remote buffers and functions.
 #pragma once
 
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
+#include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <poplar/ArrayRef.hpp>
 #include <poplar/CodeletFileType.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/GraphElements.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/PerfEstimateFunc.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/SerializationFormat.hpp>
+#include <poplar/StringRef.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/TensorCloneMethod.hpp>
 #include <poplar/VariableMappingMethod.hpp>
+#include <poplar/replication_factor.hpp>
 #include <poplar/Vertex.hpp>
 
 namespace poplar {
 
 class Device;
-namespace program {
-class Program;
-}
 
 class Graph {
 public:
   /// For each tile, the intervals of the flattened tensor mapped to it.
   using TileToTensorMapping = std::vector<std::vector<Interval>>;
 
-  Graph(const Target& target, unsigned replicationFactor = 1);
-  Graph(const Device& device, unsigned replicationFactor = 1);
+  Graph(const Target& target, replication_factor r = replication_factor(1))
+      : Graph(target, r.value) {}
+  Graph(const Device& device, replication_factor r = replication_factor(1))
+      : Graph(device, r.value) {}
+  /// Tessera's older spelling of the above (Poplar's replication_factor is explicit).
+  Graph(const Target& target, unsigned replicationFactor);
+  Graph(const Device& device, unsigned replicationFactor);
 
   /// The target of one replica (of this virtual graph): tiles are numbered from 0.
   const Target& getTarget() const { return target_; }
@@ -66,27 +77,41 @@ public:
                    const std::string& targetName = "");
 
 
-  Tensor addVariable(Type type, const std::vector<std::size_t>& shape,
+  Tensor addVariable(Type type, ArrayRef<std::size_t> shape,
                      const DebugContext& debugContext = {});
-  Tensor addVariable(Type type, const std::vector<std::size_t>& shape,
+  Tensor addVariable(Type type, ArrayRef<std::size_t> shape,
                      VariableMappingMethod mapping, const DebugContext& debugContext = {});
+  /// A variable spread over the graph's tiles as VariableMappingMethod::LINEAR spreads it.
+  Tensor addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape,
+                                   const DebugContext& debugContext = {});
+  /// The same with at least minElementsPerTile elements on each tile used, in whole grains of
+  /// grainSize elements.
+  Tensor addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape,
+                                   unsigned minElementsPerTile, unsigned grainSize,
+                                   const DebugContext& debugContext = {});
   /// A constant filled with `values` (numElements of them) or with one repeated value.
   template <typename T>
-  Tensor addConstant(Type type, const std::vector<std::size_t>& shape, const T* values,
+  Tensor addConstant(Type type, ArrayRef<std::size_t> shape, const T* values,
                      const DebugContext& debugContext = {}) {
     return addConstantFrom(type, shape, TypeOf<T>::value, values, true, debugContext);
   }
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
                                                     std::is_same<T, half>::value>::type>
-  Tensor addConstant(Type type, const std::vector<std::size_t>& shape, T value,
+  Tensor addConstant(Type type, ArrayRef<std::size_t> shape, T value,
                      const DebugContext& debugContext = {}) {
     return addConstantFrom(type, shape, TypeOf<T>::value, &value, false, debugContext);
   }
   template <typename T>
-  Tensor addConstant(Type type, const std::vector<std::size_t>& shape, const std::vector<T>& values,
+  Tensor addConstant(Type type, ArrayRef<std::size_t> shape, ArrayRef<T> values,
                      const DebugContext& debugContext = {}) {
     checkValueCount(shape, values.size(), "addConstant");
     return addConstantFrom(type, shape, TypeOf<T>::value, values.data(), true, debugContext);
+  }
+  // A vector as it is (Alloc keeps a braced list from choosing this over ArrayRef<T>).
+  template <typename T, typename Alloc>
+  Tensor addConstant(Type type, ArrayRef<std::size_t> shape, const std::vector<T, Alloc>& values,
+                     const DebugContext& debugContext = {}) {
+    return addConstant(type, shape, ArrayRef<T>(values), debugContext);
   }
   /// A copy of `t`'s shape and tile mapping as a new variable.
   Tensor clone(const Tensor& t, const DebugContext& debugContext = {},
@@ -94,9 +119,13 @@ public:
   Tensor clone(Type type, const Tensor& t, const DebugContext& debugContext = {});
 
   /// The value a variable holds when the engine loads (converted to the tensor's type).
-  template <typename T> void setInitialValue(const Tensor& t, const std::vector<T>& values) {
+  template <typename T> void setInitialValue(const Tensor& t, ArrayRef<T> values) {
     checkValueCount(t.shape(), values.size(), "setInitialValue");
     setInitialValueFrom(t, TypeOf<T>::value, values.data(), true);
+  }
+  template <typename T, typename Alloc>
+  void setInitialValue(const Tensor& t, const std::vector<T, Alloc>& values) {
+    setInitialValue(t, ArrayRef<T>(values));
   }
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
                                                     std::is_same<T, half>::value>::type>
@@ -117,14 +146,29 @@ public:
   std::vector<unsigned> getTilesOf(const Tensor& t) const;
 
   ComputeSet addComputeSet(const DebugContext& debugContext = {});
+  /// True when addVertex can make a vertex of this type: a codelet source this graph added
+  /// (addCodelets, or a library's addCodelets(graph)) defines it.
+  bool hasCodelet(StringRef vertexType) const;
   VertexRef addVertex(ComputeSet cs, const std::string& vertexType);
   VertexRef addVertex(ComputeSet cs, const std::string& vertexType,
                       std::initializer_list<std::pair<const std::string, Tensor>> connections);
   void connect(const FieldRef& field, const Tensor& tensor);
   /// Connects the edges of a Vector<...> field, setting its size.
   void connect(const FieldRef& field, const std::vector<Tensor>& tensors);
+  /// Connects a field to a constant holding `value` (converted to the field's element type),
+  /// placed on the vertex's tile.
+  template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                    std::is_same<T, half>::value>::type>
+  void connect(const FieldRef& field, T value) {
+    connectConstant(field, TypeOf<T>::value, &value);
+  }
   void setFieldSize(const FieldRef& field, std::size_t size);
-  void setPerfEstimate(VertexRef v, std::uint64_t cycles);
+  /// The vertex's cycle estimate and, for profiler.includeFlopEstimates, its floating-point
+  /// operations per execution (0: none).
+  void setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops = 0);
+  void setPerfEstimate(const VertexRef& v, const VertexPerfEstimate& estimate) {
+    setPerfEstimate(v, estimate.cycles, estimate.flops);
+  }
   /// A cycle estimator for every vertex of a type that has none of its own.
   void registerPerfEstimator(const std::string& vertexType, PerfEstimateFunc f);
 
@@ -143,6 +187,13 @@ public:
   Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile) const;
   Function addFunction(const program::Program& program);
 
+  /// Writes the graph's structure (variables and their mapping, compute sets and vertices,
+  /// streams, programs) as JSON, for tools that inspect a graph without running it
+  /// (docs/compatibility.md). Poplar writes its own formats; this one is Tessera's.
+  void serialize(std::ostream& out, SerializationFormat format) const;
+  void serialize(std::ostream& out, ArrayRef<program::Program> programs,
+                 SerializationFormat format) const;
+
   // Tessera extensions, used by the engine and by tooling.
   const std::shared_ptr<detail::GraphState>& state() const { return state_; }
   /// First global tile of this (virtual) graph within a replica.
@@ -152,11 +203,12 @@ private:
   bool addCodeletsFrom(const std::string& src, CodeletFileType type, const std::string& compileFlags,
                        std::ostream* compileOutput);
   Graph(std::shared_ptr<detail::GraphState> s, Target t, unsigned tileOffset);
-  Tensor addConstantFrom(Type type, const std::vector<std::size_t>& shape, Type srcType,
+  void connectConstant(const FieldRef& field, Type srcType, const void* value);
+  Tensor addConstantFrom(Type type, ArrayRef<std::size_t> shape, Type srcType,
                          const void* values, bool perElement, const DebugContext& dc);
   void setInitialValueFrom(const Tensor& t, Type srcType, const void* values, bool perElement);
   void setFieldValue(const FieldRef& f, Type srcType, const void* value, std::size_t bytes);
-  static void checkValueCount(const std::vector<std::size_t>& shape, std::size_t n, const char* what);
+  static void checkValueCount(ArrayRef<std::size_t> shape, std::size_t n, const char* what);
   unsigned globalTile(unsigned tile, const char* what) const;
   void checkTensor(const Tensor& t, const char* what) const;
 

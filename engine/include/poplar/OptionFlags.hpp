@@ -2,7 +2,10 @@
 #pragma once
 
 #include <initializer_list>
+#include <istream>
+#include <iterator>
 #include <map>
+#include <ostream>
 #include <string>
 #include <utility>
 
@@ -38,5 +41,39 @@ private:
 /// Parses a JSON object of options ({"key": "value" | true | 3, ...}) into flags.
 /// `origin` names where the text came from (e.g. "POPLAR_ENGINE_OPTIONS") in error messages.
 OptionFlags parseOptionFlagsJson(const std::string& json, const std::string& origin);
+
+/// Adds the options of a JSON object ({"key": "value", ...}) to `flags`, as Poplar's readJSON
+/// does; throws invalid_option on text that is not such an object.
+inline void readJSON(const std::string& json, OptionFlags& flags) {
+  for (const auto& kv : parseOptionFlagsJson(json, "readJSON")) flags.set(kv.first, kv.second);
+}
+inline void readJSON(std::istream& stream, OptionFlags& flags) {
+  readJSON(std::string(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()), flags);
+}
+
+/// Prints the options as a JSON object, which readJSON reads back.
+inline std::ostream& operator<<(std::ostream& os, const OptionFlags& flags) {
+  auto quoted = [&os](const std::string& s) {
+    os << '"';
+    for (char c : s) {
+      if (c == '"' || c == '\\') os << '\\' << c;
+      else if (static_cast<unsigned char>(c) < 0x20) {
+        static const char hex[] = "0123456789abcdef";
+        os << "\\u00" << hex[(c >> 4) & 0xf] << hex[c & 0xf];
+      } else os << c;
+    }
+    os << '"';
+  };
+  os << '{';
+  bool first = true;
+  for (const auto& kv : flags) {
+    if (!first) os << ", ";
+    first = false;
+    quoted(kv.first);
+    os << ": ";
+    quoted(kv.second);
+  }
+  return os << '}';
+}
 
 } // namespace poplar

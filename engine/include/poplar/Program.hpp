@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,12 +36,43 @@ protected:
   std::shared_ptr<detail::ProgramNode> node_;
 };
 
+namespace sequence_detail {
+/// True when every type is a program (C++11: no fold expressions).
+template <typename... Ts> struct AllPrograms : std::true_type {};
+template <typename T, typename... Ts>
+struct AllPrograms<T, Ts...>
+    : std::integral_constant<bool, std::is_base_of<Program, typename std::decay<T>::type>::value &&
+                                       AllPrograms<Ts...>::value> {};
+} // namespace sequence_detail
+
+class Sequence;
+namespace sequence_detail {
+/// The variadic constructor must not take over copying: Sequence(otherSequence) copies.
+template <typename... Ts> struct IsSequenceCopy : std::false_type {};
+template <typename T>
+struct IsSequenceCopy<T> : std::is_same<typename std::decay<T>::type, Sequence> {};
+} // namespace sequence_detail
+
 /// Runs its programs in order.
 class Sequence : public Program {
 public:
   Sequence(const DebugContext& debugContext = {});
   Sequence(std::initializer_list<Program> programs, const DebugContext& debugContext = {});
+  /// Sequence(Execute(a), Copy(x, y), ...): the programs in order.
+  template <typename First, typename... Rest,
+            typename = typename std::enable_if<sequence_detail::AllPrograms<First, Rest...>::value &&
+                                               !sequence_detail::IsSequenceCopy<First, Rest...>::value>::type>
+  explicit Sequence(First&& first, Rest&&... rest) : Sequence(DebugContext()) {
+    addAll(std::forward<First>(first), std::forward<Rest>(rest)...);
+  }
   void add(const Program& p);
+
+private:
+  void addAll() {}
+  template <typename P, typename... Ps> void addAll(P&& p, Ps&&... ps) {
+    add(p);
+    addAll(std::forward<Ps>(ps)...);
+  }
 };
 
 /// One BSP superstep running every vertex of a compute set.

@@ -2,11 +2,16 @@
 // never copies storage; it is an ordered list of variable regions plus a shape.
 #pragma once
 
+#include <algorithm>
+#include <cassert>
 #include <cstddef>
+#include <iostream>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include <poplar/ArrayRef.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/Type.hpp>
 
@@ -24,6 +29,11 @@ struct VarRegion {
 };
 struct TensorData;
 } // namespace detail
+
+/// How Tensor::upsample fills the new elements.
+enum class UpsampleMethod {
+  REPEAT ///< each element repeated `scale` times
+};
 
 class Tensor {
 public:
@@ -43,18 +53,18 @@ public:
     return slice(region.begin(), region.end(), dim);
   }
   /// A box: begin[i] <= index[i] < end[i] in every dimension.
-  Tensor slice(const std::vector<std::size_t>& begin, const std::vector<std::size_t>& end) const;
+  Tensor slice(ArrayRef<std::size_t> begin, ArrayRef<std::size_t> end) const;
   /// Several slices of one dimension, concatenated.
-  Tensor slices(const std::vector<Interval>& intervals, unsigned dim = 0) const;
+  Tensor slices(ArrayRef<Interval> intervals, unsigned dim = 0) const;
   /// Index into the first dimension, dropping it.
   Tensor operator[](std::size_t i) const { return index({i}); }
-  Tensor index(const std::vector<std::size_t>& indices) const;
-  Tensor reshape(const std::vector<std::size_t>& shape) const;
+  Tensor index(ArrayRef<std::size_t> indices) const;
+  Tensor reshape(ArrayRef<std::size_t> shape) const;
   Tensor flatten() const { return reshape({numElements()}); }
   /// Merges dimensions [dimBegin, dimEnd) into one.
   Tensor flatten(unsigned dimBegin, unsigned dimEnd) const;
   /// Dimension i of the result is dimension permutation[i] of this tensor.
-  Tensor dimShuffle(const std::vector<unsigned>& permutation) const;
+  Tensor dimShuffle(ArrayRef<unsigned> permutation) const;
   /// Moves dimension `dimIdx` to position `newIdx`.
   Tensor dimRoll(unsigned dimIdx, unsigned newIdx = 0) const;
   /// Swaps the two dimensions of a matrix.
@@ -62,12 +72,21 @@ public:
   /// This tensor repeated N times along `dim` (size becomes N * dim(dim)).
   Tensor broadcast(unsigned N, unsigned dim) const;
   /// Inserts singleton dimensions before the given positions.
-  Tensor expand(const std::vector<std::size_t>& indices) const;
+  Tensor expand(ArrayRef<std::size_t> indices) const;
   /// Removes the given singleton dimensions.
-  Tensor squeeze(const std::vector<std::size_t>& dims) const;
+  Tensor squeeze(ArrayRef<std::size_t> dims) const;
   Tensor reverse(unsigned dim) const;
   /// Every `stride`-th element of `dim`, starting at the first.
   Tensor subSample(unsigned stride, unsigned dim) const;
+  /// Each element of `dim` repeated `scale` times in place (size becomes scale * dim(dim));
+  /// scale 0 gives an empty dimension.
+  Tensor upsample(unsigned scale, unsigned dim, UpsampleMethod method = UpsampleMethod::REPEAT) const {
+    (void)method; // REPEAT is the only method
+    if (scale == 0) return slice(0, 0, dim);
+    std::vector<std::size_t> upsampled = shape();
+    if (dim < upsampled.size()) upsampled[dim] *= scale;
+    return expand({std::size_t(dim) + 1}).broadcast(scale, dim + 1).reshape(upsampled);
+  }
   /// Reinterprets the elements as another type of the same size.
   Tensor reinterpret(Type type) const;
 
@@ -91,13 +110,13 @@ public:
 
 private:
   const detail::TensorData& data() const;
-  friend Tensor concat(const std::vector<Tensor>&, unsigned);
+  friend Tensor concat(ArrayRef<Tensor>, unsigned);
 
   std::shared_ptr<const detail::TensorData> d_;
 };
 
 /// Joins tensors along `dim`; the other dimensions must match.
-Tensor concat(const std::vector<Tensor>& ts, unsigned dim = 0);
+Tensor concat(ArrayRef<Tensor> ts, unsigned dim = 0);
 inline Tensor concat(const Tensor& a, const Tensor& b, unsigned dim = 0) { return concat({a, b}, dim); }
 inline Tensor append(const Tensor& a, const Tensor& b, unsigned dim) {
   return concat({a, b.expand({dim})}, dim);

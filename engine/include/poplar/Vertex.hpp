@@ -35,6 +35,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <poplar/FieldTypes.hpp>
+#include <poplar/HalfFloat.hpp>
 #include <poplar/Type.hpp>
 #include <poplar/VertexIntrospector.hpp>
 
@@ -56,9 +58,6 @@ public:
   static constexpr unsigned numWorkers() { return 6; }
 };
 
-enum class VectorLayout { ONE_PTR, SPAN, SCALED_PTR32, SCALED_PTR64, COMPACT_PTR, DELTAN, COMPACT_DELTAN };
-/// How a VectorList's sub-vectors are described on the IPU; on the host they are all the same.
-enum class VectorListLayout { DELTAN, DELTANELEMENTS, COMPACT_DELTAN };
 
 namespace detail {
 /// A bound piece of tile memory: where a field's elements are during compute().
@@ -125,6 +124,9 @@ public:
   Ptr data() const { return p_; }
   Ptr begin() const { return p_; }
   Ptr end() const { return p_ + n_; }
+  /// Pointer-like use, as Poplar's fields allow: in->size(), out->data(), (*in)[i].
+  const VectorField* operator->() const { return this; }
+  const VectorField& operator*() const { return *this; }
 
 private:
   friend struct detail::FieldAccess;
@@ -138,6 +140,8 @@ public:
   using Edge = VectorField<T, Writable>;
   std::size_t size() const { return items_.size(); }
   const Edge& operator[](std::size_t i) const { return items_[i]; }
+  const VectorListField* operator->() const { return this; }
+  const VectorListField& operator*() const { return *this; }
   typename std::vector<Edge>::const_iterator begin() const { return items_.begin(); }
   typename std::vector<Edge>::const_iterator end() const { return items_.end(); }
 
@@ -414,6 +418,12 @@ template <typename Class> struct VertexRegistrar {
 
 } // namespace detail
 } // namespace poplar
+
+// Inside a codelet compiled by popc, `half` names the device's half type without a namespace,
+// as the IPU compiler's built-in type does.
+#if defined(__POPC__) || defined(__IPU__)
+using half = ::poplar::half;
+#endif
 
 // --- registration macros -------------------------------------------------------------------
 #define TESSERA_PP_CAT_(a, b) a##b

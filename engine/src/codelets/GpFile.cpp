@@ -13,6 +13,8 @@ namespace {
 
 constexpr char kGpMagic[16] = {'T', 'E', 'S', 'S', 'E', 'R', 'A', '-', 'G', 'P', '-', 'V', '1', '\n', 0, 0};
 constexpr std::uint64_t kMaxMetadata = 16u << 20; // a trailer larger than this is corruption
+constexpr char kElfMagic[4] = {'\x7f', 'E', 'L', 'F'};
+constexpr std::uint64_t kMinElfBytes = 64; // an ELF-64 header
 
 /// Reads at most `limit` bytes from the start of the file.
 bool readPrefix(const std::string& path, std::uint64_t limit, std::string& bytes) {
@@ -63,32 +65,28 @@ bool appendTrailer(const std::string& path, const GpMetadata& meta, std::string&
 }
 
 std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
+  std::string file;
+  if (!std::ifstream(path, std::ios::binary) || !readPrefix(path, ~std::uint64_t(0), file)) {
     why = "cannot open it";
     return std::nullopt;
   }
-  const std::streamoff fileSize = in.tellg();
-  const std::streamoff tail = 8 + sizeof kGpMagic;
-  char magic[sizeof kGpMagic];
-  unsigned char size[8];
-  if (fileSize < tail || !in.seekg(fileSize - tail) || !in.read(reinterpret_cast<char*>(size), 8) ||
-      !in.read(magic, sizeof magic) || std::memcmp(magic, kGpMagic, sizeof magic) != 0) {
+  return parseGpImage(file, why);
+}
+
+std::optional<GpMetadata> parseGpImage(std::string_view file, std::string& why) {
+  const std::uint64_t fileSize = file.size();
+  const std::uint64_t tail = 8 + sizeof kGpMagic;
+  if (fileSize < tail || std::memcmp(file.data() + fileSize - sizeof kGpMagic, kGpMagic, sizeof kGpMagic) != 0) {
     why = "it does not end with Tessera's codelet trailer (not made by popc, or truncated)";
     return std::nullopt;
   }
   std::uint64_t n = 0;
-  for (int i = 0; i < 8; ++i) n |= std::uint64_t(size[i]) << (8 * i);
-  if (n > kMaxMetadata || static_cast<std::streamoff>(n) > fileSize - tail) {
+  for (int i = 0; i < 8; ++i) n |= std::uint64_t(static_cast<unsigned char>(file[fileSize - tail + i])) << (8 * i);
+  if (n > kMaxMetadata || n > fileSize - tail) {
     why = "its codelet trailer is damaged";
     return std::nullopt;
   }
-  std::string text(n, '\0');
-  in.seekg(fileSize - tail - static_cast<std::streamoff>(n));
-  if (!in.read(text.data(), static_cast<std::streamsize>(n))) {
-    why = "its codelet trailer cannot be read";
-    return std::nullopt;
-  }
+  const std::string text(file.substr(fileSize - tail - n, n));
   GpMetadata m;
   std::istringstream lines(text);
   std::string line;
@@ -111,12 +109,23 @@ std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why)
     why = "its codelet trailer has no Tessera version";
     return std::nullopt;
   }
-  // The shared object must be exactly what popc wrote: dlopen of a damaged one may crash.
-  const std::uint64_t objectBytes = static_cast<std::uint64_t>(fileSize - tail) - n;
-  std::string object;
-  if (m.objectSize != objectBytes || !readPrefix(path, objectBytes, object) || object.size() != objectBytes ||
-      Hasher().add(object.data(), object.size()).hex() != m.objectHash) {
+  // The shared object must be exactly what popc wrote: dlopen of a damaged one may crash. The
+  // trailer must cover all of it: the object starts at offset 0 and runs up to the metadata,
+  // holds at least an ELF header, and the metadata is text (a shared object never is). A
+  // trailer claiming an empty object (its checksum then covering no byte) while its
+  // "metadata" swallowed the object let any file through to dlopen.
+  const std::uint64_t objectBytes = fileSize - tail - n;
+  if (m.objectSize == 0 || objectBytes < kMinElfBytes || text.find('\0') != std::string::npos) {
+    why = "its codelet trailer does not cover a shared object (damaged, or not made by popc)";
+    return std::nullopt;
+  }
+  const std::string_view object = file.substr(0, objectBytes);
+  if (m.objectSize != objectBytes || Hasher().add(object.data(), object.size()).hex() != m.objectHash) {
     why = "its shared object does not match the checksum in its trailer (damaged or truncated)";
+    return std::nullopt;
+  }
+  if (object.compare(0, sizeof kElfMagic, std::string_view(kElfMagic, sizeof kElfMagic)) != 0) {
+    why = "its shared object is not an ELF file (damaged, or not made by popc)";
     return std::nullopt;
   }
   return m;

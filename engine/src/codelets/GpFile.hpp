@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::codelets {
@@ -42,6 +43,10 @@ std::string formatMetadata(const GpMetadata& m);
 bool appendTrailer(const std::string& path, const GpMetadata& m, std::string& error);
 /// Reads the trailer and checks the shared object against its size and hash; nullopt (with the
 /// reason) if the file is not an intact .gp made by Tessera.
+/// The whole file is read: it is hashed anyway. Accepted only when the trailer covers the whole
+/// shared object (a non-empty ELF file from offset 0 up to the metadata text).
 std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why);
+/// The same checks on a .gp image in memory (what readTrailer does after reading the file).
+std::optional<GpMetadata> parseGpImage(std::string_view file, std::string& why);
 
 } // namespace tessera::codelets

@@ -102,6 +102,7 @@ constexpr ElementWise kElementWise[] = {
 } // namespace
 
 std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
+  if (v.estimatedFlops) return v.estimatedFlops; // the program's own, from setPerfEstimate
   // User codelets (popc-compiled files) are unknown to the model, whatever their name.
   if (v.type->fromCodeletFile) return std::nullopt;
   const std::string_view f = family(v.type->name);

@@ -84,7 +84,16 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
   flag("profiler.includeFlopEstimates", p.flopEstimates);
   bool retain = false;
   flag("debug.retainDebugInformation", retain);
-  if (retain && !p.graphProfile && !p.executionProfile && !p.debugInfo)
+  // On hardware, instrumenting is what makes a profile: after Engine{graph, prog,
+  // {{"debug.instrument", "true"}}} printProfileSummary works. Any option that asks for
+  // instrumentation keeps a private profile as debug.retainDebugInformation does.
+  bool instrumented = instrument;
+  for (const char* name : {"debug.instrumentCompute", "debug.instrumentExternalExchange"}) {
+    bool on = false;
+    flag(name, on);
+    instrumented = instrumented || on;
+  }
+  if ((retain || instrumented) && !p.graphProfile && !p.executionProfile && !p.debugInfo)
     p.privateReport = p.graphProfile = p.executionProfile = true;
   // An execution profile needs the compilation profile it refers to.
   if (p.executionProfile || p.debugInfo) p.graphProfile = true;

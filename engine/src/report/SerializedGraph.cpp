@@ -5,6 +5,7 @@
 
 #include <capnp/message.h>
 #include <capnp/serialize.h>
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstdio>
@@ -16,8 +17,9 @@ namespace poplar::detail::report {
 
 namespace cp = tessera::profiler::capnp;
 
-void writeSerializedGraph(const std::string& path, const CompiledGraph& g) {
-  capnp::MallocMessageBuilder message;
+namespace {
+
+void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) {
   auto graph = message.initRoot<cp::SerializedGraph>();
   graph.setNumIpus(g.replicaTarget.getNumIPUs());
   graph.setTilesPerIpu(g.replicaTarget.getTilesPerIPU());
@@ -62,6 +64,13 @@ void writeSerializedGraph(const std::string& path, const CompiledGraph& g) {
       }
     }
   }
+}
+
+} // namespace
+
+void writeSerializedGraph(const std::string& path, const CompiledGraph& g) {
+  capnp::MallocMessageBuilder message;
+  buildMessage(message, g);
   const std::string partial = path + ".partial";
   const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw profiling_error("cannot write " + path + ": " + std::strerror(errno));
@@ -77,6 +86,50 @@ void writeSerializedGraph(const std::string& path, const CompiledGraph& g) {
     std::remove(partial.c_str());
     throw profiling_error("cannot write " + path + ": " + why);
   }
+}
+
+void writeSerializedGraph(std::ostream& out, const CompiledGraph& g) {
+  capnp::MallocMessageBuilder message;
+  buildMessage(message, g);
+  const auto words = capnp::messageToFlatArray(message);
+  const auto bytes = words.asBytes();
+  out.write(reinterpret_cast<const char*>(bytes.begin()), std::streamsize(bytes.size()));
+  if (!out) throw profiling_error("Graph::serialize: writing the graph to the stream failed");
+}
+
+void writeSerializedGraphJson(std::ostream& out, const CompiledGraph& g) {
+  using nlohmann::json;
+  json vars = json::array();
+  for (const auto& v : g.variables) {
+    json mapping = json::array();
+    for (const auto& m : v.mapping) mapping.push_back({{"begin", m.begin}, {"end", m.end}, {"tile", m.tile}});
+    vars.push_back({{"name", v.name}, {"elementType", v.type.toString()}, {"shape", v.shape},
+                    {"isConstant", v.isConstant}, {"mapping", std::move(mapping)}});
+  }
+  json sets = json::array();
+  for (const auto& cs : g.computeSets) {
+    json vertices = json::array();
+    for (const auto& cv : cs.vertices) {
+      json fields = json::array();
+      for (std::size_t f = 0; f < cv.fields.size(); ++f) {
+        json edges = json::array();
+        for (const auto& e : cv.fields[f].edges) {
+          json regions = json::array();
+          for (const auto& r : e.regions) regions.push_back({{"variable", r.var}, {"begin", r.begin}, {"end", r.end}});
+          edges.push_back({{"regions", std::move(regions)}});
+        }
+        fields.push_back({{"name", cv.type->fields[f].name}, {"edges", std::move(edges)}});
+      }
+      vertices.push_back({{"type", cv.type->name}, {"tile", cv.tile}, {"fields", std::move(fields)}});
+    }
+    sets.push_back({{"name", cs.name}, {"vertices", std::move(vertices)}});
+  }
+  const json doc = {{"numIpus", g.replicaTarget.getNumIPUs()},
+                    {"tilesPerIpu", g.replicaTarget.getTilesPerIPU()},
+                    {"variables", std::move(vars)},
+                    {"computeSets", std::move(sets)}};
+  out << doc.dump(1) << "\n";
+  if (!out) throw profiling_error("Graph::serialize: writing the graph to the stream failed");
 }
 
 } // namespace poplar::detail::report

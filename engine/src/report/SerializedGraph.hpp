@@ -5,6 +5,7 @@
 
 #include "../CompiledGraph.hpp"
 
+#include <ostream>
 #include <string>
 
 namespace poplar::detail::report {
@@ -12,5 +13,10 @@ namespace poplar::detail::report {
 /// Writes the message to `path` (via "<path>.partial" and a rename). Throws profiling_error
 /// naming the file on failure.
 void writeSerializedGraph(const std::string& path, const CompiledGraph& g);
+
+/// Graph::serialize: the same message written to a stream (Cap'n Proto's stream framing), or
+/// its content as one JSON object with the same names.
+void writeSerializedGraph(std::ostream& out, const CompiledGraph& g);
+void writeSerializedGraphJson(std::ostream& out, const CompiledGraph& g);
 
 } // namespace poplar::detail::report

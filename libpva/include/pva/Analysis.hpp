@@ -39,7 +39,10 @@ struct Scope {
 struct GraphCounts {
   std::uint64_t vertices = 0, computeSets = 0, variables = 0, edges = 0;
   std::uint64_t programs = 0;     ///< every program of the report
-  std::uint64_t programSteps = 0; ///< programs that are steps of the schedule
+  std::uint64_t programSteps = 0; ///< programs that are steps of the schedule (each counted once)
+  /// Steps of the schedule's liveness (CompilationReport::livenessProgramSteps()): a program run
+  /// at several places of the schedule is a step at each, so this is at least programSteps.
+  std::uint64_t livenessSteps = 0;
 };
 
 /// A tile and one of its memory figures.
@@ -209,6 +212,13 @@ struct SpanFigures {
   /// Σ steps' slowest-IPU cycles: the runs' cycles on one IPU; more where IPUs run different
   /// steps at the same time (a pipeline), whose overlap this sum counts again.
   std::uint64_t cycles = 0;
+  /// The span's length in cycles, read off the per-IPU timelines: each IPU's steps' cycles summed
+  /// (waits for other IPUs included), and the longest of those. IPUs that run different steps at
+  /// the same time overlap here, so this is the time the span took. For all runs, the runs'
+  /// lengths summed (runs follow each other). Equals RunSummary::cycles and
+  /// ExecutionSummary::totalCycles: one run has one length.
+  std::uint64_t lengthCycles = 0;
+  std::vector<std::uint64_t> cyclesByIpu; ///< each IPU's timeline: its steps' cycles summed
   double tileBalance = 0, parallelEfficiency = 0; ///< as ProgramFigures, over every step
   std::vector<ProgramFigures> programs;    ///< by program id (CompilationReport::programs())
   std::vector<ProgramFigures> computeSets; ///< by compute set id, from OnTileExecute steps

@@ -14,16 +14,33 @@
 #include <pva/Report.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace pva {
 
 /// A quantity in the base report and in the current one.
+///
+/// The arithmetic is defined for every pair of values, as a CI gate needs: delta() saturates at
+/// the ends of std::int64_t (a change beyond 2^63 - 1 either way reads as that end, with the
+/// right sign), and relative() is computed from the two values as doubles, never from a
+/// saturated delta. So a gate's "did it grow, and by how much" never wraps around to a decrease,
+/// and no report (however damaged) makes the comparison undefined behaviour.
 struct ComparedValue {
   std::uint64_t base = 0, current = 0;
-  std::int64_t delta() const { return static_cast<std::int64_t>(current) - static_cast<std::int64_t>(base); }
-  /// delta / base (0 when both are 0; +infinity when only base is 0).
+  /// current - base, saturated to [INT64_MIN, INT64_MAX].
+  std::int64_t delta() const {
+    typedef std::numeric_limits<std::int64_t> Limits;
+    const std::uint64_t kMax = static_cast<std::uint64_t>(Limits::max());
+    if (current >= base) {
+      const std::uint64_t d = current - base;
+      return d > kMax ? Limits::max() : static_cast<std::int64_t>(d);
+    }
+    const std::uint64_t d = base - current;
+    return d > kMax ? Limits::min() : -static_cast<std::int64_t>(d);
+  }
+  /// (current - base) / base (0 when both are 0; +infinity when only base is 0).
   double relative() const;
 };
 

@@ -78,11 +78,12 @@ public:
   const std::string& type() const { return context_->opType(); }
   std::vector<ProgramPtr> programs() const;
   std::vector<Variable> vars() const { return vars_; }
-  /// First and last liveness steps of its programs: indices into
-  /// CompilationReport::livenessProgramSteps(), both included (first <= last). None (an empty
-  /// StepIndex; None in Python) for an operation none of whose programs is a step of the schedule,
-  /// such as the debug context of a variable, or a loop whose body's steps belong to the
-  /// operations inside it: no number is given that could pass for a step.
+  /// First and last liveness steps its programs execute: indices into
+  /// CompilationReport::livenessProgramSteps(), both included (first <= last). A control
+  /// program (Sequence, Repeat, Switch, Call...) executes the steps of the programs inside it,
+  /// so an operation made of control programs spans those steps. None (an empty StepIndex;
+  /// None in Python) only for an operation that executes no step, such as the debug context of
+  /// a variable: no number is given that could pass for a step.
   StepIndex firstStepIndex() const { return first_; }
   StepIndex lastStepIndex() const { return last_; }
   /// Compile-time cycles of its steps (max over tiles, summed) and bytes of its variables.

@@ -1,5 +1,8 @@
 // pva::analyseExecution: per-program and per-compute-set cycles, tile balance, parallel
 // efficiency and IPU traffic, for each run and for all runs, in one streamed pass over the steps.
+#include "Saturating.hpp"
+#include "../model/Access.hpp"
+
 #include <pva/Analysis.hpp>
 #include <pva/Exception.hpp>
 #include <pva/Program.hpp>
@@ -67,7 +70,13 @@ struct SpanBuilder {
     programs.resize(numPrograms);
     computeSets.resize(numComputeSets);
     figures.ipus.resize(numIpus);
+    figures.cyclesByIpu.resize(numIpus);
     for (unsigned i = 0; i < numIpus; ++i) figures.ipus[i].ipu = i;
+  }
+
+  void addIpuCycles(unsigned i, std::uint64_t cycles) {
+    if (figures.cyclesByIpu.size() <= i) figures.cyclesByIpu.resize(std::size_t(i) + 1);
+    figures.cyclesByIpu[i] += cycles;
   }
 
   IpuTraffic& ipu(unsigned i) {
@@ -80,6 +89,9 @@ struct SpanBuilder {
 
   SpanFigures finish() {
     all.into(figures.tileBalance, figures.parallelEfficiency);
+    // A run's (or a stretch's) length: its slowest IPU timeline; analyseExecution sets all runs'.
+    if (!figures.lengthCycles)
+      for (std::uint64_t c : figures.cyclesByIpu) figures.lengthCycles = std::max(figures.lengthCycles, c);
     for (std::size_t i = 0; i < programs.size(); ++i)
       programs[i].into(figures.programs[i].tileBalance, figures.programs[i].parallelEfficiency);
     for (std::size_t i = 0; i < computeSets.size(); ++i)
@@ -96,30 +108,68 @@ std::vector<CycleKinds> kindsByIpu(const TileCycleTotals& totals, unsigned tiles
     for (std::size_t t = 0; t < byTile.size(); ++t) {
       const std::size_t ipu = tilesPerIpu ? t / tilesPerIpu : 0;
       if (ipu >= out.size()) out.resize(ipu + 1);
-      out[ipu].cycles[k] += byTile[t];
+      detail::addTo(out[ipu].cycles[k], byTile[t]);
     }
   }
   return out;
 }
 
+/// The numbers a step's IPU entries name, checked against the report's target before any figure
+/// is sized or weighed by them: an IPU number of 4,294,967,295 made the per-IPU traffic list grow
+/// to that size (a hang, then std::bad_alloc), so the cost of an analysis was not bounded by the
+/// file. The object model hands entries out as stored (ExecutionStep::ipus()); the analysis,
+/// whose figures promise ranges, refuses a step that breaks them, naming the file and the step.
+class StepChecker {
+public:
+  explicit StepChecker(const Report& report)
+      : state_(detail::Access::state(report)), ipus_(report.compilation().target().ipusPerReplica()),
+        tilesPerIpu_(report.compilation().target().tilesPerIpu()) {}
+
+  void check(const ExecutionStep& step, const IpuExecution& ipu) const {
+    const std::string at = "corrupted step " + std::to_string(step.index()) + ": ";
+    if (ipu.ipu() >= ipus_)
+      state_->store.corrupt(at + "it names IPU " + std::to_string(ipu.ipu()) + ", but the target has " +
+                            std::to_string(ipus_) + " IPU" + (ipus_ == 1 ? "" : "s") + " per replica");
+    if (ipu.activeTiles() > tilesPerIpu_)
+      state_->store.corrupt(at + "IPU " + std::to_string(ipu.ipu()) + " has " + std::to_string(ipu.activeTiles()) +
+                            " active tiles, but the target has " + std::to_string(tilesPerIpu_) + " tiles per IPU");
+    // Balances are a mean over a max, stored as float: a hair above 1 is rounding, NaN is damage.
+    if (!(ipu.tileBalance() >= 0 && ipu.tileBalance() <= kMaxBalance) ||
+        !(ipu.activeTileBalance() >= 0 && ipu.activeTileBalance() <= kMaxBalance))
+      state_->store.corrupt(at + "IPU " + std::to_string(ipu.ipu()) + "'s tile balance is not a fraction between 0 and 1");
+  }
+
+  static constexpr double kMaxBalance = 1.0 + 1e-6;
+
+private:
+  std::shared_ptr<detail::ReportState> state_;
+  unsigned ipus_, tilesPerIpu_;
+};
+
+/// A checked balance as the figures use it: within [0, 1].
+double fractionOf(double balance) { return std::min(balance, 1.0); }
+
 /// Adds one step to each span: its slowest IPU's cycles, balance, program and traffic.
-void addStep(const ExecutionStep& step, const ProgramKinds& kinds, std::initializer_list<SpanBuilder*> spans) {
+void addStep(const ExecutionStep& step, const ProgramKinds& kinds, const StepChecker& checker,
+             std::initializer_list<SpanBuilder*> spans) {
   const std::size_t numPrograms = kinds.traffic.size();
   const ProgramPtr program = step.program();
   const std::size_t id = program ? std::size_t(program->_id()) : numPrograms;
   std::uint64_t slowest = 0;
   double activeBalance = 0, allBalance = 0, weight = 0;
   for (const IpuExecution& ipu : step.ipus()) {
+    checker.check(step, ipu);
     slowest = std::max(slowest, ipu.cycles());
-    activeBalance += ipu.activeTileBalance() * double(ipu.cycles());
-    allBalance += ipu.tileBalance() * double(ipu.cycles());
+    activeBalance += fractionOf(ipu.activeTileBalance()) * double(ipu.cycles());
+    allBalance += fractionOf(ipu.tileBalance()) * double(ipu.cycles());
     weight += double(ipu.cycles());
+    for (SpanBuilder* span : spans) span->addIpuCycles(ipu.ipu(), ipu.cycles());
     if (id < numPrograms && kinds.traffic[id] != ProgramKinds::Traffic::None) {
       const bool stream = kinds.traffic[id] == ProgramKinds::Traffic::StreamCopy;
       for (SpanBuilder* span : spans) {
         IpuTraffic& t = span->ipu(ipu.ipu());
-        (stream ? t.streamCopyInBytes : t.globalExchangeInBytes) += ipu.dataIn();
-        (stream ? t.streamCopyOutBytes : t.globalExchangeOutBytes) += ipu.dataOut();
+        detail::addTo(stream ? t.streamCopyInBytes : t.globalExchangeInBytes, ipu.dataIn());
+        detail::addTo(stream ? t.streamCopyOutBytes : t.globalExchangeOutBytes, ipu.dataOut());
       }
     }
   }
@@ -129,19 +179,19 @@ void addStep(const ExecutionStep& step, const ProgramKinds& kinds, std::initiali
   const double stepAll = weight > 0 ? allBalance / weight : 0.0;
   for (SpanBuilder* span : spans) {
     span->figures.steps += 1;
-    span->figures.cycles += slowest;
+    detail::addTo(span->figures.cycles, slowest);
     span->all.add(stepActive, stepAll, slowest);
     if (id >= numPrograms) continue;
     ProgramFigures& p = span->figures.programs[id];
     if (!p.executions) p.firstStep = step.index();
-    p.cycles += slowest;
+    detail::addTo(p.cycles, slowest);
     ++p.executions;
     span->programs[id].add(stepActive, stepAll, slowest);
     const std::int64_t cs = kinds.computeSet[id];
     if (cs >= 0 && std::size_t(cs) < span->figures.computeSets.size()) {
       ProgramFigures& f = span->figures.computeSets[std::size_t(cs)];
       if (!f.executions) f.firstStep = step.index();
-      f.cycles += slowest;
+      detail::addTo(f.cycles, slowest);
       ++f.executions;
       span->computeSets[std::size_t(cs)].add(stepActive, stepAll, slowest);
     }
@@ -175,7 +225,9 @@ SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uin
     runBegin += n;
   }
   SpanBuilder span(scope, kinds.traffic.size(), c.computeSets().size(), c.target().ipusPerReplica());
-  for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count))) addStep(step, kinds, {&span});
+  const StepChecker checker(report);
+  for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count)))
+    addStep(step, kinds, checker, {&span});
   return span.finish();
 }
 
@@ -186,8 +238,8 @@ OperationExecution operationExecution(const std::vector<Operation>& operations, 
     for (const ProgramPtr& p : op.programs()) {
       const std::uint64_t id = p->_id();
       if (!seen.insert(id).second || id >= span.programs.size()) continue;
-      out.cycles += span.programs[id].cycles;
-      out.steps += span.programs[id].executions;
+      detail::addTo(out.cycles, span.programs[id].cycles);
+      detail::addTo(out.steps, span.programs[id].executions);
     }
   return out;
 }
@@ -210,6 +262,7 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
   std::uint64_t totalSteps = 0;
   for (const Run& run : runs) totalSteps += run.steps().size();
 
+  const StepChecker checker(report);
   ExecutionAnalysis out;
   std::uint64_t done = 0;
   for (const Run& run : runs) {
@@ -218,11 +271,12 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
     scope.runName = run.name();
     SpanBuilder one(scope, numPrograms, numComputeSets, numIpus);
     for (const ExecutionStep& step : run.steps()) {
-      addStep(step, kinds, {&one, &all});
+      addStep(step, kinds, checker, {&one, &all});
       if (progress && ++done % 4096 == 0) progress(context, double(done) / double(totalSteps));
     }
     one.figures.tileCyclesByIpu = kindsByIpu(run.tileCycleTotals(), target.tilesPerIpu(), numIpus);
     out.runs.push_back(one.finish());
+    all.figures.lengthCycles += out.runs.back().lengthCycles; // runs follow each other
   }
   if (!runs.empty()) all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
   out.allRuns = all.finish();

@@ -1,16 +1,21 @@
 // pva::operationFigures: code, vertices and exchanged bytes of one operation's programs; and
 // pva::operationCycles: the cycles its programs ran.
+#include "Saturating.hpp"
+
 #include <pva/Analysis.hpp>
 #include <pva/Program.hpp>
 
-#include <numeric>
 #include <set>
 
 namespace pva {
 
 namespace {
 
-std::uint64_t sum(const std::vector<std::uint64_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t(0)); }
+std::uint64_t sum(const std::vector<std::uint64_t>& v) {
+  std::uint64_t s = 0;
+  for (std::uint64_t x : v) detail::addTo(s, x);
+  return s;
+}
 
 bool movesData(Program::Type t) {
   switch (t) {
@@ -29,15 +34,15 @@ OperationFigures operationFigures(const Operation& operation) {
   OperationFigures f;
   std::set<unsigned> computeSets;
   for (const ProgramPtr& p : operation.programs()) {
-    f.codeBytes += sum(p->controlCodeByTile()) + sum(p->codeBytesByTile());
-    if (movesData(p->type())) f.exchangeBytes += p->dataBytes();
+    detail::addTo(f.codeBytes, detail::saturatingAdd(sum(p->controlCodeByTile()), sum(p->codeBytesByTile())));
+    if (movesData(p->type())) detail::addTo(f.exchangeBytes, p->dataBytes());
     if (p->type() == Program::Type::OnTileExecute) {
       const ComputeSet cs = static_cast<const OnTileExecuteProgram&>(*p).computeSet();
       if (computeSets.insert(cs.id()).second) {
-        f.vertices += cs.numVertices();
+        detail::addTo(f.vertices, cs.numVertices());
         if (const auto flops = cs.estimatedFlops()) {
-          f.estimatedFlops = OptionalCount(f.estimatedFlops.value_or(0) + *flops);
-          f.verticesWithoutFlopEstimate += cs.verticesWithoutFlopEstimate().value_or(0);
+          f.estimatedFlops = OptionalCount(detail::saturatingAdd(f.estimatedFlops.value_or(0), *flops));
+          detail::addTo(f.verticesWithoutFlopEstimate, cs.verticesWithoutFlopEstimate().value_or(0));
         }
       }
     }
@@ -47,7 +52,7 @@ OperationFigures operationFigures(const Operation& operation) {
   f.computeSets = computeSets.size();
   const std::vector<Variable> vars = operation.vars();
   for (const Variable& v : vars)
-    if (v.alwaysLive()) f.alwaysLiveBytes += v.bytes();
+    if (v.alwaysLive()) detail::addTo(f.alwaysLiveBytes, v.bytes());
   f.peakNotAlwaysLiveBytes = peakNotAlwaysLiveBytes(vars);
   return f;
 }

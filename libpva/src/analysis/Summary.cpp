@@ -1,5 +1,7 @@
 // pva::summarize: the report's headline figures, from the tiles' memory columns, the liveness
 // steps and the runs' stored totals. Every front end renders this value; none sums tiles itself.
+#include "Saturating.hpp"
+
 #include <pva/Analysis.hpp>
 
 #include <algorithm>
@@ -25,7 +27,7 @@ const std::vector<std::string>& MemorySummary::regionNames() {
 
 std::uint64_t CycleKinds::total() const {
   std::uint64_t sum = 0;
-  for (std::uint64_t c : cycles) sum += c;
+  for (std::uint64_t c : cycles) detail::addTo(sum, c);
   return sum;
 }
 
@@ -82,6 +84,7 @@ GraphCounts graphCounts(const CompilationReport& c) {
   const auto programs = c.programs();
   counts.programs = programs.size();
   for (const auto& p : programs) counts.programSteps += p->isStep() ? 1 : 0;
+  counts.livenessSteps = c.livenessProgramSteps().size();
   return counts;
 }
 
@@ -112,17 +115,18 @@ MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std:
   m.regions.resize(3);
   for (std::size_t r = 0; r < 3; ++r) m.regions[r].name = MemorySummary::regionNames()[r];
   m.numTiles = unsigned(tiles.size());
-  m.capacityBytes = bytesPerTile * tiles.size();
+  if (__builtin_mul_overflow(bytesPerTile, std::uint64_t(tiles.size()), &m.capacityBytes))
+    m.capacityBytes = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::uint64_t> excluding;
   excluding.reserve(tiles.size());
   bool first = true;
   for (const Tile& t : tiles) {
     const TileMemory& memory = t.memory();
     const std::uint64_t incl = memory.total().includingGaps(), excl = memory.total().excludingGaps();
-    m.includingGapsBytes += incl;
-    m.excludingGapsBytes += excl;
-    m.alwaysLiveBytes += memory.alwaysLiveBytes();
-    m.overflowedBytes += memory.overflowed().includingGaps();
+    detail::addTo(m.includingGapsBytes, incl);
+    detail::addTo(m.excludingGapsBytes, excl);
+    detail::addTo(m.alwaysLiveBytes, memory.alwaysLiveBytes());
+    detail::addTo(m.overflowedBytes, memory.overflowed().includingGaps());
     m.tilesUsed += incl > 0 ? 1 : 0;
     m.tilesOutOfMemory += incl > bytesPerTile ? 1 : 0;
     if (first || incl > m.largestTileIncludingGaps.bytes) m.largestTileIncludingGaps = {t.number(), t.ipu(), incl};
@@ -134,16 +138,16 @@ MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std:
       const CategoryMemory& cat = categories.at(i);
       const OverlapBytes* byRegion[3] = {&cat.nonInterleaved(), &cat.interleaved(), &cat.overflowed()};
       for (std::size_t r = 0; r < 3; ++r) {
-        m.categories[i].nonOverlapped += byRegion[r]->nonOverlapped();
-        m.categories[i].overlapped += byRegion[r]->overlapped();
-        m.categories[i].regionBytes[r] += byRegion[r]->total();
-        m.regions[r].nonOverlapped += byRegion[r]->nonOverlapped();
-        m.regions[r].overlapped += byRegion[r]->overlapped();
+        detail::addTo(m.categories[i].nonOverlapped, byRegion[r]->nonOverlapped());
+        detail::addTo(m.categories[i].overlapped, byRegion[r]->overlapped());
+        detail::addTo(m.categories[i].regionBytes[r], byRegion[r]->total());
+        detail::addTo(m.regions[r].nonOverlapped, byRegion[r]->nonOverlapped());
+        detail::addTo(m.regions[r].overlapped, byRegion[r]->overlapped());
       }
     }
   }
   for (std::size_t r = 0; r < 3; ++r) m.regions[r].regionBytes[r] = m.regions[r].total();
-  for (const AllocatedBytes& category : m.categories) m.allocatedBytes += category.total();
+  for (const AllocatedBytes& category : m.categories) detail::addTo(m.allocatedBytes, category.total());
   histogram(m, excluding);
   if (!withLiveness) return m;
 
@@ -156,7 +160,7 @@ MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std:
       const ProgramPtr program = step.program();
       m.peakLiveness.program = program ? program->name() : std::string();
     }
-  m.peakLiveness.bytes = m.alwaysLiveBytes + m.peakLiveness.notAlwaysLiveBytes;
+  m.peakLiveness.bytes = detail::saturatingAdd(m.alwaysLiveBytes, m.peakLiveness.notAlwaysLiveBytes);
   return m;
 }
 
@@ -176,7 +180,7 @@ ExecutionSummary executionSummary(const ExecutionReport& e, const Target& target
     run.cycles = r.cycles();
     run.hostMicroseconds = hostDuration(r.microseconds());
     run.tileCycles = kindsOf(r.tileCycleTotals());
-    x.steps += run.steps;
+    detail::addTo(x.steps, run.steps);
     x.runs.push_back(std::move(run));
   }
   x.totalCycles = e.totalCycles().total();
@@ -192,18 +196,30 @@ ExecutionSummary executionSummary(const ExecutionReport& e, const Target& target
 } // namespace
 
 std::uint64_t peakLiveBytes(std::vector<LiveRange> ranges) {
-  // Ends before starts at the same step: [from, to) ranges that only touch never overlap.
-  std::vector<std::pair<std::uint64_t, std::int64_t>> edges;
+  // Ends before starts at the same step: [from, to) ranges that only touch never overlap. The
+  // sweep counts in 128 bits, so no set of ranges overflows it (a damaged report may hold
+  // variables of 2^63 bytes); the peak saturates at 2^64 - 1.
+  struct Edge {
+    std::uint64_t step;
+    bool start;
+    std::uint64_t bytes;
+    bool operator<(const Edge& o) const { return step != o.step ? step < o.step : start < o.start; }
+  };
+  std::vector<Edge> edges;
   edges.reserve(ranges.size() * 2);
   for (const LiveRange& r : ranges)
     if (r.to > r.from && r.bytes) {
-      edges.emplace_back(r.from, std::int64_t(r.bytes));
-      edges.emplace_back(r.to, -std::int64_t(r.bytes));
+      edges.push_back({r.from, true, r.bytes});
+      edges.push_back({r.to, false, r.bytes});
     }
   std::sort(edges.begin(), edges.end());
-  std::int64_t live = 0, peak = 0;
-  for (const auto& edge : edges) peak = std::max(peak, live += edge.second);
-  return std::uint64_t(peak);
+  unsigned __int128 live = 0, peak = 0;
+  for (const Edge& e : edges) {
+    if (e.start) live += e.bytes;
+    else live -= e.bytes;
+    peak = std::max(peak, live);
+  }
+  return peak > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(peak);
 }
 
 std::uint64_t peakNotAlwaysLiveBytes(const std::vector<Variable>& variables) {

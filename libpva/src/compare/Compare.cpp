@@ -4,6 +4,7 @@
 // their own files.
 #include "Matching.hpp"
 #include "Parts.hpp"
+#include "../analysis/Saturating.hpp"
 
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
@@ -15,7 +16,8 @@ namespace pva {
 
 double ComparedValue::relative() const {
   if (base == 0) return current == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-  return double(delta()) / double(base);
+  // From the values themselves: a saturated delta would understate a change beyond 2^63.
+  return current >= base ? double(current - base) / double(base) : -(double(base - current) / double(base));
 }
 
 const std::string& RunComparison::matchName(Match m) {
@@ -44,13 +46,13 @@ Side read(const Report& r) {
   const auto c = r.compilation();
   for (const Tile& t : c.tiles()) s.tiles.push_back(t.memory().total().includingGaps());
   for (const ProgramStep& step : c.livenessProgramSteps())
-    s.liveness.push_back(s.summary.memory.alwaysLiveBytes + step.notAlwaysLiveBytes());
+    s.liveness.push_back(detail::saturatingAdd(s.summary.memory.alwaysLiveBytes, step.notAlwaysLiveBytes()));
   const auto programs = c.programs();
   for (const ProgramPtr& p : programs) s.programNames.push_back(p->name());
   const ExecutionSummary& x = s.summary.execution;
   if (!x.profiled) return s;
   for (const RunSummary& run : x.runs) {
-    s.runs[run.name] += run.cycles;
+    detail::addTo(s.runs[run.name], run.cycles);
     s.runList.push_back({run.index, run.name, run.cycles, run.steps});
   }
   for (std::size_t k = 0; k < CycleKinds::numKinds; ++k) {
@@ -61,10 +63,10 @@ Side read(const Report& r) {
   s.execution = analyseExecution(r);
   const ExecutionAnalysis& e = s.execution;
   for (std::size_t i = 0; i < programs.size() && i < e.allRuns.programs.size(); ++i)
-    if (e.allRuns.programs[i].executions) s.programs[programs[i]->name()] += e.allRuns.programs[i].cycles;
+    if (e.allRuns.programs[i].executions) detail::addTo(s.programs[programs[i]->name()], e.allRuns.programs[i].cycles);
   const auto computeSets = c.computeSets();
   for (std::size_t i = 0; i < computeSets.size() && i < e.allRuns.computeSets.size(); ++i)
-    if (e.allRuns.computeSets[i].executions) s.computeSets[computeSets[i].name()] += e.allRuns.computeSets[i].cycles;
+    if (e.allRuns.computeSets[i].executions) detail::addTo(s.computeSets[computeSets[i].name()], e.allRuns.computeSets[i].cycles);
   return s;
 }
 
@@ -100,8 +102,8 @@ ReportComparison compare(const Report& base, const Report& current) {
   c.cycles.kinds = matchByName(a.kinds, b.kinds);
   c.cycles.matchedRuns = detail::matchRuns(a.runList, b.runList);
   for (const RunComparison& r : c.cycles.matchedRuns) {
-    c.cycles.runsTotal.base += r.cycles.base;
-    c.cycles.runsTotal.current += r.cycles.current;
+    detail::addTo(c.cycles.runsTotal.base, r.cycles.base);
+    detail::addTo(c.cycles.runsTotal.current, r.cycles.current);
   }
   c.cycles.computeSetsTotal = totalOf(c.cycles.computeSets);
   c.cycles.programsTotal = totalOf(c.cycles.programs);

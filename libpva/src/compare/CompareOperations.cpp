@@ -1,4 +1,5 @@
 // compare(): the operations of debug.cbor, with the figures the Operations view shows.
+#include "../analysis/Saturating.hpp"
 #include "Matching.hpp"
 #include "Parts.hpp"
 
@@ -37,10 +38,10 @@ Side read(const Report& r, const ExecutionAnalysis& execution) {
     row.alwaysLiveBytes = f.alwaysLiveBytes;
     row.peakNotAlwaysLiveBytes = f.peakNotAlwaysLiveBytes;
     row.codeBytes = f.codeBytes;
-    s.total.cycles += row.cycles;
-    s.total.estimatedCycles += row.estimatedCycles;
-    s.total.alwaysLiveBytes += row.alwaysLiveBytes;
-    s.total.codeBytes += row.codeBytes;
+    detail::addTo(s.total.cycles, row.cycles);
+    detail::addTo(s.total.estimatedCycles, row.estimatedCycles);
+    detail::addTo(s.total.alwaysLiveBytes, row.alwaysLiveBytes);
+    detail::addTo(s.total.codeBytes, row.codeBytes);
     for (const Variable& v : op.vars())
       if (seen.insert(v.id()).second) all.push_back(v); // each variable once, as the view's layer totals
 

@@ -1,4 +1,5 @@
 // compare(): variables always live, and live at each report's peak liveness step, by name.
+#include "../analysis/Saturating.hpp"
 #include "Matching.hpp"
 #include "Parts.hpp"
 
@@ -8,7 +9,7 @@ namespace {
 
 NamedValues alwaysLive(const Report& r) {
   NamedValues out;
-  for (const Variable& v : r.compilation().alwaysLiveVariables()) out[v.name()] += v.bytes();
+  for (const Variable& v : r.compilation().alwaysLiveVariables()) detail::addTo(out[v.name()], v.bytes());
   return out;
 }
 
@@ -19,7 +20,7 @@ NamedValues atPeak(const Report& r, const ReportSummary& s) {
   const std::vector<ProgramStep> steps = r.compilation().livenessProgramSteps();
   for (const ProgramStep& step : steps)
     if (step.index() == s.memory.peakLiveness.step) {
-      for (const Variable& v : step.notAlwaysLiveMemory().variables()) out[v.name()] += v.bytes();
+      for (const Variable& v : step.notAlwaysLiveMemory().variables()) detail::addTo(out[v.name()], v.bytes());
       break;
     }
   return out;

@@ -1,4 +1,5 @@
 // Pairing rows of two reports (Matching.hpp).
+#include "../analysis/Saturating.hpp"
 #include "Matching.hpp"
 
 #include <algorithm>
@@ -29,8 +30,8 @@ std::vector<NamedComparison> matchByName(const NamedValues& base, const NamedVal
 ComparedValue totalOf(const std::vector<NamedComparison>& rows) {
   ComparedValue t;
   for (const NamedComparison& n : rows) {
-    t.base += n.value.base;
-    t.current += n.value.current;
+    detail::addTo(t.base, n.value.base);
+    detail::addTo(t.current, n.value.current);
   }
   return t;
 }

@@ -1,4 +1,5 @@
 // Debug information: debug contexts from debug.cbor, and operations grouped by them.
+#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
 
 #include <nlohmann/json.hpp>
@@ -55,7 +56,7 @@ bool Operation::hasFlopEstimates() const { return s_->store.hasFlopEstimates(); 
 
 std::uint64_t Operation::variableBytes() const {
   std::uint64_t b = 0;
-  for (const auto& v : vars_) b += v.bytes();
+  for (const auto& v : vars_) detail::addTo(b, v.bytes());
   return b;
 }
 
@@ -90,21 +91,56 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
   }
   std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOfProgram;
   for (const auto& step : s->getLiveness()) stepsOfProgram[step.program].push_back(step.id);
+  // The steps a program executes: its own, and those of every program inside it (a Sequence,
+  // Repeat or Switch executes the steps of its bodies). Programs form a DAG (a Function is
+  // called from several places), so each span is computed once; iterative, as nesting is deep.
+  using Span = std::optional<std::pair<std::uint64_t, std::uint64_t>>;
+  std::vector<Span> spanOfProgram(programs.size());
+  std::vector<char> state(programs.size(), 0); // 0 new, 1 on the stack, 2 done
+  auto merge = [](Span& into, const Span& from) {
+    if (!from) return;
+    into = into ? std::make_pair(std::min(into->first, from->first), std::max(into->second, from->second)) : *from;
+  };
+  auto spanOf = [&](std::uint64_t root) -> const Span& {
+    std::vector<std::pair<std::uint64_t, std::vector<ProgramPtr>>> stack;
+    auto push = [&](std::uint64_t id) {
+      state[id] = 1;
+      auto it = stepsOfProgram.find(id);
+      if (it != stepsOfProgram.end()) spanOfProgram[id] = std::make_pair(it->second.front(), it->second.back());
+      stack.emplace_back(id, programs[id]->children());
+    };
+    if (state[root] == 0) push(root);
+    while (!stack.empty()) {
+      auto& [id, pending] = stack.back();
+      if (pending.empty()) {
+        state[id] = 2;
+        const std::uint64_t done = id;
+        stack.pop_back();
+        if (!stack.empty()) merge(spanOfProgram[stack.back().first], spanOfProgram[done]);
+        continue;
+      }
+      const std::uint64_t child = pending.back()->_id();
+      pending.pop_back();
+      if (child >= programs.size()) continue;
+      if (state[child] == 2) merge(spanOfProgram[id], spanOfProgram[child]);
+      else if (state[child] == 0) push(child); // state 1: a cycle, which a schedule cannot have
+    }
+    return spanOfProgram[root];
+  };
   std::map<std::int64_t, std::int64_t> positionOfContext;
   for (auto& [id, g] : groups) {
     positionOfContext[id] = std::int64_t(operations_.size());
     std::optional<std::uint64_t> first, last; // none until a program is found in the schedule
     std::uint64_t cycles = 0;
     for (auto p : g.programs) {
-      auto it = stepsOfProgram.find(p);
-      if (it != stepsOfProgram.end()) {
-        const std::uint64_t lo = it->second.front(), hi = it->second.back();
-        first = first ? std::min(*first, lo) : lo;
-        last = last ? std::max(*last, hi) : hi;
-      }
+      if (p < programs.size())
+        if (const Span& span = spanOf(p)) {
+          first = first ? std::min(*first, span->first) : span->first;
+          last = last ? std::max(*last, span->second) : span->second;
+        }
       if (programs[p]->isStep()) {
         const auto c = programs[p]->estimatedCyclesByTile();
-        if (!c.empty()) cycles += *std::max_element(c.begin(), c.end());
+        if (!c.empty()) detail::addTo(cycles, *std::max_element(c.begin(), c.end()));
       }
     }
     auto ctx = s->debugContext(id);

@@ -1,4 +1,5 @@
 // report.execution(): runs, steps streamed in chunks, cycle totals, blocks.
+#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
 
 #include <profiler/Blob.hpp>
@@ -50,7 +51,7 @@ ExecutionSteps ExecutionReport::steps() const { return Access::steps(s_, 0, tota
 
 TotalCycles ExecutionReport::totalCycles() const {
   std::uint64_t total = 0;
-  for (const auto& r : s_->getRuns()) total += r.cycles;
+  for (const auto& r : s_->getRuns()) detail::addTo(total, r.cycles);
   return Access::totalCycles(total);
 }
 
@@ -62,11 +63,11 @@ TileCycleTotals ExecutionReport::tileCycleTotals() const {
   for (const auto& r : s_->getRuns()) {
     const auto byKind = runTileCycles(*s_, r.id);
     for (std::size_t k = 0; k < sum.size(); ++k)
-      for (std::size_t t = 0; t < sum[k].size(); ++t) sum[k][t] += byKind[k][t];
+      for (std::size_t t = 0; t < sum[k].size(); ++t) detail::addTo(sum[k][t], byKind[k][t]);
     const auto runIdle = idle ? runExcludingIdle(*s_, r.id) : std::nullopt;
     if (!runIdle) idle.reset();
     else
-      for (std::size_t t = 0; t < idle->size(); ++t) (*idle)[t] += (*runIdle)[t];
+      for (std::size_t t = 0; t < idle->size(); ++t) detail::addTo((*idle)[t], (*runIdle)[t]);
   }
   return Access::tileCycleTotals(std::move(sum), std::move(idle));
 }
@@ -211,13 +212,13 @@ std::uint64_t TileCycleTotals::totalComputeExcludingIdleThreads() const {
 
 std::uint64_t TileCycleTotals::total(Kind k) const {
   std::uint64_t s = 0;
-  for (auto c : byKind_[static_cast<std::size_t>(k)]) s += c;
+  for (auto c : byKind_[static_cast<std::size_t>(k)]) detail::addTo(s, c);
   return s;
 }
 
 std::uint64_t TileCycleTotals::total() const {
   std::uint64_t s = 0;
-  for (std::size_t k = 0; k < numKinds; ++k) s += total(static_cast<Kind>(k));
+  for (std::size_t k = 0; k < numKinds; ++k) detail::addTo(s, total(static_cast<Kind>(k)));
   return s;
 }
 

@@ -222,6 +222,13 @@ TargetRow ReportStore::target() {
       corrupt("corrupted report (a replica of " + std::to_string(perReplica) + " tiles needs at least " +
               std::to_string(perReplica * S::kMinTileRowBytes) + " bytes of tile rows, the file has " +
               std::to_string(fileSize_) + ")");
+    const std::uint64_t deviceTiles = perReplica * t.numReplicas;
+    const std::uint64_t maxDeviceTiles = std::max(S::kLargestPodTiles, S::kMaxDeviceTilesPerByte * fileSize_);
+    if (deviceTiles > maxDeviceTiles)
+      corrupt("corrupted report (" + std::to_string(t.numReplicas) + " replicas of " + std::to_string(perReplica) +
+              " tiles: " + std::to_string(deviceTiles) + " tiles, more than the largest system (" +
+              std::to_string(S::kLargestPodTiles) + ") or " + std::to_string(S::kMaxDeviceTilesPerByte) +
+              " per byte of the file (" + std::to_string(maxDeviceTiles) + ") allow)");
     return t;
   });
 }

@@ -10,23 +10,56 @@ namespace pva {
 
 namespace {
 
+/// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
+/// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
+std::size_t utf8Sequence(const std::string& s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const unsigned c = byte(i);
+  const auto cont = [&](std::size_t k) { return (byte(k) & 0xC0u) == 0x80u; };
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    const unsigned c1 = byte(i + 1);
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F)) return 0; // overlong, surrogate
+    return cont(i + 1) && cont(i + 2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    const unsigned c1 = byte(i + 1);
+    if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F)) return 0; // overlong, > U+10FFFF
+    return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/// A JSON string. A trace's text is whatever the traced program (or a damaged file) holds:
+/// bytes that are not UTF-8 become U+FFFD, one for each such byte, as DebugContext::json()
+/// does, so the file always parses as JSON (Perfetto and Python's json reject invalid UTF-8).
 void writeString(std::ostream& out, const std::string& s) {
   out << '"';
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-    case '"': out << "\\\""; break;
-    case '\\': out << "\\\\"; break;
-    case '\n': out << "\\n"; break;
-    case '\r': out << "\\r"; break;
-    case '\t': out << "\\t"; break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out << buf;
-      } else {
-        out << c; // UTF-8 passes through
-      }
+    case '"': out << "\\\""; ++i; continue;
+    case '\\': out << "\\\\"; ++i; continue;
+    case '\n': out << "\\n"; ++i; continue;
+    case '\r': out << "\\r"; ++i; continue;
+    case '\t': out << "\\t"; ++i; continue;
+    default: break;
+    }
+    if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out << buf;
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8Sequence(s, i);
+    if (n == 0) {
+      out << "\xEF\xBF\xBD"; // U+FFFD
+      ++i;
+    } else {
+      out.write(s.data() + i, static_cast<std::streamsize>(n));
+      i += n;
     }
   }
   out << '"';

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -204,7 +205,17 @@ std::string getCurrentTraceFilename();
 /// Writes out everything recorded and closes the trace; later events are dropped. Also done at
 /// exit. Never throws.
 void closeTrace();
-/// The bin counts of an encoded heatmap sample (heatmap_samples.bin_quantities).
+/// Data given to libpvti that it cannot decode (an encoded heatmap sample that is truncated or
+/// damaged). The message says what is wrong and at which byte. A std::invalid_argument, so
+/// code that caught that before keeps working.
+class InvalidDataError : public std::invalid_argument {
+public:
+  explicit InvalidDataError(const std::string& what) : std::invalid_argument(what) {}
+};
+
+/// The bin counts of an encoded heatmap sample (heatmap_samples.bin_quantities). Throws
+/// pvti::InvalidDataError when `data` is not one (a truncated varint, a varint longer than 5
+/// bytes, a count above 2^32 - 1); nothing else.
 std::vector<std::uint32_t> decodeHeatmapData(const std::vector<std::uint8_t>& data);
 
 } // namespace pvti

@@ -35,6 +35,13 @@ inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 // than the largest IPU-POD the engine simulates has IPUs (TESSERA_POD_IPUS: 1024).
 inline constexpr std::uint64_t kMinTileRowBytes = 8;
 inline constexpr unsigned kMaxReplicas = 1024;
+// Replicas store nothing of their own, so a reader builds the tiles of every replica from one
+// replica's rows. The device's tiles (all replicas) are held to the larger of the largest
+// IPU-POD's (1024 IPUs of 1472 tiles) and kMaxDeviceTilesPerByte per byte of the file: no
+// report of a system the engine simulates exceeds the first, and a report of one replica never
+// exceeds the second (it has a row of at least kMinTileRowBytes per tile).
+inline constexpr std::uint64_t kLargestPodTiles = 1024ull * 1472;
+inline constexpr std::uint64_t kMaxDeviceTilesPerByte = 16;
 
 inline constexpr std::string_view kProfileFormatName = "tessera-profile";
 inline constexpr std::string_view kDebugFormatName = "tessera-debug";

@@ -33,6 +33,7 @@ void bindAnalysis(py::module_& m) {
   readonly(graph, "edges", &pva::GraphCounts::edges);
   readonly(graph, "programs", &pva::GraphCounts::programs);
   readonly(graph, "programSteps", &pva::GraphCounts::programSteps);
+  readonly(graph, "livenessSteps", &pva::GraphCounts::livenessSteps);
 
   py::class_<pva::TileBytes> tile(m, "TileBytes");
   readonly(tile, "tile", &pva::TileBytes::tile);
@@ -137,6 +138,8 @@ void bindAnalysis(py::module_& m) {
   readonly(span, "scope", &pva::SpanFigures::scope);
   readonly(span, "steps", &pva::SpanFigures::steps);
   readonly(span, "cycles", &pva::SpanFigures::cycles);
+  readonly(span, "lengthCycles", &pva::SpanFigures::lengthCycles);
+  readonly(span, "cyclesByIpu", &pva::SpanFigures::cyclesByIpu);
   readonly(span, "tileBalance", &pva::SpanFigures::tileBalance);
   readonly(span, "parallelEfficiency", &pva::SpanFigures::parallelEfficiency);
   readonly(span, "programs", &pva::SpanFigures::programs);

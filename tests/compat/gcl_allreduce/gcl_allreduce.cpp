@@ -21,7 +21,7 @@ int main() {
   ipuModel.numIPUs = replicas;
   ipuModel.tilesPerIPU = 8;
   Device device = ipuModel.createDevice();
-  Graph graph(device.getTarget(), replicas);
+  Graph graph(device.getTarget(), replication_factor(replicas));
   popops::addCodelets(graph);
 
   const std::size_t n = 1000;

@@ -95,6 +95,9 @@ void ExecutionTimeline::setView(double from, double to) {
 
 void ExecutionTimeline::fit() {
   m_fitted = true;
+  // Fit is everything: every tile of the BSP view too.
+  m_tile0 = 0;
+  m_tile1 = -1;
   updateRange();
   m_window.fit();
   emitView();
@@ -283,6 +286,12 @@ bool ExecutionTimeline::flameBlockAt(std::size_t track, unsigned lane, unsigned 
   const double x0 = timeToX(double(index.begin(lane, block->firstEntry))), x1 = timeToX(double(index.end(lane, block->lastEntry)));
   block->rect = QRect(int(std::floor(x0)), 0, std::max(1, int(std::ceil(x1 - x0))), 0);
   return true;
+}
+
+QRect ExecutionTimeline::bspRowRect(std::size_t track) const {
+  for (const Row& row : layoutRows())
+    if (row.track == track && row.kind == RowKind::Bsp) return row.rect;
+  return {};
 }
 
 QRect ExecutionTimeline::stepRect(std::size_t track, std::uint64_t step) const {

@@ -95,6 +95,8 @@ public:
 
   /// Where a step is drawn (the first lane it is in), for tests; empty when not visible.
   QRect stepRect(std::size_t track, std::uint64_t step) const;
+  /// Where the BSP view draws a track's tiles (empty outside BSP mode).
+  QRect bspRowRect(std::size_t track) const;
   /// The BSP view's visible step range of a track [first, last), and whether it needs per-tile
   /// data it does not have (the page loads it and calls setTileCycles).
   bool bspStepsNeeded(std::size_t track, std::uint64_t* first, std::uint64_t* last) const;
@@ -174,6 +176,9 @@ private:
   void paintFlame(const Row& row);
   void paintBlocks(const Row& row);
   void paintBsp(const Row& row);
+  /// BSP without per-tile cycles: each IPU's steps across its tiles' rows, in the "still busy"
+  /// shade of their kind, so that every step in view is drawn whatever was read per tile.
+  void paintBspSteps(const Row& row, int t0, int t1);
   void paintRowLabels(class QPainter& p, const std::vector<Row>& rows);
   void fill(int x0, int x1, int y0, int y1, QRgb color);
   void label(int x0, int x1, const QRect& row, const QString& text, QColor background);

@@ -177,16 +177,32 @@ void ExecutionTimeline::paintBsp(const Row& row) {
   std::uint64_t first = 0, last = 0;
   const unsigned tiles = numTiles(row.track);
   const bool missing = bspStepsNeeded(row.track, &first, &last);
-  auto message = [&](const QString& text) { m_labels.push_back({r, text, textColor()}); };
-  if (!track.tiles || track.tiles->numTiles == 0 || track.tiles->lastStep <= track.tiles->firstStep) {
+  auto message = [&](const QString& text) { m_labels.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), text, textColor()}); };
+  const std::uint64_t perTileCap = m_bspCellLimit / std::max(tiles, 1u);
+  const bool haveTiles = track.tiles && track.tiles->numTiles > 0 && track.tiles->lastStep > track.tiles->firstStep;
+  // Every step in view is drawn per IPU first; the steps read per tile are drawn over them.
+  {
+    const int n = int(haveTiles ? track.tiles->numTiles : std::max(tiles, 1u));
+    const int a = std::clamp(m_tile0, 0, n - 1);
+    paintBspSteps(row, a, std::clamp(m_tile1 < 0 ? n : m_tile1, a + 1, n));
+  }
+  if (!haveTiles) {
     if ((last - first) * std::max(tiles, 1u) > m_bspCellLimit)
-      message(tr("%1 steps in view: zoom in to at most %2 steps to see every tile (choosing BSP or a run shows the first %2)")
+      message(tr("%1 steps in view, drawn per IPU: zoom in to at most %2 steps to see every tile (choosing BSP or a run "
+                 "shows the first %2)")
                   .arg(formatCount(last - first))
-                  .arg(formatCount(m_bspCellLimit / std::max(tiles, 1u))));
+                  .arg(formatCount(perTileCap)));
     else message(tr("Reading per-tile cycles…"));
     return;
   }
   const TileCycles& tc = *track.tiles;
+  if (!missing && (tc.firstStep > first || tc.lastStep < last))
+    message(tr("Per tile: steps %1–%2 of the %3 in view; the others drawn per IPU (zoom in to at most %4 steps to see "
+               "each tile)")
+                .arg(formatCount(tc.firstStep))
+                .arg(formatCount(tc.lastStep - 1))
+                .arg(formatCount(last - first))
+                .arg(formatCount(perTileCap)));
   const int t0 = std::clamp(m_tile0, 0, int(tc.numTiles) - 1);
   const int t1 = std::clamp(m_tile1 < 0 ? int(tc.numTiles) : m_tile1, t0 + 1, int(tc.numTiles));
   const int h = r.height();
@@ -250,6 +266,27 @@ void ExecutionTimeline::paintBsp(const Row& row) {
     }
   }
   if (missing) m_labels.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), tr("Reading per-tile cycles…"), textColor()});
+}
+
+void ExecutionTimeline::paintBspSteps(const Row& row, int t0, int t1) {
+  const ExecutionIndex& index = *m_tracks[row.track].index;
+  const QRect& r = row.rect;
+  const int h = r.height();
+  const unsigned perIpu = std::max(1u, index.header().tilesPerIpu);
+  // The pixel rows of each IPU (rows map to tiles as paintBsp maps them), then its steps reduced
+  // to the plot's columns as the Flat view reduces them.
+  int y = 0;
+  while (y < h) {
+    const unsigned lane = unsigned(t0 + std::int64_t(t1 - t0) * y / h) / perIpu;
+    int y1 = y + 1;
+    while (y1 < h && unsigned(t0 + std::int64_t(t1 - t0) * y1 / h) / perIpu == lane) ++y1;
+    if (lane < index.numLanes())
+      for (const TimelineSpan& s : reduceLane(index, lane, m_window.from(), m_window.to(), r.width())) {
+        const StepKind kind = index.kind(lane, s.first); // a merged column: its first step's kind
+        fill(r.left() + s.x0, r.left() + s.x1, r.top() + y, r.top() + y1, bspStillBusyColor(kind).rgb());
+      }
+    y = y1;
+  }
 }
 
 void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {

@@ -96,7 +96,11 @@ std::pair<double, double> IndexChart::columnExtent(std::size_t firstItem, std::s
   return {x0, std::max(x0 + 1, x1)};
 }
 
-QColor IndexChart::lowestMarkColor(const QColor& color) { return color.darker(150); }
+QColor IndexChart::rangeColor(const QColor& color) {
+  // The colour mixed with white: the same hue, clearly lighter than the solid part below it.
+  auto mix = [](int c) { return int(std::lround(c * 0.4 + 255 * 0.6)); };
+  return QColor(mix(color.red()), mix(color.green()), mix(color.blue()));
+}
 
 std::vector<IndexChart::Column> IndexChart::columns(std::size_t first, std::size_t last, double gap) const {
   std::vector<Column> out;
@@ -121,12 +125,15 @@ std::vector<IndexChart::Column> IndexChart::columns(std::size_t first, std::size
 
 void IndexChart::paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first, const QColor& color,
                               double base, bool markLowest) const {
-  const QColor mark = lowestMarkColor(color);
+  // Each pixel column draws its items' range: solid up to the lowest, pale from there to the
+  // highest. A column of one item is solid; a pattern of low items among high ones reads the
+  // same at every width instead of vanishing under the highest.
+  const QColor pale = rangeColor(color);
   for (const Column& c : columns(first, first + values.size())) {
     const MinMax m = minMaxOf(values.data(), first, c.items);
-    if (m.max > base) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(base) - yOf(m.max)), color);
-    // The lowest item as a 2-pixel mark inside the bar, only where the column's items differ.
-    if (markLowest && m.min < m.max) p.fillRect(QRectF(c.x0, yOf(std::max(m.min, base)) - 2, c.x1 - c.x0, 2), mark);
+    const double solidTop = markLowest ? std::max(m.min, base) : m.max;
+    if (m.max > solidTop) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(solidTop) - yOf(m.max)), pale);
+    if (solidTop > base) p.fillRect(QRectF(c.x0, yOf(solidTop), c.x1 - c.x0, yOf(base) - yOf(solidTop)), color);
   }
 }
 

@@ -104,7 +104,8 @@ protected:
   void paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first, const QColor& color,
                     double base = 0, bool markLowest = true) const;
   /// The colour of the lowest-item mark inside a bar of `color`.
-  static QColor lowestMarkColor(const QColor& color);
+  /// The pale shade a pixel column's range is drawn in: from its lowest item to its highest.
+  static QColor rangeColor(const QColor& color);
   /// Items visible now, clamped to the domain.
   std::pair<std::size_t, std::size_t> visibleItems() const;
 

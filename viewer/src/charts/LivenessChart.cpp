@@ -208,7 +208,7 @@ std::vector<IndexChart::LegendEntry> LivenessChart::legend() const {
   if (m_includeAlwaysLive)
     out.push_back({tr("Always live (%1)").arg(formatBytes(m_data->alwaysLive, units())), kFloorColor, false});
   if (sharesPixels())
-    out.push_back({tr("lowest step of a pixel (bars: the highest)"), lowestMarkColor(kCurveColor), false, false, true});
+    out.push_back({tr("pale: a pixel's steps above its lowest step"), rangeColor(kCurveColor), false});
   return out;
 }
 

@@ -164,13 +164,24 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
   }
   const double itemWidth = plot.width() / std::max(1e-9, viewRange().second - viewRange().first);
   const double gap = itemWidth > 6 ? 1 : 0; // separate bars once tiles are wide enough
+  // A pixel column draws the range of its tiles: the highest stack pale, the lowest solid over it
+  // (each band's cumulative min and max over the column's tiles: both stay ordered). One tile a
+  // column: min = max, all solid.
   for (const Column& column : columns(first, last, gap)) {
     const double w = column.x1 - column.x0;
+    std::vector<MinMax> m(static_cast<std::size_t>(bands));
+    for (int b = 0; b < bands; ++b) m[std::size_t(b)] = minMaxOf(tops[std::size_t(b)].data(), first, column.items);
     double below = 0;
     for (int b = 0; b < bands; ++b) {
-      const MinMax m = minMaxOf(tops[std::size_t(b)].data(), first, column.items);
-      if (m.max > below) p.fillRect(QRectF(column.x0, yOf(m.max), w, yOf(below) - yOf(m.max)), m_bands->color(b));
-      below = std::max(below, m.max);
+      const double top = m[std::size_t(b)].max;
+      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), rangeColor(m_bands->color(b)));
+      below = std::max(below, top);
+    }
+    below = 0;
+    for (int b = 0; b < bands; ++b) {
+      const double top = m[std::size_t(b)].min;
+      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), m_bands->color(b));
+      below = std::max(below, top);
     }
   }
 }
@@ -262,12 +273,12 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
     out.push_back({m_matched ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
   } else if (m_matched && m_bands) {
     out.push_back({m_matchedLabel, kMatchedColor, false});
-    if (sharesPixels()) out.push_back({tr("lowest tile of a pixel"), lowestMarkColor(kMatchedColor), false, false, true});
+    if (sharesPixels()) out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(kMatchedColor), false});
   } else if (m_bands) {
     for (int b = m_bands->size() - 1; b >= 0; --b) out.push_back({m_bands->names()[b], m_bands->color(b), false});
-    // More tiles than pixels: a bar is the highest tile of its pixel; say what the mark inside is.
-    if (m_bands->size() == 1 && sharesPixels())
-      out.push_back({tr("lowest tile of a pixel (bars: the highest)"), lowestMarkColor(m_bands->color(0)), false, false, true});
+    // More tiles than pixels: solid up to a pixel's lowest tile, pale up to its highest.
+    if (sharesPixels())
+      out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(m_bands->size() == 1 ? m_bands->color(0) : QColor(0x80, 0x80, 0x80)), false});
   }
   if (m_showMax) out.push_back({tr("Max memory (%1)").arg(formatBytes(m_data->bytesPerTile, u)), kMaxColor, true, true});
   return out;

@@ -112,8 +112,27 @@ QString runName(const pva::RunComparison& r) {
   return {};
 }
 
+/// Runs of each side, when their counts differ (a total over 10 runs against one over 2 is no
+/// change of the program): {base, current}; {0, 0} when they agree.
+std::pair<unsigned, unsigned> differingRunCounts(const pva::CycleComparison& c) {
+  unsigned base = 0, current = 0;
+  for (const auto& run : c.matchedRuns) {
+    base += run.inBase() ? 1 : 0;
+    current += run.inCurrent() ? 1 : 0;
+  }
+  return base == current ? std::pair<unsigned, unsigned>{0, 0} : std::pair<unsigned, unsigned>{base, current};
+}
+
+/// Marks a total that sums over all runs as not comparable when the run counts differ.
+void notComparableOverRuns(ComparisonRow& r, std::pair<unsigned, unsigned> runs) {
+  if (runs.first == runs.second) return;
+  r.comparable = false;
+  r.comparisonNote = QStringLiteral("%1 vs %2 runs: compare per run").arg(runs.first).arg(runs.second);
+}
+
 ComparisonSection runSection(const pva::CycleComparison& c) {
   ComparisonSection s{sec::runs, {totalRow(QStringLiteral("Total (Σ runs = total cycles)"), c.runsTotal, Unit::Count)}, false};
+  notComparableOverRuns(s.rows.front(), differingRunCounts(c));
   for (const auto& run : c.matchedRuns) { // in run order: runs are few
     ComparisonRow r = valueRow(runName(run), run.cycles, Unit::Count);
     r.inBase = run.inBase();
@@ -165,6 +184,12 @@ QStringList warningsOf(const pva::ReportComparison& c) {
     w << QStringLiteral("The targets differ (%1): memory and cycles depend on the device, so their differences "
                         "are not the program's alone.").arg(what.join(QStringLiteral(", ")));
   }
+  if (c.hasExecution) {
+    const auto runs = differingRunCounts(c.cycles);
+    if (runs.first != runs.second)
+      w << QStringLiteral("The base has %1 runs and the current %2: totals over all runs are not compared; "
+                          "compare the runs one by one (Runs).").arg(runs.first).arg(runs.second);
+  }
   const pva::ProgramsInCommon& p = c.programsInCommon;
   if (!p.related)
     w << QStringLiteral("Unrelated reports: only %1 of %2 program names in common. Rows matched by name "
@@ -211,6 +236,8 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
                                                  : QStringLiteral("Total (not compared: a report has no execution profile)"),
                                   c.cycles.total, Unit::Count)},
                         false});
+  const auto runCounts = c.hasExecution ? differingRunCounts(c.cycles) : std::pair<unsigned, unsigned>{0, 0};
+  notComparableOverRuns(d.sections.back().rows.front(), runCounts);
   if (c.hasExecution) {
     d.sections.push_back(listSection(sec::kinds, Unit::Count, QStringLiteral("Total (Σ kinds: busy tile cycles)"),
                                      c.cycles.kindsTotal, c.cycles.kinds, false));
@@ -223,6 +250,11 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
                                      c.cycles.programsTotal, c.cycles.programs, hide));
   }
   if (c.operations.compared) addOperationSections(d, c.operations, hide, c.hasExecution);
+  // Cycles summed over all runs (kinds, compute sets, programs, operations' cycles): with
+  // different numbers of runs on the two sides, no row of them is a change of the program.
+  for (ComparisonSection& s : d.sections)
+    if (s.title == sec::kinds || s.title == sec::computeSets || s.title == sec::programs || s.title == sec::opCycles)
+      for (ComparisonRow& r : s.rows) notComparableOverRuns(r, runCounts);
   d.liveness = c.liveness;
   return d;
 }

@@ -25,8 +25,15 @@ struct ComparisonRow {
   bool inBase = true, inCurrent = true;
   Unit unit = Unit::Count;
   bool total = false; ///< the section's totals row
+  /// False when the two values cover different things (totals over different numbers of runs):
+  /// no difference is shown, the row says why (comparisonNote).
+  bool comparable = true;
+  QString comparisonNote; ///< shown instead of a difference when !comparable
+  /// Both sides have the row: a row missing from one side is "missing", not a change.
+  bool inBoth() const { return inBase && inCurrent; }
   QString baseText, currentText; ///< Unit::Text: the values as shown (a target's architecture)
-  std::int64_t delta() const { return std::int64_t(current) - std::int64_t(base); }
+  /// Saturated as pva::ComparedValue::delta (values of 2^63 and more must not overflow).
+  std::int64_t delta() const { return pva::ComparedValue{base, current}.delta(); }
   /// Text rows differ when their texts do; others when their values do.
   bool differs() const { return unit == Unit::Text ? baseText != currentText : base != current; }
 };

@@ -87,13 +87,18 @@ QColor categoryColor(int category) {
   // get related hues so a stack reads as groups.
   static const QColor colors[kMemoryCategories] = {
       QColor(0x4e79a7), QColor(0x76b7b2), QColor(0x59a14f), QColor(0xf28e2b), QColor(0xedc948),
-      QColor(0xff9da7), QColor(0xb07aa1), QColor(0x9c755f), QColor(0xe15759), QColor(0xd37295),
-      QColor(0x2f8f9d), QColor(0x8cd17d), QColor(0x86bcb6), QColor(0xbab0ac), QColor(0xf1ce63)};
+      QColor(0xff9da7), QColor(0xb07aa1), QColor(0x9c755f), QColor(0xe15759), QColor(0x8f2d56),
+      // No two alike (test_core checks): stack is a violet, not the light grey of gaps;
+      // instrumentation results a navy, not a second yellow.
+      QColor(0x00a6a0), QColor(0x8cd17d), QColor(0xa0cbe8), QColor(0x6a4c93), QColor(0x1d3557)};
   return colors[((category % kMemoryCategories) + kMemoryCategories) % kMemoryCategories];
 }
 
 static const QColor kSharedColor(0x7f7f7f);
 static const QColor kGapsColor(0xc7c7c7);
+
+QColor sharedBytesColor() { return kSharedColor; }
+QColor gapsColor() { return kGapsColor; }
 
 MemoryBands::MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool includeGaps, int maxCategories)
     : m_data(data), m_breakdown(breakdown), m_gaps(includeGaps) {

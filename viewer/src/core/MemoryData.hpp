@@ -95,5 +95,8 @@ QString formatTileList(const std::vector<unsigned>& tiles);
 
 /// Colour of a memory category (stable: the same category has the same colour everywhere).
 QColor categoryColor(int category);
+/// The bands of bytes shared by variables with disjoint lives, and of gaps.
+QColor sharedBytesColor();
+QColor gapsColor();
 
 } // namespace tessera::viewer

@@ -1,6 +1,8 @@
 // Reading the Summary page's values from libpva.
 #include "core/SummaryData.hpp"
 
+#include "core/Format.hpp"
+
 #include <pva/Analysis.hpp>
 
 #include <QDir>
@@ -75,14 +77,30 @@ SummarySection graphSection(const pva::GraphCounts& g) {
   s.rows.push_back({QStringLiteral("Variables"), SummaryValue::ofCount(g.variables), {}});
   s.rows.push_back({QStringLiteral("Edges"), SummaryValue::ofCount(g.edges), {}});
   s.rows.push_back({QStringLiteral("Programs"), SummaryValue::ofCount(g.programs), {}});
-  s.rows.push_back({QStringLiteral("Program steps"), SummaryValue::ofCount(g.programSteps), {}});
+  // Two different counts, named apart: distinct programs that are steps, and the places of the
+  // schedule that run one (the Liveness view's steps; a program can run at several).
+  s.rows.push_back({QStringLiteral("Programs run as steps"), SummaryValue::ofCount(g.programSteps),
+                    QStringLiteral("distinct programs")});
+  s.rows.push_back({QStringLiteral("Liveness steps"), SummaryValue::ofCount(g.livenessSteps),
+                    QStringLiteral("steps of the schedule, as in the Liveness view")});
   return s;
 }
 
 QString scopeText(const pva::Scope& scope) { return qs(scope.describe()); }
 
-SummarySection memorySection(const pva::MemorySummary& m) {
+SummarySection memorySection(const pva::MemorySummary& m, std::uint64_t bytesPerTile) {
   SummarySection s{QStringLiteral("Memory"), {}, scopeText(m.scope)};
+  // The verdict first: an out-of-memory user opens the Summary to learn this.
+  if (m.tilesOutOfMemory > 0)
+    s.rows.push_back({QStringLiteral("Verdict"), SummaryValue::ofText(QStringLiteral("does not fit")),
+                      QStringLiteral("%1 of %2 tiles need more than their memory; %3 bytes beyond it in all")
+                          .arg(m.tilesOutOfMemory)
+                          .arg(m.numTiles)
+                          .arg(formatCount(m.overflowedBytes))});
+  else if (bytesPerTile > 0)
+    s.rows.push_back({QStringLiteral("Verdict"), SummaryValue::ofText(QStringLiteral("fits")),
+                      QStringLiteral("at most %1 % of a tile's memory used")
+                          .arg(100.0 * double(m.largestTileIncludingGaps.bytes) / double(bytesPerTile), 0, 'f', 1)});
   s.rows.push_back({QStringLiteral("Total (including gaps)"), SummaryValue::ofBytes(m.includingGapsBytes), {}});
   s.rows.push_back({QStringLiteral("Total (excluding gaps)"), SummaryValue::ofBytes(m.excludingGapsBytes), {}});
   s.rows.push_back({QStringLiteral("Largest tile"), SummaryValue::ofBytes(m.largestTileIncludingGaps.bytes),
@@ -99,10 +117,15 @@ SummarySection memorySection(const pva::MemorySummary& m) {
 
 SummarySection executionSection(const pva::ExecutionSummary& x) {
   SummarySection s{QStringLiteral("Execution"), {}, scopeText(x.scope)};
+  if (!x.profiled) {
+    // Not "0 runs, 0 cycles": there is nothing to count.
+    s.rows.push_back({QStringLiteral("Not run"), SummaryValue::ofText(QStringLiteral("no execution profile")),
+                      QStringLiteral("the program was compiled but did not run")});
+    return s;
+  }
   s.rows.push_back({QStringLiteral("Runs"), SummaryValue::ofCount(x.runs.size()), {}});
   s.rows.push_back({QStringLiteral("Total cycles"), SummaryValue::ofCount(x.totalCycles), {}});
   s.rows.push_back({QStringLiteral("Steps"), SummaryValue::ofCount(x.steps), {}});
-  if (!x.profiled) return s;
   // Tile cycles summed over the tiles; the note is the share of all tile cycles (busy or
   // waiting), which is not the share of the run time (the Execution view's figure).
   for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
@@ -138,7 +161,7 @@ SummaryData loadSummary(const Document& doc, Progress& progress) {
   const pva::ReportSummary summary = pva::summarize(report);
   progress.report(0.8);
   d.sections.push_back(graphSection(summary.graph));
-  d.sections.push_back(memorySection(summary.memory));
+  d.sections.push_back(memorySection(summary.memory, summary.target.bytesPerTile()));
   d.sections.push_back(executionSection(summary.execution));
   d.sections.push_back(runsSection(summary.execution));
   SummarySection options{QStringLiteral("Engine options"), {}, {}};

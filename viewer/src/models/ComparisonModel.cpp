@@ -48,7 +48,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
   const bool target = s.title == compare_sections::targets;
   auto value = [&](std::uint64_t v) { return bytes ? formatBytes(v, units) : formatCount(v); };
   switch (role) {
-  case DeltaRole: return QVariant::fromValue<qlonglong>(text ? (r.differs() ? 1 : 0) : r.delta());
+  case DeltaRole:
+    if (!text && (!r.inBoth() || !r.comparable)) return {}; // no change to sort or filter by
+    return QVariant::fromValue<qlonglong>(text ? (r.differs() ? 1 : 0) : r.delta());
   case TotalRole: return r.total;
   case Qt::TextAlignmentRole:
     return index.column() == NameColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -63,6 +65,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     // A target that differs is a warning whatever its direction; other rows: growth is a cost.
     if (target)
       return r.differs() && index.column() >= DeltaColumn ? QBrush(QColor(0xc0, 0x6a, 0x00)) : QVariant();
+    // Missing from one side, or not comparable: no change, so no colour of one.
+    if (!r.inBoth() || !r.comparable) return {};
     if ((index.column() == DeltaColumn || index.column() == RelativeColumn) && r.delta() != 0)
       return QBrush(r.delta() > 0 ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
     return {};
@@ -74,18 +78,20 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case NameColumn: return r.name;
     case BaseColumn:
       if (text) return r.baseText;
-      return r.inBase ? value(r.base) : QStringLiteral("(absent)");
+      return r.inBase ? value(r.base) : QStringLiteral("missing");
     case CurrentColumn:
       if (text) return r.currentText;
-      return r.inCurrent ? value(r.current) : QStringLiteral("(absent)");
+      return r.inCurrent ? value(r.current) : QStringLiteral("missing");
     case DeltaColumn:
       // Targets: only what differs is worth a mark; "0" on every equal property is noise.
       if (text || (target && !r.differs())) return r.differs() ? QStringLiteral("differs") : QString();
+      if (!r.inBoth()) return r.inBase ? QStringLiteral("missing in current") : QStringLiteral("missing in base");
+      if (!r.comparable) return r.comparisonNote;
       return bytes ? formatBytesDelta(r.delta(), units) : formatCountDelta(r.delta());
     case RelativeColumn:
-      if (text || (target && !r.differs())) return QString();
+      if (text || (target && !r.differs()) || !r.inBoth() || !r.comparable) return QString();
       if (r.base == 0) return r.current == 0 ? QStringLiteral("0.0 %") : QStringLiteral("new");
-      return (r.delta() > 0 ? QStringLiteral("+") : QString()) + formatPercent(double(r.delta()) / double(r.base));
+      return (r.delta() > 0 ? QStringLiteral("+") : QString()) + formatPercent(pva::ComparedValue{r.base, r.current}.relative());
     default: return {};
     }
   default: return {};

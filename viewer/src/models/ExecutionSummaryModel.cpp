@@ -21,12 +21,16 @@ void ExecutionSummaryModel::setSnapshot(std::shared_ptr<const ExecutionSummarySn
     auto opt = [&](double v) { return std::optional<double>(v); };
     const bool cmp = s->compare;
     const double total = double(s->current.total());
-    m_rows.push_back({tr("Cycles in view (all IPUs)"), false, opt(total), cmp ? opt(double(s->base.total())) : std::nullopt, 0});
+    // Every (step, IPU) pair's cycles: IPUs that run at the same time each count, so this is
+    // not the run's length (the Figures panel's "Length"); the label says what it sums.
+    m_rows.push_back({tr("IPU cycles in view (Σ IPUs)"), false, opt(total), cmp ? opt(double(s->base.total())) : std::nullopt, 0});
     for (int k = 0; k < kStepKinds; ++k) {
       const double v = double(s->current.cycles[std::size_t(k)]);
       const double b = double(s->base.cycles[std::size_t(k)]);
       if (v == 0 && (!cmp || b == 0) && StepKind(k) == StepKind::Other) continue; // no "Other" steps
-      m_rows.push_back({QStringLiteral("  ") + stepKindName(StepKind(k)), false, opt(v), cmp ? opt(b) : std::nullopt, total});
+      // "Compute steps": steps by kind, shares of the IPU cycles in view (the Summary's shares
+      // are of tile cycles, a different denominator, and say so).
+      m_rows.push_back({QStringLiteral("  ") + tr("%1 steps").arg(stepKindName(StepKind(k))), false, opt(v), cmp ? opt(b) : std::nullopt, total});
     }
     m_rows.push_back({tr("Steps in view"), false, opt(double(s->current.steps)), cmp ? opt(double(s->base.steps)) : std::nullopt, 0});
     m_rows.push_back({tr("(Step, IPU) pairs in view"), false, opt(double(s->current.ipuSteps)),
@@ -64,7 +68,7 @@ QVariant ExecutionSummaryModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const Row& r = m_rows[std::size_t(index.row())];
   auto number = [&](double v) { return r.fraction ? formatPercent(v) : formatCount(std::uint64_t(std::llround(v))); };
-  const int col = index.column();
+  const int col = logical(index.column());
   if (role == NumberRole) {
     if (col == ValueColumn && r.value) return *r.value;
     if (col == BaseColumn && r.base) return *r.base;
@@ -98,11 +102,11 @@ QVariant ExecutionSummaryModel::data(const QModelIndex& index, int role) const {
 
 QVariant ExecutionSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  const bool cmp = m_snapshot && m_snapshot->compare;
-  switch (section) {
+  const bool cmp = compare();
+  switch (logical(section)) {
   case NameColumn: return tr("Figure");
   case ValueColumn: return cmp ? tr("Current") : tr("Value");
-  case ShareColumn: return tr("Share of cycles in view");
+  case ShareColumn: return tr("Share of\nIPU cycles in view"); // two lines: never clipped
   case BaseColumn: return tr("Base");
   case ChangeColumn: return tr("Change");
   default: return {};

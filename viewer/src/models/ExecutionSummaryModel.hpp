@@ -25,7 +25,11 @@ struct ExecutionSummarySnapshot {
 class ExecutionSummaryModel : public QAbstractTableModel {
   Q_OBJECT
 public:
-  enum Column { NameColumn, ValueColumn, ShareColumn, BaseColumn, ChangeColumn };
+  /// Columns in compare mode (Base before Current, as on every compare page); one report shows
+  /// Name, Value, Share: valueColumn() and shareColumn() say where.
+  enum Column { NameColumn, BaseColumn, ValueColumn, ShareColumn, ChangeColumn };
+  int valueColumn() const { return compare() ? int(ValueColumn) : 1; }
+  int shareColumn() const { return compare() ? int(ShareColumn) : 2; }
   /// The number behind Value, Base or Change (qulonglong / double / qlonglong).
   static constexpr int NumberRole = Qt::UserRole + 1;
 
@@ -41,6 +45,8 @@ public:
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+  bool compare() const { return m_snapshot && m_snapshot->compare; }
+  int logical(int column) const { return compare() || column == 0 ? column : column == 1 ? int(ValueColumn) : int(ShareColumn); }
   struct Row {
     QString name;
     bool fraction = false;             ///< a balance (0..1), else a count

@@ -22,7 +22,11 @@ void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures
     using F = std::optional<double>;
     auto of = [](const pva::SpanFigures* s, auto get) { return s ? F(double(get(*s))) : F(); };
     auto add = [&](const QString& name, bool fraction, auto get) { m_rows.push_back({name, fraction, of(cur, get), of(base, get)}); };
-    add(tr("Cycles"), false, [](const pva::SpanFigures& s) { return s.cycles; });
+    // The length is the one figure of a run's cycles shown everywhere (Summary, run list); the
+    // sum of each step's slowest IPU counts again the cycles where IPUs overlap (a pipeline), so
+    // it is labelled as what it sums.
+    add(tr("Length (cycles)"), false, [](const pva::SpanFigures& s) { return s.lengthCycles; });
+    add(tr("Σ steps' slowest IPU (cycles)"), false, [](const pva::SpanFigures& s) { return s.cycles; });
     add(tr("Steps"), false, [](const pva::SpanFigures& s) { return s.steps; });
     add(tr("Parallel efficiency"), true, [](const pva::SpanFigures& s) { return s.parallelEfficiency; });
     add(tr("Tile balance"), true, [](const pva::SpanFigures& s) { return s.tileBalance; });
@@ -43,7 +47,7 @@ int RunFiguresModel::columnCount(const QModelIndex& parent) const { return paren
 QVariant RunFiguresModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const Row& r = m_rows[std::size_t(index.row())];
-  const int col = index.column();
+  const int col = !m_compare && index.column() == 1 ? int(ValueColumn) : index.column();
   const std::optional<double> change = r.value && r.base ? std::optional<double>(*r.value - *r.base) : std::nullopt;
   const std::optional<double> shown = col == ValueColumn ? r.value : col == BaseColumn ? r.base : col == ChangeColumn ? change : std::nullopt;
   if (role == NumberRole) return shown ? QVariant(*shown) : QVariant();
@@ -62,9 +66,10 @@ QVariant RunFiguresModel::data(const QModelIndex& index, int role) const {
 
 QVariant RunFiguresModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (!m_compare && section == 1) return tr("Value");
   switch (section) {
   case NameColumn: return tr("Figure");
-  case ValueColumn: return m_compare ? tr("Current") : tr("Value");
+  case ValueColumn: return tr("Current");
   case BaseColumn: return tr("Base");
   case ChangeColumn: return tr("Change");
   default: return {};

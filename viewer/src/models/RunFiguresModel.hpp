@@ -16,7 +16,11 @@ namespace tessera::viewer {
 class RunFiguresModel : public QAbstractTableModel {
   Q_OBJECT
 public:
-  enum Column { NameColumn, ValueColumn, BaseColumn, ChangeColumn };
+  /// Columns in compare mode, Base before Current as on every compare page; a single report
+  /// shows Name and its value only (valueColumn()).
+  enum Column { NameColumn, BaseColumn, ValueColumn, ChangeColumn };
+  /// Where the value (the current report's) is: 1 for one report, ValueColumn in compare mode.
+  int valueColumn() const { return m_compare ? int(ValueColumn) : 1; }
   /// The number behind Value, Base or Change (double).
   static constexpr int NumberRole = Qt::UserRole + 1;
 

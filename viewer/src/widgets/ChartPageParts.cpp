@@ -18,6 +18,9 @@ ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message
   ChartPageParts parts{new QLabel(page), nullptr};
   parts.summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
   parts.summary->setWordWrap(true); // a long line must not widen the window
+  // Word wrap cannot break a long word (a tile list "0,2,4,…" of 1,000 tiles): the labels take
+  // the width they are given, never ask for more.
+  parts.summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   layout->addWidget(parts.summary);
 
   auto* splitter = new QSplitter(Qt::Vertical, page);
@@ -40,6 +43,7 @@ ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message
   lowerLayout->setContentsMargins(0, 0, 0, 0);
   parts.selection = new QLabel(lower);
   parts.selection->setWordWrap(true);
+  parts.selection->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   lowerLayout->addWidget(parts.selection);
   if (tabsHeader) {
     tabsHeader->setParent(lower);

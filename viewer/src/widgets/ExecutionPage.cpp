@@ -186,7 +186,7 @@ QWidget* ExecutionPage::summaryPanel() {
   panel->addWidget(titled(m_figuresHeading, m_runFiguresView));
   panel->addWidget(titled(m_ipuHeading, m_ipuFiguresView));
   panel->addWidget(titled(rangeHeading, m_summaryView));
-  panel->setSizes({250, 720, 380}); // proportions: the IPU table has the most columns
+  panel->setSizes({330, 640, 430}); // proportions: the IPU table has the most columns
   return panel;
 }
 
@@ -218,6 +218,7 @@ void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
   m_sources.clear(); // cancels every task of the previous document
   m_detailsTask = TaskHandle();
   m_doc = std::move(doc);
+  m_tabs->setVisible(true);
   m_timeline->setTracks({});
   m_timeline->setMessage({});
   m_overview->setIndex(nullptr);
@@ -284,6 +285,7 @@ void ExecutionPage::allHeadersArrived() {
     // Nothing ran: a state to explain, not an error.
     m_timeline->setMessage(tr("No execution in this report.") + QStringLiteral("\n\n") + missing.join(QLatin1Char('\n')));
     m_status->setText(tr("no execution"));
+    m_tabs->setVisible(false); // no empty tables of figures under the message
     setReady(true);
     return;
   }

@@ -8,6 +8,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -24,6 +25,9 @@ GraphPage::GraphPage(QWidget* parent)
   m_missing->setWordWrap(true);
   m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_details->setWordWrap(true);
+  // A variable on 1,000 tiles has a tile list no word wrap can break: the line takes the page's
+  // width and never widens the window (the full list is in the tooltip).
+  m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
   auto* bar = new QHBoxLayout;
   bar->addWidget(m_search, 2);
@@ -58,6 +62,13 @@ void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
   m_match = -1;
   m_counts->clear();
   m_details->clear();
+  m_matchLabel->clear();
+  {
+    // A search belongs to its document: left over, it would select nodes (and through them
+    // tiles on Memory) in the next one, unasked.
+    const QSignalBlocker block(m_search);
+    m_search->clear();
+  }
   m_stack->setCurrentIndex(0);
   if (!doc) return;
   m_task = runInBackground<GraphViewData>(
@@ -105,6 +116,16 @@ void GraphPage::stepMatch(bool forward) {
   m_view->select(m_matches[m_match]);
 }
 
+namespace {
+/// A tile list cut to a line's worth at a comma: "0,2,4,…,58,…" (the tooltip holds all of it).
+QString shortTileRanges(const QString& tiles) {
+  constexpr int kMax = 60;
+  if (tiles.size() <= kMax) return tiles;
+  const int cut = tiles.lastIndexOf(QLatin1Char(','), kMax);
+  return tiles.left(cut > 0 ? cut : kMax) + QStringLiteral(",…");
+}
+} // namespace
+
 void GraphPage::showSelection(int node) {
   const GraphViewData* graph = m_view->graphData();
   if (!graph || node < 0) {
@@ -115,9 +136,10 @@ void GraphPage::showSelection(int node) {
   int in = 0, out = 0;
   for (const GraphEdge& e : graph->edges) in += e.to == node, out += e.from == node;
   const bool cs = n.kind == GraphNode::Kind::ComputeSet;
+  m_details->setToolTip(n.tiles);
   m_details->setText(tr("<b>%1</b> %2: %3; tiles %4; %5 in, %6 out")
                          .arg(cs ? tr("Compute set") : tr("Variable"), n.name.toHtmlEscaped(), n.detail.toHtmlEscaped(),
-                              n.tiles)
+                              shortTileRanges(n.tiles))
                          .arg(in)
                          .arg(out));
   if (cs)

@@ -123,8 +123,10 @@ void MainWindow::createMenus() {
   for (std::size_t i = 0; i < m_pages.size(); ++i) {
     Page* p = m_pages[i];
     QAction* a = view->addAction(p->title(), this, [this, p] { showView(p->viewKey()); });
-    if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
+    a->setObjectName(QStringLiteral("view-") + p->viewKey());
+    m_viewActions.push_back(a);
   }
+  updateViewActions();
   view->addSeparator();
   QMenu* units = view->addMenu(tr("Memory &units"));
   auto* group = new QActionGroup(units);
@@ -197,6 +199,7 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
     if (fits && first < 0) first = int(i);
   }
   m_sideList->setVisible(m_doc != nullptr);
+  updateViewActions();
   if (first >= 0) {
     // Keep the current view across documents when it fits the new one.
     const int current = m_sideList->currentRow();
@@ -209,6 +212,19 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
 }
 
 void MainWindow::closeDocument() { setDocument(nullptr); }
+
+void MainWindow::updateViewActions() {
+  // Ctrl+N opens the N-th view of the side list as the user sees it, and a view the document
+  // has no page for (Host trace for a report, Compare for one report) cannot be chosen.
+  int shown = 0;
+  for (std::size_t i = 0; i < m_viewActions.size(); ++i) {
+    const bool visible = m_doc && !m_sideList->item(int(i))->isHidden();
+    QAction* a = m_viewActions[i];
+    a->setEnabled(visible);
+    a->setShortcut(visible && shown < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + shown)) : QKeySequence());
+    if (visible) ++shown;
+  }
+}
 
 Page* MainWindow::page(const QString& viewKey) const {
   for (Page* p : m_pages)

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+class QAction;
 class QListWidget;
 class QProgressBar;
 class QStackedWidget;
@@ -66,6 +67,10 @@ private:
   QListWidget* m_sideList;
   QStackedWidget* m_stack;
   std::vector<Page*> m_pages;
+  /// View > page actions, by page: enabled for the pages of the open document, whose Ctrl+1…9
+  /// follow the side list's visible order.
+  std::vector<QAction*> m_viewActions;
+  void updateViewActions();
   void linkGraphSelection();
   QProgressBar* m_progress;
   QLabel* m_progressLabel;

@@ -373,6 +373,14 @@ void MemoryPage::updateTexts() {
                    .arg(formatBytes(base, u), formatBytes(cur, u), formatBytesDelta(std::int64_t(cur) - std::int64_t(base), u));
   }
   m_summary->setText(summary);
+  // A list of a thousand tiles is cut to a line's worth (the Tiles box holds all of it).
+  auto shortTileList = [](const std::vector<unsigned>& tiles) {
+    const QString all = formatTileList(tiles);
+    constexpr int kMax = 60;
+    if (all.size() <= kMax) return all;
+    const int cut = all.lastIndexOf(QLatin1Char(','), kMax);
+    return all.left(cut > 0 ? cut : kMax) + QStringLiteral(",…");
+  };
   QString selection;
   if (m_selection.empty()) {
     selection = tr("No tile selected: the tabs below describe <b>all %1 tiles</b>. Click the chart to pick a tile, "
@@ -381,7 +389,7 @@ void MemoryPage::updateTexts() {
     std::uint64_t sum = 0;
     for (unsigned t : m_selection) sum += m_data->includingGaps[t];
     selection = m_selection.size() == 1 ? tr("<b>Tile %1</b> (IPU %2): %3").arg(m_selection[0]).arg(m_data->ipuOf(m_selection[0])).arg(formatBytes(sum, u))
-                                        : tr("<b>%1 tiles</b> (%2): %3 together").arg(m_selection.size()).arg(formatTileList(m_selection), formatBytes(sum, u));
+                                        : tr("<b>%1 tiles</b> (%2): %3 together").arg(m_selection.size()).arg(shortTileList(m_selection), formatBytes(sum, u));
   }
   if (m_baseData) selection += tr(" (tabs describe the current report)");
   if (!m_details) selection += tr(" — reading…");

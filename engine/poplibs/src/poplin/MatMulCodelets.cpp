@@ -1,12 +1,14 @@
 // Matrix product vertices. MatMulPartial multiplies a block of A's rows (restricted to a K chunk)
 // by the chunk's rows of B; ReducePartials sums the partial products of the K chunks.
 #include "MatMulCycles.hpp"
+#include "MatMulKernel.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <poplar/Target.hpp>
 #include <poplar/Vertex.hpp>
 #include <type_traits>
+#include <vector>
 
 namespace poplin {
 namespace {
@@ -27,6 +29,9 @@ public:
 
   bool compute() {
     const std::size_t depth = bRows.size();
+    if constexpr (std::is_same_v<In, float> && std::is_same_v<Out, float>) {
+      if (computeFloatBlock()) return true;
+    }
     for (std::size_t i = 0; i < out.size(); ++i) {
       auto& row = out[i];
       const std::size_t cols = row.size();
@@ -53,6 +58,29 @@ public:
       }
       std::copy(acc, acc + cols, row.begin());
     }
+    return true;
+  }
+
+  /// float x float with every row of the block the same width: the register-blocked host
+  /// kernel (MatMulKernel.hpp). False, having written nothing, when the shapes do not allow it
+  /// (compute() then takes the general loops, which also report bad shapes).
+  bool computeFloatBlock() {
+    const std::size_t rows = out.size(), depth = bRows.size();
+    const std::size_t cols = rows ? out[0].size() : 0;
+    if (cols > kMaxBlockCols) return false;
+    thread_local std::vector<const float*> aPtr, bPtr;
+    thread_local std::vector<float*> outPtr;
+    aPtr.resize(rows), outPtr.resize(rows), bPtr.resize(depth);
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (out[i].size() != cols || aRows[i].size() != depth) return false;
+      aPtr[i] = aRows[i].data();
+      outPtr[i] = out[i].data();
+    }
+    for (std::size_t k = 0; k < depth; ++k) {
+      if (bRows[k].size() < cols) return false;
+      bPtr[k] = bRows[k].data();
+    }
+    matMulBlockFloat(aPtr.data(), bPtr.data(), outPtr.data(), rows, depth, cols);
     return true;
   }
 

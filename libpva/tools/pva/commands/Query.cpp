@@ -7,6 +7,7 @@
 //   runs           runs with their cycles by kind
 //   categories     memory by category over all tiles
 #include "Common.hpp"
+#include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 #include "output/Progress.hpp"
@@ -257,6 +258,20 @@ Table categoriesQuery(const pva::Report& report, const QueryOptions& o) {
 
 } // namespace
 
+Table queryTable(const pva::Report& report, const std::string& what, long top, const std::string& type,
+                 const GlobalOptions& global) {
+  QueryOptions o;
+  o.what = what;
+  o.top = top;
+  o.type = type;
+  return what == "tiles"          ? tilesQuery(report, o)
+         : what == "compute-sets" ? computeSetsQuery(report, o, global)
+         : what == "live-at-peak" ? liveAtPeakQuery(report, o)
+         : what == "programs"     ? programsQuery(report, o)
+         : what == "runs"         ? runsQuery(report, o)
+                                  : categoriesQuery(report, o);
+}
+
 Command addQueryCommand(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<QueryOptions>();
   CLI::App* sub = app.add_subcommand("query", "Tables of one report: tiles, compute sets, live variables, programs, runs");
@@ -288,14 +303,7 @@ examples:
               throw UsageError("--type applies to 'pva query REPORT programs' only");
             ReportFiles files = findReport(opt->report, opt->debug);
             const pva::Report report = openReportFiles(files);
-            const std::string& w = opt->what;
-            const Table table = w == "tiles"          ? tilesQuery(report, *opt)
-                                : w == "compute-sets" ? computeSetsQuery(report, *opt, *g)
-                                : w == "live-at-peak" ? liveAtPeakQuery(report, *opt)
-                                : w == "programs"     ? programsQuery(report, *opt)
-                                : w == "runs"         ? runsQuery(report, *opt)
-                                                      : categoriesQuery(report, *opt);
-            table.write(std::cout, parseTableFormat(opt->format));
+            queryTable(report, opt->what, opt->top, opt->type, *g).write(std::cout, parseTableFormat(opt->format));
             return int(kOk);
           }};
 }

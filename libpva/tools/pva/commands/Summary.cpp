@@ -2,6 +2,7 @@
 // Python and pva::compare show). The JSON object is built first and the text is written from it,
 // so the two forms can never disagree.
 #include "Common.hpp"
+#include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 
@@ -45,7 +46,8 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                 {"numVariables", graph.variables},
                 {"numEdges", graph.edges},
                 {"numPrograms", graph.programs},
-                {"numProgramSteps", graph.programSteps}};
+                {"numProgramSteps", graph.programSteps},
+                {"numLivenessSteps", graph.livenessSteps}};
 
   const pva::MemorySummary& memory = summary.memory;
   Json m;
@@ -113,8 +115,9 @@ void writeText(std::ostream& out, const Json& j) {
   out << "\nGraph\n  variables " << withCommas(g["numVariables"].get<std::uint64_t>()) << ", compute sets "
       << withCommas(g["numComputeSets"].get<std::uint64_t>()) << ", vertices "
       << withCommas(g["numVertices"].get<std::uint64_t>()) << ", edges " << withCommas(g["numEdges"].get<std::uint64_t>())
-      << ", programs " << withCommas(g["numPrograms"].get<std::uint64_t>()) << " (steps "
-      << withCommas(g["numProgramSteps"].get<std::uint64_t>()) << ")\n";
+      << ", programs " << withCommas(g["numPrograms"].get<std::uint64_t>()) << " ("
+      << withCommas(g["numProgramSteps"].get<std::uint64_t>()) << " run as steps, at "
+      << withCommas(g["numLivenessSteps"].get<std::uint64_t>()) << " liveness steps of the schedule)\n";
 
   const Json& m = j["memory"];
   const auto u = [](const Json& v) { return v.get<std::uint64_t>(); };
@@ -162,6 +165,8 @@ void writeText(std::ostream& out, const Json& j) {
 
 } // namespace
 
+Json summaryJson(const pva::Report& report, const ReportFiles& files) { return summarise(report, files); }
+
 Command addSummaryCommand(CLI::App& app, const GlobalOptions&) {
   auto opt = std::make_shared<SummaryOptions>();
   CLI::App* sub = app.add_subcommand("summary", "Target, graph, memory, liveness and cycles of one report");
@@ -177,7 +182,7 @@ examples:
   return {sub, [opt]() {
             ReportFiles files = findReport(opt->report, opt->debug);
             const pva::Report report = openReportFiles(files);
-            const Json j = summarise(report, files);
+            const Json j = summaryJson(report, files);
             if (opt->json)
               writeJson(std::cout, j);
             else

@@ -4,6 +4,7 @@
 // and the labels inside it both count the same time: the table answers "where did the time of
 // X go", not "what adds up to the run".
 #include "Common.hpp"
+#include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -37,8 +39,12 @@ void addEvents(const std::vector<pva::Event>& events, std::map<std::pair<std::st
     LabelTotal& t = totals[{e.channel(), e.label()}];
     ++t.count;
     if (!e.finished()) ++t.unfinished;
-    const std::int64_t ns = e.endNs() - e.beginNs();
-    t.totalNs += ns;
+    // A file's times are anything it says: differences and sums saturate (as pva::summarize's).
+    std::int64_t ns = 0;
+    if (__builtin_sub_overflow(e.endNs(), e.beginNs(), &ns))
+      ns = e.endNs() < e.beginNs() ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+    if (__builtin_add_overflow(t.totalNs, ns, &t.totalNs))
+      t.totalNs = ns < 0 ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
     t.maxNs = std::max(t.maxNs, ns);
     addEvents(e.children(), totals);
   }
@@ -94,7 +100,7 @@ Json summarise(const pva::Trace& trace, std::size_t top) {
                           {"samples", h.samples().size()}});
     processes.push_back({{"pid", p.pid()}, {"name", p.name()}, {"threads", threads}, {"graphs", graphs}, {"heatmaps", heatmaps}});
   }
-  j["spanMicroseconds"] = any ? double(lastNs - firstNs) / 1e3 : 0.0;
+  j["spanMicroseconds"] = any ? (double(lastNs) - double(firstNs)) / 1e3 : 0.0; // no int64 overflow
   j["processes"] = processes;
   std::vector<std::pair<std::pair<std::string, std::string>, LabelTotal>> sorted(totals.begin(), totals.end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.totalNs > b.second.totalNs; });
@@ -154,6 +160,8 @@ void writeText(std::ostream& out, const Json& j) {
 
 } // namespace
 
+Json traceSummaryJson(const pva::Trace& trace, std::size_t top) { return summarise(trace, top); }
+
 Command addTraceCommand(CLI::App& app, const GlobalOptions&) {
   auto opt = std::make_shared<TraceOptions>();
   CLI::App* sub = app.add_subcommand("trace", "Summary of a host trace (.pvti); export to Chrome/Perfetto JSON");
@@ -182,7 +190,7 @@ examples:
               if (!out) throw UsageError(opt->chrome + ": error writing the export file");
               std::cerr << "pva: wrote " << escapeControls(opt->chrome) << " (open it in ui.perfetto.dev or chrome://tracing)\n";
             }
-            const Json j = summarise(trace, opt->top);
+            const Json j = traceSummaryJson(trace, opt->top);
             if (opt->json)
               writeJson(std::cout, j);
             else

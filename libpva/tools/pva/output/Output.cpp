@@ -16,7 +16,9 @@ TableFormat parseTableFormat(const std::string& s) {
 
 std::string plainText(const Json& v) {
   if (v.is_null()) return "";
-  if (v.is_string()) return v.get<std::string>();
+  // Text from a report (names chosen by user programs, or a damaged file) may not be UTF-8:
+  // CSV and text get it with invalid bytes replaced by U+FFFD, as JSON output does.
+  if (v.is_string()) return Json::parse(v.dump(-1, ' ', false, Json::error_handler_t::replace)).get<std::string>();
   return v.dump(-1, ' ', false, Json::error_handler_t::replace); // file text may not be UTF-8
 }
 
