@@ -4,6 +4,7 @@
 #include "GraphState.hpp"
 #include "HostTrace.hpp"
 #include "Runtime.hpp"
+#include "ThreadPool.hpp"
 #include "profile/ExecutionRecorder.hpp"
 #include "profile/StepClock.hpp"
 #include "report/ProfileSummary.hpp"
@@ -43,6 +44,7 @@ detail::RuntimeOptions runtimeOptions(const OptionFlags& o) {
                         parseBool("exchange.enablePrefetch", o.at("exchange.enablePrefetch"));
   const bool noOverlap = o.contains("exchange.streamBufferOverlap") && o.at("exchange.streamBufferOverlap") == "none";
   r.streamPrefetch = prefetch && noOverlap;
+  r.threads = detail::resolveThreadCount(o.contains("tessera.threads") ? o.at("tessera.threads") : "");
   return r;
 }
 

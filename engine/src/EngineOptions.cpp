@@ -75,6 +75,7 @@ const std::vector<OptionSpec> kEngineOptions = {
     {"target.syncMethod", K::Choice, "polling|hybrid|default", kNoEffect},
     {"target.syncPollPeriodUs", K::Unsigned, "", kNoEffect},
     {"target.syncReplicasIndependently", K::Bool, "", kNoEffect},
+    {"tessera.threads", K::UnsignedOrAuto, "", kHonoured}, // Tessera's own: host threads per run
 };
 
 const std::vector<OptionSpec> kSummaryOptions = {

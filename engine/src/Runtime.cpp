@@ -3,17 +3,24 @@
 
 #include "Convert.hpp"
 #include "TensorPrinter.hpp"
+#include "ThreadPool.hpp"
+#include "codelets/CodeletLoader.hpp"
 
 #include <poplar/exceptions.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 namespace poplar::detail {
 
@@ -60,6 +67,49 @@ thread_local std::uint64_t tlsCycleCounter = 0;
 
 std::uint64_t currentCycleCounter() { return tlsCycleCounter; }
 
+namespace {
+/// True when the codelet object a vertex type was loaded from may write to the console (it
+/// imports printf, puts, fwrite, std::cout...; print.h's printf is the C library's): its compute
+/// sets run on one thread so that the vertices' lines never interleave. Vertex types compiled
+/// into the program or a library are assumed not to print (PopLibs' vertices do not).
+bool mayWriteToConsole(const VertexTypeDescriptor& type) {
+  if (!type.fromCodeletFile) return false;
+  static std::mutex mutex;
+  static std::map<std::string, bool> known; // by codelet source key
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto found = known.find(type.codeletSource);
+  if (found != known.end()) return found->second;
+  bool writes = true; // an object that cannot be read is assumed to print
+  if (const auto path = tessera::codelets::codeletObjectPath(type.codeletSource)) {
+    std::ifstream in(*path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.good() || in.eof()) {
+      // Imported names are NUL-terminated in the object's dynamic string table.
+      static const char* const names[] = {"printf", "__printf_chk", "vprintf", "__vprintf_chk", "fprintf",
+                                          "__fprintf_chk", "vfprintf", "__vfprintf_chk", "puts", "fputs",
+                                          "putchar", "putc", "fputc", "putchar_unlocked", "fputc_unlocked",
+                                          "fwrite", "fwrite_unlocked", "write", "writev", "dprintf",
+                                          "__dprintf_chk", "perror", "putwchar", "wprintf", "putc_unlocked"};
+      writes = false;
+      for (const char* n : names)
+        if (bytes.find(std::string(1, '\0') + n + std::string(1, '\0')) != std::string::npos) writes = true;
+      // Any C++ stream (std::cout, std::cerr, std::clog or an ostream inserter).
+      for (const char* n : {"_ZSt4cout", "_ZSt4cerr", "_ZSt4clog", "_ZSt5wcout", "_ZSt5wcerr", "basic_ostream", "_ZSo"})
+        if (bytes.find(n) != std::string::npos) writes = true;
+    }
+  }
+  known.emplace(type.codeletSource, writes);
+  return writes;
+}
+
+std::size_t vertexWork(const CompiledVertex& v) {
+  std::size_t work = 8; // binding, staging and the call itself
+  for (const auto& f : v.fields)
+    for (const auto& e : f.edges) work += e.numElements;
+  return work;
+}
+} // namespace
+
 Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
     : g_(graph), options_(options), print_(&std::cerr) {
   connections_.assign(graph.replicationFactor, std::vector<StreamConnection>(graph.streams.size()));
@@ -68,6 +118,34 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
                                         [](const CompiledVertex& v) { return readsCycleCounter(*v.type); }));
   for (const auto& p : graph.programs)
     hasCollectives_ = hasCollectives_ || p.kind == LoweredProgram::Kind::CrossReplica;
+  const unsigned threads = std::max(1u, options_.threads);
+  plans_.resize(graph.computeSets.size());
+  if (threads == 1) return;
+  bool anyParallel = false;
+  for (std::size_t c = 0; c < graph.computeSets.size(); ++c) {
+    const auto& vertices = graph.computeSets[c].vertices;
+    auto& plan = plans_[c];
+    std::size_t work = 0;
+    bool console = false;
+    std::unordered_map<unsigned, unsigned> groupOfTile;
+    std::vector<std::vector<unsigned>> groups;
+    for (unsigned v = 0; v < vertices.size(); ++v) {
+      work += vertexWork(vertices[v]);
+      console = console || mayWriteToConsole(*vertices[v].type);
+      const auto [it, added] = groupOfTile.emplace(vertices[v].tile, static_cast<unsigned>(groups.size()));
+      if (added) groups.emplace_back();
+      groups[it->second].push_back(v);
+    }
+    if (groups.size() < 2 || work < kMinParallelWork || console) continue;
+    plan.parallel = anyParallel = true;
+    plan.order.reserve(vertices.size());
+    for (const auto& g : groups) {
+      plan.groupStart.push_back(static_cast<unsigned>(plan.order.size()));
+      plan.order.insert(plan.order.end(), g.begin(), g.end());
+    }
+    plan.groupStart.push_back(static_cast<unsigned>(plan.order.size()));
+  }
+  if (anyParallel) pool_ = std::make_unique<ThreadPool>(threads);
 }
 
 Runtime::~Runtime() = default;
@@ -251,51 +329,88 @@ void Runtime::executeWithCounters(Replica& r, unsigned computeSet, const std::ve
 }
 
 void Runtime::execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
-  const unsigned tilesPerIpu = g_.replicaTarget.getTilesPerIPU();
-  for (auto& vi : r.computeSets[computeSet]) {
-    FloatingPointControl& fp = r.fpControl[vi.compiled->tile];
-    activeFloatingPointControl() = &fp;
-    if (counters) tlsCycleCounter = (*counters)[vi.compiled->tile / tilesPerIpu];
-    for (auto& s : vi.staged) gather(r.arena.get(), *s.runs, s.buffer.data());
-    bool ok;
-    runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
-    try {
-      ok = vi.compiled->type->compute(*vi.vertex);
-    } catch (const poplar_error&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw application_runtime_error("vertex '" + vi.compiled->type->name + "' on tile " +
-                                      std::to_string(vi.compiled->tile) + " in compute set '" +
-                                      g_.computeSets[computeSet].name + "' threw: " + e.what());
-    }
-    if (!ok)
-      throw application_runtime_error("vertex '" + vi.compiled->type->name + "' on tile " +
-                                      std::to_string(vi.compiled->tile) + " in compute set '" +
-                                      g_.computeSets[computeSet].name + "' returned false");
-    for (auto& s : vi.staged)
-      if (s.writesBack) scatter(r.arena.get(), *s.runs, s.buffer.data());
-    const bool stopOnNaN = options_.floatingPointChecks || fp.stopsOnNaN();
-    const bool stopOnInfinity = options_.floatingPointChecks || fp.stopsOnInfinity();
-    if (stopOnNaN || stopOnInfinity) {
-      const auto& fields = vi.compiled->type->fields;
-      for (std::size_t f = 0; f < fields.size(); ++f) {
-        if (fields[f].direction == FieldDirection::In || fields[f].direction == FieldDirection::State ||
-            !fields[f].elementType.isFloatingPoint())
-          continue;
-        for (const auto& e : vi.compiled->fields[f].edges) {
-          std::vector<unsigned char> tmp(e.numElements * fields[f].elementType.size());
-          gather(r.arena.get(), e.runs, tmp.data());
-          const NonFinite found = findNonFinite(fields[f].elementType, tmp.data(), e.numElements);
-          if ((found.nan && stopOnNaN) || (found.infinity && stopOnInfinity))
-            throw floating_point_exception(
-                "vertex '" + vi.compiled->type->name + "' on tile " + std::to_string(vi.compiled->tile) +
-                " in compute set '" + g_.computeSets[computeSet].name + "' wrote " +
-                (found.nan && stopOnNaN ? "a NaN" : "an infinity") + " to field '" + fields[f].name + "' (" +
-                (options_.floatingPointChecks ? "debug.floatPointOpException"
-                                              : found.nan && stopOnNaN ? "setFloatingPointBehaviour: inv"
-                                                                       : "setFloatingPointBehaviour: oflo/div0") +
-                ")");
+  if (pool_ && plans_[computeSet].parallel) return executeParallel(r, computeSet, counters);
+  for (auto& vi : r.computeSets[computeSet]) runVertex(r, computeSet, vi, counters);
+}
+
+void Runtime::executeParallel(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
+  const ComputeSetPlan& plan = plans_[computeSet];
+  auto& instances = r.computeSets[computeSet];
+  const std::size_t numGroups = plan.groupStart.size() - 1;
+  std::atomic<std::size_t> next{0};
+  // The failure of the vertex that comes first in the compute set's order, as one thread
+  // running the vertices in order would report it (tiles do not depend on each other).
+  std::mutex failureMutex;
+  std::size_t failedAt = instances.size();
+  std::exception_ptr failure;
+  const std::function<void(unsigned)> task = [&](unsigned) {
+    for (std::size_t g; (g = next.fetch_add(1, std::memory_order_relaxed)) < numGroups;) {
+      for (unsigned i = plan.groupStart[g]; i < plan.groupStart[g + 1]; ++i) {
+        const unsigned v = plan.order[i];
+        try {
+          runVertex(r, computeSet, instances[v], counters);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(failureMutex);
+          if (v < failedAt) {
+            failedAt = v;
+            failure = std::current_exception();
+          }
+          break; // this tile stops at its failing vertex; the others run on
         }
+      }
+    }
+    if (counters) tlsCycleCounter = 0; // this thread leaves the counter-reading compute set
+  };
+  pool_->runOnAll(task);
+  if (failure) std::rethrow_exception(failure);
+}
+
+void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
+                        const std::vector<std::uint64_t>* counters) {
+  const unsigned tilesPerIpu = g_.replicaTarget.getTilesPerIPU();
+  // Per tile, and set on the thread that runs the tile's vertices (both are thread-local).
+  FloatingPointControl& fp = r.fpControl[vi.compiled->tile];
+  activeFloatingPointControl() = &fp;
+  if (counters) tlsCycleCounter = (*counters)[vi.compiled->tile / tilesPerIpu];
+  for (auto& s : vi.staged) gather(r.arena.get(), *s.runs, s.buffer.data());
+  bool ok;
+  runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
+  try {
+    ok = vi.compiled->type->compute(*vi.vertex);
+  } catch (const poplar_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw application_runtime_error("vertex '" + vi.compiled->type->name + "' on tile " +
+                                    std::to_string(vi.compiled->tile) + " in compute set '" +
+                                    g_.computeSets[computeSet].name + "' threw: " + e.what());
+  }
+  if (!ok)
+    throw application_runtime_error("vertex '" + vi.compiled->type->name + "' on tile " +
+                                    std::to_string(vi.compiled->tile) + " in compute set '" +
+                                    g_.computeSets[computeSet].name + "' returned false");
+  for (auto& s : vi.staged)
+    if (s.writesBack) scatter(r.arena.get(), *s.runs, s.buffer.data());
+  const bool stopOnNaN = options_.floatingPointChecks || fp.stopsOnNaN();
+  const bool stopOnInfinity = options_.floatingPointChecks || fp.stopsOnInfinity();
+  if (stopOnNaN || stopOnInfinity) {
+    const auto& fields = vi.compiled->type->fields;
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      if (fields[f].direction == FieldDirection::In || fields[f].direction == FieldDirection::State ||
+          !fields[f].elementType.isFloatingPoint())
+        continue;
+      for (const auto& e : vi.compiled->fields[f].edges) {
+        std::vector<unsigned char> tmp(e.numElements * fields[f].elementType.size());
+        gather(r.arena.get(), e.runs, tmp.data());
+        const NonFinite found = findNonFinite(fields[f].elementType, tmp.data(), e.numElements);
+        if ((found.nan && stopOnNaN) || (found.infinity && stopOnInfinity))
+          throw floating_point_exception(
+              "vertex '" + vi.compiled->type->name + "' on tile " + std::to_string(vi.compiled->tile) +
+              " in compute set '" + g_.computeSets[computeSet].name + "' wrote " +
+              (found.nan && stopOnNaN ? "a NaN" : "an infinity") + " to field '" + fields[f].name + "' (" +
+              (options_.floatingPointChecks ? "debug.floatPointOpException"
+                                            : found.nan && stopOnNaN ? "setFloatingPointBehaviour: inv"
+                                                                     : "setFloatingPointBehaviour: oflo/div0") +
+              ")");
       }
     }
   }

@@ -50,7 +50,11 @@ struct RuntimeOptions {
   /// exchange.enablePrefetch with exchange.streamBufferOverlap=none: after each copy from a
   /// host-to-device stream served by a StreamCallback, its prefetch() is offered the next buffer.
   bool streamPrefetch = false;
+  /// Host threads executing a compute set's tiles (tessera.threads / TESSERA_THREADS).
+  unsigned threads = 1;
 };
+
+class ThreadPool;
 
 class Runtime {
 public:
@@ -87,6 +91,10 @@ private:
   void collective(unsigned node);
   void exec(Replica& r, unsigned node);
   void execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters = nullptr);
+  /// One vertex: stages its edges, computes, writes back, checks floats; throws on failure.
+  void runVertex(Replica& r, unsigned computeSet, VertexInstance& vi, const std::vector<std::uint64_t>* counters);
+  /// The compute set's tiles spread over the pool; each tile's vertices in order on one thread.
+  void executeParallel(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
   void executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
   void streamToDevice(Replica& r, const LoweredProgram& p);
   void streamFromDevice(Replica& r, const LoweredProgram& p);
@@ -99,6 +107,15 @@ private:
   const CompiledGraph& g_;
   RuntimeOptions options_;
   std::vector<bool> readsCounter_; ///< per compute set: has a cycle-counter vertex
+  /// How a compute set runs on the pool: its vertex instances grouped by tile (in their order
+  /// within each tile), or serial when it is small or a vertex may write to the console.
+  struct ComputeSetPlan {
+    bool parallel = false;
+    std::vector<unsigned> order;      ///< vertex indices, tile by tile
+    std::vector<unsigned> groupStart; ///< where each tile's run of `order` starts, and the end
+  };
+  std::vector<ComputeSetPlan> plans_;
+  std::unique_ptr<ThreadPool> pool_; ///< only with more than one thread
   /// Each IPU's counter as each counter-reading compute step of replica 0 began, in execution
   /// order: the other replicas run in step with it, so they read the same values.
   std::vector<std::vector<std::uint64_t>> counterLog_;
@@ -110,6 +127,10 @@ private:
   bool hasCollectives_ = false;
   Lockstep* lockstep_ = nullptr; ///< during runLockstep
 };
+
+/// Compute sets with less work than this (elements on their edges, plus a few per vertex) run
+/// on the calling thread: handing them to other threads would cost more than it saves.
+constexpr std::size_t kMinParallelWork = 16384;
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.
 void gather(const unsigned char* arena, const std::vector<ByteRun>& runs, unsigned char* dst);

@@ -1,0 +1,136 @@
+// bench_engine_threads: Engine::run of a compute-heavy program (poplin::matMul N x N x N float
+// over 1472 simulated tiles) on one host thread against N threads (tessera.threads), in the
+// same run, with wall and process CPU time and the machine's load average beside them.
+//
+//   bench_engine_threads [--size N] [--reps R] [--threads T]   (defaults 512, 5, every core)
+//
+// Both engines' results are compared bit for bit: the benchmark fails if they differ.
+#include "common/CommandLine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+#include <popops/codelets.hpp>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace poplar;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double processCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+double loadAverage() {
+  std::ifstream in("/proc/loadavg");
+  double l = -1;
+  in >> l;
+  return l;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Timed {
+  std::vector<double> wall, cpu;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::size_t n = 512, reps = 5;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  tessera::cli::CommandLine cli(
+      "bench_engine_threads",
+      "bench_engine_threads: Engine::run of a float matMul on one host thread "
+      "against several (tessera.threads), in one run.",
+      "bench_engine_threads --size 64 --reps 1 --threads 2");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--size", n, "Matrix size N")->check(positive);
+  cli.add_option("--reps", reps, "Runs of each (medians are reported)")->check(positive);
+  cli.add_option("--threads", threads, "Host threads of the second engine")->check(positive);
+  cli.parseOrExit(argc, argv);
+
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> a(n * n), b(n * n);
+  for (auto& x : a)
+    x = dist(rng);
+  for (auto& x : b)
+    x = dist(rng);
+
+  IPUModel model;
+  Device device = model.createDevice();
+  Graph graph(device.getTarget());
+  popops::addCodelets(graph);
+  poplin::addCodelets(graph);
+  const Tensor ta = poplin::createMatMulInputLHS(graph, FLOAT, {n, n}, {n, n}, "A");
+  const Tensor tb = poplin::createMatMulInputRHS(graph, FLOAT, {n, n}, {n, n}, "B");
+  program::Sequence prog;
+  const Tensor tc = poplin::matMul(graph, ta, tb, prog, "C");
+  graph.createHostWrite("A", ta);
+  graph.createHostWrite("B", tb);
+  graph.createHostRead("C", tc);
+
+  const unsigned counts[2] = {1, threads};
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (unsigned t : counts) {
+    engines.push_back(
+        std::make_unique<Engine>(graph, prog, OptionFlags{{"tessera.threads", std::to_string(t)}}));
+    engines.back()->load(device);
+    engines.back()->writeTensor("A", a.data(), a.data() + a.size());
+    engines.back()->writeTensor("B", b.data(), b.data() + b.size());
+    engines.back()->run(); // warm-up
+  }
+  const double loadBefore = loadAverage();
+  // Interleaved, so that the machine's other work disturbs both alike.
+  Timed timed[2];
+  for (std::size_t r = 0; r < reps; ++r)
+    for (int e = 0; e < 2; ++e) {
+      const double c0 = processCpuSeconds();
+      const auto t0 = Clock::now();
+      engines[e]->run();
+      const auto t1 = Clock::now();
+      const double c1 = processCpuSeconds();
+      timed[e].wall.push_back(std::chrono::duration<double>(t1 - t0).count());
+      timed[e].cpu.push_back(c1 - c0);
+    }
+  const double loadAfter = loadAverage();
+
+  std::vector<float> c1(n * n), cn(n * n);
+  engines[0]->readTensor("C", c1.data(), c1.data() + c1.size());
+  engines[1]->readTensor("C", cn.data(), cn.data() + cn.size());
+  const bool same = std::memcmp(c1.data(), cn.data(), c1.size() * sizeof(float)) == 0;
+
+  std::printf("Engine::run of matMul %zux%zux%zu float on %u simulated tiles, median of %zu runs\n",
+              n, n, n, device.getTarget().getNumTiles(), reps);
+  std::printf("  host cores: %u; load average %.2f before, %.2f after\n",
+              std::thread::hardware_concurrency(), loadBefore, loadAfter);
+  for (int e = 0; e < 2; ++e)
+    std::printf("  %2u thread%s: wall %8.2f ms, process CPU %8.2f ms (%.2f cores busy)\n",
+                counts[e], counts[e] == 1 ? " " : "s", median(timed[e].wall) * 1e3,
+                median(timed[e].cpu) * 1e3, median(timed[e].cpu) / median(timed[e].wall));
+  std::printf("  speed-up (wall, 1 thread / %u): %.2f x\n", threads,
+              median(timed[0].wall) / median(timed[1].wall));
+  std::printf("  results bit-identical: %s\n", same ? "yes" : "NO");
+  if (!same) {
+    std::fprintf(stderr, "bench_engine_threads: the results differ between thread counts\n");
+    return 1;
+  }
+  return 0;
+}

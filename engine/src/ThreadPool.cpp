@@ -1,0 +1,84 @@
+#include "ThreadPool.hpp"
+
+#include "EngineOptions.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <poplar/exceptions.hpp>
+#include <string>
+
+namespace poplar::detail {
+
+ThreadPool::ThreadPool(unsigned threads) {
+  for (unsigned w = 1; w < threads; ++w)
+    workers_.emplace_back([this, w] { workerLoop(w); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : workers_)
+    t.join();
+}
+
+void ThreadPool::runOnAll(const std::function<void(unsigned)>& task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    task_ = &task;
+    pending_ = static_cast<unsigned>(workers_.size());
+    ++generation_;
+  }
+  wake_.notify_all();
+  task(0);
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [this] { return pending_ == 0; });
+  task_ = nullptr;
+}
+
+void ThreadPool::workerLoop(unsigned worker) {
+  std::size_t seen = 0;
+  for (;;) {
+    const std::function<void(unsigned)>* task;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+      task = task_;
+    }
+    (*task)(worker);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--pending_ == 0) done_.notify_one();
+  }
+}
+
+namespace {
+unsigned parseThreads(const std::string& context, const std::string& name,
+                      const std::string& value) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (value == "auto") return cores;
+  std::uint64_t n = 0;
+  try {
+    n = parseUnsignedOption(context, name, value, kMaxThreads);
+  } catch (const invalid_option&) {
+    n = 0;
+  }
+  if (n == 0)
+    throw invalid_option(context + " '" + name + "' = '" + value +
+                         "': expected auto or a number of host threads from 1 to " +
+                         std::to_string(kMaxThreads));
+  return static_cast<unsigned>(n);
+}
+} // namespace
+
+unsigned resolveThreadCount(const std::string& option) {
+  if (!option.empty()) return parseThreads("engine option", "tessera.threads", option);
+  if (const char* env = std::getenv("TESSERA_THREADS"); env && *env)
+    return parseThreads("environment variable", "TESSERA_THREADS", env);
+  return parseThreads("", "", "auto");
+}
+
+} // namespace poplar::detail
