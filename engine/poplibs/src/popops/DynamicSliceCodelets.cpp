@@ -77,6 +77,23 @@ void copyRows(const From& from, const To& to, unsigned offset, unsigned numBase,
   }
 }
 
+/// The 2-D forms: `numRegions` regions, each of `numBase` rows in the base and `numSub` in the
+/// slice (one vector each), rows taken from `offset` on, wrapping to row 0 (as copyRows).
+template <typename From, typename To>
+void copyRegionRows(const From& from, const To& to, unsigned offset, unsigned numBase, unsigned numSub,
+                    unsigned numRegions, bool toBase) {
+  for (unsigned r = 0; r < numRegions; ++r) {
+    unsigned entry = offset < numBase ? offset : 0;
+    for (unsigned s = 0; s < numSub; ++s) {
+      const std::size_t b = std::size_t(r) * numBase + entry, u = std::size_t(r) * numSub + s;
+      const auto& src = from[toBase ? u : b];
+      const auto& dst = to[toBase ? b : u];
+      std::copy(src.begin(), src.end(), dst.begin());
+      if (++entry == numBase) entry = 0;
+    }
+  }
+}
+
 template <typename T> class DynamicSlice1d : public poplar::Vertex {
 public:
   Input<unsigned> offset;
@@ -120,15 +137,7 @@ public:
   unsigned numSubElements;
   unsigned numRegions;
   void compute() {
-    for (unsigned r = 0; r < numRegions; ++r) {
-      unsigned entry = *offset < numBaseElements ? *offset : 0;
-      for (unsigned s = 0; s < numSubElements; ++s) {
-        const auto& from = baseT[r * numBaseElements + entry];
-        const auto& to = subT[r * numSubElements + s];
-        std::copy(from.begin(), from.end(), to.begin());
-        if (++entry == numBaseElements) entry = 0;
-      }
-    }
+    copyRegionRows(baseT, subT, *offset, numBaseElements, numSubElements, numRegions, false);
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
@@ -145,15 +154,7 @@ public:
   unsigned numSubElements;
   unsigned numRegions;
   void compute() {
-    for (unsigned r = 0; r < numRegions; ++r) {
-      unsigned entry = *offset < numBaseElements ? *offset : 0;
-      for (unsigned s = 0; s < numSubElements; ++s) {
-        const auto& from = subT[r * numSubElements + s];
-        const auto& to = baseT[r * numBaseElements + entry];
-        std::copy(from.begin(), from.end(), to.begin());
-        if (++entry == numBaseElements) entry = 0;
-      }
-    }
+    copyRegionRows(subT, baseT, *offset, numBaseElements, numSubElements, numRegions, true);
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
