@@ -3,6 +3,7 @@
 #include "Mlp.hpp"
 
 #include "common/CommandLine.hpp"
+#include "common/TrainingOutputs.hpp"
 
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
@@ -124,16 +125,7 @@ int main(int argc, char** argv) try {
               "accuracy %.1f%%.\n",
               losses.size(), losses.size() * B, firstLoss, lastLoss, 100 * lastAccuracy);
   std::printf("Host time: %.1f s to build and compile, %.1f s to train.\n", compileSeconds, trainSeconds);
-  if (!opt.reportDir.empty()) {
-    std::printf("\nProfile summary\n\n");
-    std::fflush(stdout);
-    engine.printProfileSummary(std::cout);
-    std::cout << std::endl;
-  }
-  std::printf("Outputs: %s (loss and accuracy per run)\n", std::filesystem::absolute(csvPath).c_str());
-  if (!engine.getReportDirectory().empty())
-    std::printf("         %s/{profile.pop,debug.cbor} (profile reports)\n",
-                std::filesystem::absolute(engine.getReportDirectory()).c_str());
+  tessera::samples::printSummaryAndOutputs(engine, !opt.reportDir.empty(), csvPath);
   if (opt.check && !(lastLoss < 0.5 * firstLoss)) {
     std::fprintf(stderr, "tessera-mlp: --check failed: the loss did not halve (%.4f -> %.4f)\n",
                  firstLoss, lastLoss);
