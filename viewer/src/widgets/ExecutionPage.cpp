@@ -105,8 +105,12 @@ ExecutionPage::ExecutionPage(QWidget* parent)
                              "others wait. Idle: every tile of the row waits for the sync."));
   m_bspLegend->setVisible(false);
   controls->addWidget(m_bspLegend);
-  controls->addStretch(1);
-  controls->addWidget(m_status);
+  // The status text changes as the steps are indexed ("indexing 1,024 of 3,488 steps"): it takes
+  // the room left beside the controls and never widens the window (a screenshot or a small
+  // screen keeps its size whatever the text is when the layout runs).
+  m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  controls->addWidget(m_status, 1);
 
   m_runs->setEnabled(false);
   connect(m_runs, qOverload<int>(&QComboBox::activated), this, [this](int i) { selectRun(i - 1); });
