@@ -84,3 +84,19 @@ TEST_CASE("ConvPartialHorizontalMac estimates follow PopLibs' formula", "[poplib
   // worker 16 + 16 + 19 + 2 x (7 + 2 x 13) = 117.
   CHECK(poplin::convHmacVertexCycles(t, HALF, HALF, 1, 2, 1, 8, 4) == 36 + 63 + 60 + 23 + 15 + 10 + 6 * 117);
 }
+
+TEST_CASE("poplin::ReducePartials follows PopLibs' ReduceAdd estimator for one worker",
+          "[poplibs][cycles][conv]") {
+  for (const char* arch : {"ipu2", "ipu1"}) {
+    const Target t = Target::createIPUTarget(1, arch);
+    INFO(arch);
+    // float partials: 4 per loop at 2 per load + 1 for the pointer = 3 cycles per partial.
+    // 10 outputs: 2 loops + 1 for the remainder bit 2; float out + 7.
+    CHECK(reduceAddWorkerCycles(t, 10, 3, true, true) == 32 + (3 * 3 + 7) * 3);
+    CHECK(reduceAddWorkerCycles(t, 4, 1, false, true) == 32 + (3 + 6) * 1);
+    // half partials: 8 per loop at 4 per load + 1 = 3 per partial; half out + 8, float out + 9.
+    CHECK(reduceAddWorkerCycles(t, 8, 4, false, false) == 32 + (12 + 8) * 1);
+    CHECK(reduceAddWorkerCycles(t, 13, 2, true, false) == 32 + (6 + 9) * 3);
+    CHECK(reduceAddWorkerCycles(t, 0, 2, true, true) == 32);
+  }
+}

@@ -242,4 +242,24 @@ inline std::uint64_t convPartialHorizontalMacCycles(
          cg * (23 + ig * (15 + og * (10 + inner)));
 }
 
+/// poplin::ReduceAdd's loop (PopLibs' getReduceCycleEstimate, several partial inputs) for one
+/// worker summing `numPartials` partials into `outSize` outputs: 32 to start; an accumulator
+/// vector (4 floats, 8 halves) per loop, one more loop per set bit of the remainder; each loop
+/// loads every partial (vector / elements per 64-bit load, + 1 for the next pointer) and adds
+/// 7 (float partials, float out), 6 (float, half out), 9 (half, float out) or 8 (half, half).
+/// Tessera's ReducePartials is a worker vertex, so this is PopLibs' per-worker figure with
+/// the outputs on one worker (the supervisor vertex's figure is that x the contexts).
+inline std::uint64_t reduceAddWorkerCycles(const poplar::Target& target, std::uint64_t outSize,
+                                           std::uint64_t numPartials, bool floatOut,
+                                           bool floatPartials) {
+  const std::uint64_t accWidth = floatPartials ? 4 : 8;
+  const std::uint64_t perLoad = target.getDataPathWidth() / (floatPartials ? 32 : 16);
+  const std::uint64_t perLoop = accWidth / std::min(accWidth, perLoad) + 1;
+  std::uint64_t loops = outSize / accWidth;
+  for (std::uint64_t bit = 1; bit < accWidth; bit <<= 1)
+    if (outSize & bit) ++loops;
+  const std::uint64_t tail = floatOut ? (floatPartials ? 7 : 9) : (floatPartials ? 6 : 8);
+  return 32 + (perLoop * numPartials + tail) * loops;
+}
+
 } // namespace poplibs_support

@@ -4,8 +4,8 @@
 // ConvPartial1x1Out (AMP units, a single kernel position), ConvPartialnx1 (AMP units, any kernel)
 // and ConvPartialHorizontalMac (few input channels: dot products over the channels); they share
 // the code and differ in their cycle estimators.
-#include "ConvCycles.hpp"
 #include "ConvGeometry.hpp"
+#include "ConvCycles.hpp"
 #include "ConvVertexEstimates.hpp"
 
 #include <algorithm>

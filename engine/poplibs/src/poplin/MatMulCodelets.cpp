@@ -117,10 +117,12 @@ public:
     }
   }
 
+  /// PopLibs' poplin::ReduceAdd estimator for one worker (ConvCycleEstimators.hpp).
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    return reducePartialsCycles(v.getFieldInfo("partials").size(), v.getFieldInfo("out").size(),
-                                target.getVectorWidth(poplar::TypeOf<P>::value));
+    return poplibs_support::reduceAddWorkerCycles(
+        target, v.getFieldInfo("out").size(), v.getFieldInfo("partials").size(),
+        std::is_same_v<Out, float>, std::is_same_v<P, float>);
   }
 };
 
