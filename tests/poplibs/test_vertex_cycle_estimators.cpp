@@ -2,6 +2,7 @@
 // published estimators (graphcore/poplibs lib/*/...CycleEstimators.cpp), each value worked out
 // by hand from the formulas (Mk2 and Mk1: 6 worker contexts, 64-bit data path).
 #include "poplibs_support/RandomCycleEstimators.hpp"
+#include "poplibs_support/SliceCycleEstimators.hpp"
 
 #include <catch2/catch.hpp>
 #include <poplar/Target.hpp>
@@ -33,5 +34,33 @@ TEST_CASE("poprand estimates follow PopLibs' poprandCycleEstimators", "[poplibs]
     CHECK(dropoutCycles(t, FLOAT, 3) == 6 + 144 + 4 + 1);
     CHECK(dropoutCycles(t, HALF, 10) == 6 + 144 + 26 / 4 + 9);
     CHECK(setSeedCycles(t) == 14 + 27 * 6);
+  }
+}
+
+TEST_CASE("popops slicing estimates follow PopLibs' formulas", "[poplibs][cycles][slice]") {
+  for (const char* arch : {"ipu2", "ipu1"}) {
+    const Target t = Target::createIPUTarget(1, arch);
+    INFO(arch);
+    // DynamicSlice1d: 25 for the supervisor; per worker ceil(region / 6) elements,
+    // 41 + (27 + 64-bit copies) per slice row, x 6 contexts.
+    CHECK(dynamicSlice1dCycles(t, FLOAT, 100, 3) == 25 + (41 + (27 + 8) * 3) * 6);
+    CHECK(dynamicSlice1dCycles(t, HALF, 50, 2) == 25 + (41 + (27 + 2) * 2) * 6);
+    CHECK(dynamicSlice1dCycles(t, INT, 5, 1) == 25 + (41 + 27) * 6);
+    // DynamicSlice2d: 23 + per region (31 + 2 v) (half) / (29 + v) per slice row + 13.
+    CHECK(dynamicSlice2dCycles(t, HALF, {10, 3}, 2) == 23 + (37 * 2 + 13) + (33 * 2 + 13));
+    CHECK(dynamicSlice2dCycles(t, FLOAT, {5}, 4) == 23 + 32 * 4 + 13);
+    // MultiSlice / MultiUpdate: 16 + per offset 19 + 3 per 64-bit copy.
+    CHECK(multiSliceCycles(t, FLOAT, 7, 5) == 16 + 5 * (19 + 4 * 3));
+    CHECK(multiSliceCycles(t, HALF, 8, 2) == 16 + 2 * (19 + 2 * 3));
+    // MultiUpdateAdd: 3 + 14 (float) / 15 + per offset 11 / 12 + 3 per further atom.
+    CHECK(multiUpdateAddCycles(t, FLOAT, 6, 4) == 3 + 14 + (11 + 5 * 3) * 4);
+    CHECK(multiUpdateAddCycles(t, HALF, 8, 3) == 3 + 15 + (12 + 3 * 3) * 3);
+    CHECK(multiUpdateAddCycles(t, HALF, 5, 2) == 3 + 15 + (12 + 5 * 20) * 2);
+    CHECK(multiUpdateAddCycles(t, INT, 2, 1) == 3 + 15 + 12 + 3);
+    CHECK(multiUpdateAddCycles(t, FLOAT, 6, 0) == 3);
+    // MultiUpdateOp: 3 + 24 (32-bit) / 25 + per offset 11 / 12 + 3 per further atom.
+    CHECK(multiUpdateOpWorkerCycles(t, FLOAT, 6, 4) == 3 + 24 + (11 + 15) * 4);
+    CHECK(multiUpdateOpWorkerCycles(t, HALF, 4, 1) == 3 + 25 + 12 + 3);
+    CHECK(multiUpdateOpWorkerCycles(t, INT, 2, 3) == 3 + 24 + (11 + 3) * 3);
   }
 }
