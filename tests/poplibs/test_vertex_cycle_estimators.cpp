@@ -1,6 +1,7 @@
 // PopLibs vertices outside popops' element-wise and poplin's conv families against PopLibs'
 // published estimators (graphcore/poplibs lib/*/...CycleEstimators.cpp), each value worked out
 // by hand from the formulas (Mk2 and Mk1: 6 worker contexts, 64-bit data path).
+#include "poplibs_support/ChannelCycleEstimators.hpp"
 #include "poplibs_support/RandomCycleEstimators.hpp"
 #include "poplibs_support/SliceCycleEstimators.hpp"
 
@@ -62,5 +63,24 @@ TEST_CASE("popops slicing estimates follow PopLibs' formulas", "[poplibs][cycles
     CHECK(multiUpdateOpWorkerCycles(t, FLOAT, 6, 4) == 3 + 24 + (11 + 15) * 4);
     CHECK(multiUpdateOpWorkerCycles(t, HALF, 4, 1) == 3 + 25 + 12 + 3);
     CHECK(multiUpdateOpWorkerCycles(t, INT, 2, 3) == 3 + 24 + (11 + 3) * 3);
+  }
+}
+
+TEST_CASE("Channel ops and InverseStdDeviation follow PopLibs' formulas", "[poplibs][cycles][channel]") {
+  for (const char* arch : {"ipu2", "ipu1"}) {
+    const Target t = Target::createIPUTarget(1, arch);
+    INFO(arch);
+    // AddToChannel2D, one region per channel: 5 + per region 2 + 64-bit vectors + 1.
+    CHECK(addToChannelCycles(t, FLOAT, 3, 5) == 5 + 3 * (2 + 3 + 1));
+    CHECK(addToChannelCycles(t, HALF, 2, 8) == 5 + 2 * (2 + 2 + 1));
+    // ScaledAddToChannel2D: one more per region for the scale.
+    CHECK(scaledAddToChannelCycles(t, FLOAT, 1, 4) == 5 + (3 + 2 + 1));
+    CHECK(scaledAddToChannelCycles(t, HALF, 4, 9) == 5 + 4 * (3 + 3 + 1));
+    // ChannelMul2D: 5 + per region 3 + vectors.
+    CHECK(channelMulCycles(t, FLOAT, 2, 7) == 5 + 2 * (3 + 4));
+    CHECK(channelMulCycles(t, HALF, 3, 1) == 5 + 3 * (3 + 1));
+    // InverseStdDeviation: 6 + per region 4 + (3 + 2) per pair of floats.
+    CHECK(inverseStdDeviationCycles(t, 1, 10) == 6 + 4 + 5 * 5);
+    CHECK(inverseStdDeviationCycles(t, 2, 3) == 6 + 2 * (4 + 5 * 2));
   }
 }
