@@ -4,6 +4,7 @@
 #include "poplibs_support/ChannelCycleEstimators.hpp"
 #include "poplibs_support/RandomCycleEstimators.hpp"
 #include "poplibs_support/SliceCycleEstimators.hpp"
+#include "poplibs_support/SortCycleEstimators.hpp"
 
 #include <catch2/catch.hpp>
 #include <poplar/Target.hpp>
@@ -83,4 +84,31 @@ TEST_CASE("Channel ops and InverseStdDeviation follow PopLibs' formulas", "[popl
     CHECK(inverseStdDeviationCycles(t, 1, 10) == 6 + 4 + 5 * 5);
     CHECK(inverseStdDeviationCycles(t, 2, 3) == 6 + 2 * (4 + 5 * 2));
   }
+}
+
+TEST_CASE("Sort, top-k, arg-max and encoding estimates follow PopLibs' formulas", "[poplibs][cycles][sort]") {
+  const Target t = Target::createIPUTarget(1, "ipu2");
+  // HeapSortVertex: 8 x (19 n floor(log2 n) + 6 n + 2); KV 16 x.
+  CHECK(heapSortCycles(1, false) == 8 * (6 + 2));
+  CHECK(heapSortCycles(8, false) == 8 * (19 * 8 * 3 + 48 + 2));
+  CHECK(heapSortCycles(10, true) == 16 * (19 * 10 * 3 + 60 + 2));
+  CHECK(heapSortCycles(0, true) == 0);
+  // ReduceMaxNClassSparse, n = 10, k = 3: 35; + 13; + 13 + 20 ln 2 = 74.86 -> 74;
+  // + 7 x (13 + 20 ln 3) = 244.81 -> 318; + 24 = 342. Sorted: + 10 + 20 ln 3 -> 373,
+  // + 10 + 20 ln 2 -> 396, + 10 -> 406.
+  CHECK(reduceMaxNClassSparseCycles(10, 3, false) == 342);
+  CHECK(reduceMaxNClassSparseCycles(10, 3, true) == 406);
+  CHECK(reduceMaxNClassSparseCycles(5, 1, false) == 35 + 4 * 13 + 8);
+  // ReduceMax/MinClassSparse: float/half 14 + 3 per further element + 13; others 23 + 6 n.
+  CHECK(reduceClassSparseCycles(FLOAT, 10) == 14 + 27 + 13);
+  CHECK(reduceClassSparseCycles(HALF, 1) == 14 + 13);
+  CHECK(reduceClassSparseCycles(INT, 10) == 23 + 60);
+  // EncodeOneHot: unsigned -> half in assembly 11 + 74 per index, else 100 per index.
+  CHECK(encodeOneHotCycles(UNSIGNED_INT, HALF, 4) == 11 + 74 * 4);
+  CHECK(encodeOneHotCycles(INT, FLOAT, 4) == 400);
+  CHECK(encodeOneHotCycles(UNSIGNED_INT, FLOAT, 2) == 200);
+  CHECK(encodeOneHotCustomValuesCycles(3) == 300);
+  // Iota: 10 + 4 + 3 per vector (2 ints).
+  CHECK(iotaCycles(t, INT, 10) == 14 + 15);
+  CHECK(iotaCycles(t, UNSIGNED_INT, 3) == 14 + 6);
 }
