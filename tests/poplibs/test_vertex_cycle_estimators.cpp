@@ -111,4 +111,6 @@ TEST_CASE("Sort, top-k, arg-max and encoding estimates follow PopLibs' formulas"
   // Iota: 10 + 4 + 3 per vector (2 ints).
   CHECK(iotaCycles(t, INT, 10) == 14 + 15);
   CHECK(iotaCycles(t, UNSIGNED_INT, 3) == 14 + 6);
+  // ForLoopCounter: a constant.
+  CHECK(forLoopCounterCycles() == 43);
 }

@@ -1,6 +1,6 @@
 // Cycle estimates of the sorting, top-k, arg-max and encoding vertices as PopLibs' published
 // estimators compute them (graphcore/poplibs lib/popops/popopsCycleEstimators.cpp for
-// HeapSortVertex(KV), EncodeOneHot(CustomValues) and Iota; lib/popnn/popnnCycleEstimators.cpp
+// HeapSortVertex(KV), EncodeOneHot(CustomValues), Iota and ForLoopCounter; lib/popnn/popnnCycleEstimators.cpp
 // for ReduceMaxClassSparse and ReduceMaxNClassSparse: the constants are facts about the
 // vertices' code; the code is ours). Tessera's vertices work on several rows each; every row
 // is costed as PopLibs' vertex over that row.
@@ -64,6 +64,11 @@ inline std::uint64_t encodeOneHotCustomValuesCycles(std::uint64_t numIndices) {
 inline std::uint64_t iotaCycles(const poplar::Target& t, poplar::Type type, std::uint64_t n) {
   const std::uint64_t width = t.getVectorWidth(type);
   return 10 + 4 + 3 * ((n + width - 1) / width);
+}
+
+/// popops::ForLoopCounter: PopLibs publishes a constant 43 cycles.
+constexpr std::uint64_t forLoopCounterCycles() {
+  return 43;
 }
 
 } // namespace poplibs_support
