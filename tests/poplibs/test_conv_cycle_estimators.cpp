@@ -6,8 +6,18 @@
 #include "poplibs_support/ConvCycleEstimators.hpp"
 #include "poplin/ConvVertexEstimates.hpp"
 
+#include "common/Devices.hpp"
+#include "common/ScratchDir.hpp"
+
 #include <catch2/catch.hpp>
+#include <poplar/Engine.hpp>
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Target.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+#include <popops/codelets.hpp>
+#include <pva/pva.hpp>
 
 using namespace poplar;
 using namespace poplibs_support;
@@ -99,4 +109,37 @@ TEST_CASE("poplin::ReducePartials follows PopLibs' ReduceAdd estimator for one w
     CHECK(reduceAddWorkerCycles(t, 13, 2, true, false) == 32 + (6 + 9) * 3);
     CHECK(reduceAddWorkerCycles(t, 0, 2, true, true) == 32);
   }
+}
+
+// The codelets read their fields into the estimators as ConvVertexEstimates.hpp says: a small
+// matmul on one tile (one MatMulPartial block of 3 x 7 x 5) shows the hand-worked figure in the
+// profile's compile-time estimate: 30 to launch + PopLibs' ConvPartial1x1Out for a field of 3
+// ([1,1,1,0,0,0]), one input and one output group: zeroing workers max(6 x 53, 6 x 24 + 14) =
+// 318; 50 + 12 + 1 + 11 + 19 - 1 + 7 + 32 + 318 = 449.
+TEST_CASE("A matmul's MatMulPartial vertex carries PopLibs' estimate into the profile",
+          "[poplibs][cycles][conv]") {
+  test::ScratchDir dir;
+  Device device = test::smallDevice(1);
+  Graph g(device.getTarget());
+  poplin::addCodelets(g);
+  popops::addCodelets(g);
+  Tensor a = g.addVariable(FLOAT, {3, 7}, "a");
+  Tensor b = g.addVariable(FLOAT, {7, 5}, "b");
+  g.setTileMapping(a, 0);
+  g.setTileMapping(b, 0);
+  program::Sequence prog;
+  poplin::matMul(g, a, b, prog, FLOAT, "mm");
+  Engine e(g, prog, {{"autoReport.all", "true"}, {"autoReport.directory", dir.path().string()}});
+  e.load(device);
+  e.run();
+  const pva::Report report = e.getReport();
+  bool found = false;
+  for (const auto& cs : report.compilation().computeSets())
+    for (const auto& v : cs.vertices())
+      if (v.type().name() == "poplin::MatMulPartial<float,float>") {
+        found = true;
+        CHECK(v.count() == 1);
+        CHECK(cs.estimatedCyclesByTile()[0] == 30 + 449);
+      }
+  CHECK(found);
 }
