@@ -2,6 +2,7 @@
 // published estimators (graphcore/poplibs lib/*/...CycleEstimators.cpp), each value worked out
 // by hand from the formulas (Mk2 and Mk1: 6 worker contexts, 64-bit data path).
 #include "poplibs_support/ChannelCycleEstimators.hpp"
+#include "poplibs_support/PoolCycleEstimators.hpp"
 #include "poplibs_support/RandomCycleEstimators.hpp"
 #include "poplibs_support/SliceCycleEstimators.hpp"
 #include "poplibs_support/SortCycleEstimators.hpp"
@@ -113,4 +114,30 @@ TEST_CASE("Sort, top-k, arg-max and encoding estimates follow PopLibs' formulas"
   CHECK(iotaCycles(t, UNSIGNED_INT, 3) == 14 + 6);
   // ForLoopCounter: a constant.
   CHECK(forLoopCounterCycles() == 43);
+}
+
+TEST_CASE("Pooling estimates follow PopLibs' getPoolingCycles", "[poplibs][cycles][pooling]") {
+  // Work rows: 3 x 3 input, 3 x 3 kernel, stride 1, padding 1: output rows 0 and 2 see two
+  // input rows, row 1 three; every row has runs of 2, 3, 2 output columns.
+  const auto padded = poolingWorkRows({3, 3, 3, 3, 3, 3, 1, 1, 1, 1});
+  REQUIRE(padded.size() == 7);
+  for (const auto& row : padded) CHECK(row == std::vector<std::uint64_t>{2, 3, 2});
+  // 4 x 4 input, 2 x 2 kernel, stride 2: 4 rows of two runs of 2.
+  const PoolGeometry g{4, 4, 2, 2, 2, 2, 2, 2, 0, 0};
+  const auto rows = poolingWorkRows(g);
+  REQUIRE(rows.size() == 4);
+  for (const auto& row : rows) CHECK(row == std::vector<std::uint64_t>{2, 2});
+  for (const char* arch : {"ipu2", "ipu1"}) {
+    const Target t = Target::createIPUTarget(1, arch);
+    INFO(arch);
+    // Max pooling, 3 planes, 4 outputs each: workers 0-3 have a row. Worker 0: 19 set-up,
+    // (4 + 1) x 3 to initialise, 8, 3 (max), 10; the row 13 + 2 x (20 + 12 + 16 + 16 + 3) + 2
+    // (per channel group 1 + (2 + 4 + 3 + 1) + 1, + 4 after the first); 1 to exit = 205.
+    CHECK(poolingCycles(t, rows, 4, 3, true, false) == 7 + 205 * 6 + 6);
+    // Sum pooling: 4 (unpack, load the scale) and a loop of 5 + 3: 56 + (13 + 2 x 70 + 2) + 1.
+    CHECK(poolingCycles(t, rows, 4, 3, false, false) == 7 + 212 * 6 + 6);
+    // Max pooling gradient: 16 input positions to initialise (3 for workers 0-3), 10 more to
+    // unpack, + 6 per later channel group, a loop of 7 + 5: 71 + (13 + 2 x 86 + 2) + 1.
+    CHECK(poolingCycles(t, rows, 16, 3, true, true) == 7 + 259 * 6 + 6);
+  }
 }
