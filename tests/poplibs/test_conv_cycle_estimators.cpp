@@ -14,6 +14,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Target.hpp>
+#include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
 #include <popops/codelets.hpp>
@@ -140,6 +141,36 @@ TEST_CASE("A matmul's MatMulPartial vertex carries PopLibs' estimate into the pr
         found = true;
         CHECK(v.count() == 1);
         CHECK(cs.estimatedCyclesByTile()[0] == 30 + 449);
+      }
+  CHECK(found);
+}
+
+// The same for a convolution on one tile: 8 -> 8 channels, 1 x 1 kernel over a 4 x 4 field, one
+// ConvPartial1x1Out of 16 field elements ([3,3,3,3,2,2]); float: zeroing workers
+// max(6 x 60, 6 x 56 + 14) = 360; 50 + 12 + 1 + 11 + 19 - 1 + 7 + 32 + 360 = 491.
+TEST_CASE("A convolution's ConvPartial1x1Out vertex carries PopLibs' estimate into the profile",
+          "[poplibs][cycles][conv]") {
+  test::ScratchDir dir;
+  Device device = test::smallDevice(1);
+  Graph g(device.getTarget());
+  poplin::addCodelets(g);
+  popops::addCodelets(g);
+  const poplin::ConvParams params(FLOAT, 1, {4, 4}, {1, 1}, 8, 8, 1);
+  program::Sequence prog;
+  Tensor in = poplin::createInput(g, params, "in");
+  Tensor w = poplin::createWeights(g, params, "w");
+  poplin::convolution(g, in, w, params, false, prog, "conv");
+  Engine e(g, prog, {{"autoReport.all", "true"}, {"autoReport.directory", dir.path().string()}});
+  e.load(device);
+  e.run();
+  const pva::Report report = e.getReport();
+  bool found = false;
+  for (const auto& cs : report.compilation().computeSets())
+    for (const auto& v : cs.vertices())
+      if (v.type().name().rfind("poplin::ConvPartial1x1Out<float,float", 0) == 0) {
+        found = true;
+        REQUIRE(cs.numVertices() == 1);
+        CHECK(cs.estimatedCyclesByTile()[0] == 30 + 491);
       }
   CHECK(found);
 }
