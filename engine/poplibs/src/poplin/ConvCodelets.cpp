@@ -4,8 +4,9 @@
 // ConvPartial1x1Out (AMP units, a single kernel position), ConvPartialnx1 (AMP units, any kernel)
 // and ConvPartialHorizontalMac (few input channels: dot products over the channels); they share
 // the code and differ in their cycle estimators.
-#include "ConvCycles.hpp"
 #include "ConvGeometry.hpp"
+#include "ConvCycles.hpp"
+#include "ConvVertexEstimates.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -78,6 +79,7 @@ public:
     return true;
   }
 
+  /// PopLibs' published estimator of the vertex of the same name (ConvVertexEstimates.hpp).
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
     const auto outInfo = v.getFieldInfo("out");
@@ -87,20 +89,16 @@ public:
     const unsigned inChans = v.getInitialValue<unsigned>("inChans");
     const unsigned kY = v.getInitialValue<unsigned>("kernelY");
     const unsigned kX = v.getInitialValue<unsigned>("kernelX");
-    const bool floatIn = std::is_same<In, float>::value;
-    const bool floatOut = std::is_same<Out, float>::value;
-    const unsigned workers = t.getNumWorkerContexts();
+    const poplar::Type in = poplar::TypeOf<In>::value, out = poplar::TypeOf<Out>::value;
     switch (Method) {
     case ConvMethod::AMP_1X1:
-      return conv1x1Cycles(rows, width, inChans, outChans, floatIn, floatOut,
-                           ampShape(!floatIn, !floatOut), workers);
+      return conv1x1VertexCycles(t, in, out, rows, width, inChans, outChans);
     case ConvMethod::AMP_NX1:
-      return convNx1Cycles(rows, width, kY, kX, inChans, outChans, floatIn,
-                           ampShape(!floatIn, !floatOut), workers);
+      return convNx1VertexCycles(t, in, out, rows, width, kY, kX, inChans, outChans);
     case ConvMethod::HMAC:
       break;
     }
-    return convHmacCycles(rows, width, kY * kX, inChans, outChans, floatIn, workers);
+    return convHmacVertexCycles(t, in, out, rows, width, kY * kX, inChans, outChans);
   }
 };
 

@@ -177,7 +177,6 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
   const bool halfIn = p.inputType == poplar::HALF;
   const unsigned kernelPositions = unsigned(problem.y.kernelCount * problem.x.kernelCount);
   const std::size_t ciTotal = p.inputChannelsPerConvGroup;
-  const unsigned workers = target.getNumWorkerContexts();
   const std::size_t rowsTotal = std::max<std::size_t>(problem.outRows, 1);
   const std::size_t inWidth = p.inputFieldShape[1];
   const std::size_t kernelRows =
@@ -205,19 +204,20 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
                    : kernelPositions == 1        ? ConvMethod::AMP_1X1
                                                  : ConvMethod::AMP_NX1;
         const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
+        // The vertex's cycles as its estimator will give them (PopLibs' published formulas).
+        const poplar::Type outType = c.vertexOutputType();
         switch (c.method) {
         case ConvMethod::AMP_1X1:
-          c.vertexCycles = conv1x1Cycles(rows, unsigned(problem.outCols), unsigned(ci),
-                                         unsigned(chans), !halfIn, !halfOut, amp, workers);
+          c.vertexCycles = conv1x1VertexCycles(target, p.inputType, outType, rows, problem.outCols, ci, chans);
           break;
         case ConvMethod::AMP_NX1:
-          c.vertexCycles = convNx1Cycles(rows, unsigned(problem.outCols), problem.y.kernelCount,
-                                         problem.x.kernelCount, unsigned(ci), unsigned(chans),
-                                         !halfIn, amp, workers);
+          c.vertexCycles = convNx1VertexCycles(target, p.inputType, outType, rows, problem.outCols,
+                                               unsigned(problem.y.kernelCount),
+                                               unsigned(problem.x.kernelCount), ci, chans);
           break;
         case ConvMethod::HMAC:
-          c.vertexCycles = convHmacCycles(rows, unsigned(problem.outCols), kernelPositions,
-                                          unsigned(ci), unsigned(chans), !halfIn, workers);
+          c.vertexCycles = convHmacVertexCycles(target, p.inputType, outType, rows, problem.outCols,
+                                                kernelPositions, ci, chans);
           break;
         }
         // Inputs each unit fetches: its input rows of its input channels, and its weights.

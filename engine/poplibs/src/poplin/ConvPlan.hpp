@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ConvCycles.hpp"
+#include "ConvVertexEstimates.hpp"
 #include "ConvGeometry.hpp"
 
 #include <cstddef>

@@ -1,5 +1,6 @@
 // Matrix product vertices. MatMulPartial multiplies a block of A's rows (restricted to a K chunk)
 // by the chunk's rows of B; ReducePartials sums the partial products of the K chunks.
+#include "ConvVertexEstimates.hpp"
 #include "MatMulCycles.hpp"
 #include "MatMulKernel.hpp"
 
@@ -84,12 +85,13 @@ public:
     return true;
   }
 
+  /// As PopLibs computes a matmul block: its ConvPartial1x1Out estimator (ConvVertexEstimates.hpp).
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
-                                        const poplar::Target&) {
+                                        const poplar::Target& target) {
     const auto out = v.getFieldInfo("out");
     const std::size_t cols = out.size() ? out.getSizeAtIndex(0) : 0;
-    return matMulPartialCycles(out.size(), v.getFieldInfo("bRows").size(), cols,
-                               std::is_same_v<In, half>);
+    return matMulPartialVertexCycles(target, poplar::TypeOf<In>::value, poplar::TypeOf<Out>::value,
+                                     out.size(), v.getFieldInfo("bRows").size(), cols);
   }
 };
 
@@ -115,10 +117,12 @@ public:
     }
   }
 
+  /// PopLibs' poplin::ReduceAdd estimator for one worker (ConvCycleEstimators.hpp).
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    return reducePartialsCycles(v.getFieldInfo("partials").size(), v.getFieldInfo("out").size(),
-                                target.getVectorWidth(poplar::TypeOf<P>::value));
+    return poplibs_support::reduceAddWorkerCycles(
+        target, v.getFieldInfo("out").size(), v.getFieldInfo("partials").size(),
+        std::is_same_v<Out, float>, std::is_same_v<P, float>);
   }
 };
 

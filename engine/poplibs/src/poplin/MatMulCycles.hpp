@@ -1,5 +1,7 @@
-// The cycle model of the matmul vertices, shared by their estimators and the planner so that
-// plans are chosen by the same costs the profile will show.
+// The matmul planner's own throughput model of its vertices. The vertices' cycle estimates are
+// PopLibs' published ones (ConvVertexEstimates.hpp: a block costs what PopLibs' ConvPartial1x1Out
+// would); the planner keeps this model so that matmul plans, and with them the order partial
+// sums are added in, and so the results, stay as they were (docs/fidelity.md).
 #pragma once
 
 #include <cstddef>

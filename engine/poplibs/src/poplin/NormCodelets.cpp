@@ -1,6 +1,6 @@
 // The inverse standard deviation of normalisation statistics, per channel, from the mean and
 // the mean of squares (or, for the stable algorithm, the mean of squared centred values).
-#include "poplibs_support/Cycles.hpp"
+#include "poplibs_support/ChannelCycleEstimators.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -35,9 +35,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    // A multiply-subtract, a scale, an add and an inverse square root per channel.
-    return poplibs_support::mapCycles(v.getFieldInfo("iStdDev").size(), poplar::FLOAT, 8,
-                                      t.getVectorWidth(poplar::FLOAT));
+    // PopLibs' estimator for one region of channels (ChannelCycleEstimators.hpp).
+    return poplibs_support::inverseStdDeviationCycles(t, 1, v.getFieldInfo("iStdDev").size());
   }
 };
 

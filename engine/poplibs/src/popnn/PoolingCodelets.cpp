@@ -1,6 +1,9 @@
 // Pooling vertices: each handles whole planes (the field of one batch element and channel) of
 // its tile, one edge per plane. Geometry per dimension: input size, output size, kernel,
-// stride and the lower padding (negative: truncation) of the input.
+// stride and the lower padding (negative: truncation) of the input. Cycle estimates: PopLibs'
+// pooling estimator, each plane a channel group (PoolCycleEstimators.hpp).
+#include "poplibs_support/PoolCycleEstimators.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -29,15 +32,19 @@ struct Window {
     return {std::max(y, 0), std::min(y + kernelH, inH), std::max(x, 0), std::min(x + kernelW, inW)}; \
   }
 
-/// Cycles: per plane, per vector of outputs, the window's elements and a store.
+/// PopLibs' pooling estimate (PoolCycleEstimators.hpp) for `planes` planes of this geometry,
+/// initialising `initInfo` output positions per plane.
 inline std::uint64_t poolCycles(const poplar::VertexIntrospector& v, const poplar::Target& t,
-                                poplar::Type type, const char* planes, unsigned perOutput) {
-  const auto info = v.getFieldInfo(planes);
-  const int outH = v.getInitialValue<int>("outH"), outW = v.getInitialValue<int>("outW");
-  const int k = v.getInitialValue<int>("kernelH") * v.getInitialValue<int>("kernelW");
-  const unsigned width = t.getVectorWidth(type);
-  const std::uint64_t outputs = std::uint64_t(outH) * outW;
-  return 20 + info.size() * (8 + (outputs + width - 1) / width * (std::uint64_t(k) + perOutput));
+                                const char* planes, bool outputIsInput, bool isMax, bool isBwd) {
+  const auto get = [&](const char* name) { return v.getInitialValue<int>(name); };
+  const poplibs_support::PoolGeometry g{get("inH"),     get("inW"),     get("outH"),
+                                        get("outW"),    get("kernelH"), get("kernelW"),
+                                        get("strideH"), get("strideW"), get("padH"),
+                                        get("padW")};
+  const std::uint64_t initInfo =
+      outputIsInput ? std::uint64_t(g.inH) * g.inW : std::uint64_t(g.outH) * g.outW;
+  return poplibs_support::poolingCycles(t, poplibs_support::poolingWorkRows(g), initInfo,
+                                        v.getFieldInfo(planes).size(), isMax, isBwd);
 }
 
 template <typename T> class MaxPooling : public poplar::Vertex {
@@ -61,7 +68,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return poolCycles(v, t, poplar::TypeOf<T>::value, "out", 2);
+    return poolCycles(v, t, "out", false, true, false);
   }
 };
 
@@ -89,7 +96,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return poolCycles(v, t, poplar::TypeOf<T>::value, "out", 3);
+    return poolCycles(v, t, "out", false, false, false);
   }
 };
 
@@ -130,7 +137,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return 2 * poolCycles(v, t, poplar::TypeOf<T>::value, "inGrad", 4);
+    return poolCycles(v, t, "inGrad", true, true, true);
   }
 };
 
@@ -161,7 +168,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return poolCycles(v, t, poplar::TypeOf<T>::value, "inGrad", 3);
+    // PopLibs runs SumPooling on the output gradient for this: costed as that, same pairs.
+    return poolCycles(v, t, "inGrad", true, false, false);
   }
 };
 

@@ -1,6 +1,7 @@
 // Per-channel vertices: `acts` holds whole blocks (one block = the field of one channel), one
-// block per element of the per-channel operand, in channel order.
-#include "poplibs_support/Cycles.hpp"
+// block per element of the per-channel operand, in channel order. Estimates: PopLibs' 2D
+// channel vertices with one region per block (ChannelCycleEstimators.hpp).
+#include "poplibs_support/ChannelCycleEstimators.hpp"
 
 #include <cstdint>
 #include <poplar/Target.hpp>
@@ -14,15 +15,14 @@ using poplar::InOut;
 using poplar::Input;
 using poplar::Vector;
 
-/// Cycles of a per-channel vertex: per channel a loop setup and the block in vectors.
-template <typename T>
-std::uint64_t channelCycles(const poplar::VertexIntrospector& v, const poplar::Target& target,
-                            const char* acts, const char* param, unsigned cyclesPerVector) {
-  const std::size_t channels = v.getFieldInfo(param).size();
-  const std::size_t n = v.getFieldInfo(acts).size();
-  const std::size_t block = channels ? n / channels : 0;
-  const unsigned width = target.getVectorWidth(poplar::TypeOf<T>::value);
-  return 15 + channels * (6 + (block + width - 1) / width * cyclesPerVector);
+/// A per-channel vertex's channels (operand values) and block length, for the estimators.
+struct ChannelShape {
+  std::uint64_t channels, block;
+};
+inline ChannelShape channelShape(const poplar::VertexIntrospector& v, const char* acts,
+                                 const char* param) {
+  const std::uint64_t channels = v.getFieldInfo(param).size();
+  return {channels, channels ? v.getFieldInfo(acts).size() / channels : 0};
 }
 
 template <typename T> class AddToChannel : public poplar::Vertex {
@@ -42,7 +42,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return channelCycles<T>(v, t, "acts", "addend", 1);
+    const auto c = channelShape(v, "acts", "addend");
+    return poplibs_support::addToChannelCycles(t, poplar::TypeOf<T>::value, c.channels, c.block);
   }
 };
 
@@ -64,7 +65,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return channelCycles<T>(v, t, "acts", "addend", 1);
+    const auto c = channelShape(v, "acts", "addend");
+    return poplibs_support::scaledAddToChannelCycles(t, poplar::TypeOf<T>::value, c.channels, c.block);
   }
 };
 
@@ -85,7 +87,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return channelCycles<T>(v, t, "actsOut", "scale", 1);
+    const auto c = channelShape(v, "actsOut", "scale");
+    return poplibs_support::channelMulCycles(t, poplar::TypeOf<T>::value, c.channels, c.block);
   }
 };
 

@@ -8,11 +8,13 @@
 //     base rows [baseOffset, baseOffset + numBaseElements) and one slice row per offset.
 // Cycle estimates follow PopLibs' published estimators for these vertices.
 #include "poplibs_support/Arith.hpp"
+#include "poplibs_support/SliceCycleEstimators.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <poplar/Target.hpp>
 #include <poplar/Vertex.hpp>
+#include <vector>
 
 namespace popops {
 namespace {
@@ -25,39 +27,25 @@ using poplar::Vector;
 using poplar::VectorList;
 using poplibs_support::Arith;
 
-/// Elements one 64-bit load/store moves: the copy loops' vector width.
-template <typename T> unsigned copyWidth(const poplar::Target& target) {
-  return target.getDataPathWidth() / (std::is_same<T, half>::value ? 16 : 32);
-}
-
-/// PopLibs' estimate for the 2d slice and update vertices: a fixed entry cost, then per region
-/// a per-slice-row loop of 64-bit copies.
+/// PopLibs' estimate for the 2d slice and update vertices (SliceCycleEstimators.hpp).
 template <typename T> std::uint64_t slice2dCycles(const poplar::VertexIntrospector& v,
                                                   const poplar::Target& target) {
   const auto base = v.getFieldInfo("baseT");
   const unsigned numBase = v.getInitialValue<unsigned>("numBaseElements");
-  const unsigned numSub = v.getInitialValue<unsigned>("numSubElements");
   const unsigned numRegions = v.getInitialValue<unsigned>("numRegions");
-  const unsigned width = copyWidth<T>(target);
-  const bool isHalf = std::is_same<T, half>::value;
-  std::uint64_t cycles = 23;
-  for (unsigned r = 0; r < numRegions; ++r) {
-    const std::size_t vectors = (base.getSizeAtIndex(r * numBase) + width - 1) / width;
-    cycles += ((isHalf ? 31 : 29) + (isHalf ? 2 : 1) * vectors) * numSub + 13;
-  }
-  return cycles;
+  std::vector<std::uint64_t> sizes(numRegions);
+  for (unsigned r = 0; r < numRegions; ++r) sizes[r] = base.getSizeAtIndex(r * numBase);
+  return poplibs_support::dynamicSlice2dCycles(target, poplar::TypeOf<T>::value, sizes,
+                                               v.getInitialValue<unsigned>("numSubElements"));
 }
 
-/// PopLibs' estimate for the 1d vertices: the supervisor's set-up (11 + 14 cycles), then each
-/// worker copies its share of every slice row with 64-bit copies.
+/// PopLibs' estimate for the 1d vertices (SliceCycleEstimators.hpp): a supervisor figure, as
+/// these are supervisor vertices in PopLibs and here.
 template <typename T> std::uint64_t slice1dCycles(const poplar::VertexIntrospector& v,
                                                   const poplar::Target& target) {
-  const unsigned regionSize = v.getInitialValue<unsigned>("regionSize");
-  const unsigned numSub = v.getInitialValue<unsigned>("numSubElements");
-  const unsigned workers = target.getNumWorkerContexts();
-  const unsigned perWorker = (regionSize + workers - 1) / workers;
-  const std::uint64_t copies = perWorker / copyWidth<T>(target);
-  return 11 + 14 + (41 + (27 + copies) * numSub) * workers;
+  return poplibs_support::dynamicSlice1dCycles(target, poplar::TypeOf<T>::value,
+                                               v.getInitialValue<unsigned>("regionSize"),
+                                               v.getInitialValue<unsigned>("numSubElements"));
 }
 
 /// Copies slice rows between a base block and a slice block, wrapping at the end of the base.
@@ -94,7 +82,7 @@ void copyRegionRows(const From& from, const To& to, unsigned offset, unsigned nu
   }
 }
 
-template <typename T> class DynamicSlice1d : public poplar::Vertex {
+template <typename T> class DynamicSlice1d : public poplar::SupervisorVertex {
 public:
   Input<unsigned> offset;
   Input<Vector<T>> baseT;
@@ -111,7 +99,7 @@ public:
   }
 };
 
-template <typename T> class DynamicUpdateSlice1d : public poplar::Vertex {
+template <typename T> class DynamicUpdateSlice1d : public poplar::SupervisorVertex {
 public:
   Input<unsigned> offset;
   InOut<Vector<T>> baseT;
@@ -162,14 +150,12 @@ public:
   }
 };
 
-/// PopLibs' estimate for MultiSlice and MultiUpdate: per offset a compare and branch, then the
-/// region's 64-bit copies (a load and a store each).
+/// PopLibs' estimate for MultiSlice and MultiUpdate (SliceCycleEstimators.hpp).
 template <typename T> std::uint64_t multiSliceCycles(const poplar::VertexIntrospector& v,
                                                      const poplar::Target& target) {
-  const unsigned regionSize = v.getInitialValue<unsigned>("regionSize");
-  const unsigned width = copyWidth<T>(target);
-  const std::uint64_t copies = (regionSize + width - 1) / width;
-  return 16 + v.getFieldInfo("offsets").size() * (19 + copies * 3);
+  return poplibs_support::multiSliceCycles(target, poplar::TypeOf<T>::value,
+                                           v.getInitialValue<unsigned>("regionSize"),
+                                           v.getFieldInfo("offsets").size());
 }
 
 template <typename T> class MultiSlice : public poplar::Vertex {
@@ -218,25 +204,18 @@ public:
   }
 };
 
-/// PopLibs' estimate for the accumulating updates: per offset an outer-loop cost plus three
-/// cycles per atom (4-byte unit) of the region; half regions of odd length need sub-word
-/// read-modify-writes, which the C++ path does at about 20 cycles an element.
+/// PopLibs' estimates for the accumulating updates (SliceCycleEstimators.hpp).
+template <typename T> std::uint64_t multiUpdateAddCycles(const poplar::VertexIntrospector& v,
+                                                         const poplar::Target& target) {
+  return poplibs_support::multiUpdateAddCycles(target, poplar::TypeOf<T>::value,
+                                               v.getInitialValue<unsigned>("regionSize"),
+                                               v.getFieldInfo("offsets").size());
+}
 template <typename T> std::uint64_t multiUpdateOpCycles(const poplar::VertexIntrospector& v,
                                                         const poplar::Target& target) {
-  const std::size_t numOffsets = v.getFieldInfo("offsets").size();
-  const unsigned regionSize = v.getInitialValue<unsigned>("regionSize");
-  std::uint64_t cycles = 3;
-  if (numOffsets == 0) return cycles;
-  const bool isFloat = std::is_same<T, float>::value || std::is_integral<T>::value;
-  cycles += isFloat ? 14 : 15;
-  std::uint64_t outer = isFloat ? 11 : 12;
-  const unsigned elemsPerAtom = std::max<unsigned>(1, target.getAtomicStoreGranularity() /
-                                                          unsigned(sizeof(T)));
-  if (regionSize % elemsPerAtom != 0)
-    outer += std::uint64_t(regionSize) * 20;
-  else if (regionSize != 0)
-    outer += (regionSize / elemsPerAtom - 1) * 3;
-  return cycles + outer * numOffsets;
+  return poplibs_support::multiUpdateOpWorkerCycles(target, poplar::TypeOf<T>::value,
+                                                    v.getInitialValue<unsigned>("regionSize"),
+                                                    v.getFieldInfo("offsets").size());
 }
 
 template <typename T> class MultiUpdateAdd : public poplar::Vertex {
@@ -262,7 +241,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    return multiUpdateOpCycles<T>(v, target);
+    return multiUpdateAddCycles<T>(v, target);
   }
 };
 

@@ -1,8 +1,8 @@
 // One-hot encoding and iota vertices (PopLibs' names). EncodeOneHot writes the hot elements of
-// rows the op zeroed first; EncodeOneHotCustomValues writes every element. Cycle estimates
-// follow PopLibs' published estimators: their C++ vertices at 100 cycles per index; Iota a few
-// cycles of set-up and three per vector.
+// rows the op zeroed first; EncodeOneHotCustomValues writes every element. Cycle estimates are
+// PopLibs' published estimators (SortCycleEstimators.hpp).
 #include "poplibs_support/Arith.hpp"
+#include "poplibs_support/SortCycleEstimators.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -35,7 +35,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target&) {
-    return 100 * v.getFieldInfo("indices").size();
+    return poplibs_support::encodeOneHotCycles(poplar::TypeOf<I>::value, poplar::TypeOf<O>::value,
+                                              v.getFieldInfo("indices").size());
   }
 };
 
@@ -53,7 +54,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target&) {
-    return 100 * v.getFieldInfo("indices").size();
+    return poplibs_support::encodeOneHotCustomValuesCycles(v.getFieldInfo("indices").size());
   }
 };
 
@@ -67,8 +68,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    const unsigned width = target.getVectorWidth(poplar::TypeOf<T>::value);
-    return 10 + 4 + 3 * ((v.getFieldInfo("out").size() + width - 1) / width);
+    return poplibs_support::iotaCycles(target, poplar::TypeOf<T>::value, v.getFieldInfo("out").size());
   }
 };
 

@@ -1,8 +1,9 @@
 // Row-wise sorting, top-k and arg-max vertices. Each vertex works on whole rows of rowLength
-// elements, its fields holding several consecutive rows. HeapSortVertex/HeapSortVertexKV
-// estimate cycles as PopLibs' heap sort does (its worst case per row); TopK is a partial heap
-// sort of depth log2(k); the arg-max family scans each row once.
+// elements, its fields holding several consecutive rows. Each row is costed as PopLibs' vertex
+// for one row (SortCycleEstimators.hpp): HeapSortVertex(KV) its heap sort, TopK popnn's
+// ReduceMaxNClassSparse (a heap of k), the arg-max family ReduceMax/MinClassSparse.
 #include "poplibs_support/Arith.hpp"
+#include "poplibs_support/SortCycleEstimators.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,12 +23,6 @@ using poplar::Output;
 using poplar::Vector;
 using poplibs_support::Arith;
 
-std::uint64_t heapSortRowCycles(std::uint64_t n, std::uint64_t depthOf) {
-  if (n == 0) return 0;
-  const std::uint64_t depth = depthOf < 2 ? 1 : std::uint64_t(std::floor(std::log2(double(depthOf))));
-  return 19 * n * depth + 6 * n + 2;
-}
-
 template <typename T> class HeapSortVertex : public poplar::Vertex {
 public:
   InOut<Vector<T>> out;
@@ -41,7 +36,7 @@ public:
                                         const poplar::Target&) {
     const unsigned n = v.getInitialValue<unsigned>("rowLength");
     const std::uint64_t rows = n ? v.getFieldInfo("out").size() / n : 0;
-    return rows * 8 * heapSortRowCycles(n, n);
+    return rows * poplibs_support::heapSortCycles(n, false);
   }
 };
 
@@ -71,7 +66,7 @@ public:
                                         const poplar::Target&) {
     const unsigned n = v.getInitialValue<unsigned>("rowLength");
     const std::uint64_t rows = n ? v.getFieldInfo("key").size() / n : 0;
-    return rows * 16 * heapSortRowCycles(n, n);
+    return rows * poplibs_support::heapSortCycles(n, true);
   }
 };
 
@@ -121,7 +116,8 @@ public:
     const unsigned n = v.getInitialValue<unsigned>("rowLength");
     const unsigned k = v.getInitialValue<unsigned>("k");
     const std::uint64_t rows = n ? v.getFieldInfo("key").size() / n : 0;
-    return rows * 8 * heapSortRowCycles(n, k);
+    const bool sorted = v.getInitialValue<unsigned>("order") != 0;
+    return rows * poplibs_support::reduceMaxNClassSparseCycles(n, k, sorted);
   }
 };
 
@@ -146,10 +142,9 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target&) {
-    // Per row: set-up and the two stores, then a load, compare and select per element.
     const std::uint64_t rows = v.getFieldInfo("index").size();
     const unsigned n = v.getInitialValue<unsigned>("rowLength");
-    return 16 + rows * (12 + 3 * std::uint64_t(n));
+    return rows * poplibs_support::reduceClassSparseCycles(poplar::TypeOf<T>::value, n);
   }
 };
 

@@ -2,9 +2,9 @@
 // tile's generator (see Generator.hpp). Every vertex has the seed fields:
 //   hwSeeds       the tile's 4-word generator state (read, and advanced by unseeded calls)
 //   seed          the call's seed pair (read when useSeed), seedModifier, and the vertex's tile.
-// Cycle estimates follow PopLibs' poprand cycle estimators (per-worker set-up, then a vector of
-// results per few cycles, a tail for a partial vector).
+// Cycle estimates are PopLibs' published poprand estimators (RandomCycleEstimators.hpp).
 #include "Generator.hpp"
+#include "poplibs_support/RandomCycleEstimators.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -43,24 +43,15 @@ template <class V> void commit(V& v, const Generator& g) {
     v.hwSeeds[i] = words[i];
 }
 
-// ---- cycle estimates (PopLibs' formulas) --------------------------------------------------------
-
-struct Shape {
-  std::uint64_t n, vectors, tail, workers;
-};
-Shape shapeOf(const poplar::VertexIntrospector& v, const poplar::Target& t, bool isFloat) {
-  const std::uint64_t n = v.getFieldInfo("out").size();
-  const std::uint64_t width = t.getDataPathWidth() / (isFloat ? 32 : 16);
-  return {n, (n + width - 1) / width, n % width != 0, t.getNumWorkerContexts()};
-}
+// Cycle estimates: PopLibs' published poprand estimators (poplibs_support/RandomCycleEstimators.hpp).
 template <typename T> constexpr bool isFloat() {
   return sizeof(T) == 4;
 }
-
-std::uint64_t uniformCycles(const poplar::VertexIntrospector& v, const poplar::Target& t,
-                            bool isFloat) {
-  const Shape s = shapeOf(v, t, isFloat);
-  return 4 + 4 * s.vectors + (isFloat ? 22 * s.workers + s.tail * 4 : 24 * s.workers + s.tail * 12);
+template <typename T> poplar::Type typeOf() {
+  return poplar::TypeOf<T>::value;
+}
+inline std::uint64_t outSize(const poplar::VertexIntrospector& v) {
+  return v.getFieldInfo("out").size();
 }
 
 // ---- vertices ----------------------------------------------------------------------------------
@@ -81,7 +72,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    return uniformCycles(v, t, isFloat<T>());
+    return poplibs_support::uniformCycles(t, typeOf<T>(), outSize(v));
   }
 };
 
@@ -103,8 +94,9 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    const std::uint64_t n = v.getFieldInfo("out").size();
-    return 4 + 22 * t.getNumWorkerContexts() + 6 * (n / 2) + (n % 2) * 2;
+    // A range of 0 (all 32 bits) is PopLibs' scale 0.
+    const bool fullRange = v.getInitialValue<unsigned>("range") == 0;
+    return poplibs_support::uniformIntCycles(t, fullRange, outSize(v));
   }
 };
 
@@ -123,13 +115,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    const bool isHalf = sizeof(T) == 2;
-    const std::uint64_t n = v.getFieldInfo("out").size();
-    const std::uint64_t width = t.getDataPathWidth() / (isHalf ? 16 : 32);
-    const std::uint64_t tail = n % width != 0;
-    return 4 + (n + width - 1) / width +
-           (isHalf ? 21 * t.getNumWorkerContexts() + tail * 9
-                   : 23 * t.getNumWorkerContexts() + tail);
+    return poplibs_support::bernoulliCycles(t, typeOf<T>(), outSize(v));
   }
 };
 
@@ -149,9 +135,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    const Shape s = shapeOf(v, t, isFloat<T>());
-    return 4 + 4 * s.vectors +
-           (isFloat<T>() ? 22 * s.workers + s.tail * 3 : 24 * s.workers + s.tail * 12);
+    return poplibs_support::normalCycles(t, typeOf<T>(), outSize(v));
   }
 };
 
@@ -182,10 +166,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    const Shape s = shapeOf(v, t, isFloat<T>());
-    const std::uint64_t it = v.getInitialValue<unsigned>("iterations");
-    return isFloat<T>() ? 4 + 26 * s.workers + (11 * it + 5) * s.vectors + s.tail * (13 * it + 2)
-                        : 4 + 28 * s.workers + (12 * it + 5) * s.vectors + s.tail * (12 * it + 10);
+    return poplibs_support::truncatedNormalCycles(t, typeOf<T>(), outSize(v),
+                                                  v.getInitialValue<unsigned>("iterations"));
   }
 };
 
@@ -206,8 +188,7 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
-    const Shape s = shapeOf(v, t, isFloat<T>());
-    return 6 + 24 * s.workers + 2 * s.vectors + s.tail * (isFloat<T>() ? 1 : 9);
+    return poplibs_support::dropoutCycles(t, typeOf<T>(), outSize(v));
   }
 };
 
@@ -220,7 +201,7 @@ public:
   bool compute() { return seed.size() == 2; }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector&,
                                         const poplar::Target& t) {
-    return 14 + 27 * std::uint64_t(t.getNumWorkerContexts());
+    return poplibs_support::setSeedCycles(t);
   }
 };
 
