@@ -8,6 +8,7 @@
 #include "core/Downsample.hpp"
 #include "core/Format.hpp"
 #include "core/MemoryData.hpp"
+#include "core/NameTerms.hpp"
 #include "core/TraceIndex.hpp"
 
 #include <QFile>
@@ -21,6 +22,17 @@ using namespace tessera::viewer;
 class CoreTest : public QObject {
   Q_OBJECT
 private slots:
+  void nameTermsSplitAtSemicolons() {
+    QCOMPARE(nameTerms(QStringLiteral(" a/b ; C;;c ; d ")), (QStringList{QStringLiteral("a/b"), QStringLiteral("C"), QStringLiteral("d")}));
+    QVERIFY(nameTerms(QStringLiteral(" ; ")).isEmpty());
+    const QStringList terms{QStringLiteral("w.1"), QStringLiteral("x(y")}; // regex characters are plain text
+    QVERIFY(matchesAnyTerm(QStringLiteral("layer/W.1"), terms));
+    QVERIFY(!matchesAnyTerm(QStringLiteral("layer/wx1"), terms));
+    QVERIFY(nameTermsPattern(terms).match(QStringLiteral("ax(yb")).hasMatch());
+    QVERIFY(!nameTermsPattern(terms).match(QStringLiteral("wa1")).hasMatch());
+    QVERIFY(matchesAnyTerm(QStringLiteral("anything"), {}));
+  }
+
   // Every memory category, shared bytes and gaps: colours a reader tells apart (no two yellows,
   // stack not the grey of gaps).
   void memoryColoursAreDistinct() {

@@ -393,6 +393,74 @@ private slots:
     QCOMPARE(page.variablesTable()->rowsShown(), page.variablesModel()->rowCount());
   }
 
+  void severalVariablesAreChartedSeparately() {
+    // "layer1/weights; layer2/weights": one series per name, each libpva's bytes per tile of
+    // the variables containing it, in its own colour; the filter's total covers both.
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    QTest::keyClicks(page.variableFilterEdit(), QStringLiteral("layer1/weights; LAYER2/weights ;layer1/weights"));
+    QVERIFY(applied.wait(60000));
+    const pva::Report report = doc->openReport();
+    const auto compilation = report.compilation();
+    const QStringList terms{QStringLiteral("layer1/weights"), QStringLiteral("layer2/weights")};
+    const unsigned numTiles = compilation.target().numTiles();
+    std::vector<std::vector<std::uint64_t>> expected(2, std::vector<std::uint64_t>(numTiles, 0));
+    std::vector<std::uint64_t> either(numTiles, 0);
+    for (unsigned t = 0; t < numTiles; ++t)
+      for (const pva::LoweredVariable& v : compilation.loweredVariables().forTile(t)) {
+        const QString name = QString::fromStdString(v.name());
+        bool any = false;
+        for (int k = 0; k < 2; ++k)
+          if (name.contains(terms[k], Qt::CaseInsensitive)) {
+            expected[std::size_t(k)][t] += v.bytes();
+            any = true;
+          }
+        if (any) either[t] += v.bytes();
+      }
+    const auto& series = page.chart()->variableSeries();
+    QCOMPARE(series.size(), std::size_t(2)); // the repeated name is one series
+    for (std::size_t k = 0; k < 2; ++k) {
+      QCOMPARE(*series[k].bytesPerTile, expected[k]);
+      QVERIFY(std::any_of(expected[k].begin(), expected[k].end(), [](std::uint64_t b) { return b > 0; }));
+      QVERIFY(series[k].label.contains(terms[int(k)], Qt::CaseInsensitive));
+    }
+    QVERIFY(expected[0] != expected[1]); // the two layers' weights sit on different tiles or sizes
+    QCOMPARE(*page.chart()->variableBytes(), either);
+    // The legend names each series, the scale is the larger of the two.
+    const QStringList legend = page.chart()->bandNames();
+    QVERIFY2(legend.size() >= 2 && legend[0].contains(QStringLiteral("layer1/weights")) &&
+                 legend[1].contains(QStringLiteral("LAYER2/weights")),
+             qPrintable(legend.join(QStringLiteral(" | "))));
+    const double highest = double(std::max(*std::max_element(expected[0].begin(), expected[0].end()),
+                                           *std::max_element(expected[1].begin(), expected[1].end())));
+    const QImage image = page.chart()->grab().toImage();
+    QVERIFY(page.chart()->plottedRange().second >= highest && page.chart()->plottedRange().second < 1.2 * highest);
+    // Both series' colours are on screen.
+    for (std::size_t k = 0; k < 2; ++k) {
+      const QRgb want = MemoryChart::seriesColorOf(k).rgb();
+      bool found = false;
+      for (int y = 0; y < image.height() && !found; ++y)
+        for (int x = 0; x < image.width() && !found; ++x) found = image.pixel(x, y) == want;
+      QVERIFY2(found, qPrintable(QStringLiteral("series %1 not drawn").arg(k)));
+    }
+    // The Variables tab lists the variables of either name.
+    int rows = 0;
+    for (const TileVariableRow& row : page.details()->variables)
+      rows += (row.name.contains(terms[0], Qt::CaseInsensitive) || row.name.contains(terms[1], Qt::CaseInsensitive)) ? 1 : 0;
+    QCOMPARE(page.variablesTable()->rowsShown(), rows);
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-series")) + QStringLiteral("/mlp-two-series.png"));
+
+    // One name again: one series (bars), as before.
+    page.setVariableFilter(QStringLiteral("layer1/weights"));
+    QVERIFY(page.chart()->variableSeries().empty());
+    QCOMPARE(*page.chart()->variableBytes(), expected[0]);
+  }
+
   void variableFilterOnTheOutOfMemoryReport() {
     MemoryPage page;
     page.resize(1400, 900);

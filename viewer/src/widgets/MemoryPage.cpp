@@ -4,6 +4,7 @@
 #include "charts/MemoryChart.hpp"
 #include "charts/MemoryMapWidget.hpp"
 #include "charts/RangeOverview.hpp"
+#include "core/NameTerms.hpp"
 #include "core/Settings.hpp"
 #include "models/LoweredVariablesModel.hpp"
 #include "models/TileComputeSetsModel.hpp"
@@ -101,7 +102,8 @@ QWidget* MemoryPage::createToolbar() {
   m_variableFilter->setClearButtonEnabled(true);
   m_variableFilter->setMinimumWidth(140);
   m_variableFilter->setToolTip(tr("Chart the bytes, on each tile, of the variables whose name contains this text "
-                                  "(code and state count under their category's name); the Variables tab lists them"));
+                                  "(code and state count under their category's name); the Variables tab lists them. "
+                                  "Several names separated by ';' are charted as one line each"));
   m_filterTimer = new QTimer(this);
   m_filterTimer->setSingleShot(true);
   m_filterTimer->setInterval(250); // typing a name does not refilter on every key
@@ -183,6 +185,7 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   }
   m_filterTimer->stop();
   m_chart->setVariableBytes(nullptr, {});
+  m_chart->setVariableSeries({});
   m_variablesTable->setNameFilter({});
   m_chart->setData(nullptr);
   m_detailsModel->setSelection(nullptr, {});
@@ -243,6 +246,7 @@ void MemoryPage::applyVariableFilter() {
   if (text.isEmpty() || !m_doc) {
     m_variableTask = TaskHandle();
     m_chart->setVariableBytes(nullptr, {});
+    m_chart->setVariableSeries({});
     m_matchedNames = m_matchedTiles = 0;
     updateTexts();
     emit variableFilterApplied();
@@ -271,15 +275,27 @@ void MemoryPage::applyVariableFilter() {
     updateTexts();
     return;
   }
-  const std::vector<std::uint32_t> names = m_variableTiles->matching(text);
+  // Several names separated by ';' are charted as one series each; the filter's total (every
+  // name any term matches, each once) is what the single series, the overview and compare show.
+  const QStringList terms = nameTerms(text);
+  const std::vector<std::uint32_t> names = m_variableTiles->matching(terms);
   auto bytes = std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(names));
   m_matchedNames = unsigned(names.size());
   m_matchedTiles = unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
   std::shared_ptr<const std::vector<std::uint64_t>> baseBytes;
   if (m_baseVariableTiles)
     baseBytes = std::make_shared<const std::vector<std::uint64_t>>(
-        m_baseVariableTiles->bytesPerTile(m_baseVariableTiles->matching(text)));
-  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(text).arg(names.size()), baseBytes);
+        m_baseVariableTiles->bytesPerTile(m_baseVariableTiles->matching(terms)));
+  std::vector<MemoryChart::VariableSeries> series;
+  if (terms.size() > 1)
+    for (const QString& term : terms) {
+      const std::vector<std::uint32_t> own = m_variableTiles->matching(QStringList{term});
+      series.push_back({tr("'%1' (%2)").arg(term).arg(own.size()),
+                        std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(own))});
+    }
+  m_chart->setVariableSeries(std::move(series));
+  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(terms.join(QStringLiteral("' or '"))).arg(names.size()),
+                            baseBytes);
   updateTexts();
   emit variableFilterApplied();
 }
@@ -356,7 +372,7 @@ void MemoryPage::updateTexts() {
     for (unsigned t = 0; t < m_data->numTiles; ++t) over += m_data->includingGaps[t] > m_data->bytesPerTile ? 1 : 0;
     summary += tr(". <b>Out of memory</b>: %1 tiles need more than their capacity").arg(formatCount(over));
   }
-  const QString filter = m_variableFilter->text().trimmed();
+  const QString filter = nameTerms(m_variableFilter->text()).join(QStringLiteral("' or '"));
   if (!filter.isEmpty()) {
     if (!m_variableTiles)
       summary += tr(". Variables matching '%1': reading…").arg(filter.toHtmlEscaped());
