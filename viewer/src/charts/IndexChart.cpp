@@ -164,8 +164,7 @@ void IndexChart::paintEvent(QPaintEvent*) {
   m_yMax = hi + pad;
   // The y ticks decide the left margin: the widest label, then the rotated axis title.
   const double plotHeight = std::max(1.0, height() - m_top - kBottom);
-  m_yTicks = bytesAxisTicks(m_yMin, m_yMax, std::max(4, int(plotHeight / kYTickSpacing)),
-                            Settings::instance().memoryUnits());
+  m_yTicks = valueAxisTicks(m_yMin, m_yMax, std::max(4, int(plotHeight / kYTickSpacing)));
   int widest = 0;
   for (const QString& label : m_yTicks.labels) widest = std::max(widest, fm.horizontalAdvance(label));
   m_left = widest + 10 + fm.height() + 6;
@@ -197,6 +196,10 @@ void IndexChart::paintEvent(QPaintEvent*) {
   paintLegend(p, entries);
 }
 
+AxisTicks IndexChart::valueAxisTicks(double lo, double hi, int targetTicks) const {
+  return bytesAxisTicks(lo, hi, targetTicks, Settings::instance().memoryUnits());
+}
+
 void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   const QFontMetrics fm(font());
   p.setPen(gridColor());
@@ -217,7 +220,7 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   p.translate(2, plot.center().y());
   p.rotate(-90);
   p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), fm.height()), Qt::AlignCenter,
-             tr("%1 (%2)").arg(yAxisTitle(), m_yTicks.unit));
+             m_yTicks.unit.isEmpty() ? yAxisTitle() : tr("%1 (%2)").arg(yAxisTitle(), m_yTicks.unit));
   p.restore();
   // x: item numbers at round steps, at least four when that many items are in view.
   const double labelWidth = fm.horizontalAdvance(QString::number(m_domainLast)) + 24;

@@ -83,6 +83,9 @@ protected:
   virtual QString xAxisTitle() const = 0;
   /// What the y axis measures ("Memory per tile"); the unit is added to it.
   virtual QString yAxisTitle() const = 0;
+  /// The y axis' ticks over [lo, hi]: bytes in the chosen memory units unless a chart of other
+  /// values (cycles, counts) says otherwise.
+  virtual AxisTicks valueAxisTicks(double lo, double hi, int targetTicks) const;
   /// A message shown instead of the data (no data yet, nothing to show).
   virtual QString emptyMessage() const { return {}; }
 
