@@ -391,6 +391,17 @@ private slots:
     QVERIFY2(legend.filter(QString::fromStdString(chosen.name())).size() == 1, qPrintable(legend.join(QStringLiteral(" | "))));
     QVERIFY(legend.join(QLatin1Char(' ')).contains(QStringLiteral("steps %1–%2").arg(life.from).arg(life.to - 1)));
     page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-lives")) + QStringLiteral("/mlp-one-life.png"));
+    // Its legend entry hides the lane and shows it again.
+    QRectF entry;
+    for (const auto& [rect, name] : page.chart()->legendRects())
+      if (name.startsWith(life.name)) entry = rect;
+    QVERIFY(!entry.isEmpty());
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, entry.center().toPoint());
+    page.chart()->grab();
+    QVERIFY(page.chart()->lifetimeBar(0).isEmpty());
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, entry.center().toPoint());
+    page.chart()->grab();
+    QCOMPARE(page.chart()->lifetimeBar(0), bar);
 
     // A broad name: the largest matches, at most kMaxLifetimes, the rest counted in the legend.
     page.setVariableFilter(QStringLiteral("layer"));

@@ -218,6 +218,8 @@ private slots:
     w.show();
     HomePage* home = w.findChild<HomePage*>();
     QVERIFY(home && home->demoButton()->isVisible());
+    w.resize(1000, 700);
+    w.grab().save(viewer_test::tmpDir(QStringLiteral("home")) + QStringLiteral("/home.png"));
     home->demoButton()->click();
     QVERIFY(w.document() && w.document()->isReport());
     QVERIFY(w.currentPage() && viewer_test::waitReady(w.currentPage()));

@@ -6,6 +6,7 @@
 #include "charts/MemoryChart.hpp"
 #include "charts/MemoryMapWidget.hpp"
 #include "charts/RangeOverview.hpp"
+#include "charts/IndexChart.hpp"
 #include "core/AxisTicks.hpp"
 #include "core/MemoryData.hpp"
 #include "core/Settings.hpp"
@@ -459,6 +460,87 @@ private slots:
     page.setVariableFilter(QStringLiteral("layer1/weights"));
     QVERIFY(page.chart()->variableSeries().empty());
     QCOMPARE(*page.chart()->variableBytes(), expected[0]);
+  }
+
+  // The navigation strip's box shows the visible tiles and takes typed ones.
+  void typedZoomInTheNavigationStrip() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QTest::qWait(20);
+    QLineEdit* box = page.overview()->rangeEdit();
+    QVERIFY(box->isVisible());
+    QCOMPARE(box->text(), QStringLiteral("0-1471"));
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, QStringLiteral("100-200"));
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(page.chart()->viewRange(), (std::pair<double, double>(100, 201)));
+    QCOMPARE(box->text(), QStringLiteral("100-200"));
+    // The strip's window follows.
+    const QRect w = page.overview()->windowRect(), s = page.overview()->stripRect();
+    QVERIFY(std::abs(w.left() - (s.left() + 100.0 / 1472 * s.width())) <= 2);
+    // A range the chart does not have changes nothing and says why.
+    QVERIFY(!page.overview()->applyTypedRange(QStringLiteral("1400-1500")));
+    QCOMPARE(page.chart()->viewRange(), (std::pair<double, double>(100, 201)));
+    QVERIFY(box->toolTip().contains(QStringLiteral("tiles 0-1471")));
+    // One number centres the view there, keeping the zoom.
+    QVERIFY(page.overview()->applyTypedRange(QStringLiteral("700")));
+    QCOMPARE(page.chart()->viewRange().second - page.chart()->viewRange().first, 101.0);
+    QVERIFY(page.chart()->viewRange().first <= 700 && page.chart()->viewRange().second > 700);
+    // The chart's own zoom updates the box.
+    QTest::keyClick(page.chart(), Qt::Key_0);
+    QCOMPARE(box->text(), QStringLiteral("0-1471"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-typed-zoom")) + QStringLiteral("/mlp.png"));
+  }
+
+  // A click on a band's or a line's legend entry hides it, another shows it again.
+  void clickingTheLegendHidesASeries() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    page.breakdownBox()->setCurrentIndex(page.breakdownBox()->findText(QStringLiteral("By category")));
+    QTest::qWait(20);
+    page.chart()->grab();
+    QVERIFY(page.chart()->legendRects().size() >= 3); // the categories' bands
+    auto countColour = [](const QImage& im, const QColor& c) {
+      int n = 0;
+      for (int y = 0; y < im.height(); ++y)
+        for (int x = 0; x < im.width(); ++x) n += im.pixelColor(x, y) == c ? 1 : 0;
+      return n;
+    };
+    const QImage before = page.chart()->grab().toImage();
+    const QString name = page.chart()->legendRects().front().second;
+    const int band = page.chart()->bandNames().indexOf(name);
+    QVERIFY(band >= 0);
+    QSignalSpy toggled(page.chart(), &IndexChart::seriesVisibilityChanged);
+    const QRectF r = page.chart()->legendRects().front().first;
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, r.center().toPoint());
+    QCOMPARE(toggled.count(), 1);
+    QVERIFY(!page.chart()->isSeriesShown(name));
+    QVERIFY(page.chart()->selection().empty()); // a legend click selects no tile
+    const QImage hidden = page.chart()->grab().toImage();
+    // Which colour is the band's: the one whose pixels fell (the legend swatch stays, faded).
+    int fell = 0;
+    std::map<QRgb, int> b, h;
+    for (int y = int(page.chart()->plotRect().top()) + 1; y < int(page.chart()->plotRect().bottom()); ++y)
+      for (int x = int(page.chart()->plotRect().left()) + 1; x < int(page.chart()->plotRect().right()); ++x) {
+        ++b[before.pixel(x, y)];
+        ++h[hidden.pixel(x, y)];
+      }
+    for (const auto& [rgb, n] : b)
+      if (n > 200 && h[rgb] < n / 10) ++fell;
+    QVERIFY2(fell >= 1, "no band's colour left the plot");
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-legend")) + QStringLiteral("/mlp-band-hidden.png"));
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, r.center().toPoint());
+    QVERIFY(page.chart()->isSeriesShown(name));
+    const QImage again = page.chart()->grab().toImage();
+    QCOMPARE(countColour(again, QColor(0, 0, 0, 0)), countColour(before, QColor(0, 0, 0, 0)));
+    QCOMPARE(again, before);
   }
 
   void variableFilterOnTheOutOfMemoryReport() {

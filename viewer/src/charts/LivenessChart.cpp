@@ -128,6 +128,14 @@ void LivenessChart::setLifetimes(std::vector<VariableLife> lives, std::size_t no
   update();
 }
 
+QString LivenessChart::lifetimeLabel(std::size_t i) const {
+  const VariableLife& v = m_lives[i];
+  const QString steps = v.alwaysLive ? tr("always live")
+                        : v.to > v.from ? tr("steps %1–%2").arg(v.from).arg(v.to - 1)
+                                        : tr("never live");
+  return tr("%1 (%2, %3)").arg(v.name, steps, formatBytes(v.bytes, units()));
+}
+
 double LivenessChart::lifetimeLanesHeight() const {
   return m_lives.empty() ? 0.0 : double(m_lives.size()) * (kLifetimeLane + kLifetimeGap) + kLifetimeGap;
 }
@@ -148,6 +156,7 @@ void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t 
   for (std::size_t i = 0; i < m_lives.size(); ++i) {
     const VariableLife& v = m_lives[i];
     if (v.to <= v.from || v.to <= first || v.from >= last) continue;
+    if (!isSeriesShown(lifetimeLabel(i))) continue; // hidden from the legend
     const std::size_t a = std::max<std::size_t>(first, std::size_t(v.from));
     const std::size_t b = std::min<std::size_t>(last, std::size_t(v.to));
     const auto [x0, x1] = columnExtent(a, b);
@@ -270,13 +279,7 @@ std::vector<IndexChart::LegendEntry> LivenessChart::legend() const {
     if (sharesPixels())
       out.push_back({tr("pale: a pixel's steps above its lowest step"), rangeColor(kCurveColor), false});
   }
-  for (std::size_t i = 0; i < m_lives.size(); ++i) {
-    const VariableLife& v = m_lives[i];
-    const QString steps = v.alwaysLive ? tr("always live")
-                          : v.to > v.from ? tr("steps %1–%2").arg(v.from).arg(v.to - 1)
-                                          : tr("never live");
-    out.push_back({tr("%1 (%2, %3)").arg(v.name, steps, formatBytes(v.bytes, units())), lifetimeColor(i), false});
-  }
+  for (std::size_t i = 0; i < m_lives.size(); ++i) out.push_back({lifetimeLabel(i), lifetimeColor(i), false, false, false, true});
   if (m_livesNotDrawn > 0)
     out.push_back({tr("%1 more matching variables not drawn").arg(m_livesNotDrawn), QColor(0xb0b0b0), false});
   return out;

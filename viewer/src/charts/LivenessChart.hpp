@@ -59,6 +59,7 @@ private:
   std::size_t length() const;
   void applyStepRange();
   double lifetimeLanesHeight() const;
+  QString lifetimeLabel(std::size_t i) const; ///< its legend entry
   void paintCurves(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   void paintLifetimes(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
 

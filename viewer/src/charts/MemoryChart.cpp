@@ -172,8 +172,12 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
   // (the max of each cumulative series, so the bands stay ordered) and, for the total, the lowest.
   std::vector<std::vector<double>> tops(static_cast<std::size_t>(bands), std::vector<double>(n));
   std::vector<std::uint64_t> values(static_cast<std::size_t>(bands));
+  std::vector<char> shown(static_cast<std::size_t>(bands));
+  for (int b = 0; b < bands; ++b) shown[std::size_t(b)] = isSeriesShown(m_bands->names()[b]) ? 1 : 0;
   for (std::size_t i = 0; i < n; ++i) {
     m_bands->values(unsigned(first + i), values.data());
+    for (int b = 0; b < bands; ++b) // a band hidden from the legend leaves the stack
+      if (!shown[std::size_t(b)]) values[std::size_t(b)] = 0;
     double sum = 0;
     for (int b = 0; b < bands; ++b) tops[std::size_t(b)][i] = sum += double(values[std::size_t(b)]);
   }
@@ -225,6 +229,7 @@ void MemoryChart::paintSeries(QPainter& p, std::size_t first, std::size_t last) 
   std::vector<double> values(n);
   p.setRenderHint(QPainter::Antialiasing, false);
   for (std::size_t s = 0; s < m_series.size(); ++s) {
+    if (!isSeriesShown(m_series[s].label)) continue; // hidden from the legend
     const std::vector<std::uint64_t>& bytes = *m_series[s].bytesPerTile;
     for (std::size_t i = 0; i < n; ++i) values[i] = first + i < bytes.size() ? double(bytes[first + i]) : 0.0;
     const QColor color = seriesColorOf(s);
@@ -326,12 +331,14 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
     out.push_back({m_matched ? tr("Base: %1").arg(filter) : tr("Base"), kBaseColor, false});
     out.push_back({m_matched ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
   } else if (drawsSeries()) {
-    for (std::size_t i = 0; i < m_series.size(); ++i) out.push_back({m_series[i].label, seriesColorOf(i), true});
+    for (std::size_t i = 0; i < m_series.size(); ++i) out.push_back({m_series[i].label, seriesColorOf(i), true, false, false, true});
   } else if (m_matched && m_bands) {
     out.push_back({m_matchedLabel, kMatchedColor, false});
     if (sharesPixels()) out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(kMatchedColor), false});
   } else if (m_bands) {
-    for (int b = m_bands->size() - 1; b >= 0; --b) out.push_back({m_bands->names()[b], m_bands->color(b), false});
+    // With several bands each can be hidden from the legend (the stack closes up).
+    for (int b = m_bands->size() - 1; b >= 0; --b)
+      out.push_back({m_bands->names()[b], m_bands->color(b), false, false, false, m_bands->size() > 1});
     // More tiles than pixels: solid up to a pixel's lowest tile, pale up to its highest.
     if (sharesPixels())
       out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(m_bands->size() == 1 ? m_bands->color(0) : QColor(0x80, 0x80, 0x80)), false});

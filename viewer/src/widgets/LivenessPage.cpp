@@ -36,6 +36,7 @@ LivenessPage::LivenessPage(QWidget* parent)
   m_tabs->addTab(new TotalledTable(m_verticesModel, tr("vertex types"), 0, m_tabs), tr("Vertices"));
   m_tabs->addTab(createSortableTable(m_cyclesModel, m_tabs, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
   m_overview = new RangeOverview(m_chart, this);
+  m_overview->setItemNoun(tr("step"));
   const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, m_chart, m_tabs, m_overview, createTablesBar());
   m_summary = parts.summary;
   m_selectionLabel = parts.selection;

@@ -36,6 +36,7 @@ MemoryPage::MemoryPage(QWidget* parent)
       m_computeSetsModel(new TileComputeSetsModel(this)), m_exchangesModel(new TileExchangesModel(this)) {
   QWidget* toolbar = createToolbar();
   m_overview = new RangeOverview(m_chart, this);
+  m_overview->setItemNoun(tr("tile"));
   const ChartPageParts parts = layOutChartPage(this, toolbar, m_tilesError, m_chart, createTabs(), m_overview);
   m_summary = parts.summary;
   m_selectionLabel = parts.selection;

@@ -28,6 +28,7 @@ OperationTilesPanel::OperationTilesPanel(QWidget* parent)
   m_summary->setWordWrap(true);
   m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_overview = new RangeOverview(m_chart, this);
+  m_overview->setItemNoun(tr("tile"));
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Per tile:"), this));
   bar->addWidget(m_figure);
