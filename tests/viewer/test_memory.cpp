@@ -16,7 +16,9 @@
 #include "models/TileExchangesModel.hpp"
 #include "models/TileMemoryDetailsModel.hpp"
 #include "models/TileVerticesModel.hpp"
+#include "charts/TileMapWidget.hpp"
 #include "widgets/MemoryPage.hpp"
+#include "widgets/TileMapPage.hpp"
 #include "widgets/TotalledTable.hpp"
 
 #include <QCheckBox>
@@ -541,6 +543,63 @@ private slots:
     const QImage again = page.chart()->grab().toImage();
     QCOMPARE(countColour(again, QColor(0, 0, 0, 0)), countColour(before, QColor(0, 0, 0, 0)));
     QCOMPARE(again, before);
+  }
+
+  // The Tile Map: every tile a cell, in software order, coloured on one scale by libpva's figures.
+  void tileMapShowsEveryTileByItsFigure() {
+    TileMapPage page;
+    page.resize(1100, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::pipelineReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const auto& d = page.map()->data();
+    QVERIFY(d);
+    const pva::Report report = doc->openReport();
+    const auto tiles = report.compilation().tiles();
+    QCOMPARE(std::size_t(d->numTiles), tiles.size());
+    QVERIFY(d->numIpus >= 2);
+    for (const pva::Tile& t : tiles) QCOMPARE(d->memory[t.number()], t.memory().total().includingGaps());
+    const pva::TileCycleTotals totals = report.execution().tileCycleTotals();
+    const auto& compute = totals.byTile(pva::TileCycleTotals::Kind::Compute);
+    for (unsigned t = 0; t < d->numTiles; ++t) QCOMPARE(d->cycles[t], compute[t % d->tilesPerReplica]);
+    // Software order: cells and tiles map one to one, tile numbers run along the rows of each
+    // IPU's block, and IPU blocks do not overlap.
+    std::set<std::pair<int, int>> cells;
+    for (unsigned t = 0; t < d->numTiles; ++t) {
+      const QPoint c = d->cellOf(t);
+      QCOMPARE(d->tileAt(c), (long long)t);
+      QVERIFY(cells.insert({c.x(), c.y()}).second);
+      if (t % d->tilesPerIpu % d->columns() != 0) QCOMPARE(d->cellOf(t - 1) + QPoint(1, 0), c);
+    }
+    QCOMPARE(d->tileAt(QPoint(int(d->columns()), 0)), -1LL); // the gap between IPU 0 and IPU 1
+    // Colours: the fullest tile is the darkest cell, an empty one the palest.
+    const QImage image = page.map()->grab().toImage();
+    unsigned fullest = 0;
+    for (unsigned t = 0; t < d->numTiles; ++t) fullest = d->memory[t] > d->memory[fullest] ? t : fullest;
+    const QColor darkest = image.pixelColor(page.map()->cellRect(fullest).center().toPoint());
+    QCOMPARE(darkest, page.map()->colorOf(d->memory[fullest]));
+    QCOMPARE(page.map()->scaleMax(), d->memory[fullest]); // the largest tile is the darkest
+    QCOMPARE(darkest, page.map()->colorOf(page.map()->scaleMax()));
+    for (unsigned t = 0; t < d->numTiles; t += 97) {
+      const QColor c = image.pixelColor(page.map()->cellRect(t).center().toPoint());
+      QCOMPARE(c, page.map()->colorOf(d->memory[t]));
+      QVERIFY(c.lightness() >= darkest.lightness());
+    }
+    // A click selects the tile under it; the line above names it.
+    QTest::mouseClick(page.map(), Qt::LeftButton, {}, page.map()->cellRect(fullest).center().toPoint());
+    QCOMPARE(page.map()->selectedTile(), std::optional<unsigned>(fullest));
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Tile %1</b>").arg(fullest)));
+    const QString out = viewer_test::tmpDir(QStringLiteral("tilemap"));
+    page.grab().save(out + QStringLiteral("/pipeline-memory.png"));
+    // Compute cycles: another scale, the busiest tile darkest.
+    page.figureBox()->setCurrentIndex(TileMapData::Cycles);
+    unsigned busiest = 0;
+    for (unsigned t = 0; t < d->numTiles; ++t) busiest = d->cycles[t] > d->cycles[busiest] ? t : busiest;
+    QCOMPARE(page.map()->scaleMax(), d->cycles[busiest]);
+    const QImage cyc = page.map()->grab().toImage();
+    QCOMPARE(cyc.pixelColor(page.map()->cellRect(busiest).center().toPoint()), page.map()->colorOf(d->cycles[busiest]));
+    page.grab().save(out + QStringLiteral("/pipeline-cycles.png"));
   }
 
   void variableFilterOnTheOutOfMemoryReport() {
