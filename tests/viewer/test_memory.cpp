@@ -9,6 +9,8 @@
 #include "charts/IndexChart.hpp"
 #include "core/AxisTicks.hpp"
 #include "core/MemoryData.hpp"
+#include "core/NameTerms.hpp"
+#include "models/TableModel.hpp"
 #include "core/Settings.hpp"
 #include "core/TileDetailsData.hpp"
 #include "models/LoweredVariablesModel.hpp"
@@ -457,6 +459,34 @@ private slots:
       rows += (row.name.contains(terms[0], Qt::CaseInsensitive) || row.name.contains(terms[1], Qt::CaseInsensitive)) ? 1 : 0;
     QCOMPARE(page.variablesTable()->rowsShown(), rows);
     page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-series")) + QStringLiteral("/mlp-two-series.png"));
+
+    // Choosing from the Variables tab: each selected row's name joins the box, a line each.
+    page.setVariableFilter({});
+    QTableView* view = page.variablesTable()->view();
+    QVERIFY(view->model()->rowCount() >= 2);
+    auto nameAt = [&](int row) { return view->model()->index(row, LoweredVariablesModel::NameColumn).data(TableModel::SortRole).toString(); };
+    int second = 1;
+    while (second < view->model()->rowCount() && nameAt(second) == nameAt(0)) ++second;
+    QVERIFY(second < view->model()->rowCount());
+    const QString a = nameAt(0), b = nameAt(second);
+    view->selectRow(0);
+    page.plotSelectedVariables();
+    QCOMPARE(page.variableFilterEdit()->text(), a);
+    page.setVariableFilter({}); // the table lists only a's rows now: pick b from the whole list
+    view->selectRow(second);
+    page.plotSelectedVariables();
+    QCOMPARE(page.variableFilterEdit()->text(), b);
+    page.setVariableFilter(a);
+    page.setVariableFilter(QStringLiteral("%1; %2").arg(a, b));
+    QCOMPARE(page.chart()->variableSeries().size(), std::size_t(2));
+    QVERIFY(page.chart()->variableSeries()[0].label.contains(a));
+    QVERIFY(page.chart()->variableSeries()[1].label.contains(b));
+    // With a filter typed, a selected row adds its name after the others.
+    view->selectRow(0);
+    const QString shown = nameAt(0);
+    page.plotSelectedVariables();
+    QVERIFY(nameTerms(page.variableFilterEdit()->text()).contains(shown, Qt::CaseInsensitive));
+    QVERIFY(page.variableFilterEdit()->text().startsWith(QStringLiteral("%1; %2").arg(a, b)));
 
     // One name again: one series (bars), as before.
     page.setVariableFilter(QStringLiteral("layer1/weights"));

@@ -10,11 +10,13 @@
 #include "models/TileComputeSetsModel.hpp"
 #include "models/TileExchangesModel.hpp"
 #include "models/TileMemoryDetailsModel.hpp"
+#include "models/TableModel.hpp"
 #include "models/TileVerticesModel.hpp"
 #include "widgets/ChartPageParts.hpp"
 #include "widgets/TableViews.hpp"
 #include "widgets/TotalledTable.hpp"
 
+#include <QAction>
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -144,6 +146,12 @@ QTabWidget* MemoryPage::createTabs() {
   m_variablesStack = new QStackedWidget(variables);
   m_variablesTable = new TotalledTable(m_variablesModel, tr("variables"), LoweredVariablesModel::NameColumn, m_variablesStack);
   m_variablesTable->setTotalsNote(tr("bytes that variables with disjoint lives share count once for each"));
+  // Choosing variables from the list: the selected rows' names join the Variables box, each a
+  // line of its own on the chart (as if typed, separated by ';').
+  auto* plot = new QAction(tr("Plot on the chart"), m_variablesTable->view());
+  m_variablesTable->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
+  m_variablesTable->view()->addAction(plot);
+  connect(plot, &QAction::triggered, this, [this] { plotSelectedVariables(); });
   m_variablesStack->addWidget(m_variablesTable);
   m_map = new MemoryMapWidget(m_variablesStack);
   m_variablesStack->addWidget(m_map);
@@ -230,6 +238,19 @@ void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
   m_chart->setData(m_data, m_baseData);
   m_chart->setIpu(-1);
   selectionChanged({});
+}
+
+void MemoryPage::plotSelectedVariables() {
+  QStringList terms = nameTerms(m_variableFilter->text());
+  const QModelIndexList rows = m_variablesTable->view()->selectionModel()
+                                   ? m_variablesTable->view()->selectionModel()->selectedRows(LoweredVariablesModel::NameColumn)
+                                   : QModelIndexList();
+  for (const QModelIndex& row : rows) {
+    const QString name = row.data(TableModel::SortRole).toString();
+    if (!name.isEmpty() && !terms.contains(name, Qt::CaseInsensitive)) terms << name;
+  }
+  if (rows.isEmpty()) return;
+  setVariableFilter(terms.join(QStringLiteral("; ")));
 }
 
 void MemoryPage::setVariableFilter(const QString& text) {
