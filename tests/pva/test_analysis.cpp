@@ -3,9 +3,11 @@
 #include "PvaTestUtil.hpp"
 
 #include <pva/Analysis.hpp>
+#include <pva/OperationTiles.hpp>
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace {
 
@@ -319,6 +321,55 @@ TEST_CASE("operationFigures: code, vertices and exchanged bytes of an operation'
   }
   CHECK(vertices > 0);
   CHECK(exchanged > 0);
+}
+
+TEST_CASE("operationTileFigures: an operation's code, vertices and cycles on each tile", "[pva][analysis][operationTiles]") {
+  for (const char* sample : {"mlp", "pipeline"}) {
+    INFO(sample);
+    const pva::Report report = pva::openReport(test::sampleReport(sample).string(),
+                                               (test::sampleReport(sample).parent_path() / "debug.cbor").string());
+    const std::size_t tiles = report.compilation().target().tilesPerReplica();
+    const pva::ExecutionAnalysis execution = pva::analyseExecution(report);
+    const pva::TileCycleTotals totals = report.execution().tileCycleTotals();
+    std::vector<u64> allOps(tiles, 0);
+    u64 executedOps = 0;
+    for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) {
+      INFO(op.name());
+      const pva::OperationTileFigures t = pva::operationTileFigures(report, op);
+      const pva::OperationFigures f = pva::operationFigures(op);
+      REQUIRE(t.codeBytes.size() == tiles);
+      REQUIRE(t.vertices.size() == tiles);
+      REQUIRE(t.estimatedCycles.size() == tiles);
+      REQUIRE(t.cycles.size() == tiles);
+      CHECK(t.profiled);
+      auto sum = [](const std::vector<u64>& v) { return std::accumulate(v.begin(), v.end(), u64(0)); };
+      auto max = [](const std::vector<u64>& v) { return *std::max_element(v.begin(), v.end()); };
+      // Over tiles, the operation's own totals.
+      CHECK(sum(t.codeBytes) == f.codeBytes);
+      CHECK(sum(t.vertices) == f.vertices);
+      // Estimated: the busiest tile never exceeds the estimate that takes each step's slowest tile.
+      CHECK(max(t.estimatedCycles) <= op.estimatedCycles());
+      if (op.estimatedCycles() > 0) CHECK(max(t.estimatedCycles) > 0);
+      // Executed: the steps that ran its programs, and no tile busier than those steps' IPUs took.
+      const pva::OperationExecution ran = pva::operationExecution({op}, execution.allRuns);
+      CHECK(t.executedSteps == ran.steps);
+      CHECK(max(t.cycles) <= ran.cycles);
+      if (ran.cycles > 0 && f.vertices > 0) {
+        CHECK(max(t.cycles) > 0);
+        ++executedOps;
+      }
+      for (std::size_t i = 0; i < tiles; ++i) allOps[i] += t.cycles[i];
+    }
+    CHECK(executedOps > 0);
+    // Operations own disjoint programs: together no tile has more than its recorded cycles.
+    for (std::size_t i = 0; i < tiles; ++i) {
+      u64 recorded = 0;
+      for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
+        recorded += totals.byTile(pva::TileCycleTotals::Kind(k))[i];
+      INFO("tile " << i);
+      CHECK(allOps[i] <= recorded);
+    }
+  }
 }
 
 TEST_CASE("operationOfProgram: each program's owner, as operations() group them", "[pva][analysis][debug]") {

@@ -8,6 +8,8 @@
 #include "core/Downsample.hpp"
 #include "core/Format.hpp"
 #include "core/MemoryData.hpp"
+#include "core/ItemRangeText.hpp"
+#include "core/NameTerms.hpp"
 #include "core/TraceIndex.hpp"
 
 #include <QFile>
@@ -21,6 +23,36 @@ using namespace tessera::viewer;
 class CoreTest : public QObject {
   Q_OBJECT
 private slots:
+  void typedRangesParse() {
+    QString error;
+    auto r = parseItemRange(QStringLiteral(" 100 - 200 "), 0, 1472, QStringLiteral("tile"), &error);
+    QVERIFY(r && r->first == 100 && r->last == 200 && !r->single);
+    r = parseItemRange(QStringLiteral("5..9"), 0, 10, QStringLiteral("step"), &error);
+    QVERIFY(r && r->first == 5 && r->last == 9);
+    r = parseItemRange(QStringLiteral("7"), 0, 10, QStringLiteral("step"), &error);
+    QVERIFY(r && r->first == 7 && r->last == 7 && r->single);
+    QVERIFY(!parseItemRange(QStringLiteral("200-100"), 0, 1472, QStringLiteral("tile"), &error));
+    QVERIFY(error.contains(QStringLiteral("comes before")));
+    QVERIFY(!parseItemRange(QStringLiteral("0-1472"), 0, 1472, QStringLiteral("tile"), &error));
+    QCOMPARE(error, QStringLiteral("tiles 0-1471 are shown here"));
+    QVERIFY(!parseItemRange(QStringLiteral("10-20"), 100, 200, QStringLiteral("tile"), &error)); // another IPU's tiles
+    QVERIFY(!parseItemRange(QStringLiteral("abc"), 0, 10, QStringLiteral("step"), &error));
+    QVERIFY(!parseItemRange(QStringLiteral("-3"), 0, 10, QStringLiteral("step"), &error));
+    QCOMPARE(formatItemRange(100, 201), QStringLiteral("100-200"));
+    QCOMPARE(formatItemRange(99.5, 200.2), QStringLiteral("99-200"));
+  }
+
+  void nameTermsSplitAtSemicolons() {
+    QCOMPARE(nameTerms(QStringLiteral(" a/b ; C;;c ; d ")), (QStringList{QStringLiteral("a/b"), QStringLiteral("C"), QStringLiteral("d")}));
+    QVERIFY(nameTerms(QStringLiteral(" ; ")).isEmpty());
+    const QStringList terms{QStringLiteral("w.1"), QStringLiteral("x(y")}; // regex characters are plain text
+    QVERIFY(matchesAnyTerm(QStringLiteral("layer/W.1"), terms));
+    QVERIFY(!matchesAnyTerm(QStringLiteral("layer/wx1"), terms));
+    QVERIFY(nameTermsPattern(terms).match(QStringLiteral("ax(yb")).hasMatch());
+    QVERIFY(!nameTermsPattern(terms).match(QStringLiteral("wa1")).hasMatch());
+    QVERIFY(matchesAnyTerm(QStringLiteral("anything"), {}));
+  }
+
   // Every memory category, shared bytes and gaps: colours a reader tells apart (no two yellows,
   // stack not the grey of gaps).
   void memoryColoursAreDistinct() {

@@ -8,6 +8,7 @@
 #include "charts/RangeOverview.hpp"
 #include "core/LivenessData.hpp"
 #include "core/Settings.hpp"
+#include "core/VariableLives.hpp"
 #include "models/AlwaysLiveVariablesModel.hpp"
 #include "models/LiveVariablesModel.hpp"
 #include "models/StepCyclesModel.hpp"
@@ -334,6 +335,88 @@ private slots:
                       Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(overview, &wheel);
     QVERIFY(page.chart()->viewRange().second - page.chart()->viewRange().first > 20);
+  }
+
+  void chosenVariablesLivesAreDrawn() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const pva::Report report = doc->openReport();
+    const auto compilation = report.compilation();
+    const auto steps = compilation.livenessProgramSteps();
+    // The largest not-always-live variable that is live for part of the schedule only.
+    pva::Variable chosen = compilation.variables().front();
+    bool found = false;
+    for (const pva::Variable& v : compilation.variables())
+      if (!v.alwaysLive() && v.liveTo() > v.liveFrom() + 1 && v.liveTo() < steps.size() && (!found || v.bytes() > chosen.bytes())) {
+        chosen = v;
+        found = true;
+      }
+    QVERIFY(found);
+    QSignalSpy shown(&page, &LivenessPage::lifetimesShown);
+    page.setVariableFilter(QStringLiteral("%1; no such variable").arg(QString::fromStdString(chosen.name())));
+    QVERIFY(shown.wait(60000));
+    const std::vector<VariableLife>& lives = page.chart()->lifetimes();
+    QVERIFY(!lives.empty());
+    const VariableLife& life = lives.front(); // its full name: it is the largest match
+    QCOMPARE(life.name, QString::fromStdString(chosen.name()));
+    QCOMPARE(life.from, chosen.liveFrom());
+    QCOMPARE(life.to, chosen.liveTo());
+    QCOMPARE(life.bytes, chosen.bytes());
+    // libpva's steps agree: live at its first step and its last, not at the step after.
+    auto liveAt = [&](std::uint64_t step) {
+      for (const pva::Variable& v : steps[step].notAlwaysLiveMemory().variables())
+        if (v.id() == chosen.id()) return true;
+      return false;
+    };
+    QVERIFY(liveAt(life.from));
+    QVERIFY(liveAt(life.to - 1));
+    QVERIFY(!liveAt(life.to));
+    // Drawn over its steps, in its colour, and named in the legend (the selected step's highlight
+    // would tint part of it).
+    page.chart()->setSelection({});
+    const QImage image = page.chart()->grab().toImage();
+    const QRectF bar = page.chart()->lifetimeBar(0);
+    QVERIFY(!bar.isEmpty());
+    QVERIFY(std::abs(bar.left() - page.chart()->xForItem(life.from)) <= page.chart()->plotRect().width() / double(steps.size()) + 1);
+    QVERIFY(std::abs(bar.right() - page.chart()->xForItem(life.to - 1)) <= page.chart()->plotRect().width() / double(steps.size()) + 1);
+    int own = 0, all = 0;
+    for (int x = int(std::ceil(bar.left())); x < int(bar.right()); ++x, ++all)
+      own += image.pixelColor(x, int(bar.center().y())) == LivenessChart::lifetimeColor(0) ? 1 : 0;
+    QVERIFY2(all > 0 && own == all, qPrintable(QStringLiteral("%1 of %2 pixels in the bar's colour").arg(own).arg(all)));
+    const QStringList legend = page.chart()->legendNames();
+    QVERIFY2(legend.filter(QString::fromStdString(chosen.name())).size() == 1, qPrintable(legend.join(QStringLiteral(" | "))));
+    QVERIFY(legend.join(QLatin1Char(' ')).contains(QStringLiteral("steps %1–%2").arg(life.from).arg(life.to - 1)));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-lives")) + QStringLiteral("/mlp-one-life.png"));
+    // Its legend entry hides the lane and shows it again.
+    QRectF entry;
+    for (const auto& [rect, name] : page.chart()->legendRects())
+      if (name.startsWith(life.name)) entry = rect;
+    QVERIFY(!entry.isEmpty());
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, entry.center().toPoint());
+    page.chart()->grab();
+    QVERIFY(page.chart()->lifetimeBar(0).isEmpty());
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, entry.center().toPoint());
+    page.chart()->grab();
+    QCOMPARE(page.chart()->lifetimeBar(0), bar);
+
+    // A broad name: the largest matches, at most kMaxLifetimes, the rest counted in the legend.
+    page.setVariableFilter(QStringLiteral("layer"));
+    QTRY_VERIFY_WITH_TIMEOUT(page.chart()->lifetimes().size() > 1, 10000);
+    std::size_t matching = 0;
+    for (const pva::Variable& v : compilation.variables())
+      matching += QString::fromStdString(v.name()).contains(QStringLiteral("layer"), Qt::CaseInsensitive) ? 1 : 0;
+    QCOMPARE(page.chart()->lifetimes().size(), std::min(matching, LivenessChart::kMaxLifetimes));
+    for (std::size_t i = 1; i < page.chart()->lifetimes().size(); ++i)
+      QVERIFY(page.chart()->lifetimes()[i - 1].bytes >= page.chart()->lifetimes()[i].bytes);
+    if (matching > LivenessChart::kMaxLifetimes)
+      QVERIFY(page.chart()->legendNames().last().startsWith(QStringLiteral("%1 more").arg(matching - LivenessChart::kMaxLifetimes)));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-lives-many")) + QStringLiteral("/mlp-layer-lives.png"));
+    page.setVariableFilter({});
+    QVERIFY(page.chart()->lifetimes().empty());
   }
 
   void stepRangeAndVariableFilters() {

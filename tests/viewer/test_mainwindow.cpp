@@ -4,10 +4,17 @@
 
 #include "core/Background.hpp"
 #include "core/Settings.hpp"
+#include "core/DemoReport.hpp"
+#include "widgets/HomePage.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/ReportFileDialog.hpp"
 #include "widgets/Page.hpp"
 
 #include <QAbstractButton>
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QPushButton>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -143,6 +150,82 @@ private slots:
     QVERIFY(forget);
     forget->click();
     QVERIFY(!Settings::instance().recentFiles().contains(gone));
+  }
+  // File > Open's dialog takes a report directory as well as a file; other directories are
+  // entered, as in any file dialog.
+  void theOpenDialogOpensAReportDirectory() {
+    ReportFileDialog dialog;
+    dialog.setDirectory(QFileInfo(viewer_test::mlpReport()).absolutePath());
+    dialog.selectFile(viewer_test::mlpReport());
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.chosenPath(), QDir::cleanPath(viewer_test::mlpReport()));
+    QVERIFY(ReportFileDialog::isReportDirectory(dialog.chosenPath()));
+
+    ReportFileDialog enter;
+    const QString fixtures = QFileInfo(viewer_test::mlpReport()).absolutePath();
+    QVERIFY(!ReportFileDialog::isReportDirectory(fixtures));
+    enter.setDirectory(QFileInfo(fixtures).absolutePath());
+    enter.selectFile(fixtures);
+    enter.accept();
+    QVERIFY(enter.result() != int(QDialog::Accepted));
+    QVERIFY(enter.chosenPath().isEmpty());
+    QCOMPARE(QDir::cleanPath(enter.directory().absolutePath()), QDir::cleanPath(fixtures));
+
+    ReportFileDialog file;
+    const QString pop = viewer_test::mlpReport() + QStringLiteral("/profile.pop");
+    file.setDirectory(viewer_test::mlpReport());
+    file.selectFile(pop);
+    file.accept();
+    QCOMPARE(file.result(), int(QDialog::Accepted));
+    QCOMPARE(QFileInfo(file.chosenPath()).canonicalFilePath(), QFileInfo(pop).canonicalFilePath());
+    // What the dialog chose opens.
+    MainWindow w;
+    QVERIFY(w.openPath(dialog.chosenPath()));
+    QVERIFY(w.document() && w.document()->isReport());
+  }
+  // Comparisons are remembered like files, listed on the home screen and in File > Open recent.
+  void recentComparisonsReopen() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openComparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    const auto recent = Settings::instance().recentComparisons();
+    QVERIFY(!recent.isEmpty());
+    QCOMPARE(recent.front().base, viewer_test::mlpReport());
+    QCOMPARE(recent.front().current, viewer_test::mlpBigReport());
+    // The same pair again stays one entry.
+    QVERIFY(w.openComparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QCOMPARE(Settings::instance().recentComparisons().size(), recent.size());
+    w.closeDocument();
+    HomePage* home = w.findChild<HomePage*>();
+    QVERIFY(home);
+    QListWidget* list = home->recentComparisonsList();
+    QVERIFY(list->count() >= 1);
+    QVERIFY(list->item(0)->text().contains(QStringLiteral("mlp-big")));
+    emit list->itemActivated(list->item(0));
+    QVERIFY(w.document() && w.document()->base());
+    QCOMPARE(w.document()->base()->profilePath(), Document::resolve(viewer_test::mlpReport())->profilePath());
+    // Delete forgets it.
+    list->setCurrentRow(0);
+    for (QAction* a : list->actions()) a->trigger();
+    QVERIFY(!Settings::instance().recentComparisons().contains({viewer_test::mlpReport(), viewer_test::mlpBigReport()}));
+  }
+  // The build makes a demo report (samples/mlp, tessera_demo_report) that the home screen opens.
+  void theHomeScreenOpensTheDemoReport() {
+    const QString demo = demoReportPath();
+    QVERIFY2(!demo.isEmpty(), "no share/tessera/demo/mlp beside the executable");
+    MainWindow w;
+    w.show();
+    HomePage* home = w.findChild<HomePage*>();
+    QVERIFY(home && home->demoButton()->isVisible());
+    w.resize(1000, 700);
+    w.grab().save(viewer_test::tmpDir(QStringLiteral("home")) + QStringLiteral("/home.png"));
+    home->demoButton()->click();
+    QVERIFY(w.document() && w.document()->isReport());
+    QVERIFY(w.currentPage() && viewer_test::waitReady(w.currentPage()));
+    const pva::Report report = w.document()->openReport();
+    QVERIFY(!report.execution().runs().empty());
+    QVERIFY(report.compilation().target().numTiles() > 0);
   }
   void closeReturnsHome() {
     MainWindow w;

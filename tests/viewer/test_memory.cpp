@@ -6,8 +6,11 @@
 #include "charts/MemoryChart.hpp"
 #include "charts/MemoryMapWidget.hpp"
 #include "charts/RangeOverview.hpp"
+#include "charts/IndexChart.hpp"
 #include "core/AxisTicks.hpp"
 #include "core/MemoryData.hpp"
+#include "core/NameTerms.hpp"
+#include "models/TableModel.hpp"
 #include "core/Settings.hpp"
 #include "core/TileDetailsData.hpp"
 #include "models/LoweredVariablesModel.hpp"
@@ -15,7 +18,9 @@
 #include "models/TileExchangesModel.hpp"
 #include "models/TileMemoryDetailsModel.hpp"
 #include "models/TileVerticesModel.hpp"
+#include "charts/TileMapWidget.hpp"
 #include "widgets/MemoryPage.hpp"
+#include "widgets/TileMapPage.hpp"
 #include "widgets/TotalledTable.hpp"
 
 #include <QCheckBox>
@@ -391,6 +396,240 @@ private slots:
     QVERIFY(applied.wait(60000));
     QVERIFY(!page.chart()->hasVariableFilter());
     QCOMPARE(page.variablesTable()->rowsShown(), page.variablesModel()->rowCount());
+  }
+
+  void severalVariablesAreChartedSeparately() {
+    // "layer1/weights; layer2/weights": one series per name, each libpva's bytes per tile of
+    // the variables containing it, in its own colour; the filter's total covers both.
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
+    QTest::keyClicks(page.variableFilterEdit(), QStringLiteral("layer1/weights; LAYER2/weights ;layer1/weights"));
+    QVERIFY(applied.wait(60000));
+    const pva::Report report = doc->openReport();
+    const auto compilation = report.compilation();
+    const QStringList terms{QStringLiteral("layer1/weights"), QStringLiteral("layer2/weights")};
+    const unsigned numTiles = compilation.target().numTiles();
+    std::vector<std::vector<std::uint64_t>> expected(2, std::vector<std::uint64_t>(numTiles, 0));
+    std::vector<std::uint64_t> either(numTiles, 0);
+    for (unsigned t = 0; t < numTiles; ++t)
+      for (const pva::LoweredVariable& v : compilation.loweredVariables().forTile(t)) {
+        const QString name = QString::fromStdString(v.name());
+        bool any = false;
+        for (int k = 0; k < 2; ++k)
+          if (name.contains(terms[k], Qt::CaseInsensitive)) {
+            expected[std::size_t(k)][t] += v.bytes();
+            any = true;
+          }
+        if (any) either[t] += v.bytes();
+      }
+    const auto& series = page.chart()->variableSeries();
+    QCOMPARE(series.size(), std::size_t(2)); // the repeated name is one series
+    for (std::size_t k = 0; k < 2; ++k) {
+      QCOMPARE(*series[k].bytesPerTile, expected[k]);
+      QVERIFY(std::any_of(expected[k].begin(), expected[k].end(), [](std::uint64_t b) { return b > 0; }));
+      QVERIFY(series[k].label.contains(terms[int(k)], Qt::CaseInsensitive));
+    }
+    QVERIFY(expected[0] != expected[1]); // the two layers' weights sit on different tiles or sizes
+    QCOMPARE(*page.chart()->variableBytes(), either);
+    // The legend names each series, the scale is the larger of the two.
+    const QStringList legend = page.chart()->bandNames();
+    QVERIFY2(legend.size() >= 2 && legend[0].contains(QStringLiteral("layer1/weights")) &&
+                 legend[1].contains(QStringLiteral("LAYER2/weights")),
+             qPrintable(legend.join(QStringLiteral(" | "))));
+    const double highest = double(std::max(*std::max_element(expected[0].begin(), expected[0].end()),
+                                           *std::max_element(expected[1].begin(), expected[1].end())));
+    const QImage image = page.chart()->grab().toImage();
+    QVERIFY(page.chart()->plottedRange().second >= highest && page.chart()->plottedRange().second < 1.2 * highest);
+    // Both series' colours are on screen.
+    for (std::size_t k = 0; k < 2; ++k) {
+      const QRgb want = MemoryChart::seriesColorOf(k).rgb();
+      bool found = false;
+      for (int y = 0; y < image.height() && !found; ++y)
+        for (int x = 0; x < image.width() && !found; ++x) found = image.pixel(x, y) == want;
+      QVERIFY2(found, qPrintable(QStringLiteral("series %1 not drawn").arg(k)));
+    }
+    // The Variables tab lists the variables of either name.
+    int rows = 0;
+    for (const TileVariableRow& row : page.details()->variables)
+      rows += (row.name.contains(terms[0], Qt::CaseInsensitive) || row.name.contains(terms[1], Qt::CaseInsensitive)) ? 1 : 0;
+    QCOMPARE(page.variablesTable()->rowsShown(), rows);
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-series")) + QStringLiteral("/mlp-two-series.png"));
+
+    // Choosing from the Variables tab: each selected row's name joins the box, a line each.
+    page.setVariableFilter({});
+    QTableView* view = page.variablesTable()->view();
+    QVERIFY(view->model()->rowCount() >= 2);
+    auto nameAt = [&](int row) { return view->model()->index(row, LoweredVariablesModel::NameColumn).data(TableModel::SortRole).toString(); };
+    int second = 1;
+    while (second < view->model()->rowCount() && nameAt(second) == nameAt(0)) ++second;
+    QVERIFY(second < view->model()->rowCount());
+    const QString a = nameAt(0), b = nameAt(second);
+    view->selectRow(0);
+    page.plotSelectedVariables();
+    QCOMPARE(page.variableFilterEdit()->text(), a);
+    page.setVariableFilter({}); // the table lists only a's rows now: pick b from the whole list
+    view->selectRow(second);
+    page.plotSelectedVariables();
+    QCOMPARE(page.variableFilterEdit()->text(), b);
+    page.setVariableFilter(a);
+    page.setVariableFilter(QStringLiteral("%1; %2").arg(a, b));
+    QCOMPARE(page.chart()->variableSeries().size(), std::size_t(2));
+    QVERIFY(page.chart()->variableSeries()[0].label.contains(a));
+    QVERIFY(page.chart()->variableSeries()[1].label.contains(b));
+    // With a filter typed, a selected row adds its name after the others.
+    view->selectRow(0);
+    const QString shown = nameAt(0);
+    page.plotSelectedVariables();
+    QVERIFY(nameTerms(page.variableFilterEdit()->text()).contains(shown, Qt::CaseInsensitive));
+    QVERIFY(page.variableFilterEdit()->text().startsWith(QStringLiteral("%1; %2").arg(a, b)));
+
+    // One name again: one series (bars), as before.
+    page.setVariableFilter(QStringLiteral("layer1/weights"));
+    QVERIFY(page.chart()->variableSeries().empty());
+    QCOMPARE(*page.chart()->variableBytes(), expected[0]);
+  }
+
+  // The navigation strip's box shows the visible tiles and takes typed ones.
+  void typedZoomInTheNavigationStrip() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QTest::qWait(20);
+    QLineEdit* box = page.overview()->rangeEdit();
+    QVERIFY(box->isVisible());
+    QCOMPARE(box->text(), QStringLiteral("0-1471"));
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, QStringLiteral("100-200"));
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(page.chart()->viewRange(), (std::pair<double, double>(100, 201)));
+    QCOMPARE(box->text(), QStringLiteral("100-200"));
+    // The strip's window follows.
+    const QRect w = page.overview()->windowRect(), s = page.overview()->stripRect();
+    QVERIFY(std::abs(w.left() - (s.left() + 100.0 / 1472 * s.width())) <= 2);
+    // A range the chart does not have changes nothing and says why.
+    QVERIFY(!page.overview()->applyTypedRange(QStringLiteral("1400-1500")));
+    QCOMPARE(page.chart()->viewRange(), (std::pair<double, double>(100, 201)));
+    QVERIFY(box->toolTip().contains(QStringLiteral("tiles 0-1471")));
+    // One number centres the view there, keeping the zoom.
+    QVERIFY(page.overview()->applyTypedRange(QStringLiteral("700")));
+    QCOMPARE(page.chart()->viewRange().second - page.chart()->viewRange().first, 101.0);
+    QVERIFY(page.chart()->viewRange().first <= 700 && page.chart()->viewRange().second > 700);
+    // The chart's own zoom updates the box.
+    QTest::keyClick(page.chart(), Qt::Key_0);
+    QCOMPARE(box->text(), QStringLiteral("0-1471"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-typed-zoom")) + QStringLiteral("/mlp.png"));
+  }
+
+  // A click on a band's or a line's legend entry hides it, another shows it again.
+  void clickingTheLegendHidesASeries() {
+    MemoryPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    page.breakdownBox()->setCurrentIndex(page.breakdownBox()->findText(QStringLiteral("By category")));
+    QTest::qWait(20);
+    page.chart()->grab();
+    QVERIFY(page.chart()->legendRects().size() >= 3); // the categories' bands
+    auto countColour = [](const QImage& im, const QColor& c) {
+      int n = 0;
+      for (int y = 0; y < im.height(); ++y)
+        for (int x = 0; x < im.width(); ++x) n += im.pixelColor(x, y) == c ? 1 : 0;
+      return n;
+    };
+    const QImage before = page.chart()->grab().toImage();
+    const QString name = page.chart()->legendRects().front().second;
+    const int band = page.chart()->bandNames().indexOf(name);
+    QVERIFY(band >= 0);
+    QSignalSpy toggled(page.chart(), &IndexChart::seriesVisibilityChanged);
+    const QRectF r = page.chart()->legendRects().front().first;
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, r.center().toPoint());
+    QCOMPARE(toggled.count(), 1);
+    QVERIFY(!page.chart()->isSeriesShown(name));
+    QVERIFY(page.chart()->selection().empty()); // a legend click selects no tile
+    const QImage hidden = page.chart()->grab().toImage();
+    // Which colour is the band's: the one whose pixels fell (the legend swatch stays, faded).
+    int fell = 0;
+    std::map<QRgb, int> b, h;
+    for (int y = int(page.chart()->plotRect().top()) + 1; y < int(page.chart()->plotRect().bottom()); ++y)
+      for (int x = int(page.chart()->plotRect().left()) + 1; x < int(page.chart()->plotRect().right()); ++x) {
+        ++b[before.pixel(x, y)];
+        ++h[hidden.pixel(x, y)];
+      }
+    for (const auto& [rgb, n] : b)
+      if (n > 200 && h[rgb] < n / 10) ++fell;
+    QVERIFY2(fell >= 1, "no band's colour left the plot");
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-legend")) + QStringLiteral("/mlp-band-hidden.png"));
+    QTest::mouseClick(page.chart(), Qt::LeftButton, {}, r.center().toPoint());
+    QVERIFY(page.chart()->isSeriesShown(name));
+    const QImage again = page.chart()->grab().toImage();
+    QCOMPARE(countColour(again, QColor(0, 0, 0, 0)), countColour(before, QColor(0, 0, 0, 0)));
+    QCOMPARE(again, before);
+  }
+
+  // The Tile Map: every tile a cell, in software order, coloured on one scale by libpva's figures.
+  void tileMapShowsEveryTileByItsFigure() {
+    TileMapPage page;
+    page.resize(1100, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::pipelineReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const auto& d = page.map()->data();
+    QVERIFY(d);
+    const pva::Report report = doc->openReport();
+    const auto tiles = report.compilation().tiles();
+    QCOMPARE(std::size_t(d->numTiles), tiles.size());
+    QVERIFY(d->numIpus >= 2);
+    for (const pva::Tile& t : tiles) QCOMPARE(d->memory[t.number()], t.memory().total().includingGaps());
+    const pva::TileCycleTotals totals = report.execution().tileCycleTotals();
+    const auto& compute = totals.byTile(pva::TileCycleTotals::Kind::Compute);
+    for (unsigned t = 0; t < d->numTiles; ++t) QCOMPARE(d->cycles[t], compute[t % d->tilesPerReplica]);
+    // Software order: cells and tiles map one to one, tile numbers run along the rows of each
+    // IPU's block, and IPU blocks do not overlap.
+    std::set<std::pair<int, int>> cells;
+    for (unsigned t = 0; t < d->numTiles; ++t) {
+      const QPoint c = d->cellOf(t);
+      QCOMPARE(d->tileAt(c), (long long)t);
+      QVERIFY(cells.insert({c.x(), c.y()}).second);
+      if (t % d->tilesPerIpu % d->columns() != 0) QCOMPARE(d->cellOf(t - 1) + QPoint(1, 0), c);
+    }
+    QCOMPARE(d->tileAt(QPoint(int(d->columns()), 0)), -1LL); // the gap between IPU 0 and IPU 1
+    // Colours: the fullest tile is the darkest cell, an empty one the palest.
+    const QImage image = page.map()->grab().toImage();
+    unsigned fullest = 0;
+    for (unsigned t = 0; t < d->numTiles; ++t) fullest = d->memory[t] > d->memory[fullest] ? t : fullest;
+    const QColor darkest = image.pixelColor(page.map()->cellRect(fullest).center().toPoint());
+    QCOMPARE(darkest, page.map()->colorOf(d->memory[fullest]));
+    QCOMPARE(page.map()->scaleMax(), d->memory[fullest]); // the largest tile is the darkest
+    QCOMPARE(darkest, page.map()->colorOf(page.map()->scaleMax()));
+    for (unsigned t = 0; t < d->numTiles; t += 97) {
+      const QColor c = image.pixelColor(page.map()->cellRect(t).center().toPoint());
+      QCOMPARE(c, page.map()->colorOf(d->memory[t]));
+      QVERIFY(c.lightness() >= darkest.lightness());
+    }
+    // A click selects the tile under it; the line above names it.
+    QTest::mouseClick(page.map(), Qt::LeftButton, {}, page.map()->cellRect(fullest).center().toPoint());
+    QCOMPARE(page.map()->selectedTile(), std::optional<unsigned>(fullest));
+    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Tile %1</b>").arg(fullest)));
+    const QString out = viewer_test::tmpDir(QStringLiteral("tilemap"));
+    page.grab().save(out + QStringLiteral("/pipeline-memory.png"));
+    // Compute cycles: another scale, the busiest tile darkest.
+    page.figureBox()->setCurrentIndex(TileMapData::Cycles);
+    unsigned busiest = 0;
+    for (unsigned t = 0; t < d->numTiles; ++t) busiest = d->cycles[t] > d->cycles[busiest] ? t : busiest;
+    QCOMPARE(page.map()->scaleMax(), d->cycles[busiest]);
+    const QImage cyc = page.map()->grab().toImage();
+    QCOMPARE(cyc.pixelColor(page.map()->cellRect(busiest).center().toPoint()), page.map()->colorOf(d->cycles[busiest]));
+    page.grab().save(out + QStringLiteral("/pipeline-cycles.png"));
   }
 
   void variableFilterOnTheOutOfMemoryReport() {

@@ -7,22 +7,28 @@
 #include "models/LayerTotalsModel.hpp"
 #include "models/OperationsModel.hpp"
 #include "models/ProgramTreeModel.hpp"
+#include "charts/OperationTilesChart.hpp"
+#include "widgets/OperationTilesPanel.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/ProgramTreePage.hpp"
 
 #include <pva/Analysis.hpp>
 #include <pva/Debug.hpp>
+#include <pva/OperationTiles.hpp>
 
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QHeaderView>
 #include <QTest>
 #include <QTreeView>
 
 #include <algorithm>
+#include <numeric>
 
 #include <sqlite3.h>
 
@@ -150,6 +156,75 @@ private slots:
   }
   // Code, vertices and exchanged bytes per operation come from pva::operationFigures; the Layers
   // tab totals the operations shown per layer, and the header's menu hides columns.
+  // The Per tile tab charts libpva's pva::operationTileFigures of the selected operation.
+  void operationsChartTheSelectedOperationPerTile() {
+    OperationsPage page;
+    page.resize(1200, 900);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    OperationTilesPanel* panel = page.tilesPanel();
+    QSignalSpy loaded(panel, &OperationTilesPanel::loaded);
+    page.table()->selectRow(0); // the most executed cycles first
+    const OperationInfo* info = page.model()->operationAt(0);
+    QVERIFY(info && info->executedCycles > 0);
+    QVERIFY(!panel->chart()->data()); // not read while its tab is hidden
+    for (int i = 0; i < page.findChild<QTabWidget*>()->count(); ++i)
+      if (page.findChild<QTabWidget*>()->tabText(i) == QStringLiteral("Per tile")) page.findChild<QTabWidget*>()->setCurrentIndex(i);
+    QVERIFY(loaded.wait(60000));
+    const auto& data = panel->chart()->data();
+    QVERIFY(data);
+    QCOMPARE(data->operation, info->name);
+
+    const pva::Report report = doc->openReport();
+    const pva::Operation op = pva::OperationAnalysis(report).operations()[info->index];
+    QCOMPARE(QString::fromStdString(op.name()), info->name);
+    const pva::OperationTileFigures expected = pva::operationTileFigures(report, op);
+    QCOMPARE(data->of(OperationTilesData::CodeBytes), expected.codeBytes);
+    QCOMPARE(data->of(OperationTilesData::Vertices), expected.vertices);
+    QCOMPARE(data->of(OperationTilesData::EstimatedCycles), expected.estimatedCycles);
+    QCOMPARE(data->of(OperationTilesData::ExecutedCycles), expected.cycles);
+    // The tiles add up to the table's figures (pva::operationFigures).
+    auto sum = [](const std::vector<std::uint64_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t(0)); };
+    QCOMPARE(sum(data->of(OperationTilesData::CodeBytes)), info->codeBytes);
+    QCOMPARE(sum(data->of(OperationTilesData::Vertices)), info->vertices);
+    const std::uint64_t busiest = *std::max_element(expected.cycles.begin(), expected.cycles.end());
+    QVERIFY(busiest > 0 && busiest <= info->executedCycles);
+
+    // Executed cycles first: the summary gives the total and the busiest tile, the axis its scale.
+    QCOMPARE(panel->chart()->figure(), OperationTilesData::ExecutedCycles);
+    QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("total %1").arg(formatCount(sum(expected.cycles)))),
+             qPrintable(panel->summaryLabel()->text()));
+    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("highest %1").arg(formatCount(busiest))));
+    QTest::qWait(50);
+    QImage image = panel->chart()->grab().toImage();
+    QVERIFY(panel->chart()->plottedRange().second >= double(busiest));
+    QVERIFY(panel->chart()->plottedRange().second < 1.2 * double(busiest));
+    auto hasColour = [](const QImage& im, const QColor& c) {
+      for (int y = 0; y < im.height(); ++y)
+        for (int x = 0; x < im.width(); ++x)
+          if (im.pixelColor(x, y) == c) return true;
+      return false;
+    };
+    QVERIFY(hasColour(image, OperationTilesChart::figureColor(OperationTilesData::ExecutedCycles)));
+    const QString out = viewer_test::tmpDir(QStringLiteral("operation-tiles"));
+    page.grab().save(out + QStringLiteral("/mlp-executed.png"));
+    // Another figure: the chart, its legend and the summary follow.
+    panel->figureBox()->setCurrentIndex(OperationTilesData::CodeBytes);
+    QCOMPARE(panel->chart()->figure(), OperationTilesData::CodeBytes);
+    QVERIFY(panel->chart()->legendNames().first().startsWith(OperationTilesData::figureName(OperationTilesData::CodeBytes)));
+    image = panel->chart()->grab().toImage();
+    QVERIFY(hasColour(image, OperationTilesChart::figureColor(OperationTilesData::CodeBytes)));
+    QVERIFY(panel->chart()->plottedRange().second >= double(*std::max_element(expected.codeBytes.begin(), expected.codeBytes.end())));
+    page.grab().save(out + QStringLiteral("/mlp-code.png"));
+
+    // Another operation: read again.
+    page.table()->selectRow(1);
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(panel->chart()->data()->operation, page.model()->operationAt(1)->name);
+  }
+
   void operationsShowCodeVerticesExchangeAndLayerTotals() {
     OperationsPage page;
     page.resize(1200, 700);

@@ -14,6 +14,7 @@
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Exception.hpp>
+#include <pva/OperationTiles.hpp>
 #include <pva/Execution.hpp>
 #include <pva/OptionalCount.hpp>
 #include <pva/Program.hpp>

@@ -164,8 +164,7 @@ void IndexChart::paintEvent(QPaintEvent*) {
   m_yMax = hi + pad;
   // The y ticks decide the left margin: the widest label, then the rotated axis title.
   const double plotHeight = std::max(1.0, height() - m_top - kBottom);
-  m_yTicks = bytesAxisTicks(m_yMin, m_yMax, std::max(4, int(plotHeight / kYTickSpacing)),
-                            Settings::instance().memoryUnits());
+  m_yTicks = valueAxisTicks(m_yMin, m_yMax, std::max(4, int(plotHeight / kYTickSpacing)));
   int widest = 0;
   for (const QString& label : m_yTicks.labels) widest = std::max(widest, fm.horizontalAdvance(label));
   m_left = widest + 10 + fm.height() + 6;
@@ -197,6 +196,10 @@ void IndexChart::paintEvent(QPaintEvent*) {
   paintLegend(p, entries);
 }
 
+AxisTicks IndexChart::valueAxisTicks(double lo, double hi, int targetTicks) const {
+  return bytesAxisTicks(lo, hi, targetTicks, Settings::instance().memoryUnits());
+}
+
 void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   const QFontMetrics fm(font());
   p.setPen(gridColor());
@@ -217,7 +220,7 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   p.translate(2, plot.center().y());
   p.rotate(-90);
   p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), fm.height()), Qt::AlignCenter,
-             tr("%1 (%2)").arg(yAxisTitle(), m_yTicks.unit));
+             m_yTicks.unit.isEmpty() ? yAxisTitle() : tr("%1 (%2)").arg(yAxisTitle(), m_yTicks.unit));
   p.restore();
   // x: item numbers at round steps, at least four when that many items are in view.
   const double labelWidth = fm.horizontalAdvance(QString::number(m_domainLast)) + 24;
@@ -255,16 +258,36 @@ int IndexChart::legendRows(const std::vector<LegendEntry>& entries) const {
   return rows;
 }
 
+void IndexChart::setSeriesShown(const QString& name, bool shown) {
+  if (shown == isSeriesShown(name)) return;
+  if (shown) m_hidden.remove(name);
+  else m_hidden.insert(name);
+  update();
+  emit seriesVisibilityChanged();
+  emit dataChanged();
+}
+
+QString IndexChart::legendEntryAt(const QPointF& at) const {
+  for (const auto& [rect, name] : m_legendRects)
+    if (rect.contains(at)) return name;
+  return {};
+}
+
 void IndexChart::paintLegend(QPainter& p, const std::vector<LegendEntry>& entries) {
   // Entries flow left to right and wrap, so a dozen categories stay readable.
   const QFontMetrics fm(font());
   double x = m_left, y = 8;
-  for (const LegendEntry& e : entries) {
-    const double w = legendEntryWidth(e);
+  m_legendRects.clear();
+  for (const LegendEntry& entry : entries) {
+    const double w = legendEntryWidth(entry);
     if (x + w > width() - kRight && x > m_left) {
       x = m_left;
       y += fm.height();
     }
+    LegendEntry e = entry;
+    const bool hidden = e.toggles && !isSeriesShown(e.name);
+    if (e.toggles) m_legendRects.push_back({QRectF(x, y, w - 12, fm.height()), e.name});
+    if (hidden) e.color.setAlpha(60); // a hidden series' entry stays, faded, to be clicked again
     if (e.mark) {
       p.fillRect(QRectF(x, y + fm.height() / 2.0 - 1, 14, 2), e.color);
     } else if (e.line) {
@@ -273,7 +296,9 @@ void IndexChart::paintLegend(QPainter& p, const std::vector<LegendEntry>& entrie
     } else {
       p.fillRect(QRectF(x, y + 2, 14, fm.height() - 4), e.color);
     }
-    p.setPen(textColor());
+    QColor text = textColor();
+    if (hidden) text.setAlpha(110);
+    p.setPen(text);
     p.drawText(QRectF(x + 18, y, w, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, e.name);
     x += w;
   }
@@ -295,6 +320,11 @@ void IndexChart::clickAt(double x, bool add) {
 
 void IndexChart::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return ChartWidget::mousePressEvent(event);
+  const QString entry = legendEntryAt(event->position());
+  if (!entry.isEmpty()) { // a legend entry: show or hide its series, select nothing
+    setSeriesShown(entry, !isSeriesShown(entry));
+    return;
+  }
   m_pressed = true;
   m_dragged = false;
   m_pressPos = event->position();

@@ -11,6 +11,7 @@
 #include "core/AxisWindow.hpp"
 #include "core/Downsample.hpp"
 
+#include <QSet>
 #include <QString>
 
 #include <cstddef>
@@ -56,9 +57,21 @@ public:
   /// The colour of the overview's miniature (the chart's main series).
   virtual QColor overviewColor() const { return seriesColor(0); }
 
+  /// Clickable legends: a click on a legend entry that stands for a series (a band, a line, a
+  /// lifetime) hides that series, a second click shows it again; the entry is drawn faded while
+  /// hidden. Keyed by the entry's name, so a series named anew (another filter) shows again.
+  bool isSeriesShown(const QString& name) const { return !m_hidden.contains(name); }
+  void setSeriesShown(const QString& name, bool shown);
+  /// The legend entry at a point of the widget (as last painted), or an empty string.
+  QString legendEntryAt(const QPointF& at) const;
+  /// Where the last paint drew each legend entry (for tests).
+  const std::vector<std::pair<QRectF, QString>>& legendRects() const { return m_legendRects; }
+
 signals:
   void selectionChanged(const std::vector<std::size_t>& items);
   void hovered(std::optional<std::size_t> item);
+  /// A series was hidden or shown from the legend.
+  void seriesVisibilityChanged();
   /// The visible range moved (zoom, pan, fit, a new domain).
   void viewChanged(double first, double last);
   /// What the chart draws changed (new data, another breakdown or filter): overviews redraw.
@@ -71,6 +84,7 @@ protected:
     bool line = false;   ///< a line (a curve, max memory) rather than a filled band
     bool dashed = false; ///< a dashed line (a limit rather than data)
     bool mark = false;   ///< the short mark paintColumns() draws at a pixel's lowest item
+    bool toggles = false; ///< a series: clicking the entry hides or shows it (isSeriesShown)
   };
   /// Several items share each pixel column at the current zoom.
   bool sharesPixels() const { return m_window.span() > plotRect().width(); }
@@ -83,6 +97,9 @@ protected:
   virtual QString xAxisTitle() const = 0;
   /// What the y axis measures ("Memory per tile"); the unit is added to it.
   virtual QString yAxisTitle() const = 0;
+  /// The y axis' ticks over [lo, hi]: bytes in the chosen memory units unless a chart of other
+  /// values (cycles, counts) says otherwise.
+  virtual AxisTicks valueAxisTicks(double lo, double hi, int targetTicks) const;
   /// A message shown instead of the data (no data yet, nothing to show).
   virtual QString emptyMessage() const { return {}; }
 
@@ -126,6 +143,8 @@ private:
   void clickAt(double x, bool add);
   void windowMoved();
 
+  QSet<QString> m_hidden;                                ///< series hidden from the legend
+  std::vector<std::pair<QRectF, QString>> m_legendRects; ///< toggling entries, as last painted
   std::size_t m_domainFirst = 0, m_domainLast = 0;
   AxisWindow m_window{4}; ///< at least a few items stay visible, however far one zooms in
   std::vector<std::size_t> m_selection;

@@ -17,6 +17,7 @@ MemoryUnits units() { return Settings::instance().memoryUnits(); }
 
 const QColor kFloorColor(0x9fb3c8);
 const QColor kCurveColor(0xf28e2b);
+constexpr double kLifetimeLane = 7, kLifetimeGap = 3; // a chosen variable's lane and the space between lanes
 const QColor kBaseColor(0x4e79a7);
 const QColor kGrewColor(0xe15759);
 const QColor kShrankColor(0x59a14f);
@@ -108,11 +109,78 @@ std::pair<double, double> LivenessChart::yRange(std::size_t first, std::size_t l
       hi = std::max({hi, cur, m_base ? seriesValue(m_base.get(), s) : 0.0});
     }
   }
+  if (!m_lives.empty() && hi > lo) {
+    // The lifetimes' lanes take the top of the plot: the curve is scaled to stay below them.
+    const double share = lifetimeLanesHeight() / std::max(1.0, plotRect().height());
+    hi = lo + (hi - lo) / std::max(0.3, 1.0 - share);
+  }
   return {lo, hi};
+}
+
+void LivenessChart::setLifetimes(std::vector<VariableLife> lives, std::size_t notDrawn) {
+  if (lives.size() > kMaxLifetimes) {
+    notDrawn += lives.size() - kMaxLifetimes;
+    lives.resize(kMaxLifetimes);
+  }
+  m_lives = std::move(lives);
+  m_livesNotDrawn = notDrawn;
+  m_lifeBars.clear();
+  update();
+}
+
+QString LivenessChart::lifetimeLabel(std::size_t i) const {
+  const VariableLife& v = m_lives[i];
+  const QString steps = v.alwaysLive ? tr("always live")
+                        : v.to > v.from ? tr("steps %1–%2").arg(v.from).arg(v.to - 1)
+                                        : tr("never live");
+  return tr("%1 (%2, %3)").arg(v.name, steps, formatBytes(v.bytes, units()));
+}
+
+double LivenessChart::lifetimeLanesHeight() const {
+  return m_lives.empty() ? 0.0 : double(m_lives.size()) * (kLifetimeLane + kLifetimeGap) + kLifetimeGap;
+}
+
+QColor LivenessChart::lifetimeColor(std::size_t i) {
+  // Apart from the curve's orange, its pale range shade and the always-live floor's blue-grey.
+  static const QColor colors[] = {QColor(0x4e79a7), QColor(0x59a14f), QColor(0xb07aa1), QColor(0xe15759),
+                                  QColor(0x9c755f), QColor(0x76b7b2), QColor(0xbcbd22), QColor(0x17becf)};
+  return colors[i % (sizeof(colors) / sizeof(colors[0]))];
+}
+
+void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+  // Lanes along the top of the plot (yRange keeps the curve below them), the first variable highest; a lane is a bar over the
+  // variable's live steps, and its ends are lines across the plot so they can be read against
+  // the curve (where the peak falls inside a life, the variable is part of the peak).
+  m_lifeBars.assign(m_lives.size(), QRectF());
+  const double lane = kLifetimeLane, gap = kLifetimeGap;
+  for (std::size_t i = 0; i < m_lives.size(); ++i) {
+    const VariableLife& v = m_lives[i];
+    if (v.to <= v.from || v.to <= first || v.from >= last) continue;
+    if (!isSeriesShown(lifetimeLabel(i))) continue; // hidden from the legend
+    const std::size_t a = std::max<std::size_t>(first, std::size_t(v.from));
+    const std::size_t b = std::min<std::size_t>(last, std::size_t(v.to));
+    const auto [x0, x1] = columnExtent(a, b);
+    const double y = plot.top() + gap + double(i) * (lane + gap);
+    const QRectF bar(std::max(x0, plot.left()), y, std::max(1.0, std::min(x1, plot.right()) - std::max(x0, plot.left())), lane);
+    QColor line = lifetimeColor(i);
+    line.setAlpha(150);
+    p.setPen(QPen(line, 1, Qt::DashLine));
+    if (v.from >= first) p.drawLine(QPointF(x0, bar.bottom()), QPointF(x0, plot.bottom()));
+    if (v.to <= last) p.drawLine(QPointF(x1, bar.bottom()), QPointF(x1, plot.bottom()));
+    p.setPen(Qt::NoPen);
+    p.setBrush(lifetimeColor(i));
+    p.drawRect(bar);
+    m_lifeBars[i] = bar;
+  }
 }
 
 void LivenessChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
   if (!m_data || last <= first) return;
+  paintCurves(p, plot, first, last);
+  if (!m_lives.empty()) paintLifetimes(p, plot, first, last); // over whichever curves are drawn
+}
+
+void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
   const std::size_t n = last - first;
   std::vector<double> cur(n), base(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -200,16 +268,27 @@ QString LivenessChart::tooltip(std::size_t item) const {
 
 std::vector<IndexChart::LegendEntry> LivenessChart::legend() const {
   if (!m_data) return {};
+  std::vector<LegendEntry> out;
   if (m_base) {
-    if (m_difference) return {{tr("Grew (current - base)"), kGrewColor, false}, {tr("Shrank"), kShrankColor, false}};
-    return {{tr("Base"), kBaseColor, true}, {tr("Current"), kCurveColor, true}};
+    if (m_difference) out = {{tr("Grew (current - base)"), kGrewColor, false}, {tr("Shrank"), kShrankColor, false}};
+    else out = {{tr("Base"), kBaseColor, true}, {tr("Current"), kCurveColor, true}};
+  } else {
+    out.push_back({tr("Not always live (%1)").arg(m_data->scope.describe()), kCurveColor, false});
+    if (m_includeAlwaysLive)
+      out.push_back({tr("Always live (%1)").arg(formatBytes(m_data->alwaysLive, units())), kFloorColor, false});
+    if (sharesPixels())
+      out.push_back({tr("pale: a pixel's steps above its lowest step"), rangeColor(kCurveColor), false});
   }
-  std::vector<LegendEntry> out{{tr("Not always live (%1)").arg(m_data->scope.describe()), kCurveColor, false}};
-  if (m_includeAlwaysLive)
-    out.push_back({tr("Always live (%1)").arg(formatBytes(m_data->alwaysLive, units())), kFloorColor, false});
-  if (sharesPixels())
-    out.push_back({tr("pale: a pixel's steps above its lowest step"), rangeColor(kCurveColor), false});
+  for (std::size_t i = 0; i < m_lives.size(); ++i) out.push_back({lifetimeLabel(i), lifetimeColor(i), false, false, false, true});
+  if (m_livesNotDrawn > 0)
+    out.push_back({tr("%1 more matching variables not drawn").arg(m_livesNotDrawn), QColor(0xb0b0b0), false});
   return out;
+}
+
+QStringList LivenessChart::legendNames() const {
+  QStringList names;
+  for (const LegendEntry& e : legend()) names << e.name;
+  return names;
 }
 
 QString LivenessChart::xAxisTitle() const { return tr("Liveness program step"); }

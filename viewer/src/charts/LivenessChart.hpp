@@ -6,6 +6,7 @@
 
 #include "charts/IndexChart.hpp"
 #include "core/LivenessData.hpp"
+#include "core/VariableLives.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,18 @@ public:
   void setStepRange(std::size_t first, std::size_t last);
   /// The steps shown, clamped: [first, last).
   std::pair<std::size_t, std::size_t> stepRange() const;
+  /// Chosen variables' lives, drawn with the curve: each a bar along the top of the plot over
+  /// its live steps [from, to), with thin lines where it starts and ends across the plot, in
+  /// its own colour, named in the legend. At most kMaxLifetimes are drawn; `notDrawn` more
+  /// matched (the legend says so). Empty: none.
+  static constexpr std::size_t kMaxLifetimes = 8;
+  void setLifetimes(std::vector<VariableLife> lives, std::size_t notDrawn = 0);
+  const std::vector<VariableLife>& lifetimes() const { return m_lives; }
+  /// The rectangle of lifetime i's bar in the last paint (for tests); empty when not visible.
+  QRectF lifetimeBar(std::size_t i) const { return i < m_lifeBars.size() ? m_lifeBars[i] : QRectF(); }
+  static QColor lifetimeColor(std::size_t i);
+  /// The legend's entries (for tests).
+  QStringList legendNames() const;
 
 protected:
   std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;
@@ -45,10 +58,17 @@ private:
   double seriesValue(const LivenessData* d, std::size_t step) const;
   std::size_t length() const;
   void applyStepRange();
+  double lifetimeLanesHeight() const;
+  QString lifetimeLabel(std::size_t i) const; ///< its legend entry
+  void paintCurves(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
+  void paintLifetimes(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
 
   std::shared_ptr<const LivenessData> m_data, m_base;
   bool m_includeAlwaysLive = false, m_difference = false;
   std::size_t m_rangeFirst = 0, m_rangeLast = SIZE_MAX;
+  std::vector<VariableLife> m_lives;
+  std::size_t m_livesNotDrawn = 0;
+  std::vector<QRectF> m_lifeBars;
 };
 
 } // namespace tessera::viewer

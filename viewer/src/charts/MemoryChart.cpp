@@ -21,6 +21,10 @@ const QColor kCurrentColor(0xf28e2b);
 const QColor kGrewColor(0xe15759);
 const QColor kShrankColor(0x59a14f);
 const QColor kMatchedColor(0xe15759);
+// Chosen variables' series: distinct hues that read apart as lines (Tableau 10 order).
+const QColor kSeriesColors[] = {QColor(0x4e79a7), QColor(0xe15759), QColor(0x59a14f), QColor(0xf28e2b),
+                                QColor(0xb07aa1), QColor(0x76b7b2), QColor(0xedc948), QColor(0x9c755f),
+                                QColor(0xff9da7), QColor(0x79706e)};
 
 } // namespace
 
@@ -49,6 +53,16 @@ void MemoryChart::setVariableBytes(std::shared_ptr<const std::vector<std::uint64
   m_matched = std::move(bytesPerTile);
   m_matchedBase = m_matched ? std::move(baseBytesPerTile) : nullptr;
   m_matchedLabel = std::move(label);
+  update();
+  emit dataChanged();
+}
+
+QColor MemoryChart::seriesColorOf(std::size_t i) {
+  return kSeriesColors[i % (sizeof(kSeriesColors) / sizeof(kSeriesColors[0]))];
+}
+
+void MemoryChart::setVariableSeries(std::vector<VariableSeries> series) {
+  m_series = std::move(series);
   update();
   emit dataChanged();
 }
@@ -108,6 +122,11 @@ std::uint64_t MemoryChart::totalOf(const MemoryData* d, std::size_t tile) const 
 std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t last) const {
   double lo = 0, hi = 0;
   for (std::size_t t = first; t < last; ++t) {
+    if (drawsSeries()) {
+      for (const VariableSeries& s : m_series)
+        if (t < s.bytesPerTile->size()) hi = std::max(hi, double((*s.bytesPerTile)[t]));
+      continue;
+    }
     if (m_matched && !comparing()) {
       hi = std::max(hi, double(matchedBytes(t))); // the filter's bytes set the scale
       continue;
@@ -132,6 +151,7 @@ std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t las
 void MemoryChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
   if (!m_data || last <= first) return;
   if (comparing()) paintComparison(p, plot, first, last);
+  else if (drawsSeries()) paintSeries(p, first, last);
   else if (m_matched) paintMatched(p, plot, first, last);
   else paintStacked(p, plot, first, last);
   if (m_showMax && !(comparing() && m_difference)) {
@@ -152,8 +172,12 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
   // (the max of each cumulative series, so the bands stay ordered) and, for the total, the lowest.
   std::vector<std::vector<double>> tops(static_cast<std::size_t>(bands), std::vector<double>(n));
   std::vector<std::uint64_t> values(static_cast<std::size_t>(bands));
+  std::vector<char> shown(static_cast<std::size_t>(bands));
+  for (int b = 0; b < bands; ++b) shown[std::size_t(b)] = isSeriesShown(m_bands->names()[b]) ? 1 : 0;
   for (std::size_t i = 0; i < n; ++i) {
     m_bands->values(unsigned(first + i), values.data());
+    for (int b = 0; b < bands; ++b) // a band hidden from the legend leaves the stack
+      if (!shown[std::size_t(b)]) values[std::size_t(b)] = 0;
     double sum = 0;
     for (int b = 0; b < bands; ++b) tops[std::size_t(b)][i] = sum += double(values[std::size_t(b)]);
   }
@@ -194,6 +218,34 @@ void MemoryChart::paintMatched(QPainter& p, const QRectF& plot, std::size_t firs
   for (std::size_t i = 0; i < n; ++i) matched[i] = double(matchedBytes(first + i));
   paintColumns(p, matched, first, kMatchedColor);
   (void)plot;
+}
+
+void MemoryChart::paintSeries(QPainter& p, std::size_t first, std::size_t last) {
+  // Each series a step line through its columns' highest tile, with the column's range (lowest
+  // to highest tile) as a thin vertical stroke where a pixel holds several tiles: lines, not
+  // stacked bands, so each variable is read against the axis on its own.
+  const std::vector<Column> cols = columns(first, last);
+  const std::size_t n = last - first;
+  std::vector<double> values(n);
+  p.setRenderHint(QPainter::Antialiasing, false);
+  for (std::size_t s = 0; s < m_series.size(); ++s) {
+    if (!isSeriesShown(m_series[s].label)) continue; // hidden from the legend
+    const std::vector<std::uint64_t>& bytes = *m_series[s].bytesPerTile;
+    for (std::size_t i = 0; i < n; ++i) values[i] = first + i < bytes.size() ? double(bytes[first + i]) : 0.0;
+    const QColor color = seriesColorOf(s);
+    QPolygonF line;
+    for (const Column& c : cols) {
+      const MinMax m = minMaxOf(values.data(), first, c.items);
+      const double y = yOf(m.max);
+      line << QPointF(c.x0, y) << QPointF(c.x1, y);
+      if (m.min < m.max) {
+        p.setPen(QPen(rangeColor(color), 1));
+        p.drawLine(QPointF((c.x0 + c.x1) / 2, yOf(m.min)), QPointF((c.x0 + c.x1) / 2, y));
+      }
+    }
+    p.setPen(QPen(color, 2));
+    p.drawPolyline(line);
+  }
 }
 
 void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
@@ -241,7 +293,14 @@ QString MemoryChart::tooltip(std::size_t item) const {
     text += row(tr("Base"), formatBytes(b, u)) + row(tr("Current"), formatBytes(c, u)) +
             row(tr("Difference"), formatBytesDelta(std::int64_t(c) - std::int64_t(b), u));
   } else if (tile < m_data->numTiles) {
-    if (m_matched) text += row(m_matchedLabel, formatBytes(matchedBytes(tile), u));
+    if (drawsSeries()) {
+      for (std::size_t i = 0; i < m_series.size(); ++i) {
+        const std::vector<std::uint64_t>& b = *m_series[i].bytesPerTile;
+        text += row(m_series[i].label, formatBytes(tile < b.size() ? b[tile] : 0, u));
+      }
+    } else if (m_matched) {
+      text += row(m_matchedLabel, formatBytes(matchedBytes(tile), u));
+    }
     text += row(tr("Including gaps"), formatBytes(m_data->includingGaps[tile], u)) +
             row(tr("Excluding gaps"), formatBytes(m_data->excludingGaps[tile], u));
     if (m_data->overflowedIncluding[tile] > 0)
@@ -271,11 +330,15 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
     if (!filter.isEmpty()) filter[0] = filter[0].toLower(); // "Base: variables matching 'w' (3)"
     out.push_back({m_matched ? tr("Base: %1").arg(filter) : tr("Base"), kBaseColor, false});
     out.push_back({m_matched ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
+  } else if (drawsSeries()) {
+    for (std::size_t i = 0; i < m_series.size(); ++i) out.push_back({m_series[i].label, seriesColorOf(i), true, false, false, true});
   } else if (m_matched && m_bands) {
     out.push_back({m_matchedLabel, kMatchedColor, false});
     if (sharesPixels()) out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(kMatchedColor), false});
   } else if (m_bands) {
-    for (int b = m_bands->size() - 1; b >= 0; --b) out.push_back({m_bands->names()[b], m_bands->color(b), false});
+    // With several bands each can be hidden from the legend (the stack closes up).
+    for (int b = m_bands->size() - 1; b >= 0; --b)
+      out.push_back({m_bands->names()[b], m_bands->color(b), false, false, false, m_bands->size() > 1});
     // More tiles than pixels: solid up to a pixel's lowest tile, pale up to its highest.
     if (sharesPixels())
       out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(m_bands->size() == 1 ? m_bands->color(0) : QColor(0x80, 0x80, 0x80)), false});

@@ -33,6 +33,18 @@ public:
   /// filter's result in the base report, and the chart compares the two instead of the totals.
   void setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
                         std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile = nullptr);
+  /// Several chosen groups of variables (one per term of the Variables box), each drawn as its
+  /// own line over the tiles, in its own colour, on one scale: which variable sits where, and how
+  /// big it is there, side by side. Fewer than two series: back to setVariableBytes's one series.
+  /// Only for one report (in compare mode the filter's total is compared).
+  struct VariableSeries {
+    QString label; ///< "'layer1/w' (3 variables)"
+    std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile;
+  };
+  void setVariableSeries(std::vector<VariableSeries> series);
+  const std::vector<VariableSeries>& variableSeries() const { return m_series; }
+  /// The colour of series i (the legend's).
+  static QColor seriesColorOf(std::size_t i);
   bool hasVariableFilter() const { return m_matched != nullptr; }
   const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const { return m_matched; }
   const std::shared_ptr<const std::vector<std::uint64_t>>& baseVariableBytes() const { return m_matchedBase; }
@@ -65,6 +77,8 @@ private:
   void paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   void paintMatched(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   std::uint64_t matchedBytes(std::size_t tile) const;
+  bool drawsSeries() const { return m_series.size() > 1 && !comparing(); }
+  void paintSeries(QPainter& p, std::size_t first, std::size_t last);
 
   std::shared_ptr<const MemoryData> m_data, m_base;
   std::unique_ptr<MemoryBands> m_bands;
@@ -73,6 +87,7 @@ private:
   int m_ipu = -1;
   std::shared_ptr<const std::vector<std::uint64_t>> m_matched, m_matchedBase;
   QString m_matchedLabel;
+  std::vector<VariableSeries> m_series;
 };
 
 } // namespace tessera::viewer

@@ -3,6 +3,10 @@
 
 #include "charts/IndexChart.hpp"
 #include "core/AxisWindow.hpp"
+#include "core/ItemRangeText.hpp"
+
+#include <QLineEdit>
+#include <QToolTip>
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -18,7 +22,18 @@ RangeOverview::RangeOverview(IndexChart* chart, QWidget* parent) : ChartWidget(p
   setFixedHeight(40);
   setObjectName(chart->objectName() + QStringLiteral("-overview"));
   setToolTip(tr("Overview of every item: drag the window to pan, click to centre it there, wheel to zoom"));
-  connect(chart, &IndexChart::viewChanged, this, qOverload<>(&QWidget::update));
+  m_rangeEdit = new QLineEdit(this);
+  m_rangeEdit->setObjectName(objectName() + QStringLiteral("-range"));
+  m_rangeEdit->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
+  m_rangeEdit->setAlignment(Qt::AlignCenter);
+  connect(m_rangeEdit, &QLineEdit::returnPressed, this, [this] { applyTypedRange(m_rangeEdit->text()); });
+  connect(m_rangeEdit, &QLineEdit::editingFinished, this, [this] {
+    if (!m_rangeEdit->hasFocus()) showVisibleRange(); // leaving the box shows the view again
+  });
+  connect(chart, &IndexChart::viewChanged, this, [this] {
+    showVisibleRange();
+    update();
+  });
   connect(chart, &IndexChart::dataChanged, this, [this] {
     m_cacheValid = false;
     update();
@@ -85,12 +100,51 @@ void RangeOverview::renderCache() {
   }
 }
 
+void RangeOverview::showVisibleRange() {
+  if (m_rangeEdit->hasFocus()) return; // never overwrite what is being typed
+  const auto [from, to] = m_chart->viewRange();
+  m_rangeEdit->setText(m_chart->domain().second > m_chart->domain().first ? formatItemRange(from, to) : QString());
+  m_rangeEdit->setStyleSheet({});
+}
+
+bool RangeOverview::applyTypedRange(const QString& text) {
+  const auto [first, last] = m_chart->domain();
+  QString error;
+  const std::optional<TypedRange> r = parseItemRange(text, first, last, m_noun, &error);
+  if (!r) {
+    m_rangeEdit->setStyleSheet(QStringLiteral("color: #c00000"));
+    m_rangeEdit->setToolTip(error);
+    QToolTip::showText(m_rangeEdit->mapToGlobal(QPoint(0, m_rangeEdit->height())), error, m_rangeEdit);
+    return false;
+  }
+  m_rangeEdit->setStyleSheet({});
+  m_rangeEdit->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
+  if (r->single) moveWindowTo(double(r->first) + 0.5);
+  else m_chart->setViewRange(double(r->first), double(r->last) + 1);
+  m_rangeEdit->clearFocus();
+  showVisibleRange();
+  return true;
+}
+
+void RangeOverview::placeRangeEdit() {
+  // In the space left of the strip (under the chart's y labels); too narrow: the label only.
+  const QRect s = stripRect();
+  const int w = s.left() - 8;
+  const bool fits = w >= 48;
+  const QRect g(2, s.top(), std::max(0, w), s.height());
+  if (m_rangeEdit->isVisible() != fits) m_rangeEdit->setVisible(fits);
+  if (fits && m_rangeEdit->geometry() != g) m_rangeEdit->setGeometry(g);
+}
+
 void RangeOverview::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), palette().color(QPalette::Window));
   const QRect s = stripRect();
+  placeRangeEdit();
+  if (m_rangeEdit->text().isEmpty() && !m_rangeEdit->hasFocus()) showVisibleRange();
   p.setPen(textColor());
-  p.drawText(QRect(0, 0, std::max(0, s.left() - 6), height()), Qt::AlignRight | Qt::AlignVCenter, tr("Overview"));
+  if (!m_rangeEdit->isVisible())
+    p.drawText(QRect(0, 0, std::max(0, s.left() - 6), height()), Qt::AlignRight | Qt::AlignVCenter, tr("Overview"));
   if (!m_cacheValid || m_cache.size() != s.size() || m_cachedDomain != m_chart->domain()) renderCache();
   p.drawImage(s.topLeft(), m_cache);
   p.setPen(gridColor());

@@ -5,12 +5,17 @@
 // cached and redrawn only when the chart's data, domain or the strip's size change.
 //
 // It moves the chart through IndexChart::setViewRange, so the chart's AxisWindow keeps the view
-// inside the data exactly as for the chart's own keys and wheel. GUI thread only.
+// inside the data exactly as for the chart's own keys and wheel. At its left, where the chart has
+// its y labels, a box shows the visible range ("100-200") and takes a typed one (Enter applies;
+// core/ItemRangeText): typed zoom. GUI thread only.
 #pragma once
 
 #include "charts/ChartWidget.hpp"
 
 #include <QImage>
+#include <QString>
+
+class QLineEdit;
 
 #include <cstddef>
 #include <utility>
@@ -27,6 +32,12 @@ public:
   QRect stripRect() const;
   QRect windowRect() const;
   QSize sizeHint() const override { return {900, 40}; }
+  /// The typed-zoom box (for tests and callers); `noun` names the items in its messages.
+  QLineEdit* rangeEdit() const { return m_rangeEdit; }
+  void setItemNoun(const QString& noun) { m_noun = noun; }
+  /// Shows the typed range as if typed into the box and Enter pressed; false (and a message in
+  /// the box's tooltip, shown) when it is not a range of the chart's domain.
+  bool applyTypedRange(const QString& text);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -41,6 +52,8 @@ private:
   double xOf(double item) const;
   void moveWindowTo(double centreItem);
   void renderCache();
+  void placeRangeEdit();
+  void showVisibleRange();
 
   IndexChart* m_chart;
   QImage m_cache;
@@ -48,6 +61,8 @@ private:
   std::pair<std::size_t, std::size_t> m_cachedDomain{0, 0};
   bool m_dragging = false;
   double m_grabOffset = 0; ///< where in the window the drag started, in items from its centre
+  QLineEdit* m_rangeEdit = nullptr;
+  QString m_noun = QStringLiteral("item");
 };
 
 } // namespace tessera::viewer

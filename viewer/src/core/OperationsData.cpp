@@ -35,6 +35,7 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
   for (const pva::Operation& op : ops) {
     if (progress.cancelled()) throw Cancelled{};
     OperationInfo info;
+    info.index = d.operations.size();
     info.name = QString::fromStdString(op.name());
     const auto ctx = op.debugContext();
     info.type = QString::fromStdString(op.type());

@@ -27,6 +27,7 @@ struct OperationProgram {
 };
 
 struct OperationInfo {
+  std::size_t index = 0; ///< position in pva::OperationAnalysis::operations() (loadOperationTiles)
   QString name, type, layer, debugPath, location, json;
   std::int64_t firstStep = -1, lastStep = -1;
   std::uint64_t estimatedCycles = 0;      ///< compile-time, slowest tile per step, summed

@@ -1,9 +1,10 @@
-// The viewer's preferences (memory units, theme, recent files), kept with QSettings and shared by
+// The viewer's preferences (memory units, theme, recent files and comparisons), kept with QSettings and shared by
 // every page. Changing one emits changed() so pages re-format what they show.
 #pragma once
 
 #include "core/Format.hpp"
 
+#include <QList>
 #include <QObject>
 #include <QStringList>
 
@@ -24,6 +25,15 @@ public:
   void addRecentFile(const QString& path);
   void removeRecentFile(const QString& path);
   static constexpr int maxRecent = 16;
+  /// Comparisons opened (base and current), most recent first, at most maxRecent; the same pair
+  /// again moves to the front.
+  struct Comparison {
+    QString base, current;
+    bool operator==(const Comparison& o) const { return base == o.base && current == o.current; }
+  };
+  QList<Comparison> recentComparisons() const { return m_comparisons; }
+  void addRecentComparison(const QString& base, const QString& current);
+  void removeRecentComparison(const Comparison& comparison);
 
 signals:
   void changed();
@@ -33,6 +43,7 @@ private:
   void save() const;
   MemoryUnits m_units = MemoryUnits::Binary;
   QStringList m_recent;
+  QList<Comparison> m_comparisons;
 };
 
 } // namespace tessera::viewer

@@ -1,6 +1,8 @@
 // Reading the lowered variables of every tile, and the bytes per tile of the names a filter picks.
 #include "core/VariableTiles.hpp"
 
+#include "core/NameTerms.hpp"
+
 #include <QHash>
 
 #include <algorithm>
@@ -12,6 +14,13 @@ std::vector<std::uint32_t> VariableTiles::matching(const QString& text) const {
   const QString needle = text.trimmed();
   for (int i = 0; i < names.size(); ++i)
     if (needle.isEmpty() || names[i].contains(needle, Qt::CaseInsensitive)) out.push_back(std::uint32_t(i));
+  return out;
+}
+
+std::vector<std::uint32_t> VariableTiles::matching(const QStringList& terms) const {
+  std::vector<std::uint32_t> out;
+  for (int i = 0; i < names.size(); ++i)
+    if (matchesAnyTerm(names[i], terms)) out.push_back(std::uint32_t(i));
   return out;
 }
 

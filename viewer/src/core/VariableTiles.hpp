@@ -33,6 +33,8 @@ struct VariableTiles {
 
   /// Indices of the names containing `text` (case-insensitive); every name for an empty text.
   std::vector<std::uint32_t> matching(const QString& text) const;
+  /// Indices of the names containing any of the terms (core/NameTerms), each once.
+  std::vector<std::uint32_t> matching(const QStringList& terms) const;
   /// Bytes per tile of the device (every replica alike) of the pieces of those names.
   std::vector<std::uint64_t> bytesPerTile(const std::vector<std::uint32_t>& names) const;
 };

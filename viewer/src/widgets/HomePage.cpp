@@ -1,6 +1,7 @@
-// Home: buttons and the recent-files list (Delete removes an entry).
+// Home: buttons, the demo report, and the recent files and comparisons (Delete removes an entry).
 #include "widgets/HomePage.hpp"
 
+#include "core/DemoReport.hpp"
 #include "core/Settings.hpp"
 
 #include <QAction>
@@ -13,12 +14,20 @@
 
 namespace tessera::viewer {
 
-HomePage::HomePage(QWidget* parent) : QWidget(parent), m_recent(new QListWidget(this)) {
+HomePage::HomePage(QWidget* parent)
+    : QWidget(parent), m_recent(new QListWidget(this)), m_comparisons(new QListWidget(this)) {
   auto* title = new QLabel(tr("<h1>Tessera</h1><p>Profile reports and host traces of IPU programs.</p>"), this);
   auto* open = new QPushButton(tr("Open a report or trace…"), this);
   auto* compare = new QPushButton(tr("Compare two reports…"), this);
   connect(open, &QPushButton::clicked, this, &HomePage::openRequested);
   connect(compare, &QPushButton::clicked, this, &HomePage::compareRequested);
+  // The demo report: made when Tessera was built, so a first look needs no program of one's own.
+  const QString demo = demoReportPath();
+  m_demo = new QPushButton(tr("Open the demo report (a short run of the MLP sample)"), this);
+  m_demo->setObjectName(QStringLiteral("demoReport"));
+  m_demo->setToolTip(demo);
+  m_demo->setVisible(!demo.isEmpty());
+  connect(m_demo, &QPushButton::clicked, this, [this, demo] { emit openPathRequested(demo); });
   auto* hint = new QLabel(tr("Open a report directory (profile.pop, with debug.cbor beside it), a profile.pop or "
                              "a .pvti host trace; or drop one on this window."), this);
   hint->setWordWrap(true);
@@ -34,15 +43,31 @@ HomePage::HomePage(QWidget* parent) : QWidget(parent), m_recent(new QListWidget(
   });
   connect(m_recent, &QListWidget::itemActivated, this,
           [this](QListWidgetItem* item) { emit openPathRequested(item->data(Qt::UserRole).toString()); });
+  m_comparisons->setObjectName(QStringLiteral("recentComparisons"));
+  m_comparisons->setContextMenuPolicy(Qt::ActionsContextMenu);
+  auto* removeComparison = new QAction(tr("Remove from recent comparisons"), m_comparisons);
+  removeComparison->setShortcut(QKeySequence::Delete);
+  removeComparison->setShortcutContext(Qt::WidgetShortcut);
+  m_comparisons->addAction(removeComparison);
+  connect(removeComparison, &QAction::triggered, this, [this] {
+    if (auto* item = m_comparisons->currentItem())
+      Settings::instance().removeRecentComparison({item->data(Qt::UserRole).toString(), item->data(Qt::UserRole + 1).toString()});
+  });
+  connect(m_comparisons, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    emit comparisonRequested(item->data(Qt::UserRole).toString(), item->data(Qt::UserRole + 1).toString());
+  });
   connect(&Settings::instance(), &Settings::changed, this, &HomePage::refreshRecent);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(title);
   layout->addWidget(open);
   layout->addWidget(compare);
+  layout->addWidget(m_demo);
   layout->addWidget(hint);
   layout->addWidget(new QLabel(tr("<b>Recent</b>"), this));
-  layout->addWidget(m_recent, 1);
+  layout->addWidget(m_recent, 2);
+  layout->addWidget(new QLabel(tr("<b>Recent comparisons</b> (base ↔ current)"), this));
+  layout->addWidget(m_comparisons, 1);
   layout->setContentsMargins(48, 24, 48, 24);
   refreshRecent();
 }
@@ -53,6 +78,14 @@ void HomePage::refreshRecent() {
     auto* item = new QListWidgetItem(QDir::toNativeSeparators(path), m_recent);
     item->setData(Qt::UserRole, path);
     if (!QFileInfo::exists(path)) item->setToolTip(tr("No longer exists"));
+  }
+  m_comparisons->clear();
+  for (const Settings::Comparison& c : Settings::instance().recentComparisons()) {
+    auto* item = new QListWidgetItem(tr("%1 ↔ %2").arg(QDir::toNativeSeparators(c.base), QDir::toNativeSeparators(c.current)),
+                                     m_comparisons);
+    item->setData(Qt::UserRole, c.base);
+    item->setData(Qt::UserRole + 1, c.current);
+    if (!QFileInfo::exists(c.base) || !QFileInfo::exists(c.current)) item->setToolTip(tr("No longer exists"));
   }
 }
 

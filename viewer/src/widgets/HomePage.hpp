@@ -1,9 +1,11 @@
-// The first screen: open a report or a trace, compare two reports, recent files.
+// The first screen: open a report or a trace, compare two reports, the demo report, recent files
+// and recent comparisons.
 #pragma once
 
 #include <QWidget>
 
 class QListWidget;
+class QPushButton;
 
 namespace tessera::viewer {
 
@@ -12,15 +14,21 @@ class HomePage : public QWidget {
 public:
   explicit HomePage(QWidget* parent = nullptr);
   QListWidget* recentList() const { return m_recent; }
+  QListWidget* recentComparisonsList() const { return m_comparisons; }
+  /// Opens the demo report (core/DemoReport); hidden when this build has none.
+  QPushButton* demoButton() const { return m_demo; }
 
 signals:
   void openRequested();
   void compareRequested();
   void openPathRequested(const QString& path);
+  void comparisonRequested(const QString& base, const QString& current);
 
 private:
   void refreshRecent();
   QListWidget* m_recent;
+  QListWidget* m_comparisons;
+  QPushButton* m_demo;
 };
 
 } // namespace tessera::viewer

@@ -3,6 +3,7 @@
 
 #include "charts/LivenessChart.hpp"
 #include "charts/RangeOverview.hpp"
+#include "core/NameTerms.hpp"
 #include "core/Settings.hpp"
 #include "models/AlwaysLiveVariablesModel.hpp"
 #include "models/LiveVariablesModel.hpp"
@@ -35,6 +36,7 @@ LivenessPage::LivenessPage(QWidget* parent)
   m_tabs->addTab(new TotalledTable(m_verticesModel, tr("vertex types"), 0, m_tabs), tr("Vertices"));
   m_tabs->addTab(createSortableTable(m_cyclesModel, m_tabs, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
   m_overview = new RangeOverview(m_chart, this);
+  m_overview->setItemNoun(tr("step"));
   const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, m_chart, m_tabs, m_overview, createTablesBar());
   m_summary = parts.summary;
   m_selectionLabel = parts.selection;
@@ -107,14 +109,47 @@ QWidget* LivenessPage::createTablesBar() {
   m_variableFilter = new QLineEdit(bar);
   m_variableFilter->setPlaceholderText(tr("name contains…"));
   m_variableFilter->setClearButtonEnabled(true);
-  m_variableFilter->setToolTip(tr("List only the variables whose name contains this text, in both variable tables"));
+  m_variableFilter->setToolTip(tr("List only the variables whose name contains this text, in both variable tables, "
+                                  "and draw their lives on the chart (the %1 largest); several names separated by ';'")
+                                   .arg(LivenessChart::kMaxLifetimes));
   connect(m_variableFilter, &QLineEdit::textChanged, this, [this](const QString& text) {
     m_liveTable->setNameFilter(text);
     m_alwaysLiveTable->setNameFilter(text);
+    showLifetimes();
   });
   h->addWidget(m_variableFilter, 1);
   h->addStretch(2);
   return bar;
+}
+
+void LivenessPage::showLifetimes() {
+  const QStringList terms = nameTerms(m_variableFilter->text());
+  if (terms.isEmpty() || !m_doc) {
+    m_chart->setLifetimes({});
+    emit lifetimesShown();
+    return;
+  }
+  if (!m_lives) {
+    // Every variable's life is read once, the first time a name is typed.
+    if (!m_livesTask.active()) {
+      const auto doc = m_doc;
+      m_livesTask = runInBackground<VariableLives>(
+          this, tr("Reading variables' lives"), [doc](Progress& p) { return loadVariableLives(*doc, p); },
+          [this](std::shared_ptr<const VariableLives> lives) {
+            m_lives = std::move(lives);
+            m_livesTask = TaskHandle();
+            showLifetimes();
+          },
+          reportError());
+    }
+    return;
+  }
+  std::size_t matched = 0;
+  const std::vector<std::size_t> picked = m_lives->matching(terms, &matched);
+  std::vector<VariableLife> lives;
+  for (std::size_t i = 0; i < picked.size() && i < LivenessChart::kMaxLifetimes; ++i) lives.push_back(m_lives->variables[picked[i]]);
+  m_chart->setLifetimes(std::move(lives), matched - std::min(matched, LivenessChart::kMaxLifetimes));
+  emit lifetimesShown();
 }
 
 bool LivenessPage::setStepRange(const QString& text) {
@@ -150,6 +185,8 @@ void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   m_task = TaskHandle();
   m_detailsTask = TaskHandle();
+  m_livesTask = TaskHandle();
+  m_lives.reset();
   m_doc = std::move(doc);
   m_data.reset();
   m_baseData.reset();
@@ -170,6 +207,7 @@ void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   }
   m_chart->setStepRange(0, SIZE_MAX);
   m_variableFilter->clear();
+  m_chart->setLifetimes({});
   {
     const QSignalBlocker block(m_ipu); // clearing is not the user choosing a scope
     m_ipu->clear();

@@ -10,6 +10,7 @@
 
 #include "core/Background.hpp"
 #include "core/LivenessData.hpp"
+#include "core/VariableLives.hpp"
 #include "widgets/Page.hpp"
 
 class QCheckBox;
@@ -73,6 +74,8 @@ public:
 signals:
   void detailsLoaded();
   void curveLoaded();
+  /// The chart now draws the lives of the variables the Variables box names.
+  void lifetimesShown();
 
 private:
   struct Curves {
@@ -83,6 +86,7 @@ private:
   void loadDetails();
   void updateTexts();
   void scopeEdited();
+  void showLifetimes();
   QWidget* createToolbar();
   QWidget* createTablesBar();
 
@@ -91,7 +95,8 @@ private:
   std::shared_ptr<const StepDetailsData> m_details;
   LivenessScope m_scope;
   std::vector<std::size_t> m_steps;
-  TaskHandle m_task, m_detailsTask;
+  TaskHandle m_task, m_detailsTask, m_livesTask;
+  std::shared_ptr<const VariableLives> m_lives; ///< read the first time a name is typed
 
   LivenessChart* m_chart;
   RangeOverview* m_overview = nullptr;

@@ -6,6 +6,7 @@
 #include "core/Settings.hpp"
 #include "widgets/GraphPage.hpp"
 #include "widgets/HomePage.hpp"
+#include "widgets/ReportFileDialog.hpp"
 #include "widgets/MemoryPage.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/Page.hpp"
@@ -50,6 +51,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_home, &HomePage::openRequested, this, &MainWindow::chooseAndOpen);
   connect(m_home, &HomePage::compareRequested, this, &MainWindow::chooseAndCompare);
   connect(m_home, &HomePage::openPathRequested, this, &MainWindow::openPath);
+  connect(m_home, &HomePage::comparisonRequested, this, &MainWindow::openComparison);
 
   auto* splitter = new QSplitter(this);
   splitter->addWidget(m_sideList);
@@ -109,6 +111,10 @@ void MainWindow::createMenus() {
     recent->clear();
     for (const QString& path : Settings::instance().recentFiles())
       recent->addAction(path, this, [this, path] { openPath(path); });
+    const auto comparisons = Settings::instance().recentComparisons();
+    if (!comparisons.isEmpty()) recent->addSection(tr("Comparisons"));
+    for (const Settings::Comparison& c : comparisons)
+      recent->addAction(tr("%1 ↔ %2").arg(c.base, c.current), this, [this, c] { openComparison(c.base, c.current); });
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
   file->addAction(tr("&Reload"), QKeySequence::Refresh, this, [this] {
@@ -181,6 +187,7 @@ bool MainWindow::openPath(const QString& path) {
 bool MainWindow::openComparison(const QString& basePath, const QString& currentPath) {
   try {
     setDocument(Document::comparison(basePath, currentPath));
+    if (m_rememberRecent) Settings::instance().addRecentComparison(basePath, currentPath);
     return true;
   } catch (const DocumentError& e) {
     showError(tr("Cannot compare"), QString::fromUtf8(e.what()));
@@ -253,9 +260,9 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::chooseAndOpen() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open a report or trace"), QString(),
-                                                    tr("Reports and traces (*.pop *.cbor *.pvti);;All files (*)"));
-  if (!path.isEmpty()) openPath(path);
+  // A file, or a report directory (widgets/ReportFileDialog).
+  ReportFileDialog dialog(this);
+  if (dialog.exec() == QDialog::Accepted && !dialog.chosenPath().isEmpty()) openPath(dialog.chosenPath());
 }
 
 void MainWindow::chooseAndCompare() {

@@ -4,16 +4,19 @@
 #include "charts/MemoryChart.hpp"
 #include "charts/MemoryMapWidget.hpp"
 #include "charts/RangeOverview.hpp"
+#include "core/NameTerms.hpp"
 #include "core/Settings.hpp"
 #include "models/LoweredVariablesModel.hpp"
 #include "models/TileComputeSetsModel.hpp"
 #include "models/TileExchangesModel.hpp"
 #include "models/TileMemoryDetailsModel.hpp"
+#include "models/TableModel.hpp"
 #include "models/TileVerticesModel.hpp"
 #include "widgets/ChartPageParts.hpp"
 #include "widgets/TableViews.hpp"
 #include "widgets/TotalledTable.hpp"
 
+#include <QAction>
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -35,6 +38,7 @@ MemoryPage::MemoryPage(QWidget* parent)
       m_computeSetsModel(new TileComputeSetsModel(this)), m_exchangesModel(new TileExchangesModel(this)) {
   QWidget* toolbar = createToolbar();
   m_overview = new RangeOverview(m_chart, this);
+  m_overview->setItemNoun(tr("tile"));
   const ChartPageParts parts = layOutChartPage(this, toolbar, m_tilesError, m_chart, createTabs(), m_overview);
   m_summary = parts.summary;
   m_selectionLabel = parts.selection;
@@ -101,7 +105,8 @@ QWidget* MemoryPage::createToolbar() {
   m_variableFilter->setClearButtonEnabled(true);
   m_variableFilter->setMinimumWidth(140);
   m_variableFilter->setToolTip(tr("Chart the bytes, on each tile, of the variables whose name contains this text "
-                                  "(code and state count under their category's name); the Variables tab lists them"));
+                                  "(code and state count under their category's name); the Variables tab lists them. "
+                                  "Several names separated by ';' are charted as one line each"));
   m_filterTimer = new QTimer(this);
   m_filterTimer->setSingleShot(true);
   m_filterTimer->setInterval(250); // typing a name does not refilter on every key
@@ -141,6 +146,12 @@ QTabWidget* MemoryPage::createTabs() {
   m_variablesStack = new QStackedWidget(variables);
   m_variablesTable = new TotalledTable(m_variablesModel, tr("variables"), LoweredVariablesModel::NameColumn, m_variablesStack);
   m_variablesTable->setTotalsNote(tr("bytes that variables with disjoint lives share count once for each"));
+  // Choosing variables from the list: the selected rows' names join the Variables box, each a
+  // line of its own on the chart (as if typed, separated by ';').
+  auto* plot = new QAction(tr("Plot on the chart"), m_variablesTable->view());
+  m_variablesTable->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
+  m_variablesTable->view()->addAction(plot);
+  connect(plot, &QAction::triggered, this, [this] { plotSelectedVariables(); });
   m_variablesStack->addWidget(m_variablesTable);
   m_map = new MemoryMapWidget(m_variablesStack);
   m_variablesStack->addWidget(m_map);
@@ -183,6 +194,7 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   }
   m_filterTimer->stop();
   m_chart->setVariableBytes(nullptr, {});
+  m_chart->setVariableSeries({});
   m_variablesTable->setNameFilter({});
   m_chart->setData(nullptr);
   m_detailsModel->setSelection(nullptr, {});
@@ -228,6 +240,19 @@ void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
   selectionChanged({});
 }
 
+void MemoryPage::plotSelectedVariables() {
+  QStringList terms = nameTerms(m_variableFilter->text());
+  const QModelIndexList rows = m_variablesTable->view()->selectionModel()
+                                   ? m_variablesTable->view()->selectionModel()->selectedRows(LoweredVariablesModel::NameColumn)
+                                   : QModelIndexList();
+  for (const QModelIndex& row : rows) {
+    const QString name = row.data(TableModel::SortRole).toString();
+    if (!name.isEmpty() && !terms.contains(name, Qt::CaseInsensitive)) terms << name;
+  }
+  if (rows.isEmpty()) return;
+  setVariableFilter(terms.join(QStringLiteral("; ")));
+}
+
 void MemoryPage::setVariableFilter(const QString& text) {
   {
     const QSignalBlocker block(m_variableFilter);
@@ -243,6 +268,7 @@ void MemoryPage::applyVariableFilter() {
   if (text.isEmpty() || !m_doc) {
     m_variableTask = TaskHandle();
     m_chart->setVariableBytes(nullptr, {});
+    m_chart->setVariableSeries({});
     m_matchedNames = m_matchedTiles = 0;
     updateTexts();
     emit variableFilterApplied();
@@ -271,15 +297,27 @@ void MemoryPage::applyVariableFilter() {
     updateTexts();
     return;
   }
-  const std::vector<std::uint32_t> names = m_variableTiles->matching(text);
+  // Several names separated by ';' are charted as one series each; the filter's total (every
+  // name any term matches, each once) is what the single series, the overview and compare show.
+  const QStringList terms = nameTerms(text);
+  const std::vector<std::uint32_t> names = m_variableTiles->matching(terms);
   auto bytes = std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(names));
   m_matchedNames = unsigned(names.size());
   m_matchedTiles = unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
   std::shared_ptr<const std::vector<std::uint64_t>> baseBytes;
   if (m_baseVariableTiles)
     baseBytes = std::make_shared<const std::vector<std::uint64_t>>(
-        m_baseVariableTiles->bytesPerTile(m_baseVariableTiles->matching(text)));
-  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(text).arg(names.size()), baseBytes);
+        m_baseVariableTiles->bytesPerTile(m_baseVariableTiles->matching(terms)));
+  std::vector<MemoryChart::VariableSeries> series;
+  if (terms.size() > 1)
+    for (const QString& term : terms) {
+      const std::vector<std::uint32_t> own = m_variableTiles->matching(QStringList{term});
+      series.push_back({tr("'%1' (%2)").arg(term).arg(own.size()),
+                        std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(own))});
+    }
+  m_chart->setVariableSeries(std::move(series));
+  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(terms.join(QStringLiteral("' or '"))).arg(names.size()),
+                            baseBytes);
   updateTexts();
   emit variableFilterApplied();
 }
@@ -356,7 +394,7 @@ void MemoryPage::updateTexts() {
     for (unsigned t = 0; t < m_data->numTiles; ++t) over += m_data->includingGaps[t] > m_data->bytesPerTile ? 1 : 0;
     summary += tr(". <b>Out of memory</b>: %1 tiles need more than their capacity").arg(formatCount(over));
   }
-  const QString filter = m_variableFilter->text().trimmed();
+  const QString filter = nameTerms(m_variableFilter->text()).join(QStringLiteral("' or '"));
   if (!filter.isEmpty()) {
     if (!m_variableTiles)
       summary += tr(". Variables matching '%1': reading…").arg(filter.toHtmlEscaped());

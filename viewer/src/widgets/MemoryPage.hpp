@@ -51,6 +51,9 @@ public:
   /// in the Variables tab, as if typed into the Variables box (empty: no filter). The result
   /// arrives with variableFilterApplied() (the variables are read the first time).
   void setVariableFilter(const QString& text);
+  /// Adds the names of the Variables tab's selected rows to the Variables box (its context menu's
+  /// "Plot on the chart"): each becomes a line of the chart.
+  void plotSelectedVariables();
 
   // For tests and callers.
   MemoryChart* chart() const { return m_chart; }

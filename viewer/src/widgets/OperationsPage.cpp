@@ -6,6 +6,7 @@
 #include "models/KeyValueModel.hpp"
 #include "models/LayerTotalsModel.hpp"
 #include "models/OperationsModel.hpp"
+#include "widgets/OperationTilesPanel.hpp"
 #include "widgets/Tables.hpp"
 
 #include <QComboBox>
@@ -79,6 +80,10 @@ OperationsPage::OperationsPage(QWidget* parent)
   m_tabs->addTab(keyValueView(m_variables, this), tr("Variables"));
   m_tabs->addTab(m_debug, tr("Debug"));
   m_tabs->addTab(layersView, tr("Layers"));
+  // The selected operation per tile (widgets/OperationTilesPanel), read when its tab is shown.
+  m_tiles = new OperationTilesPanel(m_tabs);
+  m_tabs->addTab(m_tiles, tr("Per tile"));
+  connect(m_tiles, &OperationTilesPanel::errorOccurred, this, &Page::errorOccurred);
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Layer:"), this));
@@ -103,6 +108,7 @@ OperationsPage::OperationsPage(QWidget* parent)
 
 void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
+  m_doc = doc;
   m_model->setData(nullptr);
   m_task = TaskHandle();
   if (!doc) return;
@@ -153,6 +159,7 @@ void OperationsPage::showSelection() {
   m_layerTotals->setRows(std::make_shared<const std::vector<LayerTotals>>(m_model->layerTotals()));
   const QModelIndexList rows = m_table->selectionModel() ? m_table->selectionModel()->selectedRows() : QModelIndexList();
   const OperationInfo* op = rows.isEmpty() ? nullptr : m_model->operationAt(rows.front().row());
+  m_tiles->setOperation(m_doc, op ? std::optional<std::size_t>(op->index) : std::nullopt);
   if (!op) {
     const OperationInfo t = m_model->totals();
     m_summary->setRows({{tr("Operations shown"), formatCount(std::uint64_t(m_model->rowCount()))},

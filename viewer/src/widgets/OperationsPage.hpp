@@ -19,6 +19,7 @@ namespace tessera::viewer {
 class KeyValueModel;
 class LayerTotalsModel;
 class OperationsModel;
+class OperationTilesPanel;
 
 class OperationsPage : public Page {
   Q_OBJECT
@@ -41,6 +42,7 @@ public:
   KeyValueModel* variables() const { return m_variables; }
   QPlainTextEdit* debugText() const { return m_debug; }
   LayerTotalsModel* layerTotals() const { return m_layerTotals; }
+  OperationTilesPanel* tilesPanel() const { return m_tiles; }
   /// Shows or hides a column of the table (the header's context menu does this too).
   void setColumnShown(int column, bool shown);
 
@@ -58,6 +60,8 @@ private:
   QTabWidget* m_tabs;
   QPlainTextEdit* m_debug;
   TaskHandle m_task;
+  std::shared_ptr<const Document> m_doc;
+  OperationTilesPanel* m_tiles = nullptr;
 };
 
 } // namespace tessera::viewer

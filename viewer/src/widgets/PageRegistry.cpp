@@ -10,6 +10,7 @@
 #include "widgets/OperationsPage.hpp"
 #include "widgets/ProgramTreePage.hpp"
 #include "widgets/SummaryPage.hpp"
+#include "widgets/TileMapPage.hpp"
 
 namespace tessera::viewer {
 
@@ -19,6 +20,7 @@ std::vector<Page*> createPages(QWidget* parent) {
       new HostTracePage(parent),
       new MemoryPage(parent),
       new LivenessPage(parent),
+      new TileMapPage(parent),
       new ProgramTreePage(parent),
       new OperationsPage(parent),
       new ExecutionPage(parent),

@@ -2,6 +2,7 @@
 #include "widgets/TotalledTable.hpp"
 
 #include "core/Format.hpp"
+#include "core/NameTerms.hpp"
 #include "core/Settings.hpp"
 #include "models/TableModel.hpp"
 #include "widgets/TableViews.hpp"
@@ -37,7 +38,10 @@ TotalledTable::TotalledTable(TableModel* model, QString rowsNoun, int nameColumn
 }
 
 void TotalledTable::setNameFilter(const QString& text) {
-  m_proxy->setFilterFixedString(text.trimmed());
+  // Several names separated by ';' list the rows containing any of them.
+  const QStringList terms = nameTerms(text);
+  if (terms.size() > 1) m_proxy->setFilterRegularExpression(nameTermsPattern(terms));
+  else m_proxy->setFilterFixedString(terms.isEmpty() ? QString() : terms.front());
   updateTotals();
 }
 

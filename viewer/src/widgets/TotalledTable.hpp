@@ -27,7 +27,8 @@ public:
   /// matches and the one that stretches.
   TotalledTable(TableModel* model, QString rowsNoun, int nameColumn, QWidget* parent = nullptr);
 
-  /// Shows only rows whose name contains `text` (case-insensitive); empty: every row.
+  /// Shows only rows whose name contains `text` (case-insensitive); empty: every row. Several
+  /// names separated by ';' show the rows containing any of them (core/NameTerms).
   void setNameFilter(const QString& text);
   /// A few words after the totals saying what they count ("shared addresses count once per
   /// variable").

@@ -1,0 +1,57 @@
+// The Operations view's "Per tile" tab: the selected operation's code, vertices, estimated and
+// executed cycles on each tile (libpva's pva::operationTileFigures), one figure at a time in a
+// chart with an overview strip. It reads the figures only while the tab is shown: executed
+// cycles read every step.
+#pragma once
+
+#include "core/Background.hpp"
+#include "core/Document.hpp"
+#include "core/OperationTilesData.hpp"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+
+namespace tessera::viewer {
+
+class OperationTilesChart;
+class RangeOverview;
+
+class OperationTilesPanel : public QWidget {
+  Q_OBJECT
+public:
+  explicit OperationTilesPanel(QWidget* parent = nullptr);
+  /// The operation to chart (nullopt: none); read now when the panel is visible, else when shown.
+  void setOperation(std::shared_ptr<const Document> doc, std::optional<std::size_t> index);
+
+  OperationTilesChart* chart() const { return m_chart; }
+  QComboBox* figureBox() const { return m_figure; }
+  QLabel* summaryLabel() const { return m_summary; }
+
+signals:
+  /// The chart shows the operation last set.
+  void loaded();
+  void errorOccurred(const QString& message);
+
+protected:
+  void showEvent(QShowEvent* event) override;
+
+private:
+  void load();
+  void updateSummary();
+
+  std::shared_ptr<const Document> m_doc;
+  std::optional<std::size_t> m_index;
+  bool m_pending = false;
+  TaskHandle m_task;
+  QComboBox* m_figure;
+  QLabel* m_summary;
+  OperationTilesChart* m_chart;
+  RangeOverview* m_overview;
+};
+
+} // namespace tessera::viewer
