@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
+#include <poplar/ArrayRef.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
@@ -101,7 +102,8 @@ poplar::Tensor dynamicSlice(poplar::Graph& graph, const poplar::Tensor& t,
                             const poplar::Tensor& offset, const std::vector<std::size_t>& dims,
                             const std::vector<std::size_t>& sizes,
                             poplar::program::Sequence& prog,
-                            const poplar::DebugContext& debugContext = {});
+                            const poplar::DebugContext& debugContext = {},
+                            const poplar::OptionFlags& options = {});
 
 /// dynamicSlice into an existing `output` of the slice's shape.
 void dynamicSliceWithOutput(poplar::Graph& graph, const poplar::Tensor& output,
@@ -109,7 +111,8 @@ void dynamicSliceWithOutput(poplar::Graph& graph, const poplar::Tensor& output,
                             const std::vector<std::size_t>& dims,
                             const std::vector<std::size_t>& sizes,
                             poplar::program::Sequence& prog,
-                            const poplar::DebugContext& debugContext = {});
+                            const poplar::DebugContext& debugContext = {},
+                            const poplar::OptionFlags& options = {});
 
 /// Per tile, the elements of dynamicSlice(t, ..., dims, sizes)'s result the tile would hold.
 poplar::Graph::TileToTensorMapping getSliceMapping(poplar::Graph& graph, const poplar::Tensor& t,
@@ -120,18 +123,31 @@ poplar::Graph::TileToTensorMapping getSliceMapping(poplar::Graph& graph, const p
 void dynamicUpdate(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
                    const poplar::Tensor& offset, const std::vector<std::size_t>& dims,
                    const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
-                   const poplar::DebugContext& debugContext = {});
+                   const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
 
-/// offsets.dim(0) slices of `t` (one dimension in `dims`), stacked: the result has shape
-/// [offsets.dim(0), t's shape with dims[0] of sizes[0]]. offsets is UNSIGNED_INT
-/// [numOffsets, 1] (or [numOffsets]).
+/// offsets.dim(0) slices of `t`, stacked: the result has shape [offsets.dim(0), t's shape with
+/// dims[i] of sizes[i]]. offsets is UNSIGNED_INT [numOffsets, dims.size()] (or [numOffsets] for
+/// one dimension). One dimension sliced one entry at a time runs on the MultiSlice vertices;
+/// other dims/sizes take one dynamicSlice per offset (a counted loop for more than 3 offsets),
+/// as PopLibs does.
 poplar::Tensor multiSlice(poplar::Graph& graph, const poplar::Tensor& t,
                           const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
                           const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
                           const SlicePlan& plan, const poplar::OptionFlags& options,
                           const poplar::DebugContext& debugContext = {});
 
-/// For each i: t[offsets[i]] = s[i]. When offsets repeat, the last one wins.
+/// The slices t.slice(offsets[i], offsets[i] + 1, dim), stacked: [offsets.size(), t's shape
+/// with `dim` of size 1]. Offsets are known when the graph is built; an offset past the end
+/// gives zeros (or slice 0 with option remapOutOfBoundIndices=true).
+poplar::Tensor multiSlice(poplar::Graph& graph, const poplar::Tensor& t,
+                          poplar::ArrayRef<unsigned> offsets, std::size_t dim,
+                          poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& optionFlags = {});
+
+/// For each i: t[offsets[i]] = s[i]. When offsets repeat, the last one wins. dims/sizes as
+/// multiSlice.
 void multiUpdate(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
                  const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
                  const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
@@ -146,6 +162,15 @@ void multiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t, const poplar:
                     poplar::program::Sequence& prog, const SlicePlan& plan,
                     const poplar::OptionFlags& options,
                     const poplar::DebugContext& debugContext = {});
+
+/// For each i: t.slice(offsets[i], offsets[i] + 1, dim) += scale * s[i], offsets known when
+/// the graph is built (repeated offsets accumulate; past the end: ignored, or slice 0 with
+/// option remapOutOfBoundIndices=true). s is [offsets.size(), t's shape with `dim` of size 1].
+void multiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                    poplar::ArrayRef<unsigned> offsets, const poplar::Tensor& scale,
+                    std::size_t dim, poplar::program::Sequence& prog,
+                    const poplar::DebugContext& debugContext = {},
+                    const poplar::OptionFlags& optionFlags = {});
 
 /// For each i: t[offsets[i]] = max(t[offsets[i]], s[i]).
 void multiUpdateMax(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
