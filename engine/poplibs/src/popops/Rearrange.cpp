@@ -335,7 +335,7 @@ Tensor regroupIfPossible(Graph& graph, const Tensor& t, program::Sequence& prog,
   if (!pickFrom(graph, t, to, from)) return t;
   const poputil::PoplibsOpDebugInfo di(debugContext, "regroupIfPossible");
   program::Sequence copies;
-  const ComputeSet cs = graph.addComputeSet({di, "regroup"});
+  const ComputeSet cs = graph.addComputeSet(di);
   const Tensor out = regroup(
       graph, t, [&](Tensor src, Tensor dst) { copies.add(program::Copy(src, dst, false, di)); }, cs,
       from, to, di, op);
@@ -366,7 +366,7 @@ Tensor regroupIfBeneficial(Graph& graph, const Tensor& in, const Tensor& ref,
                            program::Sequence& prog, const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "regroupIfBeneficial");
   std::vector<program::Copy> copies;
-  const ComputeSet cs = graph.addComputeSet({di, "regroup"});
+  const ComputeSet cs = graph.addComputeSet(di);
   const Tensor out = regroupIfBeneficial(graph, in, ref, copies, cs, di);
   if (out.elementsAreEqual(in) && copies.empty()) return in;
   for (auto& c : copies)
@@ -390,7 +390,7 @@ Tensor regroupIfBeneficial(Graph& graph, const Tensor& in, std::size_t preferred
   if (!pickFrom(graph, in, to, from)) return in;
   const poputil::PoplibsOpDebugInfo di(debugContext, "regroupIfBeneficial");
   program::Sequence copies;
-  const ComputeSet cs = graph.addComputeSet({di, "regroup"});
+  const ComputeSet cs = graph.addComputeSet(di);
   const Tensor out = regroup(
       graph, in, [&](Tensor src, Tensor dst) { copies.add(program::Copy(src, dst, false, di)); },
       cs, from, to, di, op);
