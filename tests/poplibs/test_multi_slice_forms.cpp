@@ -138,3 +138,56 @@ TEST_CASE("static multi-slices and dynamic-slice options report bad arguments",
   CHECK_THROWS_MATCHES(popops::multiSlice(h.graph(), t, offs3, {0, 1}, {1, 1}, h.prog(), {}, {}),
                        poputil::poplibs_error, test::What(Contains("offsets has shape {2,3}")));
 }
+
+TEST_CASE("grouped multi-slices work on each group's own table", "[popops][dynamicslice]") {
+  test::Harness h(4);
+  const std::size_t G = 2, entries = 6, width = 3, n = 4;
+  const auto plan = popops::embedding::plan(h.graph(), FLOAT, G, entries, width, {n}, {});
+  const Tensor table =
+      popops::createGroupedSliceableTensor(h.graph(), FLOAT, G, {entries, width}, {0}, {1}, plan,
+                                           {}, "table");
+  CHECK(table.shape() == std::vector<std::size_t>{G, entries, width});
+  const Tensor idx = popops::createGroupedIndicesTensor(h.graph(), G, {0}, n, plan, {}, "idx");
+  CHECK(idx.shape() == std::vector<std::size_t>{G, n, 1});
+  const Tensor grads = popops::createGroupedSliceTensor(h.graph(), FLOAT, G, {entries, width},
+                                                        {0}, {1}, n, plan, {}, "grads");
+  CHECK(grads.shape() == std::vector<std::size_t>{G, n, 1, width});
+  const std::vector<float> tableValues = counting(G * entries * width);
+  const std::vector<float> idxValues = {5, 0, 2, 5, 1, 1, 4, 3};
+  const std::vector<float> gradValues = counting(G * n * width);
+  h.write("table", table, tableValues);
+  h.write("idx", idx, idxValues);
+  h.write("grads", grads, gradValues);
+  const Tensor scale = h.input("scale", FLOAT, {}, {2.0f});
+  const Tensor rows =
+      popops::groupedMultiSlice(h.graph(), table, idx, {0}, {1}, h.prog(), plan, {}, "lookup");
+  CHECK(rows.shape() == std::vector<std::size_t>{G, n, 1, width});
+  popops::groupedMultiUpdateAdd(h.graph(), table, grads, idx, scale, {0}, {1}, h.prog(), plan, {},
+                                "update");
+  h.read("rows", rows);
+  h.read("table", table);
+  h.run();
+  std::vector<float> wantRows, wantTable = tableValues;
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t e = std::size_t(idxValues[g * n + i]);
+      for (std::size_t c = 0; c < width; ++c) {
+        wantRows.push_back(tableValues[(g * entries + e) * width + c]);
+        wantTable[(g * entries + e) * width + c] += 2.0f * gradValues[(g * n + i) * width + c];
+      }
+    }
+  CHECK(h.result("rows") == wantRows);
+  CHECK(h.result("table") == wantTable);
+
+  const auto ungrouped = popops::embedding::plan(h.graph(), FLOAT, entries, width, {n}, {});
+  CHECK_THROWS_MATCHES(popops::groupedMultiSlice(h.graph(), table, idx, {0}, {1}, h.prog(),
+                                                 ungrouped, {}),
+                       poputil::poplibs_error, test::What(Contains("not made for groups")));
+  const auto three = popops::embedding::plan(h.graph(), FLOAT, 3, entries, width, {n}, {});
+  CHECK_THROWS_MATCHES(popops::groupedMultiSlice(h.graph(), table, idx, {0}, {1}, h.prog(),
+                                                 three, {}),
+                       poputil::poplibs_error, test::What(Contains("for 3 groups")));
+  CHECK_THROWS_MATCHES(popops::groupedMultiSlice(h.graph(), table, idx[0], {0}, {1}, h.prog(),
+                                                 plan, {}),
+                       poputil::poplibs_error, test::What(Contains("offsets has shape")));
+}

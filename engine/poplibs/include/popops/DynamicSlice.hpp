@@ -69,6 +69,17 @@ poplar::Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& t
                                      const poplar::OptionFlags& options,
                                      const poplar::DebugContext& debugContext = {});
 
+/// A tensor [groupSize, `shape`...] of `groupSize` independent sliceable tensors, each laid
+/// out as createSliceableTensor lays out one, for a plan made with that group size.
+poplar::Tensor createGroupedSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
+                                            const std::size_t groupSize,
+                                            const std::vector<std::size_t>& shape,
+                                            const std::vector<std::size_t>& dims,
+                                            const std::vector<std::size_t>& sizes,
+                                            const SlicePlan& plan,
+                                            const poplar::OptionFlags& options,
+                                            const poplar::DebugContext& debugContext = {});
+
 /// A tensor [numIndices, t's shape with `dims` of `sizes`] to slice `t` into or update it from,
 /// mapped like the slices of `t`.
 poplar::Tensor createSliceTensor(poplar::Graph& graph, const poplar::Tensor& t,
@@ -83,11 +94,29 @@ poplar::Tensor createSliceTensor(poplar::Graph& graph, const poplar::Type& type,
                                  const SlicePlan& plan, const poplar::OptionFlags& options,
                                  const poplar::DebugContext& debugContext = {});
 
+/// A tensor [groupSize, numIndices, `shape` with `dims` of `sizes`] for the grouped operations
+/// of `plan` (made with that group size).
+poplar::Tensor createGroupedSliceTensor(poplar::Graph& graph, const poplar::Type& type,
+                                        const std::size_t groupSize,
+                                        const std::vector<std::size_t>& shape,
+                                        const std::vector<std::size_t>& dims,
+                                        const std::vector<std::size_t>& sizes,
+                                        const std::size_t numIndices, const SlicePlan& plan,
+                                        const poplar::OptionFlags& options,
+                                        const poplar::DebugContext& debugContext = {});
+
 /// An UNSIGNED_INT tensor [numIndices, dims.size()] for the offsets of multiSlice/multiUpdate*.
 poplar::Tensor createIndicesTensor(poplar::Graph& graph, const std::vector<std::size_t>& dims,
                                    std::size_t numIndices, const SlicePlan& plan,
                                    const poplar::OptionFlags& options,
                                    const poplar::DebugContext& debugContext = {});
+
+/// An UNSIGNED_INT tensor [groupSize, numIndices, dims.size()] for the grouped operations.
+poplar::Tensor createGroupedIndicesTensor(poplar::Graph& graph, const std::size_t groupSize,
+                                          const std::vector<std::size_t>& dims,
+                                          const std::size_t numIndices, const SlicePlan& plan,
+                                          const poplar::OptionFlags& options,
+                                          const poplar::DebugContext& debugContext = {});
 
 /// A tensor whose dimension dims[i] is numSlices[i] times that of `s`, mapped like `s` so that
 /// slicing it into `s`'s layout needs no exchange.
@@ -146,6 +175,17 @@ poplar::Tensor multiSlice(poplar::Graph& graph, const poplar::Tensor& t,
                           const poplar::DebugContext& debugContext = {},
                           const poplar::OptionFlags& optionFlags = {});
 
+/// multiSlice of each group g of t (its first dimension) at offsets[g]: t is [G, ...], offsets
+/// [G, numOffsets, dims.size()], dims index the dimensions of one group; the result is
+/// [G, numOffsets, slice shape]. Each group is sliced by its own multiSlice.
+poplar::Tensor groupedMultiSlice(poplar::Graph& graph, const poplar::Tensor& t,
+                                 const poplar::Tensor& offsets,
+                                 const std::vector<std::size_t>& dims,
+                                 const std::vector<std::size_t>& sizes,
+                                 poplar::program::Sequence& prog, const SlicePlan& plan,
+                                 const poplar::OptionFlags& options,
+                                 const poplar::DebugContext& debugContext = {});
+
 /// For each i: t[offsets[i]] = s[i]. When offsets repeat, the last one wins. dims/sizes as
 /// multiSlice.
 void multiUpdate(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
@@ -162,6 +202,31 @@ void multiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t, const poplar:
                     poplar::program::Sequence& prog, const SlicePlan& plan,
                     const poplar::OptionFlags& options,
                     const poplar::DebugContext& debugContext = {});
+
+/// multiUpdate of each group g of t from s[g] at offsets[g] (shapes as groupedMultiSlice).
+void groupedMultiUpdate(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                        const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
+                        const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                        const SlicePlan& plan, const poplar::OptionFlags& options,
+                        const poplar::DebugContext& debugContext = {});
+
+/// multiUpdateAdd of each group g of t (rank 3) from s[g] at offsets[g], scaled by `scale`.
+void groupedMultiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t,
+                           const poplar::Tensor& s, const poplar::Tensor& offsets,
+                           const poplar::Tensor& scale, const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes,
+                           poplar::program::Sequence& prog, const SlicePlan& plan,
+                           const poplar::OptionFlags& options,
+                           const poplar::DebugContext& debugContext = {});
+
+/// multiUpdateMax of each group g of t from s[g] at offsets[g].
+void groupedMultiUpdateMax(poplar::Graph& graph, const poplar::Tensor& t,
+                           const poplar::Tensor& s, const poplar::Tensor& offsets,
+                           const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes,
+                           poplar::program::Sequence& prog, const SlicePlan& plan,
+                           const poplar::OptionFlags& options,
+                           const poplar::DebugContext& debugContext = {});
 
 /// For each i: t.slice(offsets[i], offsets[i] + 1, dim) += scale * s[i], offsets known when
 /// the graph is built (repeated offsets accumulate; past the end: ignored, or slice 0 with
@@ -188,6 +253,12 @@ namespace embedding {
 SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType,
                const std::size_t numEntries, const std::size_t outputSize,
                const std::vector<std::size_t>& numLookups, const poplar::OptionFlags& options);
+
+/// As above for `groupSize` independent embeddings used by the grouped operations.
+SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType,
+               const std::size_t groupSize, const std::size_t numEntries,
+               const std::size_t outputSize, const std::vector<std::size_t>& numLookups,
+               const poplar::OptionFlags& options);
 
 } // namespace embedding
 

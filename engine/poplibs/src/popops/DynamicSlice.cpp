@@ -30,11 +30,17 @@ public:
   std::vector<std::size_t> numLookups;
   bool usedForSlice = true, usedForUpdate = true;
   std::string operationForUpdate = "add";
+  std::size_t groupSize = 0; ///< 0: planned without groups
   auto key() const {
     return std::tie(planned, numEntries, outputSize, numLookups, usedForSlice, usedForUpdate,
-                    operationForUpdate);
+                    operationForUpdate, groupSize);
   }
 };
+
+std::size_t detail::planGroupSize(const SlicePlan& plan) {
+  const auto& i = plan.getImpl();
+  return i.planned ? i.groupSize : 0;
+}
 
 SlicePlan::SlicePlan() : internal(new SlicePlanInternal) {}
 SlicePlan::~SlicePlan() = default;
@@ -57,6 +63,7 @@ std::ostream& operator<<(std::ostream& o, const SlicePlan& p) {
     << i.outputSize << ", lookups";
   for (auto n : i.numLookups)
     o << ' ' << n;
+  if (i.groupSize) o << ", groups " << i.groupSize;
   return o << ", slice " << (i.usedForSlice ? "yes" : "no") << ", update "
            << (i.usedForUpdate ? i.operationForUpdate : std::string("no")) << ')';
 }
@@ -872,6 +879,16 @@ SlicePlan plan(const Graph& graph, const Type& dataType, const std::size_t numEn
   if (!p->usedForSlice && !p->usedForUpdate)
     throw poputil::poplibs_error(op + ": options usedForSlice and usedForUpdate are both false");
   return SlicePlan(std::move(p));
+}
+
+SlicePlan plan(const Graph& graph, const Type& dataType, const std::size_t groupSize,
+               const std::size_t numEntries, const std::size_t outputSize,
+               const std::vector<std::size_t>& numLookups, const poplar::OptionFlags& options) {
+  if (groupSize == 0)
+    throw poputil::poplibs_error("popops::embedding::plan: groupSize is 0; it must be at least 1");
+  SlicePlan p = plan(graph, dataType, numEntries, outputSize, numLookups, options);
+  p.getImpl().groupSize = groupSize;
+  return p;
 }
 
 } // namespace embedding

@@ -11,7 +11,11 @@
 #include <vector>
 
 namespace popops {
+class SlicePlan;
 namespace detail {
+
+/// The group size a plan was made for by embedding::plan with a group size; 0 otherwise.
+std::size_t planGroupSize(const SlicePlan& plan);
 
 /// multiSlice for any dims/sizes: offsets is [numOffsets, dims.size()]. Each slice is a
 /// dynamicSlice (few offsets: one each; otherwise a counted loop over the offsets), so an
