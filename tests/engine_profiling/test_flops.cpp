@@ -6,15 +6,14 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <poplar/Engine.hpp>
 #include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
-#include <popops/ElementWise.hpp>
-#include <popops/Expr.hpp>
 #include <popnn/Pooling.hpp>
 #include <popnn/codelets.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/Expr.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 

@@ -143,14 +143,13 @@ TEST_CASE("grouped multi-slices work on each group's own table", "[popops][dynam
   test::Harness h(4);
   const std::size_t G = 2, entries = 6, width = 3, n = 4;
   const auto plan = popops::embedding::plan(h.graph(), FLOAT, G, entries, width, {n}, {});
-  const Tensor table =
-      popops::createGroupedSliceableTensor(h.graph(), FLOAT, G, {entries, width}, {0}, {1}, plan,
-                                           {}, "table");
+  const Tensor table = popops::createGroupedSliceableTensor(h.graph(), FLOAT, G, {entries, width},
+                                                            {0}, {1}, plan, {}, "table");
   CHECK(table.shape() == std::vector<std::size_t>{G, entries, width});
   const Tensor idx = popops::createGroupedIndicesTensor(h.graph(), G, {0}, n, plan, {}, "idx");
   CHECK(idx.shape() == std::vector<std::size_t>{G, n, 1});
-  const Tensor grads = popops::createGroupedSliceTensor(h.graph(), FLOAT, G, {entries, width},
-                                                        {0}, {1}, n, plan, {}, "grads");
+  const Tensor grads = popops::createGroupedSliceTensor(h.graph(), FLOAT, G, {entries, width}, {0},
+                                                        {1}, n, plan, {}, "grads");
   CHECK(grads.shape() == std::vector<std::size_t>{G, n, 1, width});
   const std::vector<float> tableValues = counting(G * entries * width);
   const std::vector<float> idxValues = {5, 0, 2, 5, 1, 1, 4, 3};
@@ -180,14 +179,14 @@ TEST_CASE("grouped multi-slices work on each group's own table", "[popops][dynam
   CHECK(h.result("table") == wantTable);
 
   const auto ungrouped = popops::embedding::plan(h.graph(), FLOAT, entries, width, {n}, {});
-  CHECK_THROWS_MATCHES(popops::groupedMultiSlice(h.graph(), table, idx, {0}, {1}, h.prog(),
-                                                 ungrouped, {}),
-                       poputil::poplibs_error, test::What(Contains("not made for groups")));
+  CHECK_THROWS_MATCHES(
+      popops::groupedMultiSlice(h.graph(), table, idx, {0}, {1}, h.prog(), ungrouped, {}),
+      poputil::poplibs_error, test::What(Contains("not made for groups")));
   const auto three = popops::embedding::plan(h.graph(), FLOAT, 3, entries, width, {n}, {});
-  CHECK_THROWS_MATCHES(popops::groupedMultiSlice(h.graph(), table, idx, {0}, {1}, h.prog(),
-                                                 three, {}),
-                       poputil::poplibs_error, test::What(Contains("for 3 groups")));
-  CHECK_THROWS_MATCHES(popops::groupedMultiSlice(h.graph(), table, idx[0], {0}, {1}, h.prog(),
-                                                 plan, {}),
-                       poputil::poplibs_error, test::What(Contains("offsets has shape")));
+  CHECK_THROWS_MATCHES(
+      popops::groupedMultiSlice(h.graph(), table, idx, {0}, {1}, h.prog(), three, {}),
+      poputil::poplibs_error, test::What(Contains("for 3 groups")));
+  CHECK_THROWS_MATCHES(
+      popops::groupedMultiSlice(h.graph(), table, idx[0], {0}, {1}, h.prog(), plan, {}),
+      poputil::poplibs_error, test::What(Contains("offsets has shape")));
 }

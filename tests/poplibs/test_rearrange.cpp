@@ -243,8 +243,8 @@ TEST_CASE("rearrange reports bad arguments naming them", "[popops][rearrange][er
                        test::What(Contains("preferredGrouping 4")));
   CHECK_THROWS_MATCHES(rearrange::regroupIfBeneficial(h.graph(), t, t.transpose(), seq),
                        poputil::poplibs_error, test::What(Contains("ref has shape {6,8}")));
-  CHECK_THROWS_MATCHES(poputil::detectInnermostGrouping(h.graph(), t[0][0]),
-                       poputil::poplibs_error, test::What(Contains("scalar")));
+  CHECK_THROWS_MATCHES(poputil::detectInnermostGrouping(h.graph(), t[0][0]), poputil::poplibs_error,
+                       test::What(Contains("scalar")));
   CHECK_THROWS_MATCHES(
       rearrange::addTransposeVertices(h.graph(), cs, FLOAT, 2, 2, {{{0, 1}}},
                                       [&](std::size_t) { return std::make_pair(t[0], t[1]); }),

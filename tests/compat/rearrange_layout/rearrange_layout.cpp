@@ -8,9 +8,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
-#include <string>
-#include <vector>
-
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/DynamicSlice.hpp>
@@ -19,6 +16,8 @@
 #include <poputil/TileMapping.hpp>
 #include <poputil/VarStructure.hpp>
 #include <pva/pva.hpp>
+#include <string>
+#include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -35,8 +34,7 @@ static void printOps(const std::string& dir) {
   }
 }
 
-static bool same(const std::vector<float>& got, const std::vector<float>& want,
-                 const char* what) {
+static bool same(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
   for (std::size_t i = 0; i < want.size(); ++i)
     if (std::fabs(got[i] - want[i]) > 1e-4f) {
       std::cerr << what << "[" << i << "] = " << got[i] << ", expected " << want[i] << "\n";
@@ -84,7 +82,8 @@ int main() {
   ComputeSet regroupCS = graph.addComputeSet("regroup");
   Tensor regrouped = popops::rearrange::regroupTensor(graph, grid, preCopies, regroupCS, {1, 2},
                                                       {0, 4}, "regroup");
-  for (const auto& c : preCopies) prog.add(c);
+  for (const auto& c : preCopies)
+    prog.add(c);
   prog.add(Execute(regroupCS));
   graph.createHostRead("regrouped", regrouped);
 
@@ -107,13 +106,18 @@ int main() {
                  {"debug.retainDebugInformation", "true"}});
   engine.load(device);
 
-  std::vector<float> hostActs(N * W * C), hostMats(4 * 6 * 8), hostGrid(8 * 6),
-      hostTable(5 * 4), hostGrads(3 * 4);
-  for (std::size_t i = 0; i < hostActs.size(); ++i) hostActs[i] = float(i % 97);
-  for (std::size_t i = 0; i < hostMats.size(); ++i) hostMats[i] = float(i) * 0.5f;
-  for (std::size_t i = 0; i < hostGrid.size(); ++i) hostGrid[i] = float(i) - 20.0f;
-  for (std::size_t i = 0; i < hostTable.size(); ++i) hostTable[i] = float(i);
-  for (std::size_t i = 0; i < hostGrads.size(); ++i) hostGrads[i] = float(i % 3) + 1.0f;
+  std::vector<float> hostActs(N * W * C), hostMats(4 * 6 * 8), hostGrid(8 * 6), hostTable(5 * 4),
+      hostGrads(3 * 4);
+  for (std::size_t i = 0; i < hostActs.size(); ++i)
+    hostActs[i] = float(i % 97);
+  for (std::size_t i = 0; i < hostMats.size(); ++i)
+    hostMats[i] = float(i) * 0.5f;
+  for (std::size_t i = 0; i < hostGrid.size(); ++i)
+    hostGrid[i] = float(i) - 20.0f;
+  for (std::size_t i = 0; i < hostTable.size(); ++i)
+    hostTable[i] = float(i);
+  for (std::size_t i = 0; i < hostGrads.size(); ++i)
+    hostGrads[i] = float(i % 3) + 1.0f;
   std::vector<unsigned short> halfActs(hostActs.size());
   copyFloatToDeviceHalf(device.getTarget(), hostActs.data(), halfActs.data(), hostActs.size());
   engine.writeTensor("acts", halfActs.data(), halfActs.data() + halfActs.size());
@@ -130,7 +134,8 @@ int main() {
   std::vector<float> wantWidth;
   for (std::size_t n = 0; n < N; ++n)
     for (std::size_t c = 0; c < C; ++c)
-      for (std::size_t w = 0; w < W; ++w) wantWidth.push_back(hostActs[(n * W + w) * C + c]);
+      for (std::size_t w = 0; w < W; ++w)
+        wantWidth.push_back(hostActs[(n * W + w) * C + c]);
   if (!same(gotWidth, wantWidth, "byWidth")) return 1;
   std::cout << "regroupIfBeneficial matches the host\n";
 
@@ -143,7 +148,8 @@ int main() {
   engine.readTensor("matsT", gotT.data(), gotT.data() + gotT.size());
   for (std::size_t m = 0; m < 4; ++m)
     for (std::size_t r = 0; r < 6; ++r)
-      for (std::size_t c = 0; c < 8; ++c) wantT[m * 48 + c * 6 + r] = hostMats[m * 48 + r * 8 + c];
+      for (std::size_t c = 0; c < 8; ++c)
+        wantT[m * 48 + c * 6 + r] = hostMats[m * 48 + r * 8 + c];
   if (!same(gotT, wantT, "matsT")) return 1;
   std::cout << "partialTranspose matches the host\n";
 

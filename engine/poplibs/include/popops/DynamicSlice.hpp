@@ -71,14 +71,11 @@ poplar::Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& t
 
 /// A tensor [groupSize, `shape`...] of `groupSize` independent sliceable tensors, each laid
 /// out as createSliceableTensor lays out one, for a plan made with that group size.
-poplar::Tensor createGroupedSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
-                                            const std::size_t groupSize,
-                                            const std::vector<std::size_t>& shape,
-                                            const std::vector<std::size_t>& dims,
-                                            const std::vector<std::size_t>& sizes,
-                                            const SlicePlan& plan,
-                                            const poplar::OptionFlags& options,
-                                            const poplar::DebugContext& debugContext = {});
+poplar::Tensor createGroupedSliceableTensor(
+    poplar::Graph& graph, const poplar::Type& type, const std::size_t groupSize,
+    const std::vector<std::size_t>& shape, const std::vector<std::size_t>& dims,
+    const std::vector<std::size_t>& sizes, const SlicePlan& plan,
+    const poplar::OptionFlags& options, const poplar::DebugContext& debugContext = {});
 
 /// A tensor [numIndices, t's shape with `dims` of `sizes`] to slice `t` into or update it from,
 /// mapped like the slices of `t`.
@@ -96,14 +93,11 @@ poplar::Tensor createSliceTensor(poplar::Graph& graph, const poplar::Type& type,
 
 /// A tensor [groupSize, numIndices, `shape` with `dims` of `sizes`] for the grouped operations
 /// of `plan` (made with that group size).
-poplar::Tensor createGroupedSliceTensor(poplar::Graph& graph, const poplar::Type& type,
-                                        const std::size_t groupSize,
-                                        const std::vector<std::size_t>& shape,
-                                        const std::vector<std::size_t>& dims,
-                                        const std::vector<std::size_t>& sizes,
-                                        const std::size_t numIndices, const SlicePlan& plan,
-                                        const poplar::OptionFlags& options,
-                                        const poplar::DebugContext& debugContext = {});
+poplar::Tensor createGroupedSliceTensor(
+    poplar::Graph& graph, const poplar::Type& type, const std::size_t groupSize,
+    const std::vector<std::size_t>& shape, const std::vector<std::size_t>& dims,
+    const std::vector<std::size_t>& sizes, const std::size_t numIndices, const SlicePlan& plan,
+    const poplar::OptionFlags& options, const poplar::DebugContext& debugContext = {});
 
 /// An UNSIGNED_INT tensor [numIndices, dims.size()] for the offsets of multiSlice/multiUpdate*.
 poplar::Tensor createIndicesTensor(poplar::Graph& graph, const std::vector<std::size_t>& dims,
@@ -129,8 +123,7 @@ poplar::Tensor createSliceableTensorFromSlice(poplar::Graph& graph, const poplar
 /// with sizes[i] elements in dimension dims[i]; the other dimensions are taken whole.
 poplar::Tensor dynamicSlice(poplar::Graph& graph, const poplar::Tensor& t,
                             const poplar::Tensor& offset, const std::vector<std::size_t>& dims,
-                            const std::vector<std::size_t>& sizes,
-                            poplar::program::Sequence& prog,
+                            const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
                             const poplar::DebugContext& debugContext = {},
                             const poplar::OptionFlags& options = {});
 
@@ -138,8 +131,7 @@ poplar::Tensor dynamicSlice(poplar::Graph& graph, const poplar::Tensor& t,
 void dynamicSliceWithOutput(poplar::Graph& graph, const poplar::Tensor& output,
                             const poplar::Tensor& t, const poplar::Tensor& offset,
                             const std::vector<std::size_t>& dims,
-                            const std::vector<std::size_t>& sizes,
-                            poplar::program::Sequence& prog,
+                            const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
                             const poplar::DebugContext& debugContext = {},
                             const poplar::OptionFlags& options = {});
 
@@ -211,21 +203,18 @@ void groupedMultiUpdate(poplar::Graph& graph, const poplar::Tensor& t, const pop
                         const poplar::DebugContext& debugContext = {});
 
 /// multiUpdateAdd of each group g of t (rank 3) from s[g] at offsets[g], scaled by `scale`.
-void groupedMultiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t,
-                           const poplar::Tensor& s, const poplar::Tensor& offsets,
-                           const poplar::Tensor& scale, const std::vector<std::size_t>& dims,
-                           const std::vector<std::size_t>& sizes,
-                           poplar::program::Sequence& prog, const SlicePlan& plan,
-                           const poplar::OptionFlags& options,
+void groupedMultiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                           const poplar::Tensor& offsets, const poplar::Tensor& scale,
+                           const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                           const SlicePlan& plan, const poplar::OptionFlags& options,
                            const poplar::DebugContext& debugContext = {});
 
 /// multiUpdateMax of each group g of t from s[g] at offsets[g].
-void groupedMultiUpdateMax(poplar::Graph& graph, const poplar::Tensor& t,
-                           const poplar::Tensor& s, const poplar::Tensor& offsets,
-                           const std::vector<std::size_t>& dims,
-                           const std::vector<std::size_t>& sizes,
-                           poplar::program::Sequence& prog, const SlicePlan& plan,
-                           const poplar::OptionFlags& options,
+void groupedMultiUpdateMax(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                           const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                           const SlicePlan& plan, const poplar::OptionFlags& options,
                            const poplar::DebugContext& debugContext = {});
 
 /// For each i: t.slice(offsets[i], offsets[i] + 1, dim) += scale * s[i], offsets known when

@@ -28,9 +28,8 @@ std::vector<std::vector<poplar::Interval>> onTile(const poplar::Graph& graph, un
 /// Adds to fillCS vertices on `tile` setting the elements of the flattened `t` in tileRegions
 /// to `fillValue`.
 template <typename FillValueType>
-void fill(poplar::Graph& graph, poplar::Tensor t,
-          const std::vector<poplar::Interval>& tileRegions, unsigned tile,
-          poplar::ComputeSet fillCS, FillValueType fillValue) {
+void fill(poplar::Graph& graph, poplar::Tensor t, const std::vector<poplar::Interval>& tileRegions,
+          unsigned tile, poplar::ComputeSet fillCS, FillValueType fillValue) {
   detail::fill(graph, t, detail::onTile(graph, tile, tileRegions), fillCS,
                static_cast<double>(fillValue), "fill");
 }

@@ -11,12 +11,10 @@
 namespace popops {
 
 /// Adds to zeroCS vertices on `tile` zeroing the elements of the flattened `t` in tileRegions.
-void zero(poplar::Graph& graph, poplar::Tensor t,
-          const std::vector<poplar::Interval>& tileRegions, unsigned tile,
-          poplar::ComputeSet zeroCS);
+void zero(poplar::Graph& graph, poplar::Tensor t, const std::vector<poplar::Interval>& tileRegions,
+          unsigned tile, poplar::ComputeSet zeroCS);
 /// Adds to zeroCS vertices on `tile` zeroing every element of `t`.
-void zero(poplar::Graph& graph, const poplar::Tensor& t, unsigned tile,
-          poplar::ComputeSet zeroCS);
+void zero(poplar::Graph& graph, const poplar::Tensor& t, unsigned tile, poplar::ComputeSet zeroCS);
 /// Adds to zeroCS, on each tile, vertices zeroing the elements mapping[tile] of the flattened
 /// `t`.
 void zero(poplar::Graph& graph, const poplar::Tensor& t,

@@ -3,9 +3,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
-#include <poplar/DebugContext.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/TensorCloneMethod.hpp>
@@ -72,15 +72,15 @@ public:
   /// them in multiples of grainSize, no tile taking fewer than minElementsPerTile of a region
   /// when that can be avoided. extendPartialUsage: unused elements between used ones of a
   /// variable take the tiles of the region before them.
-  void resolve(const poplar::Graph& graph, unsigned grainSize, unsigned minElementsPerTile,
-               bool extendPartialUsage = false,
-               TensorUseTracker::MappingMethod mappingMethod =
-                   TensorUseTracker::MappingMethod::None);
+  void
+  resolve(const poplar::Graph& graph, unsigned grainSize, unsigned minElementsPerTile,
+          bool extendPartialUsage = false,
+          TensorUseTracker::MappingMethod mappingMethod = TensorUseTracker::MappingMethod::None);
   /// resolve, then sets the tile mapping of every used element accordingly.
-  void mapTensorsByUse(poplar::Graph& graph, unsigned grainSize, unsigned minElementsPerTile,
-                       bool extendPartialUsage = false,
-                       TensorUseTracker::MappingMethod mappingMethod =
-                           TensorUseTracker::MappingMethod::None);
+  void mapTensorsByUse(
+      poplar::Graph& graph, unsigned grainSize, unsigned minElementsPerTile,
+      bool extendPartialUsage = false,
+      TensorUseTracker::MappingMethod mappingMethod = TensorUseTracker::MappingMethod::None);
   /// True when no use has been recorded.
   bool empty() const;
 };

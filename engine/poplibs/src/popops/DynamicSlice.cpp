@@ -740,8 +740,8 @@ Tensor multiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
   (void)plan;
   poplibs_support::checkOptions(options, kSliceOptions, op);
   if (isGenericMulti(t, dims, sizes, op))
-    return detail::genericMultiSlice(graph, t, genericOffsets(offsets, dims, op), dims, sizes,
-                                     prog, di);
+    return detail::genericMultiSlice(graph, t, genericOffsets(offsets, dims, op), dims, sizes, prog,
+                                     di);
   checkMultiArgs(t, dims, sizes, op);
   const Tensor offs = multiOffsets(offsets, dims, op);
   const std::size_t numOffsets = offs.numElements();

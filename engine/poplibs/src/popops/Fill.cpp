@@ -1,10 +1,10 @@
 #include "poplibs_support/Arith.hpp"
 #include "poplibs_support/TileWork.hpp"
 
-#include <poputil/DebugInfo.hpp>
 #include <cctype>
 #include <popops/Fill.hpp>
 #include <popops/Zero.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <poputil/Util.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
@@ -70,8 +70,8 @@ detail::onTile(const poplar::Graph& graph, unsigned tile,
 }
 
 void detail::fill(poplar::Graph& graph, const poplar::Tensor& t,
-                  const std::vector<std::vector<poplar::Interval>>& mapping,
-                  poplar::ComputeSet cs, double fillValue, const char* opName) {
+                  const std::vector<std::vector<poplar::Interval>>& mapping, poplar::ComputeSet cs,
+                  double fillValue, const char* opName) {
   using namespace poplar;
   const std::string op = std::string("popops::") + opName;
   poplibs_support::checkValid(t, op, "the tensor");
@@ -107,8 +107,7 @@ void zero(poplar::Graph& graph, poplar::Tensor t, const std::vector<poplar::Inte
   detail::fill(graph, t, detail::onTile(graph, tile, tileRegions), zeroCS, 0.0, "zero");
 }
 
-void zero(poplar::Graph& graph, const poplar::Tensor& t, unsigned tile,
-          poplar::ComputeSet zeroCS) {
+void zero(poplar::Graph& graph, const poplar::Tensor& t, unsigned tile, poplar::ComputeSet zeroCS) {
   detail::fill(graph, t, detail::onTile(graph, tile, {poplar::Interval(0, t.numElements())}),
                zeroCS, 0.0, "zero");
 }

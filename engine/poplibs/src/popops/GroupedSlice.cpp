@@ -3,7 +3,6 @@
 // tensors, so the results, vertices and estimates are those of G ungrouped operations (PopLibs
 // runs the groups side by side in one compute set; here each group has its own).
 #include "MultiSliceForms.hpp"
-
 #include "poplibs_support/TileWork.hpp"
 
 #include <popops/DynamicSlice.hpp>
@@ -28,8 +27,8 @@ void checkPlanGroups(const SlicePlan& plan, std::size_t groupSize, const std::st
 }
 
 /// The group count of a grouped operation on `t`, with `offsets` (and `s`) checked to have it.
-std::size_t groupsOf(const Tensor& t, const Tensor& offsets, const Tensor* s,
-                     const SlicePlan& plan, const std::string& op) {
+std::size_t groupsOf(const Tensor& t, const Tensor& offsets, const Tensor* s, const SlicePlan& plan,
+                     const std::string& op) {
   poplibs_support::checkValid(t, op, "t");
   poplibs_support::checkValid(offsets, op, "offsets");
   if (t.rank() < 2)
@@ -37,14 +36,15 @@ std::size_t groupsOf(const Tensor& t, const Tensor& offsets, const Tensor* s,
                         "; it needs a group dimension and at least one more");
   const std::size_t groups = t.dim(0);
   if (offsets.rank() < 2 || offsets.dim(0) != groups)
-    throw poplibs_error(op + ": offsets has shape " + offsets.shapeToString() +
-                        "; it must be [" + std::to_string(groups) +
+    throw poplibs_error(op + ": offsets has shape " + offsets.shapeToString() + "; it must be [" +
+                        std::to_string(groups) +
                         ", numOffsets, dims.size()], one set of offsets per group of t");
   if (s) {
     poplibs_support::checkValid(*s, op, "s");
     if (s->rank() < 1 || s->dim(0) != groups)
-      throw poplibs_error(op + ": s has shape " + s->shapeToString() + "; its first dimension must be the " +
-                          std::to_string(groups) + " groups of t");
+      throw poplibs_error(op + ": s has shape " + s->shapeToString() +
+                          "; its first dimension must be the " + std::to_string(groups) +
+                          " groups of t");
   }
   checkPlanGroups(plan, groups, op);
   return groups;
@@ -70,16 +70,16 @@ Tensor createGroupedSliceableTensor(Graph& graph, const Type& type, const std::s
 Tensor createGroupedSliceTensor(Graph& graph, const Type& type, const std::size_t groupSize,
                                 const std::vector<std::size_t>& shape,
                                 const std::vector<std::size_t>& dims,
-                                const std::vector<std::size_t>& sizes,
-                                const std::size_t numIndices, const SlicePlan& plan,
-                                const OptionFlags& options, const DebugContext& debugContext) {
+                                const std::vector<std::size_t>& sizes, const std::size_t numIndices,
+                                const SlicePlan& plan, const OptionFlags& options,
+                                const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "createGroupedSliceTensor");
   checkPlanGroups(plan, groupSize, "popops::createGroupedSliceTensor");
   std::vector<Tensor> groups;
   for (std::size_t g = 0; g < groupSize; ++g)
-    groups.push_back(createSliceTensor(graph, type, shape, dims, sizes, numIndices, plan, options,
-                                       {di, "group"})
-                         .expand({0}));
+    groups.push_back(
+        createSliceTensor(graph, type, shape, dims, sizes, numIndices, plan, options, {di, "group"})
+            .expand({0}));
   return concat(groups);
 }
 
@@ -112,9 +112,8 @@ Tensor groupedMultiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
 }
 
 void groupedMultiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& offsets,
-                        const std::vector<std::size_t>& dims,
-                        const std::vector<std::size_t>& sizes, program::Sequence& prog,
-                        const SlicePlan& plan, const OptionFlags& options,
+                        const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
+                        program::Sequence& prog, const SlicePlan& plan, const OptionFlags& options,
                         const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "groupedMultiUpdate");
   const std::size_t groups = groupsOf(t, offsets, &s, plan, "popops::groupedMultiUpdate");
@@ -142,8 +141,7 @@ void groupedMultiUpdateMax(Graph& graph, const Tensor& t, const Tensor& s, const
   const poputil::PoplibsOpDebugInfo di(debugContext, "groupedMultiUpdateMax");
   const std::size_t groups = groupsOf(t, offsets, &s, plan, "popops::groupedMultiUpdateMax");
   for (std::size_t g = 0; g < groups; ++g)
-    multiUpdateMax(graph, t[g], s[g], offsets[g], dims, sizes, prog, plan, options,
-                   {di, "group"});
+    multiUpdateMax(graph, t[g], s[g], offsets[g], dims, sizes, prog, plan, options, {di, "group"});
 }
 
 } // namespace popops

@@ -112,15 +112,15 @@ private:
 
 template <typename T> void registerOut(const std::string& name) {
   using C = MapExpr<T>;
-  poplar::detail::VertexRegistrar<C>(
-      name.c_str(), "popops",
-      {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool, out, program, flopsPerElement)});
+  poplar::detail::VertexRegistrar<C>(name.c_str(), "popops",
+                                     {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool,
+                                                     out, program, flopsPerElement)});
 }
 template <typename T> void registerInPlace(const std::string& name) {
   using C = MapExprInPlace<T>;
-  poplar::detail::VertexRegistrar<C>(
-      name.c_str(), "popops",
-      {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool, in1, program, flopsPerElement)});
+  poplar::detail::VertexRegistrar<C>(name.c_str(), "popops",
+                                     {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool,
+                                                     in1, program, flopsPerElement)});
 }
 
 
