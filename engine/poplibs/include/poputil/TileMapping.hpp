@@ -48,7 +48,7 @@ class TensorUseTracker {
   std::unique_ptr<TensorUseTrackerState> st;
 
 public:
-  explicit TensorUseTracker(unsigned numTiles);
+  TensorUseTracker(unsigned numTiles);
   TensorUseTracker(const TensorUseTracker& other);
   TensorUseTracker(TensorUseTracker&& other);
   TensorUseTracker& operator=(const TensorUseTracker& other);
