@@ -6,14 +6,14 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <poplar/Engine.hpp>
 #include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
 #include <poplin/codelets.hpp>
-#include <popops/ElementWise.hpp>
 #include <popnn/Pooling.hpp>
 #include <popnn/codelets.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/Expr.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
@@ -66,6 +66,44 @@ TEST_CASE("FLOPs of a matmul's partial products are 2·M·N·K; an add one per e
   CHECK(flopsOf(r, "popops::Add<%") == static_cast<long long>(m * n));
   // Every vertex here is a PopLibs codelet the model knows.
   CHECK(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops IS NULL") == 0);
+  CHECK(r.integer("SELECT sum(vertices_without_flop_estimate) FROM compute_sets") == 0);
+}
+
+TEST_CASE("A fused map counts each float operation of its expression per element", "[flops]") {
+  namespace pe = popops::expr;
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  Graph graph(device.getTarget());
+  popops::addCodelets(graph);
+  std::vector<Tensor> ts;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    ts.push_back(graph.addVariable(FLOAT, {64}, name));
+    poputil::mapTensorLinearly(graph, ts.back());
+    graph.createHostWrite(name, ts.back());
+  }
+  const Tensor ints = graph.addVariable(INT, {64}, "ints");
+  poputil::mapTensorLinearly(graph, ints);
+  graph.createHostWrite("ints", ints);
+  program::Sequence prog;
+  // add, multiply, compare and the outer add: 4 per element; the select and the cast none.
+  const Tensor sel = popops::map(graph,
+                                 pe::Select(pe::_1 + pe::_2, pe::_3 * pe::_4, pe::_1 < pe::_3) +
+                                     pe::Cast(pe::_5, FLOAT),
+                                 {ts[0], ts[1], ts[2], ts[3], ints}, prog, "select");
+  graph.createHostRead("sel", sel);
+  // In place: a clamp (2 compares) and a multiply.
+  popops::mapInPlace(graph, pe::Clamp(pe::_1, pe::Const(0.0f), pe::Const(1.0f)) * pe::Const(2.0f),
+                     {ts[0]}, prog, "clamp");
+  // Integer arithmetic: none.
+  popops::mapInPlace(graph, pe::_1 * pe::_1 + pe::Const(1), {ints}, prog, "ints");
+  Engine engine(graph, prog, withFlops(dir.path(), "true"));
+  Report r(dir / "profile.pop");
+  const auto flopsNamed = [&](const std::string& name) {
+    return r.integer("SELECT estimated_flops FROM compute_sets WHERE name LIKE '" + name + "%'");
+  };
+  CHECK(flopsNamed("select") == 4 * 64);
+  CHECK(flopsNamed("clamp") == 3 * 64);
+  CHECK(flopsNamed("ints") == 0);
   CHECK(r.integer("SELECT sum(vertices_without_flop_estimate) FROM compute_sets") == 0);
 }
 

@@ -18,6 +18,9 @@
 //   popnn::NonLinearityGrad   2 per element (the derivative and the product with the gradient)
 //   popnn::Loss*              2 per probability (the loss term and the delta)
 //   popnn::CalcAccuracy       one compare per probability
+//   popops::map::<expression> the fused expression's own count per output element (its state
+//                             flopsPerElement: one per float/half unary or binary operation, 2
+//                             per clamp, 0 for casts and selects), times the elements
 //   popops::MultiUpdateAdd    a multiply-add per element of a slice region (PopLibs: 2 · regionSize)
 //   popops::MultiUpdateOp     one max per element of a slice region
 //   popops::Reduce{Max,Min}ClassGather  one compare per input element
@@ -124,6 +127,11 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
       const std::string_view field = fieldIndex(v, "in1Out") >= 0 ? "in1Out" : "inOut";
       return counted(field, elements(v, field));
     }
+  }
+  if (f.substr(0, 13) == "popops::map::") {
+    // Out-of-place vertices write "out", in-place ones "in1".
+    const std::uint64_t n = fieldIndex(v, "out") >= 0 ? elements(v, "out") : elements(v, "in1");
+    return stateValue(v, "flopsPerElement") * n;
   }
   if (f == "popops::ScaledAdd") return counted("data", 2 * elements(v, "data"));
   if (f == "popops::ReducePartial") return counted("in", elements(v, "in"));

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
+#include <poplar/ArrayRef.hpp>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
@@ -68,6 +69,14 @@ poplar::Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& t
                                      const poplar::OptionFlags& options,
                                      const poplar::DebugContext& debugContext = {});
 
+/// A tensor [groupSize, `shape`...] of `groupSize` independent sliceable tensors, each laid
+/// out as createSliceableTensor lays out one, for a plan made with that group size.
+poplar::Tensor createGroupedSliceableTensor(
+    poplar::Graph& graph, const poplar::Type& type, const std::size_t groupSize,
+    const std::vector<std::size_t>& shape, const std::vector<std::size_t>& dims,
+    const std::vector<std::size_t>& sizes, const SlicePlan& plan,
+    const poplar::OptionFlags& options, const poplar::DebugContext& debugContext = {});
+
 /// A tensor [numIndices, t's shape with `dims` of `sizes`] to slice `t` into or update it from,
 /// mapped like the slices of `t`.
 poplar::Tensor createSliceTensor(poplar::Graph& graph, const poplar::Tensor& t,
@@ -82,11 +91,26 @@ poplar::Tensor createSliceTensor(poplar::Graph& graph, const poplar::Type& type,
                                  const SlicePlan& plan, const poplar::OptionFlags& options,
                                  const poplar::DebugContext& debugContext = {});
 
+/// A tensor [groupSize, numIndices, `shape` with `dims` of `sizes`] for the grouped operations
+/// of `plan` (made with that group size).
+poplar::Tensor createGroupedSliceTensor(
+    poplar::Graph& graph, const poplar::Type& type, const std::size_t groupSize,
+    const std::vector<std::size_t>& shape, const std::vector<std::size_t>& dims,
+    const std::vector<std::size_t>& sizes, const std::size_t numIndices, const SlicePlan& plan,
+    const poplar::OptionFlags& options, const poplar::DebugContext& debugContext = {});
+
 /// An UNSIGNED_INT tensor [numIndices, dims.size()] for the offsets of multiSlice/multiUpdate*.
 poplar::Tensor createIndicesTensor(poplar::Graph& graph, const std::vector<std::size_t>& dims,
                                    std::size_t numIndices, const SlicePlan& plan,
                                    const poplar::OptionFlags& options,
                                    const poplar::DebugContext& debugContext = {});
+
+/// An UNSIGNED_INT tensor [groupSize, numIndices, dims.size()] for the grouped operations.
+poplar::Tensor createGroupedIndicesTensor(poplar::Graph& graph, const std::size_t groupSize,
+                                          const std::vector<std::size_t>& dims,
+                                          const std::size_t numIndices, const SlicePlan& plan,
+                                          const poplar::OptionFlags& options,
+                                          const poplar::DebugContext& debugContext = {});
 
 /// A tensor whose dimension dims[i] is numSlices[i] times that of `s`, mapped like `s` so that
 /// slicing it into `s`'s layout needs no exchange.
@@ -99,17 +123,17 @@ poplar::Tensor createSliceableTensorFromSlice(poplar::Graph& graph, const poplar
 /// with sizes[i] elements in dimension dims[i]; the other dimensions are taken whole.
 poplar::Tensor dynamicSlice(poplar::Graph& graph, const poplar::Tensor& t,
                             const poplar::Tensor& offset, const std::vector<std::size_t>& dims,
-                            const std::vector<std::size_t>& sizes,
-                            poplar::program::Sequence& prog,
-                            const poplar::DebugContext& debugContext = {});
+                            const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                            const poplar::DebugContext& debugContext = {},
+                            const poplar::OptionFlags& options = {});
 
 /// dynamicSlice into an existing `output` of the slice's shape.
 void dynamicSliceWithOutput(poplar::Graph& graph, const poplar::Tensor& output,
                             const poplar::Tensor& t, const poplar::Tensor& offset,
                             const std::vector<std::size_t>& dims,
-                            const std::vector<std::size_t>& sizes,
-                            poplar::program::Sequence& prog,
-                            const poplar::DebugContext& debugContext = {});
+                            const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                            const poplar::DebugContext& debugContext = {},
+                            const poplar::OptionFlags& options = {});
 
 /// Per tile, the elements of dynamicSlice(t, ..., dims, sizes)'s result the tile would hold.
 poplar::Graph::TileToTensorMapping getSliceMapping(poplar::Graph& graph, const poplar::Tensor& t,
@@ -120,18 +144,42 @@ poplar::Graph::TileToTensorMapping getSliceMapping(poplar::Graph& graph, const p
 void dynamicUpdate(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
                    const poplar::Tensor& offset, const std::vector<std::size_t>& dims,
                    const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
-                   const poplar::DebugContext& debugContext = {});
+                   const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
 
-/// offsets.dim(0) slices of `t` (one dimension in `dims`), stacked: the result has shape
-/// [offsets.dim(0), t's shape with dims[0] of sizes[0]]. offsets is UNSIGNED_INT
-/// [numOffsets, 1] (or [numOffsets]).
+/// offsets.dim(0) slices of `t`, stacked: the result has shape [offsets.dim(0), t's shape with
+/// dims[i] of sizes[i]]. offsets is UNSIGNED_INT [numOffsets, dims.size()] (or [numOffsets] for
+/// one dimension). One dimension sliced one entry at a time runs on the MultiSlice vertices;
+/// other dims/sizes take one dynamicSlice per offset (a counted loop for more than 3 offsets),
+/// as PopLibs does.
 poplar::Tensor multiSlice(poplar::Graph& graph, const poplar::Tensor& t,
                           const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
                           const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
                           const SlicePlan& plan, const poplar::OptionFlags& options,
                           const poplar::DebugContext& debugContext = {});
 
-/// For each i: t[offsets[i]] = s[i]. When offsets repeat, the last one wins.
+/// The slices t.slice(offsets[i], offsets[i] + 1, dim), stacked: [offsets.size(), t's shape
+/// with `dim` of size 1]. Offsets are known when the graph is built; an offset past the end
+/// gives zeros (or slice 0 with option remapOutOfBoundIndices=true).
+poplar::Tensor multiSlice(poplar::Graph& graph, const poplar::Tensor& t,
+                          poplar::ArrayRef<unsigned> offsets, std::size_t dim,
+                          poplar::program::Sequence& prog,
+                          const poplar::DebugContext& debugContext = {},
+                          const poplar::OptionFlags& optionFlags = {});
+
+/// multiSlice of each group g of t (its first dimension) at offsets[g]: t is [G, ...], offsets
+/// [G, numOffsets, dims.size()], dims index the dimensions of one group; the result is
+/// [G, numOffsets, slice shape]. Each group is sliced by its own multiSlice.
+poplar::Tensor groupedMultiSlice(poplar::Graph& graph, const poplar::Tensor& t,
+                                 const poplar::Tensor& offsets,
+                                 const std::vector<std::size_t>& dims,
+                                 const std::vector<std::size_t>& sizes,
+                                 poplar::program::Sequence& prog, const SlicePlan& plan,
+                                 const poplar::OptionFlags& options,
+                                 const poplar::DebugContext& debugContext = {});
+
+/// For each i: t[offsets[i]] = s[i]. When offsets repeat, the last one wins. dims/sizes as
+/// multiSlice.
 void multiUpdate(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
                  const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
                  const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
@@ -146,6 +194,37 @@ void multiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t, const poplar:
                     poplar::program::Sequence& prog, const SlicePlan& plan,
                     const poplar::OptionFlags& options,
                     const poplar::DebugContext& debugContext = {});
+
+/// multiUpdate of each group g of t from s[g] at offsets[g] (shapes as groupedMultiSlice).
+void groupedMultiUpdate(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                        const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
+                        const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                        const SlicePlan& plan, const poplar::OptionFlags& options,
+                        const poplar::DebugContext& debugContext = {});
+
+/// multiUpdateAdd of each group g of t (rank 3) from s[g] at offsets[g], scaled by `scale`.
+void groupedMultiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                           const poplar::Tensor& offsets, const poplar::Tensor& scale,
+                           const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                           const SlicePlan& plan, const poplar::OptionFlags& options,
+                           const poplar::DebugContext& debugContext = {});
+
+/// multiUpdateMax of each group g of t from s[g] at offsets[g].
+void groupedMultiUpdateMax(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                           const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                           const SlicePlan& plan, const poplar::OptionFlags& options,
+                           const poplar::DebugContext& debugContext = {});
+
+/// For each i: t.slice(offsets[i], offsets[i] + 1, dim) += scale * s[i], offsets known when
+/// the graph is built (repeated offsets accumulate; past the end: ignored, or slice 0 with
+/// option remapOutOfBoundIndices=true). s is [offsets.size(), t's shape with `dim` of size 1].
+void multiUpdateAdd(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                    poplar::ArrayRef<unsigned> offsets, const poplar::Tensor& scale,
+                    std::size_t dim, poplar::program::Sequence& prog,
+                    const poplar::DebugContext& debugContext = {},
+                    const poplar::OptionFlags& optionFlags = {});
 
 /// For each i: t[offsets[i]] = max(t[offsets[i]], s[i]).
 void multiUpdateMax(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
@@ -163,6 +242,12 @@ namespace embedding {
 SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType,
                const std::size_t numEntries, const std::size_t outputSize,
                const std::vector<std::size_t>& numLookups, const poplar::OptionFlags& options);
+
+/// As above for `groupSize` independent embeddings used by the grouped operations.
+SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType,
+               const std::size_t groupSize, const std::size_t numEntries,
+               const std::size_t outputSize, const std::vector<std::size_t>& numLookups,
+               const poplar::OptionFlags& options);
 
 } // namespace embedding
 

@@ -2,9 +2,10 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
-#include <poplar/DebugContext.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/TensorCloneMethod.hpp>
@@ -37,6 +38,52 @@ unsigned getTileImbalance(const poplar::Graph::TileToTensorMapping& mapping,
                           unsigned minElementsPerTile = 0, unsigned grainSize = 1);
 unsigned getTileImbalance(const poplar::Graph& graph, const poplar::Tensor& t,
                           unsigned minElementsPerTile = 0, unsigned grainSize = 1);
+
+class TensorUseTrackerState;
+
+/// Collects which tiles use which elements of tensors, then maps those elements to the tiles
+/// that use them: an element used on one tile goes to it, an element used on several tiles is
+/// spread evenly (in grains) over them, so data broadcast to many tiles is shared out.
+class TensorUseTracker {
+  std::unique_ptr<TensorUseTrackerState> st;
+
+public:
+  TensorUseTracker(unsigned numTiles);
+  TensorUseTracker(const TensorUseTracker& other);
+  TensorUseTracker(TensorUseTracker&& other);
+  TensorUseTracker& operator=(const TensorUseTracker& other);
+  TensorUseTracker& operator=(TensorUseTracker&& other);
+  enum class MappingMethod {
+    /// Map "halo regions" (used by several tiles, next to regions used by a subset of those
+    /// tiles) whole to one tile of that subset.
+    OptimizeHaloRegions,
+    /// Map elements only to tiles that use them (the tracker never does otherwise).
+    ConstrainMappingToUsedTiles,
+    /// No particular method.
+    None
+  };
+  ~TensorUseTracker();
+
+  /// Records that `tile` uses the elements of `t`.
+  void add(const poplar::Graph& graph, unsigned tile, const poplar::Tensor& t);
+  /// Adds the uses recorded by `other`.
+  void add(TensorUseTracker other);
+  /// Settles every used element on one tile: elements used on several tiles are spread over
+  /// them in multiples of grainSize, no tile taking fewer than minElementsPerTile of a region
+  /// when that can be avoided. extendPartialUsage: unused elements between used ones of a
+  /// variable take the tiles of the region before them.
+  void
+  resolve(const poplar::Graph& graph, unsigned grainSize, unsigned minElementsPerTile,
+          bool extendPartialUsage = false,
+          TensorUseTracker::MappingMethod mappingMethod = TensorUseTracker::MappingMethod::None);
+  /// resolve, then sets the tile mapping of every used element accordingly.
+  void mapTensorsByUse(
+      poplar::Graph& graph, unsigned grainSize, unsigned minElementsPerTile,
+      bool extendPartialUsage = false,
+      TensorUseTracker::MappingMethod mappingMethod = TensorUseTracker::MappingMethod::None);
+  /// True when no use has been recorded.
+  bool empty() const;
+};
 
 /// Whether some line of t along `dimension` (all other indices fixed) has elements on more than
 /// one tile, or on more than one IPU.

@@ -2,6 +2,7 @@
 // entries of the sliced dimension(s) as rows, everything else as columns. Work is spread by
 // column: a tile slices the columns it holds, for every row, so a tensor laid out by
 // createSliceableTensor (all rows of a column group on one tile) slices with no exchange.
+#include "MultiSliceForms.hpp"
 #include "poplibs_support/TileWork.hpp"
 
 #include <algorithm>
@@ -29,11 +30,17 @@ public:
   std::vector<std::size_t> numLookups;
   bool usedForSlice = true, usedForUpdate = true;
   std::string operationForUpdate = "add";
+  std::size_t groupSize = 0; ///< 0: planned without groups
   auto key() const {
     return std::tie(planned, numEntries, outputSize, numLookups, usedForSlice, usedForUpdate,
-                    operationForUpdate);
+                    operationForUpdate, groupSize);
   }
 };
+
+std::size_t detail::planGroupSize(const SlicePlan& plan) {
+  const auto& i = plan.getImpl();
+  return i.planned ? i.groupSize : 0;
+}
 
 SlicePlan::SlicePlan() : internal(new SlicePlanInternal) {}
 SlicePlan::~SlicePlan() = default;
@@ -56,6 +63,7 @@ std::ostream& operator<<(std::ostream& o, const SlicePlan& p) {
     << i.outputSize << ", lookups";
   for (auto n : i.numLookups)
     o << ' ' << n;
+  if (i.groupSize) o << ", groups " << i.groupSize;
   return o << ", slice " << (i.usedForSlice ? "yes" : "no") << ", update "
            << (i.usedForUpdate ? i.operationForUpdate : std::string("no")) << ')';
 }
@@ -415,6 +423,41 @@ Tensor multiSlices2d(const Tensor& t, const Tensor& s, std::size_t numOffsets, s
   return s.reshape({numOffsets, t.numElements() / t.dim(dim)});
 }
 
+/// Whether a multiSlice/multiUpdate needs the generic form: more than one dimension, or more
+/// than one entry per offset (checked here).
+bool isGenericMulti(const Tensor& t, const std::vector<std::size_t>& dims,
+                    const std::vector<std::size_t>& sizes, const std::string& op) {
+  checkBase(t, op, "t");
+  checkDimsAndSizes(t.shape(), dims, sizes, op);
+  if (dims.empty()) throw poputil::poplibs_error(op + ": dims is empty");
+  return dims.size() != 1 || sizes[0] != 1;
+}
+
+/// The offsets of a generic multi-slice as [numOffsets, dims.size()], checked.
+Tensor genericOffsets(const Tensor& offsets, const std::vector<std::size_t>& dims,
+                      const std::string& op) {
+  checkOffsetType(offsets, op, "offsets");
+  if (offsets.rank() == 1 && dims.size() == 1) return offsets.expand({1});
+  if (offsets.rank() != 2 || offsets.dim(1) != dims.size())
+    throw poputil::poplibs_error(op + ": offsets has shape " + offsets.shapeToString() +
+                                 "; it must be [numOffsets, " + std::to_string(dims.size()) + "]");
+  return offsets;
+}
+
+/// The options of dynamicSlice/dynamicUpdate. Out-of-range offsets always start the slice at 0
+/// (remapOutOfBoundIndices=true behaves as the default); padding indices are not modelled.
+void checkDynamicOptions(const poplar::OptionFlags& options, const std::string& op) {
+  poplibs_support::checkOptions(options, {"remapOutOfBoundIndices", "paddingIndexUsed"}, op);
+  for (const auto& [name, value] : options) {
+    if (value != "true" && value != "false")
+      throw poplar::invalid_option(op + ": option " + name + " is '" + value +
+                                   "'; allowed: true, false");
+    if (name == "paddingIndexUsed" && value == "true")
+      throw poputil::poplibs_error(op + ": option paddingIndexUsed=true is not supported by "
+                                        "Tessera (padding indices are sliced as index 0)");
+  }
+}
+
 enum class UpdateOp { None, Add, Max };
 
 void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& offsets,
@@ -648,8 +691,10 @@ Graph::TileToTensorMapping getSliceMapping(Graph& graph, const Tensor& t,
 
 Tensor dynamicSlice(Graph& graph, const Tensor& t, const Tensor& offset,
                     const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
-                    program::Sequence& prog, const DebugContext& debugContext) {
+                    program::Sequence& prog, const DebugContext& debugContext,
+                    const poplar::OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "dynamicSlice");
+  checkDynamicOptions(options, "popops::dynamicSlice");
   return dynamicSliceImpl(graph, Tensor(), t, offset, dims, sizes, prog, di,
                           "popops::dynamicSlice");
 }
@@ -657,18 +702,21 @@ Tensor dynamicSlice(Graph& graph, const Tensor& t, const Tensor& offset,
 void dynamicSliceWithOutput(Graph& graph, const Tensor& output, const Tensor& t,
                             const Tensor& offset, const std::vector<std::size_t>& dims,
                             const std::vector<std::size_t>& sizes, program::Sequence& prog,
-                            const DebugContext& debugContext) {
+                            const DebugContext& debugContext, const poplar::OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "dynamicSliceWithOutput");
   const std::string op = "popops::dynamicSliceWithOutput";
+  checkDynamicOptions(options, op);
   poplibs_support::checkValid(output, op, "output");
   dynamicSliceImpl(graph, output, t, offset, dims, sizes, prog, di, op);
 }
 
 void dynamicUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& offset,
                    const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
-                   program::Sequence& prog, const DebugContext& debugContext) {
+                   program::Sequence& prog, const DebugContext& debugContext,
+                   const poplar::OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "dynamicUpdate");
   const std::string op = "popops::dynamicUpdate";
+  checkDynamicOptions(options, op);
   checkDynamicArgs(t, offset, dims, sizes, op);
   poplibs_support::checkValid(s, op, "s");
   const auto shape = slicedShape(t.shape(), dims, sizes);
@@ -691,6 +739,9 @@ Tensor multiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
   const std::string op = "popops::multiSlice";
   (void)plan;
   poplibs_support::checkOptions(options, kSliceOptions, op);
+  if (isGenericMulti(t, dims, sizes, op))
+    return detail::genericMultiSlice(graph, t, genericOffsets(offsets, dims, op), dims, sizes, prog,
+                                     di);
   checkMultiArgs(t, dims, sizes, op);
   const Tensor offs = multiOffsets(offsets, dims, op);
   const std::size_t numOffsets = offs.numElements();
@@ -737,6 +788,13 @@ void multiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& o
                  const poplar::OptionFlags& options, const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "multiUpdate");
   (void)plan;
+  const std::string op = "popops::multiUpdate";
+  if (isGenericMulti(t, dims, sizes, op)) {
+    poplibs_support::checkOptions(options, kSliceOptions, op);
+    detail::genericMultiUpdate(graph, t, s, genericOffsets(offsets, dims, op), dims, sizes, prog,
+                               di, op);
+    return;
+  }
   multiUpdateImpl(graph, t, s, offsets, nullptr, UpdateOp::None, dims, sizes, prog, options, di,
                   "popops::multiUpdate");
 }
@@ -821,6 +879,16 @@ SlicePlan plan(const Graph& graph, const Type& dataType, const std::size_t numEn
   if (!p->usedForSlice && !p->usedForUpdate)
     throw poputil::poplibs_error(op + ": options usedForSlice and usedForUpdate are both false");
   return SlicePlan(std::move(p));
+}
+
+SlicePlan plan(const Graph& graph, const Type& dataType, const std::size_t groupSize,
+               const std::size_t numEntries, const std::size_t outputSize,
+               const std::vector<std::size_t>& numLookups, const poplar::OptionFlags& options) {
+  if (groupSize == 0)
+    throw poputil::poplibs_error("popops::embedding::plan: groupSize is 0; it must be at least 1");
+  SlicePlan p = plan(graph, dataType, numEntries, outputSize, numLookups, options);
+  p.getImpl().groupSize = groupSize;
+  return p;
 }
 
 } // namespace embedding

@@ -191,6 +191,7 @@ void mapImpl(Graph& graph, const std::string& op, const expr::Expr& e,
       graph.connect(v["inBool"], byType[4]);
       graph.connect(v[outField], outFlat.slice(piece));
       graph.setInitialValue(v["program"], id);
+      graph.setInitialValue(v["flopsPerElement"], prog0.flopsPerElement);
       graph.setTileMapping(v, tile);
     }
   prog.add(program::Execute(cs, di));

@@ -53,6 +53,7 @@ public:
   Input<VectorList<bool>> inBool;
   Output<Vector<T>> out;
   unsigned program;
+  unsigned flopsPerElement; ///< read by the engine's FLOP model, not by compute()
 
   bool compute() {
     if (!program_) program_ = &mapexpr::program(program);
@@ -85,6 +86,7 @@ public:
   Input<VectorList<bool>> inBool;
   InOut<Vector<T>> in1;
   unsigned program;
+  unsigned flopsPerElement; ///< read by the engine's FLOP model, not by compute()
 
   bool compute() {
     if (!program_) program_ = &mapexpr::program(program);
@@ -110,15 +112,15 @@ private:
 
 template <typename T> void registerOut(const std::string& name) {
   using C = MapExpr<T>;
-  poplar::detail::VertexRegistrar<C>(
-      name.c_str(), "popops",
-      {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool, out, program)});
+  poplar::detail::VertexRegistrar<C>(name.c_str(), "popops",
+                                     {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool,
+                                                     out, program, flopsPerElement)});
 }
 template <typename T> void registerInPlace(const std::string& name) {
   using C = MapExprInPlace<T>;
-  poplar::detail::VertexRegistrar<C>(
-      name.c_str(), "popops",
-      {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool, in1, program)});
+  poplar::detail::VertexRegistrar<C>(name.c_str(), "popops",
+                                     {TESSERA_FIELDS(C, inFloat, inHalf, inInt, inUnsigned, inBool,
+                                                     in1, program, flopsPerElement)});
 }
 
 

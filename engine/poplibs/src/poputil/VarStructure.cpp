@@ -47,11 +47,15 @@ unsigned groupingOf(const poplar::Graph& graph, const poplar::Tensor& t) {
 
 unsigned detectInnermostGrouping(const poplar::Graph& graph, const poplar::Tensor& t) {
   if (!t.valid()) throw poplibs_error("poputil::detectInnermostGrouping: t is an invalid tensor");
+  if (t.rank() == 0)
+    throw poplibs_error("poputil::detectInnermostGrouping: t is a scalar; it needs a dimension");
   return groupingOf(graph, t);
 }
 
 std::vector<GroupingInfo> detectDimGroupings(const poplar::Graph& graph, const poplar::Tensor& t) {
   if (!t.valid()) throw poplibs_error("poputil::detectDimGroupings: t is an invalid tensor");
+  if (t.rank() == 0)
+    throw poplibs_error("poputil::detectDimGroupings: t is a scalar; it needs a dimension");
   std::vector<GroupingInfo> out;
   for (unsigned d = unsigned(t.rank()); d-- > 0;) {
     const unsigned g = groupingOf(graph, t.dimRoll(d, unsigned(t.rank() - 1)));

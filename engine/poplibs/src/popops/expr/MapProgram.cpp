@@ -201,6 +201,7 @@ public:
     p_.outType = r.type;
     p_.inPlace = inPlace_;
     p_.cyclesPerVector = cost_ + 1; // + the store
+    p_.flopsPerElement = flops_;
     p_.floatingPoint = r.type.isFloatingPoint();
     for (const auto& in : p_.inputs)
       if (in.type.isFloatingPoint()) p_.floatingPoint = true;
@@ -267,6 +268,7 @@ private:
       i.outKind = toBool ? Kind::Bool : k;
       i.a = std::uint16_t(a.value);
       cost_ += costOf(o);
+      if (k == Kind::F32) flops_ += 1;
       return add(i, toBool ? poplar::BOOL : a.type);
     }
     if (const auto* b = e.getAs<expr::BinaryOp>()) {
@@ -297,6 +299,7 @@ private:
       i.a = std::uint16_t(l.value);
       i.b = std::uint16_t(r.value);
       cost_ += costOf(o);
+      if (k == Kind::F32) flops_ += 1;
       return add(i, toBool ? poplar::BOOL : l.type);
     }
     const auto* t = e.getAs<expr::TernaryOp>();
@@ -343,6 +346,7 @@ private:
     i.b = std::uint16_t(lo.value);
     i.c = std::uint16_t(hi.value);
     cost_ += 2;
+    if (k == Kind::F32) flops_ += 2; // two compares
     return add(i, a.type);
   }
 
@@ -374,6 +378,7 @@ private:
   std::string op_;
   Program p_;
   unsigned cost_ = 0;
+  unsigned flops_ = 0;
   std::map<unsigned, Value> loaded_;
 };
 

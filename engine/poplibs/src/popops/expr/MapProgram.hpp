@@ -47,6 +47,9 @@ struct Program {
   /// For the cycle estimate: operations per vector of elements (loads, arithmetic, store).
   unsigned cyclesPerVector = 0;
   bool floatingPoint = false; ///< vectorised like float data (else one element per cycle)
+  /// For the FLOP estimate: floating-point operations per output element (each unary or binary
+  /// operation on float/half operands one, a clamp two; casts and selects none).
+  unsigned flopsPerElement = 0;
 };
 
 /// Compiles `expr` over `ts`; throws poputil::poplibs_error naming `op` and the offending
