@@ -1,6 +1,7 @@
 #include "MemoryModel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -28,6 +29,37 @@ struct Piece {
 };
 
 using Cat = MemoryCategory;
+
+/// A not-always-live piece already placed on a tile: its addresses and its steps [from, to).
+struct Placed {
+  std::uint64_t offset, end;
+  unsigned from, to;
+};
+
+/// The placed pieces, found by the steps they are live in. Interval allocation asks, for every
+/// new piece, which placed pieces are live at the same time; scanning them all made a tile with
+/// thousands of short-lived variables quadratic. Here the pieces are grouped by the length of
+/// their live interval (lengths in [2^k, 2^(k+1))) and, in each group, ordered by first step, so
+/// a piece of group k live at [from, to) can only meet those starting in [from - 2^(k+1), to).
+/// Only the candidates are visited; what is found is the same set as the full scan.
+class PlacedByTime {
+public:
+  void add(const Placed& p) { groups_[group(p.to - p.from)].emplace(p.from, p); }
+  template <class F> void forEachOverlapping(unsigned from, unsigned to, F&& f) const {
+    for (unsigned k = 0; k < groups_.size(); ++k) {
+      const auto& g = groups_[k];
+      if (g.empty()) continue;
+      const std::uint64_t reach = std::uint64_t(2) << k; // longer than any interval of the group
+      const unsigned lowest = from > reach ? static_cast<unsigned>(from - reach) : 0;
+      for (auto it = g.lower_bound(lowest); it != g.end() && it->first < to; ++it)
+        if (it->second.from < to && from < it->second.to) f(it->second);
+    }
+  }
+
+private:
+  static unsigned group(unsigned length) { return length ? 31 - static_cast<unsigned>(__builtin_clz(length)) : 0; }
+  std::array<std::multimap<unsigned, Placed>, 32> groups_;
+};
 
 class Builder {
 public:
@@ -152,20 +184,18 @@ private:
     for (const auto& p : pieces)
       if (!p.alwaysLive) order.push_back(&p);
     std::stable_sort(order.begin(), order.end(), [](const Piece* a, const Piece* b) { return a->bytes > b->bytes; });
-    struct Placed { std::uint64_t offset, end; unsigned from, to; };
-    std::vector<Placed> placed;
+    PlacedByTime placed;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
     for (const Piece* p : order) {
       busy.clear();
-      for (const auto& q : placed)
-        if (q.from < p->to && p->from < q.to) busy.push_back({q.offset, q.end});
+      placed.forEachOverlapping(p->from, p->to, [&](const Placed& q) { busy.push_back({q.offset, q.end}); });
       std::sort(busy.begin(), busy.end());
       std::uint64_t at = base;
       for (const auto& [b, e] : busy) {
         if (at + p->bytes <= b) break;
         at = std::max(at, alignUp(e, kDataAlignment));
       }
-      placed.push_back({at, at + p->bytes, p->from, p->to});
+      placed.add({at, at + p->bytes, p->from, p->to});
       allocs.push_back({t, p->var, p->category, p->bytes, at, kDataAlignment, false, false});
       top = std::max(top, at + p->bytes);
     }
@@ -177,11 +207,19 @@ private:
     out.allocations.insert(out.allocations.end(), allocs.begin(), allocs.end());
   }
 
+  // Marks every allocation whose addresses intersect another's (all have bytes > 0). After the
+  // sort by offset, a later allocation intersects an earlier one exactly when it starts before the
+  // furthest end so far, and an earlier one intersects some later one exactly when the next one
+  // starts before it ends: two linear passes instead of comparing pairs (thousands of pieces share
+  // an offset on a tile whose variables live at different times).
   static void markOverlaps(std::vector<Allocation>& allocs) {
     std::sort(allocs.begin(), allocs.end(), [](auto& a, auto& b) { return a.offset < b.offset; });
-    for (std::size_t i = 0; i < allocs.size(); ++i)
-      for (std::size_t j = i + 1; j < allocs.size() && allocs[j].offset < allocs[i].offset + allocs[i].bytes; ++j)
-        allocs[i].overlapped = allocs[j].overlapped = true;
+    std::uint64_t furthestEnd = 0;
+    for (std::size_t i = 0; i < allocs.size(); ++i) {
+      if (i > 0 && allocs[i].offset < furthestEnd) allocs[i].overlapped = true;
+      if (i + 1 < allocs.size() && allocs[i + 1].offset < allocs[i].offset + allocs[i].bytes) allocs[i].overlapped = true;
+      furthestEnd = std::max(furthestEnd, allocs[i].offset + allocs[i].bytes);
+    }
   }
 
   void summarise(unsigned t, const std::vector<Allocation>& allocs, MemoryModel& out) const {
