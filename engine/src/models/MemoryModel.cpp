@@ -272,20 +272,29 @@ void MemoryModel::forEachLivenessStep(
     const std::vector<VariableLiveness>& live, std::size_t numSteps,
     const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const {
   // Sweep over steps: each not-always-live allocation adds its bytes at `from`, removes at `to`.
-  struct Event { unsigned step; unsigned tile; std::int64_t delta; };
-  std::vector<Event> events;
-  for (const auto& a : allocations) {
-    if (a.alwaysLive || a.var < 0) continue;
-    const auto& l = live[static_cast<std::size_t>(a.var)];
-    if (l.from >= l.to) continue;
-    events.push_back({l.from, a.tile, static_cast<std::int64_t>(a.bytes)});
-    events.push_back({l.to, a.tile, -static_cast<std::int64_t>(a.bytes)});
-  }
-  std::sort(events.begin(), events.end(), [](auto& a, auto& b) { return a.step < b.step; });
+  // The events are bucketed by step (a counting sort: a million vertices make millions of events,
+  // and a comparison sort of them was the largest part of this sweep). Within a step the order
+  // does not matter: all of a step's changes are applied before f sees it.
+  struct Event { unsigned tile; std::int64_t delta; };
+  std::vector<std::size_t> startOf(numSteps + 2, 0); // events of step s: [startOf[s], startOf[s + 1])
+  auto bucket = [&](unsigned step) { return std::min<std::size_t>(step, numSteps); }; // past the end: never applied
+  auto forEachEvent = [&](auto&& f) {
+    for (const auto& a : allocations) {
+      if (a.alwaysLive || a.var < 0) continue;
+      const auto& l = live[static_cast<std::size_t>(a.var)];
+      if (l.from >= l.to) continue;
+      f(bucket(l.from), Event{a.tile, static_cast<std::int64_t>(a.bytes)});
+      f(bucket(l.to), Event{a.tile, -static_cast<std::int64_t>(a.bytes)});
+    }
+  };
+  forEachEvent([&](std::size_t b, const Event&) { ++startOf[b + 1]; });
+  for (std::size_t s = 1; s < startOf.size(); ++s) startOf[s] += startOf[s - 1];
+  std::vector<Event> events(startOf.back());
+  std::vector<std::size_t> next(startOf.begin(), startOf.end() - 1);
+  forEachEvent([&](std::size_t b, const Event& e) { events[next[b]++] = e; });
   std::vector<std::uint64_t> bytes(tiles.size(), 0);
-  std::size_t e = 0;
   for (unsigned s = 0; s < numSteps; ++s) {
-    for (; e < events.size() && events[e].step <= s; ++e)
+    for (std::size_t e = startOf[s]; e < startOf[s + 1]; ++e)
       bytes[events[e].tile] = static_cast<std::uint64_t>(static_cast<std::int64_t>(bytes[events[e].tile]) + events[e].delta);
     f(s, bytes);
   }
