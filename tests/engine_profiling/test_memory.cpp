@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 
 using namespace poplar;
@@ -259,4 +260,42 @@ TEST_CASE("Interval allocation is first fit, largest first, against every piece 
   CHECK(overlappedBytes > 0);
   CHECK(r.integer("SELECT non_interleaved_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") ==
         overlappedBytes);
+}
+
+// Enough pieces (36 variables spread over 1,472 tiles: 52,992) for the memory model to lay tiles
+// out on several host threads: the layout must not depend on how many there are.
+TEST_CASE("The memory layout is the same whatever the number of host threads", "[memory][threads]") {
+  IPUModel model("ipu2");
+  Device device = model.createDevice();
+  auto layoutWith = [&](const std::string& threads) {
+    test::ScratchDir dir;
+    Graph graph = test::makeGraph(device);
+    program::Sequence prog;
+    const unsigned tiles = device.getTarget().getNumTiles();
+    std::vector<Tensor> vars;
+    for (unsigned i = 0; i < 36; ++i) {
+      vars.push_back(graph.addVariable(FLOAT, {tiles * (1 + i % 3)}, "v" + std::to_string(i)));
+      graph.setTileMapping(vars.back(), 0);
+      for (unsigned t = 0; t < tiles; ++t)
+        graph.setTileMapping(vars.back().slice(t * (1 + i % 3), (t + 1) * (1 + i % 3)), t);
+      if (i % 2) { // half of them live only between two steps: reused memory on every tile
+        prog.add(program::WriteUndef(vars.back()));
+        const std::size_t n = std::min(vars[i - 1].numElements(), vars.back().numElements());
+        prog.add(program::Copy(vars[i - 1].slice(0, n), vars.back().slice(0, n)));
+      }
+    }
+    OptionFlags options = test::reportOptions(dir.path());
+    options.set("tessera.threads", threads);
+    Engine engine(graph, prog, options);
+    Report r(dir / "profile.pop");
+    auto rows = r.texts("SELECT tile || ':' || coalesce(variable, name) || '@' || offset || '+' || bytes "
+                        "FROM lowered_variables ORDER BY id");
+    for (auto& t : r.texts("SELECT tile || ':' || including_gaps || '/' || excluding_gaps FROM tile_memory ORDER BY tile"))
+      rows.push_back(t);
+    return rows;
+  };
+  const auto one = layoutWith("1");
+  REQUIRE(one.size() > 52992);
+  CHECK(layoutWith("2") == one);
+  CHECK(layoutWith("8") == one);
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <thread>
 #include <map>
 #include <set>
 
@@ -77,7 +79,7 @@ public:
     out.bytesPerTile = g_.replicaTarget.getBytesPerTile();
     out.tiles.resize(numTiles_);
     out.categories.resize(numTiles_);
-    for (unsigned t = 0; t < numTiles_; ++t) place(t, out);
+    placeAll(out);
     for (unsigned t = 0; t < numTiles_; ++t)
       if (out.tiles[t].includingGaps > out.bytesPerTile) out.overflowingTiles.push_back(t);
     std::stable_sort(out.overflowingTiles.begin(), out.overflowingTiles.end(),
@@ -162,10 +164,34 @@ private:
     pieces_[tile].push_back({var, c, bytes, l.alwaysLive, l.from, l.to});
   }
 
+  /// Lays out every tile. Tiles are independent, so with o_.threads > 1 and enough pieces to be
+  /// worth it, host threads take tiles in chunks; each tile's allocations are kept apart and
+  /// joined in tile order, so the model is the same whatever the thread count.
+  void placeAll(MemoryModel& out) {
+    std::vector<std::vector<Allocation>> byTile(numTiles_);
+    std::size_t pieces = 0;
+    for (const auto& p : pieces_) pieces += p.size();
+    const unsigned threads = pieces < kMinPiecesForThreads ? 1 : std::max(1u, std::min(o_.threads, numTiles_));
+    std::atomic<unsigned> next{0};
+    auto work = [&] {
+      for (unsigned first; (first = next.fetch_add(kTilesPerChunk)) < numTiles_;)
+        for (unsigned t = first; t < std::min(numTiles_, first + kTilesPerChunk); ++t) place(t, out, byTile[t]);
+    };
+    std::vector<std::thread> helpers;
+    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);
+    work();
+    for (auto& h : helpers) h.join();
+    std::size_t total = 0;
+    for (const auto& a : byTile) total += a.size();
+    out.allocations.reserve(total);
+    for (auto& a : byTile) out.allocations.insert(out.allocations.end(), a.begin(), a.end());
+  }
+  static constexpr std::size_t kMinPiecesForThreads = 50000;
+  static constexpr unsigned kTilesPerChunk = 16;
+
   /// Lays out one tile: code and state from address 0 (they must be in the non-interleaved
   /// region), always-live data after them, then not-always-live data by interval allocation.
-  void place(unsigned t, MemoryModel& out) {
-    std::vector<Allocation> allocs;
+  void place(unsigned t, MemoryModel& out, std::vector<Allocation>& allocs) {
     std::uint64_t cursor = 0, top = 0, alwaysLive = 0; // next free address; highest used address
     auto placeAlwaysLive = [&](int var, Cat c, std::uint64_t bytes, std::uint64_t alignment) {
       cursor = alignUp(cursor, alignment);
@@ -204,7 +230,6 @@ private:
     summarise(t, allocs, out);
     out.tiles[t].includingGaps = top;
     out.tiles[t].alwaysLive = alwaysLive;
-    out.allocations.insert(out.allocations.end(), allocs.begin(), allocs.end());
   }
 
   // Marks every allocation whose addresses intersect another's (all have bytes > 0). After the
@@ -278,13 +303,13 @@ void MemoryModel::forEachLivenessStep(
   struct Event { unsigned tile; std::int64_t delta; };
   std::vector<std::size_t> startOf(numSteps + 2, 0); // events of step s: [startOf[s], startOf[s + 1])
   auto bucket = [&](unsigned step) { return std::min<std::size_t>(step, numSteps); }; // past the end: never applied
-  auto forEachEvent = [&](auto&& f) {
+  auto forEachEvent = [&](auto&& visit) {
     for (const auto& a : allocations) {
       if (a.alwaysLive || a.var < 0) continue;
       const auto& l = live[static_cast<std::size_t>(a.var)];
       if (l.from >= l.to) continue;
-      f(bucket(l.from), Event{a.tile, static_cast<std::int64_t>(a.bytes)});
-      f(bucket(l.to), Event{a.tile, -static_cast<std::int64_t>(a.bytes)});
+      visit(bucket(l.from), Event{a.tile, static_cast<std::int64_t>(a.bytes)});
+      visit(bucket(l.to), Event{a.tile, -static_cast<std::int64_t>(a.bytes)});
     }
   };
   forEachEvent([&](std::size_t b, const Event&) { ++startOf[b + 1]; });
