@@ -184,7 +184,10 @@ private:
     std::size_t total = 0;
     for (const auto& a : byTile) total += a.size();
     out.allocations.reserve(total);
-    for (auto& a : byTile) out.allocations.insert(out.allocations.end(), a.begin(), a.end());
+    for (auto& a : byTile) {
+      out.allocations.insert(out.allocations.end(), a.begin(), a.end());
+      std::vector<Allocation>().swap(a); // freed as it goes: the peak stays near one copy
+    }
   }
   static constexpr std::size_t kMinPiecesForThreads = 50000;
   static constexpr unsigned kTilesPerChunk = 16;
