@@ -11,7 +11,7 @@
 // prepared statement, binding blobs that were encoded before the clock started; same batches,
 // and the file is closed and fsynced like publish() does. Both use the same pool of step data,
 // so blob sizes are identical. The ratio baseline-time / Tessera-time is what we track (goal:
-// Tessera reaches at least 50% of raw SQLite's rows/s). Peak RSS growth is measured too: it
+// Tessera reaches at least 80% of raw SQLite's rows/s). Peak RSS growth is measured too: it
 // must stay flat as N grows (no per-row memory is kept).
 //
 // Batches: 10k rows (~10 MB of blobs) per transaction amortise the commit while keeping the page
