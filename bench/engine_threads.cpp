@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <map>
 #include <ctime>
 #include <fstream>
 #include <poplar/Engine.hpp>
@@ -44,6 +46,19 @@ double loadAverage() {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// CPU time of each of this process's threads so far (ns, from /proc/self/task/<tid>/schedstat),
+// by thread id: how the work of a run was shared among the pool's threads, which a loaded
+// machine's wall time cannot show.
+std::map<long, double> threadCpuNs() {
+  std::map<long, double> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(e.path() / "schedstat");
+    double ns = 0;
+    if (in >> ns) out[std::stol(e.path().filename().string())] = ns;
+  }
+  return out;
 }
 
 struct Timed {
@@ -100,13 +115,20 @@ int main(int argc, char** argv) {
   const double loadBefore = loadAverage();
   // Interleaved, so that the machine's other work disturbs both alike.
   Timed timed[2];
+  std::map<long, double> perThread; // CPU ns of each thread during the multi-threaded runs
   for (std::size_t r = 0; r < reps; ++r)
     for (int e = 0; e < 2; ++e) {
+      const auto before = e == 1 ? threadCpuNs() : std::map<long, double>();
       const double c0 = processCpuSeconds();
       const auto t0 = Clock::now();
       engines[e]->run();
       const auto t1 = Clock::now();
       const double c1 = processCpuSeconds();
+      if (e == 1)
+        for (const auto& [tid, ns] : threadCpuNs()) {
+          const auto it = before.find(tid);
+          perThread[tid] += ns - (it == before.end() ? 0 : it->second);
+        }
       timed[e].wall.push_back(std::chrono::duration<double>(t1 - t0).count());
       timed[e].cpu.push_back(c1 - c0);
     }
@@ -127,6 +149,20 @@ int main(int argc, char** argv) {
                 median(timed[e].cpu) * 1e3, median(timed[e].cpu) / median(timed[e].wall));
   std::printf("  speed-up (wall, 1 thread / %u): %.2f x\n", threads,
               median(timed[0].wall) / median(timed[1].wall));
+  // The share of the work each thread did: with idle cores the wall time cannot fall below the
+  // busiest thread's CPU time, so total / busiest bounds the speed-up the split allows.
+  double total = 0, busiest = 0;
+  std::string shares;
+  for (const auto& [tid, ns] : perThread) {
+    if (ns < 1e5) continue; // threads of the process that did not take part (under 0.1 ms)
+    total += ns;
+    busiest = std::max(busiest, ns);
+    shares += (shares.empty() ? "" : ", ") + std::to_string(int(ns / 1e6 / double(reps) + 0.5)) + " ms";
+  }
+  if (busiest > 0)
+    std::printf("  %u threads, CPU per run by thread: %s; total / busiest thread = %.2f (the wall speed-up "
+                "idle cores would allow)\n",
+                threads, shares.c_str(), total / busiest);
   std::printf("  results bit-identical: %s\n", same ? "yes" : "NO");
   if (!same) {
     std::fprintf(stderr, "bench_engine_threads: the results differ between thread counts\n");

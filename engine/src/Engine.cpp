@@ -91,6 +91,7 @@ void Engine::Impl::buildProfile(ProgressFunc& progress) {
   detail::hosttrace::sampleHostMemory();
   prof::MemoryOptions mo;
   mo.computeInstrumentation = profiling.computeInstrumentation;
+  mo.threads = runtimeOptions(options).threads;
   if (profiling.blocksFilter) {
     mo.blockBufferBytes = profiling.blocksBufferSize;
     for (unsigned ipu = 0; ipu < compiled.replicaTarget.getNumIPUs(); ++ipu)

@@ -3,6 +3,7 @@
 #include <profiler/ReportWriter.hpp>
 
 #include "FileUtil.hpp"
+#include "RowQueue.hpp"
 #include "SchemaSql.hpp"
 #include <tessera/internal/Sqlite.hpp>
 
@@ -79,6 +80,16 @@ struct ReportWriter::Impl {
   bool published = false;
   std::unordered_map<std::string, std::shared_ptr<Statement>> inserts;
   std::shared_ptr<Statement> upsertMeta;
+  /// Set while writing in background: inserts go through it, and the caller touches the
+  /// database only after draining it, so one thread at a time uses the connection.
+  std::unique_ptr<detail::RowQueue> queue;
+
+  /// Waits for the queued rows; throws the first error one of them met.
+  void drain() {
+    if (!queue) return;
+    std::string error = queue->drain();
+    if (!error.empty()) throw ReportError(error);
+  }
 
   /// The file being written: the partial file until published.
   const fs::path& file() const { return published ? path : partial; }
@@ -105,6 +116,7 @@ struct ReportWriter::Impl {
   }
 
   ~Impl() {
+    queue.reset(); // waits for queued rows: they use the statements below
     finalizeStatements();
     for (auto& entry : inserts) entry.second->owner = nullptr;
     if (upsertMeta) upsertMeta->owner = nullptr;
@@ -127,30 +139,43 @@ sqlite::Statement& ReportWriter::Statement::get() {
 // Values past the table's last column are not bound (SQLite would reject the index); insert()
 // then reports the row's real length.
 
+namespace {
+// The queue rows go to while the writer writes in background, else null.
+detail::RowQueue* queueOf(const ReportWriter::Statement& s);
+} // namespace
+
 void ReportWriter::Inserter::bindNull(int i) {
-  if (i <= s_->columns) reportErrors([&] { s_->get().bindNull(i); });
+  if (i > s_->columns) return;
+  if (auto* q = queueOf(*s_)) q->addNull();
+  else reportErrors([&] { s_->get().bindNull(i); });
 }
 void ReportWriter::Inserter::bindInt(int i, std::int64_t v) {
-  if (i <= s_->columns) reportErrors([&] { s_->get().bindInt(i, v); });
+  if (i > s_->columns) return;
+  if (auto* q = queueOf(*s_)) q->addInt(v);
+  else reportErrors([&] { s_->get().bindInt(i, v); });
 }
 void ReportWriter::Inserter::bindReal(int i, double v) {
-  if (i <= s_->columns) reportErrors([&] { s_->get().bindReal(i, v); });
+  if (i > s_->columns) return;
+  if (auto* q = queueOf(*s_)) q->addReal(v);
+  else reportErrors([&] { s_->get().bindReal(i, v); });
 }
 void ReportWriter::Inserter::bindText(int i, std::string_view v) {
-  if (i <= s_->columns) reportErrors([&] { s_->get().bindText(i, v); });
+  if (i > s_->columns) return;
+  if (auto* q = queueOf(*s_)) q->addText(v);
+  else reportErrors([&] { s_->get().bindText(i, v); });
 }
 void ReportWriter::Inserter::bindBlob(int i, BlobRef v) {
-  if (i <= s_->columns) reportErrors([&] { s_->get().bindBlob(i, v.data, v.size); });
+  if (i > s_->columns) return;
+  if (auto* q = queueOf(*s_)) q->addBlob(v.data, v.size);
+  else reportErrors([&] { s_->get().bindBlob(i, v.data, v.size); });
 }
 
-void ReportWriter::Inserter::insert(int boundColumns) {
-  Statement& s = *s_;
-  sqlite::Statement& st = s.get();
-  if (boundColumns != s.columns) {
-    st.clearBindings();
-    throw ReportError(s.owner->file().string() + ": table '" + s.table + "' has " + std::to_string(s.columns) +
-                      " columns but the row has " + std::to_string(boundColumns) + " values");
-  }
+namespace {
+
+detail::RowQueue* queueOf(const ReportWriter::Statement& s) { return s.owner ? s.owner->queue.get() : nullptr; }
+
+// Steps the statement whose parameters are bound, leaving it ready for the next row.
+void stepBound(sqlite::Statement& st) {
   try {
     st.step();
   } catch (const sqlite::Error& e) {
@@ -159,8 +184,60 @@ void ReportWriter::Inserter::insert(int boundColumns) {
     throw ReportError(e.what());
   }
   st.reset();
-  // Text and blobs are bound without copying; drop the pointers before the caller's data goes.
   st.clearBindings();
+}
+
+} // namespace
+
+void ReportWriter::Inserter::insert(int boundColumns) {
+  Statement& s = *s_;
+  detail::RowQueue* queue = queueOf(s);
+  if (boundColumns != s.columns) {
+    if (queue) queue->discardRow();
+    else s.get().clearBindings();
+    throw ReportError((s.owner ? s.owner->file().string() : std::string("report")) + ": table '" + s.table +
+                      "' has " + std::to_string(s.columns) + " columns but the row has " +
+                      std::to_string(boundColumns) + " values");
+  }
+  if (queue) queue->endRow(&s);
+  else stepBound(s.get());
+}
+
+namespace {
+// On the writer thread: binds a queued row's values and inserts it, as Inserter does in row().
+void insertQueued(ReportWriter::Statement& s, const detail::QueuedValue* values, std::size_t count,
+                                const char* arena) {
+  using Kind = detail::QueuedValue::Kind;
+  reportErrors([&] {
+    sqlite::Statement& st = s.get();
+    for (std::size_t k = 0; k < count; ++k) {
+      const detail::QueuedValue& v = values[k];
+      const int i = static_cast<int>(k) + 1;
+      switch (v.kind) {
+      case Kind::Null: st.bindNull(i); break;
+      case Kind::Int: st.bindInt(i, v.integer); break;
+      case Kind::Real: st.bindReal(i, v.real); break;
+      case Kind::Text: st.bindText(i, std::string_view(arena + v.offset, v.size)); break;
+      case Kind::Blob: st.bindBlob(i, arena + v.offset, v.size); break;
+      }
+    }
+    stepBound(st);
+  });
+}
+} // namespace
+
+void ReportWriter::writeInBackground(bool on) {
+  Impl& im = *impl_;
+  im.drain();
+  if (!on) {
+    im.queue.reset();
+    return;
+  }
+  if (im.queue) return;
+  im.queue = std::make_unique<detail::RowQueue>(
+      [](void* target, const detail::QueuedValue* values, std::size_t count, const char* arena) {
+        insertQueued(*static_cast<Statement*>(target), values, count, arena);
+      });
 }
 
 // --- ReportWriter -----------------------------------------------------------------------------
@@ -196,6 +273,7 @@ const fs::path& ReportWriter::path() const { return impl_->path; }
 bool ReportWriter::published() const { return impl_ && impl_->published; }
 
 std::shared_ptr<ReportWriter::Statement> ReportWriter::prepareInsert(std::string_view table, std::size_t columns) {
+  impl_->drain();
   auto it = impl_->inserts.find(std::string(table));
   if (it == impl_->inserts.end()) {
     auto s = impl_->makeStatement(std::string(table), schema::insertSql(table, columns), static_cast<int>(columns));
@@ -219,19 +297,23 @@ sqlite::Database& openDb(const std::unique_ptr<sqlite::Database>& db, const fs::
 void ReportWriter::begin() {
   // IMMEDIATE takes the write lock now, so a reader of a published report cannot make the
   // commit fail halfway through a run (busy_timeout waits for it instead).
+  impl_->drain();
   reportErrors([&] { openDb(impl_->db, impl_->file()).exec("BEGIN IMMEDIATE"); });
 }
 
 void ReportWriter::commit() {
+  impl_->drain();
   reportErrors([&] { openDb(impl_->db, impl_->file()).exec("COMMIT"); });
 }
 
 void ReportWriter::rollback() {
+  impl_->drain();
   reportErrors([&] { openDb(impl_->db, impl_->file()).exec("ROLLBACK"); });
 }
 
 void ReportWriter::publish() {
   Impl& im = *impl_;
+  im.drain();
   sqlite::Database& db = openDb(im.db, im.file());
   if (!db.autocommit()) commit();
   if (im.published) return; // already under its real name: committing was all there was to do

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 
 using namespace poplar;
@@ -183,4 +184,118 @@ TEST_CASE("Bytes past the interleaved boundary are counted in the interleaved re
         start - offset);
   CHECK(r2.integer("SELECT interleaved_non_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") ==
         400000 - (start - offset));
+}
+
+// Many short- and long-lived variables on one tile: each not-always-live piece must sit at the
+// lowest 8-byte-aligned address above the always-live data that is free of every piece placed
+// before it (largest first, ties in variable order) whose live steps meet its own. The reference
+// here is the plain quadratic scan; the compiler finds the same pieces faster.
+TEST_CASE("Interval allocation is first fit, largest first, against every piece live at the same time", "[memory]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  auto graph = test::makeGraph(device);
+  constexpr unsigned kVars = 60;
+  Tensor results = graph.addVariable(FLOAT, {kVars}, "results");
+  graph.setTileMapping(results, 0);
+  graph.createHostRead("results", results);
+  // Variable i is made at event i and summed `span` events later: spans from 1 to 40 events mix
+  // every length class, sizes from 1 to 23 floats mix sizes and ties.
+  std::vector<std::pair<unsigned, std::pair<bool, unsigned>>> events; // (position, (isSum, var))
+  std::vector<Tensor> vars;
+  for (unsigned i = 0; i < kVars; ++i) {
+    const unsigned size = 1 + (i * 7) % 23, span = 1 + (i * 13) % 40;
+    vars.push_back(graph.addVariable(FLOAT, {size}, "x" + std::to_string(i)));
+    graph.setTileMapping(vars.back(), 0);
+    events.push_back({2 * i, {false, i}});
+    events.push_back({2 * (i + span) + 1, {true, i}});
+  }
+  std::stable_sort(events.begin(), events.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  program::Sequence prog;
+  for (const auto& [position, what] : events) {
+    const auto [isSum, i] = what;
+    ComputeSet cs = graph.addComputeSet((isSum ? "sum" : "make") + std::to_string(i));
+    VertexRef v = isSum ? graph.addVertex(cs, "SumVertex", {{"in", vars[i]}, {"out", results[i]}})
+                        : graph.addVertex(cs, "IotaVertex", {{"out", vars[i]}});
+    graph.setTileMapping(v, 0);
+    prog.add(program::Execute(cs));
+  }
+  Engine engine(graph, prog, test::reportOptions(dir.path()));
+  Report r(dir / "profile.pop");
+
+  struct Piece { long long var, bytes, from, to, offset; };
+  std::vector<Piece> pieces;
+  for (const auto& row : r.rows("SELECT lv.variable, lv.bytes, v.live_from, v.live_to, lv.offset FROM lowered_variables lv "
+                                "JOIN variables v ON v.id = lv.variable WHERE lv.tile = 0 AND lv.always_live = 0 "
+                                "ORDER BY lv.variable"))
+    pieces.push_back({row[0].i, row[1].i, row[2].i, row[3].i, row[4].i});
+  REQUIRE(pieces.size() == kVars);
+  const long long base = r.integer("SELECT max(offset + bytes) FROM lowered_variables WHERE tile = 0 AND always_live = 1");
+  auto alignUp = [](long long x) { return (x + 7) / 8 * 8; };
+  std::vector<const Piece*> order;
+  for (const auto& p : pieces) order.push_back(&p);
+  std::stable_sort(order.begin(), order.end(), [](const Piece* a, const Piece* b) { return a->bytes > b->bytes; });
+  std::vector<const Piece*> placed;
+  for (const Piece* p : order) {
+    std::vector<std::pair<long long, long long>> busy;
+    for (const Piece* q : placed)
+      if (q->from < p->to && p->from < q->to) busy.push_back({q->offset, q->offset + q->bytes});
+    std::sort(busy.begin(), busy.end());
+    long long at = alignUp(base);
+    for (const auto& [b, e] : busy) {
+      if (at + p->bytes <= b) break;
+      at = std::max(at, alignUp(e));
+    }
+    INFO("variable " << p->var << " of " << p->bytes << " bytes, live " << p->from << "-" << p->to);
+    CHECK(p->offset == at);
+    placed.push_back(p);
+  }
+  // Reuse happened (the test would prove little otherwise) and the overlap totals match the pairs.
+  long long overlappedBytes = 0;
+  for (const auto& p : pieces) {
+    bool overlapped = false;
+    for (const auto& q : pieces)
+      if (&p != &q && q.offset < p.offset + p.bytes && p.offset < q.offset + q.bytes) overlapped = true;
+    if (overlapped) overlappedBytes += p.bytes;
+  }
+  CHECK(overlappedBytes > 0);
+  CHECK(r.integer("SELECT non_interleaved_overlapped FROM tile_memory_categories WHERE tile = 0 AND category = 'variable'") ==
+        overlappedBytes);
+}
+
+// Enough pieces (36 variables spread over 1,472 tiles: 52,992) for the memory model to lay tiles
+// out on several host threads: the layout must not depend on how many there are.
+TEST_CASE("The memory layout is the same whatever the number of host threads", "[memory][threads]") {
+  IPUModel model("ipu2");
+  Device device = model.createDevice();
+  auto layoutWith = [&](const std::string& threads) {
+    test::ScratchDir dir;
+    Graph graph = test::makeGraph(device);
+    program::Sequence prog;
+    const unsigned tiles = device.getTarget().getNumTiles();
+    std::vector<Tensor> vars;
+    for (unsigned i = 0; i < 36; ++i) {
+      vars.push_back(graph.addVariable(FLOAT, {tiles * (1 + i % 3)}, "v" + std::to_string(i)));
+      graph.setTileMapping(vars.back(), 0);
+      for (unsigned t = 0; t < tiles; ++t)
+        graph.setTileMapping(vars.back().slice(t * (1 + i % 3), (t + 1) * (1 + i % 3)), t);
+      if (i % 2) { // half of them live only between two steps: reused memory on every tile
+        prog.add(program::WriteUndef(vars.back()));
+        const std::size_t n = std::min(vars[i - 1].numElements(), vars.back().numElements());
+        prog.add(program::Copy(vars[i - 1].slice(0, n), vars.back().slice(0, n)));
+      }
+    }
+    OptionFlags options = test::reportOptions(dir.path());
+    options.set("tessera.threads", threads);
+    Engine engine(graph, prog, options);
+    Report r(dir / "profile.pop");
+    auto rows = r.texts("SELECT tile || ':' || coalesce(variable, name) || '@' || offset || '+' || bytes "
+                        "FROM lowered_variables ORDER BY id");
+    for (auto& t : r.texts("SELECT tile || ':' || including_gaps || '/' || excluding_gaps FROM tile_memory ORDER BY tile"))
+      rows.push_back(t);
+    return rows;
+  };
+  const auto one = layoutWith("1");
+  REQUIRE(one.size() > 52992);
+  CHECK(layoutWith("2") == one);
+  CHECK(layoutWith("8") == one);
 }

@@ -257,3 +257,94 @@ TEST_CASE("An unwritable path gives a ReportError naming it", "[writer][errors]"
              Catch::Contains((dir / "taken.pop").string()));
   CHECK_THROWS_AS(ReportWriter(""), ReportError);
 }
+
+namespace {
+std::string fileBytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Steps with blobs of varied sizes (more than one queue batch of rows and of bytes), commits every
+// `batch` rows, meta, runs and a rollback in between, then publish: everything a writer does.
+void writeSteps(const fs::path& path, bool background, std::size_t steps, std::size_t batch) {
+  ReportWriter w(path);
+  w.writeInBackground(background);
+  auto rows = w.inserter<schema::Steps>();
+  std::vector<std::uint64_t> cycles(1472);
+  std::string cyclesBlob, ipusBlob;
+  w.begin();
+  for (std::size_t i = 0; i < steps; ++i) {
+    for (std::size_t t = 0; t < cycles.size(); ++t) cycles[t] = (t * 7 + i * 13) % 11 < 3 ? 100 + (t * i) % 5000 : 0;
+    encodeTileValues(cycles.data(), cycles.size(), cyclesBlob);
+    StepIpu ipu;
+    ipu.cycles = 1000 + i;
+    ipu.activeTiles = static_cast<std::uint32_t>(i % 1472);
+    encodeStepIpus(&ipu, 1, ipusBlob);
+    if (i % 5 == 0) rows.row(i, i / 100, 3, nullptr, blob(ipusBlob));
+    else rows.row(i, i / 100, 3, blob(cyclesBlob), blob(ipusBlob));
+    if ((i + 1) % batch == 0) {
+      w.commit();
+      w.begin();
+    }
+  }
+  w.commit();
+  w.begin();
+  addRun(w, 1);
+  w.rollback();
+  addRun(w, 2);
+  w.setMeta(schema::meta::executionProfile, "true");
+  w.publish();
+  w.begin();
+  addRun(w, 3); // appended after publish, in background too
+  w.commit();
+}
+} // namespace
+
+TEST_CASE("Writing in background makes the same file byte for byte", "[writer][background]") {
+  test::ScratchDir dir;
+  const std::size_t steps = 1500, batch = 400; // 6 queue batches of 256 rows, about 0.5 MB of blobs each
+  writeSteps(dir / "direct.pop", false, steps, batch);
+  writeSteps(dir / "background.pop", true, steps, batch);
+  const std::string direct = fileBytes(dir / "direct.pop"), background = fileBytes(dir / "background.pop");
+  REQUIRE(direct.size() > 1000000);
+  CHECK(direct == background);
+  test::RawDb db(dir / "background.pop");
+  CHECK(db.query("SELECT count(*), count(cycles_by_tile), sum(id) FROM steps") ==
+        std::vector<std::vector<Value>>{{integer(1500), integer(1200), integer(1500 * 1499 / 2)}});
+  CHECK(db.query("SELECT id FROM runs ORDER BY id") == std::vector<std::vector<Value>>{{integer(2)}, {integer(3)}});
+}
+
+TEST_CASE("A queued row's error is thrown by the next call that waits for the queue", "[writer][background][errors]") {
+  test::ScratchDir dir;
+  const fs::path path = dir / "profile.pop";
+  ReportWriter w(path);
+  w.writeInBackground(true);
+  auto runs = w.inserter<schema::Runs>();
+  w.begin();
+  runs.row(1, "one", 0, 0, 0, 0, 0, 0);
+  runs.row(1, "again", 0, 0, 0, 0, 0, 0); // queued: its UNIQUE violation is found on the writer thread
+  runs.row(2, "two", 0, 0, 0, 0, 0, 0);   // dropped: it may depend on the failed row
+  CHECK_THAT(test::messageOf<ReportError>([&] { w.commit(); }),
+             Catch::Contains("profile.pop") && Catch::Contains("UNIQUE constraint failed: runs.id"));
+  w.commit(); // the error was reported once; the transaction is still open and holds run 1
+  addRun(w, 5);
+  w.writeInBackground(false); // waits for run 5
+  addRun(w, 6);
+  w.publish();
+  CHECK(test::RawDb(path).query("SELECT id FROM runs ORDER BY id") ==
+        std::vector<std::vector<Value>>{{integer(1)}, {integer(5)}, {integer(6)}});
+}
+
+TEST_CASE("Rows queued and never committed are lost like direct ones", "[writer][background]") {
+  test::ScratchDir dir;
+  const fs::path path = dir / "profile.pop";
+  {
+    ReportWriter w(path);
+    w.writeInBackground(true);
+    addRun(w, 1); // autocommit
+    w.publish();
+    w.begin();
+    for (int i = 2; i < 600; ++i) addRun(w, i); // destroyed with rows queued: they are waited for, then rolled back
+  }
+  CHECK(test::RawDb(path).query("SELECT id FROM runs") == std::vector<std::vector<Value>>{{integer(1)}});
+}

@@ -1,6 +1,9 @@
 #include "MemoryModel.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <thread>
 #include <map>
 #include <set>
 
@@ -29,6 +32,37 @@ struct Piece {
 
 using Cat = MemoryCategory;
 
+/// A not-always-live piece already placed on a tile: its addresses and its steps [from, to).
+struct Placed {
+  std::uint64_t offset, end;
+  unsigned from, to;
+};
+
+/// The placed pieces, found by the steps they are live in. Interval allocation asks, for every
+/// new piece, which placed pieces are live at the same time; scanning them all made a tile with
+/// thousands of short-lived variables quadratic. Here the pieces are grouped by the length of
+/// their live interval (lengths in [2^k, 2^(k+1))) and, in each group, ordered by first step, so
+/// a piece of group k live at [from, to) can only meet those starting in [from - 2^(k+1), to).
+/// Only the candidates are visited; what is found is the same set as the full scan.
+class PlacedByTime {
+public:
+  void add(const Placed& p) { groups_[group(p.to - p.from)].emplace(p.from, p); }
+  template <class F> void forEachOverlapping(unsigned from, unsigned to, F&& f) const {
+    for (unsigned k = 0; k < groups_.size(); ++k) {
+      const auto& g = groups_[k];
+      if (g.empty()) continue;
+      const std::uint64_t reach = std::uint64_t(2) << k; // longer than any interval of the group
+      const unsigned lowest = from > reach ? static_cast<unsigned>(from - reach) : 0;
+      for (auto it = g.lower_bound(lowest); it != g.end() && it->first < to; ++it)
+        if (it->second.from < to && from < it->second.to) f(it->second);
+    }
+  }
+
+private:
+  static unsigned group(unsigned length) { return length ? 31 - static_cast<unsigned>(__builtin_clz(length)) : 0; }
+  std::array<std::multimap<unsigned, Placed>, 32> groups_;
+};
+
 class Builder {
 public:
   Builder(const CompiledGraph& g, const ProgramModel& m, const std::vector<VariableLiveness>& live,
@@ -45,7 +79,7 @@ public:
     out.bytesPerTile = g_.replicaTarget.getBytesPerTile();
     out.tiles.resize(numTiles_);
     out.categories.resize(numTiles_);
-    for (unsigned t = 0; t < numTiles_; ++t) place(t, out);
+    placeAll(out);
     for (unsigned t = 0; t < numTiles_; ++t)
       if (out.tiles[t].includingGaps > out.bytesPerTile) out.overflowingTiles.push_back(t);
     std::stable_sort(out.overflowingTiles.begin(), out.overflowingTiles.end(),
@@ -130,10 +164,37 @@ private:
     pieces_[tile].push_back({var, c, bytes, l.alwaysLive, l.from, l.to});
   }
 
+  /// Lays out every tile. Tiles are independent, so with o_.threads > 1 and enough pieces to be
+  /// worth it, host threads take tiles in chunks; each tile's allocations are kept apart and
+  /// joined in tile order, so the model is the same whatever the thread count.
+  void placeAll(MemoryModel& out) {
+    std::vector<std::vector<Allocation>> byTile(numTiles_);
+    std::size_t pieces = 0;
+    for (const auto& p : pieces_) pieces += p.size();
+    const unsigned threads = pieces < kMinPiecesForThreads ? 1 : std::max(1u, std::min(o_.threads, numTiles_));
+    std::atomic<unsigned> next{0};
+    auto work = [&] {
+      for (unsigned first; (first = next.fetch_add(kTilesPerChunk)) < numTiles_;)
+        for (unsigned t = first; t < std::min(numTiles_, first + kTilesPerChunk); ++t) place(t, out, byTile[t]);
+    };
+    std::vector<std::thread> helpers;
+    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);
+    work();
+    for (auto& h : helpers) h.join();
+    std::size_t total = 0;
+    for (const auto& a : byTile) total += a.size();
+    out.allocations.reserve(total);
+    for (auto& a : byTile) {
+      out.allocations.insert(out.allocations.end(), a.begin(), a.end());
+      std::vector<Allocation>().swap(a); // freed as it goes: the peak stays near one copy
+    }
+  }
+  static constexpr std::size_t kMinPiecesForThreads = 50000;
+  static constexpr unsigned kTilesPerChunk = 16;
+
   /// Lays out one tile: code and state from address 0 (they must be in the non-interleaved
   /// region), always-live data after them, then not-always-live data by interval allocation.
-  void place(unsigned t, MemoryModel& out) {
-    std::vector<Allocation> allocs;
+  void place(unsigned t, MemoryModel& out, std::vector<Allocation>& allocs) {
     std::uint64_t cursor = 0, top = 0, alwaysLive = 0; // next free address; highest used address
     auto placeAlwaysLive = [&](int var, Cat c, std::uint64_t bytes, std::uint64_t alignment) {
       cursor = alignUp(cursor, alignment);
@@ -152,20 +213,18 @@ private:
     for (const auto& p : pieces)
       if (!p.alwaysLive) order.push_back(&p);
     std::stable_sort(order.begin(), order.end(), [](const Piece* a, const Piece* b) { return a->bytes > b->bytes; });
-    struct Placed { std::uint64_t offset, end; unsigned from, to; };
-    std::vector<Placed> placed;
+    PlacedByTime placed;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
     for (const Piece* p : order) {
       busy.clear();
-      for (const auto& q : placed)
-        if (q.from < p->to && p->from < q.to) busy.push_back({q.offset, q.end});
+      placed.forEachOverlapping(p->from, p->to, [&](const Placed& q) { busy.push_back({q.offset, q.end}); });
       std::sort(busy.begin(), busy.end());
       std::uint64_t at = base;
       for (const auto& [b, e] : busy) {
         if (at + p->bytes <= b) break;
         at = std::max(at, alignUp(e, kDataAlignment));
       }
-      placed.push_back({at, at + p->bytes, p->from, p->to});
+      placed.add({at, at + p->bytes, p->from, p->to});
       allocs.push_back({t, p->var, p->category, p->bytes, at, kDataAlignment, false, false});
       top = std::max(top, at + p->bytes);
     }
@@ -174,14 +233,21 @@ private:
     summarise(t, allocs, out);
     out.tiles[t].includingGaps = top;
     out.tiles[t].alwaysLive = alwaysLive;
-    out.allocations.insert(out.allocations.end(), allocs.begin(), allocs.end());
   }
 
+  // Marks every allocation whose addresses intersect another's (all have bytes > 0). After the
+  // sort by offset, a later allocation intersects an earlier one exactly when it starts before the
+  // furthest end so far, and an earlier one intersects some later one exactly when the next one
+  // starts before it ends: two linear passes instead of comparing pairs (thousands of pieces share
+  // an offset on a tile whose variables live at different times).
   static void markOverlaps(std::vector<Allocation>& allocs) {
     std::sort(allocs.begin(), allocs.end(), [](auto& a, auto& b) { return a.offset < b.offset; });
-    for (std::size_t i = 0; i < allocs.size(); ++i)
-      for (std::size_t j = i + 1; j < allocs.size() && allocs[j].offset < allocs[i].offset + allocs[i].bytes; ++j)
-        allocs[i].overlapped = allocs[j].overlapped = true;
+    std::uint64_t furthestEnd = 0;
+    for (std::size_t i = 0; i < allocs.size(); ++i) {
+      if (i > 0 && allocs[i].offset < furthestEnd) allocs[i].overlapped = true;
+      if (i + 1 < allocs.size() && allocs[i + 1].offset < allocs[i].offset + allocs[i].bytes) allocs[i].overlapped = true;
+      furthestEnd = std::max(furthestEnd, allocs[i].offset + allocs[i].bytes);
+    }
   }
 
   void summarise(unsigned t, const std::vector<Allocation>& allocs, MemoryModel& out) const {
@@ -234,20 +300,29 @@ void MemoryModel::forEachLivenessStep(
     const std::vector<VariableLiveness>& live, std::size_t numSteps,
     const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const {
   // Sweep over steps: each not-always-live allocation adds its bytes at `from`, removes at `to`.
-  struct Event { unsigned step; unsigned tile; std::int64_t delta; };
-  std::vector<Event> events;
-  for (const auto& a : allocations) {
-    if (a.alwaysLive || a.var < 0) continue;
-    const auto& l = live[static_cast<std::size_t>(a.var)];
-    if (l.from >= l.to) continue;
-    events.push_back({l.from, a.tile, static_cast<std::int64_t>(a.bytes)});
-    events.push_back({l.to, a.tile, -static_cast<std::int64_t>(a.bytes)});
-  }
-  std::sort(events.begin(), events.end(), [](auto& a, auto& b) { return a.step < b.step; });
+  // The events are bucketed by step (a counting sort: a million vertices make millions of events,
+  // and a comparison sort of them was the largest part of this sweep). Within a step the order
+  // does not matter: all of a step's changes are applied before f sees it.
+  struct Event { unsigned tile; std::int64_t delta; };
+  std::vector<std::size_t> startOf(numSteps + 2, 0); // events of step s: [startOf[s], startOf[s + 1])
+  auto bucket = [&](unsigned step) { return std::min<std::size_t>(step, numSteps); }; // past the end: never applied
+  auto forEachEvent = [&](auto&& visit) {
+    for (const auto& a : allocations) {
+      if (a.alwaysLive || a.var < 0) continue;
+      const auto& l = live[static_cast<std::size_t>(a.var)];
+      if (l.from >= l.to) continue;
+      visit(bucket(l.from), Event{a.tile, static_cast<std::int64_t>(a.bytes)});
+      visit(bucket(l.to), Event{a.tile, -static_cast<std::int64_t>(a.bytes)});
+    }
+  };
+  forEachEvent([&](std::size_t b, const Event&) { ++startOf[b + 1]; });
+  for (std::size_t s = 1; s < startOf.size(); ++s) startOf[s] += startOf[s - 1];
+  std::vector<Event> events(startOf.back());
+  std::vector<std::size_t> next(startOf.begin(), startOf.end() - 1);
+  forEachEvent([&](std::size_t b, const Event& e) { events[next[b]++] = e; });
   std::vector<std::uint64_t> bytes(tiles.size(), 0);
-  std::size_t e = 0;
   for (unsigned s = 0; s < numSteps; ++s) {
-    for (; e < events.size() && events[e].step <= s; ++e)
+    for (std::size_t e = startOf[s]; e < startOf[s + 1]; ++e)
       bytes[events[e].tile] = static_cast<std::uint64_t>(static_cast<std::int64_t>(bytes[events[e].tile]) + events[e].delta);
     f(s, bytes);
   }

@@ -38,6 +38,8 @@ struct MemoryOptions {
   bool computeInstrumentation = false; ///< cycle counters per compute set per tile
   std::uint64_t blockBufferBytes = 0;  ///< lightweight-profiling buffer on block tiles
   std::vector<unsigned> blockTiles;
+  /// Host threads laying out tiles (tiles are independent; the model is the same for any count).
+  unsigned threads = 1;
 };
 
 struct MemoryModel {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace poplar::detail::profile {
 
@@ -73,7 +74,7 @@ struct ExchangePlan {
   std::map<unsigned, IpuTraffic> ipuTraffic; ///< cross-IPU bytes
   std::map<unsigned, Access> vars, globalVars;
   std::uint64_t localBytes = 0, globalBytes = 0;
-  std::set<std::pair<unsigned, unsigned>> pairs; ///< (from, to) tiles that already have a message
+  std::unordered_set<std::uint64_t> pairs; ///< (from << 32 | to) tiles that already have a message
 
   void move(const Target& t, unsigned from, unsigned to, std::uint64_t bytes) {
     const unsigned fi = t.getIPUForTile(from), ti = t.getIPUForTile(to);
@@ -82,7 +83,7 @@ struct ExchangePlan {
       sent.add(from, bytes);
       // One message per source/destination pair: the pieces between two tiles go in one
       // send/receive sequence of the compiled exchange.
-      if (pairs.emplace(from, to).second) {
+      if (pairs.insert(std::uint64_t(from) << 32 | to).second) {
         messages.add(to, 1);
         messages.add(from, 1);
       }
@@ -108,13 +109,26 @@ public:
     m_.blockOfNode.assign(g.programs.size(), -1);
     m_.computeSetCycles.reserve(g.computeSets.size());
     m_.computeSetBusyCycles.reserve(g.computeSets.size());
+    // Each compute set's vertices by tile (in graph order on each tile), in buckets reused from
+    // set to set: a map of vectors per set was a large part of modelling a million vertices.
+    std::vector<std::vector<const CompiledVertex*>> byTile;
+    std::vector<unsigned> tiles;
     for (const CompiledComputeSet& cs : g.computeSets) {
-      std::map<unsigned, std::vector<const CompiledVertex*>> byTile;
-      for (const auto& v : cs.vertices) byTile[v.tile].push_back(&v);
+      tiles.clear();
+      for (const auto& v : cs.vertices) {
+        if (v.tile >= byTile.size()) byTile.resize(v.tile + 1);
+        if (byTile[v.tile].empty()) tiles.push_back(v.tile);
+        byTile[v.tile].push_back(&v);
+      }
+      std::sort(tiles.begin(), tiles.end());
       std::vector<TileValue> cycles, busy;
-      for (const auto& [tile, vertices] : byTile) {
+      cycles.reserve(tiles.size());
+      busy.reserve(tiles.size());
+      for (unsigned tile : tiles) {
+        auto& vertices = byTile[tile];
         cycles.push_back({tile, cost_.computeCycles(vertices)});
         busy.push_back({tile, cost_.computeCyclesExcludingIdle(vertices)});
+        vertices.clear();
       }
       m_.computeSetCycles.push_back(std::move(cycles));
       m_.computeSetBusyCycles.push_back(std::move(busy));
@@ -329,9 +343,9 @@ private:
     std::map<unsigned, Access> vars;
     TileAccumulator messageBytes;
     const unsigned message = static_cast<unsigned>(g_.variables.size() + m_.messages.size());
-    std::map<unsigned, std::vector<const CompiledVertex*>> byTile;
+    TileAccumulator verticesByTile;
     for (const auto& v : cs.vertices) {
-      byTile[v.tile].push_back(&v);
+      verticesByTile.add(v.tile, 1);
       for (std::size_t f = 0; f < v.fields.size(); ++f) {
         const auto& d = v.type->fields[f];
         if (d.direction == FieldDirection::State) continue;
@@ -378,8 +392,8 @@ private:
     p.computeSet = static_cast<int>(lp.computeSet);
     p.cycles = m_.computeSetCycles[lp.computeSet];
     p.busyCycles = m_.computeSetBusyCycles[lp.computeSet];
-    for (const auto& [tile, vertices] : byTile)
-      p.controlCode.push_back({tile, cost_.kControlExecute + cost_.kControlPerVertex * vertices.size()});
+    for (const auto& [tile, vertices] : verticesByTile.sums())
+      p.controlCode.push_back({tile, cost_.kControlExecute + cost_.kControlPerVertex * vertices});
     p.ipus = ipusOf(p.cycles);
     if (p.ipus.empty()) p.ipus = {0};
     p.vars = toVector(vars);

@@ -15,6 +15,12 @@
 // enums; REAL: numbers; TEXT: strings; BLOB: BlobRef), and NULL (nullptr, std::nullopt, an empty
 // std::optional) only in a column without NOT NULL. A row that does not fit its table does not
 // compile, so a writer cannot shift a value into its neighbour's column.
+//
+// writeInBackground(true) moves SQLite's work onto a writer thread: row() copies the row's values
+// into a queue and returns, so encoding the next rows overlaps inserting these. The file is
+// byte-for-byte what the synchronous writer makes (the same statements run in the same order).
+// An error in a queued row is thrown by the next begin(), commit(), rollback(), publish(),
+// inserter() or writeInBackground() call, which all first wait for the queue to empty.
 #pragma once
 
 #include <profiler/Schema.hpp>
@@ -92,10 +98,11 @@ struct BlobRef {
 };
 
 class ReportWriter {
+public:
+  // Defined in ReportWriter.cpp (named here for its helpers there).
   struct Impl;
   struct Statement;
 
-public:
   /// Inserts rows into one table with one prepared statement.
   class Inserter {
   public:
@@ -131,6 +138,10 @@ public:
     void insert(int boundColumns);
     std::shared_ptr<Statement> s_;
   };
+
+  /// Runs inserts on a writer thread (true) or in row() itself (false, the default). Waits for
+  /// queued rows either way, throwing the first error any of them met.
+  void writeInBackground(bool on);
 
   /// Starts a new report at `path` (written as "<path>.partial" until publish()). Creates the
   /// parent directory if needed. Throws ReportError naming the file.
