@@ -373,7 +373,8 @@ private slots:
       const auto it = byName.find(p.name);
       if (p.isStep && it != byName.end() && it->second.inBase && it->second.inCurrent) {
         const pva::NamedComparison& c = it->second;
-        QCOMPARE(index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString(), formatCount(c.value.base));
+        QCOMPARE(index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString(),
+                 QStringLiteral("%1 → %2").arg(formatCount(c.value.base), formatCount(c.value.current)));
         if (c.value.delta() != 0) {
           QCOMPARE(change, ProgramTreeModel::Change::Changed);
           QCOMPARE(index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString(), formatCountDelta(c.value.delta()));

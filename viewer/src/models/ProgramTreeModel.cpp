@@ -108,8 +108,13 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == CyclesDeltaColumn && c)
       return tr("Cycles of the steps named %1, all runs: %2 in the base, %3 in the current report")
           .arg(p.name, c->inBase ? formatCount(c->base) : tr("none"), c->inCurrent ? formatCount(c->current) : tr("none"));
+    // By name, as the Compare view's Programs: the steps sharing a name (a stream copy's Begin,
+    // Mid and End) add up, so both sides are shown, not the base beside one program's cycles.
     if (role == Qt::DisplayRole && index.column() == BaseCyclesColumn)
-      return c ? (c->inBase ? formatCount(c->base) : tr("missing")) : QVariant();
+      return c && (c->inBase || c->inCurrent)
+                 ? QStringLiteral("%1 → %2").arg(c->inBase ? formatCount(c->base) : tr("missing"),
+                                                 c->inCurrent ? formatCount(c->current) : tr("missing"))
+                 : QVariant();
     if (role == Qt::DisplayRole && index.column() == CyclesDeltaColumn) {
       if (!c) return change == Change::Inside ? tr("changed inside") : QVariant();
       if (!c->inBase && !c->inCurrent) return QVariant();
@@ -143,7 +148,7 @@ QVariant ProgramTreeModel::headerData(int section, Qt::Orientation orientation, 
   case CyclesColumn: return tr("Cycles (all runs)");
   case ExecutionsColumn: return tr("Times run (all runs)");
   case EstimateColumn: return tr("Estimate (one run of it, slowest tile)");
-  case BaseCyclesColumn: return tr("Cycles (base, by name)");
+  case BaseCyclesColumn: return tr("Cycles of its name: base → current");
   case CyclesDeltaColumn: return tr("Cycles Δ (by name)");
   default: return {};
   }

@@ -148,7 +148,7 @@ void ProgramTreePage::showDetails(const QModelIndex& index) {
     rows.push_back({tr("Executed cycles (all runs)"), m_cyclesLoaded ? cycles.data().toString() : tr("reading…")});
     rows.push_back({tr("Times run (all runs)"), m_cyclesLoaded ? runs.data().toString() : tr("reading…")});
     if (m_model->compared()) {
-      rows.push_back({tr("Base: cycles of its name (all runs)"), index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString()});
+      rows.push_back({tr("Cycles of its name, base → current (all runs)"), index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString()});
       rows.push_back({tr("Difference (by name)"), index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString()});
     }
   }
