@@ -257,9 +257,15 @@ private slots:
     // A run only the base has is "missing", not a change.
     const SummarySection* runs = d.section(QStringLiteral("Runs"));
     QVERIFY(runs);
-    int onlyBase = 0;
-    for (const SummaryRow& r : runs->rows) onlyBase += r.inBase && !r.inCurrent;
-    QCOMPARE(onlyBase, 2); // train0, train1 against the pipeline's own run
+    // Runs pair by name, else by run number (as pva::compare): train0 with the pipeline's run 0.
+    QCOMPARE(runs->rows.size(), std::size_t(2));
+    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()), current = summaryOf(viewer_test::pipelineReport());
+    QCOMPARE(runs->rows[0].name, QStringLiteral("0. train0 ↔ pipeline (matched by position)"));
+    QVERIFY(runs->rows[0].inBoth());
+    QCOMPARE(runs->rows[0].baseValue.number, base.execution.runs[0].cycles);
+    QCOMPARE(runs->rows[0].value.number, current.execution.runs[0].cycles);
+    QVERIFY(runs->rows[1].inBase && !runs->rows[1].inCurrent); // train1: "missing in current"
+    QCOMPARE(runs->rows[1].name, QStringLiteral("1. train1"));
   }
 
   // Operations in compare mode: base | current | difference columns for cycles, always-live

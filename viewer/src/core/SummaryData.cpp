@@ -76,6 +76,32 @@ SummaryData compareSummaries(const SummaryData& base, const SummaryData& current
         if (!current.row(c.title, row.name)) out.rows.push_back(onlyIn(row, true));
     d.sections.push_back(std::move(out));
   }
+  // Runs not paired by name pair by run number, as pva::compare's matchedRuns does: the row
+  // reads "0. train0 ↔ pipeline (matched by position)".
+  for (SummarySection& s : d.sections) {
+    if (s.title != QStringLiteral("Runs")) continue;
+    auto runNumber = [](const QString& name) { return name.section(QLatin1Char('.'), 0, 0); };
+    std::vector<SummaryRow> rows;
+    std::vector<bool> used(s.rows.size(), false);
+    for (std::size_t i = 0; i < s.rows.size(); ++i) {
+      if (used[i]) continue;
+      SummaryRow r = s.rows[i];
+      // Current rows come first: a run only the current has takes the base's run of its number.
+      if (r.inCurrent && !r.inBase)
+        for (std::size_t j = i + 1; j < s.rows.size(); ++j)
+          if (!used[j] && s.rows[j].inBase && !s.rows[j].inCurrent && runNumber(s.rows[j].name) == runNumber(r.name)) {
+            used[j] = true;
+            const QString currentName = r.name.section(QLatin1Char('.'), 1).trimmed();
+            r.name = QStringLiteral("%1 ↔ %2 (matched by position)").arg(s.rows[j].name, currentName);
+            r.baseValue = s.rows[j].baseValue; // a base-only row keeps its value there
+            r.inBase = true;
+            break;
+          }
+      used[i] = true;
+      rows.push_back(std::move(r));
+    }
+    s.rows = std::move(rows);
+  }
   // Totals over different numbers of runs are not a change of the program: compare per run.
   const SummaryRow* runs = d.row(QStringLiteral("Execution"), QStringLiteral("Runs"));
   if (runs && runs->inBoth() && runs->differs())
