@@ -521,6 +521,8 @@ class OperationComparison:
     alwaysLiveBytes: ComparedValue
     peakNotAlwaysLiveBytes: ComparedValue
     codeBytes: ComparedValue
+    baseIndex: int
+    currentIndex: int
 
 class OperationsComparison:
     compared: bool
@@ -554,6 +556,8 @@ class ReportComparison:
     programsInCommon: ProgramsInCommon
 
 def compare(base: Report, current: Report) -> ReportComparison: ...
+def compareOperations(base: Report, current: Report) -> OperationsComparison: ...
+def compareProgramCycles(base: Report, current: Report) -> List[NamedComparison]: ...
 
 class Event:
     label: str

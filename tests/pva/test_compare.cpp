@@ -4,6 +4,8 @@
 // operationFigures.
 #include "PvaTestUtil.hpp"
 
+#include <set>
+
 namespace {
 /// RemoteSum with `n` floats in a, half on tile 0 and half on tile 1.
 pva::Report sumReport(const test::ScratchDir& dir, std::size_t n) {
@@ -190,6 +192,44 @@ TEST_CASE("Compare on unrelated samples: runs by position, reports flagged", "[p
   CHECK(c.cycles.matchedRuns[1].match == pva::RunComparison::Match::OnlyInBase);
   CHECK(c.cycles.matchedRuns[1].cycles.current == 0);
   CHECK(pva::RunComparison::matchName(c.cycles.matchedRuns[0].match) == "position");
+}
+
+TEST_CASE("compareOperations and compareProgramCycles are compare()'s own rows", "[pva][compare][samples]") {
+  const pva::Report mlp = openSampleWithDebug("mlp"), big = openSampleWithDebug("mlp-big");
+  const pva::ReportComparison c = pva::compare(mlp, big);
+  const pva::OperationsComparison ops = pva::compareOperations(mlp, big);
+  REQUIRE(ops.compared);
+  REQUIRE(ops.operations.size() == c.operations.operations.size());
+  const auto baseOps = pva::OperationAnalysis(mlp).operations(), currentOps = pva::OperationAnalysis(big).operations();
+  std::set<std::size_t> currentIndices;
+  for (std::size_t i = 0; i < ops.operations.size(); ++i) {
+    const pva::OperationComparison &o = ops.operations[i], &whole = c.operations.operations[i];
+    CHECK(o.name == whole.name);
+    CHECK(o.cycles.base == whole.cycles.base);
+    CHECK(o.cycles.current == whole.cycles.current);
+    CHECK(o.codeBytes.current == whole.codeBytes.current);
+    // The indices lead back to the operation of each report the row was made from.
+    REQUIRE(o.inBase);
+    REQUIRE(o.inCurrent);
+    REQUIRE(o.baseIndex < baseOps.size());
+    REQUIRE(o.currentIndex < currentOps.size());
+    if (!baseOps[o.baseIndex].debugContext()->path().empty()) {
+      CHECK(baseOps[o.baseIndex].debugContext()->path() == o.name);
+      CHECK(currentOps[o.currentIndex].debugContext()->path() == o.name);
+    }
+    CHECK(pva::operationCycles(baseOps[o.baseIndex], pva::analyseExecution(mlp).allRuns) == o.cycles.base);
+    CHECK(currentIndices.insert(o.currentIndex).second); // each current operation once
+  }
+  const std::vector<pva::NamedComparison> programs = pva::compareProgramCycles(mlp, big);
+  REQUIRE(programs.size() == c.cycles.programs.size());
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    CHECK(programs[i].name == c.cycles.programs[i].name);
+    CHECK(programs[i].value.base == c.cycles.programs[i].value.base);
+    CHECK(programs[i].value.current == c.cycles.programs[i].value.current);
+  }
+  // Programs of the oom report never ran: every row of it counts 0.
+  const pva::Report oom = openSampleWithDebug("oom");
+  for (const pva::NamedComparison& p : pva::compareProgramCycles(oom, mlp)) CHECK(p.value.base == 0);
 }
 #endif
 

@@ -222,6 +222,16 @@ def test_compare_targets_variables_runs_operations(mlp, pipeline):
     assert not diff.operations.compared
 
 
+def test_compare_parts_are_compares_rows(mlp):
+    whole = pva.compare(mlp, mlp)
+    ops = pva.compareOperations(mlp, mlp)
+    assert [(o.name, o.cycles.base) for o in ops.operations] == [(o.name, o.cycles.base) for o in whole.operations.operations]
+    analysed = pva.OperationAnalysis(mlp).operations
+    assert all(analysed[o.baseIndex].name == analysed[o.currentIndex].name for o in ops.operations)
+    programs = pva.compareProgramCycles(mlp, mlp)
+    assert [(p.name, p.value.current) for p in programs] == [(p.name, p.value.current) for p in whole.cycles.programs]
+
+
 @pytest.mark.parametrize("name,error", [
     ("empty.pop", pva.InvalidReportError), ("random.pop", pva.InvalidReportError),
     ("plain_sqlite.pop", pva.InvalidReportError), ("newer_major.pop", pva.UnsupportedVersionError),

@@ -4,19 +4,45 @@
 // data (loadOperations), so the page shows the figures the reports' own views show.
 #include "ViewerTestUtil.hpp"
 
+#include "charts/GraphView.hpp"
+#include "core/Format.hpp"
 #include "core/OperationsData.hpp"
+#include "core/ProgramTreeData.hpp"
+#include "core/Settings.hpp"
+#include "core/SummaryData.hpp"
 #include "models/ComparisonModel.hpp"
+#include "models/KeyValueModel.hpp"
+#include "models/OperationsModel.hpp"
+#include "models/ProgramTreeModel.hpp"
+#include "models/SummaryModel.hpp"
 #include "widgets/ComparePage.hpp"
+#include "widgets/GraphPage.hpp"
+#include "widgets/OperationsPage.hpp"
+#include "widgets/ProgramTreePage.hpp"
+#include "widgets/SummaryPage.hpp"
 
 #include <pva/Analysis.hpp>
 
+#include <pva/Compare.hpp>
+#include <pva/SerializedGraph.hpp>
+
+#include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTableView>
 #include <QFont>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
+
+#include <map>
+#include <tuple>
 
 using namespace tessera::viewer;
 namespace sec = compare_sections;
@@ -146,6 +172,348 @@ private slots:
     QVERIFY(shown.contains(QStringLiteral("layer1/weights")));           // an always-live variable
     o.page.filter()->clear();
     QCOMPARE(o.page.proxy()->rowCount(), model->rowCount());
+  }
+
+  // Summary in compare mode: Name | Base | Current | Difference | Note, each value the figure
+  // of that report's own Summary, the difference pva::ComparedValue's.
+  void summaryShowsBothReportsSideBySide() {
+    SummaryPage page;
+    page.resize(1400, 900);
+    page.show();
+    const auto tester = viewer_test::checkModel(page.model());
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const SummaryModel* model = page.model();
+    const SummaryData& d = *model->summary();
+    QVERIFY(d.compared);
+    QCOMPARE(model->columnCount(), int(SummaryModel::CompareColumnCount));
+    QCOMPARE(model->headerData(SummaryModel::BaseColumn, Qt::Horizontal).toString(), QStringLiteral("Base"));
+    QCOMPARE(model->headerData(SummaryModel::CurrentColumn, Qt::Horizontal).toString(), QStringLiteral("Current"));
+    QCOMPARE(model->headerData(SummaryModel::DeltaColumn, Qt::Horizontal).toString(), QStringLiteral("Difference"));
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    const SummaryData base = loadSummary(*Document::resolve(viewer_test::mlpReport()), p);
+    const SummaryData current = loadSummary(*Document::resolve(viewer_test::mlpBigReport()), p);
+    const pva::ReportSummary sb = summaryOf(viewer_test::mlpReport()), sc = summaryOf(viewer_test::mlpBigReport());
+    // Every row of each report is there with that report's value.
+    int numbers = 0;
+    for (const SummarySection& section : current.sections)
+      for (const SummaryRow& r : section.rows) {
+        const SummaryRow* both = d.row(section.title, r.name);
+        QVERIFY2(both, qPrintable(section.title + QStringLiteral(": ") + r.name));
+        QVERIFY(both->inCurrent);
+        QCOMPARE(both->value.number, r.value.number);
+        QCOMPARE(both->value.text, r.value.text);
+        const SummaryRow* inBase = base.row(section.title, r.name);
+        QCOMPARE(both->inBase, inBase != nullptr);
+        if (inBase && r.value.kind != SummaryValue::Kind::Text) {
+          QCOMPARE(both->baseValue.number, inBase->value.number);
+          const pva::ComparedValue expected{inBase->value.number, r.value.number};
+          QCOMPARE(both->delta(), expected.delta());
+          ++numbers;
+        }
+      }
+    QVERIFY(numbers > 20);
+    QCOMPARE(d.row(QStringLiteral("Memory"), QStringLiteral("Total (including gaps)"))->baseValue.number, sb.memory.includingGapsBytes);
+    QCOMPARE(d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"))->value.number, sc.execution.totalCycles);
+    QCOMPARE(d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"))->baseValue.number, sb.execution.totalCycles);
+    // The same cycles on the Compare page.
+    QVERIFY(sc.execution.totalCycles > sb.execution.totalCycles);
+    // The model: find the Execution section's "Total cycles" row.
+    QModelIndex cycles;
+    for (int s = 0; s < model->rowCount(); ++s) {
+      const QModelIndex section = model->index(s, 0);
+      if (section.data().toString() != QStringLiteral("Execution")) continue;
+      for (int r = 0; r < model->rowCount(section); ++r)
+        if (model->index(r, 0, section).data().toString() == QStringLiteral("Total cycles")) cycles = model->index(r, 0, section);
+    }
+    QVERIFY(cycles.isValid());
+    QCOMPARE(cycles.siblingAtColumn(SummaryModel::BaseColumn).data().toString(), formatCount(sb.execution.totalCycles));
+    QCOMPARE(cycles.siblingAtColumn(SummaryModel::CurrentColumn).data().toString(), formatCount(sc.execution.totalCycles));
+    QVERIFY(cycles.siblingAtColumn(SummaryModel::DeltaColumn).data().toString().startsWith(
+        formatCountDelta(std::int64_t(sc.execution.totalCycles - sb.execution.totalCycles))));
+    QCOMPARE(cycles.siblingAtColumn(SummaryModel::DeltaColumn).data(SummaryModel::DeltaRole).toLongLong(),
+             qlonglong(sc.execution.totalCycles - sb.execution.totalCycles));
+    QVERIFY(cycles.data(Qt::FontRole).value<QFont>().bold()); // what changed stands out
+    // The same report on both sides: every row the same, nothing bold.
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    for (const SummarySection& section : model->summary()->sections)
+      for (const SummaryRow& r : section.rows)
+        if (section.title != QStringLiteral("Report")) QVERIFY2(!r.differs(), qPrintable(r.name));
+    // One report: three columns as before.
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(model->columnCount(), int(SummaryModel::ColumnCount));
+  }
+
+  void summaryOfDifferentRunCountsComparesPerRun() {
+    SummaryPage page;
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::pipelineReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const SummaryData& d = *page.model()->summary();
+    const SummaryRow* total = d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"));
+    QVERIFY(total && !total->comparable);
+    QCOMPARE(total->comparisonNote, QStringLiteral("2 vs 1 runs: compare per run"));
+    // A run only the base has is "missing", not a change.
+    const SummarySection* runs = d.section(QStringLiteral("Runs"));
+    QVERIFY(runs);
+    // Runs pair by name, else by run number (as pva::compare): train0 with the pipeline's run 0.
+    QCOMPARE(runs->rows.size(), std::size_t(2));
+    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()), current = summaryOf(viewer_test::pipelineReport());
+    QCOMPARE(runs->rows[0].name, QStringLiteral("0. train0 ↔ pipeline (matched by position)"));
+    QVERIFY(runs->rows[0].inBoth());
+    QCOMPARE(runs->rows[0].baseValue.number, base.execution.runs[0].cycles);
+    QCOMPARE(runs->rows[0].value.number, current.execution.runs[0].cycles);
+    QVERIFY(runs->rows[1].inBase && !runs->rows[1].inCurrent); // train1: "missing in current"
+    QCOMPARE(runs->rows[1].name, QStringLiteral("1. train1"));
+  }
+
+  // Operations in compare mode: base | current | difference columns for cycles, always-live
+  // bytes and code, each the figure of that report's own Operations view.
+  void operationsShowBaseCurrentAndDifference() {
+    OperationsPage page;
+    page.resize(1400, 800);
+    page.show();
+    const auto tester = viewer_test::checkModel(page.model());
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const OperationsData& ops = *page.model()->operations();
+    QVERIFY(ops.compared);
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    const OperationsData base = loadOperations(*Document::resolve(viewer_test::mlpReport()), p);
+    const OperationsData current = loadOperations(*Document::resolve(viewer_test::mlpBigReport()), p);
+    QCOMPARE(ops.operations.size(), current.operations.size()); // the same program: nothing only in base
+    int grew = 0;
+    for (std::size_t i = 0; i < ops.operations.size(); ++i) {
+      const OperationInfo& op = ops.operations[i];
+      QVERIFY(op.change && op.change->inBase && op.change->inCurrent);
+      QCOMPARE(op.executedCycles, current.operations[i].executedCycles);
+      if (op.debugPath.isEmpty()) continue;
+      const OperationInfo* b = nullptr;
+      for (const OperationInfo& o : base.operations)
+        if (o.debugPath == op.debugPath) b = &o;
+      QVERIFY(b);
+      QCOMPARE(op.change->executedCycles, b->executedCycles);
+      QCOMPARE(op.change->alwaysLiveBytes, b->alwaysLiveBytes);
+      QCOMPARE(op.change->codeBytes, b->codeBytes);
+      grew += op.executedCycles > b->executedCycles;
+    }
+    QVERIFY(grew > 5); // bigger batches: most operations take longer
+    // The columns, Base | Current | Difference, shown.
+    QHeaderView* header = page.table()->horizontalHeader();
+    using M = OperationsModel;
+    for (const auto& [b, c, delta] : {std::tuple{M::BaseExecutedColumn, M::ExecutedColumn, M::ExecutedDeltaColumn},
+                                      std::tuple{M::BaseAlwaysLiveColumn, M::AlwaysLiveColumn, M::AlwaysLiveDeltaColumn},
+                                      std::tuple{M::BaseCodeColumn, M::CodeColumn, M::CodeDeltaColumn}}) {
+      QVERIFY(!header->isSectionHidden(b) && !header->isSectionHidden(delta));
+      QCOMPARE(header->visualIndex(b) + 1, header->visualIndex(c));
+      QCOMPARE(header->visualIndex(c) + 1, header->visualIndex(delta));
+    }
+    QVERIFY(page.model()->headerData(M::ExecutedColumn, Qt::Horizontal).toString().contains(QStringLiteral("current")));
+    // A row's cells: the difference is the current minus the base, signed.
+    const QModelIndex first = page.model()->index(0, 0);
+    const OperationInfo* op = page.model()->operationAt(0);
+    QCOMPARE(first.siblingAtColumn(M::BaseExecutedColumn).data().toString(), formatCount(op->change->executedCycles));
+    QCOMPARE(first.siblingAtColumn(M::ExecutedDeltaColumn).data().toString(),
+             formatCountDelta(pva::ComparedValue{op->change->executedCycles, op->executedCycles}.delta()));
+    // Sorting by the difference puts the largest growth first.
+    page.table()->sortByColumn(M::ExecutedDeltaColumn, Qt::DescendingOrder);
+    const auto deltaAt = [&](int row) { return page.model()->index(row, M::ExecutedDeltaColumn).data(M::SortRole).toLongLong(); };
+    for (int r = 1; r < page.model()->rowCount(); ++r) QVERIFY(deltaAt(r - 1) >= deltaAt(r));
+    // Names are whole, never elided: the name column is as wide as its widest name, however many
+    // columns comparing adds (the table scrolls instead).
+    QVERIFY(header->sectionSize(M::NameColumn) >= static_cast<QAbstractItemView*>(page.table())->sizeHintForColumn(M::NameColumn));
+    // Selecting an operation shows its base figures too.
+    page.table()->selectRow(0);
+    QCOMPARE(page.summary()->value(QStringLiteral("In the reports")), QStringLiteral("base and current"));
+    QCOMPARE(page.summary()->value(QStringLiteral("Base: executed cycles (all runs)")),
+             formatCount(page.model()->operationAt(0)->change->executedCycles));
+    // One report: the compare columns are hidden.
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(!page.model()->operations()->compared);
+    QVERIFY(header->isSectionHidden(M::BaseExecutedColumn));
+    QVERIFY(header->isSectionHidden(M::ExecutedDeltaColumn));
+    QVERIFY(header->sectionSize(M::NameColumn) >= static_cast<QAbstractItemView*>(page.table())->sizeHintForColumn(M::NameColumn));
+  }
+
+  void operationsOnlyInTheBaseAreMissingNotAChange() {
+    OperationsPage page;
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::pipelineReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const OperationsData& ops = *page.model()->operations();
+    QVERIFY(ops.compared);
+    page.layers()->setCurrentIndex(0); // all layers
+    int onlyBase = 0;
+    for (int r = 0; r < page.model()->rowCount(); ++r) {
+      const OperationInfo* op = page.model()->operationAt(r);
+      if (!op->onlyInBase()) continue;
+      ++onlyBase;
+      const QModelIndex row = page.model()->index(r, 0);
+      QCOMPARE(row.siblingAtColumn(OperationsModel::ExecutedColumn).data().toString(), QStringLiteral("missing"));
+      QCOMPARE(row.siblingAtColumn(OperationsModel::ExecutedDeltaColumn).data().toString(), QStringLiteral("missing in current"));
+    }
+    QVERIFY(onlyBase > 0);
+  }
+
+  // Program tree in compare mode: each step's base cycles (by name, as pva::compareProgramCycles)
+  // and the difference; changed steps bold, containers of a change in italics.
+  void programTreeMarksWhatChanged() {
+    ProgramTreePage page;
+    page.resize(1400, 800);
+    page.show();
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    ProgramTreeModel* model = page.model();
+    QVERIFY(model->compared());
+    const pva::Report base = Document::resolve(viewer_test::mlpReport())->openReport();
+    const pva::Report current = Document::resolve(viewer_test::mlpBigReport())->openReport();
+    std::map<QString, pva::NamedComparison> byName;
+    for (const pva::NamedComparison& n : pva::compareProgramCycles(base, current)) byName[QString::fromStdString(n.name)] = n;
+    int changed = 0, inside = 0, same = 0;
+    const ProgramTreeData& tree = *model->tree();
+    for (std::uint32_t n = 0; n < tree.nodes.size(); ++n) {
+      const ProgramInfo& p = tree.programs[tree.nodes[n].program];
+      const QModelIndex index = model->indexOfNode(n);
+      const auto change = ProgramTreeModel::Change(index.data(ProgramTreeModel::ChangeRole).toInt());
+      const auto it = byName.find(p.name);
+      if (p.isStep && it != byName.end() && it->second.inBase && it->second.inCurrent) {
+        const pva::NamedComparison& c = it->second;
+        QCOMPARE(index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString(),
+                 QStringLiteral("%1 → %2").arg(formatCount(c.value.base), formatCount(c.value.current)));
+        if (c.value.delta() != 0) {
+          QCOMPARE(change, ProgramTreeModel::Change::Changed);
+          QCOMPARE(index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString(), formatCountDelta(c.value.delta()));
+          QVERIFY(index.data(Qt::FontRole).value<QFont>().bold());
+          ++changed;
+        } else {
+          QCOMPARE(index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString(), QStringLiteral("same"));
+          ++same;
+        }
+      }
+      if (change == ProgramTreeModel::Change::Inside) {
+        QVERIFY(index.data(Qt::FontRole).value<QFont>().italic());
+        ++inside;
+      }
+    }
+    QVERIFY(changed > 5);
+    QVERIFY(same > 0);  // syncs and stream copies of the same size
+    QVERIFY(inside > 0); // the sequences holding them
+    QVERIFY(!page.tree()->header()->isSectionHidden(ProgramTreeModel::CyclesDeltaColumn));
+    // One report: no compare columns.
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(!model->compared());
+    QVERIFY(page.tree()->header()->isSectionHidden(ProgramTreeModel::CyclesDeltaColumn));
+  }
+
+  // Graph in compare mode: variables and compute sets marked against the base graph by name.
+  void graphMarksWhatChanged() {
+    GraphPage page;
+    page.resize(1400, 800);
+    page.show();
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page, 120));
+    const GraphViewData* g = page.view()->graphData();
+    QVERIFY(g && g->compared);
+    const auto read = [](const QString& dir) {
+      return pva::openSerializedGraph(pva::serializedGraphPath(Document::resolve(dir)->openReport()),
+                                      pva::SerializedGraphDetail::Outline);
+    };
+    const pva::SerializedGraph base = read(viewer_test::mlpReport()), current = read(viewer_test::mlpBigReport());
+    std::map<std::string, const pva::SerializedVariable*> baseVars;
+    for (const auto& v : base.variables) baseVars[v.name] = &v;
+    int changed = 0, same = 0;
+    for (const GraphNode& n : g->nodes) {
+      if (n.kind != GraphNode::Kind::Variable) continue;
+      const pva::SerializedVariable& v = current.variables[std::size_t(n.index)];
+      const auto b = baseVars.find(v.name);
+      if (b == baseVars.end()) continue;
+      // Bigger batches: activations change shape, weights do not.
+      if (b->second->shape != v.shape) {
+        QCOMPARE(n.change, GraphNode::Change::Changed);
+        ++changed;
+      } else if (n.change == GraphNode::Change::Same) {
+        ++same;
+      }
+    }
+    QVERIFY(changed > 0);
+    QVERIFY(same > 0);
+    QVERIFY(g->changedNodes >= changed);
+  }
+
+  // One figure for one thing: on mlp against mlp-big and mlp against the 2-IPU pipeline, the
+  // Summary in compare mode, the Compare page, `pva compare --format json` and Python's
+  // pva.compare give the same base and current totals, each the report's own Summary figure.
+  void numbersAgreeAcrossSummaryCompareCliAndPython() {
+    for (const QString& other : {viewer_test::mlpBigReport(), viewer_test::pipelineReport()}) {
+      const QString basePath = viewer_test::mlpReport();
+      SummaryPage summary;
+      summary.setDocument(Document::comparison(basePath, other));
+      QVERIFY(viewer_test::waitReady(&summary));
+      OpenComparison o(basePath, other);
+      QVERIFY(viewer_test::waitReady(&o.page));
+      const SummaryData& s = *summary.model()->summary();
+      const ComparisonData& c = *o.page.model()->comparison();
+      const pva::ReportSummary sb = summaryOf(basePath), sc = summaryOf(other);
+
+      QProcess cli;
+      cli.start(QStringLiteral(PVA_EXECUTABLE), {QStringLiteral("compare"), basePath, other, QStringLiteral("--format"), QStringLiteral("json")});
+      QVERIFY(cli.waitForFinished(120000));
+      const QJsonObject j = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+      QVERIFY2(!j.isEmpty(), cli.readAllStandardError().constData());
+      auto cliValue = [&](const QString& section, const QString& name) {
+        const QJsonObject v = j[section].toObject()[name].toObject();
+        return std::pair<qulonglong, qulonglong>{qulonglong(v[QStringLiteral("base")].toDouble()), qulonglong(v[QStringLiteral("new")].toDouble())};
+      };
+
+      QProcess python;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(TESSERA_PYTHON_DIR));
+      python.setProcessEnvironment(env);
+      python.start(QStringLiteral("/usr/bin/python3"),
+                   {QStringLiteral("-c"), QStringLiteral("import json, sys, pva\n"
+                                                         "c = pva.compare(pva.openReport(sys.argv[1]), pva.openReport(sys.argv[2]))\n"
+                                                         "v = [c.memory.totalIncludingGaps, c.memory.alwaysLive, c.memory.peakLiveness, c.cycles.total]\n"
+                                                         "print(json.dumps([[x.base, x.current] for x in v]))"),
+                    basePath + QStringLiteral("/profile.pop"), other + QStringLiteral("/profile.pop")});
+      QVERIFY(python.waitForFinished(120000));
+      QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+      const QJsonArray py = QJsonDocument::fromJson(python.readAllStandardOutput()).array();
+      QCOMPARE(py.size(), 4);
+
+      struct Figure {
+        const char* summaryRow;
+        const char* summarySection;
+        const ComparisonRow* compareRow;
+        QString cliSection, cliName;
+        std::uint64_t base, current;
+      };
+      const Figure figures[] = {
+          {"Total (including gaps)", "Memory", c.row(sec::memory, QStringLiteral("Total (including gaps)")),
+           QStringLiteral("memory"), QStringLiteral("totalIncludingGaps"), sb.memory.includingGapsBytes, sc.memory.includingGapsBytes},
+          {"Always live", "Memory", c.row(sec::memory, QStringLiteral("Always live")), QStringLiteral("memory"), QStringLiteral("alwaysLive"),
+           sb.memory.alwaysLiveBytes, sc.memory.alwaysLiveBytes},
+          {"Peak liveness", "Memory", c.row(sec::memory, QStringLiteral("Peak liveness")), QStringLiteral("memory"),
+           QStringLiteral("peakLiveness"), sb.memory.peakLiveness.bytes, sc.memory.peakLiveness.bytes},
+          {"Total cycles", "Execution", c.row(sec::cycles, QStringLiteral("Total")), QStringLiteral("cycles"), QStringLiteral("total"),
+           sb.execution.totalCycles, sc.execution.totalCycles}};
+      for (int i = 0; i < 4; ++i) {
+        const Figure& f = figures[i];
+        const SummaryRow* row = s.row(QString::fromLatin1(f.summarySection), QString::fromLatin1(f.summaryRow));
+        QVERIFY2(row && f.compareRow, f.summaryRow);
+        QCOMPARE(row->baseValue.number, f.base);
+        QCOMPARE(row->value.number, f.current);
+        QCOMPARE(f.compareRow->base, f.base);
+        QCOMPARE(f.compareRow->current, f.current);
+        const auto [cliBase, cliCurrent] = cliValue(f.cliSection, f.cliName);
+        QCOMPARE(cliBase, qulonglong(f.base));
+        QCOMPARE(cliCurrent, qulonglong(f.current));
+        QCOMPARE(qulonglong(py[i].toArray()[0].toDouble()), qulonglong(f.base));
+        QCOMPARE(qulonglong(py[i].toArray()[1].toDouble()), qulonglong(f.current));
+        QVERIFY(f.base > 0 && f.current > 0);
+      }
+    }
   }
 
   void unrelatedReportsSaySoInsteadOfNoise() {

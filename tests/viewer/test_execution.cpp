@@ -28,8 +28,10 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
 #include <QWheelEvent>
 
+#include <array>
 #include <optional>
 #include <random>
 
@@ -63,6 +65,39 @@ void wheel(QWidget* w, QPoint pos, int delta, Qt::KeyboardModifiers mods = Qt::N
 class ExecutionTest : public QObject {
   Q_OBJECT
 private slots:
+  // The timeline colours a step by the kind the report's per-tile cycle totals count it as: the
+  // tile cycles of the steps the index draws as each kind add up to the Summary's figure of that
+  // kind (a StreamCopyBegin is a host sync in both; drawn as a stream copy the sums differ).
+  void timelineKindsAddUpToTheTotalsOfEachKind() {
+    for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
+      const Loaded l = load(path);
+      const pva::Report report = l.doc->openReport();
+      std::array<std::uint64_t, kStepKinds> byKind{};
+      std::vector<std::size_t> perIpu(l.index->numLanes(), 0);
+      bool sawStreamCopyBegin = false;
+      for (const pva::ExecutionStep& step : report.execution().steps()) {
+        const auto ipus = step.ipus();
+        const auto first = ipus.begin();
+        QVERIFY(first != ipus.end());
+        StepKind kind = StepKind::Other;
+        for (const pva::IpuExecution& x : ipus) kind = l.index->kind(x.ipu(), perIpu[x.ipu()]++);
+        if (step.program()->type() == pva::Program::Type::StreamCopyBegin) {
+          sawStreamCopyBegin = true;
+          QCOMPARE(kind, StepKind::Sync);
+        }
+        for (std::uint64_t c : step.cyclesByTile()) byKind[std::size_t(kind)] += c;
+      }
+      QVERIFY(sawStreamCopyBegin);
+      const pva::CycleKinds totals = pva::summarize(report).execution.tileCycles;
+      using K = pva::TileCycleTotals::Kind;
+      QCOMPARE(byKind[std::size_t(StepKind::Compute)], totals.of(K::Compute));
+      QCOMPARE(byKind[std::size_t(StepKind::InternalExchange)], totals.of(K::InternalExchange));
+      QCOMPARE(byKind[std::size_t(StepKind::GlobalExchange)], totals.of(K::GlobalExchange));
+      QCOMPARE(byKind[std::size_t(StepKind::StreamCopy)], totals.of(K::StreamCopy));
+      QCOMPARE(byKind[std::size_t(StepKind::Sync)], totals.of(K::Sync));
+    }
+  }
+
   void indexEqualsLibpva() {
     for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
       const Loaded l = load(path);
@@ -732,6 +767,43 @@ private slots:
     QVERIFY2(blank == 0, qPrintable(QStringLiteral("%1 columns of the BSP row left blank").arg(blank)));
     page.setMode(ExecutionTimeline::Mode::Flat);
     QVERIFY(!page.bspLegend()->isVisibleTo(&page));
+  }
+
+  // At 1,400 px (a page of about 1,230 px beside the side list) nothing in the rows above the
+  // timeline overlaps or leaves the page, in BSP mode too (its legend ran into the step count),
+  // comparing too (two reports' runs in the selector), and the page does not ask to be wider.
+  void controlsFitAt1400Pixels() {
+    for (bool compare : {false, true}) {
+      ExecutionPage page;
+      page.resize(1230, 800);
+      page.show();
+      page.setDocument(compare ? Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport())
+                               : Document::resolve(viewer_test::mlpReport()));
+      QVERIFY(viewer_test::waitReady(&page));
+      page.setMode(ExecutionTimeline::Mode::Bsp);
+      QVERIFY(page.bspLegend()->isVisibleTo(&page));
+      QVERIFY2(page.minimumSizeHint().width() <= 1230, qPrintable(QString::number(page.minimumSizeHint().width())));
+      QApplication::processEvents();
+      auto* status = page.findChild<QLabel*>(QStringLiteral("executionStatus"));
+      QVERIFY(status && !status->text().isEmpty());
+      QVERIFY(status->width() >= status->fontMetrics().horizontalAdvance(status->text())); // the step count whole
+      std::vector<QRect> rects;
+      for (QWidget* w : page.findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (!w->isVisible() || w->geometry().top() > page.timeline()->mapTo(&page, QPoint(0, 0)).y()) continue;
+        if (qobject_cast<QLabel*>(w) || qobject_cast<QToolButton*>(w) || qobject_cast<QComboBox*>(w)) rects.push_back(w->geometry());
+      }
+      // The legend's items live in a widget of their own; its geometry stands for them.
+      for (QWidget* w : page.findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        if (w->isVisible() && !w->findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly).isEmpty() &&
+            w->geometry().bottom() < page.timeline()->mapTo(&page, QPoint(0, 0)).y())
+          rects.push_back(w->geometry());
+      QVERIFY(rects.size() > 6);
+      for (std::size_t i = 0; i < rects.size(); ++i) {
+        QVERIFY2(page.rect().contains(rects[i]), qPrintable(QStringLiteral("a control leaves the page at x %1").arg(rects[i].right())));
+        for (std::size_t j = i + 1; j < rects.size(); ++j)
+          QVERIFY2(!rects[i].intersects(rects[j]), qPrintable(QStringLiteral("controls overlap at x %1").arg(rects[j].left())));
+      }
+    }
   }
 
   void noExecutionIsAStateNotAnError() {

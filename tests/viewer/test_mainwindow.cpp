@@ -21,6 +21,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QElapsedTimer>
 #include <QTest>
 #include <QUrl>
 
@@ -121,6 +122,45 @@ private slots:
     emit hub.finished(QStringLiteral("Reading liveness"));
     QVERIFY(bar->isHidden());
     QVERIFY(label->text().isEmpty());
+  }
+
+  // A headless screenshot must not show another view's work in progress ("Reading tile details
+  // 0%" over a ready Operations view): with progress turned off the status bar stays empty while
+  // every page loads, and turning it back on shows the task still running.
+  void aWindowForScreenshotsShowsNoProgress() {
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.setShowsProgress(false);
+    auto* bar = w.statusBar()->findChild<QProgressBar*>();
+    auto* label = w.statusBar()->findChild<QLabel*>();
+    QVERIFY(bar && label);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    QVERIFY(w.showView(QStringLiteral("operations")));
+    QElapsedTimer timer;
+    timer.start();
+    bool sawTasks = false;
+    while (timer.elapsed() < 20000 && !(sawTasks && ProgressHub::instance().running() == 0)) {
+      sawTasks = sawTasks || ProgressHub::instance().running() > 0;
+      QVERIFY2(bar->isHidden(), "a progress bar in a screenshot window");
+      QVERIFY2(label->text().isEmpty(), qPrintable(label->text()));
+      QTest::qWait(5);
+    }
+    QVERIFY(sawTasks); // the pages did load in the background meanwhile
+    // Turned back on, the status bar shows what runs (a task of its own name: pages may still
+    // start work of theirs).
+    ProgressHub& hub = ProgressHub::instance();
+    const QString task = QStringLiteral("Test task");
+    emit hub.started(task);
+    emit hub.progress(task, 0);
+    QVERIFY(bar->isHidden());
+    w.setShowsProgress(true);
+    emit hub.progress(task, 10);
+    QVERIFY(!bar->isHidden());
+    QVERIFY(label->text().startsWith(task));
+    emit hub.finished(task);
+    QVERIFY2(!label->text().contains(task), qPrintable(label->text()));
   }
 
   void dropOpensAReport() {

@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRadioButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -37,6 +38,7 @@
 #include <QTableView>
 
 #include <map>
+#include <numeric>
 #include <set>
 
 using namespace tessera::viewer;
@@ -288,6 +290,37 @@ private slots:
     }
     QVERIFY2(ranges > 20, qPrintable(QString::number(ranges))); // IPU 1's low tiles among high ones
     QVERIFY(chart.bandNames().join(QLatin1Char(' ')).contains(QStringLiteral("lowest tile")));
+  }
+
+  // A selection is marked above the data, never over it: with every tile selected the chart's
+  // bands keep exactly the colours of the chart without a selection (the legend's), where
+  // translucent columns over the bars made colours no legend entry has.
+  void aLargeSelectionKeepsTheLegendsColours() {
+    MemoryChart chart;
+    chart.resize(1400, 420);
+    chart.setBreakdown(MemoryBreakdown::Category);
+    chart.show();
+    auto p = Progress::standalone(QStringLiteral("test"));
+    const auto data = std::make_shared<const MemoryData>(loadMemory(*Document::resolve(viewer_test::mlpReport()), p));
+    chart.setData(data);
+    QSet<QRgb> unselected;
+    const QImage before = chart.grab().toImage();
+    for (int y = 0; y < before.height(); ++y)
+      for (int x = 0; x < before.width(); ++x) unselected.insert(before.pixel(x, y));
+    std::vector<std::size_t> all(data->numTiles);
+    std::iota(all.begin(), all.end(), std::size_t(0));
+    chart.setSelection(all);
+    const QImage after = chart.grab().toImage();
+    const QRect plot = chart.plotRect().toRect();
+    const QColor selection = chart.selectionColor();
+    int foreign = 0, marks = 0;
+    for (int y = plot.top() + int(IndexChart::kSelectionStrip) + 1; y < plot.bottom() - 1; ++y)
+      for (int x = plot.left() + 1; x < plot.right() - 1; ++x)
+        if (!unselected.contains(after.pixel(x, y))) ++foreign;
+    QCOMPARE(foreign, 0);
+    for (int x = plot.left() + 1; x < plot.right() - 1; ++x)
+      if (after.pixelColor(x, plot.top() + 2) == selection) ++marks;
+    QVERIFY2(marks > plot.width() * 9 / 10, qPrintable(QString::number(marks))); // every tile marked
   }
 
   void overviewMovesTheView() {

@@ -12,13 +12,17 @@
 
 #include <pva/Compilation.hpp>
 #include <pva/Report.hpp>
+#include <pva/SerializedGraph.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
 namespace pva {
+
+struct ExecutionAnalysis; // pva/Analysis.hpp
 
 /// A quantity in the base report and in the current one.
 ///
@@ -133,6 +137,10 @@ struct OperationComparison {
   ComparedValue cycles;          ///< executed, all runs: operationCycles(op, allRuns)
   ComparedValue estimatedCycles; ///< Operation::estimatedCycles: compile time, each step once
   ComparedValue alwaysLiveBytes, peakNotAlwaysLiveBytes, codeBytes; ///< operationFigures
+  /// The operation's place in OperationAnalysis(report).operations() of the base and of the
+  /// current report, where it is present (inBase, inCurrent): front ends showing one report's
+  /// operations find each one's comparison by it.
+  std::size_t baseIndex = 0, currentIndex = 0;
 };
 
 struct OperationsComparison {
@@ -178,5 +186,36 @@ struct ReportComparison {
 /// Compares two reports. Reads every step of both executions once (streamed); operations are
 /// compared when both reports were opened with their debug information.
 ReportComparison compare(const Report& base, const Report& current);
+
+/// The two serialized graphs, element by element: compute sets and variables matched by name
+/// (repeated names paired in order). The Graph view in compare mode marks what changed with it.
+struct SerializedGraphComparison {
+  enum class Change {
+    Same,    ///< in both, alike
+    Changed, ///< in both: a compute set's vertex count or tiles, a variable's type, shape or mapping differ
+    New      ///< only in the current graph
+  };
+  std::vector<Change> computeSets; ///< by the current graph's compute set index
+  std::vector<Change> variables;   ///< by the current graph's variable index
+  /// Names of the base's elements without a partner in the current graph, in the base's order.
+  std::vector<std::string> computeSetsOnlyInBase, variablesOnlyInBase;
+};
+SerializedGraphComparison compareSerializedGraphs(const SerializedGraph& base, const SerializedGraph& current);
+
+/// ReportComparison::operations alone (the Operations view in compare mode): reads both
+/// executions, not the memory or variables.
+OperationsComparison compareOperations(const Report& base, const Report& current);
+/// The same with each report's analyseExecution already done (an empty one for a report that did
+/// not run).
+OperationsComparison compareOperations(const Report& base, const ExecutionAnalysis& baseExecution,
+                                       const Report& current, const ExecutionAnalysis& currentExecution);
+
+/// CycleComparison::programs alone (the Program tree in compare mode): step programs' executed
+/// cycles by name, all runs; reads both executions.
+std::vector<NamedComparison> compareProgramCycles(const Report& base, const Report& current);
+/// The same with each report's analyseExecution already done (an empty one for a report that did
+/// not run).
+std::vector<NamedComparison> compareProgramCycles(const Report& base, const ExecutionAnalysis& baseExecution,
+                                                  const Report& current, const ExecutionAnalysis& currentExecution);
 
 } // namespace pva

@@ -39,6 +39,20 @@ struct Side {
   std::vector<std::uint64_t> tiles, liveness;
 };
 
+/// Step programs' executed cycles, all runs, by name (programs sharing a name add up).
+NamedValues programCycles(const CompilationReport& c, const ExecutionAnalysis& e) {
+  NamedValues named;
+  const auto programs = c.programs();
+  for (std::size_t i = 0; i < programs.size() && i < e.allRuns.programs.size(); ++i)
+    if (e.allRuns.programs[i].executions) detail::addTo(named[programs[i]->name()], e.allRuns.programs[i].cycles);
+  return named;
+}
+
+/// analyseExecution, or nothing for a report that did not run.
+ExecutionAnalysis executionOf(const Report& r) {
+  return r.execution().runs().empty() ? ExecutionAnalysis() : analyseExecution(r);
+}
+
 Side read(const Report& r) {
   Side s;
   s.summary = summarize(r);
@@ -62,8 +76,7 @@ Side read(const Report& r) {
   // Named figures: programs (and compute sets) sharing a name add up.
   s.execution = analyseExecution(r);
   const ExecutionAnalysis& e = s.execution;
-  for (std::size_t i = 0; i < programs.size() && i < e.allRuns.programs.size(); ++i)
-    if (e.allRuns.programs[i].executions) detail::addTo(s.programs[programs[i]->name()], e.allRuns.programs[i].cycles);
+  s.programs = programCycles(c, e);
   const auto computeSets = c.computeSets();
   for (std::size_t i = 0; i < computeSets.size() && i < e.allRuns.computeSets.size(); ++i)
     if (e.allRuns.computeSets[i].executions) detail::addTo(s.computeSets[computeSets[i].name()], e.allRuns.computeSets[i].cycles);
@@ -113,6 +126,26 @@ ReportComparison compare(const Report& base, const Report& current) {
   c.operations = detail::compareOperations(base, a.execution, current, b.execution);
   c.programsInCommon = detail::programsInCommon(a.programNames, b.programNames);
   return c;
+}
+
+OperationsComparison compareOperations(const Report& base, const Report& current) {
+  if (!base.hasDebugInfo() || !current.hasDebugInfo()) return detail::compareOperations(base, {}, current, {});
+  return detail::compareOperations(base, executionOf(base), current, executionOf(current));
+}
+
+OperationsComparison compareOperations(const Report& base, const ExecutionAnalysis& baseExecution,
+                                       const Report& current, const ExecutionAnalysis& currentExecution) {
+  return detail::compareOperations(base, baseExecution, current, currentExecution);
+}
+
+std::vector<NamedComparison> compareProgramCycles(const Report& base, const Report& current) {
+  return compareProgramCycles(base, executionOf(base), current, executionOf(current));
+}
+
+std::vector<NamedComparison> compareProgramCycles(const Report& base, const ExecutionAnalysis& baseExecution,
+                                                  const Report& current, const ExecutionAnalysis& currentExecution) {
+  return detail::matchByName(programCycles(base.compilation(), baseExecution),
+                             programCycles(current.compilation(), currentExecution));
 }
 
 } // namespace pva

@@ -99,10 +99,12 @@ std::vector<OperationComparison> matchOperations(const std::vector<OperationRow>
     o.peakNotAlwaysLiveBytes.*side = row.peakNotAlwaysLiveBytes;
     o.codeBytes.*side = row.codeBytes;
   };
-  for (const OperationRow& b : base) {
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    const OperationRow& b = base[i];
     OperationComparison o;
     o.name = b.name;
     o.inBase = true;
+    o.baseIndex = i;
     setSide(o, b, &ComparedValue::base);
     auto w = waiting.find(b.name);
     if (w != waiting.end() && !w->second.empty()) {
@@ -110,6 +112,7 @@ std::vector<OperationComparison> matchOperations(const std::vector<OperationRow>
       w->second.pop_back();
       taken[c] = true;
       o.inCurrent = true;
+      o.currentIndex = c;
       setSide(o, current[c], &ComparedValue::current);
     }
     out.push_back(std::move(o));
@@ -119,6 +122,7 @@ std::vector<OperationComparison> matchOperations(const std::vector<OperationRow>
       OperationComparison o;
       o.name = current[c].name;
       o.inCurrent = true;
+      o.currentIndex = c;
       setSide(o, current[c], &ComparedValue::current);
       out.push_back(std::move(o));
     }

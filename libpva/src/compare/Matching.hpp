@@ -37,7 +37,7 @@ struct OperationRow {
 };
 
 /// Pairs operations of the same name in their order; base order first, then the current's
-/// unpaired ones.
+/// unpaired ones. baseIndex and currentIndex are the rows' positions in `base` and `current`.
 std::vector<OperationComparison> matchOperations(const std::vector<OperationRow>& base,
                                                  const std::vector<OperationRow>& current);
 

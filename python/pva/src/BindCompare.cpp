@@ -74,7 +74,9 @@ void bindCompare(py::module_& m) {
       .def_readonly("estimatedCycles", &pva::OperationComparison::estimatedCycles)
       .def_readonly("alwaysLiveBytes", &pva::OperationComparison::alwaysLiveBytes)
       .def_readonly("peakNotAlwaysLiveBytes", &pva::OperationComparison::peakNotAlwaysLiveBytes)
-      .def_readonly("codeBytes", &pva::OperationComparison::codeBytes);
+      .def_readonly("codeBytes", &pva::OperationComparison::codeBytes)
+      .def_readonly("baseIndex", &pva::OperationComparison::baseIndex)
+      .def_readonly("currentIndex", &pva::OperationComparison::currentIndex);
   py::class_<pva::OperationsComparison>(m, "OperationsComparison")
       .def_readonly("compared", &pva::OperationsComparison::compared)
       .def_readonly("operations", &pva::OperationsComparison::operations)
@@ -105,6 +107,10 @@ void bindCompare(py::module_& m) {
   m.def("compare", &pva::compare, py::arg("base"), py::arg("current"),
         "Compares two reports: targets, memory, variables, liveness, cycles and (with debug information) "
         "operations; rows matched by name, runs by name else by position.");
+  m.def("compareOperations", py::overload_cast<const pva::Report&, const pva::Report&>(&pva::compareOperations),
+        py::arg("base"), py::arg("current"), "compare(base, current).operations alone (reads both executions).");
+  m.def("compareProgramCycles", py::overload_cast<const pva::Report&, const pva::Report&>(&pva::compareProgramCycles),
+        py::arg("base"), py::arg("current"), "compare(base, current).cycles.programs alone (reads both executions).");
 }
 
 } // namespace pvapy

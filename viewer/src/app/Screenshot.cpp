@@ -30,6 +30,7 @@ void installHeadlessMessageFilter() { qInstallMessageHandler(quietPlatformMessag
 int takeScreenshot(const ScreenshotRequest& request) {
   MainWindow window;
   window.setRememberRecent(false);
+  window.setShowsProgress(false); // the image shows the view's data, never another page's progress
   window.resize(request.size);
   auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")));
   if (execution) {

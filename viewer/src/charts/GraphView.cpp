@@ -21,6 +21,8 @@ constexpr int kLegendRow = 16, kLegendRows = 5, kLegendHeight = kLegendRow * kLe
 const QColor kComputeSetFill(0xd6, 0xe6, 0xf5), kComputeSetLine(0x3b, 0x6e, 0xa5);
 const QColor kVariableFill(0xf7, 0xe7, 0xc6), kVariableLine(0xa5, 0x7a, 0x2b);
 const QColor kHighlight(0xff, 0xd7, 0x00), kSelected(0xd0, 0x30, 0x30);
+/// Comparing: a node whose element changed, and one the base does not have.
+const QColor kChanged(0xe0, 0x6c, 0x00), kNew(0x2e, 0x9a, 0x4a);
 
 QColor edgeColour(GraphEdge::Direction d) {
   switch (d) {
@@ -168,6 +170,8 @@ void GraphView::paintEvent(QPaintEvent* event) {
     const bool cs = n.kind == GraphNode::Kind::ComputeSet;
     QColor line = cs ? kComputeSetLine : kVariableLine;
     double width = 1.0;
+    if (n.change == GraphNode::Change::Changed) line = kChanged, width = 3.0;
+    if (n.change == GraphNode::Change::New) line = kNew, width = 3.0;
     if (m_highlighted.contains(i)) line = QColor(0xc0, 0x90, 0x00), width = 3.0;
     if (i == m_selected) line = kSelected, width = 3.0;
     QPen pen(line, width);
@@ -203,7 +207,9 @@ void GraphView::drawLegend(QPainter& p) const {
                {tr("writes"), edgeColour(GraphEdge::Direction::Write)},
                {tr("reads and writes"), edgeColour(GraphEdge::Direction::ReadWrite)}};
   const int rowHeight = kLegendRow;
-  const QRectF box(kLegendMargin, height() - kLegendMargin - kLegendHeight, 150, kLegendHeight);
+  const bool compared = m_data && m_data->compared;
+  const int legendHeight = kLegendHeight + (compared ? 2 * kLegendRow : 0);
+  const QRectF box(kLegendMargin, height() - kLegendMargin - legendHeight, 150, legendHeight);
   p.setPen(QColor(0xb0, 0xb0, 0xb0));
   p.setBrush(QColor(255, 255, 255, 230));
   p.drawRect(box);
@@ -225,6 +231,14 @@ void GraphView::drawLegend(QPainter& p) const {
     p.setPen(QPen(e.colour.lighter(130), 2));
     p.drawLine(QPointF(box.left() + 8, y + 8), QPointF(box.left() + 32, y + 8));
     text(e.text);
+  }
+  if (!compared) return;
+  for (const auto& [colour, label] : {std::pair<QColor, QString>{kChanged, tr("changed from base")},
+                                      std::pair<QColor, QString>{kNew, tr("not in base")}}) {
+    p.setPen(QPen(colour, 3));
+    p.setBrush(Qt::white);
+    p.drawRoundedRect(QRectF(box.left() + 8, y + 3, 24, 10), 2, 2);
+    text(label);
   }
 }
 

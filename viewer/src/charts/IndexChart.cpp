@@ -143,10 +143,14 @@ std::pair<std::size_t, std::size_t> IndexChart::visibleItems() const {
   return {first, std::max(first, last)};
 }
 
+QColor IndexChart::selectionColor() const { return palette().color(QPalette::Highlight); }
+
 void IndexChart::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
-  const std::vector<LegendEntry> entries = legend();
+  std::vector<LegendEntry> entries = legend();
+  if (!m_selection.empty())
+    entries.push_back({tr("Selected (%1, marked above the data)").arg(m_selection.size()), selectionColor(), false});
   const QFontMetrics fm(font());
   m_top = 8 + legendRows(entries) * fm.height() + 6;
   const QString message = emptyMessage();
@@ -175,15 +179,17 @@ void IndexChart::paintEvent(QPaintEvent*) {
   p.setClipRect(plot);
   paintData(p, plot, first, last);
 
-  // Selected items: a translucent column each (at least 3 px wide so one tile of 20,000 shows).
+  // Selected items: a mark each in a strip along the top of the plot (the headroom above the
+  // data), at least 3 px wide so one tile of 20,000 shows. Never over the data: translucent
+  // columns recoloured every band under them, and a large selection left the legend (and saved
+  // images) matching nothing.
   const double itemWidth = plot.width() / std::max(1e-9, m_window.span());
   const double w = std::max(3.0, itemWidth);
-  QColor sel = palette().color(QPalette::Highlight);
-  sel.setAlpha(90);
+  const QColor sel = selectionColor();
   for (std::size_t item : m_selection) {
     if (item < first || item >= last) continue;
     const double x = xForItem(item);
-    p.fillRect(QRectF(x - w / 2, plot.top(), w, plot.height()), sel);
+    p.fillRect(QRectF(x - w / 2, plot.top(), w, kSelectionStrip), sel);
   }
   if (m_hover && *m_hover >= first && *m_hover < last) {
     QColor h = textColor();

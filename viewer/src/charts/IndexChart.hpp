@@ -45,6 +45,10 @@ public:
   std::optional<std::size_t> itemAt(double x) const;
   /// The plot area inside the axes.
   QRectF plotRect() const;
+  /// Selected items are marked in a strip this high along the plot's top edge, above the data
+  /// (never over it: the bands keep the legend's colours whatever is selected).
+  static constexpr double kSelectionStrip = 5.0;
+  QColor selectionColor() const;
   /// The y range the last paint used (bytes).
   std::pair<double, double> plottedRange() const { return {m_yMin, m_yMax}; }
   /// The ticks the last paint drew on each axis (for tests).

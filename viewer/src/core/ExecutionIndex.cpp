@@ -4,6 +4,7 @@
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Execution.hpp>
+#include <pva/StepCycleKind.hpp>
 #include <pva/Report.hpp>
 
 #include <QCoreApplication>
@@ -17,17 +18,17 @@
 namespace tessera::viewer {
 
 StepKind stepKindOf(pva::Program::Type type) {
-  using T = pva::Program::Type;
-  switch (type) {
-  case T::OnTileExecute: return StepKind::Compute;
-  case T::DoExchange: return StepKind::InternalExchange;
-  case T::GlobalExchange: return StepKind::GlobalExchange;
-  case T::StreamCopyBegin:
-  case T::StreamCopyMid:
-  case T::StreamCopyEnd: return StepKind::StreamCopy;
-  case T::Sync: return StepKind::Sync;
-  default: return StepKind::Other;
+  // libpva's rule, the one the report's cycle totals follow (a StreamCopyBegin is a host sync).
+  pva::TileCycleTotals::Kind kind;
+  if (!pva::stepCycleKind(type, kind)) return StepKind::Other;
+  switch (kind) {
+  case pva::TileCycleTotals::Kind::Compute: return StepKind::Compute;
+  case pva::TileCycleTotals::Kind::InternalExchange: return StepKind::InternalExchange;
+  case pva::TileCycleTotals::Kind::GlobalExchange: return StepKind::GlobalExchange;
+  case pva::TileCycleTotals::Kind::StreamCopy: return StepKind::StreamCopy;
+  case pva::TileCycleTotals::Kind::Sync: return StepKind::Sync;
   }
+  return StepKind::Other;
 }
 
 QString stepKindName(StepKind kind) {

@@ -3,6 +3,7 @@
 #include "core/Document.hpp"
 #include "core/GraphLayout.hpp"
 
+#include <pva/Compare.hpp>
 #include <pva/Report.hpp>
 #include <pva/SerializedGraph.hpp>
 
@@ -116,12 +117,34 @@ GraphViewData loadGraphView(const Document& doc, Progress& progress) {
       pva::openSerializedGraph(pva::serializedGraphPath(report), pva::SerializedGraphDetail::Outline);
   if (progress.cancelled()) throw Cancelled{};
   GraphViewData data = buildGraph(graph, &report);
+  if (doc.base()) {
+    const pva::Report base = doc.base()->openReport();
+    if (pva::hasSerializedGraph(base))
+      markChanges(data, pva::openSerializedGraph(pva::serializedGraphPath(base), pva::SerializedGraphDetail::Outline), graph);
+  }
   progress.setStage(0.2, 1.0);
   QElapsedTimer timer;
   timer.start();
   layoutGraph(data, progress);
   data.layoutSeconds = timer.nsecsElapsed() / 1e9;
   return data;
+}
+
+void markChanges(GraphViewData& data, const pva::SerializedGraph& base, const pva::SerializedGraph& current) {
+  const pva::SerializedGraphComparison c = pva::compareSerializedGraphs(base, current);
+  data.compared = true;
+  auto mark = [&](GraphNode& n, pva::SerializedGraphComparison::Change change) {
+    using C = pva::SerializedGraphComparison::Change;
+    n.change = change == C::New ? GraphNode::Change::New : change == C::Changed ? GraphNode::Change::Changed : GraphNode::Change::Same;
+    if (n.change == GraphNode::Change::New) ++data.newNodes;
+    if (n.change == GraphNode::Change::Changed) ++data.changedNodes;
+  };
+  for (GraphNode& n : data.nodes) {
+    const auto& changes = n.kind == GraphNode::Kind::ComputeSet ? c.computeSets : c.variables;
+    if (n.index >= 0 && std::size_t(n.index) < changes.size()) mark(n, changes[std::size_t(n.index)]);
+  }
+  for (const std::string& name : c.computeSetsOnlyInBase) data.onlyInBase << QString::fromStdString(name);
+  for (const std::string& name : c.variablesOnlyInBase) data.onlyInBase << QString::fromStdString(name);
 }
 
 QString tileRanges(const std::set<unsigned>& tiles) {

@@ -9,6 +9,7 @@
 #include <QPainterPath>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <memory>
@@ -32,6 +33,10 @@ struct GraphNode {
   QString detail;  ///< second line: "12 vertices on 4 tiles" or "float[64,32], 8 KiB"
   QString tiles;   ///< where it lives: the variable's mapping or the vertices' tiles, "0-3,7"
   QRectF rect;     ///< laid out, in graph coordinates (y down)
+  /// Comparing (GraphViewData::compared): against the base's element of the same name
+  /// (pva::compareSerializedGraphs).
+  enum class Change { Same, Changed, New };
+  Change change = Change::Same;
 };
 
 struct GraphEdge {
@@ -50,6 +55,11 @@ struct GraphViewData {
   QRectF bounds;              ///< of every node and edge
   QString path;               ///< serialized_graph.capnp
   double layoutSeconds = 0.0; ///< Graphviz's share of loading
+  /// Comparing with a base report that has a serialized graph: nodes say what changed, and the
+  /// base's elements the current graph no longer has are named here.
+  bool compared = false;
+  QStringList onlyInBase;
+  int changedNodes = 0, newNodes = 0;
 };
 
 /// Nodes and edges of `graph` (not laid out). `report`, when given, orients each edge by how
@@ -60,6 +70,9 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
 /// Reads the document's serialized graph through libpva, builds and lays it out; `present` is
 /// false (and nothing else set) when the report has none. Throws pva::Exception or Cancelled.
 GraphViewData loadGraphView(const Document& doc, Progress& progress);
+
+/// Marks each node with its change against the base graph (pva::compareSerializedGraphs).
+void markChanges(GraphViewData& data, const pva::SerializedGraph& base, const pva::SerializedGraph& current);
 
 /// "0-3,7,9-10" (the Memory view's tile-list syntax).
 QString tileRanges(const std::set<unsigned>& tiles);

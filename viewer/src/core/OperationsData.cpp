@@ -2,6 +2,7 @@
 #include "core/OperationsData.hpp"
 
 #include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
 #include <pva/Debug.hpp>
 
 #include <set>
@@ -16,6 +17,49 @@ std::uint64_t peakNotAlwaysLiveBytes(const std::vector<const OperationInfo*>& op
       if (!v.alwaysLive && seen.insert(v.id).second) ranges.push_back({v.liveFrom, v.liveTo, v.bytes});
   return pva::peakLiveBytes(std::move(ranges));
 }
+
+namespace {
+
+/// The base report's figures of each operation (pva::compareOperations), and the operations only
+/// the base has as rows of their own.
+void addComparison(const Document& baseDoc, const pva::Report& current, const pva::ExecutionAnalysis& currentExecution,
+                   OperationsData& d, std::set<QString>& layers) {
+  const pva::Report base = baseDoc.openReport();
+  if (!base.hasDebugInfo()) return;
+  const pva::ExecutionAnalysis baseExecution =
+      base.execution().runs().empty() ? pva::ExecutionAnalysis() : pva::analyseExecution(base);
+  const pva::OperationsComparison c = pva::compareOperations(base, baseExecution, current, currentExecution);
+  if (!c.compared) return;
+  d.compared = true;
+  for (OperationInfo& op : d.operations) op.change = OperationInfo::Change{};
+  const auto baseOps = pva::OperationAnalysis(base).operations();
+  for (const pva::OperationComparison& o : c.operations) {
+    OperationInfo::Change change;
+    change.inBase = o.inBase;
+    change.inCurrent = o.inCurrent;
+    change.executedCycles = o.cycles.base;
+    change.estimatedCycles = o.estimatedCycles.base;
+    change.alwaysLiveBytes = o.alwaysLiveBytes.base;
+    change.notAlwaysLiveBytes = o.peakNotAlwaysLiveBytes.base;
+    change.codeBytes = o.codeBytes.base;
+    if (o.inCurrent) {
+      if (o.currentIndex < d.operations.size()) d.operations[o.currentIndex].change = change;
+      continue;
+    }
+    if (o.baseIndex >= baseOps.size()) continue;
+    const pva::Operation& op = baseOps[o.baseIndex];
+    OperationInfo info;
+    info.name = QString::fromStdString(op.name());
+    info.type = QString::fromStdString(op.type());
+    info.layer = QString::fromStdString(op.debugContext()->layerName());
+    info.debugPath = QString::fromStdString(op.debugContext()->path());
+    info.change = change;
+    layers.insert(info.layer);
+    d.operations.push_back(std::move(info));
+  }
+}
+
+} // namespace
 
 OperationsData loadOperations(const Document& doc, Progress& progress) {
   OperationsData d;
@@ -69,6 +113,7 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     layers.insert(info.layer);
     d.operations.push_back(std::move(info));
   }
+  if (doc.base()) addComparison(*doc.base(), report, execution, d, layers);
   for (const QString& l : layers) d.layers << l;
   return d;
 }

@@ -43,6 +43,15 @@ struct OperationInfo {
   std::uint64_t verticesWithoutFlopEstimate = 0;
   std::vector<OperationProgram> programs;
   std::vector<OperationVariable> variables;
+  /// Comparing (OperationsData::compared): the operation's figures in the base report, from
+  /// pva::compareOperations (matched by debug path). An operation only the base has is a row of
+  /// its own with inCurrent false and no current figures.
+  struct Change {
+    bool inBase = false, inCurrent = true;
+    std::uint64_t executedCycles = 0, estimatedCycles = 0, alwaysLiveBytes = 0, notAlwaysLiveBytes = 0, codeBytes = 0;
+  };
+  std::optional<Change> change;
+  bool onlyInBase() const { return change && !change->inCurrent; }
 };
 
 /// The operations of one layer, totalled (OperationsModel::layerTotals).
@@ -57,11 +66,16 @@ struct OperationsData {
   bool hasFlopEstimates = false; ///< pva::Report::hasFlopEstimates
   std::vector<OperationInfo> operations;
   QStringList layers; ///< distinct layer names, sorted
+  /// Two reports: every operation has its `change`; operations only the base has follow the
+  /// current report's.
+  bool compared = false;
 };
 
 /// The same figure for a group of operations: their variables (each once) live at one step.
 std::uint64_t peakNotAlwaysLiveBytes(const std::vector<const OperationInfo*>& operations);
 
+/// The current report's operations; comparing (doc.base() with debug information), each with
+/// the base's figures and the base's own operations after them.
 OperationsData loadOperations(const Document& doc, Progress& progress);
 
 } // namespace tessera::viewer

@@ -2,9 +2,11 @@
 #include "core/ProgramTreeData.hpp"
 
 #include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
 #include <pva/Debug.hpp>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace tessera::viewer {
@@ -88,6 +90,21 @@ ProgramCycles loadProgramCycles(const Document& doc, Progress& progress) {
   for (const pva::ProgramFigures& p : analysis.allRuns.programs) {
     out.cycles.push_back(p.cycles);
     out.executions.push_back(p.executions);
+  }
+  if (doc.base()) {
+    const pva::Report base = doc.base()->openReport();
+    const pva::ExecutionAnalysis baseAnalysis =
+        base.execution().runs().empty() ? pva::ExecutionAnalysis() : pva::analyseExecution(base);
+    std::map<std::string, ProgramCycles::Change> byName;
+    for (const pva::NamedComparison& n : pva::compareProgramCycles(base, baseAnalysis, report, analysis))
+      byName[n.name] = {n.value.base, n.value.current, n.inBase, n.inCurrent};
+    out.compared = true;
+    const auto programs = report.compilation().programs();
+    out.changes.resize(programs.size());
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+      const auto it = byName.find(programs[i]->name());
+      if (it != byName.end()) out.changes[i] = it->second;
+    }
   }
   return out;
 }

@@ -49,9 +49,19 @@ struct ProgramTreeData {
 /// times it ran (0 for programs that are not steps or never ran).
 struct ProgramCycles {
   std::vector<std::uint64_t> cycles, executions;
+  /// Comparing (doc.base()): by program id, its name's executed cycles in each report
+  /// (pva::compareProgramCycles: step programs by name, all runs; programs sharing a name add up).
+  struct Change {
+    std::uint64_t base = 0, current = 0;
+    bool inBase = false, inCurrent = false; ///< the name ran in that report
+    bool changed() const { return inBase != inCurrent || base != current; }
+  };
+  bool compared = false;
+  std::vector<Change> changes; ///< by program id when compared
 };
 
 ProgramTreeData loadProgramTree(const Document& doc, Progress& progress);
+/// Comparing (doc.base()), the changes too.
 ProgramCycles loadProgramCycles(const Document& doc, Progress& progress);
 
 } // namespace tessera::viewer

@@ -4,6 +4,7 @@
 #include "core/Format.hpp"
 
 #include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
 
 #include <QDir>
 #include <QFileInfo>
@@ -21,6 +22,103 @@ const SummaryRow* SummaryData::row(const QString& sectionTitle, const QString& n
     for (const auto& r : s->rows)
       if (r.name == name) return &r;
   return nullptr;
+}
+
+namespace {
+
+bool isNumber(const SummaryValue& v) { return v.kind != SummaryValue::Kind::Text; }
+
+} // namespace
+
+std::int64_t SummaryRow::delta() const {
+  if (!inBoth() || !isNumber(value) || !isNumber(baseValue)) return 0;
+  return pva::ComparedValue{baseValue.number, value.number}.delta();
+}
+
+double SummaryRow::relative() const {
+  if (!inBoth() || !isNumber(value) || !isNumber(baseValue)) return 0;
+  return pva::ComparedValue{baseValue.number, value.number}.relative();
+}
+
+bool SummaryRow::differs() const {
+  if (!inBoth()) return false;
+  if (isNumber(value) && isNumber(baseValue)) return value.number != baseValue.number;
+  return value.kind != baseValue.kind || value.text != baseValue.text;
+}
+
+SummaryData compareSummaries(const SummaryData& base, const SummaryData& current) {
+  SummaryData d;
+  d.compared = true;
+  auto onlyIn = [](SummaryRow r, bool inBase) {
+    if (inBase) {
+      r.baseValue = r.value;
+      r.value = {};
+    }
+    r.inBase = inBase;
+    r.inCurrent = !inBase;
+    return r;
+  };
+  for (const SummarySection& c : current.sections) {
+    SummarySection out{c.title, {}, c.scope};
+    const SummarySection* b = base.section(c.title);
+    for (const SummaryRow& row : c.rows) {
+      const SummaryRow* other = b ? base.row(c.title, row.name) : nullptr;
+      if (!other) {
+        out.rows.push_back(onlyIn(row, false));
+        continue;
+      }
+      SummaryRow r = row;
+      r.baseValue = other->value;
+      out.rows.push_back(std::move(r));
+    }
+    if (b)
+      for (const SummaryRow& row : b->rows)
+        if (!current.row(c.title, row.name)) out.rows.push_back(onlyIn(row, true));
+    d.sections.push_back(std::move(out));
+  }
+  // Runs not paired by name pair by run number, as pva::compare's matchedRuns does: the row
+  // reads "0. train0 ↔ pipeline (matched by position)".
+  for (SummarySection& s : d.sections) {
+    if (s.title != QStringLiteral("Runs")) continue;
+    auto runNumber = [](const QString& name) { return name.section(QLatin1Char('.'), 0, 0); };
+    std::vector<SummaryRow> rows;
+    std::vector<bool> used(s.rows.size(), false);
+    for (std::size_t i = 0; i < s.rows.size(); ++i) {
+      if (used[i]) continue;
+      SummaryRow r = s.rows[i];
+      // Current rows come first: a run only the current has takes the base's run of its number.
+      if (r.inCurrent && !r.inBase)
+        for (std::size_t j = i + 1; j < s.rows.size(); ++j)
+          if (!used[j] && s.rows[j].inBase && !s.rows[j].inCurrent && runNumber(s.rows[j].name) == runNumber(r.name)) {
+            used[j] = true;
+            const QString currentName = r.name.section(QLatin1Char('.'), 1).trimmed();
+            r.name = QStringLiteral("%1 ↔ %2 (matched by position)").arg(s.rows[j].name, currentName);
+            r.baseValue = s.rows[j].baseValue; // a base-only row keeps its value there
+            r.inBase = true;
+            break;
+          }
+      used[i] = true;
+      rows.push_back(std::move(r));
+    }
+    s.rows = std::move(rows);
+  }
+  // Totals over different numbers of runs are not a change of the program: compare per run.
+  const SummaryRow* runs = d.row(QStringLiteral("Execution"), QStringLiteral("Runs"));
+  if (runs && runs->inBoth() && runs->differs())
+    for (SummarySection& s : d.sections)
+      if (s.title == QStringLiteral("Execution"))
+        for (SummaryRow& r : s.rows)
+          if (r.name != QStringLiteral("Runs")) {
+            r.comparable = false;
+            r.comparisonNote = QStringLiteral("%1 vs %2 runs: compare per run").arg(runs->baseValue.number).arg(runs->value.number);
+          }
+  for (const SummarySection& b : base.sections)
+    if (!current.section(b.title)) {
+      SummarySection out{b.title, {}, b.scope};
+      for (const SummaryRow& row : b.rows) out.rows.push_back(onlyIn(row, true));
+      d.sections.push_back(std::move(out));
+    }
+  return d;
 }
 
 namespace {
@@ -151,7 +249,9 @@ SummarySection runsSection(const pva::ExecutionSummary& x) {
 
 } // namespace
 
-SummaryData loadSummary(const Document& doc, Progress& progress) {
+namespace {
+
+SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   const pva::Report report = doc.openReport();
   SummaryData d;
   d.sections.push_back(reportSection(doc, report));
@@ -170,6 +270,14 @@ SummaryData loadSummary(const Document& doc, Progress& progress) {
   d.sections.push_back(std::move(options));
   progress.report(1.0);
   return d;
+}
+
+} // namespace
+
+SummaryData loadSummary(const Document& doc, Progress& progress) {
+  if (!doc.base()) return loadOneSummary(doc, progress);
+  const SummaryData base = loadOneSummary(*doc.base(), progress); // progress runs twice: base, then current
+  return compareSummaries(base, loadOneSummary(doc, progress));
 }
 
 } // namespace tessera::viewer

@@ -27,6 +27,21 @@ struct SummaryRow {
   QString name;
   SummaryValue value;
   QString note; ///< shown beside the value, e.g. "tile 17"
+  /// Comparing (SummaryData::compared): the base report's value, and which reports have the row.
+  /// `value` and `note` are the current report's (the base's note when only the base has it).
+  SummaryValue baseValue{};
+  bool inBase = true, inCurrent = true;
+  /// False when the two values cover different things (totals over different numbers of runs):
+  /// the difference column says why (comparisonNote) instead of showing one.
+  bool comparable = true;
+  QString comparisonNote{};
+  bool inBoth() const { return inBase && inCurrent; }
+  /// Numbers: pva::ComparedValue's saturated current - base (0 for text or a row on one side).
+  std::int64_t delta() const;
+  /// Numbers: pva::ComparedValue::relative (0 for text or a row on one side).
+  double relative() const;
+  /// Both sides have the row and their values differ (texts compared as text).
+  bool differs() const;
 };
 
 struct SummarySection {
@@ -37,6 +52,8 @@ struct SummarySection {
 
 struct SummaryData {
   std::vector<SummarySection> sections;
+  /// Two reports side by side: each row has the base's value and the current's.
+  bool compared = false;
   /// The section's rows, or null (for tests and other pages).
   const SummarySection* section(const QString& title) const;
   const SummaryRow* row(const QString& section, const QString& name) const;
@@ -44,8 +61,13 @@ struct SummaryData {
 
 /// Reads everything the Summary page shows, rendering pva::summarize (so its figures are those of
 /// `pva summary` and Python). Cost: one pass over the tiles' memory columns and the liveness
-/// steps; execution figures come from per-run totals (no step is read).
+/// steps; execution figures come from per-run totals (no step is read). A comparison (doc.base())
+/// reads both reports and pairs them (compareSummaries).
 SummaryData loadSummary(const Document& doc, Progress& progress);
+
+/// The two reports' summaries side by side: sections and rows paired by title and name, in the
+/// current report's order, then what only the base has. Differences are pva::ComparedValue's.
+SummaryData compareSummaries(const SummaryData& base, const SummaryData& current);
 
 
 } // namespace tessera::viewer

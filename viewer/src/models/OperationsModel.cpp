@@ -6,13 +6,19 @@
 #include "core/Format.hpp"
 #include "core/Settings.hpp"
 
+#include <pva/Compare.hpp>
+
+#include <QBrush>
+#include <QColor>
+
 #include <algorithm>
+#include <limits>
 
 namespace tessera::viewer {
 
 OperationsModel::OperationsModel(QObject* parent) : QAbstractTableModel(parent) {
   connect(&Settings::instance(), &Settings::changed, this, [this] {
-    if (!m_rows.empty()) emit dataChanged(index(0, AlwaysLiveColumn), index(rowCount() - 1, NotAlwaysLiveColumn));
+    if (!m_rows.empty()) emit dataChanged(index(0, AlwaysLiveColumn), index(rowCount() - 1, ColumnCount - 1));
   });
 }
 
@@ -103,7 +109,39 @@ std::vector<LayerTotals> OperationsModel::layerTotals() const {
 int OperationsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 int OperationsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+namespace {
+
+/// A figure in the base and the current report (pva::ComparedValue's arithmetic).
+pva::ComparedValue compared(const OperationInfo& op, int column) {
+  const OperationInfo::Change& c = *op.change;
+  switch (column) {
+  case OperationsModel::BaseExecutedColumn:
+  case OperationsModel::ExecutedDeltaColumn: return {c.executedCycles, op.executedCycles};
+  case OperationsModel::BaseAlwaysLiveColumn:
+  case OperationsModel::AlwaysLiveDeltaColumn: return {c.alwaysLiveBytes, op.alwaysLiveBytes};
+  default: return {c.codeBytes, op.codeBytes};
+  }
+}
+
+bool isDeltaColumn(int column) {
+  return column == OperationsModel::ExecutedDeltaColumn || column == OperationsModel::AlwaysLiveDeltaColumn ||
+         column == OperationsModel::CodeDeltaColumn;
+}
+
+/// The current report's figure columns, which say "missing" for an operation only the base has.
+bool isCurrentFigure(int column) { return column >= OperationsModel::ExecutedColumn && column <= OperationsModel::StepsColumn; }
+
+} // namespace
+
 QVariant OperationsModel::sortValue(const OperationInfo& op, int column) const {
+  if (isCompareColumn(column)) {
+    if (!op.change) return {};
+    const pva::ComparedValue v = compared(op, column);
+    if (!isDeltaColumn(column)) return op.change->inBase ? QVariant::fromValue<qulonglong>(v.base) : QVariant();
+    // Missing on one side is not a change: such rows sort below every change.
+    if (!op.change->inBase || !op.change->inCurrent) return QVariant::fromValue<qlonglong>(std::numeric_limits<qlonglong>::min());
+    return QVariant::fromValue<qlonglong>(v.delta());
+  }
   switch (column) {
   case NameColumn: return op.name;
   case TypeColumn: return op.type;
@@ -130,8 +168,10 @@ QVariant OperationsModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole && index.column() >= ExecutedColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == NameColumn) return op->debugPath;
   if (role == Qt::ToolTipRole && index.column() == FlopsColumn) return flopsTip(*op);
-  if (role != Qt::DisplayRole) return {};
   const MemoryUnits units = Settings::instance().memoryUnits();
+  if (op->change && (isCompareColumn(index.column()) || (op->onlyInBase() && isCurrentFigure(index.column()))))
+    return compareData(*op, index.column(), role, units);
+  if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
   case NameColumn: return op->name;
   case TypeColumn: return op->type;
@@ -152,11 +192,31 @@ QVariant OperationsModel::data(const QModelIndex& index, int role) const {
   }
 }
 
+QVariant OperationsModel::compareData(const OperationInfo& op, int column, int role, MemoryUnits units) const {
+  const OperationInfo::Change& c = *op.change;
+  const bool oneSide = !c.inBase || !c.inCurrent;
+  if (role == Qt::ForegroundRole) {
+    if (oneSide) return QBrush(QColor(0x80, 0x80, 0x80));
+    const std::int64_t d = compared(op, column).delta();
+    if (isDeltaColumn(column) && d != 0) return QBrush(d > 0 ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
+    return {};
+  }
+  if (role != Qt::DisplayRole) return {};
+  if (!isCompareColumn(column)) return tr("missing"); // a current figure of an operation only the base has
+  const pva::ComparedValue v = compared(op, column);
+  const bool bytes = column != BaseExecutedColumn && column != ExecutedDeltaColumn;
+  if (!isDeltaColumn(column)) return c.inBase ? (bytes ? formatBytes(v.base, units) : formatCount(v.base)) : tr("missing");
+  if (!c.inBase) return tr("new");
+  if (!c.inCurrent) return tr("missing in current");
+  return bytes ? formatBytesDelta(v.delta(), units) : formatCountDelta(v.delta());
+}
+
 QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
   static const char* const names[] = {"Operation", "Type", "Layer", "Cycles (all runs)", "Estimate (each step once)",
                                       "Always live", "Live at its peak", "Code", "Vertices", "Exchanged",
-                                      "FLOPs (estimate)", "Programs", "Steps"};
+                                      "FLOPs (estimate)", "Programs", "Steps", "Cycles (base)", "Cycles Δ",
+                                      "Always live (base)", "Always live Δ", "Code (base)", "Code Δ"};
   static const char* const tips[] = {
       "The operation's name (its debug context)", "The operation type (PopLibs op or user context)",
       "The software layer that made it", "Cycles of its steps in the execution, slowest IPU, all runs",
@@ -166,10 +226,17 @@ QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, i
       "Vertices of the compute sets it runs", "Bytes its exchanges and stream copies move, each once",
       "Compile-time estimate of the floating-point operations of its compute sets, each run once "
       "(engine option profiler.includeFlopEstimates; — when the report has no estimates)",
-      "Programs it made", "First and last liveness step of its programs"};
+      "Programs it made", "First and last liveness step of its programs",
+      "Cycles (all runs) in the base report", "Cycles in the current report minus the base's",
+      "Always-live bytes in the base report", "Always-live bytes in the current report minus the base's",
+      "Code bytes in the base report", "Code bytes in the current report minus the base's"};
   static_assert(sizeof names / sizeof *names == ColumnCount && sizeof tips / sizeof *tips == ColumnCount,
                 "a title and a tip for every column");
   if (section < 0 || section >= ColumnCount) return {};
+  // Comparing, the figures without "(base)" are the current report's.
+  if (role == Qt::DisplayRole && m_data && m_data->compared &&
+      (section == ExecutedColumn || section == AlwaysLiveColumn || section == CodeColumn))
+    return tr(names[section]) + tr(" (current)");
   if (role == Qt::DisplayRole) return tr(names[section]);
   if (role == Qt::ToolTipRole) return tr(tips[section]);
   return {};

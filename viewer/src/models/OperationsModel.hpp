@@ -3,6 +3,7 @@
 // immutable OperationsData (no copies of the operations).
 #pragma once
 
+#include "core/Format.hpp"
 #include "core/OperationsData.hpp"
 
 #include <QAbstractTableModel>
@@ -20,10 +21,14 @@ public:
   enum Column {
     NameColumn, TypeColumn, LayerColumn, ExecutedColumn, EstimatedColumn, AlwaysLiveColumn,
     NotAlwaysLiveColumn, CodeColumn, VerticesColumn, ExchangeColumn, FlopsColumn, ProgramsColumn, StepsColumn,
+    // Comparing only (OperationsData::compared; the page hides them otherwise and shows each
+    // beside its current column): the base report's figure and current - base.
+    BaseExecutedColumn, ExecutedDeltaColumn, BaseAlwaysLiveColumn, AlwaysLiveDeltaColumn, BaseCodeColumn, CodeDeltaColumn,
     ColumnCount
   };
   /// The raw number behind a numeric column (sorting, tests).
   static constexpr int SortRole = Qt::UserRole + 1;
+  static bool isCompareColumn(int column) { return column >= BaseExecutedColumn && column < ColumnCount; }
 
   explicit OperationsModel(QObject* parent = nullptr);
   void setData(std::shared_ptr<const OperationsData> data);
@@ -50,6 +55,7 @@ public:
 private:
   void rebuild();
   QVariant sortValue(const OperationInfo& op, int column) const;
+  QVariant compareData(const OperationInfo& op, int column, int role, MemoryUnits units) const;
   std::shared_ptr<const OperationsData> m_data;
   std::vector<std::size_t> m_rows;
   QString m_layer, m_text;

@@ -3,6 +3,12 @@
 
 #include "core/Format.hpp"
 
+#include <pva/Compare.hpp>
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
 namespace tessera::viewer {
 
 ProgramTreeModel::ProgramTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
@@ -16,10 +22,22 @@ void ProgramTreeModel::setTree(std::shared_ptr<const ProgramTreeData> tree) {
 
 void ProgramTreeModel::setCycles(std::shared_ptr<const ProgramCycles> cycles) {
   m_cycles = std::move(cycles);
+  m_changedInside.clear();
   if (!m_tree) return;
+  if (compared()) {
+    // Nodes are in depth-first order: children after their parent, so one backward pass carries
+    // "something below changed" up to the roots.
+    m_changedInside.assign(m_tree->nodes.size(), false);
+    for (std::size_t n = m_tree->nodes.size(); n-- > 0;) {
+      const ProgramTreeData::Node& node = m_tree->nodes[n];
+      if (node.parent == ProgramTreeData::noParent) continue;
+      const Change c = changeAt(std::uint32_t(n));
+      if (m_changedInside[n] || (c != Change::None && c != Change::Inside)) m_changedInside[node.parent] = true;
+    }
+  }
   // Every row of every parent gains its cycles columns.
   auto changed = [this](const QModelIndex& parent, std::size_t rows) {
-    if (rows > 0) emit dataChanged(index(0, CyclesColumn, parent), index(int(rows) - 1, ExecutionsColumn, parent));
+    if (rows > 0) emit dataChanged(index(0, 0, parent), index(int(rows) - 1, ColumnCount - 1, parent));
   };
   changed({}, m_tree->roots.size());
   for (std::uint32_t n = 0; n < m_tree->nodes.size(); ++n)
@@ -54,11 +72,57 @@ int ProgramTreeModel::rowCount(const QModelIndex& parent) const {
 
 int ProgramTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
+ProgramTreeModel::Change ProgramTreeModel::changeAt(std::uint32_t node) const {
+  if (!m_tree || !compared() || node >= m_tree->nodes.size()) return Change::None;
+  const std::uint32_t programId = m_tree->nodes[node].program;
+  if (m_tree->programs[programId].isStep && programId < m_cycles->changes.size()) {
+    const ProgramCycles::Change& c = m_cycles->changes[programId];
+    if (c.inCurrent && !c.inBase) return Change::New;
+    if (c.inBase && !c.inCurrent) return Change::Gone;
+    if (c.changed()) return Change::Changed;
+  }
+  return node < m_changedInside.size() && m_changedInside[node] ? Change::Inside : Change::None;
+}
+
 QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
   if (!m_tree || !index.isValid()) return {};
   const std::uint32_t programId = m_tree->nodes[index.internalId()].program;
   const ProgramInfo& p = m_tree->programs[programId];
   if (role == ProgramIdRole) return programId;
+  if (compared()) {
+    const Change change = changeAt(std::uint32_t(index.internalId()));
+    if (role == ChangeRole) return int(change);
+    const ProgramCycles::Change* c =
+        p.isStep && programId < m_cycles->changes.size() ? &m_cycles->changes[programId] : nullptr;
+    // What changed stands out: the step's name in bold, its difference in colour; a container
+    // with a change below it in italics.
+    if (role == Qt::FontRole && index.column() == NameColumn && change != Change::None) {
+      QFont f;
+      f.setBold(change != Change::Inside);
+      f.setItalic(change == Change::Inside);
+      return f;
+    }
+    if (role == Qt::ForegroundRole && c && index.column() == CyclesDeltaColumn && c->inBase && c->inCurrent &&
+        c->base != c->current)
+      return QBrush(c->current > c->base ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
+    if (role == Qt::ToolTipRole && index.column() == CyclesDeltaColumn && c)
+      return tr("Cycles of the steps named %1, all runs: %2 in the base, %3 in the current report")
+          .arg(p.name, c->inBase ? formatCount(c->base) : tr("none"), c->inCurrent ? formatCount(c->current) : tr("none"));
+    // By name, as the Compare view's Programs: the steps sharing a name (a stream copy's Begin,
+    // Mid and End) add up, so both sides are shown, not the base beside one program's cycles.
+    if (role == Qt::DisplayRole && index.column() == BaseCyclesColumn)
+      return c && (c->inBase || c->inCurrent)
+                 ? QStringLiteral("%1 → %2").arg(c->inBase ? formatCount(c->base) : tr("missing"),
+                                                 c->inCurrent ? formatCount(c->current) : tr("missing"))
+                 : QVariant();
+    if (role == Qt::DisplayRole && index.column() == CyclesDeltaColumn) {
+      if (!c) return change == Change::Inside ? tr("changed inside") : QVariant();
+      if (!c->inBase && !c->inCurrent) return QVariant();
+      if (!c->inBase) return tr("new");
+      if (!c->inCurrent) return tr("missing in current");
+      return c->base == c->current ? tr("same") : formatCountDelta(pva::ComparedValue{c->base, c->current}.delta());
+    }
+  }
   if (role == Qt::TextAlignmentRole && index.column() >= CyclesColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == NameColumn) return p.debugPath.isEmpty() ? p.name : p.debugPath;
   if (role != Qt::DisplayRole) return {};
@@ -84,6 +148,8 @@ QVariant ProgramTreeModel::headerData(int section, Qt::Orientation orientation, 
   case CyclesColumn: return tr("Cycles (all runs)");
   case ExecutionsColumn: return tr("Times run (all runs)");
   case EstimateColumn: return tr("Estimate (one run of it, slowest tile)");
+  case BaseCyclesColumn: return tr("Cycles of its name: base → current");
+  case CyclesDeltaColumn: return tr("Cycles Δ (by name)");
   default: return {};
   }
 }

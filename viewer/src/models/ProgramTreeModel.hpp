@@ -13,8 +13,14 @@ namespace tessera::viewer {
 class ProgramTreeModel : public QAbstractItemModel {
   Q_OBJECT
 public:
-  enum Column { NameColumn, TypeColumn, CyclesColumn, ExecutionsColumn, EstimateColumn, ColumnCount };
+  /// BaseCyclesColumn and CyclesDeltaColumn: comparing only (ProgramCycles::compared).
+  enum Column { NameColumn, TypeColumn, CyclesColumn, ExecutionsColumn, EstimateColumn, BaseCyclesColumn, CyclesDeltaColumn, ColumnCount };
   static constexpr int ProgramIdRole = Qt::UserRole + 1;
+  /// Comparing: what changed at a node. Its step's cycles, or a step below it (containers).
+  enum class Change { None, Changed, New, Gone, Inside };
+  static constexpr int ChangeRole = Qt::UserRole + 2; ///< int(Change)
+  Change changeAt(std::uint32_t node) const;
+  bool compared() const { return m_cycles && m_cycles->compared; }
 
   explicit ProgramTreeModel(QObject* parent = nullptr);
   void setTree(std::shared_ptr<const ProgramTreeData> tree);
@@ -36,6 +42,7 @@ private:
   const std::vector<std::uint32_t>& childrenOf(const QModelIndex& parent) const;
   std::shared_ptr<const ProgramTreeData> m_tree;
   std::shared_ptr<const ProgramCycles> m_cycles;
+  std::vector<bool> m_changedInside; ///< by node: a step below it changed (comparing)
 };
 
 } // namespace tessera::viewer

@@ -1,5 +1,6 @@
 // The Summary page's tree: one top-level row per section (Report, Target, Graph, Memory,
-// Execution, Runs, Engine options), one child per value; columns Name, Value, Note. Values are
+// Execution, Runs, Engine options), one child per value; columns Name, Value, Note. Comparing two
+// reports: Name, Base, Current, Difference, Note (a row on one side says "missing"). Values are
 // formatted at data() time, in the units of Settings.
 #pragma once
 
@@ -15,8 +16,12 @@ class SummaryModel : public SectionTreeModel {
   Q_OBJECT
 public:
   enum Column { NameColumn, ValueColumn, NoteColumn, ColumnCount };
+  /// The columns when SummaryData::compared.
+  enum CompareColumn { BaseColumn = 1, CurrentColumn, DeltaColumn, CompareNoteColumn, CompareColumnCount };
   /// Raw number behind a Bytes or Count value (for sorting and tests).
   static constexpr int NumberRole = Qt::UserRole + 1;
+  /// Comparing: the saturated difference (current - base) of a number both reports have.
+  static constexpr int DeltaRole = Qt::UserRole + 2;
 
   explicit SummaryModel(QObject* parent = nullptr);
   void setData(std::shared_ptr<const SummaryData> data);
@@ -31,6 +36,7 @@ protected:
   int rowsInSection(int section) const override;
 
 private:
+  QVariant compareData(const SummaryRow& r, int column, int role) const;
   std::shared_ptr<const SummaryData> m_data;
 };
 

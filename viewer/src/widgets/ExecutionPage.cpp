@@ -93,8 +93,10 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   fit->setAutoRaise(true);
   connect(fit, &QToolButton::clicked, m_timeline, &ExecutionTimeline::fit);
   controls->addWidget(fit);
-  controls->addSpacing(12);
-  controls->addWidget(legend(this));
+  // The legends have a row of their own: beside the controls they overflowed a 1,400 px window in
+  // BSP mode (the BSP legend ran into the step count).
+  auto* legendRow = new QHBoxLayout;
+  legendRow->addWidget(legend(this));
   // BSP's own legend: the same kinds, plus tiles still busy while others wait, and idle ones.
   m_bspLegend = new QLabel(this);
   m_bspLegend->setObjectName(QStringLiteral("bspLegend"));
@@ -104,12 +106,15 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   m_bspLegend->setToolTip(tr("Partly busy: some tiles of the row still work on the step (its kind's colour, paler) while "
                              "others wait. Idle: every tile of the row waits for the sync."));
   m_bspLegend->setVisible(false);
-  controls->addWidget(m_bspLegend);
+  legendRow->addSpacing(12);
+  legendRow->addWidget(m_bspLegend);
+  legendRow->addStretch(1);
   // The status text changes as the steps are indexed ("indexing 1,024 of 3,488 steps"): it takes
   // the room left beside the controls and never widens the window (a screenshot or a small
   // screen keeps its size whatever the text is when the layout runs).
   m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  m_status->setObjectName(QStringLiteral("executionStatus"));
   controls->addWidget(m_status, 1);
 
   m_runs->setEnabled(false);
@@ -143,6 +148,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   splitter->setSizes({560, 340}); // proportions, whatever the window's height
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
+  layout->addLayout(legendRow);
   layout->addWidget(splitter, 1);
 
   m_pool.setMaxThreadCount(4); // two reports' indexes, their analysis (one task), one on-demand read

@@ -89,6 +89,18 @@ void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut) {
                         .arg(laidOut->computeSets)
                         .arg(laidOut->variables)
                         .arg(laidOut->edges.size()));
+  if (laidOut->compared) {
+    // Comparing: what changed against the base's graph, and what the base had that is gone.
+    m_counts->setText(m_counts->text() + tr("; vs base: %1 changed, %2 new, %3 gone")
+                                             .arg(laidOut->changedNodes)
+                                             .arg(laidOut->newNodes)
+                                             .arg(laidOut->onlyInBase.size()));
+    m_counts->setToolTip(laidOut->onlyInBase.isEmpty()
+                             ? QString()
+                             : tr("Only in the base report: %1").arg(laidOut->onlyInBase.mid(0, 40).join(QStringLiteral(", "))));
+  } else {
+    m_counts->setToolTip(QString());
+  }
   m_view->setData(std::move(laidOut));
   if (!m_search->text().isEmpty()) search(m_search->text());
   showSelection(-1);

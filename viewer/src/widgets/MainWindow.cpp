@@ -87,8 +87,13 @@ MainWindow::MainWindow(QWidget* parent)
   updateTitle();
 }
 
+void MainWindow::setShowsProgress(bool shows) {
+  m_showsProgress = shows;
+  showProgress(m_shownTask);
+}
+
 void MainWindow::showProgress(const QString& task) {
-  if (m_tasks.empty()) {
+  if (m_tasks.empty() || !m_showsProgress) {
     m_shownTask.clear();
     m_progressLabel->clear();
     m_progress->hide();

@@ -48,6 +48,11 @@ public:
   void showError(const QString& title, const QString& message);
   /// Whether opened paths go to the recent-files list (headless runs leave it alone).
   void setRememberRecent(bool remember) { m_rememberRecent = remember; }
+  /// Whether background loading shows in the status bar. A headless screenshot turns it off: an
+  /// image of a ready view must not show another page's work in progress ("Reading tile
+  /// details 0%").
+  void setShowsProgress(bool shows);
+  bool showsProgress() const { return m_showsProgress; }
 
 protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -82,6 +87,7 @@ private:
   QString m_shownTask;
   QPointer<QMessageBox> m_errorBox;
   bool m_rememberRecent = true;
+  bool m_showsProgress = true;
 };
 
 } // namespace tessera::viewer

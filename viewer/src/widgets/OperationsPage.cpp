@@ -124,15 +124,35 @@ void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
         const int poplibs = m_layers->findText(QStringLiteral("poplibs"));
         m_layers->setCurrentIndex(poplibs > 0 ? poplibs : 0);
         m_model->setLayer(poplibs > 0 ? QStringLiteral("poplibs") : QString());
+        const bool compared = ops->compared;
         m_model->setData(std::move(ops));
-        // Figures take what they need; the operation's name gets the rest.
+        showCompareColumns(compared);
+        // Every column, the operation's name too, is as wide as its content: a name is never
+        // elided to make room ("bwd/l…atMul"); when the figures do not fit, the table scrolls.
+        // The last column takes what room is left.
         QHeaderView* header = m_table->horizontalHeader();
-        for (int c = 0; c < OperationsModel::ColumnCount; ++c)
-          header->setSectionResizeMode(c, c == OperationsModel::NameColumn ? QHeaderView::Stretch
-                                                                           : QHeaderView::ResizeToContents);
+        header->setSectionResizeMode(QHeaderView::ResizeToContents);
+        header->setStretchLastSection(true);
         setReady(true);
       },
       reportError());
+}
+
+void OperationsPage::showCompareColumns(bool compared) {
+  // Comparing: each base column and its difference right after the current report's column.
+  QHeaderView* header = m_table->horizontalHeader();
+  const std::pair<int, int> after[] = {{OperationsModel::ExecutedColumn, OperationsModel::BaseExecutedColumn},
+                                       {OperationsModel::AlwaysLiveColumn, OperationsModel::BaseAlwaysLiveColumn},
+                                       {OperationsModel::CodeColumn, OperationsModel::BaseCodeColumn}};
+  for (const auto& [current, base] : after) {
+    // Base | Current | Difference, the order of the Compare view (the compare columns start at
+    // the end, right of their place; once moved they stay).
+    if (header->visualIndex(base) > header->visualIndex(current)) header->moveSection(header->visualIndex(base), header->visualIndex(current));
+    if (header->visualIndex(base + 1) > header->visualIndex(current) + 1)
+      header->moveSection(header->visualIndex(base + 1), header->visualIndex(current) + 1);
+  }
+  for (int c = 0; c < OperationsModel::ColumnCount; ++c)
+    if (OperationsModel::isCompareColumn(c)) header->setSectionHidden(c, !compared);
 }
 
 void OperationsPage::setColumnShown(int column, bool shown) {
@@ -177,20 +197,35 @@ void OperationsPage::showSelection() {
     m_debug->clear();
     return;
   }
-  m_summary->setRows({{tr("Operation"), op->name},
-                      {tr("Type"), op->type},
-                      {tr("Layer"), op->layer},
-                      {tr("Executed cycles (all runs)"), formatCount(op->executedCycles)},
-                      {tr("Estimated cycles (each step once)"), formatCount(op->estimatedCycles)},
-                      {tr("Always-live bytes"), formatBytes(op->alwaysLiveBytes, units)},
-                      {tr("Not-always-live bytes at their peak"), formatBytes(op->notAlwaysLiveBytes, units)},
-                      {tr("Code (control and exchange)"), formatBytes(op->codeBytes, units)},
-                      {tr("Vertices"), formatCount(op->vertices)},
-                      {tr("Exchanged bytes (each once)"), formatBytes(op->exchangeBytes, units)},
-                      {tr("FLOPs (estimate, each compute set once)"), formatFlops(op->estimatedFlops, op->verticesWithoutFlopEstimate)},
-                      {tr("Liveness steps"), op->firstStep < 0 ? QStringLiteral("-")
-                                                               : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
-                      {tr("Location"), op->location}});
+  KeyValueModel::Rows figures{{tr("Operation"), op->name},
+                           {tr("Type"), op->type},
+                           {tr("Layer"), op->layer},
+                           {tr("Executed cycles (all runs)"), formatCount(op->executedCycles)},
+                           {tr("Estimated cycles (each step once)"), formatCount(op->estimatedCycles)},
+                           {tr("Always-live bytes"), formatBytes(op->alwaysLiveBytes, units)},
+                           {tr("Not-always-live bytes at their peak"), formatBytes(op->notAlwaysLiveBytes, units)},
+                           {tr("Code (control and exchange)"), formatBytes(op->codeBytes, units)},
+                           {tr("Vertices"), formatCount(op->vertices)},
+                           {tr("Exchanged bytes (each once)"), formatBytes(op->exchangeBytes, units)},
+                           {tr("FLOPs (estimate, each compute set once)"), formatFlops(op->estimatedFlops, op->verticesWithoutFlopEstimate)},
+                           {tr("Liveness steps"), op->firstStep < 0 ? QStringLiteral("-")
+                                                                    : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
+                           {tr("Location"), op->location}};
+  if (op->change) {
+    // Comparing: the base report's figures of this operation.
+    const OperationInfo::Change& c = *op->change;
+    figures.insert(figures.begin() + 3, {tr("In the reports"), c.inBase && c.inCurrent ? tr("base and current")
+                                                         : c.inBase             ? tr("base only")
+                                                                                : tr("current only")});
+    if (c.inBase) {
+      figures.push_back({tr("Base: executed cycles (all runs)"), formatCount(c.executedCycles)});
+      figures.push_back({tr("Base: estimated cycles"), formatCount(c.estimatedCycles)});
+      figures.push_back({tr("Base: always-live bytes"), formatBytes(c.alwaysLiveBytes, units)});
+      figures.push_back({tr("Base: not-always-live bytes at their peak"), formatBytes(c.notAlwaysLiveBytes, units)});
+      figures.push_back({tr("Base: code"), formatBytes(c.codeBytes, units)});
+    }
+  }
+  m_summary->setRows(std::move(figures));
   KeyValueModel::Rows programs;
   for (const OperationProgram& p : op->programs)
     programs.push_back({QStringLiteral("%1 (%2)").arg(p.name, p.type), tr("%1 cycles").arg(formatCount(p.executedCycles))});

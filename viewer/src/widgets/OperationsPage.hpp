@@ -48,6 +48,8 @@ public:
 
 private:
   void showSelection();
+  /// Shows the base and difference columns beside their current ones when comparing.
+  void showCompareColumns(bool compared);
   void showColumnMenu(const QPoint& at);
   OperationsModel* m_model;
   LayerTotalsModel* m_layerTotals;

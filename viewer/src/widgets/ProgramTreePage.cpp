@@ -70,6 +70,7 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
       this, tr("Reading the program tree"), [doc](Progress& p) { return loadProgramTree(*doc, p); },
       [this, doc, failed](std::shared_ptr<const ProgramTreeData> tree) {
         m_model->setTree(std::move(tree));
+        showCompareColumns(false); // until the cycles say what changed
         m_tree->expandToDepth(2);
         m_tree->header()->resizeSections(QHeaderView::ResizeToContents);
         m_tree->header()->setSectionResizeMode(ProgramTreeModel::NameColumn, QHeaderView::Stretch);
@@ -78,6 +79,7 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
             this, tr("Adding up executed cycles per program"), [doc](Progress& p) { return loadProgramCycles(*doc, p); },
             [this](std::shared_ptr<const ProgramCycles> cycles) {
               m_model->setCycles(std::move(cycles));
+              showCompareColumns(m_model->compared());
               m_cyclesLoaded = true;
               showDetails(m_tree->currentIndex());
               setReady(true);
@@ -85,6 +87,19 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
             failed);
       },
       failed);
+}
+
+void ProgramTreePage::showCompareColumns(bool compared) {
+  QHeaderView* header = m_tree->header();
+  for (int c : {int(ProgramTreeModel::BaseCyclesColumn), int(ProgramTreeModel::CyclesDeltaColumn)}) {
+    header->setSectionHidden(c, !compared);
+    if (compared) m_tree->resizeColumnToContents(c);
+  }
+  // Base | Current | Difference, as everywhere: the base's cycles before the current's.
+  if (compared && header->visualIndex(ProgramTreeModel::BaseCyclesColumn) > header->visualIndex(ProgramTreeModel::CyclesColumn))
+    header->moveSection(header->visualIndex(ProgramTreeModel::BaseCyclesColumn), header->visualIndex(ProgramTreeModel::CyclesColumn));
+  if (compared && header->visualIndex(ProgramTreeModel::CyclesDeltaColumn) > header->visualIndex(ProgramTreeModel::CyclesColumn) + 1)
+    header->moveSection(header->visualIndex(ProgramTreeModel::CyclesDeltaColumn), header->visualIndex(ProgramTreeModel::CyclesColumn) + 1);
 }
 
 bool ProgramTreePage::eventFilter(QObject* watched, QEvent* event) {
@@ -132,6 +147,10 @@ void ProgramTreePage::showDetails(const QModelIndex& index) {
     const QModelIndex runs = index.siblingAtColumn(ProgramTreeModel::ExecutionsColumn);
     rows.push_back({tr("Executed cycles (all runs)"), m_cyclesLoaded ? cycles.data().toString() : tr("reading…")});
     rows.push_back({tr("Times run (all runs)"), m_cyclesLoaded ? runs.data().toString() : tr("reading…")});
+    if (m_model->compared()) {
+      rows.push_back({tr("Cycles of its name, base → current (all runs)"), index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString()});
+      rows.push_back({tr("Difference (by name)"), index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString()});
+    }
   }
   rows.push_back({tr("Control code"), formatBytes(p.controlCodeBytes, units)});
   if (p.exchangeCodeBytes > 0) rows.push_back({tr("Exchange code"), formatBytes(p.exchangeCodeBytes, units)});

@@ -35,6 +35,8 @@ protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+  /// The base's cycles and the difference, beside the current's, when comparing.
+  void showCompareColumns(bool compared);
   void showDetails(const QModelIndex& index);
   ProgramTreeModel* m_model;
   KeyValueModel* m_details;

@@ -9,6 +9,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tessera::viewer {
 
 SummaryPage::SummaryPage(QWidget* parent)
@@ -33,6 +35,22 @@ SummaryPage::SummaryPage(QWidget* parent)
   layout->addWidget(m_view);
 }
 
+void SummaryPage::fitColumns(bool compared) {
+  QHeaderView* header = m_view->header();
+  header->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_view->setTextElideMode(Qt::ElideRight);
+  if (!compared) return;
+  // Two reports' values side by side: long texts (paths, engine options) get at most a quarter of
+  // the width each, elided in the middle (the whole text is the tooltip), so the difference and
+  // note columns stay in view.
+  m_view->setTextElideMode(Qt::ElideMiddle);
+  const int most = std::max(160, m_view->viewport()->width() / 4);
+  for (int c : {int(SummaryModel::BaseColumn), int(SummaryModel::CurrentColumn)}) {
+    header->setSectionResizeMode(c, QHeaderView::Interactive);
+    header->resizeSection(c, std::min(most, static_cast<QAbstractItemView*>(m_view)->sizeHintForColumn(c)));
+  }
+}
+
 void SummaryPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   m_model->setData(nullptr);
@@ -41,8 +59,10 @@ void SummaryPage::setDocument(std::shared_ptr<const Document> doc) {
   m_task = runInBackground<SummaryData>(
       this, tr("Reading the summary"), [doc](Progress& p) { return loadSummary(*doc, p); },
       [this](std::shared_ptr<const SummaryData> summary) {
+        const bool compared = summary->compared;
         m_model->setData(std::move(summary));
         m_view->expandAll();
+        fitColumns(compared);
         setReady(true);
       },
       reportError());

@@ -26,6 +26,9 @@ public:
   QLineEdit* filter() const { return m_filter; }
 
 private:
+  /// Columns as wide as their contents; comparing, the base and current values at most a quarter
+  /// of the width each.
+  void fitColumns(bool compared);
   SummaryModel* m_model;
   QSortFilterProxyModel* m_proxy;
   QTreeView* m_view;
