@@ -15,7 +15,6 @@
 #include <pva/Debug.hpp>
 #include <pva/Exception.hpp>
 #include <pva/Execution.hpp>
-#include <pva/Insights.hpp>
 #include <pva/OptionalCount.hpp>
 #include <pva/Program.hpp>
 #include <pva/Report.hpp>

@@ -330,8 +330,8 @@ struct Builder {
     return names;
   }
 
-  /// Bytes of each variable on a tile that are live at `step` (always-live ones included when
-  /// `withAlwaysLive`), by variable id.
+  /// Bytes of each variable on the tile that are always live or live at the tile's worst step,
+  /// by index in the variables' list.
   std::map<std::uint64_t, std::uint64_t> liveOnTile(const TileInsight& t) {
     const auto& vars = state->getVariables();
     std::map<std::uint64_t, std::uint64_t> bytes;
@@ -339,7 +339,7 @@ struct Builder {
       if (row.variable < 0 || std::uint64_t(row.variable) >= vars.size()) continue;
       const auto& v = vars[std::size_t(row.variable)];
       const bool live = row.alwaysLive || (t.atTilePeak.stepKnown && v.from <= t.atTilePeak.step && t.atTilePeak.step < v.to);
-      if (live) addTo(bytes[v.id], row.bytes);
+      if (live) addTo(bytes[std::uint64_t(row.variable)], row.bytes);
     }
     return bytes;
   }
@@ -435,11 +435,12 @@ struct Builder {
     if (out.model.stepKnown || !vars.empty()) {
       std::vector<std::pair<std::uint64_t, std::uint64_t>> floats;
       std::uint64_t floatBytes = 0;
-      for (const auto& v : vars) {
+      for (std::size_t index = 0; index < vars.size(); ++index) {
+        const auto& v = vars[index];
         if (!isFloat(v.elementType)) continue;
         const bool live = v.alwaysLive || (out.model.stepKnown && v.from <= out.model.step && out.model.step < v.to);
         if (!live || !v.bytes) continue;
-        floats.emplace_back(v.id, v.bytes);
+        floats.emplace_back(index, v.bytes);
         addTo(floatBytes, v.bytes);
       }
       if (floatBytes >= 2) {

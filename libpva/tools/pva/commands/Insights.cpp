@@ -7,6 +7,7 @@
 #include "output/Output.hpp"
 
 #include <CLI/CLI.hpp>
+#include <pva/Insights.hpp>
 
 #include <cmath>
 #include <iostream>
