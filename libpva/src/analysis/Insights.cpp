@@ -354,9 +354,11 @@ struct Builder {
 
   void suggestions() {
     const auto& vars = state->getVariables();
-    // The fullest tile's own variables (the next tiles of a regular layout hold the same).
+    // The fullest tile's own variables (the next tiles of a regular layout hold the same), when
+    // it is over its memory or near it (three quarters full): elsewhere a tile's bytes matter little.
     for (std::size_t k = 0; k < std::min<std::size_t>(1, out.worstTiles.size()); ++k) {
       const TileInsight& t = out.worstTiles[k];
+      if (t.overBytes == 0 && t.includingGapsBytes / 3 < t.freeBytes) break;
       const std::map<std::uint64_t, std::uint64_t> live = liveOnTile(t);
 
       // FLOAT -> HALF: each FLOAT element takes 4 bytes, a HALF 2.

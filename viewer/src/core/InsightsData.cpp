@@ -23,14 +23,10 @@ InsightsData loadInsights(const Document& doc, Progress& progress) {
   progress.report(0.1);
   d.insights = pva::insights(report);
   const pva::Insights& in = d.insights;
-  const QString atModel = QObject::tr("model's peak step"), own = QObject::tr("its own peak step");
-  d.liveness.push_back({QObject::tr("Model (one replica)"), atModel, in.model});
-  for (const pva::IpuInsight& i : in.ipus) d.liveness.push_back({QObject::tr("IPU %1").arg(i.ipu), atModel, i.atModelPeak});
+  d.liveness.push_back({QObject::tr("Model (one replica)"), in.model, in.model});
+  for (const pva::IpuInsight& i : in.ipus) d.liveness.push_back({QObject::tr("IPU %1").arg(i.ipu), i.atModelPeak, i.atIpuPeak});
   for (const pva::TileInsight& t : in.worstTiles)
-    d.liveness.push_back({QObject::tr("Tile %1 (IPU %2)").arg(t.tile).arg(t.ipu), atModel, t.atModelPeak});
-  for (const pva::IpuInsight& i : in.ipus) d.liveness.push_back({QObject::tr("IPU %1").arg(i.ipu), own, i.atIpuPeak});
-  for (const pva::TileInsight& t : in.worstTiles)
-    d.liveness.push_back({QObject::tr("Tile %1 (IPU %2)").arg(t.tile).arg(t.ipu), own, t.atTilePeak});
+    d.liveness.push_back({QObject::tr("Tile %1 (IPU %2)").arg(t.tile).arg(t.ipu), t.atModelPeak, t.atTilePeak});
   progress.report(1.0);
   return d;
 }

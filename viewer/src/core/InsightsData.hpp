@@ -11,16 +11,15 @@
 
 namespace tessera::viewer {
 
-/// One row of the liveness table: whose bytes, and at which step.
+/// One row of the liveness table: whose bytes, at the model's peak step and at its own.
 struct LivenessRow {
-  QString scope; ///< "Model", "IPU 0", "Tile 17 (IPU 0)"
-  QString when;  ///< "model's peak step", "its own peak step"
-  pva::LivenessSplit split;
+  QString scope; ///< "Model (one replica)", "IPU 0", "Tile 17 (IPU 0)"
+  pva::LivenessSplit atModelPeak, atOwnPeak;
 };
 
 struct InsightsData {
   pva::Insights insights;
-  /// The model, each IPU and each worst tile at the model's peak step, then at their own.
+  /// The model, each IPU and each worst tile.
   std::vector<LivenessRow> liveness;
   /// One line: "Does not fit: 1,456 tiles over their memory, the worst by 261.4 KiB".
   QString verdict() const;

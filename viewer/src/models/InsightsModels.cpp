@@ -31,7 +31,7 @@ QVariant stepCell(const pva::LivenessSplit& s, int role) {
 } // namespace
 
 WorstTilesModel::WorstTilesModel(QObject* parent) : RowsModel(parent) {
-  setHeaders({tr("Tile"), tr("IPU"), tr("Memory"), tr("Of the tile"), tr("Over by"), tr("Always live"),
+  setHeaders({tr("Tile"), tr("IPU"), tr("Memory"), tr("Of the tile"), tr("Over by (or free)"), tr("Always live"),
               tr("Not always live at its peak"), tr("Its peak step"), tr("Largest category")});
 }
 
@@ -47,7 +47,9 @@ QVariant WorstTilesModel::cell(const pva::TileInsight& t, int column, int role) 
   case 2: return bytesCell(t.includingGapsBytes, role);
   case 3: return percentCell(bytesPerTile ? double(t.includingGapsBytes) / double(bytesPerTile) : 0.0, role);
   case 4:
-    if (role == Qt::ForegroundRole && t.overBytes) return QColor(200, 30, 30);
+    if (role == Qt::ForegroundRole) return t.overBytes ? QColor(200, 30, 30) : QColor(30, 130, 50);
+    if (role == Qt::DisplayRole && !t.overBytes)
+      return tr("(free %1)").arg(formatBytes(t.freeBytes, Settings::instance().memoryUnits()));
     return bytesCell(t.overBytes, role);
   case 5: return bytesCell(t.atTilePeak.alwaysLiveBytes, role);
   case 6: return bytesCell(t.atTilePeak.notAlwaysLiveBytes, role);
@@ -59,7 +61,8 @@ QVariant WorstTilesModel::cell(const pva::TileInsight& t, int column, int role) 
 }
 
 LivenessSplitModel::LivenessSplitModel(QObject* parent) : RowsModel(parent) {
-  setHeaders({tr("Where"), tr("At"), tr("Step"), tr("Always live"), tr("Not always live"), tr("Total")});
+  setHeaders({tr("Where"), tr("Always live"), tr("Model's peak step"), tr("Not always live there"), tr("Total there"),
+              tr("Its own peak step"), tr("Not always live there"), tr("Total there")});
 }
 
 void LivenessSplitModel::setData(std::shared_ptr<const InsightsData> d) {
@@ -69,11 +72,13 @@ void LivenessSplitModel::setData(std::shared_ptr<const InsightsData> d) {
 QVariant LivenessSplitModel::cell(const LivenessRow& r, int column, int role) const {
   switch (column) {
   case 0: return textCell(r.scope, role);
-  case 1: return textCell(r.when, role);
-  case 2: return stepCell(r.split, role);
-  case 3: return bytesCell(r.split.alwaysLiveBytes, role);
-  case 4: return bytesCell(r.split.notAlwaysLiveBytes, role);
-  case 5: return bytesCell(r.split.total(), role);
+  case 1: return bytesCell(r.atModelPeak.alwaysLiveBytes, role);
+  case 2: return stepCell(r.atModelPeak, role);
+  case 3: return bytesCell(r.atModelPeak.notAlwaysLiveBytes, role);
+  case 4: return bytesCell(r.atModelPeak.total(), role);
+  case 5: return stepCell(r.atOwnPeak, role);
+  case 6: return bytesCell(r.atOwnPeak.notAlwaysLiveBytes, role);
+  case 7: return bytesCell(r.atOwnPeak.total(), role);
   }
   return {};
 }

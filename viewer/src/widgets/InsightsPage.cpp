@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -43,7 +44,8 @@ QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
   auto* group = new QGroupBox(title, parent);
   auto* layout = new QVBoxLayout(group);
   layout->setContentsMargins(6, 6, 6, 6);
-  layout->addWidget(content);
+  // Tables keep their height at the top of a taller box; the histogram takes the room.
+  layout->addWidget(content, 0, qobject_cast<QTableView*>(content) ? Qt::AlignTop : Qt::Alignment());
   return group;
 }
 
@@ -62,6 +64,7 @@ InsightsPage::InsightsPage(QWidget* parent)
       m_liveness(new LivenessSplitModel(this)), m_vertexState(new VertexTypesModel(VertexTypesModel::By::State, this)),
       m_vertexCode(new VertexTypesModel(VertexTypesModel::By::Code, this)), m_exchanges(new ExchangesModel(this)) {
   auto* content = new QWidget(this);
+  m_content = content;
   auto* grid = new QGridLayout(content);
   m_verdict->setWordWrap(true);
   m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -73,7 +76,7 @@ InsightsPage::InsightsPage(QWidget* parent)
 
   QTableView* suggestions = makeTable(m_suggestions, content, 1);
   QTableView* worst = makeTable(m_worstTiles, content, 8);
-  QTableView* liveness = makeTable(m_liveness, content, -1);
+  QTableView* liveness = makeTable(m_liveness, content, 0);
   QTableView* state = makeTable(m_vertexState, content, 0);
   QTableView* code = makeTable(m_vertexCode, content, 0);
   QTableView* exchanges = makeTable(m_exchanges, content, 4);
@@ -82,12 +85,12 @@ InsightsPage::InsightsPage(QWidget* parent)
   grid->addWidget(box(tr("Tiles by memory used (share of the tile, including gaps; one replica)"), m_histogram, content), 1, 0);
   grid->addWidget(box(tr("Suggestions (estimated savings; hover for why)"), suggestions, content), 1, 1);
   grid->addWidget(box(tr("Worst tiles (including gaps)"), worst, content), 2, 0, 1, 2);
-  grid->addWidget(box(tr("Always live and not always live at the peak step"), liveness, content), 3, 0, 1, 2);
+  grid->addWidget(box(tr("Always live and not always live: at the model's peak step and at each one's own"), liveness, content), 3, 0, 1, 2);
   grid->addWidget(box(tr("Largest vertex state (one replica)"), state, content), 4, 0);
   grid->addWidget(box(tr("Largest vertex code (one replica)"), code, content), 4, 1);
   grid->addWidget(box(tr("Largest exchanges (by exchange code) and the compute sets they serve"), exchanges, content), 5, 0, 1, 2);
-  grid->setColumnStretch(0, 2);
-  grid->setColumnStretch(1, 3);
+  grid->setColumnStretch(0, 1);
+  grid->setColumnStretch(1, 2);
   grid->setRowStretch(6, 1);
 
   auto* scroll = new QScrollArea(this);
@@ -108,8 +111,12 @@ void InsightsPage::setDocument(std::shared_ptr<const Document> doc) {
   m_task = runInBackground<InsightsData>(
       this, tr("Reading insights"), [doc](Progress& p) { return loadInsights(*doc, p); },
       [this](std::shared_ptr<const InsightsData> d) {
-        showData(std::move(d));
-        setReady(true);
+        showData(d);
+        // Ready once the tables' new heights are laid out (the layout request is posted), so a
+        // headless screenshot taken at "ready" shows every row.
+        QTimer::singleShot(0, this, [this, d] {
+          if (m_data == d) setReady(true);
+        });
       },
       reportError());
 }
@@ -128,6 +135,7 @@ void InsightsPage::showData(std::shared_ptr<const InsightsData> d) {
   m_vertexCode->setData(d);
   m_exchanges->setData(d);
   for (QTableView* t : m_tables) fitHeight(t);
+  m_content->layout()->activate();
 }
 
 } // namespace tessera::viewer

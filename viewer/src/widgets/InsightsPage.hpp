@@ -42,6 +42,7 @@ public:
 private:
   void showData(std::shared_ptr<const InsightsData> d);
 
+  QWidget* m_content;
   QLabel* m_verdict;
   UsageHistogram* m_histogram;
   SuggestionsModel* m_suggestions;
