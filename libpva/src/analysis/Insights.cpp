@@ -206,7 +206,11 @@ struct Builder {
       const bool isPeak = row.id == out.model.step;
       if (!out.worstTiles.empty()) {
         const U64s byTile = store.livenessBlob(row.id, ReportStore::LivenessBlob::ByTile);
-        for (unsigned t = 0; t < tilesPerReplica; ++t)
+        // Over the stored entries only (missing ones are 0): the work is the file's data, so a
+        // damaged report of many steps and many tiles cannot make it quadratic.
+        const std::size_t stored = std::min<std::size_t>(byTile.size(), tilesPerReplica);
+        if (!tilePeakKnown) std::fill(tilePeakStep.begin(), tilePeakStep.end(), row.id);
+        for (std::size_t t = 0; t < stored; ++t)
           if (at(byTile, t) > tilePeakBytes[t] || !tilePeakKnown) {
             tilePeakBytes[t] = at(byTile, t);
             tilePeakStep[t] = row.id;
@@ -270,8 +274,10 @@ struct Builder {
       x.name = p->name();
       x.type = Program::typeName(p->type());
       x.dataBytes = p->dataBytes();
-      const std::vector<std::uint64_t> code = p->codeBytesByTile();
-      for (std::size_t t = 0; t < code.size(); ++t) {
+      // The stored array as it is (a program without exchange code stores none): reading each
+      // program's code padded to every tile would cost programs x tiles.
+      const U64s code = store.programBlob(x.program, ReportStore::ProgramBlob::ExchangeCode);
+      for (std::size_t t = 0; t < std::min<std::size_t>(code.size(), tilesPerReplica); ++t) {
         addTo(x.codeBytes, code[t]);
         if (code[t] > x.maxTileCodeBytes) {
           x.maxTileCodeBytes = code[t];
