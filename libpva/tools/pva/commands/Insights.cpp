@@ -136,7 +136,7 @@ void writeText(std::ostream& out, const Json& j) {
   if (f["fits"].get<bool>()) {
     out << "  FITS: the fullest tile has " << bytes(u(f["headroomBytes"])) << " left\n";
   } else {
-    out << "  DOES NOT FIT: " << u(f["tilesOutOfMemory"]) << " tile(s) over their memory, the worst by "
+    out << "  DOES NOT FIT: " << withCommas(u(f["tilesOutOfMemory"])) << " tile(s) over their memory, the worst by "
         << bytes(u(f["worstOverBytes"])) << ", " << bytes(u(f["totalOverBytes"])) << " over in all\n";
   }
 
