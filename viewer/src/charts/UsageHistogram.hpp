@@ -18,8 +18,8 @@ public:
   explicit UsageHistogram(QWidget* parent = nullptr);
   void setBins(std::vector<pva::UsageBin> bins);
   const std::vector<pva::UsageBin>& bins() const { return m_bins; }
-  QSize sizeHint() const override { return {420, 180}; }
-  QSize minimumSizeHint() const override { return {260, 140}; }
+  QSize sizeHint() const override { return {320, 180}; }
+  QSize minimumSizeHint() const override { return {330, 140}; } // eleven labels of "100%" side by side
 
 protected:
   void paintEvent(QPaintEvent* event) override;

@@ -75,22 +75,30 @@ InsightsPage::InsightsPage(QWidget* parent)
   grid->addWidget(m_verdict, 0, 0, 1, 2);
 
   QTableView* suggestions = makeTable(m_suggestions, content, 1);
+  // What and where share the room left, so that a narrow window elides both instead of one.
+  suggestions->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
   QTableView* worst = makeTable(m_worstTiles, content, 8);
   QTableView* liveness = makeTable(m_liveness, content, 0);
   QTableView* state = makeTable(m_vertexState, content, 0);
   QTableView* code = makeTable(m_vertexCode, content, 0);
   QTableView* exchanges = makeTable(m_exchanges, content, 4);
   m_tables = {suggestions, worst, liveness, state, code, exchanges};
+  // Their width follows the columns' (names elide), never the other way round.
+  state->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  code->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
-  grid->addWidget(box(tr("Tiles by memory used (share of the tile, including gaps; one replica)"), m_histogram, content), 1, 0);
+  // A short title: a group box is at least as wide as its title, and this column should stay narrow.
+  grid->addWidget(box(tr("Tiles by memory used"), m_histogram, content), 1, 0);
+  m_histogram->setToolTip(tr("Tiles of one replica by memory including gaps, as a share of the tile's memory; "
+                             "the red bar: tiles over it"));
   grid->addWidget(box(tr("Suggestions (estimated savings; hover for why)"), suggestions, content), 1, 1);
   grid->addWidget(box(tr("Worst tiles (including gaps)"), worst, content), 2, 0, 1, 2);
   grid->addWidget(box(tr("Always live and not always live: at the model's peak step and at each one's own"), liveness, content), 3, 0, 1, 2);
   grid->addWidget(box(tr("Largest vertex state (one replica)"), state, content), 4, 0);
   grid->addWidget(box(tr("Largest vertex code (one replica)"), code, content), 4, 1);
   grid->addWidget(box(tr("Largest exchanges (by exchange code) and the compute sets they serve"), exchanges, content), 5, 0, 1, 2);
-  grid->setColumnStretch(0, 1);
-  grid->setColumnStretch(1, 2);
+  grid->setColumnStretch(0, 2);
+  grid->setColumnStretch(1, 3);
   grid->setRowStretch(6, 1);
 
   auto* scroll = new QScrollArea(this);
