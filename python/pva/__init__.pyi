@@ -782,6 +782,102 @@ class LiveRange:
     to: int
     bytes: int
 
+class InsightsOptions:
+    worstTiles: int
+    topItems: int
+    suggestions: int
+    def __init__(self) -> None: ...
+
+class NamedBytes:
+    name: str
+    bytes: int
+
+class LivenessSplit:
+    stepKnown: bool
+    step: int
+    alwaysLiveBytes: int
+    notAlwaysLiveBytes: int
+    total: int
+
+class TileInsight:
+    tile: int
+    ipu: int
+    includingGapsBytes: int
+    excludingGapsBytes: int
+    overBytes: int
+    freeBytes: int
+    atModelPeak: LivenessSplit
+    atTilePeak: LivenessSplit
+    categories: List[NamedBytes]
+
+class IpuInsight:
+    ipu: int
+    capacityBytes: int
+    includingGapsBytes: int
+    tilesOutOfMemory: int
+    fullestTile: TileBytes
+    atModelPeak: LivenessSplit
+    atIpuPeak: LivenessSplit
+
+class UsageBin:
+    fromFraction: float
+    toFraction: float
+    tiles: int
+
+class VertexTypeInsight:
+    name: str
+    instances: int
+    stateBytesEach: int
+    stateBytes: int
+    codeBytesEach: int
+    tiles: int
+    codeBytes: int
+
+class ExchangeInsight:
+    program: int
+    name: str
+    type: str
+    dataBytes: int
+    codeBytes: int
+    maxTileCodeBytes: int
+    maxTile: int
+    computeSets: List[str]
+
+class Suggestion:
+    class Kind:
+        FloatToHalf: "Suggestion.Kind"
+        SpreadVariable: "Suggestion.Kind"
+        ExchangeCode: "Suggestion.Kind"
+    kind: "Suggestion.Kind"
+    kindName: str
+    title: str
+    detail: str
+    scope: str
+    savingBytes: int
+    unit: str
+    wouldFit: bool
+    subjects: List[NamedBytes]
+
+class Insights:
+    scope: Scope
+    fits: bool
+    bytesPerTile: int
+    tilesOutOfMemory: int
+    worstOverBytes: int
+    totalOverBytes: int
+    headroomBytes: int
+    worstTiles: List[TileInsight]
+    usage: List[UsageBin]
+    model: LivenessSplit
+    peakProgram: str
+    ipus: List[IpuInsight]
+    largestVertexState: List[VertexTypeInsight]
+    largestVertexCode: List[VertexTypeInsight]
+    largestExchanges: List[ExchangeInsight]
+    suggestions: List[Suggestion]
+
+def insights(report: Report, options: InsightsOptions = ...) -> Insights: ...
+
 def summarize(report: Report) -> ReportSummary: ...
 def summarizeMemory(report: Report, ipu: IPU) -> MemorySummary: ...
 def analyseExecution(report: Report) -> ExecutionAnalysis: ...

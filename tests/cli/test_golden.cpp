@@ -84,3 +84,9 @@ TEST_CASE("golden: pva compare (text and JSON)", "[golden]") {
   checkGolden("compare-base-big.json", {"compare", base(), big(), "--format", "json"}, 1);
   checkGolden("compare-base-base.txt", {"compare", base(), base()}, 0);
 }
+
+TEST_CASE("golden: pva insights (text and JSON)", "[golden]") {
+  checkGolden("insights-base.txt", {"insights", base()});
+  checkGolden("insights-base.json", {"insights", base(), "--json"});
+  checkGolden("insights-pipeline.txt", {"insights", cli::reportDir("pipeline").string(), "--top", "3"});
+}

@@ -13,6 +13,7 @@
 #include <popops/Fill.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/VertexTemplates.hpp>
+#include <pva/Insights.hpp>
 #include <pva/pva.hpp>
 #include <pvti/pvti.hpp>
 

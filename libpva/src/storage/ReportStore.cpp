@@ -306,6 +306,17 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::tileVertexType
   });
 }
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::vertexTypeTileCounts() {
+  using T = S::TileVertexTypes;
+  return guarded("counting the tiles of each vertex type", [&] {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    const std::string type(T::vertexType.name);
+    Statement& q = statement("SELECT " + type + ", count(*) FROM " + std::string(T::table.name) + " GROUP BY " + type);
+    while (q.step()) out.emplace_back(u64(q, 0), u64(q, 1));
+    return out;
+  });
+}
+
 std::vector<VertexTypeRow> ReportStore::vertexTypes() {
   using V = S::VertexTypes;
   return guarded("reading vertex types", [&] {

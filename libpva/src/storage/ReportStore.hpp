@@ -141,6 +141,8 @@ public:
   std::vector<CategoryRow> categories();
   /// (vertex type, count) present on one tile.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> tileVertexTypes(unsigned tile);
+  /// (vertex type, number of tiles holding its code) for every type on some tile.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> vertexTypeTileCounts();
   std::vector<VertexTypeRow> vertexTypes();
   std::vector<ProgramRow> programs();
   /// (parent, child) in child order.

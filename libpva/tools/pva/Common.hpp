@@ -65,6 +65,7 @@ struct Command {
 };
 Command addSummaryCommand(CLI::App& app, const GlobalOptions& global);
 Command addQueryCommand(CLI::App& app, const GlobalOptions& global);
+Command addInsightsCommand(CLI::App& app, const GlobalOptions& global);
 Command addCompareCommand(CLI::App& app, const GlobalOptions& global);
 Command addTraceCommand(CLI::App& app, const GlobalOptions& global);
 

@@ -18,6 +18,9 @@ namespace pvacli {
 /// `pva summary --json` of a report opened from `files`.
 Json summaryJson(const pva::Report& report, const ReportFiles& files);
 
+/// `pva insights --json [--top N]` of a report opened from `files`.
+Json insightsJson(const pva::Report& report, const ReportFiles& files, unsigned top = 5);
+
 /// `pva query REPORT WHAT [--top N] [--type T]`: WHAT is tiles, compute-sets, live-at-peak,
 /// programs, runs or categories; top -1 is the query's default, 0 all rows.
 Table queryTable(const pva::Report& report, const std::string& what, long top = -1, const std::string& type = "",

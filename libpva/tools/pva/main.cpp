@@ -20,6 +20,7 @@ const char* kDescription = R"(pva: read Tessera profile reports (profile.pop, de
 examples:
   pva summary reports/mlp                       target, memory, liveness and cycles
   pva query reports/mlp compute-sets --top 5    the slowest compute sets
+  pva insights reports/oom                      does it fit, the worst tiles, what to change
   pva compare base/ new/ --max-cycles-increase 2% --max-memory-increase 1%
                                                 CI gate: exit 0 within, 1 over, 2 bad input
   pva trace trace.pvti --export-chrome trace.json
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   const std::vector<pvacli::Command> commands = {
       pvacli::addSummaryCommand(app, global),
       pvacli::addQueryCommand(app, global),
+      pvacli::addInsightsCommand(app, global),
       pvacli::addCompareCommand(app, global),
       pvacli::addTraceCommand(app, global),
   };

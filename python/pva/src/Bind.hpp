@@ -79,6 +79,7 @@ void bindExecution(py::module_& m);
 void bindDebug(py::module_& m);
 void bindCompare(py::module_& m);
 void bindAnalysis(py::module_& m);
+void bindInsights(py::module_& m);
 void bindTrace(py::module_& m);
 
 } // namespace pvapy

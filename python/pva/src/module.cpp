@@ -9,6 +9,7 @@ PYBIND11_MODULE(pva_core, m) {
   pvapy::bindDebug(m);
   pvapy::bindReport(m);
   pvapy::bindAnalysis(m);
+  pvapy::bindInsights(m);
   pvapy::bindCompare(m);
   pvapy::bindTrace(m);
 }

@@ -12,7 +12,7 @@ QString viewNameProblem(const QString& name) {
   if (name.isEmpty()) return QStringLiteral("--view needs a view name");
   if (looksLikePath)
     return QStringLiteral("--view needs a view name before the path; '%1' is a path "
-                          "(views: summary, memory, liveness, tilemap, programs, operations, execution, graph, trace, compare)")
+                          "(views: summary, insights, memory, liveness, tilemap, programs, operations, execution, graph, trace, compare)")
         .arg(name);
   return {};
 }

@@ -5,6 +5,7 @@
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/GraphPage.hpp"
 #include "widgets/HostTracePage.hpp"
+#include "widgets/InsightsPage.hpp"
 #include "widgets/LivenessPage.hpp"
 #include "widgets/MemoryPage.hpp"
 #include "widgets/OperationsPage.hpp"
@@ -17,6 +18,7 @@ namespace tessera::viewer {
 std::vector<Page*> createPages(QWidget* parent) {
   return {
       new SummaryPage(parent),
+      new InsightsPage(parent),
       new HostTracePage(parent),
       new MemoryPage(parent),
       new LivenessPage(parent),

@@ -1,0 +1,107 @@
+// The Insights page and its models on the out-of-memory and MLP reports, against pva::insights
+// and `pva insights --json` (the same figures in the viewer and the CLI).
+#include "ViewerTestUtil.hpp"
+
+#include "charts/UsageHistogram.hpp"
+#include "core/Format.hpp"
+#include "models/InsightsModels.hpp"
+#include "widgets/InsightsPage.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProcess>
+#include <QTest>
+
+using namespace tessera::viewer;
+
+class InsightsTest : public QObject {
+  Q_OBJECT
+private slots:
+  void modelsPassTheTester() {
+    auto doc = Document::resolve(viewer_test::oomReport());
+    Progress progress = Progress::standalone(QStringLiteral("test"));
+    const auto data = std::make_shared<const InsightsData>(loadInsights(*doc, progress));
+    WorstTilesModel worst;
+    SuggestionsModel suggestions;
+    LivenessSplitModel liveness;
+    ExchangesModel exchanges;
+    VertexTypesModel state(VertexTypesModel::By::State), code(VertexTypesModel::By::Code);
+    const auto t1 = viewer_test::checkModel(&worst), t2 = viewer_test::checkModel(&suggestions),
+               t3 = viewer_test::checkModel(&liveness), t4 = viewer_test::checkModel(&exchanges),
+               t5 = viewer_test::checkModel(&state), t6 = viewer_test::checkModel(&code);
+    worst.setData(data);
+    suggestions.setData(data);
+    liveness.setData(data);
+    exchanges.setData(data);
+    state.setData(data);
+    code.setData(data);
+    QCOMPARE(worst.rowCount(), int(data->insights.worstTiles.size()));
+    QCOMPARE(suggestions.rowCount(), int(data->insights.suggestions.size()));
+    // The model, each IPU and each worst tile.
+    QCOMPARE(liveness.rowCount(), int(data->insights.ipus.size() + data->insights.worstTiles.size() + 1));
+    QCOMPARE(liveness.index(0, 4).data(TableModel::SortRole).toULongLong(), qulonglong(data->insights.model.total()));
+    worst.setData(nullptr);
+    QCOMPARE(worst.rowCount(), 0);
+  }
+
+  void oomPageShowsTheVerdictAndTheCliFigures() {
+    InsightsPage page;
+    page.resize(1400, 1000);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::oomReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const pva::Insights& in = page.data()->insights;
+    QVERIFY(!in.fits);
+    QVERIFY(page.verdict()->text().startsWith(QStringLiteral("Does not fit")));
+    QVERIFY(page.verdict()->text().contains(formatCount(in.tilesOutOfMemory)));
+
+    // The same numbers as `pva insights --json`.
+    QProcess pva;
+    pva.start(QStringLiteral(PVA_EXECUTABLE), {QStringLiteral("insights"), viewer_test::oomReport(), QStringLiteral("--json")});
+    QVERIFY(pva.waitForFinished(60000));
+    QCOMPARE(pva.exitCode(), 0);
+    const QJsonObject cli = QJsonDocument::fromJson(pva.readAllStandardOutput()).object();
+    const QJsonObject fit = cli[QStringLiteral("fit")].toObject();
+    QCOMPARE(fit[QStringLiteral("fits")].toBool(), in.fits);
+    QCOMPARE(std::uint64_t(fit[QStringLiteral("tilesOutOfMemory")].toInteger()), std::uint64_t(in.tilesOutOfMemory));
+    QCOMPARE(std::uint64_t(fit[QStringLiteral("worstOverBytes")].toInteger()), in.worstOverBytes);
+    const QJsonArray tiles = cli[QStringLiteral("worstTiles")].toArray();
+    QCOMPARE(page.worstTiles()->rowCount(), int(tiles.size()));
+    for (int r = 0; r < page.worstTiles()->rowCount(); ++r)
+      QCOMPARE(page.worstTiles()->index(r, 0).data(TableModel::SortRole).toULongLong(),
+               qulonglong(tiles[r].toObject()[QStringLiteral("tile")].toInteger()));
+    const QJsonArray suggestions = cli[QStringLiteral("suggestions")].toArray();
+    QCOMPARE(page.suggestions()->rowCount(), int(suggestions.size()));
+    QVERIFY(page.suggestions()->rowCount() > 0);
+    for (int r = 0; r < page.suggestions()->rowCount(); ++r)
+      QCOMPARE(page.suggestions()->index(r, 0).data(TableModel::SortRole).toULongLong(),
+               qulonglong(suggestions[r].toObject()[QStringLiteral("saving")].toInteger()));
+    // The histogram draws the tiles over their memory in its last bar.
+    QCOMPARE(page.histogram()->bins().back().tiles, in.tilesOutOfMemory);
+    QVERIFY(page.exchanges()->rowCount() > 0);
+    QVERIFY(page.vertexCode()->rowCount() > 0);
+
+    // The page renders: many colours, not a blank.
+    QVERIFY(viewer_test::distinctColors(page.grab().toImage()) > 8);
+  }
+
+  void mlpFitsAndANewDocumentReplacesTheOld() {
+    InsightsPage page;
+    page.resize(1200, 900);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::oomReport()));
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.data()->insights.fits);
+    QVERIFY(page.verdict()->text().startsWith(QStringLiteral("Fits")));
+    QCOMPARE(page.histogram()->bins().back().tiles, 0u);
+    page.setDocument(nullptr);
+    QVERIFY(!page.isReady());
+    QCOMPARE(page.worstTiles()->rowCount(), 0);
+  }
+};
+
+QTEST_MAIN(InsightsTest)
+#include "test_insights.moc"
