@@ -24,7 +24,7 @@ TEST_CASE("Table and column names are unique and indexes name real columns", "[s
       columns.insert({table.name, c.name});
     }
   });
-  CHECK(tables.size() == 21);
+  CHECK(tables.size() == 22);
   for (const schema::Index& index : schema::kIndexes) {
     INFO("index " << index.name);
     CHECK(columns.count({index.table, index.column}) == 1);
