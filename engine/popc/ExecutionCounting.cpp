@@ -1,5 +1,7 @@
 #include "ExecutionCounting.hpp"
 
+#include "../src/codelets/GpFile.hpp"
+
 #include <cctype>
 #include <sstream>
 
@@ -68,7 +70,11 @@ std::string countingSupportSource(unsigned part) {
      << "static __attribute__((used, always_inline)) inline void " << kCountFunction
      << "(std::uint64_t n) { " << kCounter << " += n; }\n"
      << "}\n"
-     << "static std::uint64_t* " << kExecutedInstructionsAccessor << "() { return &" << kCounter << "; }\n\n";
+     ;
+  if (part == 0)
+    os << "extern \"C\" __attribute__((visibility(\"default\"))) std::uint64_t* "
+       << tessera::codelets::kExecutedInstructionsSymbol << "() { return &" << kCounter << "; }\n";
+  os << "\n";
   return os.str();
 }
 
@@ -114,8 +120,7 @@ std::string instrumentIr(const std::string& ir, std::vector<CountedBlock>& block
       if (startsWith(line, "define ") && !line.empty() && line.back() == '{') {
         inFunction = true;
         function = functionName(line);
-        skip = startsWith(function, kCountFunction) || function == kExecutedInstructionsAccessor ||
-               function.find("tesseraExecutedInstructions") != std::string::npos;
+        skip = startsWith(function, kCountFunction) || function == tessera::codelets::kExecutedInstructionsSymbol;
         label = "entry";
       }
       continue;

@@ -23,12 +23,10 @@ struct CountedBlock {
 /// value names stay so that the listing names blocks as the source does.
 std::vector<std::string> countingIrFlags();
 
-/// C++ appended to each generated registration source: the per-thread counter (defined in part
-/// 0, declared in the others), the counting function the IR calls and the accessor the engine
-/// reads the counter through (VertexTypeDescriptor::executedInstructions).
+/// C++ put in each generated registration source: the per-thread counter (defined in part 0,
+/// declared in the others), the counting function the IR calls, and in part 0 the exported
+/// accessor the engine reads the counter through (kExecutedInstructionsSymbol, GpFile.hpp).
 std::string countingSupportSource(unsigned part);
-/// The accessor's name in the registration source.
-constexpr const char* kExecutedInstructionsAccessor = "tesseraExecutedInstructions";
 
 /// The number of instructions a block counts: every IR instruction but phis (register moves the
 /// IPU's code folds into its predecessors), debug, lifetime and assume intrinsics (no code).

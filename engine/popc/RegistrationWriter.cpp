@@ -41,7 +41,7 @@ std::string registrationSource(const std::string& sourcePath, const std::vector<
       os << "        ::poplar::detail::withBinder<" << owner << ", decltype(" << owner << "::" << f.name
          << "), &" << owner << "::" << f.name << ">(" << quoted(f.name) << "),\n";
     }
-    os << "      }, true" << (counting ? std::string(", &") + kExecutedInstructionsAccessor : std::string()) << ");\n";
+    os << "      }, true);\n";
   }
   os << "}\n";
   if (part == 0) {

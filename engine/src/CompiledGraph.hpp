@@ -63,6 +63,8 @@ struct CompiledVertex {
   /// time models use; each run replaces it with what compute() executed (Runtime, CycleModel).
   std::uint64_t estimatedCycles = 0;
   tessera::profiler::schema::CycleRule cycleRule = tessera::profiler::schema::CycleRule::getCycleEstimate;
+  /// CycleRule::executed: the counter of the vertex's .gp (codelets::executedInstructionsCounter).
+  std::uint64_t* (*executedInstructions)() = nullptr;
   std::optional<std::uint64_t> estimatedFlops; ///< given by Graph::setPerfEstimate
 };
 

@@ -2,6 +2,7 @@
 #include "CompiledGraph.hpp"
 #include "GraphState.hpp"
 #include "ProgramNode.hpp"
+#include "codelets/CodeletLoader.hpp"
 
 #include <poplar/exceptions.hpp>
 
@@ -149,14 +150,15 @@ public:
       }
       cv.fields.push_back(std::move(cf));
     }
-    cv.estimatedCycles = estimate(v, where, cv.cycleRule);
+    cv.estimatedCycles = estimate(v, where, cv.cycleRule, cv.executedInstructions);
     if (v.flopEstimate && *v.flopEstimate) cv.estimatedFlops = v.flopEstimate;
     return cv;
   }
 
   /// The vertex's cycles and the rule that gives them (docs/profiling.md, "Where a vertex's
   /// cycles come from"), in order of precedence.
-  std::uint64_t estimate(const VertexRec& v, const std::string& where, CycleRule& rule) const {
+  std::uint64_t estimate(const VertexRec& v, const std::string& where, CycleRule& rule,
+                         std::uint64_t* (*&counter)()) const {
     if (v.perfEstimate) {
       rule = CycleRule::setPerfEstimate;
       return *v.perfEstimate;
@@ -174,7 +176,8 @@ public:
     if (v.type->fromCodeletFile) {
       // Counted by its .gp: each run costs what compute() executed; until then (and in the
       // compile-time figures) the field-size default stands in.
-      rule = v.type->executedInstructions ? CycleRule::executed : CycleRule::fieldSizes;
+      counter = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+      rule = counter ? CycleRule::executed : CycleRule::fieldSizes;
       return defaultEstimate(v);
     }
     throw missing_perf_estimate(where + " has no cycle estimate: give the vertex class a static "

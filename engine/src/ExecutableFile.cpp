@@ -465,9 +465,11 @@ private:
       if (rule >= tessera::profiler::schema::enumSize<tessera::profiler::schema::CycleRule>())
         throw FormatError("a vertex's cycle rule is " + std::to_string(rule) + ", not a known rule");
       v.cycleRule = static_cast<tessera::profiler::schema::CycleRule>(rule);
-      // A counted vertex whose .gp was loaded without counting falls back to its field sizes.
-      if (v.cycleRule == tessera::profiler::schema::CycleRule::executed && !v.type->executedInstructions)
-        v.cycleRule = tessera::profiler::schema::CycleRule::fieldSizes;
+      if (v.cycleRule == tessera::profiler::schema::CycleRule::executed) {
+        // The counter of the .gp the executable carries (loaded with its vertex types).
+        v.executedInstructions = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+        if (!v.executedInstructions) v.cycleRule = tessera::profiler::schema::CycleRule::fieldSizes;
+      }
       if (r_.boolean()) v.estimatedFlops = r_.u64();
       v.fields = r_.list<CompiledField>(16, [&] {
         CompiledField f;

@@ -398,7 +398,7 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
   // Execution-based estimate: the counter is the running thread's own (thread-local in the .gp),
   // so vertices running at the same time on other threads never touch it.
   const bool measure = r.index == 0 && observer_ && vi.compiled->cycleRule == tessera::profiler::schema::CycleRule::executed;
-  std::uint64_t* executed = measure ? vi.compiled->type->executedInstructions() : nullptr;
+  std::uint64_t* executed = measure ? vi.compiled->executedInstructions() : nullptr;
   try {
     if (executed) *executed = 0;
     ok = vi.compiled->type->compute(*vi.vertex);

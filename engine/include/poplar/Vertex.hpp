@@ -196,11 +196,6 @@ struct VertexTypeDescriptor {
   bool (*compute)(Vertex&) = nullptr;
   CycleEstimator cycleEstimate = nullptr;
   std::size_t codeBytes = 0; ///< modelled size of the vertex's machine code
-  /// Set by popc's execution counting (docs/profiling.md, "Execution-based estimates"): the
-  /// calling thread's count of the IR instructions the codelet file's code has executed. The
-  /// engine zeroes it before compute() and reads it after, on the same thread. Null for a .gp
-  /// built without counting and for vertices compiled into the program.
-  std::uint64_t* (*executedInstructions)() = nullptr;
 };
 
 /// Adds a vertex type to the process-wide registry; throws on a duplicate name within one
@@ -404,7 +399,7 @@ template <typename Class> std::unique_ptr<Vertex> createVertex() {
 template <typename Class> struct VertexRegistrar {
   /// fromCodeletFile: the registration code Graph::addCodelets generated for a codelet file.
   VertexRegistrar(const char* name, const char* source, std::vector<FieldDescriptor> fields,
-                  bool fromCodeletFile = false, std::uint64_t* (*executedInstructions)() = nullptr) {
+                  bool fromCodeletFile = false) {
     typedef std::is_base_of<MultiVertex, Class> IsMulti;
     VertexTypeDescriptor d;
     d.name = name;
@@ -417,7 +412,6 @@ template <typename Class> struct VertexRegistrar {
     d.compute = computeOf<Class>(IsMulti());
     d.cycleEstimate = cycleEstimatorOf<Class>(HasCycleEstimate<Class>());
     d.codeBytes = 64 + 16 * d.fields.size();
-    d.executedInstructions = executedInstructions;
     registerVertexType(std::move(d));
   }
 };
