@@ -274,3 +274,36 @@ TEST_CASE("execution-based cycles are the same with one host thread and several"
   // And the second execution of the compute set costs what the first did.
   for (unsigned t = 0; t < kTiles; ++t) CHECK(one[kTiles + t] == one[t]);
 }
+
+TEST_CASE("addCodelets of a source counts executions unless its flags say --no-execution-counts",
+          "[codelets][profile][execution-estimates]") {
+  test::CodeletScratch scratch;
+  const auto source = scratch.write("loop_codelets.cpp", kLoopCodelet);
+  for (const std::string flags : {"", "--no-execution-counts"}) {
+    INFO("compile flags '" << flags << "'");
+    IPUModel model;
+    model.tilesPerIPU = 4;
+    Device device = model.createDevice();
+    Graph graph(device.getTarget());
+    graph.addCodelets(source.string(), CodeletFileType::Auto, flags);
+    Tensor n = graph.addVariable(UNSIGNED_INT, {}, "n");
+    Tensor x = graph.addVariable(FLOAT, {}, "x");
+    Tensor out = graph.addVariable(FLOAT, {}, "out");
+    for (const Tensor& t : {n, x, out}) graph.setTileMapping(t, 0);
+    graph.setInitialValue(n, 4u);
+    graph.setInitialValue(x, 2.0f);
+    ComputeSet cs = graph.addComputeSet("loop");
+    graph.setTileMapping(graph.addVertex(cs, "CountedLoop", {{"n", n}, {"x", x}, {"out", out}}), 0);
+    test::ScratchDir reports;
+    {
+      Engine engine(graph, Execute(cs),
+                    {{"autoReport.outputExecutionProfile", "true"}, {"autoReport.directory", reports.path().string()}});
+      engine.load(device);
+      engine.run(0);
+    }
+    const pva::Report report = pva::openReport((reports / "profile.pop").string());
+    const auto rules = report.compilation().computeSets().at(0).vertices().at(0).cycleRules();
+    REQUIRE(rules.size() == 1);
+    CHECK(rules[0].rule == (flags.empty() ? "executed" : "fieldSizes"));
+  }
+}
