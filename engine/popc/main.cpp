@@ -1,11 +1,12 @@
 // popc: Tessera's codelet compiler, named and used as the Poplar SDK's.
 //
-//   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir] [-o out.gp] codelets.cpp...
+//   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir] [--no-execution-counts] [--list-counts file] [-o out.gp] codelets.cpp...
 //
 // Finds the vertex classes of each source with libclang, writes their registration, and
 // compiles source and registration for the host with clang-14 into one shared object, the
 // .gp file Graph::addCodelets loads. Exit status: 0 done, 1 the source does not compile,
 // 2 bad usage or unreadable input, 3 a vertex class Tessera cannot use, 4 no host compiler.
+#include "ExecutionCounting.hpp"
 #include "Precompiled.hpp"
 #include "RegistrationWriter.hpp"
 #include "Scanner.hpp"
@@ -29,8 +30,12 @@ using namespace popc;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir] [-o out.gp] codelets.cpp...\n"
+    "usage: popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir]\n"
+    "            [--no-execution-counts] [--list-counts file] [-o out.gp] codelets.cpp...\n"
     "Compiles Poplar codelet sources (vertex classes) into a .gp file for Graph::addCodelets.\n"
+    "The .gp counts the instructions each compute() executes, which costs vertices without a\n"
+    "cycle estimate (docs/profiling.md); --no-execution-counts builds it without (such vertices\n"
+    "get the field-size estimate), --list-counts writes each counted block and its instructions.\n"
     "--pch-dir keeps a precompiled poplar/Vertex.hpp in dir for later runs (Graph::addCodelets\n"
     "uses its codelet cache's pch/ folder).\n"
     "Environment: TESSERA_CODELET_CXX names the host C++ compiler (default clang++-14).\n";
@@ -85,7 +90,8 @@ std::string withoutWrapperLines(const std::string& output, const std::string& tm
 
 int main(int argc, char** argv) {
   std::vector<std::string> userFlags, inputs;
-  std::string output, pchDir;
+  std::string output, pchDir, listCounts;
+  bool counting = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const std::string& flag) -> std::string {
@@ -99,6 +105,11 @@ int main(int argc, char** argv) {
     } else if (a == "--pch-dir") {
       if (i + 1 >= argc) return fail(2, "--pch-dir needs a directory\n" + std::string(kUsage));
       pchDir = argv[++i];
+    } else if (a == "--no-execution-counts") {
+      counting = false;
+    } else if (a == "--list-counts") {
+      if (i + 1 >= argc) return fail(2, "--list-counts needs a file name\n" + std::string(kUsage));
+      listCounts = argv[++i];
     } else if (a.rfind("-o", 0) == 0) {
       output = value("-o");
     } else if (a.rfind("-I", 0) == 0) {
@@ -193,7 +204,7 @@ int main(int argc, char** argv) {
     meta.statDeps.insert(meta.statDeps.end(), scan.statDeps.begin(), scan.statDeps.end());
     const fs::path wrapper = tmp / ("codelets" + std::to_string(part) + ".cpp");
     std::ofstream(wrapper) << registrationSource(source.string(), scan.vertices, part,
-                                                 static_cast<unsigned>(inputs.size()));
+                                                 static_cast<unsigned>(inputs.size()), counting);
     wrappers.push_back(wrapper.string());
   }
   // The headers inside the precompiled header are invisible to the scan: they are dependencies
@@ -208,18 +219,69 @@ int main(int argc, char** argv) {
   // Compile next to the output and rename: a reader never sees a half-written .gp.
   const fs::path out = fs::absolute(output);
   const fs::path partial = out.string() + ".tmp" + std::to_string(getpid());
+  // Without counting: sources to the shared object in one step. With counting: each source to
+  // optimised IR, the counting added to the IR's blocks, and the IR to the shared object.
+  std::vector<std::string> linkInputs = wrappers;
+  auto irCommand = [&](const std::string& wrapper, const std::string& ir) {
+    std::vector<std::string> cmd = {compiler, "-S", "-emit-llvm"};
+    cmd.insert(cmd.end(), common.begin(), common.end());
+    const auto flags = countingIrFlags();
+    cmd.insert(cmd.end(), flags.begin(), flags.end());
+    cmd = withPch(cmd);
+    cmd.insert(cmd.end(), {wrapper, "-o", ir});
+    return cmd;
+  };
   auto compileCommand = [&] {
     std::vector<std::string> cmd = {compiler, "-shared"};
-    cmd.insert(cmd.end(), common.begin(), common.end());
-    cmd = withPch(cmd);
-    cmd.insert(cmd.end(), wrappers.begin(), wrappers.end());
+    if (counting) {
+      // IR in: only the code generation flags apply. The counts are fixed in the IR already, so
+      // the optimiser may vectorise and unroll again here: the counters become per-loop sums.
+      for (const auto& f : common)
+        if (f.rfind("-O", 0) == 0 || f.rfind("-f", 0) == 0 || f == "-g" || f.rfind("-W", 0) == 0) cmd.push_back(f);
+    } else {
+      cmd.insert(cmd.end(), common.begin(), common.end());
+      cmd = withPch(cmd);
+    }
+    cmd.insert(cmd.end(), linkInputs.begin(), linkInputs.end());
     cmd.insert(cmd.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
     return cmd;
   };
-  ProcessResult r = runProcess(compileCommand());
-  if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
-    pch.clear(); // the scan accepted it, the compiler did not: compile without it
+  ProcessResult r;
+  if (counting) {
+    linkInputs.clear();
+    std::vector<CountedBlock> blocks;
+    for (const auto& wrapper : wrappers) {
+      const std::string ir = wrapper + ".ll", counted = wrapper + ".counted.ll";
+      r = runProcess(irCommand(wrapper, ir));
+      if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
+        pch.clear();
+        r = runProcess(irCommand(wrapper, ir));
+      }
+      if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
+      if (r.exitCode != 0) {
+        std::cerr << withoutWrapperLines(r.output, tmp.string());
+        return fail(1, "compiling the codelets failed (" + compiler + ")");
+      }
+      std::cerr << withoutWrapperLines(r.output, tmp.string());
+      std::ifstream in(ir);
+      std::stringstream text;
+      text << in.rdbuf();
+      std::ofstream(counted) << instrumentIr(text.str(), blocks);
+      linkInputs.push_back(counted);
+    }
+    if (!listCounts.empty()) {
+      std::ofstream list(listCounts);
+      list << "# popc execution counts: function<TAB>block<TAB>instructions counted per execution\n";
+      for (const auto& b : blocks) list << b.function << "\t" << b.block << "\t" << b.instructions << "\n";
+      if (!list) return fail(2, "cannot write '" + listCounts + "'");
+    }
     r = runProcess(compileCommand());
+  } else {
+    r = runProcess(compileCommand());
+    if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
+      pch.clear(); // the scan accepted it, the compiler did not: compile without it
+      r = runProcess(compileCommand());
+    }
   }
   if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
   std::cerr << withoutWrapperLines(r.output, tmp.string());

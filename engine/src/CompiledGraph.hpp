@@ -10,6 +10,7 @@
 #include <poplar/Tensor.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Vertex.hpp>
+#include <profiler/SchemaEnums.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -58,7 +59,12 @@ struct CompiledVertex {
   const VertexTypeDescriptor* type = nullptr;
   unsigned tile = 0;
   std::vector<CompiledField> fields; ///< indexed like type->fields
+  /// Thread cycles of one execution. For CycleRule::executed, the field-size figure the compile
+  /// time models use; each run replaces it with what compute() executed (Runtime, CycleModel).
   std::uint64_t estimatedCycles = 0;
+  tessera::profiler::schema::CycleRule cycleRule = tessera::profiler::schema::CycleRule::getCycleEstimate;
+  /// CycleRule::executed: the counter of the vertex's .gp (codelets::executedInstructionsCounter).
+  std::uint64_t* (*executedInstructions)() = nullptr;
   std::optional<std::uint64_t> estimatedFlops; ///< given by Graph::setPerfEstimate
 };
 

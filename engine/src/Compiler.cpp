@@ -2,6 +2,7 @@
 #include "CompiledGraph.hpp"
 #include "GraphState.hpp"
 #include "ProgramNode.hpp"
+#include "codelets/CodeletLoader.hpp"
 
 #include <poplar/exceptions.hpp>
 
@@ -10,6 +11,7 @@
 
 namespace poplar::detail {
 namespace {
+using tessera::profiler::schema::CycleRule;
 
 constexpr std::size_t kArenaAlignment = 8;
 
@@ -148,18 +150,36 @@ public:
       }
       cv.fields.push_back(std::move(cf));
     }
-    cv.estimatedCycles = estimate(v, where);
+    cv.estimatedCycles = estimate(v, where, cv.cycleRule, cv.executedInstructions);
     if (v.flopEstimate && *v.flopEstimate) cv.estimatedFlops = v.flopEstimate;
     return cv;
   }
 
-  std::uint64_t estimate(const VertexRec& v, const std::string& where) const {
-    if (v.perfEstimate) return *v.perfEstimate;
+  /// The vertex's cycles and the rule that gives them (docs/profiling.md, "Where a vertex's
+  /// cycles come from"), in order of precedence.
+  std::uint64_t estimate(const VertexRec& v, const std::string& where, CycleRule& rule,
+                         std::uint64_t* (*&counter)()) const {
+    if (v.perfEstimate) {
+      rule = CycleRule::setPerfEstimate;
+      return *v.perfEstimate;
+    }
     auto it = g_.perfEstimators.find(v.type->name);
     Introspector vi(v);
-    if (it != g_.perfEstimators.end()) return it->second(vi, g_.replicaTarget);
-    if (v.type->cycleEstimate) return v.type->cycleEstimate(vi, g_.replicaTarget);
-    if (v.type->fromCodeletFile) return defaultEstimate(v);
+    if (it != g_.perfEstimators.end()) {
+      rule = CycleRule::registerPerfEstimator;
+      return it->second(vi, g_.replicaTarget);
+    }
+    if (v.type->cycleEstimate) {
+      rule = CycleRule::getCycleEstimate;
+      return v.type->cycleEstimate(vi, g_.replicaTarget);
+    }
+    if (v.type->fromCodeletFile) {
+      // Counted by its .gp: each run costs what compute() executed; until then (and in the
+      // compile-time figures) the field-size default stands in.
+      counter = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+      rule = counter ? CycleRule::executed : CycleRule::fieldSizes;
+      return defaultEstimate(v);
+    }
     throw missing_perf_estimate(where + " has no cycle estimate: give the vertex class a static "
                                 "getCycleEstimate(), or call Graph::setPerfEstimate or "
                                 "Graph::registerPerfEstimator");

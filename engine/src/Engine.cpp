@@ -215,11 +215,11 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
   checkMemory();
   runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
   if (profiling.executionProfile) {
-    recorder = std::make_unique<detail::profile::ExecutionRecorder>(profile.model, compiled.replicaTarget,
+    recorder = std::make_unique<detail::profile::ExecutionRecorder>(profile.model, compiled,
                                                                      profiling, *writer);
     runtime->setObserver(recorder.get());
   } else if (readsCycleCounters(compiled)) {
-    counterClock = std::make_unique<detail::profile::CounterClock>(profile.model, compiled.replicaTarget);
+    counterClock = std::make_unique<detail::profile::CounterClock>(profile.model, compiled);
     runtime->setObserver(counterClock.get());
   }
 }

@@ -456,11 +456,20 @@ private:
     CompiledComputeSet cs;
     cs.name = r_.str();
     cs.debug = debug();
-    cs.vertices = r_.list<CompiledVertex>(21, [&] {
+    cs.vertices = r_.list<CompiledVertex>(22, [&] {
       CompiledVertex v;
       v.type = types_[r_.index(types_.size(), "vertex type")];
       v.tile = r_.index(g.replicaTarget.getNumTiles(), "tile");
       v.estimatedCycles = r_.u64();
+      const std::uint8_t rule = r_.u8();
+      if (rule >= tessera::profiler::schema::enumSize<tessera::profiler::schema::CycleRule>())
+        throw FormatError("a vertex's cycle rule is " + std::to_string(rule) + ", not a known rule");
+      v.cycleRule = static_cast<tessera::profiler::schema::CycleRule>(rule);
+      if (v.cycleRule == tessera::profiler::schema::CycleRule::executed) {
+        // The counter of the .gp the executable carries (loaded with its vertex types).
+        v.executedInstructions = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+        if (!v.executedInstructions) v.cycleRule = tessera::profiler::schema::CycleRule::fieldSizes;
+      }
       if (r_.boolean()) v.estimatedFlops = r_.u64();
       v.fields = r_.list<CompiledField>(16, [&] {
         CompiledField f;
@@ -623,6 +632,7 @@ void writeGraph(Writer& w, const CompiledGraph& g, DebugTableWriter& debug,
       w.u32(typeId(v.type));
       w.u32(v.tile);
       w.u64(v.estimatedCycles);
+      w.u8(static_cast<std::uint8_t>(v.cycleRule));
       w.boolean(v.estimatedFlops.has_value());
       if (v.estimatedFlops) w.u64(*v.estimatedFlops);
       w.list(v.fields, [&](const CompiledField& f) {

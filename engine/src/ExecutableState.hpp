@@ -31,6 +31,6 @@ void writeExecutable(const core::Executable& exe, std::ostream& out);
 std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPackageHash);
 
 /// The current format version; bumped whenever the payload's layout changes.
-constexpr std::uint32_t kExecutableFormatVersion = 1;
+constexpr std::uint32_t kExecutableFormatVersion = 2; ///< 2: each vertex's cycle rule
 
 } // namespace poplar::detail

@@ -1,4 +1,6 @@
 #include "Runtime.hpp"
+
+#include "models/CycleModel.hpp"
 #include "DeviceContext.hpp"
 
 #include "Convert.hpp"
@@ -116,6 +118,15 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
   for (const auto& cs : graph.computeSets)
     readsCounter_.push_back(std::any_of(cs.vertices.begin(), cs.vertices.end(),
                                         [](const CompiledVertex& v) { return readsCycleCounter(*v.type); }));
+  for (const auto& cs : graph.computeSets) {
+    const bool measured = std::any_of(cs.vertices.begin(), cs.vertices.end(), [](const CompiledVertex& v) {
+      return v.cycleRule == tessera::profiler::schema::CycleRule::executed;
+    });
+    measured_.push_back(measured);
+    vertexCycles_.emplace_back();
+    if (measured)
+      for (const auto& v : cs.vertices) vertexCycles_.back().push_back(v.estimatedCycles);
+  }
   for (const auto& p : graph.programs)
     hasCollectives_ = hasCollectives_ || p.kind == LoweredProgram::Kind::CrossReplica;
   const unsigned threads = std::max(1u, options_.threads);
@@ -244,7 +255,8 @@ void Runtime::exec(Replica& r, unsigned node) {
       observer->onBlock(node, false);
       return;
     }
-    observer->onSteps(node);
+    // A compute set with vertices costed by execution is recorded once it has run.
+    if (p.kind != K::Execute || !measured_[p.computeSet]) observer->onSteps(node);
   }
   switch (p.kind) {
   case K::Sequence:
@@ -252,15 +264,23 @@ void Runtime::exec(Replica& r, unsigned node) {
   case K::Call:
     for (unsigned c : p.children) exec(r, c);
     break;
-  case K::Execute:
-    if (counters) {
-      // Replicas after the first read what replica 0 read at the same point of the run.
-      const std::size_t entry = r.index == 0 ? counterLog_.size() - 1 : r.counterCursor++;
-      executeWithCounters(r, p.computeSet, entry < counterLog_.size() ? &counterLog_[entry] : nullptr);
-    } else {
-      execute(r, p.computeSet);
+  case K::Execute: {
+    const bool measured = observer && measured_[p.computeSet];
+    try {
+      if (counters) {
+        // Replicas after the first read what replica 0 read at the same point of the run.
+        const std::size_t entry = r.index == 0 ? counterLog_.size() - 1 : r.counterCursor++;
+        executeWithCounters(r, p.computeSet, entry < counterLog_.size() ? &counterLog_[entry] : nullptr);
+      } else {
+        execute(r, p.computeSet);
+      }
+    } catch (...) {
+      if (measured) observer->onExecutedSteps(node, p.computeSet, vertexCycles_[p.computeSet]);
+      throw;
     }
+    if (measured) observer->onExecutedSteps(node, p.computeSet, vertexCycles_[p.computeSet]);
     break;
+  }
   case K::Copy:
     for (const auto& c : p.copies) std::memmove(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
     break;
@@ -375,8 +395,16 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
   for (auto& s : vi.staged) gather(r.arena.get(), *s.runs, s.buffer.data());
   bool ok;
   runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
+  // Execution-based estimate: the counter is the running thread's own (thread-local in the .gp),
+  // so vertices running at the same time on other threads never touch it.
+  const bool measure = r.index == 0 && observer_ && vi.compiled->cycleRule == tessera::profiler::schema::CycleRule::executed;
+  std::uint64_t* executed = measure ? vi.compiled->executedInstructions() : nullptr;
   try {
+    if (executed) *executed = 0;
     ok = vi.compiled->type->compute(*vi.vertex);
+    if (executed)
+      vertexCycles_[computeSet][static_cast<std::size_t>(&vi - r.computeSets[computeSet].data())] =
+          profile::CycleModel::executedThreadCycles(*executed, vi.compiled->type->isMultiVertex);
   } catch (const poplar_error&) {
     throw;
   } catch (const std::exception& e) {

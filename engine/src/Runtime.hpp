@@ -33,6 +33,10 @@ public:
   virtual ~ExecutionObserver() = default;
   /// A lowered node that records steps (compute, exchange, copy, stream, sync) is executing.
   virtual void onSteps(unsigned node) = 0;
+  /// The same for an Execute node whose compute set has vertices costed by execution
+  /// (CycleRule::executed), told after it ran: `vertexCycles` holds the thread cycles of each of
+  /// the compute set's vertices in this execution (measured, or the static estimate).
+  virtual void onExecutedSteps(unsigned node, unsigned computeSet, const std::vector<std::uint64_t>& vertexCycles) = 0;
   /// A Block node starts (begin) or ends.
   virtual void onBlock(unsigned node, bool begin) = 0;
   /// The simulated cycle counter of an IPU's tiles now (between steps).
@@ -107,6 +111,11 @@ private:
   const CompiledGraph& g_;
   RuntimeOptions options_;
   std::vector<bool> readsCounter_; ///< per compute set: has a cycle-counter vertex
+  /// Per compute set: has vertices costed by execution (CycleRule::executed); when it does, the
+  /// thread cycles of each of its vertices in replica 0's latest execution. Each slot is written
+  /// only by the thread that runs its vertex, and read after the compute set has finished.
+  std::vector<bool> measured_;
+  std::vector<std::vector<std::uint64_t>> vertexCycles_;
   /// How a compute set runs on the pool: its vertex instances grouped by tile (in their order
   /// within each tile), or serial when it is small or a vertex may write to the console.
   struct ComputeSetPlan {

@@ -73,6 +73,7 @@ std::string renderSchemaMarkdown() {
              kMemoryCategoryNames);
   renderEnum(md, "CycleKind", columnRef(RunTileCycles::table, RunTileCycles::kind), kCycleKindNames);
   renderEnum(md, "BlockKind", columnRef(Blocks::table, Blocks::kind), kBlockKindNames);
+  renderEnum(md, "CycleRule", columnRef(VertexCycleRules::table, VertexCycleRules::rule), kCycleRuleNames);
   renderEnum(md, "TargetType", columnRef(TargetTable::table, TargetTable::type), kTargetTypeNames);
   renderEnum(md, "Architecture", columnRef(TargetTable::table, TargetTable::architecture), kArchitectureNames);
   renderEnum(md, "SyncType", columnRef(Programs::table, Programs::syncType), kSyncTypeNames);

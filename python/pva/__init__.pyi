@@ -130,10 +130,15 @@ class IPU:
     id: int
     tiles: List[Tile]
 
+class VertexCycleRule:
+    rule: str  # getCycleEstimate, setPerfEstimate, registerPerfEstimator, executed or fieldSizes
+    count: int
+
 class ComputeSetVertices:
     type: VertexType
     count: int
     countByTile: TileArray
+    cycleRules: List[VertexCycleRule]
 
 class ComputeSet:
     id: int

@@ -6,6 +6,7 @@
 #include "Locations.hpp"
 #include "Subprocess.hpp"
 
+#include <poplar/Vertex.hpp>
 #include <poplar/exceptions.hpp>
 
 #include <cstdlib>
@@ -110,6 +111,12 @@ std::map<std::string, std::string>& objectPaths() {
   return m;
 }
 
+/// Codelet source (as vertex types name it) -> the execution counter of its .gp.
+std::map<std::string, ExecutedInstructionsFn>& executionCounters() {
+  static std::map<std::string, ExecutedInstructionsFn> m;
+  return m;
+}
+
 /// Validates and loads a .gp; never throws for a bad file (the cache rebuilds those).
 Loaded tryLoad(const std::string& gp, const std::string& keyBase) {
   if (registeredKeys().count(keyBase)) return {keyBase, ""};
@@ -140,6 +147,8 @@ Loaded tryLoad(const std::string& gp, const std::string& keyBase) {
     return {"", std::string("it has no ") + kRegisterSymbol + " entry point"};
   }
   registerFn(keyBase.c_str());
+  if (auto* counter = reinterpret_cast<ExecutedInstructionsFn>(dlsym(handle, kExecutedInstructionsSymbol)))
+    executionCounters()[poplar::detail::codeletSourceName(keyBase.c_str())] = counter;
   loaded.emplace(handle, keyBase);
   registeredKeys().insert(keyBase);
   objectPaths().emplace(keyBase, gp);
@@ -220,6 +229,13 @@ std::string loadCpp(const std::string& given, const std::string& source, const s
 }
 
 } // namespace
+
+ExecutedInstructionsFn executedInstructionsCounter(const std::string& source) {
+  std::lock_guard<std::recursive_mutex> lock(loaderMutex());
+  const auto& m = executionCounters();
+  const auto it = m.find(source);
+  return it == m.end() ? nullptr : it->second;
+}
 
 std::string cacheDirectory() {
   if (const char* d = std::getenv("TESSERA_CODELET_CACHE"); d && *d) return d;

@@ -4,6 +4,7 @@
 
 #include <poplar/CodeletFileType.hpp>
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -25,6 +26,13 @@ std::optional<std::string> codeletObjectPath(const std::string& key);
 /// source key they had in the process that compiled it (nothing to do if already registered).
 /// The bytes are kept in the cache's executables/ folder, named by their hash.
 std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::string& key);
+
+/// The execution counter of the .gp the vertices of codelet source `source` (a vertex type's
+/// codeletSource) were loaded from: the calling thread's count of executed instructions, which
+/// the engine zeroes before a vertex's compute() and reads after. Null for a .gp built without
+/// counting and for codelets compiled into a program or library.
+using ExecutedInstructionsFn = std::uint64_t* (*)();
+ExecutedInstructionsFn executedInstructionsCounter(const std::string& source);
 
 /// Where the codelet cache lives: $TESSERA_CODELET_CACHE, else $XDG_CACHE_HOME/tessera/codelets,
 /// else ~/.cache/tessera/codelets.

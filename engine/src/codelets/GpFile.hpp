@@ -24,6 +24,9 @@ namespace tessera::codelets {
 constexpr int kCodeletAbi = 1;
 /// The entry point every .gp exports: registers its vertex types under codelet source `source`.
 constexpr const char* kRegisterSymbol = "tessera_codelets_register_v1";
+/// A .gp built with popc's execution counting (the default) exports this accessor: the calling
+/// thread's count of the instructions the .gp's code has executed (docs/profiling.md).
+constexpr const char* kExecutedInstructionsSymbol = "tessera_executed_instructions_v1";
 
 struct GpMetadata {
   std::string tesseraVersion;

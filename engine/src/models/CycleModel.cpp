@@ -32,31 +32,42 @@ std::vector<TileValue> CycleModel::perTile(const std::vector<TileValue>& tiles, 
   return v;
 }
 
-std::uint64_t CycleModel::computeCycles(const std::vector<const CompiledVertex*>& vertices) const {
+std::uint64_t CycleModel::executedThreadCycles(std::uint64_t instructions, bool multiVertex) {
+  const std::uint64_t cycles = instructions * kThreadCyclesPerInstruction;
+  return multiVertex ? ceilDiv(cycles, std::uint64_t(MultiVertex::numWorkers())) : cycles;
+}
+
+std::uint64_t CycleModel::computeCycles(const std::vector<const CompiledVertex*>& vertices,
+                                        const std::vector<std::uint64_t>* cycles) const {
   const unsigned contexts = t_.getNumWorkerContexts();
   std::vector<std::uint64_t> load(contexts, 0);
   std::uint64_t supervisor = 0;
-  for (const CompiledVertex* v : vertices) {
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    const CompiledVertex* v = vertices[i];
+    const std::uint64_t c = cycles ? (*cycles)[i] : v->estimatedCycles;
     if (v->type->isSupervisor) {
-      supervisor += v->estimatedCycles;
+      supervisor += c;
     } else if (v->type->isMultiVertex) { // runs on every worker: its estimate is per worker
-      for (auto& l : load) l += v->estimatedCycles;
+      for (auto& l : load) l += c;
     } else {
       auto least = std::min_element(load.begin(), load.end());
-      *least += v->estimatedCycles;
+      *least += c;
     }
   }
   const std::uint64_t workers = *std::max_element(load.begin(), load.end()) * contexts;
   return kComputeSetLaunchCycles + workers + supervisor;
 }
 
-std::uint64_t CycleModel::computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices) const {
+std::uint64_t CycleModel::computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
+                                                     const std::vector<std::uint64_t>* cycles) const {
   const unsigned contexts = t_.getNumWorkerContexts();
   std::uint64_t busy = 0, supervisor = 0;
-  for (const CompiledVertex* v : vertices) {
-    if (v->type->isSupervisor) supervisor += v->estimatedCycles;
-    else if (v->type->isMultiVertex) busy += v->estimatedCycles * contexts;
-    else busy += v->estimatedCycles;
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    const CompiledVertex* v = vertices[i];
+    const std::uint64_t c = cycles ? (*cycles)[i] : v->estimatedCycles;
+    if (v->type->isSupervisor) supervisor += c;
+    else if (v->type->isMultiVertex) busy += c * contexts;
+    else busy += c;
   }
   // A context's n thread cycles take n x contexts tile cycles, shared by the contexts: busy
   // thread cycles over all contexts equal tile cycles one for one.

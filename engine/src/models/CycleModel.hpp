@@ -46,6 +46,20 @@ public:
   static constexpr std::uint64_t kCyclesPerMessage = 1;
   static constexpr std::uint64_t kComputeSetLaunchCycles = 30; ///< supervisor starts the workers
   static constexpr std::uint64_t kStreamCopyEndCycles = 20;   ///< the host releases the IPU
+  /// Execution-based estimates (docs/profiling.md, "Execution-based estimates"): a vertex of a
+  /// counted .gp costs the instructions its compute() executed, one thread cycle each. Source:
+  /// the IPU's worker contexts share the tile's pipeline in a barrel, each context issuing one
+  /// instruction every getNumWorkerContexts() (6) tile cycles (IPU Programmer's Guide, "Tile
+  /// architecture"; Jia et al., "Dissecting the Graphcore IPU architecture via
+  /// microbenchmarking", 2019), so one instruction is one thread cycle and computeCycles turns
+  /// it into 6 tile cycles. The instructions are popc's count of LLVM IR instructions in the
+  /// basic blocks compute() ran (phis and debug/lifetime/assume intrinsics excluded): the
+  /// optimised IR stands in for the IPU's machine code, which Tessera does not generate.
+  static constexpr std::uint64_t kThreadCyclesPerInstruction = 1;
+  /// Thread cycles of one execution of a counted vertex that executed `instructions` (a
+  /// MultiVertex's count covers its numWorkers() compute(workerId) calls: each worker gets an
+  /// equal share, rounded up, as its per-worker estimate).
+  static std::uint64_t executedThreadCycles(std::uint64_t instructions, bool multiVertex);
   /// Host transfers: every tile of a taking-part IPU spends the whole step (see above).
   std::vector<TileValue> everyTileOf(const std::vector<unsigned>& ipus, std::uint64_t cycles) const {
     return tilesOf(ipus, cycles);
@@ -60,11 +74,15 @@ public:
   /// Compute phase of one tile: worker vertices spread over the worker contexts (each to the
   /// least loaded; barrel-threaded issue makes a context's n thread cycles take n × contexts
   /// tile cycles), supervisor vertices one after another.
-  std::uint64_t computeCycles(const std::vector<const CompiledVertex*>& vertices) const;
+  /// `cycles`, when given, replaces each vertex's estimatedCycles (parallel to `vertices`: the
+  /// cycles one execution measured, for execution-based estimates).
+  std::uint64_t computeCycles(const std::vector<const CompiledVertex*>& vertices,
+                              const std::vector<std::uint64_t>* cycles = nullptr) const;
   /// The same phase "excluding idle threads" (Poplar's printProfileSummary line): the worker
   /// contexts' busy thread cycles shared over the contexts (sum of worker estimates, a
   /// MultiVertex's estimate on each context) instead of the most loaded context times contexts.
-  std::uint64_t computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices) const;
+  std::uint64_t computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
+                                          const std::vector<std::uint64_t>* cycles = nullptr) const;
   /// Internal sync: each tile's round trip to the sync controller, farther tiles slower.
   std::vector<TileValue> syncCycles(const std::vector<unsigned>& ipus) const;
   /// Exchange phase: a tile sends and receives at exchangeBytesPerCycle, plus per-message cost.

@@ -24,11 +24,12 @@ std::int64_t nowUs() {
 }
 } // namespace
 
-ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const Target& target,
+ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const CompiledGraph& graph,
                                      const ProfilerOptions& options, tessera::profiler::ReportWriter& writer)
-    : model_(model), target_(target), options_(options), writer_(writer),
+    : model_(model), target_(graph.replicaTarget), options_(options), writer_(writer),
       steps_(writer.inserter<schema::Steps>()), blocks_(writer.inserter<schema::Blocks>()),
-      clock_(model, target), blockBuffers_(target.getNumIPUs()) {
+      clock_(model, graph.replicaTarget), executed_(graph), blockBuffers_(graph.replicaTarget.getNumIPUs()) {
+  const Target& target = graph.replicaTarget;
   for (auto& v : runCycles_) v.assign(target.getNumTiles(), 0);
   runBusyCycles_.assign(target.getNumTiles(), 0);
 }
@@ -73,10 +74,24 @@ void ExecutionRecorder::onSteps(unsigned node) {
   for (unsigned program : model_.stepsOfNode[node]) recordStep(program);
 }
 
-void ExecutionRecorder::recordStep(unsigned program) {
+void ExecutionRecorder::onExecutedSteps(unsigned node, unsigned computeSet,
+                                        const std::vector<std::uint64_t>& vertexCycles) {
+  if (!inRun_) return;
+  for (unsigned program : model_.stepsOfNode[node]) {
+    const ProfileProgram& p = model_.programs[program];
+    if (p.type != ProgramType::OnTileExecute || p.computeSet != int(computeSet)) {
+      recordStep(program);
+      continue;
+    }
+    executed_.cost(computeSet, vertexCycles, measured_.cycles, measured_.busy);
+    recordStep(program, &measured_);
+  }
+}
+
+void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
   const ProfileProgram& p = model_.programs[program];
-  const auto& stats = clock_.stats(program);
-  const auto& laid = clock_.advance(program);
+  const auto& stats = measured ? measured->stats : clock_.stats(program);
+  const auto& laid = measured ? clock_.advance(program, measured->cycles, measured->stats) : clock_.advance(program);
   const unsigned perIpu = target_.getTilesPerIPU();
   stepIpus_.clear();
   for (std::size_t i = 0; i < stats.size(); ++i) {
@@ -104,12 +119,20 @@ void ExecutionRecorder::recordStep(unsigned program) {
     stepIpus_.push_back(si);
   }
   auto& kindCycles = runCycles_[static_cast<std::size_t>(p.kind)];
-  for (const auto& tv : p.cycles) kindCycles[tv.tile] += tv.value;
-  for (const auto& tv : p.busyCycles) runBusyCycles_[tv.tile] += tv.value;
+  for (const auto& tv : measured ? measured->cycles : p.cycles) kindCycles[tv.tile] += tv.value;
+  for (const auto& tv : measured ? measured->busy : p.busyCycles) runBusyCycles_[tv.tile] += tv.value;
   encodeStepIpus(stepIpus_.data(), stepIpus_.size(), ipusBlob_);
-  // The simulator's step costs are static, so every step's cycles are its program's estimate:
-  // stored once in programs.estimated_cycles_by_tile, NULL here (see docs/formats.md).
-  steps_.row(stepId_++, runIndex_, program, nullptr, blob(ipusBlob_));
+  // A static step's cycles are its program's estimate: stored once in
+  // programs.estimated_cycles_by_tile, NULL here (see docs/formats.md). A step with
+  // execution-based estimates stores what this execution measured.
+  if (measured) {
+    denseCycles_.assign(target_.getNumTiles(), 0);
+    for (const auto& tv : measured->cycles) denseCycles_[tv.tile] = tv.value;
+    encodeTileValues(denseCycles_.data(), denseCycles_.size(), cyclesBlob_);
+    steps_.row(stepId_++, runIndex_, program, blob(cyclesBlob_), blob(ipusBlob_));
+  } else {
+    steps_.row(stepId_++, runIndex_, program, nullptr, blob(ipusBlob_));
+  }
 
   if (options_.blocksFilter && (p.type == ProgramType::StreamCopyBegin || p.type == ProgramType::StreamCopyMid ||
                                 p.type == ProgramType::StreamCopyEnd))

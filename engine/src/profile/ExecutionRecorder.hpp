@@ -7,6 +7,7 @@
 #include "../Runtime.hpp"
 #include "ProfilerOptions.hpp"
 #include "StepClock.hpp"
+#include "ExecutedComputeCost.hpp"
 #include "../models/ProgramModel.hpp"
 
 #include <profiler/Blob.hpp>
@@ -20,7 +21,7 @@ namespace poplar::detail::profile {
 
 class ExecutionRecorder final : public ExecutionObserver {
 public:
-  ExecutionRecorder(const ProgramModel& model, const Target& target, const ProfilerOptions& options,
+  ExecutionRecorder(const ProgramModel& model, const CompiledGraph& graph, const ProfilerOptions& options,
                     tessera::profiler::ReportWriter& writer);
 
   void beginRun(unsigned programIndex, const std::string& name);
@@ -28,6 +29,7 @@ public:
   void endRun();
 
   void onSteps(unsigned node) override;
+  void onExecutedSteps(unsigned node, unsigned computeSet, const std::vector<std::uint64_t>& vertexCycles) override;
   void onBlock(unsigned node, bool begin) override;
   std::uint64_t ipuCycleCounter(unsigned ipu) const override { return clock_.ipu(ipu); }
 
@@ -39,7 +41,12 @@ private:
     std::vector<std::uint64_t> openStarts; ///< nested Block starts
   };
 
-  void recordStep(unsigned program);
+  /// Measured cycles of one OnTileExecute (execution-based estimates), replacing its static ones.
+  struct Measured {
+    std::vector<TileValue> cycles, busy;
+    std::vector<StepClock::IpuStats> stats;
+  };
+  void recordStep(unsigned program, Measured* measured = nullptr);
   void recordBlock(unsigned ipu, unsigned program, std::uint64_t from, std::uint64_t to,
                    tessera::profiler::schema::BlockKind kind);
   void flushBlocks(unsigned ipu, unsigned program, std::uint64_t at);
@@ -51,6 +58,10 @@ private:
   tessera::profiler::ReportWriter::RowInserter<tessera::profiler::schema::Steps> steps_;
   tessera::profiler::ReportWriter::RowInserter<tessera::profiler::schema::Blocks> blocks_;
   StepClock clock_; ///< absolute cycle counter of each IPU
+  ExecutedComputeCost executed_;
+  Measured measured_;
+  std::vector<std::uint64_t> denseCycles_;
+  std::string cyclesBlob_;
   std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]
   std::vector<std::uint64_t> runBusyCycles_;            ///< compute excluding idle threads, [tile]
   std::vector<BlockBuffer> blockBuffers_;               ///< per IPU

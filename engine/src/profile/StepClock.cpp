@@ -8,32 +8,44 @@ StepClock::StepClock(const ProgramModel& model, const Target& target)
     : model_(model), target_(target), clock_(target.getNumIPUs(), 0), stats_(model.programs.size()),
       ready_(model.programs.size(), false) {}
 
-const std::vector<StepClock::IpuStats>& StepClock::stats(unsigned program) {
-  auto& s = stats_[program];
-  if (ready_[program]) return s;
-  const ProfileProgram& p = model_.programs[program];
-  std::vector<std::uint64_t> byTile(target_.getNumTiles(), 0);
-  for (const auto& tv : p.cycles) byTile[tv.tile] = tv.value;
+void StepClock::computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles, std::vector<IpuStats>& out) {
+  out.clear();
+  byTile_.assign(target_.getNumTiles(), 0);
+  for (const auto& tv : cycles) byTile_[tv.tile] = tv.value;
   const unsigned perIpu = target_.getTilesPerIPU();
   for (unsigned ipu : p.ipus) {
     IpuStats st{ipu, 0, 0, ~std::uint64_t(0), 0};
     for (unsigned t = ipu * perIpu; t < (ipu + 1) * perIpu; ++t)
-      if (byTile[t]) {
+      if (byTile_[t]) {
         ++st.activeTiles;
-        st.maxCycles = std::max(st.maxCycles, byTile[t]);
-        st.minActiveCycles = std::min(st.minActiveCycles, byTile[t]);
-        st.sumCycles += byTile[t];
+        st.maxCycles = std::max(st.maxCycles, byTile_[t]);
+        st.minActiveCycles = std::min(st.minActiveCycles, byTile_[t]);
+        st.sumCycles += byTile_[t];
       }
     if (!st.activeTiles) st.minActiveCycles = 0;
-    s.push_back(st);
+    out.push_back(st);
   }
+}
+
+const std::vector<StepClock::IpuStats>& StepClock::stats(unsigned program) {
+  auto& s = stats_[program];
+  if (ready_[program]) return s;
+  computeStats(model_.programs[program], model_.programs[program].cycles, s);
   ready_[program] = true;
   return s;
 }
 
 const std::vector<StepClock::IpuStep>& StepClock::advance(unsigned program) {
-  const ProfileProgram& p = model_.programs[program];
-  const auto& st = stats(program);
+  return lay(model_.programs[program], stats(program));
+}
+
+const std::vector<StepClock::IpuStep>& StepClock::advance(unsigned program, const std::vector<TileValue>& cycles,
+                                                          std::vector<IpuStats>& stats) {
+  computeStats(model_.programs[program], cycles, stats);
+  return lay(model_.programs[program], stats);
+}
+
+const std::vector<StepClock::IpuStep>& StepClock::lay(const ProfileProgram& p, const std::vector<IpuStats>& st) {
   std::uint64_t alignedStart = 0;
   if (p.aligned)
     for (unsigned ipu : p.ipus) alignedStart = std::max(alignedStart, clock_[ipu]);

@@ -6,6 +6,7 @@
 
 #include "../Runtime.hpp"
 #include "../models/ProgramModel.hpp"
+#include "ExecutedComputeCost.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -32,13 +33,22 @@ public:
   const std::vector<IpuStats>& stats(unsigned program);
   /// Lays one execution of step `program` on the clocks; one entry per stats(program) entry.
   const std::vector<IpuStep>& advance(unsigned program);
+  /// The same for an execution whose cycles were measured (an OnTileExecute with execution-based
+  /// estimates): `cycles` per active tile replace the program's static ones; `stats` receives
+  /// this execution's figures.
+  const std::vector<IpuStep>& advance(unsigned program, const std::vector<TileValue>& cycles,
+                                      std::vector<IpuStats>& stats);
   /// Brings every IPU's clock to the latest one (the host syncs with every IPU) and returns it.
   std::uint64_t synchronise();
   std::uint64_t ipu(unsigned i) const { return clock_[i]; }
 
 private:
+  void computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles, std::vector<IpuStats>& out);
+  const std::vector<IpuStep>& lay(const ProfileProgram& p, const std::vector<IpuStats>& st);
+
   const ProgramModel& model_;
   const Target& target_;
+  std::vector<std::uint64_t> byTile_; ///< scratch for computeStats
   std::vector<std::uint64_t> clock_;
   std::vector<std::vector<IpuStats>> stats_;
   std::vector<bool> ready_;
@@ -49,9 +59,21 @@ private:
 /// observes, so its counters read what a profiled run would show.
 class CounterClock final : public ExecutionObserver {
 public:
-  CounterClock(const ProgramModel& model, const Target& target) : model_(model), clock_(model, target) {}
+  CounterClock(const ProgramModel& model, const CompiledGraph& graph)
+      : model_(model), clock_(model, graph.replicaTarget), executed_(graph) {}
   void onSteps(unsigned node) override {
     for (unsigned program : model_.stepsOfNode[node]) clock_.advance(program);
+  }
+  void onExecutedSteps(unsigned node, unsigned computeSet, const std::vector<std::uint64_t>& vertexCycles) override {
+    for (unsigned program : model_.stepsOfNode[node]) {
+      const ProfileProgram& p = model_.programs[program];
+      if (p.type != ProgramType::OnTileExecute || p.computeSet != int(computeSet)) {
+        clock_.advance(program);
+        continue;
+      }
+      executed_.cost(computeSet, vertexCycles, cycles_, busy_);
+      clock_.advance(program, cycles_, stats_);
+    }
   }
   void onBlock(unsigned, bool) override {}
   std::uint64_t ipuCycleCounter(unsigned ipu) const override { return clock_.ipu(ipu); }
@@ -61,6 +83,9 @@ public:
 private:
   const ProgramModel& model_;
   StepClock clock_;
+  ExecutedComputeCost executed_;
+  std::vector<TileValue> cycles_, busy_;
+  std::vector<StepClock::IpuStats> stats_;
 };
 
 } // namespace poplar::detail::profile

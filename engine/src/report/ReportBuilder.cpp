@@ -188,10 +188,12 @@ public:
     std::map<std::pair<unsigned, unsigned>, std::uint64_t> perTileType; // (tile, type) -> count
     auto sets = w_.inserter<schema::ComputeSets>();
     auto csv = w_.inserter<schema::ComputeSetVertices>();
+    auto rules = w_.inserter<schema::VertexCycleRules>();
     std::string encoded, counts;
     for (std::size_t c = 0; c < g_.computeSets.size(); ++c) {
       const auto& cs = g_.computeSets[c];
       std::map<unsigned, std::vector<std::uint64_t>> countByType;
+      std::map<std::pair<unsigned, schema::CycleRule>, std::uint64_t> countByRule;
       for (const auto& v : cs.vertices) {
         auto [it, added] = typeIds.emplace(v.type, static_cast<unsigned>(types.size()));
         if (added) types.push_back(v.type);
@@ -199,6 +201,7 @@ public:
         if (cnt.empty()) cnt.assign(numTiles_, 0);
         ++cnt[v.tile];
         ++perTileType[{v.tile, it->second}];
+        ++countByRule[{it->second, v.cycleRule}];
       }
       std::vector<std::uint64_t> estimate(numTiles_, 0);
       for (const profile::TileValue& tc : p_.model.computeSetCycles[c]) estimate[tc.tile] = tc.value;
@@ -216,6 +219,7 @@ public:
         encodeTileValues(cnt.data(), cnt.size(), counts);
         csv.row(c, type, total, blob(counts));
       }
+      for (const auto& [key, count] : countByRule) rules.row(c, key.first, schema::name(key.second), count);
     }
     auto vt = w_.inserter<schema::VertexTypes>();
     for (std::size_t i = 0; i < types.size(); ++i) {

@@ -285,6 +285,16 @@ private:
   Tiles tiles_;
 };
 
+/// How many of a compute set's instances of a vertex type one rule costs.
+struct VertexCycleRule {
+  /// Where their cycles come from (docs/profiling.md): "getCycleEstimate" (the vertex class's
+  /// estimate), "setPerfEstimate", "registerPerfEstimator", "executed" (the instructions each
+  /// execution of compute() ran, counted by popc's instrumentation) or "fieldSizes" (the default
+  /// from the vertex's field sizes, for codelet files built without counting).
+  std::string rule;
+  std::uint64_t count = 0;
+};
+
 /// Instances of one vertex type in one compute set.
 class ComputeSetVertices {
 public:
@@ -292,6 +302,9 @@ public:
   std::uint64_t count() const { return count_; }
   /// Instances on each tile of one replica: tilesPerReplica() entries, 0 where there are none.
   std::vector<std::uint64_t> countByTile() const;
+  /// Which rules gave these instances' cycles, by rule name; counts add up to count(). Empty for
+  /// reports older than format 1.3, which did not record it.
+  std::vector<VertexCycleRule> cycleRules() const;
 
 private:
   friend struct detail::Access;

@@ -165,6 +165,12 @@ std::vector<std::uint64_t> ComputeSetVertices::countByTile() const {
   return s_->perTile(s_->store.computeSetVertexCounts(computeSet_, typeId_), "a compute set's vertex counts");
 }
 
+std::vector<VertexCycleRule> ComputeSetVertices::cycleRules() const {
+  std::vector<VertexCycleRule> out;
+  for (auto& row : s_->store.vertexCycleRules(computeSet_, typeId_)) out.push_back({std::move(row.rule), row.count});
+  return out;
+}
+
 std::vector<ComputeSetVertices> ComputeSet::vertices() const {
   const auto& types = s_->getVertexTypes();
   std::vector<ComputeSetVertices> out;

@@ -143,7 +143,20 @@ void ReportStore::readMeta() {
       if (std::find(present.begin(), present.end(), t.name) == present.end()) missing.emplace_back(t.name);
     });
   });
+  // Tables added by a later minor version are missing from older reports, and that is all right.
+  const auto added = std::find(missing.begin(), missing.end(), std::string(S::VertexCycleRules::table.name));
+  if (added != missing.end() && formatOlderThan(1, 3)) {
+    missing.erase(added);
+    hasCycleRules_ = false;
+  }
   if (!missing.empty()) corrupt("corrupted report (missing table '" + missing.front() + "')");
+}
+
+bool ReportStore::formatOlderThan(unsigned major, unsigned minor) const {
+  unsigned fileMajor = 0, fileMinor = 0;
+  const auto it = meta_.find(std::string(S::meta::formatVersion));
+  if (it == meta_.end() || std::sscanf(it->second.c_str(), "%u.%u", &fileMajor, &fileMinor) != 2) return false;
+  return fileMajor < major || (fileMajor == major && fileMinor < minor);
 }
 
 template <class F> auto ReportStore::guarded(const char* what, F&& f) -> decltype(f()) {
@@ -448,6 +461,24 @@ std::vector<ComputeSetVerticesRow> ReportStore::computeSetVertices(std::uint64_t
     Statement& q = statement(select({&V::vertexType, &V::count}, V::table.name, "WHERE " + eq(V::computeSet) + " ORDER BY vertex_type"));
     q.bindInt(1, std::int64_t(computeSet));
     while (q.step()) out.push_back({u64(q, 0), u64(q, 1)});
+    return out;
+  });
+}
+
+std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRules(std::uint64_t computeSet, std::uint64_t vertexType) {
+  using V = S::VertexCycleRules;
+  if (!hasCycleRules_) return {};
+  return guarded("reading where vertex cycles come from", [&] {
+    std::vector<VertexCycleRuleRow> out;
+    Statement& q = statement(select({&V::rule, &V::count}, V::table.name,
+                                    "WHERE " + eq(V::computeSet) + " AND " + eq(V::vertexType) + " ORDER BY rule"));
+    q.bindInt(1, std::int64_t(computeSet));
+    q.bindInt(2, std::int64_t(vertexType));
+    while (q.step()) {
+      const std::string rule = text(q, 0);
+      if (!S::parse<S::CycleRule>(rule)) corrupt("corrupted report (unknown vertex cycle rule '" + rule + "')");
+      out.push_back({rule, u64(q, 1)});
+    }
     return out;
   });
 }

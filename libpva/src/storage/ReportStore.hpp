@@ -73,6 +73,12 @@ struct ComputeSetVerticesRow {
   std::uint64_t vertexType = 0, count = 0;
 };
 
+/// Since format 1.3 (vertex_cycle_rules): the rule's stored name and the instances it costs.
+struct VertexCycleRuleRow {
+  std::string rule;
+  std::uint64_t count = 0;
+};
+
 struct VariableRow {
   std::uint64_t id = 0, numElements = 0, bytes = 0, from = 0, to = 0;
   std::int64_t debug = -1;
@@ -155,6 +161,9 @@ public:
   std::vector<ComputeSetRow> computeSets();
   U64s computeSetEstimate(std::uint64_t computeSet);
   std::vector<ComputeSetVerticesRow> computeSetVertices(std::uint64_t computeSet);
+  /// Empty for reports older than format 1.3.
+  std::vector<VertexCycleRuleRow> vertexCycleRules(std::uint64_t computeSet, std::uint64_t vertexType);
+  bool hasCycleRules() const { return hasCycleRules_; }
   U64s computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType);
   std::vector<VariableRow> variables();
   /// Every lowered variable, or those of one tile.
@@ -184,6 +193,8 @@ private:
   tessera::sqlite::Statement& statement(const std::string& sql);
   void checkHeader(const Source& source);
   void readMeta();
+  /// The file's format version is older than major.minor.
+  bool formatOlderThan(unsigned major, unsigned minor) const;
 
   std::string path_, shown_;
   std::uint64_t fileSize_ = 0;
@@ -191,6 +202,7 @@ private:
   tessera::sqlite::Database* db_ = nullptr;
   std::unordered_map<std::string, std::unique_ptr<tessera::sqlite::Statement>> statements_;
   std::map<std::string, std::string> meta_;
+  bool hasCycleRules_ = true; ///< vertex_cycle_rules is there (format 1.3 and later)
   std::recursive_mutex mutex_;
 };
 

@@ -25,7 +25,7 @@ struct FormatVersion {
 };
 // 1.1: compute_sets.estimated_flops and vertices_without_flop_estimate.
 // 1.2: run_tile_cycles rows of kind computeExcludingIdleThreads.
-inline constexpr FormatVersion kProfileFormatVersion{1, 2, 0};
+inline constexpr FormatVersion kProfileFormatVersion{1, 3, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
 // Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
@@ -203,6 +203,17 @@ struct ComputeSetVertices {
       {computeSet, vertexType, count, countByTile}, "PRIMARY KEY (compute_set, vertex_type)"};
 };
 
+/// Since format 1.3: which rule gave the cycles of each compute set's vertices (a vertex type's
+/// instances may mix rules: setPerfEstimate is per vertex).
+struct VertexCycleRules {
+  static constexpr Column computeSet{"compute_set", "INTEGER NOT NULL", "compute_sets.id"};
+  static constexpr Column vertexType{"vertex_type", "INTEGER NOT NULL", "vertex_types.id"};
+  static constexpr Column rule{"rule", "TEXT NOT NULL", "CycleRule: where these vertices' cycles come from"};
+  static constexpr Column count{"count", "INTEGER NOT NULL", "instances of the type in the compute set costed by the rule"};
+  static constexpr Table<4> table{"vertex_cycle_rules", "Where the cycles of each compute set's vertices come from (since 1.3).",
+      {computeSet, vertexType, rule, count}, "PRIMARY KEY (compute_set, vertex_type, rule)"};
+};
+
 struct TileVertexTypes {
   static constexpr Column tile{"tile", "INTEGER NOT NULL", "tile (of one replica)"};
   static constexpr Column vertexType{"vertex_type", "INTEGER NOT NULL", "vertex_types.id"};
@@ -326,7 +337,7 @@ struct Blocks {
 template <class F> void forEachTable(F&& f) {
   f(Meta::table); f(TargetTable::table); f(EngineOptions::table); f(GraphTable::table);
   f(Programs::table); f(ProgramChildren::table); f(EntryPoints::table); f(ProgramVariables::table);
-  f(ComputeSets::table); f(VertexTypes::table); f(ComputeSetVertices::table); f(TileVertexTypes::table);
+  f(ComputeSets::table); f(VertexTypes::table); f(ComputeSetVertices::table); f(VertexCycleRules::table); f(TileVertexTypes::table);
   f(Variables::table); f(LoweredVariables::table); f(TileMemory::table); f(TileMemoryCategories::table);
   f(LivenessSteps::table); f(Runs::table); f(RunTileCycles::table); f(Steps::table); f(Blocks::table);
 }

@@ -45,6 +45,14 @@ inline constexpr std::array<std::string_view, 5> kCycleKindNames{
 enum class BlockKind : std::uint8_t { Common, StreamCopy, BlockFlush, Overflow };
 inline constexpr std::array<std::string_view, 4> kBlockKindNames{"Common", "StreamCopy", "BlockFlush", "Overflow"};
 
+/// Which rule gave a vertex's cycles, as stored in vertex_cycle_rules.rule (docs/profiling.md,
+/// "Where a vertex's cycles come from"): the vertex class's getCycleEstimate, the graph's
+/// setPerfEstimate or registerPerfEstimator, the instructions its compute() executed (counted by
+/// popc's instrumentation, per execution), or the default from its field sizes.
+enum class CycleRule : std::uint8_t { getCycleEstimate, setPerfEstimate, registerPerfEstimator, executed, fieldSizes };
+inline constexpr std::array<std::string_view, 5> kCycleRuleNames{
+    "getCycleEstimate", "setPerfEstimate", "registerPerfEstimator", "executed", "fieldSizes"};
+
 /// The kind of device, as stored in target.type (Poplar's TargetType names).
 enum class TargetType : std::uint8_t { IPU, IPU_MODEL, CPU };
 inline constexpr std::array<std::string_view, 3> kTargetTypeNames{"IPU", "IPU_MODEL", "CPU"};
@@ -76,6 +84,7 @@ template <> struct EnumNames<ProgramType> { static constexpr const auto& names =
 template <> struct EnumNames<MemoryCategory> { static constexpr const auto& names = kMemoryCategoryNames; };
 template <> struct EnumNames<CycleKind> { static constexpr const auto& names = kCycleKindNames; };
 template <> struct EnumNames<BlockKind> { static constexpr const auto& names = kBlockKindNames; };
+template <> struct EnumNames<CycleRule> { static constexpr const auto& names = kCycleRuleNames; };
 template <> struct EnumNames<TargetType> { static constexpr const auto& names = kTargetTypeNames; };
 template <> struct EnumNames<Architecture> { static constexpr const auto& names = kArchitectureNames; };
 template <> struct EnumNames<SyncType> { static constexpr const auto& names = kSyncTypeNames; };
@@ -113,7 +122,7 @@ template <class E> constexpr bool roundTrips() {
   return true;
 }
 static_assert(roundTrips<ProgramType>() && roundTrips<MemoryCategory>() && roundTrips<CycleKind>() &&
-                  roundTrips<BlockKind>() && roundTrips<TargetType>() && roundTrips<Architecture>() &&
+                  roundTrips<BlockKind>() && roundTrips<CycleRule>() && roundTrips<TargetType>() && roundTrips<Architecture>() &&
                   roundTrips<SyncType>() && roundTrips<VariableAccess>() && roundTrips<ComputeInstrumentation>() &&
                   roundTrips<ExternalExchangeInstrumentation>(),
               "every stored enum name must be distinct");

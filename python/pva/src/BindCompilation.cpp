@@ -83,10 +83,17 @@ void bindCompilation(py::module_& m) {
       .def_property_readonly("memory", [](const pva::Tile& t) { return t.memory(); })
       .def("__repr__", [](const pva::Tile& t) { return "<pva.Tile " + std::to_string(t.number()) + ">"; });
 
+  py::class_<pva::VertexCycleRule>(m, "VertexCycleRule", "How many instances one rule costs (docs/profiling.md).")
+      .def_readonly("rule", &pva::VertexCycleRule::rule)
+      .def_readonly("count", &pva::VertexCycleRule::count)
+      .def("__repr__", [](const pva::VertexCycleRule& r) {
+        return "<pva.VertexCycleRule " + r.rule + " x" + std::to_string(r.count) + ">";
+      });
   py::class_<pva::ComputeSetVertices>(m, "ComputeSetVertices", "Instances of one vertex type in a compute set.")
       .def_property_readonly("type", &pva::ComputeSetVertices::type)
       .def_property_readonly("count", &pva::ComputeSetVertices::count)
-      .def_property_readonly("countByTile", [](const pva::ComputeSetVertices& v) { return toNumpy(v.countByTile()); });
+      .def_property_readonly("countByTile", [](const pva::ComputeSetVertices& v) { return toNumpy(v.countByTile()); })
+      .def_property_readonly("cycleRules", &pva::ComputeSetVertices::cycleRules);
   py::class_<pva::ComputeSet>(m, "ComputeSet")
       .def_property_readonly("id", &pva::ComputeSet::id)
       .def_property_readonly("name", &pva::ComputeSet::name)

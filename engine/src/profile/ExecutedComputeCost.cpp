@@ -1,0 +1,32 @@
+#include "ExecutedComputeCost.hpp"
+
+#include <map>
+
+namespace poplar::detail::profile {
+
+void ExecutedComputeCost::cost(unsigned cs, const std::vector<std::uint64_t>& vertexCycles,
+                               std::vector<TileValue>& cycles, std::vector<TileValue>& busy) {
+  auto& groups = byTile_[cs];
+  if (groups.empty()) {
+    // Grouped as ProgramModel groups them, so an unchanged count gives the compile-time figure.
+    std::map<unsigned, TileGroup> m;
+    const auto& vertices = g_.computeSets[cs].vertices;
+    for (unsigned i = 0; i < vertices.size(); ++i) {
+      TileGroup& tg = m[vertices[i].tile];
+      tg.tile = vertices[i].tile;
+      tg.vertices.push_back(&vertices[i]);
+      tg.indices.push_back(i);
+    }
+    for (auto& [tile, tg] : m) groups.push_back(std::move(tg));
+  }
+  cycles.clear();
+  busy.clear();
+  for (const TileGroup& tg : groups) {
+    scratch_.clear();
+    for (unsigned i : tg.indices) scratch_.push_back(vertexCycles[i]);
+    cycles.push_back({tg.tile, cost_.computeCycles(tg.vertices, &scratch_)});
+    busy.push_back({tg.tile, cost_.computeCyclesExcludingIdle(tg.vertices, &scratch_)});
+  }
+}
+
+} // namespace poplar::detail::profile
