@@ -14,10 +14,12 @@
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Exception.hpp>
-#include <pva/OperationTiles.hpp>
 #include <pva/Execution.hpp>
+#include <pva/Insights.hpp>
+#include <pva/OperationTiles.hpp>
 #include <pva/OptionalCount.hpp>
 #include <pva/Program.hpp>
 #include <pva/Report.hpp>
 #include <pva/SerializedGraph.hpp>
+#include <pva/StepCycleKind.hpp>
 #include <pva/Trace.hpp>
