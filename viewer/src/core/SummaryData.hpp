@@ -44,7 +44,8 @@ struct SummaryData {
 
 /// Reads everything the Summary page shows, rendering pva::summarize (so its figures are those of
 /// `pva summary` and Python). Cost: one pass over the tiles' memory columns and the liveness
-/// steps; execution figures come from per-run totals (no step is read).
+/// steps; execution figures come from per-run totals, except the stream copies by destination
+/// (pva::analyseExecution: one pass over the steps).
 SummaryData loadSummary(const Document& doc, Progress& progress);
 
 
