@@ -96,9 +96,9 @@ void writeReport(const Options& o) {
   for (unsigned p = 0; p < 200; ++p) {
     for (auto& v : perTile) v = rng() % 1000;
     tessera::profiler::encodeTileValues(perTile.data(), perTile.size(), enc);
-    if (p == 0) programs.row(p, "Sequence", "root", nullptr, nullptr, nullptr, nullptr, 0, blob(enc), nullptr, nullptr);
+    if (p == 0) programs.row(p, "Sequence", "root", nullptr, nullptr, nullptr, nullptr, 0, blob(enc), nullptr, nullptr, nullptr);
     else {
-      programs.row(p, "Sync", "step" + std::to_string(p), nullptr, nullptr, "INTERNAL", nullptr, 0, blob(enc), nullptr, blob(enc));
+      programs.row(p, "Sync", "step" + std::to_string(p), nullptr, nullptr, "INTERNAL", nullptr, 0, blob(enc), nullptr, blob(enc), nullptr);
       children.row(0, p - 1, p);
     }
   }

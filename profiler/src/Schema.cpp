@@ -77,6 +77,7 @@ std::string renderSchemaMarkdown() {
   renderEnum(md, "TargetType", columnRef(TargetTable::table, TargetTable::type), kTargetTypeNames);
   renderEnum(md, "Architecture", columnRef(TargetTable::table, TargetTable::architecture), kArchitectureNames);
   renderEnum(md, "SyncType", columnRef(Programs::table, Programs::syncType), kSyncTypeNames);
+  renderEnum(md, "StreamDestination", columnRef(Programs::table, Programs::streamDestination), kStreamDestinationNames);
   renderEnum(md, "VariableAccess", columnRef(ProgramVariables::table, ProgramVariables::access), kVariableAccessNames);
   renderEnum(md, "ComputeInstrumentation", "meta " + std::string(meta::computeInstrumentation),
              kComputeInstrumentationNames);

@@ -230,6 +230,7 @@ class Program:
     codeBytesByTile: TileArray
     dataBytes: int
     syncType: str
+    streamCopyDestination: str  # 'host', 'remoteBuffer', 'mixed', 'unknown' (before format 1.3), 'none'
     isStep: bool
     debugContext: DebugContext | None
     def accept(self, visitor: ProgramVisitor) -> None: ...
@@ -749,6 +750,13 @@ class IpuTraffic:
     globalExchangeInBytes: int
     globalExchangeOutBytes: int
 
+class StreamCopyCycles:
+    host: int
+    remoteBuffer: int
+    mixed: int
+    unknown: int
+    total: int
+
 class SpanFigures:
     scope: Scope
     steps: int
@@ -760,6 +768,7 @@ class SpanFigures:
     programs: List[ProgramFigures]
     computeSets: List[ProgramFigures]
     ipus: List[IpuTraffic]
+    streamCopyCycles: StreamCopyCycles
     tileCyclesByIpu: List[CycleKinds]
 
 class ExecutionAnalysis:

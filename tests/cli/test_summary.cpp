@@ -59,6 +59,15 @@ TEST_CASE("summary --json has the report's totals") {
   for (const auto& run : j["execution"]["runs"]) runCycles += run["cycles"].get<std::uint64_t>();
   CHECK(runCycles == e.totalCycles().total());
   CHECK(j["execution"]["tileCyclesByKind"]["compute"] == e.tileCycleTotals().total(pva::TileCycleTotals::Kind::Compute));
+  // Stream copies by destination: libpva's split; the MLP streams from and to the host only.
+  const pva::StreamCopyCycles sc = pva::analyseExecution(report).allRuns.streamCopyCycles;
+  const auto& d = j["execution"]["streamCopyCyclesByDestination"];
+  CHECK(sc.host > 0);
+  CHECK(d["host"] == sc.host);
+  CHECK(d["remoteBuffer"] == sc.remoteBuffer);
+  CHECK(d["mixed"] == 0);
+  CHECK(d["unknown"] == 0);
+  CHECK(d["total"] == sc.total());
 }
 
 TEST_CASE("summary takes the report's directory and finds debug.cbor beside it") {
@@ -84,7 +93,8 @@ TEST_CASE("summary text names the figures") {
   const auto r = cli::pva({"summary", cli::reportDir("base").string()});
   REQUIRE(r.status == 0);
   for (const char* s : {"Target", "1472 tiles", "total including gaps", "largest tile", "always live", "peak liveness",
-                        "by category", "runs 2", "train0", "tile cycles by kind", "compute"})
+                        "by category", "runs 2", "train0", "tile cycles by kind", "compute",
+                        "stream-copy steps by destination", "host", "remoteBuffer"})
     CHECK(contains(r.out, s));
 }
 

@@ -149,3 +149,23 @@ TEST_CASE("Control programs keep their shape in the program tree", "[program]") 
   CHECK(r.texts("SELECT access FROM program_variables WHERE program = (SELECT id FROM programs WHERE type = 'If')") ==
         std::vector<std::string>{"read"});
 }
+
+TEST_CASE("Each stream copy records whether it moves data to or from the host or a remote buffer", "[program]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice();
+  auto graph = test::makeGraph(device);
+  Tensor x = graph.addVariable(FLOAT, {8}, "x");
+  graph.setTileMapping(x, 1);
+  auto in = graph.addHostToDeviceFIFO("in", FLOAT, 8);
+  auto out = graph.addDeviceToHostFIFO("out", FLOAT, 8);
+  auto buffer = graph.addRemoteBuffer("store", FLOAT, 8);
+  program::Sequence seq{program::Copy(in, x), program::Copy(x, buffer), program::Copy(buffer, x), program::Copy(x, out)};
+  Engine engine(graph, seq, test::reportOptions(dir.path()));
+  Report r(dir / "profile.pop");
+  CHECK(r.texts("SELECT p.stream_destination FROM liveness_steps l JOIN programs p ON p.id = l.program ORDER BY l.id") ==
+        std::vector<std::string>{"host", "host", "host", "remoteBuffer", "remoteBuffer", "remoteBuffer",
+                                 "remoteBuffer", "remoteBuffer", "remoteBuffer", "host", "host", "host"});
+  // Only stream copies carry it.
+  CHECK(r.integer("SELECT COUNT(*) FROM programs WHERE stream_destination IS NOT NULL AND type NOT LIKE 'StreamCopy%'") == 0);
+  CHECK(r.text("SELECT value FROM meta WHERE key = 'format_version'") == "1.3.0");
+}

@@ -94,12 +94,12 @@ TEST_CASE("Rows are read back exactly as NULL INTEGER REAL TEXT or BLOB", "[writ
              std::uint64_t{262144}, blob(offsets));
     auto programs = w.inserter<schema::Programs>();
     programs.row(0, schema::name(schema::ProgramType::Sequence), "main", nullptr, std::nullopt,
-                 std::optional<std::string>(), std::optional<int>(3), 0, nullptr, nullptr, nullptr);
+                 std::optional<std::string>(), std::optional<int>(3), 0, nullptr, nullptr, nullptr, nullptr);
     programs.row(1, schema::name(schema::ProgramType::OnTileExecute),
                  std::string("cs/add"), std::optional<int>(7), 2, std::optional<std::string>("INTERNAL"), std::nullopt,
-                 std::int64_t{-5}, blob(cycles), BlobRef{nullptr, 0}, blob(std::string()));
+                 std::int64_t{-5}, blob(cycles), BlobRef{nullptr, 0}, blob(std::string()), nullptr);
     programs.row(2, "Sync", "", nullptr, nullptr, "GLOBAL", nullptr, std::numeric_limits<std::int64_t>::max(), nullptr,
-                 nullptr, nullptr);
+                 nullptr, nullptr, nullptr);
     w.commit();
     w.publish();
   }
@@ -114,11 +114,11 @@ TEST_CASE("Rows are read back exactly as NULL INTEGER REAL TEXT or BLOB", "[writ
   const auto programs = db.query("SELECT * FROM programs ORDER BY id");
   REQUIRE(programs.size() == 3);
   CHECK(programs[0] == std::vector<Value>{integer(0), text("Sequence"), text("main"), null(), null(), null(),
-                                          integer(3), integer(0), null(), null(), null()});
+                                          integer(3), integer(0), null(), null(), null(), null()});
   // Empty text and empty blobs stay empty values, not NULL.
   CHECK(programs[1] == std::vector<Value>{integer(1), text("OnTileExecute"), text("cs/add"), integer(7), integer(2),
                                           text("INTERNAL"), null(), integer(-5), blobValue(cycles), blobValue(""),
-                                          blobValue("")});
+                                          blobValue(""), null()});
   CHECK(programs[2][2] == text(""));
   CHECK(programs[2][7] == integer(std::numeric_limits<std::int64_t>::max()));
   const auto stored = db.query("SELECT " + std::string(schema::Programs::controlCodeByTile.name) + " FROM programs WHERE id = 1")[0][0].bytes;

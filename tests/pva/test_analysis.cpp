@@ -516,3 +516,114 @@ TEST_CASE("A report of format 1.0 (no FLOP columns) reads, with no estimate rath
     CHECK(f.vertices == pva::operationFigures(nowOps[i]).vertices); // the rest reads as before
   }
 }
+
+namespace {
+
+/// A program that streams from and to the host and through a remote buffer, run twice.
+void writeStreamingReport(const std::filesystem::path& dir) {
+  using namespace poplar;
+  auto device = test::tinyDevice();
+  auto graph = test::makeGraph(device);
+  Tensor x = graph.addVariable(FLOAT, {8}, "x");
+  graph.setTileMapping(x.slice(0, 4), 1);
+  graph.setTileMapping(x.slice(4, 8), 2);
+  auto in = graph.addHostToDeviceFIFO("in", FLOAT, 8);
+  auto out = graph.addDeviceToHostFIFO("out", FLOAT, 8);
+  auto buffer = graph.addRemoteBuffer("store", FLOAT, 8);
+  program::Sequence seq{program::Copy(in, x), program::Copy(x, buffer), program::Copy(buffer, x),
+                        program::Copy(buffer, x), program::Copy(x, out)};
+  Engine engine(graph, seq, test::reportOptions(dir));
+  engine.load(device);
+  std::vector<float> hostIn(8, 2.0f), hostOut(8, 0.0f);
+  engine.connectStream("in", hostIn.data());
+  engine.connectStream("out", hostOut.data());
+  engine.run(0, "first");
+  engine.run(0, "second");
+  CHECK(hostOut == hostIn); // the data went through the remote buffer and back
+}
+
+/// Slowest-IPU cycles of the stream-copy steps by the stored destination (NULL: "unknown").
+std::map<std::string, u64> streamCyclesOracle(test::Report& raw, long long run = -1) {
+  const StepOracle o = stepOracle(raw, run);
+  std::map<std::string, u64> out;
+  for (const auto& row : raw.rows("SELECT id, IFNULL(stream_destination, 'unknown') FROM programs WHERE type LIKE 'StreamCopy%'")) {
+    const auto it = o.cyclesByProgram.find(u64(row[0].i));
+    if (it != o.cyclesByProgram.end()) out[row[1].bytes] += it->second;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("Stream-copy cycles split by destination: host streams and a remote buffer", "[pva][analysis][streamCopy]") {
+  using D = pva::Program::StreamCopyDestination;
+  test::ScratchDir dir;
+  writeStreamingReport(dir.path());
+  const auto file = dir / "profile.pop";
+  {
+    const pva::Report report = pva::openReport(file.string());
+    std::map<D, int> programs;
+    for (const pva::ProgramPtr& p : report.compilation().programs()) {
+      const bool stream = p->type() == pva::Program::Type::StreamCopyBegin ||
+                          p->type() == pva::Program::Type::StreamCopyMid || p->type() == pva::Program::Type::StreamCopyEnd;
+      CHECK(stream == (p->streamCopyDestination() != D::None));
+      ++programs[p->streamCopyDestination()];
+    }
+    CHECK(programs[D::Host] == 6);         // in and out: Begin, Mid, End each
+    CHECK(programs[D::RemoteBuffer] == 9); // one write, two reads
+    CHECK(programs[D::Mixed] == 0);
+    CHECK(programs[D::Unknown] == 0);
+    CHECK(pva::Program::streamCopyDestinationName(D::RemoteBuffer) == "remoteBuffer");
+
+    test::Report raw(file);
+    const pva::ExecutionAnalysis a = pva::analyseExecution(report);
+    const auto all = streamCyclesOracle(raw);
+    CHECK(a.allRuns.streamCopyCycles.host == all.at("host"));
+    CHECK(a.allRuns.streamCopyCycles.remoteBuffer == all.at("remoteBuffer"));
+    CHECK(a.allRuns.streamCopyCycles.remoteBuffer > a.allRuns.streamCopyCycles.host); // three copies against two
+    CHECK(a.allRuns.streamCopyCycles.mixed == 0);
+    CHECK(a.allRuns.streamCopyCycles.unknown == 0);
+    REQUIRE(a.runs.size() == 2);
+    u64 runsTotal = 0;
+    for (std::size_t r = 0; r < a.runs.size(); ++r) {
+      const auto one = streamCyclesOracle(raw, (long long)r);
+      CHECK(a.runs[r].streamCopyCycles.host == one.at("host"));
+      CHECK(a.runs[r].streamCopyCycles.remoteBuffer == one.at("remoteBuffer"));
+      CHECK(a.runs[r].streamCopyCycles.of(D::Host) == one.at("host"));
+      runsTotal += a.runs[r].streamCopyCycles.total();
+    }
+    CHECK(runsTotal == a.allRuns.streamCopyCycles.total());
+    // A stretch of steps counts the same way.
+    const pva::SpanFigures stretch = pva::analyseSteps(report, 0, a.runs[0].steps);
+    CHECK(stretch.streamCopyCycles.remoteBuffer == a.runs[0].streamCopyCycles.remoteBuffer);
+  }
+
+  SECTION("a program stored as mixed counts as mixed") {
+    test::execSql(file, "UPDATE programs SET stream_destination = 'mixed' WHERE id = (SELECT MIN(id) FROM programs "
+                        "WHERE type = 'StreamCopyMid' AND stream_destination = 'host')");
+    const pva::Report report = pva::openReport(file.string());
+    test::Report raw(file);
+    const auto all = streamCyclesOracle(raw);
+    const pva::StreamCopyCycles sc = pva::analyseExecution(report).allRuns.streamCopyCycles;
+    CHECK(sc.mixed > 0);
+    CHECK(sc.mixed == all.at("mixed"));
+    CHECK(sc.host == all.at("host"));
+  }
+  SECTION("an unknown name is a corrupted report") {
+    test::execSql(file, "UPDATE programs SET stream_destination = 'pigeon' WHERE type = 'StreamCopyEnd'");
+    CHECK_THROWS_AS(pva::openReport(file.string()).compilation().programs(), pva::InvalidReportError);
+  }
+  SECTION("a report of format 1.2 reads, its stream copies' destination unknown") {
+    test::execSql(file, "ALTER TABLE programs DROP COLUMN stream_destination;"
+                        "UPDATE meta SET value = '1.2.0' WHERE key = 'format_version';");
+    const pva::Report report = pva::openReport(file.string());
+    CHECK(report.version().minorVer() == 2);
+    for (const pva::ProgramPtr& p : report.compilation().programs())
+      if (p->type() == pva::Program::Type::StreamCopyMid) CHECK(p->streamCopyDestination() == D::Unknown);
+    const pva::SpanFigures all = pva::analyseExecution(report).allRuns;
+    CHECK(all.streamCopyCycles.unknown > 0);
+    CHECK(all.streamCopyCycles.host == 0);
+    CHECK(all.streamCopyCycles.remoteBuffer == 0);
+    CHECK(all.streamCopyCycles.total() == all.streamCopyCycles.unknown);
+  }
+}

@@ -124,3 +124,21 @@ def test_flop_estimates_of_compute_sets_and_operations(mlp, mlp_dir, tmp_path):
     report = pva.openReport(str(old))
     assert not report.hasFlopEstimates
     assert all(cs.estimatedFlops is None for cs in report.compilation.computeSets)
+
+
+def test_stream_copy_cycles_by_destination(mlp, mlp_dir):
+    e = pva.analyseExecution(mlp)
+    programs = mlp.compilation.programs
+    with sqlite3.connect(f"file:{mlp_dir / 'profile.pop'}?mode=ro", uri=True) as db:
+        stored = dict(db.execute("SELECT id, IFNULL(stream_destination, 'none') FROM programs").fetchall())
+    assert [p.streamCopyDestination for p in programs] == [stored[p._id] for p in programs]
+    assert {p.streamCopyDestination for p in programs if p.type.name.startswith("StreamCopy")} <= {"host", "remoteBuffer"}
+    by = {}
+    for step in mlp.execution.steps:
+        d = step.program.streamCopyDestination
+        if d != "none":
+            by[d] = by.get(d, 0) + max(ipu.cycles for ipu in step.ipus)
+    sc = e.allRuns.streamCopyCycles
+    assert (sc.host, sc.remoteBuffer, sc.mixed, sc.unknown) == (by.get("host", 0), by.get("remoteBuffer", 0), 0, 0)
+    assert sc.host > 0 and sc.total == sc.host + sc.remoteBuffer
+    assert sum(r.streamCopyCycles.total for r in e.runs) == sc.total

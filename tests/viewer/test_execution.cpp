@@ -500,6 +500,11 @@ private slots:
         QCOMPARE(value("Parallel efficiency"), span.parallelEfficiency);
         QCOMPARE(value("Tile balance"), span.tileBalance);
         QVERIFY(span.parallelEfficiency > 0 && span.parallelEfficiency <= 1);
+        // Stream copies by destination, libpva's figure; the MLP streams from the host only.
+        QCOMPARE(value("Stream copies: host (cycles)"), double(span.streamCopyCycles.host));
+        QCOMPARE(value("Stream copies: remote buffers (cycles)"), double(span.streamCopyCycles.remoteBuffer));
+        QVERIFY(span.streamCopyCycles.host > 0);
+        QCOMPARE(value("Stream copies: destination unknown (cycles)"), -1.0); // no such row
 
         QCOMPARE(std::size_t(ipus.rowCount()), span.tileCyclesByIpu.size());
         for (int ipu = 0; ipu < ipus.rowCount(); ++ipu) {

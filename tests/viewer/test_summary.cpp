@@ -48,6 +48,13 @@ private slots:
     QCOMPARE(d.section(QStringLiteral("Engine options"))->rows.size(), report.engineOptions().size());
     QCOMPARE(d.row(QStringLiteral("Graph"), QStringLiteral("Vertices"))->value.number,
              report.compilation().graph().numVertices());
+    // Stream copies by destination: libpva's split, all runs.
+    const pva::StreamCopyCycles sc = pva::analyseExecution(report).allRuns.streamCopyCycles;
+    QVERIFY(sc.host > 0);
+    QCOMPARE(d.row(QStringLiteral("Stream copies"), QStringLiteral("Host (cycles)"))->value.number, sc.host);
+    QCOMPARE(d.row(QStringLiteral("Stream copies"), QStringLiteral("Remote buffers (cycles)"))->value.number,
+             sc.remoteBuffer);
+    QVERIFY(!d.row(QStringLiteral("Stream copies"), QStringLiteral("Destination unknown (cycles)")));
   }
   void pageLoadsFiltersAndFollowsUnits() {
     SummaryPage page;

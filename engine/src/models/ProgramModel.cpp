@@ -549,6 +549,10 @@ private:
       p.name = name;
       p.debug = lp.debug;
       p.ipus = ipus;
+      // One lowered copy has one destination; a stream copy made of several would be "mixed".
+      p.streamDestination = lp.kind == LK::RemoteToDevice || lp.kind == LK::RemoteFromDevice
+                                ? StreamDestination::remoteBuffer
+                                : StreamDestination::host;
       p.controlCode = cost_.perTile(tiles, cost_.kControlExchange);
       return p;
     };

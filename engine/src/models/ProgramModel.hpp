@@ -17,6 +17,7 @@ namespace poplar::detail::profile {
 
 using tessera::profiler::schema::CycleKind;
 using tessera::profiler::schema::ProgramType;
+using tessera::profiler::schema::StreamDestination;
 
 /// A value on one tile (sparse per-tile arrays: most programs touch few tiles).
 struct TileValue {
@@ -47,6 +48,8 @@ struct ProfileProgram {
   int computeSet = -1;                 ///< OnTileExecute
   SyncType syncType = SyncType::INTERNAL;
   std::uint64_t repeatCount = 0;       ///< Repeat
+  /// StreamCopyBegin/Mid/End: what the copy moves data to or from (host stream or remote buffer)
+  StreamDestination streamDestination = StreamDestination::host;
 
   // Steps: the static cost of one execution.
   CycleKind kind = CycleKind::compute;

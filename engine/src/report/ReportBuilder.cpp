@@ -54,6 +54,9 @@ static_assert(int(SyncType::INTERNAL) == int(schema::SyncType::INTERNAL) &&
               "poplar::SyncType mirrors schema::SyncType");
 
 std::string_view targetTypeName(TargetType t) { return schema::name(static_cast<schema::TargetType>(t)); }
+bool isStreamCopy(ProgramType t) {
+  return t == ProgramType::StreamCopyBegin || t == ProgramType::StreamCopyMid || t == ProgramType::StreamCopyEnd;
+}
 std::string_view syncTypeName(SyncType s) { return schema::name(static_cast<schema::SyncType>(s)); }
 
 /// The engine's access is a bit set (read 1, write 2); the report stores one of three names.
@@ -170,7 +173,9 @@ public:
                          : std::nullopt,
                      p.type == ProgramType::Repeat ? std::optional<std::uint64_t>(p.repeatCount) : std::nullopt,
                      p.dataBytes, blob(control), hasCode ? std::optional<tessera::profiler::BlobRef>(blob(code)) : std::nullopt,
-                     p.isStep() ? std::optional<tessera::profiler::BlobRef>(blob(cycles)) : std::nullopt);
+                     p.isStep() ? std::optional<tessera::profiler::BlobRef>(blob(cycles)) : std::nullopt,
+                     isStreamCopy(p.type) ? std::optional<std::string_view>(schema::name(p.streamDestination))
+                                          : std::nullopt);
         for (std::size_t i = 0; i < p.children.size(); ++i) children.row(id, i, p.children[i]);
         for (const auto& a : p.vars)
           vars.row(id, a.var, accessName(a.access));

@@ -205,6 +205,16 @@ struct IpuTraffic {
   std::uint64_t globalExchangeInBytes = 0, globalExchangeOutBytes = 0;
 };
 
+/// Cycles of a span's stream-copy steps (StreamCopyBegin, Mid and End; each step at its slowest
+/// IPU, as SpanFigures::cycles counts it) by what the copy moves data to or from
+/// (Program::streamCopyDestination). unknown: reports before format 1.3, which did not record it.
+struct StreamCopyCycles {
+  std::uint64_t host = 0, remoteBuffer = 0, mixed = 0, unknown = 0;
+  std::uint64_t total() const { return host + remoteBuffer + mixed + unknown; }
+  /// The cycles of one destination (0 for None).
+  std::uint64_t of(Program::StreamCopyDestination d) const;
+};
+
 /// Figures of one span of steps: one run, or all runs.
 struct SpanFigures {
   Scope scope;
@@ -223,6 +233,7 @@ struct SpanFigures {
   std::vector<ProgramFigures> programs;    ///< by program id (CompilationReport::programs())
   std::vector<ProgramFigures> computeSets; ///< by compute set id, from OnTileExecute steps
   std::vector<IpuTraffic> ipus;            ///< by IPU of one replica
+  StreamCopyCycles streamCopyCycles;       ///< stream-copy steps' cycles by destination
   /// Tile cycles by kind per IPU of one replica (from the stored per-tile totals).
   std::vector<CycleKinds> tileCyclesByIpu;
 };

@@ -78,6 +78,14 @@ public:
   /// Steps are the programs an execution records.
   bool isStep() const;
 
+  /// What a stream copy (StreamCopyBegin/Mid/End) moves data to or from: host streams (and
+  /// PrintTensor), remote buffers, or both (Mixed). None for other programs; Unknown for stream
+  /// copies of reports older than format 1.3, which did not record it.
+  enum class StreamCopyDestination { None, Host, RemoteBuffer, Mixed, Unknown };
+  StreamCopyDestination streamCopyDestination() const { return streamCopyDestination_; }
+  /// "none", "host", "remoteBuffer", "mixed", "unknown".
+  static const std::string& streamCopyDestinationName(StreamCopyDestination d);
+
   bool operator==(const Program& o) const { return id_ == o.id_ && s_ == o.s_; }
   bool operator!=(const Program& o) const { return !(*this == o); }
 
@@ -93,6 +101,7 @@ private:
   std::int64_t debug_ = -1, computeSet_ = -1, repeatCount_ = -1;
   Type type_ = Type::Sequence;
   std::string name_, syncType_;
+  StreamCopyDestination streamCopyDestination_ = StreamCopyDestination::None;
 
 protected:
   std::int64_t computeSetId() const { return computeSet_; }

@@ -21,6 +21,7 @@ struct ProgramKinds {
   enum class Traffic : std::uint8_t { None, StreamCopy, GlobalExchange };
   std::vector<Traffic> traffic;
   std::vector<std::int64_t> computeSet; ///< -1: not an OnTileExecute
+  std::vector<Program::StreamCopyDestination> destination;
 };
 
 ProgramKinds programKinds(const CompilationReport& c) {
@@ -28,8 +29,10 @@ ProgramKinds programKinds(const CompilationReport& c) {
   const auto programs = c.programs();
   k.traffic.assign(programs.size(), ProgramKinds::Traffic::None);
   k.computeSet.assign(programs.size(), -1);
+  k.destination.assign(programs.size(), Program::StreamCopyDestination::None);
   for (std::size_t i = 0; i < programs.size(); ++i) {
     const Program& p = *programs[i];
+    k.destination[i] = p.streamCopyDestination();
     switch (p.type()) {
     case Program::Type::StreamCopyBegin:
     case Program::Type::StreamCopyMid:
@@ -182,6 +185,16 @@ void addStep(const ExecutionStep& step, const ProgramKinds& kinds, const StepChe
     detail::addTo(span->figures.cycles, slowest);
     span->all.add(stepActive, stepAll, slowest);
     if (id >= numPrograms) continue;
+    if (kinds.traffic[id] == ProgramKinds::Traffic::StreamCopy) {
+      StreamCopyCycles& sc = span->figures.streamCopyCycles;
+      using D = Program::StreamCopyDestination;
+      switch (kinds.destination[id]) {
+      case D::Host: detail::addTo(sc.host, slowest); break;
+      case D::RemoteBuffer: detail::addTo(sc.remoteBuffer, slowest); break;
+      case D::Mixed: detail::addTo(sc.mixed, slowest); break;
+      default: detail::addTo(sc.unknown, slowest); break;
+      }
+    }
     ProgramFigures& p = span->figures.programs[id];
     if (!p.executions) p.firstStep = step.index();
     detail::addTo(p.cycles, slowest);
@@ -229,6 +242,18 @@ SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uin
   for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count)))
     addStep(step, kinds, checker, {&span});
   return span.finish();
+}
+
+std::uint64_t StreamCopyCycles::of(Program::StreamCopyDestination d) const {
+  using D = Program::StreamCopyDestination;
+  switch (d) {
+  case D::Host: return host;
+  case D::RemoteBuffer: return remoteBuffer;
+  case D::Mixed: return mixed;
+  case D::Unknown: return unknown;
+  case D::None: break;
+  }
+  return 0;
 }
 
 OperationExecution operationExecution(const std::vector<Operation>& operations, const SpanFigures& span) {

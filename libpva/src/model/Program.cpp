@@ -16,6 +16,11 @@ const std::string& Program::typeName(Type t) {
   return names.at(static_cast<std::size_t>(t));
 }
 
+const std::string& Program::streamCopyDestinationName(StreamCopyDestination d) {
+  static const std::string names[] = {"none", "host", "remoteBuffer", "mixed", "unknown"};
+  return names[static_cast<std::size_t>(d)];
+}
+
 bool Program::isStep() const {
   switch (type_) {
   case Type::OnTileExecute: case Type::DoExchange: case Type::GlobalExchange: case Type::StreamCopyBegin:
@@ -127,6 +132,15 @@ std::unique_ptr<Program> Access::program(ReportState* s, const storage::ProgramR
   p->type_ = static_cast<T>(row.type);
   p->name_ = row.name;
   p->syncType_ = row.syncType;
+  if (p->type_ == T::StreamCopyBegin || p->type_ == T::StreamCopyMid || p->type_ == T::StreamCopyEnd) {
+    using D = Program::StreamCopyDestination;
+    switch (row.streamDestination) {
+    case 0: p->streamCopyDestination_ = D::Host; break;
+    case 1: p->streamCopyDestination_ = D::RemoteBuffer; break;
+    case 2: p->streamCopyDestination_ = D::Mixed; break;
+    default: p->streamCopyDestination_ = D::Unknown; break; // a report before 1.3.0
+    }
+  }
   if (p->type_ == T::OnTileExecute && row.computeSet < 0)
     s->store.corrupt("corrupted report (OnTileExecute program " + std::to_string(row.id) + " has no compute set)");
   return p;

@@ -344,8 +344,12 @@ std::vector<ProgramRow> ReportStore::programs() {
   using P = S::Programs;
   return guarded("reading programs", [&] {
     std::vector<ProgramRow> out;
-    const Selected c{&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType, &P::repeatCount,
-                     &P::dataBytes};
+    // stream_destination came with format 1.3.0: an older report lacks the column.
+    const bool destinations = hasColumn(P::table.name, P::streamDestination.name);
+    const Selected c = destinations ? Selected{&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType,
+                                               &P::repeatCount, &P::dataBytes, &P::streamDestination}
+                                    : Selected{&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType,
+                                               &P::repeatCount, &P::dataBytes};
     Statement& q = statement(c.sql(P::table.name, "ORDER BY " + std::string(P::id.name)));
     const int id = c[P::id], type = c[P::type], name = c[P::name], debug = c[P::debugContext],
               computeSet = c[P::computeSet], syncType = c[P::syncType], repeatCount = c[P::repeatCount],
@@ -362,10 +366,22 @@ std::vector<ProgramRow> ReportStore::programs() {
       r.syncType = q.isNull(syncType) ? std::string() : text(q, syncType);
       r.repeatCount = optionalInt(q, repeatCount);
       r.dataBytes = u64(q, dataBytes);
+      if (destinations && !q.isNull(c[P::streamDestination])) {
+        const int d = c[P::streamDestination];
+        r.streamDestination = int(indexOfName<S::StreamDestination>(q.columnText(d)));
+        if (r.streamDestination >= int(S::enumSize<S::StreamDestination>()))
+          corrupt("corrupted report (unknown stream destination '" + text(q, d) + "')");
+      }
       out.push_back(std::move(r));
     }
     return out;
   });
+}
+
+bool ReportStore::hasColumn(std::string_view table, std::string_view column) {
+  Statement& q = statement("SELECT 1 FROM pragma_table_info('" + std::string(table) + "') WHERE name = ?");
+  q.bindText(1, column);
+  return q.step();
 }
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::programChildren() {

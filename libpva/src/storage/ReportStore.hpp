@@ -54,6 +54,8 @@ struct ProgramRow {
   unsigned type = 0; ///< index in schema::kProgramTypeNames
   std::string name, syncType;
   std::int64_t debug = -1, computeSet = -1, repeatCount = -1;
+  /// index in schema::kStreamDestinationNames; -1: not stored (not a stream copy, or before 1.3.0)
+  int streamDestination = -1;
 };
 
 struct ProgramVariableRow {
@@ -151,6 +153,8 @@ public:
   std::vector<std::pair<std::uint64_t, std::uint64_t>> vertexTypeTileCounts();
   std::vector<VertexTypeRow> vertexTypes();
   std::vector<ProgramRow> programs();
+  /// Whether `table` has `column` (columns added by a later minor format version).
+  bool hasColumn(std::string_view table, std::string_view column);
   /// (parent, child) in child order.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> programChildren();
   std::vector<std::uint64_t> entryPoints();

@@ -143,9 +143,10 @@ struct Programs {
   static constexpr Column controlCodeByTile{"control_code_by_tile", "BLOB", "TileValues: control code bytes per tile, children included"};
   static constexpr Column codeBytesByTile{"code_bytes_by_tile", "BLOB", "TileValues: exchange code bytes per tile (exchanges, stream copies)"};
   static constexpr Column estimatedCyclesByTile{"estimated_cycles_by_tile", "BLOB", "TileValues: compile-time cycle estimate per tile (leaf programs)"};
-  static constexpr Table<11> table{"programs", "Every program of the compiled control program (flat; tree in program_children).",
+  static constexpr Column streamDestination{"stream_destination", "TEXT", "StreamCopy*: host, remoteBuffer or mixed (StreamDestination; from 1.3.0)"};
+  static constexpr Table<12> table{"programs", "Every program of the compiled control program (flat; tree in program_children).",
       {id, type, name, debugContext, computeSet, syncType, repeatCount, dataBytes, controlCodeByTile, codeBytesByTile,
-       estimatedCyclesByTile}};
+       estimatedCyclesByTile, streamDestination}};
 };
 
 struct ProgramChildren {

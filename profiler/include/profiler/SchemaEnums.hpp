@@ -78,6 +78,11 @@ inline constexpr std::array<std::string_view, 5> kComputeInstrumentationNames{"O
 enum class ExternalExchangeInstrumentation : std::uint8_t { Off, Tile };
 inline constexpr std::array<std::string_view, 2> kExternalExchangeInstrumentationNames{"Off", "Tile"};
 
+/// What a stream-copy program (StreamCopyBegin/Mid/End) moves data to or from: host streams
+/// (and PrintTensor), remote buffers, or both ("mixed"). programs.stream_destination, from 1.3.0.
+enum class StreamDestination : std::uint8_t { host, remoteBuffer, mixed };
+inline constexpr std::array<std::string_view, 3> kStreamDestinationNames{"host", "remoteBuffer", "mixed"};
+
 /// Maps each stored enum to its names, so that name() and parse() are written once for all.
 template <class E> struct EnumNames;
 template <> struct EnumNames<ProgramType> { static constexpr const auto& names = kProgramTypeNames; };
@@ -90,6 +95,7 @@ template <> struct EnumNames<Architecture> { static constexpr const auto& names 
 template <> struct EnumNames<SyncType> { static constexpr const auto& names = kSyncTypeNames; };
 template <> struct EnumNames<VariableAccess> { static constexpr const auto& names = kVariableAccessNames; };
 template <> struct EnumNames<ComputeInstrumentation> { static constexpr const auto& names = kComputeInstrumentationNames; };
+template <> struct EnumNames<StreamDestination> { static constexpr const auto& names = kStreamDestinationNames; };
 template <> struct EnumNames<ExternalExchangeInstrumentation> {
   static constexpr const auto& names = kExternalExchangeInstrumentationNames;
 };

@@ -134,6 +134,13 @@ void bindAnalysis(py::module_& m) {
   readonly(traffic, "globalExchangeInBytes", &pva::IpuTraffic::globalExchangeInBytes);
   readonly(traffic, "globalExchangeOutBytes", &pva::IpuTraffic::globalExchangeOutBytes);
 
+  py::class_<pva::StreamCopyCycles> streamCopy(m, "StreamCopyCycles");
+  readonly(streamCopy, "host", &pva::StreamCopyCycles::host);
+  readonly(streamCopy, "remoteBuffer", &pva::StreamCopyCycles::remoteBuffer);
+  readonly(streamCopy, "mixed", &pva::StreamCopyCycles::mixed);
+  readonly(streamCopy, "unknown", &pva::StreamCopyCycles::unknown);
+  streamCopy.def_property_readonly("total", &pva::StreamCopyCycles::total);
+
   py::class_<pva::SpanFigures> span(m, "SpanFigures");
   readonly(span, "scope", &pva::SpanFigures::scope);
   readonly(span, "steps", &pva::SpanFigures::steps);
@@ -145,6 +152,7 @@ void bindAnalysis(py::module_& m) {
   readonly(span, "programs", &pva::SpanFigures::programs);
   readonly(span, "computeSets", &pva::SpanFigures::computeSets);
   readonly(span, "ipus", &pva::SpanFigures::ipus);
+  readonly(span, "streamCopyCycles", &pva::SpanFigures::streamCopyCycles);
   readonly(span, "tileCyclesByIpu", &pva::SpanFigures::tileCyclesByIpu);
 
   py::class_<pva::ExecutionAnalysis> analysis(m, "ExecutionAnalysis");

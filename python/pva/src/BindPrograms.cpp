@@ -73,6 +73,10 @@ void bindPrograms(py::module_& m) {
       .def_property_readonly("codeBytesByTile", [](const pva::Program& p) { return toNumpy(p.codeBytesByTile()); })
       .def_property_readonly("dataBytes", &pva::Program::dataBytes)
       .def_property_readonly("syncType", &pva::Program::syncType)
+      .def_property_readonly(
+          "streamCopyDestination",
+          [](const pva::Program& p) { return pva::Program::streamCopyDestinationName(p.streamCopyDestination()); },
+          "'host', 'remoteBuffer', 'mixed' or 'unknown' (report before format 1.3) for stream copies; 'none' otherwise")
       .def_property_readonly("isStep", &pva::Program::isStep)
       .def_property_readonly("debugContext", [](const pva::Program& p) { return mutableContext(p.debugContext()); })
       .def("accept", &pva::Program::accept, py::arg("visitor"), "Calls the visitor's visit<Type> for this program.")

@@ -247,6 +247,25 @@ SummarySection runsSection(const pva::ExecutionSummary& x) {
   return s;
 }
 
+/// Stream-copy steps' cycles by what they copy to or from (pva::SpanFigures::streamCopyCycles,
+/// all runs): the one Summary figure that needs a pass over the steps.
+SummarySection streamCopySection(const pva::StreamCopyCycles& sc) {
+  SummarySection s{QStringLiteral("Stream copies"), {}, QStringLiteral("all runs, one replica; each step at its slowest IPU")};
+  const std::uint64_t total = sc.total();
+  auto add = [&](const QString& name, std::uint64_t v, bool always) {
+    if (!always && v == 0) return;
+    s.rows.push_back({name, SummaryValue::ofCount(v),
+                      total ? QStringLiteral("%1 % of stream-copy cycles").arg(100.0 * double(v) / double(total), 0, 'f', 1)
+                            : QString()});
+  };
+  add(QStringLiteral("Host (cycles)"), sc.host, true);
+  add(QStringLiteral("Remote buffers (cycles)"), sc.remoteBuffer, true);
+  add(QStringLiteral("Host and remote buffers (cycles)"), sc.mixed, false);
+  // A report before format 1.3 did not record the destination.
+  add(QStringLiteral("Destination unknown (cycles)"), sc.unknown, false);
+  return s;
+}
+
 } // namespace
 
 namespace {
@@ -264,6 +283,13 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   d.sections.push_back(memorySection(summary.memory, summary.target.bytesPerTile()));
   d.sections.push_back(executionSection(summary.execution));
   d.sections.push_back(runsSection(summary.execution));
+  if (summary.execution.profiled) {
+    const pva::ExecutionAnalysis a = pva::analyseExecution(report, [&](double done) {
+      if (progress.cancelled()) throw Cancelled{};
+      progress.report(0.8 + 0.15 * done);
+    });
+    d.sections.push_back(streamCopySection(a.allRuns.streamCopyCycles));
+  }
   SummarySection options{QStringLiteral("Engine options"), {}, {}};
   for (const auto& [key, value] : report.engineOptions())
     options.rows.push_back({qs(key), SummaryValue::ofText(qs(value)), {}});

@@ -61,8 +61,9 @@ struct SummaryData {
 
 /// Reads everything the Summary page shows, rendering pva::summarize (so its figures are those of
 /// `pva summary` and Python). Cost: one pass over the tiles' memory columns and the liveness
-/// steps; execution figures come from per-run totals (no step is read). A comparison (doc.base())
-/// reads both reports and pairs them (compareSummaries).
+/// steps; execution figures come from per-run totals, except the stream copies by destination
+/// (pva::analyseExecution: one pass over the steps). A comparison (doc.base()) reads both
+/// reports and pairs them (compareSummaries).
 SummaryData loadSummary(const Document& doc, Progress& progress);
 
 /// The two reports' summaries side by side: sections and rows paired by title and name, in the

@@ -30,6 +30,16 @@ void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures
     add(tr("Steps"), false, [](const pva::SpanFigures& s) { return s.steps; });
     add(tr("Parallel efficiency"), true, [](const pva::SpanFigures& s) { return s.parallelEfficiency; });
     add(tr("Tile balance"), true, [](const pva::SpanFigures& s) { return s.tileBalance; });
+    // Stream-copy steps' cycles (each at its slowest IPU) by what they copy to or from; mixed and
+    // unknown (a report before format 1.3) only when some are.
+    add(tr("Stream copies: host (cycles)"), false, [](const pva::SpanFigures& s) { return s.streamCopyCycles.host; });
+    add(tr("Stream copies: remote buffers (cycles)"), false,
+        [](const pva::SpanFigures& s) { return s.streamCopyCycles.remoteBuffer; });
+    auto any = [&](auto get) { return (cur && get(*cur) > 0) || (base && get(*base) > 0); };
+    const auto mixed = [](const pva::SpanFigures& s) { return s.streamCopyCycles.mixed; };
+    const auto unknown = [](const pva::SpanFigures& s) { return s.streamCopyCycles.unknown; };
+    if (any(mixed)) add(tr("Stream copies: host and remote buffers (cycles)"), false, mixed);
+    if (any(unknown)) add(tr("Stream copies: destination unknown (cycles)"), false, unknown);
   }
   endResetModel();
 }

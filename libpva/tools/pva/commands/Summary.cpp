@@ -91,6 +91,16 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                     {"totalCycles", x.totalCycles},
                     {"runs", runs},
                     {"tileCyclesByKind", kinds}};
+  // The one figure here that needs the steps (a pass over them): stream-copy steps' cycles by
+  // what they copy to or from, as pva::analyseExecution derives them.
+  if (x.profiled) {
+    const pva::StreamCopyCycles sc = pva::analyseExecution(report).allRuns.streamCopyCycles;
+    j["execution"]["streamCopyCyclesByDestination"] = {{"host", sc.host},
+                                                       {"remoteBuffer", sc.remoteBuffer},
+                                                       {"mixed", sc.mixed},
+                                                       {"unknown", sc.unknown},
+                                                       {"total", sc.total()}};
+  }
   return j;
 }
 
@@ -161,6 +171,18 @@ void writeText(std::ostream& out, const Json& j) {
   for (const auto& [name, value] : e["tileCyclesByKind"].items())
     out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << withCommas(u(value)) << " ("
         << percentOf(u(value), all) << ")\n";
+  if (e.contains("streamCopyCyclesByDestination")) {
+    const Json& sc = e["streamCopyCyclesByDestination"];
+    const std::uint64_t total = u(sc["total"]);
+    out << "  stream-copy steps by destination (slowest IPU per step; shares of all stream-copy steps' "
+        << withCommas(total) << " cycles)\n";
+    for (const char* name : {"host", "remoteBuffer", "mixed", "unknown"}) {
+      const std::uint64_t v = u(sc[name]);
+      if (v == 0 && std::string(name) != "host" && std::string(name) != "remoteBuffer") continue;
+      out << "    " << name << std::string(24 - std::char_traits<char>::length(name), ' ') << withCommas(v) << " ("
+          << percentOf(v, total) << ")\n";
+    }
+  }
 }
 
 } // namespace
