@@ -7,8 +7,8 @@
 //
 // Oracles (a broken one aborts: a finding):
 //   - only pva::Exception escapes libpva; nothing but it escapes the writers;
-//   - every JSON the tool would write parses (nlohmann::json::parse, strict UTF-8), and CSV is
-//     valid UTF-8;
+//   - every JSON the tool would write parses (nlohmann's strict lexer, through its SAX acceptor:
+//     common/Oracles.hpp), and CSV and JUnit are well-formed UTF-8;
 //   - figures in range: fractions (tile balance, parallel efficiency, shares of tile cycles,
 //     programs in common) within [0, 1]; progress within [0, 1] and never going back; a
 //     delta's sign is the sign of current - base and relative() is never NaN; peaks are at
@@ -18,14 +18,13 @@
 #include "Writers.hpp"
 #include "common/Budget.hpp"
 #include "common/FuzzUtil.hpp"
+#include "common/Oracles.hpp"
 #include "common/SqliteMutator.hpp"
 #include "output/CompareReport.hpp"
 #include "output/JUnit.hpp"
 
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -62,24 +61,11 @@ void named(const std::vector<pva::NamedComparison>& rows, const char* what) {
   for (const auto& n : rows) compared(n.value, what);
 }
 
-/// The JSON text parses (strict: invalid UTF-8 is an error) and its numbers are finite.
-void parses(const std::string& text, const char* what) {
-  try {
-    const nlohmann::json parsed = nlohmann::json::parse(text);
-    (void)parsed;
-  } catch (const nlohmann::json::exception& e) {
-    broken(std::string(what) + " wrote JSON that does not parse: " + e.what());
-  }
-}
+/// The JSON text parses (strict: invalid UTF-8 is an error; checked without building it).
+void parses(const std::string& text, const char* what) { fuzz::mustParseJson(text, what); }
 
-/// The text is valid UTF-8 (nlohmann's strict dump throws type_error 316 otherwise).
-void utf8(const std::string& text, const char* what) {
-  try {
-    (void)nlohmann::json(text).dump();
-  } catch (const nlohmann::json::exception&) {
-    broken(std::string(what) + " wrote text that is not UTF-8");
-  }
-}
+/// The text is well-formed UTF-8.
+void utf8(const std::string& text, const char* what) { fuzz::mustBeUtf8(text, what); }
 
 void checkSpan(const pva::SpanFigures& s) {
   fraction(s.tileBalance, "SpanFigures::tileBalance");
@@ -162,7 +148,7 @@ void writeCompare(const pva::ReportComparison& comparison, bool baseOom, bool cu
 }
 
 /// What `pva summary --json` and every `pva query` write, as JSON and as CSV.
-void writeTool(const pva::Report& report) {
+void writeTool(const pva::Report& report, const fuzz::Budget& budget) {
   fuzz::part([&] {
     pvacli::ReportFiles files;
     files.profile = "fuzz/profile.pop";
@@ -170,6 +156,7 @@ void writeTool(const pva::Report& report) {
     pvacli::writeJson(out, pvacli::summaryJson(report, files));
     parses(out.str(), "pva summary --json");
   });
+  budget.check("pva summary --json");
   for (const char* what : {"tiles", "compute-sets", "live-at-peak", "programs", "runs", "categories"})
     fuzz::part([&] {
       const pvacli::Table table = pvacli::queryTable(report, what, 0);
@@ -185,6 +172,7 @@ void writeTool(const pva::Report& report) {
     pvacli::queryTable(report, "programs", 0, "OnTileExecute").write(json, pvacli::TableFormat::JsonObject);
     parses(json.str(), "pva query programs --type --format json");
   });
+  budget.check("pva query");
 }
 
 void analyse(const pva::Report& report, const fuzz::Budget& budget) {
@@ -262,8 +250,7 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
       });
   budget.check("compare");
 
-  writeTool(report);
-  budget.check("the tool's writers");
+  writeTool(report, budget);
 }
 
 } // namespace
@@ -290,6 +277,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       report = std::make_unique<pva::Report>(pva::detail::openReportImage("fuzz/profile.pop", bytes, &debugName, validDebug));
     });
   if (!report) fuzz::part([&] { report = std::make_unique<pva::Report>(pva::detail::openReportImage("fuzz/profile.pop", bytes)); });
+  budget.check("open");
   if (report) analyse(*report, budget);
   budget.check("the input");
   return 0;

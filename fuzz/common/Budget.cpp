@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <map>
+#include <string>
 
 namespace fuzz {
 
@@ -48,12 +50,27 @@ double threadSeconds() {
   return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
 }
 
+// FUZZ_STAGE_TIMES=1: CPU seconds spent per stage (between two checks), summed over the inputs
+// and printed at exit, to see where a target's executions go.
+struct StageTimes {
+  bool on = std::getenv("FUZZ_STAGE_TIMES") != nullptr;
+  double last = 0;
+  std::map<std::string, std::pair<double, std::uint64_t>> seconds;
+  ~StageTimes() {
+    for (const auto& [stage, s] : seconds)
+      std::fprintf(stderr, "==fuzz stage== %-24s %9.3f s over %llu inputs (%.3f ms each)\n", stage.c_str(), s.first,
+                   static_cast<unsigned long long>(s.second), s.second ? 1e3 * s.first / double(s.second) : 0.0);
+  }
+};
+StageTimes stageTimes;
+
 } // namespace
 
 Budget::Budget(std::size_t inputBytes) : inputBytes_(inputBytes) {
   static Hooks hooks;
   (void)hooks;
   startSeconds_ = threadSeconds();
+  stageTimes.last = startSeconds_;
   limitSeconds_ = kBaseSeconds + kSecondsPerByte * double(inputBytes);
   live = 0;
   peak = 0;
@@ -64,7 +81,13 @@ Budget::Budget(std::size_t inputBytes) : inputBytes_(inputBytes) {
 Budget::~Budget() { limitBytes = 0; }
 
 void Budget::check(const char* stage) const {
-  const double used = threadSeconds() - startSeconds_;
+  const double now = threadSeconds(), used = now - startSeconds_;
+  if (stageTimes.on) {
+    auto& s = stageTimes.seconds[stage];
+    s.first += now - stageTimes.last;
+    ++s.second;
+    stageTimes.last = now;
+  }
   if (used > limitSeconds_) {
     std::fprintf(stderr, "==fuzz budget== over the time budget after %s: %.2f s of CPU for an input of %zu bytes (budget %.2f s)\n",
                  stage, used, inputBytes_, limitSeconds_);

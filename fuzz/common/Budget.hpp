@@ -7,6 +7,9 @@
 //   fuzz::Budget budget(size);  // at the start of LLVMFuzzerTestOneInput
 //   ...                         // allocations are counted as they happen (sanitizer hooks)
 //   budget.check("summarize");  // between stages: CPU time so far
+//
+// FUZZ_STAGE_TIMES=1 in the environment prints, at exit, the CPU time spent in each stage (from
+// the previous check), summed over the inputs: where a target's executions go.
 #pragma once
 
 #include <cstddef>

@@ -1,9 +1,8 @@
 #include "Walk.hpp"
 
 #include "FuzzUtil.hpp"
+#include "Oracles.hpp"
 #include "Writers.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <ostream>
@@ -199,16 +198,6 @@ void walkReport(const pva::Report& report, const pva::Report* valid) {
 
 namespace {
 
-void mustParse(const std::string& text, const char* what) {
-  try {
-    const nlohmann::json parsed = nlohmann::json::parse(text);
-    (void)parsed;
-  } catch (const nlohmann::json::exception& e) {
-    std::fprintf(stderr, "==fuzz oracle== %s wrote JSON that does not parse: %s\n", what, e.what());
-    std::abort();
-  }
-}
-
 void walkEvent(const pva::Event& e, unsigned depth) {
   use(e.label().size() + e.channel().size() + e.timestamp() + e.duration() + e.finished() + e.depth() +
       e.metadata().size() + static_cast<std::uint64_t>(e.endNs() - e.beginNs()));
@@ -241,10 +230,10 @@ void walkTrace(const pva::Trace& trace) {
   // export, and `pva trace --json`'s summary.
   std::ostringstream chrome;
   pva::exportChromeTrace(trace, chrome);
-  mustParse(chrome.str(), "exportChromeTrace");
+  mustParseJson(chrome.str(), "exportChromeTrace");
   std::ostringstream summary;
   pvacli::writeJson(summary, pvacli::traceSummaryJson(trace, 0));
-  mustParse(summary.str(), "pva trace --json");
+  mustParseJson(summary.str(), "pva trace --json");
 }
 
 } // namespace fuzz

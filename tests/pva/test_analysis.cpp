@@ -627,3 +627,34 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
     CHECK(all.streamCopyCycles.total() == all.streamCopyCycles.unknown);
   }
 }
+
+TEST_CASE("summarize is computed once per open report and handed out as a copy", "[pva][analysis]") {
+  const pva::Report report = openSample("mlp");
+  pva::ReportSummary first = pva::summarize(report);
+  REQUIRE(!first.execution.runs.empty());
+  const u64 bytes = first.memory.includingGapsBytes, cycles = first.execution.totalCycles;
+  const std::size_t runs = first.execution.runs.size();
+  // What a caller does to its copy is not seen by the next caller, nor by a copy of the report.
+  first.memory.includingGapsBytes += 1;
+  first.execution.runs.clear();
+  const pva::Report sameReport = report;
+  for (const pva::ReportSummary& again : {pva::summarize(report), pva::summarize(sameReport)}) {
+    CHECK(again.memory.includingGapsBytes == bytes);
+    CHECK(again.execution.totalCycles == cycles);
+    CHECK(again.execution.runs.size() == runs);
+  }
+  // Another open of the file computes its own, the same.
+  CHECK(pva::summarize(openSample("mlp")).memory.includingGapsBytes == bytes);
+}
+
+TEST_CASE("summarize on damage throws on every call, not once", "[pva][analysis][hostile]") {
+  // A run's cycles by kind of one byte: the summary's reading fails; nothing half-filled is
+  // kept for the next call.
+  test::ScratchDir dir;
+  std::filesystem::copy_file(test::sampleReport("mlp"), dir / "profile.pop");
+  test::execSql(dir / "profile.pop", "UPDATE run_tile_cycles SET cycles_by_tile = X'01'");
+  const pva::Report report = pva::openReport((dir / "profile.pop").string());
+  const std::string message = test::messageOf<pva::InvalidReportError>([&] { pva::summarize(report); });
+  CHECK_THAT(message, Catch::Contains("profile.pop"));
+  CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::summarize(report); }) == message);
+}

@@ -1,6 +1,7 @@
 // pva::summarize: the report's headline figures, from the tiles' memory columns, the liveness
 // steps and the runs' stored totals. Every front end renders this value; none sums tiles itself.
 #include "Saturating.hpp"
+#include "../model/Access.hpp"
 
 #include <pva/Analysis.hpp>
 
@@ -239,13 +240,17 @@ MemorySummary summarizeMemory(const Report& report, const Tiles& tiles) {
 }
 
 ReportSummary summarize(const Report& report) {
-  const CompilationReport c = report.compilation();
-  ReportSummary s;
-  s.target = c.target();
-  s.graph = graphCounts(c);
-  s.memory = memorySummary(c, c.tiles(), s.target.bytesPerTile(), true);
-  s.execution = executionSummary(report.execution(), s.target);
-  return s;
+  // Computed once per open report and copied out after; a report whose reading throws is read
+  // again (and throws again) on the next call.
+  detail::Lazy<ReportSummary>& cached = detail::Access::state(report)->summary;
+  return cached.get([&] {
+    const CompilationReport c = report.compilation();
+    ReportSummary& s = cached.value;
+    s.target = c.target();
+    s.graph = graphCounts(c);
+    s.memory = memorySummary(c, c.tiles(), s.target.bytesPerTile(), true);
+    s.execution = executionSummary(report.execution(), s.target);
+  });
 }
 
 } // namespace pva

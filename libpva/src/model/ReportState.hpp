@@ -66,6 +66,9 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
   Lazy<std::vector<storage::LivenessRow>> liveness;
   Lazy<std::vector<storage::RunRow>> runs;
   Lazy<std::vector<std::unique_ptr<DebugContext>>> debugContexts;
+  /// pva::summarize's value: the CLI, compare, the viewer and Python each ask for it, often
+  /// more than once, and an open report never changes.
+  Lazy<ReportSummary> summary;
 
   // Accessors that fill the caches.
   const Target& getTarget();
