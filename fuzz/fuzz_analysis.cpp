@@ -1,7 +1,7 @@
 // The analysis layer and the tool's writers on a fuzzed profile.pop (from memory), opened with
 // the valid debug.cbor when it still matches: every public function of <pva/Analysis.hpp> and
-// <pva/Compare.hpp> (both ways, with relative changes), and every JSON and CSV `pva summary`,
-// `pva query` and `pva compare` write. The readers' cheap walk is fuzz_report's; this target
+// <pva/Compare.hpp> (both ways, with relative changes), <pva/Insights.hpp>, and every JSON and
+// CSV `pva summary`, `pva insights`, `pva query` and `pva compare` write. The readers' cheap walk is fuzz_report's; this target
 // is where issue 28's findings were (an IPU number sizing a vector, signed overflow in deltas
 // and in the liveness sweep).
 //
@@ -13,6 +13,8 @@
 //     programs in common) within [0, 1]; progress within [0, 1] and never going back; a
 //     delta's sign is the sign of current - base and relative() is never NaN; peaks are at
 //     least their parts; saturating sums never wrap (allocated = Σ categories, saturated);
+//   - insights keeps its lists' lengths and order, says "fits" only with no tile over, and its
+//     split's total is at least its always-live part; a stream-copy split never wraps;
 //   - the input's budget (fuzz/common/Budget.hpp): CPU time and heap bytes bounded by its size.
 #include "FromMemory.hpp"
 #include "Writers.hpp"
@@ -25,6 +27,7 @@
 
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
+#include <pva/Insights.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -68,6 +71,9 @@ void parses(const std::string& text, const char* what) { fuzz::mustParseJson(tex
 void utf8(const std::string& text, const char* what) { fuzz::mustBeUtf8(text, what); }
 
 void checkSpan(const pva::SpanFigures& s) {
+  const pva::StreamCopyCycles& sc = s.streamCopyCycles;
+  for (const std::uint64_t part : {sc.host, sc.remoteBuffer, sc.mixed, sc.unknown})
+    if (part > sc.total()) broken("a stream-copy destination's cycles exceed their total (wrapped)");
   fraction(s.tileBalance, "SpanFigures::tileBalance");
   fraction(s.parallelEfficiency, "SpanFigures::parallelEfficiency");
   for (const auto* list : {&s.programs, &s.computeSets})
@@ -175,6 +181,30 @@ void writeTool(const pva::Report& report, const fuzz::Budget& budget) {
   budget.check("pva query");
 }
 
+/// pva::insights and `pva insights --json`: what the page and the tool promise.
+void checkInsights(const pva::Report& report) {
+  fuzz::part([&] {
+    const pva::InsightsOptions options;
+    const pva::Insights in = pva::insights(report, options);
+    if (in.worstTiles.size() > options.worstTiles) broken("insights lists more worst tiles than asked");
+    if (in.suggestions.size() > options.suggestions) broken("insights keeps more suggestions than asked");
+    for (std::size_t i = 1; i < in.suggestions.size(); ++i)
+      if (in.suggestions[i].savingBytes > in.suggestions[i - 1].savingBytes) broken("insights' suggestions are not largest saving first");
+    if (in.fits && (in.worstOverBytes != 0 || in.tilesOutOfMemory != 0)) broken("insights says it fits with tiles over their memory");
+    if (in.model.total() < in.model.alwaysLiveBytes) broken("insights' liveness split total is below its always-live part");
+    std::uint64_t binned = 0;
+    for (const pva::UsageBin& b : in.usage) binned += b.tiles;
+    if (binned < in.tilesOutOfMemory) broken("insights' usage bins hold fewer tiles than are over their memory");
+  });
+  fuzz::part([&] {
+    pvacli::ReportFiles files;
+    files.profile = "fuzz/profile.pop";
+    std::ostringstream out;
+    pvacli::writeJson(out, pvacli::insightsJson(report, files, 5));
+    parses(out.str(), "pva insights --json");
+  });
+}
+
 void analyse(const pva::Report& report, const fuzz::Budget& budget) {
   fuzz::part([&] { checkSummary(pva::summarize(report)); });
   budget.check("summarize");
@@ -249,6 +279,25 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
         });
       });
   budget.check("compare");
+
+  if (valid)
+    for (const bool forward : {true, false})
+      fuzz::part([&] {
+        const pva::Report& base = forward ? *valid : report;
+        const pva::Report& current = forward ? report : *valid;
+        for (const auto& o : pva::compareOperations(base, current).operations)
+          for (const auto* v : {&o.cycles, &o.estimatedCycles, &o.alwaysLiveBytes, &o.peakNotAlwaysLiveBytes, &o.codeBytes})
+            compared(*v, "compareOperations");
+        named(pva::compareProgramCycles(base, current), "compareProgramCycles");
+      });
+  budget.check("compareOperations, compareProgramCycles");
+
+  fuzz::part([&] {
+    for (const pva::ProgramPtr& p : report.compilation().programs())
+      (void)pva::Program::streamCopyDestinationName(p->streamCopyDestination());
+  });
+  checkInsights(report);
+  budget.check("insights");
 
   writeTool(report, budget);
 }

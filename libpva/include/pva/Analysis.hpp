@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -210,7 +211,12 @@ struct IpuTraffic {
 /// (Program::streamCopyDestination). unknown: reports before format 1.3, which did not record it.
 struct StreamCopyCycles {
   std::uint64_t host = 0, remoteBuffer = 0, mixed = 0, unknown = 0;
-  std::uint64_t total() const { return host + remoteBuffer + mixed + unknown; }
+  /// Saturates at 2^64 - 1, as the analysis layer's other sums (hostile reports).
+  std::uint64_t total() const {
+    std::uint64_t t = 0;
+    for (const std::uint64_t v : {host, remoteBuffer, mixed, unknown}) t = t + v < t ? ~std::uint64_t(0) : t + v;
+    return t;
+  }
   /// The cycles of one destination (0 for None).
   std::uint64_t of(Program::StreamCopyDestination d) const;
 };
