@@ -29,7 +29,7 @@ const char* const kDescription =
     "                                                  the execution trace as a flame graph\n"
     "  tessera-viewer --run run_2 reports/mlp          the execution trace of one run\n"
     "\n"
-    "Views: summary, memory, liveness, tilemap, programs, operations, execution, graph, trace, compare.";
+    "Views: summary, insights, memory, liveness, tilemap, programs, operations, execution, graph, trace, compare.";
 
 } // namespace
 
