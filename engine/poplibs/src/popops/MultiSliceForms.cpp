@@ -61,6 +61,14 @@ long entryFor(unsigned offset, std::size_t size, bool remap) {
   return remap ? 0 : -1;
 }
 
+
+/// Offset row `index` (a one-element tensor) of `offsets`, read in a loop body: the offsets of
+/// one slice, as dynamicSlice and dynamicUpdate take them.
+Tensor offsetRow(Graph& graph, const Tensor& offsets, const Tensor& index, std::size_t numDims,
+                 program::Sequence& body, const DebugContext& di) {
+  return dynamicSlice(graph, offsets, index, {0}, {1}, body, {di, "offset"}).reshape({numDims});
+}
+
 } // namespace
 
 namespace detail {
@@ -81,8 +89,7 @@ Tensor genericMultiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
       [&](const Tensor& i) {
         program::Sequence body;
         const Tensor index = i.reshape({1});
-        const Tensor row = dynamicSlice(graph, offsets, index, {0}, {1}, body, {di, "offset"})
-                               .reshape({dims.size()});
+        const Tensor row = offsetRow(graph, offsets, index, dims.size(), body, di);
         const Tensor s = dynamicSlice(graph, t, row, dims, sizes, body, {di, "slice"});
         dynamicUpdate(graph, out, s.expand({0}), index, {0}, {1}, body, {di, "store"});
         return body;
@@ -117,8 +124,7 @@ void genericMultiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Te
       [&](const Tensor& i) {
         program::Sequence body;
         const Tensor index = i.reshape({1});
-        const Tensor row = dynamicSlice(graph, offsets, index, {0}, {1}, body, {di, "offset"})
-                               .reshape({dims.size()});
+        const Tensor row = offsetRow(graph, offsets, index, dims.size(), body, di);
         const Tensor slice =
             dynamicSlice(graph, s, index, {0}, {1}, body, {di, "load"}).squeeze({0});
         dynamicUpdate(graph, t, slice, row, dims, sizes, body, {di, "update"});
