@@ -28,15 +28,25 @@ std::string shapeString(const std::vector<std::size_t>& s) {
 void appendRange(const detail::TensorData& d, std::size_t begin, std::size_t end,
                  std::vector<detail::VarRegion>& out) {
   if (begin >= end) return;
-  auto r = std::upper_bound(d.starts.begin(), d.starts.end(), begin) - d.starts.begin() - 1;
-  for (; begin < end; ++r) {
+  for (std::size_t r = d.regionOf(begin); begin < end; ++r) {
     const auto& reg = d.regions[r];
-    const std::size_t offset = begin - d.starts[r];
+    const std::size_t offset = begin - d.start(r);
     const std::size_t n = std::min(end - begin, reg.size() - offset);
     detail::appendRegion(out, reg.var, reg.begin + offset, reg.begin + offset + n);
     begin += n;
   }
 }
+
+} // namespace
+
+namespace detail {
+std::size_t TensorData::regionOf(std::size_t element) const {
+  if (starts.empty()) return 0;
+  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), element) - starts.begin() - 1);
+}
+} // namespace detail
+
+namespace {
 
 std::shared_ptr<detail::TensorData> makeData(const void* graph, Type type,
                                              std::vector<std::size_t> shape,
@@ -46,11 +56,15 @@ std::shared_ptr<detail::TensorData> makeData(const void* graph, Type type,
   d->type = type;
   d->shape = std::move(shape);
   d->regions = std::move(regions);
-  d->starts.reserve(d->regions.size());
   std::size_t n = 0;
-  for (const auto& r : d->regions) {
-    d->starts.push_back(n);
-    n += r.size();
+  if (d->regions.size() > 1) {
+    d->starts.reserve(d->regions.size());
+    for (const auto& r : d->regions) {
+      d->starts.push_back(n);
+      n += r.size();
+    }
+  } else if (!d->regions.empty()) {
+    n = d->regions.front().size();
   }
   d->numElements = n;
   if (n != product(d->shape))
@@ -330,7 +344,7 @@ std::vector<Interval> Tensor::getContiguousRegions() const {
   std::vector<Interval> out;
   const auto& d = data();
   for (std::size_t r = 0; r < d.regions.size(); ++r)
-    out.emplace_back(d.starts[r], d.starts[r] + d.regions[r].size());
+    out.emplace_back(d.start(r), d.start(r) + d.regions[r].size());
   return out;
 }
 
