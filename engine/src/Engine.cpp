@@ -267,6 +267,7 @@ void Engine::Impl::startWritingAlongside(ProgressFunc& progress, unsigned thread
       writeReport(&feed);
     } catch (...) {
       reportError = std::current_exception();
+      feed.abandon();
     }
   });
   struct Joiner { // on every way out: the reporter never waits for tiles that will not come

@@ -10,6 +10,8 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 
+#include <fstream>
+
 using namespace poplar;
 using test::Report;
 
@@ -357,4 +359,42 @@ TEST_CASE("Every table of the report is the same whatever the number of host thr
     REQUIRE(two[i] == one[i]); // stops at the first difference
   }
   CHECK(reportWith("8") == one);
+}
+
+// The report thread's errors, out of memory and the report written despite it come out as they do
+// when everything runs on one thread.
+TEST_CASE("Report and out-of-memory errors are the same with the report written on its own thread", "[memory][threads][oom]") {
+  for (const std::string threads : {"1", "4"}) {
+    INFO("tessera.threads " << threads);
+    {
+      test::ScratchDir dir;
+      std::ofstream(dir / "file") << "not a directory";
+      test::RemoteSum s;
+      OptionFlags options = test::reportOptions(dir / "file" / "reports");
+      options.set("tessera.threads", threads);
+      const std::string msg = test::messageOf<profiling_error>([&] { Engine engine(s.graph, s.program, options); });
+      CHECK_THAT(msg, Catch::Contains((dir / "file" / "reports").string()));
+    }
+    {
+      test::ScratchDir dir;
+      auto device = test::tinyDevice(4, 1, 4096);
+      auto graph = test::makeGraph(device);
+      Tensor big = graph.addVariable(FLOAT, {2048}, "big");
+      graph.setTileMapping(big, 2);
+      OptionFlags options = test::reportOptions(dir.path());
+      options.set("tessera.threads", threads);
+      const std::string msg =
+          test::messageOf<graph_memory_allocation_error>([&] { Engine engine(graph, program::Sequence(), options); });
+      CHECK_THAT(msg, Catch::Contains("tile 2 needs 8208 bytes (4112 over)"));
+      CHECK_THAT(msg, Catch::Contains((dir / "profile.pop").string()));
+      Report r(dir / "profile.pop");
+      CHECK(r.text("SELECT value FROM meta WHERE key = 'out_of_memory'") == "true");
+      CHECK(r.integer("SELECT overflowed_including_gaps FROM tile_memory WHERE tile = 2") == 4112);
+
+      options.set("debug.allowOutOfMemory", "true");
+      Engine engine(graph, program::Sequence(), options); // runs anyway, with its runtime
+      engine.load(device);
+      engine.run(0);
+    }
+  }
 }

@@ -18,6 +18,7 @@ public:
   /// Producer: one tile's allocations, in the model's order (copied).
   void push(const std::vector<profile::Allocation>& tile) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (abandoned_) return;
     pending_.insert(pending_.end(), tile.begin(), tile.end());
     ready_.notify_one();
   }
@@ -26,6 +27,13 @@ public:
   void finish() { close(State::Finished); }
   /// Producer: the model failed; the consumer stops with an error instead of waiting.
   void abort() { close(State::Aborted); }
+
+  /// Consumer: it failed and will take nothing more, so the producer stops keeping copies.
+  void abandon() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    abandoned_ = true;
+    std::vector<profile::Allocation>().swap(pending_);
+  }
 
   /// Consumer: calls f(allocation) for every allocation in order, returning once finish() was
   /// called and everything pushed was seen. Throws if the producer aborted.
@@ -57,6 +65,7 @@ private:
   std::condition_variable ready_;
   std::vector<profile::Allocation> pending_;
   State state_ = State::Open;
+  bool abandoned_ = false;
 };
 
 } // namespace poplar::detail::report
