@@ -300,7 +300,7 @@ private slots:
           break;
         }
     QVERIFY2(columns > 1, qPrintable(QString::number(columns)));
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-tiles")) + QStringLiteral("/mlp-flops.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops")) + QStringLiteral("/mlp-flops.png"));
   }
   // A report of format 1.3 stores FLOPs per compute set only: the chart says there is no estimate
   // per tile instead of drawing zeros.
@@ -345,7 +345,7 @@ private slots:
     for (int y = 0; y < image.height(); ++y)
       for (int x = 0; x < image.width(); ++x)
         QVERIFY(image.pixelColor(x, y) != colour);
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-tiles")) + QStringLiteral("/mlp-1.3-flops.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops-1.3")) + QStringLiteral("/mlp-1.3-flops.png"));
   }
 
   void operationsShowCodeVerticesExchangeAndLayerTotals() {
