@@ -194,7 +194,7 @@ public:
     auto sets = w_.inserter<schema::ComputeSets>();
     auto csv = w_.inserter<schema::ComputeSetVertices>();
     auto rules = w_.inserter<schema::VertexCycleRules>();
-    std::string encoded, counts;
+    std::string encoded, counts, flopsEncoded;
     for (std::size_t c = 0; c < g_.computeSets.size(); ++c) {
       const auto& cs = g_.computeSets[c];
       std::map<unsigned, std::vector<std::uint64_t>> countByType;
@@ -212,12 +212,16 @@ public:
       for (const profile::TileValue& tc : p_.model.computeSetCycles[c]) estimate[tc.tile] = tc.value;
       encodeTileValues(estimate.data(), estimate.size(), encoded);
       std::optional<std::uint64_t> flops, withoutEstimate;
+      std::optional<tessera::profiler::BlobRef> flopsByTile;
       if (flopEstimates) {
-        const profile::ComputeSetFlops f = profile::computeSetFlops(cs.vertices);
+        const profile::ComputeSetFlops f = profile::computeSetFlops(cs.vertices, numTiles_);
         flops = f.flops;
         withoutEstimate = f.verticesWithoutEstimate;
+        encodeTileValues(f.flopsByTile.data(), f.flopsByTile.size(), flopsEncoded);
+        flopsByTile = blob(flopsEncoded);
       }
-      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded), flops, withoutEstimate);
+      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded), flops, withoutEstimate,
+               flopsByTile);
       for (const auto& [type, cnt] : countByType) {
         std::uint64_t total = 0;
         for (auto n : cnt) total += n;
