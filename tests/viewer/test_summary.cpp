@@ -8,6 +8,7 @@
 #include "models/RunFiguresModel.hpp"
 #include "models/SummaryModel.hpp"
 #include "widgets/ExecutionPage.hpp"
+#include "widgets/LivenessPage.hpp"
 #include "widgets/SummaryPage.hpp"
 
 #include <QJsonDocument>
@@ -202,6 +203,13 @@ private slots:
                std::uint64_t(graph[QStringLiteral("numProgramSteps")].toDouble()));
       QCOMPARE(d.row(QStringLiteral("Graph"), QStringLiteral("Liveness steps"))->value.number,
                std::uint64_t(graph[QStringLiteral("numLivenessSteps")].toDouble()));
+      // The Liveness view's steps are the Summary's "Liveness steps" (82 on the pipeline, where
+      // 42 programs run as steps: two counts, each under its own name).
+      LivenessPage liveness;
+      liveness.resize(1200, 800);
+      liveness.setDocument(doc);
+      QVERIFY(viewer_test::waitReady(&liveness));
+      QCOMPARE(std::uint64_t(liveness.data()->steps()), d.row(QStringLiteral("Graph"), QStringLiteral("Liveness steps"))->value.number);
 
       QProcess python;
       QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
