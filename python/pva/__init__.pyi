@@ -553,6 +553,8 @@ class CycleComparison:
     computeSetsTotal: ComparedValue
     programsTotal: ComparedValue
     kindsTotal: ComparedValue
+    streamCopies: List[NamedComparison]
+    streamCopiesTotal: ComparedValue
 
 class ReportComparison:
     memory: MemoryComparison

@@ -193,12 +193,28 @@ TEST_CASE("compare shows targets, variables, operations and their totals") {
   CHECK(j["cycles"]["totals"]["runs"]["base"] == s.execution.totalCycles);
   REQUIRE(j["cycles"]["matchedRuns"].size() == 2);
   CHECK(j["cycles"]["matchedRuns"][0]["match"] == "name");
+  // Stream-copy cycles by destination: each report's `pva summary` split, side by side.
+  const auto baseSummary = cli::pva({"summary", cli::profile("base").string(), "--json"}).json();
+  const auto bigSummary = cli::pva({"summary", cli::profile("big").string(), "--json"}).json();
+  const auto& byDestination = j["cycles"]["streamCopiesByDestination"];
+  REQUIRE(byDestination.size() == 4);
+  const char* destinations[] = {"host", "remoteBuffer", "mixed", "unknown"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(byDestination[i]["name"] == destinations[i]);
+    CHECK(byDestination[i]["base"] == baseSummary["execution"]["streamCopyCyclesByDestination"][destinations[i]]);
+    CHECK(byDestination[i]["new"] == bigSummary["execution"]["streamCopyCyclesByDestination"][destinations[i]]);
+  }
+  CHECK(j["cycles"]["totals"]["streamCopies"]["base"] == baseSummary["execution"]["streamCopyCyclesByDestination"]["total"]);
+  CHECK(j["cycles"]["totals"]["streamCopies"]["new"] == bigSummary["execution"]["streamCopyCyclesByDestination"]["total"]);
+  CHECK(byDestination[0]["new"].get<std::uint64_t>() > byDestination[0]["base"].get<std::uint64_t>()); // bigger batches to copy
   // debug.cbor beside each profile: operations are compared.
   CHECK(j["operations"]["compared"] == true);
   CHECK_FALSE(j["operations"]["items"].empty());
   const auto text = compare("base", "big").out;
   CHECK(contains(text, "Targets (the same)"));
   CHECK(contains(text, "live at the peak step"));
+  CHECK(contains(text, "stream copies"));
+  CHECK(contains(text, "  host  "));
   CHECK(contains(text, "operation cycles    fwd/layer1/matmul/MatMul"));
   CHECK_FALSE(contains(text, "WARNING"));
 }

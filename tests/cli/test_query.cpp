@@ -114,6 +114,23 @@ TEST_CASE("query runs and categories") {
   CHECK(cycles == report.execution().totalCycles().total());
   CHECK(runs["rows"][0]["name"] == "train0");
   CHECK(runs["rows"][0]["compute"] == report.execution().runs()[0].tileCycleTotals().total(pva::TileCycleTotals::Kind::Compute));
+  // Stream-copy cycles by destination, run by run: libpva's per-run figures, adding up to the
+  // Summary's all-runs split.
+  const pva::ExecutionAnalysis analysis = pva::analyseExecution(report);
+  pva::StreamCopyCycles summed;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& row = runs["rows"][i];
+    const pva::StreamCopyCycles& sc = analysis.runs[i].streamCopyCycles;
+    CHECK(row["streamCopyHost"] == sc.host);
+    CHECK(row["streamCopyRemoteBuffer"] == sc.remoteBuffer);
+    CHECK(row["streamCopyMixed"] == sc.mixed);
+    CHECK(row["streamCopyUnknown"] == sc.unknown);
+    summed.host += row["streamCopyHost"].get<std::uint64_t>();
+    summed.remoteBuffer += row["streamCopyRemoteBuffer"].get<std::uint64_t>();
+  }
+  CHECK(analysis.runs[0].streamCopyCycles.host > 0); // the MLP sample copies its batches from the host
+  CHECK(summed.host == analysis.allRuns.streamCopyCycles.host);
+  CHECK(summed.remoteBuffer == analysis.allRuns.streamCopyCycles.remoteBuffer);
 
   const auto categories = query({"categories"});
   CHECK(categories["rows"].size() == pva::MemoryCategories::size());
@@ -131,6 +148,7 @@ TEST_CASE("query runs and categories") {
   REQUIRE(csv.status == 0);
   CHECK(cli::lines(csv.out).size() == 3);
   CHECK(contains(cli::lines(csv.out)[0], "name,steps,cycles"));
+  CHECK(contains(cli::lines(csv.out)[0], "streamCopyHost,streamCopyRemoteBuffer,streamCopyMixed,streamCopyUnknown"));
 
   // The table shows values, not changes: no "+" in front of positive numbers (host time included).
   const auto table = cli::pva({"query", cli::profile("base").string(), "runs"});

@@ -204,6 +204,11 @@ def test_compare_targets_variables_runs_operations(mlp, pipeline):
     assert same.memory.allocated.base == s.memory.allocatedBytes
     assert [r.match for r in same.cycles.matchedRuns] == [pva.RunComparison.Match.ByName] * 2
     assert same.cycles.runsTotal.base == s.execution.totalCycles
+    # Stream-copy cycles by destination: the analysis' all-runs split of each report.
+    sc = pva.analyseExecution(mlp).allRuns.streamCopyCycles
+    assert [n.name for n in same.cycles.streamCopies] == ["host", "remoteBuffer", "mixed", "unknown"]
+    assert [n.value.base for n in same.cycles.streamCopies] == [sc.host, sc.remoteBuffer, sc.mixed, sc.unknown]
+    assert same.cycles.streamCopiesTotal.current == sc.total > 0
     # Operations carry the figures of operationFigures and operationCycles.
     assert same.operations.compared
     e = pva.analyseExecution(mlp)

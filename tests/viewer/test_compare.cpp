@@ -114,6 +114,17 @@ private slots:
     checkTotal(sec::atPeak, base.memory.peakLiveness.notAlwaysLiveBytes, current.memory.peakLiveness.notAlwaysLiveBytes);
     checkTotal(sec::runs, base.execution.totalCycles, current.execution.totalCycles);
     checkTotal(sec::kinds, base.execution.tileCycles.total(), current.execution.tileCycles.total());
+    // Stream copies by destination: each report's own split, the Summary's (analyseExecution).
+    const pva::StreamCopyCycles scBase =
+        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport()).allRuns.streamCopyCycles;
+    const pva::StreamCopyCycles scCurrent =
+        pva::analyseExecution(Document::resolve(viewer_test::mlpBigReport())->openReport()).allRuns.streamCopyCycles;
+    checkTotal(sec::streamCopies, scBase.total(), scCurrent.total());
+    QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Host"))->base, scBase.host);
+    QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Host"))->current, scCurrent.host);
+    QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Remote buffers"))->current, scCurrent.remoteBuffer);
+    QVERIFY(scBase.host > 0 && scCurrent.host > scBase.host);
+    QVERIFY(!d.row(sec::streamCopies, QStringLiteral("Destination unknown"))); // format 1.3 records every destination
     QCOMPARE(d.row(sec::memory, QStringLiteral("Peak liveness"))->base, base.memory.peakLiveness.bytes);
     QCOMPARE(d.row(sec::cycles, QStringLiteral("Total"))->current, current.execution.totalCycles);
     // Runs matched by name: their plain names.

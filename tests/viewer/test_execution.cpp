@@ -16,6 +16,7 @@
 #include "models/RunFiguresModel.hpp"
 #include "models/StepDetailsModel.hpp"
 #include "widgets/ExecutionPage.hpp"
+#include "widgets/MainWindow.hpp"
 
 #include <pva/pva.hpp>
 
@@ -23,7 +24,9 @@
 #include <QHelpEvent>
 #include <QSet>
 #include <QLabel>
+#include <QHeaderView>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QTableView>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -865,6 +868,81 @@ private slots:
     QTest::mouseClick(tl, Qt::LeftButton, {}, r.center());
     QCOMPARE(tl->selectedTrack(), std::size_t(0));
     QVERIFY(QTest::qWaitFor([&] { return page.detailsModel()->details() != nullptr; }, 10000));
+  }
+
+  // The run figures, the per-IPU figures and the visible range under the timeline: at 1,400 px
+  // and wider no column of them is cut and no header is wider than its column. In compare mode
+  // (base, current and change columns) the three need about 1,600 px side by side; below that
+  // the ones that do not fit get tabs of their own. Before, a 1,400 px window squeezed all three:
+  // the IPU table and the visible range scrolled sideways, their last columns cut.
+  void figureTablesShowEveryColumnWhole_data() {
+    QTest::addColumn<QStringList>("documents");
+    QTest::addColumn<int>("width");
+    for (int width : {1400, 1500, 1600, 1920}) {
+      QTest::newRow(qPrintable(QStringLiteral("compare-%1").arg(width)))
+          << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()} << width;
+      QTest::newRow(qPrintable(QStringLiteral("compare-pipeline-%1").arg(width)))
+          << QStringList{viewer_test::mlpReport(), viewer_test::pipelineReport()} << width;
+      QTest::newRow(qPrintable(QStringLiteral("pipeline-%1").arg(width))) << QStringList{viewer_test::pipelineReport()} << width;
+      QTest::newRow(qPrintable(QStringLiteral("mlp-%1").arg(width))) << QStringList{viewer_test::mlpReport()} << width;
+    }
+  }
+  void figureTablesShowEveryColumnWhole() {
+    QFETCH(QStringList, documents);
+    QFETCH(int, width);
+    MainWindow window;
+    window.setRememberRecent(false);
+    window.resize(width, 900);
+    window.show();
+    QVERIFY(documents.size() == 2 ? window.openComparison(documents[0], documents[1]) : window.openPath(documents[0]));
+    QVERIFY(window.showView(QStringLiteral("execution")));
+    auto* page = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")));
+    QVERIFY(page && viewer_test::waitReady(page));
+    QCOMPARE(window.width(), width); // nothing widened the window
+    auto* tabs = page->findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    for (const char* name : {"runFigures", "ipuFigures", "executionSummary"}) {
+      auto* table = page->findChild<QTableView*>(QString::fromLatin1(name));
+      QVERIFY(table);
+      // Show the tab holding it (the Summary tab, or its own).
+      for (int t = 0; t < tabs->count(); ++t)
+        if (tabs->widget(t)->isAncestorOf(table)) tabs->setCurrentIndex(t);
+      QApplication::processEvents();
+      QVERIFY2(table->isVisible(), name);
+      QHeaderView* header = table->horizontalHeader();
+      QVERIFY(table->model()->columnCount() > 1);
+      int columns = 0;
+      for (int c = 0; c < table->model()->columnCount(); ++c) {
+        if (header->isSectionHidden(c)) continue;
+        const QString what = QStringLiteral("%1 column %2 '%3' at %4 px: %5 px")
+                                 .arg(QLatin1String(name)).arg(c)
+                                 .arg(table->model()->headerData(c, Qt::Horizontal).toString().replace(QLatin1Char('\n'), QLatin1Char(' ')))
+                                 .arg(width).arg(header->sectionSize(c));
+        QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c), qPrintable(what + QStringLiteral(", its header needs more")));
+        QVERIFY2(header->sectionSize(c) >= static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(c), qPrintable(what + QStringLiteral(", its contents need more")));
+        columns += header->sectionSize(c);
+      }
+      QVERIFY2(columns <= table->viewport()->width(), qPrintable(QStringLiteral("%1: %2 px of columns in %3 px").arg(QLatin1String(name)).arg(columns).arg(table->viewport()->width())));
+      QVERIFY2(table->horizontalScrollBar()->maximum() == 0, name);
+    }
+    // As many as fit stay side by side on the Summary tab: the run's figures and the IPUs' from
+    // 1,400 px, all three at 1,920 px with one report (compare mode's wider tables need more).
+    auto* sideBySide = page->findChild<QSplitter*>(QStringLiteral("fittingPanels"));
+    QVERIFY(sideBySide);
+    QVERIFY(sideBySide->count() >= 2);
+    if (width >= 1920 && documents.size() == 1) QCOMPARE(sideBySide->count(), 3);
+    QCOMPARE(tabs->count(), 2 + (3 - sideBySide->count())); // Summary, Details and the tables moved out
+    // The toolbar too: BSP's legend whole, clear of the step count (it ran into it at 1,400 px).
+    page->setMode(ExecutionTimeline::Mode::Bsp);
+    QApplication::processEvents();
+    QLabel* legend = page->bspLegend();
+    auto* status = page->findChild<QLabel*>(QStringLiteral("executionStatus"));
+    QVERIFY(legend->isVisible() && status);
+    QVERIFY(legend->width() >= legend->sizeHint().width());
+    const QRect legendRect(legend->mapTo(page, QPoint(0, 0)), legend->size());
+    const QRect statusRect(status->mapTo(page, QPoint(0, 0)), status->size());
+    QVERIFY(!legendRect.intersects(statusRect));
+    QCOMPARE(window.width(), width);
   }
 
   void modeNamesParse() {

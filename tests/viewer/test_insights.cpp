@@ -97,6 +97,11 @@ private slots:
     QVERIFY(page.data()->insights.fits);
     QVERIFY(page.verdict()->text().startsWith(QStringLiteral("Fits")));
     QCOMPARE(page.histogram()->bins().back().tiles, 0u);
+    // Two reports open: the insights are the current report's, and the verdict says so.
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::oomReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(!page.data()->insights.fits);
+    QVERIFY(page.verdict()->text().startsWith(QStringLiteral("Current report: Does not fit")));
     page.setDocument(nullptr);
     QVERIFY(!page.isReady());
     QCOMPARE(page.worstTiles()->rowCount(), 0);

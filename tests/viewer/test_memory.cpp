@@ -663,6 +663,13 @@ private slots:
     const QImage cyc = page.map()->grab().toImage();
     QCOMPARE(cyc.pixelColor(page.map()->cellRect(busiest).center().toPoint()), page.map()->colorOf(d->cycles[busiest]));
     page.grab().save(out + QStringLiteral("/pipeline-cycles.png"));
+    QVERIFY(!page.summaryLabel()->text().contains(QStringLiteral("Current report")));
+    // Two reports open: the map is the current one's (the pipeline's two IPUs), and says so.
+    const unsigned pipelineTiles = d->numTiles;
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::pipelineReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCOMPARE(page.map()->data()->numTiles, pipelineTiles);
+    QVERIFY(page.summaryLabel()->text().startsWith(QStringLiteral("Current report (")));
   }
 
   void variableFilterOnTheOutOfMemoryReport() {

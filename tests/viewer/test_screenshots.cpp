@@ -57,12 +57,20 @@ private slots:
     for (const char* v : {"summary", "programs", "operations"})
       QTest::newRow(qPrintable(QStringLiteral("%1-compare").arg(QLatin1String(v))))
           << QString::fromLatin1(v) << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+    // Insights, the page an out-of-memory user opens first, and the Tile map.
+    QTest::newRow("insights-oom") << QStringLiteral("insights") << QStringList{viewer_test::oomReport()};
+    QTest::newRow("insights-mlp") << QStringLiteral("insights") << mlp;
+    QTest::newRow("tilemap-mlp") << QStringLiteral("tilemap") << mlp;
+    QTest::newRow("tilemap-pipeline") << QStringLiteral("tilemap") << QStringList{viewer_test::pipelineReport()};
+    for (const char* v : {"insights", "tilemap"})
+      QTest::newRow(qPrintable(QStringLiteral("%1-compare").arg(QLatin1String(v))))
+          << QString::fromLatin1(v) << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
     QTest::newRow("graph-mlp") << QStringLiteral("graph") << mlp;
     QTest::newRow("graph-pipeline") << QStringLiteral("graph") << QStringList{viewer_test::pipelineReport()};
     QTest::newRow("graph-oom") << QStringLiteral("graph") << QStringList{viewer_test::oomReport()};
     QTest::newRow("graph-compare") << QStringLiteral("graph") << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
     // Unrelated reports (another program on two IPUs): every view still renders both.
-    for (const char* v : {"summary", "memory", "liveness", "programs", "operations", "execution", "graph", "compare"})
+    for (const char* v : {"summary", "insights", "memory", "liveness", "tilemap", "programs", "operations", "execution", "graph", "compare"})
       QTest::newRow(qPrintable(QStringLiteral("%1-compare-unrelated").arg(QLatin1String(v))))
           << QString::fromLatin1(v) << QStringList{viewer_test::mlpReport(), viewer_test::pipelineReport()};
   }

@@ -1,11 +1,14 @@
 // The Summary page and its model on the samples' reports, against libpva's own values.
 #include "ViewerTestUtil.hpp"
 
+#include "core/ComparisonData.hpp"
 #include "core/Settings.hpp"
 #include "models/ExecutionSummaryModel.hpp"
+#include "models/IpuFiguresModel.hpp"
 #include "models/RunFiguresModel.hpp"
 #include "models/SummaryModel.hpp"
 #include "widgets/ExecutionPage.hpp"
+#include "widgets/LivenessPage.hpp"
 #include "widgets/SummaryPage.hpp"
 
 #include <QJsonDocument>
@@ -200,6 +203,13 @@ private slots:
                std::uint64_t(graph[QStringLiteral("numProgramSteps")].toDouble()));
       QCOMPARE(d.row(QStringLiteral("Graph"), QStringLiteral("Liveness steps"))->value.number,
                std::uint64_t(graph[QStringLiteral("numLivenessSteps")].toDouble()));
+      // The Liveness view's steps are the Summary's "Liveness steps" (82 on the pipeline, where
+      // 42 programs run as steps: two counts, each under its own name).
+      LivenessPage liveness;
+      liveness.resize(1200, 800);
+      liveness.setDocument(doc);
+      QVERIFY(viewer_test::waitReady(&liveness));
+      QCOMPARE(std::uint64_t(liveness.data()->steps()), d.row(QStringLiteral("Graph"), QStringLiteral("Liveness steps"))->value.number);
 
       QProcess python;
       QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -223,6 +233,111 @@ private slots:
       if (path == viewer_test::pipelineReport()) QVERIFY(s.graph.livenessSteps > s.graph.programSteps);
     }
   }
+  // Tile cycles by kind with their shares, and stream-copy cycles by destination: one figure
+  // wherever it is shown. Summary, Execution (all runs: the per-IPU table summed over IPUs, the
+  // run figures), Compare (a report against itself), `pva summary`, `pva query runs` (summed
+  // over runs), `pva compare` and Python, on the 2-IPU pipeline and the 2-run mlp. A share is
+  // "of tile cycles" everywhere it is written, so the same word has the same denominator.
+  void sharesAndStreamCopiesAgreeEverywhere() {
+    for (const QString& path : {viewer_test::pipelineReport(), viewer_test::mlpReport()}) {
+      auto doc = Document::resolve(path);
+      Progress progress = Progress::standalone(QStringLiteral("test"));
+      const SummaryData d = loadSummary(*doc, progress);
+      const ComparisonData c = loadComparison(*Document::comparison(path, path), progress);
+      ExecutionPage page;
+      page.resize(1400, 900);
+      page.show();
+      page.setDocument(doc);
+      QVERIFY(viewer_test::waitReady(&page));
+      page.selectRun(-1);
+      const RunFiguresModel& runFigures = *page.runFiguresModel();
+      const IpuFiguresModel* ipus = page.findChild<IpuFiguresModel*>();
+      QVERIFY(ipus && ipus->rowCount() > 0);
+
+      auto json = [](const QStringList& args) {
+        QProcess p;
+        p.start(QStringLiteral(PVA_EXECUTABLE), args);
+        p.waitForFinished(120000);
+        return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+      };
+      const QJsonObject summary = json({QStringLiteral("summary"), doc->profilePath(), QStringLiteral("--json")});
+      const QJsonObject runs = json({QStringLiteral("query"), doc->profilePath(), QStringLiteral("runs"), QStringLiteral("--format"), QStringLiteral("json")});
+      const QJsonObject compared = json({QStringLiteral("compare"), doc->profilePath(), doc->profilePath(), QStringLiteral("--format"), QStringLiteral("json")});
+      QVERIFY(!summary.isEmpty() && !runs.isEmpty() && !compared.isEmpty());
+      QProcess python;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(TESSERA_PYTHON_DIR));
+      python.setProcessEnvironment(env);
+      python.start(QStringLiteral("/usr/bin/python3"),
+                   {QStringLiteral("-c"), QStringLiteral("import json, sys, pva\n"
+                                                         "r = pva.openReport(sys.argv[1])\n"
+                                                         "k = pva.summarize(r).execution.tileCycles\n"
+                                                         "sc = pva.analyseExecution(r).allRuns.streamCopyCycles\n"
+                                                         "cmp = pva.compare(r, r).cycles.streamCopies\n"
+                                                         "print(json.dumps({'kinds': k.asDict(), 'total': k.total,\n"
+                                                         "  'streamCopies': {'host': sc.host, 'remoteBuffer': sc.remoteBuffer,\n"
+                                                         "                   'mixed': sc.mixed, 'unknown': sc.unknown},\n"
+                                                         "  'compared': {n.name: n.value.current for n in cmp}}))"),
+                    doc->profilePath()});
+      QVERIFY(python.waitForFinished(60000));
+      QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+      const QJsonObject py = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+
+      // Tile cycles by kind and their shares.
+      const QJsonObject cliKinds = summary[QStringLiteral("execution")].toObject()[QStringLiteral("tileCyclesByKind")].toObject();
+      const auto total = qulonglong(py[QStringLiteral("total")].toDouble());
+      QVERIFY(total > 0);
+      for (int k = 0; k < IpuFiguresModel::kKinds; ++k) {
+        const auto kind = pva::TileCycleTotals::Kind(k);
+        const QString key = QString::fromStdString(pva::TileCycleTotals::kindName(kind));
+        const SummaryRow* row = d.row(QStringLiteral("Execution"), QStringLiteral("%1 (tile cycles)").arg(QString::fromStdString(pva::CycleKinds::label(kind))));
+        QVERIFY2(row, qPrintable(key));
+        qulonglong perIpu = 0;
+        for (int ipu = 0; ipu < ipus->rowCount(); ++ipu)
+          perIpu += ipus->index(ipu, IpuFiguresModel::FirstKindColumn + k).data(IpuFiguresModel::NumberRole).toULongLong();
+        QCOMPARE(qulonglong(row->value.number), perIpu);
+        QCOMPARE(qulonglong(cliKinds[key].toDouble()), perIpu);
+        QCOMPARE(qulonglong(py[QStringLiteral("kinds")].toObject()[key].toDouble()), perIpu);
+        QCOMPARE(qulonglong(c.row(compare_sections::kinds, key)->current), perIpu);
+        QCOMPARE(row->note, QStringLiteral("%1 % of tile cycles").arg(100.0 * double(perIpu) / double(total), 0, 'f', 1));
+      }
+      QVERIFY(ipus->headerData(IpuFiguresModel::FirstKindColumn, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("tile cycles")));
+
+      // Stream-copy cycles by destination.
+      const QJsonObject cliStream = summary[QStringLiteral("execution")].toObject()[QStringLiteral("streamCopyCyclesByDestination")].toObject();
+      const QJsonArray cmpStream = compared[QStringLiteral("cycles")].toObject()[QStringLiteral("streamCopiesByDestination")].toArray();
+      QCOMPARE(cmpStream.size(), 4);
+      struct Destination {
+        const char* key;
+        const char* summaryRow;
+        const char* executionRow;
+        const char* queryColumn;
+        const char* compareRow;
+      };
+      const Destination destinations[] = {
+          {"host", "Host (cycles)", "Stream copies: host (cycles)", "streamCopyHost", "Host"},
+          {"remoteBuffer", "Remote buffers (cycles)", "Stream copies: remote buffers (cycles)", "streamCopyRemoteBuffer", "Remote buffers"}};
+      for (int i = 0; i < 2; ++i) {
+        const Destination& x = destinations[i];
+        const QString key = QString::fromLatin1(x.key);
+        const auto expected = qulonglong(py[QStringLiteral("streamCopies")].toObject()[key].toDouble());
+        QCOMPARE(qulonglong(d.row(QStringLiteral("Stream copies"), QString::fromLatin1(x.summaryRow))->value.number), expected);
+        const int row = runFigures.rowOf(QString::fromLatin1(x.executionRow));
+        QVERIFY2(row >= 0, x.executionRow);
+        QCOMPARE(qulonglong(runFigures.index(row, runFigures.valueColumn()).data(RunFiguresModel::NumberRole).toDouble()), expected);
+        QCOMPARE(qulonglong(cliStream[key].toDouble()), expected);
+        qulonglong summed = 0;
+        for (const QJsonValue& r : runs[QStringLiteral("rows")].toArray()) summed += qulonglong(r.toObject()[QString::fromLatin1(x.queryColumn)].toDouble());
+        QCOMPARE(summed, expected);
+        QCOMPARE(cmpStream[i].toObject()[QStringLiteral("name")].toString(), key);
+        QCOMPARE(qulonglong(cmpStream[i].toObject()[QStringLiteral("base")].toDouble()), expected);
+        QCOMPARE(qulonglong(py[QStringLiteral("compared")].toObject()[key].toDouble()), expected);
+        QCOMPARE(qulonglong(c.row(compare_sections::streamCopies, QString::fromLatin1(x.compareRow))->current), expected);
+      }
+      QVERIFY(qulonglong(cliStream[QStringLiteral("host")].toDouble()) > 0);
+    }
+  }
+
   void outOfMemoryReportHasNoRuns() {
     SummaryPage page;
     page.setDocument(Document::resolve(viewer_test::oomReport()));

@@ -170,6 +170,13 @@ struct CycleComparison {
   ComparedValue computeSetsTotal; ///< Σ compute sets: the cycles of OnTileExecute steps
   ComparedValue programsTotal;    ///< Σ programs: every step's slowest-IPU cycles (SpanFigures::cycles)
   ComparedValue kindsTotal;       ///< Σ kinds: busy tile cycles of one replica (CycleKinds::total)
+  /// Stream-copy steps' cycles over all runs by what they copy to or from (each report's
+  /// ExecutionAnalysis::allRuns.streamCopyCycles, the Summary's figures): always four rows, in
+  /// this order, named as `pva summary --format json` names them: "host", "remoteBuffer",
+  /// "mixed" (host and remote buffers), "unknown" (a report before format 1.3). Empty without
+  /// an execution in both reports.
+  std::vector<NamedComparison> streamCopies;
+  ComparedValue streamCopiesTotal; ///< Σ streamCopies: StreamCopyCycles::total()
 };
 
 struct ReportComparison {

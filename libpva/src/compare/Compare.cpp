@@ -121,6 +121,19 @@ ReportComparison compare(const Report& base, const Report& current) {
   c.cycles.computeSetsTotal = totalOf(c.cycles.computeSets);
   c.cycles.programsTotal = totalOf(c.cycles.programs);
   c.cycles.kindsTotal = {a.summary.execution.tileCycles.total(), b.summary.execution.tileCycles.total()};
+  if (c.hasExecution) {
+    const StreamCopyCycles &sa = a.execution.allRuns.streamCopyCycles, &sb = b.execution.allRuns.streamCopyCycles;
+    auto row = [](const char* name, std::uint64_t inBase, std::uint64_t inCurrent) {
+      NamedComparison n;
+      n.name = name;
+      n.inBase = n.inCurrent = true;
+      n.value = {inBase, inCurrent};
+      return n;
+    };
+    c.cycles.streamCopies = {row("host", sa.host, sb.host), row("remoteBuffer", sa.remoteBuffer, sb.remoteBuffer),
+                             row("mixed", sa.mixed, sb.mixed), row("unknown", sa.unknown, sb.unknown)};
+    c.cycles.streamCopiesTotal = {sa.total(), sb.total()};
+  }
   c.target = detail::compareTargets(a.summary.target, b.summary.target);
   c.variables = detail::compareVariables(base, a.summary, current, b.summary);
   c.operations = detail::compareOperations(base, a.execution, current, b.execution);

@@ -94,7 +94,10 @@ void bindCompare(py::module_& m) {
       .def_readonly("runsTotal", &pva::CycleComparison::runsTotal)
       .def_readonly("computeSetsTotal", &pva::CycleComparison::computeSetsTotal)
       .def_readonly("programsTotal", &pva::CycleComparison::programsTotal)
-      .def_readonly("kindsTotal", &pva::CycleComparison::kindsTotal);
+      .def_readonly("kindsTotal", &pva::CycleComparison::kindsTotal)
+      .def_readonly("streamCopies", &pva::CycleComparison::streamCopies,
+                    "Stream-copy steps' cycles, all runs, by destination: host, remoteBuffer, mixed, unknown.")
+      .def_readonly("streamCopiesTotal", &pva::CycleComparison::streamCopiesTotal);
   py::class_<pva::ReportComparison>(m, "ReportComparison")
       .def_readonly("memory", &pva::ReportComparison::memory)
       .def_readonly("liveness", &pva::ReportComparison::liveness)

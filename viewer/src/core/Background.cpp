@@ -16,6 +16,20 @@ ProgressHub& ProgressHub::instance() {
   return *hub;
 }
 
+int ProgressHub::pendingFor(const QObject* owner) const {
+  int n = 0;
+  for (const auto& entry : m_pending) {
+    const Pending& p = entry.second;
+    if (p.cancelled->load()) continue;
+    for (const QObject* o = p.context.data(); o; o = o->parent())
+      if (o == owner) {
+        ++n;
+        break;
+      }
+  }
+  return n;
+}
+
 void Progress::report(double fraction) {
   const double whole = m_from + (m_to - m_from) * std::clamp(fraction, 0.0, 1.0);
   const int percent = static_cast<int>(std::lround(whole * 100));
@@ -29,6 +43,8 @@ void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<st
                        std::function<void(const QString&)> fail, QThreadPool* pool) {
   ProgressHub& hub = ProgressHub::instance();
   hub.m_running.fetch_add(1);
+  const std::uint64_t number = hub.m_nextTask++;
+  hub.m_pending[number] = {QPointer<QObject>(context), cancelled};
   emit hub.started(task);
   QPointer<QObject> target(context);
   (pool ? pool : QThreadPool::globalInstance())->start([=]() {
@@ -49,6 +65,7 @@ void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<st
     // Posted to the application object (the GUI thread, where every context lives), and the
     // context is checked there: reading a QPointer here would race with its deletion.
     QMetaObject::invokeMethod(QCoreApplication::instance(), [=]() {
+      ProgressHub::instance().m_pending.erase(number);
       if (!target || cancelled->load()) return;
       if (deliver) deliver();
       else if (!error.isEmpty() && fail) fail(error);

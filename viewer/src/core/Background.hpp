@@ -17,8 +17,10 @@
 #include <QString>
 
 #include <atomic>
+#include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 
 class QThreadPool;
@@ -33,6 +35,11 @@ public:
   static ProgressHub& instance();
   /// Tasks running now.
   int running() const { return m_running.load(); }
+  /// Tasks started for `owner` or an object under it (the runInBackground context) whose result
+  /// has not reached the GUI thread yet, cancelled ones left out: what a page still has to show.
+  /// GUI thread only. A page that says it is ready while this is not 0 would be captured (by
+  /// --screenshot, or a user's eye) with part of its data missing.
+  int pendingFor(const QObject* owner) const;
 
 signals:
   void started(const QString& task);
@@ -43,6 +50,12 @@ private:
   friend class Progress;
   friend struct TaskRunner;
   std::atomic<int> m_running{0};
+  struct Pending {
+    QPointer<QObject> context;
+    std::shared_ptr<std::atomic<bool>> cancelled;
+  };
+  std::map<std::uint64_t, Pending> m_pending; ///< by task number; GUI thread only
+  std::uint64_t m_nextTask = 0;
 };
 
 /// Given to a background function: report how far it is, and stop early when cancelled.

@@ -80,6 +80,23 @@ ComparisonSection listSection(const QString& title, Unit unit, const QString& to
   return s;
 }
 
+/// Stream-copy steps' cycles by destination (pva::CycleComparison::streamCopies, the Summary's
+/// split of each report), in libpva's order and named as the Summary names them; the two rare
+/// destinations only when a report has them.
+ComparisonSection streamCopySection(const pva::CycleComparison& c) {
+  ComparisonSection s{sec::streamCopies, {totalRow(QStringLiteral("Total (Σ stream-copy steps, slowest IPU each)"), c.streamCopiesTotal, Unit::Count)}, false};
+  for (const pva::NamedComparison& n : c.streamCopies) {
+    const bool rare = n.name == "mixed" || n.name == "unknown";
+    if (rare && !n.value.base && !n.value.current) continue;
+    const QString name = n.name == "host"           ? QStringLiteral("Host")
+                         : n.name == "remoteBuffer" ? QStringLiteral("Remote buffers")
+                         : n.name == "mixed"        ? QStringLiteral("Host and remote buffers")
+                                                    : QStringLiteral("Destination unknown");
+    s.rows.push_back(valueRow(name, n.value, Unit::Count));
+  }
+  return s;
+}
+
 QString clockText(const pva::Target& t) { return QStringLiteral("%1 MHz").arg(t.clockFrequency() / 1e6, 0, 'f', 0); }
 
 ComparisonSection targetSection(const pva::TargetComparison& t) {
@@ -241,6 +258,7 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
   if (c.hasExecution) {
     d.sections.push_back(listSection(sec::kinds, Unit::Count, QStringLiteral("Total (Σ kinds: busy tile cycles)"),
                                      c.cycles.kindsTotal, c.cycles.kinds, false));
+    d.sections.push_back(streamCopySection(c.cycles));
     d.sections.push_back(runSection(c.cycles));
     d.sections.push_back(listSection(sec::computeSets, Unit::Count,
                                      QStringLiteral("Total (Σ compute sets: steps that run vertices)"),
@@ -253,7 +271,7 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
   // Cycles summed over all runs (kinds, compute sets, programs, operations' cycles): with
   // different numbers of runs on the two sides, no row of them is a change of the program.
   for (ComparisonSection& s : d.sections)
-    if (s.title == sec::kinds || s.title == sec::computeSets || s.title == sec::programs || s.title == sec::opCycles)
+    if (s.title == sec::kinds || s.title == sec::streamCopies || s.title == sec::computeSets || s.title == sec::programs || s.title == sec::opCycles)
       for (ComparisonRow& r : s.rows) notComparableOverRuns(r, runCounts);
   d.liveness = c.liveness;
   return d;

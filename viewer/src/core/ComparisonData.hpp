@@ -67,6 +67,7 @@ inline const QString alwaysLive = QStringLiteral("Always-live variables (one rep
 inline const QString atPeak = QStringLiteral("Variables live at the peak step (one replica)");
 inline const QString cycles = QStringLiteral("Cycles");
 inline const QString kinds = QStringLiteral("Cycles by kind (tile cycles, one replica)");
+inline const QString streamCopies = QStringLiteral("Stream copies by destination (cycles, all runs)");
 inline const QString runs = QStringLiteral("Runs (cycles)");
 inline const QString computeSets = QStringLiteral("Compute sets (cycles, all runs)");
 inline const QString programs = QStringLiteral("Programs (cycles, all runs)");

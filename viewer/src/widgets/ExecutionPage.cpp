@@ -9,6 +9,7 @@
 #include "models/IpuFiguresModel.hpp"
 #include "models/RunFiguresModel.hpp"
 #include "models/StepDetailsModel.hpp"
+#include "widgets/FittingPanels.hpp"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -131,7 +132,7 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   m_detailsHint->setText(tr("Click a step in the timeline to see its details."));
   dl->addWidget(m_detailsHint);
   dl->addWidget(m_detailsView);
-  m_tabs->addTab(summaryPanel(), tr("Summary"));
+  addSummaryPanels();
   m_tabs->addTab(details, tr("Details"));
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -172,7 +173,9 @@ ExecutionPage::ExecutionPage(QWidget* parent)
 
 // Three tables side by side, so that each shows its rows without scrolling in the height the
 // splitter gives the tabs: the run's figures, its figures per IPU, the visible range's cycles.
-QWidget* ExecutionPage::summaryPanel() {
+// Those that do not fit the window's width whole (compare mode below about 1,600 px) get tabs of
+// their own rather than a clipped column.
+void ExecutionPage::addSummaryPanels() {
   auto titled = [this](QLabel* heading, QTableView* view) {
     auto* w = new QWidget(this);
     auto* l = new QVBoxLayout(w);
@@ -192,12 +195,10 @@ QWidget* ExecutionPage::summaryPanel() {
   m_ipuHeading = new QLabel(this);
   m_ipuHeading->setWordWrap(true);
   auto* rangeHeading = new QLabel(tr("Visible range (follows zoom and pan)"), this);
-  auto* panel = new QSplitter(Qt::Horizontal, this);
-  panel->addWidget(titled(m_figuresHeading, m_runFiguresView));
-  panel->addWidget(titled(m_ipuHeading, m_ipuFiguresView));
-  panel->addWidget(titled(rangeHeading, m_summaryView));
-  panel->setSizes({330, 640, 430}); // proportions: the IPU table has the most columns
-  return panel;
+  m_summaryPanels = new FittingPanels(m_tabs, 0, tr("Summary"));
+  m_summaryPanels->addPanel(titled(m_figuresHeading, m_runFiguresView), m_runFiguresView, tr("Run figures"));
+  m_summaryPanels->addPanel(titled(m_ipuHeading, m_ipuFiguresView), m_ipuFiguresView, tr("Per IPU"));
+  m_summaryPanels->addPanel(titled(rangeHeading, m_summaryView), m_summaryView, tr("Visible range"));
 }
 
 QWidget* ExecutionPage::imageWidget() { return m_timeline; }
@@ -382,8 +383,7 @@ void ExecutionPage::showFigures() {
                                             : tr("Figures of %1").arg(scope));
   m_runFiguresView->resizeColumnsToContents();
   m_ipuFiguresView->resizeColumnsToContents();
-  // A narrow window shrinks the other tables first: these few figures stay readable whole.
-  m_runFiguresView->setMinimumWidth(m_runFiguresView->horizontalHeader()->length() + 2 * m_runFiguresView->frameWidth() + 4);
+  m_summaryPanels->rearrange();
 }
 
 void ExecutionPage::poll() {
@@ -436,6 +436,7 @@ void ExecutionPage::updateSummary() {
   }
   m_summaryModel->setSnapshot(std::move(snap));
   m_summaryView->resizeColumnsToContents();
+  m_summaryPanels->rearrange();
 }
 
 QStringList ExecutionPage::runNames() const {

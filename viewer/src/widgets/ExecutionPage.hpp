@@ -28,6 +28,8 @@ class QTableView;
 
 namespace tessera::viewer {
 
+class FittingPanels;
+
 class ExecutionOverview;
 class ExecutionSummaryModel;
 class IpuFiguresModel;
@@ -94,7 +96,7 @@ private:
   void allHeadersArrived();
   void poll();
   void updateSummary();
-  QWidget* summaryPanel();
+  void addSummaryPanels();
   void loadFigures();
   void showFigures();
   void applyRun();
@@ -122,6 +124,7 @@ private:
   QLabel* m_ipuHeading = nullptr;
   QTableView* m_runFiguresView;
   QTableView* m_ipuFiguresView;
+  FittingPanels* m_summaryPanels = nullptr; ///< the three tables side by side, or some in tabs
   QTimer m_pollTimer, m_summaryTimer, m_tilesTimer;
   /// The page's own threads: indexing streams for seconds and must neither wait behind other
   /// pages' loads nor hold a shared thread. Declared before the tasks, so it is destroyed after

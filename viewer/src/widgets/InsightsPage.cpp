@@ -114,6 +114,7 @@ InsightsPage::InsightsPage(QWidget* parent)
 void InsightsPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   m_task = TaskHandle();
+  m_scope = doc && doc->base() ? tr("Current report: ") : QString();
   showData(nullptr);
   if (!doc) return;
   m_task = runInBackground<InsightsData>(
@@ -131,7 +132,7 @@ void InsightsPage::setDocument(std::shared_ptr<const Document> doc) {
 
 void InsightsPage::showData(std::shared_ptr<const InsightsData> d) {
   m_data = d;
-  m_verdict->setText(d ? d->verdict() : QString());
+  m_verdict->setText(d ? m_scope + d->verdict() : QString());
   QPalette pal = m_verdict->palette();
   pal.setColor(QPalette::WindowText, d && !d->insights.fits ? QColor(190, 30, 30) : QColor(30, 130, 50));
   m_verdict->setPalette(pal);

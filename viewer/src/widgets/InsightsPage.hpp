@@ -54,6 +54,7 @@ private:
   std::vector<QTableView*> m_tables;
   std::shared_ptr<const InsightsData> m_data;
   TaskHandle m_task;
+  QString m_scope; ///< comparing: says that the page shows the current report only
 };
 
 } // namespace tessera::viewer

@@ -38,6 +38,7 @@ void TileMapPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   m_task = TaskHandle();
   m_map->setData(nullptr);
+  m_scope = doc && doc->base() ? tr("Current report (%1) only: ").arg(doc->displayName()) : QString();
   updateSummary();
   if (!doc) return;
   m_task = runInBackground<TileMapData>(
@@ -56,7 +57,7 @@ void TileMapPage::updateSummary() {
     m_summary->clear();
     return;
   }
-  QString text = tr("%1 tiles (%2 × %3 tiles), in software order: a block per IPU (IPU 0 first, four to a row "
+  QString text = m_scope + tr("%1 tiles (%2 × %3 tiles), in software order: a block per IPU (IPU 0 first, four to a row "
                     "of blocks), tile numbers left to right and top to bottom, %4 to a row. More is darker.")
                      .arg(formatCount(d->numTiles))
                      .arg(d->numIpus == 1 ? tr("1 IPU") : tr("%1 IPUs").arg(d->numIpus))

@@ -30,6 +30,7 @@ public:
 private:
   void updateSummary();
   TaskHandle m_task;
+  QString m_scope; ///< comparing: says that the page shows the current report only
   TileMapWidget* m_map;
   QComboBox* m_figure;
   QLabel* m_summary;

@@ -216,13 +216,22 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
                                  {"hostMicroseconds", Column::Kind::Count}};
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
     columns.push_back({pva::TileCycleTotals::kindName(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
+  // Stream-copy steps' cycles by destination: pva::analyseExecution's per-run figures, the
+  // Summary's split run by run (one pass over the steps).
+  for (const char* name : {"streamCopyHost", "streamCopyRemoteBuffer", "streamCopyMixed", "streamCopyUnknown"})
+    columns.push_back({name, Column::Kind::Count});
   const pva::ExecutionSummary execution = pva::summarize(report).execution;
-  Table table("Runs (one replica; cycles of the slowest IPU; by kind: tile cycles summed over tiles)", columns);
+  const pva::ExecutionAnalysis analysis = execution.profiled ? pva::analyseExecution(report) : pva::ExecutionAnalysis();
+  Table table("Runs (one replica; cycles of the slowest IPU; by kind: tile cycles summed over tiles; stream copy: "
+              "stream-copy steps' cycles by destination, each step at its slowest IPU)",
+              columns);
   table.meta["runs"] = execution.runs.size();
   for (std::size_t i = 0; i < execution.runs.size() && i < rowLimit(o, SIZE_MAX); ++i) {
     const pva::RunSummary& r = execution.runs[i];
     std::vector<Json> row = {r.index, r.name, r.steps, r.cycles, r.hostMicroseconds};
     for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) row.push_back(r.tileCycles.cycles[k]);
+    const pva::StreamCopyCycles sc = i < analysis.runs.size() ? analysis.runs[i].streamCopyCycles : pva::StreamCopyCycles();
+    for (const std::uint64_t v : {sc.host, sc.remoteBuffer, sc.mixed, sc.unknown}) row.push_back(v);
     table.add(std::move(row));
   }
   return table;
@@ -281,7 +290,8 @@ Command addQueryCommand(CLI::App& app, const GlobalOptions& global) {
                  compile-time estimate of the same executions (default top 10)
   live-at-peak   variables live at the peak liveness step, largest first (default top 10)
   programs       programs counted by type; with --type T, the programs of that type
-  runs           runs: steps, cycles, host time, tile cycles by kind
+  runs           runs: steps, cycles, host time, tile cycles by kind, stream-copy cycles by
+                 destination (host, remote buffer, mixed, unknown)
   categories     memory by category over all tiles
 
 examples:

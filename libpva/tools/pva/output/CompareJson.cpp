@@ -116,10 +116,12 @@ Json compareJson(const CompareResult& r) {
                  {"matchedRuns", runs},
                  {"computeSets", namedListJson(c.cycles.computeSets)},
                  {"kinds", namedListJson(c.cycles.kinds)},
+                 {"streamCopiesByDestination", namedListJson(c.cycles.streamCopies)},
                  {"totals", {{"runs", valueJson(c.cycles.runsTotal)},
                              {"computeSets", valueJson(c.cycles.computeSetsTotal)},
                              {"programs", valueJson(c.cycles.programsTotal)},
-                             {"kinds", valueJson(c.cycles.kindsTotal)}}}};
+                             {"kinds", valueJson(c.cycles.kindsTotal)},
+                             {"streamCopies", valueJson(c.cycles.streamCopiesTotal)}}}};
   Json ops = Json::array();
   for (const auto& o : c.operations.operations) ops.push_back(operationJson(o));
   j["operations"] = {{"compared", c.operations.compared}, {"total", operationJson(c.operations.total)}, {"items", ops}};

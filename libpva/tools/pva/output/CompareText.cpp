@@ -121,6 +121,11 @@ void writeCompareText(std::ostream& out, const CompareResult& r) {
     line(out, "compute sets", c.cycles.computeSetsTotal, "cycles", "  (steps that run vertices, summed)");
     line(out, "programs", c.cycles.programsTotal, "cycles", "  (every step at its slowest IPU, summed)");
     line(out, "tile cycles", c.cycles.kindsTotal, "cycles", "  (busy tile cycles of one replica)");
+    line(out, "stream copies", c.cycles.streamCopiesTotal, "cycles", "  (stream-copy steps, each at its slowest IPU)");
+    // By destination: host and remote buffers always, the rarer two when either report has them.
+    for (const auto& d : c.cycles.streamCopies)
+      if (d.name == "host" || d.name == "remoteBuffer" || d.value.base || d.value.current)
+        line(out, "  " + d.name, d.value, "cycles");
   }
 
   out << "\nOperations\n";
