@@ -130,6 +130,7 @@ struct Result {
   long rssAtTenthKiB = 0;    ///< RSS after 10% of the rows, to compare with the end
   long rssAtEndKiB = 0;
   double busiestThreadSeconds = 0; ///< CPU time of the thread that worked most (writer thread included)
+  double callerThreadSeconds = 0;  ///< CPU time of the thread that called the writer (encoding, and SQLite unless in background)
 };
 
 void fsyncFile(const fs::path& p) {
@@ -184,7 +185,9 @@ Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::
     writer.publish();
     for (const auto& [tid, ns] : threadCpuNs()) { // before the writer (and its thread) goes
       const auto it = threads0.find(tid);
-      r.busiestThreadSeconds = std::max(r.busiestThreadSeconds, 1e-9 * (ns - (it == threads0.end() ? 0 : it->second)));
+      const double used = 1e-9 * (ns - (it == threads0.end() ? 0 : it->second));
+      r.busiestThreadSeconds = std::max(r.busiestThreadSeconds, used);
+      if (tid == static_cast<long>(::gettid())) r.callerThreadSeconds = used;
     }
   }
   r.seconds = seconds(t0, Clock::now());
@@ -281,6 +284,9 @@ int main(int argc, char** argv) {
       ->check(positive);
   cli.add_option("--pool", poolSize, "Distinct steps cycled through")->check(positive);
   cli.add_option("--dir", parent, "Directory for the scratch files")->type_name("DIR");
+  std::string only;
+  cli.add_option("--only", only, "Run one writer only, for profiling it: direct, background or raw (no ratios)")
+      ->check(CLI::IsMember({"direct", "background", "raw"}));
   cli.parseOrExit(argc, argv);
   const fs::path dir = fs::path(parent) / ("tessera-bench-" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -299,6 +305,18 @@ int main(int argc, char** argv) {
 
   // The first file written in a process pays extra (the kernel grows the page cache), so an
   // untimed warm-up comes first; then the two alternate, and the median of each is reported.
+  if (!only.empty()) { // one writer, reps times, for a profiler to watch
+    for (std::size_t r = 0; r < reps; ++r) {
+      const fs::path file = dir / "only.db";
+      const Result res = only == "raw" ? runRawSqlite(file, cyclesBlobs, ipusBlobs, steps, batch)
+                                       : runTessera(file, pool, steps, batch, only == "background");
+      fs::remove(file);
+      print(only.c_str(), res, steps);
+      std::printf("  busiest thread %.2f s, calling thread %.2f s\n", res.busiestThreadSeconds, res.callerThreadSeconds);
+    }
+    fs::remove_all(dir);
+    return 0;
+  }
   const long peakBefore = peakRssKiB();
   runRawSqlite(dir / "warmup.db", cyclesBlobs, ipusBlobs, steps, batch);
   fs::remove(dir / "warmup.db");

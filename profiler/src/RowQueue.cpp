@@ -88,6 +88,11 @@ std::string RowQueue::drain() {
   return std::exchange(error_, std::string());
 }
 
+std::string RowQueue::failure() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
+}
+
 void RowQueue::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {

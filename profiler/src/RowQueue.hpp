@@ -53,6 +53,9 @@ public:
   /// Waits until every queued row has been inserted. Returns the first error a row met since the
   /// last drain (empty when none) and forgets it; rows queued after an error are dropped.
   std::string drain();
+  /// The first error a row met since the last drain, without waiting (empty when none so far).
+  /// The error stays until drain(): rows queued meanwhile are still dropped.
+  std::string failure();
 
 private:
   struct Row {
@@ -87,7 +90,7 @@ private:
   std::deque<Batch> queued_;
   std::vector<Batch> spare_;
   bool busy_ = false, stop_ = false;
-  std::string error_;
+  std::string error_; ///< non-empty from a row's failure until drain()
   std::thread worker_;
 };
 
