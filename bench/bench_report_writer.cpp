@@ -285,8 +285,9 @@ int main(int argc, char** argv) {
   cli.add_option("--pool", poolSize, "Distinct steps cycled through")->check(positive);
   cli.add_option("--dir", parent, "Directory for the scratch files")->type_name("DIR");
   std::string only;
-  cli.add_option("--only", only, "Run one writer only, for profiling it: direct, background or raw (no ratios)")
-      ->check(CLI::IsMember({"direct", "background", "raw"}));
+  cli.add_option("--only", only, "Run one writer only, for profiling it: direct, background or raw (no ratios); or encode: the "
+                 "blobs alone, no SQLite")
+      ->check(CLI::IsMember({"direct", "background", "raw", "encode"}));
   cli.parseOrExit(argc, argv);
   const fs::path dir = fs::path(parent) / ("tessera-bench-" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -305,6 +306,25 @@ int main(int argc, char** argv) {
 
   // The first file written in a process pays extra (the kernel grows the page cache), so an
   // untimed warm-up comes first; then the two alternate, and the median of each is reported.
+  if (only == "encode") { // what encoding the two blobs costs, without SQLite
+    for (std::size_t r = 0; r < reps; ++r) {
+      std::string cycles, ipus;
+      std::size_t bytes = 0;
+      const double c0 = cpuSeconds();
+      const auto t0 = Clock::now();
+      for (std::size_t i = 0; i < steps; ++i) {
+        const StepData& s = pool[i % pool.size()];
+        tp::encodeTileValues(s.cycles.data(), s.cycles.size(), cycles);
+        tp::encodeStepIpus(&s.ipu, 1, ipus);
+        bytes += cycles.size() + ipus.size();
+      }
+      const double wall = seconds(t0, Clock::now()), cpu = cpuSeconds() - c0;
+      std::printf("  encode %8.3f s  %6.3f us a step  CPU %6.3f s  (%zu bytes)\n", wall, 1e6 * wall / double(steps), cpu,
+                  bytes);
+    }
+    fs::remove_all(dir);
+    return 0;
+  }
   if (!only.empty()) { // one writer, reps times, for a profiler to watch
     for (std::size_t r = 0; r < reps; ++r) {
       const fs::path file = dir / "only.db";
