@@ -1,6 +1,7 @@
 // Rows waiting for a writer thread: ReportWriter::writeInBackground(true) queues each row's values
 // here and a worker thread inserts them, so the caller's next rows (encoding blobs, say) overlap
-// SQLite's work on these. Rows are copied into batches (values plus one byte arena for text and
+// SQLite's work on these. A row's target decides what it does: ReportWriter queues BEGIN and
+// COMMIT as rows without values too, so they run in order with the rows. Rows are copied into batches (values plus one byte arena for text and
 // blobs) that are recycled, so a long run allocates nothing per row once the batches have grown,
 // and at most kMaxQueuedBatches wait at any time, so memory stays bounded however fast the caller is.
 #pragma once
