@@ -69,13 +69,17 @@ long currentRssKiB() {
   return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-// CPU time of each of this process's threads so far (ns, /proc/self/task/<tid>/schedstat).
-std::map<long, double> threadCpuNs() {
+// CPU time of each of this process's threads so far (ns, /proc/self/task/<tid>/schedstat), and
+// (waitingNs) how long each waited, ready to run, for a core.
+std::map<long, double> threadCpuNs(std::map<long, double>* waitingNs = nullptr) {
   std::map<long, double> out;
   for (const auto& e : fs::directory_iterator("/proc/self/task")) {
     std::ifstream in(e.path() / "schedstat");
-    double ns = 0;
-    if (in >> ns) out[std::stol(e.path().filename().string())] = ns;
+    double ns = 0, waiting = 0;
+    if (in >> ns >> waiting) {
+      out[std::stol(e.path().filename().string())] = ns;
+      if (waitingNs) (*waitingNs)[std::stol(e.path().filename().string())] = waiting;
+    }
   }
   return out;
 }
@@ -130,7 +134,9 @@ struct Result {
   long rssAtTenthKiB = 0;    ///< RSS after 10% of the rows, to compare with the end
   long rssAtEndKiB = 0;
   double busiestThreadSeconds = 0; ///< CPU time of the thread that worked most (writer thread included)
-  double callerThreadSeconds = 0;  ///< CPU time of the thread that called the writer (encoding, and SQLite unless in background)
+  double publishSeconds = 0;       ///< wall time of the last commit and publish (waiting for the queue, the fsync)
+  double callerThreadSeconds = 0;
+  double waitingForCoreSeconds = 0; ///< time the threads were ready to run but had no core (all threads)  ///< CPU time of the thread that called the writer (encoding, and SQLite unless in background)
 };
 
 void fsyncFile(const fs::path& p) {
@@ -162,7 +168,8 @@ Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::
   Result r;
   RssProbe rss;
   const double c0 = cpuSeconds();
-  const auto threads0 = threadCpuNs();
+  std::map<long, double> waiting0, waiting1;
+  const auto threads0 = threadCpuNs(&waiting0);
   const auto t0 = Clock::now();
   {
     tp::ReportWriter writer(path);
@@ -181,8 +188,12 @@ Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::
         writer.begin();
       }
     }
+    const auto p0 = Clock::now();
     writer.commit();
     writer.publish();
+    r.publishSeconds = seconds(p0, Clock::now());
+    for (const auto& [tid, w] : (threadCpuNs(&waiting1), waiting1))
+      r.waitingForCoreSeconds += 1e-9 * (w - (waiting0.count(tid) ? waiting0[tid] : 0));
     for (const auto& [tid, ns] : threadCpuNs()) { // before the writer (and its thread) goes
       const auto it = threads0.find(tid);
       const double used = 1e-9 * (ns - (it == threads0.end() ? 0 : it->second));
@@ -209,6 +220,8 @@ Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cycles
   fs::remove(path);
   Result r;
   RssProbe rss;
+  std::map<long, double> waiting0, waiting1;
+  threadCpuNs(&waiting0);
   const double c0 = cpuSeconds();
   const auto t0 = Clock::now();
   sqlite3* db = nullptr;
@@ -246,6 +259,8 @@ Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cycles
   sqlite3_close(db);
   fsyncFile(path);
   r.seconds = seconds(t0, Clock::now());
+  threadCpuNs(&waiting1);
+  for (const auto& [tid, w] : waiting1) r.waitingForCoreSeconds += 1e-9 * (w - (waiting0.count(tid) ? waiting0[tid] : 0));
   r.cpuSeconds = cpuSeconds() - c0;
   rss.finish(r);
   r.fileBytes = fs::file_size(path);
@@ -260,9 +275,10 @@ Result median(std::vector<Result> runs) {
 double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 
 void print(const char* name, const Result& r, std::size_t steps) {
-  std::printf("  %-22s %8.2f s  %10.0f rows/s  CPU %6.2f s  file %8.1f MiB  RSS growth %6.1f MiB (RSS at 10%% %6.1f, at end %6.1f MiB)\n",
-              name, r.seconds, double(steps) / r.seconds, r.cpuSeconds, mib(double(r.fileBytes)), r.rssGrowthKiB / 1024.0,
-              r.rssAtTenthKiB / 1024.0, r.rssAtEndKiB / 1024.0);
+  std::printf("  %-22s %8.2f s  %10.0f rows/s  CPU %6.2f s  waited for a core %5.2f s  file %8.1f MiB  RSS growth %6.1f MiB "
+              "(RSS at 10%% %6.1f, at end %6.1f MiB)\n",
+              name, r.seconds, double(steps) / r.seconds, r.cpuSeconds, r.waitingForCoreSeconds, mib(double(r.fileBytes)),
+              r.rssGrowthKiB / 1024.0, r.rssAtTenthKiB / 1024.0, r.rssAtEndKiB / 1024.0);
 }
 
 } // namespace
@@ -332,7 +348,9 @@ int main(int argc, char** argv) {
                                        : runTessera(file, pool, steps, batch, only == "background");
       fs::remove(file);
       print(only.c_str(), res, steps);
-      std::printf("  busiest thread %.2f s, calling thread %.2f s\n", res.busiestThreadSeconds, res.callerThreadSeconds);
+      std::printf("  busiest thread %.2f s, calling thread %.2f s, last commit and publish %.2f s, threads waited "
+                  "%.2f s for a core\n",
+                  res.busiestThreadSeconds, res.callerThreadSeconds, res.publishSeconds, res.waitingForCoreSeconds);
     }
     fs::remove_all(dir);
     return 0;
