@@ -76,6 +76,11 @@ private:
   static constexpr std::size_t kRowsPerBatch = 256;
   static constexpr std::size_t kArenaBytesPerBatch = 1 << 20;
   static constexpr std::size_t kMaxQueuedBatches = 4;
+  // Each thread sleeps until there are two batches for it (queued, or room for), not one: every
+  // wake-up costs a trip through the scheduler (tens of microseconds for an idle virtual core,
+  // milliseconds on a busy machine), and with both threads about as fast, waking per batch made
+  // hundreds of them per 100k rows.
+  static constexpr std::size_t kBatchesPerWake = 2;
 
   void submit(); // hands `current_` to the worker, waiting while the queue is full
   void work();
@@ -91,6 +96,7 @@ private:
   std::deque<Batch> queued_;
   std::vector<Batch> spare_;
   bool busy_ = false, stop_ = false;
+  bool draining_ = false; ///< drain() waits: the worker takes even a single batch
   std::string error_; ///< non-empty from a row's failure until drain()
   std::thread worker_;
 };
