@@ -1,9 +1,10 @@
 // bench_report_writer: writing an execution profile through tessera::profiler::ReportWriter
 // against raw SQLite, timed in one run.
 //
-//   bench_report_writer [--steps N] [--tiles T] [--batch B] [--reps R] [--pool P] [--dir D]
+//   bench_report_writer [--steps N] [--tiles T] [--batch B] [--reps R] [--pool P] [--dir D] [--only W]
 //   (default N = 1,000,000 steps, T = 1472 tiles, B = 10,000 rows per transaction, R = 3
-//    alternating runs of each, P = 509 distinct steps cycled through, D = $TMPDIR)
+//    alternating runs of each, P = 509 distinct steps cycled through, D = $TMPDIR; W = direct,
+//    background, raw or encode runs that one alone, R times, to profile it)
 //
 // Tessera: per step, encode the step's cycles_by_tile (TileValues) and ipus (StepIpus) blobs
 // and insert a `steps` row through the writer, committing every B rows, then publish().
