@@ -1,9 +1,10 @@
 // bench_report_writer: writing an execution profile through tessera::profiler::ReportWriter
 // against raw SQLite, timed in one run.
 //
-//   bench_report_writer [--steps N] [--tiles T] [--batch B] [--reps R] [--pool P] [--dir D]
+//   bench_report_writer [--steps N] [--tiles T] [--batch B] [--reps R] [--pool P] [--dir D] [--only W]
 //   (default N = 1,000,000 steps, T = 1472 tiles, B = 10,000 rows per transaction, R = 3
-//    alternating runs of each, P = 509 distinct steps cycled through, D = $TMPDIR)
+//    alternating runs of each, P = 509 distinct steps cycled through, D = $TMPDIR; W = direct,
+//    background, raw or encode runs that one alone, R times, to profile it)
 //
 // Tessera: per step, encode the step's cycles_by_tile (TileValues) and ipus (StepIpus) blobs
 // and insert a `steps` row through the writer, committing every B rows, then publish().
@@ -69,13 +70,17 @@ long currentRssKiB() {
   return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-// CPU time of each of this process's threads so far (ns, /proc/self/task/<tid>/schedstat).
-std::map<long, double> threadCpuNs() {
+// CPU time of each of this process's threads so far (ns, /proc/self/task/<tid>/schedstat), and
+// (waitingNs) how long each waited, ready to run, for a core.
+std::map<long, double> threadCpuNs(std::map<long, double>* waitingNs = nullptr) {
   std::map<long, double> out;
   for (const auto& e : fs::directory_iterator("/proc/self/task")) {
     std::ifstream in(e.path() / "schedstat");
-    double ns = 0;
-    if (in >> ns) out[std::stol(e.path().filename().string())] = ns;
+    double ns = 0, waiting = 0;
+    if (in >> ns >> waiting) {
+      out[std::stol(e.path().filename().string())] = ns;
+      if (waitingNs) (*waitingNs)[std::stol(e.path().filename().string())] = waiting;
+    }
   }
   return out;
 }
@@ -130,6 +135,9 @@ struct Result {
   long rssAtTenthKiB = 0;    ///< RSS after 10% of the rows, to compare with the end
   long rssAtEndKiB = 0;
   double busiestThreadSeconds = 0; ///< CPU time of the thread that worked most (writer thread included)
+  double publishSeconds = 0;       ///< wall time of the last commit and publish (waiting for the queue, the fsync)
+  double callerThreadSeconds = 0;
+  double waitingForCoreSeconds = 0; ///< time the threads were ready to run but had no core (all threads)  ///< CPU time of the thread that called the writer (encoding, and SQLite unless in background)
 };
 
 void fsyncFile(const fs::path& p) {
@@ -161,7 +169,8 @@ Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::
   Result r;
   RssProbe rss;
   const double c0 = cpuSeconds();
-  const auto threads0 = threadCpuNs();
+  std::map<long, double> waiting0, waiting1;
+  const auto threads0 = threadCpuNs(&waiting0);
   const auto t0 = Clock::now();
   {
     tp::ReportWriter writer(path);
@@ -180,11 +189,17 @@ Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::
         writer.begin();
       }
     }
+    const auto p0 = Clock::now();
     writer.commit();
     writer.publish();
+    r.publishSeconds = seconds(p0, Clock::now());
+    for (const auto& [tid, w] : (threadCpuNs(&waiting1), waiting1))
+      r.waitingForCoreSeconds += 1e-9 * (w - (waiting0.count(tid) ? waiting0[tid] : 0));
     for (const auto& [tid, ns] : threadCpuNs()) { // before the writer (and its thread) goes
       const auto it = threads0.find(tid);
-      r.busiestThreadSeconds = std::max(r.busiestThreadSeconds, 1e-9 * (ns - (it == threads0.end() ? 0 : it->second)));
+      const double used = 1e-9 * (ns - (it == threads0.end() ? 0 : it->second));
+      r.busiestThreadSeconds = std::max(r.busiestThreadSeconds, used);
+      if (tid == static_cast<long>(::gettid())) r.callerThreadSeconds = used;
     }
   }
   r.seconds = seconds(t0, Clock::now());
@@ -206,6 +221,8 @@ Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cycles
   fs::remove(path);
   Result r;
   RssProbe rss;
+  std::map<long, double> waiting0, waiting1;
+  threadCpuNs(&waiting0);
   const double c0 = cpuSeconds();
   const auto t0 = Clock::now();
   sqlite3* db = nullptr;
@@ -243,6 +260,8 @@ Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cycles
   sqlite3_close(db);
   fsyncFile(path);
   r.seconds = seconds(t0, Clock::now());
+  threadCpuNs(&waiting1);
+  for (const auto& [tid, w] : waiting1) r.waitingForCoreSeconds += 1e-9 * (w - (waiting0.count(tid) ? waiting0[tid] : 0));
   r.cpuSeconds = cpuSeconds() - c0;
   rss.finish(r);
   r.fileBytes = fs::file_size(path);
@@ -257,9 +276,10 @@ Result median(std::vector<Result> runs) {
 double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 
 void print(const char* name, const Result& r, std::size_t steps) {
-  std::printf("  %-22s %8.2f s  %10.0f rows/s  CPU %6.2f s  file %8.1f MiB  RSS growth %6.1f MiB (RSS at 10%% %6.1f, at end %6.1f MiB)\n",
-              name, r.seconds, double(steps) / r.seconds, r.cpuSeconds, mib(double(r.fileBytes)), r.rssGrowthKiB / 1024.0,
-              r.rssAtTenthKiB / 1024.0, r.rssAtEndKiB / 1024.0);
+  std::printf("  %-22s %8.2f s  %10.0f rows/s  CPU %6.2f s  waited for a core %5.2f s  file %8.1f MiB  RSS growth %6.1f MiB "
+              "(RSS at 10%% %6.1f, at end %6.1f MiB)\n",
+              name, r.seconds, double(steps) / r.seconds, r.cpuSeconds, r.waitingForCoreSeconds, mib(double(r.fileBytes)),
+              r.rssGrowthKiB / 1024.0, r.rssAtTenthKiB / 1024.0, r.rssAtEndKiB / 1024.0);
 }
 
 } // namespace
@@ -281,6 +301,10 @@ int main(int argc, char** argv) {
       ->check(positive);
   cli.add_option("--pool", poolSize, "Distinct steps cycled through")->check(positive);
   cli.add_option("--dir", parent, "Directory for the scratch files")->type_name("DIR");
+  std::string only;
+  cli.add_option("--only", only, "Run one writer only, for profiling it: direct, background or raw (no ratios); or encode: the "
+                 "blobs alone, no SQLite")
+      ->check(CLI::IsMember({"direct", "background", "raw", "encode"}));
   cli.parseOrExit(argc, argv);
   const fs::path dir = fs::path(parent) / ("tessera-bench-" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -299,6 +323,39 @@ int main(int argc, char** argv) {
 
   // The first file written in a process pays extra (the kernel grows the page cache), so an
   // untimed warm-up comes first; then the two alternate, and the median of each is reported.
+  if (only == "encode") { // what encoding the two blobs costs, without SQLite
+    for (std::size_t r = 0; r < reps; ++r) {
+      std::string cycles, ipus;
+      std::size_t bytes = 0;
+      const double c0 = cpuSeconds();
+      const auto t0 = Clock::now();
+      for (std::size_t i = 0; i < steps; ++i) {
+        const StepData& s = pool[i % pool.size()];
+        tp::encodeTileValues(s.cycles.data(), s.cycles.size(), cycles);
+        tp::encodeStepIpus(&s.ipu, 1, ipus);
+        bytes += cycles.size() + ipus.size();
+      }
+      const double wall = seconds(t0, Clock::now()), cpu = cpuSeconds() - c0;
+      std::printf("  encode %8.3f s  %6.3f us a step  CPU %6.3f s  (%zu bytes)\n", wall, 1e6 * wall / double(steps), cpu,
+                  bytes);
+    }
+    fs::remove_all(dir);
+    return 0;
+  }
+  if (!only.empty()) { // one writer, reps times, for a profiler to watch
+    for (std::size_t r = 0; r < reps; ++r) {
+      const fs::path file = dir / "only.db";
+      const Result res = only == "raw" ? runRawSqlite(file, cyclesBlobs, ipusBlobs, steps, batch)
+                                       : runTessera(file, pool, steps, batch, only == "background");
+      fs::remove(file);
+      print(only.c_str(), res, steps);
+      std::printf("  busiest thread %.2f s, calling thread %.2f s, last commit and publish %.2f s, threads waited "
+                  "%.2f s for a core\n",
+                  res.busiestThreadSeconds, res.callerThreadSeconds, res.publishSeconds, res.waitingForCoreSeconds);
+    }
+    fs::remove_all(dir);
+    return 0;
+  }
   const long peakBefore = peakRssKiB();
   runRawSqlite(dir / "warmup.db", cyclesBlobs, ipusBlobs, steps, batch);
   fs::remove(dir / "warmup.db");

@@ -70,6 +70,8 @@ struct ReportWriter::Statement {
   std::string table;
   std::string sql;
   int columns = 0;
+  /// A transaction statement (BEGIN, COMMIT) queued among the rows in background: executed, not prepared.
+  bool transaction = false;
   std::unique_ptr<sqlite::Statement> stmt;
   sqlite::Statement& get();
 };
@@ -80,6 +82,8 @@ struct ReportWriter::Impl {
   bool published = false;
   std::unordered_map<std::string, std::shared_ptr<Statement>> inserts;
   std::shared_ptr<Statement> upsertMeta;
+  /// begin() and commit() in background: queued like rows, so the caller need not wait for them.
+  std::shared_ptr<Statement> beginTransaction, commitTransaction;
   /// Set while writing in background: inserts go through it, and the caller touches the
   /// database only after draining it, so one thread at a time uses the connection.
   std::unique_ptr<detail::RowQueue> queue;
@@ -88,6 +92,13 @@ struct ReportWriter::Impl {
   void drain() {
     if (!queue) return;
     std::string error = queue->drain();
+    if (!error.empty()) throw ReportError(error);
+  }
+
+  /// Throws the error a queued row has met, if any has yet, without waiting (background only).
+  /// The error is thrown again by every call until one that waits (drain()) reports it last.
+  void throwQueuedFailure() {
+    std::string error = queue->failure();
     if (!error.empty()) throw ReportError(error);
   }
 
@@ -134,6 +145,13 @@ sqlite::Statement& ReportWriter::Statement::get() {
   stmt = reportErrors([&] { return std::make_unique<sqlite::Statement>(*owner->db, sql); });
   return *stmt;
 }
+
+namespace {
+sqlite::Database& openDb(const std::unique_ptr<sqlite::Database>& db, const fs::path& file) {
+  if (!db) throw ReportError(file.string() + ": the report is closed (an earlier publish() failed)");
+  return *db;
+}
+} // namespace
 
 // --- Inserter ---------------------------------------------------------------------------------
 // Values past the table's last column are not bound (SQLite would reject the index); insert()
@@ -209,6 +227,10 @@ void insertQueued(ReportWriter::Statement& s, const detail::QueuedValue* values,
                                 const char* arena) {
   using Kind = detail::QueuedValue::Kind;
   reportErrors([&] {
+    if (s.transaction) {
+      openDb(s.owner->db, s.owner->file()).exec(s.sql);
+      return;
+    }
     sqlite::Statement& st = s.get();
     for (std::size_t k = 0; k < count; ++k) {
       const detail::QueuedValue& v = values[k];
@@ -261,6 +283,9 @@ ReportWriter::ReportWriter(fs::path path) : impl_(std::make_unique<Impl>()) {
                                            "INSERT OR REPLACE INTO " + sqlite::quoteIdentifier(schema::Meta::table.name) +
                                                " VALUES (?,?)",
                                            2);
+  impl_->beginTransaction = impl_->makeStatement("", "BEGIN IMMEDIATE", 0);
+  impl_->commitTransaction = impl_->makeStatement("", "COMMIT", 0);
+  impl_->beginTransaction->transaction = impl_->commitTransaction->transaction = true;
   setMeta(schema::meta::format, schema::kProfileFormatName);
   setMeta(schema::meta::formatVersion, schema::toString(schema::kProfileFormatVersion));
 }
@@ -273,9 +298,9 @@ const fs::path& ReportWriter::path() const { return impl_->path; }
 bool ReportWriter::published() const { return impl_ && impl_->published; }
 
 std::shared_ptr<ReportWriter::Statement> ReportWriter::prepareInsert(std::string_view table, std::size_t columns) {
-  impl_->drain();
   auto it = impl_->inserts.find(std::string(table));
   if (it == impl_->inserts.end()) {
+    impl_->drain(); // preparing uses the connection, which the writer thread may be using
     auto s = impl_->makeStatement(std::string(table), schema::insertSql(table, columns), static_cast<int>(columns));
     s->get(); // prepare now, so a bad table fails here rather than at the first row
     it = impl_->inserts.emplace(std::string(table), std::move(s)).first;
@@ -287,24 +312,31 @@ void ReportWriter::setMeta(std::string_view key, std::string_view value) {
   Inserter(impl_->upsertMeta).row(key, value);
 }
 
-namespace {
-sqlite::Database& openDb(const std::unique_ptr<sqlite::Database>& db, const fs::path& file) {
-  if (!db) throw ReportError(file.string() + ": the report is closed (an earlier publish() failed)");
-  return *db;
-}
-} // namespace
-
 void ReportWriter::begin() {
   // IMMEDIATE takes the write lock now, so a reader of a published report cannot make the
   // commit fail halfway through a run (busy_timeout waits for it instead).
-  impl_->drain();
-  reportErrors([&] { openDb(impl_->db, impl_->file()).exec("BEGIN IMMEDIATE"); });
+  Impl& im = *impl_;
+  if (im.queue) {
+    im.throwQueuedFailure();
+    im.queue->endRow(im.beginTransaction.get());
+    return;
+  }
+  reportErrors([&] { openDb(im.db, im.file()).exec(im.beginTransaction->sql); });
 }
 
 void ReportWriter::commit() {
-  impl_->drain();
-  reportErrors([&] { openDb(impl_->db, impl_->file()).exec("COMMIT"); });
+  // In background the commit is queued after the rows, so encoding the next rows overlaps it
+  // (at a transaction every 10k rows, committing is a tenth of SQLite's work: writing the pages).
+  Impl& im = *impl_;
+  if (im.queue) {
+    im.throwQueuedFailure();
+    im.queue->endRow(im.commitTransaction.get());
+    return;
+  }
+  reportErrors([&] { openDb(im.db, im.file()).exec(im.commitTransaction->sql); });
 }
+
+void ReportWriter::flush() { impl_->drain(); }
 
 void ReportWriter::rollback() {
   impl_->drain();
@@ -315,7 +347,7 @@ void ReportWriter::publish() {
   Impl& im = *impl_;
   im.drain();
   sqlite::Database& db = openDb(im.db, im.file());
-  if (!db.autocommit()) commit();
+  if (!db.autocommit()) reportErrors([&] { db.exec("COMMIT"); });
   if (im.published) return; // already under its real name: committing was all there was to do
 
   im.close();

@@ -66,6 +66,7 @@ void RowQueue::discardRow() {
 
 void RowQueue::submit() {
   Batch next;
+  bool wakeWorker = false;
   {
     std::unique_lock<std::mutex> lock(mutex_);
     space_.wait(lock, [&] { return queued_.size() < kMaxQueuedBatches; });
@@ -74,8 +75,9 @@ void RowQueue::submit() {
       next = std::move(spare_.back());
       spare_.pop_back();
     }
+    wakeWorker = queued_.size() >= kBatchesPerWake;
   }
-  wake_.notify_one();
+  if (wakeWorker) wake_.notify_one();
   current_ = std::move(next);
   rowStart_ = 0;
 }
@@ -84,14 +86,25 @@ std::string RowQueue::drain() {
   discardRow(); // a row left half-built by an exception in the caller
   if (!current_.rows.empty()) submit();
   std::unique_lock<std::mutex> lock(mutex_);
+  draining_ = true;
+  wake_.notify_one();
   space_.wait(lock, [&] { return queued_.empty() && !busy_; });
+  draining_ = false;
   return std::exchange(error_, std::string());
+}
+
+std::string RowQueue::failure() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
 }
 
 void RowQueue::work() {
   std::unique_lock<std::mutex> lock(mutex_);
+  bool awake = false; // batches were left when the last one was done: take the next without sleeping
   for (;;) {
-    wake_.wait(lock, [&] { return stop_ || !queued_.empty(); });
+    wake_.wait(lock, [&] {
+      return stop_ || queued_.size() >= (awake ? 1 : kBatchesPerWake) || (draining_ && !queued_.empty());
+    });
     if (queued_.empty()) return; // stop_, nothing left
     Batch b = std::move(queued_.front());
     queued_.pop_front();
@@ -112,7 +125,10 @@ void RowQueue::work() {
     if (!error.empty()) error_ = std::move(error);
     spare_.push_back(std::move(b));
     busy_ = false;
-    space_.notify_all();
+    awake = !queued_.empty();
+    // The caller waits for room in a full queue (woken once there is room for kBatchesPerWake) or,
+    // in drain(), for an empty one.
+    if (queued_.size() + kBatchesPerWake <= kMaxQueuedBatches) space_.notify_all();
   }
 }
 

@@ -1,6 +1,7 @@
 // Rows waiting for a writer thread: ReportWriter::writeInBackground(true) queues each row's values
 // here and a worker thread inserts them, so the caller's next rows (encoding blobs, say) overlap
-// SQLite's work on these. Rows are copied into batches (values plus one byte arena for text and
+// SQLite's work on these. A row's target decides what it does: ReportWriter queues BEGIN and
+// COMMIT as rows without values too, so they run in order with the rows. Rows are copied into batches (values plus one byte arena for text and
 // blobs) that are recycled, so a long run allocates nothing per row once the batches have grown,
 // and at most kMaxQueuedBatches wait at any time, so memory stays bounded however fast the caller is.
 #pragma once
@@ -53,6 +54,9 @@ public:
   /// Waits until every queued row has been inserted. Returns the first error a row met since the
   /// last drain (empty when none) and forgets it; rows queued after an error are dropped.
   std::string drain();
+  /// The first error a row met since the last drain, without waiting (empty when none so far).
+  /// The error stays until drain(): rows queued meanwhile are still dropped.
+  std::string failure();
 
 private:
   struct Row {
@@ -72,6 +76,11 @@ private:
   static constexpr std::size_t kRowsPerBatch = 256;
   static constexpr std::size_t kArenaBytesPerBatch = 1 << 20;
   static constexpr std::size_t kMaxQueuedBatches = 4;
+  // Each thread sleeps until there are two batches for it (queued, or room for), not one: every
+  // wake-up costs a trip through the scheduler (tens of microseconds for an idle virtual core,
+  // milliseconds on a busy machine), and with both threads about as fast, waking per batch made
+  // hundreds of them per 100k rows.
+  static constexpr std::size_t kBatchesPerWake = 2;
 
   void submit(); // hands `current_` to the worker, waiting while the queue is full
   void work();
@@ -87,7 +96,8 @@ private:
   std::deque<Batch> queued_;
   std::vector<Batch> spare_;
   bool busy_ = false, stop_ = false;
-  std::string error_;
+  bool draining_ = false; ///< drain() waits: the worker takes even a single batch
+  std::string error_; ///< non-empty from a row's failure until drain()
   std::thread worker_;
 };
 

@@ -7,9 +7,11 @@
 #include <profiler/ReportWriter.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <thread>
 
 using namespace tessera::profiler;
 namespace fs = std::filesystem;
@@ -324,15 +326,61 @@ TEST_CASE("A queued row's error is thrown by the next call that waits for the qu
   runs.row(1, "one", 0, 0, 0, 0, 0, 0);
   runs.row(1, "again", 0, 0, 0, 0, 0, 0); // queued: its UNIQUE violation is found on the writer thread
   runs.row(2, "two", 0, 0, 0, 0, 0, 0);   // dropped: it may depend on the failed row
-  CHECK_THAT(test::messageOf<ReportError>([&] { w.commit(); }),
+  CHECK_THAT(test::messageOf<ReportError>([&] { w.flush(); }),
              Catch::Contains("profile.pop") && Catch::Contains("UNIQUE constraint failed: runs.id"));
-  w.commit(); // the error was reported once; the transaction is still open and holds run 1
+  w.flush(); // the error was reported once
+  w.commit(); // the transaction is still open and holds run 1
   addRun(w, 5);
   w.writeInBackground(false); // waits for run 5
   addRun(w, 6);
   w.publish();
   CHECK(test::RawDb(path).query("SELECT id FROM runs ORDER BY id") ==
         std::vector<std::vector<Value>>{{integer(1)}, {integer(5)}, {integer(6)}});
+}
+
+TEST_CASE("Once the writer thread has met an error, begin() and commit() throw it without waiting",
+          "[writer][background][errors]") {
+  test::ScratchDir dir;
+  const fs::path path = dir / "profile.pop";
+  ReportWriter w(path);
+  w.writeInBackground(true);
+  auto runs = w.inserter<schema::Runs>();
+  w.begin();
+  runs.row(1, "one", 0, 0, 0, 0, 0, 0);
+  runs.row(1, "again", 0, 0, 0, 0, 0, 0);
+  for (int i = 2; i < 300; ++i) runs.row(i, "dropped", 0, 0, 0, 0, 0, 0); // fill a queue batch: the writer thread gets it
+  // commit() is queued (and dropped after the failed row) until the writer thread has got there;
+  // from then on it throws. Bounded: the writer thread needs a millisecond for these rows.
+  std::string message;
+  for (int attempt = 0; attempt < 5000 && message.empty(); ++attempt) {
+    try {
+      w.commit();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    } catch (const ReportError& e) {
+      message = e.what();
+    }
+  }
+  CHECK_THAT(message, Catch::Contains("UNIQUE constraint failed: runs.id"));
+  CHECK_THROWS_AS(w.begin(), ReportError); // still failed: nothing has waited for the queue yet
+  CHECK_THROWS_AS(w.rollback(), ReportError); // waits, reports the error a last time, rolls nothing back
+  w.rollback(); // the transaction held run 1: gone
+  addRun(w, 7);
+  w.publish();
+  CHECK(test::RawDb(path).query("SELECT id FROM runs ORDER BY id") == std::vector<std::vector<Value>>{{integer(7)}});
+}
+
+TEST_CASE("flush() makes what was committed in background visible to readers", "[writer][background]") {
+  test::ScratchDir dir;
+  const fs::path path = dir / "profile.pop";
+  ReportWriter w(path);
+  w.writeInBackground(true);
+  w.publish();
+  w.begin();
+  for (int i = 1; i <= 300; ++i) addRun(w, i); // more than one queue batch
+  w.commit();
+  w.flush();
+  CHECK(test::RawDb(path).query("SELECT count(*), sum(id) FROM runs") ==
+        std::vector<std::vector<Value>>{{integer(300), integer(300 * 301 / 2)}});
 }
 
 TEST_CASE("Rows queued and never committed are lost like direct ones", "[writer][background]") {

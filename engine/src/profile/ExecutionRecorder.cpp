@@ -32,6 +32,9 @@ ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const CompiledGr
   const Target& target = graph.replicaTarget;
   for (auto& v : runCycles_) v.assign(target.getNumTiles(), 0);
   runBusyCycles_.assign(target.getNumTiles(), 0);
+  // SQLite's inserts run on the writer's thread while this one simulates and encodes the next
+  // steps; endRun() waits for them, so a run's rows (and any error) are in by the time run() returns.
+  writer.writeInBackground(true);
 }
 
 void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name) {
@@ -66,6 +69,7 @@ void ExecutionRecorder::endRun() {
   encodeTileValues(runBusyCycles_.data(), runBusyCycles_.size(), encoded);
   tileCycles.row(runIndex_, schema::RunTileCycles::computeExcludingIdleKind, blob(encoded));
   writer_.commit();
+  writer_.flush(); // the run is in the file before Engine::run returns; errors are thrown here
   ++runIndex_;
 }
 

@@ -17,10 +17,13 @@
 // compile, so a writer cannot shift a value into its neighbour's column.
 //
 // writeInBackground(true) moves SQLite's work onto a writer thread: row() copies the row's values
-// into a queue and returns, so encoding the next rows overlaps inserting these. The file is
-// byte-for-byte what the synchronous writer makes (the same statements run in the same order).
-// An error in a queued row is thrown by the next begin(), commit(), rollback(), publish(),
-// inserter() or writeInBackground() call, which all first wait for the queue to empty.
+// into a queue and returns, and begin() and commit() are queued after them, so encoding the next
+// rows overlaps inserting and committing these. The file is byte-for-byte what the synchronous
+// writer makes (the same statements run in the same order). An error the writer thread meets
+// (in a row, BEGIN or COMMIT) drops what was queued after it and is thrown by the next begin()
+// or commit() once the writer thread has met it, and in any case by the next flush(),
+// rollback(), publish(), writeInBackground() or inserter() for a new table, which first wait for
+// the queue to empty. Call flush() before reading the file from elsewhere.
 #pragma once
 
 #include <profiler/Schema.hpp>
@@ -179,8 +182,12 @@ public:
   /// Sets meta.key = value (insert or replace).
   void setMeta(std::string_view key, std::string_view value);
 
+  /// In background: queued after the rows (see the top of this file). Otherwise run at once.
   void begin();
   void commit();
+  /// Waits until the writer thread has run everything queued (rows, begin, commit), throwing
+  /// the first error one of them met. Does nothing when not writing in background.
+  void flush();
   /// Drops everything written since begin().
   void rollback();
   /// Commits, closes, renames the partial file to path() and reopens it for appending.
