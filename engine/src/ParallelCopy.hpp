@@ -1,0 +1,41 @@
+// Byte copies spread over the host thread pool: the exchange's tensor-to-tensor copies (Copy
+// programs) and the scatter and gather of stream, remote-buffer and host transfers. A list of
+// copies is split into units of similar size that threads take in any order, which is only
+// done when the order cannot change the result, so results are the same bits for every count.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace poplar::detail {
+
+class ThreadPool;
+
+/// One copy: `bytes` from offset `src` of the source base to offset `dst` of the destination's.
+struct CopyPiece {
+  std::size_t src, dst, bytes;
+};
+
+struct CopyPlan {
+  std::vector<CopyPiece> pieces;     ///< the copies, large ones cut into units
+  std::vector<std::size_t> unitStart; ///< where each unit's pieces start, and the end
+  bool sameSpace = false;             ///< source and destination in one memory (memmove)
+};
+
+/// Copies below this many bytes in all stay on the calling thread: handing them to other
+/// threads would cost more than it saves.
+constexpr std::size_t kMinParallelCopyBytes = 256 << 10;
+/// The work one thread takes at a time.
+constexpr std::size_t kCopyUnitBytes = 64 << 10;
+
+/// The plan for `copies`, or null when they are too few bytes, or when their order matters: two
+/// destinations overlap, or (in one memory) a copy reads what another writes. Copies in one
+/// memory run as memmove, as one thread runs them; such a copy whose own source and destination
+/// overlap is never cut.
+std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpace);
+
+/// Runs every piece of `plan` on the pool's threads.
+void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase, const unsigned char* srcBase);
+
+} // namespace poplar::detail
