@@ -3,7 +3,6 @@
 #include "ThreadPool.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace poplar::detail {
 
@@ -53,7 +52,6 @@ std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpa
   std::vector<bool> selfOverlap;
   if (!orderFree(copies, sameSpace, selfOverlap)) return nullptr;
   auto plan = std::make_unique<CopyPlan>();
-  plan->sameSpace = sameSpace;
   plan->unitStart.push_back(0);
   std::size_t unitBytes = 0;
   const auto addPiece = [&](CopyPiece piece) {
@@ -83,10 +81,8 @@ std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpa
 void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase, const unsigned char* srcBase) {
   pool.parallelFor(plan.unitStart.size() - 1, [&](std::size_t firstUnit, std::size_t endUnit) {
     const auto* p = plan.pieces.data();
-    for (std::size_t i = plan.unitStart[firstUnit]; i < plan.unitStart[endUnit]; ++i) {
-      if (plan.sameSpace) std::memmove(dstBase + p[i].dst, srcBase + p[i].src, p[i].bytes);
-      else std::memcpy(dstBase + p[i].dst, srcBase + p[i].src, p[i].bytes);
-    }
+    for (std::size_t i = plan.unitStart[firstUnit]; i < plan.unitStart[endUnit]; ++i)
+      moveBytes(dstBase + p[i].dst, srcBase + p[i].src, p[i].bytes);
   });
 }
 

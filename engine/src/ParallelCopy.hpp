@@ -5,12 +5,25 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <vector>
 
 namespace poplar::detail {
 
 class ThreadPool;
+
+/// memmove, with the sizes of one element inlined: a tensor copied element by element (a
+/// transpose, a broadcast) makes copies of 2, 4 or 8 bytes, for which a library call costs more
+/// than the copy itself.
+inline void moveBytes(unsigned char* dst, const unsigned char* src, std::size_t n) {
+  switch (n) {
+  case 2: std::memmove(dst, src, 2); return;
+  case 4: std::memmove(dst, src, 4); return;
+  case 8: std::memmove(dst, src, 8); return;
+  default: std::memmove(dst, src, n);
+  }
+}
 
 /// One copy: `bytes` from offset `src` of the source base to offset `dst` of the destination's.
 struct CopyPiece {
@@ -20,7 +33,6 @@ struct CopyPiece {
 struct CopyPlan {
   std::vector<CopyPiece> pieces;     ///< the copies, large ones cut into units
   std::vector<std::size_t> unitStart; ///< where each unit's pieces start, and the end
-  bool sameSpace = false;             ///< source and destination in one memory (memmove)
 };
 
 /// Copies below this many bytes in all stay on the calling thread: handing them to other
@@ -35,7 +47,8 @@ constexpr std::size_t kCopyUnitBytes = 64 << 10;
 /// overlap is never cut.
 std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpace);
 
-/// Runs every piece of `plan` on the pool's threads.
+/// Runs every piece of `plan` on the pool's threads (as memmove, whose result with a copy
+/// overlapping itself is what one thread gives).
 void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase, const unsigned char* srcBase);
 
 } // namespace poplar::detail

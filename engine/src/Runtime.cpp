@@ -29,14 +29,14 @@ namespace poplar::detail {
 
 void gather(const unsigned char* arena, const std::vector<ByteRun>& runs, unsigned char* dst) {
   for (const auto& r : runs) {
-    std::memcpy(dst, arena + r.offset, r.bytes);
+    moveBytes(dst, arena + r.offset, r.bytes);
     dst += r.bytes;
   }
 }
 
 void scatter(unsigned char* arena, const std::vector<ByteRun>& runs, const unsigned char* src) {
   for (const auto& r : runs) {
-    std::memcpy(arena + r.offset, src, r.bytes);
+    moveBytes(arena + r.offset, src, r.bytes);
     src += r.bytes;
   }
 }
@@ -341,7 +341,7 @@ void Runtime::exec(Replica& r, unsigned node) {
   case K::Copy:
     if (const CopyPlan* plan = copyPlan(p)) runCopies(*pool_, *plan, r.arena.get(), r.arena.get());
     else
-      for (const auto& c : p.copies) std::memmove(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
+      for (const auto& c : p.copies) moveBytes(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
     break;
   case K::StreamToDevice: streamToDevice(r, p); break;
   case K::StreamFromDevice: streamFromDevice(r, p); break;
