@@ -12,7 +12,6 @@
 #include <poplar/exceptions.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
