@@ -15,6 +15,7 @@
 //     least their parts; saturating sums never wrap (allocated = Σ categories, saturated);
 //   - insights keeps its lists' lengths and order, says "fits" only with no tile over, and its
 //     split's total is at least its always-live part; a stream-copy split never wraps;
+//   - an operation's FLOPs per tile are none or one per tile adding up to its FLOPs;
 //   - the input's budget (fuzz/common/Budget.hpp): CPU time and heap bytes bounded by its size.
 #include "FromMemory.hpp"
 #include "Writers.hpp"
@@ -28,6 +29,7 @@
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 #include <pva/Insights.hpp>
+#include <pva/OperationTiles.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -258,6 +260,20 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
               notAlwaysLive = notAlwaysLive + v.bytes() < notAlwaysLive ? std::numeric_limits<std::uint64_t>::max()
                                                                         : notAlwaysLive + v.bytes();
           if (f.peakNotAlwaysLiveBytes > notAlwaysLive) broken("an operation's liveness peak exceeds its variables' bytes");
+          // FLOPs per tile (format 1.4): none, or one value per tile adding up (saturated) to the
+          // operation's FLOPs. It reads every executed step, so only the first few operations.
+          if (i < 4)
+            fuzz::part([&] {
+              const pva::OperationTileFigures t = pva::operationTileFigures(report, operations[i]);
+              if (t.estimatedFlops.empty()) return;
+              if (t.estimatedFlops.size() != report.compilation().target().tilesPerReplica())
+                broken("an operation's FLOPs per tile are not one per tile");
+              std::uint64_t flops = 0;
+              for (const std::uint64_t v : t.estimatedFlops)
+                flops = flops + v < flops ? std::numeric_limits<std::uint64_t>::max() : flops + v;
+              if (!f.estimatedFlops || flops != *f.estimatedFlops)
+                broken("an operation's FLOPs per tile do not add up to its FLOPs");
+            });
           if (analysed) {
             const pva::OperationExecution x = pva::operationExecution({operations[i]}, execution.allRuns);
             if (x.cycles != pva::operationCycles(operations[i], execution.allRuns))

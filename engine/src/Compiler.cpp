@@ -86,6 +86,7 @@ public:
 
   std::vector<ByteRun> runsOf(const std::vector<VarRegion>& regions) const {
     std::vector<ByteRun> runs;
+    runs.reserve(regions.size() == 1 ? 1 : 0);
     for (const auto& r : regions) {
       const auto& v = out_.variables[r.var];
       const std::size_t size = v.type.size();
@@ -116,31 +117,35 @@ public:
   }
 
   CompiledVertex compileVertex(const VertexRec& v, unsigned id, const std::string& csName) {
-    const std::string where = "vertex " + std::to_string(id) + " ('" + v.type->name +
-                              "') in compute set '" + csName + "'";
+    // Named only in errors: built on the way to a throw, not for each of a million vertices.
+    auto where = [&] {
+      return "vertex " + std::to_string(id) + " ('" + v.type->name + "') in compute set '" + csName + "'";
+    };
     if (!v.tile)
-      throw invalid_tile_mapping(where + " is not mapped to a tile: call Graph::setTileMapping(vertex, tile)");
+      throw invalid_tile_mapping(where() + " is not mapped to a tile: call Graph::setTileMapping(vertex, tile)");
     CompiledVertex cv;
     cv.type = v.type;
     cv.tile = *v.tile;
+    cv.fields.reserve(v.type->fields.size());
     for (std::size_t i = 0; i < v.type->fields.size(); ++i) {
       const auto& d = v.type->fields[i];
       const auto& conn = v.fields[i];
       CompiledField cf;
       if (d.direction == FieldDirection::State) {
         if (conn.state.empty())
-          throw graph_connection_error(where + ": state field '" + d.name +
+          throw graph_connection_error(where() + ": state field '" + d.name +
                                        "' has no value (set it with Graph::setInitialValue)");
         cf.state = conn.state;
       } else {
         if (d.isEdgeList && !conn.sized)
-          throw no_size_specified(where + ": field '" + d.name + "' has no size (setFieldSize)");
+          throw no_size_specified(where() + ": field '" + d.name + "' has no size (setFieldSize)");
         if (!d.isEdgeList && conn.edges.empty())
-          throw graph_connection_error(where + ": field '" + d.name + "' is not connected");
+          throw graph_connection_error(where() + ": field '" + d.name + "' is not connected");
         for (std::size_t e = 0; e < conn.edges.size(); ++e) {
           if (!conn.edges[e].valid())
-            throw graph_connection_error(where + ": edge " + std::to_string(e) + " of field '" +
+            throw graph_connection_error(where() + ": edge " + std::to_string(e) + " of field '" +
                                          d.name + "' is not connected");
+          if (e == 0) cf.edges.reserve(conn.edges.size());
           CompiledEdge ce;
           ce.regions = conn.edges[e].getVarRegions();
           ce.runs = runsOf(ce.regions);
@@ -157,7 +162,8 @@ public:
 
   /// The vertex's cycles and the rule that gives them (docs/profiling.md, "Where a vertex's
   /// cycles come from"), in order of precedence.
-  std::uint64_t estimate(const VertexRec& v, const std::string& where, CycleRule& rule,
+  template <class Where>
+  std::uint64_t estimate(const VertexRec& v, const Where& where, CycleRule& rule,
                          std::uint64_t* (*&counter)()) const {
     if (v.perfEstimate) {
       rule = CycleRule::setPerfEstimate;
@@ -180,7 +186,7 @@ public:
       rule = counter ? CycleRule::executed : CycleRule::fieldSizes;
       return defaultEstimate(v);
     }
-    throw missing_perf_estimate(where + " has no cycle estimate: give the vertex class a static "
+    throw missing_perf_estimate(where() + " has no cycle estimate: give the vertex class a static "
                                 "getCycleEstimate(), or call Graph::setPerfEstimate or "
                                 "Graph::registerPerfEstimator");
   }

@@ -18,6 +18,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <cstdlib>
+#include <exception>
+#include <thread>
 
 namespace poplar {
 namespace {
@@ -64,8 +66,15 @@ struct Engine::Impl {
   ~Impl();
   /// Everything after compilation: profile models, reports, the memory check, the runtime.
   void start(core::Executable&& exe, ProgressFunc& progress);
-  void buildProfile(ProgressFunc& progress);
-  void writeReport();
+  /// The same, with profile.pop written on a thread of its own while this one builds the memory
+  /// model (handing it the allocations tile by tile) and sets up the runtime.
+  void startWritingAlongside(ProgressFunc& progress, unsigned threads);
+  void buildProgramModel(ProgressFunc& progress);
+  void buildMemoryModel(ProgressFunc& progress, unsigned threads, detail::report::AllocationFeed* feed);
+  /// Chooses the report's files (making a private directory when asked); then writeReport
+  /// writes them.
+  void prepareReport();
+  void writeReport(detail::report::AllocationFeed* feed = nullptr);
   void checkMemory() const;
 
   void requireLoaded(const char* what) const {
@@ -74,7 +83,7 @@ struct Engine::Impl {
   }
 };
 
-void Engine::Impl::buildProfile(ProgressFunc& progress) {
+void Engine::Impl::buildProgramModel(ProgressFunc& progress) {
   namespace prof = detail::profile;
   auto& p = profile;
   if (progress) progress(5, 8);
@@ -89,9 +98,15 @@ void Engine::Impl::buildProfile(ProgressFunc& progress) {
     p.liveness = prof::computeLiveness(compiled, p.model);
   }
   detail::hosttrace::sampleHostMemory();
+}
+
+void Engine::Impl::buildMemoryModel(ProgressFunc& progress, unsigned threads, detail::report::AllocationFeed* feed) {
+  namespace prof = detail::profile;
+  auto& p = profile;
   prof::MemoryOptions mo;
   mo.computeInstrumentation = profiling.computeInstrumentation;
-  mo.threads = runtimeOptions(options).threads;
+  mo.threads = threads;
+  if (feed) mo.onTile = [feed](unsigned, const std::vector<prof::Allocation>& tile) { feed->push(tile); };
   if (profiling.blocksFilter) {
     mo.blockBufferBytes = profiling.blocksBufferSize;
     for (unsigned ipu = 0; ipu < compiled.replicaTarget.getNumIPUs(); ++ipu)
@@ -113,14 +128,18 @@ Engine::Impl::~Impl() {
   std::filesystem::remove_all(files.directory, ignored);
 }
 
-void Engine::Impl::writeReport() {
+void Engine::Impl::prepareReport() {
   if (!profiling.anyReport()) return;
-  pvti::Tracepoint t(&pvti::tracePoplar, "write reports");
   if (profiling.privateReport) {
     profiling.directory = detail::report::makePrivateReportDirectory();
     profiling.engineName.clear();
   }
   files = detail::report::reportFiles(profiling);
+}
+
+void Engine::Impl::writeReport(detail::report::AllocationFeed* feed) {
+  if (!profiling.anyReport()) return;
+  pvti::Tracepoint t(&pvti::tracePoplar, "write reports");
   try {
     if (profiling.serializedGraph) {
       std::filesystem::create_directories(files.directory);
@@ -128,7 +147,7 @@ void Engine::Impl::writeReport() {
           files.directory + "/" + std::string(tessera::profiler::schema::kSerializedGraphFileName), compiled);
     }
     if (profiling.graphProfile)
-      writer = detail::report::writeCompilationReport(files, compiled, profile, options, profiling);
+      writer = detail::report::writeCompilationReport(files, compiled, profile, options, profiling, feed);
   } catch (const poplar_error&) {
     throw;
   } catch (const std::exception& e) {
@@ -209,11 +228,18 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
     throw invalid_option("engine option 'profiler.blocks.tile' = '" + std::to_string(profiling.blocksTile) +
                          "': the target has " + std::to_string(compiled.replicaTarget.getTilesPerIPU()) +
                          " tiles per IPU");
-  buildProfile(progress);
-  writeReport();
-  if (progress) progress(8, 8);
-  checkMemory();
-  runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
+  const unsigned threads = runtimeOptions(options).threads;
+  buildProgramModel(progress);
+  if (profiling.graphProfile && threads > 1) {
+    startWritingAlongside(progress, threads);
+  } else {
+    buildMemoryModel(progress, threads, nullptr);
+    prepareReport();
+    writeReport();
+    if (progress) progress(8, 8);
+    checkMemory();
+    runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
+  }
   if (profiling.executionProfile) {
     recorder = std::make_unique<detail::profile::ExecutionRecorder>(profile.model, compiled,
                                                                      profiling, *writer);
@@ -222,6 +248,52 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
     counterClock = std::make_unique<detail::profile::CounterClock>(profile.model, compiled);
     runtime->setObserver(counterClock.get());
   }
+}
+
+// At a million vertices, inserting the two million lowered_variables rows takes longer than the
+// memory model and the runtime set-up together; done one after the other, half of a two-core
+// host idles. Here the report thread starts as soon as the program model and liveness exist
+// (its first tables need nothing more), takes each tile's allocations as the model finishes it,
+// and the rest of the memory model once it is complete, while this thread goes on to the runtime.
+// The report is published before the constructor returns, the rows are those of the sequential
+// path, and errors come out in the same order: the report's, then out of memory, then the
+// runtime's.
+void Engine::Impl::startWritingAlongside(ProgressFunc& progress, unsigned threads) {
+  prepareReport();
+  detail::report::AllocationFeed feed;
+  std::exception_ptr reportError, runtimeError;
+  std::thread reporter([&] {
+    try {
+      writeReport(&feed);
+    } catch (...) {
+      reportError = std::current_exception();
+      feed.abandon();
+    }
+  });
+  struct Joiner { // on every way out: the reporter never waits for tiles that will not come
+    detail::report::AllocationFeed& feed;
+    std::thread& thread;
+    void join() {
+      if (!thread.joinable()) return;
+      feed.abort();
+      thread.join();
+    }
+    ~Joiner() { join(); }
+  } joiner{feed, reporter};
+  buildMemoryModel(progress, std::max(1u, threads - 1), &feed); // one core is the reporter's
+  feed.finish();
+  if (!profile.memory.outOfMemory() || profiling.allowOutOfMemory) {
+    try {
+      runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
+    } catch (...) {
+      runtimeError = std::current_exception();
+    }
+  }
+  joiner.join();
+  if (reportError) std::rethrow_exception(reportError);
+  if (progress) progress(8, 8);
+  checkMemory();
+  if (runtimeError) std::rethrow_exception(runtimeError);
 }
 
 Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,

@@ -81,6 +81,39 @@ std::string describe(const DebugContext& dc, const char* fallback) {
   return p.empty() ? fallback : p;
 }
 
+/// The vertex type `vertexType` names among the codelet sources the graph added.
+const detail::VertexTypeDescriptor* resolveVertexType(detail::GraphState& g, const std::string& vertexType) {
+  auto& cache = g.resolvedTypes;
+  const std::uint64_t generation = detail::vertexRegistryGeneration();
+  if (cache.registryGeneration != generation || cache.codeletSources != g.codeletSources.size()) {
+    cache.byName.clear();
+    cache.registryGeneration = generation;
+    cache.codeletSources = g.codeletSources.size();
+  }
+  if (auto it = cache.byName.find(vertexType); it != cache.byName.end()) return it->second;
+  const auto candidates = detail::findVertexTypes(vertexType);
+  if (candidates.empty())
+    throw unknown_vertex_type("unknown vertex type '" + vertexType +
+                              "': no codelet registers it (check the name and template arguments)");
+  const detail::VertexTypeDescriptor* type = nullptr;
+  for (const auto* c : candidates) {
+    if (!g.codeletSources.count(c->codeletSource)) continue;
+    if (type)
+      throw unknown_vertex_type("vertex type '" + vertexType + "' is defined by two codelet sources " +
+                                "this graph added: '" + detail::displaySourceName(type->codeletSource) +
+                                "' and '" + detail::displaySourceName(c->codeletSource) + "'");
+    type = c;
+  }
+  if (!type) {
+    const auto shown = detail::displaySourceName(candidates.front()->codeletSource);
+    throw unknown_vertex_type("vertex type '" + vertexType + "' comes from codelet source '" +
+                              shown + "', which this graph has not added: call " +
+                              "graph.addCodelets(\"" + shown + "\") (or the library's addCodelets(graph))");
+  }
+  cache.byName.emplace(vertexType, type);
+  return type;
+}
+
 detail::FieldConnection& fieldOf(detail::GraphState& g, const FieldRef& f, std::size_t* index) {
   if (f.vertexId() >= g.vertices.size())
     throw graph_connection_error("field '" + f.name() + "' of unknown vertex " +
@@ -380,34 +413,16 @@ ComputeSet Graph::addComputeSet(const DebugContext& dc) {
 VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType) {
   if (cs.graphState() != state_.get() || cs.getId() >= state_->computeSets.size())
     throw graph_connection_error("addVertex(\"" + vertexType + "\"): the compute set belongs to another graph");
-  const auto candidates = detail::findVertexTypes(vertexType);
-  if (candidates.empty())
-    throw unknown_vertex_type("unknown vertex type '" + vertexType +
-                              "': no codelet registers it (check the name and template arguments)");
-  const detail::VertexTypeDescriptor* type = nullptr;
-  for (const auto* c : candidates) {
-    if (!state_->codeletSources.count(c->codeletSource)) continue;
-    if (type)
-      throw unknown_vertex_type("vertex type '" + vertexType + "' is defined by two codelet sources " +
-                                "this graph added: '" + detail::displaySourceName(type->codeletSource) +
-                                "' and '" + detail::displaySourceName(c->codeletSource) + "'");
-    type = c;
-  }
-  if (!type) {
-    const auto shown = detail::displaySourceName(candidates.front()->codeletSource);
-    throw unknown_vertex_type("vertex type '" + vertexType + "' comes from codelet source '" +
-                              shown + "', which this graph has not added: call " +
-                              "graph.addCodelets(\"" + shown + "\") (or the library's addCodelets(graph))");
-  }
   detail::VertexRec v;
-  v.type = type;
+  v.type = resolveVertexType(*state_, vertexType);
   v.computeSet = cs.getId();
-  v.fields.resize(type->fields.size());
+  v.fields.resize(v.type->fields.size());
   const auto id = static_cast<unsigned>(state_->vertices.size());
   state_->vertices.push_back(std::move(v));
   state_->computeSets[cs.getId()].vertices.push_back(id);
   return VertexRef(id);
 }
+
 
 VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType,
                            std::initializer_list<std::pair<const std::string, Tensor>> connections) {
@@ -422,29 +437,30 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
   auto& conn = fieldOf(*state_, f, &idx);
   const auto& vertex = state_->vertices[f.vertexId()];
   const auto& d = vertex.type->fields[idx];
-  const std::string where = "field '" + f.name() + "' of vertex type '" + vertex.type->name + "'";
+  // Named only in errors: built on the way to a throw, not for every edge of a large graph.
+  auto where = [&] { return "field '" + f.name() + "' of vertex type '" + vertex.type->name + "'"; };
   if (d.direction == detail::FieldDirection::State)
-    throw graph_connection_error(where + " is vertex state: set it with setInitialValue");
+    throw graph_connection_error(where() + " is vertex state: set it with setInitialValue");
   if (t.elementType() != d.elementType)
-    throw type_error("connect: " + where + " holds " + d.elementType.toString() +
+    throw type_error("connect: " + where() + " holds " + d.elementType.toString() +
                      " but the tensor is " + t.elementType().toString());
   if (!d.isVector && t.numElements() != 1)
-    throw index_error("connect: " + where + " is a scalar but the tensor has shape " +
+    throw index_error("connect: " + where() + " is a scalar but the tensor has shape " +
                       t.shapeToString());
   if (d.isEdgeList) {
     if (f.index() < 0)
-      throw graph_connection_error("connect: " + where + " is a list of edges: connect v[\"" +
+      throw graph_connection_error("connect: " + where() + " is a list of edges: connect v[\"" +
                                    f.name() + "\"][i], or pass a list of tensors");
     if (!conn.sized)
-      throw no_size_specified("connect: " + where + " has no size: call setFieldSize first");
+      throw no_size_specified("connect: " + where() + " has no size: call setFieldSize first");
     if (std::size_t(f.index()) >= conn.edges.size())
-      throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where + ", which has " +
+      throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where() + ", which has " +
                         std::to_string(conn.edges.size()) + " edges");
     conn.edges[f.index()] = t;
     return;
   }
   if (f.index() >= 0)
-    throw graph_connection_error("connect: " + where + " is not a list; it has no edge " +
+    throw graph_connection_error("connect: " + where() + " is not a list; it has no edge " +
                                  std::to_string(f.index()));
   conn.edges.assign(1, t);
 }

@@ -4,11 +4,17 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace poplar::detail {
+
+/// Counts vertex type registrations (VertexRegistry.cpp): a change means a name may resolve
+/// differently now.
+std::uint64_t vertexRegistryGeneration();
 
 /// Which tile holds each element of a variable: disjoint [begin, end) -> tile segments.
 class TileMap {
@@ -89,6 +95,13 @@ struct GraphState {
   std::vector<RemoteBufferRec> remoteBuffers;
   std::set<std::string> streamHandles;
   std::vector<program::Program> functions;
+  /// addVertex's resolved vertex type names (a graph adds millions of vertices of a few types),
+  /// valid while the registry and this graph's codelet sources are unchanged.
+  struct ResolvedTypes {
+    std::unordered_map<std::string, const VertexTypeDescriptor*> byName;
+    std::uint64_t registryGeneration = 0;
+    std::size_t codeletSources = 0;
+  } resolvedTypes;
 };
 
 } // namespace poplar::detail

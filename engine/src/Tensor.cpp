@@ -28,15 +28,25 @@ std::string shapeString(const std::vector<std::size_t>& s) {
 void appendRange(const detail::TensorData& d, std::size_t begin, std::size_t end,
                  std::vector<detail::VarRegion>& out) {
   if (begin >= end) return;
-  auto r = std::upper_bound(d.starts.begin(), d.starts.end(), begin) - d.starts.begin() - 1;
-  for (; begin < end; ++r) {
+  for (std::size_t r = d.regionOf(begin); begin < end; ++r) {
     const auto& reg = d.regions[r];
-    const std::size_t offset = begin - d.starts[r];
+    const std::size_t offset = begin - d.start(r);
     const std::size_t n = std::min(end - begin, reg.size() - offset);
     detail::appendRegion(out, reg.var, reg.begin + offset, reg.begin + offset + n);
     begin += n;
   }
 }
+
+} // namespace
+
+namespace detail {
+std::size_t TensorData::regionOf(std::size_t element) const {
+  if (starts.empty()) return 0;
+  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), element) - starts.begin() - 1);
+}
+} // namespace detail
+
+namespace {
 
 std::shared_ptr<detail::TensorData> makeData(const void* graph, Type type,
                                              std::vector<std::size_t> shape,
@@ -46,11 +56,15 @@ std::shared_ptr<detail::TensorData> makeData(const void* graph, Type type,
   d->type = type;
   d->shape = std::move(shape);
   d->regions = std::move(regions);
-  d->starts.reserve(d->regions.size());
   std::size_t n = 0;
-  for (const auto& r : d->regions) {
-    d->starts.push_back(n);
-    n += r.size();
+  if (d->regions.size() > 1) {
+    d->starts.reserve(d->regions.size());
+    for (const auto& r : d->regions) {
+      d->starts.push_back(n);
+      n += r.size();
+    }
+  } else if (!d->regions.empty()) {
+    n = d->regions.front().size();
   }
   d->numElements = n;
   if (n != product(d->shape))
@@ -93,6 +107,18 @@ std::vector<detail::VarRegion> affineView(const detail::TensorData& d,
   return out;
 }
 
+/// Elements [offset, offset + count) of the flattened tensor `d`, as a tensor of `shape`. A slice
+/// of the outermost dimension (or of any, when those before it have size 1) and an index are
+/// such a range: building it directly skips the general view's stride vectors and per-row walk,
+/// which matters when a graph takes millions of slices (the regions are the same either way,
+/// appendRegion merging adjacent ones).
+Tensor contiguousRange(const detail::TensorData& d, std::size_t offset, std::size_t count,
+                       std::vector<std::size_t> shape) {
+  std::vector<detail::VarRegion> regions;
+  appendRange(d, offset, offset + count, regions);
+  return Tensor(d.graph, d.type, std::move(shape), std::move(regions));
+}
+
 std::vector<long long> rowMajorStrides(const std::vector<std::size_t>& shape) {
   std::vector<long long> s(shape.size(), 1);
   for (std::size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * static_cast<long long>(shape[i]);
@@ -130,6 +156,13 @@ Tensor Tensor::slice(std::size_t begin, std::size_t end, unsigned d) const {
     throw index_error("slice [" + std::to_string(begin) + ", " + std::to_string(end) +
                       ") of dimension " + std::to_string(d) + " of a tensor of shape " +
                       shapeToString());
+  if (begin == 0 && end == s[d]) return *this;
+  if (product(s, 0, d) == 1) {
+    const std::size_t inner = product(s, d + 1);
+    std::vector<std::size_t> shape = s;
+    shape[d] = end - begin;
+    return contiguousRange(data(), begin * inner, (end - begin) * inner, std::move(shape));
+  }
   std::vector<std::size_t> b(s.size(), 0), e = s;
   b[d] = begin;
   e[d] = end;
@@ -168,15 +201,17 @@ Tensor Tensor::index(ArrayRef<std::size_t> indices) const {
   if (indices.size() > s.size())
     throw index_error(std::to_string(indices.size()) + " indices into a tensor of shape " +
                       shapeToString());
-  std::vector<std::size_t> b(s.size(), 0), e = s;
+  // Fixing the leading indices of a row-major tensor selects one contiguous block.
+  const std::size_t inner = product(s, indices.size());
+  std::size_t offset = 0;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     if (indices[i] >= s[i])
       throw index_error("index " + std::to_string(indices[i]) + " of dimension " +
                         std::to_string(i) + " of a tensor of shape " + shapeToString());
-    b[i] = indices[i];
-    e[i] = indices[i] + 1;
+    offset = offset * s[i] + indices[i];
   }
-  return slice(b, e).reshape(std::vector<std::size_t>(s.begin() + indices.size(), s.end()));
+  return contiguousRange(data(), offset * inner, inner,
+                         std::vector<std::size_t>(s.begin() + indices.size(), s.end()));
 }
 
 Tensor Tensor::reshape(ArrayRef<std::size_t> shapeRef) const {
@@ -309,7 +344,7 @@ std::vector<Interval> Tensor::getContiguousRegions() const {
   std::vector<Interval> out;
   const auto& d = data();
   for (std::size_t r = 0; r < d.regions.size(); ++r)
-    out.emplace_back(d.starts[r], d.starts[r] + d.regions[r].size());
+    out.emplace_back(d.start(r), d.start(r) + d.regions[r].size());
   return out;
 }
 

@@ -12,8 +12,14 @@ struct TensorData {
   Type type;
   std::vector<std::size_t> shape;
   std::vector<VarRegion> regions; ///< adjacent regions are always merged
-  std::vector<std::size_t> starts; ///< flattened index of each region's first element
+  /// Flattened index of each region's first element; empty when there is at most one region
+  /// (most tensors a large graph holds are one region: its edges' slices).
+  std::vector<std::size_t> starts;
   std::size_t numElements = 0;
+
+  std::size_t start(std::size_t region) const { return starts.empty() ? 0 : starts[region]; }
+  /// The region holding flattened element `element` (< numElements).
+  std::size_t regionOf(std::size_t element) const;
 };
 
 /// Appends [begin, end) of `var`, merging with the previous region when they are adjacent.

@@ -5,6 +5,7 @@
 #include <poplar/Vertex.hpp>
 #include <poplar/exceptions.hpp>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
@@ -17,6 +18,7 @@ struct Registry {
   /// name -> (source -> type)
   std::map<std::string, std::map<std::string, std::unique_ptr<VertexTypeDescriptor>>> types;
   std::set<std::string> sources;
+  std::atomic<std::uint64_t> generation{0};
 };
 
 Registry& registry() {
@@ -45,7 +47,10 @@ void registerVertexType(VertexTypeDescriptor d) {
   r.sources.insert(d.codeletSource);
   auto source = d.codeletSource;
   bySource.emplace(std::move(source), std::make_unique<VertexTypeDescriptor>(std::move(d)));
+  r.generation.fetch_add(1, std::memory_order_release);
 }
+
+std::uint64_t vertexRegistryGeneration() { return registry().generation.load(std::memory_order_acquire); }
 
 std::vector<const VertexTypeDescriptor*> findVertexTypes(const std::string& name) {
   auto& r = registry();

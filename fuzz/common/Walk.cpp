@@ -90,6 +90,7 @@ void walkCompilation(const pva::CompilationReport& c) {
     const auto sets = c.computeSets();
     for (std::size_t i = 0; i < std::min(sets.size(), kMaxItems); ++i) {
       part([&] { useAll(sets[i].estimatedCyclesByTile()); });
+      part([&] { useAll(sets[i].estimatedFlopsByTile()); });
       part([&] {
         for (const auto& v : sets[i].vertices()) useAll(v.countByTile());
       });

@@ -22,7 +22,10 @@ int main(int argc, char** argv) {
     test::RemoteSum s;
     namespace prog = poplar::program;
     const prog::Sequence program{prog::Repeat(2, s.program), s.program};
-    poplar::OptionFlags options{{"autoReport.all", "true"}, {"autoReport.directory", out}};
+    // FLOP estimates on: the readers of compute_sets' FLOP columns (per tile since 1.4) get
+    // seeds that have them.
+    poplar::OptionFlags options{
+        {"autoReport.all", "true"}, {"autoReport.directory", out}, {"profiler.includeFlopEstimates", "true"}};
     poplar::Engine engine(s.graph, program, options);
     engine.load(s.device);
     for (int run = 0; run < 2; ++run) {

@@ -149,6 +149,8 @@ class ComputeSet:
     # None: the report has no FLOP estimates (Report.hasFlopEstimates is False)
     estimatedFlops: int | None
     verticesWithoutFlopEstimate: int | None
+    # None: no FLOP estimates per tile (Report.hasFlopEstimatesByTile is False); they add up to estimatedFlops
+    estimatedFlopsByTile: TileArray | None
     debugContext: DebugContext | None
 
 class Variable:
@@ -436,6 +438,7 @@ class Report:
     engineOptions: Dict[str, str]
     outOfMemory: bool
     hasFlopEstimates: bool
+    hasFlopEstimatesByTile: bool
     profilePath: str
     debugPath: str
     hasDebugInfo: bool
@@ -786,6 +789,17 @@ class OperationFigures:
     estimatedFlops: int | None
     verticesWithoutFlopEstimate: int
 
+class OperationTileFigures:
+    scope: Scope
+    codeBytes: TileArray
+    vertices: TileArray
+    estimatedCycles: TileArray
+    cycles: TileArray
+    # None: the report has no FLOP estimates per tile (Report.hasFlopEstimatesByTile is False)
+    estimatedFlops: TileArray | None
+    executedSteps: int
+    profiled: bool
+
 class OperationExecution:
     cycles: int
     steps: int
@@ -898,6 +912,7 @@ def analyseExecution(report: Report) -> ExecutionAnalysis: ...
 def analyseSteps(report: Report, firstStep: int, count: int) -> SpanFigures: ...
 def operationExecution(operations: List[Operation], span: SpanFigures) -> OperationExecution: ...
 def operationFigures(operation: Operation) -> OperationFigures: ...
+def operationTileFigures(report: Report, operation: Operation) -> OperationTileFigures: ...
 def operationCycles(operation: Operation, span: SpanFigures) -> int: ...
 def peakLiveBytes(ranges: List[LiveRange]) -> int: ...
 def peakNotAlwaysLiveBytes(variables: List[Variable]) -> int: ...

@@ -17,6 +17,8 @@
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
+#include <numeric>
+
 using namespace poplar;
 using test::Report;
 
@@ -146,7 +148,38 @@ TEST_CASE("profiler.includeFlopEstimates off (the default) writes no estimates",
     CHECK(r.text("SELECT value FROM meta WHERE key = 'flop_estimates'") == "false");
     CHECK(r.integer("SELECT count(*) FROM compute_sets") > 0);
     CHECK(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops IS NOT NULL OR "
-                    "vertices_without_flop_estimate IS NOT NULL") == 0);
+                    "vertices_without_flop_estimate IS NOT NULL OR estimated_flops_by_tile IS NOT NULL") == 0);
+  }
+}
+
+TEST_CASE("FLOPs per tile: each tile the FLOPs of the vertices on it, adding up to the compute set's", "[flops]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice(4);
+  Graph graph(device.getTarget());
+  popops::addCodelets(graph);
+  program::Sequence prog;
+  // 10 elements: 7 on tile 0, 3 on tile 2, none on tiles 1 and 3.
+  Tensor a = graph.addVariable(FLOAT, {10}, "a"), b = graph.addVariable(FLOAT, {10}, "b");
+  for (Tensor t : {a, b}) {
+    graph.setTileMapping(t.slice(0, 7), 0);
+    graph.setTileMapping(t.slice(7, 10), 2);
+  }
+  Tensor c = popops::add(graph, a, b, prog, "sum"); // mapped like a: its vertices on tiles 0 and 2
+  graph.createHostRead("c", c);
+  Engine engine(graph, prog, withFlops(dir.path(), "true"));
+  Report r(dir / "profile.pop");
+  REQUIRE(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops > 0") == 1);
+  const long long id = r.integer("SELECT id FROM compute_sets WHERE estimated_flops > 0");
+  const std::string where = " FROM compute_sets WHERE id = " + std::to_string(id);
+  // One FLOP per element added, on the tile that holds it.
+  CHECK(r.tileValues("SELECT estimated_flops_by_tile" + where) == std::vector<std::uint64_t>{7, 0, 3, 0});
+  CHECK(r.integer("SELECT estimated_flops" + where) == 10);
+  // Every compute set's tiles add up to its total.
+  for (long long cs : r.integers("SELECT id FROM compute_sets")) {
+    const auto byTile = r.tileValues("SELECT estimated_flops_by_tile FROM compute_sets WHERE id = " + std::to_string(cs));
+    CHECK(byTile.size() == 4);
+    CHECK(std::accumulate(byTile.begin(), byTile.end(), 0ull) ==
+          static_cast<unsigned long long>(r.integer("SELECT estimated_flops FROM compute_sets WHERE id = " + std::to_string(cs))));
   }
 }
 

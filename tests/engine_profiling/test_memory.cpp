@@ -10,6 +10,8 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
 
+#include <fstream>
+
 using namespace poplar;
 using test::Report;
 
@@ -298,4 +300,101 @@ TEST_CASE("The memory layout is the same whatever the number of host threads", "
   REQUIRE(one.size() > 52992);
   CHECK(layoutWith("2") == one);
   CHECK(layoutWith("8") == one);
+}
+
+// With more than one host thread the engine writes profile.pop on a thread of its own while the
+// memory model lays tiles out and hands them over one by one; the report must not tell: every
+// row of every table is the one the sequential path writes (bar the report's id and time).
+TEST_CASE("Every table of the report is the same whatever the number of host threads", "[memory][threads][report]") {
+  IPUModel model("ipu2");
+  Device device = model.createDevice();
+  auto reportWith = [&](const std::string& threads) {
+    test::ScratchDir dir;
+    Graph graph = test::makeGraph(device);
+    program::Sequence prog;
+    const unsigned tiles = device.getTarget().getNumTiles();
+    std::vector<Tensor> vars;
+    for (unsigned i = 0; i < 36; ++i) { // 52,992 pieces: the layout runs on several threads too
+      vars.push_back(graph.addVariable(FLOAT, {tiles * 2}, "v" + std::to_string(i)));
+      for (unsigned t = 0; t < tiles; ++t) graph.setTileMapping(vars.back().slice(t * 2, t * 2 + 2), t);
+      if (i % 2) {
+        prog.add(program::WriteUndef(vars.back()));
+        prog.add(program::Copy(vars[i - 1], vars.back()));
+      }
+    }
+    // A compute set whose vertices read from the next tile: messages, exchanges, vertex tables.
+    Tensor sums = graph.addVariable(FLOAT, {tiles}, "sums");
+    ComputeSet cs = graph.addComputeSet("sum");
+    for (unsigned t = 0; t < tiles; ++t) {
+      graph.setTileMapping(sums[t], t);
+      const unsigned next = (t + 1) % tiles;
+      VertexRef v = graph.addVertex(cs, "SumVertex",
+                                    {{"in", concat(vars[1].slice(t * 2, t * 2 + 2), vars[1].slice(next * 2, next * 2 + 1))},
+                                     {"out", sums[t]}});
+      graph.setTileMapping(v, t);
+    }
+    prog.add(program::Execute(cs));
+    OptionFlags options = test::reportOptions(dir.path());
+    options.set("tessera.threads", threads);
+    Engine engine(graph, prog, options);
+    Report r(dir / "profile.pop");
+    std::vector<std::string> rows;
+    for (const std::string& table : r.texts("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+      std::string columns;
+      for (const std::string& c : r.texts("SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid"))
+        columns += (columns.empty() ? "" : " || '|' || ") + std::string("quote(\"") + c + "\")";
+      const std::string where = table == "meta" ? " WHERE key NOT IN ('report_id', 'created_at', 'created_at_unix_us')" : "";
+      for (auto& row : r.texts("SELECT " + columns + " FROM \"" + table + "\"" + where + " ORDER BY rowid"))
+        if (row.rfind("'autoReport.directory'|", 0) != 0 && row.rfind("'tessera.threads'|", 0) != 0) // differ by design
+          rows.push_back(table + ": " + row);
+    }
+    return rows;
+  };
+  const auto one = reportWith("1");
+  REQUIRE(one.size() > 52992);
+  const auto two = reportWith("2");
+  REQUIRE(two.size() == one.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    INFO("row " << i);
+    REQUIRE(two[i] == one[i]); // stops at the first difference
+  }
+  CHECK(reportWith("8") == one);
+}
+
+// The report thread's errors, out of memory and the report written despite it come out as they do
+// when everything runs on one thread.
+TEST_CASE("Report and out-of-memory errors are the same with the report written on its own thread", "[memory][threads][oom]") {
+  for (const std::string threads : {"1", "4"}) {
+    INFO("tessera.threads " << threads);
+    {
+      test::ScratchDir dir;
+      std::ofstream(dir / "file") << "not a directory";
+      test::RemoteSum s;
+      OptionFlags options = test::reportOptions(dir / "file" / "reports");
+      options.set("tessera.threads", threads);
+      const std::string msg = test::messageOf<profiling_error>([&] { Engine engine(s.graph, s.program, options); });
+      CHECK_THAT(msg, Catch::Contains((dir / "file" / "reports").string()));
+    }
+    {
+      test::ScratchDir dir;
+      auto device = test::tinyDevice(4, 1, 4096);
+      auto graph = test::makeGraph(device);
+      Tensor big = graph.addVariable(FLOAT, {2048}, "big");
+      graph.setTileMapping(big, 2);
+      OptionFlags options = test::reportOptions(dir.path());
+      options.set("tessera.threads", threads);
+      const std::string msg =
+          test::messageOf<graph_memory_allocation_error>([&] { Engine engine(graph, program::Sequence(), options); });
+      CHECK_THAT(msg, Catch::Contains("tile 2 needs 8208 bytes (4112 over)"));
+      CHECK_THAT(msg, Catch::Contains((dir / "profile.pop").string()));
+      Report r(dir / "profile.pop");
+      CHECK(r.text("SELECT value FROM meta WHERE key = 'out_of_memory'") == "true");
+      CHECK(r.integer("SELECT overflowed_including_gaps FROM tile_memory WHERE tile = 2") == 4112);
+
+      options.set("debug.allowOutOfMemory", "true");
+      Engine engine(graph, program::Sequence(), options); // runs anyway, with its runtime
+      engine.load(device);
+      engine.run(0);
+    }
+  }
 }

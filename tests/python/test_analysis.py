@@ -126,6 +126,39 @@ def test_flop_estimates_of_compute_sets_and_operations(mlp, mlp_dir, tmp_path):
     assert all(cs.estimatedFlops is None for cs in report.compilation.computeSets)
 
 
+def test_operation_tile_figures_with_flops_per_tile(mlp, mlp_dir, tmp_path):
+    assert mlp.hasFlopEstimatesByTile  # format 1.4 with profiler.includeFlopEstimates
+    tiles = mlp.compilation.target.tilesPerReplica
+    for cs in mlp.compilation.computeSets:
+        by_tile = cs.estimatedFlopsByTile
+        assert len(by_tile) == tiles
+        assert int(by_tile.sum()) == raw(mlp_dir, f"SELECT estimated_flops FROM compute_sets WHERE id = {cs.id}")
+    spread = 0
+    for op in pva.OperationAnalysis(mlp).operations:
+        t = pva.operationTileFigures(mlp, op)
+        f = pva.operationFigures(op)
+        assert len(t.codeBytes) == len(t.vertices) == len(t.estimatedCycles) == len(t.cycles) == tiles
+        assert int(t.codeBytes.sum()) == f.codeBytes
+        assert int(t.vertices.sum()) == f.vertices
+        assert t.estimatedFlops is not None and len(t.estimatedFlops) == tiles
+        assert int(t.estimatedFlops.sum()) == f.estimatedFlops
+        spread += int((t.estimatedFlops > 0).sum()) > 1
+        assert t.profiled and t.scope.describe() == "all runs, one replica"
+    assert spread > 0
+    # A report of format 1.3 stored FLOPs per compute set only: None per tile, never zeros.
+    old = tmp_path / "profile.pop"
+    old.write_bytes((mlp_dir / "profile.pop").read_bytes())
+    (tmp_path / "debug.cbor").write_bytes((mlp_dir / "debug.cbor").read_bytes())
+    with sqlite3.connect(old) as db:
+        db.executescript("ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
+                         "UPDATE meta SET value = '1.3.0' WHERE key = 'format_version';")
+    report = pva.openReport(str(old), str(tmp_path / "debug.cbor"))
+    assert report.hasFlopEstimates and not report.hasFlopEstimatesByTile
+    assert all(cs.estimatedFlopsByTile is None for cs in report.compilation.computeSets)
+    op = pva.OperationAnalysis(report).operations[0]
+    assert pva.operationTileFigures(report, op).estimatedFlops is None
+
+
 def test_stream_copy_cycles_by_destination(mlp, mlp_dir):
     e = pva.analyseExecution(mlp)
     programs = mlp.compilation.programs

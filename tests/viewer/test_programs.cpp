@@ -15,6 +15,7 @@
 #include <pva/Analysis.hpp>
 #include <pva/Debug.hpp>
 #include <pva/OperationTiles.hpp>
+#include <pva/Program.hpp>
 
 #include <QComboBox>
 #include <QLabel>
@@ -29,6 +30,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include <sqlite3.h>
 
@@ -225,6 +227,127 @@ private slots:
     QCOMPARE(panel->chart()->data()->operation, page.model()->operationAt(1)->name);
   }
 
+  // Estimated FLOPs per tile (report format 1.4): the operation with the most FLOPs, charted as
+  // libpva's compute sets store them, adding up to the table's FLOPs column.
+  void operationsChartFlopsPerTile() {
+    OperationsPage page;
+    page.resize(1200, 900);
+    page.show();
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    page.layers()->setCurrentIndex(0); // all layers
+    int row = -1;
+    for (int r = 0; r < page.model()->rowCount(); ++r) {
+      const OperationInfo* op = page.model()->operationAt(r);
+      if (op->estimatedFlops && (row < 0 || *op->estimatedFlops > *page.model()->operationAt(row)->estimatedFlops)) row = r;
+    }
+    QVERIFY(row >= 0);
+    const OperationInfo* info = page.model()->operationAt(row);
+    QVERIFY(*info->estimatedFlops > 0);
+    OperationTilesPanel* panel = page.tilesPanel();
+    QSignalSpy loaded(panel, &OperationTilesPanel::loaded);
+    auto* tabs = page.findChild<QTabWidget*>();
+    for (int i = 0; i < tabs->count(); ++i)
+      if (tabs->tabText(i) == QStringLiteral("Per tile")) tabs->setCurrentIndex(i);
+    page.table()->selectRow(row);
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(panel->chart()->data()->operation, info->name);
+    panel->figureBox()->setCurrentIndex(OperationTilesData::EstimatedFlops);
+    QCOMPARE(panel->chart()->figure(), OperationTilesData::EstimatedFlops);
+    QCOMPARE(panel->figureBox()->currentText(), QStringLiteral("Estimated FLOPs (each compute set once)"));
+    const auto& data = panel->chart()->data();
+    QVERIFY(data->hasFlops);
+
+    // Oracle: the stored FLOPs per tile of the operation's compute sets, each once.
+    const pva::Report report = doc->openReport();
+    const pva::Operation op = pva::OperationAnalysis(report).operations()[info->index];
+    std::vector<std::uint64_t> expected(report.compilation().target().tilesPerReplica(), 0);
+    std::set<unsigned> seen;
+    for (const pva::ProgramPtr& p : op.programs())
+      if (p->type() == pva::Program::Type::OnTileExecute) {
+        const pva::ComputeSet cs = static_cast<const pva::OnTileExecuteProgram&>(*p).computeSet();
+        if (!seen.insert(cs.id()).second) continue;
+        const std::vector<std::uint64_t> flops = cs.estimatedFlopsByTile();
+        QCOMPARE(flops.size(), expected.size());
+        for (std::size_t t = 0; t < flops.size(); ++t) expected[t] += flops[t];
+      }
+    QCOMPARE(data->of(OperationTilesData::EstimatedFlops), expected);
+    const std::uint64_t total = std::accumulate(expected.begin(), expected.end(), std::uint64_t(0));
+    QCOMPARE(total, *info->estimatedFlops); // the table's FLOPs column
+    const auto busiest = std::max_element(expected.begin(), expected.end());
+    const auto used = std::count_if(expected.begin(), expected.end(), [](std::uint64_t f) { return f > 0; });
+    QVERIFY(used > 1); // a matmul's FLOPs are spread over tiles
+    const QString summary = panel->summaryLabel()->text();
+    QVERIFY2(summary.contains(QStringLiteral("On %1 of %2 tiles").arg(formatCount(std::uint64_t(used)), formatCount(expected.size()))),
+             qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("total %1").arg(formatCount(total))), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("highest %1 on tile %2").arg(formatCount(*busiest)).arg(busiest - expected.begin())),
+             qPrintable(summary));
+    // Title with unit and scope: the legend names the figure and the operation.
+    QCOMPARE(panel->chart()->legendNames().first(),
+             QStringLiteral("Estimated FLOPs (each compute set once) of %1").arg(info->name));
+    QTest::qWait(50);
+    QVERIFY(panel->chart()->plottedRange().second >= double(*busiest));
+    QVERIFY(panel->chart()->plottedRange().second < 1.2 * double(*busiest));
+    const QImage image = panel->chart()->grab().toImage();
+    const QColor colour = OperationTilesChart::figureColor(OperationTilesData::EstimatedFlops);
+    int columns = 0; // pixel columns holding a FLOPs bar
+    for (int x = 0; x < image.width(); ++x)
+      for (int y = 0; y < image.height(); ++y)
+        if (image.pixelColor(x, y) == colour) {
+          ++columns;
+          break;
+        }
+    QVERIFY2(columns > 1, qPrintable(QString::number(columns)));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops")) + QStringLiteral("/mlp-flops.png"));
+  }
+  // A report of format 1.3 stores FLOPs per compute set only: the chart says there is no estimate
+  // per tile instead of drawing zeros.
+  void operationsFlopsPerTileOfAnOlderReportSayNoEstimate() {
+    const QString dir = viewer_test::tmpDir(QStringLiteral("flops-1.3"));
+    for (const char* file : {"/profile.pop", "/debug.cbor"}) {
+      QFile::remove(dir + QLatin1String(file));
+      QVERIFY(QFile::copy(viewer_test::mlpReport() + QLatin1String(file), dir + QLatin1String(file)));
+      QFile(dir + QLatin1String(file)).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open((dir + QStringLiteral("/profile.pop")).toUtf8().constData(), &db), SQLITE_OK);
+    const int rc = sqlite3_exec(db,
+                                "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
+                                "UPDATE meta SET value = '1.3.0' WHERE key = 'format_version';",
+                                nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_OK);
+    OperationsPage page;
+    page.resize(1200, 900);
+    page.show();
+    page.setDocument(Document::resolve(dir));
+    QVERIFY(viewer_test::waitReady(&page));
+    page.layers()->setCurrentIndex(0);
+    OperationTilesPanel* panel = page.tilesPanel();
+    QSignalSpy loaded(panel, &OperationTilesPanel::loaded);
+    auto* tabs = page.findChild<QTabWidget*>();
+    for (int i = 0; i < tabs->count(); ++i)
+      if (tabs->tabText(i) == QStringLiteral("Per tile")) tabs->setCurrentIndex(i);
+    page.table()->selectRow(0);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(page.model()->operations()->hasFlopEstimates); // per compute set, still shown in the table
+    panel->figureBox()->setCurrentIndex(OperationTilesData::EstimatedFlops);
+    const auto& data = panel->chart()->data();
+    QVERIFY(!data->hasFlops);
+    QVERIFY(data->of(OperationTilesData::EstimatedFlops).empty());
+    QVERIFY(!data->of(OperationTilesData::CodeBytes).empty()); // the other figures as before
+    QCOMPARE(panel->summaryLabel()->text(), QStringLiteral("No FLOP estimates per tile in this report."));
+    QTest::qWait(50);
+    const QImage image = panel->chart()->grab().toImage();
+    const QColor colour = OperationTilesChart::figureColor(OperationTilesData::EstimatedFlops);
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x)
+        QVERIFY(image.pixelColor(x, y) != colour);
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops-1.3")) + QStringLiteral("/mlp-1.3-flops.png"));
+  }
+
   void operationsShowCodeVerticesExchangeAndLayerTotals() {
     OperationsPage page;
     page.resize(1200, 700);
@@ -346,6 +469,7 @@ private slots:
     const int rc = sqlite3_exec(db,
                                 "ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
                                 "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
+                                "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
                                 "DELETE FROM meta WHERE key = 'flop_estimates';"
                                 "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';",
                                 nullptr, nullptr, nullptr);

@@ -181,11 +181,16 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   return std::nullopt;
 }
 
-ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices) {
+ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices, unsigned tiles) {
   ComputeSetFlops out;
+  out.flopsByTile.assign(tiles, 0);
   for (const CompiledVertex& v : vertices) {
-    if (const auto f = vertexFlops(v)) out.flops += *f;
-    else ++out.verticesWithoutEstimate;
+    if (const auto f = vertexFlops(v)) {
+      out.flops += *f;
+      out.flopsByTile.at(v.tile) += *f;
+    } else {
+      ++out.verticesWithoutEstimate;
+    }
   }
   return out;
 }

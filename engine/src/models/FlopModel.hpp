@@ -16,12 +16,15 @@ namespace poplar::detail::profile {
 /// FLOPs of one execution of `v`; nullopt when its codelet has no FLOP model.
 std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v);
 
-/// FLOPs of one execution of a compute set (all tiles of one replica), and the vertices that
-/// have no estimate and so are not in `flops`.
+/// FLOPs of one execution of a compute set (all tiles of one replica), where they are (the same
+/// FLOPs tile by tile, for the Operations view's per-tile chart), and the vertices that have no
+/// estimate and so are not in `flops`.
 struct ComputeSetFlops {
   std::uint64_t flops = 0;
+  std::vector<std::uint64_t> flopsByTile; ///< `tiles` entries; they add up to `flops`
   std::uint64_t verticesWithoutEstimate = 0;
 };
-ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices);
+/// `tiles`: tiles of one replica (every vertex's tile is below it).
+ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices, unsigned tiles);
 
 } // namespace poplar::detail::profile

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <thread>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace poplar::detail::profile {
@@ -173,9 +174,23 @@ private:
     for (const auto& p : pieces_) pieces += p.size();
     const unsigned threads = pieces < kMinPiecesForThreads ? 1 : std::max(1u, std::min(o_.threads, numTiles_));
     std::atomic<unsigned> next{0};
+    // Hands finished tiles to o_.onTile in tile order: a chunk finishing early waits (in `done`)
+    // for the chunks before it; whoever completes the prefix passes it on.
+    std::mutex handOver;
+    std::vector<char> done(o_.onTile ? numTiles_ : 0, 0);
+    unsigned handedOver = 0;
+    auto finished = [&](unsigned first, unsigned last) {
+      if (!o_.onTile) return;
+      std::lock_guard<std::mutex> lock(handOver);
+      for (unsigned t = first; t < last; ++t) done[t] = 1;
+      for (; handedOver < numTiles_ && done[handedOver]; ++handedOver) o_.onTile(handedOver, byTile[handedOver]);
+    };
     auto work = [&] {
-      for (unsigned first; (first = next.fetch_add(kTilesPerChunk)) < numTiles_;)
-        for (unsigned t = first; t < std::min(numTiles_, first + kTilesPerChunk); ++t) place(t, out, byTile[t]);
+      for (unsigned first; (first = next.fetch_add(kTilesPerChunk)) < numTiles_;) {
+        const unsigned last = std::min(numTiles_, first + kTilesPerChunk);
+        for (unsigned t = first; t < last; ++t) place(t, out, byTile[t]);
+        finished(first, last);
+      }
     };
     std::vector<std::thread> helpers;
     for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);

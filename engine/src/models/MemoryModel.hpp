@@ -40,6 +40,11 @@ struct MemoryOptions {
   std::vector<unsigned> blockTiles;
   /// Host threads laying out tiles (tiles are independent; the model is the same for any count).
   unsigned threads = 1;
+  /// When set, called with each tile's allocations (by offset) in tile order, as soon as that
+  /// tile and every tile before it are laid out, so a consumer (the report writer) can start on
+  /// them while later tiles are still being placed. Calls never overlap; they may come from any
+  /// of the threads above.
+  std::function<void(unsigned tile, const std::vector<Allocation>&)> onTile;
 };
 
 struct MemoryModel {

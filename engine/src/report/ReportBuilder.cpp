@@ -194,7 +194,7 @@ public:
     auto sets = w_.inserter<schema::ComputeSets>();
     auto csv = w_.inserter<schema::ComputeSetVertices>();
     auto rules = w_.inserter<schema::VertexCycleRules>();
-    std::string encoded, counts;
+    std::string encoded, counts, flopsEncoded;
     for (std::size_t c = 0; c < g_.computeSets.size(); ++c) {
       const auto& cs = g_.computeSets[c];
       std::map<unsigned, std::vector<std::uint64_t>> countByType;
@@ -212,12 +212,16 @@ public:
       for (const profile::TileValue& tc : p_.model.computeSetCycles[c]) estimate[tc.tile] = tc.value;
       encodeTileValues(estimate.data(), estimate.size(), encoded);
       std::optional<std::uint64_t> flops, withoutEstimate;
+      std::optional<tessera::profiler::BlobRef> flopsByTile;
       if (flopEstimates) {
-        const profile::ComputeSetFlops f = profile::computeSetFlops(cs.vertices);
+        const profile::ComputeSetFlops f = profile::computeSetFlops(cs.vertices, numTiles_);
         flops = f.flops;
         withoutEstimate = f.verticesWithoutEstimate;
+        encodeTileValues(f.flopsByTile.data(), f.flopsByTile.size(), flopsEncoded);
+        flopsByTile = blob(flopsEncoded);
       }
-      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded), flops, withoutEstimate);
+      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded), flops, withoutEstimate,
+               flopsByTile);
       for (const auto& [type, cnt] : countByType) {
         std::uint64_t total = 0;
         for (auto n : cnt) total += n;
@@ -260,14 +264,24 @@ public:
     }
   }
 
-  void memory() {
-    const auto& mem = p_.memory;
+  /// lowered_variables: the model's allocations, or, while the model is still being built, its
+  /// tiles as the feed hands them over (the same rows in the same order).
+  void loweredVariables(AllocationFeed* feed) {
     auto lowered = w_.inserter<schema::LoweredVariables>();
     std::size_t id = 0;
-    for (const auto& a : mem.allocations)
+    auto row = [&](const profile::Allocation& a) {
+      const std::string_view category = schema::name(a.category);
       lowered.row(id++, a.tile, a.var >= 0 ? std::optional<int>(a.var) : std::nullopt,
-                  a.var >= 0 ? std::optional<std::string_view>() : std::optional<std::string_view>(schema::name(a.category)),
-                  schema::name(a.category), a.bytes, a.offset, a.alignment, a.alwaysLive);
+                  a.var >= 0 ? std::optional<std::string_view>() : std::optional<std::string_view>(category),
+                  category, a.bytes, a.offset, a.alignment, a.alwaysLive);
+    };
+    if (feed) feed->consume(row);
+    else
+      for (const auto& a : p_.memory.allocations) row(a);
+  }
+
+  void memory() {
+    const auto& mem = p_.memory;
     auto tiles = w_.inserter<schema::TileMemory>();
     auto cats = w_.inserter<schema::TileMemoryCategories>();
     const std::uint64_t capacity = mem.bytesPerTile;
@@ -345,20 +359,23 @@ ReportFiles reportFiles(const profile::ProfilerOptions& options) {
 
 std::unique_ptr<ReportWriter> writeCompilationReport(const ReportFiles& files, const CompiledGraph& g,
                                                      const CompilationProfile& p, const OptionFlags& engineOptions,
-                                                     const profile::ProfilerOptions& options) {
+                                                     const profile::ProfilerOptions& options, AllocationFeed* feed) {
   auto w = std::make_unique<ReportWriter>(files.profile);
   DebugContexts debug;
   Writer rows(*w, g, p, debug);
   w->begin();
-  rows.meta(files, options);
+  // What needs only the graph, the program model and liveness first; then the memory model's
+  // allocations (from the feed, while it is being built); the rest of it once it is complete.
   rows.target();
   rows.engineOptions(engineOptions);
   rows.graph();
   rows.programs();
   rows.computeSets(options.flopEstimates);
   rows.variables();
+  rows.loweredVariables(feed);
   rows.memory();
   rows.liveness();
+  rows.meta(files, options);
   w->commit();
   w->publish();
   if (options.debugInfo) tessera::profiler::writeDebugInfo(files.debug, files.reportId, debug.records());

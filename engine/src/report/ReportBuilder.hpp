@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../models/MemoryModel.hpp"
+#include "AllocationFeed.hpp"
 #include "../profile/ProfilerOptions.hpp"
 #include "DebugContexts.hpp"
 
@@ -36,8 +37,13 @@ std::string makePrivateReportDirectory();
 /// Writes the compilation part of profile.pop, publishes it, and returns the writer, open for
 /// the execution recorder to append runs. Writes debug.cbor too when asked. Throws
 /// tessera::profiler::ReportError naming the file on I/O failure.
+///
+/// With a feed, this runs on its own thread while another builds p.memory: the memory model's
+/// allocations come from the feed, and p.memory is read only after the feed has finished
+/// (p.model and p.liveness must be complete before the call). The rows are the same either way.
 std::unique_ptr<tessera::profiler::ReportWriter>
 writeCompilationReport(const ReportFiles& files, const CompiledGraph& g, const CompilationProfile& p,
-                       const OptionFlags& engineOptions, const profile::ProfilerOptions& options);
+                       const OptionFlags& engineOptions, const profile::ProfilerOptions& options,
+                       AllocationFeed* feed = nullptr);
 
 } // namespace poplar::detail::report

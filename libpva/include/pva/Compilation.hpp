@@ -332,6 +332,11 @@ public:
   /// Vertices without a FLOP estimate (user codelets), not counted in estimatedFlops();
   /// none as estimatedFlops().
   OptionalCount verticesWithoutFlopEstimate() const { return withoutFlops_; }
+  /// estimatedFlops() tile by tile (tilesPerReplica() entries, adding up to it). Empty ("no
+  /// estimate", never zeros) when estimatedFlops() is none or the report is older than format
+  /// 1.4, which stored FLOPs per compute set only. Throws InvalidReportError when the stored
+  /// values do not add up to estimatedFlops().
+  std::vector<std::uint64_t> estimatedFlopsByTile() const;
   /// Needs debug information; null otherwise.
   std::shared_ptr<const DebugContext> debugContext() const;
 

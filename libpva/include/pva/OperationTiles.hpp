@@ -1,5 +1,5 @@
 // An operation's figures tile by tile: where its code sits, where its compute sets' vertices
-// are, and where its cycles (estimated and executed) are spent. The Operations view's per-tile
+// are, where its cycles (estimated and executed) are spent and where its FLOPs are done. The Operations view's per-tile
 // charts show these; their totals over tiles are OperationFigures' figures.
 //
 //   const pva::OperationAnalysis ops(report);
@@ -14,7 +14,8 @@
 
 namespace pva {
 
-/// Per tile of one replica (Target::tilesPerReplica() entries in every vector, zeros included).
+/// Per tile of one replica (Target::tilesPerReplica() entries in every vector, zeros included;
+/// estimatedFlops is empty when the report has no FLOP estimates per tile).
 struct OperationTileFigures {
   Scope scope; ///< all runs, one replica
   /// Control code and exchange code of its programs (each program once): summed over tiles,
@@ -29,6 +30,12 @@ struct OperationTileFigures {
   /// (ExecutionStep::cyclesByTile summed). A tile's cycles in a step never exceed the step's
   /// slowest IPU, so no tile exceeds operationCycles(operation, allRuns).
   std::vector<std::uint64_t> cycles;
+  /// Compile-time FLOPs of one execution of each compute set its programs run (each set once,
+  /// as OperationFigures::estimatedFlops, to which they add up; vertices without a FLOP model
+  /// count for nothing here, OperationFigures::verticesWithoutFlopEstimate counts them). Empty
+  /// ("no estimate", never zeros) when the report has no FLOP estimates per tile: the engine
+  /// option profiler.includeFlopEstimates was off, or the report is older than format 1.4.
+  std::vector<std::uint64_t> estimatedFlops;
   std::uint64_t executedSteps = 0; ///< steps of all runs that ran one of its programs
   bool profiled = false;           ///< the report has an execution (else cycles are all 0)
 };

@@ -80,6 +80,9 @@ public:
   /// True when its compute sets carry FLOP estimates (ComputeSet::estimatedFlops): the engine
   /// option profiler.includeFlopEstimates was true, in a report of format 1.1 or later.
   bool hasFlopEstimates() const;
+  /// True when they are also stored tile by tile (ComputeSet::estimatedFlopsByTile,
+  /// OperationTileFigures::estimatedFlops): hasFlopEstimates() in a report of format 1.4 or later.
+  bool hasFlopEstimatesByTile() const;
   /// The files it was opened from (debug is empty without debug information).
   const std::string& profilePath() const;
   const std::string& debugPath() const;

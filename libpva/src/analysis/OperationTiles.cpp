@@ -1,4 +1,4 @@
-// pva::operationTileFigures: an operation's code, vertices and cycles on each tile.
+// pva::operationTileFigures: an operation's code, vertices, cycles and FLOPs on each tile.
 #include "Saturating.hpp"
 
 #include <pva/Execution.hpp>
@@ -29,6 +29,11 @@ OperationTileFigures operationTileFigures(const Report& report, const Operation&
   f.estimatedCycles.assign(tiles, 0);
   f.cycles.assign(tiles, 0);
 
+  // FLOPs per tile: only in a report that stores them (format 1.4 with estimates); any other
+  // leaves the figure empty, never zeros.
+  bool flopsByTile = report.hasFlopEstimatesByTile();
+  std::vector<std::uint64_t> flops(flopsByTile ? tiles : 0, 0);
+
   std::set<std::uint64_t> programs;
   std::set<unsigned> computeSets;
   for (const ProgramPtr& p : operation.programs()) {
@@ -38,10 +43,18 @@ OperationTileFigures operationTileFigures(const Report& report, const Operation&
     if (p->isStep()) addTiles(f.estimatedCycles, p->estimatedCyclesByTile());
     if (p->type() == Program::Type::OnTileExecute) {
       const ComputeSet cs = static_cast<const OnTileExecuteProgram&>(*p).computeSet();
-      if (computeSets.insert(cs.id()).second)
+      if (computeSets.insert(cs.id()).second) {
         for (const ComputeSetVertices& v : cs.vertices()) addTiles(f.vertices, v.countByTile());
+        if (flopsByTile) {
+          const std::vector<std::uint64_t> csFlops = cs.estimatedFlopsByTile();
+          if (csFlops.empty()) flopsByTile = false;
+          else addTiles(flops, csFlops);
+        }
+      }
     }
   }
+
+  if (flopsByTile) f.estimatedFlops = std::move(flops);
 
   const ExecutionReport execution = report.execution();
   const ExecutionSteps steps = execution.steps();

@@ -1,5 +1,6 @@
 // report.compilation(): target, graph, tiles and their memory, compute sets, variables,
 // liveness steps and lowered variables.
+#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
 
 #include <profiler/Schema.hpp>
@@ -183,6 +184,20 @@ std::vector<ComputeSetVertices> ComputeSet::vertices() const {
 
 std::vector<std::uint64_t> ComputeSet::estimatedCyclesByTile() const {
   return s_->perTile(s_->store.computeSetEstimate(id_), "a compute set's estimated cycles");
+}
+std::vector<std::uint64_t> ComputeSet::estimatedFlopsByTile() const {
+  if (!flops_) return {};
+  std::optional<storage::U64s> stored = s_->store.computeSetFlopsByTile(id_);
+  if (!stored) return {}; // a report before 1.4: FLOPs per compute set only
+  storage::U64s flops = s_->perTile(std::move(*stored), "a compute set's FLOPs per tile");
+  // The tiles' FLOPs are the compute set's FLOPs shared out: values that do not add up to them
+  // (saturating, so huge hostile values cannot wrap round to the total) are a damaged report.
+  std::uint64_t sum = 0;
+  for (const std::uint64_t f : flops) sum = detail::saturatingAdd(sum, f);
+  if (sum != *flops_)
+    s_->store.corrupt("corrupted report (compute set " + std::to_string(id_) + "'s FLOPs per tile add up to " +
+                      std::to_string(sum) + ", its estimated_flops is " + std::to_string(*flops_) + ")");
+  return flops;
 }
 std::shared_ptr<const DebugContext> ComputeSet::debugContext() const { return s_->debugContext(debug_); }
 std::shared_ptr<const DebugContext> Variable::debugContext() const { return s_ ? s_->debugContext(debug_) : nullptr; }

@@ -92,6 +92,7 @@ std::int64_t Report::timestampMicroseconds() const {
 std::map<std::string, std::string> Report::engineOptions() const { return s_->store.engineOptions(); }
 bool Report::outOfMemory() const { return metaValue(*s_, S::meta::outOfMemory) == "true"; }
 bool Report::hasFlopEstimates() const { return s_->store.hasFlopEstimates(); }
+bool Report::hasFlopEstimatesByTile() const { return s_->store.hasFlopEstimatesByTile(); }
 const std::string& Report::profilePath() const { return s_->store.path(); }
 const std::string& Report::debugPath() const { return s_->debugPath; }
 bool Report::hasDebugInfo() const { return s_->hasDebug; }

@@ -470,6 +470,26 @@ U64s ReportStore::computeSetEstimate(std::uint64_t computeSet) {
   });
 }
 
+bool ReportStore::hasFlopEstimatesByTile() {
+  using C = S::ComputeSets;
+  if (!hasFlopEstimates()) return false;
+  // estimated_flops_by_tile came with format 1.4.0: an older report lacks the column.
+  return guarded("reading compute sets", [&] { return hasColumn(C::table.name, C::estimatedFlopsByTile.name); });
+}
+
+std::optional<U64s> ReportStore::computeSetFlopsByTile(std::uint64_t computeSet) {
+  using C = S::ComputeSets;
+  if (!hasFlopEstimatesByTile()) return std::nullopt;
+  return guarded("reading a compute set's FLOPs per tile", [&]() -> std::optional<U64s> {
+    Statement& q = statement(select({&C::estimatedFlopsByTile}, C::table.name, "WHERE " + eq(C::id)));
+    q.bindInt(1, std::int64_t(computeSet));
+    if (!q.step()) return std::nullopt;
+    if (q.isNull(0)) corrupt("corrupted report (a compute set has no FLOPs per tile although flop_estimates is true)");
+    auto [p, n] = q.columnBlob(0);
+    return tessera::profiler::decodeTileValues(p, n);
+  });
+}
+
 std::vector<ComputeSetVerticesRow> ReportStore::computeSetVertices(std::uint64_t computeSet) {
   using V = S::ComputeSetVertices;
   return guarded("reading a compute set's vertices", [&] {

@@ -164,6 +164,11 @@ public:
   U64s programBlob(std::uint64_t program, ProgramBlob which);
   std::vector<ComputeSetRow> computeSets();
   U64s computeSetEstimate(std::uint64_t computeSet);
+  /// hasFlopEstimates() and compute_sets has estimated_flops_by_tile (format 1.4 on).
+  bool hasFlopEstimatesByTile();
+  /// compute_sets.estimated_flops_by_tile, decoded (lengths and sums not yet checked); nullopt
+  /// when !hasFlopEstimatesByTile(). NULL in a report with them is a damaged report.
+  std::optional<U64s> computeSetFlopsByTile(std::uint64_t computeSet);
   std::vector<ComputeSetVerticesRow> computeSetVertices(std::uint64_t computeSet);
   /// Empty for reports older than format 1.3.
   std::vector<VertexCycleRuleRow> vertexCycleRules(std::uint64_t computeSet, std::uint64_t vertexType);

@@ -25,7 +25,9 @@ struct FormatVersion {
 };
 // 1.1: compute_sets.estimated_flops and vertices_without_flop_estimate.
 // 1.2: run_tile_cycles rows of kind computeExcludingIdleThreads.
-inline constexpr FormatVersion kProfileFormatVersion{1, 3, 0};
+// 1.3: vertex_cycle_rules, programs.stream_destination.
+// 1.4: compute_sets.estimated_flops_by_tile.
+inline constexpr FormatVersion kProfileFormatVersion{1, 4, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
 // Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
@@ -182,8 +184,12 @@ struct ComputeSets {
       "FLOPs of one execution, all tiles of one replica, of the vertices with an estimate; NULL: no estimates (profiler.includeFlopEstimates false)"};
   static constexpr Column verticesWithoutFlopEstimate{"vertices_without_flop_estimate", "INTEGER",
       "vertices whose codelet has no FLOP model (user codelets), not in estimated_flops; NULL as estimated_flops"};
-  static constexpr Table<7> table{"compute_sets", "Compute sets of the graph.",
-      {id, name, debugContext, numVertices, estimatedCyclesByTile, estimatedFlops, verticesWithoutFlopEstimate}};
+  // Since 1.4 (NULL as estimated_flops; absent before 1.4): where the FLOPs are, tile by tile.
+  static constexpr Column estimatedFlopsByTile{"estimated_flops_by_tile", "BLOB",
+      "TileValues: estimated_flops on each tile of one replica (they add up to it); NULL as estimated_flops (since 1.4)"};
+  static constexpr Table<8> table{"compute_sets", "Compute sets of the graph.",
+      {id, name, debugContext, numVertices, estimatedCyclesByTile, estimatedFlops, verticesWithoutFlopEstimate,
+       estimatedFlopsByTile}};
 };
 
 struct VertexTypes {

@@ -1,8 +1,10 @@
-// pva.summarize, pva.summarizeMemory, pva.analyseExecution and pva.peakLiveBytes: the analysis
+// pva.summarize, pva.summarizeMemory, pva.analyseExecution, pva.operationTileFigures and
+// pva.peakLiveBytes: the analysis
 // layer's values, read-only, exactly as the C++ API gives them.
 #include "Bind.hpp"
 
 #include <pva/Analysis.hpp>
+#include <pva/OperationTiles.hpp>
 
 namespace pvapy {
 
@@ -169,6 +171,22 @@ void bindAnalysis(py::module_& m) {
   readonly(operation, "estimatedFlops", &pva::OperationFigures::estimatedFlops);
   readonly(operation, "verticesWithoutFlopEstimate", &pva::OperationFigures::verticesWithoutFlopEstimate);
 
+  // Per-tile figures as numpy arrays (copied: the struct is a value); estimatedFlops is None,
+  // not an empty array, when the report has no FLOP estimates per tile.
+  py::class_<pva::OperationTileFigures> opTiles(m, "OperationTileFigures");
+  readonly(opTiles, "scope", &pva::OperationTileFigures::scope);
+  opTiles.def_property_readonly("codeBytes", [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.codeBytes)); })
+      .def_property_readonly("vertices", [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.vertices)); })
+      .def_property_readonly("estimatedCycles",
+                             [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.estimatedCycles)); })
+      .def_property_readonly("cycles", [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.cycles)); })
+      .def_property_readonly("estimatedFlops", [](const pva::OperationTileFigures& f) -> py::object {
+        if (f.estimatedFlops.empty()) return py::none();
+        return toNumpy(std::vector<std::uint64_t>(f.estimatedFlops));
+      });
+  readonly(opTiles, "executedSteps", &pva::OperationTileFigures::executedSteps);
+  readonly(opTiles, "profiled", &pva::OperationTileFigures::profiled);
+
   py::class_<pva::OperationExecution> opExecution(m, "OperationExecution");
   readonly(opExecution, "cycles", &pva::OperationExecution::cycles);
   readonly(opExecution, "steps", &pva::OperationExecution::steps);
@@ -194,6 +212,9 @@ void bindAnalysis(py::module_& m) {
         "Cycles and steps of a group of operations in a span, each program once.");
   m.def("operationFigures", &pva::operationFigures, py::arg("operation"),
         "Code, vertices, compute sets and exchanged bytes of an operation's programs, and its live bytes.");
+  m.def("operationTileFigures", &pva::operationTileFigures, py::arg("report"), py::arg("operation"),
+        py::call_guard<py::gil_scoped_release>(),
+        "An operation's code, vertices, estimated and executed cycles and estimated FLOPs on each tile of one replica.");
   m.def("operationCycles", &pva::operationCycles, py::arg("operation"), py::arg("span"),
         "An operation's executed cycles in a span (ExecutionAnalysis.allRuns or one of .runs).");
   m.def("peakLiveBytes", &pva::peakLiveBytes, py::arg("ranges"), "The most bytes of the ranges live at one step.");

@@ -102,6 +102,12 @@ void bindCompilation(py::module_& m) {
       .def_property_readonly("estimatedCyclesByTile", [](const pva::ComputeSet& c) { return toNumpy(c.estimatedCyclesByTile()); })
       .def_property_readonly("estimatedFlops", &pva::ComputeSet::estimatedFlops)
       .def_property_readonly("verticesWithoutFlopEstimate", &pva::ComputeSet::verticesWithoutFlopEstimate)
+      .def_property_readonly("estimatedFlopsByTile",
+                             [](const pva::ComputeSet& c) -> py::object {
+                               std::vector<std::uint64_t> flops = c.estimatedFlopsByTile();
+                               if (flops.empty()) return py::none(); // no estimate, never zeros
+                               return toNumpy(std::move(flops));
+                             })
       .def_property_readonly("debugContext", [](const pva::ComputeSet& c) { return mutableContext(c.debugContext()); })
       .def("__repr__", [](const pva::ComputeSet& c) { return "<pva.ComputeSet " + c.name() + ">"; });
 

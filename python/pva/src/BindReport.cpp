@@ -44,6 +44,7 @@ void bindReport(py::module_& m) {
       .def_property_readonly("engineOptions", &pva::Report::engineOptions)
       .def_property_readonly("outOfMemory", &pva::Report::outOfMemory)
       .def_property_readonly("hasFlopEstimates", &pva::Report::hasFlopEstimates)
+      .def_property_readonly("hasFlopEstimatesByTile", &pva::Report::hasFlopEstimatesByTile)
       .def_property_readonly("profilePath", &pva::Report::profilePath)
       .def_property_readonly("debugPath", &pva::Report::debugPath)
       .def_property_readonly("hasDebugInfo", &pva::Report::hasDebugInfo)

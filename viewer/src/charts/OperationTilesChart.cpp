@@ -19,6 +19,7 @@ QColor OperationTilesChart::figureColor(OperationTilesData::Figure figure) {
   case OperationTilesData::CodeBytes: return QColor(0x4e79a7);
   case OperationTilesData::Vertices: return QColor(0x59a14f);
   case OperationTilesData::EstimatedCycles: return QColor(0xb07aa1);
+  case OperationTilesData::EstimatedFlops: return QColor(0xf28e2b);
   default: return QColor(0xe15759);
   }
 }
@@ -26,7 +27,8 @@ QColor OperationTilesChart::figureColor(OperationTilesData::Figure figure) {
 void OperationTilesChart::setData(std::shared_ptr<const OperationTilesData> data) {
   m_data = std::move(data);
   setSelection({});
-  setDomain(0, m_data ? m_data->of(m_figure).size() : 0);
+  // Every figure but FLOPs (empty without estimates) has a value for each tile.
+  setDomain(0, m_data ? m_data->of(OperationTilesData::CodeBytes).size() : 0);
   update();
   emit dataChanged();
 }
@@ -64,6 +66,7 @@ QString OperationTilesChart::tooltip(std::size_t item) const {
   for (int f = 0; f < OperationTilesData::FigureCount; ++f) {
     const auto figure = OperationTilesData::Figure(f);
     if (figure == OperationTilesData::ExecutedCycles && !m_data->profiled) continue;
+    if (figure == OperationTilesData::EstimatedFlops && !m_data->hasFlops) continue;
     const std::vector<std::uint64_t>& v = m_data->of(figure);
     const std::uint64_t value = item < v.size() ? v[item] : 0;
     text += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>")
@@ -96,6 +99,7 @@ QString OperationTilesChart::yAxisTitle() const {
   case OperationTilesData::CodeBytes: return tr("Code per tile");
   case OperationTilesData::Vertices: return tr("Vertices per tile");
   case OperationTilesData::EstimatedCycles: return tr("Estimated cycles per tile");
+  case OperationTilesData::EstimatedFlops: return tr("Estimated FLOPs per tile");
   default: return tr("Executed cycles per tile");
   }
 }
@@ -103,6 +107,9 @@ QString OperationTilesChart::yAxisTitle() const {
 QString OperationTilesChart::emptyMessage() const {
   if (!m_data) return tr("Select an operation to chart its figures per tile.");
   if (m_figure == OperationTilesData::ExecutedCycles && !m_data->profiled) return tr("The report has no execution.");
+  if (m_figure == OperationTilesData::EstimatedFlops && !m_data->hasFlops)
+    return tr("No FLOP estimates per tile: the report was written without the engine option "
+              "profiler.includeFlopEstimates, or before report format 1.4.");
   const std::vector<std::uint64_t>& v = m_data->of(m_figure);
   if (std::all_of(v.begin(), v.end(), [](std::uint64_t x) { return x == 0; }))
     return tr("%1: none on any tile for %2.").arg(OperationTilesData::figureName(m_figure), m_data->operation);

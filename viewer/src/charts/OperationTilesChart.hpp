@@ -1,5 +1,5 @@
 // The Operations view's per-tile chart: one figure of the selected operation (code bytes,
-// vertices, estimated or executed cycles) on each tile of one replica (x = tile), as bars reduced
+// vertices, estimated cycles, estimated FLOPs or executed cycles) on each tile of one replica (x = tile), as bars reduced
 // to the pixel width like the Memory chart's. GUI thread only.
 #pragma once
 

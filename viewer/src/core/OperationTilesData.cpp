@@ -11,6 +11,7 @@ QString OperationTilesData::figureName(Figure f) {
   case CodeBytes: return QCoreApplication::translate("OperationTiles", "Code (control and exchange)");
   case Vertices: return QCoreApplication::translate("OperationTiles", "Vertices");
   case EstimatedCycles: return QCoreApplication::translate("OperationTiles", "Estimated cycles (each step once)");
+  case EstimatedFlops: return QCoreApplication::translate("OperationTiles", "Estimated FLOPs (each compute set once)");
   case ExecutedCycles: return QCoreApplication::translate("OperationTiles", "Executed cycles (all runs)");
   case FigureCount: break;
   }
@@ -35,6 +36,9 @@ OperationTilesData loadOperationTiles(const Document& doc, std::size_t index, Pr
   d.values[OperationTilesData::Vertices] = f.vertices;
   d.values[OperationTilesData::EstimatedCycles] = f.estimatedCycles;
   d.values[OperationTilesData::ExecutedCycles] = f.cycles;
+  d.hasFlops = !f.estimatedFlops.empty();
+  d.values[OperationTilesData::EstimatedFlops] = f.estimatedFlops;
+  if (d.hasFlops) d.verticesWithoutFlopEstimate = pva::operationFigures(ops[index]).verticesWithoutFlopEstimate;
   return d;
 }
 

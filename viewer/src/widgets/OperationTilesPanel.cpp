@@ -86,6 +86,10 @@ void OperationTilesPanel::updateSummary() {
     return;
   }
   const auto figure = OperationTilesData::Figure(m_figure->currentIndex());
+  if (figure == OperationTilesData::EstimatedFlops && !d->hasFlops) {
+    m_summary->setText(tr("No FLOP estimates per tile in this report."));
+    return;
+  }
   const std::vector<std::uint64_t>& v = d->of(figure);
   std::uint64_t total = 0, highest = 0;
   std::size_t used = 0, busiest = 0;
@@ -105,6 +109,8 @@ void OperationTilesPanel::updateSummary() {
                      .arg(busiest);
   if (figure == OperationTilesData::ExecutedCycles)
     text += d->profiled ? tr(" (over its %1 executed steps)").arg(formatCount(d->executedSteps)) : tr(" (no execution)");
+  if (figure == OperationTilesData::EstimatedFlops && d->verticesWithoutFlopEstimate > 0)
+    text += tr(" (%1 vertices without a FLOP model not counted)").arg(formatCount(d->verticesWithoutFlopEstimate));
   m_summary->setText(text);
 }
 

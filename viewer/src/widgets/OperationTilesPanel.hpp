@@ -1,5 +1,5 @@
-// The Operations view's "Per tile" tab: the selected operation's code, vertices, estimated and
-// executed cycles on each tile (libpva's pva::operationTileFigures), one figure at a time in a
+// The Operations view's "Per tile" tab: the selected operation's code, vertices, estimated
+// cycles, estimated FLOPs and executed cycles on each tile (libpva's pva::operationTileFigures), one figure at a time in a
 // chart with an overview strip. It reads the figures only while the tab is shown: executed
 // cycles read every step.
 #pragma once
