@@ -1,8 +1,11 @@
 // bench_engine_threads: Engine::run of a compute-heavy program (poplin::matMul N x N x N float
-// over 1472 simulated tiles) on one host thread against N threads (tessera.threads), in the
-// same run, with wall and process CPU time and the machine's load average beside them.
+// over 1472 simulated tiles) or an exchange-heavy one (--program exchange: every tile's N floats
+// to the next tile, then a transpose of the [tiles, N] matrix, one 4-byte copy per element) on
+// one host thread against T threads (tessera.threads), in the same run, with wall and process
+// CPU time, each thread's share and the machine's load average beside them.
 //
-//   bench_engine_threads [--size N] [--reps R] [--threads T]   (defaults 512, 5, every core)
+//   bench_engine_threads [--program matmul|exchange] [--size N] [--reps R] [--threads T]
+//                        (defaults matmul, 512, 5, every core)
 //
 // Both engines' results are compared bit for bit: the benchmark fails if they differ.
 #include "common/CommandLine.hpp"
@@ -69,6 +72,7 @@ struct Timed {
 
 int main(int argc, char** argv) {
   std::size_t n = 512, reps = 5;
+  std::string programKind = "matmul";
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   tessera::cli::CommandLine cli(
       "bench_engine_threads",
@@ -76,31 +80,55 @@ int main(int argc, char** argv) {
       "against several (tessera.threads), in one run.",
       "bench_engine_threads --size 64 --reps 1 --threads 2");
   const CLI::Validator& positive = tessera::cli::PositiveNumber;
-  cli.add_option("--size", n, "Matrix size N")->check(positive);
+  cli.add_option("--program", programKind, "matmul (compute) or exchange (copies between tiles)")
+      ->check(CLI::IsMember({"matmul", "exchange"}));
+  cli.add_option("--size", n, "Matrix size N (exchange: floats per tile)")->check(positive);
   cli.add_option("--reps", reps, "Runs of each (medians are reported)")->check(positive);
   cli.add_option("--threads", threads, "Host threads of the second engine")->check(positive);
   cli.parseOrExit(argc, argv);
-
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> a(n * n), b(n * n);
-  for (auto& x : a)
-    x = dist(rng);
-  for (auto& x : b)
-    x = dist(rng);
 
   IPUModel model;
   Device device = model.createDevice();
   Graph graph(device.getTarget());
   popops::addCodelets(graph);
   poplin::addCodelets(graph);
-  const Tensor ta = poplin::createMatMulInputLHS(graph, FLOAT, {n, n}, {n, n}, "A");
-  const Tensor tb = poplin::createMatMulInputRHS(graph, FLOAT, {n, n}, {n, n}, "B");
   program::Sequence prog;
-  const Tensor tc = poplin::matMul(graph, ta, tb, prog, "C");
-  graph.createHostWrite("A", ta);
-  graph.createHostWrite("B", tb);
-  graph.createHostRead("C", tc);
+  std::vector<std::pair<std::string, std::vector<float>>> inputs; // host writes before the runs
+  std::size_t outElements = 0;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  const auto randomValues = [&](std::size_t count) {
+    std::vector<float> v(count);
+    for (auto& x : v)
+      x = dist(rng);
+    return v;
+  };
+  if (programKind == "matmul") {
+    const Tensor ta = poplin::createMatMulInputLHS(graph, FLOAT, {n, n}, {n, n}, "A");
+    const Tensor tb = poplin::createMatMulInputRHS(graph, FLOAT, {n, n}, {n, n}, "B");
+    const Tensor tc = poplin::matMul(graph, ta, tb, prog, "C");
+    graph.createHostWrite("A", ta);
+    graph.createHostWrite("B", tb);
+    graph.createHostRead("C", tc);
+    inputs = {{"A", randomValues(n * n)}, {"B", randomValues(n * n)}};
+    outElements = n * n;
+  } else {
+    // Each tile's n floats go to the next tile, then y viewed as [tiles, n] is transposed back
+    // into x: every tile sends to every tile.
+    const unsigned tiles = device.getTarget().getNumTiles();
+    const std::size_t total = std::size_t(tiles) * n;
+    const Tensor x = graph.addVariable(FLOAT, {total}, "x"), y = graph.addVariable(FLOAT, {total}, "y");
+    for (unsigned t = 0; t < tiles; ++t) {
+      graph.setTileMapping(x.slice(t * n, (t + 1) * n), t);
+      graph.setTileMapping(y.slice(t * n, (t + 1) * n), t);
+    }
+    prog.add(program::Copy(concat(x.slice(total - n, total), x.slice(0, total - n)), y));
+    prog.add(program::Copy(y.reshape({tiles, n}).transpose().flatten(), x));
+    graph.createHostWrite("A", x);
+    graph.createHostRead("C", x);
+    inputs = {{"A", randomValues(total)}};
+    outElements = total;
+  }
 
   const unsigned counts[2] = {1, threads};
   std::vector<std::unique_ptr<Engine>> engines;
@@ -108,8 +136,8 @@ int main(int argc, char** argv) {
     engines.push_back(
         std::make_unique<Engine>(graph, prog, OptionFlags{{"tessera.threads", std::to_string(t)}}));
     engines.back()->load(device);
-    engines.back()->writeTensor("A", a.data(), a.data() + a.size());
-    engines.back()->writeTensor("B", b.data(), b.data() + b.size());
+    for (const auto& [handle, values] : inputs)
+      engines.back()->writeTensor(handle, values.data(), values.data() + values.size());
     engines.back()->run(); // warm-up
   }
   const double loadBefore = loadAverage();
@@ -134,13 +162,18 @@ int main(int argc, char** argv) {
     }
   const double loadAfter = loadAverage();
 
-  std::vector<float> c1(n * n), cn(n * n);
+  std::vector<float> c1(outElements), cn(outElements);
   engines[0]->readTensor("C", c1.data(), c1.data() + c1.size());
   engines[1]->readTensor("C", cn.data(), cn.data() + cn.size());
   const bool same = std::memcmp(c1.data(), cn.data(), c1.size() * sizeof(float)) == 0;
 
-  std::printf("Engine::run of matMul %zux%zux%zu float on %u simulated tiles, median of %zu runs\n",
-              n, n, n, device.getTarget().getNumTiles(), reps);
+  if (programKind == "matmul")
+    std::printf("Engine::run of matMul %zux%zux%zu float on %u simulated tiles, median of %zu runs\n", n, n, n,
+                device.getTarget().getNumTiles(), reps);
+  else
+    std::printf("Engine::run of an exchange of %zu floats per tile to the next tile and a transpose, on %u "
+                "simulated tiles, median of %zu runs\n",
+                n, device.getTarget().getNumTiles(), reps);
   std::printf("  host cores: %u; load average %.2f before, %.2f after\n",
               std::thread::hardware_concurrency(), loadBefore, loadAfter);
   for (int e = 0; e < 2; ++e)

@@ -6,9 +6,39 @@
 # target once over its corpus (fuzz_regression_*: seeds and every finding's minimized input).
 # Any sanitizer report fails the run.
 #
+# With --tsan it builds build-tsan/ with ThreadSanitizer instead (scripts/setup.sh --tsan) and
+# runs what uses threads: the engine's tests with several host threads per run (TESSERA_THREADS,
+# default 4: every compute set and copy big enough is spread over the pool; the replicas'
+# lockstep threads), the codelet threads tests, the profiler's background writer and libpvti's
+# multi-threaded tracing. Not part of CI; run it after changing threaded code.
+#
 #   scripts/sanitized-tests.sh            configure, build what those suites need, run them
+#   scripts/sanitized-tests.sh --tsan     the same with ThreadSanitizer
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+  "") ;;
+  --tsan)
+    ./scripts/setup.sh --tsan
+    cmake --build build-tsan -j2 --target engine_tests codelet_tests codelet_runner popc profiler_tests pvti_tests
+    # halt_on_error: a report is a failure (exit status 66), never a warning in a log. Not
+    # abort_on_error: Catch2's SIGABRT handler then hung a multi-threaded test after the report.
+    export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+    export TESSERA_THREADS="${TESSERA_THREADS:-4}"
+    # clang 14's TSan cannot map its shadow memory under the high ASLR entropy of recent kernels
+    # ("unexpected memory mapping"): run without address randomisation where setarch allows it.
+    run=()
+    if setarch "$(uname -m)" -R true 2>/dev/null; then run=(setarch "$(uname -m)" -R); fi
+    "${run[@]}" build-tsan/bin/engine_tests
+    "${run[@]}" build-tsan/bin/codelet_tests '[threads]'
+    "${run[@]}" build-tsan/bin/profiler_tests '[background]'
+    # The 6.4M-event load test is a throughput test; 8 threads x 20k spans checks the same.
+    "${run[@]}" build-tsan/bin/pvti_tests '[threads],[load],[soak]'
+    exit 0 ;;
+  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "sanitized-tests.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+esac
 
 ./scripts/setup.sh --sanitize
 # Only what the suites below need: no need to build e.g. the engine's own tests twice.

@@ -4,6 +4,8 @@
 #   scripts/setup.sh              configure build/ (RelWithDebInfo)
 #   scripts/setup.sh --sanitize   configure build-asan/ with clang, AddressSanitizer + UBSan and the
 #                                 libFuzzer targets of fuzz/ (no viewer, Python or benchmarks)
+#   scripts/setup.sh --tsan       configure build-tsan/ with clang and ThreadSanitizer (no fuzz
+#                                 targets, viewer, Python, samples or benchmarks)
 #   scripts/setup.sh --deps-only  install packages, configure nothing
 #
 # Safe to run again: installed packages are skipped and an existing build is reconfigured.
@@ -41,8 +43,15 @@ for arg in "$@"; do
       cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
                   -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_FUZZ=ON -DTESSERA_BUILD_VIEWER=OFF -DTESSERA_BUILD_PYTHON=OFF
                   -DTESSERA_BUILD_BENCH=OFF -DBUILD_SHARED_LIBS=ON) ;;
+    --tsan)
+      # As --sanitize (optimised, debug info, shared libraries), with ThreadSanitizer instead:
+      # the engine's host threads, the profiler's and libpvti's background writers.
+      build_dir=build-tsan
+      cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
+                  -DTESSERA_SANITIZE_THREAD=ON -DTESSERA_BUILD_VIEWER=OFF -DTESSERA_BUILD_PYTHON=OFF
+                  -DTESSERA_BUILD_BENCH=OFF -DTESSERA_BUILD_SAMPLES=OFF -DBUILD_SHARED_LIBS=ON) ;;
     --deps-only) configure=0 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -4,6 +4,7 @@
 #include "DeviceContext.hpp"
 
 #include "Convert.hpp"
+#include "ParallelCopy.hpp"
 #include "TensorPrinter.hpp"
 #include "ThreadPool.hpp"
 #include "codelets/CodeletLoader.hpp"
@@ -11,7 +12,6 @@
 #include <poplar/exceptions.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
@@ -28,14 +28,14 @@ namespace poplar::detail {
 
 void gather(const unsigned char* arena, const std::vector<ByteRun>& runs, unsigned char* dst) {
   for (const auto& r : runs) {
-    std::memcpy(dst, arena + r.offset, r.bytes);
+    moveBytes(dst, arena + r.offset, r.bytes);
     dst += r.bytes;
   }
 }
 
 void scatter(unsigned char* arena, const std::vector<ByteRun>& runs, const unsigned char* src) {
   for (const auto& r : runs) {
-    std::memcpy(arena + r.offset, src, r.bytes);
+    moveBytes(arena + r.offset, src, r.bytes);
     src += r.bytes;
   }
 }
@@ -104,6 +104,19 @@ bool mayWriteToConsole(const VertexTypeDescriptor& type) {
   return writes;
 }
 
+/// The scatter (toArena) or gather of a transfer's runs between the arena and a contiguous
+/// buffer, as copies for the pool.
+std::unique_ptr<CopyPlan> transferPlan(const std::vector<ByteRun>& runs, bool toArena) {
+  std::vector<CopyPiece> pieces;
+  pieces.reserve(runs.size());
+  std::size_t at = 0;
+  for (const auto& r : runs) {
+    pieces.push_back(toArena ? CopyPiece{at, r.offset, r.bytes} : CopyPiece{r.offset, at, r.bytes});
+    at += r.bytes;
+  }
+  return planCopies(std::move(pieces), false);
+}
+
 std::size_t vertexWork(const CompiledVertex& v) {
   std::size_t work = 8; // binding, staging and the call itself
   for (const auto& f : v.fields)
@@ -156,7 +169,50 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
     }
     plan.groupStart.push_back(static_cast<unsigned>(plan.order.size()));
   }
+  // The exchange's copies and the transfers' scatters and gathers: within one program the
+  // destinations are disjoint, so they split by destination whenever no copy reads what
+  // another writes.
+  using K = LoweredProgram::Kind;
+  copyPlans_.resize(graph.programs.size());
+  for (std::size_t i = 0; i < graph.programs.size(); ++i) {
+    const auto& p = graph.programs[i];
+    if (p.kind == K::Copy) {
+      std::vector<CopyPiece> pieces;
+      pieces.reserve(p.copies.size());
+      for (const auto& c : p.copies) pieces.push_back({c.src, c.dst, c.bytes});
+      copyPlans_[i] = planCopies(std::move(pieces), true);
+    } else if (p.kind == K::StreamToDevice || p.kind == K::RemoteToDevice) {
+      copyPlans_[i] = transferPlan(p.transfer.runs, true);
+    } else if (p.kind == K::StreamFromDevice || p.kind == K::RemoteFromDevice) {
+      copyPlans_[i] = transferPlan(p.transfer.runs, false);
+    }
+    anyParallel = anyParallel || copyPlans_[i];
+  }
+  for (const auto& h : graph.hostHandles) {
+    hostPlans_.push_back(transferPlan(h.transfer.runs, h.isWrite));
+    anyParallel = anyParallel || hostPlans_.back();
+  }
   if (anyParallel) pool_ = std::make_unique<ThreadPool>(threads);
+}
+
+const CopyPlan* Runtime::copyPlan(const LoweredProgram& p) const {
+  return pool_ && !copyPlans_.empty() ? copyPlans_[static_cast<std::size_t>(&p - g_.programs.data())].get() : nullptr;
+}
+
+const CopyPlan* Runtime::hostPlan(const CompiledHostHandle& h) const {
+  return pool_ && !hostPlans_.empty() ? hostPlans_[static_cast<std::size_t>(&h - g_.hostHandles.data())].get() : nullptr;
+}
+
+void Runtime::scatterRuns(const CopyPlan* plan, unsigned char* arena, const std::vector<ByteRun>& runs,
+                          const unsigned char* src) {
+  if (pool_ && plan) runCopies(*pool_, *plan, arena, src);
+  else scatter(arena, runs, src);
+}
+
+void Runtime::gatherRuns(const CopyPlan* plan, const unsigned char* arena, const std::vector<ByteRun>& runs,
+                         unsigned char* dst) {
+  if (pool_ && plan) runCopies(*pool_, *plan, dst, arena);
+  else gather(arena, runs, dst);
 }
 
 Runtime::~Runtime() = default;
@@ -282,7 +338,9 @@ void Runtime::exec(Replica& r, unsigned node) {
     break;
   }
   case K::Copy:
-    for (const auto& c : p.copies) std::memmove(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
+    if (const CopyPlan* plan = copyPlan(p)) runCopies(*pool_, *plan, r.arena.get(), r.arena.get());
+    else
+      for (const auto& c : p.copies) moveBytes(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
     break;
   case K::StreamToDevice: streamToDevice(r, p); break;
   case K::StreamFromDevice: streamFromDevice(r, p); break;
@@ -356,15 +414,16 @@ void Runtime::execute(Replica& r, unsigned computeSet, const std::vector<std::ui
 void Runtime::executeParallel(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
   const ComputeSetPlan& plan = plans_[computeSet];
   auto& instances = r.computeSets[computeSet];
-  const std::size_t numGroups = plan.groupStart.size() - 1;
-  std::atomic<std::size_t> next{0};
   // The failure of the vertex that comes first in the compute set's order, as one thread
   // running the vertices in order would report it (tiles do not depend on each other).
   std::mutex failureMutex;
   std::size_t failedAt = instances.size();
   std::exception_ptr failure;
-  const std::function<void(unsigned)> task = [&](unsigned) {
-    for (std::size_t g; (g = next.fetch_add(1, std::memory_order_relaxed)) < numGroups;) {
+  // Neighbouring tiles in chunks: vertices of tiles next to each other usually read the same
+  // data and write next to each other, so one thread taking a run of them keeps its cache warm
+  // and the threads seldom write into one cache line at a time.
+  pool_->parallelFor(plan.groupStart.size() - 1, [&](std::size_t firstGroup, std::size_t endGroup) {
+    for (std::size_t g = firstGroup; g < endGroup; ++g) {
       for (unsigned i = plan.groupStart[g]; i < plan.groupStart[g + 1]; ++i) {
         const unsigned v = plan.order[i];
         try {
@@ -380,8 +439,7 @@ void Runtime::executeParallel(Replica& r, unsigned computeSet, const std::vector
       }
     }
     if (counters) tlsCycleCounter = 0; // this thread leaves the counter-reading compute set
-  };
-  pool_->runOnAll(task);
+  });
   if (failure) std::rethrow_exception(failure);
 }
 
@@ -475,7 +533,7 @@ void Runtime::streamToDevice(Replica& r, const LoweredProgram& p) {
     }
     break;
   }
-  scatter(r.arena.get(), p.transfer.runs, scratch_.data());
+  scatterRuns(copyPlan(p), r.arena.get(), p.transfer.runs, scratch_.data());
 }
 
 void Runtime::streamFromDevice(Replica& r, const LoweredProgram& p) {
@@ -483,7 +541,7 @@ void Runtime::streamFromDevice(Replica& r, const LoweredProgram& p) {
   auto& c = connections_[r.index][p.stream];
   const std::size_t bytes = s.numElements * s.type.size();
   scratch_.resize(bytes);
-  gather(r.arena.get(), p.transfer.runs, scratch_.data());
+  gatherRuns(copyPlan(p), r.arena.get(), p.transfer.runs, scratch_.data());
   switch (c.kind) {
   case StreamConnection::Kind::None:
     throw stream_connection_error("stream '" + s.handle + "' is copied by the program but not connected: "
@@ -514,8 +572,8 @@ void Runtime::remoteCopy(Replica& r, const LoweredProgram& p, bool toDevice) {
   }
   const std::size_t bytes = rb.numElements * rb.type.size();
   unsigned char* remote = r.remoteBuffers[p.remoteBuffer].data() + row * bytes;
-  if (toDevice) scatter(r.arena.get(), p.transfer.runs, remote);
-  else gather(r.arena.get(), p.transfer.runs, remote);
+  if (toDevice) scatterRuns(copyPlan(p), r.arena.get(), p.transfer.runs, remote);
+  else gatherRuns(copyPlan(p), r.arena.get(), p.transfer.runs, remote);
 }
 
 void Runtime::print(Replica& r, const LoweredProgram& p) {
@@ -548,7 +606,8 @@ void Runtime::writeHost(const std::string& handle, const void* data, std::size_t
   if (bytes != expected)
     throw tensor_io_state_error("writeTensor(\"" + handle + "\"): " + std::to_string(bytes) +
                                 " bytes given, the tensor needs " + std::to_string(expected));
-  for (auto& r : replicas_) scatter(r->arena.get(), h.transfer.runs, static_cast<const unsigned char*>(data));
+  for (auto& r : replicas_)
+    scatterRuns(hostPlan(h), r->arena.get(), h.transfer.runs, static_cast<const unsigned char*>(data));
 }
 
 void Runtime::readHost(const std::string& handle, void* data, std::size_t bytes) {
@@ -557,7 +616,7 @@ void Runtime::readHost(const std::string& handle, void* data, std::size_t bytes)
   if (bytes != expected)
     throw tensor_io_state_error("readTensor(\"" + handle + "\"): " + std::to_string(bytes) +
                                 " bytes given, the tensor has " + std::to_string(expected));
-  gather(replicas_.front()->arena.get(), h.transfer.runs, static_cast<unsigned char*>(data));
+  gatherRuns(hostPlan(h), replicas_.front()->arena.get(), h.transfer.runs, static_cast<unsigned char*>(data));
 }
 
 unsigned Runtime::streamIndex(const std::string& handle) const {

@@ -59,6 +59,7 @@ struct RuntimeOptions {
 };
 
 class ThreadPool;
+struct CopyPlan;
 
 class Runtime {
 public:
@@ -100,6 +101,14 @@ private:
   /// The compute set's tiles spread over the pool; each tile's vertices in order on one thread.
   void executeParallel(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
   void executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
+  /// The bytes of `runs` of the arena from contiguous `src`, or into contiguous `dst`: on the
+  /// pool by `plan` when there is one, else here.
+  void scatterRuns(const CopyPlan* plan, unsigned char* arena, const std::vector<ByteRun>& runs,
+                   const unsigned char* src);
+  void gatherRuns(const CopyPlan* plan, const unsigned char* arena, const std::vector<ByteRun>& runs,
+                  unsigned char* dst);
+  const CopyPlan* copyPlan(const LoweredProgram& p) const;
+  const CopyPlan* hostPlan(const CompiledHostHandle& h) const;
   void streamToDevice(Replica& r, const LoweredProgram& p);
   void streamFromDevice(Replica& r, const LoweredProgram& p);
   void remoteCopy(Replica& r, const LoweredProgram& p, bool toDevice);
@@ -124,7 +133,11 @@ private:
     std::vector<unsigned> groupStart; ///< where each tile's run of `order` starts, and the end
   };
   std::vector<ComputeSetPlan> plans_;
-  std::unique_ptr<ThreadPool> pool_; ///< only with more than one thread
+  /// Per lowered program: its copies (Copy), or the scatter or gather of its transfer (stream
+  /// and remote-buffer copies), spread over the pool; null when they run here (one thread, too
+  /// few bytes, or copies whose order matters). Per host handle the same for its transfer.
+  std::vector<std::unique_ptr<CopyPlan>> copyPlans_, hostPlans_;
+  std::unique_ptr<ThreadPool> pool_; ///< only with more than one thread and work for them
   /// Each IPU's counter as each counter-reading compute step of replica 0 began, in execution
   /// order: the other replicas run in step with it, so they read the same values.
   std::vector<std::vector<std::uint64_t>> counterLog_;

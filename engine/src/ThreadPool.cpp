@@ -3,6 +3,7 @@
 #include "EngineOptions.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <poplar/exceptions.hpp>
 #include <string>
@@ -36,6 +37,22 @@ void ThreadPool::runOnAll(const std::function<void(unsigned)>& task) {
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [this] { return pending_ == 0; });
   task_ = nullptr;
+}
+
+void ThreadPool::parallelFor(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body) {
+  std::atomic<std::size_t> next{0};
+  const std::size_t shares = 2 * std::size_t(size());
+  runOnAll([&](unsigned) {
+    std::size_t begin = next.load(std::memory_order_relaxed);
+    while (begin < n) {
+      const std::size_t end = begin + std::max<std::size_t>(1, (n - begin) / shares);
+      // On failure `begin` is reloaded with where another thread left the next chunk.
+      if (next.compare_exchange_weak(begin, end, std::memory_order_relaxed)) {
+        body(begin, end);
+        begin = next.load(std::memory_order_relaxed);
+      }
+    }
+  });
 }
 
 void ThreadPool::workerLoop(unsigned worker) {

@@ -1,5 +1,6 @@
-// A small pool of host threads for executing one compute set's tiles at a time (Runtime.cpp).
-// The calling thread takes part, so a pool of n threads starts n - 1 workers.
+// A small pool of host threads for executing one compute set's tiles, or one exchange's copies,
+// at a time (Runtime.cpp). The calling thread takes part, so a pool of n threads starts n - 1
+// workers.
 #pragma once
 
 #include <condition_variable>
@@ -23,6 +24,11 @@ public:
   /// Calls task(worker) once on each of the pool's threads (worker 0 is the caller) and returns
   /// when all have returned. Tasks must not throw. One call at a time.
   void runOnAll(const std::function<void(unsigned)>& task);
+  /// Calls body(begin, end) on the pool's threads for contiguous chunks covering [0, n) once.
+  /// Chunks are handed out in order, each a share of what remains (large first, single items
+  /// at the end): a thread works through neighbouring items, which share data in its cache and
+  /// cache lines at their edges, while the threads still finish together. Body must not throw.
+  void parallelFor(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body);
 
 private:
   void workerLoop(unsigned worker);

@@ -140,7 +140,7 @@ TEST_CASE("A 1,472-tile program gives the same bits and the same profile on 1, 2
 TEST_CASE("TESSERA_THREADS sets the count when the option is not given", "[threads]") {
   EveryTile p;
   const EveryTile::Result want = expected();
-  const char* old = std::getenv("TESSERA_THREADS"); // scripts/tsan-tests.sh sets it
+  const char* old = std::getenv("TESSERA_THREADS"); // scripts/sanitized-tests.sh --tsan sets it
   const std::string saved = old ? old : "";
   ::setenv("TESSERA_THREADS", "3", 1);
   const auto got = p.run({});
