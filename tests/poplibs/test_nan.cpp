@@ -8,9 +8,16 @@
 #include <limits>
 #include <popops/NaN.hpp>
 #include <poputil/exceptions.hpp>
+#include <type_traits>
 
 using namespace poplar;
 using Catch::Contains;
+
+// PopLibs' signatures exactly (the debug context defaults to {}).
+using CheckFn = Tensor (*)(Graph&, const Tensor&, program::Sequence&, const DebugContext&);
+static_assert(std::is_same<decltype(&popops::hasNaN), CheckFn>::value, "hasNaN signature");
+static_assert(std::is_same<decltype(&popops::hasNaNOrInf), CheckFn>::value,
+              "hasNaNOrInf signature");
 
 namespace {
 

@@ -5,9 +5,20 @@
 
 #include <popops/NormaliseImage.hpp>
 #include <poputil/exceptions.hpp>
+#include <type_traits>
 
 using namespace poplar;
 using Catch::Contains;
+
+// PopLibs' signatures exactly (the debug contexts default to {}).
+static_assert(std::is_same<decltype(&popops::createNormaliseImageInput),
+                           Tensor (*)(Graph&, const Type&, const ArrayRef<std::size_t>,
+                                      const DebugContext&)>::value,
+              "createNormaliseImageInput signature");
+static_assert(std::is_same<decltype(&popops::normaliseImage),
+                           Tensor (*)(Graph&, program::Sequence&, Tensor, float, Tensor, Tensor,
+                                      const DebugContext&)>::value,
+              "normaliseImage signature");
 
 TEST_CASE("normaliseImage scales, offsets and pads pixels to 4 channels", "[popops][image]") {
   const Type inType = GENERATE(UNSIGNED_CHAR, HALF, FLOAT);

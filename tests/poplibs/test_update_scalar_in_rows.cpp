@@ -7,9 +7,16 @@
 #include <popops/EncodingConstants.hpp>
 #include <popops/UpdateScalarInRows.hpp>
 #include <poputil/exceptions.hpp>
+#include <type_traits>
 
 using namespace poplar;
 using Catch::Contains;
+
+// PopLibs' signature exactly (the debug context defaults to {}).
+static_assert(std::is_same<decltype(&popops::updateScalarInRows),
+                           void (*)(Graph&, const Tensor&, const Tensor&, program::Sequence&,
+                                    const DebugContext&)>::value,
+              "updateScalarInRows signature");
 
 TEST_CASE("updateScalarInRows decrements one element per row in place", "[popops][update]") {
   const Type type = GENERATE(FLOAT, HALF);
