@@ -4,7 +4,6 @@
 // on its tile; a max-reduction of the flags and a cast to BOOL give the scalar result.
 #include "poplibs_support/TileWork.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <popops/Cast.hpp>
 #include <popops/NaN.hpp>

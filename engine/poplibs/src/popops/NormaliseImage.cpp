@@ -3,7 +3,6 @@
 // NormaliseImage MultiVertex writing the tile's 4-channel pixels, which stay on that tile.
 #include "poplibs_support/TileWork.hpp"
 
-#include <limits>
 #include <poplar/HalfFloat.hpp>
 #include <popops/NormaliseImage.hpp>
 #include <poputil/DebugInfo.hpp>
