@@ -14,6 +14,9 @@
 #include <popnn/codelets.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Expr.hpp>
+#include <popops/NaN.hpp>
+#include <popops/NormaliseImage.hpp>
+#include <popops/UpdateScalarInRows.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
@@ -211,4 +214,38 @@ TEST_CASE("FLOPs of a convolution are 2 per multiply-add; pooling one per window
   CHECK(flopsOf(r, "popnn::MaxPooling<%") == 2 * 4 * 2 * 2 * 4);
   CHECK(static_cast<long long>(popnn::pooling::getFwdFlops(pool)) == 2 * 4 * 2 * 2 * 4);
   CHECK(r.integer("SELECT sum(vertices_without_flop_estimate) FROM compute_sets") == 0);
+}
+
+TEST_CASE("FLOPs of the NaN check, the row update and image normalisation follow PopLibs",
+          "[flops]") {
+  test::ScratchDir dir;
+  auto device = test::tinyDevice(4);
+  Graph graph(device.getTarget());
+  popops::addCodelets(graph);
+  program::Sequence prog;
+  Tensor x = graph.addVariable(FLOAT, {6, 10}, "x");
+  Tensor labels = graph.addVariable(UNSIGNED_INT, {6}, "labels");
+  poputil::mapTensorLinearly(graph, x);
+  poputil::mapTensorLinearly(graph, labels);
+  graph.createHostWrite("x", x);
+  graph.createHostWrite("labels", labels);
+  graph.createHostRead("nan", popops::hasNaNOrInf(graph, x, prog, "check"));
+  popops::updateScalarInRows(graph, x, labels, prog, "update");
+  Tensor image = popops::createNormaliseImageInput(graph, UNSIGNED_CHAR, {4, 5, 3}, "image");
+  Tensor consts = graph.addConstant(HALF, {3}, 1.0f, "consts");
+  graph.setTileMapping(consts, 0);
+  graph.createHostWrite("image", image);
+  graph.createHostRead("norm", popops::normaliseImage(graph, prog, image, 1.0f, consts, consts));
+  Engine engine(graph, prog, withFlops(dir.path(), "true"));
+  Report r(dir / "profile.pop");
+  // One compare per element checked; 9 per pixel (3 channels of scale, offset, scale); the
+  // decrement counts none, as PopLibs' estimator.
+  CHECK(flopsOf(r, "popops::HasNaNOrInf%") == 60);
+  CHECK(flopsOf(r, "popops::NormaliseImage%") == 9 * 20);
+  CHECK(flopsOf(r, "popops::UpdateIntervalDEC%") == 0);
+  CHECK(r.integer("SELECT count(*) FROM compute_sets cs JOIN compute_set_vertices v ON "
+                  "v.compute_set = cs.id JOIN vertex_types t ON t.id = v.vertex_type WHERE "
+                  "(t.name LIKE 'popops::HasNaNOrInf%' OR t.name LIKE 'popops::NormaliseImage%' "
+                  "OR t.name LIKE 'popops::UpdateIntervalDEC%') AND "
+                  "cs.vertices_without_flop_estimate > 0") == 0);
 }

@@ -33,6 +33,8 @@ std::vector<unsigned char> encode(poplar::Type type, const std::vector<float>& v
     } else if (type == poplar::BOOL) {
       const bool v = values[i] != 0.0f;
       std::memcpy(p, &v, 1);
+    } else if (type == poplar::UNSIGNED_CHAR) {
+      *p = static_cast<unsigned char>(values[i]);
     } else
       FAIL("test harness: unsupported type " << type);
   }
@@ -61,6 +63,8 @@ std::vector<float> decode(poplar::Type type, const std::vector<unsigned char>& b
       bool v;
       std::memcpy(&v, p, 1);
       values[i] = v ? 1.0f : 0.0f;
+    } else if (type == poplar::UNSIGNED_CHAR) {
+      values[i] = float(*p);
     } else
       FAIL("test harness: unsupported type " << type);
   }

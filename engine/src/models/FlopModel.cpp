@@ -42,6 +42,9 @@
 //   poprand::Bernoulli        one compare per element
 //   poprand::Dropout          2 per element (the keep compare, the scaled product)
 //   poprand::SetSeed          0
+//   popops::HasNaNOrInf1D, HasNaNOrInf2D  one compare per input element (PopLibs: the in size)
+//   popops::NormaliseImage    9 per pixel: scale, offset, scale of 3 channels (4 output elements)
+//   popops::UpdateIntervalDEC 0 (PopLibs' estimator counts none for the decrement)
 #include "FlopModel.hpp"
 
 #include <algorithm>
@@ -178,6 +181,10 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   if (f == "poprand::BernoulliSupervisor") return counted("out", elements(v, "out"));
   if (f == "poprand::DropoutSupervisor") return counted("out", 2 * elements(v, "out"));
   if (f == "poprand::SetSeedSupervisor") return 0;
+  if (f == "popops::HasNaNOrInf1D" || f == "popops::HasNaNOrInf2D")
+    return counted("in", elements(v, "in"));
+  if (f == "popops::NormaliseImage") return counted("out", 9 * (elements(v, "out") / 4));
+  if (f == "popops::UpdateIntervalDEC") return 0;
   return std::nullopt;
 }
 
