@@ -1,8 +1,25 @@
 #include "RowWork.hpp"
 
+#include "poplibs_support/TileWork.hpp"
+
+#include <poputil/exceptions.hpp>
+
 namespace popops::detail {
 
 using namespace poplar;
+
+void checkRowsAndIndices(const Tensor& params, const Tensor& indices, const std::string& op) {
+  poplibs_support::checkValid(params, op, "params");
+  poplibs_support::checkValid(indices, op, "indices");
+  poplibs_support::checkType(params.elementType(), {FLOAT, HALF}, op, "params");
+  poplibs_support::checkType(indices.elementType(), {UNSIGNED_INT}, op, "indices");
+  if (params.rank() != 2)
+    throw poputil::poplibs_error(op + ": params has shape " + params.shapeToString() +
+                                 "; it must be 2-dimensional");
+  if (indices.rank() != 1 || indices.dim(0) != params.dim(0))
+    throw poputil::poplibs_error(op + ": indices has shape " + indices.shapeToString() +
+                                 "; it must be [" + std::to_string(params.dim(0)) + "]");
+}
 
 Tensor rowsAlong(const Tensor& t, unsigned dim) {
   const std::size_t n = t.dim(dim);

@@ -10,6 +10,12 @@
 
 namespace popops::detail {
 
+/// Checks the arguments of the row-scalar ops (selectScalarFromRows, updateScalarInRows):
+/// `params` a valid 2-D FLOAT or HALF matrix, `indices` a valid UNSIGNED_INT vector of one
+/// index per row; throws poputil::poplibs_error naming `op` and the argument otherwise.
+void checkRowsAndIndices(const poplar::Tensor& params, const poplar::Tensor& indices,
+                         const std::string& op);
+
 /// `t` as [rows, t.dim(dim)]: every 1-D slice along `dim` a row.
 poplar::Tensor rowsAlong(const poplar::Tensor& t, unsigned dim);
 

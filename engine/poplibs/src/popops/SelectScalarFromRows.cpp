@@ -4,7 +4,6 @@
 #include <popops/SelectScalarFromRows.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <poputil/VertexTemplates.hpp>
-#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -14,16 +13,7 @@ Tensor selectScalarFromRows(Graph& graph, const Tensor& params, const Tensor& in
                             program::Sequence& prog, const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "selectScalarFromRows");
   const std::string op = "popops::selectScalarFromRows";
-  poplibs_support::checkValid(params, op, "params");
-  poplibs_support::checkValid(indices, op, "indices");
-  poplibs_support::checkType(params.elementType(), {FLOAT, HALF}, op, "params");
-  poplibs_support::checkType(indices.elementType(), {UNSIGNED_INT}, op, "indices");
-  if (params.rank() != 2)
-    throw poputil::poplibs_error(op + ": params has shape " + params.shapeToString() +
-                                 "; it must be 2-dimensional");
-  if (indices.rank() != 1 || indices.dim(0) != params.dim(0))
-    throw poputil::poplibs_error(op + ": indices has shape " + indices.shapeToString() +
-                                 "; it must be [" + std::to_string(params.dim(0)) + "]");
+  detail::checkRowsAndIndices(params, indices, op);
   const std::size_t rows = params.dim(0);
   if (rows == 0 || params.dim(1) == 0)
     return graph.addVariable(params.elementType(), {rows}, {di, "selected"});

@@ -1,12 +1,12 @@
 // updateScalarInRows: the params matrix's elements, per tile in pieces contiguous in memory
 // (about one per worker context), each piece one UpdateIntervalDEC vertex updating the parts
 // of rows it holds in place, so no element moves between tiles except the row indices.
+#include "RowWork.hpp"
 #include "poplibs_support/TileWork.hpp"
 
 #include <popops/UpdateScalarInRows.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <poputil/VertexTemplates.hpp>
-#include <poputil/exceptions.hpp>
 
 namespace popops {
 
@@ -16,16 +16,7 @@ void updateScalarInRows(Graph& graph, const Tensor& params, const Tensor& indice
                         program::Sequence& program, const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "updateScalarInRows");
   const std::string op = "popops::updateScalarInRows";
-  poplibs_support::checkValid(params, op, "params");
-  poplibs_support::checkValid(indices, op, "indices");
-  poplibs_support::checkType(params.elementType(), {FLOAT, HALF}, op, "params");
-  poplibs_support::checkType(indices.elementType(), {UNSIGNED_INT}, op, "indices");
-  if (params.rank() != 2)
-    throw poputil::poplibs_error(op + ": params has shape " + params.shapeToString() +
-                                 "; it must be 2-dimensional");
-  if (indices.rank() != 1 || indices.dim(0) != params.dim(0))
-    throw poputil::poplibs_error(op + ": indices has shape " + indices.shapeToString() +
-                                 "; it must be [" + std::to_string(params.dim(0)) + "]");
+  detail::checkRowsAndIndices(params, indices, op);
   const std::size_t cols = params.dim(1);
   if (params.numElements() == 0) return;
   const Tensor flat = params.flatten();
