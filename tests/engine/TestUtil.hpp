@@ -10,9 +10,24 @@
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
 
+#include <filesystem>
+#include <functional>
 #include <vector>
 
+#include "common/RawDb.hpp"
+
 namespace test {
+
+/// The same floats bit for bit (NaNs and signed zeros included), sizes too.
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b);
+
+/// Runs a program once per host thread count, tessera.threads 1, 2 and 8 (`run` gets the engine
+/// options and checks the results; INFO names the count), each writing its execution profile
+/// into its own folder below `dir`, and returns each run's `steps` table, every column of every
+/// row in id order.
+std::vector<std::vector<std::vector<Value>>>
+stepsPerThreadCount(const std::filesystem::path& dir,
+                    const std::function<void(const poplar::OptionFlags&)>& run);
 
 /// For each element of the flattened tensor, its (variable element) index, assuming it is a view
 /// of the single variable `base`.

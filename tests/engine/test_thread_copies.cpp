@@ -4,11 +4,9 @@
 // matters stay in order. planCopies (engine/src/ParallelCopy.hpp) is checked directly too.
 #include "ParallelCopy.hpp"
 #include "TestUtil.hpp"
-#include "common/RawDb.hpp"
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -108,10 +106,6 @@ Exchange::Result expected() {
   return {x, z};
 }
 
-bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
 std::size_t totalBytes(const poplar::detail::CopyPlan& plan) {
   std::size_t n = 0;
   for (const auto& p : plan.pieces) n += p.bytes;
@@ -125,19 +119,11 @@ TEST_CASE("An exchange-heavy 1,472-tile program gives the same bits and the same
   Exchange p;
   const Exchange::Result want = expected();
   test::ScratchDir dir;
-  std::vector<std::vector<std::vector<test::Value>>> steps;
-  for (const char* threads : {"1", "2", "8"}) {
-    INFO("tessera.threads = " << threads);
-    const auto reportDir = dir / (std::string("t") + threads);
-    const auto got = p.run({{"tessera.threads", threads},
-                            {"autoReport.outputExecutionProfile", "true"},
-                            {"autoReport.directory", reportDir.string()}});
-    CHECK(sameBits(got.out, want.out));
-    CHECK(sameBits(got.z, want.z));
-    test::RawDb db(reportDir / "profile.pop");
-    steps.push_back(db.query("SELECT * FROM steps ORDER BY id"));
-    REQUIRE(!steps.back().empty());
-  }
+  const auto steps = test::stepsPerThreadCount(dir.path(), [&](const OptionFlags& options) {
+    const auto got = p.run(options);
+    CHECK(test::sameBits(got.out, want.out));
+    CHECK(test::sameBits(got.z, want.z));
+  });
   CHECK(steps[1] == steps[0]);
   CHECK(steps[2] == steps[0]);
 }

@@ -2,12 +2,10 @@
 // and profiles are identical whatever the count, host streams keep their order, and bad counts
 // are errors naming the option.
 #include "TestUtil.hpp"
-#include "common/RawDb.hpp"
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
-#include <cstring>
 #include <poplar/exceptions.hpp>
 #include <string>
 #include <vector>
@@ -109,10 +107,6 @@ EveryTile::Result expected() {
   return r;
 }
 
-bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
 } // namespace
 
 TEST_CASE("A 1,472-tile program gives the same bits and the same profile on 1, 2 and 8 threads",
@@ -120,19 +114,11 @@ TEST_CASE("A 1,472-tile program gives the same bits and the same profile on 1, 2
   EveryTile p;
   const EveryTile::Result want = expected();
   test::ScratchDir dir;
-  std::vector<std::vector<std::vector<test::Value>>> steps;
-  for (const char* threads : {"1", "2", "8"}) {
-    INFO("tessera.threads = " << threads);
-    const auto reportDir = dir / (std::string("t") + threads);
-    const auto got = p.run({{"tessera.threads", threads},
-                            {"autoReport.outputExecutionProfile", "true"},
-                            {"autoReport.directory", reportDir.string()}});
-    CHECK(sameBits(got.sums, want.sums));
-    CHECK(sameBits(got.pairs, want.pairs));
-    test::RawDb db(reportDir / "profile.pop");
-    steps.push_back(db.query("SELECT * FROM steps ORDER BY id"));
-    REQUIRE(!steps.back().empty());
-  }
+  const auto steps = test::stepsPerThreadCount(dir.path(), [&](const OptionFlags& options) {
+    const auto got = p.run(options);
+    CHECK(test::sameBits(got.sums, want.sums));
+    CHECK(test::sameBits(got.pairs, want.pairs));
+  });
   CHECK(steps[1] == steps[0]);
   CHECK(steps[2] == steps[0]);
 }
@@ -146,13 +132,13 @@ TEST_CASE("TESSERA_THREADS sets the count when the option is not given", "[threa
   const auto got = p.run({});
   ::setenv("TESSERA_THREADS", "none", 1);
   CHECK_THROWS_WITH(p.run({}), Catch::Contains("environment variable 'TESSERA_THREADS' = 'none'"));
-  CHECK(sameBits(p.run({{"tessera.threads", "2"}}).sums, want.sums)); // the option wins
+  CHECK(test::sameBits(p.run({{"tessera.threads", "2"}}).sums, want.sums)); // the option wins
   if (old)
     ::setenv("TESSERA_THREADS", saved.c_str(), 1);
   else
     ::unsetenv("TESSERA_THREADS");
-  CHECK(sameBits(got.sums, want.sums));
-  CHECK(sameBits(got.pairs, want.pairs));
+  CHECK(test::sameBits(got.sums, want.sums));
+  CHECK(test::sameBits(got.pairs, want.pairs));
 }
 
 TEST_CASE("A bad thread count is an option error naming tessera.threads", "[threads][errors]") {
@@ -166,7 +152,7 @@ TEST_CASE("A bad thread count is an option error naming tessera.threads", "[thre
                                   std::string::npos;
                          }));
   }
-  CHECK(sameBits(p.run({{"tessera.threads", "auto"}}).sums, expected().sums));
+  CHECK(test::sameBits(p.run({{"tessera.threads", "auto"}}).sums, expected().sums));
 }
 
 TEST_CASE("Stream callbacks keep their order between compute sets run on many threads",
