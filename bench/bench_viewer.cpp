@@ -21,6 +21,7 @@
 
 #include "common/CommandLine.hpp"
 #include "common/PaintWatch.hpp"
+#include "common/SyntheticReport.hpp"
 #include "common/Timing.hpp"
 
 #include <QApplication>
@@ -28,7 +29,6 @@
 #include <QFile>
 #include <QImage>
 #include <QPainter>
-#include <QProcess>
 
 #include <algorithm>
 #include <chrono>
@@ -95,23 +95,9 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("Tessera"));
   QApplication::setApplicationName(QStringLiteral("bench_viewer"));
 
-  std::string report = o.report;
-  if (report.empty()) {
-    report = o.file;
-    if (!o.keep || !std::filesystem::exists(report)) {
-      std::printf("writing a synthetic report with bench_pva_reader: %llu steps, 16 IPUs ...\n", o.steps);
-      std::fflush(stdout);
-      QProcess writer;
-      writer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-      writer.start(QStringLiteral(BENCH_PVA_READER),
-                   {QStringLiteral("--steps"), QString::number(o.steps), QStringLiteral("--file"), QString::fromStdString(report),
-                    QStringLiteral("--keep"), QStringLiteral("--reps"), QStringLiteral("1")});
-      if (!writer.waitForFinished(-1) || writer.exitCode() != 0) {
-        std::fprintf(stderr, "bench_viewer: bench_pva_reader failed (%s)\n", BENCH_PVA_READER);
-        return 1;
-      }
-    }
-  }
+  const std::string report =
+      reportToMeasure(o.report, o.file, o.keep, o.steps, "bench_viewer", BENCH_PVA_READER);
+  if (report.empty()) return 1;
   const long rssBefore = rssKiB();
 
   // 0. The index alone, on this thread, nothing else running: header, then every step.
