@@ -5,6 +5,9 @@
 
 #include <QDir>
 #include <QImage>
+#include <QJsonParseError>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QSet>
 #include <QTest>
 
@@ -46,6 +49,27 @@ int distinctColors(const QImage& image, int limit) {
     }
   }
   return int(colors.size());
+}
+
+QJsonDocument runPythonJson(const QString& pythonDir, const QString& script, const QStringList& args,
+                            int seconds) {
+  QProcess python;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("PYTHONPATH"), pythonDir);
+  python.setProcessEnvironment(env);
+  python.start(QStringLiteral("/usr/bin/python3"), QStringList{QStringLiteral("-c"), script} + args);
+  if (!python.waitForFinished(seconds * 1000)) {
+    QTest::qFail("python3 did not finish", __FILE__, __LINE__);
+    return {};
+  }
+  if (python.exitStatus() != QProcess::NormalExit || python.exitCode() != 0) {
+    QTest::qFail(python.readAllStandardError().constData(), __FILE__, __LINE__);
+    return {};
+  }
+  QJsonParseError error;
+  QJsonDocument doc = QJsonDocument::fromJson(python.readAllStandardOutput(), &error);
+  if (doc.isNull()) QTest::qFail(qPrintable(QStringLiteral("python3 printed no JSON: ") + error.errorString()), __FILE__, __LINE__);
+  return doc;
 }
 
 } // namespace viewer_test

@@ -3,6 +3,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QImage>
+#include <QJsonDocument>
+#include <QStringList>
 #include <QString>
 
 #include <memory>
@@ -30,6 +32,13 @@ bool waitReady(tessera::viewer::Page* page, int seconds = 60);
 /// Runs QAbstractItemModelTester on `model` while the result lives; a broken invariant fails the
 /// running Qt test.
 std::unique_ptr<QAbstractItemModelTester> checkModel(QAbstractItemModel* model);
+
+/// Runs `script` with Debian's python3, the build's `pva` module on its path (`pythonDir`) and
+/// `args` as sys.argv[1:], and parses what it prints as JSON. A failure (no exit within
+/// `seconds`, a non-zero exit with python's stderr, output that is not JSON) fails the running Qt
+/// test and returns a null document.
+QJsonDocument runPythonJson(const QString& pythonDir, const QString& script, const QStringList& args,
+                            int seconds = 60);
 
 /// Distinct colours in an image (up to `limit`): a rendered view has many, a blank one has 1.
 int distinctColors(const QImage& image, int limit = 64);

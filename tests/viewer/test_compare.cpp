@@ -478,19 +478,15 @@ private slots:
         return std::pair<qulonglong, qulonglong>{qulonglong(v[QStringLiteral("base")].toDouble()), qulonglong(v[QStringLiteral("new")].toDouble())};
       };
 
-      QProcess python;
-      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-      env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(TESSERA_PYTHON_DIR));
-      python.setProcessEnvironment(env);
-      python.start(QStringLiteral("/usr/bin/python3"),
-                   {QStringLiteral("-c"), QStringLiteral("import json, sys, pva\n"
-                                                         "c = pva.compare(pva.openReport(sys.argv[1]), pva.openReport(sys.argv[2]))\n"
-                                                         "v = [c.memory.totalIncludingGaps, c.memory.alwaysLive, c.memory.peakLiveness, c.cycles.total]\n"
-                                                         "print(json.dumps([[x.base, x.current] for x in v]))"),
-                    basePath + QStringLiteral("/profile.pop"), other + QStringLiteral("/profile.pop")});
-      QVERIFY(python.waitForFinished(120000));
-      QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
-      const QJsonArray py = QJsonDocument::fromJson(python.readAllStandardOutput()).array();
+      const QJsonDocument pyJson = viewer_test::runPythonJson(
+          QStringLiteral(TESSERA_PYTHON_DIR),
+          QStringLiteral("import json, sys, pva\n"
+                         "c = pva.compare(pva.openReport(sys.argv[1]), pva.openReport(sys.argv[2]))\n"
+                         "v = [c.memory.totalIncludingGaps, c.memory.alwaysLive, c.memory.peakLiveness, c.cycles.total]\n"
+                         "print(json.dumps([[x.base, x.current] for x in v]))"),
+          {basePath + QStringLiteral("/profile.pop"), other + QStringLiteral("/profile.pop")}, 120);
+      QVERIFY(!pyJson.isNull());
+      const QJsonArray py = pyJson.array();
       QCOMPARE(py.size(), 4);
 
       struct Figure {

@@ -103,22 +103,18 @@ private slots:
     const QJsonObject memory = j[QStringLiteral("memory")].toObject(), execution = j[QStringLiteral("execution")].toObject();
     auto number = [](const QJsonValue& v) { return qulonglong(v.toDouble()); };
 
-    QProcess python;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(TESSERA_PYTHON_DIR));
-    python.setProcessEnvironment(env);
-    python.start(QStringLiteral("/usr/bin/python3"),
-                 {QStringLiteral("-c"), QStringLiteral("import json, sys, pva\n"
-                                                       "s = pva.summarize(pva.openReport(sys.argv[1]))\n"
-                                                       "m, x = s.memory, s.execution\n"
-                                                       "print(json.dumps([m.includingGapsBytes, m.excludingGapsBytes,\n"
-                                                       "  m.largestTileIncludingGaps.bytes, m.alwaysLiveBytes,\n"
-                                                       "  m.peakLiveness.bytes, m.tilesUsed, x.totalCycles, x.steps,\n"
-                                                       "  len(x.runs), x.tileCycles.of(pva.TileCycleTotals.Kind.Compute)]))"),
-                  doc->profilePath()});
-    QVERIFY(python.waitForFinished(60000));
-    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
-    const QJsonArray p = QJsonDocument::fromJson(python.readAllStandardOutput()).array();
+    const QJsonDocument pJson = viewer_test::runPythonJson(
+        QStringLiteral(TESSERA_PYTHON_DIR),
+        QStringLiteral("import json, sys, pva\n"
+                       "s = pva.summarize(pva.openReport(sys.argv[1]))\n"
+                       "m, x = s.memory, s.execution\n"
+                       "print(json.dumps([m.includingGapsBytes, m.excludingGapsBytes,\n"
+                       "  m.largestTileIncludingGaps.bytes, m.alwaysLiveBytes,\n"
+                       "  m.peakLiveness.bytes, m.tilesUsed, x.totalCycles, x.steps,\n"
+                       "  len(x.runs), x.tileCycles.of(pva.TileCycleTotals.Kind.Compute)]))"),
+        {doc->profilePath()}, 60);
+    QVERIFY(!pJson.isNull());
+    const QJsonArray p = pJson.array();
     QCOMPARE(p.size(), 10);
 
     const qulonglong inViewer[] = {
@@ -211,20 +207,16 @@ private slots:
       QVERIFY(viewer_test::waitReady(&liveness));
       QCOMPARE(std::uint64_t(liveness.data()->steps()), d.row(QStringLiteral("Graph"), QStringLiteral("Liveness steps"))->value.number);
 
-      QProcess python;
-      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-      env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(TESSERA_PYTHON_DIR));
-      python.setProcessEnvironment(env);
-      python.start(QStringLiteral("/usr/bin/python3"),
-                   {QStringLiteral("-c"), QStringLiteral("import json, sys, pva\n"
-                                                         "r = pva.openReport(sys.argv[1])\n"
-                                                         "e, g = pva.analyseExecution(r), pva.summarize(r).graph\n"
-                                                         "print(json.dumps([e.allRuns.lengthCycles] + [x.lengthCycles for x in e.runs]\n"
-                                                         "  + [g.programSteps, g.livenessSteps]))"),
-                    doc->profilePath()});
-      QVERIFY(python.waitForFinished(60000));
-      QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
-      const QJsonArray p = QJsonDocument::fromJson(python.readAllStandardOutput()).array();
+      const QJsonDocument pJson = viewer_test::runPythonJson(
+          QStringLiteral(TESSERA_PYTHON_DIR),
+          QStringLiteral("import json, sys, pva\n"
+                         "r = pva.openReport(sys.argv[1])\n"
+                         "e, g = pva.analyseExecution(r), pva.summarize(r).graph\n"
+                         "print(json.dumps([e.allRuns.lengthCycles] + [x.lengthCycles for x in e.runs]\n"
+                         "  + [g.programSteps, g.livenessSteps]))"),
+          {doc->profilePath()}, 60);
+      QVERIFY(!pJson.isNull());
+      const QJsonArray p = pJson.array();
       QCOMPARE(std::size_t(p.size()), e.runs.size() + 3);
       QCOMPARE(qulonglong(p[0].toDouble()), qulonglong(e.allRuns.lengthCycles));
       for (std::size_t r = 0; r < e.runs.size(); ++r) QCOMPARE(qulonglong(p[int(r) + 1].toDouble()), qulonglong(e.runs[r].lengthCycles));
@@ -264,24 +256,20 @@ private slots:
       const QJsonObject runs = json({QStringLiteral("query"), doc->profilePath(), QStringLiteral("runs"), QStringLiteral("--format"), QStringLiteral("json")});
       const QJsonObject compared = json({QStringLiteral("compare"), doc->profilePath(), doc->profilePath(), QStringLiteral("--format"), QStringLiteral("json")});
       QVERIFY(!summary.isEmpty() && !runs.isEmpty() && !compared.isEmpty());
-      QProcess python;
-      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-      env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(TESSERA_PYTHON_DIR));
-      python.setProcessEnvironment(env);
-      python.start(QStringLiteral("/usr/bin/python3"),
-                   {QStringLiteral("-c"), QStringLiteral("import json, sys, pva\n"
-                                                         "r = pva.openReport(sys.argv[1])\n"
-                                                         "k = pva.summarize(r).execution.tileCycles\n"
-                                                         "sc = pva.analyseExecution(r).allRuns.streamCopyCycles\n"
-                                                         "cmp = pva.compare(r, r).cycles.streamCopies\n"
-                                                         "print(json.dumps({'kinds': k.asDict(), 'total': k.total,\n"
-                                                         "  'streamCopies': {'host': sc.host, 'remoteBuffer': sc.remoteBuffer,\n"
-                                                         "                   'mixed': sc.mixed, 'unknown': sc.unknown},\n"
-                                                         "  'compared': {n.name: n.value.current for n in cmp}}))"),
-                    doc->profilePath()});
-      QVERIFY(python.waitForFinished(60000));
-      QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
-      const QJsonObject py = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+      const QJsonDocument pyJson = viewer_test::runPythonJson(
+          QStringLiteral(TESSERA_PYTHON_DIR),
+          QStringLiteral("import json, sys, pva\n"
+                         "r = pva.openReport(sys.argv[1])\n"
+                         "k = pva.summarize(r).execution.tileCycles\n"
+                         "sc = pva.analyseExecution(r).allRuns.streamCopyCycles\n"
+                         "cmp = pva.compare(r, r).cycles.streamCopies\n"
+                         "print(json.dumps({'kinds': k.asDict(), 'total': k.total,\n"
+                         "  'streamCopies': {'host': sc.host, 'remoteBuffer': sc.remoteBuffer,\n"
+                         "                   'mixed': sc.mixed, 'unknown': sc.unknown},\n"
+                         "  'compared': {n.name: n.value.current for n in cmp}}))"),
+          {doc->profilePath()}, 60);
+      QVERIFY(!pyJson.isNull());
+      const QJsonObject py = pyJson.object();
 
       // Tile cycles by kind and their shares.
       const QJsonObject cliKinds = summary[QStringLiteral("execution")].toObject()[QStringLiteral("tileCyclesByKind")].toObject();
