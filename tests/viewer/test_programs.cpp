@@ -45,6 +45,30 @@ int countRows(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
   return n;
 }
 
+/// A copy of the mlp fixture (profile.pop and debug.cbor) in tmpDir(name) with `sql` run on its
+/// profile.pop, e.g. to make a report of an older format; "" after failing the running test.
+QString mlpCopyEditedBy(const QString& name, const char* sql) {
+  const QString dir = viewer_test::tmpDir(name);
+  for (const char* file : {"/profile.pop", "/debug.cbor"}) {
+    QFile::remove(dir + QLatin1String(file));
+    if (!QFile::copy(viewer_test::mlpReport() + QLatin1String(file), dir + QLatin1String(file))) {
+      QTest::qFail("cannot copy the mlp fixture", __FILE__, __LINE__);
+      return {};
+    }
+    QFile(dir + QLatin1String(file)).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+  }
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open((dir + QStringLiteral("/profile.pop")).toUtf8().constData(), &db);
+  if (rc == SQLITE_OK) rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+  const QString error = QString::fromUtf8(sqlite3_errmsg(db));
+  sqlite3_close(db);
+  if (rc != SQLITE_OK) {
+    QTest::qFail(qPrintable(QStringLiteral("editing the mlp copy: ") + error), __FILE__, __LINE__);
+    return {};
+  }
+  return dir;
+}
+
 } // namespace
 
 class ProgramsTest : public QObject {
@@ -305,20 +329,10 @@ private slots:
   // A report of format 1.3 stores FLOPs per compute set only: the chart says there is no estimate
   // per tile instead of drawing zeros.
   void operationsFlopsPerTileOfAnOlderReportSayNoEstimate() {
-    const QString dir = viewer_test::tmpDir(QStringLiteral("flops-1.3"));
-    for (const char* file : {"/profile.pop", "/debug.cbor"}) {
-      QFile::remove(dir + QLatin1String(file));
-      QVERIFY(QFile::copy(viewer_test::mlpReport() + QLatin1String(file), dir + QLatin1String(file)));
-      QFile(dir + QLatin1String(file)).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    }
-    sqlite3* db = nullptr;
-    QCOMPARE(sqlite3_open((dir + QStringLiteral("/profile.pop")).toUtf8().constData(), &db), SQLITE_OK);
-    const int rc = sqlite3_exec(db,
-                                "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
-                                "UPDATE meta SET value = '1.3.0' WHERE key = 'format_version';",
-                                nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    QCOMPARE(rc, SQLITE_OK);
+    const QString dir = mlpCopyEditedBy(QStringLiteral("flops-1.3"),
+                                     "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
+                                     "UPDATE meta SET value = '1.3.0' WHERE key = 'format_version';");
+    QVERIFY(!dir.isEmpty());
     OperationsPage page;
     page.resize(1200, 900);
     page.show();
@@ -458,23 +472,13 @@ private slots:
   }
   void operationsWithoutFlopEstimatesSayNoEstimate() {
     // The mlp report made into one of format 1.0: no FLOP columns, no flop_estimates key.
-    const QString dir = viewer_test::tmpDir(QStringLiteral("no-flops"));
-    for (const char* file : {"/profile.pop", "/debug.cbor"}) {
-      QFile::remove(dir + QLatin1String(file));
-      QVERIFY(QFile::copy(viewer_test::mlpReport() + QLatin1String(file), dir + QLatin1String(file)));
-      QFile(dir + QLatin1String(file)).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    }
-    sqlite3* db = nullptr;
-    QCOMPARE(sqlite3_open((dir + QStringLiteral("/profile.pop")).toUtf8().constData(), &db), SQLITE_OK);
-    const int rc = sqlite3_exec(db,
-                                "ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
-                                "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
-                                "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
-                                "DELETE FROM meta WHERE key = 'flop_estimates';"
-                                "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';",
-                                nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    QCOMPARE(rc, SQLITE_OK);
+    const QString dir = mlpCopyEditedBy(QStringLiteral("no-flops"),
+                                     "ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
+                                     "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
+                                     "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
+                                     "DELETE FROM meta WHERE key = 'flop_estimates';"
+                                     "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';");
+    QVERIFY(!dir.isEmpty());
     OperationsPage page;
     page.setDocument(Document::resolve(dir));
     QVERIFY(viewer_test::waitReady(&page));
