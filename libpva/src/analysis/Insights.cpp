@@ -1,6 +1,7 @@
 // pva::insights: does the program fit, where it does not, what fills those tiles, and what to
 // change. One pass over the tiles' memory columns, one over the liveness steps' per-tile and
 // per-IPU bytes, then the worst tiles' own variables; lists are cut to InsightsOptions' sizes.
+#include "MovesData.hpp"
 #include "Saturating.hpp"
 
 #include "../model/Access.hpp"
@@ -47,17 +48,6 @@ bool isFloat(const std::string& type) {
   std::string lower(type);
   for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
   return lower == "float";
-}
-
-bool movesData(Program::Type t) {
-  switch (t) {
-  case Program::Type::DoExchange:
-  case Program::Type::GlobalExchange:
-  case Program::Type::StreamCopyBegin:
-  case Program::Type::StreamCopyMid:
-  case Program::Type::StreamCopyEnd: return true;
-  default: return false;
-  }
 }
 
 std::uint64_t at(const U64s& v, std::size_t i) { return i < v.size() ? v[i] : 0; }
@@ -268,7 +258,7 @@ struct Builder {
     const detail::ProgramCache& programs = state->getPrograms();
     std::vector<ExchangeInsight> all;
     for (const auto& p : programs.objects) {
-      if (!movesData(p->type())) continue;
+      if (!detail::movesData(p->type())) continue;
       ExchangeInsight x;
       x.program = p->_id();
       x.name = p->name();

@@ -1,5 +1,6 @@
 // pva::operationFigures: code, vertices and exchanged bytes of one operation's programs; and
 // pva::operationCycles: the cycles its programs ran.
+#include "MovesData.hpp"
 #include "Saturating.hpp"
 
 #include <pva/Analysis.hpp>
@@ -17,17 +18,6 @@ std::uint64_t sum(const std::vector<std::uint64_t>& v) {
   return s;
 }
 
-bool movesData(Program::Type t) {
-  switch (t) {
-  case Program::Type::DoExchange:
-  case Program::Type::GlobalExchange:
-  case Program::Type::StreamCopyBegin:
-  case Program::Type::StreamCopyMid:
-  case Program::Type::StreamCopyEnd: return true;
-  default: return false;
-  }
-}
-
 } // namespace
 
 OperationFigures operationFigures(const Operation& operation) {
@@ -35,7 +25,7 @@ OperationFigures operationFigures(const Operation& operation) {
   std::set<unsigned> computeSets;
   for (const ProgramPtr& p : operation.programs()) {
     detail::addTo(f.codeBytes, detail::saturatingAdd(sum(p->controlCodeByTile()), sum(p->codeBytesByTile())));
-    if (movesData(p->type())) detail::addTo(f.exchangeBytes, p->dataBytes());
+    if (detail::movesData(p->type())) detail::addTo(f.exchangeBytes, p->dataBytes());
     if (p->type() == Program::Type::OnTileExecute) {
       const ComputeSet cs = static_cast<const OnTileExecuteProgram&>(*p).computeSet();
       if (computeSets.insert(cs.id()).second) {
