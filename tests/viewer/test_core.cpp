@@ -212,8 +212,8 @@ private slots:
     QVERIFY(w.span() > 0);
   }
 
-  void init() { m_percents.clear(); }
-  void cleanup() { disconnect(m_recording); }
+  void init() { percents_.clear(); }
+  void cleanup() { disconnect(recording_); }
 
   void progressStagesShowAsPartsOfTheTask() {
     const std::vector<int>& percents = recordPercents(QStringLiteral("staged"));
@@ -242,13 +242,13 @@ private slots:
 private:
   /// The percentages ProgressHub announces for `task` until the test function ends.
   const std::vector<int>& recordPercents(const QString& task) {
-    m_recording = connect(&ProgressHub::instance(), &ProgressHub::progress, this, [this, task](const QString& t, int percent) {
-      if (t == task) m_percents.push_back(percent);
+    recording_ = connect(&ProgressHub::instance(), &ProgressHub::progress, this, [this, task](const QString& t, int percent) {
+      if (t == task) percents_.push_back(percent);
     });
-    return m_percents;
+    return percents_;
   }
-  std::vector<int> m_percents;
-  QMetaObject::Connection m_recording;
+  std::vector<int> percents_;
+  QMetaObject::Connection recording_;
 };
 
 QTEST_GUILESS_MAIN(CoreTest)

@@ -13,7 +13,7 @@
 class ScreenshotTest : public QObject {
   Q_OBJECT
 private:
-  QString m_dir;
+  QString dir_;
 
   static int run(const QStringList& args, QString* errors, QString* output = nullptr,
                  const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
@@ -27,7 +27,7 @@ private:
   }
 
 private slots:
-  void initTestCase() { m_dir = viewer_test::tmpDir(QStringLiteral("screenshots")); }
+  void initTestCase() { dir_ = viewer_test::tmpDir(QStringLiteral("screenshots")); }
 
   void everyViewRenders_data() {
     QTest::addColumn<QString>("view");
@@ -77,7 +77,7 @@ private slots:
   void everyViewRenders() {
     QFETCH(QString, view);
     QFETCH(QStringList, documents);
-    const QString out = m_dir + QLatin1Char('/') + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png");
+    const QString out = dir_ + QLatin1Char('/') + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png");
     QStringList args{QStringLiteral("--screenshot"), out, QStringLiteral("--view"), view,
                      QStringLiteral("--size"), QStringLiteral("1200x800")};
     if (documents.size() == 2) args << QStringLiteral("--compare");
@@ -93,22 +93,22 @@ private slots:
 
   void badInputExitsNonZeroWithAMessage() {
     QString errors;
-    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"),
+    QCOMPARE(run({QStringLiteral("--screenshot"), dir_ + QStringLiteral("/x.png"),
                   viewer_test::testDataDir() + QStringLiteral("/random.pop")}, &errors), 1);
     QVERIFY2(errors.contains(QStringLiteral("random.pop")), qPrintable(errors));
-    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--view"),
+    QCOMPARE(run({QStringLiteral("--screenshot"), dir_ + QStringLiteral("/x.png"), QStringLiteral("--view"),
                   QStringLiteral("nonsense"), viewer_test::mlpReport()}, &errors), 2);
     QVERIFY2(errors.contains(QStringLiteral("nonsense")), qPrintable(errors));
-    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--size"),
+    QCOMPARE(run({QStringLiteral("--screenshot"), dir_ + QStringLiteral("/x.png"), QStringLiteral("--size"),
                   QStringLiteral("big"), viewer_test::mlpReport()}, &errors), 2);
-    QVERIFY(!QFile::exists(m_dir + QStringLiteral("/x.png")));
+    QVERIFY(!QFile::exists(dir_ + QStringLiteral("/x.png")));
   }
 
   void runPicksTheExecutionRun() {
     // --run NAME renders that run of the execution trace (the view it implies); the image differs
     // from the other run's. An unknown name is a usage error listing the runs.
     QString errors;
-    const QString first = m_dir + QStringLiteral("/run-train0.png"), second = m_dir + QStringLiteral("/run-train1.png");
+    const QString first = dir_ + QStringLiteral("/run-train0.png"), second = dir_ + QStringLiteral("/run-train1.png");
     QCOMPARE(run({QStringLiteral("--screenshot"), first, QStringLiteral("--run"), QStringLiteral("train0"), viewer_test::mlpReport()}, &errors), 0);
     QVERIFY2(errors.isEmpty(), qPrintable(errors));
     QCOMPARE(run({QStringLiteral("--screenshot"), second, QStringLiteral("--view"), QStringLiteral("execution"), QStringLiteral("--run"),
@@ -116,18 +116,18 @@ private slots:
     QVERIFY2(errors.isEmpty(), qPrintable(errors));
     QVERIFY(QImage(first) != QImage(second));
     QVERIFY(viewer_test::distinctColors(QImage(second)) >= 8);
-    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/run-cmp.png"), QStringLiteral("--run"), QStringLiteral("train1"),
+    QCOMPARE(run({QStringLiteral("--screenshot"), dir_ + QStringLiteral("/run-cmp.png"), QStringLiteral("--run"), QStringLiteral("train1"),
                   QStringLiteral("--compare"), viewer_test::mlpReport(), viewer_test::mlpBigReport()}, &errors), 0);
-    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--run"), QStringLiteral("nosuch"),
+    QCOMPARE(run({QStringLiteral("--screenshot"), dir_ + QStringLiteral("/x.png"), QStringLiteral("--run"), QStringLiteral("nosuch"),
                   viewer_test::mlpReport()}, &errors), 2);
     QVERIFY2(errors.contains(QStringLiteral("nosuch")) && errors.contains(QStringLiteral("train0, train1")), qPrintable(errors));
-    QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/x.png"), QStringLiteral("--run"), QStringLiteral("train0"),
+    QCOMPARE(run({QStringLiteral("--screenshot"), dir_ + QStringLiteral("/x.png"), QStringLiteral("--run"), QStringLiteral("train0"),
                   QStringLiteral("--view"), QStringLiteral("memory"), viewer_test::mlpReport()}, &errors), 2);
-    QVERIFY(!QFile::exists(m_dir + QStringLiteral("/x.png")));
+    QVERIFY(!QFile::exists(dir_ + QStringLiteral("/x.png")));
   }
 
   void usageErrorsSayWhatIsWrong() {
-    const QString out = m_dir + QStringLiteral("/usage.png");
+    const QString out = dir_ + QStringLiteral("/usage.png");
     QString errors;
     // --view without a name is a usage error (2), as every other one; QCommandLineParser's own
     // handling exited 1.
@@ -163,13 +163,13 @@ private slots:
     QVERIFY(in.open(QIODevice::ReadOnly));
     const QByteArray bytes = in.readAll();
     for (qsizetype keep : {qsizetype(100), qsizetype(5000), bytes.size() / 2}) {
-      const QString cut = m_dir + QStringLiteral("/cut.pvti");
+      const QString cut = dir_ + QStringLiteral("/cut.pvti");
       QFile out(cut);
       QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
       out.write(bytes.left(keep));
       out.close();
       QString errors;
-      QCOMPARE(run({QStringLiteral("--screenshot"), m_dir + QStringLiteral("/cut.png"), cut}, &errors), 1);
+      QCOMPARE(run({QStringLiteral("--screenshot"), dir_ + QStringLiteral("/cut.png"), cut}, &errors), 1);
       QVERIFY2(errors.contains(QStringLiteral("cut.pvti")) && errors.contains(QStringLiteral("truncated")), qPrintable(errors));
       QVERIFY2(!errors.contains(QStringLiteral("SELECT")) && !errors.contains(QStringLiteral("prepare")), qPrintable(errors));
     }
@@ -177,7 +177,7 @@ private slots:
 
   void withoutAViewATraceShowsItsTimeline() {
     // Summary has nothing for a .pvti: the default is the view the window opens it on.
-    const QString out = m_dir + QStringLiteral("/default-trace.png");
+    const QString out = dir_ + QStringLiteral("/default-trace.png");
     QString errors;
     QCOMPARE(run({QStringLiteral("--screenshot"), out, viewer_test::traceFile()}, &errors), 0);
     QVERIFY2(errors.isEmpty(), qPrintable(errors));
@@ -186,16 +186,16 @@ private slots:
 
   void unitsOfAHeadlessRunAreNotRemembered() {
     // A CI screenshot with --units must not change the desktop preference.
-    const QString config = m_dir + QStringLiteral("/config");
+    const QString config = dir_ + QStringLiteral("/config");
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(viewer_test::viewerExecutable(), {QStringLiteral("--screenshot"), m_dir + QStringLiteral("/units.png"),
+    p.start(viewer_test::viewerExecutable(), {QStringLiteral("--screenshot"), dir_ + QStringLiteral("/units.png"),
                                               QStringLiteral("--units"), QStringLiteral("decimal"), viewer_test::mlpReport()});
     QVERIFY(p.waitForFinished(300000));
     QCOMPARE(p.exitCode(), 0);
-    QVERIFY(QFile::exists(m_dir + QStringLiteral("/units.png")));
+    QVERIFY(QFile::exists(dir_ + QStringLiteral("/units.png")));
     // Without the fix this wrote memoryUnits=decimal to $XDG_CONFIG_HOME/Tessera/tessera-viewer.conf.
     for (QDirIterator it(config, QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
       QFile f(it.next());

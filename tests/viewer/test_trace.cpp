@@ -78,8 +78,8 @@ void sendWheel(QWidget* w, QPoint pos, int delta) {
 class TraceTest : public QObject {
   Q_OBJECT
 private:
-  QString m_rich;
-  std::shared_ptr<const TraceIndex> m_index;
+  QString rich_;
+  std::shared_ptr<const TraceIndex> index_;
 
   std::unique_ptr<HostTracePage> openPage(const QString& path) {
     auto page = std::make_unique<HostTracePage>();
@@ -91,14 +91,14 @@ private:
 
 private slots:
   void initTestCase() {
-    m_rich = writeTrace(viewer_test::tmpDir(QStringLiteral("trace-writer")));
-    QVERIFY2(QFile::exists(m_rich), qPrintable(m_rich));
+    rich_ = writeTrace(viewer_test::tmpDir(QStringLiteral("trace-writer")));
+    QVERIFY2(QFile::exists(rich_), qPrintable(rich_));
     Progress progress = Progress::standalone(QStringLiteral("test"));
-    m_index = std::make_shared<const TraceIndex>(loadTraceIndex(m_rich, progress));
+    index_ = std::make_shared<const TraceIndex>(loadTraceIndex(rich_, progress));
   }
 
   void indexHoldsWhatWasWritten() {
-    const TraceIndex& index = *m_index;
+    const TraceIndex& index = *index_;
     QCOMPARE(index.processes.size(), std::size_t(1));
     QCOMPARE(index.threads.size(), std::size_t(2));
     const int main = threadNamed(index, QStringLiteral("main")), loader = threadNamed(index, QStringLiteral("loader"));
@@ -141,7 +141,7 @@ private slots:
     }
 
     // The same as libpva reads directly.
-    const pva::Trace trace = pva::openTrace(m_rich.toStdString());
+    const pva::Trace trace = pva::openTrace(rich_.toStdString());
     for (const pva::Thread& t : trace.processes()[0].threads()) {
       const int mine = threadNamed(index, QString::fromStdString(t.name()));
       QCOMPARE(index.threads[std::size_t(mine)].events.size(), t.numEvents());
@@ -200,7 +200,7 @@ private slots:
   }
 
   void levelOfDetailMergesSubPixelEvents() {
-    const TraceIndex& index = *m_index;
+    const TraceIndex& index = *index_;
     const int loader = threadNamed(index, QStringLiteral("loader"));
     const TraceDepthRow& row = index.threads[std::size_t(loader)].depths[0];
     TraceViewport v;
@@ -288,7 +288,7 @@ private slots:
     QCOMPARE(heatmapEdgeLabel(3, QString()), QStringLiteral("3"));
     QCOMPARE(heatmapBinLabel({}, 0, QString()), QStringLiteral("all values"));
 
-    const TraceHeatmapInfo& info = m_index->processes[0].heatmaps.at(0);
+    const TraceHeatmapInfo& info = index_->processes[0].heatmaps.at(0);
     const pva::TraceHeatmap& h = *info.heatmap;
     const QString unit = QString::fromStdString(h.unit());
     QCOMPARE(unit, QStringLiteral("2^x"));
@@ -322,7 +322,7 @@ private slots:
   }
 
   void heatmapLaneRowsAndHover() {
-    auto page = openPage(m_rich);
+    auto page = openPage(rich_);
     QVERIFY(viewer_test::waitReady(page.get()));
     TraceTimeline* t = page->timeline();
     const QRect plot = t->plotRect();
@@ -390,7 +390,7 @@ private slots:
   void graphLaneAxis() {
     // The rich trace's "memory" graph: its value axis as drawn covers every sample of every
     // series, with at least 3 labelled ticks in the graph's one unit.
-    auto page = openPage(m_rich);
+    auto page = openPage(rich_);
     QVERIFY(viewer_test::waitReady(page.get()));
     TraceTimeline* t = page->timeline();
     const TraceGraphInfo& info = page->index()->processes[0].graphs.at(0);
@@ -415,7 +415,7 @@ private slots:
 
   void layoutFollowsOptions() {
     TraceLayoutOptions options;
-    TraceLayout layout = buildTraceLayout(*m_index, options);
+    TraceLayout layout = buildTraceLayout(*index_, options);
     // file, process, heatmap, two threads, graph
     QCOMPARE(layout.lanes.size(), std::size_t(6));
     QCOMPARE(layout.lanes[2].kind, TraceLane::Kind::Heatmap);
@@ -425,19 +425,19 @@ private slots:
       QCOMPARE(layout.laneAt(l.y + l.height - 1), int(&l - layout.lanes.data()));
     }
     options.merged = true;
-    QCOMPARE(buildTraceLayout(*m_index, options).lanes.size(), std::size_t(5));
+    QCOMPARE(buildTraceLayout(*index_, options).lanes.size(), std::size_t(5));
     options.collapsed.insert(QStringLiteral("p0"));
-    QCOMPARE(buildTraceLayout(*m_index, options).lanes.size(), std::size_t(2));
+    QCOMPARE(buildTraceLayout(*index_, options).lanes.size(), std::size_t(2));
     options.collapsed.insert(QStringLiteral("file"));
-    QCOMPARE(buildTraceLayout(*m_index, options).lanes.size(), std::size_t(1));
+    QCOMPARE(buildTraceLayout(*index_, options).lanes.size(), std::size_t(1));
   }
 
   void callTreeModel() {
     TraceCallTreeModel model;
     const auto tester = viewer_test::checkModel(&model);
-    const int main = threadNamed(*m_index, QStringLiteral("main"));
-    const TraceEventRef last = topLevel(*m_index, main).back();
-    model.setEvent(m_index, last);
+    const int main = threadNamed(*index_, QStringLiteral("main"));
+    const TraceEventRef last = topLevel(*index_, main).back();
+    model.setEvent(index_, last);
     QCOMPARE(model.rowCount(), 1);
     const QModelIndex root = model.index(0, 0);
     QCOMPARE(root.data().toString(), QStringLiteral("step"));
@@ -451,24 +451,24 @@ private slots:
     QCOMPARE(model.parent(forward), root);
     QCOMPARE(model.index(2, 0, root).data().toString(), QStringLiteral("tiny"));
     // Durations and self time in nanoseconds, as indexed.
-    const TraceEventRecord& rec = m_index->event(last);
+    const TraceEventRecord& rec = index_->event(last);
     QCOMPARE(model.index(0, TraceCallTreeModel::DurationColumn).data(TraceCallTreeModel::NanosecondsRole).toLongLong(),
              qlonglong(rec.duration()));
     QCOMPARE(model.index(0, TraceCallTreeModel::SelfColumn).data(TraceCallTreeModel::NanosecondsRole).toLongLong(),
              qlonglong(rec.self));
     QVERIFY(!model.index(0, TraceCallTreeModel::ShareColumn).data().toString().isEmpty());
     // An instant event has no call tree; a loader event has one child.
-    model.setEvent(m_index, {main, 0, true});
+    model.setEvent(index_, {main, 0, true});
     QCOMPARE(model.rowCount(), 0);
-    const int loader = threadNamed(*m_index, QStringLiteral("loader"));
-    model.setEvent(m_index, {loader, 0, false});
+    const int loader = threadNamed(*index_, QStringLiteral("loader"));
+    model.setEvent(index_, {loader, 0, false});
     QCOMPARE(model.rowCount(model.index(0, 0)), 1);
     model.setEvent(nullptr, {});
     QCOMPARE(model.rowCount(), 0);
   }
 
   void timelineZoomPanAndFit() {
-    auto page = openPage(m_rich);
+    auto page = openPage(rich_);
     QVERIFY(viewer_test::waitReady(page.get()));
     TraceTimeline* t = page->timeline();
     QVERIFY(t->index() != nullptr);
@@ -525,7 +525,7 @@ private slots:
   }
 
   void clickingAnEventShowsItsDetails() {
-    auto page = openPage(m_rich);
+    auto page = openPage(rich_);
     QVERIFY(viewer_test::waitReady(page.get()));
     TraceTimeline* t = page->timeline();
     const int main = threadNamed(*page->index(), QStringLiteral("main"));
@@ -592,7 +592,7 @@ private slots:
   }
 
   void searchStepsThroughMatches() {
-    auto page = openPage(m_rich);
+    auto page = openPage(rich_);
     QVERIFY(viewer_test::waitReady(page.get()));
     TraceTimeline* t = page->timeline();
     const double fullSpan = t->viewEnd() - t->viewBegin();
@@ -634,7 +634,7 @@ private slots:
   }
 
   void mergedBlocksAndChartLanes() {
-    auto page = openPage(m_rich);
+    auto page = openPage(rich_);
     QVERIFY(viewer_test::waitReady(page.get()));
     TraceTimeline* t = page->timeline();
     const QRect plot = t->plotRect();
@@ -674,7 +674,7 @@ private slots:
   }
 
   void mergeAllChartsPutsThreadsInOneLane() {
-    auto page = openPage(m_rich);
+    auto page = openPage(rich_);
     QVERIFY(viewer_test::waitReady(page.get()));
     TraceTimeline* t = page->timeline();
     const int lanes = t->laneCount();

@@ -37,13 +37,13 @@ private:
   QRect stripRect() const;
   void moveWindowTo(double centre);
 
-  ExecutionTimeline* m_timeline;
-  std::shared_ptr<const ExecutionIndex> m_index;
-  QImage m_cache;
-  std::uint64_t m_cachedSteps = ~std::uint64_t(0);
-  double m_cachedExtent = -1;
-  bool m_dragging = false;
-  double m_grabOffset = 0; ///< where in the window the drag started, in cycles from its centre
+  ExecutionTimeline* timeline_;
+  std::shared_ptr<const ExecutionIndex> index_;
+  QImage cache_;
+  std::uint64_t cachedSteps_ = ~std::uint64_t(0);
+  double cachedExtent_ = -1;
+  bool dragging_ = false;
+  double grabOffset_ = 0; ///< where in the window the drag started, in cycles from its centre
 };
 
 } // namespace tessera::viewer

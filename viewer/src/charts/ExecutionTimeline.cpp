@@ -33,38 +33,38 @@ QString kindTip(const ExecutionIndex& index, std::uint64_t step) {
 // Data and view state
 
 void ExecutionTimeline::setTracks(std::vector<Track> tracks) {
-  m_tracks = std::move(tracks);
-  m_bspCache.assign(m_tracks.size(), {});
-  m_selectedStep = -1;
-  m_hasSelectedBlock = false;
-  m_limit0 = 0;
-  m_limit1 = -1;
-  m_tile0 = 0;
-  m_tile1 = -1;
+  tracks_ = std::move(tracks);
+  bspCache_.assign(tracks_.size(), {});
+  selectedStep_ = -1;
+  hasSelectedBlock_ = false;
+  limit0_ = 0;
+  limit1_ = -1;
+  tile0_ = 0;
+  tile1_ = -1;
   fit();
 }
 
 void ExecutionTimeline::setFlame(std::size_t track, std::shared_ptr<const FlameRows> flame) {
-  if (track >= m_tracks.size()) return;
-  m_tracks[track].flame = std::move(flame);
+  if (track >= tracks_.size()) return;
+  tracks_[track].flame = std::move(flame);
   update();
 }
 
 void ExecutionTimeline::setTileCycles(std::size_t track, std::shared_ptr<const TileCycles> tiles) {
-  if (track >= m_tracks.size()) return;
-  m_tracks[track].tiles = std::move(tiles);
-  m_bspCache[track] = {};
+  if (track >= tracks_.size()) return;
+  tracks_[track].tiles = std::move(tiles);
+  bspCache_[track] = {};
   update();
 }
 
 void ExecutionTimeline::setMessage(const QString& message) {
-  m_message = message;
+  message_ = message;
   update();
 }
 
 void ExecutionTimeline::setMode(Mode mode) {
-  if (mode == m_mode) return;
-  m_mode = mode;
+  if (mode == mode_) return;
+  mode_ = mode;
   update();
   emit modeChanged(mode);
   if (mode == Mode::Bsp) emit tileCyclesWanted();
@@ -72,83 +72,83 @@ void ExecutionTimeline::setMode(Mode mode) {
 
 double ExecutionTimeline::fullEnd() const {
   double end = 0;
-  for (const Track& t : m_tracks)
+  for (const Track& t : tracks_)
     if (t.index) end = std::max(end, double(t.index->loadedEnd()));
   return std::max(end, 1.0);
 }
 
 void ExecutionTimeline::updateRange() {
-  m_window.setRange(m_limit0, m_limit1 >= 0 ? m_limit1 : fullEnd());
+  window_.setRange(limit0_, limit1_ >= 0 ? limit1_ : fullEnd());
 }
 
 void ExecutionTimeline::emitView() {
   update();
-  emit viewChanged(m_window.from(), m_window.to());
-  if (m_mode == Mode::Bsp) emit tileCyclesWanted();
+  emit viewChanged(window_.from(), window_.to());
+  if (mode_ == Mode::Bsp) emit tileCyclesWanted();
 }
 
 void ExecutionTimeline::setView(double from, double to) {
-  m_fitted = false;
-  m_window.show(from, to);
+  fitted_ = false;
+  window_.show(from, to);
   emitView();
 }
 
 void ExecutionTimeline::fit() {
-  m_fitted = true;
+  fitted_ = true;
   // Fit is everything: every tile of the BSP view too.
-  m_tile0 = 0;
-  m_tile1 = -1;
+  tile0_ = 0;
+  tile1_ = -1;
   updateRange();
-  m_window.fit();
+  window_.fit();
   emitView();
 }
 
 void ExecutionTimeline::zoomBy(double factor, double anchorX) {
-  m_fitted = false;
-  m_window.zoom(factor, xToTime(std::clamp<double>(anchorX, plotRect().left(), plotRect().right())));
+  fitted_ = false;
+  window_.zoom(factor, xToTime(std::clamp<double>(anchorX, plotRect().left(), plotRect().right())));
   emitView();
 }
 
 void ExecutionTimeline::setLimits(double from, double to) {
-  m_limit0 = std::max(0.0, from);
-  m_limit1 = to;
+  limit0_ = std::max(0.0, from);
+  limit1_ = to;
   fit();
 }
 
 void ExecutionTimeline::dataGrew() {
-  m_bspCache.assign(m_tracks.size(), {});
-  if (m_fitted) return fit(); // fit() takes the new range itself
+  bspCache_.assign(tracks_.size(), {});
+  if (fitted_) return fit(); // fit() takes the new range itself
   updateRange();
   update();
 }
 
 void ExecutionTimeline::selectStep(std::size_t track, std::int64_t step) {
-  m_selectedTrack = track;
-  m_selectedStep = step;
-  m_hasSelectedBlock = false;
+  selectedTrack_ = track;
+  selectedStep_ = step;
+  hasSelectedBlock_ = false;
   update();
 }
 
 void ExecutionTimeline::selectBlock(const FlameBlock& block) {
-  m_selectedBlock = block;
-  m_hasSelectedBlock = true;
-  m_selectedStep = -1;
+  selectedBlock_ = block;
+  hasSelectedBlock_ = true;
+  selectedStep_ = -1;
   update();
 }
 
 void ExecutionTimeline::setBspTiles(int first, int last) {
-  m_tile0 = std::max(0, first);
-  m_tile1 = last;
+  tile0_ = std::max(0, first);
+  tile1_ = last;
   update();
 }
 
 unsigned ExecutionTimeline::flameDepth(std::size_t track) const {
-  const auto& f = m_tracks[track].flame;
+  const auto& f = tracks_[track].flame;
   return f && !f->truncated ? f->depth : 0;
 }
 
 unsigned ExecutionTimeline::numTiles(std::size_t track) const {
-  const Track& t = m_tracks[track];
+  const Track& t = tracks_[track];
   if (t.tiles && t.tiles->numTiles) return t.tiles->numTiles;
   return t.index ? t.index->header().numIpus * t.index->header().tilesPerIpu : 0;
 }
@@ -162,23 +162,23 @@ QRect ExecutionTimeline::plotRect() const {
 
 double ExecutionTimeline::timeToX(double t) const {
   const QRect plot = plotRect();
-  return plot.left() + (t - m_window.from()) * plot.width() / (m_window.span());
+  return plot.left() + (t - window_.from()) * plot.width() / (window_.span());
 }
 
 double ExecutionTimeline::xToTime(double x) const {
   const QRect plot = plotRect();
-  return m_window.from() + (x - plot.left()) * (m_window.span()) / plot.width();
+  return window_.from() + (x - plot.left()) * (window_.span()) / plot.width();
 }
 
 std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
   std::vector<Row> rows;
   const QRect plot = plotRect();
-  const bool headers = m_tracks.size() > 1;
-  const int headerSpace = headers ? int(m_tracks.size()) * kTrackHeader : 0;
-  if (m_mode == Mode::Bsp) {
-    const int each = (plot.height() - headerSpace - kLaneGap * int(m_tracks.size())) / std::max<int>(1, int(m_tracks.size()));
+  const bool headers = tracks_.size() > 1;
+  const int headerSpace = headers ? int(tracks_.size()) * kTrackHeader : 0;
+  if (mode_ == Mode::Bsp) {
+    const int each = (plot.height() - headerSpace - kLaneGap * int(tracks_.size())) / std::max<int>(1, int(tracks_.size()));
     int y = plot.top();
-    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+    for (std::size_t t = 0; t < tracks_.size(); ++t) {
       if (headers) y += kTrackHeader;
       rows.push_back({t, 0, 0, RowKind::Bsp, QRect(plot.left(), y, plot.width(), std::max(8, each))});
       y += each + kLaneGap;
@@ -189,10 +189,10 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
   // growing at kFlameRowMax (a line of text): the steps take the rest of the height.
   double weight = 0, flameRows = 0;
   int gaps = 0;
-  for (std::size_t t = 0; t < m_tracks.size(); ++t) {
-    if (!m_tracks[t].index) continue;
-    const auto& h = m_tracks[t].index->header();
-    const double flame = m_mode == Mode::Flame ? flameDepth(t) : 0.0;
+  for (std::size_t t = 0; t < tracks_.size(); ++t) {
+    if (!tracks_[t].index) continue;
+    const auto& h = tracks_[t].index->header();
+    const double flame = mode_ == Mode::Flame ? flameDepth(t) : 0.0;
     weight += h.numIpus * (1.0 + (h.blocks.empty() ? 0.0 : 0.6));
     flameRows += h.numIpus * flame;
     gaps += int(h.numIpus);
@@ -206,12 +206,12 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
     unit = std::clamp((room - flameRows * flameHeight) / weight, 5.0, 90.0);
   }
   double y = plot.top();
-  for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+  for (std::size_t t = 0; t < tracks_.size(); ++t) {
     if (headers) y += kTrackHeader;
-    if (!m_tracks[t].index) continue;
-    const auto& h = m_tracks[t].index->header();
+    if (!tracks_[t].index) continue;
+    const auto& h = tracks_[t].index->header();
     for (unsigned lane = 0; lane < h.numIpus; ++lane) {
-      if (m_mode == Mode::Flame)
+      if (mode_ == Mode::Flame)
         for (unsigned d = 0; d < flameDepth(t); ++d) {
           const double hgt = flameHeight;
           rows.push_back({t, lane, d, RowKind::Flame, QRect(plot.left(), int(y), plot.width(), std::max(3, int(hgt) - 1))});
@@ -234,16 +234,16 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
 
 std::vector<ExecutionTimeline::FlameBlock> ExecutionTimeline::flameBlocksInView(std::size_t track, unsigned lane, unsigned depth) const {
   std::vector<FlameBlock> out;
-  if (track >= m_tracks.size() || !m_tracks[track].index || !m_tracks[track].flame || m_mode != Mode::Flame) return out;
-  const FlameRows& flame = *m_tracks[track].flame;
+  if (track >= tracks_.size() || !tracks_[track].index || !tracks_[track].flame || mode_ != Mode::Flame) return out;
+  const FlameRows& flame = *tracks_[track].flame;
   if (flame.truncated || lane >= flame.lanes.size() || depth >= flame.lanes[lane].size()) return out;
-  const ExecutionIndex& index = *m_tracks[track].index;
+  const ExecutionIndex& index = *tracks_[track].index;
   const auto& runs = flame.lanes[lane][depth];
   const std::uint32_t none = flame.operations ? kNoOperation : kNoProgram;
   for (const Row& row : layoutRows()) {
     if (row.track != track || row.lane != lane || row.depth != depth || row.kind != RowKind::Flame) continue;
     const std::size_t loaded = index.entries(lane);
-    for (const TimelineSpan& s : reduceFlameRow(index, lane, runs, m_window.from(), m_window.to(), row.rect.width())) {
+    for (const TimelineSpan& s : reduceFlameRow(index, lane, runs, window_.from(), window_.to(), row.rect.width())) {
       if (s.merged() || runs[s.first].id == none) continue;
       FlameBlock b;
       b.track = track;
@@ -261,7 +261,7 @@ std::vector<ExecutionTimeline::FlameBlock> ExecutionTimeline::flameBlocksInView(
 }
 
 bool ExecutionTimeline::flameBlockAt(std::size_t track, unsigned lane, unsigned depth, double t, FlameBlock* block) const {
-  const Track& tk = m_tracks[track];
+  const Track& tk = tracks_[track];
   if (!tk.index || !tk.flame || tk.flame->truncated || lane >= tk.flame->lanes.size() || depth >= tk.flame->lanes[lane].size())
     return false;
   const ExecutionIndex& index = *tk.index;
@@ -295,8 +295,8 @@ QRect ExecutionTimeline::bspRowRect(std::size_t track) const {
 }
 
 QRect ExecutionTimeline::stepRect(std::size_t track, std::uint64_t step) const {
-  if (track >= m_tracks.size() || !m_tracks[track].index) return {};
-  const ExecutionIndex& index = *m_tracks[track].index;
+  if (track >= tracks_.size() || !tracks_[track].index) return {};
+  const ExecutionIndex& index = *tracks_[track].index;
   for (const Row& row : layoutRows()) {
     if (row.track != track || row.kind != RowKind::Steps) continue;
     const std::int64_t e = index.entryOfStep(row.lane, step);
@@ -312,14 +312,14 @@ QRect ExecutionTimeline::stepRect(std::size_t track, std::uint64_t step) const {
 
 bool ExecutionTimeline::stepsInView(std::size_t track, std::uint64_t* first, std::uint64_t* last) const {
   *first = *last = 0;
-  if (track >= m_tracks.size() || !m_tracks[track].index) return false;
-  const ExecutionIndex& index = *m_tracks[track].index;
+  if (track >= tracks_.size() || !tracks_[track].index) return false;
+  const ExecutionIndex& index = *tracks_[track].index;
   std::uint64_t a = ~std::uint64_t(0), b = 0;
   for (unsigned lane = 0; lane < index.numLanes(); ++lane) {
     const std::size_t n = index.entries(lane);
-    std::size_t i0 = index.lowerBound(lane, n, m_window.from());
-    if (i0 > 0 && double(index.end(lane, i0 - 1)) > m_window.from()) --i0;
-    const std::size_t i1 = index.lowerBound(lane, n, m_window.to());
+    std::size_t i0 = index.lowerBound(lane, n, window_.from());
+    if (i0 > 0 && double(index.end(lane, i0 - 1)) > window_.from()) --i0;
+    const std::size_t i1 = index.lowerBound(lane, n, window_.to());
     if (i1 <= i0) continue;
     a = std::min<std::uint64_t>(a, index.step(lane, i0));
     b = std::max<std::uint64_t>(b, index.step(lane, i1 - 1) + 1);
@@ -334,30 +334,30 @@ bool ExecutionTimeline::bspStepsNeeded(std::size_t track, std::uint64_t* first, 
   if (!stepsInView(track, first, last)) return false;
   const std::uint64_t a = *first, b = *last;
   const unsigned tiles = std::max(1u, numTiles(track));
-  if ((b - a) * tiles > m_bspCellLimit) return false; // too many: the view asks to zoom in
-  const auto& t = m_tracks[track].tiles;
+  if ((b - a) * tiles > bspCellLimit_) return false; // too many: the view asks to zoom in
+  const auto& t = tracks_[track].tiles;
   return !t || t->firstStep > a || t->lastStep < b;
 }
 
 bool ExecutionTimeline::narrowViewForBsp() {
   // The earliest time at which some track has shown all the steps it can: the view ends there.
   double end = -1;
-  for (std::size_t track = 0; track < m_tracks.size(); ++track) {
+  for (std::size_t track = 0; track < tracks_.size(); ++track) {
     std::uint64_t a = 0, b = 0;
     if (!stepsInView(track, &a, &b)) continue;
-    const std::uint64_t cap = std::max<std::uint64_t>(1, m_bspCellLimit / std::max(1u, numTiles(track)));
+    const std::uint64_t cap = std::max<std::uint64_t>(1, bspCellLimit_ / std::max(1u, numTiles(track)));
     if (b - a <= cap) continue;
-    const ExecutionIndex& index = *m_tracks[track].index;
+    const ExecutionIndex& index = *tracks_[track].index;
     const std::uint64_t lastShown = a + cap - 1;
     double stepEnd = -1; // the step's end on the IPUs that ran it
     for (unsigned lane = 0; lane < index.numLanes(); ++lane) {
       const std::int64_t e = index.entryOfStep(lane, lastShown);
       if (e >= 0) stepEnd = std::max(stepEnd, double(index.begin(lane, std::size_t(e))) + index.duration(lane, std::size_t(e)));
     }
-    if (stepEnd > m_window.from()) end = end < 0 ? stepEnd : std::min(end, stepEnd);
+    if (stepEnd > window_.from()) end = end < 0 ? stepEnd : std::min(end, stepEnd);
   }
   if (end < 0) return false;
-  setView(m_window.from(), end);
+  setView(window_.from(), end);
   return true;
 }
 
@@ -365,18 +365,18 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
   Hit hit;
   for (const Row& row : layoutRows()) {
     if (!row.rect.adjusted(0, -1, 0, 1).contains(pos)) continue;
-    const Track& track = m_tracks[row.track];
+    const Track& track = tracks_[row.track];
     if (!track.index) return hit;
     const ExecutionIndex& index = *track.index;
     hit.track = row.track;
     const double t = xToTime(pos.x());
-    const double slack = 3 * (m_window.span()) / std::max(1, row.rect.width()); // 3 pixels
+    const double slack = 3 * (window_.span()) / std::max(1, row.rect.width()); // 3 pixels
     if (row.kind == RowKind::Steps || row.kind == RowKind::Bsp) {
       unsigned lane = row.lane;
       int tile = -1;
       if (row.kind == RowKind::Bsp) {
         const unsigned tiles = numTiles(row.track);
-        const int t0 = std::max(0, m_tile0), t1 = m_tile1 < 0 ? int(tiles) : std::min<int>(m_tile1, int(tiles));
+        const int t0 = std::max(0, tile0_), t1 = tile1_ < 0 ? int(tiles) : std::min<int>(tile1_, int(tiles));
         if (t1 <= t0) return hit;
         tile = t0 + int(std::int64_t(t1 - t0) * (pos.y() - row.rect.top()) / std::max(1, row.rect.height()));
         lane = unsigned(tile) / std::max(1u, index.header().tilesPerIpu);
@@ -459,17 +459,17 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
 
 void ExecutionTimeline::resizeEvent(QResizeEvent* event) {
   ChartWidget::resizeEvent(event);
-  if (m_mode == Mode::Bsp) emit tileCyclesWanted();
+  if (mode_ == Mode::Bsp) emit tileCyclesWanted();
 }
 
 void ExecutionTimeline::wheelEvent(QWheelEvent* event) {
   const double notches = event->angleDelta().y() / 120.0;
   if (notches == 0) return;
-  if (m_mode == Mode::Bsp && (event->modifiers() & Qt::ControlModifier) && !m_tracks.empty()) {
+  if (mode_ == Mode::Bsp && (event->modifiers() & Qt::ControlModifier) && !tracks_.empty()) {
     // Vertical zoom into tiles around the pointer.
     const unsigned tiles = numTiles(0);
     const QRect plot = plotRect();
-    const int t0 = m_tile0, t1 = m_tile1 < 0 ? int(tiles) : m_tile1;
+    const int t0 = tile0_, t1 = tile1_ < 0 ? int(tiles) : tile1_;
     const double frac = std::clamp(double(event->position().y() - plot.top()) / plot.height(), 0.0, 1.0);
     const double anchor = t0 + frac * (t1 - t0);
     const double span = std::clamp((t1 - t0) * std::pow(AxisWindow::kWheelZoom, notches), 1.0, double(tiles));
@@ -485,29 +485,29 @@ void ExecutionTimeline::wheelEvent(QWheelEvent* event) {
 void ExecutionTimeline::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return ChartWidget::mousePressEvent(event);
   setFocus(Qt::MouseFocusReason);
-  m_pressed = true;
-  m_dragging = false;
-  m_pressPos = event->pos();
-  m_pressT0 = m_window.from();
-  m_pressT1 = m_window.to();
+  pressed_ = true;
+  dragging_ = false;
+  pressPos_ = event->pos();
+  pressT0_ = window_.from();
+  pressT1_ = window_.to();
 }
 
 void ExecutionTimeline::mouseMoveEvent(QMouseEvent* event) {
-  if (!m_pressed) return;
-  const int dx = event->pos().x() - m_pressPos.x();
-  if (!m_dragging && std::abs(dx) < 4) return;
-  m_dragging = true;
+  if (!pressed_) return;
+  const int dx = event->pos().x() - pressPos_.x();
+  if (!dragging_ && std::abs(dx) < 4) return;
+  dragging_ = true;
   setCursor(Qt::ClosedHandCursor);
-  const double shift = dx * (m_pressT1 - m_pressT0) / plotRect().width();
-  setView(m_pressT0 - shift, m_pressT1 - shift);
+  const double shift = dx * (pressT1_ - pressT0_) / plotRect().width();
+  setView(pressT0_ - shift, pressT1_ - shift);
 }
 
 void ExecutionTimeline::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() != Qt::LeftButton || !m_pressed) return ChartWidget::mouseReleaseEvent(event);
-  m_pressed = false;
+  if (event->button() != Qt::LeftButton || !pressed_) return ChartWidget::mouseReleaseEvent(event);
+  pressed_ = false;
   unsetCursor();
-  if (m_dragging) {
-    m_dragging = false;
+  if (dragging_) {
+    dragging_ = false;
     return;
   }
   const Hit hit = hitTest(event->pos());
@@ -523,24 +523,24 @@ void ExecutionTimeline::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ExecutionTimeline::keyPressEvent(QKeyEvent* event) {
-  const double centre = plotRect().center().x(), pan = AxisWindow::kKeyPan * m_window.span();
+  const double centre = plotRect().center().x(), pan = AxisWindow::kKeyPan * window_.span();
   switch (event->key()) {
   case Qt::Key_Plus:
   case Qt::Key_Equal: zoomBy(AxisWindow::kKeyZoom, centre); break;
   case Qt::Key_Minus:
   case Qt::Key_Underscore: zoomBy(1 / AxisWindow::kKeyZoom, centre); break;
-  case Qt::Key_Left: setView(m_window.from() - pan, m_window.to() - pan); break;
-  case Qt::Key_Right: setView(m_window.from() + pan, m_window.to() + pan); break;
+  case Qt::Key_Left: setView(window_.from() - pan, window_.to() - pan); break;
+  case Qt::Key_Right: setView(window_.from() + pan, window_.to() + pan); break;
   case Qt::Key_0:
   case Qt::Key_Home:
     fit();
-    if (m_mode == Mode::Bsp) setBspTiles(0, -1);
+    if (mode_ == Mode::Bsp) setBspTiles(0, -1);
     break;
   case Qt::Key_Up:
   case Qt::Key_Down:
-    if (m_mode == Mode::Bsp && !m_tracks.empty()) {
+    if (mode_ == Mode::Bsp && !tracks_.empty()) {
       const int tiles = int(numTiles(0));
-      const int t0 = m_tile0, t1 = m_tile1 < 0 ? tiles : m_tile1;
+      const int t0 = tile0_, t1 = tile1_ < 0 ? tiles : tile1_;
       const int d = std::max(1, (t1 - t0) / 10) * (event->key() == Qt::Key_Up ? -1 : 1);
       const int a = std::clamp(t0 + d, 0, std::max(0, tiles - (t1 - t0)));
       setBspTiles(a, a + (t1 - t0));

@@ -57,19 +57,19 @@ public:
 
   /// One track per report (base first). Resets the view to fit and clears the selection.
   void setTracks(std::vector<Track> tracks);
-  const std::vector<Track>& tracks() const { return m_tracks; }
+  const std::vector<Track>& tracks() const { return tracks_; }
   void setFlame(std::size_t track, std::shared_ptr<const FlameRows> flame);
   void setTileCycles(std::size_t track, std::shared_ptr<const TileCycles> tiles);
   /// A message instead of the timeline (no execution, errors); empty to show the data.
   void setMessage(const QString& message);
-  const QString& message() const { return m_message; }
+  const QString& message() const { return message_; }
 
-  Mode mode() const { return m_mode; }
+  Mode mode() const { return mode_; }
   void setMode(Mode mode);
 
   /// The visible time range, in cycles from the execution start.
-  double viewFrom() const { return m_window.from(); }
-  double viewTo() const { return m_window.to(); }
+  double viewFrom() const { return window_.from(); }
+  double viewTo() const { return window_.to(); }
   void setView(double from, double to);
   /// Zooms out to everything loaded (within the limits). Later loading keeps the fit.
   void fit();
@@ -80,15 +80,15 @@ public:
   void dataGrew();
 
   /// The selected step (and its track), or -1.
-  std::int64_t selectedStep() const { return m_selectedStep; }
-  std::size_t selectedTrack() const { return m_selectedTrack; }
+  std::int64_t selectedStep() const { return selectedStep_; }
+  std::size_t selectedTrack() const { return selectedTrack_; }
   void selectStep(std::size_t track, std::int64_t step);
 
   /// The flame blocks of a row drawn one by one in the current view (blocks narrower than a
   /// pixel merge into columns and are not listed). For tests and the page.
   std::vector<FlameBlock> flameBlocksInView(std::size_t track, unsigned lane, unsigned depth) const;
   /// The clicked flame block (outlined), if any; selecting a step clears it.
-  const FlameBlock* selectedBlock() const { return m_hasSelectedBlock ? &m_selectedBlock : nullptr; }
+  const FlameBlock* selectedBlock() const { return hasSelectedBlock_ ? &selectedBlock_ : nullptr; }
   void selectBlock(const FlameBlock& block);
   /// The flame rows' name for a block: the path level's or program's name.
   QString flameBlockName(const FlameBlock& block) const;
@@ -101,12 +101,12 @@ public:
   /// data it does not have (the page loads it and calls setTileCycles).
   bool bspStepsNeeded(std::size_t track, std::uint64_t* first, std::uint64_t* last) const;
   /// Tiles shown by the BSP view [first, last).
-  int bspTileFrom() const { return m_tile0; }
-  int bspTileTo() const { return m_tile1; }
+  int bspTileFrom() const { return tile0_; }
+  int bspTileTo() const { return tile1_; }
   void setBspTiles(int first, int last);
   /// Most (step, tile) cells the BSP view reads at once (kMaxTileCells; lower in tests).
-  std::uint64_t bspCellLimit() const { return m_bspCellLimit; }
-  void setBspCellLimit(std::uint64_t cells) { m_bspCellLimit = std::max<std::uint64_t>(1, cells); }
+  std::uint64_t bspCellLimit() const { return bspCellLimit_; }
+  void setBspCellLimit(std::uint64_t cells) { bspCellLimit_ = std::max<std::uint64_t>(1, cells); }
   /// When more steps are in view than the BSP view can show per tile (All runs of a long
   /// report), narrows the view to as many steps as it can show from the view's start, so that
   /// BSP opens on something rather than a request to zoom in. Returns whether it narrowed.
@@ -171,7 +171,7 @@ private:
   Hit hitTest(const QPoint& pos) const;
 
   void paintAxis(class QPainter& p, const QRect& plot);
-  // Fill m_raster and queue bar labels (drawn over it with QPainter).
+  // Fill raster_ and queue bar labels (drawn over it with QPainter).
   void paintSteps(const Row& row);
   void paintFlame(const Row& row);
   void paintBlocks(const Row& row);
@@ -188,36 +188,36 @@ private:
   QColor flameColor(const FlameRows& flame, const ExecutionHeader& header, std::uint32_t id, bool merged) const;
   unsigned numTiles(std::size_t track) const;
 
-  std::vector<Track> m_tracks;
-  QString m_message;
-  Mode m_mode = Mode::Flat;
-  AxisWindow m_window{kMinSpan}; ///< in cycles from the execution start
-  double m_limit0 = 0, m_limit1 = -1;
-  bool m_fitted = true;
-  std::int64_t m_selectedStep = -1;
-  std::size_t m_selectedTrack = 0;
-  FlameBlock m_selectedBlock;
-  bool m_hasSelectedBlock = false;
-  int m_tile0 = 0, m_tile1 = -1;
-  QImage m_raster; ///< the plot's bars, filled by scanline
-  QPoint m_rasterOrigin;
+  std::vector<Track> tracks_;
+  QString message_;
+  Mode mode_ = Mode::Flat;
+  AxisWindow window_{kMinSpan}; ///< in cycles from the execution start
+  double limit0_ = 0, limit1_ = -1;
+  bool fitted_ = true;
+  std::int64_t selectedStep_ = -1;
+  std::size_t selectedTrack_ = 0;
+  FlameBlock selectedBlock_;
+  bool hasSelectedBlock_ = false;
+  int tile0_ = 0, tile1_ = -1;
+  QImage raster_; ///< the plot's bars, filled by scanline
+  QPoint rasterOrigin_;
   struct Label {
     QRect rect;
     QString text;
     QColor color;
   };
-  std::vector<Label> m_labels;
-  QPoint m_pressPos;
-  double m_pressT0 = 0, m_pressT1 = 0;
-  bool m_dragging = false, m_pressed = false;
+  std::vector<Label> labels_;
+  QPoint pressPos_;
+  double pressT0_ = 0, pressT1_ = 0;
+  bool dragging_ = false, pressed_ = false;
   // BSP: per (pixel row, step) mean and max cycles over the row's tiles, for one layout.
   struct BspCache {
     const TileCycles* tiles = nullptr;
     int tile0 = -1, tile1 = -1, height = -1;
     std::vector<std::uint32_t> mean, max; ///< [(step - first) * height + row]
   };
-  std::vector<BspCache> m_bspCache;
-  std::uint64_t m_bspCellLimit = kMaxTileCells;
+  std::vector<BspCache> bspCache_;
+  std::uint64_t bspCellLimit_ = kMaxTileCells;
   /// The steps a track has in view [first, last); false when none.
   bool stepsInView(std::size_t track, std::uint64_t* first, std::uint64_t* last) const;
 };

@@ -49,13 +49,13 @@ ExecutionTimeline::ExecutionTimeline(QWidget* parent) : ChartWidget(parent) {
 // Painting
 
 void ExecutionTimeline::fill(int x0, int x1, int y0, int y1, QRgb color) {
-  x0 = std::max(x0 - m_rasterOrigin.x(), 0);
-  x1 = std::min(x1 - m_rasterOrigin.x(), m_raster.width());
-  y0 = std::max(y0 - m_rasterOrigin.y(), 0);
-  y1 = std::min(y1 - m_rasterOrigin.y(), m_raster.height());
+  x0 = std::max(x0 - rasterOrigin_.x(), 0);
+  x1 = std::min(x1 - rasterOrigin_.x(), raster_.width());
+  y0 = std::max(y0 - rasterOrigin_.y(), 0);
+  y1 = std::min(y1 - rasterOrigin_.y(), raster_.height());
   if (x1 <= x0) return;
   for (int y = y0; y < y1; ++y) {
-    auto* line = reinterpret_cast<QRgb*>(m_raster.scanLine(y));
+    auto* line = reinterpret_cast<QRgb*>(raster_.scanLine(y));
     std::fill(line + x0, line + x1, color);
   }
 }
@@ -63,13 +63,13 @@ void ExecutionTimeline::fill(int x0, int x1, int y0, int y1, QRgb color) {
 void ExecutionTimeline::label(int x0, int x1, const QRect& row, const QString& text, QColor background) {
   if (x1 - x0 < 46 || row.height() < 11) return; // room for a few characters only
   const QColor ink = background.lightness() > 150 ? QColor(20, 20, 20) : QColor(250, 250, 250);
-  m_labels.push_back({QRect(x0 + 3, row.top(), x1 - x0 - 6, row.height()), text, ink});
+  labels_.push_back({QRect(x0 + 3, row.top(), x1 - x0 - 6, row.height()), text, ink});
 }
 
 void ExecutionTimeline::paintSteps(const Row& row) {
-  const ExecutionIndex& index = *m_tracks[row.track].index;
+  const ExecutionIndex& index = *tracks_[row.track].index;
   const QRect& r = row.rect;
-  const auto spans = reduceLane(index, row.lane, m_window.from(), m_window.to(), r.width());
+  const auto spans = reduceLane(index, row.lane, window_.from(), window_.to(), r.width());
   const QColor sep = backgroundColor();
   for (const TimelineSpan& s : spans) {
     const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
@@ -114,9 +114,9 @@ QColor ExecutionTimeline::flameColor(const FlameRows& flame, const ExecutionHead
 }
 
 QString ExecutionTimeline::flameBlockName(const FlameBlock& block) const {
-  if (block.track >= m_tracks.size() || !m_tracks[block.track].index || !m_tracks[block.track].flame) return {};
-  const ExecutionHeader& h = m_tracks[block.track].index->header();
-  if (m_tracks[block.track].flame->operations)
+  if (block.track >= tracks_.size() || !tracks_[block.track].index || !tracks_[block.track].flame) return {};
+  const ExecutionHeader& h = tracks_[block.track].index->header();
+  if (tracks_[block.track].flame->operations)
     return block.id < h.pathNodes.size() ? h.pathNodes[block.id].label : QString();
   if (block.id >= h.programs.size()) return {};
   const ExecProgramInfo& p = h.programs[block.id];
@@ -124,13 +124,13 @@ QString ExecutionTimeline::flameBlockName(const FlameBlock& block) const {
 }
 
 void ExecutionTimeline::paintFlame(const Row& row) {
-  const Track& track = m_tracks[row.track];
+  const Track& track = tracks_[row.track];
   const ExecutionIndex& index = *track.index;
   const FlameRows& flame = *track.flame;
   const auto& runs = flame.lanes[row.lane][row.depth];
   const QRect& r = row.rect;
   const std::uint32_t none = flame.operations ? kNoOperation : kNoProgram;
-  const auto spans = reduceFlameRow(index, row.lane, runs, m_window.from(), m_window.to(), r.width());
+  const auto spans = reduceFlameRow(index, row.lane, runs, window_.from(), window_.to(), r.width());
   FlameBlock block;
   block.track = row.track;
   block.lane = row.lane;
@@ -151,13 +151,13 @@ void ExecutionTimeline::paintFlame(const Row& row) {
 }
 
 void ExecutionTimeline::paintBlocks(const Row& row) {
-  const ExecutionIndex& index = *m_tracks[row.track].index;
+  const ExecutionIndex& index = *tracks_[row.track].index;
   const auto& blocks = index.header().blocks[row.lane];
   const QRect& r = row.rect;
   // LWP buffers hold few blocks per run: a plain pass, skipping what falls in a drawn column.
   int lastX = -1;
   for (const ExecBlockInfo& b : blocks) {
-    if (double(b.to) < m_window.from() || double(b.from) > m_window.to()) continue;
+    if (double(b.to) < window_.from() || double(b.from) > window_.to()) continue;
     const int x0 = int(std::floor(timeToX(double(b.from)))), x1 = std::max(x0 + 1, int(std::lround(timeToX(double(b.to)))));
     if (x1 <= lastX) continue;
     QColor c = b.kind == ExecBlockInfo::StreamCopy ? stepKindColor(StepKind::StreamCopy)
@@ -171,23 +171,23 @@ void ExecutionTimeline::paintBlocks(const Row& row) {
 }
 
 void ExecutionTimeline::paintBsp(const Row& row) {
-  const Track& track = m_tracks[row.track];
+  const Track& track = tracks_[row.track];
   const ExecutionIndex& index = *track.index;
   const QRect& r = row.rect;
   std::uint64_t first = 0, last = 0;
   const unsigned tiles = numTiles(row.track);
   const bool missing = bspStepsNeeded(row.track, &first, &last);
-  auto message = [&](const QString& text) { m_labels.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), text, textColor()}); };
-  const std::uint64_t perTileCap = m_bspCellLimit / std::max(tiles, 1u);
+  auto message = [&](const QString& text) { labels_.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), text, textColor()}); };
+  const std::uint64_t perTileCap = bspCellLimit_ / std::max(tiles, 1u);
   const bool haveTiles = track.tiles && track.tiles->numTiles > 0 && track.tiles->lastStep > track.tiles->firstStep;
   // Every step in view is drawn per IPU first; the steps read per tile are drawn over them.
   {
     const int n = int(haveTiles ? track.tiles->numTiles : std::max(tiles, 1u));
-    const int a = std::clamp(m_tile0, 0, n - 1);
-    paintBspSteps(row, a, std::clamp(m_tile1 < 0 ? n : m_tile1, a + 1, n));
+    const int a = std::clamp(tile0_, 0, n - 1);
+    paintBspSteps(row, a, std::clamp(tile1_ < 0 ? n : tile1_, a + 1, n));
   }
   if (!haveTiles) {
-    if ((last - first) * std::max(tiles, 1u) > m_bspCellLimit)
+    if ((last - first) * std::max(tiles, 1u) > bspCellLimit_)
       message(tr("%1 steps in view, drawn per IPU: zoom in to at most %2 steps to see every tile (choosing BSP or a run "
                  "shows the first %2)")
                   .arg(formatCount(last - first))
@@ -203,13 +203,13 @@ void ExecutionTimeline::paintBsp(const Row& row) {
                 .arg(formatCount(tc.lastStep - 1))
                 .arg(formatCount(last - first))
                 .arg(formatCount(perTileCap)));
-  const int t0 = std::clamp(m_tile0, 0, int(tc.numTiles) - 1);
-  const int t1 = std::clamp(m_tile1 < 0 ? int(tc.numTiles) : m_tile1, t0 + 1, int(tc.numTiles));
+  const int t0 = std::clamp(tile0_, 0, int(tc.numTiles) - 1);
+  const int t1 = std::clamp(tile1_ < 0 ? int(tc.numTiles) : tile1_, t0 + 1, int(tc.numTiles));
   const int h = r.height();
   const std::size_t nSteps = std::size_t(tc.lastStep - tc.firstStep);
   // Per pixel row and step: mean and max cycles over the row's tiles. Recomputed only when the
   // tile range, the height or the data change: O(steps * tiles).
-  BspCache& cache = m_bspCache[row.track];
+  BspCache& cache = bspCache_[row.track];
   if (cache.tiles != &tc || cache.tile0 != t0 || cache.tile1 != t1 || cache.height != h) {
     cache.tiles = &tc;
     cache.tile0 = t0;
@@ -252,7 +252,7 @@ void ExecutionTimeline::paintBsp(const Row& row) {
       if (entry < 0) continue;
       const double b = double(index.begin(lane, std::size_t(entry)));
       const double e = b + index.duration(lane, std::size_t(entry));
-      if (e < m_window.from() || b > m_window.to()) continue;
+      if (e < window_.from() || b > window_.to()) continue;
       const std::uint32_t mean = cache.mean[s * std::size_t(h) + std::size_t(y)];
       const std::uint32_t mx = cache.max[s * std::size_t(h) + std::size_t(y)];
       const int xb = int(std::floor(timeToX(b)));
@@ -265,11 +265,11 @@ void ExecutionTimeline::paintBsp(const Row& row) {
       fill(xb, std::max(xm, mean ? xb + 1 : xb), yy, yy + 1, busy);
     }
   }
-  if (missing) m_labels.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), tr("Reading per-tile cycles…"), textColor()});
+  if (missing) labels_.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), tr("Reading per-tile cycles…"), textColor()});
 }
 
 void ExecutionTimeline::paintBspSteps(const Row& row, int t0, int t1) {
-  const ExecutionIndex& index = *m_tracks[row.track].index;
+  const ExecutionIndex& index = *tracks_[row.track].index;
   const QRect& r = row.rect;
   const int h = r.height();
   const unsigned perIpu = std::max(1u, index.header().tilesPerIpu);
@@ -281,7 +281,7 @@ void ExecutionTimeline::paintBspSteps(const Row& row, int t0, int t1) {
     int y1 = y + 1;
     while (y1 < h && unsigned(t0 + std::int64_t(t1 - t0) * y1 / h) / perIpu == lane) ++y1;
     if (lane < index.numLanes())
-      for (const TimelineSpan& s : reduceLane(index, lane, m_window.from(), m_window.to(), r.width())) {
+      for (const TimelineSpan& s : reduceLane(index, lane, window_.from(), window_.to(), r.width())) {
         const StepKind kind = index.kind(lane, s.first); // a merged column: its first step's kind
         fill(r.left() + s.x0, r.left() + s.x1, r.top() + y, r.top() + y1, bspStillBusyColor(kind).rgb());
       }
@@ -290,7 +290,7 @@ void ExecutionTimeline::paintBspSteps(const Row& row, int t0, int t1) {
 }
 
 void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
-  const double span = m_window.span();
+  const double span = window_.span();
   const double target = span / std::max(2.0, plot.width() / 120.0);
   const double mag = std::pow(10.0, std::floor(std::log10(std::max(target, 1.0))));
   double step = mag;
@@ -299,12 +299,12 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
       step = mag * m;
       break;
     }
-  const double clock = m_tracks.empty() || !m_tracks.back().index ? 0 : m_tracks.back().index->header().clockHz;
+  const double clock = tracks_.empty() || !tracks_.back().index ? 0 : tracks_.back().index->header().clockHz;
   QFont small = font();
   small.setPointSizeF(small.pointSizeF() * 0.85);
   p.setFont(small);
   const QFontMetrics fm(small);
-  for (double t = std::ceil(m_window.from() / step) * step; t <= m_window.to(); t += step) {
+  for (double t = std::ceil(window_.from() / step) * step; t <= window_.to(); t += step) {
     const int x = int(std::lround(timeToX(t)));
     p.setPen(gridColor());
     p.drawLine(x, plot.top() - 4, x, plot.bottom());
@@ -319,18 +319,18 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
              tr("cycles"));
   // Runs: a marker at each run's start, its name above the ticks.
   int nextFree = plot.left();
-  for (std::size_t t = 0; t < m_tracks.size(); ++t) {
-    if (!m_tracks[t].index) continue;
-    const ExecutionIndex& index = *m_tracks[t].index;
+  for (std::size_t t = 0; t < tracks_.size(); ++t) {
+    if (!tracks_[t].index) continue;
+    const ExecutionIndex& index = *tracks_[t].index;
     for (unsigned run = 0; run < index.header().runs.size(); ++run) {
       std::uint64_t from = 0, to = 0;
       // A run ending where the view starts (the run before a picked one) is not in view.
-      if (!index.runSpan(run, &from, &to) || double(to) <= m_window.from() || double(from) >= m_window.to()) continue;
+      if (!index.runSpan(run, &from, &to) || double(to) <= window_.from() || double(from) >= window_.to()) continue;
       const int x = std::max(plot.left(), int(std::lround(timeToX(double(from)))));
       QPen pen(QColor(0xd37295), 1, Qt::DashLine);
       p.setPen(pen);
       p.drawLine(x, 2, x, plot.bottom());
-      const QString name = m_tracks.size() > 1 ? QStringLiteral("%1 %2").arg(t == 0 ? tr("base") : tr("current"), index.header().runs[run].name)
+      const QString name = tracks_.size() > 1 ? QStringLiteral("%1 %2").arg(t == 0 ? tr("base") : tr("current"), index.header().runs[run].name)
                                                : index.header().runs[run].name;
       const int w = fm.horizontalAdvance(name) + 8;
       if (x + 2 >= nextFree && x + w < width()) {
@@ -355,15 +355,15 @@ void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows
     if (row.kind == RowKind::Steps) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1").arg(row.lane));
     else if (row.kind == RowKind::Blocks) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("blocks"));
     else if (row.kind == RowKind::Flame && row.depth == 0 && row.rect.height() >= fm.height() - 2) {
-      const auto& flame = m_tracks[row.track].flame;
+      const auto& flame = tracks_[row.track].flame;
       p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,
                  flame && flame->operations ? tr("IPU %1 ops").arg(row.lane) : tr("IPU %1 tree").arg(row.lane));
     }
     else if (row.kind == RowKind::Bsp) {
       const unsigned tiles = numTiles(row.track);
-      const int t0 = std::max(0, m_tile0), t1 = m_tile1 < 0 ? int(tiles) : std::min<int>(m_tile1, int(tiles));
+      const int t0 = std::max(0, tile0_), t1 = tile1_ < 0 ? int(tiles) : std::min<int>(tile1_, int(tiles));
       if (t1 <= t0) continue;
-      const unsigned perIpu = std::max(1u, m_tracks[row.track].index->header().tilesPerIpu);
+      const unsigned perIpu = std::max(1u, tracks_[row.track].index->header().tilesPerIpu);
       p.drawText(QRect(2, row.rect.top(), kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("tile %1").arg(t0));
       p.drawText(QRect(2, row.rect.bottom() - fm.height(), kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("tile %1").arg(t1 - 1));
       int lastY = row.rect.top() + fm.height();
@@ -386,21 +386,21 @@ void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows
 void ExecutionTimeline::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
-  const bool anyIndex = std::any_of(m_tracks.begin(), m_tracks.end(), [](const Track& t) { return bool(t.index); });
-  if (!m_message.isEmpty() || !anyIndex) {
+  const bool anyIndex = std::any_of(tracks_.begin(), tracks_.end(), [](const Track& t) { return bool(t.index); });
+  if (!message_.isEmpty() || !anyIndex) {
     p.setPen(textColor());
     p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
-               m_message.isEmpty() ? tr("Reading the execution…") : m_message);
+               message_.isEmpty() ? tr("Reading the execution…") : message_);
     return;
   }
   const QRect plot = plotRect();
-  if (m_raster.size() != plot.size()) m_raster = QImage(plot.size(), QImage::Format_RGB32);
-  m_raster.fill(backgroundColor());
-  m_rasterOrigin = plot.topLeft();
-  m_labels.clear();
+  if (raster_.size() != plot.size()) raster_ = QImage(plot.size(), QImage::Format_RGB32);
+  raster_.fill(backgroundColor());
+  rasterOrigin_ = plot.topLeft();
+  labels_.clear();
   const std::vector<Row> rows = layoutRows();
   for (const Row& row : rows) {
-    if (!m_tracks[row.track].index) continue;
+    if (!tracks_[row.track].index) continue;
     switch (row.kind) {
     case RowKind::Steps: paintSteps(row); break;
     case RowKind::Flame: paintFlame(row); break;
@@ -408,12 +408,12 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
     case RowKind::Bsp: paintBsp(row); break;
     }
   }
-  p.drawImage(plot.topLeft(), m_raster);
+  p.drawImage(plot.topLeft(), raster_);
 
   QFont small = font();
   small.setPointSizeF(small.pointSizeF() * 0.85);
   p.setFont(small);
-  for (const Label& l : m_labels) {
+  for (const Label& l : labels_) {
     p.setPen(l.color);
     p.drawText(l.rect, Qt::AlignVCenter | Qt::AlignLeft | (l.rect.height() > 40 ? Qt::AlignHCenter : Qt::AlignLeft),
                p.fontMetrics().elidedText(l.text, Qt::ElideRight, l.rect.width()));
@@ -423,8 +423,8 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
   paintRowLabels(p, rows);
 
   // Track headers (compare mode) and loading state.
-  if (m_tracks.size() > 1) {
-    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+  if (tracks_.size() > 1) {
+    for (std::size_t t = 0; t < tracks_.size(); ++t) {
       const auto it = std::find_if(rows.begin(), rows.end(), [t](const Row& r) { return r.track == t; });
       if (it == rows.end()) continue;
       QFont bold = font();
@@ -432,11 +432,11 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
       p.setFont(bold);
       p.setPen(textColor());
       p.drawText(QRect(4, it->rect.top() - kTrackHeader, width() - 8, kTrackHeader), Qt::AlignLeft | Qt::AlignVCenter,
-                 m_tracks[t].label);
+                 tracks_[t].label);
       p.setFont(font());
     }
   }
-  for (const Track& t : m_tracks)
+  for (const Track& t : tracks_)
     if (t.index && !t.index->complete()) {
       p.setPen(textColor());
       p.drawText(QRect(plot.right() - 260, plot.bottom() - 18, 256, 16), Qt::AlignRight | Qt::AlignVCenter,
@@ -445,14 +445,14 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
     }
 
   // The selected step, outlined in every lane it has a part in.
-  if (m_selectedStep >= 0 && m_selectedTrack < m_tracks.size() && m_tracks[m_selectedTrack].index && m_mode != Mode::Bsp) {
-    const ExecutionIndex& index = *m_tracks[m_selectedTrack].index;
+  if (selectedStep_ >= 0 && selectedTrack_ < tracks_.size() && tracks_[selectedTrack_].index && mode_ != Mode::Bsp) {
+    const ExecutionIndex& index = *tracks_[selectedTrack_].index;
     p.setPen(QPen(palette().color(QPalette::Highlight), 2));
     p.setBrush(Qt::NoBrush);
     p.setClipRect(plot.adjusted(-2, -2, 2, 2));
     for (const Row& row : rows) {
-      if (row.track != m_selectedTrack || row.kind != RowKind::Steps) continue;
-      const std::int64_t e = index.entryOfStep(row.lane, std::uint64_t(m_selectedStep));
+      if (row.track != selectedTrack_ || row.kind != RowKind::Steps) continue;
+      const std::int64_t e = index.entryOfStep(row.lane, std::uint64_t(selectedStep_));
       if (e < 0) continue;
       const int x0 = int(std::floor(timeToX(double(index.begin(row.lane, std::size_t(e))))));
       const int x1 = std::max(x0 + 2, int(std::ceil(timeToX(double(index.end(row.lane, std::size_t(e)))))));
@@ -460,9 +460,9 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
     }
     p.setClipping(false);
   }
-  if (m_hasSelectedBlock && m_mode == Mode::Flame) {
-    for (const FlameBlock& b : flameBlocksInView(m_selectedBlock.track, m_selectedBlock.lane, m_selectedBlock.depth))
-      if (b.run == m_selectedBlock.run) {
+  if (hasSelectedBlock_ && mode_ == Mode::Flame) {
+    for (const FlameBlock& b : flameBlocksInView(selectedBlock_.track, selectedBlock_.lane, selectedBlock_.depth))
+      if (b.run == selectedBlock_.run) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
         p.setBrush(Qt::NoBrush);
         p.drawRect(b.rect.adjusted(0, 0, -1, -1));

@@ -44,24 +44,24 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
 }
 
 void GraphView::setData(std::shared_ptr<const GraphViewData> graph) {
-  m_data = std::move(graph);
-  m_selected = -1;
-  m_highlighted.clear();
+  data_ = std::move(graph);
+  selected_ = -1;
+  highlighted_.clear();
   fit();
 }
 
 void GraphView::select(int node) {
-  if (!m_data || node >= m_data->nodes.size()) node = -1;
-  if (node == m_selected) return;
-  m_selected = node;
+  if (!data_ || node >= data_->nodes.size()) node = -1;
+  if (node == selected_) return;
+  selected_ = node;
   if (node >= 0) {
-    const QRectF r = m_data->nodes[node].rect;
+    const QRectF r = data_->nodes[node].rect;
     const QRectF shown(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height())));
-    if (!shown.contains(r) || m_scale < kTextScale) {
+    if (!shown.contains(r) || scale_ < kTextScale) {
       // Centre it, zoomed in far enough to read its label.
-      m_scale = std::max(m_scale, 1.0);
-      m_origin = r.center() - QPointF(width(), height()) / (2 * m_scale);
-      m_fitted = false;
+      scale_ = std::max(scale_, 1.0);
+      origin_ = r.center() - QPointF(width(), height()) / (2 * scale_);
+      fitted_ = false;
       clampView();
     }
   }
@@ -70,70 +70,70 @@ void GraphView::select(int node) {
 }
 
 void GraphView::setHighlighted(const QVector<int>& nodes) {
-  m_highlighted = QSet<int>(nodes.begin(), nodes.end());
+  highlighted_ = QSet<int>(nodes.begin(), nodes.end());
   update();
 }
 
 void GraphView::fit() {
-  m_fitted = true;
-  if (!m_data || m_data->bounds.isEmpty() || width() <= 0 || height() <= 0) {
-    m_scale = 1.0;
-    m_origin = {};
+  fitted_ = true;
+  if (!data_ || data_->bounds.isEmpty() || width() <= 0 || height() <= 0) {
+    scale_ = 1.0;
+    origin_ = {};
     update();
     return;
   }
-  const QRectF b = m_data->bounds.adjusted(-10, -10, 10, 10);
+  const QRectF b = data_->bounds.adjusted(-10, -10, 10, 10);
   const double room = std::max(1.0, double(height() - kLegendHeight - 2 * kLegendMargin));
-  m_scale = std::clamp(std::min(width() / b.width(), room / b.height()), kMinScale, kMaxScale);
+  scale_ = std::clamp(std::min(width() / b.width(), room / b.height()), kMinScale, kMaxScale);
   // Centred across, and in the room above the legend.
-  m_origin = b.center() - QPointF(width(), room) / (2 * m_scale);
+  origin_ = b.center() - QPointF(width(), room) / (2 * scale_);
   update();
 }
 
 void GraphView::zoomBy(double factor, QPointF around) {
   const QPointF anchor = toGraph(around);
-  m_scale = std::clamp(m_scale * factor, kMinScale, kMaxScale);
-  m_origin = anchor - around / m_scale;
-  m_fitted = false;
+  scale_ = std::clamp(scale_ * factor, kMinScale, kMaxScale);
+  origin_ = anchor - around / scale_;
+  fitted_ = false;
   clampView();
   update();
 }
 
 void GraphView::panBy(QPointF pixels) {
-  m_origin -= pixels / m_scale;
-  m_fitted = false;
+  origin_ -= pixels / scale_;
+  fitted_ = false;
   clampView();
   update();
 }
 
 void GraphView::clampView() {
   // Keep some of the graph in view: the view never leaves the data.
-  if (!m_data) return;
-  const QRectF b = m_data->bounds;
-  const QSizeF shown(width() / m_scale, height() / m_scale);
-  m_origin.setX(std::clamp(m_origin.x(), b.left() - shown.width() * 0.9, b.right() - shown.width() * 0.1));
-  m_origin.setY(std::clamp(m_origin.y(), b.top() - shown.height() * 0.9, b.bottom() - shown.height() * 0.1));
+  if (!data_) return;
+  const QRectF b = data_->bounds;
+  const QSizeF shown(width() / scale_, height() / scale_);
+  origin_.setX(std::clamp(origin_.x(), b.left() - shown.width() * 0.9, b.right() - shown.width() * 0.1));
+  origin_.setY(std::clamp(origin_.y(), b.top() - shown.height() * 0.9, b.bottom() - shown.height() * 0.1));
 }
 
 int GraphView::nodeAt(QPointF widget) const {
-  if (!m_data) return -1;
+  if (!data_) return -1;
   const QPointF g = toGraph(widget);
-  for (int i = 0; i < m_data->nodes.size(); ++i)
-    if (m_data->nodes[i].rect.contains(g)) return i;
+  for (int i = 0; i < data_->nodes.size(); ++i)
+    if (data_->nodes[i].rect.contains(g)) return i;
   return -1;
 }
 
 void GraphView::paintEvent(QPaintEvent* event) {
   QPainter p(this);
-  if (!m_data) return;
-  if (m_data->nodes.isEmpty()) {
+  if (!data_) return;
+  if (data_->nodes.isEmpty()) {
     p.drawText(rect(), Qt::AlignCenter, tr("The serialized graph is empty"));
     return;
   }
   const QRectF visible(toGraph(event->rect().topLeft()), toGraph(event->rect().bottomRight() + QPoint(1, 1)));
-  p.setRenderHint(QPainter::Antialiasing, m_scale > 0.2);
-  p.translate(-m_origin * m_scale);
-  p.scale(m_scale, m_scale);
+  p.setRenderHint(QPainter::Antialiasing, scale_ > 0.2);
+  p.translate(-origin_ * scale_);
+  p.scale(scale_, scale_);
 
   // Edges under nodes; the selection's edges last and darker.
   auto drawEdge = [&](const GraphEdge& e, const QColor& colour, double width) {
@@ -154,30 +154,30 @@ void GraphView::paintEvent(QPaintEvent* event) {
     p.setBrush(colour);
     p.drawPolygon(QPolygonF({e.arrowTip, base + normal * 4.0, base - normal * 4.0}));
   };
-  for (const GraphEdge& e : m_data->edges)
-    if (e.from != m_selected && e.to != m_selected) drawEdge(e, edgeColour(e.direction).lighter(130), 1.0);
-  if (m_selected >= 0)
-    for (const GraphEdge& e : m_data->edges)
-      if (e.from == m_selected || e.to == m_selected) drawEdge(e, kSelected, 2.0);
+  for (const GraphEdge& e : data_->edges)
+    if (e.from != selected_ && e.to != selected_) drawEdge(e, edgeColour(e.direction).lighter(130), 1.0);
+  if (selected_ >= 0)
+    for (const GraphEdge& e : data_->edges)
+      if (e.from == selected_ || e.to == selected_) drawEdge(e, kSelected, 2.0);
 
   QFont font = p.font();
   font.setPixelSize(11);
   p.setFont(font);
-  const bool text = m_scale >= kTextScale;
-  for (int i = 0; i < m_data->nodes.size(); ++i) {
-    const GraphNode& n = m_data->nodes[i];
+  const bool text = scale_ >= kTextScale;
+  for (int i = 0; i < data_->nodes.size(); ++i) {
+    const GraphNode& n = data_->nodes[i];
     if (!n.rect.intersects(visible)) continue;
     const bool cs = n.kind == GraphNode::Kind::ComputeSet;
     QColor line = cs ? kComputeSetLine : kVariableLine;
     double width = 1.0;
     if (n.change == GraphNode::Change::Changed) line = kChanged, width = 3.0;
     if (n.change == GraphNode::Change::New) line = kNew, width = 3.0;
-    if (m_highlighted.contains(i)) line = QColor(0xc0, 0x90, 0x00), width = 3.0;
-    if (i == m_selected) line = kSelected, width = 3.0;
+    if (highlighted_.contains(i)) line = QColor(0xc0, 0x90, 0x00), width = 3.0;
+    if (i == selected_) line = kSelected, width = 3.0;
     QPen pen(line, width);
     pen.setCosmetic(true);
     p.setPen(pen);
-    p.setBrush(m_highlighted.contains(i) ? kHighlight.lighter(150) : (cs ? kComputeSetFill : kVariableFill));
+    p.setBrush(highlighted_.contains(i) ? kHighlight.lighter(150) : (cs ? kComputeSetFill : kVariableFill));
     if (cs)
       p.drawRoundedRect(n.rect, 4, 4);
     else
@@ -207,7 +207,7 @@ void GraphView::drawLegend(QPainter& p) const {
                {tr("writes"), edgeColour(GraphEdge::Direction::Write)},
                {tr("reads and writes"), edgeColour(GraphEdge::Direction::ReadWrite)}};
   const int rowHeight = kLegendRow;
-  const bool compared = m_data && m_data->compared;
+  const bool compared = data_ && data_->compared;
   const int legendHeight = kLegendHeight + (compared ? 2 * kLegendRow : 0);
   const QRectF box(kLegendMargin, height() - kLegendMargin - legendHeight, 150, legendHeight);
   p.setPen(QColor(0xb0, 0xb0, 0xb0));
@@ -243,7 +243,7 @@ void GraphView::drawLegend(QPainter& p) const {
 }
 
 void GraphView::resizeEvent(QResizeEvent*) {
-  if (m_fitted) fit();
+  if (fitted_) fit();
 }
 
 void GraphView::wheelEvent(QWheelEvent* e) {
@@ -255,28 +255,28 @@ void GraphView::wheelEvent(QWheelEvent* e) {
 
 void GraphView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
-  m_press = m_last = e->pos();
-  m_dragged = false;
+  press_ = last_ = e->pos();
+  dragged_ = false;
 }
 
 void GraphView::mouseMoveEvent(QMouseEvent* e) {
   if (!(e->buttons() & Qt::LeftButton)) return;
-  if ((e->pos() - m_press).manhattanLength() > 3) m_dragged = true;
-  if (m_dragged) panBy(e->pos() - m_last);
-  m_last = e->pos();
+  if ((e->pos() - press_).manhattanLength() > 3) dragged_ = true;
+  if (dragged_) panBy(e->pos() - last_);
+  last_ = e->pos();
 }
 
 void GraphView::mouseReleaseEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
-  if (!m_dragged) {
+  if (!dragged_) {
     const int node = nodeAt(e->position());
-    if (node != m_selected) {
-      m_selected = node; // a click never moves the view
+    if (node != selected_) {
+      selected_ = node; // a click never moves the view
       update();
       emit selectionChanged(node);
     }
   }
-  m_dragged = false;
+  dragged_ = false;
 }
 
 void GraphView::keyPressEvent(QKeyEvent* e) {

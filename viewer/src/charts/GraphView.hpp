@@ -20,23 +20,23 @@ public:
   explicit GraphView(QWidget* parent = nullptr);
 
   void setData(std::shared_ptr<const GraphViewData> graph);
-  const GraphViewData* graphData() const { return m_data.get(); }
+  const GraphViewData* graphData() const { return data_.get(); }
 
   /// The selected node (-1: none). Selecting centres it, at a scale that shows labels, unless it
   /// is in view and readable already (a click never moves the view).
-  int selected() const { return m_selected; }
+  int selected() const { return selected_; }
   void select(int node);
   /// Nodes drawn highlighted (search matches).
   void setHighlighted(const QVector<int>& nodes);
 
   /// Points per graph unit, and the graph point shown at the widget's top-left.
-  double scale() const { return m_scale; }
-  QPointF origin() const { return m_origin; }
+  double scale() const { return scale_; }
+  QPointF origin() const { return origin_; }
   void zoomBy(double factor, QPointF around);
   void panBy(QPointF pixels);
   void fit();
-  QPointF toWidget(QPointF graph) const { return (graph - m_origin) * m_scale; }
-  QPointF toGraph(QPointF widget) const { return widget / m_scale + m_origin; }
+  QPointF toWidget(QPointF graph) const { return (graph - origin_) * scale_; }
+  QPointF toGraph(QPointF widget) const { return widget / scale_ + origin_; }
   /// The node under a widget position, or -1.
   int nodeAt(QPointF widget) const;
 
@@ -57,14 +57,14 @@ protected:
 private:
   void clampView();
   void drawLegend(QPainter& p) const;
-  std::shared_ptr<const GraphViewData> m_data;
-  QSet<int> m_highlighted;
-  int m_selected = -1;
-  double m_scale = 1.0;
-  QPointF m_origin;
-  bool m_fitted = false; ///< follow resizes until the user zooms or pans
-  QPoint m_press, m_last;
-  bool m_dragged = false;
+  std::shared_ptr<const GraphViewData> data_;
+  QSet<int> highlighted_;
+  int selected_ = -1;
+  double scale_ = 1.0;
+  QPointF origin_;
+  bool fitted_ = false; ///< follow resizes until the user zooms or pans
+  QPoint press_, last_;
+  bool dragged_ = false;
 };
 
 } // namespace tessera::viewer

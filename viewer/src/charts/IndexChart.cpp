@@ -31,66 +31,66 @@ IndexChart::IndexChart(QWidget* parent) : ChartWidget(parent) {
 }
 
 void IndexChart::setDomain(std::size_t first, std::size_t last) {
-  m_domainFirst = first;
-  m_domainLast = std::max(first, last);
-  m_window.setRange(double(m_domainFirst), double(m_domainLast));
+  domainFirst_ = first;
+  domainLast_ = std::max(first, last);
+  window_.setRange(double(domainFirst_), double(domainLast_));
   resetZoom();
 }
 
 void IndexChart::resetZoom() {
-  m_window.fit();
+  window_.fit();
   windowMoved();
 }
 
 void IndexChart::setViewRange(double first, double last) {
-  if (m_domainLast <= m_domainFirst) return;
-  if (m_window.show(first, last)) windowMoved();
+  if (domainLast_ <= domainFirst_) return;
+  if (window_.show(first, last)) windowMoved();
 }
 
 void IndexChart::zoomBy(double factor, double anchorItem) {
-  if (m_window.zoom(factor, anchorItem)) windowMoved();
+  if (window_.zoom(factor, anchorItem)) windowMoved();
 }
 
 void IndexChart::windowMoved() {
   update();
-  emit viewChanged(m_window.from(), m_window.to());
+  emit viewChanged(window_.from(), window_.to());
 }
 
 void IndexChart::setSelection(std::vector<std::size_t> items) {
   std::sort(items.begin(), items.end());
   items.erase(std::unique(items.begin(), items.end()), items.end());
-  if (items == m_selection) return;
-  m_selection = std::move(items);
+  if (items == selection_) return;
+  selection_ = std::move(items);
   update();
-  emit selectionChanged(m_selection);
+  emit selectionChanged(selection_);
 }
 
 QRectF IndexChart::plotRect() const {
-  return QRectF(m_left, m_top, std::max(1.0, width() - m_left - kRight), std::max(1.0, height() - m_top - kBottom));
+  return QRectF(left_, top_, std::max(1.0, width() - left_ - kRight), std::max(1.0, height() - top_ - kBottom));
 }
 
 double IndexChart::xForItem(std::size_t item) const {
   const QRectF plot = plotRect();
-  const double span = std::max(1e-9, m_window.span());
-  return plot.left() + (double(item) + 0.5 - m_window.from()) / span * plot.width();
+  const double span = std::max(1e-9, window_.span());
+  return plot.left() + (double(item) + 0.5 - window_.from()) / span * plot.width();
 }
 
 std::optional<std::size_t> IndexChart::itemAt(double x) const {
   const QRectF plot = plotRect();
-  if (x < plot.left() || x > plot.right() || m_domainLast <= m_domainFirst) return std::nullopt;
-  const double item = m_window.from() + (x - plot.left()) / plot.width() * (m_window.span());
-  const double clamped = std::clamp(std::floor(item), double(m_domainFirst), double(m_domainLast - 1));
+  if (x < plot.left() || x > plot.right() || domainLast_ <= domainFirst_) return std::nullopt;
+  const double item = window_.from() + (x - plot.left()) / plot.width() * (window_.span());
+  const double clamped = std::clamp(std::floor(item), double(domainFirst_), double(domainLast_ - 1));
   return std::size_t(clamped);
 }
 
 double IndexChart::yOf(double value) const {
   const QRectF plot = plotRect();
-  const double span = std::max(1e-9, m_yMax - m_yMin);
-  return plot.bottom() - (value - m_yMin) / span * plot.height();
+  const double span = std::max(1e-9, yMax_ - yMin_);
+  return plot.bottom() - (value - yMin_) / span * plot.height();
 }
 
 std::pair<double, double> IndexChart::columnExtent(std::size_t firstItem, std::size_t lastItem, double gap) const {
-  const double half = plotRect().width() / std::max(1e-9, m_window.span()) / 2;
+  const double half = plotRect().width() / std::max(1e-9, window_.span()) / 2;
   const double x0 = std::round(xForItem(firstItem) - half + gap);
   const double x1 = std::round(xForItem(lastItem - 1) + half - gap);
   return {x0, std::max(x0 + 1, x1)};
@@ -115,7 +115,7 @@ std::vector<IndexChart::Column> IndexChart::columns(std::size_t first, std::size
     return out;
   }
   const auto pixels = std::size_t(std::ceil(plot.width()));
-  const std::vector<ItemRange> ranges = pixelItemRanges(m_window.from(), m_window.from() + m_window.span() * pixels / plot.width(),
+  const std::vector<ItemRange> ranges = pixelItemRanges(window_.from(), window_.from() + window_.span() * pixels / plot.width(),
                                                         pixels, first, last);
   out.reserve(pixels);
   for (std::size_t k = 0; k < pixels; ++k)
@@ -138,8 +138,8 @@ void IndexChart::paintColumns(QPainter& p, const std::vector<double>& values, st
 }
 
 std::pair<std::size_t, std::size_t> IndexChart::visibleItems() const {
-  const auto first = std::size_t(std::max(double(m_domainFirst), std::floor(m_window.from())));
-  const auto last = std::size_t(std::min(double(m_domainLast), std::ceil(m_window.to())));
+  const auto first = std::size_t(std::max(double(domainFirst_), std::floor(window_.from())));
+  const auto last = std::size_t(std::min(double(domainLast_), std::ceil(window_.to())));
   return {first, std::max(first, last)};
 }
 
@@ -149,12 +149,12 @@ void IndexChart::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
   std::vector<LegendEntry> entries = legend();
-  if (!m_selection.empty())
-    entries.push_back({tr("Selected (%1, marked above the data)").arg(m_selection.size()), selectionColor(), false});
+  if (!selection_.empty())
+    entries.push_back({tr("Selected (%1, marked above the data)").arg(selection_.size()), selectionColor(), false});
   const QFontMetrics fm(font());
-  m_top = 8 + legendRows(entries) * fm.height() + 6;
+  top_ = 8 + legendRows(entries) * fm.height() + 6;
   const QString message = emptyMessage();
-  if (!message.isEmpty() || m_domainLast <= m_domainFirst) {
+  if (!message.isEmpty() || domainLast_ <= domainFirst_) {
     p.setPen(textColor());
     p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, message.isEmpty() ? tr("Nothing to show") : message);
     return;
@@ -164,14 +164,14 @@ void IndexChart::paintEvent(QPaintEvent*) {
   if (hi <= lo) hi = lo + 1;
   // Headroom above the highest value (and below the lowest when it is negative).
   const double pad = (hi - lo) * 0.08;
-  m_yMin = lo < 0 ? lo - pad : lo;
-  m_yMax = hi + pad;
+  yMin_ = lo < 0 ? lo - pad : lo;
+  yMax_ = hi + pad;
   // The y ticks decide the left margin: the widest label, then the rotated axis title.
-  const double plotHeight = std::max(1.0, height() - m_top - kBottom);
-  m_yTicks = valueAxisTicks(m_yMin, m_yMax, std::max(4, int(plotHeight / kYTickSpacing)));
+  const double plotHeight = std::max(1.0, height() - top_ - kBottom);
+  yTicks_ = valueAxisTicks(yMin_, yMax_, std::max(4, int(plotHeight / kYTickSpacing)));
   int widest = 0;
-  for (const QString& label : m_yTicks.labels) widest = std::max(widest, fm.horizontalAdvance(label));
-  m_left = widest + 10 + fm.height() + 6;
+  for (const QString& label : yTicks_.labels) widest = std::max(widest, fm.horizontalAdvance(label));
+  left_ = widest + 10 + fm.height() + 6;
   const QRectF plot = plotRect();
 
   paintAxes(p, plot);
@@ -183,19 +183,19 @@ void IndexChart::paintEvent(QPaintEvent*) {
   // data), at least 3 px wide so one tile of 20,000 shows. Never over the data: translucent
   // columns recoloured every band under them, and a large selection left the legend (and saved
   // images) matching nothing.
-  const double itemWidth = plot.width() / std::max(1e-9, m_window.span());
+  const double itemWidth = plot.width() / std::max(1e-9, window_.span());
   const double w = std::max(3.0, itemWidth);
   const QColor sel = selectionColor();
-  for (std::size_t item : m_selection) {
+  for (std::size_t item : selection_) {
     if (item < first || item >= last) continue;
     const double x = xForItem(item);
     p.fillRect(QRectF(x - w / 2, plot.top(), w, kSelectionStrip), sel);
   }
-  if (m_hover && *m_hover >= first && *m_hover < last) {
+  if (hover_ && *hover_ >= first && *hover_ < last) {
     QColor h = textColor();
     h.setAlpha(120);
     p.setPen(QPen(h, 1, Qt::DotLine));
-    const double x = xForItem(*m_hover);
+    const double x = xForItem(*hover_);
     p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
   p.restore();
@@ -211,14 +211,14 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   p.setPen(gridColor());
   p.drawRect(plot);
   // y: grid lines and labels at the ticks chosen in paintEvent (one unit for the whole axis).
-  for (std::size_t i = 0; i < m_yTicks.values.size(); ++i) {
-    const double y = yOf(m_yTicks.values[i]);
+  for (std::size_t i = 0; i < yTicks_.values.size(); ++i) {
+    const double y = yOf(yTicks_.values[i]);
     if (y < plot.top() - 0.5 || y > plot.bottom() + 0.5) continue;
     p.setPen(gridColor());
     p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setPen(textColor());
     p.drawText(QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-               m_yTicks.labels[int(i)]);
+               yTicks_.labels[int(i)]);
   }
   // The y title, written upwards along the axis.
   p.save();
@@ -226,21 +226,21 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   p.translate(2, plot.center().y());
   p.rotate(-90);
   p.drawText(QRectF(-plot.height() / 2, 0, plot.height(), fm.height()), Qt::AlignCenter,
-             m_yTicks.unit.isEmpty() ? yAxisTitle() : tr("%1 (%2)").arg(yAxisTitle(), m_yTicks.unit));
+             yTicks_.unit.isEmpty() ? yAxisTitle() : tr("%1 (%2)").arg(yAxisTitle(), yTicks_.unit));
   p.restore();
   // x: item numbers at round steps, at least four when that many items are in view.
-  const double labelWidth = fm.horizontalAdvance(QString::number(m_domainLast)) + 24;
+  const double labelWidth = fm.horizontalAdvance(QString::number(domainLast_)) + 24;
   // At least four labels, as far as they fit side by side.
-  const int fitting = int(plot.width() / (fm.horizontalAdvance(QString::number(m_domainLast)) + 8));
-  m_xTicks = indexAxisTicks(std::max(m_window.from(), double(m_domainFirst)), std::min(m_window.to(), double(m_domainLast)),
+  const int fitting = int(plot.width() / (fm.horizontalAdvance(QString::number(domainLast_)) + 8));
+  xTicks_ = indexAxisTicks(std::max(window_.from(), double(domainFirst_)), std::min(window_.to(), double(domainLast_)),
                             std::max(2, int(plot.width() / labelWidth)), std::min(4, fitting));
   p.setPen(textColor());
-  for (std::size_t i = 0; i < m_xTicks.values.size(); ++i) {
-    const double x = xForItem(std::size_t(m_xTicks.values[i]));
+  for (std::size_t i = 0; i < xTicks_.values.size(); ++i) {
+    const double x = xForItem(std::size_t(xTicks_.values[i]));
     if (x < plot.left() - 0.5 || x > plot.right() + 0.5) continue;
     p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
     p.drawText(QRectF(x - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
-               m_xTicks.labels[int(i)]);
+               xTicks_.labels[int(i)]);
   }
   p.drawText(QRectF(plot.left(), plot.bottom() + 4 + fm.height(), plot.width(), fm.height()), Qt::AlignHCenter,
              xAxisTitle());
@@ -252,12 +252,12 @@ double IndexChart::legendEntryWidth(const LegendEntry& e) const {
 
 int IndexChart::legendRows(const std::vector<LegendEntry>& entries) const {
   int rows = entries.empty() ? 0 : 1;
-  double x = m_left;
+  double x = left_;
   for (const LegendEntry& e : entries) {
     const double w = legendEntryWidth(e);
-    if (x + w > width() - kRight && x > m_left) {
+    if (x + w > width() - kRight && x > left_) {
       ++rows;
-      x = m_left;
+      x = left_;
     }
     x += w;
   }
@@ -266,15 +266,15 @@ int IndexChart::legendRows(const std::vector<LegendEntry>& entries) const {
 
 void IndexChart::setSeriesShown(const QString& name, bool shown) {
   if (shown == isSeriesShown(name)) return;
-  if (shown) m_hidden.remove(name);
-  else m_hidden.insert(name);
+  if (shown) hidden_.remove(name);
+  else hidden_.insert(name);
   update();
   emit seriesVisibilityChanged();
   emit dataChanged();
 }
 
 QString IndexChart::legendEntryAt(const QPointF& at) const {
-  for (const auto& [rect, name] : m_legendRects)
+  for (const auto& [rect, name] : legendRects_)
     if (rect.contains(at)) return name;
   return {};
 }
@@ -282,17 +282,17 @@ QString IndexChart::legendEntryAt(const QPointF& at) const {
 void IndexChart::paintLegend(QPainter& p, const std::vector<LegendEntry>& entries) {
   // Entries flow left to right and wrap, so a dozen categories stay readable.
   const QFontMetrics fm(font());
-  double x = m_left, y = 8;
-  m_legendRects.clear();
+  double x = left_, y = 8;
+  legendRects_.clear();
   for (const LegendEntry& entry : entries) {
     const double w = legendEntryWidth(entry);
-    if (x + w > width() - kRight && x > m_left) {
-      x = m_left;
+    if (x + w > width() - kRight && x > left_) {
+      x = left_;
       y += fm.height();
     }
     LegendEntry e = entry;
     const bool hidden = e.toggles && !isSeriesShown(e.name);
-    if (e.toggles) m_legendRects.push_back({QRectF(x, y, w - 12, fm.height()), e.name});
+    if (e.toggles) legendRects_.push_back({QRectF(x, y, w - 12, fm.height()), e.name});
     if (hidden) e.color.setAlpha(60); // a hidden series' entry stays, faded, to be clicked again
     if (e.mark) {
       p.fillRect(QRectF(x, y + fm.height() / 2.0 - 1, 14, 2), e.color);
@@ -313,7 +313,7 @@ void IndexChart::paintLegend(QPainter& p, const std::vector<LegendEntry>& entrie
 void IndexChart::clickAt(double x, bool add) {
   const auto item = itemAt(x);
   if (!item) return;
-  std::vector<std::size_t> items = m_selection;
+  std::vector<std::size_t> items = selection_;
   if (add) {
     auto it = std::find(items.begin(), items.end(), *item);
     if (it != items.end()) items.erase(it);
@@ -331,27 +331,27 @@ void IndexChart::mousePressEvent(QMouseEvent* event) {
     setSeriesShown(entry, !isSeriesShown(entry));
     return;
   }
-  m_pressed = true;
-  m_dragged = false;
-  m_pressPos = event->position();
-  m_pressFirst = m_window.from();
-  m_pressLast = m_window.to();
+  pressed_ = true;
+  dragged_ = false;
+  pressPos_ = event->position();
+  pressFirst_ = window_.from();
+  pressLast_ = window_.to();
 }
 
 void IndexChart::mouseMoveEvent(QMouseEvent* event) {
   const QPointF pos = event->position();
-  if (m_pressed) {
-    if (std::abs(pos.x() - m_pressPos.x()) > 3) m_dragged = true;
-    if (m_dragged) {
-      const double perPixel = (m_pressLast - m_pressFirst) / plotRect().width();
-      const double shift = -(pos.x() - m_pressPos.x()) * perPixel;
-      setViewRange(m_pressFirst + shift, m_pressLast + shift);
+  if (pressed_) {
+    if (std::abs(pos.x() - pressPos_.x()) > 3) dragged_ = true;
+    if (dragged_) {
+      const double perPixel = (pressLast_ - pressFirst_) / plotRect().width();
+      const double shift = -(pos.x() - pressPos_.x()) * perPixel;
+      setViewRange(pressFirst_ + shift, pressLast_ + shift);
     }
     return;
   }
   const auto item = itemAt(pos.x());
-  if (item != m_hover) {
-    m_hover = item;
+  if (item != hover_) {
+    hover_ = item;
     update();
     emit hovered(item);
   }
@@ -360,9 +360,9 @@ void IndexChart::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void IndexChart::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() != Qt::LeftButton || !m_pressed) return ChartWidget::mouseReleaseEvent(event);
-  m_pressed = false;
-  if (!m_dragged) clickAt(event->position().x(), event->modifiers() & Qt::ShiftModifier);
+  if (event->button() != Qt::LeftButton || !pressed_) return ChartWidget::mouseReleaseEvent(event);
+  pressed_ = false;
+  if (!dragged_) clickAt(event->position().x(), event->modifiers() & Qt::ShiftModifier);
 }
 
 void IndexChart::wheelEvent(QWheelEvent* event) {
@@ -370,7 +370,7 @@ void IndexChart::wheelEvent(QWheelEvent* event) {
   if (steps == 0) return;
   const QRectF plot = plotRect();
   const double rel = std::clamp((event->position().x() - plot.left()) / plot.width(), 0.0, 1.0);
-  zoomBy(std::pow(AxisWindow::kWheelZoom, steps), m_window.from() + rel * m_window.span());
+  zoomBy(std::pow(AxisWindow::kWheelZoom, steps), window_.from() + rel * window_.span());
   event->accept();
 }
 
@@ -378,11 +378,11 @@ void IndexChart::keyPressEvent(QKeyEvent* event) {
   bool moved = false;
   switch (event->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: moved = m_window.zoomAtCentre(AxisWindow::kKeyZoom); break;
+  case Qt::Key_Equal: moved = window_.zoomAtCentre(AxisWindow::kKeyZoom); break;
   case Qt::Key_Minus:
-  case Qt::Key_Underscore: moved = m_window.zoomAtCentre(1 / AxisWindow::kKeyZoom); break;
-  case Qt::Key_Left: moved = m_window.pan(-AxisWindow::kKeyPan); break;
-  case Qt::Key_Right: moved = m_window.pan(AxisWindow::kKeyPan); break;
+  case Qt::Key_Underscore: moved = window_.zoomAtCentre(1 / AxisWindow::kKeyZoom); break;
+  case Qt::Key_Left: moved = window_.pan(-AxisWindow::kKeyPan); break;
+  case Qt::Key_Right: moved = window_.pan(AxisWindow::kKeyPan); break;
   case Qt::Key_0:
   case Qt::Key_Home: resetZoom(); break;
   case Qt::Key_Escape: setSelection({}); break;
@@ -393,7 +393,7 @@ void IndexChart::keyPressEvent(QKeyEvent* event) {
 }
 
 void IndexChart::leaveEvent(QEvent* event) {
-  m_hover.reset();
+  hover_.reset();
   update();
   emit hovered(std::nullopt);
   ChartWidget::leaveEvent(event);

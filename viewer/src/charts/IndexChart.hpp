@@ -28,16 +28,16 @@ public:
 
   /// The items that can be shown: [first, last) (e.g. one IPU's tiles). Resets the zoom.
   void setDomain(std::size_t first, std::size_t last);
-  std::pair<std::size_t, std::size_t> domain() const { return {m_domainFirst, m_domainLast}; }
+  std::pair<std::size_t, std::size_t> domain() const { return {domainFirst_, domainLast_}; }
   /// The visible part of the domain, in item units.
-  std::pair<double, double> viewRange() const { return {m_window.from(), m_window.to()}; }
+  std::pair<double, double> viewRange() const { return {window_.from(), window_.to()}; }
   void setViewRange(double first, double last);
   /// Multiplies the visible span by `factor` (< 1 zooms in), keeping `anchorItem` in place.
   void zoomBy(double factor, double anchorItem);
   void resetZoom();
 
   /// Selected items, sorted.
-  const std::vector<std::size_t>& selection() const { return m_selection; }
+  const std::vector<std::size_t>& selection() const { return selection_; }
   void setSelection(std::vector<std::size_t> items);
 
   /// The x of the middle of an item on screen (for tests and callers), and the item under an x.
@@ -50,10 +50,10 @@ public:
   static constexpr double kSelectionStrip = 5.0;
   QColor selectionColor() const;
   /// The y range the last paint used (bytes).
-  std::pair<double, double> plottedRange() const { return {m_yMin, m_yMax}; }
+  std::pair<double, double> plottedRange() const { return {yMin_, yMax_}; }
   /// The ticks the last paint drew on each axis (for tests).
-  const AxisTicks& yTicks() const { return m_yTicks; }
-  const AxisTicks& xTicks() const { return m_xTicks; }
+  const AxisTicks& yTicks() const { return yTicks_; }
+  const AxisTicks& xTicks() const { return xTicks_; }
 
   /// The value an item stands for in an overview of the whole domain (RangeOverview): the
   /// height of its bar or curve, in bytes.
@@ -64,12 +64,12 @@ public:
   /// Clickable legends: a click on a legend entry that stands for a series (a band, a line, a
   /// lifetime) hides that series, a second click shows it again; the entry is drawn faded while
   /// hidden. Keyed by the entry's name, so a series named anew (another filter) shows again.
-  bool isSeriesShown(const QString& name) const { return !m_hidden.contains(name); }
+  bool isSeriesShown(const QString& name) const { return !hidden_.contains(name); }
   void setSeriesShown(const QString& name, bool shown);
   /// The legend entry at a point of the widget (as last painted), or an empty string.
   QString legendEntryAt(const QPointF& at) const;
   /// Where the last paint drew each legend entry (for tests).
-  const std::vector<std::pair<QRectF, QString>>& legendRects() const { return m_legendRects; }
+  const std::vector<std::pair<QRectF, QString>>& legendRects() const { return legendRects_; }
 
 signals:
   void selectionChanged(const std::vector<std::size_t>& items);
@@ -91,7 +91,7 @@ protected:
     bool toggles = false; ///< a series: clicking the entry hides or shows it (isSeriesShown)
   };
   /// Several items share each pixel column at the current zoom.
-  bool sharesPixels() const { return m_window.span() > plotRect().width(); }
+  bool sharesPixels() const { return window_.span() > plotRect().width(); }
   /// The y range of the visible items [first, last) (the base class adds headroom).
   virtual std::pair<double, double> yRange(std::size_t first, std::size_t last) const = 0;
   /// Paints the items [first, last) inside `plot` (yOf/xForItem map values).
@@ -147,20 +147,20 @@ private:
   void clickAt(double x, bool add);
   void windowMoved();
 
-  QSet<QString> m_hidden;                                ///< series hidden from the legend
-  std::vector<std::pair<QRectF, QString>> m_legendRects; ///< toggling entries, as last painted
-  std::size_t m_domainFirst = 0, m_domainLast = 0;
-  AxisWindow m_window{4}; ///< at least a few items stay visible, however far one zooms in
-  std::vector<std::size_t> m_selection;
-  std::optional<std::size_t> m_hover;
-  double m_yMin = 0, m_yMax = 1;
-  double m_top = 30;  ///< the legend's height above the plot, set when painting
-  double m_left = 78; ///< the y labels' and title's width, set when painting
-  AxisTicks m_yTicks, m_xTicks;
+  QSet<QString> hidden_;                                ///< series hidden from the legend
+  std::vector<std::pair<QRectF, QString>> legendRects_; ///< toggling entries, as last painted
+  std::size_t domainFirst_ = 0, domainLast_ = 0;
+  AxisWindow window_{4}; ///< at least a few items stay visible, however far one zooms in
+  std::vector<std::size_t> selection_;
+  std::optional<std::size_t> hover_;
+  double yMin_ = 0, yMax_ = 1;
+  double top_ = 30;  ///< the legend's height above the plot, set when painting
+  double left_ = 78; ///< the y labels' and title's width, set when painting
+  AxisTicks yTicks_, xTicks_;
   // Dragging: where the press was and the view range then.
-  bool m_pressed = false, m_dragged = false;
-  QPointF m_pressPos;
-  double m_pressFirst = 0, m_pressLast = 0;
+  bool pressed_ = false, dragged_ = false;
+  QPointF pressPos_;
+  double pressFirst_ = 0, pressLast_ = 0;
 };
 
 } // namespace tessera::viewer

@@ -32,9 +32,9 @@ LivenessChart::LivenessChart(QWidget* parent) : IndexChart(parent) {
 void LivenessChart::setData(std::shared_ptr<const LivenessData> current, std::shared_ptr<const LivenessData> base) {
   const std::vector<std::size_t> keep = selection();
   const auto view = viewRange();
-  const bool sameLength = m_data && current && m_data->steps() == current->steps();
-  m_data = std::move(current);
-  m_base = std::move(base);
+  const bool sameLength = data_ && current && data_->steps() == current->steps();
+  data_ = std::move(current);
+  base_ = std::move(base);
   applyStepRange();
   if (sameLength) {
     setViewRange(view.first, view.second); // a new scope of the same schedule keeps the zoom
@@ -49,16 +49,16 @@ void LivenessChart::setData(std::shared_ptr<const LivenessData> current, std::sh
 }
 
 void LivenessChart::setStepRange(std::size_t first, std::size_t last) {
-  m_rangeFirst = first;
-  m_rangeLast = last;
+  rangeFirst_ = first;
+  rangeLast_ = last;
   applyStepRange();
   emit dataChanged();
 }
 
 std::pair<std::size_t, std::size_t> LivenessChart::stepRange() const {
   const std::size_t n = length();
-  const std::size_t last = std::min(m_rangeLast, n);
-  return {std::min(m_rangeFirst, last), last};
+  const std::size_t last = std::min(rangeLast_, n);
+  return {std::min(rangeFirst_, last), last};
 }
 
 void LivenessChart::applyStepRange() {
@@ -67,49 +67,49 @@ void LivenessChart::applyStepRange() {
 }
 
 std::size_t LivenessChart::length() const {
-  return std::max(m_data ? m_data->steps() : 0, m_base ? m_base->steps() : 0);
+  return std::max(data_ ? data_->steps() : 0, base_ ? base_->steps() : 0);
 }
 
 void LivenessChart::setIncludeAlwaysLive(bool include) {
-  m_includeAlwaysLive = include;
+  includeAlwaysLive_ = include;
   update();
   emit dataChanged();
 }
 
 void LivenessChart::setDifference(bool difference) {
-  m_difference = difference;
+  difference_ = difference;
   update();
   emit dataChanged();
 }
 
-QColor LivenessChart::overviewColor() const { return m_base && !m_difference ? kBaseColor : kCurveColor; }
+QColor LivenessChart::overviewColor() const { return base_ && !difference_ ? kBaseColor : kCurveColor; }
 
 double LivenessChart::overviewValue(std::size_t step) const {
-  const double cur = seriesValue(m_data.get(), step);
-  if (m_base && m_difference) return cur - seriesValue(m_base.get(), step);
-  return m_base ? std::max(cur, seriesValue(m_base.get(), step)) : cur;
+  const double cur = seriesValue(data_.get(), step);
+  if (base_ && difference_) return cur - seriesValue(base_.get(), step);
+  return base_ ? std::max(cur, seriesValue(base_.get(), step)) : cur;
 }
 
 double LivenessChart::seriesValue(const LivenessData* d, std::size_t step) const {
   if (!d || step >= d->steps()) return 0; // a step the shorter schedule does not have holds nothing
-  return double(d->notAlwaysLive[step]) + (m_includeAlwaysLive ? double(d->alwaysLive) : 0.0);
+  return double(d->notAlwaysLive[step]) + (includeAlwaysLive_ ? double(d->alwaysLive) : 0.0);
 }
 
-double LivenessChart::valueAt(std::size_t step) const { return seriesValue(m_data.get(), step); }
+double LivenessChart::valueAt(std::size_t step) const { return seriesValue(data_.get(), step); }
 
 std::pair<double, double> LivenessChart::yRange(std::size_t first, std::size_t last) const {
   double lo = 0, hi = 0;
   for (std::size_t s = first; s < last; ++s) {
-    const double cur = seriesValue(m_data.get(), s);
-    if (m_base && m_difference) {
-      const double d = cur - seriesValue(m_base.get(), s);
+    const double cur = seriesValue(data_.get(), s);
+    if (base_ && difference_) {
+      const double d = cur - seriesValue(base_.get(), s);
       lo = std::min(lo, d);
       hi = std::max(hi, d);
     } else {
-      hi = std::max({hi, cur, m_base ? seriesValue(m_base.get(), s) : 0.0});
+      hi = std::max({hi, cur, base_ ? seriesValue(base_.get(), s) : 0.0});
     }
   }
-  if (!m_lives.empty() && hi > lo) {
+  if (!lives_.empty() && hi > lo) {
     // The lifetimes' lanes take the top of the plot: the curve is scaled to stay below them.
     const double share = lifetimeLanesHeight() / std::max(1.0, plotRect().height());
     hi = lo + (hi - lo) / std::max(0.3, 1.0 - share);
@@ -122,14 +122,14 @@ void LivenessChart::setLifetimes(std::vector<VariableLife> lives, std::size_t no
     notDrawn += lives.size() - kMaxLifetimes;
     lives.resize(kMaxLifetimes);
   }
-  m_lives = std::move(lives);
-  m_livesNotDrawn = notDrawn;
-  m_lifeBars.clear();
+  lives_ = std::move(lives);
+  livesNotDrawn_ = notDrawn;
+  lifeBars_.clear();
   update();
 }
 
 QString LivenessChart::lifetimeLabel(std::size_t i) const {
-  const VariableLife& v = m_lives[i];
+  const VariableLife& v = lives_[i];
   const QString steps = v.alwaysLive ? tr("always live")
                         : v.to > v.from ? tr("steps %1–%2").arg(v.from).arg(v.to - 1)
                                         : tr("never live");
@@ -137,7 +137,7 @@ QString LivenessChart::lifetimeLabel(std::size_t i) const {
 }
 
 double LivenessChart::lifetimeLanesHeight() const {
-  return m_lives.empty() ? 0.0 : double(m_lives.size()) * (kLifetimeLane + kLifetimeGap) + kLifetimeGap;
+  return lives_.empty() ? 0.0 : double(lives_.size()) * (kLifetimeLane + kLifetimeGap) + kLifetimeGap;
 }
 
 QColor LivenessChart::lifetimeColor(std::size_t i) {
@@ -151,10 +151,10 @@ void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t 
   // Lanes along the top of the plot (yRange keeps the curve below them), the first variable highest; a lane is a bar over the
   // variable's live steps, and its ends are lines across the plot so they can be read against
   // the curve (where the peak falls inside a life, the variable is part of the peak).
-  m_lifeBars.assign(m_lives.size(), QRectF());
+  lifeBars_.assign(lives_.size(), QRectF());
   const double lane = kLifetimeLane, gap = kLifetimeGap;
-  for (std::size_t i = 0; i < m_lives.size(); ++i) {
-    const VariableLife& v = m_lives[i];
+  for (std::size_t i = 0; i < lives_.size(); ++i) {
+    const VariableLife& v = lives_[i];
     if (v.to <= v.from || v.to <= first || v.from >= last) continue;
     if (!isSeriesShown(lifetimeLabel(i))) continue; // hidden from the legend
     const std::size_t a = std::max<std::size_t>(first, std::size_t(v.from));
@@ -170,25 +170,25 @@ void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t 
     p.setPen(Qt::NoPen);
     p.setBrush(lifetimeColor(i));
     p.drawRect(bar);
-    m_lifeBars[i] = bar;
+    lifeBars_[i] = bar;
   }
 }
 
 void LivenessChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
-  if (!m_data || last <= first) return;
+  if (!data_ || last <= first) return;
   paintCurves(p, plot, first, last);
-  if (!m_lives.empty()) paintLifetimes(p, plot, first, last); // over whichever curves are drawn
+  if (!lives_.empty()) paintLifetimes(p, plot, first, last); // over whichever curves are drawn
 }
 
 void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
   const std::size_t n = last - first;
   std::vector<double> cur(n), base(n);
   for (std::size_t i = 0; i < n; ++i) {
-    cur[i] = seriesValue(m_data.get(), first + i);
-    base[i] = seriesValue(m_base.get(), first + i);
+    cur[i] = seriesValue(data_.get(), first + i);
+    base[i] = seriesValue(base_.get(), first + i);
   }
   const std::vector<Column> cols = columns(first, last);
-  if (m_base && m_difference) {
+  if (base_ && difference_) {
     std::vector<double> diff(n);
     for (std::size_t i = 0; i < n; ++i) diff[i] = cur[i] - base[i];
     for (const Column& c : cols) {
@@ -200,7 +200,7 @@ void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t fir
     p.drawLine(QPointF(plot.left(), yOf(0)), QPointF(plot.right(), yOf(0)));
     return;
   }
-  if (m_base) {
+  if (base_) {
     // Two curves on one plot, each the per-column maximum as a step line, each over its own steps.
     auto curve = [&](const std::vector<double>& values, const QColor& color, std::size_t steps) {
       QPolygonF line;
@@ -213,14 +213,14 @@ void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t fir
       p.setPen(QPen(color, 2));
       p.drawPolyline(line);
     };
-    curve(base, kBaseColor, m_base->steps());
-    curve(cur, kCurveColor, m_data->steps());
+    curve(base, kBaseColor, base_->steps());
+    curve(cur, kCurveColor, data_->steps());
     return;
   }
   // One report: the floor (when included) and the curve, each column as high as its highest step
   // (one-step spikes stay visible when zoomed out), the lowest step marked inside.
-  const double floor = m_includeAlwaysLive ? double(m_data->alwaysLive) : 0.0;
-  const std::size_t own = std::min(n, m_data->steps() > first ? m_data->steps() - first : 0);
+  const double floor = includeAlwaysLive_ ? double(data_->alwaysLive) : 0.0;
+  const std::size_t own = std::min(n, data_->steps() > first ? data_->steps() - first : 0);
   if (floor > 0 && own > 0) {
     const double x1 = columnExtent(first, first + own).second;
     p.fillRect(QRectF(plot.left(), yOf(floor), std::min(x1, plot.right()) - plot.left(), yOf(0) - yOf(floor)), kFloorColor);
@@ -229,9 +229,9 @@ void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t fir
   paintColumns(p, cur, first, kCurveColor, floor);
 
   // The peak step, labelled.
-  const std::size_t peak = m_data->peakStep();
+  const std::size_t peak = data_->peakStep();
   if (peak >= first && peak < last) {
-    const double x = xForItem(peak), y = yOf(seriesValue(m_data.get(), peak));
+    const double x = xForItem(peak), y = yOf(seriesValue(data_.get(), peak));
     p.setPen(QPen(textColor(), 1));
     p.setBrush(textColor());
     p.drawEllipse(QPointF(x, y), 3, 3);
@@ -243,45 +243,45 @@ void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t fir
 }
 
 QString LivenessChart::tooltip(std::size_t item) const {
-  if (!m_data) return {};
+  if (!data_) return {};
   const MemoryUnits u = units();
   auto row = [](const QString& name, const QString& value) {
     return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(name, value);
   };
   QString text = tr("<b>Step %1</b>").arg(item);
-  if (item < m_data->steps())
-    text += QStringLiteral("<br>%1 (%2)").arg(m_data->programName(item).toHtmlEscaped(), m_data->programType(item));
+  if (item < data_->steps())
+    text += QStringLiteral("<br>%1 (%2)").arg(data_->programName(item).toHtmlEscaped(), data_->programType(item));
   text += QStringLiteral("<table>");
-  if (m_base) {
-    if (item < m_base->steps() && m_base->programName(item) != m_data->programName(item))
-      text += row(tr("Base step"), m_base->programName(item).toHtmlEscaped());
-    const double b = seriesValue(m_base.get(), item), c = seriesValue(m_data.get(), item);
+  if (base_) {
+    if (item < base_->steps() && base_->programName(item) != data_->programName(item))
+      text += row(tr("Base step"), base_->programName(item).toHtmlEscaped());
+    const double b = seriesValue(base_.get(), item), c = seriesValue(data_.get(), item);
     text += row(tr("Base"), formatBytes(std::uint64_t(b), u)) + row(tr("Current"), formatBytes(std::uint64_t(c), u)) +
             row(tr("Difference"), formatBytesDelta(std::int64_t(c) - std::int64_t(b), u));
-  } else if (item < m_data->steps()) {
-    text += row(tr("Not always live"), formatBytes(m_data->notAlwaysLive[item], u)) +
-            row(tr("Always live"), formatBytes(m_data->alwaysLive, u)) +
-            row(tr("Total"), formatBytes(m_data->notAlwaysLive[item] + m_data->alwaysLive, u));
+  } else if (item < data_->steps()) {
+    text += row(tr("Not always live"), formatBytes(data_->notAlwaysLive[item], u)) +
+            row(tr("Always live"), formatBytes(data_->alwaysLive, u)) +
+            row(tr("Total"), formatBytes(data_->notAlwaysLive[item] + data_->alwaysLive, u));
   }
   return text + QStringLiteral("</table>");
 }
 
 std::vector<IndexChart::LegendEntry> LivenessChart::legend() const {
-  if (!m_data) return {};
+  if (!data_) return {};
   std::vector<LegendEntry> out;
-  if (m_base) {
-    if (m_difference) out = {{tr("Grew (current - base)"), kGrewColor, false}, {tr("Shrank"), kShrankColor, false}};
+  if (base_) {
+    if (difference_) out = {{tr("Grew (current - base)"), kGrewColor, false}, {tr("Shrank"), kShrankColor, false}};
     else out = {{tr("Base"), kBaseColor, true}, {tr("Current"), kCurveColor, true}};
   } else {
-    out.push_back({tr("Not always live (%1)").arg(m_data->scope.describe()), kCurveColor, false});
-    if (m_includeAlwaysLive)
-      out.push_back({tr("Always live (%1)").arg(formatBytes(m_data->alwaysLive, units())), kFloorColor, false});
+    out.push_back({tr("Not always live (%1)").arg(data_->scope.describe()), kCurveColor, false});
+    if (includeAlwaysLive_)
+      out.push_back({tr("Always live (%1)").arg(formatBytes(data_->alwaysLive, units())), kFloorColor, false});
     if (sharesPixels())
       out.push_back({tr("pale: a pixel's steps above its lowest step"), rangeColor(kCurveColor), false});
   }
-  for (std::size_t i = 0; i < m_lives.size(); ++i) out.push_back({lifetimeLabel(i), lifetimeColor(i), false, false, false, true});
-  if (m_livesNotDrawn > 0)
-    out.push_back({tr("%1 more matching variables not drawn").arg(m_livesNotDrawn), QColor(0xb0b0b0), false});
+  for (std::size_t i = 0; i < lives_.size(); ++i) out.push_back({lifetimeLabel(i), lifetimeColor(i), false, false, false, true});
+  if (livesNotDrawn_ > 0)
+    out.push_back({tr("%1 more matching variables not drawn").arg(livesNotDrawn_), QColor(0xb0b0b0), false});
   return out;
 }
 
@@ -294,12 +294,12 @@ QStringList LivenessChart::legendNames() const {
 QString LivenessChart::xAxisTitle() const { return tr("Liveness program step"); }
 
 QString LivenessChart::yAxisTitle() const {
-  if (m_base && m_difference) return tr("Change in live bytes");
-  return m_includeAlwaysLive ? tr("Live bytes") : tr("Not-always-live bytes");
+  if (base_ && difference_) return tr("Change in live bytes");
+  return includeAlwaysLive_ ? tr("Live bytes") : tr("Not-always-live bytes");
 }
 
 QString LivenessChart::emptyMessage() const {
-  if (!m_data) return tr("Reading liveness…");
+  if (!data_) return tr("Reading liveness…");
   if (length() == 0) return tr("The report has no liveness program steps.");
   return {};
 }

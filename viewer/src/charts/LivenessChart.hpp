@@ -22,8 +22,8 @@ public:
   void setData(std::shared_ptr<const LivenessData> current, std::shared_ptr<const LivenessData> base = nullptr);
   void setIncludeAlwaysLive(bool include);
   void setDifference(bool difference);
-  bool includeAlwaysLive() const { return m_includeAlwaysLive; }
-  bool difference() const { return m_difference; }
+  bool includeAlwaysLive() const { return includeAlwaysLive_; }
+  bool difference() const { return difference_; }
   /// The value plotted for a step of the current report (with the floor when included).
   double valueAt(std::size_t step) const;
   double overviewValue(std::size_t step) const override;
@@ -38,9 +38,9 @@ public:
   /// matched (the legend says so). Empty: none.
   static constexpr std::size_t kMaxLifetimes = 8;
   void setLifetimes(std::vector<VariableLife> lives, std::size_t notDrawn = 0);
-  const std::vector<VariableLife>& lifetimes() const { return m_lives; }
+  const std::vector<VariableLife>& lifetimes() const { return lives_; }
   /// The rectangle of lifetime i's bar in the last paint (for tests); empty when not visible.
-  QRectF lifetimeBar(std::size_t i) const { return i < m_lifeBars.size() ? m_lifeBars[i] : QRectF(); }
+  QRectF lifetimeBar(std::size_t i) const { return i < lifeBars_.size() ? lifeBars_[i] : QRectF(); }
   static QColor lifetimeColor(std::size_t i);
   /// The legend's entries (for tests).
   QStringList legendNames() const;
@@ -63,12 +63,12 @@ private:
   void paintCurves(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   void paintLifetimes(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
 
-  std::shared_ptr<const LivenessData> m_data, m_base;
-  bool m_includeAlwaysLive = false, m_difference = false;
-  std::size_t m_rangeFirst = 0, m_rangeLast = SIZE_MAX;
-  std::vector<VariableLife> m_lives;
-  std::size_t m_livesNotDrawn = 0;
-  std::vector<QRectF> m_lifeBars;
+  std::shared_ptr<const LivenessData> data_, base_;
+  bool includeAlwaysLive_ = false, difference_ = false;
+  std::size_t rangeFirst_ = 0, rangeLast_ = SIZE_MAX;
+  std::vector<VariableLife> lives_;
+  std::size_t livesNotDrawn_ = 0;
+  std::vector<QRectF> lifeBars_;
 };
 
 } // namespace tessera::viewer

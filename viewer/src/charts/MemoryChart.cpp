@@ -34,25 +34,25 @@ MemoryChart::MemoryChart(QWidget* parent) : IndexChart(parent) {
 }
 
 void MemoryChart::setData(std::shared_ptr<const MemoryData> current, std::shared_ptr<const MemoryData> base) {
-  m_data = std::move(current);
-  m_base = std::move(base);
+  data_ = std::move(current);
+  base_ = std::move(base);
   setSelection({});
   rebuild();
-  setIpu(m_ipu);
+  setIpu(ipu_);
 }
 
 void MemoryChart::rebuild() {
-  m_bands.reset();
-  if (m_data) m_bands = std::make_unique<MemoryBands>(*m_data, comparing() ? MemoryBreakdown::Total : m_breakdown, m_gaps);
+  bands_.reset();
+  if (data_) bands_ = std::make_unique<MemoryBands>(*data_, comparing() ? MemoryBreakdown::Total : breakdown_, gaps_);
   update();
   emit dataChanged();
 }
 
 void MemoryChart::setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
                                    std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile) {
-  m_matched = std::move(bytesPerTile);
-  m_matchedBase = m_matched ? std::move(baseBytesPerTile) : nullptr;
-  m_matchedLabel = std::move(label);
+  matched_ = std::move(bytesPerTile);
+  matchedBase_ = matched_ ? std::move(baseBytesPerTile) : nullptr;
+  matchedLabel_ = std::move(label);
   update();
   emit dataChanged();
 }
@@ -62,46 +62,46 @@ QColor MemoryChart::seriesColorOf(std::size_t i) {
 }
 
 void MemoryChart::setVariableSeries(std::vector<VariableSeries> series) {
-  m_series = std::move(series);
+  series_ = std::move(series);
   update();
   emit dataChanged();
 }
 
 std::uint64_t MemoryChart::matchedBytes(std::size_t tile) const {
-  return m_matched && tile < m_matched->size() ? (*m_matched)[tile] : 0;
+  return matched_ && tile < matched_->size() ? (*matched_)[tile] : 0;
 }
 
 void MemoryChart::setBreakdown(MemoryBreakdown breakdown) {
-  m_breakdown = breakdown;
+  breakdown_ = breakdown;
   rebuild();
 }
 
 void MemoryChart::setIncludeGaps(bool include) {
-  m_gaps = include;
+  gaps_ = include;
   rebuild();
 }
 
 void MemoryChart::setShowMaxMemory(bool show) {
-  m_showMax = show;
+  showMax_ = show;
   update();
 }
 
 void MemoryChart::setDifference(bool difference) {
-  m_difference = difference;
+  difference_ = difference;
   update();
   emit dataChanged();
 }
 
 unsigned MemoryChart::numTiles() const {
-  if (!m_data) return 0;
-  return std::max(m_data->numTiles, m_base ? m_base->numTiles : 0u);
+  if (!data_) return 0;
+  return std::max(data_->numTiles, base_ ? base_->numTiles : 0u);
 }
 
 void MemoryChart::setIpu(int ipu) {
-  m_ipu = ipu;
-  if (!m_data) return setDomain(0, 0);
-  if (ipu < 0 || !m_data->tilesPerIpu) return setDomain(0, numTiles());
-  const auto [first, last] = m_data->tileRange(ipu);
+  ipu_ = ipu;
+  if (!data_) return setDomain(0, 0);
+  if (ipu < 0 || !data_->tilesPerIpu) return setDomain(0, numTiles());
+  const auto [first, last] = data_->tileRange(ipu);
   setDomain(first, last);
 }
 
@@ -114,27 +114,27 @@ QStringList MemoryChart::bandNames() const {
 std::uint64_t MemoryChart::totalOf(const MemoryData* d, std::size_t tile) const {
   if (!d || tile >= d->numTiles) return 0; // a tile the smaller report does not have holds nothing
   // With a variable filter, what is compared is the filter's bytes in each report.
-  if (m_matched && d == m_data.get()) return matchedBytes(tile);
-  if (m_matched && d == m_base.get()) return m_matchedBase && tile < m_matchedBase->size() ? (*m_matchedBase)[tile] : 0;
-  return d->total(unsigned(tile), m_gaps);
+  if (matched_ && d == data_.get()) return matchedBytes(tile);
+  if (matched_ && d == base_.get()) return matchedBase_ && tile < matchedBase_->size() ? (*matchedBase_)[tile] : 0;
+  return d->total(unsigned(tile), gaps_);
 }
 
 std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t last) const {
   double lo = 0, hi = 0;
   for (std::size_t t = first; t < last; ++t) {
     if (drawsSeries()) {
-      for (const VariableSeries& s : m_series)
+      for (const VariableSeries& s : series_)
         if (t < s.bytesPerTile->size()) hi = std::max(hi, double((*s.bytesPerTile)[t]));
       continue;
     }
-    if (m_matched && !comparing()) {
+    if (matched_ && !comparing()) {
       hi = std::max(hi, double(matchedBytes(t))); // the filter's bytes set the scale
       continue;
     }
-    const double cur = double(totalOf(m_data.get(), t));
+    const double cur = double(totalOf(data_.get(), t));
     if (comparing()) {
-      const double base = double(totalOf(m_base.get(), t));
-      if (m_difference) {
+      const double base = double(totalOf(base_.get(), t));
+      if (difference_) {
         lo = std::min(lo, cur - base);
         hi = std::max(hi, cur - base);
         continue;
@@ -143,39 +143,39 @@ std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t las
     }
     hi = std::max(hi, cur); // the bands add up to the total
   }
-  if (m_showMax && !(comparing() && m_difference) && m_data) hi = std::max(hi, double(m_data->bytesPerTile));
+  if (showMax_ && !(comparing() && difference_) && data_) hi = std::max(hi, double(data_->bytesPerTile));
   if (hi == lo) hi = lo + 1;
   return {lo, hi};
 }
 
 void MemoryChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
-  if (!m_data || last <= first) return;
+  if (!data_ || last <= first) return;
   if (comparing()) paintComparison(p, plot, first, last);
   else if (drawsSeries()) paintSeries(p, first, last);
-  else if (m_matched) paintMatched(p, plot, first, last);
+  else if (matched_) paintMatched(p, plot, first, last);
   else paintStacked(p, plot, first, last);
-  if (m_showMax && !(comparing() && m_difference)) {
-    const double y = yOf(double(m_data->bytesPerTile));
+  if (showMax_ && !(comparing() && difference_)) {
+    const double y = yOf(double(data_->bytesPerTile));
     p.setPen(QPen(kMaxColor, 2, Qt::DashLine));
     p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
   }
-  if (comparing() && m_difference) {
+  if (comparing() && difference_) {
     p.setPen(QPen(textColor(), 1));
     p.drawLine(QPointF(plot.left(), yOf(0)), QPointF(plot.right(), yOf(0)));
   }
 }
 
 void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
-  const int bands = m_bands->size();
+  const int bands = bands_->size();
   const std::size_t n = last - first;
   // Cumulative tops of each band per tile; a pixel column shows the highest stack among its tiles
   // (the max of each cumulative series, so the bands stay ordered) and, for the total, the lowest.
   std::vector<std::vector<double>> tops(static_cast<std::size_t>(bands), std::vector<double>(n));
   std::vector<std::uint64_t> values(static_cast<std::size_t>(bands));
   std::vector<char> shown(static_cast<std::size_t>(bands));
-  for (int b = 0; b < bands; ++b) shown[std::size_t(b)] = isSeriesShown(m_bands->names()[b]) ? 1 : 0;
+  for (int b = 0; b < bands; ++b) shown[std::size_t(b)] = isSeriesShown(bands_->names()[b]) ? 1 : 0;
   for (std::size_t i = 0; i < n; ++i) {
-    m_bands->values(unsigned(first + i), values.data());
+    bands_->values(unsigned(first + i), values.data());
     for (int b = 0; b < bands; ++b) // a band hidden from the legend leaves the stack
       if (!shown[std::size_t(b)]) values[std::size_t(b)] = 0;
     double sum = 0;
@@ -183,7 +183,7 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
   }
   if (bands == 1) {
     // One band: each pixel column is as high as its highest tile, with the lowest marked inside.
-    paintColumns(p, tops[0], first, m_bands->color(0));
+    paintColumns(p, tops[0], first, bands_->color(0));
     return;
   }
   const double itemWidth = plot.width() / std::max(1e-9, viewRange().second - viewRange().first);
@@ -198,13 +198,13 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
     double below = 0;
     for (int b = 0; b < bands; ++b) {
       const double top = m[std::size_t(b)].max;
-      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), rangeColor(m_bands->color(b)));
+      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), rangeColor(bands_->color(b)));
       below = std::max(below, top);
     }
     below = 0;
     for (int b = 0; b < bands; ++b) {
       const double top = m[std::size_t(b)].min;
-      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), m_bands->color(b));
+      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), bands_->color(b));
       below = std::max(below, top);
     }
   }
@@ -228,9 +228,9 @@ void MemoryChart::paintSeries(QPainter& p, std::size_t first, std::size_t last) 
   const std::size_t n = last - first;
   std::vector<double> values(n);
   p.setRenderHint(QPainter::Antialiasing, false);
-  for (std::size_t s = 0; s < m_series.size(); ++s) {
-    if (!isSeriesShown(m_series[s].label)) continue; // hidden from the legend
-    const std::vector<std::uint64_t>& bytes = *m_series[s].bytesPerTile;
+  for (std::size_t s = 0; s < series_.size(); ++s) {
+    if (!isSeriesShown(series_[s].label)) continue; // hidden from the legend
+    const std::vector<std::uint64_t>& bytes = *series_[s].bytesPerTile;
     for (std::size_t i = 0; i < n; ++i) values[i] = first + i < bytes.size() ? double(bytes[first + i]) : 0.0;
     const QColor color = seriesColorOf(s);
     QPolygonF line;
@@ -252,12 +252,12 @@ void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t f
   const std::size_t n = last - first;
   std::vector<double> cur(n), base(n), diff(n);
   for (std::size_t i = 0; i < n; ++i) {
-    cur[i] = double(totalOf(m_data.get(), first + i));
-    base[i] = double(totalOf(m_base.get(), first + i));
+    cur[i] = double(totalOf(data_.get(), first + i));
+    base[i] = double(totalOf(base_.get(), first + i));
     diff[i] = cur[i] - base[i];
   }
   const std::vector<Column> cols = columns(first, last);
-  if (m_difference) {
+  if (difference_) {
     for (const Column& c : cols) {
       const MinMax m = minMaxOf(diff.data(), first, c.items);
       if (m.max > 0) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(0) - yOf(m.max)), kGrewColor);
@@ -280,90 +280,90 @@ void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t f
 }
 
 QString MemoryChart::tooltip(std::size_t item) const {
-  if (!m_data) return {};
+  if (!data_) return {};
   const unsigned tile = unsigned(item);
   const MemoryUnits u = units();
-  QString text = tr("<b>Tile %1</b> (IPU %2)").arg(tile).arg(m_data->ipuOf(tile));
+  QString text = tr("<b>Tile %1</b> (IPU %2)").arg(tile).arg(data_->ipuOf(tile));
   auto row = [](const QString& name, const QString& value) {
     return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(name.toHtmlEscaped(), value);
   };
   text += QStringLiteral("<table>");
   if (comparing()) {
-    const std::uint64_t b = totalOf(m_base.get(), tile), c = totalOf(m_data.get(), tile);
+    const std::uint64_t b = totalOf(base_.get(), tile), c = totalOf(data_.get(), tile);
     text += row(tr("Base"), formatBytes(b, u)) + row(tr("Current"), formatBytes(c, u)) +
             row(tr("Difference"), formatBytesDelta(std::int64_t(c) - std::int64_t(b), u));
-  } else if (tile < m_data->numTiles) {
+  } else if (tile < data_->numTiles) {
     if (drawsSeries()) {
-      for (std::size_t i = 0; i < m_series.size(); ++i) {
-        const std::vector<std::uint64_t>& b = *m_series[i].bytesPerTile;
-        text += row(m_series[i].label, formatBytes(tile < b.size() ? b[tile] : 0, u));
+      for (std::size_t i = 0; i < series_.size(); ++i) {
+        const std::vector<std::uint64_t>& b = *series_[i].bytesPerTile;
+        text += row(series_[i].label, formatBytes(tile < b.size() ? b[tile] : 0, u));
       }
-    } else if (m_matched) {
-      text += row(m_matchedLabel, formatBytes(matchedBytes(tile), u));
+    } else if (matched_) {
+      text += row(matchedLabel_, formatBytes(matchedBytes(tile), u));
     }
-    text += row(tr("Including gaps"), formatBytes(m_data->includingGaps[tile], u)) +
-            row(tr("Excluding gaps"), formatBytes(m_data->excludingGaps[tile], u));
-    if (m_data->overflowedIncluding[tile] > 0)
-      text += row(tr("Overflowed"), formatBytes(m_data->overflowedIncluding[tile], u));
-    if (m_bands && m_bands->size() > 1) {
-      std::vector<std::uint64_t> values(static_cast<std::size_t>(m_bands->size()));
-      m_bands->values(tile, values.data());
-      for (int b = m_bands->size() - 1; b >= 0; --b) // top band first, as stacked
-        text += row(m_bands->names()[b], formatBytes(values[std::size_t(b)], u));
+    text += row(tr("Including gaps"), formatBytes(data_->includingGaps[tile], u)) +
+            row(tr("Excluding gaps"), formatBytes(data_->excludingGaps[tile], u));
+    if (data_->overflowedIncluding[tile] > 0)
+      text += row(tr("Overflowed"), formatBytes(data_->overflowedIncluding[tile], u));
+    if (bands_ && bands_->size() > 1) {
+      std::vector<std::uint64_t> values(static_cast<std::size_t>(bands_->size()));
+      bands_->values(tile, values.data());
+      for (int b = bands_->size() - 1; b >= 0; --b) // top band first, as stacked
+        text += row(bands_->names()[b], formatBytes(values[std::size_t(b)], u));
     }
-    text += row(tr("Capacity"), formatBytes(m_data->bytesPerTile, u));
+    text += row(tr("Capacity"), formatBytes(data_->bytesPerTile, u));
   }
   return text + QStringLiteral("</table>");
 }
 
 std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
   std::vector<LegendEntry> out;
-  if (!m_data) return out;
+  if (!data_) return out;
   const MemoryUnits u = units();
   if (comparing()) {
-    if (m_difference) {
+    if (difference_) {
       out.push_back({tr("Grew (current - base)"), kGrewColor, false});
       out.push_back({tr("Shrank"), kShrankColor, false});
       return out;
     }
-    QString filter = m_matchedLabel;
+    QString filter = matchedLabel_;
     if (!filter.isEmpty()) filter[0] = filter[0].toLower(); // "Base: variables matching 'w' (3)"
-    out.push_back({m_matched ? tr("Base: %1").arg(filter) : tr("Base"), kBaseColor, false});
-    out.push_back({m_matched ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
+    out.push_back({matched_ ? tr("Base: %1").arg(filter) : tr("Base"), kBaseColor, false});
+    out.push_back({matched_ ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
   } else if (drawsSeries()) {
-    for (std::size_t i = 0; i < m_series.size(); ++i) out.push_back({m_series[i].label, seriesColorOf(i), true, false, false, true});
-  } else if (m_matched && m_bands) {
-    out.push_back({m_matchedLabel, kMatchedColor, false});
+    for (std::size_t i = 0; i < series_.size(); ++i) out.push_back({series_[i].label, seriesColorOf(i), true, false, false, true});
+  } else if (matched_ && bands_) {
+    out.push_back({matchedLabel_, kMatchedColor, false});
     if (sharesPixels()) out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(kMatchedColor), false});
-  } else if (m_bands) {
+  } else if (bands_) {
     // With several bands each can be hidden from the legend (the stack closes up).
-    for (int b = m_bands->size() - 1; b >= 0; --b)
-      out.push_back({m_bands->names()[b], m_bands->color(b), false, false, false, m_bands->size() > 1});
+    for (int b = bands_->size() - 1; b >= 0; --b)
+      out.push_back({bands_->names()[b], bands_->color(b), false, false, false, bands_->size() > 1});
     // More tiles than pixels: solid up to a pixel's lowest tile, pale up to its highest.
     if (sharesPixels())
-      out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(m_bands->size() == 1 ? m_bands->color(0) : QColor(0x80, 0x80, 0x80)), false});
+      out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(bands_->size() == 1 ? bands_->color(0) : QColor(0x80, 0x80, 0x80)), false});
   }
-  if (m_showMax) out.push_back({tr("Max memory (%1)").arg(formatBytes(m_data->bytesPerTile, u)), kMaxColor, true, true});
+  if (showMax_) out.push_back({tr("Max memory (%1)").arg(formatBytes(data_->bytesPerTile, u)), kMaxColor, true, true});
   return out;
 }
 
 QString MemoryChart::xAxisTitle() const {
-  return m_ipu < 0 ? tr("Tile") : tr("Tile (IPU %1)").arg(m_ipu);
+  return ipu_ < 0 ? tr("Tile") : tr("Tile (IPU %1)").arg(ipu_);
 }
 
 QString MemoryChart::yAxisTitle() const {
-  if (comparing() && m_difference) return tr("Change per tile");
-  if (m_matched) return tr("Bytes of the matching variables per tile");
-  return m_gaps ? tr("Memory per tile, including gaps") : tr("Memory per tile, excluding gaps");
+  if (comparing() && difference_) return tr("Change per tile");
+  if (matched_) return tr("Bytes of the matching variables per tile");
+  return gaps_ ? tr("Memory per tile, including gaps") : tr("Memory per tile, excluding gaps");
 }
 
 double MemoryChart::overviewValue(std::size_t item) const {
-  if (m_matched && !comparing()) return double(matchedBytes(item));
-  const double cur = double(totalOf(m_data.get(), item));
-  if (comparing() && m_difference) return cur - double(totalOf(m_base.get(), item));
+  if (matched_ && !comparing()) return double(matchedBytes(item));
+  const double cur = double(totalOf(data_.get(), item));
+  if (comparing() && difference_) return cur - double(totalOf(base_.get(), item));
   return cur;
 }
 
-QString MemoryChart::emptyMessage() const { return m_data ? QString() : tr("Reading tile memory…"); }
+QString MemoryChart::emptyMessage() const { return data_ ? QString() : tr("Reading tile memory…"); }
 
 } // namespace tessera::viewer

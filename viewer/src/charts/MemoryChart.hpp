@@ -42,19 +42,19 @@ public:
     std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile;
   };
   void setVariableSeries(std::vector<VariableSeries> series);
-  const std::vector<VariableSeries>& variableSeries() const { return m_series; }
+  const std::vector<VariableSeries>& variableSeries() const { return series_; }
   /// The colour of series i (the legend's).
   static QColor seriesColorOf(std::size_t i);
-  bool hasVariableFilter() const { return m_matched != nullptr; }
-  const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const { return m_matched; }
-  const std::shared_ptr<const std::vector<std::uint64_t>>& baseVariableBytes() const { return m_matchedBase; }
+  bool hasVariableFilter() const { return matched_ != nullptr; }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const { return matched_; }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& baseVariableBytes() const { return matchedBase_; }
   double overviewValue(std::size_t item) const override;
 
-  MemoryBreakdown breakdown() const { return m_breakdown; }
-  bool includeGaps() const { return m_gaps; }
-  bool showMaxMemory() const { return m_showMax; }
-  bool difference() const { return m_difference; }
-  int ipu() const { return m_ipu; }
+  MemoryBreakdown breakdown() const { return breakdown_; }
+  bool includeGaps() const { return gaps_; }
+  bool showMaxMemory() const { return showMax_; }
+  bool difference() const { return difference_; }
+  int ipu() const { return ipu_; }
   /// The legend's band names (for tests).
   QStringList bandNames() const;
   /// Tiles in the chart: the larger report's when comparing.
@@ -71,23 +71,23 @@ protected:
 
 private:
   void rebuild();
-  bool comparing() const { return m_base != nullptr; }
+  bool comparing() const { return base_ != nullptr; }
   std::uint64_t totalOf(const MemoryData* d, std::size_t tile) const;
   void paintStacked(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   void paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   void paintMatched(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last);
   std::uint64_t matchedBytes(std::size_t tile) const;
-  bool drawsSeries() const { return m_series.size() > 1 && !comparing(); }
+  bool drawsSeries() const { return series_.size() > 1 && !comparing(); }
   void paintSeries(QPainter& p, std::size_t first, std::size_t last);
 
-  std::shared_ptr<const MemoryData> m_data, m_base;
-  std::unique_ptr<MemoryBands> m_bands;
-  MemoryBreakdown m_breakdown = MemoryBreakdown::Total;
-  bool m_gaps = true, m_showMax = false, m_difference = false;
-  int m_ipu = -1;
-  std::shared_ptr<const std::vector<std::uint64_t>> m_matched, m_matchedBase;
-  QString m_matchedLabel;
-  std::vector<VariableSeries> m_series;
+  std::shared_ptr<const MemoryData> data_, base_;
+  std::unique_ptr<MemoryBands> bands_;
+  MemoryBreakdown breakdown_ = MemoryBreakdown::Total;
+  bool gaps_ = true, showMax_ = false, difference_ = false;
+  int ipu_ = -1;
+  std::shared_ptr<const std::vector<std::uint64_t>> matched_, matchedBase_;
+  QString matchedLabel_;
+  std::vector<VariableSeries> series_;
 };
 
 } // namespace tessera::viewer

@@ -38,35 +38,35 @@ MemoryMapWidget::MemoryMapWidget(QWidget* parent) : ChartWidget(parent) {
 }
 
 void MemoryMapWidget::setDetails(std::shared_ptr<const TileDetailsData> details) {
-  m_details = std::move(details);
-  m_vars.clear();
-  m_tile = -1;
-  m_usedEnd = 0;
-  if (m_details && !m_details->allTiles()) {
-    m_tile = int(m_details->tiles.front());
-    for (const TileVariableRow& v : m_details->variables)
-      if (v.tile == unsigned(m_tile)) {
-        m_vars.push_back(&v);
-        m_usedEnd = std::max(m_usedEnd, v.offset + v.bytes);
+  details_ = std::move(details);
+  vars_.clear();
+  tile_ = -1;
+  usedEnd_ = 0;
+  if (details_ && !details_->allTiles()) {
+    tile_ = int(details_->tiles.front());
+    for (const TileVariableRow& v : details_->variables)
+      if (v.tile == unsigned(tile_)) {
+        vars_.push_back(&v);
+        usedEnd_ = std::max(usedEnd_, v.offset + v.bytes);
       }
-    std::sort(m_vars.begin(), m_vars.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
+    std::sort(vars_.begin(), vars_.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
   }
   update();
 }
 
 void MemoryMapWidget::setWholeTile(bool whole) {
-  m_whole = whole;
+  whole_ = whole;
   update();
 }
 
 std::uint64_t MemoryMapWidget::extent() const {
-  if (!m_details) return 0;
-  return std::max<std::uint64_t>(1, m_whole ? std::max(m_details->bytesPerTile, m_usedEnd) : m_usedEnd);
+  if (!details_) return 0;
+  return std::max<std::uint64_t>(1, whole_ ? std::max(details_->bytesPerTile, usedEnd_) : usedEnd_);
 }
 
 QRectF MemoryMapWidget::mapRect() const {
-  return QRectF(kLabelWidth, kMargin + m_legendHeight, std::max(1.0, width() - kLabelWidth - kMargin),
-                std::max(1.0, height() - 2 * kMargin - m_legendHeight));
+  return QRectF(kLabelWidth, kMargin + legendHeight_, std::max(1.0, width() - kLabelWidth - kMargin),
+                std::max(1.0, height() - 2 * kMargin - legendHeight_));
 }
 
 int MemoryMapWidget::rows() const { return std::clamp(int(mapRect().height() / 16), 2, 128); }
@@ -94,7 +94,7 @@ std::vector<QRectF> MemoryMapWidget::rangeRects(std::uint64_t from, std::uint64_
 
 std::optional<std::uint64_t> MemoryMapWidget::addressAt(QPointF pos) const {
   const QRectF map = mapRect();
-  if (m_tile < 0 || !map.contains(pos)) return std::nullopt;
+  if (tile_ < 0 || !map.contains(pos)) return std::nullopt;
   const auto row = std::uint64_t((pos.y() - map.top()) / (map.height() / rows()));
   const auto address = row * bytesPerRow() + std::uint64_t((pos.x() - map.left()) / map.width() * double(bytesPerRow()));
   if (address >= extent()) return std::nullopt;
@@ -105,9 +105,9 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
   p.setPen(textColor());
-  if (!m_details || m_tile < 0) {
+  if (!details_ || tile_ < 0) {
     p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-               m_details ? tr("Select a tile on the chart to see its memory map.") : tr("Reading the tile's variables…"));
+               details_ ? tr("Select a tile on the chart to see its memory map.") : tr("Reading the tile's variables…"));
     return;
   }
   const QFontMetrics fm(font());
@@ -115,7 +115,7 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   QBrush hatch(textColor(), Qt::BDiagPattern);
   // The legend first (the tile, then the categories present, wrapping), as it sets the map's top.
   std::set<int> categories;
-  for (const TileVariableRow* v : m_vars) categories.insert(categoryIndex(v->category));
+  for (const TileVariableRow* v : vars_) categories.insert(categoryIndex(v->category));
   struct Entry {
     QString name;
     QBrush brush;
@@ -126,8 +126,8 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
                        QBrush(categoryColor(c))});
   entries.push_back({tr("gaps"), hatch});
   const QString title = tr("Tile %1: %2 used%3")
-                            .arg(m_tile)
-                            .arg(formatBytes(m_usedEnd, u), m_details->tiles.size() > 1 ? tr(" (first selected tile)") : QString());
+                            .arg(tile_)
+                            .arg(formatBytes(usedEnd_, u), details_->tiles.size() > 1 ? tr(" (first selected tile)") : QString());
   std::vector<QPointF> at;
   double x = kLabelWidth + fm.horizontalAdvance(title) + 20, y = kMargin;
   for (const Entry& e : entries) {
@@ -139,7 +139,7 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
     at.emplace_back(x, y);
     x += w;
   }
-  m_legendHeight = y - kMargin + fm.height() + 8;
+  legendHeight_ = y - kMargin + fm.height() + 8;
   p.drawText(QRectF(kLabelWidth, kMargin, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     p.fillRect(QRectF(at[i].x(), at[i].y() + 2, 12, fm.height() - 4), entries[i].brush);
@@ -163,13 +163,13 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   }
   // Gaps: addresses below the highest used one that no variable covers.
   std::uint64_t covered = 0;
-  for (const TileVariableRow* v : m_vars) {
+  for (const TileVariableRow* v : vars_) {
     if (v->offset > covered)
       for (const QRectF& r : rangeRects(covered, v->offset)) p.fillRect(r, hatch);
     covered = std::max(covered, v->offset + v->bytes);
   }
   // Variables: translucent, so addresses shared by variables with disjoint lives show darker.
-  for (const TileVariableRow* v : m_vars) {
+  for (const TileVariableRow* v : vars_) {
     QColor color = categoryColor(categoryIndex(v->category));
     color.setAlpha(v->alwaysLive ? 255 : 150);
     for (const QRectF& r : rangeRects(v->offset, v->offset + v->bytes)) {
@@ -196,17 +196,17 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
     p.drawRect(plate);
     p.drawText(plate, Qt::AlignCenter, label);
   };
-  boundary(m_details->interleavedStart, QColor(0x1f6f9d), tr("interleaved region from %1").arg(formatBytes(m_details->interleavedStart, u)));
-  boundary(m_details->bytesPerTile, QColor(0xc00000), tr("capacity %1: overflowed beyond").arg(formatBytes(m_details->bytesPerTile, u)));
+  boundary(details_->interleavedStart, QColor(0x1f6f9d), tr("interleaved region from %1").arg(formatBytes(details_->interleavedStart, u)));
+  boundary(details_->bytesPerTile, QColor(0xc00000), tr("capacity %1: overflowed beyond").arg(formatBytes(details_->bytesPerTile, u)));
 }
 
 void MemoryMapWidget::mouseMoveEvent(QMouseEvent* event) {
   const auto address = addressAt(event->position());
   if (!address) return QToolTip::hideText();
   const MemoryUnits u = Settings::instance().memoryUnits();
-  QString text = tr("<b>0x%1</b> (tile %2)").arg(*address, 5, 16, QLatin1Char('0')).arg(m_tile);
+  QString text = tr("<b>0x%1</b> (tile %2)").arg(*address, 5, 16, QLatin1Char('0')).arg(tile_);
   int shown = 0;
-  for (const TileVariableRow* v : m_vars) {
+  for (const TileVariableRow* v : vars_) {
     if (v->offset > *address || *address >= v->offset + v->bytes) continue;
     if (++shown > 12) {
       text += tr("<br>…");

@@ -22,9 +22,9 @@ public:
   void setDetails(std::shared_ptr<const TileDetailsData> details);
   /// The whole tile (capacity) or only up to the highest used address.
   void setWholeTile(bool whole);
-  bool wholeTile() const { return m_whole; }
+  bool wholeTile() const { return whole_; }
   /// The tile shown, or -1.
-  int tile() const { return m_tile; }
+  int tile() const { return tile_; }
   /// Address range shown [0, extent) and bytes per row (for tests).
   std::uint64_t extent() const;
   std::uint64_t bytesPerRow() const;
@@ -41,12 +41,12 @@ private:
   /// The rectangle(s) of the address range [from, to): one per row it crosses.
   std::vector<QRectF> rangeRects(std::uint64_t from, std::uint64_t to) const;
 
-  std::shared_ptr<const TileDetailsData> m_details;
-  std::vector<const TileVariableRow*> m_vars; ///< the shown tile's, by address
-  int m_tile = -1;
-  std::uint64_t m_usedEnd = 0;
-  bool m_whole = false;
-  double m_legendHeight = 24; ///< set when painting: the legend wraps on narrow widgets
+  std::shared_ptr<const TileDetailsData> details_;
+  std::vector<const TileVariableRow*> vars_; ///< the shown tile's, by address
+  int tile_ = -1;
+  std::uint64_t usedEnd_ = 0;
+  bool whole_ = false;
+  double legendHeight_ = 24; ///< set when painting: the legend wraps on narrow widgets
 };
 
 } // namespace tessera::viewer

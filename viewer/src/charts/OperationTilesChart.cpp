@@ -25,23 +25,23 @@ QColor OperationTilesChart::figureColor(OperationTilesData::Figure figure) {
 }
 
 void OperationTilesChart::setData(std::shared_ptr<const OperationTilesData> data) {
-  m_data = std::move(data);
+  data_ = std::move(data);
   setSelection({});
   // Every figure but FLOPs (empty without estimates) has a value for each tile.
-  setDomain(0, m_data ? m_data->of(OperationTilesData::CodeBytes).size() : 0);
+  setDomain(0, data_ ? data_->of(OperationTilesData::CodeBytes).size() : 0);
   update();
   emit dataChanged();
 }
 
 void OperationTilesChart::setFigure(OperationTilesData::Figure figure) {
-  m_figure = figure;
+  figure_ = figure;
   update();
   emit dataChanged();
 }
 
 double OperationTilesChart::valueAt(std::size_t tile) const {
-  if (!m_data) return 0;
-  const std::vector<std::uint64_t>& v = m_data->of(m_figure);
+  if (!data_) return 0;
+  const std::vector<std::uint64_t>& v = data_->of(figure_);
   return tile < v.size() ? double(v[tile]) : 0.0;
 }
 
@@ -56,18 +56,18 @@ std::pair<double, double> OperationTilesChart::yRange(std::size_t first, std::si
 void OperationTilesChart::paintData(QPainter& p, const QRectF&, std::size_t first, std::size_t last) {
   std::vector<double> values(last - first);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = valueAt(first + i);
-  paintColumns(p, values, first, figureColor(m_figure));
+  paintColumns(p, values, first, figureColor(figure_));
 }
 
 QString OperationTilesChart::tooltip(std::size_t item) const {
-  if (!m_data) return {};
-  const unsigned ipu = m_data->tilesPerIpu ? unsigned(item / m_data->tilesPerIpu) : 0;
+  if (!data_) return {};
+  const unsigned ipu = data_->tilesPerIpu ? unsigned(item / data_->tilesPerIpu) : 0;
   QString text = tr("<b>Tile %1</b> (IPU %2)<table>").arg(item).arg(ipu);
   for (int f = 0; f < OperationTilesData::FigureCount; ++f) {
     const auto figure = OperationTilesData::Figure(f);
-    if (figure == OperationTilesData::ExecutedCycles && !m_data->profiled) continue;
-    if (figure == OperationTilesData::EstimatedFlops && !m_data->hasFlops) continue;
-    const std::vector<std::uint64_t>& v = m_data->of(figure);
+    if (figure == OperationTilesData::ExecutedCycles && !data_->profiled) continue;
+    if (figure == OperationTilesData::EstimatedFlops && !data_->hasFlops) continue;
+    const std::vector<std::uint64_t>& v = data_->of(figure);
     const std::uint64_t value = item < v.size() ? v[item] : 0;
     text += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>")
                 .arg(OperationTilesData::figureName(figure).toHtmlEscaped(),
@@ -78,11 +78,11 @@ QString OperationTilesChart::tooltip(std::size_t item) const {
 }
 
 std::vector<IndexChart::LegendEntry> OperationTilesChart::legend() const {
-  if (!m_data) return {};
-  std::vector<LegendEntry> out{{tr("%1 of %2").arg(OperationTilesData::figureName(m_figure), m_data->operation),
-                                figureColor(m_figure), false}};
+  if (!data_) return {};
+  std::vector<LegendEntry> out{{tr("%1 of %2").arg(OperationTilesData::figureName(figure_), data_->operation),
+                                figureColor(figure_), false}};
   if (sharesPixels())
-    out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(figureColor(m_figure)), false});
+    out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(figureColor(figure_)), false});
   return out;
 }
 
@@ -95,7 +95,7 @@ QStringList OperationTilesChart::legendNames() const {
 QString OperationTilesChart::xAxisTitle() const { return tr("Tile (one replica)"); }
 
 QString OperationTilesChart::yAxisTitle() const {
-  switch (m_figure) {
+  switch (figure_) {
   case OperationTilesData::CodeBytes: return tr("Code per tile");
   case OperationTilesData::Vertices: return tr("Vertices per tile");
   case OperationTilesData::EstimatedCycles: return tr("Estimated cycles per tile");
@@ -105,19 +105,19 @@ QString OperationTilesChart::yAxisTitle() const {
 }
 
 QString OperationTilesChart::emptyMessage() const {
-  if (!m_data) return tr("Select an operation to chart its figures per tile.");
-  if (m_figure == OperationTilesData::ExecutedCycles && !m_data->profiled) return tr("The report has no execution.");
-  if (m_figure == OperationTilesData::EstimatedFlops && !m_data->hasFlops)
+  if (!data_) return tr("Select an operation to chart its figures per tile.");
+  if (figure_ == OperationTilesData::ExecutedCycles && !data_->profiled) return tr("The report has no execution.");
+  if (figure_ == OperationTilesData::EstimatedFlops && !data_->hasFlops)
     return tr("No FLOP estimates per tile: the report was written without the engine option "
               "profiler.includeFlopEstimates, or before report format 1.4.");
-  const std::vector<std::uint64_t>& v = m_data->of(m_figure);
+  const std::vector<std::uint64_t>& v = data_->of(figure_);
   if (std::all_of(v.begin(), v.end(), [](std::uint64_t x) { return x == 0; }))
-    return tr("%1: none on any tile for %2.").arg(OperationTilesData::figureName(m_figure), m_data->operation);
+    return tr("%1: none on any tile for %2.").arg(OperationTilesData::figureName(figure_), data_->operation);
   return {};
 }
 
 AxisTicks OperationTilesChart::valueAxisTicks(double lo, double hi, int targetTicks) const {
-  if (OperationTilesData::isBytes(m_figure)) return IndexChart::valueAxisTicks(lo, hi, targetTicks);
+  if (OperationTilesData::isBytes(figure_)) return IndexChart::valueAxisTicks(lo, hi, targetTicks);
   AxisTicks t = indexAxisTicks(lo, hi + 1, targetTicks); // [lo, hi]: counts include hi
   for (int i = 0; i < t.labels.size(); ++i) t.labels[i] = formatCount(std::uint64_t(std::max(0.0, t.values[std::size_t(i)])));
   return t;

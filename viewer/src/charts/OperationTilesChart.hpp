@@ -16,8 +16,8 @@ public:
   explicit OperationTilesChart(QWidget* parent = nullptr);
   void setData(std::shared_ptr<const OperationTilesData> data);
   void setFigure(OperationTilesData::Figure figure);
-  OperationTilesData::Figure figure() const { return m_figure; }
-  const std::shared_ptr<const OperationTilesData>& data() const { return m_data; }
+  OperationTilesData::Figure figure() const { return figure_; }
+  const std::shared_ptr<const OperationTilesData>& data() const { return data_; }
   double overviewValue(std::size_t item) const override;
   /// The legend's entries (for tests).
   QStringList legendNames() const;
@@ -35,8 +35,8 @@ protected:
 
 private:
   double valueAt(std::size_t tile) const;
-  std::shared_ptr<const OperationTilesData> m_data;
-  OperationTilesData::Figure m_figure = OperationTilesData::ExecutedCycles;
+  std::shared_ptr<const OperationTilesData> data_;
+  OperationTilesData::Figure figure_ = OperationTilesData::ExecutedCycles;
 };
 
 } // namespace tessera::viewer

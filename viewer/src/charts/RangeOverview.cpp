@@ -18,31 +18,31 @@
 
 namespace tessera::viewer {
 
-RangeOverview::RangeOverview(IndexChart* chart, QWidget* parent) : ChartWidget(parent), m_chart(chart) {
+RangeOverview::RangeOverview(IndexChart* chart, QWidget* parent) : ChartWidget(parent), chart_(chart) {
   setFixedHeight(40);
   setObjectName(chart->objectName() + QStringLiteral("-overview"));
   setToolTip(tr("Overview of every item: drag the window to pan, click to centre it there, wheel to zoom"));
-  m_rangeEdit = new QLineEdit(this);
-  m_rangeEdit->setObjectName(objectName() + QStringLiteral("-range"));
-  m_rangeEdit->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
-  m_rangeEdit->setAlignment(Qt::AlignCenter);
-  connect(m_rangeEdit, &QLineEdit::returnPressed, this, [this] { applyTypedRange(m_rangeEdit->text()); });
-  connect(m_rangeEdit, &QLineEdit::editingFinished, this, [this] {
-    if (!m_rangeEdit->hasFocus()) showVisibleRange(); // leaving the box shows the view again
+  rangeEdit_ = new QLineEdit(this);
+  rangeEdit_->setObjectName(objectName() + QStringLiteral("-range"));
+  rangeEdit_->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
+  rangeEdit_->setAlignment(Qt::AlignCenter);
+  connect(rangeEdit_, &QLineEdit::returnPressed, this, [this] { applyTypedRange(rangeEdit_->text()); });
+  connect(rangeEdit_, &QLineEdit::editingFinished, this, [this] {
+    if (!rangeEdit_->hasFocus()) showVisibleRange(); // leaving the box shows the view again
   });
   connect(chart, &IndexChart::viewChanged, this, [this] {
     showVisibleRange();
     update();
   });
   connect(chart, &IndexChart::dataChanged, this, [this] {
-    m_cacheValid = false;
+    cacheValid_ = false;
     update();
   });
 }
 
 QRect RangeOverview::stripRect() const {
   // Aligned with the chart's plot, so the window sits under what the chart shows.
-  const QRectF plot = m_chart->plotRect();
+  const QRectF plot = chart_->plotRect();
   const int left = std::max(2, int(std::round(plot.left())));
   const int right = std::max(left + 10, int(std::round(plot.right())));
   return QRect(left, 3, right - left, height() - 6);
@@ -50,44 +50,44 @@ QRect RangeOverview::stripRect() const {
 
 double RangeOverview::xOf(double item) const {
   const QRect s = stripRect();
-  const auto [first, last] = m_chart->domain();
+  const auto [first, last] = chart_->domain();
   const double span = std::max<double>(1, double(last - first));
   return s.left() + (item - double(first)) / span * s.width();
 }
 
 double RangeOverview::itemAt(double x) const {
   const QRect s = stripRect();
-  const auto [first, last] = m_chart->domain();
+  const auto [first, last] = chart_->domain();
   return double(first) + (x - s.left()) / std::max(1, s.width()) * double(last - first);
 }
 
 QRect RangeOverview::windowRect() const {
   const QRect s = stripRect();
-  const auto [from, to] = m_chart->viewRange();
+  const auto [from, to] = chart_->viewRange();
   const int x0 = int(std::floor(xOf(from))), x1 = int(std::ceil(xOf(to)));
   return QRect(x0, s.top(), std::max(3, x1 - x0), s.height());
 }
 
 void RangeOverview::renderCache() {
   const QRect s = stripRect();
-  m_cache = QImage(s.size(), QImage::Format_RGB32);
-  m_cache.fill(backgroundColor());
-  m_cachedDomain = m_chart->domain();
-  m_cacheValid = true;
-  const auto [first, last] = m_cachedDomain;
+  cache_ = QImage(s.size(), QImage::Format_RGB32);
+  cache_.fill(backgroundColor());
+  cachedDomain_ = chart_->domain();
+  cacheValid_ = true;
+  const auto [first, last] = cachedDomain_;
   if (last <= first || s.width() <= 0) return;
   // Highest and lowest item per pixel column, over the whole domain.
   const std::size_t n = last - first;
   std::vector<double> values(n);
   double lo = 0, hi = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    values[i] = m_chart->overviewValue(first + i);
+    values[i] = chart_->overviewValue(first + i);
     lo = std::min(lo, values[i]);
     hi = std::max(hi, values[i]);
   }
   if (hi <= lo) return;
-  QPainter p(&m_cache);
-  const QColor fill = m_chart->overviewColor();
+  QPainter p(&cache_);
+  const QColor fill = chart_->overviewColor();
   const double h = s.height();
   auto yOf = [&](double v) { return h - (v - lo) / (hi - lo) * h; };
   const std::vector<ItemRange> ranges = pixelItemRanges(0, double(n), std::size_t(s.width()), 0, n);
@@ -101,27 +101,27 @@ void RangeOverview::renderCache() {
 }
 
 void RangeOverview::showVisibleRange() {
-  if (m_rangeEdit->hasFocus()) return; // never overwrite what is being typed
-  const auto [from, to] = m_chart->viewRange();
-  m_rangeEdit->setText(m_chart->domain().second > m_chart->domain().first ? formatItemRange(from, to) : QString());
-  m_rangeEdit->setStyleSheet({});
+  if (rangeEdit_->hasFocus()) return; // never overwrite what is being typed
+  const auto [from, to] = chart_->viewRange();
+  rangeEdit_->setText(chart_->domain().second > chart_->domain().first ? formatItemRange(from, to) : QString());
+  rangeEdit_->setStyleSheet({});
 }
 
 bool RangeOverview::applyTypedRange(const QString& text) {
-  const auto [first, last] = m_chart->domain();
+  const auto [first, last] = chart_->domain();
   QString error;
-  const std::optional<TypedRange> r = parseItemRange(text, first, last, m_noun, &error);
+  const std::optional<TypedRange> r = parseItemRange(text, first, last, noun_, &error);
   if (!r) {
-    m_rangeEdit->setStyleSheet(QStringLiteral("color: #c00000"));
-    m_rangeEdit->setToolTip(error);
-    QToolTip::showText(m_rangeEdit->mapToGlobal(QPoint(0, m_rangeEdit->height())), error, m_rangeEdit);
+    rangeEdit_->setStyleSheet(QStringLiteral("color: #c00000"));
+    rangeEdit_->setToolTip(error);
+    QToolTip::showText(rangeEdit_->mapToGlobal(QPoint(0, rangeEdit_->height())), error, rangeEdit_);
     return false;
   }
-  m_rangeEdit->setStyleSheet({});
-  m_rangeEdit->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
+  rangeEdit_->setStyleSheet({});
+  rangeEdit_->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
   if (r->single) moveWindowTo(double(r->first) + 0.5);
-  else m_chart->setViewRange(double(r->first), double(r->last) + 1);
-  m_rangeEdit->clearFocus();
+  else chart_->setViewRange(double(r->first), double(r->last) + 1);
+  rangeEdit_->clearFocus();
   showVisibleRange();
   return true;
 }
@@ -132,8 +132,8 @@ void RangeOverview::placeRangeEdit() {
   const int w = s.left() - 8;
   const bool fits = w >= 48;
   const QRect g(2, s.top(), std::max(0, w), s.height());
-  if (m_rangeEdit->isVisible() != fits) m_rangeEdit->setVisible(fits);
-  if (fits && m_rangeEdit->geometry() != g) m_rangeEdit->setGeometry(g);
+  if (rangeEdit_->isVisible() != fits) rangeEdit_->setVisible(fits);
+  if (fits && rangeEdit_->geometry() != g) rangeEdit_->setGeometry(g);
 }
 
 void RangeOverview::paintEvent(QPaintEvent*) {
@@ -141,12 +141,12 @@ void RangeOverview::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), palette().color(QPalette::Window));
   const QRect s = stripRect();
   placeRangeEdit();
-  if (m_rangeEdit->text().isEmpty() && !m_rangeEdit->hasFocus()) showVisibleRange();
+  if (rangeEdit_->text().isEmpty() && !rangeEdit_->hasFocus()) showVisibleRange();
   p.setPen(textColor());
-  if (!m_rangeEdit->isVisible())
+  if (!rangeEdit_->isVisible())
     p.drawText(QRect(0, 0, std::max(0, s.left() - 6), height()), Qt::AlignRight | Qt::AlignVCenter, tr("Overview"));
-  if (!m_cacheValid || m_cache.size() != s.size() || m_cachedDomain != m_chart->domain()) renderCache();
-  p.drawImage(s.topLeft(), m_cache);
+  if (!cacheValid_ || cache_.size() != s.size() || cachedDomain_ != chart_->domain()) renderCache();
+  p.drawImage(s.topLeft(), cache_);
   p.setPen(gridColor());
   p.setBrush(Qt::NoBrush);
   p.drawRect(s.adjusted(0, 0, -1, -1));
@@ -161,36 +161,36 @@ void RangeOverview::paintEvent(QPaintEvent*) {
 }
 
 void RangeOverview::moveWindowTo(double centreItem) {
-  const auto [from, to] = m_chart->viewRange();
+  const auto [from, to] = chart_->viewRange();
   const double span = to - from;
-  m_chart->setViewRange(centreItem - span / 2, centreItem + span / 2);
+  chart_->setViewRange(centreItem - span / 2, centreItem + span / 2);
 }
 
 void RangeOverview::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return ChartWidget::mousePressEvent(event);
   const double item = itemAt(event->position().x());
-  const auto [from, to] = m_chart->viewRange();
+  const auto [from, to] = chart_->viewRange();
   const double centre = (from + to) / 2;
   if (windowRect().adjusted(-3, 0, 3, 0).contains(event->position().toPoint())) {
-    m_grabOffset = item - centre; // drag the window by where it was grabbed
+    grabOffset_ = item - centre; // drag the window by where it was grabbed
   } else {
-    m_grabOffset = 0;
+    grabOffset_ = 0;
     moveWindowTo(item);
   }
-  m_dragging = true;
+  dragging_ = true;
 }
 
 void RangeOverview::mouseMoveEvent(QMouseEvent* event) {
-  if (m_dragging) moveWindowTo(itemAt(event->position().x()) - m_grabOffset);
+  if (dragging_) moveWindowTo(itemAt(event->position().x()) - grabOffset_);
 }
 
-void RangeOverview::mouseReleaseEvent(QMouseEvent*) { m_dragging = false; }
+void RangeOverview::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
 
 void RangeOverview::wheelEvent(QWheelEvent* event) {
   const double notches = event->angleDelta().y() / 120.0;
   if (notches != 0) {
-    const auto [from, to] = m_chart->viewRange();
-    m_chart->zoomBy(std::pow(AxisWindow::kWheelZoom, notches), (from + to) / 2);
+    const auto [from, to] = chart_->viewRange();
+    chart_->zoomBy(std::pow(AxisWindow::kWheelZoom, notches), (from + to) / 2);
   }
   event->accept();
 }

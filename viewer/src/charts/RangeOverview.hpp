@@ -33,8 +33,8 @@ public:
   QRect windowRect() const;
   QSize sizeHint() const override { return {900, 40}; }
   /// The typed-zoom box (for tests and callers); `noun` names the items in its messages.
-  QLineEdit* rangeEdit() const { return m_rangeEdit; }
-  void setItemNoun(const QString& noun) { m_noun = noun; }
+  QLineEdit* rangeEdit() const { return rangeEdit_; }
+  void setItemNoun(const QString& noun) { noun_ = noun; }
   /// Shows the typed range as if typed into the box and Enter pressed; false (and a message in
   /// the box's tooltip, shown) when it is not a range of the chart's domain.
   bool applyTypedRange(const QString& text);
@@ -55,14 +55,14 @@ private:
   void placeRangeEdit();
   void showVisibleRange();
 
-  IndexChart* m_chart;
-  QImage m_cache;
-  bool m_cacheValid = false;
-  std::pair<std::size_t, std::size_t> m_cachedDomain{0, 0};
-  bool m_dragging = false;
-  double m_grabOffset = 0; ///< where in the window the drag started, in items from its centre
-  QLineEdit* m_rangeEdit = nullptr;
-  QString m_noun = QStringLiteral("item");
+  IndexChart* chart_;
+  QImage cache_;
+  bool cacheValid_ = false;
+  std::pair<std::size_t, std::size_t> cachedDomain_{0, 0};
+  bool dragging_ = false;
+  double grabOffset_ = 0; ///< where in the window the drag started, in items from its centre
+  QLineEdit* rangeEdit_ = nullptr;
+  QString noun_ = QStringLiteral("item");
 };
 
 } // namespace tessera::viewer

@@ -18,15 +18,15 @@ public:
   explicit TileMapWidget(QWidget* parent = nullptr);
   void setData(std::shared_ptr<const TileMapData> data);
   void setFigure(TileMapData::Figure figure);
-  TileMapData::Figure figure() const { return m_figure; }
-  const std::shared_ptr<const TileMapData>& data() const { return m_data; }
+  TileMapData::Figure figure() const { return figure_; }
+  const std::shared_ptr<const TileMapData>& data() const { return data_; }
   /// The colour a value gets on the present scale, and the scale's top.
   QColor colorOf(std::uint64_t value) const;
   std::uint64_t scaleMax() const;
   /// Where a tile's cell is drawn (widget coordinates), and the tile under a point (or none).
   QRectF cellRect(unsigned tile) const;
   std::optional<unsigned> tileAt(const QPointF& at) const;
-  std::optional<unsigned> selectedTile() const { return m_selected; }
+  std::optional<unsigned> selectedTile() const { return selected_; }
   void setSelectedTile(std::optional<unsigned> tile);
 
 signals:
@@ -40,9 +40,9 @@ protected:
 private:
   QRectF mapRect() const;
   double cellSize() const;
-  std::shared_ptr<const TileMapData> m_data;
-  TileMapData::Figure m_figure = TileMapData::MemoryIncludingGaps;
-  std::optional<unsigned> m_selected;
+  std::shared_ptr<const TileMapData> data_;
+  TileMapData::Figure figure_ = TileMapData::MemoryIncludingGaps;
+  std::optional<unsigned> selected_;
 };
 
 } // namespace tessera::viewer

@@ -19,21 +19,21 @@ namespace tessera::viewer {
 namespace {
 } // namespace
 
-TraceTimeline::TraceTimeline(QWidget* parent) : ChartWidget(parent), m_vscroll(new QScrollBar(Qt::Vertical, this)) {
+TraceTimeline::TraceTimeline(QWidget* parent) : ChartWidget(parent), vscroll_(new QScrollBar(Qt::Vertical, this)) {
   setObjectName(QStringLiteral("trace-timeline"));
   setMouseTracking(true);
   setMinimumSize(400, 240);
-  connect(m_vscroll, &QScrollBar::valueChanged, this, [this] { update(); });
-  m_vscroll->hide();
+  connect(vscroll_, &QScrollBar::valueChanged, this, [this] { update(); });
+  vscroll_->hide();
 }
 
 void TraceTimeline::setIndex(std::shared_ptr<const TraceIndex> index) {
-  m_index = std::move(index);
-  m_selection = {};
-  m_options.collapsed.clear();
+  index_ = std::move(index);
+  selection_ = {};
+  options_.collapsed.clear();
   relayout();
-  m_vscroll->setValue(0);
-  m_window.setRange(fullBegin(), fullEnd());
+  vscroll_->setValue(0);
+  window_.setRange(fullBegin(), fullEnd());
   fit();
   recomputeOverview();
   update();
@@ -47,86 +47,86 @@ double TraceTimeline::fullBegin() const {
 }
 
 double TraceTimeline::fullEnd() const {
-  const double end = m_index ? double(m_index->endNs) : 0.0;
+  const double end = index_ ? double(index_->endNs) : 0.0;
   return end > 0 ? end * 1.01 : 1000.0;
 }
 
 void TraceTimeline::setView(double t0, double t1) {
-  if (!m_window.show(t0, t1)) return;
+  if (!window_.show(t0, t1)) return;
   emit viewChanged();
   update();
 }
 
 void TraceTimeline::fit() {
-  if (!m_index || m_index->endNs <= m_index->beginNs) return setView(fullBegin(), fullEnd());
-  const double a = double(m_index->beginNs), b = double(m_index->endNs);
+  if (!index_ || index_->endNs <= index_->beginNs) return setView(fullBegin(), fullEnd());
+  const double a = double(index_->beginNs), b = double(index_->endNs);
   const double margin = std::max((b - a) * 0.02, 500.0);
   setView(a - margin, b + margin);
 }
 
 void TraceTimeline::zoomAt(double x, double factor) {
-  if (!m_window.zoom(factor, viewport().time(x))) return;
+  if (!window_.zoom(factor, viewport().time(x))) return;
   emit viewChanged();
   update();
 }
 
 void TraceTimeline::panPixels(double dx) {
   const double dt = dx * viewport().nsPerPx;
-  setView(m_window.from() + dt, m_window.to() + dt);
+  setView(window_.from() + dt, window_.to() + dt);
 }
 
 TraceViewport TraceTimeline::viewport() const {
   TraceViewport v;
   v.width = std::max(1, plotRect().width());
-  v.t0 = m_window.from();
-  v.nsPerPx = (m_window.span()) / v.width;
+  v.t0 = window_.from();
+  v.nsPerPx = (window_.span()) / v.width;
   return v;
 }
 
 std::size_t TraceTimeline::eventsInView() const {
-  if (!m_index) return 0;
-  return m_index->eventsOverlapping(std::int64_t(std::floor(m_window.from())), std::int64_t(std::ceil(m_window.to())));
+  if (!index_) return 0;
+  return index_->eventsOverlapping(std::int64_t(std::floor(window_.from())), std::int64_t(std::ceil(window_.to())));
 }
 
 // ---- options and layout ----
 
 void TraceTimeline::setMerged(bool merged) {
-  if (merged == m_options.merged) return;
-  m_options.merged = merged;
+  if (merged == options_.merged) return;
+  options_.merged = merged;
   relayout();
 }
 
 void TraceTimeline::setAbsoluteTime(bool absolute) {
-  m_absoluteTime = absolute;
+  absoluteTime_ = absolute;
   update();
 }
 
 void TraceTimeline::setFilledGraphs(bool filled) {
-  m_filledGraphs = filled;
+  filledGraphs_ = filled;
   update();
 }
 
 void TraceTimeline::setCollapsed(const QString& laneKey, bool collapsed) {
-  if (collapsed) m_options.collapsed.insert(laneKey);
-  else m_options.collapsed.remove(laneKey);
+  if (collapsed) options_.collapsed.insert(laneKey);
+  else options_.collapsed.remove(laneKey);
   relayout();
 }
 
 void TraceTimeline::collapseAll() {
-  if (!m_index) return;
+  if (!index_) return;
   // Processes and threads, not the file: the lanes' names stay visible.
-  for (std::size_t p = 0; p < m_index->processes.size(); ++p) m_options.collapsed.insert(QStringLiteral("p%1m").arg(p));
-  for (std::size_t t = 0; t < m_index->threads.size(); ++t) m_options.collapsed.insert(QStringLiteral("t%1").arg(t));
+  for (std::size_t p = 0; p < index_->processes.size(); ++p) options_.collapsed.insert(QStringLiteral("p%1m").arg(p));
+  for (std::size_t t = 0; t < index_->threads.size(); ++t) options_.collapsed.insert(QStringLiteral("t%1").arg(t));
   relayout();
 }
 
 void TraceTimeline::expandAll() {
-  m_options.collapsed.clear();
+  options_.collapsed.clear();
   relayout();
 }
 
 void TraceTimeline::relayout() {
-  m_layout = m_index ? buildTraceLayout(*m_index, m_options) : TraceLayout{};
+  layout_ = index_ ? buildTraceLayout(*index_, options_) : TraceLayout{};
   updateScrollBar();
   update();
 }
@@ -134,17 +134,17 @@ void TraceTimeline::relayout() {
 int TraceTimeline::lanesViewportHeight() const { return std::max(0, height() - lanesTop()); }
 
 void TraceTimeline::updateScrollBar() {
-  const int w = m_vscroll->sizeHint().width();
-  m_vscroll->setGeometry(width() - w, lanesTop(), w, lanesViewportHeight());
-  const int excess = std::max(0, m_layout.height - lanesViewportHeight());
-  m_vscroll->setRange(0, excess);
-  m_vscroll->setPageStep(std::max(1, lanesViewportHeight()));
-  m_vscroll->setSingleStep(TraceLayout::rowHeight);
-  m_vscroll->setVisible(excess > 0);
+  const int w = vscroll_->sizeHint().width();
+  vscroll_->setGeometry(width() - w, lanesTop(), w, lanesViewportHeight());
+  const int excess = std::max(0, layout_.height - lanesViewportHeight());
+  vscroll_->setRange(0, excess);
+  vscroll_->setPageStep(std::max(1, lanesViewportHeight()));
+  vscroll_->setSingleStep(TraceLayout::rowHeight);
+  vscroll_->setVisible(excess > 0);
 }
 
 QRect TraceTimeline::plotRect() const {
-  const int right = width() - (m_vscroll->isVisible() ? m_vscroll->width() : 0);
+  const int right = width() - (vscroll_->isVisible() ? vscroll_->width() : 0);
   return QRect(labelWidth, lanesTop(), std::max(1, right - labelWidth), lanesViewportHeight());
 }
 
@@ -155,7 +155,7 @@ QRect TraceTimeline::overviewRect() const {
 
 std::vector<int> TraceTimeline::laneThreads(const TraceLane& lane) const {
   if (lane.thread >= 0) return {lane.thread};
-  return m_index->processes[std::size_t(lane.process)].threads;
+  return index_->processes[std::size_t(lane.process)].threads;
 }
 
 void TraceTimeline::resizeEvent(QResizeEvent* event) {
@@ -165,72 +165,72 @@ void TraceTimeline::resizeEvent(QResizeEvent* event) {
 }
 
 void TraceTimeline::recomputeOverview() {
-  m_overview.clear();
-  m_overviewMax = 0;
-  if (!m_index) return;
+  overview_.clear();
+  overviewMax_ = 0;
+  if (!index_) return;
   // Events beginning per pixel column of the whole trace: O(min(events, columns x log n)) per row.
   const QRect r = overviewRect();
   const double lo = fullBegin(), step = (fullEnd() - lo) / std::max(1, r.width());
-  m_overview.assign(std::size_t(std::max(1, r.width())), 0);
-  for (const TraceThreadIndex& t : m_index->threads)
+  overview_.assign(std::size_t(std::max(1, r.width())), 0);
+  for (const TraceThreadIndex& t : index_->threads)
     for (const TraceDepthRow& row : t.depths) {
-      if (row.size() < m_overview.size()) {
+      if (row.size() < overview_.size()) {
         // Fewer events than columns: bucketing each event is cheaper than searching per column.
         for (std::int64_t b : row.begin) {
-          const auto c = std::size_t(std::clamp((double(b) - lo) / step, 0.0, double(m_overview.size() - 1)));
-          ++m_overview[c];
+          const auto c = std::size_t(std::clamp((double(b) - lo) / step, 0.0, double(overview_.size() - 1)));
+          ++overview_[c];
         }
         continue;
       }
       auto it = row.begin.begin();
-      for (std::size_t c = 0; c < m_overview.size(); ++c) {
+      for (std::size_t c = 0; c < overview_.size(); ++c) {
         const auto next = std::lower_bound(it, row.begin.end(), std::int64_t(std::ceil(lo + step * double(c + 1))));
-        m_overview[c] += int(next - it);
+        overview_[c] += int(next - it);
         it = next;
       }
     }
-  m_overviewMax = *std::max_element(m_overview.begin(), m_overview.end());
+  overviewMax_ = *std::max_element(overview_.begin(), overview_.end());
 }
 
 void TraceTimeline::scrollToLaneRow(int lane, int rowTop, int rowHeight) {
-  const int y = m_layout.lanes[std::size_t(lane)].y + rowTop;
-  const int top = m_vscroll->value(), h = lanesViewportHeight();
-  if (y < top || y + rowHeight > top + h) m_vscroll->setValue(std::max(0, y - h / 3));
+  const int y = layout_.lanes[std::size_t(lane)].y + rowTop;
+  const int top = vscroll_->value(), h = lanesViewportHeight();
+  if (y < top || y + rowHeight > top + h) vscroll_->setValue(std::max(0, y - h / 3));
 }
 
 // ---- selection ----
 
 void TraceTimeline::setSelection(TraceEventRef ref) {
-  if (ref == m_selection) return;
-  m_selection = ref;
+  if (ref == selection_) return;
+  selection_ = ref;
   update();
   emit selectionChanged(ref);
 }
 
 void TraceTimeline::reveal(TraceEventRef ref) {
-  if (!m_index || !ref.valid()) return;
-  const TraceThreadIndex& t = m_index->threads[std::size_t(ref.thread)];
+  if (!index_ || !ref.valid()) return;
+  const TraceThreadIndex& t = index_->threads[std::size_t(ref.thread)];
   // Expand what hides it.
-  bool changed = m_options.collapsed.remove(QStringLiteral("file"));
-  changed |= m_options.collapsed.remove(QStringLiteral("p%1").arg(t.process));
-  changed |= m_options.collapsed.remove(m_options.merged ? QStringLiteral("p%1m").arg(t.process) : QStringLiteral("t%1").arg(ref.thread));
+  bool changed = options_.collapsed.remove(QStringLiteral("file"));
+  changed |= options_.collapsed.remove(QStringLiteral("p%1").arg(t.process));
+  changed |= options_.collapsed.remove(options_.merged ? QStringLiteral("p%1m").arg(t.process) : QStringLiteral("t%1").arg(ref.thread));
   if (changed) relayout();
 
   if (ref.instant) {
-    const double at = double(m_index->instant(ref).time);
-    const double span = std::min(m_window.span(), 1e6);
+    const double at = double(index_->instant(ref).time);
+    const double span = std::min(window_.span(), 1e6);
     setView(at - span / 2, at + span / 2);
   } else {
-    const TraceEventRecord& e = m_index->event(ref);
+    const TraceEventRecord& e = index_->event(ref);
     const double span = std::max(3.0 * double(e.duration()), 2000.0);
     const double mid = 0.5 * double(e.begin + e.end);
     setView(mid - span / 2, mid + span / 2);
   }
   const int laneIndex = laneOf(ref);
   if (laneIndex >= 0) {
-    const TraceLane& l = m_layout.lanes[std::size_t(laneIndex)];
+    const TraceLane& l = layout_.lanes[std::size_t(laneIndex)];
     if (ref.instant) scrollToLaneRow(laneIndex, 0, l.instantHeight);
-    else scrollToLaneRow(laneIndex, l.rowTop(int(m_index->event(ref).depth)), TraceLayout::rowHeight);
+    else scrollToLaneRow(laneIndex, l.rowTop(int(index_->event(ref).depth)), TraceLayout::rowHeight);
   }
   setSelection(ref);
 }
@@ -238,9 +238,9 @@ void TraceTimeline::reveal(TraceEventRef ref) {
 // ---- hit testing ----
 
 int TraceTimeline::laneOf(TraceEventRef ref) const {
-  const int process = m_index->threads[std::size_t(ref.thread)].process;
-  for (std::size_t i = 0; i < m_layout.lanes.size(); ++i) {
-    const TraceLane& l = m_layout.lanes[i];
+  const int process = index_->threads[std::size_t(ref.thread)].process;
+  for (std::size_t i = 0; i < layout_.lanes.size(); ++i) {
+    const TraceLane& l = layout_.lanes[i];
     if (l.kind == TraceLane::Kind::Thread && (l.thread == ref.thread || (l.thread < 0 && l.process == process)))
       return int(i);
   }
@@ -250,20 +250,20 @@ int TraceTimeline::laneOf(TraceEventRef ref) const {
 TraceTimeline::Hit TraceTimeline::hitTest(QPoint pos) const {
   Hit hit;
   const QRect plot = plotRect();
-  if (!m_index || pos.y() < plot.top()) return hit;
-  const int laneIndex = m_layout.laneAt(pos.y() - plot.top() + m_vscroll->value());
+  if (!index_ || pos.y() < plot.top()) return hit;
+  const int laneIndex = layout_.laneAt(pos.y() - plot.top() + vscroll_->value());
   hit.lane = laneIndex;
   if (laneIndex < 0 || pos.x() < plot.left() || pos.x() > plot.right()) return hit;
-  const TraceLane& lane = m_layout.lanes[std::size_t(laneIndex)];
+  const TraceLane& lane = layout_.lanes[std::size_t(laneIndex)];
   if (lane.kind != TraceLane::Kind::Thread) return hit;
-  const int inLane = pos.y() - plot.top() + m_vscroll->value() - lane.y;
+  const int inLane = pos.y() - plot.top() + vscroll_->value() - lane.y;
   const double x = pos.x() - plot.left();
   const TraceViewport v = viewport();
   if (inLane < lane.instantHeight) {
     double best = 6;
     for (int t : laneThreads(lane)) {
       std::vector<TraceMarker> markers;
-      visibleMarkers(m_index->threads[std::size_t(t)].instants, v, markers);
+      visibleMarkers(index_->threads[std::size_t(t)].instants, v, markers);
       for (const TraceMarker& m : markers)
         if (std::fabs(m.x - x) < best) {
           best = std::fabs(m.x - x);
@@ -277,7 +277,7 @@ TraceTimeline::Hit TraceTimeline::hitTest(QPoint pos) const {
   if (depth >= lane.depthRows) return hit;
   double best = 3; // pixels of slack around thin blocks
   for (int t : laneThreads(lane)) {
-    const TraceThreadIndex& thread = m_index->threads[std::size_t(t)];
+    const TraceThreadIndex& thread = index_->threads[std::size_t(t)];
     if (std::size_t(depth) >= thread.depths.size()) continue;
     std::vector<TraceBlock> blocks;
     TraceViewport near = v;
@@ -302,25 +302,25 @@ TraceTimeline::Hit TraceTimeline::hitTest(QPoint pos) const {
 }
 
 QRect TraceTimeline::eventRect(TraceEventRef ref) const {
-  if (!m_index || !ref.valid()) return {};
+  if (!index_ || !ref.valid()) return {};
   const QRect plot = plotRect();
   const int laneIndex = laneOf(ref);
   if (laneIndex < 0) return {};
-  const TraceLane& lane = m_layout.lanes[std::size_t(laneIndex)];
+  const TraceLane& lane = layout_.lanes[std::size_t(laneIndex)];
   const TraceViewport v = viewport();
   QRectF r;
-  const int laneTop = plot.top() + lane.y - m_vscroll->value();
+  const int laneTop = plot.top() + lane.y - vscroll_->value();
   if (ref.instant) {
-    const double x = v.x(double(m_index->instant(ref).time));
+    const double x = v.x(double(index_->instant(ref).time));
     r = QRectF(plot.left() + x - 4, laneTop, 8, lane.instantHeight);
   } else {
-    const TraceEventRecord& e = m_index->event(ref);
+    const TraceEventRecord& e = index_->event(ref);
     if (int(e.depth) >= lane.depthRows) return {};
     const double x0 = v.x(double(e.begin));
     double x1 = std::max(v.x(double(e.end)), x0 + 1);
     if (e.duration() < 1000) {
       // Drawn at least 0.5 µs wide unless the next event of its row begins sooner (TraceLod).
-      const TraceDepthRow& row = m_index->threads[std::size_t(ref.thread)].depths[e.depth];
+      const TraceDepthRow& row = index_->threads[std::size_t(ref.thread)].depths[e.depth];
       double limit = kMinEventDrawNs / v.nsPerPx;
       if (e.rowPos + 1 < row.size()) limit = std::min(limit, v.x(double(row.begin[e.rowPos + 1])) - x0);
       x1 = std::max(x1, x0 + limit);
@@ -331,12 +331,12 @@ QRect TraceTimeline::eventRect(TraceEventRef ref) const {
 }
 
 QString TraceTimeline::toolTipAt(QPoint pos) const {
-  if (!m_index) return {};
+  if (!index_) return {};
   const QRect plot = plotRect();
   if (pos.y() < plot.top()) return {};
-  const int laneIndex = m_layout.laneAt(pos.y() - plot.top() + m_vscroll->value());
+  const int laneIndex = layout_.laneAt(pos.y() - plot.top() + vscroll_->value());
   if (laneIndex < 0) return {};
-  const TraceLane& lane = m_layout.lanes[std::size_t(laneIndex)];
+  const TraceLane& lane = layout_.lanes[std::size_t(laneIndex)];
   if (pos.x() < plot.left()) return lane.title;
   if (lane.kind == TraceLane::Kind::Graph || lane.kind == TraceLane::Kind::Heatmap) return chartToolTip(lane, pos);
   const Hit hit = hitTest(pos);
@@ -361,7 +361,7 @@ void TraceTimeline::wheelEvent(QWheelEvent* event) {
   const QPoint delta = event->angleDelta();
   const bool scrollLanes = (event->modifiers() & Qt::ShiftModifier) || pos.x() < labelWidth;
   if (scrollLanes) {
-    m_vscroll->setValue(m_vscroll->value() - delta.y() - delta.x());
+    vscroll_->setValue(vscroll_->value() - delta.y() - delta.x());
   } else {
     if (delta.y() != 0) zoomAt(pos.x() - plotRect().left(), std::pow(AxisWindow::kWheelZoom, delta.y() / 120.0));
     if (delta.x() != 0) panPixels(-delta.x() / 2.0);
@@ -371,52 +371,52 @@ void TraceTimeline::wheelEvent(QWheelEvent* event) {
 
 void TraceTimeline::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return ChartWidget::mousePressEvent(event);
-  m_pressPos = event->pos();
-  m_pressT0 = m_window.from();
-  m_pressT1 = m_window.to();
-  m_pressScroll = m_vscroll->value();
-  m_moved = false;
+  pressPos_ = event->pos();
+  pressT0_ = window_.from();
+  pressT1_ = window_.to();
+  pressScroll_ = vscroll_->value();
+  moved_ = false;
   const QRect overview = overviewRect();
   if (overview.contains(event->pos())) {
     // Centre the window on the pressed time, then follow the mouse.
-    m_drag = Drag::Overview;
+    drag_ = Drag::Overview;
     const double t = fullBegin() + (event->pos().x() - overview.left()) * (fullEnd() - fullBegin()) / overview.width();
-    const double span = m_window.span();
+    const double span = window_.span();
     setView(t - span / 2, t + span / 2);
   } else {
-    m_drag = Drag::Pan;
+    drag_ = Drag::Pan;
   }
 }
 
 void TraceTimeline::mouseMoveEvent(QMouseEvent* event) {
-  if (m_drag == Drag::None) return;
-  const QPoint d = event->pos() - m_pressPos;
-  if (!m_moved && d.manhattanLength() < 4) return;
-  m_moved = true;
-  if (m_drag == Drag::Overview) {
+  if (drag_ == Drag::None) return;
+  const QPoint d = event->pos() - pressPos_;
+  if (!moved_ && d.manhattanLength() < 4) return;
+  moved_ = true;
+  if (drag_ == Drag::Overview) {
     const QRect overview = overviewRect();
     const double t = fullBegin() + (event->pos().x() - overview.left()) * (fullEnd() - fullBegin()) / overview.width();
-    const double span = m_window.span();
+    const double span = window_.span();
     setView(t - span / 2, t + span / 2);
   } else {
     setCursor(Qt::ClosedHandCursor);
-    const double dt = d.x() * (m_pressT1 - m_pressT0) / std::max(1, plotRect().width());
-    setView(m_pressT0 - dt, m_pressT1 - dt);
-    m_vscroll->setValue(m_pressScroll - d.y());
+    const double dt = d.x() * (pressT1_ - pressT0_) / std::max(1, plotRect().width());
+    setView(pressT0_ - dt, pressT1_ - dt);
+    vscroll_->setValue(pressScroll_ - d.y());
   }
 }
 
 void TraceTimeline::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return ChartWidget::mouseReleaseEvent(event);
-  const Drag drag = std::exchange(m_drag, Drag::None);
+  const Drag drag = std::exchange(drag_, Drag::None);
   unsetCursor();
-  if (drag != Drag::Pan || m_moved || !m_index) return;
+  if (drag != Drag::Pan || moved_ || !index_) return;
   const QPoint pos = event->pos();
   const QRect plot = plotRect();
   if (pos.y() < plot.top()) return;
-  const int laneIndex = m_layout.laneAt(pos.y() - plot.top() + m_vscroll->value());
+  const int laneIndex = layout_.laneAt(pos.y() - plot.top() + vscroll_->value());
   if (laneIndex >= 0 && pos.x() < plot.left()) {
-    const TraceLane& lane = m_layout.lanes[std::size_t(laneIndex)];
+    const TraceLane& lane = layout_.lanes[std::size_t(laneIndex)];
     if (lane.collapsible) setCollapsed(lane.key, !lane.collapsed);
     return;
   }
@@ -434,7 +434,7 @@ void TraceTimeline::mouseReleaseEvent(QMouseEvent* event) {
 void TraceTimeline::mouseDoubleClickEvent(QMouseEvent* event) {
   const Hit hit = hitTest(event->pos());
   if (hit.ref.valid() && !hit.ref.instant && hit.block.count == 1) {
-    const TraceEventRecord& e = m_index->event(hit.ref);
+    const TraceEventRecord& e = index_->event(hit.ref);
     const double pad = std::max(double(e.duration()) * 0.05, 50.0);
     setView(double(e.begin) - pad, double(e.end) + pad);
   }
@@ -449,10 +449,10 @@ void TraceTimeline::keyPressEvent(QKeyEvent* event) {
   case Qt::Key_Underscore: zoomAt(centre, 1 / AxisWindow::kKeyZoom); break;
   case Qt::Key_Left: panPixels(-plotRect().width() * AxisWindow::kKeyPan); break;
   case Qt::Key_Right: panPixels(plotRect().width() * AxisWindow::kKeyPan); break;
-  case Qt::Key_Up: m_vscroll->setValue(m_vscroll->value() - TraceLayout::rowHeight * 2); break;
-  case Qt::Key_Down: m_vscroll->setValue(m_vscroll->value() + TraceLayout::rowHeight * 2); break;
-  case Qt::Key_PageUp: m_vscroll->setValue(m_vscroll->value() - lanesViewportHeight()); break;
-  case Qt::Key_PageDown: m_vscroll->setValue(m_vscroll->value() + lanesViewportHeight()); break;
+  case Qt::Key_Up: vscroll_->setValue(vscroll_->value() - TraceLayout::rowHeight * 2); break;
+  case Qt::Key_Down: vscroll_->setValue(vscroll_->value() + TraceLayout::rowHeight * 2); break;
+  case Qt::Key_PageUp: vscroll_->setValue(vscroll_->value() - lanesViewportHeight()); break;
+  case Qt::Key_PageDown: vscroll_->setValue(vscroll_->value() + lanesViewportHeight()); break;
   case Qt::Key_0:
   case Qt::Key_Home: fit(); break;
   case Qt::Key_Escape: setSelection({}); break;

@@ -37,11 +37,11 @@ public:
 
   /// Shows a trace (null: nothing) and fits it.
   void setIndex(std::shared_ptr<const TraceIndex> index);
-  const std::shared_ptr<const TraceIndex>& index() const { return m_index; }
+  const std::shared_ptr<const TraceIndex>& index() const { return index_; }
 
   // The visible time window, in nanoseconds since the trace started.
-  double viewBegin() const { return m_window.from(); }
-  double viewEnd() const { return m_window.to(); }
+  double viewBegin() const { return window_.from(); }
+  double viewEnd() const { return window_.to(); }
   /// Clamped to the trace (with a small margin) and to a minimum span of 20 ns.
   void setView(double t0, double t1);
   /// Frames the trace's activity (first to last event or sample); zooming out reaches the
@@ -53,19 +53,19 @@ public:
   /// Duration events overlapping the visible window (the statistics line).
   std::size_t eventsInView() const;
 
-  bool merged() const { return m_options.merged; }
+  bool merged() const { return options_.merged; }
   void setMerged(bool merged);
-  bool absoluteTime() const { return m_absoluteTime; }
+  bool absoluteTime() const { return absoluteTime_; }
   void setAbsoluteTime(bool absolute);
-  bool filledGraphs() const { return m_filledGraphs; }
+  bool filledGraphs() const { return filledGraphs_; }
   void setFilledGraphs(bool filled);
   void setCollapsed(const QString& laneKey, bool collapsed);
   void collapseAll();
   void expandAll();
-  const TraceLayout& layout() const { return m_layout; }
-  int laneCount() const { return int(m_layout.lanes.size()); }
+  const TraceLayout& layout() const { return layout_; }
+  int laneCount() const { return int(layout_.lanes.size()); }
 
-  TraceEventRef selection() const { return m_selection; }
+  TraceEventRef selection() const { return selection_; }
   void setSelection(TraceEventRef ref);
   /// Makes the event visible: expands its lanes, zooms to it and scrolls its row into view.
   void reveal(TraceEventRef ref);
@@ -135,23 +135,23 @@ private:
   QString eventToolTip(const Hit& hit) const;
   QString chartToolTip(const TraceLane& lane, QPoint pos) const;
 
-  std::shared_ptr<const TraceIndex> m_index;
-  TraceLayoutOptions m_options;
-  TraceLayout m_layout;
-  QScrollBar* m_vscroll;
-  AxisWindow m_window{20}; ///< ns since the trace started; 20 ns at the deepest zoom
-  bool m_absoluteTime = false, m_filledGraphs = false;
-  TraceEventRef m_selection;
-  std::vector<int> m_overview; ///< events beginning per overview pixel column
-  int m_overviewMax = 0;
+  std::shared_ptr<const TraceIndex> index_;
+  TraceLayoutOptions options_;
+  TraceLayout layout_;
+  QScrollBar* vscroll_;
+  AxisWindow window_{20}; ///< ns since the trace started; 20 ns at the deepest zoom
+  bool absoluteTime_ = false, filledGraphs_ = false;
+  TraceEventRef selection_;
+  std::vector<int> overview_; ///< events beginning per overview pixel column
+  int overviewMax_ = 0;
 
   // Mouse state.
   enum class Drag { None, Pan, Overview };
-  Drag m_drag = Drag::None;
-  bool m_moved = false;
-  QPoint m_pressPos;
-  double m_pressT0 = 0, m_pressT1 = 0;
-  int m_pressScroll = 0;
+  Drag drag_ = Drag::None;
+  bool moved_ = false;
+  QPoint pressPos_;
+  double pressT0_ = 0, pressT1_ = 0;
+  int pressScroll_ = 0;
 };
 
 } // namespace tessera::viewer

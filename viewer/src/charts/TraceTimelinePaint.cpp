@@ -58,13 +58,13 @@ int axisLabelWidth(const QFontMetrics& fm, const QStringList& labels) {
 } // namespace
 
 QString TraceTimeline::timeLabel(double ns, double stepNs) const {
-  return m_absoluteTime && m_index ? formatAbsoluteTraceTime(m_index->startTimestampUs, ns, stepNs) : formatTraceTime(ns, stepNs);
+  return absoluteTime_ && index_ ? formatAbsoluteTraceTime(index_->startTimestampUs, ns, stepNs) : formatTraceTime(ns, stepNs);
 }
 
 void TraceTimeline::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
-  if (!m_index) {
+  if (!index_) {
     p.setPen(textColor());
     p.drawText(rect(), Qt::AlignCenter, tr("No trace"));
     return;
@@ -77,10 +77,10 @@ void TraceTimeline::paintEvent(QPaintEvent*) {
 
   p.save();
   p.setClipRect(lanes);
-  const int scroll = m_vscroll->value();
-  const int first = std::max(0, m_layout.laneAt(scroll));
-  for (std::size_t i = std::size_t(first); i < m_layout.lanes.size(); ++i) {
-    const TraceLane& lane = m_layout.lanes[i];
+  const int scroll = vscroll_->value();
+  const int first = std::max(0, layout_.laneAt(scroll));
+  for (std::size_t i = std::size_t(first); i < layout_.lanes.size(); ++i) {
+    const TraceLane& lane = layout_.lanes[i];
     const int top = plot.top() + lane.y - scroll;
     if (top > plot.bottom()) break;
     if (lane.kind == TraceLane::Kind::File || lane.kind == TraceLane::Kind::Process) {
@@ -105,11 +105,11 @@ void TraceTimeline::paintEvent(QPaintEvent*) {
 }
 
 void TraceTimeline::paintStats(QPainter& p) const {
-  const std::size_t threads = m_index->threads.size();
+  const std::size_t threads = index_->threads.size();
   const QString text = tr("%1 events in view   ·   visible %2 of %3   ·   %4 events, %5 instant events, %6 %7")
-                           .arg(formatCount(eventsInView()), formatDurationNs(m_window.span()),
-                                formatDurationNs(double(m_index->endNs)), formatCount(m_index->eventCount),
-                                formatCount(m_index->instantCount), formatCount(threads),
+                           .arg(formatCount(eventsInView()), formatDurationNs(window_.span()),
+                                formatDurationNs(double(index_->endNs)), formatCount(index_->eventCount),
+                                formatCount(index_->instantCount), formatCount(threads),
                                 threads == 1 ? tr("thread") : tr("threads"));
   p.setPen(textColor());
   p.drawText(QRect(8, 0, width() - 16, statsHeight), Qt::AlignLeft | Qt::AlignVCenter, text);
@@ -120,20 +120,20 @@ void TraceTimeline::paintOverview(QPainter& p) const {
   p.setPen(textColor());
   p.drawText(QRect(8, r.top(), labelWidth - 16, r.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("Overview"));
   p.fillRect(r, palette().color(QPalette::AlternateBase));
-  if (m_overviewMax > 0) {
+  if (overviewMax_ > 0) {
     // Log scale: one busy burst should not flatten everything else.
-    const double scale = std::log1p(double(m_overviewMax));
+    const double scale = std::log1p(double(overviewMax_));
     const QColor bar = seriesColor(0);
-    for (std::size_t c = 0; c < m_overview.size() && int(c) < r.width(); ++c) {
-      if (m_overview[c] == 0) continue;
-      const int h = std::max(1, int(std::lround((r.height() - 2) * std::log1p(double(m_overview[c])) / scale)));
+    for (std::size_t c = 0; c < overview_.size() && int(c) < r.width(); ++c) {
+      if (overview_[c] == 0) continue;
+      const int h = std::max(1, int(std::lround((r.height() - 2) * std::log1p(double(overview_[c])) / scale)));
       p.fillRect(QRect(r.left() + int(c), r.bottom() - h + 1, 1, h), bar);
     }
   }
   // The visible window, dragged to pan.
   const double k = r.width() / (fullEnd() - fullBegin());
-  const int x0 = r.left() + int(std::floor((m_window.from() - fullBegin()) * k));
-  const int x1 = r.left() + int(std::ceil((m_window.to() - fullBegin()) * k));
+  const int x0 = r.left() + int(std::floor((window_.from() - fullBegin()) * k));
+  const int x1 = r.left() + int(std::ceil((window_.to() - fullBegin()) * k));
   QColor fill = palette().color(QPalette::Highlight);
   fill.setAlpha(28);
   const QRect window(x0, r.top(), std::max(3, x1 - x0), r.height());
@@ -148,11 +148,11 @@ void TraceTimeline::paintAxis(QPainter& p, const QRect& lanes) const {
   const TraceViewport v = viewport();
   const QRect plot = plotRect();
   const int top = statsHeight + overviewHeight;
-  const double step = niceTimeStep(v.nsPerPx * (m_absoluteTime ? 130 : 110));
+  const double step = niceTimeStep(v.nsPerPx * (absoluteTime_ ? 130 : 110));
   p.setPen(textColor());
   p.drawText(QRect(8, top, labelWidth - 16, axisHeight), Qt::AlignLeft | Qt::AlignVCenter,
-             m_absoluteTime ? tr("Time of day") : tr("Time from start"));
-  for (double t = std::ceil(m_window.from() / step) * step; t <= m_window.to(); t += step) {
+             absoluteTime_ ? tr("Time of day") : tr("Time from start"));
+  for (double t = std::ceil(window_.from() / step) * step; t <= window_.to(); t += step) {
     const int x = plot.left() + int(std::lround(v.x(t)));
     p.setPen(gridColor());
     p.drawLine(x, top + axisHeight - 6, x, lanes.bottom());
@@ -189,7 +189,7 @@ void TraceTimeline::paintLaneLabel(QPainter& p, const TraceLane& lane, int top) 
   const QRect textRect(textX, top, (header ? plotRect().right() : labelWidth - 6) - textX, TraceLayout::rowHeight + 1);
   QString title = lane.title;
   if (lane.kind == TraceLane::Kind::File)
-    title = tr("%1 (format %2)").arg(lane.title, m_index->formatVersion);
+    title = tr("%1 (format %2)").arg(lane.title, index_->formatVersion);
   p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, p.fontMetrics().elidedText(title, Qt::ElideMiddle, textRect.width()));
   p.setFont(smallFont(font()));
   QColor dim = textColor();
@@ -198,12 +198,12 @@ void TraceTimeline::paintLaneLabel(QPainter& p, const TraceLane& lane, int top) 
   const int lineY = top + TraceLayout::rowHeight;
   if (lane.kind == TraceLane::Kind::Thread && lane.height >= 2 * TraceLayout::rowHeight) {
     std::size_t events = 0;
-    for (int t : laneThreads(lane)) events += m_index->threads[std::size_t(t)].events.size();
+    for (int t : laneThreads(lane)) events += index_->threads[std::size_t(t)].events.size();
     p.drawText(QRect(textX, lineY, labelWidth - textX - 6, 16), Qt::AlignLeft | Qt::AlignVCenter,
                tr("%1 events").arg(formatCount(events)));
   } else if (lane.kind == TraceLane::Kind::Graph) {
     // Series legend on the left, the value axis right-aligned against the chart.
-    const pva::TraceGraph& g = *m_index->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)].graph;
+    const pva::TraceGraph& g = *index_->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)].graph;
     const ValueTicks ticks = graphTicks(lane);
     const QString unit = QString::fromStdString(g.unit());
     QStringList labels;
@@ -234,7 +234,7 @@ void TraceTimeline::paintLaneLabel(QPainter& p, const TraceLane& lane, int top) 
   } else if (lane.kind == TraceLane::Kind::Heatmap) {
     // The bin axis: each row's value range, right-aligned against the chart; every k-th row when
     // the rows are thinner than the text.
-    const pva::TraceHeatmap& h = *m_index->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)].heatmap;
+    const pva::TraceHeatmap& h = *index_->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)].heatmap;
     const QString unit = QString::fromStdString(h.unit());
     const int fh = p.fontMetrics().height();
     const int every = std::max(1, (fh + lane.binRowHeight - 1) / lane.binRowHeight);
@@ -262,7 +262,7 @@ void TraceTimeline::paintThreadLane(QPainter& p, const TraceLane& lane, int top)
   if (lane.instantHeight > 0) {
     std::vector<TraceMarker> markers;
     for (int t : threads) {
-      const auto& instants = m_index->threads[std::size_t(t)].instants;
+      const auto& instants = index_->threads[std::size_t(t)].instants;
       markers.clear();
       visibleMarkers(instants, v, markers);
       for (const TraceMarker& m : markers) {
@@ -285,7 +285,7 @@ void TraceTimeline::paintThreadLane(QPainter& p, const TraceLane& lane, int top)
     const int y = top + lane.rowTop(d);
     if (y > plot.bottom() || y + TraceLayout::rowHeight < plot.top()) continue;
     for (int t : threads) {
-      const TraceThreadIndex& thread = m_index->threads[std::size_t(t)];
+      const TraceThreadIndex& thread = index_->threads[std::size_t(t)];
       if (std::size_t(d) >= thread.depths.size()) continue;
       blocks.clear();
       visibleBlocks(thread.depths[std::size_t(d)], v, blocks);
@@ -305,7 +305,7 @@ void TraceTimeline::paintThreadLane(QPainter& p, const TraceLane& lane, int top)
           p.drawRect(r.adjusted(0, 0, -0.5, -0.5));
         }
         if (r.width() >= 14) {
-          const QString& label = m_index->labels[e.label];
+          const QString& label = index_->labels[e.label];
           QString text = fm.elidedText(label, Qt::ElideRight, int(r.width()) - 6);
           // A sub-microsecond event too narrow for its name says how short it is.
           if (b.subMicrosecond && text != label && fm.horizontalAdvance(QStringLiteral("<1µs")) <= r.width() - 4)
@@ -326,7 +326,7 @@ std::pair<int, int> TraceTimeline::graphSpan(const TraceLane& lane) {
 }
 
 ValueTicks TraceTimeline::graphTicks(const TraceLane& lane) const {
-  const TraceGraphInfo& info = m_index->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)];
+  const TraceGraphInfo& info = index_->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)];
   const auto [yHi, yLo] = graphSpan(lane);
   // A labelled tick every 20 px or more; never fewer than 3.
   return niceValueTicks(info.min, info.max, std::max(3, 1 + (yLo - yHi) / 20));
@@ -335,7 +335,7 @@ ValueTicks TraceTimeline::graphTicks(const TraceLane& lane) const {
 void TraceTimeline::paintGraphLane(QPainter& p, const TraceLane& lane, int top) const {
   const QRect plot = plotRect();
   const TraceViewport v = viewport();
-  const TraceGraphInfo& info = m_index->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)];
+  const TraceGraphInfo& info = index_->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)];
   const pva::TraceGraph& g = *info.graph;
   const auto [spanHi, spanLo] = graphSpan(lane);
   const double y0 = top + spanLo, y1 = top + spanHi;
@@ -367,7 +367,7 @@ void TraceTimeline::paintGraphLane(QPainter& p, const TraceLane& lane, int top) 
       if (c.last != c.first || c.min != c.max) line << QPointF(x, yOf(c.last));
     }
     const QColor color = seriesColor(int(s));
-    if (m_filledGraphs) {
+    if (filledGraphs_) {
       QPolygonF area = line;
       const double base = yOf(std::clamp(0.0, lo, hi));
       area << QPointF(line.back().x(), base) << QPointF(line.front().x(), base);
@@ -387,7 +387,7 @@ void TraceTimeline::paintGraphLane(QPainter& p, const TraceLane& lane, int top) 
 void TraceTimeline::paintHeatmapLane(QPainter& p, const TraceLane& lane, int top) const {
   const QRect plot = plotRect();
   const TraceViewport v = viewport();
-  const TraceHeatmapInfo& info = m_index->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)];
+  const TraceHeatmapInfo& info = index_->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)];
   const auto& samples = info.heatmap->samples();
   paintHeatmapHeader(p, lane, top);
   // Faint lines between the bins' rows.
@@ -401,7 +401,7 @@ void TraceTimeline::paintHeatmapLane(QPainter& p, const TraceLane& lane, int top
   // A sample's histogram holds until the next sample; the last one for the mean interval.
   const double lastSpan = samples.size() > 1
                               ? double(samples.back().timestampNs - samples.front().timestampNs) / double(samples.size() - 1)
-                              : double(m_index->endNs - samples.back().timestampNs);
+                              : double(index_->endNs - samples.back().timestampNs);
   auto sampleEnd = [&](std::size_t i) {
     return i + 1 < samples.size() ? double(samples[i + 1].timestampNs) : double(samples[i].timestampNs) + std::max(lastSpan, 1.0);
   };
@@ -437,7 +437,7 @@ void TraceTimeline::paintHeatmapHeader(QPainter& p, const TraceLane& lane, int t
   // Left: how many bins there are and which are shown. Right: the colour scale, count 1 to the
   // largest count of any bin in any sample.
   const QRect plot = plotRect();
-  const TraceHeatmapInfo& info = m_index->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)];
+  const TraceHeatmapInfo& info = index_->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)];
   const QString unit = QString::fromStdString(info.heatmap->unit());
   p.setFont(smallFont(font()));
   const QFontMetrics fm = p.fontMetrics();
@@ -476,8 +476,8 @@ void TraceTimeline::paintHeatmapHeader(QPainter& p, const TraceLane& lane, int t
 }
 
 void TraceTimeline::paintSelection(QPainter& p) const {
-  if (!m_selection.valid()) return;
-  const QRect r = eventRect(m_selection);
+  if (!selection_.valid()) return;
+  const QRect r = eventRect(selection_);
   if (r.isEmpty()) return;
   p.setBrush(Qt::NoBrush);
   p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
@@ -487,11 +487,11 @@ void TraceTimeline::paintSelection(QPainter& p) const {
 QString TraceTimeline::eventToolTip(const Hit& hit) const {
   const TraceViewport v = viewport();
   if (hit.ref.instant) {
-    const TraceInstant& e = m_index->instant(hit.ref);
+    const TraceInstant& e = index_->instant(hit.ref);
     QString text = QStringLiteral("<b>%1</b><br>%2<br>%3: %4<br>%5: %6<br>%7: %8")
-                       .arg(escaped(m_index->labels[e.label]), kindName(e.kind), tr("Time"),
-                            formatTraceTime(double(e.time), 1), tr("Channel"), escaped(m_index->channels[e.channel]),
-                            tr("Thread"), escaped(m_index->threadTitle(hit.ref.thread)));
+                       .arg(escaped(index_->labels[e.label]), kindName(e.kind), tr("Time"),
+                            formatTraceTime(double(e.time), 1), tr("Channel"), escaped(index_->channels[e.channel]),
+                            tr("Thread"), escaped(index_->threadTitle(hit.ref.thread)));
     if (hit.block.count > 1) text += QStringLiteral("<br>") + tr("%1 instant events at this pixel").arg(hit.block.count);
     return text;
   }
@@ -500,13 +500,13 @@ QString TraceTimeline::eventToolTip(const Hit& hit) const {
         .arg(formatCount(hit.block.count), formatTraceTime(v.time(hit.block.x0), v.nsPerPx),
              formatTraceTime(v.time(hit.block.x1), v.nsPerPx));
   }
-  const TraceEventRecord& e = m_index->event(hit.ref);
+  const TraceEventRecord& e = index_->event(hit.ref);
   QString text = QStringLiteral("<b>%1</b><br>%2: %3<br>%4: %5<br>%6: %7%8<br>%9: %10")
-                     .arg(escaped(m_index->labels[e.label]), tr("Begin"), formatTraceTime(double(e.begin), 1), tr("Duration"),
+                     .arg(escaped(index_->labels[e.label]), tr("Begin"), formatTraceTime(double(e.begin), 1), tr("Duration"),
                           formatDurationNs(double(e.duration())), tr("Self time"), formatDurationNs(double(e.self)),
-                          e.finished ? QString() : tr(" (unfinished)"), tr("Thread"), escaped(m_index->threadTitle(hit.ref.thread)));
+                          e.finished ? QString() : tr(" (unfinished)"), tr("Thread"), escaped(index_->threadTitle(hit.ref.thread)));
   text += QStringLiteral("<br>%1: %2 · %3: %4 · %5: %6")
-              .arg(tr("Channel"), escaped(m_index->channels[e.channel]), tr("Depth"))
+              .arg(tr("Channel"), escaped(index_->channels[e.channel]), tr("Depth"))
               .arg(e.depth)
               .arg(tr("Children"))
               .arg(e.childCount);
@@ -521,7 +521,7 @@ QString TraceTimeline::eventToolTip(const Hit& hit) const {
 QString TraceTimeline::chartToolTip(const TraceLane& lane, QPoint pos) const {
   const TraceViewport v = viewport();
   const double t = v.time(pos.x() - plotRect().left());
-  const TraceProcessIndex& proc = m_index->processes[std::size_t(lane.process)];
+  const TraceProcessIndex& proc = index_->processes[std::size_t(lane.process)];
   QString text;
   if (lane.kind == TraceLane::Kind::Graph) {
     const pva::TraceGraph& g = *proc.graphs[std::size_t(lane.chart)].graph;
@@ -539,7 +539,7 @@ QString TraceTimeline::chartToolTip(const TraceLane& lane, QPoint pos) const {
   const TraceHeatmapInfo& info = proc.heatmaps[std::size_t(lane.chart)];
   const pva::TraceHeatmap& h = *info.heatmap;
   const auto& samples = h.samples();
-  const int laneTop = plotRect().top() + lane.y - m_vscroll->value();
+  const int laneTop = plotRect().top() + lane.y - vscroll_->value();
   const int bin = lane.binAt(pos.y() - laneTop);
   if (bin < 0)
     return tr("<b>%1</b><br>Colour: how many values of a sample fell in a bin, from 1 (pale) to %2 (dark); "

@@ -15,24 +15,24 @@ UsageHistogram::UsageHistogram(QWidget* parent) : QWidget(parent) {
 }
 
 void UsageHistogram::setBins(std::vector<pva::UsageBin> bins) {
-  m_bins = std::move(bins);
+  bins_ = std::move(bins);
   update();
 }
 
 void UsageHistogram::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), palette().base());
-  if (m_bins.empty()) return;
+  if (bins_.empty()) return;
   const QFontMetrics fm = p.fontMetrics();
   const int labelH = fm.height() + 4, countH = fm.height() + 2, left = 8, right = 8;
   const QRect plot(left, countH + 4, width() - left - right, height() - countH - 4 - labelH);
   unsigned most = 1;
-  for (const pva::UsageBin& b : m_bins) most = std::max(most, b.tiles);
-  const double slot = double(plot.width()) / double(m_bins.size());
+  for (const pva::UsageBin& b : bins_) most = std::max(most, b.tiles);
+  const double slot = double(plot.width()) / double(bins_.size());
   p.setPen(palette().mid().color());
   p.drawLine(plot.bottomLeft(), plot.bottomRight());
-  for (std::size_t i = 0; i < m_bins.size(); ++i) {
-    const pva::UsageBin& b = m_bins[i];
+  for (std::size_t i = 0; i < bins_.size(); ++i) {
+    const pva::UsageBin& b = bins_[i];
     const bool over = std::isinf(b.toFraction);
     const int x = plot.left() + int(std::lround(double(i) * slot)) + 2;
     const int w = std::max(1, int(slot) - 4);

@@ -17,7 +17,7 @@ class UsageHistogram : public QWidget {
 public:
   explicit UsageHistogram(QWidget* parent = nullptr);
   void setBins(std::vector<pva::UsageBin> bins);
-  const std::vector<pva::UsageBin>& bins() const { return m_bins; }
+  const std::vector<pva::UsageBin>& bins() const { return bins_; }
   QSize sizeHint() const override { return {320, 180}; }
   QSize minimumSizeHint() const override { return {330, 140}; } // eleven labels of "100%" side by side
 
@@ -25,7 +25,7 @@ protected:
   void paintEvent(QPaintEvent* event) override;
 
 private:
-  std::vector<pva::UsageBin> m_bins;
+  std::vector<pva::UsageBin> bins_;
 };
 
 } // namespace tessera::viewer

@@ -17,33 +17,33 @@ public:
   static constexpr double kKeyPan = 0.1;
 
   /// `minSpan`: the narrowest window (never wider than the range itself).
-  explicit AxisWindow(double minSpan) : m_minSpan(minSpan) {}
+  explicit AxisWindow(double minSpan) : minSpan_(minSpan) {}
 
   /// The range that may be shown, [lo, hi] (an empty one becomes [lo, lo + minSpan], or
   /// [lo, lo + 1] without a minimum); the window moves or shrinks to stay inside.
   void setRange(double lo, double hi);
-  double rangeFrom() const { return m_lo; }
-  double rangeTo() const { return m_hi; }
+  double rangeFrom() const { return lo_; }
+  double rangeTo() const { return hi_; }
 
-  double from() const { return m_from; }
-  double to() const { return m_to; }
-  double span() const { return m_to - m_from; }
+  double from() const { return from_; }
+  double to() const { return to_; }
+  double span() const { return to_ - from_; }
 
   /// Shows [from, to], moved inside the range and widened to the minimum span as needed (not
   /// finite: ignored). Each returns whether the window changed.
   bool show(double from, double to);
-  bool fit() { return show(m_lo, m_hi); }
+  bool fit() { return show(lo_, hi_); }
   /// Multiplies the span by `factor` (< 1 zooms in), keeping the axis position `anchor` where it
   /// is on screen.
   bool zoom(double factor, double anchor);
-  bool zoomAtCentre(double factor) { return zoom(factor, (m_from + m_to) / 2); }
+  bool zoomAtCentre(double factor) { return zoom(factor, (from_ + to_) / 2); }
   /// Moves by `fraction` of the span (negative: towards the start).
-  bool pan(double fraction) { return show(m_from + fraction * span(), m_to + fraction * span()); }
+  bool pan(double fraction) { return show(from_ + fraction * span(), to_ + fraction * span()); }
 
 private:
-  double m_minSpan;
-  double m_lo = 0, m_hi = 1;
-  double m_from = 0, m_to = 1;
+  double minSpan_;
+  double lo_ = 0, hi_ = 1;
+  double from_ = 0, to_ = 1;
 };
 
 } // namespace tessera::viewer

@@ -18,7 +18,7 @@ ProgressHub& ProgressHub::instance() {
 
 int ProgressHub::pendingFor(const QObject* owner) const {
   int n = 0;
-  for (const auto& entry : m_pending) {
+  for (const auto& entry : pending_) {
     const Pending& p = entry.second;
     if (p.cancelled->load()) continue;
     for (const QObject* o = p.context.data(); o; o = o->parent())
@@ -31,20 +31,20 @@ int ProgressHub::pendingFor(const QObject* owner) const {
 }
 
 void Progress::report(double fraction) {
-  const double whole = m_from + (m_to - m_from) * std::clamp(fraction, 0.0, 1.0);
+  const double whole = from_ + (to_ - from_) * std::clamp(fraction, 0.0, 1.0);
   const int percent = static_cast<int>(std::lround(whole * 100));
-  if (percent == m_percent) return;
-  m_percent = percent;
-  emit ProgressHub::instance().progress(m_task, percent);
+  if (percent == percent_) return;
+  percent_ = percent;
+  emit ProgressHub::instance().progress(task_, percent);
 }
 
 void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<std::atomic<bool>> cancelled,
                        std::function<std::function<void()>(Progress&)> work,
                        std::function<void(const QString&)> fail, QThreadPool* pool) {
   ProgressHub& hub = ProgressHub::instance();
-  hub.m_running.fetch_add(1);
-  const std::uint64_t number = hub.m_nextTask++;
-  hub.m_pending[number] = {QPointer<QObject>(context), cancelled};
+  hub.running_.fetch_add(1);
+  const std::uint64_t number = hub.nextTask_++;
+  hub.pending_[number] = {QPointer<QObject>(context), cancelled};
   emit hub.started(task);
   QPointer<QObject> target(context);
   (pool ? pool : QThreadPool::globalInstance())->start([=]() {
@@ -60,12 +60,12 @@ void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<st
       error = task + QStringLiteral(": unknown error");
     }
     ProgressHub& h = ProgressHub::instance();
-    h.m_running.fetch_sub(1);
+    h.running_.fetch_sub(1);
     emit h.finished(task);
     // Posted to the application object (the GUI thread, where every context lives), and the
     // context is checked there: reading a QPointer here would race with its deletion.
     QMetaObject::invokeMethod(QCoreApplication::instance(), [=]() {
-      ProgressHub::instance().m_pending.erase(number);
+      ProgressHub::instance().pending_.erase(number);
       if (!target || cancelled->load()) return;
       if (deliver) deliver();
       else if (!error.isEmpty() && fail) fail(error);

@@ -3,7 +3,7 @@
 // its result (or error message) comes back on the GUI thread, unless the page is gone or has
 // dropped the task's handle by then (a newer document replaced it).
 //
-//   m_task = runInBackground<MemoryData>(this, tr("Reading tile memory"),
+//   task_ = runInBackground<MemoryData>(this, tr("Reading tile memory"),
 //       [doc](Progress& p) { return loadMemory(*doc, p); },
 //       [this](std::shared_ptr<const MemoryData> d) { show(d); },
 //       [this](const QString& error) { emit errorOccurred(error); });
@@ -34,7 +34,7 @@ class ProgressHub : public QObject {
 public:
   static ProgressHub& instance();
   /// Tasks running now.
-  int running() const { return m_running.load(); }
+  int running() const { return running_.load(); }
   /// Tasks started for `owner` or an object under it (the runInBackground context) whose result
   /// has not reached the GUI thread yet, cancelled ones left out: what a page still has to show.
   /// GUI thread only. A page that says it is ready while this is not 0 would be captured (by
@@ -49,20 +49,20 @@ signals:
 private:
   friend class Progress;
   friend struct TaskRunner;
-  std::atomic<int> m_running{0};
+  std::atomic<int> running_{0};
   struct Pending {
     QPointer<QObject> context;
     std::shared_ptr<std::atomic<bool>> cancelled;
   };
-  std::map<std::uint64_t, Pending> m_pending; ///< by task number; GUI thread only
-  std::uint64_t m_nextTask = 0;
+  std::map<std::uint64_t, Pending> pending_; ///< by task number; GUI thread only
+  std::uint64_t nextTask_ = 0;
 };
 
 /// Given to a background function: report how far it is, and stop early when cancelled.
 class Progress {
 public:
   Progress(QString task, std::shared_ptr<std::atomic<bool>> cancelled)
-      : m_task(std::move(task)), m_cancelled(std::move(cancelled)) {}
+      : task_(std::move(task)), cancelled_(std::move(cancelled)) {}
   /// For loading on the calling thread (tests, benchmarks, tools): no task handle can cancel it,
   /// so it is cancelled from the start or never.
   static Progress standalone(QString task, bool cancelled = false) {
@@ -72,38 +72,38 @@ public:
   void report(double fraction);
   /// For work done in stages: later reports of [0, 1] show as [from, to] of the task.
   void setStage(double from, double to) {
-    m_from = from;
-    m_to = to;
+    from_ = from;
+    to_ = to;
   }
-  bool cancelled() const { return m_cancelled->load(std::memory_order_relaxed); }
-  const QString& task() const { return m_task; }
+  bool cancelled() const { return cancelled_->load(std::memory_order_relaxed); }
+  const QString& task() const { return task_; }
 
 private:
-  QString m_task;
-  std::shared_ptr<std::atomic<bool>> m_cancelled;
-  int m_percent = -1;
-  double m_from = 0.0, m_to = 1.0;
+  QString task_;
+  std::shared_ptr<std::atomic<bool>> cancelled_;
+  int percent_ = -1;
+  double from_ = 0.0, to_ = 1.0;
 };
 
 /// Owning a task: destroying or resetting the handle cancels it and drops its result.
 class TaskHandle {
 public:
   TaskHandle() = default;
-  explicit TaskHandle(std::shared_ptr<std::atomic<bool>> cancelled) : m_cancelled(std::move(cancelled)) {}
+  explicit TaskHandle(std::shared_ptr<std::atomic<bool>> cancelled) : cancelled_(std::move(cancelled)) {}
   TaskHandle(TaskHandle&&) = default;
   TaskHandle& operator=(TaskHandle&& o) noexcept {
     cancel();
-    m_cancelled = std::move(o.m_cancelled);
+    cancelled_ = std::move(o.cancelled_);
     return *this;
   }
   ~TaskHandle() { cancel(); }
   void cancel() {
-    if (m_cancelled) m_cancelled->store(true);
+    if (cancelled_) cancelled_->store(true);
   }
-  bool active() const { return m_cancelled && !m_cancelled->load(); }
+  bool active() const { return cancelled_ && !cancelled_->load(); }
 
 private:
-  std::shared_ptr<std::atomic<bool>> m_cancelled;
+  std::shared_ptr<std::atomic<bool>> cancelled_;
 };
 
 /// Thrown by a background function that saw Progress::cancelled(); not reported as an error.

@@ -33,17 +33,17 @@ public:
   /// when either is not a report.
   static std::shared_ptr<const Document> comparison(const QString& basePath, const QString& currentPath);
 
-  Kind kind() const { return m_kind; }
-  bool isReport() const { return m_kind == Kind::Report; }
-  bool isTrace() const { return m_kind == Kind::Trace; }
+  Kind kind() const { return kind_; }
+  bool isReport() const { return kind_ == Kind::Report; }
+  bool isTrace() const { return kind_ == Kind::Trace; }
   /// Reports only: the report this one is compared against, or null.
-  const std::shared_ptr<const Document>& base() const { return m_base; }
+  const std::shared_ptr<const Document>& base() const { return base_; }
 
-  const QString& profilePath() const { return m_profile; }
-  const QString& debugPath() const { return m_debug; } ///< empty without debug information
-  const QString& tracePath() const { return m_trace; }
+  const QString& profilePath() const { return profile_; }
+  const QString& debugPath() const { return debug_; } ///< empty without debug information
+  const QString& tracePath() const { return trace_; }
   /// What the user picked (a directory or a file), for titles and the recent list.
-  const QString& sourcePath() const { return m_source; }
+  const QString& sourcePath() const { return source_; }
   /// The report's directory or the trace's file name.
   QString displayName() const;
   /// For window titles: displayName(), or "base → current" when comparing.
@@ -53,9 +53,9 @@ public:
   pva::Report openReport() const;
 
 private:
-  Kind m_kind = Kind::Report;
-  QString m_source, m_profile, m_debug, m_trace;
-  std::shared_ptr<const Document> m_base;
+  Kind kind_ = Kind::Report;
+  QString source_, profile_, debug_, trace_;
+  std::shared_ptr<const Document> base_;
 };
 
 } // namespace tessera::viewer

@@ -224,10 +224,10 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
 // ---------------------------------------------------------------------------------------------
 // The index
 
-ExecutionIndex::ExecutionIndex(ExecutionHeader header) : m_header(std::move(header)), m_lanes(m_header.numIpus) {
-  const std::size_t n = m_header.numSteps;
+ExecutionIndex::ExecutionIndex(ExecutionHeader header) : header_(std::move(header)), lanes_(header_.numIpus) {
+  const std::size_t n = header_.numSteps;
   // new T[n] without value-initialisation: pages are resident only once written.
-  for (Lane& lane : m_lanes) {
+  for (Lane& lane : lanes_) {
     lane.begin.reset(new std::uint64_t[n]);
     lane.duration.reset(new std::uint32_t[n]);
     lane.step.reset(new std::uint32_t[n]);
@@ -236,13 +236,13 @@ ExecutionIndex::ExecutionIndex(ExecutionHeader header) : m_header(std::move(head
     lane.prefix.reset(new Cumulative[n / kBlock + 1]);
     lane.blockBegin.reset(new std::uint64_t[n / kBlock + 1]);
   }
-  m_stepProgram.reset(new std::uint32_t[n]);
-  m_stepRun.reset(new std::uint16_t[n]);
-  m_stepOperation.reset(new std::uint32_t[n]);
+  stepProgram_.reset(new std::uint32_t[n]);
+  stepRun_.reset(new std::uint16_t[n]);
+  stepOperation_.reset(new std::uint32_t[n]);
 }
 
 std::size_t ExecutionIndex::lowerBound(unsigned lane, std::size_t n, double t) const {
-  const Lane& l = m_lanes[lane];
+  const Lane& l = lanes_[lane];
   if (t <= 0 || n == 0) return 0;
   const double ceiling = std::ceil(t);
   if (ceiling >= double(std::numeric_limits<std::uint64_t>::max())) return n;
@@ -255,7 +255,7 @@ std::size_t ExecutionIndex::lowerBound(unsigned lane, std::size_t n, double t) c
 }
 
 std::size_t ExecutionIndex::lowerBoundFrom(unsigned lane, std::size_t n, double t, std::size_t from) const {
-  const Lane& l = m_lanes[lane];
+  const Lane& l = lanes_[lane];
   if (from >= n || t <= 0 || double(l.begin[from]) >= t) return lowerBound(lane, n, t);
   const double ceiling = std::ceil(t);
   if (ceiling >= double(std::numeric_limits<std::uint64_t>::max())) return n;
@@ -276,7 +276,7 @@ std::size_t ExecutionIndex::lowerBoundFrom(unsigned lane, std::size_t n, double 
 }
 
 std::size_t ExecutionIndex::blockLowerBound(unsigned lane, std::size_t n, double t, std::size_t from) const {
-  const Lane& l = m_lanes[lane];
+  const Lane& l = lanes_[lane];
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
   const std::uint64_t* b = l.blockBegin.get();
   if (from >= blocks || double(b[from]) >= t) {
@@ -296,7 +296,7 @@ std::size_t ExecutionIndex::blockLowerBound(unsigned lane, std::size_t n, double
 
 std::int64_t ExecutionIndex::entryOfStep(unsigned lane, std::uint64_t step) const {
   const std::size_t n = entries(lane);
-  const std::uint32_t* s = m_lanes[lane].step.get();
+  const std::uint32_t* s = lanes_[lane].step.get();
   const std::uint32_t* it = std::lower_bound(s, s + n, std::uint32_t(step));
   return it != s + n && *it == step ? std::int64_t(it - s) : -1;
 }
@@ -304,7 +304,7 @@ std::int64_t ExecutionIndex::entryOfStep(unsigned lane, std::uint64_t step) cons
 LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t last) const {
   LaneTotals t;
   if (last <= first) return t;
-  const Lane& l = m_lanes[lane];
+  const Lane& l = lanes_[lane];
   t.count = last - first;
   auto scan = [&](std::size_t a, std::size_t b) {
     for (std::size_t i = a; i < b; ++i) t.cycles[l.kind[i]] += l.duration[i];
@@ -323,7 +323,7 @@ LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t 
 
 std::array<std::uint64_t, kStepKinds> ExecutionIndex::approximateCycles(unsigned lane, std::size_t first, std::size_t last) const {
   if (last <= first + 4 * kBlock) return totals(lane, first, last).cycles;
-  const Lane& l = m_lanes[lane];
+  const Lane& l = lanes_[lane];
   // Nearest block boundaries; both are below the published count, so their sums exist.
   const Cumulative& lo = l.prefix[(first + kBlock / 2) / kBlock];
   const Cumulative& hi = l.prefix[(last + kBlock / 2) / kBlock > entries(lane) / kBlock ? last / kBlock : (last + kBlock / 2) / kBlock];
@@ -342,13 +342,13 @@ std::uint64_t ExecutionIndex::loadedEnd() const {
 }
 
 bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* to) const {
-  if (run >= m_header.runs.size()) return false;
-  const ExecRunInfo& r = m_header.runs[run];
+  if (run >= header_.runs.size()) return false;
+  const ExecRunInfo& r = header_.runs[run];
   if (r.numSteps == 0 || loadedSteps() < r.firstStep + r.numSteps) return false;
   std::uint64_t a = std::numeric_limits<std::uint64_t>::max(), b = 0;
   for (unsigned lane = 0; lane < numLanes(); ++lane) {
     const std::size_t n = entries(lane);
-    const std::uint32_t* s = m_lanes[lane].step.get();
+    const std::uint32_t* s = lanes_[lane].step.get();
     const std::size_t i = std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep)) - s);
     const std::size_t j = std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep + r.numSteps)) - s);
     if (i >= j) continue;
@@ -375,49 +375,49 @@ std::uint64_t ExecutionIndex::memoryBytes() const {
 class ExecutionIndexWriter {
 public:
   ExecutionIndexWriter(ExecutionIndex& index, const pva::Report& report)
-      : m_index(index), m_count(index.numLanes(), 0), m_cum(index.numLanes()), m_shift(index.numLanes(), 0),
-        m_lastEnd(index.numLanes(), 0), m_lastBegin(index.numLanes(), 0) {
+      : index_(index), count_(index.numLanes(), 0), cum_(index.numLanes()), shift_(index.numLanes(), 0),
+        lastEnd_(index.numLanes(), 0), lastBegin_(index.numLanes(), 0) {
     // The operations are read here, not with the header: OperationAnalysis reads every program
     // and variable, which would delay the first paint. No reader looks at them before the
     // first step is published (release store in publish()).
-    readOperations(report, index.m_header);
+    readOperations(report, index.header_);
     const ExecutionHeader& h = index.header();
     // Operation lanes when debug.cbor names operations; the program tree otherwise.
-    m_flame.operations = h.operationDepth > 0;
-    if (m_flame.operations) {
-      m_flame.depth = std::min(h.operationDepth, kMaxFlameDepth);
+    flame_.operations = h.operationDepth > 0;
+    if (flame_.operations) {
+      flame_.depth = std::min(h.operationDepth, kMaxFlameDepth);
     } else {
       unsigned maxDepth = 0;
       for (const ExecProgramInfo& p : h.programs) maxDepth = std::max<unsigned>(maxDepth, p.depth);
-      m_flame.depth = std::min(maxDepth, kMaxFlameDepth);
+      flame_.depth = std::min(maxDepth, kMaxFlameDepth);
     }
-    m_flame.lanes.assign(index.numLanes(), std::vector<std::vector<FlameRun>>(m_flame.depth));
-    m_lastRun.assign(index.numLanes(), ~0u);
+    flame_.lanes.assign(index.numLanes(), std::vector<std::vector<FlameRun>>(flame_.depth));
+    lastRun_.assign(index.numLanes(), ~0u);
   }
 
   // Ipus: whatever ExecutionStep::ipus() returns (a vector, or a list decoded as it is read).
   template <class Ipus>
   void add(std::uint64_t stepIndex, std::uint32_t program, unsigned run, const Ipus& ipus) {
-    m_index.m_stepProgram[stepIndex] = program;
-    m_index.m_stepRun[stepIndex] = std::uint16_t(std::min(run, 65535u));
-    const auto& programOperation = m_index.header().programOperation;
+    index_.stepProgram_[stepIndex] = program;
+    index_.stepRun_[stepIndex] = std::uint16_t(std::min(run, 65535u));
+    const auto& programOperation = index_.header().programOperation;
     const std::uint32_t operation = program < programOperation.size() ? programOperation[program] : kNoOperation;
-    m_index.m_stepOperation[stepIndex] = operation;
-    const auto& programs = m_index.header().programs;
+    index_.stepOperation_[stepIndex] = operation;
+    const auto& programs = index_.header().programs;
     const StepKind kind = program < programs.size() ? programs[program].kind : StepKind::Other;
     for (const pva::IpuExecution& x : ipus) {
       const unsigned lane = x.ipu();
-      if (lane >= m_index.numLanes()) continue; // an IPU outside the target: nothing to draw it in
-      ExecutionIndex::Lane& l = m_index.m_lanes[lane];
-      const std::size_t k = m_count[lane];
+      if (lane >= index_.numLanes()) continue; // an IPU outside the target: nothing to draw it in
+      ExecutionIndex::Lane& l = index_.lanes_[lane];
+      const std::size_t k = count_[lane];
       const std::uint64_t from = x.allCycles().from().min(), to = std::max(from, x.allCycles().to().max());
-      const std::uint64_t origin = m_index.header().origin;
-      std::uint64_t begin = (from > origin ? from - origin : 0) + m_shift[lane];
+      const std::uint64_t origin = index_.header().origin;
+      std::uint64_t begin = (from > origin ? from - origin : 0) + shift_[lane];
       // Counters that go back (a counter restarted for a new run) continue after the last step,
       // so the lane stays sorted by time.
-      if (begin < m_lastBegin[lane]) {
-        m_shift[lane] += m_lastEnd[lane] - begin;
-        begin = m_lastEnd[lane];
+      if (begin < lastBegin_[lane]) {
+        shift_[lane] += lastEnd_[lane] - begin;
+        begin = lastEnd_[lane];
       }
       const std::uint64_t duration = std::min<std::uint64_t>(to - from, std::numeric_limits<std::uint32_t>::max());
       l.begin[k] = begin;
@@ -427,61 +427,61 @@ public:
       l.kind[k] = std::uint8_t(kind);
       const double balance = std::clamp(x.tileBalance(), 0.0, 1.0);
       l.balance[k] = std::uint16_t(std::lround(balance * 65535.0));
-      m_lastBegin[lane] = begin;
-      m_lastEnd[lane] = std::max(m_lastEnd[lane], begin + duration);
-      ExecutionIndex::Cumulative& cum = m_cum[lane];
+      lastBegin_[lane] = begin;
+      lastEnd_[lane] = std::max(lastEnd_[lane], begin + duration);
+      ExecutionIndex::Cumulative& cum = cum_[lane];
       cum.cycles[std::size_t(kind)] += duration;
       if ((k + 1) % ExecutionIndex::kBlock == 0) l.prefix[(k + 1) / ExecutionIndex::kBlock] = cum;
-      m_count[lane] = k + 1;
+      count_[lane] = k + 1;
       addFlame(lane, k, program, operation, run);
     }
   }
 
   void publish(std::uint64_t loadedSteps) {
-    for (unsigned lane = 0; lane < m_index.numLanes(); ++lane)
-      m_index.m_lanes[lane].count.store(m_count[lane], std::memory_order_release);
-    m_index.m_loadedSteps.store(loadedSteps, std::memory_order_release);
+    for (unsigned lane = 0; lane < index_.numLanes(); ++lane)
+      index_.lanes_[lane].count.store(count_[lane], std::memory_order_release);
+    index_.loadedSteps_.store(loadedSteps, std::memory_order_release);
   }
 
-  FlameRows takeFlame() { return std::move(m_flame); }
+  FlameRows takeFlame() { return std::move(flame_); }
 
 private:
   void addFlame(unsigned lane, std::size_t entry, std::uint32_t program, std::uint32_t operation, unsigned run) {
-    if (m_flame.depth == 0 || m_flame.truncated) return;
-    // What the step is under, root first, into m_chain[0 .. depth).
+    if (flame_.depth == 0 || flame_.truncated) return;
+    // What the step is under, root first, into chain_[0 .. depth).
     unsigned depth = 0;
-    if (m_flame.operations) {
-      const ExecutionHeader& h = m_index.header();
+    if (flame_.operations) {
+      const ExecutionHeader& h = index_.header();
       const std::uint32_t node = operation < h.operations.size() ? h.operations[operation].node : kNoOperation;
       if (node < h.pathNodes.size()) {
-        depth = std::min<unsigned>(h.pathNodes[node].depth + 1u, m_flame.depth);
+        depth = std::min<unsigned>(h.pathNodes[node].depth + 1u, flame_.depth);
         std::uint32_t n = node;
         for (unsigned skip = h.pathNodes[node].depth + 1u; skip > depth && n != kNoOperation; --skip) n = h.pathNodes[n].parent;
-        for (unsigned d = depth; d-- > 0 && n != kNoOperation; n = h.pathNodes[n].parent) m_chain[d] = n;
+        for (unsigned d = depth; d-- > 0 && n != kNoOperation; n = h.pathNodes[n].parent) chain_[d] = n;
       }
     } else {
-      const auto& programs = m_index.header().programs;
+      const auto& programs = index_.header().programs;
       if (program < programs.size()) {
-        depth = std::min<unsigned>(programs[program].depth, m_flame.depth);
+        depth = std::min<unsigned>(programs[program].depth, flame_.depth);
         std::uint32_t p = programs[program].parent;
         for (unsigned skip = programs[program].depth; skip > depth && p != kNoProgram; --skip) p = programs[p].parent;
-        for (unsigned d = depth; d-- > 0 && p != kNoProgram; p = programs[p].parent) m_chain[d] = p;
+        for (unsigned d = depth; d-- > 0 && p != kNoProgram; p = programs[p].parent) chain_[d] = p;
       }
     }
     // A new run of the execution starts new blocks: a program repeated by every run is not one
     // block across them.
-    const bool newRun = run != m_lastRun[lane];
-    m_lastRun[lane] = run;
-    const std::uint32_t none = m_flame.operations ? kNoOperation : kNoProgram;
-    auto& rows = m_flame.lanes[lane];
-    for (unsigned d = 0; d < m_flame.depth; ++d) {
-      const std::uint32_t id = d < depth ? m_chain[d] : none;
+    const bool newRun = run != lastRun_[lane];
+    lastRun_[lane] = run;
+    const std::uint32_t none = flame_.operations ? kNoOperation : kNoProgram;
+    auto& rows = flame_.lanes[lane];
+    for (unsigned d = 0; d < flame_.depth; ++d) {
+      const std::uint32_t id = d < depth ? chain_[d] : none;
       auto& row = rows[d];
       if (row.empty() || row.back().id != id || newRun) {
         row.push_back({std::uint32_t(entry), id});
-        if (++m_flameRuns > kMaxFlameRuns) {
-          m_flame.truncated = true;
-          for (auto& r : m_flame.lanes)
+        if (++flameRuns_ > kMaxFlameRuns) {
+          flame_.truncated = true;
+          for (auto& r : flame_.lanes)
             for (auto& runs : r) std::vector<FlameRun>().swap(runs);
           return;
         }
@@ -490,14 +490,14 @@ private:
   }
 
   static constexpr std::size_t kMaxFlameRuns = std::size_t(8) << 20; // 64 MiB of runs at most
-  ExecutionIndex& m_index;
-  std::vector<std::size_t> m_count;
-  std::vector<ExecutionIndex::Cumulative> m_cum;
-  std::vector<std::uint64_t> m_shift, m_lastEnd, m_lastBegin;
-  std::vector<unsigned> m_lastRun; ///< per lane: the run of its last entry
-  FlameRows m_flame;
-  std::size_t m_flameRuns = 0;
-  std::array<std::uint32_t, kMaxFlameDepth> m_chain{};
+  ExecutionIndex& index_;
+  std::vector<std::size_t> count_;
+  std::vector<ExecutionIndex::Cumulative> cum_;
+  std::vector<std::uint64_t> shift_, lastEnd_, lastBegin_;
+  std::vector<unsigned> lastRun_; ///< per lane: the run of its last entry
+  FlameRows flame_;
+  std::size_t flameRuns_ = 0;
+  std::array<std::uint32_t, kMaxFlameDepth> chain_{};
 };
 
 FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress) {

@@ -121,25 +121,25 @@ public:
   ExecutionIndex(const ExecutionIndex&) = delete;
   ExecutionIndex& operator=(const ExecutionIndex&) = delete;
 
-  const ExecutionHeader& header() const { return m_header; }
-  unsigned numLanes() const { return unsigned(m_lanes.size()); }
-  std::uint64_t numSteps() const { return m_header.numSteps; }
+  const ExecutionHeader& header() const { return header_; }
+  unsigned numLanes() const { return unsigned(lanes_.size()); }
+  std::uint64_t numSteps() const { return header_.numSteps; }
 
   // Readable from any thread, consistent with each other up to the published counts.
-  std::uint64_t loadedSteps() const { return m_loadedSteps.load(std::memory_order_acquire); }
-  bool complete() const { return loadedSteps() == m_header.numSteps; }
-  std::size_t entries(unsigned lane) const { return m_lanes[lane].count.load(std::memory_order_acquire); }
-  std::uint64_t begin(unsigned lane, std::size_t i) const { return m_lanes[lane].begin[i]; }
-  std::uint32_t duration(unsigned lane, std::size_t i) const { return m_lanes[lane].duration[i]; }
+  std::uint64_t loadedSteps() const { return loadedSteps_.load(std::memory_order_acquire); }
+  bool complete() const { return loadedSteps() == header_.numSteps; }
+  std::size_t entries(unsigned lane) const { return lanes_[lane].count.load(std::memory_order_acquire); }
+  std::uint64_t begin(unsigned lane, std::size_t i) const { return lanes_[lane].begin[i]; }
+  std::uint32_t duration(unsigned lane, std::size_t i) const { return lanes_[lane].duration[i]; }
   std::uint64_t end(unsigned lane, std::size_t i) const { return begin(lane, i) + duration(lane, i); }
-  std::uint32_t step(unsigned lane, std::size_t i) const { return m_lanes[lane].step[i]; }
-  StepKind kind(unsigned lane, std::size_t i) const { return StepKind(m_lanes[lane].kind[i]); }
-  double tileBalance(unsigned lane, std::size_t i) const { return m_lanes[lane].balance[i] / 65535.0; }
+  std::uint32_t step(unsigned lane, std::size_t i) const { return lanes_[lane].step[i]; }
+  StepKind kind(unsigned lane, std::size_t i) const { return StepKind(lanes_[lane].kind[i]); }
+  double tileBalance(unsigned lane, std::size_t i) const { return lanes_[lane].balance[i] / 65535.0; }
   /// Per step (below loadedSteps()).
-  std::uint32_t stepProgram(std::uint64_t step) const { return m_stepProgram[step]; }
-  unsigned stepRun(std::uint64_t step) const { return m_stepRun[step]; }
+  std::uint32_t stepProgram(std::uint64_t step) const { return stepProgram_[step]; }
+  unsigned stepRun(std::uint64_t step) const { return stepRun_[step]; }
   /// The operation owning the step's program (header().operations), or kNoOperation.
-  std::uint32_t stepOperation(std::uint64_t step) const { return m_stepOperation[step]; }
+  std::uint32_t stepOperation(std::uint64_t step) const { return stepOperation_[step]; }
 
   /// The first entry of the lane (among the first `n`) beginning at or after `t`. O(log n).
   std::size_t lowerBound(unsigned lane, std::size_t n, double t) const;
@@ -184,12 +184,12 @@ private:
     std::unique_ptr<std::uint64_t[]> blockBegin;
     std::atomic<std::size_t> count{0};
   };
-  ExecutionHeader m_header;
-  std::vector<Lane> m_lanes;
-  std::unique_ptr<std::uint32_t[]> m_stepProgram;
-  std::unique_ptr<std::uint16_t[]> m_stepRun;
-  std::unique_ptr<std::uint32_t[]> m_stepOperation;
-  std::atomic<std::uint64_t> m_loadedSteps{0};
+  ExecutionHeader header_;
+  std::vector<Lane> lanes_;
+  std::unique_ptr<std::uint32_t[]> stepProgram_;
+  std::unique_ptr<std::uint16_t[]> stepRun_;
+  std::unique_ptr<std::uint32_t[]> stepOperation_;
+  std::atomic<std::uint64_t> loadedSteps_{0};
 };
 
 /// What the flame view stacks above each lane's steps, per lane and depth: runs of consecutive

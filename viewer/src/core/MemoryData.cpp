@@ -101,15 +101,15 @@ QColor sharedBytesColor() { return kSharedColor; }
 QColor gapsColor() { return kGapsColor; }
 
 MemoryBands::MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool includeGaps, int maxCategories)
-    : m_data(data), m_breakdown(breakdown), m_gaps(includeGaps) {
+    : data_(data), breakdown_(breakdown), gaps_(includeGaps) {
   switch (breakdown) {
   case MemoryBreakdown::Total:
-    m_names << (includeGaps ? QStringLiteral("Total (including gaps)") : QStringLiteral("Total (excluding gaps)"));
-    m_colors.push_back(QColor(0x4e79a7));
+    names_ << (includeGaps ? QStringLiteral("Total (including gaps)") : QStringLiteral("Total (excluding gaps)"));
+    colors_.push_back(QColor(0x4e79a7));
     return;
   case MemoryBreakdown::Region:
-    m_names << QStringLiteral("Non-interleaved") << QStringLiteral("Interleaved") << QStringLiteral("Overflowed");
-    m_colors = {QColor(0x4e79a7), QColor(0x59a14f), QColor(0xe15759)};
+    names_ << QStringLiteral("Non-interleaved") << QStringLiteral("Interleaved") << QStringLiteral("Overflowed");
+    colors_ = {QColor(0x4e79a7), QColor(0x59a14f), QColor(0xe15759)};
     break;
   case MemoryBreakdown::Category: {
     std::vector<std::uint64_t> sums(kMemoryCategories, 0);
@@ -123,41 +123,41 @@ MemoryBands::MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool
     // "Other" only when it would hold two or more categories; one left over gets its own band.
     const int own = used <= maxCategories + 1 ? used : maxCategories;
     for (int i = 0; i < own; ++i) {
-      m_topCategories.push_back(order[std::size_t(i)]);
-      m_names << data.categoryNames.value(order[std::size_t(i)]);
-      m_colors.push_back(categoryColor(order[std::size_t(i)]));
+      topCategories_.push_back(order[std::size_t(i)]);
+      names_ << data.categoryNames.value(order[std::size_t(i)]);
+      colors_.push_back(categoryColor(order[std::size_t(i)]));
     }
-    m_other = own < used;
-    if (m_other) {
-      m_names << QStringLiteral("other categories");
-      m_colors.push_back(QColor(0x6b6ecf));
+    other_ = own < used;
+    if (other_) {
+      names_ << QStringLiteral("other categories");
+      colors_.push_back(QColor(0x6b6ecf));
     }
     break;
   }
   case MemoryBreakdown::Liveness:
-    m_names << QStringLiteral("Always live") << QStringLiteral("Not always live (peak)");
-    m_colors = {QColor(0x4e79a7), QColor(0xf28e2b)};
+    names_ << QStringLiteral("Always live") << QStringLiteral("Not always live (peak)");
+    colors_ = {QColor(0x4e79a7), QColor(0xf28e2b)};
     break;
   }
   if (breakdown != MemoryBreakdown::Liveness) {
-    m_names << QStringLiteral("Shared (disjoint lives)");
-    m_colors.push_back(kSharedColor);
+    names_ << QStringLiteral("Shared (disjoint lives)");
+    colors_.push_back(kSharedColor);
   }
   if (includeGaps) {
-    m_names << QStringLiteral("Gaps");
-    m_colors.push_back(kGapsColor);
+    names_ << QStringLiteral("Gaps");
+    colors_.push_back(kGapsColor);
   }
 }
 
 void MemoryBands::values(unsigned tile, std::uint64_t* out) const {
-  const MemoryData& d = m_data;
+  const MemoryData& d = data_;
   const std::uint64_t excl = d.excludingGaps[tile];
   const std::uint64_t gaps = d.includingGaps[tile] > excl ? d.includingGaps[tile] - excl : 0;
   int k = 0;
   std::uint64_t own = 0;
-  switch (m_breakdown) {
+  switch (breakdown_) {
   case MemoryBreakdown::Total:
-    out[0] = d.total(tile, m_gaps);
+    out[0] = d.total(tile, gaps_);
     return;
   case MemoryBreakdown::Region:
     for (int r = 0; r < kMemoryRegions; ++r) {
@@ -168,11 +168,11 @@ void MemoryBands::values(unsigned tile, std::uint64_t* out) const {
     }
     break;
   case MemoryBreakdown::Category: {
-    for (int c : m_topCategories) {
+    for (int c : topCategories_) {
       out[k] = d.ownBytes(tile, c);
       own += out[k++];
     }
-    if (m_other) {
+    if (other_) {
       std::uint64_t all = 0;
       for (int c = 0; c < kMemoryCategories; ++c) all += d.ownBytes(tile, c);
       out[k++] = all - own;
@@ -186,8 +186,8 @@ void MemoryBands::values(unsigned tile, std::uint64_t* out) const {
     own = excl; // always live + peak not-always-live is the total excluding gaps by definition
     break;
   }
-  if (m_breakdown != MemoryBreakdown::Liveness) out[k++] = excl > own ? excl - own : 0;
-  if (m_gaps) out[k++] = gaps;
+  if (breakdown_ != MemoryBreakdown::Liveness) out[k++] = excl > own ? excl - own : 0;
+  if (gaps_) out[k++] = gaps;
 }
 
 // --- tile lists -------------------------------------------------------------------------------------

@@ -71,20 +71,20 @@ public:
   /// `maxCategories`: the categories with the most bytes over all tiles get a band each, the
   /// rest are summed into "other categories".
   MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool includeGaps, int maxCategories = 8);
-  int size() const { return int(m_names.size()); }
-  const QStringList& names() const { return m_names; }
-  QColor color(int band) const { return m_colors[std::size_t(band)]; }
+  int size() const { return int(names_.size()); }
+  const QStringList& names() const { return names_; }
+  QColor color(int band) const { return colors_[std::size_t(band)]; }
   /// Fills out[0..size()) with the tile's bytes in each band.
   void values(unsigned tile, std::uint64_t* out) const;
 
 private:
-  const MemoryData& m_data;
-  MemoryBreakdown m_breakdown;
-  bool m_gaps;
-  QStringList m_names;
-  std::vector<QColor> m_colors;
-  std::vector<int> m_topCategories; ///< category indices with their own band
-  bool m_other = false;
+  const MemoryData& data_;
+  MemoryBreakdown breakdown_;
+  bool gaps_;
+  QStringList names_;
+  std::vector<QColor> colors_;
+  std::vector<int> topCategories_; ///< category indices with their own band
+  bool other_ = false;
 };
 
 /// Parses a tile list typed by the user: "0,5,17", "3-7", "1, 4-6". Returns the sorted, unique

@@ -13,54 +13,54 @@ Settings& Settings::instance() {
 Settings::Settings() {
   QSettings s;
   MemoryUnits units;
-  if (parseMemoryUnits(s.value(QStringLiteral("memoryUnits")).toString(), &units)) m_units = units;
-  m_recent = s.value(QStringLiteral("recentFiles")).toStringList();
+  if (parseMemoryUnits(s.value(QStringLiteral("memoryUnits")).toString(), &units)) units_ = units;
+  recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
   // Stored as [base, current, base, current, ...].
   const QStringList pairs = s.value(QStringLiteral("recentComparisons")).toStringList();
-  for (int i = 0; i + 1 < pairs.size(); i += 2) m_comparisons.append({pairs[i], pairs[i + 1]});
+  for (int i = 0; i + 1 < pairs.size(); i += 2) comparisons_.append({pairs[i], pairs[i + 1]});
 }
 
 void Settings::save() const {
   QSettings s;
-  s.setValue(QStringLiteral("memoryUnits"), memoryUnitsName(m_units));
-  s.setValue(QStringLiteral("recentFiles"), m_recent);
+  s.setValue(QStringLiteral("memoryUnits"), memoryUnitsName(units_));
+  s.setValue(QStringLiteral("recentFiles"), recent_);
   QStringList pairs;
-  for (const Comparison& c : m_comparisons) pairs << c.base << c.current;
+  for (const Comparison& c : comparisons_) pairs << c.base << c.current;
   s.setValue(QStringLiteral("recentComparisons"), pairs);
 }
 
 void Settings::setMemoryUnits(MemoryUnits units, bool remember) {
-  if (units == m_units) return;
-  m_units = units;
+  if (units == units_) return;
+  units_ = units;
   if (remember) save();
   emit changed();
 }
 
 void Settings::addRecentFile(const QString& path) {
-  m_recent.removeAll(path);
-  m_recent.prepend(path);
-  while (m_recent.size() > maxRecent) m_recent.removeLast();
+  recent_.removeAll(path);
+  recent_.prepend(path);
+  while (recent_.size() > maxRecent) recent_.removeLast();
   save();
   emit changed();
 }
 
 void Settings::removeRecentFile(const QString& path) {
-  if (m_recent.removeAll(path) == 0) return;
+  if (recent_.removeAll(path) == 0) return;
   save();
   emit changed();
 }
 
 void Settings::addRecentComparison(const QString& base, const QString& current) {
   const Comparison c{base, current};
-  m_comparisons.removeAll(c);
-  m_comparisons.prepend(c);
-  while (m_comparisons.size() > maxRecent) m_comparisons.removeLast();
+  comparisons_.removeAll(c);
+  comparisons_.prepend(c);
+  while (comparisons_.size() > maxRecent) comparisons_.removeLast();
   save();
   emit changed();
 }
 
 void Settings::removeRecentComparison(const Comparison& comparison) {
-  if (m_comparisons.removeAll(comparison) == 0) return;
+  if (comparisons_.removeAll(comparison) == 0) return;
   save();
   emit changed();
 }

@@ -16,12 +16,12 @@ public:
   /// The one instance (created on first use, on the GUI thread).
   static Settings& instance();
 
-  MemoryUnits memoryUnits() const { return m_units; }
+  MemoryUnits memoryUnits() const { return units_; }
   /// `remember`: save it for later sessions (false: this process only).
   void setMemoryUnits(MemoryUnits units, bool remember = true);
 
   /// Most recent first, at most maxRecent entries; a path added again moves to the front.
-  QStringList recentFiles() const { return m_recent; }
+  QStringList recentFiles() const { return recent_; }
   void addRecentFile(const QString& path);
   void removeRecentFile(const QString& path);
   static constexpr int maxRecent = 16;
@@ -31,7 +31,7 @@ public:
     QString base, current;
     bool operator==(const Comparison& o) const { return base == o.base && current == o.current; }
   };
-  QList<Comparison> recentComparisons() const { return m_comparisons; }
+  QList<Comparison> recentComparisons() const { return comparisons_; }
   void addRecentComparison(const QString& base, const QString& current);
   void removeRecentComparison(const Comparison& comparison);
 
@@ -41,9 +41,9 @@ signals:
 private:
   Settings();
   void save() const;
-  MemoryUnits m_units = MemoryUnits::Binary;
-  QStringList m_recent;
-  QList<Comparison> m_comparisons;
+  MemoryUnits units_ = MemoryUnits::Binary;
+  QStringList recent_;
+  QList<Comparison> comparisons_;
 };
 
 } // namespace tessera::viewer

@@ -77,19 +77,19 @@ namespace {
 
 class Interner {
 public:
-  explicit Interner(std::vector<QString>& out) : m_out(out) {}
+  explicit Interner(std::vector<QString>& out) : out_(out) {}
   std::uint32_t operator()(const std::string& s) {
-    auto it = m_ids.find(s);
-    if (it != m_ids.end()) return it->second;
-    const auto id = std::uint32_t(m_out.size());
-    m_out.push_back(QString::fromStdString(s));
-    m_ids.emplace(s, id);
+    auto it = ids_.find(s);
+    if (it != ids_.end()) return it->second;
+    const auto id = std::uint32_t(out_.size());
+    out_.push_back(QString::fromStdString(s));
+    ids_.emplace(s, id);
     return id;
   }
 
 private:
-  std::vector<QString>& m_out;
-  std::unordered_map<std::string, std::uint32_t> m_ids;
+  std::vector<QString>& out_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
 };
 
 struct BuildContext {

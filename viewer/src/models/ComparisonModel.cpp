@@ -16,22 +16,22 @@ ComparisonModel::ComparisonModel(QObject* parent) : SectionTreeModel(parent) {
 
 void ComparisonModel::setData(std::shared_ptr<const ComparisonData> data) {
   beginResetModel();
-  m_data = std::move(data);
+  data_ = std::move(data);
   endResetModel();
 }
 
-int ComparisonModel::sectionCount() const { return m_data ? int(m_data->sections.size()) : 0; }
+int ComparisonModel::sectionCount() const { return data_ ? int(data_->sections.size()) : 0; }
 
 int ComparisonModel::rowsInSection(int section) const {
-  return int(m_data->sections[std::size_t(section)].rows.size());
+  return int(data_->sections[std::size_t(section)].rows.size());
 }
 
 int ComparisonModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
-  if (!m_data || !index.isValid()) return {};
+  if (!data_ || !index.isValid()) return {};
   if (isSection(index)) {
-    const ComparisonSection& s = m_data->sections[std::size_t(index.row())];
+    const ComparisonSection& s = data_->sections[std::size_t(index.row())];
     if (role == Qt::DisplayRole && index.column() == NameColumn)
       return s.rowsHidden ? s.title + tr(" — rows by name left out: unrelated reports") : s.title;
     if (role == Qt::FontRole) {
@@ -41,7 +41,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
-  const ComparisonSection& s = m_data->sections[std::size_t(sectionOf(index))];
+  const ComparisonSection& s = data_->sections[std::size_t(sectionOf(index))];
   const ComparisonRow& r = s.rows[std::size_t(index.row())];
   const MemoryUnits units = Settings::instance().memoryUnits();
   const bool text = r.unit == ComparisonRow::Unit::Text, bytes = r.unit == ComparisonRow::Unit::Bytes;

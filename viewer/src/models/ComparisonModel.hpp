@@ -20,7 +20,7 @@ public:
 
   explicit ComparisonModel(QObject* parent = nullptr);
   void setData(std::shared_ptr<const ComparisonData> data);
-  const ComparisonData* comparison() const { return m_data.get(); }
+  const ComparisonData* comparison() const { return data_.get(); }
 
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -31,7 +31,7 @@ protected:
   int rowsInSection(int section) const override;
 
 private:
-  std::shared_ptr<const ComparisonData> m_data;
+  std::shared_ptr<const ComparisonData> data_;
 };
 
 } // namespace tessera::viewer

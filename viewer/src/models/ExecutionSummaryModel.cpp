@@ -15,25 +15,25 @@ ExecutionSummaryModel::ExecutionSummaryModel(QObject* parent) : QAbstractTableMo
 
 void ExecutionSummaryModel::setSnapshot(std::shared_ptr<const ExecutionSummarySnapshot> snapshot) {
   beginResetModel();
-  m_snapshot = std::move(snapshot);
-  m_rows.clear();
-  if (const ExecutionSummarySnapshot* s = m_snapshot.get()) {
+  snapshot_ = std::move(snapshot);
+  rows_.clear();
+  if (const ExecutionSummarySnapshot* s = snapshot_.get()) {
     auto opt = [&](double v) { return std::optional<double>(v); };
     const bool cmp = s->compare;
     const double total = double(s->current.total());
     // Every (step, IPU) pair's cycles: IPUs that run at the same time each count, so this is
     // not the run's length (the Figures panel's "Length"); the label says what it sums.
-    m_rows.push_back({tr("IPU cycles in view (Σ IPUs)"), false, opt(total), cmp ? opt(double(s->base.total())) : std::nullopt, 0});
+    rows_.push_back({tr("IPU cycles in view (Σ IPUs)"), false, opt(total), cmp ? opt(double(s->base.total())) : std::nullopt, 0});
     for (int k = 0; k < kStepKinds; ++k) {
       const double v = double(s->current.cycles[std::size_t(k)]);
       const double b = double(s->base.cycles[std::size_t(k)]);
       if (v == 0 && (!cmp || b == 0) && StepKind(k) == StepKind::Other) continue; // no "Other" steps
       // "Compute steps": steps by kind, shares of the IPU cycles in view (the Summary's shares
       // are of tile cycles, a different denominator, and say so).
-      m_rows.push_back({QStringLiteral("  ") + tr("%1 steps").arg(stepKindName(StepKind(k))), false, opt(v), cmp ? opt(b) : std::nullopt, total});
+      rows_.push_back({QStringLiteral("  ") + tr("%1 steps").arg(stepKindName(StepKind(k))), false, opt(v), cmp ? opt(b) : std::nullopt, total});
     }
-    m_rows.push_back({tr("Steps in view"), false, opt(double(s->current.steps)), cmp ? opt(double(s->base.steps)) : std::nullopt, 0});
-    m_rows.push_back({tr("(Step, IPU) pairs in view"), false, opt(double(s->current.ipuSteps)),
+    rows_.push_back({tr("Steps in view"), false, opt(double(s->current.steps)), cmp ? opt(double(s->base.steps)) : std::nullopt, 0});
+    rows_.push_back({tr("(Step, IPU) pairs in view"), false, opt(double(s->current.ipuSteps)),
                       cmp ? opt(double(s->base.ipuSteps)) : std::nullopt, 0});
     // No balance here: the run's tile balance and parallel efficiency (cycle-weighted, from
     // pva::analyseExecution) sit beside this table; an unweighted mean of the range would differ.
@@ -42,9 +42,9 @@ void ExecutionSummaryModel::setSnapshot(std::shared_ptr<const ExecutionSummarySn
       const ExecRunInfo* cur = r < s->runs.size() ? &s->runs[r] : nullptr;
       const ExecRunInfo* base = cmp && r < s->baseRuns.size() ? &s->baseRuns[r] : nullptr;
       const QString name = cur ? cur->name : base->name;
-      m_rows.push_back({tr("Run %1 (%2): cycles").arg(r).arg(name), false, cur ? opt(double(cur->cycles)) : std::nullopt,
+      rows_.push_back({tr("Run %1 (%2): cycles").arg(r).arg(name), false, cur ? opt(double(cur->cycles)) : std::nullopt,
                         base ? opt(double(base->cycles)) : std::nullopt, 0});
-      m_rows.push_back({tr("Run %1 (%2): steps").arg(r).arg(name), false, cur ? opt(double(cur->numSteps)) : std::nullopt,
+      rows_.push_back({tr("Run %1 (%2): steps").arg(r).arg(name), false, cur ? opt(double(cur->numSteps)) : std::nullopt,
                         base ? opt(double(base->numSteps)) : std::nullopt, 0});
     }
   }
@@ -52,21 +52,21 @@ void ExecutionSummaryModel::setSnapshot(std::shared_ptr<const ExecutionSummarySn
 }
 
 int ExecutionSummaryModel::rowOf(const QString& name) const {
-  for (std::size_t i = 0; i < m_rows.size(); ++i)
-    if (m_rows[i].name.trimmed() == name) return int(i);
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].name.trimmed() == name) return int(i);
   return -1;
 }
 
-int ExecutionSummaryModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int ExecutionSummaryModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
 
 int ExecutionSummaryModel::columnCount(const QModelIndex& parent) const {
   if (parent.isValid()) return 0;
-  return m_snapshot && m_snapshot->compare ? 5 : 3;
+  return snapshot_ && snapshot_->compare ? 5 : 3;
 }
 
 QVariant ExecutionSummaryModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const Row& r = m_rows[std::size_t(index.row())];
+  const Row& r = rows_[std::size_t(index.row())];
   auto number = [&](double v) { return r.fraction ? formatPercent(v) : formatCount(std::uint64_t(std::llround(v))); };
   const int col = logical(index.column());
   if (role == NumberRole) {

@@ -35,7 +35,7 @@ public:
 
   explicit ExecutionSummaryModel(QObject* parent = nullptr);
   void setSnapshot(std::shared_ptr<const ExecutionSummarySnapshot> snapshot);
-  const ExecutionSummarySnapshot* snapshot() const { return m_snapshot.get(); }
+  const ExecutionSummarySnapshot* snapshot() const { return snapshot_.get(); }
   /// The row named `name`, or -1 (for tests).
   int rowOf(const QString& name) const;
 
@@ -45,7 +45,7 @@ public:
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-  bool compare() const { return m_snapshot && m_snapshot->compare; }
+  bool compare() const { return snapshot_ && snapshot_->compare; }
   int logical(int column) const { return compare() || column == 0 ? column : column == 1 ? int(ValueColumn) : int(ShareColumn); }
   struct Row {
     QString name;
@@ -53,8 +53,8 @@ private:
     std::optional<double> value, base; ///< absent: that report has no such row (runs)
     double shareOf = 0;                ///< > 0: Share column = value / shareOf
   };
-  std::shared_ptr<const ExecutionSummarySnapshot> m_snapshot;
-  std::vector<Row> m_rows; ///< derived from the snapshot in setSnapshot()
+  std::shared_ptr<const ExecutionSummarySnapshot> snapshot_;
+  std::vector<Row> rows_; ///< derived from the snapshot in setSnapshot()
 };
 
 } // namespace tessera::viewer

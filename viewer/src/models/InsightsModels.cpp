@@ -83,18 +83,18 @@ QVariant LivenessSplitModel::cell(const LivenessRow& r, int column, int role) co
   return {};
 }
 
-VertexTypesModel::VertexTypesModel(By by, QObject* parent) : RowsModel(parent), m_by(by) {
+VertexTypesModel::VertexTypesModel(By by, QObject* parent) : RowsModel(parent), by_(by) {
   if (by == By::State) setHeaders({tr("Vertex type"), tr("State"), tr("Instances"), tr("Each")});
   else setHeaders({tr("Vertex type"), tr("Code"), tr("Tiles"), tr("Each")});
 }
 
 void VertexTypesModel::setData(std::shared_ptr<const InsightsData> d) {
   if (!d) return setRows(nullptr);
-  setRows(alias(d, m_by == By::State ? d->insights.largestVertexState : d->insights.largestVertexCode));
+  setRows(alias(d, by_ == By::State ? d->insights.largestVertexState : d->insights.largestVertexCode));
 }
 
 QVariant VertexTypesModel::cell(const pva::VertexTypeInsight& v, int column, int role) const {
-  const bool state = m_by == By::State;
+  const bool state = by_ == By::State;
   switch (column) {
   case 0: return textCell(QString::fromStdString(v.name), role);
   case 1: return bytesCell(state ? v.stateBytes : v.codeBytes, role);

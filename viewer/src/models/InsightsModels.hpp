@@ -42,7 +42,7 @@ protected:
   QVariant cell(const pva::VertexTypeInsight& v, int column, int role) const override;
 
 private:
-  By m_by;
+  By by_;
 };
 
 class ExchangesModel : public RowsModel<pva::ExchangeInsight> {

@@ -11,15 +11,15 @@ IpuFiguresModel::IpuFiguresModel(QObject* parent) : QAbstractTableModel(parent) 
 
 void IpuFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures, int run) {
   beginResetModel();
-  m_figures = std::move(figures);
-  m_span = m_figures ? ExecutionFigures::span(m_figures->current, run) : nullptr;
+  figures_ = std::move(figures);
+  span_ = figures_ ? ExecutionFigures::span(figures_->current, run) : nullptr;
   endResetModel();
 }
 
 int IpuFiguresModel::rowCount(const QModelIndex& parent) const {
-  if (parent.isValid() || !m_span) return 0;
+  if (parent.isValid() || !span_) return 0;
   // tileCyclesByIpu and ipus are both per IPU of one replica; the longer one counts the IPUs.
-  return int(std::max(m_span->ipus.size(), m_span->tileCyclesByIpu.size()));
+  return int(std::max(span_->ipus.size(), span_->tileCyclesByIpu.size()));
 }
 
 int IpuFiguresModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -31,8 +31,8 @@ QVariant IpuFiguresModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole) return col == IpuColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (col == IpuColumn) return role == Qt::DisplayRole ? QVariant(tr("IPU %1").arg(index.row())) : QVariant();
   if (col < StreamCopyInColumn) {
-    if (ipu >= m_span->tileCyclesByIpu.size()) return {};
-    const pva::CycleKinds& c = m_span->tileCyclesByIpu[ipu];
+    if (ipu >= span_->tileCyclesByIpu.size()) return {};
+    const pva::CycleKinds& c = span_->tileCyclesByIpu[ipu];
     const auto kind = pva::TileCycleTotals::Kind(col - FirstKindColumn);
     if (role == NumberRole) return qulonglong(c.of(kind));
     if (role == Qt::DisplayRole) return formatPercent(c.shareOfTileCycles(kind));
@@ -40,8 +40,8 @@ QVariant IpuFiguresModel::data(const QModelIndex& index, int role) const {
       return tr("%1 of %2 tile cycles on IPU %3").arg(formatCount(c.of(kind)), formatCount(c.total())).arg(index.row());
     return {};
   }
-  if (ipu >= m_span->ipus.size()) return {};
-  const pva::IpuTraffic& t = m_span->ipus[ipu];
+  if (ipu >= span_->ipus.size()) return {};
+  const pva::IpuTraffic& t = span_->ipus[ipu];
   const std::uint64_t bytes = col == StreamCopyInColumn      ? t.streamCopyInBytes
                               : col == StreamCopyOutColumn   ? t.streamCopyOutBytes
                               : col == GlobalExchangeInColumn ? t.globalExchangeInBytes

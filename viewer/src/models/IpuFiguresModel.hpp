@@ -32,8 +32,8 @@ public:
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-  std::shared_ptr<const ExecutionFigures> m_figures;
-  const pva::SpanFigures* m_span = nullptr; ///< in m_figures
+  std::shared_ptr<const ExecutionFigures> figures_;
+  const pva::SpanFigures* span_ = nullptr; ///< in figures_
 };
 
 } // namespace tessera::viewer

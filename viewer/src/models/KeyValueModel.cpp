@@ -5,22 +5,22 @@ namespace tessera::viewer {
 
 void KeyValueModel::setRows(Rows rows) {
   beginResetModel();
-  m_rows = std::move(rows);
+  rows_ = std::move(rows);
   endResetModel();
 }
 
 QString KeyValueModel::value(const QString& name) const {
-  for (const auto& [k, v] : m_rows)
+  for (const auto& [k, v] : rows_)
     if (k == name) return v;
   return {};
 }
 
-int KeyValueModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int KeyValueModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
 int KeyValueModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : 2; }
 
 QVariant KeyValueModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) return {};
-  const auto& row = m_rows[std::size_t(index.row())];
+  const auto& row = rows_[std::size_t(index.row())];
   return index.column() == 0 ? row.first : row.second;
 }
 

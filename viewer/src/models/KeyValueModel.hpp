@@ -25,7 +25,7 @@ public:
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-  Rows m_rows;
+  Rows rows_;
 };
 
 } // namespace tessera::viewer

@@ -10,7 +10,7 @@ LiveVariablesModel::LiveVariablesModel(QObject* parent) : RowsModel(parent) {
 void LiveVariablesModel::setDetails(std::shared_ptr<const StepDetailsData> details) {
   // The columns change with the steps: the headers change inside the reset.
   beginResetModel();
-  m_details = details;
+  details_ = details;
   QStringList headers{tr("Variable"), tr("Category")};
   if (details) {
     headers << details->stepLabels;

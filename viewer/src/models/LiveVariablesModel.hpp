@@ -16,13 +16,13 @@ public:
   explicit LiveVariablesModel(QObject* parent = nullptr);
   void setDetails(std::shared_ptr<const StepDetailsData> details);
   /// Selected steps shown as columns.
-  int stepCount() const { return m_details ? int(m_details->steps.size()) : 0; }
+  int stepCount() const { return details_ ? int(details_->steps.size()) : 0; }
 
 protected:
   QVariant cell(const LiveVariableRow& row, int column, int role) const override;
 
 private:
-  std::shared_ptr<const StepDetailsData> m_details;
+  std::shared_ptr<const StepDetailsData> details_;
 };
 
 } // namespace tessera::viewer

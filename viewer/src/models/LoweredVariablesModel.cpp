@@ -9,7 +9,7 @@ LoweredVariablesModel::LoweredVariablesModel(QObject* parent) : RowsModel(parent
 }
 
 void LoweredVariablesModel::setDetails(std::shared_ptr<const TileDetailsData> details) {
-  m_details = details;
+  details_ = details;
   setRows(details ? std::shared_ptr<const std::vector<TileVariableRow>>(details, &details->variables) : nullptr);
 }
 

@@ -15,13 +15,13 @@ public:
   enum Column { TileColumn, NameColumn, SizeColumn, OffsetColumn, CategoryColumn, AlwaysLiveColumn };
   explicit LoweredVariablesModel(QObject* parent = nullptr);
   void setDetails(std::shared_ptr<const TileDetailsData> details);
-  bool allTiles() const { return !m_details || m_details->allTiles(); }
+  bool allTiles() const { return !details_ || details_->allTiles(); }
 
 protected:
   QVariant cell(const TileVariableRow& row, int column, int role) const override;
 
 private:
-  std::shared_ptr<const TileDetailsData> m_details;
+  std::shared_ptr<const TileDetailsData> details_;
 };
 
 } // namespace tessera::viewer

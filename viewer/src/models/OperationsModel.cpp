@@ -18,44 +18,44 @@ namespace tessera::viewer {
 
 OperationsModel::OperationsModel(QObject* parent) : QAbstractTableModel(parent) {
   connect(&Settings::instance(), &Settings::changed, this, [this] {
-    if (!m_rows.empty()) emit dataChanged(index(0, AlwaysLiveColumn), index(rowCount() - 1, ColumnCount - 1));
+    if (!rows_.empty()) emit dataChanged(index(0, AlwaysLiveColumn), index(rowCount() - 1, ColumnCount - 1));
   });
 }
 
 void OperationsModel::setData(std::shared_ptr<const OperationsData> data) {
-  m_data = std::move(data);
+  data_ = std::move(data);
   rebuild();
 }
 
 void OperationsModel::setLayer(const QString& layer) {
-  m_layer = layer;
+  layer_ = layer;
   rebuild();
 }
 
 void OperationsModel::setTextFilter(const QString& text) {
-  m_text = text;
+  text_ = text;
   rebuild();
 }
 
 void OperationsModel::rebuild() {
   beginResetModel();
-  m_rows.clear();
-  if (m_data)
-    for (std::size_t i = 0; i < m_data->operations.size(); ++i) {
-      const OperationInfo& op = m_data->operations[i];
-      if (!m_layer.isEmpty() && op.layer != m_layer) continue;
-      if (!m_text.isEmpty() && !op.name.contains(m_text, Qt::CaseInsensitive) &&
-          !op.type.contains(m_text, Qt::CaseInsensitive))
+  rows_.clear();
+  if (data_)
+    for (std::size_t i = 0; i < data_->operations.size(); ++i) {
+      const OperationInfo& op = data_->operations[i];
+      if (!layer_.isEmpty() && op.layer != layer_) continue;
+      if (!text_.isEmpty() && !op.name.contains(text_, Qt::CaseInsensitive) &&
+          !op.type.contains(text_, Qt::CaseInsensitive))
         continue;
-      m_rows.push_back(i);
+      rows_.push_back(i);
     }
   endResetModel();
-  sort(m_sortColumn, m_sortOrder);
+  sort(sortColumn_, sortOrder_);
 }
 
 const OperationInfo* OperationsModel::operationAt(int row) const {
-  if (!m_data || row < 0 || row >= int(m_rows.size())) return nullptr;
-  return &m_data->operations[m_rows[std::size_t(row)]];
+  if (!data_ || row < 0 || row >= int(rows_.size())) return nullptr;
+  return &data_->operations[rows_[std::size_t(row)]];
 }
 
 QString flopsTip(const OperationInfo& op) {
@@ -92,21 +92,21 @@ OperationInfo totalsOf(const std::vector<const OperationInfo*>& ops, bool hasFlo
 
 OperationInfo OperationsModel::totals() const {
   std::vector<const OperationInfo*> shown;
-  if (!m_data) return {};
-  for (std::size_t r : m_rows) shown.push_back(&m_data->operations[r]);
-  return totalsOf(shown, m_data->hasFlopEstimates);
+  if (!data_) return {};
+  for (std::size_t r : rows_) shown.push_back(&data_->operations[r]);
+  return totalsOf(shown, data_->hasFlopEstimates);
 }
 
 std::vector<LayerTotals> OperationsModel::layerTotals() const {
   std::vector<LayerTotals> out;
-  if (!m_data) return out;
+  if (!data_) return out;
   std::map<QString, std::vector<const OperationInfo*>> byLayer;
-  for (std::size_t r : m_rows) byLayer[m_data->operations[r].layer].push_back(&m_data->operations[r]);
-  for (const auto& [layer, ops] : byLayer) out.push_back({layer, ops.size(), totalsOf(ops, m_data->hasFlopEstimates)});
+  for (std::size_t r : rows_) byLayer[data_->operations[r].layer].push_back(&data_->operations[r]);
+  for (const auto& [layer, ops] : byLayer) out.push_back({layer, ops.size(), totalsOf(ops, data_->hasFlopEstimates)});
   return out;
 }
 
-int OperationsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int OperationsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
 int OperationsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 namespace {
@@ -234,7 +234,7 @@ QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, i
                 "a title and a tip for every column");
   if (section < 0 || section >= ColumnCount) return {};
   // Comparing, the figures without "(base)" are the current report's.
-  if (role == Qt::DisplayRole && m_data && m_data->compared &&
+  if (role == Qt::DisplayRole && data_ && data_->compared &&
       (section == ExecutedColumn || section == AlwaysLiveColumn || section == CodeColumn))
     return tr(names[section]) + tr(" (current)");
   if (role == Qt::DisplayRole) return tr(names[section]);
@@ -244,14 +244,14 @@ QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, i
 
 void OperationsModel::sort(int column, Qt::SortOrder order) {
   if (column < 0 || column >= ColumnCount) return;
-  m_sortColumn = column;
-  m_sortOrder = order;
-  if (!m_data || m_rows.empty()) return;
+  sortColumn_ = column;
+  sortOrder_ = order;
+  if (!data_ || rows_.empty()) return;
   emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
   const QModelIndexList before = persistentIndexList();
-  std::vector<std::size_t> oldRows = m_rows;
-  std::stable_sort(m_rows.begin(), m_rows.end(), [&](std::size_t a, std::size_t b) {
-    const QVariant va = sortValue(m_data->operations[a], column), vb = sortValue(m_data->operations[b], column);
+  std::vector<std::size_t> oldRows = rows_;
+  std::stable_sort(rows_.begin(), rows_.end(), [&](std::size_t a, std::size_t b) {
+    const QVariant va = sortValue(data_->operations[a], column), vb = sortValue(data_->operations[b], column);
     const auto c = QVariant::compare(va, vb);
     return order == Qt::AscendingOrder ? c == QPartialOrdering::Less : c == QPartialOrdering::Greater;
   });
@@ -259,8 +259,8 @@ void OperationsModel::sort(int column, Qt::SortOrder order) {
   QModelIndexList after;
   for (const QModelIndex& idx : before) {
     const std::size_t op = oldRows[std::size_t(idx.row())];
-    const auto it = std::find(m_rows.begin(), m_rows.end(), op);
-    after << index(int(it - m_rows.begin()), idx.column());
+    const auto it = std::find(rows_.begin(), rows_.end(), op);
+    after << index(int(it - rows_.begin()), idx.column());
   }
   changePersistentIndexList(before, after);
   emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);

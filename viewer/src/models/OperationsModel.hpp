@@ -32,7 +32,7 @@ public:
 
   explicit OperationsModel(QObject* parent = nullptr);
   void setData(std::shared_ptr<const OperationsData> data);
-  const OperationsData* operations() const { return m_data.get(); }
+  const OperationsData* operations() const { return data_.get(); }
   /// Only operations of this layer (empty: every layer).
   void setLayer(const QString& layer);
   /// Only operations whose name or type contains the text (case-insensitive).
@@ -56,11 +56,11 @@ private:
   void rebuild();
   QVariant sortValue(const OperationInfo& op, int column) const;
   QVariant compareData(const OperationInfo& op, int column, int role, MemoryUnits units) const;
-  std::shared_ptr<const OperationsData> m_data;
-  std::vector<std::size_t> m_rows;
-  QString m_layer, m_text;
-  int m_sortColumn = ExecutedColumn;
-  Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+  std::shared_ptr<const OperationsData> data_;
+  std::vector<std::size_t> rows_;
+  QString layer_, text_;
+  int sortColumn_ = ExecutedColumn;
+  Qt::SortOrder sortOrder_ = Qt::DescendingOrder;
 };
 
 } // namespace tessera::viewer

@@ -15,85 +15,85 @@ ProgramTreeModel::ProgramTreeModel(QObject* parent) : QAbstractItemModel(parent)
 
 void ProgramTreeModel::setTree(std::shared_ptr<const ProgramTreeData> tree) {
   beginResetModel();
-  m_tree = std::move(tree);
-  m_cycles.reset();
+  tree_ = std::move(tree);
+  cycles_.reset();
   endResetModel();
 }
 
 void ProgramTreeModel::setCycles(std::shared_ptr<const ProgramCycles> cycles) {
-  m_cycles = std::move(cycles);
-  m_changedInside.clear();
-  if (!m_tree) return;
+  cycles_ = std::move(cycles);
+  changedInside_.clear();
+  if (!tree_) return;
   if (compared()) {
     // Nodes are in depth-first order: children after their parent, so one backward pass carries
     // "something below changed" up to the roots.
-    m_changedInside.assign(m_tree->nodes.size(), false);
-    for (std::size_t n = m_tree->nodes.size(); n-- > 0;) {
-      const ProgramTreeData::Node& node = m_tree->nodes[n];
+    changedInside_.assign(tree_->nodes.size(), false);
+    for (std::size_t n = tree_->nodes.size(); n-- > 0;) {
+      const ProgramTreeData::Node& node = tree_->nodes[n];
       if (node.parent == ProgramTreeData::noParent) continue;
       const Change c = changeAt(std::uint32_t(n));
-      if (m_changedInside[n] || (c != Change::None && c != Change::Inside)) m_changedInside[node.parent] = true;
+      if (changedInside_[n] || (c != Change::None && c != Change::Inside)) changedInside_[node.parent] = true;
     }
   }
   // Every row of every parent gains its cycles columns.
   auto changed = [this](const QModelIndex& parent, std::size_t rows) {
     if (rows > 0) emit dataChanged(index(0, 0, parent), index(int(rows) - 1, ColumnCount - 1, parent));
   };
-  changed({}, m_tree->roots.size());
-  for (std::uint32_t n = 0; n < m_tree->nodes.size(); ++n)
-    if (!m_tree->nodes[n].children.empty()) changed(indexOfNode(n), m_tree->nodes[n].children.size());
+  changed({}, tree_->roots.size());
+  for (std::uint32_t n = 0; n < tree_->nodes.size(); ++n)
+    if (!tree_->nodes[n].children.empty()) changed(indexOfNode(n), tree_->nodes[n].children.size());
 }
 
 const std::vector<std::uint32_t>& ProgramTreeModel::childrenOf(const QModelIndex& parent) const {
-  return parent.isValid() ? m_tree->nodes[parent.internalId()].children : m_tree->roots;
+  return parent.isValid() ? tree_->nodes[parent.internalId()].children : tree_->roots;
 }
 
 QModelIndex ProgramTreeModel::indexOfNode(std::uint32_t node) const {
-  if (!m_tree || node >= m_tree->nodes.size()) return {};
-  return createIndex(int(m_tree->nodes[node].row), 0, quintptr(node));
+  if (!tree_ || node >= tree_->nodes.size()) return {};
+  return createIndex(int(tree_->nodes[node].row), 0, quintptr(node));
 }
 
 QModelIndex ProgramTreeModel::index(int row, int column, const QModelIndex& parent) const {
-  if (!m_tree || !hasIndex(row, column, parent)) return {};
+  if (!tree_ || !hasIndex(row, column, parent)) return {};
   return createIndex(row, column, quintptr(childrenOf(parent)[std::size_t(row)]));
 }
 
 QModelIndex ProgramTreeModel::parent(const QModelIndex& child) const {
-  if (!m_tree || !child.isValid()) return {};
-  const std::uint32_t p = m_tree->nodes[child.internalId()].parent;
+  if (!tree_ || !child.isValid()) return {};
+  const std::uint32_t p = tree_->nodes[child.internalId()].parent;
   if (p == ProgramTreeData::noParent) return {};
-  return createIndex(int(m_tree->nodes[p].row), 0, quintptr(p));
+  return createIndex(int(tree_->nodes[p].row), 0, quintptr(p));
 }
 
 int ProgramTreeModel::rowCount(const QModelIndex& parent) const {
-  if (!m_tree || (parent.isValid() && parent.column() != 0)) return 0;
+  if (!tree_ || (parent.isValid() && parent.column() != 0)) return 0;
   return int(childrenOf(parent).size());
 }
 
 int ProgramTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
 ProgramTreeModel::Change ProgramTreeModel::changeAt(std::uint32_t node) const {
-  if (!m_tree || !compared() || node >= m_tree->nodes.size()) return Change::None;
-  const std::uint32_t programId = m_tree->nodes[node].program;
-  if (m_tree->programs[programId].isStep && programId < m_cycles->changes.size()) {
-    const ProgramCycles::Change& c = m_cycles->changes[programId];
+  if (!tree_ || !compared() || node >= tree_->nodes.size()) return Change::None;
+  const std::uint32_t programId = tree_->nodes[node].program;
+  if (tree_->programs[programId].isStep && programId < cycles_->changes.size()) {
+    const ProgramCycles::Change& c = cycles_->changes[programId];
     if (c.inCurrent && !c.inBase) return Change::New;
     if (c.inBase && !c.inCurrent) return Change::Gone;
     if (c.changed()) return Change::Changed;
   }
-  return node < m_changedInside.size() && m_changedInside[node] ? Change::Inside : Change::None;
+  return node < changedInside_.size() && changedInside_[node] ? Change::Inside : Change::None;
 }
 
 QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
-  if (!m_tree || !index.isValid()) return {};
-  const std::uint32_t programId = m_tree->nodes[index.internalId()].program;
-  const ProgramInfo& p = m_tree->programs[programId];
+  if (!tree_ || !index.isValid()) return {};
+  const std::uint32_t programId = tree_->nodes[index.internalId()].program;
+  const ProgramInfo& p = tree_->programs[programId];
   if (role == ProgramIdRole) return programId;
   if (compared()) {
     const Change change = changeAt(std::uint32_t(index.internalId()));
     if (role == ChangeRole) return int(change);
     const ProgramCycles::Change* c =
-        p.isStep && programId < m_cycles->changes.size() ? &m_cycles->changes[programId] : nullptr;
+        p.isStep && programId < cycles_->changes.size() ? &cycles_->changes[programId] : nullptr;
     // What changed stands out: the step's name in bold, its difference in colour; a container
     // with a change below it in italics.
     if (role == Qt::FontRole && index.column() == NameColumn && change != Change::None) {
@@ -130,11 +130,11 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
   case NameColumn: return p.name.isEmpty() ? QStringLiteral("(%1)").arg(p.type) : p.name;
   case TypeColumn: return p.type;
   case CyclesColumn:
-    if (!m_cycles || !p.isStep) return {};
-    return formatCount(m_cycles->cycles[programId]);
+    if (!cycles_ || !p.isStep) return {};
+    return formatCount(cycles_->cycles[programId]);
   case ExecutionsColumn:
-    if (!m_cycles || !p.isStep) return {};
-    return formatCount(m_cycles->executions[programId]);
+    if (!cycles_ || !p.isStep) return {};
+    return formatCount(cycles_->executions[programId]);
   case EstimateColumn: return p.isStep ? formatCount(p.estimatedCyclesMaxTile) : QVariant();
   default: return {};
   }
@@ -156,10 +156,10 @@ QVariant ProgramTreeModel::headerData(int section, Qt::Orientation orientation, 
 
 std::vector<std::uint32_t> ProgramTreeModel::find(const QString& text) const {
   std::vector<std::uint32_t> out;
-  if (!m_tree || text.isEmpty()) return out;
+  if (!tree_ || text.isEmpty()) return out;
   // Nodes are stored in depth-first order, which is the order the tree shows them.
-  for (std::uint32_t n = 0; n < m_tree->nodes.size(); ++n) {
-    const ProgramInfo& p = m_tree->programs[m_tree->nodes[n].program];
+  for (std::uint32_t n = 0; n < tree_->nodes.size(); ++n) {
+    const ProgramInfo& p = tree_->programs[tree_->nodes[n].program];
     if (p.name.contains(text, Qt::CaseInsensitive) || p.type.contains(text, Qt::CaseInsensitive)) out.push_back(n);
   }
   return out;

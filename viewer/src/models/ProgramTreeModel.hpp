@@ -20,12 +20,12 @@ public:
   enum class Change { None, Changed, New, Gone, Inside };
   static constexpr int ChangeRole = Qt::UserRole + 2; ///< int(Change)
   Change changeAt(std::uint32_t node) const;
-  bool compared() const { return m_cycles && m_cycles->compared; }
+  bool compared() const { return cycles_ && cycles_->compared; }
 
   explicit ProgramTreeModel(QObject* parent = nullptr);
   void setTree(std::shared_ptr<const ProgramTreeData> tree);
   void setCycles(std::shared_ptr<const ProgramCycles> cycles);
-  const ProgramTreeData* tree() const { return m_tree.get(); }
+  const ProgramTreeData* tree() const { return tree_.get(); }
   /// The index of a node (column 0).
   QModelIndex indexOfNode(std::uint32_t node) const;
   /// Nodes whose program name or type contains `text` (case-insensitive), in tree order.
@@ -40,9 +40,9 @@ public:
 
 private:
   const std::vector<std::uint32_t>& childrenOf(const QModelIndex& parent) const;
-  std::shared_ptr<const ProgramTreeData> m_tree;
-  std::shared_ptr<const ProgramCycles> m_cycles;
-  std::vector<bool> m_changedInside; ///< by node: a step below it changed (comparing)
+  std::shared_ptr<const ProgramTreeData> tree_;
+  std::shared_ptr<const ProgramCycles> cycles_;
+  std::vector<bool> changedInside_; ///< by node: a step below it changed (comparing)
 };
 
 } // namespace tessera::viewer

@@ -11,17 +11,17 @@ RunFiguresModel::RunFiguresModel(QObject* parent) : QAbstractTableModel(parent) 
 
 void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures, int run) {
   beginResetModel();
-  m_figures = std::move(figures);
-  m_rows.clear();
-  m_scope.clear();
-  m_compare = m_figures && m_figures->base;
-  const pva::SpanFigures* cur = m_figures ? ExecutionFigures::span(m_figures->current, run) : nullptr;
-  const pva::SpanFigures* base = m_compare ? ExecutionFigures::span(*m_figures->base, run) : nullptr;
+  figures_ = std::move(figures);
+  rows_.clear();
+  scope_.clear();
+  compare_ = figures_ && figures_->base;
+  const pva::SpanFigures* cur = figures_ ? ExecutionFigures::span(figures_->current, run) : nullptr;
+  const pva::SpanFigures* base = compare_ ? ExecutionFigures::span(*figures_->base, run) : nullptr;
   if (cur || base) {
-    m_scope = ExecutionFigures::describe(cur ? *cur : *base);
+    scope_ = ExecutionFigures::describe(cur ? *cur : *base);
     using F = std::optional<double>;
     auto of = [](const pva::SpanFigures* s, auto get) { return s ? F(double(get(*s))) : F(); };
-    auto add = [&](const QString& name, bool fraction, auto get) { m_rows.push_back({name, fraction, of(cur, get), of(base, get)}); };
+    auto add = [&](const QString& name, bool fraction, auto get) { rows_.push_back({name, fraction, of(cur, get), of(base, get)}); };
     // The length is the one figure of a run's cycles shown everywhere (Summary, run list); the
     // sum of each step's slowest IPU counts again the cycles where IPUs overlap (a pipeline), so
     // it is labelled as what it sums.
@@ -45,19 +45,19 @@ void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures
 }
 
 int RunFiguresModel::rowOf(const QString& name) const {
-  for (std::size_t i = 0; i < m_rows.size(); ++i)
-    if (m_rows[i].name == name) return int(i);
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].name == name) return int(i);
   return -1;
 }
 
-int RunFiguresModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int RunFiguresModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
 
-int RunFiguresModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : (m_compare ? 4 : 2); }
+int RunFiguresModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : (compare_ ? 4 : 2); }
 
 QVariant RunFiguresModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const Row& r = m_rows[std::size_t(index.row())];
-  const int col = !m_compare && index.column() == 1 ? int(ValueColumn) : index.column();
+  const Row& r = rows_[std::size_t(index.row())];
+  const int col = !compare_ && index.column() == 1 ? int(ValueColumn) : index.column();
   const std::optional<double> change = r.value && r.base ? std::optional<double>(*r.value - *r.base) : std::nullopt;
   const std::optional<double> shown = col == ValueColumn ? r.value : col == BaseColumn ? r.base : col == ChangeColumn ? change : std::nullopt;
   if (role == NumberRole) return shown ? QVariant(*shown) : QVariant();
@@ -76,7 +76,7 @@ QVariant RunFiguresModel::data(const QModelIndex& index, int role) const {
 
 QVariant RunFiguresModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  if (!m_compare && section == 1) return tr("Value");
+  if (!compare_ && section == 1) return tr("Value");
   switch (section) {
   case NameColumn: return tr("Figure");
   case ValueColumn: return tr("Current");

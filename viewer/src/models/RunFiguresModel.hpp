@@ -20,7 +20,7 @@ public:
   /// shows Name and its value only (valueColumn()).
   enum Column { NameColumn, BaseColumn, ValueColumn, ChangeColumn };
   /// Where the value (the current report's) is: 1 for one report, ValueColumn in compare mode.
-  int valueColumn() const { return m_compare ? int(ValueColumn) : 1; }
+  int valueColumn() const { return compare_ ? int(ValueColumn) : 1; }
   /// The number behind Value, Base or Change (double).
   static constexpr int NumberRole = Qt::UserRole + 1;
 
@@ -28,7 +28,7 @@ public:
   /// Shows run `run` (-1: all runs) of `figures` (null: nothing).
   void setFigures(std::shared_ptr<const ExecutionFigures> figures, int run);
   /// "run 'train0'" or "all runs" (empty without figures).
-  QString scope() const { return m_scope; }
+  QString scope() const { return scope_; }
   int rowOf(const QString& name) const; ///< the row named `name`, or -1 (tests)
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -42,10 +42,10 @@ private:
     bool fraction = false; ///< a share in [0, 1], else a count
     std::optional<double> value, base;
   };
-  std::shared_ptr<const ExecutionFigures> m_figures;
-  std::vector<Row> m_rows;
-  bool m_compare = false;
-  QString m_scope;
+  std::shared_ptr<const ExecutionFigures> figures_;
+  std::vector<Row> rows_;
+  bool compare_ = false;
+  QString scope_;
 };
 
 } // namespace tessera::viewer

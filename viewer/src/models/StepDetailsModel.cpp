@@ -13,25 +13,25 @@ StepDetailsModel::StepDetailsModel(QObject* parent) : QAbstractTableModel(parent
 
 void StepDetailsModel::setDetails(std::shared_ptr<const StepDetails> details) {
   beginResetModel();
-  m_details = std::move(details);
+  details_ = std::move(details);
   endResetModel();
 }
 
 QString StepDetailsModel::value(const QString& name) const {
   for (int r = 0; r < rowCount(); ++r)
-    if (m_details->fields[std::size_t(r)].name == name) return data(index(r, ValueColumn)).toString();
+    if (details_->fields[std::size_t(r)].name == name) return data(index(r, ValueColumn)).toString();
   return {};
 }
 
 int StepDetailsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() || !m_details ? 0 : int(m_details->fields.size());
+  return parent.isValid() || !details_ ? 0 : int(details_->fields.size());
 }
 
 int StepDetailsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant StepDetailsModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_details) return {};
-  const StepDetails::Field& f = m_details->fields[std::size_t(index.row())];
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !details_) return {};
+  const StepDetails::Field& f = details_->fields[std::size_t(index.row())];
   switch (role) {
   case Qt::DisplayRole:
   case Qt::ToolTipRole:

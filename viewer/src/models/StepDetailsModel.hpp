@@ -21,7 +21,7 @@ public:
   explicit StepDetailsModel(QObject* parent = nullptr);
   /// Null clears the table.
   void setDetails(std::shared_ptr<const StepDetails> details);
-  const StepDetails* details() const { return m_details.get(); }
+  const StepDetails* details() const { return details_.get(); }
   /// The value of the field called `name` as displayed, or an empty string (for tests).
   QString value(const QString& name) const;
 
@@ -31,7 +31,7 @@ public:
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-  std::shared_ptr<const StepDetails> m_details;
+  std::shared_ptr<const StepDetails> details_;
 };
 
 } // namespace tessera::viewer

@@ -14,25 +14,25 @@ namespace tessera::viewer {
 SummaryModel::SummaryModel(QObject* parent) : SectionTreeModel(parent) {
   // Bytes are formatted in the current units: values re-read when they change.
   connect(&Settings::instance(), &Settings::changed, this, [this] {
-    if (m_data && m_data->compared) valuesChanged(BaseColumn, DeltaColumn);
+    if (data_ && data_->compared) valuesChanged(BaseColumn, DeltaColumn);
     else valuesChanged(ValueColumn, ValueColumn);
   });
 }
 
 void SummaryModel::setData(std::shared_ptr<const SummaryData> data) {
   beginResetModel();
-  m_data = std::move(data);
+  data_ = std::move(data);
   endResetModel();
 }
 
-int SummaryModel::sectionCount() const { return m_data ? int(m_data->sections.size()) : 0; }
+int SummaryModel::sectionCount() const { return data_ ? int(data_->sections.size()) : 0; }
 
 int SummaryModel::rowsInSection(int section) const {
-  return int(m_data->sections[std::size_t(section)].rows.size());
+  return int(data_->sections[std::size_t(section)].rows.size());
 }
 
 int SummaryModel::columnCount(const QModelIndex&) const {
-  return m_data && m_data->compared ? int(CompareColumnCount) : int(ColumnCount);
+  return data_ && data_->compared ? int(CompareColumnCount) : int(ColumnCount);
 }
 
 namespace {
@@ -108,12 +108,12 @@ QVariant SummaryModel::compareData(const SummaryRow& r, int column, int role) co
 }
 
 QVariant SummaryModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || !m_data) return {};
+  if (!index.isValid() || !data_) return {};
   if (isSection(index)) {
-    const SummarySection& s = m_data->sections[std::size_t(index.row())];
+    const SummarySection& s = data_->sections[std::size_t(index.row())];
     if (index.column() == NameColumn && role == Qt::DisplayRole) return s.title;
     // What the section's figures cover ("all runs, one replica"), beside its title.
-    const int note = m_data->compared ? int(CompareNoteColumn) : int(NoteColumn);
+    const int note = data_->compared ? int(CompareNoteColumn) : int(NoteColumn);
     if (index.column() == note && role == Qt::DisplayRole) return s.scope;
     if (role == Qt::FontRole) {
       QFont f;
@@ -122,8 +122,8 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
-  const SummaryRow& r = m_data->sections[std::size_t(sectionOf(index))].rows[std::size_t(index.row())];
-  if (m_data->compared) return compareData(r, index.column(), role);
+  const SummaryRow& r = data_->sections[std::size_t(sectionOf(index))].rows[std::size_t(index.row())];
+  if (data_->compared) return compareData(r, index.column(), role);
   switch (role) {
   case Qt::DisplayRole:
   case Qt::ToolTipRole:
@@ -148,7 +148,7 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
 
 QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  if (m_data && m_data->compared) switch (section) {
+  if (data_ && data_->compared) switch (section) {
     case NameColumn: return tr("Name");
     case BaseColumn: return tr("Base");
     case CurrentColumn: return tr("Current");

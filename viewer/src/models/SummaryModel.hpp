@@ -25,7 +25,7 @@ public:
 
   explicit SummaryModel(QObject* parent = nullptr);
   void setData(std::shared_ptr<const SummaryData> data);
-  const SummaryData* summary() const { return m_data.get(); }
+  const SummaryData* summary() const { return data_.get(); }
 
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -37,7 +37,7 @@ protected:
 
 private:
   QVariant compareData(const SummaryRow& r, int column, int role) const;
-  std::shared_ptr<const SummaryData> m_data;
+  std::shared_ptr<const SummaryData> data_;
 };
 
 } // namespace tessera::viewer

@@ -12,12 +12,12 @@ TableModel::TableModel(QObject* parent) : QAbstractTableModel(parent) {
   });
 }
 
-int TableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_headers.size()); }
+int TableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(headers_.size()); }
 
 QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || section < 0 || section >= m_headers.size()) return {};
-  if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return m_headers[section];
-  if (role == TotalRole) return int(std::size_t(section) < m_totals.size() ? m_totals[std::size_t(section)] : Total::None);
+  if (orientation != Qt::Horizontal || section < 0 || section >= headers_.size()) return {};
+  if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return headers_[section];
+  if (role == TotalRole) return int(std::size_t(section) < totals_.size() ? totals_[std::size_t(section)] : Total::None);
   return {};
 }
 

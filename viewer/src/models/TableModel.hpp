@@ -32,18 +32,18 @@ public:
 
 protected:
   /// Column titles; changing them is a reset (call inside begin/endResetModel).
-  void setHeaders(QStringList headers) { m_headers = std::move(headers); }
+  void setHeaders(QStringList headers) { headers_ = std::move(headers); }
   /// How each column adds up, by column (missing ones: Total::None). Only parts of a whole
   /// qualify: a table's totals line sums these over the rows it shows.
-  void setColumnTotals(std::vector<Total> totals) { m_totals = std::move(totals); }
+  void setColumnTotals(std::vector<Total> totals) { totals_ = std::move(totals); }
   static QVariant bytesCell(std::uint64_t bytes, int role);
   static QVariant bytesDeltaCell(std::int64_t bytes, int role);
   static QVariant countCell(std::uint64_t n, int role);
   static QVariant textCell(const QString& text, int role);
 
 private:
-  QStringList m_headers;
-  std::vector<Total> m_totals;
+  QStringList headers_;
+  std::vector<Total> totals_;
 };
 
 /// A table over `std::vector<Row>`; subclasses say what each cell of a row shows.
@@ -54,25 +54,25 @@ public:
   /// The rows (typically aliasing a snapshot: shared_ptr<const Row-vector>(snapshot, &snapshot->rows)).
   void setRows(std::shared_ptr<const std::vector<Row>> rows) {
     beginResetModel();
-    m_rows = std::move(rows);
+    rows_ = std::move(rows);
     endResetModel();
   }
   int rowCount(const QModelIndex& parent = {}) const override {
-    return parent.isValid() || !m_rows ? 0 : int(m_rows->size());
+    return parent.isValid() || !rows_ ? 0 : int(rows_->size());
   }
-  const Row& row(int i) const { return (*m_rows)[std::size_t(i)]; }
+  const Row& row(int i) const { return (*rows_)[std::size_t(i)]; }
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override {
-    if (!index.isValid() || !m_rows || index.row() >= rowCount()) return {};
+    if (!index.isValid() || !rows_ || index.row() >= rowCount()) return {};
     return cell(row(index.row()), index.column(), role);
   }
 
 protected:
   virtual QVariant cell(const Row& row, int column, int role) const = 0;
   /// For subclasses that change headers too: call between begin/endResetModel.
-  void replaceRows(std::shared_ptr<const std::vector<Row>> rows) { m_rows = std::move(rows); }
+  void replaceRows(std::shared_ptr<const std::vector<Row>> rows) { rows_ = std::move(rows); }
 
 private:
-  std::shared_ptr<const std::vector<Row>> m_rows;
+  std::shared_ptr<const std::vector<Row>> rows_;
 };
 
 } // namespace tessera::viewer

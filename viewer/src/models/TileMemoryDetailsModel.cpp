@@ -48,13 +48,13 @@ void TileMemoryDetailsModel::setSelection(std::shared_ptr<const MemoryData> data
       for (std::size_t v = 0; v < 5; ++v) allocated.values[v] += (*rows)[std::size_t(c)].values[v];
     rows->insert(rows->end(), {allocated, incl, excl, gaps, al, nal});
   }
-  m_own = rows;
+  own_ = rows;
   setRows(rows);
 }
 
 const MemoryDetailsRow* TileMemoryDetailsModel::find(const QString& name) const {
-  if (!m_own) return nullptr;
-  for (const MemoryDetailsRow& r : *m_own)
+  if (!own_) return nullptr;
+  for (const MemoryDetailsRow& r : *own_)
     if (r.name == name) return &r;
   return nullptr;
 }

@@ -32,7 +32,7 @@ protected:
   QVariant cell(const MemoryDetailsRow& row, int column, int role) const override;
 
 private:
-  std::shared_ptr<const std::vector<MemoryDetailsRow>> m_own;
+  std::shared_ptr<const std::vector<MemoryDetailsRow>> own_;
 };
 
 } // namespace tessera::viewer

@@ -25,7 +25,7 @@ public:
   explicit TraceCallTreeModel(QObject* parent = nullptr);
   /// Shows `event` and its descendants; an instant event or an invalid ref empties the model.
   void setEvent(std::shared_ptr<const TraceIndex> index, TraceEventRef event);
-  TraceEventRef event() const { return m_root; }
+  TraceEventRef event() const { return root_; }
 
   QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
   QModelIndex parent(const QModelIndex& child) const override;
@@ -39,8 +39,8 @@ private:
   /// The row of `event` under its parent (0 for the root).
   int rowOf(std::uint32_t event) const;
 
-  std::shared_ptr<const TraceIndex> m_index;
-  TraceEventRef m_root;
+  std::shared_ptr<const TraceIndex> index_;
+  TraceEventRef root_;
 };
 
 } // namespace tessera::viewer

@@ -14,62 +14,62 @@
 namespace tessera::viewer {
 
 ComparePage::ComparePage(QWidget* parent)
-    : Page(parent), m_model(new ComparisonModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_view(new QTreeView(this)), m_filter(new QLineEdit(this)), m_header(new QLabel(this)),
-      m_warnings(new QLabel(this)) {
-  m_proxy->setSourceModel(m_model);
-  m_proxy->setRecursiveFilteringEnabled(true);
-  m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  m_filter->setPlaceholderText(tr("Filter rows (variables, compute sets, programs, operations, categories…)"));
-  m_filter->setClearButtonEnabled(true);
-  connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-    m_proxy->setFilterFixedString(text);
-    m_view->expandAll();
+    : Page(parent), model_(new ComparisonModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      view_(new QTreeView(this)), filter_(new QLineEdit(this)), header_(new QLabel(this)),
+      warnings_(new QLabel(this)) {
+  proxy_->setSourceModel(model_);
+  proxy_->setRecursiveFilteringEnabled(true);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  filter_->setPlaceholderText(tr("Filter rows (variables, compute sets, programs, operations, categories…)"));
+  filter_->setClearButtonEnabled(true);
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    proxy_->setFilterFixedString(text);
+    view_->expandAll();
   });
-  m_header->setWordWrap(true);
+  header_->setWordWrap(true);
   // Said before any number: differences then mean little (different devices, different programs).
-  m_warnings->setWordWrap(true);
-  m_warnings->setTextFormat(Qt::RichText);
-  m_warnings->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36c;"
+  warnings_->setWordWrap(true);
+  warnings_->setTextFormat(Qt::RichText);
+  warnings_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36c;"
                                            " padding: 6px; }"));
-  m_warnings->hide();
-  m_view->setModel(m_proxy);
-  m_view->setUniformRowHeights(true);
-  m_view->setAlternatingRowColors(true);
-  m_view->header()->setStretchLastSection(false);
-  m_view->header()->setSectionResizeMode(ComparisonModel::NameColumn, QHeaderView::Stretch);
+  warnings_->hide();
+  view_->setModel(proxy_);
+  view_->setUniformRowHeights(true);
+  view_->setAlternatingRowColors(true);
+  view_->header()->setStretchLastSection(false);
+  view_->header()->setSectionResizeMode(ComparisonModel::NameColumn, QHeaderView::Stretch);
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(m_header);
-  layout->addWidget(m_warnings);
-  layout->addWidget(m_filter);
-  layout->addWidget(m_view);
+  layout->addWidget(header_);
+  layout->addWidget(warnings_);
+  layout->addWidget(filter_);
+  layout->addWidget(view_);
 }
 
 void ComparePage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
-  m_model->setData(nullptr);
-  m_header->clear();
-  m_warnings->clear();
-  m_warnings->hide();
-  m_task = TaskHandle();
+  model_->setData(nullptr);
+  header_->clear();
+  warnings_->clear();
+  warnings_->hide();
+  task_ = TaskHandle();
   if (!doc || !doc->base()) return;
-  m_task = runInBackground<ComparisonData>(
+  task_ = runInBackground<ComparisonData>(
       this, tr("Comparing the reports"), [doc](Progress& p) { return loadComparison(*doc, p); },
       [this](std::shared_ptr<const ComparisonData> comparison) {
-        m_header->setText(tr("<b>Base:</b> %1<br><b>Current:</b> %2").arg(comparison->baseName.toHtmlEscaped(),
+        header_->setText(tr("<b>Base:</b> %1<br><b>Current:</b> %2").arg(comparison->baseName.toHtmlEscaped(),
                                                                           comparison->currentName.toHtmlEscaped()));
         QStringList warnings;
         for (const QString& w : comparison->warnings) warnings << QStringLiteral("<b>⚠</b> ") + w.toHtmlEscaped();
-        m_warnings->setText(warnings.join(QStringLiteral("<br>")));
-        m_warnings->setVisible(!warnings.isEmpty());
-        m_model->setData(std::move(comparison));
+        warnings_->setText(warnings.join(QStringLiteral("<br>")));
+        warnings_->setVisible(!warnings.isEmpty());
+        model_->setData(std::move(comparison));
         // Sections with few rows open; long lists (compute sets, programs) stay folded.
-        for (int s = 0; s < m_proxy->rowCount(); ++s) {
-          const QModelIndex section = m_proxy->index(s, 0);
-          m_view->setExpanded(section, m_proxy->rowCount(section) <= 20);
+        for (int s = 0; s < proxy_->rowCount(); ++s) {
+          const QModelIndex section = proxy_->index(s, 0);
+          view_->setExpanded(section, proxy_->rowCount(section) <= 20);
         }
         for (int c = ComparisonModel::BaseColumn; c < ComparisonModel::ColumnCount; ++c)
-          m_view->resizeColumnToContents(c);
+          view_->resizeColumnToContents(c);
         setReady(true);
       },
       reportError());

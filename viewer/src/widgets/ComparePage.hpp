@@ -25,21 +25,21 @@ public:
   bool accepts(const Document& doc) const override { return doc.isReport() && doc.base(); }
   void setDocument(std::shared_ptr<const Document> doc) override;
 
-  ComparisonModel* model() const { return m_model; }
-  QTreeView* view() const { return m_view; }
-  QLineEdit* filter() const { return m_filter; }
-  QSortFilterProxyModel* proxy() const { return m_proxy; }
+  ComparisonModel* model() const { return model_; }
+  QTreeView* view() const { return view_; }
+  QLineEdit* filter() const { return filter_; }
+  QSortFilterProxyModel* proxy() const { return proxy_; }
   /// The warnings above the tables ("The targets differ", "Unrelated reports"); hidden when none.
-  QLabel* warnings() const { return m_warnings; }
+  QLabel* warnings() const { return warnings_; }
 
 private:
-  ComparisonModel* m_model;
-  QSortFilterProxyModel* m_proxy;
-  QTreeView* m_view;
-  QLineEdit* m_filter;
-  QLabel* m_header;
-  QLabel* m_warnings;
-  TaskHandle m_task;
+  ComparisonModel* model_;
+  QSortFilterProxyModel* proxy_;
+  QTreeView* view_;
+  QLineEdit* filter_;
+  QLabel* header_;
+  QLabel* warnings_;
+  TaskHandle task_;
 };
 
 } // namespace tessera::viewer

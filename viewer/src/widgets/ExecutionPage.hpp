@@ -46,7 +46,7 @@ public:
   void setDocument(std::shared_ptr<const Document> doc) override;
   QWidget* imageWidget() override;
 
-  ExecutionTimeline::Mode mode() const { return m_timeline->mode(); }
+  ExecutionTimeline::Mode mode() const { return timeline_->mode(); }
   void setMode(ExecutionTimeline::Mode mode);
   /// "flat", "flame" or "bsp" (the --execution-mode option); false when unknown.
   static bool parseMode(const QString& text, ExecutionTimeline::Mode* mode);
@@ -55,25 +55,25 @@ public:
   void selectRun(int run);
   /// The run shown (-1: all runs). A report of several runs opens on its first: "All runs" of a
   /// long report is millions of steps in one view.
-  int selectedRun() const { return m_run; }
+  int selectedRun() const { return run_; }
   /// The run to show when the next document's runs are known (--run NAME), instead of the
   /// default; applied once. A name the report does not have emits unknownRun.
-  void setWantedRun(const QString& name) { m_wantedRun = name; }
+  void setWantedRun(const QString& name) { wantedRun_ = name; }
   /// Names of the runs of the report shown (the current one in compare mode).
   QStringList runNames() const;
 
-  ExecutionTimeline* timeline() const { return m_timeline; }
-  ExecutionOverview* overview() const { return m_overview; }
-  ExecutionSummaryModel* summaryModel() const { return m_summaryModel; }
+  ExecutionTimeline* timeline() const { return timeline_; }
+  ExecutionOverview* overview() const { return overview_; }
+  ExecutionSummaryModel* summaryModel() const { return summaryModel_; }
   /// The selected run's (or all runs') figures and per-IPU figures, from pva::analyseExecution.
-  RunFiguresModel* runFiguresModel() const { return m_runFiguresModel; }
-  IpuFiguresModel* ipuFiguresModel() const { return m_ipuFiguresModel; }
+  RunFiguresModel* runFiguresModel() const { return runFiguresModel_; }
+  IpuFiguresModel* ipuFiguresModel() const { return ipuFiguresModel_; }
   /// The heading above them: which run, which report.
-  QLabel* figuresHeading() const { return m_figuresHeading; }
-  StepDetailsModel* detailsModel() const { return m_detailsModel; }
-  QComboBox* runSelector() const { return m_runs; }
-  QLabel* bspLegend() const { return m_bspLegend; }
-  QTabWidget* tabs() const { return m_tabs; }
+  QLabel* figuresHeading() const { return figuresHeading_; }
+  StepDetailsModel* detailsModel() const { return detailsModel_; }
+  QComboBox* runSelector() const { return runs_; }
+  QLabel* bspLegend() const { return bspLegend_; }
+  QTabWidget* tabs() const { return tabs_; }
   /// Whether any index is still filling.
   bool loading() const;
 
@@ -106,39 +106,39 @@ private:
   const Source* sourceOfTrack(std::size_t track) const;
   void finishIfDone();
 
-  ExecutionTimeline* m_timeline;
-  ExecutionOverview* m_overview;
-  QComboBox* m_runs;
-  std::array<QAbstractButton*, 3> m_modeButtons{};
-  QLabel* m_status;
-  QLabel* m_bspLegend = nullptr;
-  QTabWidget* m_tabs;
-  QTableView* m_summaryView;
-  QTableView* m_detailsView;
-  QLabel* m_detailsHint;
-  ExecutionSummaryModel* m_summaryModel;
-  StepDetailsModel* m_detailsModel;
-  RunFiguresModel* m_runFiguresModel;
-  IpuFiguresModel* m_ipuFiguresModel;
-  QLabel* m_figuresHeading;
-  QLabel* m_ipuHeading = nullptr;
-  QTableView* m_runFiguresView;
-  QTableView* m_ipuFiguresView;
-  FittingPanels* m_summaryPanels = nullptr; ///< the three tables side by side, or some in tabs
-  QTimer m_pollTimer, m_summaryTimer, m_tilesTimer;
+  ExecutionTimeline* timeline_;
+  ExecutionOverview* overview_;
+  QComboBox* runs_;
+  std::array<QAbstractButton*, 3> modeButtons_{};
+  QLabel* status_;
+  QLabel* bspLegend_ = nullptr;
+  QTabWidget* tabs_;
+  QTableView* summaryView_;
+  QTableView* detailsView_;
+  QLabel* detailsHint_;
+  ExecutionSummaryModel* summaryModel_;
+  StepDetailsModel* detailsModel_;
+  RunFiguresModel* runFiguresModel_;
+  IpuFiguresModel* ipuFiguresModel_;
+  QLabel* figuresHeading_;
+  QLabel* ipuHeading_ = nullptr;
+  QTableView* runFiguresView_;
+  QTableView* ipuFiguresView_;
+  FittingPanels* summaryPanels_ = nullptr; ///< the three tables side by side, or some in tabs
+  QTimer pollTimer_, summaryTimer_, tilesTimer_;
   /// The page's own threads: indexing streams for seconds and must neither wait behind other
   /// pages' loads nor hold a shared thread. Declared before the tasks, so it is destroyed after
   /// their handles have cancelled them (its destructor waits for them to return).
-  QThreadPool m_pool;
-  std::shared_ptr<const Document> m_doc;
-  std::vector<Source> m_sources; ///< base first in compare mode
-  int m_run = -1;
-  bool m_runApplied = true;
-  QString m_wantedRun;
-  TaskHandle m_detailsTask;
-  std::shared_ptr<const ExecutionFigures> m_figures;
-  bool m_figuresPending = false; ///< pva::analyseExecution is running
-  TaskHandle m_figuresTask;
+  QThreadPool pool_;
+  std::shared_ptr<const Document> doc_;
+  std::vector<Source> sources_; ///< base first in compare mode
+  int run_ = -1;
+  bool runApplied_ = true;
+  QString wantedRun_;
+  TaskHandle detailsTask_;
+  std::shared_ptr<const ExecutionFigures> figures_;
+  bool figuresPending_ = false; ///< pva::analyseExecution is running
+  TaskHandle figuresTask_;
 };
 
 } // namespace tessera::viewer

@@ -13,18 +13,18 @@
 namespace tessera::viewer {
 
 FittingPanels::FittingPanels(QTabWidget* tabs, int index, const QString& title)
-    : QObject(tabs), m_tabs(tabs), m_splitter(new QSplitter(Qt::Horizontal)) {
-  m_splitter->setObjectName(QStringLiteral("fittingPanels"));
-  m_splitter->setChildrenCollapsible(false);
-  m_tabs->insertTab(index, m_splitter, title);
+    : QObject(tabs), tabs_(tabs), splitter_(new QSplitter(Qt::Horizontal)) {
+  splitter_->setObjectName(QStringLiteral("fittingPanels"));
+  splitter_->setChildrenCollapsible(false);
+  tabs_->insertTab(index, splitter_, title);
   // The room is the tab pages' (the tab widget's stack), known once the stack has been resized.
-  if (QWidget* stack = m_splitter->parentWidget()) stack->installEventFilter(this);
+  if (QWidget* stack = splitter_->parentWidget()) stack->installEventFilter(this);
 }
 
 void FittingPanels::addPanel(QWidget* panel, QTableView* table, const QString& ownTitle) {
-  m_panels.push_back({panel, table, ownTitle});
-  m_splitter->addWidget(panel);
-  m_sideBySide = int(m_panels.size());
+  panels_.push_back({panel, table, ownTitle});
+  splitter_->addWidget(panel);
+  sideBySide_ = int(panels_.size());
 }
 
 int FittingPanels::neededWidth(const QTableView* table) {
@@ -49,55 +49,55 @@ int FittingPanels::neededWidth(const QTableView* table) {
 }
 
 void FittingPanels::rearrange() {
-  QWidget* stack = m_splitter->parentWidget();
-  if (m_arranging || m_panels.empty() || !stack) return;
-  m_arranging = true;
+  QWidget* stack = splitter_->parentWidget();
+  if (arranging_ || panels_.empty() || !stack) return;
+  arranging_ = true;
   const int available = stack->width();
-  const int handle = m_splitter->handleWidth();
+  const int handle = splitter_->handleWidth();
   std::vector<int> need;
-  for (const Panel& p : m_panels) need.push_back(neededWidth(p.table));
+  for (const Panel& p : panels_) need.push_back(neededWidth(p.table));
   // Nothing changed (the visible range's table refills on every pan): keep the sizes, a handle
   // the user dragged included.
   std::vector<int> measured = need;
   measured.push_back(available);
-  if (measured == m_measured) {
-    m_arranging = false;
+  if (measured == measured_) {
+    arranging_ = false;
     return;
   }
-  m_measured = std::move(measured);
+  measured_ = std::move(measured);
   // The first panel always stays (alone it scrolls when even it does not fit); the next ones
   // join it while they fit whole.
   int n = 1, used = need[0];
-  while (n < int(m_panels.size()) && used + handle + need[std::size_t(n)] <= available) used += handle + need[std::size_t(n++)];
+  while (n < int(panels_.size()) && used + handle + need[std::size_t(n)] <= available) used += handle + need[std::size_t(n++)];
 
-  if (n != m_sideBySide) {
-    QWidget* current = m_tabs->currentWidget();
+  if (n != sideBySide_) {
+    QWidget* current = tabs_->currentWidget();
     for (int i = 1; i < n; ++i) {
-      QWidget* w = m_panels[std::size_t(i)].widget;
-      const int tab = m_tabs->indexOf(w);
+      QWidget* w = panels_[std::size_t(i)].widget;
+      const int tab = tabs_->indexOf(w);
       if (tab < 0) continue;
-      m_tabs->removeTab(tab);
-      m_splitter->insertWidget(i, w);
+      tabs_->removeTab(tab);
+      splitter_->insertWidget(i, w);
       w->show(); // the tab widget's stack hid it when it was not the current tab
-      if (current == w) m_tabs->setCurrentWidget(m_splitter);
+      if (current == w) tabs_->setCurrentWidget(splitter_);
     }
-    const int first = m_tabs->indexOf(m_splitter);
-    for (int i = n; i < int(m_panels.size()); ++i) {
-      const Panel& p = m_panels[std::size_t(i)];
-      if (m_tabs->indexOf(p.widget) < 0) m_tabs->insertTab(first + 1 + (i - n), p.widget, p.title);
+    const int first = tabs_->indexOf(splitter_);
+    for (int i = n; i < int(panels_.size()); ++i) {
+      const Panel& p = panels_[std::size_t(i)];
+      if (tabs_->indexOf(p.widget) < 0) tabs_->insertTab(first + 1 + (i - n), p.widget, p.title);
     }
-    m_sideBySide = n;
+    sideBySide_ = n;
   }
   // Each panel its table's width; what is left goes to the last one.
   QList<int> sizes;
   for (int i = 0; i < n; ++i) sizes << need[std::size_t(i)];
   sizes.back() += std::max(0, available - used);
-  m_splitter->setSizes(sizes);
-  m_arranging = false;
+  splitter_->setSizes(sizes);
+  arranging_ = false;
 }
 
 bool FittingPanels::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() == QEvent::Resize && watched == m_splitter->parentWidget()) rearrange();
+  if (event->type() == QEvent::Resize && watched == splitter_->parentWidget()) rearrange();
   return QObject::eventFilter(watched, event);
 }
 

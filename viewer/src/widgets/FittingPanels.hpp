@@ -38,7 +38,7 @@ public:
   /// The width `table` needs to show every column whole, its frame and a vertical scroll bar.
   static int neededWidth(const QTableView* table);
   /// How many panels share the first tab.
-  int panelsSideBySide() const { return m_sideBySide; }
+  int panelsSideBySide() const { return sideBySide_; }
 
 protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -49,12 +49,12 @@ private:
     QTableView* table;
     QString title;
   };
-  QTabWidget* m_tabs;
-  QSplitter* m_splitter;
-  std::vector<Panel> m_panels;
-  int m_sideBySide = 0;
-  std::vector<int> m_measured; ///< the tables' widths and the room at the last arrangement
-  bool m_arranging = false;
+  QTabWidget* tabs_;
+  QSplitter* splitter_;
+  std::vector<Panel> panels_;
+  int sideBySide_ = 0;
+  std::vector<int> measured_; ///< the tables' widths and the room at the last arrangement
+  bool arranging_ = false;
 };
 
 } // namespace tessera::viewer

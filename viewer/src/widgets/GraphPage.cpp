@@ -15,117 +15,117 @@
 namespace tessera::viewer {
 
 GraphPage::GraphPage(QWidget* parent)
-    : Page(parent), m_view(new GraphView(this)), m_stack(new QStackedWidget(this)), m_missing(new QLabel(this)),
-      m_counts(new QLabel(this)), m_details(new QLabel(this)), m_matchLabel(new QLabel(this)),
-      m_search(new QLineEdit(this)) {
-  m_search->setPlaceholderText(tr("Search compute sets and variables"));
-  m_search->setClearButtonEnabled(true);
-  m_search->setObjectName(QStringLiteral("graphSearch"));
-  m_missing->setAlignment(Qt::AlignCenter);
-  m_missing->setWordWrap(true);
-  m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_details->setWordWrap(true);
+    : Page(parent), view_(new GraphView(this)), stack_(new QStackedWidget(this)), missing_(new QLabel(this)),
+      counts_(new QLabel(this)), details_(new QLabel(this)), matchLabel_(new QLabel(this)),
+      search_(new QLineEdit(this)) {
+  search_->setPlaceholderText(tr("Search compute sets and variables"));
+  search_->setClearButtonEnabled(true);
+  search_->setObjectName(QStringLiteral("graphSearch"));
+  missing_->setAlignment(Qt::AlignCenter);
+  missing_->setWordWrap(true);
+  details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  details_->setWordWrap(true);
   // A variable on 1,000 tiles has a tile list no word wrap can break: the line takes the page's
   // width and never widens the window (the full list is in the tooltip).
-  m_details->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  details_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
   auto* bar = new QHBoxLayout;
-  bar->addWidget(m_search, 2);
-  bar->addWidget(m_matchLabel);
+  bar->addWidget(search_, 2);
+  bar->addWidget(matchLabel_);
   bar->addStretch(1);
-  bar->addWidget(m_counts);
+  bar->addWidget(counts_);
   auto* graph = new QWidget(this);
   auto* layout = new QVBoxLayout(graph);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
-  layout->addWidget(m_view, 1);
-  layout->addWidget(m_details);
-  m_stack->addWidget(graph);
-  m_stack->addWidget(m_missing);
+  layout->addWidget(view_, 1);
+  layout->addWidget(details_);
+  stack_->addWidget(graph);
+  stack_->addWidget(missing_);
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
-  outer->addWidget(m_stack);
+  outer->addWidget(stack_);
 
-  connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) { search(text); });
-  connect(m_search, &QLineEdit::returnPressed, this,
+  connect(search_, &QLineEdit::textChanged, this, [this](const QString& text) { search(text); });
+  connect(search_, &QLineEdit::returnPressed, this,
           [this] { stepMatch(!(QApplication::keyboardModifiers() & Qt::ShiftModifier)); });
-  connect(m_view, &GraphView::selectionChanged, this, &GraphPage::showSelection);
+  connect(view_, &GraphView::selectionChanged, this, &GraphPage::showSelection);
 }
 
-QWidget* GraphPage::imageWidget() { return m_view; }
+QWidget* GraphPage::imageWidget() { return view_; }
 
 void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
-  m_task = TaskHandle();
-  m_view->setData(nullptr);
-  m_matches.clear();
-  m_match = -1;
-  m_counts->clear();
-  m_details->clear();
-  m_matchLabel->clear();
+  task_ = TaskHandle();
+  view_->setData(nullptr);
+  matches_.clear();
+  match_ = -1;
+  counts_->clear();
+  details_->clear();
+  matchLabel_->clear();
   {
     // A search belongs to its document: left over, it would select nodes (and through them
     // tiles on Memory) in the next one, unasked.
-    const QSignalBlocker block(m_search);
-    m_search->clear();
+    const QSignalBlocker block(search_);
+    search_->clear();
   }
-  m_stack->setCurrentIndex(0);
+  stack_->setCurrentIndex(0);
   if (!doc) return;
-  m_task = runInBackground<GraphViewData>(
+  task_ = runInBackground<GraphViewData>(
       this, tr("Laying out the computation graph"), [doc](Progress& p) { return loadGraphView(*doc, p); },
       [this](std::shared_ptr<const GraphViewData> laidOut) { showGraph(std::move(laidOut)); }, reportError());
 }
 
 void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut) {
   if (!laidOut->present) {
-    m_missing->setText(tr("This report has no serialized graph (%1).\nRun with the engine option "
+    missing_->setText(tr("This report has no serialized graph (%1).\nRun with the engine option "
                           "autoReport.outputSerializedGraph=true to write it.")
                            .arg(laidOut->path));
-    m_stack->setCurrentWidget(m_missing);
+    stack_->setCurrentWidget(missing_);
     setReady(true);
     return;
   }
-  m_counts->setText(tr("%1 compute sets, %2 variables, %3 edges")
+  counts_->setText(tr("%1 compute sets, %2 variables, %3 edges")
                         .arg(laidOut->computeSets)
                         .arg(laidOut->variables)
                         .arg(laidOut->edges.size()));
   if (laidOut->compared) {
     // Comparing: what changed against the base's graph, and what the base had that is gone.
-    m_counts->setText(m_counts->text() + tr("; vs base: %1 changed, %2 new, %3 gone")
+    counts_->setText(counts_->text() + tr("; vs base: %1 changed, %2 new, %3 gone")
                                              .arg(laidOut->changedNodes)
                                              .arg(laidOut->newNodes)
                                              .arg(laidOut->onlyInBase.size()));
-    m_counts->setToolTip(laidOut->onlyInBase.isEmpty()
+    counts_->setToolTip(laidOut->onlyInBase.isEmpty()
                              ? QString()
                              : tr("Only in the base report: %1").arg(laidOut->onlyInBase.mid(0, 40).join(QStringLiteral(", "))));
   } else {
-    m_counts->setToolTip(QString());
+    counts_->setToolTip(QString());
   }
-  m_view->setData(std::move(laidOut));
-  if (!m_search->text().isEmpty()) search(m_search->text());
+  view_->setData(std::move(laidOut));
+  if (!search_->text().isEmpty()) search(search_->text());
   showSelection(-1);
   setReady(true);
 }
 
 int GraphPage::search(const QString& text) {
-  const GraphViewData* graph = m_view->graphData();
-  m_matches = graph ? findNodes(*graph, text) : QVector<int>{};
-  m_match = -1;
-  m_view->setHighlighted(m_matches);
+  const GraphViewData* graph = view_->graphData();
+  matches_ = graph ? findNodes(*graph, text) : QVector<int>{};
+  match_ = -1;
+  view_->setHighlighted(matches_);
   if (text.isEmpty())
-    m_matchLabel->clear();
-  else if (m_matches.isEmpty())
-    m_matchLabel->setText(tr("no match"));
-  if (!m_matches.isEmpty()) stepMatch(true);
-  return static_cast<int>(m_matches.size());
+    matchLabel_->clear();
+  else if (matches_.isEmpty())
+    matchLabel_->setText(tr("no match"));
+  if (!matches_.isEmpty()) stepMatch(true);
+  return static_cast<int>(matches_.size());
 }
 
 void GraphPage::stepMatch(bool forward) {
-  if (m_matches.isEmpty()) return;
-  const int n = static_cast<int>(m_matches.size());
-  m_match = m_match < 0 ? 0 : (m_match + (forward ? 1 : n - 1)) % n;
-  m_matchLabel->setText(tr("%1 of %2").arg(m_match + 1).arg(n));
-  m_view->select(m_matches[m_match]);
+  if (matches_.isEmpty()) return;
+  const int n = static_cast<int>(matches_.size());
+  match_ = match_ < 0 ? 0 : (match_ + (forward ? 1 : n - 1)) % n;
+  matchLabel_->setText(tr("%1 of %2").arg(match_ + 1).arg(n));
+  view_->select(matches_[match_]);
 }
 
 namespace {
@@ -139,17 +139,17 @@ QString shortTileRanges(const QString& tiles) {
 } // namespace
 
 void GraphPage::showSelection(int node) {
-  const GraphViewData* graph = m_view->graphData();
+  const GraphViewData* graph = view_->graphData();
   if (!graph || node < 0) {
-    m_details->setText(tr("Click a compute set (box) or variable (ellipse); wheel zooms, drag pans, 0 fits."));
+    details_->setText(tr("Click a compute set (box) or variable (ellipse); wheel zooms, drag pans, 0 fits."));
     return;
   }
   const GraphNode& n = graph->nodes[node];
   int in = 0, out = 0;
   for (const GraphEdge& e : graph->edges) in += e.to == node, out += e.from == node;
   const bool cs = n.kind == GraphNode::Kind::ComputeSet;
-  m_details->setToolTip(n.tiles);
-  m_details->setText(tr("<b>%1</b> %2: %3; tiles %4; %5 in, %6 out")
+  details_->setToolTip(n.tiles);
+  details_->setText(tr("<b>%1</b> %2: %3; tiles %4; %5 in, %6 out")
                          .arg(cs ? tr("Compute set") : tr("Variable"), n.name.toHtmlEscaped(), n.detail.toHtmlEscaped(),
                               shortTileRanges(n.tiles))
                          .arg(in)

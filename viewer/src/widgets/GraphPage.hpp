@@ -30,10 +30,10 @@ public:
   /// Selects the next (or previous) search match.
   void stepMatch(bool forward);
 
-  GraphView* view() const { return m_view; }
-  QLineEdit* searchEdit() const { return m_search; }
-  QLabel* countsLabel() const { return m_counts; }
-  QLabel* detailsLabel() const { return m_details; }
+  GraphView* view() const { return view_; }
+  QLineEdit* searchEdit() const { return search_; }
+  QLabel* countsLabel() const { return counts_; }
+  QLabel* detailsLabel() const { return details_; }
 
 signals:
   /// A variable was selected: its name and the tiles it is mapped to ("0-3,7").
@@ -44,13 +44,13 @@ signals:
 private:
   void showGraph(std::shared_ptr<const GraphViewData> laidOut);
   void showSelection(int node);
-  GraphView* m_view;
-  QStackedWidget* m_stack;
-  QLabel *m_missing, *m_counts, *m_details, *m_matchLabel;
-  QLineEdit* m_search;
-  QVector<int> m_matches;
-  int m_match = -1;
-  TaskHandle m_task;
+  GraphView* view_;
+  QStackedWidget* stack_;
+  QLabel *missing_, *counts_, *details_, *matchLabel_;
+  QLineEdit* search_;
+  QVector<int> matches_;
+  int match_ = -1;
+  TaskHandle task_;
 };
 
 } // namespace tessera::viewer

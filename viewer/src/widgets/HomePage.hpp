@@ -13,10 +13,10 @@ class HomePage : public QWidget {
   Q_OBJECT
 public:
   explicit HomePage(QWidget* parent = nullptr);
-  QListWidget* recentList() const { return m_recent; }
-  QListWidget* recentComparisonsList() const { return m_comparisons; }
+  QListWidget* recentList() const { return recent_; }
+  QListWidget* recentComparisonsList() const { return comparisons_; }
   /// Opens the demo report (core/DemoReport); hidden when this build has none.
-  QPushButton* demoButton() const { return m_demo; }
+  QPushButton* demoButton() const { return demo_; }
 
 signals:
   void openRequested();
@@ -26,9 +26,9 @@ signals:
 
 private:
   void refreshRecent();
-  QListWidget* m_recent;
-  QListWidget* m_comparisons;
-  QPushButton* m_demo;
+  QListWidget* recent_;
+  QListWidget* comparisons_;
+  QPushButton* demo_;
 };
 
 } // namespace tessera::viewer

@@ -33,22 +33,22 @@ public:
   void setDocument(std::shared_ptr<const Document> doc) override;
   QWidget* imageWidget() override;
 
-  const std::shared_ptr<const TraceIndex>& index() const { return m_index; }
-  TraceTimeline* timeline() const { return m_timeline; }
-  TraceCallTreeModel* callTree() const { return m_callTreeModel; }
-  QTreeView* callTreeView() const { return m_callTreeView; }
-  QLabel* summary() const { return m_summary; }
-  QPlainTextEdit* metadata() const { return m_metadata; }
-  QTabWidget* details() const { return m_tabs; }
-  QLineEdit* searchBox() const { return m_search; }
-  QLabel* matchLabel() const { return m_matchLabel; }
-  QCheckBox* mergeCharts() const { return m_merge; }
-  QCheckBox* filledGraphs() const { return m_filled; }
-  QCheckBox* absoluteTime() const { return m_absolute; }
+  const std::shared_ptr<const TraceIndex>& index() const { return index_; }
+  TraceTimeline* timeline() const { return timeline_; }
+  TraceCallTreeModel* callTree() const { return callTreeModel_; }
+  QTreeView* callTreeView() const { return callTreeView_; }
+  QLabel* summary() const { return summary_; }
+  QPlainTextEdit* metadata() const { return metadata_; }
+  QTabWidget* details() const { return tabs_; }
+  QLineEdit* searchBox() const { return search_; }
+  QLabel* matchLabel() const { return matchLabel_; }
+  QCheckBox* mergeCharts() const { return merge_; }
+  QCheckBox* filledGraphs() const { return filled_; }
+  QCheckBox* absoluteTime() const { return absolute_; }
 
   /// The matches of the search box's text, in time order; the current one (-1: none yet).
-  const std::vector<TraceEventRef>& matches() const { return m_matches; }
-  int currentMatch() const { return m_currentMatch; }
+  const std::vector<TraceEventRef>& matches() const { return matches_; }
+  int currentMatch() const { return currentMatch_; }
   /// Steps to the next (or previous) match, wrapping, and shows it.
   void findNext();
   void findPrevious();
@@ -59,22 +59,22 @@ private:
   void updateMatches();
   void step(int direction);
 
-  std::shared_ptr<const TraceIndex> m_index;
-  TraceTimeline* m_timeline;
-  QLineEdit* m_search;
-  QLabel* m_matchLabel;
-  QCheckBox* m_merge;
-  QCheckBox* m_filled;
-  QCheckBox* m_absolute;
-  QTabWidget* m_tabs;
-  QLabel* m_summary;
-  TraceCallTreeModel* m_callTreeModel;
-  QTreeView* m_callTreeView;
-  QPlainTextEdit* m_metadata;
-  std::vector<TraceEventRef> m_matches;
-  QString m_matchesFor;
-  int m_currentMatch = -1;
-  TaskHandle m_task;
+  std::shared_ptr<const TraceIndex> index_;
+  TraceTimeline* timeline_;
+  QLineEdit* search_;
+  QLabel* matchLabel_;
+  QCheckBox* merge_;
+  QCheckBox* filled_;
+  QCheckBox* absolute_;
+  QTabWidget* tabs_;
+  QLabel* summary_;
+  TraceCallTreeModel* callTreeModel_;
+  QTreeView* callTreeView_;
+  QPlainTextEdit* metadata_;
+  std::vector<TraceEventRef> matches_;
+  QString matchesFor_;
+  int currentMatch_ = -1;
+  TaskHandle task_;
 };
 
 } // namespace tessera::viewer

@@ -59,37 +59,37 @@ void fitHeight(QTableView* view) {
 } // namespace
 
 InsightsPage::InsightsPage(QWidget* parent)
-    : Page(parent), m_verdict(new QLabel(this)), m_histogram(new UsageHistogram(this)),
-      m_suggestions(new SuggestionsModel(this)), m_worstTiles(new WorstTilesModel(this)),
-      m_liveness(new LivenessSplitModel(this)), m_vertexState(new VertexTypesModel(VertexTypesModel::By::State, this)),
-      m_vertexCode(new VertexTypesModel(VertexTypesModel::By::Code, this)), m_exchanges(new ExchangesModel(this)) {
+    : Page(parent), verdict_(new QLabel(this)), histogram_(new UsageHistogram(this)),
+      suggestions_(new SuggestionsModel(this)), worstTiles_(new WorstTilesModel(this)),
+      liveness_(new LivenessSplitModel(this)), vertexState_(new VertexTypesModel(VertexTypesModel::By::State, this)),
+      vertexCode_(new VertexTypesModel(VertexTypesModel::By::Code, this)), exchanges_(new ExchangesModel(this)) {
   auto* content = new QWidget(this);
-  m_content = content;
+  content_ = content;
   auto* grid = new QGridLayout(content);
-  m_verdict->setWordWrap(true);
-  m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  QFont big = m_verdict->font();
+  verdict_->setWordWrap(true);
+  verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont big = verdict_->font();
   big.setPointSizeF(big.pointSizeF() * 1.3);
   big.setBold(true);
-  m_verdict->setFont(big);
-  grid->addWidget(m_verdict, 0, 0, 1, 2);
+  verdict_->setFont(big);
+  grid->addWidget(verdict_, 0, 0, 1, 2);
 
-  QTableView* suggestions = makeTable(m_suggestions, content, 1);
+  QTableView* suggestions = makeTable(suggestions_, content, 1);
   // What and where share the room left, so that a narrow window elides both instead of one.
   suggestions->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-  QTableView* worst = makeTable(m_worstTiles, content, 8);
-  QTableView* liveness = makeTable(m_liveness, content, 0);
-  QTableView* state = makeTable(m_vertexState, content, 0);
-  QTableView* code = makeTable(m_vertexCode, content, 0);
-  QTableView* exchanges = makeTable(m_exchanges, content, 4);
-  m_tables = {suggestions, worst, liveness, state, code, exchanges};
+  QTableView* worst = makeTable(worstTiles_, content, 8);
+  QTableView* liveness = makeTable(liveness_, content, 0);
+  QTableView* state = makeTable(vertexState_, content, 0);
+  QTableView* code = makeTable(vertexCode_, content, 0);
+  QTableView* exchanges = makeTable(exchanges_, content, 4);
+  tables_ = {suggestions, worst, liveness, state, code, exchanges};
   // Their width follows the columns' (names elide), never the other way round.
   state->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   code->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
   // A short title: a group box is at least as wide as its title, and this column should stay narrow.
-  grid->addWidget(box(tr("Tiles by memory used"), m_histogram, content), 1, 0);
-  m_histogram->setToolTip(tr("Tiles of one replica by memory including gaps, as a share of the tile's memory; "
+  grid->addWidget(box(tr("Tiles by memory used"), histogram_, content), 1, 0);
+  histogram_->setToolTip(tr("Tiles of one replica by memory including gaps, as a share of the tile's memory; "
                              "the red bar: tiles over it"));
   grid->addWidget(box(tr("Suggestions (estimated savings; hover for why)"), suggestions, content), 1, 1);
   grid->addWidget(box(tr("Worst tiles (including gaps)"), worst, content), 2, 0, 1, 2);
@@ -113,38 +113,38 @@ InsightsPage::InsightsPage(QWidget* parent)
 
 void InsightsPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
-  m_task = TaskHandle();
-  m_scope = doc && doc->base() ? tr("Current report: ") : QString();
+  task_ = TaskHandle();
+  scope_ = doc && doc->base() ? tr("Current report: ") : QString();
   showData(nullptr);
   if (!doc) return;
-  m_task = runInBackground<InsightsData>(
+  task_ = runInBackground<InsightsData>(
       this, tr("Reading insights"), [doc](Progress& p) { return loadInsights(*doc, p); },
       [this](std::shared_ptr<const InsightsData> d) {
         showData(d);
         // Ready once the tables' new heights are laid out (the layout request is posted), so a
         // headless screenshot taken at "ready" shows every row.
         QTimer::singleShot(0, this, [this, d] {
-          if (m_data == d) setReady(true);
+          if (data_ == d) setReady(true);
         });
       },
       reportError());
 }
 
 void InsightsPage::showData(std::shared_ptr<const InsightsData> d) {
-  m_data = d;
-  m_verdict->setText(d ? m_scope + d->verdict() : QString());
-  QPalette pal = m_verdict->palette();
+  data_ = d;
+  verdict_->setText(d ? scope_ + d->verdict() : QString());
+  QPalette pal = verdict_->palette();
   pal.setColor(QPalette::WindowText, d && !d->insights.fits ? QColor(190, 30, 30) : QColor(30, 130, 50));
-  m_verdict->setPalette(pal);
-  m_histogram->setBins(d ? d->insights.usage : std::vector<pva::UsageBin>());
-  m_suggestions->setData(d);
-  m_worstTiles->setData(d);
-  m_liveness->setData(d);
-  m_vertexState->setData(d);
-  m_vertexCode->setData(d);
-  m_exchanges->setData(d);
-  for (QTableView* t : m_tables) fitHeight(t);
-  m_content->layout()->activate();
+  verdict_->setPalette(pal);
+  histogram_->setBins(d ? d->insights.usage : std::vector<pva::UsageBin>());
+  suggestions_->setData(d);
+  worstTiles_->setData(d);
+  liveness_->setData(d);
+  vertexState_->setData(d);
+  vertexCode_->setData(d);
+  exchanges_->setData(d);
+  for (QTableView* t : tables_) fitHeight(t);
+  content_->layout()->activate();
 }
 
 } // namespace tessera::viewer

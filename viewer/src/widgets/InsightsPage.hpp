@@ -29,32 +29,32 @@ public:
   void setDocument(std::shared_ptr<const Document> doc) override;
 
   /// What is shown (null before the report is read), and the parts tests look at.
-  const InsightsData* data() const { return m_data.get(); }
-  QLabel* verdict() const { return m_verdict; }
-  UsageHistogram* histogram() const { return m_histogram; }
-  SuggestionsModel* suggestions() const { return m_suggestions; }
-  WorstTilesModel* worstTiles() const { return m_worstTiles; }
-  LivenessSplitModel* liveness() const { return m_liveness; }
-  ExchangesModel* exchanges() const { return m_exchanges; }
-  VertexTypesModel* vertexState() const { return m_vertexState; }
-  VertexTypesModel* vertexCode() const { return m_vertexCode; }
+  const InsightsData* data() const { return data_.get(); }
+  QLabel* verdict() const { return verdict_; }
+  UsageHistogram* histogram() const { return histogram_; }
+  SuggestionsModel* suggestions() const { return suggestions_; }
+  WorstTilesModel* worstTiles() const { return worstTiles_; }
+  LivenessSplitModel* liveness() const { return liveness_; }
+  ExchangesModel* exchanges() const { return exchanges_; }
+  VertexTypesModel* vertexState() const { return vertexState_; }
+  VertexTypesModel* vertexCode() const { return vertexCode_; }
 
 private:
   void showData(std::shared_ptr<const InsightsData> d);
 
-  QWidget* m_content;
-  QLabel* m_verdict;
-  UsageHistogram* m_histogram;
-  SuggestionsModel* m_suggestions;
-  WorstTilesModel* m_worstTiles;
-  LivenessSplitModel* m_liveness;
-  VertexTypesModel* m_vertexState;
-  VertexTypesModel* m_vertexCode;
-  ExchangesModel* m_exchanges;
-  std::vector<QTableView*> m_tables;
-  std::shared_ptr<const InsightsData> m_data;
-  TaskHandle m_task;
-  QString m_scope; ///< comparing: says that the page shows the current report only
+  QWidget* content_;
+  QLabel* verdict_;
+  UsageHistogram* histogram_;
+  SuggestionsModel* suggestions_;
+  WorstTilesModel* worstTiles_;
+  LivenessSplitModel* liveness_;
+  VertexTypesModel* vertexState_;
+  VertexTypesModel* vertexCode_;
+  ExchangesModel* exchanges_;
+  std::vector<QTableView*> tables_;
+  std::shared_ptr<const InsightsData> data_;
+  TaskHandle task_;
+  QString scope_; ///< comparing: says that the page shows the current report only
 };
 
 } // namespace tessera::viewer

@@ -25,25 +25,25 @@
 namespace tessera::viewer {
 
 LivenessPage::LivenessPage(QWidget* parent)
-    : Page(parent), m_chart(new LivenessChart(this)), m_alwaysLiveModel(new AlwaysLiveVariablesModel(this)),
-      m_liveModel(new LiveVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
-      m_cyclesModel(new StepCyclesModel(this)) {
-  m_tabs = new QTabWidget(this);
-  m_liveTable = new TotalledTable(m_liveModel, tr("variables"), LiveVariablesModel::NameColumn, m_tabs);
-  m_tabs->addTab(m_liveTable, tr("Not always live variables"));
-  m_alwaysLiveTable = new TotalledTable(m_alwaysLiveModel, tr("always-live variables"), AlwaysLiveVariablesModel::NameColumn, m_tabs);
-  m_tabs->addTab(m_alwaysLiveTable, tr("Always live variables"));
-  m_tabs->addTab(new TotalledTable(m_verticesModel, tr("vertex types"), 0, m_tabs), tr("Vertices"));
-  m_tabs->addTab(createSortableTable(m_cyclesModel, m_tabs, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
-  m_overview = new RangeOverview(m_chart, this);
-  m_overview->setItemNoun(tr("step"));
-  const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, m_chart, m_tabs, m_overview, createTablesBar());
-  m_summary = parts.summary;
-  m_selectionLabel = parts.selection;
+    : Page(parent), chart_(new LivenessChart(this)), alwaysLiveModel_(new AlwaysLiveVariablesModel(this)),
+      liveModel_(new LiveVariablesModel(this)), verticesModel_(new TileVerticesModel(this)),
+      cyclesModel_(new StepCyclesModel(this)) {
+  tabs_ = new QTabWidget(this);
+  liveTable_ = new TotalledTable(liveModel_, tr("variables"), LiveVariablesModel::NameColumn, tabs_);
+  tabs_->addTab(liveTable_, tr("Not always live variables"));
+  alwaysLiveTable_ = new TotalledTable(alwaysLiveModel_, tr("always-live variables"), AlwaysLiveVariablesModel::NameColumn, tabs_);
+  tabs_->addTab(alwaysLiveTable_, tr("Always live variables"));
+  tabs_->addTab(new TotalledTable(verticesModel_, tr("vertex types"), 0, tabs_), tr("Vertices"));
+  tabs_->addTab(createSortableTable(cyclesModel_, tabs_, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
+  overview_ = new RangeOverview(chart_, this);
+  overview_->setItemNoun(tr("step"));
+  const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, chart_, tabs_, overview_, createTablesBar());
+  summary_ = parts.summary;
+  selectionLabel_ = parts.selection;
 
-  connect(m_chart, &LivenessChart::selectionChanged, this, [this](const std::vector<std::size_t>& steps) {
-    if (steps == m_steps) return;
-    m_steps = steps;
+  connect(chart_, &LivenessChart::selectionChanged, this, [this](const std::vector<std::size_t>& steps) {
+    if (steps == steps_) return;
+    steps_ = steps;
     loadDetails();
   });
   connect(&Settings::instance(), &Settings::changed, this, [this] { updateTexts(); });
@@ -54,49 +54,49 @@ QWidget* LivenessPage::createToolbar() {
   auto* bar = new QWidget(this);
   auto* h = new QHBoxLayout(bar);
   h->setContentsMargins(0, 0, 0, 0);
-  m_alwaysLive = new QCheckBox(tr("Include always live"), bar);
-  m_alwaysLive->setToolTip(tr("Add the always-live bytes (the same at every step) under the curve"));
-  connect(m_alwaysLive, &QCheckBox::toggled, this, [this](bool on) {
-    m_chart->setIncludeAlwaysLive(on);
+  alwaysLive_ = new QCheckBox(tr("Include always live"), bar);
+  alwaysLive_->setToolTip(tr("Add the always-live bytes (the same at every step) under the curve"));
+  connect(alwaysLive_, &QCheckBox::toggled, this, [this](bool on) {
+    chart_->setIncludeAlwaysLive(on);
     updateTexts();
   });
-  h->addWidget(m_alwaysLive);
-  m_difference = new QCheckBox(tr("Difference"), bar);
-  m_difference->setToolTip(tr("Show current minus base per step instead of both curves"));
-  m_difference->setVisible(false);
-  connect(m_difference, &QCheckBox::toggled, this, [this](bool on) { m_chart->setDifference(on); });
-  h->addWidget(m_difference);
+  h->addWidget(alwaysLive_);
+  difference_ = new QCheckBox(tr("Difference"), bar);
+  difference_->setToolTip(tr("Show current minus base per step instead of both curves"));
+  difference_->setVisible(false);
+  connect(difference_, &QCheckBox::toggled, this, [this](bool on) { chart_->setDifference(on); });
+  h->addWidget(difference_);
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("IPU:"), bar));
-  m_ipu = new QComboBox(bar);
-  connect(m_ipu, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { scopeEdited(); });
-  h->addWidget(m_ipu);
+  ipu_ = new QComboBox(bar);
+  connect(ipu_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { scopeEdited(); });
+  h->addWidget(ipu_);
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("Tile:"), bar));
-  m_tile = new QLineEdit(bar);
-  m_tile->setPlaceholderText(tr("all"));
-  m_tile->setClearButtonEnabled(true);
-  m_tile->setMaximumWidth(90);
-  m_tile->setToolTip(tr("Only this tile's memory (empty: the IPU's or all tiles)"));
-  connect(m_tile, &QLineEdit::returnPressed, this, [this] { scopeEdited(); });
-  connect(m_tile, &QLineEdit::textChanged, this, [this](const QString& t) {
-    if (t.isEmpty() && m_scope.tile >= 0) scopeEdited(); // clearing the box goes back to all tiles
+  tile_ = new QLineEdit(bar);
+  tile_->setPlaceholderText(tr("all"));
+  tile_->setClearButtonEnabled(true);
+  tile_->setMaximumWidth(90);
+  tile_->setToolTip(tr("Only this tile's memory (empty: the IPU's or all tiles)"));
+  connect(tile_, &QLineEdit::returnPressed, this, [this] { scopeEdited(); });
+  connect(tile_, &QLineEdit::textChanged, this, [this](const QString& t) {
+    if (t.isEmpty() && scope_.tile >= 0) scopeEdited(); // clearing the box goes back to all tiles
   });
-  h->addWidget(m_tile);
+  h->addWidget(tile_);
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("Steps:"), bar));
-  m_stepRange = new QLineEdit(bar);
-  m_stepRange->setPlaceholderText(tr("all, or e.g. 80-100"));
-  m_stepRange->setClearButtonEnabled(true);
-  m_stepRange->setMaximumWidth(130);
-  m_stepRange->setToolTip(tr("Show only these liveness steps (first-last); empty: every step"));
-  connect(m_stepRange, &QLineEdit::returnPressed, this, [this] { setStepRange(m_stepRange->text()); });
-  connect(m_stepRange, &QLineEdit::textChanged, this, [this](const QString& t) {
+  stepRange_ = new QLineEdit(bar);
+  stepRange_->setPlaceholderText(tr("all, or e.g. 80-100"));
+  stepRange_->setClearButtonEnabled(true);
+  stepRange_->setMaximumWidth(130);
+  stepRange_->setToolTip(tr("Show only these liveness steps (first-last); empty: every step"));
+  connect(stepRange_, &QLineEdit::returnPressed, this, [this] { setStepRange(stepRange_->text()); });
+  connect(stepRange_, &QLineEdit::textChanged, this, [this](const QString& t) {
     if (t.isEmpty()) setStepRange({}); // clearing the box shows every step again
   });
-  h->addWidget(m_stepRange);
-  m_tileError = createErrorLabel(bar);
-  h->addWidget(m_tileError);
+  h->addWidget(stepRange_);
+  tileError_ = createErrorLabel(bar);
+  h->addWidget(tileError_);
   h->addStretch(1);
   return bar;
 }
@@ -106,38 +106,38 @@ QWidget* LivenessPage::createTablesBar() {
   auto* h = new QHBoxLayout(bar);
   h->setContentsMargins(0, 0, 0, 0);
   h->addWidget(new QLabel(tr("Variables:"), bar));
-  m_variableFilter = new QLineEdit(bar);
-  m_variableFilter->setPlaceholderText(tr("name contains…"));
-  m_variableFilter->setClearButtonEnabled(true);
-  m_variableFilter->setToolTip(tr("List only the variables whose name contains this text, in both variable tables, "
+  variableFilter_ = new QLineEdit(bar);
+  variableFilter_->setPlaceholderText(tr("name contains…"));
+  variableFilter_->setClearButtonEnabled(true);
+  variableFilter_->setToolTip(tr("List only the variables whose name contains this text, in both variable tables, "
                                   "and draw their lives on the chart (the %1 largest); several names separated by ';'")
                                    .arg(LivenessChart::kMaxLifetimes));
-  connect(m_variableFilter, &QLineEdit::textChanged, this, [this](const QString& text) {
-    m_liveTable->setNameFilter(text);
-    m_alwaysLiveTable->setNameFilter(text);
+  connect(variableFilter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    liveTable_->setNameFilter(text);
+    alwaysLiveTable_->setNameFilter(text);
     showLifetimes();
   });
-  h->addWidget(m_variableFilter, 1);
+  h->addWidget(variableFilter_, 1);
   h->addStretch(2);
   return bar;
 }
 
 void LivenessPage::showLifetimes() {
-  const QStringList terms = nameTerms(m_variableFilter->text());
-  if (terms.isEmpty() || !m_doc) {
-    m_chart->setLifetimes({});
+  const QStringList terms = nameTerms(variableFilter_->text());
+  if (terms.isEmpty() || !doc_) {
+    chart_->setLifetimes({});
     emit lifetimesShown();
     return;
   }
-  if (!m_lives) {
+  if (!lives_) {
     // Every variable's life is read once, the first time a name is typed.
-    if (!m_livesTask.active()) {
-      const auto doc = m_doc;
-      m_livesTask = runInBackground<VariableLives>(
+    if (!livesTask_.active()) {
+      const auto doc = doc_;
+      livesTask_ = runInBackground<VariableLives>(
           this, tr("Reading variables' lives"), [doc](Progress& p) { return loadVariableLives(*doc, p); },
           [this](std::shared_ptr<const VariableLives> lives) {
-            m_lives = std::move(lives);
-            m_livesTask = TaskHandle();
+            lives_ = std::move(lives);
+            livesTask_ = TaskHandle();
             showLifetimes();
           },
           reportError());
@@ -145,19 +145,19 @@ void LivenessPage::showLifetimes() {
     return;
   }
   std::size_t matched = 0;
-  const std::vector<std::size_t> picked = m_lives->matching(terms, &matched);
+  const std::vector<std::size_t> picked = lives_->matching(terms, &matched);
   std::vector<VariableLife> lives;
-  for (std::size_t i = 0; i < picked.size() && i < LivenessChart::kMaxLifetimes; ++i) lives.push_back(m_lives->variables[picked[i]]);
-  m_chart->setLifetimes(std::move(lives), matched - std::min(matched, LivenessChart::kMaxLifetimes));
+  for (std::size_t i = 0; i < picked.size() && i < LivenessChart::kMaxLifetimes; ++i) lives.push_back(lives_->variables[picked[i]]);
+  chart_->setLifetimes(std::move(lives), matched - std::min(matched, LivenessChart::kMaxLifetimes));
   emit lifetimesShown();
 }
 
 bool LivenessPage::setStepRange(const QString& text) {
   const QString t = text.trimmed();
-  const std::size_t steps = m_data ? m_data->steps() : 0;
+  const std::size_t steps = data_ ? data_->steps() : 0;
   if (t.isEmpty()) {
-    m_tileError->clear();
-    m_chart->setStepRange(0, SIZE_MAX);
+    tileError_->clear();
+    chart_->setStepRange(0, SIZE_MAX);
     updateTexts();
     return true;
   }
@@ -167,91 +167,91 @@ bool LivenessPage::setStepRange(const QString& text) {
   const qulonglong last = ends.size() > 1 ? ends.value(1).trimmed().toULongLong(&ok2) : first;
   if (ends.size() == 1) ok2 = ok1;
   if (ends.size() > 2 || !ok1 || !ok2 || last < first || last >= steps) {
-    m_tileError->setText(tr("'%1' is not a step range like 80-100 (steps 0-%2)").arg(t).arg(steps ? steps - 1 : 0));
+    tileError_->setText(tr("'%1' is not a step range like 80-100 (steps 0-%2)").arg(t).arg(steps ? steps - 1 : 0));
     return false;
   }
-  m_tileError->clear();
-  if (m_stepRange->text() != text) m_stepRange->setText(text);
-  m_chart->setStepRange(std::size_t(first), std::size_t(last) + 1);
+  tileError_->clear();
+  if (stepRange_->text() != text) stepRange_->setText(text);
+  chart_->setStepRange(std::size_t(first), std::size_t(last) + 1);
   updateTexts();
   return true;
 }
 
-void LivenessPage::setVariableFilter(const QString& text) { m_variableFilter->setText(text); }
+void LivenessPage::setVariableFilter(const QString& text) { variableFilter_->setText(text); }
 
-QWidget* LivenessPage::imageWidget() { return m_chart; }
+QWidget* LivenessPage::imageWidget() { return chart_; }
 
 void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
-  m_task = TaskHandle();
-  m_detailsTask = TaskHandle();
-  m_livesTask = TaskHandle();
-  m_lives.reset();
-  m_doc = std::move(doc);
-  m_data.reset();
-  m_baseData.reset();
-  m_details.reset();
-  m_steps.clear();
-  m_scope = {};
-  m_chart->setData(nullptr);
-  m_chart->setSelection({});
-  m_alwaysLiveModel->setRows(nullptr);
-  m_liveModel->setDetails(nullptr);
-  m_verticesModel->setRows(nullptr);
-  m_cyclesModel->setRows(nullptr);
-  m_tile->clear();
-  m_tileError->clear();
+  task_ = TaskHandle();
+  detailsTask_ = TaskHandle();
+  livesTask_ = TaskHandle();
+  lives_.reset();
+  doc_ = std::move(doc);
+  data_.reset();
+  baseData_.reset();
+  details_.reset();
+  steps_.clear();
+  scope_ = {};
+  chart_->setData(nullptr);
+  chart_->setSelection({});
+  alwaysLiveModel_->setRows(nullptr);
+  liveModel_->setDetails(nullptr);
+  verticesModel_->setRows(nullptr);
+  cyclesModel_->setRows(nullptr);
+  tile_->clear();
+  tileError_->clear();
   {
-    const QSignalBlocker block(m_stepRange); // a new document shows every step
-    m_stepRange->clear();
+    const QSignalBlocker block(stepRange_); // a new document shows every step
+    stepRange_->clear();
   }
-  m_chart->setStepRange(0, SIZE_MAX);
-  m_variableFilter->clear();
-  m_chart->setLifetimes({});
+  chart_->setStepRange(0, SIZE_MAX);
+  variableFilter_->clear();
+  chart_->setLifetimes({});
   {
-    const QSignalBlocker block(m_ipu); // clearing is not the user choosing a scope
-    m_ipu->clear();
+    const QSignalBlocker block(ipu_); // clearing is not the user choosing a scope
+    ipu_->clear();
   }
-  m_difference->setVisible(m_doc && m_doc->base());
+  difference_->setVisible(doc_ && doc_->base());
   updateTexts();
-  if (m_doc) loadCurves();
+  if (doc_) loadCurves();
 }
 
 void LivenessPage::scopeEdited() {
   LivenessScope scope;
-  scope.ipu = m_ipu->currentIndex() >= 0 ? m_ipu->currentData().toInt() : -1;
-  const QString text = m_tile->text().trimmed();
+  scope.ipu = ipu_->currentIndex() >= 0 ? ipu_->currentData().toInt() : -1;
+  const QString text = tile_->text().trimmed();
   if (!text.isEmpty()) {
     bool ok = false;
     const unsigned tile = text.toUInt(&ok);
-    const unsigned tiles = m_data ? m_data->numTiles : 0;
+    const unsigned tiles = data_ ? data_->numTiles : 0;
     if (!ok || tile >= tiles) {
-      m_tileError->setText(tr("'%1' is not a tile (0-%2)").arg(text).arg(tiles ? tiles - 1 : 0));
+      tileError_->setText(tr("'%1' is not a tile (0-%2)").arg(text).arg(tiles ? tiles - 1 : 0));
       return;
     }
     scope.tile = int(tile);
   }
-  m_tileError->clear();
+  tileError_->clear();
   setScope(scope);
 }
 
 void LivenessPage::setScope(LivenessScope scope) {
-  if (scope == m_scope && m_data) return;
-  m_scope = scope;
-  const QSignalBlocker block(m_ipu);
-  const int index = m_ipu->findData(scope.ipu);
-  if (index >= 0) m_ipu->setCurrentIndex(index);
-  if (scope.tile >= 0) m_tile->setText(QString::number(scope.tile));
+  if (scope == scope_ && data_) return;
+  scope_ = scope;
+  const QSignalBlocker block(ipu_);
+  const int index = ipu_->findData(scope.ipu);
+  if (index >= 0) ipu_->setCurrentIndex(index);
+  if (scope.tile >= 0) tile_->setText(QString::number(scope.tile));
   loadCurves();
 }
 
 void LivenessPage::loadCurves() {
-  m_task = TaskHandle();
-  if (!m_doc) return;
-  const auto doc = m_doc;
-  const LivenessScope scope = m_scope;
+  task_ = TaskHandle();
+  if (!doc_) return;
+  const auto doc = doc_;
+  const LivenessScope scope = scope_;
   updateTexts();
-  m_task = runInBackground<Curves>(
+  task_ = runInBackground<Curves>(
       this, tr("Reading liveness"),
       [doc, scope](Progress& p) {
         Curves c;
@@ -264,34 +264,34 @@ void LivenessPage::loadCurves() {
 }
 
 void LivenessPage::showCurves(std::shared_ptr<const Curves> curves) {
-  const bool first = !m_data;
-  m_data = curves->current;
-  m_baseData = curves->base;
-  if (m_ipu->count() == 0) fillIpuBox(m_ipu, m_data->numIpus);
-  m_alwaysLiveModel->setRows({m_data, &m_data->alwaysLiveVariables});
-  m_chart->setData(m_data, m_baseData);
+  const bool first = !data_;
+  data_ = curves->current;
+  baseData_ = curves->base;
+  if (ipu_->count() == 0) fillIpuBox(ipu_, data_->numIpus);
+  alwaysLiveModel_->setRows({data_, &data_->alwaysLiveVariables});
+  chart_->setData(data_, baseData_);
   // The peak step is selected at first, so the tabs show the moment memory matters most.
-  if (first && m_chart->selection().empty() && m_data->steps() > 0) m_chart->setSelection({m_data->peakStep()});
+  if (first && chart_->selection().empty() && data_->steps() > 0) chart_->setSelection({data_->peakStep()});
   else loadDetails(); // the same steps, in the new scope
   updateTexts();
   emit curveLoaded();
 }
 
 void LivenessPage::loadDetails() {
-  m_detailsTask = TaskHandle();
-  m_details.reset();
+  detailsTask_ = TaskHandle();
+  details_.reset();
   updateTexts();
-  if (!m_doc || !m_data) return;
-  const auto doc = m_doc;
-  const LivenessScope scope = m_scope;
-  const std::vector<std::size_t> steps = m_steps;
-  m_detailsTask = runInBackground<StepDetailsData>(
+  if (!doc_ || !data_) return;
+  const auto doc = doc_;
+  const LivenessScope scope = scope_;
+  const std::vector<std::size_t> steps = steps_;
+  detailsTask_ = runInBackground<StepDetailsData>(
       this, tr("Reading live variables"), [doc, scope, steps](Progress& p) { return loadStepDetails(*doc, scope, steps, p); },
       [this](std::shared_ptr<const StepDetailsData> d) {
-        m_details = d;
-        m_liveModel->setDetails(d);
-        m_verticesModel->setRows({d, &d->vertices});
-        m_cyclesModel->setRows({d, &d->cycles});
+        details_ = d;
+        liveModel_->setDetails(d);
+        verticesModel_->setRows({d, &d->vertices});
+        cyclesModel_->setRows({d, &d->cycles});
         updateTexts();
         emit detailsLoaded();
         setReady(true); // once the first details are on screen (later loads leave it true)
@@ -301,47 +301,47 @@ void LivenessPage::loadDetails() {
 
 void LivenessPage::updateTexts() {
   const MemoryUnits u = Settings::instance().memoryUnits();
-  if (!m_data) {
-    m_summary->setText(m_doc ? tr("Reading liveness…") : QString());
-    m_selectionLabel->clear();
+  if (!data_) {
+    summary_->setText(doc_ ? tr("Reading liveness…") : QString());
+    selectionLabel_->clear();
     return;
   }
-  const std::size_t peak = m_data->peakStep();
+  const std::size_t peak = data_->peakStep();
   QString summary;
-  const auto [rangeFirst, rangeLast] = m_chart->stepRange();
-  if (m_data->steps() && (rangeFirst > 0 || rangeLast < m_data->steps()))
+  const auto [rangeFirst, rangeLast] = chart_->stepRange();
+  if (data_->steps() && (rangeFirst > 0 || rangeLast < data_->steps()))
     summary = tr("<b>Showing steps %1-%2</b> of ").arg(rangeFirst).arg(rangeLast ? rangeLast - 1 : 0);
   summary += tr("%1 steps (%2). Peak not always live: %3 at step %4 (%5). Always live: %6.")
-                        .arg(formatCount(m_data->steps()), m_data->scope.describe(),
-                             formatBytes(m_data->steps() ? m_data->notAlwaysLive[peak] : 0, u))
+                        .arg(formatCount(data_->steps()), data_->scope.describe(),
+                             formatBytes(data_->steps() ? data_->notAlwaysLive[peak] : 0, u))
                         .arg(peak)
-                        .arg(m_data->programName(peak).toHtmlEscaped(), formatBytes(m_data->alwaysLive, u));
-  if (m_baseData && m_baseData->steps()) {
-    const std::size_t bp = m_baseData->peakStep();
+                        .arg(data_->programName(peak).toHtmlEscaped(), formatBytes(data_->alwaysLive, u));
+  if (baseData_ && baseData_->steps()) {
+    const std::size_t bp = baseData_->peakStep();
     summary += tr(" Base: peak %1 at step %2, always live %3 (%4 steps).")
-                   .arg(formatBytes(m_baseData->notAlwaysLive[bp], u))
+                   .arg(formatBytes(baseData_->notAlwaysLive[bp], u))
                    .arg(bp)
-                   .arg(formatBytes(m_baseData->alwaysLive, u), formatCount(m_baseData->steps()));
+                   .arg(formatBytes(baseData_->alwaysLive, u), formatCount(baseData_->steps()));
   }
-  m_summary->setText(summary);
+  summary_->setText(summary);
   QString selection;
-  if (m_steps.empty()) {
+  if (steps_.empty()) {
     selection = tr("No step selected: click the chart to pick a step, shift-click to add steps.");
-  } else if (m_steps.size() == 1) {
-    const std::size_t s = m_steps[0];
-    selection = tr("<b>Step %1</b>: %2 (%3)").arg(s).arg(m_data->programName(s).toHtmlEscaped(), m_data->programType(s));
-    if (s < m_data->steps())
-      selection += tr(", %1 not always live").arg(formatBytes(m_data->notAlwaysLive[s], u));
+  } else if (steps_.size() == 1) {
+    const std::size_t s = steps_[0];
+    selection = tr("<b>Step %1</b>: %2 (%3)").arg(s).arg(data_->programName(s).toHtmlEscaped(), data_->programType(s));
+    if (s < data_->steps())
+      selection += tr(", %1 not always live").arg(formatBytes(data_->notAlwaysLive[s], u));
   } else {
     QStringList list;
-    for (std::size_t s : m_steps) list << QString::number(s);
-    selection = tr("<b>%1 steps</b>: %2 (a column each in the variables table)").arg(m_steps.size()).arg(list.join(QStringLiteral(", ")));
+    for (std::size_t s : steps_) list << QString::number(s);
+    selection = tr("<b>%1 steps</b>: %2 (a column each in the variables table)").arg(steps_.size()).arg(list.join(QStringLiteral(", ")));
   }
-  if (m_details && !m_details->computeSet.isEmpty())
-    selection += tr(". Vertices of compute set %1").arg(m_details->computeSet.toHtmlEscaped());
-  if (m_baseData) selection += tr(" (tabs describe the current report)");
-  if (!m_details && !m_steps.empty()) selection += tr(" — reading…");
-  m_selectionLabel->setText(selection);
+  if (details_ && !details_->computeSet.isEmpty())
+    selection += tr(". Vertices of compute set %1").arg(details_->computeSet.toHtmlEscaped());
+  if (baseData_) selection += tr(" (tabs describe the current report)");
+  if (!details_ && !steps_.empty()) selection += tr(" — reading…");
+  selectionLabel_->setText(selection);
 }
 
 } // namespace tessera::viewer

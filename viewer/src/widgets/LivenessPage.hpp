@@ -40,7 +40,7 @@ public:
 
   /// Shows the curve of a scope (reloads in the background).
   void setScope(LivenessScope scope);
-  LivenessScope scope() const { return m_scope; }
+  LivenessScope scope() const { return scope_; }
   /// Shows only the steps of "first-last" (or one step, "n"), as if typed into the Steps box;
   /// empty: every step. False, with a message beside the box, when the text is not a range of
   /// the report's steps.
@@ -49,27 +49,27 @@ public:
   void setVariableFilter(const QString& text);
 
   // For tests and callers.
-  LivenessChart* chart() const { return m_chart; }
-  QCheckBox* alwaysLiveBox() const { return m_alwaysLive; }
-  QCheckBox* differenceBox() const { return m_difference; }
-  QComboBox* ipuBox() const { return m_ipu; }
-  QLineEdit* tileEdit() const { return m_tile; }
-  QLineEdit* stepRangeEdit() const { return m_stepRange; }
-  QLineEdit* variableFilterEdit() const { return m_variableFilter; }
-  RangeOverview* overview() const { return m_overview; }
-  TotalledTable* liveTable() const { return m_liveTable; }
-  TotalledTable* alwaysLiveTable() const { return m_alwaysLiveTable; }
-  QLabel* selectionLabel() const { return m_selectionLabel; }
-  QLabel* summaryLabel() const { return m_summary; }
-  QTabWidget* tabs() const { return m_tabs; }
-  AlwaysLiveVariablesModel* alwaysLiveModel() const { return m_alwaysLiveModel; }
-  LiveVariablesModel* liveVariablesModel() const { return m_liveModel; }
-  TileVerticesModel* verticesModel() const { return m_verticesModel; }
-  StepCyclesModel* cyclesModel() const { return m_cyclesModel; }
-  const std::shared_ptr<const LivenessData>& data() const { return m_data; }
-  const std::shared_ptr<const LivenessData>& baseData() const { return m_baseData; }
+  LivenessChart* chart() const { return chart_; }
+  QCheckBox* alwaysLiveBox() const { return alwaysLive_; }
+  QCheckBox* differenceBox() const { return difference_; }
+  QComboBox* ipuBox() const { return ipu_; }
+  QLineEdit* tileEdit() const { return tile_; }
+  QLineEdit* stepRangeEdit() const { return stepRange_; }
+  QLineEdit* variableFilterEdit() const { return variableFilter_; }
+  RangeOverview* overview() const { return overview_; }
+  TotalledTable* liveTable() const { return liveTable_; }
+  TotalledTable* alwaysLiveTable() const { return alwaysLiveTable_; }
+  QLabel* selectionLabel() const { return selectionLabel_; }
+  QLabel* summaryLabel() const { return summary_; }
+  QTabWidget* tabs() const { return tabs_; }
+  AlwaysLiveVariablesModel* alwaysLiveModel() const { return alwaysLiveModel_; }
+  LiveVariablesModel* liveVariablesModel() const { return liveModel_; }
+  TileVerticesModel* verticesModel() const { return verticesModel_; }
+  StepCyclesModel* cyclesModel() const { return cyclesModel_; }
+  const std::shared_ptr<const LivenessData>& data() const { return data_; }
+  const std::shared_ptr<const LivenessData>& baseData() const { return baseData_; }
   /// The selected steps' details on screen (null while they load).
-  const std::shared_ptr<const StepDetailsData>& details() const { return m_details; }
+  const std::shared_ptr<const StepDetailsData>& details() const { return details_; }
 
 signals:
   void detailsLoaded();
@@ -90,32 +90,32 @@ private:
   QWidget* createToolbar();
   QWidget* createTablesBar();
 
-  std::shared_ptr<const Document> m_doc;
-  std::shared_ptr<const LivenessData> m_data, m_baseData;
-  std::shared_ptr<const StepDetailsData> m_details;
-  LivenessScope m_scope;
-  std::vector<std::size_t> m_steps;
-  TaskHandle m_task, m_detailsTask, m_livesTask;
-  std::shared_ptr<const VariableLives> m_lives; ///< read the first time a name is typed
+  std::shared_ptr<const Document> doc_;
+  std::shared_ptr<const LivenessData> data_, baseData_;
+  std::shared_ptr<const StepDetailsData> details_;
+  LivenessScope scope_;
+  std::vector<std::size_t> steps_;
+  TaskHandle task_, detailsTask_, livesTask_;
+  std::shared_ptr<const VariableLives> lives_; ///< read the first time a name is typed
 
-  LivenessChart* m_chart;
-  RangeOverview* m_overview = nullptr;
-  QLineEdit* m_stepRange = nullptr;
-  QLineEdit* m_variableFilter = nullptr;
-  TotalledTable* m_liveTable = nullptr;
-  TotalledTable* m_alwaysLiveTable = nullptr;
-  QCheckBox* m_alwaysLive = nullptr;
-  QCheckBox* m_difference = nullptr;
-  QComboBox* m_ipu = nullptr;
-  QLineEdit* m_tile = nullptr;
-  QLabel* m_tileError = nullptr;
-  QLabel* m_summary = nullptr;
-  QLabel* m_selectionLabel = nullptr;
-  QTabWidget* m_tabs = nullptr;
-  AlwaysLiveVariablesModel* m_alwaysLiveModel;
-  LiveVariablesModel* m_liveModel;
-  TileVerticesModel* m_verticesModel;
-  StepCyclesModel* m_cyclesModel;
+  LivenessChart* chart_;
+  RangeOverview* overview_ = nullptr;
+  QLineEdit* stepRange_ = nullptr;
+  QLineEdit* variableFilter_ = nullptr;
+  TotalledTable* liveTable_ = nullptr;
+  TotalledTable* alwaysLiveTable_ = nullptr;
+  QCheckBox* alwaysLive_ = nullptr;
+  QCheckBox* difference_ = nullptr;
+  QComboBox* ipu_ = nullptr;
+  QLineEdit* tile_ = nullptr;
+  QLabel* tileError_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QLabel* selectionLabel_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  AlwaysLiveVariablesModel* alwaysLiveModel_;
+  LiveVariablesModel* liveModel_;
+  TileVerticesModel* verticesModel_;
+  StepCyclesModel* cyclesModel_;
 };
 
 } // namespace tessera::viewer

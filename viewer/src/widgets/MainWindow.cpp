@@ -31,55 +31,55 @@
 namespace tessera::viewer {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_home(new HomePage(this)), m_sideList(new QListWidget(this)),
-      m_stack(new QStackedWidget(this)), m_progress(new QProgressBar(this)), m_progressLabel(new QLabel(this)) {
+    : QMainWindow(parent), home_(new HomePage(this)), sideList_(new QListWidget(this)),
+      stack_(new QStackedWidget(this)), progress_(new QProgressBar(this)), progressLabel_(new QLabel(this)) {
   setAcceptDrops(true);
-  m_stack->addWidget(m_home);
-  m_pages = createPages(m_stack);
-  for (Page* p : m_pages) {
-    m_stack->addWidget(p);
-    auto* item = new QListWidgetItem(p->title(), m_sideList);
+  stack_->addWidget(home_);
+  pages_ = createPages(stack_);
+  for (Page* p : pages_) {
+    stack_->addWidget(p);
+    auto* item = new QListWidgetItem(p->title(), sideList_);
     item->setData(Qt::UserRole, p->viewKey());
     item->setHidden(true);
     connect(p, &Page::errorOccurred, this, [this, p](const QString& message) { showError(p->title(), message); });
   }
   linkGraphSelection();
-  m_sideList->setObjectName(QStringLiteral("pageList"));
-  connect(m_sideList, &QListWidget::currentRowChanged, this, [this](int row) {
-    if (row >= 0 && row < int(m_pages.size())) m_stack->setCurrentWidget(m_pages[std::size_t(row)]);
+  sideList_->setObjectName(QStringLiteral("pageList"));
+  connect(sideList_, &QListWidget::currentRowChanged, this, [this](int row) {
+    if (row >= 0 && row < int(pages_.size())) stack_->setCurrentWidget(pages_[std::size_t(row)]);
   });
-  connect(m_home, &HomePage::openRequested, this, &MainWindow::chooseAndOpen);
-  connect(m_home, &HomePage::compareRequested, this, &MainWindow::chooseAndCompare);
-  connect(m_home, &HomePage::openPathRequested, this, &MainWindow::openPath);
-  connect(m_home, &HomePage::comparisonRequested, this, &MainWindow::openComparison);
+  connect(home_, &HomePage::openRequested, this, &MainWindow::chooseAndOpen);
+  connect(home_, &HomePage::compareRequested, this, &MainWindow::chooseAndCompare);
+  connect(home_, &HomePage::openPathRequested, this, &MainWindow::openPath);
+  connect(home_, &HomePage::comparisonRequested, this, &MainWindow::openComparison);
 
   auto* splitter = new QSplitter(this);
-  splitter->addWidget(m_sideList);
-  splitter->addWidget(m_stack);
+  splitter->addWidget(sideList_);
+  splitter->addWidget(stack_);
   splitter->setStretchFactor(1, 1);
   splitter->setSizes({170, 1100});
   setCentralWidget(splitter);
-  m_sideList->hide();
+  sideList_->hide();
 
   // Progress of background loading, in the status bar.
-  m_progress->setMaximumWidth(200);
-  m_progress->setRange(0, 100);
-  m_progress->hide();
-  statusBar()->addPermanentWidget(m_progressLabel);
-  statusBar()->addPermanentWidget(m_progress);
+  progress_->setMaximumWidth(200);
+  progress_->setRange(0, 100);
+  progress_->hide();
+  statusBar()->addPermanentWidget(progressLabel_);
+  statusBar()->addPermanentWidget(progress_);
   ProgressHub& hub = ProgressHub::instance();
-  connect(&hub, &ProgressHub::started, this, [this](const QString& task) { ++m_tasks[task].count; });
+  connect(&hub, &ProgressHub::started, this, [this](const QString& task) { ++tasks_[task].count; });
   connect(&hub, &ProgressHub::progress, this, [this](const QString& task, int percent) {
-    const auto it = m_tasks.find(task);
-    if (it == m_tasks.end()) return; // finished already (its last report arrived late)
+    const auto it = tasks_.find(task);
+    if (it == tasks_.end()) return; // finished already (its last report arrived late)
     it->second.percent = percent;
     showProgress(task);
   });
   connect(&hub, &ProgressHub::finished, this, [this](const QString& task) {
-    const auto it = m_tasks.find(task);
-    if (it != m_tasks.end() && --it->second.count == 0) m_tasks.erase(it);
+    const auto it = tasks_.find(task);
+    if (it != tasks_.end() && --it->second.count == 0) tasks_.erase(it);
     // A finished task no longer shows; another still loading does, with its own percentage.
-    showProgress(m_tasks.count(m_shownTask) ? m_shownTask : QString());
+    showProgress(tasks_.count(shownTask_) ? shownTask_ : QString());
   });
 
   createMenus();
@@ -88,23 +88,23 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 void MainWindow::setShowsProgress(bool shows) {
-  m_showsProgress = shows;
-  showProgress(m_shownTask);
+  showsProgress_ = shows;
+  showProgress(shownTask_);
 }
 
 void MainWindow::showProgress(const QString& task) {
-  if (m_tasks.empty() || !m_showsProgress) {
-    m_shownTask.clear();
-    m_progressLabel->clear();
-    m_progress->hide();
+  if (tasks_.empty() || !showsProgress_) {
+    shownTask_.clear();
+    progressLabel_->clear();
+    progress_->hide();
     return;
   }
-  const auto it = m_tasks.count(task) ? m_tasks.find(task) : m_tasks.begin();
-  m_shownTask = it->first;
-  const std::size_t others = m_tasks.size() - 1;
-  m_progressLabel->setText(others ? tr("%1 (and %n more)", "", int(others)).arg(it->first) : it->first);
-  m_progress->setValue(it->second.percent);
-  m_progress->show();
+  const auto it = tasks_.count(task) ? tasks_.find(task) : tasks_.begin();
+  shownTask_ = it->first;
+  const std::size_t others = tasks_.size() - 1;
+  progressLabel_->setText(others ? tr("%1 (and %n more)", "", int(others)).arg(it->first) : it->first);
+  progress_->setValue(it->second.percent);
+  progress_->show();
 }
 
 void MainWindow::createMenus() {
@@ -123,7 +123,7 @@ void MainWindow::createMenus() {
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
   file->addAction(tr("&Reload"), QKeySequence::Refresh, this, [this] {
-    if (m_doc) setDocument(m_doc);
+    if (doc_) setDocument(doc_);
   });
   file->addAction(tr("Save &image of this view…"), QKeySequence::Save, this, &MainWindow::saveCurrentImage);
   file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeDocument);
@@ -131,11 +131,11 @@ void MainWindow::createMenus() {
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  for (std::size_t i = 0; i < m_pages.size(); ++i) {
-    Page* p = m_pages[i];
+  for (std::size_t i = 0; i < pages_.size(); ++i) {
+    Page* p = pages_[i];
     QAction* a = view->addAction(p->title(), this, [this, p] { showView(p->viewKey()); });
     a->setObjectName(QStringLiteral("view-") + p->viewKey());
-    m_viewActions.push_back(a);
+    viewActions_.push_back(a);
   }
   updateViewActions();
   view->addSeparator();
@@ -176,13 +176,13 @@ void MainWindow::createMenus() {
 bool MainWindow::openPath(const QString& path) {
   try {
     setDocument(Document::resolve(path));
-    if (m_rememberRecent) Settings::instance().addRecentFile(path);
+    if (rememberRecent_) Settings::instance().addRecentFile(path);
     return true;
   } catch (const DocumentError& e) {
     showError(tr("Cannot open"), QString::fromUtf8(e.what()));
     // A recent file that has moved or gone: offer to forget it.
     if (!QFileInfo::exists(path) && Settings::instance().recentFiles().contains(path)) {
-      QPushButton* forget = m_errorBox->addButton(tr("Remove from recent files"), QMessageBox::ActionRole);
+      QPushButton* forget = errorBox_->addButton(tr("Remove from recent files"), QMessageBox::ActionRole);
       connect(forget, &QPushButton::clicked, this, [path] { Settings::instance().removeRecentFile(path); });
     }
     return false;
@@ -192,7 +192,7 @@ bool MainWindow::openPath(const QString& path) {
 bool MainWindow::openComparison(const QString& basePath, const QString& currentPath) {
   try {
     setDocument(Document::comparison(basePath, currentPath));
-    if (m_rememberRecent) Settings::instance().addRecentComparison(basePath, currentPath);
+    if (rememberRecent_) Settings::instance().addRecentComparison(basePath, currentPath);
     return true;
   } catch (const DocumentError& e) {
     showError(tr("Cannot compare"), QString::fromUtf8(e.what()));
@@ -201,24 +201,24 @@ bool MainWindow::openComparison(const QString& basePath, const QString& currentP
 }
 
 void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
-  m_doc = std::move(doc);
+  doc_ = std::move(doc);
   int first = -1;
-  for (std::size_t i = 0; i < m_pages.size(); ++i) {
-    Page* p = m_pages[i];
-    const bool fits = m_doc && p->accepts(*m_doc);
-    m_sideList->item(int(i))->setHidden(!fits);
-    p->setDocument(fits ? m_doc : nullptr);
+  for (std::size_t i = 0; i < pages_.size(); ++i) {
+    Page* p = pages_[i];
+    const bool fits = doc_ && p->accepts(*doc_);
+    sideList_->item(int(i))->setHidden(!fits);
+    p->setDocument(fits ? doc_ : nullptr);
     if (fits && first < 0) first = int(i);
   }
-  m_sideList->setVisible(m_doc != nullptr);
+  sideList_->setVisible(doc_ != nullptr);
   updateViewActions();
   if (first >= 0) {
     // Keep the current view across documents when it fits the new one.
-    const int current = m_sideList->currentRow();
-    m_sideList->setCurrentRow(current >= 0 && !m_sideList->item(current)->isHidden() ? current : first);
-    m_stack->setCurrentWidget(m_pages[std::size_t(m_sideList->currentRow())]);
+    const int current = sideList_->currentRow();
+    sideList_->setCurrentRow(current >= 0 && !sideList_->item(current)->isHidden() ? current : first);
+    stack_->setCurrentWidget(pages_[std::size_t(sideList_->currentRow())]);
   } else {
-    m_stack->setCurrentWidget(m_home);
+    stack_->setCurrentWidget(home_);
   }
   updateTitle();
 }
@@ -229,9 +229,9 @@ void MainWindow::updateViewActions() {
   // Ctrl+N opens the N-th view of the side list as the user sees it, and a view the document
   // has no page for (Host trace for a report, Compare for one report) cannot be chosen.
   int shown = 0;
-  for (std::size_t i = 0; i < m_viewActions.size(); ++i) {
-    const bool visible = m_doc && !m_sideList->item(int(i))->isHidden();
-    QAction* a = m_viewActions[i];
+  for (std::size_t i = 0; i < viewActions_.size(); ++i) {
+    const bool visible = doc_ && !sideList_->item(int(i))->isHidden();
+    QAction* a = viewActions_[i];
     a->setEnabled(visible);
     a->setShortcut(visible && shown < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + shown)) : QKeySequence());
     if (visible) ++shown;
@@ -239,29 +239,29 @@ void MainWindow::updateViewActions() {
 }
 
 Page* MainWindow::page(const QString& viewKey) const {
-  for (Page* p : m_pages)
+  for (Page* p : pages_)
     if (p->viewKey() == viewKey) return p;
   return nullptr;
 }
 
 bool MainWindow::showView(const QString& viewKey) {
-  for (std::size_t i = 0; i < m_pages.size(); ++i)
-    if (m_pages[i]->viewKey() == viewKey) {
-      if (m_sideList->item(int(i))->isHidden()) return false;
-      m_sideList->setCurrentRow(int(i));
+  for (std::size_t i = 0; i < pages_.size(); ++i)
+    if (pages_[i]->viewKey() == viewKey) {
+      if (sideList_->item(int(i))->isHidden()) return false;
+      sideList_->setCurrentRow(int(i));
       return true;
     }
   return false;
 }
 
-Page* MainWindow::currentPage() const { return qobject_cast<Page*>(m_stack->currentWidget()); }
+Page* MainWindow::currentPage() const { return qobject_cast<Page*>(stack_->currentWidget()); }
 
 void MainWindow::showError(const QString& title, const QString& message) {
   // Non-modal, so that loading elsewhere goes on and tests can inspect and close it.
-  if (m_errorBox) m_errorBox->close();
-  m_errorBox = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Close, this);
-  m_errorBox->setAttribute(Qt::WA_DeleteOnClose);
-  m_errorBox->open();
+  if (errorBox_) errorBox_->close();
+  errorBox_ = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Close, this);
+  errorBox_->setAttribute(Qt::WA_DeleteOnClose);
+  errorBox_->open();
 }
 
 void MainWindow::chooseAndOpen() {
@@ -284,7 +284,7 @@ void MainWindow::saveCurrentImage() {
 }
 
 void MainWindow::updateTitle() {
-  setWindowTitle(m_doc ? m_doc->title() + QStringLiteral(" — Tessera") : QStringLiteral("Tessera"));
+  setWindowTitle(doc_ ? doc_->title() + QStringLiteral(" — Tessera") : QStringLiteral("Tessera"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

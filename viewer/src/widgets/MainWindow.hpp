@@ -34,25 +34,25 @@ public:
   /// Opens two reports, `current` compared against `base`.
   bool openComparison(const QString& basePath, const QString& currentPath);
   void setDocument(std::shared_ptr<const Document> doc);
-  const std::shared_ptr<const Document>& document() const { return m_doc; }
+  const std::shared_ptr<const Document>& document() const { return doc_; }
   void closeDocument();
 
   /// The page with this --view key ("memory"), or null.
   Page* page(const QString& viewKey) const;
-  const std::vector<Page*>& pages() const { return m_pages; }
+  const std::vector<Page*>& pages() const { return pages_; }
   /// Shows a page; false when there is no such page or it does not fit the document.
   bool showView(const QString& viewKey);
   Page* currentPage() const;
   /// The last error dialog, while it is open (for tests).
-  QMessageBox* errorDialog() const { return m_errorBox; }
+  QMessageBox* errorDialog() const { return errorBox_; }
   void showError(const QString& title, const QString& message);
   /// Whether opened paths go to the recent-files list (headless runs leave it alone).
-  void setRememberRecent(bool remember) { m_rememberRecent = remember; }
+  void setRememberRecent(bool remember) { rememberRecent_ = remember; }
   /// Whether background loading shows in the status bar. A headless screenshot turns it off: an
   /// image of a ready view must not show another page's work in progress ("Reading tile
   /// details 0%").
   void setShowsProgress(bool shows);
-  bool showsProgress() const { return m_showsProgress; }
+  bool showsProgress() const { return showsProgress_; }
 
 protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -67,27 +67,27 @@ private:
   /// Shows `task` (or another running task; nothing when none runs) in the status bar.
   void showProgress(const QString& task);
 
-  std::shared_ptr<const Document> m_doc;
-  HomePage* m_home;
-  QListWidget* m_sideList;
-  QStackedWidget* m_stack;
-  std::vector<Page*> m_pages;
+  std::shared_ptr<const Document> doc_;
+  HomePage* home_;
+  QListWidget* sideList_;
+  QStackedWidget* stack_;
+  std::vector<Page*> pages_;
   /// View > page actions, by page: enabled for the pages of the open document, whose Ctrl+1…9
   /// follow the side list's visible order.
-  std::vector<QAction*> m_viewActions;
+  std::vector<QAction*> viewActions_;
   void updateViewActions();
   void linkGraphSelection();
-  QProgressBar* m_progress;
-  QLabel* m_progressLabel;
+  QProgressBar* progress_;
+  QLabel* progressLabel_;
   /// Background tasks still running, by name (several may share one), and the one shown.
   struct RunningTask {
     int count = 0, percent = 0;
   };
-  std::map<QString, RunningTask> m_tasks;
-  QString m_shownTask;
-  QPointer<QMessageBox> m_errorBox;
-  bool m_rememberRecent = true;
-  bool m_showsProgress = true;
+  std::map<QString, RunningTask> tasks_;
+  QString shownTask_;
+  QPointer<QMessageBox> errorBox_;
+  bool rememberRecent_ = true;
+  bool showsProgress_ = true;
 };
 
 } // namespace tessera::viewer

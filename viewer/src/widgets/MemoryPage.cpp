@@ -33,17 +33,17 @@
 namespace tessera::viewer {
 
 MemoryPage::MemoryPage(QWidget* parent)
-    : Page(parent), m_chart(new MemoryChart(this)), m_detailsModel(new TileMemoryDetailsModel(this)),
-      m_variablesModel(new LoweredVariablesModel(this)), m_verticesModel(new TileVerticesModel(this)),
-      m_computeSetsModel(new TileComputeSetsModel(this)), m_exchangesModel(new TileExchangesModel(this)) {
+    : Page(parent), chart_(new MemoryChart(this)), detailsModel_(new TileMemoryDetailsModel(this)),
+      variablesModel_(new LoweredVariablesModel(this)), verticesModel_(new TileVerticesModel(this)),
+      computeSetsModel_(new TileComputeSetsModel(this)), exchangesModel_(new TileExchangesModel(this)) {
   QWidget* toolbar = createToolbar();
-  m_overview = new RangeOverview(m_chart, this);
-  m_overview->setItemNoun(tr("tile"));
-  const ChartPageParts parts = layOutChartPage(this, toolbar, m_tilesError, m_chart, createTabs(), m_overview);
-  m_summary = parts.summary;
-  m_selectionLabel = parts.selection;
+  overview_ = new RangeOverview(chart_, this);
+  overview_->setItemNoun(tr("tile"));
+  const ChartPageParts parts = layOutChartPage(this, toolbar, tilesError_, chart_, createTabs(), overview_);
+  summary_ = parts.summary;
+  selectionLabel_ = parts.selection;
 
-  connect(m_chart, &MemoryChart::selectionChanged, this, [this](const std::vector<std::size_t>& items) {
+  connect(chart_, &MemoryChart::selectionChanged, this, [this](const std::vector<std::size_t>& items) {
     selectionChanged(std::vector<unsigned>(items.begin(), items.end()));
   });
   connect(&Settings::instance(), &Settings::changed, this, [this] { updateTexts(); });
@@ -55,159 +55,159 @@ QWidget* MemoryPage::createToolbar() {
   auto* h = new QHBoxLayout(bar);
   h->setContentsMargins(0, 0, 0, 0);
   h->addWidget(new QLabel(tr("Breakdown:"), bar));
-  m_breakdown = new QComboBox(bar);
-  m_breakdown->addItem(tr("Total"), int(MemoryBreakdown::Total));
-  m_breakdown->addItem(tr("By region"), int(MemoryBreakdown::Region));
-  m_breakdown->addItem(tr("By category"), int(MemoryBreakdown::Category));
-  m_breakdown->addItem(tr("By liveness"), int(MemoryBreakdown::Liveness));
-  connect(m_breakdown, qOverload<int>(&QComboBox::currentIndexChanged), this,
-          [this] { m_chart->setBreakdown(MemoryBreakdown(m_breakdown->currentData().toInt())); });
-  h->addWidget(m_breakdown);
+  breakdown_ = new QComboBox(bar);
+  breakdown_->addItem(tr("Total"), int(MemoryBreakdown::Total));
+  breakdown_->addItem(tr("By region"), int(MemoryBreakdown::Region));
+  breakdown_->addItem(tr("By category"), int(MemoryBreakdown::Category));
+  breakdown_->addItem(tr("By liveness"), int(MemoryBreakdown::Liveness));
+  connect(breakdown_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this] { chart_->setBreakdown(MemoryBreakdown(breakdown_->currentData().toInt())); });
+  h->addWidget(breakdown_);
 
-  m_gaps = new QCheckBox(tr("Include gaps"), bar);
-  m_gaps->setChecked(true);
-  m_gaps->setToolTip(tr("Count alignment padding and holes: a tile's total is then its highest used address"));
-  connect(m_gaps, &QCheckBox::toggled, this, [this](bool on) { m_chart->setIncludeGaps(on); });
-  h->addWidget(m_gaps);
+  gaps_ = new QCheckBox(tr("Include gaps"), bar);
+  gaps_->setChecked(true);
+  gaps_->setToolTip(tr("Count alignment padding and holes: a tile's total is then its highest used address"));
+  connect(gaps_, &QCheckBox::toggled, this, [this](bool on) { chart_->setIncludeGaps(on); });
+  h->addWidget(gaps_);
 
-  m_maxMemory = new QCheckBox(tr("Max memory"), bar);
-  m_maxMemory->setToolTip(tr("Draw the tile's capacity: tiles above the line are out of memory"));
-  connect(m_maxMemory, &QCheckBox::toggled, this, [this](bool on) { m_chart->setShowMaxMemory(on); });
-  h->addWidget(m_maxMemory);
+  maxMemory_ = new QCheckBox(tr("Max memory"), bar);
+  maxMemory_->setToolTip(tr("Draw the tile's capacity: tiles above the line are out of memory"));
+  connect(maxMemory_, &QCheckBox::toggled, this, [this](bool on) { chart_->setShowMaxMemory(on); });
+  h->addWidget(maxMemory_);
 
-  m_difference = new QCheckBox(tr("Difference"), bar);
-  m_difference->setToolTip(tr("Show current minus base per tile instead of both reports' totals"));
-  m_difference->setVisible(false);
-  connect(m_difference, &QCheckBox::toggled, this, [this](bool on) { m_chart->setDifference(on); });
-  h->addWidget(m_difference);
+  difference_ = new QCheckBox(tr("Difference"), bar);
+  difference_->setToolTip(tr("Show current minus base per tile instead of both reports' totals"));
+  difference_->setVisible(false);
+  connect(difference_, &QCheckBox::toggled, this, [this](bool on) { chart_->setDifference(on); });
+  h->addWidget(difference_);
 
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("IPU:"), bar));
-  m_ipu = new QComboBox(bar);
-  connect(m_ipu, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
-    if (m_ipu->currentIndex() >= 0) m_chart->setIpu(m_ipu->currentData().toInt());
+  ipu_ = new QComboBox(bar);
+  connect(ipu_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+    if (ipu_->currentIndex() >= 0) chart_->setIpu(ipu_->currentData().toInt());
   });
-  h->addWidget(m_ipu);
+  h->addWidget(ipu_);
 
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("Tiles:"), bar));
-  m_tiles = new QLineEdit(bar);
-  m_tiles->setPlaceholderText(tr("e.g. 0,5,17 or 3-7"));
-  m_tiles->setClearButtonEnabled(true);
-  m_tiles->setMinimumWidth(140);
-  connect(m_tiles, &QLineEdit::returnPressed, this, [this] { selectTiles(m_tiles->text()); });
-  h->addWidget(m_tiles);
+  tiles_ = new QLineEdit(bar);
+  tiles_->setPlaceholderText(tr("e.g. 0,5,17 or 3-7"));
+  tiles_->setClearButtonEnabled(true);
+  tiles_->setMinimumWidth(140);
+  connect(tiles_, &QLineEdit::returnPressed, this, [this] { selectTiles(tiles_->text()); });
+  h->addWidget(tiles_);
 
   h->addSpacing(12);
   h->addWidget(new QLabel(tr("Variables:"), bar));
-  m_variableFilter = new QLineEdit(bar);
-  m_variableFilter->setPlaceholderText(tr("name contains…"));
-  m_variableFilter->setClearButtonEnabled(true);
-  m_variableFilter->setMinimumWidth(140);
-  m_variableFilter->setToolTip(tr("Chart the bytes, on each tile, of the variables whose name contains this text "
+  variableFilter_ = new QLineEdit(bar);
+  variableFilter_->setPlaceholderText(tr("name contains…"));
+  variableFilter_->setClearButtonEnabled(true);
+  variableFilter_->setMinimumWidth(140);
+  variableFilter_->setToolTip(tr("Chart the bytes, on each tile, of the variables whose name contains this text "
                                   "(code and state count under their category's name); the Variables tab lists them. "
                                   "Several names separated by ';' are charted as one line each"));
-  m_filterTimer = new QTimer(this);
-  m_filterTimer->setSingleShot(true);
-  m_filterTimer->setInterval(250); // typing a name does not refilter on every key
-  connect(m_filterTimer, &QTimer::timeout, this, [this] { applyVariableFilter(); });
-  connect(m_variableFilter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
-  connect(m_variableFilter, &QLineEdit::returnPressed, this, [this] { applyVariableFilter(); });
-  h->addWidget(m_variableFilter);
-  m_tilesError = createErrorLabel(this);
-  m_tilesError->hide();
+  filterTimer_ = new QTimer(this);
+  filterTimer_->setSingleShot(true);
+  filterTimer_->setInterval(250); // typing a name does not refilter on every key
+  connect(filterTimer_, &QTimer::timeout, this, [this] { applyVariableFilter(); });
+  connect(variableFilter_, &QLineEdit::textChanged, filterTimer_, qOverload<>(&QTimer::start));
+  connect(variableFilter_, &QLineEdit::returnPressed, this, [this] { applyVariableFilter(); });
+  h->addWidget(variableFilter_);
+  tilesError_ = createErrorLabel(this);
+  tilesError_->hide();
   h->addStretch(1);
   return bar;
 }
 
 QTabWidget* MemoryPage::createTabs() {
-  m_tabs = new QTabWidget(this);
-  auto* details = createSortableTable(m_detailsModel, m_tabs);
+  tabs_ = new QTabWidget(this);
+  auto* details = createSortableTable(detailsModel_, tabs_);
   details->setSortingEnabled(false); // categories, then totals: the order is the meaning
-  m_tabs->addTab(details, tr("Details"));
+  tabs_->addTab(details, tr("Details"));
 
-  auto* variables = new QWidget(m_tabs);
+  auto* variables = new QWidget(tabs_);
   auto* v = new QVBoxLayout(variables);
   v->setContentsMargins(0, 0, 0, 0);
   auto* modeBar = new QHBoxLayout;
   auto* showTable = new QRadioButton(tr("Table"), variables);
-  m_showMap = new QRadioButton(tr("Memory map"), variables);
-  m_wholeTile = new QCheckBox(tr("Whole tile"), variables);
-  m_wholeTile->setToolTip(tr("Show the tile's whole capacity rather than up to its highest used address"));
+  showMap_ = new QRadioButton(tr("Memory map"), variables);
+  wholeTile_ = new QCheckBox(tr("Whole tile"), variables);
+  wholeTile_->setToolTip(tr("Show the tile's whole capacity rather than up to its highest used address"));
   showTable->setChecked(true);
   auto* group = new QButtonGroup(variables);
   group->addButton(showTable);
-  group->addButton(m_showMap);
+  group->addButton(showMap_);
   modeBar->addWidget(showTable);
-  modeBar->addWidget(m_showMap);
-  modeBar->addWidget(m_wholeTile);
+  modeBar->addWidget(showMap_);
+  modeBar->addWidget(wholeTile_);
   modeBar->addStretch(1);
   v->addLayout(modeBar);
-  m_variablesStack = new QStackedWidget(variables);
-  m_variablesTable = new TotalledTable(m_variablesModel, tr("variables"), LoweredVariablesModel::NameColumn, m_variablesStack);
-  m_variablesTable->setTotalsNote(tr("bytes that variables with disjoint lives share count once for each"));
+  variablesStack_ = new QStackedWidget(variables);
+  variablesTable_ = new TotalledTable(variablesModel_, tr("variables"), LoweredVariablesModel::NameColumn, variablesStack_);
+  variablesTable_->setTotalsNote(tr("bytes that variables with disjoint lives share count once for each"));
   // Choosing variables from the list: the selected rows' names join the Variables box, each a
   // line of its own on the chart (as if typed, separated by ';').
-  auto* plot = new QAction(tr("Plot on the chart"), m_variablesTable->view());
-  m_variablesTable->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
-  m_variablesTable->view()->addAction(plot);
+  auto* plot = new QAction(tr("Plot on the chart"), variablesTable_->view());
+  variablesTable_->view()->setContextMenuPolicy(Qt::ActionsContextMenu);
+  variablesTable_->view()->addAction(plot);
   connect(plot, &QAction::triggered, this, [this] { plotSelectedVariables(); });
-  m_variablesStack->addWidget(m_variablesTable);
-  m_map = new MemoryMapWidget(m_variablesStack);
-  m_variablesStack->addWidget(m_map);
-  v->addWidget(m_variablesStack);
-  connect(m_showMap, &QRadioButton::toggled, this, [this](bool map) {
-    m_variablesStack->setCurrentIndex(map ? 1 : 0);
-    m_wholeTile->setEnabled(map);
+  variablesStack_->addWidget(variablesTable_);
+  map_ = new MemoryMapWidget(variablesStack_);
+  variablesStack_->addWidget(map_);
+  v->addWidget(variablesStack_);
+  connect(showMap_, &QRadioButton::toggled, this, [this](bool map) {
+    variablesStack_->setCurrentIndex(map ? 1 : 0);
+    wholeTile_->setEnabled(map);
   });
-  m_wholeTile->setEnabled(false);
-  connect(m_wholeTile, &QCheckBox::toggled, m_map, &MemoryMapWidget::setWholeTile);
-  m_tabs->addTab(variables, tr("Variables"));
+  wholeTile_->setEnabled(false);
+  connect(wholeTile_, &QCheckBox::toggled, map_, &MemoryMapWidget::setWholeTile);
+  tabs_->addTab(variables, tr("Variables"));
 
-  m_tabs->addTab(new TotalledTable(m_verticesModel, tr("vertex types"), 0, m_tabs), tr("Vertices"));
-  m_tabs->addTab(new TotalledTable(m_computeSetsModel, tr("compute sets"), 0, m_tabs), tr("Compute sets"));
-  auto* exchanges = new TotalledTable(m_exchangesModel, tr("exchange programs"), 0, m_tabs);
+  tabs_->addTab(new TotalledTable(verticesModel_, tr("vertex types"), 0, tabs_), tr("Vertices"));
+  tabs_->addTab(new TotalledTable(computeSetsModel_, tr("compute sets"), 0, tabs_), tr("Compute sets"));
+  auto* exchanges = new TotalledTable(exchangesModel_, tr("exchange programs"), 0, tabs_);
   exchanges->setTotalsNote(tr("data moved: each program's bytes over the whole replica"));
-  m_tabs->addTab(exchanges, tr("Exchanges"));
-  return m_tabs;
+  tabs_->addTab(exchanges, tr("Exchanges"));
+  return tabs_;
 }
 
-QWidget* MemoryPage::imageWidget() { return m_chart; }
+QWidget* MemoryPage::imageWidget() { return chart_; }
 
 void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
-  m_task = TaskHandle();
-  m_detailsTask = TaskHandle();
-  m_doc = doc;
-  m_data.reset();
-  m_baseData.reset();
-  m_details.reset();
-  m_selection.clear();
-  m_variableTask = TaskHandle();
-  m_variableTiles.reset();
-  m_baseVariableTiles.reset();
-  m_matchedNames = 0;
-  m_matchedTiles = 0;
+  task_ = TaskHandle();
+  detailsTask_ = TaskHandle();
+  doc_ = doc;
+  data_.reset();
+  baseData_.reset();
+  details_.reset();
+  selection_.clear();
+  variableTask_ = TaskHandle();
+  variableTiles_.reset();
+  baseVariableTiles_.reset();
+  matchedNames_ = 0;
+  matchedTiles_ = 0;
   {
-    const QSignalBlocker block(m_variableFilter); // a new document starts unfiltered
-    m_variableFilter->clear();
+    const QSignalBlocker block(variableFilter_); // a new document starts unfiltered
+    variableFilter_->clear();
   }
-  m_filterTimer->stop();
-  m_chart->setVariableBytes(nullptr, {});
-  m_chart->setVariableSeries({});
-  m_variablesTable->setNameFilter({});
-  m_chart->setData(nullptr);
-  m_detailsModel->setSelection(nullptr, {});
-  m_variablesModel->setDetails(nullptr);
-  m_verticesModel->setRows(nullptr);
-  m_computeSetsModel->setRows(nullptr);
-  m_exchangesModel->setRows(nullptr);
-  m_map->setDetails(nullptr);
-  m_tiles->clear();
+  filterTimer_->stop();
+  chart_->setVariableBytes(nullptr, {});
+  chart_->setVariableSeries({});
+  variablesTable_->setNameFilter({});
+  chart_->setData(nullptr);
+  detailsModel_->setSelection(nullptr, {});
+  variablesModel_->setDetails(nullptr);
+  verticesModel_->setRows(nullptr);
+  computeSetsModel_->setRows(nullptr);
+  exchangesModel_->setRows(nullptr);
+  map_->setDetails(nullptr);
+  tiles_->clear();
   showTilesError({});
   updateTexts();
   if (!doc) return;
-  m_task = runInBackground<Snapshots>(
+  task_ = runInBackground<Snapshots>(
       this, tr("Reading tile memory"),
       [doc](Progress& p) {
         Snapshots s;
@@ -220,30 +220,30 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
 }
 
 void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
-  m_data = snapshots->current;
-  m_baseData = snapshots->base;
-  const bool comparing = m_baseData != nullptr;
-  m_difference->setVisible(comparing);
-  m_breakdown->setEnabled(!comparing);
-  m_breakdown->setToolTip(comparing ? tr("Comparing reports: both totals are shown") : QString());
-  fillIpuBox(m_ipu, m_data->numIpus);
+  data_ = snapshots->current;
+  baseData_ = snapshots->base;
+  const bool comparing = baseData_ != nullptr;
+  difference_->setVisible(comparing);
+  breakdown_->setEnabled(!comparing);
+  breakdown_->setToolTip(comparing ? tr("Comparing reports: both totals are shown") : QString());
+  fillIpuBox(ipu_, data_->numIpus);
   // The capacity line helps when some tile comes near it; otherwise it would flatten the chart.
-  const std::uint64_t largest = m_data->numTiles ? m_data->includingGaps[m_data->largestTile()] : 0;
-  const QSignalBlocker blockMax(m_maxMemory);
-  m_maxMemory->setChecked(m_data->outOfMemory || largest * 2 >= m_data->bytesPerTile);
-  m_chart->setShowMaxMemory(m_maxMemory->isChecked());
-  m_chart->setIncludeGaps(m_gaps->isChecked());
-  m_chart->setBreakdown(MemoryBreakdown(m_breakdown->currentData().toInt()));
-  m_chart->setDifference(m_difference->isChecked());
-  m_chart->setData(m_data, m_baseData);
-  m_chart->setIpu(-1);
+  const std::uint64_t largest = data_->numTiles ? data_->includingGaps[data_->largestTile()] : 0;
+  const QSignalBlocker blockMax(maxMemory_);
+  maxMemory_->setChecked(data_->outOfMemory || largest * 2 >= data_->bytesPerTile);
+  chart_->setShowMaxMemory(maxMemory_->isChecked());
+  chart_->setIncludeGaps(gaps_->isChecked());
+  chart_->setBreakdown(MemoryBreakdown(breakdown_->currentData().toInt()));
+  chart_->setDifference(difference_->isChecked());
+  chart_->setData(data_, baseData_);
+  chart_->setIpu(-1);
   selectionChanged({});
 }
 
 void MemoryPage::plotSelectedVariables() {
-  QStringList terms = nameTerms(m_variableFilter->text());
-  const QModelIndexList rows = m_variablesTable->view()->selectionModel()
-                                   ? m_variablesTable->view()->selectionModel()->selectedRows(LoweredVariablesModel::NameColumn)
+  QStringList terms = nameTerms(variableFilter_->text());
+  const QModelIndexList rows = variablesTable_->view()->selectionModel()
+                                   ? variablesTable_->view()->selectionModel()->selectedRows(LoweredVariablesModel::NameColumn)
                                    : QModelIndexList();
   for (const QModelIndex& row : rows) {
     const QString name = row.data(TableModel::SortRole).toString();
@@ -255,30 +255,30 @@ void MemoryPage::plotSelectedVariables() {
 
 void MemoryPage::setVariableFilter(const QString& text) {
   {
-    const QSignalBlocker block(m_variableFilter);
-    m_variableFilter->setText(text);
+    const QSignalBlocker block(variableFilter_);
+    variableFilter_->setText(text);
   }
   applyVariableFilter();
 }
 
 void MemoryPage::applyVariableFilter() {
-  m_filterTimer->stop();
-  const QString text = m_variableFilter->text().trimmed();
-  m_variablesTable->setNameFilter(text);
-  if (text.isEmpty() || !m_doc) {
-    m_variableTask = TaskHandle();
-    m_chart->setVariableBytes(nullptr, {});
-    m_chart->setVariableSeries({});
-    m_matchedNames = m_matchedTiles = 0;
+  filterTimer_->stop();
+  const QString text = variableFilter_->text().trimmed();
+  variablesTable_->setNameFilter(text);
+  if (text.isEmpty() || !doc_) {
+    variableTask_ = TaskHandle();
+    chart_->setVariableBytes(nullptr, {});
+    chart_->setVariableSeries({});
+    matchedNames_ = matchedTiles_ = 0;
     updateTexts();
     emit variableFilterApplied();
     return;
   }
-  if (!m_variableTiles) {
+  if (!variableTiles_) {
     // The lowered variables of every tile are read once, the first time a filter is typed.
-    if (!m_variableTask.active()) {
-      const auto doc = m_doc;
-      m_variableTask = runInBackground<VariableSnapshots>(
+    if (!variableTask_.active()) {
+      const auto doc = doc_;
+      variableTask_ = runInBackground<VariableSnapshots>(
           this, tr("Reading variables per tile"),
           [doc](Progress& p) {
             VariableSnapshots v;
@@ -287,9 +287,9 @@ void MemoryPage::applyVariableFilter() {
             return v;
           },
           [this](std::shared_ptr<const VariableSnapshots> v) {
-            m_variableTiles = v->current;
-            m_baseVariableTiles = v->base;
-            m_variableTask = TaskHandle();
+            variableTiles_ = v->current;
+            baseVariableTiles_ = v->base;
+            variableTask_ = TaskHandle();
             applyVariableFilter();
           },
           reportError());
@@ -300,75 +300,75 @@ void MemoryPage::applyVariableFilter() {
   // Several names separated by ';' are charted as one series each; the filter's total (every
   // name any term matches, each once) is what the single series, the overview and compare show.
   const QStringList terms = nameTerms(text);
-  const std::vector<std::uint32_t> names = m_variableTiles->matching(terms);
-  auto bytes = std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(names));
-  m_matchedNames = unsigned(names.size());
-  m_matchedTiles = unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
+  const std::vector<std::uint32_t> names = variableTiles_->matching(terms);
+  auto bytes = std::make_shared<const std::vector<std::uint64_t>>(variableTiles_->bytesPerTile(names));
+  matchedNames_ = unsigned(names.size());
+  matchedTiles_ = unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
   std::shared_ptr<const std::vector<std::uint64_t>> baseBytes;
-  if (m_baseVariableTiles)
+  if (baseVariableTiles_)
     baseBytes = std::make_shared<const std::vector<std::uint64_t>>(
-        m_baseVariableTiles->bytesPerTile(m_baseVariableTiles->matching(terms)));
+        baseVariableTiles_->bytesPerTile(baseVariableTiles_->matching(terms)));
   std::vector<MemoryChart::VariableSeries> series;
   if (terms.size() > 1)
     for (const QString& term : terms) {
-      const std::vector<std::uint32_t> own = m_variableTiles->matching(QStringList{term});
+      const std::vector<std::uint32_t> own = variableTiles_->matching(QStringList{term});
       series.push_back({tr("'%1' (%2)").arg(term).arg(own.size()),
-                        std::make_shared<const std::vector<std::uint64_t>>(m_variableTiles->bytesPerTile(own))});
+                        std::make_shared<const std::vector<std::uint64_t>>(variableTiles_->bytesPerTile(own))});
     }
-  m_chart->setVariableSeries(std::move(series));
-  m_chart->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(terms.join(QStringLiteral("' or '"))).arg(names.size()),
+  chart_->setVariableSeries(std::move(series));
+  chart_->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(terms.join(QStringLiteral("' or '"))).arg(names.size()),
                             baseBytes);
   updateTexts();
   emit variableFilterApplied();
 }
 
 bool MemoryPage::selectTiles(const QString& text) {
-  if (!m_data) return false;
+  if (!data_) return false;
   QString error;
-  const auto tiles = parseTileList(text, m_chart->numTiles(), &error);
+  const auto tiles = parseTileList(text, chart_->numTiles(), &error);
   if (!tiles) {
     showTilesError(error);
     return false;
   }
   showTilesError({});
-  m_chart->setSelection(std::vector<std::size_t>(tiles->begin(), tiles->end()));
+  chart_->setSelection(std::vector<std::size_t>(tiles->begin(), tiles->end()));
   // The chart only signals a change; typing the current selection again still reloads nothing.
   return true;
 }
 
 void MemoryPage::showTilesError(const QString& message) {
-  m_tilesError->setText(message);
-  m_tilesError->setVisible(!message.isEmpty());
+  tilesError_->setText(message);
+  tilesError_->setVisible(!message.isEmpty());
 }
 
 void MemoryPage::selectionChanged(const std::vector<unsigned>& tiles) {
-  m_selection = tiles;
+  selection_ = tiles;
   std::vector<unsigned> inReport;
   for (unsigned t : tiles)
-    if (m_data && t < m_data->numTiles) inReport.push_back(t);
-  m_selection = inReport;
-  m_tiles->setText(formatTileList(m_selection));
+    if (data_ && t < data_->numTiles) inReport.push_back(t);
+  selection_ = inReport;
+  tiles_->setText(formatTileList(selection_));
   showTilesError({});
-  m_detailsModel->setSelection(m_data, m_selection);
+  detailsModel_->setSelection(data_, selection_);
   updateTexts();
   loadDetails();
 }
 
 void MemoryPage::loadDetails() {
-  m_detailsTask = TaskHandle();
-  m_details.reset();
-  if (!m_doc || !m_data) return;
-  const auto doc = m_doc;
-  const std::vector<unsigned> tiles = m_selection;
-  m_detailsTask = runInBackground<TileDetailsData>(
+  detailsTask_ = TaskHandle();
+  details_.reset();
+  if (!doc_ || !data_) return;
+  const auto doc = doc_;
+  const std::vector<unsigned> tiles = selection_;
+  detailsTask_ = runInBackground<TileDetailsData>(
       this, tr("Reading tile details"), [doc, tiles](Progress& p) { return loadTileDetails(*doc, tiles, p); },
       [this](std::shared_ptr<const TileDetailsData> details) {
-        m_details = details;
-        m_variablesModel->setDetails(details);
-        m_verticesModel->setRows({details, &details->vertices});
-        m_computeSetsModel->setRows({details, &details->computeSets});
-        m_exchangesModel->setRows({details, &details->exchanges});
-        m_map->setDetails(details);
+        details_ = details;
+        variablesModel_->setDetails(details);
+        verticesModel_->setRows({details, &details->vertices});
+        computeSetsModel_->setRows({details, &details->computeSets});
+        exchangesModel_->setRows({details, &details->exchanges});
+        map_->setDetails(details);
         updateTexts();
         emit detailsLoaded();
         setReady(true); // once the first details are on screen (later loads leave it true)
@@ -378,39 +378,39 @@ void MemoryPage::loadDetails() {
 
 void MemoryPage::updateTexts() {
   const MemoryUnits u = Settings::instance().memoryUnits();
-  if (!m_data) {
-    m_summary->setText(m_doc ? tr("Reading tile memory…") : QString());
-    m_selectionLabel->clear();
+  if (!data_) {
+    summary_->setText(doc_ ? tr("Reading tile memory…") : QString());
+    selectionLabel_->clear();
     return;
   }
-  const unsigned largest = m_data->largestTile();
+  const unsigned largest = data_->largestTile();
   QString summary = tr("%1 tiles, %2 per tile. Largest tile %3: %4 (%5 of the tile)")
-                        .arg(formatCount(m_data->numTiles), formatBytes(m_data->bytesPerTile, u))
+                        .arg(formatCount(data_->numTiles), formatBytes(data_->bytesPerTile, u))
                         .arg(largest)
-                        .arg(formatBytes(m_data->includingGaps[largest], u),
-                             formatPercent(double(m_data->includingGaps[largest]) / double(std::max<std::uint64_t>(1, m_data->bytesPerTile))));
-  if (m_data->outOfMemory) {
+                        .arg(formatBytes(data_->includingGaps[largest], u),
+                             formatPercent(double(data_->includingGaps[largest]) / double(std::max<std::uint64_t>(1, data_->bytesPerTile))));
+  if (data_->outOfMemory) {
     unsigned over = 0;
-    for (unsigned t = 0; t < m_data->numTiles; ++t) over += m_data->includingGaps[t] > m_data->bytesPerTile ? 1 : 0;
+    for (unsigned t = 0; t < data_->numTiles; ++t) over += data_->includingGaps[t] > data_->bytesPerTile ? 1 : 0;
     summary += tr(". <b>Out of memory</b>: %1 tiles need more than their capacity").arg(formatCount(over));
   }
-  const QString filter = nameTerms(m_variableFilter->text()).join(QStringLiteral("' or '"));
+  const QString filter = nameTerms(variableFilter_->text()).join(QStringLiteral("' or '"));
   if (!filter.isEmpty()) {
-    if (!m_variableTiles)
+    if (!variableTiles_)
       summary += tr(". Variables matching '%1': reading…").arg(filter.toHtmlEscaped());
     else
       summary += tr(". <b>%1</b> '%2', on %3 tiles%4")
-                     .arg(m_matchedNames == 1 ? tr("1 variable matches") : tr("%1 variables match").arg(m_matchedNames))
-                     .arg(filter.toHtmlEscaped(), formatCount(m_matchedTiles), m_baseData ? tr(" (current)") : QString());
+                     .arg(matchedNames_ == 1 ? tr("1 variable matches") : tr("%1 variables match").arg(matchedNames_))
+                     .arg(filter.toHtmlEscaped(), formatCount(matchedTiles_), baseData_ ? tr(" (current)") : QString());
   }
-  if (m_baseData) {
+  if (baseData_) {
     std::uint64_t base = 0, cur = 0;
-    for (unsigned t = 0; t < m_baseData->numTiles; ++t) base += m_baseData->includingGaps[t];
-    for (unsigned t = 0; t < m_data->numTiles; ++t) cur += m_data->includingGaps[t];
+    for (unsigned t = 0; t < baseData_->numTiles; ++t) base += baseData_->includingGaps[t];
+    for (unsigned t = 0; t < data_->numTiles; ++t) cur += data_->includingGaps[t];
     summary += tr(". Compared with the base: %1 → %2 (%3)")
                    .arg(formatBytes(base, u), formatBytes(cur, u), formatBytesDelta(std::int64_t(cur) - std::int64_t(base), u));
   }
-  m_summary->setText(summary);
+  summary_->setText(summary);
   // A list of a thousand tiles is cut to a line's worth (the Tiles box holds all of it).
   auto shortTileList = [](const std::vector<unsigned>& tiles) {
     const QString all = formatTileList(tiles);
@@ -420,18 +420,18 @@ void MemoryPage::updateTexts() {
     return all.left(cut > 0 ? cut : kMax) + QStringLiteral(",…");
   };
   QString selection;
-  if (m_selection.empty()) {
+  if (selection_.empty()) {
     selection = tr("No tile selected: the tabs below describe <b>all %1 tiles</b>. Click the chart to pick a tile, "
-                   "shift-click to add tiles, or type a list.").arg(formatCount(m_data->numTiles));
+                   "shift-click to add tiles, or type a list.").arg(formatCount(data_->numTiles));
   } else {
     std::uint64_t sum = 0;
-    for (unsigned t : m_selection) sum += m_data->includingGaps[t];
-    selection = m_selection.size() == 1 ? tr("<b>Tile %1</b> (IPU %2): %3").arg(m_selection[0]).arg(m_data->ipuOf(m_selection[0])).arg(formatBytes(sum, u))
-                                        : tr("<b>%1 tiles</b> (%2): %3 together").arg(m_selection.size()).arg(shortTileList(m_selection), formatBytes(sum, u));
+    for (unsigned t : selection_) sum += data_->includingGaps[t];
+    selection = selection_.size() == 1 ? tr("<b>Tile %1</b> (IPU %2): %3").arg(selection_[0]).arg(data_->ipuOf(selection_[0])).arg(formatBytes(sum, u))
+                                        : tr("<b>%1 tiles</b> (%2): %3 together").arg(selection_.size()).arg(shortTileList(selection_), formatBytes(sum, u));
   }
-  if (m_baseData) selection += tr(" (tabs describe the current report)");
-  if (!m_details) selection += tr(" — reading…");
-  m_selectionLabel->setText(selection);
+  if (baseData_) selection += tr(" (tabs describe the current report)");
+  if (!details_) selection += tr(" — reading…");
+  selectionLabel_->setText(selection);
 }
 
 } // namespace tessera::viewer

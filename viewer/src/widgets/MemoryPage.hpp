@@ -56,33 +56,33 @@ public:
   void plotSelectedVariables();
 
   // For tests and callers.
-  MemoryChart* chart() const { return m_chart; }
-  QComboBox* breakdownBox() const { return m_breakdown; }
-  QCheckBox* gapsBox() const { return m_gaps; }
-  QCheckBox* maxMemoryBox() const { return m_maxMemory; }
-  QCheckBox* differenceBox() const { return m_difference; }
-  QComboBox* ipuBox() const { return m_ipu; }
-  QLineEdit* tilesEdit() const { return m_tiles; }
-  QLabel* tilesError() const { return m_tilesError; }
-  QLabel* selectionLabel() const { return m_selectionLabel; }
-  QLabel* summaryLabel() const { return m_summary; }
-  QTabWidget* tabs() const { return m_tabs; }
-  TileMemoryDetailsModel* detailsModel() const { return m_detailsModel; }
-  LoweredVariablesModel* variablesModel() const { return m_variablesModel; }
-  TileVerticesModel* verticesModel() const { return m_verticesModel; }
-  TileComputeSetsModel* computeSetsModel() const { return m_computeSetsModel; }
-  TileExchangesModel* exchangesModel() const { return m_exchangesModel; }
-  MemoryMapWidget* memoryMap() const { return m_map; }
-  RangeOverview* overview() const { return m_overview; }
-  QLineEdit* variableFilterEdit() const { return m_variableFilter; }
-  TotalledTable* variablesTable() const { return m_variablesTable; }
+  MemoryChart* chart() const { return chart_; }
+  QComboBox* breakdownBox() const { return breakdown_; }
+  QCheckBox* gapsBox() const { return gaps_; }
+  QCheckBox* maxMemoryBox() const { return maxMemory_; }
+  QCheckBox* differenceBox() const { return difference_; }
+  QComboBox* ipuBox() const { return ipu_; }
+  QLineEdit* tilesEdit() const { return tiles_; }
+  QLabel* tilesError() const { return tilesError_; }
+  QLabel* selectionLabel() const { return selectionLabel_; }
+  QLabel* summaryLabel() const { return summary_; }
+  QTabWidget* tabs() const { return tabs_; }
+  TileMemoryDetailsModel* detailsModel() const { return detailsModel_; }
+  LoweredVariablesModel* variablesModel() const { return variablesModel_; }
+  TileVerticesModel* verticesModel() const { return verticesModel_; }
+  TileComputeSetsModel* computeSetsModel() const { return computeSetsModel_; }
+  TileExchangesModel* exchangesModel() const { return exchangesModel_; }
+  MemoryMapWidget* memoryMap() const { return map_; }
+  RangeOverview* overview() const { return overview_; }
+  QLineEdit* variableFilterEdit() const { return variableFilter_; }
+  TotalledTable* variablesTable() const { return variablesTable_; }
   /// What the variable filter read (null until a filter is first typed).
-  const std::shared_ptr<const VariableTiles>& variableTiles() const { return m_variableTiles; }
-  QRadioButton* mapButton() const { return m_showMap; }
-  const std::shared_ptr<const MemoryData>& data() const { return m_data; }
-  const std::shared_ptr<const MemoryData>& baseData() const { return m_baseData; }
+  const std::shared_ptr<const VariableTiles>& variableTiles() const { return variableTiles_; }
+  QRadioButton* mapButton() const { return showMap_; }
+  const std::shared_ptr<const MemoryData>& data() const { return data_; }
+  const std::shared_ptr<const MemoryData>& baseData() const { return baseData_; }
   /// The details on screen (null while they load).
-  const std::shared_ptr<const TileDetailsData>& details() const { return m_details; }
+  const std::shared_ptr<const TileDetailsData>& details() const { return details_; }
 
 signals:
   /// The tabs now describe the current selection.
@@ -106,38 +106,38 @@ private:
   QWidget* createToolbar();
   QTabWidget* createTabs();
 
-  std::shared_ptr<const Document> m_doc;
-  std::shared_ptr<const MemoryData> m_data, m_baseData;
-  std::shared_ptr<const TileDetailsData> m_details;
-  std::vector<unsigned> m_selection;
-  TaskHandle m_task, m_detailsTask, m_variableTask;
-  std::shared_ptr<const VariableTiles> m_variableTiles, m_baseVariableTiles;
-  unsigned m_matchedNames = 0, m_matchedTiles = 0;
+  std::shared_ptr<const Document> doc_;
+  std::shared_ptr<const MemoryData> data_, baseData_;
+  std::shared_ptr<const TileDetailsData> details_;
+  std::vector<unsigned> selection_;
+  TaskHandle task_, detailsTask_, variableTask_;
+  std::shared_ptr<const VariableTiles> variableTiles_, baseVariableTiles_;
+  unsigned matchedNames_ = 0, matchedTiles_ = 0;
 
-  MemoryChart* m_chart;
-  RangeOverview* m_overview = nullptr;
-  QLineEdit* m_variableFilter = nullptr;
-  QTimer* m_filterTimer = nullptr;
-  TotalledTable* m_variablesTable = nullptr;
-  QComboBox* m_breakdown = nullptr;
-  QCheckBox* m_gaps = nullptr;
-  QCheckBox* m_maxMemory = nullptr;
-  QCheckBox* m_difference = nullptr;
-  QComboBox* m_ipu = nullptr;
-  QLineEdit* m_tiles = nullptr;
-  QLabel* m_tilesError = nullptr;
-  QLabel* m_summary = nullptr;
-  QLabel* m_selectionLabel = nullptr;
-  QTabWidget* m_tabs = nullptr;
-  QStackedWidget* m_variablesStack = nullptr;
-  QRadioButton* m_showMap = nullptr;
-  QCheckBox* m_wholeTile = nullptr;
-  MemoryMapWidget* m_map = nullptr;
-  TileMemoryDetailsModel* m_detailsModel;
-  LoweredVariablesModel* m_variablesModel;
-  TileVerticesModel* m_verticesModel;
-  TileComputeSetsModel* m_computeSetsModel;
-  TileExchangesModel* m_exchangesModel;
+  MemoryChart* chart_;
+  RangeOverview* overview_ = nullptr;
+  QLineEdit* variableFilter_ = nullptr;
+  QTimer* filterTimer_ = nullptr;
+  TotalledTable* variablesTable_ = nullptr;
+  QComboBox* breakdown_ = nullptr;
+  QCheckBox* gaps_ = nullptr;
+  QCheckBox* maxMemory_ = nullptr;
+  QCheckBox* difference_ = nullptr;
+  QComboBox* ipu_ = nullptr;
+  QLineEdit* tiles_ = nullptr;
+  QLabel* tilesError_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QLabel* selectionLabel_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QStackedWidget* variablesStack_ = nullptr;
+  QRadioButton* showMap_ = nullptr;
+  QCheckBox* wholeTile_ = nullptr;
+  MemoryMapWidget* map_ = nullptr;
+  TileMemoryDetailsModel* detailsModel_;
+  LoweredVariablesModel* variablesModel_;
+  TileVerticesModel* verticesModel_;
+  TileComputeSetsModel* computeSetsModel_;
+  TileExchangesModel* exchangesModel_;
 };
 
 } // namespace tessera::viewer

@@ -15,63 +15,63 @@
 namespace tessera::viewer {
 
 OperationTilesPanel::OperationTilesPanel(QWidget* parent)
-    : QWidget(parent), m_figure(new QComboBox(this)), m_summary(new QLabel(this)), m_chart(new OperationTilesChart(this)) {
+    : QWidget(parent), figure_(new QComboBox(this)), summary_(new QLabel(this)), chart_(new OperationTilesChart(this)) {
   setObjectName(QStringLiteral("operationTilesPanel"));
   for (int f = 0; f < OperationTilesData::FigureCount; ++f)
-    m_figure->addItem(OperationTilesData::figureName(OperationTilesData::Figure(f)));
-  m_figure->setCurrentIndex(m_chart->figure());
-  m_figure->setToolTip(tr("The figure charted per tile for the selected operation"));
-  connect(m_figure, &QComboBox::currentIndexChanged, this, [this](int f) {
-    m_chart->setFigure(OperationTilesData::Figure(f));
+    figure_->addItem(OperationTilesData::figureName(OperationTilesData::Figure(f)));
+  figure_->setCurrentIndex(chart_->figure());
+  figure_->setToolTip(tr("The figure charted per tile for the selected operation"));
+  connect(figure_, &QComboBox::currentIndexChanged, this, [this](int f) {
+    chart_->setFigure(OperationTilesData::Figure(f));
     updateSummary();
   });
-  m_summary->setWordWrap(true);
-  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_overview = new RangeOverview(m_chart, this);
-  m_overview->setItemNoun(tr("tile"));
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  overview_ = new RangeOverview(chart_, this);
+  overview_->setItemNoun(tr("tile"));
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Per tile:"), this));
-  bar->addWidget(m_figure);
-  bar->addWidget(m_summary, 1);
+  bar->addWidget(figure_);
+  bar->addWidget(summary_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
-  layout->addWidget(m_chart, 1);
-  layout->addWidget(m_overview);
+  layout->addWidget(chart_, 1);
+  layout->addWidget(overview_);
   connect(&Settings::instance(), &Settings::changed, this, [this] { updateSummary(); });
   updateSummary();
 }
 
 void OperationTilesPanel::setOperation(std::shared_ptr<const Document> doc, std::optional<std::size_t> index) {
-  if (doc == m_doc && index == m_index && !m_pending && m_chart->data()) return;
-  m_doc = std::move(doc);
-  m_index = index;
-  m_task = TaskHandle();
-  m_chart->setData(nullptr);
+  if (doc == doc_ && index == index_ && !pending_ && chart_->data()) return;
+  doc_ = std::move(doc);
+  index_ = index;
+  task_ = TaskHandle();
+  chart_->setData(nullptr);
   updateSummary();
-  m_pending = true;
+  pending_ = true;
   if (isVisible()) load();
 }
 
 void OperationTilesPanel::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (m_pending) load();
+  if (pending_) load();
 }
 
 void OperationTilesPanel::load() {
-  m_pending = false;
-  if (!m_doc || !m_index) {
+  pending_ = false;
+  if (!doc_ || !index_) {
     emit loaded();
     return;
   }
-  const auto doc = m_doc;
-  const std::size_t index = *m_index;
-  m_task = runInBackground<OperationTilesData>(
+  const auto doc = doc_;
+  const std::size_t index = *index_;
+  task_ = runInBackground<OperationTilesData>(
       this, tr("Reading the operation's figures per tile"),
       [doc, index](Progress& p) { return loadOperationTiles(*doc, index, p); },
       [this](std::shared_ptr<const OperationTilesData> d) {
-        m_task = TaskHandle();
-        m_chart->setData(std::move(d));
+        task_ = TaskHandle();
+        chart_->setData(std::move(d));
         updateSummary();
         emit loaded();
       },
@@ -80,14 +80,14 @@ void OperationTilesPanel::load() {
 }
 
 void OperationTilesPanel::updateSummary() {
-  const auto& d = m_chart->data();
+  const auto& d = chart_->data();
   if (!d) {
-    m_summary->setText(m_task.active() ? tr("Reading…") : m_index ? QString() : tr("No operation selected."));
+    summary_->setText(task_.active() ? tr("Reading…") : index_ ? QString() : tr("No operation selected."));
     return;
   }
-  const auto figure = OperationTilesData::Figure(m_figure->currentIndex());
+  const auto figure = OperationTilesData::Figure(figure_->currentIndex());
   if (figure == OperationTilesData::EstimatedFlops && !d->hasFlops) {
-    m_summary->setText(tr("No FLOP estimates per tile in this report."));
+    summary_->setText(tr("No FLOP estimates per tile in this report."));
     return;
   }
   const std::vector<std::uint64_t>& v = d->of(figure);
@@ -111,7 +111,7 @@ void OperationTilesPanel::updateSummary() {
     text += d->profiled ? tr(" (over its %1 executed steps)").arg(formatCount(d->executedSteps)) : tr(" (no execution)");
   if (figure == OperationTilesData::EstimatedFlops && d->verticesWithoutFlopEstimate > 0)
     text += tr(" (%1 vertices without a FLOP model not counted)").arg(formatCount(d->verticesWithoutFlopEstimate));
-  m_summary->setText(text);
+  summary_->setText(text);
 }
 
 } // namespace tessera::viewer

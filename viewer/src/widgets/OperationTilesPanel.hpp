@@ -28,9 +28,9 @@ public:
   /// The operation to chart (nullopt: none); read now when the panel is visible, else when shown.
   void setOperation(std::shared_ptr<const Document> doc, std::optional<std::size_t> index);
 
-  OperationTilesChart* chart() const { return m_chart; }
-  QComboBox* figureBox() const { return m_figure; }
-  QLabel* summaryLabel() const { return m_summary; }
+  OperationTilesChart* chart() const { return chart_; }
+  QComboBox* figureBox() const { return figure_; }
+  QLabel* summaryLabel() const { return summary_; }
 
 signals:
   /// The chart shows the operation last set.
@@ -44,14 +44,14 @@ private:
   void load();
   void updateSummary();
 
-  std::shared_ptr<const Document> m_doc;
-  std::optional<std::size_t> m_index;
-  bool m_pending = false;
-  TaskHandle m_task;
-  QComboBox* m_figure;
-  QLabel* m_summary;
-  OperationTilesChart* m_chart;
-  RangeOverview* m_overview;
+  std::shared_ptr<const Document> doc_;
+  std::optional<std::size_t> index_;
+  bool pending_ = false;
+  TaskHandle task_;
+  QComboBox* figure_;
+  QLabel* summary_;
+  OperationTilesChart* chart_;
+  RangeOverview* overview_;
 };
 
 } // namespace tessera::viewer

@@ -39,59 +39,59 @@ QTableView* keyValueView(KeyValueModel* model, QWidget* parent) {
 } // namespace
 
 OperationsPage::OperationsPage(QWidget* parent)
-    : Page(parent), m_model(new OperationsModel(this)), m_layerTotals(new LayerTotalsModel(this)),
-      m_summary(new KeyValueModel(this)),
-      m_programs(new KeyValueModel(this)), m_variables(new KeyValueModel(this)), m_stack(new QStackedWidget(this)),
-      m_noDebug(new QLabel(this)), m_layers(new QComboBox(this)), m_filter(new QLineEdit(this)),
-      m_table(new QTableView(this)), m_tabs(new QTabWidget(this)), m_debug(new QPlainTextEdit(this)) {
-  m_noDebug->setText(tr("This report has no debug information. Operations come from debug.cbor: write it with "
+    : Page(parent), model_(new OperationsModel(this)), layerTotals_(new LayerTotalsModel(this)),
+      summary_(new KeyValueModel(this)),
+      programs_(new KeyValueModel(this)), variables_(new KeyValueModel(this)), stack_(new QStackedWidget(this)),
+      noDebug_(new QLabel(this)), layers_(new QComboBox(this)), filter_(new QLineEdit(this)),
+      table_(new QTableView(this)), tabs_(new QTabWidget(this)), debug_(new QPlainTextEdit(this)) {
+  noDebug_->setText(tr("This report has no debug information. Operations come from debug.cbor: write it with "
                         "the engine option autoReport.outputDebugInfo (or autoReport.all) and keep it beside "
                         "profile.pop."));
-  m_noDebug->setWordWrap(true);
-  m_noDebug->setAlignment(Qt::AlignCenter);
+  noDebug_->setWordWrap(true);
+  noDebug_->setAlignment(Qt::AlignCenter);
 
-  m_filter->setPlaceholderText(tr("Filter operations by name or type"));
-  m_filter->setClearButtonEnabled(true);
-  connect(m_filter, &QLineEdit::textChanged, m_model, &OperationsModel::setTextFilter);
-  connect(m_layers, &QComboBox::currentIndexChanged, this,
-          [this](int i) { m_model->setLayer(i <= 0 ? QString() : m_layers->itemText(i)); });
-  connect(m_model, &QAbstractItemModel::modelReset, this, &OperationsPage::showSelection);
+  filter_->setPlaceholderText(tr("Filter operations by name or type"));
+  filter_->setClearButtonEnabled(true);
+  connect(filter_, &QLineEdit::textChanged, model_, &OperationsModel::setTextFilter);
+  connect(layers_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { model_->setLayer(i <= 0 ? QString() : layers_->itemText(i)); });
+  connect(model_, &QAbstractItemModel::modelReset, this, &OperationsPage::showSelection);
 
-  m_table->setModel(m_model);
-  m_table->setSortingEnabled(true);
-  m_table->sortByColumn(OperationsModel::ExecutedColumn, Qt::DescendingOrder);
-  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-  makeCompact(m_table);
-  m_table->horizontalHeader()->setStretchLastSection(false);
-  connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &OperationsPage::showSelection);
+  table_->setModel(model_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(OperationsModel::ExecutedColumn, Qt::DescendingOrder);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  makeCompact(table_);
+  table_->horizontalHeader()->setStretchLastSection(false);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &OperationsPage::showSelection);
   // The column chooser: the header's context menu lists every column with a check box.
-  m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(m_table->horizontalHeader(), &QHeaderView::customContextMenuRequested, this, &OperationsPage::showColumnMenu);
+  table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table_->horizontalHeader(), &QHeaderView::customContextMenuRequested, this, &OperationsPage::showColumnMenu);
 
   auto* layersView = new QTableView(this);
-  layersView->setModel(m_layerTotals);
+  layersView->setModel(layerTotals_);
   makeCompact(layersView);
-  connect(m_layerTotals, &QAbstractItemModel::modelReset, layersView, [layersView] { layersView->resizeColumnsToContents(); });
+  connect(layerTotals_, &QAbstractItemModel::modelReset, layersView, [layersView] { layersView->resizeColumnsToContents(); });
 
-  m_debug->setReadOnly(true);
-  m_tabs->addTab(keyValueView(m_summary, this), tr("Summary"));
-  m_tabs->addTab(keyValueView(m_programs, this), tr("Programs"));
-  m_tabs->addTab(keyValueView(m_variables, this), tr("Variables"));
-  m_tabs->addTab(m_debug, tr("Debug"));
-  m_tabs->addTab(layersView, tr("Layers"));
+  debug_->setReadOnly(true);
+  tabs_->addTab(keyValueView(summary_, this), tr("Summary"));
+  tabs_->addTab(keyValueView(programs_, this), tr("Programs"));
+  tabs_->addTab(keyValueView(variables_, this), tr("Variables"));
+  tabs_->addTab(debug_, tr("Debug"));
+  tabs_->addTab(layersView, tr("Layers"));
   // The selected operation per tile (widgets/OperationTilesPanel), read when its tab is shown.
-  m_tiles = new OperationTilesPanel(m_tabs);
-  m_tabs->addTab(m_tiles, tr("Per tile"));
-  connect(m_tiles, &OperationTilesPanel::errorOccurred, this, &Page::errorOccurred);
+  tiles_ = new OperationTilesPanel(tabs_);
+  tabs_->addTab(tiles_, tr("Per tile"));
+  connect(tiles_, &OperationTilesPanel::errorOccurred, this, &Page::errorOccurred);
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Layer:"), this));
-  controls->addWidget(m_layers);
-  controls->addWidget(m_filter, 1);
+  controls->addWidget(layers_);
+  controls->addWidget(filter_, 1);
   auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(m_table);
-  splitter->addWidget(m_tabs);
+  splitter->addWidget(table_);
+  splitter->addWidget(tabs_);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
   auto* content = new QWidget(this);
@@ -99,38 +99,38 @@ OperationsPage::OperationsPage(QWidget* parent)
   contentLayout->setContentsMargins(0, 0, 0, 0);
   contentLayout->addLayout(controls);
   contentLayout->addWidget(splitter);
-  m_stack->addWidget(content);
-  m_stack->addWidget(m_noDebug);
+  stack_->addWidget(content);
+  stack_->addWidget(noDebug_);
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(m_stack);
+  layout->addWidget(stack_);
   connect(&Settings::instance(), &Settings::changed, this, &OperationsPage::showSelection);
 }
 
 void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
-  m_doc = doc;
-  m_model->setData(nullptr);
-  m_task = TaskHandle();
+  doc_ = doc;
+  model_->setData(nullptr);
+  task_ = TaskHandle();
   if (!doc) return;
-  m_task = runInBackground<OperationsData>(
+  task_ = runInBackground<OperationsData>(
       this, tr("Reading operations"), [doc](Progress& p) { return loadOperations(*doc, p); },
       [this](std::shared_ptr<const OperationsData> ops) {
-        m_stack->setCurrentIndex(ops->hasDebugInfo ? 0 : 1);
-        const QSignalBlocker block(m_layers);
-        m_layers->clear();
-        m_layers->addItem(tr("All layers"));
-        m_layers->addItems(ops->layers);
+        stack_->setCurrentIndex(ops->hasDebugInfo ? 0 : 1);
+        const QSignalBlocker block(layers_);
+        layers_->clear();
+        layers_->addItem(tr("All layers"));
+        layers_->addItems(ops->layers);
         // PopLibs first, as Graph Analyser does, when the report has it.
-        const int poplibs = m_layers->findText(QStringLiteral("poplibs"));
-        m_layers->setCurrentIndex(poplibs > 0 ? poplibs : 0);
-        m_model->setLayer(poplibs > 0 ? QStringLiteral("poplibs") : QString());
+        const int poplibs = layers_->findText(QStringLiteral("poplibs"));
+        layers_->setCurrentIndex(poplibs > 0 ? poplibs : 0);
+        model_->setLayer(poplibs > 0 ? QStringLiteral("poplibs") : QString());
         const bool compared = ops->compared;
-        m_model->setData(std::move(ops));
+        model_->setData(std::move(ops));
         showCompareColumns(compared);
         // Every column, the operation's name too, is as wide as its content: a name is never
         // elided to make room ("bwd/l…atMul"); when the figures do not fit, the table scrolls.
         // The last column takes what room is left.
-        QHeaderView* header = m_table->horizontalHeader();
+        QHeaderView* header = table_->horizontalHeader();
         header->setSectionResizeMode(QHeaderView::ResizeToContents);
         header->setStretchLastSection(true);
         setReady(true);
@@ -140,7 +140,7 @@ void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
 
 void OperationsPage::showCompareColumns(bool compared) {
   // Comparing: each base column and its difference right after the current report's column.
-  QHeaderView* header = m_table->horizontalHeader();
+  QHeaderView* header = table_->horizontalHeader();
   const std::pair<int, int> after[] = {{OperationsModel::ExecutedColumn, OperationsModel::BaseExecutedColumn},
                                        {OperationsModel::AlwaysLiveColumn, OperationsModel::BaseAlwaysLiveColumn},
                                        {OperationsModel::CodeColumn, OperationsModel::BaseCodeColumn}};
@@ -158,14 +158,14 @@ void OperationsPage::showCompareColumns(bool compared) {
 void OperationsPage::setColumnShown(int column, bool shown) {
   // The operation's name stays: a table of figures without it says nothing.
   if (column == OperationsModel::NameColumn || column < 0 || column >= OperationsModel::ColumnCount) return;
-  m_table->horizontalHeader()->setSectionHidden(column, !shown);
+  table_->horizontalHeader()->setSectionHidden(column, !shown);
 }
 
 void OperationsPage::showColumnMenu(const QPoint& at) {
   QMenu menu(this);
-  QHeaderView* header = m_table->horizontalHeader();
+  QHeaderView* header = table_->horizontalHeader();
   for (int c = 0; c < OperationsModel::ColumnCount; ++c) {
-    QAction* action = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
+    QAction* action = menu.addAction(model_->headerData(c, Qt::Horizontal).toString());
     action->setCheckable(true);
     action->setChecked(!header->isSectionHidden(c));
     action->setEnabled(c != OperationsModel::NameColumn);
@@ -176,13 +176,13 @@ void OperationsPage::showColumnMenu(const QPoint& at) {
 
 void OperationsPage::showSelection() {
   const MemoryUnits units = Settings::instance().memoryUnits();
-  m_layerTotals->setRows(std::make_shared<const std::vector<LayerTotals>>(m_model->layerTotals()));
-  const QModelIndexList rows = m_table->selectionModel() ? m_table->selectionModel()->selectedRows() : QModelIndexList();
-  const OperationInfo* op = rows.isEmpty() ? nullptr : m_model->operationAt(rows.front().row());
-  m_tiles->setOperation(m_doc, op ? std::optional<std::size_t>(op->index) : std::nullopt);
+  layerTotals_->setRows(std::make_shared<const std::vector<LayerTotals>>(model_->layerTotals()));
+  const QModelIndexList rows = table_->selectionModel() ? table_->selectionModel()->selectedRows() : QModelIndexList();
+  const OperationInfo* op = rows.isEmpty() ? nullptr : model_->operationAt(rows.front().row());
+  tiles_->setOperation(doc_, op ? std::optional<std::size_t>(op->index) : std::nullopt);
   if (!op) {
-    const OperationInfo t = m_model->totals();
-    m_summary->setRows({{tr("Operations shown"), formatCount(std::uint64_t(m_model->rowCount()))},
+    const OperationInfo t = model_->totals();
+    summary_->setRows({{tr("Operations shown"), formatCount(std::uint64_t(model_->rowCount()))},
                         {tr("Executed cycles (all runs)"), formatCount(t.executedCycles)},
                         {tr("Estimated cycles (each step once)"), formatCount(t.estimatedCycles)},
                         {tr("Always-live bytes"), formatBytes(t.alwaysLiveBytes, units)},
@@ -192,9 +192,9 @@ void OperationsPage::showSelection() {
                         {tr("Exchanged bytes (each once)"), formatBytes(t.exchangeBytes, units)},
                         {tr("FLOPs (estimate, each compute set once)"), formatFlops(t.estimatedFlops, t.verticesWithoutFlopEstimate)},
                         {tr("Selection"), tr("none: select an operation for its details")}});
-    m_programs->setRows({});
-    m_variables->setRows({});
-    m_debug->clear();
+    programs_->setRows({});
+    variables_->setRows({});
+    debug_->clear();
     return;
   }
   KeyValueModel::Rows figures{{tr("Operation"), op->name},
@@ -225,24 +225,24 @@ void OperationsPage::showSelection() {
       figures.push_back({tr("Base: code"), formatBytes(c.codeBytes, units)});
     }
   }
-  m_summary->setRows(std::move(figures));
+  summary_->setRows(std::move(figures));
   KeyValueModel::Rows programs;
   for (const OperationProgram& p : op->programs)
     programs.push_back({QStringLiteral("%1 (%2)").arg(p.name, p.type), tr("%1 cycles").arg(formatCount(p.executedCycles))});
-  m_programs->setRows(std::move(programs));
+  programs_->setRows(std::move(programs));
   KeyValueModel::Rows vars;
   for (const OperationVariable& v : op->variables)
     vars.push_back({v.name, formatBytes(v.bytes, units) + (v.alwaysLive ? tr(", always live") : QString())});
-  m_variables->setRows(std::move(vars));
+  variables_->setRows(std::move(vars));
   const QJsonDocument json = QJsonDocument::fromJson(op->json.toUtf8());
-  m_debug->setPlainText(tr("Path: %1\n\n").arg(op->debugPath) +
+  debug_->setPlainText(tr("Path: %1\n\n").arg(op->debugPath) +
                         QString::fromUtf8(json.isNull() ? op->json.toUtf8() : json.toJson(QJsonDocument::Indented)));
 }
 
 bool OperationsPage::selectOperationOf(const QString& programOrVariable) {
   auto find = [&] {
-    for (int row = 0; row < m_model->rowCount(); ++row) {
-      const OperationInfo* op = m_model->operationAt(row);
+    for (int row = 0; row < model_->rowCount(); ++row) {
+      const OperationInfo* op = model_->operationAt(row);
       for (const auto& p : op->programs)
         if (p.name == programOrVariable) return row;
       for (const auto& v : op->variables)
@@ -251,14 +251,14 @@ bool OperationsPage::selectOperationOf(const QString& programOrVariable) {
     return -1;
   };
   int row = find();
-  if (row < 0 && m_model->operations()) {
-    m_filter->clear();
-    m_layers->setCurrentIndex(0); // all layers
+  if (row < 0 && model_->operations()) {
+    filter_->clear();
+    layers_->setCurrentIndex(0); // all layers
     row = find();
   }
   if (row < 0) return false;
-  m_table->selectRow(row);
-  m_table->scrollTo(m_model->index(row, 0));
+  table_->selectRow(row);
+  table_->scrollTo(model_->index(row, 0));
   return true;
 }
 

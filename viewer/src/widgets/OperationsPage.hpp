@@ -33,16 +33,16 @@ public:
   /// when no operation has it (or the operations have not loaded).
   bool selectOperationOf(const QString& programOrVariable);
 
-  OperationsModel* model() const { return m_model; }
-  QTableView* table() const { return m_table; }
-  QComboBox* layers() const { return m_layers; }
-  QLineEdit* filter() const { return m_filter; }
-  KeyValueModel* summary() const { return m_summary; }
-  KeyValueModel* programs() const { return m_programs; }
-  KeyValueModel* variables() const { return m_variables; }
-  QPlainTextEdit* debugText() const { return m_debug; }
-  LayerTotalsModel* layerTotals() const { return m_layerTotals; }
-  OperationTilesPanel* tilesPanel() const { return m_tiles; }
+  OperationsModel* model() const { return model_; }
+  QTableView* table() const { return table_; }
+  QComboBox* layers() const { return layers_; }
+  QLineEdit* filter() const { return filter_; }
+  KeyValueModel* summary() const { return summary_; }
+  KeyValueModel* programs() const { return programs_; }
+  KeyValueModel* variables() const { return variables_; }
+  QPlainTextEdit* debugText() const { return debug_; }
+  LayerTotalsModel* layerTotals() const { return layerTotals_; }
+  OperationTilesPanel* tilesPanel() const { return tiles_; }
   /// Shows or hides a column of the table (the header's context menu does this too).
   void setColumnShown(int column, bool shown);
 
@@ -51,19 +51,19 @@ private:
   /// Shows the base and difference columns beside their current ones when comparing.
   void showCompareColumns(bool compared);
   void showColumnMenu(const QPoint& at);
-  OperationsModel* m_model;
-  LayerTotalsModel* m_layerTotals;
-  KeyValueModel *m_summary, *m_programs, *m_variables;
-  QStackedWidget* m_stack;
-  QLabel* m_noDebug;
-  QComboBox* m_layers;
-  QLineEdit* m_filter;
-  QTableView* m_table;
-  QTabWidget* m_tabs;
-  QPlainTextEdit* m_debug;
-  TaskHandle m_task;
-  std::shared_ptr<const Document> m_doc;
-  OperationTilesPanel* m_tiles = nullptr;
+  OperationsModel* model_;
+  LayerTotalsModel* layerTotals_;
+  KeyValueModel *summary_, *programs_, *variables_;
+  QStackedWidget* stack_;
+  QLabel* noDebug_;
+  QComboBox* layers_;
+  QLineEdit* filter_;
+  QTableView* table_;
+  QTabWidget* tabs_;
+  QPlainTextEdit* debug_;
+  TaskHandle task_;
+  std::shared_ptr<const Document> doc_;
+  OperationTilesPanel* tiles_ = nullptr;
 };
 
 } // namespace tessera::viewer

@@ -29,7 +29,7 @@ public:
   virtual QWidget* imageWidget() { return this; }
 
   /// True once what the document gives this page is on screen.
-  bool isReady() const { return m_ready; }
+  bool isReady() const { return ready_; }
 
 signals:
   void readyChanged(bool ready);
@@ -42,13 +42,13 @@ protected:
     return [this](const QString& message) { emit errorOccurred(message); };
   }
   void setReady(bool ready) {
-    if (ready == m_ready) return;
-    m_ready = ready;
+    if (ready == ready_) return;
+    ready_ = ready;
     emit readyChanged(ready);
   }
 
 private:
-  bool m_ready = false;
+  bool ready_ = false;
 };
 
 } // namespace tessera::viewer

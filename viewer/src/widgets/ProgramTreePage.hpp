@@ -23,11 +23,11 @@ public:
   QString viewKey() const override { return QStringLiteral("programs"); }
   void setDocument(std::shared_ptr<const Document> doc) override;
 
-  ProgramTreeModel* model() const { return m_model; }
-  KeyValueModel* details() const { return m_details; }
-  QTreeView* tree() const { return m_tree; }
-  QLineEdit* search() const { return m_search; }
-  QLabel* matchLabel() const { return m_matchLabel; }
+  ProgramTreeModel* model() const { return model_; }
+  KeyValueModel* details() const { return details_; }
+  QTreeView* tree() const { return tree_; }
+  QLineEdit* search() const { return search_; }
+  QLabel* matchLabel() const { return matchLabel_; }
   /// Selects the next (or previous) match of the search text; false when nothing matches.
   bool findNext(bool backwards = false);
 
@@ -38,16 +38,16 @@ private:
   /// The base's cycles and the difference, beside the current's, when comparing.
   void showCompareColumns(bool compared);
   void showDetails(const QModelIndex& index);
-  ProgramTreeModel* m_model;
-  KeyValueModel* m_details;
-  QTreeView* m_tree;
-  QTableView* m_detailsView;
-  QLineEdit* m_search;
-  QLabel* m_matchLabel;
-  std::vector<std::uint32_t> m_matches;
-  int m_match = -1;
-  TaskHandle m_treeTask, m_cyclesTask;
-  bool m_cyclesLoaded = false;
+  ProgramTreeModel* model_;
+  KeyValueModel* details_;
+  QTreeView* tree_;
+  QTableView* detailsView_;
+  QLineEdit* search_;
+  QLabel* matchLabel_;
+  std::vector<std::uint32_t> matches_;
+  int match_ = -1;
+  TaskHandle treeTask_, cyclesTask_;
+  bool cyclesLoaded_ = false;
 };
 
 } // namespace tessera::viewer

@@ -26,7 +26,7 @@ void ReportFileDialog::accept() {
   const QFileInfo info(path);
   if (info.isDir()) {
     if (isReportDirectory(path)) {
-      m_chosen = QDir::cleanPath(path);
+      chosen_ = QDir::cleanPath(path);
       done(QDialog::Accepted);
       return;
     }
@@ -36,7 +36,7 @@ void ReportFileDialog::accept() {
     return;
   }
   if (!info.exists()) return; // AnyFile would accept a name that does not exist: opening needs one
-  m_chosen = path;
+  chosen_ = path;
   done(QDialog::Accepted);
 }
 

@@ -13,7 +13,7 @@ class ReportFileDialog : public QFileDialog {
 public:
   explicit ReportFileDialog(QWidget* parent = nullptr);
   /// What was chosen: a file, or a report directory.
-  QString chosenPath() const { return m_chosen; }
+  QString chosenPath() const { return chosen_; }
   /// A directory the viewer opens as a report (it holds a profile.pop).
   static bool isReportDirectory(const QString& path);
 
@@ -21,7 +21,7 @@ public slots:
   void accept() override;
 
 private:
-  QString m_chosen;
+  QString chosen_;
 };
 
 } // namespace tessera::viewer

@@ -21,19 +21,19 @@ public:
   QString viewKey() const override { return QStringLiteral("summary"); }
   void setDocument(std::shared_ptr<const Document> doc) override;
 
-  SummaryModel* model() const { return m_model; }
-  QTreeView* view() const { return m_view; }
-  QLineEdit* filter() const { return m_filter; }
+  SummaryModel* model() const { return model_; }
+  QTreeView* view() const { return view_; }
+  QLineEdit* filter() const { return filter_; }
 
 private:
   /// Columns as wide as their contents; comparing, the base and current values at most a quarter
   /// of the width each.
   void fitColumns(bool compared);
-  SummaryModel* m_model;
-  QSortFilterProxyModel* m_proxy;
-  QTreeView* m_view;
-  QLineEdit* m_filter;
-  TaskHandle m_task;
+  SummaryModel* model_;
+  QSortFilterProxyModel* proxy_;
+  QTreeView* view_;
+  QLineEdit* filter_;
+  TaskHandle task_;
 };
 
 } // namespace tessera::viewer

@@ -23,17 +23,17 @@ public:
   void setDocument(std::shared_ptr<const Document> doc) override;
   QWidget* imageWidget() override;
 
-  TileMapWidget* map() const { return m_map; }
-  QComboBox* figureBox() const { return m_figure; }
-  QLabel* summaryLabel() const { return m_summary; }
+  TileMapWidget* map() const { return map_; }
+  QComboBox* figureBox() const { return figure_; }
+  QLabel* summaryLabel() const { return summary_; }
 
 private:
   void updateSummary();
-  TaskHandle m_task;
-  QString m_scope; ///< comparing: says that the page shows the current report only
-  TileMapWidget* m_map;
-  QComboBox* m_figure;
-  QLabel* m_summary;
+  TaskHandle task_;
+  QString scope_; ///< comparing: says that the page shows the current report only
+  TileMapWidget* map_;
+  QComboBox* figure_;
+  QLabel* summary_;
 };
 
 } // namespace tessera::viewer

@@ -34,9 +34,9 @@ public:
   /// variable").
   void setTotalsNote(const QString& note);
 
-  QTableView* view() const { return m_view; }
-  QSortFilterProxyModel* proxy() const { return m_proxy; }
-  QLabel* totalsLabel() const { return m_totals; }
+  QTableView* view() const { return view_; }
+  QSortFilterProxyModel* proxy() const { return proxy_; }
+  QLabel* totalsLabel() const { return totals_; }
   int rowsShown() const;
   /// The sum of a column over the rows shown (qulonglong, or qlonglong for changes); invalid for
   /// a column that does not add up.
@@ -45,11 +45,11 @@ public:
 private:
   void updateTotals();
 
-  TableModel* m_model;
-  QString m_noun, m_note;
-  QTableView* m_view;
-  QSortFilterProxyModel* m_proxy;
-  QLabel* m_totals;
+  TableModel* model_;
+  QString noun_, note_;
+  QTableView* view_;
+  QSortFilterProxyModel* proxy_;
+  QLabel* totals_;
 };
 
 } // namespace tessera::viewer
