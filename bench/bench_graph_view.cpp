@@ -12,17 +12,13 @@
 //      whole graph fitted, zoomed in to readable text (scale 1), and zoomed out below the text
 //      threshold; baseline in the same run: the same image cleared and one drawRect per node.
 #include "charts/GraphView.hpp"
+#include "common/CommandLine.hpp"
+#include "common/PaintWatch.hpp"
+#include "common/Timing.hpp"
 #include "core/Background.hpp"
 #include "core/GraphData.hpp"
 #include "core/GraphLayout.hpp"
 #include "widgets/GraphPage.hpp"
-
-#include "common/CommandLine.hpp"
-#include "common/PaintWatch.hpp"
-#include "common/Timing.hpp"
-
-#include <pva/Report.hpp>
-#include <pva/SerializedGraph.hpp>
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -31,35 +27,37 @@
 #include <QPainter>
 #include <QProcess>
 #include <QTemporaryDir>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <functional>
+#include <pva/Report.hpp>
+#include <pva/SerializedGraph.hpp>
 #include <string>
 #include <vector>
 
 using namespace tessera::viewer;
 using namespace tessera::bench;
 
-namespace {
-
-
-} // namespace
+namespace {} // namespace
 
 int main(int argc, char** argv) {
   std::string report;
   int reps = 50;
   unsigned batch = 64;
-  tessera::cli::CommandLine cli("bench_graph_view",
-                                "bench_graph_view: the viewer's computation graph, offscreen: first paint "
-                                "(against reading and layout alone) and pan/zoom repaints.",
-                                "bench_graph_view --reps 5");
-  cli.add_option("--report", report, "A report directory with serialized_graph.capnp (default: the MLP sample's)")
+  tessera::cli::CommandLine cli(
+      "bench_graph_view",
+      "bench_graph_view: the viewer's computation graph, offscreen: first paint "
+      "(against reading and layout alone) and pan/zoom repaints.",
+      "bench_graph_view --reps 5");
+  cli.add_option("--report", report,
+                 "A report directory with serialized_graph.capnp (default: the MLP sample's)")
       ->type_name("DIR");
-  cli.add_option("--reps", reps, "Repaints timed (medians are reported)")->check(tessera::cli::PositiveNumber);
-  cli.add_option("--batch", batch, "The MLP sample's batch size, without --report")->check(tessera::cli::PositiveNumber);
+  cli.add_option("--reps", reps, "Repaints timed (medians are reported)")
+      ->check(tessera::cli::PositiveNumber);
+  cli.add_option("--batch", batch, "The MLP sample's batch size, without --report")
+      ->check(tessera::cli::PositiveNumber);
   cli.parseOrExit(argc, argv);
   qputenv("QT_QPA_PLATFORM", "offscreen"); // before QApplication: no display needed
   QApplication app(argc, argv);
@@ -70,9 +68,10 @@ int main(int argc, char** argv) {
     QProcess sample;
     sample.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     sample.start(QStringLiteral(BENCH_MLP_SAMPLE),
-                 {QStringLiteral("--batch"), QString::number(batch), QStringLiteral("--steps"), QStringLiteral("2"),
-                  QStringLiteral("--steps-per-run"), QStringLiteral("2"), QStringLiteral("--reports"),
-                  QString::fromStdString(report), QStringLiteral("--out"), QString::fromStdString(report)});
+                 {QStringLiteral("--batch"), QString::number(batch), QStringLiteral("--steps"),
+                  QStringLiteral("2"), QStringLiteral("--steps-per-run"), QStringLiteral("2"),
+                  QStringLiteral("--reports"), QString::fromStdString(report),
+                  QStringLiteral("--out"), QString::fromStdString(report)});
     if (!sample.waitForFinished(-1) || sample.exitCode() != 0) {
       std::fprintf(stderr, "bench_graph_view: %s failed\n", BENCH_MLP_SAMPLE);
       return 1;
@@ -133,7 +132,9 @@ int main(int argc, char** argv) {
     QPainter p(&image);
     p.fillRect(image.rect(), Qt::white);
     p.setPen(Qt::black);
-    for (const GraphNode& n : data.nodes) p.drawRect(view->toWidget(n.rect.topLeft()).x(), view->toWidget(n.rect.topLeft()).y(), 40, 12);
+    for (const GraphNode& n : data.nodes)
+      p.drawRect(view->toWidget(n.rect.topLeft()).x(), view->toWidget(n.rect.topLeft()).y(), 40,
+                 12);
   };
   double fitCpu = 0, readCpu = 0, farCpu = 0, baseCpu = 0;
   view->fit();
@@ -144,30 +145,42 @@ int main(int argc, char** argv) {
   view->zoomBy(1.0 / view->scale(), QPointF(view->width() / 2.0, view->height() / 2.0));
   repaint();
   int step = 0;
-  const double readable = timeMedian(reps, [&] {
-    view->panBy(QPointF(step++ % 2 ? 40 : -40, 0));
-    repaint();
-  }, &readCpu);
+  const double readable = timeMedian(
+      reps,
+      [&] {
+        view->panBy(QPointF(step++ % 2 ? 40 : -40, 0));
+        repaint();
+      },
+      &readCpu);
   view->fit();
   view->zoomBy(0.3 / view->scale(), QPointF(view->width() / 2.0, view->height() / 2.0));
   repaint();
-  const double far = timeMedian(reps, [&] {
-    view->zoomBy(step++ % 2 ? 1.25 : 0.8, QPointF(view->width() / 2.0, view->height() / 2.0));
-    repaint();
-  }, &farCpu);
+  const double far = timeMedian(
+      reps,
+      [&] {
+        view->zoomBy(step++ % 2 ? 1.25 : 0.8, QPointF(view->width() / 2.0, view->height() / 2.0));
+        repaint();
+      },
+      &farCpu);
   const double base = timeMedian(reps, baseline, &baseCpu);
 
   std::printf("\nreport: %s\n", report.c_str());
-  std::printf("graph: %d nodes, %d edges; load average during the run: %.1f (2 cores)\n", nodes, edges, loadAverage());
+  std::printf("graph: %d nodes, %d edges; load average during the run: %.1f (2 cores)\n", nodes,
+              edges, loadAverage());
   std::printf("\n| measurement | viewer | baseline | ratio | goal |\n|---|---|---|---|---|\n");
   const double first = ms(opened, firstPaint);
-  std::printf("| first paint of the graph after setDocument | %.0f ms | read %.0f ms + layout %.0f ms alone = %.0f ms | %.2fx | < 1 s: %s |\n",
-              first, readMs, layoutMs, readMs + layoutMs, first / (readMs + layoutMs), first < 1000 ? "met" : "NOT met");
+  std::printf("| first paint of the graph after setDocument | %.0f ms | read %.0f ms + layout %.0f "
+              "ms alone = %.0f ms | %.2fx | < 1 s: %s |\n",
+              first, readMs, layoutMs, readMs + layoutMs, first / (readMs + layoutMs),
+              first < 1000 ? "met" : "NOT met");
   auto row = [&](const char* what, double wall, double cpu) {
-    std::printf("| %s | %.2f ms (CPU %.2f ms) | clear + %d drawRects: %.2f ms (CPU %.2f ms) | %.2fx (CPU %.2fx) | <= 16 ms: %s |\n",
-                what, wall, cpu, nodes, base, baseCpu, wall / base, cpu / baseCpu, wall <= 16 ? "met" : "NOT met");
+    std::printf("| %s | %.2f ms (CPU %.2f ms) | clear + %d drawRects: %.2f ms (CPU %.2f ms) | "
+                "%.2fx (CPU %.2fx) | <= 16 ms: %s |\n",
+                what, wall, cpu, nodes, base, baseCpu, wall / base, cpu / baseCpu,
+                wall <= 16 ? "met" : "NOT met");
   };
-  const std::string fitName = "repaint, whole graph fitted (scale " + QString::number(fitScale, 'f', 2).toStdString() + ")";
+  const std::string fitName =
+      "repaint, whole graph fitted (scale " + QString::number(fitScale, 'f', 2).toStdString() + ")";
   row(fitName.c_str(), fitMs, fitCpu);
   row("repaint after a pan, scale 1 (text drawn)", readable, readCpu);
   row("repaint after a zoom step, scale ~0.3 (no text)", far, farCpu);

@@ -6,19 +6,16 @@
 // Measures, in one run: pva::insights (open + all) against pva::summarize (open + all) as the
 // baseline, both reading the same tile columns and liveness steps; and the viewer's Insights page:
 // from setDocument to the first completed paint with the figures shown (goal < 1 s).
-#include "widgets/InsightsPage.hpp"
-
 #include "common/CommandLine.hpp"
 #include "common/PaintWatch.hpp"
 #include "common/SyntheticReport.hpp"
 #include "common/Timing.hpp"
-
-#include <pva/Insights.hpp>
+#include "widgets/InsightsPage.hpp"
 
 #include <QApplication>
-
 #include <cstdio>
 #include <filesystem>
+#include <pva/Insights.hpp>
 
 using namespace tessera::bench;
 using namespace tessera::viewer;
@@ -28,7 +25,8 @@ namespace {
 struct Options {
   unsigned long long steps = 1000000;
   int reps = 3;
-  std::string file = (std::filesystem::temp_directory_path() / "tessera-bench-insights.pop").string();
+  std::string file =
+      (std::filesystem::temp_directory_path() / "tessera-bench-insights.pop").string();
   std::string report;
   bool keep = false;
 };
@@ -37,14 +35,17 @@ struct Options {
 
 int main(int argc, char** argv) {
   Options o;
-  tessera::cli::CommandLine cli("bench_insights",
-                                "bench_insights: pva::insights and the viewer's Insights page on a large report.",
-                                "bench_insights --steps 2000 --reps 3 --file /tmp/bench-insights-small.pop");
+  tessera::cli::CommandLine cli(
+      "bench_insights",
+      "bench_insights: pva::insights and the viewer's Insights page on a large report.",
+      "bench_insights --steps 2000 --reps 3 --file /tmp/bench-insights-small.pop");
   const CLI::Validator& positive = tessera::cli::PositiveNumber;
   cli.add_option("--steps", o.steps, "Steps of the synthetic report")->check(positive);
   cli.add_option("--reps", o.reps, "Timed runs of each (medians are reported)")->check(positive);
-  cli.add_option("--file", o.file, "Where bench_pva_reader writes the synthetic report")->type_name("PATH");
-  cli.add_option("--report", o.report, "Use this report instead of a synthetic one")->type_name("PATH");
+  cli.add_option("--file", o.file, "Where bench_pva_reader writes the synthetic report")
+      ->type_name("PATH");
+  cli.add_option("--report", o.report, "Use this report instead of a synthetic one")
+      ->type_name("PATH");
   cli.add_flag("--keep", o.keep, "Reuse the synthetic report at --file if it exists");
   cli.parseOrExit(argc, argv);
   qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -59,8 +60,10 @@ int main(int argc, char** argv) {
   // libpva: insights against the summary, each on a freshly opened report.
   pva::Insights in;
   double cpu = 0, summaryCpu = 0;
-  const double insightsMs = timeMedian(o.reps, [&] { in = pva::insights(pva::openReport(report)); }, &cpu);
-  const double summaryMs = timeMedian(o.reps, [&] { pva::summarize(pva::openReport(report)); }, &summaryCpu);
+  const double insightsMs = timeMedian(
+      o.reps, [&] { in = pva::insights(pva::openReport(report)); }, &cpu);
+  const double summaryMs = timeMedian(
+      o.reps, [&] { pva::summarize(pva::openReport(report)); }, &summaryCpu);
 
   // The page: setDocument to the first paint with the figures on screen.
   std::vector<double> pageMs;
@@ -92,13 +95,16 @@ int main(int argc, char** argv) {
   }
   const double page = median(pageMs);
 
-  std::printf("\nreport %s: %zu worst tiles, %zu IPUs, %zu suggestions; load average %.1f\n", report.c_str(),
-              in.worstTiles.size(), in.ipus.size(), in.suggestions.size(), loadAverage());
+  std::printf("\nreport %s: %zu worst tiles, %zu IPUs, %zu suggestions; load average %.1f\n",
+              report.c_str(), in.worstTiles.size(), in.ipus.size(), in.suggestions.size(),
+              loadAverage());
   std::printf("| measure | median | baseline (same run) | ratio | goal |\n|---|---|---|---|---|\n");
-  std::printf("| pva::insights (open + all) | %.0f ms (CPU %.0f ms) | pva::summarize %.0f ms | %.2fx | |\n", insightsMs,
-              cpu, summaryMs, insightsMs / summaryMs);
-  std::printf("| Insights page: setDocument to first paint with the figures | %.0f ms | | | < 1 s: %s |\n", page,
-              page < 1000 ? "met" : "NOT met");
+  std::printf(
+      "| pva::insights (open + all) | %.0f ms (CPU %.0f ms) | pva::summarize %.0f ms | %.2fx | |\n",
+      insightsMs, cpu, summaryMs, insightsMs / summaryMs);
+  std::printf(
+      "| Insights page: setDocument to first paint with the figures | %.0f ms | | | < 1 s: %s |\n",
+      page, page < 1000 ? "met" : "NOT met");
   if (o.report.empty() && !o.keep) std::filesystem::remove(report);
   return 0;
 }

@@ -18,9 +18,6 @@
 //
 // PVTI_OPTIONS is read once, when the library loads: unless it is set, bench_pvti sets it and
 // runs itself again.
-#include <pva/Trace.hpp>
-#include <pvti/pvti.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
@@ -28,6 +25,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <pva/Trace.hpp>
+#include <pvti/pvti.hpp>
 #include <string>
 #include <sys/resource.h>
 #include <thread>
@@ -52,10 +51,13 @@ template <class F> double nsPerOp(std::size_t n, std::size_t reps, F&& body, boo
   std::vector<double> ns;
   for (std::size_t r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
-    for (std::size_t i = 0; i < n; ++i) body();
+    for (std::size_t i = 0; i < n; ++i)
+      body();
     const auto t1 = Clock::now();
-    ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(n));
-    if (drainBetween) std::this_thread::sleep_for(std::chrono::milliseconds(60)); // the writer empties the ring
+    ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() /
+                 static_cast<double>(n));
+    if (drainBetween)
+      std::this_thread::sleep_for(std::chrono::milliseconds(60)); // the writer empties the ring
   }
   return median(ns);
 }
@@ -63,7 +65,9 @@ template <class F> double nsPerOp(std::size_t n, std::size_t reps, F&& body, boo
 double processCpuSeconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
   return seconds(u.ru_utime) + seconds(u.ru_stime);
 }
 
@@ -95,38 +99,63 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (pvti::getCurrentTraceFilename().empty()) {
-    std::fprintf(stderr, "bench_pvti: tracing is off (PVTI_OPTIONS=%s)\n", std::getenv("PVTI_OPTIONS"));
+    std::fprintf(stderr, "bench_pvti: tracing is off (PVTI_OPTIONS=%s)\n",
+                 std::getenv("PVTI_OPTIONS"));
     return 1;
   }
 
   // Warm up: the thread's ring and label cache exist, pages are touched.
   for (int i = 0; i < 2; ++i)
-    nsPerOp(n, 1, [] { pvti::Tracepoint::begin(&benchChannel, "bench"); pvti::Tracepoint::end(&benchChannel, "bench"); }, true);
+    nsPerOp(
+        n, 1,
+        [] {
+          pvti::Tracepoint::begin(&benchChannel, "bench");
+          pvti::Tracepoint::end(&benchChannel, "bench");
+        },
+        true);
 
   // 1. enabled pairs against two clock reads
-  const double clock2 = nsPerOp(n, reps, [] {
-    const auto a = Clock::now();
-    const auto b = Clock::now();
-    sink = (b - a).count();
-  }, false);
-  const double pair = nsPerOp(n, reps, [] {
-    pvti::Tracepoint::begin(&benchChannel, "bench");
-    pvti::Tracepoint::end(&benchChannel, "bench");
-  }, true);
-  const double scope = nsPerOp(n, reps, [] { pvti::Tracepoint t(&benchChannel, "bench"); }, true);
+  const double clock2 = nsPerOp(
+      n, reps,
+      [] {
+        const auto a = Clock::now();
+        const auto b = Clock::now();
+        sink = (b - a).count();
+      },
+      false);
+  const double pair = nsPerOp(
+      n, reps,
+      [] {
+        pvti::Tracepoint::begin(&benchChannel, "bench");
+        pvti::Tracepoint::end(&benchChannel, "bench");
+      },
+      true);
+  const double scope = nsPerOp(
+      n, reps, [] { pvti::Tracepoint t(&benchChannel, "bench"); }, true);
 
   // 2. disabled tracepoints against an empty loop iteration
   const std::size_t m = n * 100;
-  const double empty = nsPerOp(m, reps / 4 + 1, [] { asm volatile("" ::: "memory"); }, false);
-  const double disabled = nsPerOp(m, reps / 4 + 1, [] {
-    asm volatile("" ::: "memory");
-    pvti::Tracepoint::begin(&offChannel, "off");
-  }, false);
+  const double empty = nsPerOp(
+      m, reps / 4 + 1,
+      [] {
+        asm volatile("" ::: "memory");
+      },
+      false);
+  const double disabled = nsPerOp(
+      m, reps / 4 + 1,
+      [] {
+        asm volatile("" ::: "memory");
+        pvti::Tracepoint::begin(&offChannel, "off");
+      },
+      false);
 
-  std::printf("enabled begin+end pair      %7.2f ns   two steady_clock::now() %6.2f ns   ratio %.2fx (goal <= 1.0x)\n",
+  std::printf("enabled begin+end pair      %7.2f ns   two steady_clock::now() %6.2f ns   ratio "
+              "%.2fx (goal <= 1.0x)\n",
               pair, clock2, pair / clock2);
-  std::printf("enabled RAII Tracepoint     %7.2f ns   ratio %.2fx (goal <= 1.0x)\n", scope, scope / clock2);
-  std::printf("disabled tracepoint         %7.3f ns   empty loop iteration    %6.3f ns   cost %.3f ns (goal <= 1 ns)\n",
+  std::printf("enabled RAII Tracepoint     %7.2f ns   ratio %.2fx (goal <= 1.0x)\n", scope,
+              scope / clock2);
+  std::printf("disabled tracepoint         %7.3f ns   empty loop iteration    %6.3f ns   cost %.3f "
+              "ns (goal <= 1 ns)\n",
               disabled, empty, disabled - empty);
 
   // 3. sustained throughput to disk, closeTrace included, every span read back
@@ -135,9 +164,11 @@ int main(int argc, char** argv) {
   std::vector<std::thread> pool;
   for (std::size_t t = 0; t < threads; ++t)
     pool.emplace_back([spans] {
-      for (std::size_t i = 0; i < spans; ++i) pvti::Tracepoint s(&benchChannel, "sustained");
+      for (std::size_t i = 0; i < spans; ++i)
+        pvti::Tracepoint s(&benchChannel, "sustained");
     });
-  for (auto& t : pool) t.join();
+  for (auto& t : pool)
+    t.join();
   const auto t1 = Clock::now();
   pvti::closeTrace();
   const auto t2 = Clock::now();
@@ -150,18 +181,20 @@ int main(int argc, char** argv) {
   for (const auto& t : trace.processes()[0].threads()) {
     all += t.numEvents();
     // A span counts when it read back whole: its label, and an end.
-    for (const auto& e : t.events()) sustained += e.label() == "sustained" && e.finished();
+    for (const auto& e : t.events())
+      sustained += e.label() == "sustained" && e.finished();
   }
   const std::size_t expected = threads * spans;
   const double events = static_cast<double>(expected);
-  std::printf("sustained, %zu threads       %zu spans in %.2f s recording, %.2f s until closeTrace returned: "
+  std::printf("sustained, %zu threads       %zu spans in %.2f s recording, %.2f s until closeTrace "
+              "returned: "
               "%.2f M spans/s (goal >= 5M/s); read back %zu, lost %zu\n",
               threads, expected, recordS, totalS, events / totalS / 1e6, sustained,
               expected > sustained ? expected - sustained : 0);
   // CPU used by the whole process (producers and writer) while the machine's cores were shared:
   // well under cores x wall time means other processes had the CPU.
-  std::printf("  process CPU %.2f s over %.2f s wall on %u cores (%.0f ns CPU a span)\n", cpuS, totalS,
-              std::thread::hardware_concurrency(), cpuS / events * 1e9);
+  std::printf("  process CPU %.2f s over %.2f s wall on %u cores (%.0f ns CPU a span)\n", cpuS,
+              totalS, std::thread::hardware_concurrency(), cpuS / events * 1e9);
   std::printf("trace file %s: %.1f MB, %zu events\n", pvti::getCurrentTraceFilename().c_str(),
               static_cast<double>(fs::file_size(pvti::getCurrentTraceFilename())) / 1e6, all);
 
@@ -180,7 +213,8 @@ int main(int argc, char** argv) {
     b = Clock::now();
     progressS = std::min(progressS, std::chrono::duration<double>(b - a).count());
   }
-  std::printf("load with progress           %.3f s (%zu callbacks)   plain openTrace  %.3f s   ratio %.2fx\n",
+  std::printf("load with progress           %.3f s (%zu callbacks)   plain openTrace  %.3f s   "
+              "ratio %.2fx\n",
               progressS, calls, plainS, progressS / plainS);
   return sustained == expected ? 0 : 1;
 }

@@ -1,8 +1,8 @@
 // bench_report_writer: writing an execution profile through tessera::profiler::ReportWriter
 // against raw SQLite, timed in one run.
 //
-//   bench_report_writer [--steps N] [--tiles T] [--batch B] [--reps R] [--pool P] [--dir D] [--only W]
-//   (default N = 1,000,000 steps, T = 1472 tiles, B = 10,000 rows per transaction, R = 3
+//   bench_report_writer [--steps N] [--tiles T] [--batch B] [--reps R] [--pool P] [--dir D] [--only
+//   W] (default N = 1,000,000 steps, T = 1472 tiles, B = 10,000 rows per transaction, R = 3
 //    alternating runs of each, P = 509 distinct steps cycled through, D = $TMPDIR; W = direct,
 //    background, raw or encode runs that one alone, R times, to profile it)
 //
@@ -18,24 +18,22 @@
 // Batches: 10k rows (~10 MB of blobs) per transaction amortise the commit while keeping the page
 // cache and journal bounded; one transaction per run is what the engine does for a whole run,
 // and costs the same here, because SQLite journals only pages that existed before it.
-#include <profiler/Blob.hpp>
-#include <profiler/ReportWriter.hpp>
-
 #include "common/CommandLine.hpp"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <profiler/Blob.hpp>
+#include <profiler/ReportWriter.hpp>
 #include <random>
+#include <sqlite3.h>
 #include <string>
 #include <sys/resource.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -45,14 +43,17 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
 
 // CPU time of the whole process so far (user + system, all threads), seconds. On a machine shared
 // with other work the wall-clock time depends on what else runs; CPU time shows the work itself.
 double cpuSeconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 // Peak resident set so far (ru_maxrss, KiB on Linux).
@@ -129,15 +130,19 @@ std::vector<StepData> makePool(std::size_t count, std::size_t tiles) {
 
 struct Result {
   double seconds = 0;
-  double cpuSeconds = 0;     ///< process CPU time (user + system, all threads) during the phase
+  double cpuSeconds = 0; ///< process CPU time (user + system, all threads) during the phase
   std::uintmax_t fileBytes = 0;
-  long rssGrowthKiB = 0;     ///< peak current RSS during the phase minus RSS at its start
-  long rssAtTenthKiB = 0;    ///< RSS after 10% of the rows, to compare with the end
+  long rssGrowthKiB = 0;  ///< peak current RSS during the phase minus RSS at its start
+  long rssAtTenthKiB = 0; ///< RSS after 10% of the rows, to compare with the end
   long rssAtEndKiB = 0;
-  double busiestThreadSeconds = 0; ///< CPU time of the thread that worked most (writer thread included)
-  double publishSeconds = 0;       ///< wall time of the last commit and publish (waiting for the queue, the fsync)
+  double busiestThreadSeconds =
+      0; ///< CPU time of the thread that worked most (writer thread included)
+  double publishSeconds =
+      0; ///< wall time of the last commit and publish (waiting for the queue, the fsync)
   double callerThreadSeconds = 0;
-  double waitingForCoreSeconds = 0; ///< time the threads were ready to run but had no core (all threads)  ///< CPU time of the thread that called the writer (encoding, and SQLite unless in background)
+  double waitingForCoreSeconds =
+      0; ///< time the threads were ready to run but had no core (all threads)  ///< CPU time of the
+         ///< thread that called the writer (encoding, and SQLite unless in background)
 };
 
 void fsyncFile(const fs::path& p) {
@@ -164,8 +169,8 @@ struct RssProbe {
   }
 };
 
-Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::size_t steps, std::size_t batch,
-                  bool background) {
+Result runTessera(const fs::path& path, const std::vector<StepData>& pool, std::size_t steps,
+                  std::size_t batch, bool background) {
   Result r;
   RssProbe rss;
   const double c0 = cpuSeconds();
@@ -217,7 +222,8 @@ void check(int rc, sqlite3* db, const char* what) {
 }
 
 Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cyclesBlobs,
-                    const std::vector<std::string>& ipusBlobs, std::size_t steps, std::size_t batch) {
+                    const std::vector<std::string>& ipusBlobs, std::size_t steps,
+                    std::size_t batch) {
   fs::remove(path);
   Result r;
   RssProbe rss;
@@ -226,19 +232,23 @@ Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cycles
   const double c0 = cpuSeconds();
   const auto t0 = Clock::now();
   sqlite3* db = nullptr;
-  check(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr),
+  check(sqlite3_open_v2(path.c_str(), &db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr),
         db, "open");
   // The writer's pragmas for a report being built.
-  check(sqlite3_exec(db,
-                     "PRAGMA page_size=65536; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; "
-                     "PRAGMA cache_size=-16384;"
-                     "CREATE TABLE steps (id INTEGER PRIMARY KEY, run INTEGER NOT NULL, program INTEGER NOT NULL, "
-                     "cycles_by_tile BLOB NOT NULL, ipus BLOB NOT NULL);"
-                     "CREATE INDEX steps_by_run ON steps (run);",
-                     nullptr, nullptr, nullptr),
-        db, "create");
+  check(
+      sqlite3_exec(db,
+                   "PRAGMA page_size=65536; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; "
+                   "PRAGMA cache_size=-16384;"
+                   "CREATE TABLE steps (id INTEGER PRIMARY KEY, run INTEGER NOT NULL, program "
+                   "INTEGER NOT NULL, "
+                   "cycles_by_tile BLOB NOT NULL, ipus BLOB NOT NULL);"
+                   "CREATE INDEX steps_by_run ON steps (run);",
+                   nullptr, nullptr, nullptr),
+      db, "create");
   sqlite3_stmt* st = nullptr;
-  check(sqlite3_prepare_v2(db, "INSERT INTO steps VALUES (?,?,?,?,?)", -1, &st, nullptr), db, "prepare");
+  check(sqlite3_prepare_v2(db, "INSERT INTO steps VALUES (?,?,?,?,?)", -1, &st, nullptr), db,
+        "prepare");
   check(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), db, "begin");
   for (std::size_t i = 0; i < steps; ++i) {
     const std::string& cycles = cyclesBlobs[i % cyclesBlobs.size()];
@@ -261,7 +271,8 @@ Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cycles
   fsyncFile(path);
   r.seconds = seconds(t0, Clock::now());
   threadCpuNs(&waiting1);
-  for (const auto& [tid, w] : waiting1) r.waitingForCoreSeconds += 1e-9 * (w - (waiting0.count(tid) ? waiting0[tid] : 0));
+  for (const auto& [tid, w] : waiting1)
+    r.waitingForCoreSeconds += 1e-9 * (w - (waiting0.count(tid) ? waiting0[tid] : 0));
   r.cpuSeconds = cpuSeconds() - c0;
   rss.finish(r);
   r.fileBytes = fs::file_size(path);
@@ -269,17 +280,22 @@ Result runRawSqlite(const fs::path& path, const std::vector<std::string>& cycles
 }
 
 Result median(std::vector<Result> runs) {
-  std::sort(runs.begin(), runs.end(), [](const Result& a, const Result& b) { return a.seconds < b.seconds; });
+  std::sort(runs.begin(), runs.end(),
+            [](const Result& a, const Result& b) { return a.seconds < b.seconds; });
   return runs[runs.size() / 2];
 }
 
-double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
+double mib(double bytes) {
+  return bytes / (1024.0 * 1024.0);
+}
 
 void print(const char* name, const Result& r, std::size_t steps) {
-  std::printf("  %-22s %8.2f s  %10.0f rows/s  CPU %6.2f s  waited for a core %5.2f s  file %8.1f MiB  RSS growth %6.1f MiB "
+  std::printf("  %-22s %8.2f s  %10.0f rows/s  CPU %6.2f s  waited for a core %5.2f s  file %8.1f "
+              "MiB  RSS growth %6.1f MiB "
               "(RSS at 10%% %6.1f, at end %6.1f MiB)\n",
-              name, r.seconds, double(steps) / r.seconds, r.cpuSeconds, r.waitingForCoreSeconds, mib(double(r.fileBytes)),
-              r.rssGrowthKiB / 1024.0, r.rssAtTenthKiB / 1024.0, r.rssAtEndKiB / 1024.0);
+              name, r.seconds, double(steps) / r.seconds, r.cpuSeconds, r.waitingForCoreSeconds,
+              mib(double(r.fileBytes)), r.rssGrowthKiB / 1024.0, r.rssAtTenthKiB / 1024.0,
+              r.rssAtEndKiB / 1024.0);
 }
 
 } // namespace
@@ -302,7 +318,9 @@ int main(int argc, char** argv) {
   cli.add_option("--pool", poolSize, "Distinct steps cycled through")->check(positive);
   cli.add_option("--dir", parent, "Directory for the scratch files")->type_name("DIR");
   std::string only;
-  cli.add_option("--only", only, "Run one writer only, for profiling it: direct, background or raw (no ratios); or encode: the "
+  cli.add_option("--only", only,
+                 "Run one writer only, for profiling it: direct, background or raw (no ratios); or "
+                 "encode: the "
                  "blobs alone, no SQLite")
       ->check(CLI::IsMember({"direct", "background", "raw", "encode"}));
   cli.parseOrExit(argc, argv);
@@ -318,7 +336,8 @@ int main(int argc, char** argv) {
     tp::encodeStepIpus(&s.ipu, 1, ipusBlobs.back());
     blobBytes += cyclesBlobs.back().size() + ipusBlobs.back().size();
   }
-  std::printf("bench_report_writer: %zu steps x %zu tiles, %zu rows per transaction, %.0f blob bytes per row on average\n",
+  std::printf("bench_report_writer: %zu steps x %zu tiles, %zu rows per transaction, %.0f blob "
+              "bytes per row on average\n",
               steps, tiles, batch, double(blobBytes) / double(pool.size()));
 
   // The first file written in a process pays extra (the kernel grows the page cache), so an
@@ -336,8 +355,8 @@ int main(int argc, char** argv) {
         bytes += cycles.size() + ipus.size();
       }
       const double wall = seconds(t0, Clock::now()), cpu = cpuSeconds() - c0;
-      std::printf("  encode %8.3f s  %6.3f us a step  CPU %6.3f s  (%zu bytes)\n", wall, 1e6 * wall / double(steps), cpu,
-                  bytes);
+      std::printf("  encode %8.3f s  %6.3f us a step  CPU %6.3f s  (%zu bytes)\n", wall,
+                  1e6 * wall / double(steps), cpu, bytes);
     }
     fs::remove_all(dir);
     return 0;
@@ -349,9 +368,11 @@ int main(int argc, char** argv) {
                                        : runTessera(file, pool, steps, batch, only == "background");
       fs::remove(file);
       print(only.c_str(), res, steps);
-      std::printf("  busiest thread %.2f s, calling thread %.2f s, last commit and publish %.2f s, threads waited "
+      std::printf("  busiest thread %.2f s, calling thread %.2f s, last commit and publish %.2f s, "
+                  "threads waited "
                   "%.2f s for a core\n",
-                  res.busiestThreadSeconds, res.callerThreadSeconds, res.publishSeconds, res.waitingForCoreSeconds);
+                  res.busiestThreadSeconds, res.callerThreadSeconds, res.publishSeconds,
+                  res.waitingForCoreSeconds);
     }
     fs::remove_all(dir);
     return 0;
@@ -375,14 +396,17 @@ int main(int argc, char** argv) {
   print("tessera ReportWriter", t, steps);
   print("  in background", g, steps);
   print("raw SQLite (baseline)", b, steps);
-  std::printf("  peak RSS (ru_maxrss): %.1f MiB before writing, %.1f MiB after all runs\n", peakBefore / 1024.0,
-              peakAfter / 1024.0);
-  std::printf("ratio Tessera / raw SQLite rows/s: %.2f, writing in background %.2f (goal >= 0.80; median of %zu "
+  std::printf("  peak RSS (ru_maxrss): %.1f MiB before writing, %.1f MiB after all runs\n",
+              peakBefore / 1024.0, peakAfter / 1024.0);
+  std::printf("ratio Tessera / raw SQLite rows/s: %.2f, writing in background %.2f (goal >= 0.80; "
+              "median of %zu "
               "alternating runs each)\n",
               b.seconds / t.seconds, b.seconds / g.seconds, reps);
-  std::printf("ratio of CPU time raw SQLite / Tessera: %.2f, writing in background %.2f (all threads; the medians' runs)\n",
+  std::printf("ratio of CPU time raw SQLite / Tessera: %.2f, writing in background %.2f (all "
+              "threads; the medians' runs)\n",
               b.cpuSeconds / t.cpuSeconds, b.cpuSeconds / g.cpuSeconds);
-  std::printf("writing in background, busiest thread %.2f s of %.2f s CPU: raw SQLite's CPU / that = %.2f (the ratio "
+  std::printf("writing in background, busiest thread %.2f s of %.2f s CPU: raw SQLite's CPU / that "
+              "= %.2f (the ratio "
               "a free core for the writer thread would allow)\n",
               g.busiestThreadSeconds, g.cpuSeconds, b.cpuSeconds / g.busiestThreadSeconds);
   return 0;

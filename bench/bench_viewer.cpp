@@ -14,27 +14,25 @@
 //   3. the process's resident memory (VmRSS) with the report open and fully indexed (goal
 //      < 1 GiB), and the index's own share.
 #include "charts/ExecutionTimeline.hpp"
-#include "core/Background.hpp"
-#include "core/ExecutionIndex.hpp"
-#include "widgets/ExecutionPage.hpp"
-#include "widgets/MainWindow.hpp"
-
 #include "common/CommandLine.hpp"
 #include "common/PaintWatch.hpp"
 #include "common/SyntheticReport.hpp"
 #include "common/Timing.hpp"
+#include "core/Background.hpp"
+#include "core/ExecutionIndex.hpp"
+#include "widgets/ExecutionPage.hpp"
+#include "widgets/MainWindow.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
-
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -60,7 +58,6 @@ long rssKiB() {
     if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').front().toLong();
   return -1;
 }
-
 
 bool waitFor(const std::function<bool()>& done, int seconds) {
   QElapsedTimer t;
@@ -133,12 +130,14 @@ int main(int argc, char** argv) {
     const auto now = Clock::now();
     if (firstPaint == Clock::time_point{}) firstPaint = now;
     const auto& tracks = timeline->tracks();
-    if (firstStepsPaint == Clock::time_point{} && !tracks.empty() && tracks[0].index && tracks[0].index->loadedSteps() > 0)
+    if (firstStepsPaint == Clock::time_point{} && !tracks.empty() && tracks[0].index &&
+        tracks[0].index->loadedSteps() > 0)
       firstStepsPaint = now;
   };
   timeline->installEventFilter(&watch);
   const auto opened = Clock::now();
-  if (!window.openPath(QString::fromStdString(report)) || !window.showView(QStringLiteral("execution"))) {
+  if (!window.openPath(QString::fromStdString(report)) ||
+      !window.showView(QStringLiteral("execution"))) {
     std::fprintf(stderr, "bench_viewer: cannot open %s on the execution view\n", report.c_str());
     return 1;
   }
@@ -166,16 +165,19 @@ int main(int argc, char** argv) {
   timeline->resize(1400, 600);
   QImage image(timeline->size(), QImage::Format_ARGB32_Premultiplied);
   auto repaint = [&] { timeline->render(&image); };
-  const int plotWidth = timeline->width() - 98; // the plot's width (label column and margin excluded)
+  const int plotWidth =
+      timeline->width() - 98; // the plot's width (label column and margin excluded)
   const int lanes = int(index.numLanes());
   auto baseline = [&] {
     QPainter p(&image);
     const int laneHeight = std::max(1, (timeline->height() - 40) / lanes);
     for (int lane = 0; lane < lanes; ++lane)
       for (int x = 0; x < plotWidth; ++x)
-        p.fillRect(92 + x, 36 + lane * laneHeight, 1, laneHeight - 3, QColor::fromRgb(0x4e79a7 + x % 7));
+        p.fillRect(92 + x, 36 + lane * laneHeight, 1, laneHeight - 3,
+                   QColor::fromRgb(0x4e79a7 + x % 7));
   };
-  page->selectRun(-1); // a report of several runs opens on its first: measure all of them, as before
+  page->selectRun(
+      -1); // a report of several runs opens on its first: measure all of them, as before
   timeline->fit();
   repaint();
   double fullCpu = 0, deepCpu = 0, flameCpu = 0, baseCpu = 0;
@@ -195,28 +197,35 @@ int main(int argc, char** argv) {
   // 3. Memory.
   const double mib = 1024.0;
   std::printf("\nreport: %s\n", report.c_str());
-  std::printf("steps %llu, IPUs %u, (step, IPU) pairs %llu\n", static_cast<unsigned long long>(index.numSteps()), index.numLanes(),
+  std::printf("steps %llu, IPUs %u, (step, IPU) pairs %llu\n",
+              static_cast<unsigned long long>(index.numSteps()), index.numLanes(),
               static_cast<unsigned long long>(index.numSteps()) * index.numLanes());
   std::printf("load average during the run: %.1f (2 cores)\n", loadAverage());
   std::printf("\n| measurement | viewer | baseline | ratio | goal |\n|---|---|---|---|---|\n");
   std::printf("| index alone: header (programs, runs, blocks) | %.0f ms | | | |\n", headerMs);
-  std::printf("| index alone: every step | %.2f s (CPU %.2f s; %.2f M steps/s of CPU) | | | |\n", fillMs / 1000, fillCpuMs / 1000,
-              double(index.numSteps()) / fillCpuMs / 1000);
-  std::printf("| first paint of the execution view after openPath | %.0f ms | | | < 1 s: %s |\n", ms(opened, firstPaint),
-              ms(opened, firstPaint) < 1000 ? "met" : "NOT met");
+  std::printf("| index alone: every step | %.2f s (CPU %.2f s; %.2f M steps/s of CPU) | | | |\n",
+              fillMs / 1000, fillCpuMs / 1000, double(index.numSteps()) / fillCpuMs / 1000);
+  std::printf("| first paint of the execution view after openPath | %.0f ms | | | < 1 s: %s |\n",
+              ms(opened, firstPaint), ms(opened, firstPaint) < 1000 ? "met" : "NOT met");
   std::printf("| first paint showing steps | %.0f ms | | | |\n", ms(opened, firstStepsPaint));
-  std::printf("| whole index loaded (page ready) | %.2f s | | | (reported) |\n", ms(opened, indexed) / 1000);
+  std::printf("| whole index loaded (page ready) | %.2f s | | | (reported) |\n",
+              ms(opened, indexed) / 1000);
   auto row = [&](const char* what, double wall, double cpu) {
-    std::printf("| %s | %.2f ms (CPU %.2f ms) | %d fillRects: %.2f ms (CPU %.2f ms) | %.2fx (CPU %.2fx) | <= 16 ms: %s |\n", what, wall,
-                cpu, lanes * plotWidth, base, baseCpu, wall / base, cpu / baseCpu, wall <= 16 ? "met" : "NOT met");
+    std::printf("| %s | %.2f ms (CPU %.2f ms) | %d fillRects: %.2f ms (CPU %.2f ms) | %.2fx (CPU "
+                "%.2fx) | <= 16 ms: %s |\n",
+                what, wall, cpu, lanes * plotWidth, base, baseCpu, wall / base, cpu / baseCpu,
+                wall <= 16 ? "met" : "NOT met");
   };
-  const std::string deepName = "repaint, deep zoom (" + std::to_string(last - mid + 1) + " steps per lane)";
+  const std::string deepName =
+      "repaint, deep zoom (" + std::to_string(last - mid + 1) + " steps per lane)";
   row("repaint, full zoom-out (flat)", fullZoom, fullCpu);
   row(deepName.c_str(), deepZoom, deepCpu);
   row("repaint, full zoom-out (flame)", flameFull, flameCpu);
-  std::printf("| resident memory, report open and indexed (VmRSS) | %.0f MiB | before opening: %.0f MiB | | < 1 GiB: %s |\n",
+  std::printf("| resident memory, report open and indexed (VmRSS) | %.0f MiB | before opening: "
+              "%.0f MiB | | < 1 GiB: %s |\n",
               rssIndexed / mib, rssBefore / mib, rssIndexed < 1024 * 1024 ? "met" : "NOT met");
-  std::printf("| of which the execution index | %.0f MiB | | | |\n", double(index.memoryBytes()) / (1 << 20));
+  std::printf("| of which the execution index | %.0f MiB | | | |\n",
+              double(index.memoryBytes()) / (1 << 20));
   window.closeDocument();
   if (o.report.empty() && !o.keep) std::filesystem::remove(report);
   return 0;

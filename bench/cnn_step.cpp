@@ -11,21 +11,19 @@
 // own generator and only the timing is compared.
 #include "../samples/cnn/Cnn.hpp"
 #include "../samples/mlp/Dataset.hpp"
-
 #include "common/CommandLine.hpp"
-
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <popnn/codelets.hpp>
-#include <poplin/codelets.hpp>
-#include <popops/codelets.hpp>
-#include <poprand/codelets.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplin/codelets.hpp>
+#include <popnn/codelets.hpp>
+#include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
 #include <random>
 #include <vector>
 
@@ -50,7 +48,8 @@ struct Act {
   std::size_t b = 0, c = 0, s = 0;
   Vec v;
   Act() = default;
-  Act(std::size_t b_, std::size_t c_, std::size_t s_) : b(b_), c(c_), s(s_), v(b_ * c_ * s_ * s_, 0.0f) {}
+  Act(std::size_t b_, std::size_t c_, std::size_t s_)
+      : b(b_), c(c_), s(s_), v(b_ * c_ * s_ * s_, 0.0f) {}
   float& at(std::size_t n, std::size_t ch, std::size_t y, std::size_t x) {
     return v[((n * c + ch) * s + y) * s + x];
   }
@@ -249,11 +248,24 @@ struct HostCnn {
   std::mt19937 rng{7};
 
   explicit HostCnn(const CnnConfig& c) : cfg(c) {
-    b1 = Block{1, c.channels1, cnnInitialWeights(c.channels1 * 9, 9, 1), Vec(c.channels1, 1.0f),
-               Vec(c.channels1, 0.0f), {}, {}, {}, {}};
-    b2 = Block{c.channels1, c.channels2, cnnInitialWeights(c.channels2 * c.channels1 * 9,
-                                                           c.channels1 * 9, 2),
-               Vec(c.channels2, 1.0f), Vec(c.channels2, 0.0f), {}, {}, {}, {}};
+    b1 = Block{1,
+               c.channels1,
+               cnnInitialWeights(c.channels1 * 9, 9, 1),
+               Vec(c.channels1, 1.0f),
+               Vec(c.channels1, 0.0f),
+               {},
+               {},
+               {},
+               {}};
+    b2 = Block{c.channels1,
+               c.channels2,
+               cnnInitialWeights(c.channels2 * c.channels1 * 9, c.channels1 * 9, 2),
+               Vec(c.channels2, 1.0f),
+               Vec(c.channels2, 0.0f),
+               {},
+               {},
+               {},
+               {}};
     flat = c.channels2 * 7 * 7;
     dense = cnnInitialWeights(flat * 10, flat, 3);
     bias.assign(10, 0.0f);
@@ -273,10 +285,12 @@ struct HostCnn {
     Vec mask(p2.v.size(), 1.0f);
     if (cfg.keepProbability < 1.0f) {
       std::bernoulli_distribution keep(cfg.keepProbability);
-      for (auto& m : mask) m = keep(rng) ? 1.0f / cfg.keepProbability : 0.0f;
+      for (auto& m : mask)
+        m = keep(rng) ? 1.0f / cfg.keepProbability : 0.0f;
     }
     Vec dropped(p2.v.size());
-    for (std::size_t i = 0; i < dropped.size(); ++i) dropped[i] = p2.v[i] * mask[i];
+    for (std::size_t i = 0; i < dropped.size(); ++i)
+      dropped[i] = p2.v[i] * mask[i];
     // Dense, log-softmax, cross entropy; deltas = softmax - onehot.
     Vec deltas(B * C);
     double loss = 0;
@@ -285,15 +299,18 @@ struct HostCnn {
       float mx = -1e30f;
       for (std::size_t k = 0; k < C; ++k) {
         float z = bias[k];
-        for (std::size_t f = 0; f < flat; ++f) z += dropped[n * flat + f] * dense[f * C + k];
+        for (std::size_t f = 0; f < flat; ++f)
+          z += dropped[n * flat + f] * dense[f * C + k];
         logits[k] = z;
         mx = std::max(mx, z);
       }
       double se = 0;
-      for (std::size_t k = 0; k < C; ++k) se += std::exp(double(logits[k] - mx));
+      for (std::size_t k = 0; k < C; ++k)
+        se += std::exp(double(logits[k] - mx));
       const double lse = double(mx) + std::log(se);
       for (std::size_t k = 0; k < C; ++k)
-        deltas[n * C + k] = float(std::exp(double(logits[k]) - lse)) - (k == labels[n] ? 1.0f : 0.0f);
+        deltas[n * C + k] =
+            float(std::exp(double(logits[k]) - lse)) - (k == labels[n] ? 1.0f : 0.0f);
       loss += lse - double(logits[labels[n]]);
     }
     // Backward.
@@ -309,7 +326,8 @@ struct HostCnn {
           dP2.v[n * flat + f] += dense[f * C + k] * d;
         }
       }
-    for (std::size_t i = 0; i < dP2.v.size(); ++i) dP2.v[i] *= mask[i];
+    for (std::size_t i = 0; i < dP2.v.size(); ++i)
+      dP2.v[i] *= mask[i];
     Vec dW, dG, dB;
     const Act dP1 = maxPoolGrad(a1, p1, b2.backward(avgPoolGrad(dP2), true, dW, dG, dB));
     accumulate(grads[2], dW);
@@ -323,21 +341,26 @@ struct HostCnn {
   }
 
   static void accumulate(Vec& into, const Vec& g) {
-    for (std::size_t i = 0; i < g.size(); ++i) into[i] += g[i];
+    for (std::size_t i = 0; i < g.size(); ++i)
+      into[i] += g[i];
   }
 
   /// A data-parallel step over `replicas` batches: each replica's gradients, their mean, SGD.
   /// Returns the mean loss over the replicas.
   float step(const std::vector<const float*>& images, const std::vector<const unsigned*>& labels) {
-    std::vector<Vec*> params = {&dense, &bias, &b2.w, &b2.gamma, &b2.beta, &b1.w, &b1.gamma, &b1.beta};
+    std::vector<Vec*> params = {&dense,   &bias, &b2.w,     &b2.gamma,
+                                &b2.beta, &b1.w, &b1.gamma, &b1.beta};
     std::vector<Vec> grads;
-    for (Vec* p : params) grads.emplace_back(p->size(), 0.0f);
+    for (Vec* p : params)
+      grads.emplace_back(p->size(), 0.0f);
     float loss = 0;
     const std::size_t R = images.size();
-    for (std::size_t r = 0; r < R; ++r) loss += replicaStep(images[r], labels[r], grads);
+    for (std::size_t r = 0; r < R; ++r)
+      loss += replicaStep(images[r], labels[r], grads);
     const float scale = cfg.learningRate / float(cfg.batchSize) / float(R);
     for (std::size_t i = 0; i < params.size(); ++i)
-      for (std::size_t j = 0; j < grads[i].size(); ++j) (*params[i])[j] -= scale * grads[i][j];
+      for (std::size_t j = 0; j < grads[i].size(); ++j)
+        (*params[i])[j] -= scale * grads[i][j];
     return loss / float(R);
   }
 };
@@ -435,7 +458,8 @@ int main(int argc, char** argv) {
   std::vector<float> engineLosses(hostLosses.size(), 0.0f);
   double maxDiff = 0;
   for (std::size_t i = 0; i < hostLosses.size(); ++i) {
-    for (unsigned r = 0; r < R; ++r) engineLosses[i] += deviceLosses[r].at(i) / float(R);
+    for (unsigned r = 0; r < R; ++r)
+      engineLosses[i] += deviceLosses[r].at(i) / float(R);
     maxDiff = std::max(maxDiff, double(std::fabs(engineLosses[i] - hostLosses[i])));
   }
   const double e = median(engineTimes), h = median(hostTimes);
@@ -451,8 +475,8 @@ int main(int argc, char** argv) {
               eMin / hMin, eMin * 1e3, hMin * 1e3);
   std::printf("  graph build + compile + load:              %9.2f ms\n", buildSeconds * 1e3);
   std::printf("  loss, mean over the replicas: engine %.4f -> %.4f, host %.4f -> %.4f\n",
-              double(engineLosses.front()), double(engineLosses.back()),
-              double(hostLosses.front()), double(hostLosses.back()));
+              double(engineLosses.front()), double(engineLosses.back()), double(hostLosses.front()),
+              double(hostLosses.back()));
   if (cfg.keepProbability >= 1.0f) {
     std::printf("  largest difference between the per-step losses: %.2e\n", maxDiff);
     if (maxDiff > 1e-3 * (1 + std::fabs(double(hostLosses.front())))) {

@@ -15,9 +15,6 @@
 // The compiler alone compiles the same edited file. The kinds alternate; medians are compared.
 //
 //   bench_codelet_compile [--reps R] [--dir DIR]
-#include <poplar/Graph.hpp>
-#include <poplar/IPUModel.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
@@ -26,6 +23,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <poplar/Graph.hpp>
+#include <poplar/IPUModel.hpp>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,7 +93,8 @@ double timed(const std::string& command, std::string* output = nullptr) {
   FILE* p = popen(command.c_str(), "r");
   std::string out;
   char buf[256];
-  while (p && fgets(buf, sizeof buf, p)) out += buf;
+  while (p && fgets(buf, sizeof buf, p))
+    out += buf;
   const int status = p ? pclose(p) : -1;
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (status != 0) {
@@ -121,8 +121,10 @@ int main(int argc, char** argv) {
       "bench_codelet_compile: addCodelets of a small codelet file, first (compile) and cached, "
       "against clang++-14 alone on the same file.",
       "bench_codelet_compile --reps 3 --dir /tmp/bench-codelets");
-  cli.add_option("--reps", reps, "Measurements of each kind (medians are reported)")->check(tessera::cli::PositiveNumber);
-  cli.add_option("--dir", dir, "Scratch directory (the codelet file and the caches)")->type_name("DIR");
+  cli.add_option("--reps", reps, "Measurements of each kind (medians are reported)")
+      ->check(tessera::cli::PositiveNumber);
+  cli.add_option("--dir", dir, "Scratch directory (the codelet file and the caches)")
+      ->type_name("DIR");
   cli.add_option("--child", childFile, "Internal: time one addCodelets of FILE")->group("");
   cli.parseOrExit(argc, argv);
   if (!childFile.empty()) return child(childFile);
@@ -133,12 +135,14 @@ int main(int argc, char** argv) {
   std::ofstream(source) << kCodelets;
   const fs::path edited = fs::path(dir) / "edited_codelets.cpp";
   const std::string self = fs::read_symlink("/proc/self/exe").string();
-  const std::string compiler = "clang++-14 -std=c++17 -O2 -fPIC -shared -I" TESSERA_INCLUDE_DIR " '" +
+  const std::string compiler = "clang++-14 -std=c++17 -O2 -fPIC -shared -I" TESSERA_INCLUDE_DIR
+                               " '" +
                                edited.string() + "' -o '" + dir + "/alone.so'";
   const std::string warmCache = dir + "/cache-warm";
   auto load = [&](const std::string& cache, const fs::path& file) {
     std::string out;
-    timed("TESSERA_CODELET_CACHE='" + cache + "' '" + self + "' --child '" + file.string() + "'", &out);
+    timed("TESSERA_CODELET_CACHE='" + cache + "' '" + self + "' --child '" + file.string() + "'",
+          &out);
     return std::atof(out.c_str());
   };
   auto edit = [&](unsigned r) { std::ofstream(edited) << kCodelets << "// edit " << r << "\n"; };
@@ -162,7 +166,8 @@ int main(int argc, char** argv) {
     if (std::fscanf(l, "%lf %lf %lf", &load1, &load5, &load15) != 3) load1 = load5 = load15 = 0;
     std::fclose(l);
   }
-  std::printf("addCodelets of a 4-vertex codelet file, median of %u (load average %.2f %.2f %.2f, %ld cores)\n",
+  std::printf("addCodelets of a 4-vertex codelet file, median of %u (load average %.2f %.2f %.2f, "
+              "%ld cores)\n",
               reps, load1, load5, load15, sysconf(_SC_NPROCESSORS_ONLN));
   std::printf("%-34s %10s %12s %8s\n", "", "seconds", "ratio", "goal");
   std::printf("%-34s %10.3f %12s %8s\n", "clang++-14 -O2 -shared alone", a, "1.00x", "");

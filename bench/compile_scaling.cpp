@@ -8,10 +8,6 @@
 //
 // The baseline is the n log n curve through the smallest size, measured in the same run: the
 // goal is that time grows no faster, i.e. the printed "vs n log n" ratio stays <= 1.
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <poplar/Vertex.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
@@ -20,6 +16,9 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplar/Vertex.hpp>
 #include <string>
 #include <vector>
 
@@ -34,7 +33,8 @@ public:
   Input<float> neighbour;
   Output<Vector<float>> out;
   bool compute() {
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = 2.0f * in[i] + neighbour;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = 2.0f * in[i] + neighbour;
     return true;
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {
@@ -70,7 +70,8 @@ Built build(const Target& target, std::size_t n) {
   std::vector<Tensor> vars;
   for (std::size_t c = 0; c <= sets; ++c) {
     Tensor v = g.addVariable(FLOAT, {perSet * kSlice}, "v" + std::to_string(c));
-    for (std::size_t i = 0; i < perSet; ++i) g.setTileMapping(v.slice(i * kSlice, (i + 1) * kSlice), unsigned(i % tiles));
+    for (std::size_t i = 0; i < perSet; ++i)
+      g.setTileMapping(v.slice(i * kSlice, (i + 1) * kSlice), unsigned(i % tiles));
     vars.push_back(v);
   }
   g.setInitialValue(vars[0], std::vector<float>(perSet * kSlice, 1.0f));
@@ -88,7 +89,8 @@ Built build(const Target& target, std::size_t n) {
     }
     prog.add(program::Execute(cs));
   }
-  return {std::chrono::duration<double>(Clock::now() - t0).count(), cpuNow() - c0, std::move(g), std::move(prog)};
+  return {std::chrono::duration<double>(Clock::now() - t0).count(), cpuNow() - c0, std::move(g),
+          std::move(prog)};
 }
 
 double median(std::vector<double> v) {
@@ -101,7 +103,8 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   std::vector<std::size_t> sizes{1000, 10000, 100000};
   unsigned reps = 3;
-  std::string reportDir = (std::filesystem::temp_directory_path() / "tessera-bench-compile").string();
+  std::string reportDir =
+      (std::filesystem::temp_directory_path() / "tessera-bench-compile").string();
   tessera::cli::CommandLine cli(
       "bench_compile_scaling",
       "bench_compile_scaling: how Engine construction (compile, profiler models, "
@@ -114,16 +117,18 @@ int main(int argc, char** argv) {
   cli.add_option("--reps", reps, "Constructions per size (medians are reported)")->check(positive);
   cli.add_option("--report-dir", reportDir, "Where profile.pop is written")->type_name("DIR");
   bool keepReport = false;
-  cli.add_flag("--keep-report", keepReport, "Keep the last profile.pop (to compare layouts between builds)");
+  cli.add_flag("--keep-report", keepReport,
+               "Keep the last profile.pop (to compare layouts between builds)");
   cli.parseOrExit(argc, argv);
   std::sort(sizes.begin(), sizes.end());
   IPUModel model("ipu2");
   const Target target = model.createTarget();
-  const OptionFlags withReport{{"autoReport.outputGraphProfile", "true"}, {"autoReport.directory", reportDir}};
+  const OptionFlags withReport{{"autoReport.outputGraphProfile", "true"},
+                               {"autoReport.directory", reportDir}};
 
   std::printf("Engine construction on one Mk2 IPU (1472 tiles), median of %u\n", reps);
-  std::printf("%10s %10s %12s %14s %12s %10s %12s %12s\n", "vertices", "build s", "compile s", "compile+rep s",
-              "us/vertex", "x prev", "vs n log n", "report MiB");
+  std::printf("%10s %10s %12s %14s %12s %10s %12s %12s\n", "vertices", "build s", "compile s",
+              "compile+rep s", "us/vertex", "x prev", "vs n log n", "report MiB");
   double base = 0, baseNlogN = 0, prev = 0;
   for (std::size_t n : sizes) {
     std::vector<double> plain, reported, builds, buildCpu, reportedCpu;
@@ -148,14 +153,17 @@ int main(int argc, char** argv) {
       baseNlogN = nlogn;
     }
     const double ratio = (t / base) / (nlogn / baseNlogN);
-    std::printf("%10zu %10.3f %12.3f %14.3f %12.2f %10.2f %12.2f %12.1f\n", n, median(builds), median(plain), t,
-                1e6 * t / double(n), prev > 0 ? t / prev : 1.0, ratio, double(reportBytes) / (1 << 20));
+    std::printf("%10zu %10.3f %12.3f %14.3f %12.2f %10.2f %12.2f %12.1f\n", n, median(builds),
+                median(plain), t, 1e6 * t / double(n), prev > 0 ? t / prev : 1.0, ratio,
+                double(reportBytes) / (1 << 20));
     prev = t;
-    std::printf("%10s CPU: build %.3f s, compile+rep %.3f s, in all %.3f s; wall in all %.3f s\n", "", median(buildCpu),
-                median(reportedCpu), median(buildCpu) + median(reportedCpu), median(builds) + t);
+    std::printf("%10s CPU: build %.3f s, compile+rep %.3f s, in all %.3f s; wall in all %.3f s\n",
+                "", median(buildCpu), median(reportedCpu), median(buildCpu) + median(reportedCpu),
+                median(builds) + t);
   }
-  std::printf("(\"vs n log n\": time relative to the smallest size divided by n log n relative to it; <= 1 "
-              "means no faster than n log n)\n");
+  std::printf(
+      "(\"vs n log n\": time relative to the smallest size divided by n log n relative to it; <= 1 "
+      "means no faster than n log n)\n");
   if (!keepReport) std::filesystem::remove_all(reportDir);
   return 0;
 }

@@ -14,10 +14,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <map>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplin/MatMul.hpp>
@@ -117,7 +117,8 @@ int main(int argc, char** argv) {
     // into x: every tile sends to every tile.
     const unsigned tiles = device.getTarget().getNumTiles();
     const std::size_t total = std::size_t(tiles) * n;
-    const Tensor x = graph.addVariable(FLOAT, {total}, "x"), y = graph.addVariable(FLOAT, {total}, "y");
+    const Tensor x = graph.addVariable(FLOAT, {total}, "x"),
+                 y = graph.addVariable(FLOAT, {total}, "y");
     for (unsigned t = 0; t < tiles; ++t) {
       graph.setTileMapping(x.slice(t * n, (t + 1) * n), t);
       graph.setTileMapping(y.slice(t * n, (t + 1) * n), t);
@@ -168,12 +169,14 @@ int main(int argc, char** argv) {
   const bool same = std::memcmp(c1.data(), cn.data(), c1.size() * sizeof(float)) == 0;
 
   if (programKind == "matmul")
-    std::printf("Engine::run of matMul %zux%zux%zu float on %u simulated tiles, median of %zu runs\n", n, n, n,
-                device.getTarget().getNumTiles(), reps);
+    std::printf(
+        "Engine::run of matMul %zux%zux%zu float on %u simulated tiles, median of %zu runs\n", n, n,
+        n, device.getTarget().getNumTiles(), reps);
   else
-    std::printf("Engine::run of an exchange of %zu floats per tile to the next tile and a transpose, on %u "
-                "simulated tiles, median of %zu runs\n",
-                n, device.getTarget().getNumTiles(), reps);
+    std::printf(
+        "Engine::run of an exchange of %zu floats per tile to the next tile and a transpose, on %u "
+        "simulated tiles, median of %zu runs\n",
+        n, device.getTarget().getNumTiles(), reps);
   std::printf("  host cores: %u; load average %.2f before, %.2f after\n",
               std::thread::hardware_concurrency(), loadBefore, loadAfter);
   for (int e = 0; e < 2; ++e)
@@ -190,12 +193,14 @@ int main(int argc, char** argv) {
     if (ns < 1e5) continue; // threads of the process that did not take part (under 0.1 ms)
     total += ns;
     busiest = std::max(busiest, ns);
-    shares += (shares.empty() ? "" : ", ") + std::to_string(int(ns / 1e6 / double(reps) + 0.5)) + " ms";
+    shares +=
+        (shares.empty() ? "" : ", ") + std::to_string(int(ns / 1e6 / double(reps) + 0.5)) + " ms";
   }
   if (busiest > 0)
-    std::printf("  %u threads, CPU per run by thread: %s; total / busiest thread = %.2f (the wall speed-up "
-                "idle cores would allow)\n",
-                threads, shares.c_str(), total / busiest);
+    std::printf(
+        "  %u threads, CPU per run by thread: %s; total / busiest thread = %.2f (the wall speed-up "
+        "idle cores would allow)\n",
+        threads, shares.c_str(), total / busiest);
   std::printf("  results bit-identical: %s\n", same ? "yes" : "NO");
   if (!same) {
     std::fprintf(stderr, "bench_engine_threads: the results differ between thread counts\n");

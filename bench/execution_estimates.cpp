@@ -8,9 +8,6 @@
 // Goal (docs/benchmarks.md): counted <= 1.5x plain.
 //
 //   bench_execution_estimates [--reps R] [--tiles T] [--size N] [--dir DIR]
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
@@ -19,6 +16,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
 #include <string>
 #include <time.h>
 #include <vector>
@@ -84,14 +83,19 @@ struct Bench {
     Tensor partials = graph.addVariable(FLOAT, {tiles, 6}, "partials");
     Tensor clamped = graph.addVariable(UNSIGNED_INT, {tiles}, "clamped");
     std::vector<float> init(std::size_t(tiles) * size);
-    for (std::size_t i = 0; i < init.size(); ++i) init[i] = float(i % 7) * 0.4f - 1.0f;
+    for (std::size_t i = 0; i < init.size(); ++i)
+      init[i] = float(i % 7) * 0.4f - 1.0f;
     graph.setInitialValue(a, init);
     graph.setInitialValue(b, init);
-    ComputeSet dot = graph.addComputeSet("dot"), clamp = graph.addComputeSet("clamp"), axpy = graph.addComputeSet("axpy");
+    ComputeSet dot = graph.addComputeSet("dot"), clamp = graph.addComputeSet("clamp"),
+               axpy = graph.addComputeSet("axpy");
     for (unsigned t = 0; t < tiles; ++t) {
-      for (const Tensor& x : {a[t], b[t], partials[t], clamped[t]}) graph.setTileMapping(x, t);
-      graph.setTileMapping(graph.addVertex(dot, "RowDot", {{"a", a[t]}, {"b", b[t]}, {"partials", partials[t]}}), t);
-      graph.setTileMapping(graph.addVertex(clamp, "ClampCount", {{"data", a[t]}, {"clamped", clamped[t]}}), t);
+      for (const Tensor& x : {a[t], b[t], partials[t], clamped[t]})
+        graph.setTileMapping(x, t);
+      graph.setTileMapping(
+          graph.addVertex(dot, "RowDot", {{"a", a[t]}, {"b", b[t]}, {"partials", partials[t]}}), t);
+      graph.setTileMapping(
+          graph.addVertex(clamp, "ClampCount", {{"data", a[t]}, {"clamped", clamped[t]}}), t);
       VertexRef v = graph.addVertex(axpy, "Axpy", {{"y", b[t]}, {"x", a[t]}});
       graph.setInitialValue(v["alpha"], 0.5f);
       graph.setTileMapping(v, t);
@@ -105,11 +109,14 @@ struct Bench {
 int main(int argc, char** argv) {
   unsigned reps = 5, tiles = 64, size = 4096;
   std::string dir = (fs::temp_directory_path() / "bench-execution-estimates").string();
-  tessera::cli::CommandLine cli("bench_execution_estimates",
-                                "Engine::run of the same codelets with and without popc's execution counting.",
-                                "bench_execution_estimates --reps 5 --tiles 64 --size 4096");
-  cli.add_option("--reps", reps, "Runs of each kind (medians are reported)")->check(tessera::cli::PositiveNumber);
-  cli.add_option("--tiles", tiles, "Tiles, one vertex of each codelet per tile")->check(tessera::cli::PositiveNumber);
+  tessera::cli::CommandLine cli(
+      "bench_execution_estimates",
+      "Engine::run of the same codelets with and without popc's execution counting.",
+      "bench_execution_estimates --reps 5 --tiles 64 --size 4096");
+  cli.add_option("--reps", reps, "Runs of each kind (medians are reported)")
+      ->check(tessera::cli::PositiveNumber);
+  cli.add_option("--tiles", tiles, "Tiles, one vertex of each codelet per tile")
+      ->check(tessera::cli::PositiveNumber);
   cli.add_option("--size", size, "Elements per tile")->check(tessera::cli::PositiveNumber);
   cli.add_option("--dir", dir, "Scratch directory (the .gp files and reports)")->type_name("DIR");
   cli.parseOrExit(argc, argv);
@@ -118,8 +125,10 @@ int main(int argc, char** argv) {
   const fs::path source = fs::path(dir) / "bench_codelets.cpp";
   std::ofstream(source) << kCodelets;
   const fs::path counted = fs::path(dir) / "counted.gp", plain = fs::path(dir) / "plain.gp";
-  for (const auto& [gp, option] : {std::pair<fs::path, std::string>{counted, ""}, {plain, "--no-execution-counts"}}) {
-    const std::string cmd = std::string(TESSERA_POPC) + " " + option + " -o '" + gp.string() + "' '" + source.string() + "'";
+  for (const auto& [gp, option] :
+       {std::pair<fs::path, std::string>{counted, ""}, {plain, "--no-execution-counts"}}) {
+    const std::string cmd = std::string(TESSERA_POPC) + " " + option + " -o '" + gp.string() +
+                            "' '" + source.string() + "'";
     if (std::system(cmd.c_str()) != 0) {
       std::fprintf(stderr, "bench_execution_estimates: popc failed: %s\n", cmd.c_str());
       return 1;
@@ -128,7 +137,8 @@ int main(int argc, char** argv) {
 
   IPUModel model;
   model.tilesPerIPU = tiles;
-  Bench withCounts(counted.string(), tiles, size, model), withoutCounts(plain.string(), tiles, size, model);
+  Bench withCounts(counted.string(), tiles, size, model),
+      withoutCounts(plain.string(), tiles, size, model);
   auto engineFor = [&](Bench& b, const std::string& reportDir) {
     auto e = std::make_unique<Engine>(b.graph, b.prog,
                                       OptionFlags{{"autoReport.outputExecutionProfile", "true"},
@@ -164,16 +174,19 @@ int main(int argc, char** argv) {
     }
   }
   const double mc = median(c), mp = median(p);
-  const double bc = *std::min_element(c.begin(), c.end()), bp = *std::min_element(p.begin(), p.end());
+  const double bc = *std::min_element(c.begin(), c.end()),
+               bp = *std::min_element(p.begin(), p.end());
   double load1 = 0;
   if (FILE* f = std::fopen("/proc/loadavg", "r")) {
     if (std::fscanf(f, "%lf", &load1) != 1) load1 = 0;
     std::fclose(f);
   }
-  std::printf("Engine::run (thread CPU time), %u tiles x %u floats, 3 compute sets x 4 repeats, execution profile on\n", tiles, size);
+  std::printf("Engine::run (thread CPU time), %u tiles x %u floats, 3 compute sets x 4 repeats, "
+              "execution profile on\n",
+              tiles, size);
   std::printf("  plain .gp (field-size estimates)     %8.2f ms\n", mp);
-  std::printf("  counted .gp (execution-based)        %8.2f ms   %.2fx   goal <= 1.5x: %s\n", mc, mc / mp,
-              mc / mp <= 1.5 ? "met" : "NOT met");
+  std::printf("  counted .gp (execution-based)        %8.2f ms   %.2fx   goal <= 1.5x: %s\n", mc,
+              mc / mp, mc / mp <= 1.5 ? "met" : "NOT met");
   std::printf("  fastest runs: plain %.2f ms, counted %.2f ms, %.2fx\n", bp, bc, bc / bp);
   std::printf("median of %u, load average %.1f\n", reps, load1);
   return 0;

@@ -6,18 +6,17 @@
 // Reports the median of R runs of each and their ratio (and the fastest runs' ratio, steadier
 // on a loaded machine); the results are compared, so the
 // benchmark fails loudly if the fused vertex computes something else.
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <popops/ElementWise.hpp>
-#include <popops/codelets.hpp>
-#include <poputil/TileMapping.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <popops/ElementWise.hpp>
+#include <popops/codelets.hpp>
+#include <poputil/TileMapping.hpp>
 #include <random>
 #include <vector>
 
@@ -40,7 +39,8 @@ double median(std::vector<double> v) {
 void plainLoop(const std::vector<float>& a, const std::vector<float>& b,
                const std::vector<float>& c, const std::vector<float>& d, std::vector<float>& out) {
   const std::size_t n = out.size();
-  for (std::size_t i = 0; i < n; ++i) out[i] = (a[i] * b[i] + c[i]) / std::max(d[i], 0.5f);
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = (a[i] * b[i] + c[i]) / std::max(d[i], 0.5f);
 }
 
 } // namespace
@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> a(n), b(n), c(n), d(n), expect(n), got(n);
   for (auto* v : {&a, &b, &c, &d})
-    for (auto& x : *v) x = dist(rng);
+    for (auto& x : *v)
+      x = dist(rng);
 
   const auto buildStart = Clock::now();
   IPUModel model;
@@ -107,8 +108,7 @@ int main(int argc, char** argv) {
   const double e = median(engineTimes), l = median(loopTimes);
   const double eMin = *std::min_element(engineTimes.begin(), engineTimes.end());
   const double lMin = *std::min_element(loopTimes.begin(), loopTimes.end());
-  std::printf("popops::map (a*b + c) / max(d, 0.5) over %zu floats, median of %zu runs\n", n,
-              reps);
+  std::printf("popops::map (a*b + c) / max(d, 0.5) over %zu floats, median of %zu runs\n", n, reps);
   std::printf("  engine (one fused compute set on %u simulated tiles): %8.2f ms\n",
               device.getTarget().getNumTiles(), e * 1e3);
   std::printf("  plain C++ loop:                                       %8.2f ms\n", l * 1e3);

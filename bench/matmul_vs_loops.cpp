@@ -6,12 +6,6 @@
 //
 // Reports the median of R runs of each and their ratio. Both results are compared, so the
 // benchmark also fails loudly if the engine computes something else.
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <poplin/MatMul.hpp>
-#include <poplin/codelets.hpp>
-#include <popops/codelets.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
@@ -19,6 +13,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+#include <popops/codelets.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -50,7 +49,8 @@ void plainMatMul(const std::vector<float>& a, const std::vector<float>& b, std::
       const float aik = a[i * n + k];
       const float* brow = &b[k * n];
       float* crow = &c[i * n];
-      for (std::size_t j = 0; j < n; ++j) crow[j] += aik * brow[j];
+      for (std::size_t j = 0; j < n; ++j)
+        crow[j] += aik * brow[j];
     }
 }
 
@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> a(n * n), b(n * n), expect(n * n), got(n * n);
-  for (auto& x : a) x = dist(rng);
-  for (auto& x : b) x = dist(rng);
+  for (auto& x : a)
+    x = dist(rng);
+  for (auto& x : b)
+    x = dist(rng);
 
   const auto buildStart = Clock::now();
   IPUModel model;
@@ -100,8 +102,8 @@ int main(int argc, char** argv) {
   std::vector<float> blas(n * n);
   const int ni = static_cast<int>(n);
   auto sgemm = [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, 1.0f, a.data(), ni, b.data(), ni, 0.0f,
-                blas.data(), ni);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, 1.0f, a.data(), ni, b.data(),
+                ni, 0.0f, blas.data(), ni);
   };
   sgemm();
 #endif
@@ -135,7 +137,8 @@ int main(int argc, char** argv) {
   if (!blasTimes.empty()) {
     const double s = median(blasTimes);
     double blasError = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) blasError = std::max(blasError, double(std::abs(got[i] - blas[i])));
+    for (std::size_t i = 0; i < got.size(); ++i)
+      blasError = std::max(blasError, double(std::abs(got[i] - blas[i])));
     std::printf("  OpenBLAS cblas_sgemm, 1 thread:                %8.2f ms\n", s * 1e3);
     std::printf("  engine speed / OpenBLAS speed:                 %8.2f x (goal >= 0.5)\n", s / e);
     std::printf("  largest difference engine vs OpenBLAS:         %8.2e\n", blasError);

@@ -9,26 +9,23 @@
 // analysis layer: pva::summarize (goal < 2 s) and pva::analyseExecution against raw SQLite + capnp.
 // The raw side is what a client without libpva would write: SQLite's C API and, for the packed
 // per-IPU blobs, Cap'n Proto's own reader.
-#include <profiler/Blob.hpp>
-#include <profiler/ReportWriter.hpp>
-#include <pva/pva.hpp>
-
 #include "common/CommandLine.hpp"
 
-#include <profiler/schema/profile.capnp.h>
-
-#include <capnp/serialize-packed.h>
-#include <sqlite3.h>
-#include <sys/resource.h>
-
 #include <algorithm>
+#include <capnp/serialize-packed.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <profiler/Blob.hpp>
+#include <profiler/ReportWriter.hpp>
+#include <profiler/schema/profile.capnp.h>
+#include <pva/pva.hpp>
 #include <random>
+#include <sqlite3.h>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 namespace S = tessera::profiler::schema;
@@ -44,7 +41,9 @@ struct Options {
   bool keep = false;
 };
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -77,8 +76,8 @@ void writeReport(const Options& o) {
   std::string enc;
   const std::vector<std::uint64_t> offsets{0, 16384, 32768};
   tessera::profiler::encodeTileValues(offsets.data(), offsets.size(), enc);
-  w.inserter<S::TargetTable>()
-      .row("IPU_MODEL", "ipu2", o.ipus, o.tilesPerIpu, 638976, 1.33e9, 1, 6, 4, 8, 12.0, 12.0, 15, 60, 1500, 262144, blob(enc));
+  w.inserter<S::TargetTable>().row("IPU_MODEL", "ipu2", o.ipus, o.tilesPerIpu, 638976, 1.33e9, 1, 6,
+                                   4, 8, 12.0, 12.0, 15, 60, 1500, 262144, blob(enc));
   w.inserter<S::GraphTable>().row(1000000, 1000, 5000, 3000000);
   std::mt19937_64 rng(7);
   auto tileRows = w.inserter<S::TileMemory>();
@@ -94,11 +93,15 @@ void writeReport(const Options& o) {
   auto children = w.inserter<S::ProgramChildren>();
   std::vector<std::uint64_t> perTile(tiles);
   for (unsigned p = 0; p < 200; ++p) {
-    for (auto& v : perTile) v = rng() % 1000;
+    for (auto& v : perTile)
+      v = rng() % 1000;
     tessera::profiler::encodeTileValues(perTile.data(), perTile.size(), enc);
-    if (p == 0) programs.row(p, "Sequence", "root", nullptr, nullptr, nullptr, nullptr, 0, blob(enc), nullptr, nullptr, nullptr);
+    if (p == 0)
+      programs.row(p, "Sequence", "root", nullptr, nullptr, nullptr, nullptr, 0, blob(enc), nullptr,
+                   nullptr, nullptr);
     else {
-      programs.row(p, "Sync", "step" + std::to_string(p), nullptr, nullptr, "INTERNAL", nullptr, 0, blob(enc), nullptr, blob(enc), nullptr);
+      programs.row(p, "Sync", "step" + std::to_string(p), nullptr, nullptr, "INTERNAL", nullptr, 0,
+                   blob(enc), nullptr, blob(enc), nullptr);
       children.row(0, p - 1, p);
     }
   }
@@ -106,7 +109,8 @@ void writeReport(const Options& o) {
   auto liveness = w.inserter<S::LivenessSteps>();
   std::vector<std::uint64_t> byIpu(o.ipus);
   for (unsigned s = 0; s < 199; ++s) {
-    for (auto& v : perTile) v = rng() % 100000;
+    for (auto& v : perTile)
+      v = rng() % 100000;
     tessera::profiler::encodeTileValues(perTile.data(), perTile.size(), enc);
     std::string ipuEnc;
     std::uint64_t total = 0;
@@ -165,7 +169,8 @@ sqlite3* rawOpen(const std::string& file) {
 void rawQuery(sqlite3* db, const char* sql, const std::function<void(sqlite3_stmt*)>& f) {
   sqlite3_stmt* st = nullptr;
   sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
-  while (sqlite3_step(st) == SQLITE_ROW) f(st);
+  while (sqlite3_step(st) == SQLITE_ROW)
+    f(st);
   sqlite3_finalize(st);
 }
 
@@ -186,11 +191,12 @@ int main(int argc, char** argv) {
   cli.add_flag("--keep", o.keep, "Reuse the report at --file if it exists (and leave it)");
   cli.parseOrExit(argc, argv);
   if (!o.keep || !std::filesystem::exists(o.file)) {
-    std::printf("writing a synthetic report: %u IPUs x %u tiles, %llu steps ...\n", o.ipus, o.tilesPerIpu,
-                static_cast<unsigned long long>(o.steps));
+    std::printf("writing a synthetic report: %u IPUs x %u tiles, %llu steps ...\n", o.ipus,
+                o.tilesPerIpu, static_cast<unsigned long long>(o.steps));
     const auto a = Clock::now();
     writeReport(o);
-    std::printf("  %.1f s, %.0f MiB\n", seconds(a, Clock::now()), double(std::filesystem::file_size(o.file)) / (1 << 20));
+    std::printf("  %.1f s, %.0f MiB\n", seconds(a, Clock::now()),
+                double(std::filesystem::file_size(o.file)) / (1 << 20));
   }
 
   // Opening.
@@ -207,7 +213,8 @@ int main(int argc, char** argv) {
   const double stepsPva = timeIt(o.reps, [&] {
     sumPva = 0;
     const auto report = pva::openReport(o.file);
-    for (const auto& step : report.execution().steps()) sumPva += step.ipus()[0].cycles();
+    for (const auto& step : report.execution().steps())
+      sumPva += step.ipus()[0].cycles();
   });
   const long rssGrowth = maxRssKiB() - rssBefore;
   const double stepsRaw = timeIt(o.reps, [&] {
@@ -231,7 +238,8 @@ int main(int argc, char** argv) {
     const auto report = pva::openReport(o.file);
     auto a = Clock::now();
     memPva = 0;
-    for (const auto& t : report.compilation().tiles()) memPva += t.memory().total().excludingGaps();
+    for (const auto& t : report.compilation().tiles())
+      memPva += t.memory().total().excludingGaps();
     pvaTimes.push_back(seconds(a, Clock::now()));
     sqlite3* db = rawOpen(o.file);
     a = Clock::now();
@@ -246,7 +254,8 @@ int main(int argc, char** argv) {
   const double memoryOpenPva = timeIt(o.reps, [&] {
     const auto report = pva::openReport(o.file);
     std::uint64_t m = 0;
-    for (const auto& t : report.compilation().tiles()) m += t.memory().total().excludingGaps();
+    for (const auto& t : report.compilation().tiles())
+      m += t.memory().total().excludingGaps();
     if (m != memRaw) std::abort();
   });
   const double memoryOpenRaw = timeIt(o.reps, [&] {
@@ -261,10 +270,12 @@ int main(int argc, char** argv) {
   // The same sum again on a report already open: libpva answers from its cache.
   std::uint64_t memWarm = 0;
   const auto openReport = pva::openReport(o.file);
-  for (const auto& t : openReport.compilation().tiles()) memWarm += t.memory().total().excludingGaps();
+  for (const auto& t : openReport.compilation().tiles())
+    memWarm += t.memory().total().excludingGaps();
   const double memoryPvaWarm = timeIt(o.reps, [&] {
     memWarm = 0;
-    for (const auto& t : openReport.compilation().tiles()) memWarm += t.memory().total().excludingGaps();
+    for (const auto& t : openReport.compilation().tiles())
+      memWarm += t.memory().total().excludingGaps();
   });
 
   // Peak liveness: always live over tiles + the largest not-always-live step.
@@ -272,15 +283,19 @@ int main(int argc, char** argv) {
   const double peakTimePva = timeIt(o.reps, [&] {
     const auto report = pva::openReport(o.file);
     std::uint64_t al = 0, nal = 0;
-    for (const auto& t : report.compilation().tiles()) al += t.memory().alwaysLiveBytes();
-    for (const auto& s : report.compilation().livenessProgramSteps()) nal = std::max(nal, s.notAlwaysLiveBytes());
+    for (const auto& t : report.compilation().tiles())
+      al += t.memory().alwaysLiveBytes();
+    for (const auto& s : report.compilation().livenessProgramSteps())
+      nal = std::max(nal, s.notAlwaysLiveBytes());
     peakPva = al + nal;
   });
   const double peakTimeRaw = timeIt(o.reps, [&] {
     sqlite3* db = rawOpen(o.file);
     std::uint64_t al = 0, nal = 0;
-    rawQuery(db, "SELECT sum(always_live_bytes) FROM tile_memory", [&](sqlite3_stmt* st) { al = std::uint64_t(sqlite3_column_int64(st, 0)); });
-    rawQuery(db, "SELECT max(not_always_live_bytes) FROM liveness_steps", [&](sqlite3_stmt* st) { nal = std::uint64_t(sqlite3_column_int64(st, 0)); });
+    rawQuery(db, "SELECT sum(always_live_bytes) FROM tile_memory",
+             [&](sqlite3_stmt* st) { al = std::uint64_t(sqlite3_column_int64(st, 0)); });
+    rawQuery(db, "SELECT max(not_always_live_bytes) FROM liveness_steps",
+             [&](sqlite3_stmt* st) { nal = std::uint64_t(sqlite3_column_int64(st, 0)); });
     peakRaw = al + nal;
     sqlite3_close(db);
   });
@@ -290,27 +305,33 @@ int main(int argc, char** argv) {
   // client without libpva writes for the same figures. Goal: the summary of this report < 2 s.
   pva::ReportSummary summary;
   const long rssBeforeSummary = maxRssKiB();
-  const double summaryPva = timeIt(o.reps, [&] { summary = pva::summarize(pva::openReport(o.file)); });
+  const double summaryPva =
+      timeIt(o.reps, [&] { summary = pva::summarize(pva::openReport(o.file)); });
   const long summaryRss = maxRssKiB() - rssBeforeSummary;
   std::uint64_t summaryRawIncl = 0, summaryRawPeak = 0;
   const double summaryRaw = timeIt(o.reps, [&] {
     sqlite3* db = rawOpen(o.file);
     std::uint64_t incl = 0, excl = 0, al = 0, maxTile = 0, nal = 0, cycles = 0, categories = 0;
-    rawQuery(db, "SELECT including_gaps, excluding_gaps, always_live_bytes FROM tile_memory ORDER BY tile",
-             [&](sqlite3_stmt* st) {
-               const auto i = std::uint64_t(sqlite3_column_int64(st, 0));
-               incl += i;
-               excl += std::uint64_t(sqlite3_column_int64(st, 1));
-               al += std::uint64_t(sqlite3_column_int64(st, 2));
-               maxTile = std::max(maxTile, i);
-             });
-    rawQuery(db, "SELECT category, sum(non_interleaved_non_overlapped + non_interleaved_overlapped + interleaved_non_overlapped"
-                 " + interleaved_overlapped + overflowed_non_overlapped + overflowed_overlapped)"
-                 " FROM tile_memory_categories GROUP BY category",
+    rawQuery(
+        db,
+        "SELECT including_gaps, excluding_gaps, always_live_bytes FROM tile_memory ORDER BY tile",
+        [&](sqlite3_stmt* st) {
+          const auto i = std::uint64_t(sqlite3_column_int64(st, 0));
+          incl += i;
+          excl += std::uint64_t(sqlite3_column_int64(st, 1));
+          al += std::uint64_t(sqlite3_column_int64(st, 2));
+          maxTile = std::max(maxTile, i);
+        });
+    rawQuery(db,
+             "SELECT category, sum(non_interleaved_non_overlapped + non_interleaved_overlapped + "
+             "interleaved_non_overlapped"
+             " + interleaved_overlapped + overflowed_non_overlapped + overflowed_overlapped)"
+             " FROM tile_memory_categories GROUP BY category",
              [&](sqlite3_stmt* st) { categories += std::uint64_t(sqlite3_column_int64(st, 1)); });
     rawQuery(db, "SELECT max(not_always_live_bytes) FROM liveness_steps",
              [&](sqlite3_stmt* st) { nal = std::uint64_t(sqlite3_column_int64(st, 0)); });
-    rawQuery(db, "SELECT sum(cycles), sum(num_steps) FROM runs", [&](sqlite3_stmt* st) { cycles = std::uint64_t(sqlite3_column_int64(st, 0)); });
+    rawQuery(db, "SELECT sum(cycles), sum(num_steps) FROM runs",
+             [&](sqlite3_stmt* st) { cycles = std::uint64_t(sqlite3_column_int64(st, 0)); });
     sqlite3_close(db);
     summaryRawIncl = incl;
     summaryRawPeak = al + nal;
@@ -319,7 +340,8 @@ int main(int argc, char** argv) {
 
   pva::ExecutionAnalysis analysis;
   const long rssBeforeAnalysis = maxRssKiB();
-  const double analysisPva = timeIt(o.reps, [&] { analysis = pva::analyseExecution(pva::openReport(o.file)); });
+  const double analysisPva =
+      timeIt(o.reps, [&] { analysis = pva::analyseExecution(pva::openReport(o.file)); });
   const long analysisRss = maxRssKiB() - rssBeforeAnalysis;
   std::vector<std::uint64_t> rawByProgram;
   const double analysisRaw = timeIt(o.reps, [&] {
@@ -330,7 +352,8 @@ int main(int argc, char** argv) {
                                            std::size_t(sqlite3_column_bytes(st, 1))));
       capnp::PackedMessageReader reader(in);
       std::uint64_t slowest = 0;
-      for (auto ipu : reader.getRoot<tessera::profiler::capnp::StepIpus>().getIpus()) slowest = std::max(slowest, ipu.getCycles());
+      for (auto ipu : reader.getRoot<tessera::profiler::capnp::StepIpus>().getIpus())
+        slowest = std::max(slowest, ipu.getCycles());
       const auto program = std::size_t(sqlite3_column_int64(st, 0));
       if (program < rawByProgram.size()) rawByProgram[program] += slowest;
     });
@@ -338,10 +361,12 @@ int main(int argc, char** argv) {
   });
   for (std::size_t p = 0; p < rawByProgram.size(); ++p)
     if (rawByProgram[p] != analysis.allRuns.programs[p].cycles) {
-      std::fprintf(stderr, "bench_pva_reader: analyseExecution and raw SQLite disagree on program %zu\n", p);
+      std::fprintf(
+          stderr, "bench_pva_reader: analyseExecution and raw SQLite disagree on program %zu\n", p);
       return 1;
     }
-  if (summary.memory.includingGapsBytes != summaryRawIncl || summary.memory.peakLiveness.bytes != summaryRawPeak) {
+  if (summary.memory.includingGapsBytes != summaryRawIncl ||
+      summary.memory.peakLiveness.bytes != summaryRawPeak) {
     std::fprintf(stderr, "bench_pva_reader: summarize and raw SQLite disagree\n");
     return 1;
   }
@@ -351,7 +376,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("\n%-34s %12s %12s %10s\n", "median of runs", "libpva", "raw SQLite", "ratio");
-  auto row = [](const char* what, double a, double b) { std::printf("%-34s %10.2f ms %10.2f ms %9.2fx\n", what, a * 1e3, b * 1e3, a / b); };
+  auto row = [](const char* what, double a, double b) {
+    std::printf("%-34s %10.2f ms %10.2f ms %9.2fx\n", what, a * 1e3, b * 1e3, a / b);
+  };
   row("open", openPva, openRaw);
   row("sum ipus[0].cycles over steps", stepsPva, stepsRaw);
   row("sum tile memory (just opened)", memoryPva, memoryRaw);
@@ -360,11 +387,15 @@ int main(int argc, char** argv) {
   row("peak liveness", peakTimePva, peakTimeRaw);
   row("pva::summarize (open + all)", summaryPva, summaryRaw);
   row("pva::analyseExecution (open + all)", analysisPva, analysisRaw);
-  std::printf("steps/s: libpva %.2f M, raw %.2f M (speed %.0f%% of raw; goal >= 80%%)\n", double(o.steps) / stepsPva / 1e6,
-              double(o.steps) / stepsRaw / 1e6, 100.0 * stepsRaw / stepsPva);
-  std::printf("tile memory: speed %.0f%% of raw; open %.2f ms (goal < 50 ms)\n", 100.0 * memoryRaw / memoryPva, openPva * 1e3);
-  std::printf("resident memory added while iterating %llu steps: %ld KiB\n", static_cast<unsigned long long>(o.steps), rssGrowth);
-  std::printf("summary: %.2f s (goal < 2 s), resident memory added %ld KiB; analyseExecution: %.2f M steps/s, %ld KiB added\n",
+  std::printf("steps/s: libpva %.2f M, raw %.2f M (speed %.0f%% of raw; goal >= 80%%)\n",
+              double(o.steps) / stepsPva / 1e6, double(o.steps) / stepsRaw / 1e6,
+              100.0 * stepsRaw / stepsPva);
+  std::printf("tile memory: speed %.0f%% of raw; open %.2f ms (goal < 50 ms)\n",
+              100.0 * memoryRaw / memoryPva, openPva * 1e3);
+  std::printf("resident memory added while iterating %llu steps: %ld KiB\n",
+              static_cast<unsigned long long>(o.steps), rssGrowth);
+  std::printf("summary: %.2f s (goal < 2 s), resident memory added %ld KiB; analyseExecution: %.2f "
+              "M steps/s, %ld KiB added\n",
               summaryPva, summaryRss, double(o.steps) / analysisPva / 1e6, analysisRss);
   if (!o.keep) std::filesystem::remove(o.file);
   return 0;

@@ -1,9 +1,9 @@
 // The analysis layer and the tool's writers on a fuzzed profile.pop (from memory), opened with
 // the valid debug.cbor when it still matches: every public function of <pva/Analysis.hpp> and
 // <pva/Compare.hpp> (both ways, with relative changes), <pva/Insights.hpp>, and every JSON and
-// CSV `pva summary`, `pva insights`, `pva query` and `pva compare` write. The readers' cheap walk is fuzz_report's; this target
-// is where issue 28's findings were (an IPU number sizing a vector, signed overflow in deltas
-// and in the liveness sweep).
+// CSV `pva summary`, `pva insights`, `pva query` and `pva compare` write. The readers' cheap walk
+// is fuzz_report's; this target is where issue 28's findings were (an IPU number sizing a vector,
+// signed overflow in deltas and in the liveness sweep).
 //
 // Oracles (a broken one aborts: a finding):
 //   - only pva::Exception escapes libpva; nothing but it escapes the writers;
@@ -26,17 +26,16 @@
 #include "output/CompareReport.hpp"
 #include "output/JUnit.hpp"
 
-#include <pva/Analysis.hpp>
-#include <pva/Compare.hpp>
-#include <pva/Insights.hpp>
-#include <pva/OperationTiles.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
+#include <pva/Insights.hpp>
+#include <pva/OperationTiles.hpp>
 #include <sstream>
 
 namespace {
@@ -50,32 +49,39 @@ std::unique_ptr<pva::Report> valid;
 }
 
 void fraction(double v, const char* what) {
-  if (!(v >= 0.0 && v <= 1.0)) broken(std::string(what) + " is not a fraction in [0, 1]: " + std::to_string(v));
+  if (!(v >= 0.0 && v <= 1.0))
+    broken(std::string(what) + " is not a fraction in [0, 1]: " + std::to_string(v));
 }
 
 void compared(const pva::ComparedValue& v, const char* what) {
   const std::int64_t d = v.delta();
   if ((d > 0) != (v.current > v.base) || (d < 0) != (v.current < v.base))
-    broken(std::string(what) + ": delta " + std::to_string(d) + " has the wrong sign for " + std::to_string(v.base) +
-           " -> " + std::to_string(v.current));
+    broken(std::string(what) + ": delta " + std::to_string(d) + " has the wrong sign for " +
+           std::to_string(v.base) + " -> " + std::to_string(v.current));
   const double r = v.relative();
   if (std::isnan(r) || r < -1.0) broken(std::string(what) + ": relative() is " + std::to_string(r));
 }
 
 void named(const std::vector<pva::NamedComparison>& rows, const char* what) {
-  for (const auto& n : rows) compared(n.value, what);
+  for (const auto& n : rows)
+    compared(n.value, what);
 }
 
 /// The JSON text parses (strict: invalid UTF-8 is an error; checked without building it).
-void parses(const std::string& text, const char* what) { fuzz::mustParseJson(text, what); }
+void parses(const std::string& text, const char* what) {
+  fuzz::mustParseJson(text, what);
+}
 
 /// The text is well-formed UTF-8.
-void utf8(const std::string& text, const char* what) { fuzz::mustBeUtf8(text, what); }
+void utf8(const std::string& text, const char* what) {
+  fuzz::mustBeUtf8(text, what);
+}
 
 void checkSpan(const pva::SpanFigures& s) {
   const pva::StreamCopyCycles& sc = s.streamCopyCycles;
   for (const std::uint64_t part : {sc.host, sc.remoteBuffer, sc.mixed, sc.unknown})
-    if (part > sc.total()) broken("a stream-copy destination's cycles exceed their total (wrapped)");
+    if (part > sc.total())
+      broken("a stream-copy destination's cycles exceed their total (wrapped)");
   fraction(s.tileBalance, "SpanFigures::tileBalance");
   fraction(s.parallelEfficiency, "SpanFigures::parallelEfficiency");
   for (const auto* list : {&s.programs, &s.computeSets})
@@ -86,24 +92,30 @@ void checkSpan(const pva::SpanFigures& s) {
     }
   for (const pva::CycleKinds& k : s.tileCyclesByIpu)
     for (std::size_t i = 0; i < pva::CycleKinds::numKinds; ++i)
-      fraction(k.shareOfTileCycles(static_cast<pva::TileCycleTotals::Kind>(i)), "CycleKinds::shareOfTileCycles");
+      fraction(k.shareOfTileCycles(static_cast<pva::TileCycleTotals::Kind>(i)),
+               "CycleKinds::shareOfTileCycles");
 }
 
 void checkMemory(const pva::MemorySummary& m) {
   std::uint64_t allocated = 0;
   for (const pva::AllocatedBytes& c : m.categories) {
     const std::uint64_t t = c.nonOverlapped + c.overlapped;
-    allocated = t < c.nonOverlapped || allocated + t < allocated ? std::numeric_limits<std::uint64_t>::max() : allocated + t;
+    allocated = t < c.nonOverlapped || allocated + t < allocated
+                    ? std::numeric_limits<std::uint64_t>::max()
+                    : allocated + t;
   }
   // Each category's total() itself may wrap (a public inline sum); the saturated sums compare
   // only when no category did.
   bool wrapped = false;
-  for (const pva::AllocatedBytes& c : m.categories) wrapped = wrapped || c.nonOverlapped + c.overlapped < c.nonOverlapped;
-  if (!wrapped && allocated != m.allocatedBytes) broken("MemorySummary::allocatedBytes is not the sum of its categories");
-  if (m.peakLiveness.known &&
-      (m.peakLiveness.bytes < m.peakLiveness.notAlwaysLiveBytes || m.peakLiveness.bytes < m.alwaysLiveBytes))
+  for (const pva::AllocatedBytes& c : m.categories)
+    wrapped = wrapped || c.nonOverlapped + c.overlapped < c.nonOverlapped;
+  if (!wrapped && allocated != m.allocatedBytes)
+    broken("MemorySummary::allocatedBytes is not the sum of its categories");
+  if (m.peakLiveness.known && (m.peakLiveness.bytes < m.peakLiveness.notAlwaysLiveBytes ||
+                               m.peakLiveness.bytes < m.alwaysLiveBytes))
     broken("the liveness peak is less than one of its parts");
-  if (m.tilesUsed > m.numTiles || m.tilesOutOfMemory > m.numTiles) broken("more tiles counted than there are");
+  if (m.tilesUsed > m.numTiles || m.tilesOutOfMemory > m.numTiles)
+    broken("more tiles counted than there are");
 }
 
 void checkSummary(const pva::ReportSummary& s) {
@@ -111,29 +123,34 @@ void checkSummary(const pva::ReportSummary& s) {
   for (std::size_t i = 0; i < pva::CycleKinds::numKinds; ++i) {
     const auto k = static_cast<pva::TileCycleTotals::Kind>(i);
     fraction(s.execution.tileCycles.shareOfTileCycles(k), "CycleKinds::shareOfTileCycles");
-    for (const pva::RunSummary& r : s.execution.runs) fraction(r.tileCycles.shareOfTileCycles(k), "a run's shareOfTileCycles");
+    for (const pva::RunSummary& r : s.execution.runs)
+      fraction(r.tileCycles.shareOfTileCycles(k), "a run's shareOfTileCycles");
   }
 }
 
 void checkComparison(const pva::ReportComparison& c) {
   const auto& m = c.memory;
-  for (const auto* v : {&m.totalIncludingGaps, &m.totalExcludingGaps, &m.maxTileIncludingGaps, &m.alwaysLive,
-                        &m.peakLiveness, &m.allocated})
+  for (const auto* v : {&m.totalIncludingGaps, &m.totalExcludingGaps, &m.maxTileIncludingGaps,
+                        &m.alwaysLive, &m.peakLiveness, &m.allocated})
     compared(*v, "memory");
   named(m.categories, "memory category");
-  for (const auto& t : m.tilesIncludingGaps) compared(t, "tile");
+  for (const auto& t : m.tilesIncludingGaps)
+    compared(t, "tile");
   compared(c.cycles.total, "cycles");
   named(c.cycles.runs, "run");
   named(c.cycles.computeSets, "compute set");
   named(c.cycles.programs, "program");
   named(c.cycles.kinds, "kind");
-  for (const auto& r : c.cycles.matchedRuns) compared(r.cycles, "matched run");
-  for (const auto* v : {&c.cycles.runsTotal, &c.cycles.computeSetsTotal, &c.cycles.programsTotal, &c.cycles.kindsTotal})
+  for (const auto& r : c.cycles.matchedRuns)
+    compared(r.cycles, "matched run");
+  for (const auto* v : {&c.cycles.runsTotal, &c.cycles.computeSetsTotal, &c.cycles.programsTotal,
+                        &c.cycles.kindsTotal})
     compared(*v, "cycles total");
   named(c.variables.alwaysLive, "variable");
   named(c.variables.atPeak, "variable at peak");
   for (const auto& o : c.operations.operations)
-    for (const auto* v : {&o.cycles, &o.estimatedCycles, &o.alwaysLiveBytes, &o.peakNotAlwaysLiveBytes, &o.codeBytes})
+    for (const auto* v : {&o.cycles, &o.estimatedCycles, &o.alwaysLiveBytes,
+                          &o.peakNotAlwaysLiveBytes, &o.codeBytes})
       compared(*v, "operation");
   fraction(c.programsInCommon.share, "ProgramsInCommon::share");
 }
@@ -165,7 +182,8 @@ void writeTool(const pva::Report& report, const fuzz::Budget& budget) {
     parses(out.str(), "pva summary --json");
   });
   budget.check("pva summary --json");
-  for (const char* what : {"tiles", "compute-sets", "live-at-peak", "programs", "runs", "categories"})
+  for (const char* what :
+       {"tiles", "compute-sets", "live-at-peak", "programs", "runs", "categories"})
     fuzz::part([&] {
       const pvacli::Table table = pvacli::queryTable(report, what, 0);
       std::ostringstream json, csv, text;
@@ -177,7 +195,8 @@ void writeTool(const pva::Report& report, const fuzz::Budget& budget) {
     });
   fuzz::part([&] {
     std::ostringstream json;
-    pvacli::queryTable(report, "programs", 0, "OnTileExecute").write(json, pvacli::TableFormat::JsonObject);
+    pvacli::queryTable(report, "programs", 0, "OnTileExecute")
+        .write(json, pvacli::TableFormat::JsonObject);
     parses(json.str(), "pva query programs --type --format json");
   });
   budget.check("pva query");
@@ -188,15 +207,22 @@ void checkInsights(const pva::Report& report) {
   fuzz::part([&] {
     const pva::InsightsOptions options;
     const pva::Insights in = pva::insights(report, options);
-    if (in.worstTiles.size() > options.worstTiles) broken("insights lists more worst tiles than asked");
-    if (in.suggestions.size() > options.suggestions) broken("insights keeps more suggestions than asked");
+    if (in.worstTiles.size() > options.worstTiles)
+      broken("insights lists more worst tiles than asked");
+    if (in.suggestions.size() > options.suggestions)
+      broken("insights keeps more suggestions than asked");
     for (std::size_t i = 1; i < in.suggestions.size(); ++i)
-      if (in.suggestions[i].savingBytes > in.suggestions[i - 1].savingBytes) broken("insights' suggestions are not largest saving first");
-    if (in.fits && (in.worstOverBytes != 0 || in.tilesOutOfMemory != 0)) broken("insights says it fits with tiles over their memory");
-    if (in.model.total() < in.model.alwaysLiveBytes) broken("insights' liveness split total is below its always-live part");
+      if (in.suggestions[i].savingBytes > in.suggestions[i - 1].savingBytes)
+        broken("insights' suggestions are not largest saving first");
+    if (in.fits && (in.worstOverBytes != 0 || in.tilesOutOfMemory != 0))
+      broken("insights says it fits with tiles over their memory");
+    if (in.model.total() < in.model.alwaysLiveBytes)
+      broken("insights' liveness split total is below its always-live part");
     std::uint64_t binned = 0;
-    for (const pva::UsageBin& b : in.usage) binned += b.tiles;
-    if (binned < in.tilesOutOfMemory) broken("insights' usage bins hold fewer tiles than are over their memory");
+    for (const pva::UsageBin& b : in.usage)
+      binned += b.tiles;
+    if (binned < in.tilesOutOfMemory)
+      broken("insights' usage bins hold fewer tiles than are over their memory");
   });
   fuzz::part([&] {
     pvacli::ReportFiles files;
@@ -211,7 +237,8 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
   fuzz::part([&] { checkSummary(pva::summarize(report)); });
   budget.check("summarize");
   fuzz::part([&] {
-    for (const pva::Ipu& ipu : report.compilation().ipus()) checkMemory(pva::summarizeMemory(report, ipu.tiles()));
+    for (const pva::Ipu& ipu : report.compilation().ipus())
+      checkMemory(pva::summarizeMemory(report, ipu.tiles()));
   });
   fuzz::part([&] {
     const std::vector<pva::Variable> vars = report.compilation().variables();
@@ -224,19 +251,23 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
   fuzz::part([&] {
     double last = 0;
     execution = pva::analyseExecution(report, [&](double done) {
-      if (!(done >= last && done <= 1.0)) broken("analyseExecution's progress went back or beyond 1: " + std::to_string(done));
+      if (!(done >= last && done <= 1.0))
+        broken("analyseExecution's progress went back or beyond 1: " + std::to_string(done));
       last = done;
     });
     checkSpan(execution.allRuns);
-    for (const pva::SpanFigures& run : execution.runs) checkSpan(run);
+    for (const pva::SpanFigures& run : execution.runs)
+      checkSpan(run);
     analysed = true;
   });
   budget.check("analyseExecution");
 
   fuzz::part([&] {
     const std::uint64_t steps = report.execution().steps().size();
-    const std::pair<std::uint64_t, std::uint64_t> spans[] = {{0, steps}, {steps / 2, steps - steps / 2}, {0, std::min<std::uint64_t>(steps, 3)}};
-    for (const auto& span : spans) fuzz::part([&] { checkSpan(pva::analyseSteps(report, span.first, span.second)); });
+    const std::pair<std::uint64_t, std::uint64_t> spans[] = {
+        {0, steps}, {steps / 2, steps - steps / 2}, {0, std::min<std::uint64_t>(steps, 3)}};
+    for (const auto& span : spans)
+      fuzz::part([&] { checkSpan(pva::analyseSteps(report, span.first, span.second)); });
     // Past the end: an InvalidArgumentError, nothing else.
     try {
       (void)pva::analyseSteps(report, steps, 1);
@@ -257,9 +288,11 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
           std::uint64_t notAlwaysLive = 0;
           for (const pva::Variable& v : operations[i].vars())
             if (!v.alwaysLive())
-              notAlwaysLive = notAlwaysLive + v.bytes() < notAlwaysLive ? std::numeric_limits<std::uint64_t>::max()
-                                                                        : notAlwaysLive + v.bytes();
-          if (f.peakNotAlwaysLiveBytes > notAlwaysLive) broken("an operation's liveness peak exceeds its variables' bytes");
+              notAlwaysLive = notAlwaysLive + v.bytes() < notAlwaysLive
+                                  ? std::numeric_limits<std::uint64_t>::max()
+                                  : notAlwaysLive + v.bytes();
+          if (f.peakNotAlwaysLiveBytes > notAlwaysLive)
+            broken("an operation's liveness peak exceeds its variables' bytes");
           // FLOPs per tile (format 1.4): none, or one value per tile adding up (saturated) to the
           // operation's FLOPs. It reads every executed step, so only the first few operations.
           if (i < 4)
@@ -275,10 +308,12 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
                 broken("an operation's FLOPs per tile do not add up to its FLOPs");
             });
           if (analysed) {
-            const pva::OperationExecution x = pva::operationExecution({operations[i]}, execution.allRuns);
+            const pva::OperationExecution x =
+                pva::operationExecution({operations[i]}, execution.allRuns);
             if (x.cycles != pva::operationCycles(operations[i], execution.allRuns))
               broken("operationCycles differs from operationExecution");
-            if (x.steps > execution.allRuns.steps) broken("an operation ran more steps than the span");
+            if (x.steps > execution.allRuns.steps)
+              broken("an operation ran more steps than the span");
           }
         });
       if (analysed) (void)pva::operationExecution(operations, execution.allRuns);
@@ -288,10 +323,12 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
   if (valid)
     for (const bool forward : {true, false})
       fuzz::part([&] {
-        const pva::ReportComparison c = forward ? pva::compare(*valid, report) : pva::compare(report, *valid);
+        const pva::ReportComparison c =
+            forward ? pva::compare(*valid, report) : pva::compare(report, *valid);
         checkComparison(c);
         fuzz::part([&] {
-          writeCompare(c, forward ? valid->outOfMemory() : report.outOfMemory(), forward ? report.outOfMemory() : valid->outOfMemory());
+          writeCompare(c, forward ? valid->outOfMemory() : report.outOfMemory(),
+                       forward ? report.outOfMemory() : valid->outOfMemory());
         });
       });
   budget.check("compare");
@@ -302,7 +339,8 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
         const pva::Report& base = forward ? *valid : report;
         const pva::Report& current = forward ? report : *valid;
         for (const auto& o : pva::compareOperations(base, current).operations)
-          for (const auto* v : {&o.cycles, &o.estimatedCycles, &o.alwaysLiveBytes, &o.peakNotAlwaysLiveBytes, &o.codeBytes})
+          for (const auto* v : {&o.cycles, &o.estimatedCycles, &o.alwaysLiveBytes,
+                                &o.peakNotAlwaysLiveBytes, &o.codeBytes})
             compared(*v, "compareOperations");
         named(pva::compareProgramCycles(base, current), "compareProgramCycles");
       });
@@ -325,8 +363,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   validDebug = fuzz::readFile(TESSERA_FUZZ_VALID_DEBUG);
   if (!validProfile.empty()) {
     const std::string debugName = "valid/debug.cbor";
-    valid = std::make_unique<pva::Report>(pva::detail::openReportImage("valid/profile.pop", validProfile,
-                                                                       validDebug.empty() ? nullptr : &debugName, validDebug));
+    valid = std::make_unique<pva::Report>(pva::detail::openReportImage(
+        "valid/profile.pop", validProfile, validDebug.empty() ? nullptr : &debugName, validDebug));
   }
   return 0;
 }
@@ -339,9 +377,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!validDebug.empty())
     fuzz::part([&] {
       const std::string debugName = "valid/debug.cbor";
-      report = std::make_unique<pva::Report>(pva::detail::openReportImage("fuzz/profile.pop", bytes, &debugName, validDebug));
+      report = std::make_unique<pva::Report>(
+          pva::detail::openReportImage("fuzz/profile.pop", bytes, &debugName, validDebug));
     });
-  if (!report) fuzz::part([&] { report = std::make_unique<pva::Report>(pva::detail::openReportImage("fuzz/profile.pop", bytes)); });
+  if (!report)
+    fuzz::part([&] {
+      report =
+          std::make_unique<pva::Report>(pva::detail::openReportImage("fuzz/profile.pop", bytes));
+    });
   budget.check("open");
   if (report) analyse(*report, budget);
   budget.check("the input");

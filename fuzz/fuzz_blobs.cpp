@@ -3,10 +3,9 @@
 // decoder on every blob both accept. The first byte picks the decoder.
 #include "storage/PackedStepIpus.hpp"
 
-#include <profiler/Blob.hpp>
-
 #include <cstdlib>
 #include <cstring>
+#include <profiler/Blob.hpp>
 
 namespace {
 /// Field by field, floats by their bits: NaN balances must match too (== would say they differ).
@@ -16,11 +15,13 @@ bool same(const tessera::profiler::StepIpu& a, const tessera::profiler::StepIpu&
     std::memcpy(&u, &f, sizeof u);
     return u;
   };
-  return a.ipu == b.ipu && a.cycles == b.cycles && a.activeTiles == b.activeTiles && a.activeFromMin == b.activeFromMin &&
-         a.activeFromMax == b.activeFromMax && a.activeToMin == b.activeToMin && a.activeToMax == b.activeToMax &&
+  return a.ipu == b.ipu && a.cycles == b.cycles && a.activeTiles == b.activeTiles &&
+         a.activeFromMin == b.activeFromMin && a.activeFromMax == b.activeFromMax &&
+         a.activeToMin == b.activeToMin && a.activeToMax == b.activeToMax &&
          a.allFromMin == b.allFromMin && a.allFromMax == b.allFromMax && a.allToMin == b.allToMin &&
          a.allToMax == b.allToMax && a.dataIn == b.dataIn && a.dataOut == b.dataOut &&
-         bits(a.tileBalance) == bits(b.tileBalance) && bits(a.activeTileBalance) == bits(b.activeTileBalance);
+         bits(a.tileBalance) == bits(b.tileBalance) &&
+         bits(a.activeTileBalance) == bits(b.activeTileBalance);
 }
 } // namespace
 

@@ -7,13 +7,12 @@
 
 #include <poplar/OptionFlags.hpp>
 #include <poplar/exceptions.hpp>
-
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    const poplar::OptionFlags flags =
-        poplar::parseOptionFlagsJson(std::string(reinterpret_cast<const char*>(data), size), "POPLAR_ENGINE_OPTIONS");
+    const poplar::OptionFlags flags = poplar::parseOptionFlagsJson(
+        std::string(reinterpret_cast<const char*>(data), size), "POPLAR_ENGINE_OPTIONS");
     poplar::detail::checkOptions(flags, poplar::detail::engineOptionSpecs(), "engine option");
     const auto options = poplar::detail::profile::parseProfilerOptions(flags);
     volatile std::size_t n = options.reportDirectory().size();

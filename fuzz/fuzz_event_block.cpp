@@ -4,9 +4,8 @@
 #include "trace/EventReplay.hpp"
 #include "trace/TraceData.hpp"
 
-#include <profiler/TraceBlock.hpp>
-
 #include <cstring>
+#include <profiler/TraceBlock.hpp>
 #include <stdexcept>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -19,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     ts::BlockDecoder decoder(data, size, firstNs);
     ts::BlockRecord r;
-    while (decoder.next(r)) ++count;
+    while (decoder.next(r))
+      ++count;
     lastNs = decoder.lastNs();
   } catch (const std::invalid_argument&) {
   }

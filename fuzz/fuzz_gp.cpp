@@ -25,12 +25,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     const std::uint64_t tail = 8 + 16;
     std::uint64_t metaBytes = 0;
-    for (int i = 0; i < 8; ++i) metaBytes |= std::uint64_t(data[size - tail + i]) << (8 * i);
+    for (int i = 0; i < 8; ++i)
+      metaBytes |= std::uint64_t(data[size - tail + i]) << (8 * i);
     const bool covered = meta->objectSize > 0 && meta->objectSize + metaBytes + tail == size &&
-                         std::memcmp(data, "\x7f" "ELF", 4) == 0 &&
-                         std::memchr(data + meta->objectSize, 0, metaBytes) == nullptr && !meta->tesseraVersion.empty();
+                         std::memcmp(data,
+                                     "\x7f"
+                                     "ELF",
+                                     4) == 0 &&
+                         std::memchr(data + meta->objectSize, 0, metaBytes) == nullptr &&
+                         !meta->tesseraVersion.empty();
     if (!covered) {
-      std::fprintf(stderr, "==fuzz oracle== a .gp whose trailer does not cover an ELF object was accepted\n");
+      std::fprintf(
+          stderr,
+          "==fuzz oracle== a .gp whose trailer does not cover an ELF object was accepted\n");
       std::abort();
     }
   }

@@ -7,7 +7,8 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const pvti::detail::Options o = pvti::detail::parseOptions(std::string(reinterpret_cast<const char*>(data), size));
+  const pvti::detail::Options o =
+      pvti::detail::parseOptions(std::string(reinterpret_cast<const char*>(data), size));
   // The session turns the duration into a deadline in nanoseconds: it must be a number the
   // conversion holds (found: 1e11 and "inf" overflowed it).
   if (!(o.durationSeconds >= 0 && o.durationSeconds <= pvti::detail::kMaxDurationSeconds)) {

@@ -15,15 +15,17 @@ std::unique_ptr<pva::Report> valid;
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   validBytes = fuzz::readFile(TESSERA_FUZZ_VALID_PROFILE);
-  if (!validBytes.empty()) valid = std::make_unique<pva::Report>(pva::detail::openReportImage("valid/profile.pop", validBytes));
+  if (!validBytes.empty())
+    valid = std::make_unique<pva::Report>(
+        pva::detail::openReportImage("valid/profile.pop", validBytes));
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const fuzz::Budget budget(size); // time and heap bounded by the input's size
   fuzz::part([&] {
-    const pva::Report r =
-        pva::detail::openReportImage("fuzz/profile.pop", std::string_view(reinterpret_cast<const char*>(data), size));
+    const pva::Report r = pva::detail::openReportImage(
+        "fuzz/profile.pop", std::string_view(reinterpret_cast<const char*>(data), size));
     fuzz::walkReport(r, valid.get());
   });
   budget.check("walkReport");

@@ -18,8 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (profile.empty()) return 0;
   fuzz::part([&] {
     const std::string debugName = "fuzz/debug.cbor";
-    const pva::Report r = pva::detail::openReportImage(
-        "valid/profile.pop", profile, &debugName, std::string_view(reinterpret_cast<const char*>(data), size));
+    const pva::Report r =
+        pva::detail::openReportImage("valid/profile.pop", profile, &debugName,
+                                     std::string_view(reinterpret_cast<const char*>(data), size));
     fuzz::walkReport(r, nullptr);
   });
   return 0;

@@ -16,7 +16,8 @@ void check(bool ok) {
 
 /// Strictly ascending and below `limit`.
 void checkIndices(const std::vector<unsigned>& v, std::uint64_t limit) {
-  for (std::size_t i = 0; i < v.size(); ++i) check(v[i] < limit && (i == 0 || v[i - 1] < v[i]));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    check(v[i] < limit && (i == 0 || v[i - 1] < v[i]));
 }
 
 /// Reads every field as a client would (the viewer's graph view, the CLI, the Python bindings),
@@ -27,7 +28,8 @@ std::uint64_t walk(const pva::SerializedGraph& g) {
   std::uint64_t sum = g.path.size();
   for (const pva::SerializedVariable& v : g.variables) {
     sum += v.name.size() + v.elementType.size() + v.shape.size() + v.isConstant;
-    for (std::uint64_t d : v.shape) sum += d;
+    for (std::uint64_t d : v.shape)
+      sum += d;
     for (const pva::SerializedInterval& m : v.mapping) {
       check(m.tile < tiles && m.begin <= m.end);
       sum += m.end - m.begin;

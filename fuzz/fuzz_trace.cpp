@@ -10,7 +10,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const fuzz::Budget budget(size); // time and heap bounded by the input's size
   fuzz::part([&] {
-    const pva::Trace t = pva::detail::openTraceImage("fuzz/trace.pvti", std::string_view(reinterpret_cast<const char*>(data), size));
+    const pva::Trace t = pva::detail::openTraceImage(
+        "fuzz/trace.pvti", std::string_view(reinterpret_cast<const char*>(data), size));
     fuzz::walkTrace(t);
   });
   budget.check("walkTrace");

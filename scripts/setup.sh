@@ -27,6 +27,7 @@ PACKAGES=(
   qt6-base-dev fonts-dejavu-core      # the viewer (Qt 6 Widgets), and a font for headless rendering
   libgraphviz-dev                     # the viewer's graph view: libgvc lays out the serialized graph
   clang-14 libclang-14-dev            # codelets: popc finds vertex classes with libclang, clang-14 compiles them
+  clang-format-14                     # scripts/check-format.sh (ctest: format)
   libclang-rt-14-dev                  # the sanitizer build and the fuzz targets (libFuzzer)
 )
 

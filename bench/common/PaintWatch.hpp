@@ -4,7 +4,6 @@
 
 #include <QEvent>
 #include <QObject>
-
 #include <functional>
 
 namespace tessera::bench {

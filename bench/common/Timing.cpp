@@ -6,7 +6,9 @@
 
 namespace tessera::bench {
 
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+double ms(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
 
 double threadCpuMs() {
   timespec ts{};

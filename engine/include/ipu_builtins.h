@@ -20,19 +20,25 @@ unsigned tessera_device_tile_id(void);
 #endif
 
 #if defined(__clang__)
-#define TESSERA_IPU_NO_HOST(name)                                                                   \
-  __attribute__((unavailable("the IPU intrinsic " #name " has no host implementation in Tessera: "  \
+#define TESSERA_IPU_NO_HOST(name)                                                                  \
+  __attribute__((unavailable("the IPU intrinsic " #name " has no host implementation in Tessera: " \
                              "it needs the IPU's hardware (see docs/compatibility.md, Poplar)")))
 #else
-#define TESSERA_IPU_NO_HOST(name)                                                                   \
-  __attribute__((error("the IPU intrinsic " #name " has no host implementation in Tessera: "        \
+#define TESSERA_IPU_NO_HOST(name)                                                                  \
+  __attribute__((error("the IPU intrinsic " #name " has no host implementation in Tessera: "       \
                        "it needs the IPU's hardware (see docs/compatibility.md, Poplar)")))
 #endif
 
-static inline unsigned __builtin_ipu_get_tile_id(void) { return tessera_device_tile_id(); }
+static inline unsigned __builtin_ipu_get_tile_id(void) {
+  return tessera_device_tile_id();
+}
 
-static inline float __builtin_ipu_max(float a, float b) { return a > b ? a : b; }
-static inline float __builtin_ipu_min(float a, float b) { return a < b ? a : b; }
+static inline float __builtin_ipu_max(float a, float b) {
+  return a > b ? a : b;
+}
+static inline float __builtin_ipu_min(float a, float b) {
+  return a < b ? a : b;
+}
 
 /* The hardware-only intrinsics. */
 unsigned __builtin_ipu_get_scount_l(void) TESSERA_IPU_NO_HOST(__builtin_ipu_get_scount_l);
@@ -41,7 +47,8 @@ unsigned __builtin_ipu_get(unsigned csr) TESSERA_IPU_NO_HOST(__builtin_ipu_get);
 void __builtin_ipu_put(unsigned value, unsigned csr) TESSERA_IPU_NO_HOST(__builtin_ipu_put);
 unsigned __builtin_ipu_uget(unsigned csr) TESSERA_IPU_NO_HOST(__builtin_ipu_uget);
 void __builtin_ipu_uput(unsigned value, unsigned csr) TESSERA_IPU_NO_HOST(__builtin_ipu_uput);
-float2 __builtin_ipu_f32v2aop(float2 a, float2 b, unsigned op) TESSERA_IPU_NO_HOST(__builtin_ipu_f32v2aop);
+float2 __builtin_ipu_f32v2aop(float2 a, float2 b, unsigned op)
+    TESSERA_IPU_NO_HOST(__builtin_ipu_f32v2aop);
 float __builtin_ipu_urand_f32(void) TESSERA_IPU_NO_HOST(__builtin_ipu_urand_f32);
 unsigned __builtin_ipu_urand32(void) TESSERA_IPU_NO_HOST(__builtin_ipu_urand32);
 float2 __builtin_ipu_f32v2grand(void) TESSERA_IPU_NO_HOST(__builtin_ipu_f32v2grand);

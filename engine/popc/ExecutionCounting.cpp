@@ -11,7 +11,9 @@ namespace {
 constexpr const char* kCountFunction = "tessera_count_block";
 constexpr const char* kCounter = "tessera_executed_instructions_tls";
 
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 /// An instruction line of a function body: two spaces, then the instruction (continuations of
 /// multi-line instructions such as switch tables and landingpad clauses are indented further).
@@ -32,7 +34,9 @@ std::string labelOf(const std::string& line) {
   if (end == std::string::npos || end == 0) return "";
   for (std::size_t i = 0; i < end; ++i) {
     const char c = line[i];
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '$' || c == '-')) return "";
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '$' ||
+          c == '-'))
+      return "";
   }
   return line.substr(0, end);
 }
@@ -52,7 +56,8 @@ std::string functionName(const std::string& define) {
 
 /// Phis and landingpads stay first in their block: the counting call goes after them.
 bool mustStayFirst(const std::string& line) {
-  return line.find(" = phi ") != std::string::npos || line.find(" = landingpad ") != std::string::npos;
+  return line.find(" = phi ") != std::string::npos ||
+         line.find(" = landingpad ") != std::string::npos;
 }
 
 } // namespace
@@ -65,12 +70,12 @@ std::string countingSupportSource(unsigned part) {
   std::ostringstream os;
   os << "// Execution counting (popc, docs/profiling.md): instructions executed by this thread.\n"
      << "extern \"C\" {\n"
-     << (part == 0 ? "" : "extern ") << "__attribute__((visibility(\"hidden\"))) __thread std::uint64_t " << kCounter
+     << (part == 0 ? "" : "extern ")
+     << "__attribute__((visibility(\"hidden\"))) __thread std::uint64_t " << kCounter
      << (part == 0 ? " = 0" : "") << ";\n"
      << "static __attribute__((used, always_inline)) inline void " << kCountFunction
      << "(std::uint64_t n) { " << kCounter << " += n; }\n"
-     << "}\n"
-     ;
+     << "}\n";
   if (part == 0)
     os << "extern \"C\" __attribute__((visibility(\"default\"))) std::uint64_t* "
        << tessera::codelets::kExecutedInstructionsSymbol << "() { return &" << kCounter << "; }\n";
@@ -80,8 +85,8 @@ std::string countingSupportSource(unsigned part) {
 
 bool countsAsInstruction(const std::string& line) {
   if (line.find(" = phi ") != std::string::npos) return false;
-  for (const char* free : {"@llvm.dbg.", "@llvm.lifetime.", "@llvm.assume(", "@llvm.experimental.noalias.scope.decl(",
-                           "@llvm.pseudoprobe("})
+  for (const char* free : {"@llvm.dbg.", "@llvm.lifetime.", "@llvm.assume(",
+                           "@llvm.experimental.noalias.scope.decl(", "@llvm.pseudoprobe("})
     if (line.find(free) != std::string::npos) return false;
   return true;
 }
@@ -89,7 +94,8 @@ bool countsAsInstruction(const std::string& line) {
 std::string instrumentIr(const std::string& ir, std::vector<CountedBlock>& blocks) {
   std::istringstream in(ir);
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
 
   std::ostringstream out;
   bool inFunction = false, skip = false;
@@ -120,7 +126,8 @@ std::string instrumentIr(const std::string& ir, std::vector<CountedBlock>& block
       if (startsWith(line, "define ") && !line.empty() && line.back() == '{') {
         inFunction = true;
         function = functionName(line);
-        skip = startsWith(function, kCountFunction) || function == tessera::codelets::kExecutedInstructionsSymbol;
+        skip = startsWith(function, kCountFunction) ||
+               function == tessera::codelets::kExecutedInstructionsSymbol;
         label = "entry";
       }
       continue;

@@ -25,8 +25,8 @@ std::string statFacts(const std::string& path) {
 } // namespace
 
 std::string precompiledVertexHeader(const std::string& dir, const std::string& compiler,
-                                    const std::vector<std::string>& flags, const std::string& includeDir,
-                                    bool rebuild) {
+                                    const std::vector<std::string>& flags,
+                                    const std::string& includeDir, bool rebuild) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (!fs::is_directory(dir, ec)) return "";
@@ -34,7 +34,8 @@ std::string precompiledVertexHeader(const std::string& dir, const std::string& c
   key.add(std::string(TESSERA_VERSION)).add(std::string(TESSERA_CODELET_ABI_HASH));
   const std::string realCompiler = fs::canonical(compiler, ec).string();
   key.add(realCompiler).add(statFacts(realCompiler));
-  for (const auto& f : flags) key.add(f);
+  for (const auto& f : flags)
+    key.add(f);
   for (const char* h : {"Vertex.hpp", "VertexIntrospector.hpp", "Type.hpp", "HalfFloat.hpp"}) {
     const std::string path = includeDir + "/poplar/" + h;
     key.add(path).add(statFacts(path));
@@ -46,8 +47,8 @@ std::string precompiledVertexHeader(const std::string& dir, const std::string& c
   const std::string partial = pch + ".tmp" + std::to_string(getpid());
   std::vector<std::string> cmd = {compiler};
   cmd.insert(cmd.end(), flags.begin(), flags.end());
-  cmd.insert(cmd.end(), {"-x", "c++-header", includeDir + "/poplar/Vertex.hpp", "-o", partial, "-MD", "-MF",
-                         partial + ".d"});
+  cmd.insert(cmd.end(), {"-x", "c++-header", includeDir + "/poplar/Vertex.hpp", "-o", partial,
+                         "-MD", "-MF", partial + ".d"});
   const tessera::codelets::ProcessResult r = tessera::codelets::runProcess(cmd);
   // The .d file first: a published .pch always has its inputs beside it.
   if (r.started && r.exitCode == 0) fs::rename(partial + ".d", pch + ".d", ec);

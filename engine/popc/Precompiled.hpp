@@ -14,8 +14,8 @@ namespace popc {
 /// into `dir` if it is not there yet, or again if `rebuild` (clang rejected the one there).
 /// Returns "" if it cannot be built: popc then works without it.
 std::string precompiledVertexHeader(const std::string& dir, const std::string& compiler,
-                                    const std::vector<std::string>& flags, const std::string& includeDir,
-                                    bool rebuild);
+                                    const std::vector<std::string>& flags,
+                                    const std::string& includeDir, bool rebuild);
 
 /// The files a precompiled header was built from (its make-style .d file beside it): the
 /// .gp's dependencies must include them, since the scan no longer sees those headers.

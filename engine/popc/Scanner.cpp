@@ -1,7 +1,6 @@
 #include "Scanner.hpp"
 
 #include <clang-c/Index.h>
-
 #include <functional>
 #include <set>
 
@@ -25,8 +24,8 @@ std::string where(CXCursor c) {
 /// Namespace-qualified name; `cpp` keeps anonymous namespaces out (they are not spellable).
 std::string qualifiedName(CXCursor c) {
   std::string name = str(clang_getCursorSpelling(c));
-  for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p) &&
-                                                      p.kind != CXCursor_TranslationUnit;
+  for (CXCursor p = clang_getCursorSemanticParent(c);
+       !clang_Cursor_isNull(p) && p.kind != CXCursor_TranslationUnit;
        p = clang_getCursorSemanticParent(p)) {
     if (p.kind == CXCursor_Namespace && clang_Cursor_isAnonymous(p)) continue;
     name = str(clang_getCursorSpelling(p)) + "::" + name;
@@ -59,16 +58,21 @@ VertexBase vertexBaseOf(CXCursor decl, int depth = 0) {
     if (clang_Cursor_isNull(base) || base.kind == CXCursor_NoDeclFound)
       base = clang_getCursorReferenced(child);
     const std::string name = qualifiedName(base);
-    if (name == "poplar::Vertex") found = VertexBase::Vertex;
-    else if (name == "poplar::SupervisorVertex") found = VertexBase::Supervisor;
-    else if (name == "poplar::MultiVertex") found = VertexBase::Multi;
-    else found = vertexBaseOf(base, depth + 1);
+    if (name == "poplar::Vertex")
+      found = VertexBase::Vertex;
+    else if (name == "poplar::SupervisorVertex")
+      found = VertexBase::Supervisor;
+    else if (name == "poplar::MultiVertex")
+      found = VertexBase::Multi;
+    else
+      found = vertexBaseOf(base, depth + 1);
   });
   return found;
 }
 
 /// The compute() methods of a class (or its template) and its bases: their parameter counts.
-void findCompute(CXCursor decl, std::vector<std::pair<int, CX_CXXAccessSpecifier>>& found, int depth = 0) {
+void findCompute(CXCursor decl, std::vector<std::pair<int, CX_CXXAccessSpecifier>>& found,
+                 int depth = 0) {
   if (depth > 32 || clang_Cursor_isNull(decl)) return;
   CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
   if (!clang_Cursor_isNull(tmpl)) decl = tmpl;
@@ -87,16 +91,26 @@ void findCompute(CXCursor decl, std::vector<std::pair<int, CX_CXXAccessSpecifier
 /// The record declaration behind a type (through typedefs), or a null cursor.
 CXCursor recordOf(CXType t) {
   CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
-  return (d.kind == CXCursor_ClassDecl || d.kind == CXCursor_StructDecl) ? d : clang_getNullCursor();
+  return (d.kind == CXCursor_ClassDecl || d.kind == CXCursor_StructDecl) ? d
+                                                                         : clang_getNullCursor();
 }
 
 bool isElementType(CXType t) {
   t = clang_getCanonicalType(t);
   switch (t.kind) {
-  case CXType_Float: case CXType_Int: case CXType_UInt: case CXType_Short: case CXType_UShort:
-  case CXType_Char_S: case CXType_Char_U: case CXType_SChar: case CXType_UChar: case CXType_Bool:
+  case CXType_Float:
+  case CXType_Int:
+  case CXType_UInt:
+  case CXType_Short:
+  case CXType_UShort:
+  case CXType_Char_S:
+  case CXType_Char_U:
+  case CXType_SChar:
+  case CXType_UChar:
+  case CXType_Bool:
     return true;
-  default: break;
+  default:
+    break;
   }
   CXCursor d = recordOf(t);
   return !clang_Cursor_isNull(d) && qualifiedName(d) == "poplar::half";
@@ -107,7 +121,8 @@ std::string checkFieldType(CXType t) {
   t = clang_getCanonicalType(t);
   const CXCursor d = recordOf(t);
   if (clang_Cursor_isNull(d)) {
-    if (isElementType(t) || t.kind == CXType_Enum) return ""; // vertex state, set by setInitialValue
+    if (isElementType(t) || t.kind == CXType_Enum)
+      return ""; // vertex state, set by setInitialValue
     if (t.kind == CXType_Double || t.kind == CXType_LongDouble)
       return "double is not an IPU element type (use float or half)";
     if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference)
@@ -140,7 +155,8 @@ std::string checkFieldType(CXType t) {
     return "a Vector field must hold Input, Output or InOut edges (Vector<Input<Vector<float>>>)";
   }
   if (name == "poplar::Input" || name == "poplar::Output" || name == "poplar::InOut")
-    return "the element type must be float, half, int, unsigned, short, unsigned short, char or bool "
+    return "the element type must be float, half, int, unsigned, short, unsigned short, char or "
+           "bool "
            "(alone, in Vector<T> or in VectorList<T>)";
   return "only Input, Output, InOut, Vector<Input<...>> fields and scalar state are supported";
 }
@@ -159,19 +175,24 @@ std::string templateArgsName(CXCursor spec, CXCursor tmpl, bool forCpp) {
   std::string out = "<";
   for (int i = 0; i < n; ++i) {
     if (i) out += forCpp ? ", " : ",";
-    const CXType a = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(type, static_cast<unsigned>(i)));
+    const CXType a = clang_getCanonicalType(
+        clang_Type_getTemplateArgumentAsType(type, static_cast<unsigned>(i)));
     if (a.kind != CXType_Invalid) {
       const CXCursor r = recordOf(a);
-      if (!clang_Cursor_isNull(r) && qualifiedName(r) == "poplar::half") out += forCpp ? "poplar::half" : "half";
-      else out += str(clang_getTypeSpelling(a));
+      if (!clang_Cursor_isNull(r) && qualifiedName(r) == "poplar::half")
+        out += forCpp ? "poplar::half" : "half";
+      else
+        out += str(clang_getTypeSpelling(a));
       continue;
     }
     // A non-type argument: its value as the instantiation wrote it.
     const bool isBool = static_cast<std::size_t>(i) < params.size() &&
                         clang_getCanonicalType(clang_getCursorType(params[i])).kind == CXType_Bool;
     const long long v = clang_Cursor_getTemplateArgumentValue(spec, static_cast<unsigned>(i));
-    if (isBool) out += v ? "true" : "false";
-    else out += std::to_string(v);
+    if (isBool)
+      out += v ? "true" : "false";
+    else
+      out += std::to_string(v);
   }
   if (out.back() == '>') out += ' ';
   return out + ">";
@@ -185,24 +206,33 @@ struct Scanner {
                 ScannedVertex& v, int depth = 0) {
     if (depth > 32) return;
     const CXType type = clang_getCursorType(decl);
-    struct Ctx { Scanner* self; ScannedVertex* v; std::string cppType, className; };
+    struct Ctx {
+      Scanner* self;
+      ScannedVertex* v;
+      std::string cppType, className;
+    };
     Ctx ctx{this, &v, cppType, className};
-    clang_Type_visitFields(type, [](CXCursor field, CXClientData data) {
-      auto& c = *static_cast<Ctx*>(data);
-      const std::string name = str(clang_getCursorSpelling(field));
-      const CXType ft = clang_getCursorType(field);
-      const std::string why = checkFieldType(ft);
-      if (!why.empty())
-        c.self->result.vertexErrors.push_back(where(field) + ": error: vertex class '" + c.className +
-                                        "' field '" + name + "' has type '" +
-                                        str(clang_getTypeSpelling(ft)) + "', which Tessera cannot connect: " + why);
-      else if (clang_getCXXAccessSpecifier(field) != CX_CXXPublic)
-        c.self->result.vertexErrors.push_back(where(field) + ": error: vertex class '" + c.className +
-                                        "' field '" + name + "' must be public (the graph connects it)");
-      else
-        c.v->fields.push_back({name, c.cppType});
-      return CXVisit_Continue;
-    }, &ctx);
+    clang_Type_visitFields(
+        type,
+        [](CXCursor field, CXClientData data) {
+          auto& c = *static_cast<Ctx*>(data);
+          const std::string name = str(clang_getCursorSpelling(field));
+          const CXType ft = clang_getCursorType(field);
+          const std::string why = checkFieldType(ft);
+          if (!why.empty())
+            c.self->result.vertexErrors.push_back(where(field) + ": error: vertex class '" +
+                                                  c.className + "' field '" + name +
+                                                  "' has type '" + str(clang_getTypeSpelling(ft)) +
+                                                  "', which Tessera cannot connect: " + why);
+          else if (clang_getCXXAccessSpecifier(field) != CX_CXXPublic)
+            c.self->result.vertexErrors.push_back(where(field) + ": error: vertex class '" +
+                                                  c.className + "' field '" + name +
+                                                  "' must be public (the graph connects it)");
+          else
+            c.v->fields.push_back({name, c.cppType});
+          return CXVisit_Continue;
+        },
+        &ctx);
     // Fields of base classes (not poplar's own bases) belong to the vertex too.
     CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
     visitChildren(clang_Cursor_isNull(tmpl) ? decl : tmpl, [&](CXCursor child) {
@@ -234,10 +264,12 @@ struct Scanner {
     if (computes.empty()) return; // an abstract helper base, not a vertex
     const int wanted = base == VertexBase::Multi ? 1 : 0;
     bool ok = false;
-    for (const auto& [args, access] : computes) ok = ok || (args == wanted && access == CX_CXXPublic);
+    for (const auto& [args, access] : computes)
+      ok = ok || (args == wanted && access == CX_CXXPublic);
     if (!ok) {
-      result.vertexErrors.push_back(where(decl) + ": error: vertex class '" + v.vertexName + "' needs a public " +
-                              (wanted ? "compute(unsigned workerId) (it is a MultiVertex)" : "compute()"));
+      result.vertexErrors.push_back(
+          where(decl) + ": error: vertex class '" + v.vertexName + "' needs a public " +
+          (wanted ? "compute(unsigned workerId) (it is a MultiVertex)" : "compute()"));
       return;
     }
     fieldsOf(decl, v.cppType, v.vertexName, v);
@@ -250,9 +282,16 @@ struct Scanner {
       // (class VERTEX_NAME : ...) is located in the macro's definition, maybe on the command line.
       if (!clang_Location_isFromMainFile(clang_getRangeStart(clang_getCursorExtent(c)))) return;
       switch (c.kind) {
-      case CXCursor_Namespace: case CXCursor_LinkageSpec: visit(c); break;
-      case CXCursor_ClassDecl: case CXCursor_StructDecl: consider(c); break;
-      default: break;
+      case CXCursor_Namespace:
+      case CXCursor_LinkageSpec:
+        visit(c);
+        break;
+      case CXCursor_ClassDecl:
+      case CXCursor_StructDecl:
+        consider(c);
+        break;
+      default:
+        break;
       }
     });
   }
@@ -264,44 +303,50 @@ ScanResult scanCodelets(const std::string& source, const std::vector<std::string
   ScanResult result;
   CXIndex index = clang_createIndex(0, 0);
   std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
+  for (const auto& a : args)
+    argv.push_back(a.c_str());
   CXTranslationUnit tu = nullptr;
   // Function bodies are not needed to find classes and fields; skipping them (in the headers
   // too) halves the parse. The compile that follows checks the bodies.
-  const CXErrorCode rc = clang_parseTranslationUnit2(
-      index, source.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
-      CXTranslationUnit_SkipFunctionBodies, &tu);
+  const CXErrorCode rc =
+      clang_parseTranslationUnit2(index, source.c_str(), argv.data(), static_cast<int>(argv.size()),
+                                  nullptr, 0, CXTranslationUnit_SkipFunctionBodies, &tu);
   if (rc != CXError_Success || !tu) {
     // ASTReadError: an -include-pch file was unreadable; popc rebuilds it on this message.
-    result.errors.push_back(source + ": error: libclang could not parse the file (error " +
-                            std::to_string(static_cast<int>(rc)) +
-                            (rc == CXError_ASTReadError ? ": an AST file (precompiled header) could not be read" : "") +
-                            ")");
+    result.errors.push_back(
+        source + ": error: libclang could not parse the file (error " +
+        std::to_string(static_cast<int>(rc)) +
+        (rc == CXError_ASTReadError ? ": an AST file (precompiled header) could not be read" : "") +
+        ")");
     clang_disposeIndex(index);
     return result;
   }
   for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; ++i) {
     CXDiagnostic d = clang_getDiagnostic(tu, i);
     if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
-      result.errors.push_back(str(clang_formatDiagnostic(
-          d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn)));
+      result.errors.push_back(str(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                                CXDiagnostic_DisplayColumn)));
     clang_disposeDiagnostic(d);
   }
   if (result.errors.empty()) {
     Scanner scanner{result, {}};
     scanner.visit(clang_getTranslationUnitCursor(tu));
-    clang_getInclusions(tu, [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
-      auto& r = *static_cast<ScanResult*>(data);
-      const std::string name = str(clang_File_tryGetRealPathName(file));
-      const std::string path = name.empty() ? str(clang_getFileName(file)) : name;
-      r.contentDeps.push_back(path); // sorted into system / own below
-    }, &result);
+    clang_getInclusions(
+        tu,
+        [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+          auto& r = *static_cast<ScanResult*>(data);
+          const std::string name = str(clang_File_tryGetRealPathName(file));
+          const std::string path = name.empty() ? str(clang_getFileName(file)) : name;
+          r.contentDeps.push_back(path); // sorted into system / own below
+        },
+        &result);
     // System headers change only with packages (the compiler's identity covers them): their
     // size and time suffice. The source, Tessera's headers and the user's are hashed.
     std::vector<std::string> own, system;
     for (const auto& path : result.contentDeps) {
       CXFile f = clang_getFile(tu, path.c_str());
-      const bool isSystem = f && clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, f, 0));
+      const bool isSystem =
+          f && clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, f, 0));
       (isSystem ? system : own).push_back(path);
     }
     result.contentDeps = own;

@@ -21,8 +21,8 @@ struct ScannedVertex {
 
 struct ScanResult {
   std::vector<ScannedVertex> vertices;
-  std::vector<std::string> contentDeps; ///< the source and the non-system headers it includes
-  std::vector<std::string> statDeps;    ///< system headers
+  std::vector<std::string> contentDeps;  ///< the source and the non-system headers it includes
+  std::vector<std::string> statDeps;     ///< system headers
   std::vector<std::string> errors;       ///< compiler diagnostics "file:line:col: error: ..."
   std::vector<std::string> vertexErrors; ///< vertex classes Tessera cannot use (field types ...)
 };

@@ -1,18 +1,18 @@
 // popc: Tessera's codelet compiler, named and used as the Poplar SDK's.
 //
-//   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir] [--no-execution-counts] [--list-counts file] [-o out.gp] codelets.cpp...
+//   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir]
+//   [--no-execution-counts] [--list-counts file] [-o out.gp] codelets.cpp...
 //
 // Finds the vertex classes of each source with libclang, writes their registration, and
 // compiles source and registration for the host with clang-14 into one shared object, the
 // .gp file Graph::addCodelets loads. Exit status: 0 done, 1 the source does not compile,
 // 2 bad usage or unreadable input, 3 a vertex class Tessera cannot use, 4 no host compiler.
+#include "../src/codelets/GpFile.hpp"
+#include "../src/codelets/Subprocess.hpp"
 #include "ExecutionCounting.hpp"
 #include "Precompiled.hpp"
 #include "RegistrationWriter.hpp"
 #include "Scanner.hpp"
-
-#include "../src/codelets/GpFile.hpp"
-#include "../src/codelets/Subprocess.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -120,8 +120,8 @@ int main(int argc, char** argv) {
       const std::string flag = a.substr(0, 2), v = value(flag);
       if (v.empty()) return fail(2, flag + " needs a macro name\n" + std::string(kUsage));
       userFlags.push_back(flag + v);
-    } else if (a.rfind("-O", 0) == 0 || a == "-g" || a.rfind("-W", 0) == 0 || a.rfind("-f", 0) == 0 ||
-               a.rfind("-std=", 0) == 0) {
+    } else if (a.rfind("-O", 0) == 0 || a == "-g" || a.rfind("-W", 0) == 0 ||
+               a.rfind("-f", 0) == 0 || a.rfind("-std=", 0) == 0) {
       userFlags.push_back(a);
     } else if (a.rfind("--target", 0) == 0) {
       if (a == "--target") ++i; // the IPU architecture: Tessera compiles for the host
@@ -136,16 +136,19 @@ int main(int argc, char** argv) {
 
   const std::string compiler = findCompiler();
   if (compiler.empty())
-    return fail(4, "no host C++ compiler for codelets: install Debian's clang-14 package "
-                   "(apt-get install clang-14) or set TESSERA_CODELET_CXX to a clang++ of version 14");
+    return fail(4,
+                "no host C++ compiler for codelets: install Debian's clang-14 package "
+                "(apt-get install clang-14) or set TESSERA_CODELET_CXX to a clang++ of version 14");
 
   const fs::path include = tesseraIncludeDir();
   // The scan and the compile see the same flags (-O2 and -fPIC define macros too), so that one
   // precompiled header serves both.
-  std::vector<std::string> common = {"-std=c++17", "-D__POPC__", "-Wno-ignored-attributes", "-O2", "-fPIC",
-                                     "-I" + include.string()};
+  std::vector<std::string> common = {"-std=c++17", "-D__POPC__", "-Wno-ignored-attributes",
+                                     "-O2",        "-fPIC",      "-I" + include.string()};
   common.insert(common.end(), userFlags.begin(), userFlags.end());
-  std::string pch = pchDir.empty() ? "" : precompiledVertexHeader(pchDir, compiler, common, include.string(), false);
+  std::string pch =
+      pchDir.empty() ? ""
+                     : precompiledVertexHeader(pchDir, compiler, common, include.string(), false);
   auto withPch = [&](std::vector<std::string> args) {
     if (!pch.empty()) args.insert(args.end(), {"-include-pch", pch});
     return args;
@@ -155,13 +158,15 @@ int main(int argc, char** argv) {
   auto scanWithPch = [&](const std::string& source) {
     ScanResult scan = scanCodelets(source, withPch(scanArgs));
     std::string all;
-    for (const auto& e : scan.errors) all += e + "\n";
+    for (const auto& e : scan.errors)
+      all += e + "\n";
     if (pch.empty() || !mentionsPrecompiledHeader(all)) return scan;
     // Stale or damaged: build it again once, and do without it if that does not help.
     pch = precompiledVertexHeader(pchDir, compiler, common, include.string(), true);
     scan = scanCodelets(source, withPch(scanArgs));
     all.clear();
-    for (const auto& e : scan.errors) all += e + "\n";
+    for (const auto& e : scan.errors)
+      all += e + "\n";
     if (pch.empty() || !mentionsPrecompiledHeader(all)) return scan;
     pch.clear();
     return scanCodelets(source, scanArgs);
@@ -175,7 +180,8 @@ int main(int argc, char** argv) {
   // The generated wrappers live in a private temporary directory, removed on the way out.
   const char* tmpEnv = std::getenv("TMPDIR");
   std::string tmpPattern = std::string(tmpEnv && *tmpEnv ? tmpEnv : "/tmp") + "/popc-XXXXXX";
-  if (!mkdtemp(tmpPattern.data())) return fail(2, "cannot create a temporary directory in " + tmpPattern);
+  if (!mkdtemp(tmpPattern.data()))
+    return fail(2, "cannot create a temporary directory in " + tmpPattern);
   const fs::path tmp = tmpPattern;
   struct Cleanup {
     fs::path p;
@@ -188,19 +194,25 @@ int main(int argc, char** argv) {
   std::vector<std::string> wrappers;
   for (unsigned part = 0; part < inputs.size(); ++part) {
     const fs::path source = fs::absolute(inputs[part]).lexically_normal();
-    if (!fs::is_regular_file(source, ec)) return fail(2, "cannot read codelet source '" + inputs[part] + "'");
+    if (!fs::is_regular_file(source, ec))
+      return fail(2, "cannot read codelet source '" + inputs[part] + "'");
     const ScanResult scan = scanWithPch(source.string());
     if (!scan.errors.empty()) {
-      for (const auto& e : scan.errors) std::cerr << e << "\n";
-      return fail(1, "'" + source.string() + "' does not compile (" + std::to_string(scan.errors.size()) + " error(s))");
+      for (const auto& e : scan.errors)
+        std::cerr << e << "\n";
+      return fail(1, "'" + source.string() + "' does not compile (" +
+                         std::to_string(scan.errors.size()) + " error(s))");
     }
     if (!scan.vertexErrors.empty()) {
-      for (const auto& e : scan.vertexErrors) std::cerr << e << "\n";
+      for (const auto& e : scan.vertexErrors)
+        std::cerr << e << "\n";
       return 3;
     }
     meta.sources.push_back(source.string());
-    for (const auto& v : scan.vertices) meta.vertices.push_back(v.vertexName);
-    meta.contentDeps.insert(meta.contentDeps.end(), scan.contentDeps.begin(), scan.contentDeps.end());
+    for (const auto& v : scan.vertices)
+      meta.vertices.push_back(v.vertexName);
+    meta.contentDeps.insert(meta.contentDeps.end(), scan.contentDeps.begin(),
+                            scan.contentDeps.end());
     meta.statDeps.insert(meta.statDeps.end(), scan.statDeps.begin(), scan.statDeps.end());
     const fs::path wrapper = tmp / ("codelets" + std::to_string(part) + ".cpp");
     std::ofstream(wrapper) << registrationSource(source.string(), scan.vertices, part,
@@ -208,7 +220,8 @@ int main(int argc, char** argv) {
     wrappers.push_back(wrapper.string());
   }
   // The headers inside the precompiled header are invisible to the scan: they are dependencies
-  // all the same (Tessera's own by content, system headers by size and time, as the scan sorts them).
+  // all the same (Tessera's own by content, system headers by size and time, as the scan sorts
+  // them).
   if (!pch.empty())
     for (const auto& input : precompiledHeaderInputs(pch)) {
       const std::string path = fs::weakly_canonical(input, ec).string();
@@ -237,7 +250,8 @@ int main(int argc, char** argv) {
       // IR in: only the code generation flags apply. The counts are fixed in the IR already, so
       // the optimiser may vectorise and unroll again here: the counters become per-loop sums.
       for (const auto& f : common)
-        if (f.rfind("-O", 0) == 0 || f.rfind("-f", 0) == 0 || f == "-g" || f.rfind("-W", 0) == 0) cmd.push_back(f);
+        if (f.rfind("-O", 0) == 0 || f.rfind("-f", 0) == 0 || f == "-g" || f.rfind("-W", 0) == 0)
+          cmd.push_back(f);
     } else {
       cmd.insert(cmd.end(), common.begin(), common.end());
       cmd = withPch(cmd);
@@ -271,8 +285,10 @@ int main(int argc, char** argv) {
     }
     if (!listCounts.empty()) {
       std::ofstream list(listCounts);
-      list << "# popc execution counts: function<TAB>block<TAB>instructions counted per execution\n";
-      for (const auto& b : blocks) list << b.function << "\t" << b.block << "\t" << b.instructions << "\n";
+      list
+          << "# popc execution counts: function<TAB>block<TAB>instructions counted per execution\n";
+      for (const auto& b : blocks)
+        list << b.function << "\t" << b.block << "\t" << b.instructions << "\n";
       if (!list) return fail(2, "cannot write '" + listCounts + "'");
     }
     r = runProcess(compileCommand());

@@ -5,7 +5,6 @@
 #include <poplar/CSRFunctions.hpp>
 #include <poplar/Vertex.hpp>
 #include <poplar/exceptions.hpp>
-
 #include <string>
 
 namespace poplar {
@@ -48,13 +47,15 @@ public:
   static std::uint64_t getCycleEstimate(const VertexIntrospector&, const Target&) { return 6; }
 };
 
-TESSERA_VERTEX_IN(kSource, "poplar::ModifyFloatingPointControl", ModifyFloatingPointControl, previous, set, clear);
+TESSERA_VERTEX_IN(kSource, "poplar::ModifyFloatingPointControl", ModifyFloatingPointControl,
+                  previous, set, clear);
 TESSERA_VERTEX_IN(kSource, "poplar::PutFloatingPointControl", PutFloatingPointControl, value);
 
 unsigned bitsOf(const FloatingPointBehaviour& b) {
   using C = FloatingPointControl;
-  return (b.inv ? unsigned(C::Inv) : 0u) | (b.div0 ? unsigned(C::Div0) : 0u) | (b.oflo ? unsigned(C::Oflo) : 0u) |
-         (b.esr ? unsigned(C::Esr) : 0u) | (b.nanoo ? unsigned(C::Nanoo) : 0u);
+  return (b.inv ? unsigned(C::Inv) : 0u) | (b.div0 ? unsigned(C::Div0) : 0u) |
+         (b.oflo ? unsigned(C::Oflo) : 0u) | (b.esr ? unsigned(C::Esr) : 0u) |
+         (b.nanoo ? unsigned(C::Nanoo) : 0u);
 }
 
 /// One vertex per tile of `graph`: returns the previous control, one element per tile.
@@ -66,7 +67,8 @@ Tensor modify(Graph& graph, program::Sequence& prog, unsigned set, unsigned clea
   Tensor previous = graph.addVariable(UNSIGNED_INT, {tiles}, {context, "previous"});
   ComputeSet cs = graph.addComputeSet(context);
   for (unsigned t = 0; t < tiles; ++t) {
-    VertexRef v = graph.addVertex(cs, "poplar::ModifyFloatingPointControl", {{"previous", previous[t]}});
+    VertexRef v =
+        graph.addVertex(cs, "poplar::ModifyFloatingPointControl", {{"previous", previous[t]}});
     graph.setInitialValue(v["set"], set);
     graph.setInitialValue(v["clear"], clear);
     graph.setTileMapping(v, t);
@@ -84,14 +86,16 @@ void setFloatingPointBehaviour(Graph& graph, program::Sequence& prog,
   detail::modify(graph, prog, detail::bitsOf(behaviour), ~0u, dc, "setFloatingPointBehaviour");
 }
 
-void setStochasticRounding(Graph& graph, program::Sequence& prog, bool enable, const DebugContext& dc) {
+void setStochasticRounding(Graph& graph, program::Sequence& prog, bool enable,
+                           const DebugContext& dc) {
   const unsigned esr = detail::FloatingPointControl::Esr;
   detail::modify(graph, prog, enable ? esr : 0u, esr, dc, "setStochasticRounding");
 }
 
 Tensor getAndModifyFloatingPointBehaviour(Graph& graph, program::Sequence& prog,
                                           const FloatingPointBehaviour& set,
-                                          const FloatingPointBehaviour& clear, const DebugContext& dc) {
+                                          const FloatingPointBehaviour& clear,
+                                          const DebugContext& dc) {
   return detail::modify(graph, prog, detail::bitsOf(set), detail::bitsOf(clear), dc,
                         "getAndModifyFloatingPointBehaviour");
 }
@@ -100,10 +104,11 @@ void setFloatingPointBehaviour(Graph& graph, program::Sequence& prog, const Tens
                                const DebugContext& dc) {
   const unsigned tiles = graph.getTarget().getNumTiles();
   if (behaviour.elementType() != UNSIGNED_INT || behaviour.numElements() != tiles)
-    throw poplar::type_error("setFloatingPointBehaviour: the behaviour tensor must be the " +
-                             std::to_string(tiles) + "-element unsigned int tensor that "
-                             "getAndModifyFloatingPointBehaviour returned, not a " +
-                             behaviour.elementType().toString() + " tensor of shape " + behaviour.shapeToString());
+    throw poplar::type_error(
+        "setFloatingPointBehaviour: the behaviour tensor must be the " + std::to_string(tiles) +
+        "-element unsigned int tensor that "
+        "getAndModifyFloatingPointBehaviour returned, not a " +
+        behaviour.elementType().toString() + " tensor of shape " + behaviour.shapeToString());
   graph.state()->codeletSources.insert(detail::codeletSourceName(detail::kSource));
   const DebugContext context(dc, "setFloatingPointBehaviour");
   ComputeSet cs = graph.addComputeSet(context);

@@ -5,17 +5,16 @@
 
 #include "CrossReplica.hpp"
 
-#include <poplar/DebugContext.hpp>
-#include <poplar/Target.hpp>
-#include <poplar/Tensor.hpp>
-#include <poplar/Program.hpp>
-#include <poplar/Vertex.hpp>
-#include <profiler/SchemaEnums.hpp>
-
 #include <cstdint>
 #include <functional>
-#include <string>
 #include <optional>
+#include <poplar/DebugContext.hpp>
+#include <poplar/Program.hpp>
+#include <poplar/Target.hpp>
+#include <poplar/Tensor.hpp>
+#include <poplar/Vertex.hpp>
+#include <profiler/SchemaEnums.hpp>
+#include <string>
 #include <vector>
 
 namespace poplar::detail {
@@ -38,7 +37,7 @@ struct CompiledVariable {
   std::size_t numElements = 0;
   bool isConstant = false;
   std::size_t arenaOffset = 0;
-  std::vector<TileInterval> mapping; ///< sorted by begin, covers every element
+  std::vector<TileInterval> mapping;  ///< sorted by begin, covers every element
   std::vector<unsigned char> initial; ///< empty: zero-initialised
   DebugContext debug;
 };
@@ -62,7 +61,8 @@ struct CompiledVertex {
   /// Thread cycles of one execution. For CycleRule::executed, the field-size figure the compile
   /// time models use; each run replaces it with what compute() executed (Runtime, CycleModel).
   std::uint64_t estimatedCycles = 0;
-  tessera::profiler::schema::CycleRule cycleRule = tessera::profiler::schema::CycleRule::getCycleEstimate;
+  tessera::profiler::schema::CycleRule cycleRule =
+      tessera::profiler::schema::CycleRule::getCycleEstimate;
   /// CycleRule::executed: the counter of the vertex's .gp (codelets::executedInstructionsCounter).
   std::uint64_t* (*executedInstructions)() = nullptr;
   std::optional<std::uint64_t> estimatedFlops; ///< given by Graph::setPerfEstimate
@@ -91,25 +91,43 @@ struct CompiledScalar {
 
 struct LoweredProgram {
   enum class Kind {
-    Sequence, Execute, Copy, StreamToDevice, StreamFromDevice, RemoteToDevice, RemoteFromDevice,
-    Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, Call, Sync, WriteUndef, Block,
-    PrintTensor, Abort, CrossReplica,
+    Sequence,
+    Execute,
+    Copy,
+    StreamToDevice,
+    StreamFromDevice,
+    RemoteToDevice,
+    RemoteFromDevice,
+    Repeat,
+    RepeatWhileTrue,
+    RepeatWhileFalse,
+    If,
+    Switch,
+    Call,
+    Sync,
+    WriteUndef,
+    Block,
+    PrintTensor,
+    Abort,
+    CrossReplica,
   };
   Kind kind = Kind::Sequence;
-  std::string name;                ///< debug path
+  std::string name; ///< debug path
   DebugContext debug;
-  std::vector<unsigned> children;  ///< indices into CompiledGraph::programs
-  unsigned computeSet = 0;         ///< Execute
-  struct CopyRun { std::size_t src, dst, bytes; };
-  std::vector<CopyRun> copies;     ///< Copy: tensor to tensor
+  std::vector<unsigned> children; ///< indices into CompiledGraph::programs
+  unsigned computeSet = 0;        ///< Execute
+  struct CopyRun {
+    std::size_t src, dst, bytes;
+  };
+  std::vector<CopyRun> copies;                   ///< Copy: tensor to tensor
   std::vector<VarRegion> srcRegions, dstRegions; ///< Copy / WriteUndef / PrintTensor (for analysis)
-  CompiledTransfer transfer;       ///< stream, remote and print copies; CrossReplica: the source
-  CompiledTransfer result;         ///< CrossReplica: the destination
-  CollectiveSpec collective;       ///< CrossReplica
+  CompiledTransfer transfer; ///< stream, remote and print copies; CrossReplica: the source
+  CompiledTransfer result;   ///< CrossReplica: the destination
+  CollectiveSpec collective; ///< CrossReplica
   unsigned stream = 0, remoteBuffer = 0;
-  CompiledScalar scalar;           ///< If / RepeatWhile* / Switch / Abort / remote row offset
+  CompiledScalar scalar; ///< If / RepeatWhile* / Switch / Abort / remote row offset
   bool hasScalar = false;
-  std::uint64_t count = 0;         ///< Repeat
+  std::uint64_t count = 0; ///< Repeat
   std::vector<std::int32_t> caseValues;
   bool boundsChecked = false;
   SyncType syncType = SyncType::INTERNAL;

@@ -4,10 +4,9 @@
 #include "ProgramNode.hpp"
 #include "codelets/CodeletLoader.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <algorithm>
 #include <map>
+#include <poplar/exceptions.hpp>
 
 namespace poplar::detail {
 namespace {
@@ -23,7 +22,8 @@ public:
     for (std::size_t i = 0; i < fields.size(); ++i)
       if (fields[i].name == name) {
         std::vector<std::size_t> sizes;
-        for (const auto& t : v_.fields[i].edges) sizes.push_back(t.valid() ? t.numElements() : 0);
+        for (const auto& t : v_.fields[i].edges)
+          sizes.push_back(t.valid() ? t.numElements() : 0);
         return FieldInfo(std::move(sizes), fields[i].isEdgeList);
       }
     throw unknown_field("cycle estimator of '" + v_.type->name + "' asked for unknown field '" +
@@ -65,22 +65,24 @@ public:
       if (mapped != v.numElements) {
         ++unmappedCount;
         if (unmapped.size() < 5)
-          unmapped.push_back("'" + v.name + "' (" + std::to_string(v.numElements - mapped) + " of " +
-                             std::to_string(v.numElements) + " elements)");
+          unmapped.push_back("'" + v.name + "' (" + std::to_string(v.numElements - mapped) +
+                             " of " + std::to_string(v.numElements) + " elements)");
       }
       cv.arenaOffset = offset;
-      offset += (v.numElements * v.type.size() + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+      offset +=
+          (v.numElements * v.type.size() + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
       out_.variables.push_back(std::move(cv));
     }
     out_.arenaBytes = offset;
     if (unmappedCount) {
       std::string list;
-      for (const auto& s : unmapped) list += (list.empty() ? "" : ", ") + s;
+      for (const auto& s : unmapped)
+        list += (list.empty() ? "" : ", ") + s;
       if (unmappedCount > unmapped.size())
         list += " and " + std::to_string(unmappedCount - unmapped.size()) + " more";
-      throw invalid_tile_mapping(std::to_string(unmappedCount) +
-                                 " tensor(s) have elements not mapped to any tile: " + list +
-                                 ". Map them with Graph::setTileMapping or poputil::mapTensorLinearly");
+      throw invalid_tile_mapping(
+          std::to_string(unmappedCount) + " tensor(s) have elements not mapped to any tile: " +
+          list + ". Map them with Graph::setTileMapping or poputil::mapTensorLinearly");
     }
   }
 
@@ -91,8 +93,10 @@ public:
       const auto& v = out_.variables[r.var];
       const std::size_t size = v.type.size();
       const std::size_t off = v.arenaOffset + r.begin * size, bytes = r.size() * size;
-      if (!runs.empty() && runs.back().offset + runs.back().bytes == off) runs.back().bytes += bytes;
-      else runs.push_back({off, bytes});
+      if (!runs.empty() && runs.back().offset + runs.back().bytes == off)
+        runs.back().bytes += bytes;
+      else
+        runs.push_back({off, bytes});
     }
     return runs;
   }
@@ -111,7 +115,8 @@ public:
       CompiledComputeSet ccs;
       ccs.name = cs.name;
       ccs.debug = cs.debug;
-      for (unsigned vid : cs.vertices) ccs.vertices.push_back(compileVertex(g_.vertices[vid], vid, cs.name));
+      for (unsigned vid : cs.vertices)
+        ccs.vertices.push_back(compileVertex(g_.vertices[vid], vid, cs.name));
       out_.computeSets.push_back(std::move(ccs));
     }
   }
@@ -119,10 +124,12 @@ public:
   CompiledVertex compileVertex(const VertexRec& v, unsigned id, const std::string& csName) {
     // Named only in errors: built on the way to a throw, not for each of a million vertices.
     auto where = [&] {
-      return "vertex " + std::to_string(id) + " ('" + v.type->name + "') in compute set '" + csName + "'";
+      return "vertex " + std::to_string(id) + " ('" + v.type->name + "') in compute set '" +
+             csName + "'";
     };
     if (!v.tile)
-      throw invalid_tile_mapping(where() + " is not mapped to a tile: call Graph::setTileMapping(vertex, tile)");
+      throw invalid_tile_mapping(
+          where() + " is not mapped to a tile: call Graph::setTileMapping(vertex, tile)");
     CompiledVertex cv;
     cv.type = v.type;
     cv.tile = *v.tile;
@@ -187,8 +194,8 @@ public:
       return defaultEstimate(v);
     }
     throw missing_perf_estimate(where() + " has no cycle estimate: give the vertex class a static "
-                                "getCycleEstimate(), or call Graph::setPerfEstimate or "
-                                "Graph::registerPerfEstimator");
+                                          "getCycleEstimate(), or call Graph::setPerfEstimate or "
+                                          "Graph::registerPerfEstimator");
   }
 
   /// The documented default for codelet-file vertices without an estimator (docs/profiling.md):
@@ -204,12 +211,14 @@ public:
         data += 4 + (bytes + 3) / 4;
       }
     }
-    if (v.type->isMultiVertex) data = (data + MultiVertex::numWorkers() - 1) / MultiVertex::numWorkers();
+    if (v.type->isMultiVertex)
+      data = (data + MultiVertex::numWorkers() - 1) / MultiVertex::numWorkers();
     return 20 + data;
   }
 
   void compileHandles() {
-    for (const auto& s : g_.streams) out_.streams.push_back({s.handle, s.type, s.numElements, s.hostToDevice});
+    for (const auto& s : g_.streams)
+      out_.streams.push_back({s.handle, s.type, s.numElements, s.hostToDevice});
     for (const auto& rb : g_.remoteBuffers)
       out_.remoteBuffers.push_back({rb.handle, rb.type, rb.numElements, rb.repeats});
     for (const auto& [handle, h] : g_.hostHandles)
@@ -226,26 +235,41 @@ public:
     using K = ProgramNode::Kind;
     using LK = LoweredProgram::Kind;
     switch (n.kind) {
-    case K::Sequence: lp.kind = LK::Sequence; break;
+    case K::Sequence:
+      lp.kind = LK::Sequence;
+      break;
     case K::Execute:
       lp.kind = LK::Execute;
       if (n.computeSet.graphState() != &g_ || n.computeSet.getId() >= g_.computeSets.size())
-        throw graph_program_compilation_error(what(n, "Execute") + ": the compute set belongs to another graph");
+        throw graph_program_compilation_error(what(n, "Execute") +
+                                              ": the compute set belongs to another graph");
       lp.computeSet = n.computeSet.getId();
       if (lp.name.empty()) lp.name = g_.computeSets[lp.computeSet].name;
       break;
-    case K::Copy: lowerCopy(n, lp); break;
+    case K::Copy:
+      lowerCopy(n, lp);
+      break;
     case K::StreamToDevice:
-    case K::StreamFromDevice: lowerStreamCopy(n, lp); break;
+    case K::StreamFromDevice:
+      lowerStreamCopy(n, lp);
+      break;
     case K::RemoteToDevice:
-    case K::RemoteFromDevice: lowerRemoteCopy(n, lp); break;
-    case K::Repeat: lp.kind = LK::Repeat; lp.count = n.count; break;
+    case K::RemoteFromDevice:
+      lowerRemoteCopy(n, lp);
+      break;
+    case K::Repeat:
+      lp.kind = LK::Repeat;
+      lp.count = n.count;
+      break;
     case K::RepeatWhileTrue:
     case K::RepeatWhileFalse:
       lp.kind = n.kind == K::RepeatWhileTrue ? LK::RepeatWhileTrue : LK::RepeatWhileFalse;
       setScalar(n, lp, "RepeatWhile predicate", false);
       break;
-    case K::If: lp.kind = LK::If; setScalar(n, lp, "If predicate", false); break;
+    case K::If:
+      lp.kind = LK::If;
+      setScalar(n, lp, "If predicate", false);
+      break;
     case K::Switch:
       lp.kind = LK::Switch;
       setScalar(n, lp, "Switch control", true);
@@ -254,17 +278,24 @@ public:
       for (std::size_t i = 0; i < n.caseValues.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
           if (n.caseValues[i] == n.caseValues[j])
-            throw graph_program_compilation_error(what(n, "Switch") + ": case " +
-                                                  std::to_string(n.caseValues[i]) + " appears twice");
+            throw graph_program_compilation_error(
+                what(n, "Switch") + ": case " + std::to_string(n.caseValues[i]) + " appears twice");
       break;
-    case K::Call: lowerCall(n, lp); break;
-    case K::Sync: lp.kind = LK::Sync; lp.syncType = n.syncType; break;
+    case K::Call:
+      lowerCall(n, lp);
+      break;
+    case K::Sync:
+      lp.kind = LK::Sync;
+      lp.syncType = n.syncType;
+      break;
     case K::WriteUndef:
       lp.kind = LK::WriteUndef;
       checkTensor(n.dst, what(n, "WriteUndef"));
       lp.dstRegions = n.dst.getVarRegions();
       break;
-    case K::Block: lp.kind = LK::Block; break;
+    case K::Block:
+      lp.kind = LK::Block;
+      break;
     case K::PrintTensor:
       lp.kind = LK::PrintTensor;
       checkTensor(n.src, what(n, "PrintTensor"));
@@ -273,11 +304,18 @@ public:
       lp.printFormat = n.printFormat;
       lp.text = n.text;
       break;
-    case K::Abort: lp.kind = LK::Abort; lp.text = n.text; setScalar(n, lp, "AbortOnCondition predicate", false); break;
-    case K::CrossReplica: lowerCrossReplica(n, lp); break;
+    case K::Abort:
+      lp.kind = LK::Abort;
+      lp.text = n.text;
+      setScalar(n, lp, "AbortOnCondition predicate", false);
+      break;
+    case K::CrossReplica:
+      lowerCrossReplica(n, lp);
+      break;
     }
     if (n.kind != K::Call)
-      for (const auto& c : n.children) lp.children.push_back(lower(c));
+      for (const auto& c : n.children)
+        lp.children.push_back(lower(c));
     return add(std::move(lp));
   }
 
@@ -295,7 +333,8 @@ private:
   }
 
   void checkTensor(const Tensor& t, const std::string& where) const {
-    if (!t.valid()) throw graph_program_compilation_error(where + ": invalid (default-constructed) tensor");
+    if (!t.valid())
+      throw graph_program_compilation_error(where + ": invalid (default-constructed) tensor");
     if (t.graphId() != &g_)
       throw graph_program_compilation_error(where + ": the tensor belongs to another graph");
   }
@@ -307,9 +346,12 @@ private:
       throw index_error(where + ": needs a single element, the tensor has shape " +
                         n.scalar.shapeToString());
     if (integral && n.scalar.elementType().isFloatingPoint())
-      throw type_error(where + ": needs an integer tensor, not " + n.scalar.elementType().toString());
+      throw type_error(where + ": needs an integer tensor, not " +
+                       n.scalar.elementType().toString());
     const auto& r = n.scalar.getVarRegions()[0];
-    lp.scalar = {n.scalar.elementType(), out_.variables[r.var].arenaOffset + r.begin * n.scalar.elementType().size(), r.var};
+    lp.scalar = {n.scalar.elementType(),
+                 out_.variables[r.var].arenaOffset + r.begin * n.scalar.elementType().size(),
+                 r.var};
     lp.hasScalar = true;
   }
 
@@ -322,8 +364,9 @@ private:
       throw type_error(where + ": source is " + n.src.elementType().toString() +
                        ", destination is " + n.dst.elementType().toString());
     if (n.src.numElements() != n.dst.numElements())
-      throw index_error(where + ": source shape " + n.src.shapeToString() + " and destination shape " +
-                        n.dst.shapeToString() + " have different numbers of elements");
+      throw index_error(where + ": source shape " + n.src.shapeToString() +
+                        " and destination shape " + n.dst.shapeToString() +
+                        " have different numbers of elements");
     if (n.dst.containsAliases())
       throw graph_program_compilation_error(where + ": the destination contains aliased elements");
     lp.srcRegions = n.src.getVarRegions();
@@ -342,8 +385,14 @@ private:
       }
       si += n1;
       dj += n1;
-      if (si == src[i].bytes) { ++i; si = 0; }
-      if (dj == dst[j].bytes) { ++j; dj = 0; }
+      if (si == src[i].bytes) {
+        ++i;
+        si = 0;
+      }
+      if (dj == dst[j].bytes) {
+        ++j;
+        dj = 0;
+      }
     }
   }
 
@@ -367,8 +416,8 @@ private:
     if (n.dst.numElements() != expected)
       throw index_error(where + ": the destination has " + std::to_string(n.dst.numElements()) +
                         " elements, " + collectiveKindName(n.collective.kind) + " of " +
-                        std::to_string(elements) + " over groups of " + std::to_string(k) + " needs " +
-                        std::to_string(expected));
+                        std::to_string(elements) + " over groups of " + std::to_string(k) +
+                        " needs " + std::to_string(expected));
     lp.collective = n.collective;
     lp.transfer = transferOf(n.src);
     lp.result = transferOf(n.dst);
@@ -378,7 +427,8 @@ private:
 
   void lowerStreamCopy(const ProgramNode& n, LoweredProgram& lp) {
     const bool toDevice = n.kind == ProgramNode::Kind::StreamToDevice;
-    lp.kind = toDevice ? LoweredProgram::Kind::StreamToDevice : LoweredProgram::Kind::StreamFromDevice;
+    lp.kind =
+        toDevice ? LoweredProgram::Kind::StreamToDevice : LoweredProgram::Kind::StreamFromDevice;
     const auto& s = n.stream;
     const std::string where = what(n, "Copy") + " with stream '" + s.handle() + "'";
     if (s.graphState() != &g_ || s.getId() >= g_.streams.size())
@@ -386,8 +436,9 @@ private:
     const Tensor& t = toDevice ? n.dst : n.src;
     checkTensor(t, where);
     if (s.isHostToDevice() != toDevice)
-      throw stream_connection_error(where + ": a " + (toDevice ? "device-to-host" : "host-to-device") +
-                                    " stream cannot be copied " + (toDevice ? "to" : "from") + " the device");
+      throw stream_connection_error(
+          where + ": a " + (toDevice ? "device-to-host" : "host-to-device") +
+          " stream cannot be copied " + (toDevice ? "to" : "from") + " the device");
     if (t.elementType() != s.elementType())
       throw type_error(where + ": the stream holds " + s.elementType().toString() +
                        ", the tensor is " + t.elementType().toString());
@@ -403,7 +454,8 @@ private:
 
   void lowerRemoteCopy(const ProgramNode& n, LoweredProgram& lp) {
     const bool toDevice = n.kind == ProgramNode::Kind::RemoteToDevice;
-    lp.kind = toDevice ? LoweredProgram::Kind::RemoteToDevice : LoweredProgram::Kind::RemoteFromDevice;
+    lp.kind =
+        toDevice ? LoweredProgram::Kind::RemoteToDevice : LoweredProgram::Kind::RemoteFromDevice;
     const auto& rb = n.remoteBuffer;
     const std::string where = what(n, "Copy") + " with remote buffer '" + rb.handle() + "'";
     if (rb.graphState() != &g_ || rb.getId() >= g_.remoteBuffers.size())
@@ -425,14 +477,16 @@ private:
     lp.kind = LoweredProgram::Kind::Call;
     const auto& f = n.function;
     if (f.graphState() != &g_ || f.getId() >= g_.functions.size())
-      throw graph_program_compilation_error(what(n, "Call") + ": the function belongs to another graph");
+      throw graph_program_compilation_error(what(n, "Call") +
+                                            ": the function belongs to another graph");
     auto it = functions_.find(f.getId());
     if (it == functions_.end()) {
       functions_[f.getId()] = kInProgress;
       const unsigned root = lower(g_.functions[f.getId()]);
       it = functions_.insert_or_assign(f.getId(), root).first;
     } else if (it->second == kInProgress) {
-      throw graph_program_compilation_error(what(n, "Call") + ": function " + std::to_string(f.getId()) +
+      throw graph_program_compilation_error(what(n, "Call") + ": function " +
+                                            std::to_string(f.getId()) +
                                             " calls itself; recursion is not supported");
     }
     lp.children = {it->second};
@@ -455,7 +509,9 @@ CompiledGraph compile(const GraphState& graph, const std::vector<program::Progra
   out.replicationFactor = graph.replicationFactor;
   Compiler c(graph, out);
   const int phases = 4;
-  auto step = [&](int i) { if (progress) progress(i, phases); };
+  auto step = [&](int i) {
+    if (progress) progress(i, phases);
+  };
   step(0);
   c.layoutVariables();
   step(1);
@@ -463,7 +519,8 @@ CompiledGraph compile(const GraphState& graph, const std::vector<program::Progra
   step(2);
   c.compileHandles();
   step(3);
-  for (const auto& p : programs) out.entryPoints.push_back(c.lower(p));
+  for (const auto& p : programs)
+    out.entryPoints.push_back(c.lower(p));
   step(4);
   return out;
 }

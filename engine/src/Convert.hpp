@@ -1,9 +1,8 @@
 // Element conversion between host values and device types.
 #pragma once
 
-#include <poplar/Type.hpp>
-
 #include <cstddef>
+#include <poplar/Type.hpp>
 
 namespace poplar::detail {
 

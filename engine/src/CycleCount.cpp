@@ -49,8 +49,8 @@ TESSERA_VERTEX_IN("poplar", "poplar::CycleCount", CycleCountVertex, start, out);
 void checkTile(const Graph& graph, unsigned tile, const char* function) {
   if (tile >= graph.getTarget().getNumTiles())
     throw index_error(std::string("poplar::") + function + ": tile " + std::to_string(tile) +
-                      " is not in the graph, which has " + std::to_string(graph.getTarget().getNumTiles()) +
-                      " tiles");
+                      " is not in the graph, which has " +
+                      std::to_string(graph.getTarget().getNumTiles()) + " tiles");
 }
 
 Tensor counterTensor(Graph& graph, unsigned tile, const DebugContext& dc, const std::string& name) {
@@ -93,14 +93,17 @@ Tensor cycleCount(Graph& graph, program::Sequence& prog, unsigned tile, SyncType
   return cycles;
 }
 
-Tensor cycleCount(Graph& graph, program::Sequence& prog, unsigned tile, const DebugContext& debugContext) {
+Tensor cycleCount(Graph& graph, program::Sequence& prog, unsigned tile,
+                  const DebugContext& debugContext) {
   return cycleCount(graph, prog, tile, SyncType::INTERNAL, debugContext);
 }
 
-std::vector<Tensor> cycleStamp(Graph& graph, program::Sequence& prog, const std::vector<unsigned>& tiles,
-                               SyncType syncType, const DebugContext& debugContext) {
+std::vector<Tensor> cycleStamp(Graph& graph, program::Sequence& prog,
+                               const std::vector<unsigned>& tiles, SyncType syncType,
+                               const DebugContext& debugContext) {
   if (tiles.empty()) throw index_error("poplar::cycleStamp: the list of tiles is empty");
-  for (unsigned t : tiles) checkTile(graph, t, "cycleStamp");
+  for (unsigned t : tiles)
+    checkTile(graph, t, "cycleStamp");
   graph.addCodelets(kSource);
   const DebugContext dc(debugContext, "cycleStamp");
   ComputeSet cs = graph.addComputeSet(dc);
@@ -120,11 +123,13 @@ Tensor cycleStamp(Graph& graph, program::Sequence& prog, unsigned tile, SyncType
   return cycleStamp(graph, prog, std::vector<unsigned>{tile}, syncType, debugContext)[0];
 }
 
-Tensor cycleStamp(Graph& graph, program::Sequence& prog, unsigned tile, const DebugContext& debugContext) {
+Tensor cycleStamp(Graph& graph, program::Sequence& prog, unsigned tile,
+                  const DebugContext& debugContext) {
   return cycleStamp(graph, prog, tile, SyncType::INTERNAL, debugContext);
 }
 
-std::vector<Tensor> cycleStamp(Graph& graph, program::Sequence& prog, const std::vector<unsigned>& tiles,
+std::vector<Tensor> cycleStamp(Graph& graph, program::Sequence& prog,
+                               const std::vector<unsigned>& tiles,
                                const DebugContext& debugContext) {
   return cycleStamp(graph, prog, tiles, SyncType::INTERNAL, debugContext);
 }

@@ -1,5 +1,4 @@
 #include <poplar/DebugContext.hpp>
-
 #include <vector>
 
 namespace poplar {

@@ -1,9 +1,8 @@
+#include <cstdlib>
+#include <mutex>
 #include <poplar/DeviceManager.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <cstdlib>
-#include <mutex>
 
 namespace poplar {
 
@@ -11,7 +10,9 @@ struct DeviceManager::State {
   unsigned numIPUs;
   std::mutex mutex;
   std::vector<bool> busy; // per IPU
-  struct Slot { unsigned firstIPU, count; };
+  struct Slot {
+    unsigned firstIPU, count;
+  };
   std::vector<Slot> slots; // device id -> IPUs
 };
 
@@ -23,7 +24,9 @@ struct Device::Impl {
 };
 
 Device::Device() = default;
-Device::~Device() { detach(); }
+Device::~Device() {
+  detach();
+}
 Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&& o) noexcept {
   if (this != &o) {
@@ -47,7 +50,9 @@ const Target& Device::getTarget() const {
   return impl_->target;
 }
 
-unsigned Device::getId() const { return impl_ ? impl_->id : 0; }
+unsigned Device::getId() const {
+  return impl_ ? impl_->id : 0;
+}
 
 bool Device::attach() {
   if (!impl_) throw invalid_machine_model("attach() on an invalid Device");
@@ -57,7 +62,8 @@ bool Device::attach() {
   const auto& slot = m.slots.at(impl_->id);
   for (unsigned i = 0; i < slot.count; ++i)
     if (m.busy[slot.firstIPU + i]) return false;
-  for (unsigned i = 0; i < slot.count; ++i) m.busy[slot.firstIPU + i] = true;
+  for (unsigned i = 0; i < slot.count; ++i)
+    m.busy[slot.firstIPU + i] = true;
   return impl_->attached = true;
 }
 
@@ -66,11 +72,14 @@ void Device::detach() {
   auto& m = *impl_->manager;
   std::lock_guard<std::mutex> lock(m.mutex);
   const auto& slot = m.slots.at(impl_->id);
-  for (unsigned i = 0; i < slot.count; ++i) m.busy[slot.firstIPU + i] = false;
+  for (unsigned i = 0; i < slot.count; ++i)
+    m.busy[slot.firstIPU + i] = false;
   impl_->attached = false;
 }
 
-bool Device::isAttached() const { return impl_ && (!impl_->manager || impl_->attached); }
+bool Device::isAttached() const {
+  return impl_ && (!impl_->manager || impl_->attached);
+}
 
 Device IPUModel::createDevice(OptionFlags, bool, unsigned) const {
   auto impl = std::make_shared<Device::Impl>();
@@ -97,7 +106,9 @@ DeviceManager DeviceManager::createDeviceManager() {
   return DeviceManager(s);
 }
 
-unsigned DeviceManager::getNumIPUs() const { return state_->numIPUs; }
+unsigned DeviceManager::getNumIPUs() const {
+  return state_->numIPUs;
+}
 
 Device DeviceManager::getDevice(unsigned id, const OptionFlags&) const {
   if (id >= state_->slots.size())
@@ -121,7 +132,8 @@ std::vector<Device> DeviceManager::getDevices(TargetType type, unsigned numIPUs,
 
 std::vector<Device> DeviceManager::getDevices(const OptionFlags& opts) const {
   std::vector<Device> devices;
-  for (unsigned id = 0; id < state_->slots.size(); ++id) devices.push_back(getDevice(id, opts));
+  for (unsigned id = 0; id < state_->slots.size(); ++id)
+    devices.push_back(getDevice(id, opts));
   return devices;
 }
 

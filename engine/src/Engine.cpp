@@ -11,14 +11,13 @@
 #include "report/ReportBuilder.hpp"
 #include "report/SerializedGraph.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
 #include <poplar/Engine.hpp>
 #include <poplar/exceptions.hpp>
 #include <pvti/pvti.hpp>
-
-#include <cstdio>
-#include <filesystem>
-#include <cstdlib>
-#include <exception>
 #include <thread>
 
 namespace poplar {
@@ -31,7 +30,8 @@ bool parseBool(const std::string& name, const std::string& v) {
 OptionFlags mergedOptions(const OptionFlags& given) {
   OptionFlags merged = given;
   if (const char* env = std::getenv("POPLAR_ENGINE_OPTIONS"))
-    for (const auto& [k, v] : parseOptionFlagsJson(env, "POPLAR_ENGINE_OPTIONS")) merged.set(k, v);
+    for (const auto& [k, v] : parseOptionFlagsJson(env, "POPLAR_ENGINE_OPTIONS"))
+      merged.set(k, v);
   detail::checkOptions(merged, detail::engineOptionSpecs(), "engine option");
   return merged;
 }
@@ -39,14 +39,17 @@ OptionFlags mergedOptions(const OptionFlags& given) {
 detail::RuntimeOptions runtimeOptions(const OptionFlags& o) {
   detail::RuntimeOptions r;
   if (o.contains("debug.floatPointOpException"))
-    r.floatingPointChecks = parseBool("debug.floatPointOpException", o.at("debug.floatPointOpException"));
+    r.floatingPointChecks =
+        parseBool("debug.floatPointOpException", o.at("debug.floatPointOpException"));
   // Poplar's defaults: prefetch enabled, but stream buffers may overlap host rearrangement,
   // which rules prefetching out; streamBufferOverlap=none lets it happen.
   const bool prefetch = !o.contains("exchange.enablePrefetch") ||
                         parseBool("exchange.enablePrefetch", o.at("exchange.enablePrefetch"));
-  const bool noOverlap = o.contains("exchange.streamBufferOverlap") && o.at("exchange.streamBufferOverlap") == "none";
+  const bool noOverlap =
+      o.contains("exchange.streamBufferOverlap") && o.at("exchange.streamBufferOverlap") == "none";
   r.streamPrefetch = prefetch && noOverlap;
-  r.threads = detail::resolveThreadCount(o.contains("tessera.threads") ? o.at("tessera.threads") : "");
+  r.threads =
+      detail::resolveThreadCount(o.contains("tessera.threads") ? o.at("tessera.threads") : "");
   return r;
 }
 
@@ -70,7 +73,8 @@ struct Engine::Impl {
   /// model (handing it the allocations tile by tile) and sets up the runtime.
   void startWritingAlongside(ProgressFunc& progress, unsigned threads);
   void buildProgramModel(ProgressFunc& progress);
-  void buildMemoryModel(ProgressFunc& progress, unsigned threads, detail::report::AllocationFeed* feed);
+  void buildMemoryModel(ProgressFunc& progress, unsigned threads,
+                        detail::report::AllocationFeed* feed);
   /// Chooses the report's files (making a private directory when asked); then writeReport
   /// writes them.
   void prepareReport();
@@ -100,13 +104,15 @@ void Engine::Impl::buildProgramModel(ProgressFunc& progress) {
   detail::hosttrace::sampleHostMemory();
 }
 
-void Engine::Impl::buildMemoryModel(ProgressFunc& progress, unsigned threads, detail::report::AllocationFeed* feed) {
+void Engine::Impl::buildMemoryModel(ProgressFunc& progress, unsigned threads,
+                                    detail::report::AllocationFeed* feed) {
   namespace prof = detail::profile;
   auto& p = profile;
   prof::MemoryOptions mo;
   mo.computeInstrumentation = profiling.computeInstrumentation;
   mo.threads = threads;
-  if (feed) mo.onTile = [feed](unsigned, const std::vector<prof::Allocation>& tile) { feed->push(tile); };
+  if (feed)
+    mo.onTile = [feed](unsigned, const std::vector<prof::Allocation>& tile) { feed->push(tile); };
   if (profiling.blocksFilter) {
     mo.blockBufferBytes = profiling.blocksBufferSize;
     for (unsigned ipu = 0; ipu < compiled.replicaTarget.getNumIPUs(); ++ipu)
@@ -144,10 +150,12 @@ void Engine::Impl::writeReport(detail::report::AllocationFeed* feed) {
     if (profiling.serializedGraph) {
       std::filesystem::create_directories(files.directory);
       detail::report::writeSerializedGraph(
-          files.directory + "/" + std::string(tessera::profiler::schema::kSerializedGraphFileName), compiled);
+          files.directory + "/" + std::string(tessera::profiler::schema::kSerializedGraphFileName),
+          compiled);
     }
     if (profiling.graphProfile)
-      writer = detail::report::writeCompilationReport(files, compiled, profile, options, profiling, feed);
+      writer = detail::report::writeCompilationReport(files, compiled, profile, options, profiling,
+                                                      feed);
   } catch (const poplar_error&) {
     throw;
   } catch (const std::exception& e) {
@@ -171,17 +179,21 @@ void Engine::Impl::checkMemory() const {
   msg += writer ? ". The memory report was written to " + files.profile
                 : ". Set autoReport.outputGraphProfile (or autoReport.all) to get a memory report";
   if (profiling.allowOutOfMemory) {
-    std::fprintf(stderr, "tessera: warning: %s; running anyway (debug.allowOutOfMemory)\n", msg.c_str());
+    std::fprintf(stderr, "tessera: warning: %s; running anyway (debug.allowOutOfMemory)\n",
+                 msg.c_str());
     return;
   }
-  throw graph_memory_allocation_error(msg + "; debug.allowOutOfMemory=true lets the IPU Model run anyway");
+  throw graph_memory_allocation_error(
+      msg + "; debug.allowOutOfMemory=true lets the IPU Model run anyway");
 }
 
 namespace {
 /// Checks the options and compiles; compilation reports progress steps 0-4 of `total`.
-std::unique_ptr<core::Executable> compileExecutable(const Graph& graph, const std::vector<program::Program>& programs,
-                                                    const OptionFlags& options, const ProgressFunc& progress,
-                                                    int total, const DebugContext& debugContext) {
+std::unique_ptr<core::Executable> compileExecutable(const Graph& graph,
+                                                    const std::vector<program::Program>& programs,
+                                                    const OptionFlags& options,
+                                                    const ProgressFunc& progress, int total,
+                                                    const DebugContext& debugContext) {
   auto exe = std::make_unique<core::Executable>();
   exe->options = mergedOptions(options);
   detail::profile::parseProfilerOptions(exe->options); // rejects bad values before the long part
@@ -197,15 +209,17 @@ std::unique_ptr<core::Executable> compileExecutable(const Graph& graph, const st
 } // namespace
 
 Executable compileGraph(const Graph& graph, const std::vector<program::Program>& programs,
-                        const OptionFlags& options, ProgressFunc progress, const DebugContext& debugContext) {
+                        const OptionFlags& options, ProgressFunc progress,
+                        const DebugContext& debugContext) {
   pvti::Tracepoint compileTrace(&pvti::tracePoplar, "compileGraph");
   auto exe = compileExecutable(graph, programs, options, progress, 4, debugContext);
   if (progress) progress(4, 4);
   return Executable(std::move(exe));
 }
 
-Executable compileGraph(Graph&& graph, const std::vector<program::Program>& programs, const OptionFlags& options,
-                        ProgressFunc progress, const DebugContext& debugContext) {
+Executable compileGraph(Graph&& graph, const std::vector<program::Program>& programs,
+                        const OptionFlags& options, ProgressFunc progress,
+                        const DebugContext& debugContext) {
   const Graph owned(std::move(graph));
   return compileGraph(owned, programs, options, std::move(progress), debugContext);
 }
@@ -225,8 +239,9 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
   profiling = detail::profile::parseProfilerOptions(options);
   profiling.engineName = exe.name;
   if (profiling.blocksTile >= compiled.replicaTarget.getTilesPerIPU())
-    throw invalid_option("engine option 'profiler.blocks.tile' = '" + std::to_string(profiling.blocksTile) +
-                         "': the target has " + std::to_string(compiled.replicaTarget.getTilesPerIPU()) +
+    throw invalid_option("engine option 'profiler.blocks.tile' = '" +
+                         std::to_string(profiling.blocksTile) + "': the target has " +
+                         std::to_string(compiled.replicaTarget.getTilesPerIPU()) +
                          " tiles per IPU");
   const unsigned threads = runtimeOptions(options).threads;
   buildProgramModel(progress);
@@ -242,7 +257,7 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
   }
   if (profiling.executionProfile) {
     recorder = std::make_unique<detail::profile::ExecutionRecorder>(profile.model, compiled,
-                                                                     profiling, *writer);
+                                                                    profiling, *writer);
     runtime->setObserver(recorder.get());
   } else if (readsCycleCounters(compiled)) {
     counterClock = std::make_unique<detail::profile::CounterClock>(profile.model, compiled);
@@ -298,7 +313,8 @@ void Engine::Impl::startWritingAlongside(ProgressFunc& progress, unsigned thread
 
 Engine::Engine(const Graph& graph, const program::Program& program, const OptionFlags& options,
                ProgressFunc progress, const DebugContext& debugContext)
-    : Engine(graph, std::vector<program::Program>{program}, options, std::move(progress), debugContext) {}
+    : Engine(graph, std::vector<program::Program>{program}, options, std::move(progress),
+             debugContext) {}
 
 Engine::Engine(const Graph& graph, const std::vector<program::Program>& programs,
                const OptionFlags& options, ProgressFunc progress, const DebugContext& debugContext)
@@ -310,11 +326,14 @@ Engine::Engine(const Graph& graph, const std::vector<program::Program>& programs
 }
 
 Engine::Engine(Executable&& exe, const OptionFlags& options) : impl_(std::make_unique<Impl>()) {
-  if (!exe.impl) throw runtime_error("Engine(Executable&&): the executable is empty (moved from, or default-made)");
+  if (!exe.impl)
+    throw runtime_error(
+        "Engine(Executable&&): the executable is empty (moved from, or default-made)");
   std::unique_ptr<core::Executable> state = std::move(exe.impl);
   // The options given here override those the executable was compiled with.
   OptionFlags merged = state->options;
-  for (const auto& [k, v] : options) merged.set(k, v);
+  for (const auto& [k, v] : options)
+    merged.set(k, v);
   state->options = mergedOptions(merged);
   pvti::Tracepoint loadTrace(&pvti::tracePoplar, "Engine::compile");
   ProgressFunc none;
@@ -334,9 +353,10 @@ void Engine::load(const Device& device) {
   const Target& gt = impl_->compiled.target;
   if (dt.getNumTiles() != gt.getNumTiles() || dt.getTargetType() != gt.getTargetType() ||
       dt.getBytesPerTile() != gt.getBytesPerTile())
-    throw runtime_error("Engine::load: the graph was compiled for " + std::to_string(gt.getNumIPUs()) +
-                        " IPU(s) of " + std::to_string(gt.getTilesPerIPU()) + " tiles, the device has " +
-                        std::to_string(dt.getNumIPUs()) + " of " + std::to_string(dt.getTilesPerIPU()));
+    throw runtime_error(
+        "Engine::load: the graph was compiled for " + std::to_string(gt.getNumIPUs()) +
+        " IPU(s) of " + std::to_string(gt.getTilesPerIPU()) + " tiles, the device has " +
+        std::to_string(dt.getNumIPUs()) + " of " + std::to_string(dt.getTilesPerIPU()));
   impl_->runtime->load();
 }
 
@@ -345,7 +365,9 @@ void Engine::loadAndRun(const Device& device, unsigned programIndex) {
   run(programIndex);
 }
 
-bool Engine::isLoaded() const { return impl_->runtime->loaded(); }
+bool Engine::isLoaded() const {
+  return impl_->runtime->loaded();
+}
 
 void Engine::run(unsigned programIndex, const std::string& debugName) {
   impl_->requireLoaded("run");
@@ -379,14 +401,15 @@ void Engine::run(unsigned programIndex, const std::string& debugName) {
 
 void Engine::writeTensor(const std::string& handle, const void* begin, const void* end) {
   impl_->requireLoaded("writeTensor");
-  impl_->runtime->writeHost(handle, begin,
-                            static_cast<std::size_t>(static_cast<const char*>(end) - static_cast<const char*>(begin)));
+  impl_->runtime->writeHost(
+      handle, begin,
+      static_cast<std::size_t>(static_cast<const char*>(end) - static_cast<const char*>(begin)));
 }
 
 void Engine::readTensor(const std::string& handle, void* begin, void* end) {
   impl_->requireLoaded("readTensor");
-  impl_->runtime->readHost(handle, begin,
-                           static_cast<std::size_t>(static_cast<char*>(end) - static_cast<char*>(begin)));
+  impl_->runtime->readHost(
+      handle, begin, static_cast<std::size_t>(static_cast<char*>(end) - static_cast<char*>(begin)));
 }
 
 namespace {
@@ -415,7 +438,8 @@ void Engine::connectStream(const std::string& handle, void* begin, void* end) {
   impl_->runtime->connect(handle, -1, std::move(c));
 }
 
-void Engine::connectStream(const std::string& handle, unsigned replicaIndex, void* begin, void* end) {
+void Engine::connectStream(const std::string& handle, unsigned replicaIndex, void* begin,
+                           void* end) {
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Buffer;
   c.begin = static_cast<unsigned char*>(begin);
@@ -433,7 +457,8 @@ void Engine::connectStream(const std::string& handle, void* buffer) {
 }
 
 void Engine::connectStreamToCallback(const std::string& handle, std::function<void(void*)> f) {
-  if (!f) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
+  if (!f)
+    throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Function;
   c.function = detail::hosttrace::traced(handle, std::move(f));
@@ -442,15 +467,18 @@ void Engine::connectStreamToCallback(const std::string& handle, std::function<vo
 
 void Engine::connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
                                      std::function<void(void*)> f) {
-  if (!f) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
+  if (!f)
+    throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Function;
   c.function = detail::hosttrace::traced(handle, std::move(f));
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }
 
-void Engine::connectStreamToCallback(const std::string& handle, std::unique_ptr<StreamCallback> cb) {
-  if (!cb) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
+void Engine::connectStreamToCallback(const std::string& handle,
+                                     std::unique_ptr<StreamCallback> cb) {
+  if (!cb)
+    throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Callback;
   c.callback = detail::hosttrace::traced(handle, std::move(cb));
@@ -459,7 +487,8 @@ void Engine::connectStreamToCallback(const std::string& handle, std::unique_ptr<
 
 void Engine::connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
                                      std::unique_ptr<StreamCallback> cb) {
-  if (!cb) throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
+  if (!cb)
+    throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Callback;
   c.callback = detail::hosttrace::traced(handle, std::move(cb));
@@ -478,16 +507,21 @@ void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::ui
   impl_->runtime->copyRemote(handle, row, replica, data, false);
 }
 
-void Engine::setPrintTensorStream(std::ostream& os) { impl_->runtime->setPrintStream(os); }
-const OptionFlags& Engine::getEngineOptions() const { return impl_->options; }
+void Engine::setPrintTensorStream(std::ostream& os) {
+  impl_->runtime->setPrintStream(os);
+}
+const OptionFlags& Engine::getEngineOptions() const {
+  return impl_->options;
+}
 
 pva::Report Engine::getReport(bool reportExecution) const {
   if (!impl_->writer)
     throw runtime_error("Engine::getReport: this engine writes no profile; set the engine option "
                         "autoReport.outputGraphProfile (or autoReport.all) to \"true\"");
   if (reportExecution && !impl_->profiling.executionProfile)
-    throw runtime_error("Engine::getReport(true): execution is not profiled; set autoReport.outputExecutionProfile "
-                        "(or autoReport.all), or call getReport(false) for the compilation report");
+    throw runtime_error(
+        "Engine::getReport(true): execution is not profiled; set autoReport.outputExecutionProfile "
+        "(or autoReport.all), or call getReport(false) for the compilation report");
   if (impl_->profiling.debugInfo && std::filesystem::exists(impl_->files.debug))
     return pva::openReport(impl_->files.profile, impl_->files.debug);
   return pva::openReport(impl_->files.profile);
@@ -507,8 +541,9 @@ void Engine::printProfileSummary(std::ostream& out, const OptionFlags& options) 
   flag("showExecutionSteps", o.showExecutionSteps);
   flag("showPerIpuMemoryUsage", o.showPerIpuMemoryUsage);
   if (!impl_->writer)
-    throw runtime_error("Engine::printProfileSummary: this engine keeps no profile; set the engine option "
-                        "debug.instrument, debug.retainDebugInformation or autoReport.all to \"true\"");
+    throw runtime_error(
+        "Engine::printProfileSummary: this engine keeps no profile; set the engine option "
+        "debug.instrument, debug.retainDebugInformation or autoReport.all to \"true\"");
   detail::report::printProfileSummary(out, getReport(impl_->profiling.executionProfile),
                                       impl_->profiling.executionProfile, o);
 }

@@ -1,13 +1,12 @@
 #include "EngineOptions.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <poplar/exceptions.hpp>
 
 namespace poplar::detail {
 namespace {
@@ -62,7 +61,8 @@ const std::vector<OptionSpec> kEngineOptions = {
     {"profiler.includeFlopEstimates", K::Bool, "", kHonoured},
     {"profiler.programs.filter", K::Text, "", kHonoured},
     {"profiler.replicaToProfile", K::Unsigned, "", kNoEffect},
-    {"streamCallbacks.multiThreadMode", K::Choice, "singleThread|collaborative|dedicated", kNoEffect},
+    {"streamCallbacks.multiThreadMode", K::Choice, "singleThread|collaborative|dedicated",
+     kNoEffect},
     {"streamCallbacks.numaAware", K::Bool, "", kNoEffect},
     {"streamCallbacks.numWorkerThreads", K::UnsignedOrAuto, "", kNoEffect},
     {"target.deterministicWorkers", K::Choice, "true|false|portable", kNoEffect},
@@ -92,13 +92,15 @@ std::string quoted(const std::string& context, const std::string& name, const st
 
 /// Names sharing the unknown name's prefix up to its last '.', or all names when none do.
 std::string suggestions(const std::string& name, const std::vector<OptionSpec>& specs) {
-  const std::string group = name.substr(0, name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+  const std::string group =
+      name.substr(0, name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
   std::string list;
   for (const auto& s : specs)
     if (group.empty() || std::string(s.name).compare(0, group.size(), group) == 0)
       list += (list.empty() ? "" : ", ") + std::string(s.name);
   if (list.empty())
-    for (const auto& s : specs) list += (list.empty() ? "" : ", ") + std::string(s.name);
+    for (const auto& s : specs)
+      list += (list.empty() ? "" : ", ") + std::string(s.name);
   return list;
 }
 
@@ -115,17 +117,23 @@ bool isChoice(const char* choices, const std::string& value) {
 
 void checkValue(const std::string& context, const OptionSpec& spec, const std::string& value) {
   switch (spec.kind) {
-  case K::Bool: parseBoolOption(context, spec.name, value); break;
-  case K::Unsigned: parseUnsignedOption(context, spec.name, value, std::numeric_limits<std::uint64_t>::max()); break;
+  case K::Bool:
+    parseBoolOption(context, spec.name, value);
+    break;
+  case K::Unsigned:
+    parseUnsignedOption(context, spec.name, value, std::numeric_limits<std::uint64_t>::max());
+    break;
   case K::UnsignedOrAuto:
-    if (value != "auto") parseUnsignedOption(context, spec.name, value, std::numeric_limits<std::uint64_t>::max());
+    if (value != "auto")
+      parseUnsignedOption(context, spec.name, value, std::numeric_limits<std::uint64_t>::max());
     break;
   case K::Seconds: {
     errno = 0;
     char* end = nullptr;
     const double s = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(s) || s < 0)
-      throw invalid_option(quoted(context, spec.name, value) + ": expected a number of seconds such as 300 or 0.5");
+      throw invalid_option(quoted(context, spec.name, value) +
+                           ": expected a number of seconds such as 300 or 0.5");
     break;
   }
   case K::Choice:
@@ -135,16 +143,22 @@ void checkValue(const std::string& context, const OptionSpec& spec, const std::s
       throw invalid_option(quoted(context, spec.name, value) + ": expected one of " + accepted);
     }
     break;
-  case K::Text: break;
+  case K::Text:
+    break;
   }
 }
 
 } // namespace
 
-const std::vector<OptionSpec>& engineOptionSpecs() { return kEngineOptions; }
-const std::vector<OptionSpec>& summaryOptionSpecs() { return kSummaryOptions; }
+const std::vector<OptionSpec>& engineOptionSpecs() {
+  return kEngineOptions;
+}
+const std::vector<OptionSpec>& summaryOptionSpecs() {
+  return kSummaryOptions;
+}
 
-bool parseBoolOption(const std::string& context, const std::string& name, const std::string& value) {
+bool parseBoolOption(const std::string& context, const std::string& name,
+                     const std::string& value) {
   if (value == "true" || value == "1") return true;
   if (value == "false" || value == "0") return false;
   throw invalid_option(quoted(context, name, value) + ": expected true or false");
@@ -154,11 +168,13 @@ std::uint64_t parseUnsignedOption(const std::string& context, const std::string&
                                   const std::string& value, std::uint64_t max) {
   const bool hex = value.size() > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X');
   const std::string digits = hex ? value.substr(2) : value;
-  const bool wellFormed = !digits.empty() && std::all_of(digits.begin(), digits.end(), [hex](char c) {
-    return hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : c >= '0' && c <= '9';
-  });
+  const bool wellFormed =
+      !digits.empty() && std::all_of(digits.begin(), digits.end(), [hex](char c) {
+        return hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : c >= '0' && c <= '9';
+      });
   errno = 0;
-  const unsigned long long n = wellFormed ? std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10) : 0;
+  const unsigned long long n =
+      wellFormed ? std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10) : 0;
   if (!wellFormed || errno == ERANGE || n > max)
     throw invalid_option(quoted(context, name, value) + ": expected a whole number from 0 to " +
                          std::to_string(max));
@@ -171,7 +187,8 @@ void checkOptions(const OptionFlags& options, const std::vector<OptionSpec>& spe
     const auto spec = std::find_if(specs.begin(), specs.end(),
                                    [&name = name](const OptionSpec& s) { return name == s.name; });
     if (spec == specs.end())
-      throw invalid_option("unknown " + context + " '" + name + "' (known: " + suggestions(name, specs) + ")");
+      throw invalid_option("unknown " + context + " '" + name +
+                           "' (known: " + suggestions(name, specs) + ")");
     checkValue(context, *spec, value);
   }
 }

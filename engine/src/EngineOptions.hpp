@@ -4,9 +4,8 @@
 // the report's engine options, and listed in docs/profiling.md as "accepted, no effect here".
 #pragma once
 
-#include <poplar/OptionFlags.hpp>
-
 #include <cstdint>
+#include <poplar/OptionFlags.hpp>
 #include <string>
 #include <vector>
 
@@ -14,12 +13,12 @@ namespace poplar::detail {
 
 struct OptionSpec {
   enum class Kind {
-    Bool,     ///< true or false (also 1 or 0)
-    Unsigned, ///< a whole number, decimal or 0x hexadecimal
+    Bool,           ///< true or false (also 1 or 0)
+    Unsigned,       ///< a whole number, decimal or 0x hexadecimal
     UnsignedOrAuto, ///< a whole number or "auto"
-    Seconds,  ///< a non-negative number of seconds
-    Choice,   ///< one of `choices` ("a|b|c")
-    Text,     ///< any text: a path, a file name, a regular expression
+    Seconds,        ///< a non-negative number of seconds
+    Choice,         ///< one of `choices` ("a|b|c")
+    Text,           ///< any text: a path, a file name, a regular expression
   };
   const char* name;
   Kind kind;

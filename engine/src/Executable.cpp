@@ -1,8 +1,7 @@
 #include "ExecutableState.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <istream>
+#include <poplar/exceptions.hpp>
 
 namespace poplar {
 
@@ -14,7 +13,8 @@ Executable::Executable(std::unique_ptr<core::Executable> state) : impl(std::move
 
 void Executable::serialize(std::ostream& out) const {
   if (!impl)
-    throw poplar_error("Executable::serialize: the executable is empty (moved into an Engine, or default-made)");
+    throw poplar_error(
+        "Executable::serialize: the executable is empty (moved into an Engine, or default-made)");
   detail::writeExecutable(*impl, out);
 }
 

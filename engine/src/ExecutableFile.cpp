@@ -4,11 +4,8 @@
 // files were compiled into travel inside the payload, so the loading process needs neither the
 // sources nor the cache of the process that compiled them.
 #include "ExecutableState.hpp"
-
 #include "codelets/CodeletLoader.hpp"
 #include "codelets/Hash.hpp"
-
-#include <poplar/exceptions.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -18,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <ostream>
+#include <poplar/exceptions.hpp>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -42,10 +40,12 @@ class Writer {
 public:
   void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }
   void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+    for (int i = 0; i < 4; ++i)
+      u8(static_cast<std::uint8_t>(v >> (8 * i)));
   }
   void u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+    for (int i = 0; i < 8; ++i)
+      u8(static_cast<std::uint8_t>(v >> (8 * i)));
   }
   void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
   void f64(double v) {
@@ -64,7 +64,8 @@ public:
   }
   template <typename T, typename F> void list(const std::vector<T>& v, F each) {
     u64(v.size());
-    for (const auto& x : v) each(x);
+    for (const auto& x : v)
+      each(x);
   }
   std::string& data() { return out_; }
 
@@ -81,12 +82,14 @@ public:
   }
   std::uint32_t u32() {
     std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= std::uint32_t(u8()) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+      v |= std::uint32_t(u8()) << (8 * i);
     return v;
   }
   std::uint64_t u64() {
     std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= std::uint64_t(u8()) << (8 * i);
+    for (int i = 0; i < 8; ++i)
+      v |= std::uint64_t(u8()) << (8 * i);
     return v;
   }
   std::int32_t i32() { return static_cast<std::int32_t>(u32()); }
@@ -118,19 +121,21 @@ public:
   std::size_t count(std::size_t minBytes) {
     const std::uint64_t n = u64();
     if (minBytes && n > (in_.size() - pos_) / minBytes)
-      throw FormatError("a list of " + std::to_string(n) + " entries runs past the end of the payload");
+      throw FormatError("a list of " + std::to_string(n) +
+                        " entries runs past the end of the payload");
     return static_cast<std::size_t>(n);
   }
   template <typename T, typename F> std::vector<T> list(std::size_t minBytes, F each) {
     std::vector<T> v(count(minBytes));
-    for (auto& x : v) x = each();
+    for (auto& x : v)
+      x = each();
     return v;
   }
   unsigned index(std::size_t limit, const char* what) {
     const std::uint32_t i = u32();
     if (i >= limit)
-      throw FormatError(std::string(what) + " " + std::to_string(i) + " is out of range (" + std::to_string(limit) +
-                        " exist)");
+      throw FormatError(std::string(what) + " " + std::to_string(i) + " is out of range (" +
+                        std::to_string(limit) + " exist)");
     return i;
   }
   bool atEnd() const { return pos_ == in_.size(); }
@@ -169,8 +174,13 @@ public:
     std::int64_t parent = -1;
     if (dc.getParent()) parent = id(*dc.getParent());
     const auto& loc = dc.getLocation();
-    Key key{parent, dc.getName(), loc.file ? loc.file : "", loc.function ? loc.function : "", loc.line,
-            dc.getLayer(), dc.getOpType()};
+    Key key{parent,
+            dc.getName(),
+            loc.file ? loc.file : "",
+            loc.function ? loc.function : "",
+            loc.line,
+            dc.getLayer(),
+            dc.getOpType()};
     auto [it, added] = ids_.emplace(key, static_cast<std::uint32_t>(order_.size()));
     if (added) order_.push_back(key);
     return it->second;
@@ -189,7 +199,8 @@ public:
   }
 
 private:
-  using Key = std::tuple<std::int64_t, std::string, std::string, std::string, unsigned, std::string, std::string>;
+  using Key = std::tuple<std::int64_t, std::string, std::string, std::string, unsigned, std::string,
+                         std::string>;
   std::map<Key, std::uint32_t> ids_;
   std::vector<Key> order_;
 };
@@ -200,23 +211,27 @@ std::vector<DebugContext> readDebugTable(Reader& r) {
   table.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t parent = r.u64();
-    if (parent > i) throw FormatError("debug context " + std::to_string(i) + " names a later parent");
+    if (parent > i)
+      throw FormatError("debug context " + std::to_string(i) + " names a later parent");
     const std::string name = r.str(), file = r.str(), function = r.str();
     const unsigned line = r.u32();
     const std::string layer = r.str(), opType = r.str();
-    table.push_back(LoadedDebugContext(parent ? &table[parent - 1] : nullptr, name,
-                                       SourceLocation(internedText(file), internedText(function), line), layer,
-                                       opType));
+    table.push_back(LoadedDebugContext(
+        parent ? &table[parent - 1] : nullptr, name,
+        SourceLocation(internedText(file), internedText(function), line), layer, opType));
   }
   return table;
 }
 
 // ---- The compiled graph. ----
 
-void writeType(Writer& w, Type t) { w.u8(static_cast<std::uint8_t>(t.id())); }
+void writeType(Writer& w, Type t) {
+  w.u8(static_cast<std::uint8_t>(t.id()));
+}
 Type readType(Reader& r) {
   const auto id = r.u8();
-  if (id > static_cast<std::uint8_t>(Type::Id::Bool)) throw FormatError("unknown element type " + std::to_string(id));
+  if (id > static_cast<std::uint8_t>(Type::Id::Bool))
+    throw FormatError("unknown element type " + std::to_string(id));
   return Type(static_cast<Type::Id>(id));
 }
 
@@ -249,7 +264,8 @@ void writeTarget(Writer& w, const Target& t) {
 Target readTarget(Reader& r) {
   Target::Params p;
   const auto type = r.u8();
-  if (type > static_cast<std::uint8_t>(TargetType::CPU)) throw FormatError("unknown target type " + std::to_string(type));
+  if (type > static_cast<std::uint8_t>(TargetType::CPU))
+    throw FormatError("unknown target type " + std::to_string(type));
   p.type = static_cast<TargetType>(type);
   p.arch = r.str();
   p.numIPUs = r.u32();
@@ -275,11 +291,13 @@ Target readTarget(Reader& r) {
   if (std::uint64_t(p.numIPUs) * p.tilesPerIPU > kMaxTiles)
     throw FormatError("the target has " + std::to_string(std::uint64_t(p.numIPUs) * p.tilesPerIPU) +
                       " tiles (at most " + std::to_string(kMaxTiles) + " are simulated)");
-  if (!p.numWorkerContexts || p.numWorkerContexts > 64 || !p.replicationFactor || !(p.tileClockFrequency > 0))
+  if (!p.numWorkerContexts || p.numWorkerContexts > 64 || !p.replicationFactor ||
+      !(p.tileClockFrequency > 0))
     throw FormatError("the target's workers, replication or clock are out of range");
   if (!p.bytesPerTile || p.bytesPerTile > kMaxBytesPerTile)
-    throw FormatError("the target has " + std::to_string(p.bytesPerTile) + " bytes per tile (at most " +
-                      std::to_string(kMaxBytesPerTile) + " are simulated)");
+    throw FormatError("the target has " + std::to_string(p.bytesPerTile) +
+                      " bytes per tile (at most " + std::to_string(kMaxBytesPerTile) +
+                      " are simulated)");
   return Target(p);
 }
 
@@ -316,10 +334,12 @@ public:
     g.target = readTarget(r_);
     g.replicaTarget = readTarget(r_);
     g.replicationFactor = r_.u32();
-    if (!g.replicationFactor || std::uint64_t(g.replicaTarget.getNumTiles()) * g.replicationFactor != g.target.getNumTiles() ||
+    if (!g.replicationFactor ||
+        std::uint64_t(g.replicaTarget.getNumTiles()) * g.replicationFactor !=
+            g.target.getNumTiles() ||
         g.replicaTarget.getTilesPerIPU() != g.target.getTilesPerIPU() ||
-        !(g.target.createVirtualTarget(g.replicaTarget.getNumIPUs(), g.replicaTarget.getTilesPerIPU()) ==
-          g.replicaTarget))
+        !(g.target.createVirtualTarget(g.replicaTarget.getNumIPUs(),
+                                       g.replicaTarget.getTilesPerIPU()) == g.replicaTarget))
       throw FormatError("the replica target and the replication factor do not make up the target");
     g.arenaBytes = r_.u64();
     arena_ = g.arenaBytes;
@@ -327,18 +347,22 @@ public:
     // The compiler lays the variables out one after another (8-byte aligned): the arena is no
     // bigger than they are, so a payload cannot ask for more memory than its graph needs.
     std::size_t laidOut = 0;
-    for (const auto& v : g.variables) laidOut += (v.numElements * v.type.size() + 7) / 8 * 8;
+    for (const auto& v : g.variables)
+      laidOut += (v.numElements * v.type.size() + 7) / 8 * 8;
     if (g.arenaBytes > laidOut)
-      throw FormatError("the arena has " + std::to_string(g.arenaBytes) + " bytes for " + std::to_string(laidOut) +
-                        " bytes of variables");
+      throw FormatError("the arena has " + std::to_string(g.arenaBytes) + " bytes for " +
+                        std::to_string(laidOut) + " bytes of variables");
     g.computeSets = r_.list<CompiledComputeSet>(12, [&] { return computeSet(g); });
     g.programs = r_.list<LoweredProgram>(40, [&] { return program(g); });
     // The compiler lowers children before their parents: an index at or after the parent's would
     // be a loop in the program tree, which the runtime would follow forever.
     for (std::size_t i = 0; i < g.programs.size(); ++i)
       for (unsigned c : g.programs[i].children)
-        if (c >= i) throw FormatError("program " + std::to_string(i) + " refers to program " + std::to_string(c));
-    g.entryPoints = r_.list<unsigned>(4, [&] { return r_.index(g.programs.size(), "entry program"); });
+        if (c >= i)
+          throw FormatError("program " + std::to_string(i) + " refers to program " +
+                            std::to_string(c));
+    g.entryPoints =
+        r_.list<unsigned>(4, [&] { return r_.index(g.programs.size(), "entry program"); });
     g.streams = r_.list<CompiledStream>(18, [&] {
       CompiledStream s;
       s.handle = r_.str();
@@ -366,21 +390,25 @@ public:
       if (p.hasScalar && p.scalar.var >= g.variables.size())
         throw FormatError("a control scalar belongs to variable " + std::to_string(p.scalar.var));
       const std::size_t transferBytes = p.transfer.numElements * p.transfer.type.size();
-      if ((p.kind == LoweredProgram::Kind::StreamToDevice || p.kind == LoweredProgram::Kind::StreamFromDevice) &&
+      if ((p.kind == LoweredProgram::Kind::StreamToDevice ||
+           p.kind == LoweredProgram::Kind::StreamFromDevice) &&
           p.stream < g.streams.size() &&
           transferBytes != g.streams[p.stream].numElements * g.streams[p.stream].type.size())
-        throw FormatError("a copy of stream '" + g.streams[p.stream].handle + "' does not match its size");
-      if ((p.kind == LoweredProgram::Kind::RemoteToDevice || p.kind == LoweredProgram::Kind::RemoteFromDevice) &&
+        throw FormatError("a copy of stream '" + g.streams[p.stream].handle +
+                          "' does not match its size");
+      if ((p.kind == LoweredProgram::Kind::RemoteToDevice ||
+           p.kind == LoweredProgram::Kind::RemoteFromDevice) &&
           p.remoteBuffer < g.remoteBuffers.size() &&
-          transferBytes != g.remoteBuffers[p.remoteBuffer].numElements * g.remoteBuffers[p.remoteBuffer].type.size())
+          transferBytes != g.remoteBuffers[p.remoteBuffer].numElements *
+                               g.remoteBuffers[p.remoteBuffer].type.size())
         throw FormatError("a copy of remote buffer '" + g.remoteBuffers[p.remoteBuffer].handle +
                           "' does not match its size");
       if ((p.kind == LoweredProgram::Kind::Execute) && p.computeSet >= g.computeSets.size())
         throw FormatError("a program executes compute set " + std::to_string(p.computeSet));
-      const bool streamKind =
-          p.kind == LoweredProgram::Kind::StreamToDevice || p.kind == LoweredProgram::Kind::StreamFromDevice;
-      const bool remoteKind =
-          p.kind == LoweredProgram::Kind::RemoteToDevice || p.kind == LoweredProgram::Kind::RemoteFromDevice;
+      const bool streamKind = p.kind == LoweredProgram::Kind::StreamToDevice ||
+                              p.kind == LoweredProgram::Kind::StreamFromDevice;
+      const bool remoteKind = p.kind == LoweredProgram::Kind::RemoteToDevice ||
+                              p.kind == LoweredProgram::Kind::RemoteFromDevice;
       if (streamKind && p.stream >= g.streams.size())
         throw FormatError("a program copies stream " + std::to_string(p.stream));
       if (remoteKind && p.remoteBuffer >= g.remoteBuffers.size())
@@ -395,11 +423,14 @@ private:
   ByteRun run() {
     ByteRun b{static_cast<std::size_t>(r_.u64()), static_cast<std::size_t>(r_.u64())};
     if (b.offset > arena_ || b.bytes > arena_ - b.offset)
-      throw FormatError("a byte run [" + std::to_string(b.offset) + ", +" + std::to_string(b.bytes) +
-                        ") lies outside the " + std::to_string(arena_) + "-byte arena");
+      throw FormatError("a byte run [" + std::to_string(b.offset) + ", +" +
+                        std::to_string(b.bytes) + ") lies outside the " + std::to_string(arena_) +
+                        "-byte arena");
     return b;
   }
-  std::vector<ByteRun> runs() { return r_.list<ByteRun>(16, [&] { return run(); }); }
+  std::vector<ByteRun> runs() {
+    return r_.list<ByteRun>(16, [&] { return run(); });
+  }
   std::vector<VarRegion> regions(const CompiledGraph& g) {
     return r_.list<VarRegion>(20, [&] {
       VarRegion v{};
@@ -418,7 +449,8 @@ private:
     t.runs = runs();
     t.regions = regions(g);
     std::size_t bytes = 0;
-    for (const auto& b : t.runs) bytes += b.bytes;
+    for (const auto& b : t.runs)
+      bytes += b.bytes;
     if (!t.runs.empty() && bytes != t.numElements * t.type.size())
       throw FormatError("a transfer's runs hold " + std::to_string(bytes) + " bytes for " +
                         std::to_string(t.numElements) + " elements");
@@ -440,7 +472,8 @@ private:
       t.begin = r_.u64();
       t.end = r_.u64();
       t.tile = r_.index(g.replicaTarget.getNumTiles(), "tile");
-      if (t.begin != mapped || t.end <= t.begin) throw FormatError("a variable's tile mapping has a gap or overlap");
+      if (t.begin != mapped || t.end <= t.begin)
+        throw FormatError("a variable's tile mapping has a gap or overlap");
       mapped = t.end;
       return t;
     });
@@ -448,7 +481,8 @@ private:
     v.initial = r_.bytes();
     v.debug = debug();
     const std::size_t bytes = v.numElements * v.type.size();
-    if (v.arenaOffset > arena_ || bytes > arena_ - v.arenaOffset || (!v.initial.empty() && v.initial.size() != bytes))
+    if (v.arenaOffset > arena_ || bytes > arena_ - v.arenaOffset ||
+        (!v.initial.empty() && v.initial.size() != bytes))
       throw FormatError("variable '" + v.name + "' does not fit its arena place");
     return v;
   }
@@ -463,11 +497,13 @@ private:
       v.estimatedCycles = r_.u64();
       const std::uint8_t rule = r_.u8();
       if (rule >= tessera::profiler::schema::enumSize<tessera::profiler::schema::CycleRule>())
-        throw FormatError("a vertex's cycle rule is " + std::to_string(rule) + ", not a known rule");
+        throw FormatError("a vertex's cycle rule is " + std::to_string(rule) +
+                          ", not a known rule");
       v.cycleRule = static_cast<tessera::profiler::schema::CycleRule>(rule);
       if (v.cycleRule == tessera::profiler::schema::CycleRule::executed) {
         // The counter of the .gp the executable carries (loaded with its vertex types).
-        v.executedInstructions = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+        v.executedInstructions =
+            tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
         if (!v.executedInstructions) v.cycleRule = tessera::profiler::schema::CycleRule::fieldSizes;
       }
       if (r_.boolean()) v.estimatedFlops = r_.u64();
@@ -484,17 +520,21 @@ private:
         return f;
       });
       if (v.fields.size() != v.type->fields.size())
-        throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.fields.size()) + " fields");
+        throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.fields.size()) +
+                          " fields");
       for (std::size_t i = 0; i < v.fields.size(); ++i) {
         const auto& d = v.type->fields[i];
         if (d.direction == FieldDirection::State ? v.fields[i].state.size() < d.stateSize
                                                  : !d.isEdgeList && v.fields[i].edges.size() != 1)
-          throw FormatError("field '" + d.name + "' of a '" + v.type->name + "' vertex is incomplete");
+          throw FormatError("field '" + d.name + "' of a '" + v.type->name +
+                            "' vertex is incomplete");
         for (const auto& e : v.fields[i].edges) {
           std::size_t bytes = 0;
-          for (const auto& b : e.runs) bytes += b.bytes;
+          for (const auto& b : e.runs)
+            bytes += b.bytes;
           if (!e.runs.empty() && bytes != e.numElements * d.elementType.size())
-            throw FormatError("field '" + d.name + "' of a '" + v.type->name + "' vertex does not match its type");
+            throw FormatError("field '" + d.name + "' of a '" + v.type->name +
+                              "' vertex does not match its type");
         }
       }
       return v;
@@ -531,7 +571,8 @@ private:
     p.scalar.offset = r_.u64();
     p.scalar.var = r_.u32();
     p.hasScalar = r_.boolean();
-    if (p.hasScalar && (p.scalar.offset > arena_ || p.scalar.type.size() > arena_ - p.scalar.offset))
+    if (p.hasScalar &&
+        (p.scalar.offset > arena_ || p.scalar.type.size() > arena_ - p.scalar.offset))
       throw FormatError("a control scalar lies outside the arena");
     p.count = r_.u64();
     p.caseValues = r_.list<std::int32_t>(4, [&] { return r_.i32(); });
@@ -547,7 +588,8 @@ private:
     f.maxLineWidth = r_.u32();
     f.digits = r_.u32();
     const auto ff = r_.u8();
-    if (ff > static_cast<std::uint8_t>(PrintTensorFmt::FloatFormat::None)) throw FormatError("unknown float format");
+    if (ff > static_cast<std::uint8_t>(PrintTensorFmt::FloatFormat::None))
+      throw FormatError("unknown float format");
     f.floatFormat = static_cast<PrintTensorFmt::FloatFormat>(ff);
     f.separator = static_cast<char>(r_.u8());
     f.openBracket = static_cast<char>(r_.u8());
@@ -555,7 +597,8 @@ private:
     if ((p.kind == LoweredProgram::Kind::If || p.kind == LoweredProgram::Kind::RepeatWhileTrue ||
          p.kind == LoweredProgram::Kind::RepeatWhileFalse) &&
         p.children.size() < 2)
-      throw FormatError("a conditional program has " + std::to_string(p.children.size()) + " bodies");
+      throw FormatError("a conditional program has " + std::to_string(p.children.size()) +
+                        " bodies");
     if ((p.kind == LoweredProgram::Kind::Repeat) && p.children.empty())
       throw FormatError("a Repeat program has no body");
     if (p.kind == LoweredProgram::Kind::Switch && p.children.size() != p.caseValues.size() + 1)
@@ -566,7 +609,8 @@ private:
   /// The runtime sizes a collective's buffers from its source and destination: they must agree
   /// with its kind and replica groups, as the compiler made them.
   static void checkCollective(const CompiledGraph& g, const LoweredProgram& p) {
-    if (p.transfer.type != p.result.type) throw FormatError("a collective's source and destination differ in type");
+    if (p.transfer.type != p.result.type)
+      throw FormatError("a collective's source and destination differ in type");
     std::size_t k = 1;
     try {
       const auto groups = replicaGroups(p.collective, std::max(1u, g.replicationFactor));
@@ -576,8 +620,9 @@ private:
     }
     const std::size_t n = p.transfer.numElements, m = p.result.numElements;
     const bool fits = p.collective.kind == CollectiveKind::AllReduce ? m == n
-                      : p.collective.kind == CollectiveKind::AllGather ? n != 0 && m / n == k && m % n == 0
-                                                                       : m == (n + k - 1) / k;
+                      : p.collective.kind == CollectiveKind::AllGather
+                          ? n != 0 && m / n == k && m % n == 0
+                          : m == (n + k - 1) / k;
     if (!fits) throw FormatError("a collective's destination does not match its source");
   }
 
@@ -585,7 +630,8 @@ private:
     CollectiveSpec c;
     const auto kind = r_.u8(), op = r_.u8(), group = r_.u8();
     if (kind > static_cast<std::uint8_t>(CollectiveKind::AllGather) ||
-        op > static_cast<std::uint8_t>(CollectiveOp::Local) || group > static_cast<std::uint8_t>(GroupType::Orthogonal))
+        op > static_cast<std::uint8_t>(CollectiveOp::Local) ||
+        group > static_cast<std::uint8_t>(GroupType::Orthogonal))
       throw FormatError("unknown collective");
     c.kind = static_cast<CollectiveKind>(kind);
     c.op = static_cast<CollectiveOp>(op);
@@ -727,10 +773,12 @@ const VertexTypeDescriptor* findType(const std::string& name, const std::string&
     tessera::codelets::loadEmbeddedCodeletObject(it->second, source);
     if (const auto* t = lookup()) return t;
   }
-  throw poplar_error("Executable::deserialize: the executable runs vertex '" + name + "' from codelet source '" +
-                     displaySourceName(source) +
-                     "', which this process does not provide: link the library that defines it (for "
-                     "PopLibs' vertices -lpopops, -lpoplin, ...; for TESSERA_VERTEX lines, the file that has them)");
+  throw poplar_error(
+      "Executable::deserialize: the executable runs vertex '" + name + "' from codelet source '" +
+      displaySourceName(source) +
+      "', which this process does not provide: link the library that defines it (for "
+      "PopLibs' vertices -lpopops, -lpoplin, ...; for TESSERA_VERTEX lines, the file that has "
+      "them)");
 }
 
 } // namespace
@@ -750,7 +798,8 @@ void writeExecutable(const core::Executable& exe, std::ostream& out) {
   }
   // Vertex types, by id.
   std::vector<const VertexTypeDescriptor*> types(typeIds.size());
-  for (const auto& [t, id] : typeIds) types[id] = t;
+  for (const auto& [t, id] : typeIds)
+    types[id] = t;
   std::map<std::string, std::string> objects; // codelet source key -> .gp bytes
   payload.u64(types.size());
   for (const auto* t : types) {
@@ -760,8 +809,9 @@ void writeExecutable(const core::Executable& exe, std::ostream& out) {
     if (auto path = tessera::codelets::codeletObjectPath(t->codeletSource)) {
       std::string bytes = readFile(*path);
       if (bytes.empty())
-        throw poplar_error("Executable::serialize: cannot read the codelet object '" + *path + "' that the vertices of '" +
-                           displaySourceName(t->codeletSource) + "' were loaded from");
+        throw poplar_error("Executable::serialize: cannot read the codelet object '" + *path +
+                           "' that the vertices of '" + displaySourceName(t->codeletSource) +
+                           "' were loaded from");
       objects.emplace(t->codeletSource, std::move(bytes));
     }
   }
@@ -810,8 +860,9 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
   };
   auto readHeaderString = [&](const char* what) {
     const std::uint64_t n = readU64(what);
-    if (n > kMaxHeaderString) throw poplar_error(where + "the executable's header is corrupted (its " + what + " is " +
-                                                 std::to_string(n) + " bytes long)");
+    if (n > kMaxHeaderString)
+      throw poplar_error(where + "the executable's header is corrupted (its " + what + " is " +
+                         std::to_string(n) + " bytes long)");
     return readExactly(static_cast<std::size_t>(n), what);
   };
 
@@ -822,8 +873,9 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
   if (magic != std::string(kMagic, sizeof kMagic)) {
     if (magic.size() < sizeof kMagic && std::string(kMagic, magic.size()) == magic)
       throw poplar_error(where + "the executable is truncated: it ends in its header");
-    throw poplar_error(where + "this is not a Tessera executable (it does not start with Tessera's executable "
-                               "header; executables from the Poplar SDK cannot be loaded)");
+    throw poplar_error(
+        where + "this is not a Tessera executable (it does not start with Tessera's executable "
+                "header; executables from the Poplar SDK cannot be loaded)");
   }
   const std::uint32_t format = readU32("format version");
   if (format != kExecutableFormatVersion)
@@ -833,16 +885,18 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
   const std::string version = readHeaderString("Tessera version");
   const std::string abiHash = readHeaderString("codelet ABI hash");
   if (checkPackageHash && (version != TESSERA_VERSION || abiHash != TESSERA_CODELET_ABI_HASH))
-    throw poplar_error(where + "the executable was made by Tessera " + version + " (build " + abiHash +
-                       "); this is Tessera " + TESSERA_VERSION + " (build " + TESSERA_CODELET_ABI_HASH +
-                       "): compile the program again, or pass checkPackageHash = false to try it anyway");
+    throw poplar_error(
+        where + "the executable was made by Tessera " + version + " (build " + abiHash +
+        "); this is Tessera " + TESSERA_VERSION + " (build " + TESSERA_CODELET_ABI_HASH +
+        "): compile the program again, or pass checkPackageHash = false to try it anyway");
   const std::uint64_t size = readU64("payload size");
   const std::string checksum = readExactly(32, "checksum");
   std::string payload;
   {
     constexpr std::size_t kChunk = 1 << 20;
     while (payload.size() < size && in) {
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - payload.size()));
+      const std::size_t n =
+          static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - payload.size()));
       const std::size_t old = payload.size();
       payload.resize(old + n);
       in.read(payload.data() + old, static_cast<std::streamsize>(n));
@@ -850,12 +904,13 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
     }
   }
   if (payload.size() != size)
-    throw poplar_error(where + "the executable is truncated: its payload has " + std::to_string(payload.size()) +
-                       " of " + std::to_string(size) + " bytes");
+    throw poplar_error(where + "the executable is truncated: its payload has " +
+                       std::to_string(payload.size()) + " of " + std::to_string(size) + " bytes");
   tessera::codelets::Hasher h;
   h.add(payload);
   if (h.hex() != checksum)
-    throw poplar_error(where + "the executable is corrupted: its payload does not match its checksum (" +
+    throw poplar_error(where +
+                       "the executable is corrupted: its payload does not match its checksum (" +
                        checksum + ", the bytes hash to " + h.hex() + ")");
 
   auto exe = std::make_unique<core::Executable>();
@@ -880,7 +935,8 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
       objects[key] = r.str();
     }
     std::vector<const VertexTypeDescriptor*> types;
-    for (const auto& [name, source] : typeNames) types.push_back(findType(name, source, objects));
+    for (const auto& [name, source] : typeNames)
+      types.push_back(findType(name, source, objects));
     const std::vector<DebugContext> debug = readDebugTable(r);
     exe->compiled = GraphReader(r, debug, types).read();
     if (!r.atEnd()) throw FormatError("bytes follow the compiled graph");

@@ -4,10 +4,9 @@
 
 #include "CompiledGraph.hpp"
 
+#include <iosfwd>
 #include <poplar/Executable.hpp>
 #include <poplar/OptionFlags.hpp>
-
-#include <iosfwd>
 #include <string>
 
 namespace poplar::core {
@@ -15,8 +14,8 @@ namespace poplar::core {
 class Executable {
 public:
   detail::CompiledGraph compiled;
-  OptionFlags options;   ///< engine options given to compileGraph (POPLAR_ENGINE_OPTIONS merged)
-  std::string name;      ///< the debug context's path name: names the report directory
+  OptionFlags options; ///< engine options given to compileGraph (POPLAR_ENGINE_OPTIONS merged)
+  std::string name;    ///< the debug context's path name: names the report directory
 };
 
 } // namespace poplar::core

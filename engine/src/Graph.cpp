@@ -1,14 +1,13 @@
+#include "CompiledGraph.hpp"
 #include "Convert.hpp"
 #include "GraphState.hpp"
 #include "TensorData.hpp"
 #include "codelets/CodeletLoader.hpp"
-#include "CompiledGraph.hpp"
 #include "report/SerializedGraph.hpp"
 
+#include <algorithm>
 #include <poplar/Device.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <algorithm>
 
 namespace poplar {
 namespace detail {
@@ -52,7 +51,8 @@ void TileMap::assign(std::size_t begin, std::size_t end, unsigned tile) {
 
 std::size_t TileMap::mappedElements() const {
   std::size_t n = 0;
-  for (const auto& [b, s] : segs_) n += s.end - b;
+  for (const auto& [b, s] : segs_)
+    n += s.end - b;
   return n;
 }
 
@@ -62,7 +62,8 @@ std::vector<Interval> linearMapping(std::size_t numElements, unsigned numTiles,
   if (numElements == 0 || numTiles == 0) return out;
   grainSize = std::max<std::size_t>(grainSize, 1);
   const std::size_t grains = (numElements + grainSize - 1) / grainSize;
-  const std::size_t minGrains = std::max<std::size_t>(1, (minElementsPerTile + grainSize - 1) / grainSize);
+  const std::size_t minGrains =
+      std::max<std::size_t>(1, (minElementsPerTile + grainSize - 1) / grainSize);
   const std::size_t grainsPerTile = std::max((grains + numTiles - 1) / numTiles, minGrains);
   for (unsigned t = 0; t < numTiles; ++t) {
     const std::size_t b = std::min(numElements, t * grainsPerTile * grainSize);
@@ -82,7 +83,8 @@ std::string describe(const DebugContext& dc, const char* fallback) {
 }
 
 /// The vertex type `vertexType` names among the codelet sources the graph added.
-const detail::VertexTypeDescriptor* resolveVertexType(detail::GraphState& g, const std::string& vertexType) {
+const detail::VertexTypeDescriptor* resolveVertexType(detail::GraphState& g,
+                                                      const std::string& vertexType) {
   auto& cache = g.resolvedTypes;
   const std::uint64_t generation = detail::vertexRegistryGeneration();
   if (cache.registryGeneration != generation || cache.codeletSources != g.codeletSources.size()) {
@@ -99,16 +101,18 @@ const detail::VertexTypeDescriptor* resolveVertexType(detail::GraphState& g, con
   for (const auto* c : candidates) {
     if (!g.codeletSources.count(c->codeletSource)) continue;
     if (type)
-      throw unknown_vertex_type("vertex type '" + vertexType + "' is defined by two codelet sources " +
-                                "this graph added: '" + detail::displaySourceName(type->codeletSource) +
-                                "' and '" + detail::displaySourceName(c->codeletSource) + "'");
+      throw unknown_vertex_type("vertex type '" + vertexType +
+                                "' is defined by two codelet sources " + "this graph added: '" +
+                                detail::displaySourceName(type->codeletSource) + "' and '" +
+                                detail::displaySourceName(c->codeletSource) + "'");
     type = c;
   }
   if (!type) {
     const auto shown = detail::displaySourceName(candidates.front()->codeletSource);
     throw unknown_vertex_type("vertex type '" + vertexType + "' comes from codelet source '" +
                               shown + "', which this graph has not added: call " +
-                              "graph.addCodelets(\"" + shown + "\") (or the library's addCodelets(graph))");
+                              "graph.addCodelets(\"" + shown +
+                              "\") (or the library's addCodelets(graph))");
   }
   cache.byName.emplace(vertexType, type);
   return type;
@@ -126,7 +130,8 @@ detail::FieldConnection& fieldOf(detail::GraphState& g, const FieldRef& f, std::
       return v.fields[i];
     }
   std::string names;
-  for (const auto& d : fields) names += (names.empty() ? "" : ", ") + d.name;
+  for (const auto& d : fields)
+    names += (names.empty() ? "" : ", ") + d.name;
   throw unknown_field("vertex type '" + v.type->name + "' has no field '" + f.name() +
                       "' (its fields: " + names + ")");
 }
@@ -142,10 +147,10 @@ Graph::Graph(const Target& target, unsigned replicationFactor)
                                 " does not divide the target's " + std::to_string(ipus) + " IPUs");
   state_->target = target;
   state_->replicationFactor = replicationFactor;
-  state_->replicaTarget = replicationFactor == 1
-                              ? target
-                              : target.createVirtualTarget(ipus / replicationFactor,
-                                                           target.getTilesPerIPU());
+  state_->replicaTarget =
+      replicationFactor == 1
+          ? target
+          : target.createVirtualTarget(ipus / replicationFactor, target.getTilesPerIPU());
   target_ = state_->replicaTarget;
 }
 
@@ -155,33 +160,38 @@ Graph::Graph(const Device& device, unsigned replicationFactor)
 Graph::Graph(std::shared_ptr<detail::GraphState> s, Target t, unsigned tileOffset)
     : state_(std::move(s)), target_(std::move(t)), tileOffset_(tileOffset) {}
 
-unsigned Graph::getReplicationFactor() const { return state_->replicationFactor; }
+unsigned Graph::getReplicationFactor() const {
+  return state_->replicationFactor;
+}
 
-bool Graph::addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
-                        const std::string& /*targetName*/) {
+bool Graph::addCodelets(const std::string& src, CodeletFileType type,
+                        const std::string& compileFlags, const std::string& /*targetName*/) {
   return addCodeletsFrom(src, type, compileFlags, nullptr);
 }
 
-bool Graph::addCodelets(const std::string& src, CodeletFileType type, const std::string& compileFlags,
-                        std::ostream& compileOutput, const std::string& /*targetName*/) {
+bool Graph::addCodelets(const std::string& src, CodeletFileType type,
+                        const std::string& compileFlags, std::ostream& compileOutput,
+                        const std::string& /*targetName*/) {
   return addCodeletsFrom(src, type, compileFlags, &compileOutput);
 }
 
-bool Graph::addCodeletsFrom(const std::string& src, CodeletFileType type, const std::string& compileFlags,
-                            std::ostream* compileOutput) {
+bool Graph::addCodeletsFrom(const std::string& src, CodeletFileType type,
+                            const std::string& compileFlags, std::ostream* compileOutput) {
   // Vertices compiled into the program (TESSERA_VERTEX) or a library ("popops") are registered
   // under the file or library name already: enable them. Anything else is a codelet file.
   if (type == CodeletFileType::Auto && detail::isCodeletSourceRegistered(src)) {
     state_->codeletSources.insert(detail::codeletSourceName(src.c_str()));
     return true;
   }
-  state_->codeletSources.insert(tessera::codelets::loadCodeletFile(src, type, compileFlags, compileOutput));
+  state_->codeletSources.insert(
+      tessera::codelets::loadCodeletFile(src, type, compileFlags, compileOutput));
   return true;
 }
 
 void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
                         const std::string& /*targetName*/) {
-  state_->codeletSources.insert(tessera::codelets::loadCodeletStream(stream, type, compileFlags, nullptr));
+  state_->codeletSources.insert(
+      tessera::codelets::loadCodeletStream(stream, type, compileFlags, nullptr));
 }
 
 void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
@@ -192,7 +202,8 @@ void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::s
 
 void Graph::addCodelets(const std::vector<std::string>& files, const std::string& compileFlags,
                         const std::string& /*targetName*/) {
-  for (const auto& f : files) addCodelets(f, CodeletFileType::Auto, compileFlags);
+  for (const auto& f : files)
+    addCodelets(f, CodeletFileType::Auto, compileFlags);
 }
 
 void Graph::checkTensor(const Tensor& t, const char* what) const {
@@ -216,7 +227,8 @@ Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shapeRef, const Debug
   v.type = type;
   v.shape = shape;
   v.numElements = 1;
-  for (auto d : shape) v.numElements *= d;
+  for (auto d : shape)
+    v.numElements *= d;
   v.debug = dc;
   v.name = describe(dc, "");
   if (v.name.empty()) v.name = "var" + std::to_string(state_->variables.size());
@@ -228,8 +240,8 @@ Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shapeRef, const Debug
   return Tensor(state_.get(), type, shape, std::move(regions));
 }
 
-Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shape,
-                          VariableMappingMethod mapping, const DebugContext& dc) {
+Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shape, VariableMappingMethod mapping,
+                          const DebugContext& dc) {
   Tensor t = addVariable(type, shape, dc);
   if (mapping == VariableMappingMethod::LINEAR) {
     const auto m = detail::linearMapping(t.numElements(), target_.getNumTiles(), 0, 1);
@@ -241,16 +253,19 @@ Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shape,
   return t;
 }
 
-Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape, const DebugContext& dc) {
+Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape,
+                                        const DebugContext& dc) {
   return addVariable(type, shape, VariableMappingMethod::LINEAR, dc);
 }
 
-Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape, unsigned minElementsPerTile,
-                                        unsigned grainSize, const DebugContext& dc) {
+Tensor Graph::addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape,
+                                        unsigned minElementsPerTile, unsigned grainSize,
+                                        const DebugContext& dc) {
   if (grainSize == 0)
     throw invalid_tile_mapping("addLinearlyMappedVariable: grainSize must be at least 1 element");
   Tensor t = addVariable(type, shape, dc);
-  const auto m = detail::linearMapping(t.numElements(), target_.getNumTiles(), minElementsPerTile, grainSize);
+  const auto m =
+      detail::linearMapping(t.numElements(), target_.getNumTiles(), minElementsPerTile, grainSize);
   TileToTensorMapping mapping(m.size());
   for (std::size_t i = 0; i < m.size(); ++i)
     if (m[i].size()) mapping[i].push_back(m[i]);
@@ -266,7 +281,8 @@ bool Graph::hasCodelet(StringRef vertexType) const {
 
 void Graph::checkValueCount(ArrayRef<std::size_t> shape, std::size_t n, const char* what) {
   std::size_t expected = 1;
-  for (auto d : shape) expected *= d;
+  for (auto d : shape)
+    expected *= d;
   if (n != expected)
     throw index_error(std::string(what) + ": " + std::to_string(n) + " values given for " +
                       std::to_string(expected) + " elements");
@@ -280,7 +296,8 @@ Tensor Graph::addConstantFrom(Type type, ArrayRef<std::size_t> shape, Type srcTy
   return t;
 }
 
-void Graph::setInitialValueFrom(const Tensor& t, Type srcType, const void* values, bool perElement) {
+void Graph::setInitialValueFrom(const Tensor& t, Type srcType, const void* values,
+                                bool perElement) {
   checkTensor(t, "setInitialValue");
   std::size_t i = 0;
   const double one = perElement ? 0 : detail::loadAsDouble(srcType, values, 0);
@@ -325,14 +342,16 @@ Tensor Graph::clone(Type type, const Tensor& t, const DebugContext& dc) {
 void Graph::setTileMapping(const Tensor& t, unsigned tile) {
   checkTensor(t, "setTileMapping");
   const unsigned g = globalTile(tile, "setTileMapping");
-  for (const auto& r : t.getVarRegions()) state_->variables[r.var].mapping.assign(r.begin, r.end, g);
+  for (const auto& r : t.getVarRegions())
+    state_->variables[r.var].mapping.assign(r.begin, r.end, g);
 }
 
 void Graph::setTileMapping(const Tensor& t, const TileToTensorMapping& mapping) {
   checkTensor(t, "setTileMapping");
   if (mapping.size() > target_.getNumTiles())
-    throw invalid_tile_mapping("setTileMapping: the mapping lists " + std::to_string(mapping.size()) +
-                               " tiles but this graph has " + std::to_string(target_.getNumTiles()));
+    throw invalid_tile_mapping("setTileMapping: the mapping lists " +
+                               std::to_string(mapping.size()) + " tiles but this graph has " +
+                               std::to_string(target_.getNumTiles()));
   const auto& regions = t.getVarRegions();
   const auto starts = t.getContiguousRegions();
   for (unsigned tile = 0; tile < mapping.size(); ++tile) {
@@ -361,7 +380,8 @@ void Graph::setTileMapping(VertexRef v, unsigned tile) {
     throw invalid_tile_mapping("setTileMapping of unknown vertex " + std::to_string(v.getId()));
   auto& vertex = state_->vertices[v.getId()];
   vertex.tile = globalTile(tile, "setTileMapping(vertex)");
-  for (const Tensor& c : vertex.fieldConstants) setTileMapping(c, tile);
+  for (const Tensor& c : vertex.fieldConstants)
+    setTileMapping(c, tile);
 }
 
 Graph::TileToTensorMapping Graph::getTileMapping(const Tensor& t, bool requireComplete) const {
@@ -383,8 +403,10 @@ Graph::TileToTensorMapping Graph::getTileMapping(const Tensor& t, bool requireCo
       if (g < tileOffset_ || g >= tileOffset_ + target_.getNumTiles()) continue;
       auto& list = out[g - tileOffset_];
       const std::size_t fb = pos + (b - r.begin), fe = pos + (e - r.begin);
-      if (!list.empty() && list.back().end() == fb) list.back() = Interval(list.back().begin(), fe);
-      else list.emplace_back(fb, fe);
+      if (!list.empty() && list.back().end() == fb)
+        list.back() = Interval(list.back().begin(), fe);
+      else
+        list.emplace_back(fb, fe);
     }
     if (requireComplete && covered < r.end)
       throw invalid_tile_mapping("variable '" + var.name + "' has unmapped elements (element " +
@@ -412,7 +434,8 @@ ComputeSet Graph::addComputeSet(const DebugContext& dc) {
 
 VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType) {
   if (cs.graphState() != state_.get() || cs.getId() >= state_->computeSets.size())
-    throw graph_connection_error("addVertex(\"" + vertexType + "\"): the compute set belongs to another graph");
+    throw graph_connection_error("addVertex(\"" + vertexType +
+                                 "\"): the compute set belongs to another graph");
   detail::VertexRec v;
   v.type = resolveVertexType(*state_, vertexType);
   v.computeSet = cs.getId();
@@ -423,11 +446,12 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType) {
   return VertexRef(id);
 }
 
-
-VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType,
-                           std::initializer_list<std::pair<const std::string, Tensor>> connections) {
+VertexRef
+Graph::addVertex(ComputeSet cs, const std::string& vertexType,
+                 std::initializer_list<std::pair<const std::string, Tensor>> connections) {
   VertexRef v = addVertex(cs, vertexType);
-  for (const auto& [field, tensor] : connections) connect(v[field], tensor);
+  for (const auto& [field, tensor] : connections)
+    connect(v[field], tensor);
   return v;
 }
 
@@ -438,7 +462,9 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
   const auto& vertex = state_->vertices[f.vertexId()];
   const auto& d = vertex.type->fields[idx];
   // Named only in errors: built on the way to a throw, not for every edge of a large graph.
-  auto where = [&] { return "field '" + f.name() + "' of vertex type '" + vertex.type->name + "'"; };
+  auto where = [&] {
+    return "field '" + f.name() + "' of vertex type '" + vertex.type->name + "'";
+  };
   if (d.direction == detail::FieldDirection::State)
     throw graph_connection_error(where() + " is vertex state: set it with setInitialValue");
   if (t.elementType() != d.elementType)
@@ -454,8 +480,8 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
     if (!conn.sized)
       throw no_size_specified("connect: " + where() + " has no size: call setFieldSize first");
     if (std::size_t(f.index()) >= conn.edges.size())
-      throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where() + ", which has " +
-                        std::to_string(conn.edges.size()) + " edges");
+      throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where() +
+                        ", which has " + std::to_string(conn.edges.size()) + " edges");
     conn.edges[f.index()] = t;
     return;
   }
@@ -467,7 +493,8 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
 
 void Graph::connect(const FieldRef& f, const std::vector<Tensor>& tensors) {
   setFieldSize(f, tensors.size());
-  for (std::size_t i = 0; i < tensors.size(); ++i) connect(f[i], tensors[i]);
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    connect(f[i], tensors[i]);
 }
 
 void Graph::setFieldSize(const FieldRef& f, std::size_t size) {
@@ -494,8 +521,9 @@ void Graph::connectConstant(const FieldRef& f, Type srcType, const void* value) 
   auto& vertex = state_->vertices[f.vertexId()];
   const auto& d = vertex.type->fields[idx];
   if (d.direction != detail::FieldDirection::In)
-    throw graph_connection_error("connect: field '" + f.name() + "' of vertex type '" + vertex.type->name +
-                                 "' is not an Input: only an Input can be connected to a constant value");
+    throw graph_connection_error(
+        "connect: field '" + f.name() + "' of vertex type '" + vertex.type->name +
+        "' is not an Input: only an Input can be connected to a constant value");
   // Poplar places the constant with the vertex; the vertex may not be placed yet.
   Tensor c = addConstantFrom(d.elementType, {}, srcType, value, false,
                              DebugContext(vertex.type->name + "/" + f.name() + "/constant"));
@@ -537,7 +565,8 @@ DataStream checkStream(detail::GraphState& g, const std::string& handle, Type ty
     throw stream_connection_error("stream handle '" + handle + "' already exists");
   if (n == 0) throw stream_connection_error("stream '" + handle + "' has no elements");
   if (n * type.size() > kMaxStreamBytes)
-    throw stream_connection_error("stream '" + handle + "' needs " + std::to_string(n * type.size()) +
+    throw stream_connection_error("stream '" + handle + "' needs " +
+                                  std::to_string(n * type.size()) +
                                   " bytes; a stream holds at most 128 MiB");
   return {};
 }
@@ -581,11 +610,11 @@ Graph Graph::createVirtualGraph(unsigned lowerTile, unsigned upperTile) const {
                                std::to_string(target_.getNumTiles()) + ")");
   Target t = n <= perIPU && lowerTile / perIPU == (upperTile - 1) / perIPU
                  ? target_.createVirtualTarget(1, n)
-                 : (lowerTile % perIPU == 0 && n % perIPU == 0)
-                       ? target_.createVirtualTarget(n / perIPU, perIPU)
-                       : throw invalid_tile_mapping(
-                             "createVirtualGraph: tiles [" + std::to_string(lowerTile) + ", " +
-                             std::to_string(upperTile) + ") must lie in one IPU or be whole IPUs");
+             : (lowerTile % perIPU == 0 && n % perIPU == 0)
+                 ? target_.createVirtualTarget(n / perIPU, perIPU)
+                 : throw invalid_tile_mapping(
+                       "createVirtualGraph: tiles [" + std::to_string(lowerTile) + ", " +
+                       std::to_string(upperTile) + ") must lie in one IPU or be whole IPUs");
   return Graph(state_, t, tileOffset_ + lowerTile);
 }
 

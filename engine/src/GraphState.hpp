@@ -1,12 +1,11 @@
 // Everything a Graph (and its virtual graphs) owns. Shared by Graph handles; read by the compiler.
 #pragma once
 
-#include <poplar/Graph.hpp>
-#include <poplar/Program.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
 #include <set>
 #include <unordered_map>
 
@@ -19,7 +18,10 @@ std::uint64_t vertexRegistryGeneration();
 /// Which tile holds each element of a variable: disjoint [begin, end) -> tile segments.
 class TileMap {
 public:
-  struct Segment { std::size_t end; unsigned tile; };
+  struct Segment {
+    std::size_t end;
+    unsigned tile;
+  };
   void assign(std::size_t begin, std::size_t end, unsigned tile);
   const std::map<std::size_t, Segment>& segments() const { return segs_; }
   std::size_t mappedElements() const;
@@ -34,14 +36,14 @@ struct VariableRec {
   std::vector<std::size_t> shape;
   std::size_t numElements = 0;
   bool isConstant = false;
-  TileMap mapping;                   ///< tiles are replica-global
+  TileMap mapping;                    ///< tiles are replica-global
   std::vector<unsigned char> initial; ///< empty: no initial value
   DebugContext debug;
 };
 
 struct FieldConnection {
-  std::vector<Tensor> edges;     ///< one for a plain field; setFieldSize entries for edge lists
-  bool sized = false;            ///< edge lists: setFieldSize (or connect with a list) was called
+  std::vector<Tensor> edges; ///< one for a plain field; setFieldSize entries for edge lists
+  bool sized = false;        ///< edge lists: setFieldSize (or connect with a list) was called
   std::vector<unsigned char> state; ///< State members: bytes set by setInitialValue
 };
 

@@ -1,8 +1,7 @@
 #include "HostTrace.hpp"
 
-#include <pvti/pvti.hpp>
-
 #include <cstdio>
+#include <pvti/pvti.hpp>
 #include <unistd.h>
 
 namespace poplar::detail::hosttrace {
@@ -17,7 +16,8 @@ double residentMiB() {
   const int n = std::fscanf(f, "%lu %lu", &size, &resident);
   std::fclose(f);
   if (n != 2) return -1;
-  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) /
+         (1024.0 * 1024.0);
 }
 
 class TracedCallback : public StreamCallback {
@@ -43,7 +43,8 @@ private:
 } // namespace
 
 void sampleHostMemory() {
-  if (!pvti::detail::sessionActive.load(std::memory_order_relaxed)) return; // tracing off: skip /proc
+  if (!pvti::detail::sessionActive.load(std::memory_order_relaxed))
+    return; // tracing off: skip /proc
   static pvti::Graph graph("Host memory", "MiB");
   static pvti::Series rss = graph.addSeries("RSS");
   const double mib = residentMiB();
@@ -57,7 +58,8 @@ std::function<void(void*)> traced(const std::string& handle, std::function<void(
   };
 }
 
-std::unique_ptr<StreamCallback> traced(const std::string& handle, std::unique_ptr<StreamCallback> cb) {
+std::unique_ptr<StreamCallback> traced(const std::string& handle,
+                                       std::unique_ptr<StreamCallback> cb) {
   return std::make_unique<TracedCallback>(handle, std::move(cb));
 }
 

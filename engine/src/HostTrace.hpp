@@ -2,10 +2,9 @@
 // Engine.cpp. The tracepoints themselves are one line each where the work happens.
 #pragma once
 
-#include <poplar/StreamCallback.hpp>
-
 #include <functional>
 #include <memory>
+#include <poplar/StreamCallback.hpp>
 #include <string>
 
 namespace poplar::detail::hosttrace {
@@ -16,6 +15,7 @@ void sampleHostMemory();
 
 /// Stream callbacks that record a "stream callback <handle>" event each time they run.
 std::function<void(void*)> traced(const std::string& handle, std::function<void(void*)> f);
-std::unique_ptr<StreamCallback> traced(const std::string& handle, std::unique_ptr<StreamCallback> cb);
+std::unique_ptr<StreamCallback> traced(const std::string& handle,
+                                       std::unique_ptr<StreamCallback> cb);
 
 } // namespace poplar::detail::hosttrace

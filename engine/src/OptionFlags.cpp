@@ -1,7 +1,6 @@
+#include <nlohmann/json.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <nlohmann/json.hpp>
 
 namespace poplar {
 
@@ -25,9 +24,12 @@ OptionFlags parseOptionFlagsJson(const std::string& text, const std::string& ori
   OptionFlags flags;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const auto& v = it.value();
-    if (v.is_string()) flags.set(it.key(), v.get<std::string>());
-    else if (v.is_boolean()) flags.set(it.key(), v.get<bool>() ? "true" : "false");
-    else if (v.is_number()) flags.set(it.key(), v.dump());
+    if (v.is_string())
+      flags.set(it.key(), v.get<std::string>());
+    else if (v.is_boolean())
+      flags.set(it.key(), v.get<bool>() ? "true" : "false");
+    else if (v.is_number())
+      flags.set(it.key(), v.dump());
     else
       throw invalid_option(origin + ": option '" + it.key() +
                            "' must be a string, a boolean or a number");

@@ -16,10 +16,13 @@ bool overlaps(std::size_t a, std::size_t aBytes, std::size_t b, std::size_t bByt
 /// copy's destination: then every order of the copies (and of pieces of them) gives the same
 /// bytes. A copy's source overlapping its own destination is fine (memmove), though it is not
 /// cut (`selfOverlap`).
-bool orderFree(const std::vector<CopyPiece>& copies, bool sameSpace, std::vector<bool>& selfOverlap) {
+bool orderFree(const std::vector<CopyPiece>& copies, bool sameSpace,
+               std::vector<bool>& selfOverlap) {
   std::vector<std::size_t> byDst(copies.size());
-  for (std::size_t i = 0; i < byDst.size(); ++i) byDst[i] = i;
-  std::sort(byDst.begin(), byDst.end(), [&](std::size_t a, std::size_t b) { return copies[a].dst < copies[b].dst; });
+  for (std::size_t i = 0; i < byDst.size(); ++i)
+    byDst[i] = i;
+  std::sort(byDst.begin(), byDst.end(),
+            [&](std::size_t a, std::size_t b) { return copies[a].dst < copies[b].dst; });
   for (std::size_t k = 1; k < byDst.size(); ++k) {
     const CopyPiece& prev = copies[byDst[k - 1]];
     if (prev.dst + prev.bytes > copies[byDst[k]].dst) return false;
@@ -30,9 +33,10 @@ bool orderFree(const std::vector<CopyPiece>& copies, bool sameSpace, std::vector
   // starting from the first that ends after the source begins.
   for (std::size_t i = 0; i < copies.size(); ++i) {
     const CopyPiece& c = copies[i];
-    auto it = std::upper_bound(byDst.begin(), byDst.end(), c.src, [&](std::size_t src, std::size_t d) {
-      return src < copies[d].dst + copies[d].bytes;
-    });
+    auto it =
+        std::upper_bound(byDst.begin(), byDst.end(), c.src, [&](std::size_t src, std::size_t d) {
+          return src < copies[d].dst + copies[d].bytes;
+        });
     for (; it != byDst.end() && copies[*it].dst < c.src + c.bytes; ++it) {
       if (*it != i) return false;
       selfOverlap[i] = overlaps(c.src, c.bytes, c.dst, c.bytes);
@@ -44,10 +48,12 @@ bool orderFree(const std::vector<CopyPiece>& copies, bool sameSpace, std::vector
 } // namespace
 
 std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpace) {
-  copies.erase(std::remove_if(copies.begin(), copies.end(), [](const CopyPiece& c) { return c.bytes == 0; }),
-               copies.end());
+  copies.erase(
+      std::remove_if(copies.begin(), copies.end(), [](const CopyPiece& c) { return c.bytes == 0; }),
+      copies.end());
   std::size_t total = 0;
-  for (const auto& c : copies) total += c.bytes;
+  for (const auto& c : copies)
+    total += c.bytes;
   if (total < kMinParallelCopyBytes) return nullptr;
   std::vector<bool> selfOverlap;
   if (!orderFree(copies, sameSpace, selfOverlap)) return nullptr;
@@ -78,7 +84,8 @@ std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpa
   return plan;
 }
 
-void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase, const unsigned char* srcBase) {
+void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase,
+               const unsigned char* srcBase) {
   pool.parallelFor(plan.unitStart.size() - 1, [&](std::size_t firstUnit, std::size_t endUnit) {
     const auto* p = plan.pieces.data();
     for (std::size_t i = plan.unitStart[firstUnit]; i < plan.unitStart[endUnit]; ++i)

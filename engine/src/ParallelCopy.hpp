@@ -18,10 +18,17 @@ class ThreadPool;
 /// than the copy itself.
 inline void moveBytes(unsigned char* dst, const unsigned char* src, std::size_t n) {
   switch (n) {
-  case 2: std::memmove(dst, src, 2); return;
-  case 4: std::memmove(dst, src, 4); return;
-  case 8: std::memmove(dst, src, 8); return;
-  default: std::memmove(dst, src, n);
+  case 2:
+    std::memmove(dst, src, 2);
+    return;
+  case 4:
+    std::memmove(dst, src, 4);
+    return;
+  case 8:
+    std::memmove(dst, src, 8);
+    return;
+  default:
+    std::memmove(dst, src, n);
   }
 }
 
@@ -31,7 +38,7 @@ struct CopyPiece {
 };
 
 struct CopyPlan {
-  std::vector<CopyPiece> pieces;     ///< the copies, large ones cut into units
+  std::vector<CopyPiece> pieces;      ///< the copies, large ones cut into units
   std::vector<std::size_t> unitStart; ///< where each unit's pieces start, and the end
 };
 
@@ -51,6 +58,7 @@ std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpa
 
 /// Runs every piece of `plan` on the pool's threads (as memmove, whose result with a copy
 /// overlapping itself is what one thread gives).
-void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase, const unsigned char* srcBase);
+void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase,
+               const unsigned char* srcBase);
 
 } // namespace poplar::detail

@@ -31,7 +31,9 @@ Sequence::Sequence(std::initializer_list<Program> programs, const DebugContext& 
     : Program(make(Kind::Sequence, dc)) {
   node_->children.assign(programs.begin(), programs.end());
 }
-void Sequence::add(const Program& p) { mutableNode().children.push_back(p); }
+void Sequence::add(const Program& p) {
+  mutableNode().children.push_back(p);
+}
 
 Execute::Execute(ComputeSet cs, const DebugContext& dc) : Program(make(Kind::Execute, dc)) {
   node_->computeSet = cs;
@@ -57,7 +59,8 @@ Copy::Copy(const RemoteBuffer& buffer, const Tensor& dst, const DebugContext& dc
   node_->remoteBuffer = buffer;
   node_->dst = dst;
 }
-Copy::Copy(const RemoteBuffer& buffer, const Tensor& dst, const Tensor& offset, const DebugContext& dc)
+Copy::Copy(const RemoteBuffer& buffer, const Tensor& dst, const Tensor& offset,
+           const DebugContext& dc)
     : Copy(buffer, dst, dc) {
   node_->scalar = offset;
 }
@@ -66,7 +69,8 @@ Copy::Copy(const Tensor& src, const RemoteBuffer& buffer, const DebugContext& dc
   node_->remoteBuffer = buffer;
   node_->src = src;
 }
-Copy::Copy(const Tensor& src, const RemoteBuffer& buffer, const Tensor& offset, const DebugContext& dc)
+Copy::Copy(const Tensor& src, const RemoteBuffer& buffer, const Tensor& offset,
+           const DebugContext& dc)
     : Copy(src, buffer, dc) {
   node_->scalar = offset;
 }
@@ -91,7 +95,8 @@ RepeatWhileFalse::RepeatWhileFalse(const Program& cond, const Tensor& pred, cons
   node_->scalar = pred;
 }
 
-If::If(const Tensor& pred, const Program& trueBody, const Program& falseBody, const DebugContext& dc)
+If::If(const Tensor& pred, const Program& trueBody, const Program& falseBody,
+       const DebugContext& dc)
     : Program(make(Kind::If, dc)) {
   node_->children = {trueBody, falseBody};
   node_->scalar = pred;
@@ -109,7 +114,8 @@ Switch::Switch(const Tensor& control, const std::vector<std::pair<std::int32_t, 
 Switch::Switch(const Tensor& control, const std::vector<std::pair<std::int32_t, Program>>& cases,
                const Program& defaultBody, const DebugContext& dc)
     : Switch(control, defaultBody, dc) {
-  for (const auto& [value, body] : cases) add(value, body);
+  for (const auto& [value, body] : cases)
+    add(value, body);
 }
 Switch& Switch::add(std::int32_t value, const Program& body) {
   auto& n = mutableNode();
@@ -133,7 +139,8 @@ Sync::Sync(SyncType type, const DebugContext& dc) : Program(make(Kind::Sync, dc)
   node_->syncType = type;
 }
 
-WriteUndef::WriteUndef(const Tensor& t, const DebugContext& dc) : Program(make(Kind::WriteUndef, dc)) {
+WriteUndef::WriteUndef(const Tensor& t, const DebugContext& dc)
+    : Program(make(Kind::WriteUndef, dc)) {
   node_->dst = t;
 }
 

@@ -9,16 +9,32 @@ namespace poplar::detail {
 
 struct ProgramNode {
   enum class Kind {
-    Sequence, Execute, Copy, StreamToDevice, StreamFromDevice, RemoteToDevice, RemoteFromDevice,
-    Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, Call, Sync, WriteUndef, Block,
-    PrintTensor, Abort, CrossReplica,
+    Sequence,
+    Execute,
+    Copy,
+    StreamToDevice,
+    StreamFromDevice,
+    RemoteToDevice,
+    RemoteFromDevice,
+    Repeat,
+    RepeatWhileTrue,
+    RepeatWhileFalse,
+    If,
+    Switch,
+    Call,
+    Sync,
+    WriteUndef,
+    Block,
+    PrintTensor,
+    Abort,
+    CrossReplica,
   };
   Kind kind = Kind::Sequence;
   DebugContext debug;
   std::vector<program::Program> children; ///< bodies; Switch: cases then the default
   ComputeSet computeSet;
-  Tensor src, dst;   ///< Copy and stream/remote copies
-  Tensor scalar;     ///< predicate, control value or remote-buffer row offset
+  Tensor src, dst; ///< Copy and stream/remote copies
+  Tensor scalar;   ///< predicate, control value or remote-buffer row offset
   DataStream stream;
   RemoteBuffer remoteBuffer;
   Function function;

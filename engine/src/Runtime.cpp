@@ -1,15 +1,12 @@
 #include "Runtime.hpp"
 
-#include "models/CycleModel.hpp"
-#include "DeviceContext.hpp"
-
 #include "Convert.hpp"
+#include "DeviceContext.hpp"
 #include "ParallelCopy.hpp"
 #include "TensorPrinter.hpp"
 #include "ThreadPool.hpp"
 #include "codelets/CodeletLoader.hpp"
-
-#include <poplar/exceptions.hpp>
+#include "models/CycleModel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +18,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <poplar/exceptions.hpp>
 #include <thread>
 #include <unordered_map>
 
@@ -56,18 +54,22 @@ struct Runtime::VertexInstance {
 
 struct Runtime::Replica {
   unsigned index;
-  std::vector<FloatingPointControl> fpControl; ///< per tile of the replica (poplar/CSRFunctions.hpp)
+  std::vector<FloatingPointControl>
+      fpControl; ///< per tile of the replica (poplar/CSRFunctions.hpp)
   std::unique_ptr<unsigned char[]> arena;
   std::vector<std::vector<VertexInstance>> computeSets;
   std::vector<std::vector<unsigned char>> remoteBuffers;
-  std::size_t counterCursor = 0; ///< the next entry of counterLog_ this replica reads (not replica 0)
+  std::size_t counterCursor =
+      0; ///< the next entry of counterLog_ this replica reads (not replica 0)
 };
 
 namespace {
 thread_local std::uint64_t tlsCycleCounter = 0;
 } // namespace
 
-std::uint64_t currentCycleCounter() { return tlsCycleCounter; }
+std::uint64_t currentCycleCounter() {
+  return tlsCycleCounter;
+}
 
 namespace {
 /// True when the codelet object a vertex type was loaded from may write to the console (it
@@ -87,16 +89,22 @@ bool mayWriteToConsole(const VertexTypeDescriptor& type) {
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.good() || in.eof()) {
       // Imported names are NUL-terminated in the object's dynamic string table.
-      static const char* const names[] = {"printf", "__printf_chk", "vprintf", "__vprintf_chk", "fprintf",
-                                          "__fprintf_chk", "vfprintf", "__vfprintf_chk", "puts", "fputs",
-                                          "putchar", "putc", "fputc", "putchar_unlocked", "fputc_unlocked",
-                                          "fwrite", "fwrite_unlocked", "write", "writev", "dprintf",
-                                          "__dprintf_chk", "perror", "putwchar", "wprintf", "putc_unlocked"};
+      static const char* const names[] = {"printf",        "__printf_chk",     "vprintf",
+                                          "__vprintf_chk", "fprintf",          "__fprintf_chk",
+                                          "vfprintf",      "__vfprintf_chk",   "puts",
+                                          "fputs",         "putchar",          "putc",
+                                          "fputc",         "putchar_unlocked", "fputc_unlocked",
+                                          "fwrite",        "fwrite_unlocked",  "write",
+                                          "writev",        "dprintf",          "__dprintf_chk",
+                                          "perror",        "putwchar",         "wprintf",
+                                          "putc_unlocked"};
       writes = false;
       for (const char* n : names)
-        if (bytes.find(std::string(1, '\0') + n + std::string(1, '\0')) != std::string::npos) writes = true;
+        if (bytes.find(std::string(1, '\0') + n + std::string(1, '\0')) != std::string::npos)
+          writes = true;
       // Any C++ stream (std::cout, std::cerr, std::clog or an ostream inserter).
-      for (const char* n : {"_ZSt4cout", "_ZSt4cerr", "_ZSt4clog", "_ZSt5wcout", "_ZSt5wcerr", "basic_ostream", "_ZSo"})
+      for (const char* n : {"_ZSt4cout", "_ZSt4cerr", "_ZSt4clog", "_ZSt5wcout", "_ZSt5wcerr",
+                            "basic_ostream", "_ZSo"})
         if (bytes.find(n) != std::string::npos) writes = true;
     }
   }
@@ -120,7 +128,8 @@ std::unique_ptr<CopyPlan> transferPlan(const std::vector<ByteRun>& runs, bool to
 std::size_t vertexWork(const CompiledVertex& v) {
   std::size_t work = 8; // binding, staging and the call itself
   for (const auto& f : v.fields)
-    for (const auto& e : f.edges) work += e.numElements;
+    for (const auto& e : f.edges)
+      work += e.numElements;
   return work;
 }
 } // namespace
@@ -129,16 +138,19 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
     : g_(graph), options_(options), print_(&std::cerr) {
   connections_.assign(graph.replicationFactor, std::vector<StreamConnection>(graph.streams.size()));
   for (const auto& cs : graph.computeSets)
-    readsCounter_.push_back(std::any_of(cs.vertices.begin(), cs.vertices.end(),
-                                        [](const CompiledVertex& v) { return readsCycleCounter(*v.type); }));
+    readsCounter_.push_back(
+        std::any_of(cs.vertices.begin(), cs.vertices.end(),
+                    [](const CompiledVertex& v) { return readsCycleCounter(*v.type); }));
   for (const auto& cs : graph.computeSets) {
-    const bool measured = std::any_of(cs.vertices.begin(), cs.vertices.end(), [](const CompiledVertex& v) {
-      return v.cycleRule == tessera::profiler::schema::CycleRule::executed;
-    });
+    const bool measured =
+        std::any_of(cs.vertices.begin(), cs.vertices.end(), [](const CompiledVertex& v) {
+          return v.cycleRule == tessera::profiler::schema::CycleRule::executed;
+        });
     measured_.push_back(measured);
     vertexCycles_.emplace_back();
     if (measured)
-      for (const auto& v : cs.vertices) vertexCycles_.back().push_back(v.estimatedCycles);
+      for (const auto& v : cs.vertices)
+        vertexCycles_.back().push_back(v.estimatedCycles);
   }
   for (const auto& p : graph.programs)
     hasCollectives_ = hasCollectives_ || p.kind == LoweredProgram::Kind::CrossReplica;
@@ -156,7 +168,8 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
     for (unsigned v = 0; v < vertices.size(); ++v) {
       work += vertexWork(vertices[v]);
       console = console || mayWriteToConsole(*vertices[v].type);
-      const auto [it, added] = groupOfTile.emplace(vertices[v].tile, static_cast<unsigned>(groups.size()));
+      const auto [it, added] =
+          groupOfTile.emplace(vertices[v].tile, static_cast<unsigned>(groups.size()));
       if (added) groups.emplace_back();
       groups[it->second].push_back(v);
     }
@@ -179,7 +192,8 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
     if (p.kind == K::Copy) {
       std::vector<CopyPiece> pieces;
       pieces.reserve(p.copies.size());
-      for (const auto& c : p.copies) pieces.push_back({c.src, c.dst, c.bytes});
+      for (const auto& c : p.copies)
+        pieces.push_back({c.src, c.dst, c.bytes});
       copyPlans_[i] = planCopies(std::move(pieces), true);
     } else if (p.kind == K::StreamToDevice || p.kind == K::RemoteToDevice) {
       copyPlans_[i] = transferPlan(p.transfer.runs, true);
@@ -196,23 +210,31 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
 }
 
 const CopyPlan* Runtime::copyPlan(const LoweredProgram& p) const {
-  return pool_ && !copyPlans_.empty() ? copyPlans_[static_cast<std::size_t>(&p - g_.programs.data())].get() : nullptr;
+  return pool_ && !copyPlans_.empty()
+             ? copyPlans_[static_cast<std::size_t>(&p - g_.programs.data())].get()
+             : nullptr;
 }
 
 const CopyPlan* Runtime::hostPlan(const CompiledHostHandle& h) const {
-  return pool_ && !hostPlans_.empty() ? hostPlans_[static_cast<std::size_t>(&h - g_.hostHandles.data())].get() : nullptr;
+  return pool_ && !hostPlans_.empty()
+             ? hostPlans_[static_cast<std::size_t>(&h - g_.hostHandles.data())].get()
+             : nullptr;
 }
 
-void Runtime::scatterRuns(const CopyPlan* plan, unsigned char* arena, const std::vector<ByteRun>& runs,
-                          const unsigned char* src) {
-  if (pool_ && plan) runCopies(*pool_, *plan, arena, src);
-  else scatter(arena, runs, src);
+void Runtime::scatterRuns(const CopyPlan* plan, unsigned char* arena,
+                          const std::vector<ByteRun>& runs, const unsigned char* src) {
+  if (pool_ && plan)
+    runCopies(*pool_, *plan, arena, src);
+  else
+    scatter(arena, runs, src);
 }
 
-void Runtime::gatherRuns(const CopyPlan* plan, const unsigned char* arena, const std::vector<ByteRun>& runs,
-                         unsigned char* dst) {
-  if (pool_ && plan) runCopies(*pool_, *plan, dst, arena);
-  else gather(arena, runs, dst);
+void Runtime::gatherRuns(const CopyPlan* plan, const unsigned char* arena,
+                         const std::vector<ByteRun>& runs, unsigned char* dst) {
+  if (pool_ && plan)
+    runCopies(*pool_, *plan, dst, arena);
+  else
+    gather(arena, runs, dst);
 }
 
 Runtime::~Runtime() = default;
@@ -225,7 +247,8 @@ void Runtime::load() {
     r->fpControl.assign(g_.replicaTarget.getNumTiles(), FloatingPointControl());
     r->arena.reset(new unsigned char[g_.arenaBytes ? g_.arenaBytes : 1]());
     for (const auto& v : g_.variables)
-      if (!v.initial.empty()) std::memcpy(r->arena.get() + v.arenaOffset, v.initial.data(), v.initial.size());
+      if (!v.initial.empty())
+        std::memcpy(r->arena.get() + v.arenaOffset, v.initial.data(), v.initial.size());
     for (const auto& cs : g_.computeSets) {
       std::vector<VertexInstance> instances;
       instances.reserve(cs.vertices.size());
@@ -244,8 +267,9 @@ void Runtime::load() {
               if (e.runs.size() == 1) {
                 s.data = r->arena.get() + e.runs[0].offset;
               } else if (e.runs.size() > 1) {
-                vi.staged.push_back({&e.runs, std::vector<unsigned char>(e.numElements * d.elementType.size()),
-                                     d.direction != FieldDirection::In});
+                vi.staged.push_back(
+                    {&e.runs, std::vector<unsigned char>(e.numElements * d.elementType.size()),
+                     d.direction != FieldDirection::In});
                 s.data = vi.staged.back().buffer.data();
               }
               spans.push_back(s);
@@ -265,13 +289,15 @@ void Runtime::load() {
 
 void Runtime::run(unsigned entryPoint) {
   counterLog_.clear();
-  for (auto& r : replicas_) r->counterCursor = 0;
+  for (auto& r : replicas_)
+    r->counterCursor = 0;
   try {
     if (hasCollectives_ && replicas_.size() > 1) {
       runLockstep(entryPoint);
     } else {
       // Without collectives the replicas never meet: each runs its whole program in turn.
-      for (auto& r : replicas_) exec(*r, g_.entryPoints.at(entryPoint));
+      for (auto& r : replicas_)
+        exec(*r, g_.entryPoints.at(entryPoint));
     }
   } catch (...) {
     invalidatePrefetched();
@@ -298,16 +324,19 @@ void Runtime::exec(Replica& r, unsigned node) {
   using K = LoweredProgram::Kind;
   ExecutionObserver* observer = r.index == 0 ? observer_ : nullptr;
   const bool counters = p.kind == K::Execute && readsCounter_[p.computeSet];
-  if (counters && observer) { // the counters as the compute step starts, before it is laid on the clock
+  if (counters &&
+      observer) { // the counters as the compute step starts, before it is laid on the clock
     std::vector<std::uint64_t> now(g_.replicaTarget.getNumIPUs());
-    for (unsigned ipu = 0; ipu < now.size(); ++ipu) now[ipu] = observer->ipuCycleCounter(ipu);
+    for (unsigned ipu = 0; ipu < now.size(); ++ipu)
+      now[ipu] = observer->ipuCycleCounter(ipu);
     if (g_.replicationFactor == 1) counterLog_.clear(); // only replicas after the first replay it
     counterLog_.push_back(std::move(now));
   }
   if (observer) {
     if (p.kind == K::Block) {
       observer->onBlock(node, true);
-      for (unsigned c : p.children) exec(r, c);
+      for (unsigned c : p.children)
+        exec(r, c);
       observer->onBlock(node, false);
       return;
     }
@@ -318,7 +347,8 @@ void Runtime::exec(Replica& r, unsigned node) {
   case K::Sequence:
   case K::Block:
   case K::Call:
-    for (unsigned c : p.children) exec(r, c);
+    for (unsigned c : p.children)
+      exec(r, c);
     break;
   case K::Execute: {
     const bool measured = observer && measured_[p.computeSet];
@@ -326,7 +356,8 @@ void Runtime::exec(Replica& r, unsigned node) {
       if (counters) {
         // Replicas after the first read what replica 0 read at the same point of the run.
         const std::size_t entry = r.index == 0 ? counterLog_.size() - 1 : r.counterCursor++;
-        executeWithCounters(r, p.computeSet, entry < counterLog_.size() ? &counterLog_[entry] : nullptr);
+        executeWithCounters(r, p.computeSet,
+                            entry < counterLog_.size() ? &counterLog_[entry] : nullptr);
       } else {
         execute(r, p.computeSet);
       }
@@ -338,16 +369,27 @@ void Runtime::exec(Replica& r, unsigned node) {
     break;
   }
   case K::Copy:
-    if (const CopyPlan* plan = copyPlan(p)) runCopies(*pool_, *plan, r.arena.get(), r.arena.get());
+    if (const CopyPlan* plan = copyPlan(p))
+      runCopies(*pool_, *plan, r.arena.get(), r.arena.get());
     else
-      for (const auto& c : p.copies) moveBytes(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
+      for (const auto& c : p.copies)
+        moveBytes(r.arena.get() + c.dst, r.arena.get() + c.src, c.bytes);
     break;
-  case K::StreamToDevice: streamToDevice(r, p); break;
-  case K::StreamFromDevice: streamFromDevice(r, p); break;
-  case K::RemoteToDevice: remoteCopy(r, p, true); break;
-  case K::RemoteFromDevice: remoteCopy(r, p, false); break;
+  case K::StreamToDevice:
+    streamToDevice(r, p);
+    break;
+  case K::StreamFromDevice:
+    streamFromDevice(r, p);
+    break;
+  case K::RemoteToDevice:
+    remoteCopy(r, p, true);
+    break;
+  case K::RemoteFromDevice:
+    remoteCopy(r, p, false);
+    break;
   case K::Repeat:
-    for (std::uint64_t i = 0; i < p.count; ++i) exec(r, p.children[0]);
+    for (std::uint64_t i = 0; i < p.count; ++i)
+      exec(r, p.children[0]);
     break;
   case K::RepeatWhileTrue:
   case K::RepeatWhileFalse:
@@ -358,7 +400,9 @@ void Runtime::exec(Replica& r, unsigned node) {
       exec(r, p.children[1]);
     }
     break;
-  case K::If: exec(r, p.children[scalar(r, p) != 0 ? 0 : 1]); break;
+  case K::If:
+    exec(r, p.children[scalar(r, p) != 0 ? 0 : 1]);
+    break;
   case K::Switch: {
     const auto value = static_cast<std::int64_t>(scalar(r, p));
     for (std::size_t i = 0; i < p.caseValues.size(); ++i)
@@ -370,15 +414,21 @@ void Runtime::exec(Replica& r, unsigned node) {
     break;
   }
   case K::Sync:
-  case K::WriteUndef: break; // no functional effect; they matter to the cycle and liveness models
-  case K::PrintTensor: print(r, p); break;
+  case K::WriteUndef:
+    break; // no functional effect; they matter to the cycle and liveness models
+  case K::PrintTensor:
+    print(r, p);
+    break;
   case K::CrossReplica:
-    if (lockstep_) arrive(r, static_cast<int>(node));
-    else collective(node); // one replica: its own group
+    if (lockstep_)
+      arrive(r, static_cast<int>(node));
+    else
+      collective(node); // one replica: its own group
     break;
   case K::Abort:
     if (scalar(r, p) != 0)
-      throw application_runtime_error("AbortOnCondition" + (p.name.empty() ? "" : " '" + p.name + "'") +
+      throw application_runtime_error("AbortOnCondition" +
+                                      (p.name.empty() ? "" : " '" + p.name + "'") +
                                       (p.text.empty() ? "" : ": " + p.text));
     break;
   }
@@ -399,7 +449,8 @@ NonFinite findNonFinite(Type type, const void* data, std::size_t n) {
 }
 } // namespace
 
-void Runtime::executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
+void Runtime::executeWithCounters(Replica& r, unsigned computeSet,
+                                  const std::vector<std::uint64_t>* counters) {
   struct Reset {
     ~Reset() { tlsCycleCounter = 0; }
   } reset;
@@ -408,10 +459,12 @@ void Runtime::executeWithCounters(Replica& r, unsigned computeSet, const std::ve
 
 void Runtime::execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
   if (pool_ && plans_[computeSet].parallel) return executeParallel(r, computeSet, counters);
-  for (auto& vi : r.computeSets[computeSet]) runVertex(r, computeSet, vi, counters);
+  for (auto& vi : r.computeSets[computeSet])
+    runVertex(r, computeSet, vi, counters);
 }
 
-void Runtime::executeParallel(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters) {
+void Runtime::executeParallel(Replica& r, unsigned computeSet,
+                              const std::vector<std::uint64_t>* counters) {
   const ComputeSetPlan& plan = plans_[computeSet];
   auto& instances = r.computeSets[computeSet];
   // The failure of the vertex that comes first in the compute set's order, as one thread
@@ -450,12 +503,14 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
   FloatingPointControl& fp = r.fpControl[vi.compiled->tile];
   activeFloatingPointControl() = &fp;
   if (counters) tlsCycleCounter = (*counters)[vi.compiled->tile / tilesPerIpu];
-  for (auto& s : vi.staged) gather(r.arena.get(), *s.runs, s.buffer.data());
+  for (auto& s : vi.staged)
+    gather(r.arena.get(), *s.runs, s.buffer.data());
   bool ok;
   runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
   // Execution-based estimate: the counter is the running thread's own (thread-local in the .gp),
   // so vertices running at the same time on other threads never touch it.
-  const bool measure = r.index == 0 && observer_ && vi.compiled->cycleRule == tessera::profiler::schema::CycleRule::executed;
+  const bool measure = r.index == 0 && observer_ &&
+                       vi.compiled->cycleRule == tessera::profiler::schema::CycleRule::executed;
   std::uint64_t* executed = measure ? vi.compiled->executedInstructions() : nullptr;
   try {
     if (executed) *executed = 0;
@@ -481,8 +536,8 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
   if (stopOnNaN || stopOnInfinity) {
     const auto& fields = vi.compiled->type->fields;
     for (std::size_t f = 0; f < fields.size(); ++f) {
-      if (fields[f].direction == FieldDirection::In || fields[f].direction == FieldDirection::State ||
-          !fields[f].elementType.isFloatingPoint())
+      if (fields[f].direction == FieldDirection::In ||
+          fields[f].direction == FieldDirection::State || !fields[f].elementType.isFloatingPoint())
         continue;
       for (const auto& e : vi.compiled->fields[f].edges) {
         std::vector<unsigned char> tmp(e.numElements * fields[f].elementType.size());
@@ -490,12 +545,14 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
         const NonFinite found = findNonFinite(fields[f].elementType, tmp.data(), e.numElements);
         if ((found.nan && stopOnNaN) || (found.infinity && stopOnInfinity))
           throw floating_point_exception(
-              "vertex '" + vi.compiled->type->name + "' on tile " + std::to_string(vi.compiled->tile) +
-              " in compute set '" + g_.computeSets[computeSet].name + "' wrote " +
-              (found.nan && stopOnNaN ? "a NaN" : "an infinity") + " to field '" + fields[f].name + "' (" +
+              "vertex '" + vi.compiled->type->name + "' on tile " +
+              std::to_string(vi.compiled->tile) + " in compute set '" +
+              g_.computeSets[computeSet].name + "' wrote " +
+              (found.nan && stopOnNaN ? "a NaN" : "an infinity") + " to field '" + fields[f].name +
+              "' (" +
               (options_.floatingPointChecks ? "debug.floatPointOpException"
-                                            : found.nan && stopOnNaN ? "setFloatingPointBehaviour: inv"
-                                                                     : "setFloatingPointBehaviour: oflo/div0") +
+               : found.nan && stopOnNaN     ? "setFloatingPointBehaviour: inv"
+                                            : "setFloatingPointBehaviour: oflo/div0") +
               ")");
       }
     }
@@ -509,14 +566,18 @@ void Runtime::streamToDevice(Replica& r, const LoweredProgram& p) {
   scratch_.resize(bytes);
   switch (c.kind) {
   case StreamConnection::Kind::None:
-    throw stream_connection_error("stream '" + s.handle + "' is copied by the program but not connected: "
-                                  "call Engine::connectStream or connectStreamToCallback before run");
+    throw stream_connection_error(
+        "stream '" + s.handle +
+        "' is copied by the program but not connected: "
+        "call Engine::connectStream or connectStreamToCallback before run");
   case StreamConnection::Kind::Buffer:
     std::memcpy(scratch_.data(), c.cursor, bytes);
     c.cursor += bytes;
     if (c.cursor == c.end) c.cursor = c.begin;
     break;
-  case StreamConnection::Kind::Function: c.function(scratch_.data()); break;
+  case StreamConnection::Kind::Function:
+    c.function(scratch_.data());
+    break;
   case StreamConnection::Kind::Callback:
     // As Poplar: the data of a successful prefetch if there is one, else fetch(); then
     // complete(); then, with prefetching on, prefetch() is offered the next buffer.
@@ -529,7 +590,8 @@ void Runtime::streamToDevice(Replica& r, const LoweredProgram& p) {
     c.callback->complete();
     if (options_.streamPrefetch) {
       c.prefetchBuffer.resize(bytes);
-      c.prefetched = c.callback->prefetch(c.prefetchBuffer.data()) == StreamCallback::Result::Success;
+      c.prefetched =
+          c.callback->prefetch(c.prefetchBuffer.data()) == StreamCallback::Result::Success;
     }
     break;
   }
@@ -544,14 +606,18 @@ void Runtime::streamFromDevice(Replica& r, const LoweredProgram& p) {
   gatherRuns(copyPlan(p), r.arena.get(), p.transfer.runs, scratch_.data());
   switch (c.kind) {
   case StreamConnection::Kind::None:
-    throw stream_connection_error("stream '" + s.handle + "' is copied by the program but not connected: "
-                                  "call Engine::connectStream or connectStreamToCallback before run");
+    throw stream_connection_error(
+        "stream '" + s.handle +
+        "' is copied by the program but not connected: "
+        "call Engine::connectStream or connectStreamToCallback before run");
   case StreamConnection::Kind::Buffer:
     std::memcpy(c.cursor, scratch_.data(), bytes);
     c.cursor += bytes;
     if (c.cursor == c.end) c.cursor = c.begin;
     break;
-  case StreamConnection::Kind::Function: c.function(scratch_.data()); break;
+  case StreamConnection::Kind::Function:
+    c.function(scratch_.data());
+    break;
   case StreamConnection::Kind::Callback:
     c.callback->fetch(scratch_.data());
     c.callback->complete();
@@ -566,14 +632,17 @@ void Runtime::remoteCopy(Replica& r, const LoweredProgram& p, bool toDevice) {
     const double v = scalar(r, p);
     if (v < 0 || v >= double(rb.repeats))
       throw application_runtime_error("Copy with remote buffer '" + rb.handle + "': row " +
-                                      std::to_string(static_cast<long long>(v)) + " is outside the " +
-                                      std::to_string(rb.repeats) + " rows of the buffer");
+                                      std::to_string(static_cast<long long>(v)) +
+                                      " is outside the " + std::to_string(rb.repeats) +
+                                      " rows of the buffer");
     row = static_cast<std::uint64_t>(v);
   }
   const std::size_t bytes = rb.numElements * rb.type.size();
   unsigned char* remote = r.remoteBuffers[p.remoteBuffer].data() + row * bytes;
-  if (toDevice) scatterRuns(copyPlan(p), r.arena.get(), p.transfer.runs, remote);
-  else gatherRuns(copyPlan(p), r.arena.get(), p.transfer.runs, remote);
+  if (toDevice)
+    scatterRuns(copyPlan(p), r.arena.get(), p.transfer.runs, remote);
+  else
+    gatherRuns(copyPlan(p), r.arena.get(), p.transfer.runs, remote);
 }
 
 void Runtime::print(Replica& r, const LoweredProgram& p) {
@@ -581,7 +650,8 @@ void Runtime::print(Replica& r, const LoweredProgram& p) {
   std::vector<unsigned char> data(t.numElements * t.type.size());
   gather(r.arena.get(), t.runs, data.data());
   std::vector<double> values(t.numElements);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = loadAsDouble(t.type, data.data(), i);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = loadAsDouble(t.type, data.data(), i);
   // One write per tensor, flushed: lines from several PrintTensors and the program's own
   // output do not interleave mid-line.
   *print_ << formatTensor(p.text, t.type, values, p.printShape, p.printFormat) << std::flush;
@@ -607,7 +677,8 @@ void Runtime::writeHost(const std::string& handle, const void* data, std::size_t
     throw tensor_io_state_error("writeTensor(\"" + handle + "\"): " + std::to_string(bytes) +
                                 " bytes given, the tensor needs " + std::to_string(expected));
   for (auto& r : replicas_)
-    scatterRuns(hostPlan(h), r->arena.get(), h.transfer.runs, static_cast<const unsigned char*>(data));
+    scatterRuns(hostPlan(h), r->arena.get(), h.transfer.runs,
+                static_cast<const unsigned char*>(data));
 }
 
 void Runtime::readHost(const std::string& handle, void* data, std::size_t bytes) {
@@ -616,7 +687,8 @@ void Runtime::readHost(const std::string& handle, void* data, std::size_t bytes)
   if (bytes != expected)
     throw tensor_io_state_error("readTensor(\"" + handle + "\"): " + std::to_string(bytes) +
                                 " bytes given, the tensor has " + std::to_string(expected));
-  gatherRuns(hostPlan(h), replicas_.front()->arena.get(), h.transfer.runs, static_cast<unsigned char*>(data));
+  gatherRuns(hostPlan(h), replicas_.front()->arena.get(), h.transfer.runs,
+             static_cast<unsigned char*>(data));
 }
 
 unsigned Runtime::streamIndex(const std::string& handle) const {
@@ -632,13 +704,15 @@ void Runtime::connect(const std::string& handle, int replica, StreamConnection c
     const std::size_t size = static_cast<std::size_t>(c.end - c.begin);
     if (!c.begin || c.end < c.begin || size == 0 || size % bytes != 0)
       throw stream_connection_error("connectStream(\"" + handle + "\"): the buffer has " +
-                                    std::to_string(size) + " bytes; it must be a non-zero multiple of the stream's " +
+                                    std::to_string(size) +
+                                    " bytes; it must be a non-zero multiple of the stream's " +
                                     std::to_string(bytes) + " bytes");
     c.cursor = c.begin;
   }
   if (replica >= static_cast<int>(g_.replicationFactor))
-    throw stream_connection_error("connectStream(\"" + handle + "\"): replica " + std::to_string(replica) +
-                                  " of a graph with " + std::to_string(g_.replicationFactor) + " replicas");
+    throw stream_connection_error("connectStream(\"" + handle + "\"): replica " +
+                                  std::to_string(replica) + " of a graph with " +
+                                  std::to_string(g_.replicationFactor) + " replicas");
   for (unsigned r = 0; r < g_.replicationFactor; ++r)
     if (replica < 0 || unsigned(replica) == r) {
       auto& old = connections_[r][s];
@@ -662,8 +736,10 @@ void Runtime::copyRemote(const std::string& handle, std::uint64_t row, unsigned 
                                     std::to_string(replicas_.size()) + " replicas)");
     const std::size_t bytes = rb.numElements * rb.type.size();
     unsigned char* remote = replicas_[replica]->remoteBuffers[i].data() + row * bytes;
-    if (toRemote) std::memcpy(remote, host, bytes);
-    else std::memcpy(host, remote, bytes);
+    if (toRemote)
+      std::memcpy(remote, host, bytes);
+    else
+      std::memcpy(host, remote, bytes);
     return;
   }
   throw stream_connection_error("no remote buffer with handle '" + handle + "'");
@@ -722,7 +798,8 @@ void Runtime::runLockstep(unsigned entryPoint) {
       }
     });
   }
-  for (auto& t : threads) t.join();
+  for (auto& t : threads)
+    t.join();
   lockstep_ = nullptr;
   if (ls.error) std::rethrow_exception(ls.error);
 }
@@ -735,9 +812,11 @@ void Runtime::arrive(Replica& r, int node) {
     ls.turn = r.index + 1;
   } else {
     // The round is complete: every replica has run up to a collective or to its end.
-    const bool allFinished = std::all_of(ls.at.begin(), ls.at.end(), [](int a) { return a == kFinished; });
+    const bool allFinished =
+        std::all_of(ls.at.begin(), ls.at.end(), [](int a) { return a == kFinished; });
     if (allFinished) return;
-    const bool allMeet = std::all_of(ls.at.begin(), ls.at.end(), [&](int a) { return a == ls.at[0]; });
+    const bool allMeet =
+        std::all_of(ls.at.begin(), ls.at.end(), [&](int a) { return a == ls.at[0]; });
     if (!allMeet) {
       std::string where;
       for (std::size_t i = 0; i < ls.at.size(); ++i)
@@ -747,7 +826,8 @@ void Runtime::arrive(Replica& r, int node) {
                                               g_.programs[ls.at[i]].collective.opName + ")");
       throw application_runtime_error(
           "replicas diverged around a cross-replica collective: every replica must run the same "
-          "collectives in the same order, but " + where);
+          "collectives in the same order, but " +
+          where);
     }
     collective(static_cast<unsigned>(ls.at[0]));
     std::fill(ls.at.begin(), ls.at.end(), kRunning);
@@ -755,7 +835,8 @@ void Runtime::arrive(Replica& r, int node) {
   }
   ls.cv.notify_all();
   if (node == kFinished) return;
-  ls.cv.wait(lock, [&] { return ls.aborted || (ls.turn == r.index && ls.at[r.index] == kRunning); });
+  ls.cv.wait(lock,
+             [&] { return ls.aborted || (ls.turn == r.index && ls.at[r.index] == kRunning); });
   if (ls.aborted) throw LockstepAborted{};
 }
 
@@ -766,14 +847,29 @@ double reduceValues(CollectiveOp op, const std::vector<double>& v) {
   for (std::size_t i = 1; i < v.size(); ++i) {
     switch (op) {
     case CollectiveOp::Add:
-    case CollectiveOp::Mean: acc += v[i]; break;
-    case CollectiveOp::SquareAdd: acc += v[i] * v[i]; break;
-    case CollectiveOp::Mul: acc *= v[i]; break;
-    case CollectiveOp::Min: acc = std::min(acc, v[i]); break;
-    case CollectiveOp::Max: acc = std::max(acc, v[i]); break;
-    case CollectiveOp::LogicalAnd: acc = (acc != 0) && (v[i] != 0); break;
-    case CollectiveOp::LogicalOr: acc = (acc != 0) || (v[i] != 0); break;
-    case CollectiveOp::Local: break;
+    case CollectiveOp::Mean:
+      acc += v[i];
+      break;
+    case CollectiveOp::SquareAdd:
+      acc += v[i] * v[i];
+      break;
+    case CollectiveOp::Mul:
+      acc *= v[i];
+      break;
+    case CollectiveOp::Min:
+      acc = std::min(acc, v[i]);
+      break;
+    case CollectiveOp::Max:
+      acc = std::max(acc, v[i]);
+      break;
+    case CollectiveOp::LogicalAnd:
+      acc = (acc != 0) && (v[i] != 0);
+      break;
+    case CollectiveOp::LogicalOr:
+      acc = (acc != 0) || (v[i] != 0);
+      break;
+    case CollectiveOp::Local:
+      break;
     }
   }
   if (op == CollectiveOp::Mean) acc /= double(v.size());
@@ -787,35 +883,43 @@ void Runtime::collective(unsigned node) {
   const Type type = p.transfer.type;
   const std::size_t n = p.transfer.numElements, size = type.size();
   // Replicas not taking part in the lockstep (a single replica) form a group of one.
-  const auto groups = replicas_.size() == 1 ? std::vector<std::vector<unsigned>>{{0u}}
-                                            : replicaGroups(spec, static_cast<unsigned>(replicas_.size()));
+  const auto groups = replicas_.size() == 1
+                          ? std::vector<std::vector<unsigned>>{{0u}}
+                          : replicaGroups(spec, static_cast<unsigned>(replicas_.size()));
   for (const auto& group : groups) {
     const std::size_t k = group.size();
     // Every member's source, read before any destination is written (they may overlap).
     std::vector<std::vector<unsigned char>> src(k, std::vector<unsigned char>(n * size));
-    for (std::size_t j = 0; j < k; ++j) gather(replicas_[group[j]]->arena.get(), p.transfer.runs, src[j].data());
+    for (std::size_t j = 0; j < k; ++j)
+      gather(replicas_[group[j]]->arena.get(), p.transfer.runs, src[j].data());
     std::vector<unsigned char> out(p.result.numElements * size);
     if (spec.kind == CollectiveKind::AllGather) {
-      for (std::size_t j = 0; j < k; ++j) std::memcpy(out.data() + j * n * size, src[j].data(), n * size);
-      for (unsigned m : group) scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
+      for (std::size_t j = 0; j < k; ++j)
+        std::memcpy(out.data() + j * n * size, src[j].data(), n * size);
+      for (unsigned m : group)
+        scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
       continue;
     }
     std::vector<double> reduced(n), values(k);
     for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < k; ++j) values[j] = loadAsDouble(type, src[j].data(), i);
+      for (std::size_t j = 0; j < k; ++j)
+        values[j] = loadAsDouble(type, src[j].data(), i);
       reduced[i] = reduceValues(spec.op, values);
     }
     for (std::size_t j = 0; j < k; ++j) {
       const unsigned m = group[j];
       if (spec.kind == CollectiveKind::AllReduce) {
         for (std::size_t i = 0; i < n; ++i)
-          storeFromDouble(type, out.data(), i, spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), i)
-                                                                              : reduced[i]);
+          storeFromDouble(type, out.data(), i,
+                          spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), i)
+                                                         : reduced[i]);
       } else { // ReduceScatter: member j keeps slice j, the last one padded with zeros
         const std::size_t chunk = p.result.numElements;
         for (std::size_t i = 0; i < chunk; ++i) {
           const std::size_t e = j * chunk + i;
-          const double v = e >= n ? 0.0 : spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), e) : reduced[e];
+          const double v = e >= n                           ? 0.0
+                           : spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), e)
+                                                            : reduced[e];
           storeFromDouble(type, out.data(), i, v);
         }
       }

@@ -4,11 +4,10 @@
 
 #include "CompiledGraph.hpp"
 
-#include <poplar/StreamCallback.hpp>
-
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <poplar/StreamCallback.hpp>
 #include <vector>
 
 namespace poplar::detail {
@@ -36,7 +35,8 @@ public:
   /// The same for an Execute node whose compute set has vertices costed by execution
   /// (CycleRule::executed), told after it ran: `vertexCycles` holds the thread cycles of each of
   /// the compute set's vertices in this execution (measured, or the static estimate).
-  virtual void onExecutedSteps(unsigned node, unsigned computeSet, const std::vector<std::uint64_t>& vertexCycles) = 0;
+  virtual void onExecutedSteps(unsigned node, unsigned computeSet,
+                               const std::vector<std::uint64_t>& vertexCycles) = 0;
   /// A Block node starts (begin) or ends.
   virtual void onBlock(unsigned node, bool begin) = 0;
   /// The simulated cycle counter of an IPU's tiles now (between steps).
@@ -95,18 +95,21 @@ private:
   /// Every replica waits at `node`: performs the collective for all of them.
   void collective(unsigned node);
   void exec(Replica& r, unsigned node);
-  void execute(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters = nullptr);
+  void execute(Replica& r, unsigned computeSet,
+               const std::vector<std::uint64_t>* counters = nullptr);
   /// One vertex: stages its edges, computes, writes back, checks floats; throws on failure.
-  void runVertex(Replica& r, unsigned computeSet, VertexInstance& vi, const std::vector<std::uint64_t>* counters);
+  void runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
+                 const std::vector<std::uint64_t>* counters);
   /// The compute set's tiles spread over the pool; each tile's vertices in order on one thread.
   void executeParallel(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
-  void executeWithCounters(Replica& r, unsigned computeSet, const std::vector<std::uint64_t>* counters);
+  void executeWithCounters(Replica& r, unsigned computeSet,
+                           const std::vector<std::uint64_t>* counters);
   /// The bytes of `runs` of the arena from contiguous `src`, or into contiguous `dst`: on the
   /// pool by `plan` when there is one, else here.
   void scatterRuns(const CopyPlan* plan, unsigned char* arena, const std::vector<ByteRun>& runs,
                    const unsigned char* src);
-  void gatherRuns(const CopyPlan* plan, const unsigned char* arena, const std::vector<ByteRun>& runs,
-                  unsigned char* dst);
+  void gatherRuns(const CopyPlan* plan, const unsigned char* arena,
+                  const std::vector<ByteRun>& runs, unsigned char* dst);
   const CopyPlan* copyPlan(const LoweredProgram& p) const;
   const CopyPlan* hostPlan(const CompiledHostHandle& h) const;
   void streamToDevice(Replica& r, const LoweredProgram& p);

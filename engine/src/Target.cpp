@@ -40,7 +40,8 @@ Target::Target(const Params& p) : p_(p) {
   if (p_.numWorkerContexts == 0) throw invalid_machine_model("numWorkerContexts must be > 0");
   if (p_.bytesPerTile == 0) throw invalid_machine_model("memoryBytesPerTile must be > 0");
   if (p_.tileClockFrequency <= 0) throw invalid_machine_model("tileClockFrequency must be > 0");
-  if (p_.exchangeBytesPerCycle == 0) throw invalid_machine_model("exchangeBytesPerCycle must be > 0");
+  if (p_.exchangeBytesPerCycle == 0)
+    throw invalid_machine_model("exchangeBytesPerCycle must be > 0");
   elementOffsets_ = p_.memoryElementOffsets;
   if (elementOffsets_.empty()) {
     // Memory elements: the lower part of the tile in 16 KiB elements (non-interleaved), the upper

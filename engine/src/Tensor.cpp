@@ -1,9 +1,8 @@
 #include "TensorData.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <algorithm>
 #include <numeric>
+#include <poplar/exceptions.hpp>
 #include <sstream>
 
 namespace poplar {
@@ -12,14 +11,16 @@ namespace {
 std::size_t product(const std::vector<std::size_t>& v, std::size_t from = 0,
                     std::size_t to = std::size_t(-1)) {
   std::size_t p = 1;
-  for (std::size_t i = from; i < std::min(to, v.size()); ++i) p *= v[i];
+  for (std::size_t i = from; i < std::min(to, v.size()); ++i)
+    p *= v[i];
   return p;
 }
 
 std::string shapeString(const std::vector<std::size_t>& s) {
   std::ostringstream os;
   os << '{';
-  for (std::size_t i = 0; i < s.size(); ++i) os << (i ? "," : "") << s[i];
+  for (std::size_t i = 0; i < s.size(); ++i)
+    os << (i ? "," : "") << s[i];
   os << '}';
   return os.str();
 }
@@ -42,7 +43,8 @@ void appendRange(const detail::TensorData& d, std::size_t begin, std::size_t end
 namespace detail {
 std::size_t TensorData::regionOf(std::size_t element) const {
   if (starts.empty()) return 0;
-  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), element) - starts.begin() - 1);
+  return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), element) -
+                                  starts.begin() - 1);
 }
 } // namespace detail
 
@@ -78,8 +80,7 @@ std::shared_ptr<detail::TensorData> makeData(const void* graph, Type type,
 /// The innermost dimension is copied as one range when its stride is 1.
 std::vector<detail::VarRegion> affineView(const detail::TensorData& d,
                                           const std::vector<std::size_t>& shape,
-                                          const std::vector<long long>& strides,
-                                          long long offset) {
+                                          const std::vector<long long>& strides, long long offset) {
   std::vector<detail::VarRegion> out;
   if (product(shape) == 0) return out;
   if (shape.empty()) {
@@ -91,7 +92,8 @@ std::vector<detail::VarRegion> affineView(const detail::TensorData& d,
   std::vector<std::size_t> idx(rank - 1, 0);
   while (true) {
     long long base = offset;
-    for (std::size_t k = 0; k + 1 < rank; ++k) base += static_cast<long long>(idx[k]) * strides[k];
+    for (std::size_t k = 0; k + 1 < rank; ++k)
+      base += static_cast<long long>(idx[k]) * strides[k];
     if (innerStride == 1) {
       appendRange(d, std::size_t(base), std::size_t(base) + inner, out);
     } else {
@@ -101,7 +103,8 @@ std::vector<detail::VarRegion> affineView(const detail::TensorData& d,
       }
     }
     std::size_t k = rank - 1;
-    while (k > 0 && ++idx[k - 1] == shape[k - 1]) idx[--k] = 0;
+    while (k > 0 && ++idx[k - 1] == shape[k - 1])
+      idx[--k] = 0;
     if (k == 0) break;
   }
   return out;
@@ -121,7 +124,8 @@ Tensor contiguousRange(const detail::TensorData& d, std::size_t offset, std::siz
 
 std::vector<long long> rowMajorStrides(const std::vector<std::size_t>& shape) {
   std::vector<long long> s(shape.size(), 1);
-  for (std::size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * static_cast<long long>(shape[i]);
+  for (std::size_t i = shape.size(); i-- > 1;)
+    s[i - 1] = s[i] * static_cast<long long>(shape[i]);
   return s;
 }
 
@@ -136,12 +140,24 @@ const detail::TensorData& Tensor::data() const {
   return *d_;
 }
 
-const void* Tensor::graphId() const { return data().graph; }
-Type Tensor::elementType() const { return data().type; }
-const std::vector<std::size_t>& Tensor::shape() const { return data().shape; }
-std::size_t Tensor::numElements() const { return data().numElements; }
-const std::vector<detail::VarRegion>& Tensor::getVarRegions() const { return data().regions; }
-std::string Tensor::shapeToString() const { return shapeString(shape()); }
+const void* Tensor::graphId() const {
+  return data().graph;
+}
+Type Tensor::elementType() const {
+  return data().type;
+}
+const std::vector<std::size_t>& Tensor::shape() const {
+  return data().shape;
+}
+std::size_t Tensor::numElements() const {
+  return data().numElements;
+}
+const std::vector<detail::VarRegion>& Tensor::getVarRegions() const {
+  return data().regions;
+}
+std::string Tensor::shapeToString() const {
+  return shapeString(shape());
+}
 
 std::size_t Tensor::dim(unsigned i) const {
   if (i >= rank())
@@ -186,12 +202,14 @@ Tensor Tensor::slice(ArrayRef<std::size_t> begin, ArrayRef<std::size_t> end) con
     offset += static_cast<long long>(begin[i]) * strides[i];
   }
   if (outShape == s) return *this;
-  return Tensor(data().graph, elementType(), outShape, affineView(data(), outShape, strides, offset));
+  return Tensor(data().graph, elementType(), outShape,
+                affineView(data(), outShape, strides, offset));
 }
 
 Tensor Tensor::slices(ArrayRef<Interval> intervals, unsigned d) const {
   std::vector<Tensor> parts;
-  for (const auto& i : intervals) parts.push_back(slice(i, d));
+  for (const auto& i : intervals)
+    parts.push_back(slice(i, d));
   if (parts.empty()) return slice(0, 0, d);
   return concat(parts, d);
 }
@@ -244,9 +262,11 @@ Tensor Tensor::dimShuffle(ArrayRef<unsigned> perm) const {
   }
   if (!valid) {
     std::string p;
-    for (auto x : perm) p += (p.empty() ? "" : ",") + std::to_string(x);
+    for (auto x : perm)
+      p += (p.empty() ? "" : ",") + std::to_string(x);
     throw index_error("dimShuffle {" + p + "} is not a permutation of the " +
-                      std::to_string(s.size()) + " dimensions of a tensor of shape " + shapeToString());
+                      std::to_string(s.size()) + " dimensions of a tensor of shape " +
+                      shapeToString());
   }
   if (identity) return *this;
   const auto strides = rowMajorStrides(s);
@@ -338,7 +358,9 @@ Tensor Tensor::reinterpret(Type type) const {
   return Tensor(data().graph, type, shape(), data().regions);
 }
 
-bool Tensor::isContiguous() const { return data().regions.size() <= 1; }
+bool Tensor::isContiguous() const {
+  return data().regions.size() <= 1;
+}
 
 std::vector<Interval> Tensor::getContiguousRegions() const {
   std::vector<Interval> out;
@@ -393,7 +415,8 @@ Tensor concat(ArrayRef<Tensor> ts, unsigned d) {
     const auto& td = t.data();
     if (td.graph != first.graph) throw index_error("concat of tensors from different graphs");
     if (td.type != first.type)
-      throw type_error("concat of " + first.type.toString() + " and " + td.type.toString() + " tensors");
+      throw type_error("concat of " + first.type.toString() + " and " + td.type.toString() +
+                       " tensors");
     bool same = td.shape.size() == first.shape.size();
     for (std::size_t i = 0; same && i < td.shape.size(); ++i)
       same = i == d || td.shape[i] == first.shape[i];

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <poplar/Tensor.hpp>
-
 #include <vector>
 
 namespace poplar::detail {
@@ -26,8 +25,10 @@ struct TensorData {
 inline void appendRegion(std::vector<VarRegion>& out, unsigned var, std::size_t begin,
                          std::size_t end) {
   if (begin == end) return;
-  if (!out.empty() && out.back().var == var && out.back().end == begin) out.back().end = end;
-  else out.push_back({var, begin, end});
+  if (!out.empty() && out.back().var == var && out.back().end == begin)
+    out.back().end = end;
+  else
+    out.push_back({var, begin, end});
 }
 
 } // namespace poplar::detail

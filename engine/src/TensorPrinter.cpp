@@ -39,10 +39,11 @@ public:
         maxAbs = std::max(maxAbs, std::fabs(v));
         if (v != 0) minNonZero = std::min(minNonZero, std::fabs(v));
       }
-    scientific_ = format_ == FloatFormat::Scientific ||
-                  (format_ == FloatFormat::Auto &&
-                   (maxAbs >= std::pow(10.0, digits_) || minNonZero < 1e-4));
-    const int integerDigits = maxAbs >= 1 ? static_cast<int>(std::floor(std::log10(maxAbs))) + 1 : 1;
+    scientific_ =
+        format_ == FloatFormat::Scientific ||
+        (format_ == FloatFormat::Auto && (maxAbs >= std::pow(10.0, digits_) || minNonZero < 1e-4));
+    const int integerDigits =
+        maxAbs >= 1 ? static_cast<int>(std::floor(std::log10(maxAbs))) + 1 : 1;
     decimals_ = scientific_ ? static_cast<int>(digits_) - 1
                             : std::max(0, static_cast<int>(digits_) - integerDigits);
   }
@@ -51,7 +52,8 @@ public:
     if (!isFloat_) return std::to_string(static_cast<long long>(v));
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-    if (format_ == FloatFormat::None) return printf1("%.*g", digits_ ? static_cast<int>(digits_) : 6, v);
+    if (format_ == FloatFormat::None)
+      return printf1("%.*g", digits_ ? static_cast<int>(digits_) : 6, v);
     return printf1(scientific_ ? "%.*e" : "%.*f", decimals_, v);
   }
 
@@ -70,7 +72,8 @@ public:
   Layout(const std::vector<std::size_t>& shape, const PrintTensorFmt& fmt, bool summarise)
       : shape_(shape), fmt_(fmt) {
     strides_.assign(shape.size(), 1);
-    for (std::size_t d = shape.size(); d-- > 1;) strides_[d - 1] = strides_[d] * shape[d];
+    for (std::size_t d = shape.size(); d-- > 1;)
+      strides_[d - 1] = strides_[d] * shape[d];
     for (std::size_t size : shape)
       ranges_.push_back({size, fmt.edgeItems,
                          summarise && fmt.edgeItems > 0 && size > 2 * std::size_t(fmt.edgeItems)});
@@ -81,7 +84,8 @@ public:
     std::vector<std::size_t> out;
     std::function<void(std::size_t, std::size_t)> walk = [&](std::size_t d, std::size_t base) {
       if (d == shape_.size()) return out.push_back(base);
-      for (std::size_t k = 0; k < shape_[d]; k = ranges_[d].next(k)) walk(d + 1, base + k * strides_[d]);
+      for (std::size_t k = 0; k < shape_[d]; k = ranges_[d].next(k))
+        walk(d + 1, base + k * strides_[d]);
     };
     walk(0, 0);
     return out;
@@ -93,8 +97,10 @@ public:
     column_ = prefix.size();
     next_ = 0;
     text_ = &text;
-    if (shape_.empty()) out_ += text[0];
-    else dimension(0);
+    if (shape_.empty())
+      out_ += text[0];
+    else
+      dimension(0);
     out_ += '\n';
     return out_;
   }
@@ -168,7 +174,8 @@ std::string formatTensor(const std::string& title, Type type, const std::vector<
   const bool summarise = fmt.summariseThreshold != 0 && values.size() > fmt.summariseThreshold;
   Layout layout(shape, fmt, summarise);
   std::vector<double> shown;
-  for (std::size_t offset : layout.shownOffsets()) shown.push_back(values[offset]);
+  for (std::size_t offset : layout.shownOffsets())
+    shown.push_back(values[offset]);
   const ElementFormatter format(type, fmt, shown);
   std::vector<std::string> text;
   text.reserve(shown.size());
@@ -178,7 +185,8 @@ std::string formatTensor(const std::string& title, Type type, const std::vector<
     width = std::max(width, text.back().size());
   }
   if (format.aligned())
-    for (auto& s : text) s.insert(0, width - s.size(), ' ');
+    for (auto& s : text)
+      s.insert(0, width - s.size(), ' ');
   return layout.render(title.empty() ? std::string() : title + ": ", text);
 }
 

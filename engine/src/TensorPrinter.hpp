@@ -1,10 +1,9 @@
 // program::PrintTensor's text: a tensor's values laid out as Poplar prints them (PrintTensorFmt).
 #pragma once
 
+#include <cstddef>
 #include <poplar/PrintTensor.hpp>
 #include <poplar/Type.hpp>
-
-#include <cstddef>
 #include <string>
 #include <vector>
 

@@ -39,7 +39,8 @@ void ThreadPool::runOnAll(const std::function<void(unsigned)>& task) {
   task_ = nullptr;
 }
 
-void ThreadPool::parallelFor(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body) {
+void ThreadPool::parallelFor(std::size_t n,
+                             const std::function<void(std::size_t, std::size_t)>& body) {
   std::atomic<std::size_t> next{0};
   const std::size_t shares = 2 * std::size_t(size());
   runOnAll([&](unsigned) {

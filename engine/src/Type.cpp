@@ -1,29 +1,42 @@
-#include <poplar/Target.hpp>
-#include <poplar/Type.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <ostream>
+#include <poplar/Target.hpp>
+#include <poplar/Type.hpp>
 
 namespace poplar {
 
 std::size_t Type::size() const {
   switch (id_) {
-  case Id::Float: case Id::Int: case Id::UnsignedInt: return 4;
-  case Id::Half: case Id::Short: case Id::UnsignedShort: return 2;
-  case Id::Char: case Id::UnsignedChar: case Id::SignedChar: case Id::Bool: return 1;
-  case Id::Invalid: break;
+  case Id::Float:
+  case Id::Int:
+  case Id::UnsignedInt:
+    return 4;
+  case Id::Half:
+  case Id::Short:
+  case Id::UnsignedShort:
+    return 2;
+  case Id::Char:
+  case Id::UnsignedChar:
+  case Id::SignedChar:
+  case Id::Bool:
+    return 1;
+  case Id::Invalid:
+    break;
   }
   return 0;
 }
 
 const std::string& Type::toString() const {
-  static const std::string names[] = {"invalid", "float", "half", "int", "unsigned int", "short",
-                                      "unsigned short", "char", "unsigned char", "signed char", "bool"};
+  static const std::string names[] = {
+      "invalid",        "float", "half",          "int",         "unsigned int", "short",
+      "unsigned short", "char",  "unsigned char", "signed char", "bool"};
   return names[static_cast<int>(id_)];
 }
 
-std::ostream& operator<<(std::ostream& os, Type t) { return os << t.toString(); }
+std::ostream& operator<<(std::ostream& os, Type t) {
+  return os << t.toString();
+}
 
 std::uint16_t half::fromFloat(float f) {
   std::uint32_t x;
@@ -59,7 +72,10 @@ float half::toFloat(std::uint16_t h) {
       bits = sign;
     } else { // subnormal: normalise
       int e = -1;
-      do { ++e; mant <<= 1; } while (!(mant & 0x400u));
+      do {
+        ++e;
+        mant <<= 1;
+      } while (!(mant & 0x400u));
       bits = sign | ((112u - e) << 23) | ((mant & 0x3ffu) << 13);
     }
   } else {
@@ -72,12 +88,14 @@ float half::toFloat(std::uint16_t h) {
 
 void copyFloatToDeviceHalf(const Target&, const float* src, void* dst, std::size_t n) {
   auto* out = static_cast<std::uint16_t*>(dst);
-  for (std::size_t i = 0; i < n; ++i) out[i] = half::fromFloat(src[i]);
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = half::fromFloat(src[i]);
 }
 
 void copyDeviceHalfToFloat(const Target&, const void* src, float* dst, std::size_t n) {
   const auto* in = static_cast<const std::uint16_t*>(src);
-  for (std::size_t i = 0; i < n; ++i) dst[i] = half::toFloat(in[i]);
+  for (std::size_t i = 0; i < n; ++i)
+    dst[i] = half::toFloat(in[i]);
 }
 
 } // namespace poplar

@@ -2,12 +2,11 @@
 // for TESSERA_VERTEX lines, a library name such as "popops", or the key of a codelet file that
 // Graph::addCodelets compiled); two sources may each define a vertex of the same name, and a
 // graph uses the one from the source it added.
-#include <poplar/Vertex.hpp>
-#include <poplar/exceptions.hpp>
-
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <poplar/Vertex.hpp>
+#include <poplar/exceptions.hpp>
 #include <set>
 
 namespace poplar::detail {
@@ -40,17 +39,21 @@ void registerVertexType(VertexTypeDescriptor d) {
   for (std::size_t i = 0; i < d.fields.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (d.fields[i].name == d.fields[j].name)
-        throw poplar_error("vertex type '" + d.name + "' lists field '" + d.fields[i].name + "' twice");
+        throw poplar_error("vertex type '" + d.name + "' lists field '" + d.fields[i].name +
+                           "' twice");
   auto& bySource = r.types[d.name];
   if (bySource.count(d.codeletSource))
-    throw poplar_error("vertex type '" + d.name + "' is registered twice in '" + d.codeletSource + "'");
+    throw poplar_error("vertex type '" + d.name + "' is registered twice in '" + d.codeletSource +
+                       "'");
   r.sources.insert(d.codeletSource);
   auto source = d.codeletSource;
   bySource.emplace(std::move(source), std::make_unique<VertexTypeDescriptor>(std::move(d)));
   r.generation.fetch_add(1, std::memory_order_release);
 }
 
-std::uint64_t vertexRegistryGeneration() { return registry().generation.load(std::memory_order_acquire); }
+std::uint64_t vertexRegistryGeneration() {
+  return registry().generation.load(std::memory_order_acquire);
+}
 
 std::vector<const VertexTypeDescriptor*> findVertexTypes(const std::string& name) {
   auto& r = registry();
@@ -58,7 +61,8 @@ std::vector<const VertexTypeDescriptor*> findVertexTypes(const std::string& name
   std::vector<const VertexTypeDescriptor*> found;
   auto it = r.types.find(name);
   if (it != r.types.end())
-    for (const auto& [source, type] : it->second) found.push_back(type.get());
+    for (const auto& [source, type] : it->second)
+      found.push_back(type.get());
   return found;
 }
 

@@ -1,12 +1,11 @@
 #include "Budget.hpp"
 
-#include <sanitizer/allocator_interface.h>
-
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include <sanitizer/allocator_interface.h>
 #include <string>
 
 namespace fuzz {
@@ -22,13 +21,17 @@ std::atomic<std::size_t> budgetInput{0};
 
 void onMalloc(const volatile void*, std::size_t size) {
   if (!limitBytes.load(std::memory_order_relaxed)) return;
-  const std::int64_t now = live.fetch_add(std::int64_t(size), std::memory_order_relaxed) + std::int64_t(size);
+  const std::int64_t now =
+      live.fetch_add(std::int64_t(size), std::memory_order_relaxed) + std::int64_t(size);
   std::int64_t p = peak.load(std::memory_order_relaxed);
   while (now > p && !peak.compare_exchange_weak(p, now, std::memory_order_relaxed)) {
   }
   if (std::uint64_t(now) > limitBytes.load(std::memory_order_relaxed)) {
-    std::fprintf(stderr, "==fuzz budget== over the memory budget: %lld bytes live for an input of %zu bytes (budget %llu)\n",
-                 static_cast<long long>(now), budgetInput.load(), static_cast<unsigned long long>(limitBytes.load()));
+    std::fprintf(stderr,
+                 "==fuzz budget== over the memory budget: %lld bytes live for an input of %zu "
+                 "bytes (budget %llu)\n",
+                 static_cast<long long>(now), budgetInput.load(),
+                 static_cast<unsigned long long>(limitBytes.load()));
     std::abort();
   }
 }
@@ -37,7 +40,8 @@ void onFree(const volatile void* p) {
   if (!limitBytes.load(std::memory_order_relaxed) || !p) return;
   // Blocks allocated before the budget started count too when freed: live may go below zero,
   // which only makes the budget more lenient.
-  live.fetch_sub(std::int64_t(__sanitizer_get_allocated_size(const_cast<const void*>(p))), std::memory_order_relaxed);
+  live.fetch_sub(std::int64_t(__sanitizer_get_allocated_size(const_cast<const void*>(p))),
+                 std::memory_order_relaxed);
 }
 
 struct Hooks {
@@ -58,8 +62,9 @@ struct StageTimes {
   std::map<std::string, std::pair<double, std::uint64_t>> seconds;
   ~StageTimes() {
     for (const auto& [stage, s] : seconds)
-      std::fprintf(stderr, "==fuzz stage== %-24s %9.3f s over %llu inputs (%.3f ms each)\n", stage.c_str(), s.first,
-                   static_cast<unsigned long long>(s.second), s.second ? 1e3 * s.first / double(s.second) : 0.0);
+      std::fprintf(stderr, "==fuzz stage== %-24s %9.3f s over %llu inputs (%.3f ms each)\n",
+                   stage.c_str(), s.first, static_cast<unsigned long long>(s.second),
+                   s.second ? 1e3 * s.first / double(s.second) : 0.0);
   }
 };
 StageTimes stageTimes;
@@ -78,7 +83,9 @@ Budget::Budget(std::size_t inputBytes) : inputBytes_(inputBytes) {
   limitBytes = kBaseBytes + kBytesPerByte * std::uint64_t(inputBytes);
 }
 
-Budget::~Budget() { limitBytes = 0; }
+Budget::~Budget() {
+  limitBytes = 0;
+}
 
 void Budget::check(const char* stage) const {
   const double now = threadSeconds(), used = now - startSeconds_;
@@ -89,12 +96,16 @@ void Budget::check(const char* stage) const {
     stageTimes.last = now;
   }
   if (used > limitSeconds_) {
-    std::fprintf(stderr, "==fuzz budget== over the time budget after %s: %.2f s of CPU for an input of %zu bytes (budget %.2f s)\n",
+    std::fprintf(stderr,
+                 "==fuzz budget== over the time budget after %s: %.2f s of CPU for an input of %zu "
+                 "bytes (budget %.2f s)\n",
                  stage, used, inputBytes_, limitSeconds_);
     std::abort();
   }
 }
 
-std::uint64_t Budget::peakBytes() { return std::uint64_t(peak.load() < 0 ? 0 : peak.load()); }
+std::uint64_t Budget::peakBytes() {
+  return std::uint64_t(peak.load() < 0 ? 0 : peak.load());
+}
 
 } // namespace fuzz

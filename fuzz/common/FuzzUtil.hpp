@@ -3,11 +3,10 @@
 // of the object model is still read.
 #pragma once
 
-#include <pva/Exception.hpp>
-
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <pva/Exception.hpp>
 #include <string>
 
 namespace fuzz {

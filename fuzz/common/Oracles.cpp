@@ -1,13 +1,14 @@
 #include "Oracles.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 namespace fuzz {
 
-bool parsesAsJson(std::string_view text) { return nlohmann::json::accept(text.begin(), text.end()); }
+bool parsesAsJson(std::string_view text) {
+  return nlohmann::json::accept(text.begin(), text.end());
+}
 
 std::string jsonError(std::string_view text) {
   try {
@@ -31,15 +32,20 @@ bool wellFormedUtf8(std::string_view text) {
     // The length of the sequence and the range of its second byte (table 3-7).
     std::size_t n;
     unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    if (c >= 0xC2 && c <= 0xDF)
+      n = 2;
     else if (c >= 0xE0 && c <= 0xEF) {
       n = 3;
-      if (c == 0xE0) lo = 0xA0;      // no overlong forms
-      else if (c == 0xED) hi = 0x9F; // no surrogates
+      if (c == 0xE0)
+        lo = 0xA0; // no overlong forms
+      else if (c == 0xED)
+        hi = 0x9F; // no surrogates
     } else if (c >= 0xF0 && c <= 0xF4) {
       n = 4;
-      if (c == 0xF0) lo = 0x90;      // no overlong forms
-      else if (c == 0xF4) hi = 0x8F; // nothing above U+10FFFF
+      if (c == 0xF0)
+        lo = 0x90; // no overlong forms
+      else if (c == 0xF4)
+        hi = 0x8F; // nothing above U+10FFFF
     } else
       return false;
     if (std::size_t(end - p) < n || p[1] < lo || p[1] > hi) return false;
@@ -52,7 +58,8 @@ bool wellFormedUtf8(std::string_view text) {
 
 void mustParseJson(std::string_view text, const char* what) {
   if (parsesAsJson(text)) return;
-  std::fprintf(stderr, "==fuzz oracle== %s wrote JSON that does not parse: %s\n", what, jsonError(text).c_str());
+  std::fprintf(stderr, "==fuzz oracle== %s wrote JSON that does not parse: %s\n", what,
+               jsonError(text).c_str());
   std::abort();
 }
 

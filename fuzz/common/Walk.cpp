@@ -5,9 +5,9 @@
 #include "Writers.hpp"
 
 #include <algorithm>
-#include <ostream>
 #include <cstdio>
 #include <cstdlib>
+#include <ostream>
 #include <sstream>
 
 namespace fuzz {
@@ -16,17 +16,23 @@ namespace {
 
 /// Sums values so the compiler cannot drop the reads.
 volatile std::uint64_t sink = 0;
-void use(std::uint64_t v) { sink = sink + v; }
+void use(std::uint64_t v) {
+  sink = sink + v;
+}
 template <class C> void useAll(const C& values) {
-  for (auto v : values) use(static_cast<std::uint64_t>(v));
+  for (auto v : values)
+    use(static_cast<std::uint64_t>(v));
 }
 
 void walkContext(const std::shared_ptr<const pva::DebugContext>& c) {
   if (!c) return;
   use(c->id());
-  use(c->name().size() + c->path().size() + c->layer().size() + c->opType().size() + c->json().size());
-  use(c->location().lineNumber() + c->location().fileName().size() + c->location().functionName().size());
-  for (const auto& p : c->parents()) use(p->id());
+  use(c->name().size() + c->path().size() + c->layer().size() + c->opType().size() +
+      c->json().size());
+  use(c->location().lineNumber() + c->location().fileName().size() +
+      c->location().functionName().size());
+  for (const auto& p : c->parents())
+    use(p->id());
 }
 
 class Visitor : public pva::ProgramVisitor {
@@ -43,15 +49,18 @@ public:
 
 void walkProgram(const pva::ProgramPtr& p) {
   if (!p) return;
-  use(p->_id() + p->name().size() + static_cast<unsigned>(p->type()) + p->dataBytes() + p->isStep());
+  use(p->_id() + p->name().size() + static_cast<unsigned>(p->type()) + p->dataBytes() +
+      p->isStep());
   part([&] {
-    for (const auto& c : p->children()) use(c ? c->_id() : 0);
+    for (const auto& c : p->children())
+      use(c ? c->_id() : 0);
   });
   part([&] { useAll(p->controlCodeByTile()); });
   part([&] { useAll(p->estimatedCyclesByTile()); });
   part([&] { useAll(p->codeBytesByTile()); });
   part([&] {
-    for (const auto& v : p->vars()) use(v._id() + v.bytes() + static_cast<unsigned>(v.access()));
+    for (const auto& v : p->vars())
+      use(v._id() + v.bytes() + static_cast<unsigned>(v.access()));
   });
   part([&] { walkContext(p->debugContext()); });
   Visitor v;
@@ -61,7 +70,8 @@ void walkProgram(const pva::ProgramPtr& p) {
 void walkCompilation(const pva::CompilationReport& c) {
   part([&] {
     const pva::Target t = c.target();
-    use(t.numTiles() + t.tilesPerReplica() + t.memoryPerReplica() + t.memoryElementOffsets().size());
+    use(t.numTiles() + t.tilesPerReplica() + t.memoryPerReplica() +
+        t.memoryElementOffsets().size());
   });
   part([&] { use(c.graph().numVertices()); });
   part([&] {
@@ -70,21 +80,26 @@ void walkCompilation(const pva::CompilationReport& c) {
       const pva::Tile& t = tiles[i];
       part([&] {
         use(t.memory().total().includingGaps() + t.memory().total().excludingGaps());
-        use(t.memory().overflowed().includingGaps() + t.memory().alwaysLiveBytes() + t.memory().notAlwaysLiveBytes());
+        use(t.memory().overflowed().includingGaps() + t.memory().alwaysLiveBytes() +
+            t.memory().notAlwaysLiveBytes());
         use(t.memory().category().variable().total() + t.memory().category().stack().total());
-        for (const auto& v : t.memory().vertices()) use(v.count() + v.codeBytes() + v.type().name().size());
+        for (const auto& v : t.memory().vertices())
+          use(v.count() + v.codeBytes() + v.type().name().size());
       });
     }
   });
   part([&] {
-    for (const pva::Ipu& ipu : c.ipus()) use(ipu.id() + ipu.tiles().size());
+    for (const pva::Ipu& ipu : c.ipus())
+      use(ipu.id() + ipu.tiles().size());
   });
   part([&] {
     const auto programs = c.programs();
-    for (std::size_t i = 0; i < std::min(programs.size(), kMaxItems); ++i) walkProgram(programs[i]);
+    for (std::size_t i = 0; i < std::min(programs.size(), kMaxItems); ++i)
+      walkProgram(programs[i]);
   });
   part([&] {
-    for (const auto& p : c.entryPoints()) walkProgram(p);
+    for (const auto& p : c.entryPoints())
+      walkProgram(p);
   });
   part([&] {
     const auto sets = c.computeSets();
@@ -92,21 +107,25 @@ void walkCompilation(const pva::CompilationReport& c) {
       part([&] { useAll(sets[i].estimatedCyclesByTile()); });
       part([&] { useAll(sets[i].estimatedFlopsByTile()); });
       part([&] {
-        for (const auto& v : sets[i].vertices()) useAll(v.countByTile());
+        for (const auto& v : sets[i].vertices())
+          useAll(v.countByTile());
       });
       part([&] { walkContext(sets[i].debugContext()); });
     }
   });
   part([&] {
     const auto vars = c.variables();
-    for (std::size_t i = 0; i < std::min(vars.size(), kMaxItems); ++i) part([&] { walkContext(vars[i].debugContext()); });
+    for (std::size_t i = 0; i < std::min(vars.size(), kMaxItems); ++i)
+      part([&] { walkContext(vars[i].debugContext()); });
   });
   part([&] {
     const auto steps = c.livenessProgramSteps();
     for (std::size_t i = 0; i < std::min(steps.size(), kMaxItems); ++i) {
       const pva::ProgramStep& s = steps[i];
       part([&] { walkProgram(s.program()); });
-      part([&] { use(s.notAlwaysLiveMemory().bytes() + s.notAlwaysLiveMemory().variables().size()); });
+      part([&] {
+        use(s.notAlwaysLiveMemory().bytes() + s.notAlwaysLiveMemory().variables().size());
+      });
       part([&] { use(s.notAlwaysLiveMemoryForTile(0).bytes()); });
       part([&] { use(s.notAlwaysLiveMemoryForIpu(0).bytes()); });
     }
@@ -114,7 +133,8 @@ void walkCompilation(const pva::CompilationReport& c) {
   part([&] { use(c.alwaysLiveVariables().size()); });
   part([&] { use(c.alwaysLiveVariablesForTile(0).size()); });
   part([&] {
-    for (const auto& b : c.loweredVariables().allBriefVars()) use(b.id() + b.bytes() + b.tileId());
+    for (const auto& b : c.loweredVariables().allBriefVars())
+      use(b.id() + b.bytes() + b.tileId());
   });
   part([&] {
     for (const auto& l : c.loweredVariables().forTile(0)) {
@@ -146,7 +166,8 @@ void walkExecution(const pva::ExecutionReport& e) {
       if (++n > kMaxItems) break;
       part([&] { walkProgram(s.program()); });
       part([&] {
-        for (const pva::IpuExecution& ipu : s.ipus()) use(ipu.cycles() + ipu.activeTiles() + ipu.allCycles().from().min());
+        for (const pva::IpuExecution& ipu : s.ipus())
+          use(ipu.cycles() + ipu.activeTiles() + ipu.allCycles().from().min());
       });
       part([&] {
         const pva::IpuExecutions ipus = s.ipus();
@@ -154,7 +175,8 @@ void walkExecution(const pva::ExecutionReport& e) {
       });
       part([&] { useAll(s.cyclesByTile()); });
       part([&] {
-        for (const auto& cs : s.computeSets()) useAll(cs.cyclesByTile());
+        for (const auto& cs : s.computeSets())
+          useAll(cs.cyclesByTile());
       });
     }
   });
@@ -173,7 +195,9 @@ void walkExecution(const pva::ExecutionReport& e) {
 void walkReport(const pva::Report& report, const pva::Report* valid) {
   part([&] { use(report.poplarVersion().string().size() + report.version().string().size()); });
   part([&] { use(static_cast<unsigned>(report.instrumentationSettings().compute())); });
-  part([&] { use(report.timestamp().size() + static_cast<std::uint64_t>(report.timestampMicroseconds())); });
+  part([&] {
+    use(report.timestamp().size() + static_cast<std::uint64_t>(report.timestampMicroseconds()));
+  });
   part([&] { use(report.engineOptions().size() + report.outOfMemory()); });
   walkCompilation(report.compilation());
   walkExecution(report.execution());
@@ -185,7 +209,8 @@ void walkReport(const pva::Report& report, const pva::Report* valid) {
         use(ops[i].name().size() + ops[i].estimatedCycles() + ops[i].vars().size());
         part([&] { use(ops[i].variableBytes()); });
         part([&] {
-          for (const auto& p : ops[i].programs()) use(p ? p->_id() : 0);
+          for (const auto& p : ops[i].programs())
+            use(p ? p->_id() : 0);
         });
         walkContext(ops[i].debugContext());
       }
@@ -200,11 +225,12 @@ void walkReport(const pva::Report& report, const pva::Report* valid) {
 namespace {
 
 void walkEvent(const pva::Event& e, unsigned depth) {
-  use(e.label().size() + e.channel().size() + e.timestamp() + e.duration() + e.finished() + e.depth() +
-      e.metadata().size() + static_cast<std::uint64_t>(e.endNs() - e.beginNs()));
+  use(e.label().size() + e.channel().size() + e.timestamp() + e.duration() + e.finished() +
+      e.depth() + e.metadata().size() + static_cast<std::uint64_t>(e.endNs() - e.beginNs()));
   if (depth > 64) return; // the reader's own nesting is bounded by the data; so is this walk
   const auto children = e.children();
-  for (std::size_t i = 0; i < std::min(children.size(), kMaxItems); ++i) walkEvent(children[i], depth + 1);
+  for (std::size_t i = 0; i < std::min(children.size(), kMaxItems); ++i)
+    walkEvent(children[i], depth + 1);
 }
 
 } // namespace
@@ -218,14 +244,18 @@ void walkTrace(const pva::Trace& trace) {
       use(t.tid() + t.name().size() + t.numEvents());
       part([&] { use(p.thread(t.tid()).tid()); });
       const auto events = t.events();
-      for (std::size_t i = 0; i < std::min(events.size(), kMaxItems); ++i) walkEvent(events[i], 0);
+      for (std::size_t i = 0; i < std::min(events.size(), kMaxItems); ++i)
+        walkEvent(events[i], 0);
       for (const auto& i : t.instantEvents())
-        use(i.label().size() + i.channel().size() + i.timestamp() + static_cast<unsigned>(i.kind()) + i.metadata().size());
+        use(i.label().size() + i.channel().size() + i.timestamp() +
+            static_cast<unsigned>(i.kind()) + i.metadata().size());
     }
     for (const auto& g : p.graphs())
-      for (const auto& s : g.series()) use(s.samples().size() + s.name().size() + g.unit().size());
+      for (const auto& s : g.series())
+        use(s.samples().size() + s.name().size() + g.unit().size());
     for (const auto& h : p.heatmaps())
-      for (const auto& s : h.samples()) use(s.bins.size() + h.binEdges().size() + h.valueType().size());
+      for (const auto& s : h.samples())
+        use(s.bins.size() + h.binEdges().size() + h.valueType().size());
   }
   // Every JSON written of a trace parses (strict: invalid UTF-8 is an error): the Chrome
   // export, and `pva trace --json`'s summary.

@@ -4,10 +4,9 @@
 // PVTI_OPTIONS, a trace with nested events, instant events, metadata, a graph and heatmaps.
 #include "common/RemoteSum.hpp"
 
+#include <cstdio>
 #include <poplar/Engine.hpp>
 #include <pvti/pvti.hpp>
-
-#include <cstdio>
 #include <string>
 
 int main(int argc, char** argv) {
@@ -24,8 +23,9 @@ int main(int argc, char** argv) {
     const prog::Sequence program{prog::Repeat(2, s.program), s.program};
     // FLOP estimates on: the readers of compute_sets' FLOP columns (per tile since 1.4) get
     // seeds that have them.
-    poplar::OptionFlags options{
-        {"autoReport.all", "true"}, {"autoReport.directory", out}, {"profiler.includeFlopEstimates", "true"}};
+    poplar::OptionFlags options{{"autoReport.all", "true"},
+                                {"autoReport.directory", out},
+                                {"profiler.includeFlopEstimates", "true"}};
     poplar::Engine engine(s.graph, program, options);
     engine.load(s.device);
     for (int run = 0; run < 2; ++run) {
@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   pvti::Tracepoint::end(&channel, "b"); // a mismatched end: the reader's instant-event path
   pvti::Graph graph("loss", "nats");
   auto series = graph.addSeries("train");
-  for (int i = 0; i < 4; ++i) series.add(1.0 / (1 + i));
+  for (int i = 0; i < 4; ++i)
+    series.add(1.0 / (1 + i));
   pvti::HeatmapDouble weights("weights", {0.0, 1.0, 2.0}, "");
   weights.add({-1.0, 0.5, 1.5, 3.0});
   pvti::HeatmapInt64 sizes("sizes", {0, 10});

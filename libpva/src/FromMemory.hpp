@@ -7,7 +7,6 @@
 #include <pva/Report.hpp>
 #include <pva/SerializedGraph.hpp>
 #include <pva/Trace.hpp>
-
 #include <string>
 #include <string_view>
 
@@ -15,15 +14,16 @@ namespace pva::detail {
 
 /// pva::openReport over images of profile.pop and (when debugName is set) debug.cbor. The bytes
 /// must outlive the report.
-Report openReportImage(const std::string& profileName, std::string_view profile, const std::string* debugName = nullptr,
-                       std::string_view debug = {});
+Report openReportImage(const std::string& profileName, std::string_view profile,
+                       const std::string* debugName = nullptr, std::string_view debug = {});
 
 /// pva::openTrace over the image of a .pvti (copied in openTrace's load; need not outlive it).
 Trace openTraceImage(const std::string& name, std::string_view bytes);
 
 /// pva::openSerializedGraph over the image of a serialized_graph.capnp (copied into word-aligned
 /// memory; need not outlive the call).
-SerializedGraph openSerializedGraphImage(const std::string& name, std::string_view bytes,
-                                         SerializedGraphDetail detail = SerializedGraphDetail::Vertices);
+SerializedGraph
+openSerializedGraphImage(const std::string& name, std::string_view bytes,
+                         SerializedGraphDetail detail = SerializedGraphDetail::Vertices);
 
 } // namespace pva::detail

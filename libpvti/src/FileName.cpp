@@ -14,10 +14,12 @@ std::string traceFileName(std::time_t when, long pid) {
                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   char rest[64];
   std::strftime(rest, sizeof rest, "%d_%H:%M:%S_%Y_%Z", &local);
-  std::string name = std::string(kDays[local.tm_wday % 7]) + "_" + kMonths[local.tm_mon % 12] + "_" + rest;
+  std::string name =
+      std::string(kDays[local.tm_wday % 7]) + "_" + kMonths[local.tm_mon % 12] + "_" + rest;
   // A zone without an abbreviation would leave an empty field.
   if (!name.empty() && name.back() == '_') name += "UTC";
-  return name + "_" + std::to_string(pid) + std::string(tessera::profiler::schema::trace::kTraceFileExtension);
+  return name + "_" + std::to_string(pid) +
+         std::string(tessera::profiler::schema::trace::kTraceFileExtension);
 }
 
 } // namespace pvti::detail

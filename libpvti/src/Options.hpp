@@ -12,11 +12,11 @@ namespace pvti::detail {
 constexpr double kMaxDurationSeconds = 1e9;
 
 struct Options {
-  bool enable = true;            ///< "enable": true/false or "true"/"false"
-  std::string directory;         ///< "directory": empty = working directory
+  bool enable = true;                ///< "enable": true/false or "true"/"false"
+  std::string directory;             ///< "directory": empty = working directory
   std::vector<std::string> channels; ///< "channels": empty = every channel
-  double durationSeconds = 0;    ///< "duration": 0 = no limit
-  std::string warning;           ///< why the text (or part of it) was ignored; empty if all was fine
+  double durationSeconds = 0;        ///< "duration": 0 = no limit
+  std::string warning; ///< why the text (or part of it) was ignored; empty if all was fine
 };
 
 /// Parses the value of PVTI_OPTIONS. Unparseable text (or a value of the wrong type) gives the

@@ -15,7 +15,8 @@ namespace pvti::detail {
 enum class RecordKind : std::uint8_t { Begin, End, Instant, Sample };
 
 struct Record {
-  std::uint64_t ts; ///< ticks() (TSC or steady ns; the writer converts and subtracts the session start)
+  std::uint64_t
+      ts; ///< ticks() (TSC or steady ns; the writer converts and subtracts the session start)
   union Payload {
     struct Event {
       std::uint32_t label;    ///< interned label id
@@ -66,13 +67,15 @@ private:
   };
   static std::uint64_t hash(const char* s, std::size_t n) {
     std::uint64_t h = 1469598103934665603ull; // FNV-1a: labels are short
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 1099511628211ull;
+    for (std::size_t i = 0; i < n; ++i)
+      h = (h ^ static_cast<unsigned char>(s[i])) * 1099511628211ull;
     return h;
   }
   void place(Slot&& s) {
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = s.hash & mask;
-    while (slots_[i].id) i = (i + 1) & mask;
+    while (slots_[i].id)
+      i = (i + 1) & mask;
     slots_[i] = std::move(s);
   }
   void grow() {
@@ -102,7 +105,8 @@ struct ThreadBuffer {
   static constexpr std::size_t kCapacity = std::size_t(1) << 15; // 32768 records, 768 KiB
   static constexpr std::size_t kMask = kCapacity - 1;
 
-  ThreadBuffer(std::uint32_t index_, long tid_) : index(index_), tid(tid_), slots(new Record[kCapacity]) {}
+  ThreadBuffer(std::uint32_t index_, long tid_)
+      : index(index_), tid(tid_), slots(new Record[kCapacity]) {}
 
   /// False when full (the writer has not caught up).
   bool push(const Record& r) {

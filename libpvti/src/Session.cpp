@@ -3,14 +3,13 @@
 #include "FileName.hpp"
 #include "TraceWriter.hpp"
 
-#include <pvti/pvti.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <pthread.h>
+#include <pvti/pvti.hpp>
 #include <unistd.h>
 
 namespace pvti::detail {
@@ -36,7 +35,9 @@ std::string threadName() {
   return name;
 }
 
-void closeAtExit() { Session::instance().close(); }
+void closeAtExit() {
+  Session::instance().close();
+}
 
 } // namespace
 
@@ -74,7 +75,9 @@ void Session::start(const std::string& optionsText) {
   if (!options_.directory.empty()) {
     std::error_code ec;
     fs::create_directories(options_.directory, ec);
-    if (ec) throw std::runtime_error("cannot create the trace directory '" + options_.directory + "': " + ec.message());
+    if (ec)
+      throw std::runtime_error("cannot create the trace directory '" + options_.directory +
+                               "': " + ec.message());
     path = fs::path(options_.directory) / name;
   }
 
@@ -86,7 +89,8 @@ void Session::start(const std::string& optionsText) {
   startAnchor_ = TickCalibration::sample();
   info.startSteadyNs = nowNs();
   info.startUnixUs = std::chrono::duration_cast<std::chrono::microseconds>(
-                         std::chrono::system_clock::now().time_since_epoch()).count();
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
   info.options = optionsText;
   startNs_ = info.startSteadyNs;
   if (options_.durationSeconds > 0)
@@ -106,9 +110,11 @@ void Session::registerChannel(TraceChannel* ch) {
   ch->id_ = nextChannel_++;
   pending_.channels.emplace_back(ch->id_, ch->name ? ch->name : "");
   if (!options_.channels.empty() && ch->name &&
-      std::find(options_.channels.begin(), options_.channels.end(), ch->name) == options_.channels.end())
+      std::find(options_.channels.begin(), options_.channels.end(), ch->name) ==
+          options_.channels.end())
     ch->enabled = false;
-  ch->active_.store(ch->enabled && sessionActive.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  ch->active_.store(ch->enabled && sessionActive.load(std::memory_order_relaxed),
+                    std::memory_order_relaxed);
   channels_.push_back(ch);
 }
 
@@ -121,7 +127,8 @@ void Session::unregisterChannel(TraceChannel* ch) {
 void Session::setChannelEnabled(TraceChannel* ch, bool enabled) {
   std::lock_guard<std::mutex> lock(mutex_);
   ch->enabled = enabled;
-  ch->active_.store(enabled && sessionActive.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  ch->active_.store(enabled && sessionActive.load(std::memory_order_relaxed),
+                    std::memory_order_relaxed);
 }
 
 std::vector<TraceChannel*> Session::channels() {
@@ -132,7 +139,8 @@ std::vector<TraceChannel*> Session::channels() {
 void Session::deactivateAll() {
   sessionActive.store(false, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mutex_);
-  for (TraceChannel* ch : channels_) ch->active_.store(false, std::memory_order_relaxed);
+  for (TraceChannel* ch : channels_)
+    ch->active_.store(false, std::memory_order_relaxed);
 }
 
 // --- recording slow paths ---------------------------------------------------------------------
@@ -148,7 +156,8 @@ ThreadBuffer* Session::registerThread(long tid) {
 
 std::uint32_t Session::internLabel(const char* text, std::size_t length) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto [it, added] = labels_.try_emplace(std::string(text, length), static_cast<std::uint32_t>(labels_.size() + 1));
+  auto [it, added] = labels_.try_emplace(std::string(text, length),
+                                         static_cast<std::uint32_t>(labels_.size() + 1));
   if (added) pending_.labels.emplace_back(it->second, it->first);
   return it->second;
 }
@@ -184,10 +193,11 @@ std::uint32_t Session::defineSeries(std::uint32_t graph, const std::string& name
   return nextSeries_++;
 }
 
-std::uint32_t Session::defineHeatmap(const std::string& name, const std::string& unit, std::string_view valueType,
-                                     std::string edgesJson) {
+std::uint32_t Session::defineHeatmap(const std::string& name, const std::string& unit,
+                                     std::string_view valueType, std::string edgesJson) {
   std::lock_guard<std::mutex> lock(mutex_);
-  pending_.heatmaps.push_back({nextHeatmap_, name, unit, std::string(valueType), std::move(edgesJson)});
+  pending_.heatmaps.push_back(
+      {nextHeatmap_, name, unit, std::string(valueType), std::move(edgesJson)});
   return nextHeatmap_++;
 }
 
@@ -210,8 +220,9 @@ void Session::nameThread(std::uint32_t index, const std::string& name) {
 // million: microseconds of drift over a long trace, never a reordering (one rate for the trace).
 void Session::calibrate() {
   if (!tscTicks) return; // ticks are steady ns: the writer's identity calibration is right
-  const auto ready = std::chrono::steady_clock::time_point(std::chrono::nanoseconds(startAnchor_.ns)) +
-                     TickCalibration::kWindow;
+  const auto ready =
+      std::chrono::steady_clock::time_point(std::chrono::nanoseconds(startAnchor_.ns)) +
+      TickCalibration::kWindow;
   std::this_thread::sleep_until(ready);
   if (writer_) writer_->setCalibration(TickCalibration(startAnchor_, TickCalibration::sample()));
 }
@@ -231,7 +242,8 @@ void Session::writerLoop() {
     // its thread has to wait (a full 32k ring takes a fast thread about a millisecond).
     // Otherwise sleep the whole interval, so a quiet program costs almost nothing.
     if (backlog > ThreadBuffer::kCapacity / 4) continue;
-    wake_.wait_for(lock, backlog > ThreadBuffer::kCapacity / 64 ? kBusyFlushInterval : kFlushInterval);
+    wake_.wait_for(lock,
+                   backlog > ThreadBuffer::kCapacity / 64 ? kBusyFlushInterval : kFlushInterval);
   }
 }
 
@@ -256,14 +268,16 @@ std::uint64_t Session::flushOnce() {
     std::lock_guard<std::mutex> lock(mutex_);
     std::swap(batch, pending_);
   }
-  if (nowNs() > deadlineNs_ && sessionActive.load(std::memory_order_relaxed)) deactivateAll(); // `duration` is over
+  if (nowNs() > deadlineNs_ && sessionActive.load(std::memory_order_relaxed))
+    deactivateAll(); // `duration` is over
   if (!writer_) return 0;
   try {
     writer_->beginTransaction();
     writer_->writeDefinitions(batch, deadlineNs_);
     // A begin whose end is not here yet is in the file already: a reader sees it as an
     // unfinished event, which is what a crash before the end should leave.
-    for (std::size_t i = 0; i < rings.size(); ++i) writer_->drain(*rings[i], heads[i], deadlineNs_);
+    for (std::size_t i = 0; i < rings.size(); ++i)
+      writer_->drain(*rings[i], heads[i], deadlineNs_);
     writer_->commit();
   } catch (const std::exception& e) {
     // A full disk or a removed file: stop tracing, keep the program running.

@@ -34,7 +34,9 @@ inline constexpr std::chrono::milliseconds kBusyFlushInterval{1};
 
 /// steady_clock ns: the session's start, deadlines and the rare, locked events (heatmap samples).
 /// Ring records carry ticks() instead (TickClock.hpp).
-inline std::uint64_t nowNs() { return steadyNs(); }
+inline std::uint64_t nowNs() {
+  return steadyNs();
+}
 
 class Session {
 public:
@@ -55,8 +57,8 @@ public:
   std::uint32_t internMetadata(const std::string& json);
   std::uint32_t defineGraph(const std::string& name, const std::string& unit);
   std::uint32_t defineSeries(std::uint32_t graph, const std::string& name);
-  std::uint32_t defineHeatmap(const std::string& name, const std::string& unit, std::string_view valueType,
-                              std::string edgesJson);
+  std::uint32_t defineHeatmap(const std::string& name, const std::string& unit,
+                              std::string_view valueType, std::string edgesJson);
   void addHeatmapSample(std::uint32_t heatmap, std::vector<std::uint8_t> bins);
   void nameThread(std::uint32_t index, const std::string& name);
 
@@ -76,14 +78,15 @@ private:
   std::mutex mutex_; // guards everything below that is not atomic
   Options options_;
   std::vector<TraceChannel*> channels_;
-  std::uint32_t nextChannel_ = 1, nextThread_ = 1, nextGraph_ = 1, nextSeries_ = 1, nextHeatmap_ = 1;
+  std::uint32_t nextChannel_ = 1, nextThread_ = 1, nextGraph_ = 1, nextSeries_ = 1,
+                nextHeatmap_ = 1;
   std::unordered_map<std::string, std::uint32_t> labels_, metadata_;
   std::vector<std::shared_ptr<ThreadBuffer>> rings_;
   Batch pending_;
 
   std::string fileName_;
   std::uint64_t startNs_ = 0;
-  TickCalibration::Anchor startAnchor_; ///< the first calibration point, taken at start
+  TickCalibration::Anchor startAnchor_;   ///< the first calibration point, taken at start
   std::uint64_t deadlineNs_ = UINT64_MAX; ///< raw steady ns after which nothing is recorded
   std::unique_ptr<TraceWriter> writer_;
   std::thread thread_;

@@ -46,14 +46,15 @@ TickCalibration::Anchor TickCalibration::sample() {
 
 TickCalibration::TickCalibration(Anchor first, Anchor second) : anchor_(first) {
   if (second.ticks <= first.ticks || second.ns <= first.ns) return; // no usable rate: identity
-  const long double rate = static_cast<long double>(second.ns - first.ns) / static_cast<long double>(second.ticks - first.ticks);
+  const long double rate = static_cast<long double>(second.ns - first.ns) /
+                           static_cast<long double>(second.ticks - first.ticks);
   mult_ = static_cast<std::uint64_t>(rate * 4294967296.0L + 0.5L);
 }
 
 std::uint64_t TickCalibration::toTicks(std::uint64_t ns) const {
   if (ns == UINT64_MAX) return UINT64_MAX;
-  const long double ticks = static_cast<long double>(static_cast<std::int64_t>(ns - anchor_.ns)) * 4294967296.0L /
-                            static_cast<long double>(mult_);
+  const long double ticks = static_cast<long double>(static_cast<std::int64_t>(ns - anchor_.ns)) *
+                            4294967296.0L / static_cast<long double>(mult_);
   const long double t = static_cast<long double>(anchor_.ticks) + ticks;
   return t >= 1.8446744073709551615e19L ? UINT64_MAX : t <= 0 ? 0 : static_cast<std::uint64_t>(t);
 }

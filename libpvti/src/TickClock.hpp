@@ -21,7 +21,8 @@ __extension__ typedef __int128 Int128; // GCC and Clang on 64-bit targets
 extern bool tscTicks;
 
 inline std::uint64_t steadyNs() {
-  static_assert(std::is_same_v<std::chrono::steady_clock::period, std::nano>, "steady_clock must count ns");
+  static_assert(std::is_same_v<std::chrono::steady_clock::period, std::nano>,
+                "steady_clock must count ns");
   return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 

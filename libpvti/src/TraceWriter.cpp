@@ -25,13 +25,15 @@ Database createDatabase(const std::filesystem::path& path) {
   db.exec("PRAGMA journal_mode=WAL");
   db.exec("PRAGMA synchronous=NORMAL");
   db.exec("BEGIN");
-  for (const std::string& sql : ts::createTraceTablesSql()) db.exec(sql);
+  for (const std::string& sql : ts::createTraceTablesSql())
+    db.exec(sql);
   return db;
 }
 
 std::string renameThreadSql() {
-  return "UPDATE " + quoteIdentifier(ts::Threads::table.name) + " SET " + quoteIdentifier(ts::Threads::name.name) +
-         " = ? WHERE " + quoteIdentifier(ts::Threads::id.name) + " = ?";
+  return "UPDATE " + quoteIdentifier(ts::Threads::table.name) + " SET " +
+         quoteIdentifier(ts::Threads::name.name) + " = ? WHERE " +
+         quoteIdentifier(ts::Threads::id.name) + " = ?";
 }
 
 void run(Statement& s) {
@@ -45,14 +47,16 @@ struct TraceWriter::Statements {
   explicit Statements(Database& db)
       : insertBlock(db, ts::insertRowSql(ts::EventBlocks::table)),
         insertSample(db, ts::insertRowSql(ts::SeriesSamples::table)),
-        insertLabel(db, ts::insertRowSql(ts::Labels::table)), insertChannel(db, ts::insertRowSql(ts::Channels::table)),
+        insertLabel(db, ts::insertRowSql(ts::Labels::table)),
+        insertChannel(db, ts::insertRowSql(ts::Channels::table)),
         insertMetadata(db, ts::insertRowSql(ts::Metadata::table)),
         insertThread(db, ts::insertRowSql(ts::Threads::table)), renameThread(db, renameThreadSql()),
-        insertGraph(db, ts::insertRowSql(ts::Graphs::table)), insertSeries(db, ts::insertRowSql(ts::Series::table)),
+        insertGraph(db, ts::insertRowSql(ts::Graphs::table)),
+        insertSeries(db, ts::insertRowSql(ts::Series::table)),
         insertHeatmap(db, ts::insertRowSql(ts::Heatmaps::table)),
         insertHeatmapSample(db, ts::insertRowSql(ts::HeatmapSamples::table)) {}
-  Statement insertBlock, insertSample, insertLabel, insertChannel, insertMetadata, insertThread, renameThread,
-      insertGraph, insertSeries, insertHeatmap, insertHeatmapSample;
+  Statement insertBlock, insertSample, insertLabel, insertChannel, insertMetadata, insertThread,
+      renameThread, insertGraph, insertSeries, insertHeatmap, insertHeatmapSample;
 };
 
 TraceWriter::~TraceWriter() = default;
@@ -83,8 +87,12 @@ TraceWriter::TraceWriter(const std::filesystem::path& path, const SessionInfo& i
   db_.exec("COMMIT");
 }
 
-void TraceWriter::beginTransaction() { db_.exec("BEGIN"); }
-void TraceWriter::commit() { db_.exec("COMMIT"); }
+void TraceWriter::beginTransaction() {
+  db_.exec("BEGIN");
+}
+void TraceWriter::commit() {
+  db_.exec("COMMIT");
+}
 
 void TraceWriter::writeDefinitions(const Batch& b, std::uint64_t deadlineNs) {
   auto named = [](Statement& s, const Batch::Named& n) {
@@ -92,9 +100,12 @@ void TraceWriter::writeDefinitions(const Batch& b, std::uint64_t deadlineNs) {
     s.bindText(2, n.second);
     run(s);
   };
-  for (const auto& n : b.labels) named(st_->insertLabel, n);
-  for (const auto& n : b.channels) named(st_->insertChannel, n);
-  for (const auto& n : b.metadata) named(st_->insertMetadata, n);
+  for (const auto& n : b.labels)
+    named(st_->insertLabel, n);
+  for (const auto& n : b.channels)
+    named(st_->insertChannel, n);
+  for (const auto& n : b.metadata)
+    named(st_->insertMetadata, n);
   for (const auto& t : b.threads) {
     if (t.rename) {
       st_->renameThread.bindText(1, t.name);

@@ -7,13 +7,12 @@
 #include "Record.hpp"
 #include "TickClock.hpp"
 
-#include <profiler/TraceBlock.hpp>
-#include <tessera/internal/Sqlite.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <profiler/TraceBlock.hpp>
 #include <string>
+#include <tessera/internal/Sqlite.hpp>
 
 namespace pvti::detail {
 
@@ -46,7 +45,9 @@ public:
   void finish();
 
 private:
-  std::int64_t rel(std::uint64_t rawNs) const { return static_cast<std::int64_t>(rawNs - startNs_); }
+  std::int64_t rel(std::uint64_t rawNs) const {
+    return static_cast<std::int64_t>(rawNs - startNs_);
+  }
   void writeBlock(const ThreadBuffer& b);
   void writeSample(const Record& r);
   std::int64_t relTicks(std::uint64_t ticks) const { return rel(clock_.toNs(ticks)); }

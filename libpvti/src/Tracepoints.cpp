@@ -3,10 +3,8 @@
 // is here; it never locks or allocates unless a thread meets a label for the first time.
 #include "Session.hpp"
 
-#include <pvti/pvti.hpp>
-
 #include <profiler/TraceSchema.hpp>
-
+#include <pvti/pvti.hpp>
 #include <unistd.h>
 
 namespace pvti {
@@ -19,7 +17,9 @@ TraceChannel::TraceChannel(const char* name_, bool enabled_) : name(name_), enab
   detail::Session::instance().registerChannel(this);
 }
 
-TraceChannel::~TraceChannel() { detail::Session::instance().unregisterChannel(this); }
+TraceChannel::~TraceChannel() {
+  detail::Session::instance().unregisterChannel(this);
+}
 
 namespace detail {
 
@@ -65,7 +65,8 @@ inline void push(ThreadBuffer& r, const Record& rec) {
   if (__builtin_expect(!r.push(rec), 0)) Session::instance().pushWhenRoom(r, rec);
 }
 
-inline Record eventRecord(RecordKind kind, std::uint32_t channel, std::uint32_t label, std::uint32_t metadata) {
+inline Record eventRecord(RecordKind kind, std::uint32_t channel, std::uint32_t label,
+                          std::uint32_t metadata) {
   Record rec;
   rec.ts = ticks();
   rec.payload.event.label = label;
@@ -77,7 +78,8 @@ inline Record eventRecord(RecordKind kind, std::uint32_t channel, std::uint32_t 
 
 } // namespace
 
-std::uint32_t beginScope(TraceChannel* channel, const char* label, std::size_t length, const Metadata* m) noexcept {
+std::uint32_t beginScope(TraceChannel* channel, const char* label, std::size_t length,
+                         const Metadata* m) noexcept {
   ThreadBuffer* r = ring();
   if (!r) return 0;
   try {
@@ -103,11 +105,13 @@ void endLabel(TraceChannel* channel, const char* label, std::size_t length) noex
   }
 }
 
-void instant(TraceChannel* channel, const char* label, std::size_t length, const Metadata* m) noexcept {
+void instant(TraceChannel* channel, const char* label, std::size_t length,
+             const Metadata* m) noexcept {
   ThreadBuffer* r = ring();
   if (!r) return;
   try {
-    push(*r, eventRecord(RecordKind::Instant, channel->id_, labelId(*r, label, length), m ? m->id() : 0));
+    push(*r, eventRecord(RecordKind::Instant, channel->id_, labelId(*r, label, length),
+                         m ? m->id() : 0));
   } catch (...) {
   }
 }
@@ -131,12 +135,24 @@ std::uint32_t currentThreadIndex() {
 
 } // namespace detail
 
-void enableTraceChannel(TraceChannel* channel) { detail::Session::instance().setChannelEnabled(channel, true); }
-void disableTraceChannel(TraceChannel* channel) { detail::Session::instance().setChannelEnabled(channel, false); }
-bool checkTraceChannel(TraceChannel* channel) { return channel->enabled; }
-std::vector<TraceChannel*> listTraceChannel() { return detail::Session::instance().channels(); }
-std::string getCurrentTraceFilename() { return detail::Session::instance().fileName(); }
-void closeTrace() { detail::Session::instance().close(); }
+void enableTraceChannel(TraceChannel* channel) {
+  detail::Session::instance().setChannelEnabled(channel, true);
+}
+void disableTraceChannel(TraceChannel* channel) {
+  detail::Session::instance().setChannelEnabled(channel, false);
+}
+bool checkTraceChannel(TraceChannel* channel) {
+  return channel->enabled;
+}
+std::vector<TraceChannel*> listTraceChannel() {
+  return detail::Session::instance().channels();
+}
+std::string getCurrentTraceFilename() {
+  return detail::Session::instance().fileName();
+}
+void closeTrace() {
+  detail::Session::instance().close();
+}
 
 std::vector<std::uint32_t> decodeHeatmapData(const std::vector<std::uint8_t>& data) {
   try {

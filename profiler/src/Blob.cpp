@@ -2,32 +2,30 @@
 // execution profiling (two blobs per step, millions of steps), so it reuses a thread-local
 // first segment and packs with a word-at-a-time packer (Pack.hpp): no allocation per row once
 // the buffers have grown. Decoding uses capnp's own reader and treats the bytes as hostile.
-#include <profiler/Blob.hpp>
-
-#include <profiler/schema/profile.capnp.h>
-
 #include "Pack.hpp"
-
-#include <capnp/message.h>
-#include <capnp/serialize-packed.h>
-#include <kj/exception.h>
-#include <kj/io.h>
 
 #include <algorithm>
 #include <array>
+#include <capnp/message.h>
+#include <capnp/serialize-packed.h>
 #include <cstring>
+#include <kj/exception.h>
+#include <kj/io.h>
 #include <limits>
+#include <profiler/Blob.hpp>
+#include <profiler/schema/profile.capnp.h>
 
 namespace tessera::profiler {
 
 namespace pcapnp = tessera::profiler::capnp;
 
 bool StepIpu::operator==(const StepIpu& o) const {
-  return ipu == o.ipu && cycles == o.cycles && activeTiles == o.activeTiles && activeFromMin == o.activeFromMin &&
-         activeFromMax == o.activeFromMax && activeToMin == o.activeToMin && activeToMax == o.activeToMax &&
+  return ipu == o.ipu && cycles == o.cycles && activeTiles == o.activeTiles &&
+         activeFromMin == o.activeFromMin && activeFromMax == o.activeFromMax &&
+         activeToMin == o.activeToMin && activeToMax == o.activeToMax &&
          allFromMin == o.allFromMin && allFromMax == o.allFromMax && allToMin == o.allToMin &&
-         allToMax == o.allToMax && dataIn == o.dataIn && dataOut == o.dataOut && tileBalance == o.tileBalance &&
-         activeTileBalance == o.activeTileBalance;
+         allToMax == o.allToMax && dataIn == o.dataIn && dataOut == o.dataOut &&
+         tileBalance == o.tileBalance && activeTileBalance == o.activeTileBalance;
 }
 
 namespace {
@@ -49,7 +47,8 @@ template <class Build> void encode(std::string& out, Build&& build) {
 // Reads one packed message from the bytes and hands its root to `read`. Limits follow from the
 // input size (a packed byte pair unpacks to at most 256 words), so hostile bytes cannot make the
 // reader allocate or traverse more than the blob could legitimately hold.
-template <class Root, class Read> void decode(const void* data, std::size_t bytes, const char* what, Read&& read) {
+template <class Root, class Read>
+void decode(const void* data, std::size_t bytes, const char* what, Read&& read) {
   if (bytes == 0) throw BlobError(std::string("cannot decode ") + what + ": the blob is empty");
   if (!data) throw BlobError(std::string("cannot decode ") + what + ": no data");
   try {
@@ -62,11 +61,13 @@ template <class Root, class Read> void decode(const void* data, std::size_t byte
       read(reader.getRoot<Root>());
     } // the reader's destructor may still read (and throw) on truncated multi-segment input
     if (input.tryGetReadBuffer().size() != 0)
-      throw BlobError(std::string("cannot decode ") + what + ": " + std::to_string(input.tryGetReadBuffer().size()) +
+      throw BlobError(std::string("cannot decode ") + what + ": " +
+                      std::to_string(input.tryGetReadBuffer().size()) +
                       " unexpected bytes after the message");
   } catch (const kj::Exception& e) {
-    throw BlobError(std::string("cannot decode ") + what + " (" + std::to_string(bytes) +
-                    " bytes): not a valid packed Cap'n Proto message: " + e.getDescription().cStr());
+    throw BlobError(
+        std::string("cannot decode ") + what + " (" + std::to_string(bytes) +
+        " bytes): not a valid packed Cap'n Proto message: " + e.getDescription().cStr());
   }
 }
 
@@ -79,16 +80,19 @@ template <class Root, class Read> void decode(const void* data, std::size_t byte
 // caller's values, packed in place. The profiler tests check the bytes equal what capnp's own
 // MessageBuilder + writePackedMessage produce, for many inputs.
 void encodeTileValues(const std::uint64_t* values, std::size_t n, std::string& out) {
-  if (n >= (std::uint64_t(1) << 29) - 2) throw BlobError("cannot encode TileValues: too many values");
+  if (n >= (std::uint64_t(1) << 29) - 2)
+    throw BlobError("cannot encode TileValues: too many values");
   const std::uint64_t segmentWords = 2 + n;
   const std::uint64_t table = segmentWords << 32; // segment count - 1 = 0, then the segment's size
   const std::uint64_t header[2] = {
-      std::uint64_t(1) << 48,                          // struct pointer: offset 0, 0 data words, 1 pointer
-      1 | ((5 | (std::uint64_t(n) << 3)) << 32),       // list pointer: offset 0, element size 5 (8 bytes), n
+      std::uint64_t(1) << 48, // struct pointer: offset 0, 0 data words, 1 pointer
+      1 | ((5 | (std::uint64_t(n) << 3))
+           << 32), // list pointer: offset 0, element size 5 (8 bytes), n
   };
   detail::PackedWriter writer(1 + segmentWords);
   writer.pack(&table, 1);
-  writer.pack(header, 2); // neither word can start a run, so packing values separately changes nothing
+  writer.pack(header,
+              2); // neither word can start a run, so packing values separately changes nothing
   writer.pack(values, n);
   writer.finish(out);
 }
@@ -104,13 +108,15 @@ std::vector<std::uint64_t> decodeTileValues(const void* data, std::size_t bytes)
   decode<pcapnp::TileValues>(data, bytes, "TileValues", [&](pcapnp::TileValues::Reader root) {
     auto list = root.getValues();
     values.resize(list.size());
-    for (unsigned i = 0; i < list.size(); ++i) values[i] = list[i];
+    for (unsigned i = 0; i < list.size(); ++i)
+      values[i] = list[i];
   });
   return values;
 }
 
 void encodeStepIpus(const StepIpu* ipus, std::size_t n, std::string& out) {
-  if (n > std::numeric_limits<std::uint32_t>::max() / 16) throw BlobError("cannot encode StepIpus: too many IPUs");
+  if (n > std::numeric_limits<std::uint32_t>::max() / 16)
+    throw BlobError("cannot encode StepIpus: too many IPUs");
   encode(out, [&](::capnp::MessageBuilder& message) {
     auto list = message.initRoot<pcapnp::StepIpus>().initIpus(static_cast<unsigned>(n));
     for (std::size_t i = 0; i < n; ++i) {

@@ -1,17 +1,14 @@
 // debug.cbor writer. Streams definite-length CBOR with libcbor's encoders, so memory does not
 // grow with the number of contexts; the key names come from schema::cbor.
-#include <profiler/DebugInfoWriter.hpp>
-
-#include <profiler/ReportWriter.hpp>
-#include <profiler/Schema.hpp>
-
 #include "FileUtil.hpp"
 
 #include <cbor.h>
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <profiler/DebugInfoWriter.hpp>
+#include <profiler/ReportWriter.hpp>
+#include <profiler/Schema.hpp>
 
 namespace tessera::profiler {
 
@@ -56,8 +53,10 @@ void writeContext(CborStream& cbor, const DebugContextRecord& c) {
   cbor.entry(keys::layer, c.layer);
   cbor.entry(keys::opType, c.opType);
   cbor.text(keys::parent);
-  if (c.parent) cbor.uint(*c.parent);
-  else cbor.null();
+  if (c.parent)
+    cbor.uint(*c.parent);
+  else
+    cbor.null();
   cbor.text(keys::location);
   cbor.mapStart(3);
   cbor.entry(keys::file, c.file);
@@ -67,7 +66,8 @@ void writeContext(CborStream& cbor, const DebugContextRecord& c) {
 
 } // namespace
 
-void writeDebugInfo(const fs::path& path, const std::string& reportId, const std::vector<DebugContextRecord>& contexts) {
+void writeDebugInfo(const fs::path& path, const std::string& reportId,
+                    const std::vector<DebugContextRecord>& contexts) {
   if (path.empty()) throw ReportError("cannot write debug info: the path is empty");
   detail::createParentDirectory(path);
   const fs::path partial = detail::partialPath(path);
@@ -75,7 +75,9 @@ void writeDebugInfo(const fs::path& path, const std::string& reportId, const std
   try {
     {
       std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-      if (!out) throw ReportError(path.string() + ": cannot create " + partial.string() + ": " + std::strerror(errno));
+      if (!out)
+        throw ReportError(path.string() + ": cannot create " + partial.string() + ": " +
+                          std::strerror(errno));
       created = true;
       CborStream cbor(out);
       cbor.mapStart(4);
@@ -84,9 +86,12 @@ void writeDebugInfo(const fs::path& path, const std::string& reportId, const std
       cbor.entry(keys::reportId, reportId);
       cbor.text(keys::contexts);
       cbor.arrayStart(contexts.size());
-      for (const DebugContextRecord& c : contexts) writeContext(cbor, c);
+      for (const DebugContextRecord& c : contexts)
+        writeContext(cbor, c);
       out.close();
-      if (!out) throw ReportError(path.string() + ": cannot write " + partial.string() + ": " + std::strerror(errno));
+      if (!out)
+        throw ReportError(path.string() + ": cannot write " + partial.string() + ": " +
+                          std::strerror(errno));
     }
     detail::syncFile(partial);
     detail::publishFile(partial, path);

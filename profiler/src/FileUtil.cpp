@@ -1,10 +1,9 @@
 #include "FileUtil.hpp"
 
-#include <profiler/ReportWriter.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <profiler/ReportWriter.hpp>
 #include <system_error>
 #include <unistd.h>
 
@@ -53,7 +52,8 @@ void syncFile(const fs::path& path) {
 void publishFile(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::rename(from, to, ec);
-  if (ec) throw ReportError(to.string() + ": cannot rename " + from.string() + " to it: " + ec.message());
+  if (ec)
+    throw ReportError(to.string() + ": cannot rename " + from.string() + " to it: " + ec.message());
   // Best effort: some file systems refuse fsync on directories, and the data itself is safe.
   const fs::path dir = to.parent_path().empty() ? fs::path(".") : to.parent_path();
   syncPath(dir, O_RDONLY | O_DIRECTORY);

@@ -1,7 +1,6 @@
 // Parsing of "major.minor.point" for the format-version rule (FormatVersionRule.hpp).
-#include <profiler/FormatVersionRule.hpp>
-
 #include <charconv>
+#include <profiler/FormatVersionRule.hpp>
 
 namespace tessera::profiler::schema {
 
@@ -14,7 +13,8 @@ std::optional<FormatVersion> parseFormatVersion(std::string_view text) {
       if (p == end || *p != '.') return std::nullopt;
       ++p;
     }
-    // from_chars takes no sign and no spaces: "1.-1.0" and " 1.0.0" are malformed, as they should be.
+    // from_chars takes no sign and no spaces: "1.-1.0" and " 1.0.0" are malformed, as they should
+    // be.
     const auto [next, ec] = std::from_chars(p, end, parts[i]);
     if (ec != std::errc() || next == p) return std::nullopt;
     p = next;

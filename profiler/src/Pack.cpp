@@ -34,7 +34,8 @@ PACK_INLINE std::uint64_t nonZeroHighBits(std::uint64_t w) {
 // Set bits of a byte. A table, because without -mpopcnt __builtin_popcount is a library call.
 constexpr std::array<unsigned char, 256> kBitCount = [] {
   std::array<unsigned char, 256> t{};
-  for (unsigned i = 0; i < 256; ++i) t[i] = static_cast<unsigned char>((i & 1) + t[i / 2]);
+  for (unsigned i = 0; i < 256; ++i)
+    t[i] = static_cast<unsigned char>((i & 1) + t[i / 2]);
   return t;
 }();
 
@@ -44,7 +45,9 @@ PACK_INLINE unsigned tagOf(std::uint64_t w) {
   return static_cast<unsigned>(((nonZeroHighBits(w) >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
-PACK_INLINE unsigned zeroBytes(std::uint64_t w) { return 8 - kBitCount[tagOf(w)]; }
+PACK_INLINE unsigned zeroBytes(std::uint64_t w) {
+  return 8 - kBitCount[tagOf(w)];
+}
 
 // Bit i of the result's word i/64 is set when word i is non-zero (bits past n stay clear).
 // Portable version: one compare per word, the mask kept in a register.
@@ -52,7 +55,8 @@ void nonZeroWordBitsScalar(const unsigned char* in, std::size_t n, std::uint64_t
   for (std::size_t c = 0; c < (n + 63) / 64; ++c) {
     const std::size_t first = 64 * c, count = std::min<std::size_t>(64, n - first);
     std::uint64_t mask = 0;
-    for (std::size_t k = 0; k < count; ++k) mask |= std::uint64_t(load(in + 8 * (first + k)) != 0) << k;
+    for (std::size_t k = 0; k < count; ++k)
+      mask |= std::uint64_t(load(in + 8 * (first + k)) != 0) << k;
     bits[c] = mask;
   }
 }
@@ -61,7 +65,8 @@ void nonZeroWordBitsScalar(const unsigned char* in, std::size_t n, std::uint64_t
 // The same with AVX2 where the CPU has it: four words per compare, their zero flags gathered by
 // one movemask. This pass touches every word of a step (1472 on an Mk2 IPU) and was half the
 // packer's instructions; now it is a fraction of the time spent on the busy words.
-__attribute__((target("avx2"))) void nonZeroWordBitsAvx2(const unsigned char* in, std::size_t n, std::uint64_t* bits) {
+__attribute__((target("avx2"))) void nonZeroWordBitsAvx2(const unsigned char* in, std::size_t n,
+                                                         std::uint64_t* bits) {
   const __m256i zero = _mm256_setzero_si256();
   const std::size_t full = n / 64;
   for (std::size_t c = 0; c < full; ++c) {
@@ -69,7 +74,8 @@ __attribute__((target("avx2"))) void nonZeroWordBitsAvx2(const unsigned char* in
     const unsigned char* p = in + 512 * c;
     for (unsigned k = 0; k < 16; ++k) {
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * k));
-      const unsigned z = static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, zero))));
+      const unsigned z = static_cast<unsigned>(
+          _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, zero))));
       zeroMask |= std::uint64_t(z) << (4 * k);
     }
     bits[c] = ~zeroMask;
@@ -80,8 +86,10 @@ __attribute__((target("avx2"))) void nonZeroWordBitsAvx2(const unsigned char* in
 void nonZeroWordBits(const unsigned char* in, std::size_t n, std::vector<std::uint64_t>& bits) {
   static const bool avx2 = __builtin_cpu_supports("avx2");
   bits.resize((n + 63) / 64);
-  if (avx2) nonZeroWordBitsAvx2(in, n, bits.data());
-  else nonZeroWordBitsScalar(in, n, bits.data());
+  if (avx2)
+    nonZeroWordBitsAvx2(in, n, bits.data());
+  else
+    nonZeroWordBitsScalar(in, n, bits.data());
 }
 #else
 void nonZeroWordBits(const unsigned char* in, std::size_t n, std::vector<std::uint64_t>& bits) {
@@ -114,19 +122,22 @@ PACK_INLINE unsigned char* emitZeros(unsigned char* out, std::size_t zeros) {
 // cannot predict, and scanning word by word makes each step wait for the previous one. Instead a
 // first pass marks the non-zero words in a bitmap, and the second visits only those (lowest set
 // bit first), emitting the zero run before each one from the distance to the previous one.
-PACK_INLINE unsigned char* encodeBusyWords(const unsigned char* in, std::size_t n, unsigned char* out,
-                                          const std::vector<std::uint64_t>& bits) {
+PACK_INLINE unsigned char* encodeBusyWords(const unsigned char* in, std::size_t n,
+                                           unsigned char* out,
+                                           const std::vector<std::uint64_t>& bits) {
   std::size_t next = 0; // first word not yet encoded
   for (std::size_t c = 0; c < bits.size(); ++c) {
     for (std::uint64_t m = bits[c]; m != 0; m &= m - 1) {
       const std::size_t j = 64 * c + static_cast<std::size_t>(__builtin_ctzll(m));
-      if (__builtin_expect(j < next, 0)) continue; // already copied as part of a verbatim run (rare)
+      if (__builtin_expect(j < next, 0))
+        continue; // already copied as part of a verbatim run (rare)
       out = emitZeros(out, j - next);
       const std::uint64_t w = load(in + 8 * j);
       next = j + 1;
       const unsigned tag = tagOf(w);
       out[0] = static_cast<unsigned char>(tag);
-      if (__builtin_expect((tag & (tag + 1)) == 0, 1)) { // the non-zero bytes are the low ones (most small values)
+      if (__builtin_expect((tag & (tag + 1)) == 0,
+                           1)) { // the non-zero bytes are the low ones (most small values)
         std::memcpy(out + 1, &w, 8);
         out += 1 + kBitCount[tag];
       } else {
@@ -141,7 +152,8 @@ PACK_INLINE unsigned char* encodeBusyWords(const unsigned char* in, std::size_t 
       if (__builtin_expect(tag == 0xff, 0)) { // all eight bytes set: then a run of verbatim words
         std::size_t k = next;
         const std::size_t limit = std::min(n, next + 255);
-        while (k < limit && zeroBytes(load(in + 8 * k)) < 2) ++k;
+        while (k < limit && zeroBytes(load(in + 8 * k)) < 2)
+          ++k;
         *out++ = static_cast<unsigned char>(k - next);
         std::memcpy(out, in + 8 * next, 8 * (k - next));
         out += 8 * (k - next);
@@ -156,12 +168,14 @@ PACK_INLINE unsigned char* encodeBusyWords(const unsigned char* in, std::size_t 
 // The busy-word loop built for CPUs with BMI and POPCNT as well (tzcnt for the next set bit,
 // one-instruction popcount), chosen at run time like the bitmap pass. Same output either way.
 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt"))) unsigned char*
-encodeBusyWordsModern(const unsigned char* in, std::size_t n, unsigned char* out, const std::vector<std::uint64_t>& bits) {
+encodeBusyWordsModern(const unsigned char* in, std::size_t n, unsigned char* out,
+                      const std::vector<std::uint64_t>& bits) {
   return encodeBusyWords(in, n, out, bits);
 }
 #endif
 
-unsigned char* packWords(const unsigned char* in, std::size_t n, unsigned char* out, std::vector<std::uint64_t>& bits) {
+unsigned char* packWords(const unsigned char* in, std::size_t n, unsigned char* out,
+                         std::vector<std::uint64_t>& bits) {
   nonZeroWordBits(in, n, bits);
 #if defined(__x86_64__) && defined(__GNUC__)
   static const bool modern = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
@@ -172,7 +186,9 @@ unsigned char* packWords(const unsigned char* in, std::size_t n, unsigned char* 
 }
 
 // Worst case: a tag, eight bytes and a run count for every word.
-std::size_t packedBound(std::size_t words) { return 10 * words + 16; }
+std::size_t packedBound(std::size_t words) {
+  return 10 * words + 16;
+}
 
 } // namespace
 
@@ -195,7 +211,8 @@ void PackedWriter::pack(const void* words, std::size_t n) {
 }
 
 void PackedWriter::finish(std::string& out) {
-  out.assign(reinterpret_cast<const char*>(b_->out.data()), static_cast<std::size_t>(end_ - b_->out.data()));
+  out.assign(reinterpret_cast<const char*>(b_->out.data()),
+             static_cast<std::size_t>(end_ - b_->out.data()));
 }
 
 void writePacked(::capnp::MessageBuilder& message, std::string& out) {
@@ -212,7 +229,8 @@ void writePacked(::capnp::MessageBuilder& message, std::string& out) {
   // One piece per write, as capnp's writer does: runs never span the table and a segment.
   PackedWriter writer(words);
   writer.pack(table.data(), tableWords);
-  for (const auto& segment : segments) writer.pack(segment.begin(), segment.size());
+  for (const auto& segment : segments)
+    writer.pack(segment.begin(), segment.size());
   writer.finish(out);
 }
 

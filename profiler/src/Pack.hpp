@@ -6,7 +6,6 @@
 #pragma once
 
 #include <capnp/message.h>
-
 #include <cstddef>
 #include <string>
 

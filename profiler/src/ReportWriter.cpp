@@ -1,13 +1,12 @@
 // profile.pop writer: tables from the schema descriptors, cached prepared inserts, and the
 // atomic publish (build "<path>.partial", fsync, rename, reopen for appending runs).
-#include <profiler/ReportWriter.hpp>
-
 #include "FileUtil.hpp"
 #include "RowQueue.hpp"
 #include "SchemaSql.hpp"
-#include <tessera/internal/Sqlite.hpp>
 
+#include <profiler/ReportWriter.hpp>
 #include <system_error>
+#include <tessera/internal/Sqlite.hpp>
 #include <unordered_map>
 #include <utility>
 
@@ -33,7 +32,8 @@ void removeEmptyJournal(const fs::path& db) noexcept {
   fs::path journal = db;
   journal += "-journal";
   std::error_code ec;
-  if (fs::exists(journal, ec) && fs::file_size(journal, ec) == 0 && !ec) detail::removeQuietly(journal);
+  if (fs::exists(journal, ec) && fs::file_size(journal, ec) == 0 && !ec)
+    detail::removeQuietly(journal);
 }
 
 // Runs f, turning the SQLite layer's errors (which already name the file) into ReportError.
@@ -56,10 +56,10 @@ template <class F> decltype(auto) reportErrors(F&& f) {
 // at rest is one plain file (no WAL mode in its header), so readers can open it read-only even
 // where they cannot create a -shm file. 64 KiB pages suit rows that carry KiB-sized blobs (fewer
 // overflow pages, shallower B-trees); page_size must come before the first table.
-constexpr const char* kPartialPragmas =
-    "PRAGMA page_size=65536; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; PRAGMA cache_size=-16384;";
-constexpr const char* kPublishedPragmas =
-    "PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=FULL; PRAGMA cache_size=-16384; PRAGMA busy_timeout=5000;";
+constexpr const char* kPartialPragmas = "PRAGMA page_size=65536; PRAGMA journal_mode=TRUNCATE; "
+                                        "PRAGMA synchronous=OFF; PRAGMA cache_size=-16384;";
+constexpr const char* kPublishedPragmas = "PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=FULL; "
+                                          "PRAGMA cache_size=-16384; PRAGMA busy_timeout=5000;";
 
 } // namespace
 
@@ -70,7 +70,8 @@ struct ReportWriter::Statement {
   std::string table;
   std::string sql;
   int columns = 0;
-  /// A transaction statement (BEGIN, COMMIT) queued among the rows in background: executed, not prepared.
+  /// A transaction statement (BEGIN, COMMIT) queued among the rows in background: executed, not
+  /// prepared.
   bool transaction = false;
   std::unique_ptr<sqlite::Statement> stmt;
   sqlite::Statement& get();
@@ -115,7 +116,8 @@ struct ReportWriter::Impl {
   }
 
   void finalizeStatements() noexcept {
-    for (auto& entry : inserts) entry.second->stmt.reset();
+    for (auto& entry : inserts)
+      entry.second->stmt.reset();
     if (upsertMeta) upsertMeta->stmt.reset();
   }
 
@@ -129,26 +131,34 @@ struct ReportWriter::Impl {
   ~Impl() {
     queue.reset(); // waits for queued rows: they use the statements below
     finalizeStatements();
-    for (auto& entry : inserts) entry.second->owner = nullptr;
+    for (auto& entry : inserts)
+      entry.second->owner = nullptr;
     if (upsertMeta) upsertMeta->owner = nullptr;
     // Closing rolls back an open transaction: a run that was not committed is not in the report.
     db.reset();
-    if (!published) removeWithCompanions(partial);
-    else removeEmptyJournal(path);
+    if (!published)
+      removeWithCompanions(partial);
+    else
+      removeEmptyJournal(path);
   }
 };
 
 sqlite::Statement& ReportWriter::Statement::get() {
   if (stmt) return *stmt;
-  if (!owner) throw ReportError("inserter for table '" + table + "' used after its ReportWriter was destroyed");
-  if (!owner->db) throw ReportError(owner->file().string() + ": the report is closed (an earlier publish() failed)");
+  if (!owner)
+    throw ReportError("inserter for table '" + table +
+                      "' used after its ReportWriter was destroyed");
+  if (!owner->db)
+    throw ReportError(owner->file().string() +
+                      ": the report is closed (an earlier publish() failed)");
   stmt = reportErrors([&] { return std::make_unique<sqlite::Statement>(*owner->db, sql); });
   return *stmt;
 }
 
 namespace {
 sqlite::Database& openDb(const std::unique_ptr<sqlite::Database>& db, const fs::path& file) {
-  if (!db) throw ReportError(file.string() + ": the report is closed (an earlier publish() failed)");
+  if (!db)
+    throw ReportError(file.string() + ": the report is closed (an earlier publish() failed)");
   return *db;
 }
 } // namespace
@@ -164,33 +174,45 @@ detail::RowQueue* queueOf(const ReportWriter::Statement& s);
 
 void ReportWriter::Inserter::bindNull(int i) {
   if (i > s_->columns) return;
-  if (auto* q = queueOf(*s_)) q->addNull();
-  else reportErrors([&] { s_->get().bindNull(i); });
+  if (auto* q = queueOf(*s_))
+    q->addNull();
+  else
+    reportErrors([&] { s_->get().bindNull(i); });
 }
 void ReportWriter::Inserter::bindInt(int i, std::int64_t v) {
   if (i > s_->columns) return;
-  if (auto* q = queueOf(*s_)) q->addInt(v);
-  else reportErrors([&] { s_->get().bindInt(i, v); });
+  if (auto* q = queueOf(*s_))
+    q->addInt(v);
+  else
+    reportErrors([&] { s_->get().bindInt(i, v); });
 }
 void ReportWriter::Inserter::bindReal(int i, double v) {
   if (i > s_->columns) return;
-  if (auto* q = queueOf(*s_)) q->addReal(v);
-  else reportErrors([&] { s_->get().bindReal(i, v); });
+  if (auto* q = queueOf(*s_))
+    q->addReal(v);
+  else
+    reportErrors([&] { s_->get().bindReal(i, v); });
 }
 void ReportWriter::Inserter::bindText(int i, std::string_view v) {
   if (i > s_->columns) return;
-  if (auto* q = queueOf(*s_)) q->addText(v);
-  else reportErrors([&] { s_->get().bindText(i, v); });
+  if (auto* q = queueOf(*s_))
+    q->addText(v);
+  else
+    reportErrors([&] { s_->get().bindText(i, v); });
 }
 void ReportWriter::Inserter::bindBlob(int i, BlobRef v) {
   if (i > s_->columns) return;
-  if (auto* q = queueOf(*s_)) q->addBlob(v.data, v.size);
-  else reportErrors([&] { s_->get().bindBlob(i, v.data, v.size); });
+  if (auto* q = queueOf(*s_))
+    q->addBlob(v.data, v.size);
+  else
+    reportErrors([&] { s_->get().bindBlob(i, v.data, v.size); });
 }
 
 namespace {
 
-detail::RowQueue* queueOf(const ReportWriter::Statement& s) { return s.owner ? s.owner->queue.get() : nullptr; }
+detail::RowQueue* queueOf(const ReportWriter::Statement& s) {
+  return s.owner ? s.owner->queue.get() : nullptr;
+}
 
 // Steps the statement whose parameters are bound, leaving it ready for the next row.
 void stepBound(sqlite::Statement& st) {
@@ -211,20 +233,24 @@ void ReportWriter::Inserter::insert(int boundColumns) {
   Statement& s = *s_;
   detail::RowQueue* queue = queueOf(s);
   if (boundColumns != s.columns) {
-    if (queue) queue->discardRow();
-    else s.get().clearBindings();
-    throw ReportError((s.owner ? s.owner->file().string() : std::string("report")) + ": table '" + s.table +
-                      "' has " + std::to_string(s.columns) + " columns but the row has " +
+    if (queue)
+      queue->discardRow();
+    else
+      s.get().clearBindings();
+    throw ReportError((s.owner ? s.owner->file().string() : std::string("report")) + ": table '" +
+                      s.table + "' has " + std::to_string(s.columns) + " columns but the row has " +
                       std::to_string(boundColumns) + " values");
   }
-  if (queue) queue->endRow(&s);
-  else stepBound(s.get());
+  if (queue)
+    queue->endRow(&s);
+  else
+    stepBound(s.get());
 }
 
 namespace {
 // On the writer thread: binds a queued row's values and inserts it, as Inserter does in row().
 void insertQueued(ReportWriter::Statement& s, const detail::QueuedValue* values, std::size_t count,
-                                const char* arena) {
+                  const char* arena) {
   using Kind = detail::QueuedValue::Kind;
   reportErrors([&] {
     if (s.transaction) {
@@ -236,11 +262,21 @@ void insertQueued(ReportWriter::Statement& s, const detail::QueuedValue* values,
       const detail::QueuedValue& v = values[k];
       const int i = static_cast<int>(k) + 1;
       switch (v.kind) {
-      case Kind::Null: st.bindNull(i); break;
-      case Kind::Int: st.bindInt(i, v.integer); break;
-      case Kind::Real: st.bindReal(i, v.real); break;
-      case Kind::Text: st.bindText(i, std::string_view(arena + v.offset, v.size)); break;
-      case Kind::Blob: st.bindBlob(i, arena + v.offset, v.size); break;
+      case Kind::Null:
+        st.bindNull(i);
+        break;
+      case Kind::Int:
+        st.bindInt(i, v.integer);
+        break;
+      case Kind::Real:
+        st.bindReal(i, v.real);
+        break;
+      case Kind::Text:
+        st.bindText(i, std::string_view(arena + v.offset, v.size));
+        break;
+      case Kind::Blob:
+        st.bindBlob(i, arena + v.offset, v.size);
+        break;
       }
     }
     stepBound(st);
@@ -276,13 +312,15 @@ ReportWriter::ReportWriter(fs::path path) : impl_(std::make_unique<Impl>()) {
     db.exec(kPartialPragmas);
     db.exec("BEGIN");
     schema::forEachTable([&](const auto& table) { db.exec(schema::createTableSql(table)); });
-    for (const schema::Index& index : schema::kIndexes) db.exec(schema::createIndexSql(index));
+    for (const schema::Index& index : schema::kIndexes)
+      db.exec(schema::createIndexSql(index));
     db.exec("COMMIT");
   });
-  impl_->upsertMeta = impl_->makeStatement(std::string(schema::Meta::table.name),
-                                           "INSERT OR REPLACE INTO " + sqlite::quoteIdentifier(schema::Meta::table.name) +
-                                               " VALUES (?,?)",
-                                           2);
+  impl_->upsertMeta =
+      impl_->makeStatement(std::string(schema::Meta::table.name),
+                           "INSERT OR REPLACE INTO " +
+                               sqlite::quoteIdentifier(schema::Meta::table.name) + " VALUES (?,?)",
+                           2);
   impl_->beginTransaction = impl_->makeStatement("", "BEGIN IMMEDIATE", 0);
   impl_->commitTransaction = impl_->makeStatement("", "COMMIT", 0);
   impl_->beginTransaction->transaction = impl_->commitTransaction->transaction = true;
@@ -294,14 +332,20 @@ ReportWriter::~ReportWriter() = default;
 ReportWriter::ReportWriter(ReportWriter&&) noexcept = default;
 ReportWriter& ReportWriter::operator=(ReportWriter&&) noexcept = default;
 
-const fs::path& ReportWriter::path() const { return impl_->path; }
-bool ReportWriter::published() const { return impl_ && impl_->published; }
+const fs::path& ReportWriter::path() const {
+  return impl_->path;
+}
+bool ReportWriter::published() const {
+  return impl_ && impl_->published;
+}
 
-std::shared_ptr<ReportWriter::Statement> ReportWriter::prepareInsert(std::string_view table, std::size_t columns) {
+std::shared_ptr<ReportWriter::Statement> ReportWriter::prepareInsert(std::string_view table,
+                                                                     std::size_t columns) {
   auto it = impl_->inserts.find(std::string(table));
   if (it == impl_->inserts.end()) {
     impl_->drain(); // preparing uses the connection, which the writer thread may be using
-    auto s = impl_->makeStatement(std::string(table), schema::insertSql(table, columns), static_cast<int>(columns));
+    auto s = impl_->makeStatement(std::string(table), schema::insertSql(table, columns),
+                                  static_cast<int>(columns));
     s->get(); // prepare now, so a bad table fails here rather than at the first row
     it = impl_->inserts.emplace(std::string(table), std::move(s)).first;
   }
@@ -336,7 +380,9 @@ void ReportWriter::commit() {
   reportErrors([&] { openDb(im.db, im.file()).exec(im.commitTransaction->sql); });
 }
 
-void ReportWriter::flush() { impl_->drain(); }
+void ReportWriter::flush() {
+  impl_->drain();
+}
 
 void ReportWriter::rollback() {
   impl_->drain();

@@ -19,7 +19,9 @@ RowQueue::~RowQueue() {
   worker_.join();
 }
 
-void RowQueue::addNull() { current_.values.push_back({}); }
+void RowQueue::addNull() {
+  current_.values.push_back({});
+}
 
 void RowQueue::addInt(std::int64_t v) {
   QueuedValue q;
@@ -56,7 +58,8 @@ void RowQueue::addBlob(const void* data, std::size_t size) {
 void RowQueue::endRow(void* target) {
   current_.rows.push_back({target, rowStart_, current_.values.size() - rowStart_});
   rowStart_ = current_.values.size();
-  if (current_.rows.size() >= kRowsPerBatch || current_.arena.size() >= kArenaBytesPerBatch) submit();
+  if (current_.rows.size() >= kRowsPerBatch || current_.arena.size() >= kArenaBytesPerBatch)
+    submit();
 }
 
 void RowQueue::discardRow() {
@@ -100,10 +103,12 @@ std::string RowQueue::failure() {
 
 void RowQueue::work() {
   std::unique_lock<std::mutex> lock(mutex_);
-  bool awake = false; // batches were left when the last one was done: take the next without sleeping
+  bool awake =
+      false; // batches were left when the last one was done: take the next without sleeping
   for (;;) {
     wake_.wait(lock, [&] {
-      return stop_ || queued_.size() >= (awake ? 1 : kBatchesPerWake) || (draining_ && !queued_.empty());
+      return stop_ || queued_.size() >= (awake ? 1 : kBatchesPerWake) ||
+             (draining_ && !queued_.empty());
     });
     if (queued_.empty()) return; // stop_, nothing left
     Batch b = std::move(queued_.front());
@@ -133,7 +138,8 @@ void RowQueue::work() {
 }
 
 void RowQueue::insertBatch(const Batch& b) {
-  for (const Row& r : b.rows) insert_(r.target, b.values.data() + r.firstValue, r.count, b.arena.data());
+  for (const Row& r : b.rows)
+    insert_(r.target, b.values.data() + r.firstValue, r.count, b.arena.data());
 }
 
 } // namespace tessera::profiler::detail

@@ -1,9 +1,10 @@
 // Rows waiting for a writer thread: ReportWriter::writeInBackground(true) queues each row's values
 // here and a worker thread inserts them, so the caller's next rows (encoding blobs, say) overlap
 // SQLite's work on these. A row's target decides what it does: ReportWriter queues BEGIN and
-// COMMIT as rows without values too, so they run in order with the rows. Rows are copied into batches (values plus one byte arena for text and
-// blobs) that are recycled, so a long run allocates nothing per row once the batches have grown,
-// and at most kMaxQueuedBatches wait at any time, so memory stays bounded however fast the caller is.
+// COMMIT as rows without values too, so they run in order with the rows. Rows are copied into
+// batches (values plus one byte arena for text and blobs) that are recycled, so a long run
+// allocates nothing per row once the batches have grown, and at most kMaxQueuedBatches wait at any
+// time, so memory stays bounded however fast the caller is.
 #pragma once
 
 #include <condition_variable>
@@ -32,10 +33,12 @@ class RowQueue {
 public:
   /// Inserts one row: `target` as given to endRow(), its values, and the arena they refer to.
   /// Runs on the worker thread; an exception stops the queue (see drain()).
-  using Insert = std::function<void(void* target, const QueuedValue* values, std::size_t count, const char* arena)>;
+  using Insert = std::function<void(void* target, const QueuedValue* values, std::size_t count,
+                                    const char* arena)>;
 
   explicit RowQueue(Insert insert);
-  /// Waits for the queued rows (errors are dropped: nobody is left to hear them) and stops the worker.
+  /// Waits for the queued rows (errors are dropped: nobody is left to hear them) and stops the
+  /// worker.
   ~RowQueue();
   RowQueue(const RowQueue&) = delete;
   RowQueue& operator=(const RowQueue&) = delete;
@@ -97,7 +100,7 @@ private:
   std::vector<Batch> spare_;
   bool busy_ = false, stop_ = false;
   bool draining_ = false; ///< drain() waits: the worker takes even a single batch
-  std::string error_; ///< non-empty from a row's failure until drain()
+  std::string error_;     ///< non-empty from a row's failure until drain()
   std::thread worker_;
 };
 

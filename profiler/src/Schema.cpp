@@ -1,7 +1,7 @@
 // Renders the schema descriptors as the markdown reference held in docs/formats.md.
-#include <profiler/Schema.hpp>
-
 #include "SchemaMarkdown.hpp"
+
+#include <profiler/Schema.hpp>
 
 namespace tessera::profiler::schema {
 
@@ -27,7 +27,8 @@ const KeyDoc kMetaKeys[] = {
     {meta::externalExchangeInstrumentation, "`Off` or `Tile`"},
     {meta::outOfMemory, "`true` when compilation ran out of tile memory"},
     {meta::executionProfile, "`true` when runs are recorded"},
-    {meta::flopEstimates, "`true` when `compute_sets` carry FLOP estimates (`profiler.includeFlopEstimates`; since 1.1, absent before)"},
+    {meta::flopEstimates, "`true` when `compute_sets` carry FLOP estimates "
+                          "(`profiler.includeFlopEstimates`; since 1.1, absent before)"},
 };
 
 const KeyDoc kCborKeys[] = {
@@ -52,14 +53,17 @@ const KeyDoc kCborKeys[] = {
 std::string renderSchemaMarkdown() {
   std::string md;
   md += "### Versions\n\n";
-  md += "- profile.pop: format " + code(kProfileFormatName) + ", version " + toString(kProfileFormatVersion) + "\n";
-  md += "- debug.cbor: format " + code(kDebugFormatName) + ", version " + toString(kDebugFormatVersion) + "\n\n";
+  md += "- profile.pop: format " + code(kProfileFormatName) + ", version " +
+        toString(kProfileFormatVersion) + "\n";
+  md += "- debug.cbor: format " + code(kDebugFormatName) + ", version " +
+        toString(kDebugFormatVersion) + "\n\n";
 
   md += "### Tables of profile.pop\n\n";
   forEachTable([&](const auto& t) { renderTable(md, t); });
 
   md += "### Indexes\n\n| index | table | column |\n|---|---|---|\n";
-  for (const Index& i : kIndexes) md += "| " + code(i.name) + " | " + code(i.table) + " | " + code(i.column) + " |\n";
+  for (const Index& i : kIndexes)
+    md += "| " + code(i.name) + " | " + code(i.table) + " | " + code(i.column) + " |\n";
   md += '\n';
 
   md += "### Meta keys\n\n";
@@ -71,17 +75,23 @@ std::string renderSchemaMarkdown() {
              columnRef(LoweredVariables::table, LoweredVariables::category) + ", " +
                  columnRef(TileMemoryCategories::table, TileMemoryCategories::category),
              kMemoryCategoryNames);
-  renderEnum(md, "CycleKind", columnRef(RunTileCycles::table, RunTileCycles::kind), kCycleKindNames);
+  renderEnum(md, "CycleKind", columnRef(RunTileCycles::table, RunTileCycles::kind),
+             kCycleKindNames);
   renderEnum(md, "BlockKind", columnRef(Blocks::table, Blocks::kind), kBlockKindNames);
-  renderEnum(md, "CycleRule", columnRef(VertexCycleRules::table, VertexCycleRules::rule), kCycleRuleNames);
+  renderEnum(md, "CycleRule", columnRef(VertexCycleRules::table, VertexCycleRules::rule),
+             kCycleRuleNames);
   renderEnum(md, "TargetType", columnRef(TargetTable::table, TargetTable::type), kTargetTypeNames);
-  renderEnum(md, "Architecture", columnRef(TargetTable::table, TargetTable::architecture), kArchitectureNames);
+  renderEnum(md, "Architecture", columnRef(TargetTable::table, TargetTable::architecture),
+             kArchitectureNames);
   renderEnum(md, "SyncType", columnRef(Programs::table, Programs::syncType), kSyncTypeNames);
-  renderEnum(md, "StreamDestination", columnRef(Programs::table, Programs::streamDestination), kStreamDestinationNames);
-  renderEnum(md, "VariableAccess", columnRef(ProgramVariables::table, ProgramVariables::access), kVariableAccessNames);
+  renderEnum(md, "StreamDestination", columnRef(Programs::table, Programs::streamDestination),
+             kStreamDestinationNames);
+  renderEnum(md, "VariableAccess", columnRef(ProgramVariables::table, ProgramVariables::access),
+             kVariableAccessNames);
   renderEnum(md, "ComputeInstrumentation", "meta " + std::string(meta::computeInstrumentation),
              kComputeInstrumentationNames);
-  renderEnum(md, "ExternalExchangeInstrumentation", "meta " + std::string(meta::externalExchangeInstrumentation),
+  renderEnum(md, "ExternalExchangeInstrumentation",
+             "meta " + std::string(meta::externalExchangeInstrumentation),
              kExternalExchangeInstrumentationNames);
   md += '\n';
 

@@ -24,13 +24,14 @@ std::string createTableSql(std::string_view table, const Column* columns, std::s
 }
 
 std::string createIndexSql(const Index& index) {
-  return "CREATE INDEX " + quoteIdentifier(index.name) + " ON " + quoteIdentifier(index.table) + " (" +
-         quoteIdentifier(index.column) + ")";
+  return "CREATE INDEX " + quoteIdentifier(index.name) + " ON " + quoteIdentifier(index.table) +
+         " (" + quoteIdentifier(index.column) + ")";
 }
 
 std::string insertSql(std::string_view table, std::size_t n) {
   std::string sql = "INSERT INTO " + quoteIdentifier(table) + " VALUES (";
-  for (std::size_t i = 0; i < n; ++i) sql += i ? ",?" : "?";
+  for (std::size_t i = 0; i < n; ++i)
+    sql += i ? ",?" : "?";
   sql += ')';
   return sql;
 }

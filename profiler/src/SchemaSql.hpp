@@ -1,9 +1,8 @@
 // SQL built from the schema descriptors, so that no table or column name is spelled twice.
 #pragma once
 
-#include <profiler/Schema.hpp>
-
 #include <cstddef>
+#include <profiler/Schema.hpp>
 #include <string>
 #include <string_view>
 

@@ -1,10 +1,9 @@
 // The general path of the block encoder, and the checked decoder of event_blocks.records.
 // Decoding errors are std::invalid_argument with the byte offset; the reader adds the file,
 // block and thread.
-#include <profiler/TraceBlock.hpp>
-
 #include <cstdio>
 #include <limits>
+#include <profiler/TraceBlock.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -57,8 +56,11 @@ void BlockEncoder::addAny(const BlockRecord& r) {
 
 BlockDecoder::BlockDecoder(const void* data, std::size_t size, std::int64_t firstNs)
     : data_(static_cast<const std::uint8_t*>(data)), size_(size), ts_(firstNs) {
-  if (firstNs < 0) throw std::invalid_argument("first_ns " + std::to_string(firstNs) + " is before the trace started");
-  if (size && !data) throw std::invalid_argument("no data for a blob of " + std::to_string(size) + " bytes");
+  if (firstNs < 0)
+    throw std::invalid_argument("first_ns " + std::to_string(firstNs) +
+                                " is before the trace started");
+  if (size && !data)
+    throw std::invalid_argument("no data for a blob of " + std::to_string(size) + " bytes");
 }
 
 std::uint64_t BlockDecoder::varint(const char* what) {
@@ -83,11 +85,13 @@ bool BlockDecoder::next(BlockRecord& r) {
     bad(std::string("record header ") + hex + " has reserved bits set", start);
   }
   const unsigned kind = h & block::kKindMask;
-  if (kind > static_cast<unsigned>(BlockRecordKind::instant)) bad("unknown record kind " + std::to_string(kind), start);
+  if (kind > static_cast<unsigned>(BlockRecordKind::instant))
+    bad("unknown record kind " + std::to_string(kind), start);
   r.kind = static_cast<BlockRecordKind>(kind);
   if (records_ == 0 && (h & (block::kSameChannel | block::kSameLabel)))
     bad("the first record of a block refers to a previous record", start);
-  if (r.kind == BlockRecordKind::end && (h & block::kHasMetadata)) bad("an end record carries metadata", start);
+  if (r.kind == BlockRecordKind::end && (h & block::kHasMetadata))
+    bad("an end record carries metadata", start);
 
   const std::uint64_t delta = varint("time delta");
   // ts_ >= 0 (first_ns is checked, deltas only add), so this cannot overflow.
@@ -97,7 +101,8 @@ bool BlockDecoder::next(BlockRecord& r) {
 
   auto id = [&](const char* what) {
     const std::uint64_t v = varint(what);
-    if (v > std::numeric_limits<std::uint32_t>::max()) bad(std::string(what) + " id above 2^32-1", start);
+    if (v > std::numeric_limits<std::uint32_t>::max())
+      bad(std::string(what) + " id above 2^32-1", start);
     return static_cast<std::uint32_t>(v);
   };
   if (!(h & block::kSameChannel)) channel_ = id("channel");

@@ -3,11 +3,10 @@
 //                               <!-- schema:begin --> and <!-- schema:end -->
 //   tessera-schema-doc --trace  the .pvti reference, held between
 //                               <!-- trace-schema:begin --> and <!-- trace-schema:end -->
-#include <profiler/Schema.hpp>
-#include <profiler/TraceSchema.hpp>
-
 #include <cstring>
 #include <iostream>
+#include <profiler/Schema.hpp>
+#include <profiler/TraceSchema.hpp>
 
 int main(int argc, char** argv) {
   namespace schema = tessera::profiler::schema;

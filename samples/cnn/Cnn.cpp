@@ -2,6 +2,7 @@
 
 #include "../mlp/Dataset.hpp"
 
+#include <cmath>
 #include <gcl/Collectives.hpp>
 #include <poplin/ConvUtil.hpp>
 #include <poplin/Convolution.hpp>
@@ -17,8 +18,6 @@
 #include <popops/Zero.hpp>
 #include <poprand/RandomGen.hpp>
 #include <poputil/TileMapping.hpp>
-
-#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,7 +30,8 @@ std::vector<float> cnnInitialWeights(std::size_t n, std::size_t fanIn, std::uint
   const float limit = std::sqrt(6.0f / float(fanIn));
   std::uniform_real_distribution<float> dist(-limit, limit);
   std::vector<float> w(n);
-  for (auto& x : w) x = dist(rng);
+  for (auto& x : w)
+    x = dist(rng);
   return w;
 }
 
@@ -40,7 +40,6 @@ namespace {
 constexpr std::size_t kSide = 28; // Dataset images are 28x28
 constexpr float kEps = 1e-5f;
 constexpr std::uint32_t kDropoutModifier = 0xD0;
-
 
 /// A 3x3 convolution with padding 1 (the field keeps its size), then batch norm and ReLU.
 struct ConvBlock {
@@ -57,8 +56,8 @@ ConvBlock makeConvBlock(Graph& graph, std::size_t batch, std::size_t side, std::
   b.params = poplin::ConvParams(FLOAT, batch, {side, side}, {3, 3}, in, out, 1);
   b.params.inputTransform.paddingLower = {1, 1};
   b.params.inputTransform.paddingUpper = {1, 1};
-  b.weights = poplin::createWeights(graph, b.params, {dc, "weights"}, {{"pass", "TRAINING_FWD"}},
-                                    &cache);
+  b.weights =
+      poplin::createWeights(graph, b.params, {dc, "weights"}, {{"pass", "TRAINING_FWD"}}, &cache);
   graph.setInitialValue(b.weights, cnnInitialWeights(b.weights.numElements(), in * 9, seed));
   return b;
 }
@@ -115,11 +114,11 @@ Tensor convBlockBackward(Graph& graph, ConvBlock& b, const Tensor& dOut, bool ne
   g.add(b.beta, deltas.second, name + "/beta");
   Tensor dIn;
   if (needInputGradient)
-    dIn = poplin::convolution(graph, dZ, b.weights, poplin::getGradientParams(b.params), true,
-                              prog, {dc, "convInputGradient"}, {{"pass", "TRAINING_BWD"}}, &cache);
-  g.add(b.weights, poplin::calculateWeightDeltas(graph, dZ, b.input, b.params, prog,
-                                                 {dc, "convWeightDeltas"},
-                                                 {{"pass", "TRAINING_WU"}}, &cache),
+    dIn = poplin::convolution(graph, dZ, b.weights, poplin::getGradientParams(b.params), true, prog,
+                              {dc, "convInputGradient"}, {{"pass", "TRAINING_BWD"}}, &cache);
+  g.add(b.weights,
+        poplin::calculateWeightDeltas(graph, dZ, b.input, b.params, prog, {dc, "convWeightDeltas"},
+                                      {{"pass", "TRAINING_WU"}}, &cache),
         name + "/weights");
   return dIn;
 }
@@ -134,8 +133,8 @@ Tensor dropout(Graph& graph, const Tensor& seed, const Tensor& in, const Tensor&
                           1.0 / keepProbability, prog, dc);
 }
 
-popnn::pooling::PoolParams pool2x2(popnn::PoolingType type, std::size_t side,
-                                   std::size_t channels, std::size_t batch) {
+popnn::pooling::PoolParams pool2x2(popnn::PoolingType type, std::size_t side, std::size_t channels,
+                                   std::size_t batch) {
   return popnn::pooling::PoolParams(type, {side, side}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, channels,
                                     batch, FLOAT);
 }
@@ -151,16 +150,16 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
 
   ConvBlock block1 = makeConvBlock(graph, B, kSide, 1, c1, 1, cache, "block1");
   ConvBlock block2 = makeConvBlock(graph, B, side2, c1, c2, 2, cache, "block2");
-  const Tensor dense = poplin::createMatMulInputRHS(graph, FLOAT, {B, flat}, {flat, C},
-                                                   "dense/weights");
+  const Tensor dense =
+      poplin::createMatMulInputRHS(graph, FLOAT, {B, flat}, {flat, C}, "dense/weights");
   graph.setInitialValue(dense, cnnInitialWeights(dense.numElements(), flat, 3));
   const Tensor denseBias = graph.addVariable(FLOAT, {C}, "dense/bias");
   poputil::mapTensorLinearly(graph, denseBias);
   graph.setInitialValue(denseBias, 0.0f);
 
   // Inputs arrive from the host each step.
-  const Tensor images = poplin::createInput(graph, block1.params, "images",
-                                            {{"pass", "TRAINING_FWD"}}, &cache);
+  const Tensor images =
+      poplin::createInput(graph, block1.params, "images", {{"pass", "TRAINING_FWD"}}, &cache);
   const Tensor labels = graph.addVariable(UNSIGNED_INT, {B}, "labels");
   poputil::mapTensorLinearly(graph, labels);
   prog.add(Copy(graph.addHostToDeviceFIFO("images", FLOAT, images.numElements()), images));
@@ -206,17 +205,18 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
       poplin::matMul(graph, deltas, dense.transpose(), prog, {bwd, "dense/dInput"});
   g.add(dense, poplin::matMul(graph, dropped.transpose(), deltas, prog, {bwd, "dense/dWeights"}),
         "dense/weights");
-  g.add(denseBias, popops::reduce(graph, deltas, {0}, popops::Operation::ADD, prog,
-                                  {bwd, "dense/dBias"}),
+  g.add(denseBias,
+        popops::reduce(graph, deltas, {0}, popops::Operation::ADD, prog, {bwd, "dense/dBias"}),
         "dense/bias");
   // The same seed, modifier and reference as the forward pass: the same mask.
-  const Tensor dFeatures = dropout(graph, seed, dDropped, features, config.keepProbability, prog,
-                                   {bwd, "dropout"});
+  const Tensor dFeatures =
+      dropout(graph, seed, dDropped, features, config.keepProbability, prog, {bwd, "dropout"});
   const Tensor dA2 = popnn::pooling::poolInputGradient(
       graph, avgPool, 1, dFeatures.reshape(p2.shape()), prog, {bwd, "avgPool"});
-  const Tensor dP1 = convBlockBackward(graph, block2, dA2, true, g, "block2", prog, cache, {bwd, "block2"});
-  const Tensor dA1 = popnn::pooling::poolInputGradient(graph, maxPool, a1, p1, dP1, false, prog,
-                                                       {bwd, "maxPool"});
+  const Tensor dP1 =
+      convBlockBackward(graph, block2, dA2, true, g, "block2", prog, cache, {bwd, "block2"});
+  const Tensor dA1 =
+      popnn::pooling::poolInputGradient(graph, maxPool, a1, p1, dP1, false, prog, {bwd, "maxPool"});
   convBlockBackward(graph, block1, dA1, false, g, "block1", prog, cache, {bwd, "block1"});
 
   // Data parallel: every replica takes the same step, the mean of the replicas' gradients.
@@ -224,8 +224,7 @@ Sequence buildCnnTrainingStep(Graph& graph, const CnnConfig& config) {
                                     "allReduceGrads");
   const DebugContext update("update");
   for (std::size_t i = 0; i < g.params.size(); ++i)
-    popops::scaledAddTo(graph, g.params[i], g.grads[i], -lr, prog,
-                        {update, g.names[i]});
+    popops::scaledAddTo(graph, g.params[i], g.grads[i], -lr, prog, {update, g.names[i]});
   // Accuracy over all replicas: the sum of their counts.
   gcl::allReduceInPlaceCrossReplica(graph, correct, gcl::CollectiveOperator::ADD, prog,
                                     "sumCorrect");

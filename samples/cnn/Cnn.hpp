@@ -8,15 +8,14 @@
 // identical. Batch norm statistics are per replica (each replica normalises its own batch).
 #pragma once
 
-#include <poplar/Graph.hpp>
-#include <poplar/Program.hpp>
-
 #include <cstddef>
 #include <cstdint>
+#include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
 #include <vector>
 
 struct CnnConfig {
-  unsigned batchSize = 16;     ///< per replica
+  unsigned batchSize = 16; ///< per replica
   unsigned channels1 = 8;
   unsigned channels2 = 16;
   float learningRate = 0.05f;

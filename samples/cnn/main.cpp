@@ -3,17 +3,8 @@
 // replicas of one graph (one simulated IPU each) whose gradients gcl all-reduces every step.
 #include "../mlp/Dataset.hpp"
 #include "Cnn.hpp"
-
 #include "common/CommandLine.hpp"
 #include "common/TrainingOutputs.hpp"
-
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <poplar/exceptions.hpp>
-#include <popnn/codelets.hpp>
-#include <popops/codelets.hpp>
-#include <poplin/codelets.hpp>
-#include <poprand/codelets.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +13,13 @@
 #include <fstream>
 #include <iostream>
 #include <numeric>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplar/exceptions.hpp>
+#include <poplin/codelets.hpp>
+#include <popnn/codelets.hpp>
+#include <popops/codelets.hpp>
+#include <poprand/codelets.hpp>
 #include <string>
 #include <vector>
 
@@ -64,8 +62,7 @@ Options parseOptions(int argc, char** argv) {
   cli.add_option("--replicas", o.replicas, "Replicas (one IPU each) training data-parallel")
       ->check(CLI::Range(1u, 64u));
   cli.add_option("--batch", o.cnn.batchSize, "Batch size per replica")->check(count);
-  cli.add_option("--keep", o.cnn.keepProbability,
-                 "Dropout keep probability (1: no dropout)")
+  cli.add_option("--keep", o.cnn.keepProbability, "Dropout keep probability (1: no dropout)")
       ->check(CLI::Range(0.05f, 1.0f));
   cli.add_option("--tiles", o.tilesPerIpu, "Tiles per simulated IPU")
       ->check(CLI::Range(16u, 1472u));
@@ -104,10 +101,11 @@ int main(int argc, char** argv) try {
   const auto step = buildCnnTrainingStep(graph, opt.cnn);
   OptionFlags engineOptions;
   if (!opt.reportDir.empty())
-    engineOptions = {{"autoReport.all", "true"},
-                     {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
-                     {"profiler.includeFlopEstimates", "true"}, // off by default (as in Poplar)
-                     {"autoReport.directory", opt.reportDir}};
+    engineOptions = {
+        {"autoReport.all", "true"},
+        {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+        {"profiler.includeFlopEstimates", "true"},    // off by default (as in Poplar)
+        {"autoReport.directory", opt.reportDir}};
   Engine engine(graph, program::Repeat(opt.stepsPerRun, step), engineOptions);
   engine.load(device);
   const double compileSeconds =
@@ -152,7 +150,8 @@ int main(int argc, char** argv) try {
   const auto collectLosses = [&] {
     for (std::size_t i = losses.size(); i < replicaLosses[0].size(); ++i) {
       float sum = 0;
-      for (unsigned r = 0; r < R; ++r) sum += replicaLosses[r].at(i);
+      for (unsigned r = 0; r < R; ++r)
+        sum += replicaLosses[r].at(i);
       losses.push_back(sum / float(R));
     }
   };
@@ -169,9 +168,10 @@ int main(int argc, char** argv) try {
     engine.run(0, "train" + std::to_string(r));
     collectLosses();
     const std::size_t n = losses.size() - before;
-    const double loss = std::accumulate(losses.begin() + long(before), losses.end(), 0.0) / double(n);
-    const double acc = std::accumulate(correct.begin() + long(before), correct.end(), 0.0) /
-                       double(n * B * R);
+    const double loss =
+        std::accumulate(losses.begin() + long(before), losses.end(), 0.0) / double(n);
+    const double acc =
+        std::accumulate(correct.begin() + long(before), correct.end(), 0.0) / double(n * B * R);
     if (r == 0) {
       firstLoss = losses.front();
       firstAccuracy = acc;
@@ -189,7 +189,8 @@ int main(int argc, char** argv) try {
               "accuracy %.1f%% -> %.1f%%.\n",
               losses.size(), losses.size() * B * R, R, R == 1 ? "" : "s", firstLoss, lastLoss,
               100 * firstAccuracy, 100 * lastAccuracy);
-  std::printf("Host time: %.1f s to build and compile, %.1f s to train.\n", compileSeconds, trainSeconds);
+  std::printf("Host time: %.1f s to build and compile, %.1f s to train.\n", compileSeconds,
+              trainSeconds);
   tessera::samples::printSummaryAndOutputs(engine, !opt.reportDir.empty(), csvPath);
   if (opt.check && !(lastLoss < 0.5 * firstLoss)) {
     std::fprintf(stderr, "tessera-cnn: --check failed: the loss did not halve (%.4f -> %.4f)\n",
@@ -197,7 +198,8 @@ int main(int argc, char** argv) try {
     return 1;
   }
   if (opt.check && !(lastAccuracy > firstAccuracy)) {
-    std::fprintf(stderr, "tessera-cnn: --check failed: the accuracy did not rise (%.1f%% -> %.1f%%)\n",
+    std::fprintf(stderr,
+                 "tessera-cnn: --check failed: the accuracy did not rise (%.1f%% -> %.1f%%)\n",
                  100 * firstAccuracy, 100 * lastAccuracy);
     return 1;
   }

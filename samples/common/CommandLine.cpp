@@ -25,10 +25,10 @@ CommandLine::CommandLine(std::string name, const std::string& summary, const std
 }
 
 void CommandLine::addReportOptions(std::string& dir, bool canTurnOff) {
-  CLI::Option* reports =
-      add_option("--reports", dir,
-                 "Profile report directory: profile.pop, debug.cbor (autoReport.all) and serialized_graph.capnp")
-          ->type_name("DIR");
+  CLI::Option* reports = add_option("--reports", dir,
+                                    "Profile report directory: profile.pop, debug.cbor "
+                                    "(autoReport.all) and serialized_graph.capnp")
+                             ->type_name("DIR");
   if (canTurnOff)
     add_flag_callback(
         "--no-reports", [&dir] { dir.clear(); }, "Do not profile")

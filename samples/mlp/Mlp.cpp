@@ -2,15 +2,14 @@
 
 #include "Dataset.hpp"
 
+#include <cmath>
+#include <poplin/MatMul.hpp>
 #include <popnn/Loss.hpp>
 #include <popnn/NonLinearity.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
 #include <popops/Zero.hpp>
-#include <poplin/MatMul.hpp>
 #include <poputil/TileMapping.hpp>
-
-#include <cmath>
 #include <random>
 
 using namespace poplar;
@@ -24,7 +23,8 @@ std::vector<float> glorot(std::size_t fanIn, std::size_t fanOut, std::uint32_t s
   const float limit = std::sqrt(6.0f / float(fanIn + fanOut));
   std::uniform_real_distribution<float> dist(-limit, limit);
   std::vector<float> w(fanIn * fanOut);
-  for (auto& x : w) x = dist(rng);
+  for (auto& x : w)
+    x = dist(rng);
   return w;
 }
 
@@ -74,7 +74,8 @@ Sequence buildTrainingStep(Graph& graph, const MlpConfig& config) {
   const DebugContext fwd("fwd");
   Tensor hidden = poplin::matMul(graph, images, layer1.weights, prog, {fwd, "layer1/matmul"});
   popops::addInPlace(graph, hidden, layer1.bias, prog, {fwd, "layer1/bias"});
-  popnn::nonLinearityInPlace(graph, popnn::NonLinearityType::RELU, hidden, prog, {fwd, "layer1/relu"});
+  popnn::nonLinearityInPlace(graph, popnn::NonLinearityType::RELU, hidden, prog,
+                             {fwd, "layer1/relu"});
   Tensor logits = poplin::matMul(graph, hidden, layer2.weights, prog, {fwd, "layer2/matmul"});
   popops::addInPlace(graph, logits, layer2.bias, prog, {fwd, "layer2/bias"});
   const Tensor probs = popnn::nonLinearity(graph, popnn::NonLinearityType::SOFTMAX_STABLE, logits,
@@ -95,8 +96,8 @@ Sequence buildTrainingStep(Graph& graph, const MlpConfig& config) {
   // the learning rate.
   const DebugContext bwd("bwd");
   const float lr = config.learningRate / float(B);
-  const Tensor dHidden = poplin::matMul(graph, deltas, layer2.weights.transpose(), prog,
-                                        {bwd, "layer2/dInput"});
+  const Tensor dHidden =
+      poplin::matMul(graph, deltas, layer2.weights.transpose(), prog, {bwd, "layer2/dInput"});
   const Tensor dHiddenPre = popnn::nonLinearityInputGradient(
       graph, popnn::NonLinearityType::RELU, hidden, dHidden, prog, {bwd, "layer1/relu"});
   sgdUpdate(graph, layer2, hidden, deltas, lr, prog, {bwd, "layer2"});

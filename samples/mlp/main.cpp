@@ -1,16 +1,8 @@
 // tessera-mlp: trains a 784-128-10 MLP on synthetic MNIST-shaped data on a simulated IPU.
 #include "Dataset.hpp"
 #include "Mlp.hpp"
-
 #include "common/CommandLine.hpp"
 #include "common/TrainingOutputs.hpp"
-
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <poplar/exceptions.hpp>
-#include <popnn/codelets.hpp>
-#include <popops/codelets.hpp>
-#include <poplin/codelets.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -19,6 +11,12 @@
 #include <fstream>
 #include <iostream>
 #include <numeric>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplar/exceptions.hpp>
+#include <poplin/codelets.hpp>
+#include <popnn/codelets.hpp>
+#include <popops/codelets.hpp>
 #include <string>
 
 using namespace poplar;
@@ -77,10 +75,11 @@ int main(int argc, char** argv) try {
   const auto step = buildTrainingStep(graph, opt.mlp);
   OptionFlags engineOptions;
   if (!opt.reportDir.empty())
-    engineOptions = {{"autoReport.all", "true"},
-                     {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
-                     {"profiler.includeFlopEstimates", "true"}, // off by default (as in Poplar)
-                     {"autoReport.directory", opt.reportDir}};
+    engineOptions = {
+        {"autoReport.all", "true"},
+        {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+        {"profiler.includeFlopEstimates", "true"},    // off by default (as in Poplar)
+        {"autoReport.directory", opt.reportDir}};
   Engine engine(graph, program::Repeat(opt.stepsPerRun, step), engineOptions);
   engine.load(device);
   const double compileSeconds =
@@ -96,7 +95,8 @@ int main(int argc, char** argv) try {
     const float* l = static_cast<const float*>(p);
     losses.push_back(std::accumulate(l, l + B, 0.0f) / float(B));
   });
-  engine.connectStreamToCallback("correct", [&](void* p) { correct.push_back(*static_cast<unsigned*>(p)); });
+  engine.connectStreamToCallback("correct",
+                                 [&](void* p) { correct.push_back(*static_cast<unsigned*>(p)); });
 
   const std::string csvPath = opt.outDir + "/training.csv";
   std::ofstream csv(csvPath);
@@ -109,8 +109,10 @@ int main(int argc, char** argv) try {
     const std::size_t before = losses.size();
     engine.run(0, "train" + std::to_string(r));
     const std::size_t n = losses.size() - before;
-    const double loss = std::accumulate(losses.begin() + long(before), losses.end(), 0.0) / double(n);
-    const double acc = std::accumulate(correct.begin() + long(before), correct.end(), 0.0) / double(n * B);
+    const double loss =
+        std::accumulate(losses.begin() + long(before), losses.end(), 0.0) / double(n);
+    const double acc =
+        std::accumulate(correct.begin() + long(before), correct.end(), 0.0) / double(n * B);
     if (r == 0) firstLoss = losses.front();
     lastLoss = loss;
     lastAccuracy = acc;
@@ -124,7 +126,8 @@ int main(int argc, char** argv) try {
   std::printf("\nTrained %zu steps (%zu samples) on a simulated IPU: loss %.3f -> %.3f, "
               "accuracy %.1f%%.\n",
               losses.size(), losses.size() * B, firstLoss, lastLoss, 100 * lastAccuracy);
-  std::printf("Host time: %.1f s to build and compile, %.1f s to train.\n", compileSeconds, trainSeconds);
+  std::printf("Host time: %.1f s to build and compile, %.1f s to train.\n", compileSeconds,
+              trainSeconds);
   tessera::samples::printSummaryAndOutputs(engine, !opt.reportDir.empty(), csvPath);
   if (opt.check && !(lastLoss < 0.5 * firstLoss)) {
     std::fprintf(stderr, "tessera-mlp: --check failed: the loss did not halve (%.4f -> %.4f)\n",

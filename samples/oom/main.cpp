@@ -1,6 +1,11 @@
 // tessera-oom: a model too large for one IPU. Compilation fails with a clear out-of-memory error
 // naming the worst tiles, and the memory report is still written, so the user can see where the
 // memory went (as with Poplar's debug.allowOutOfMemory on the IPU Model).
+#include "common/CommandLine.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <poplar/exceptions.hpp>
@@ -9,12 +14,6 @@
 #include <popnn/NonLinearity.hpp>
 #include <popnn/codelets.hpp>
 #include <popops/codelets.hpp>
-
-#include "common/CommandLine.hpp"
-
-#include <cstdio>
-#include <filesystem>
-#include <iostream>
 #include <string>
 
 using namespace poplar;
@@ -56,29 +55,33 @@ int main(int argc, char** argv) try {
   popnn::addCodelets(graph);
 
   const std::vector<std::size_t> xShape{opt.batch, opt.inputs}, wShape{opt.inputs, opt.outputs};
-  std::printf("Building a %zu x %zu classifier (%.2f GiB of float weights) for one simulated IPU...\n",
-              opt.inputs, opt.outputs, double(opt.inputs * opt.outputs * 4) / (1u << 30));
+  std::printf(
+      "Building a %zu x %zu classifier (%.2f GiB of float weights) for one simulated IPU...\n",
+      opt.inputs, opt.outputs, double(opt.inputs * opt.outputs * 4) / (1u << 30));
   program::Sequence prog;
   const Tensor x = poplin::createMatMulInputLHS(graph, FLOAT, xShape, wShape, "x");
   const Tensor w = poplin::createMatMulInputRHS(graph, FLOAT, xShape, wShape, "weights");
   graph.createHostWrite("x", x);
   graph.createHostWrite("weights", w);
   const Tensor logits = poplin::matMul(graph, x, w, prog, "classifier");
-  const Tensor probs = popnn::nonLinearity(graph, popnn::NonLinearityType::SOFTMAX_STABLE, logits, prog, "softmax");
+  const Tensor probs =
+      popnn::nonLinearity(graph, popnn::NonLinearityType::SOFTMAX_STABLE, logits, prog, "softmax");
   graph.createHostRead("probs", probs);
 
-  const OptionFlags options{{"autoReport.all", "true"},
-                     {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
-                     {"profiler.includeFlopEstimates", "true"}, // off by default (as in Poplar)
-                     {"autoReport.directory", opt.reportDir}};
+  const OptionFlags options{
+      {"autoReport.all", "true"},
+      {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+      {"profiler.includeFlopEstimates", "true"},    // off by default (as in Poplar)
+      {"autoReport.directory", opt.reportDir}};
   try {
     Engine engine(graph, prog, options);
     std::printf("The model fits. Reports: %s\n", std::filesystem::absolute(opt.reportDir).c_str());
     return 0;
   } catch (const graph_memory_allocation_error& e) {
     std::fprintf(stderr, "tessera-oom: %s\n", e.what());
-    std::printf("The memory report is in %s/profile.pop: see which tiles and categories overflowed.\n",
-                std::filesystem::absolute(opt.reportDir).c_str());
+    std::printf(
+        "The memory report is in %s/profile.pop: see which tiles and categories overflowed.\n",
+        std::filesystem::absolute(opt.reportDir).c_str());
     return 1;
   }
 } catch (const std::exception& e) {

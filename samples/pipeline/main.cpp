@@ -5,22 +5,21 @@
 // micro-batch i+1, and activations cross the IPU-Link between them. Each stage is a Function,
 // so its code exists once however many times the schedule calls it. The results are checked
 // against the same computation done on the host.
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <poplar/exceptions.hpp>
-#include <popnn/NonLinearity.hpp>
-#include <popnn/codelets.hpp>
-#include <popops/codelets.hpp>
-#include <poplin/MatMul.hpp>
-#include <poplin/codelets.hpp>
-#include <poputil/TileMapping.hpp>
-
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplar/exceptions.hpp>
+#include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+#include <popnn/NonLinearity.hpp>
+#include <popnn/codelets.hpp>
+#include <popops/codelets.hpp>
+#include <poputil/TileMapping.hpp>
 #include <random>
 #include <string>
 
@@ -35,24 +34,31 @@ std::vector<float> randomValues(std::size_t n, float scale, std::uint32_t seed) 
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> d(-scale, scale);
   std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
+  for (auto& x : v)
+    x = d(rng);
   return v;
 }
 
 /// The same model on the host, in plain loops: the reference the device must match.
-std::vector<float> hostForward(const float* x, const std::vector<float>& w1, const std::vector<float>& w2) {
+std::vector<float> hostForward(const float* x, const std::vector<float>& w1,
+                               const std::vector<float>& w2) {
   std::vector<float> h(kBatch * kHidden, 0.0f), out(kBatch * kOut, 0.0f);
   for (std::size_t b = 0; b < kBatch; ++b) {
     for (std::size_t k = 0; k < kIn; ++k)
-      for (std::size_t j = 0; j < kHidden; ++j) h[b * kHidden + j] += x[b * kIn + k] * w1[k * kHidden + j];
-    for (std::size_t j = 0; j < kHidden; ++j) h[b * kHidden + j] = std::max(0.0f, h[b * kHidden + j]);
+      for (std::size_t j = 0; j < kHidden; ++j)
+        h[b * kHidden + j] += x[b * kIn + k] * w1[k * kHidden + j];
+    for (std::size_t j = 0; j < kHidden; ++j)
+      h[b * kHidden + j] = std::max(0.0f, h[b * kHidden + j]);
     for (std::size_t k = 0; k < kHidden; ++k)
-      for (std::size_t j = 0; j < kOut; ++j) out[b * kOut + j] += h[b * kHidden + k] * w2[k * kOut + j];
+      for (std::size_t j = 0; j < kOut; ++j)
+        out[b * kOut + j] += h[b * kHidden + k] * w2[k * kOut + j];
     float* row = &out[b * kOut];
     const float m = *std::max_element(row, row + kOut);
     float sum = 0;
-    for (std::size_t j = 0; j < kOut; ++j) sum += row[j] = std::exp(row[j] - m);
-    for (std::size_t j = 0; j < kOut; ++j) row[j] /= sum;
+    for (std::size_t j = 0; j < kOut; ++j)
+      sum += row[j] = std::exp(row[j] - m);
+    for (std::size_t j = 0; j < kOut; ++j)
+      row[j] /= sum;
   }
   return out;
 }
@@ -110,8 +116,10 @@ int main(int argc, char** argv) try {
 
   // Stage 2 on IPU 1, reading its own copy of the activations.
   Sequence stage2({}, "stage2");
-  const Tensor received = poplin::createMatMulInputLHS(ipu1, FLOAT, {kBatch, kHidden}, {kHidden, kOut}, "received");
-  const Tensor w2 = poplin::createMatMulInputRHS(ipu1, FLOAT, {kBatch, kHidden}, {kHidden, kOut}, "w2");
+  const Tensor received =
+      poplin::createMatMulInputLHS(ipu1, FLOAT, {kBatch, kHidden}, {kHidden, kOut}, "received");
+  const Tensor w2 =
+      poplin::createMatMulInputRHS(ipu1, FLOAT, {kBatch, kHidden}, {kHidden, kOut}, "w2");
   ipu1.setInitialValue(w2, w2Values);
   const Tensor logits = poplin::matMul(ipu1, received, w2, stage2, "stage2/matmul");
   const Tensor probs = popnn::nonLinearity(ipu1, popnn::NonLinearityType::SOFTMAX_STABLE, logits,
@@ -121,22 +129,24 @@ int main(int argc, char** argv) try {
   // Pipelined schedule: fill, steady state (both stages busy), drain.
   const Function s1 = graph.addFunction(stage1), s2 = graph.addFunction(stage2);
   const Copy transfer(hidden, received, false, "ipu0->ipu1");
-  const Sequence schedule({Call(s1), transfer,
-                           Repeat(microBatches - 1, Sequence{Call(s1), Call(s2), transfer}, "steady"),
-                           Call(s2)},
-                          "pipeline");
+  const Sequence schedule(
+      {Call(s1), transfer,
+       Repeat(microBatches - 1, Sequence{Call(s1), Call(s2), transfer}, "steady"), Call(s2)},
+      "pipeline");
   OptionFlags engineOptions;
   if (!opt.reportDir.empty())
-    engineOptions = {{"autoReport.all", "true"},
-                     {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
-                     {"profiler.includeFlopEstimates", "true"}, // off by default (as in Poplar)
-                     {"autoReport.directory", opt.reportDir}};
+    engineOptions = {
+        {"autoReport.all", "true"},
+        {"autoReport.outputSerializedGraph", "true"}, // not part of "all" (as in Poplar)
+        {"profiler.includeFlopEstimates", "true"},    // off by default (as in Poplar)
+        {"autoReport.directory", opt.reportDir}};
   Engine engine(graph, schedule, engineOptions);
   engine.load(device);
 
   const auto inputs = randomValues(std::size_t(microBatches) * kBatch * kIn, 1.0f, 3);
   std::vector<float> outputs(std::size_t(microBatches) * kBatch * kOut);
-  engine.connectStream("x", const_cast<float*>(inputs.data()), const_cast<float*>(inputs.data() + inputs.size()));
+  engine.connectStream("x", const_cast<float*>(inputs.data()),
+                       const_cast<float*>(inputs.data() + inputs.size()));
   engine.connectStream("probs", outputs.data(), outputs.data() + outputs.size());
   engine.run(0, "pipeline");
 
@@ -144,7 +154,8 @@ int main(int argc, char** argv) try {
   for (unsigned m = 0; m < microBatches; ++m) {
     const auto expect = hostForward(&inputs[std::size_t(m) * kBatch * kIn], w1Values, w2Values);
     for (std::size_t i = 0; i < expect.size(); ++i)
-      maxError = std::max(maxError, std::abs(expect[i] - outputs[std::size_t(m) * kBatch * kOut + i]));
+      maxError =
+          std::max(maxError, std::abs(expect[i] - outputs[std::size_t(m) * kBatch * kOut + i]));
   }
   std::printf("Pipelined %u micro-batches of %zu over 2 simulated IPUs (%u tiles each).\n",
               microBatches, kBatch, perIPU);

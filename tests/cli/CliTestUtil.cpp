@@ -1,7 +1,6 @@
 #include "CliTestUtil.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -15,7 +14,8 @@ namespace {
 /// One word for /bin/sh: single-quoted, with embedded quotes closed and escaped.
 std::string shellQuote(const std::string& s) {
   std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
 } // namespace
@@ -30,8 +30,10 @@ nlohmann::json Result::json() const {
 Result pva(const std::vector<std::string>& args, const std::string& env) {
   test::ScratchDir dir;
   std::string command = env + (env.empty() ? "" : " ") + shellQuote(PVA_EXECUTABLE);
-  for (const auto& a : args) command += " " + shellQuote(a);
-  command += " > " + shellQuote((dir / "out").string()) + " 2> " + shellQuote((dir / "err").string()) + " < /dev/null";
+  for (const auto& a : args)
+    command += " " + shellQuote(a);
+  command += " > " + shellQuote((dir / "out").string()) + " 2> " +
+             shellQuote((dir / "err").string()) + " < /dev/null";
   const int status = std::system(command.c_str());
   Result r;
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -40,8 +42,12 @@ Result pva(const std::vector<std::string>& args, const std::string& env) {
   return r;
 }
 
-fs::path reportDir(const std::string& name) { return fs::path(CLI_REPORTS_DIR) / name; }
-fs::path profile(const std::string& name) { return reportDir(name) / "profile.pop"; }
+fs::path reportDir(const std::string& name) {
+  return fs::path(CLI_REPORTS_DIR) / name;
+}
+fs::path profile(const std::string& name) {
+  return reportDir(name) / "profile.pop";
+}
 
 fs::path traceFile() {
   for (const auto& e : fs::directory_iterator(fs::path(CLI_REPORTS_DIR) / "trace"))
@@ -50,7 +56,9 @@ fs::path traceFile() {
   return {};
 }
 
-fs::path dataFile(const std::string& name) { return fs::path(TESSERA_TEST_DATA_DIR) / name; }
+fs::path dataFile(const std::string& name) {
+  return fs::path(TESSERA_TEST_DATA_DIR) / name;
+}
 
 std::string readFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -67,6 +75,8 @@ std::vector<std::string> lines(const std::string& s) {
   return out;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
 
 } // namespace cli

@@ -4,9 +4,8 @@
 
 #include "common/ScratchDir.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

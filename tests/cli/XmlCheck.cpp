@@ -29,9 +29,13 @@ private:
   [[noreturn]] void fail(const std::string& what) const {
     throw std::runtime_error("XML not well formed at offset " + std::to_string(i_) + ": " + what);
   }
-  bool nameChar(char c) const { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ':'; }
+  bool nameChar(char c) const {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+           c == ':';
+  }
   void skipSpace() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
+      ++i_;
   }
   /// Whitespace and comments between elements.
   void skipMisc() {
@@ -45,8 +49,10 @@ private:
   }
   std::string name() {
     const std::size_t b = i_;
-    if (i_ >= s_.size() || !(std::isalpha(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) fail("expected a name");
-    while (i_ < s_.size() && nameChar(s_[i_])) ++i_;
+    if (i_ >= s_.size() || !(std::isalpha(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))
+      fail("expected a name");
+    while (i_ < s_.size() && nameChar(s_[i_]))
+      ++i_;
     return s_.substr(b, i_ - b);
   }
   /// Character data up to `stop`, entities decoded; a bare '<' or '&' is an error.
@@ -59,13 +65,20 @@ private:
         const auto semi = s_.find(';', i_);
         if (semi == std::string::npos || semi - i_ > 10) fail("bare '&'");
         const std::string ent = s_.substr(i_ + 1, semi - i_ - 1);
-        if (ent == "amp") out += '&';
-        else if (ent == "lt") out += '<';
-        else if (ent == "gt") out += '>';
-        else if (ent == "quot") out += '"';
-        else if (ent == "apos") out += '\'';
-        else if (!ent.empty() && ent[0] == '#') out += '?'; // numeric reference: accepted
-        else fail("unknown entity &" + ent + ";");
+        if (ent == "amp")
+          out += '&';
+        else if (ent == "lt")
+          out += '<';
+        else if (ent == "gt")
+          out += '>';
+        else if (ent == "quot")
+          out += '"';
+        else if (ent == "apos")
+          out += '\'';
+        else if (!ent.empty() && ent[0] == '#')
+          out += '?'; // numeric reference: accepted
+        else
+          fail("unknown entity &" + ent + ";");
         i_ = semi + 1;
         continue;
       }
@@ -95,7 +108,8 @@ private:
       if (i_ >= s_.size() || s_[i_] != '=') fail("attribute " + attr + " without '='");
       ++i_;
       skipSpace();
-      if (i_ >= s_.size() || (s_[i_] != '"' && s_[i_] != '\'')) fail("attribute " + attr + " not quoted");
+      if (i_ >= s_.size() || (s_[i_] != '"' && s_[i_] != '\''))
+        fail("attribute " + attr + " not quoted");
       const char quote = s_[i_++];
       std::string value = chars(quote);
       if (i_ >= s_.size()) fail("unterminated attribute " + attr);
@@ -141,6 +155,8 @@ std::vector<const XmlElement*> XmlElement::findAll(const std::string& n) const {
   return out;
 }
 
-XmlElement parseXml(const std::string& document) { return Parser(document).document(); }
+XmlElement parseXml(const std::string& document) {
+  return Parser(document).document();
+}
 
 } // namespace cli

@@ -2,10 +2,8 @@
 #include "CliTestUtil.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,7 +13,8 @@ using cli::contains;
 namespace {
 void expectBadFile(const std::vector<std::string>& args, const std::string& file) {
   const auto r = cli::pva(args);
-  INFO("pva " << args.front() << " on " << file << ": status " << r.status << ", stderr: " << r.err);
+  INFO("pva " << args.front() << " on " << file << ": status " << r.status
+              << ", stderr: " << r.err);
   CHECK(r.status == 2);
   CHECK(contains(r.err, file));
   CHECK(r.err.rfind("pva: ", 0) == 0);
@@ -23,7 +22,8 @@ void expectBadFile(const std::vector<std::string>& args, const std::string& file
 } // namespace
 
 TEST_CASE("a missing report exits 2 naming it, in every subcommand") {
-  const std::string missing = (std::filesystem::path(CLI_TMP_DIR) / "no-such-dir" / "profile.pop").string();
+  const std::string missing =
+      (std::filesystem::path(CLI_TMP_DIR) / "no-such-dir" / "profile.pop").string();
   const std::string base = cli::profile("base").string();
   expectBadFile({"summary", missing}, missing);
   expectBadFile({"query", missing, "tiles"}, missing);
@@ -34,8 +34,9 @@ TEST_CASE("a missing report exits 2 naming it, in every subcommand") {
 
 TEST_CASE("files that are not reports exit 2 naming them") {
   const std::string base = cli::profile("base").string();
-  for (const char* name : {"text.pop", "random.pop", "empty.pop", "cut.pop", "plain_sqlite.pop", "missing_tables.pop",
-                           "newer_major.pop", "wrong_format.pop", "sqlite_magic_only.pop"}) {
+  for (const char* name :
+       {"text.pop", "random.pop", "empty.pop", "cut.pop", "plain_sqlite.pop", "missing_tables.pop",
+        "newer_major.pop", "wrong_format.pop", "sqlite_magic_only.pop"}) {
     const std::string file = cli::dataFile(name).string();
     expectBadFile({"summary", file}, file);
     expectBadFile({"compare", base, file, "--format", "junit"}, file);
@@ -46,7 +47,8 @@ TEST_CASE("files that are not reports exit 2 naming them") {
 TEST_CASE("a directory without a report, a report as a trace, a bad debug file") {
   test::ScratchDir dir;
   expectBadFile({"summary", dir.path().string()}, dir.path().string());
-  expectBadFile({"compare", dir.path().string(), cli::profile("base").string()}, dir.path().string());
+  expectBadFile({"compare", dir.path().string(), cli::profile("base").string()},
+                dir.path().string());
   const std::string base = cli::profile("base").string();
   expectBadFile({"trace", base}, base);
   const std::string otherDebug = (cli::reportDir("big") / "debug.cbor").string();
@@ -56,18 +58,21 @@ TEST_CASE("a directory without a report, a report as a trace, a bad debug file")
 TEST_CASE("a bad input leaves no output file behind") {
   test::ScratchDir dir;
   const auto out = dir / "gate.xml";
-  const auto r = cli::pva({"compare", cli::profile("base").string(), cli::dataFile("text.pop").string(), "--format",
-                           "junit", "--output", out.string()});
+  const auto r =
+      cli::pva({"compare", cli::profile("base").string(), cli::dataFile("text.pop").string(),
+                "--format", "junit", "--output", out.string()});
   CHECK(r.status == 2);
   CHECK_FALSE(std::filesystem::exists(out));
-  const auto unwritable = cli::pva({"compare", cli::profile("base").string(), cli::profile("base").string(), "--output",
-                                    (dir / "no" / "such" / "dir.xml").string()});
+  const auto unwritable =
+      cli::pva({"compare", cli::profile("base").string(), cli::profile("base").string(), "--output",
+                (dir / "no" / "such" / "dir.xml").string()});
   CHECK(unwritable.status == 2);
   CHECK(contains(unwritable.err, "dir.xml"));
 }
 
 TEST_CASE("a FIFO given as a report or a trace exits 2 at once instead of waiting for a writer") {
-  const auto fifo = std::filesystem::path(CLI_TMP_DIR) / ("fifo-" + std::to_string(::getpid()) + ".pvti");
+  const auto fifo =
+      std::filesystem::path(CLI_TMP_DIR) / ("fifo-" + std::to_string(::getpid()) + ".pvti");
   std::filesystem::create_directories(fifo.parent_path());
   std::filesystem::remove(fifo);
   REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
@@ -81,10 +86,12 @@ TEST_CASE("a FIFO given as a report or a trace exits 2 at once instead of waitin
   std::filesystem::remove(fifo);
 }
 
-TEST_CASE("the debug.cbor files fuzzing found exit 2 with a message, not 134 (abort) or an OOM kill") {
+TEST_CASE(
+    "the debug.cbor files fuzzing found exit 2 with a message, not 134 (abort) or an OOM kill") {
   const std::string base = cli::profile("base").string();
-  for (const char* name : {"fuzz/debug-abort-libcbor-assert-float-parent.cbor", "fuzz/debug-oom-cbor-huge-array.cbor",
-                           "fuzz/debug-oom-cbor-huge-array-contexts.cbor", "fuzz/debug-oom-cbor-huge-map.cbor"}) {
+  for (const char* name :
+       {"fuzz/debug-abort-libcbor-assert-float-parent.cbor", "fuzz/debug-oom-cbor-huge-array.cbor",
+        "fuzz/debug-oom-cbor-huge-array-contexts.cbor", "fuzz/debug-oom-cbor-huge-map.cbor"}) {
     const std::string file = cli::dataFile(name).string();
     expectBadFile({"summary", base, "--debug", file}, file);
   }
@@ -110,18 +117,23 @@ TEST_CASE("a path too long for the system says so, not 'no such file'") {
   }
 }
 
-TEST_CASE("compare on a step naming an IPU the target lacks exits 2 naming the file and the IPU, in bounded memory") {
+TEST_CASE("compare on a step naming an IPU the target lacks exits 2 naming the file and the IPU, "
+          "in bounded memory") {
   // Before the fix analyseExecution grew a per-IPU vector to IPU 4,294,967,295: the process
   // took the machine's memory, then died with std::bad_alloc.
   const std::string base = cli::dataFile("fuzz/report-base-of-hostile-steps.pop").string();
   const std::string file = cli::dataFile("fuzz/report-oom-step-ipu-number.pop").string();
-  for (const std::vector<std::string>& args : {std::vector<std::string>{"compare", base, file},
-                                              std::vector<std::string>{"compare", file, base},
-                                              std::vector<std::string>{"query", file, "compute-sets"}}) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", base, file},
+        std::vector<std::string>{"compare", file, base},
+        std::vector<std::string>{"query", file, "compute-sets"}}) {
     const auto r = cli::pva(args);
     INFO("pva " << args[0] << ": status " << r.status << ", stderr: " << r.err);
     CHECK(r.status == 2);
-    CHECK(contains(r.err, "pva: " + file + ": corrupted step 0: it names IPU 4294967295, but the target has 2 IPUs per replica"));
+    CHECK(contains(
+        r.err,
+        "pva: " + file +
+            ": corrupted step 0: it names IPU 4294967295, but the target has 2 IPUs per replica"));
   }
   // Peak memory of the children (each test case runs in a process of its own): the fixed tool
   // reads the 64 KiB file in a few MiB (more under the sanitizers' shadow memory).

@@ -32,31 +32,44 @@ TEST_CASE("command-line errors exit 2 with a message on stderr") {
     CHECK(r.status == 2);
     CHECK_FALSE(r.err.empty());
   }
-  SECTION("unknown subcommand") { CHECK(cli::pva({"frobnicate"}).status == 2); }
-  SECTION("unknown option") { CHECK(cli::pva({"summary", cli::profile("base").string(), "--bogus"}).status == 2); }
-  SECTION("missing argument") { CHECK(cli::pva({"compare", cli::profile("base").string()}).status == 2); }
+  SECTION("unknown subcommand") {
+    CHECK(cli::pva({"frobnicate"}).status == 2);
+  }
+  SECTION("unknown option") {
+    CHECK(cli::pva({"summary", cli::profile("base").string(), "--bogus"}).status == 2);
+  }
+  SECTION("missing argument") {
+    CHECK(cli::pva({"compare", cli::profile("base").string()}).status == 2);
+  }
   SECTION("bad WHAT") {
     const auto r = cli::pva({"query", cli::profile("base").string(), "everything"});
     CHECK(r.status == 2);
     CHECK(contains(r.err, "everything"));
   }
-  SECTION("bad format") { CHECK(cli::pva({"query", cli::profile("base").string(), "tiles", "--format", "xml"}).status == 2); }
+  SECTION("bad format") {
+    CHECK(cli::pva({"query", cli::profile("base").string(), "tiles", "--format", "xml"}).status ==
+          2);
+  }
   SECTION("bad thresholds name the option") {
-    for (const char* opt : {"--max-cycles-increase", "--max-memory-increase", "--max-cycles-increase-abs", "--max-memory-increase-abs"}) {
-      const auto r = cli::pva({"compare", cli::profile("base").string(), cli::profile("base").string(), opt, "lots"});
+    for (const char* opt : {"--max-cycles-increase", "--max-memory-increase",
+                            "--max-cycles-increase-abs", "--max-memory-increase-abs"}) {
+      const auto r = cli::pva(
+          {"compare", cli::profile("base").string(), cli::profile("base").string(), opt, "lots"});
       INFO(opt << ": " << r.err);
       CHECK(r.status == 2);
       CHECK(contains(r.err, opt));
       CHECK(contains(r.err, "lots"));
     }
-    const auto r = cli::pva({"compare", cli::profile("base").string(), cli::profile("base").string(),
-                             "--max-cycles-increase-abs", "10KiB"}); // cycles have no units
+    const auto r =
+        cli::pva({"compare", cli::profile("base").string(), cli::profile("base").string(),
+                  "--max-cycles-increase-abs", "10KiB"}); // cycles have no units
     CHECK(r.status == 2);
   }
 }
 
 TEST_CASE("progress: --progress puts progress on stderr and leaves stdout clean") {
-  const auto r = cli::pva({"--progress", "query", cli::profile("base").string(), "compute-sets", "--format", "json"});
+  const auto r = cli::pva(
+      {"--progress", "query", cli::profile("base").string(), "compute-sets", "--format", "json"});
   REQUIRE(r.status == 0);
   CHECK(contains(r.err, "reading 3,488 steps"));
   CHECK(contains(r.err, "100%"));
@@ -66,5 +79,7 @@ TEST_CASE("progress: --progress puts progress on stderr and leaves stdout clean"
   CHECK(quiet.status == 0);
   CHECK(quiet.err.empty());
   // The global option may also follow the subcommand.
-  CHECK(contains(cli::pva({"query", cli::profile("base").string(), "compute-sets", "--progress"}).err, "100%"));
+  CHECK(
+      contains(cli::pva({"query", cli::profile("base").string(), "compute-sets", "--progress"}).err,
+               "100%"));
 }

@@ -3,18 +3,19 @@
 #include "CliTestUtil.hpp"
 #include "XmlCheck.hpp"
 
-#include <pva/pva.hpp>
-
 #include <catch2/catch.hpp>
+#include <pva/pva.hpp>
 
 using cli::contains;
 
 namespace {
-const std::vector<std::string> kGated = {"cycles.total", "memory.maxTile", "memory.total", "memory.peakLiveness",
-                                         "memory.outOfMemory"};
+const std::vector<std::string> kGated = {"cycles.total", "memory.maxTile", "memory.total",
+                                         "memory.peakLiveness", "memory.outOfMemory"};
 
-cli::Result compare(const std::string& base, const std::string& current, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"compare", cli::profile(base).string(), cli::profile(current).string()};
+cli::Result compare(const std::string& base, const std::string& current,
+                    std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"compare", cli::profile(base).string(),
+                                   cli::profile(current).string()};
   args.insert(args.end(), extra.begin(), extra.end());
   return cli::pva(args);
 }
@@ -27,7 +28,8 @@ TEST_CASE("compare of a report with itself passes") {
   CHECK(contains(r.out, "PASS"));
   CHECK_FALSE(contains(r.out, "FAIL"));
   // Its directory works as well as its profile.pop.
-  CHECK(cli::pva({"compare", cli::reportDir("base").string(), cli::profile("base").string()}).status == 0);
+  CHECK(cli::pva({"compare", cli::reportDir("base").string(), cli::profile("base").string()})
+            .status == 0);
 }
 
 TEST_CASE("compare against a larger layer fails and names what grew") {
@@ -35,7 +37,8 @@ TEST_CASE("compare against a larger layer fails and names what grew") {
   INFO(r.out << r.err);
   CHECK(r.status == 1);
   CHECK(contains(r.out, "FAIL"));
-  for (const char* gated : {"cycles.total", "memory.maxTile", "memory.total", "memory.peakLiveness"})
+  for (const char* gated :
+       {"cycles.total", "memory.maxTile", "memory.total", "memory.peakLiveness"})
     CHECK(contains(r.out, std::string("FAIL  ") + gated));
   CHECK(contains(r.out, "What grew"));
   // Batch 64 doubles the first layer's activations and the matmul work on them.
@@ -66,45 +69,64 @@ TEST_CASE("compare: thresholds decide the verdict") {
   auto pct = [](double fraction) { return std::to_string(fraction * 100) + "%"; };
 
   SECTION("generous relative thresholds pass") {
-    CHECK(compare("base", "big", {"--max-cycles-increase", "100%", "--max-memory-increase", "100%"}).status == 0);
+    CHECK(compare("base", "big", {"--max-cycles-increase", "100%", "--max-memory-increase", "100%"})
+              .status == 0);
   }
   SECTION("a cycles threshold just under the growth fails on cycles only") {
-    const auto r = compare("base", "big", {"--max-cycles-increase", pct(cyclesGrowth * 0.99), "--max-memory-increase", "off",
-                                           "--format", "json"});
+    const auto r = compare("base", "big",
+                           {"--max-cycles-increase", pct(cyclesGrowth * 0.99),
+                            "--max-memory-increase", "off", "--format", "json"});
     CHECK(r.status == 1);
     // Kept in a variable: a range-for over a member of the temporary r.json() read freed memory
     // (found by the ASan run of scripts/sanitized-tests.sh).
     const auto json = r.json();
-    for (const auto& g : json["gates"]) CHECK(g["passed"] == (g["id"] != "cycles.total"));
+    for (const auto& g : json["gates"])
+      CHECK(g["passed"] == (g["id"] != "cycles.total"));
   }
   SECTION("a cycles threshold just over the growth passes") {
-    CHECK(compare("base", "big", {"--max-cycles-increase", pct(cyclesGrowth * 1.01), "--max-memory-increase", "off"}).status == 0);
+    CHECK(
+        compare("base", "big",
+                {"--max-cycles-increase", pct(cyclesGrowth * 1.01), "--max-memory-increase", "off"})
+            .status == 0);
   }
   SECTION("absolute thresholds, bytes with units") {
     const auto maxTileDelta = gate("memory.maxTile")["delta"].get<std::int64_t>();
     const auto totalDelta = gate("memory.total")["delta"].get<std::int64_t>();
     // Over the largest tile's growth but under the total's: memory.total and peak fail.
-    const auto r = compare("base", "big", {"--max-cycles-increase", "off", "--max-memory-increase-abs",
-                                           std::to_string(maxTileDelta + 1), "--format", "json"});
+    const auto r = compare("base", "big",
+                           {"--max-cycles-increase", "off", "--max-memory-increase-abs",
+                            std::to_string(maxTileDelta + 1), "--format", "json"});
     CHECK(r.status == 1);
     const auto json = r.json(); // not a range-for over the temporary's member (use after free)
     for (const auto& g : json["gates"])
-      CHECK(g["passed"] == (g["id"] == "memory.maxTile" || g["id"] == "cycles.total" || g["id"] == "memory.outOfMemory"));
+      CHECK(g["passed"] == (g["id"] == "memory.maxTile" || g["id"] == "cycles.total" ||
+                            g["id"] == "memory.outOfMemory"));
     const std::string mib = std::to_string(totalDelta / (1024 * 1024) + 2) + "MiB";
-    CHECK(compare("base", "big", {"--max-cycles-increase", "off", "--max-memory-increase-abs", mib}).status == 0);
-    CHECK(compare("base", "big", {"--max-cycles-increase-abs", std::to_string(gate("cycles.total")["delta"].get<std::int64_t>()),
-                                  "--max-memory-increase", "off"}).status == 0);
-    CHECK(compare("base", "big", {"--max-cycles-increase-abs", std::to_string(gate("cycles.total")["delta"].get<std::int64_t>() - 1),
-                                  "--max-memory-increase", "off"}).status == 1);
+    CHECK(compare("base", "big", {"--max-cycles-increase", "off", "--max-memory-increase-abs", mib})
+              .status == 0);
+    CHECK(compare("base", "big",
+                  {"--max-cycles-increase-abs",
+                   std::to_string(gate("cycles.total")["delta"].get<std::int64_t>()),
+                   "--max-memory-increase", "off"})
+              .status == 0);
+    CHECK(compare("base", "big",
+                  {"--max-cycles-increase-abs",
+                   std::to_string(gate("cycles.total")["delta"].get<std::int64_t>() - 1),
+                   "--max-memory-increase", "off"})
+              .status == 1);
   }
   SECTION("relative and absolute together: over either fails") {
-    CHECK(compare("base", "big", {"--max-cycles-increase", "100%", "--max-cycles-increase-abs", "1", "--max-memory-increase", "off"})
+    CHECK(compare("base", "big",
+                  {"--max-cycles-increase", "100%", "--max-cycles-increase-abs", "1",
+                   "--max-memory-increase", "off"})
               .status == 1);
   }
 }
 
 TEST_CASE("compare --format json has every gated quantity and the details") {
-  const auto r = compare("base", "big", {"--format", "json", "--max-cycles-increase", "2%", "--max-memory-increase", "1%"});
+  const auto r =
+      compare("base", "big",
+              {"--format", "json", "--max-cycles-increase", "2%", "--max-memory-increase", "1%"});
   CHECK(r.status == 1);
   const auto j = r.json();
   CHECK(j["passed"] == false);
@@ -115,9 +137,11 @@ TEST_CASE("compare --format json has every gated quantity and the details") {
   for (std::size_t i = 0; i < kGated.size(); ++i) {
     const auto& g = j["gates"][i];
     CHECK(g["id"] == kGated[i]);
-    for (const char* key : {"description", "base", "new", "delta", "relative", "limit", "passed", "skipped", "message"})
+    for (const char* key : {"description", "base", "new", "delta", "relative", "limit", "passed",
+                            "skipped", "message"})
       CHECK(g.contains(key));
-    CHECK(g["delta"].get<std::int64_t>() == g["new"].get<std::int64_t>() - g["base"].get<std::int64_t>());
+    CHECK(g["delta"].get<std::int64_t>() ==
+          g["new"].get<std::int64_t>() - g["base"].get<std::int64_t>());
   }
   // The gated values are the summaries' values.
   const auto base = cli::pva({"summary", cli::profile("base").string(), "--json"}).json();
@@ -127,14 +151,16 @@ TEST_CASE("compare --format json has every gated quantity and the details") {
   CHECK(j["gates"][1]["new"] == big["memory"]["maxTile"]["includingGaps"]);
   CHECK(j["gates"][2]["base"] == base["memory"]["totalIncludingGaps"]);
   CHECK(j["gates"][3]["new"] == big["memory"]["peakLiveness"]["bytes"]);
-  for (int i = 0; i < 4; ++i) CHECK(j["gates"][i]["passed"] == false);
+  for (int i = 0; i < 4; ++i)
+    CHECK(j["gates"][i]["passed"] == false);
   CHECK(j["gates"][4]["passed"] == true);
   CHECK(j["memory"]["categories"].size() == pva::MemoryCategories::size());
   CHECK(j["cycles"]["hasExecution"] == true);
   CHECK(j["cycles"]["runs"].size() == 2);
   CHECK_FALSE(j["cycles"]["computeSets"].empty());
   REQUIRE_FALSE(j["increases"].empty());
-  for (const auto& inc : j["increases"]) CHECK(inc["delta"].get<std::int64_t>() > 0);
+  for (const auto& inc : j["increases"])
+    CHECK(inc["delta"].get<std::int64_t>() > 0);
 
   const auto same = compare("base", "base", {"--format", "json"});
   CHECK(same.status == 0);
@@ -145,7 +171,9 @@ TEST_CASE("compare --format json has every gated quantity and the details") {
 TEST_CASE("compare --format junit is well-formed XML with a failure per exceeded quantity") {
   test::ScratchDir dir;
   const auto out = dir / "gate.xml";
-  const auto r = compare("base", "big", {"--format", "junit", "--output", out.string(), "--max-memory-increase", "off"});
+  const auto r =
+      compare("base", "big",
+              {"--format", "junit", "--output", out.string(), "--max-memory-increase", "off"});
   CHECK(r.status == 1);
   CHECK(contains(r.out, "FAIL")); // the text report still goes to stdout
   cli::XmlElement root;
@@ -155,7 +183,8 @@ TEST_CASE("compare --format junit is well-formed XML with a failure per exceeded
   REQUIRE(suites.size() == 1);
   const auto cases = root.findAll("testcase");
   REQUIRE(cases.size() == kGated.size());
-  for (std::size_t i = 0; i < cases.size(); ++i) CHECK(cases[i]->attributes.at("name") == kGated[i]);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    CHECK(cases[i]->attributes.at("name") == kGated[i]);
   const auto failures = root.findAll("failure");
   REQUIRE(failures.size() == 1); // cycles only: memory is off
   CHECK(suites[0]->attributes.at("failures") == "1");
@@ -164,7 +193,8 @@ TEST_CASE("compare --format junit is well-formed XML with a failure per exceeded
   CHECK(cases[0]->findAll("failure").size() == 1);
   CHECK(root.findAll("skipped").size() == 3);
 
-  const auto pass = cli::pva({"compare", cli::profile("base").string(), cli::profile("base").string(), "--format", "junit"});
+  const auto pass = cli::pva({"compare", cli::profile("base").string(),
+                              cli::profile("base").string(), "--format", "junit"});
   CHECK(pass.status == 0);
   cli::XmlElement ok;
   REQUIRE_NOTHROW(ok = cli::parseXml(pass.out));
@@ -173,7 +203,8 @@ TEST_CASE("compare --format junit is well-formed XML with a failure per exceeded
 }
 
 TEST_CASE("the XML checker rejects what is not well formed") {
-  for (const char* bad : {"<a><b></a></b>", "<a x=1/>", "<a>&</a>", "<a></a><b/>", "<a x='1' x='2'/>", "<a>"})
+  for (const char* bad :
+       {"<a><b></a></b>", "<a x=1/>", "<a>&</a>", "<a></a><b/>", "<a x='1' x='2'/>", "<a>"})
     CHECK_THROWS(cli::parseXml(bad));
   CHECK_NOTHROW(cli::parseXml("<?xml version=\"1.0\"?>\n<a x=\"&lt;&quot;\"><b/>t&amp;t</a>\n"));
 }
@@ -201,12 +232,17 @@ TEST_CASE("compare shows targets, variables, operations and their totals") {
   const char* destinations[] = {"host", "remoteBuffer", "mixed", "unknown"};
   for (std::size_t i = 0; i < 4; ++i) {
     CHECK(byDestination[i]["name"] == destinations[i]);
-    CHECK(byDestination[i]["base"] == baseSummary["execution"]["streamCopyCyclesByDestination"][destinations[i]]);
-    CHECK(byDestination[i]["new"] == bigSummary["execution"]["streamCopyCyclesByDestination"][destinations[i]]);
+    CHECK(byDestination[i]["base"] ==
+          baseSummary["execution"]["streamCopyCyclesByDestination"][destinations[i]]);
+    CHECK(byDestination[i]["new"] ==
+          bigSummary["execution"]["streamCopyCyclesByDestination"][destinations[i]]);
   }
-  CHECK(j["cycles"]["totals"]["streamCopies"]["base"] == baseSummary["execution"]["streamCopyCyclesByDestination"]["total"]);
-  CHECK(j["cycles"]["totals"]["streamCopies"]["new"] == bigSummary["execution"]["streamCopyCyclesByDestination"]["total"]);
-  CHECK(byDestination[0]["new"].get<std::uint64_t>() > byDestination[0]["base"].get<std::uint64_t>()); // bigger batches to copy
+  CHECK(j["cycles"]["totals"]["streamCopies"]["base"] ==
+        baseSummary["execution"]["streamCopyCyclesByDestination"]["total"]);
+  CHECK(j["cycles"]["totals"]["streamCopies"]["new"] ==
+        bigSummary["execution"]["streamCopyCyclesByDestination"]["total"]);
+  CHECK(byDestination[0]["new"].get<std::uint64_t>() >
+        byDestination[0]["base"].get<std::uint64_t>()); // bigger batches to copy
   // debug.cbor beside each profile: operations are compared.
   CHECK(j["operations"]["compared"] == true);
   CHECK_FALSE(j["operations"]["items"].empty());

@@ -1,10 +1,9 @@
 // pva insights: the same figures as pva::insights, its options and its errors.
 #include "CliTestUtil.hpp"
 
-#include <pva/Insights.hpp>
-
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <pva/Insights.hpp>
 
 TEST_CASE("pva insights --json gives pva::insights' figures", "[insights]") {
   const std::string dir = cli::reportDir("base").string();
@@ -18,7 +17,8 @@ TEST_CASE("pva insights --json gives pva::insights' figures", "[insights]") {
   REQUIRE(j["worstTiles"].size() == in.worstTiles.size());
   for (std::size_t i = 0; i < in.worstTiles.size(); ++i) {
     CHECK(j["worstTiles"][i]["tile"].get<unsigned>() == in.worstTiles[i].tile);
-    CHECK(j["worstTiles"][i]["atTilePeak"]["total"].get<std::uint64_t>() == in.worstTiles[i].atTilePeak.total());
+    CHECK(j["worstTiles"][i]["atTilePeak"]["total"].get<std::uint64_t>() ==
+          in.worstTiles[i].atTilePeak.total());
   }
   CHECK(j["model"]["total"].get<std::uint64_t>() == in.model.total());
   REQUIRE(j["usage"].size() == 11);

@@ -1,9 +1,8 @@
 // pva query: each table in each format, checked against libpva.
 #include "CliTestUtil.hpp"
 
-#include <pva/pva.hpp>
-
 #include <catch2/catch.hpp>
+#include <pva/pva.hpp>
 
 using cli::contains;
 
@@ -29,7 +28,8 @@ TEST_CASE("query tiles: largest first, in every format") {
   CHECK(j["rows"][0]["includingGaps"] == summary["memory"]["maxTile"]["includingGaps"]);
   CHECK(j["rows"][0]["tile"] == summary["memory"]["maxTile"]["tile"]);
 
-  const auto csv = cli::pva({"query", cli::profile("base").string(), "tiles", "--top", "3", "--format", "csv"});
+  const auto csv =
+      cli::pva({"query", cli::profile("base").string(), "tiles", "--top", "3", "--format", "csv"});
   REQUIRE(csv.status == 0);
   const auto lines = cli::lines(csv.out);
   REQUIRE(lines.size() == 4);
@@ -41,7 +41,8 @@ TEST_CASE("query tiles: largest first, in every format") {
   const auto table = cli::pva({"query", cli::profile("base").string(), "tiles"});
   REQUIRE(table.status == 0);
   CHECK(contains(table.out, "includingGaps"));
-  CHECK(cli::lines(table.out).size() == 4 + 10); // title, 2 caption lines, header, 10 rows (default top)
+  CHECK(cli::lines(table.out).size() ==
+        4 + 10); // title, 2 caption lines, header, 10 rows (default top)
 
   CHECK(query({"tiles", "--top", "0"})["rows"].size() == 1472);
 }
@@ -97,9 +98,11 @@ TEST_CASE("query programs: counts by type, and one type listed") {
   CHECK(onTile == report.compilation().computeSets().size());
   const auto listed = query({"programs", "--type", "DoExchange"});
   CHECK(listed["rows"].size() == exchanges);
-  for (const auto& row : listed["rows"]) CHECK(programs.at(row["id"].get<std::size_t>())->type() == pva::Program::Type::DoExchange);
+  for (const auto& row : listed["rows"])
+    CHECK(programs.at(row["id"].get<std::size_t>())->type() == pva::Program::Type::DoExchange);
 
-  const auto bad = cli::pva({"query", cli::profile("base").string(), "programs", "--type", "Teleport"});
+  const auto bad =
+      cli::pva({"query", cli::profile("base").string(), "programs", "--type", "Teleport"});
   CHECK(bad.status == 2);
   CHECK(contains(bad.err, "Teleport"));
   CHECK(contains(bad.err, "OnTileExecute")); // lists the types it knows
@@ -110,10 +113,12 @@ TEST_CASE("query runs and categories") {
   const auto runs = query({"runs"});
   REQUIRE(runs["rows"].size() == 2);
   std::uint64_t cycles = 0;
-  for (const auto& row : runs["rows"]) cycles += row["cycles"].get<std::uint64_t>();
+  for (const auto& row : runs["rows"])
+    cycles += row["cycles"].get<std::uint64_t>();
   CHECK(cycles == report.execution().totalCycles().total());
   CHECK(runs["rows"][0]["name"] == "train0");
-  CHECK(runs["rows"][0]["compute"] == report.execution().runs()[0].tileCycleTotals().total(pva::TileCycleTotals::Kind::Compute));
+  CHECK(runs["rows"][0]["compute"] ==
+        report.execution().runs()[0].tileCycleTotals().total(pva::TileCycleTotals::Kind::Compute));
   // Stream-copy cycles by destination, run by run: libpva's per-run figures, adding up to the
   // Summary's all-runs split.
   const pva::ExecutionAnalysis analysis = pva::analyseExecution(report);
@@ -128,7 +133,8 @@ TEST_CASE("query runs and categories") {
     summed.host += row["streamCopyHost"].get<std::uint64_t>();
     summed.remoteBuffer += row["streamCopyRemoteBuffer"].get<std::uint64_t>();
   }
-  CHECK(analysis.runs[0].streamCopyCycles.host > 0); // the MLP sample copies its batches from the host
+  CHECK(analysis.runs[0].streamCopyCycles.host >
+        0); // the MLP sample copies its batches from the host
   CHECK(summed.host == analysis.allRuns.streamCopyCycles.host);
   CHECK(summed.remoteBuffer == analysis.allRuns.streamCopyCycles.remoteBuffer);
 
@@ -141,14 +147,16 @@ TEST_CASE("query runs and categories") {
   }
   CHECK(bytes == categories["totalBytes"]);
   std::uint64_t expected = 0;
-  for (const auto& t : report.compilation().tiles()) expected += t.memory().category().variable().total();
+  for (const auto& t : report.compilation().tiles())
+    expected += t.memory().category().variable().total();
   CHECK(variable == expected);
 
   const auto csv = cli::pva({"query", cli::profile("base").string(), "runs", "--format", "csv"});
   REQUIRE(csv.status == 0);
   CHECK(cli::lines(csv.out).size() == 3);
   CHECK(contains(cli::lines(csv.out)[0], "name,steps,cycles"));
-  CHECK(contains(cli::lines(csv.out)[0], "streamCopyHost,streamCopyRemoteBuffer,streamCopyMixed,streamCopyUnknown"));
+  CHECK(contains(cli::lines(csv.out)[0],
+                 "streamCopyHost,streamCopyRemoteBuffer,streamCopyMixed,streamCopyUnknown"));
 
   // The table shows values, not changes: no "+" in front of positive numbers (host time included).
   const auto table = cli::pva({"query", cli::profile("base").string(), "runs"});

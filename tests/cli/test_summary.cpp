@@ -1,9 +1,8 @@
 // pva summary: the totals agree with libpva's own values on a real MLP report.
 #include "CliTestUtil.hpp"
 
-#include <pva/pva.hpp>
-
 #include <catch2/catch.hpp>
+#include <pva/pva.hpp>
 
 using cli::contains;
 
@@ -46,7 +45,8 @@ TEST_CASE("summary --json has the report's totals") {
   CHECK(j["memory"]["peakLiveness"]["program"].is_string());
   CHECK(j["report"]["outOfMemory"] == false);
   std::uint64_t categories = 0;
-  for (const auto& [name, bytes] : j["memory"]["categories"].items()) categories += bytes.get<std::uint64_t>();
+  for (const auto& [name, bytes] : j["memory"]["categories"].items())
+    categories += bytes.get<std::uint64_t>();
   CHECK(categories > 0);
   CHECK(j["memory"]["categories"].size() == pva::MemoryCategories::size());
 
@@ -56,9 +56,11 @@ TEST_CASE("summary --json has the report's totals") {
   CHECK(j["execution"]["totalCycles"] == e.totalCycles().total());
   CHECK(j["execution"]["numSteps"] == e.steps().size());
   std::uint64_t runCycles = 0;
-  for (const auto& run : j["execution"]["runs"]) runCycles += run["cycles"].get<std::uint64_t>();
+  for (const auto& run : j["execution"]["runs"])
+    runCycles += run["cycles"].get<std::uint64_t>();
   CHECK(runCycles == e.totalCycles().total());
-  CHECK(j["execution"]["tileCyclesByKind"]["compute"] == e.tileCycleTotals().total(pva::TileCycleTotals::Kind::Compute));
+  CHECK(j["execution"]["tileCyclesByKind"]["compute"] ==
+        e.tileCycleTotals().total(pva::TileCycleTotals::Kind::Compute));
   // Stream copies by destination: libpva's split; the MLP streams from and to the host only.
   const pva::StreamCopyCycles sc = pva::analyseExecution(report).allRuns.streamCopyCycles;
   const auto& d = j["execution"]["streamCopyCyclesByDestination"];
@@ -92,16 +94,18 @@ TEST_CASE("summary takes the report's directory and finds debug.cbor beside it")
 TEST_CASE("summary text names the figures") {
   const auto r = cli::pva({"summary", cli::reportDir("base").string()});
   REQUIRE(r.status == 0);
-  for (const char* s : {"Target", "1472 tiles", "total including gaps", "largest tile", "always live", "peak liveness",
-                        "by category", "runs 2", "train0", "tile cycles by kind", "compute",
-                        "stream-copy steps by destination", "host", "remoteBuffer"})
+  for (const char* s :
+       {"Target", "1472 tiles", "total including gaps", "largest tile", "always live",
+        "peak liveness", "by category", "runs 2", "train0", "tile cycles by kind", "compute",
+        "stream-copy steps by destination", "host", "remoteBuffer"})
     CHECK(contains(r.out, s));
 }
 
 TEST_CASE("summary skips an unusable debug.cbor found beside the profile, with a warning") {
   test::ScratchDir dir;
   std::filesystem::copy_file(cli::profile("base"), dir / "profile.pop");
-  std::filesystem::copy_file(cli::reportDir("big") / "debug.cbor", dir / "debug.cbor"); // another report's
+  std::filesystem::copy_file(cli::reportDir("big") / "debug.cbor",
+                             dir / "debug.cbor"); // another report's
   const auto r = cli::pva({"summary", dir.path().string(), "--json"});
   CHECK(r.status == 0);
   CHECK(contains(r.err, "warning"));

@@ -1,9 +1,8 @@
 // pva trace on the host trace the engine recorded while the fixture trained the MLP.
 #include "CliTestUtil.hpp"
 
-#include <pva/Trace.hpp>
-
 #include <catch2/catch.hpp>
+#include <pva/Trace.hpp>
 
 using cli::contains;
 
@@ -16,9 +15,11 @@ TEST_CASE("trace summary: processes, threads, event counts, top labels") {
   REQUIRE(j["processes"].size() == trace.processes().size());
   std::uint64_t events = 0, expected = 0;
   for (const auto& p : j["processes"])
-    for (const auto& t : p["threads"]) events += t["events"].get<std::uint64_t>();
+    for (const auto& t : p["threads"])
+      events += t["events"].get<std::uint64_t>();
   for (const auto& p : trace.processes())
-    for (const auto& t : p.threads()) expected += t.numEvents();
+    for (const auto& t : p.threads())
+      expected += t.numEvents();
   CHECK(events == expected);
   CHECK(events > 0);
   // Every label counted once per event.
@@ -33,7 +34,8 @@ TEST_CASE("trace summary: processes, threads, event counts, top labels") {
   CHECK(j["distinctLabels"] == j["topLabels"].size());
   // The engine traces its runs on the Poplar channel (docs/tracing.md).
   bool poplar = false;
-  for (const auto& l : j["topLabels"]) poplar = poplar || l["channel"] == "Poplar";
+  for (const auto& l : j["topLabels"])
+    poplar = poplar || l["channel"] == "Poplar";
   CHECK(poplar);
 
   const auto text = cli::pva({"trace", path});
@@ -54,12 +56,15 @@ TEST_CASE("trace --export-chrome writes Trace Event JSON") {
   REQUIRE_NOTHROW(j = nlohmann::json::parse(cli::readFile(out)));
   REQUIRE(j["traceEvents"].is_array());
   std::size_t spans = 0;
-  for (const auto& e : j["traceEvents"]) spans += e["ph"] == "X" ? 1 : 0;
+  for (const auto& e : j["traceEvents"])
+    spans += e["ph"] == "X" ? 1 : 0;
   CHECK(spans > 0);
 
   const auto toStdout = cli::pva({"trace", cli::traceFile().string(), "--export-chrome", "-"});
   REQUIRE(toStdout.status == 0);
   CHECK(toStdout.json()["traceEvents"].size() == j["traceEvents"].size());
 
-  CHECK(cli::pva({"trace", cli::traceFile().string(), "--export-chrome", (dir / "no" / "x.json").string()}).status == 2);
+  CHECK(cli::pva({"trace", cli::traceFile().string(), "--export-chrome",
+                  (dir / "no" / "x.json").string()})
+            .status == 2);
 }

@@ -35,11 +35,14 @@ ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
 }
 
 ScopedEnv::~ScopedEnv() {
-  if (had_) ::setenv(name_.c_str(), old_.c_str(), 1);
-  else ::unsetenv(name_.c_str());
+  if (had_)
+    ::setenv(name_.c_str(), old_.c_str(), 1);
+  else
+    ::unsetenv(name_.c_str());
 }
 
-CodeletScratch::CodeletScratch() : env_("TESSERA_CODELET_CACHE", (dir_.path() / "cache").string()) {}
+CodeletScratch::CodeletScratch()
+    : env_("TESSERA_CODELET_CACHE", (dir_.path() / "cache").string()) {}
 
 fs::path CodeletScratch::write(const std::string& name, const std::string& text) const {
   const fs::path p = dir_ / name;

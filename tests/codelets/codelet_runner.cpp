@@ -2,11 +2,10 @@
 // the codelet cache), runs its Sum vertex on 1, 2, 3, 4 and prints "sum 10". Exit status 0 when
 // the sum is right, 1 with the error's message otherwise. The cache tests run it as a separate
 // process so that damaging a cache entry never touches a .gp this test process has loaded.
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-
 #include <exception>
 #include <iostream>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
 #include <vector>
 
 int main(int argc, char** argv) {

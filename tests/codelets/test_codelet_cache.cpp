@@ -5,7 +5,6 @@
 #include "CodeletFiles.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -22,7 +21,8 @@ const std::string kMagic("TESSERA-GP-V1\n\0\0", 16);
 std::string trailerOf(const std::string& gp) {
   if (gp.size() < 24 || gp.compare(gp.size() - 16, 16, kMagic) != 0) return {};
   std::uint64_t n = 0;
-  for (int i = 0; i < 8; ++i) n |= std::uint64_t(static_cast<unsigned char>(gp[gp.size() - 24 + i])) << (8 * i);
+  for (int i = 0; i < 8; ++i)
+    n |= std::uint64_t(static_cast<unsigned char>(gp[gp.size() - 24 + i])) << (8 * i);
   return gp.substr(gp.size() - 24 - n);
 }
 
@@ -35,8 +35,8 @@ fs::path compiledEntry(const test::CodeletScratch& scratch, const fs::path& code
 }
 
 /// Runs the codelet again after its entry was damaged: it must work and the entry be whole.
-void checkRebuilt(const test::CodeletScratch& scratch, const fs::path& codelet, const fs::path& entry,
-                  const std::string& damaged) {
+void checkRebuilt(const test::CodeletScratch& scratch, const fs::path& codelet,
+                  const fs::path& entry, const std::string& damaged) {
   INFO(test::readFile(scratch / "second.txt"));
   CHECK(scratch.run(codelet, scratch / "second.txt") == 0);
   CHECK(test::readFile(scratch / "second.txt") == "sum 10\n");
@@ -48,7 +48,8 @@ void checkRebuilt(const test::CodeletScratch& scratch, const fs::path& codelet, 
 
 } // namespace
 
-TEST_CASE("a second run loads the cached codelet and an edited codelet is compiled again", "[codelets][cache]") {
+TEST_CASE("a second run loads the cached codelet and an edited codelet is compiled again",
+          "[codelets][cache]") {
   test::CodeletScratch scratch;
   const auto codelet = scratch.write("sum_codelets.cpp", test::kSumCodelet);
   const fs::path entry = compiledEntry(scratch, codelet);
@@ -69,10 +70,11 @@ TEST_CASE("an edited header the codelet includes is compiled again", "[codelets]
   test::CodeletScratch scratch;
   scratch.write("offset.h", "#define OFFSET 0\n");
   const auto codelet = scratch.write(
-      "offset_codelets.cpp", "#include \"offset.h\"\n#include <poplar/Vertex.hpp>\n"
-                             "class Sum : public poplar::Vertex {\npublic:\n"
-                             "  poplar::Input<poplar::Vector<float>> in;\n  poplar::Output<float> out;\n"
-                             "  void compute() { float s = OFFSET; for (float x : in) s += x; *out = s; }\n};\n");
+      "offset_codelets.cpp",
+      "#include \"offset.h\"\n#include <poplar/Vertex.hpp>\n"
+      "class Sum : public poplar::Vertex {\npublic:\n"
+      "  poplar::Input<poplar::Vector<float>> in;\n  poplar::Output<float> out;\n"
+      "  void compute() { float s = OFFSET; for (float x : in) s += x; *out = s; }\n};\n");
   compiledEntry(scratch, codelet);
   scratch.write("offset.h", "#define OFFSET 5\n");
   CHECK(scratch.run(codelet, scratch / "second.txt") == 1); // the runner wants 10
@@ -90,7 +92,8 @@ TEST_CASE("a truncated cache entry is rebuilt, not loaded", "[codelets][cache]")
   }
   SECTION("bytes of the shared object overwritten, trailer intact") {
     std::string damaged = test::readFile(entry);
-    for (std::size_t i = 4096; i < 4096 + 512 && i < damaged.size() / 2; ++i) damaged[i] = '\x5a';
+    for (std::size_t i = 4096; i < 4096 + 512 && i < damaged.size() / 2; ++i)
+      damaged[i] = '\x5a';
     test::writeFile(entry, damaged);
     checkRebuilt(scratch, codelet, entry, damaged);
   }
@@ -112,31 +115,39 @@ TEST_CASE("a cache entry with a wrong trailer is rebuilt, not loaded", "[codelet
     REQUIRE(h != std::string::npos);
     damaged[h + 9] = damaged[h + 9] == '0' ? '1' : '0';
   }
-  SECTION("no trailer at all") { damaged.resize(at); }
-  SECTION("a damaged magic") { damaged.back() = 'x'; }
+  SECTION("no trailer at all") {
+    damaged.resize(at);
+  }
+  SECTION("a damaged magic") {
+    damaged.back() = 'x';
+  }
   test::writeFile(entry, damaged);
   checkRebuilt(scratch, codelet, entry, damaged);
 }
 
-TEST_CASE("a cache entry without the registration entry point is rebuilt, not loaded", "[codelets][cache]") {
+TEST_CASE("a cache entry without the registration entry point is rebuilt, not loaded",
+          "[codelets][cache]") {
   test::CodeletScratch scratch;
   const auto codelet = scratch.write("sum_codelets.cpp", test::kSumCodelet);
   const fs::path entry = compiledEntry(scratch, codelet);
   // Another shared object, with the real entry's trailer after it.
   const auto other = scratch.write("other.cpp", "extern \"C\" int somethingElse() { return 1; }\n");
   const fs::path so = scratch / "other.so";
-  REQUIRE(std::system(("clang++-14 -shared -fPIC -o '" + so.string() + "' '" + other.string() + "'").c_str()) == 0);
+  REQUIRE(std::system(("clang++-14 -shared -fPIC -o '" + so.string() + "' '" + other.string() + "'")
+                          .c_str()) == 0);
   const std::string damaged = test::readFile(so) + trailerOf(test::readFile(entry));
   test::writeFile(entry, damaged);
   checkRebuilt(scratch, codelet, entry, damaged);
 }
 
-TEST_CASE("two processes compiling the same codelet into one cache both succeed", "[codelets][cache]") {
+TEST_CASE("two processes compiling the same codelet into one cache both succeed",
+          "[codelets][cache]") {
   test::CodeletScratch scratch;
   const auto codelet = scratch.write("sum_codelets.cpp", test::kSumCodelet);
   const std::string runner = std::string(CODELET_RUNNER) + " '" + codelet.string() + "' > '";
   const std::string both = runner + (scratch / "a.txt").string() + "' 2>&1 & a=$!; " + runner +
-                           (scratch / "b.txt").string() + "' 2>&1 & b=$!; wait $a; ra=$?; wait $b; rb=$?; " +
+                           (scratch / "b.txt").string() +
+                           "' 2>&1 & b=$!; wait $a; ra=$?; wait $b; rb=$?; " +
                            "exit $((ra * 10 + rb))";
   const int status = std::system(both.c_str());
   INFO(test::readFile(scratch / "a.txt") << test::readFile(scratch / "b.txt"));
@@ -151,7 +162,8 @@ TEST_CASE("two processes compiling the same codelet into one cache both succeed"
            e.path().filename().string().rfind("building-", 0) != 0));
 }
 
-TEST_CASE("a damaged precompiled poplar/Vertex.hpp in the cache is rebuilt, not trusted", "[codelets][cache]") {
+TEST_CASE("a damaged precompiled poplar/Vertex.hpp in the cache is rebuilt, not trusted",
+          "[codelets][cache]") {
   test::CodeletScratch scratch;
   const auto codelet = scratch.write("sum_codelets.cpp", test::kSumCodelet);
   compiledEntry(scratch, codelet);

@@ -2,16 +2,13 @@
 // docs/profiling.md): 20 cycles, plus for every connected edge 4 cycles and one per 32-bit word
 // of its data; a MultiVertex's data part is shared by its 6 workers. It shows in the profile.
 #include "CodeletFiles.hpp"
-
 #include "common/ReportFiles.hpp"
 
+#include <catch2/catch.hpp>
+#include <map>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <pva/pva.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <map>
 
 using namespace poplar;
 
@@ -37,7 +34,8 @@ public:
 std::map<std::string, std::uint64_t> tile0Cycles(const std::filesystem::path& dir) {
   std::map<std::string, std::uint64_t> out;
   const pva::Report report = pva::openReport((dir / "profile.pop").string());
-  for (const auto& cs : report.compilation().computeSets()) out[cs.name()] = cs.estimatedCyclesByTile().at(0);
+  for (const auto& cs : report.compilation().computeSets())
+    out[cs.name()] = cs.estimatedCyclesByTile().at(0);
   return out;
 }
 
@@ -59,7 +57,8 @@ TEST_CASE("a codelet-file vertex without an estimator gets the default estimate 
   graph.setInitialValue(a, std::vector<float>(60, 1.0f));
   // One worker vertex per compute set: its estimate is spread over nothing, so the tile's
   // cycles are the compute set launch plus 6 worker slots of that estimate.
-  auto oneVertex = [&](const std::string& name, const std::string& type, std::size_t n, long explicitCycles) {
+  auto oneVertex = [&](const std::string& name, const std::string& type, std::size_t n,
+                       long explicitCycles) {
     ComputeSet cs = graph.addComputeSet(name);
     VertexRef v = graph.addVertex(cs, type, {{"in", a.slice(0, n)}, {"out", b.slice(0, n)}});
     graph.setTileMapping(v, 0);
@@ -77,8 +76,9 @@ TEST_CASE("a codelet-file vertex without an estimator gets the default estimate 
   test::ScratchDir reports;
   {
     Engine engine(graph,
-                  program::Sequence{program::Execute(small), program::Execute(large), program::Execute(given),
-                                    program::Execute(multi), program::Execute(multiGiven)},
+                  program::Sequence{program::Execute(small), program::Execute(large),
+                                    program::Execute(given), program::Execute(multi),
+                                    program::Execute(multiGiven)},
                   test::reportOptions(reports.path()));
     engine.load(device);
     engine.run(0);

@@ -5,14 +5,12 @@
 // default; the counts do not depend on how many host threads run the compute sets.
 #include "CodeletFiles.hpp"
 
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <pva/pva.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 using namespace poplar;
@@ -71,13 +69,15 @@ std::vector<CountedBlock> readListing(const std::filesystem::path& path) {
 }
 
 /// Compiles the codelet with popc (its own options added); returns the .gp.
-std::filesystem::path buildGp(const test::CodeletScratch& scratch, const std::vector<std::string>& options,
-                              const std::string& name) {
+std::filesystem::path buildGp(const test::CodeletScratch& scratch,
+                              const std::vector<std::string>& options, const std::string& name) {
   const auto source = scratch.write("loop_codelets.cpp", kLoopCodelet);
   std::string command = POPC;
-  for (const auto& o : options) command += " '" + o + "'";
+  for (const auto& o : options)
+    command += " '" + o + "'";
   const auto log = scratch / (name + ".log");
-  command += " -o '" + (scratch / name).string() + "' '" + source.string() + "' > '" + log.string() + "' 2>&1";
+  command += " -o '" + (scratch / name).string() + "' '" + source.string() + "' > '" +
+             log.string() + "' 2>&1";
   const int status = std::system(command.c_str());
   INFO(test::readFile(log));
   REQUIRE(status == 0);
@@ -100,7 +100,8 @@ LoopRuns runLoop(const std::filesystem::path& gp, const test::ScratchDir& report
   Tensor n = graph.addVariable(UNSIGNED_INT, {}, "n");
   Tensor x = graph.addVariable(FLOAT, {}, "x");
   Tensor out = graph.addVariable(FLOAT, {}, "out");
-  for (const Tensor& t : {n, x, out}) graph.setTileMapping(t, 0);
+  for (const Tensor& t : {n, x, out})
+    graph.setTileMapping(t, 0);
   graph.setInitialValue(x, 2.0f);
   ComputeSet cs = graph.addComputeSet("loop");
   graph.setTileMapping(graph.addVertex(cs, "CountedLoop", {{"n", n}, {"x", x}, {"out", out}}), 0);
@@ -126,7 +127,8 @@ LoopRuns runLoop(const std::filesystem::path& gp, const test::ScratchDir& report
   }
   const pva::Report report = pva::openReport((reports / "profile.pop").string());
   for (const pva::Block& b : report.execution().blocks(0))
-    if (b.isCommon() && b.program()->name() == "loop") r.blockCycles.push_back(b.cyclesTo() - b.cyclesFrom());
+    if (b.isCommon() && b.program()->name() == "loop")
+      r.blockCycles.push_back(b.cyclesTo() - b.cyclesFrom());
   for (const auto& c : report.compilation().computeSets())
     if (c.name() == "loop") r.rules = c.vertices().at(0).cycleRules();
   return r;
@@ -134,13 +136,15 @@ LoopRuns runLoop(const std::filesystem::path& gp, const test::ScratchDir& report
 
 float hostLoop(unsigned n) {
   float v = 2.0f;
-  for (unsigned i = 0; i < n; ++i) v = v * 1.5f + 1.0f;
+  for (unsigned i = 0; i < n; ++i)
+    v = v * 1.5f + 1.0f;
   return v;
 }
 
 } // namespace
 
-TEST_CASE("a data-dependent codelet's Block cycles grow by its loop body's counted instructions per iteration",
+TEST_CASE("a data-dependent codelet's Block cycles grow by its loop body's counted instructions "
+          "per iteration",
           "[codelets][profile][execution-estimates]") {
   test::CodeletScratch scratch;
   const auto gp = buildGp(scratch, {"--list-counts", (scratch / "counts.tsv").string()}, "loop.gp");
@@ -150,8 +154,8 @@ TEST_CASE("a data-dependent codelet's Block cycles grow by its loop body's count
   std::uint64_t body = 0;
   unsigned bodies = 0;
   for (const CountedBlock& b : readListing(scratch / "counts.tsv"))
-    if (b.function.find("computeVertex") != std::string::npos && b.function.find("CountedLoop") != std::string::npos &&
-        b.block.rfind("for.body", 0) == 0) {
+    if (b.function.find("computeVertex") != std::string::npos &&
+        b.function.find("CountedLoop") != std::string::npos && b.block.rfind("for.body", 0) == 0) {
       body = b.instructions;
       ++bodies;
     }
@@ -160,7 +164,8 @@ TEST_CASE("a data-dependent codelet's Block cycles grow by its loop body's count
 
   test::ScratchDir reports;
   const LoopRuns r = runLoop(gp, reports);
-  for (unsigned n = 1; n <= 5; ++n) CHECK(r.results[n - 1] == hostLoop(n));
+  for (unsigned n = 1; n <= 5; ++n)
+    CHECK(r.results[n - 1] == hostLoop(n));
   REQUIRE(r.blockCycles.size() == 5);
   // The documented rule: one thread cycle per counted instruction, a worker context's thread
   // cycle taking six tile cycles (one instruction every six cycles in the barrel).
@@ -174,20 +179,24 @@ TEST_CASE("a data-dependent codelet's Block cycles grow by its loop body's count
   CHECK(r.rules[0].count == 1);
 }
 
-TEST_CASE("a .gp built without execution counts keeps the field-size estimate", "[codelets][profile][execution-estimates]") {
+TEST_CASE("a .gp built without execution counts keeps the field-size estimate",
+          "[codelets][profile][execution-estimates]") {
   test::CodeletScratch scratch;
   const auto gp = buildGp(scratch, {"--no-execution-counts"}, "loop-plain.gp");
   test::ScratchDir reports;
   const LoopRuns r = runLoop(gp, reports);
-  for (unsigned n = 1; n <= 5; ++n) CHECK(r.results[n - 1] == hostLoop(n));
+  for (unsigned n = 1; n <= 5; ++n)
+    CHECK(r.results[n - 1] == hostLoop(n));
   REQUIRE(r.blockCycles.size() == 5);
   // The field sizes do not change with n: neither do the cycles.
-  for (std::uint64_t c : r.blockCycles) CHECK(c == r.blockCycles[0]);
+  for (std::uint64_t c : r.blockCycles)
+    CHECK(c == r.blockCycles[0]);
   REQUIRE(r.rules.size() == 1);
   CHECK(r.rules[0].rule == "fieldSizes");
 }
 
-TEST_CASE("setPerfEstimate overrides execution counting, and the profile says so", "[codelets][profile][execution-estimates]") {
+TEST_CASE("setPerfEstimate overrides execution counting, and the profile says so",
+          "[codelets][profile][execution-estimates]") {
   test::CodeletScratch scratch;
   const auto gp = buildGp(scratch, {}, "loop.gp");
   IPUModel model;
@@ -198,7 +207,8 @@ TEST_CASE("setPerfEstimate overrides execution counting, and the profile says so
   Tensor n = graph.addVariable(UNSIGNED_INT, {2}, "n");
   Tensor x = graph.addVariable(FLOAT, {2}, "x");
   Tensor out = graph.addVariable(FLOAT, {2}, "out");
-  for (const Tensor& t : {n, x, out}) graph.setTileMapping(t, 0);
+  for (const Tensor& t : {n, x, out})
+    graph.setTileMapping(t, 0);
   graph.setInitialValue(n, std::vector<unsigned>{3, 3});
   graph.setInitialValue(x, std::vector<float>{1, 1});
   ComputeSet cs = graph.addComputeSet("pair");
@@ -210,7 +220,8 @@ TEST_CASE("setPerfEstimate overrides execution counting, and the profile says so
   test::ScratchDir reports;
   {
     Engine engine(graph, Execute(cs),
-                  {{"autoReport.outputExecutionProfile", "true"}, {"autoReport.directory", reports.path().string()}});
+                  {{"autoReport.outputExecutionProfile", "true"},
+                   {"autoReport.directory", reports.path().string()}});
     engine.load(device);
     engine.run(0);
   }
@@ -233,7 +244,8 @@ TEST_CASE("execution-based cycles are the same with one host thread and several"
   constexpr unsigned kTiles = 4, kPerTile = 6000;
   std::vector<float> data(kTiles * kPerTile);
   for (unsigned t = 0; t < kTiles; ++t)
-    for (unsigned i = 0; i < kPerTile; ++i) data[t * kPerTile + i] = (i % (kTiles - t)) == 0 ? 3.0f : 1.0f;
+    for (unsigned i = 0; i < kPerTile; ++i)
+      data[t * kPerTile + i] = (i % (kTiles - t)) == 0 ? 3.0f : 1.0f;
 
   auto run = [&](unsigned threads) {
     IPUModel model;
@@ -263,16 +275,19 @@ TEST_CASE("execution-based cycles are the same with one host thread and several"
     const pva::Report report = pva::openReport((reports / "profile.pop").string());
     for (const auto& step : report.execution().steps())
       if (!step.computeSets().empty())
-        for (std::uint64_t c : step.cyclesByTile()) cycles.push_back(c);
+        for (std::uint64_t c : step.cyclesByTile())
+          cycles.push_back(c);
     return cycles;
   };
   const auto one = run(1), four = run(4);
   REQUIRE(one.size() == 2 * kTiles);
   CHECK(one == four);
   // The data decides: the more 3s on a tile, the more cycles.
-  for (unsigned t = 1; t < kTiles; ++t) CHECK(one[t] > one[t - 1]);
+  for (unsigned t = 1; t < kTiles; ++t)
+    CHECK(one[t] > one[t - 1]);
   // And the second execution of the compute set costs what the first did.
-  for (unsigned t = 0; t < kTiles; ++t) CHECK(one[kTiles + t] == one[t]);
+  for (unsigned t = 0; t < kTiles; ++t)
+    CHECK(one[kTiles + t] == one[t]);
 }
 
 TEST_CASE("addCodelets of a source counts executions unless its flags say --no-execution-counts",
@@ -289,7 +304,8 @@ TEST_CASE("addCodelets of a source counts executions unless its flags say --no-e
     Tensor n = graph.addVariable(UNSIGNED_INT, {}, "n");
     Tensor x = graph.addVariable(FLOAT, {}, "x");
     Tensor out = graph.addVariable(FLOAT, {}, "out");
-    for (const Tensor& t : {n, x, out}) graph.setTileMapping(t, 0);
+    for (const Tensor& t : {n, x, out})
+      graph.setTileMapping(t, 0);
     graph.setInitialValue(n, 4u);
     graph.setInitialValue(x, 2.0f);
     ComputeSet cs = graph.addComputeSet("loop");
@@ -297,7 +313,8 @@ TEST_CASE("addCodelets of a source counts executions unless its flags say --no-e
     test::ScratchDir reports;
     {
       Engine engine(graph, Execute(cs),
-                    {{"autoReport.outputExecutionProfile", "true"}, {"autoReport.directory", reports.path().string()}});
+                    {{"autoReport.outputExecutionProfile", "true"},
+                     {"autoReport.directory", reports.path().string()}});
       engine.load(device);
       engine.run(0);
     }

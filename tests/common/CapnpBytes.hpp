@@ -4,7 +4,6 @@
 
 #include <capnp/common.h>
 #include <kj/common.h>
-
 #include <string>
 
 namespace capnp {

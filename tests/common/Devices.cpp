@@ -13,7 +13,9 @@ poplar::IPUModel model(unsigned tilesPerIPU, unsigned numIPUs) {
 }
 } // namespace
 
-poplar::Device smallDevice(unsigned tilesPerIPU, unsigned numIPUs) { return model(tilesPerIPU, numIPUs).createDevice(); }
+poplar::Device smallDevice(unsigned tilesPerIPU, unsigned numIPUs) {
+  return model(tilesPerIPU, numIPUs).createDevice();
+}
 
 poplar::Device tinyDevice(unsigned tilesPerIPU, unsigned numIPUs, unsigned bytesPerTile) {
   poplar::IPUModel m = model(tilesPerIPU, numIPUs);

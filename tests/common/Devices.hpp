@@ -10,6 +10,7 @@ poplar::Device smallDevice(unsigned tilesPerIPU = 8, unsigned numIPUs = 1);
 
 /// An attached IPU Model device with few tiles and a chosen memory per tile (the report tests'
 /// hand-computed examples).
-poplar::Device tinyDevice(unsigned tilesPerIPU = 4, unsigned numIPUs = 1, unsigned bytesPerTile = 638976);
+poplar::Device tinyDevice(unsigned tilesPerIPU = 4, unsigned numIPUs = 1,
+                          unsigned bytesPerTile = 638976);
 
 } // namespace test

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <exception>
 #include <string>
 
@@ -31,6 +30,8 @@ public:
 private:
   const M& m_; // the matcher lives until the end of the assertion's full expression
 };
-template <typename M> WhatMatcher<M> What(const M& m) { return WhatMatcher<M>(m); }
+template <typename M> WhatMatcher<M> What(const M& m) {
+  return WhatMatcher<M>(m);
+}
 
 } // namespace test

@@ -1,19 +1,23 @@
 #include "common/RawDb.hpp"
 
-#include <sqlite3.h>
-
 #include <ostream>
+#include <sqlite3.h>
 #include <stdexcept>
 
 namespace test {
 
 std::ostream& operator<<(std::ostream& os, const Value& v) {
   switch (v.type) {
-  case Value::Null: return os << "NULL";
-  case Value::Integer: return os << "INTEGER " << v.i;
-  case Value::Real: return os << "REAL " << v.r;
-  case Value::Text: return os << "TEXT '" << v.bytes << "'";
-  case Value::Blob: return os << "BLOB of " << v.bytes.size() << " bytes";
+  case Value::Null:
+    return os << "NULL";
+  case Value::Integer:
+    return os << "INTEGER " << v.i;
+  case Value::Real:
+    return os << "REAL " << v.r;
+  case Value::Text:
+    return os << "TEXT '" << v.bytes << "'";
+  case Value::Blob:
+    return os << "BLOB of " << v.bytes.size() << " bytes";
   }
   return os;
 }
@@ -26,7 +30,9 @@ RawDb::RawDb(const std::filesystem::path& path) {
   }
 }
 
-RawDb::~RawDb() { sqlite3_close(db_); }
+RawDb::~RawDb() {
+  sqlite3_close(db_);
+}
 
 std::vector<std::vector<Value>> RawDb::query(const std::string& sql) {
   sqlite3_stmt* st = nullptr;
@@ -39,8 +45,14 @@ std::vector<std::vector<Value>> RawDb::query(const std::string& sql) {
     for (int c = 0; c < sqlite3_column_count(st); ++c) {
       Value v;
       switch (sqlite3_column_type(st, c)) {
-      case SQLITE_INTEGER: v.type = Value::Integer; v.i = sqlite3_column_int64(st, c); break;
-      case SQLITE_FLOAT: v.type = Value::Real; v.r = sqlite3_column_double(st, c); break;
+      case SQLITE_INTEGER:
+        v.type = Value::Integer;
+        v.i = sqlite3_column_int64(st, c);
+        break;
+      case SQLITE_FLOAT:
+        v.type = Value::Real;
+        v.r = sqlite3_column_double(st, c);
+        break;
       case SQLITE_TEXT:
         v.type = Value::Text;
         v.bytes.assign(reinterpret_cast<const char*>(sqlite3_column_text(st, c)),
@@ -49,10 +61,13 @@ std::vector<std::vector<Value>> RawDb::query(const std::string& sql) {
       case SQLITE_BLOB: {
         v.type = Value::Blob;
         const void* p = sqlite3_column_blob(st, c);
-        if (p) v.bytes.assign(static_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(st, c)));
+        if (p)
+          v.bytes.assign(static_cast<const char*>(p),
+                         static_cast<std::size_t>(sqlite3_column_bytes(st, c)));
         break;
       }
-      default: break;
+      default:
+        break;
       }
       row.push_back(std::move(v));
     }

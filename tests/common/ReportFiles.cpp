@@ -29,13 +29,15 @@ std::string Report::text(const std::string& sql) {
 
 std::vector<long long> Report::integers(const std::string& sql) {
   std::vector<long long> out;
-  for (const auto& r : db_.query(sql)) out.push_back(r.at(0).i);
+  for (const auto& r : db_.query(sql))
+    out.push_back(r.at(0).i);
   return out;
 }
 
 std::vector<std::string> Report::texts(const std::string& sql) {
   std::vector<std::string> out;
-  for (const auto& r : db_.query(sql)) out.push_back(r.at(0).bytes);
+  for (const auto& r : db_.query(sql))
+    out.push_back(r.at(0).bytes);
   return out;
 }
 

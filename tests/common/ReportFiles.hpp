@@ -4,11 +4,10 @@
 
 #include "common/RawDb.hpp"
 
-#include <poplar/OptionFlags.hpp>
-#include <profiler/Blob.hpp>
-
 #include <cstdint>
 #include <filesystem>
+#include <poplar/OptionFlags.hpp>
+#include <profiler/Blob.hpp>
 #include <string>
 #include <vector>
 

@@ -4,9 +4,8 @@
 // registrations into a test program from the static library.
 #include "common/TestCodelets.hpp"
 
-#include <poplar/Vertex.hpp>
-
 #include <cmath>
+#include <poplar/Vertex.hpp>
 #include <stdexcept>
 
 using namespace poplar;
@@ -19,7 +18,9 @@ std::uint64_t perElement(const VertexIntrospector& v, const char* field) {
 
 namespace test {
 
-void addTestCodelets(Graph& g) { g.addCodelets("TestCodelets.cpp"); }
+void addTestCodelets(Graph& g) {
+  g.addCodelets("TestCodelets.cpp");
+}
 
 Graph makeGraph(const Device& device, unsigned replicationFactor) {
   Graph g(device.getTarget(), replicationFactor);
@@ -36,7 +37,8 @@ public:
   Output<float> out;
   bool compute() {
     float s = 0;
-    for (float x : in) s += x;
+    for (float x : in)
+      s += x;
     *out = s;
     return true;
   }
@@ -51,7 +53,8 @@ class IotaVertex : public Vertex {
 public:
   Output<Vector<float>> out;
   bool compute() {
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = float(i);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = float(i);
     return true;
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {
@@ -66,7 +69,8 @@ public:
   InOut<Vector<float>> data;
   float factor;
   void compute() {
-    for (auto& x : data) x *= factor;
+    for (auto& x : data)
+      x *= factor;
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {
     return perElement(v, "data");
@@ -107,7 +111,8 @@ public:
   bool compute() {
     std::size_t k = 0;
     for (const auto& edge : in)
-      for (float x : edge) out[k++] = x;
+      for (float x : edge)
+        out[k++] = x;
     return k == out.size();
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {
@@ -121,7 +126,8 @@ class DoubleHalfVertex : public Vertex {
 public:
   InOut<Vector<half>> data;
   bool compute() {
-    for (auto& x : data) x = float(x) * 2.0f;
+    for (auto& x : data)
+      x = float(x) * 2.0f;
     return true;
   }
 };
@@ -151,7 +157,8 @@ public:
   Input<Vector<float>> in;
   Output<Vector<float>> out;
   bool compute() {
-    for (std::size_t i = 0; i < in.size(); ++i) out[i] = std::log(in[i]);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      out[i] = std::log(in[i]);
     return true;
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {
@@ -167,7 +174,8 @@ public:
   Output<int> total;
   bool compute() {
     int s = 0;
-    for (int c : counts) s += c;
+    for (int c : counts)
+      s += c;
     *total = s;
     return true;
   }

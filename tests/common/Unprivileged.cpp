@@ -33,7 +33,8 @@ Outcome runUnprivileged(const std::function<void()>& f) {
     const std::string report = (o.ok ? "1" : "0") + o.message;
     ssize_t off = 0;
     while (off < static_cast<ssize_t>(report.size())) {
-      const ssize_t n = ::write(fds[1], report.data() + off, report.size() - static_cast<std::size_t>(off));
+      const ssize_t n =
+          ::write(fds[1], report.data() + off, report.size() - static_cast<std::size_t>(off));
       if (n <= 0) break;
       off += n;
     }
@@ -52,7 +53,8 @@ Outcome runUnprivileged(const std::function<void()>& f) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || report.empty())
-    throw std::runtime_error("test: the unprivileged child failed (status " + std::to_string(status) + ")");
+    throw std::runtime_error("test: the unprivileged child failed (status " +
+                             std::to_string(status) + ")");
   return {report[0] == '1', report.substr(1)};
 }
 

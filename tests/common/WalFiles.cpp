@@ -1,8 +1,7 @@
 #include "common/WalFiles.hpp"
 
-#include <sqlite3.h>
-
 #include <cerrno>
+#include <sqlite3.h>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,20 +24,23 @@ void leaveInWal(const fs::path& db, const std::string& sql, bool keepShm) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("test: could not leave " + path + " in WAL mode (status " + std::to_string(status) + ")");
+    throw std::runtime_error("test: could not leave " + path + " in WAL mode (status " +
+                             std::to_string(status) + ")");
   if (!fs::exists(path + "-wal")) throw std::runtime_error("test: no " + path + "-wal");
   if (!keepShm) fs::remove(path + "-shm");
 }
 
 ReadOnlyDir::ReadOnlyDir(fs::path dir) : dir_(std::move(dir)) {
-  for (const auto& e : fs::directory_iterator(dir_)) fs::permissions(e.path(), fs::perms(0444));
+  for (const auto& e : fs::directory_iterator(dir_))
+    fs::permissions(e.path(), fs::perms(0444));
   fs::permissions(dir_, fs::perms(0555));
 }
 
 ReadOnlyDir::~ReadOnlyDir() {
   std::error_code ec;
   fs::permissions(dir_, fs::perms(0755), ec);
-  for (const auto& e : fs::directory_iterator(dir_, ec)) fs::permissions(e.path(), fs::perms(0644), ec);
+  for (const auto& e : fs::directory_iterator(dir_, ec))
+    fs::permissions(e.path(), fs::perms(0644), ec);
 }
 
 } // namespace test

@@ -9,7 +9,8 @@ namespace test {
 std::vector<std::size_t> elementIndices(const poplar::Tensor& t) {
   std::vector<std::size_t> out;
   for (const auto& r : t.getVarRegions())
-    for (std::size_t e = r.begin; e < r.end; ++e) out.push_back(e);
+    for (std::size_t e = r.begin; e < r.end; ++e)
+      out.push_back(e);
   return out;
 }
 

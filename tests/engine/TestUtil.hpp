@@ -4,17 +4,15 @@
 
 #include "common/Devices.hpp"
 #include "common/Exceptions.hpp"
+#include "common/RawDb.hpp"
 #include "common/TestCodelets.hpp"
-
-#include <poplar/Engine.hpp>
-#include <poplar/Graph.hpp>
-#include <poplar/IPUModel.hpp>
 
 #include <filesystem>
 #include <functional>
+#include <poplar/Engine.hpp>
+#include <poplar/Graph.hpp>
+#include <poplar/IPUModel.hpp>
 #include <vector>
-
-#include "common/RawDb.hpp"
 
 namespace test {
 

@@ -3,11 +3,10 @@
 #include "TestUtil.hpp"
 #include "common/ScratchDir.hpp"
 
+#include <catch2/catch.hpp>
 #include <poplar/CycleCount.hpp>
 #include <poplar/exceptions.hpp>
 #include <pva/pva.hpp>
-
-#include <catch2/catch.hpp>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -56,7 +55,8 @@ std::uint64_t profiledCycles(const pva::Report& report) {
     if (name.find("timer/cycleCount/end") != std::string::npos) break;
     if (name.find("timer/cycleCount/start") != std::string::npos) counting = true;
     if (counting)
-      for (const auto& ipu : step.ipus()) total += ipu.cycles();
+      for (const auto& ipu : step.ipus())
+        total += ipu.cycles();
   }
   return total;
 }
@@ -70,7 +70,8 @@ TEST_CASE("cycleCount returns the cycles the profile shows", "[cycles]") {
   CHECK(t.g.getTileMapping(t.cycles)[1].size() == 1);
 
   test::ScratchDir dir;
-  Engine profiled(t.g, t.prog, {{"autoReport.all", "true"}, {"autoReport.directory", dir.path().string()}});
+  Engine profiled(t.g, t.prog,
+                  {{"autoReport.all", "true"}, {"autoReport.directory", dir.path().string()}});
   const std::uint64_t counted = t.run(profiled);
   const std::uint64_t shown = profiledCycles(profiled.getReport());
   CHECK(counted > 64); // the sums alone take a cycle per element

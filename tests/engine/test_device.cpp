@@ -1,12 +1,10 @@
 // Targets, the IPU Model and the device manager's attach flow.
 #include "TestUtil.hpp"
 
+#include <catch2/catch.hpp>
+#include <cstdlib>
 #include <poplar/DeviceManager.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <cstdlib>
 
 using namespace poplar;
 

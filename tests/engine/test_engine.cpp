@@ -1,11 +1,9 @@
 // Engine options, POPLAR_ENGINE_OPTIONS, progress and runtime failures of vertices.
 #include "TestUtil.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
+#include <poplar/exceptions.hpp>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -33,7 +31,8 @@ struct LogGraph {
 };
 } // namespace
 
-TEST_CASE_METHOD(LogGraph, "engine options are merged with POPLAR_ENGINE_OPTIONS, which wins", "[engine]") {
+TEST_CASE_METHOD(LogGraph, "engine options are merged with POPLAR_ENGINE_OPTIONS, which wins",
+                 "[engine]") {
   EnvGuard env(R"({"debug.floatPointOpException": true})");
   Engine e(g, Execute(cs), {{"debug.floatPointOpException", "false"}});
   CHECK(e.getEngineOptions().at("debug.floatPointOpException") == "true");
@@ -56,7 +55,8 @@ TEST_CASE_METHOD(LogGraph, "without floating-point checks NaNs flow through", "[
   CHECK(std::isnan(out[2]));
 }
 
-TEST_CASE_METHOD(LogGraph, "bad engine options are rejected with the option's name", "[engine][errors]") {
+TEST_CASE_METHOD(LogGraph, "bad engine options are rejected with the option's name",
+                 "[engine][errors]") {
   CHECK_THROWS_MATCHES(Engine(g, Execute(cs), {{"debug.nosuch", "1"}}), invalid_option,
                        test::What(Catch::Contains("debug.nosuch")));
   CHECK_THROWS_MATCHES(Engine(g, Execute(cs), {{"debug.floatPointOpException", "maybe"}}),
@@ -80,7 +80,8 @@ TEST_CASE_METHOD(LogGraph, "compilation reports progress", "[engine]") {
   CHECK(steps.back().first == steps.back().second);
 }
 
-TEST_CASE("a vertex that fails or throws stops the run with its name and tile", "[engine][errors]") {
+TEST_CASE("a vertex that fails or throws stops the run with its name and tile",
+          "[engine][errors]") {
   auto device = test::smallDevice(4);
   auto g = test::makeGraph(device);
   auto x = g.addVariable(FLOAT, {}, "x");
@@ -93,10 +94,10 @@ TEST_CASE("a vertex that fails or throws stops the run with its name and tile", 
   e.load(device);
   CHECK_THROWS_MATCHES(e.run(0), application_runtime_error,
                        test::What(Catch::Contains("FailingVertex") && Catch::Contains("tile 3") &&
-                                      Catch::Contains("returned false")));
-  CHECK_THROWS_MATCHES(e.run(1), application_runtime_error,
-                       test::What(Catch::Contains("ThrowingVertex") &&
-                                      Catch::Contains("index 7 out of range")));
+                                  Catch::Contains("returned false")));
+  CHECK_THROWS_MATCHES(
+      e.run(1), application_runtime_error,
+      test::What(Catch::Contains("ThrowingVertex") && Catch::Contains("index 7 out of range")));
 }
 
 TEST_CASE("a multi-IPU graph runs across IPUs", "[engine]") {

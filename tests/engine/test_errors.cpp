@@ -1,14 +1,12 @@
 // Graph errors found when the engine compiles: each names the object and the fix.
 #include "TestUtil.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <catch2/catch.hpp>
+#include <poplar/exceptions.hpp>
 
 using namespace poplar;
 using namespace poplar::program;
 using Catch::Contains;
-
 
 TEST_CASE("unmapped tensors are named, with counts", "[errors]") {
   auto device = test::smallDevice(4);
@@ -17,8 +15,8 @@ TEST_CASE("unmapped tensors are named, with counts", "[errors]") {
   g.setTileMapping(a.slice(0, 4), 0);
   g.addVariable(FLOAT, {3}, "bias");
   CHECK_THROWS_MATCHES(Engine(g, Sequence()), invalid_tile_mapping,
-                       test::What(Contains("2 tensor(s)") && Contains("'weights' (6 of 10 elements)") &&
-                               Contains("'bias'")));
+                       test::What(Contains("2 tensor(s)") &&
+                                  Contains("'weights' (6 of 10 elements)") && Contains("'bias'")));
 }
 
 TEST_CASE("unmapped vertices, unconnected fields and unset state are named", "[errors]") {
@@ -31,8 +29,9 @@ TEST_CASE("unmapped vertices, unconnected fields and unset state are named", "[e
 
   auto cs1 = g.addComputeSet("unmapped");
   g.addVertex(cs1, "SumVertex", {{"in", x}, {"out", y}});
-  CHECK_THROWS_MATCHES(Engine(g, Execute(cs1)), invalid_tile_mapping,
-                       test::What(Contains("SumVertex") && Contains("'unmapped'") && Contains("not mapped")));
+  CHECK_THROWS_MATCHES(
+      Engine(g, Execute(cs1)), invalid_tile_mapping,
+      test::What(Contains("SumVertex") && Contains("'unmapped'") && Contains("not mapped")));
 }
 
 TEST_CASE("an unconnected field stops compilation", "[errors]") {
@@ -100,14 +99,19 @@ TEST_CASE("programs referring to bad objects are rejected", "[errors]") {
   auto b = g.addVariable(INT, {4}, "b");
   auto c = g.addVariable(FLOAT, {5}, "c");
   auto s = g.addVariable(FLOAT, {2}, "s");
-  for (const auto& t : {a, b, c, s}) g.setTileMapping(t, 0);
-  CHECK_THROWS_MATCHES(Engine(g, Copy(a, b)), type_error, test::What(Contains("float") && Contains("int")));
-  CHECK_THROWS_MATCHES(Engine(g, Copy(a, c)), index_error, test::What(Contains("{4}") && Contains("{5}")));
-  CHECK_THROWS_AS(Engine(g, Copy(a, a.slice(0, 1).broadcast(4, 0))), graph_program_compilation_error);
+  for (const auto& t : {a, b, c, s})
+    g.setTileMapping(t, 0);
+  CHECK_THROWS_MATCHES(Engine(g, Copy(a, b)), type_error,
+                       test::What(Contains("float") && Contains("int")));
+  CHECK_THROWS_MATCHES(Engine(g, Copy(a, c)), index_error,
+                       test::What(Contains("{4}") && Contains("{5}")));
+  CHECK_THROWS_AS(Engine(g, Copy(a, a.slice(0, 1).broadcast(4, 0))),
+                  graph_program_compilation_error);
   CHECK_THROWS_MATCHES(Engine(g, If(s, Sequence())), index_error,
                        test::What(Contains("If predicate") && Contains("single element")));
   CHECK_THROWS_AS(Engine(g, Switch(a[0], Sequence())), type_error);
-  CHECK_THROWS_AS(Engine(g, Execute(other.addComputeSet("foreign"))), graph_program_compilation_error);
+  CHECK_THROWS_AS(Engine(g, Execute(other.addComputeSet("foreign"))),
+                  graph_program_compilation_error);
   CHECK_THROWS_AS(Engine(g, Copy(a, Tensor())), graph_program_compilation_error);
   Switch dup(b[0]);
   dup.add(1, Sequence()).add(1, Sequence());

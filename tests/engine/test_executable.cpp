@@ -2,12 +2,10 @@
 // the clear errors a damaged, foreign or other-version executable gives.
 #include "TestUtil.hpp"
 
+#include <catch2/catch.hpp>
+#include <fstream>
 #include <poplar/Executable.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <fstream>
 #include <sstream>
 
 using namespace poplar;
@@ -50,7 +48,8 @@ struct RowSums {
   std::vector<float> run(Engine& e) {
     std::vector<float> in(12), out(3), bias(3);
     std::vector<unsigned> counter(1);
-    for (int i = 0; i < 12; ++i) in[i] = float(i);
+    for (int i = 0; i < 12; ++i)
+      in[i] = float(i);
     e.connectStream("in", in.data());
     e.connectStream("out", out.data());
     e.load(device);
@@ -80,7 +79,8 @@ std::size_t payloadOffset(const std::string& bytes) {
   std::size_t at = 8 + 4;
   for (int i = 0; i < 2; ++i) {
     std::uint64_t n = 0;
-    for (int b = 0; b < 8; ++b) n |= std::uint64_t(static_cast<unsigned char>(bytes[at + b])) << (8 * b);
+    for (int b = 0; b < 8; ++b)
+      n |= std::uint64_t(static_cast<unsigned char>(bytes[at + b])) << (8 * b);
     at += 8 + n;
   }
   return at + 8 + 32;
@@ -88,7 +88,8 @@ std::size_t payloadOffset(const std::string& bytes) {
 
 } // namespace
 
-TEST_CASE_METHOD(RowSums, "an executable runs as the engine built from the graph does", "[executable]") {
+TEST_CASE_METHOD(RowSums, "an executable runs as the engine built from the graph does",
+                 "[executable]") {
   Engine direct(g, programs);
   const auto expected = run(direct);
   CHECK(expected == std::vector<float>{6, 22, 38, 100, 200, 300, 9});
@@ -111,13 +112,15 @@ TEST_CASE_METHOD(RowSums, "an executable runs as the engine built from the graph
       std::ofstream f(path, std::ios::binary);
       exe.serialize(f);
     }
-    Engine e(Executable::deserialize(std::unique_ptr<std::istream>(new std::ifstream(path, std::ios::binary))));
+    Engine e(Executable::deserialize(
+        std::unique_ptr<std::istream>(new std::ifstream(path, std::ios::binary))));
     CHECK(run(e) == expected);
     std::remove(path.c_str());
   }
 }
 
-TEST_CASE_METHOD(RowSums, "serializing the same executable twice gives the same bytes", "[executable]") {
+TEST_CASE_METHOD(RowSums, "serializing the same executable twice gives the same bytes",
+                 "[executable]") {
   Executable a = compileGraph(g, programs);
   Executable b = compileGraph(g, programs);
   CHECK(serialized(a) == serialized(b));
@@ -140,18 +143,22 @@ TEST_CASE_METHOD(RowSums, "an empty executable is an error, not a crash", "[exec
   Engine e(std::move(exe));
   std::stringstream out;
   CHECK_THROWS_MATCHES(exe.serialize(out), poplar_error, test::What(Catch::Contains("empty")));
-  CHECK_THROWS_MATCHES([] { Engine empty{Executable()}; }(), runtime_error, test::What(Catch::Contains("empty")));
+  CHECK_THROWS_MATCHES([] { Engine empty{Executable()}; }(), runtime_error,
+                       test::What(Catch::Contains("empty")));
 }
 
-TEST_CASE_METHOD(RowSums, "bad executables give an error naming the problem", "[executable][errors]") {
+TEST_CASE_METHOD(RowSums, "bad executables give an error naming the problem",
+                 "[executable][errors]") {
   Executable exe = compileGraph(g, programs);
   const std::string good = serialized(exe);
   const std::size_t payload = payloadOffset(good);
   REQUIRE(payload < good.size());
 
   CHECK_THAT(loadError(""), Catch::Contains("the stream is empty"));
-  CHECK_THAT(loadError("just some text, not an executable"), Catch::Contains("not a Tessera executable"));
-  CHECK_THAT(loadError(std::string("PK\x03\x04", 4) + std::string(100, 'x')), Catch::Contains("not a Tessera executable"));
+  CHECK_THAT(loadError("just some text, not an executable"),
+             Catch::Contains("not a Tessera executable"));
+  CHECK_THAT(loadError(std::string("PK\x03\x04", 4) + std::string(100, 'x')),
+             Catch::Contains("not a Tessera executable"));
   CHECK_THAT(loadError(good.substr(0, 5)), Catch::Contains("truncated"));
   CHECK_THAT(loadError(good.substr(0, 20)), Catch::Contains("truncated"));
   CHECK_THAT(loadError(good.substr(0, payload - 10)), Catch::Contains("truncated"));
@@ -173,15 +180,18 @@ TEST_CASE_METHOD(RowSums, "bad executables give an error naming the problem", "[
   }
 }
 
-TEST_CASE_METHOD(RowSums, "an executable from another Tessera version or format is refused", "[executable][errors]") {
+TEST_CASE_METHOD(RowSums, "an executable from another Tessera version or format is refused",
+                 "[executable][errors]") {
   Executable exe = compileGraph(g, programs);
   const std::string good = serialized(exe);
   // The Tessera version is the first header string: its bytes follow its 8-byte length.
   const std::size_t versionAt = 8 + 4 + 8;
   std::string other = good;
-  for (std::size_t i = versionAt; i < versionAt + 3; ++i) other[i] = '9';
+  for (std::size_t i = versionAt; i < versionAt + 3; ++i)
+    other[i] = '9';
   const std::string msg = loadError(other);
-  CHECK_THAT(msg, Catch::Contains("made by Tessera 999") && Catch::Contains("compile the program again"));
+  CHECK_THAT(msg, Catch::Contains("made by Tessera 999") &&
+                      Catch::Contains("compile the program again"));
   // The version alone differs: asked to, the loader takes it.
   std::istringstream in(other);
   Engine e(Executable::deserialize(in, false));

@@ -2,14 +2,11 @@
 // writer, or a deliberate edit): every field is checked against the graph it describes, so
 // loading one gives a poplar_error, never a crash or a runtime that strays outside its memory.
 #include "TestUtil.hpp"
-
 #include "codelets/Hash.hpp"
 
+#include <catch2/catch.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <catch2/catch.hpp>
-
 #include <sstream>
 
 using namespace poplar;
@@ -19,7 +16,8 @@ namespace {
 
 std::uint64_t readU64(const std::string& b, std::size_t at) {
   std::uint64_t n = 0;
-  for (int i = 0; i < 8; ++i) n |= std::uint64_t(static_cast<unsigned char>(b[at + i])) << (8 * i);
+  for (int i = 0; i < 8; ++i)
+    n |= std::uint64_t(static_cast<unsigned char>(b[at + i])) << (8 * i);
   return n;
 }
 
@@ -29,7 +27,8 @@ struct Layout {
 };
 Layout layout(const std::string& b) {
   std::size_t at = 8 + 4;
-  for (int i = 0; i < 2; ++i) at += 8 + readU64(b, at);
+  for (int i = 0; i < 2; ++i)
+    at += 8 + readU64(b, at);
   return {at + 8, at + 8 + 32};
 }
 
@@ -74,17 +73,20 @@ struct Small {
 
 } // namespace
 
-TEST_CASE_METHOD(Small, "a resealed payload naming a vertex this process lacks is refused by name", "[executable][errors]") {
+TEST_CASE_METHOD(Small, "a resealed payload naming a vertex this process lacks is refused by name",
+                 "[executable][errors]") {
   std::string b = bytes;
   const auto at = b.find("IncrementVertex", layout(b).payload);
   REQUIRE(at != std::string::npos);
   b.replace(at, 15, "MissingVertexXX");
   std::istringstream in(resealed(b));
-  CHECK_THROWS_MATCHES(Executable::deserialize(in), poplar_error,
-                       test::What(Catch::Contains("'MissingVertexXX'") && Catch::Contains("does not provide")));
+  CHECK_THROWS_MATCHES(
+      Executable::deserialize(in), poplar_error,
+      test::What(Catch::Contains("'MissingVertexXX'") && Catch::Contains("does not provide")));
 }
 
-TEST_CASE_METHOD(Small, "resealed payloads with any byte changed load safely or not at all", "[executable][errors]") {
+TEST_CASE_METHOD(Small, "resealed payloads with any byte changed load safely or not at all",
+                 "[executable][errors]") {
   const std::size_t start = layout(bytes).payload;
   unsigned refused = 0, loaded = 0;
   for (std::size_t at = start; at < bytes.size(); ++at)

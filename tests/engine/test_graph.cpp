@@ -1,9 +1,8 @@
 // Tile mappings, virtual graphs, constants and vertex construction.
 #include "TestUtil.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <catch2/catch.hpp>
+#include <poplar/exceptions.hpp>
 
 using namespace poplar;
 

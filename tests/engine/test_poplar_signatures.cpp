@@ -5,17 +5,15 @@
 #include "TestUtil.hpp"
 #include "common/ScratchDir.hpp"
 
+#include <array>
+#include <catch2/catch.hpp>
+#include <fstream>
 #include <poplar/CSRFunctions.hpp>
 #include <poplar/DeviceManager.hpp>
 #include <poplar/Engine.hpp>
 #include <poplar/StringRef.hpp>
 #include <poplar/exceptions.hpp>
 #include <pva/pva.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <array>
-#include <fstream>
 #include <sstream>
 
 using namespace poplar;
@@ -24,11 +22,16 @@ using namespace poplar::program;
 namespace {
 std::size_t product(ArrayRef<std::size_t> shape) {
   std::size_t n = 1;
-  for (auto d : shape) n *= d;
+  for (auto d : shape)
+    n *= d;
   return n;
 }
-std::string text(StringRef s) { return s; }
-std::string pathOf(const DebugContext& dc) { return dc.getPathName(); }
+std::string text(StringRef s) {
+  return s;
+}
+std::string pathOf(const DebugContext& dc) {
+  return dc.getPathName();
+}
 } // namespace
 
 TEST_CASE("ArrayRef takes braced lists, vectors, arrays and C arrays", "[engine][api]") {
@@ -98,7 +101,8 @@ TEST_CASE("DebugNameAndId names children by path and converts from DebugContext"
   CHECK(pathOf({"a", "b"}) == "a/b"); // a child of DebugContext "a", as before DebugNameAndId
 }
 
-TEST_CASE("Variadic Sequence runs its programs in order; a single Sequence argument copies", "[engine][api]") {
+TEST_CASE("Variadic Sequence runs its programs in order; a single Sequence argument copies",
+          "[engine][api]") {
   auto device = test::tinyDevice(4);
   Graph g = test::makeGraph(device);
   Tensor data = g.addVariable(FLOAT, {4}, "data");
@@ -113,7 +117,7 @@ TEST_CASE("Variadic Sequence runs its programs in order; a single Sequence argum
   g.createHostRead("copy", copy);
 
   Sequence first(Execute(scale), Copy(data, copy), Execute(scale)); // copy holds data * 3
-  Sequence again(first);                                           // a copy, not a nesting
+  Sequence again(first);                                            // a copy, not a nesting
   Engine e(g, again);
   e.load(device);
   e.run();
@@ -122,7 +126,9 @@ TEST_CASE("Variadic Sequence runs its programs in order; a single Sequence argum
   CHECK(out == std::vector<float>{3, 6, 9, 12});
 }
 
-TEST_CASE("connect(field, value) feeds a constant on the vertex's tile; setPerfEstimate takes FLOPs", "[engine][api]") {
+TEST_CASE(
+    "connect(field, value) feeds a constant on the vertex's tile; setPerfEstimate takes FLOPs",
+    "[engine][api]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4);
   Graph g = test::makeGraph(device);
@@ -134,7 +140,8 @@ TEST_CASE("connect(field, value) feeds a constant on the vertex's tile; setPerfE
   g.setTileMapping(v, 2);
   g.setPerfEstimate(v, 40, 7);
   g.createHostRead("out", out);
-  CHECK_THROWS_AS(g.connect(v["out"], 1.0f), graph_connection_error); // an output cannot be a constant
+  CHECK_THROWS_AS(g.connect(v["out"], 1.0f),
+                  graph_connection_error); // an output cannot be a constant
 
   std::ostringstream json;
   g.serialize(json, {Execute(cs)}, SerializationFormat::JSON);
@@ -151,11 +158,13 @@ TEST_CASE("connect(field, value) feeds a constant on the vertex's tile; setPerfE
   CHECK(sg.computeSets[0].name == "sum");
   bool constantOnTile2 = false;
   for (const auto& var : sg.variables)
-    if (var.isConstant && var.mapping.size() == 1 && var.mapping[0].tile == 2) constantOnTile2 = true;
+    if (var.isConstant && var.mapping.size() == 1 && var.mapping[0].tile == 2)
+      constantOnTile2 = true;
   CHECK(constantOnTile2); // connect(field, value) placed its constant with the vertex
 
   Engine e(g, Execute(cs),
-           {{"autoReport.all", "true"}, {"autoReport.directory", dir.path().string()},
+           {{"autoReport.all", "true"},
+            {"autoReport.directory", dir.path().string()},
             {"profiler.includeFlopEstimates", "true"}});
   // The constant went to the vertex's tile: nothing to exchange into tile 2.
   e.load(device);
@@ -175,7 +184,8 @@ TEST_CASE("connect(field, value) feeds a constant on the vertex's tile; setPerfE
   CHECK(found);
 }
 
-TEST_CASE("setFloatingPointBehaviour: inv stops on a NaN, oflo on an infinity, nothing otherwise", "[engine][api][csr]") {
+TEST_CASE("setFloatingPointBehaviour: inv stops on a NaN, oflo on an infinity, nothing otherwise",
+          "[engine][api][csr]") {
   auto device = test::tinyDevice(4);
   Graph g = test::makeGraph(device);
   Tensor in = g.addVariable(FLOAT, {2}, "in"), out = g.addVariable(FLOAT, {2}, "out");
@@ -196,10 +206,10 @@ TEST_CASE("setFloatingPointBehaviour: inv stops on a NaN, oflo on an infinity, n
   const FloatingPointBehaviour none(false, false, false, false, false);
   const FloatingPointBehaviour inv(true, false, false, false, false);
   const FloatingPointBehaviour oflo(false, false, true, false, false);
-  CHECK_NOTHROW(run(none, {-1.0f, 0.0f}));               // NaN and -inf, unchecked
+  CHECK_NOTHROW(run(none, {-1.0f, 0.0f})); // NaN and -inf, unchecked
   CHECK_THROWS_AS(run(inv, {-1.0f, 1.0f}), floating_point_exception);
   CHECK_THROWS_WITH(run(inv, {-1.0f, 1.0f}), Catch::Contains("NaN") && Catch::Contains("inv"));
-  CHECK_NOTHROW(run(inv, {0.0f, 1.0f}));                 // -inf is not a NaN
+  CHECK_NOTHROW(run(inv, {0.0f, 1.0f})); // -inf is not a NaN
   CHECK_THROWS_AS(run(oflo, {0.0f, 1.0f}), floating_point_exception);
   CHECK_NOTHROW(run(FloatingPointBehaviour(), {1.0f, 2.0f})); // every flag on, finite results
 
@@ -284,7 +294,9 @@ TEST_CASE("OptionFlags print as JSON that readJSON reads back", "[engine][api]")
   CHECK_THROWS_AS(readJSON("[1, 2]", more), invalid_option);
 }
 
-TEST_CASE("addLinearlyMappedVariable spreads a variable; hasCodelet tells which vertices a graph can make", "[engine][api]") {
+TEST_CASE("addLinearlyMappedVariable spreads a variable; hasCodelet tells which vertices a graph "
+          "can make",
+          "[engine][api]") {
   auto device = test::tinyDevice(4);
   Graph g(device.getTarget());
   Tensor t = g.addLinearlyMappedVariable(FLOAT, {16}, "t");
@@ -294,7 +306,8 @@ TEST_CASE("addLinearlyMappedVariable spreads a variable; hasCodelet tells which 
   std::size_t used = 0;
   for (const auto& tile : mapping) {
     std::size_t n = 0;
-    for (const auto& i : tile) n += i.size();
+    for (const auto& i : tile)
+      n += i.size();
     CHECK((n == 0 || (n >= 8 && n % 4 == 0)));
     used += n ? 1 : 0;
   }

@@ -1,13 +1,11 @@
 // PrintTensor's text, as Poplar lays it out (PrintTensorFmt): scripts written for Poplar grep it.
 #include "TestUtil.hpp"
 
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <iostream>
 #include <poplar/PrintTensor.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <algorithm>
-#include <iostream>
 #include <sstream>
 #include <vector>
 
@@ -40,22 +38,27 @@ struct Printer {
 
 std::vector<float> iota(std::size_t n, float scale = 1) {
   std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = float(i) * scale;
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = float(i) * scale;
   return v;
 }
 
 } // namespace
 
-TEST_CASE_METHOD(Printer, "PrintTensor: a float vector on one line, 8 significant digits", "[print]") {
+TEST_CASE_METHOD(Printer, "PrintTensor: a float vector on one line, 8 significant digits",
+                 "[print]") {
   Tensor v = constant<float>(FLOAT, {4}, {1, 1.5f, 2, 2.5f});
-  CHECK(print(PrintTensor("v1-debug", v)) == "v1-debug: [1.0000000 1.5000000 2.0000000 2.5000000]\n");
+  CHECK(print(PrintTensor("v1-debug", v)) ==
+        "v1-debug: [1.0000000 1.5000000 2.0000000 2.5000000]\n");
   Tensor zeros = constant<float>(FLOAT, {3}, {0, 0, 0});
   CHECK(print(PrintTensor("z", zeros)) == "z: [0.0000000 0.0000000 0.0000000]\n");
 }
 
-TEST_CASE_METHOD(Printer, "PrintTensor: a matrix has one row per line, indented by depth", "[print]") {
+TEST_CASE_METHOD(Printer, "PrintTensor: a matrix has one row per line, indented by depth",
+                 "[print]") {
   Tensor m = constant<float>(FLOAT, {2, 2}, {5, 4.5f, 4, 3.5f});
-  CHECK(print(PrintTensor("v3", m)) == "v3: [\n [5.0000000 4.5000000]\n [4.0000000 3.5000000]\n]\n");
+  CHECK(print(PrintTensor("v3", m)) ==
+        "v3: [\n [5.0000000 4.5000000]\n [4.0000000 3.5000000]\n]\n");
   Tensor cube = constant<int>(INT, {2, 1, 2}, {1, 2, 3, 4});
   CHECK(print(PrintTensor("c", cube)) == "c: [\n [\n  [1 2]\n ]\n [\n  [3 4]\n ]\n]\n");
 }
@@ -76,27 +79,32 @@ TEST_CASE_METHOD(Printer, "PrintTensor: without a title, scalars and unsigned ty
   CHECK(print(PrintTensor("/print-tensor", scalar)) == "/print-tensor: 3.0000000\n");
 }
 
-TEST_CASE_METHOD(Printer, "PrintTensor: large and tiny magnitudes switch to scientific", "[print]") {
+TEST_CASE_METHOD(Printer, "PrintTensor: large and tiny magnitudes switch to scientific",
+                 "[print]") {
   Tensor big = constant<float>(FLOAT, {2}, {1.5e9f, -2});
   CHECK(print(PrintTensor("big", big)) == "big: [ 1.5000000e+09 -2.0000000e+00]\n");
   Tensor tiny = constant<float>(FLOAT, {2}, {1e-6f, 1});
   CHECK(print(PrintTensor("tiny", tiny)) == "tiny: [1.0000000e-06 1.0000000e+00]\n");
 }
 
-TEST_CASE_METHOD(Printer, "PrintTensor: more elements than the threshold are summarised", "[print]") {
+TEST_CASE_METHOD(Printer, "PrintTensor: more elements than the threshold are summarised",
+                 "[print]") {
   Tensor v = constant<float>(FLOAT, {2000}, iota(2000));
   CHECK(print(PrintTensor("v", v)) ==
         "v: [   0.0000    1.0000    2.0000 ... 1997.0000 1998.0000 1999.0000]\n");
   Tensor m = constant<float>(FLOAT, {100, 20}, iota(2000));
   const std::string text = print(PrintTensor("m", m));
-  CHECK(text.rfind("m: [\n [   0.0000    1.0000    2.0000 ...   17.0000   18.0000   19.0000]\n", 0) == 0);
+  CHECK(text.rfind("m: [\n [   0.0000    1.0000    2.0000 ...   17.0000   18.0000   19.0000]\n",
+                   0) == 0);
   CHECK_THAT(text, Catch::Contains("\n ...\n"));
-  CHECK_THAT(text, Catch::EndsWith(" [1980.0000 1981.0000 1982.0000 ... 1997.0000 1998.0000 1999.0000]\n]\n"));
+  CHECK_THAT(text, Catch::EndsWith(
+                       " [1980.0000 1981.0000 1982.0000 ... 1997.0000 1998.0000 1999.0000]\n]\n"));
   // Six rows shown (three at each end), plus the title line, the gap and the closing bracket.
   CHECK(std::count(text.begin(), text.end(), '\n') == 9);
 }
 
-TEST_CASE_METHOD(Printer, "PrintTensor: PrintTensorFmt sets format, separator, brackets and width", "[print]") {
+TEST_CASE_METHOD(Printer, "PrintTensor: PrintTensorFmt sets format, separator, brackets and width",
+                 "[print]") {
   Tensor m = constant<float>(FLOAT, {2, 2}, {1.4962566f, 1.7682219f, 1.0884774f, 1.1320305f});
   using FF = PrintTensorFmt::FloatFormat;
   CHECK(print(PrintTensor("title", m, PrintTensorFmt(1000, 3, 75, 8, FF::Fixed, ';', '(', ')'))) ==
@@ -144,7 +152,8 @@ TEST_CASE("PrintTensor writes to standard error unless redirected", "[print]") {
   CHECK(captured.str() == "t: [4 2]\n");
 }
 
-TEST_CASE("PrintTensor of an unmapped tensor is a graph error naming the tensor", "[print][errors]") {
+TEST_CASE("PrintTensor of an unmapped tensor is a graph error naming the tensor",
+          "[print][errors]") {
   Device device = test::smallDevice(2);
   Graph graph(device.getTarget());
   Tensor t = graph.addVariable(FLOAT, {3}, "loose");

@@ -1,10 +1,8 @@
 // Every program kind, checked by the numbers it produces.
 #include "TestUtil.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <catch2/catch.hpp>
-
+#include <poplar/exceptions.hpp>
 #include <sstream>
 
 using namespace poplar;
@@ -29,9 +27,12 @@ struct Counter {
     g.setTileMapping(limit, 1);
     g.setTileMapping(below, 2);
     g.setTileMapping(above, 3);
-    g.setTileMapping(g.addVertex(cmpAbove, "LessThanVertex", {{"a", limit}, {"b", counter}, {"result", above}}), 3);
+    g.setTileMapping(
+        g.addVertex(cmpAbove, "LessThanVertex", {{"a", limit}, {"b", counter}, {"result", above}}),
+        3);
     g.setTileMapping(g.addVertex(inc, "IncrementVertex", {{"counter", counter}}), 0);
-    g.setTileMapping(g.addVertex(cmp, "LessThanVertex", {{"a", counter}, {"b", limit}, {"result", below}}), 2);
+    g.setTileMapping(
+        g.addVertex(cmp, "LessThanVertex", {{"a", counter}, {"b", limit}, {"result", below}}), 2);
     g.createHostWrite("counter", counter);
     g.createHostWrite("limit", limit);
     g.createHostRead("counter.out", counter);
@@ -65,14 +66,16 @@ TEST_CASE("Execute runs every vertex of a compute set with real results", "[prog
   Engine e(g, Execute(cs));
   e.load(device);
   std::vector<float> in(32);
-  for (unsigned i = 0; i < 32; ++i) in[i] = float(i) * 0.5f;
+  for (unsigned i = 0; i < 32; ++i)
+    in[i] = float(i) * 0.5f;
   e.writeTensor("x", in.data(), in.data() + in.size());
   e.run();
   std::vector<float> out(4);
   e.readTensor("sums", out.data(), out.data() + 4);
   for (unsigned r = 0; r < 4; ++r) {
     float expect = 0;
-    for (unsigned c = 0; c < 8; ++c) expect += in[r * 8 + c];
+    for (unsigned c = 0; c < 8; ++c)
+      expect += in[r * 8 + c];
     CHECK(out[r] == expect);
   }
 }
@@ -85,7 +88,8 @@ TEST_CASE("vertex state, edge lists, supervisor vertices and half fields", "[pro
   auto counts = g.addVariable(INT, {3}, "counts");
   auto total = g.addVariable(INT, {}, "total");
   auto h = g.addVariable(HALF, {3}, "h");
-  for (const auto& t : {x, y, counts, total, h}) g.setTileMapping(t, 1);
+  for (const auto& t : {x, y, counts, total, h})
+    g.setTileMapping(t, 1);
   auto cs = g.addComputeSet("mixed");
   auto scale = g.addVertex(cs, "ScaleVertex", {{"data", x.slice(0, 3)}});
   g.setInitialValue(scale["factor"], 3.0f);
@@ -94,7 +98,8 @@ TEST_CASE("vertex state, edge lists, supervisor vertices and half fields", "[pro
   auto sup = g.addVertex(cs, "TotalSupervisor", {{"counts", counts}, {"total", total}});
   auto dbl = g.addVertex(cs, "DoubleHalfVertex", {{"data", h}});
   g.setPerfEstimate(dbl, 7);
-  for (auto v : {scale, gather, sup, dbl}) g.setTileMapping(v, 1);
+  for (auto v : {scale, gather, sup, dbl})
+    g.setTileMapping(v, 1);
   g.setInitialValue(x, std::vector<float>{1, 2, 3, 4, 5, 6});
   g.setInitialValue(counts, std::vector<int>{5, -2, 10});
   g.setInitialValue(h, std::vector<float>{0.5f, 1.5f, -3.0f});
@@ -130,7 +135,8 @@ TEST_CASE("Copy moves tensor data, including through views", "[programs]") {
   g.setInitialValue(a, std::vector<int>{1, 2, 3, 4, 5, 6});
   g.createHostRead("b", b);
   g.createHostRead("a", a);
-  Sequence prog{Copy(a.transpose(), b), Copy(c, a[1]), Copy(a.flatten().slice(0, 2), a.flatten().slice(1, 3))};
+  Sequence prog{Copy(a.transpose(), b), Copy(c, a[1]),
+                Copy(a.flatten().slice(0, 2), a.flatten().slice(1, 3))};
   Engine e(g, prog);
   e.load(device);
   e.run();
@@ -147,7 +153,8 @@ TEST_CASE_METHOD(Counter, "Repeat runs its body count times", "[programs]") {
   CHECK(run(Repeat(0, Execute(inc)), 9) == 9);
 }
 
-TEST_CASE_METHOD(Counter, "RepeatWhileTrue and RepeatWhileFalse test the predicate each time", "[programs]") {
+TEST_CASE_METHOD(Counter, "RepeatWhileTrue and RepeatWhileFalse test the predicate each time",
+                 "[programs]") {
   CHECK(run(RepeatWhileTrue(Execute(cmp), below, Execute(inc)), 2, 10) == 10);
   CHECK(run(RepeatWhileTrue(Execute(cmp), below, Execute(inc)), 12, 10) == 12);
   CHECK(run(RepeatWhileFalse(Execute(cmpAbove), above, Execute(inc)), 2, 10) == 11);
@@ -178,7 +185,8 @@ TEST_CASE_METHOD(Counter, "Call runs a function, sharing one body", "[programs]"
   CHECK(run(Sequence{Call(addThree), Execute(inc), Call(addThree)}) == 7);
 }
 
-TEST_CASE_METHOD(Counter, "Sync, WriteUndef and Block run their bodies and nothing else", "[programs]") {
+TEST_CASE_METHOD(Counter, "Sync, WriteUndef and Block run their bodies and nothing else",
+                 "[programs]") {
   const Program p = Sequence{Sync(SyncType::INTERNAL), Block(Repeat(2, Execute(inc)), "block"),
                              Sync(SyncType::EXTERNAL), WriteUndef(limit), Sync(SyncType::GLOBAL)};
   CHECK(run(p, 1) == 3);
@@ -207,7 +215,9 @@ TEST_CASE_METHOD(Counter, "AbortOnCondition stops the run with its message", "[p
                        test::What(Catch::Contains("counter below limit")));
 }
 
-TEST_CASE_METHOD(Counter, "programs are values: adding to a sequence does not change earlier copies", "[programs]") {
+TEST_CASE_METHOD(Counter,
+                 "programs are values: adding to a sequence does not change earlier copies",
+                 "[programs]") {
   Sequence body;
   body.add(Execute(inc));
   const Repeat twice(2, body);

@@ -1,11 +1,9 @@
 // Host streams (buffers, circular buffers, callbacks), host reads/writes and remote buffers.
 #include "TestUtil.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <catch2/catch.hpp>
-
 #include <numeric>
+#include <poplar/exceptions.hpp>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -22,7 +20,8 @@ struct Loopback {
 };
 } // namespace
 
-TEST_CASE_METHOD(Loopback, "a circular host buffer is consumed a stream-sized piece per copy", "[streams]") {
+TEST_CASE_METHOD(Loopback, "a circular host buffer is consumed a stream-sized piece per copy",
+                 "[streams]") {
   Engine e(g, Sequence{Copy(in, t), Copy(t, out)});
   std::vector<int> src(30), dst(20, -1);
   std::iota(src.begin(), src.end(), 0);
@@ -33,7 +32,8 @@ TEST_CASE_METHOD(Loopback, "a circular host buffer is consumed a stream-sized pi
     e.run();
     // Run k sends src[10k..10k+9] (wrapping after 30) into dst slot k % 2.
     const int first = (run % 3) * 10;
-    for (int i = 0; i < 10; ++i) REQUIRE(dst[(run % 2) * 10 + i] == first + i);
+    for (int i = 0; i < 10; ++i)
+      REQUIRE(dst[(run % 2) * 10 + i] == first + i);
   }
 }
 
@@ -56,12 +56,14 @@ TEST_CASE_METHOD(Loopback, "single buffers and function callbacks", "[streams]")
   }
 }
 
-TEST_CASE_METHOD(Loopback, "StreamCallback objects are fetched and completed per copy", "[streams]") {
+TEST_CASE_METHOD(Loopback, "StreamCallback objects are fetched and completed per copy",
+                 "[streams]") {
   struct Source : LegacyStreamCallback {
     int next = 0, fetches = 0, completes = 0;
     void fetch(void* p) override {
       ++fetches;
-      for (int i = 0; i < 10; ++i) static_cast<int*>(p)[i] = next++;
+      for (int i = 0; i < 10; ++i)
+        static_cast<int*>(p)[i] = next++;
     }
     void complete() override { ++completes; }
   };
@@ -89,7 +91,8 @@ struct LoggingSource : StreamCallback {
   bool prefetchAvailable = true;
   explicit LoggingSource(std::vector<std::string>& l) : log(l) {}
   void fill(void* p) {
-    for (int i = 0; i < 10; ++i) static_cast<int*>(p)[i] = 100 * (consumed + lookAhead) + i;
+    for (int i = 0; i < 10; ++i)
+      static_cast<int*>(p)[i] = 100 * (consumed + lookAhead) + i;
     ++lookAhead;
   }
   Result prefetch(void* p) override {
@@ -117,7 +120,8 @@ struct LoggingSource : StreamCallback {
 };
 } // namespace
 
-TEST_CASE_METHOD(Loopback, "StreamCallback prefetch follows Poplar's exchange options", "[streams][prefetch]") {
+TEST_CASE_METHOD(Loopback, "StreamCallback prefetch follows Poplar's exchange options",
+                 "[streams][prefetch]") {
   std::vector<std::string> log;
   auto source = std::make_unique<LoggingSource>(log);
   LoggingSource* s = source.get();
@@ -134,37 +138,41 @@ TEST_CASE_METHOD(Loopback, "StreamCallback prefetch follows Poplar's exchange op
   (void)s;
 
   SECTION("by default (streamBufferOverlap=hostRearrangeOnly) every copy fetches") {
-    CHECK(run({}) == std::vector<std::string>{"fetch:0", "complete", "fetch:1", "complete", "fetch:2", "complete"});
+    CHECK(run({}) == std::vector<std::string>{"fetch:0", "complete", "fetch:1", "complete",
+                                              "fetch:2", "complete"});
     CHECK(dst[29] == 209);
   }
   SECTION("enablePrefetch=false turns prefetching off") {
     CHECK(run({{"exchange.streamBufferOverlap", "none"}, {"exchange.enablePrefetch", "false"}}) ==
-          std::vector<std::string>{"fetch:0", "complete", "fetch:1", "complete", "fetch:2", "complete"});
+          std::vector<std::string>{"fetch:0", "complete", "fetch:1", "complete", "fetch:2",
+                                   "complete"});
   }
   SECTION("with streamBufferOverlap=none the next buffer is prefetched after each copy") {
     // The last prefetch is speculative: no copy takes it, so the run's end invalidates it.
     CHECK(run({{"exchange.streamBufferOverlap", "none"}}) ==
-          std::vector<std::string>{"fetch:0", "complete", "prefetch:1", "complete", "prefetch:2", "complete",
-                                   "prefetch:3", "invalidate"});
+          std::vector<std::string>{"fetch:0", "complete", "prefetch:1", "complete", "prefetch:2",
+                                   "complete", "prefetch:3", "invalidate"});
     for (int slot = 0; slot < 3; ++slot)
-      for (int i = 0; i < 10; ++i) REQUIRE(dst[slot * 10 + i] == 100 * slot + i);
+      for (int i = 0; i < 10; ++i)
+        REQUIRE(dst[slot * 10 + i] == 100 * slot + i);
   }
   SECTION("a prefetch that finds nothing is followed by fetch at the next copy") {
-    Engine e(g, Repeat(2, Sequence{Copy(in, t), Copy(t, out)}), {{"exchange.streamBufferOverlap", "none"}});
+    Engine e(g, Repeat(2, Sequence{Copy(in, t), Copy(t, out)}),
+             {{"exchange.streamBufferOverlap", "none"}});
     e.connectStreamToCallback("in", std::move(source));
     e.connectStream("out", dst.data(), dst.data() + 20);
     e.load(device);
     s->prefetchAvailable = false;
     e.run();
-    CHECK(log == std::vector<std::string>{"fetch:0", "complete", "prefetch:none", "fetch:1", "complete",
-                                          "prefetch:none"});
+    CHECK(log == std::vector<std::string>{"fetch:0", "complete", "prefetch:none", "fetch:1",
+                                          "complete", "prefetch:none"});
     // Prefetched data a run did not use is offered again: the next run starts where this one
     // stopped consuming.
     log.clear();
     s->prefetchAvailable = true;
     e.run();
-    CHECK(log == std::vector<std::string>{"fetch:2", "complete", "prefetch:3", "complete", "prefetch:4",
-                                          "invalidate"});
+    CHECK(log == std::vector<std::string>{"fetch:2", "complete", "prefetch:3", "complete",
+                                          "prefetch:4", "invalidate"});
     CHECK(dst[19] == 309);
   }
 }
@@ -176,7 +184,8 @@ TEST_CASE_METHOD(Loopback, "stream misuse gives clear errors", "[streams][errors
                        test::What(Catch::Contains("multiple") && Catch::Contains("40 bytes")));
   CHECK_THROWS_MATCHES(e.connectStream("nope", buf.data()), stream_connection_error,
                        test::What(Catch::Contains("nope")));
-  CHECK_THROWS_AS(e.connectStreamToCallback("in", std::function<void(void*)>()), stream_connection_error);
+  CHECK_THROWS_AS(e.connectStreamToCallback("in", std::function<void(void*)>()),
+                  stream_connection_error);
   e.load(device);
   CHECK_THROWS_MATCHES(e.run(), stream_connection_error,
                        test::What(Catch::Contains("'in'") && Catch::Contains("not connected")));

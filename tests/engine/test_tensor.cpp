@@ -1,11 +1,9 @@
 // Tensor views: each view must select exactly the right variable elements, without copying.
 #include "TestUtil.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <catch2/catch.hpp>
-
 #include <numeric>
+#include <poplar/exceptions.hpp>
 
 using namespace poplar;
 using test::elementIndices;
@@ -80,7 +78,8 @@ TEST_CASE_METHOD(Fixture, "broadcast, expand and squeeze", "[tensor]") {
   CHECK(elementIndices(b) == std::vector<std::size_t>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3});
   CHECK(b.containsAliases());
   CHECK(row.broadcast(2, 0).shape() == std::vector<std::size_t>{8});
-  CHECK(row.expand({0, 1}).shape() == std::vector<std::size_t>{1, 4, 1}); // positions in this tensor
+  CHECK(row.expand({0, 1}).shape() ==
+        std::vector<std::size_t>{1, 4, 1}); // positions in this tensor
   CHECK(row.expand({0, 0}).shape() == std::vector<std::size_t>{1, 1, 4});
   CHECK(row.expand({1}).shape() == std::vector<std::size_t>{4, 1});
   CHECK(row.expand({0}).squeeze({0}).shape() == std::vector<std::size_t>{4});

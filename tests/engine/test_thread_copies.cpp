@@ -64,10 +64,12 @@ struct Exchange {
     const Tensor toNextTile = concat(x.slice(kN - kBlock, kN), x.slice(0, kN - kBlock));
     const Tensor transposed = y.reshape({kTiles, kBlock}).transpose().flatten();
     const Tensor rotatedLeft = concat(x.slice(1, kN), x.slice(0, 1));
-    program = Sequence{Copy(in, x),
-                       Repeat(kRounds, Sequence{Copy(toNextTile, y), Execute(scale), Copy(transposed, z), Copy(z, x),
-                                                Copy(x.slice(0, kN - 1), x.slice(1, kN)), Copy(rotatedLeft, x)}),
-                       Copy(x, out)};
+    program =
+        Sequence{Copy(in, x),
+                 Repeat(kRounds, Sequence{Copy(toNextTile, y), Execute(scale), Copy(transposed, z),
+                                          Copy(z, x), Copy(x.slice(0, kN - 1), x.slice(1, kN)),
+                                          Copy(rotatedLeft, x)}),
+                 Copy(x, out)};
   }
 
   struct Result {
@@ -108,13 +110,15 @@ Exchange::Result expected() {
 
 std::size_t totalBytes(const poplar::detail::CopyPlan& plan) {
   std::size_t n = 0;
-  for (const auto& p : plan.pieces) n += p.bytes;
+  for (const auto& p : plan.pieces)
+    n += p.bytes;
   return n;
 }
 
 } // namespace
 
-TEST_CASE("An exchange-heavy 1,472-tile program gives the same bits and the same profile on 1, 2 and 8 threads",
+TEST_CASE("An exchange-heavy 1,472-tile program gives the same bits and the same profile on 1, 2 "
+          "and 8 threads",
           "[threads][exchange]") {
   Exchange p;
   const Exchange::Result want = expected();
@@ -128,10 +132,12 @@ TEST_CASE("An exchange-heavy 1,472-tile program gives the same bits and the same
   CHECK(steps[2] == steps[0]);
 }
 
-TEST_CASE("Copies are spread over threads only when their order cannot matter", "[threads][exchange]") {
+TEST_CASE("Copies are spread over threads only when their order cannot matter",
+          "[threads][exchange]") {
   constexpr std::size_t kMiB = 1 << 20;
   SECTION("disjoint copies: cut into units that cover every byte once") {
-    const auto plan = planCopies({{0, 4 * kMiB, kMiB}, {kMiB, 6 * kMiB, 8}, {2 * kMiB, 7 * kMiB, kMiB / 2}}, true);
+    const auto plan = planCopies(
+        {{0, 4 * kMiB, kMiB}, {kMiB, 6 * kMiB, 8}, {2 * kMiB, 7 * kMiB, kMiB / 2}}, true);
     REQUIRE(plan);
     CHECK(totalBytes(*plan) == kMiB + 8 + kMiB / 2);
     CHECK(plan->unitStart.front() == 0);
@@ -164,7 +170,8 @@ TEST_CASE("Copies are spread over threads only when their order cannot matter", 
   }
 }
 
-TEST_CASE("Stream callbacks of large streams keep their order and their data when copies run on many threads",
+TEST_CASE("Stream callbacks of large streams keep their order and their data when copies run on "
+          "many threads",
           "[threads][exchange][streams]") {
   // 1.5 MB streams: their copies to and from the tiles go to the pool; the callbacks stay in
   // program order on the calling thread, each buffer copied only after fetch() returned.
@@ -198,8 +205,10 @@ TEST_CASE("Stream callbacks of large streams keep their order and their data whe
   std::vector<int> log;
   auto sink = std::make_unique<Sink>(&log);
   Sink* sinkSeen = sink.get();
-  Engine e(p.g, Repeat(kStreamRounds, Sequence{Copy(p.in, p.x), Copy(toNextTile, p.y), Copy(p.y, p.out)}),
-           {{"tessera.threads", "8"}, {"exchange.streamBufferOverlap", "none"}});
+  Engine e(
+      p.g,
+      Repeat(kStreamRounds, Sequence{Copy(p.in, p.x), Copy(toNextTile, p.y), Copy(p.y, p.out)}),
+      {{"tessera.threads", "8"}, {"exchange.streamBufferOverlap", "none"}});
   e.connectStreamToCallback("in", std::make_unique<Source>(&log));
   e.connectStreamToCallback("out", std::move(sink));
   e.load(p.device);

@@ -1,15 +1,13 @@
 // Element types, half-precision conversion and option parsing.
 #include "TestUtil.hpp"
 
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 #include <poplar/exceptions.hpp>
-
-#include <catch2/catch.hpp>
-
-#include <cmath>
-#include <limits>
 
 using namespace poplar;
 
@@ -33,10 +31,10 @@ TEST_CASE("half converts exactly where representable and rounds to nearest even"
   CHECK(half(1.0f).bits() == 0x3c00);
   CHECK(half(-2.0f).bits() == 0xc000);
   CHECK(half(65504.0f).bits() == 0x7bff);
-  CHECK(std::isinf(float(half(65520.0f))));             // rounds up past the largest half
-  CHECK(float(half(1.0f + 1.0f / 2048)) == 1.0f);      // tie: rounds to even (down)
+  CHECK(std::isinf(float(half(65520.0f))));                     // rounds up past the largest half
+  CHECK(float(half(1.0f + 1.0f / 2048)) == 1.0f);               // tie: rounds to even (down)
   CHECK(float(half(1.0f + 3.0f / 2048)) == 1.0f + 2.0f / 1024); // tie: rounds to even (up)
-  CHECK(float(half(1e-9f)) == 0.0f);                    // underflows to zero
+  CHECK(float(half(1e-9f)) == 0.0f);                            // underflows to zero
   CHECK(std::isnan(float(half(std::numeric_limits<float>::quiet_NaN()))));
   CHECK(float(half(3.0f)) + float(half(0.5f)) == 3.5f);
   // Every half bit pattern survives a round trip through float.
@@ -74,7 +72,8 @@ TEST_CASE("OptionFlags hold values and parse JSON", "[options]") {
   CHECK_THROWS_AS(parseOptionFlagsJson(R"({"a": [1]})", "x"), invalid_option);
   // Found by fuzz_engine_options (tests/data/fuzz/engine-options-number-overflow.json): a number
   // JSON allows but a double cannot hold escaped as nlohmann's out_of_range, no poplar error.
-  CHECK_THROWS_MATCHES(parseOptionFlagsJson(R"({"autoReport.all":1e400})", "POPLAR_ENGINE_OPTIONS"), invalid_option,
+  CHECK_THROWS_MATCHES(parseOptionFlagsJson(R"({"autoReport.all":1e400})", "POPLAR_ENGINE_OPTIONS"),
+                       invalid_option,
                        test::What(Catch::Contains("POPLAR_ENGINE_OPTIONS: not valid JSON") &&
                                   Catch::Contains("1e400")));
 }

@@ -4,17 +4,13 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
+#include <cbor.h>
+#include <fstream>
+#include <iterator>
 #include <poplar/Engine.hpp>
-
 #include <popops/ElementWise.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
-
-#include <cbor.h>
-
-#include <fstream>
-#include <iterator>
 
 using namespace poplar;
 using test::Report;
@@ -35,7 +31,8 @@ struct DebugFile {
 
 std::string str(const cbor_item_t* item) {
   REQUIRE(cbor_isa_string(item));
-  return std::string(reinterpret_cast<const char*>(cbor_string_handle(item)), cbor_string_length(item));
+  return std::string(reinterpret_cast<const char*>(cbor_string_handle(item)),
+                     cbor_string_length(item));
 }
 
 const cbor_item_t* get(const cbor_item_t* map, const char* key) {
@@ -50,7 +47,8 @@ DebugFile readDebugFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   cbor_load_result result;
-  cbor_item_t* root = cbor_load(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &result);
+  cbor_item_t* root =
+      cbor_load(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &result);
   REQUIRE(root);
   DebugFile f;
   f.format = str(get(root, "format"));
@@ -96,7 +94,8 @@ TEST_CASE("debug.cbor holds the contexts the report refers to", "[debug]") {
   CHECK_THAT(f.contexts[a].file, Catch::EndsWith("RemoteSum.cpp"));
   const auto cs = r.integer("SELECT debug_context FROM compute_sets WHERE name = 'sum'");
   CHECK(f.contexts.at(cs).name == "sum");
-  for (long long id : r.integers("SELECT debug_context FROM programs WHERE debug_context IS NOT NULL"))
+  for (long long id :
+       r.integers("SELECT debug_context FROM programs WHERE debug_context IS NOT NULL"))
     CHECK(id < static_cast<long long>(f.contexts.size()));
 }
 

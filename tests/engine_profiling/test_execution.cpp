@@ -4,7 +4,6 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <poplar/Engine.hpp>
 #include <poplar/exceptions.hpp>
 
@@ -14,7 +13,8 @@ using test::Report;
 namespace {
 // RemoteSum's steps on IPU 0: Sync 60 (the farthest tile), DoExchange 13 (8 + 16 bytes / 4 + 1
 // message), OnTileExecute 138.
-constexpr std::uint64_t kSync = 60, kExchange = 13, kCompute = 138, kRun = kSync + kExchange + kCompute;
+constexpr std::uint64_t kSync = 60, kExchange = 13, kCompute = 138,
+                        kRun = kSync + kExchange + kCompute;
 } // namespace
 
 TEST_CASE("Each run records its steps on absolute cycle counters", "[execution]") {
@@ -55,13 +55,17 @@ TEST_CASE("Each run records its steps on absolute cycle counters", "[execution]"
   // The second run continues the counters.
   CHECK(r.stepIpus("SELECT ipus FROM steps WHERE id = 3")[0].activeFromMin == kRun);
 
-  CHECK(r.tileValues("SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 0 AND kind = 'compute'") ==
+  CHECK(r.tileValues(
+            "SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 0 AND kind = 'compute'") ==
         std::vector<std::uint64_t>{kCompute, 0, 0, 0});
-  CHECK(r.tileValues("SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 0 AND kind = 'sync'") ==
-        std::vector<std::uint64_t>{15, 30, 45, 60});
-  CHECK(r.tileValues("SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 1 AND kind = 'internalExchange'") ==
+  CHECK(
+      r.tileValues("SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 0 AND kind = 'sync'") ==
+      std::vector<std::uint64_t>{15, 30, 45, 60});
+  CHECK(r.tileValues("SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 1 AND kind = "
+                     "'internalExchange'") ==
         std::vector<std::uint64_t>{kExchange, kExchange, 0, 0});
-  CHECK(r.tileValues("SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 1 AND kind = 'streamCopy'") ==
+  CHECK(r.tileValues(
+            "SELECT cycles_by_tile FROM run_tile_cycles WHERE run = 1 AND kind = 'streamCopy'") ==
         std::vector<std::uint64_t>{0, 0, 0, 0});
 }
 
@@ -90,7 +94,8 @@ TEST_CASE("A step across IPUs waits for the slowest IPU", "[execution]") {
   // IPU 0: Sync 60, compute 30 + 6 x 1000; IPU 1 idles. The GlobalExchange starts when both are
   // ready and takes the global sync (378) plus 16 bytes over the links (2 cycles).
   const std::uint64_t ipu0 = 60 + 6030, global = 378 + 2;
-  const auto ex = r.stepIpus("SELECT s.ipus FROM steps s JOIN programs p ON p.id = s.program WHERE p.type = 'GlobalExchange'");
+  const auto ex = r.stepIpus("SELECT s.ipus FROM steps s JOIN programs p ON p.id = s.program WHERE "
+                             "p.type = 'GlobalExchange'");
   REQUIRE(ex.size() == 2);
   CHECK(ex[0].ipu == 0);
   CHECK(ex[0].cycles == global);
@@ -104,20 +109,23 @@ TEST_CASE("A step across IPUs waits for the slowest IPU", "[execution]") {
         std::vector<std::uint64_t>{0, 12, 0, 0, 0, 12, 0, 0});
 }
 
-TEST_CASE("Block programs matching profiler.blocks.filter are timed on the block tile", "[execution][blocks]") {
+TEST_CASE("Block programs matching profiler.blocks.filter are timed on the block tile",
+          "[execution][blocks]") {
   test::ScratchDir dir;
   test::RemoteSum s;
   auto options = test::reportOptions(dir.path());
   options.set("profiler.blocks.filter", "^timed");
-  program::Sequence prog({program::Block(s.program, "timed"), program::Block(s.program, "untimed")});
+  program::Sequence prog(
+      {program::Block(s.program, "timed"), program::Block(s.program, "untimed")});
   {
     Engine engine(s.graph, prog, options);
     engine.load(s.device);
     engine.run(0);
   }
   Report r(dir / "profile.pop");
-  const auto blocks = r.rows("SELECT p.name, b.tile, b.cycles_from, b.cycles_to, b.kind FROM blocks b "
-                             "JOIN programs p ON p.id = b.program ORDER BY b.id");
+  const auto blocks =
+      r.rows("SELECT p.name, b.tile, b.cycles_from, b.cycles_to, b.kind FROM blocks b "
+             "JOIN programs p ON p.id = b.program ORDER BY b.id");
   REQUIRE(blocks.size() == 2);
   CHECK(blocks[0][0].bytes == "timed");
   CHECK(blocks[0][1].i == 0);
@@ -125,10 +133,12 @@ TEST_CASE("Block programs matching profiler.blocks.filter are timed on the block
   CHECK(blocks[0][3].i == static_cast<long long>(kRun));
   CHECK(blocks[0][4].bytes == "Common");
   CHECK(blocks[1][4].bytes == "BlockFlush"); // the buffer is flushed when the run ends
-  CHECK(r.integer("SELECT count(*) FROM lowered_variables WHERE tile = 0 AND category = 'instrumentationResults' AND bytes >= 1000") == 1);
+  CHECK(r.integer("SELECT count(*) FROM lowered_variables WHERE tile = 0 AND category = "
+                  "'instrumentationResults' AND bytes >= 1000") == 1);
 }
 
-TEST_CASE("A full block buffer loses records and says so with an Overflow block", "[execution][blocks]") {
+TEST_CASE("A full block buffer loses records and says so with an Overflow block",
+          "[execution][blocks]") {
   test::ScratchDir dir;
   test::RemoteSum s;
   auto options = test::reportOptions(dir.path());
@@ -140,8 +150,10 @@ TEST_CASE("A full block buffer loses records and says so with an Overflow block"
     engine.run(0);
   }
   Report r(dir / "profile.pop");
-  CHECK(r.texts("SELECT kind FROM blocks ORDER BY id") == std::vector<std::string>{"Common", "Overflow", "BlockFlush"});
-  const auto overflow = r.rows("SELECT cycles_from, cycles_to FROM blocks WHERE kind = 'Overflow'")[0];
+  CHECK(r.texts("SELECT kind FROM blocks ORDER BY id") ==
+        std::vector<std::string>{"Common", "Overflow", "BlockFlush"});
+  const auto overflow =
+      r.rows("SELECT cycles_from, cycles_to FROM blocks WHERE kind = 'Overflow'")[0];
   CHECK(overflow[0].i == static_cast<long long>(kRun)); // from the first lost record
   CHECK(overflow[1].i == static_cast<long long>(3 * kRun));
 }
@@ -152,7 +164,8 @@ TEST_CASE("A run that fails keeps the steps it made", "[execution]") {
   Tensor yes = s.graph.addConstant(BOOL, {}, true, "yes");
   s.graph.setTileMapping(yes, 0);
   {
-    Engine engine(s.graph, program::Sequence({s.program, program::AbortOnCondition(yes, "stop here")}),
+    Engine engine(s.graph,
+                  program::Sequence({s.program, program::AbortOnCondition(yes, "stop here")}),
                   test::reportOptions(dir.path()));
     engine.load(s.device);
     CHECK_THROWS_AS(engine.run(0), application_runtime_error);
@@ -165,7 +178,8 @@ TEST_CASE("A run that fails keeps the steps it made", "[execution]") {
 TEST_CASE("Without an execution profile no run is recorded", "[execution]") {
   test::ScratchDir dir;
   test::RemoteSum s;
-  OptionFlags options{{"autoReport.outputGraphProfile", "true"}, {"autoReport.directory", dir.path().string()}};
+  OptionFlags options{{"autoReport.outputGraphProfile", "true"},
+                      {"autoReport.directory", dir.path().string()}};
   {
     Engine engine(s.graph, s.program, options);
     engine.load(s.device);

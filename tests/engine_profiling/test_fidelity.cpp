@@ -9,18 +9,16 @@
 #include "common/ScratchDir.hpp"
 #include "common/TestCodelets.hpp"
 
-#include <catch2/catch.hpp>
-
-#include <poplar/Engine.hpp>
-#include <poplar/IPUModel.hpp>
-#include <poplar/Vertex.hpp>
-#include <pva/pva.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <poplar/Engine.hpp>
+#include <poplar/IPUModel.hpp>
+#include <poplar/Vertex.hpp>
+#include <pva/pva.hpp>
 #include <sstream>
 #include <vector>
 
@@ -34,7 +32,8 @@ public:
   Output<float> out;
   bool compute() {
     float s = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+    for (std::size_t i = 0; i < a.size(); ++i)
+      s += a[i] * b[i];
     *out = s;
     return true;
   }
@@ -48,7 +47,8 @@ public:
   Output<float> out;
   bool compute() {
     float s = 0;
-    for (float x : in) s += x;
+    for (float x : in)
+      s += x;
     *out = s;
     return true;
   }
@@ -57,12 +57,15 @@ TESSERA_VERTEX(FidelityRowSum, in, out);
 
 namespace {
 
-unsigned divUp(unsigned a, unsigned b) { return (a + b - 1) / b; }
+unsigned divUp(unsigned a, unsigned b) {
+  return (a + b - 1) / b;
+}
 
 /// The tutorial's cost of splitting each row into `split` segments: the busiest tile's
 /// dot-product and reduction work (workers rounded up) plus the exchange each needs.
 unsigned planCost(const Target& t, unsigned rows, unsigned cols, unsigned split) {
-  const unsigned tiles = t.getNumTiles(), workers = t.getNumWorkerContexts(), bw = t.getExchangeBytesPerCycle();
+  const unsigned tiles = t.getNumTiles(), workers = t.getNumWorkerContexts(),
+                 bw = t.getExchangeBytesPerCycle();
   const unsigned dotsPerTile = std::max(divUp(rows * split, tiles), 1u);
   const unsigned segment = divUp(cols, split);
   const unsigned dotCompute = divUp(dotsPerTile, workers) * workers * (5 + (segment + 1) / 2);
@@ -89,7 +92,8 @@ struct MatVecRun {
   std::string summaryText;
 };
 
-MatVecRun runMatVec(const char* ipuVersion, unsigned rows, unsigned cols, const std::filesystem::path& dir) {
+MatVecRun runMatVec(const char* ipuVersion, unsigned rows, unsigned cols,
+                    const std::filesystem::path& dir) {
   IPUModel model(ipuVersion);
   model.minIPUSyncDelay = 0; // as the tutorial sets its IPU Model
   model.relativeSyncDelay = IPUModel::RelativeSyncDelayType::NO_DELAY;
@@ -105,16 +109,20 @@ MatVecRun runMatVec(const char* ipuVersion, unsigned rows, unsigned cols, const 
   const unsigned split = result.split = bestSplit(target, rows, cols);
   const unsigned tiles = target.getNumTiles();
   Tensor partials = graph.addVariable(FLOAT, {rows, split}, "partials");
-  for (unsigned c = 0; c < cols; ++c) graph.setTileMapping(x[c], c * tiles / cols); // spread over all tiles
+  for (unsigned c = 0; c < cols; ++c)
+    graph.setTileMapping(x[c], c * tiles / cols); // spread over all tiles
 
   ComputeSet dots = graph.addComputeSet("dots");
   for (unsigned s = 0; s < split; ++s) {
     const unsigned begin = s * cols / split, end = (s + 1) * cols / split;
     if (begin == end) continue;
     for (unsigned r = 0; r < rows; ++r) {
-      const unsigned tile = (s * rows + r) * tiles / (split * rows); // all segments evenly over the tiles
+      const unsigned tile =
+          (s * rows + r) * tiles / (split * rows); // all segments evenly over the tiles
       VertexRef v = graph.addVertex(dots, "FidelityDotProduct",
-                                    {{"a", matrix[r].slice(begin, end)}, {"b", x.slice(begin, end)}, {"out", partials[r][s]}});
+                                    {{"a", matrix[r].slice(begin, end)},
+                                     {"b", x.slice(begin, end)},
+                                     {"out", partials[r][s]}});
       graph.setTileMapping(v, tile);
       graph.setTileMapping(matrix[r].slice(begin, end), tile);
       graph.setTileMapping(partials[r][s], tile);
@@ -133,13 +141,16 @@ MatVecRun runMatVec(const char* ipuVersion, unsigned rows, unsigned cols, const 
   DataStream xIn = graph.addHostToDeviceFIFO("x", FLOAT, cols);
   DataStream matrixIn = graph.addHostToDeviceFIFO("matrix", FLOAT, std::size_t(rows) * cols);
   DataStream yOut = graph.addDeviceToHostFIFO("y", FLOAT, rows);
-  Engine engine(graph,
-                Sequence({Copy(xIn, x), Copy(matrixIn, matrix), Execute(dots), Execute(sums), Copy(y, yOut)}),
-                {{"autoReport.all", "true"}, {"autoReport.directory", dir.string()}});
+  Engine engine(
+      graph,
+      Sequence({Copy(xIn, x), Copy(matrixIn, matrix), Execute(dots), Execute(sums), Copy(y, yOut)}),
+      {{"autoReport.all", "true"}, {"autoReport.directory", dir.string()}});
   engine.load(device);
   std::vector<float> hostMatrix(std::size_t(rows) * cols), hostX(cols), hostY(rows);
-  for (unsigned c = 0; c < cols; ++c) hostX[c] = float(c % 7) - 3;
-  for (std::size_t i = 0; i < hostMatrix.size(); ++i) hostMatrix[i] = float(i % 5) - 2;
+  for (unsigned c = 0; c < cols; ++c)
+    hostX[c] = float(c % 7) - 3;
+  for (std::size_t i = 0; i < hostMatrix.size(); ++i)
+    hostMatrix[i] = float(i % 5) - 2;
   engine.connectStream("x", hostX.data());
   engine.connectStream("matrix", hostMatrix.data());
   engine.connectStream("y", hostY.data());
@@ -148,7 +159,8 @@ MatVecRun runMatVec(const char* ipuVersion, unsigned rows, unsigned cols, const 
   result.correct = true;
   for (unsigned r = 0; r < rows && result.correct; ++r) {
     double expect = 0;
-    for (unsigned c = 0; c < cols; ++c) expect += double(hostMatrix[std::size_t(r) * cols + c]) * hostX[c];
+    for (unsigned c = 0; c < cols; ++c)
+      expect += double(hostMatrix[std::size_t(r) * cols + c]) * hostX[c];
     result.correct = std::abs(expect - hostY[r]) <= 1e-3 * (1 + std::abs(expect));
   }
   result.figures = pva::summarize(engine.getReport()).execution;
@@ -158,11 +170,15 @@ MatVecRun runMatVec(const char* ipuVersion, unsigned rows, unsigned cols, const 
   return result;
 }
 
-double relativeError(double ours, double published) { return (ours - published) / published; }
+double relativeError(double ours, double published) {
+  return (ours - published) / published;
+}
 
 } // namespace
 
-TEST_CASE("tutorial 6 (10000 x 1000, Mk2 IPU Model): the six execution figures within 10 % of Poplar's", "[fidelity][slow]") {
+TEST_CASE(
+    "tutorial 6 (10000 x 1000, Mk2 IPU Model): the six execution figures within 10 % of Poplar's",
+    "[fidelity][slow]") {
   test::ScratchDir dir;
   const MatVecRun run = runMatVec("ipu2", 10000, 1000, dir.path());
   CHECK(run.split == 7); // the tutorial prints colsAxisSplit=7 for this shape
@@ -186,7 +202,9 @@ TEST_CASE("tutorial 6 (10000 x 1000, Mk2 IPU Model): the six execution figures w
   if (const char* out = std::getenv("TESSERA_FIDELITY_OUT")) {
     std::ofstream file(out, std::ios::app);
     file << std::fixed << std::setprecision(1);
-    for (const auto& f : figures) file << "tut6 10000 1000 (Mk2 IPU Model)\t" << f.figure << "\t" << f.ours << "\t" << f.published << "\n";
+    for (const auto& f : figures)
+      file << "tut6 10000 1000 (Mk2 IPU Model)\t" << f.figure << "\t" << f.ours << "\t"
+           << f.published << "\n";
   }
   for (const auto& f : figures) {
     INFO(f.figure << ": Tessera " << f.ours << ", Poplar " << f.published << ", error "
@@ -195,14 +213,18 @@ TEST_CASE("tutorial 6 (10000 x 1000, Mk2 IPU Model): the six execution figures w
   }
   CHECK(x.tileAverageCycles(K::GlobalExchange) == 0.0);
   // printProfileSummary prints the line as Poplar does, after "including idle threads".
-  const auto including = run.summaryText.find("Tile average compute cycles (including idle threads):");
-  const auto excluding = run.summaryText.find("Tile average compute cycles (excluding idle threads):");
+  const auto including =
+      run.summaryText.find("Tile average compute cycles (including idle threads):");
+  const auto excluding =
+      run.summaryText.find("Tile average compute cycles (excluding idle threads):");
   CHECK(including != std::string::npos);
   CHECK(excluding != std::string::npos);
   CHECK(excluding > including);
 }
 
-TEST_CASE("Compute cycles excluding idle threads: per tile in the report, absent from older reports", "[fidelity]") {
+TEST_CASE(
+    "Compute cycles excluding idle threads: per tile in the report, absent from older reports",
+    "[fidelity]") {
   // Tile 0: SumVertex estimates 12, 14 and 16 (10 + elements) on three of the six contexts;
   // tile 1: one of 18. Including idle threads a tile takes its busiest context x 6; excluding
   // them, the contexts' busy cycles: 30 to launch + the estimates.
@@ -221,7 +243,8 @@ TEST_CASE("Compute cycles excluding idle threads: per tile in the report, absent
     graph.setTileMapping(v, tiles[i]);
   }
   {
-    Engine engine(graph, Execute(cs), {{"autoReport.all", "true"}, {"autoReport.directory", dir.path().string()}});
+    Engine engine(graph, Execute(cs),
+                  {{"autoReport.all", "true"}, {"autoReport.directory", dir.path().string()}});
     engine.load(device);
     engine.run(0);
     engine.run(0);
@@ -230,14 +253,17 @@ TEST_CASE("Compute cycles excluding idle threads: per tile in the report, absent
     REQUIRE(runs.size() == 2);
     const pva::TileCycleTotals run = runs[0].tileCycleTotals();
     REQUIRE(run.hasComputeExcludingIdleThreads());
-    CHECK(run.computeExcludingIdleThreadsByTile() == std::vector<std::uint64_t>{30 + 12 + 14 + 16, 30 + 18, 0, 0});
-    CHECK(run.byTile(pva::TileCycleTotals::Kind::Compute) == std::vector<std::uint64_t>{30 + 16 * 6, 30 + 18 * 6, 0, 0});
+    CHECK(run.computeExcludingIdleThreadsByTile() ==
+          std::vector<std::uint64_t>{30 + 12 + 14 + 16, 30 + 18, 0, 0});
+    CHECK(run.byTile(pva::TileCycleTotals::Kind::Compute) ==
+          std::vector<std::uint64_t>{30 + 16 * 6, 30 + 18 * 6, 0, 0});
     const pva::ExecutionSummary x = pva::summarize(report).execution;
     REQUIRE(x.hasComputeExcludingIdleThreads);
     CHECK(x.computeExcludingIdleThreads == 2 * (72 + 48));
     CHECK(x.tileAverageComputeExcludingIdleThreads() == Approx(2 * (72 + 48) / 4.0));
   }
-  // A report of format 1.1 has no such row: read as "not known", and the summary leaves the line out.
+  // A report of format 1.1 has no such row: read as "not known", and the summary leaves the line
+  // out.
   const auto pop = dir / "profile.pop";
   test::execSql(pop, "DELETE FROM run_tile_cycles WHERE kind = 'computeExcludingIdleThreads';"
                      "UPDATE meta SET value = '1.1.0' WHERE key = 'format_version';");

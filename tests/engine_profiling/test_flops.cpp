@@ -6,6 +6,7 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
+#include <numeric>
 #include <poplar/Engine.hpp>
 #include <poplin/Convolution.hpp>
 #include <poplin/MatMul.hpp>
@@ -20,8 +21,6 @@
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 
-#include <numeric>
-
 using namespace poplar;
 using test::Report;
 
@@ -34,7 +33,8 @@ OptionFlags withFlops(const std::filesystem::path& dir, const char* on) {
 }
 
 /// A [m,k] . [k,n] float matrix product plus an element-wise add of its result to itself.
-void buildMatMulAndAdd(Graph& graph, program::Sequence& prog, std::size_t m, std::size_t k, std::size_t n, Type type) {
+void buildMatMulAndAdd(Graph& graph, program::Sequence& prog, std::size_t m, std::size_t k,
+                       std::size_t n, Type type) {
   poplin::addCodelets(graph);
   popops::addCodelets(graph);
   Tensor a = graph.addVariable(type, {m, k}, "a"), b = graph.addVariable(type, {k, n}, "b");
@@ -49,9 +49,13 @@ void buildMatMulAndAdd(Graph& graph, program::Sequence& prog, std::size_t m, std
 
 /// Σ estimated_flops of the compute sets whose vertices are all of codelets named like `like`.
 long long flopsOf(Report& r, const std::string& like) {
-  return r.integer("SELECT coalesce(sum(estimated_flops), 0) FROM compute_sets cs WHERE NOT EXISTS (SELECT 1 FROM "
-                   "compute_set_vertices v JOIN vertex_types t ON t.id = v.vertex_type WHERE v.compute_set = cs.id "
-                   "AND t.name NOT LIKE '" + like + "') AND EXISTS (SELECT 1 FROM compute_set_vertices v WHERE "
+  return r.integer("SELECT coalesce(sum(estimated_flops), 0) FROM compute_sets cs WHERE NOT EXISTS "
+                   "(SELECT 1 FROM "
+                   "compute_set_vertices v JOIN vertex_types t ON t.id = v.vertex_type WHERE "
+                   "v.compute_set = cs.id "
+                   "AND t.name NOT LIKE '" +
+                   like +
+                   "') AND EXISTS (SELECT 1 FROM compute_set_vertices v WHERE "
                    "v.compute_set = cs.id)");
 }
 
@@ -134,7 +138,8 @@ TEST_CASE("A codelet the model does not know has no estimate, counted apart", "[
   Engine engine(s.graph, s.program, withFlops(dir.path(), "true"));
   Report r(dir / "profile.pop");
   CHECK(r.integer("SELECT estimated_flops FROM compute_sets WHERE name = 'sum'") == 0);
-  CHECK(r.integer("SELECT vertices_without_flop_estimate FROM compute_sets WHERE name = 'sum'") == 1);
+  CHECK(r.integer("SELECT vertices_without_flop_estimate FROM compute_sets WHERE name = 'sum'") ==
+        1);
 }
 
 TEST_CASE("profiler.includeFlopEstimates off (the default) writes no estimates", "[flops]") {
@@ -146,16 +151,22 @@ TEST_CASE("profiler.includeFlopEstimates off (the default) writes no estimates",
     program::Sequence prog;
     buildMatMulAndAdd(graph, prog, 4, 8, 4, FLOAT);
     Engine engine(graph, prog,
-                  std::string(setting) == "default" ? test::reportOptions(dir.path()) : withFlops(dir.path(), setting));
+                  std::string(setting) == "default" ? test::reportOptions(dir.path())
+                                                    : withFlops(dir.path(), setting));
     Report r(dir / "profile.pop");
     CHECK(r.text("SELECT value FROM meta WHERE key = 'flop_estimates'") == "false");
     CHECK(r.integer("SELECT count(*) FROM compute_sets") > 0);
-    CHECK(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops IS NOT NULL OR "
-                    "vertices_without_flop_estimate IS NOT NULL OR estimated_flops_by_tile IS NOT NULL") == 0);
+    CHECK(
+        r.integer(
+            "SELECT count(*) FROM compute_sets WHERE estimated_flops IS NOT NULL OR "
+            "vertices_without_flop_estimate IS NOT NULL OR estimated_flops_by_tile IS NOT NULL") ==
+        0);
   }
 }
 
-TEST_CASE("FLOPs per tile: each tile the FLOPs of the vertices on it, adding up to the compute set's", "[flops]") {
+TEST_CASE(
+    "FLOPs per tile: each tile the FLOPs of the vertices on it, adding up to the compute set's",
+    "[flops]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4);
   Graph graph(device.getTarget());
@@ -175,14 +186,17 @@ TEST_CASE("FLOPs per tile: each tile the FLOPs of the vertices on it, adding up 
   const long long id = r.integer("SELECT id FROM compute_sets WHERE estimated_flops > 0");
   const std::string where = " FROM compute_sets WHERE id = " + std::to_string(id);
   // One FLOP per element added, on the tile that holds it.
-  CHECK(r.tileValues("SELECT estimated_flops_by_tile" + where) == std::vector<std::uint64_t>{7, 0, 3, 0});
+  CHECK(r.tileValues("SELECT estimated_flops_by_tile" + where) ==
+        std::vector<std::uint64_t>{7, 0, 3, 0});
   CHECK(r.integer("SELECT estimated_flops" + where) == 10);
   // Every compute set's tiles add up to its total.
   for (long long cs : r.integers("SELECT id FROM compute_sets")) {
-    const auto byTile = r.tileValues("SELECT estimated_flops_by_tile FROM compute_sets WHERE id = " + std::to_string(cs));
+    const auto byTile = r.tileValues(
+        "SELECT estimated_flops_by_tile FROM compute_sets WHERE id = " + std::to_string(cs));
     CHECK(byTile.size() == 4);
     CHECK(std::accumulate(byTile.begin(), byTile.end(), 0ull) ==
-          static_cast<unsigned long long>(r.integer("SELECT estimated_flops FROM compute_sets WHERE id = " + std::to_string(cs))));
+          static_cast<unsigned long long>(r.integer(
+              "SELECT estimated_flops FROM compute_sets WHERE id = " + std::to_string(cs))));
   }
 }
 
@@ -207,8 +221,7 @@ TEST_CASE("FLOPs of a convolution are 2 per multiply-add; pooling one per window
   graph.createHostRead("pooled", pooled);
   Engine engine(graph, prog, withFlops(dir.path(), "true"));
   Report r(dir / "profile.pop");
-  CHECK(flopsOf(r, "poplin::ConvPartial%") ==
-        static_cast<long long>(2 * 2 * 4 * 4 * 3 * 3 * 9));
+  CHECK(flopsOf(r, "poplin::ConvPartial%") == static_cast<long long>(2 * 2 * 4 * 4 * 3 * 3 * 9));
   CHECK(flopsOf(r, "poplin::ConvPartial%") == static_cast<long long>(poplin::getFwdFlops(params)));
   // 2 x 4 planes of 2 x 2 outputs, each the maximum of 4 elements.
   CHECK(flopsOf(r, "popnn::MaxPooling<%") == 2 * 4 * 2 * 2 * 4);

@@ -1,24 +1,19 @@
 // Profiling options: names, values, POPLAR_ENGINE_OPTIONS, report directories, extra files.
+#include "EngineOptions.hpp" // engine/src: the option table itself
 #include "common/Exceptions.hpp"
 #include "common/RemoteSum.hpp"
 #include "common/ReportFiles.hpp"
 #include "common/ScratchDir.hpp"
 
-#include "EngineOptions.hpp" // engine/src: the option table itself
-
-#include <catch2/catch.hpp>
-
-#include <poplar/Engine.hpp>
-#include <poplar/exceptions.hpp>
-
-#include <profiler/schema/profile.capnp.h>
-
 #include <capnp/serialize.h>
-
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
 #include <iterator>
+#include <poplar/Engine.hpp>
+#include <poplar/exceptions.hpp>
+#include <profiler/schema/profile.capnp.h>
 #include <sstream>
 #include <unistd.h>
 
@@ -33,18 +28,22 @@ std::string engineError(const OptionFlags& options) {
 } // namespace
 
 TEST_CASE("Bad profiling options are rejected with the option named", "[options]") {
-  CHECK_THAT(engineError({{"autoReport.bogus", "true"}}), Catch::Contains("unknown engine option 'autoReport.bogus'"));
+  CHECK_THAT(engineError({{"autoReport.bogus", "true"}}),
+             Catch::Contains("unknown engine option 'autoReport.bogus'"));
   CHECK_THAT(engineError({{"autoReport.all", "yes"}}),
              Catch::Contains("'autoReport.all' = 'yes': expected true or false"));
-  CHECK_THAT(engineError({{"profiler.blocks.filter", "(unclosed"}}),
-             Catch::Contains("'profiler.blocks.filter' = '(unclosed': not a valid regular expression"));
-  CHECK_THAT(engineError({{"profiler.blocks.tile", "4"}}), Catch::Contains("the target has 4 tiles per IPU"));
+  CHECK_THAT(
+      engineError({{"profiler.blocks.filter", "(unclosed"}}),
+      Catch::Contains("'profiler.blocks.filter' = '(unclosed': not a valid regular expression"));
+  CHECK_THAT(engineError({{"profiler.blocks.tile", "4"}}),
+             Catch::Contains("the target has 4 tiles per IPU"));
   CHECK_THAT(engineError({{"profiler.blocks.bufferSize", "-1"}}),
              Catch::Contains("'profiler.blocks.bufferSize' = '-1': expected a whole number"));
   CHECK_THAT(engineError({{"autoReport.directory", ""}}), Catch::Contains("autoReport.directory"));
 }
 
-TEST_CASE("Block filters std::regex cannot compile safely are rejected before it sees them", "[options]") {
+TEST_CASE("Block filters std::regex cannot compile safely are rejected before it sees them",
+          "[options]") {
   // Found by fuzz_engine_options: a 20-digit back-reference overflowed a long inside libstdc++'s
   // regex compiler (UBSan), and a 1,100-character filter took seconds to compile.
   auto fromFile = [](const char* name) {
@@ -53,13 +52,16 @@ TEST_CASE("Block filters std::regex cannot compile safely are rejected before it
     return parseOptionFlagsJson(std::string(std::istreambuf_iterator<char>(in), {}), name);
   };
   CHECK_THAT(engineError(fromFile("engine-options-ubsan-regex-backref-overflow.json")),
-             Catch::Contains("'profiler.blocks.filter'") && Catch::Contains("the number 18446744073709551616") &&
+             Catch::Contains("'profiler.blocks.filter'") &&
+                 Catch::Contains("the number 18446744073709551616") &&
                  Catch::Contains("too large for a repetition count or back-reference"));
   CHECK_THAT(engineError(fromFile("engine-options-slow-regex-long-filter.json")),
-             Catch::Contains("'profiler.blocks.filter'") && Catch::Contains("longer than 1000 characters"));
+             Catch::Contains("'profiler.blocks.filter'") &&
+                 Catch::Contains("longer than 1000 characters"));
   CHECK_THAT(engineError({{"profiler.programs.filter", "a{1,123456}"}}),
              Catch::Contains("the number 123456 at character 5 is too large"));
-  CHECK_THAT(engineError({{"profiler.blocks.filter", "x{99999}"}}), Catch::Contains("the number 99999"));
+  CHECK_THAT(engineError({{"profiler.blocks.filter", "x{99999}"}}),
+             Catch::Contains("the number 99999"));
   // What filters need is still accepted: counts and back-references up to 9999, escaped braces.
   test::RemoteSum s;
   for (const char* ok : {"^timed", "(a)\\1", "x{2,9999}", "\\{12345", "layer[0-9]+/.*"}) {
@@ -70,7 +72,8 @@ TEST_CASE("Block filters std::regex cannot compile safely are rejected before it
 
 TEST_CASE("POPLAR_ENGINE_OPTIONS turns reports on and is recorded with the options", "[options]") {
   test::ScratchDir dir;
-  const std::string json = R"({"autoReport.all": true, "autoReport.directory": ")" + dir.path().string() + "\"}";
+  const std::string json =
+      R"({"autoReport.all": true, "autoReport.directory": ")" + dir.path().string() + "\"}";
   ::setenv("POPLAR_ENGINE_OPTIONS", json.c_str(), 1);
   test::RemoteSum s;
   try {
@@ -100,7 +103,8 @@ TEST_CASE("The serialized graph holds variables, mappings and vertices", "[optio
   test::ScratchDir dir;
   test::RemoteSum s;
   Engine engine(s.graph, s.program,
-                {{"autoReport.outputSerializedGraph", "true"}, {"autoReport.directory", dir.path().string()}});
+                {{"autoReport.outputSerializedGraph", "true"},
+                 {"autoReport.directory", dir.path().string()}});
   CHECK_FALSE(std::filesystem::exists(dir / "profile.pop")); // not asked for
   const std::string path = (dir / "serialized_graph.capnp").string();
   const int fd = ::open(path.c_str(), O_RDONLY);
@@ -115,7 +119,12 @@ TEST_CASE("The serialized graph holds variables, mappings and vertices", "[optio
     CHECK(g.getVariables()[0].getMapping()[1].getTile() == 1);
     REQUIRE(g.getComputeSets().size() == 1);
     CHECK(std::string(g.getComputeSets()[0].getVertices()[0].getType().cStr()) == "SumVertex");
-    CHECK(g.getComputeSets()[0].getVertices()[0].getFields()[0].getEdges()[0].getRegions()[0].getEnd() == 8);
+    CHECK(g.getComputeSets()[0]
+              .getVertices()[0]
+              .getFields()[0]
+              .getEdges()[0]
+              .getRegions()[0]
+              .getEnd() == 8);
   }
   ::close(fd);
 }
@@ -137,12 +146,18 @@ std::string goodValue(const poplar::detail::OptionSpec& spec, const std::string&
   using K = poplar::detail::OptionSpec::Kind;
   const std::string name = spec.name;
   switch (spec.kind) {
-  case K::Bool: return "false";
-  case K::Unsigned: return name == "profiler.blocks.bufferSize" ? "0x400" : "0";
-  case K::UnsignedOrAuto: return "auto";
-  case K::Seconds: return "2.5";
-  case K::Choice: return std::string(spec.choices).substr(0, std::string(spec.choices).find('|'));
-  case K::Text: return name == "autoReport.directory" ? scratch : "x";
+  case K::Bool:
+    return "false";
+  case K::Unsigned:
+    return name == "profiler.blocks.bufferSize" ? "0x400" : "0";
+  case K::UnsignedOrAuto:
+    return "auto";
+  case K::Seconds:
+    return "2.5";
+  case K::Choice:
+    return std::string(spec.choices).substr(0, std::string(spec.choices).find('|'));
+  case K::Text:
+    return name == "autoReport.directory" ? scratch : "x";
   }
   return "";
 }
@@ -150,12 +165,18 @@ std::string goodValue(const poplar::detail::OptionSpec& spec, const std::string&
 std::string badValue(const poplar::detail::OptionSpec& spec) {
   using K = poplar::detail::OptionSpec::Kind;
   switch (spec.kind) {
-  case K::Bool: return "yes";
-  case K::Unsigned: return "-3";
-  case K::UnsignedOrAuto: return "many";
-  case K::Seconds: return "soon";
-  case K::Choice: return "no-such-choice";
-  case K::Text: return "";
+  case K::Bool:
+    return "yes";
+  case K::Unsigned:
+    return "-3";
+  case K::UnsignedOrAuto:
+    return "many";
+  case K::Seconds:
+    return "soon";
+  case K::Choice:
+    return "no-such-choice";
+  case K::Text:
+    return "";
   }
   return "";
 }
@@ -172,12 +193,13 @@ TEST_CASE("Every documented engine option is accepted and recorded in the report
   Report r(dir / "profile.pop");
   for (const auto& spec : poplar::detail::engineOptionSpecs()) {
     INFO(spec.name);
-    CHECK(r.text("SELECT value FROM engine_options WHERE name = '" + std::string(spec.name) + "'") ==
-          options.at(spec.name));
+    CHECK(r.text("SELECT value FROM engine_options WHERE name = '" + std::string(spec.name) +
+                 "'") == options.at(spec.name));
   }
 }
 
-TEST_CASE("A documented option with a bad value is rejected naming the option and the value", "[options]") {
+TEST_CASE("A documented option with a bad value is rejected naming the option and the value",
+          "[options]") {
   for (const auto& spec : poplar::detail::engineOptionSpecs()) {
     if (spec.kind == poplar::detail::OptionSpec::Kind::Text) continue; // any text is a value
     INFO(spec.name);
@@ -187,7 +209,8 @@ TEST_CASE("A documented option with a bad value is rejected naming the option an
   }
   CHECK_THAT(engineError({{"target.syncMethod", "sometimes"}}),
              Catch::Contains("expected one of polling,hybrid,default"));
-  CHECK_THAT(engineError({{"opt.maxCompilationThreads", "0x"}}), Catch::Contains("expected a whole number"));
+  CHECK_THAT(engineError({{"opt.maxCompilationThreads", "0x"}}),
+             Catch::Contains("expected a whole number"));
   CHECK_THAT(engineError({{"target.hostSyncTimeout", "-1"}}), Catch::Contains("number of seconds"));
 }
 
@@ -198,7 +221,8 @@ TEST_CASE("An unknown engine option names the known options of its group", "[opt
   CHECK_THAT(message, !Catch::Contains("autoReport.all"));
 }
 
-TEST_CASE("docs/profiling.md lists every engine option the simulation does not honour", "[options][docs]") {
+TEST_CASE("docs/profiling.md lists every engine option the simulation does not honour",
+          "[options][docs]") {
   std::ifstream in(TESSERA_SOURCE_DIR "/docs/profiling.md");
   REQUIRE(in);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -208,11 +232,13 @@ TEST_CASE("docs/profiling.md lists every engine option the simulation does not h
     INFO(spec.name);
     const auto at = text.find("`" + std::string(spec.name) + "`");
     CHECK(at != std::string::npos);
-    if (!spec.honoured) CHECK(text.find("`" + std::string(spec.name) + "`", section) != std::string::npos);
+    if (!spec.honoured)
+      CHECK(text.find("`" + std::string(spec.name) + "`", section) != std::string::npos);
   }
 }
 
-TEST_CASE("debug.retainDebugInformation keeps a private profile for printProfileSummary", "[options]") {
+TEST_CASE("debug.retainDebugInformation keeps a private profile for printProfileSummary",
+          "[options]") {
   test::RemoteSum s;
   std::string reportDirectory;
   {
@@ -237,10 +263,11 @@ TEST_CASE("printProfileSummary needs a profile and checks its options", "[option
   CHECK_THROWS_MATCHES(plain.printProfileSummary(out), poplar::runtime_error,
                        test::What(Catch::Contains("debug.retainDebugInformation")));
   Engine engine(s.graph, s.program, {{"debug.retainDebugInformation", "true"}});
-  CHECK_THROWS_MATCHES(engine.printProfileSummary(out, {{"showEverything", "true"}}), invalid_option,
-                       test::What(Catch::Contains("unknown printProfileSummary option 'showEverything'")));
-  CHECK_THROWS_MATCHES(engine.printProfileSummary(out, {{"showVarStorage", "maybe"}}), invalid_option,
-                       test::What(Catch::Contains("'showVarStorage' = 'maybe'")));
+  CHECK_THROWS_MATCHES(
+      engine.printProfileSummary(out, {{"showEverything", "true"}}), invalid_option,
+      test::What(Catch::Contains("unknown printProfileSummary option 'showEverything'")));
+  CHECK_THROWS_MATCHES(engine.printProfileSummary(out, {{"showVarStorage", "maybe"}}),
+                       invalid_option, test::What(Catch::Contains("'showVarStorage' = 'maybe'")));
   for (const auto& spec : poplar::detail::summaryOptionSpecs())
     CHECK_NOTHROW(engine.printProfileSummary(out, {{spec.name, "true"}}));
 }

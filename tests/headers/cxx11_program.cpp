@@ -4,6 +4,8 @@
 // TESSERA_VERTEX, addConstant/setInitialValue, popops::fill, poputil::templateVertex) and links
 // them against the C++17 libraries, so it fails if a template needs C++14/17 once instantiated
 // or if a static constexpr member used by value has no definition before C++17.
+#include <cstdint>
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/HalfFloat.hpp>
@@ -16,9 +18,6 @@
 #include <pva/Insights.hpp>
 #include <pva/pva.hpp>
 #include <pvti/pvti.hpp>
-
-#include <cstdint>
-#include <iostream>
 #include <vector>
 
 #if __cplusplus != 201103L
@@ -39,9 +38,11 @@ public:
 
   void compute() {
     float s = 0;
-    for (float x : in) s += x;
+    for (float x : in)
+      s += x;
     for (std::size_t i = 0; i < extra.size(); ++i)
-      for (float x : extra[i]) s += x;
+      for (float x : extra[i])
+        s += x;
     *out = s * scale;
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector& v, const Target&) {

@@ -21,13 +21,16 @@ inline std::vector<ConvTap> convTaps(const poplin::ConvParams& p, unsigned dim) 
                             unsigned d) {
     std::vector<long> pos; // transformed position -> real index or -1
     const long truncated = long(size) - t.truncationLower[d] - t.truncationUpper[d];
-    for (unsigned i = 0; i < t.paddingLower[d]; ++i) pos.push_back(-1);
+    for (unsigned i = 0; i < t.paddingLower[d]; ++i)
+      pos.push_back(-1);
     for (long i = 0; i < truncated; ++i) {
       if (i > 0)
-        for (unsigned z = 1; z < t.dilation[d]; ++z) pos.push_back(-1);
+        for (unsigned z = 1; z < t.dilation[d]; ++z)
+          pos.push_back(-1);
       pos.push_back(long(t.truncationLower[d]) + i);
     }
-    for (unsigned i = 0; i < t.paddingUpper[d]; ++i) pos.push_back(-1);
+    for (unsigned i = 0; i < t.paddingUpper[d]; ++i)
+      pos.push_back(-1);
     if (t.flip[d]) std::vector<long>(pos.rbegin(), pos.rend()).swap(pos);
     return pos;
   };
@@ -40,7 +43,8 @@ inline std::vector<ConvTap> convTaps(const poplin::ConvParams& p, unsigned dim) 
   for (long u = ot.truncationLower[dim]; u < untransformed - long(ot.truncationUpper[dim]);
        u += ot.stride[dim], ++o)
     for (std::size_t j = 0; j < k.size(); ++j)
-      if (in[u + j] >= 0 && k[j] >= 0) taps.push_back({long(ot.paddingLower[dim]) + o, in[u + j], k[j]});
+      if (in[u + j] >= 0 && k[j] >= 0)
+        taps.push_back({long(ot.paddingLower[dim]) + o, in[u + j], k[j]});
   return taps;
 }
 
@@ -71,8 +75,9 @@ struct HostConv {
     return ((b * p.getNumOutputChans() + c) * OH + y) * OW + x;
   }
   std::size_t wIndex(std::size_t g, std::size_t oc, std::size_t ic, long y, long x) const {
-    return (((g * p.outputChannelsPerConvGroup + oc) * p.inputChannelsPerConvGroup + ic) * KH +
-            y) * KW + x;
+    return (((g * p.outputChannelsPerConvGroup + oc) * p.inputChannelsPerConvGroup + ic) * KH + y) *
+               KW +
+           x;
   }
   /// Calls f(inIndex, wIndex, outIndex) for every multiply-add.
   template <typename F> void forEachMac(F&& f) const {
@@ -94,19 +99,22 @@ struct HostConv {
   }
   std::vector<float> forward(const std::vector<float>& in, const std::vector<float>& w) const {
     std::vector<double> out(outSize());
-    forEachMac([&](std::size_t i, std::size_t k, std::size_t o) { out[o] += double(in[i]) * w[k]; });
+    forEachMac(
+        [&](std::size_t i, std::size_t k, std::size_t o) { out[o] += double(in[i]) * w[k]; });
     return {out.begin(), out.end()};
   }
   std::vector<float> inputGradient(const std::vector<float>& dOut,
                                    const std::vector<float>& w) const {
     std::vector<double> dIn(inSize());
-    forEachMac([&](std::size_t i, std::size_t k, std::size_t o) { dIn[i] += double(dOut[o]) * w[k]; });
+    forEachMac(
+        [&](std::size_t i, std::size_t k, std::size_t o) { dIn[i] += double(dOut[o]) * w[k]; });
     return {dIn.begin(), dIn.end()};
   }
   std::vector<float> weightGradient(const std::vector<float>& dOut,
                                     const std::vector<float>& in) const {
     std::vector<double> dW(wSize());
-    forEachMac([&](std::size_t i, std::size_t k, std::size_t o) { dW[k] += double(dOut[o]) * in[i]; });
+    forEachMac(
+        [&](std::size_t i, std::size_t k, std::size_t o) { dW[k] += double(dOut[o]) * in[i]; });
     return {dW.begin(), dW.end()};
   }
 };

@@ -3,11 +3,10 @@
 // lib/poplin/PerformanceEstimation.hpp and poplinCycleEstimators.cpp), each value worked out by
 // hand from the formulas. AMP figures: 8 conv units (16 for half x half), 32 weight bytes per
 // unit, 8 coefficient bytes per cycle without 128-bit loads: 32 loads (64 for 16 units).
-#include "poplibs_support/ConvCycleEstimators.hpp"
-#include "poplin/ConvVertexEstimates.hpp"
-
 #include "common/Devices.hpp"
 #include "common/ScratchDir.hpp"
+#include "poplibs_support/ConvCycleEstimators.hpp"
+#include "poplin/ConvVertexEstimates.hpp"
 
 #include <catch2/catch.hpp>
 #include <poplar/Engine.hpp>
@@ -51,7 +50,8 @@ TEST_CASE("ConvPartial1x1Out and MatMulPartial estimates follow PopLibs' formula
     // With zeroing max(6 x 53, 6 x 53 + 14) = 332, first group 11 + 2 x (18 + 7 + 32 + 332).
     CHECK(poplin::conv1x1VertexCycles(t, FLOAT, FLOAT, 1, 6, 8, 16) == 50 + 13 + 789);
     // half x half (16 units, 64 loads), one element: 6 x 25 with zeroing; retention 6 x 7.
-    CHECK(poplin::conv1x1VertexCycles(t, HALF, HALF, 1, 1, 16, 16) == 50 + 42 + 13 + 11 + 18 + 7 + 64 + 150);
+    CHECK(poplin::conv1x1VertexCycles(t, HALF, HALF, 1, 1, 16, 16) ==
+          50 + 42 + 13 + 11 + 18 + 7 + 64 + 150);
     // MatMulPartial 10 x 20 x 12 float: field 10 ([2,2,2,2,1,1]), 3 in groups, 2 out groups.
     // Zeroing 6 x 56 = 336; otherwise max(6 x 47, 6 x 46 + 14) = 290.
     // Later groups 2 x (15 + 2 x (19 + 6 + 32 + 290)); first 11 + 2 x (18 + 7 + 32 + 336).
@@ -90,10 +90,12 @@ TEST_CASE("ConvPartialHorizontalMac estimates follow PopLibs' formula", "[poplib
   CHECK(hmacDotProductCycles(4, false, false, 5) == 11 + 2 + 10);
   // float, 3 rows of 4, 2 kernel positions, 3 in chans, 2 out chans. Zeroing 6 x 7;
   // worker with a row 16 + 2 x (16 + 19 + 4 x (7 + 2 x 14)) = 366.
-  CHECK(poplin::convHmacVertexCycles(t, FLOAT, FLOAT, 3, 4, 2, 3, 2) == 42 + 58 + 54 + 23 + 15 + 10 + 6 * 366);
+  CHECK(poplin::convHmacVertexCycles(t, FLOAT, FLOAT, 3, 4, 2, 3, 2) ==
+        42 + 58 + 54 + 23 + 15 + 10 + 6 * 366);
   // half x half, 1 row of 2, 8 in chans, 4 out chans (2 per loop). Zeroing 6 x 6;
   // worker 16 + 16 + 19 + 2 x (7 + 2 x 13) = 117.
-  CHECK(poplin::convHmacVertexCycles(t, HALF, HALF, 1, 2, 1, 8, 4) == 36 + 63 + 60 + 23 + 15 + 10 + 6 * 117);
+  CHECK(poplin::convHmacVertexCycles(t, HALF, HALF, 1, 2, 1, 8, 4) ==
+        36 + 63 + 60 + 23 + 15 + 10 + 6 * 117);
 }
 
 TEST_CASE("poplin::ReducePartials follows PopLibs' ReduceAdd estimator for one worker",

@@ -156,9 +156,9 @@ TEST_CASE("convolution: biases added and updated per channel", "[poplin][conv]")
     sums[(i / 20) % 3] += expected[i];
   }
   CHECK_THAT(h.result("acts"), test::CloseTo(expected, 1e-6f));
-  CHECK_THAT(h.result("biases"),
-             test::CloseTo({1.0f + 0.1f * sums[0], 2.0f + 0.1f * sums[1], 3.0f + 0.1f * sums[2]},
-                           1e-5f));
+  CHECK_THAT(
+      h.result("biases"),
+      test::CloseTo({1.0f + 0.1f * sums[0], 2.0f + 0.1f * sums[1], 3.0f + 0.1f * sums[2]}, 1e-5f));
 }
 
 TEST_CASE("convolution: FLOP counts skip padding", "[poplin][conv]") {
@@ -233,8 +233,7 @@ TEST_CASE("convolution: many input channels on few outputs split the input chann
   checkForward(half, 2e-2f, 16);
 }
 
-TEST_CASE("convolution: AMP vertices are modelled faster than horizontal MACs",
-          "[poplin][conv]") {
+TEST_CASE("convolution: AMP vertices are modelled faster than horizontal MACs", "[poplin][conv]") {
   // The same field and kernel; 8 input channels use the AMP units, 7 cannot (PopLibs would
   // use ConvPartialHorizontalMac), so despite an eighth more work the plan is quicker.
   test::Harness h(16);

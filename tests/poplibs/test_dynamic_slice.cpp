@@ -142,10 +142,10 @@ TEST_CASE("multiSlice, multiUpdate, multiUpdateAdd and multiUpdateMax as embeddi
           "[popops]") {
   test::Harness h(4);
   const std::size_t entries = 7, width = 6;
-  const auto plan = popops::embedding::plan(h.graph(), FLOAT, entries, width, {5},
-                                            {{"usedForUpdate", "true"}});
-  const Tensor table = popops::createSliceableTensor(h.graph(), FLOAT, {entries, width}, {0},
-                                                     {1}, plan, {}, "table");
+  const auto plan =
+      popops::embedding::plan(h.graph(), FLOAT, entries, width, {5}, {{"usedForUpdate", "true"}});
+  const Tensor table = popops::createSliceableTensor(h.graph(), FLOAT, {entries, width}, {0}, {1},
+                                                     plan, {}, "table");
   const auto tableValues = iotaValues(entries * width);
   h.write("table", table, tableValues);
   const Tensor idx = popops::createIndicesTensor(h.graph(), {0}, 5, plan, {}, "idx");
@@ -156,9 +156,10 @@ TEST_CASE("multiSlice, multiUpdate, multiUpdateAdd and multiUpdateMax as embeddi
   CHECK(looked.shape() == std::vector<std::size_t>{5, 1, width});
   h.read("looked", looked);
 
-  const Tensor grad = h.input("grad", FLOAT, {5, 1, width}, test::randomValues(5 * width, -1, 1, 7));
-  const Tensor acc = popops::createSliceableTensor(h.graph(), FLOAT, {entries, width}, {0}, {1},
-                                                   plan, {}, "acc");
+  const Tensor grad =
+      h.input("grad", FLOAT, {5, 1, width}, test::randomValues(5 * width, -1, 1, 7));
+  const Tensor acc =
+      popops::createSliceableTensor(h.graph(), FLOAT, {entries, width}, {0}, {1}, plan, {}, "acc");
   h.write("acc", acc, std::vector<float>(entries * width, 1.0f));
   const Tensor scale = h.input("scale", FLOAT, {}, {0.5f});
   popops::multiUpdateAdd(h.graph(), acc, grad, idx, scale, {0}, {1}, h.prog(), plan, {}, "add");
@@ -169,9 +170,11 @@ TEST_CASE("multiSlice, multiUpdate, multiUpdateAdd and multiUpdateMax as embeddi
   popops::multiUpdate(h.graph(), upd, src, idx, {0}, {1}, h.prog(), popops::SlicePlan(), {}, "upd");
   h.read("upd", upd);
 
-  const Tensor mx = h.input("mx", HALF, {entries, width}, std::vector<float>(entries * width, 0.5f));
+  const Tensor mx =
+      h.input("mx", HALF, {entries, width}, std::vector<float>(entries * width, 0.5f));
   const Tensor ms = h.input("ms", HALF, {5, 1, width}, test::randomValues(5 * width, -1, 1, 9));
-  popops::multiUpdateMax(h.graph(), mx, ms, idx, {0}, {1}, h.prog(), popops::SlicePlan(), {}, "max");
+  popops::multiUpdateMax(h.graph(), mx, ms, idx, {0}, {1}, h.prog(), popops::SlicePlan(), {},
+                         "max");
   h.read("mx", mx);
   h.run();
 
@@ -228,13 +231,15 @@ TEST_CASE("slicing ops name the bad argument", "[popops][errors]") {
                        poputil::poplibs_error, test::What(Contains("scale has element type int")));
   CHECK_THROWS_MATCHES(popops::multiUpdate(g, t, t, idx, {0}, {1}, p, {}, {}),
                        poputil::poplibs_error, test::What(Contains("s has shape {4,3}")));
-  CHECK_THROWS_MATCHES(popops::embedding::plan(g, FLOAT, 4, 3, {2},
-                                               {{"usedForSlice", "false"}, {"usedForUpdate", "false"}}),
-                       poputil::poplibs_error, test::What(Contains("usedForSlice")));
-  CHECK_THROWS_MATCHES(popops::embedding::plan(g, FLOAT, 4, 3, {2}, {{"operationForUpdate", "mul"}}),
-                       poplar::invalid_option, test::What(Contains("operationForUpdate")));
-  CHECK_THROWS_MATCHES(popops::createSliceableTensor(g, BOOL, {4}, {0}, {1}), poputil::poplibs_error,
-                       test::What(Contains("type")));
+  CHECK_THROWS_MATCHES(
+      popops::embedding::plan(g, FLOAT, 4, 3, {2},
+                              {{"usedForSlice", "false"}, {"usedForUpdate", "false"}}),
+      poputil::poplibs_error, test::What(Contains("usedForSlice")));
+  CHECK_THROWS_MATCHES(
+      popops::embedding::plan(g, FLOAT, 4, 3, {2}, {{"operationForUpdate", "mul"}}),
+      poplar::invalid_option, test::What(Contains("operationForUpdate")));
+  CHECK_THROWS_MATCHES(popops::createSliceableTensor(g, BOOL, {4}, {0}, {1}),
+                       poputil::poplibs_error, test::What(Contains("type")));
 }
 
 TEST_CASE("dynamicSlice and dynamicUpdate of a sliceable tensor use whole contiguous blocks",

@@ -5,8 +5,8 @@
 
 #include <cmath>
 #include <functional>
-#include <popops/ElementWise.hpp>
 #include <poplar/IPUModel.hpp>
+#include <popops/ElementWise.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -15,14 +15,16 @@ using Catch::Contains;
 
 namespace {
 std::vector<float> hostMap(const std::vector<float>& a, const std::vector<float>& b,
-                         const std::function<float(float, float)>& f) {
+                           const std::function<float(float, float)>& f) {
   std::vector<float> r(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) r[i] = f(a[i], b[i]);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    r[i] = f(a[i], b[i]);
   return r;
 }
 std::vector<float> hostMap(const std::vector<float>& a, const std::function<float(float)>& f) {
   std::vector<float> r(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) r[i] = f(a[i]);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    r[i] = f(a[i]);
   return r;
 }
 } // namespace
@@ -41,9 +43,15 @@ TEST_CASE("comparisons and logical operators give BOOL tensors", "[popops][eleme
   const Tensor either = popops::logicalOr(g, eq, gt, p);
   const Tensor notLt = popops::logicalNot(g, lt, p);
   CHECK(eq.elementType() == BOOL);
-  for (const auto& [name, t] : std::vector<std::pair<std::string, Tensor>>{
-           {"eq", eq}, {"neq", neq}, {"lt", lt}, {"lteq", lteq}, {"gt", gt}, {"gteq", gteq},
-           {"both", both}, {"either", either}, {"notLt", notLt}})
+  for (const auto& [name, t] : std::vector<std::pair<std::string, Tensor>>{{"eq", eq},
+                                                                           {"neq", neq},
+                                                                           {"lt", lt},
+                                                                           {"lteq", lteq},
+                                                                           {"gt", gt},
+                                                                           {"gteq", gteq},
+                                                                           {"both", both},
+                                                                           {"either", either},
+                                                                           {"notLt", notLt}})
     h.read(name, t);
   h.run();
   CHECK(h.result("eq") == hostMap(a, b, [](float x, float y) { return float(x == y); }));
@@ -87,22 +95,29 @@ TEST_CASE("select, clamp, pow, rem and the bitwise operators match the host",
   h.read("invStd", popops::varianceToInvStdDev(g, A, A.slice(0, 1).reshape({}), p));
   h.run();
   std::vector<float> expectSelect(40);
-  for (std::size_t i = 0; i < 40; ++i) expectSelect[i] = c[i] != 0 ? a[i] : b[i];
+  for (std::size_t i = 0; i < 40; ++i)
+    expectSelect[i] = c[i] != 0 ? a[i] : b[i];
   CHECK_THAT(h.result("select"), test::CloseTo(expectSelect, 0));
-  CHECK_THAT(h.result("clamp"),
-             test::CloseTo(hostMap(b, [](float x) { return std::max(-1.0f, std::min(x, 1.0f)); }), 0));
+  CHECK_THAT(
+      h.result("clamp"),
+      test::CloseTo(hostMap(b, [](float x) { return std::max(-1.0f, std::min(x, 1.0f)); }), 0));
   CHECK_THAT(h.result("pow"),
              test::CloseTo(hostMap(a, b, [](float x, float y) { return std::pow(x, y); }), 1e-6f));
-  CHECK(h.result("rem") == hostMap(ia, ib, [](float x, float y) { return float(int(x) % int(y)); }));
-  CHECK(h.result("and") == hostMap(ia, ib, [](float x, float y) { return float(int(x) & int(y)); }));
+  CHECK(h.result("rem") ==
+        hostMap(ia, ib, [](float x, float y) { return float(int(x) % int(y)); }));
+  CHECK(h.result("and") ==
+        hostMap(ia, ib, [](float x, float y) { return float(int(x) & int(y)); }));
   CHECK(h.result("or") == hostMap(ia, ib, [](float x, float y) { return float(int(x) | int(y)); }));
-  CHECK(h.result("xor") == hostMap(ia, ib, [](float x, float y) { return float(int(x) ^ int(y)); }));
+  CHECK(h.result("xor") ==
+        hostMap(ia, ib, [](float x, float y) { return float(int(x) ^ int(y)); }));
   CHECK(h.result("shl") == hostMap(ia, ib, [](float x, float y) {
           return float(int(unsigned(int(x)) << unsigned(y)));
         }));
-  CHECK(h.result("sra") == hostMap(ia, ib, [](float x, float y) { return float(int(x) >> int(y)); }));
-  CHECK_THAT(h.result("atan2"),
-             test::CloseTo(hostMap(a, b, [](float x, float y) { return std::atan2(x, y); }), 1e-6f));
+  CHECK(h.result("sra") ==
+        hostMap(ia, ib, [](float x, float y) { return float(int(x) >> int(y)); }));
+  CHECK_THAT(
+      h.result("atan2"),
+      test::CloseTo(hostMap(a, b, [](float x, float y) { return std::atan2(x, y); }), 1e-6f));
   CHECK_THAT(h.result("invStd"),
              test::CloseTo(hostMap(a, [&](float x) { return 1.0f / std::sqrt(x + a[0]); }), 1e-6f));
 }
@@ -134,7 +149,8 @@ TEST_CASE("the functions match the host", "[popops][elementwise]") {
       {"signum", popops::signum(g, popops::sub(g, A, 0.5f, p), p),
        [](float x) { return float((x - 0.5f > 0) - (x - 0.5f < 0)); }},
   };
-  for (const auto& c : cases) h.read(std::get<0>(c), std::get<1>(c));
+  for (const auto& c : cases)
+    h.read(std::get<0>(c), std::get<1>(c));
   h.run();
   for (const auto& c : cases) {
     INFO(std::get<0>(c));
@@ -168,7 +184,8 @@ TEST_CASE("plain numbers work as either operand, in place and WithOutput",
   CHECK_THAT(h.result("half"), test::CloseTo(hostMap(a, [](float x) { return x * 0.5f; }), 0));
   CHECK_THAT(h.result("M"), test::CloseTo(hostMap(a, [](float x) { return x * 0.5f; }), 0));
   CHECK(h.result("iDiv") == std::vector<float>(32, 4));
-  CHECK_THAT(h.result("Out"), test::CloseTo(hostMap(a, [](float x) { return std::max(x, 0.0f); }), 0));
+  CHECK_THAT(h.result("Out"),
+             test::CloseTo(hostMap(a, [](float x) { return std::max(x, 0.0f); }), 0));
 }
 
 TEST_CASE("element-wise argument errors name the operation and the operand",
@@ -206,11 +223,13 @@ TEST_CASE("named operations run under PopLibs' vertex names, expressions under p
   const Tensor A = graph.addVariable(FLOAT, {64}, "A");
   poputil::mapTensorLinearly(graph, A);
   program::Sequence prog;
-  CHECK_THROWS_MATCHES(popops::eq(graph, A, A, prog), poplar::unknown_vertex_type,
-                       test::What(Contains("popops::BinaryOp1D<popops::expr::BinaryOpType::EQUAL,float>")));
-  CHECK_THROWS_MATCHES(popops::ceilInPlace(graph, A, prog), poplar::unknown_vertex_type,
-                       test::What(Contains("popops::UnaryOp1DInPlace<popops::expr::UnaryOpType::CEIL,float>")));
-  CHECK_THROWS_MATCHES(popops::map(graph, popops::expr::_1 * 2.0f + 1.0f, {A}, prog),
-                       poplar::unknown_vertex_type,
-                       test::What(Contains("popops::map::ADD_MULTIPLY__1_float_Const_float_2_Const_float_1")));
+  CHECK_THROWS_MATCHES(
+      popops::eq(graph, A, A, prog), poplar::unknown_vertex_type,
+      test::What(Contains("popops::BinaryOp1D<popops::expr::BinaryOpType::EQUAL,float>")));
+  CHECK_THROWS_MATCHES(
+      popops::ceilInPlace(graph, A, prog), poplar::unknown_vertex_type,
+      test::What(Contains("popops::UnaryOp1DInPlace<popops::expr::UnaryOpType::CEIL,float>")));
+  CHECK_THROWS_MATCHES(
+      popops::map(graph, popops::expr::_1 * 2.0f + 1.0f, {A}, prog), poplar::unknown_vertex_type,
+      test::What(Contains("popops::map::ADD_MULTIPLY__1_float_Const_float_2_Const_float_1")));
 }

@@ -2,9 +2,9 @@
 #include "TestUtil.hpp"
 
 #include <cmath>
+#include <popops/ElementWise.hpp>
 #include <popops/EncodingConstants.hpp>
 #include <popops/Gather.hpp>
-#include <popops/ElementWise.hpp>
 #include <popops/Pad.hpp>
 #include <popops/Scatter.hpp>
 #include <popops/SelectScalarFromRows.hpp>
@@ -69,8 +69,9 @@ TEST_CASE("pad with constants, edges and reflections; negative padding truncates
   CHECK(h.result("ip") == std::vector<float>{7, 7, 1, 2, 3});
   CHECK_THROWS_MATCHES(popops::pad(t, 3, 0, 1, popops::padding::Type::REFLECT),
                        poputil::poplibs_error, test::What(Contains("reflect padding")));
-  CHECK_THROWS_MATCHES(popops::pad(g, t, std::vector<std::ptrdiff_t>{1}, std::vector<std::ptrdiff_t>{1}, 0.0f), poputil::poplibs_error,
-                       test::What(Contains("one entry per dimension")));
+  CHECK_THROWS_MATCHES(
+      popops::pad(g, t, std::vector<std::ptrdiff_t>{1}, std::vector<std::ptrdiff_t>{1}, 0.0f),
+      poputil::poplibs_error, test::What(Contains("one entry per dimension")));
   CHECK_THROWS_MATCHES(popops::pad(g, t, -2, -2, 1, 0.0f), poputil::poplibs_error,
                        test::What(Contains("truncate more")));
 }
@@ -111,8 +112,7 @@ TEST_CASE("scatter writes (or combines) windows at run-time indices, skipping mi
   const Tensor elems = h.input("elems", FLOAT, {3, 3}, std::vector<float>(9, 1));
   const Tensor elemIdx = h.input("elemIdx", UNSIGNED_INT, {3, 2}, {1, 1, 2, 0, 1, 1});
   const Tensor elemUpd = h.input("elemUpd", FLOAT, {3}, {10, 20, 30});
-  popops::UpdateComputationFunc add = [](Graph& graph, Tensor& a, Tensor& b,
-                                         program::Sequence& p) {
+  popops::UpdateComputationFunc add = [](Graph& graph, Tensor& a, Tensor& b, program::Sequence& p) {
     return popops::add(graph, a, b, p, "combine");
   };
   popops::scatter(g, elems, elemIdx, elemUpd, 1, {}, {0, 1}, {0, 1}, add, h.prog(), "elems");
@@ -123,8 +123,9 @@ TEST_CASE("scatter writes (or combines) windows at run-time indices, skipping mi
   CHECK(h.result("elems") == std::vector<float>{1, 1, 1, 1, 41, 1, 21, 1, 1});
   CHECK_THROWS_MATCHES(popops::scatter(g, rowsT, rowIdx, rowUpd, 1, {1}, {0}, {0, 1}, h.prog()),
                        poputil::poplibs_error, test::What(Contains("scatterDimsToOperandDims")));
-  CHECK_THROWS_MATCHES(popops::scatter(g, rowsT, rowIdx, rowUpd.slice(0, 2), 1, {1}, {0}, {0}, h.prog()),
-                       poputil::poplibs_error, test::What(Contains("index batch")));
+  CHECK_THROWS_MATCHES(
+      popops::scatter(g, rowsT, rowIdx, rowUpd.slice(0, 2), 1, {1}, {0}, {0}, h.prog()),
+      poputil::poplibs_error, test::What(Contains("index batch")));
 }
 
 TEST_CASE("gather with XLA's parameters picks elements and clamped windows", "[popops]") {
@@ -133,7 +134,8 @@ TEST_CASE("gather with XLA's parameters picks elements and clamped windows", "[p
   const Tensor in = popops::createGatherInput(g, FLOAT, {3, 3}, {1, 1}, {0, 1}, "in");
   h.write("in", in, {1, 2, 3, 4, 5, 6, 7, 8, 9});
   const Tensor points = h.input("points", UNSIGNED_INT, {2, 2}, {1, 1, 2, 1});
-  const Tensor picked = popops::gather(g, in, points, 1, {}, {1, 1}, {0, 1}, {0, 1}, h.prog(), "pick");
+  const Tensor picked =
+      popops::gather(g, in, points, 1, {}, {1, 1}, {0, 1}, {0, 1}, h.prog(), "pick");
   CHECK(picked.shape() == std::vector<std::size_t>{2});
   // Windows of two rows starting at row 3 (clamped to 1) and row 0; batch dimension last.
   const Tensor starts = h.input("starts", INT, {2}, {3, 0});

@@ -21,12 +21,15 @@ TEST_CASE("countedLoop passes the counter to its body; countedForLoop runs to a 
   // Copies row i of `table` into row i of `copy` on pass i (begin 1, end 7, step 2: rows 1 3 5).
   const Tensor table = h.input("table", FLOAT, {7, 3}, test::randomValues(21, -1, 1, 3));
   const Tensor copy = h.input("copy", FLOAT, {7, 3}, std::vector<float>(21, 0));
-  h.prog().add(popops::countedLoop(g, 1, 7, 2, [&](const Tensor& i) {
-    program::Sequence body;
-    const Tensor row = popops::dynamicSlice(g, table, i.reshape({1}), {0}, {1}, body, "row");
-    popops::dynamicUpdate(g, copy, row, i.reshape({1}), {0}, {1}, body, "put");
-    return body;
-  }, "loop"));
+  h.prog().add(popops::countedLoop(
+      g, 1, 7, 2,
+      [&](const Tensor& i) {
+        program::Sequence body;
+        const Tensor row = popops::dynamicSlice(g, table, i.reshape({1}), {0}, {1}, body, "row");
+        popops::dynamicUpdate(g, copy, row, i.reshape({1}), {0}, {1}, body, "put");
+        return body;
+      },
+      "loop"));
   // Sums the counter values 3, 6, 9 (limit 12, read from a tensor) into `total` with a fixed
   // body; countedForLoop's own counter runs the same number of passes.
   const Tensor count = g.addVariable(INT, {}, "count");
@@ -50,8 +53,9 @@ TEST_CASE("countedLoop passes the counter to its body; countedForLoop runs to a 
   CHECK(h.result("copy") == expected);
   CHECK(h.result("passes") == std::vector<float>{6});
   CHECK(h.result("count") == std::vector<float>{12});
-  CHECK_THROWS_MATCHES(popops::countedLoop(g, 0, 5, 2, [](const Tensor&) { return program::Sequence(); }),
-                       poputil::poplibs_error, test::What(Contains("steps of 2")));
+  CHECK_THROWS_MATCHES(
+      popops::countedLoop(g, 0, 5, 2, [](const Tensor&) { return program::Sequence(); }),
+      poputil::poplibs_error, test::What(Contains("steps of 2")));
   CHECK_THROWS_MATCHES(popops::countedForLoop(g, 0, limit, 0, body), poputil::poplibs_error,
                        test::What(Contains("countStep is 0")));
   const Tensor f = h.input("f", FLOAT, {}, {1});
@@ -114,9 +118,11 @@ TEST_CASE("sort, sortKeyValue and their in-place forms", "[popops]") {
   std::vector<float> e0 = kv;
   for (int c = 0; c < 9; ++c) {
     std::vector<float> col;
-    for (int r = 0; r < 4; ++r) col.push_back(kv[r * 9 + c]);
+    for (int r = 0; r < 4; ++r)
+      col.push_back(kv[r * 9 + c]);
     std::sort(col.begin(), col.end());
-    for (int r = 0; r < 4; ++r) e0[r * 9 + c] = col[r];
+    for (int r = 0; r < 4; ++r)
+      e0[r * 9 + c] = col[r];
   }
   CHECK(h.result("sorted0") == e0);
   CHECK(h.result("k") == kv); // sort and sortKeyValue leave their inputs alone
@@ -126,7 +132,8 @@ TEST_CASE("sort, sortKeyValue and their in-place forms", "[popops]") {
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return kv[r * 9 + a] < kv[r * 9 + b]; });
-    for (int i : order) eKV.push_back(float(r * 9 + i));
+    for (int i : order)
+      eKV.push_back(float(r * 9 + i));
   }
   CHECK(h.result("byKey") == eKV);
   CHECK(h.result("inPlace") == std::vector<float>{1, 2, 3, 4, 5, -1, 0, 7, 8, 9});
@@ -166,7 +173,8 @@ TEST_CASE("topK and the arg-max family", "[popops]") {
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return xv[r * n + a] > xv[r * n + b]; });
-    for (std::size_t i = 0; i < k; ++i) eTop.push_back(xv[r * n + order[i]]);
+    for (std::size_t i = 0; i < k; ++i)
+      eTop.push_back(xv[r * n + order[i]]);
     eMax.push_back(xv[r * n + order[0]]);
     eMaxI.push_back(float(order[0]));
     std::stable_sort(order.begin(), order.end(),
@@ -187,8 +195,9 @@ TEST_CASE("topK and the arg-max family", "[popops]") {
   std::ostringstream os;
   os << params;
   CHECK(os.str() == "{k=3, largest=true, sortOrder=descending, stableSort=false}");
-  CHECK_THROWS_MATCHES(popops::topK(g, h.prog(), x, popops::TopKParams(11, true, popops::SortOrder::NONE)),
-                       poputil::poplibs_error, test::What(Contains("k = 11")));
+  CHECK_THROWS_MATCHES(
+      popops::topK(g, h.prog(), x, popops::TopKParams(11, true, popops::SortOrder::NONE)),
+      poputil::poplibs_error, test::What(Contains("k = 11")));
   CHECK_THROWS_MATCHES(popops::argMax(g, x, h.prog()), poputil::poplibs_error,
                        test::What(Contains("input has shape {2,3,10}")));
 }

@@ -18,7 +18,8 @@ TEST_CASE("map fuses a Select over comparisons and casts into one compute set", 
   const std::size_t n = 300;
   const auto x = test::randomValues(n, -3, 3, 1);
   std::vector<float> k(n), y = test::randomValues(n, -1, 1, 2);
-  for (std::size_t i = 0; i < n; ++i) k[i] = float(int(i % 7) - 3);
+  for (std::size_t i = 0; i < n; ++i)
+    k[i] = float(int(i % 7) - 3);
   const Tensor X = h.input("X", FLOAT, {10, 30}, x);
   const Tensor K = h.input("K", INT, {10, 30}, k);
   const Tensor Y = h.input("Y", FLOAT, {10, 30}, y);
@@ -54,7 +55,8 @@ TEST_CASE("map infers types as PopLibs does", "[popops][map]") {
   CHECK(hq.elementType() == HALF);
   const Tensor cast = popops::map(h.graph(), pe::Cast(pe::_1, INT), {F}, h.prog());
   CHECK(cast.elementType() == INT);
-  const Tensor sel = popops::map(h.graph(), pe::Select(pe::_1, pe::_2, pe::_3), {I, I, b}, h.prog());
+  const Tensor sel =
+      popops::map(h.graph(), pe::Select(pe::_1, pe::_2, pe::_3), {I, I, b}, h.prog());
   CHECK(sel.elementType() == INT);
   h.read("b", b);
   h.read("i3", i3);
@@ -65,7 +67,8 @@ TEST_CASE("map infers types as PopLibs does", "[popops][map]") {
   CHECK(h.result("b") == std::vector<float>{1, 0, 1, 0, 0, 0, 0, 0});
   CHECK(h.result("i3") == std::vector<float>{2, 5, 8, 11, 14, 17, 20, 23});
   CHECK(h.result("urem") == std::vector<float>{0, 1, 1, 3, 2, 1, 0, 7});
-  CHECK(h.result("hq") == std::vector<float>{0.125f, 0.25f, 0.375f, 0.5f, 0.625f, 0.75f, 0.875f, 1});
+  CHECK(h.result("hq") ==
+        std::vector<float>{0.125f, 0.25f, 0.375f, 0.5f, 0.625f, 0.75f, 0.875f, 1});
   CHECK(h.result("cast") == std::vector<float>{1, -2, 3, -4, 5, -6, 7, 0});
 }
 
@@ -78,8 +81,8 @@ TEST_CASE("map broadcasts operands numpy-style and reads scalars for every eleme
   const Tensor Row = h.input("Row", FLOAT, {6}, row);
   const Tensor Col = h.input("Col", FLOAT, {4, 1}, col);
   const Tensor S = h.input("S", FLOAT, {}, {0.5f});
-  const Tensor R = popops::map(h.graph(), pe::_1 * pe::_4 + pe::_2 - pe::_3, {A, Row, Col, S},
-                               h.prog());
+  const Tensor R =
+      popops::map(h.graph(), pe::_1 * pe::_4 + pe::_2 - pe::_3, {A, Row, Col, S}, h.prog());
   CHECK(R.shape() == std::vector<std::size_t>{4, 6});
   // Only broadcast operands: the result shape is their broadcast, mapped linearly.
   const Tensor outer = popops::map(h.graph(), pe::_1 * pe::_2, {Row, Col}, h.prog());
@@ -105,7 +108,8 @@ TEST_CASE("mapInPlace and mapWithOutput write where they are told", "[popops][ma
   const Tensor B = h.input("B", FLOAT, {64}, b);
   const Tensor Out = h.input("Out", BOOL, {64}, std::vector<float>(64, 0));
   popops::mapWithOutput(h.graph(), pe::_1 >= pe::_2, {A, B}, Out, h.prog());
-  popops::mapInPlace(h.graph(), pe::Clamp(pe::_1 * pe::_2, pe::Const(-1.0f), pe::Const(1.0f)), {A, B}, h.prog());
+  popops::mapInPlace(h.graph(), pe::Clamp(pe::_1 * pe::_2, pe::Const(-1.0f), pe::Const(1.0f)),
+                     {A, B}, h.prog());
   popops::mapInPlace(h.graph(), pe::UnaryOpType::NEGATE, B, h.prog());
   h.read("A", A);
   h.read("B", B);
@@ -130,8 +134,8 @@ TEST_CASE("map reports bad expressions and operands naming them", "[popops][map]
   auto& g = h.graph();
   auto& p = h.prog();
   CHECK_THROWS_MATCHES(popops::map(g, pe::_1 + pe::_2, {F, I}, p), poputil::poplibs_error,
-                       test::What(Contains("popops::map") && Contains("ADD") &&
-                                  Contains("float") && Contains("int")));
+                       test::What(Contains("popops::map") && Contains("ADD") && Contains("float") &&
+                                  Contains("int")));
   CHECK_THROWS_MATCHES(popops::map(g, pe::_3 + pe::_1, {F, F}, p), poputil::poplibs_error,
                        test::What(Contains("_3") && Contains("2 tensor")));
   CHECK_THROWS_MATCHES(popops::map(g, pe::_1 + pe::_2, {F, G}, p), poputil::poplibs_error,
@@ -177,7 +181,8 @@ TEST_CASE("map's compute set is named after the debug context and the op", "[pop
   // A NaN written by a vertex stops the run naming its compute set (debug.floatPointOpException).
   test::Harness h(4);
   const Tensor A = h.input("A", FLOAT, {8}, std::vector<float>(8, -1.0f));
-  popops::mapInPlace(h.graph(), pe::Sqrt(pe::_1) + 1.0f, {A}, h.prog(), {DebugContext("layer"), "norm"});
+  popops::mapInPlace(h.graph(), pe::Sqrt(pe::_1) + 1.0f, {A}, h.prog(),
+                     {DebugContext("layer"), "norm"});
   CHECK_THROWS_MATCHES(h.run({{"debug.floatPointOpException", "true"}}),
                        poplar::floating_point_exception,
                        test::What(Contains("compute set 'layer/norm/MapInPlace'")));

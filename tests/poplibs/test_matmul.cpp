@@ -200,7 +200,8 @@ TEST_CASE("matMul argument errors name the op and the shapes", "[poplin][matmul]
 // The float partials run a register-blocked host kernel (4 rows x 16 columns, tails of 1-15
 // columns and 1-3 rows): every block width and row remainder must give the host's numbers, and
 // the same bits every time.
-TEST_CASE("matMul float blocks of every width and row remainder, bit-identical across engines", "[poplin][matmul]") {
+TEST_CASE("matMul float blocks of every width and row remainder, bit-identical across engines",
+          "[poplin][matmul]") {
   const auto [M, K, N] = GENERATE(table<std::size_t, std::size_t, std::size_t>(
       {{3, 20, 1}, {6, 37, 9}, {7, 11, 15}, {5, 64, 16}, {9, 33, 23}, {2, 70, 31}, {13, 5, 40}}));
   CAPTURE(M, K, N);
@@ -213,7 +214,9 @@ TEST_CASE("matMul float blocks of every width and row remainder, bit-identical a
     h.run();
     const std::vector<float> got = h.result("C");
     CHECK_THAT(got, test::CloseTo(hostMatMul(a, b, M, K, N), 1e-5f, 1e-5f));
-    if (engine == 0) first = got;
-    else CHECK(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0);
+    if (engine == 0)
+      first = got;
+    else
+      CHECK(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0);
   }
 }

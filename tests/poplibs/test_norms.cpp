@@ -68,8 +68,7 @@ std::vector<float> toFloat(const std::vector<double>& v) {
 
 } // namespace
 
-TEST_CASE("batch norm: statistics, normalisation and gradients against the host",
-          "[popnn][norm]") {
+TEST_CASE("batch norm: statistics, normalisation and gradients against the host", "[popnn][norm]") {
   const std::size_t N = 4, C = 3, H = 2, W = 3, F = H * W;
   const bool stable = GENERATE(false, true);
   const bool unbiased = GENERATE(false, true);
@@ -84,10 +83,10 @@ TEST_CASE("batch norm: statistics, normalisation and gradients against the host"
   const float eps = 1e-3f;
   const auto stats =
       popnn::bn::batchNormStatistics(h.graph(), acts, eps, h.prog(), unbiased, stable);
-  const auto out = popnn::bn::batchNormalise(h.graph(), acts, g, b, stats.first, stats.second,
-                                             h.prog(), "bn");
-  const Tensor dx = popnn::bn::batchNormGradients(h.graph(), out.second, grads, stats.second, g,
-                                                  h.prog());
+  const auto out =
+      popnn::bn::batchNormalise(h.graph(), acts, g, b, stats.first, stats.second, h.prog(), "bn");
+  const Tensor dx =
+      popnn::bn::batchNormGradients(h.graph(), out.second, grads, stats.second, g, h.prog());
   const auto deltas = popnn::bn::batchNormParamGradients(h.graph(), out.second, grads, h.prog());
   h.read("mean", stats.first);
   h.read("istd", stats.second);
@@ -100,7 +99,8 @@ TEST_CASE("batch norm: statistics, normalisation and gradients against the host"
   h.read("gamma", g);
   h.run();
 
-  const HostNorm host(x, N, C, F, C, [](std::size_t, std::size_t c) { return c; }, eps, unbiased);
+  const HostNorm host(
+      x, N, C, F, C, [](std::size_t, std::size_t c) { return c; }, eps, unbiased);
   CHECK_THAT(h.result("mean"), test::CloseTo(toFloat(host.mean), 1e-5f, 1e-6f));
   CHECK_THAT(h.result("istd"), test::CloseTo(toFloat(host.istd), 1e-4f));
   const auto w = host.whiten(x);
@@ -130,7 +130,8 @@ TEST_CASE("batch norm: half activations", "[popnn][norm]") {
   CHECK(stats.first.elementType() == HALF);
   h.read("w", w);
   h.run();
-  const HostNorm host(x, 2, 4, 5, 4, [](std::size_t, std::size_t c) { return c; }, 1e-3f, false);
+  const HostNorm host(
+      x, 2, 4, 5, 4, [](std::size_t, std::size_t c) { return c; }, 1e-3f, false);
   CHECK_THAT(h.result("w"), test::CloseTo(host.whiten(x), 2e-2f, 2e-2f));
 }
 
@@ -147,10 +148,10 @@ TEST_CASE("group and layer norm: statistics per batch element and group, and gra
   const Tensor g = h.input("gamma", FLOAT, {C}, gamma);
   const Tensor b = h.input("beta", FLOAT, {C}, std::vector<float>(C, 0.5f));
   const OptionFlags opts = {{"groupNormStridedChannelGrouping", strided ? "true" : "false"}};
-  const auto gs = popnn::gn::groupNormStatistics(h.graph(), acts, 1e-4f, h.prog(), G, false,
-                                                 false, FLOAT, "gn", opts);
-  const auto gnOut = popnn::gn::groupNormalise(h.graph(), acts, g, b, gs.first, gs.second,
-                                               h.prog(), "gn", opts);
+  const auto gs = popnn::gn::groupNormStatistics(h.graph(), acts, 1e-4f, h.prog(), G, false, false,
+                                                 FLOAT, "gn", opts);
+  const auto gnOut =
+      popnn::gn::groupNormalise(h.graph(), acts, g, b, gs.first, gs.second, h.prog(), "gn", opts);
   const Tensor gdx = popnn::gn::groupNormGradients(h.graph(), gnOut.second, grads, gs.second, g,
                                                    h.prog(), FLOAT, "gnGrad", opts);
   const auto ls = popnn::ln::layerNormStatistics(h.graph(), acts, 1e-4f, h.prog(), true);
@@ -166,15 +167,15 @@ TEST_CASE("group and layer norm: statistics per batch element and group, and gra
   h.read("listd", ls.second);
   h.read("ldx", ldx);
   h.run();
-  const HostNorm gHost(x, N, C, F, N * G,
-                       [&](std::size_t n, std::size_t c) {
-                         return n * G + (strided ? c % G : c / (C / G));
-                       },
-                       1e-4f, false);
+  const HostNorm gHost(
+      x, N, C, F, N * G,
+      [&](std::size_t n, std::size_t c) { return n * G + (strided ? c % G : c / (C / G)); }, 1e-4f,
+      false);
   CHECK_THAT(h.result("gmean"), test::CloseTo(toFloat(gHost.mean), 1e-5f, 1e-6f));
   CHECK_THAT(h.result("gw"), test::CloseTo(gHost.whiten(x), 1e-4f, 1e-5f));
   CHECK_THAT(h.result("gdx"), test::CloseTo(gHost.gradient(x, dy, gamma), 1e-3f, 1e-5f));
-  const HostNorm lHost(x, N, C, F, N, [](std::size_t n, std::size_t) { return n; }, 1e-4f, true);
+  const HostNorm lHost(
+      x, N, C, F, N, [](std::size_t n, std::size_t) { return n; }, 1e-4f, true);
   CHECK_THAT(h.result("listd"), test::CloseTo(toFloat(lHost.istd), 1e-4f));
   CHECK_THAT(h.result("ldx"), test::CloseTo(lHost.gradient(x, dy, gamma), 1e-3f, 1e-5f));
 }
@@ -192,15 +193,15 @@ TEST_CASE("instance norm: statistics per batch element and channel, and gradient
   const Tensor b = h.input("beta", FLOAT, {C}, std::vector<float>(C, 0.0f));
   const auto stats = popnn::in::instanceNormStatistics(h.graph(), acts, 1e-4f, h.prog(), false);
   REQUIRE(stats.first.shape() == std::vector<std::size_t>{N * C});
-  const auto out = popnn::in::instanceNormalise(h.graph(), acts, g, b, stats.first, stats.second,
-                                                h.prog());
+  const auto out =
+      popnn::in::instanceNormalise(h.graph(), acts, g, b, stats.first, stats.second, h.prog());
   const Tensor dx =
       popnn::in::instanceNormGradients(h.graph(), out.second, grads, stats.second, g, h.prog());
   h.read("w", out.second);
   h.read("dx", dx);
   h.run();
-  const HostNorm host(x, N, C, F, N * C, [&](std::size_t n, std::size_t c) { return n * C + c; },
-                      1e-4f, false);
+  const HostNorm host(
+      x, N, C, F, N * C, [&](std::size_t n, std::size_t c) { return n * C + c; }, 1e-4f, false);
   CHECK_THAT(h.result("w"), test::CloseTo(host.whiten(x), 1e-4f, 1e-5f));
   CHECK_THAT(h.result("dx"), test::CloseTo(host.gradient(x, dy, gamma), 1e-3f, 1e-5f));
 }
@@ -212,13 +213,11 @@ TEST_CASE("norms: bad arguments name the argument", "[popnn][norm]") {
   const Tensor c3 = h.input("c3", FLOAT, {3}, std::vector<float>(3, 1.0f));
   CHECK_THROWS_MATCHES(popnn::bn::batchNormalise(h.graph(), acts, c4, c3, c3, c3, h.prog()),
                        poputil::poplibs_error, test::What(Contains("gamma has shape {4}")));
-  CHECK_THROWS_MATCHES(
-      popnn::gn::groupNormStatistics(h.graph(), acts, 1e-3f, h.prog(), 2, false),
-      poputil::poplibs_error, test::What(Contains("numGroups is 2")));
+  CHECK_THROWS_MATCHES(popnn::gn::groupNormStatistics(h.graph(), acts, 1e-3f, h.prog(), 2, false),
+                       poputil::poplibs_error, test::What(Contains("numGroups is 2")));
   CHECK_THROWS_MATCHES(popnn::bn::batchNormStatistics(h.graph(), acts, -1.0f, h.prog(), false),
                        poputil::poplibs_error, test::What(Contains("eps")));
-  CHECK_THROWS_MATCHES(
-      popnn::bn::batchNormStatistics(h.graph(), acts, 1e-3f, h.prog(), false, false, FLOAT, {},
-                                     {{"bogus", "1"}}),
-      poplar::invalid_option, test::What(Contains("bogus")));
+  CHECK_THROWS_MATCHES(popnn::bn::batchNormStatistics(h.graph(), acts, 1e-3f, h.prog(), false,
+                                                      false, FLOAT, {}, {{"bogus", "1"}}),
+                       poplar::invalid_option, test::What(Contains("bogus")));
 }

@@ -28,13 +28,17 @@ TEST_CASE("scaledAddTo and scaledSubtractFrom take tensor scales and two scales"
   const Tensor T = h.input("T", FLOAT, {1}, {3.0f});
   popops::scaledAddTo(g, A1, B, S, p, "withTensorScale");
   popops::scaledSubtractFrom(g, A2, B, T, p);
-  popops::scaledAddTo(g, A3, S, B, T, p);                      // 0.25 A + 3 B
-  popops::scaledAddTo(g, A4, 0.5f, B, -1.0f, p);               // 0.5 A - B
+  popops::scaledAddTo(g, A3, S, B, T, p);        // 0.25 A + 3 B
+  popops::scaledAddTo(g, A4, 0.5f, B, -1.0f, p); // 0.5 A - B
   popops::scaledAddTo(g, A5, S, B, T, p, popops::ScaledAddSpecialisation::X_MINUS_AX_PLUS_BY);
   popops::scaledAddTo(g, A6, B, 2.0f, p); // B converted to half first
   for (const char* n : {"A1", "A2", "A3", "A4", "A5", "A6"})
-    h.read(n, n[1] == '1' ? A1 : n[1] == '2' ? A2 : n[1] == '3' ? A3 : n[1] == '4' ? A4
-                                                                  : n[1] == '5' ? A5 : A6);
+    h.read(n, n[1] == '1'   ? A1
+              : n[1] == '2' ? A2
+              : n[1] == '3' ? A3
+              : n[1] == '4' ? A4
+              : n[1] == '5' ? A5
+                            : A6);
   h.run();
   std::vector<float> e1(48), e2(48), e3(48), e4(48), e5(48), e6(48);
   for (std::size_t i = 0; i < 48; ++i) {
@@ -58,8 +62,7 @@ TEST_CASE("scaled add argument errors name the argument", "[popops][scaledadd][e
   const Tensor A = h.input("A", FLOAT, {4, 4}, std::vector<float>(16));
   const Tensor B = h.input("B", FLOAT, {4, 5}, std::vector<float>(20));
   const Tensor S = h.input("S", FLOAT, {2}, {1, 2});
-  CHECK_THROWS_MATCHES(popops::scaledAddTo(h.graph(), A, B, 1.0f, h.prog()),
-                       poputil::poplibs_error,
+  CHECK_THROWS_MATCHES(popops::scaledAddTo(h.graph(), A, B, 1.0f, h.prog()), poputil::poplibs_error,
                        test::What(Contains("popops::scaledAddTo") && Contains("B of shape {4,5}")));
   CHECK_THROWS_MATCHES(popops::scaledAddTo(h.graph(), A, A, S, h.prog()), poputil::poplibs_error,
                        test::What(Contains("scaleB must have one element")));
@@ -67,8 +70,8 @@ TEST_CASE("scaled add argument errors name the argument", "[popops][scaledadd][e
                        poputil::poplibs_error, test::What(Contains("scaleB")));
   CHECK_THROWS_MATCHES(popops::scaledAddTo(h.graph(), A, A, 1.0f, h.prog(), {}, {{"nope", "1"}}),
                        poplar::invalid_option, test::What(Contains("nope")));
-  CHECK_NOTHROW(popops::scaledAddTo(h.graph(), A, A, 1.0f, h.prog(), {},
-                                    {{"optimizeForSpeed", "true"}}));
+  CHECK_NOTHROW(
+      popops::scaledAddTo(h.graph(), A, A, 1.0f, h.prog(), {}, {{"optimizeForSpeed", "true"}}));
 }
 
 TEST_CASE("cast adds to a compute set, castWithOutput and checkAccuracyWhenCast",
@@ -113,7 +116,8 @@ TEST_CASE("reduceMany runs several reductions in two compute sets", "[popops][re
   std::vector<ComputeSet> css;
   const Tensor total = popops::reduce(h.graph(), A, {0, 1}, popops::Operation::ADD, css);
   CHECK(css.size() == 2);
-  for (const auto& cs : css) h.prog().add(program::Execute(cs));
+  for (const auto& cs : css)
+    h.prog().add(program::Execute(cs));
   h.read("cols", outs[0]);
   h.read("rows", outs[1]);
   h.read("total", total);
@@ -126,13 +130,15 @@ TEST_CASE("reduceMany runs several reductions in two compute sets", "[popops][re
       rows[r] = std::max(rows[r], a[r * 10 + c]);
       sum += a[r * 10 + c];
     }
-  for (auto& x : rows) x = float(half(x));
+  for (auto& x : rows)
+    x = float(half(x));
   CHECK_THAT(h.result("cols"), test::CloseTo(cols, 1e-5f, 1e-6f));
   CHECK_THAT(h.result("rows"), test::CloseTo(rows, 0));
   CHECK_THAT(h.result("total"), test::CloseTo({sum}, 1e-5f, 1e-5f));
   std::vector<Tensor> wrong(1);
-  CHECK_THROWS_MATCHES(popops::reduceMany(h.graph(), {popops::SingleReduceOp(A, {0}, popops::Operation::ADD),
-                                                      popops::SingleReduceOp(A, {1}, popops::Operation::ADD)},
+  CHECK_THROWS_MATCHES(popops::reduceMany(h.graph(),
+                                          {popops::SingleReduceOp(A, {0}, popops::Operation::ADD),
+                                           popops::SingleReduceOp(A, {1}, popops::Operation::ADD)},
                                           wrong, h.prog()),
                        poputil::poplibs_error, test::What(Contains("outputs has 1")));
 }

@@ -46,7 +46,8 @@ struct HostPool {
       for (const auto& w : windows) {
         float acc = type == PoolingType::MAX ? -std::numeric_limits<float>::infinity() : 0.0f;
         for (auto i : w)
-          acc = type == PoolingType::MAX ? std::max(acc, in[p * H * W + i]) : acc + in[p * H * W + i];
+          acc =
+              type == PoolingType::MAX ? std::max(acc, in[p * H * W + i]) : acc + in[p * H * W + i];
         if (type == PoolingType::AVG) acc /= float(w.size());
         out.push_back(acc);
       }
@@ -159,7 +160,8 @@ TEST_CASE("max pooling gradient: ties share the gradient when scaled", "[popnn][
   const Tensor in = h.input("in", FLOAT, {1, 1, 4, 4}, std::vector<float>(16, 3.0f));
   const Tensor dy = h.input("dy", FLOAT, {1, 1, 2, 2}, {1.0f, 2.0f, 3.0f, 4.0f});
   const Tensor out = popnn::pooling::pool(h.graph(), p, in, h.prog());
-  const Tensor shared = popnn::pooling::poolInputGradient(h.graph(), p, in, out, dy, true, h.prog());
+  const Tensor shared =
+      popnn::pooling::poolInputGradient(h.graph(), p, in, out, dy, true, h.prog());
   const Tensor each = popnn::pooling::poolInputGradient(h.graph(), p, in, out, dy, false, h.prog());
   h.read("shared", shared);
   h.read("each", each);

@@ -48,7 +48,8 @@ TEST_CASE("splitRegions balances elements over partitions", "[poputil]") {
   std::size_t total = 0;
   for (const auto& p : parts) {
     std::size_t n = 0;
-    for (const auto& iv : p) n += iv.size();
+    for (const auto& iv : p)
+      n += iv.size();
     CHECK(n <= 8);
     total += n;
   }
@@ -86,13 +87,13 @@ TEST_CASE("createPartitionableTensor makes each partition contiguous", "[poputil
   const Tensor t = poputil::createPartitionableTensor(h.graph(), FLOAT, {5, 6}, {2, 3}, "p");
   CHECK(t.shape() == std::vector<std::size_t>{5, 6});
   std::size_t count = 0, elements = 0;
-  poputil::iterateTensorPartitions(t, {2, 3}, [&](const std::vector<std::size_t>& i,
-                                                   const Tensor& s) {
-    CHECK(s.getContiguousRegions().size() == 1);
-    CHECK(i.size() == 2);
-    ++count;
-    elements += s.numElements();
-  });
+  poputil::iterateTensorPartitions(t, {2, 3},
+                                   [&](const std::vector<std::size_t>& i, const Tensor& s) {
+                                     CHECK(s.getContiguousRegions().size() == 1);
+                                     CHECK(i.size() == 2);
+                                     ++count;
+                                     elements += s.numElements();
+                                   });
   CHECK(count == 6);
   CHECK(elements == 30);
   CHECK_THROWS_MATCHES(poputil::createPartitionableTensor(h.graph(), FLOAT, {5, 6}, {2}),
@@ -131,7 +132,8 @@ TEST_CASE("dimIsSplitOverTiles, createBroadcastOperand and cloneToIpu follow the
   std::vector<unsigned> tileOf(4, 99);
   for (unsigned tile = 0; tile < biasMapping.size(); ++tile)
     for (const auto& iv : biasMapping[tile])
-      for (std::size_t i = iv.begin(); i < iv.end(); ++i) tileOf[i] = tile;
+      for (std::size_t i = iv.begin(); i < iv.end(); ++i)
+        tileOf[i] = tile;
   CHECK(tileOf == std::vector<unsigned>{0, 0, 1, 1});
   const Tensor c = poputil::cloneToIpu(g, t, 0, "c");
   CHECK(g.getTileMapping(c) == g.getTileMapping(t));

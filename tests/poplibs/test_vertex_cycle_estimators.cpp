@@ -30,7 +30,8 @@ TEST_CASE("poprand estimates follow PopLibs' poprandCycleEstimators", "[poplibs]
     // Normal: 64-bit vectors (2 floats, 4 halves); 3 / 12 for a partial vector.
     CHECK(normalCycles(t, FLOAT, 5) == 4 + 12 + 132 + 3);
     CHECK(normalCycles(t, HALF, 6) == 4 + 9 + 144 + 12);
-    // Truncated normal: float (11 it + 5) per vector, (13 it + 2) partial; half 12 it + 5, 12 it + 10.
+    // Truncated normal: float (11 it + 5) per vector, (13 it + 2) partial; half 12 it + 5, 12 it
+    // + 10.
     CHECK(truncatedNormalCycles(t, FLOAT, 7, 3) == 4 + 156 + 38 * 8 / 2 + 41);
     CHECK(truncatedNormalCycles(t, HALF, 8, 2) == 4 + 168 + 29 * 11 / 4);
     // Dropout: 6 + 24 per context + 2 per vector + 1 (float) / 9 partial.
@@ -68,7 +69,8 @@ TEST_CASE("popops slicing estimates follow PopLibs' formulas", "[poplibs][cycles
   }
 }
 
-TEST_CASE("Channel ops and InverseStdDeviation follow PopLibs' formulas", "[poplibs][cycles][channel]") {
+TEST_CASE("Channel ops and InverseStdDeviation follow PopLibs' formulas",
+          "[poplibs][cycles][channel]") {
   for (const char* arch : {"ipu2", "ipu1"}) {
     const Target t = Target::createIPUTarget(1, arch);
     INFO(arch);
@@ -87,7 +89,8 @@ TEST_CASE("Channel ops and InverseStdDeviation follow PopLibs' formulas", "[popl
   }
 }
 
-TEST_CASE("Sort, top-k, arg-max and encoding estimates follow PopLibs' formulas", "[poplibs][cycles][sort]") {
+TEST_CASE("Sort, top-k, arg-max and encoding estimates follow PopLibs' formulas",
+          "[poplibs][cycles][sort]") {
   const Target t = Target::createIPUTarget(1, "ipu2");
   // HeapSortVertex: 8 x (19 n floor(log2 n) + 6 n + 2); KV 16 x.
   CHECK(heapSortCycles(1, false) == 8 * (6 + 2));
@@ -121,12 +124,14 @@ TEST_CASE("Pooling estimates follow PopLibs' getPoolingCycles", "[poplibs][cycle
   // input rows, row 1 three; every row has runs of 2, 3, 2 output columns.
   const auto padded = poolingWorkRows({3, 3, 3, 3, 3, 3, 1, 1, 1, 1});
   REQUIRE(padded.size() == 7);
-  for (const auto& row : padded) CHECK(row == std::vector<std::uint64_t>{2, 3, 2});
+  for (const auto& row : padded)
+    CHECK(row == std::vector<std::uint64_t>{2, 3, 2});
   // 4 x 4 input, 2 x 2 kernel, stride 2: 4 rows of two runs of 2.
   const PoolGeometry g{4, 4, 2, 2, 2, 2, 2, 2, 0, 0};
   const auto rows = poolingWorkRows(g);
   REQUIRE(rows.size() == 4);
-  for (const auto& row : rows) CHECK(row == std::vector<std::uint64_t>{2, 2});
+  for (const auto& row : rows)
+    CHECK(row == std::vector<std::uint64_t>{2, 2});
   for (const char* arch : {"ipu2", "ipu1"}) {
     const Target t = Target::createIPUTarget(1, arch);
     INFO(arch);

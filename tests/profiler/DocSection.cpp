@@ -1,15 +1,14 @@
 #include "DocSection.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
 namespace test {
 
-void checkDocSection(const std::string& marker, const std::string& what, const std::string& rendered,
-                     const std::string& regenerate) {
+void checkDocSection(const std::string& marker, const std::string& what,
+                     const std::string& rendered, const std::string& regenerate) {
   const std::string docPath = std::string(TESSERA_SOURCE_DIR) + "/docs/formats.md";
   std::ifstream in(docPath);
   REQUIRE(in.good());
@@ -17,8 +16,8 @@ void checkDocSection(const std::string& marker, const std::string& what, const s
   const std::string begin = "<!-- " + marker + ":begin -->\n", end = "<!-- " + marker + ":end -->";
   const auto b = doc.find(begin);
   const auto e = doc.find(end);
-  INFO(docPath << " must hold the " << what << " between the lines '<!-- " << marker << ":begin -->' and '<!-- "
-               << marker << ":end -->'");
+  INFO(docPath << " must hold the " << what << " between the lines '<!-- " << marker
+               << ":begin -->' and '<!-- " << marker << ":end -->'");
   REQUIRE(b != std::string::npos);
   REQUIRE(e != std::string::npos);
   REQUIRE(b + begin.size() <= e);
@@ -31,7 +30,8 @@ void checkDocSection(const std::string& marker, const std::string& what, const s
     const bool moreW = static_cast<bool>(std::getline(want, w));
     if (!moreH && !moreW) break;
     if (!moreH || !moreW || h != w)
-      FAIL("The " << what << " section of " << docPath << " is out of date (line " << line << " of the section:\n"
+      FAIL("The " << what << " section of " << docPath << " is out of date (line " << line
+                  << " of the section:\n"
                   << "  docs have:  " << (moreH ? h : "<end of section>") << "\n"
                   << "  schema has: " << (moreW ? w : "<end of section>") << ").\n"
                   << regenerate);

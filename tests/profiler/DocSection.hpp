@@ -9,7 +9,7 @@ namespace test {
 /// Checks that docs/formats.md holds exactly `rendered` between the lines
 /// "<!-- <marker>:begin -->" and "<!-- <marker>:end -->". `what` names the section in messages
 /// ("schema"); `regenerate` says how to make it again.
-void checkDocSection(const std::string& marker, const std::string& what, const std::string& rendered,
-                     const std::string& regenerate);
+void checkDocSection(const std::string& marker, const std::string& what,
+                     const std::string& rendered, const std::string& regenerate);
 
 } // namespace test

@@ -1,15 +1,12 @@
 // Packed Cap'n Proto blobs: exact round trips, and BlobError (never a crash) on bad bytes.
 #include "common/CapnpBytes.hpp"
 
-#include <catch2/catch.hpp>
-
-#include <profiler/Blob.hpp>
-#include <profiler/schema/profile.capnp.h>
-
 #include <capnp/message.h>
-
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <limits>
+#include <profiler/Blob.hpp>
+#include <profiler/schema/profile.capnp.h>
 #include <random>
 
 using namespace tessera::profiler;
@@ -25,7 +22,8 @@ std::vector<std::uint64_t> roundTrip(const std::vector<std::uint64_t>& values) {
 std::vector<std::uint64_t> sparseCycles(unsigned seed) {
   std::mt19937 rng(seed);
   std::vector<std::uint64_t> v(1472, 0);
-  for (int i = 0; i < 300; ++i) v[rng() % v.size()] = 100 + rng() % 5000;
+  for (int i = 0; i < 300; ++i)
+    v[rng() % v.size()] = 100 + rng() % 5000;
   return v;
 }
 
@@ -52,21 +50,25 @@ StepIpu sampleIpu(std::uint32_t ipu) {
 // What capnp itself writes for the same message (one segment, as the writer's encoder uses).
 std::string capnpPacked(const std::vector<std::uint64_t>& values) {
   ::capnp::MallocMessageBuilder message(1 << 16);
-  auto list = message.initRoot<tessera::profiler::capnp::TileValues>().initValues(static_cast<unsigned>(values.size()));
-  for (unsigned i = 0; i < values.size(); ++i) list.set(i, values[i]);
+  auto list = message.initRoot<tessera::profiler::capnp::TileValues>().initValues(
+      static_cast<unsigned>(values.size()));
+  for (unsigned i = 0; i < values.size(); ++i)
+    list.set(i, values[i]);
   return test::packedMessage(message);
 }
 
 } // namespace
 
 TEST_CASE("Encoding produces exactly capnp's packed bytes", "[blob]") {
-  std::vector<std::vector<std::uint64_t>> cases{{}, {0}, {1}, sparseCycles(7), std::vector<std::uint64_t>(1000, 0)};
+  std::vector<std::vector<std::uint64_t>> cases{
+      {}, {0}, {1}, sparseCycles(7), std::vector<std::uint64_t>(1000, 0)};
   // Words with no, one and two zero bytes: verbatim runs (tag 0xff) start, continue and stop.
   std::vector<std::uint64_t> mixed;
-  for (int i = 0; i < 600; ++i) mixed.push_back(0x0102030405060708ull + i); // no zero byte: one long verbatim run
-  mixed.push_back(0x0102030405060700ull);                                   // one zero byte: stays in the run
-  mixed.push_back(0x0102030405000000ull);                                   // three zero bytes: ends it
-  mixed.insert(mixed.end(), 700, 0);                                        // zero run longer than 255
+  for (int i = 0; i < 600; ++i)
+    mixed.push_back(0x0102030405060708ull + i); // no zero byte: one long verbatim run
+  mixed.push_back(0x0102030405060700ull);       // one zero byte: stays in the run
+  mixed.push_back(0x0102030405000000ull);       // three zero bytes: ends it
+  mixed.insert(mixed.end(), 700, 0);            // zero run longer than 255
   mixed.push_back(std::numeric_limits<std::uint64_t>::max());
   mixed.push_back(0);
   mixed.push_back(0x8000000000000000ull);
@@ -76,7 +78,10 @@ TEST_CASE("Encoding produces exactly capnp's packed bytes", "[blob]") {
     std::vector<std::uint64_t> v(1 + rng() % 2000);
     for (auto& x : v) {
       const int kind = static_cast<int>(rng() % 4);
-      x = kind == 0 ? 0 : kind == 1 ? rng() % 5000 : kind == 2 ? rng() : (rng() | 0x0101010101010101ull);
+      x = kind == 0   ? 0
+          : kind == 1 ? rng() % 5000
+          : kind == 2 ? rng()
+                      : (rng() | 0x0101010101010101ull);
     }
     cases.push_back(v);
   }
@@ -111,7 +116,8 @@ TEST_CASE("TileValues round trips exactly", "[blob]") {
   const auto sparse = sparseCycles(1);
   CHECK(roundTrip(sparse) == sparse);
   std::vector<std::uint64_t> dense(1472);
-  for (std::size_t i = 0; i < dense.size(); ++i) dense[i] = i * 7919 + 1;
+  for (std::size_t i = 0; i < dense.size(); ++i)
+    dense[i] = i * 7919 + 1;
   CHECK(roundTrip(dense) == dense);
   const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
   const std::vector<std::uint64_t> extremes{max, max - 1, 1ull << 63, 0, 1, (1ull << 63) - 1};
@@ -154,9 +160,11 @@ TEST_CASE("Decoding empty or truncated or trailing bytes throws BlobError", "[bl
   }
   // Bytes after the message are an error too (as a malformed word, or as extra words).
   const std::string trailing = blob + "xyz";
-  CHECK_THROWS_WITH(decodeTileValues(trailing.data(), trailing.size()), Catch::Contains("TileValues"));
+  CHECK_THROWS_WITH(decodeTileValues(trailing.data(), trailing.size()),
+                    Catch::Contains("TileValues"));
   const std::string extraWords = blob + std::string(2, '\0'); // one more (zero) word
-  CHECK_THROWS_WITH(decodeTileValues(extraWords.data(), extraWords.size()), Catch::Contains("unexpected bytes"));
+  CHECK_THROWS_WITH(decodeTileValues(extraWords.data(), extraWords.size()),
+                    Catch::Contains("unexpected bytes"));
 }
 
 TEST_CASE("Decoding garbage throws BlobError or decodes and never crashes", "[blob][errors]") {
@@ -176,10 +184,12 @@ TEST_CASE("Decoding garbage throws BlobError or decodes and never crashes", "[bl
     std::string bytes;
     if (trial % 2) {
       bytes.resize(1 + rng() % 200);
-      for (char& c : bytes) c = static_cast<char>(rng());
+      for (char& c : bytes)
+        c = static_cast<char>(rng());
     } else {
       bytes = valid;
-      for (int k = 0; k < 4; ++k) bytes[rng() % bytes.size()] = static_cast<char>(rng());
+      for (int k = 0; k < 4; ++k)
+        bytes[rng() % bytes.size()] = static_cast<char>(rng());
     }
     try {
       decodeTileValues(bytes.data(), bytes.size());
@@ -188,5 +198,6 @@ TEST_CASE("Decoding garbage throws BlobError or decodes and never crashes", "[bl
       ++thrown;
     }
   }
-  CHECK(thrown > 1000); // all random inputs fail; some flipped blobs still decode (e.g. a changed value)
+  CHECK(thrown >
+        1000); // all random inputs fail; some flipped blobs still decode (e.g. a changed value)
 }

@@ -2,15 +2,13 @@
 #include "common/Exceptions.hpp"
 #include "common/ScratchDir.hpp"
 
-#include <profiler/DebugInfoWriter.hpp>
-#include <profiler/ReportWriter.hpp>
-#include <profiler/Schema.hpp>
-
 #include <cbor.h>
-
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <profiler/DebugInfoWriter.hpp>
+#include <profiler/ReportWriter.hpp>
+#include <profiler/Schema.hpp>
 
 using namespace tessera::profiler;
 namespace fs = std::filesystem;
@@ -27,7 +25,8 @@ Item load(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   cbor_load_result result;
-  cbor_item_t* item = cbor_load(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &result);
+  cbor_item_t* item =
+      cbor_load(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &result);
   REQUIRE(item != nullptr);
   REQUIRE(result.error.code == CBOR_ERR_NONE);
   CHECK(result.read == bytes.size()); // one item, nothing after it
@@ -37,7 +36,8 @@ Item load(const fs::path& path) {
 std::string str(const cbor_item_t* item) {
   REQUIRE(cbor_isa_string(item));
   REQUIRE(cbor_string_is_definite(item));
-  return std::string(reinterpret_cast<const char*>(cbor_string_handle(item)), cbor_string_length(item));
+  return std::string(reinterpret_cast<const char*>(cbor_string_handle(item)),
+                     cbor_string_length(item));
 }
 
 // The value of `key` in a definite map (borrowed from the map).
@@ -112,8 +112,10 @@ TEST_CASE("debug.cbor holds the contexts in the documented layout", "[debug]") {
     CHECK(str(get(item, keys::layer)) == c.layer);
     CHECK(str(get(item, keys::opType)) == c.opType);
     const cbor_item_t* parent = get(item, keys::parent);
-    if (c.parent) CHECK(unsignedOf(parent) == *c.parent);
-    else CHECK(cbor_is_null(parent));
+    if (c.parent)
+      CHECK(unsignedOf(parent) == *c.parent);
+    else
+      CHECK(cbor_is_null(parent));
     const cbor_item_t* location = get(item, keys::location);
     CHECK(cbor_map_size(location) == 3);
     CHECK(str(get(location, keys::file)) == c.file);
@@ -136,8 +138,10 @@ TEST_CASE("debug.cbor to an unwritable path gives a ReportError naming it", "[de
   test::ScratchDir dir;
   std::ofstream(dir / "blocker") << "a regular file";
   const fs::path path = dir / "blocker" / "debug.cbor";
-  CHECK_THAT(test::messageOf<ReportError>([&] { writeDebugInfo(path, "x", {}); }), Catch::Contains(path.string()));
-  fs::create_directories(dir / "debug.cbor.partial" / "x"); // a directory in the way of the partial file
+  CHECK_THAT(test::messageOf<ReportError>([&] { writeDebugInfo(path, "x", {}); }),
+             Catch::Contains(path.string()));
+  fs::create_directories(dir / "debug.cbor.partial" /
+                         "x"); // a directory in the way of the partial file
   CHECK_THAT(test::messageOf<ReportError>([&] { writeDebugInfo(dir / "debug.cbor", "x", {}); }),
              Catch::Contains((dir / "debug.cbor").string()));
 }

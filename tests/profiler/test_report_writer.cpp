@@ -3,14 +3,13 @@
 #include "common/RawDb.hpp"
 #include "common/ScratchDir.hpp"
 
-#include <profiler/Blob.hpp>
-#include <profiler/ReportWriter.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <profiler/Blob.hpp>
+#include <profiler/ReportWriter.hpp>
 #include <thread>
 
 using namespace tessera::profiler;
@@ -19,24 +18,50 @@ using test::Value;
 
 namespace {
 
-Value integer(long long i) { Value v; v.type = Value::Integer; v.i = i; return v; }
-Value real(double r) { Value v; v.type = Value::Real; v.r = r; return v; }
-Value text(std::string s) { Value v; v.type = Value::Text; v.bytes = std::move(s); return v; }
-Value blobValue(std::string s) { Value v; v.type = Value::Blob; v.bytes = std::move(s); return v; }
-Value null() { return {}; }
+Value integer(long long i) {
+  Value v;
+  v.type = Value::Integer;
+  v.i = i;
+  return v;
+}
+Value real(double r) {
+  Value v;
+  v.type = Value::Real;
+  v.r = r;
+  return v;
+}
+Value text(std::string s) {
+  Value v;
+  v.type = Value::Text;
+  v.bytes = std::move(s);
+  return v;
+}
+Value blobValue(std::string s) {
+  Value v;
+  v.type = Value::Blob;
+  v.bytes = std::move(s);
+  return v;
+}
+Value null() {
+  return {};
+}
 
 std::vector<std::string> filesIn(const fs::path& dir) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
-fs::path partialOf(const fs::path& p) { return fs::path(p.string() + ".partial"); }
+fs::path partialOf(const fs::path& p) {
+  return fs::path(p.string() + ".partial");
+}
 
 // One run row: (id, name, program_index, start, end, first_step, num_steps, cycles).
 void addRun(ReportWriter& w, int id) {
-  w.inserter<schema::Runs>().row(id, "run" + std::to_string(id), 0, 100 * id, 100 * id + 50, 10 * id, 10, 999);
+  w.inserter<schema::Runs>().row(id, "run" + std::to_string(id), 0, 100 * id, 100 * id + 50,
+                                 10 * id, 10, 999);
 }
 
 } // namespace
@@ -64,11 +89,13 @@ TEST_CASE("A new report has every table with exactly the descriptor's columns", 
       // The declared type is the descriptor's type up to its constraints.
       const std::string declared = std::string(table.columns[i].sqlType);
       CHECK(declared.rfind(info[i][2].bytes, 0) == 0);
-      CHECK((declared.find("NOT NULL") != std::string::npos || declared.find("PRIMARY KEY") != std::string::npos) ==
+      CHECK((declared.find("NOT NULL") != std::string::npos ||
+             declared.find("PRIMARY KEY") != std::string::npos) ==
             (info[i][3].i == 1 || info[i][5].i > 0));
     }
   });
-  CHECK(db.query("SELECT count(*) FROM sqlite_master WHERE type = 'table'")[0][0] == integer(tables));
+  CHECK(db.query("SELECT count(*) FROM sqlite_master WHERE type = 'table'")[0][0] ==
+        integer(tables));
   for (const schema::Index& index : schema::kIndexes) {
     INFO("index " << index.name);
     const auto cols = db.query("PRAGMA index_info(\"" + std::string(index.name) + "\")");
@@ -91,39 +118,46 @@ TEST_CASE("Rows are read back exactly as NULL INTEGER REAL TEXT or BLOB", "[writ
   {
     ReportWriter w(path);
     w.begin();
-    w.inserter<schema::TargetTable>()
-        .row("IPU_MODEL", "ipu2", 2u, 1472u, 638976u, 1.33e9, 1, 6, 4, 8, 1.5, 0.25, 15, 150, 1000,
-             std::uint64_t{262144}, blob(offsets));
+    w.inserter<schema::TargetTable>().row("IPU_MODEL", "ipu2", 2u, 1472u, 638976u, 1.33e9, 1, 6, 4,
+                                          8, 1.5, 0.25, 15, 150, 1000, std::uint64_t{262144},
+                                          blob(offsets));
     auto programs = w.inserter<schema::Programs>();
     programs.row(0, schema::name(schema::ProgramType::Sequence), "main", nullptr, std::nullopt,
-                 std::optional<std::string>(), std::optional<int>(3), 0, nullptr, nullptr, nullptr, nullptr);
-    programs.row(1, schema::name(schema::ProgramType::OnTileExecute),
-                 std::string("cs/add"), std::optional<int>(7), 2, std::optional<std::string>("INTERNAL"), std::nullopt,
+                 std::optional<std::string>(), std::optional<int>(3), 0, nullptr, nullptr, nullptr,
+                 nullptr);
+    programs.row(1, schema::name(schema::ProgramType::OnTileExecute), std::string("cs/add"),
+                 std::optional<int>(7), 2, std::optional<std::string>("INTERNAL"), std::nullopt,
                  std::int64_t{-5}, blob(cycles), BlobRef{nullptr, 0}, blob(std::string()), nullptr);
-    programs.row(2, "Sync", "", nullptr, nullptr, "GLOBAL", nullptr, std::numeric_limits<std::int64_t>::max(), nullptr,
-                 nullptr, nullptr, nullptr);
+    programs.row(2, "Sync", "", nullptr, nullptr, "GLOBAL", nullptr,
+                 std::numeric_limits<std::int64_t>::max(), nullptr, nullptr, nullptr, nullptr);
     w.commit();
     w.publish();
   }
   test::RawDb db(path);
   const auto target = db.query("SELECT * FROM target");
   REQUIRE(target.size() == 1);
-  const std::vector<Value> expectedTarget{text("IPU_MODEL"), text("ipu2"), integer(2), integer(1472), integer(638976),
-      real(1.33e9), integer(1), integer(6), integer(4), integer(8), real(1.5), real(0.25), integer(15), integer(150),
-      integer(1000), integer(262144), blobValue(offsets)};
+  const std::vector<Value> expectedTarget{
+      text("IPU_MODEL"), text("ipu2"),      integer(2),  integer(1472), integer(638976),
+      real(1.33e9),      integer(1),        integer(6),  integer(4),    integer(8),
+      real(1.5),         real(0.25),        integer(15), integer(150),  integer(1000),
+      integer(262144),   blobValue(offsets)};
   CHECK(target[0] == expectedTarget);
 
   const auto programs = db.query("SELECT * FROM programs ORDER BY id");
   REQUIRE(programs.size() == 3);
-  CHECK(programs[0] == std::vector<Value>{integer(0), text("Sequence"), text("main"), null(), null(), null(),
-                                          integer(3), integer(0), null(), null(), null(), null()});
+  CHECK(programs[0] == std::vector<Value>{integer(0), text("Sequence"), text("main"), null(),
+                                          null(), null(), integer(3), integer(0), null(), null(),
+                                          null(), null()});
   // Empty text and empty blobs stay empty values, not NULL.
-  CHECK(programs[1] == std::vector<Value>{integer(1), text("OnTileExecute"), text("cs/add"), integer(7), integer(2),
-                                          text("INTERNAL"), null(), integer(-5), blobValue(cycles), blobValue(""),
+  CHECK(programs[1] == std::vector<Value>{integer(1), text("OnTileExecute"), text("cs/add"),
+                                          integer(7), integer(2), text("INTERNAL"), null(),
+                                          integer(-5), blobValue(cycles), blobValue(""),
                                           blobValue(""), null()});
   CHECK(programs[2][2] == text(""));
   CHECK(programs[2][7] == integer(std::numeric_limits<std::int64_t>::max()));
-  const auto stored = db.query("SELECT " + std::string(schema::Programs::controlCodeByTile.name) + " FROM programs WHERE id = 1")[0][0].bytes;
+  const auto stored = db.query("SELECT " + std::string(schema::Programs::controlCodeByTile.name) +
+                               " FROM programs WHERE id = 1")[0][0]
+                          .bytes;
   CHECK(decodeTileValues(stored.data(), stored.size()) == std::vector<std::uint64_t>{5, 0, 7});
 }
 
@@ -134,25 +168,37 @@ TEST_CASE("Rows are read back exactly as NULL INTEGER REAL TEXT or BLOB", "[writ
 TEST_CASE("Rows are checked against the schema at compile time", "[writer][errors]") {
   using tessera::profiler::rowFits;
   using Blob = tessera::profiler::BlobRef;
-  // runs: id, name, program_index, microseconds_start, microseconds_end, first_step, num_steps, cycles
-  STATIC_REQUIRE(rowFits<schema::Runs, int, std::string, int, long, long, int, int, std::uint64_t>());
-  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, const char*>());                           // too few
-  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, const char*, int, int, int, int, int, int, int>()); // too many
-  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, int, int, int, int, int, int, int>());     // a number as the name
-  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, std::string, std::string, int, int, int, int, int>()); // text as a number
-  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, std::nullptr_t, int, int, int, int, int, int>()); // NULL in NOT NULL
-  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, std::nullopt_t, std::string, int, int, int, int, int, int>()); // NULL id
+  // runs: id, name, program_index, microseconds_start, microseconds_end, first_step, num_steps,
+  // cycles
+  STATIC_REQUIRE(
+      rowFits<schema::Runs, int, std::string, int, long, long, int, int, std::uint64_t>());
+  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, const char*>()); // too few
+  STATIC_REQUIRE_FALSE(
+      rowFits<schema::Runs, int, const char*, int, int, int, int, int, int, int>()); // too many
+  STATIC_REQUIRE_FALSE(
+      rowFits<schema::Runs, int, int, int, int, int, int, int, int>()); // a number as the name
+  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, std::string, std::string, int, int, int, int,
+                               int>()); // text as a number
+  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, int, std::nullptr_t, int, int, int, int, int,
+                               int>()); // NULL in NOT NULL
+  STATIC_REQUIRE_FALSE(rowFits<schema::Runs, std::nullopt_t, std::string, int, int, int, int, int,
+                               int>()); // NULL id
   // steps: id, run, program, cycles_by_tile (BLOB, nullable), ipus (BLOB NOT NULL)
   STATIC_REQUIRE(rowFits<schema::Steps, int, int, int, std::nullptr_t, Blob>());
   STATIC_REQUIRE(rowFits<schema::Steps, int, int, int, std::optional<Blob>, Blob>());
-  STATIC_REQUIRE_FALSE(rowFits<schema::Steps, int, int, int, Blob, std::optional<Blob>>());   // maybe NULL in NOT NULL
-  STATIC_REQUIRE_FALSE(rowFits<schema::Steps, int, int, int, Blob, std::string>());           // text as a blob
+  STATIC_REQUIRE_FALSE(
+      rowFits<schema::Steps, int, int, int, Blob, std::optional<Blob>>()); // maybe NULL in NOT NULL
+  STATIC_REQUIRE_FALSE(
+      rowFits<schema::Steps, int, int, int, Blob, std::string>()); // text as a blob
   // target: clock_frequency is REAL (an integer fits), type is TEXT (a double does not).
-  STATIC_REQUIRE(rowFits<schema::TargetTable, const char*, const char*, unsigned, unsigned, unsigned, int, int, int,
-                         int, int, double, double, int, int, int, std::uint64_t, Blob>());
-  STATIC_REQUIRE_FALSE(rowFits<schema::TargetTable, double, const char*, unsigned, unsigned, unsigned, int, int, int,
-                               int, int, double, double, int, int, int, std::uint64_t, Blob>());
-  STATIC_REQUIRE_FALSE(rowFits<schema::GraphTable, double, int, int, int>()); // a double in an INTEGER column
+  STATIC_REQUIRE(
+      rowFits<schema::TargetTable, const char*, const char*, unsigned, unsigned, unsigned, int, int,
+              int, int, int, double, double, int, int, int, std::uint64_t, Blob>());
+  STATIC_REQUIRE_FALSE(
+      rowFits<schema::TargetTable, double, const char*, unsigned, unsigned, unsigned, int, int, int,
+              int, int, double, double, int, int, int, std::uint64_t, Blob>());
+  STATIC_REQUIRE_FALSE(
+      rowFits<schema::GraphTable, double, int, int, int>()); // a double in an INTEGER column
 }
 
 TEST_CASE("A constraint violation throws naming the file and SQLite's reason", "[writer][errors]") {
@@ -160,8 +206,10 @@ TEST_CASE("A constraint violation throws naming the file and SQLite's reason", "
   ReportWriter w(dir / "profile.pop");
   addRun(w, 1);
   const std::string msg = test::messageOf<ReportError>([&] { addRun(w, 1); });
-  CHECK_THAT(msg, Catch::Contains("profile.pop") && Catch::Contains("UNIQUE constraint failed: runs.id"));
-  CHECK_THAT(test::messageOf<ReportError>([&] { w.commit(); }), Catch::Contains("no transaction is active"));
+  CHECK_THAT(msg, Catch::Contains("profile.pop") &&
+                      Catch::Contains("UNIQUE constraint failed: runs.id"));
+  CHECK_THAT(test::messageOf<ReportError>([&] { w.commit(); }),
+             Catch::Contains("no transaction is active"));
 }
 
 TEST_CASE("publish renames the partial file and replaces an existing report", "[writer]") {
@@ -227,7 +275,8 @@ TEST_CASE("Runs appended after publish survive reopening but uncommitted ones do
   }
   CHECK(filesIn(dir.path()) == std::vector<std::string>{"profile.pop"});
   test::RawDb db(path);
-  CHECK(db.query("SELECT id, name FROM runs") == std::vector<std::vector<Value>>{{integer(1), text("first")}});
+  CHECK(db.query("SELECT id, name FROM runs") ==
+        std::vector<std::vector<Value>>{{integer(1), text("first")}});
   CHECK(db.query("SELECT value FROM meta WHERE key = 'execution_profile'")[0][0] == text("true"));
 }
 
@@ -250,9 +299,11 @@ TEST_CASE("An unwritable path gives a ReportError naming it", "[writer][errors]"
   test::ScratchDir dir;
   std::ofstream(dir / "blocker") << "a regular file, not a directory";
   const fs::path path = dir / "blocker" / "profile.pop";
-  CHECK_THAT(test::messageOf<ReportError>([&] { ReportWriter w(path); }), Catch::Contains(path.string()));
+  CHECK_THAT(test::messageOf<ReportError>([&] { ReportWriter w(path); }),
+             Catch::Contains(path.string()));
   const fs::path deeper = dir / "blocker" / "reports" / "profile.pop";
-  CHECK_THAT(test::messageOf<ReportError>([&] { ReportWriter w(deeper); }), Catch::Contains(deeper.string()));
+  CHECK_THAT(test::messageOf<ReportError>([&] { ReportWriter w(deeper); }),
+             Catch::Contains(deeper.string()));
   // A directory where the partial file should go.
   fs::create_directories(dir / "taken.pop.partial" / "x");
   CHECK_THAT(test::messageOf<ReportError>([&] { ReportWriter w(dir / "taken.pop"); }),
@@ -276,14 +327,17 @@ void writeSteps(const fs::path& path, bool background, std::size_t steps, std::s
   std::string cyclesBlob, ipusBlob;
   w.begin();
   for (std::size_t i = 0; i < steps; ++i) {
-    for (std::size_t t = 0; t < cycles.size(); ++t) cycles[t] = (t * 7 + i * 13) % 11 < 3 ? 100 + (t * i) % 5000 : 0;
+    for (std::size_t t = 0; t < cycles.size(); ++t)
+      cycles[t] = (t * 7 + i * 13) % 11 < 3 ? 100 + (t * i) % 5000 : 0;
     encodeTileValues(cycles.data(), cycles.size(), cyclesBlob);
     StepIpu ipu;
     ipu.cycles = 1000 + i;
     ipu.activeTiles = static_cast<std::uint32_t>(i % 1472);
     encodeStepIpus(&ipu, 1, ipusBlob);
-    if (i % 5 == 0) rows.row(i, i / 100, 3, nullptr, blob(ipusBlob));
-    else rows.row(i, i / 100, 3, blob(cyclesBlob), blob(ipusBlob));
+    if (i % 5 == 0)
+      rows.row(i, i / 100, 3, nullptr, blob(ipusBlob));
+    else
+      rows.row(i, i / 100, 3, blob(cyclesBlob), blob(ipusBlob));
     if ((i + 1) % batch == 0) {
       w.commit();
       w.begin();
@@ -304,19 +358,23 @@ void writeSteps(const fs::path& path, bool background, std::size_t steps, std::s
 
 TEST_CASE("Writing in background makes the same file byte for byte", "[writer][background]") {
   test::ScratchDir dir;
-  const std::size_t steps = 1500, batch = 400; // 6 queue batches of 256 rows, about 0.5 MB of blobs each
+  const std::size_t steps = 1500,
+                    batch = 400; // 6 queue batches of 256 rows, about 0.5 MB of blobs each
   writeSteps(dir / "direct.pop", false, steps, batch);
   writeSteps(dir / "background.pop", true, steps, batch);
-  const std::string direct = fileBytes(dir / "direct.pop"), background = fileBytes(dir / "background.pop");
+  const std::string direct = fileBytes(dir / "direct.pop"),
+                    background = fileBytes(dir / "background.pop");
   REQUIRE(direct.size() > 1000000);
   CHECK(direct == background);
   test::RawDb db(dir / "background.pop");
   CHECK(db.query("SELECT count(*), count(cycles_by_tile), sum(id) FROM steps") ==
         std::vector<std::vector<Value>>{{integer(1500), integer(1200), integer(1500 * 1499 / 2)}});
-  CHECK(db.query("SELECT id FROM runs ORDER BY id") == std::vector<std::vector<Value>>{{integer(2)}, {integer(3)}});
+  CHECK(db.query("SELECT id FROM runs ORDER BY id") ==
+        std::vector<std::vector<Value>>{{integer(2)}, {integer(3)}});
 }
 
-TEST_CASE("A queued row's error is thrown by the next call that waits for the queue", "[writer][background][errors]") {
+TEST_CASE("A queued row's error is thrown by the next call that waits for the queue",
+          "[writer][background][errors]") {
   test::ScratchDir dir;
   const fs::path path = dir / "profile.pop";
   ReportWriter w(path);
@@ -324,11 +382,13 @@ TEST_CASE("A queued row's error is thrown by the next call that waits for the qu
   auto runs = w.inserter<schema::Runs>();
   w.begin();
   runs.row(1, "one", 0, 0, 0, 0, 0, 0);
-  runs.row(1, "again", 0, 0, 0, 0, 0, 0); // queued: its UNIQUE violation is found on the writer thread
-  runs.row(2, "two", 0, 0, 0, 0, 0, 0);   // dropped: it may depend on the failed row
+  runs.row(1, "again", 0, 0, 0, 0, 0,
+           0); // queued: its UNIQUE violation is found on the writer thread
+  runs.row(2, "two", 0, 0, 0, 0, 0, 0); // dropped: it may depend on the failed row
   CHECK_THAT(test::messageOf<ReportError>([&] { w.flush(); }),
-             Catch::Contains("profile.pop") && Catch::Contains("UNIQUE constraint failed: runs.id"));
-  w.flush(); // the error was reported once
+             Catch::Contains("profile.pop") &&
+                 Catch::Contains("UNIQUE constraint failed: runs.id"));
+  w.flush();  // the error was reported once
   w.commit(); // the transaction is still open and holds run 1
   addRun(w, 5);
   w.writeInBackground(false); // waits for run 5
@@ -348,7 +408,8 @@ TEST_CASE("Once the writer thread has met an error, begin() and commit() throw i
   w.begin();
   runs.row(1, "one", 0, 0, 0, 0, 0, 0);
   runs.row(1, "again", 0, 0, 0, 0, 0, 0);
-  for (int i = 2; i < 300; ++i) runs.row(i, "dropped", 0, 0, 0, 0, 0, 0); // fill a queue batch: the writer thread gets it
+  for (int i = 2; i < 300; ++i)
+    runs.row(i, "dropped", 0, 0, 0, 0, 0, 0); // fill a queue batch: the writer thread gets it
   // commit() is queued (and dropped after the failed row) until the writer thread has got there;
   // from then on it throws. Bounded: the writer thread needs a millisecond for these rows.
   std::string message;
@@ -362,21 +423,25 @@ TEST_CASE("Once the writer thread has met an error, begin() and commit() throw i
   }
   CHECK_THAT(message, Catch::Contains("UNIQUE constraint failed: runs.id"));
   CHECK_THROWS_AS(w.begin(), ReportError); // still failed: nothing has waited for the queue yet
-  CHECK_THROWS_AS(w.rollback(), ReportError); // waits, reports the error a last time, rolls nothing back
-  w.rollback(); // the transaction held run 1: gone
+  CHECK_THROWS_AS(w.rollback(),
+                  ReportError); // waits, reports the error a last time, rolls nothing back
+  w.rollback();                 // the transaction held run 1: gone
   addRun(w, 7);
   w.publish();
-  CHECK(test::RawDb(path).query("SELECT id FROM runs ORDER BY id") == std::vector<std::vector<Value>>{{integer(7)}});
+  CHECK(test::RawDb(path).query("SELECT id FROM runs ORDER BY id") ==
+        std::vector<std::vector<Value>>{{integer(7)}});
 }
 
-TEST_CASE("flush() makes what was committed in background visible to readers", "[writer][background]") {
+TEST_CASE("flush() makes what was committed in background visible to readers",
+          "[writer][background]") {
   test::ScratchDir dir;
   const fs::path path = dir / "profile.pop";
   ReportWriter w(path);
   w.writeInBackground(true);
   w.publish();
   w.begin();
-  for (int i = 1; i <= 300; ++i) addRun(w, i); // more than one queue batch
+  for (int i = 1; i <= 300; ++i)
+    addRun(w, i); // more than one queue batch
   w.commit();
   w.flush();
   CHECK(test::RawDb(path).query("SELECT count(*), sum(id) FROM runs") ==
@@ -392,7 +457,9 @@ TEST_CASE("Rows queued and never committed are lost like direct ones", "[writer]
     addRun(w, 1); // autocommit
     w.publish();
     w.begin();
-    for (int i = 2; i < 600; ++i) addRun(w, i); // destroyed with rows queued: they are waited for, then rolled back
+    for (int i = 2; i < 600; ++i)
+      addRun(w, i); // destroyed with rows queued: they are waited for, then rolled back
   }
-  CHECK(test::RawDb(path).query("SELECT id FROM runs") == std::vector<std::vector<Value>>{{integer(1)}});
+  CHECK(test::RawDb(path).query("SELECT id FROM runs") ==
+        std::vector<std::vector<Value>>{{integer(1)}});
 }

@@ -2,9 +2,7 @@
 #include "DocSection.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <profiler/Schema.hpp>
-
 #include <set>
 
 using namespace tessera::profiler;
@@ -41,13 +39,16 @@ TEST_CASE("Enumeration names match their enumerators", "[schema]") {
   CHECK(schema::toString(schema::kProfileFormatVersion) == "1.4.0");
 }
 
-TEST_CASE("Stored enum names parse back to their values and unknown names do not parse", "[schema]") {
+TEST_CASE("Stored enum names parse back to their values and unknown names do not parse",
+          "[schema]") {
   CHECK(schema::parse<schema::TargetType>("IPU_MODEL") == schema::TargetType::IPU_MODEL);
   CHECK(schema::parse<schema::Architecture>("ipu21") == schema::Architecture::ipu21);
   CHECK(schema::parse<schema::SyncType>("GLOBAL") == schema::SyncType::GLOBAL);
   CHECK(schema::parse<schema::VariableAccess>("readWrite") == schema::VariableAccess::readWrite);
-  CHECK(schema::parse<schema::ComputeInstrumentation>("Device") == schema::ComputeInstrumentation::Device);
-  CHECK(schema::parse<schema::ExternalExchangeInstrumentation>("Tile") == schema::ExternalExchangeInstrumentation::Tile);
+  CHECK(schema::parse<schema::ComputeInstrumentation>("Device") ==
+        schema::ComputeInstrumentation::Device);
+  CHECK(schema::parse<schema::ExternalExchangeInstrumentation>("Tile") ==
+        schema::ExternalExchangeInstrumentation::Tile);
   CHECK(schema::parse<schema::ProgramType>("OnTileExecute") == schema::ProgramType::OnTileExecute);
   // Names are case-sensitive, as stored: a differently spelled value is unknown, not guessed.
   CHECK_FALSE(schema::parse<schema::TargetType>("ipu_model").has_value());
@@ -61,19 +62,25 @@ TEST_CASE("The rendered schema covers every table column enum and CBOR key", "[s
   const std::string md = schema::renderSchemaMarkdown();
   schema::forEachTable([&](const auto& table) {
     CHECK_THAT(md, Catch::Contains("#### `" + std::string(table.name) + "`"));
-    for (const schema::Column& c : table.columns) CHECK_THAT(md, Catch::Contains("| `" + std::string(c.name) + "` |"));
+    for (const schema::Column& c : table.columns)
+      CHECK_THAT(md, Catch::Contains("| `" + std::string(c.name) + "` |"));
   });
-  for (auto n : schema::kMemoryCategoryNames) CHECK_THAT(md, Catch::Contains("`" + std::string(n) + "`"));
-  for (auto n : schema::kTargetTypeNames) CHECK_THAT(md, Catch::Contains("`" + std::string(n) + "`"));
-  for (auto n : schema::kVariableAccessNames) CHECK_THAT(md, Catch::Contains("`" + std::string(n) + "`"));
-  CHECK_THAT(md, Catch::Contains("**SyncType** (programs.sync_type): `INTERNAL`, `EXTERNAL`, `GLOBAL`"));
+  for (auto n : schema::kMemoryCategoryNames)
+    CHECK_THAT(md, Catch::Contains("`" + std::string(n) + "`"));
+  for (auto n : schema::kTargetTypeNames)
+    CHECK_THAT(md, Catch::Contains("`" + std::string(n) + "`"));
+  for (auto n : schema::kVariableAccessNames)
+    CHECK_THAT(md, Catch::Contains("`" + std::string(n) + "`"));
+  CHECK_THAT(
+      md, Catch::Contains("**SyncType** (programs.sync_type): `INTERNAL`, `EXTERNAL`, `GLOBAL`"));
   CHECK_THAT(md, Catch::Contains("`" + std::string(schema::cbor::opType) + "`"));
   CHECK_THAT(md, Catch::Contains("`" + std::string(schema::meta::reportId) + "`"));
   CHECK(md.back() == '\n');
 }
 
 TEST_CASE("docs/formats.md holds exactly the rendered schema", "[schema][docs]") {
-  test::checkDocSection("schema", "schema", schema::renderSchemaMarkdown(),
-                        "Regenerate it: build the tessera-schema-doc target and replace the text between the markers "
-                        "with the output of build/bin/tessera-schema-doc.");
+  test::checkDocSection(
+      "schema", "schema", schema::renderSchemaMarkdown(),
+      "Regenerate it: build the tessera-schema-doc target and replace the text between the markers "
+      "with the output of build/bin/tessera-schema-doc.");
 }

@@ -4,10 +4,8 @@
 #include "DocSection.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <profiler/TraceBlock.hpp>
 #include <profiler/TraceSchema.hpp>
-
 #include <set>
 #include <stdexcept>
 
@@ -28,7 +26,8 @@ TEST_CASE("Trace table and column names are unique and documented", "[schema][tr
   });
   CHECK(tables.size() == 12);
   CHECK(trace::createTraceTablesSql().size() == 12);
-  CHECK(trace::insertRowSql(trace::EventBlocks::table) == "INSERT INTO \"event_blocks\" VALUES (?,?,?,?,?,?)");
+  CHECK(trace::insertRowSql(trace::EventBlocks::table) ==
+        "INSERT INTO \"event_blocks\" VALUES (?,?,?,?,?,?)");
   CHECK(trace::name(trace::BlockRecordKind::end) == "end");
 }
 
@@ -40,37 +39,43 @@ std::vector<trace::BlockRecord> decodeAll(const trace::BlockEncoder& e) {
   std::vector<trace::BlockRecord> out;
   trace::BlockDecoder d(e.data(), e.size(), e.firstNs());
   trace::BlockRecord r{};
-  while (d.next(r)) out.push_back(r);
+  while (d.next(r))
+    out.push_back(r);
   CHECK(d.lastNs() == e.lastNs());
   return out;
 }
 
-std::vector<trace::BlockRecord> decodeBytes(const std::vector<std::uint8_t>& bytes, std::int64_t firstNs = 0) {
+std::vector<trace::BlockRecord> decodeBytes(const std::vector<std::uint8_t>& bytes,
+                                            std::int64_t firstNs = 0) {
   std::vector<trace::BlockRecord> out;
   trace::BlockDecoder d(bytes.data(), bytes.size(), firstNs);
   trace::BlockRecord r{};
-  while (d.next(r)) out.push_back(r);
+  while (d.next(r))
+    out.push_back(r);
   return out;
 }
 
 bool same(const trace::BlockRecord& a, const trace::BlockRecord& b) {
-  return a.kind == b.kind && a.tsNs == b.tsNs && a.channel == b.channel && a.label == b.label && a.metadata == b.metadata;
+  return a.kind == b.kind && a.tsNs == b.tsNs && a.channel == b.channel && a.label == b.label &&
+         a.metadata == b.metadata;
 }
 
 } // namespace
 
-TEST_CASE("Event block records round-trip through the encoder and decoder", "[schema][trace][block]") {
+TEST_CASE("Event block records round-trip through the encoder and decoder",
+          "[schema][trace][block]") {
   const std::vector<trace::BlockRecord> records{
-      {Kind::begin, 1000, 1, 7, 0},              // first record: ids written out
-      {Kind::end, 1040, 1, 7, 0},                // the two-byte common case
-      {Kind::begin, 1040, 1, 7, 3},              // same ids, metadata
-      {Kind::instant, 5'000'000'000, 2, 9, 0},   // long gap, new channel and label
-      {Kind::end, 5'000'000'100, 2, 7, 0},       // label changes only
+      {Kind::begin, 1000, 1, 7, 0},            // first record: ids written out
+      {Kind::end, 1040, 1, 7, 0},              // the two-byte common case
+      {Kind::begin, 1040, 1, 7, 3},            // same ids, metadata
+      {Kind::instant, 5'000'000'000, 2, 9, 0}, // long gap, new channel and label
+      {Kind::end, 5'000'000'100, 2, 7, 0},     // label changes only
       {Kind::begin, 5'000'000'100, 0xffffffffu, 0xffffffffu, 0xffffffffu}, // largest ids
       {Kind::end, std::int64_t(1) << 62, 0xffffffffu, 0xffffffffu, 0},
   };
   trace::BlockEncoder e;
-  for (const auto& r : records) e.add(r.kind, r.tsNs, r.channel, r.label, r.metadata);
+  for (const auto& r : records)
+    e.add(r.kind, r.tsNs, r.channel, r.label, r.metadata);
   CHECK(e.count() == records.size());
   CHECK(e.firstNs() == 1000);
   CHECK(e.lastNs() == std::int64_t(1) << 62);
@@ -93,12 +98,14 @@ TEST_CASE("Event block records round-trip through the encoder and decoder", "[sc
 
   // Thousands of records grow the buffer as needed; a begin/end pair takes 4 bytes.
   e.clear();
-  for (int i = 0; i < 10000; ++i) e.add(i % 2 ? Kind::end : Kind::begin, 100 + i * 50, 3, 5, 0);
+  for (int i = 0; i < 10000; ++i)
+    e.add(i % 2 ? Kind::end : Kind::begin, 100 + i * 50, 3, 5, 0);
   CHECK(e.size() < 2 * 10000 + 16);
   CHECK(decodeAll(e).size() == 10000);
 }
 
-TEST_CASE("Malformed event block records are errors, never read past the end", "[schema][trace][block]") {
+TEST_CASE("Malformed event block records are errors, never read past the end",
+          "[schema][trace][block]") {
   // begin, channel 1, label 2, 10 ns after first_ns
   CHECK(decodeBytes({0x00, 10, 1, 2}, 5).at(0).tsNs == 15);
   const std::pair<std::vector<std::uint8_t>, const char*> bad[] = {
@@ -111,8 +118,10 @@ TEST_CASE("Malformed event block records are errors, never read past the end", "
       {{0x04, 0, 2}, "first record of a block refers to a previous record"},
       {{0x11, 0, 1, 2, 3}, "an end record carries metadata"},
       {{0x00, 0, 0x80, 0x80, 0x80, 0x80, 0x10}, "channel id above 2^32-1"},
-      {{0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 1, 2}, "time delta varint longer than 64 bits"},
-      {{0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1, 2}, "time overflows 64 bits"},
+      {{0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 1, 2},
+       "time delta varint longer than 64 bits"},
+      {{0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1, 2},
+       "time overflows 64 bits"},
   };
   for (const auto& [bytes, message] : bad) {
     INFO(message);

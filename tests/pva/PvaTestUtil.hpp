@@ -9,7 +9,6 @@
 #include "common/ScratchDir.hpp"
 
 #include <poplar/Engine.hpp>
-
 #include <pva/pva.hpp>
 
 namespace test {

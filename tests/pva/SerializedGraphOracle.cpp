@@ -1,14 +1,12 @@
 #include "SerializedGraphOracle.hpp"
 
-#include <catch2/catch.hpp>
-#include <profiler/schema/profile.capnp.h>
-
 #include <capnp/serialize.h>
-
+#include <catch2/catch.hpp>
 #include <fcntl.h>
+#include <profiler/schema/profile.capnp.h>
 #include <set>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 namespace test {
 
@@ -43,7 +41,8 @@ void checkAgainstRawCapnp(const pva::SerializedGraph& g, const std::string& path
       CHECK(v.elementType == r.getElementType().cStr());
       CHECK(v.isConstant == r.getIsConstant());
       REQUIRE(v.shape.size() == r.getShape().size());
-      for (unsigned d = 0; d < v.shape.size(); ++d) CHECK(v.shape[d] == r.getShape()[d]);
+      for (unsigned d = 0; d < v.shape.size(); ++d)
+        CHECK(v.shape[d] == r.getShape()[d]);
       REQUIRE(v.mapping.size() == r.getMapping().size());
       for (unsigned m = 0; m < v.mapping.size(); ++m) {
         CHECK(v.mapping[m].begin == r.getMapping()[m].getBegin());
@@ -62,7 +61,8 @@ void checkAgainstRawCapnp(const pva::SerializedGraph& g, const std::string& path
         tiles.insert(rv.getTile());
         for (auto rf : rv.getFields())
           for (auto re : rf.getEdges())
-            for (auto rr : re.getRegions()) vars.insert(rr.getVariable());
+            for (auto rr : re.getRegions())
+              vars.insert(rr.getVariable());
       }
       CHECK(cs.tiles == std::vector<unsigned>(tiles.begin(), tiles.end()));
       CHECK(cs.variables == std::vector<unsigned>(vars.begin(), vars.end()));

@@ -3,13 +3,13 @@
 #pragma once
 
 #include <pva/SerializedGraph.hpp>
-
 #include <string>
 
 namespace test {
 
 /// Checks (Catch CHECK/REQUIRE) that `g` holds exactly what the file at `path` holds: every
 /// vertex when `vertices`, and each compute set's vertex count, tiles and variables either way.
-void checkAgainstRawCapnp(const pva::SerializedGraph& g, const std::string& path, bool vertices = true);
+void checkAgainstRawCapnp(const pva::SerializedGraph& g, const std::string& path,
+                          bool vertices = true);
 
 } // namespace test

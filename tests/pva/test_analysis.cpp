@@ -2,21 +2,24 @@
 // raw SQL over profile.pop and the profiler's own blob decoders, never libpva's reader.
 #include "PvaTestUtil.hpp"
 
-#include <pva/Analysis.hpp>
-#include <pva/OperationTiles.hpp>
-
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <pva/Analysis.hpp>
+#include <pva/OperationTiles.hpp>
 
 namespace {
 
 using u64 = std::uint64_t;
 using Kind = pva::TileCycleTotals::Kind;
 
-pva::Report openSample(const std::string& sample) { return pva::openReport(test::sampleReport(sample).string()); }
+pva::Report openSample(const std::string& sample) {
+  return pva::openReport(test::sampleReport(sample).string());
+}
 
-u64 integer(test::Report& raw, const std::string& sql) { return u64(raw.integer(sql)); }
+u64 integer(test::Report& raw, const std::string& sql) {
+  return u64(raw.integer(sql));
+}
 
 /// Slowest-IPU cycles of each step by program id, and their counts, from the steps table.
 struct StepOracle {
@@ -28,7 +31,8 @@ struct StepOracle {
 StepOracle stepOracle(test::Report& raw, long long run = -1) {
   StepOracle o;
   std::map<u64, std::string> typeOf;
-  for (const auto& row : raw.rows("SELECT id, type FROM programs")) typeOf[u64(row[0].i)] = row[1].bytes;
+  for (const auto& row : raw.rows("SELECT id, type FROM programs"))
+    typeOf[u64(row[0].i)] = row[1].bytes;
   const std::string where = run >= 0 ? " WHERE run = " + std::to_string(run) : "";
   for (const auto& row : raw.rows("SELECT program, ipus FROM steps" + where + " ORDER BY id")) {
     const u64 program = u64(row[0].i);
@@ -73,49 +77,68 @@ void checkSummary(const std::string& sample) {
   const pva::MemorySummary& m = s.memory;
   CHECK(m.scope.replicas == pva::Scope::Replicas::AllReplicas);
   CHECK(m.numTiles == integer(raw, "SELECT num_ipus * tiles_per_ipu FROM target"));
-  CHECK(m.includingGapsBytes == replicas * integer(raw, "SELECT sum(including_gaps) FROM tile_memory"));
-  CHECK(m.excludingGapsBytes == replicas * integer(raw, "SELECT sum(excluding_gaps) FROM tile_memory"));
-  CHECK(m.alwaysLiveBytes == replicas * integer(raw, "SELECT sum(always_live_bytes) FROM tile_memory"));
-  CHECK(m.overflowedBytes == replicas * integer(raw, "SELECT sum(overflowed_including_gaps) FROM tile_memory"));
-  CHECK(m.tilesUsed == replicas * integer(raw, "SELECT count(*) FROM tile_memory WHERE including_gaps > 0"));
+  CHECK(m.includingGapsBytes ==
+        replicas * integer(raw, "SELECT sum(including_gaps) FROM tile_memory"));
+  CHECK(m.excludingGapsBytes ==
+        replicas * integer(raw, "SELECT sum(excluding_gaps) FROM tile_memory"));
+  CHECK(m.alwaysLiveBytes ==
+        replicas * integer(raw, "SELECT sum(always_live_bytes) FROM tile_memory"));
+  CHECK(m.overflowedBytes ==
+        replicas * integer(raw, "SELECT sum(overflowed_including_gaps) FROM tile_memory"));
+  CHECK(m.tilesUsed ==
+        replicas * integer(raw, "SELECT count(*) FROM tile_memory WHERE including_gaps > 0"));
   CHECK(m.tilesOutOfMemory ==
-        replicas * integer(raw, "SELECT count(*) FROM tile_memory WHERE including_gaps > " + std::to_string(bytesPerTile)));
-  CHECK(m.largestTileIncludingGaps.bytes == integer(raw, "SELECT max(including_gaps) FROM tile_memory"));
+        replicas * integer(raw, "SELECT count(*) FROM tile_memory WHERE including_gaps > " +
+                                    std::to_string(bytesPerTile)));
+  CHECK(m.largestTileIncludingGaps.bytes ==
+        integer(raw, "SELECT max(including_gaps) FROM tile_memory"));
   CHECK(m.largestTileIncludingGaps.tile ==
         integer(raw, "SELECT tile FROM tile_memory ORDER BY including_gaps DESC, tile LIMIT 1"));
-  CHECK(m.largestTileExcludingGaps.bytes == integer(raw, "SELECT max(excluding_gaps) FROM tile_memory"));
+  CHECK(m.largestTileExcludingGaps.bytes ==
+        integer(raw, "SELECT max(excluding_gaps) FROM tile_memory"));
 
   // Categories and regions: the stored allocations, summed; both add up to allocatedBytes.
   u64 categoriesSum = 0, regionsSum = 0;
   for (const pva::AllocatedBytes& c : m.categories) {
     INFO(c.name);
     const std::string where = " FROM tile_memory_categories WHERE category = '" + c.name + "'";
-    CHECK(c.nonOverlapped == replicas * integer(raw, "SELECT coalesce(sum(non_interleaved_non_overlapped + "
-                                                     "interleaved_non_overlapped + overflowed_non_overlapped), 0)" + where));
-    CHECK(c.overlapped == replicas * integer(raw, "SELECT coalesce(sum(non_interleaved_overlapped + "
-                                                  "interleaved_overlapped + overflowed_overlapped), 0)" + where));
+    CHECK(c.nonOverlapped ==
+          replicas * integer(raw, "SELECT coalesce(sum(non_interleaved_non_overlapped + "
+                                  "interleaved_non_overlapped + overflowed_non_overlapped), 0)" +
+                                      where));
+    CHECK(c.overlapped ==
+          replicas * integer(raw, "SELECT coalesce(sum(non_interleaved_overlapped + "
+                                  "interleaved_overlapped + overflowed_overlapped), 0)" +
+                                      where));
     CHECK(c.regionBytes[0] + c.regionBytes[1] + c.regionBytes[2] == c.total());
     categoriesSum += c.total();
   }
-  for (const pva::AllocatedBytes& r : m.regions) regionsSum += r.total();
+  for (const pva::AllocatedBytes& r : m.regions)
+    regionsSum += r.total();
   CHECK(categoriesSum == m.allocatedBytes);
   CHECK(regionsSum == m.allocatedBytes);
-  CHECK(m.allocatedBytes == replicas * integer(raw, "SELECT sum(non_interleaved_non_overlapped + non_interleaved_overlapped"
-                                                    " + interleaved_non_overlapped + interleaved_overlapped"
-                                                    " + overflowed_non_overlapped + overflowed_overlapped)"
-                                                    " FROM tile_memory_categories"));
+  CHECK(m.allocatedBytes ==
+        replicas * integer(raw,
+                           "SELECT sum(non_interleaved_non_overlapped + non_interleaved_overlapped"
+                           " + interleaved_non_overlapped + interleaved_overlapped"
+                           " + overflowed_non_overlapped + overflowed_overlapped)"
+                           " FROM tile_memory_categories"));
   // The histogram holds every tile once.
   u64 binned = 0;
-  for (u64 n : m.tilesPerBin) binned += n;
+  for (u64 n : m.tilesPerBin)
+    binned += n;
   CHECK(binned == m.numTiles);
 
   // Peak liveness: the first step of the largest not-always-live bytes.
   REQUIRE(m.peakLiveness.known);
-  CHECK(m.peakLiveness.notAlwaysLiveBytes == integer(raw, "SELECT max(not_always_live_bytes) FROM liveness_steps"));
+  CHECK(m.peakLiveness.notAlwaysLiveBytes ==
+        integer(raw, "SELECT max(not_always_live_bytes) FROM liveness_steps"));
   CHECK(m.peakLiveness.step ==
-        integer(raw, "SELECT id FROM liveness_steps ORDER BY not_always_live_bytes DESC, id LIMIT 1"));
-  CHECK(m.peakLiveness.program == raw.text("SELECT p.name FROM liveness_steps l JOIN programs p ON p.id = l.program "
-                                           "ORDER BY l.not_always_live_bytes DESC, l.id LIMIT 1"));
+        integer(raw,
+                "SELECT id FROM liveness_steps ORDER BY not_always_live_bytes DESC, id LIMIT 1"));
+  CHECK(m.peakLiveness.program ==
+        raw.text("SELECT p.name FROM liveness_steps l JOIN programs p ON p.id = l.program "
+                 "ORDER BY l.not_always_live_bytes DESC, l.id LIMIT 1"));
   CHECK(m.peakLiveness.bytes == m.alwaysLiveBytes + m.peakLiveness.notAlwaysLiveBytes);
 
   // Execution: the runs' stored totals, and tile cycles by kind from the stored per-tile blobs.
@@ -138,7 +161,8 @@ void checkSummary(const std::string& sample) {
     u64 sum = 0;
     for (const auto& row : raw.rows("SELECT cycles_by_tile FROM run_tile_cycles WHERE kind = '" +
                                     pva::TileCycleTotals::kindName(kind) + "'"))
-      for (u64 v : tessera::profiler::decodeTileValues(row[0].bytes.data(), row[0].bytes.size())) sum += v;
+      for (u64 v : tessera::profiler::decodeTileValues(row[0].bytes.data(), row[0].bytes.size()))
+        sum += v;
     CHECK(x.tileCycles.of(kind) == sum);
   }
   const pva::RunSummary& first = x.runs.front();
@@ -176,8 +200,10 @@ void checkExecution(const std::string& sample) {
   }
   // A compute set's cycles are those of the OnTileExecute programs that run it.
   std::map<u64, u64> csCycles;
-  for (const auto& row : raw.rows("SELECT id, compute_set FROM programs WHERE type = 'OnTileExecute'"))
-    if (all.cyclesByProgram.count(u64(row[0].i))) csCycles[u64(row[1].i)] += all.cyclesByProgram.at(u64(row[0].i));
+  for (const auto& row :
+       raw.rows("SELECT id, compute_set FROM programs WHERE type = 'OnTileExecute'"))
+    if (all.cyclesByProgram.count(u64(row[0].i)))
+      csCycles[u64(row[1].i)] += all.cyclesByProgram.at(u64(row[0].i));
   for (std::size_t cs = 0; cs < e.allRuns.computeSets.size(); ++cs) {
     INFO("compute set " << cs);
     CHECK(e.allRuns.computeSets[cs].cycles == (csCycles.count(cs) ? csCycles.at(cs) : 0));
@@ -206,7 +232,8 @@ void checkExecution(const std::string& sample) {
   const pva::ExecutionSummary x = pva::summarize(report).execution;
   for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
     u64 sum = 0;
-    for (const pva::CycleKinds& ipu : e.allRuns.tileCyclesByIpu) sum += ipu.cycles[k];
+    for (const pva::CycleKinds& ipu : e.allRuns.tileCyclesByIpu)
+      sum += ipu.cycles[k];
     CHECK(sum == x.tileCycles.cycles[k]);
   }
   // The slowest-IPU step cycles, summed, are the runs' stored cycles on one IPU; where IPUs run
@@ -231,7 +258,8 @@ void checkExecution(const std::string& sample) {
     CHECK(run.lengthCycles <= run.cycles);
     // Each IPU's timeline and the steps' slowest IPU: the sum over IPUs counts every IPU.
     u64 overIpus = 0;
-    for (u64 c : run.cyclesByIpu) overIpus += c;
+    for (u64 c : run.cyclesByIpu)
+      overIpus += c;
     CHECK(overIpus >= run.cycles);
     lengths += run.lengthCycles;
   }
@@ -245,11 +273,13 @@ void checkExecution(const std::string& sample) {
 } // namespace
 
 TEST_CASE("summarize agrees with raw SQL on the samples' reports", "[pva][analysis]") {
-  for (const char* sample : {"mlp", "pipeline", "oom"}) checkSummary(sample);
+  for (const char* sample : {"mlp", "pipeline", "oom"})
+    checkSummary(sample);
 }
 
 TEST_CASE("analyseExecution agrees with the steps decoded by hand", "[pva][analysis]") {
-  for (const char* sample : {"mlp", "pipeline"}) checkExecution(sample);
+  for (const char* sample : {"mlp", "pipeline"})
+    checkExecution(sample);
 }
 
 TEST_CASE("Scopes say what figures cover", "[pva][analysis]") {
@@ -270,9 +300,11 @@ TEST_CASE("peakLiveBytes: the most bytes live at one step, ends before starts", 
   CHECK(pva::peakLiveBytes({{4, 4, 99}}) == 0); // an empty life
 }
 
-TEST_CASE("An operation's or a group's live bytes never exceed the liveness peak", "[pva][analysis]") {
-  const pva::Report report = pva::openReport(test::sampleReport("mlp").string(),
-                                             (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
+TEST_CASE("An operation's or a group's live bytes never exceed the liveness peak",
+          "[pva][analysis]") {
+  const pva::Report report =
+      pva::openReport(test::sampleReport("mlp").string(),
+                      (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
   const u64 peak = pva::summarize(report).memory.peakLiveness.notAlwaysLiveBytes;
   std::vector<pva::Variable> everything;
   u64 plainSum = 0;
@@ -287,9 +319,11 @@ TEST_CASE("An operation's or a group's live bytes never exceed the liveness peak
   CHECK(plainSum > peak);                          // what the old column summed
 }
 
-TEST_CASE("operationFigures: code, vertices and exchanged bytes of an operation's programs", "[pva][analysis]") {
-  const pva::Report report = pva::openReport(test::sampleReport("mlp").string(),
-                                             (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
+TEST_CASE("operationFigures: code, vertices and exchanged bytes of an operation's programs",
+          "[pva][analysis]") {
+  const pva::Report report =
+      pva::openReport(test::sampleReport("mlp").string(),
+                      (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
   test::Report raw(test::sampleReport("mlp"));
   u64 vertices = 0, exchanged = 0;
   for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) {
@@ -297,23 +331,32 @@ TEST_CASE("operationFigures: code, vertices and exchanged bytes of an operation'
     const pva::OperationFigures f = pva::operationFigures(op);
     // The oracle: the same sums over the programs table and compute sets by raw SQL.
     std::string ids;
-    for (const pva::ProgramPtr& p : op.programs()) ids += (ids.empty() ? "" : ",") + std::to_string(p->_id());
+    for (const pva::ProgramPtr& p : op.programs())
+      ids += (ids.empty() ? "" : ",") + std::to_string(p->_id());
     if (ids.empty()) {
       CHECK(f.codeBytes == 0);
       continue;
     }
-    CHECK(f.exchangeBytes == integer(raw, "SELECT coalesce(sum(data_bytes), 0) FROM programs WHERE id IN (" + ids +
-                                              ") AND type IN ('DoExchange', 'GlobalExchange', 'StreamCopyBegin', "
-                                              "'StreamCopyMid', 'StreamCopyEnd')"));
-    CHECK(f.vertices == integer(raw, "SELECT coalesce(sum(num_vertices), 0) FROM compute_sets WHERE id IN (SELECT "
-                                     "DISTINCT compute_set FROM programs WHERE id IN (" + ids + ") AND type = 'OnTileExecute')"));
-    CHECK(f.computeSets == integer(raw, "SELECT count(DISTINCT compute_set) FROM programs WHERE id IN (" + ids +
-                                        ") AND type = 'OnTileExecute'"));
+    CHECK(f.exchangeBytes ==
+          integer(raw, "SELECT coalesce(sum(data_bytes), 0) FROM programs WHERE id IN (" + ids +
+                           ") AND type IN ('DoExchange', 'GlobalExchange', 'StreamCopyBegin', "
+                           "'StreamCopyMid', 'StreamCopyEnd')"));
+    CHECK(
+        f.vertices ==
+        integer(raw, "SELECT coalesce(sum(num_vertices), 0) FROM compute_sets WHERE id IN (SELECT "
+                     "DISTINCT compute_set FROM programs WHERE id IN (" +
+                         ids + ") AND type = 'OnTileExecute')"));
+    CHECK(f.computeSets ==
+          integer(raw, "SELECT count(DISTINCT compute_set) FROM programs WHERE id IN (" + ids +
+                           ") AND type = 'OnTileExecute'"));
     u64 code = 0;
-    for (const auto& row : raw.rows("SELECT control_code_by_tile, code_bytes_by_tile FROM programs WHERE id IN (" + ids + ")"))
+    for (const auto& row :
+         raw.rows("SELECT control_code_by_tile, code_bytes_by_tile FROM programs WHERE id IN (" +
+                  ids + ")"))
       for (const test::Value& blob : row)
         if (blob.type == test::Value::Blob)
-          for (u64 v : tessera::profiler::decodeTileValues(blob.bytes.data(), blob.bytes.size())) code += v;
+          for (u64 v : tessera::profiler::decodeTileValues(blob.bytes.data(), blob.bytes.size()))
+            code += v;
     CHECK(f.codeBytes == code);
     CHECK(f.peakNotAlwaysLiveBytes == pva::peakNotAlwaysLiveBytes(op.vars()));
     vertices += f.vertices;
@@ -323,11 +366,13 @@ TEST_CASE("operationFigures: code, vertices and exchanged bytes of an operation'
   CHECK(exchanged > 0);
 }
 
-TEST_CASE("operationTileFigures: an operation's code, vertices and cycles on each tile", "[pva][analysis][operationTiles]") {
+TEST_CASE("operationTileFigures: an operation's code, vertices and cycles on each tile",
+          "[pva][analysis][operationTiles]") {
   for (const char* sample : {"mlp", "pipeline"}) {
     INFO(sample);
-    const pva::Report report = pva::openReport(test::sampleReport(sample).string(),
-                                               (test::sampleReport(sample).parent_path() / "debug.cbor").string());
+    const pva::Report report =
+        pva::openReport(test::sampleReport(sample).string(),
+                        (test::sampleReport(sample).parent_path() / "debug.cbor").string());
     const std::size_t tiles = report.compilation().target().tilesPerReplica();
     const pva::ExecutionAnalysis execution = pva::analyseExecution(report);
     const pva::TileCycleTotals totals = report.execution().tileCycleTotals();
@@ -342,7 +387,9 @@ TEST_CASE("operationTileFigures: an operation's code, vertices and cycles on eac
       REQUIRE(t.estimatedCycles.size() == tiles);
       REQUIRE(t.cycles.size() == tiles);
       CHECK(t.profiled);
-      auto sum = [](const std::vector<u64>& v) { return std::accumulate(v.begin(), v.end(), u64(0)); };
+      auto sum = [](const std::vector<u64>& v) {
+        return std::accumulate(v.begin(), v.end(), u64(0));
+      };
       auto max = [](const std::vector<u64>& v) { return *std::max_element(v.begin(), v.end()); };
       // Over tiles, the operation's own totals.
       CHECK(sum(t.codeBytes) == f.codeBytes);
@@ -358,7 +405,8 @@ TEST_CASE("operationTileFigures: an operation's code, vertices and cycles on eac
         CHECK(max(t.cycles) > 0);
         ++executedOps;
       }
-      for (std::size_t i = 0; i < tiles; ++i) allOps[i] += t.cycles[i];
+      for (std::size_t i = 0; i < tiles; ++i)
+        allOps[i] += t.cycles[i];
     }
     CHECK(executedOps > 0);
     // Operations own disjoint programs: together no tile has more than its recorded cycles.
@@ -372,18 +420,21 @@ TEST_CASE("operationTileFigures: an operation's code, vertices and cycles on eac
   }
 }
 
-TEST_CASE("operationOfProgram: each program's owner, as operations() group them", "[pva][analysis][debug]") {
+TEST_CASE("operationOfProgram: each program's owner, as operations() group them",
+          "[pva][analysis][debug]") {
   for (const char* sample : {"mlp", "pipeline"}) {
     INFO(sample);
-    const pva::Report report = pva::openReport(test::sampleReport(sample).string(),
-                                               (test::sampleReport(sample).parent_path() / "debug.cbor").string());
+    const pva::Report report =
+        pva::openReport(test::sampleReport(sample).string(),
+                        (test::sampleReport(sample).parent_path() / "debug.cbor").string());
     const pva::OperationAnalysis analysis(report);
     const std::vector<pva::Operation> ops = analysis.operations();
     const std::vector<std::int64_t>& owner = analysis.operationOfProgram();
     REQUIRE(owner.size() == report.compilation().programs().size());
     std::map<u64, std::int64_t> expected; // from operations()' own program lists
     for (std::size_t i = 0; i < ops.size(); ++i)
-      for (const pva::ProgramPtr& p : ops[i].programs()) expected[p->_id()] = std::int64_t(i);
+      for (const pva::ProgramPtr& p : ops[i].programs())
+        expected[p->_id()] = std::int64_t(i);
     std::size_t owned = 0;
     for (std::size_t id = 0; id < owner.size(); ++id) {
       INFO("program " << id);
@@ -394,7 +445,8 @@ TEST_CASE("operationOfProgram: each program's owner, as operations() group them"
   }
 }
 
-TEST_CASE("analyseSteps: a stretch of steps counted as analyseExecution counts a run", "[pva][analysis]") {
+TEST_CASE("analyseSteps: a stretch of steps counted as analyseExecution counts a run",
+          "[pva][analysis]") {
   const pva::Report report = openSample("mlp");
   test::Report raw(test::sampleReport("mlp"));
   const pva::ExecutionAnalysis e = pva::analyseExecution(report);
@@ -404,17 +456,19 @@ TEST_CASE("analyseSteps: a stretch of steps counted as analyseExecution counts a
   CHECK(run0.scope.runName == e.runs[0].scope.runName);
   CHECK(run0.cycles == e.runs[0].cycles);
   CHECK(run0.steps == e.runs[0].steps);
-  for (std::size_t id = 0; id < run0.programs.size(); ++id) CHECK(run0.programs[id].cycles == e.runs[0].programs[id].cycles);
+  for (std::size_t id = 0; id < run0.programs.size(); ++id)
+    CHECK(run0.programs[id].cycles == e.runs[0].programs[id].cycles);
   // A stretch across the first run's end: all runs' scope, the slowest IPU of each step summed.
   const u64 first = e.runs[0].steps - 5, count = 12;
   const pva::SpanFigures across = pva::analyseSteps(report, first, count);
   CHECK(across.scope.runs == pva::Scope::Runs::AllRuns);
   CHECK(across.steps == count);
   u64 oracle = 0;
-  for (const auto& row : raw.rows("SELECT ipus FROM steps ORDER BY id LIMIT " + std::to_string(count) + " OFFSET " +
-                                  std::to_string(first))) {
+  for (const auto& row : raw.rows("SELECT ipus FROM steps ORDER BY id LIMIT " +
+                                  std::to_string(count) + " OFFSET " + std::to_string(first))) {
     u64 slowest = 0;
-    for (const auto& ipu : tessera::profiler::decodeStepIpus(row[0].bytes.data(), row[0].bytes.size()))
+    for (const auto& ipu :
+         tessera::profiler::decodeStepIpus(row[0].bytes.data(), row[0].bytes.size()))
       slowest = std::max(slowest, ipu.cycles);
     oracle += slowest;
   }
@@ -425,9 +479,11 @@ TEST_CASE("analyseSteps: a stretch of steps counted as analyseExecution counts a
   CHECK_THROWS_AS(pva::analyseSteps(report, total + 1, 0), pva::InvalidArgumentError);
 }
 
-TEST_CASE("operationExecution: an operation group's cycles in a span, each program once", "[pva][analysis]") {
-  const pva::Report report = pva::openReport(test::sampleReport("mlp").string(),
-                                             (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
+TEST_CASE("operationExecution: an operation group's cycles in a span, each program once",
+          "[pva][analysis]") {
+  const pva::Report report =
+      pva::openReport(test::sampleReport("mlp").string(),
+                      (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
   const pva::ExecutionAnalysis e = pva::analyseExecution(report);
   const std::vector<pva::Operation> ops = pva::OperationAnalysis(report).operations();
   u64 cycles = 0, steps = 0;
@@ -451,21 +507,26 @@ TEST_CASE("operationExecution: an operation group's cycles in a span, each progr
   CHECK(all.steps <= e.allRuns.steps);
   CHECK(all.cycles > 0);
   std::vector<pva::Operation> twice = {ops.front(), ops.front()};
-  CHECK(pva::operationExecution(twice, e.allRuns).cycles == pva::operationExecution({ops.front()}, e.allRuns).cycles);
+  CHECK(pva::operationExecution(twice, e.allRuns).cycles ==
+        pva::operationExecution({ops.front()}, e.allRuns).cycles);
 }
 
-TEST_CASE("FLOP estimates: each compute set's, and an operation's over its compute sets each once", "[pva][analysis]") {
+TEST_CASE("FLOP estimates: each compute set's, and an operation's over its compute sets each once",
+          "[pva][analysis]") {
   const auto profile = test::sampleReport("mlp");
-  const pva::Report report = pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
+  const pva::Report report =
+      pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
   test::Report raw(profile);
   REQUIRE(report.hasFlopEstimates()); // the samples turn profiler.includeFlopEstimates on
   for (const pva::ComputeSet& cs : report.compilation().computeSets()) {
     INFO(cs.name());
     REQUIRE(cs.estimatedFlops());
     CHECK(*cs.estimatedFlops() ==
-          integer(raw, "SELECT estimated_flops FROM compute_sets WHERE id = " + std::to_string(cs.id())));
+          integer(raw, "SELECT estimated_flops FROM compute_sets WHERE id = " +
+                           std::to_string(cs.id())));
     CHECK(cs.verticesWithoutFlopEstimate() ==
-          integer(raw, "SELECT vertices_without_flop_estimate FROM compute_sets WHERE id = " + std::to_string(cs.id())));
+          integer(raw, "SELECT vertices_without_flop_estimate FROM compute_sets WHERE id = " +
+                           std::to_string(cs.id())));
   }
   u64 total = 0;
   for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) {
@@ -473,19 +534,30 @@ TEST_CASE("FLOP estimates: each compute set's, and an operation's over its compu
     const pva::OperationFigures f = pva::operationFigures(op);
     REQUIRE(f.estimatedFlops); // 0 for an operation without compute sets, never "none"
     std::string ids;
-    for (const pva::ProgramPtr& p : op.programs()) ids += (ids.empty() ? "" : ",") + std::to_string(p->_id());
-    const std::string sets = "SELECT DISTINCT compute_set FROM programs WHERE id IN (" + ids + ") AND type = 'OnTileExecute'";
-    CHECK(*f.estimatedFlops == (ids.empty() ? 0 : integer(raw, "SELECT coalesce(sum(estimated_flops), 0) FROM compute_sets "
-                                                                  "WHERE id IN (" + sets + ")")));
-    CHECK(f.verticesWithoutFlopEstimate ==
-          (ids.empty() ? 0 : integer(raw, "SELECT coalesce(sum(vertices_without_flop_estimate), 0) FROM compute_sets "
-                                          "WHERE id IN (" + sets + ")")));
+    for (const pva::ProgramPtr& p : op.programs())
+      ids += (ids.empty() ? "" : ",") + std::to_string(p->_id());
+    const std::string sets = "SELECT DISTINCT compute_set FROM programs WHERE id IN (" + ids +
+                             ") AND type = 'OnTileExecute'";
+    CHECK(*f.estimatedFlops ==
+          (ids.empty() ? 0
+                       : integer(raw, "SELECT coalesce(sum(estimated_flops), 0) FROM compute_sets "
+                                      "WHERE id IN (" +
+                                          sets + ")")));
+    CHECK(
+        f.verticesWithoutFlopEstimate ==
+        (ids.empty()
+             ? 0
+             : integer(raw,
+                       "SELECT coalesce(sum(vertices_without_flop_estimate), 0) FROM compute_sets "
+                       "WHERE id IN (" +
+                           sets + ")")));
     total += *f.estimatedFlops;
   }
   CHECK(total > 0); // the MLP's matmuls do floating-point work
 }
 
-TEST_CASE("A report of format 1.0 (no FLOP columns) reads, with no estimate rather than 0", "[pva][analysis][compat]") {
+TEST_CASE("A report of format 1.0 (no FLOP columns) reads, with no estimate rather than 0",
+          "[pva][analysis][compat]") {
   // The mlp report made into a 1.0 one: the two FLOP columns and the meta key dropped.
   test::ScratchDir dir;
   const auto sample = test::sampleReport("mlp");
@@ -496,8 +568,10 @@ TEST_CASE("A report of format 1.0 (no FLOP columns) reads, with no estimate rath
                 "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
                 "DELETE FROM meta WHERE key = 'flop_estimates';"
                 "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';");
-  const pva::Report old = pva::openReport((dir / "profile.pop").string(), (dir / "debug.cbor").string());
-  const pva::Report now = pva::openReport(sample.string(), (sample.parent_path() / "debug.cbor").string());
+  const pva::Report old =
+      pva::openReport((dir / "profile.pop").string(), (dir / "debug.cbor").string());
+  const pva::Report now =
+      pva::openReport(sample.string(), (sample.parent_path() / "debug.cbor").string());
   CHECK(old.version().minorVer() == 0);
   CHECK_FALSE(old.hasFlopEstimates());
   const auto sets = old.compilation().computeSets();
@@ -546,7 +620,8 @@ void writeStreamingReport(const std::filesystem::path& dir) {
 std::map<std::string, u64> streamCyclesOracle(test::Report& raw, long long run = -1) {
   const StepOracle o = stepOracle(raw, run);
   std::map<std::string, u64> out;
-  for (const auto& row : raw.rows("SELECT id, IFNULL(stream_destination, 'unknown') FROM programs WHERE type LIKE 'StreamCopy%'")) {
+  for (const auto& row : raw.rows("SELECT id, IFNULL(stream_destination, 'unknown') FROM programs "
+                                  "WHERE type LIKE 'StreamCopy%'")) {
     const auto it = o.cyclesByProgram.find(u64(row[0].i));
     if (it != o.cyclesByProgram.end()) out[row[1].bytes] += it->second;
   }
@@ -555,7 +630,8 @@ std::map<std::string, u64> streamCyclesOracle(test::Report& raw, long long run =
 
 } // namespace
 
-TEST_CASE("Stream-copy cycles split by destination: host streams and a remote buffer", "[pva][analysis][streamCopy]") {
+TEST_CASE("Stream-copy cycles split by destination: host streams and a remote buffer",
+          "[pva][analysis][streamCopy]") {
   using D = pva::Program::StreamCopyDestination;
   test::ScratchDir dir;
   writeStreamingReport(dir.path());
@@ -565,7 +641,8 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
     std::map<D, int> programs;
     for (const pva::ProgramPtr& p : report.compilation().programs()) {
       const bool stream = p->type() == pva::Program::Type::StreamCopyBegin ||
-                          p->type() == pva::Program::Type::StreamCopyMid || p->type() == pva::Program::Type::StreamCopyEnd;
+                          p->type() == pva::Program::Type::StreamCopyMid ||
+                          p->type() == pva::Program::Type::StreamCopyEnd;
       CHECK(stream == (p->streamCopyDestination() != D::None));
       ++programs[p->streamCopyDestination()];
     }
@@ -580,7 +657,8 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
     const auto all = streamCyclesOracle(raw);
     CHECK(a.allRuns.streamCopyCycles.host == all.at("host"));
     CHECK(a.allRuns.streamCopyCycles.remoteBuffer == all.at("remoteBuffer"));
-    CHECK(a.allRuns.streamCopyCycles.remoteBuffer > a.allRuns.streamCopyCycles.host); // three copies against two
+    CHECK(a.allRuns.streamCopyCycles.remoteBuffer >
+          a.allRuns.streamCopyCycles.host); // three copies against two
     CHECK(a.allRuns.streamCopyCycles.mixed == 0);
     CHECK(a.allRuns.streamCopyCycles.unknown == 0);
     REQUIRE(a.runs.size() == 2);
@@ -599,8 +677,10 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
   }
 
   SECTION("a program stored as mixed counts as mixed") {
-    test::execSql(file, "UPDATE programs SET stream_destination = 'mixed' WHERE id = (SELECT MIN(id) FROM programs "
-                        "WHERE type = 'StreamCopyMid' AND stream_destination = 'host')");
+    test::execSql(
+        file,
+        "UPDATE programs SET stream_destination = 'mixed' WHERE id = (SELECT MIN(id) FROM programs "
+        "WHERE type = 'StreamCopyMid' AND stream_destination = 'host')");
     const pva::Report report = pva::openReport(file.string());
     test::Report raw(file);
     const auto all = streamCyclesOracle(raw);
@@ -610,8 +690,10 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
     CHECK(sc.host == all.at("host"));
   }
   SECTION("an unknown name is a corrupted report") {
-    test::execSql(file, "UPDATE programs SET stream_destination = 'pigeon' WHERE type = 'StreamCopyEnd'");
-    CHECK_THROWS_AS(pva::openReport(file.string()).compilation().programs(), pva::InvalidReportError);
+    test::execSql(file,
+                  "UPDATE programs SET stream_destination = 'pigeon' WHERE type = 'StreamCopyEnd'");
+    CHECK_THROWS_AS(pva::openReport(file.string()).compilation().programs(),
+                    pva::InvalidReportError);
   }
   SECTION("a report of format 1.2 reads, its stream copies' destination unknown") {
     test::execSql(file, "ALTER TABLE programs DROP COLUMN stream_destination;"
@@ -619,7 +701,8 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
     const pva::Report report = pva::openReport(file.string());
     CHECK(report.version().minorVer() == 2);
     for (const pva::ProgramPtr& p : report.compilation().programs())
-      if (p->type() == pva::Program::Type::StreamCopyMid) CHECK(p->streamCopyDestination() == D::Unknown);
+      if (p->type() == pva::Program::Type::StreamCopyMid)
+        CHECK(p->streamCopyDestination() == D::Unknown);
     const pva::SpanFigures all = pva::analyseExecution(report).allRuns;
     CHECK(all.streamCopyCycles.unknown > 0);
     CHECK(all.streamCopyCycles.host == 0);
@@ -628,7 +711,8 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
   }
 }
 
-TEST_CASE("summarize is computed once per open report and handed out as a copy", "[pva][analysis]") {
+TEST_CASE("summarize is computed once per open report and handed out as a copy",
+          "[pva][analysis]") {
   const pva::Report report = openSample("mlp");
   pva::ReportSummary first = pva::summarize(report);
   REQUIRE(!first.execution.runs.empty());
@@ -654,7 +738,8 @@ TEST_CASE("summarize on damage throws on every call, not once", "[pva][analysis]
   std::filesystem::copy_file(test::sampleReport("mlp"), dir / "profile.pop");
   test::execSql(dir / "profile.pop", "UPDATE run_tile_cycles SET cycles_by_tile = X'01'");
   const pva::Report report = pva::openReport((dir / "profile.pop").string());
-  const std::string message = test::messageOf<pva::InvalidReportError>([&] { pva::summarize(report); });
+  const std::string message =
+      test::messageOf<pva::InvalidReportError>([&] { pva::summarize(report); });
   CHECK_THAT(message, Catch::Contains("profile.pop"));
   CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::summarize(report); }) == message);
 }

@@ -9,10 +9,14 @@
 using pva::Program;
 
 namespace {
-pva::Report mlp() { return pva::openReport(test::sampleReport("mlp").string(), (test::sampleReport("mlp").parent_path() / "debug.cbor").string()); }
+pva::Report mlp() {
+  return pva::openReport(test::sampleReport("mlp").string(),
+                         (test::sampleReport("mlp").parent_path() / "debug.cbor").string());
+}
 } // namespace
 
-TEST_CASE("Memory: total, largest tile, always live, peak liveness and its step (§7.1-9)", "[pva][clients]") {
+TEST_CASE("Memory: total, largest tile, always live, peak liveness and its step (§7.1-9)",
+          "[pva][clients]") {
   const auto report = mlp();
   test::Report raw(test::sampleReport("mlp"));
   const auto c = report.compilation();
@@ -27,13 +31,15 @@ TEST_CASE("Memory: total, largest tile, always live, peak liveness and its step 
   CHECK(totalIncl == std::uint64_t(raw.integer("SELECT sum(including_gaps) FROM tile_memory")));
   CHECK(maxTile == std::uint64_t(raw.integer("SELECT max(excluding_gaps) FROM tile_memory")));
   CHECK(alwaysLive == std::uint64_t(raw.integer("SELECT sum(always_live_bytes) FROM tile_memory")));
-  CHECK(c.tiles()[0].memory().total().excludingGaps() == std::uint64_t(raw.integer("SELECT excluding_gaps FROM tile_memory WHERE tile = 0")));
+  CHECK(c.tiles()[0].memory().total().excludingGaps() ==
+        std::uint64_t(raw.integer("SELECT excluding_gaps FROM tile_memory WHERE tile = 0")));
 
   std::uint64_t peak = 0;
   std::string peakName;
   std::vector<std::uint64_t> curve;
   std::uint64_t alwaysLiveVars = 0;
-  for (const auto& v : c.alwaysLiveVariables()) alwaysLiveVars += v.size();
+  for (const auto& v : c.alwaysLiveVariables())
+    alwaysLiveVars += v.size();
   CHECK(alwaysLiveVars == alwaysLive);
   for (const auto& s : c.livenessProgramSteps()) {
     curve.push_back(alwaysLiveVars + s.notAlwaysLiveMemory().bytes());
@@ -42,23 +48,28 @@ TEST_CASE("Memory: total, largest tile, always live, peak liveness and its step 
       peakName = s.program()->name();
     }
   }
-  CHECK(peak == std::uint64_t(raw.integer("SELECT max(not_always_live_bytes) FROM liveness_steps")));
-  CHECK(peakName == raw.text("SELECT p.name FROM liveness_steps l JOIN programs p ON p.id = l.program "
-                             "ORDER BY l.not_always_live_bytes DESC, l.id LIMIT 1"));
+  CHECK(peak ==
+        std::uint64_t(raw.integer("SELECT max(not_always_live_bytes) FROM liveness_steps")));
+  CHECK(peakName ==
+        raw.text("SELECT p.name FROM liveness_steps l JOIN programs p ON p.id = l.program "
+                 "ORDER BY l.not_always_live_bytes DESC, l.id LIMIT 1"));
   CHECK(*std::max_element(curve.begin(), curve.end()) == alwaysLive + peak);
 
   // §7.9: a tile's bottleneck from always-live and per-step not-always-live memory.
   const unsigned t = 0;
   std::uint64_t tilePeak = 0;
-  for (const auto& s : c.livenessProgramSteps()) tilePeak = std::max(tilePeak, s.notAlwaysLiveMemoryForTile(t).bytes());
-  CHECK(c.tiles()[t].memory().alwaysLiveBytes() + tilePeak == c.tiles()[t].memory().total().excludingGaps());
+  for (const auto& s : c.livenessProgramSteps())
+    tilePeak = std::max(tilePeak, s.notAlwaysLiveMemoryForTile(t).bytes());
+  CHECK(c.tiles()[t].memory().alwaysLiveBytes() + tilePeak ==
+        c.tiles()[t].memory().total().excludingGaps());
 }
 
 TEST_CASE("Graph counts, compute sets and vertex types (§7.10-13)", "[pva][clients]") {
   const auto report = mlp();
   test::Report raw(test::sampleReport("mlp"));
   const auto c = report.compilation();
-  CHECK(c.graph().numComputeSets() == std::uint64_t(raw.integer("SELECT count(*) FROM compute_sets")));
+  CHECK(c.graph().numComputeSets() ==
+        std::uint64_t(raw.integer("SELECT count(*) FROM compute_sets")));
   CHECK(c.graph().numVertices() > 1000);
   CHECK(c.target().numTiles() == 1472);
   CHECK_THAT(report.poplarVersion().string(), Catch::StartsWith("0.1."));
@@ -66,14 +77,17 @@ TEST_CASE("Graph counts, compute sets and vertex types (§7.10-13)", "[pva][clie
   std::set<std::string> types;
   for (const auto& cs : c.computeSets()) {
     if (std::regex_search(cs.name(), std::regex("MatMul"))) ++matmuls;
-    for (const auto& v : cs.vertices()) types.insert(v.type().name());
+    for (const auto& v : cs.vertices())
+      types.insert(v.type().name());
   }
   CHECK(matmuls > 2);
   CHECK(types.count("poplin::MatMulPartial<float,float>") == 1);
-  CHECK(std::none_of(types.begin(), types.end(), [](const std::string& n) { return n.rfind("popops::Cast", 0) == 0; }));
+  CHECK(std::none_of(types.begin(), types.end(),
+                     [](const std::string& n) { return n.rfind("popops::Cast", 0) == 0; }));
 }
 
-TEST_CASE("Cycles: IPU 0 total, compute sets by name, per-tile run cycles, runs (§7.14-18)", "[pva][clients]") {
+TEST_CASE("Cycles: IPU 0 total, compute sets by name, per-tile run cycles, runs (§7.14-18)",
+          "[pva][clients]") {
   const auto report = mlp();
   test::Report raw(test::sampleReport("mlp"));
   const auto e = report.execution();
@@ -83,7 +97,8 @@ TEST_CASE("Cycles: IPU 0 total, compute sets by name, per-tile run cycles, runs 
     ipu0 += step.ipus()[0].cycles();
     const auto cycles = step.cyclesByTile();
     std::uint64_t sum = 0;
-    for (auto v : cycles) sum += v;
+    for (auto v : cycles)
+      sum += v;
     byType[Program::typeName(step.program()->type())] += sum;
   }
   CHECK(ipu0 == e.totalCycles().total());
@@ -112,12 +127,14 @@ TEST_CASE("Cycles: IPU 0 total, compute sets by name, per-tile run cycles, runs 
   std::vector<std::uint64_t> perTile(1472, 0);
   for (const auto& step : runs[0].steps()) {
     const auto cycles = step.cyclesByTile();
-    for (std::size_t t = 0; t < cycles.size(); ++t) perTile[t] += cycles[t];
+    for (std::size_t t = 0; t < cycles.size(); ++t)
+      perTile[t] += cycles[t];
   }
   const auto runTotals = runs[0].tileCycleTotals();
   for (std::size_t t = 0; t < 1472; t += 97) {
     std::uint64_t sum = 0;
-    for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k) sum += runTotals.byTile(static_cast<K>(k))[t];
+    for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
+      sum += runTotals.byTile(static_cast<K>(k))[t];
     CHECK(perTile[t] == sum);
   }
 }
@@ -131,9 +148,10 @@ TEST_CASE("Streams, exchanges and the program tree (§7.19-25)", "[pva][clients]
   for (const auto& step : runs[0].steps())
     if (step.program()->type() == Program::Type::StreamCopyMid) {
       ++mids;
-      for (const auto& ipu : step.ipus()) toHost += ipu.dataOut();
+      for (const auto& ipu : step.ipus())
+        toHost += ipu.dataOut();
     }
-  CHECK(mids == 16 * 4); // images, labels in; loss, correct out; per step
+  CHECK(mids == 16 * 4);              // images, labels in; loss, correct out; per step
   CHECK(toHost == 16 * (32 * 4 + 4)); // loss (32 floats) and correct (one unsigned) per step
   std::size_t exchanges = 0;
   for (const auto& p : report.compilation().programs())
@@ -141,8 +159,9 @@ TEST_CASE("Streams, exchanges and the program tree (§7.19-25)", "[pva][clients]
   CHECK(exchanges > 5);
   // §7.22: from the OnEveryTileSwitch down.
   const auto programs = report.compilation().programs();
-  auto top = std::find_if(programs.begin(), programs.end(),
-                          [](const pva::ProgramPtr& p) { return p->type() == Program::Type::OnEveryTileSwitch; });
+  auto top = std::find_if(programs.begin(), programs.end(), [](const pva::ProgramPtr& p) {
+    return p->type() == Program::Type::OnEveryTileSwitch;
+  });
   REQUIRE(top != programs.end());
   const auto entry = (*top)->children().at(0);
   CHECK(entry->type() == Program::Type::Repeat);
@@ -165,11 +184,14 @@ TEST_CASE("Streams, exchanges and the program tree (§7.19-25)", "[pva][clients]
   CHECK(v.compute.size() > 100);
   std::uint64_t overlap = 0;
   for (const auto& a : v.compute)
-    for (const auto& b : v.io) overlap += std::max<std::int64_t>(0, std::int64_t(std::min(a.second, b.second)) - std::int64_t(std::max(a.first, b.first)));
+    for (const auto& b : v.io)
+      overlap += std::max<std::int64_t>(0, std::int64_t(std::min(a.second, b.second)) -
+                                               std::int64_t(std::max(a.first, b.first)));
   CHECK(overlap == 0);
   // §7.26: category totals over an IPU's tiles.
   std::uint64_t vertexCode = 0;
-  for (const auto& t : report.compilation().ipus()[0].tiles()) vertexCode += t.memory().category().vertexCode().total();
+  for (const auto& t : report.compilation().ipus()[0].tiles())
+    vertexCode += t.memory().category().vertexCode().total();
   CHECK(vertexCode > 0);
 }
 
@@ -191,7 +213,8 @@ TEST_CASE("Two IPUs: global exchanges and per-IPU liveness (§7.21, §7.24)", "[
   CHECK(skew == 0);
   const auto steps = report.compilation().livenessProgramSteps();
   for (const auto& s : steps)
-    CHECK(s.notAlwaysLiveMemoryForIpu(0).bytes() + s.notAlwaysLiveMemoryForIpu(1).bytes() == s.notAlwaysLiveBytes());
+    CHECK(s.notAlwaysLiveMemoryForIpu(0).bytes() + s.notAlwaysLiveMemoryForIpu(1).bytes() ==
+          s.notAlwaysLiveBytes());
 }
 
 TEST_CASE("Out of memory: detection and target constants (§7.29)", "[pva][clients]") {
@@ -203,7 +226,8 @@ TEST_CASE("Out of memory: detection and target constants (§7.29)", "[pva][clien
   CHECK(t.bytesPerIPU() == 940572672);
   CHECK(t.clockFrequency() == Approx(1.33e9));
   std::uint64_t overflowed = 0;
-  for (const auto& tile : report.compilation().tiles()) overflowed += tile.memory().overflowed().excludingGaps();
+  for (const auto& tile : report.compilation().tiles())
+    overflowed += tile.memory().overflowed().excludingGaps();
   CHECK(overflowed > 0);
   CHECK(report.execution().runs().empty());
   CHECK(report.execution().totalCycles().total() == 0);

@@ -39,7 +39,8 @@ TEST_CASE("A report compared with itself shows no change", "[pva][compare]") {
   CHECK(c.memory.peakLiveness.base == c.memory.peakLiveness.current);
   CHECK(c.cycles.total.delta() == 0);
   CHECK(c.liveness.base == c.liveness.current);
-  for (const auto& n : c.cycles.computeSets) CHECK(n.value.delta() == 0);
+  for (const auto& n : c.cycles.computeSets)
+    CHECK(n.value.delta() == 0);
 }
 
 TEST_CASE("A bigger layer shows where memory and cycles grew", "[pva][compare]") {
@@ -80,20 +81,24 @@ pva::Report openSampleWithDebug(const std::string& sample) {
   return pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
 }
 
-const pva::NamedComparison* named(const std::vector<pva::NamedComparison>& rows, const std::string& name) {
+const pva::NamedComparison* named(const std::vector<pva::NamedComparison>& rows,
+                                  const std::string& name) {
   for (const auto& n : rows)
     if (n.name == name) return &n;
   return nullptr;
 }
 
-std::uint64_t sumOf(const std::vector<pva::NamedComparison>& rows, std::uint64_t pva::ComparedValue::*side) {
+std::uint64_t sumOf(const std::vector<pva::NamedComparison>& rows,
+                    std::uint64_t pva::ComparedValue::*side) {
   std::uint64_t s = 0;
-  for (const auto& n : rows) s += n.value.*side;
+  for (const auto& n : rows)
+    s += n.value.*side;
   return s;
 }
 
 /// Checks one side of a comparison against that report's own figures.
-void checkSide(const pva::ReportComparison& c, const pva::Report& r, std::uint64_t pva::ComparedValue::*side) {
+void checkSide(const pva::ReportComparison& c, const pva::Report& r,
+               std::uint64_t pva::ComparedValue::*side) {
   const pva::ReportSummary s = pva::summarize(r);
   const pva::Target t = r.compilation().target();
   CHECK(c.target.ipus.*side == t.numIPUs());
@@ -115,7 +120,8 @@ void checkSide(const pva::ReportComparison& c, const pva::Report& r, std::uint64
   CHECK(c.cycles.programsTotal.*side == e.allRuns.cycles);
   CHECK(c.cycles.kindsTotal.*side == s.execution.tileCycles.total());
   std::uint64_t computeSets = 0;
-  for (const auto& cs : e.allRuns.computeSets) computeSets += cs.cycles;
+  for (const auto& cs : e.allRuns.computeSets)
+    computeSets += cs.cycles;
   CHECK(c.cycles.computeSetsTotal.*side == computeSets);
   // Operations: each matched row has its operation's own figures.
   REQUIRE(c.operations.compared);
@@ -141,7 +147,8 @@ void checkSide(const pva::ReportComparison& c, const pva::Report& r, std::uint64
   // Operations own their programs: their cycles are every step's but those of programs no
   // operation owns, never more.
   CHECK(cycles <= e.allRuns.cycles);
-  CHECK(c.operations.total.peakNotAlwaysLiveBytes.*side <= s.memory.peakLiveness.notAlwaysLiveBytes);
+  CHECK(c.operations.total.peakNotAlwaysLiveBytes.*side <=
+        s.memory.peakLiveness.notAlwaysLiveBytes);
 }
 
 } // namespace
@@ -173,7 +180,8 @@ TEST_CASE("Compare on the samples: every figure is each report's own", "[pva][co
   CHECK(c.variables.atPeakTotal.delta() > 0);
 }
 
-TEST_CASE("Compare on unrelated samples: runs by position, reports flagged", "[pva][compare][samples]") {
+TEST_CASE("Compare on unrelated samples: runs by position, reports flagged",
+          "[pva][compare][samples]") {
   const pva::Report mlp = openSampleWithDebug("mlp"), pipeline = openSampleWithDebug("pipeline");
   const pva::ReportComparison c = pva::compare(mlp, pipeline);
   checkSide(c, mlp, &pva::ComparedValue::base);
@@ -194,13 +202,15 @@ TEST_CASE("Compare on unrelated samples: runs by position, reports flagged", "[p
   CHECK(pva::RunComparison::matchName(c.cycles.matchedRuns[0].match) == "position");
 }
 
-TEST_CASE("compareOperations and compareProgramCycles are compare()'s own rows", "[pva][compare][samples]") {
+TEST_CASE("compareOperations and compareProgramCycles are compare()'s own rows",
+          "[pva][compare][samples]") {
   const pva::Report mlp = openSampleWithDebug("mlp"), big = openSampleWithDebug("mlp-big");
   const pva::ReportComparison c = pva::compare(mlp, big);
   const pva::OperationsComparison ops = pva::compareOperations(mlp, big);
   REQUIRE(ops.compared);
   REQUIRE(ops.operations.size() == c.operations.operations.size());
-  const auto baseOps = pva::OperationAnalysis(mlp).operations(), currentOps = pva::OperationAnalysis(big).operations();
+  const auto baseOps = pva::OperationAnalysis(mlp).operations(),
+             currentOps = pva::OperationAnalysis(big).operations();
   std::set<std::size_t> currentIndices;
   for (std::size_t i = 0; i < ops.operations.size(); ++i) {
     const pva::OperationComparison &o = ops.operations[i], &whole = c.operations.operations[i];
@@ -217,7 +227,8 @@ TEST_CASE("compareOperations and compareProgramCycles are compare()'s own rows",
       CHECK(baseOps[o.baseIndex].debugContext()->path() == o.name);
       CHECK(currentOps[o.currentIndex].debugContext()->path() == o.name);
     }
-    CHECK(pva::operationCycles(baseOps[o.baseIndex], pva::analyseExecution(mlp).allRuns) == o.cycles.base);
+    CHECK(pva::operationCycles(baseOps[o.baseIndex], pva::analyseExecution(mlp).allRuns) ==
+          o.cycles.base);
     CHECK(currentIndices.insert(o.currentIndex).second); // each current operation once
   }
   const std::vector<pva::NamedComparison> programs = pva::compareProgramCycles(mlp, big);
@@ -229,7 +240,8 @@ TEST_CASE("compareOperations and compareProgramCycles are compare()'s own rows",
   }
   // Programs of the oom report never ran: every row of it counts 0.
   const pva::Report oom = openSampleWithDebug("oom");
-  for (const pva::NamedComparison& p : pva::compareProgramCycles(oom, mlp)) CHECK(p.value.base == 0);
+  for (const pva::NamedComparison& p : pva::compareProgramCycles(oom, mlp))
+    CHECK(p.value.base == 0);
 }
 #endif
 

@@ -1,5 +1,5 @@
-// report.compilation() on the hand-computed RemoteSum example (tests/engine_profiling/test_memory.cpp
-// derives the numbers).
+// report.compilation() on the hand-computed RemoteSum example
+// (tests/engine_profiling/test_memory.cpp derives the numbers).
 #include "PvaTestUtil.hpp"
 
 #include <numeric>
@@ -18,7 +18,8 @@ TEST_CASE("Report identity: versions, time, options, instrumentation", "[pva][re
   CHECK(report.timestamp().size() == 20); // 2026-11-23T05:36:27Z
   CHECK(report.timestampMicroseconds() > 1'700'000'000'000'000LL);
   CHECK(report.engineOptions().at("autoReport.all") == "true");
-  CHECK(report.instrumentationSettings().compute() == pva::InstrumentationSettings::ComputeInstrumentationLevel::Tile);
+  CHECK(report.instrumentationSettings().compute() ==
+        pva::InstrumentationSettings::ComputeInstrumentationLevel::Tile);
   CHECK_FALSE(report.outOfMemory());
   CHECK(report.hasDebugInfo());
   CHECK(report.profilePath() == (r.dir / "profile.pop").string());
@@ -73,7 +74,8 @@ TEST_CASE("Tile memory: totals, categories, vertices, IPUs", "[pva][compilation]
   CHECK(m.category()["message"].total() == 16);
   CHECK_THROWS_AS(m.category()["bogus"], pva::InvalidArgumentError);
   std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < pva::MemoryCategories::size(); ++i) sum += m.category().at(i).total();
+  for (std::size_t i = 0; i < pva::MemoryCategories::size(); ++i)
+    sum += m.category().at(i).total();
   CHECK(sum == 96 + 12 + 44 + 12 + 512 + 8 + 20 + 16);
   const auto vertices = m.vertices();
   REQUIRE(vertices.size() == 1);
@@ -121,7 +123,8 @@ TEST_CASE("Compute sets, vertices and variables", "[pva][compilation]") {
   CHECK(vars[2].liveTo() == 3);
 }
 
-TEST_CASE("Liveness steps: bytes and variables per step, tile and IPU", "[pva][compilation][liveness]") {
+TEST_CASE("Liveness steps: bytes and variables per step, tile and IPU",
+          "[pva][compilation][liveness]") {
   test::RemoteSumReport r;
   const auto c = r.report.compilation();
   const auto steps = c.livenessProgramSteps();
@@ -130,7 +133,8 @@ TEST_CASE("Liveness steps: bytes and variables per step, tile and IPU", "[pva][c
   CHECK(steps[1].program()->type() == Program::Type::DoExchange);
   CHECK(steps[2].program()->name() == "sum");
   std::vector<std::uint64_t> bytes;
-  for (const auto& s : steps) bytes.push_back(s.notAlwaysLiveMemory().bytes());
+  for (const auto& s : steps)
+    bytes.push_back(s.notAlwaysLiveMemory().bytes());
   CHECK(bytes == std::vector<std::uint64_t>{0, 16, 20});
   const auto at2 = steps[2].notAlwaysLiveMemory();
   REQUIRE(at2.variables().size() == 2);
@@ -147,8 +151,10 @@ TEST_CASE("Liveness steps: bytes and variables per step, tile and IPU", "[pva][c
   // Always live: variables plus code and state, adding up to the tiles' always-live bytes; and
   // per tile, always live + not always live at a step = the tile's memory at that step.
   std::uint64_t alwaysLive = 0, tilesAlwaysLive = 0;
-  for (const auto& v : c.alwaysLiveVariables()) alwaysLive += v.size();
-  for (const auto& t : c.tiles()) tilesAlwaysLive += t.memory().alwaysLiveBytes();
+  for (const auto& v : c.alwaysLiveVariables())
+    alwaysLive += v.size();
+  for (const auto& t : c.tiles())
+    tilesAlwaysLive += t.memory().alwaysLiveBytes();
   CHECK(alwaysLive == tilesAlwaysLive);
   const auto tile0 = c.alwaysLiveVariablesForTile(0);
   std::uint64_t tile0Bytes = 0;
@@ -158,7 +164,8 @@ TEST_CASE("Liveness steps: bytes and variables per step, tile and IPU", "[pva][c
     sawCode = sawCode || v.name() == "vertexCode";
   }
   CHECK(sawCode);
-  CHECK(tile0Bytes + steps[2].notAlwaysLiveMemoryForTile(0).bytes() == c.tile(0).memory().total().excludingGaps());
+  CHECK(tile0Bytes + steps[2].notAlwaysLiveMemoryForTile(0).bytes() ==
+        c.tile(0).memory().total().excludingGaps());
 }
 
 TEST_CASE("Lowered variables: brief and full records", "[pva][compilation]") {
@@ -166,10 +173,12 @@ TEST_CASE("Lowered variables: brief and full records", "[pva][compilation]") {
   const auto lowered = r.report.compilation().loweredVariables();
   const auto brief = lowered.allBriefVars();
   std::uint64_t total = 0;
-  for (const auto& b : brief) total += b.bytes();
+  for (const auto& b : brief)
+    total += b.bytes();
   std::uint64_t tiles = 0;
   for (const auto& t : r.report.compilation().tiles())
-    for (const auto& v : lowered.forTile(t.number())) tiles += v.bytes();
+    for (const auto& v : lowered.forTile(t.number()))
+      tiles += v.bytes();
   CHECK(total == tiles);
   const auto tile0 = lowered.forTile(0);
   REQUIRE(tile0.size() == 9);
@@ -183,13 +192,15 @@ TEST_CASE("Lowered variables: brief and full records", "[pva][compilation]") {
   CHECK(tile0[7].unloweredVar() == r.report.compilation().variables()[2]);
   bool messageInterval = false;
   for (const auto& b : brief)
-    if (b.id() == tile0[7].id()) messageInterval = b.equivalenceClass().steps.size() == 1 &&
-                                                   b.equivalenceClass().steps[0].start == 1 &&
-                                                   b.equivalenceClass().steps[0].end == 3;
+    if (b.id() == tile0[7].id())
+      messageInterval = b.equivalenceClass().steps.size() == 1 &&
+                        b.equivalenceClass().steps[0].start == 1 &&
+                        b.equivalenceClass().steps[0].end == 3;
   CHECK(messageInterval);
 }
 
-TEST_CASE("Replicated graphs: tiles cover every replica with identical memory", "[pva][compilation]") {
+TEST_CASE("Replicated graphs: tiles cover every replica with identical memory",
+          "[pva][compilation]") {
   test::ScratchDir dir;
   auto device = test::tinyDevice(4, 2);
   poplar::Graph graph = test::makeGraph(device, 2);

@@ -46,7 +46,8 @@ TEST_CASE("Operations group programs and variables under the op that made them",
   CHECK(nlohmann::json::parse(mul->debugContext()->layer())["layer"] == "poplibs");
   CHECK_FALSE(mul->programs().empty());
   bool executes = false;
-  for (const auto& p : mul->programs()) executes = executes || p->type() == pva::Program::Type::OnTileExecute;
+  for (const auto& p : mul->programs())
+    executes = executes || p->type() == pva::Program::Type::OnTileExecute;
   CHECK(executes);
   REQUIRE(mul->firstStepIndex());
   REQUIRE(mul->lastStepIndex());
@@ -75,7 +76,8 @@ TEST_CASE("Debug information is checked against its report", "[pva][debug]") {
       [&] { pva::openReport((a / "profile.pop").string(), (b / "debug.cbor").string()); });
   CHECK_THAT(msg, Catch::Contains((b / "debug.cbor").string()));
   CHECK_THAT(msg, Catch::Contains("another report"));
-  CHECK_THROWS_AS(pva::openReport((a / "profile.pop").string(), (a / "missing.cbor").string()), pva::FileNotFoundError);
+  CHECK_THROWS_AS(pva::openReport((a / "profile.pop").string(), (a / "missing.cbor").string()),
+                  pva::FileNotFoundError);
   const auto noDebug = pva::openReport((a / "profile.pop").string());
   CHECK_FALSE(noDebug.hasDebugInfo());
   CHECK_FALSE(noDebug.compilation().programs().back()->debugContext());
@@ -94,15 +96,18 @@ TEST_CASE("An in-place non-linearity is a PopLibs operation like the others", "[
     poputil::mapTensorLinearly(graph, x);
     graph.createHostWrite("x", x);
     program::Sequence prog;
-    popnn::nonLinearityInPlace(graph, popnn::NonLinearityType::RELU, x, prog, {DebugContext("layer1"), "relu"});
+    popnn::nonLinearityInPlace(graph, popnn::NonLinearityType::RELU, x, prog,
+                               {DebugContext("layer1"), "relu"});
     Engine engine(graph, prog, test::reportOptions(dir.path()));
   }
-  const auto report = pva::openReport((dir / "profile.pop").string(), (dir / "debug.cbor").string());
+  const auto report =
+      pva::openReport((dir / "profile.pop").string(), (dir / "debug.cbor").string());
   std::optional<pva::Operation> relu;
   for (const auto& op : pva::OperationAnalysis(report).operations())
     if (op.name() == "layer1/relu/RELU") relu = op;
   REQUIRE(relu);
   CHECK(relu->type() == "RELU");
-  CHECK(relu->debugContext()->layerName() == "poplibs"); // it was "user", so the Operations view's poplibs layer missed it
+  CHECK(relu->debugContext()->layerName() ==
+        "poplibs"); // it was "user", so the Operations view's poplibs layer missed it
   CHECK_FALSE(relu->programs().empty());
 }

@@ -12,7 +12,8 @@ TEST_CASE("Runs and steps with absolute cycle counters", "[pva][execution]") {
   REQUIRE(runs.size() == 2);
   CHECK(runs[0].name() == "run0");
   CHECK(runs[1].index() == 1);
-  CHECK(runs[0].cycles() == 211); // Sync 60, DoExchange 13 (8 + 16 bytes / 4 + 1 message), compute 138
+  CHECK(runs[0].cycles() ==
+        211); // Sync 60, DoExchange 13 (8 + 16 bytes / 4 + 1 message), compute 138
   CHECK(runs[0].programIndex() == 0);
   CHECK(runs[0].microseconds().end() >= runs[0].microseconds().start());
   CHECK(runs[0].steps().size() == 3);
@@ -26,7 +27,8 @@ TEST_CASE("Runs and steps with absolute cycle counters", "[pva][execution]") {
     names.push_back(step.program()->name());
   }
   CHECK(cycles == std::vector<std::uint64_t>{60, 13, 138, 60, 13, 138});
-  CHECK(names == std::vector<std::string>{"sum/Sync", "sum/Exchange", "sum", "sum/Sync", "sum/Exchange", "sum"});
+  CHECK(names == std::vector<std::string>{"sum/Sync", "sum/Exchange", "sum", "sum/Sync",
+                                          "sum/Exchange", "sum"});
 
   const auto step = runs[1].steps()[2];
   CHECK(step.index() == 5);

@@ -33,9 +33,11 @@ TEST_CASE("Walking the tiles leaves the report free to close", "[pva][handles]")
   {
     const auto report = pva::openReport(file.string());
     std::uint64_t sum = 0;
-    for (const pva::Tile& t : report.compilation().tiles()) sum += t.memory().total().excludingGaps() + t.memory().alwaysLiveBytes();
+    for (const pva::Tile& t : report.compilation().tiles())
+      sum += t.memory().total().excludingGaps() + t.memory().alwaysLiveBytes();
     for (const pva::Ipu& ipu : report.compilation().ipus())
-      for (const pva::Tile& t : ipu.tiles()) sum += t.memory().overflowed().includingGaps();
+      for (const pva::Tile& t : ipu.tiles())
+        sum += t.memory().overflowed().includingGaps();
     CHECK(sum > 0);
     CHECK(isOpen(file));
   }
@@ -75,12 +77,15 @@ TEST_CASE("Tiles, tile memory and totals kept by value keep the report open", "[
     CHECK(tile.number() == 2);
     CHECK(tile.memory().total().includingGaps() == expected[2].memory().total().includingGaps());
     CHECK(memory.alwaysLiveBytes() == expected[1].memory().alwaysLiveBytes());
-    CHECK(memory.category().vertexCode().total() == expected[1].memory().category().vertexCode().total());
+    CHECK(memory.category().vertexCode().total() ==
+          expected[1].memory().category().vertexCode().total());
     CHECK(total.excludingGaps() == expected[3].memory().total().excludingGaps());
     REQUIRE(ipuTiles.size() == expected.size());
-    CHECK(ipuTiles.front().memory().notAlwaysLiveBytes() == expected[0].memory().notAlwaysLiveBytes());
+    CHECK(ipuTiles.front().memory().notAlwaysLiveBytes() ==
+          expected[0].memory().notAlwaysLiveBytes());
     REQUIRE(copies.size() == expected.size());
-    CHECK(copies[3].memory().overflowed().excludingGaps() == expected[3].memory().overflowed().excludingGaps());
+    CHECK(copies[3].memory().overflowed().excludingGaps() ==
+          expected[3].memory().overflowed().excludingGaps());
     // Copies and moves of kept handles are handles too.
     pva::Tile moved = std::move(tile);
     tile = copies[0];
@@ -90,7 +95,8 @@ TEST_CASE("Tiles, tile memory and totals kept by value keep the report open", "[
   CHECK_FALSE(isOpen(file));
 }
 
-TEST_CASE("A step's IPU list, and steps kept past their chunk, keep the report open", "[pva][handles]") {
+TEST_CASE("A step's IPU list, and steps kept past their chunk, keep the report open",
+          "[pva][handles]") {
   test::RemoteSumReport r(2);
   test::ScratchDir dir;
   const auto file = copyOf(r, dir);
@@ -99,7 +105,8 @@ TEST_CASE("A step's IPU list, and steps kept past their chunk, keep the report o
     std::vector<pva::ExecutionStep> steps;
     {
       const auto report = pva::openReport(file.string());
-      for (const auto& step : report.execution().steps()) steps.push_back(step);
+      for (const auto& step : report.execution().steps())
+        steps.push_back(step);
       kept = report.execution().steps()[2].ipus();
     }
     CHECK(isOpen(file));

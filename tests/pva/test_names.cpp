@@ -2,12 +2,10 @@
 // (not libpva) and compared, and a stored name this build does not know reads as Unknown, whose
 // name is "unknown".
 #include "PvaTestUtil.hpp"
-
 #include "common/RawDb.hpp"
 
-#include <set>
-
 #include <pva/pva.hpp>
+#include <set>
 
 namespace {
 
@@ -25,7 +23,8 @@ TEST_CASE("Public enum names are the stored names", "[pva][names]") {
   const auto pop = r.dir / "profile.pop";
   const auto t = r.report.compilation().target();
   CHECK(pva::Target::typeName(t.type()) == storedText(pop, "SELECT type FROM target"));
-  CHECK(pva::Target::architectureName(t.architecture()) == storedText(pop, "SELECT architecture FROM target"));
+  CHECK(pva::Target::architectureName(t.architecture()) ==
+        storedText(pop, "SELECT architecture FROM target"));
   const auto& i = r.report.instrumentationSettings();
   CHECK(pva::InstrumentationSettings::computeName(i.compute()) ==
         storedText(pop, "SELECT value FROM meta WHERE key = 'compute_instrumentation'"));
@@ -34,7 +33,8 @@ TEST_CASE("Public enum names are the stored names", "[pva][names]") {
   // Every cycle kind the first run stored is spelled as libpva spells the kind.
   test::RawDb db(pop);
   std::set<std::string> stored;
-  for (const auto& row : db.query("SELECT kind FROM run_tile_cycles WHERE run = 0")) stored.insert(row[0].bytes);
+  for (const auto& row : db.query("SELECT kind FROM run_tile_cycles WHERE run = 0"))
+    stored.insert(row[0].bytes);
   std::set<std::string> ours;
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
     ours.insert(pva::TileCycleTotals::kindName(static_cast<pva::TileCycleTotals::Kind>(k)));
@@ -56,6 +56,8 @@ TEST_CASE("A stored name libpva does not know reads as Unknown, named unknown", 
   CHECK(t.architecture() == pva::Target::Architecture::Unknown);
   CHECK(pva::Target::typeName(t.type()) == "unknown");
   CHECK(pva::Target::architectureName(t.architecture()) == "unknown");
-  CHECK(report.instrumentationSettings().compute() == pva::InstrumentationSettings::ComputeInstrumentationLevel::Unknown);
-  CHECK(pva::InstrumentationSettings::computeName(report.instrumentationSettings().compute()) == "unknown");
+  CHECK(report.instrumentationSettings().compute() ==
+        pva::InstrumentationSettings::ComputeInstrumentationLevel::Unknown);
+  CHECK(pva::InstrumentationSettings::computeName(report.instrumentationSettings().compute()) ==
+        "unknown");
 }

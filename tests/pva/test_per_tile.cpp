@@ -2,7 +2,6 @@
 // (public clients index them by tile), and operations without steps say so without a number.
 // Lengths and values are checked against the file read with raw SQLite, not against libpva.
 #include "PvaTestUtil.hpp"
-
 #include "common/RawDb.hpp"
 
 #include <map>
@@ -20,9 +19,11 @@ std::size_t tilesPerReplica(test::Report& raw) {
 }
 
 /// The stored TileValues of `column` of program `id`, or all zeros when the column is NULL.
-std::vector<std::uint64_t> storedOrZeros(test::Report& raw, const char* column, std::uint64_t id, std::size_t n) {
+std::vector<std::uint64_t> storedOrZeros(test::Report& raw, const char* column, std::uint64_t id,
+                                         std::size_t n) {
   const std::string where = " FROM programs WHERE id = " + std::to_string(id);
-  if (raw.integer(std::string("SELECT ") + column + " IS NULL" + where)) return std::vector<std::uint64_t>(n, 0);
+  if (raw.integer(std::string("SELECT ") + column + " IS NULL" + where))
+    return std::vector<std::uint64_t>(n, 0);
   return raw.tileValues(std::string("SELECT ") + column + where);
 }
 
@@ -39,12 +40,16 @@ void checkFullLength(const std::filesystem::path& profile) {
     INFO("program " << p->_id() << " " << p->name());
     CHECK(p->controlCodeByTile() == storedOrZeros(raw, "control_code_by_tile", p->_id(), n));
     CHECK(p->codeBytesByTile() == storedOrZeros(raw, "code_bytes_by_tile", p->_id(), n));
-    CHECK(p->estimatedCyclesByTile() == storedOrZeros(raw, "estimated_cycles_by_tile", p->_id(), n));
+    CHECK(p->estimatedCyclesByTile() ==
+          storedOrZeros(raw, "estimated_cycles_by_tile", p->_id(), n));
     CHECK(p->controlCodeByTile().size() == n);
     CHECK(p->codeBytesByTile().size() == n);
     CHECK(p->estimatedCyclesByTile().size() == n);
-    nullCode += raw.integer("SELECT code_bytes_by_tile IS NULL FROM programs WHERE id = " + std::to_string(p->_id()));
-    nullEstimate += raw.integer("SELECT estimated_cycles_by_tile IS NULL FROM programs WHERE id = " + std::to_string(p->_id()));
+    nullCode += raw.integer("SELECT code_bytes_by_tile IS NULL FROM programs WHERE id = " +
+                            std::to_string(p->_id()));
+    nullEstimate +=
+        raw.integer("SELECT estimated_cycles_by_tile IS NULL FROM programs WHERE id = " +
+                    std::to_string(p->_id()));
   }
   // The cases that used to come back empty are there: the zeros above were filled in.
   CHECK(nullCode > 0);
@@ -57,7 +62,8 @@ void checkFullLength(const std::filesystem::path& profile) {
       const auto counts = v.countByTile();
       REQUIRE(counts.size() == n);
       std::uint64_t sum = 0;
-      for (auto k : counts) sum += k;
+      for (auto k : counts)
+        sum += k;
       CHECK(sum == v.count());
     }
   }
@@ -77,26 +83,31 @@ void checkFullLength(const std::filesystem::path& profile) {
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k) {
     const auto kind = pva::TileCycleTotals::Kind(k);
     CHECK(e.tileCycleTotals().byTile(kind).size() == n);
-    for (const auto& run : e.runs()) CHECK(run.tileCycleTotals().byTile(kind).size() == n);
+    for (const auto& run : e.runs())
+      CHECK(run.tileCycleTotals().byTile(kind).size() == n);
   }
 }
 
 } // namespace
 
-TEST_CASE("Every per-tile array of the samples' reports has one entry per tile of a replica", "[pva][per-tile]") {
+TEST_CASE("Every per-tile array of the samples' reports has one entry per tile of a replica",
+          "[pva][per-tile]") {
   for (const char* sample : {"mlp", "pipeline", "oom"}) {
     INFO("sample " << sample);
     checkFullLength(test::sampleReport(sample));
   }
 }
 
-TEST_CASE("The mlp softmax copy (an exchange with no exchange code) has all-zero code bytes per tile", "[pva][per-tile]") {
+TEST_CASE(
+    "The mlp softmax copy (an exchange with no exchange code) has all-zero code bytes per tile",
+    "[pva][per-tile]") {
   const auto& profile = test::sampleReport("mlp");
   test::Report raw(profile);
   const std::size_t n = tilesPerReplica(raw);
   // The case a public pipelining tool stopped on: stored as NULL, so it came back empty.
-  const auto stored = raw.integers("SELECT id FROM programs WHERE name = 'fwd/softmax/SOFTMAX_STABLE/copy' "
-                                   "AND type = 'DoExchange' AND code_bytes_by_tile IS NULL");
+  const auto stored =
+      raw.integers("SELECT id FROM programs WHERE name = 'fwd/softmax/SOFTMAX_STABLE/copy' "
+                   "AND type = 'DoExchange' AND code_bytes_by_tile IS NULL");
   REQUIRE(stored.size() == 1);
   const auto report = pva::openReport(profile.string());
   const auto p = report.compilation().program(std::uint64_t(stored[0]));
@@ -108,7 +119,8 @@ TEST_CASE("The mlp softmax copy (an exchange with no exchange code) has all-zero
   CHECK(code[n - 1] == 0);
 }
 
-TEST_CASE("A stored per-tile array of the wrong length is a corrupted report, not a short array", "[pva][per-tile][hostile]") {
+TEST_CASE("A stored per-tile array of the wrong length is a corrupted report, not a short array",
+          "[pva][per-tile][hostile]") {
   test::RemoteSumReport r;
   test::ScratchDir dir;
   const auto profile = dir / "short.pop";
@@ -120,34 +132,41 @@ TEST_CASE("A stored per-tile array of the wrong length is a corrupted report, no
     hex += digits[b >> 4];
     hex += digits[b & 15];
   }
-  test::execSql(profile, "UPDATE programs SET code_bytes_by_tile = X'" + hex + "' WHERE type = 'DoExchange'");
+  test::execSql(profile, "UPDATE programs SET code_bytes_by_tile = X'" + hex +
+                             "' WHERE type = 'DoExchange'");
   const auto report = pva::openReport(profile.string());
   REQUIRE(report.compilation().target().tilesPerReplica() != 3);
   bool checked = false;
   for (const auto& p : report.compilation().programs()) {
     if (p->type() != pva::Program::Type::DoExchange) continue;
     CHECK_THROWS_AS(p->codeBytesByTile(), pva::InvalidReportError);
-    CHECK_THROWS_WITH(p->codeBytesByTile(), Catch::Contains("short.pop") && Catch::Contains("has 3 tiles"));
+    CHECK_THROWS_WITH(p->codeBytesByTile(),
+                      Catch::Contains("short.pop") && Catch::Contains("has 3 tiles"));
     checked = true;
   }
   CHECK(checked);
 }
 
-TEST_CASE("Operations that run no step have no step indices; the others a range that matches the schedule", "[pva][debug][per-tile]") {
+TEST_CASE("Operations that run no step have no step indices; the others a range that matches the "
+          "schedule",
+          "[pva][debug][per-tile]") {
   const auto& profile = test::sampleReport("mlp");
   test::Report raw(profile);
   // Oracle: the liveness steps each program executes (its own and those of every program inside
   // it, through program_children), by raw SQL.
   std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOf;
-  for (const auto& row : raw.rows("WITH RECURSIVE under(top, id) AS ("
-                                  "  SELECT id, id FROM programs"
-                                  "  UNION SELECT under.top, c.child FROM under JOIN program_children c ON c.parent = under.id)"
-                                  " SELECT s.id, under.top FROM under JOIN liveness_steps s ON s.program = under.id"
-                                  " ORDER BY s.id"))
+  for (const auto& row :
+       raw.rows("WITH RECURSIVE under(top, id) AS ("
+                "  SELECT id, id FROM programs"
+                "  UNION SELECT under.top, c.child FROM under JOIN program_children c ON c.parent "
+                "= under.id)"
+                " SELECT s.id, under.top FROM under JOIN liveness_steps s ON s.program = under.id"
+                " ORDER BY s.id"))
     stepsOf[std::uint64_t(row[1].i)].push_back(std::uint64_t(row[0].i));
   const auto numSteps = std::uint64_t(raw.integer("SELECT count(*) FROM liveness_steps"));
 
-  const auto report = pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
+  const auto report =
+      pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
   std::size_t withSteps = 0, without = 0, loopsWithSteps = 0;
   for (const auto& op : pva::OperationAnalysis(report).operations()) {
     INFO("operation " << op.name());
@@ -178,7 +197,7 @@ TEST_CASE("Operations that run no step have no step indices; the others a range 
     }
   }
   CHECK(withSteps > 0);
-  CHECK(without > 0);      // variables' debug contexts
+  CHECK(without > 0);        // variables' debug contexts
   CHECK(loopsWithSteps > 0); // the training loop spans the steps of the ops inside it
 }
 
@@ -213,13 +232,16 @@ TEST_CASE("With replicas, per-tile arrays cover the tiles of one replica", "[pva
     CHECK(p->estimatedCyclesByTile().size() == n);
     if (p->type() == pva::Program::Type::DoExchange) {
       exchange = true;
-      CHECK(p->codeBytesByTile() == raw.tileValues("SELECT code_bytes_by_tile FROM programs WHERE id = " + std::to_string(p->_id())));
+      CHECK(p->codeBytesByTile() ==
+            raw.tileValues("SELECT code_bytes_by_tile FROM programs WHERE id = " +
+                           std::to_string(p->_id())));
     }
   }
   CHECK(exchange);
   for (const auto& c : report.compilation().computeSets()) {
     CHECK(c.estimatedCyclesByTile().size() == n);
-    for (const auto& v : c.vertices()) CHECK(v.countByTile() == std::vector<std::uint64_t>{1, 0, 0, 0});
+    for (const auto& v : c.vertices())
+      CHECK(v.countByTile() == std::vector<std::uint64_t>{1, 0, 0, 0});
   }
   std::size_t steps = 0;
   for (const auto& s : report.execution().steps()) {

@@ -6,11 +6,17 @@ using pva::Program;
 namespace {
 struct TypeCounter : pva::ProgramVisitor {
   std::map<std::string, int> seen;
-  void visitOnTileExecute(const pva::OnTileExecuteProgram& p) override { seen["OnTileExecute:" + p.computeset().name()]++; }
-  void visitDoExchange(const pva::DoExchangeProgram& p) override { seen["DoExchange:" + std::to_string(p.dataBytes())]++; }
+  void visitOnTileExecute(const pva::OnTileExecuteProgram& p) override {
+    seen["OnTileExecute:" + p.computeset().name()]++;
+  }
+  void visitDoExchange(const pva::DoExchangeProgram& p) override {
+    seen["DoExchange:" + std::to_string(p.dataBytes())]++;
+  }
   void visitSync(const pva::SyncProgram& p) override { seen["Sync:" + p.syncType()]++; }
   void visitSequence(const pva::SequenceProgram&) override { seen["Sequence"]++; }
-  void visitOnEveryTileSwitch(const pva::OnEveryTileSwitchProgram&) override { seen["OnEveryTileSwitch"]++; }
+  void visitOnEveryTileSwitch(const pva::OnEveryTileSwitchProgram&) override {
+    seen["OnEveryTileSwitch"]++;
+  }
 };
 } // namespace
 
@@ -18,11 +24,16 @@ TEST_CASE("The program tree and a visitor over every program", "[pva][programs]"
   test::RemoteSumReport r;
   const auto c = r.report.compilation();
   const auto programs = c.programs();
-  for (std::size_t i = 0; i < programs.size(); ++i) CHECK(programs[i]->_id() == i);
+  for (std::size_t i = 0; i < programs.size(); ++i)
+    CHECK(programs[i]->_id() == i);
   TypeCounter v;
-  for (const auto& p : programs) p->accept(v);
-  CHECK(v.seen == std::map<std::string, int>{{"DoExchange:16", 1}, {"OnEveryTileSwitch", 1},
-                                             {"OnTileExecute:sum", 1}, {"Sequence", 1}, {"Sync:INTERNAL", 1}});
+  for (const auto& p : programs)
+    p->accept(v);
+  CHECK(v.seen == std::map<std::string, int>{{"DoExchange:16", 1},
+                                             {"OnEveryTileSwitch", 1},
+                                             {"OnTileExecute:sum", 1},
+                                             {"Sequence", 1},
+                                             {"Sync:INTERNAL", 1}});
   const auto entries = c.entryPoints();
   REQUIRE(entries.size() == 1);
   const auto children = entries[0]->children();
@@ -40,7 +51,8 @@ TEST_CASE("The program tree and a visitor over every program", "[pva][programs]"
   // A parent's control code includes its children's.
   std::vector<std::uint64_t> sum(4, 0);
   for (const auto& ch : children)
-    for (std::size_t t = 0; t < 4; ++t) sum[t] += ch->controlCodeByTile()[t];
+    for (std::size_t t = 0; t < 4; ++t)
+      sum[t] += ch->controlCodeByTile()[t];
   CHECK(entries[0]->controlCodeByTile() == sum);
 
   const auto vars = children[2]->vars();

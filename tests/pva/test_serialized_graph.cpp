@@ -4,13 +4,11 @@
 #include "PvaTestUtil.hpp"
 #include "SerializedGraphOracle.hpp"
 
-#include <profiler/schema/profile.capnp.h>
-
 #include <capnp/message.h>
 #include <capnp/serialize.h>
-
 #include <fstream>
 #include <iterator>
+#include <profiler/schema/profile.capnp.h>
 
 namespace {
 
@@ -90,9 +88,11 @@ TEST_CASE("The serialized graph reads as the engine wrote it", "[serialized]") {
   CHECK(vertex.fields[0].edges[0][0].end == 8);
 }
 
-TEST_CASE("An outline keeps each compute set's counts, tiles and variables without vertices", "[serialized]") {
+TEST_CASE("An outline keeps each compute set's counts, tiles and variables without vertices",
+          "[serialized]") {
   GraphFiles f;
-  const pva::SerializedGraph g = pva::openSerializedGraph(f.graph, pva::SerializedGraphDetail::Outline);
+  const pva::SerializedGraph g =
+      pva::openSerializedGraph(f.graph, pva::SerializedGraphDetail::Outline);
   test::checkAgainstRawCapnp(g, f.graph, false);
   REQUIRE(g.computeSets.size() == 1);
   CHECK(g.computeSets[0].vertices.empty());
@@ -111,15 +111,18 @@ TEST_CASE("A report knows where its serialized graph is", "[serialized]") {
   test::ScratchDir other;
   {
     test::RemoteSum s;
-    poplar::Engine engine(s.graph, s.program, test::reportOptions(other.path())); // no graph asked for
+    poplar::Engine engine(s.graph, s.program,
+                          test::reportOptions(other.path())); // no graph asked for
   }
   const pva::Report without = pva::openReport((other / "profile.pop").string());
   CHECK_FALSE(pva::hasSerializedGraph(without));
-  CHECK_THROWS_MATCHES(pva::openSerializedGraph(pva::serializedGraphPath(without)), pva::FileNotFoundError,
+  CHECK_THROWS_MATCHES(pva::openSerializedGraph(pva::serializedGraphPath(without)),
+                       pva::FileNotFoundError,
                        test::What(Contains("serialized_graph.capnp") && Contains("no such file")));
 }
 
-TEST_CASE("A broken serialized graph gives a clear error naming the file", "[serialized][hostile]") {
+TEST_CASE("A broken serialized graph gives a clear error naming the file",
+          "[serialized][hostile]") {
   GraphFiles f;
   const std::string bytes = readBytes(f.graph);
   REQUIRE(bytes.size() > 64);
@@ -129,15 +132,20 @@ TEST_CASE("A broken serialized graph gives a clear error naming the file", "[ser
     return test::messageOf<pva::InvalidReportError>([&] { pva::openSerializedGraph(broken); });
   };
 
-  SECTION("empty") { CHECK_THAT(errorOf(""), Contains(broken) && Contains("empty file")); }
+  SECTION("empty") {
+    CHECK_THAT(errorOf(""), Contains(broken) && Contains("empty file"));
+  }
   SECTION("truncated to half, on a word boundary") {
-    CHECK_THAT(errorOf(bytes.substr(0, bytes.size() / 16 * 8)), Contains(broken) && Contains("truncated"));
+    CHECK_THAT(errorOf(bytes.substr(0, bytes.size() / 16 * 8)),
+               Contains(broken) && Contains("truncated"));
   }
   SECTION("truncated mid-word") {
-    CHECK_THAT(errorOf(bytes.substr(0, bytes.size() - 3)), Contains(broken) && Contains("truncated"));
+    CHECK_THAT(errorOf(bytes.substr(0, bytes.size() - 3)),
+               Contains(broken) && Contains("truncated"));
   }
   SECTION("bytes after the message") {
-    CHECK_THAT(errorOf(bytes + std::string(16, 'x')), Contains(broken) && Contains("16 bytes after the message"));
+    CHECK_THAT(errorOf(bytes + std::string(16, 'x')),
+               Contains(broken) && Contains("16 bytes after the message"));
   }
   SECTION("a segment table claiming more than the file holds") {
     std::string b = bytes;
@@ -145,7 +153,8 @@ TEST_CASE("A broken serialized graph gives a clear error naming the file", "[ser
     CHECK_THAT(errorOf(b), Contains(broken) && Contains("serialized graph"));
   }
   SECTION("not a serialized graph at all") {
-    CHECK_THAT(errorOf(readBytes((f.dir / "profile.pop").string())), Contains(broken) && Contains("serialized graph"));
+    CHECK_THAT(errorOf(readBytes((f.dir / "profile.pop").string())),
+               Contains(broken) && Contains("serialized graph"));
   }
   SECTION("a field naming a variable that does not exist") {
     CHECK_THAT(errorOf(handBuilt(7)), Contains(broken) && Contains("names variable 7 of 1"));
@@ -160,7 +169,8 @@ TEST_CASE("A broken serialized graph gives a clear error naming the file", "[ser
   }
 }
 
-TEST_CASE("Missing and unreadable serialized graphs are FileNotFoundErrors", "[serialized][hostile]") {
+TEST_CASE("Missing and unreadable serialized graphs are FileNotFoundErrors",
+          "[serialized][hostile]") {
   test::ScratchDir dir;
   const std::string missing = (dir / "nothing.capnp").string();
   CHECK_THROWS_MATCHES(pva::openSerializedGraph(missing), pva::FileNotFoundError,
@@ -170,14 +180,16 @@ TEST_CASE("Missing and unreadable serialized graphs are FileNotFoundErrors", "[s
 }
 
 #ifdef TESSERA_MLP_SAMPLE
-TEST_CASE("The samples' serialized graphs read as Cap'n Proto reads them", "[serialized][samples]") {
+TEST_CASE("The samples' serialized graphs read as Cap'n Proto reads them",
+          "[serialized][samples]") {
   for (const char* sample : {"mlp", "pipeline"}) {
     INFO(sample);
     const pva::Report report = pva::openReport(test::sampleReport(sample).string());
     REQUIRE(pva::hasSerializedGraph(report));
     const auto g = pva::openSerializedGraph(pva::serializedGraphPath(report));
     test::checkAgainstRawCapnp(g, g.path);
-    test::checkAgainstRawCapnp(pva::openSerializedGraph(g.path, pva::SerializedGraphDetail::Outline), g.path, false);
+    test::checkAgainstRawCapnp(
+        pva::openSerializedGraph(g.path, pva::SerializedGraphDetail::Outline), g.path, false);
     // Every compute set of the report is in the graph, by name.
     CHECK(g.computeSets.size() == report.compilation().computeSets().size());
   }

@@ -5,16 +5,14 @@
 #include "PvaTestUtil.hpp"
 #include "common/CapnpBytes.hpp"
 
-#include <profiler/Blob.hpp>
-#include <profiler/schema/profile.capnp.h>
-
 #include <capnp/message.h>
 #include <capnp/serialize-packed.h>
-#include <kj/io.h>
-#include <sqlite3.h>
-
 #include <cstring>
+#include <kj/io.h>
+#include <profiler/Blob.hpp>
+#include <profiler/schema/profile.capnp.h>
 #include <random>
+#include <sqlite3.h>
 
 namespace {
 
@@ -22,15 +20,16 @@ namespace pcapnp = tessera::profiler::capnp;
 using tessera::profiler::StepIpu;
 
 /// A copy of `r`'s report in which step i's ipus blob is blobs[i].
-std::filesystem::path withBlobs(const test::RemoteSumReport& r, const test::ScratchDir& dir, const std::string& name,
-                                const std::vector<std::string>& blobs) {
+std::filesystem::path withBlobs(const test::RemoteSumReport& r, const test::ScratchDir& dir,
+                                const std::string& name, const std::vector<std::string>& blobs) {
   const auto file = dir / name;
   std::filesystem::copy_file(r.dir / "profile.pop", file);
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
   REQUIRE(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, "UPDATE steps SET ipus = ? WHERE id = ?", -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(db, "UPDATE steps SET ipus = ? WHERE id = ?", -1, &st, nullptr) ==
+          SQLITE_OK);
   for (std::size_t i = 0; i < blobs.size(); ++i) {
     sqlite3_bind_blob(st, 1, blobs[i].data(), int(blobs[i].size()), SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, std::int64_t(i));
@@ -46,11 +45,16 @@ std::filesystem::path withBlobs(const test::RemoteSumReport& r, const test::Scra
 /// Values of every size: zero, small, large, all bytes set; so packing meets every tag.
 std::uint64_t anyValue(std::mt19937_64& rng) {
   switch (rng() % 5) {
-  case 0: return 0;
-  case 1: return rng() % 300;
-  case 2: return rng() % (std::uint64_t(1) << 40);
-  case 3: return ~std::uint64_t(0);
-  default: return rng();
+  case 0:
+    return 0;
+  case 1:
+    return rng() % 300;
+  case 2:
+    return rng() % (std::uint64_t(1) << 40);
+  case 3:
+    return ~std::uint64_t(0);
+  default:
+    return rng();
   }
 }
 
@@ -61,8 +65,9 @@ std::vector<StepIpu> randomIpus(std::mt19937_64& rng, unsigned n) {
     s.ipu = i;
     s.cycles = anyValue(rng);
     s.activeTiles = static_cast<std::uint32_t>(anyValue(rng));
-    for (std::uint64_t* f : {&s.activeFromMin, &s.activeFromMax, &s.activeToMin, &s.activeToMax, &s.allFromMin,
-                             &s.allFromMax, &s.allToMin, &s.allToMax, &s.dataIn, &s.dataOut})
+    for (std::uint64_t* f :
+         {&s.activeFromMin, &s.activeFromMax, &s.activeToMin, &s.activeToMax, &s.allFromMin,
+          &s.allFromMax, &s.allToMin, &s.allToMax, &s.dataIn, &s.dataOut})
       *f = anyValue(rng);
     s.tileBalance = float(rng() % 1000) / 1000.0f;
     s.activeTileBalance = rng() % 4 ? 1.0f : 0.0f;
@@ -75,7 +80,8 @@ std::vector<StepIpu> randomIpus(std::mt19937_64& rng, unsigned n) {
 template <class Layout> std::string relaidOut(const std::vector<StepIpu>& ipus, Layout&& layout) {
   std::string encoded;
   tessera::profiler::encodeStepIpus(ipus.data(), ipus.size(), encoded);
-  kj::ArrayInputStream in(kj::arrayPtr(reinterpret_cast<const kj::byte*>(encoded.data()), encoded.size()));
+  kj::ArrayInputStream in(
+      kj::arrayPtr(reinterpret_cast<const kj::byte*>(encoded.data()), encoded.size()));
   ::capnp::PackedMessageReader reader(in);
   return layout(reader.getRoot<pcapnp::StepIpus>().getIpus());
 }
@@ -104,21 +110,34 @@ std::string manySegments(const std::vector<StepIpu>& ipus) {
 /// past StepIpu's 13 hold a field this reader does not know).
 std::string sized(const std::vector<StepIpu>& ipus, unsigned dataWords, unsigned pointers) {
   const std::uint64_t n = ipus.size(), per = dataWords + pointers;
-  std::vector<std::uint64_t> w{std::uint64_t(1) << 48,                          // root: no data, 1 pointer
+  std::vector<std::uint64_t> w{std::uint64_t(1) << 48, // root: no data, 1 pointer
                                1 | (std::uint64_t(7) << 32) | ((n * per) << 35), // composite list
-                               (n << 2) | (std::uint64_t(dataWords) << 32) | (std::uint64_t(pointers) << 48)};
+                               (n << 2) | (std::uint64_t(dataWords) << 32) |
+                                   (std::uint64_t(pointers) << 48)};
   for (const StepIpu& s : ipus) {
     std::uint32_t balance[2];
     std::memcpy(&balance[0], &s.tileBalance, 4);
     std::memcpy(&balance[1], &s.activeTileBalance, 4);
-    const std::uint64_t entry[13] = {s.ipu | (std::uint64_t(s.activeTiles) << 32), s.cycles, s.activeFromMin,
-                                     s.activeFromMax, s.activeToMin, s.activeToMax, s.allFromMin, s.allFromMax,
-                                     s.allToMin, s.allToMax, s.dataIn, s.dataOut,
+    const std::uint64_t entry[13] = {s.ipu | (std::uint64_t(s.activeTiles) << 32),
+                                     s.cycles,
+                                     s.activeFromMin,
+                                     s.activeFromMax,
+                                     s.activeToMin,
+                                     s.activeToMax,
+                                     s.allFromMin,
+                                     s.allFromMax,
+                                     s.allToMin,
+                                     s.allToMax,
+                                     s.dataIn,
+                                     s.dataOut,
                                      balance[0] | (std::uint64_t(balance[1]) << 32)};
-    for (unsigned k = 0; k < dataWords; ++k) w.push_back(k < 13 ? entry[k] : 0x0123456789abcdefull);
-    for (unsigned k = 0; k < pointers; ++k) w.push_back(0);
+    for (unsigned k = 0; k < dataWords; ++k)
+      w.push_back(k < 13 ? entry[k] : 0x0123456789abcdefull);
+    for (unsigned k = 0; k < pointers; ++k)
+      w.push_back(0);
   }
-  const kj::ArrayPtr<const ::capnp::word> segment(reinterpret_cast<const ::capnp::word*>(w.data()), w.size());
+  const kj::ArrayPtr<const ::capnp::word> segment(reinterpret_cast<const ::capnp::word*>(w.data()),
+                                                  w.size());
   return test::packedMessage(kj::arrayPtr(&segment, 1));
 }
 
@@ -147,7 +166,8 @@ void checkStep(const pva::ExecutionStep& step, const std::string& blob, std::mt1
   REQUIRE(ipus.size() == want.size());
   CHECK(ipus.empty() == want.empty());
   std::size_t i = 0;
-  for (const pva::IpuExecution& ipu : ipus) checkEqual(ipu, want.at(i++));
+  for (const pva::IpuExecution& ipu : ipus)
+    checkEqual(ipu, want.at(i++));
   CHECK(i == want.size());
   for (std::size_t k = 0; k < 2 * want.size(); ++k) { // in no particular order
     const std::size_t j = rng() % want.size();
@@ -157,7 +177,8 @@ void checkStep(const pva::ExecutionStep& step, const std::string& blob, std::mt1
   REQUIRE(all.size() == want.size());
   if (!want.empty()) checkEqual(all.back(), want.back());
   auto it = ipus.begin(); // skipping entries without reading them
-  for (std::size_t k = 0; k + 1 < want.size(); k += 2) ++it, ++it;
+  for (std::size_t k = 0; k + 1 < want.size(); k += 2)
+    ++it, ++it;
   if (want.size() % 2) checkEqual(*it, want.back());
   CHECK_THROWS_AS(ipus.at(want.size()), pva::InvalidArgumentError);
 }
@@ -178,7 +199,7 @@ TEST_CASE("IPU entries read in place equal Cap'n Proto's decoding", "[pva][execu
   }
   blobs.push_back(listFirst(randomIpus(rng, 5)));
   blobs.push_back(manySegments(randomIpus(rng, 7)));
-  blobs.push_back(sized(randomIpus(rng, 4), 2, 0));  // older, shorter entries: the rest read as zero
+  blobs.push_back(sized(randomIpus(rng, 4), 2, 0)); // older, shorter entries: the rest read as zero
   blobs.push_back(sized(randomIpus(rng, 4), 15, 1)); // newer, longer entries with a pointer
   blobs.push_back(sized(randomIpus(rng, 3), 13, 0));
   blobs.push_back(sized({}, 13, 0));
@@ -196,7 +217,8 @@ TEST_CASE("IPU entries read in place equal Cap'n Proto's decoding", "[pva][execu
   CHECK(report.execution().steps()[9].ipus()[3].ipu() == 3);
 }
 
-TEST_CASE("Damaged IPU entries give InvalidReportError naming the step, never a crash", "[pva][execution][steps][corpus]") {
+TEST_CASE("Damaged IPU entries give InvalidReportError naming the step, never a crash",
+          "[pva][execution][steps][corpus]") {
   test::RemoteSumReport r(200); // 600 steps
   test::ScratchDir dir;
   std::mt19937_64 rng(77);
@@ -205,9 +227,14 @@ TEST_CASE("Damaged IPU entries give InvalidReportError naming the step, never a 
     const auto ipus = randomIpus(rng, 1 + unsigned(rng() % 20));
     std::string blob;
     tessera::profiler::encodeStepIpus(ipus.data(), ipus.size(), blob);
-    if (s % 3 == 0) blob.resize(rng() % blob.size());                            // cut short
-    else if (s % 3 == 1) for (int k = 0; k < 3; ++k) blob[rng() % blob.size()] = char(rng()); // bytes changed
-    else for (char& c : blob) c = char(rng());                                     // noise
+    if (s % 3 == 0)
+      blob.resize(rng() % blob.size()); // cut short
+    else if (s % 3 == 1)
+      for (int k = 0; k < 3; ++k)
+        blob[rng() % blob.size()] = char(rng()); // bytes changed
+    else
+      for (char& c : blob)
+        c = char(rng()); // noise
     blobs.push_back(blob);
   }
   // One entry cut in half: the head and the entries before it read; the cut entry is an error.
@@ -223,11 +250,13 @@ TEST_CASE("Damaged IPU entries give InvalidReportError naming the step, never a 
   for (const auto& step : report.execution().steps()) {
     try {
       const auto list = step.ipus();
-      for (const auto& ipu : list) (void)ipu.cycles();
+      for (const auto& ipu : list)
+        (void)ipu.cycles();
       if (!list.empty()) (void)(list[list.size() - 1].dataOut() + list[list.size() / 2].dataIn());
     } catch (const pva::InvalidReportError& e) {
       CHECK_THAT(std::string(e.what()), Catch::Contains(file.string()));
-      CHECK_THAT(std::string(e.what()), Catch::Contains("corrupted step " + std::to_string(step.index())));
+      CHECK_THAT(std::string(e.what()),
+                 Catch::Contains("corrupted step " + std::to_string(step.index())));
       ++failures;
     }
   }

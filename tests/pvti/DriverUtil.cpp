@@ -26,8 +26,8 @@ std::string slurp(const fs::path& p) {
 }
 
 /// fork + exec of the driver; stdout/stderr go to the given descriptors.
-int spawn(const std::vector<std::string>& args, const std::optional<std::string>& options, const fs::path& cwd,
-          int outFd, int errFd) {
+int spawn(const std::vector<std::string>& args, const std::optional<std::string>& options,
+          const fs::path& cwd, int outFd, int errFd) {
   // Everything the child needs is built here: between fork and exec only async-signal-safe calls
   // are allowed (the test process has threads).
   std::vector<std::string> argv{PVTI_DRIVER_PATH};
@@ -37,9 +37,11 @@ int spawn(const std::vector<std::string>& args, const std::optional<std::string>
     if (std::string(*e).rfind("PVTI_OPTIONS=", 0) != 0) env.emplace_back(*e);
   if (options) env.push_back("PVTI_OPTIONS=" + *options);
   std::vector<char*> cargv, cenv;
-  for (auto& a : argv) cargv.push_back(a.data());
+  for (auto& a : argv)
+    cargv.push_back(a.data());
   cargv.push_back(nullptr);
-  for (auto& e : env) cenv.push_back(e.data());
+  for (auto& e : env)
+    cenv.push_back(e.data());
   cenv.push_back(nullptr);
   const std::string dir = cwd.string();
   const pid_t pid = fork();
@@ -56,11 +58,12 @@ int spawn(const std::vector<std::string>& args, const std::optional<std::string>
 
 } // namespace
 
-DriverResult runDriver(const std::vector<std::string>& args, const std::optional<std::string>& options,
-                       const fs::path& cwd) {
+DriverResult runDriver(const std::vector<std::string>& args,
+                       const std::optional<std::string>& options, const fs::path& cwd) {
   // Output files next to (not in) cwd, so traceFiles(cwd) sees only what the driver wrote.
   static int counter = 0;
-  const fs::path base = cwd.parent_path() / (cwd.filename().string() + ".driver" + std::to_string(counter++));
+  const fs::path base =
+      cwd.parent_path() / (cwd.filename().string() + ".driver" + std::to_string(counter++));
   const fs::path outPath = base.string() + ".out", errPath = base.string() + ".err";
   const int outFd = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   const int errFd = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -86,7 +89,8 @@ std::vector<fs::path> traceFiles(const fs::path& dir) {
   return out;
 }
 
-DriverProcess::DriverProcess(const std::vector<std::string>& args, const std::string& options, const fs::path& cwd) {
+DriverProcess::DriverProcess(const std::vector<std::string>& args, const std::string& options,
+                             const fs::path& cwd) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   pid_ = spawn(args, options, cwd, fds[1], 2);
@@ -118,7 +122,9 @@ std::string DriverProcess::readLine() {
   }
 }
 
-void DriverProcess::kill(int signal) { ::kill(pid_, signal); }
+void DriverProcess::kill(int signal) {
+  ::kill(pid_, signal);
+}
 
 int DriverProcess::wait() {
   int status = 0;

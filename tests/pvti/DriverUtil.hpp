@@ -15,8 +15,8 @@ struct DriverResult {
 };
 
 /// Runs pvti_driver with `args` in `cwd`; PVTI_OPTIONS is set to `options`, or unset.
-DriverResult runDriver(const std::vector<std::string>& args, const std::optional<std::string>& options,
-                       const std::filesystem::path& cwd);
+DriverResult runDriver(const std::vector<std::string>& args,
+                       const std::optional<std::string>& options, const std::filesystem::path& cwd);
 
 /// Every *.pvti under `dir` (recursively).
 std::vector<std::filesystem::path> traceFiles(const std::filesystem::path& dir);
@@ -24,7 +24,8 @@ std::vector<std::filesystem::path> traceFiles(const std::filesystem::path& dir);
 /// A child process running pvti_driver, for tests that kill it.
 class DriverProcess {
 public:
-  DriverProcess(const std::vector<std::string>& args, const std::string& options, const std::filesystem::path& cwd);
+  DriverProcess(const std::vector<std::string>& args, const std::string& options,
+                const std::filesystem::path& cwd);
   ~DriverProcess();
   /// One line of its standard output (blocking); empty at end of file.
   std::string readLine();

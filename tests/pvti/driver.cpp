@@ -4,19 +4,18 @@
 // only the process itself can make (API return values) fail with exit code 1 and a message.
 #include "Scenario.hpp"
 
-#include <pvti/pvti.hpp>
-
 #include <algorithm>
-#include <csignal>
-#include <sys/resource.h>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <pvti/pvti.hpp>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -24,15 +23,17 @@ namespace {
 
 pvti::TraceChannel testChannel{scenario::kChannel};
 
-#define EXPECT(cond)                                                                   \
-  do {                                                                                 \
-    if (!(cond)) {                                                                     \
-      std::fprintf(stderr, "pvti_driver: check failed: %s (line %d)\n", #cond, __LINE__); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
+#define EXPECT(cond)                                                                               \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      std::fprintf(stderr, "pvti_driver: check failed: %s (line %d)\n", #cond, __LINE__);          \
+      std::exit(1);                                                                                \
+    }                                                                                              \
   } while (0)
 
-void sleepMs(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+void sleepMs(int ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
 
 // Every overload of the API on the main thread, with nesting across RAII and begin/end.
 int basic() {
@@ -41,17 +42,17 @@ int basic() {
   pvti::Metadata meta = pvti::createJsonMetadata(scenario::kMetadataJson);
   const char notTerminated[] = {'s', 'l', 'i', 'c', 'e', 'X', 'Y', 'Z'}; // the label is "slice"
   for (int i = 0; i < scenario::kOuterLoops; ++i) {
-    pvti::Tracepoint outer(ch, "outer " + std::to_string(i));  // std::string
-    pvti::Tracepoint::begin(ch, "inner");                        // const char*
-    pvti::Tracepoint::event(ch, "tick");                         // instant
-    { pvti::Tracepoint leaf(ch, notTerminated, 5); }             // pointer + length
-    { pvti::Tracepoint withMeta(ch, notTerminated, 5, &meta); }  // with metadata
-    pvti::Tracepoint::end(ch, std::string("inner"));             // std::string end
+    pvti::Tracepoint outer(ch, "outer " + std::to_string(i));   // std::string
+    pvti::Tracepoint::begin(ch, "inner");                       // const char*
+    pvti::Tracepoint::event(ch, "tick");                        // instant
+    { pvti::Tracepoint leaf(ch, notTerminated, 5); }            // pointer + length
+    { pvti::Tracepoint withMeta(ch, notTerminated, 5, &meta); } // with metadata
+    pvti::Tracepoint::end(ch, std::string("inner"));            // std::string end
   }
   pvti::Tracepoint::event(ch, std::string("instant with metadata"), &meta);
-  pvti::Tracepoint::end(ch, "nothing open");                     // unmatched: recorded, not fatal
+  pvti::Tracepoint::end(ch, "nothing open"); // unmatched: recorded, not fatal
   pvti::Tracepoint::begin(ch, "a");
-  pvti::Tracepoint::end(ch, "b");                                // mismatched: closes "a"
+  pvti::Tracepoint::end(ch, "b"); // mismatched: closes "a"
 
   std::vector<std::thread> workers;
   for (int w = 0; w < scenario::kWorkers; ++w)
@@ -63,7 +64,8 @@ int basic() {
         pvti::Tracepoint::end(ch, "step");
       }
     });
-  for (auto& t : workers) t.join();
+  for (auto& t : workers)
+    t.join();
 
   pvti::Graph loss("Loss", "");
   pvti::Series train = loss.addSeries("Training Loss");
@@ -76,9 +78,9 @@ int basic() {
 
   pvti::HeatmapDouble weights("weights", {0.0, 1.0, 2.0}, "2^x");
   weights.add({-1.0, 0.5, 1.5, 1.75, 5.0, std::nan("")}); // bins 1,1,2,1
-  weights.add({});                                          // bins 0,0,0,0
+  weights.add({});                                        // bins 0,0,0,0
   pvti::HeatmapInt64 sizes("sizes", {0, 10});
-  sizes.add({-5, 0, 9, 10, 100});                           // bins 1,2,2
+  sizes.add({-5, 0, 9, 10, 100}); // bins 1,2,2
   bool threw = false;
   try {
     pvti::HeatmapDouble bad("bad", {1.0, 1.0});
@@ -105,7 +107,8 @@ int channels() {
   EXPECT(!pvti::checkTraceChannel(&drop));
   const auto list = pvti::listTraceChannel();
   std::vector<std::string> names;
-  for (auto* c : list) names.push_back(c->name);
+  for (auto* c : list)
+    names.push_back(c->name);
   for (const char* n : {"Drivers", "Poplar", "Framework", "Test", "Keep", "Drop"})
     EXPECT(std::find(names.begin(), names.end(), n) != names.end());
   pvti::Tracepoint::event(&keep, "keep 1");
@@ -158,7 +161,8 @@ int off() {
 
 // Records, waits past the flush interval, says "ready", then keeps recording until killed.
 int crash() {
-  for (int i = 0; i < scenario::kCrashEvents; ++i) pvti::Tracepoint t(&testChannel, "e" + std::to_string(i));
+  for (int i = 0; i < scenario::kCrashEvents; ++i)
+    pvti::Tracepoint t(&testChannel, "e" + std::to_string(i));
   pvti::Tracepoint::begin(&testChannel, "open at kill");
   pvti::Tracepoint::event(&testChannel, "inside");
   sleepMs(400); // > 100 ms: everything above is in the file now
@@ -177,11 +181,13 @@ int load(int threads, int spans) {
     pool.emplace_back([spans] {
       for (int i = 0; i < spans / scenario::kLoadGroup; ++i) {
         pvti::Tracepoint::begin(&testChannel, "outer");
-        for (int k = 1; k < scenario::kLoadGroup; ++k) pvti::Tracepoint inner(&testChannel, "inner");
+        for (int k = 1; k < scenario::kLoadGroup; ++k)
+          pvti::Tracepoint inner(&testChannel, "inner");
         pvti::Tracepoint::end(&testChannel, "outer");
       }
     });
-  for (auto& t : pool) t.join();
+  for (auto& t : pool)
+    t.join();
   return 0;
 }
 
@@ -195,7 +201,8 @@ int soak(int threads) {
     pool.emplace_back([] {
       for (int g = 0; g < scenario::kSoakGroups; ++g) {
         pvti::Tracepoint::begin(&testChannel, "outer");
-        for (int k = 1; k < scenario::kLoadGroup; ++k) pvti::Tracepoint inner(&testChannel, "inner");
+        for (int k = 1; k < scenario::kLoadGroup; ++k)
+          pvti::Tracepoint inner(&testChannel, "inner");
         pvti::Tracepoint::end(&testChannel, "outer");
         // Spread over seconds: the file grows while it is read, and stays small enough that
         // reading all of it again and again is quick (also under the sanitizers).
@@ -205,8 +212,10 @@ int soak(int threads) {
   sleepMs(300); // past the flush interval: the file has events
   std::printf("ready\n");
   std::fflush(stdout);
-  for (auto& t : pool) t.join();
-  while (!std::filesystem::exists("stop")) sleepMs(5);
+  for (auto& t : pool)
+    t.join();
+  while (!std::filesystem::exists("stop"))
+    sleepMs(5);
   return 0;
 }
 
@@ -222,7 +231,7 @@ int diskfull(long bytes) {
   for (int round = 0; round < scenario::kDiskFullRounds; ++round) {
     for (int i = 0; i < scenario::kDiskFullEventsPerRound; ++i, ++n)
       pvti::Tracepoint t(&testChannel, "e" + std::to_string(n)); // distinct labels: the file grows
-    sleepMs(20); // let the writer flush this round
+    sleepMs(20);                                                 // let the writer flush this round
   }
   pvti::closeTrace();
   std::printf("still running after %d events\n", n);
@@ -261,6 +270,7 @@ int main(int argc, char** argv) {
   if (s == "diskfull" && argc == 3) return diskfull(std::atol(argv[2]));
   if (s == "clock") return clockCheck();
   if (s == "name") return std::printf("%s\n", pvti::getCurrentTraceFilename().c_str()) < 0;
-  std::fprintf(stderr, "usage: pvti_driver basic|clock|channels|duration|off|crash|name|load <threads> <spans>|soak <threads>|diskfull <bytes>\n");
+  std::fprintf(stderr, "usage: pvti_driver basic|clock|channels|duration|off|crash|name|load "
+                       "<threads> <spans>|soak <threads>|diskfull <bytes>\n");
   return 2;
 }

@@ -4,12 +4,9 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <pva/Trace.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
+#include <pva/Trace.hpp>
 #include <sstream>
 
 TEST_CASE("exportChromeTrace: spans, instants, counters and names", "[pvti][chrome]") {
@@ -30,10 +27,12 @@ TEST_CASE("exportChromeTrace: spans, instants, counters and names", "[pvti][chro
       CHECK(e.at("cat") == scenario::kChannel);
       CHECK(e.at("dur").get<double>() >= 0);
     }
-    if (e.at("ph") == "M" && e.at("name") == "thread_name" && e.at("tid") == trace.processes()[0].threads()[0].tid())
+    if (e.at("ph") == "M" && e.at("name") == "thread_name" &&
+        e.at("tid") == trace.processes()[0].threads()[0].tid())
       CHECK(e.at("args").at("name") == "main thread");
   }
-  CHECK(phases["X"] == scenario::kOuterLoops * 4 + 1 + scenario::kWorkers * scenario::kWorkerSpans * 2);
+  CHECK(phases["X"] ==
+        scenario::kOuterLoops * 4 + 1 + scenario::kWorkers * scenario::kWorkerSpans * 2);
   CHECK(phases["i"] == scenario::kOuterLoops + 3);
   CHECK(phases["C"] == 3);
   CHECK(phases["M"] == 1 + 1 + scenario::kWorkers);

@@ -5,10 +5,8 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <pva/Trace.hpp>
-
 #include <csignal>
+#include <pva/Trace.hpp>
 #include <sys/wait.h>
 
 namespace {
@@ -16,7 +14,8 @@ namespace {
 /// Runs "load" and checks every span: groups of one outer with kLoadGroup-1 inner children.
 void checkLoad(int threads, int spans) {
   test::ScratchDir dir;
-  const auto r = test::runDriver({"load", std::to_string(threads), std::to_string(spans)}, "{}", dir.path());
+  const auto r =
+      test::runDriver({"load", std::to_string(threads), std::to_string(spans)}, "{}", dir.path());
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   const auto files = test::traceFiles(dir.path());
@@ -37,8 +36,8 @@ void checkLoad(int threads, int spans) {
                 children.size() == scenario::kLoadGroup - 1;
       std::int64_t at = e.beginNs();
       for (const auto& c : children) {
-        ok = ok && c.label() == "inner" && c.finished() && c.beginNs() >= at && c.endNs() <= e.endNs() &&
-             c.children().empty();
+        ok = ok && c.label() == "inner" && c.finished() && c.beginNs() >= at &&
+             c.endNs() <= e.endNs() && c.children().empty();
         at = c.endNs();
       }
       bad += ok ? 0 : 1;
@@ -53,7 +52,8 @@ void checkLoad(int threads, int spans) {
 
 } // namespace
 
-TEST_CASE("A process killed with SIGKILL leaves a readable trace with every flushed event", "[pvti][crash]") {
+TEST_CASE("A process killed with SIGKILL leaves a readable trace with every flushed event",
+          "[pvti][crash]") {
   test::ScratchDir dir;
   test::DriverProcess child({"crash"}, R"({"enable":true})", dir.path());
   const std::string ready = child.readLine();
@@ -76,12 +76,17 @@ TEST_CASE("A process killed with SIGKILL leaves a readable trace with every flus
   CHECK(open.label() == "open at kill");
   CHECK_FALSE(open.finished());
   CHECK(open.duration() == 0);
-  for (const auto& c : open.children()) CHECK(c.label() == "after");
+  for (const auto& c : open.children())
+    CHECK(c.label() == "after");
   REQUIRE(t.instantEvents().size() == 1);
   CHECK(t.instantEvents()[0].label() == "inside");
 }
 
-TEST_CASE("8 threads x 20k spans: all read back, none mis-nested", "[pvti][load]") { checkLoad(8, 20000); }
+TEST_CASE("8 threads x 20k spans: all read back, none mis-nested", "[pvti][load]") {
+  checkLoad(8, 20000);
+}
 
 // The full load test runs as its own CTest (pvti_load_64x100k) with a long timeout.
-TEST_CASE("64 threads x 100k spans: all 6.4M read back, none mis-nested", "[.][load64]") { checkLoad(64, 100000); }
+TEST_CASE("64 threads x 100k spans: all 6.4M read back, none mis-nested", "[.][load64]") {
+  checkLoad(64, 100000);
+}

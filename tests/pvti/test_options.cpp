@@ -4,10 +4,8 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <pva/Trace.hpp>
-
 #include <fstream>
+#include <pva/Trace.hpp>
 #include <set>
 
 namespace {
@@ -19,16 +17,20 @@ std::set<std::string> allLabels(const std::filesystem::path& file) {
   for (const auto& t : trace.processes()[0].threads()) {
     for (const auto& e : t.events()) {
       out.insert(e.label());
-      for (const auto& c : e.children()) out.insert(c.label());
+      for (const auto& c : e.children())
+        out.insert(c.label());
     }
-    for (const auto& i : t.instantEvents()) out.insert(i.label());
+    for (const auto& i : t.instantEvents())
+      out.insert(i.label());
   }
   return out;
 }
 
 std::size_t countWarnings(const std::string& err) {
   std::size_t n = 0;
-  for (std::size_t at = err.find("pvti: warning"); at != std::string::npos; at = err.find("pvti: warning", at + 1)) ++n;
+  for (std::size_t at = err.find("pvti: warning"); at != std::string::npos;
+       at = err.find("pvti: warning", at + 1))
+    ++n;
   return n;
 }
 
@@ -61,7 +63,8 @@ TEST_CASE("PVTI_OPTIONS unparseable: tracing with defaults and one warning", "[p
 
 TEST_CASE("PVTI_OPTIONS with a bad value: the rest applies, with one warning", "[pvti][options]") {
   test::ScratchDir dir;
-  const auto r = test::runDriver({"name"}, R"({"enable":"maybe","directory":"out","colour":1})", dir.path());
+  const auto r =
+      test::runDriver({"name"}, R"({"enable":"maybe","directory":"out","colour":1})", dir.path());
   CHECK(r.exitCode == 0);
   CHECK(countWarnings(r.err) == 1);
   CHECK_THAT(r.err, Catch::Contains("'enable'") && Catch::Contains("unknown key 'colour'"));
@@ -71,9 +74,11 @@ TEST_CASE("PVTI_OPTIONS with a bad value: the rest applies, with one warning", "
 }
 
 TEST_CASE("PVTI_OPTIONS enable accepts booleans and strings", "[pvti][options]") {
-  const std::pair<std::string, bool> cases[] = {
-      {R"({"enable":true})", true}, {R"({"enable":"true"})", true}, {"{}", true},
-      {R"({"enable":false})", false}, {R"({"enable":"false"})", false}};
+  const std::pair<std::string, bool> cases[] = {{R"({"enable":true})", true},
+                                                {R"({"enable":"true"})", true},
+                                                {"{}", true},
+                                                {R"({"enable":false})", false},
+                                                {R"({"enable":"false"})", false}};
   for (const auto& [options, on] : cases) {
     INFO("PVTI_OPTIONS=" << options);
     test::ScratchDir dir;
@@ -87,7 +92,8 @@ TEST_CASE("PVTI_OPTIONS enable accepts booleans and strings", "[pvti][options]")
 
 TEST_CASE("PVTI_OPTIONS directory is created when missing", "[pvti][options][file]") {
   test::ScratchDir dir;
-  const auto r = test::runDriver({"basic"}, R"({"enable":true,"directory":"reports/nested/deeper"})", dir.path());
+  const auto r = test::runDriver(
+      {"basic"}, R"({"enable":true,"directory":"reports/nested/deeper"})", dir.path());
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   const auto files = test::traceFiles(dir.path());
@@ -97,7 +103,8 @@ TEST_CASE("PVTI_OPTIONS directory is created when missing", "[pvti][options][fil
   CHECK(pva::openTrace(files[0].string()).processes()[0].threads().size() == 4);
 }
 
-TEST_CASE("PVTI_OPTIONS directory that cannot be created: no trace, a warning, the program runs", "[pvti][options]") {
+TEST_CASE("PVTI_OPTIONS directory that cannot be created: no trace, a warning, the program runs",
+          "[pvti][options]") {
   test::ScratchDir dir;
   { std::ofstream(dir / "file") << "x"; }
   const auto r = test::runDriver({"name"}, R"({"directory":"file/sub"})", dir.path());
@@ -108,7 +115,8 @@ TEST_CASE("PVTI_OPTIONS directory that cannot be created: no trace, a warning, t
 
 TEST_CASE("PVTI_OPTIONS channels, and channels switched at run time", "[pvti][channels]") {
   test::ScratchDir dir;
-  const auto r = test::runDriver({"channels"}, R"({"enable":true,"channels":["Keep"]})", dir.path());
+  const auto r =
+      test::runDriver({"channels"}, R"({"enable":true,"channels":["Keep"]})", dir.path());
   INFO(r.err);
   REQUIRE(r.exitCode == 0); // the driver checked checkTraceChannel and listTraceChannel itself
   const auto files = test::traceFiles(dir.path());
@@ -130,15 +138,18 @@ TEST_CASE("PVTI_OPTIONS duration: nothing is written after it", "[pvti][options]
   CHECK(allLabels(files[0]) == std::set<std::string>{"early", "early span"});
 }
 
-TEST_CASE("PVTI_OPTIONS duration out of range: a warning naming it, and tracing without a limit", "[pvti][options]") {
+TEST_CASE("PVTI_OPTIONS duration out of range: a warning naming it, and tracing without a limit",
+          "[pvti][options]") {
   // {"duration":1e11} overflowed the deadline's float-to-integer cast (UBSan; a normal build
   // recorded nothing at all), and "inf" was accepted as a duration.
   const std::string kFuzz = std::string(TESSERA_TEST_DATA_DIR) + "/fuzz";
   std::vector<std::string> options;
-  for (const char* file : {"pvti-options-ubsan-duration-overflow.json", "pvti-options-ubsan-duration-inf.json"}) {
+  for (const char* file :
+       {"pvti-options-ubsan-duration-overflow.json", "pvti-options-ubsan-duration-inf.json"}) {
     std::ifstream in(kFuzz + "/" + file);
     options.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    while (!options.back().empty() && options.back().back() == '\n') options.back().pop_back(); // as $(cat FILE)
+    while (!options.back().empty() && options.back().back() == '\n')
+      options.back().pop_back(); // as $(cat FILE)
   }
   REQUIRE(options[0] == R"({"duration":1e11})");
   for (const std::string extra : {R"({"duration":"nan"})", R"({"duration":"1e10"})"})
@@ -149,7 +160,8 @@ TEST_CASE("PVTI_OPTIONS duration out of range: a warning naming it, and tracing 
     const auto r = test::runDriver({"duration"}, o, dir.path());
     REQUIRE(r.exitCode == 0);
     CHECK(countWarnings(r.err) == 1);
-    CHECK_THAT(r.err, Catch::Contains("'duration' must be a number of seconds from 0 to 1000000000"));
+    CHECK_THAT(r.err,
+               Catch::Contains("'duration' must be a number of seconds from 0 to 1000000000"));
     const auto files = test::traceFiles(dir.path());
     REQUIRE(files.size() == 1);
     CHECK(allLabels(files[0]) == std::set<std::string>{"early", "early span", "late", "late span"});

@@ -4,10 +4,8 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <pva/Trace.hpp>
-
 #include <fstream>
+#include <pva/Trace.hpp>
 #include <set>
 
 namespace {
@@ -25,11 +23,13 @@ std::size_t checkSnapshot(const pva::Trace& trace, std::size_t& bad) {
       const pva::Event& e = top[i];
       const bool last = i + 1 == top.size();
       const auto children = e.children();
-      bool ok = e.label() == "outer" && (e.finished() || last) && (last || children.size() == scenario::kLoadGroup - 1);
+      bool ok = e.label() == "outer" && (e.finished() || last) &&
+                (last || children.size() == scenario::kLoadGroup - 1);
       std::int64_t at = e.beginNs();
       for (const auto& c : children) {
         ok = ok && c.label() == "inner" && c.beginNs() >= at && (c.finished() || last) &&
-             (!c.finished() || c.endNs() >= c.beginNs()) && (!e.finished() || c.endNs() <= e.endNs());
+             (!c.finished() || c.endNs() >= c.beginNs()) &&
+             (!e.finished() || c.endNs() <= e.endNs());
         at = c.endNs();
       }
       bad += ok ? 0 : 1;
@@ -42,7 +42,9 @@ std::size_t checkSnapshot(const pva::Trace& trace, std::size_t& bad) {
 
 } // namespace
 
-TEST_CASE("Soak: a reader re-opens a trace 8 threads are writing, never failing or seeing a torn event", "[pvti][soak]") {
+TEST_CASE(
+    "Soak: a reader re-opens a trace 8 threads are writing, never failing or seeing a torn event",
+    "[pvti][soak]") {
   test::ScratchDir dir;
   test::DriverProcess writer({"soak", "8"}, "{}", dir.path());
   REQUIRE(writer.readLine() == "ready");
@@ -51,7 +53,8 @@ TEST_CASE("Soak: a reader re-opens a trace 8 threads are writing, never failing 
   std::size_t previous = 0, grew = 0;
   constexpr int kReads = 60;
   for (int i = 0; i < kReads; ++i) {
-    const pva::Trace trace = pva::openTrace(files[0].string()); // throws, failing the test, on any error
+    const pva::Trace trace =
+        pva::openTrace(files[0].string()); // throws, failing the test, on any error
     REQUIRE(trace.processes()[0].threads().size() == 8);
     std::size_t bad = 0;
     const std::size_t events = checkSnapshot(trace, bad);
@@ -70,7 +73,9 @@ TEST_CASE("Soak: a reader re-opens a trace 8 threads are writing, never failing 
   CHECK(bad == 0);
 }
 
-TEST_CASE("Disk full: tracing stops with a message, the program runs on, the file holds what was flushed", "[pvti][diskfull]") {
+TEST_CASE(
+    "Disk full: tracing stops with a message, the program runs on, the file holds what was flushed",
+    "[pvti][diskfull]") {
   test::ScratchDir dir;
   // 512 KiB: the first rounds fit, the rest of the ~2 MB of labels do not.
   const auto r = test::runDriver({"diskfull", std::to_string(512 * 1024)}, "{}", dir.path());
@@ -79,7 +84,10 @@ TEST_CASE("Disk full: tracing stops with a message, the program runs on, the fil
   const int total = scenario::kDiskFullRounds * scenario::kDiskFullEventsPerRound;
   CHECK(r.out == "still running after " + std::to_string(total) + " events\n");
   CHECK_THAT(r.err, Catch::Contains("pvti: warning: cannot write the trace, tracing stops:"));
-  CHECK_THAT(r.err, Catch::Contains("the disk is full or the file is over its size limit")); // not only "disk I/O error"
+  CHECK_THAT(
+      r.err,
+      Catch::Contains(
+          "the disk is full or the file is over its size limit")); // not only "disk I/O error"
   const auto files = test::traceFiles(dir.path());
   REQUIRE(files.size() == 1);
   const pva::Trace trace = pva::openTrace(files[0].string());

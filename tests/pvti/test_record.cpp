@@ -6,13 +6,11 @@
 #include "common/ScratchDir.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <pva/Trace.hpp>
-#include <pvti/pvti.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <pva/Trace.hpp>
+#include <pvti/pvti.hpp>
 #include <regex>
 #include <set>
 
@@ -35,7 +33,8 @@ const std::filesystem::path& basicTrace() {
 
 std::vector<std::string> labels(const std::vector<pva::Event>& events) {
   std::vector<std::string> out;
-  for (const auto& e : events) out.push_back(e.label());
+  for (const auto& e : events)
+    out.push_back(e.label());
   return out;
 }
 
@@ -57,7 +56,10 @@ void checkNesting(const pva::Event& e, unsigned depth) {
 TEST_CASE("The trace file is named from the date, time zone and pid", "[pvti][file]") {
   const std::string name = basicTrace().filename().string();
   // e.g. Thu_Aug_27_09:46:55_2020_BST_2341.pvti (libpvti.md §3.2), day zero-padded.
-  CHECK(std::regex_match(name, std::regex(R"(^[A-Z][a-z]{2}_[A-Z][a-z]{2}_\d{2}_\d{2}:\d{2}:\d{2}_\d{4}_[A-Za-z0-9+-]+_\d+\.pvti$)")));
+  CHECK(std::regex_match(
+      name,
+      std::regex(
+          R"(^[A-Z][a-z]{2}_[A-Z][a-z]{2}_\d{2}_\d{2}:\d{2}:\d{2}_\d{4}_[A-Za-z0-9+-]+_\d+\.pvti$)")));
   const pva::Trace trace = pva::openTrace(basicTrace().string());
   REQUIRE(trace.processes().size() == 1);
   const std::string pid = std::to_string(trace.processes()[0].pid());
@@ -185,8 +187,12 @@ TEST_CASE("Heatmaps read back with their edges and decoded bins", "[pvti][heatma
 
 TEST_CASE("The raw file holds what the schema says", "[pvti][sqlite]") {
   test::RawDb db(basicTrace());
-  auto count = [&](const std::string& table) { return db.query("SELECT count(*) FROM " + table)[0][0].i; };
-  auto sum = [&](const std::string& sql) { return db.query("SELECT sum(count) FROM event_blocks " + sql)[0][0].i; };
+  auto count = [&](const std::string& table) {
+    return db.query("SELECT count(*) FROM " + table)[0][0].i;
+  };
+  auto sum = [&](const std::string& sql) {
+    return db.query("SELECT sum(count) FROM event_blocks " + sql)[0][0].i;
+  };
   // Records as the threads made them: per loop of the main thread, 4 begin/end pairs and a
   // tick; then an instant, an unmatched end and a begin/end pair; each worker span 2 pairs.
   const std::int64_t mainRecords = scenario::kOuterLoops * 9 + 4;
@@ -197,12 +203,14 @@ TEST_CASE("The raw file holds what the schema says", "[pvti][sqlite]") {
   CHECK(count("series_samples") == 3);
   CHECK(count("heatmap_samples") == 3);
   CHECK(db.query("SELECT value FROM meta WHERE key = 'format'")[0][0].bytes == "tessera-pvti");
-  CHECK(db.query("SELECT value FROM meta WHERE key = 'clock_source'")[0][0].bytes == "steady_clock");
+  CHECK(db.query("SELECT value FROM meta WHERE key = 'clock_source'")[0][0].bytes ==
+        "steady_clock");
   // Labels are interned: "work" is stored once however many times it was recorded.
   CHECK(db.query("SELECT count(*) FROM labels WHERE text = 'work'")[0][0].i == 1);
   const auto channels = db.query("SELECT name FROM channels ORDER BY id");
   std::set<std::string> names;
-  for (const auto& row : channels) names.insert(row[0].bytes);
+  for (const auto& row : channels)
+    names.insert(row[0].bytes);
   CHECK(names == std::set<std::string>{"Drivers", "Poplar", "Framework", "Test"});
 }
 
@@ -218,7 +226,8 @@ TEST_CASE("pvti::decodeHeatmapData decodes what the file stores", "[pvti][heatma
 // calibration per trace; TESSERA_PVTI_CLOCK=steady forces the steady_clock fall-back. Either way
 // a span's times in the file must match steady_clock's reading of the same interval (a TSC
 // tick count written unconverted would be off by the clock rate, GHz against ns).
-TEST_CASE("Span times match steady_clock with the TSC and with the fall-back clock", "[pvti][clock]") {
+TEST_CASE("Span times match steady_clock with the TSC and with the fall-back clock",
+          "[pvti][clock]") {
   for (const bool fallback : {false, true}) {
     INFO("TESSERA_PVTI_CLOCK=steady: " << fallback);
     if (fallback) setenv("TESSERA_PVTI_CLOCK", "steady", 1);
@@ -228,7 +237,8 @@ TEST_CASE("Span times match steady_clock with the TSC and with the fall-back clo
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     long long steady[4] = {};
-    REQUIRE(std::sscanf(r.out.c_str(), "%lld %lld %lld %lld", &steady[0], &steady[1], &steady[2], &steady[3]) == 4);
+    REQUIRE(std::sscanf(r.out.c_str(), "%lld %lld %lld %lld", &steady[0], &steady[1], &steady[2],
+                        &steady[3]) == 4);
     const auto files = test::traceFiles(dir.path());
     REQUIRE(files.size() == 1);
     const pva::Trace trace = pva::openTrace(files[0].string());

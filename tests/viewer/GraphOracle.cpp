@@ -1,10 +1,8 @@
 #include "GraphOracle.hpp"
 
-#include <profiler/schema/profile.capnp.h>
-
 #include <capnp/serialize.h>
-
 #include <fcntl.h>
+#include <profiler/schema/profile.capnp.h>
 #include <stdexcept>
 #include <unistd.h>
 #include <utility>
@@ -24,14 +22,16 @@ RawGraph readRawGraph(const QString& path) {
     out.variables = int(g.getVariables().size());
     for (auto v : g.getVariables()) {
       auto& tiles = out.variableTiles[QString::fromUtf8(v.getName().cStr())];
-      for (auto m : v.getMapping()) tiles.insert(m.getTile());
+      for (auto m : v.getMapping())
+        tiles.insert(m.getTile());
     }
     std::set<std::pair<unsigned, unsigned>> pairs;
     for (unsigned c = 0; c < g.getComputeSets().size(); ++c)
       for (auto vertex : g.getComputeSets()[c].getVertices())
         for (auto field : vertex.getFields())
           for (auto edge : field.getEdges())
-            for (auto region : edge.getRegions()) pairs.insert({c, region.getVariable()});
+            for (auto region : edge.getRegions())
+              pairs.insert({c, region.getVariable()});
     out.edges = int(pairs.size());
   }
   ::close(fd);

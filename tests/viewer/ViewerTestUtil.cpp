@@ -13,15 +13,31 @@
 
 namespace viewer_test {
 
-static QString fixture(const char* name) { return QDir(QStringLiteral(VIEWER_FIXTURES_DIR)).filePath(QString::fromLatin1(name)); }
+static QString fixture(const char* name) {
+  return QDir(QStringLiteral(VIEWER_FIXTURES_DIR)).filePath(QString::fromLatin1(name));
+}
 
-QString mlpReport() { return fixture("mlp"); }
-QString mlpBigReport() { return fixture("mlp-big"); }
-QString pipelineReport() { return fixture("pipeline"); }
-QString oomReport() { return fixture("oom"); }
-QString traceFile() { return fixture("trace.pvti"); }
-QString testDataDir() { return QStringLiteral(VIEWER_TEST_DATA_DIR); }
-QString viewerExecutable() { return QStringLiteral(VIEWER_EXECUTABLE); }
+QString mlpReport() {
+  return fixture("mlp");
+}
+QString mlpBigReport() {
+  return fixture("mlp-big");
+}
+QString pipelineReport() {
+  return fixture("pipeline");
+}
+QString oomReport() {
+  return fixture("oom");
+}
+QString traceFile() {
+  return fixture("trace.pvti");
+}
+QString testDataDir() {
+  return QStringLiteral(VIEWER_TEST_DATA_DIR);
+}
+QString viewerExecutable() {
+  return QStringLiteral(VIEWER_EXECUTABLE);
+}
 
 QString tmpDir(const QString& name) {
   QDir dir(QDir(QStringLiteral(VIEWER_TMP_DIR)).filePath(name));
@@ -31,7 +47,8 @@ QString tmpDir(const QString& name) {
 }
 
 std::unique_ptr<QAbstractItemModelTester> checkModel(QAbstractItemModel* model) {
-  return std::make_unique<QAbstractItemModelTester>(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+  return std::make_unique<QAbstractItemModelTester>(
+      model, QAbstractItemModelTester::FailureReportingMode::QtTest);
 }
 
 bool waitReady(tessera::viewer::Page* page, int seconds) {
@@ -51,13 +68,14 @@ int distinctColors(const QImage& image, int limit) {
   return int(colors.size());
 }
 
-QJsonDocument runPythonJson(const QString& pythonDir, const QString& script, const QStringList& args,
-                            int seconds) {
+QJsonDocument runPythonJson(const QString& pythonDir, const QString& script,
+                            const QStringList& args, int seconds) {
   QProcess python;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert(QStringLiteral("PYTHONPATH"), pythonDir);
   python.setProcessEnvironment(env);
-  python.start(QStringLiteral("/usr/bin/python3"), QStringList{QStringLiteral("-c"), script} + args);
+  python.start(QStringLiteral("/usr/bin/python3"),
+               QStringList{QStringLiteral("-c"), script} + args);
   if (!python.waitForFinished(seconds * 1000)) {
     QTest::qFail("python3 did not finish", __FILE__, __LINE__);
     return {};
@@ -68,7 +86,9 @@ QJsonDocument runPythonJson(const QString& pythonDir, const QString& script, con
   }
   QJsonParseError error;
   QJsonDocument doc = QJsonDocument::fromJson(python.readAllStandardOutput(), &error);
-  if (doc.isNull()) QTest::qFail(qPrintable(QStringLiteral("python3 printed no JSON: ") + error.errorString()), __FILE__, __LINE__);
+  if (doc.isNull())
+    QTest::qFail(qPrintable(QStringLiteral("python3 printed no JSON: ") + error.errorString()),
+                 __FILE__, __LINE__);
   return doc;
 }
 

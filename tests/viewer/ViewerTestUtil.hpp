@@ -4,9 +4,8 @@
 #include <QAbstractItemModelTester>
 #include <QImage>
 #include <QJsonDocument>
-#include <QStringList>
 #include <QString>
-
+#include <QStringList>
 #include <memory>
 
 namespace tessera::viewer {
@@ -37,8 +36,8 @@ std::unique_ptr<QAbstractItemModelTester> checkModel(QAbstractItemModel* model);
 /// `args` as sys.argv[1:], and parses what it prints as JSON. A failure (no exit within
 /// `seconds`, a non-zero exit with python's stderr, output that is not JSON) fails the running Qt
 /// test and returns a null document.
-QJsonDocument runPythonJson(const QString& pythonDir, const QString& script, const QStringList& args,
-                            int seconds = 60);
+QJsonDocument runPythonJson(const QString& pythonDir, const QString& script,
+                            const QStringList& args, int seconds = 60);
 
 /// Distinct colours in an image (up to `limit`): a rendered view has many, a blank one has 1.
 int distinctColors(const QImage& image, int limit = 64);

@@ -3,7 +3,6 @@
 // checked here is also read from each report on its own: pva::summarize and the Operations view's
 // data (loadOperations), so the page shows the figures the reports' own views show.
 #include "ViewerTestUtil.hpp"
-
 #include "charts/GraphView.hpp"
 #include "core/Format.hpp"
 #include "core/OperationsData.hpp"
@@ -21,27 +20,24 @@
 #include "widgets/ProgramTreePage.hpp"
 #include "widgets/SummaryPage.hpp"
 
-#include <pva/Analysis.hpp>
-
-#include <pva/Compare.hpp>
-#include <pva/SerializedGraph.hpp>
-
 #include <QComboBox>
 #include <QFile>
+#include <QFont>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QTableView>
-#include <QFont>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTest>
 #include <QTreeView>
-
 #include <map>
+#include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
+#include <pva/SerializedGraph.hpp>
 #include <tuple>
 
 using namespace tessera::viewer;
@@ -49,10 +45,14 @@ namespace sec = compare_sections;
 
 namespace {
 
-pva::ReportSummary summaryOf(const QString& dir) { return pva::summarize(Document::resolve(dir)->openReport()); }
+pva::ReportSummary summaryOf(const QString& dir) {
+  return pva::summarize(Document::resolve(dir)->openReport());
+}
 
 /// The base and current values of a section's totals row (QVERIFY-friendly: null when absent).
-const ComparisonRow* total(const ComparisonData& d, const QString& section) { return d.totalRow(section); }
+const ComparisonRow* total(const ComparisonData& d, const QString& section) {
+  return d.totalRow(section);
+}
 
 /// Every row's name shown by the (filtered) view, depth first.
 QStringList shownNames(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
@@ -85,7 +85,8 @@ class CompareTest : public QObject {
 private slots:
   void acceptsOnlyTwoReports() {
     ComparePage page;
-    QVERIFY(page.accepts(*Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport())));
+    QVERIFY(
+        page.accepts(*Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport())));
     QVERIFY(!page.accepts(*Document::resolve(viewer_test::mlpReport())));
   }
 
@@ -93,14 +94,17 @@ private slots:
     OpenComparison o(viewer_test::mlpReport(), viewer_test::mlpBigReport());
     QVERIFY(viewer_test::waitReady(&o.page));
     const ComparisonData& d = *o.page.model()->comparison();
-    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()), current = summaryOf(viewer_test::mlpBigReport());
+    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()),
+                             current = summaryOf(viewer_test::mlpBigReport());
 
     // Same device, same program: nothing to warn about; targets come first.
     QVERIFY(d.warnings.isEmpty());
     QVERIFY(o.page.warnings()->isHidden());
     QCOMPARE(d.sections.front().title, sec::targets);
-    for (const ComparisonRow& r : d.sections.front().rows) QVERIFY2(!r.differs(), qPrintable(r.name));
-    QCOMPARE(d.row(sec::targets, QStringLiteral("IPUs"))->base, std::uint64_t(base.target.numIPUs()));
+    for (const ComparisonRow& r : d.sections.front().rows)
+      QVERIFY2(!r.differs(), qPrintable(r.name));
+    QCOMPARE(d.row(sec::targets, QStringLiteral("IPUs"))->base,
+             std::uint64_t(base.target.numIPUs()));
 
     // Totals rows, each the reports' own figure.
     auto checkTotal = [&](const QString& section, std::uint64_t b, std::uint64_t c) {
@@ -111,21 +115,27 @@ private slots:
     };
     checkTotal(sec::categories, base.memory.allocatedBytes, current.memory.allocatedBytes);
     checkTotal(sec::alwaysLive, base.memory.alwaysLiveBytes, current.memory.alwaysLiveBytes);
-    checkTotal(sec::atPeak, base.memory.peakLiveness.notAlwaysLiveBytes, current.memory.peakLiveness.notAlwaysLiveBytes);
+    checkTotal(sec::atPeak, base.memory.peakLiveness.notAlwaysLiveBytes,
+               current.memory.peakLiveness.notAlwaysLiveBytes);
     checkTotal(sec::runs, base.execution.totalCycles, current.execution.totalCycles);
     checkTotal(sec::kinds, base.execution.tileCycles.total(), current.execution.tileCycles.total());
     // Stream copies by destination: each report's own split, the Summary's (analyseExecution).
     const pva::StreamCopyCycles scBase =
-        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport()).allRuns.streamCopyCycles;
+        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport())
+            .allRuns.streamCopyCycles;
     const pva::StreamCopyCycles scCurrent =
-        pva::analyseExecution(Document::resolve(viewer_test::mlpBigReport())->openReport()).allRuns.streamCopyCycles;
+        pva::analyseExecution(Document::resolve(viewer_test::mlpBigReport())->openReport())
+            .allRuns.streamCopyCycles;
     checkTotal(sec::streamCopies, scBase.total(), scCurrent.total());
     QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Host"))->base, scBase.host);
     QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Host"))->current, scCurrent.host);
-    QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Remote buffers"))->current, scCurrent.remoteBuffer);
+    QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Remote buffers"))->current,
+             scCurrent.remoteBuffer);
     QVERIFY(scBase.host > 0 && scCurrent.host > scBase.host);
-    QVERIFY(!d.row(sec::streamCopies, QStringLiteral("Destination unknown"))); // format 1.3 records every destination
-    QCOMPARE(d.row(sec::memory, QStringLiteral("Peak liveness"))->base, base.memory.peakLiveness.bytes);
+    QVERIFY(!d.row(sec::streamCopies,
+                   QStringLiteral("Destination unknown"))); // format 1.3 records every destination
+    QCOMPARE(d.row(sec::memory, QStringLiteral("Peak liveness"))->base,
+             base.memory.peakLiveness.bytes);
     QCOMPARE(d.row(sec::cycles, QStringLiteral("Total"))->current, current.execution.totalCycles);
     // Runs matched by name: their plain names.
     QCOMPARE(d.row(sec::runs, QStringLiteral("train0"))->base, base.execution.runs[0].cycles);
@@ -135,7 +145,8 @@ private slots:
     QVERIFY(d.operationsCompared);
     Progress p = Progress::standalone(QStringLiteral("test"));
     const OperationsData opsBase = loadOperations(*Document::resolve(viewer_test::mlpReport()), p);
-    const OperationsData opsCurrent = loadOperations(*Document::resolve(viewer_test::mlpBigReport()), p);
+    const OperationsData opsCurrent =
+        loadOperations(*Document::resolve(viewer_test::mlpBigReport()), p);
     int checked = 0;
     std::uint64_t cyclesBase = 0;
     for (const OperationInfo& op : opsBase.operations) {
@@ -169,16 +180,24 @@ private slots:
     QVERIFY(first.data(ComparisonModel::TotalRole).toBool());
     QVERIFY(first.data(Qt::FontRole).value<QFont>().bold());
     QVERIFY(first.data().toString().startsWith(QStringLiteral("Total allocated")));
-    QVERIFY(model->index(0, ComparisonModel::DeltaColumn, section).data().toString().startsWith(QLatin1Char('+')));
-    QVERIFY(model->index(0, ComparisonModel::DeltaColumn, section).data(ComparisonModel::DeltaRole).toLongLong() > 0);
-    QCOMPARE(model->headerData(ComparisonModel::BaseColumn, Qt::Horizontal).toString(), QStringLiteral("Base"));
-    QCOMPARE(model->headerData(ComparisonModel::RelativeColumn, Qt::Horizontal).toString(), QStringLiteral("Change"));
+    QVERIFY(model->index(0, ComparisonModel::DeltaColumn, section)
+                .data()
+                .toString()
+                .startsWith(QLatin1Char('+')));
+    QVERIFY(model->index(0, ComparisonModel::DeltaColumn, section)
+                .data(ComparisonModel::DeltaRole)
+                .toLongLong() > 0);
+    QCOMPARE(model->headerData(ComparisonModel::BaseColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Base"));
+    QCOMPARE(model->headerData(ComparisonModel::RelativeColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Change"));
 
     // The filter box keeps rows whose name matches, in every section.
     QTest::keyClicks(o.page.filter(), QStringLiteral("layer1"));
     const QStringList shown = shownNames(*o.page.proxy());
     QVERIFY(!shown.isEmpty());
-    for (const QString& name : shown) QVERIFY2(name.contains(QStringLiteral("layer1"), Qt::CaseInsensitive), qPrintable(name));
+    for (const QString& name : shown)
+      QVERIFY2(name.contains(QStringLiteral("layer1"), Qt::CaseInsensitive), qPrintable(name));
     QVERIFY(shown.contains(QStringLiteral("fwd/layer1/matmul/MatMul"))); // an operation
     QVERIFY(shown.contains(QStringLiteral("layer1/weights")));           // an always-live variable
     o.page.filter()->clear();
@@ -198,13 +217,17 @@ private slots:
     const SummaryData& d = *model->summary();
     QVERIFY(d.compared);
     QCOMPARE(model->columnCount(), int(SummaryModel::CompareColumnCount));
-    QCOMPARE(model->headerData(SummaryModel::BaseColumn, Qt::Horizontal).toString(), QStringLiteral("Base"));
-    QCOMPARE(model->headerData(SummaryModel::CurrentColumn, Qt::Horizontal).toString(), QStringLiteral("Current"));
-    QCOMPARE(model->headerData(SummaryModel::DeltaColumn, Qt::Horizontal).toString(), QStringLiteral("Difference"));
+    QCOMPARE(model->headerData(SummaryModel::BaseColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Base"));
+    QCOMPARE(model->headerData(SummaryModel::CurrentColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Current"));
+    QCOMPARE(model->headerData(SummaryModel::DeltaColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Difference"));
     Progress p = Progress::standalone(QStringLiteral("test"));
     const SummaryData base = loadSummary(*Document::resolve(viewer_test::mlpReport()), p);
     const SummaryData current = loadSummary(*Document::resolve(viewer_test::mlpBigReport()), p);
-    const pva::ReportSummary sb = summaryOf(viewer_test::mlpReport()), sc = summaryOf(viewer_test::mlpBigReport());
+    const pva::ReportSummary sb = summaryOf(viewer_test::mlpReport()),
+                             sc = summaryOf(viewer_test::mlpBigReport());
     // Every row of each report is there with that report's value.
     int numbers = 0;
     for (const SummarySection& section : current.sections)
@@ -224,9 +247,13 @@ private slots:
         }
       }
     QVERIFY(numbers > 20);
-    QCOMPARE(d.row(QStringLiteral("Memory"), QStringLiteral("Total (including gaps)"))->baseValue.number, sb.memory.includingGapsBytes);
-    QCOMPARE(d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"))->value.number, sc.execution.totalCycles);
-    QCOMPARE(d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"))->baseValue.number, sb.execution.totalCycles);
+    QCOMPARE(
+        d.row(QStringLiteral("Memory"), QStringLiteral("Total (including gaps)"))->baseValue.number,
+        sb.memory.includingGapsBytes);
+    QCOMPARE(d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"))->value.number,
+             sc.execution.totalCycles);
+    QCOMPARE(d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"))->baseValue.number,
+             sb.execution.totalCycles);
     // The same cycles on the Compare page.
     QVERIFY(sc.execution.totalCycles > sb.execution.totalCycles);
     // The model: find the Execution section's "Total cycles" row.
@@ -235,14 +262,22 @@ private slots:
       const QModelIndex section = model->index(s, 0);
       if (section.data().toString() != QStringLiteral("Execution")) continue;
       for (int r = 0; r < model->rowCount(section); ++r)
-        if (model->index(r, 0, section).data().toString() == QStringLiteral("Total cycles")) cycles = model->index(r, 0, section);
+        if (model->index(r, 0, section).data().toString() == QStringLiteral("Total cycles"))
+          cycles = model->index(r, 0, section);
     }
     QVERIFY(cycles.isValid());
-    QCOMPARE(cycles.siblingAtColumn(SummaryModel::BaseColumn).data().toString(), formatCount(sb.execution.totalCycles));
-    QCOMPARE(cycles.siblingAtColumn(SummaryModel::CurrentColumn).data().toString(), formatCount(sc.execution.totalCycles));
-    QVERIFY(cycles.siblingAtColumn(SummaryModel::DeltaColumn).data().toString().startsWith(
-        formatCountDelta(std::int64_t(sc.execution.totalCycles - sb.execution.totalCycles))));
-    QCOMPARE(cycles.siblingAtColumn(SummaryModel::DeltaColumn).data(SummaryModel::DeltaRole).toLongLong(),
+    QCOMPARE(cycles.siblingAtColumn(SummaryModel::BaseColumn).data().toString(),
+             formatCount(sb.execution.totalCycles));
+    QCOMPARE(cycles.siblingAtColumn(SummaryModel::CurrentColumn).data().toString(),
+             formatCount(sc.execution.totalCycles));
+    QVERIFY(cycles.siblingAtColumn(SummaryModel::DeltaColumn)
+                .data()
+                .toString()
+                .startsWith(formatCountDelta(
+                    std::int64_t(sc.execution.totalCycles - sb.execution.totalCycles))));
+    QCOMPARE(cycles.siblingAtColumn(SummaryModel::DeltaColumn)
+                 .data(SummaryModel::DeltaRole)
+                 .toLongLong(),
              qlonglong(sc.execution.totalCycles - sb.execution.totalCycles));
     QVERIFY(cycles.data(Qt::FontRole).value<QFont>().bold()); // what changed stands out
     // The same report on both sides: every row the same, nothing bold.
@@ -270,7 +305,8 @@ private slots:
     QVERIFY(runs);
     // Runs pair by name, else by run number (as pva::compare): train0 with the pipeline's run 0.
     QCOMPARE(runs->rows.size(), std::size_t(2));
-    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()), current = summaryOf(viewer_test::pipelineReport());
+    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()),
+                             current = summaryOf(viewer_test::pipelineReport());
     QCOMPARE(runs->rows[0].name, QStringLiteral("0. train0 ↔ pipeline (matched by position)"));
     QVERIFY(runs->rows[0].inBoth());
     QCOMPARE(runs->rows[0].baseValue.number, base.execution.runs[0].cycles);
@@ -292,8 +328,10 @@ private slots:
     QVERIFY(ops.compared);
     Progress p = Progress::standalone(QStringLiteral("test"));
     const OperationsData base = loadOperations(*Document::resolve(viewer_test::mlpReport()), p);
-    const OperationsData current = loadOperations(*Document::resolve(viewer_test::mlpBigReport()), p);
-    QCOMPARE(ops.operations.size(), current.operations.size()); // the same program: nothing only in base
+    const OperationsData current =
+        loadOperations(*Document::resolve(viewer_test::mlpBigReport()), p);
+    QCOMPARE(ops.operations.size(),
+             current.operations.size()); // the same program: nothing only in base
     int grew = 0;
     for (std::size_t i = 0; i < ops.operations.size(); ++i) {
       const OperationInfo& op = ops.operations[i];
@@ -313,30 +351,41 @@ private slots:
     // The columns, Base | Current | Difference, shown.
     QHeaderView* header = page.table()->horizontalHeader();
     using M = OperationsModel;
-    for (const auto& [b, c, delta] : {std::tuple{M::BaseExecutedColumn, M::ExecutedColumn, M::ExecutedDeltaColumn},
-                                      std::tuple{M::BaseAlwaysLiveColumn, M::AlwaysLiveColumn, M::AlwaysLiveDeltaColumn},
-                                      std::tuple{M::BaseCodeColumn, M::CodeColumn, M::CodeDeltaColumn}}) {
+    for (const auto& [b, c, delta] :
+         {std::tuple{M::BaseExecutedColumn, M::ExecutedColumn, M::ExecutedDeltaColumn},
+          std::tuple{M::BaseAlwaysLiveColumn, M::AlwaysLiveColumn, M::AlwaysLiveDeltaColumn},
+          std::tuple{M::BaseCodeColumn, M::CodeColumn, M::CodeDeltaColumn}}) {
       QVERIFY(!header->isSectionHidden(b) && !header->isSectionHidden(delta));
       QCOMPARE(header->visualIndex(b) + 1, header->visualIndex(c));
       QCOMPARE(header->visualIndex(c) + 1, header->visualIndex(delta));
     }
-    QVERIFY(page.model()->headerData(M::ExecutedColumn, Qt::Horizontal).toString().contains(QStringLiteral("current")));
+    QVERIFY(page.model()
+                ->headerData(M::ExecutedColumn, Qt::Horizontal)
+                .toString()
+                .contains(QStringLiteral("current")));
     // A row's cells: the difference is the current minus the base, signed.
     const QModelIndex first = page.model()->index(0, 0);
     const OperationInfo* op = page.model()->operationAt(0);
-    QCOMPARE(first.siblingAtColumn(M::BaseExecutedColumn).data().toString(), formatCount(op->change->executedCycles));
+    QCOMPARE(first.siblingAtColumn(M::BaseExecutedColumn).data().toString(),
+             formatCount(op->change->executedCycles));
     QCOMPARE(first.siblingAtColumn(M::ExecutedDeltaColumn).data().toString(),
-             formatCountDelta(pva::ComparedValue{op->change->executedCycles, op->executedCycles}.delta()));
+             formatCountDelta(
+                 pva::ComparedValue{op->change->executedCycles, op->executedCycles}.delta()));
     // Sorting by the difference puts the largest growth first.
     page.table()->sortByColumn(M::ExecutedDeltaColumn, Qt::DescendingOrder);
-    const auto deltaAt = [&](int row) { return page.model()->index(row, M::ExecutedDeltaColumn).data(M::SortRole).toLongLong(); };
-    for (int r = 1; r < page.model()->rowCount(); ++r) QVERIFY(deltaAt(r - 1) >= deltaAt(r));
+    const auto deltaAt = [&](int row) {
+      return page.model()->index(row, M::ExecutedDeltaColumn).data(M::SortRole).toLongLong();
+    };
+    for (int r = 1; r < page.model()->rowCount(); ++r)
+      QVERIFY(deltaAt(r - 1) >= deltaAt(r));
     // Names are whole, never elided: the name column is as wide as its widest name, however many
     // columns comparing adds (the table scrolls instead).
-    QVERIFY(header->sectionSize(M::NameColumn) >= static_cast<QAbstractItemView*>(page.table())->sizeHintForColumn(M::NameColumn));
+    QVERIFY(header->sectionSize(M::NameColumn) >=
+            static_cast<QAbstractItemView*>(page.table())->sizeHintForColumn(M::NameColumn));
     // Selecting an operation shows its base figures too.
     page.table()->selectRow(0);
-    QCOMPARE(page.summary()->value(QStringLiteral("In the reports")), QStringLiteral("base and current"));
+    QCOMPARE(page.summary()->value(QStringLiteral("In the reports")),
+             QStringLiteral("base and current"));
     QCOMPARE(page.summary()->value(QStringLiteral("Base: executed cycles (all runs)")),
              formatCount(page.model()->operationAt(0)->change->executedCycles));
     // One report: the compare columns are hidden.
@@ -345,7 +394,8 @@ private slots:
     QVERIFY(!page.model()->operations()->compared);
     QVERIFY(header->isSectionHidden(M::BaseExecutedColumn));
     QVERIFY(header->isSectionHidden(M::ExecutedDeltaColumn));
-    QVERIFY(header->sectionSize(M::NameColumn) >= static_cast<QAbstractItemView*>(page.table())->sizeHintForColumn(M::NameColumn));
+    QVERIFY(header->sectionSize(M::NameColumn) >=
+            static_cast<QAbstractItemView*>(page.table())->sizeHintForColumn(M::NameColumn));
   }
 
   void operationsOnlyInTheBaseAreMissingNotAChange() {
@@ -361,8 +411,10 @@ private slots:
       if (!op->onlyInBase()) continue;
       ++onlyBase;
       const QModelIndex row = page.model()->index(r, 0);
-      QCOMPARE(row.siblingAtColumn(OperationsModel::ExecutedColumn).data().toString(), QStringLiteral("missing"));
-      QCOMPARE(row.siblingAtColumn(OperationsModel::ExecutedDeltaColumn).data().toString(), QStringLiteral("missing in current"));
+      QCOMPARE(row.siblingAtColumn(OperationsModel::ExecutedColumn).data().toString(),
+               QStringLiteral("missing"));
+      QCOMPARE(row.siblingAtColumn(OperationsModel::ExecutedDeltaColumn).data().toString(),
+               QStringLiteral("missing in current"));
     }
     QVERIFY(onlyBase > 0);
   }
@@ -380,25 +432,30 @@ private slots:
     const pva::Report base = Document::resolve(viewer_test::mlpReport())->openReport();
     const pva::Report current = Document::resolve(viewer_test::mlpBigReport())->openReport();
     std::map<QString, pva::NamedComparison> byName;
-    for (const pva::NamedComparison& n : pva::compareProgramCycles(base, current)) byName[QString::fromStdString(n.name)] = n;
+    for (const pva::NamedComparison& n : pva::compareProgramCycles(base, current))
+      byName[QString::fromStdString(n.name)] = n;
     int changed = 0, inside = 0, same = 0;
     const ProgramTreeData& tree = *model->tree();
     for (std::uint32_t n = 0; n < tree.nodes.size(); ++n) {
       const ProgramInfo& p = tree.programs[tree.nodes[n].program];
       const QModelIndex index = model->indexOfNode(n);
-      const auto change = ProgramTreeModel::Change(index.data(ProgramTreeModel::ChangeRole).toInt());
+      const auto change =
+          ProgramTreeModel::Change(index.data(ProgramTreeModel::ChangeRole).toInt());
       const auto it = byName.find(p.name);
       if (p.isStep && it != byName.end() && it->second.inBase && it->second.inCurrent) {
         const pva::NamedComparison& c = it->second;
-        QCOMPARE(index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString(),
-                 QStringLiteral("%1 → %2").arg(formatCount(c.value.base), formatCount(c.value.current)));
+        QCOMPARE(
+            index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString(),
+            QStringLiteral("%1 → %2").arg(formatCount(c.value.base), formatCount(c.value.current)));
         if (c.value.delta() != 0) {
           QCOMPARE(change, ProgramTreeModel::Change::Changed);
-          QCOMPARE(index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString(), formatCountDelta(c.value.delta()));
+          QCOMPARE(index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString(),
+                   formatCountDelta(c.value.delta()));
           QVERIFY(index.data(Qt::FontRole).value<QFont>().bold());
           ++changed;
         } else {
-          QCOMPARE(index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString(), QStringLiteral("same"));
+          QCOMPARE(index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString(),
+                   QStringLiteral("same"));
           ++same;
         }
       }
@@ -408,7 +465,7 @@ private slots:
       }
     }
     QVERIFY(changed > 5);
-    QVERIFY(same > 0);  // syncs and stream copies of the same size
+    QVERIFY(same > 0);   // syncs and stream copies of the same size
     QVERIFY(inside > 0); // the sequences holding them
     QVERIFY(!page.tree()->header()->isSectionHidden(ProgramTreeModel::CyclesDeltaColumn));
     // One report: no compare columns.
@@ -428,12 +485,15 @@ private slots:
     const GraphViewData* g = page.view()->graphData();
     QVERIFY(g && g->compared);
     const auto read = [](const QString& dir) {
-      return pva::openSerializedGraph(pva::serializedGraphPath(Document::resolve(dir)->openReport()),
-                                      pva::SerializedGraphDetail::Outline);
+      return pva::openSerializedGraph(
+          pva::serializedGraphPath(Document::resolve(dir)->openReport()),
+          pva::SerializedGraphDetail::Outline);
     };
-    const pva::SerializedGraph base = read(viewer_test::mlpReport()), current = read(viewer_test::mlpBigReport());
+    const pva::SerializedGraph base = read(viewer_test::mlpReport()),
+                               current = read(viewer_test::mlpBigReport());
     std::map<std::string, const pva::SerializedVariable*> baseVars;
-    for (const auto& v : base.variables) baseVars[v.name] = &v;
+    for (const auto& v : base.variables)
+      baseVars[v.name] = &v;
     int changed = 0, same = 0;
     for (const GraphNode& n : g->nodes) {
       if (n.kind != GraphNode::Kind::Variable) continue;
@@ -469,21 +529,26 @@ private slots:
       const pva::ReportSummary sb = summaryOf(basePath), sc = summaryOf(other);
 
       QProcess cli;
-      cli.start(QStringLiteral(PVA_EXECUTABLE), {QStringLiteral("compare"), basePath, other, QStringLiteral("--format"), QStringLiteral("json")});
+      cli.start(QStringLiteral(PVA_EXECUTABLE),
+                {QStringLiteral("compare"), basePath, other, QStringLiteral("--format"),
+                 QStringLiteral("json")});
       QVERIFY(cli.waitForFinished(120000));
       const QJsonObject j = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
       QVERIFY2(!j.isEmpty(), cli.readAllStandardError().constData());
       auto cliValue = [&](const QString& section, const QString& name) {
         const QJsonObject v = j[section].toObject()[name].toObject();
-        return std::pair<qulonglong, qulonglong>{qulonglong(v[QStringLiteral("base")].toDouble()), qulonglong(v[QStringLiteral("new")].toDouble())};
+        return std::pair<qulonglong, qulonglong>{qulonglong(v[QStringLiteral("base")].toDouble()),
+                                                 qulonglong(v[QStringLiteral("new")].toDouble())};
       };
 
       const QJsonDocument pyJson = viewer_test::runPythonJson(
           QStringLiteral(TESSERA_PYTHON_DIR),
-          QStringLiteral("import json, sys, pva\n"
-                         "c = pva.compare(pva.openReport(sys.argv[1]), pva.openReport(sys.argv[2]))\n"
-                         "v = [c.memory.totalIncludingGaps, c.memory.alwaysLive, c.memory.peakLiveness, c.cycles.total]\n"
-                         "print(json.dumps([[x.base, x.current] for x in v]))"),
+          QStringLiteral(
+              "import json, sys, pva\n"
+              "c = pva.compare(pva.openReport(sys.argv[1]), pva.openReport(sys.argv[2]))\n"
+              "v = [c.memory.totalIncludingGaps, c.memory.alwaysLive, c.memory.peakLiveness, "
+              "c.cycles.total]\n"
+              "print(json.dumps([[x.base, x.current] for x in v]))"),
           {basePath + QStringLiteral("/profile.pop"), other + QStringLiteral("/profile.pop")}, 120);
       QVERIFY(!pyJson.isNull());
       const QJsonArray py = pyJson.array();
@@ -497,17 +562,23 @@ private slots:
         std::uint64_t base, current;
       };
       const Figure figures[] = {
-          {"Total (including gaps)", "Memory", c.row(sec::memory, QStringLiteral("Total (including gaps)")),
-           QStringLiteral("memory"), QStringLiteral("totalIncludingGaps"), sb.memory.includingGapsBytes, sc.memory.includingGapsBytes},
-          {"Always live", "Memory", c.row(sec::memory, QStringLiteral("Always live")), QStringLiteral("memory"), QStringLiteral("alwaysLive"),
-           sb.memory.alwaysLiveBytes, sc.memory.alwaysLiveBytes},
-          {"Peak liveness", "Memory", c.row(sec::memory, QStringLiteral("Peak liveness")), QStringLiteral("memory"),
-           QStringLiteral("peakLiveness"), sb.memory.peakLiveness.bytes, sc.memory.peakLiveness.bytes},
-          {"Total cycles", "Execution", c.row(sec::cycles, QStringLiteral("Total")), QStringLiteral("cycles"), QStringLiteral("total"),
-           sb.execution.totalCycles, sc.execution.totalCycles}};
+          {"Total (including gaps)", "Memory",
+           c.row(sec::memory, QStringLiteral("Total (including gaps)")), QStringLiteral("memory"),
+           QStringLiteral("totalIncludingGaps"), sb.memory.includingGapsBytes,
+           sc.memory.includingGapsBytes},
+          {"Always live", "Memory", c.row(sec::memory, QStringLiteral("Always live")),
+           QStringLiteral("memory"), QStringLiteral("alwaysLive"), sb.memory.alwaysLiveBytes,
+           sc.memory.alwaysLiveBytes},
+          {"Peak liveness", "Memory", c.row(sec::memory, QStringLiteral("Peak liveness")),
+           QStringLiteral("memory"), QStringLiteral("peakLiveness"), sb.memory.peakLiveness.bytes,
+           sc.memory.peakLiveness.bytes},
+          {"Total cycles", "Execution", c.row(sec::cycles, QStringLiteral("Total")),
+           QStringLiteral("cycles"), QStringLiteral("total"), sb.execution.totalCycles,
+           sc.execution.totalCycles}};
       for (int i = 0; i < 4; ++i) {
         const Figure& f = figures[i];
-        const SummaryRow* row = s.row(QString::fromLatin1(f.summarySection), QString::fromLatin1(f.summaryRow));
+        const SummaryRow* row =
+            s.row(QString::fromLatin1(f.summarySection), QString::fromLatin1(f.summaryRow));
         QVERIFY2(row && f.compareRow, f.summaryRow);
         QCOMPARE(row->baseValue.number, f.base);
         QCOMPARE(row->value.number, f.current);
@@ -527,7 +598,8 @@ private slots:
     OpenComparison o(viewer_test::mlpReport(), viewer_test::pipelineReport());
     QVERIFY(viewer_test::waitReady(&o.page));
     const ComparisonData& d = *o.page.model()->comparison();
-    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()), current = summaryOf(viewer_test::pipelineReport());
+    const pva::ReportSummary base = summaryOf(viewer_test::mlpReport()),
+                             current = summaryOf(viewer_test::pipelineReport());
     // Warnings first: 1 IPU against 2, and programs with almost no name in common.
     QVERIFY(d.targetsDiffer);
     QVERIFY(d.unrelated);
@@ -538,7 +610,8 @@ private slots:
     QVERIFY(ipus && ipus->differs());
     QCOMPARE(ipus->current, std::uint64_t(current.target.numIPUs()));
     // Lists matched by name keep only their totals row, still each report's own figure.
-    for (const QString& s : {sec::alwaysLive, sec::atPeak, sec::computeSets, sec::programs, sec::opCycles, sec::opCode}) {
+    for (const QString& s : {sec::alwaysLive, sec::atPeak, sec::computeSets, sec::programs,
+                             sec::opCycles, sec::opCode}) {
       const ComparisonSection* section = d.section(s);
       QVERIFY2(section && section->rowsHidden && section->rows.size() == 1, qPrintable(s));
     }
@@ -553,8 +626,9 @@ private slots:
     QVERIFY(!runs->rows[2].inCurrent);
     // Two runs against one: totals over all runs are no change of the program. The page says so,
     // shows no difference for them, and a run on one side only is "missing", not -100 %.
-    QVERIFY2(o.page.warnings()->text().contains(QStringLiteral("The base has 2 runs and the current 1")),
-             qPrintable(o.page.warnings()->text()));
+    QVERIFY2(
+        o.page.warnings()->text().contains(QStringLiteral("The base has 2 runs and the current 1")),
+        qPrintable(o.page.warnings()->text()));
     QVERIFY(!runs->rows[0].comparable);
     QVERIFY(!d.section(sec::cycles)->rows.front().comparable);
     QVERIFY(runs->rows[1].comparable); // one run against one
@@ -565,13 +639,17 @@ private slots:
         if (d.sections[s].title == sec::runs) runsAt = int(s);
       QVERIFY(runsAt >= 0);
       const QModelIndex section = m->index(runsAt, 0);
-      auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return m->index(row, column, section).data(role); };
-      QCOMPARE(cell(0, ComparisonModel::DeltaColumn).toString(), QStringLiteral("2 vs 1 runs: compare per run"));
+      auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+        return m->index(row, column, section).data(role);
+      };
+      QCOMPARE(cell(0, ComparisonModel::DeltaColumn).toString(),
+               QStringLiteral("2 vs 1 runs: compare per run"));
       QCOMPARE(cell(0, ComparisonModel::RelativeColumn).toString(), QString());
       QVERIFY(!cell(0, ComparisonModel::RelativeColumn, Qt::ForegroundRole).isValid());
       QVERIFY(!cell(0, ComparisonModel::DeltaColumn, ComparisonModel::DeltaRole).isValid());
       QCOMPARE(cell(2, ComparisonModel::CurrentColumn).toString(), QStringLiteral("missing"));
-      QCOMPARE(cell(2, ComparisonModel::DeltaColumn).toString(), QStringLiteral("missing in current"));
+      QCOMPARE(cell(2, ComparisonModel::DeltaColumn).toString(),
+               QStringLiteral("missing in current"));
       QCOMPARE(cell(2, ComparisonModel::RelativeColumn).toString(), QString());
       QVERIFY(!cell(2, ComparisonModel::DeltaColumn, Qt::ForegroundRole).isValid());
       QVERIFY(!cell(2, ComparisonModel::RelativeColumn).toString().contains(QLatin1Char('%')));
@@ -585,12 +663,14 @@ private slots:
     ComparisonModel* model = o.page.model();
     bool said = false;
     for (int s = 0; s < model->rowCount(); ++s)
-      said = said || model->index(s, 0).data().toString().contains(QStringLiteral("unrelated reports"));
+      said = said ||
+             model->index(s, 0).data().toString().contains(QStringLiteral("unrelated reports"));
     QVERIFY(said);
   }
 
   void aReportThatDidNotRunHasNoCycleRows() {
-    // The OOM sample compiled but never ran: memory and operations' memory are compared, cycles not.
+    // The OOM sample compiled but never ran: memory and operations' memory are compared, cycles
+    // not.
     OpenComparison o(viewer_test::oomReport(), viewer_test::mlpReport());
     QVERIFY(viewer_test::waitReady(&o.page));
     const ComparisonData& d = *o.page.model()->comparison();
@@ -598,12 +678,14 @@ private slots:
     QVERIFY(!d.section(sec::opCycles));
     QVERIFY(!d.section(sec::runs));
     QVERIFY(d.section(sec::opCode));
-    QCOMPARE(total(d, sec::categories)->base, summaryOf(viewer_test::oomReport()).memory.allocatedBytes);
+    QCOMPARE(total(d, sec::categories)->base,
+             summaryOf(viewer_test::oomReport()).memory.allocatedBytes);
   }
 
   void withoutDebugInformationOperationsAreLeftOut() {
     const QString dir = viewer_test::tmpDir(QStringLiteral("compare-no-debug"));
-    QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"), dir + QStringLiteral("/profile.pop")));
+    QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"),
+                        dir + QStringLiteral("/profile.pop")));
     OpenComparison o(viewer_test::mlpReport(), dir);
     QVERIFY(viewer_test::waitReady(&o.page));
     const ComparisonData& d = *o.page.model()->comparison();

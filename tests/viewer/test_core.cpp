@@ -1,20 +1,18 @@
 // viewer_core without widgets: formatting, downsampling, resolving documents, background tasks and
 // their progress.
 #include "ViewerTestUtil.hpp"
-
 #include "core/AxisWindow.hpp"
 #include "core/Background.hpp"
 #include "core/Document.hpp"
 #include "core/Downsample.hpp"
 #include "core/Format.hpp"
-#include "core/MemoryData.hpp"
 #include "core/ItemRangeText.hpp"
+#include "core/MemoryData.hpp"
 #include "core/NameTerms.hpp"
 #include "core/TraceIndex.hpp"
 
 #include <QFile>
 #include <QTest>
-
 #include <algorithm>
 #include <cmath>
 
@@ -35,7 +33,8 @@ private slots:
     QVERIFY(error.contains(QStringLiteral("comes before")));
     QVERIFY(!parseItemRange(QStringLiteral("0-1472"), 0, 1472, QStringLiteral("tile"), &error));
     QCOMPARE(error, QStringLiteral("tiles 0-1471 are shown here"));
-    QVERIFY(!parseItemRange(QStringLiteral("10-20"), 100, 200, QStringLiteral("tile"), &error)); // another IPU's tiles
+    QVERIFY(!parseItemRange(QStringLiteral("10-20"), 100, 200, QStringLiteral("tile"),
+                            &error)); // another IPU's tiles
     QVERIFY(!parseItemRange(QStringLiteral("abc"), 0, 10, QStringLiteral("step"), &error));
     QVERIFY(!parseItemRange(QStringLiteral("-3"), 0, 10, QStringLiteral("step"), &error));
     QCOMPARE(formatItemRange(100, 201), QStringLiteral("100-200"));
@@ -43,9 +42,11 @@ private slots:
   }
 
   void nameTermsSplitAtSemicolons() {
-    QCOMPARE(nameTerms(QStringLiteral(" a/b ; C;;c ; d ")), (QStringList{QStringLiteral("a/b"), QStringLiteral("C"), QStringLiteral("d")}));
+    QCOMPARE(nameTerms(QStringLiteral(" a/b ; C;;c ; d ")),
+             (QStringList{QStringLiteral("a/b"), QStringLiteral("C"), QStringLiteral("d")}));
     QVERIFY(nameTerms(QStringLiteral(" ; ")).isEmpty());
-    const QStringList terms{QStringLiteral("w.1"), QStringLiteral("x(y")}; // regex characters are plain text
+    const QStringList terms{QStringLiteral("w.1"),
+                            QStringLiteral("x(y")}; // regex characters are plain text
     QVERIFY(matchesAnyTerm(QStringLiteral("layer/W.1"), terms));
     QVERIFY(!matchesAnyTerm(QStringLiteral("layer/wx1"), terms));
     QVERIFY(nameTermsPattern(terms).match(QStringLiteral("ax(yb")).hasMatch());
@@ -58,14 +59,19 @@ private slots:
   void memoryColoursAreDistinct() {
     std::vector<std::pair<QString, QColor>> colours;
     for (int c = 0; c < int(pva::MemoryCategories::names().size()); ++c)
-      colours.push_back({QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)]), categoryColor(c)});
+      colours.push_back({QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)]),
+                         categoryColor(c)});
     colours.push_back({QStringLiteral("shared"), sharedBytesColor()});
     colours.push_back({QStringLiteral("gaps"), gapsColor()});
     for (std::size_t i = 0; i < colours.size(); ++i)
       for (std::size_t j = i + 1; j < colours.size(); ++j) {
         const QColor &a = colours[i].second, &b = colours[j].second;
-        const double d = std::sqrt(std::pow(a.red() - b.red(), 2) + std::pow(a.green() - b.green(), 2) + std::pow(a.blue() - b.blue(), 2));
-        QVERIFY2(d > 40, qPrintable(QStringLiteral("%1 and %2 look alike (%3)").arg(colours[i].first, colours[j].first).arg(d)));
+        const double d =
+            std::sqrt(std::pow(a.red() - b.red(), 2) + std::pow(a.green() - b.green(), 2) +
+                      std::pow(a.blue() - b.blue(), 2));
+        QVERIFY2(d > 40, qPrintable(QStringLiteral("%1 and %2 look alike (%3)")
+                                        .arg(colours[i].first, colours[j].first)
+                                        .arg(d)));
       }
   }
   void formatsBytesInEachUnit() {
@@ -105,7 +111,8 @@ private slots:
       if (i > 0) QCOMPARE(buckets[i].first, buckets[i - 1].last);
     }
     QCOMPARE(covered, v.size());
-    QCOMPARE(downsampleMinMax(v.data(), 0, 3, 10).size(), std::size_t(3)); // fewer values than pixels
+    QCOMPARE(downsampleMinMax(v.data(), 0, 3, 10).size(),
+             std::size_t(3)); // fewer values than pixels
     QVERIFY(downsampleMinMax(v.data(), 5, 5, 10).empty());
   }
   void resolvesReportsAndTraces() {
@@ -128,10 +135,14 @@ private slots:
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("problem");
     QTest::newRow("missing") << QStringLiteral("/no/such/report") << QStringLiteral("no such file");
-    QTest::newRow("empty dir") << viewer_test::tmpDir(QStringLiteral("empty")) << QStringLiteral("no profile.pop");
-    QTest::newRow("text") << viewer_test::testDataDir() + QStringLiteral("/text.pop") << QStringLiteral("text.pop");
-    QTest::newRow("truncated") << viewer_test::testDataDir() + QStringLiteral("/cut.pop") << QStringLiteral("cut.pop");
-    QTest::newRow("newer") << viewer_test::testDataDir() + QStringLiteral("/newer_major.pop") << QStringLiteral("newer");
+    QTest::newRow("empty dir") << viewer_test::tmpDir(QStringLiteral("empty"))
+                               << QStringLiteral("no profile.pop");
+    QTest::newRow("text") << viewer_test::testDataDir() + QStringLiteral("/text.pop")
+                          << QStringLiteral("text.pop");
+    QTest::newRow("truncated") << viewer_test::testDataDir() + QStringLiteral("/cut.pop")
+                               << QStringLiteral("cut.pop");
+    QTest::newRow("newer") << viewer_test::testDataDir() + QStringLiteral("/newer_major.pop")
+                           << QStringLiteral("newer");
   }
   void badPathsNameTheFileAndTheProblem() {
     QFETCH(QString, path);
@@ -145,29 +156,40 @@ private slots:
     }
   }
   void comparingATraceIsAnError() {
-    QVERIFY_THROWS_EXCEPTION(DocumentError, Document::comparison(viewer_test::traceFile(), viewer_test::mlpReport()));
+    QVERIFY_THROWS_EXCEPTION(
+        DocumentError, Document::comparison(viewer_test::traceFile(), viewer_test::mlpReport()));
   }
   void backgroundTasksDeliverFailAndCancel() {
     QObject context;
     int delivered = 0;
     QString failure;
-    TaskHandle ok = runInBackground<int>(&context, QStringLiteral("t1"), [](Progress& p) {
-      p.report(0.5);
-      return 42;
-    }, [&](std::shared_ptr<const int> v) { delivered = *v; }, [&](const QString& e) { failure = e; });
+    TaskHandle ok = runInBackground<int>(
+        &context, QStringLiteral("t1"),
+        [](Progress& p) {
+          p.report(0.5);
+          return 42;
+        },
+        [&](std::shared_ptr<const int> v) { delivered = *v; },
+        [&](const QString& e) { failure = e; });
     QTRY_COMPARE(delivered, 42);
-    TaskHandle bad = runInBackground<int>(&context, QStringLiteral("t2"), [](Progress&) -> int {
-      throw std::runtime_error("x.pop: broken");
-    }, [&](std::shared_ptr<const int>) { delivered = -1; }, [&](const QString& e) { failure = e; });
+    TaskHandle bad = runInBackground<int>(
+        &context, QStringLiteral("t2"),
+        [](Progress&) -> int { throw std::runtime_error("x.pop: broken"); },
+        [&](std::shared_ptr<const int>) { delivered = -1; },
+        [&](const QString& e) { failure = e; });
     QTRY_COMPARE(failure, QStringLiteral("x.pop: broken"));
     // A dropped handle: the result never arrives.
     std::atomic<bool> release{false};
     int late = 0;
     {
-      TaskHandle dropped = runInBackground<int>(&context, QStringLiteral("t3"), [&](Progress&) {
-        while (!release.load()) QThread::msleep(1);
-        return 7;
-      }, [&](std::shared_ptr<const int> v) { late = *v; }, {});
+      TaskHandle dropped = runInBackground<int>(
+          &context, QStringLiteral("t3"),
+          [&](Progress&) {
+            while (!release.load())
+              QThread::msleep(1);
+            return 7;
+          },
+          [&](std::shared_ptr<const int> v) { late = *v; }, {});
     }
     release = true;
     QTRY_COMPARE(ProgressHub::instance().running(), 0);
@@ -193,9 +215,11 @@ private slots:
     QCOMPARE(w.to(), 1000.0);
     QCOMPARE(w.span(), 500.0);
     // Never narrower than the minimum span, never wider than the range.
-    for (int i = 0; i < 20; ++i) w.zoomAtCentre(AxisWindow::kKeyZoom);
+    for (int i = 0; i < 20; ++i)
+      w.zoomAtCentre(AxisWindow::kKeyZoom);
     QCOMPARE(w.span(), 10.0);
-    for (int i = 0; i < 20; ++i) w.zoomAtCentre(1 / AxisWindow::kKeyZoom);
+    for (int i = 0; i < 20; ++i)
+      w.zoomAtCentre(1 / AxisWindow::kKeyZoom);
     QCOMPARE(w.span(), 1000.0);
     QVERIFY(w.show(-50, 40)); // moved inside
     QCOMPARE(w.from(), 0.0);
@@ -242,9 +266,10 @@ private slots:
 private:
   /// The percentages ProgressHub announces for `task` until the test function ends.
   const std::vector<int>& recordPercents(const QString& task) {
-    recording_ = connect(&ProgressHub::instance(), &ProgressHub::progress, this, [this, task](const QString& t, int percent) {
-      if (t == task) percents_.push_back(percent);
-    });
+    recording_ = connect(&ProgressHub::instance(), &ProgressHub::progress, this,
+                         [this, task](const QString& t, int percent) {
+                           if (t == task) percents_.push_back(percent);
+                         });
     return percents_;
   }
   std::vector<int> percents_;

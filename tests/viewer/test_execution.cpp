@@ -3,14 +3,13 @@
 // QAbstractItemModelTester, and the page driven as a user does: wheel zoom, drag pan, 0 to
 // fit, click to select, run selector, Flat / Flame / BSP, the no-execution state and compare.
 #include "ViewerTestUtil.hpp"
-
 #include "charts/ExecutionOverview.hpp"
 #include "charts/ExecutionTimeline.hpp"
 #include "core/ExecutionDetails.hpp"
-#include "core/ExecutionIndex.hpp"
-#include "core/TimelineLod.hpp"
-#include "core/Format.hpp"
 #include "core/ExecutionFigures.hpp"
+#include "core/ExecutionIndex.hpp"
+#include "core/Format.hpp"
+#include "core/TimelineLod.hpp"
 #include "models/ExecutionSummaryModel.hpp"
 #include "models/IpuFiguresModel.hpp"
 #include "models/RunFiguresModel.hpp"
@@ -18,24 +17,22 @@
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
 
-#include <pva/pva.hpp>
-
 #include <QComboBox>
-#include <QHelpEvent>
-#include <QSet>
-#include <QLabel>
 #include <QHeaderView>
+#include <QHelpEvent>
+#include <QLabel>
 #include <QScrollBar>
-#include <QSplitter>
-#include <QTableView>
+#include <QSet>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QToolButton>
 #include <QWheelEvent>
-
 #include <array>
 #include <optional>
+#include <pva/pva.hpp>
 #include <random>
 
 using namespace tessera::viewer;
@@ -58,8 +55,8 @@ Loaded load(const QString& path) {
 }
 
 void wheel(QWidget* w, QPoint pos, int delta, Qt::KeyboardModifiers mods = Qt::NoModifier) {
-  QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, mods,
-                Qt::NoScrollPhase, false);
+  QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta),
+                Qt::NoButton, mods, Qt::NoScrollPhase, false);
   QApplication::sendEvent(w, &e);
 }
 
@@ -83,12 +80,14 @@ private slots:
         const auto first = ipus.begin();
         QVERIFY(first != ipus.end());
         StepKind kind = StepKind::Other;
-        for (const pva::IpuExecution& x : ipus) kind = l.index->kind(x.ipu(), perIpu[x.ipu()]++);
+        for (const pva::IpuExecution& x : ipus)
+          kind = l.index->kind(x.ipu(), perIpu[x.ipu()]++);
         if (step.program()->type() == pva::Program::Type::StreamCopyBegin) {
           sawStreamCopyBegin = true;
           QCOMPARE(kind, StepKind::Sync);
         }
-        for (std::uint64_t c : step.cyclesByTile()) byKind[std::size_t(kind)] += c;
+        for (std::uint64_t c : step.cyclesByTile())
+          byKind[std::size_t(kind)] += c;
       }
       QVERIFY(sawStreamCopyBegin);
       const pva::CycleKinds totals = pva::summarize(report).execution.tileCycles;
@@ -119,14 +118,17 @@ private slots:
           const std::size_t e = perIpu[x.ipu()]++;
           QCOMPARE(std::uint64_t(l.index->step(x.ipu(), e)), i);
           QCOMPARE(std::int64_t(e), l.index->entryOfStep(x.ipu(), i));
-          QCOMPARE(std::uint64_t(l.index->duration(x.ipu(), e)), x.allCycles().to().max() - x.allCycles().from().min());
+          QCOMPARE(std::uint64_t(l.index->duration(x.ipu(), e)),
+                   x.allCycles().to().max() - x.allCycles().from().min());
           if (i % 97 == 0) // the absolute counters, for a sample of steps
-            QCOMPARE(l.index->begin(x.ipu(), e) + l.index->header().origin, x.allCycles().from().min());
+            QCOMPARE(l.index->begin(x.ipu(), e) + l.index->header().origin,
+                     x.allCycles().from().min());
           QCOMPARE(l.index->kind(x.ipu(), e), stepKindOf(step.program()->type()));
         }
         ++i;
       }
-      for (unsigned lane = 0; lane < l.index->numLanes(); ++lane) QCOMPARE(l.index->entries(lane), perIpu[lane]);
+      for (unsigned lane = 0; lane < l.index->numLanes(); ++lane)
+        QCOMPARE(l.index->entries(lane), perIpu[lane]);
       // Run boundaries.
       const auto runs = report.execution().runs();
       QCOMPARE(l.index->header().runs.size(), runs.size());
@@ -158,7 +160,8 @@ private slots:
       if (a > b) std::swap(a, b);
       const LaneTotals t = l.index->totals(0, a, b);
       std::array<std::uint64_t, kStepKinds> cycles{};
-      for (std::size_t i = a; i < b; ++i) cycles[std::size_t(l.index->kind(0, i))] += l.index->duration(0, i);
+      for (std::size_t i = a; i < b; ++i)
+        cycles[std::size_t(l.index->kind(0, i))] += l.index->duration(0, i);
       QCOMPARE(t.cycles, cycles);
       QCOMPARE(t.count, std::uint64_t(b - a));
     }
@@ -174,7 +177,8 @@ private slots:
   void levelOfDetailIsBoundedByPixels() {
     const Loaded l = load(viewer_test::mlpReport());
     const double end = double(l.index->loadedEnd());
-    for (int width : {2, 5, 50, 300, 2000}) { // 2 and 5: hundreds of steps per column, block-rounded columns
+    for (int width :
+         {2, 5, 50, 300, 2000}) { // 2 and 5: hundreds of steps per column, block-rounded columns
       const auto spans = reduceLane(*l.index, 0, 0, end, width);
       QVERIFY(!spans.empty());
       QVERIFY(int(spans.size()) <= 2 * width);
@@ -216,7 +220,9 @@ private slots:
           QVERIFY(h.operations[i].node < h.pathNodes.size());
           QCOMPARE(h.pathNodes[h.operations[i].node].path, h.operations[i].name);
           for (const pva::ProgramPtr& p : ops[i].programs())
-            if (p->isStep()) deepest = std::max(deepest, unsigned(h.operations[i].name.count(QLatin1Char('/')) + 1));
+            if (p->isStep())
+              deepest =
+                  std::max(deepest, unsigned(h.operations[i].name.count(QLatin1Char('/')) + 1));
         }
       }
       QCOMPARE(l.flame.depth, deepest);
@@ -231,16 +237,20 @@ private slots:
           const std::int64_t o = owner[l.index->stepProgram(step)];
           const bool named = o >= 0 && !ops[std::size_t(o)].name().empty();
           QCOMPARE(l.index->stepOperation(step), named ? std::uint32_t(o) : kNoOperation);
-          const QStringList parts = named ? QString::fromStdString(ops[std::size_t(o)].name()).split(QLatin1Char('/')) : QStringList();
+          const QStringList parts =
+              named ? QString::fromStdString(ops[std::size_t(o)].name()).split(QLatin1Char('/'))
+                    : QStringList();
           for (unsigned d = 0; d < rows.size(); ++d) {
-            while (at[d] + 1 < rows[d].size() && rows[d][at[d] + 1].firstEntry <= e) ++at[d];
+            while (at[d] + 1 < rows[d].size() && rows[d][at[d] + 1].firstEntry <= e)
+              ++at[d];
             const std::uint32_t id = rows[d][at[d]].id;
             if (int(d) >= parts.size()) {
               QCOMPARE(id, kNoOperation);
               continue;
             }
             QVERIFY(id < h.pathNodes.size());
-            QCOMPARE(h.pathNodes[id].path, QStringList(parts.mid(0, int(d) + 1)).join(QLatin1Char('/')));
+            QCOMPARE(h.pathNodes[id].path,
+                     QStringList(parts.mid(0, int(d) + 1)).join(QLatin1Char('/')));
             QCOMPARE(h.pathNodes[id].label, parts[int(d)]);
             if (int(d) + 1 == parts.size()) shown.insert(h.pathNodes[id].path);
           }
@@ -249,7 +259,8 @@ private slots:
       // Every operation that ran a step is drawn; none that did not.
       QSet<QString> ran;
       for (std::uint64_t s = 0; s < l.index->numSteps(); ++s)
-        if (l.index->stepOperation(s) != kNoOperation) ran.insert(h.operations[l.index->stepOperation(s)].name);
+        if (l.index->stepOperation(s) != kNoOperation)
+          ran.insert(h.operations[l.index->stepOperation(s)].name);
       QCOMPARE(shown, ran);
       QVERIFY(!ran.isEmpty());
     }
@@ -258,10 +269,12 @@ private slots:
     const QString matmul = QStringLiteral("fwd/layer1/matmul/MatMul");
     const pva::Report report = mlp.doc->openReport();
     bool inDebug = false;
-    for (const pva::Operation& op : pva::OperationAnalysis(report).operations()) inDebug = inDebug || op.name() == matmul.toStdString();
+    for (const pva::Operation& op : pva::OperationAnalysis(report).operations())
+      inDebug = inDebug || op.name() == matmul.toStdString();
     QVERIFY(inDebug);
-    const auto node = std::find_if(mlp.index->header().pathNodes.begin(), mlp.index->header().pathNodes.end(),
-                                   [&](const ExecPathNode& n) { return n.path == matmul; });
+    const auto node =
+        std::find_if(mlp.index->header().pathNodes.begin(), mlp.index->header().pathNodes.end(),
+                     [&](const ExecPathNode& n) { return n.path == matmul; });
     QVERIFY(node != mlp.index->header().pathNodes.end());
     QCOMPARE(node->label, QStringLiteral("MatMul"));
     QCOMPARE(node->depth, std::uint16_t(3));
@@ -286,7 +299,9 @@ private slots:
       const std::int64_t boundary = l.index->entryOfStep(lane, l.index->header().runs[1].firstStep);
       QVERIFY(boundary > 0);
       for (const auto& row : l.flame.lanes[lane])
-        QVERIFY(std::any_of(row.begin(), row.end(), [&](const FlameRun& f) { return f.firstEntry == std::uint32_t(boundary); }));
+        QVERIFY(std::any_of(row.begin(), row.end(), [&](const FlameRun& f) {
+          return f.firstEntry == std::uint32_t(boundary);
+        }));
     }
     // And as drawn with All runs: each block listed lies in one run.
     ExecutionPage page;
@@ -301,15 +316,18 @@ private slots:
     std::size_t blocks = 0;
     for (unsigned d = 0; d < tl->tracks()[0].flame->depth; ++d)
       for (const auto& b : tl->flameBlocksInView(0, 0, d)) {
-        QCOMPARE(index.stepRun(index.step(0, b.lastEntry)), index.stepRun(index.step(0, b.firstEntry)));
+        QCOMPARE(index.stepRun(index.step(0, b.lastEntry)),
+                 index.stepRun(index.step(0, b.firstEntry)));
         ++blocks;
       }
     QVERIFY(blocks >= 2); // at least "fwd" or "bwd" of each run, zoomed out
     // Around the boundary, for a look: the last training step of one run, the first of the next.
     const std::int64_t boundary = index.entryOfStep(0, index.header().runs[1].firstStep);
-    tl->setView(double(index.begin(0, std::size_t(boundary) - 120)), double(index.end(0, std::size_t(boundary) + 160)));
+    tl->setView(double(index.begin(0, std::size_t(boundary) - 120)),
+                double(index.end(0, std::size_t(boundary) + 160)));
     QApplication::processEvents();
-    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-boundary")) + QStringLiteral("/mlp-boundary.png")));
+    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-boundary")) +
+                             QStringLiteral("/mlp-boundary.png")));
   }
 
   void pickedRunShowsOnlyItsFlameBlocks() {
@@ -318,7 +336,8 @@ private slots:
     page.show();
     page.setMode(ExecutionTimeline::Mode::Flame);
     const auto doc = Document::resolve(viewer_test::mlpReport());
-    page.setWantedRun(QStringLiteral("%1").arg(load(viewer_test::mlpReport()).index->header().runs[1].name));
+    page.setWantedRun(
+        QStringLiteral("%1").arg(load(viewer_test::mlpReport()).index->header().runs[1].name));
     page.setDocument(doc);
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(page.selectedRun(), 1);
@@ -378,7 +397,8 @@ private slots:
     // its slowest IPU.
     const pva::Report report = Document::resolve(viewer_test::mlpReport())->openReport();
     const pva::OperationAnalysis analysis(report);
-    const std::uint64_t first = index.step(0, block->firstEntry), last = index.step(0, block->lastEntry);
+    const std::uint64_t first = index.step(0, block->firstEntry),
+                        last = index.step(0, block->lastEntry);
     std::uint64_t cycles = 0, steps = 0;
     const auto all = report.execution().steps();
     for (std::uint64_t s = first; s <= last; ++s) {
@@ -386,22 +406,29 @@ private slots:
       const std::int64_t o = analysis.operationOfProgram()[step.program()->_id()];
       if (o < 0 || analysis.operations()[std::size_t(o)].name() != wanted.toStdString()) continue;
       std::uint64_t slowest = 0;
-      for (const pva::IpuExecution& x : step.ipus()) slowest = std::max(slowest, x.cycles());
+      for (const pva::IpuExecution& x : step.ipus())
+        slowest = std::max(slowest, x.cycles());
       cycles += slowest;
       ++steps;
     }
     QVERIFY(cycles > 0);
     const int row = [&] {
       for (int r = 0; r < details->rowCount(); ++r)
-        if (details->data(details->index(r, 0)).toString() == QStringLiteral("Cycles in this block")) return r;
+        if (details->data(details->index(r, 0)).toString() ==
+            QStringLiteral("Cycles in this block"))
+          return r;
       return -1;
     }();
     QVERIFY(row >= 0);
-    QCOMPARE(details->data(details->index(row, 1), StepDetailsModel::RawRole).toULongLong(), qulonglong(cycles));
-    QCOMPARE(details->data(details->index(row + 1, 1), StepDetailsModel::RawRole).toULongLong(), qulonglong(steps));
-    QVERIFY(!details->value(QStringLiteral("Cycles in run '%1'").arg(h.runs[0].name)).isEmpty()); // the run shown
+    QCOMPARE(details->data(details->index(row, 1), StepDetailsModel::RawRole).toULongLong(),
+             qulonglong(cycles));
+    QCOMPARE(details->data(details->index(row + 1, 1), StepDetailsModel::RawRole).toULongLong(),
+             qulonglong(steps));
+    QVERIFY(!details->value(QStringLiteral("Cycles in run '%1'").arg(h.runs[0].name))
+                 .isEmpty()); // the run shown
     QApplication::processEvents();
-    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-details")) + QStringLiteral("/mlp-block-details.png")));
+    QVERIFY(page.grab().save(viewer_test::tmpDir(QStringLiteral("flame-details")) +
+                             QStringLiteral("/mlp-block-details.png")));
     // Clicking a step afterwards clears the block.
     const QRect stepRect = tl->stepRect(0, first);
     QTest::mouseClick(tl, Qt::LeftButton, {}, stepRect.center());
@@ -412,9 +439,10 @@ private slots:
     // The flame lanes of each sample, whole (the first run) and zoomed into its first steps,
     // saved for a look (build/tests/viewer/tmp/flame/*.png): blocks named where they fit.
     const QString dir = viewer_test::tmpDir(QStringLiteral("flame"));
-    const std::pair<QString, QString> samples[] = {{QStringLiteral("mlp"), viewer_test::mlpReport()},
-                                                   {QStringLiteral("pipeline"), viewer_test::pipelineReport()},
-                                                   {QStringLiteral("mlp-big"), viewer_test::mlpBigReport()}};
+    const std::pair<QString, QString> samples[] = {
+        {QStringLiteral("mlp"), viewer_test::mlpReport()},
+        {QStringLiteral("pipeline"), viewer_test::pipelineReport()},
+        {QStringLiteral("mlp-big"), viewer_test::mlpBigReport()}};
     for (const auto& [name, path] : samples) {
       ExecutionPage page;
       page.resize(1400, 900);
@@ -428,7 +456,8 @@ private slots:
       // The forward pass of the first training step: the first steps with an operation.
       const ExecutionIndex& index = *tl->tracks()[0].index;
       std::size_t first = 0;
-      while (first < index.entries(0) && index.stepOperation(index.step(0, first)) == kNoOperation) ++first;
+      while (first < index.entries(0) && index.stepOperation(index.step(0, first)) == kNoOperation)
+        ++first;
       QVERIFY(first < index.entries(0));
       const std::size_t last = std::min(index.entries(0) - 1, first + 60);
       tl->setView(double(index.begin(0, first)), double(index.end(0, last)));
@@ -438,7 +467,8 @@ private slots:
       QVERIFY(viewer_test::distinctColors(tl->grab().toImage()) >= 12);
       std::size_t wide = 0;
       for (unsigned d = 0; d < tl->tracks()[0].flame->depth; ++d)
-        for (const auto& b : tl->flameBlocksInView(0, 0, d)) wide += b.rect.width() >= 60;
+        for (const auto& b : tl->flameBlocksInView(0, 0, d))
+          wide += b.rect.width() >= 60;
       QVERIFY(wide >= 4); // wide enough to carry their names
     }
   }
@@ -463,15 +493,21 @@ private slots:
     QCOMPARE(summary.columnCount(), 3);
     const int steps = summary.rowOf(QStringLiteral("Steps in view"));
     QVERIFY(steps >= 0);
-    QCOMPARE(summary.data(summary.index(steps, summary.valueColumn()), ExecutionSummaryModel::NumberRole).toDouble(),
-             double(l.index->numSteps()));
+    QCOMPARE(
+        summary.data(summary.index(steps, summary.valueColumn()), ExecutionSummaryModel::NumberRole)
+            .toDouble(),
+        double(l.index->numSteps()));
     auto cmp = std::make_shared<ExecutionSummarySnapshot>(*snap);
     cmp->compare = true;
     cmp->base = snap->current;
     cmp->baseRuns = snap->runs;
     summary.setSnapshot(cmp);
     QCOMPARE(summary.columnCount(), 5);
-    QCOMPARE(summary.data(summary.index(steps, ExecutionSummaryModel::ChangeColumn), ExecutionSummaryModel::NumberRole).toDouble(), 0.0);
+    QCOMPARE(summary
+                 .data(summary.index(steps, ExecutionSummaryModel::ChangeColumn),
+                       ExecutionSummaryModel::NumberRole)
+                 .toDouble(),
+             0.0);
     summary.setSnapshot(nullptr);
   }
 
@@ -492,10 +528,16 @@ private slots:
         runs.setFigures(figures, run);
         ipus.setFigures(figures, run);
         QCOMPARE(runs.columnCount(), 2);
-        QCOMPARE(runs.scope(), run < 0 ? QStringLiteral("all runs") : QStringLiteral("run '%1'").arg(QString::fromStdString(span.scope.runName)));
+        QCOMPARE(runs.scope(),
+                 run < 0
+                     ? QStringLiteral("all runs")
+                     : QStringLiteral("run '%1'").arg(QString::fromStdString(span.scope.runName)));
         auto value = [&](const char* name) {
           const int row = runs.rowOf(QString::fromUtf8(name));
-          return row < 0 ? -1.0 : runs.index(row, runs.valueColumn()).data(RunFiguresModel::NumberRole).toDouble();
+          return row < 0 ? -1.0
+                         : runs.index(row, runs.valueColumn())
+                               .data(RunFiguresModel::NumberRole)
+                               .toDouble();
         };
         QCOMPARE(value("Length (cycles)"), double(span.lengthCycles));
         QCOMPARE(value("Σ steps' slowest IPU (cycles)"), double(span.cycles));
@@ -505,7 +547,8 @@ private slots:
         QVERIFY(span.parallelEfficiency > 0 && span.parallelEfficiency <= 1);
         // Stream copies by destination, libpva's figure; the MLP streams from the host only.
         QCOMPARE(value("Stream copies: host (cycles)"), double(span.streamCopyCycles.host));
-        QCOMPARE(value("Stream copies: remote buffers (cycles)"), double(span.streamCopyCycles.remoteBuffer));
+        QCOMPARE(value("Stream copies: remote buffers (cycles)"),
+                 double(span.streamCopyCycles.remoteBuffer));
         QVERIFY(span.streamCopyCycles.host > 0);
         QCOMPARE(value("Stream copies: destination unknown (cycles)"), -1.0); // no such row
 
@@ -515,19 +558,34 @@ private slots:
           for (int k = 0; k < IpuFiguresModel::kKinds; ++k) {
             const QModelIndex cell = ipus.index(ipu, IpuFiguresModel::FirstKindColumn + k);
             QCOMPARE(cell.data(IpuFiguresModel::NumberRole).toULongLong(), c.cycles[k]);
-            QCOMPARE(cell.data().toString(), formatPercent(c.shareOfTileCycles(pva::TileCycleTotals::Kind(k))));
+            QCOMPARE(cell.data().toString(),
+                     formatPercent(c.shareOfTileCycles(pva::TileCycleTotals::Kind(k))));
           }
           const pva::IpuTraffic& t = span.ipus[std::size_t(ipu)];
-          QCOMPARE(ipus.index(ipu, IpuFiguresModel::StreamCopyInColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.streamCopyInBytes);
-          QCOMPARE(ipus.index(ipu, IpuFiguresModel::StreamCopyOutColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.streamCopyOutBytes);
-          QCOMPARE(ipus.index(ipu, IpuFiguresModel::GlobalExchangeInColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.globalExchangeInBytes);
-          QCOMPARE(ipus.index(ipu, IpuFiguresModel::GlobalExchangeOutColumn).data(IpuFiguresModel::NumberRole).toULongLong(), t.globalExchangeOutBytes);
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::StreamCopyInColumn)
+                       .data(IpuFiguresModel::NumberRole)
+                       .toULongLong(),
+                   t.streamCopyInBytes);
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::StreamCopyOutColumn)
+                       .data(IpuFiguresModel::NumberRole)
+                       .toULongLong(),
+                   t.streamCopyOutBytes);
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::GlobalExchangeInColumn)
+                       .data(IpuFiguresModel::NumberRole)
+                       .toULongLong(),
+                   t.globalExchangeInBytes);
+          QCOMPARE(ipus.index(ipu, IpuFiguresModel::GlobalExchangeOutColumn)
+                       .data(IpuFiguresModel::NumberRole)
+                       .toULongLong(),
+                   t.globalExchangeOutBytes);
         }
       }
       if (path == viewer_test::pipelineReport()) {
         QCOMPARE(ipus.rowCount(), 2);
         // The pipeline's stages hand activations over between IPUs: global exchange bytes move.
-        QVERIFY(expected.allRuns.ipus[0].globalExchangeOutBytes + expected.allRuns.ipus[1].globalExchangeOutBytes > 0);
+        QVERIFY(expected.allRuns.ipus[0].globalExchangeOutBytes +
+                    expected.allRuns.ipus[1].globalExchangeOutBytes >
+                0);
       }
       // A run the report does not have, and no figures: empty, not a crash.
       runs.setFigures(figures, 99);
@@ -545,13 +603,16 @@ private slots:
     runs.setFigures(figures, 1);
     QCOMPARE(runs.columnCount(), 4);
     const int row = runs.rowOf(QStringLiteral("Length (cycles)"));
-    const double cur = double(figures->current.runs[1].lengthCycles), base = double(figures->base->runs[1].lengthCycles);
+    const double cur = double(figures->current.runs[1].lengthCycles),
+                 base = double(figures->base->runs[1].lengthCycles);
     // Base | Current, as on the Compare page.
     QCOMPARE(runs.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Base"));
     QCOMPARE(runs.headerData(2, Qt::Horizontal).toString(), QStringLiteral("Current"));
     QCOMPARE(runs.index(row, 1).data(RunFiguresModel::NumberRole).toDouble(), base);
     QCOMPARE(runs.index(row, 2).data(RunFiguresModel::NumberRole).toDouble(), cur);
-    QCOMPARE(runs.index(row, RunFiguresModel::ChangeColumn).data(RunFiguresModel::NumberRole).toDouble(), cur - base);
+    QCOMPARE(
+        runs.index(row, RunFiguresModel::ChangeColumn).data(RunFiguresModel::NumberRole).toDouble(),
+        cur - base);
   }
 
   void summaryPanelFollowsTheRun() {
@@ -561,14 +622,17 @@ private slots:
     page.setDocument(Document::resolve(viewer_test::mlpReport()));
     QVERIFY(viewer_test::waitReady(&page)); // ready includes the figures
     QCOMPARE(page.runFiguresModel()->scope(), QStringLiteral("run 'train0'"));
-    QVERIFY2(page.figuresHeading()->text().contains(QStringLiteral("train0")), qPrintable(page.figuresHeading()->text()));
+    QVERIFY2(page.figuresHeading()->text().contains(QStringLiteral("train0")),
+             qPrintable(page.figuresHeading()->text()));
     QCOMPARE(page.ipuFiguresModel()->rowCount(), 1);
     page.selectRun(-1);
     QCOMPARE(page.runFiguresModel()->scope(), QStringLiteral("all runs"));
     QVERIFY(page.figuresHeading()->text().contains(QStringLiteral("all runs")));
-    const pva::ExecutionAnalysis expected = pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport());
+    const pva::ExecutionAnalysis expected =
+        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport());
     const int row = page.runFiguresModel()->rowOf(QStringLiteral("Length (cycles)"));
-    QCOMPARE(page.runFiguresModel()->index(row, 1).data(RunFiguresModel::NumberRole).toDouble(), double(expected.allRuns.lengthCycles));
+    QCOMPARE(page.runFiguresModel()->index(row, 1).data(RunFiguresModel::NumberRole).toDouble(),
+             double(expected.allRuns.lengthCycles));
     // Laid out side by side: every row of the run's figures is visible without scrolling.
     auto* view = page.findChild<QTableView*>(QStringLiteral("runFigures"));
     QVERIFY(view && view->isVisible());
@@ -631,11 +695,15 @@ private slots:
     wheel(tl, centre, -120 * 5); // zooming out stops at the run
     QCOMPARE(tl->viewFrom(), double(from));
     QCOMPARE(tl->viewTo(), double(to));
-    QVERIFY(QTest::qWaitFor([&] {
-      const int row = page.summaryModel()->rowOf(QStringLiteral("Steps in view"));
-      return row >= 0 && page.summaryModel()->data(page.summaryModel()->index(row, 1), ExecutionSummaryModel::NumberRole).toDouble() ==
-                             double(index.header().runs[1].numSteps);
-    }, 5000));
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          const int row = page.summaryModel()->rowOf(QStringLiteral("Steps in view"));
+          return row >= 0 && page.summaryModel()
+                                     ->data(page.summaryModel()->index(row, 1),
+                                            ExecutionSummaryModel::NumberRole)
+                                     .toDouble() == double(index.header().runs[1].numSteps);
+        },
+        5000));
     page.selectRun(-1);
     QCOMPARE(tl->viewTo(), fullTo);
 
@@ -679,7 +747,8 @@ private slots:
     QVERIFY(index.runSpan(0, &from, &to));
     QCOMPARE(page.timeline()->viewFrom(), double(from));
     QCOMPARE(page.timeline()->viewTo(), double(to));
-    QCOMPARE(page.runNames(), (QStringList{index.header().runs[0].name, index.header().runs[1].name}));
+    QCOMPARE(page.runNames(),
+             (QStringList{index.header().runs[0].name, index.header().runs[1].name}));
 
     // A run asked for by name (--run) is shown instead, once; an unknown name is signalled with
     // the names there are.
@@ -688,7 +757,8 @@ private slots:
     page.setDocument(Document::resolve(viewer_test::mlpReport()));
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(page.selectedRun(), 1);
-    QVERIFY(page.timeline()->tracks()[0].index->runSpan(1, &from, &to)); // a new document, a new index
+    QVERIFY(
+        page.timeline()->tracks()[0].index->runSpan(1, &from, &to)); // a new document, a new index
     QCOMPARE(page.timeline()->viewFrom(), double(from));
     QCOMPARE(page.timeline()->viewTo(), double(to));
     QSignalSpy unknown(&page, &ExecutionPage::unknownRun);
@@ -750,8 +820,10 @@ private slots:
     std::uint64_t first = 0, last = 0;
     tl->bspStepsNeeded(0, &first, &last);
     QCOMPARE(first, std::uint64_t(0));
-    QVERIFY2(last <= 1000 && last >= 990, qPrintable(QString::number(last))); // the step ending the view
-    QVERIFY(QTest::qWaitFor([&] { return tl->tracks()[0].tiles && !tl->bspStepsNeeded(0, &first, &last); }, 20000));
+    QVERIFY2(last <= 1000 && last >= 990,
+             qPrintable(QString::number(last))); // the step ending the view
+    QVERIFY(QTest::qWaitFor(
+        [&] { return tl->tracks()[0].tiles && !tl->bspStepsNeeded(0, &first, &last); }, 20000));
     // Zooming out past the limit is the user's choice: the view is not narrowed again.
     tl->setBspTiles(10, 20); // a tile zoom, which Fit resets
     tl->fit();
@@ -769,10 +841,12 @@ private slots:
     int blank = 0;
     for (int x = firstX; x < lastX; ++x) {
       bool drawn = false;
-      for (int y = bspRow.top() + 18; y < bspRow.bottom() && !drawn; y += 4) drawn = image.pixelColor(x, y) != tl->backgroundColor();
+      for (int y = bspRow.top() + 18; y < bspRow.bottom() && !drawn; y += 4)
+        drawn = image.pixelColor(x, y) != tl->backgroundColor();
       blank += drawn ? 0 : 1;
     }
-    QVERIFY2(blank == 0, qPrintable(QStringLiteral("%1 columns of the BSP row left blank").arg(blank)));
+    QVERIFY2(blank == 0,
+             qPrintable(QStringLiteral("%1 columns of the BSP row left blank").arg(blank)));
     page.setMode(ExecutionTimeline::Mode::Flat);
     QVERIFY(!page.bspLegend()->isVisibleTo(&page));
   }
@@ -785,31 +859,42 @@ private slots:
       ExecutionPage page;
       page.resize(1230, 800);
       page.show();
-      page.setDocument(compare ? Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport())
-                               : Document::resolve(viewer_test::mlpReport()));
+      page.setDocument(
+          compare ? Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport())
+                  : Document::resolve(viewer_test::mlpReport()));
       QVERIFY(viewer_test::waitReady(&page));
       page.setMode(ExecutionTimeline::Mode::Bsp);
       QVERIFY(page.bspLegend()->isVisibleTo(&page));
-      QVERIFY2(page.minimumSizeHint().width() <= 1230, qPrintable(QString::number(page.minimumSizeHint().width())));
+      QVERIFY2(page.minimumSizeHint().width() <= 1230,
+               qPrintable(QString::number(page.minimumSizeHint().width())));
       QApplication::processEvents();
       auto* status = page.findChild<QLabel*>(QStringLiteral("executionStatus"));
       QVERIFY(status && !status->text().isEmpty());
-      QVERIFY(status->width() >= status->fontMetrics().horizontalAdvance(status->text())); // the step count whole
+      QVERIFY(status->width() >=
+              status->fontMetrics().horizontalAdvance(status->text())); // the step count whole
       std::vector<QRect> rects;
       for (QWidget* w : page.findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
-        if (!w->isVisible() || w->geometry().top() > page.timeline()->mapTo(&page, QPoint(0, 0)).y()) continue;
-        if (qobject_cast<QLabel*>(w) || qobject_cast<QToolButton*>(w) || qobject_cast<QComboBox*>(w)) rects.push_back(w->geometry());
+        if (!w->isVisible() ||
+            w->geometry().top() > page.timeline()->mapTo(&page, QPoint(0, 0)).y())
+          continue;
+        if (qobject_cast<QLabel*>(w) || qobject_cast<QToolButton*>(w) ||
+            qobject_cast<QComboBox*>(w))
+          rects.push_back(w->geometry());
       }
       // The legend's items live in a widget of their own; its geometry stands for them.
       for (QWidget* w : page.findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
-        if (w->isVisible() && !w->findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly).isEmpty() &&
+        if (w->isVisible() &&
+            !w->findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly).isEmpty() &&
             w->geometry().bottom() < page.timeline()->mapTo(&page, QPoint(0, 0)).y())
           rects.push_back(w->geometry());
       QVERIFY(rects.size() > 6);
       for (std::size_t i = 0; i < rects.size(); ++i) {
-        QVERIFY2(page.rect().contains(rects[i]), qPrintable(QStringLiteral("a control leaves the page at x %1").arg(rects[i].right())));
+        QVERIFY2(
+            page.rect().contains(rects[i]),
+            qPrintable(QStringLiteral("a control leaves the page at x %1").arg(rects[i].right())));
         for (std::size_t j = i + 1; j < rects.size(); ++j)
-          QVERIFY2(!rects[i].intersects(rects[j]), qPrintable(QStringLiteral("controls overlap at x %1").arg(rects[j].left())));
+          QVERIFY2(!rects[i].intersects(rects[j]),
+                   qPrintable(QStringLiteral("controls overlap at x %1").arg(rects[j].left())));
       }
     }
   }
@@ -845,21 +930,28 @@ private slots:
     // The run's figures give base, current and change; the per-IPU table says whose it is.
     QCOMPARE(page.runFiguresModel()->columnCount(), 4);
     QVERIFY(page.figuresHeading()->text().contains(QStringLiteral("base and current")));
-    auto* ipuHeading = page.findChild<QTableView*>(QStringLiteral("ipuFigures"))->parentWidget()->findChild<QLabel*>();
+    auto* ipuHeading = page.findChild<QTableView*>(QStringLiteral("ipuFigures"))
+                           ->parentWidget()
+                           ->findChild<QLabel*>();
     QVERIFY(ipuHeading && ipuHeading->text().contains(QStringLiteral("current report")));
     page.selectRun(-1);
     QVERIFY(tl->tracks()[0].label.startsWith(QStringLiteral("Base")));
     QVERIFY(tl->tracks()[1].label.startsWith(QStringLiteral("Current")));
     // The shared axis reaches the longer execution.
-    const double longest = double(std::max(tl->tracks()[0].index->loadedEnd(), tl->tracks()[1].index->loadedEnd()));
+    const double longest =
+        double(std::max(tl->tracks()[0].index->loadedEnd(), tl->tracks()[1].index->loadedEnd()));
     QCOMPARE(tl->viewTo(), longest);
     QCOMPARE(page.summaryModel()->columnCount(), 5);
     const int row = page.summaryModel()->rowOf(QStringLiteral("IPU cycles in view (Σ IPUs)"));
     QVERIFY(row >= 0);
     // Base | Current, as on the Compare page.
     QCOMPARE(page.summaryModel()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Base"));
-    QCOMPARE(page.summaryModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Current"));
-    QVERIFY(page.summaryModel()->data(page.summaryModel()->index(row, ExecutionSummaryModel::ChangeColumn)).toString().size() > 0);
+    QCOMPARE(page.summaryModel()->headerData(2, Qt::Horizontal).toString(),
+             QStringLiteral("Current"));
+    QVERIFY(page.summaryModel()
+                ->data(page.summaryModel()->index(row, ExecutionSummaryModel::ChangeColumn))
+                .toString()
+                .size() > 0);
     // A step of either report can be selected and its details read from that report.
     const ExecutionIndex& base = *tl->tracks()[0].index;
     tl->setView(double(base.begin(0, 10)), double(base.end(0, 12)));
@@ -883,8 +975,10 @@ private slots:
           << QStringList{viewer_test::mlpReport(), viewer_test::mlpBigReport()} << width;
       QTest::newRow(qPrintable(QStringLiteral("compare-pipeline-%1").arg(width)))
           << QStringList{viewer_test::mlpReport(), viewer_test::pipelineReport()} << width;
-      QTest::newRow(qPrintable(QStringLiteral("pipeline-%1").arg(width))) << QStringList{viewer_test::pipelineReport()} << width;
-      QTest::newRow(qPrintable(QStringLiteral("mlp-%1").arg(width))) << QStringList{viewer_test::mlpReport()} << width;
+      QTest::newRow(qPrintable(QStringLiteral("pipeline-%1").arg(width)))
+          << QStringList{viewer_test::pipelineReport()} << width;
+      QTest::newRow(qPrintable(QStringLiteral("mlp-%1").arg(width)))
+          << QStringList{viewer_test::mlpReport()} << width;
     }
   }
   void figureTablesShowEveryColumnWhole() {
@@ -894,7 +988,8 @@ private slots:
     window.setRememberRecent(false);
     window.resize(width, 900);
     window.show();
-    QVERIFY(documents.size() == 2 ? window.openComparison(documents[0], documents[1]) : window.openPath(documents[0]));
+    QVERIFY(documents.size() == 2 ? window.openComparison(documents[0], documents[1])
+                                  : window.openPath(documents[0]));
     QVERIFY(window.showView(QStringLiteral("execution")));
     auto* page = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")));
     QVERIFY(page && viewer_test::waitReady(page));
@@ -915,14 +1010,26 @@ private slots:
       for (int c = 0; c < table->model()->columnCount(); ++c) {
         if (header->isSectionHidden(c)) continue;
         const QString what = QStringLiteral("%1 column %2 '%3' at %4 px: %5 px")
-                                 .arg(QLatin1String(name)).arg(c)
-                                 .arg(table->model()->headerData(c, Qt::Horizontal).toString().replace(QLatin1Char('\n'), QLatin1Char(' ')))
-                                 .arg(width).arg(header->sectionSize(c));
-        QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c), qPrintable(what + QStringLiteral(", its header needs more")));
-        QVERIFY2(header->sectionSize(c) >= static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(c), qPrintable(what + QStringLiteral(", its contents need more")));
+                                 .arg(QLatin1String(name))
+                                 .arg(c)
+                                 .arg(table->model()
+                                          ->headerData(c, Qt::Horizontal)
+                                          .toString()
+                                          .replace(QLatin1Char('\n'), QLatin1Char(' ')))
+                                 .arg(width)
+                                 .arg(header->sectionSize(c));
+        QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c),
+                 qPrintable(what + QStringLiteral(", its header needs more")));
+        QVERIFY2(header->sectionSize(c) >=
+                     static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(c),
+                 qPrintable(what + QStringLiteral(", its contents need more")));
         columns += header->sectionSize(c);
       }
-      QVERIFY2(columns <= table->viewport()->width(), qPrintable(QStringLiteral("%1: %2 px of columns in %3 px").arg(QLatin1String(name)).arg(columns).arg(table->viewport()->width())));
+      QVERIFY2(columns <= table->viewport()->width(),
+               qPrintable(QStringLiteral("%1: %2 px of columns in %3 px")
+                              .arg(QLatin1String(name))
+                              .arg(columns)
+                              .arg(table->viewport()->width())));
       QVERIFY2(table->horizontalScrollBar()->maximum() == 0, name);
     }
     // As many as fit stay side by side on the Summary tab: the run's figures and the IPUs' from
@@ -931,7 +1038,8 @@ private slots:
     QVERIFY(sideBySide);
     QVERIFY(sideBySide->count() >= 2);
     if (width >= 1920 && documents.size() == 1) QCOMPARE(sideBySide->count(), 3);
-    QCOMPARE(tabs->count(), 2 + (3 - sideBySide->count())); // Summary, Details and the tables moved out
+    QCOMPARE(tabs->count(),
+             2 + (3 - sideBySide->count())); // Summary, Details and the tables moved out
     // The toolbar too: BSP's legend whole, clear of the step count (it ran into it at 1,400 px).
     page->setMode(ExecutionTimeline::Mode::Bsp);
     QApplication::processEvents();
@@ -947,9 +1055,12 @@ private slots:
 
   void modeNamesParse() {
     ExecutionTimeline::Mode m;
-    QVERIFY(ExecutionPage::parseMode(QStringLiteral("flame"), &m) && m == ExecutionTimeline::Mode::Flame);
-    QVERIFY(ExecutionPage::parseMode(QStringLiteral("BSP"), &m) && m == ExecutionTimeline::Mode::Bsp);
-    QVERIFY(ExecutionPage::parseMode(QStringLiteral("flat"), &m) && m == ExecutionTimeline::Mode::Flat);
+    QVERIFY(ExecutionPage::parseMode(QStringLiteral("flame"), &m) &&
+            m == ExecutionTimeline::Mode::Flame);
+    QVERIFY(ExecutionPage::parseMode(QStringLiteral("BSP"), &m) &&
+            m == ExecutionTimeline::Mode::Bsp);
+    QVERIFY(ExecutionPage::parseMode(QStringLiteral("flat"), &m) &&
+            m == ExecutionTimeline::Mode::Flat);
     QVERIFY(!ExecutionPage::parseMode(QStringLiteral("3d"), &m));
   }
 };

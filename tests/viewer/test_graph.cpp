@@ -3,7 +3,6 @@
 // and the selection followed by the Operations and Memory pages.
 #include "GraphOracle.hpp"
 #include "ViewerTestUtil.hpp"
-
 #include "charts/GraphView.hpp"
 #include "charts/IndexChart.hpp"
 #include "charts/MemoryChart.hpp"
@@ -26,7 +25,9 @@ using namespace tessera::viewer;
 
 namespace {
 
-QString graphFile(const QString& report) { return report + QStringLiteral("/serialized_graph.capnp"); }
+QString graphFile(const QString& report) {
+  return report + QStringLiteral("/serialized_graph.capnp");
+}
 
 std::shared_ptr<const GraphViewData> load(const QString& report) {
   auto doc = Document::resolve(report);
@@ -68,8 +69,10 @@ private slots:
       QVERIFY2(!n.rect.isEmpty(), qPrintable(n.name));
       QVERIFY2(data->bounds.adjusted(-1, -1, 1, 1).contains(n.rect), qPrintable(n.name));
     }
-    for (const GraphEdge& e : data->edges) QVERIFY(!e.path.isEmpty());
-    for (int i = 1; i < data->nodes.size(); ++i) QVERIFY(!data->nodes[i].rect.intersects(data->nodes[0].rect));
+    for (const GraphEdge& e : data->edges)
+      QVERIFY(!e.path.isEmpty());
+    for (int i = 1; i < data->nodes.size(); ++i)
+      QVERIFY(!data->nodes[i].rect.intersects(data->nodes[0].rect));
     // A variable's tiles are its mapping's.
     for (const GraphNode& n : data->nodes) {
       if (n.kind != GraphNode::Kind::Variable) continue;
@@ -125,7 +128,8 @@ private slots:
     const int first = page.view()->selected();
     page.stepMatch(true);
     QVERIFY(page.view()->selected() != first);
-    for (int i = 1; i < n; ++i) page.stepMatch(true);
+    for (int i = 1; i < n; ++i)
+      page.stepMatch(true);
     QCOMPARE(page.view()->selected(), first);
     QCOMPARE(page.search(QStringLiteral("no such node")), 0);
   }
@@ -159,15 +163,16 @@ private slots:
     // Dragging pans by the distance dragged, selecting nothing.
     const QPointF before = view->origin();
     QTest::mousePress(view, Qt::LeftButton, {}, QPoint(400, 400));
-    QMouseEvent move(QEvent::MouseMove, QPointF(450, 420), view->mapToGlobal(QPointF(450, 420)), Qt::NoButton,
-                     Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(450, 420), view->mapToGlobal(QPointF(450, 420)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(view, &move);
     QTest::mouseRelease(view, Qt::LeftButton, {}, QPoint(450, 420));
     QVERIFY(std::abs((before - view->origin()).x() * view->scale() - 50) < 0.01);
     QCOMPARE(view->selected(), -1);
     // 0 fits the whole graph again.
     QTest::keyClick(view, Qt::Key_0);
-    const QRectF shown(view->toGraph(QPointF(0, 0)), view->toGraph(QPointF(view->width(), view->height())));
+    const QRectF shown(view->toGraph(QPointF(0, 0)),
+                       view->toGraph(QPointF(view->width(), view->height())));
     QVERIFY(shown.contains(data->bounds));
   }
 
@@ -196,10 +201,12 @@ private slots:
     const OperationInfo* op = operations->model()->operationAt(rows.first().row());
     QVERIFY(op);
     bool holds = false;
-    for (const auto& v : op->variables) holds |= v.name == QStringLiteral("layer1/weights");
+    for (const auto& v : op->variables)
+      holds |= v.name == QStringLiteral("layer1/weights");
     QVERIFY2(holds, qPrintable(op->name));
     // Memory: the tiles the variable is mapped to.
-    const viewer_test::RawGraph raw = viewer_test::readRawGraph(graphFile(viewer_test::mlpReport()));
+    const viewer_test::RawGraph raw =
+        viewer_test::readRawGraph(graphFile(viewer_test::mlpReport()));
     const auto& tiles = raw.variableTiles.at(QStringLiteral("layer1/weights"));
     const auto& selected = memory->chart()->selection();
     QCOMPARE(std::set<unsigned>(selected.begin(), selected.end()), tiles);
@@ -226,17 +233,20 @@ private slots:
     const GraphViewData* data = graph->view()->graphData();
     int longest = 0;
     for (int n = 0; n < int(data->nodes.size()); ++n)
-      if (data->nodes[std::size_t(n)].tiles.size() > data->nodes[std::size_t(longest)].tiles.size()) longest = n;
+      if (data->nodes[std::size_t(n)].tiles.size() > data->nodes[std::size_t(longest)].tiles.size())
+        longest = n;
     graph->view()->select(longest);
     // And a list no mapping of the sample is as long as: every other tile.
     QStringList everyOther;
-    for (unsigned t = 0; t < memory->chart()->numTiles(); t += 2) everyOther << QString::number(t);
+    for (unsigned t = 0; t < memory->chart()->numTiles(); t += 2)
+      everyOther << QString::number(t);
     QVERIFY(everyOther.join(QLatin1Char(',')).size() > 2000);
     QVERIFY(memory->selectTiles(everyOther.join(QLatin1Char(','))));
     QVERIFY(w.showView(QStringLiteral("memory")));
     QTest::qWait(50);
     QCOMPARE(w.width(), width);
-    QVERIFY2(w.minimumSizeHint().width() <= width, qPrintable(QString::number(w.minimumSizeHint().width())));
+    QVERIFY2(w.minimumSizeHint().width() <= width,
+             qPrintable(QString::number(w.minimumSizeHint().width())));
     QVERIFY(w.showView(QStringLiteral("graph")));
     QTest::qWait(50);
     QCOMPARE(w.width(), width);
@@ -250,11 +260,13 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     auto* search = page.findChild<QLineEdit*>(QStringLiteral("graphSearch"));
     QTest::keyClicks(search, QStringLiteral("weights"));
-    QSignalSpy variables(&page, &GraphPage::variableSelected), computeSets(&page, &GraphPage::computeSetSelected);
+    QSignalSpy variables(&page, &GraphPage::variableSelected),
+        computeSets(&page, &GraphPage::computeSetSelected);
     page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
     QVERIFY(viewer_test::waitReady(&page));
     QVERIFY(search->text().isEmpty());
-    QCOMPARE(variables.count() + computeSets.count(), 0); // nothing selected in the new document unasked
+    QCOMPARE(variables.count() + computeSets.count(),
+             0); // nothing selected in the new document unasked
   }
 
   void aReportWithoutAGraphSaysHowToWriteOne() {
@@ -268,7 +280,8 @@ private slots:
     QVERIFY(!page.view()->graphData());
     QVERIFY(page.findChildren<QLabel*>().size() > 0);
     bool said = false;
-    for (QLabel* l : page.findChildren<QLabel*>()) said |= l->text().contains("autoReport.outputSerializedGraph");
+    for (QLabel* l : page.findChildren<QLabel*>())
+      said |= l->text().contains("autoReport.outputSerializedGraph");
     QVERIFY(said);
   }
 
@@ -301,7 +314,8 @@ private slots:
     QVERIFY(searched != image);
     bool red = false;
     for (int y = 0; y < searched.height() && !red; y += 2)
-      for (int x = 0; x < searched.width() && !red; ++x) red |= searched.pixelColor(x, y) == QColor(0xd0, 0x30, 0x30);
+      for (int x = 0; x < searched.width() && !red; ++x)
+        red |= searched.pixelColor(x, y) == QColor(0xd0, 0x30, 0x30);
     QVERIFY(red);
     searched.save(viewer_test::tmpDir(QStringLiteral("graph")) + "/mlp-big-search-weights.png");
   }

@@ -1,7 +1,6 @@
 // The Insights page and its models on the out-of-memory and MLP reports, against pva::insights
 // and `pva insights --json` (the same figures in the viewer and the CLI).
 #include "ViewerTestUtil.hpp"
-
 #include "charts/UsageHistogram.hpp"
 #include "core/Format.hpp"
 #include "models/InsightsModels.hpp"
@@ -40,8 +39,10 @@ private slots:
     QCOMPARE(worst.rowCount(), int(data->insights.worstTiles.size()));
     QCOMPARE(suggestions.rowCount(), int(data->insights.suggestions.size()));
     // The model, each IPU and each worst tile.
-    QCOMPARE(liveness.rowCount(), int(data->insights.ipus.size() + data->insights.worstTiles.size() + 1));
-    QCOMPARE(liveness.index(0, 4).data(TableModel::SortRole).toULongLong(), qulonglong(data->insights.model.total()));
+    QCOMPARE(liveness.rowCount(),
+             int(data->insights.ipus.size() + data->insights.worstTiles.size() + 1));
+    QCOMPARE(liveness.index(0, 4).data(TableModel::SortRole).toULongLong(),
+             qulonglong(data->insights.model.total()));
     worst.setData(nullptr);
     QCOMPARE(worst.rowCount(), 0);
   }
@@ -59,13 +60,15 @@ private slots:
 
     // The same numbers as `pva insights --json`.
     QProcess pva;
-    pva.start(QStringLiteral(PVA_EXECUTABLE), {QStringLiteral("insights"), viewer_test::oomReport(), QStringLiteral("--json")});
+    pva.start(QStringLiteral(PVA_EXECUTABLE),
+              {QStringLiteral("insights"), viewer_test::oomReport(), QStringLiteral("--json")});
     QVERIFY(pva.waitForFinished(60000));
     QCOMPARE(pva.exitCode(), 0);
     const QJsonObject cli = QJsonDocument::fromJson(pva.readAllStandardOutput()).object();
     const QJsonObject fit = cli[QStringLiteral("fit")].toObject();
     QCOMPARE(fit[QStringLiteral("fits")].toBool(), in.fits);
-    QCOMPARE(std::uint64_t(fit[QStringLiteral("tilesOutOfMemory")].toInteger()), std::uint64_t(in.tilesOutOfMemory));
+    QCOMPARE(std::uint64_t(fit[QStringLiteral("tilesOutOfMemory")].toInteger()),
+             std::uint64_t(in.tilesOutOfMemory));
     QCOMPARE(std::uint64_t(fit[QStringLiteral("worstOverBytes")].toInteger()), in.worstOverBytes);
     const QJsonArray tiles = cli[QStringLiteral("worstTiles")].toArray();
     QCOMPARE(page.worstTiles()->rowCount(), int(tiles.size()));

@@ -3,7 +3,6 @@
 // clicks and shift-clicks on the chart, the always-live floor, units, a report without
 // execution, and comparing two reports.
 #include "ViewerTestUtil.hpp"
-
 #include "charts/LivenessChart.hpp"
 #include "charts/RangeOverview.hpp"
 #include "core/LivenessData.hpp"
@@ -16,6 +15,7 @@
 #include "widgets/LivenessPage.hpp"
 #include "widgets/TotalledTable.hpp"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -23,10 +23,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolTip>
-
-#include <QApplication>
 #include <QWheelEvent>
-
 #include <cmath>
 #include <map>
 
@@ -40,7 +37,8 @@ bool waitSteps(LivenessPage& page, const std::vector<std::size_t>& steps) {
 
 void clickStep(LivenessPage& page, std::size_t step, Qt::KeyboardModifiers mods = Qt::NoModifier) {
   LivenessChart* chart = page.chart();
-  QTest::mouseClick(chart, Qt::LeftButton, mods, QPoint(int(chart->xForItem(step)), int(chart->plotRect().center().y())));
+  QTest::mouseClick(chart, Qt::LeftButton, mods,
+                    QPoint(int(chart->xForItem(step)), int(chart->plotRect().center().y())));
 }
 
 } // namespace
@@ -69,13 +67,15 @@ private slots:
     }
     QCOMPARE(d.peakStep(), peakStep);
     std::uint64_t al = 0;
-    for (const pva::Tile& t : report.compilation().tiles()) al += t.memory().alwaysLiveBytes();
+    for (const pva::Tile& t : report.compilation().tiles())
+      al += t.memory().alwaysLiveBytes();
     QCOMPARE(d.alwaysLive, al);
     QCOMPARE(d.alwaysLiveVariables.size(), report.compilation().alwaysLiveVariables().size());
 
     // One tile's curve.
     const LivenessData tile = loadLiveness(*doc, {-1, 3}, p);
-    for (std::size_t i = 0; i < steps.size(); ++i) QCOMPARE(tile.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForTile(3).bytes());
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      QCOMPARE(tile.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForTile(3).bytes());
     QCOMPARE(tile.alwaysLive, report.compilation().tile(3).memory().alwaysLiveBytes());
 
     // A tile that does not exist is a clear error.
@@ -99,7 +99,8 @@ private slots:
       for (std::size_t i = 0; i < steps.size(); ++i)
         QCOMPARE(d.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForIpu(unsigned(ipu)).bytes());
       std::uint64_t al = 0;
-      for (const pva::Tile& t : report.compilation().ipus()[std::size_t(ipu)].tiles()) al += t.memory().alwaysLiveBytes();
+      for (const pva::Tile& t : report.compilation().ipus()[std::size_t(ipu)].tiles())
+        al += t.memory().alwaysLiveBytes();
       QCOMPARE(d.alwaysLive, al);
     }
     // A tile of the second IPU: the same one-pass curve, filtered to that tile.
@@ -111,7 +112,8 @@ private slots:
       QCOMPARE(d.notAlwaysLive[i], steps[i].notAlwaysLiveMemoryForTile(tile).bytes());
       nonZero += d.notAlwaysLive[i] ? 1 : 0;
     }
-    QVERIFY(nonZero > 0); // the tile holds something live at some step, so the comparison means something
+    QVERIFY(nonZero >
+            0); // the tile holds something live at some step, so the comparison means something
   }
 
   void pageFollowsTheIpuChoice() {
@@ -139,7 +141,8 @@ private slots:
     auto curve = std::make_shared<const LivenessData>(loadLiveness(*doc, {}, p));
     const std::size_t peak = curve->peakStep();
     const std::size_t other = peak > 10 ? 10 : peak + 1;
-    auto details = std::make_shared<const StepDetailsData>(loadStepDetails(*doc, {}, {peak, other}, p));
+    auto details =
+        std::make_shared<const StepDetailsData>(loadStepDetails(*doc, {}, {peak, other}, p));
 
     LiveVariablesModel live;
     AlwaysLiveVariablesModel always;
@@ -172,7 +175,8 @@ private slots:
     for (int r = 0; r < cycles.rowCount(); ++r) {
       const auto estimate = steps[cycles.row(r).step].program()->estimatedCyclesByTile();
       std::uint64_t max = 0;
-      for (auto c : estimate) max = std::max(max, c);
+      for (auto c : estimate)
+        max = std::max(max, c);
       QCOMPARE(cycles.row(r).maxCycles, max);
     }
     Settings::instance().setMemoryUnits(MemoryUnits::Decimal);
@@ -189,7 +193,8 @@ private slots:
     page.setDocument(doc);
     QVERIFY(viewer_test::waitReady(&page));
     const std::size_t peak = page.data()->peakStep();
-    QCOMPARE(page.details()->steps, (std::vector<std::size_t>{peak})); // the peak is selected at first
+    QCOMPARE(page.details()->steps,
+             (std::vector<std::size_t>{peak})); // the peak is selected at first
     QVERIFY(page.selectionLabel()->text().contains(QStringLiteral("Step %1").arg(peak)));
     const int peakRows = page.liveVariablesModel()->rowCount();
     QVERIFY(peakRows > 0);
@@ -199,14 +204,18 @@ private slots:
     const std::size_t target = 3;
     clickStep(page, target);
     QVERIFY(waitSteps(page, {target}));
-    QCOMPARE(page.liveVariablesModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Step %1").arg(target));
-    QCOMPARE(page.liveVariablesModel()->rowCount(), int(steps[target].notAlwaysLiveMemory().variables().size()));
+    QCOMPARE(page.liveVariablesModel()->headerData(2, Qt::Horizontal).toString(),
+             QStringLiteral("Step %1").arg(target));
+    QCOMPARE(page.liveVariablesModel()->rowCount(),
+             int(steps[target].notAlwaysLiveMemory().variables().size()));
     QVERIFY(page.liveVariablesModel()->rowCount() != peakRows);
 
     // Hovering a step names it, its program and its bytes.
-    QTest::mouseMove(page.chart(), QPoint(int(page.chart()->xForItem(peak)), int(page.chart()->plotRect().center().y())));
+    QTest::mouseMove(page.chart(), QPoint(int(page.chart()->xForItem(peak)),
+                                          int(page.chart()->plotRect().center().y())));
     QTRY_VERIFY(QToolTip::isVisible());
-    QVERIFY2(QToolTip::text().contains(QStringLiteral("Step %1").arg(peak)), qPrintable(QToolTip::text()));
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("Step %1").arg(peak)),
+             qPrintable(QToolTip::text()));
     QVERIFY(QToolTip::text().contains(QString::fromStdString(steps[peak].program()->name())));
 
     clickStep(page, peak, Qt::ShiftModifier);
@@ -247,7 +256,8 @@ private slots:
     QVERIFY(page.chart()->plottedRange().second >= without + double(page.data()->alwaysLive));
 
     Settings::instance().setMemoryUnits(MemoryUnits::Bytes);
-    QVERIFY2(!page.summaryLabel()->text().contains(QStringLiteral("iB")), qPrintable(page.summaryLabel()->text()));
+    QVERIFY2(!page.summaryLabel()->text().contains(QStringLiteral("iB")),
+             qPrintable(page.summaryLabel()->text()));
     Settings::instance().setMemoryUnits(MemoryUnits::Binary);
     QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("iB")));
 
@@ -273,7 +283,8 @@ private slots:
       const AxisTicks& t = page.chart()->yTicks();
       const auto [lo, hi] = page.chart()->plottedRange();
       QVERIFY2(t.values.size() >= 4, qPrintable(t.labels.join(QStringLiteral(", "))));
-      for (const QString& label : t.labels) QVERIFY2(label.endsWith(QLatin1Char(' ') + t.unit), qPrintable(label));
+      for (const QString& label : t.labels)
+        QVERIFY2(label.endsWith(QLatin1Char(' ') + t.unit), qPrintable(label));
       QVERIFY(t.values.front() < lo + t.step && t.values.back() > hi - t.step);
       QVERIFY(page.chart()->xTicks().values.size() >= 4);
     }
@@ -285,13 +296,15 @@ private slots:
   }
 
   void aPixelNeverDrawsBelowItsLowestStep() {
-    // 105 steps on about 60 pixels: each column holds the steps it touches and rises to the highest.
+    // 105 steps on about 60 pixels: each column holds the steps it touches and rises to the
+    // highest.
     LivenessChart chart;
     chart.setMinimumSize(0, 0);
     chart.resize(160, 300);
     chart.show();
     auto p = Progress::standalone(QStringLiteral("test"));
-    const auto data = std::make_shared<const LivenessData>(loadLiveness(*Document::resolve(viewer_test::mlpReport()), {}, p));
+    const auto data = std::make_shared<const LivenessData>(
+        loadLiveness(*Document::resolve(viewer_test::mlpReport()), {}, p));
     chart.setData(data);
     const QImage image = chart.grab().toImage();
     const QRectF plot = chart.plotRect();
@@ -304,12 +317,15 @@ private slots:
     for (int x = int(plot.left()) + 1; x < int(plot.right()) - 1; ++x) {
       const double a = from + (x - plot.left()) * perPixel, b = a + perPixel;
       std::uint64_t lowest = ~std::uint64_t(0), highest = 0;
-      for (auto s = std::size_t(std::floor(a)); s < std::size_t(std::ceil(b)) && s < data->steps(); ++s) {
+      for (auto s = std::size_t(std::floor(a)); s < std::size_t(std::ceil(b)) && s < data->steps();
+           ++s) {
         lowest = std::min(lowest, data->notAlwaysLive[s]);
         highest = std::max(highest, data->notAlwaysLive[s]);
       }
-      if (yOf(double(highest)) > plot.bottom() - 1.5) continue; // less than a pixel high: nothing to see
-      QVERIFY2(image.pixelColor(x, int(std::min(yOf(double(lowest)) + 3, plot.bottom() - 1))) != background,
+      if (yOf(double(highest)) > plot.bottom() - 1.5)
+        continue; // less than a pixel high: nothing to see
+      QVERIFY2(image.pixelColor(x, int(std::min(yOf(double(lowest)) + 3, plot.bottom() - 1))) !=
+                   background,
                qPrintable(QStringLiteral("gap at x %1").arg(x)));
       QVERIFY2(image.pixelColor(x, int(yOf(double(highest)) + 2)) != background,
                qPrintable(QStringLiteral("x %1 does not reach its highest step").arg(x)));
@@ -325,14 +341,17 @@ private slots:
     RangeOverview* overview = page.overview();
     page.chart()->setViewRange(0, 20);
     const QRect strip = overview->stripRect();
-    QTest::mouseClick(overview, Qt::LeftButton, {}, QPoint(strip.left() + strip.width() * 3 / 4, strip.center().y()));
+    QTest::mouseClick(overview, Qt::LeftButton, {},
+                      QPoint(strip.left() + strip.width() * 3 / 4, strip.center().y()));
     const auto [from, to] = page.chart()->viewRange();
     const double centre = double(page.data()->steps()) * 0.75;
-    QVERIFY2(std::abs((from + to) / 2 - centre) < 2, qPrintable(QStringLiteral("%1-%2").arg(from).arg(to)));
+    QVERIFY2(std::abs((from + to) / 2 - centre) < 2,
+             qPrintable(QStringLiteral("%1-%2").arg(from).arg(to)));
     QVERIFY(std::abs((to - from) - 20) < 1e-6);
     // The wheel on the strip zooms the chart.
-    QWheelEvent wheel(QPointF(strip.center()), overview->mapToGlobal(QPointF(strip.center())), QPoint(), QPoint(0, -120),
-                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(QPointF(strip.center()), overview->mapToGlobal(QPointF(strip.center())),
+                      QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                      false);
     QApplication::sendEvent(overview, &wheel);
     QVERIFY(page.chart()->viewRange().second - page.chart()->viewRange().first > 20);
   }
@@ -351,13 +370,15 @@ private slots:
     pva::Variable chosen = compilation.variables().front();
     bool found = false;
     for (const pva::Variable& v : compilation.variables())
-      if (!v.alwaysLive() && v.liveTo() > v.liveFrom() + 1 && v.liveTo() < steps.size() && (!found || v.bytes() > chosen.bytes())) {
+      if (!v.alwaysLive() && v.liveTo() > v.liveFrom() + 1 && v.liveTo() < steps.size() &&
+          (!found || v.bytes() > chosen.bytes())) {
         chosen = v;
         found = true;
       }
     QVERIFY(found);
     QSignalSpy shown(&page, &LivenessPage::lifetimesShown);
-    page.setVariableFilter(QStringLiteral("%1; no such variable").arg(QString::fromStdString(chosen.name())));
+    page.setVariableFilter(
+        QStringLiteral("%1; no such variable").arg(QString::fromStdString(chosen.name())));
     QVERIFY(shown.wait(60000));
     const std::vector<VariableLife>& lives = page.chart()->lifetimes();
     QVERIFY(!lives.empty());
@@ -381,16 +402,22 @@ private slots:
     const QImage image = page.chart()->grab().toImage();
     const QRectF bar = page.chart()->lifetimeBar(0);
     QVERIFY(!bar.isEmpty());
-    QVERIFY(std::abs(bar.left() - page.chart()->xForItem(life.from)) <= page.chart()->plotRect().width() / double(steps.size()) + 1);
-    QVERIFY(std::abs(bar.right() - page.chart()->xForItem(life.to - 1)) <= page.chart()->plotRect().width() / double(steps.size()) + 1);
+    QVERIFY(std::abs(bar.left() - page.chart()->xForItem(life.from)) <=
+            page.chart()->plotRect().width() / double(steps.size()) + 1);
+    QVERIFY(std::abs(bar.right() - page.chart()->xForItem(life.to - 1)) <=
+            page.chart()->plotRect().width() / double(steps.size()) + 1);
     int own = 0, all = 0;
     for (int x = int(std::ceil(bar.left())); x < int(bar.right()); ++x, ++all)
       own += image.pixelColor(x, int(bar.center().y())) == LivenessChart::lifetimeColor(0) ? 1 : 0;
-    QVERIFY2(all > 0 && own == all, qPrintable(QStringLiteral("%1 of %2 pixels in the bar's colour").arg(own).arg(all)));
+    QVERIFY2(all > 0 && own == all,
+             qPrintable(QStringLiteral("%1 of %2 pixels in the bar's colour").arg(own).arg(all)));
     const QStringList legend = page.chart()->legendNames();
-    QVERIFY2(legend.filter(QString::fromStdString(chosen.name())).size() == 1, qPrintable(legend.join(QStringLiteral(" | "))));
-    QVERIFY(legend.join(QLatin1Char(' ')).contains(QStringLiteral("steps %1–%2").arg(life.from).arg(life.to - 1)));
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-lives")) + QStringLiteral("/mlp-one-life.png"));
+    QVERIFY2(legend.filter(QString::fromStdString(chosen.name())).size() == 1,
+             qPrintable(legend.join(QStringLiteral(" | "))));
+    QVERIFY(legend.join(QLatin1Char(' '))
+                .contains(QStringLiteral("steps %1–%2").arg(life.from).arg(life.to - 1)));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-lives")) +
+                     QStringLiteral("/mlp-one-life.png"));
     // Its legend entry hides the lane and shows it again.
     QRectF entry;
     for (const auto& [rect, name] : page.chart()->legendRects())
@@ -408,13 +435,18 @@ private slots:
     QTRY_VERIFY_WITH_TIMEOUT(page.chart()->lifetimes().size() > 1, 10000);
     std::size_t matching = 0;
     for (const pva::Variable& v : compilation.variables())
-      matching += QString::fromStdString(v.name()).contains(QStringLiteral("layer"), Qt::CaseInsensitive) ? 1 : 0;
+      matching +=
+          QString::fromStdString(v.name()).contains(QStringLiteral("layer"), Qt::CaseInsensitive)
+              ? 1
+              : 0;
     QCOMPARE(page.chart()->lifetimes().size(), std::min(matching, LivenessChart::kMaxLifetimes));
     for (std::size_t i = 1; i < page.chart()->lifetimes().size(); ++i)
       QVERIFY(page.chart()->lifetimes()[i - 1].bytes >= page.chart()->lifetimes()[i].bytes);
     if (matching > LivenessChart::kMaxLifetimes)
-      QVERIFY(page.chart()->legendNames().last().startsWith(QStringLiteral("%1 more").arg(matching - LivenessChart::kMaxLifetimes)));
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-lives-many")) + QStringLiteral("/mlp-layer-lives.png"));
+      QVERIFY(page.chart()->legendNames().last().startsWith(
+          QStringLiteral("%1 more").arg(matching - LivenessChart::kMaxLifetimes)));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-lives-many")) +
+                     QStringLiteral("/mlp-layer-lives.png"));
     page.setVariableFilter({});
     QVERIFY(page.chart()->lifetimes().empty());
   }
@@ -447,9 +479,12 @@ private slots:
     // The live variables at the peak, and their total: the step's variables as libpva lists them.
     QVERIFY(waitSteps(page, {peak}));
     std::uint64_t all = 0;
-    for (const pva::Variable& v : steps[peak].notAlwaysLiveMemory().variables()) all += v.bytes();
-    QCOMPARE(page.liveTable()->total(LiveVariablesModel::FirstStepColumn).toULongLong(), qulonglong(all));
-    QCOMPARE(qulonglong(all), qulonglong(steps[peak].notAlwaysLiveBytes())); // the rows are the whole step
+    for (const pva::Variable& v : steps[peak].notAlwaysLiveMemory().variables())
+      all += v.bytes();
+    QCOMPARE(page.liveTable()->total(LiveVariablesModel::FirstStepColumn).toULongLong(),
+             qulonglong(all));
+    QCOMPARE(qulonglong(all),
+             qulonglong(steps[peak].notAlwaysLiveBytes())); // the rows are the whole step
     QVERIFY(page.liveTable()->totalsLabel()->text().startsWith(QStringLiteral("Total of the")));
 
     // A variable filter: only matching names, in both tables, and totals of the rows shown.
@@ -457,27 +492,34 @@ private slots:
     int live = 0, always = 0;
     std::uint64_t liveBytes = 0, alwaysBytes = 0;
     for (const pva::Variable& v : steps[peak].notAlwaysLiveMemory().variables())
-      if (QString::fromStdString(v.name()).contains(QStringLiteral("matmul"), Qt::CaseInsensitive)) {
+      if (QString::fromStdString(v.name()).contains(QStringLiteral("matmul"),
+                                                    Qt::CaseInsensitive)) {
         ++live;
         liveBytes += v.bytes();
       }
     for (const pva::Variable& v : report.compilation().alwaysLiveVariables())
-      if (QString::fromStdString(v.name()).contains(QStringLiteral("matmul"), Qt::CaseInsensitive)) {
+      if (QString::fromStdString(v.name()).contains(QStringLiteral("matmul"),
+                                                    Qt::CaseInsensitive)) {
         ++always;
         alwaysBytes += v.bytes();
       }
     QVERIFY(live > 0 && live < int(steps[peak].notAlwaysLiveMemory().variables().size()));
     QCOMPARE(page.liveTable()->rowsShown(), live);
     QCOMPARE(page.alwaysLiveTable()->rowsShown(), always);
-    QCOMPARE(page.liveTable()->total(LiveVariablesModel::FirstStepColumn).toULongLong(), qulonglong(liveBytes));
-    QCOMPARE(page.alwaysLiveTable()->total(AlwaysLiveVariablesModel::SizeColumn).toULongLong(), qulonglong(alwaysBytes));
+    QCOMPARE(page.liveTable()->total(LiveVariablesModel::FirstStepColumn).toULongLong(),
+             qulonglong(liveBytes));
+    QCOMPARE(page.alwaysLiveTable()->total(AlwaysLiveVariablesModel::SizeColumn).toULongLong(),
+             qulonglong(alwaysBytes));
     QVERIFY(page.liveTable()->totalsLabel()->text().contains(QStringLiteral("shown (of")));
     // The filter stays when another step is picked.
     page.chart()->setSelection({3});
     QVERIFY(waitSteps(page, {3}));
     int atThree = 0;
     for (const pva::Variable& v : steps[3].notAlwaysLiveMemory().variables())
-      atThree += QString::fromStdString(v.name()).contains(QStringLiteral("matmul"), Qt::CaseInsensitive) ? 1 : 0;
+      atThree +=
+          QString::fromStdString(v.name()).contains(QStringLiteral("matmul"), Qt::CaseInsensitive)
+              ? 1
+              : 0;
     QCOMPARE(page.liveTable()->rowsShown(), atThree);
     page.chart()->setSelection({peak});
     QVERIFY(waitSteps(page, {peak}));
@@ -511,7 +553,8 @@ private slots:
     QVERIFY(!page.differenceBox()->isHidden());
     QVERIFY(page.baseData()->steps() > 0 && page.data()->steps() > 0);
     const std::size_t peak = page.data()->peakStep();
-    QVERIFY(page.data()->notAlwaysLive[peak] > page.baseData()->notAlwaysLive[page.baseData()->peakStep()]);
+    QVERIFY(page.data()->notAlwaysLive[peak] >
+            page.baseData()->notAlwaysLive[page.baseData()->peakStep()]);
     page.differenceBox()->setChecked(true);
     page.chart()->grab();
     QVERIFY(page.chart()->plottedRange().second > 0);
@@ -523,7 +566,8 @@ private slots:
     page.setVariableFilter(QStringLiteral("dWeights"));
     QVERIFY(page.liveTable()->rowsShown() > 0);
     QVERIFY(page.liveTable()->rowsShown() < page.liveVariablesModel()->rowCount());
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-compare")) + QStringLiteral("/steps-80-100-dweights.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-compare")) +
+                     QStringLiteral("/steps-80-100-dweights.png"));
   }
 };
 

@@ -1,27 +1,26 @@
 // The main window: opening reports and traces, errors in a dialog instead of a crash, switching
 // views, drag and drop, recent files, and the progress of loading in the status bar.
 #include "ViewerTestUtil.hpp"
-
 #include "core/Background.hpp"
-#include "core/Settings.hpp"
 #include "core/DemoReport.hpp"
+#include "core/Settings.hpp"
 #include "widgets/HomePage.hpp"
 #include "widgets/MainWindow.hpp"
-#include "widgets/ReportFileDialog.hpp"
 #include "widgets/Page.hpp"
+#include "widgets/ReportFileDialog.hpp"
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
-#include <QPushButton>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QStatusBar>
-#include <QElapsedTimer>
 #include <QTest>
 #include <QUrl>
 
@@ -82,7 +81,8 @@ private slots:
     QTest::newRow("missing") << QStringLiteral("/no/such/profile.pop");
     QTest::newRow("random bytes") << viewer_test::testDataDir() + QStringLiteral("/random.pop");
     QTest::newRow("truncated") << viewer_test::testDataDir() + QStringLiteral("/cut.pop");
-    QTest::newRow("older version") << viewer_test::testDataDir() + QStringLiteral("/older_major.pop");
+    QTest::newRow("older version")
+        << viewer_test::testDataDir() + QStringLiteral("/older_major.pop");
   }
   void badFilesShowAnErrorDialogAndKeepTheOpenReport() {
     QFETCH(QString, path);
@@ -244,11 +244,14 @@ private slots:
     QVERIFY(list->item(0)->text().contains(QStringLiteral("mlp-big")));
     emit list->itemActivated(list->item(0));
     QVERIFY(w.document() && w.document()->base());
-    QCOMPARE(w.document()->base()->profilePath(), Document::resolve(viewer_test::mlpReport())->profilePath());
+    QCOMPARE(w.document()->base()->profilePath(),
+             Document::resolve(viewer_test::mlpReport())->profilePath());
     // Delete forgets it.
     list->setCurrentRow(0);
-    for (QAction* a : list->actions()) a->trigger();
-    QVERIFY(!Settings::instance().recentComparisons().contains({viewer_test::mlpReport(), viewer_test::mlpBigReport()}));
+    for (QAction* a : list->actions())
+      a->trigger();
+    QVERIFY(!Settings::instance().recentComparisons().contains(
+        {viewer_test::mlpReport(), viewer_test::mlpBigReport()}));
   }
   // The build makes a demo report (samples/mlp, tessera_demo_report) that the home screen opens.
   void theHomeScreenOpensTheDemoReport() {

@@ -2,23 +2,22 @@
 // per-tile totals, breakdown bands adding up, the selection's details and tabs, clicks and typed
 // tile lists, gaps, units, the out-of-memory report and comparing two reports.
 #include "ViewerTestUtil.hpp"
-
+#include "charts/IndexChart.hpp"
 #include "charts/MemoryChart.hpp"
 #include "charts/MemoryMapWidget.hpp"
 #include "charts/RangeOverview.hpp"
-#include "charts/IndexChart.hpp"
+#include "charts/TileMapWidget.hpp"
 #include "core/AxisTicks.hpp"
 #include "core/MemoryData.hpp"
 #include "core/NameTerms.hpp"
-#include "models/TableModel.hpp"
 #include "core/Settings.hpp"
 #include "core/TileDetailsData.hpp"
 #include "models/LoweredVariablesModel.hpp"
+#include "models/TableModel.hpp"
 #include "models/TileComputeSetsModel.hpp"
 #include "models/TileExchangesModel.hpp"
 #include "models/TileMemoryDetailsModel.hpp"
 #include "models/TileVerticesModel.hpp"
-#include "charts/TileMapWidget.hpp"
 #include "widgets/MemoryPage.hpp"
 #include "widgets/TileMapPage.hpp"
 #include "widgets/TotalledTable.hpp"
@@ -30,13 +29,11 @@
 #include <QRadioButton>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QToolTip>
-
-#include <QSortFilterProxyModel>
-#include <QTableView>
-
 #include <map>
 #include <numeric>
 #include <set>
@@ -64,7 +61,8 @@ void checkBytesAxis(const AxisTicks& t, double lo, double hi) {
              qPrintable(t.labels.join(QStringLiteral(", "))));
   QVERIFY(t.values.front() >= lo - 1e-6 && t.values.front() < lo + t.step + 1e-6);
   QVERIFY(t.values.back() <= hi + 1e-6 && t.values.back() > hi - t.step - 1e-6);
-  for (std::size_t i = 1; i < t.values.size(); ++i) QVERIFY(std::abs(t.values[i] - t.values[i - 1] - t.step) < t.step * 1e-6);
+  for (std::size_t i = 1; i < t.values.size(); ++i)
+    QVERIFY(std::abs(t.values[i] - t.values[i - 1] - t.step) < t.step * 1e-6);
 }
 
 /// True when the pixel is the chart's background (nothing drawn there).
@@ -109,7 +107,8 @@ private slots:
     QFETCH(QString, report);
     auto p = Progress::standalone(QStringLiteral("test"));
     const MemoryData d = loadMemory(*Document::resolve(report), p);
-    for (MemoryBreakdown b : {MemoryBreakdown::Total, MemoryBreakdown::Region, MemoryBreakdown::Category, MemoryBreakdown::Liveness})
+    for (MemoryBreakdown b : {MemoryBreakdown::Total, MemoryBreakdown::Region,
+                              MemoryBreakdown::Category, MemoryBreakdown::Liveness})
       for (bool gaps : {false, true}) {
         const MemoryBands bands(d, b, gaps);
         QVERIFY(bands.size() >= 1 && bands.size() <= 12);
@@ -117,7 +116,8 @@ private slots:
         for (unsigned t = 0; t < d.numTiles; ++t) {
           bands.values(t, v.data());
           std::uint64_t sum = 0;
-          for (auto x : v) sum += x;
+          for (auto x : v)
+            sum += x;
           QCOMPARE(sum, d.total(t, gaps));
         }
       }
@@ -145,7 +145,8 @@ private slots:
     QVERIFY(diff.labels.contains(QStringLiteral("0 KiB")));
     QVERIFY(diff.labels.front().startsWith(QLatin1Char('-')));
     // A range too small for four round steps in its unit still gets four ticks.
-    checkBytesAxis(bytesAxisTicks(0, 1.2 * 1024 * 1024, 2, MemoryUnits::Binary), 0, 1.2 * 1024 * 1024);
+    checkBytesAxis(bytesAxisTicks(0, 1.2 * 1024 * 1024, 2, MemoryUnits::Binary), 0,
+                   1.2 * 1024 * 1024);
     // Index axes: whole numbers, at least four when four items are in view.
     const AxisTicks steps = indexAxisTicks(0, 6, 2);
     QVERIFY(steps.values.size() >= 4);
@@ -168,7 +169,8 @@ private slots:
     chart.resize(1000, 450);
     chart.show();
     auto p = Progress::standalone(QStringLiteral("test"));
-    chart.setData(std::make_shared<const MemoryData>(loadMemory(*Document::resolve(viewer_test::oomReport()), p)));
+    chart.setData(std::make_shared<const MemoryData>(
+        loadMemory(*Document::resolve(viewer_test::oomReport()), p)));
     chart.setShowMaxMemory(true);
     chart.grab();
     const auto [lo, hi] = chart.plottedRange();
@@ -177,9 +179,11 @@ private slots:
     // largest tile is under 1 MiB since exchange messages are counted per pair of tiles).
     const double top = double(hi);
     const QString expected =
-        units == int(MemoryUnits::Binary)  ? (top >= 1024.0 * 1024 ? QStringLiteral("MiB") : QStringLiteral("KiB"))
-        : units == int(MemoryUnits::Decimal) ? (top >= 1e6 ? QStringLiteral("MB") : QStringLiteral("kB"))
-                                             : QStringLiteral("B");
+        units == int(MemoryUnits::Binary)
+            ? (top >= 1024.0 * 1024 ? QStringLiteral("MiB") : QStringLiteral("KiB"))
+        : units == int(MemoryUnits::Decimal)
+            ? (top >= 1e6 ? QStringLiteral("MB") : QStringLiteral("kB"))
+            : QStringLiteral("B");
     QVERIFY2(top >= 1000.0, "the OOM report's chart reaches kilobytes at least");
     QCOMPARE(chart.yTicks().unit, expected);
     QVERIFY(chart.xTicks().values.size() >= 4);
@@ -217,13 +221,16 @@ private slots:
     for (int x = int(plot.left()) + 1; x < int(plot.right()) - 1; ++x) {
       const double a = from + (x - plot.left()) * perPixel, b = a + perPixel;
       std::uint64_t lowest = ~std::uint64_t(0), highest = 0;
-      for (auto t = std::size_t(std::floor(a)); t < std::size_t(std::ceil(b)) && t < data->numTiles; ++t) {
+      for (auto t = std::size_t(std::floor(a)); t < std::size_t(std::ceil(b)) && t < data->numTiles;
+           ++t) {
         lowest = std::min(lowest, data->total(unsigned(t), true));
         highest = std::max(highest, data->total(unsigned(t), true));
       }
       const double yLow = std::min(yOf(double(lowest)) + 3, plot.bottom() - 1);
-      QVERIFY2(!isBackground(image, x + 0.5, yLow, background), qPrintable(QStringLiteral("gap at x %1").arg(x)));
-      QVERIFY2(!isBackground(image, x + 0.5, plot.bottom() - 1, background), qPrintable(QStringLiteral("gap at x %1").arg(x)));
+      QVERIFY2(!isBackground(image, x + 0.5, yLow, background),
+               qPrintable(QStringLiteral("gap at x %1").arg(x)));
+      QVERIFY2(!isBackground(image, x + 0.5, plot.bottom() - 1, background),
+               qPrintable(QStringLiteral("gap at x %1").arg(x)));
       QVERIFY2(!isBackground(image, x + 0.5, yOf(double(highest)) + 2, background),
                qPrintable(QStringLiteral("x %1 does not reach its highest tile").arg(x)));
       ++checked;
@@ -251,7 +258,8 @@ private slots:
     chart.setShowMaxMemory(false);
     chart.show();
     auto p = Progress::standalone(QStringLiteral("test"));
-    const auto data = std::make_shared<const MemoryData>(loadMemory(*Document::resolve(viewer_test::pipelineReport()), p));
+    const auto data = std::make_shared<const MemoryData>(
+        loadMemory(*Document::resolve(viewer_test::pipelineReport()), p));
     chart.setData(data);
     const QImage image = chart.grab().toImage();
     const QRectF plot = chart.plotRect();
@@ -268,7 +276,8 @@ private slots:
       if (std::abs(x - ipuLineX) < 3) continue;
       const double a = from + (x - plot.left()) * perPixel, b = a + perPixel;
       std::uint64_t lowest = ~std::uint64_t(0), highest = 0;
-      for (auto t = std::size_t(std::floor(a)); t < std::size_t(std::ceil(b)) && t < data->numTiles; ++t) {
+      for (auto t = std::size_t(std::floor(a)); t < std::size_t(std::ceil(b)) && t < data->numTiles;
+           ++t) {
         lowest = std::min(lowest, data->total(unsigned(t), true));
         highest = std::max(highest, data->total(unsigned(t), true));
       }
@@ -277,15 +286,19 @@ private slots:
       QVERIFY2(solid != background, qPrintable(QStringLiteral("x %1: nothing drawn").arg(x)));
       if (yLow - yHigh > 8) { // a range of more than a few pixels
         const QColor pale = image.pixelColor(x, int(yHigh) + 3);
-        QVERIFY2(pale != background && pale != solid && pale.lightness() > solid.lightness(),
-                 qPrintable(QStringLiteral("x %1: the range above the lowest tile is not drawn pale").arg(x)));
+        QVERIFY2(
+            pale != background && pale != solid && pale.lightness() > solid.lightness(),
+            qPrintable(
+                QStringLiteral("x %1: the range above the lowest tile is not drawn pale").arg(x)));
         if (yLow + 3 < plot.bottom() - 1)
-          QVERIFY2(image.pixelColor(x, int(yLow) + 3) == solid, qPrintable(QStringLiteral("x %1: not solid below its lowest tile").arg(x)));
+          QVERIFY2(image.pixelColor(x, int(yLow) + 3) == solid,
+                   qPrintable(QStringLiteral("x %1: not solid below its lowest tile").arg(x)));
         ++ranges;
       } else if (yLow - yHigh < 1 && yLow < plot.bottom() - 6) {
         QCOMPARE(image.pixelColor(x, int(yHigh) + 3), solid); // one value: all solid
       }
-      QVERIFY2(yHigh < 3 || image.pixelColor(x, int(yHigh) - 3) == background || image.pixelColor(x, int(yHigh) - 3) != solid,
+      QVERIFY2(yHigh < 3 || image.pixelColor(x, int(yHigh) - 3) == background ||
+                   image.pixelColor(x, int(yHigh) - 3) != solid,
                qPrintable(QStringLiteral("x %1: drawn above its highest tile").arg(x)));
     }
     QVERIFY2(ranges > 20, qPrintable(QString::number(ranges))); // IPU 1's low tiles among high ones
@@ -301,12 +314,14 @@ private slots:
     chart.setBreakdown(MemoryBreakdown::Category);
     chart.show();
     auto p = Progress::standalone(QStringLiteral("test"));
-    const auto data = std::make_shared<const MemoryData>(loadMemory(*Document::resolve(viewer_test::mlpReport()), p));
+    const auto data = std::make_shared<const MemoryData>(
+        loadMemory(*Document::resolve(viewer_test::mlpReport()), p));
     chart.setData(data);
     QSet<QRgb> unselected;
     const QImage before = chart.grab().toImage();
     for (int y = 0; y < before.height(); ++y)
-      for (int x = 0; x < before.width(); ++x) unselected.insert(before.pixel(x, y));
+      for (int x = 0; x < before.width(); ++x)
+        unselected.insert(before.pixel(x, y));
     std::vector<std::size_t> all(data->numTiles);
     std::iota(all.begin(), all.end(), std::size_t(0));
     chart.setSelection(all);
@@ -320,7 +335,8 @@ private slots:
     QCOMPARE(foreign, 0);
     for (int x = plot.left() + 1; x < plot.right() - 1; ++x)
       if (after.pixelColor(x, plot.top() + 2) == selection) ++marks;
-    QVERIFY2(marks > plot.width() * 9 / 10, qPrintable(QString::number(marks))); // every tile marked
+    QVERIFY2(marks > plot.width() * 9 / 10,
+             qPrintable(QString::number(marks))); // every tile marked
   }
 
   void overviewMovesTheView() {
@@ -338,25 +354,30 @@ private slots:
     // Dragging the window pans the chart by as much.
     const QPoint grab = overview->windowRect().center();
     QTest::mousePress(overview, Qt::LeftButton, {}, grab);
-    QMouseEvent move(QEvent::MouseMove, QPointF(grab.x() + overview->stripRect().width() / 2.0, grab.y()),
-                     overview->mapToGlobal(QPointF(grab.x() + overview->stripRect().width() / 2.0, grab.y())),
-                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent move(
+        QEvent::MouseMove, QPointF(grab.x() + overview->stripRect().width() / 2.0, grab.y()),
+        overview->mapToGlobal(QPointF(grab.x() + overview->stripRect().width() / 2.0, grab.y())),
+        Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(overview, &move);
-    QTest::mouseRelease(overview, Qt::LeftButton, {}, QPoint(grab.x() + overview->stripRect().width() / 2, grab.y()));
+    QTest::mouseRelease(overview, Qt::LeftButton, {},
+                        QPoint(grab.x() + overview->stripRect().width() / 2, grab.y()));
     const auto moved = chart->viewRange();
     QVERIFY2(std::abs(moved.first - 736) < 20, qPrintable(QString::number(moved.first)));
     QVERIFY(std::abs((moved.second - moved.first) - 147) < 1e-6); // panned, not zoomed
     // A click beside the window centres it there.
     const QRect strip = overview->stripRect();
-    QTest::mouseClick(overview, Qt::LeftButton, {}, QPoint(strip.left() + strip.width() / 10, strip.center().y()));
+    QTest::mouseClick(overview, Qt::LeftButton, {},
+                      QPoint(strip.left() + strip.width() / 10, strip.center().y()));
     const auto centred = chart->viewRange();
-    QVERIFY2(std::abs((centred.first + centred.second) / 2 - 147.2) < 5, qPrintable(QString::number(centred.first)));
+    QVERIFY2(std::abs((centred.first + centred.second) / 2 - 147.2) < 5,
+             qPrintable(QString::number(centred.first)));
     // The chart's own keys move the window on the strip.
     const QRect before = overview->windowRect();
     chart->setFocus();
     QTest::keyClick(chart, Qt::Key_Right);
     QVERIFY(overview->windowRect().left() > before.left());
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-overview")) + QStringLiteral("/zoomed.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-overview")) +
+                     QStringLiteral("/zoomed.png"));
   }
 
   void variableFilterChartsTheMatchingBytes() {
@@ -380,17 +401,21 @@ private slots:
     std::set<std::string> names;
     for (unsigned t = 0; t < compilation.target().numTiles(); ++t)
       for (const pva::LoweredVariable& v : compilation.loweredVariables().forTile(t))
-        if (QString::fromStdString(v.name()).contains(QStringLiteral("layer1/weights"), Qt::CaseInsensitive)) {
+        if (QString::fromStdString(v.name()).contains(QStringLiteral("layer1/weights"),
+                                                      Qt::CaseInsensitive)) {
           expected[t] += v.bytes();
           names.insert(v.name());
         }
     QCOMPARE(*page.chart()->variableBytes(), expected);
-    const auto tiles = std::size_t(std::count_if(expected.begin(), expected.end(), [](std::uint64_t b) { return b > 0; }));
+    const auto tiles = std::size_t(
+        std::count_if(expected.begin(), expected.end(), [](std::uint64_t b) { return b > 0; }));
     QVERIFY(tiles > 0 && tiles < expected.size());
-    QVERIFY2(page.summaryLabel()->text().contains(names.size() == 1 ? QStringLiteral("1 variable matches")
-                                                                     : QStringLiteral("%1 variables match").arg(names.size())),
+    QVERIFY2(page.summaryLabel()->text().contains(
+                 names.size() == 1 ? QStringLiteral("1 variable matches")
+                                   : QStringLiteral("%1 variables match").arg(names.size())),
              qPrintable(page.summaryLabel()->text()));
-    QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("on %1 tiles").arg(formatCount(tiles))));
+    QVERIFY(page.summaryLabel()->text().contains(
+        QStringLiteral("on %1 tiles").arg(formatCount(tiles))));
     QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Variables matching")));
     // The Variables tab (all tiles) lists only the matching variables, and totals them.
     const int shown = page.variablesTable()->rowsShown();
@@ -403,8 +428,10 @@ private slots:
       }
     QCOMPARE(shown, matching);
     QVERIFY(shown < allRows);
-    QCOMPARE(page.variablesTable()->total(LoweredVariablesModel::SizeColumn).toULongLong(), qulonglong(bytes));
-    QVERIFY(page.variablesTable()->totalsLabel()->text().contains(QStringLiteral("shown (of %1)").arg(allRows)));
+    QCOMPARE(page.variablesTable()->total(LoweredVariablesModel::SizeColumn).toULongLong(),
+             qulonglong(bytes));
+    QVERIFY(page.variablesTable()->totalsLabel()->text().contains(
+        QStringLiteral("shown (of %1)").arg(allRows)));
     QVERIFY(viewer_test::distinctColors(page.chart()->grab().toImage()) >= 4);
     // The axis is the filter's: its highest tile sets the scale, not the tiles' totals.
     const std::uint64_t highest = *std::max_element(expected.begin(), expected.end());
@@ -421,7 +448,10 @@ private slots:
     int onTiles = 0;
     for (unsigned t = 0; t < 4; ++t)
       for (const pva::LoweredVariable& v : compilation.loweredVariables().forTile(t))
-        onTiles += QString::fromStdString(v.name()).contains(QStringLiteral("layer1/weights"), Qt::CaseInsensitive) ? 1 : 0;
+        onTiles += QString::fromStdString(v.name()).contains(QStringLiteral("layer1/weights"),
+                                                             Qt::CaseInsensitive)
+                       ? 1
+                       : 0;
     QCOMPARE(page.variablesTable()->rowsShown(), onTiles);
 
     // Clearing the box shows the totals again.
@@ -441,7 +471,8 @@ private slots:
     page.setDocument(doc);
     QVERIFY(viewer_test::waitReady(&page));
     QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
-    QTest::keyClicks(page.variableFilterEdit(), QStringLiteral("layer1/weights; LAYER2/weights ;layer1/weights"));
+    QTest::keyClicks(page.variableFilterEdit(),
+                     QStringLiteral("layer1/weights; LAYER2/weights ;layer1/weights"));
     QVERIFY(applied.wait(60000));
     const pva::Report report = doc->openReport();
     const auto compilation = report.compilation();
@@ -464,7 +495,8 @@ private slots:
     QCOMPARE(series.size(), std::size_t(2)); // the repeated name is one series
     for (std::size_t k = 0; k < 2; ++k) {
       QCOMPARE(*series[k].bytesPerTile, expected[k]);
-      QVERIFY(std::any_of(expected[k].begin(), expected[k].end(), [](std::uint64_t b) { return b > 0; }));
+      QVERIFY(std::any_of(expected[k].begin(), expected[k].end(),
+                          [](std::uint64_t b) { return b > 0; }));
       QVERIFY(series[k].label.contains(terms[int(k)], Qt::CaseInsensitive));
     }
     QVERIFY(expected[0] != expected[1]); // the two layers' weights sit on different tiles or sizes
@@ -474,32 +506,45 @@ private slots:
     QVERIFY2(legend.size() >= 2 && legend[0].contains(QStringLiteral("layer1/weights")) &&
                  legend[1].contains(QStringLiteral("LAYER2/weights")),
              qPrintable(legend.join(QStringLiteral(" | "))));
-    const double highest = double(std::max(*std::max_element(expected[0].begin(), expected[0].end()),
-                                           *std::max_element(expected[1].begin(), expected[1].end())));
+    const double highest =
+        double(std::max(*std::max_element(expected[0].begin(), expected[0].end()),
+                        *std::max_element(expected[1].begin(), expected[1].end())));
     const QImage image = page.chart()->grab().toImage();
-    QVERIFY(page.chart()->plottedRange().second >= highest && page.chart()->plottedRange().second < 1.2 * highest);
+    QVERIFY(page.chart()->plottedRange().second >= highest &&
+            page.chart()->plottedRange().second < 1.2 * highest);
     // Both series' colours are on screen.
     for (std::size_t k = 0; k < 2; ++k) {
       const QRgb want = MemoryChart::seriesColorOf(k).rgb();
       bool found = false;
       for (int y = 0; y < image.height() && !found; ++y)
-        for (int x = 0; x < image.width() && !found; ++x) found = image.pixel(x, y) == want;
+        for (int x = 0; x < image.width() && !found; ++x)
+          found = image.pixel(x, y) == want;
       QVERIFY2(found, qPrintable(QStringLiteral("series %1 not drawn").arg(k)));
     }
     // The Variables tab lists the variables of either name.
     int rows = 0;
     for (const TileVariableRow& row : page.details()->variables)
-      rows += (row.name.contains(terms[0], Qt::CaseInsensitive) || row.name.contains(terms[1], Qt::CaseInsensitive)) ? 1 : 0;
+      rows += (row.name.contains(terms[0], Qt::CaseInsensitive) ||
+               row.name.contains(terms[1], Qt::CaseInsensitive))
+                  ? 1
+                  : 0;
     QCOMPARE(page.variablesTable()->rowsShown(), rows);
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-series")) + QStringLiteral("/mlp-two-series.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-series")) +
+                     QStringLiteral("/mlp-two-series.png"));
 
     // Choosing from the Variables tab: each selected row's name joins the box, a line each.
     page.setVariableFilter({});
     QTableView* view = page.variablesTable()->view();
     QVERIFY(view->model()->rowCount() >= 2);
-    auto nameAt = [&](int row) { return view->model()->index(row, LoweredVariablesModel::NameColumn).data(TableModel::SortRole).toString(); };
+    auto nameAt = [&](int row) {
+      return view->model()
+          ->index(row, LoweredVariablesModel::NameColumn)
+          .data(TableModel::SortRole)
+          .toString();
+    };
     int second = 1;
-    while (second < view->model()->rowCount() && nameAt(second) == nameAt(0)) ++second;
+    while (second < view->model()->rowCount() && nameAt(second) == nameAt(0))
+      ++second;
     QVERIFY(second < view->model()->rowCount());
     const QString a = nameAt(0), b = nameAt(second);
     view->selectRow(0);
@@ -558,7 +603,8 @@ private slots:
     // The chart's own zoom updates the box.
     QTest::keyClick(page.chart(), Qt::Key_0);
     QCOMPARE(box->text(), QStringLiteral("0-1471"));
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-typed-zoom")) + QStringLiteral("/mlp.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-typed-zoom")) +
+                     QStringLiteral("/mlp.png"));
   }
 
   // A click on a band's or a line's legend entry hides it, another shows it again.
@@ -568,14 +614,16 @@ private slots:
     page.show();
     page.setDocument(Document::resolve(viewer_test::mlpReport()));
     QVERIFY(viewer_test::waitReady(&page));
-    page.breakdownBox()->setCurrentIndex(page.breakdownBox()->findText(QStringLiteral("By category")));
+    page.breakdownBox()->setCurrentIndex(
+        page.breakdownBox()->findText(QStringLiteral("By category")));
     QTest::qWait(20);
     page.chart()->grab();
     QVERIFY(page.chart()->legendRects().size() >= 3); // the categories' bands
     auto countColour = [](const QImage& im, const QColor& c) {
       int n = 0;
       for (int y = 0; y < im.height(); ++y)
-        for (int x = 0; x < im.width(); ++x) n += im.pixelColor(x, y) == c ? 1 : 0;
+        for (int x = 0; x < im.width(); ++x)
+          n += im.pixelColor(x, y) == c ? 1 : 0;
       return n;
     };
     const QImage before = page.chart()->grab().toImage();
@@ -592,15 +640,18 @@ private slots:
     // Which colour is the band's: the one whose pixels fell (the legend swatch stays, faded).
     int fell = 0;
     std::map<QRgb, int> b, h;
-    for (int y = int(page.chart()->plotRect().top()) + 1; y < int(page.chart()->plotRect().bottom()); ++y)
-      for (int x = int(page.chart()->plotRect().left()) + 1; x < int(page.chart()->plotRect().right()); ++x) {
+    for (int y = int(page.chart()->plotRect().top()) + 1;
+         y < int(page.chart()->plotRect().bottom()); ++y)
+      for (int x = int(page.chart()->plotRect().left()) + 1;
+           x < int(page.chart()->plotRect().right()); ++x) {
         ++b[before.pixel(x, y)];
         ++h[hidden.pixel(x, y)];
       }
     for (const auto& [rgb, n] : b)
       if (n > 200 && h[rgb] < n / 10) ++fell;
     QVERIFY2(fell >= 1, "no band's colour left the plot");
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-legend")) + QStringLiteral("/mlp-band-hidden.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-legend")) +
+                     QStringLiteral("/mlp-band-hidden.png"));
     QTest::mouseClick(page.chart(), Qt::LeftButton, {}, r.center().toPoint());
     QVERIFY(page.chart()->isSeriesShown(name));
     const QImage again = page.chart()->grab().toImage();
@@ -622,10 +673,12 @@ private slots:
     const auto tiles = report.compilation().tiles();
     QCOMPARE(std::size_t(d->numTiles), tiles.size());
     QVERIFY(d->numIpus >= 2);
-    for (const pva::Tile& t : tiles) QCOMPARE(d->memory[t.number()], t.memory().total().includingGaps());
+    for (const pva::Tile& t : tiles)
+      QCOMPARE(d->memory[t.number()], t.memory().total().includingGaps());
     const pva::TileCycleTotals totals = report.execution().tileCycleTotals();
     const auto& compute = totals.byTile(pva::TileCycleTotals::Kind::Compute);
-    for (unsigned t = 0; t < d->numTiles; ++t) QCOMPARE(d->cycles[t], compute[t % d->tilesPerReplica]);
+    for (unsigned t = 0; t < d->numTiles; ++t)
+      QCOMPARE(d->cycles[t], compute[t % d->tilesPerReplica]);
     // Software order: cells and tiles map one to one, tile numbers run along the rows of each
     // IPU's block, and IPU blocks do not overlap.
     std::set<std::pair<int, int>> cells;
@@ -639,7 +692,8 @@ private slots:
     // Colours: the fullest tile is the darkest cell, an empty one the palest.
     const QImage image = page.map()->grab().toImage();
     unsigned fullest = 0;
-    for (unsigned t = 0; t < d->numTiles; ++t) fullest = d->memory[t] > d->memory[fullest] ? t : fullest;
+    for (unsigned t = 0; t < d->numTiles; ++t)
+      fullest = d->memory[t] > d->memory[fullest] ? t : fullest;
     const QColor darkest = image.pixelColor(page.map()->cellRect(fullest).center().toPoint());
     QCOMPARE(darkest, page.map()->colorOf(d->memory[fullest]));
     QCOMPARE(page.map()->scaleMax(), d->memory[fullest]); // the largest tile is the darkest
@@ -650,7 +704,8 @@ private slots:
       QVERIFY(c.lightness() >= darkest.lightness());
     }
     // A click selects the tile under it; the line above names it.
-    QTest::mouseClick(page.map(), Qt::LeftButton, {}, page.map()->cellRect(fullest).center().toPoint());
+    QTest::mouseClick(page.map(), Qt::LeftButton, {},
+                      page.map()->cellRect(fullest).center().toPoint());
     QCOMPARE(page.map()->selectedTile(), std::optional<unsigned>(fullest));
     QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Tile %1</b>").arg(fullest)));
     const QString out = viewer_test::tmpDir(QStringLiteral("tilemap"));
@@ -658,10 +713,12 @@ private slots:
     // Compute cycles: another scale, the busiest tile darkest.
     page.figureBox()->setCurrentIndex(TileMapData::Cycles);
     unsigned busiest = 0;
-    for (unsigned t = 0; t < d->numTiles; ++t) busiest = d->cycles[t] > d->cycles[busiest] ? t : busiest;
+    for (unsigned t = 0; t < d->numTiles; ++t)
+      busiest = d->cycles[t] > d->cycles[busiest] ? t : busiest;
     QCOMPARE(page.map()->scaleMax(), d->cycles[busiest]);
     const QImage cyc = page.map()->grab().toImage();
-    QCOMPARE(cyc.pixelColor(page.map()->cellRect(busiest).center().toPoint()), page.map()->colorOf(d->cycles[busiest]));
+    QCOMPARE(cyc.pixelColor(page.map()->cellRect(busiest).center().toPoint()),
+             page.map()->colorOf(d->cycles[busiest]));
     page.grab().save(out + QStringLiteral("/pipeline-cycles.png"));
     QVERIFY(!page.summaryLabel()->text().contains(QStringLiteral("Current report")));
     // Two reports open: the map is the current one's (the pipeline's two IPUs), and says so.
@@ -682,9 +739,11 @@ private slots:
     page.setVariableFilter(QStringLiteral("message"));
     QVERIFY(applied.wait(60000));
     std::uint64_t sum = 0;
-    for (std::uint64_t b : *page.chart()->variableBytes()) sum += b;
+    for (std::uint64_t b : *page.chart()->variableBytes())
+      sum += b;
     QVERIFY(sum > 0);
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-oom-filter")) + QStringLiteral("/message.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-oom-filter")) +
+                     QStringLiteral("/message.png"));
   }
 
   void tableTotalsAddTheRowsShown() {
@@ -701,7 +760,8 @@ private slots:
     auto* vertices = qobject_cast<TotalledTable*>(page.tabs()->widget(2));
     QVERIFY(vertices);
     std::uint64_t count = 0;
-    for (const pva::TileVertexType& v : report.compilation().tile(5).memory().vertices()) count += v.count();
+    for (const pva::TileVertexType& v : report.compilation().tile(5).memory().vertices())
+      count += v.count();
     QCOMPARE(vertices->total(TileVerticesModel::CountColumn).toULongLong(), qulonglong(count));
     QCOMPARE(vertices->total(TileVerticesModel::CodeColumn).toULongLong(),
              qulonglong(report.compilation().tile(5).memory().category().vertexCode().total()));
@@ -709,15 +769,19 @@ private slots:
     QVERIFY(vertices->totalsLabel()->text().startsWith(QStringLiteral("Total of the")));
     // Variables of tile 5: the sizes of its lowered variables.
     std::uint64_t bytes = 0;
-    for (const pva::LoweredVariable& v : report.compilation().loweredVariables().forTile(5)) bytes += v.bytes();
-    QCOMPARE(page.variablesTable()->total(LoweredVariablesModel::SizeColumn).toULongLong(), qulonglong(bytes));
+    for (const pva::LoweredVariable& v : report.compilation().loweredVariables().forTile(5))
+      bytes += v.bytes();
+    QCOMPARE(page.variablesTable()->total(LoweredVariablesModel::SizeColumn).toULongLong(),
+             qulonglong(bytes));
     QVERIFY(!page.variablesTable()->total(LoweredVariablesModel::OffsetColumn).isValid());
   }
 
   void tileListsParse() {
     QString error;
-    QCOMPARE(*parseTileList(QStringLiteral("0,5,17"), 1472, &error), (std::vector<unsigned>{0, 5, 17}));
-    QCOMPARE(*parseTileList(QStringLiteral(" 7, 3-5 ,3"), 1472, &error), (std::vector<unsigned>{3, 4, 5, 7}));
+    QCOMPARE(*parseTileList(QStringLiteral("0,5,17"), 1472, &error),
+             (std::vector<unsigned>{0, 5, 17}));
+    QCOMPARE(*parseTileList(QStringLiteral(" 7, 3-5 ,3"), 1472, &error),
+             (std::vector<unsigned>{3, 4, 5, 7}));
     QCOMPARE(parseTileList(QString(), 1472, &error)->size(), std::size_t(0));
     QVERIFY(!parseTileList(QStringLiteral("3,x"), 1472, &error));
     QVERIFY(error.contains(QStringLiteral("'x'")));
@@ -737,11 +801,13 @@ private slots:
     const auto t1 = viewer_test::checkModel(&details);
     details.setSelection(data, {});
     std::uint64_t all = 0;
-    for (const pva::Tile& t : report.compilation().tiles()) all += t.memory().total().includingGaps();
+    for (const pva::Tile& t : report.compilation().tiles())
+      all += t.memory().total().includingGaps();
     QCOMPARE(details.find(QStringLiteral("Total including gaps"))->values[3], all);
     details.setSelection(data, {0, 5});
     QCOMPARE(details.find(QStringLiteral("Total including gaps"))->values[3],
-             report.compilation().tile(0).memory().total().includingGaps() + report.compilation().tile(5).memory().total().includingGaps());
+             report.compilation().tile(0).memory().total().includingGaps() +
+                 report.compilation().tile(5).memory().total().includingGaps());
     QCOMPARE(details.find(QStringLiteral("vertexCode"))->values[3],
              report.compilation().tile(0).memory().category().vertexCode().total() +
                  report.compilation().tile(5).memory().category().vertexCode().total());
@@ -776,7 +842,8 @@ private slots:
     QCOMPARE(code, report.compilation().tile(5).memory().category().vertexCode().total());
     QVERIFY(computeSets.rowCount() > 0);
     std::uint64_t exchangeCode = 0;
-    for (int r = 0; r < exchanges.rowCount(); ++r) exchangeCode += exchanges.row(r).codeBytes;
+    for (int r = 0; r < exchanges.rowCount(); ++r)
+      exchangeCode += exchanges.row(r).codeBytes;
     QVERIFY(exchangeCode > 0);
 
     // All tiles: every variable, plus code and state by category.
@@ -785,7 +852,8 @@ private slots:
     QVERIFY(vars.allTiles());
     QVERIFY(vars.rowCount() >= int(report.compilation().variables().size()));
     QVERIFY(!vars.index(0, LoweredVariablesModel::OffsetColumn).data().isValid());
-    Settings::instance().setMemoryUnits(MemoryUnits::Bytes); // the tester checks the re-formatting signals
+    Settings::instance().setMemoryUnits(
+        MemoryUnits::Bytes); // the tester checks the re-formatting signals
     Settings::instance().setMemoryUnits(MemoryUnits::Binary);
   }
 
@@ -809,11 +877,17 @@ private slots:
     QVERIFY(page.selectionLabel()->text().contains(QStringLiteral("Tile 17")));
     QCOMPARE(page.detailsModel()->find(QStringLiteral("Total including gaps"))->values[3],
              report.compilation().tile(17).memory().total().includingGaps());
-    QCOMPARE(page.variablesModel()->rowCount(), int(report.compilation().loweredVariables().forTile(17).size()));
-    QCOMPARE(page.variablesModel()->index(0, LoweredVariablesModel::TileColumn).data(TableModel::SortRole).toUInt(), 17u);
+    QCOMPARE(page.variablesModel()->rowCount(),
+             int(report.compilation().loweredVariables().forTile(17).size()));
+    QCOMPARE(page.variablesModel()
+                 ->index(0, LoweredVariablesModel::TileColumn)
+                 .data(TableModel::SortRole)
+                 .toUInt(),
+             17u);
 
     // Hovering names the tile and its figures.
-    QTest::mouseMove(page.chart(), QPoint(int(page.chart()->xForItem(12)), int(page.chart()->plotRect().center().y())));
+    QTest::mouseMove(page.chart(), QPoint(int(page.chart()->xForItem(12)),
+                                          int(page.chart()->plotRect().center().y())));
     QTRY_VERIFY(QToolTip::isVisible());
     QVERIFY2(QToolTip::text().contains(QStringLiteral("Tile 12")), qPrintable(QToolTip::text()));
     QVERIFY(QToolTip::text().contains(QStringLiteral("Including gaps")));
@@ -821,8 +895,9 @@ private slots:
     clickTile(page, 20, Qt::ShiftModifier);
     QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{17, 20}));
     QVERIFY(waitDetails(page, {17, 20}));
-    QCOMPARE(page.variablesModel()->rowCount(), int(report.compilation().loweredVariables().forTile(17).size() +
-                                                    report.compilation().loweredVariables().forTile(20).size()));
+    QCOMPARE(page.variablesModel()->rowCount(),
+             int(report.compilation().loweredVariables().forTile(17).size() +
+                 report.compilation().loweredVariables().forTile(20).size()));
     clickTile(page, 17, Qt::ShiftModifier); // shift-click on a selected tile removes it
     QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{20}));
 
@@ -832,7 +907,8 @@ private slots:
     QCOMPARE(page.chart()->selection(), (std::vector<std::size_t>{3, 7}));
     QVERIFY(waitDetails(page, {3, 7}));
     QCOMPARE(page.detailsModel()->find(QStringLiteral("Total excluding gaps"))->values[3],
-             report.compilation().tile(3).memory().total().excludingGaps() + report.compilation().tile(7).memory().total().excludingGaps());
+             report.compilation().tile(3).memory().total().excludingGaps() +
+                 report.compilation().tile(7).memory().total().excludingGaps());
 
     // A bad list is reported beside the box and changes nothing.
     QVERIFY(!page.selectTiles(QStringLiteral("3,99999")));
@@ -844,7 +920,8 @@ private slots:
     page.tabs()->setCurrentIndex(1);
     page.mapButton()->setChecked(true);
     QCOMPARE(page.memoryMap()->tile(), 3);
-    QVERIFY(page.memoryMap()->extent() >= report.compilation().tile(3).memory().total().excludingGaps());
+    QVERIFY(page.memoryMap()->extent() >=
+            report.compilation().tile(3).memory().total().excludingGaps());
     const QImage map = page.memoryMap()->grab().toImage();
     QVERIFY(viewer_test::distinctColors(map) >= 6);
     // Kept for a person to look at, as the screenshots are.
@@ -853,7 +930,10 @@ private slots:
     page.mapButton()->setChecked(false);
     page.grab().save(out + QStringLiteral("/page-tiles-3-7-variables.png"));
     page.mapButton()->setChecked(true);
-    QVERIFY(page.memoryMap()->addressAt(QPointF(page.memoryMap()->width() / 2.0, page.memoryMap()->height() / 2.0)).has_value());
+    QVERIFY(
+        page.memoryMap()
+            ->addressAt(QPointF(page.memoryMap()->width() / 2.0, page.memoryMap()->height() / 2.0))
+            .has_value());
 
     // Escape clears the selection: back to all tiles.
     page.chart()->setFocus();
@@ -874,7 +954,8 @@ private slots:
     page.gapsBox()->setChecked(false);
     page.chart()->grab();
     const double withoutGaps = page.chart()->plottedRange().second;
-    QVERIFY2(withoutGaps < withGaps, qPrintable(QStringLiteral("%1 vs %2").arg(withoutGaps).arg(withGaps)));
+    QVERIFY2(withoutGaps < withGaps,
+             qPrintable(QStringLiteral("%1 vs %2").arg(withoutGaps).arg(withGaps)));
     QVERIFY(page.chart()->bandNames().contains(QStringLiteral("Total (excluding gaps)")));
     page.breakdownBox()->setCurrentIndex(1);
     QVERIFY(!page.chart()->bandNames().contains(QStringLiteral("Gaps")));
@@ -895,11 +976,21 @@ private slots:
     QVERIFY(page.chart()->plottedRange().second >= double(page.data()->bytesPerTile));
 
     Settings::instance().setMemoryUnits(MemoryUnits::Bytes);
-    const QString bytesText = page.detailsModel()->index(page.detailsModel()->rowCount() - 1, TileMemoryDetailsModel::TotalColumn).data().toString();
-    QVERIFY2(bytesText.endsWith(QStringLiteral(" B")) && !bytesText.contains(QStringLiteral("iB")), qPrintable(bytesText));
-    QVERIFY2(!page.summaryLabel()->text().contains(QStringLiteral("iB")), qPrintable(page.summaryLabel()->text()));
+    const QString bytesText =
+        page.detailsModel()
+            ->index(page.detailsModel()->rowCount() - 1, TileMemoryDetailsModel::TotalColumn)
+            .data()
+            .toString();
+    QVERIFY2(bytesText.endsWith(QStringLiteral(" B")) && !bytesText.contains(QStringLiteral("iB")),
+             qPrintable(bytesText));
+    QVERIFY2(!page.summaryLabel()->text().contains(QStringLiteral("iB")),
+             qPrintable(page.summaryLabel()->text()));
     Settings::instance().setMemoryUnits(MemoryUnits::Binary);
-    const QString binaryText = page.detailsModel()->index(page.detailsModel()->rowCount() - 1, TileMemoryDetailsModel::TotalColumn).data().toString();
+    const QString binaryText =
+        page.detailsModel()
+            ->index(page.detailsModel()->rowCount() - 1, TileMemoryDetailsModel::TotalColumn)
+            .data()
+            .toString();
     QVERIFY2(binaryText.contains(QStringLiteral("iB")), qPrintable(binaryText));
     QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("KiB")));
 
@@ -915,7 +1006,8 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(page.ipuBox()->count(), int(page.data()->numIpus) + 1);
     page.ipuBox()->setCurrentIndex(2); // IPU 1
-    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(page.data()->tilesPerIpu, 2 * page.data()->tilesPerIpu)));
+    QCOMPARE(page.chart()->domain(), (std::pair<std::size_t, std::size_t>(
+                                         page.data()->tilesPerIpu, 2 * page.data()->tilesPerIpu)));
     // A variable filter on one IPU: its tiles' bytes of the matching variables.
     QSignalSpy applied(&page, &MemoryPage::variableFilterApplied);
     page.setVariableFilter(QStringLiteral("stage2"));
@@ -924,7 +1016,8 @@ private slots:
     for (unsigned t = 0; t < page.data()->numTiles; ++t)
       (page.data()->ipuOf(t) == 1 ? onIpu1 : onIpu0) += (*page.chart()->variableBytes())[t];
     QVERIFY(onIpu1 > 0);
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-pipeline-filter")) + QStringLiteral("/ipu1-stage2.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-pipeline-filter")) +
+                     QStringLiteral("/ipu1-stage2.png"));
   }
 
   void outOfMemoryReportShowsOverflow() {
@@ -963,7 +1056,8 @@ private slots:
     page.mapButton()->setChecked(true);
     QCOMPARE(page.memoryMap()->tile(), int(d.largestTile()));
     QVERIFY(page.memoryMap()->extent() > d.bytesPerTile);
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-oom")) + QStringLiteral("/largest-tile-map.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("memory-oom")) +
+                     QStringLiteral("/largest-tile-map.png"));
   }
 
   void comparingShowsTheDifference() {
@@ -977,9 +1071,11 @@ private slots:
     QVERIFY(!page.breakdownBox()->isEnabled());
     std::int64_t diff = 0;
     for (unsigned t = 0; t < page.data()->numTiles; ++t)
-      diff += std::int64_t(page.data()->includingGaps[t]) - std::int64_t(t < page.baseData()->numTiles ? page.baseData()->includingGaps[t] : 0);
+      diff += std::int64_t(page.data()->includingGaps[t]) -
+              std::int64_t(t < page.baseData()->numTiles ? page.baseData()->includingGaps[t] : 0);
     QVERIFY2(diff > 0, "batch 64 has bigger activations");
-    QCOMPARE(page.chart()->bandNames().mid(0, 2), (QStringList{QStringLiteral("Base"), QStringLiteral("Current")}));
+    QCOMPARE(page.chart()->bandNames().mid(0, 2),
+             (QStringList{QStringLiteral("Base"), QStringLiteral("Current")}));
     page.differenceBox()->setChecked(true);
     page.chart()->grab();
     QVERIFY(page.chart()->plottedRange().second > 0);
@@ -995,20 +1091,27 @@ private slots:
     QVERIFY(applied.wait(60000));
     for (bool base : {false, true}) {
       const pva::Report report =
-          Document::resolve(base ? viewer_test::mlpReport() : viewer_test::mlpBigReport())->openReport();
+          Document::resolve(base ? viewer_test::mlpReport() : viewer_test::mlpBigReport())
+              ->openReport();
       std::vector<std::uint64_t> expected(report.compilation().target().numTiles(), 0);
       for (unsigned t = 0; t < expected.size(); ++t)
         for (const pva::LoweredVariable& v : report.compilation().loweredVariables().forTile(t))
-          if (QString::fromStdString(v.name()).contains(QStringLiteral("partials"))) expected[t] += v.bytes();
+          if (QString::fromStdString(v.name()).contains(QStringLiteral("partials")))
+            expected[t] += v.bytes();
       const auto& shown = base ? page.chart()->baseVariableBytes() : page.chart()->variableBytes();
       QVERIFY(shown);
       QCOMPARE(*shown, expected);
     }
-    QVERIFY(page.chart()->bandNames().first().startsWith(QStringLiteral("Base: variables matching 'partials'")));
+    QVERIFY(page.chart()->bandNames().first().startsWith(
+        QStringLiteral("Base: variables matching 'partials'")));
     page.chart()->grab();
-    const std::uint64_t highest = std::max(*std::max_element(page.chart()->variableBytes()->begin(), page.chart()->variableBytes()->end()),
-                                           *std::max_element(page.chart()->baseVariableBytes()->begin(), page.chart()->baseVariableBytes()->end()));
-    QVERIFY(page.chart()->plottedRange().second < 1.2 * double(highest)); // the filter's scale, not the totals'
+    const std::uint64_t highest =
+        std::max(*std::max_element(page.chart()->variableBytes()->begin(),
+                                   page.chart()->variableBytes()->end()),
+                 *std::max_element(page.chart()->baseVariableBytes()->begin(),
+                                   page.chart()->baseVariableBytes()->end()));
+    QVERIFY(page.chart()->plottedRange().second <
+            1.2 * double(highest)); // the filter's scale, not the totals'
     page.grab().save(out + QStringLiteral("/partials.png"));
   }
 
@@ -1030,7 +1133,8 @@ private slots:
     // Drag pans without selecting.
     chart.setViewRange(100, 200);
     QTest::mousePress(&chart, Qt::LeftButton, {}, QPoint(400, 200));
-    QMouseEvent move(QEvent::MouseMove, QPointF(300, 200), QPointF(300, 200), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(300, 200), QPointF(300, 200), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&chart, &move);
     QTest::mouseRelease(&chart, Qt::LeftButton, {}, QPoint(300, 200));
     QVERIFY(chart.viewRange().first > 100);

@@ -1,37 +1,33 @@
 // The Program Tree and Operations pages and their models on the samples' reports.
 #include "ViewerTestUtil.hpp"
-
+#include "charts/OperationTilesChart.hpp"
 #include "core/Format.hpp"
 #include "core/Settings.hpp"
 #include "models/KeyValueModel.hpp"
 #include "models/LayerTotalsModel.hpp"
 #include "models/OperationsModel.hpp"
 #include "models/ProgramTreeModel.hpp"
-#include "charts/OperationTilesChart.hpp"
 #include "widgets/OperationTilesPanel.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/ProgramTreePage.hpp"
 
-#include <pva/Analysis.hpp>
-#include <pva/Debug.hpp>
-#include <pva/OperationTiles.hpp>
-#include <pva/Program.hpp>
-
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
-#include <QHeaderView>
 #include <QTest>
 #include <QTreeView>
-
 #include <algorithm>
 #include <numeric>
+#include <pva/Analysis.hpp>
+#include <pva/Debug.hpp>
+#include <pva/OperationTiles.hpp>
+#include <pva/Program.hpp>
 #include <set>
-
 #include <sqlite3.h>
 
 using namespace tessera::viewer;
@@ -41,7 +37,8 @@ namespace {
 /// Every node of the tree, depth first, from the model alone.
 int countRows(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
   int n = m.rowCount(parent);
-  for (int r = 0; r < m.rowCount(parent); ++r) n += countRows(m, m.index(r, 0, parent));
+  for (int r = 0; r < m.rowCount(parent); ++r)
+    n += countRows(m, m.index(r, 0, parent));
   return n;
 }
 
@@ -55,7 +52,8 @@ QString mlpCopyEditedBy(const QString& name, const char* sql) {
       QTest::qFail("cannot copy the mlp fixture", __FILE__, __LINE__);
       return {};
     }
-    QFile(dir + QLatin1String(file)).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    QFile(dir + QLatin1String(file))
+        .setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
   }
   sqlite3* db = nullptr;
   int rc = sqlite3_open((dir + QStringLiteral("/profile.pop")).toUtf8().constData(), &db);
@@ -84,7 +82,8 @@ private slots:
     const pva::Report report = doc->openReport();
     const auto entries = report.compilation().entryPoints();
     QCOMPARE(model.rowCount(), int(entries.size()));
-    QCOMPARE(model.index(0, 0).data(ProgramTreeModel::ProgramIdRole).toULongLong(), entries[0]->_id());
+    QCOMPARE(model.index(0, 0).data(ProgramTreeModel::ProgramIdRole).toULongLong(),
+             entries[0]->_id());
     // The first root's children are its program's children, in order.
     const QModelIndex root = model.index(0, 0);
     QCOMPARE(model.rowCount(root), int(entries[0]->children().size()));
@@ -103,7 +102,8 @@ private slots:
       sum += cycles->cycles[i];
     }
     QCOMPARE(runs, std::uint64_t(report.execution().steps().size()));
-    QVERIFY(sum >= report.execution().totalCycles().total()); // slowest IPU per step, single IPU: equal
+    QVERIFY(sum >=
+            report.execution().totalCycles().total()); // slowest IPU per step, single IPU: equal
     QCOMPARE(sum, report.execution().totalCycles().total());
   }
   void treePageSearchesAndShowsDetails() {
@@ -119,11 +119,13 @@ private slots:
     QTest::keyClick(page.search(), Qt::Key_Return);
     QCOMPARE(page.details()->value(QStringLiteral("Type")), QStringLiteral("OnTileExecute"));
     QVERIFY(!page.details()->value(QStringLiteral("Compute set")).isEmpty());
-    QVERIFY2(page.matchLabel()->text().startsWith(QStringLiteral("1 of ")), qPrintable(page.matchLabel()->text()));
+    QVERIFY2(page.matchLabel()->text().startsWith(QStringLiteral("1 of ")),
+             qPrintable(page.matchLabel()->text()));
     const QString first = page.details()->value(QStringLiteral("Name"));
     QTest::keyClick(page.search(), Qt::Key_Return);
     QVERIFY(page.matchLabel()->text().startsWith(QStringLiteral("2 of ")));
-    QVERIFY(page.details()->value(QStringLiteral("Name")) != first || page.details()->value(QStringLiteral("Program id")) != QString());
+    QVERIFY(page.details()->value(QStringLiteral("Name")) != first ||
+            page.details()->value(QStringLiteral("Program id")) != QString());
     QTest::keyClick(page.search(), Qt::Key_Return, Qt::ShiftModifier);
     QVERIFY(page.matchLabel()->text().startsWith(QStringLiteral("1 of ")));
     QCOMPARE(page.details()->value(QStringLiteral("Name")), first);
@@ -144,22 +146,28 @@ private slots:
     QCOMPARE(model.rowCount(), int(ops.size()));
     // Sorted by executed cycles, largest first, by default.
     for (int r = 1; r < model.rowCount(); ++r)
-      QVERIFY(model.index(r - 1, OperationsModel::ExecutedColumn).data(OperationsModel::SortRole).toULongLong() >=
-              model.index(r, OperationsModel::ExecutedColumn).data(OperationsModel::SortRole).toULongLong());
+      QVERIFY(model.index(r - 1, OperationsModel::ExecutedColumn)
+                  .data(OperationsModel::SortRole)
+                  .toULongLong() >= model.index(r, OperationsModel::ExecutedColumn)
+                                        .data(OperationsModel::SortRole)
+                                        .toULongLong());
     model.sort(OperationsModel::NameColumn, Qt::AscendingOrder);
-    QVERIFY(model.index(0, 0).data().toString() <= model.index(model.rowCount() - 1, 0).data().toString());
+    QVERIFY(model.index(0, 0).data().toString() <=
+            model.index(model.rowCount() - 1, 0).data().toString());
     // Layers filter rows; the text filter narrows further.
     QVERIFY(!data->layers.isEmpty());
     model.setLayer(data->layers.front());
     int inLayer = 0;
-    for (const auto& op : data->operations) inLayer += op.layer == data->layers.front() ? 1 : 0;
+    for (const auto& op : data->operations)
+      inLayer += op.layer == data->layers.front() ? 1 : 0;
     QCOMPARE(model.rowCount(), inLayer);
     model.setLayer({});
     model.setTextFilter(QStringLiteral("no operation is called this"));
     QCOMPARE(model.rowCount(), 0);
     // Some operation ran: executed cycles were attributed.
     std::uint64_t executed = 0;
-    for (const auto& op : data->operations) executed += op.executedCycles;
+    for (const auto& op : data->operations)
+      executed += op.executedCycles;
     QVERIFY(executed > 0);
   }
   void operationsPageSelectsAndShowsDetails() {
@@ -197,7 +205,8 @@ private slots:
     QVERIFY(info && info->executedCycles > 0);
     QVERIFY(!panel->chart()->data()); // not read while its tab is hidden
     for (int i = 0; i < page.findChild<QTabWidget*>()->count(); ++i)
-      if (page.findChild<QTabWidget*>()->tabText(i) == QStringLiteral("Per tile")) page.findChild<QTabWidget*>()->setCurrentIndex(i);
+      if (page.findChild<QTabWidget*>()->tabText(i) == QStringLiteral("Per tile"))
+        page.findChild<QTabWidget*>()->setCurrentIndex(i);
     QVERIFY(loaded.wait(60000));
     const auto& data = panel->chart()->data();
     QVERIFY(data);
@@ -212,7 +221,9 @@ private slots:
     QCOMPARE(data->of(OperationTilesData::EstimatedCycles), expected.estimatedCycles);
     QCOMPARE(data->of(OperationTilesData::ExecutedCycles), expected.cycles);
     // The tiles add up to the table's figures (pva::operationFigures).
-    auto sum = [](const std::vector<std::uint64_t>& v) { return std::accumulate(v.begin(), v.end(), std::uint64_t(0)); };
+    auto sum = [](const std::vector<std::uint64_t>& v) {
+      return std::accumulate(v.begin(), v.end(), std::uint64_t(0));
+    };
     QCOMPARE(sum(data->of(OperationTilesData::CodeBytes)), info->codeBytes);
     QCOMPARE(sum(data->of(OperationTilesData::Vertices)), info->vertices);
     const std::uint64_t busiest = *std::max_element(expected.cycles.begin(), expected.cycles.end());
@@ -220,9 +231,11 @@ private slots:
 
     // Executed cycles first: the summary gives the total and the busiest tile, the axis its scale.
     QCOMPARE(panel->chart()->figure(), OperationTilesData::ExecutedCycles);
-    QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("total %1").arg(formatCount(sum(expected.cycles)))),
+    QVERIFY2(panel->summaryLabel()->text().contains(
+                 QStringLiteral("total %1").arg(formatCount(sum(expected.cycles)))),
              qPrintable(panel->summaryLabel()->text()));
-    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("highest %1").arg(formatCount(busiest))));
+    QVERIFY(panel->summaryLabel()->text().contains(
+        QStringLiteral("highest %1").arg(formatCount(busiest))));
     QTest::qWait(50);
     QImage image = panel->chart()->grab().toImage();
     QVERIFY(panel->chart()->plottedRange().second >= double(busiest));
@@ -239,10 +252,12 @@ private slots:
     // Another figure: the chart, its legend and the summary follow.
     panel->figureBox()->setCurrentIndex(OperationTilesData::CodeBytes);
     QCOMPARE(panel->chart()->figure(), OperationTilesData::CodeBytes);
-    QVERIFY(panel->chart()->legendNames().first().startsWith(OperationTilesData::figureName(OperationTilesData::CodeBytes)));
+    QVERIFY(panel->chart()->legendNames().first().startsWith(
+        OperationTilesData::figureName(OperationTilesData::CodeBytes)));
     image = panel->chart()->grab().toImage();
     QVERIFY(hasColour(image, OperationTilesChart::figureColor(OperationTilesData::CodeBytes)));
-    QVERIFY(panel->chart()->plottedRange().second >= double(*std::max_element(expected.codeBytes.begin(), expected.codeBytes.end())));
+    QVERIFY(panel->chart()->plottedRange().second >=
+            double(*std::max_element(expected.codeBytes.begin(), expected.codeBytes.end())));
     page.grab().save(out + QStringLiteral("/mlp-code.png"));
 
     // Another operation: read again.
@@ -264,7 +279,9 @@ private slots:
     int row = -1;
     for (int r = 0; r < page.model()->rowCount(); ++r) {
       const OperationInfo* op = page.model()->operationAt(r);
-      if (op->estimatedFlops && (row < 0 || *op->estimatedFlops > *page.model()->operationAt(row)->estimatedFlops)) row = r;
+      if (op->estimatedFlops &&
+          (row < 0 || *op->estimatedFlops > *page.model()->operationAt(row)->estimatedFlops))
+        row = r;
     }
     QVERIFY(row >= 0);
     const OperationInfo* info = page.model()->operationAt(row);
@@ -279,7 +296,8 @@ private slots:
     QCOMPARE(panel->chart()->data()->operation, info->name);
     panel->figureBox()->setCurrentIndex(OperationTilesData::EstimatedFlops);
     QCOMPARE(panel->chart()->figure(), OperationTilesData::EstimatedFlops);
-    QCOMPARE(panel->figureBox()->currentText(), QStringLiteral("Estimated FLOPs (each compute set once)"));
+    QCOMPARE(panel->figureBox()->currentText(),
+             QStringLiteral("Estimated FLOPs (each compute set once)"));
     const auto& data = panel->chart()->data();
     QVERIFY(data->hasFlops);
 
@@ -294,19 +312,26 @@ private slots:
         if (!seen.insert(cs.id()).second) continue;
         const std::vector<std::uint64_t> flops = cs.estimatedFlopsByTile();
         QCOMPARE(flops.size(), expected.size());
-        for (std::size_t t = 0; t < flops.size(); ++t) expected[t] += flops[t];
+        for (std::size_t t = 0; t < flops.size(); ++t)
+          expected[t] += flops[t];
       }
     QCOMPARE(data->of(OperationTilesData::EstimatedFlops), expected);
     const std::uint64_t total = std::accumulate(expected.begin(), expected.end(), std::uint64_t(0));
     QCOMPARE(total, *info->estimatedFlops); // the table's FLOPs column
     const auto busiest = std::max_element(expected.begin(), expected.end());
-    const auto used = std::count_if(expected.begin(), expected.end(), [](std::uint64_t f) { return f > 0; });
+    const auto used =
+        std::count_if(expected.begin(), expected.end(), [](std::uint64_t f) { return f > 0; });
     QVERIFY(used > 1); // a matmul's FLOPs are spread over tiles
     const QString summary = panel->summaryLabel()->text();
-    QVERIFY2(summary.contains(QStringLiteral("On %1 of %2 tiles").arg(formatCount(std::uint64_t(used)), formatCount(expected.size()))),
+    QVERIFY2(
+        summary.contains(QStringLiteral("On %1 of %2 tiles")
+                             .arg(formatCount(std::uint64_t(used)), formatCount(expected.size()))),
+        qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("total %1").arg(formatCount(total))),
              qPrintable(summary));
-    QVERIFY2(summary.contains(QStringLiteral("total %1").arg(formatCount(total))), qPrintable(summary));
-    QVERIFY2(summary.contains(QStringLiteral("highest %1 on tile %2").arg(formatCount(*busiest)).arg(busiest - expected.begin())),
+    QVERIFY2(summary.contains(QStringLiteral("highest %1 on tile %2")
+                                  .arg(formatCount(*busiest))
+                                  .arg(busiest - expected.begin())),
              qPrintable(summary));
     // Title with unit and scope: the legend names the figure and the operation.
     QCOMPARE(panel->chart()->legendNames().first(),
@@ -324,14 +349,16 @@ private slots:
           break;
         }
     QVERIFY2(columns > 1, qPrintable(QString::number(columns)));
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops")) + QStringLiteral("/mlp-flops.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops")) +
+                     QStringLiteral("/mlp-flops.png"));
   }
   // A report of format 1.3 stores FLOPs per compute set only: the chart says there is no estimate
   // per tile instead of drawing zeros.
   void operationsFlopsPerTileOfAnOlderReportSayNoEstimate() {
-    const QString dir = mlpCopyEditedBy(QStringLiteral("flops-1.3"),
-                                     "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
-                                     "UPDATE meta SET value = '1.3.0' WHERE key = 'format_version';");
+    const QString dir =
+        mlpCopyEditedBy(QStringLiteral("flops-1.3"),
+                        "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
+                        "UPDATE meta SET value = '1.3.0' WHERE key = 'format_version';");
     QVERIFY(!dir.isEmpty());
     OperationsPage page;
     page.resize(1200, 900);
@@ -346,20 +373,23 @@ private slots:
       if (tabs->tabText(i) == QStringLiteral("Per tile")) tabs->setCurrentIndex(i);
     page.table()->selectRow(0);
     QVERIFY(loaded.wait(60000));
-    QVERIFY(page.model()->operations()->hasFlopEstimates); // per compute set, still shown in the table
+    QVERIFY(
+        page.model()->operations()->hasFlopEstimates); // per compute set, still shown in the table
     panel->figureBox()->setCurrentIndex(OperationTilesData::EstimatedFlops);
     const auto& data = panel->chart()->data();
     QVERIFY(!data->hasFlops);
     QVERIFY(data->of(OperationTilesData::EstimatedFlops).empty());
     QVERIFY(!data->of(OperationTilesData::CodeBytes).empty()); // the other figures as before
-    QCOMPARE(panel->summaryLabel()->text(), QStringLiteral("No FLOP estimates per tile in this report."));
+    QCOMPARE(panel->summaryLabel()->text(),
+             QStringLiteral("No FLOP estimates per tile in this report."));
     QTest::qWait(50);
     const QImage image = panel->chart()->grab().toImage();
     const QColor colour = OperationTilesChart::figureColor(OperationTilesData::EstimatedFlops);
     for (int y = 0; y < image.height(); ++y)
       for (int x = 0; x < image.width(); ++x)
         QVERIFY(image.pixelColor(x, y) != colour);
-    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops-1.3")) + QStringLiteral("/mlp-1.3-flops.png"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operation-flops-1.3")) +
+                     QStringLiteral("/mlp-1.3-flops.png"));
   }
 
   void operationsShowCodeVerticesExchangeAndLayerTotals() {
@@ -387,9 +417,12 @@ private slots:
       code += op.codeBytes;
     }
     for (int r = 0; r < model->rowCount(); ++r)
-      QCOMPARE(model->index(r, OperationsModel::VerticesColumn).data(OperationsModel::SortRole).toULongLong(),
+      QCOMPARE(model->index(r, OperationsModel::VerticesColumn)
+                   .data(OperationsModel::SortRole)
+                   .toULongLong(),
                model->operationAt(r)->vertices);
-    QVERIFY(vertices > 0 && exchanged > 0 && code > 0); // the MLP's matmuls have vertices and exchanges
+    QVERIFY(vertices > 0 && exchanged > 0 &&
+            code > 0); // the MLP's matmuls have vertices and exchanges
     // Layers: one row a layer; their operation counts add up to the rows shown.
     LayerTotalsModel* layers = page.layerTotals();
     const auto tester = viewer_test::checkModel(layers);
@@ -397,15 +430,21 @@ private slots:
     QCOMPARE(layers->rowCount(), int(model->operations()->layers.size()));
     std::uint64_t counted = 0, layerVertices = 0;
     for (int r = 0; r < layers->rowCount(); ++r) {
-      counted += layers->index(r, LayerTotalsModel::OperationsColumn).data(LayerTotalsModel::SortRole).toULongLong();
-      layerVertices += layers->index(r, LayerTotalsModel::VerticesColumn).data(LayerTotalsModel::SortRole).toULongLong();
+      counted += layers->index(r, LayerTotalsModel::OperationsColumn)
+                     .data(LayerTotalsModel::SortRole)
+                     .toULongLong();
+      layerVertices += layers->index(r, LayerTotalsModel::VerticesColumn)
+                           .data(LayerTotalsModel::SortRole)
+                           .toULongLong();
     }
     QCOMPARE(counted, std::uint64_t(model->rowCount()));
     QCOMPARE(layerVertices, vertices);
     // A layer's live bytes at its peak never exceed the report's peak.
     const std::uint64_t peak = pva::summarize(report).memory.peakLiveness.notAlwaysLiveBytes;
     for (int r = 0; r < layers->rowCount(); ++r)
-      QVERIFY(layers->index(r, LayerTotalsModel::LiveAtPeakColumn).data(LayerTotalsModel::SortRole).toULongLong() <= peak);
+      QVERIFY(layers->index(r, LayerTotalsModel::LiveAtPeakColumn)
+                  .data(LayerTotalsModel::SortRole)
+                  .toULongLong() <= peak);
     // The column chooser: hide and show a figure; the name cannot be hidden.
     page.setColumnShown(OperationsModel::CodeColumn, false);
     QVERIFY(page.table()->horizontalHeader()->isSectionHidden(OperationsModel::CodeColumn));
@@ -440,30 +479,38 @@ private slots:
       total += *f.estimatedFlops;
     }
     QVERIFY(total > 0);
-    QCOMPARE(model->headerData(OperationsModel::FlopsColumn, Qt::Horizontal).toString(), QStringLiteral("FLOPs (estimate)"));
+    QCOMPARE(model->headerData(OperationsModel::FlopsColumn, Qt::Horizontal).toString(),
+             QStringLiteral("FLOPs (estimate)"));
     std::uint64_t shown = 0;
     for (int r = 0; r < model->rowCount(); ++r) {
       const OperationInfo* op = model->operationAt(r);
       const QModelIndex cell = model->index(r, OperationsModel::FlopsColumn);
       QCOMPARE(cell.data(OperationsModel::SortRole).toLongLong(), qlonglong(*op->estimatedFlops));
-      QCOMPARE(cell.data().toString(), formatCount(*op->estimatedFlops)); // the MLP has no user codelets
+      QCOMPARE(cell.data().toString(),
+               formatCount(*op->estimatedFlops)); // the MLP has no user codelets
       shown += *op->estimatedFlops;
     }
     QCOMPARE(shown, total);
     // Sorting by FLOPs puts the matmuls' operations first.
     model->sort(OperationsModel::FlopsColumn, Qt::DescendingOrder);
     for (int r = 1; r < model->rowCount(); ++r)
-      QVERIFY(model->index(r - 1, OperationsModel::FlopsColumn).data(OperationsModel::SortRole).toLongLong() >=
-              model->index(r, OperationsModel::FlopsColumn).data(OperationsModel::SortRole).toLongLong());
+      QVERIFY(model->index(r - 1, OperationsModel::FlopsColumn)
+                  .data(OperationsModel::SortRole)
+                  .toLongLong() >= model->index(r, OperationsModel::FlopsColumn)
+                                       .data(OperationsModel::SortRole)
+                                       .toLongLong());
     // The Layers tab and the totals add up to the same.
     LayerTotalsModel* layers = page.layerTotals();
     const auto layersTester = viewer_test::checkModel(layers);
     page.table()->clearSelection();
     std::uint64_t layerFlops = 0;
     for (int r = 0; r < layers->rowCount(); ++r)
-      layerFlops += layers->index(r, LayerTotalsModel::FlopsColumn).data(LayerTotalsModel::SortRole).toULongLong();
+      layerFlops += layers->index(r, LayerTotalsModel::FlopsColumn)
+                        .data(LayerTotalsModel::SortRole)
+                        .toULongLong();
     QCOMPARE(layerFlops, total);
-    QCOMPARE(page.summary()->value(QStringLiteral("FLOPs (estimate, each compute set once)")), formatCount(total));
+    QCOMPARE(page.summary()->value(QStringLiteral("FLOPs (estimate, each compute set once)")),
+             formatCount(total));
     // The column chooser hides and shows it.
     page.setColumnShown(OperationsModel::FlopsColumn, false);
     QVERIFY(page.table()->horizontalHeader()->isSectionHidden(OperationsModel::FlopsColumn));
@@ -472,12 +519,13 @@ private slots:
   }
   void operationsWithoutFlopEstimatesSayNoEstimate() {
     // The mlp report made into one of format 1.0: no FLOP columns, no flop_estimates key.
-    const QString dir = mlpCopyEditedBy(QStringLiteral("no-flops"),
-                                     "ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
-                                     "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
-                                     "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
-                                     "DELETE FROM meta WHERE key = 'flop_estimates';"
-                                     "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';");
+    const QString dir =
+        mlpCopyEditedBy(QStringLiteral("no-flops"),
+                        "ALTER TABLE compute_sets DROP COLUMN estimated_flops;"
+                        "ALTER TABLE compute_sets DROP COLUMN vertices_without_flop_estimate;"
+                        "ALTER TABLE compute_sets DROP COLUMN estimated_flops_by_tile;"
+                        "DELETE FROM meta WHERE key = 'flop_estimates';"
+                        "UPDATE meta SET value = '1.0.0' WHERE key = 'format_version';");
     QVERIFY(!dir.isEmpty());
     OperationsPage page;
     page.setDocument(Document::resolve(dir));
@@ -492,15 +540,18 @@ private slots:
       QVERIFY(cell.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("No estimate")));
     }
     page.table()->clearSelection();
-    QCOMPARE(page.summary()->value(QStringLiteral("FLOPs (estimate, each compute set once)")), QStringLiteral("—"));
+    QCOMPARE(page.summary()->value(QStringLiteral("FLOPs (estimate, each compute set once)")),
+             QStringLiteral("—"));
     LayerTotalsModel* layers = page.layerTotals();
     for (int r = 0; r < layers->rowCount(); ++r)
-      QCOMPARE(layers->index(r, LayerTotalsModel::FlopsColumn).data().toString(), QStringLiteral("—"));
+      QCOMPARE(layers->index(r, LayerTotalsModel::FlopsColumn).data().toString(),
+               QStringLiteral("—"));
   }
   void operationsWithoutDebugInformationSaySo() {
     // A copy of the report without its debug.cbor.
     const QString dir = viewer_test::tmpDir(QStringLiteral("no-debug"));
-    QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"), dir + QStringLiteral("/profile.pop")));
+    QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"),
+                        dir + QStringLiteral("/profile.pop")));
     OperationsPage page;
     page.setDocument(Document::resolve(dir));
     QVERIFY(viewer_test::waitReady(&page));

@@ -8,7 +8,6 @@
 // yet delivered, however fast it would come), no visible text may say it is still reading, and
 // no progress bar may show.
 #include "ViewerTestUtil.hpp"
-
 #include "core/Background.hpp"
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
@@ -33,17 +32,21 @@ struct AtReady {
 
 /// Visible labels of `window` that say work is still going on.
 QStringList loadingTexts(QWidget* window) {
-  static const QRegularExpression busy(QStringLiteral("\\b(reading|indexing|analysing|loading|laying out|adding up)\\b.*(…|\\.\\.\\.|\\d+ ?%| of )"),
-                                       QRegularExpression::CaseInsensitiveOption);
+  static const QRegularExpression busy(
+      QStringLiteral("\\b(reading|indexing|analysing|loading|laying out|adding "
+                     "up)\\b.*(…|\\.\\.\\.|\\d+ ?%| of )"),
+      QRegularExpression::CaseInsensitiveOption);
   QStringList found;
   for (QLabel* label : window->findChildren<QLabel*>())
-    if (label->isVisibleTo(window) && busy.match(label->text()).hasMatch()) found << label->objectName() + QStringLiteral(": ") + label->text();
+    if (label->isVisibleTo(window) && busy.match(label->text()).hasMatch())
+      found << label->objectName() + QStringLiteral(": ") + label->text();
   return found;
 }
 
 int visibleProgressBars(QWidget* window) {
   int n = 0;
-  for (QProgressBar* bar : window->findChildren<QProgressBar*>()) n += bar->isVisibleTo(window) ? 1 : 0;
+  for (QProgressBar* bar : window->findChildren<QProgressBar*>())
+    n += bar->isVisibleTo(window) ? 1 : 0;
   return n;
 }
 
@@ -57,9 +60,11 @@ private slots:
     QTest::addColumn<QStringList>("documents"); // two: a comparison
     QTest::addColumn<int>("mode");              // the execution trace's mode
     const QStringList mlp{viewer_test::mlpReport()}, pipeline{viewer_test::pipelineReport()},
-        oom{viewer_test::oomReport()}, compared{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
+        oom{viewer_test::oomReport()},
+        compared{viewer_test::mlpReport(), viewer_test::mlpBigReport()};
     const int flat = int(ExecutionTimeline::Mode::Flat);
-    for (const char* v : {"summary", "insights", "memory", "liveness", "tilemap", "programs", "operations", "execution", "graph"}) {
+    for (const char* v : {"summary", "insights", "memory", "liveness", "tilemap", "programs",
+                          "operations", "execution", "graph"}) {
       const QString view = QString::fromLatin1(v);
       QTest::newRow(qPrintable(view + QStringLiteral("-mlp"))) << view << mlp << flat;
       QTest::newRow(qPrintable(view + QStringLiteral("-pipeline"))) << view << pipeline << flat;
@@ -67,13 +72,19 @@ private slots:
       QTest::newRow(qPrintable(view + QStringLiteral("-compare"))) << view << compared << flat;
     }
     QTest::newRow("compare-compare") << QStringLiteral("compare") << compared << flat;
-    for (const ExecutionTimeline::Mode m : {ExecutionTimeline::Mode::Flame, ExecutionTimeline::Mode::Bsp}) {
-      const QString name = m == ExecutionTimeline::Mode::Bsp ? QStringLiteral("bsp") : QStringLiteral("flame");
-      QTest::newRow(qPrintable(QStringLiteral("execution-%1-mlp").arg(name))) << QStringLiteral("execution") << mlp << int(m);
-      QTest::newRow(qPrintable(QStringLiteral("execution-%1-pipeline").arg(name))) << QStringLiteral("execution") << pipeline << int(m);
-      QTest::newRow(qPrintable(QStringLiteral("execution-%1-compare").arg(name))) << QStringLiteral("execution") << compared << int(m);
+    for (const ExecutionTimeline::Mode m :
+         {ExecutionTimeline::Mode::Flame, ExecutionTimeline::Mode::Bsp}) {
+      const QString name =
+          m == ExecutionTimeline::Mode::Bsp ? QStringLiteral("bsp") : QStringLiteral("flame");
+      QTest::newRow(qPrintable(QStringLiteral("execution-%1-mlp").arg(name)))
+          << QStringLiteral("execution") << mlp << int(m);
+      QTest::newRow(qPrintable(QStringLiteral("execution-%1-pipeline").arg(name)))
+          << QStringLiteral("execution") << pipeline << int(m);
+      QTest::newRow(qPrintable(QStringLiteral("execution-%1-compare").arg(name)))
+          << QStringLiteral("execution") << compared << int(m);
     }
-    QTest::newRow("trace") << QStringLiteral("trace") << QStringList{viewer_test::traceFile()} << flat;
+    QTest::newRow("trace") << QStringLiteral("trace") << QStringList{viewer_test::traceFile()}
+                           << flat;
   }
 
   void pageIsCompleteWhenReady() {
@@ -89,7 +100,8 @@ private slots:
     QVERIFY(execution);
     execution->setMode(ExecutionTimeline::Mode(mode));
     window.show();
-    QVERIFY(documents.size() == 2 ? window.openComparison(documents[0], documents[1]) : window.openPath(documents[0]));
+    QVERIFY(documents.size() == 2 ? window.openComparison(documents[0], documents[1])
+                                  : window.openPath(documents[0]));
     Page* page = window.page(view);
     QVERIFY(page);
     if (!window.showView(view)) QSKIP("the view has nothing to show for this document");
@@ -104,10 +116,15 @@ private slots:
     QString error;
     connect(page, &Page::errorOccurred, this, [&](const QString& message) { error = message; });
     QVERIFY(!page->isReady());
-    QVERIFY2(QTest::qWaitFor([&] { return seen.reached || !error.isEmpty(); }, 120000), qPrintable(view));
+    QVERIFY2(QTest::qWaitFor([&] { return seen.reached || !error.isEmpty(); }, 120000),
+             qPrintable(view));
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    QVERIFY2(seen.pending == 0, qPrintable(QStringLiteral("%1 of its tasks still on their way when ready").arg(seen.pending)));
-    QVERIFY2(seen.loadingTexts.isEmpty(), qPrintable(seen.loadingTexts.join(QStringLiteral(" | "))));
+    QVERIFY2(
+        seen.pending == 0,
+        qPrintable(
+            QStringLiteral("%1 of its tasks still on their way when ready").arg(seen.pending)));
+    QVERIFY2(seen.loadingTexts.isEmpty(),
+             qPrintable(seen.loadingTexts.join(QStringLiteral(" | "))));
     QCOMPARE(seen.progressBars, 0);
   }
 };

@@ -5,15 +5,14 @@
 // loads; broken .pvti files give an error naming the file.
 #include "RichTraceShape.hpp"
 #include "ViewerTestUtil.hpp"
-
 #include "charts/TraceTimeline.hpp"
+#include "core/Format.hpp"
+#include "core/HeatmapAxis.hpp"
 #include "core/TraceIndex.hpp"
 #include "core/TraceLayout.hpp"
 #include "core/TraceLod.hpp"
 #include "core/TraceTime.hpp"
-#include "core/HeatmapAxis.hpp"
 #include "core/ValueAxis.hpp"
-#include "core/Format.hpp"
 #include "models/TraceCallTreeModel.hpp"
 #include "widgets/HostTracePage.hpp"
 #include "widgets/PageRegistry.hpp"
@@ -30,7 +29,6 @@
 #include <QTest>
 #include <QTreeView>
 #include <QWheelEvent>
-
 #include <algorithm>
 
 using namespace tessera::viewer;
@@ -41,7 +39,8 @@ namespace {
 QString writeTrace(const QString& dir, int ticks = rich_trace::defaultTicks) {
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert(QStringLiteral("PVTI_OPTIONS"), QStringLiteral("{\"enable\":\"true\",\"directory\":\"%1\"}").arg(dir));
+  env.insert(QStringLiteral("PVTI_OPTIONS"),
+             QStringLiteral("{\"enable\":\"true\",\"directory\":\"%1\"}").arg(dir));
   p.setProcessEnvironment(env);
   p.start(QStringLiteral(VIEWER_TRACE_WRITER), {QStringLiteral("--ticks"), QString::number(ticks)});
   if (!p.waitForFinished(120000) || p.exitCode() != 0) return {};
@@ -57,19 +56,21 @@ int threadNamed(const TraceIndex& index, const QString& name) {
 std::vector<TraceEventRef> topLevel(const TraceIndex& index, int thread) {
   std::vector<TraceEventRef> out;
   const auto& events = index.threads[std::size_t(thread)].events;
-  for (std::uint32_t i = 0; i < events.size(); i = events[i].next) out.push_back({thread, i, false});
+  for (std::uint32_t i = 0; i < events.size(); i = events[i].next)
+    out.push_back({thread, i, false});
   return out;
 }
 
 QStringList childLabels(const TraceIndex& index, TraceEventRef e) {
   QStringList out;
-  for (std::uint32_t c : index.children(e.thread, e.index)) out << index.labels[index.threads[std::size_t(e.thread)].events[c].label];
+  for (std::uint32_t c : index.children(e.thread, e.index))
+    out << index.labels[index.threads[std::size_t(e.thread)].events[c].label];
   return out;
 }
 
 void sendWheel(QWidget* w, QPoint pos, int delta) {
-  QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
-                Qt::NoScrollPhase, false);
+  QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta),
+                Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
   QApplication::sendEvent(w, &e);
 }
 
@@ -101,15 +102,20 @@ private slots:
     const TraceIndex& index = *index_;
     QCOMPARE(index.processes.size(), std::size_t(1));
     QCOMPARE(index.threads.size(), std::size_t(2));
-    const int main = threadNamed(index, QStringLiteral("main")), loader = threadNamed(index, QStringLiteral("loader"));
+    const int main = threadNamed(index, QStringLiteral("main")),
+              loader = threadNamed(index, QStringLiteral("loader"));
     QVERIFY(main >= 0 && loader >= 0);
     QCOMPARE(index.threads[std::size_t(main)].events.size(), std::size_t(rich_trace::mainEvents));
     QCOMPARE(index.threads[std::size_t(main)].depthCount(), std::size_t(rich_trace::mainDepths));
-    QCOMPARE(index.threads[std::size_t(loader)].events.size(), std::size_t(rich_trace::loaderEvents));
+    QCOMPARE(index.threads[std::size_t(loader)].events.size(),
+             std::size_t(rich_trace::loaderEvents));
     QCOMPARE(index.eventCount, std::size_t(rich_trace::mainEvents + rich_trace::loaderEvents));
-    QCOMPARE(index.threads[std::size_t(main)].instants.size(), std::size_t(rich_trace::mainInstants));
-    QCOMPARE(index.threads[std::size_t(loader)].instants.size(), std::size_t(rich_trace::loaderInstants));
-    QCOMPARE(index.instantCount, std::size_t(rich_trace::mainInstants + rich_trace::loaderInstants));
+    QCOMPARE(index.threads[std::size_t(main)].instants.size(),
+             std::size_t(rich_trace::mainInstants));
+    QCOMPARE(index.threads[std::size_t(loader)].instants.size(),
+             std::size_t(rich_trace::loaderInstants));
+    QCOMPARE(index.instantCount,
+             std::size_t(rich_trace::mainInstants + rich_trace::loaderInstants));
 
     // Nesting and labels on the main thread.
     const auto steps = topLevel(index, main);
@@ -121,8 +127,10 @@ private slots:
       if (s == rich_trace::steps - 1) expected << QStringLiteral("tiny");
       QCOMPARE(childLabels(index, step), expected);
       const auto kids = index.children(main, step.index);
-      QCOMPARE(childLabels(index, {main, kids[0], false}), (QStringList{QStringLiteral("layer0"), QStringLiteral("layer1")}));
-      QCOMPARE(childLabels(index, {main, kids[1], false}), QStringList{QStringLiteral("allreduce")});
+      QCOMPARE(childLabels(index, {main, kids[0], false}),
+               (QStringList{QStringLiteral("layer0"), QStringLiteral("layer1")}));
+      QCOMPARE(childLabels(index, {main, kids[1], false}),
+               QStringList{QStringLiteral("allreduce")});
       // Durations: each layer slept, a parent lasts at least as long as its children, self time
       // is what the children leave.
       const TraceEventRecord& rec = index.event(step);
@@ -135,9 +143,11 @@ private slots:
       QVERIFY(rec.duration() >= 2 * rich_trace::stepSleepMs * 1000000LL);
       QVERIFY(rec.duration() >= children);
       QCOMPARE(rec.self, rec.duration() - children);
-      QVERIFY(rec.metadata && QString::fromStdString(*rec.metadata).contains(QStringLiteral("\"step\"")));
+      QVERIFY(rec.metadata &&
+              QString::fromStdString(*rec.metadata).contains(QStringLiteral("\"step\"")));
       // child() agrees with children().
-      for (std::uint32_t r = 0; r < rec.childCount; ++r) QCOMPARE(index.child(main, step.index, r), kids[r]);
+      for (std::uint32_t r = 0; r < rec.childCount; ++r)
+        QCOMPARE(index.child(main, step.index, r), kids[r]);
     }
 
     // The same as libpva reads directly.
@@ -158,7 +168,8 @@ private slots:
     const TraceInstant& checkpoint = index.threads[std::size_t(main)].instants[0];
     QCOMPARE(index.labels[checkpoint.label], QStringLiteral("checkpoint"));
     QVERIFY(QString::fromStdString(*checkpoint.metadata).contains(QStringLiteral("checkpoint-1")));
-    QCOMPARE(index.labels[index.threads[std::size_t(loader)].instants[1].label], QStringLiteral("queue empty"));
+    QCOMPARE(index.labels[index.threads[std::size_t(loader)].instants[1].label],
+             QStringLiteral("queue empty"));
 
     // Graph and heatmap.
     const TraceProcessIndex& proc = index.processes[0];
@@ -188,13 +199,15 @@ private slots:
 
     // The activity's extent: tracing starts before the first event.
     QVERIFY(index.beginNs >= 0 && index.beginNs <= index.endNs);
-    for (const TraceThreadIndex& t : index.threads) QVERIFY(index.beginNs <= t.events.front().begin);
+    for (const TraceThreadIndex& t : index.threads)
+      QVERIFY(index.beginNs <= t.events.front().begin);
 
     // Range counts and search.
     QCOMPARE(index.eventsOverlapping(0, index.endNs + 1), index.eventCount);
     const auto layers = index.search(QStringLiteral("layer"));
     QCOMPARE(int(layers.size()), 2 * rich_trace::steps);
-    for (std::size_t i = 1; i < layers.size(); ++i) QVERIFY(index.event(layers[i - 1]).begin <= index.event(layers[i]).begin);
+    for (std::size_t i = 1; i < layers.size(); ++i)
+      QVERIFY(index.event(layers[i - 1]).begin <= index.event(layers[i]).begin);
     QCOMPARE(int(index.search(QStringLiteral("LAYER0")).size()), rich_trace::steps);
     QVERIFY(index.search(QStringLiteral("no such label")).empty());
   }
@@ -227,7 +240,9 @@ private slots:
     blocks.clear();
     visibleBlocks(row, v, blocks);
     QVERIFY(!blocks.empty());
-    auto it = std::find_if(blocks.begin(), blocks.end(), [&](const TraceBlock& b) { return b.event == row.event[row.size() / 2]; });
+    auto it = std::find_if(blocks.begin(), blocks.end(), [&](const TraceBlock& b) {
+      return b.event == row.event[row.size() / 2];
+    });
     QVERIFY(it != blocks.end());
     QCOMPARE(it->count, 1u);
     if (row.end[row.size() / 2] - tick < 1000) {
@@ -261,7 +276,8 @@ private slots:
     QVERIFY(blocks.size() <= std::size_t(v.width) + 1);
     QVERIFY2(perRowMs < 20, qPrintable(QString::number(perRowMs)));
     std::size_t covered = 0;
-    for (const TraceBlock& b : blocks) covered += b.count;
+    for (const TraceBlock& b : blocks)
+      covered += b.count;
     QCOMPARE(covered, n);
   }
 
@@ -299,8 +315,10 @@ private slots:
     QCOMPARE(heatmapBinLabel(edges, 3, unit), QStringLiteral("[2⁰, 2¹)"));
     QCOMPARE(heatmapBinLabel(edges, bins - 1, unit), QStringLiteral("≥ 2²"));
     for (int b = 1; b + 1 < bins; ++b)
-      QCOMPARE(heatmapBinLabel(edges, b, unit), QStringLiteral("[%1, %2)").arg(heatmapEdgeLabel(edges[std::size_t(b - 1)], unit),
-                                                                               heatmapEdgeLabel(edges[std::size_t(b)], unit)));
+      QCOMPARE(heatmapBinLabel(edges, b, unit),
+               QStringLiteral("[%1, %2)")
+                   .arg(heatmapEdgeLabel(edges[std::size_t(b - 1)], unit),
+                        heatmapEdgeLabel(edges[std::size_t(b)], unit)));
 
     // Rows: the span of bins any sample uses; the colour scale: 1 to the largest count.
     int lo = bins, hi = -1;
@@ -341,22 +359,29 @@ private slots:
     QCOMPARE(lane->binTop(lane->binFirst - 1), -1);
     // Hovering a row names its bin, the sample's time and the count of that sample's bin.
     const int x = plot.right() - 20;
-    const double time = t->viewBegin() + (x - plot.left()) * (t->viewEnd() - t->viewBegin()) / plot.width();
-    auto it = std::upper_bound(h.samples().begin(), h.samples().end(), time,
-                               [](double v, const pva::HeatmapSample& s) { return v < double(s.timestampNs); });
+    const double time =
+        t->viewBegin() + (x - plot.left()) * (t->viewEnd() - t->viewBegin()) / plot.width();
+    auto it = std::upper_bound(
+        h.samples().begin(), h.samples().end(), time,
+        [](double v, const pva::HeatmapSample& s) { return v < double(s.timestampNs); });
     QVERIFY(it != h.samples().begin());
     const pva::HeatmapSample& sample = *(it - 1);
     for (int b = lane->binFirst; b < lane->binFirst + lane->binRows; ++b) {
       const int y = plot.top() + lane->y + lane->binTop(b) + lane->binRowHeight / 2;
       QCOMPARE(lane->binAt(lane->binTop(b) + lane->binRowHeight / 2), b);
       const QString tip = t->toolTipAt(QPoint(x, y));
-      QVERIFY2(tip.contains(heatmapBinLabel(h.binEdges(), b, unit).toHtmlEscaped()), qPrintable(tip));
-      QVERIFY2(tip.contains(QStringLiteral("Values in the bin: %1 of").arg(formatCount(sample.bins[std::size_t(b)]))), qPrintable(tip));
-      QVERIFY2(tip.contains(formatTraceTime(double(sample.timestampNs), 1).left(10)), qPrintable(tip));
+      QVERIFY2(tip.contains(heatmapBinLabel(h.binEdges(), b, unit).toHtmlEscaped()),
+               qPrintable(tip));
+      QVERIFY2(tip.contains(QStringLiteral("Values in the bin: %1 of")
+                                .arg(formatCount(sample.bins[std::size_t(b)]))),
+               qPrintable(tip));
+      QVERIFY2(tip.contains(formatTraceTime(double(sample.timestampNs), 1).left(10)),
+               qPrintable(tip));
     }
     // The title row explains the colour scale with its range.
     const QString scale = t->toolTipAt(QPoint(x, plot.top() + lane->y + 4));
-    QVERIFY2(scale.contains(QStringLiteral("from 1 (pale) to %1").arg(formatCount(info.maxCount))), qPrintable(scale));
+    QVERIFY2(scale.contains(QStringLiteral("from 1 (pale) to %1").arg(formatCount(info.maxCount))),
+             qPrintable(scale));
   }
 
   void valueTicks() {
@@ -364,11 +389,14 @@ private slots:
     auto check = [](double lo, double hi, int most, ValueTicks* out = nullptr) {
       const ValueTicks t = niceValueTicks(lo, hi, most);
       if (out) *out = t;
-      QVERIFY2(t.values.size() >= 3 && int(t.values.size()) <= std::max(most, 3), qPrintable(QString::number(t.values.size())));
+      QVERIFY2(t.values.size() >= 3 && int(t.values.size()) <= std::max(most, 3),
+               qPrintable(QString::number(t.values.size())));
       QVERIFY(t.lo() <= std::min(lo, hi) && t.hi() >= std::max(lo, hi));
-      for (std::size_t i = 1; i < t.values.size(); ++i) QVERIFY(std::fabs(t.values[i] - t.values[i - 1] - t.step) < t.step * 1e-6);
+      for (std::size_t i = 1; i < t.values.size(); ++i)
+        QVERIFY(std::fabs(t.values[i] - t.values[i - 1] - t.step) < t.step * 1e-6);
       const double mantissa = t.step / std::pow(10.0, std::floor(std::log10(t.step) + 1e-9));
-      QVERIFY2(std::fabs(mantissa - 1) < 1e-6 || std::fabs(mantissa - 2) < 1e-6 || std::fabs(mantissa - 5) < 1e-6,
+      QVERIFY2(std::fabs(mantissa - 1) < 1e-6 || std::fabs(mantissa - 2) < 1e-6 ||
+                   std::fabs(mantissa - 5) < 1e-6,
                qPrintable(QString::number(t.step)));
     };
     ValueTicks mb, fine, big;
@@ -381,7 +409,8 @@ private slots:
     check(0.001, 0.0042, 5);
     check(97.5, 98.25, 4);
     check(0.001, 0.0042, 5, &fine);
-    QCOMPARE(formatTick(fine.values[1], fine, QString()), QString::number(fine.values[1], 'f', fine.decimals));
+    QCOMPARE(formatTick(fine.values[1], fine, QString()),
+             QString::number(fine.values[1], 'f', fine.decimals));
     check(1e9, 3.2e9, 4, &big);
     QVERIFY(big.scientific);
     QVERIFY(formatTick(big.values[1], big, QStringLiteral("B")).endsWith(QStringLiteral("e+09 B")));
@@ -402,10 +431,12 @@ private slots:
       QVERIFY(ticks.values.size() >= 3);
       QVERIFY(ticks.lo() <= info.min && ticks.hi() >= info.max);
       for (const pva::TraceSeries& s : info.graph->series())
-        for (const pva::SeriesSample& v : s.samples()) QVERIFY(v.value >= ticks.lo() && v.value <= ticks.hi());
+        for (const pva::SeriesSample& v : s.samples())
+          QVERIFY(v.value >= ticks.lo() && v.value <= ticks.hi());
       for (double v : ticks.values) {
         const QString label = formatTick(v, ticks, unit);
-        QVERIFY2(label.endsWith(QStringLiteral(" MB")) && label.count(QLatin1Char(' ')) == 1, qPrintable(label));
+        QVERIFY2(label.endsWith(QStringLiteral(" MB")) && label.count(QLatin1Char(' ')) == 1,
+                 qPrintable(label));
       }
       // Room for every label: at least a line of text between ticks.
       const auto [top, bottom] = TraceTimeline::graphSpan(l);
@@ -452,9 +483,13 @@ private slots:
     QCOMPARE(model.index(2, 0, root).data().toString(), QStringLiteral("tiny"));
     // Durations and self time in nanoseconds, as indexed.
     const TraceEventRecord& rec = index_->event(last);
-    QCOMPARE(model.index(0, TraceCallTreeModel::DurationColumn).data(TraceCallTreeModel::NanosecondsRole).toLongLong(),
+    QCOMPARE(model.index(0, TraceCallTreeModel::DurationColumn)
+                 .data(TraceCallTreeModel::NanosecondsRole)
+                 .toLongLong(),
              qlonglong(rec.duration()));
-    QCOMPARE(model.index(0, TraceCallTreeModel::SelfColumn).data(TraceCallTreeModel::NanosecondsRole).toLongLong(),
+    QCOMPARE(model.index(0, TraceCallTreeModel::SelfColumn)
+                 .data(TraceCallTreeModel::NanosecondsRole)
+                 .toLongLong(),
              qlonglong(rec.self));
     QVERIFY(!model.index(0, TraceCallTreeModel::ShareColumn).data().toString().isEmpty());
     // An instant event has no call tree; a loader event has one child.
@@ -474,7 +509,8 @@ private slots:
     QVERIFY(t->index() != nullptr);
     const double fullSpan = t->viewEnd() - t->viewBegin();
     // Fitted to the activity: from just before the first event or sample to just after the last.
-    QVERIFY(t->viewBegin() <= double(t->index()->beginNs) && t->viewEnd() >= double(t->index()->endNs));
+    QVERIFY(t->viewBegin() <= double(t->index()->beginNs) &&
+            t->viewEnd() >= double(t->index()->endNs));
     QVERIFY(t->viewEnd() - t->viewBegin() < double(t->index()->endNs - t->index()->beginNs) * 1.1);
     QCOMPARE(t->eventsInView(), t->index()->eventCount);
 
@@ -484,7 +520,8 @@ private slots:
     const double before = t->viewBegin() + (t->viewEnd() - t->viewBegin()) * 0.25;
     sendWheel(t, at, 240);
     QVERIFY(t->viewEnd() - t->viewBegin() < fullSpan * 0.8);
-    const double after = t->viewBegin() + (t->viewEnd() - t->viewBegin()) * (at.x() - plot.left()) / plot.width();
+    const double after =
+        t->viewBegin() + (t->viewEnd() - t->viewBegin()) * (at.x() - plot.left()) / plot.width();
     QVERIFY(std::abs(after - before) < fullSpan * 0.01);
     QVERIFY(t->eventsInView() <= t->index()->eventCount);
 
@@ -498,7 +535,8 @@ private slots:
     QTest::keyClick(t, Qt::Key_0);
     QCOMPARE(t->viewEnd() - t->viewBegin(), fullSpan);
     // Zooming out stops at the whole trace, from the start of tracing.
-    for (int i = 0; i < 12; ++i) QTest::keyClick(t, Qt::Key_Minus);
+    for (int i = 0; i < 12; ++i)
+      QTest::keyClick(t, Qt::Key_Minus);
     const double widest = t->viewEnd() - t->viewBegin();
     QVERIFY(widest >= fullSpan && t->viewBegin() <= 0);
     QTest::keyClick(t, Qt::Key_Minus);
@@ -648,10 +686,12 @@ private slots:
     v.nsPerPx = (t->viewEnd() - t->viewBegin()) / plot.width();
     std::vector<TraceBlock> blocks;
     visibleBlocks(index.threads[std::size_t(loader)].depths[0], v, blocks);
-    auto merged = std::find_if(blocks.begin(), blocks.end(), [](const TraceBlock& b) { return b.count > 1; });
+    auto merged =
+        std::find_if(blocks.begin(), blocks.end(), [](const TraceBlock& b) { return b.count > 1; });
     QVERIFY(merged != blocks.end());
     const TraceLane& lane = t->layout().lanes[std::size_t(t->layout().laneOfThread(loader))];
-    const QPoint at(plot.left() + int(std::floor((merged->x0 + merged->x1) / 2)), plot.top() + lane.y + lane.rowTop(0) + TraceLayout::rowHeight / 2);
+    const QPoint at(plot.left() + int(std::floor((merged->x0 + merged->x1) / 2)),
+                    plot.top() + lane.y + lane.rowTop(0) + TraceLayout::rowHeight / 2);
     QVERIFY2(t->toolTipAt(at).contains(QStringLiteral("events")), qPrintable(t->toolTipAt(at)));
     const double span = t->viewEnd() - t->viewBegin();
     QTest::mouseClick(t, Qt::LeftButton, {}, at);
@@ -664,9 +704,11 @@ private slots:
       const QPoint p(plot.right() - 20, plot.top() + l.y + l.height / 2);
       if (l.kind == TraceLane::Kind::Graph) {
         const QString tip = t->toolTipAt(p);
-        QVERIFY2(tip.contains(QStringLiteral("host")) && tip.contains(QStringLiteral("MB")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("host")) && tip.contains(QStringLiteral("MB")),
+                 qPrintable(tip));
       } else if (l.kind == TraceLane::Kind::Heatmap) {
-        QVERIFY2(t->toolTipAt(p).contains(QStringLiteral("gradients")), qPrintable(t->toolTipAt(p)));
+        QVERIFY2(t->toolTipAt(p).contains(QStringLiteral("gradients")),
+                 qPrintable(t->toolTipAt(p)));
       }
     }
     // The label column names the lane.
@@ -715,7 +757,8 @@ private slots:
     QCOMPARE(page->timeline()->eventsInView(), index.eventCount);
     // Real engine phases are there, findable by label.
     QStringList labels;
-    for (const QString& l : index.labels) labels << l;
+    for (const QString& l : index.labels)
+      labels << l;
     QVERIFY2(!labels.isEmpty(), "no labels");
     page->searchBox()->setText(labels.front());
     page->findNext();
@@ -742,14 +785,16 @@ private slots:
     timer.restart();
     t.render(&image);
     const double paintMs = timer.nsecsElapsed() / 1e6;
-    qInfo("%zu events: index %.1f ms (open + build), first frame %.1f ms", index->eventCount, loadMs, paintMs);
+    qInfo("%zu events: index %.1f ms (open + build), first frame %.1f ms", index->eventCount,
+          loadMs, paintMs);
     QVERIFY2(paintMs < 500, qPrintable(QString::number(paintMs)));
   }
 
   void brokenFilesGiveAnErrorNamingThem_data() {
     QTest::addColumn<QByteArray>("bytes");
     QByteArray random(4096, '\0');
-    for (char& c : random) c = char(QRandomGenerator::global()->bounded(256));
+    for (char& c : random)
+      c = char(QRandomGenerator::global()->bounded(256));
     QTest::newRow("random") << random;
     QTest::newRow("empty") << QByteArray();
     QFile pop(viewer_test::testDataDir() + QStringLiteral("/random.pop"));
@@ -762,7 +807,8 @@ private slots:
   }
   void brokenFilesGiveAnErrorNamingThem() {
     QFETCH(QByteArray, bytes);
-    const QString path = viewer_test::tmpDir(QStringLiteral("trace-broken")) + QStringLiteral("/x.pvti");
+    const QString path =
+        viewer_test::tmpDir(QStringLiteral("trace-broken")) + QStringLiteral("/x.pvti");
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(bytes);
@@ -771,7 +817,8 @@ private slots:
     QSignalSpy errors(&page, &Page::errorOccurred);
     page.setDocument(Document::resolve(path));
     QVERIFY(errors.wait(30000));
-    QVERIFY2(errors.front().front().toString().contains(QStringLiteral("x.pvti")), qPrintable(errors.front().front().toString()));
+    QVERIFY2(errors.front().front().toString().contains(QStringLiteral("x.pvti")),
+             qPrintable(errors.front().front().toString()));
     QVERIFY(!page.isReady());
   }
 };

@@ -5,12 +5,11 @@
 // environment. Prints the trace file's path. `--ticks N` changes the size of the burst.
 #include "RichTraceShape.hpp"
 
-#include <pvti/pvti.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <pvti/pvti.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,7 +18,9 @@ namespace {
 
 pvti::TraceChannel channel{"Test"};
 
-void sleepMs(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+void sleepMs(int ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
 
 void loader(int ticks) {
   pvti::ThreadName name("loader");
@@ -30,7 +31,8 @@ void loader(int ticks) {
     sleepMs(1);
   }
   pvti::Tracepoint::event(&channel, "queue empty");
-  for (int i = 0; i < ticks; ++i) pvti::Tracepoint tick(&channel, "tick");
+  for (int i = 0; i < ticks; ++i)
+    pvti::Tracepoint tick(&channel, "tick");
   pvti::Tracepoint::event(&channel, "queue empty");
 }
 
@@ -54,7 +56,8 @@ int main(int argc, char** argv) {
 
   std::thread worker(loader, ticks);
   for (int step = 0; step < rich_trace::steps; ++step) {
-    pvti::Metadata meta = pvti::createJsonMetadata("{\"step\": " + std::to_string(step) + ", \"phase\": \"train\"}");
+    pvti::Metadata meta =
+        pvti::createJsonMetadata("{\"step\": " + std::to_string(step) + ", \"phase\": \"train\"}");
     pvti::Tracepoint s(&channel, "step", &meta);
     {
       pvti::Tracepoint forward(&channel, "forward");
@@ -74,7 +77,8 @@ int main(int argc, char** argv) {
     host.add(100 + 50.0 * (step + 1));
     device.add(20.0 * (step + 1));
     std::vector<double> values(rich_trace::heatmapValuesPerSample);
-    for (int v = 0; v < rich_trace::heatmapValuesPerSample; ++v) values[std::size_t(v)] = -2.5 + 0.6 * v + 0.3 * step;
+    for (int v = 0; v < rich_trace::heatmapValuesPerSample; ++v)
+      values[std::size_t(v)] = -2.5 + 0.6 * v + 0.3 * step;
     gradients.add(values);
     if (step == 1) {
       pvti::Metadata cp = pvti::createJsonMetadata("{\"saved\": \"checkpoint-1\"}");

@@ -28,7 +28,7 @@ public:
   template <typename Alloc>
   ArrayRef(const std::vector<T, Alloc>& v) : data_(v.data()), size_(v.size()) {} // NOLINT
   template <std::size_t N>
-  ArrayRef(const std::array<T, N>& a) : data_(a.data()), size_(N) {} // NOLINT
+  ArrayRef(const std::array<T, N>& a) : data_(a.data()), size_(N) {}         // NOLINT
   template <std::size_t N> ArrayRef(const T (&a)[N]) : data_(a), size_(N) {} // NOLINT
   // The list's array lives until the end of the full expression that passes the braced list,
   // as long as a call that takes an ArrayRef needs it; GCC warns of the shorter life anyway.
@@ -42,23 +42,45 @@ public:
 #pragma GCC diagnostic pop
 #endif
 
-  const T* data() const { return data_; }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
+  const T* data() const {
+    return data_;
+  }
+  std::size_t size() const {
+    return size_;
+  }
+  bool empty() const {
+    return size_ == 0;
+  }
   const T& operator[](std::size_t i) const {
     assert(i < size_);
     return data_[i];
   }
-  const T& front() const { return (*this)[0]; }
-  const T& back() const { return (*this)[size_ - 1]; }
-  const T* begin() const { return data_; }
-  const T* end() const { return data_ + size_; }
-  const T* cbegin() const { return begin(); }
-  const T* cend() const { return end(); }
+  const T& front() const {
+    return (*this)[0];
+  }
+  const T& back() const {
+    return (*this)[size_ - 1];
+  }
+  const T* begin() const {
+    return data_;
+  }
+  const T* end() const {
+    return data_ + size_;
+  }
+  const T* cbegin() const {
+    return begin();
+  }
+  const T* cend() const {
+    return end();
+  }
 
   /// An owning copy of the elements.
-  std::vector<T> cloneAsVector() const { return std::vector<T>(begin(), end()); }
-  operator std::vector<T>() const { return cloneAsVector(); } // NOLINT: as Poplar's
+  std::vector<T> cloneAsVector() const {
+    return std::vector<T>(begin(), end());
+  }
+  operator std::vector<T>() const {
+    return cloneAsVector();
+  } // NOLINT: as Poplar's
 
 private:
   const T* data_;
@@ -68,16 +90,23 @@ private:
 template <typename T> bool operator==(ArrayRef<T> a, ArrayRef<T> b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
-template <typename T> bool operator!=(ArrayRef<T> a, ArrayRef<T> b) { return !(a == b); }
+template <typename T> bool operator!=(ArrayRef<T> a, ArrayRef<T> b) {
+  return !(a == b);
+}
 
 template <typename T> std::ostream& operator<<(std::ostream& os, ArrayRef<T> a) {
   os << '{';
-  for (std::size_t i = 0; i < a.size(); ++i) os << (i ? "," : "") << a[i];
+  for (std::size_t i = 0; i < a.size(); ++i)
+    os << (i ? "," : "") << a[i];
   return os << '}';
 }
 
 /// Makes an ArrayRef where the element type must be deduced.
-template <typename T> ArrayRef<T> makeArrayRef(const T* data, std::size_t size) { return {data, size}; }
-template <typename T> ArrayRef<T> makeArrayRef(const std::vector<T>& v) { return v; }
+template <typename T> ArrayRef<T> makeArrayRef(const T* data, std::size_t size) {
+  return {data, size};
+}
+template <typename T> ArrayRef<T> makeArrayRef(const std::vector<T>& v) {
+  return v;
+}
 
 } // namespace poplar

@@ -2,13 +2,12 @@
 // the simulated ones: the same cycles the execution profile shows (docs/engine.md).
 #pragma once
 
-#include <vector>
-
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/SyncType.hpp>
 #include <poplar/Tensor.hpp>
+#include <vector>
 
 namespace poplar {
 

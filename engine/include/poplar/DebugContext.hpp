@@ -37,7 +37,8 @@ class DebugContext;
 class DebugNameAndId {
 public:
   DebugNameAndId(std::string name = "", DebugId debugId = {}, std::string parentPath = "")
-      : name_(std::move(name)), id_(debugId ? debugId : nextId()), parentPath_(std::move(parentPath)) {}
+      : name_(std::move(name)), id_(debugId ? debugId : nextId()),
+        parentPath_(std::move(parentPath)) {}
   DebugNameAndId(const char* name) : DebugNameAndId(std::string(name ? name : "")) {}
   DebugNameAndId(DebugId debugId) : DebugNameAndId(std::string(), debugId) {}
   DebugNameAndId(const DebugNameAndId& parent, std::string name)
@@ -81,7 +82,8 @@ public:
   /// A child of a DebugNameAndId: its path is "<dnai's path>/<name>".
   // A template taking exactly DebugNameAndId, so that {"a", "b"} stays a child of DebugContext
   // "a" rather than an ambiguity between the two parent kinds.
-  template <typename D, typename = typename std::enable_if<std::is_same<D, DebugNameAndId>::value>::type>
+  template <typename D,
+            typename = typename std::enable_if<std::is_same<D, DebugNameAndId>::value>::type>
   DebugContext(const D& dnai, std::string name = "", SourceLocation loc = SourceLocation::Current())
       : name_(std::move(name)), loc_(loc),
         parent_(std::make_shared<DebugContext>(dnai.getPathName(), loc)) {}

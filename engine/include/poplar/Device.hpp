@@ -2,10 +2,9 @@
 #pragma once
 
 #include <memory>
-#include <vector>
-
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Target.hpp>
+#include <vector>
 
 namespace poplar {
 

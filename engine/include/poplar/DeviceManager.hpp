@@ -4,11 +4,10 @@
 #pragma once
 
 #include <memory>
-#include <vector>
-
 #include <poplar/Device.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Target.hpp>
+#include <vector>
 
 namespace poplar {
 

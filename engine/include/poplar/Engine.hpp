@@ -11,10 +11,6 @@
 #include <iosfwd>
 #include <iostream>
 #include <memory>
-#include <stdexcept>
-#include <string>
-#include <vector>
-
 #include <poplar/Device.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
@@ -22,6 +18,9 @@
 #include <poplar/Program.hpp>
 #include <poplar/StreamCallback.hpp>
 #include <pva/Report.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace poplar {
 

@@ -11,11 +11,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <string>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
 #include <poplar/ArrayRef.hpp>
 #include <poplar/CodeletFileType.hpp>
 #include <poplar/DebugContext.hpp>
@@ -30,8 +25,12 @@
 #include <poplar/Tensor.hpp>
 #include <poplar/TensorCloneMethod.hpp>
 #include <poplar/VariableMappingMethod.hpp>
-#include <poplar/replication_factor.hpp>
 #include <poplar/Vertex.hpp>
+#include <poplar/replication_factor.hpp>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace poplar {
 
@@ -76,11 +75,9 @@ public:
   void addCodelets(const std::vector<std::string>& files, const std::string& compileFlags = "",
                    const std::string& targetName = "");
 
-
-  Tensor addVariable(Type type, ArrayRef<std::size_t> shape,
+  Tensor addVariable(Type type, ArrayRef<std::size_t> shape, const DebugContext& debugContext = {});
+  Tensor addVariable(Type type, ArrayRef<std::size_t> shape, VariableMappingMethod mapping,
                      const DebugContext& debugContext = {});
-  Tensor addVariable(Type type, ArrayRef<std::size_t> shape,
-                     VariableMappingMethod mapping, const DebugContext& debugContext = {});
   /// A variable spread over the graph's tiles as VariableMappingMethod::LINEAR spreads it.
   Tensor addLinearlyMappedVariable(const Type& type, ArrayRef<std::size_t> shape,
                                    const DebugContext& debugContext = {});
@@ -96,7 +93,7 @@ public:
     return addConstantFrom(type, shape, TypeOf<T>::value, values, true, debugContext);
   }
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
-                                                    std::is_same<T, half>::value>::type>
+                                                           std::is_same<T, half>::value>::type>
   Tensor addConstant(Type type, ArrayRef<std::size_t> shape, T value,
                      const DebugContext& debugContext = {}) {
     return addConstantFrom(type, shape, TypeOf<T>::value, &value, false, debugContext);
@@ -128,7 +125,7 @@ public:
     setInitialValue(t, ArrayRef<T>(values));
   }
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
-                                                    std::is_same<T, half>::value>::type>
+                                                           std::is_same<T, half>::value>::type>
   void setInitialValue(const Tensor& t, T value) {
     setInitialValueFrom(t, TypeOf<T>::value, &value, false);
   }
@@ -158,7 +155,7 @@ public:
   /// Connects a field to a constant holding `value` (converted to the field's element type),
   /// placed on the vertex's tile.
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
-                                                    std::is_same<T, half>::value>::type>
+                                                           std::is_same<T, half>::value>::type>
   void connect(const FieldRef& field, T value) {
     connectConstant(field, TypeOf<T>::value, &value);
   }
@@ -200,12 +197,12 @@ public:
   unsigned tileOffset() const { return tileOffset_; }
 
 private:
-  bool addCodeletsFrom(const std::string& src, CodeletFileType type, const std::string& compileFlags,
-                       std::ostream* compileOutput);
+  bool addCodeletsFrom(const std::string& src, CodeletFileType type,
+                       const std::string& compileFlags, std::ostream* compileOutput);
   Graph(std::shared_ptr<detail::GraphState> s, Target t, unsigned tileOffset);
   void connectConstant(const FieldRef& field, Type srcType, const void* value);
-  Tensor addConstantFrom(Type type, ArrayRef<std::size_t> shape, Type srcType,
-                         const void* values, bool perElement, const DebugContext& dc);
+  Tensor addConstantFrom(Type type, ArrayRef<std::size_t> shape, Type srcType, const void* values,
+                         bool perElement, const DebugContext& dc);
   void setInitialValueFrom(const Tensor& t, Type srcType, const void* values, bool perElement);
   void setFieldValue(const FieldRef& f, Type srcType, const void* value, std::size_t bytes);
   static void checkValueCount(ArrayRef<std::size_t> shape, std::size_t n, const char* what);

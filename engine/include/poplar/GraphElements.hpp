@@ -2,10 +2,9 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
-
 #include <poplar/ReplicatedStreamMode.hpp>
 #include <poplar/Type.hpp>
+#include <string>
 
 namespace poplar {
 
@@ -72,7 +71,8 @@ public:
 
 private:
   friend class Graph;
-  DataStream(const detail::GraphState* g, unsigned id, std::string h, Type t, std::size_t n, bool toDev)
+  DataStream(const detail::GraphState* g, unsigned id, std::string h, Type t, std::size_t n,
+             bool toDev)
       : g_(g), id_(id), handle_(std::move(h)), type_(t), numElements_(n), hostToDevice_(toDev) {}
   const detail::GraphState* g_ = nullptr;
   unsigned id_ = 0;

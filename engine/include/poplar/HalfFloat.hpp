@@ -13,7 +13,11 @@ public:
   half() = default;
   half(float f) : bits_(fromFloat(f)) {} // NOLINT: implicit like the IPU compiler's half
   operator float() const { return toFloat(bits_); }
-  static half fromBits(std::uint16_t b) { half h; h.bits_ = b; return h; }
+  static half fromBits(std::uint16_t b) {
+    half h;
+    h.bits_ = b;
+    return h;
+  }
   std::uint16_t bits() const { return bits_; }
 
   half& operator+=(float o) { return *this = float(*this) + o; }

@@ -1,10 +1,9 @@
 // The simulated IPU: a description whose public fields can be edited before createDevice().
 #pragma once
 
-#include <string>
-
 #include <poplar/Device.hpp>
 #include <poplar/OptionFlags.hpp>
+#include <string>
 
 namespace poplar {
 
@@ -27,7 +26,10 @@ public:
   unsigned interleavedMemoryElementIndex;
   unsigned minIPUSyncDelay;
   unsigned globalSyncCycles;
-  enum class RelativeSyncDelayType { AUTO, NO_DELAY } relativeSyncDelay = RelativeSyncDelayType::AUTO;
+  enum class RelativeSyncDelayType {
+    AUTO,
+    NO_DELAY
+  } relativeSyncDelay = RelativeSyncDelayType::AUTO;
   bool compileIPUCode = false;
 
   /// A device running on the host CPU that models this IPU's memory and cycles.

@@ -21,7 +21,8 @@ public:
 
   void set(const std::string& option, const std::string& value) { map_[option] = value; }
   void set(std::initializer_list<value_type> values) {
-    for (const auto& kv : values) map_[kv.first] = kv.second;
+    for (const auto& kv : values)
+      map_[kv.first] = kv.second;
   }
   /// The value of an option; throws invalid_option if it is not set.
   const std::string& at(const std::string& option) const;
@@ -45,10 +46,12 @@ OptionFlags parseOptionFlagsJson(const std::string& json, const std::string& ori
 /// Adds the options of a JSON object ({"key": "value", ...}) to `flags`, as Poplar's readJSON
 /// does; throws invalid_option on text that is not such an object.
 inline void readJSON(const std::string& json, OptionFlags& flags) {
-  for (const auto& kv : parseOptionFlagsJson(json, "readJSON")) flags.set(kv.first, kv.second);
+  for (const auto& kv : parseOptionFlagsJson(json, "readJSON"))
+    flags.set(kv.first, kv.second);
 }
 inline void readJSON(std::istream& stream, OptionFlags& flags) {
-  readJSON(std::string(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()), flags);
+  readJSON(std::string(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()),
+           flags);
 }
 
 /// Prints the options as a JSON object, which readJSON reads back.
@@ -56,11 +59,13 @@ inline std::ostream& operator<<(std::ostream& os, const OptionFlags& flags) {
   auto quoted = [&os](const std::string& s) {
     os << '"';
     for (char c : s) {
-      if (c == '"' || c == '\\') os << '\\' << c;
+      if (c == '"' || c == '\\')
+        os << '\\' << c;
       else if (static_cast<unsigned char>(c) < 0x20) {
         static const char hex[] = "0123456789abcdef";
         os << "\\u00" << hex[(c >> 4) & 0xf] << hex[c & 0xf];
-      } else os << c;
+      } else
+        os << c;
     }
     os << '"';
   };

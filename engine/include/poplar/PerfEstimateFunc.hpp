@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <functional>
-
 #include <poplar/VertexIntrospector.hpp>
 
 namespace poplar {

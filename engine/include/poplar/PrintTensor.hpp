@@ -27,8 +27,8 @@ struct PrintTensorFmt {
                  FloatFormat floatFormat_ = FloatFormat::Auto, char separator_ = ' ',
                  char openBracket_ = '[', char closeBracket_ = ']')
       : summariseThreshold(summariseThreshold_), edgeItems(edgeItems_), maxLineWidth(maxLineWidth_),
-        digits(digits_), floatFormat(floatFormat_), separator(separator_), openBracket(openBracket_),
-        closeBracket(closeBracket_) {}
+        digits(digits_), floatFormat(floatFormat_), separator(separator_),
+        openBracket(openBracket_), closeBracket(closeBracket_) {}
 
   unsigned summariseThreshold;
   unsigned edgeItems;

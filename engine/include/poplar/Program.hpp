@@ -5,16 +5,15 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
-#include <string>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
 #include <poplar/DebugContext.hpp>
 #include <poplar/GraphElements.hpp>
 #include <poplar/PrintTensor.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace poplar {
 namespace detail {
@@ -60,8 +59,9 @@ public:
   Sequence(std::initializer_list<Program> programs, const DebugContext& debugContext = {});
   /// Sequence(Execute(a), Copy(x, y), ...): the programs in order.
   template <typename First, typename... Rest,
-            typename = typename std::enable_if<sequence_detail::AllPrograms<First, Rest...>::value &&
-                                               !sequence_detail::IsSequenceCopy<First, Rest...>::value>::type>
+            typename = typename std::enable_if<
+                sequence_detail::AllPrograms<First, Rest...>::value &&
+                !sequence_detail::IsSequenceCopy<First, Rest...>::value>::type>
   explicit Sequence(First&& first, Rest&&... rest) : Sequence(DebugContext()) {
     addAll(std::forward<First>(first), std::forward<Rest>(rest)...);
   }

@@ -2,12 +2,11 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
-
 #include <poplar/SyncType.hpp>
 #include <poplar/TargetType.hpp>
 #include <poplar/Type.hpp>
+#include <string>
+#include <vector>
 
 namespace poplar {
 
@@ -20,21 +19,23 @@ public:
     unsigned numIPUs = 1;
     unsigned tilesPerIPU = 1472;
     unsigned numWorkerContexts = 6;
-    std::uint64_t bytesPerTile = 638976;           ///< 624 KiB
-    double tileClockFrequency = 1.33e9;            ///< Hz
-    unsigned exchangeBytesPerCycle = 4;            ///< per tile, on-chip exchange
-    unsigned memcpyBytesPerCycle = 8;              ///< on-tile copies
+    std::uint64_t bytesPerTile = 638976; ///< 624 KiB
+    double tileClockFrequency = 1.33e9;  ///< Hz
+    unsigned exchangeBytesPerCycle = 4;  ///< per tile, on-chip exchange
+    unsigned memcpyBytesPerCycle = 8;    ///< on-tile copies
     unsigned instructionBytes = 4;
-    double ipuLinkBytesPerCycle = 12.0;            ///< per IPU, between chips (64 GB/s at 1.33 GHz ≈ 48 B/c over 4 links)
-    double hostLinkBytesPerCycle = 12.0;           ///< per IPU, host streams (IPU targets: Target.cpp, paramsForArch)
+    double ipuLinkBytesPerCycle =
+        12.0; ///< per IPU, between chips (64 GB/s at 1.33 GHz ≈ 48 B/c over 4 links)
+    double hostLinkBytesPerCycle =
+        12.0; ///< per IPU, host streams (IPU targets: Target.cpp, paramsForArch)
     unsigned tilesPerSuperTile = 4;
     bool supportsSuperTileSendReceive = true;
-    unsigned minIPUSyncDelay = 15;                 ///< cycles for the nearest tile's sync round trip
-    unsigned maxIPUSyncDelay = 60;                 ///< cycles for the farthest tile
-    unsigned globalSyncCycles = 1500;              ///< a sync across IPUs / the host (IPU targets: Target.cpp)
-    unsigned interleavedMemoryElementIndex = 16;   ///< memory elements below this are non-interleaved
+    unsigned minIPUSyncDelay = 15;    ///< cycles for the nearest tile's sync round trip
+    unsigned maxIPUSyncDelay = 60;    ///< cycles for the farthest tile
+    unsigned globalSyncCycles = 1500; ///< a sync across IPUs / the host (IPU targets: Target.cpp)
+    unsigned interleavedMemoryElementIndex = 16; ///< memory elements below this are non-interleaved
     std::vector<std::uint64_t> memoryElementOffsets; ///< empty: derived from bytesPerTile
-    unsigned dataPathWidth = 64;                   ///< bits
+    unsigned dataPathWidth = 64;                     ///< bits
     unsigned replicationFactor = 1;
   };
 

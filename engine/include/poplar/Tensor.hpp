@@ -8,12 +8,11 @@
 #include <iostream>
 #include <memory>
 #include <ostream>
-#include <string>
-#include <vector>
-
 #include <poplar/ArrayRef.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/Type.hpp>
+#include <string>
+#include <vector>
 
 namespace poplar {
 
@@ -80,7 +79,8 @@ public:
   Tensor subSample(unsigned stride, unsigned dim) const;
   /// Each element of `dim` repeated `scale` times in place (size becomes scale * dim(dim));
   /// scale 0 gives an empty dimension.
-  Tensor upsample(unsigned scale, unsigned dim, UpsampleMethod method = UpsampleMethod::REPEAT) const {
+  Tensor upsample(unsigned scale, unsigned dim,
+                  UpsampleMethod method = UpsampleMethod::REPEAT) const {
     (void)method; // REPEAT is the only method
     if (scale == 0) return slice(0, 0, dim);
     std::vector<std::size_t> upsampled = shape();
@@ -117,7 +117,9 @@ private:
 
 /// Joins tensors along `dim`; the other dimensions must match.
 Tensor concat(ArrayRef<Tensor> ts, unsigned dim = 0);
-inline Tensor concat(const Tensor& a, const Tensor& b, unsigned dim = 0) { return concat({a, b}, dim); }
+inline Tensor concat(const Tensor& a, const Tensor& b, unsigned dim = 0) {
+  return concat({a, b}, dim);
+}
 inline Tensor append(const Tensor& a, const Tensor& b, unsigned dim) {
   return concat({a, b.expand({dim})}, dim);
 }

@@ -3,6 +3,10 @@
 
 namespace poplar {
 
-enum class TensorCloneMethod { PRESERVE_ORDER_AND_ALIASES, PRESERVE_ORDER_UNLESS_ALIASES, CREATE_NEW_ORDER };
+enum class TensorCloneMethod {
+  PRESERVE_ORDER_AND_ALIASES,
+  PRESERVE_ORDER_UNLESS_ALIASES,
+  CREATE_NEW_ORDER
+};
 
 } // namespace poplar

@@ -4,17 +4,27 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
-#include <string>
-
 #include <poplar/HalfFloat.hpp>
+#include <string>
 
 namespace poplar {
 
 /// An element type. Compare with the constants FLOAT, HALF, INT, ... below.
 class Type {
 public:
-  enum class Id : std::uint8_t { Invalid, Float, Half, Int, UnsignedInt, Short, UnsignedShort,
-                                 Char, UnsignedChar, SignedChar, Bool };
+  enum class Id : std::uint8_t {
+    Invalid,
+    Float,
+    Half,
+    Int,
+    UnsignedInt,
+    Short,
+    UnsignedShort,
+    Char,
+    UnsignedChar,
+    SignedChar,
+    Bool
+  };
   constexpr Type() = default;
   constexpr explicit Type(Id id) : id_(id) {}
   constexpr Id id() const { return id_; }
@@ -52,7 +62,6 @@ POPLAR_TYPE_CONSTANT_ Type SIGNED_CHAR{Type::Id::SignedChar};
 POPLAR_TYPE_CONSTANT_ Type BOOL{Type::Id::Bool};
 #undef POPLAR_TYPE_CONSTANT_
 
-
 namespace detail {
 /// Type::Id of each host type that has a device type; other types are incomplete, so asking
 /// for them is a compile error.
@@ -79,9 +88,7 @@ template <> struct TypeIdOf<bool> { static constexpr Type::Id id = Type::Id::Boo
 /// it to Type's copy constructor (an odr-use), and before C++17 a static constexpr member that
 /// is odr-used needs a namespace-scope definition. A template's definition may sit in the header
 /// (below); an explicit specialisation's would be defined once per translation unit.
-template <typename T> struct TypeOf {
-  static constexpr Type value{detail::TypeIdOf<T>::id};
-};
+template <typename T> struct TypeOf { static constexpr Type value{detail::TypeIdOf<T>::id}; };
 #if __cplusplus < 201703L
 template <typename T> constexpr Type TypeOf<T>::value;
 #endif

@@ -31,14 +31,13 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <string>
-#include <type_traits>
-#include <vector>
-
 #include <poplar/FieldTypes.hpp>
 #include <poplar/HalfFloat.hpp>
 #include <poplar/Type.hpp>
 #include <poplar/VertexIntrospector.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace poplar {
 
@@ -57,7 +56,6 @@ class MultiVertex : public Vertex {
 public:
   static constexpr unsigned numWorkers() { return 6; }
 };
-
 
 namespace detail {
 /// A bound piece of tile memory: where a field's elements are during compute().
@@ -96,7 +94,9 @@ class VectorList {};
 namespace detail {
 template <typename T> struct IsVector : std::false_type {};
 template <typename T, VectorLayout L, unsigned A, bool I>
-struct IsVector<Vector<T, L, A, I>> : std::true_type { using element = T; };
+struct IsVector<Vector<T, L, A, I>> : std::true_type {
+  using element = T;
+};
 
 /// Read-only or read-write access to one scalar.
 template <typename T, bool Writable> class ScalarField {
@@ -152,9 +152,13 @@ private:
 
 template <typename T, bool W> struct FieldSelect { using type = ScalarField<T, W>; };
 template <typename T, VectorLayout L, unsigned A, bool I, bool W>
-struct FieldSelect<Vector<T, L, A, I>, W> { using type = VectorField<T, W>; };
+struct FieldSelect<Vector<T, L, A, I>, W> {
+  using type = VectorField<T, W>;
+};
 template <typename T, VectorListLayout L, unsigned A, bool I, bool W>
-struct FieldSelect<VectorList<T, L, A, I>, W> { using type = VectorListField<T, W>; };
+struct FieldSelect<VectorList<T, L, A, I>, W> {
+  using type = VectorListField<T, W>;
+};
 } // namespace detail
 
 /// A field the vertex reads. Input<float> is one scalar; Input<Vector<float>> an array.
@@ -173,8 +177,8 @@ struct FieldDescriptor {
   std::string name;
   FieldDirection direction;
   Type elementType;
-  bool isVector;   ///< Input<Vector<T>>: one edge of any length
-  bool isEdgeList; ///< Vector<Input<...>>: setFieldSize edges
+  bool isVector;         ///< Input<Vector<T>>: one edge of any length
+  bool isEdgeList;       ///< Vector<Input<...>>: setFieldSize edges
   std::size_t stateSize; ///< bytes of a State member
   /// Points the field at its memory: one span, or one per edge for edge lists.
   void (*bind)(Vertex&, const Span* spans, std::size_t count);
@@ -221,9 +225,13 @@ struct FieldAccess {
     setSize(f, s, std::integral_constant<bool, Field::isVectorField>());
   }
   template <typename T, VectorLayout L, unsigned A, bool I>
-  static std::vector<T>& items(Vector<T, L, A, I>& v) { return v.items_; }
+  static std::vector<T>& items(Vector<T, L, A, I>& v) {
+    return v.items_;
+  }
   template <typename T, bool W>
-  static std::vector<VectorField<T, W>>& items(VectorListField<T, W>& v) { return v.items_; }
+  static std::vector<VectorField<T, W>>& items(VectorListField<T, W>& v) {
+    return v.items_;
+  }
 
 private:
   template <typename Field> static void setSize(Field& f, const Span& s, std::true_type) {
@@ -234,8 +242,7 @@ private:
 
 /// True for the host types that have a device element type (TypeOf<T> is defined).
 template <typename T, typename = void> struct HasDeviceType : std::false_type {};
-template <typename T>
-struct HasDeviceType<T, VoidT<decltype(TypeIdOf<T>::id)>> : std::true_type {};
+template <typename T> struct HasDeviceType<T, VoidT<decltype(TypeIdOf<T>::id)>> : std::true_type {};
 
 /// The element type recorded for a state member: its device type, or Type{} for other values.
 template <typename T, bool = HasDeviceType<T>::value> struct StateTypeId {
@@ -244,7 +251,9 @@ template <typename T, bool = HasDeviceType<T>::value> struct StateTypeId {
 template <typename T> struct StateTypeId<T, true> {
   static constexpr Type::Id value = TypeIdOf<T>::id;
 };
-template <typename T> constexpr Type stateType() { return Type(StateTypeId<T>::value); }
+template <typename T> constexpr Type stateType() {
+  return Type(StateTypeId<T>::value);
+}
 
 template <typename T> struct ElementOf {
   using type = T;
@@ -264,21 +273,34 @@ struct ElementOf<VectorList<T, L, A, I>> {
 };
 
 template <typename T> struct DirectionOf;
-template <typename T> struct DirectionOf<Input<T>> { static constexpr FieldDirection value = FieldDirection::In; using inner = T; };
-template <typename T> struct DirectionOf<Output<T>> { static constexpr FieldDirection value = FieldDirection::Out; using inner = T; };
-template <typename T> struct DirectionOf<InOut<T>> { static constexpr FieldDirection value = FieldDirection::InOut; using inner = T; };
+template <typename T> struct DirectionOf<Input<T>> {
+  static constexpr FieldDirection value = FieldDirection::In;
+  using inner = T;
+};
+template <typename T> struct DirectionOf<Output<T>> {
+  static constexpr FieldDirection value = FieldDirection::Out;
+  using inner = T;
+};
+template <typename T> struct DirectionOf<InOut<T>> {
+  static constexpr FieldDirection value = FieldDirection::InOut;
+  using inner = T;
+};
 template <typename T, typename = void> struct IsField : std::false_type {};
 template <typename T> struct IsField<T, VoidT<decltype(DirectionOf<T>::value)>> : std::true_type {};
 
-template <typename Field> void bindField(Field& f, const Span& s) { FieldAccess::bindOne(f, s); }
+template <typename Field> void bindField(Field& f, const Span& s) {
+  FieldAccess::bindOne(f, s);
+}
 
 /// What a vertex member is: a field (Input/Output/InOut), an edge list (Vector<Input<...>>), or
 /// a state value. Selects the overloads of describeMember and bindMember below.
 enum class MemberKind { Field, EdgeList, State };
 template <typename M>
-using MemberKindOf = std::integral_constant<
-    MemberKind, IsField<M>::value ? MemberKind::Field
-                                  : (IsVector<M>::value ? MemberKind::EdgeList : MemberKind::State)>;
+using MemberKindOf =
+    std::integral_constant<MemberKind,
+                           IsField<M>::value
+                               ? MemberKind::Field
+                               : (IsVector<M>::value ? MemberKind::EdgeList : MemberKind::State)>;
 using FieldMember = std::integral_constant<MemberKind, MemberKind::Field>;
 using EdgeListMember = std::integral_constant<MemberKind, MemberKind::EdgeList>;
 using StateMember = std::integral_constant<MemberKind, MemberKind::State>;
@@ -325,7 +347,8 @@ template <typename M>
 void bindFieldEdges(M& m, const Span* spans, std::size_t count, std::true_type /*list*/) {
   auto& items = FieldAccess::items(m);
   items.resize(count);
-  for (std::size_t i = 0; i < count; ++i) bindField(items[i], spans[i]);
+  for (std::size_t i = 0; i < count; ++i)
+    bindField(items[i], spans[i]);
 }
 template <typename M> void bindMemberAs(M& m, const Span* spans, std::size_t count, FieldMember) {
   using Inner = typename DirectionOf<M>::inner;
@@ -335,7 +358,8 @@ template <typename M>
 void bindMemberAs(M& m, const Span* spans, std::size_t count, EdgeListMember) {
   auto& items = FieldAccess::items(m);
   items.resize(count);
-  for (std::size_t i = 0; i < count; ++i) bindField(items[i], spans[i]);
+  for (std::size_t i = 0; i < count; ++i)
+    bindField(items[i], spans[i]);
 }
 template <typename M> void bindMemberAs(M& m, const Span* spans, std::size_t, StateMember) {
   std::memcpy(&m, spans[0].data, sizeof(M));
@@ -349,9 +373,9 @@ void bindMember(Vertex& v, const Span* spans, std::size_t count) {
 
 template <typename C, typename = void> struct HasCycleEstimate : std::false_type {};
 template <typename C>
-struct HasCycleEstimate<C, VoidT<decltype(C::getCycleEstimate(
-                               std::declval<const VertexIntrospector&>(),
-                               std::declval<const Target&>()))>> : std::true_type {};
+struct HasCycleEstimate<
+    C, VoidT<decltype(C::getCycleEstimate(std::declval<const VertexIntrospector&>(),
+                                          std::declval<const Target&>()))>> : std::true_type {};
 
 /// compute() may return bool (false: the vertex failed) or void (always succeeds).
 template <typename Class> bool runCompute(Vertex& v, std::true_type /*returnsVoid*/) {
@@ -362,8 +386,7 @@ template <typename Class> bool runCompute(Vertex& v, std::false_type /*returnsVo
   return static_cast<Class&>(v).compute();
 }
 template <typename Class> bool computeVertex(Vertex& v) {
-  return runCompute<Class>(
-      v, std::is_same<decltype(static_cast<Class&>(v).compute()), void>());
+  return runCompute<Class>(v, std::is_same<decltype(static_cast<Class&>(v).compute()), void>());
 }
 /// A MultiVertex: compute(workerId) once per worker context, as the IPU's workers run it.
 template <typename Class> bool runWorker(Vertex& v, unsigned w, std::true_type /*returnsVoid*/) {
@@ -380,8 +403,12 @@ template <typename Class> bool computeMultiVertex(Vertex& v) {
   return true;
 }
 using ComputeFn = bool (*)(Vertex&);
-template <typename Class> ComputeFn computeOf(std::false_type /*multi*/) { return &computeVertex<Class>; }
-template <typename Class> ComputeFn computeOf(std::true_type /*multi*/) { return &computeMultiVertex<Class>; }
+template <typename Class> ComputeFn computeOf(std::false_type /*multi*/) {
+  return &computeVertex<Class>;
+}
+template <typename Class> ComputeFn computeOf(std::true_type /*multi*/) {
+  return &computeMultiVertex<Class>;
+}
 
 template <typename Class>
 std::uint64_t estimateCycles(const VertexIntrospector& vi, const Target& t) {
@@ -390,7 +417,9 @@ std::uint64_t estimateCycles(const VertexIntrospector& vi, const Target& t) {
 template <typename Class> CycleEstimator cycleEstimatorOf(std::true_type) {
   return &estimateCycles<Class>;
 }
-template <typename Class> CycleEstimator cycleEstimatorOf(std::false_type) { return nullptr; }
+template <typename Class> CycleEstimator cycleEstimatorOf(std::false_type) {
+  return nullptr;
+}
 
 template <typename Class> std::unique_ptr<Vertex> createVertex() {
   return std::unique_ptr<Vertex>(new Class());
@@ -428,8 +457,10 @@ using half = ::poplar::half;
 // --- registration macros -------------------------------------------------------------------
 #define TESSERA_PP_CAT_(a, b) a##b
 #define TESSERA_PP_CAT(a, b) TESSERA_PP_CAT_(a, b)
-#define TESSERA_PP_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
-#define TESSERA_PP_NARGS(...)                                                                       \
+#define TESSERA_PP_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,   \
+                          N, ...)                                                                  \
+  N
+#define TESSERA_PP_NARGS(...)                                                                      \
   TESSERA_PP_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TESSERA_F1(C, f) ::poplar::detail::withBinder<C, decltype(C::f), &C::f>(#f)
 #define TESSERA_F_1(C, a) TESSERA_F1(C, a)
@@ -448,13 +479,14 @@ using half = ::poplar::half;
 #define TESSERA_F_14(C, a, ...) TESSERA_F1(C, a), TESSERA_F_13(C, __VA_ARGS__)
 #define TESSERA_F_15(C, a, ...) TESSERA_F1(C, a), TESSERA_F_14(C, __VA_ARGS__)
 #define TESSERA_F_16(C, a, ...) TESSERA_F1(C, a), TESSERA_F_15(C, __VA_ARGS__)
-#define TESSERA_FIELDS(C, ...) TESSERA_PP_CAT(TESSERA_F_, TESSERA_PP_NARGS(__VA_ARGS__))(C, __VA_ARGS__)
+#define TESSERA_FIELDS(C, ...)                                                                     \
+  TESSERA_PP_CAT(TESSERA_F_, TESSERA_PP_NARGS(__VA_ARGS__))(C, __VA_ARGS__)
 
 /// Registers vertex class `Class` (no template commas: use an alias) under the name `Name`,
 /// in codelet source `Source` (what Graph::addCodelets enables), with its fields listed.
 #define TESSERA_VERTEX_IN(Source, Name, Class, ...)                                                \
-  static const ::poplar::detail::VertexRegistrar<Class> TESSERA_PP_CAT(tesseraVertex_, __COUNTER__)( \
-      Name, Source, {TESSERA_FIELDS(Class, __VA_ARGS__)})
+  static const ::poplar::detail::VertexRegistrar<Class> TESSERA_PP_CAT(                            \
+      tesseraVertex_, __COUNTER__)(Name, Source, {TESSERA_FIELDS(Class, __VA_ARGS__)})
 /// Registers `Class` under its own name, in this source file's codelet source.
 #define TESSERA_VERTEX(Class, ...) TESSERA_VERTEX_IN(__FILE__, #Class, Class, __VA_ARGS__)
 /// Registers `Class` under an explicit name such as "popops::Add<float>".
@@ -462,7 +494,8 @@ using half = ::poplar::half;
 
 namespace poplar {
 namespace detail {
-template <typename Class, typename M, M Class::*member> FieldDescriptor withBinder(const char* name) {
+template <typename Class, typename M, M Class::*member>
+FieldDescriptor withBinder(const char* name) {
   FieldDescriptor d = field<Class, M>(name, member);
   d.bind = &bindMember<Class, M, member>;
   return d;

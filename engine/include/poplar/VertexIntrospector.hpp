@@ -22,10 +22,12 @@ public:
     /// Total elements over all edges.
     std::size_t totalElements() const {
       std::size_t s = 0;
-      for (auto n : sizes_) s += n;
+      for (auto n : sizes_)
+        s += n;
       return s;
     }
-    FieldInfo(std::vector<std::size_t> sizes, bool isList) : sizes_(std::move(sizes)), isList_(isList) {}
+    FieldInfo(std::vector<std::size_t> sizes, bool isList)
+        : sizes_(std::move(sizes)), isList_(isList) {}
 
   private:
     std::vector<std::size_t> sizes_;

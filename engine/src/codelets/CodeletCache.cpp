@@ -2,11 +2,10 @@
 
 #include "Hash.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <poplar/exceptions.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,8 +24,10 @@ std::optional<Deps> readDeps(const std::string& path) {
   Deps d;
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("content ", 0) == 0) d.content.push_back(line.substr(8));
-    else if (line.rfind("stat ", 0) == 0) d.stat.push_back(line.substr(5));
+    if (line.rfind("content ", 0) == 0)
+      d.content.push_back(line.substr(8));
+    else if (line.rfind("stat ", 0) == 0)
+      d.stat.push_back(line.substr(5));
   }
   return d;
 }
@@ -42,7 +43,8 @@ std::optional<std::string> entryKey(const std::string& lookupKey, const Deps& d)
   for (const auto& path : d.stat) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-    const long long facts[3] = {static_cast<long long>(st.st_size), static_cast<long long>(st.st_mtim.tv_sec),
+    const long long facts[3] = {static_cast<long long>(st.st_size),
+                                static_cast<long long>(st.st_mtim.tv_sec),
                                 static_cast<long long>(st.st_mtim.tv_nsec)};
     h.add(path).add(facts, sizeof facts);
   }
@@ -52,7 +54,8 @@ std::optional<std::string> entryKey(const std::string& lookupKey, const Deps& d)
 /// Writes `text` to `path` atomically (private name, then rename).
 void writeAtomically(const std::string& path, const std::string& text) {
   static std::atomic<unsigned> counter{0};
-  const std::string tmp = path + ".tmp" + std::to_string(getpid()) + "." + std::to_string(counter++);
+  const std::string tmp =
+      path + ".tmp" + std::to_string(getpid()) + "." + std::to_string(counter++);
   {
     std::ofstream out(tmp);
     out << text;
@@ -69,7 +72,8 @@ CodeletCache::CodeletCache(std::string directory) : dir_(std::move(directory)) {
   fs::create_directories(dir_, ec);
   if (ec || !fs::is_directory(dir_))
     throw poplar::codelet_file_error("cannot create the codelet cache directory '" + dir_ + "' (" +
-                                     ec.message() + "); set TESSERA_CODELET_CACHE to a writable directory");
+                                     ec.message() +
+                                     "); set TESSERA_CODELET_CACHE to a writable directory");
 }
 
 std::optional<std::string> CodeletCache::find(const std::string& lookupKey) const {
@@ -105,8 +109,10 @@ std::string CodeletCache::publish(const std::string& lookupKey, const std::strin
     throw poplar::codelet_file_error("cannot write the codelet cache entry '" + entry + "'");
   }
   std::string text;
-  for (const auto& p : contentDeps) text += "content " + p + "\n";
-  for (const auto& p : statDeps) text += "stat " + p + "\n";
+  for (const auto& p : contentDeps)
+    text += "content " + p + "\n";
+  for (const auto& p : statDeps)
+    text += "stat " + p + "\n";
   writeAtomically(dir_ + "/" + lookupKey + ".deps", text);
   return entry;
 }

@@ -6,17 +6,16 @@
 #include "Locations.hpp"
 #include "Subprocess.hpp"
 
-#include <poplar/Vertex.hpp>
-#include <poplar/exceptions.hpp>
-
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <set>
 #include <ostream>
+#include <poplar/Vertex.hpp>
+#include <poplar/exceptions.hpp>
+#include <set>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,8 +43,10 @@ std::vector<std::string> splitFlags(const std::string& flags) {
   bool any = false;
   for (char c : flags) {
     if (quote) {
-      if (c == quote) quote = 0;
-      else cur += c;
+      if (c == quote)
+        quote = 0;
+      else
+        cur += c;
     } else if (c == '"' || c == '\'') {
       quote = c;
       any = true;
@@ -75,8 +76,10 @@ std::string resolve(const std::string& path) {
     if (fs::is_regular_file(besideExe, ec)) return fs::canonical(besideExe, ec).string();
   }
   std::string list;
-  for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
-  throw poplar::codelet_file_error("addCodelets(\"" + path + "\"): codelet file not found; tried " + list +
+  for (const auto& t : tried)
+    list += (list.empty() ? "" : ", ") + t;
+  throw poplar::codelet_file_error("addCodelets(\"" + path + "\"): codelet file not found; tried " +
+                                   list +
                                    " (a library's vertices are added by its addCodelets(graph))");
 }
 
@@ -124,8 +127,9 @@ Loaded tryLoad(const std::string& gp, const std::string& keyBase) {
   const auto meta = readTrailer(gp, why);
   if (!meta) return {"", why};
   if (meta->tesseraVersion != TESSERA_VERSION || meta->abi != kCodeletAbi)
-    return {"", "it was made by Tessera " + meta->tesseraVersion + " (codelet ABI " + std::to_string(meta->abi) +
-                    "); this is Tessera " + TESSERA_VERSION + " (ABI " + std::to_string(kCodeletAbi) + ")"};
+    return {"", "it was made by Tessera " + meta->tesseraVersion + " (codelet ABI " +
+                    std::to_string(meta->abi) + "); this is Tessera " + TESSERA_VERSION + " (ABI " +
+                    std::to_string(kCodeletAbi) + ")"};
   // Same version, other build: its registration code may not match this poplar/Vertex.hpp.
   if (meta->abiHash != TESSERA_CODELET_ABI_HASH)
     return {"", "it was compiled against another build's poplar/Vertex.hpp (codelet ABI hash " +
@@ -147,7 +151,8 @@ Loaded tryLoad(const std::string& gp, const std::string& keyBase) {
     return {"", std::string("it has no ") + kRegisterSymbol + " entry point"};
   }
   registerFn(keyBase.c_str());
-  if (auto* counter = reinterpret_cast<ExecutedInstructionsFn>(dlsym(handle, kExecutedInstructionsSymbol)))
+  if (auto* counter =
+          reinterpret_cast<ExecutedInstructionsFn>(dlsym(handle, kExecutedInstructionsSymbol)))
     executionCounters()[poplar::detail::codeletSourceName(keyBase.c_str())] = counter;
   loaded.emplace(handle, keyBase);
   registeredKeys().insert(keyBase);
@@ -163,8 +168,9 @@ std::string statFacts(const std::string& path) {
 }
 
 /// Runs popc; throws the poplar_error subclass its exit status stands for.
-void compile(const std::string& given, const std::string& source, const std::vector<std::string>& flags,
-             const std::string& out, std::ostream* compileOutput) {
+void compile(const std::string& given, const std::string& source,
+             const std::vector<std::string>& flags, const std::string& out,
+             std::ostream* compileOutput) {
   const std::string popc = popcPath();
   // The precompiled poplar/Vertex.hpp lives with the cache: built by the first compile, it
   // makes every later first compile about as fast as the compiler alone on the file.
@@ -174,33 +180,42 @@ void compile(const std::string& given, const std::string& source, const std::vec
   const ProcessResult r = runProcess(argv);
   if (compileOutput) *compileOutput << r.output;
   if (!r.started)
-    throw poplar::codelet_file_error("addCodelets(\"" + given + "\"): cannot run Tessera's codelet compiler: " +
-                                     r.output);
+    throw poplar::codelet_file_error("addCodelets(\"" + given +
+                                     "\"): cannot run Tessera's codelet compiler: " + r.output);
   if (r.exitCode == 0) return;
   std::error_code ec;
   fs::remove(out, ec);
   std::string output = r.output;
-  while (!output.empty() && output.back() == '\n') output.pop_back();
+  while (!output.empty() && output.back() == '\n')
+    output.pop_back();
   const std::string head = "addCodelets(\"" + given + "\"): ";
   switch (r.exitCode) {
-  case 3: throw poplar::unsupported_vertex_field(head + "a vertex class in '" + source + "' cannot be used:\n" + output);
-  case 4: throw poplar::missing_host_compiler(head + output);
-  default: throw poplar::codelet_compilation_error(head + "'" + source + "' does not compile:\n" + output);
+  case 3:
+    throw poplar::unsupported_vertex_field(head + "a vertex class in '" + source +
+                                           "' cannot be used:\n" + output);
+  case 4:
+    throw poplar::missing_host_compiler(head + output);
+  default:
+    throw poplar::codelet_compilation_error(head + "'" + source + "' does not compile:\n" + output);
   }
 }
 
-std::string loadCpp(const std::string& given, const std::string& source, const std::string& compileFlags,
-                    std::ostream* compileOutput) {
+std::string loadCpp(const std::string& given, const std::string& source,
+                    const std::string& compileFlags, std::ostream* compileOutput) {
   const std::vector<std::string> flags = splitFlags(compileFlags);
   const char* cxx = std::getenv("TESSERA_CODELET_CXX");
   Hasher k1;
-  k1.add(std::string("tessera-codelets")).add(std::string(TESSERA_VERSION)).add(std::to_string(kCodeletAbi));
+  k1.add(std::string("tessera-codelets"))
+      .add(std::string(TESSERA_VERSION))
+      .add(std::to_string(kCodeletAbi));
   k1.add(std::string(TESSERA_CODELET_ABI_HASH));
   k1.add(popcPath()).add(statFacts(popcPath())).add(std::string(cxx ? cxx : ""));
-  for (const auto& f : flags) k1.add(f);
+  for (const auto& f : flags)
+    k1.add(f);
   k1.add(source);
   if (!k1.addFile(source))
-    throw poplar::codelet_file_error("addCodelets(\"" + given + "\"): cannot read '" + source + "'");
+    throw poplar::codelet_file_error("addCodelets(\"" + given + "\"): cannot read '" + source +
+                                     "'");
   const std::string lookupKey = k1.hex();
   const std::string name = fs::path(source).filename().string();
 
@@ -217,13 +232,14 @@ std::string loadCpp(const std::string& given, const std::string& source, const s
   if (!meta) {
     std::error_code ec;
     fs::remove(built, ec);
-    throw poplar::codelet_compilation_error("addCodelets(\"" + given + "\"): popc wrote an unusable '" +
-                                            built + "': " + why);
+    throw poplar::codelet_compilation_error("addCodelets(\"" + given +
+                                            "\"): popc wrote an unusable '" + built + "': " + why);
   }
   const std::string entry = cache.publish(lookupKey, built, meta->contentDeps, meta->statDeps);
   const Loaded l = tryLoad(entry, name + "#" + fs::path(entry).stem().string());
   if (l.key.empty())
-    throw poplar::codelet_compilation_error("addCodelets(\"" + given + "\"): the compiled codelet '" + entry +
+    throw poplar::codelet_compilation_error("addCodelets(\"" + given +
+                                            "\"): the compiled codelet '" + entry +
                                             "' cannot be loaded: " + l.why);
   return l.key;
 }
@@ -239,8 +255,10 @@ ExecutedInstructionsFn executedInstructionsCounter(const std::string& source) {
 
 std::string cacheDirectory() {
   if (const char* d = std::getenv("TESSERA_CODELET_CACHE"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tessera/codelets";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tessera/codelets";
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return std::string(x) + "/tessera/codelets";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::string(h) + "/.cache/tessera/codelets";
   return "/tmp/tessera-codelets-" + std::to_string(getuid());
 }
 
@@ -265,23 +283,27 @@ std::string loadCodeletFile(const std::string& path, poplar::CodeletFileType typ
     return loadCpp(path, resolved, compileFlags, compileOutput);
   case T::AsmSource:
   case T::PreprocessedAsmSource:
-    throw poplar::codelet_file_error("addCodelets(\"" + path + "\"): '" + resolved +
-                                     "' is IPU assembly, which runs only on IPU hardware; Tessera runs "
-                                     "vertices on the host from their C++ codelets");
+    throw poplar::codelet_file_error(
+        "addCodelets(\"" + path + "\"): '" + resolved +
+        "' is IPU assembly, which runs only on IPU hardware; Tessera runs "
+        "vertices on the host from their C++ codelets");
   default:
-    throw poplar::codelet_file_error("addCodelets(\"" + path + "\"): '" + resolved +
-                                     "' is not C++ (vertex classes are C++); give a .cpp codelet or a .gp "
-                                     "made by popc");
+    throw poplar::codelet_file_error(
+        "addCodelets(\"" + path + "\"): '" + resolved +
+        "' is not C++ (vertex classes are C++); give a .cpp codelet or a .gp "
+        "made by popc");
   }
 }
 
-std::string loadCodeletStream(std::istream& in, poplar::CodeletFileType type, const std::string& compileFlags,
-                              std::ostream* compileOutput) {
+std::string loadCodeletStream(std::istream& in, poplar::CodeletFileType type,
+                              const std::string& compileFlags, std::ostream* compileOutput) {
   std::ostringstream buf;
   buf << in.rdbuf();
   const std::string text = buf.str();
   const bool isObject = type == poplar::CodeletFileType::Object ||
-                        (type == poplar::CodeletFileType::Auto && text.rfind("\x7f" "ELF", 0) == 0);
+                        (type == poplar::CodeletFileType::Auto && text.rfind("\x7f"
+                                                                             "ELF",
+                                                                             0) == 0);
   Hasher h;
   h.add(text);
   std::lock_guard<std::recursive_mutex> lock(loaderMutex());
@@ -295,10 +317,12 @@ std::string loadCodeletStream(std::istream& in, poplar::CodeletFileType type, co
     std::ofstream(tmp, std::ios::binary) << text;
     fs::rename(tmp, path, ec);
     if (ec)
-      throw poplar::codelet_file_error("addCodelets(stream): cannot write '" + path + "' (" + ec.message() + ")");
+      throw poplar::codelet_file_error("addCodelets(stream): cannot write '" + path + "' (" +
+                                       ec.message() + ")");
   }
-  return loadCodeletFile(path, isObject ? poplar::CodeletFileType::Object : poplar::CodeletFileType::CppSource,
-                         compileFlags, compileOutput);
+  return loadCodeletFile(
+      path, isObject ? poplar::CodeletFileType::Object : poplar::CodeletFileType::CppSource,
+      compileFlags, compileOutput);
 }
 
 std::optional<std::string> codeletObjectPath(const std::string& key) {
@@ -323,18 +347,21 @@ std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::strin
     {
       std::ofstream out(tmp, std::ios::binary);
       out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      if (!out) throw poplar::codelet_file_error("cannot write the codelet object for '" +
-                                                 poplar::detail::displaySourceName(key) + "' to '" + tmp + "'");
+      if (!out)
+        throw poplar::codelet_file_error("cannot write the codelet object for '" +
+                                         poplar::detail::displaySourceName(key) + "' to '" + tmp +
+                                         "'");
     }
     fs::rename(tmp, path, ec);
     if (ec)
       throw poplar::codelet_file_error("cannot write the codelet object for '" +
-                                       poplar::detail::displaySourceName(key) + "' to '" + path + "' (" +
-                                       ec.message() + ")");
+                                       poplar::detail::displaySourceName(key) + "' to '" + path +
+                                       "' (" + ec.message() + ")");
   }
   const Loaded l = tryLoad(path, key);
   if (l.key.empty())
-    throw poplar::codelet_file_error("the codelet object for '" + poplar::detail::displaySourceName(key) +
+    throw poplar::codelet_file_error("the codelet object for '" +
+                                     poplar::detail::displaySourceName(key) +
                                      "' in the executable cannot be loaded: " + l.why);
   return l.key;
 }
@@ -342,5 +369,7 @@ std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::strin
 } // namespace tessera::codelets
 
 namespace poplar::detail {
-std::string displaySourceName(const std::string& key) { return key.substr(0, key.find('#')); }
+std::string displaySourceName(const std::string& key) {
+  return key.substr(0, key.find('#'));
+}
 } // namespace poplar::detail

@@ -2,11 +2,10 @@
 // (through the per-user cache), loads the .gp and registers its vertices once per process.
 #pragma once
 
-#include <poplar/CodeletFileType.hpp>
-
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <poplar/CodeletFileType.hpp>
 #include <string>
 
 namespace tessera::codelets {

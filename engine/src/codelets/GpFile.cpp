@@ -2,8 +2,8 @@
 
 #include "Hash.hpp"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -11,7 +11,8 @@
 namespace tessera::codelets {
 namespace {
 
-constexpr char kGpMagic[16] = {'T', 'E', 'S', 'S', 'E', 'R', 'A', '-', 'G', 'P', '-', 'V', '1', '\n', 0, 0};
+constexpr char kGpMagic[16] = {'T', 'E', 'S', 'S', 'E', 'R',  'A', '-',
+                               'G', 'P', '-', 'V', '1', '\n', 0,   0};
 constexpr std::uint64_t kMaxMetadata = 16u << 20; // a trailer larger than this is corruption
 constexpr char kElfMagic[4] = {'\x7f', 'E', 'L', 'F'};
 constexpr std::uint64_t kMinElfBytes = 64; // an ELF-64 header
@@ -36,10 +37,14 @@ std::string formatMetadata(const GpMetadata& m) {
   std::ostringstream os;
   os << "tessera " << m.tesseraVersion << "\nabi " << m.abi << "\nabi-hash " << m.abiHash << "\n"
      << "object " << m.objectSize << " " << m.objectHash << "\n";
-  for (const auto& s : m.sources) os << "source " << s << "\n";
-  for (const auto& v : m.vertices) os << "vertex " << v << "\n";
-  for (const auto& d : m.contentDeps) os << "dep-content " << d << "\n";
-  for (const auto& d : m.statDeps) os << "dep-stat " << d << "\n";
+  for (const auto& s : m.sources)
+    os << "source " << s << "\n";
+  for (const auto& v : m.vertices)
+    os << "vertex " << v << "\n";
+  for (const auto& d : m.contentDeps)
+    os << "dep-content " << d << "\n";
+  for (const auto& d : m.statDeps)
+    os << "dep-stat " << d << "\n";
   return os.str();
 }
 
@@ -55,7 +60,8 @@ bool appendTrailer(const std::string& path, const GpMetadata& meta, std::string&
   std::ofstream out(path, std::ios::binary | std::ios::app);
   const std::string text = formatMetadata(m);
   unsigned char size[8];
-  for (int i = 0; i < 8; ++i) size[i] = static_cast<unsigned char>(std::uint64_t(text.size()) >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    size[i] = static_cast<unsigned char>(std::uint64_t(text.size()) >> (8 * i));
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   out.write(reinterpret_cast<const char*>(size), 8);
   out.write(kGpMagic, sizeof kGpMagic);
@@ -76,12 +82,14 @@ std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why)
 std::optional<GpMetadata> parseGpImage(std::string_view file, std::string& why) {
   const std::uint64_t fileSize = file.size();
   const std::uint64_t tail = 8 + sizeof kGpMagic;
-  if (fileSize < tail || std::memcmp(file.data() + fileSize - sizeof kGpMagic, kGpMagic, sizeof kGpMagic) != 0) {
+  if (fileSize < tail ||
+      std::memcmp(file.data() + fileSize - sizeof kGpMagic, kGpMagic, sizeof kGpMagic) != 0) {
     why = "it does not end with Tessera's codelet trailer (not made by popc, or truncated)";
     return std::nullopt;
   }
   std::uint64_t n = 0;
-  for (int i = 0; i < 8; ++i) n |= std::uint64_t(static_cast<unsigned char>(file[fileSize - tail + i])) << (8 * i);
+  for (int i = 0; i < 8; ++i)
+    n |= std::uint64_t(static_cast<unsigned char>(file[fileSize - tail + i])) << (8 * i);
   if (n > kMaxMetadata || n > fileSize - tail) {
     why = "its codelet trailer is damaged";
     return std::nullopt;
@@ -92,18 +100,25 @@ std::optional<GpMetadata> parseGpImage(std::string_view file, std::string& why) 
   std::string line;
   while (std::getline(lines, line)) {
     const auto space = line.find(' ');
-    const std::string key = line.substr(0, space), value = space == std::string::npos ? "" : line.substr(space + 1);
-    if (key == "tessera") m.tesseraVersion = value;
-    else if (key == "abi") m.abi = std::atoi(value.c_str());
-    else if (key == "abi-hash") m.abiHash = value;
+    const std::string key = line.substr(0, space),
+                      value = space == std::string::npos ? "" : line.substr(space + 1);
+    if (key == "tessera")
+      m.tesseraVersion = value;
+    else if (key == "abi")
+      m.abi = std::atoi(value.c_str());
+    else if (key == "abi-hash")
+      m.abiHash = value;
     else if (key == "object") {
       std::istringstream v(value);
       v >> m.objectSize >> m.objectHash;
-    }
-    else if (key == "source") m.sources.push_back(value);
-    else if (key == "vertex") m.vertices.push_back(value);
-    else if (key == "dep-content") m.contentDeps.push_back(value);
-    else if (key == "dep-stat") m.statDeps.push_back(value);
+    } else if (key == "source")
+      m.sources.push_back(value);
+    else if (key == "vertex")
+      m.vertices.push_back(value);
+    else if (key == "dep-content")
+      m.contentDeps.push_back(value);
+    else if (key == "dep-stat")
+      m.statDeps.push_back(value);
   }
   if (m.tesseraVersion.empty()) {
     why = "its codelet trailer has no Tessera version";
@@ -120,7 +135,8 @@ std::optional<GpMetadata> parseGpImage(std::string_view file, std::string& why) 
     return std::nullopt;
   }
   const std::string_view object = file.substr(0, objectBytes);
-  if (m.objectSize != objectBytes || Hasher().add(object.data(), object.size()).hex() != m.objectHash) {
+  if (m.objectSize != objectBytes ||
+      Hasher().add(object.data(), object.size()).hex() != m.objectHash) {
     why = "its shared object does not match the checksum in its trailer (damaged or truncated)";
     return std::nullopt;
   }

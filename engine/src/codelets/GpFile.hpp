@@ -31,9 +31,9 @@ constexpr const char* kExecutedInstructionsSymbol = "tessera_executed_instructio
 struct GpMetadata {
   std::string tesseraVersion;
   int abi = 0;
-  std::string abiHash;       ///< TESSERA_CODELET_ABI_HASH of the build that made it
+  std::string abiHash;          ///< TESSERA_CODELET_ABI_HASH of the build that made it
   std::uint64_t objectSize = 0; ///< bytes of the shared object before the trailer
-  std::string objectHash;    ///< Hasher hex of those bytes
+  std::string objectHash;       ///< Hasher hex of those bytes
   std::vector<std::string> sources;
   std::vector<std::string> vertices;
   std::vector<std::string> contentDeps;

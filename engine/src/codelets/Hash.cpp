@@ -6,7 +6,8 @@
 namespace tessera::codelets {
 namespace {
 
-std::uint64_t mix(std::uint64_t x) { // the finaliser of SplitMix64: every input bit affects every output bit
+std::uint64_t
+mix(std::uint64_t x) { // the finaliser of SplitMix64: every input bit affects every output bit
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 27;
@@ -44,7 +45,8 @@ bool Hasher::addFile(const std::string& path) {
   if (!f) return false;
   char buf[65536];
   std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) add(buf, n);
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    add(buf, n);
   const bool ok = !std::ferror(f);
   std::fclose(f);
   return ok;

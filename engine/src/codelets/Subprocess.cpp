@@ -25,7 +25,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
   std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const auto& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
@@ -40,8 +41,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv) {
   char buf[4096];
   for (;;) {
     const ssize_t n = read(pipeFds[0], buf, sizeof buf);
-    if (n > 0) r.output.append(buf, static_cast<std::size_t>(n));
-    else if (n == 0 || errno != EINTR) break;
+    if (n > 0)
+      r.output.append(buf, static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR)
+      break;
   }
   close(pipeFds[0]);
   int status = 0;

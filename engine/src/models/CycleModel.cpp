@@ -5,30 +5,39 @@
 
 namespace poplar::detail::profile {
 namespace {
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return b ? (a + b - 1) / b : a; }
-std::uint64_t ceilDiv(std::uint64_t a, double b) { return static_cast<std::uint64_t>(std::ceil(double(a) / b)); }
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+  return b ? (a + b - 1) / b : a;
+}
+std::uint64_t ceilDiv(std::uint64_t a, double b) {
+  return static_cast<std::uint64_t>(std::ceil(double(a) / b));
+}
 } // namespace
 
 std::vector<TileValue> CycleModel::allTiles(std::uint64_t bytes) const {
   std::vector<unsigned> ipus(t_.getNumIPUs());
-  for (unsigned i = 0; i < ipus.size(); ++i) ipus[i] = i;
+  for (unsigned i = 0; i < ipus.size(); ++i)
+    ipus[i] = i;
   return tilesOf(ipus, bytes);
 }
 
-std::vector<TileValue> CycleModel::tilesOf(const std::vector<unsigned>& ipus, std::uint64_t bytes) const {
+std::vector<TileValue> CycleModel::tilesOf(const std::vector<unsigned>& ipus,
+                                           std::uint64_t bytes) const {
   std::vector<TileValue> v;
   if (!bytes) return v;
   const unsigned n = t_.getTilesPerIPU();
   v.reserve(ipus.size() * n);
   for (unsigned ipu : ipus)
-    for (unsigned t = 0; t < n; ++t) v.push_back({ipu * n + t, bytes});
+    for (unsigned t = 0; t < n; ++t)
+      v.push_back({ipu * n + t, bytes});
   return v;
 }
 
-std::vector<TileValue> CycleModel::perTile(const std::vector<TileValue>& tiles, std::uint64_t bytes) {
+std::vector<TileValue> CycleModel::perTile(const std::vector<TileValue>& tiles,
+                                           std::uint64_t bytes) {
   std::vector<TileValue> v;
   v.reserve(tiles.size());
-  for (const auto& tv : tiles) v.push_back({tv.tile, bytes});
+  for (const auto& tv : tiles)
+    v.push_back({tv.tile, bytes});
   return v;
 }
 
@@ -48,7 +57,8 @@ std::uint64_t CycleModel::computeCycles(const std::vector<const CompiledVertex*>
     if (v->type->isSupervisor) {
       supervisor += c;
     } else if (v->type->isMultiVertex) { // runs on every worker: its estimate is per worker
-      for (auto& l : load) l += c;
+      for (auto& l : load)
+        l += c;
     } else {
       auto least = std::min_element(load.begin(), load.end());
       *least += c;
@@ -58,16 +68,20 @@ std::uint64_t CycleModel::computeCycles(const std::vector<const CompiledVertex*>
   return kComputeSetLaunchCycles + workers + supervisor;
 }
 
-std::uint64_t CycleModel::computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
-                                                     const std::vector<std::uint64_t>* cycles) const {
+std::uint64_t
+CycleModel::computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
+                                       const std::vector<std::uint64_t>* cycles) const {
   const unsigned contexts = t_.getNumWorkerContexts();
   std::uint64_t busy = 0, supervisor = 0;
   for (std::size_t i = 0; i < vertices.size(); ++i) {
     const CompiledVertex* v = vertices[i];
     const std::uint64_t c = cycles ? (*cycles)[i] : v->estimatedCycles;
-    if (v->type->isSupervisor) supervisor += c;
-    else if (v->type->isMultiVertex) busy += c * contexts;
-    else busy += c;
+    if (v->type->isSupervisor)
+      supervisor += c;
+    else if (v->type->isMultiVertex)
+      busy += c * contexts;
+    else
+      busy += c;
   }
   // A context's n thread cycles take n x contexts tile cycles, shared by the contexts: busy
   // thread cycles over all contexts equal tile cycles one for one.
@@ -76,15 +90,18 @@ std::uint64_t CycleModel::computeCyclesExcludingIdle(const std::vector<const Com
 
 std::vector<TileValue> CycleModel::syncCycles(const std::vector<unsigned>& ipus) const {
   const unsigned n = t_.getTilesPerIPU();
-  const std::uint64_t lo = t_.getMinIPUSyncDelay(), hi = std::max(lo, std::uint64_t(t_.getMaxIPUSyncDelay()));
+  const std::uint64_t lo = t_.getMinIPUSyncDelay(),
+                      hi = std::max(lo, std::uint64_t(t_.getMaxIPUSyncDelay()));
   std::vector<TileValue> v;
   v.reserve(ipus.size() * n);
   for (unsigned ipu : ipus)
-    for (unsigned t = 0; t < n; ++t) v.push_back({ipu * n + t, lo + (n > 1 ? (hi - lo) * t / (n - 1) : 0)});
+    for (unsigned t = 0; t < n; ++t)
+      v.push_back({ipu * n + t, lo + (n > 1 ? (hi - lo) * t / (n - 1) : 0)});
   return v;
 }
 
-TileAccumulator CycleModel::exchangeCyclesAcc(const TileAccumulator& received, const TileAccumulator& sent,
+TileAccumulator CycleModel::exchangeCyclesAcc(const TileAccumulator& received,
+                                              const TileAccumulator& sent,
                                               const TileAccumulator& messages) const {
   const std::uint64_t bw = t_.getExchangeBytesPerCycle();
   TileAccumulator c;
@@ -97,19 +114,25 @@ TileAccumulator CycleModel::exchangeCyclesAcc(const TileAccumulator& received, c
 
 std::vector<TileValue> CycleModel::exchangeCode(const TileAccumulator& messages) {
   std::vector<TileValue> v;
-  for (const auto& [tile, m] : messages.sums()) v.push_back({tile, kExchangeCodeBase + kExchangeCodePerMessage * m});
+  for (const auto& [tile, m] : messages.sums())
+    v.push_back({tile, kExchangeCodeBase + kExchangeCodePerMessage * m});
   return v;
 }
 
 std::vector<TileValue> CycleModel::linkTileCycles(const TileAccumulator& bytes) const {
   std::vector<TileValue> v;
   for (const auto& [tile, b] : bytes.sums())
-    v.push_back({tile, kExchangeSetupCycles + ceilDiv(b, std::uint64_t(t_.getExchangeBytesPerCycle()))});
+    v.push_back(
+        {tile, kExchangeSetupCycles + ceilDiv(b, std::uint64_t(t_.getExchangeBytesPerCycle()))});
   return v;
 }
 
-std::uint64_t CycleModel::ipuLinkCycles(std::uint64_t bytes) const { return ceilDiv(bytes, t_.getIpuLinkBytesPerCycle()); }
-std::uint64_t CycleModel::hostLinkCycles(std::uint64_t bytes) const { return ceilDiv(bytes, t_.getHostLinkBytesPerCycle()); }
+std::uint64_t CycleModel::ipuLinkCycles(std::uint64_t bytes) const {
+  return ceilDiv(bytes, t_.getIpuLinkBytesPerCycle());
+}
+std::uint64_t CycleModel::hostLinkCycles(std::uint64_t bytes) const {
+  return ceilDiv(bytes, t_.getHostLinkBytesPerCycle());
+}
 std::uint64_t CycleModel::memcpyCycles(std::uint64_t bytes) const {
   return ceilDiv(bytes, std::uint64_t(t_.getMemcpyBytesPerCycle()));
 }

@@ -27,25 +27,25 @@ public:
   explicit CycleModel(const Target& t) : t_(t) {}
 
   // Control code bytes (per tile that runs the program).
-  static constexpr std::uint64_t kControlSwitch = 16;    ///< the switch over engine programs
-  static constexpr std::uint64_t kControlLoop = 16;      ///< loop counter, compare, branch
-  static constexpr std::uint64_t kControlBranch = 12;    ///< load predicate, branch
-  static constexpr std::uint64_t kControlCall = 8;       ///< call and return
-  static constexpr std::uint64_t kControlSync = 4;       ///< one sync instruction
-  static constexpr std::uint64_t kControlExchange = 8;   ///< call into the exchange code
-  static constexpr std::uint64_t kControlExecute = 12;   ///< supervisor: start workers, wait
-  static constexpr std::uint64_t kControlPerVertex = 4;  ///< vertex list entry
+  static constexpr std::uint64_t kControlSwitch = 16;   ///< the switch over engine programs
+  static constexpr std::uint64_t kControlLoop = 16;     ///< loop counter, compare, branch
+  static constexpr std::uint64_t kControlBranch = 12;   ///< load predicate, branch
+  static constexpr std::uint64_t kControlCall = 8;      ///< call and return
+  static constexpr std::uint64_t kControlSync = 4;      ///< one sync instruction
+  static constexpr std::uint64_t kControlExchange = 8;  ///< call into the exchange code
+  static constexpr std::uint64_t kControlExecute = 12;  ///< supervisor: start workers, wait
+  static constexpr std::uint64_t kControlPerVertex = 4; ///< vertex list entry
   // Exchange and copy code.
-  static constexpr std::uint64_t kExchangeCodeBase = 8;  ///< per tile taking part
+  static constexpr std::uint64_t kExchangeCodeBase = 8; ///< per tile taking part
   static constexpr std::uint64_t kExchangeCodePerMessage = 4;
   static constexpr std::uint64_t kCopyDescriptorBytes = 8; ///< per on-tile copy run
   // Cycles.
-  static constexpr std::uint64_t kExchangeSetupCycles = 8;    ///< per tile taking part
+  static constexpr std::uint64_t kExchangeSetupCycles = 8; ///< per tile taking part
   /// One instruction per source/destination pair: the exchange code selects the partner
   /// (tutorial 6: docs/fidelity.md).
   static constexpr std::uint64_t kCyclesPerMessage = 1;
   static constexpr std::uint64_t kComputeSetLaunchCycles = 30; ///< supervisor starts the workers
-  static constexpr std::uint64_t kStreamCopyEndCycles = 20;   ///< the host releases the IPU
+  static constexpr std::uint64_t kStreamCopyEndCycles = 20;    ///< the host releases the IPU
   /// Execution-based estimates (docs/profiling.md, "Execution-based estimates"): a vertex of a
   /// counted .gp costs the instructions its compute() executed, one thread cycle each. Source:
   /// the IPU's worker contexts share the tile's pipeline in a barrel, each context issuing one
@@ -61,7 +61,8 @@ public:
   /// equal share, rounded up, as its per-worker estimate).
   static std::uint64_t executedThreadCycles(std::uint64_t instructions, bool multiVertex);
   /// Host transfers: every tile of a taking-part IPU spends the whole step (see above).
-  std::vector<TileValue> everyTileOf(const std::vector<unsigned>& ipus, std::uint64_t cycles) const {
+  std::vector<TileValue> everyTileOf(const std::vector<unsigned>& ipus,
+                                     std::uint64_t cycles) const {
     return tilesOf(ipus, cycles);
   }
   /// One host sync (StreamCopyBegin, external Sync): the Target's global sync cycles.
@@ -81,14 +82,16 @@ public:
   /// The same phase "excluding idle threads" (Poplar's printProfileSummary line): the worker
   /// contexts' busy thread cycles shared over the contexts (sum of worker estimates, a
   /// MultiVertex's estimate on each context) instead of the most loaded context times contexts.
-  std::uint64_t computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
-                                          const std::vector<std::uint64_t>* cycles = nullptr) const;
+  std::uint64_t
+  computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
+                             const std::vector<std::uint64_t>* cycles = nullptr) const;
   /// Internal sync: each tile's round trip to the sync controller, farther tiles slower.
   std::vector<TileValue> syncCycles(const std::vector<unsigned>& ipus) const;
   /// Exchange phase: a tile sends and receives at exchangeBytesPerCycle, plus per-message cost.
   TileAccumulator exchangeCyclesAcc(const TileAccumulator& received, const TileAccumulator& sent,
                                     const TileAccumulator& messages) const;
-  std::vector<TileValue> exchangeCycles(const TileAccumulator& received, const TileAccumulator& sent,
+  std::vector<TileValue> exchangeCycles(const TileAccumulator& received,
+                                        const TileAccumulator& sent,
                                         const TileAccumulator& messages) const {
     return exchangeCyclesAcc(received, sent, messages).values();
   }

@@ -21,8 +21,8 @@
 //   popops::map::<expression> the fused expression's own count per output element (its state
 //                             flopsPerElement: one per float/half unary or binary operation, 2
 //                             per clamp, 0 for casts and selects), times the elements
-//   popops::MultiUpdateAdd    a multiply-add per element of a slice region (PopLibs: 2 · regionSize)
-//   popops::MultiUpdateOp     one max per element of a slice region
+//   popops::MultiUpdateAdd    a multiply-add per element of a slice region (PopLibs: 2 ·
+//   regionSize) popops::MultiUpdateOp     one max per element of a slice region
 //   popops::Reduce{Max,Min}ClassGather  one compare per input element
 //   popops slices and updates, EncodeOneHot*, Iota, ForLoopCounter: 0 (copies and integers)
 //   poplin::ConvPartial1x1Out, ConvPartialnx1, ConvPartialHorizontalMac
@@ -66,7 +66,8 @@ std::uint64_t elements(const CompiledVertex& v, std::string_view name) {
   const int i = fieldIndex(v, name);
   if (i < 0) return 0;
   std::uint64_t n = 0;
-  for (const CompiledEdge& e : v.fields[std::size_t(i)].edges) n += e.numElements;
+  for (const CompiledEdge& e : v.fields[std::size_t(i)].edges)
+    n += e.numElements;
   return n;
 }
 
@@ -99,10 +100,11 @@ struct ElementWise {
   std::string_view family, field;
 };
 constexpr ElementWise kElementWise[] = {
-    {"popops::Add", "out"},   {"popops::Sub", "out"},     {"popops::Mul", "out"},   {"popops::Div", "out"},
-    {"popops::Max", "out"},   {"popops::Min", "out"},     {"popops::Neg", "out"},   {"popops::Abs", "out"},
-    {"popops::Square", "out"}, {"popops::Exp", "out"},    {"popops::Log", "out"},   {"popops::Sqrt", "out"},
-    {"popops::Tanh", "out"},  {"popops::Sigmoid", "out"},
+    {"popops::Add", "out"},  {"popops::Sub", "out"},     {"popops::Mul", "out"},
+    {"popops::Div", "out"},  {"popops::Max", "out"},     {"popops::Min", "out"},
+    {"popops::Neg", "out"},  {"popops::Abs", "out"},     {"popops::Square", "out"},
+    {"popops::Exp", "out"},  {"popops::Log", "out"},     {"popops::Sqrt", "out"},
+    {"popops::Tanh", "out"}, {"popops::Sigmoid", "out"},
 };
 
 } // namespace
@@ -112,7 +114,8 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   // User codelets (popc-compiled files) are unknown to the model, whatever their name.
   if (v.type->fromCodeletFile) return std::nullopt;
   const std::string_view f = family(v.type->name);
-  const auto counted = [&](std::string_view typeField, std::uint64_t flops) -> std::optional<std::uint64_t> {
+  const auto counted = [&](std::string_view typeField,
+                           std::uint64_t flops) -> std::optional<std::uint64_t> {
     return isFloatField(v, typeField) ? flops : 0;
   };
 
@@ -159,7 +162,8 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
     return 0;
   if (f == "popnn::NonLinearity") return counted("data", elements(v, "data"));
   if (f == "popnn::NonLinearityGrad") return counted("inGrad", 2 * elements(v, "inGrad"));
-  if (f == "popnn::LossCrossEntropy" || f == "popnn::LossSumSquared") return counted("probs", 2 * elements(v, "probs"));
+  if (f == "popnn::LossCrossEntropy" || f == "popnn::LossSumSquared")
+    return counted("probs", 2 * elements(v, "probs"));
   if (f == "popnn::CalcAccuracy") return counted("probs", elements(v, "probs"));
   if (f == "poplin::ConvPartial1x1Out" || f == "poplin::ConvPartialnx1" ||
       f == "poplin::ConvPartialHorizontalMac")
@@ -173,10 +177,12 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   const std::uint64_t window = stateValue(v, "kernelH") * stateValue(v, "kernelW");
   if (f == "popnn::MaxPooling") return counted("out", elements(v, "out") * window);
   if (f == "popnn::SumPooling") return counted("out", elements(v, "out") * (window + avg));
-  if (f == "popnn::MaxPoolingGrad") return counted("inGrad", 2 * elements(v, "pooledGrad") * window);
+  if (f == "popnn::MaxPoolingGrad")
+    return counted("inGrad", 2 * elements(v, "pooledGrad") * window);
   if (f == "popnn::SumPoolingGrad")
     return counted("inGrad", elements(v, "pooledGrad") * (window + avg));
-  if (f == "poprand::UniformSupervisor" || f == "poprand::NormalSupervisor") return counted("out", 2 * elements(v, "out"));
+  if (f == "poprand::UniformSupervisor" || f == "poprand::NormalSupervisor")
+    return counted("out", 2 * elements(v, "out"));
   if (f == "poprand::TruncatedNormalSupervisor") return counted("out", 4 * elements(v, "out"));
   if (f == "poprand::BernoulliSupervisor") return counted("out", elements(v, "out"));
   if (f == "poprand::DropoutSupervisor") return counted("out", 2 * elements(v, "out"));

@@ -28,11 +28,13 @@ std::vector<VariableLiveness> computeLiveness(const CompiledGraph& g, const Prog
   for (std::size_t v = 0; v < g.variables.size(); ++v)
     if (g.variables[v].isConstant || !g.variables[v].initial.empty()) live[v].alwaysLive = true;
   for (const auto& h : g.hostHandles)
-    for (const auto& r : h.transfer.regions) live[r.var].alwaysLive = true;
+    for (const auto& r : h.transfer.regions)
+      live[r.var].alwaysLive = true;
 
   // Innermost loops first, so that extending to an inner loop's end can reach an outer loop.
   auto loops = m.loops;
-  std::sort(loops.begin(), loops.end(), [](auto& a, auto& b) { return a.end - a.begin < b.end - b.begin; });
+  std::sort(loops.begin(), loops.end(),
+            [](auto& a, auto& b) { return a.end - a.begin < b.end - b.begin; });
   for (std::size_t v = 0; v < n; ++v) {
     auto& l = live[v];
     if (readFirst[v] || manyEntries[v]) l.alwaysLive = true;

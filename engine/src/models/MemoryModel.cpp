@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <thread>
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 
 namespace poplar::detail::profile {
 namespace {
@@ -21,7 +21,9 @@ constexpr std::uint64_t kSupervisorStackBytes = 128, kWorkerStackBytes = 64;
 constexpr std::uint64_t kInstrumentationCounterBytes = 8;
 constexpr std::uint64_t kCodeAlignment = 8, kDataAlignment = 8;
 
-std::uint64_t alignUp(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
+std::uint64_t alignUp(std::uint64_t x, std::uint64_t a) {
+  return (x + a - 1) / a * a;
+}
 
 struct Piece {
   int var;
@@ -60,7 +62,9 @@ public:
   }
 
 private:
-  static unsigned group(unsigned length) { return length ? 31 - static_cast<unsigned>(__builtin_clz(length)) : 0; }
+  static unsigned group(unsigned length) {
+    return length ? 31 - static_cast<unsigned>(__builtin_clz(length)) : 0;
+  }
   std::array<std::multimap<unsigned, Placed>, 32> groups_;
 };
 
@@ -84,7 +88,9 @@ public:
     for (unsigned t = 0; t < numTiles_; ++t)
       if (out.tiles[t].includingGaps > out.bytesPerTile) out.overflowingTiles.push_back(t);
     std::stable_sort(out.overflowingTiles.begin(), out.overflowingTiles.end(),
-                     [&](unsigned a, unsigned b) { return out.tiles[a].includingGaps > out.tiles[b].includingGaps; });
+                     [&](unsigned a, unsigned b) {
+                       return out.tiles[a].includingGaps > out.tiles[b].includingGaps;
+                     });
     peaks(out);
     return out;
   }
@@ -108,7 +114,8 @@ private:
           }
           if (d.isEdgeList) {
             state += kPointerBytes + kCountBytes;
-            fieldData += v.fields[f].edges.size() * (d.isVector ? kPointerBytes + kCountBytes : kPointerBytes);
+            fieldData += v.fields[f].edges.size() *
+                         (d.isVector ? kPointerBytes + kCountBytes : kPointerBytes);
           } else {
             state += d.isVector ? kPointerBytes + kCountBytes : kPointerBytes;
           }
@@ -119,21 +126,26 @@ private:
         addCode(v.tile, Cat::vertexFieldData, fieldData);
         addCode(v.tile, Cat::vectorListDescriptor, descriptors);
       }
-    const std::uint64_t stack = kSupervisorStackBytes + kWorkerStackBytes * g_.replicaTarget.getNumWorkerContexts();
+    const std::uint64_t stack =
+        kSupervisorStackBytes + kWorkerStackBytes * g_.replicaTarget.getNumWorkerContexts();
     for (unsigned t = 0; t < numTiles_; ++t) {
-      for (const auto* type : types[t]) addCode(t, Cat::vertexCode, type->codeBytes);
+      for (const auto* type : types[t])
+        addCode(t, Cat::vertexCode, type->codeBytes);
       if (!types[t].empty()) addCode(t, Cat::stack, stack);
     }
   }
 
   void countPrograms() {
     for (const auto& p : m_.programs) {
-      for (const auto& tv : p.controlCode) addCode(tv.tile, Cat::controlCode, tv.value);
-      for (const auto& tv : p.copyDescriptors) addCode(tv.tile, Cat::copyDescriptor, tv.value);
-      const Cat exchange = p.type == ProgramType::DoExchange     ? Cat::internalExchangeCode
+      for (const auto& tv : p.controlCode)
+        addCode(tv.tile, Cat::controlCode, tv.value);
+      for (const auto& tv : p.copyDescriptors)
+        addCode(tv.tile, Cat::copyDescriptor, tv.value);
+      const Cat exchange = p.type == ProgramType::DoExchange       ? Cat::internalExchangeCode
                            : p.type == ProgramType::GlobalExchange ? Cat::globalExchangeCode
                                                                    : Cat::hostExchangeCode;
-      for (const auto& tv : p.exchangeCode) addCode(tv.tile, exchange, tv.value);
+      for (const auto& tv : p.exchangeCode)
+        addCode(tv.tile, exchange, tv.value);
     }
   }
 
@@ -141,7 +153,8 @@ private:
     if (o_.computeInstrumentation)
       for (const auto& p : m_.programs)
         if (p.type == ProgramType::OnTileExecute)
-          for (const auto& tv : p.cycles) addCode(tv.tile, Cat::instrumentationResults, kInstrumentationCounterBytes);
+          for (const auto& tv : p.cycles)
+            addCode(tv.tile, Cat::instrumentationResults, kInstrumentationCounterBytes);
     for (unsigned t : o_.blockTiles)
       if (t < numTiles_) addCode(t, Cat::instrumentationResults, o_.blockBufferBytes);
   }
@@ -150,9 +163,11 @@ private:
     for (std::size_t v = 0; v < g_.variables.size(); ++v) {
       const auto& var = g_.variables[v];
       std::map<unsigned, std::uint64_t> perTile; // one piece per tile, however many intervals
-      for (const auto& ti : var.mapping) perTile[ti.tile] += (ti.end - ti.begin) * var.type.size();
+      for (const auto& ti : var.mapping)
+        perTile[ti.tile] += (ti.end - ti.begin) * var.type.size();
       const Cat c = var.isConstant ? Cat::constant : Cat::variable;
-      for (const auto& [tile, bytes] : perTile) addPiece(tile, static_cast<int>(v), c, bytes);
+      for (const auto& [tile, bytes] : perTile)
+        addPiece(tile, static_cast<int>(v), c, bytes);
     }
     for (std::size_t i = 0; i < m_.messages.size(); ++i)
       for (const auto& tv : m_.messages[i].bytes)
@@ -171,8 +186,10 @@ private:
   void placeAll(MemoryModel& out) {
     std::vector<std::vector<Allocation>> byTile(numTiles_);
     std::size_t pieces = 0;
-    for (const auto& p : pieces_) pieces += p.size();
-    const unsigned threads = pieces < kMinPiecesForThreads ? 1 : std::max(1u, std::min(o_.threads, numTiles_));
+    for (const auto& p : pieces_)
+      pieces += p.size();
+    const unsigned threads =
+        pieces < kMinPiecesForThreads ? 1 : std::max(1u, std::min(o_.threads, numTiles_));
     std::atomic<unsigned> next{0};
     // Hands finished tiles to o_.onTile in tile order: a chunk finishing early waits (in `done`)
     // for the chunks before it; whoever completes the prefix passes it on.
@@ -182,22 +199,28 @@ private:
     auto finished = [&](unsigned first, unsigned last) {
       if (!o_.onTile) return;
       std::lock_guard<std::mutex> lock(handOver);
-      for (unsigned t = first; t < last; ++t) done[t] = 1;
-      for (; handedOver < numTiles_ && done[handedOver]; ++handedOver) o_.onTile(handedOver, byTile[handedOver]);
+      for (unsigned t = first; t < last; ++t)
+        done[t] = 1;
+      for (; handedOver < numTiles_ && done[handedOver]; ++handedOver)
+        o_.onTile(handedOver, byTile[handedOver]);
     };
     auto work = [&] {
       for (unsigned first; (first = next.fetch_add(kTilesPerChunk)) < numTiles_;) {
         const unsigned last = std::min(numTiles_, first + kTilesPerChunk);
-        for (unsigned t = first; t < last; ++t) place(t, out, byTile[t]);
+        for (unsigned t = first; t < last; ++t)
+          place(t, out, byTile[t]);
         finished(first, last);
       }
     };
     std::vector<std::thread> helpers;
-    for (unsigned i = 1; i < threads; ++i) helpers.emplace_back(work);
+    for (unsigned i = 1; i < threads; ++i)
+      helpers.emplace_back(work);
     work();
-    for (auto& h : helpers) h.join();
+    for (auto& h : helpers)
+      h.join();
     std::size_t total = 0;
-    for (const auto& a : byTile) total += a.size();
+    for (const auto& a : byTile)
+      total += a.size();
     out.allocations.reserve(total);
     for (auto& a : byTile) {
       out.allocations.insert(out.allocations.end(), a.begin(), a.end());
@@ -218,7 +241,8 @@ private:
       top = cursor;
       alwaysLive += bytes;
     };
-    for (const auto& [c, bytes] : code_[t]) placeAlwaysLive(-1, c, bytes, kCodeAlignment);
+    for (const auto& [c, bytes] : code_[t])
+      placeAlwaysLive(-1, c, bytes, kCodeAlignment);
     auto& pieces = pieces_[t];
     for (const auto& p : pieces)
       if (p.alwaysLive) placeAlwaysLive(p.var, p.category, p.bytes, kDataAlignment);
@@ -227,12 +251,15 @@ private:
     std::vector<const Piece*> order;
     for (const auto& p : pieces)
       if (!p.alwaysLive) order.push_back(&p);
-    std::stable_sort(order.begin(), order.end(), [](const Piece* a, const Piece* b) { return a->bytes > b->bytes; });
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Piece* a, const Piece* b) { return a->bytes > b->bytes; });
     PlacedByTime placed;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
     for (const Piece* p : order) {
       busy.clear();
-      placed.forEachOverlapping(p->from, p->to, [&](const Placed& q) { busy.push_back({q.offset, q.end}); });
+      placed.forEachOverlapping(p->from, p->to, [&](const Placed& q) {
+        busy.push_back({q.offset, q.end});
+      });
       std::sort(busy.begin(), busy.end());
       std::uint64_t at = base;
       for (const auto& [b, e] : busy) {
@@ -260,7 +287,8 @@ private:
     std::uint64_t furthestEnd = 0;
     for (std::size_t i = 0; i < allocs.size(); ++i) {
       if (i > 0 && allocs[i].offset < furthestEnd) allocs[i].overlapped = true;
-      if (i + 1 < allocs.size() && allocs[i + 1].offset < allocs[i].offset + allocs[i].bytes) allocs[i].overlapped = true;
+      if (i + 1 < allocs.size() && allocs[i + 1].offset < allocs[i].offset + allocs[i].bytes)
+        allocs[i].overlapped = true;
       furthestEnd = std::max(furthestEnd, allocs[i].offset + allocs[i].bytes);
     }
   }
@@ -283,15 +311,17 @@ private:
   }
 
   void peaks(MemoryModel& out) const {
-    out.forEachLivenessStep(live_, m_.schedule.size(), [&](unsigned, const std::vector<std::uint64_t>& bytes) {
-      std::uint64_t total = 0;
-      for (unsigned t = 0; t < numTiles_; ++t) {
-        out.tiles[t].notAlwaysLivePeak = std::max(out.tiles[t].notAlwaysLivePeak, bytes[t]);
-        total += bytes[t];
-      }
-      out.notAlwaysLiveByStep.push_back(total);
-    });
-    for (auto& tile : out.tiles) tile.excludingGaps = tile.alwaysLive + tile.notAlwaysLivePeak;
+    out.forEachLivenessStep(
+        live_, m_.schedule.size(), [&](unsigned, const std::vector<std::uint64_t>& bytes) {
+          std::uint64_t total = 0;
+          for (unsigned t = 0; t < numTiles_; ++t) {
+            out.tiles[t].notAlwaysLivePeak = std::max(out.tiles[t].notAlwaysLivePeak, bytes[t]);
+            total += bytes[t];
+          }
+          out.notAlwaysLiveByStep.push_back(total);
+        });
+    for (auto& tile : out.tiles)
+      tile.excludingGaps = tile.alwaysLive + tile.notAlwaysLivePeak;
   }
 
   const CompiledGraph& g_;
@@ -307,7 +337,8 @@ private:
 
 std::uint64_t CategoryBytes::total() const {
   std::uint64_t s = 0;
-  for (const auto& r : byRegion) s += r[0] + r[1];
+  for (const auto& r : byRegion)
+    s += r[0] + r[1];
   return s;
 }
 
@@ -318,9 +349,15 @@ void MemoryModel::forEachLivenessStep(
   // The events are bucketed by step (a counting sort: a million vertices make millions of events,
   // and a comparison sort of them was the largest part of this sweep). Within a step the order
   // does not matter: all of a step's changes are applied before f sees it.
-  struct Event { unsigned tile; std::int64_t delta; };
-  std::vector<std::size_t> startOf(numSteps + 2, 0); // events of step s: [startOf[s], startOf[s + 1])
-  auto bucket = [&](unsigned step) { return std::min<std::size_t>(step, numSteps); }; // past the end: never applied
+  struct Event {
+    unsigned tile;
+    std::int64_t delta;
+  };
+  std::vector<std::size_t> startOf(numSteps + 2,
+                                   0); // events of step s: [startOf[s], startOf[s + 1])
+  auto bucket = [&](unsigned step) {
+    return std::min<std::size_t>(step, numSteps);
+  }; // past the end: never applied
   auto forEachEvent = [&](auto&& visit) {
     for (const auto& a : allocations) {
       if (a.alwaysLive || a.var < 0) continue;
@@ -331,20 +368,23 @@ void MemoryModel::forEachLivenessStep(
     }
   };
   forEachEvent([&](std::size_t b, const Event&) { ++startOf[b + 1]; });
-  for (std::size_t s = 1; s < startOf.size(); ++s) startOf[s] += startOf[s - 1];
+  for (std::size_t s = 1; s < startOf.size(); ++s)
+    startOf[s] += startOf[s - 1];
   std::vector<Event> events(startOf.back());
   std::vector<std::size_t> next(startOf.begin(), startOf.end() - 1);
   forEachEvent([&](std::size_t b, const Event& e) { events[next[b]++] = e; });
   std::vector<std::uint64_t> bytes(tiles.size(), 0);
   for (unsigned s = 0; s < numSteps; ++s) {
     for (std::size_t e = startOf[s]; e < startOf[s + 1]; ++e)
-      bytes[events[e].tile] = static_cast<std::uint64_t>(static_cast<std::int64_t>(bytes[events[e].tile]) + events[e].delta);
+      bytes[events[e].tile] = static_cast<std::uint64_t>(
+          static_cast<std::int64_t>(bytes[events[e].tile]) + events[e].delta);
     f(s, bytes);
   }
 }
 
 MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,
-                             const std::vector<VariableLiveness>& live, const MemoryOptions& options) {
+                             const std::vector<VariableLiveness>& live,
+                             const MemoryOptions& options) {
   return Builder(g, m, live, options).build();
 }
 

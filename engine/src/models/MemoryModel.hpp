@@ -16,11 +16,11 @@ using tessera::profiler::schema::MemoryCategory;
 
 struct Allocation {
   unsigned tile;
-  int var = -1;                 ///< variable (or message buffer) id; -1: code or state
+  int var = -1; ///< variable (or message buffer) id; -1: code or state
   MemoryCategory category;
   std::uint64_t bytes, offset, alignment;
   bool alwaysLive = true;
-  bool overlapped = false;      ///< shares addresses with another allocation
+  bool overlapped = false; ///< shares addresses with another allocation
 };
 
 struct TileTotals {
@@ -52,17 +52,19 @@ struct MemoryModel {
   std::vector<TileTotals> tiles;
   std::vector<std::array<CategoryBytes, 15>> categories; ///< [tile][MemoryCategory]
   std::uint64_t bytesPerTile = 0;
-  std::vector<unsigned> overflowingTiles; ///< worst first
+  std::vector<unsigned> overflowingTiles;         ///< worst first
   std::vector<std::uint64_t> notAlwaysLiveByStep; ///< over all tiles, per schedule step
 
   bool outOfMemory() const { return !overflowingTiles.empty(); }
   /// Calls f(step, bytesByTile) for every step of the schedule, with the not-always-live bytes
   /// live on each tile at that step. Streams: holds one array, not one per step.
-  void forEachLivenessStep(const std::vector<VariableLiveness>& live, std::size_t numSteps,
-                           const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const;
+  void forEachLivenessStep(
+      const std::vector<VariableLiveness>& live, std::size_t numSteps,
+      const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const;
 };
 
 MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,
-                             const std::vector<VariableLiveness>& live, const MemoryOptions& options);
+                             const std::vector<VariableLiveness>& live,
+                             const MemoryOptions& options);
 
 } // namespace poplar::detail::profile

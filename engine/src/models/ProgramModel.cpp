@@ -20,8 +20,10 @@ bool ProfileProgram::isStepType(ProgramType t) {
   case ProgramType::StreamCopyBegin:
   case ProgramType::StreamCopyMid:
   case ProgramType::StreamCopyEnd:
-  case ProgramType::Sync: return true;
-  default: return false;
+  case ProgramType::Sync:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -30,7 +32,8 @@ namespace {
 using LK = LoweredProgram::Kind;
 
 /// Which tile holds each element of a region: calls f(tile, elements) piece by piece.
-template <class F> void forEachPiece(const CompiledVariable& v, std::size_t begin, std::size_t end, F&& f) {
+template <class F>
+void forEachPiece(const CompiledVariable& v, std::size_t begin, std::size_t end, F&& f) {
   auto it = std::upper_bound(v.mapping.begin(), v.mapping.end(), begin,
                              [](std::size_t b, const TileInterval& ti) { return b < ti.begin; });
   if (it != v.mapping.begin()) --it;
@@ -49,8 +52,10 @@ std::vector<Segment> segmentsOf(const CompiledGraph& g, const std::vector<VarReg
   std::vector<Segment> out;
   for (const auto& r : regions)
     forEachPiece(g.variables[r.var], r.begin, r.end, [&](unsigned tile, std::size_t n) {
-      if (!out.empty() && out.back().tile == tile) out.back().elements += n;
-      else out.push_back({tile, n});
+      if (!out.empty() && out.back().tile == tile)
+        out.back().elements += n;
+      else
+        out.push_back({tile, n});
     });
   return out;
 }
@@ -63,14 +68,15 @@ void addAccess(std::map<unsigned, Access>& m, unsigned var, Access a) {
 std::vector<VariableAccess> toVector(const std::map<unsigned, Access>& m) {
   std::vector<VariableAccess> v;
   v.reserve(m.size());
-  for (const auto& [var, a] : m) v.push_back({var, a});
+  for (const auto& [var, a] : m)
+    v.push_back({var, a});
   return v;
 }
 
 /// Data moved by one exchange phase: per tile in/out bytes and messages, per IPU link bytes.
 struct ExchangePlan {
   TileAccumulator received, sent, messages;
-  TileAccumulator globalTiles;              ///< bytes each tile moves over IPU-Links
+  TileAccumulator globalTiles;               ///< bytes each tile moves over IPU-Links
   std::map<unsigned, IpuTraffic> ipuTraffic; ///< cross-IPU bytes
   std::map<unsigned, Access> vars, globalVars;
   std::uint64_t localBytes = 0, globalBytes = 0;
@@ -140,7 +146,9 @@ public:
     root.type = ProgramType::OnEveryTileSwitch;
     root.name = "programs";
     for (unsigned e : g_.entryPoints) {
-      const unsigned id = single(lower(e), g_.programs[e].name.empty() ? "program" : g_.programs[e].name, g_.programs[e].debug);
+      const unsigned id =
+          single(lower(e), g_.programs[e].name.empty() ? "program" : g_.programs[e].name,
+                 g_.programs[e].debug);
       m_.entryRoots.push_back(id);
       root.children.push_back(id);
     }
@@ -214,12 +222,13 @@ private:
     case LK::RepeatWhileFalse:
     case LK::If:
     case LK::Switch: {
-      const ProgramType type = lp.kind == LK::If ? ProgramType::If
-                               : lp.kind == LK::Switch ? ProgramType::Switch
+      const ProgramType type = lp.kind == LK::If                ? ProgramType::If
+                               : lp.kind == LK::Switch          ? ProgramType::Switch
                                : lp.kind == LK::RepeatWhileTrue ? ProgramType::RepeatWhileTrue
                                                                 : ProgramType::RepeatWhileFalse;
       ProfileProgram p = control(type, lp, cost_.kControlBranch + 4 * lp.caseValues.size());
-      for (unsigned c : lp.children) p.children.push_back(single(lower(c), lp.name, lp.debug));
+      for (unsigned c : lp.children)
+        p.children.push_back(single(lower(c), lp.name, lp.debug));
       if (lp.hasScalar) p.vars = {{lp.scalar.var, Access::Read}};
       return {add(std::move(p))};
     }
@@ -241,15 +250,22 @@ private:
       if (lp.hasScalar) p.vars = {{lp.scalar.var, Access::Read}};
       return {add(std::move(p))};
     }
-    case LK::Sync: return record(node, {sync(lp.syncType, allIpus(), lp.name.empty() ? "Sync" : lp.name, lp.debug)});
-    case LK::Execute: return record(node, execute(lp));
-    case LK::Copy: return record(node, copy(lp));
+    case LK::Sync:
+      return record(node,
+                    {sync(lp.syncType, allIpus(), lp.name.empty() ? "Sync" : lp.name, lp.debug)});
+    case LK::Execute:
+      return record(node, execute(lp));
+    case LK::Copy:
+      return record(node, copy(lp));
     case LK::StreamToDevice:
-    case LK::RemoteToDevice: return record(node, streamCopy(lp, true));
+    case LK::RemoteToDevice:
+      return record(node, streamCopy(lp, true));
     case LK::StreamFromDevice:
     case LK::RemoteFromDevice:
-    case LK::PrintTensor: return record(node, streamCopy(lp, false));
-    case LK::CrossReplica: return record(node, crossReplica(lp));
+    case LK::PrintTensor:
+      return record(node, streamCopy(lp, false));
+    case LK::CrossReplica:
+      return record(node, crossReplica(lp));
     }
     return {};
   }
@@ -261,19 +277,22 @@ private:
 
   std::vector<unsigned> allIpus() const {
     std::vector<unsigned> v(t_.getNumIPUs());
-    for (unsigned i = 0; i < v.size(); ++i) v[i] = i;
+    for (unsigned i = 0; i < v.size(); ++i)
+      v[i] = i;
     return v;
   }
 
   std::vector<unsigned> ipusOf(const std::vector<TileValue>& tiles) const {
     std::vector<unsigned> v;
-    for (const auto& tv : tiles) v.push_back(t_.getIPUForTile(tv.tile));
+    for (const auto& tv : tiles)
+      v.push_back(t_.getIPUForTile(tv.tile));
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
     return v;
   }
 
-  unsigned sync(SyncType type, std::vector<unsigned> ipus, const std::string& name, const DebugContext& debug) {
+  unsigned sync(SyncType type, std::vector<unsigned> ipus, const std::string& name,
+                const DebugContext& debug) {
     ProfileProgram p;
     p.type = ProgramType::Sync;
     p.kind = CycleKind::sync;
@@ -349,22 +368,30 @@ private:
       for (std::size_t f = 0; f < v.fields.size(); ++f) {
         const auto& d = v.type->fields[f];
         if (d.direction == FieldDirection::State) continue;
-        const bool reads = d.direction != FieldDirection::Out, writes = d.direction != FieldDirection::In;
+        const bool reads = d.direction != FieldDirection::Out,
+                   writes = d.direction != FieldDirection::In;
         const std::size_t size = d.elementType.size();
         for (const auto& e : v.fields[f].edges)
           for (const auto& r : e.regions) {
-            addAccess(vars, r.var, reads && writes ? Access::ReadWrite : reads ? Access::Read : Access::Write);
+            addAccess(vars, r.var,
+                      reads && writes ? Access::ReadWrite
+                      : reads         ? Access::Read
+                                      : Access::Write);
             forEachPiece(g_.variables[r.var], r.begin, r.end, [&](unsigned tile, std::size_t n) {
               if (tile == v.tile) return;
               const std::uint64_t bytes = n * size;
               messageBytes.add(v.tile, bytes);
               if (reads) {
                 pre.move(t_, tile, v.tile, bytes);
-                addAccess(t_.getIPUForTile(tile) == t_.getIPUForTile(v.tile) ? pre.vars : pre.globalVars, r.var, Access::Read);
+                addAccess(t_.getIPUForTile(tile) == t_.getIPUForTile(v.tile) ? pre.vars
+                                                                             : pre.globalVars,
+                          r.var, Access::Read);
               }
               if (writes) {
                 post.move(t_, v.tile, tile, bytes);
-                addAccess(t_.getIPUForTile(tile) == t_.getIPUForTile(v.tile) ? post.vars : post.globalVars, r.var, Access::Write);
+                addAccess(t_.getIPUForTile(tile) == t_.getIPUForTile(v.tile) ? post.vars
+                                                                             : post.globalVars,
+                          r.var, Access::Write);
               }
             });
           }
@@ -377,8 +404,10 @@ private:
       if (pre.globalBytes) addAccess(pre.globalVars, message, Access::Write);
       if (post.localBytes) addAccess(post.vars, message, Access::Read);
       if (post.globalBytes) addAccess(post.globalVars, message, Access::Read);
-      addAccess(vars, message, pre.localBytes + pre.globalBytes ? (post.localBytes + post.globalBytes ? Access::ReadWrite : Access::Read)
-                                                                : Access::Write);
+      addAccess(vars, message,
+                pre.localBytes + pre.globalBytes
+                    ? (post.localBytes + post.globalBytes ? Access::ReadWrite : Access::Read)
+                    : Access::Write);
     }
 
     std::vector<unsigned> steps;
@@ -398,7 +427,8 @@ private:
     if (p.ipus.empty()) p.ipus = {0};
     p.vars = toVector(vars);
     const std::vector<unsigned> computeIpus = p.ipus;
-    if (steps.empty()) steps.push_back(sync(SyncType::INTERNAL, computeIpus, name + "/Sync", debug));
+    if (steps.empty())
+      steps.push_back(sync(SyncType::INTERNAL, computeIpus, name + "/Sync", debug));
     steps.push_back(add(std::move(p)));
 
     exchangeSteps(post, name + "/Post", debug, steps);
@@ -411,7 +441,8 @@ private:
     TileAccumulator onTileCycles, descriptors;
     std::uint64_t onTileBytes = 0;
     const auto src = segmentsOf(g_, lp.srcRegions), dst = segmentsOf(g_, lp.dstRegions);
-    const std::size_t elementSize = lp.srcRegions.empty() ? 0 : g_.variables[lp.srcRegions[0].var].type.size();
+    const std::size_t elementSize =
+        lp.srcRegions.empty() ? 0 : g_.variables[lp.srcRegions[0].var].type.size();
     std::size_t i = 0, j = 0, si = 0, dj = 0;
     while (i < src.size() && j < dst.size()) {
       const std::size_t n = std::min(src[i].elements - si, dst[j].elements - dj);
@@ -425,11 +456,19 @@ private:
       }
       si += n;
       dj += n;
-      if (si == src[i].elements) { ++i; si = 0; }
-      if (dj == dst[j].elements) { ++j; dj = 0; }
+      if (si == src[i].elements) {
+        ++i;
+        si = 0;
+      }
+      if (dj == dst[j].elements) {
+        ++j;
+        dj = 0;
+      }
     }
-    for (const auto& r : lp.srcRegions) addAccess(x.vars, r.var, Access::Read);
-    for (const auto& r : lp.dstRegions) addAccess(x.vars, r.var, Access::Write);
+    for (const auto& r : lp.srcRegions)
+      addAccess(x.vars, r.var, Access::Read);
+    for (const auto& r : lp.dstRegions)
+      addAccess(x.vars, r.var, Access::Write);
     if (x.globalBytes) x.globalVars = x.vars;
 
     std::vector<unsigned> steps;
@@ -475,9 +514,19 @@ private:
     bool reduces = false;
     if (k > 1 && spec.op != CollectiveOp::Local) {
       switch (spec.kind) {
-      case CollectiveKind::AllReduce: sendFactor = receiveFactor = 2.0 * double(k - 1) / double(k); reduces = true; break;
-      case CollectiveKind::ReduceScatter: sendFactor = double(k - 1) / double(k); receiveFactor = double(k - 1); reduces = true; break;
-      case CollectiveKind::AllGather: sendFactor = double(k - 1); receiveFactor = double(k - 1) / double(k); break;
+      case CollectiveKind::AllReduce:
+        sendFactor = receiveFactor = 2.0 * double(k - 1) / double(k);
+        reduces = true;
+        break;
+      case CollectiveKind::ReduceScatter:
+        sendFactor = double(k - 1) / double(k);
+        receiveFactor = double(k - 1);
+        reduces = true;
+        break;
+      case CollectiveKind::AllGather:
+        sendFactor = double(k - 1);
+        receiveFactor = double(k - 1) / double(k);
+        break;
       }
     }
     TileAccumulator linkBytes, addCycles;
@@ -497,8 +546,10 @@ private:
     };
     account(lp.transfer, sendFactor, false);
     account(lp.result, receiveFactor, true);
-    for (const auto& r : lp.srcRegions) addAccess(vars, r.var, Access::Read);
-    for (const auto& r : lp.dstRegions) addAccess(vars, r.var, Access::Write);
+    for (const auto& r : lp.srcRegions)
+      addAccess(vars, r.var, Access::Read);
+    for (const auto& r : lp.dstRegions)
+      addAccess(vars, r.var, Access::Write);
 
     ProfileProgram p;
     p.type = ProgramType::GlobalExchange;
@@ -508,7 +559,8 @@ private:
     p.name = lp.name.empty() ? std::string(collectiveKindName(spec.kind)) : lp.name;
     p.debug = lp.debug;
     TileAccumulator cycles;
-    for (const auto& tv : cost_.linkTileCycles(linkBytes)) cycles.add(tv.tile, tv.value);
+    for (const auto& tv : cost_.linkTileCycles(linkBytes))
+      cycles.add(tv.tile, tv.value);
     cycles.addAll(addCycles);
     p.cycles = cycles.values();
     for (const auto& [ipu, tr] : traffic) {
@@ -527,7 +579,8 @@ private:
 
   /// Host transfers (streams, remote buffers, PrintTensor): StreamCopyBegin/Mid/End.
   std::vector<unsigned> streamCopy(const LoweredProgram& lp, bool toDevice) {
-    const std::string name = lp.name.empty() ? (lp.kind == LK::PrintTensor ? "PrintTensor" : "StreamCopy") : lp.name;
+    const std::string name =
+        lp.name.empty() ? (lp.kind == LK::PrintTensor ? "PrintTensor" : "StreamCopy") : lp.name;
     TileAccumulator tileBytes;
     std::map<unsigned, Access> vars;
     const std::size_t size = lp.transfer.type.size();
@@ -577,7 +630,8 @@ private:
     }
     // The transfer lasts as long as the host link needs for the IPU's bytes, or the slowest
     // tile's receive at its exchange bandwidth if that is longer.
-    for (const auto& tv : cost_.linkTileCycles(tileBytes)) mid.ipuCycles = std::max(mid.ipuCycles, tv.value);
+    for (const auto& tv : cost_.linkTileCycles(tileBytes))
+      mid.ipuCycles = std::max(mid.ipuCycles, tv.value);
     mid.cycles = cost_.everyTileOf(ipus, mid.ipuCycles);
     mid.vars = toVector(vars);
     mid.exchangeCode = cost_.exchangeCode(tileBytes.mapped([](std::uint64_t) { return 1; }));
@@ -597,8 +651,10 @@ private:
     const bool loop = p.type == ProgramType::Repeat || p.type == ProgramType::RepeatWhileTrue ||
                       p.type == ProgramType::RepeatWhileFalse;
     const unsigned begin = static_cast<unsigned>(m_.schedule.size());
-    for (unsigned c : std::vector<unsigned>(p.children)) schedule(c);
-    if (loop && m_.schedule.size() > begin) m_.loops.push_back({begin, static_cast<unsigned>(m_.schedule.size())});
+    for (unsigned c : std::vector<unsigned>(p.children))
+      schedule(c);
+    if (loop && m_.schedule.size() > begin)
+      m_.loops.push_back({begin, static_cast<unsigned>(m_.schedule.size())});
   }
 
   const CompiledGraph& g_;
@@ -610,6 +666,8 @@ private:
 
 } // namespace
 
-ProgramModel buildProgramModel(const CompiledGraph& g) { return Builder(g).build(); }
+ProgramModel buildProgramModel(const CompiledGraph& g) {
+  return Builder(g).build();
+}
 
 } // namespace poplar::detail::profile

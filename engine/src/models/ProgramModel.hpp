@@ -7,9 +7,8 @@
 
 #include "../CompiledGraph.hpp"
 
-#include <profiler/Schema.hpp>
-
 #include <cstdint>
+#include <profiler/Schema.hpp>
 #include <string>
 #include <vector>
 
@@ -45,23 +44,24 @@ struct ProfileProgram {
   std::string name;
   DebugContext debug;
   std::vector<unsigned> children;
-  int computeSet = -1;                 ///< OnTileExecute
+  int computeSet = -1; ///< OnTileExecute
   SyncType syncType = SyncType::INTERNAL;
-  std::uint64_t repeatCount = 0;       ///< Repeat
+  std::uint64_t repeatCount = 0; ///< Repeat
   /// StreamCopyBegin/Mid/End: what the copy moves data to or from (host stream or remote buffer)
   StreamDestination streamDestination = StreamDestination::host;
 
   // Steps: the static cost of one execution.
   CycleKind kind = CycleKind::compute;
-  bool aligned = false;                ///< starts when every taking-part IPU is ready (external sync)
-  std::vector<unsigned> ipus;          ///< IPUs taking part, ascending
-  std::vector<TileValue> cycles;       ///< cycles per active tile, ascending tiles
-  /// OnTileExecute: cycles per tile excluding idle worker contexts (CycleModel::computeCyclesExcludingIdle)
+  bool aligned = false;          ///< starts when every taking-part IPU is ready (external sync)
+  std::vector<unsigned> ipus;    ///< IPUs taking part, ascending
+  std::vector<TileValue> cycles; ///< cycles per active tile, ascending tiles
+  /// OnTileExecute: cycles per tile excluding idle worker contexts
+  /// (CycleModel::computeCyclesExcludingIdle)
   std::vector<TileValue> busyCycles;
-  std::uint64_t ipuCycles = 0;         ///< least cycles on each taking-part IPU (links, host sync)
-  std::vector<IpuTraffic> traffic;     ///< stream copies and global exchanges
-  std::uint64_t dataBytes = 0;         ///< bytes moved
-  std::vector<VariableAccess> vars;    ///< variables read or written, ascending ids
+  std::uint64_t ipuCycles = 0;      ///< least cycles on each taking-part IPU (links, host sync)
+  std::vector<IpuTraffic> traffic;  ///< stream copies and global exchanges
+  std::uint64_t dataBytes = 0;      ///< bytes moved
+  std::vector<VariableAccess> vars; ///< variables read or written, ascending ids
 
   // What the program itself needs in tile memory (children not included).
   std::vector<TileValue> controlCode;
@@ -81,8 +81,8 @@ struct MessageBuffer {
 
 struct ProgramModel {
   std::vector<ProfileProgram> programs;
-  unsigned root = 0;                     ///< OnEveryTileSwitch over the entry points
-  std::vector<unsigned> entryRoots;      ///< root program of each engine program
+  unsigned root = 0;                ///< OnEveryTileSwitch over the entry points
+  std::vector<unsigned> entryRoots; ///< root program of each engine program
   /// For each lowered node: the steps one execution of it records, in order.
   std::vector<std::vector<unsigned>> stepsOfNode;
   /// For each lowered Block node: its Block program (others: -1).

@@ -28,7 +28,8 @@ public:
     sums_[tile] += v;
   }
   void addAll(const TileAccumulator& o) {
-    for (unsigned t : o.tiles_) add(t, o.sums_[t]);
+    for (unsigned t : o.tiles_)
+      add(t, o.sums_[t]);
   }
   bool empty() const { return tiles_.empty(); }
   std::uint64_t at(unsigned tile) const { return tile < sums_.size() ? sums_[tile] : 0; }
@@ -36,19 +37,22 @@ public:
   std::vector<std::pair<unsigned, std::uint64_t>> sums() const {
     std::vector<std::pair<unsigned, std::uint64_t>> v;
     v.reserve(tiles_.size());
-    for (unsigned t : sortedTiles()) v.emplace_back(t, sums_[t]);
+    for (unsigned t : sortedTiles())
+      v.emplace_back(t, sums_[t]);
     return v;
   }
   /// The sums as (tile, value) in ascending tile order.
   std::vector<TileValue> values() const {
     std::vector<TileValue> v;
     v.reserve(tiles_.size());
-    for (unsigned t : sortedTiles()) v.push_back({t, sums_[t]});
+    for (unsigned t : sortedTiles())
+      v.push_back({t, sums_[t]});
     return v;
   }
   template <class F> TileAccumulator mapped(F f) const {
     TileAccumulator r;
-    for (unsigned t : sortedTiles()) r.add(t, f(sums_[t]));
+    for (unsigned t : sortedTiles())
+      r.add(t, f(sums_[t]));
     return r;
   }
 

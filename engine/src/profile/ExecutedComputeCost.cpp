@@ -17,13 +17,15 @@ void ExecutedComputeCost::cost(unsigned cs, const std::vector<std::uint64_t>& ve
       tg.vertices.push_back(&vertices[i]);
       tg.indices.push_back(i);
     }
-    for (auto& [tile, tg] : m) groups.push_back(std::move(tg));
+    for (auto& [tile, tg] : m)
+      groups.push_back(std::move(tg));
   }
   cycles.clear();
   busy.clear();
   for (const TileGroup& tg : groups) {
     scratch_.clear();
-    for (unsigned i : tg.indices) scratch_.push_back(vertexCycles[i]);
+    for (unsigned i : tg.indices)
+      scratch_.push_back(vertexCycles[i]);
     cycles.push_back({tg.tile, cost_.computeCycles(tg.vertices, &scratch_)});
     busy.push_back({tg.tile, cost_.computeCyclesExcludingIdle(tg.vertices, &scratch_)});
   }

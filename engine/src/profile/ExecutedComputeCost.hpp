@@ -12,12 +12,13 @@ namespace poplar::detail::profile {
 
 class ExecutedComputeCost {
 public:
-  explicit ExecutedComputeCost(const CompiledGraph& g) : g_(g), cost_(g.replicaTarget), byTile_(g.computeSets.size()) {}
+  explicit ExecutedComputeCost(const CompiledGraph& g)
+      : g_(g), cost_(g.replicaTarget), byTile_(g.computeSets.size()) {}
 
   /// `vertexCycles`: thread cycles of each vertex of compute set `cs`, in its order. Fills the
   /// cycles (and cycles excluding idle contexts) of each active tile, ascending tiles.
-  void cost(unsigned cs, const std::vector<std::uint64_t>& vertexCycles, std::vector<TileValue>& cycles,
-            std::vector<TileValue>& busy);
+  void cost(unsigned cs, const std::vector<std::uint64_t>& vertexCycles,
+            std::vector<TileValue>& cycles, std::vector<TileValue>& busy);
 
 private:
   struct TileGroup {

@@ -1,9 +1,8 @@
 #include "ExecutionRecorder.hpp"
 
-#include <profiler/Blob.hpp>
-
 #include <algorithm>
 #include <chrono>
+#include <profiler/Blob.hpp>
 
 namespace poplar::detail::profile {
 
@@ -25,15 +24,19 @@ std::int64_t nowUs() {
 } // namespace
 
 ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const CompiledGraph& graph,
-                                     const ProfilerOptions& options, tessera::profiler::ReportWriter& writer)
+                                     const ProfilerOptions& options,
+                                     tessera::profiler::ReportWriter& writer)
     : model_(model), target_(graph.replicaTarget), options_(options), writer_(writer),
       steps_(writer.inserter<schema::Steps>()), blocks_(writer.inserter<schema::Blocks>()),
-      clock_(model, graph.replicaTarget), executed_(graph), blockBuffers_(graph.replicaTarget.getNumIPUs()) {
+      clock_(model, graph.replicaTarget), executed_(graph),
+      blockBuffers_(graph.replicaTarget.getNumIPUs()) {
   const Target& target = graph.replicaTarget;
-  for (auto& v : runCycles_) v.assign(target.getNumTiles(), 0);
+  for (auto& v : runCycles_)
+    v.assign(target.getNumTiles(), 0);
   runBusyCycles_.assign(target.getNumTiles(), 0);
   // SQLite's inserts run on the writer's thread while this one simulates and encodes the next
-  // steps; endRun() waits for them, so a run's rows (and any error) are in by the time run() returns.
+  // steps; endRun() waits for them, so a run's rows (and any error) are in by the time run()
+  // returns.
   writer.writeInBackground(true);
 }
 
@@ -45,7 +48,8 @@ void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name)
   runFirstStep_ = stepId_;
   runStartUs_ = nowUs();
   runStartCycle_ = clock_.synchronise();
-  for (auto& v : runCycles_) std::fill(v.begin(), v.end(), 0);
+  for (auto& v : runCycles_)
+    std::fill(v.begin(), v.end(), 0);
   std::fill(runBusyCycles_.begin(), runBusyCycles_.end(), 0);
 }
 
@@ -55,10 +59,11 @@ void ExecutionRecorder::endRun() {
   // The run ends when the host has heard from every IPU.
   const std::uint64_t end = clock_.synchronise();
   if (options_.blocksFilter)
-    for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) flushBlocks(ipu, model_.root, end);
-  writer_.inserter<schema::Runs>()
-      .row(runIndex_, runName_, programIndex_, runStartUs_, nowUs(), runFirstStep_, stepId_ - runFirstStep_,
-           end - runStartCycle_);
+    for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu)
+      flushBlocks(ipu, model_.root, end);
+  writer_.inserter<schema::Runs>().row(runIndex_, runName_, programIndex_, runStartUs_, nowUs(),
+                                       runFirstStep_, stepId_ - runFirstStep_,
+                                       end - runStartCycle_);
   auto tileCycles = writer_.inserter<schema::RunTileCycles>();
   std::string encoded;
   for (std::size_t k = 0; k < runCycles_.size(); ++k) {
@@ -75,7 +80,8 @@ void ExecutionRecorder::endRun() {
 
 void ExecutionRecorder::onSteps(unsigned node) {
   if (!inRun_) return;
-  for (unsigned program : model_.stepsOfNode[node]) recordStep(program);
+  for (unsigned program : model_.stepsOfNode[node])
+    recordStep(program);
 }
 
 void ExecutionRecorder::onExecutedSteps(unsigned node, unsigned computeSet,
@@ -95,7 +101,8 @@ void ExecutionRecorder::onExecutedSteps(unsigned node, unsigned computeSet,
 void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
   const ProfileProgram& p = model_.programs[program];
   const auto& stats = measured ? measured->stats : clock_.stats(program);
-  const auto& laid = measured ? clock_.advance(program, measured->cycles, measured->stats) : clock_.advance(program);
+  const auto& laid = measured ? clock_.advance(program, measured->cycles, measured->stats)
+                              : clock_.advance(program);
   const unsigned perIpu = target_.getTilesPerIPU();
   stepIpus_.clear();
   for (std::size_t i = 0; i < stats.size(); ++i) {
@@ -118,28 +125,33 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
       }
     if (s.maxCycles) {
       si.tileBalance = float(double(s.sumCycles) / (double(perIpu) * double(s.maxCycles)));
-      si.activeTileBalance = float(double(s.sumCycles) / (double(s.activeTiles) * double(s.maxCycles)));
+      si.activeTileBalance =
+          float(double(s.sumCycles) / (double(s.activeTiles) * double(s.maxCycles)));
     }
     stepIpus_.push_back(si);
   }
   auto& kindCycles = runCycles_[static_cast<std::size_t>(p.kind)];
-  for (const auto& tv : measured ? measured->cycles : p.cycles) kindCycles[tv.tile] += tv.value;
-  for (const auto& tv : measured ? measured->busy : p.busyCycles) runBusyCycles_[tv.tile] += tv.value;
+  for (const auto& tv : measured ? measured->cycles : p.cycles)
+    kindCycles[tv.tile] += tv.value;
+  for (const auto& tv : measured ? measured->busy : p.busyCycles)
+    runBusyCycles_[tv.tile] += tv.value;
   encodeStepIpus(stepIpus_.data(), stepIpus_.size(), ipusBlob_);
   // A static step's cycles are its program's estimate: stored once in
   // programs.estimated_cycles_by_tile, NULL here (see docs/formats.md). A step with
   // execution-based estimates stores what this execution measured.
   if (measured) {
     denseCycles_.assign(target_.getNumTiles(), 0);
-    for (const auto& tv : measured->cycles) denseCycles_[tv.tile] = tv.value;
+    for (const auto& tv : measured->cycles)
+      denseCycles_[tv.tile] = tv.value;
     encodeTileValues(denseCycles_.data(), denseCycles_.size(), cyclesBlob_);
     steps_.row(stepId_++, runIndex_, program, blob(cyclesBlob_), blob(ipusBlob_));
   } else {
     steps_.row(stepId_++, runIndex_, program, nullptr, blob(ipusBlob_));
   }
 
-  if (options_.blocksFilter && (p.type == ProgramType::StreamCopyBegin || p.type == ProgramType::StreamCopyMid ||
-                                p.type == ProgramType::StreamCopyEnd))
+  if (options_.blocksFilter &&
+      (p.type == ProgramType::StreamCopyBegin || p.type == ProgramType::StreamCopyMid ||
+       p.type == ProgramType::StreamCopyEnd))
     for (const auto& si : stepIpus_) {
       if (p.type == ProgramType::StreamCopyBegin && options_.blocksImplicitFlush)
         flushBlocks(si.ipu, program, si.allFromMax);
@@ -150,7 +162,8 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
 void ExecutionRecorder::onBlock(unsigned node, bool begin) {
   if (!inRun_ || !options_.blocksFilter) return;
   const int program = model_.blockOfNode[node];
-  if (program < 0 || !std::regex_search(model_.programs[program].name, *options_.blocksFilter)) return;
+  if (program < 0 || !std::regex_search(model_.programs[program].name, *options_.blocksFilter))
+    return;
   for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) {
     auto& b = blockBuffers_[ipu];
     if (begin) {
@@ -158,13 +171,14 @@ void ExecutionRecorder::onBlock(unsigned node, bool begin) {
     } else if (!b.openStarts.empty()) {
       const std::uint64_t from = b.openStarts.back();
       b.openStarts.pop_back();
-      recordBlock(ipu, static_cast<unsigned>(program), from, clock_.ipu(ipu), schema::BlockKind::Common);
+      recordBlock(ipu, static_cast<unsigned>(program), from, clock_.ipu(ipu),
+                  schema::BlockKind::Common);
     }
   }
 }
 
-void ExecutionRecorder::recordBlock(unsigned ipu, unsigned program, std::uint64_t from, std::uint64_t to,
-                                    schema::BlockKind kind) {
+void ExecutionRecorder::recordBlock(unsigned ipu, unsigned program, std::uint64_t from,
+                                    std::uint64_t to, schema::BlockKind kind) {
   auto& b = blockBuffers_[ipu];
   // The on-tile buffer holds bufferSize bytes; records that do not fit are lost until the next
   // flush, which the report shows as one Overflow block over the lost interval.
@@ -185,10 +199,13 @@ void ExecutionRecorder::flushBlocks(unsigned ipu, unsigned program, std::uint64_
   if (!b.used && !b.overflowing) return;
   const unsigned tile = ipu * target_.getTilesPerIPU() + options_.blocksTile;
   if (b.overflowing)
-    blocks_.row(blockId_++, runIndex_, program, tile, b.overflowFrom, at, schema::name(schema::BlockKind::Overflow));
-  const std::uint64_t flushCycles =
-      static_cast<std::uint64_t>(double(b.used * kBlockRecordBytes) / target_.getHostLinkBytesPerCycle()) + 1;
-  blocks_.row(blockId_++, runIndex_, program, tile, at, at + flushCycles, schema::name(schema::BlockKind::BlockFlush));
+    blocks_.row(blockId_++, runIndex_, program, tile, b.overflowFrom, at,
+                schema::name(schema::BlockKind::Overflow));
+  const std::uint64_t flushCycles = static_cast<std::uint64_t>(double(b.used * kBlockRecordBytes) /
+                                                               target_.getHostLinkBytesPerCycle()) +
+                                    1;
+  blocks_.row(blockId_++, runIndex_, program, tile, at, at + flushCycles,
+              schema::name(schema::BlockKind::BlockFlush));
   b.used = 0;
   b.overflowing = false;
 }

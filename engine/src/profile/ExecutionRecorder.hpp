@@ -5,15 +5,14 @@
 #pragma once
 
 #include "../Runtime.hpp"
+#include "../models/ProgramModel.hpp"
+#include "ExecutedComputeCost.hpp"
 #include "ProfilerOptions.hpp"
 #include "StepClock.hpp"
-#include "ExecutedComputeCost.hpp"
-#include "../models/ProgramModel.hpp"
-
-#include <profiler/Blob.hpp>
-#include <profiler/ReportWriter.hpp>
 
 #include <array>
+#include <profiler/Blob.hpp>
+#include <profiler/ReportWriter.hpp>
 #include <string>
 #include <vector>
 
@@ -21,15 +20,16 @@ namespace poplar::detail::profile {
 
 class ExecutionRecorder final : public ExecutionObserver {
 public:
-  ExecutionRecorder(const ProgramModel& model, const CompiledGraph& graph, const ProfilerOptions& options,
-                    tessera::profiler::ReportWriter& writer);
+  ExecutionRecorder(const ProgramModel& model, const CompiledGraph& graph,
+                    const ProfilerOptions& options, tessera::profiler::ReportWriter& writer);
 
   void beginRun(unsigned programIndex, const std::string& name);
   /// Writes the run and commits it; also after a run that failed part-way (what ran is kept).
   void endRun();
 
   void onSteps(unsigned node) override;
-  void onExecutedSteps(unsigned node, unsigned computeSet, const std::vector<std::uint64_t>& vertexCycles) override;
+  void onExecutedSteps(unsigned node, unsigned computeSet,
+                       const std::vector<std::uint64_t>& vertexCycles) override;
   void onBlock(unsigned node, bool begin) override;
   std::uint64_t ipuCycleCounter(unsigned ipu) const override { return clock_.ipu(ipu); }
 

@@ -2,10 +2,9 @@
 
 #include "../EngineOptions.hpp"
 
-#include <poplar/exceptions.hpp>
-
 #include <algorithm>
 #include <cctype>
+#include <poplar/exceptions.hpp>
 #include <string>
 #include <vector>
 
@@ -13,23 +12,24 @@ namespace poplar::detail::profile {
 namespace {
 
 // libstdc++'s std::regex reads a back-reference or repetition count into a long without checking
-// (the 20-digit back-reference `\18446744073709551616` overflows: undefined behaviour, found by fuzzing) and its
-// compile time and stack grow with the pattern, so a filter is checked before it is compiled:
-// program-name filters need neither long patterns nor counts above a few thousand.
+// (the 20-digit back-reference `\18446744073709551616` overflows: undefined behaviour, found by
+// fuzzing) and its compile time and stack grow with the pattern, so a filter is checked before it
+// is compiled: program-name filters need neither long patterns nor counts above a few thousand.
 constexpr std::size_t kMaxFilterLength = 1000;
 constexpr std::size_t kMaxDigits = 4; // counts and back-references up to 9999
 
 std::size_t digitsAt(const std::string& text, std::size_t at) {
   std::size_t n = 0;
-  while (at + n < text.size() && std::isdigit(static_cast<unsigned char>(text[at + n]))) ++n;
+  while (at + n < text.size() && std::isdigit(static_cast<unsigned char>(text[at + n])))
+    ++n;
   return n;
 }
 
 /// Why `text` must not reach std::regex, or "" when it may.
 std::string unsafeRegexReason(const std::string& text) {
   if (text.size() > kMaxFilterLength)
-    return "a regular expression longer than " + std::to_string(kMaxFilterLength) + " characters (it has " +
-           std::to_string(text.size()) + ")";
+    return "a regular expression longer than " + std::to_string(kMaxFilterLength) +
+           " characters (it has " + std::to_string(text.size()) + ")";
   // The numbers std::regex parses: back-references (\N) and repetition counts ({N}, {N,}, {N,M}).
   std::vector<std::size_t> numbers;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -44,13 +44,16 @@ std::string unsafeRegexReason(const std::string& text) {
   }
   for (std::size_t at : numbers)
     if (const std::size_t n = digitsAt(text, at); n > kMaxDigits)
-      return "the number " + text.substr(at, std::min<std::size_t>(n, 24)) + (n > 24 ? "..." : "") + " at character " +
-             std::to_string(at + 1) + " is too large for a repetition count or back-reference (at most " +
+      return "the number " + text.substr(at, std::min<std::size_t>(n, 24)) + (n > 24 ? "..." : "") +
+             " at character " + std::to_string(at + 1) +
+             " is too large for a repetition count or back-reference (at most " +
              std::to_string(kMaxDigits) + " digits)";
   return {};
 }
 
-bool toBool(const std::string& name, const std::string& v) { return parseBoolOption("engine option", name, v); }
+bool toBool(const std::string& name, const std::string& v) {
+  return parseBoolOption("engine option", name, v);
+}
 
 std::uint64_t toCount(const std::string& name, const std::string& v, std::uint64_t max) {
   return parseUnsignedOption("engine option", name, v, max);
@@ -110,7 +113,8 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
       try {
         // Both select Block programs by name in this engine (programs.filter wraps programs in
         // implicit blocks in Poplar; here every named program is already one).
-        const std::string combined = p.blocksFilterText.empty() ? text : p.blocksFilterText + "|" + text;
+        const std::string combined =
+            p.blocksFilterText.empty() ? text : p.blocksFilterText + "|" + text;
         p.blocksFilter.emplace(combined, std::regex::ECMAScript);
         p.blocksFilterText = combined;
       } catch (const std::regex_error& e) {
@@ -119,9 +123,11 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
       }
     }
   if (o.contains("profiler.blocks.tile"))
-    p.blocksTile = static_cast<unsigned>(toCount("profiler.blocks.tile", o.at("profiler.blocks.tile"), 1u << 20));
+    p.blocksTile = static_cast<unsigned>(
+        toCount("profiler.blocks.tile", o.at("profiler.blocks.tile"), 1u << 20));
   if (o.contains("profiler.blocks.bufferSize"))
-    p.blocksBufferSize = toCount("profiler.blocks.bufferSize", o.at("profiler.blocks.bufferSize"), 1u << 20);
+    p.blocksBufferSize =
+        toCount("profiler.blocks.bufferSize", o.at("profiler.blocks.bufferSize"), 1u << 20);
   flag("profiler.blocks.implicitFlush", p.blocksImplicitFlush);
   return p;
 }

@@ -2,23 +2,23 @@
 // checked once. Unknown names and bad values are rejected by Engine with invalid_option.
 #pragma once
 
-#include <poplar/OptionFlags.hpp>
-
 #include <cstdint>
 #include <optional>
+#include <poplar/OptionFlags.hpp>
 #include <regex>
 #include <string>
 
 namespace poplar::detail::profile {
 
 struct ProfilerOptions {
-  bool graphProfile = false;      ///< write profile.pop at compile time
-  bool executionProfile = false;  ///< record runs into it
-  bool debugInfo = false;         ///< write debug.cbor
-  bool serializedGraph = false;   ///< write serialized_graph.capnp
-  std::string directory = ".";    ///< autoReport.directory
+  bool graphProfile = false;     ///< write profile.pop at compile time
+  bool executionProfile = false; ///< record runs into it
+  bool debugInfo = false;        ///< write debug.cbor
+  bool serializedGraph = false;  ///< write serialized_graph.capnp
+  std::string directory = ".";   ///< autoReport.directory
   bool computeInstrumentation = false;
-  bool externalExchangeInstrumentation = false; ///< stream copies and global exchanges timed per tile
+  bool externalExchangeInstrumentation =
+      false; ///< stream copies and global exchanges timed per tile
   bool allowOutOfMemory = false;
   /// profiler.includeFlopEstimates: write each compute set's FLOP estimate (models/FlopModel).
   /// Off by default, as in Poplar.
@@ -28,13 +28,15 @@ struct ProfilerOptions {
   unsigned blocksTile = 0;
   std::uint64_t blocksBufferSize = 1000;
   bool blocksImplicitFlush = true;
-  std::string engineName;         ///< debug name of the engine: reports go in a sub-directory
+  std::string engineName; ///< debug name of the engine: reports go in a sub-directory
   /// debug.retainDebugInformation without autoReport.*: as Poplar keeps its profile for
   /// printProfileSummary, the engine writes one (compilation and execution, no instrumentation)
   /// to a temporary directory of its own, removed with the engine.
   bool privateReport = false;
 
-  bool anyReport() const { return graphProfile || executionProfile || debugInfo || serializedGraph; }
+  bool anyReport() const {
+    return graphProfile || executionProfile || debugInfo || serializedGraph;
+  }
   /// The directory this engine's files go to.
   std::string reportDirectory() const;
 };

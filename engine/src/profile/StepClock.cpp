@@ -8,10 +8,12 @@ StepClock::StepClock(const ProgramModel& model, const Target& target)
     : model_(model), target_(target), clock_(target.getNumIPUs(), 0), stats_(model.programs.size()),
       ready_(model.programs.size(), false) {}
 
-void StepClock::computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles, std::vector<IpuStats>& out) {
+void StepClock::computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles,
+                             std::vector<IpuStats>& out) {
   out.clear();
   byTile_.assign(target_.getNumTiles(), 0);
-  for (const auto& tv : cycles) byTile_[tv.tile] = tv.value;
+  for (const auto& tv : cycles)
+    byTile_[tv.tile] = tv.value;
   const unsigned perIpu = target_.getTilesPerIPU();
   for (unsigned ipu : p.ipus) {
     IpuStats st{ipu, 0, 0, ~std::uint64_t(0), 0};
@@ -39,16 +41,19 @@ const std::vector<StepClock::IpuStep>& StepClock::advance(unsigned program) {
   return lay(model_.programs[program], stats(program));
 }
 
-const std::vector<StepClock::IpuStep>& StepClock::advance(unsigned program, const std::vector<TileValue>& cycles,
+const std::vector<StepClock::IpuStep>& StepClock::advance(unsigned program,
+                                                          const std::vector<TileValue>& cycles,
                                                           std::vector<IpuStats>& stats) {
   computeStats(model_.programs[program], cycles, stats);
   return lay(model_.programs[program], stats);
 }
 
-const std::vector<StepClock::IpuStep>& StepClock::lay(const ProfileProgram& p, const std::vector<IpuStats>& st) {
+const std::vector<StepClock::IpuStep>& StepClock::lay(const ProfileProgram& p,
+                                                      const std::vector<IpuStats>& st) {
   std::uint64_t alignedStart = 0;
   if (p.aligned)
-    for (unsigned ipu : p.ipus) alignedStart = std::max(alignedStart, clock_[ipu]);
+    for (unsigned ipu : p.ipus)
+      alignedStart = std::max(alignedStart, clock_[ipu]);
   last_.clear();
   for (const IpuStats& s : st) {
     const std::uint64_t start = p.aligned ? alignedStart : clock_[s.ipu];

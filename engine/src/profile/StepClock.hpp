@@ -43,7 +43,8 @@ public:
   std::uint64_t ipu(unsigned i) const { return clock_[i]; }
 
 private:
-  void computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles, std::vector<IpuStats>& out);
+  void computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles,
+                    std::vector<IpuStats>& out);
   const std::vector<IpuStep>& lay(const ProfileProgram& p, const std::vector<IpuStats>& st);
 
   const ProgramModel& model_;
@@ -62,9 +63,11 @@ public:
   CounterClock(const ProgramModel& model, const CompiledGraph& graph)
       : model_(model), clock_(model, graph.replicaTarget), executed_(graph) {}
   void onSteps(unsigned node) override {
-    for (unsigned program : model_.stepsOfNode[node]) clock_.advance(program);
+    for (unsigned program : model_.stepsOfNode[node])
+      clock_.advance(program);
   }
-  void onExecutedSteps(unsigned node, unsigned computeSet, const std::vector<std::uint64_t>& vertexCycles) override {
+  void onExecutedSteps(unsigned node, unsigned computeSet,
+                       const std::vector<std::uint64_t>& vertexCycles) override {
     for (unsigned program : model_.stepsOfNode[node]) {
       const ProfileProgram& p = model_.programs[program];
       if (p.type != ProgramType::OnTileExecute || p.computeSet != int(computeSet)) {

@@ -47,7 +47,8 @@ public:
         batch.swap(pending_);
         state = state_;
       }
-      for (const auto& a : batch) f(a);
+      for (const auto& a : batch)
+        f(a);
       batch.clear();
       if (state == State::Aborted) throw std::runtime_error("the memory model was not completed");
       if (state == State::Finished) return; // nothing is pushed after finish()

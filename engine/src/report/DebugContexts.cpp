@@ -8,7 +8,7 @@ std::optional<std::uint32_t> DebugContexts::intern(const DebugContext& dc) {
   const auto& loc = dc.getLocation();
   if (dc.getName().empty() && !parent && !loc.line) return std::nullopt;
   Key key{parent ? std::int64_t(*parent) : -1, dc.getName(), loc.file ? loc.file : "",
-          loc.function ? loc.function : "", loc.line, dc.getOpType()};
+          loc.function ? loc.function : "",    loc.line,     dc.getOpType()};
   auto [it, inserted] = ids_.emplace(key, static_cast<std::uint32_t>(records_.size()));
   if (inserted) {
     tessera::profiler::DebugContextRecord r;

@@ -3,11 +3,10 @@
 // copies a graph holds of one context become one record.
 #pragma once
 
-#include <poplar/DebugContext.hpp>
-#include <profiler/DebugInfoWriter.hpp>
-
 #include <map>
 #include <optional>
+#include <poplar/DebugContext.hpp>
+#include <profiler/DebugInfoWriter.hpp>
 #include <tuple>
 #include <vector>
 
@@ -21,7 +20,8 @@ public:
   const std::vector<tessera::profiler::DebugContextRecord>& records() const { return records_; }
 
 private:
-  using Key = std::tuple<std::int64_t, std::string, std::string, std::string, unsigned, std::string>;
+  using Key =
+      std::tuple<std::int64_t, std::string, std::string, std::string, unsigned, std::string>;
   std::map<Key, std::uint32_t> ids_;
   std::vector<tessera::profiler::DebugContextRecord> records_;
 };

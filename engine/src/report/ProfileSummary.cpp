@@ -1,11 +1,10 @@
 #include "ProfileSummary.hpp"
 
-#include <pva/pva.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
+#include <pva/pva.hpp>
 #include <string>
 #include <vector>
 
@@ -15,7 +14,8 @@ namespace {
 // Poplar's number style: thousands separated by commas, binary sizes labelled kB and MB.
 std::string withCommas(std::uint64_t n) {
   std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
 
@@ -23,7 +23,8 @@ std::string withCommas(double v, int decimals) {
   char fraction[32];
   std::snprintf(fraction, sizeof fraction, "%.*f", decimals, v - std::floor(v));
   std::string whole = withCommas(static_cast<std::uint64_t>(std::floor(v)));
-  if (fraction[0] == '1') whole = withCommas(static_cast<std::uint64_t>(std::floor(v)) + 1); // 0.95 -> 1.0
+  if (fraction[0] == '1')
+    whole = withCommas(static_cast<std::uint64_t>(std::floor(v)) + 1); // 0.95 -> 1.0
   return decimals ? whole + (fraction + 1) : whole;
 }
 
@@ -32,7 +33,9 @@ std::string size(std::uint64_t bytes) {
   return withCommas(double(bytes) / 1024, 1) + " kB";
 }
 
-std::string bytes(std::uint64_t n) { return withCommas(n) + " B"; }
+std::string bytes(std::uint64_t n) {
+  return withCommas(n) + " B";
+}
 
 std::string percent(double part, double whole) {
   char s[32];
@@ -63,7 +66,8 @@ void target(std::ostream& out, const pva::Target& t) {
       << label("  ", "Total Tiles", c) << withCommas(t.numTiles()) << "\n"
       << label("  ", "Memory Per-Tile", c) << size(t.bytesPerTile()) << "\n"
       << label("  ", "Total Memory", c) << size(t.totalMemory()) << "\n"
-      << label("  ", "Clock Speed (approx)", c) << withCommas(t.clockFrequency() / 1e6, 1) << " MHz\n"
+      << label("  ", "Clock Speed (approx)", c) << withCommas(t.clockFrequency() / 1e6, 1)
+      << " MHz\n"
       << label("  ", "Number of Replicas", c) << withCommas(t.numReplicas()) << "\n"
       << label("  ", "IPUs per Replica", c) << withCommas(t.ipusPerReplica()) << "\n"
       << label("  ", "Tiles per Replica", c) << withCommas(t.tilesPerReplica()) << "\n"
@@ -80,11 +84,21 @@ void graph(std::ostream& out, const pva::Graph& g) {
 }
 
 // Poplar's names for the memory categories, in pva::MemoryCategories order.
-const char* const kCategoryNames[] = {
-    "Variables", "Constants", "Messages", "Vertex Code", "Vertex Instances", "Vertex Field Data",
-    "VectorList Descriptors", "Copy Descriptors", "Control Code", "Control Ids",
-    "Internal Exchange Code", "Host Exchange Code", "Global Exchange Code", "Stack",
-    "Instrumentation Results"};
+const char* const kCategoryNames[] = {"Variables",
+                                      "Constants",
+                                      "Messages",
+                                      "Vertex Code",
+                                      "Vertex Instances",
+                                      "Vertex Field Data",
+                                      "VectorList Descriptors",
+                                      "Copy Descriptors",
+                                      "Control Code",
+                                      "Control Ids",
+                                      "Internal Exchange Code",
+                                      "Host Exchange Code",
+                                      "Global Exchange Code",
+                                      "Stack",
+                                      "Instrumentation Results"};
 static_assert(sizeof kCategoryNames / sizeof *kCategoryNames == pva::MemoryCategories::size(),
               "one name per memory category");
 
@@ -104,16 +118,21 @@ void memoryTotals(std::ostream& out, const std::string& title, const pva::Memory
   for (const pva::AllocatedBytes& region : m.regions)
     out << row("      " + region.name, bytes(region.total())) << "\n";
   out << "    By Data Type:\n";
-  const char* overlapNames[2] = {"Not Overlapping", "Overlapping (sharing addresses at different steps)"};
+  const char* overlapNames[2] = {"Not Overlapping",
+                                 "Overlapping (sharing addresses at different steps)"};
   for (std::size_t overlapping = 0; overlapping < 2; ++overlapping) {
-    auto part = [&](const pva::AllocatedBytes& c) { return overlapping ? c.overlapped : c.nonOverlapped; };
+    auto part = [&](const pva::AllocatedBytes& c) {
+      return overlapping ? c.overlapped : c.nonOverlapped;
+    };
     std::uint64_t sum = 0;
-    for (const pva::AllocatedBytes& c : m.categories) sum += part(c);
+    for (const pva::AllocatedBytes& c : m.categories)
+      sum += part(c);
     if (overlapping && !sum) continue;
     out << "      " << overlapNames[overlapping] << ":\n";
     for (std::size_t i = 0; i < m.categories.size(); ++i)
       if (part(m.categories[i]))
-        out << row(std::string("        ") + kCategoryNames[i], bytes(part(m.categories[i]))) << "\n";
+        out << row(std::string("        ") + kCategoryNames[i], bytes(part(m.categories[i])))
+            << "\n";
   }
 }
 
@@ -124,7 +143,8 @@ void histogram(std::ostream& out, const pva::MemorySummary& m) {
   out << "    Range (KB) Histogram (Excluding Gaps)               Count (tiles)\n";
   for (std::size_t i = 0; i < m.tilesPerBin.size(); ++i) {
     const std::uint64_t from = (m.binStartBytes + i * m.binWidthBytes) / 1024;
-    const std::string range = std::to_string(from) + " - " + std::to_string(from + m.binWidthBytes / 1024);
+    const std::string range =
+        std::to_string(from) + " - " + std::to_string(from + m.binWidthBytes / 1024);
     std::string line = rightAligned("    ", range, 14) + " ";
     const std::uint64_t count = m.tilesPerBin[i];
     line += std::string(count ? std::max<std::uint64_t>(1, count * 40 / most) : 0, '*');
@@ -132,19 +152,21 @@ void histogram(std::ostream& out, const pva::MemorySummary& m) {
   }
 }
 
-void memory(std::ostream& out, const pva::Report& report, const pva::MemorySummary& m, const SummaryOptions& o) {
+void memory(std::ostream& out, const pva::Report& report, const pva::MemorySummary& m,
+            const SummaryOptions& o) {
   out << "Memory Usage:\n";
   memoryTotals(out, "Total", m);
   if (o.showPerIpuMemoryUsage)
     for (const pva::Ipu& ipu : report.compilation().ipus())
-      memoryTotals(out, "IPU " + std::to_string(ipu.id()), pva::summarizeMemory(report, ipu.tiles()));
+      memoryTotals(out, "IPU " + std::to_string(ipu.id()),
+                   pva::summarizeMemory(report, ipu.tiles()));
 
   out << "\n  By Tile (Excluding Gaps):\n";
   histogram(out, m);
   if (m.numTiles) {
     auto maximum = [&](const char* what, const pva::TileBytes& t) {
-      out << "    Maximum (" << what << "): " << withCommas(t.bytes) << " (" << withCommas(double(t.bytes) / 1024, 1)
-          << " K) on tile " << t.tile << "\n";
+      out << "    Maximum (" << what << "): " << withCommas(t.bytes) << " ("
+          << withCommas(double(t.bytes) / 1024, 1) << " K) on tile " << t.tile << "\n";
     };
     out << "\n";
     maximum("Including Gaps", m.largestTileIncludingGaps);
@@ -153,12 +175,14 @@ void memory(std::ostream& out, const pva::Report& report, const pva::MemorySumma
   out << "    " << m.tilesOutOfMemory << " tile(s) out of memory\n\n";
 }
 
-void variableStorage(std::ostream& out, const pva::CompilationReport& c, const pva::MemorySummary& m) {
+void variableStorage(std::ostream& out, const pva::CompilationReport& c,
+                     const pva::MemorySummary& m) {
   const std::uint64_t peak = m.peakLiveness.notAlwaysLiveBytes;
   const std::uint64_t peakStep = m.peakLiveness.step, alwaysLive = m.alwaysLiveBytes;
   const std::string& peakProgram = m.peakLiveness.program;
   std::vector<pva::Variable> vars = c.alwaysLiveVariables();
-  std::sort(vars.begin(), vars.end(), [](const pva::Variable& a, const pva::Variable& b) { return a.bytes() > b.bytes(); });
+  std::sort(vars.begin(), vars.end(),
+            [](const pva::Variable& a, const pva::Variable& b) { return a.bytes() > b.bytes(); });
   out << "Variable Storage:\n"
       << row("  Always-live bytes", bytes(alwaysLive)) << "\n"
       << row("  Peak not-always-live bytes", bytes(peak));
@@ -170,8 +194,8 @@ void variableStorage(std::ostream& out, const pva::CompilationReport& c, const p
   out << "\n";
 }
 
-void execution(std::ostream& out, const pva::Report& report, const pva::ExecutionSummary& x, bool profiled,
-               const SummaryOptions& o) {
+void execution(std::ostream& out, const pva::Report& report, const pva::ExecutionSummary& x,
+               bool profiled, const SummaryOptions& o) {
   out << "Execution:\n\n";
   if (!profiled) {
     out << "  No execution profile: set the engine option autoReport.outputExecutionProfile (or\n"
@@ -188,8 +212,10 @@ void execution(std::ostream& out, const pva::Report& report, const pva::Executio
   if (executed.empty()) out << "None.\n\n";
   for (std::size_t i = 0; i < executed.size(); ++i) {
     const unsigned p = executed[i];
-    const std::string name = p < entryPoints.size() && entryPoints[p] && !entryPoints[p]->name().empty()
-                                 ? entryPoints[p]->name() : "<anonymous>";
+    const std::string name =
+        p < entryPoints.size() && entryPoints[p] && !entryPoints[p]->name().empty()
+            ? entryPoints[p]->name()
+            : "<anonymous>";
     out << name << (i + 1 == executed.size() ? ".\n\n" : ",\n");
   }
 
@@ -199,7 +225,8 @@ void execution(std::ostream& out, const pva::Report& report, const pva::Executio
       << withCommas(clockMHz > 0 ? double(x.totalCycles) / clockMHz : 0.0, 1) << " microseconds)\n";
   using K = pva::TileCycleTotals::Kind;
   auto average = [&](const char* what, K kind) {
-    out << label("  ", std::string("Tile average ") + what, column) << withCommas(x.tileAverageCycles(kind), 1) << " ("
+    out << label("  ", std::string("Tile average ") + what, column)
+        << withCommas(x.tileAverageCycles(kind), 1) << " ("
         << percent(x.tileAverageShareOfTotal(kind), 1.0) << " of total)\n";
   };
   average("compute cycles (including idle threads)", K::Compute);
@@ -230,7 +257,8 @@ void execution(std::ostream& out, const pva::Report& report, const pva::Executio
   for (std::size_t i = 0; i < order.size() && i < 20; ++i) {
     const pva::ProgramFigures& f = figures[order[i]];
     const pva::Program& p = *programs.at(order[i]);
-    std::string line = rightAligned("  ", withCommas(f.cycles), 14) + "  " + pva::Program::typeName(p.type());
+    std::string line =
+        rightAligned("  ", withCommas(f.cycles), 14) + "  " + pva::Program::typeName(p.type());
     line.resize(std::max<std::size_t>(line.size() + 1, 32), ' ');
     out << line << p.name() << " (x" << f.executions << ")\n";
   }

@@ -2,9 +2,8 @@
 // Graph:, Memory Usage:, Execution:), read through libpva like every other front end.
 #pragma once
 
-#include <pva/Report.hpp>
-
 #include <iosfwd>
+#include <pva/Report.hpp>
 
 namespace poplar::detail::report {
 

@@ -1,18 +1,17 @@
 #include "ReportBuilder.hpp"
+
 #include "../models/FlopModel.hpp"
-
-#include <profiler/Blob.hpp>
-
-#include <poplar/exceptions.hpp>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <optional>
+#include <poplar/exceptions.hpp>
+#include <profiler/Blob.hpp>
 #include <random>
 #include <set>
 
@@ -23,12 +22,12 @@
 namespace poplar::detail::report {
 
 namespace schema = tessera::profiler::schema;
-using tessera::profiler::blob;
-using tessera::profiler::encodeTileValues;
-using tessera::profiler::ReportWriter;
 using profile::ProfileProgram;
 using profile::ProgramType;
 using profile::TileValue;
+using tessera::profiler::blob;
+using tessera::profiler::encodeTileValues;
+using tessera::profiler::ReportWriter;
 
 namespace {
 
@@ -45,33 +44,44 @@ std::string newReportId() {
 // Poplar's public enums mirror the stored ones value by value, so a value is written by
 // converting it: its name is spelled once, in <profiler/SchemaEnums.hpp>.
 static_assert(int(TargetType::IPU) == int(schema::TargetType::IPU) &&
-              int(TargetType::IPU_MODEL) == int(schema::TargetType::IPU_MODEL) &&
-              int(TargetType::CPU) == int(schema::TargetType::CPU) && schema::enumSize<schema::TargetType>() == 3,
+                  int(TargetType::IPU_MODEL) == int(schema::TargetType::IPU_MODEL) &&
+                  int(TargetType::CPU) == int(schema::TargetType::CPU) &&
+                  schema::enumSize<schema::TargetType>() == 3,
               "poplar::TargetType mirrors schema::TargetType");
 static_assert(int(SyncType::INTERNAL) == int(schema::SyncType::INTERNAL) &&
-              int(SyncType::EXTERNAL) == int(schema::SyncType::EXTERNAL) &&
-              int(SyncType::GLOBAL) == int(schema::SyncType::GLOBAL) && schema::enumSize<schema::SyncType>() == 3,
+                  int(SyncType::EXTERNAL) == int(schema::SyncType::EXTERNAL) &&
+                  int(SyncType::GLOBAL) == int(schema::SyncType::GLOBAL) &&
+                  schema::enumSize<schema::SyncType>() == 3,
               "poplar::SyncType mirrors schema::SyncType");
 
-std::string_view targetTypeName(TargetType t) { return schema::name(static_cast<schema::TargetType>(t)); }
-bool isStreamCopy(ProgramType t) {
-  return t == ProgramType::StreamCopyBegin || t == ProgramType::StreamCopyMid || t == ProgramType::StreamCopyEnd;
+std::string_view targetTypeName(TargetType t) {
+  return schema::name(static_cast<schema::TargetType>(t));
 }
-std::string_view syncTypeName(SyncType s) { return schema::name(static_cast<schema::SyncType>(s)); }
+bool isStreamCopy(ProgramType t) {
+  return t == ProgramType::StreamCopyBegin || t == ProgramType::StreamCopyMid ||
+         t == ProgramType::StreamCopyEnd;
+}
+std::string_view syncTypeName(SyncType s) {
+  return schema::name(static_cast<schema::SyncType>(s));
+}
 
 /// The engine's access is a bit set (read 1, write 2); the report stores one of three names.
 std::string_view accessName(profile::Access a) {
   switch (a) {
-  case profile::Access::Read: return schema::name(schema::VariableAccess::read);
-  case profile::Access::Write: return schema::name(schema::VariableAccess::write);
-  case profile::Access::ReadWrite: break;
+  case profile::Access::Read:
+    return schema::name(schema::VariableAccess::read);
+  case profile::Access::Write:
+    return schema::name(schema::VariableAccess::write);
+  case profile::Access::ReadWrite:
+    break;
   }
   return schema::name(schema::VariableAccess::readWrite);
 }
 
 std::string shapeText(const std::vector<std::size_t>& shape) {
   std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
   return s + "]";
 }
 
@@ -93,13 +103,17 @@ public:
     w_.setMeta(schema::meta::packageHash, "tessera-" TESSERA_VERSION);
     w_.setMeta(schema::meta::reportId, files.reportId);
     w_.setMeta(schema::meta::createdAt, iso);
-    w_.setMeta(schema::meta::createdAtUnixUs,
-               std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count()));
-    w_.setMeta(schema::meta::computeInstrumentation, schema::name(o.computeInstrumentation ? schema::ComputeInstrumentation::Tile
-                                                                                 : schema::ComputeInstrumentation::Off));
-    w_.setMeta(schema::meta::externalExchangeInstrumentation, schema::name(o.externalExchangeInstrumentation
-                                                                              ? schema::ExternalExchangeInstrumentation::Tile
-                                                                              : schema::ExternalExchangeInstrumentation::Off));
+    w_.setMeta(
+        schema::meta::createdAtUnixUs,
+        std::to_string(
+            std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count()));
+    w_.setMeta(schema::meta::computeInstrumentation,
+               schema::name(o.computeInstrumentation ? schema::ComputeInstrumentation::Tile
+                                                     : schema::ComputeInstrumentation::Off));
+    w_.setMeta(schema::meta::externalExchangeInstrumentation,
+               schema::name(o.externalExchangeInstrumentation
+                                ? schema::ExternalExchangeInstrumentation::Tile
+                                : schema::ExternalExchangeInstrumentation::Off));
     w_.setMeta(schema::meta::outOfMemory, p_.memory.outOfMemory() ? "true" : "false");
     w_.setMeta(schema::meta::executionProfile, o.executionProfile ? "true" : "false");
     w_.setMeta(schema::meta::flopEstimates, o.flopEstimates ? "true" : "false");
@@ -110,17 +124,18 @@ public:
     const auto& offsets = t.getMemoryElementOffsets();
     const unsigned il = t.getInterleavedMemoryElementIndex();
     const std::uint64_t interleavedStart = il < offsets.size() ? offsets[il] : t.getBytesPerTile();
-    w_.inserter<schema::TargetTable>()
-        .row(targetTypeName(t.getTargetType()), t.getTargetArchString(), t.getNumIPUs(), t.getTilesPerIPU(),
-             t.getBytesPerTile(), t.getTileClockFrequency(), g_.replicationFactor, t.getNumWorkerContexts(),
-             t.getExchangeBytesPerCycle(), t.getMemcpyBytesPerCycle(), t.getIpuLinkBytesPerCycle(),
-             t.getHostLinkBytesPerCycle(), t.getMinIPUSyncDelay(), t.getMaxIPUSyncDelay(), t.getGlobalSyncCycles(),
-             interleavedStart, blob(encode(offsets)));
+    w_.inserter<schema::TargetTable>().row(
+        targetTypeName(t.getTargetType()), t.getTargetArchString(), t.getNumIPUs(),
+        t.getTilesPerIPU(), t.getBytesPerTile(), t.getTileClockFrequency(), g_.replicationFactor,
+        t.getNumWorkerContexts(), t.getExchangeBytesPerCycle(), t.getMemcpyBytesPerCycle(),
+        t.getIpuLinkBytesPerCycle(), t.getHostLinkBytesPerCycle(), t.getMinIPUSyncDelay(),
+        t.getMaxIPUSyncDelay(), t.getGlobalSyncCycles(), interleavedStart, blob(encode(offsets)));
   }
 
   void engineOptions(const OptionFlags& options) {
     auto ins = w_.inserter<schema::EngineOptions>();
-    for (const auto& [k, v] : options) ins.row(k, v);
+    for (const auto& [k, v] : options)
+      ins.row(k, v);
   }
 
   void graph() {
@@ -128,10 +143,11 @@ public:
     for (const auto& cs : g_.computeSets)
       for (const auto& v : cs.vertices) {
         ++vertices;
-        for (const auto& f : v.fields) edges += f.edges.size();
+        for (const auto& f : v.fields)
+          edges += f.edges.size();
       }
-    w_.inserter<schema::GraphTable>()
-        .row(vertices, g_.computeSets.size(), g_.variables.size() + p_.model.messages.size(), edges);
+    w_.inserter<schema::GraphTable>().row(vertices, g_.computeSets.size(),
+                                          g_.variables.size() + p_.model.messages.size(), edges);
   }
 
   void programs() {
@@ -139,16 +155,19 @@ public:
     auto children = w_.inserter<schema::ProgramChildren>();
     auto vars = w_.inserter<schema::ProgramVariables>();
     std::vector<bool> written(p_.model.programs.size(), false);
-    std::map<unsigned, std::vector<std::uint64_t>> shared; // control code of programs with several parents
+    std::map<unsigned, std::vector<std::uint64_t>>
+        shared; // control code of programs with several parents
     std::vector<unsigned> parents(p_.model.programs.size(), 0);
     for (const auto& p : p_.model.programs)
-      for (unsigned c : p.children) ++parents[c];
+      for (unsigned c : p.children)
+        ++parents[c];
     std::string control, code, cycles;
     // Depth-first, so that a parent's control code can include its children's.
     std::function<std::vector<std::uint64_t>(unsigned)> visit = [&](unsigned id) {
       std::vector<std::uint64_t> total(numTiles_, 0);
       const ProfileProgram& p = p_.model.programs[id];
-      for (const auto& tv : p.controlCode) total[tv.tile] += tv.value;
+      for (const auto& tv : p.controlCode)
+        total[tv.tile] += tv.value;
       for (unsigned c : p.children) {
         std::vector<std::uint64_t> sub;
         if (parents[c] > 1) {
@@ -158,7 +177,8 @@ public:
         } else {
           sub = visit(c);
         }
-        for (unsigned t = 0; t < numTiles_; ++t) total[t] += sub[t];
+        for (unsigned t = 0; t < numTiles_; ++t)
+          total[t] += sub[t];
       }
       if (!written[id]) {
         written[id] = true;
@@ -168,15 +188,21 @@ public:
         if (p.isStep()) cycles = encodeSparse(p.cycles);
         programs.row(id, schema::name(p.type), p.name, debug_.intern(p.debug),
                      p.computeSet >= 0 ? std::optional<int>(p.computeSet) : std::nullopt,
-                     p.type == ProgramType::Sync || p.type == ProgramType::GlobalExchange || (p.isStep() && p.aligned)
+                     p.type == ProgramType::Sync || p.type == ProgramType::GlobalExchange ||
+                             (p.isStep() && p.aligned)
                          ? std::optional<std::string_view>(syncTypeName(p.syncType))
                          : std::nullopt,
-                     p.type == ProgramType::Repeat ? std::optional<std::uint64_t>(p.repeatCount) : std::nullopt,
-                     p.dataBytes, blob(control), hasCode ? std::optional<tessera::profiler::BlobRef>(blob(code)) : std::nullopt,
-                     p.isStep() ? std::optional<tessera::profiler::BlobRef>(blob(cycles)) : std::nullopt,
-                     isStreamCopy(p.type) ? std::optional<std::string_view>(schema::name(p.streamDestination))
-                                          : std::nullopt);
-        for (std::size_t i = 0; i < p.children.size(); ++i) children.row(id, i, p.children[i]);
+                     p.type == ProgramType::Repeat ? std::optional<std::uint64_t>(p.repeatCount)
+                                                   : std::nullopt,
+                     p.dataBytes, blob(control),
+                     hasCode ? std::optional<tessera::profiler::BlobRef>(blob(code)) : std::nullopt,
+                     p.isStep() ? std::optional<tessera::profiler::BlobRef>(blob(cycles))
+                                : std::nullopt,
+                     isStreamCopy(p.type)
+                         ? std::optional<std::string_view>(schema::name(p.streamDestination))
+                         : std::nullopt);
+        for (std::size_t i = 0; i < p.children.size(); ++i)
+          children.row(id, i, p.children[i]);
         for (const auto& a : p.vars)
           vars.row(id, a.var, accessName(a.access));
       }
@@ -184,7 +210,8 @@ public:
     };
     visit(p_.model.root);
     auto entries = w_.inserter<schema::EntryPoints>();
-    for (std::size_t i = 0; i < p_.model.entryRoots.size(); ++i) entries.row(i, p_.model.entryRoots[i]);
+    for (std::size_t i = 0; i < p_.model.entryRoots.size(); ++i)
+      entries.row(i, p_.model.entryRoots[i]);
   }
 
   void computeSets(bool flopEstimates) {
@@ -209,7 +236,8 @@ public:
         ++countByRule[{it->second, v.cycleRule}];
       }
       std::vector<std::uint64_t> estimate(numTiles_, 0);
-      for (const profile::TileValue& tc : p_.model.computeSetCycles[c]) estimate[tc.tile] = tc.value;
+      for (const profile::TileValue& tc : p_.model.computeSetCycles[c])
+        estimate[tc.tile] = tc.value;
       encodeTileValues(estimate.data(), estimate.size(), encoded);
       std::optional<std::uint64_t> flops, withoutEstimate;
       std::optional<tessera::profiler::BlobRef> flopsByTile;
@@ -220,31 +248,36 @@ public:
         encodeTileValues(f.flopsByTile.data(), f.flopsByTile.size(), flopsEncoded);
         flopsByTile = blob(flopsEncoded);
       }
-      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded), flops, withoutEstimate,
-               flopsByTile);
+      sets.row(c, cs.name, debug_.intern(cs.debug), cs.vertices.size(), blob(encoded), flops,
+               withoutEstimate, flopsByTile);
       for (const auto& [type, cnt] : countByType) {
         std::uint64_t total = 0;
-        for (auto n : cnt) total += n;
+        for (auto n : cnt)
+          total += n;
         encodeTileValues(cnt.data(), cnt.size(), counts);
         csv.row(c, type, total, blob(counts));
       }
-      for (const auto& [key, count] : countByRule) rules.row(c, key.first, schema::name(key.second), count);
+      for (const auto& [key, count] : countByRule)
+        rules.row(c, key.first, schema::name(key.second), count);
     }
     auto vt = w_.inserter<schema::VertexTypes>();
     for (std::size_t i = 0; i < types.size(); ++i) {
       std::uint64_t state = 0;
-      for (const auto& f : types[i]->fields) state += f.direction == FieldDirection::State ? f.stateSize : 4;
+      for (const auto& f : types[i]->fields)
+        state += f.direction == FieldDirection::State ? f.stateSize : 4;
       vt.row(i, types[i]->name, types[i]->codeBytes, state, types[i]->isSupervisor);
     }
     auto tvt = w_.inserter<schema::TileVertexTypes>();
-    for (const auto& [key, count] : perTileType) tvt.row(key.first, key.second, count);
+    for (const auto& [key, count] : perTileType)
+      tvt.row(key.first, key.second, count);
   }
 
   void variables() {
     auto vars = w_.inserter<schema::Variables>();
     const auto& live = p_.liveness;
-    auto row = [&](std::size_t id, const std::string& name, const DebugContext& dc, std::string_view category,
-                   const std::string& type, const std::string& shape, std::uint64_t elements, std::uint64_t bytes) {
+    auto row = [&](std::size_t id, const std::string& name, const DebugContext& dc,
+                   std::string_view category, const std::string& type, const std::string& shape,
+                   std::uint64_t elements, std::uint64_t bytes) {
       const auto& l = live[id];
       const bool hasRange = !l.alwaysLive && l.from < l.to;
       vars.row(id, name, debug_.intern(dc), category, type, shape, elements, bytes, l.alwaysLive,
@@ -253,14 +286,18 @@ public:
     };
     for (std::size_t i = 0; i < g_.variables.size(); ++i) {
       const auto& v = g_.variables[i];
-      row(i, v.name, v.debug, schema::name(v.isConstant ? schema::MemoryCategory::constant : schema::MemoryCategory::variable), v.type.toString(), shapeText(v.shape),
-          v.numElements, v.numElements * v.type.size());
+      row(i, v.name, v.debug,
+          schema::name(v.isConstant ? schema::MemoryCategory::constant
+                                    : schema::MemoryCategory::variable),
+          v.type.toString(), shapeText(v.shape), v.numElements, v.numElements * v.type.size());
     }
     for (std::size_t i = 0; i < p_.model.messages.size(); ++i) {
       const auto& m = p_.model.messages[i];
       std::uint64_t bytes = 0;
-      for (const auto& tv : m.bytes) bytes += tv.value;
-      row(g_.variables.size() + i, m.name, m.debug, schema::name(schema::MemoryCategory::message), "char", shapeText({bytes}), bytes, bytes);
+      for (const auto& tv : m.bytes)
+        bytes += tv.value;
+      row(g_.variables.size() + i, m.name, m.debug, schema::name(schema::MemoryCategory::message),
+          "char", shapeText({bytes}), bytes, bytes);
     }
   }
 
@@ -272,12 +309,15 @@ public:
     auto row = [&](const profile::Allocation& a) {
       const std::string_view category = schema::name(a.category);
       lowered.row(id++, a.tile, a.var >= 0 ? std::optional<int>(a.var) : std::nullopt,
-                  a.var >= 0 ? std::optional<std::string_view>() : std::optional<std::string_view>(category),
+                  a.var >= 0 ? std::optional<std::string_view>()
+                             : std::optional<std::string_view>(category),
                   category, a.bytes, a.offset, a.alignment, a.alwaysLive);
     };
-    if (feed) feed->consume(row);
+    if (feed)
+      feed->consume(row);
     else
-      for (const auto& a : p_.memory.allocations) row(a);
+      for (const auto& a : p_.memory.allocations)
+        row(a);
   }
 
   void memory() {
@@ -288,12 +328,13 @@ public:
     auto over = [&](std::uint64_t b) { return b > capacity ? b - capacity : 0; };
     for (unsigned t = 0; t < numTiles_; ++t) {
       const auto& tm = mem.tiles[t];
-      tiles.row(t, tm.includingGaps, tm.excludingGaps, tm.alwaysLive, tm.notAlwaysLivePeak, over(tm.includingGaps),
-                over(tm.excludingGaps));
+      tiles.row(t, tm.includingGaps, tm.excludingGaps, tm.alwaysLive, tm.notAlwaysLivePeak,
+                over(tm.includingGaps), over(tm.excludingGaps));
       for (std::size_t c = 0; c < mem.categories[t].size(); ++c) {
         const auto& b = mem.categories[t][c].byRegion;
         if (mem.categories[t][c].total())
-          cats.row(t, schema::name(static_cast<schema::MemoryCategory>(c)), b[0][0], b[0][1], b[1][0], b[1][1], b[2][0], b[2][1]);
+          cats.row(t, schema::name(static_cast<schema::MemoryCategory>(c)), b[0][0], b[0][1],
+                   b[1][0], b[1][1], b[2][0], b[2][1]);
       }
     }
   }
@@ -313,7 +354,8 @@ public:
                                     }
                                     encodeTileValues(bytes.data(), bytes.size(), tilesBlob);
                                     encodeTileValues(byIpu.data(), byIpu.size(), ipuBlob);
-                                    steps.row(s, p_.model.schedule[s], total, blob(ipuBlob), blob(tilesBlob));
+                                    steps.row(s, p_.model.schedule[s], total, blob(ipuBlob),
+                                              blob(tilesBlob));
                                   });
   }
 
@@ -325,7 +367,8 @@ private:
   }
   std::string encodeSparse(const std::vector<TileValue>& values) {
     std::vector<std::uint64_t> dense(numTiles_, 0);
-    for (const auto& tv : values) dense[tv.tile] = tv.value;
+    for (const auto& tv : values)
+      dense[tv.tile] = tv.value;
     return encode(dense);
   }
 
@@ -341,10 +384,11 @@ private:
 std::string makePrivateReportDirectory() {
   std::error_code error;
   const auto base = std::filesystem::temp_directory_path(error);
-  std::string pattern = ((error ? std::filesystem::path("/tmp") : base) / "tessera-profile-XXXXXX").string();
+  std::string pattern =
+      ((error ? std::filesystem::path("/tmp") : base) / "tessera-profile-XXXXXX").string();
   if (!::mkdtemp(pattern.data()))
-    throw profiling_error("cannot make a temporary directory for the profile (" + pattern + "): " +
-                          std::strerror(errno));
+    throw profiling_error("cannot make a temporary directory for the profile (" + pattern +
+                          "): " + std::strerror(errno));
   return pattern;
 }
 
@@ -357,9 +401,10 @@ ReportFiles reportFiles(const profile::ProfilerOptions& options) {
   return f;
 }
 
-std::unique_ptr<ReportWriter> writeCompilationReport(const ReportFiles& files, const CompiledGraph& g,
-                                                     const CompilationProfile& p, const OptionFlags& engineOptions,
-                                                     const profile::ProfilerOptions& options, AllocationFeed* feed) {
+std::unique_ptr<ReportWriter>
+writeCompilationReport(const ReportFiles& files, const CompiledGraph& g,
+                       const CompilationProfile& p, const OptionFlags& engineOptions,
+                       const profile::ProfilerOptions& options, AllocationFeed* feed) {
   auto w = std::make_unique<ReportWriter>(files.profile);
   DebugContexts debug;
   Writer rows(*w, g, p, debug);
@@ -378,7 +423,8 @@ std::unique_ptr<ReportWriter> writeCompilationReport(const ReportFiles& files, c
   rows.meta(files, options);
   w->commit();
   w->publish();
-  if (options.debugInfo) tessera::profiler::writeDebugInfo(files.debug, files.reportId, debug.records());
+  if (options.debugInfo)
+    tessera::profiler::writeDebugInfo(files.debug, files.reportId, debug.records());
   return w;
 }
 

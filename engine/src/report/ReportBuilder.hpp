@@ -3,14 +3,13 @@
 #pragma once
 
 #include "../models/MemoryModel.hpp"
-#include "AllocationFeed.hpp"
 #include "../profile/ProfilerOptions.hpp"
+#include "AllocationFeed.hpp"
 #include "DebugContexts.hpp"
 
+#include <memory>
 #include <poplar/OptionFlags.hpp>
 #include <profiler/ReportWriter.hpp>
-
-#include <memory>
 #include <string>
 
 namespace poplar::detail::report {
@@ -42,8 +41,8 @@ std::string makePrivateReportDirectory();
 /// allocations come from the feed, and p.memory is read only after the feed has finished
 /// (p.model and p.liveness must be complete before the call). The rows are the same either way.
 std::unique_ptr<tessera::profiler::ReportWriter>
-writeCompilationReport(const ReportFiles& files, const CompiledGraph& g, const CompilationProfile& p,
-                       const OptionFlags& engineOptions, const profile::ProfilerOptions& options,
-                       AllocationFeed* feed = nullptr);
+writeCompilationReport(const ReportFiles& files, const CompiledGraph& g,
+                       const CompilationProfile& p, const OptionFlags& engineOptions,
+                       const profile::ProfilerOptions& options, AllocationFeed* feed = nullptr);
 
 } // namespace poplar::detail::report

@@ -1,16 +1,14 @@
 #include "SerializedGraph.hpp"
 
-#include <poplar/exceptions.hpp>
-#include <profiler/schema/profile.capnp.h>
-
 #include <capnp/message.h>
 #include <capnp/serialize.h>
-#include <nlohmann/json.hpp>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
+#include <poplar/exceptions.hpp>
+#include <profiler/schema/profile.capnp.h>
 #include <unistd.h>
 
 namespace poplar::detail::report {
@@ -30,7 +28,8 @@ void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) 
     out.setName(v.name);
     out.setElementType(v.type.toString());
     auto shape = out.initShape(static_cast<unsigned>(v.shape.size()));
-    for (unsigned d = 0; d < v.shape.size(); ++d) shape.set(d, v.shape[d]);
+    for (unsigned d = 0; d < v.shape.size(); ++d)
+      shape.set(d, v.shape[d]);
     out.setIsConstant(v.isConstant);
     auto mapping = out.initMapping(static_cast<unsigned>(v.mapping.size()));
     for (unsigned m = 0; m < v.mapping.size(); ++m) {
@@ -102,9 +101,13 @@ void writeSerializedGraphJson(std::ostream& out, const CompiledGraph& g) {
   json vars = json::array();
   for (const auto& v : g.variables) {
     json mapping = json::array();
-    for (const auto& m : v.mapping) mapping.push_back({{"begin", m.begin}, {"end", m.end}, {"tile", m.tile}});
-    vars.push_back({{"name", v.name}, {"elementType", v.type.toString()}, {"shape", v.shape},
-                    {"isConstant", v.isConstant}, {"mapping", std::move(mapping)}});
+    for (const auto& m : v.mapping)
+      mapping.push_back({{"begin", m.begin}, {"end", m.end}, {"tile", m.tile}});
+    vars.push_back({{"name", v.name},
+                    {"elementType", v.type.toString()},
+                    {"shape", v.shape},
+                    {"isConstant", v.isConstant},
+                    {"mapping", std::move(mapping)}});
   }
   json sets = json::array();
   for (const auto& cs : g.computeSets) {
@@ -115,12 +118,14 @@ void writeSerializedGraphJson(std::ostream& out, const CompiledGraph& g) {
         json edges = json::array();
         for (const auto& e : cv.fields[f].edges) {
           json regions = json::array();
-          for (const auto& r : e.regions) regions.push_back({{"variable", r.var}, {"begin", r.begin}, {"end", r.end}});
+          for (const auto& r : e.regions)
+            regions.push_back({{"variable", r.var}, {"begin", r.begin}, {"end", r.end}});
           edges.push_back({{"regions", std::move(regions)}});
         }
         fields.push_back({{"name", cv.type->fields[f].name}, {"edges", std::move(edges)}});
       }
-      vertices.push_back({{"type", cv.type->name}, {"tile", cv.tile}, {"fields", std::move(fields)}});
+      vertices.push_back(
+          {{"type", cv.type->name}, {"tile", cv.tile}, {"fields", std::move(fields)}});
     }
     sets.push_back({{"name", cs.name}, {"vertices", std::move(vertices)}});
   }

@@ -3,22 +3,21 @@
 // a share of cycles is the same number wherever it is read.
 //
 //   const pva::ReportSummary s = pva::summarize(report);
-//   std::cout << s.memory.peakLiveness.bytes << " bytes at peak (" << s.memory.scope.describe() << ")\n";
-//   const pva::ExecutionAnalysis e = pva::analyseExecution(report);
-//   for (const pva::ProgramFigures& p : e.allRuns.programs) ...   // indexed by program id
+//   std::cout << s.memory.peakLiveness.bytes << " bytes at peak (" << s.memory.scope.describe() <<
+//   ")\n"; const pva::ExecutionAnalysis e = pva::analyseExecution(report); for (const
+//   pva::ProgramFigures& p : e.allRuns.programs) ...   // indexed by program id
 //
 // Every group of figures says what it covers (Scope: one run or all runs, one replica or all)
 // and every member names its unit (...Bytes, ...Cycles, a count, or a fraction in [0, 1]).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Execution.hpp>
 #include <pva/Report.hpp>
-
-#include <cstddef>
-#include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -65,11 +64,11 @@ struct AllocatedBytes {
 
 /// The liveness peak: always-live bytes plus the largest not-always-live step.
 struct PeakLiveness {
-  bool known = false;           ///< false when the report has no liveness steps
-  std::uint64_t bytes = 0;      ///< alwaysLiveBytes + notAlwaysLiveBytes
+  bool known = false;      ///< false when the report has no liveness steps
+  std::uint64_t bytes = 0; ///< alwaysLiveBytes + notAlwaysLiveBytes
   std::uint64_t notAlwaysLiveBytes = 0;
-  std::uint64_t step = 0;       ///< index in CompilationReport::livenessProgramSteps()
-  std::string program;          ///< name of the step's program ("" when it has none)
+  std::uint64_t step = 0; ///< index in CompilationReport::livenessProgramSteps()
+  std::string program;    ///< name of the step's program ("" when it has none)
 };
 
 /// Memory over every tile of the device. How the totals relate:
@@ -115,13 +114,13 @@ struct RunSummary {
   unsigned index = 0;
   std::string name;
   std::uint64_t steps = 0;
-  std::uint64_t cycles = 0; ///< of the slowest IPU
+  std::uint64_t cycles = 0;          ///< of the slowest IPU
   std::int64_t hostMicroseconds = 0; ///< host wall-clock time of the run
   CycleKinds tileCycles;
 };
 
 struct ExecutionSummary {
-  Scope scope; ///< all runs, one replica
+  Scope scope;           ///< all runs, one replica
   bool profiled = false; ///< the report has at least one run
   std::uint64_t steps = 0;
   std::uint64_t totalCycles = 0; ///< all runs, each at its slowest IPU
@@ -173,9 +172,9 @@ std::uint64_t peakNotAlwaysLiveBytes(const std::vector<Variable>& variables);
 /// What an operation's programs hold in tile memory and move, for one execution of each (all
 /// tiles of one replica). Vertex code is not included: vertex types are shared by operations.
 struct OperationFigures {
-  std::uint64_t codeBytes = 0;     ///< control code and exchange code of its programs
-  std::uint64_t vertices = 0;      ///< vertices of the compute sets its programs run (each set once)
-  std::uint64_t computeSets = 0;   ///< those compute sets
+  std::uint64_t codeBytes = 0;   ///< control code and exchange code of its programs
+  std::uint64_t vertices = 0;    ///< vertices of the compute sets its programs run (each set once)
+  std::uint64_t computeSets = 0; ///< those compute sets
   std::uint64_t exchangeBytes = 0; ///< data its exchanges, global exchanges and stream copies move
   std::uint64_t alwaysLiveBytes = 0;
   std::uint64_t peakNotAlwaysLiveBytes = 0; ///< as peakNotAlwaysLiveBytes(op.vars())
@@ -195,8 +194,9 @@ struct ProgramFigures {
   std::uint64_t executions = 0; ///< steps of the span that ran it
   std::uint64_t firstStep = 0;  ///< index of the first of those steps (when executions > 0)
   /// Cycle-weighted over its steps and IPUs (0 when it never ran):
-  double tileBalance = 0;        ///< mean over max of the working tiles' cycles
-  double parallelEfficiency = 0; ///< mean over max of all tiles' cycles: the busy share of tile time
+  double tileBalance = 0; ///< mean over max of the working tiles' cycles
+  double parallelEfficiency =
+      0; ///< mean over max of all tiles' cycles: the busy share of tile time
 };
 
 /// Bytes an IPU moved in a span.
@@ -214,7 +214,8 @@ struct StreamCopyCycles {
   /// Saturates at 2^64 - 1, as the analysis layer's other sums (hostile reports).
   std::uint64_t total() const {
     std::uint64_t t = 0;
-    for (const std::uint64_t v : {host, remoteBuffer, mixed, unknown}) t = t + v < t ? ~std::uint64_t(0) : t + v;
+    for (const std::uint64_t v : {host, remoteBuffer, mixed, unknown})
+      t = t + v < t ? ~std::uint64_t(0) : t + v;
     return t;
   }
   /// The cycles of one destination (0 for None).
@@ -234,12 +235,12 @@ struct SpanFigures {
   /// lengths summed (runs follow each other). Equals RunSummary::cycles and
   /// ExecutionSummary::totalCycles: one run has one length.
   std::uint64_t lengthCycles = 0;
-  std::vector<std::uint64_t> cyclesByIpu; ///< each IPU's timeline: its steps' cycles summed
+  std::vector<std::uint64_t> cyclesByIpu;         ///< each IPU's timeline: its steps' cycles summed
   double tileBalance = 0, parallelEfficiency = 0; ///< as ProgramFigures, over every step
-  std::vector<ProgramFigures> programs;    ///< by program id (CompilationReport::programs())
-  std::vector<ProgramFigures> computeSets; ///< by compute set id, from OnTileExecute steps
-  std::vector<IpuTraffic> ipus;            ///< by IPU of one replica
-  StreamCopyCycles streamCopyCycles;       ///< stream-copy steps' cycles by destination
+  std::vector<ProgramFigures> programs;           ///< by program id (CompilationReport::programs())
+  std::vector<ProgramFigures> computeSets;        ///< by compute set id, from OnTileExecute steps
+  std::vector<IpuTraffic> ipus;                   ///< by IPU of one replica
+  StreamCopyCycles streamCopyCycles;              ///< stream-copy steps' cycles by destination
   /// Tile cycles by kind per IPU of one replica (from the stored per-tile totals).
   std::vector<CycleKinds> tileCyclesByIpu;
 };
@@ -257,7 +258,8 @@ std::uint64_t operationCycles(const Operation& operation, const SpanFigures& spa
 /// Reads every execution step once (streamed, in chunks). Progress gets the share done in
 /// [0, 1] from time to time, and may throw to stop.
 ExecutionAnalysis analyseExecution(const Report& report);
-template <class Progress> ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress);
+template <class Progress>
+ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress);
 
 /// Figures of steps [firstStep, firstStep + count) of the execution (indices over all runs, as
 /// ExecutionStep::index()), counted as analyseExecution counts a run's: a stretch of the trace,
@@ -271,14 +273,16 @@ struct OperationExecution {
   std::uint64_t steps = 0;  ///< steps of the span that ran one of its programs
 };
 /// From the span's per-program figures; a program owned by two of the operations counts once.
-OperationExecution operationExecution(const std::vector<Operation>& operations, const SpanFigures& span);
+OperationExecution operationExecution(const std::vector<Operation>& operations,
+                                      const SpanFigures& span);
 
 namespace detail {
 using ProgressFn = void (*)(void* context, double done);
 ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context);
 } // namespace detail
 
-template <class Progress> ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress) {
+template <class Progress>
+ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress) {
   using P = typename std::remove_reference<Progress>::type;
   return detail::analyseExecution(
       report, [](void* context, double done) { (*static_cast<P*>(context))(done); }, &progress);

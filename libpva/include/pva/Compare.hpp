@@ -10,13 +10,12 @@
 //   if (c.cycles.total.relative() > 0.02) fail("cycles grew by more than 2%");
 #pragma once
 
-#include <pva/Compilation.hpp>
-#include <pva/Report.hpp>
-#include <pva/SerializedGraph.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <pva/Compilation.hpp>
+#include <pva/Report.hpp>
+#include <pva/SerializedGraph.hpp>
 #include <string>
 #include <vector>
 
@@ -57,15 +56,16 @@ struct NamedComparison {
 
 struct MemoryComparison {
   ComparedValue totalIncludingGaps, totalExcludingGaps;
-  ComparedValue maxTileIncludingGaps;      ///< the largest tile of each report
+  ComparedValue maxTileIncludingGaps; ///< the largest tile of each report
   unsigned maxTileBase = 0, maxTileCurrent = 0;
   ComparedValue alwaysLive;
-  ComparedValue peakLiveness;              ///< always live + the largest not-always-live step
+  ComparedValue peakLiveness; ///< always live + the largest not-always-live step
   std::uint64_t peakStepBase = 0, peakStepCurrent = 0;
-  std::vector<NamedComparison> categories; ///< every category, summed over tiles
+  std::vector<NamedComparison> categories;       ///< every category, summed over tiles
   std::vector<ComparedValue> tilesIncludingGaps; ///< per tile; the shorter report counts 0
   /// Σ categories = MemorySummary::allocatedBytes (all tiles): the categories' totals row. It
-  /// exceeds totalExcludingGaps by the bytes variables whose lives do not meet share (each counts them).
+  /// exceeds totalExcludingGaps by the bytes variables whose lives do not meet share (each counts
+  /// them).
   ComparedValue allocated;
 };
 
@@ -106,9 +106,9 @@ struct RunComparison {
   /// "name", "position", "only in base", "only in current".
   static const std::string& matchName(Match m);
   Match match = Match::ByName;
-  std::string baseName, currentName; ///< empty on the side without the run
+  std::string baseName, currentName;        ///< empty on the side without the run
   unsigned baseIndex = 0, currentIndex = 0; ///< run numbers (Run::index), where present
-  ComparedValue cycles; ///< the run's cycles (slowest IPU)
+  ComparedValue cycles;                     ///< the run's cycles (slowest IPU)
   ComparedValue steps;
   bool inBase() const { return match != Match::OnlyInCurrent; }
   bool inCurrent() const { return match != Match::OnlyInBase; }
@@ -168,8 +168,9 @@ struct CycleComparison {
   /// Totals rows of the lists above:
   ComparedValue runsTotal;        ///< Σ runs' cycles, = total
   ComparedValue computeSetsTotal; ///< Σ compute sets: the cycles of OnTileExecute steps
-  ComparedValue programsTotal;    ///< Σ programs: every step's slowest-IPU cycles (SpanFigures::cycles)
-  ComparedValue kindsTotal;       ///< Σ kinds: busy tile cycles of one replica (CycleKinds::total)
+  ComparedValue
+      programsTotal;        ///< Σ programs: every step's slowest-IPU cycles (SpanFigures::cycles)
+  ComparedValue kindsTotal; ///< Σ kinds: busy tile cycles of one replica (CycleKinds::total)
   /// Stream-copy steps' cycles over all runs by what they copy to or from (each report's
   /// ExecutionAnalysis::allRuns.streamCopyCycles, the Summary's figures): always four rows, in
   /// this order, named as `pva summary --format json` names them: "host", "remoteBuffer",
@@ -199,7 +200,8 @@ ReportComparison compare(const Report& base, const Report& current);
 struct SerializedGraphComparison {
   enum class Change {
     Same,    ///< in both, alike
-    Changed, ///< in both: a compute set's vertex count or tiles, a variable's type, shape or mapping differ
+    Changed, ///< in both: a compute set's vertex count or tiles, a variable's type, shape or
+             ///< mapping differ
     New      ///< only in the current graph
   };
   std::vector<Change> computeSets; ///< by the current graph's compute set index
@@ -207,7 +209,8 @@ struct SerializedGraphComparison {
   /// Names of the base's elements without a partner in the current graph, in the base's order.
   std::vector<std::string> computeSetsOnlyInBase, variablesOnlyInBase;
 };
-SerializedGraphComparison compareSerializedGraphs(const SerializedGraph& base, const SerializedGraph& current);
+SerializedGraphComparison compareSerializedGraphs(const SerializedGraph& base,
+                                                  const SerializedGraph& current);
 
 /// ReportComparison::operations alone (the Operations view in compare mode): reads both
 /// executions, not the memory or variables.
@@ -215,14 +218,17 @@ OperationsComparison compareOperations(const Report& base, const Report& current
 /// The same with each report's analyseExecution already done (an empty one for a report that did
 /// not run).
 OperationsComparison compareOperations(const Report& base, const ExecutionAnalysis& baseExecution,
-                                       const Report& current, const ExecutionAnalysis& currentExecution);
+                                       const Report& current,
+                                       const ExecutionAnalysis& currentExecution);
 
 /// CycleComparison::programs alone (the Program tree in compare mode): step programs' executed
 /// cycles by name, all runs; reads both executions.
 std::vector<NamedComparison> compareProgramCycles(const Report& base, const Report& current);
 /// The same with each report's analyseExecution already done (an empty one for a report that did
 /// not run).
-std::vector<NamedComparison> compareProgramCycles(const Report& base, const ExecutionAnalysis& baseExecution,
-                                                  const Report& current, const ExecutionAnalysis& currentExecution);
+std::vector<NamedComparison> compareProgramCycles(const Report& base,
+                                                  const ExecutionAnalysis& baseExecution,
+                                                  const Report& current,
+                                                  const ExecutionAnalysis& currentExecution);
 
 } // namespace pva

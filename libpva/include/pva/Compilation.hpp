@@ -2,11 +2,10 @@
 // sets, variables and liveness (report.compilation()).
 #pragma once
 
+#include <map>
 #include <pva/Fwd.hpp>
 #include <pva/OptionalCount.hpp>
 #include <pva/Program.hpp>
-
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -137,7 +136,9 @@ public:
   const OverlapBytes& nonInterleaved() const { return regions_[0]; }
   const OverlapBytes& interleaved() const { return regions_[1]; }
   const OverlapBytes& overflowed() const { return regions_[2]; }
-  std::uint64_t total() const { return regions_[0].total() + regions_[1].total() + regions_[2].total(); }
+  std::uint64_t total() const {
+    return regions_[0].total() + regions_[1].total() + regions_[2].total();
+  }
 
 private:
   friend struct detail::Access;
@@ -259,7 +260,9 @@ public:
   const Tile& operator[](std::size_t i) const { return first_[i]; }
   /// Throws std::out_of_range when i >= size(), like std::vector::at.
   const Tile& at(std::size_t i) const {
-    if (i >= size_) throw std::out_of_range("pva::Tiles::at: no tile " + std::to_string(i) + " (there are " + std::to_string(size_) + ")");
+    if (i >= size_)
+      throw std::out_of_range("pva::Tiles::at: no tile " + std::to_string(i) + " (there are " +
+                              std::to_string(size_) + ")");
     return first_[i];
   }
   const Tile& front() const { return at(0); }
@@ -270,7 +273,7 @@ public:
 private:
   friend struct detail::Access;
   std::shared_ptr<const detail::ReportState> report_; ///< keeps the report, and so its tiles, alive
-  const Tile* first_ = nullptr;                        ///< the report's own tiles
+  const Tile* first_ = nullptr;                       ///< the report's own tiles
   std::size_t size_ = 0;
 };
 

@@ -2,11 +2,10 @@
 // compute set and variable, and the operations that made them.
 #pragma once
 
-#include <pva/Compilation.hpp> // Variable: Operation::vars() holds them by value
-#include <pva/Fwd.hpp>
-
 #include <cstdint>
 #include <memory>
+#include <pva/Compilation.hpp> // Variable: Operation::vars() holds them by value
+#include <pva/Fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -62,7 +61,9 @@ public:
   std::uint64_t value() const;
   std::uint64_t operator*() const { return value(); }
   std::uint64_t value_or(std::uint64_t none) const { return has_ ? index_ : none; }
-  bool operator==(const StepIndex& o) const { return has_ == o.has_ && (!has_ || index_ == o.index_); }
+  bool operator==(const StepIndex& o) const {
+    return has_ == o.has_ && (!has_ || index_ == o.index_);
+  }
   bool operator!=(const StepIndex& o) const { return !(*this == o); }
 
 private:

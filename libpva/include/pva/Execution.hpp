@@ -2,10 +2,9 @@
 // cycle totals by kind, and lightweight-profiling blocks (report.execution()).
 #pragma once
 
+#include <iterator>
 #include <pva/Fwd.hpp>
 #include <pva/Program.hpp>
-
-#include <iterator>
 #include <string>
 
 namespace pva {
@@ -195,10 +194,13 @@ class TileCycleTotals {
 public:
   enum class Kind { Compute, InternalExchange, GlobalExchange, StreamCopy, Sync };
   static constexpr std::size_t numKinds = 5;
-  /// As stored in the report: "compute", "internalExchange", "globalExchange", "streamCopy", "sync".
+  /// As stored in the report: "compute", "internalExchange", "globalExchange", "streamCopy",
+  /// "sync".
   static const std::string& kindName(Kind k);
   /// Target::tilesPerReplica() entries for every kind, zeros included.
-  const std::vector<std::uint64_t>& byTile(Kind k) const { return byKind_[static_cast<std::size_t>(k)]; }
+  const std::vector<std::uint64_t>& byTile(Kind k) const {
+    return byKind_[static_cast<std::size_t>(k)];
+  }
   /// Sum over tiles of one kind, or of all kinds.
   std::uint64_t total(Kind k) const;
   std::uint64_t total() const;
@@ -206,7 +208,9 @@ public:
   /// contexts' busy thread cycles shared over them, per tile. Not a kind: not in total(). Known
   /// for reports of format 1.2 and later; empty (and has... false) for older ones.
   bool hasComputeExcludingIdleThreads() const { return hasExcludingIdle_; }
-  const std::vector<std::uint64_t>& computeExcludingIdleThreadsByTile() const { return excludingIdle_; }
+  const std::vector<std::uint64_t>& computeExcludingIdleThreadsByTile() const {
+    return excludingIdle_;
+  }
   std::uint64_t totalComputeExcludingIdleThreads() const;
 
 private:

@@ -3,18 +3,17 @@
 // the viewer's Insights page and the Python module all show this value.
 //
 //   const pva::Insights in = pva::insights(report);
-//   if (!in.fits) std::cout << "over by " << in.worstOverBytes << " bytes on tile " << in.worstTiles[0].tile << "\n";
-//   for (const pva::Suggestion& s : in.suggestions)
+//   if (!in.fits) std::cout << "over by " << in.worstOverBytes << " bytes on tile " <<
+//   in.worstTiles[0].tile << "\n"; for (const pva::Suggestion& s : in.suggestions)
 //     std::cout << s.title << ": saves about " << s.savingBytes << " bytes (" << s.scope << ")\n";
 //
 // Every figure names its unit (...Bytes, a count, a fraction in [0, 1]) and every list says what
 // it covers. Replicas run the same program, so per-tile figures are those of one replica's tiles.
 #pragma once
 
+#include <cstdint>
 #include <pva/Analysis.hpp>
 #include <pva/Report.hpp>
-
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,11 +34,11 @@ struct NamedBytes {
 
 /// Always-live bytes and not-always-live bytes at one liveness step.
 struct LivenessSplit {
-  bool stepKnown = false;       ///< false when the report has no liveness steps
-  std::uint64_t step = 0;       ///< index in CompilationReport::livenessProgramSteps()
+  bool stepKnown = false; ///< false when the report has no liveness steps
+  std::uint64_t step = 0; ///< index in CompilationReport::livenessProgramSteps()
   std::uint64_t alwaysLiveBytes = 0;
   std::uint64_t notAlwaysLiveBytes = 0; ///< at `step`
-  std::uint64_t total() const;  ///< saturating sum of the two
+  std::uint64_t total() const;          ///< saturating sum of the two
 };
 
 /// One of the fullest tiles.
@@ -61,7 +60,7 @@ struct IpuInsight {
   unsigned ipu = 0;
   std::uint64_t capacityBytes = 0, includingGapsBytes = 0;
   unsigned tilesOutOfMemory = 0;
-  TileBytes fullestTile; ///< including gaps
+  TileBytes fullestTile;     ///< including gaps
   LivenessSplit atModelPeak; ///< at the model's peak step
   LivenessSplit atIpuPeak;   ///< at the step where this IPU's not-always-live bytes peak
 };
@@ -76,12 +75,12 @@ struct UsageBin {
 /// A vertex type's memory over one replica's tiles.
 struct VertexTypeInsight {
   std::string name;
-  std::uint64_t instances = 0;       ///< over every compute set
-  std::uint64_t stateBytesEach = 0;  ///< VertexType::size()
-  std::uint64_t stateBytes = 0;      ///< instances * stateBytesEach
-  std::uint64_t codeBytesEach = 0;   ///< VertexType::codeBytes(), once per tile holding the type
-  std::uint64_t tiles = 0;           ///< tiles holding its code
-  std::uint64_t codeBytes = 0;       ///< tiles * codeBytesEach
+  std::uint64_t instances = 0;      ///< over every compute set
+  std::uint64_t stateBytesEach = 0; ///< VertexType::size()
+  std::uint64_t stateBytes = 0;     ///< instances * stateBytesEach
+  std::uint64_t codeBytesEach = 0;  ///< VertexType::codeBytes(), once per tile holding the type
+  std::uint64_t tiles = 0;          ///< tiles holding its code
+  std::uint64_t codeBytes = 0;      ///< tiles * codeBytesEach
 };
 
 /// An exchange (internal, global or stream copy) and the compute sets it serves.
@@ -106,15 +105,18 @@ struct Suggestion {
     ExchangeCode,   ///< an exchange whose code is large on a full tile
   };
   Kind kind = Kind::FloatToHalf;
-  static const std::string& kindName(Kind k); ///< "float-to-half", "spread-variable", "exchange-code"
+  static const std::string&
+  kindName(Kind k);   ///< "float-to-half", "spread-variable", "exchange-code"
   std::string title;  ///< one line: what to change
   std::string detail; ///< why, from the figures
-  std::string scope;  ///< where the saving applies: "tile 12 (IPU 0) at liveness step 40", "one replica at the peak step"
+  std::string scope;  ///< where the saving applies: "tile 12 (IPU 0) at liveness step 40", "one
+                      ///< replica at the peak step"
   std::uint64_t savingBytes = 0; ///< estimated bytes saved within `scope`
   std::string unit = "bytes";    ///< of savingBytes
   /// Whether the saving alone would bring the scope's tile within its memory (tile scopes only).
   bool wouldFit = false;
-  std::vector<NamedBytes> subjects; ///< the variables or exchanges concerned, with their bytes in scope
+  std::vector<NamedBytes>
+      subjects; ///< the variables or exchanges concerned, with their bytes in scope
 };
 
 struct Insights {
@@ -123,15 +125,15 @@ struct Insights {
   /// Fits: no tile needs more than its memory and compilation did not run out of memory.
   bool fits = true;
   std::uint64_t bytesPerTile = 0;
-  unsigned tilesOutOfMemory = 0;  ///< of one replica
-  std::uint64_t worstOverBytes = 0; ///< the most any tile is over (0 when it fits)
-  std::uint64_t totalOverBytes = 0; ///< Σ each tile's excess, one replica
-  std::uint64_t headroomBytes = 0;  ///< memory left on the fullest tile (0 when it does not fit)
+  unsigned tilesOutOfMemory = 0;       ///< of one replica
+  std::uint64_t worstOverBytes = 0;    ///< the most any tile is over (0 when it fits)
+  std::uint64_t totalOverBytes = 0;    ///< Σ each tile's excess, one replica
+  std::uint64_t headroomBytes = 0;     ///< memory left on the fullest tile (0 when it does not fit)
   std::vector<TileInsight> worstTiles; ///< fullest first (including gaps), then lower tile
-  std::vector<UsageBin> usage;          ///< 10 bins of 10 % of the tile's memory, then "over"
-  LivenessSplit model;                  ///< whole replica, at the peak liveness step
-  std::string peakProgram;              ///< the peak step's program name ("" when none)
-  std::vector<IpuInsight> ipus;         ///< IPUs of one replica
+  std::vector<UsageBin> usage;         ///< 10 bins of 10 % of the tile's memory, then "over"
+  LivenessSplit model;                 ///< whole replica, at the peak liveness step
+  std::string peakProgram;             ///< the peak step's program name ("" when none)
+  std::vector<IpuInsight> ipus;        ///< IPUs of one replica
   std::vector<VertexTypeInsight> largestVertexState; ///< by stateBytes
   std::vector<VertexTypeInsight> largestVertexCode;  ///< by codeBytes
   std::vector<ExchangeInsight> largestExchanges;     ///< by codeBytes, then dataBytes

@@ -1,15 +1,15 @@
 // An operation's figures tile by tile: where its code sits, where its compute sets' vertices
-// are, where its cycles (estimated and executed) are spent and where its FLOPs are done. The Operations view's per-tile
-// charts show these; their totals over tiles are OperationFigures' figures.
+// are, where its cycles (estimated and executed) are spent and where its FLOPs are done. The
+// Operations view's per-tile charts show these; their totals over tiles are OperationFigures'
+// figures.
 //
 //   const pva::OperationAnalysis ops(report);
 //   const pva::OperationTileFigures t = pva::operationTileFigures(report, ops.operations()[0]);
 //   for (unsigned tile = 0; tile < t.codeBytes.size(); ++tile) ... t.cycles[tile] ...
 #pragma once
 
-#include <pva/Analysis.hpp>
-
 #include <cstdint>
+#include <pva/Analysis.hpp>
 #include <vector>
 
 namespace pva {

@@ -17,10 +17,14 @@ public:
   std::uint64_t value() const;
   std::uint64_t operator*() const { return value(); }
   std::uint64_t value_or(std::uint64_t none) const { return has_ ? value_ : none; }
-  bool operator==(const OptionalCount& o) const { return has_ == o.has_ && (!has_ || value_ == o.value_); }
+  bool operator==(const OptionalCount& o) const {
+    return has_ == o.has_ && (!has_ || value_ == o.value_);
+  }
   bool operator!=(const OptionalCount& o) const { return !(*this == o); }
   /// As std::optional: equal to a value when it holds that value.
-  friend bool operator==(const OptionalCount& a, std::uint64_t v) { return a.has_ && a.value_ == v; }
+  friend bool operator==(const OptionalCount& a, std::uint64_t v) {
+    return a.has_ && a.value_ == v;
+  }
   friend bool operator==(std::uint64_t v, const OptionalCount& a) { return a == v; }
   friend bool operator!=(const OptionalCount& a, std::uint64_t v) { return !(a == v); }
   friend bool operator!=(std::uint64_t v, const OptionalCount& a) { return !(a == v); }

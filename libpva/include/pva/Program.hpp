@@ -10,7 +10,6 @@
 #pragma once
 
 #include <pva/Fwd.hpp>
-
 #include <string>
 
 namespace pva {
@@ -41,9 +40,24 @@ class Program {
 public:
   /// The same members, in the same order, as the report format's program types.
   enum class Type {
-    Sequence, Repeat, RepeatWhileTrue, RepeatWhileFalse, If, Switch, Call, OnEveryTileSwitch,
-    OnTileExecute, DoExchange, GlobalExchange, StreamCopyBegin, StreamCopyMid, StreamCopyEnd,
-    Sync, WriteUndef, Block, Abort,
+    Sequence,
+    Repeat,
+    RepeatWhileTrue,
+    RepeatWhileFalse,
+    If,
+    Switch,
+    Call,
+    OnEveryTileSwitch,
+    OnTileExecute,
+    DoExchange,
+    GlobalExchange,
+    StreamCopyBegin,
+    StreamCopyMid,
+    StreamCopyEnd,
+    Sync,
+    WriteUndef,
+    Block,
+    Abort,
   };
   static constexpr std::size_t numTypes = 18;
   /// "OnTileExecute", ...

@@ -7,12 +7,11 @@
 //     total += tile.memory().total().excludingGaps();
 #pragma once
 
-#include <pva/Compilation.hpp>
-#include <pva/Execution.hpp>
-
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <pva/Compilation.hpp>
+#include <pva/Execution.hpp>
 #include <string>
 
 namespace pva {
@@ -20,7 +19,7 @@ namespace pva {
 /// The version of the tool that wrote the report (Tessera's version, as Poplar's SDK version).
 class PoplarVersion {
 public:
-  std::string string() const;   ///< "0.1.0 (tessera-0.1.0)"
+  std::string string() const; ///< "0.1.0 (tessera-0.1.0)"
   unsigned majorVer() const { return major_; }
   unsigned minorVer() const { return minor_; }
   unsigned pointVer() const { return point_; }
@@ -48,7 +47,14 @@ private:
 
 class InstrumentationSettings {
 public:
-  enum class ComputeInstrumentationLevel { Off = 0, Vertex = 1, Tile = 2, Ipu = 3, Device = 4, Unknown = 5 };
+  enum class ComputeInstrumentationLevel {
+    Off = 0,
+    Vertex = 1,
+    Tile = 2,
+    Ipu = 3,
+    Device = 4,
+    Unknown = 5
+  };
   enum class ExternalExchangeInstrumentationLevel { Off = 0, Tile = 1, Unknown = 2 };
   /// As stored in the report: "Off", "Vertex", "Tile", "Ipu", "Device" ("unknown" for Unknown).
   static const std::string& computeName(ComputeInstrumentationLevel l);

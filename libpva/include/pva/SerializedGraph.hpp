@@ -39,7 +39,7 @@ struct SerializedRegion {
 /// variable regions that make up that tensor.
 struct SerializedField {
   std::string name;
-  std::vector<std::vector<SerializedRegion> > edges;
+  std::vector<std::vector<SerializedRegion>> edges;
 };
 
 struct SerializedVertex {
@@ -51,8 +51,9 @@ struct SerializedVertex {
 struct SerializedComputeSet {
   std::string name;
   std::uint64_t vertexCount = 0;
-  std::vector<unsigned> tiles;     ///< distinct tiles of its vertices, ascending
-  std::vector<unsigned> variables; ///< distinct variables its vertices' fields connect to, ascending
+  std::vector<unsigned> tiles; ///< distinct tiles of its vertices, ascending
+  std::vector<unsigned>
+      variables; ///< distinct variables its vertices' fields connect to, ascending
   /// Every vertex; empty when read with SerializedGraphDetail::Outline.
   std::vector<SerializedVertex> vertices;
 };
@@ -70,9 +71,9 @@ struct SerializedGraph {
   std::string path; ///< the file it was read from
 };
 
-/// Reads a serialized graph (the whole file is checked whatever `detail` keeps). Throws FileNotFoundError (missing or unreadable) or
-/// InvalidReportError (not a serialized graph, truncated, corrupted, or a region naming a
-/// variable that does not exist), each naming the file.
+/// Reads a serialized graph (the whole file is checked whatever `detail` keeps). Throws
+/// FileNotFoundError (missing or unreadable) or InvalidReportError (not a serialized graph,
+/// truncated, corrupted, or a region naming a variable that does not exist), each naming the file.
 SerializedGraph openSerializedGraph(const std::string& path,
                                     SerializedGraphDetail detail = SerializedGraphDetail::Vertices);
 

@@ -5,26 +5,26 @@
 //   pva::Trace trace = pva::openTrace("Thu_Aug_27_09:46:55_2020_BST_2341.pvti");
 //   for (const pva::Process& p : trace.processes())
 //     for (const pva::Thread& t : p.threads())
-//       for (const pva::Event& e : t.events()) std::cout << e.label() << " " << e.duration() << " us\n";
+//       for (const pva::Event& e : t.events()) std::cout << e.label() << " " << e.duration() << "
+//       us\n";
 //
 // A Trace is loaded once by openTrace and then read-only: its objects are cheap handles sharing
 // the loaded data, safe to copy and to read from several threads.
 #pragma once
 
-#include <pva/Exception.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <pva/Exception.hpp>
 #include <string>
 #include <vector>
 
 namespace pva {
 
 namespace detail {
-struct TraceData;  ///< everything loaded from one file (private)
-struct ThreadData; ///< one thread's events (private)
+struct TraceData;    ///< everything loaded from one file (private)
+struct ThreadData;   ///< one thread's events (private)
 struct TraceBuilder; ///< fills the objects below from a file (private)
 } // namespace detail
 
@@ -64,7 +64,7 @@ public:
   enum class Kind { Instant, UnmatchedEnd, MismatchedEnd };
   const std::string& label() const;
   const std::string& channel() const;
-  std::uint64_t timestamp() const; ///< microseconds since the Unix epoch
+  std::uint64_t timestamp() const;  ///< microseconds since the Unix epoch
   std::int64_t timestampNs() const; ///< nanoseconds since the trace started
   Kind kind() const;
   const std::string& metadata() const;
@@ -96,7 +96,7 @@ private:
 
 /// One value of a series.
 struct SeriesSample {
-  std::uint64_t timestamp; ///< microseconds since the Unix epoch
+  std::uint64_t timestamp;  ///< microseconds since the Unix epoch
   std::int64_t timestampNs; ///< nanoseconds since the trace started
   double value;
 };

@@ -1,14 +1,13 @@
 // pva::analyseExecution: per-program and per-compute-set cycles, tile balance, parallel
 // efficiency and IPU traffic, for each run and for all runs, in one streamed pass over the steps.
-#include "Saturating.hpp"
 #include "../model/Access.hpp"
-
-#include <pva/Analysis.hpp>
-#include <pva/Exception.hpp>
-#include <pva/Program.hpp>
+#include "Saturating.hpp"
 
 #include <algorithm>
 #include <initializer_list>
+#include <pva/Analysis.hpp>
+#include <pva/Exception.hpp>
+#include <pva/Program.hpp>
 #include <set>
 #include <string>
 
@@ -36,12 +35,17 @@ ProgramKinds programKinds(const CompilationReport& c) {
     switch (p.type()) {
     case Program::Type::StreamCopyBegin:
     case Program::Type::StreamCopyMid:
-    case Program::Type::StreamCopyEnd: k.traffic[i] = ProgramKinds::Traffic::StreamCopy; break;
-    case Program::Type::GlobalExchange: k.traffic[i] = ProgramKinds::Traffic::GlobalExchange; break;
+    case Program::Type::StreamCopyEnd:
+      k.traffic[i] = ProgramKinds::Traffic::StreamCopy;
+      break;
+    case Program::Type::GlobalExchange:
+      k.traffic[i] = ProgramKinds::Traffic::GlobalExchange;
+      break;
     case Program::Type::OnTileExecute:
       k.computeSet[i] = std::int64_t(static_cast<const OnTileExecuteProgram&>(p).computeSet().id());
       break;
-    default: break;
+    default:
+      break;
     }
   }
   return k;
@@ -74,7 +78,8 @@ struct SpanBuilder {
     computeSets.resize(numComputeSets);
     figures.ipus.resize(numIpus);
     figures.cyclesByIpu.resize(numIpus);
-    for (unsigned i = 0; i < numIpus; ++i) figures.ipus[i].ipu = i;
+    for (unsigned i = 0; i < numIpus; ++i)
+      figures.ipus[i].ipu = i;
   }
 
   void addIpuCycles(unsigned i, std::uint64_t cycles) {
@@ -94,17 +99,20 @@ struct SpanBuilder {
     all.into(figures.tileBalance, figures.parallelEfficiency);
     // A run's (or a stretch's) length: its slowest IPU timeline; analyseExecution sets all runs'.
     if (!figures.lengthCycles)
-      for (std::uint64_t c : figures.cyclesByIpu) figures.lengthCycles = std::max(figures.lengthCycles, c);
+      for (std::uint64_t c : figures.cyclesByIpu)
+        figures.lengthCycles = std::max(figures.lengthCycles, c);
     for (std::size_t i = 0; i < programs.size(); ++i)
       programs[i].into(figures.programs[i].tileBalance, figures.programs[i].parallelEfficiency);
     for (std::size_t i = 0; i < computeSets.size(); ++i)
-      computeSets[i].into(figures.computeSets[i].tileBalance, figures.computeSets[i].parallelEfficiency);
+      computeSets[i].into(figures.computeSets[i].tileBalance,
+                          figures.computeSets[i].parallelEfficiency);
     return std::move(figures);
   }
 };
 
 /// Tile cycles by kind per IPU, from the stored per-tile totals of one replica.
-std::vector<CycleKinds> kindsByIpu(const TileCycleTotals& totals, unsigned tilesPerIpu, unsigned numIpus) {
+std::vector<CycleKinds> kindsByIpu(const TileCycleTotals& totals, unsigned tilesPerIpu,
+                                   unsigned numIpus) {
   std::vector<CycleKinds> out(numIpus);
   for (std::size_t k = 0; k < CycleKinds::numKinds; ++k) {
     const auto& byTile = totals.byTile(static_cast<TileCycleTotals::Kind>(k));
@@ -125,21 +133,25 @@ std::vector<CycleKinds> kindsByIpu(const TileCycleTotals& totals, unsigned tiles
 class StepChecker {
 public:
   explicit StepChecker(const Report& report)
-      : state_(detail::Access::state(report)), ipus_(report.compilation().target().ipusPerReplica()),
+      : state_(detail::Access::state(report)),
+        ipus_(report.compilation().target().ipusPerReplica()),
         tilesPerIpu_(report.compilation().target().tilesPerIpu()) {}
 
   void check(const ExecutionStep& step, const IpuExecution& ipu) const {
     const std::string at = "corrupted step " + std::to_string(step.index()) + ": ";
     if (ipu.ipu() >= ipus_)
-      state_->store.corrupt(at + "it names IPU " + std::to_string(ipu.ipu()) + ", but the target has " +
-                            std::to_string(ipus_) + " IPU" + (ipus_ == 1 ? "" : "s") + " per replica");
+      state_->store.corrupt(at + "it names IPU " + std::to_string(ipu.ipu()) +
+                            ", but the target has " + std::to_string(ipus_) + " IPU" +
+                            (ipus_ == 1 ? "" : "s") + " per replica");
     if (ipu.activeTiles() > tilesPerIpu_)
-      state_->store.corrupt(at + "IPU " + std::to_string(ipu.ipu()) + " has " + std::to_string(ipu.activeTiles()) +
-                            " active tiles, but the target has " + std::to_string(tilesPerIpu_) + " tiles per IPU");
+      state_->store.corrupt(
+          at + "IPU " + std::to_string(ipu.ipu()) + " has " + std::to_string(ipu.activeTiles()) +
+          " active tiles, but the target has " + std::to_string(tilesPerIpu_) + " tiles per IPU");
     // Balances are a mean over a max, stored as float: a hair above 1 is rounding, NaN is damage.
     if (!(ipu.tileBalance() >= 0 && ipu.tileBalance() <= kMaxBalance) ||
         !(ipu.activeTileBalance() >= 0 && ipu.activeTileBalance() <= kMaxBalance))
-      state_->store.corrupt(at + "IPU " + std::to_string(ipu.ipu()) + "'s tile balance is not a fraction between 0 and 1");
+      state_->store.corrupt(at + "IPU " + std::to_string(ipu.ipu()) +
+                            "'s tile balance is not a fraction between 0 and 1");
   }
 
   static constexpr double kMaxBalance = 1.0 + 1e-6;
@@ -150,7 +162,9 @@ private:
 };
 
 /// A checked balance as the figures use it: within [0, 1].
-double fractionOf(double balance) { return std::min(balance, 1.0); }
+double fractionOf(double balance) {
+  return std::min(balance, 1.0);
+}
 
 /// Adds one step to each span: its slowest IPU's cycles, balance, program and traffic.
 void addStep(const ExecutionStep& step, const ProgramKinds& kinds, const StepChecker& checker,
@@ -166,7 +180,8 @@ void addStep(const ExecutionStep& step, const ProgramKinds& kinds, const StepChe
     activeBalance += fractionOf(ipu.activeTileBalance()) * double(ipu.cycles());
     allBalance += fractionOf(ipu.tileBalance()) * double(ipu.cycles());
     weight += double(ipu.cycles());
-    for (SpanBuilder* span : spans) span->addIpuCycles(ipu.ipu(), ipu.cycles());
+    for (SpanBuilder* span : spans)
+      span->addIpuCycles(ipu.ipu(), ipu.cycles());
     if (id < numPrograms && kinds.traffic[id] != ProgramKinds::Traffic::None) {
       const bool stream = kinds.traffic[id] == ProgramKinds::Traffic::StreamCopy;
       for (SpanBuilder* span : spans) {
@@ -189,10 +204,18 @@ void addStep(const ExecutionStep& step, const ProgramKinds& kinds, const StepChe
       StreamCopyCycles& sc = span->figures.streamCopyCycles;
       using D = Program::StreamCopyDestination;
       switch (kinds.destination[id]) {
-      case D::Host: detail::addTo(sc.host, slowest); break;
-      case D::RemoteBuffer: detail::addTo(sc.remoteBuffer, slowest); break;
-      case D::Mixed: detail::addTo(sc.mixed, slowest); break;
-      default: detail::addTo(sc.unknown, slowest); break;
+      case D::Host:
+        detail::addTo(sc.host, slowest);
+        break;
+      case D::RemoteBuffer:
+        detail::addTo(sc.remoteBuffer, slowest);
+        break;
+      case D::Mixed:
+        detail::addTo(sc.mixed, slowest);
+        break;
+      default:
+        detail::addTo(sc.unknown, slowest);
+        break;
       }
     }
     ProgramFigures& p = span->figures.programs[id];
@@ -222,8 +245,10 @@ SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uin
   const ExecutionReport e = report.execution();
   const std::uint64_t total = e.steps().size();
   if (firstStep > total || count > total - firstStep)
-    throw InvalidArgumentError("analyseSteps: steps [" + std::to_string(firstStep) + ", " + std::to_string(firstStep + count) +
-                               ") are not all in the execution, which has " + std::to_string(total) + " steps");
+    throw InvalidArgumentError("analyseSteps: steps [" + std::to_string(firstStep) + ", " +
+                               std::to_string(firstStep + count) +
+                               ") are not all in the execution, which has " +
+                               std::to_string(total) + " steps");
   const ProgramKinds kinds = programKinds(c);
   // The scope: the run holding the steps, when one does.
   Scope scope;
@@ -237,7 +262,8 @@ SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uin
     }
     runBegin += n;
   }
-  SpanBuilder span(scope, kinds.traffic.size(), c.computeSets().size(), c.target().ipusPerReplica());
+  SpanBuilder span(scope, kinds.traffic.size(), c.computeSets().size(),
+                   c.target().ipusPerReplica());
   const StepChecker checker(report);
   for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count)))
     addStep(step, kinds, checker, {&span});
@@ -247,16 +273,22 @@ SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uin
 std::uint64_t StreamCopyCycles::of(Program::StreamCopyDestination d) const {
   using D = Program::StreamCopyDestination;
   switch (d) {
-  case D::Host: return host;
-  case D::RemoteBuffer: return remoteBuffer;
-  case D::Mixed: return mixed;
-  case D::Unknown: return unknown;
-  case D::None: break;
+  case D::Host:
+    return host;
+  case D::RemoteBuffer:
+    return remoteBuffer;
+  case D::Mixed:
+    return mixed;
+  case D::Unknown:
+    return unknown;
+  case D::None:
+    break;
   }
   return 0;
 }
 
-OperationExecution operationExecution(const std::vector<Operation>& operations, const SpanFigures& span) {
+OperationExecution operationExecution(const std::vector<Operation>& operations,
+                                      const SpanFigures& span) {
   OperationExecution out;
   std::set<std::uint64_t> seen; // a program owned twice counts once
   for (const Operation& op : operations)
@@ -285,7 +317,8 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
   SpanBuilder all(allScope, numPrograms, numComputeSets, numIpus);
   const std::vector<Run> runs = e.runs();
   std::uint64_t totalSteps = 0;
-  for (const Run& run : runs) totalSteps += run.steps().size();
+  for (const Run& run : runs)
+    totalSteps += run.steps().size();
 
   const StepChecker checker(report);
   ExecutionAnalysis out;
@@ -303,7 +336,8 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
     out.runs.push_back(one.finish());
     all.figures.lengthCycles += out.runs.back().lengthCycles; // runs follow each other
   }
-  if (!runs.empty()) all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
+  if (!runs.empty())
+    all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
   out.allRuns = all.finish();
   if (progress) progress(context, 1.0);
   return out;

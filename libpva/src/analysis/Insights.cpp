@@ -1,12 +1,9 @@
 // pva::insights: does the program fit, where it does not, what fills those tiles, and what to
 // change. One pass over the tiles' memory columns, one over the liveness steps' per-tile and
 // per-IPU bytes, then the worst tiles' own variables; lists are cut to InsightsOptions' sizes.
+#include "../model/Access.hpp"
 #include "MovesData.hpp"
 #include "Saturating.hpp"
-
-#include "../model/Access.hpp"
-
-#include <pva/Insights.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <pva/Insights.hpp>
 #include <set>
 
 namespace pva {
@@ -22,7 +20,9 @@ namespace pva {
 using detail::addTo;
 using detail::saturatingAdd;
 
-std::uint64_t LivenessSplit::total() const { return saturatingAdd(alwaysLiveBytes, notAlwaysLiveBytes); }
+std::uint64_t LivenessSplit::total() const {
+  return saturatingAdd(alwaysLiveBytes, notAlwaysLiveBytes);
+}
 
 const std::string& Suggestion::kindName(Kind k) {
   static const std::string names[] = {"float-to-half", "spread-variable", "exchange-code"};
@@ -37,24 +37,32 @@ using storage::U64s;
 
 std::string bytesText(std::uint64_t b) {
   char buf[64];
-  if (b >= 1024ull * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / 1073741824.0);
-  else if (b >= 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / 1048576.0);
-  else if (b >= 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", double(b) / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
+  if (b >= 1024ull * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / 1073741824.0);
+  else if (b >= 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / 1048576.0);
+  else if (b >= 1024)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", double(b) / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
   return buf;
 }
 
 bool isFloat(const std::string& type) {
   std::string lower(type);
-  for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  for (char& ch : lower)
+    ch = char(std::tolower(static_cast<unsigned char>(ch)));
   return lower == "float";
 }
 
-std::uint64_t at(const U64s& v, std::size_t i) { return i < v.size() ? v[i] : 0; }
+std::uint64_t at(const U64s& v, std::size_t i) {
+  return i < v.size() ? v[i] : 0;
+}
 
 /// The `n` largest of `items` by `key` (ties keep their order), largest first.
 template <class T, class Key> void keepLargest(std::vector<T>& items, std::size_t n, Key key) {
-  std::stable_sort(items.begin(), items.end(), [&](const T& a, const T& b) { return key(a) > key(b); });
+  std::stable_sort(items.begin(), items.end(),
+                   [&](const T& a, const T& b) { return key(a) > key(b); });
   if (items.size() > n) items.resize(n);
 }
 
@@ -74,12 +82,14 @@ struct Builder {
   Insights out;
 
   Builder(const Report& r, const InsightsOptions& o)
-      : report(r), options(o), state(detail::Access::state(r)), store(state->store), target(state->getTarget()) {
+      : report(r), options(o), state(detail::Access::state(r)), store(state->store),
+        target(state->getTarget()) {
     tilesPerReplica = state->tilesPerReplica();
     ipusPerReplica = target.numReplicas() ? target.ipusPerReplica() : 0;
     tilesPerIpu = target.tilesPerIpu();
     // Each IPU has tiles: a damaged target cannot make more IPUs than that.
-    const unsigned ipusWithTiles = tilesPerIpu ? (tilesPerReplica + tilesPerIpu - 1) / tilesPerIpu : 0;
+    const unsigned ipusWithTiles =
+        tilesPerIpu ? (tilesPerReplica + tilesPerIpu - 1) / tilesPerIpu : 0;
     ipusPerReplica = std::min(ipusPerReplica, ipusWithTiles);
   }
 
@@ -94,7 +104,8 @@ struct Builder {
     const std::uint64_t cap = out.bytesPerTile;
 
     out.usage.resize(11);
-    for (unsigned b = 0; b < 10; ++b) out.usage[b] = {b / 10.0, (b + 1) / 10.0, 0};
+    for (unsigned b = 0; b < 10; ++b)
+      out.usage[b] = {b / 10.0, (b + 1) / 10.0, 0};
     out.usage[10] = {1.0, std::numeric_limits<double>::infinity(), 0};
     out.ipus.resize(ipusPerReplica);
     for (unsigned i = 0; i < ipusPerReplica; ++i) {
@@ -115,7 +126,8 @@ struct Builder {
         addTo(out.totalOverBytes, bytes - cap);
       }
       std::size_t bin = 10;
-      if (!over) bin = cap ? std::min<std::size_t>(9, std::size_t(double(bytes) / double(cap) * 10.0)) : 0;
+      if (!over)
+        bin = cap ? std::min<std::size_t>(9, std::size_t(double(bytes) / double(cap) * 10.0)) : 0;
       ++out.usage[bin].tiles;
       const unsigned ipu = ipuOf(t);
       if (ipu < out.ipus.size()) {
@@ -126,7 +138,8 @@ struct Builder {
         if (bytes > i.fullestTile.bytes) i.fullestTile = {t, ipu, bytes};
       }
     }
-    for (IpuInsight& i : out.ipus) i.atIpuPeak.alwaysLiveBytes = i.atModelPeak.alwaysLiveBytes;
+    for (IpuInsight& i : out.ipus)
+      i.atIpuPeak.alwaysLiveBytes = i.atModelPeak.alwaysLiveBytes;
     out.fits = out.tilesOutOfMemory == 0 && !report.outOfMemory();
     out.headroomBytes = out.fits && fullest < cap ? cap - fullest : 0;
 
@@ -134,9 +147,10 @@ struct Builder {
     std::vector<unsigned> order(tilesPerReplica);
     std::iota(order.begin(), order.end(), 0u);
     const std::size_t n = std::min<std::size_t>(options.worstTiles, order.size());
-    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(n), order.end(), [&](unsigned a, unsigned b) {
-      return at(incl, a) != at(incl, b) ? at(incl, a) > at(incl, b) : a < b;
-    });
+    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(n), order.end(),
+                      [&](unsigned a, unsigned b) {
+                        return at(incl, a) != at(incl, b) ? at(incl, a) > at(incl, b) : a < b;
+                      });
     const std::vector<MemoryCategories>& categories = state->getCategories();
     for (std::size_t k = 0; k < n; ++k) {
       const unsigned t = order[k];
@@ -150,7 +164,8 @@ struct Builder {
       ti.atModelPeak.alwaysLiveBytes = ti.atTilePeak.alwaysLiveBytes = at(alwaysLive, t);
       if (t < categories.size())
         for (std::size_t c = 0; c < MemoryCategories::size(); ++c)
-          if (const std::uint64_t b = categories[t].at(c).total()) ti.categories.push_back({MemoryCategories::names()[c], b});
+          if (const std::uint64_t b = categories[t].at(c).total())
+            ti.categories.push_back({MemoryCategories::names()[c], b});
       keepLargest(ti.categories, ti.categories.size(), [](const NamedBytes& x) { return x.bytes; });
       out.worstTiles.push_back(std::move(ti));
     }
@@ -167,15 +182,19 @@ struct Builder {
     const auto& vars = state->getVariables();
     std::vector<std::uint64_t> floatBytes(tilesPerReplica, 0);
     for (const auto& row : store.loweredVariables()) {
-      if (row.tile >= tilesPerReplica || row.variable < 0 || std::uint64_t(row.variable) >= vars.size()) continue;
+      if (row.tile >= tilesPerReplica || row.variable < 0 ||
+          std::uint64_t(row.variable) >= vars.size())
+        continue;
       const auto& v = vars[std::size_t(row.variable)];
       if (!isFloat(v.elementType)) continue;
       const std::uint64_t step = tilePeakStep.empty() ? 0 : tilePeakStep[row.tile];
-      if (row.alwaysLive || (tilePeakKnown && v.from <= step && step < v.to)) addTo(floatBytes[row.tile], row.bytes);
+      if (row.alwaysLive || (tilePeakKnown && v.from <= step && step < v.to))
+        addTo(floatBytes[row.tile], row.bytes);
     }
     unsigned fixed = 0;
     for (unsigned t = 0; t < tilesPerReplica; ++t)
-      if (at(incl, t) > out.bytesPerTile && floatBytes[t] / 2 >= at(incl, t) - out.bytesPerTile) ++fixed;
+      if (at(incl, t) > out.bytesPerTile && floatBytes[t] / 2 >= at(incl, t) - out.bytesPerTile)
+        ++fixed;
     return fixed;
   }
 
@@ -187,7 +206,9 @@ struct Builder {
         out.model.stepKnown = true;
         out.model.step = row.id;
         out.model.notAlwaysLiveBytes = row.bytes;
-        out.peakProgram = row.program < state->getPrograms().objects.size() ? state->getPrograms().objects[row.program]->name() : std::string();
+        out.peakProgram = row.program < state->getPrograms().objects.size()
+                              ? state->getPrograms().objects[row.program]->name()
+                              : std::string();
       }
     if (!out.model.stepKnown) return;
     tilePeakBytes.assign(tilesPerReplica, 0);
@@ -209,7 +230,8 @@ struct Builder {
         for (TileInsight& t : out.worstTiles) {
           const std::uint64_t b = at(byTile, t.tile);
           if (isPeak) t.atModelPeak = {true, row.id, t.atModelPeak.alwaysLiveBytes, b};
-          if (!t.atTilePeak.stepKnown || b > t.atTilePeak.notAlwaysLiveBytes) t.atTilePeak = {true, row.id, t.atTilePeak.alwaysLiveBytes, b};
+          if (!t.atTilePeak.stepKnown || b > t.atTilePeak.notAlwaysLiveBytes)
+            t.atTilePeak = {true, row.id, t.atTilePeak.alwaysLiveBytes, b};
         }
       }
       if (!out.ipus.empty()) {
@@ -217,7 +239,8 @@ struct Builder {
         for (IpuInsight& i : out.ipus) {
           const std::uint64_t b = at(byIpu, i.ipu);
           if (isPeak) i.atModelPeak = {true, row.id, i.atModelPeak.alwaysLiveBytes, b};
-          if (!i.atIpuPeak.stepKnown || b > i.atIpuPeak.notAlwaysLiveBytes) i.atIpuPeak = {true, row.id, i.atIpuPeak.alwaysLiveBytes, b};
+          if (!i.atIpuPeak.stepKnown || b > i.atIpuPeak.notAlwaysLiveBytes)
+            i.atIpuPeak = {true, row.id, i.atIpuPeak.alwaysLiveBytes, b};
         }
       }
     }
@@ -237,8 +260,10 @@ struct Builder {
     for (const auto& [type, tiles] : store.vertexTypeTileCounts())
       if (type < all.size()) all[type].tiles = tiles;
     for (VertexTypeInsight& v : all) {
-      if (__builtin_mul_overflow(v.instances, v.stateBytesEach, &v.stateBytes)) v.stateBytes = std::numeric_limits<std::uint64_t>::max();
-      if (__builtin_mul_overflow(v.tiles, v.codeBytesEach, &v.codeBytes)) v.codeBytes = std::numeric_limits<std::uint64_t>::max();
+      if (__builtin_mul_overflow(v.instances, v.stateBytesEach, &v.stateBytes))
+        v.stateBytes = std::numeric_limits<std::uint64_t>::max();
+      if (__builtin_mul_overflow(v.tiles, v.codeBytesEach, &v.codeBytes))
+        v.codeBytes = std::numeric_limits<std::uint64_t>::max();
     }
     std::vector<VertexTypeInsight> byState, code;
     for (const VertexTypeInsight& v : all) {
@@ -280,11 +305,13 @@ struct Builder {
       }
       if (x.codeBytes || x.dataBytes) all.push_back(std::move(x));
     }
-    std::stable_sort(all.begin(), all.end(), [](const ExchangeInsight& a, const ExchangeInsight& b) {
-      return a.codeBytes != b.codeBytes ? a.codeBytes > b.codeBytes : a.dataBytes > b.dataBytes;
-    });
+    std::stable_sort(
+        all.begin(), all.end(), [](const ExchangeInsight& a, const ExchangeInsight& b) {
+          return a.codeBytes != b.codeBytes ? a.codeBytes > b.codeBytes : a.dataBytes > b.dataBytes;
+        });
     if (all.size() > options.topItems) all.resize(options.topItems);
-    for (ExchangeInsight& x : all) x.computeSets = computeSetsServed(x.program);
+    for (ExchangeInsight& x : all)
+      x.computeSets = computeSetsServed(x.program);
     out.largestExchanges = std::move(all);
   }
 
@@ -293,7 +320,8 @@ struct Builder {
   std::vector<std::string> computeSetsServed(std::uint64_t exchange) {
     const detail::ProgramCache& programs = state->getPrograms();
     std::set<std::uint64_t> exchangeVars;
-    for (const ProgramVariable& v : programs.objects[exchange]->vars()) exchangeVars.insert(v._id());
+    for (const ProgramVariable& v : programs.objects[exchange]->vars())
+      exchangeVars.insert(v._id());
     std::vector<std::string> names;
     const auto consider = [&](std::uint64_t id) {
       const Program& p = *programs.objects[id];
@@ -334,16 +362,19 @@ struct Builder {
     for (const auto& row : store.loweredVariables(t.tile)) {
       if (row.variable < 0 || std::uint64_t(row.variable) >= vars.size()) continue;
       const auto& v = vars[std::size_t(row.variable)];
-      const bool live = row.alwaysLive || (t.atTilePeak.stepKnown && v.from <= t.atTilePeak.step && t.atTilePeak.step < v.to);
+      const bool live = row.alwaysLive || (t.atTilePeak.stepKnown && v.from <= t.atTilePeak.step &&
+                                           t.atTilePeak.step < v.to);
       if (live) addTo(bytes[std::uint64_t(row.variable)], row.bytes);
     }
     return bytes;
   }
 
-  std::vector<NamedBytes> named(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& byVar, std::size_t n) {
+  std::vector<NamedBytes> named(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& byVar,
+                                std::size_t n) {
     const auto& vars = state->getVariables();
     std::vector<NamedBytes> outList;
-    for (const auto& [id, b] : byVar) outList.push_back({id < vars.size() ? vars[id].name : "variable " + std::to_string(id), b});
+    for (const auto& [id, b] : byVar)
+      outList.push_back({id < vars.size() ? vars[id].name : "variable " + std::to_string(id), b});
     keepLargest(outList, n, [](const NamedBytes& x) { return x.bytes; });
     return outList;
   }
@@ -351,7 +382,8 @@ struct Builder {
   void suggestions() {
     const auto& vars = state->getVariables();
     // The fullest tile's own variables (the next tiles of a regular layout hold the same), when
-    // it is over its memory or near it (three quarters full): elsewhere a tile's bytes matter little.
+    // it is over its memory or near it (three quarters full): elsewhere a tile's bytes matter
+    // little.
     for (std::size_t k = 0; k < std::min<std::size_t>(1, out.worstTiles.size()); ++k) {
       const TileInsight& t = out.worstTiles[k];
       if (t.overBytes == 0 && t.includingGapsBytes / 3 < t.freeBytes) break;
@@ -372,9 +404,12 @@ struct Builder {
         s.savingBytes = floatBytes / 2;
         s.wouldFit = t.overBytes > 0 && s.savingBytes >= t.overBytes;
         s.title = "Store the FLOAT variables on tile " + std::to_string(t.tile) + " as HALF";
-        s.detail = std::to_string(floats.size()) + " FLOAT variable(s) hold " + bytesText(floatBytes) + " of tile " +
-                   std::to_string(t.tile) + " at its worst step; as HALF they would take half of that";
-        if (t.overBytes) s.detail += std::string(s.wouldFit ? ", enough" : ", not enough") + " to cover the " + bytesText(t.overBytes) + " it is over";
+        s.detail = std::to_string(floats.size()) + " FLOAT variable(s) hold " +
+                   bytesText(floatBytes) + " of tile " + std::to_string(t.tile) +
+                   " at its worst step; as HALF they would take half of that";
+        if (t.overBytes)
+          s.detail += std::string(s.wouldFit ? ", enough" : ", not enough") + " to cover the " +
+                      bytesText(t.overBytes) + " it is over";
         s.subjects = named(floats, 5);
         out.suggestions.push_back(std::move(s));
       }
@@ -384,7 +419,8 @@ struct Builder {
       std::uint64_t spreadSaving = 0;
       for (const auto& [id, b] : live) {
         if (id >= vars.size() || !tilesPerReplica) continue;
-        const std::uint64_t share = vars[id].bytes / tilesPerReplica + (vars[id].bytes % tilesPerReplica ? 1 : 0);
+        const std::uint64_t share =
+            vars[id].bytes / tilesPerReplica + (vars[id].bytes % tilesPerReplica ? 1 : 0);
         if (b >= 1024 && b / 4 >= share) {
           spread.emplace_back(id, b - share);
           addTo(spreadSaving, b - share);
@@ -393,24 +429,29 @@ struct Builder {
       if (!spread.empty()) {
         const std::vector<NamedBytes> top = named(spread, 3);
         std::uint64_t saving = 0;
-        for (const NamedBytes& x : top) addTo(saving, x.bytes);
+        for (const NamedBytes& x : top)
+          addTo(saving, x.bytes);
         Suggestion s;
         s.kind = Suggestion::Kind::SpreadVariable;
         s.scope = tileScope(t);
         s.savingBytes = saving;
         s.wouldFit = t.overBytes > 0 && saving >= t.overBytes;
-        s.title = "Map '" + top.front().name + "'" + (top.size() > 1 ? " and " + std::to_string(top.size() - 1) + " more" : "") +
+        s.title = "Map '" + top.front().name + "'" +
+                  (top.size() > 1 ? " and " + std::to_string(top.size() - 1) + " more" : "") +
                   " over more tiles";
-        s.detail = "on tile " + std::to_string(t.tile) + " they hold at least 4 times their even share over the " +
-                   std::to_string(tilesPerReplica) + " tiles; spread evenly, the tile keeps only that share";
+        s.detail = "on tile " + std::to_string(t.tile) +
+                   " they hold at least 4 times their even share over the " +
+                   std::to_string(tilesPerReplica) +
+                   " tiles; spread evenly, the tile keeps only that share";
         s.subjects = top;
         out.suggestions.push_back(std::move(s));
       }
 
       // The exchange with the most code on the fullest tile.
       if (k == 0 && !codeOnWorstTile.empty()) {
-        const auto largest = *std::max_element(codeOnWorstTile.begin(), codeOnWorstTile.end(),
-                                               [](const auto& a, const auto& b) { return a.second < b.second; });
+        const auto largest =
+            *std::max_element(codeOnWorstTile.begin(), codeOnWorstTile.end(),
+                              [](const auto& a, const auto& b) { return a.second < b.second; });
         if (largest.second >= 256) {
           const Program& p = *state->getPrograms().objects[largest.first];
           const std::vector<std::string> sets = computeSetsServed(largest.first);
@@ -420,8 +461,11 @@ struct Builder {
           s.savingBytes = largest.second;
           s.wouldFit = t.overBytes > 0 && s.savingBytes >= t.overBytes;
           s.title = "Avoid the exchange '" + p.name() + "'";
-          s.detail = "its code takes " + bytesText(largest.second) + " of tile " + std::to_string(t.tile) +
-                     (sets.empty() ? std::string() : "; map the data of compute set '" + sets.front() + "' onto the tiles that use it") +
+          s.detail = "its code takes " + bytesText(largest.second) + " of tile " +
+                     std::to_string(t.tile) +
+                     (sets.empty() ? std::string()
+                                   : "; map the data of compute set '" + sets.front() +
+                                         "' onto the tiles that use it") +
                      " and the exchange, with its code, goes";
           s.subjects = {{p.name(), largest.second}};
           out.suggestions.push_back(std::move(s));
@@ -436,7 +480,8 @@ struct Builder {
       for (std::size_t index = 0; index < vars.size(); ++index) {
         const auto& v = vars[index];
         if (!isFloat(v.elementType)) continue;
-        const bool live = v.alwaysLive || (out.model.stepKnown && v.from <= out.model.step && out.model.step < v.to);
+        const bool live = v.alwaysLive || (out.model.stepKnown && v.from <= out.model.step &&
+                                           out.model.step < v.to);
         if (!live || !v.bytes) continue;
         floats.emplace_back(index, v.bytes);
         addTo(floatBytes, v.bytes);
@@ -444,21 +489,26 @@ struct Builder {
       if (floatBytes >= 2) {
         Suggestion s;
         s.kind = Suggestion::Kind::FloatToHalf;
-        s.scope = "one replica" + (out.model.stepKnown ? " at the peak liveness step " + std::to_string(out.model.step) : std::string());
+        s.scope = "one replica" + (out.model.stepKnown ? " at the peak liveness step " +
+                                                             std::to_string(out.model.step)
+                                                       : std::string());
         s.savingBytes = floatBytes / 2;
         s.title = "Store the model's FLOAT variables as HALF";
-        s.detail = std::to_string(floats.size()) + " FLOAT variable(s) hold " + bytesText(floatBytes) +
+        s.detail = std::to_string(floats.size()) + " FLOAT variable(s) hold " +
+                   bytesText(floatBytes) +
                    " at the peak (always live, or live at that step); as HALF they would take half";
         if (out.tilesOutOfMemory) {
           const unsigned fixed = tilesFixedByHalf();
-          s.detail += "; " + std::to_string(fixed) + " of the " + std::to_string(out.tilesOutOfMemory) +
+          s.detail += "; " + std::to_string(fixed) + " of the " +
+                      std::to_string(out.tilesOutOfMemory) +
                       " tiles over their memory would then fit";
         }
         s.subjects = named(floats, 5);
         out.suggestions.push_back(std::move(s));
       }
     }
-    keepLargest(out.suggestions, options.suggestions, [](const Suggestion& s) { return s.savingBytes; });
+    keepLargest(out.suggestions, options.suggestions,
+                [](const Suggestion& s) { return s.savingBytes; });
   }
 };
 

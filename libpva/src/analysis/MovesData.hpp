@@ -12,8 +12,10 @@ inline bool movesData(Program::Type t) {
   case Program::Type::GlobalExchange:
   case Program::Type::StreamCopyBegin:
   case Program::Type::StreamCopyMid:
-  case Program::Type::StreamCopyEnd: return true;
-  default: return false;
+  case Program::Type::StreamCopyEnd:
+    return true;
+  default:
+    return false;
   }
 }
 

@@ -5,7 +5,6 @@
 
 #include <pva/Analysis.hpp>
 #include <pva/Program.hpp>
-
 #include <set>
 
 namespace pva {
@@ -14,7 +13,8 @@ namespace {
 
 std::uint64_t sum(const std::vector<std::uint64_t>& v) {
   std::uint64_t s = 0;
-  for (std::uint64_t x : v) detail::addTo(s, x);
+  for (std::uint64_t x : v)
+    detail::addTo(s, x);
   return s;
 }
 
@@ -24,15 +24,18 @@ OperationFigures operationFigures(const Operation& operation) {
   OperationFigures f;
   std::set<unsigned> computeSets;
   for (const ProgramPtr& p : operation.programs()) {
-    detail::addTo(f.codeBytes, detail::saturatingAdd(sum(p->controlCodeByTile()), sum(p->codeBytesByTile())));
+    detail::addTo(f.codeBytes,
+                  detail::saturatingAdd(sum(p->controlCodeByTile()), sum(p->codeBytesByTile())));
     if (detail::movesData(p->type())) detail::addTo(f.exchangeBytes, p->dataBytes());
     if (p->type() == Program::Type::OnTileExecute) {
       const ComputeSet cs = static_cast<const OnTileExecuteProgram&>(*p).computeSet();
       if (computeSets.insert(cs.id()).second) {
         detail::addTo(f.vertices, cs.numVertices());
         if (const auto flops = cs.estimatedFlops()) {
-          f.estimatedFlops = OptionalCount(detail::saturatingAdd(f.estimatedFlops.value_or(0), *flops));
-          detail::addTo(f.verticesWithoutFlopEstimate, cs.verticesWithoutFlopEstimate().value_or(0));
+          f.estimatedFlops =
+              OptionalCount(detail::saturatingAdd(f.estimatedFlops.value_or(0), *flops));
+          detail::addTo(f.verticesWithoutFlopEstimate,
+                        cs.verticesWithoutFlopEstimate().value_or(0));
         }
       }
     }

@@ -5,7 +5,6 @@
 #include <pva/OperationTiles.hpp>
 #include <pva/Program.hpp>
 #include <pva/Report.hpp>
-
 #include <set>
 
 namespace pva {
@@ -15,7 +14,8 @@ namespace {
 void addTiles(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& add) {
   // Every ...ByTile vector has tilesPerReplica entries; a shorter one (a damaged report) adds
   // what it has rather than reading past its end.
-  for (std::size_t t = 0; t < into.size() && t < add.size(); ++t) detail::addTo(into[t], add[t]);
+  for (std::size_t t = 0; t < into.size() && t < add.size(); ++t)
+    detail::addTo(into[t], add[t]);
 }
 
 } // namespace
@@ -44,11 +44,14 @@ OperationTileFigures operationTileFigures(const Report& report, const Operation&
     if (p->type() == Program::Type::OnTileExecute) {
       const ComputeSet cs = static_cast<const OnTileExecuteProgram&>(*p).computeSet();
       if (computeSets.insert(cs.id()).second) {
-        for (const ComputeSetVertices& v : cs.vertices()) addTiles(f.vertices, v.countByTile());
+        for (const ComputeSetVertices& v : cs.vertices())
+          addTiles(f.vertices, v.countByTile());
         if (flopsByTile) {
           const std::vector<std::uint64_t> csFlops = cs.estimatedFlopsByTile();
-          if (csFlops.empty()) flopsByTile = false;
-          else addTiles(flops, csFlops);
+          if (csFlops.empty())
+            flopsByTile = false;
+          else
+            addTiles(flops, csFlops);
         }
       }
     }

@@ -14,6 +14,8 @@ inline std::uint64_t saturatingAdd(std::uint64_t a, std::uint64_t b) {
 }
 
 /// sum += value, saturated.
-inline void addTo(std::uint64_t& sum, std::uint64_t value) { sum = saturatingAdd(sum, value); }
+inline void addTo(std::uint64_t& sum, std::uint64_t value) {
+  sum = saturatingAdd(sum, value);
+}
 
 } // namespace pva::detail

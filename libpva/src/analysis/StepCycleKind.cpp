@@ -9,15 +9,26 @@ bool stepCycleKind(Program::Type type, TileCycleTotals::Kind& kind) {
   using T = Program::Type;
   using K = TileCycleTotals::Kind;
   switch (type) {
-  case T::OnTileExecute: kind = K::Compute; return true;
-  case T::DoExchange: kind = K::InternalExchange; return true;
-  case T::GlobalExchange: kind = K::GlobalExchange; return true;
+  case T::OnTileExecute:
+    kind = K::Compute;
+    return true;
+  case T::DoExchange:
+    kind = K::InternalExchange;
+    return true;
+  case T::GlobalExchange:
+    kind = K::GlobalExchange;
+    return true;
   case T::StreamCopyMid:
-  case T::StreamCopyEnd: kind = K::StreamCopy; return true;
+  case T::StreamCopyEnd:
+    kind = K::StreamCopy;
+    return true;
   // The start of a stream copy waits for the host: its cycles are a host sync's.
   case T::StreamCopyBegin:
-  case T::Sync: kind = K::Sync; return true;
-  default: return false;
+  case T::Sync:
+    kind = K::Sync;
+    return true;
+  default:
+    return false;
   }
 }
 

@@ -1,23 +1,28 @@
 // pva::summarize: the report's headline figures, from the tiles' memory columns, the liveness
 // steps and the runs' stored totals. Every front end renders this value; none sums tiles itself.
-#include "Saturating.hpp"
 #include "../model/Access.hpp"
-
-#include <pva/Analysis.hpp>
+#include "Saturating.hpp"
 
 #include <algorithm>
 #include <limits>
+#include <pva/Analysis.hpp>
 
 namespace pva {
 
 std::string Scope::describe() const {
   std::string runsText;
   switch (runs) {
-  case Runs::OneRun: runsText = "run '" + runName + "'"; break;
-  case Runs::AllRuns: runsText = "all runs"; break;
-  case Runs::NotApplicable: break;
+  case Runs::OneRun:
+    runsText = "run '" + runName + "'";
+    break;
+  case Runs::AllRuns:
+    runsText = "all runs";
+    break;
+  case Runs::NotApplicable:
+    break;
   }
-  const std::string replicasText = replicas == Replicas::AllReplicas ? "all replicas" : "one replica";
+  const std::string replicasText =
+      replicas == Replicas::AllReplicas ? "all replicas" : "one replica";
   return runsText.empty() ? replicasText : runsText + ", " + replicasText;
 }
 
@@ -28,7 +33,8 @@ const std::vector<std::string>& MemorySummary::regionNames() {
 
 std::uint64_t CycleKinds::total() const {
   std::uint64_t sum = 0;
-  for (std::uint64_t c : cycles) detail::addTo(sum, c);
+  for (std::uint64_t c : cycles)
+    detail::addTo(sum, c);
   return sum;
 }
 
@@ -38,8 +44,8 @@ double CycleKinds::shareOfTileCycles(TileCycleTotals::Kind k) const {
 }
 
 const std::string& CycleKinds::label(TileCycleTotals::Kind k) {
-  static const std::vector<std::string> labels{"Compute", "Internal exchange", "Global exchange", "Stream copy",
-                                               "Sync"};
+  static const std::vector<std::string> labels{"Compute", "Internal exchange", "Global exchange",
+                                               "Stream copy", "Sync"};
   return labels.at(static_cast<std::size_t>(k));
 }
 
@@ -66,12 +72,14 @@ namespace {
 std::int64_t hostDuration(const MicrosecondInterval& us) {
   std::int64_t d = 0;
   if (!__builtin_sub_overflow(us.end(), us.start(), &d)) return d;
-  return us.end() < us.start() ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+  return us.end() < us.start() ? std::numeric_limits<std::int64_t>::min()
+                               : std::numeric_limits<std::int64_t>::max();
 }
 
 CycleKinds kindsOf(const TileCycleTotals& totals) {
   CycleKinds k;
-  for (std::size_t i = 0; i < CycleKinds::numKinds; ++i) k.cycles[i] = totals.total(static_cast<TileCycleTotals::Kind>(i));
+  for (std::size_t i = 0; i < CycleKinds::numKinds; ++i)
+    k.cycles[i] = totals.total(static_cast<TileCycleTotals::Kind>(i));
   return k;
 }
 
@@ -84,7 +92,8 @@ GraphCounts graphCounts(const CompilationReport& c) {
   counts.edges = g.numEdges();
   const auto programs = c.programs();
   counts.programs = programs.size();
-  for (const auto& p : programs) counts.programSteps += p->isStep() ? 1 : 0;
+  for (const auto& p : programs)
+    counts.programSteps += p->isStep() ? 1 : 0;
   counts.livenessSteps = c.livenessProgramSteps().size();
   return counts;
 }
@@ -96,25 +105,37 @@ void histogram(MemorySummary& m, const std::vector<std::uint64_t>& excluding) {
   const std::uint64_t lo = *range.first / 1024, hi = *range.second / 1024, span = hi - lo + 1;
   std::uint64_t width = 1;
   for (std::uint64_t scale = 1;; scale *= 10) {
-    if (span <= 20 * scale) { width = scale; break; }
-    if (span <= 40 * scale) { width = 2 * scale; break; }
-    if (span <= 100 * scale) { width = 5 * scale; break; }
+    if (span <= 20 * scale) {
+      width = scale;
+      break;
+    }
+    if (span <= 40 * scale) {
+      width = 2 * scale;
+      break;
+    }
+    if (span <= 100 * scale) {
+      width = 5 * scale;
+      break;
+    }
   }
   const std::uint64_t first = lo / width;
   m.binStartBytes = first * width * 1024;
   m.binWidthBytes = width * 1024;
   m.tilesPerBin.assign(hi / width - first + 1, 0);
-  for (std::uint64_t bytes : excluding) ++m.tilesPerBin[bytes / 1024 / width - first];
+  for (std::uint64_t bytes : excluding)
+    ++m.tilesPerBin[bytes / 1024 / width - first];
 }
 
-MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std::uint64_t bytesPerTile,
-                            bool withLiveness) {
+MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles,
+                            std::uint64_t bytesPerTile, bool withLiveness) {
   MemorySummary m;
   m.scope.replicas = Scope::Replicas::AllReplicas;
   m.categories.resize(MemoryCategories::size());
-  for (std::size_t i = 0; i < m.categories.size(); ++i) m.categories[i].name = MemoryCategories::names()[i];
+  for (std::size_t i = 0; i < m.categories.size(); ++i)
+    m.categories[i].name = MemoryCategories::names()[i];
   m.regions.resize(3);
-  for (std::size_t r = 0; r < 3; ++r) m.regions[r].name = MemorySummary::regionNames()[r];
+  for (std::size_t r = 0; r < 3; ++r)
+    m.regions[r].name = MemorySummary::regionNames()[r];
   m.numTiles = unsigned(tiles.size());
   if (__builtin_mul_overflow(bytesPerTile, std::uint64_t(tiles.size()), &m.capacityBytes))
     m.capacityBytes = std::numeric_limits<std::uint64_t>::max();
@@ -123,21 +144,25 @@ MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std:
   bool first = true;
   for (const Tile& t : tiles) {
     const TileMemory& memory = t.memory();
-    const std::uint64_t incl = memory.total().includingGaps(), excl = memory.total().excludingGaps();
+    const std::uint64_t incl = memory.total().includingGaps(),
+                        excl = memory.total().excludingGaps();
     detail::addTo(m.includingGapsBytes, incl);
     detail::addTo(m.excludingGapsBytes, excl);
     detail::addTo(m.alwaysLiveBytes, memory.alwaysLiveBytes());
     detail::addTo(m.overflowedBytes, memory.overflowed().includingGaps());
     m.tilesUsed += incl > 0 ? 1 : 0;
     m.tilesOutOfMemory += incl > bytesPerTile ? 1 : 0;
-    if (first || incl > m.largestTileIncludingGaps.bytes) m.largestTileIncludingGaps = {t.number(), t.ipu(), incl};
-    if (first || excl > m.largestTileExcludingGaps.bytes) m.largestTileExcludingGaps = {t.number(), t.ipu(), excl};
+    if (first || incl > m.largestTileIncludingGaps.bytes)
+      m.largestTileIncludingGaps = {t.number(), t.ipu(), incl};
+    if (first || excl > m.largestTileExcludingGaps.bytes)
+      m.largestTileExcludingGaps = {t.number(), t.ipu(), excl};
     first = false;
     excluding.push_back(excl);
     const MemoryCategories& categories = memory.category();
     for (std::size_t i = 0; i < MemoryCategories::size(); ++i) {
       const CategoryMemory& cat = categories.at(i);
-      const OverlapBytes* byRegion[3] = {&cat.nonInterleaved(), &cat.interleaved(), &cat.overflowed()};
+      const OverlapBytes* byRegion[3] = {&cat.nonInterleaved(), &cat.interleaved(),
+                                         &cat.overflowed()};
       for (std::size_t r = 0; r < 3; ++r) {
         detail::addTo(m.categories[i].nonOverlapped, byRegion[r]->nonOverlapped());
         detail::addTo(m.categories[i].overlapped, byRegion[r]->overlapped());
@@ -147,8 +172,10 @@ MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std:
       }
     }
   }
-  for (std::size_t r = 0; r < 3; ++r) m.regions[r].regionBytes[r] = m.regions[r].total();
-  for (const AllocatedBytes& category : m.categories) detail::addTo(m.allocatedBytes, category.total());
+  for (std::size_t r = 0; r < 3; ++r)
+    m.regions[r].regionBytes[r] = m.regions[r].total();
+  for (const AllocatedBytes& category : m.categories)
+    detail::addTo(m.allocatedBytes, category.total());
   histogram(m, excluding);
   if (!withLiveness) return m;
 
@@ -161,7 +188,8 @@ MemorySummary memorySummary(const CompilationReport& c, const Tiles& tiles, std:
       const ProgramPtr program = step.program();
       m.peakLiveness.program = program ? program->name() : std::string();
     }
-  m.peakLiveness.bytes = detail::saturatingAdd(m.alwaysLiveBytes, m.peakLiveness.notAlwaysLiveBytes);
+  m.peakLiveness.bytes =
+      detail::saturatingAdd(m.alwaysLiveBytes, m.peakLiveness.notAlwaysLiveBytes);
   return m;
 }
 
@@ -216,11 +244,15 @@ std::uint64_t peakLiveBytes(std::vector<LiveRange> ranges) {
   std::sort(edges.begin(), edges.end());
   unsigned __int128 live = 0, peak = 0;
   for (const Edge& e : edges) {
-    if (e.start) live += e.bytes;
-    else live -= e.bytes;
+    if (e.start)
+      live += e.bytes;
+    else
+      live -= e.bytes;
     peak = std::max(peak, live);
   }
-  return peak > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(peak);
+  return peak > std::numeric_limits<std::uint64_t>::max()
+             ? std::numeric_limits<std::uint64_t>::max()
+             : std::uint64_t(peak);
 }
 
 std::uint64_t peakNotAlwaysLiveBytes(const std::vector<Variable>& variables) {

@@ -2,22 +2,22 @@
 // operationFigures, so a compared figure is the figure `pva summary`, the viewer and Python show
 // for that report. The pairing of rows is in Matching.cpp; targets, variables and operations in
 // their own files.
+#include "../analysis/Saturating.hpp"
 #include "Matching.hpp"
 #include "Parts.hpp"
-#include "../analysis/Saturating.hpp"
-
-#include <pva/Analysis.hpp>
-#include <pva/Compare.hpp>
 
 #include <algorithm>
 #include <limits>
+#include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
 
 namespace pva {
 
 double ComparedValue::relative() const {
   if (base == 0) return current == 0 ? 0.0 : std::numeric_limits<double>::infinity();
   // From the values themselves: a saturated delta would understate a change beyond 2^63.
-  return current >= base ? double(current - base) / double(base) : -(double(base - current) / double(base));
+  return current >= base ? double(current - base) / double(base)
+                         : -(double(base - current) / double(base));
 }
 
 const std::string& RunComparison::matchName(Match m) {
@@ -44,7 +44,8 @@ NamedValues programCycles(const CompilationReport& c, const ExecutionAnalysis& e
   NamedValues named;
   const auto programs = c.programs();
   for (std::size_t i = 0; i < programs.size() && i < e.allRuns.programs.size(); ++i)
-    if (e.allRuns.programs[i].executions) detail::addTo(named[programs[i]->name()], e.allRuns.programs[i].cycles);
+    if (e.allRuns.programs[i].executions)
+      detail::addTo(named[programs[i]->name()], e.allRuns.programs[i].cycles);
   return named;
 }
 
@@ -56,13 +57,17 @@ ExecutionAnalysis executionOf(const Report& r) {
 Side read(const Report& r) {
   Side s;
   s.summary = summarize(r);
-  for (const AllocatedBytes& category : s.summary.memory.categories) s.categories[category.name] = category.total();
+  for (const AllocatedBytes& category : s.summary.memory.categories)
+    s.categories[category.name] = category.total();
   const auto c = r.compilation();
-  for (const Tile& t : c.tiles()) s.tiles.push_back(t.memory().total().includingGaps());
+  for (const Tile& t : c.tiles())
+    s.tiles.push_back(t.memory().total().includingGaps());
   for (const ProgramStep& step : c.livenessProgramSteps())
-    s.liveness.push_back(detail::saturatingAdd(s.summary.memory.alwaysLiveBytes, step.notAlwaysLiveBytes()));
+    s.liveness.push_back(
+        detail::saturatingAdd(s.summary.memory.alwaysLiveBytes, step.notAlwaysLiveBytes()));
   const auto programs = c.programs();
-  for (const ProgramPtr& p : programs) s.programNames.push_back(p->name());
+  for (const ProgramPtr& p : programs)
+    s.programNames.push_back(p->name());
   const ExecutionSummary& x = s.summary.execution;
   if (!x.profiled) return s;
   for (const RunSummary& run : x.runs) {
@@ -79,7 +84,8 @@ Side read(const Report& r) {
   s.programs = programCycles(c, e);
   const auto computeSets = c.computeSets();
   for (std::size_t i = 0; i < computeSets.size() && i < e.allRuns.computeSets.size(); ++i)
-    if (e.allRuns.computeSets[i].executions) detail::addTo(s.computeSets[computeSets[i].name()], e.allRuns.computeSets[i].cycles);
+    if (e.allRuns.computeSets[i].executions)
+      detail::addTo(s.computeSets[computeSets[i].name()], e.allRuns.computeSets[i].cycles);
   return s;
 }
 
@@ -104,7 +110,8 @@ ReportComparison compare(const Report& base, const Report& current) {
   m.categories = matchByName(a.categories, b.categories);
   m.allocated = {ma.allocatedBytes, mb.allocatedBytes};
   for (std::size_t t = 0; t < std::max(a.tiles.size(), b.tiles.size()); ++t)
-    m.tilesIncludingGaps.push_back({t < a.tiles.size() ? a.tiles[t] : 0, t < b.tiles.size() ? b.tiles[t] : 0});
+    m.tilesIncludingGaps.push_back(
+        {t < a.tiles.size() ? a.tiles[t] : 0, t < b.tiles.size() ? b.tiles[t] : 0});
   c.liveness.base = a.liveness;
   c.liveness.current = b.liveness;
   c.hasExecution = a.summary.execution.profiled && b.summary.execution.profiled;
@@ -120,9 +127,11 @@ ReportComparison compare(const Report& base, const Report& current) {
   }
   c.cycles.computeSetsTotal = totalOf(c.cycles.computeSets);
   c.cycles.programsTotal = totalOf(c.cycles.programs);
-  c.cycles.kindsTotal = {a.summary.execution.tileCycles.total(), b.summary.execution.tileCycles.total()};
+  c.cycles.kindsTotal = {a.summary.execution.tileCycles.total(),
+                         b.summary.execution.tileCycles.total()};
   if (c.hasExecution) {
-    const StreamCopyCycles &sa = a.execution.allRuns.streamCopyCycles, &sb = b.execution.allRuns.streamCopyCycles;
+    const StreamCopyCycles &sa = a.execution.allRuns.streamCopyCycles,
+                           &sb = b.execution.allRuns.streamCopyCycles;
     auto row = [](const char* name, std::uint64_t inBase, std::uint64_t inCurrent) {
       NamedComparison n;
       n.name = name;
@@ -130,8 +139,9 @@ ReportComparison compare(const Report& base, const Report& current) {
       n.value = {inBase, inCurrent};
       return n;
     };
-    c.cycles.streamCopies = {row("host", sa.host, sb.host), row("remoteBuffer", sa.remoteBuffer, sb.remoteBuffer),
-                             row("mixed", sa.mixed, sb.mixed), row("unknown", sa.unknown, sb.unknown)};
+    c.cycles.streamCopies = {
+        row("host", sa.host, sb.host), row("remoteBuffer", sa.remoteBuffer, sb.remoteBuffer),
+        row("mixed", sa.mixed, sb.mixed), row("unknown", sa.unknown, sb.unknown)};
     c.cycles.streamCopiesTotal = {sa.total(), sb.total()};
   }
   c.target = detail::compareTargets(a.summary.target, b.summary.target);
@@ -142,12 +152,14 @@ ReportComparison compare(const Report& base, const Report& current) {
 }
 
 OperationsComparison compareOperations(const Report& base, const Report& current) {
-  if (!base.hasDebugInfo() || !current.hasDebugInfo()) return detail::compareOperations(base, {}, current, {});
+  if (!base.hasDebugInfo() || !current.hasDebugInfo())
+    return detail::compareOperations(base, {}, current, {});
   return detail::compareOperations(base, executionOf(base), current, executionOf(current));
 }
 
 OperationsComparison compareOperations(const Report& base, const ExecutionAnalysis& baseExecution,
-                                       const Report& current, const ExecutionAnalysis& currentExecution) {
+                                       const Report& current,
+                                       const ExecutionAnalysis& currentExecution) {
   return detail::compareOperations(base, baseExecution, current, currentExecution);
 }
 
@@ -155,8 +167,10 @@ std::vector<NamedComparison> compareProgramCycles(const Report& base, const Repo
   return compareProgramCycles(base, executionOf(base), current, executionOf(current));
 }
 
-std::vector<NamedComparison> compareProgramCycles(const Report& base, const ExecutionAnalysis& baseExecution,
-                                                  const Report& current, const ExecutionAnalysis& currentExecution) {
+std::vector<NamedComparison> compareProgramCycles(const Report& base,
+                                                  const ExecutionAnalysis& baseExecution,
+                                                  const Report& current,
+                                                  const ExecutionAnalysis& currentExecution) {
   return detail::matchByName(programCycles(base.compilation(), baseExecution),
                              programCycles(current.compilation(), currentExecution));
 }

@@ -1,7 +1,6 @@
 // compareSerializedGraphs(): compute sets and variables of two serialized graphs paired by name.
-#include <pva/Compare.hpp>
-
 #include <map>
+#include <pva/Compare.hpp>
 
 namespace pva {
 
@@ -12,7 +11,8 @@ bool sameElement(const SerializedComputeSet& a, const SerializedComputeSet& b) {
 }
 
 bool sameElement(const SerializedVariable& a, const SerializedVariable& b) {
-  if (a.elementType != b.elementType || a.shape != b.shape || a.isConstant != b.isConstant) return false;
+  if (a.elementType != b.elementType || a.shape != b.shape || a.isConstant != b.isConstant)
+    return false;
   if (a.mapping.size() != b.mapping.size()) return false;
   for (std::size_t i = 0; i < a.mapping.size(); ++i)
     if (a.mapping[i].begin != b.mapping[i].begin || a.mapping[i].end != b.mapping[i].end ||
@@ -25,10 +25,12 @@ bool sameElement(const SerializedVariable& a, const SerializedVariable& b) {
 /// names of the base's left without a partner.
 template <class Element>
 void pair(const std::vector<Element>& base, const std::vector<Element>& current,
-          std::vector<SerializedGraphComparison::Change>& changes, std::vector<std::string>& onlyInBase) {
+          std::vector<SerializedGraphComparison::Change>& changes,
+          std::vector<std::string>& onlyInBase) {
   using Change = SerializedGraphComparison::Change;
   std::map<std::string, std::vector<std::size_t>> waiting; // base elements by name, last first
-  for (std::size_t b = base.size(); b-- > 0;) waiting[base[b].name].push_back(b);
+  for (std::size_t b = base.size(); b-- > 0;)
+    waiting[base[b].name].push_back(b);
   std::vector<bool> taken(base.size(), false);
   changes.assign(current.size(), Change::New);
   for (std::size_t c = 0; c < current.size(); ++c) {
@@ -45,7 +47,8 @@ void pair(const std::vector<Element>& base, const std::vector<Element>& current,
 
 } // namespace
 
-SerializedGraphComparison compareSerializedGraphs(const SerializedGraph& base, const SerializedGraph& current) {
+SerializedGraphComparison compareSerializedGraphs(const SerializedGraph& base,
+                                                  const SerializedGraph& current) {
   SerializedGraphComparison c;
   pair(base.computeSets, current.computeSets, c.computeSets, c.computeSetsOnlyInBase);
   pair(base.variables, current.variables, c.variables, c.variablesOnlyInBase);

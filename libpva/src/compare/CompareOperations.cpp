@@ -5,7 +5,6 @@
 
 #include <pva/Debug.hpp>
 #include <pva/Program.hpp>
-
 #include <set>
 
 namespace pva::detail {
@@ -43,7 +42,8 @@ Side read(const Report& r, const ExecutionAnalysis& execution) {
     detail::addTo(s.total.alwaysLiveBytes, row.alwaysLiveBytes);
     detail::addTo(s.total.codeBytes, row.codeBytes);
     for (const Variable& v : op.vars())
-      if (seen.insert(v.id()).second) all.push_back(v); // each variable once, as the view's layer totals
+      if (seen.insert(v.id()).second)
+        all.push_back(v); // each variable once, as the view's layer totals
 
     s.rows.push_back(std::move(row));
   }
@@ -54,7 +54,8 @@ Side read(const Report& r, const ExecutionAnalysis& execution) {
 } // namespace
 
 OperationsComparison compareOperations(const Report& base, const ExecutionAnalysis& baseExecution,
-                                       const Report& current, const ExecutionAnalysis& currentExecution) {
+                                       const Report& current,
+                                       const ExecutionAnalysis& currentExecution) {
   OperationsComparison o;
   o.total.name = "Total";
   if (!base.hasDebugInfo() || !current.hasDebugInfo()) return o;

@@ -15,7 +15,9 @@ TargetComparison compareTargets(const Target& base, const Target& current) {
   t.tilesPerIpu = {base.tilesPerIpu(), current.tilesPerIpu()};
   t.bytesPerTile = {base.bytesPerTile(), current.bytesPerTile()};
   t.replicas = {base.numReplicas(), current.numReplicas()};
-  auto hz = [](double f) { return f > 0 && std::isfinite(f) ? std::uint64_t(std::llround(f)) : std::uint64_t(0); };
+  auto hz = [](double f) {
+    return f > 0 && std::isfinite(f) ? std::uint64_t(std::llround(f)) : std::uint64_t(0);
+  };
   t.clockHz = {hz(base.clockFrequency()), hz(current.clockFrequency())};
   if (!t.sameType) t.differences.push_back("type");
   if (!t.sameArchitecture) t.differences.push_back("architecture");

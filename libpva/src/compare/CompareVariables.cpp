@@ -9,7 +9,8 @@ namespace {
 
 NamedValues alwaysLive(const Report& r) {
   NamedValues out;
-  for (const Variable& v : r.compilation().alwaysLiveVariables()) detail::addTo(out[v.name()], v.bytes());
+  for (const Variable& v : r.compilation().alwaysLiveVariables())
+    detail::addTo(out[v.name()], v.bytes());
   return out;
 }
 
@@ -20,7 +21,8 @@ NamedValues atPeak(const Report& r, const ReportSummary& s) {
   const std::vector<ProgramStep> steps = r.compilation().livenessProgramSteps();
   for (const ProgramStep& step : steps)
     if (step.index() == s.memory.peakLiveness.step) {
-      for (const Variable& v : step.notAlwaysLiveMemory().variables()) detail::addTo(out[v.name()], v.bytes());
+      for (const Variable& v : step.notAlwaysLiveMemory().variables())
+        detail::addTo(out[v.name()], v.bytes());
       break;
     }
   return out;
@@ -28,8 +30,8 @@ NamedValues atPeak(const Report& r, const ReportSummary& s) {
 
 } // namespace
 
-VariableComparison compareVariables(const Report& base, const ReportSummary& baseSummary, const Report& current,
-                                    const ReportSummary& currentSummary) {
+VariableComparison compareVariables(const Report& base, const ReportSummary& baseSummary,
+                                    const Report& current, const ReportSummary& currentSummary) {
   VariableComparison v;
   v.alwaysLive = matchByName(alwaysLive(base), alwaysLive(current));
   v.alwaysLiveTotal = totalOf(v.alwaysLive);

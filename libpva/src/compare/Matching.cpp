@@ -1,6 +1,7 @@
 // Pairing rows of two reports (Matching.hpp).
-#include "../analysis/Saturating.hpp"
 #include "Matching.hpp"
+
+#include "../analysis/Saturating.hpp"
 
 #include <algorithm>
 #include <set>
@@ -23,7 +24,8 @@ std::vector<NamedComparison> matchByName(const NamedValues& base, const NamedVal
   }
   std::vector<NamedComparison> out;
   out.reserve(all.size());
-  for (auto& [name, n] : all) out.push_back(std::move(n));
+  for (auto& [name, n] : all)
+    out.push_back(std::move(n));
   return out;
 }
 
@@ -36,7 +38,8 @@ ComparedValue totalOf(const std::vector<NamedComparison>& rows) {
   return t;
 }
 
-std::vector<RunComparison> matchRuns(const std::vector<RunFigures>& base, const std::vector<RunFigures>& current) {
+std::vector<RunComparison> matchRuns(const std::vector<RunFigures>& base,
+                                     const std::vector<RunFigures>& current) {
   constexpr std::size_t none = ~std::size_t(0);
   std::vector<std::size_t> partner(base.size(), none);
   std::vector<bool> taken(current.size(), false);
@@ -79,7 +82,8 @@ std::vector<RunComparison> matchRuns(const std::vector<RunFigures>& base, const 
     }
     out.push_back(std::move(r));
   };
-  for (std::size_t b = 0; b < base.size(); ++b) add(&base[b], partner[b] == none ? nullptr : &current[partner[b]], how[b]);
+  for (std::size_t b = 0; b < base.size(); ++b)
+    add(&base[b], partner[b] == none ? nullptr : &current[partner[b]], how[b]);
   for (std::size_t c = 0; c < current.size(); ++c)
     if (!taken[c]) add(nullptr, &current[c], RunComparison::Match::OnlyInCurrent);
   return out;
@@ -89,10 +93,12 @@ std::vector<OperationComparison> matchOperations(const std::vector<OperationRow>
                                                  const std::vector<OperationRow>& current) {
   // The current report's operations of each name, in order, waiting for a partner.
   std::map<std::string, std::vector<std::size_t>> waiting;
-  for (std::size_t c = current.size(); c-- > 0;) waiting[current[c].name].push_back(c);
+  for (std::size_t c = current.size(); c-- > 0;)
+    waiting[current[c].name].push_back(c);
   std::vector<bool> taken(current.size(), false);
   std::vector<OperationComparison> out;
-  auto setSide = [](OperationComparison& o, const OperationRow& row, std::uint64_t ComparedValue::*side) {
+  auto setSide = [](OperationComparison& o, const OperationRow& row,
+                    std::uint64_t ComparedValue::*side) {
     o.cycles.*side = row.cycles;
     o.estimatedCycles.*side = row.estimatedCycles;
     o.alwaysLiveBytes.*side = row.alwaysLiveBytes;
@@ -129,7 +135,8 @@ std::vector<OperationComparison> matchOperations(const std::vector<OperationRow>
   return out;
 }
 
-ProgramsInCommon programsInCommon(const std::vector<std::string>& base, const std::vector<std::string>& current) {
+ProgramsInCommon programsInCommon(const std::vector<std::string>& base,
+                                  const std::vector<std::string>& current) {
   std::set<std::string> a, b;
   for (const std::string& n : base)
     if (!n.empty()) a.insert(n);
@@ -138,7 +145,8 @@ ProgramsInCommon programsInCommon(const std::vector<std::string>& base, const st
   ProgramsInCommon p;
   p.namesBase = a.size();
   p.namesCurrent = b.size();
-  for (const std::string& n : a) p.namesInCommon += b.count(n);
+  for (const std::string& n : a)
+    p.namesInCommon += b.count(n);
   const std::uint64_t smaller = std::min(p.namesBase, p.namesCurrent);
   p.share = smaller ? double(p.namesInCommon) / double(smaller) : 1.0;
   p.related = p.share >= ProgramsInCommon::relatedShare;

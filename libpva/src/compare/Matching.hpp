@@ -2,10 +2,9 @@
 // name then by run number, operations by debug path in order. Internal to libpva.
 #pragma once
 
-#include <pva/Compare.hpp>
-
 #include <cstdint>
 #include <map>
+#include <pva/Compare.hpp>
 #include <string>
 #include <vector>
 
@@ -28,12 +27,14 @@ struct RunFigures {
 
 /// Pairs runs with the same name first (repeated names in order), then the runs left over with
 /// the same run number; the rest have no partner. Base runs in order, then the current's unpaired.
-std::vector<RunComparison> matchRuns(const std::vector<RunFigures>& base, const std::vector<RunFigures>& current);
+std::vector<RunComparison> matchRuns(const std::vector<RunFigures>& base,
+                                     const std::vector<RunFigures>& current);
 
 /// An operation's figures as the pairing needs them.
 struct OperationRow {
   std::string name;
-  std::uint64_t cycles = 0, estimatedCycles = 0, alwaysLiveBytes = 0, peakNotAlwaysLiveBytes = 0, codeBytes = 0;
+  std::uint64_t cycles = 0, estimatedCycles = 0, alwaysLiveBytes = 0, peakNotAlwaysLiveBytes = 0,
+                codeBytes = 0;
 };
 
 /// Pairs operations of the same name in their order; base order first, then the current's
@@ -42,6 +43,7 @@ std::vector<OperationComparison> matchOperations(const std::vector<OperationRow>
                                                  const std::vector<OperationRow>& current);
 
 /// Distinct non-empty names of each side and how many both have.
-ProgramsInCommon programsInCommon(const std::vector<std::string>& base, const std::vector<std::string>& current);
+ProgramsInCommon programsInCommon(const std::vector<std::string>& base,
+                                  const std::vector<std::string>& current);
 
 } // namespace pva::detail

@@ -18,7 +18,8 @@ template <class Stored, class Public> Public parseAs(std::string_view text, Publ
 
 // --- ReportState ---------------------------------------------------------------------------------
 
-ReportState::ReportState(const storage::Source& profile, const storage::Source* debug) : store(profile) {
+ReportState::ReportState(const storage::Source& profile, const storage::Source* debug)
+    : store(profile) {
   if (debug) {
     debugPath = debug->path;
     auto it = store.meta().find(std::string(S::meta::reportId));
@@ -28,7 +29,8 @@ ReportState::ReportState(const storage::Source& profile, const storage::Source* 
   }
 }
 
-// --- StateRef -------------------------------------------------------------------------------------
+// --- StateRef
+// -------------------------------------------------------------------------------------
 //
 // The tiles the report keeps for CompilationReport::tiles() refer to it without owning it (it
 // cannot own itself): their pointer aliases an empty shared_ptr, so it has no control block and a
@@ -37,8 +39,12 @@ ReportState::ReportState(const storage::Source& profile, const storage::Source* 
 // no reference count.
 
 namespace {
-bool borrowed(const std::shared_ptr<ReportState>& p) noexcept { return p && p.use_count() == 0; }
-std::shared_ptr<ReportState> owning(const std::shared_ptr<ReportState>& p) { return borrowed(p) ? p->self() : p; }
+bool borrowed(const std::shared_ptr<ReportState>& p) noexcept {
+  return p && p.use_count() == 0;
+}
+std::shared_ptr<ReportState> owning(const std::shared_ptr<ReportState>& p) {
+  return borrowed(p) ? p->self() : p;
+}
 } // namespace
 
 StateRef::StateRef(const StateRef& o) : p_(owning(o.p_)) {}
@@ -62,14 +68,17 @@ const Target& ReportState::getTarget() {
   return target.value;
 }
 
-unsigned ReportState::tilesPerReplica() { return getTarget().tilesPerReplica(); }
+unsigned ReportState::tilesPerReplica() {
+  return getTarget().tilesPerReplica();
+}
 
 storage::U64s ReportState::perTile(storage::U64s values, const char* what) {
   const unsigned n = tilesPerReplica();
   if (values.size() == n) return values; // the writer's dense arrays: no copy, no fill
   if (!values.empty())
-    store.corrupt("corrupted report (" + std::string(what) + " has " + std::to_string(values.size()) +
-                  " tiles; a replica of the target has " + std::to_string(n) + ")");
+    store.corrupt("corrupted report (" + std::string(what) + " has " +
+                  std::to_string(values.size()) + " tiles; a replica of the target has " +
+                  std::to_string(n) + ")");
   values.assign(n, 0);
   return values;
 }
@@ -92,8 +101,9 @@ const storage::U64s& ReportState::getTileColumn(storage::TileColumn column) {
   lazy.get([&] {
     lazy.value = store.tileColumn(column, tilesPerReplica());
     if (lazy.value.size() != tilesPerReplica())
-      store.corrupt("corrupted report (" + std::to_string(lazy.value.size()) + " tiles of memory for a replica of " +
-                    std::to_string(tilesPerReplica()) + " tiles)");
+      store.corrupt("corrupted report (" + std::to_string(lazy.value.size()) +
+                    " tiles of memory for a replica of " + std::to_string(tilesPerReplica()) +
+                    " tiles)");
   });
   return lazy.value;
 }
@@ -103,7 +113,9 @@ const std::vector<MemoryCategories>& ReportState::getCategories() {
     const unsigned n = tilesPerReplica();
     categories.value.assign(n, MemoryCategories());
     for (const auto& row : store.categories()) {
-      if (row.tile >= n) store.corrupt("corrupted report (memory category row for tile " + std::to_string(row.tile) + ")");
+      if (row.tile >= n)
+        store.corrupt("corrupted report (memory category row for tile " + std::to_string(row.tile) +
+                      ")");
       Access::setCategory(categories.value[row.tile], row.category, row.bytes);
     }
   });
@@ -112,7 +124,8 @@ const std::vector<MemoryCategories>& ReportState::getCategories() {
 
 const std::vector<VertexType>& ReportState::getVertexTypes() {
   vertexTypes.get([&] {
-    for (const auto& row : store.vertexTypes()) vertexTypes.value.push_back(Access::vertexType(row));
+    for (const auto& row : store.vertexTypes())
+      vertexTypes.value.push_back(Access::vertexType(row));
   });
   return vertexTypes.value;
 }
@@ -120,16 +133,19 @@ const std::vector<VertexType>& ReportState::getVertexTypes() {
 const ProgramCache& ReportState::getPrograms() {
   programs.get([&] {
     auto& c = programs.value;
-    for (const auto& row : store.programs()) c.objects.push_back(Access::program(this, row));
+    for (const auto& row : store.programs())
+      c.objects.push_back(Access::program(this, row));
     c.children.resize(c.objects.size());
     for (const auto& [parent, child] : store.programChildren()) {
       if (parent >= c.objects.size() || child >= c.objects.size())
-        store.corrupt("corrupted report (program tree refers to program " + std::to_string(std::max(parent, child)) + ")");
+        store.corrupt("corrupted report (program tree refers to program " +
+                      std::to_string(std::max(parent, child)) + ")");
       c.children[parent].push_back(child);
     }
     c.entryPoints = store.entryPoints();
     for (auto e : c.entryPoints)
-      if (e >= c.objects.size()) store.corrupt("corrupted report (entry point " + std::to_string(e) + ")");
+      if (e >= c.objects.size())
+        store.corrupt("corrupted report (entry point " + std::to_string(e) + ")");
   });
   return programs.value;
 }
@@ -156,27 +172,32 @@ const std::vector<storage::RunRow>& ReportState::getRuns() {
 
 const std::vector<std::unique_ptr<DebugContext>>& ReportState::getDebugContexts() {
   debugContexts.get([&] {
-    for (const auto& row : debugRows) debugContexts.value.push_back(Access::debugContext(this, row));
+    for (const auto& row : debugRows)
+      debugContexts.value.push_back(Access::debugContext(this, row));
   });
   return debugContexts.value;
 }
 
 ProgramPtr ReportState::program(std::uint64_t id) {
   const auto& objects = getPrograms().objects;
-  if (id >= objects.size()) badArgument("no program " + std::to_string(id) + " (the report has " + std::to_string(objects.size()) + ")");
+  if (id >= objects.size())
+    badArgument("no program " + std::to_string(id) + " (the report has " +
+                std::to_string(objects.size()) + ")");
   return ProgramPtr(self(), objects[id].get());
 }
 
 std::shared_ptr<const DebugContext> ReportState::debugContext(std::int64_t id) {
   if (!hasDebug || id < 0) return nullptr;
   const auto& contexts = getDebugContexts();
-  if (std::uint64_t(id) >= contexts.size()) return nullptr; // a report refers to a context the file lacks
+  if (std::uint64_t(id) >= contexts.size())
+    return nullptr; // a report refers to a context the file lacks
   return std::shared_ptr<const DebugContext>(self(), contexts[std::size_t(id)].get());
 }
 
 Variable ReportState::variable(std::uint64_t id) {
   const auto& vars = getVariables();
-  if (id >= vars.size()) store.corrupt("corrupted report (reference to variable " + std::to_string(id) + ")");
+  if (id >= vars.size())
+    store.corrupt("corrupted report (reference to variable " + std::to_string(id) + ")");
   return Access::variable(self(), vars[id]);
 }
 
@@ -188,7 +209,8 @@ Report Access::report(std::shared_ptr<ReportState> s) {
   return r;
 }
 
-PoplarVersion Access::poplarVersion(unsigned major, unsigned minor, unsigned point, const std::string& hash) {
+PoplarVersion Access::poplarVersion(unsigned major, unsigned minor, unsigned point,
+                                    const std::string& hash) {
   PoplarVersion v;
   v.major_ = major;
   v.minor_ = minor;
@@ -205,7 +227,8 @@ ProfileReportVersion Access::formatVersion(unsigned major, unsigned minor, unsig
   return v;
 }
 
-InstrumentationSettings Access::instrumentation(const std::string& compute, const std::string& external) {
+InstrumentationSettings Access::instrumentation(const std::string& compute,
+                                                const std::string& external) {
   using C = InstrumentationSettings::ComputeInstrumentationLevel;
   using E = InstrumentationSettings::ExternalExchangeInstrumentationLevel;
   InstrumentationSettings i;
@@ -256,7 +279,8 @@ Graph Access::graph(const storage::GraphRow& row) {
   return g;
 }
 
-void Access::initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned ipu, unsigned replicaTile) {
+void Access::initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned ipu,
+                              unsigned replicaTile) {
   // Set in place: assigning a StateRef would make it an owning one.
   const std::shared_ptr<ReportState> borrowed(std::shared_ptr<ReportState>(), s);
   static_assert(sizeof(Tile) <= 32, "the report keeps a Tile per tile: keep it small");
@@ -281,7 +305,8 @@ Ipu Access::ipu(unsigned id, Tiles tiles) {
   return i;
 }
 
-void Access::setCategory(MemoryCategories& m, unsigned category, const std::uint64_t (&bytes)[3][2]) {
+void Access::setCategory(MemoryCategories& m, unsigned category,
+                         const std::uint64_t (&bytes)[3][2]) {
   CategoryMemory& c = m.c_[category];
   for (int r = 0; r < 3; ++r) {
     c.regions_[r].nonOverlapped_ = bytes[r][0];
@@ -305,20 +330,23 @@ TileVertexType Access::tileVertexType(const VertexType& t, std::uint64_t count) 
   return v;
 }
 
-ComputeSet Access::computeSet(const std::shared_ptr<ReportState>& s, const storage::ComputeSetRow& row) {
+ComputeSet Access::computeSet(const std::shared_ptr<ReportState>& s,
+                              const storage::ComputeSetRow& row) {
   ComputeSet c;
   c.s_ = s;
   c.id_ = unsigned(row.id);
   c.name_ = row.name;
   c.numVertices_ = row.numVertices;
   if (row.estimatedFlops) c.flops_ = OptionalCount(*row.estimatedFlops);
-  if (row.verticesWithoutFlopEstimate) c.withoutFlops_ = OptionalCount(*row.verticesWithoutFlopEstimate);
+  if (row.verticesWithoutFlopEstimate)
+    c.withoutFlops_ = OptionalCount(*row.verticesWithoutFlopEstimate);
   c.debug_ = row.debug;
   return c;
 }
 
-ComputeSetVertices Access::computeSetVertices(const std::shared_ptr<ReportState>& s, unsigned computeSet,
-                                              std::uint64_t typeId, const VertexType& type, std::uint64_t count) {
+ComputeSetVertices Access::computeSetVertices(const std::shared_ptr<ReportState>& s,
+                                              unsigned computeSet, std::uint64_t typeId,
+                                              const VertexType& type, std::uint64_t count) {
   ComputeSetVertices v;
   v.s_ = s;
   v.computeSet_ = computeSet;
@@ -361,7 +389,8 @@ NotAlwaysLiveMemory Access::notAlwaysLive(std::uint64_t bytes, std::vector<Varia
   return m;
 }
 
-ProgramStep Access::programStep(const std::shared_ptr<ReportState>& s, const storage::LivenessRow& row) {
+ProgramStep Access::programStep(const std::shared_ptr<ReportState>& s,
+                                const storage::LivenessRow& row) {
   ProgramStep p;
   p.s_ = s;
   p.index_ = row.id;
@@ -370,7 +399,8 @@ ProgramStep Access::programStep(const std::shared_ptr<ReportState>& s, const sto
   return p;
 }
 
-BriefVar Access::briefVar(const storage::LoweredRow& row, std::uint64_t classId, std::uint64_t from, std::uint64_t to) {
+BriefVar Access::briefVar(const storage::LoweredRow& row, std::uint64_t classId, std::uint64_t from,
+                          std::uint64_t to) {
   BriefVar b;
   b.id_ = row.id;
   b.bytes_ = row.bytes;
@@ -405,7 +435,8 @@ LoweredVariables Access::loweredVariables(std::shared_ptr<ReportState> s) {
   return l;
 }
 
-ProgramVariable Access::programVariable(const storage::VariableRow& var, const std::string& access) {
+ProgramVariable Access::programVariable(const storage::VariableRow& var,
+                                        const std::string& access) {
   ProgramVariable v;
   v.id_ = var.id;
   v.bytes_ = var.bytes;
@@ -419,7 +450,8 @@ ProgramVariable Access::programVariable(const storage::VariableRow& var, const s
 TileCycleTotals Access::tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind,
                                         std::optional<std::vector<std::uint64_t>> excludingIdle) {
   TileCycleTotals t;
-  for (std::size_t k = 0; k < TileCycleTotals::numKinds && k < byKind.size(); ++k) t.byKind_[k] = std::move(byKind[k]);
+  for (std::size_t k = 0; k < TileCycleTotals::numKinds && k < byKind.size(); ++k)
+    t.byKind_[k] = std::move(byKind[k]);
   if (excludingIdle) {
     t.hasExcludingIdle_ = true;
     t.excludingIdle_ = std::move(*excludingIdle);

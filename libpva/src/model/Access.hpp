@@ -7,9 +7,11 @@ namespace pva::detail {
 
 struct Access {
   static Report report(std::shared_ptr<ReportState> s);
-  static PoplarVersion poplarVersion(unsigned major, unsigned minor, unsigned point, const std::string& hash);
+  static PoplarVersion poplarVersion(unsigned major, unsigned minor, unsigned point,
+                                     const std::string& hash);
   static ProfileReportVersion formatVersion(unsigned major, unsigned minor, unsigned point);
-  static InstrumentationSettings instrumentation(const std::string& compute, const std::string& external);
+  static InstrumentationSettings instrumentation(const std::string& compute,
+                                                 const std::string& external);
   static std::shared_ptr<ReportState> state(const Report& r) { return r.s_; }
   static CompilationReport compilation(std::shared_ptr<ReportState> s);
   static ExecutionReport execution(std::shared_ptr<ReportState> s);
@@ -17,16 +19,20 @@ struct Access {
   static Target target(const storage::TargetRow& row);
   static Graph graph(const storage::GraphRow& row);
   /// Fills a tile the report keeps for itself: it borrows the report (see detail::StateRef).
-  static void initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned ipu, unsigned replicaTile);
+  static void initBorrowedTile(Tile& t, ReportState* s, unsigned number, unsigned ipu,
+                               unsigned replicaTile);
   /// tiles[0, n) of the report's own tiles, as a list that owns the report.
   static Tiles tiles(const std::shared_ptr<ReportState>& s, const Tile* tiles, std::size_t n);
   static Ipu ipu(unsigned id, Tiles tiles);
-  static void setCategory(MemoryCategories& m, unsigned category, const std::uint64_t (&bytes)[3][2]);
+  static void setCategory(MemoryCategories& m, unsigned category,
+                          const std::uint64_t (&bytes)[3][2]);
   static VertexType vertexType(const storage::VertexTypeRow& row);
   static TileVertexType tileVertexType(const VertexType& t, std::uint64_t count);
-  static ComputeSet computeSet(const std::shared_ptr<ReportState>& s, const storage::ComputeSetRow& row);
-  static ComputeSetVertices computeSetVertices(const std::shared_ptr<ReportState>& s, unsigned computeSet,
-                                               std::uint64_t typeId, const VertexType& type, std::uint64_t count);
+  static ComputeSet computeSet(const std::shared_ptr<ReportState>& s,
+                               const storage::ComputeSetRow& row);
+  static ComputeSetVertices computeSetVertices(const std::shared_ptr<ReportState>& s,
+                                               unsigned computeSet, std::uint64_t typeId,
+                                               const VertexType& type, std::uint64_t count);
   static Variable variable(const std::shared_ptr<ReportState>& s, const storage::VariableRow& row);
   /// The variable with its size on one tile or IPU.
   static Variable withBytes(Variable v, std::uint64_t bytes) {
@@ -35,35 +41,44 @@ struct Access {
   }
   static Variable pseudoVariable(const std::string& category, std::uint64_t bytes);
   static NotAlwaysLiveMemory notAlwaysLive(std::uint64_t bytes, std::vector<Variable> vars);
-  static ProgramStep programStep(const std::shared_ptr<ReportState>& s, const storage::LivenessRow& row);
-  static BriefVar briefVar(const storage::LoweredRow& row, std::uint64_t classId, std::uint64_t from, std::uint64_t to);
+  static ProgramStep programStep(const std::shared_ptr<ReportState>& s,
+                                 const storage::LivenessRow& row);
+  static BriefVar briefVar(const storage::LoweredRow& row, std::uint64_t classId,
+                           std::uint64_t from, std::uint64_t to);
   static LoweredVariable loweredVariable(const storage::LoweredRow& row, const Variable* var);
   static LoweredVariables loweredVariables(std::shared_ptr<ReportState> s);
 
   static std::unique_ptr<Program> program(ReportState* s, const storage::ProgramRow& row);
-  static ProgramVariable programVariable(const storage::VariableRow& var, const std::string& access);
+  static ProgramVariable programVariable(const storage::VariableRow& var,
+                                         const std::string& access);
   static std::int64_t computeSetOf(const Program& p) { return p.computeSet_; }
   static const ReportState* stateOf(const Program& p) { return p.s_; }
   static std::int64_t debugOf(const Program& p) { return p.debug_; }
 
-  static ExecutionSteps steps(std::shared_ptr<ReportState> s, std::uint64_t begin, std::uint64_t end);
+  static ExecutionSteps steps(std::shared_ptr<ReportState> s, std::uint64_t begin,
+                              std::uint64_t end);
   /// Step `row` of a chunk (StepBytes::steps[row]).
   static ExecutionStep step(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row);
   static IpuExecution ipuExecution(const struct StepIpuView& v);
   /// The IPU list of step `row` of a chunk.
-  static IpuExecutions ipuExecutions(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row);
-  static ComputeSetExecution computeSetExecution(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row,
-                                                 std::uint64_t program, std::uint64_t computeSet);
+  static IpuExecutions ipuExecutions(const std::shared_ptr<const StepBytes>& chunk,
+                                     std::uint32_t row);
+  static ComputeSetExecution computeSetExecution(const std::shared_ptr<const StepBytes>& chunk,
+                                                 std::uint32_t row, std::uint64_t program,
+                                                 std::uint64_t computeSet);
   static Run run(const std::shared_ptr<ReportState>& s, const storage::RunRow& row);
-  static TileCycleTotals tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind,
-                                         std::optional<std::vector<std::uint64_t>> excludingIdle = std::nullopt);
+  static TileCycleTotals
+  tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind,
+                  std::optional<std::vector<std::uint64_t>> excludingIdle = std::nullopt);
   static TotalCycles totalCycles(std::uint64_t total);
   static Block block(const std::shared_ptr<ReportState>& s, const storage::BlockRow& row);
 
-  static std::unique_ptr<DebugContext> debugContext(const ReportState* s, const storage::DebugContextRow& row);
-  static Operation operation(const std::shared_ptr<ReportState>& s, std::shared_ptr<const DebugContext> context,
-                             std::vector<std::uint64_t> programs, std::vector<Variable> vars, StepIndex first,
-                             StepIndex last, std::uint64_t cycles);
+  static std::unique_ptr<DebugContext> debugContext(const ReportState* s,
+                                                    const storage::DebugContextRow& row);
+  static Operation operation(const std::shared_ptr<ReportState>& s,
+                             std::shared_ptr<const DebugContext> context,
+                             std::vector<std::uint64_t> programs, std::vector<Variable> vars,
+                             StepIndex first, StepIndex last, std::uint64_t cycles);
   static std::int64_t parentOf(const DebugContext& c) { return c.parent_; }
 };
 

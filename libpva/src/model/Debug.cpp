@@ -2,10 +2,9 @@
 #include "../analysis/Saturating.hpp"
 #include "Access.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace pva {
@@ -16,18 +15,27 @@ using detail::ReportState;
 namespace {
 /// debug.cbor's text comes from whoever wrote the file: bytes that are not UTF-8 become U+FFFD
 /// instead of nlohmann's type_error (which escaped to clients as a non-pva exception).
-std::string dumpJson(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string dumpJson(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 } // namespace
 
 std::string DebugContext::json() const {
-  nlohmann::json j{{"id", id_},       {"name", name_},     {"path", path_},
-                   {"layer", layer_}, {"opType", opType_},
-                   {"location", {{"fileName", location_.fileName()}, {"functionName", location_.functionName()},
-                                 {"lineNumber", location_.lineNumber()}}}};
+  nlohmann::json j{{"id", id_},
+                   {"name", name_},
+                   {"path", path_},
+                   {"layer", layer_},
+                   {"opType", opType_},
+                   {"location",
+                    {{"fileName", location_.fileName()},
+                     {"functionName", location_.functionName()},
+                     {"lineNumber", location_.lineNumber()}}}};
   return dumpJson(j);
 }
 
-std::string DebugContext::layer() const { return dumpJson(nlohmann::json{{"layer", layer_}}); }
+std::string DebugContext::layer() const {
+  return dumpJson(nlohmann::json{{"layer", layer_}});
+}
 
 std::vector<std::shared_ptr<const DebugContext>> DebugContext::parents() const {
   std::vector<std::shared_ptr<const DebugContext>> out;
@@ -42,28 +50,34 @@ std::vector<std::shared_ptr<const DebugContext>> DebugContext::parents() const {
 }
 
 std::uint64_t StepIndex::value() const {
-  if (!has_) throw InvalidArgumentError("no step index: the operation runs no step of the schedule");
+  if (!has_)
+    throw InvalidArgumentError("no step index: the operation runs no step of the schedule");
   return index_;
 }
 
 std::vector<ProgramPtr> Operation::programs() const {
   std::vector<ProgramPtr> out;
-  for (auto id : programs_) out.push_back(s_->program(id));
+  for (auto id : programs_)
+    out.push_back(s_->program(id));
   return out;
 }
 
-bool Operation::hasFlopEstimates() const { return s_->store.hasFlopEstimates(); }
+bool Operation::hasFlopEstimates() const {
+  return s_->store.hasFlopEstimates();
+}
 
 std::uint64_t Operation::variableBytes() const {
   std::uint64_t b = 0;
-  for (const auto& v : vars_) detail::addTo(b, v.bytes());
+  for (const auto& v : vars_)
+    detail::addTo(b, v.bytes());
   return b;
 }
 
 OperationAnalysis::OperationAnalysis(const Report& report) {
   const auto s = Access::state(report);
   if (!s->hasDebug)
-    s->badArgument("OperationAnalysis needs debug information: open the report with openReport(profile, debug.cbor)");
+    s->badArgument("OperationAnalysis needs debug information: open the report with "
+                   "openReport(profile, debug.cbor)");
   const auto& contexts = s->getDebugContexts();
   // The operation a context belongs to: its nearest enclosing context made by an op, or itself.
   auto owner = [&](std::int64_t id) -> std::int64_t {
@@ -90,7 +104,8 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
     if (o >= 0) groups[o].vars.push_back(Access::variable(s, row));
   }
   std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOfProgram;
-  for (const auto& step : s->getLiveness()) stepsOfProgram[step.program].push_back(step.id);
+  for (const auto& step : s->getLiveness())
+    stepsOfProgram[step.program].push_back(step.id);
   // The steps a program executes: its own, and those of every program inside it (a Sequence,
   // Repeat or Switch executes the steps of its bodies). Programs form a DAG (a Function is
   // called from several places), so each span is computed once; iterative, as nesting is deep.
@@ -99,14 +114,17 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
   std::vector<char> state(programs.size(), 0); // 0 new, 1 on the stack, 2 done
   auto merge = [](Span& into, const Span& from) {
     if (!from) return;
-    into = into ? std::make_pair(std::min(into->first, from->first), std::max(into->second, from->second)) : *from;
+    into = into ? std::make_pair(std::min(into->first, from->first),
+                                 std::max(into->second, from->second))
+                : *from;
   };
   auto spanOf = [&](std::uint64_t root) -> const Span& {
     std::vector<std::pair<std::uint64_t, std::vector<ProgramPtr>>> stack;
     auto push = [&](std::uint64_t id) {
       state[id] = 1;
       auto it = stepsOfProgram.find(id);
-      if (it != stepsOfProgram.end()) spanOfProgram[id] = std::make_pair(it->second.front(), it->second.back());
+      if (it != stepsOfProgram.end())
+        spanOfProgram[id] = std::make_pair(it->second.front(), it->second.back());
       stack.emplace_back(id, programs[id]->children());
     };
     if (state[root] == 0) push(root);
@@ -122,8 +140,10 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
       const std::uint64_t child = pending.back()->_id();
       pending.pop_back();
       if (child >= programs.size()) continue;
-      if (state[child] == 2) merge(spanOfProgram[id], spanOfProgram[child]);
-      else if (state[child] == 0) push(child); // state 1: a cycle, which a schedule cannot have
+      if (state[child] == 2)
+        merge(spanOfProgram[id], spanOfProgram[child]);
+      else if (state[child] == 0)
+        push(child); // state 1: a cycle, which a schedule cannot have
     }
     return spanOfProgram[root];
   };
@@ -155,7 +175,8 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
 
 namespace detail {
 
-std::unique_ptr<DebugContext> Access::debugContext(const ReportState* s, const storage::DebugContextRow& row) {
+std::unique_ptr<DebugContext> Access::debugContext(const ReportState* s,
+                                                   const storage::DebugContextRow& row) {
   auto c = std::make_unique<DebugContext>();
   c->s_ = s;
   c->id_ = row.id;
@@ -170,9 +191,10 @@ std::unique_ptr<DebugContext> Access::debugContext(const ReportState* s, const s
   return c;
 }
 
-Operation Access::operation(const std::shared_ptr<ReportState>& s, std::shared_ptr<const DebugContext> context,
-                            std::vector<std::uint64_t> programs, std::vector<Variable> vars, StepIndex first,
-                            StepIndex last, std::uint64_t cycles) {
+Operation Access::operation(const std::shared_ptr<ReportState>& s,
+                            std::shared_ptr<const DebugContext> context,
+                            std::vector<std::uint64_t> programs, std::vector<Variable> vars,
+                            StepIndex first, StepIndex last, std::uint64_t cycles) {
   Operation o;
   o.s_ = s;
   o.name_ = context->path().empty() ? context->name() : context->path();

@@ -1,8 +1,7 @@
 // step.ipus(): the IPUs of a step, decoded from the step's packed data one entry at a time
 // (storage/PackedStepIpus.hpp), or in full when the blob is laid out otherwise.
-#include "Access.hpp"
-
 #include "../storage/PackedStepIpus.hpp"
+#include "Access.hpp"
 
 #include <profiler/Blob.hpp>
 
@@ -24,12 +23,14 @@ std::uint64_t toToken(storage::PackedPosition p) {
 }
 
 IpuExecution toIpuExecution(const tessera::profiler::StepIpu& d) {
-  return Access::ipuExecution({d.ipu, d.activeTiles, d.cycles, d.activeFromMin, d.activeFromMax, d.activeToMin,
-                               d.activeToMax, d.allFromMin, d.allFromMax, d.allToMin, d.allToMax, d.dataIn, d.dataOut,
-                               d.tileBalance, d.activeTileBalance});
+  return Access::ipuExecution({d.ipu, d.activeTiles, d.cycles, d.activeFromMin, d.activeFromMax,
+                               d.activeToMin, d.activeToMax, d.allFromMin, d.allFromMax, d.allToMin,
+                               d.allToMax, d.dataIn, d.dataOut, d.tileBalance,
+                               d.activeTileBalance});
 }
 
-[[noreturn]] void corruptStep(const StepBytes& chunk, std::uint64_t step, const tessera::profiler::BlobError& e) {
+[[noreturn]] void corruptStep(const StepBytes& chunk, std::uint64_t step,
+                              const tessera::profiler::BlobError& e) {
   chunk.state->store.corrupt("corrupted step " + std::to_string(step) + ": " + e.what());
 }
 
@@ -70,27 +71,33 @@ IpuExecutions::iterator& IpuExecutions::iterator::operator++() {
 
 IpuExecution IpuExecutions::operator[](std::size_t i) const {
   if (i >= size_) {
-    if (!chunk_) throw InvalidArgumentError("no IPU entry " + std::to_string(i) + " in an empty IPU list");
-    chunk_->state->badArgument("no IPU entry " + std::to_string(i) + " in step " + std::to_string(chunk_->steps[row_].row.id) +
-                               " (it has " + std::to_string(size_) + ")");
+    if (!chunk_)
+      throw InvalidArgumentError("no IPU entry " + std::to_string(i) + " in an empty IPU list");
+    chunk_->state->badArgument("no IPU entry " + std::to_string(i) + " in step " +
+                               std::to_string(chunk_->steps[row_].row.id) + " (it has " +
+                               std::to_string(size_) + ")");
   }
   if (decoded_) return (*decoded_)[i];
   const detail::StepEntry& step = chunk_->steps[row_];
   std::uint64_t at = 0;
   try {
-    at = toToken(storage::stepIpuPosition(chunk_->at(step.row.ipusOffset), step.row.ipusSize, step.layout, i));
+    at = toToken(storage::stepIpuPosition(chunk_->at(step.row.ipusOffset), step.row.ipusSize,
+                                          step.layout, i));
   } catch (const tessera::profiler::BlobError& e) {
     corruptStep(*chunk_, step.row.id, e);
   }
   return decode(at);
 }
 
-IpuExecution IpuExecutions::at(std::size_t i) const { return (*this)[i]; }
+IpuExecution IpuExecutions::at(std::size_t i) const {
+  return (*this)[i];
+}
 
 IpuExecutions::operator std::vector<IpuExecution>() const {
   std::vector<IpuExecution> out;
   out.reserve(size_);
-  for (const IpuExecution& ipu : *this) out.push_back(ipu);
+  for (const IpuExecution& ipu : *this)
+    out.push_back(ipu);
   return out;
 }
 
@@ -109,7 +116,8 @@ IpuExecution IpuExecutions::decode(std::uint64_t& at) const {
 
 namespace detail {
 
-IpuExecutions Access::ipuExecutions(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row) {
+IpuExecutions Access::ipuExecutions(const std::shared_ptr<const StepBytes>& chunk,
+                                    std::uint32_t row) {
   IpuExecutions l;
   l.chunk_ = chunk;
   l.row_ = row;
@@ -127,7 +135,8 @@ IpuExecutions Access::ipuExecutions(const std::shared_ptr<const StepBytes>& chun
   }
   auto decoded = std::make_shared<std::vector<IpuExecution>>();
   decoded->reserve(all.size());
-  for (const auto& d : all) decoded->push_back(toIpuExecution(d));
+  for (const auto& d : all)
+    decoded->push_back(toIpuExecution(d));
   l.size_ = static_cast<std::uint32_t>(decoded->size());
   l.decoded_ = std::move(decoded);
   return l;

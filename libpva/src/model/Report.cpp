@@ -1,11 +1,9 @@
 // openReport and the Report's own accessors (identity, versions, options).
+#include "../FromMemory.hpp"
 #include "Access.hpp"
 
-#include "../FromMemory.hpp"
-
-#include <profiler/Schema.hpp>
-
 #include <cstdio>
+#include <profiler/Schema.hpp>
 
 namespace pva {
 
@@ -29,7 +27,8 @@ void parseVersion(const std::string& text, unsigned& major, unsigned& minor, uns
 } // namespace
 
 std::string PoplarVersion::string() const {
-  return std::to_string(major_) + "." + std::to_string(minor_) + "." + std::to_string(point_) + " (" + hash_ + ")";
+  return std::to_string(major_) + "." + std::to_string(minor_) + "." + std::to_string(point_) +
+         " (" + hash_ + ")";
 }
 
 std::string ProfileReportVersion::string() const {
@@ -37,7 +36,8 @@ std::string ProfileReportVersion::string() const {
 }
 
 ProfileReportVersion supportedFormatVersion() {
-  return detail::Access::formatVersion(S::kProfileFormatVersion.major, S::kProfileFormatVersion.minor,
+  return detail::Access::formatVersion(S::kProfileFormatVersion.major,
+                                       S::kProfileFormatVersion.minor,
                                        S::kProfileFormatVersion.point);
 }
 
@@ -52,18 +52,22 @@ Report openReport(const std::string& profilePath, const std::string& debugPath) 
 
 namespace detail {
 
-Report openReportImage(const std::string& profileName, std::string_view profile, const std::string* debugName,
-                       std::string_view debug) {
+Report openReportImage(const std::string& profileName, std::string_view profile,
+                       const std::string* debugName, std::string_view debug) {
   const storage::FileImage profileImage{profile}, debugImage{debug};
   const storage::Source debugSource{debugName ? *debugName : std::string(), &debugImage};
-  return Access::report(
-      std::make_shared<ReportState>(storage::Source{profileName, &profileImage}, debugName ? &debugSource : nullptr));
+  return Access::report(std::make_shared<ReportState>(storage::Source{profileName, &profileImage},
+                                                      debugName ? &debugSource : nullptr));
 }
 
 } // namespace detail
 
-CompilationReport Report::compilation() const { return Access::compilation(s_); }
-ExecutionReport Report::execution() const { return Access::execution(s_); }
+CompilationReport Report::compilation() const {
+  return Access::compilation(s_);
+}
+ExecutionReport Report::execution() const {
+  return Access::execution(s_);
+}
 
 PoplarVersion Report::poplarVersion() const {
   unsigned a, b, c;
@@ -82,19 +86,35 @@ InstrumentationSettings Report::instrumentationSettings() const {
                                  metaValue(*s_, S::meta::externalExchangeInstrumentation));
 }
 
-std::string Report::timestamp() const { return metaValue(*s_, S::meta::createdAt); }
+std::string Report::timestamp() const {
+  return metaValue(*s_, S::meta::createdAt);
+}
 
 std::int64_t Report::timestampMicroseconds() const {
   const std::string& v = metaValue(*s_, S::meta::createdAtUnixUs);
   return v.empty() ? 0 : std::strtoll(v.c_str(), nullptr, 10);
 }
 
-std::map<std::string, std::string> Report::engineOptions() const { return s_->store.engineOptions(); }
-bool Report::outOfMemory() const { return metaValue(*s_, S::meta::outOfMemory) == "true"; }
-bool Report::hasFlopEstimates() const { return s_->store.hasFlopEstimates(); }
-bool Report::hasFlopEstimatesByTile() const { return s_->store.hasFlopEstimatesByTile(); }
-const std::string& Report::profilePath() const { return s_->store.path(); }
-const std::string& Report::debugPath() const { return s_->debugPath; }
-bool Report::hasDebugInfo() const { return s_->hasDebug; }
+std::map<std::string, std::string> Report::engineOptions() const {
+  return s_->store.engineOptions();
+}
+bool Report::outOfMemory() const {
+  return metaValue(*s_, S::meta::outOfMemory) == "true";
+}
+bool Report::hasFlopEstimates() const {
+  return s_->store.hasFlopEstimates();
+}
+bool Report::hasFlopEstimatesByTile() const {
+  return s_->store.hasFlopEstimatesByTile();
+}
+const std::string& Report::profilePath() const {
+  return s_->store.path();
+}
+const std::string& Report::debugPath() const {
+  return s_->debugPath;
+}
+bool Report::hasDebugInfo() const {
+  return s_->hasDebug;
+}
 
 } // namespace pva

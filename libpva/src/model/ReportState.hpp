@@ -8,11 +8,10 @@
 #include "../storage/PackedStepIpus.hpp"
 #include "../storage/ReportStore.hpp"
 
-#include <pva/pva.hpp>
-
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <pva/pva.hpp>
 
 namespace pva::detail {
 
@@ -115,7 +114,9 @@ struct StepBytes {
   std::shared_ptr<ReportState> state;
   std::string bytes;            ///< every step's blobs, back to back (storage::StepChunk::bytes)
   std::vector<StepEntry> steps; ///< in step order
-  const unsigned char* at(std::uint32_t offset) const { return reinterpret_cast<const unsigned char*>(bytes.data()) + offset; }
+  const unsigned char* at(std::uint32_t offset) const {
+    return reinterpret_cast<const unsigned char*>(bytes.data()) + offset;
+  }
 };
 
 } // namespace pva::detail

@@ -3,11 +3,10 @@
 #include "../FromMemory.hpp"
 #include "../storage/SerializedGraphFile.hpp"
 
+#include <filesystem>
 #include <profiler/Schema.hpp>
 #include <pva/Report.hpp>
 #include <pva/SerializedGraph.hpp>
-
-#include <filesystem>
 
 namespace pva {
 
@@ -19,7 +18,8 @@ SerializedGraph openSerializedGraph(const std::string& path, SerializedGraphDeta
 
 namespace detail {
 
-SerializedGraph openSerializedGraphImage(const std::string& name, std::string_view bytes, SerializedGraphDetail detail) {
+SerializedGraph openSerializedGraphImage(const std::string& name, std::string_view bytes,
+                                         SerializedGraphDetail detail) {
   const storage::FileImage image{bytes};
   return storage::readSerializedGraph(storage::Source{name, &image}, detail);
 }

@@ -15,12 +15,27 @@ namespace pva::storage {
 
 /// What is wrong with the bytes and at which byte; the caller adds the file.
 struct CborError : std::runtime_error {
-  CborError(const std::string& what, bool isTruncated) : std::runtime_error(what), truncated(isTruncated) {}
+  CborError(const std::string& what, bool isTruncated)
+      : std::runtime_error(what), truncated(isTruncated) {}
   bool truncated; ///< the bytes ended inside an item
 };
 
 struct CborItem {
-  enum class Kind { Unsigned, Negative, Bytes, Text, Array, Map, Tag, Float, Bool, Null, Undefined, Indefinite, Break };
+  enum class Kind {
+    Unsigned,
+    Negative,
+    Bytes,
+    Text,
+    Array,
+    Map,
+    Tag,
+    Float,
+    Bool,
+    Null,
+    Undefined,
+    Indefinite,
+    Break
+  };
   Kind kind = Kind::Null;
   std::uint64_t value = 0; ///< Unsigned, Negative (-1 - value), Array/Map size, Tag number, Bool
   std::string_view text;   ///< Bytes and Text: the payload, inside the input

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <profiler/Schema.hpp>
-
 #include <string>
 #include <string_view>
 

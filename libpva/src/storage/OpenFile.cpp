@@ -2,11 +2,10 @@
 
 #include "WalReplay.hpp"
 
-#include <pva/Exception.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <pva/Exception.hpp>
 #include <sys/stat.h>
 
 namespace pva::storage {
@@ -23,15 +22,17 @@ std::uint64_t checkRegularFile(const Source& source, const char* kind) {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR) {
       // Said as the readers always said it ("no such trace file" for openTrace).
-      throw FileNotFoundError(shown + (std::strcmp(kind, "trace") == 0 ? ": no such trace file" : ": no such file"));
+      throw FileNotFoundError(
+          shown + (std::strcmp(kind, "trace") == 0 ? ": no such trace file" : ": no such file"));
     }
     throw FileNotFoundError(shown + ": cannot read the " + kind + ": " + std::strerror(err));
   }
   if (S_ISDIR(st.st_mode))
-    throw FileNotFoundError(shown + ": is a directory, not a " + kind + " file" +
-                            (std::strcmp(kind, "report") == 0 ? " (profile.pop is inside it)" : ""));
+    throw FileNotFoundError(
+        shown + ": is a directory, not a " + kind + " file" +
+        (std::strcmp(kind, "report") == 0 ? " (profile.pop is inside it)" : ""));
   if (!S_ISREG(st.st_mode)) {
-    const char* what = S_ISFIFO(st.st_mode)                        ? "a FIFO (named pipe)"
+    const char* what = S_ISFIFO(st.st_mode)                         ? "a FIFO (named pipe)"
                        : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
                        : S_ISSOCK(st.st_mode)                       ? "a socket"
                                                                     : "not a regular file";
@@ -53,11 +54,13 @@ std::string readHead(const Source& source, std::size_t n) {
 std::string readWholeFile(const Source& source, const char* kind, std::uint64_t limit) {
   const std::uint64_t size = checkRegularFile(source, kind);
   if (size > limit)
-    throw InvalidReportError(source.shown() + ": " + std::to_string(size) + " bytes is more than a " + kind +
-                             " file can be (" + std::to_string(limit) + " at most)");
+    throw InvalidReportError(source.shown() + ": " + std::to_string(size) +
+                             " bytes is more than a " + kind + " file can be (" +
+                             std::to_string(limit) + " at most)");
   if (source.image) return std::string(source.image->bytes);
   std::string bytes = readHead(source, static_cast<std::size_t>(size));
-  if (bytes.size() != size) throw FileNotFoundError(source.shown() + ": cannot be read (it shrank while being read)");
+  if (bytes.size() != size)
+    throw FileNotFoundError(source.shown() + ": cannot be read (it shrank while being read)");
   return bytes;
 }
 
@@ -112,7 +115,8 @@ ReadOnlyDatabase openReadOnly(const Source& source) {
   const Source walSource{wal, nullptr};
   out.bytes = std::make_unique<std::string>(readWholeFile(source, "database", UINT64_MAX));
   replayWal(*out.bytes, readWholeFile(walSource, "journal", UINT64_MAX));
-  out.db = std::make_unique<Database>(Database::fromImage(source.path, out.bytes->data(), out.bytes->size()));
+  out.db = std::make_unique<Database>(
+      Database::fromImage(source.path, out.bytes->data(), out.bytes->size()));
   probe(*out.db);
   return out;
 }

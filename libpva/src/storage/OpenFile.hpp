@@ -3,12 +3,11 @@
 // this point is the same whichever way the bytes came.
 #pragma once
 
-#include <tessera/internal/Sqlite.hpp>
-
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tessera/internal/Sqlite.hpp>
 
 namespace pva::storage {
 

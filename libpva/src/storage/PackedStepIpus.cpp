@@ -1,16 +1,15 @@
 #include "PackedStepIpus.hpp"
 
-#include <profiler/schema/profile.capnp.h>
-
-#include <capnp/schema.h>
-
 #include <algorithm>
 #include <array>
+#include <capnp/schema.h>
 #include <cstring>
+#include <profiler/schema/profile.capnp.h>
 #include <stdexcept>
 #include <string>
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "Cap'n Proto words are little-endian: words are loaded as they are");
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "Cap'n Proto words are little-endian: words are loaded as they are");
 
 namespace pva::storage {
 
@@ -25,7 +24,8 @@ namespace {
 constexpr std::array<std::uint8_t, 256> kTagBytes = [] {
   std::array<std::uint8_t, 256> n{};
   for (unsigned t = 0; t < 256; ++t)
-    for (unsigned b = t; b; b &= b - 1) ++n[t];
+    for (unsigned b = t; b; b &= b - 1)
+      ++n[t];
   return n;
 }();
 
@@ -36,8 +36,8 @@ constexpr std::array<std::uint8_t, 256> kTagBytes = [] {
 class PackedReader {
 public:
   PackedReader(const unsigned char* data, std::size_t size, PackedPosition at)
-      : begin_(data), p_(data + std::min<std::size_t>(at.byte, size)), end_(data + size), zeros_(at.zeros),
-        verbatim_(at.verbatim) {}
+      : begin_(data), p_(data + std::min<std::size_t>(at.byte, size)), end_(data + size),
+        zeros_(at.zeros), verbatim_(at.verbatim) {}
 
   bool next(std::uint64_t& word) {
     if (zeros_) {
@@ -72,7 +72,8 @@ public:
     // One step per present byte (measured faster than spreading 8 loaded bytes without branches).
     word = 0;
     const unsigned char* q = p_;
-    for (unsigned bits = tag; bits; bits &= bits - 1) word |= std::uint64_t(*q++) << (8 * __builtin_ctz(bits));
+    for (unsigned bits = tag; bits; bits &= bits - 1)
+      word |= std::uint64_t(*q++) << (8 * __builtin_ctz(bits));
     p_ += n;
     return true;
   }
@@ -104,7 +105,9 @@ public:
     return true;
   }
 
-  PackedPosition position() const { return {static_cast<std::uint32_t>(p_ - begin_), zeros_, verbatim_}; }
+  PackedPosition position() const {
+    return {static_cast<std::uint32_t>(p_ - begin_), zeros_, verbatim_};
+  }
 
 private:
   static std::uint64_t load(const unsigned char* p) {
@@ -133,13 +136,15 @@ struct Slot {
 const std::array<Slot, kFields>& slots() {
   static const std::array<Slot, kFields> table = [] {
     const auto fields = ::capnp::Schema::from<pcapnp::StepIpu>().getFields();
-    if (fields.size() != kFields) throw std::logic_error("profile.capnp's StepIpu changed: update PackedStepIpus.cpp");
+    if (fields.size() != kFields)
+      throw std::logic_error("profile.capnp's StepIpu changed: update PackedStepIpus.cpp");
     std::array<Slot, kFields> t{};
     for (const auto field : fields) {
       const auto slot = field.getProto().getSlot();
       const auto type = slot.getType();
       if (!(type.isUint64() || type.isUint32() || type.isFloat32()) || slot.getHadExplicitDefault())
-        throw std::logic_error("profile.capnp's StepIpu has a field PackedStepIpus.cpp cannot read");
+        throw std::logic_error(
+            "profile.capnp's StepIpu has a field PackedStepIpus.cpp cannot read");
       const unsigned width = type.isUint64() ? 64 : 32;
       const unsigned bit = slot.getOffset() * width;
       t[field.getIndex()] = {bit / 64, bit % 64, width == 64};
@@ -150,7 +155,8 @@ const std::array<Slot, kFields>& slots() {
 }
 
 [[noreturn]] void truncated(std::size_t size) {
-  throw BlobError("cannot decode StepIpus (" + std::to_string(size) + " bytes): the data ends inside an IPU entry");
+  throw BlobError("cannot decode StepIpus (" + std::to_string(size) +
+                  " bytes): the data ends inside an IPU entry");
 }
 
 } // namespace
@@ -169,7 +175,9 @@ bool readStepIpusLayout(const unsigned char* data, std::size_t size, StepIpusLay
   // Root: a struct pointer (kind 0) forward to the struct; its first pointer is the list.
   const std::int64_t rootOffset = std::int32_t(std::uint32_t(root)) >> 2;
   const std::uint64_t rootData = (root >> 32) & 0xffff, rootPointers = root >> 48;
-  if ((root & 3) != 0 || rootOffset < 0 || 1 + std::uint64_t(rootOffset) + rootData + rootPointers > segment) return false;
+  if ((root & 3) != 0 || rootOffset < 0 ||
+      1 + std::uint64_t(rootOffset) + rootData + rootPointers > segment)
+    return false;
   if (rootPointers == 0) return true; // written before the list existed: no IPUs
   const std::uint64_t listAt = 1 + std::uint64_t(rootOffset) + rootData;
   if (!r.skip(std::uint64_t(rootOffset) + rootData) || !r.next(list)) return false;
@@ -179,10 +187,14 @@ bool readStepIpusLayout(const unsigned char* data, std::size_t size, StepIpusLay
   const std::uint64_t listWords = list >> 35;
   if ((list & 3) != 1 || ((list >> 32) & 7) != 7 || listOffset < 0) return false;
   const std::uint64_t tagAt = listAt + 1 + std::uint64_t(listOffset);
-  if (tagAt + 1 + listWords > segment || !r.skip(std::uint64_t(listOffset)) || !r.next(tag)) return false;
-  const std::uint64_t count = std::uint32_t(tag) >> 2, dataWords = (tag >> 32) & 0xffff, pointerWords = tag >> 48;
+  if (tagAt + 1 + listWords > segment || !r.skip(std::uint64_t(listOffset)) || !r.next(tag))
+    return false;
+  const std::uint64_t count = std::uint32_t(tag) >> 2, dataWords = (tag >> 32) & 0xffff,
+                      pointerWords = tag >> 48;
   // Entries of no words (or a count the list cannot hold) are the full decoder's to judge.
-  if ((tag & 3) != 0 || count * (dataWords + pointerWords) > listWords || (count && dataWords + pointerWords == 0)) return false;
+  if ((tag & 3) != 0 || count * (dataWords + pointerWords) > listWords ||
+      (count && dataWords + pointerWords == 0))
+    return false;
   out.first = r.position();
   out.count = static_cast<std::uint32_t>(count);
   out.dataWords = static_cast<std::uint16_t>(dataWords);
@@ -190,7 +202,8 @@ bool readStepIpusLayout(const unsigned char* data, std::size_t size, StepIpusLay
   return true;
 }
 
-StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpusLayout& layout, PackedPosition& at) {
+StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
+                      PackedPosition& at) {
   const auto& slot = slots();
   PackedReader r(data, size, at);
   // Fields past the entry's data section (an older, shorter StepIpu) read as zero, their default.
@@ -231,7 +244,8 @@ StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpu
   return e;
 }
 
-PackedPosition stepIpuPosition(const unsigned char* data, std::size_t size, const StepIpusLayout& layout, std::size_t i) {
+PackedPosition stepIpuPosition(const unsigned char* data, std::size_t size,
+                               const StepIpusLayout& layout, std::size_t i) {
   PackedReader r(data, size, layout.first);
   if (!r.skip(std::uint64_t(i) * (layout.dataWords + layout.pointerWords))) truncated(size);
   return r.position();

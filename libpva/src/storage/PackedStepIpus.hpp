@@ -7,10 +7,9 @@
 // reads every valid layout and rejects damaged bytes.
 #pragma once
 
-#include <profiler/Blob.hpp>
-
 #include <cstddef>
 #include <cstdint>
+#include <profiler/Blob.hpp>
 
 namespace pva::storage {
 
@@ -23,10 +22,10 @@ struct PackedPosition {
 
 /// Where a blob's IPU entries are.
 struct StepIpusLayout {
-  PackedPosition first;            ///< the first entry's first word
-  std::uint32_t count = 0;         ///< entries (IPUs that took part)
-  std::uint16_t dataWords = 0;     ///< per entry: a data section of this many words...
-  std::uint16_t pointerWords = 0;  ///< ...then this many pointers (none today; skipped)
+  PackedPosition first;           ///< the first entry's first word
+  std::uint32_t count = 0;        ///< entries (IPUs that took part)
+  std::uint16_t dataWords = 0;    ///< per entry: a data section of this many words...
+  std::uint16_t pointerWords = 0; ///< ...then this many pointers (none today; skipped)
 };
 
 /// Reads the head of a packed StepIpus blob. False when it is not the plain layout, or when the
@@ -36,10 +35,11 @@ bool readStepIpusLayout(const unsigned char* data, std::size_t size, StepIpusLay
 
 /// Decodes the entry that starts at `at` and moves `at` to the next one. Throws
 /// tessera::profiler::BlobError when the blob ends before the entry does.
-tessera::profiler::StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
-                                         PackedPosition& at);
+tessera::profiler::StepIpu readStepIpuAt(const unsigned char* data, std::size_t size,
+                                         const StepIpusLayout& layout, PackedPosition& at);
 
 /// Where entry `i` (< layout.count) starts. Throws BlobError when the blob ends before it.
-PackedPosition stepIpuPosition(const unsigned char* data, std::size_t size, const StepIpusLayout& layout, std::size_t i);
+PackedPosition stepIpuPosition(const unsigned char* data, std::size_t size,
+                               const StepIpusLayout& layout, std::size_t i);
 
 } // namespace pva::storage

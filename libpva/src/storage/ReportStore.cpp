@@ -3,19 +3,17 @@
 #include "FormatVersionCheck.hpp"
 #include "SqliteHeader.hpp"
 
-#include <profiler/Blob.hpp>
-#include <profiler/Schema.hpp>
-#include <pva/Exception.hpp>
-
-#include <sqlite3.h>
-
 #include <algorithm>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <optional>
+#include <profiler/Blob.hpp>
+#include <profiler/Schema.hpp>
+#include <pva/Exception.hpp>
+#include <sqlite3.h>
 #include <stdexcept>
 
 namespace pva::storage {
@@ -26,7 +24,8 @@ using tessera::sqlite::Statement;
 namespace {
 
 /// "SELECT a, b FROM t <rest>": every name from the schema's constants.
-std::string select(std::initializer_list<const S::Column*> columns, std::string_view table, std::string_view rest = {}) {
+std::string select(std::initializer_list<const S::Column*> columns, std::string_view table,
+                   std::string_view rest = {}) {
   std::string sql = "SELECT ";
   bool first = true;
   for (const S::Column* c : columns) {
@@ -43,7 +42,9 @@ std::string select(std::initializer_list<const S::Column*> columns, std::string_
   return sql;
 }
 
-std::string eq(const S::Column& c) { return std::string(c.name) + " = ?"; }
+std::string eq(const S::Column& c) {
+  return std::string(c.name) + " = ?";
+}
 
 /// The result columns of one SELECT, read by their schema constant rather than by position, so
 /// that reordering the select list cannot shift a value into another field. The position of a
@@ -55,8 +56,10 @@ public:
   Selected(std::initializer_list<const S::Column*> columns) : columns_(columns) {}
   std::string sql(std::string_view table, std::string_view rest = {}) const {
     std::string list;
-    for (const S::Column* c : columns_) list += (list.empty() ? "" : ", ") + std::string(c->name);
-    return "SELECT " + list + " FROM " + std::string(table) + (rest.empty() ? "" : " " + std::string(rest));
+    for (const S::Column* c : columns_)
+      list += (list.empty() ? "" : ", ") + std::string(c->name);
+    return "SELECT " + list + " FROM " + std::string(table) +
+           (rest.empty() ? "" : " " + std::string(rest));
   }
   /// Position of `c` in the select list; a column not selected is a bug here, not in the file.
   int operator[](const S::Column& c) const {
@@ -69,9 +72,15 @@ private:
   std::vector<const S::Column*> columns_;
 };
 
-std::string text(const Statement& s, int col) { return std::string(s.columnText(col)); }
-std::uint64_t u64(const Statement& s, int col) { return static_cast<std::uint64_t>(s.columnInt(col)); }
-std::int64_t optionalInt(const Statement& s, int col) { return s.isNull(col) ? -1 : s.columnInt(col); }
+std::string text(const Statement& s, int col) {
+  return std::string(s.columnText(col));
+}
+std::uint64_t u64(const Statement& s, int col) {
+  return static_cast<std::uint64_t>(s.columnInt(col));
+}
+std::int64_t optionalInt(const Statement& s, int col) {
+  return s.isNull(col) ? -1 : s.columnInt(col);
+}
 std::string blob(const Statement& s, int col) {
   auto [p, n] = s.columnBlob(col);
   return n ? std::string(static_cast<const char*>(p), n) : std::string();
@@ -102,7 +111,9 @@ ReportStore::~ReportStore() {
   statements_.clear(); // before the connection
 }
 
-void ReportStore::corrupt(const std::string& what) const { throw InvalidReportError(shown_ + ": " + what); }
+void ReportStore::corrupt(const std::string& what) const {
+  throw InvalidReportError(shown_ + ": " + what);
+}
 
 /// Cheap checks that need no query: the SQLite signature, and a file at least as long as its
 /// header says (a truncated copy would otherwise only fail when a missing page is read).
@@ -110,12 +121,17 @@ void ReportStore::checkHeader(const Source& source) {
   using P = SqliteHeader::Problem;
   const SqliteHeader h = checkSqliteHeader(source, fileSize_);
   switch (h.problem) {
-  case P::None: return;
-  case P::Empty: corrupt("empty file, not a Tessera report");
-  case P::NotSqlite: corrupt("not a Tessera report (not an SQLite database)");
-  case P::BadPageSize: corrupt("corrupted report (bad page size in the header)");
+  case P::None:
+    return;
+  case P::Empty:
+    corrupt("empty file, not a Tessera report");
+  case P::NotSqlite:
+    corrupt("not a Tessera report (not an SQLite database)");
+  case P::BadPageSize:
+    corrupt("corrupted report (bad page size in the header)");
   case P::Truncated:
-    corrupt("truncated report: " + std::to_string(fileSize_) + " bytes, the header says " + std::to_string(h.headerBytes));
+    corrupt("truncated report: " + std::to_string(fileSize_) + " bytes, the header says " +
+            std::to_string(h.headerBytes));
   }
 }
 
@@ -127,24 +143,30 @@ void ReportStore::readMeta() {
     has.step();
     if (has.columnInt(0) == 0) corrupt("not a Tessera report (no " + metaTable + " table)");
     Statement q(*db_, select({&S::Meta::key, &S::Meta::value}, S::Meta::table.name));
-    while (q.step()) meta_[text(q, 0)] = text(q, 1);
+    while (q.step())
+      meta_[text(q, 0)] = text(q, 1);
   });
   auto it = meta_.find(std::string(S::meta::format));
   if (it == meta_.end() || it->second != S::kProfileFormatName)
-    corrupt("not a Tessera profile report (format '" + (it == meta_.end() ? std::string() : it->second) + "')");
-  checkFormatVersion(shown_, "report", meta_[std::string(S::meta::formatVersion)], S::kProfileFormatVersion);
+    corrupt("not a Tessera profile report (format '" +
+            (it == meta_.end() ? std::string() : it->second) + "')");
+  checkFormatVersion(shown_, "report", meta_[std::string(S::meta::formatVersion)],
+                     S::kProfileFormatVersion);
   // Every table must be there: a report missing one was not written by a Tessera writer.
   std::vector<std::string> missing;
   guarded("listing the report's tables", [&] {
     Statement q(*db_, "SELECT name FROM sqlite_master WHERE type = 'table'");
     std::vector<std::string> present;
-    while (q.step()) present.push_back(text(q, 0));
+    while (q.step())
+      present.push_back(text(q, 0));
     S::forEachTable([&](const auto& t) {
-      if (std::find(present.begin(), present.end(), t.name) == present.end()) missing.emplace_back(t.name);
+      if (std::find(present.begin(), present.end(), t.name) == present.end())
+        missing.emplace_back(t.name);
     });
   });
   // Tables added by a later minor version are missing from older reports, and that is all right.
-  const auto added = std::find(missing.begin(), missing.end(), std::string(S::VertexCycleRules::table.name));
+  const auto added =
+      std::find(missing.begin(), missing.end(), std::string(S::VertexCycleRules::table.name));
   if (added != missing.end() && formatOlderThan(1, 3)) {
     missing.erase(added);
     hasCycleRules_ = false;
@@ -155,7 +177,8 @@ void ReportStore::readMeta() {
 bool ReportStore::formatOlderThan(unsigned major, unsigned minor) const {
   unsigned fileMajor = 0, fileMinor = 0;
   const auto it = meta_.find(std::string(S::meta::formatVersion));
-  if (it == meta_.end() || std::sscanf(it->second.c_str(), "%u.%u", &fileMajor, &fileMinor) != 2) return false;
+  if (it == meta_.end() || std::sscanf(it->second.c_str(), "%u.%u", &fileMajor, &fileMinor) != 2)
+    return false;
   return fileMajor < major || (fileMajor == major && fileMinor < minor);
 }
 
@@ -165,7 +188,8 @@ template <class F> auto ReportStore::guarded(const char* what, F&& f) -> decltyp
     return f();
   } catch (const tessera::sqlite::Error& e) {
     // The message already names the file; say what we were doing.
-    throw InvalidReportError(std::string(e.what()) + " (while " + what + "; the report is corrupted or truncated)");
+    throw InvalidReportError(std::string(e.what()) + " (while " + what +
+                             "; the report is corrupted or truncated)");
   } catch (const tessera::profiler::BlobError& e) {
     throw InvalidReportError(shown_ + ": corrupted report: " + e.what() + " (while " + what + ")");
   }
@@ -194,11 +218,22 @@ U64s ReportStore::decodeTileValues(const void* data, std::size_t size, const cha
 TargetRow ReportStore::target() {
   using T = S::TargetTable;
   return guarded("reading the target", [&] {
-    const Selected c{&T::type, &T::architecture, &T::numIpus, &T::tilesPerIpu, &T::bytesPerTile,
-                     &T::clockFrequency, &T::numReplicas, &T::numWorkerContexts,
-                     &T::exchangeBytesPerCycle, &T::ipuLinkBytesPerCycle, &T::hostLinkBytesPerCycle,
-                     &T::minSyncDelay, &T::maxSyncDelay, &T::globalSyncCycles,
-                     &T::interleavedMemoryStart, &T::memoryElementOffsets};
+    const Selected c{&T::type,
+                     &T::architecture,
+                     &T::numIpus,
+                     &T::tilesPerIpu,
+                     &T::bytesPerTile,
+                     &T::clockFrequency,
+                     &T::numReplicas,
+                     &T::numWorkerContexts,
+                     &T::exchangeBytesPerCycle,
+                     &T::ipuLinkBytesPerCycle,
+                     &T::hostLinkBytesPerCycle,
+                     &T::minSyncDelay,
+                     &T::maxSyncDelay,
+                     &T::globalSyncCycles,
+                     &T::interleavedMemoryStart,
+                     &T::memoryElementOffsets};
     Statement& q = statement(c.sql(T::table.name));
     if (!q.step()) corrupt("corrupted report (no target)");
     TargetRow t;
@@ -219,10 +254,11 @@ TargetRow ReportStore::target() {
     t.interleavedStart = u64(q, c[T::interleavedMemoryStart]);
     const std::string offsets = blob(q, c[T::memoryElementOffsets]);
     t.elementOffsets = tessera::profiler::decodeTileValues(offsets.data(), offsets.size());
-    if (t.numIpus == 0 || t.tilesPerIpu == 0 || t.numReplicas == 0 || t.numIpus % t.numReplicas != 0 ||
-        std::uint64_t(t.numIpus) * t.tilesPerIpu > (1u << 24))
+    if (t.numIpus == 0 || t.tilesPerIpu == 0 || t.numReplicas == 0 ||
+        t.numIpus % t.numReplicas != 0 || std::uint64_t(t.numIpus) * t.tilesPerIpu > (1u << 24))
       corrupt("corrupted report (impossible target: " + std::to_string(t.numIpus) + " IPUs of " +
-              std::to_string(t.tilesPerIpu) + " tiles, " + std::to_string(t.numReplicas) + " replicas)");
+              std::to_string(t.tilesPerIpu) + " tiles, " + std::to_string(t.numReplicas) +
+              " replicas)");
     // Declared counts against the file's size (docs/formats.md, "Hostile files"): every tile of
     // a replica has a tile_memory row, which no SQLite file stores in fewer than
     // kMinTileRowBytes; replicas are bounded by the largest system. So the tiles a report makes
@@ -232,16 +268,18 @@ TargetRow ReportStore::target() {
       corrupt("corrupted report (" + std::to_string(t.numReplicas) + " replicas; at most " +
               std::to_string(S::kMaxReplicas) + " are possible)");
     if (perReplica * S::kMinTileRowBytes > fileSize_)
-      corrupt("corrupted report (a replica of " + std::to_string(perReplica) + " tiles needs at least " +
-              std::to_string(perReplica * S::kMinTileRowBytes) + " bytes of tile rows, the file has " +
-              std::to_string(fileSize_) + ")");
+      corrupt("corrupted report (a replica of " + std::to_string(perReplica) +
+              " tiles needs at least " + std::to_string(perReplica * S::kMinTileRowBytes) +
+              " bytes of tile rows, the file has " + std::to_string(fileSize_) + ")");
     const std::uint64_t deviceTiles = perReplica * t.numReplicas;
-    const std::uint64_t maxDeviceTiles = std::max(S::kLargestPodTiles, S::kMaxDeviceTilesPerByte * fileSize_);
+    const std::uint64_t maxDeviceTiles =
+        std::max(S::kLargestPodTiles, S::kMaxDeviceTilesPerByte * fileSize_);
     if (deviceTiles > maxDeviceTiles)
-      corrupt("corrupted report (" + std::to_string(t.numReplicas) + " replicas of " + std::to_string(perReplica) +
-              " tiles: " + std::to_string(deviceTiles) + " tiles, more than the largest system (" +
-              std::to_string(S::kLargestPodTiles) + ") or " + std::to_string(S::kMaxDeviceTilesPerByte) +
-              " per byte of the file (" + std::to_string(maxDeviceTiles) + ") allow)");
+      corrupt("corrupted report (" + std::to_string(t.numReplicas) + " replicas of " +
+              std::to_string(perReplica) + " tiles: " + std::to_string(deviceTiles) +
+              " tiles, more than the largest system (" + std::to_string(S::kLargestPodTiles) +
+              ") or " + std::to_string(S::kMaxDeviceTilesPerByte) + " per byte of the file (" +
+              std::to_string(maxDeviceTiles) + ") allow)");
     return t;
   });
 }
@@ -249,7 +287,8 @@ TargetRow ReportStore::target() {
 GraphRow ReportStore::graph() {
   using G = S::GraphTable;
   return guarded("reading the graph counts", [&] {
-    Statement& q = statement(select({&G::numVertices, &G::numComputeSets, &G::numVariables, &G::numEdges}, G::table.name));
+    Statement& q = statement(select(
+        {&G::numVertices, &G::numComputeSets, &G::numVariables, &G::numEdges}, G::table.name));
     GraphRow g;
     if (q.step()) g = {u64(q, 0), u64(q, 1), u64(q, 2), u64(q, 3)};
     return g;
@@ -261,26 +300,30 @@ std::map<std::string, std::string> ReportStore::engineOptions() {
   return guarded("reading the engine options", [&] {
     std::map<std::string, std::string> out;
     Statement& q = statement(select({&E::name, &E::value}, E::table.name));
-    while (q.step()) out[text(q, 0)] = text(q, 1);
+    while (q.step())
+      out[text(q, 0)] = text(q, 1);
     return out;
   });
 }
 
 U64s ReportStore::tileColumn(TileColumn column, std::size_t expected) {
   using T = S::TileMemory;
-  static const S::Column* const columns[kTileColumns] = {&T::includingGaps, &T::excludingGaps, &T::alwaysLiveBytes,
-                                                          &T::notAlwaysLiveBytes, &T::overflowedIncludingGaps,
-                                                          &T::overflowedExcludingGaps};
+  static const S::Column* const columns[kTileColumns] = {
+      &T::includingGaps,      &T::excludingGaps,           &T::alwaysLiveBytes,
+      &T::notAlwaysLiveBytes, &T::overflowedIncludingGaps, &T::overflowedExcludingGaps};
   return guarded("reading tile memory", [&] {
     U64s out;
     out.reserve(std::min<std::size_t>(expected, 1 << 24));
     const std::string tile(T::tile.name), table(T::table.name);
-    Statement& q = statement(select({columns[static_cast<std::size_t>(column)]}, T::table.name, "ORDER BY " + tile));
-    while (q.step()) out.push_back(u64(q, 0));
+    Statement& q = statement(
+        select({columns[static_cast<std::size_t>(column)]}, T::table.name, "ORDER BY " + tile));
+    while (q.step())
+      out.push_back(u64(q, 0));
     // Tiles are the primary key, so the rows are distinct: n rows from 0 to n-1 are exactly the
     // tiles 0..n-1. Asked after the scan, min and max are look-ups in pages it has just read
     // (selecting the tile on every row would cost the scan a sixth more).
-    Statement& range = statement("SELECT (SELECT min(" + tile + ") FROM " + table + "), (SELECT max(" + tile + ") FROM " + table + ")");
+    Statement& range = statement("SELECT (SELECT min(" + tile + ") FROM " + table +
+                                 "), (SELECT max(" + tile + ") FROM " + table + ")");
     if (!out.empty() && (!range.step() || range.isNull(0) || range.columnInt(0) != 0 ||
                          range.columnInt(1) != std::int64_t(out.size()) - 1))
       corrupt("corrupted report (tile_memory rows are not tiles 0..n-1)");
@@ -292,16 +335,19 @@ std::vector<CategoryRow> ReportStore::categories() {
   using C = S::TileMemoryCategories;
   return guarded("reading tile memory by category", [&] {
     std::vector<CategoryRow> out;
-    Statement& q = statement(select({&C::tile, &C::category, &C::nonInterleavedNonOverlapped,
-                                     &C::nonInterleavedOverlapped, &C::interleavedNonOverlapped,
-                                     &C::interleavedOverlapped, &C::overflowedNonOverlapped, &C::overflowedOverlapped},
-                                    C::table.name));
+    Statement& q = statement(
+        select({&C::tile, &C::category, &C::nonInterleavedNonOverlapped,
+                &C::nonInterleavedOverlapped, &C::interleavedNonOverlapped,
+                &C::interleavedOverlapped, &C::overflowedNonOverlapped, &C::overflowedOverlapped},
+               C::table.name));
     while (q.step()) {
       CategoryRow r;
       r.tile = unsigned(q.columnInt(0));
       r.category = indexOfName<S::MemoryCategory>(q.columnText(1));
-      if (r.category >= S::kMemoryCategoryNames.size()) continue; // a category this libpva does not know
-      for (int i = 0; i < 6; ++i) r.bytes[i / 2][i % 2] = u64(q, 2 + i);
+      if (r.category >= S::kMemoryCategoryNames.size())
+        continue; // a category this libpva does not know
+      for (int i = 0; i < 6; ++i)
+        r.bytes[i / 2][i % 2] = u64(q, 2 + i);
       out.push_back(r);
     }
     return out;
@@ -312,9 +358,11 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::tileVertexType
   using T = S::TileVertexTypes;
   return guarded("reading a tile's vertex types", [&] {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
-    Statement& q = statement(select({&T::vertexType, &T::count}, T::table.name, "WHERE " + eq(T::tile)));
+    Statement& q =
+        statement(select({&T::vertexType, &T::count}, T::table.name, "WHERE " + eq(T::tile)));
     q.bindInt(1, tile);
-    while (q.step()) out.emplace_back(u64(q, 0), u64(q, 1));
+    while (q.step())
+      out.emplace_back(u64(q, 0), u64(q, 1));
     return out;
   });
 }
@@ -324,8 +372,10 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::vertexTypeTile
   return guarded("counting the tiles of each vertex type", [&] {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
     const std::string type(T::vertexType.name);
-    Statement& q = statement("SELECT " + type + ", count(*) FROM " + std::string(T::table.name) + " GROUP BY " + type);
-    while (q.step()) out.emplace_back(u64(q, 0), u64(q, 1));
+    Statement& q = statement("SELECT " + type + ", count(*) FROM " + std::string(T::table.name) +
+                             " GROUP BY " + type);
+    while (q.step())
+      out.emplace_back(u64(q, 0), u64(q, 1));
     return out;
   });
 }
@@ -334,8 +384,11 @@ std::vector<VertexTypeRow> ReportStore::vertexTypes() {
   using V = S::VertexTypes;
   return guarded("reading vertex types", [&] {
     std::vector<VertexTypeRow> out;
-    Statement& q = statement(select({&V::id, &V::name, &V::codeBytes, &V::stateBytes, &V::isSupervisor}, V::table.name, "ORDER BY id"));
-    while (q.step()) out.push_back({u64(q, 0), u64(q, 2), u64(q, 3), text(q, 1), q.columnInt(4) != 0});
+    Statement& q =
+        statement(select({&V::id, &V::name, &V::codeBytes, &V::stateBytes, &V::isSupervisor},
+                         V::table.name, "ORDER BY id"));
+    while (q.step())
+      out.push_back({u64(q, 0), u64(q, 2), u64(q, 3), text(q, 1), q.columnInt(4) != 0});
     return out;
   });
 }
@@ -346,20 +399,23 @@ std::vector<ProgramRow> ReportStore::programs() {
     std::vector<ProgramRow> out;
     // stream_destination came with format 1.3.0: an older report lacks the column.
     const bool destinations = hasColumn(P::table.name, P::streamDestination.name);
-    const Selected c = destinations ? Selected{&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType,
-                                               &P::repeatCount, &P::dataBytes, &P::streamDestination}
-                                    : Selected{&P::id, &P::type, &P::name, &P::debugContext, &P::computeSet, &P::syncType,
-                                               &P::repeatCount, &P::dataBytes};
+    const Selected c =
+        destinations ? Selected{&P::id,           &P::type,       &P::name,
+                                &P::debugContext, &P::computeSet, &P::syncType,
+                                &P::repeatCount,  &P::dataBytes,  &P::streamDestination}
+                     : Selected{&P::id,         &P::type,     &P::name,        &P::debugContext,
+                                &P::computeSet, &P::syncType, &P::repeatCount, &P::dataBytes};
     Statement& q = statement(c.sql(P::table.name, "ORDER BY " + std::string(P::id.name)));
     const int id = c[P::id], type = c[P::type], name = c[P::name], debug = c[P::debugContext],
-              computeSet = c[P::computeSet], syncType = c[P::syncType], repeatCount = c[P::repeatCount],
-              dataBytes = c[P::dataBytes];
+              computeSet = c[P::computeSet], syncType = c[P::syncType],
+              repeatCount = c[P::repeatCount], dataBytes = c[P::dataBytes];
     while (q.step()) {
       ProgramRow r;
       r.id = u64(q, id);
       if (r.id != out.size()) corrupt("corrupted report (program ids are not 0..n-1)");
       r.type = indexOfName<S::ProgramType>(q.columnText(type));
-      if (r.type >= S::enumSize<S::ProgramType>()) corrupt("corrupted report (unknown program type '" + text(q, type) + "')");
+      if (r.type >= S::enumSize<S::ProgramType>())
+        corrupt("corrupted report (unknown program type '" + text(q, type) + "')");
       r.name = text(q, name);
       r.debug = optionalInt(q, debug);
       r.computeSet = optionalInt(q, computeSet);
@@ -379,7 +435,8 @@ std::vector<ProgramRow> ReportStore::programs() {
 }
 
 bool ReportStore::hasColumn(std::string_view table, std::string_view column) {
-  Statement& q = statement("SELECT 1 FROM pragma_table_info('" + std::string(table) + "') WHERE name = ?");
+  Statement& q =
+      statement("SELECT 1 FROM pragma_table_info('" + std::string(table) + "') WHERE name = ?");
   q.bindText(1, column);
   return q.step();
 }
@@ -388,8 +445,10 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> ReportStore::programChildre
   using C = S::ProgramChildren;
   return guarded("reading the program tree", [&] {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
-    Statement& q = statement(select({&C::parent, &C::child}, C::table.name, "ORDER BY parent, position"));
-    while (q.step()) out.emplace_back(u64(q, 0), u64(q, 1));
+    Statement& q =
+        statement(select({&C::parent, &C::child}, C::table.name, "ORDER BY parent, position"));
+    while (q.step())
+      out.emplace_back(u64(q, 0), u64(q, 1));
     return out;
   });
 }
@@ -399,7 +458,8 @@ std::vector<std::uint64_t> ReportStore::entryPoints() {
   return guarded("reading entry points", [&] {
     std::vector<std::uint64_t> out;
     Statement& q = statement(select({&E::program}, E::table.name, "ORDER BY program_index"));
-    while (q.step()) out.push_back(u64(q, 0));
+    while (q.step())
+      out.push_back(u64(q, 0));
     return out;
   });
 }
@@ -408,9 +468,11 @@ std::vector<ProgramVariableRow> ReportStore::programVariables(std::uint64_t prog
   using V = S::ProgramVariables;
   return guarded("reading a program's variables", [&] {
     std::vector<ProgramVariableRow> out;
-    Statement& q = statement(select({&V::variable, &V::access}, V::table.name, "WHERE " + eq(V::program) + " ORDER BY variable"));
+    Statement& q = statement(select({&V::variable, &V::access}, V::table.name,
+                                    "WHERE " + eq(V::program) + " ORDER BY variable"));
     q.bindInt(1, std::int64_t(program));
-    while (q.step()) out.push_back({u64(q, 0), text(q, 1)});
+    while (q.step())
+      out.push_back({u64(q, 0), text(q, 1)});
     return out;
   });
 }
@@ -440,16 +502,19 @@ std::vector<ComputeSetRow> ReportStore::computeSets() {
   return guarded("reading compute sets", [&] {
     std::vector<ComputeSetRow> out;
     // The FLOP columns are selected only when the report says it has them: a 1.0 report lacks them.
-    Statement& q = flops ? statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices, &C::estimatedFlops,
-                                             &C::verticesWithoutFlopEstimate},
+    Statement& q = flops ? statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices,
+                                             &C::estimatedFlops, &C::verticesWithoutFlopEstimate},
                                             C::table.name, "ORDER BY id"))
-                         : statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices}, C::table.name, "ORDER BY id"));
+                         : statement(select({&C::id, &C::name, &C::debugContext, &C::numVertices},
+                                            C::table.name, "ORDER BY id"));
     while (q.step()) {
       if (u64(q, 0) != out.size()) corrupt("corrupted report (compute set ids are not 0..n-1)");
-      ComputeSetRow r{u64(q, 0), u64(q, 3), text(q, 1), optionalInt(q, 2), std::nullopt, std::nullopt};
+      ComputeSetRow r{u64(q, 0),         u64(q, 3),    text(q, 1),
+                      optionalInt(q, 2), std::nullopt, std::nullopt};
       if (flops) {
         if (q.isNull(4) || q.isNull(5))
-          corrupt("corrupted report (a compute set has no FLOP estimate although flop_estimates is true)");
+          corrupt("corrupted report (a compute set has no FLOP estimate although flop_estimates is "
+                  "true)");
         r.estimatedFlops = u64(q, 4);
         r.verticesWithoutFlopEstimate = u64(q, 5);
       }
@@ -462,7 +527,8 @@ std::vector<ComputeSetRow> ReportStore::computeSets() {
 U64s ReportStore::computeSetEstimate(std::uint64_t computeSet) {
   using C = S::ComputeSets;
   return guarded("reading a compute set's estimate", [&] {
-    Statement& q = statement(select({&C::estimatedCyclesByTile}, C::table.name, "WHERE " + eq(C::id)));
+    Statement& q =
+        statement(select({&C::estimatedCyclesByTile}, C::table.name, "WHERE " + eq(C::id)));
     q.bindInt(1, std::int64_t(computeSet));
     if (!q.step()) return U64s();
     auto [p, n] = q.columnBlob(0);
@@ -474,17 +540,21 @@ bool ReportStore::hasFlopEstimatesByTile() {
   using C = S::ComputeSets;
   if (!hasFlopEstimates()) return false;
   // estimated_flops_by_tile came with format 1.4.0: an older report lacks the column.
-  return guarded("reading compute sets", [&] { return hasColumn(C::table.name, C::estimatedFlopsByTile.name); });
+  return guarded("reading compute sets",
+                 [&] { return hasColumn(C::table.name, C::estimatedFlopsByTile.name); });
 }
 
 std::optional<U64s> ReportStore::computeSetFlopsByTile(std::uint64_t computeSet) {
   using C = S::ComputeSets;
   if (!hasFlopEstimatesByTile()) return std::nullopt;
   return guarded("reading a compute set's FLOPs per tile", [&]() -> std::optional<U64s> {
-    Statement& q = statement(select({&C::estimatedFlopsByTile}, C::table.name, "WHERE " + eq(C::id)));
+    Statement& q =
+        statement(select({&C::estimatedFlopsByTile}, C::table.name, "WHERE " + eq(C::id)));
     q.bindInt(1, std::int64_t(computeSet));
     if (!q.step()) return std::nullopt;
-    if (q.isNull(0)) corrupt("corrupted report (a compute set has no FLOPs per tile although flop_estimates is true)");
+    if (q.isNull(0))
+      corrupt(
+          "corrupted report (a compute set has no FLOPs per tile although flop_estimates is true)");
     auto [p, n] = q.columnBlob(0);
     return tessera::profiler::decodeTileValues(p, n);
   });
@@ -494,25 +564,30 @@ std::vector<ComputeSetVerticesRow> ReportStore::computeSetVertices(std::uint64_t
   using V = S::ComputeSetVertices;
   return guarded("reading a compute set's vertices", [&] {
     std::vector<ComputeSetVerticesRow> out;
-    Statement& q = statement(select({&V::vertexType, &V::count}, V::table.name, "WHERE " + eq(V::computeSet) + " ORDER BY vertex_type"));
+    Statement& q = statement(select({&V::vertexType, &V::count}, V::table.name,
+                                    "WHERE " + eq(V::computeSet) + " ORDER BY vertex_type"));
     q.bindInt(1, std::int64_t(computeSet));
-    while (q.step()) out.push_back({u64(q, 0), u64(q, 1)});
+    while (q.step())
+      out.push_back({u64(q, 0), u64(q, 1)});
     return out;
   });
 }
 
-std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRules(std::uint64_t computeSet, std::uint64_t vertexType) {
+std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRules(std::uint64_t computeSet,
+                                                              std::uint64_t vertexType) {
   using V = S::VertexCycleRules;
   if (!hasCycleRules_) return {};
   return guarded("reading where vertex cycles come from", [&] {
     std::vector<VertexCycleRuleRow> out;
-    Statement& q = statement(select({&V::rule, &V::count}, V::table.name,
-                                    "WHERE " + eq(V::computeSet) + " AND " + eq(V::vertexType) + " ORDER BY rule"));
+    Statement& q = statement(
+        select({&V::rule, &V::count}, V::table.name,
+               "WHERE " + eq(V::computeSet) + " AND " + eq(V::vertexType) + " ORDER BY rule"));
     q.bindInt(1, std::int64_t(computeSet));
     q.bindInt(2, std::int64_t(vertexType));
     while (q.step()) {
       const std::string rule = text(q, 0);
-      if (!S::parse<S::CycleRule>(rule)) corrupt("corrupted report (unknown vertex cycle rule '" + rule + "')");
+      if (!S::parse<S::CycleRule>(rule))
+        corrupt("corrupted report (unknown vertex cycle rule '" + rule + "')");
       out.push_back({rule, u64(q, 1)});
     }
     return out;
@@ -522,7 +597,8 @@ std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRules(std::uint64_t comp
 U64s ReportStore::computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType) {
   using V = S::ComputeSetVertices;
   return guarded("reading vertex counts", [&] {
-    Statement& q = statement(select({&V::countByTile}, V::table.name, "WHERE " + eq(V::computeSet) + " AND " + eq(V::vertexType)));
+    Statement& q = statement(select({&V::countByTile}, V::table.name,
+                                    "WHERE " + eq(V::computeSet) + " AND " + eq(V::vertexType)));
     q.bindInt(1, std::int64_t(computeSet));
     q.bindInt(2, std::int64_t(vertexType));
     if (!q.step()) return U64s();
@@ -535,12 +611,14 @@ std::vector<VariableRow> ReportStore::variables() {
   using V = S::Variables;
   return guarded("reading variables", [&] {
     std::vector<VariableRow> out;
-    const Selected c{&V::id, &V::name, &V::debugContext, &V::category, &V::elementType, &V::shape,
-                     &V::numElements, &V::bytes, &V::alwaysLive, &V::liveFrom, &V::liveTo};
+    const Selected c{&V::id,          &V::name,     &V::debugContext, &V::category,
+                     &V::elementType, &V::shape,    &V::numElements,  &V::bytes,
+                     &V::alwaysLive,  &V::liveFrom, &V::liveTo};
     Statement& q = statement(c.sql(V::table.name, "ORDER BY " + std::string(V::id.name)));
-    const int id = c[V::id], name = c[V::name], debug = c[V::debugContext], category = c[V::category],
-              elementType = c[V::elementType], shape = c[V::shape], numElements = c[V::numElements],
-              bytes = c[V::bytes], alwaysLive = c[V::alwaysLive], liveFrom = c[V::liveFrom], liveTo = c[V::liveTo];
+    const int id = c[V::id], name = c[V::name], debug = c[V::debugContext],
+              category = c[V::category], elementType = c[V::elementType], shape = c[V::shape],
+              numElements = c[V::numElements], bytes = c[V::bytes], alwaysLive = c[V::alwaysLive],
+              liveFrom = c[V::liveFrom], liveTo = c[V::liveTo];
     while (q.step()) {
       VariableRow r;
       r.id = u64(q, id);
@@ -565,9 +643,10 @@ std::vector<LoweredRow> ReportStore::loweredVariables(std::optional<unsigned> ti
   using L = S::LoweredVariables;
   return guarded("reading lowered variables", [&] {
     std::vector<LoweredRow> out;
-    Statement& q = statement(select({&L::id, &L::tile, &L::variable, &L::name, &L::category, &L::bytes, &L::offset,
-                                     &L::alignment, &L::alwaysLive},
-                                    L::table.name, tile ? "WHERE " + eq(L::tile) + " ORDER BY offset, id" : "ORDER BY id"));
+    Statement& q = statement(select(
+        {&L::id, &L::tile, &L::variable, &L::name, &L::category, &L::bytes, &L::offset,
+         &L::alignment, &L::alwaysLive},
+        L::table.name, tile ? "WHERE " + eq(L::tile) + " ORDER BY offset, id" : "ORDER BY id"));
     if (tile) q.bindInt(1, *tile);
     while (q.step()) {
       LoweredRow r;
@@ -590,8 +669,10 @@ std::vector<LivenessRow> ReportStore::livenessSteps() {
   using L = S::LivenessSteps;
   return guarded("reading liveness steps", [&] {
     std::vector<LivenessRow> out;
-    Statement& q = statement(select({&L::id, &L::program, &L::notAlwaysLiveBytes}, L::table.name, "ORDER BY id"));
-    while (q.step()) out.push_back({u64(q, 0), u64(q, 1), u64(q, 2)});
+    Statement& q = statement(
+        select({&L::id, &L::program, &L::notAlwaysLiveBytes}, L::table.name, "ORDER BY id"));
+    while (q.step())
+      out.push_back({u64(q, 0), u64(q, 1), u64(q, 2)});
     return out;
   });
 }
@@ -612,12 +693,14 @@ std::vector<RunRow> ReportStore::runs() {
   using R = S::Runs;
   return guarded("reading runs", [&] {
     std::vector<RunRow> out;
-    const Selected c{&R::id, &R::name, &R::programIndex, &R::microsecondsStart, &R::microsecondsEnd,
-                     &R::firstStep, &R::numSteps, &R::cycles};
+    const Selected c{
+        &R::id,        &R::name,     &R::programIndex, &R::microsecondsStart, &R::microsecondsEnd,
+        &R::firstStep, &R::numSteps, &R::cycles};
     Statement& q = statement(c.sql(R::table.name, "ORDER BY " + std::string(R::id.name)));
     while (q.step())
-      out.push_back({unsigned(q.columnInt(c[R::id])), unsigned(q.columnInt(c[R::programIndex])), text(q, c[R::name]),
-                     q.columnInt(c[R::microsecondsStart]), q.columnInt(c[R::microsecondsEnd]), u64(q, c[R::firstStep]),
+      out.push_back({unsigned(q.columnInt(c[R::id])), unsigned(q.columnInt(c[R::programIndex])),
+                     text(q, c[R::name]), q.columnInt(c[R::microsecondsStart]),
+                     q.columnInt(c[R::microsecondsEnd]), u64(q, c[R::firstStep]),
                      u64(q, c[R::numSteps]), u64(q, c[R::cycles])});
     return out;
   });
@@ -627,7 +710,8 @@ std::vector<U64s> ReportStore::runTileCycles(unsigned run) {
   using R = S::RunTileCycles;
   return guarded("reading a run's cycles by kind", [&] {
     std::vector<U64s> out(S::kCycleKindNames.size());
-    Statement& q = statement(select({&R::kind, &R::cyclesByTile}, R::table.name, "WHERE " + eq(R::run)));
+    Statement& q =
+        statement(select({&R::kind, &R::cyclesByTile}, R::table.name, "WHERE " + eq(R::run)));
     q.bindInt(1, run);
     while (q.step()) {
       const unsigned k = indexOfName<S::CycleKind>(q.columnText(0));
@@ -641,28 +725,31 @@ std::vector<U64s> ReportStore::runTileCycles(unsigned run) {
 
 std::optional<U64s> ReportStore::runComputeExcludingIdle(unsigned run) {
   using R = S::RunTileCycles;
-  return guarded("reading a run's compute cycles excluding idle threads", [&]() -> std::optional<U64s> {
-    Statement& q = statement(select({&R::cyclesByTile}, R::table.name, "WHERE " + eq(R::run) + " AND " + eq(R::kind)));
-    q.bindInt(1, run);
-    q.bindText(2, R::computeExcludingIdleKind);
-    if (!q.step()) return std::nullopt;
-    auto [p, n] = q.columnBlob(0);
-    return tessera::profiler::decodeTileValues(p, n);
-  });
+  return guarded("reading a run's compute cycles excluding idle threads",
+                 [&]() -> std::optional<U64s> {
+                   Statement& q = statement(select({&R::cyclesByTile}, R::table.name,
+                                                   "WHERE " + eq(R::run) + " AND " + eq(R::kind)));
+                   q.bindInt(1, run);
+                   q.bindText(2, R::computeExcludingIdleKind);
+                   if (!q.step()) return std::nullopt;
+                   auto [p, n] = q.columnBlob(0);
+                   return tessera::profiler::decodeTileValues(p, n);
+                 });
 }
 
 void ReportStore::steps(std::uint64_t first, std::uint64_t count, StepChunk& out) {
   using T = S::Steps;
   guarded("reading execution steps", [&] {
-    Statement& q = statement(select({&T::id, &T::run, &T::program, &T::cyclesByTile, &T::ipus}, T::table.name,
-                                    "WHERE id >= ? AND id < ? ORDER BY id"));
+    Statement& q = statement(select({&T::id, &T::run, &T::program, &T::cyclesByTile, &T::ipus},
+                                    T::table.name, "WHERE id >= ? AND id < ? ORDER BY id"));
     q.bindInt(1, std::int64_t(first));
     q.bindInt(2, std::int64_t(first + count));
     out.rows.clear();
     out.bytes.clear();
     auto append = [&](int col, std::uint32_t& offset, std::uint32_t& size) {
       auto [p, n] = q.columnBlob(col);
-      if (out.bytes.size() + n > 0xffffffffu) corrupt("corrupted report (a step's data is too large)");
+      if (out.bytes.size() + n > 0xffffffffu)
+        corrupt("corrupted report (a step's data is too large)");
       offset = static_cast<std::uint32_t>(out.bytes.size());
       size = static_cast<std::uint32_t>(n);
       out.bytes.append(static_cast<const char*>(p), n);
@@ -683,12 +770,13 @@ std::vector<BlockRow> ReportStore::blocks(unsigned tile) {
   using B = S::Blocks;
   return guarded("reading blocks", [&] {
     std::vector<BlockRow> out;
-    Statement& q = statement(select({&B::program, &B::cyclesFrom, &B::cyclesTo, &B::tile, &B::run, &B::kind},
-                                    B::table.name, "WHERE " + eq(B::tile) + " ORDER BY id"));
+    Statement& q =
+        statement(select({&B::program, &B::cyclesFrom, &B::cyclesTo, &B::tile, &B::run, &B::kind},
+                         B::table.name, "WHERE " + eq(B::tile) + " ORDER BY id"));
     q.bindInt(1, tile);
     while (q.step())
-      out.push_back({u64(q, 0), u64(q, 1), u64(q, 2), unsigned(q.columnInt(3)), unsigned(q.columnInt(4)),
-                     indexOfName<S::BlockKind>(q.columnText(5))});
+      out.push_back({u64(q, 0), u64(q, 1), u64(q, 2), unsigned(q.columnInt(3)),
+                     unsigned(q.columnInt(4)), indexOfName<S::BlockKind>(q.columnText(5))});
     return out;
   });
 }

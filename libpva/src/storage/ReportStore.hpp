@@ -6,14 +6,13 @@
 
 #include "OpenFile.hpp"
 
-#include <tessera/internal/Sqlite.hpp>
-
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tessera/internal/Sqlite.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -35,7 +34,14 @@ struct GraphRow {
 };
 
 /// The per-tile figures of tile_memory, read one column at a time.
-enum class TileColumn { IncludingGaps, ExcludingGaps, AlwaysLive, NotAlwaysLive, OverflowedIncluding, OverflowedExcluding };
+enum class TileColumn {
+  IncludingGaps,
+  ExcludingGaps,
+  AlwaysLive,
+  NotAlwaysLive,
+  OverflowedIncluding,
+  OverflowedExcluding
+};
 constexpr std::size_t kTileColumns = 6;
 
 struct CategoryRow {
@@ -144,7 +150,8 @@ public:
   TargetRow target();
   GraphRow graph();
   std::map<std::string, std::string> engineOptions();
-  /// One figure for every tile, in tile order (`expected`: the number of tiles, to size the result).
+  /// One figure for every tile, in tile order (`expected`: the number of tiles, to size the
+  /// result).
   U64s tileColumn(TileColumn column, std::size_t expected);
   std::vector<CategoryRow> categories();
   /// (vertex type, count) present on one tile.
@@ -171,7 +178,8 @@ public:
   std::optional<U64s> computeSetFlopsByTile(std::uint64_t computeSet);
   std::vector<ComputeSetVerticesRow> computeSetVertices(std::uint64_t computeSet);
   /// Empty for reports older than format 1.3.
-  std::vector<VertexCycleRuleRow> vertexCycleRules(std::uint64_t computeSet, std::uint64_t vertexType);
+  std::vector<VertexCycleRuleRow> vertexCycleRules(std::uint64_t computeSet,
+                                                   std::uint64_t vertexType);
   bool hasCycleRules() const { return hasCycleRules_; }
   U64s computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType);
   std::vector<VariableRow> variables();

@@ -1,20 +1,18 @@
 #include "SerializedGraphFile.hpp"
 
-#include <profiler/schema/profile.capnp.h>
-#include <pva/Exception.hpp>
-
-#include <capnp/serialize.h>
-#include <kj/array.h>
-#include <kj/exception.h>
-
 #include <algorithm>
+#include <capnp/serialize.h>
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <functional>
+#include <kj/array.h>
+#include <kj/exception.h>
 #include <memory>
+#include <profiler/schema/profile.capnp.h>
+#include <pva/Exception.hpp>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <cstring>
 
 namespace pva::storage {
 
@@ -35,7 +33,8 @@ constexpr std::uint64_t kTraversalsPerWord = 4, kTraversalSlackWords = 1024;
 /// Cap'n Proto's reason in words a reader of the message understands, where it has its own.
 std::string reason(const kj::Exception& e) {
   const std::string why = e.getDescription().cStr();
-  if (why.find("'\\0'") != std::string::npos) return "a text (a name or type) is not NUL-terminated";
+  if (why.find("'\\0'") != std::string::npos)
+    return "a text (a name or type) is not NUL-terminated";
   if (why.find("traversal limit") != std::string::npos)
     return "its pointers lead to more data than the file holds (the same lists read over and over)";
   return why;
@@ -45,14 +44,16 @@ std::string reason(const kj::Exception& e) {
 class Decoder {
 public:
   Decoder(std::string shown, SerializedGraphDetail detail, std::uint64_t fileBytes)
-      : shown_(std::move(shown)), detail_(detail), markLimit_(std::max(kMarkedTilesMin, fileBytes)) {}
+      : shown_(std::move(shown)), detail_(detail),
+        markLimit_(std::max(kMarkedTilesMin, fileBytes)) {}
 
   SerializedGraph decode(cp::SerializedGraph::Reader in) {
     SerializedGraph g;
     g.numIpus = in.getNumIpus();
     g.tilesPerIpu = in.getTilesPerIpu();
     if (g.numIpus == 0 || g.tilesPerIpu == 0)
-      fail("the target has " + std::to_string(g.numIpus) + " IPUs of " + std::to_string(g.tilesPerIpu) + " tiles");
+      fail("the target has " + std::to_string(g.numIpus) + " IPUs of " +
+           std::to_string(g.tilesPerIpu) + " tiles");
     const std::uint64_t tiles = std::uint64_t(g.numIpus) * g.tilesPerIpu;
     // Each list is got once: every get counts against the traversal limit, and both details
     // must count the same.
@@ -62,7 +63,8 @@ public:
       SerializedVariable out;
       out.name = v.getName().cStr();
       out.elementType = v.getElementType().cStr();
-      for (auto d : v.getShape()) out.shape.push_back(d);
+      for (auto d : v.getShape())
+        out.shape.push_back(d);
       out.isConstant = v.getIsConstant();
       const auto mapping = v.getMapping();
       out.mapping.reserve(mapping.size());
@@ -96,14 +98,17 @@ public:
         // reading's cost. Both details follow exactly the same pointers, once each, so they
         // accept the same files under the same traversal limit.
         if (v.getTile() >= tiles)
-          fail("a vertex of compute set '" + out.name + "' is on tile " + std::to_string(v.getTile()) + " of " +
-               std::to_string(tiles));
-        if (!markTiles) out.tiles.push_back(v.getTile());
-        else if (!tileSeen[v.getTile()]) tileSeen[v.getTile()] = 1, out.tiles.push_back(v.getTile());
+          fail("a vertex of compute set '" + out.name + "' is on tile " +
+               std::to_string(v.getTile()) + " of " + std::to_string(tiles));
+        if (!markTiles)
+          out.tiles.push_back(v.getTile());
+        else if (!tileSeen[v.getTile()])
+          tileSeen[v.getTile()] = 1, out.tiles.push_back(v.getTile());
         const capnp::Text::Reader type = v.getType(); // read (so checked) whatever the detail
         SerializedVertex copy;
         const auto fields = v.getFields();
-        if (keep) copy.type = type.cStr(), copy.tile = v.getTile(), copy.fields.reserve(fields.size());
+        if (keep)
+          copy.type = type.cStr(), copy.tile = v.getTile(), copy.fields.reserve(fields.size());
         for (auto f : fields) {
           const capnp::Text::Reader name = f.getName();
           const auto edges = f.getEdges();
@@ -116,8 +121,9 @@ public:
             for (auto r : regions) {
               const unsigned var = r.getVariable();
               if (var >= varSeen.size() || r.getBegin() > r.getEnd())
-                fail("field '" + std::string(name.cStr()) + "' of a vertex of compute set '" + out.name +
-                     "' names variable " + std::to_string(var) + " of " + std::to_string(varSeen.size()));
+                fail("field '" + std::string(name.cStr()) + "' of a vertex of compute set '" +
+                     out.name + "' names variable " + std::to_string(var) + " of " +
+                     std::to_string(varSeen.size()));
               if (!varSeen[var]) varSeen[var] = 1, out.variables.push_back(var);
               if (keep) kept.push_back({var, r.getBegin(), r.getEnd()});
             }
@@ -128,10 +134,13 @@ public:
         if (keep) out.vertices.push_back(std::move(copy));
       }
       if (markTiles)
-        for (unsigned t : out.tiles) tileSeen[t] = 0;
-      for (unsigned v : out.variables) varSeen[v] = 0;
+        for (unsigned t : out.tiles)
+          tileSeen[t] = 0;
+      for (unsigned v : out.variables)
+        varSeen[v] = 0;
       std::sort(out.tiles.begin(), out.tiles.end());
-      if (!markTiles) out.tiles.erase(std::unique(out.tiles.begin(), out.tiles.end()), out.tiles.end());
+      if (!markTiles)
+        out.tiles.erase(std::unique(out.tiles.begin(), out.tiles.end()), out.tiles.end());
       std::sort(out.variables.begin(), out.variables.end());
       g.computeSets.push_back(std::move(out));
     }
@@ -170,28 +179,34 @@ SerializedGraph readSerializedGraph(const Source& source, SerializedGraphDetail 
     words = copy.asPtr();
   } else {
     const int fd = ::open(source.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw FileNotFoundError(shown + ": cannot read the " + kKind + ": " + std::strerror(errno));
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0); // one fault pass, not one per page
+    if (fd < 0)
+      throw FileNotFoundError(shown + ": cannot read the " + kKind + ": " + std::strerror(errno));
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+                     0); // one fault pass, not one per page
     const int err = errno;
     ::close(fd);
-    if (p == MAP_FAILED) throw FileNotFoundError(shown + ": cannot read the " + kKind + ": " + std::strerror(err));
-    mapping = std::unique_ptr<void, std::function<void(void*)>>(p, [size](void* q) { ::munmap(q, size); });
+    if (p == MAP_FAILED)
+      throw FileNotFoundError(shown + ": cannot read the " + kKind + ": " + std::strerror(err));
+    mapping = std::unique_ptr<void, std::function<void(void*)>>(
+        p, [size](void* q) { ::munmap(q, size); });
     ::madvise(p, size, MADV_SEQUENTIAL);
-    words = kj::ArrayPtr<const capnp::word>(static_cast<const capnp::word*>(p), size / sizeof(capnp::word));
+    words = kj::ArrayPtr<const capnp::word>(static_cast<const capnp::word*>(p),
+                                            size / sizeof(capnp::word));
   }
   Decoder decoder(shown, detail, size);
   try {
     capnp::ReaderOptions options;
-    // The limit is the file's size a few times over: the decoder follows each pointer once, and a message whose pointers make it read the same
-    // words again and again is refused. Cap'n Proto's default (64 MiB) is both too small for a
-    // large graph and far too generous for a small file: before, a 7 KB file whose pointers
-    // alias one list took seconds (fuzz_serialized_graph).
+    // The limit is the file's size a few times over: the decoder follows each pointer once, and a
+    // message whose pointers make it read the same words again and again is refused. Cap'n Proto's
+    // default (64 MiB) is both too small for a large graph and far too generous for a small file:
+    // before, a 7 KB file whose pointers alias one list took seconds (fuzz_serialized_graph).
     options.traversalLimitInWords = kTraversalsPerWord * words.size() + kTraversalSlackWords;
     capnp::FlatArrayMessageReader reader(words, options);
     if (reader.getEnd() != words.end())
-      throw InvalidReportError(shown + ": corrupted serialized graph: " +
-                               std::to_string((words.end() - reader.getEnd()) * sizeof(capnp::word)) +
-                               " bytes after the message");
+      throw InvalidReportError(
+          shown + ": corrupted serialized graph: " +
+          std::to_string((words.end() - reader.getEnd()) * sizeof(capnp::word)) +
+          " bytes after the message");
     SerializedGraph g = decoder.decode(reader.getRoot<cp::SerializedGraph>());
     g.path = source.path;
     return g;
@@ -199,8 +214,9 @@ SerializedGraph readSerializedGraph(const Source& source, SerializedGraphDetail 
     const std::string why = reason(e);
     const bool truncated = why.find("ends prematurely") != std::string::npos ||
                            why.find("out-of-bounds") != std::string::npos;
-    throw InvalidReportError(shown + (truncated ? ": truncated serialized graph: " : ": corrupted serialized graph: ") +
-                             why);
+    throw InvalidReportError(
+        shown + (truncated ? ": truncated serialized graph: " : ": corrupted serialized graph: ") +
+        why);
   }
 }
 

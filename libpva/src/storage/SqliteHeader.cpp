@@ -20,7 +20,8 @@ SqliteHeader checkSqliteHeader(const Source& source, std::uint64_t fileSize) {
   const std::uint32_t pageSizeField = (std::uint32_t(h[16]) << 8) | h[17];
   const std::uint64_t pageSize = pageSizeField == 1 ? 65536 : pageSizeField;
   auto be32 = [&](int o) {
-    return (std::uint32_t(h[o]) << 24) | (std::uint32_t(h[o + 1]) << 16) | (std::uint32_t(h[o + 2]) << 8) | h[o + 3];
+    return (std::uint32_t(h[o]) << 24) | (std::uint32_t(h[o + 1]) << 16) |
+           (std::uint32_t(h[o + 2]) << 8) | h[o + 3];
   };
   const std::uint32_t pages = be32(28), changeCounter = be32(24), validFor = be32(92);
   if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0) {

@@ -8,7 +8,8 @@ namespace pva::storage {
 namespace {
 
 std::uint32_t be32(const unsigned char* p) {
-  return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | p[3];
+  return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) |
+         p[3];
 }
 
 /// SQLite's WAL checksum over `n` bytes (a multiple of 8), continuing from s[0], s[1]. The
@@ -22,8 +23,8 @@ void checksum(const unsigned char* p, std::size_t n, bool bigEndian, std::uint32
     } else {
       a = std::uint32_t(p[i]) | (std::uint32_t(p[i + 1]) << 8) | (std::uint32_t(p[i + 2]) << 16) |
           (std::uint32_t(p[i + 3]) << 24);
-      b = std::uint32_t(p[i + 4]) | (std::uint32_t(p[i + 5]) << 8) | (std::uint32_t(p[i + 6]) << 16) |
-          (std::uint32_t(p[i + 7]) << 24);
+      b = std::uint32_t(p[i + 4]) | (std::uint32_t(p[i + 5]) << 8) |
+          (std::uint32_t(p[i + 6]) << 16) | (std::uint32_t(p[i + 7]) << 24);
     }
     s[0] += a + s[1];
     s[1] += b + s[0];
@@ -65,7 +66,8 @@ void replayWal(std::string& db, const std::string& wal) {
     // A commit: its transaction's pages are now the database's, which has commitPages pages.
     db.resize(std::size_t(commitPages) * pageSize, '\0');
     for (const auto& [p, offset] : pending)
-      if (p <= commitPages) db.replace(std::size_t(p - 1) * pageSize, pageSize, wal, offset, pageSize);
+      if (p <= commitPages)
+        db.replace(std::size_t(p - 1) * pageSize, pageSize, wal, offset, pageSize);
     pending.clear();
   }
   // The copy is complete: read it as a rollback-journal database (format versions 1).

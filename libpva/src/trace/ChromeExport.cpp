@@ -13,7 +13,9 @@ namespace {
 /// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
 /// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
 std::size_t utf8Sequence(const std::string& s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const auto byte = [&](std::size_t k) {
+    return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u;
+  };
   const unsigned c = byte(i);
   const auto cont = [&](std::size_t k) { return (byte(k) & 0xC0u) == 0x80u; };
   if (c < 0x80) return 1;
@@ -39,12 +41,28 @@ void writeString(std::ostream& out, const std::string& s) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-    case '"': out << "\\\""; ++i; continue;
-    case '\\': out << "\\\\"; ++i; continue;
-    case '\n': out << "\\n"; ++i; continue;
-    case '\r': out << "\\r"; ++i; continue;
-    case '\t': out << "\\t"; ++i; continue;
-    default: break;
+    case '"':
+      out << "\\\"";
+      ++i;
+      continue;
+    case '\\':
+      out << "\\\\";
+      ++i;
+      continue;
+    case '\n':
+      out << "\\n";
+      ++i;
+      continue;
+    case '\r':
+      out << "\\r";
+      ++i;
+      continue;
+    case '\t':
+      out << "\\t";
+      ++i;
+      continue;
+    default:
+      break;
     }
     if (c < 0x20) {
       char buf[8];
@@ -69,9 +87,11 @@ void writeString(std::ostream& out, const std::string& s) {
 /// written apart from the digits: -500 ns is "-0.500" (whole microseconds of 0 have no sign of
 /// their own), and the magnitude is taken unsigned, so INT64_MIN is not negated.
 void writeMicros(std::ostream& out, std::int64_t ns) {
-  const std::uint64_t magnitude = ns < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  const std::uint64_t magnitude =
+      ns < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "", static_cast<unsigned long long>(magnitude / 1000),
+  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "",
+                static_cast<unsigned long long>(magnitude / 1000),
                 static_cast<unsigned long long>(magnitude % 1000));
   out << buf;
 }
@@ -114,7 +134,8 @@ void writeEvents(Writer& w, const Event& e, std::uint64_t pid, std::uint64_t tid
   }
   writeArgs(out, e.metadata());
   out << '}';
-  for (const Event& c : e.children()) writeEvents(w, c, pid, tid);
+  for (const Event& c : e.children())
+    writeEvents(w, c, pid, tid);
 }
 
 } // namespace
@@ -132,7 +153,8 @@ void exportChromeTrace(const Trace& trace, std::ostream& out) {
       out << ",\"args\":{\"name\":";
       writeString(out, t.name());
       out << "}}";
-      for (const Event& e : t.events()) writeEvents(w, e, p.pid(), t.tid());
+      for (const Event& e : t.events())
+        writeEvents(w, e, p.pid(), t.tid());
       for (const InstantEvent& i : t.instantEvents()) {
         const char* suffix = i.kind() == InstantEvent::Kind::UnmatchedEnd    ? " (unmatched end)"
                              : i.kind() == InstantEvent::Kind::MismatchedEnd ? " (mismatched end)"

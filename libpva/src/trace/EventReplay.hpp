@@ -5,10 +5,9 @@
 
 #include "TraceData.hpp"
 
-#include <profiler/TraceBlock.hpp>
-
 #include <cstddef>
 #include <cstdint>
+#include <profiler/TraceBlock.hpp>
 #include <vector>
 
 namespace pva::detail {
@@ -20,7 +19,8 @@ public:
 
   /// One block of the thread, in id order. Throws std::invalid_argument saying what is wrong
   /// (the caller names the block and the file); the thread is then unusable.
-  void addBlock(const void* data, std::size_t size, std::int64_t firstNs, std::int64_t lastNs, std::int64_t count);
+  void addBlock(const void* data, std::size_t size, std::int64_t firstNs, std::int64_t lastNs,
+                std::int64_t count);
 
   /// After the last block: events still open never ended (the process was killed, or end()
   /// never came).

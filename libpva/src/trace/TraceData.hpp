@@ -1,10 +1,9 @@
 // The loaded contents of one .pvti, shared (read-only) by the public handles of <pva/Trace.hpp>.
 #pragma once
 
-#include <pva/Trace.hpp>
-
 #include <cstdint>
 #include <memory>
+#include <pva/Trace.hpp>
 #include <string>
 #include <vector>
 
@@ -25,7 +24,7 @@ struct TraceStrings {
 struct EventRecord {
   std::int64_t beginNs, endNs;
   std::uint32_t label, channel, metadata;
-  std::uint32_t next;  ///< index of the first record after this event's subtree
+  std::uint32_t next; ///< index of the first record after this event's subtree
   std::uint32_t depth;
   bool finished;
 };
@@ -53,9 +52,11 @@ struct TraceData {
 
   /// Reads the whole file, telling `progress` (may be empty) how far it is; throws the pva
   /// exceptions of openTrace.
-  static std::shared_ptr<const TraceData> load(const std::string& path, const LoadProgress& progress);
+  static std::shared_ptr<const TraceData> load(const std::string& path,
+                                               const LoadProgress& progress);
   /// The same from a file or an image (storage/OpenFile.hpp).
-  static std::shared_ptr<const TraceData> load(const storage::Source& source, const LoadProgress& progress);
+  static std::shared_ptr<const TraceData> load(const storage::Source& source,
+                                               const LoadProgress& progress);
 };
 
 /// ns since the trace started -> µs since the Unix epoch.

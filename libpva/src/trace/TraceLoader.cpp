@@ -1,22 +1,20 @@
 // Loads a .pvti into TraceData: the only SQL of the trace reader, built from the descriptors of
 // profiler/TraceSchema.hpp. Any SQLite failure after the file is known to be a trace means it
 // is truncated or corrupted.
-#include "EventReplay.hpp"
-#include "TraceData.hpp"
-
 #include "../FromMemory.hpp"
 #include "../storage/FormatVersionCheck.hpp"
 #include "../storage/OpenFile.hpp"
 #include "../storage/SqliteHeader.hpp"
-
-#include <profiler/TraceSchema.hpp>
-#include <tessera/internal/Sqlite.hpp>
+#include "EventReplay.hpp"
+#include "TraceData.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <profiler/TraceSchema.hpp>
 #include <stdexcept>
+#include <tessera/internal/Sqlite.hpp>
 #include <unordered_map>
 
 namespace pva::detail {
@@ -37,25 +35,30 @@ struct Corrupt : std::runtime_error {
 /// The caller's progress callback asked to stop.
 struct Stopped {};
 
-std::string q(std::string_view identifier) { return quoteIdentifier(identifier); }
+std::string q(std::string_view identifier) {
+  return quoteIdentifier(identifier);
+}
 
 /// SELECT "c1", "c2", ... FROM "table" ORDER BY rowid
 template <std::size_t N> std::string selectAll(const tessera::profiler::schema::Table<N>& t) {
   std::string sql = "SELECT ";
-  for (std::size_t i = 0; i < N; ++i) sql += (i ? ", " : "") + q(t.columns[i].name);
+  for (std::size_t i = 0; i < N; ++i)
+    sql += (i ? ", " : "") + q(t.columns[i].name);
   return sql + " FROM " + q(t.name) + " ORDER BY rowid";
 }
 
 /// id -> text tables (labels, channels, metadata): ids are dense from 1.
-template <std::size_t N> std::vector<std::string> readInterned(Database& db, const tessera::profiler::schema::Table<N>& t) {
+template <std::size_t N>
+std::vector<std::string> readInterned(Database& db, const tessera::profiler::schema::Table<N>& t) {
   std::map<std::int64_t, std::string> rows;
   Statement s(db, selectAll(t));
-  while (s.step()) rows[s.columnInt(0)] = std::string(s.columnText(1));
+  while (s.step())
+    rows[s.columnInt(0)] = std::string(s.columnText(1));
   std::vector<std::string> out(rows.size() + 1);
   for (auto& [id, text] : rows) {
     if (id < 1 || static_cast<std::size_t>(id) > rows.size())
-      throw Corrupt("table " + std::string(t.name) + " has id " + std::to_string(id) + " outside 1.." +
-                    std::to_string(rows.size()));
+      throw Corrupt("table " + std::string(t.name) + " has id " + std::to_string(id) +
+                    " outside 1.." + std::to_string(rows.size()));
     out[static_cast<std::size_t>(id)] = std::move(text);
   }
   return out;
@@ -64,7 +67,8 @@ template <std::size_t N> std::vector<std::string> readInterned(Database& db, con
 std::map<std::string, std::string> readMeta(Database& db) {
   std::map<std::string, std::string> meta;
   Statement s(db, selectAll(ts::Meta::table));
-  while (s.step()) meta[std::string(s.columnText(0))] = std::string(s.columnText(1));
+  while (s.step())
+    meta[std::string(s.columnText(0))] = std::string(s.columnText(1));
   return meta;
 }
 
@@ -83,13 +87,16 @@ std::uint64_t parseUnsigned(const std::map<std::string, std::string>& meta, std:
 /// Checks format and version; the file is a trace from here on.
 void checkIdentity(const std::string& path, const std::map<std::string, std::string>& meta) {
   const auto format = meta.find(std::string(ts::meta::format));
-  if (format == meta.end()) throw InvalidReportError(path + ": not a Tessera trace (its meta table has no format)");
+  if (format == meta.end())
+    throw InvalidReportError(path + ": not a Tessera trace (its meta table has no format)");
   if (format->second != ts::kTraceFormatName)
-    throw InvalidReportError(path + ": not a Tessera trace (format '" + format->second + "'; expected '" +
-                             std::string(ts::kTraceFormatName) + "'" +
-                             (format->second == "tessera-profile" ? ": open it with pva::openReport" : "") + ")");
+    throw InvalidReportError(
+        path + ": not a Tessera trace (format '" + format->second + "'; expected '" +
+        std::string(ts::kTraceFormatName) + "'" +
+        (format->second == "tessera-profile" ? ": open it with pva::openReport" : "") + ")");
   const auto version = meta.find(std::string(ts::meta::formatVersion));
-  if (version == meta.end()) throw InvalidReportError(path + ": corrupted trace (no format version)");
+  if (version == meta.end())
+    throw InvalidReportError(path + ": corrupted trace (no format version)");
   storage::checkFormatVersion(path, "trace", version->second, ts::kTraceFormatVersion);
 }
 
@@ -98,7 +105,8 @@ void checkIdentity(const std::string& path, const std::map<std::string, std::str
 struct TraceBuilder {
   /// The public handle over loaded data (Trace's constructor is private to its friends).
   static Trace makeTrace(std::shared_ptr<const TraceData> data);
-  TraceBuilder(Database& db_, TraceData& out_, const LoadProgress& progress_) : db(db_), out(out_), progress(progress_) {}
+  TraceBuilder(Database& db_, TraceData& out_, const LoadProgress& progress_)
+      : db(db_), out(out_), progress(progress_) {}
   Database& db;
   TraceData& out;
   const LoadProgress& progress;
@@ -108,7 +116,9 @@ struct TraceBuilder {
 
   ThreadData& thread(std::int64_t id) {
     const auto it = threadIndex.find(id);
-    if (it == threadIndex.end()) throw Corrupt("an event block refers to thread " + std::to_string(id) + ", which the trace does not define");
+    if (it == threadIndex.end())
+      throw Corrupt("an event block refers to thread " + std::to_string(id) +
+                    ", which the trace does not define");
     return *threads[it->second];
   }
 
@@ -155,10 +165,12 @@ struct TraceBuilder {
       try {
         replay.addBlock(data, size, s.columnInt(2), s.columnInt(3), s.columnInt(4));
       } catch (const std::invalid_argument& e) {
-        throw Corrupt("event block " + std::to_string(id) + " (thread " + std::to_string(threadId) + "): " + e.what());
+        throw Corrupt("event block " + std::to_string(id) + " (thread " + std::to_string(threadId) +
+                      "): " + e.what());
       }
     }
-    for (auto& [t, replay] : replays) replay.finish();
+    for (auto& [t, replay] : replays)
+      replay.finish();
   }
 
   void loadGraphs() {
@@ -172,12 +184,14 @@ struct TraceBuilder {
         g.unit_ = std::string(s.columnText(2));
       }
     }
-    std::unordered_map<std::int64_t, std::pair<std::size_t, std::size_t>> seriesIndex; // -> graph, series
+    std::unordered_map<std::int64_t, std::pair<std::size_t, std::size_t>>
+        seriesIndex; // -> graph, series
     {
       Statement s(db, selectAll(ts::Series::table));
       while (s.step()) {
         const auto g = graphIndex.find(s.columnInt(1));
-        if (g == graphIndex.end()) throw Corrupt("series " + std::to_string(s.columnInt(0)) + " belongs to no graph");
+        if (g == graphIndex.end())
+          throw Corrupt("series " + std::to_string(s.columnInt(0)) + " belongs to no graph");
         auto& list = out.graphs[g->second].series_;
         seriesIndex[s.columnInt(0)] = {g->second, list.size()};
         list.emplace_back().name_ = std::string(s.columnText(2));
@@ -186,7 +200,9 @@ struct TraceBuilder {
     Statement s(db, selectAll(ts::SeriesSamples::table));
     while (s.step()) {
       const auto it = seriesIndex.find(s.columnInt(0));
-      if (it == seriesIndex.end()) throw Corrupt("a sample belongs to series " + std::to_string(s.columnInt(0)) + ", which the trace does not define");
+      if (it == seriesIndex.end())
+        throw Corrupt("a sample belongs to series " + std::to_string(s.columnInt(0)) +
+                      ", which the trace does not define");
       const std::int64_t ns = s.columnInt(1);
       out.graphs[it->second.first].series_[it->second.second].samples_.push_back(
           {unixMicros(out.startUnixUs, ns), ns, s.columnReal(2)});
@@ -209,7 +225,9 @@ struct TraceBuilder {
     Statement s(db, selectAll(ts::HeatmapSamples::table));
     while (s.step()) {
       const auto it = index.find(s.columnInt(0));
-      if (it == index.end()) throw Corrupt("a heatmap sample belongs to heatmap " + std::to_string(s.columnInt(0)) + ", which the trace does not define");
+      if (it == index.end())
+        throw Corrupt("a heatmap sample belongs to heatmap " + std::to_string(s.columnInt(0)) +
+                      ", which the trace does not define");
       TraceHeatmap& h = out.heatmaps[it->second];
       const auto [data, size] = s.columnBlob(2);
       HeatmapSample sample{unixMicros(out.startUnixUs, s.columnInt(1)), s.columnInt(1), {}};
@@ -219,7 +237,8 @@ struct TraceBuilder {
         throw Corrupt("heatmap '" + h.name_ + "': " + e.what());
       }
       if (sample.bins.size() != h.edges_.size() + 1)
-        throw Corrupt("heatmap '" + h.name_ + "' has a sample of " + std::to_string(sample.bins.size()) + " bins for " +
+        throw Corrupt("heatmap '" + h.name_ + "' has a sample of " +
+                      std::to_string(sample.bins.size()) + " bins for " +
                       std::to_string(h.edges_.size()) + " edges");
       h.samples_.push_back(std::move(sample));
     }
@@ -230,9 +249,13 @@ struct TraceBuilder {
     std::vector<double> edges;
     std::string s(text);
     std::size_t i = 0;
-    auto skip = [&] { while (i < s.size() && (s[i] == ' ' || s[i] == '\n')) ++i; };
+    auto skip = [&] {
+      while (i < s.size() && (s[i] == ' ' || s[i] == '\n'))
+        ++i;
+    };
     skip();
-    if (i == s.size() || s[i++] != '[') throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array");
+    if (i == s.size() || s[i++] != '[')
+      throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array");
     skip();
     if (i < s.size() && s[i] == ']') return edges;
     while (true) {
@@ -240,11 +263,15 @@ struct TraceBuilder {
       const char* begin = s.c_str() + i;
       char* end = nullptr;
       const double v = std::strtod(begin, &end);
-      if (end == begin) throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array of numbers");
+      if (end == begin)
+        throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array of numbers");
       edges.push_back(v);
       i += static_cast<std::size_t>(end - begin);
       skip();
-      if (i < s.size() && s[i] == ',') { ++i; continue; }
+      if (i < s.size() && s[i] == ',') {
+        ++i;
+        continue;
+      }
       if (i < s.size() && s[i] == ']') return edges;
       throw Corrupt("heatmap '" + name + "': bin edges are not a JSON array of numbers");
     }
@@ -265,7 +292,8 @@ struct TraceBuilder {
     report(kEventsShare);
     loadGraphs();
     loadHeatmaps();
-    for (auto& t : threads) out.threads.push_back(Thread(std::move(t)));
+    for (auto& t : threads)
+      out.threads.push_back(Thread(std::move(t)));
     report(1.0);
   }
 };
@@ -279,11 +307,13 @@ static std::string sqliteReason(const tessera::sqlite::Error& e) {
   return quote == std::string::npos ? m : m.substr(quote + 3);
 }
 
-std::shared_ptr<const TraceData> TraceData::load(const std::string& path, const LoadProgress& progress) {
+std::shared_ptr<const TraceData> TraceData::load(const std::string& path,
+                                                 const LoadProgress& progress) {
   return load(storage::Source{path}, progress);
 }
 
-std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source, const LoadProgress& progress) {
+std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source,
+                                                 const LoadProgress& progress) {
   const std::string shown = source.shown();
   const std::uint64_t size = storage::checkRegularFile(source, "trace");
   if (size == 0) throw InvalidReportError(shown + ": not a Tessera trace (empty file)");
@@ -294,14 +324,15 @@ std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source, 
   if (header.problem == HeaderProblem::BadPageSize)
     throw InvalidReportError(shown + ": corrupted trace (bad page size in the header)");
   if (header.problem == HeaderProblem::Truncated)
-    throw InvalidReportError(shown + ": truncated trace: " + std::to_string(size) + " bytes, the header says " +
-                             std::to_string(header.headerBytes));
+    throw InvalidReportError(shown + ": truncated trace: " + std::to_string(size) +
+                             " bytes, the header says " + std::to_string(header.headerBytes));
   storage::ReadOnlyDatabase file;
   try {
     file = storage::openReadOnly(source);
   } catch (const tessera::sqlite::Error& e) {
     // Other file types, or damage the header does not show, land here.
-    throw InvalidReportError(shown + ": not a Tessera trace, or a corrupted one (" + sqliteReason(e) + ")");
+    throw InvalidReportError(shown + ": not a Tessera trace, or a corrupted one (" +
+                             sqliteReason(e) + ")");
   }
   Database& db = *file.db;
   auto data = std::make_shared<TraceData>();
@@ -310,7 +341,8 @@ std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source, 
   try {
     meta = readMeta(db);
   } catch (const tessera::sqlite::Error& e) {
-    throw InvalidReportError(shown + ": not a Tessera trace, or a corrupted one (" + sqliteReason(e) + ")");
+    throw InvalidReportError(shown + ": not a Tessera trace, or a corrupted one (" +
+                             sqliteReason(e) + ")");
   }
   checkIdentity(shown, meta);
   try {
@@ -330,7 +362,9 @@ std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source, 
   return data;
 }
 
-Trace TraceBuilder::makeTrace(std::shared_ptr<const TraceData> data) { return Trace(std::move(data)); }
+Trace TraceBuilder::makeTrace(std::shared_ptr<const TraceData> data) {
+  return Trace(std::move(data));
+}
 
 Trace openTraceImage(const std::string& name, std::string_view bytes) {
   const storage::FileImage image{bytes};

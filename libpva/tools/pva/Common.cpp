@@ -39,7 +39,8 @@ ReportFiles findReport(const std::string& given, const std::string& debug) {
       if (found.empty()) throw UsageError(given + ": no profile.pop in this directory");
       if (found.size() > 1) {
         std::string list;
-        for (const auto& p : found) list += "\n  " + p.string();
+        for (const auto& p : found)
+          list += "\n  " + p.string();
         throw UsageError(given + ": several reports in this directory; name one:" + list);
       }
       files.profile = found.front().string();

@@ -2,9 +2,8 @@
 // report a command line names.
 #pragma once
 
-#include <pva/pva.hpp>
-
 #include <functional>
+#include <pva/pva.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -16,9 +15,9 @@ namespace pvacli {
 
 /// Exit statuses of every subcommand. `pva compare` is a CI gate, so these are its contract.
 enum ExitStatus : int {
-  kOk = 0,          ///< done (compare: within every threshold)
+  kOk = 0,            ///< done (compare: within every threshold)
   kOverThreshold = 1, ///< compare: some gated quantity grew more than allowed
-  kBadInput = 2,    ///< missing or unreadable file, not a report, bad option
+  kBadInput = 2,      ///< missing or unreadable file, not a report, bad option
 };
 
 /// Options given before the subcommand.
@@ -40,8 +39,8 @@ std::string escapeControls(const std::string& text);
 
 /// Where a report's files are.
 struct ReportFiles {
-  std::string profile; ///< profile.pop
-  std::string debug;   ///< debug.cbor, empty when there is none
+  std::string profile;     ///< profile.pop
+  std::string debug;       ///< debug.cbor, empty when there is none
   bool debugGiven = false; ///< named on the command line, not found beside the profile
 };
 

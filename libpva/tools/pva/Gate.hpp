@@ -11,9 +11,8 @@
 // A quantity fails when it grows by more than any threshold given for it; decreases never fail.
 #pragma once
 
-#include <pva/Compare.hpp>
-
 #include <optional>
+#include <pva/Compare.hpp>
 #include <string>
 #include <vector>
 
@@ -30,7 +29,8 @@ struct Limit {
 std::optional<double> parsePercent(const std::string& text, const std::string& option);
 /// A count, or bytes with an optional unit: "4096", "64KiB", "1.5MiB", "2GiB", "10KB"
 /// (K/KB/KiB are all 1024), or "off". Throws UsageError naming `option`.
-std::optional<std::uint64_t> parseAmount(const std::string& text, const std::string& option, bool allowUnits);
+std::optional<std::uint64_t> parseAmount(const std::string& text, const std::string& option,
+                                         bool allowUnits);
 
 struct GateCheck {
   std::string id;          ///< "cycles.total", stable: CI scripts and JUnit test names use it
@@ -44,8 +44,9 @@ struct GateCheck {
 };
 
 /// Checks every gated quantity (cycles are skipped when either report has no execution).
-std::vector<GateCheck> evaluateGate(const pva::ReportComparison& c, const Limit& cycles, const Limit& memory,
-                                    bool baseOutOfMemory, bool currentOutOfMemory);
+std::vector<GateCheck> evaluateGate(const pva::ReportComparison& c, const Limit& cycles,
+                                    const Limit& memory, bool baseOutOfMemory,
+                                    bool currentOutOfMemory);
 
 bool allPassed(const std::vector<GateCheck>& checks);
 

@@ -8,9 +8,8 @@
 #include "Common.hpp"
 #include "output/Output.hpp"
 
-#include <pva/Trace.hpp>
-
 #include <cstddef>
+#include <pva/Trace.hpp>
 #include <string>
 
 namespace pvacli {
@@ -23,8 +22,8 @@ Json insightsJson(const pva::Report& report, const ReportFiles& files, unsigned 
 
 /// `pva query REPORT WHAT [--top N] [--type T]`: WHAT is tiles, compute-sets, live-at-peak,
 /// programs, runs or categories; top -1 is the query's default, 0 all rows.
-Table queryTable(const pva::Report& report, const std::string& what, long top = -1, const std::string& type = "",
-                 const GlobalOptions& global = GlobalOptions());
+Table queryTable(const pva::Report& report, const std::string& what, long top = -1,
+                 const std::string& type = "", const GlobalOptions& global = GlobalOptions());
 
 /// `pva trace TRACE --json`: the summary of a host trace, `top` labels (0: all).
 Json traceSummaryJson(const pva::Trace& trace, std::size_t top);

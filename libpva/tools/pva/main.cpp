@@ -10,12 +10,12 @@
 #include "Common.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 namespace {
 
-const char* kDescription = R"(pva: read Tessera profile reports (profile.pop, debug.cbor) and host traces (.pvti).
+const char* kDescription =
+    R"(pva: read Tessera profile reports (profile.pop, debug.cbor) and host traces (.pvti).
 
 examples:
   pva summary reports/mlp                       target, memory, liveness and cycles
@@ -29,8 +29,8 @@ Run 'pva SUBCOMMAND --help' for the options and examples of each.)";
 
 std::string versionText() {
   const auto f = pva::supportedFormatVersion();
-  return std::string("pva (Tessera) ") + TESSERA_VERSION + ", reads report format " + std::to_string(f.majorVer()) +
-         ".x up to " + f.string();
+  return std::string("pva (Tessera) ") + TESSERA_VERSION + ", reads report format " +
+         std::to_string(f.majorVer()) + ".x up to " + f.string();
 }
 
 } // namespace
@@ -41,14 +41,13 @@ int main(int argc, char** argv) {
   app.fallthrough(); // global options (--progress) may also follow the subcommand
   app.set_version_flag("--version", versionText());
   pvacli::GlobalOptions global;
-  app.add_flag("--progress", global.progress,
-               "Show progress of long work on stderr even when it is not a terminal (always shown on one)");
+  app.add_flag(
+      "--progress", global.progress,
+      "Show progress of long work on stderr even when it is not a terminal (always shown on one)");
 
   const std::vector<pvacli::Command> commands = {
-      pvacli::addSummaryCommand(app, global),
-      pvacli::addQueryCommand(app, global),
-      pvacli::addInsightsCommand(app, global),
-      pvacli::addCompareCommand(app, global),
+      pvacli::addSummaryCommand(app, global),  pvacli::addQueryCommand(app, global),
+      pvacli::addInsightsCommand(app, global), pvacli::addCompareCommand(app, global),
       pvacli::addTraceCommand(app, global),
   };
   try {
@@ -63,13 +62,15 @@ int main(int argc, char** argv) {
     for (const pvacli::Command& c : commands)
       if (c.app->parsed()) return c.run();
   } catch (const pva::Exception& e) {
-    std::cerr << "pva: " << pvacli::escapeControls(e.what()) << "\n"; // libpva's messages start with the file's path
+    std::cerr << "pva: " << pvacli::escapeControls(e.what())
+              << "\n"; // libpva's messages start with the file's path
     return pvacli::kBadInput;
   } catch (const pvacli::UsageError& e) {
     std::cerr << "pva: " << pvacli::escapeControls(e.what()) << "\n";
     return pvacli::kBadInput;
   } catch (const std::exception& e) {
-    // Anything else reading a file (bad_alloc on a corrupt size...) is still bad input, not a crash.
+    // Anything else reading a file (bad_alloc on a corrupt size...) is still bad input, not a
+    // crash.
     std::cerr << "pva: error: " << pvacli::escapeControls(e.what()) << "\n";
     return pvacli::kBadInput;
   }

@@ -26,10 +26,12 @@ struct TraceChannel;
 
 namespace detail {
 // Out-of-line halves of the inline API below; they never throw.
-std::uint32_t beginScope(TraceChannel* channel, const char* label, std::size_t length, const Metadata* m) noexcept;
+std::uint32_t beginScope(TraceChannel* channel, const char* label, std::size_t length,
+                         const Metadata* m) noexcept;
 void endScope(TraceChannel* channel, std::uint32_t labelId) noexcept;
 void endLabel(TraceChannel* channel, const char* label, std::size_t length) noexcept;
-void instant(TraceChannel* channel, const char* label, std::size_t length, const Metadata* m) noexcept;
+void instant(TraceChannel* channel, const char* label, std::size_t length,
+             const Metadata* m) noexcept;
 void addSample(std::uint32_t series, double value) noexcept;
 /// True while a trace file is being written (not before, not after closeTrace or `duration`).
 extern std::atomic<bool> sessionActive;
@@ -80,7 +82,8 @@ Metadata createJsonMetadata(const std::string& json);
 /// Scopes nest; begin()/end() pairs and Tracepoint scopes nest with each other.
 class Tracepoint {
 public:
-  Tracepoint(TraceChannel* channel, const std::string& label) : Tracepoint(channel, label.data(), label.size()) {}
+  Tracepoint(TraceChannel* channel, const std::string& label)
+      : Tracepoint(channel, label.data(), label.size()) {}
   Tracepoint(TraceChannel* channel, const std::string& label, Metadata* metadata)
       : Tracepoint(channel, label.data(), label.size(), metadata) {}
   Tracepoint(TraceChannel* channel, const char* label) : channel_(channel) {
@@ -88,9 +91,11 @@ public:
       labelId_ = detail::beginScope(channel, label, std::strlen(label), nullptr);
   }
   /// `label` need not be NUL-terminated (e.g. a string_view's data and size).
-  Tracepoint(TraceChannel* channel, const char* label, std::size_t length, Metadata* metadata = nullptr)
+  Tracepoint(TraceChannel* channel, const char* label, std::size_t length,
+             Metadata* metadata = nullptr)
       : channel_(channel) {
-    if (channel->active_.load(std::memory_order_relaxed)) labelId_ = detail::beginScope(channel, label, length, metadata);
+    if (channel->active_.load(std::memory_order_relaxed))
+      labelId_ = detail::beginScope(channel, label, length, metadata);
   }
   ~Tracepoint() {
     // Ends whatever this scope began, even if the channel was disabled since: keeps nesting right.
@@ -100,19 +105,27 @@ public:
   Tracepoint& operator=(const Tracepoint&) = delete;
 
   /// Begins a duration event on the calling thread; end() with the same label ends it.
-  static void begin(TraceChannel* channel, const std::string& label) { begin(channel, label.data(), label.size()); }
-  static void begin(TraceChannel* channel, const char* label) {
-    if (channel->active_.load(std::memory_order_relaxed)) detail::beginScope(channel, label, std::strlen(label), nullptr);
+  static void begin(TraceChannel* channel, const std::string& label) {
+    begin(channel, label.data(), label.size());
   }
-  static void begin(TraceChannel* channel, const char* label, std::size_t length, Metadata* metadata = nullptr) {
-    if (channel->active_.load(std::memory_order_relaxed)) detail::beginScope(channel, label, length, metadata);
+  static void begin(TraceChannel* channel, const char* label) {
+    if (channel->active_.load(std::memory_order_relaxed))
+      detail::beginScope(channel, label, std::strlen(label), nullptr);
+  }
+  static void begin(TraceChannel* channel, const char* label, std::size_t length,
+                    Metadata* metadata = nullptr) {
+    if (channel->active_.load(std::memory_order_relaxed))
+      detail::beginScope(channel, label, length, metadata);
   }
 
   /// Ends the innermost open event of the calling thread. An end() with nothing open, or whose
   /// label differs from the innermost event's (which it still ends), is recorded as such.
-  static void end(TraceChannel* channel, const std::string& label) { end(channel, label.data(), label.size()); }
+  static void end(TraceChannel* channel, const std::string& label) {
+    end(channel, label.data(), label.size());
+  }
   static void end(TraceChannel* channel, const char* label) {
-    if (channel->active_.load(std::memory_order_relaxed)) detail::endLabel(channel, label, std::strlen(label));
+    if (channel->active_.load(std::memory_order_relaxed))
+      detail::endLabel(channel, label, std::strlen(label));
   }
   static void end(TraceChannel* channel, const char* label, std::size_t length) {
     if (channel->active_.load(std::memory_order_relaxed)) detail::endLabel(channel, label, length);
@@ -126,8 +139,10 @@ public:
     if (channel->active_.load(std::memory_order_relaxed))
       detail::instant(channel, label, std::strlen(label), metadata);
   }
-  static void event(TraceChannel* channel, const char* label, std::size_t length, Metadata* metadata = nullptr) {
-    if (channel->active_.load(std::memory_order_relaxed)) detail::instant(channel, label, length, metadata);
+  static void event(TraceChannel* channel, const char* label, std::size_t length,
+                    Metadata* metadata = nullptr) {
+    if (channel->active_.load(std::memory_order_relaxed))
+      detail::instant(channel, label, length, metadata);
   }
 
 private:
@@ -165,7 +180,8 @@ private:
 /// Throws std::invalid_argument unless the edges are strictly ascending.
 class HeatmapDouble {
 public:
-  HeatmapDouble(const std::string& name, const std::vector<double>& binEdges, const std::string& unit = "");
+  HeatmapDouble(const std::string& name, const std::vector<double>& binEdges,
+                const std::string& unit = "");
   void add(const std::vector<double>& values) { add(values.data(), values.size()); }
   void add(const double* values, std::size_t count);
 
@@ -177,7 +193,8 @@ private:
 /// HeatmapDouble for integer values.
 class HeatmapInt64 {
 public:
-  HeatmapInt64(const std::string& name, const std::vector<std::int64_t>& binEdges, const std::string& unit = "");
+  HeatmapInt64(const std::string& name, const std::vector<std::int64_t>& binEdges,
+               const std::string& unit = "");
   void add(const std::vector<std::int64_t>& values) { add(values.data(), values.size()); }
   void add(const std::int64_t* values, std::size_t count);
 

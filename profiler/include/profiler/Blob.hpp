@@ -1,6 +1,7 @@
-// Packed Cap'n Proto blobs for the large arrays of profile.pop (schema: profiler/schema/profile.capnp).
-// Encoding appends to a caller-owned buffer so a writer can reuse one buffer for millions of
-// rows; decoding validates the message and throws BlobError on anything malformed.
+// Packed Cap'n Proto blobs for the large arrays of profile.pop (schema:
+// profiler/schema/profile.capnp). Encoding appends to a caller-owned buffer so a writer can reuse
+// one buffer for millions of rows; decoding validates the message and throws BlobError on anything
+// malformed.
 #pragma once
 
 #include <cstddef>

@@ -9,9 +9,8 @@
 //                          is there, an older one is a layout this reader no longer reads.
 #pragma once
 
-#include <profiler/Schema.hpp>
-
 #include <optional>
+#include <profiler/Schema.hpp>
 #include <string_view>
 
 namespace tessera::profiler::schema {
@@ -23,7 +22,7 @@ enum class VersionVerdict { read, newerMajor, olderMajor };
 
 /// What a reader that understands `reader` does with a file of version `file`.
 constexpr VersionVerdict versionVerdict(FormatVersion file, FormatVersion reader) {
-  return file.major == reader.major ? VersionVerdict::read
+  return file.major == reader.major  ? VersionVerdict::read
          : file.major > reader.major ? VersionVerdict::newerMajor
                                      : VersionVerdict::olderMajor;
 }

@@ -6,9 +6,8 @@
 //   ReportWriter w("reports/profile.pop");
 //   w.begin();
 //   auto programs = w.inserter<schema::Programs>();
-//   programs.row(id, schema::name(schema::ProgramType::OnTileExecute), name, nullptr /*NULL*/, ...);
-//   w.commit();
-//   w.publish();
+//   programs.row(id, schema::name(schema::ProgramType::OnTileExecute), name, nullptr /*NULL*/,
+//   ...); w.commit(); w.publish();
 //
 // Rows are checked against the schema at compile time (RowFits below): one value per column, in
 // column order, each of a C++ type that fits the column's SQL type (INTEGER: integers, bool,
@@ -26,13 +25,12 @@
 // the queue to empty. Call flush() before reading the file from elsewhere.
 #pragma once
 
-#include <profiler/Schema.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <profiler/Schema.hpp>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,8 +43,12 @@ struct BlobRef;
 
 namespace row_check {
 
-constexpr bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-constexpr bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+constexpr bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+constexpr bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 template <class T> struct Optional : std::false_type {};
 template <class T> struct Optional<std::optional<T>> : std::true_type { using type = T; };
@@ -56,13 +58,20 @@ constexpr bool isNull = std::is_same_v<T, std::nullptr_t> || std::is_same_v<T, s
 
 /// Whether a value of C++ type T may be stored in a column declared `sqlType`.
 template <class T> constexpr bool fitsType(std::string_view sqlType) {
-  if constexpr (isNull<T>) return true;
-  else if constexpr (Optional<T>::value) return fitsType<typename Optional<T>::type>(sqlType);
-  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return startsWith(sqlType, "INTEGER") || startsWith(sqlType, "REAL");
-  else if constexpr (std::is_floating_point_v<T>) return startsWith(sqlType, "REAL");
-  else if constexpr (std::is_same_v<T, BlobRef>) return startsWith(sqlType, "BLOB");
-  else if constexpr (std::is_convertible_v<const T&, std::string_view>) return startsWith(sqlType, "TEXT");
-  else return false;
+  if constexpr (isNull<T>)
+    return true;
+  else if constexpr (Optional<T>::value)
+    return fitsType<typename Optional<T>::type>(sqlType);
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+    return startsWith(sqlType, "INTEGER") || startsWith(sqlType, "REAL");
+  else if constexpr (std::is_floating_point_v<T>)
+    return startsWith(sqlType, "REAL");
+  else if constexpr (std::is_same_v<T, BlobRef>)
+    return startsWith(sqlType, "BLOB");
+  else if constexpr (std::is_convertible_v<const T&, std::string_view>)
+    return startsWith(sqlType, "TEXT");
+  else
+    return false;
 }
 
 /// A column that may hold NULL (INTEGER PRIMARY KEY may not: NULL there means "a new rowid").
@@ -74,7 +83,8 @@ template <class T> constexpr bool fits(const schema::Column& c) {
   return fitsType<T>(c.sqlType) && ((!isNull<T> && !Optional<T>::value) || nullable(c));
 }
 
-template <class TableDef, class... V, std::size_t... I> constexpr bool fitsAll(std::index_sequence<I...>) {
+template <class TableDef, class... V, std::size_t... I>
+constexpr bool fitsAll(std::index_sequence<I...>) {
   return (fits<V>(TableDef::table.columns[I]) && ...);
 }
 
@@ -84,8 +94,10 @@ template <class TableDef, class... V, std::size_t... I> constexpr bool fitsAll(s
 /// Schema.hpp such as schema::Steps): one per column, each fitting its column.
 template <class TableDef, class... V> constexpr bool rowFits() {
   constexpr std::size_t n = TableDef::table.columns.size();
-  if constexpr (sizeof...(V) != n) return false;
-  else return row_check::fitsAll<TableDef, std::decay_t<V>...>(std::index_sequence_for<V...>{});
+  if constexpr (sizeof...(V) != n)
+    return false;
+  else
+    return row_check::fitsAll<TableDef, std::decay_t<V>...>(std::index_sequence_for<V...>{});
 }
 
 /// A report file could not be written; the message names the file and the reason.
@@ -109,8 +121,8 @@ public:
   /// Inserts rows into one table with one prepared statement.
   class Inserter {
   public:
-    /// Binds the values to the table's columns in order (nullptr or std::nullopt: NULL) and inserts.
-    /// Unchecked: writers use RowInserter (inserter<TableDef>()), which checks rows first.
+    /// Binds the values to the table's columns in order (nullptr or std::nullopt: NULL) and
+    /// inserts. Unchecked: writers use RowInserter (inserter<TableDef>()), which checks rows first.
     template <class... V> void row(const V&... values) {
       int i = 0;
       (bindValue(++i, values), ...);
@@ -121,17 +133,26 @@ public:
     friend class ReportWriter;
     explicit Inserter(std::shared_ptr<Statement> s) : s_(std::move(s)) {}
     template <class T> void bindValue(int i, const T& v) {
-      if constexpr (std::is_same_v<T, std::nullptr_t> || std::is_same_v<T, std::nullopt_t>) bindNull(i);
-      else if constexpr (std::is_same_v<T, bool>) bindInt(i, v ? 1 : 0);
-      else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) bindInt(i, static_cast<std::int64_t>(v));
-      else if constexpr (std::is_floating_point_v<T>) bindReal(i, static_cast<double>(v));
-      else if constexpr (std::is_same_v<T, BlobRef>) bindBlob(i, v);
-      else if constexpr (std::is_convertible_v<const T&, std::string_view>) bindText(i, std::string_view(v));
-      else bindOptional(i, v);
+      if constexpr (std::is_same_v<T, std::nullptr_t> || std::is_same_v<T, std::nullopt_t>)
+        bindNull(i);
+      else if constexpr (std::is_same_v<T, bool>)
+        bindInt(i, v ? 1 : 0);
+      else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+        bindInt(i, static_cast<std::int64_t>(v));
+      else if constexpr (std::is_floating_point_v<T>)
+        bindReal(i, static_cast<double>(v));
+      else if constexpr (std::is_same_v<T, BlobRef>)
+        bindBlob(i, v);
+      else if constexpr (std::is_convertible_v<const T&, std::string_view>)
+        bindText(i, std::string_view(v));
+      else
+        bindOptional(i, v);
     }
     template <class T> void bindOptional(int i, const std::optional<T>& v) {
-      if (v) bindValue(i, *v);
-      else bindNull(i);
+      if (v)
+        bindValue(i, *v);
+      else
+        bindNull(i);
     }
     void bindNull(int i);
     void bindInt(int i, std::int64_t v);
@@ -164,8 +185,8 @@ public:
     template <class... V> void row(const V&... values) {
       static_assert(sizeof...(V) == TableDef::table.columns.size(),
                     "a row has one value per column of its table, in the schema's column order");
-      static_assert(rowFits<TableDef, V...>(),
-                    "a value does not fit its column: check the column's SQL type and NOT NULL in Schema.hpp");
+      static_assert(rowFits<TableDef, V...>(), "a value does not fit its column: check the "
+                                               "column's SQL type and NOT NULL in Schema.hpp");
       inserter_.row(values...);
     }
 
@@ -177,7 +198,8 @@ public:
 
   /// One prepared insert into a table of Schema.hpp: inserter<schema::Steps>().
   template <class TableDef> RowInserter<TableDef> inserter() {
-    return RowInserter<TableDef>(Inserter(prepareInsert(TableDef::table.name, TableDef::table.columns.size())));
+    return RowInserter<TableDef>(
+        Inserter(prepareInsert(TableDef::table.name, TableDef::table.columns.size())));
   }
   /// Sets meta.key = value (insert or replace).
   void setMeta(std::string_view key, std::string_view value);
@@ -199,6 +221,8 @@ private:
 };
 
 /// Strings bind as TEXT; wrap encoded bytes with blob() to bind them as a BLOB.
-inline BlobRef blob(const std::string& bytes) { return {bytes.data(), bytes.size()}; }
+inline BlobRef blob(const std::string& bytes) {
+  return {bytes.data(), bytes.size()};
+}
 
 } // namespace tessera::profiler

@@ -4,12 +4,11 @@
 // every byte because a reader's input may be truncated, corrupted or hostile.
 #pragma once
 
-#include <profiler/TraceSchema.hpp>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <profiler/TraceSchema.hpp>
 
 namespace tessera::profiler::schema::trace {
 
@@ -45,11 +44,13 @@ public:
     // The common case inline, two bytes: same channel and label as the previous record, no
     // metadata, less than 128 ns later (a begin and its end, or back-to-back spans). A time
     // that went back wraps to a huge delta and takes the general path.
-    const std::uint64_t delta = static_cast<std::uint64_t>(tsNs) - static_cast<std::uint64_t>(lastNs_);
+    const std::uint64_t delta =
+        static_cast<std::uint64_t>(tsNs) - static_cast<std::uint64_t>(lastNs_);
     if (count_ && delta < 0x80 && channel == channel_ && label == label_ &&
         (metadata == 0 || kind == BlockRecordKind::end) && size_ + 2 <= capacity_) {
       std::uint8_t* p = bytes_.get() + size_;
-      p[0] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) | block::kSameChannel | block::kSameLabel);
+      p[0] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) | block::kSameChannel |
+                                       block::kSameLabel);
       p[1] = static_cast<std::uint8_t>(delta);
       size_ += 2;
       lastNs_ = tsNs;

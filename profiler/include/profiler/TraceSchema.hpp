@@ -9,10 +9,9 @@
 // start_unix_us anchors them to wall-clock time.
 #pragma once
 
-#include <profiler/Schema.hpp>
-
 #include <cstddef>
 #include <cstdint>
+#include <profiler/Schema.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,48 +29,58 @@ inline constexpr std::string_view kTraceFileExtension = ".pvti";
 // --- tables -----------------------------------------------------------------------------------
 
 struct Meta {
-  static constexpr Column key{"key", "TEXT PRIMARY KEY", "setting name (see the trace meta keys below)"};
+  static constexpr Column key{"key", "TEXT PRIMARY KEY",
+                              "setting name (see the trace meta keys below)"};
   static constexpr Column value{"value", "TEXT NOT NULL", "setting value, as text"};
-  static constexpr Table<2> table{"meta", "Trace identity: format, version, process, clock.", {key, value}};
+  static constexpr Table<2> table{
+      "meta", "Trace identity: format, version, process, clock.", {key, value}};
 };
 
 /// Keys of the trace meta table.
 namespace meta {
-inline constexpr std::string_view format = "format";               ///< kTraceFormatName
+inline constexpr std::string_view format = "format";                ///< kTraceFormatName
 inline constexpr std::string_view formatVersion = "format_version"; ///< "major.minor.point"
-inline constexpr std::string_view tool = "tool";                   ///< "Tessera"
-inline constexpr std::string_view toolVersion = "tool_version";    ///< "major.minor.point"
-inline constexpr std::string_view pid = "pid";                     ///< process id of the writer
-inline constexpr std::string_view clockSource = "clock_source";    ///< "steady_clock"
-inline constexpr std::string_view startSteadyNs = "start_steady_ns"; ///< steady clock at session start
-inline constexpr std::string_view startUnixUs = "start_unix_us";   ///< wall clock at session start
-inline constexpr std::string_view options = "options";             ///< PVTI_OPTIONS as given (may be empty)
+inline constexpr std::string_view tool = "tool";                    ///< "Tessera"
+inline constexpr std::string_view toolVersion = "tool_version";     ///< "major.minor.point"
+inline constexpr std::string_view pid = "pid";                      ///< process id of the writer
+inline constexpr std::string_view clockSource = "clock_source";     ///< "steady_clock"
+inline constexpr std::string_view startSteadyNs =
+    "start_steady_ns";                                           ///< steady clock at session start
+inline constexpr std::string_view startUnixUs = "start_unix_us"; ///< wall clock at session start
+inline constexpr std::string_view options = "options"; ///< PVTI_OPTIONS as given (may be empty)
 } // namespace meta
 
 struct Processes {
   static constexpr Column pid{"pid", "INTEGER PRIMARY KEY", "process id"};
   static constexpr Column name{"name", "TEXT NOT NULL", "executable name (/proc/self/comm)"};
-  static constexpr Table<2> table{"processes", "The process that wrote the trace (one row per file).", {pid, name}};
+  static constexpr Table<2> table{
+      "processes", "The process that wrote the trace (one row per file).", {pid, name}};
 };
 
 struct Threads {
-  static constexpr Column id{"id", "INTEGER PRIMARY KEY", "thread index in this trace (events.thread)"};
-  static constexpr Column tid{"tid", "INTEGER NOT NULL", "operating-system thread id (may be reused by later threads)"};
+  static constexpr Column id{"id", "INTEGER PRIMARY KEY",
+                             "thread index in this trace (events.thread)"};
+  static constexpr Column tid{"tid", "INTEGER NOT NULL",
+                              "operating-system thread id (may be reused by later threads)"};
   static constexpr Column pid{"pid", "INTEGER NOT NULL", "processes.pid"};
-  static constexpr Column name{"name", "TEXT NOT NULL", "pvti::ThreadName, else the OS thread name"};
-  static constexpr Table<4> table{"threads", "Threads that recorded anything.", {id, tid, pid, name}};
+  static constexpr Column name{"name", "TEXT NOT NULL",
+                               "pvti::ThreadName, else the OS thread name"};
+  static constexpr Table<4> table{
+      "threads", "Threads that recorded anything.", {id, tid, pid, name}};
 };
 
 struct Channels {
   static constexpr Column id{"id", "INTEGER PRIMARY KEY", "channel id"};
   static constexpr Column name{"name", "TEXT NOT NULL", "TraceChannel name, e.g. Poplar"};
-  static constexpr Table<2> table{"channels", "Trace channels registered in the session (interned names).", {id, name}};
+  static constexpr Table<2> table{
+      "channels", "Trace channels registered in the session (interned names).", {id, name}};
 };
 
 struct Labels {
   static constexpr Column id{"id", "INTEGER PRIMARY KEY", "label id"};
   static constexpr Column text{"text", "TEXT NOT NULL", "tracepoint label"};
-  static constexpr Table<2> table{"labels", "Interned event labels: events refer to them by id.", {id, text}};
+  static constexpr Table<2> table{
+      "labels", "Interned event labels: events refer to them by id.", {id, text}};
 };
 
 struct Metadata {
@@ -85,15 +94,22 @@ struct Metadata {
 /// records are begin/end/instant, as the thread made them; a reader rebuilds the nesting by
 /// replaying a thread's blocks in id order (see "Event blocks" in the reference).
 struct EventBlocks {
-  static constexpr Column id{"id", "INTEGER PRIMARY KEY", "block id; a thread's records run on from one of its blocks to the next in id order"};
+  static constexpr Column id{
+      "id", "INTEGER PRIMARY KEY",
+      "block id; a thread's records run on from one of its blocks to the next in id order"};
   static constexpr Column thread{"thread", "INTEGER NOT NULL", "threads.id"};
-  static constexpr Column firstNs{"first_ns", "INTEGER NOT NULL", "time of the block's first record, ns since start_steady_ns"};
-  static constexpr Column lastNs{"last_ns", "INTEGER NOT NULL", "time of its last record, ns since start_steady_ns"};
-  static constexpr Column count{"count", "INTEGER NOT NULL", "number of records in the block (at least 1)"};
-  static constexpr Column records{"records", "BLOB NOT NULL", "the packed records, see Event blocks below"};
+  static constexpr Column firstNs{"first_ns", "INTEGER NOT NULL",
+                                  "time of the block's first record, ns since start_steady_ns"};
+  static constexpr Column lastNs{"last_ns", "INTEGER NOT NULL",
+                                 "time of its last record, ns since start_steady_ns"};
+  static constexpr Column count{"count", "INTEGER NOT NULL",
+                                "number of records in the block (at least 1)"};
+  static constexpr Column records{"records", "BLOB NOT NULL",
+                                  "the packed records, see Event blocks below"};
   static constexpr Table<6> table{"event_blocks",
-      "Duration and instant events: packed begin/end/instant records, one block per thread per flush.",
-      {id, thread, firstNs, lastNs, count, records}};
+                                  "Duration and instant events: packed begin/end/instant records, "
+                                  "one block per thread per flush.",
+                                  {id, thread, firstNs, lastNs, count, records}};
 };
 
 struct Graphs {
@@ -114,32 +130,49 @@ struct SeriesSamples {
   static constexpr Column series{"series", "INTEGER NOT NULL", "series.id"};
   static constexpr Column tsNs{"ts_ns", "INTEGER NOT NULL", "ns since start_steady_ns"};
   static constexpr Column value{"value", "REAL NOT NULL", "value given to Series::add"};
-  static constexpr Table<3> table{"series_samples", "Values of every series, in the order they were added.",
-      {series, tsNs, value}};
+  static constexpr Table<3> table{"series_samples",
+                                  "Values of every series, in the order they were added.",
+                                  {series, tsNs, value}};
 };
 
 struct Heatmaps {
   static constexpr Column id{"id", "INTEGER PRIMARY KEY", "heatmap id"};
   static constexpr Column name{"name", "TEXT NOT NULL", "heatmap name"};
-  static constexpr Column unit{"unit", "TEXT NOT NULL", "unit label of the bin edges (e.g. 2^x); only a label"};
-  static constexpr Column valueType{"value_type", "TEXT NOT NULL", "double (HeatmapDouble) or int64 (HeatmapInt64)"};
-  static constexpr Column binEdges{"bin_edges", "TEXT NOT NULL", "JSON array of the n ascending bin edges"};
-  static constexpr Table<5> table{"heatmaps", "Heatmaps (histograms over time): n edges make n+1 bins, see below.",
+  static constexpr Column unit{"unit", "TEXT NOT NULL",
+                               "unit label of the bin edges (e.g. 2^x); only a label"};
+  static constexpr Column valueType{"value_type", "TEXT NOT NULL",
+                                    "double (HeatmapDouble) or int64 (HeatmapInt64)"};
+  static constexpr Column binEdges{"bin_edges", "TEXT NOT NULL",
+                                   "JSON array of the n ascending bin edges"};
+  static constexpr Table<5> table{
+      "heatmaps",
+      "Heatmaps (histograms over time): n edges make n+1 bins, see below.",
       {id, name, unit, valueType, binEdges}};
 };
 
 struct HeatmapSamples {
   static constexpr Column heatmap{"heatmap", "INTEGER NOT NULL", "heatmaps.id"};
   static constexpr Column tsNs{"ts_ns", "INTEGER NOT NULL", "ns since start_steady_ns"};
-  static constexpr Column binQuantities{"bin_quantities", "BLOB NOT NULL", "n+1 counts, each an unsigned LEB128 varint"};
-  static constexpr Table<3> table{"heatmap_samples", "One histogram per Heatmap::add call.", {heatmap, tsNs, binQuantities}};
+  static constexpr Column binQuantities{"bin_quantities", "BLOB NOT NULL",
+                                        "n+1 counts, each an unsigned LEB128 varint"};
+  static constexpr Table<3> table{
+      "heatmap_samples", "One histogram per Heatmap::add call.", {heatmap, tsNs, binQuantities}};
 };
 
 /// Every trace table, in creation order.
 template <class F> void forEachTraceTable(F&& f) {
-  f(Meta::table); f(Processes::table); f(Threads::table); f(Channels::table); f(Labels::table);
-  f(Metadata::table); f(EventBlocks::table); f(Graphs::table); f(Series::table);
-  f(SeriesSamples::table); f(Heatmaps::table); f(HeatmapSamples::table);
+  f(Meta::table);
+  f(Processes::table);
+  f(Threads::table);
+  f(Channels::table);
+  f(Labels::table);
+  f(Metadata::table);
+  f(EventBlocks::table);
+  f(Graphs::table);
+  f(Series::table);
+  f(SeriesSamples::table);
+  f(Heatmaps::table);
+  f(HeatmapSamples::table);
 }
 
 // --- event block records ----------------------------------------------------------------------
@@ -160,7 +193,9 @@ template <class F> void forEachTraceTable(F&& f) {
 /// an unmatched or mismatched end.
 enum class BlockRecordKind : std::uint8_t { begin, end, instant };
 inline constexpr std::array<std::string_view, 3> kBlockRecordKindNames{"begin", "end", "instant"};
-constexpr std::string_view name(BlockRecordKind k) { return nameOf(k, kBlockRecordKindNames); }
+constexpr std::string_view name(BlockRecordKind k) {
+  return nameOf(k, kBlockRecordKindNames);
+}
 
 namespace block {
 inline constexpr std::uint8_t kKindMask = 0x03;
@@ -194,7 +229,9 @@ std::vector<std::uint32_t> decodeHeatmapBins(const void* data, std::size_t size)
 std::vector<std::string> createTraceTablesSql();
 /// INSERT INTO "<table>" VALUES (?, ...) with one parameter per column.
 std::string insertRowSql(std::string_view table, std::size_t columns);
-template <std::size_t N> std::string insertRowSql(const Table<N>& t) { return insertRowSql(t.name, N); }
+template <std::size_t N> std::string insertRowSql(const Table<N>& t) {
+  return insertRowSql(t.name, N);
+}
 
 /// The trace format as markdown; docs/formats.md holds exactly this text between
 /// <!-- trace-schema:begin --> and <!-- trace-schema:end -->.

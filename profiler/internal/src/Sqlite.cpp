@@ -1,11 +1,9 @@
-#include <tessera/internal/Sqlite.hpp>
-
-#include <sqlite3.h>
-
 #include <cctype>
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <sqlite3.h>
+#include <tessera/internal/Sqlite.hpp>
 #include <utility>
 
 namespace tessera::sqlite {
@@ -26,7 +24,8 @@ std::string reasonOf(sqlite3* db, const char* sqliteMessage) {
   return r;
 }
 
-std::string message(const std::filesystem::path& path, std::string_view what, std::string_view reason) {
+std::string message(const std::filesystem::path& path, std::string_view what,
+                    std::string_view reason) {
   std::string m = displayPath(path.string());
   m += ": ";
   m += what;
@@ -54,13 +53,14 @@ std::string uriPath(const std::string& path) {
 Database Database::fromImage(std::filesystem::path name, const void* data, std::size_t size) {
   Database d;
   d.path_ = std::move(name);
-  int rc = sqlite3_open_v2(":memory:", &d.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc =
+      sqlite3_open_v2(":memory:", &d.db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) d.fail("cannot open an in-memory database", rc);
   sqlite3_extended_result_codes(d.db_, 1);
   // READONLY: SQLite reads the caller's bytes in place and never writes or frees them.
   auto* bytes = static_cast<unsigned char*>(const_cast<void*>(data));
-  rc = sqlite3_deserialize(d.db_, "main", bytes, static_cast<sqlite3_int64>(size), static_cast<sqlite3_int64>(size),
-                           SQLITE_DESERIALIZE_READONLY);
+  rc = sqlite3_deserialize(d.db_, "main", bytes, static_cast<sqlite3_int64>(size),
+                           static_cast<sqlite3_int64>(size), SQLITE_DESERIALIZE_READONLY);
   if (rc != SQLITE_OK) d.fail("cannot open the database image", rc);
   return d;
 }
@@ -68,12 +68,22 @@ Database Database::fromImage(std::filesystem::path name, const void* data, std::
 Database::Database(std::filesystem::path path, OpenMode mode) : path_(std::move(path)) {
   int flags = SQLITE_OPEN_NOMUTEX; // one connection per thread: no need for SQLite's mutexes
   switch (mode) {
-  case OpenMode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
-  case OpenMode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-  case OpenMode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
-  case OpenMode::Immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI; break;
+  case OpenMode::ReadOnly:
+    flags |= SQLITE_OPEN_READONLY;
+    break;
+  case OpenMode::ReadWrite:
+    flags |= SQLITE_OPEN_READWRITE;
+    break;
+  case OpenMode::Create:
+    flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    break;
+  case OpenMode::Immutable:
+    flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    break;
   }
-  const std::string name = mode == OpenMode::Immutable ? "file:" + uriPath(path_.string()) + "?immutable=1" : path_.string();
+  const std::string name = mode == OpenMode::Immutable
+                               ? "file:" + uriPath(path_.string()) + "?immutable=1"
+                               : path_.string();
   const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     // sqlite3_open_v2 may hand back a connection even on failure; its message is the useful one.
@@ -84,9 +94,12 @@ Database::Database(std::filesystem::path path, OpenMode mode) : path_(std::move(
   sqlite3_extended_result_codes(db_, 1);
 }
 
-Database::~Database() { closeQuietly(); }
+Database::~Database() {
+  closeQuietly();
+}
 
-Database::Database(Database&& o) noexcept : path_(std::move(o.path_)), db_(std::exchange(o.db_, nullptr)) {}
+Database::Database(Database&& o) noexcept
+    : path_(std::move(o.path_)), db_(std::exchange(o.db_, nullptr)) {}
 
 Database& Database::operator=(Database&& o) noexcept {
   if (this != &o) {
@@ -124,13 +137,18 @@ std::string Database::queryText(const std::string& sql) {
   return std::string(s.columnText(0));
 }
 
-bool Database::autocommit() const { return db_ && sqlite3_get_autocommit(db_) != 0; }
-
-void Database::fail(std::string_view what) const {
-  throw Error(message(path_, what, db_ ? reasonOf(db_, sqlite3_errmsg(db_)) : "database is closed"));
+bool Database::autocommit() const {
+  return db_ && sqlite3_get_autocommit(db_) != 0;
 }
 
-void Database::fail(std::string_view what, int rc) const { throw Error(message(path_, what, sqlite3_errstr(rc))); }
+void Database::fail(std::string_view what) const {
+  throw Error(
+      message(path_, what, db_ ? reasonOf(db_, sqlite3_errmsg(db_)) : "database is closed"));
+}
+
+void Database::fail(std::string_view what, int rc) const {
+  throw Error(message(path_, what, sqlite3_errstr(rc)));
+}
 
 Statement::Statement(Database& db, std::string_view sql) : db_(db) {
   if (!db.isOpen()) db.fail("cannot prepare '" + std::string(sql) + "'");
@@ -139,28 +157,41 @@ Statement::Statement(Database& db, std::string_view sql) : db_(db) {
   if (rc != SQLITE_OK) db.fail("cannot prepare '" + std::string(sql) + "'");
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 void Statement::check(int rc, std::string_view what) {
   if (rc != SQLITE_OK) db_.fail(what);
 }
 
-int Statement::parameterCount() const { return sqlite3_bind_parameter_count(stmt_); }
+int Statement::parameterCount() const {
+  return sqlite3_bind_parameter_count(stmt_);
+}
 
-void Statement::bindNull(int i) { check(sqlite3_bind_null(stmt_, i), "cannot bind NULL"); }
-void Statement::bindInt(int i, std::int64_t v) { check(sqlite3_bind_int64(stmt_, i, v), "cannot bind an integer"); }
-void Statement::bindReal(int i, double v) { check(sqlite3_bind_double(stmt_, i, v), "cannot bind a real"); }
+void Statement::bindNull(int i) {
+  check(sqlite3_bind_null(stmt_, i), "cannot bind NULL");
+}
+void Statement::bindInt(int i, std::int64_t v) {
+  check(sqlite3_bind_int64(stmt_, i, v), "cannot bind an integer");
+}
+void Statement::bindReal(int i, double v) {
+  check(sqlite3_bind_double(stmt_, i, v), "cannot bind a real");
+}
 
 void Statement::bindText(int i, std::string_view v) {
   // A null data pointer would bind NULL, not the empty string.
   const char* data = v.data() ? v.data() : "";
-  check(sqlite3_bind_text64(stmt_, i, data, v.size(), SQLITE_STATIC, SQLITE_UTF8), "cannot bind text");
+  check(sqlite3_bind_text64(stmt_, i, data, v.size(), SQLITE_STATIC, SQLITE_UTF8),
+        "cannot bind text");
 }
 
 void Statement::bindBlob(int i, const void* data, std::size_t size) {
   // A null data pointer would bind NULL; an empty blob is a zero-length blob.
-  if (size == 0) check(sqlite3_bind_zeroblob(stmt_, i, 0), "cannot bind a blob");
-  else check(sqlite3_bind_blob64(stmt_, i, data, size, SQLITE_STATIC), "cannot bind a blob");
+  if (size == 0)
+    check(sqlite3_bind_zeroblob(stmt_, i, 0), "cannot bind a blob");
+  else
+    check(sqlite3_bind_blob64(stmt_, i, data, size, SQLITE_STATIC), "cannot bind a blob");
 }
 
 bool Statement::step() {
@@ -170,14 +201,28 @@ bool Statement::step() {
   db_.fail("cannot run '" + std::string(sqlite3_sql(stmt_)) + "'");
 }
 
-void Statement::reset() noexcept { sqlite3_reset(stmt_); }
-void Statement::clearBindings() noexcept { sqlite3_clear_bindings(stmt_); }
+void Statement::reset() noexcept {
+  sqlite3_reset(stmt_);
+}
+void Statement::clearBindings() noexcept {
+  sqlite3_clear_bindings(stmt_);
+}
 
-int Statement::columnCount() const { return sqlite3_column_count(stmt_); }
-bool Statement::isNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-std::int64_t Statement::columnInt(int col) const { return sqlite3_column_int64(stmt_, col); }
-double Statement::columnReal(int col) const { return sqlite3_column_double(stmt_, col); }
-int Statement::columnType(int col) const { return sqlite3_column_type(stmt_, col); }
+int Statement::columnCount() const {
+  return sqlite3_column_count(stmt_);
+}
+bool Statement::isNull(int col) const {
+  return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+std::int64_t Statement::columnInt(int col) const {
+  return sqlite3_column_int64(stmt_, col);
+}
+double Statement::columnReal(int col) const {
+  return sqlite3_column_double(stmt_, col);
+}
+int Statement::columnType(int col) const {
+  return sqlite3_column_type(stmt_, col);
+}
 
 std::string_view Statement::columnText(int col) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
@@ -210,7 +255,8 @@ std::string displayPath(std::string_view path) {
     std::size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
     if (c >= 0xf5) n = 0;
     bool ok = n > 0 && i + n <= path.size();
-    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(path[i + k]) & 0xc0) == 0x80;
+    for (std::size_t k = 1; ok && k < n; ++k)
+      ok = (static_cast<unsigned char>(path[i + k]) & 0xc0) == 0x80;
     if (ok && c == 0xc2 && static_cast<unsigned char>(path[i + 1]) < 0xa0) ok = false;
     if (ok) {
       out.append(path.substr(i, n));

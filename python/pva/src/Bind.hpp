@@ -3,12 +3,11 @@
 // taken, cyclesFrom/cyclesTo for C++'s from/to, numpy arrays for per-tile values.
 #pragma once
 
-#include <pva/pva.hpp>
-
 #include "CachedCaster.hpp"
 #include "NativeSlots.hpp"
 #include "StepIterator.hpp"
 
+#include <pva/pva.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -55,13 +54,16 @@ inline py::array_t<std::uint64_t> toNumpy(std::vector<std::uint64_t>&& v) {
 inline std::shared_ptr<pva::Program> mutableProgram(const pva::ProgramPtr& p) {
   return std::const_pointer_cast<pva::Program>(p);
 }
-inline std::vector<std::shared_ptr<pva::Program>> mutablePrograms(const std::vector<pva::ProgramPtr>& ps) {
+inline std::vector<std::shared_ptr<pva::Program>>
+mutablePrograms(const std::vector<pva::ProgramPtr>& ps) {
   std::vector<std::shared_ptr<pva::Program>> out;
   out.reserve(ps.size());
-  for (const auto& p : ps) out.push_back(mutableProgram(p));
+  for (const auto& p : ps)
+    out.push_back(mutableProgram(p));
   return out;
 }
-inline std::shared_ptr<pva::DebugContext> mutableContext(const std::shared_ptr<const pva::DebugContext>& c) {
+inline std::shared_ptr<pva::DebugContext>
+mutableContext(const std::shared_ptr<const pva::DebugContext>& c) {
   return std::const_pointer_cast<pva::DebugContext>(c);
 }
 

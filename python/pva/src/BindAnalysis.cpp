@@ -10,12 +10,15 @@ namespace pvapy {
 
 namespace {
 
-template <class T, class M> void readonly(py::class_<T>& c, const char* name, M T::*member) { c.def_readonly(name, member); }
+template <class T, class M> void readonly(py::class_<T>& c, const char* name, M T::*member) {
+  c.def_readonly(name, member);
+}
 
 } // namespace
 
 void bindAnalysis(py::module_& m) {
-  py::class_<pva::Scope> scope(m, "Scope", "What a group of figures covers: which runs, which replicas.");
+  py::class_<pva::Scope> scope(m, "Scope",
+                               "What a group of figures covers: which runs, which replicas.");
   py::enum_<pva::Scope::Runs>(scope, "Runs")
       .value("NotApplicable", pva::Scope::Runs::NotApplicable)
       .value("OneRun", pva::Scope::Runs::OneRun)
@@ -79,7 +82,8 @@ void bindAnalysis(py::module_& m) {
   readonly(memory, "tilesPerBin", &pva::MemorySummary::tilesPerBin);
 
   using Kind = pva::TileCycleTotals::Kind;
-  py::class_<pva::CycleKinds> kinds(m, "CycleKinds", "Tile cycles by kind, summed over the tiles of one replica.");
+  py::class_<pva::CycleKinds> kinds(m, "CycleKinds",
+                                    "Tile cycles by kind, summed over the tiles of one replica.");
   kinds.def("of", &pva::CycleKinds::of, py::arg("kind"))
       .def("shareOfTileCycles", &pva::CycleKinds::shareOfTileCycles, py::arg("kind"))
       .def_property_readonly("total", &pva::CycleKinds::total)
@@ -108,11 +112,15 @@ void bindAnalysis(py::module_& m) {
   readonly(execution, "tileCycles", &pva::ExecutionSummary::tileCycles);
   readonly(execution, "runs", &pva::ExecutionSummary::runs);
   readonly(execution, "tilesPerReplica", &pva::ExecutionSummary::tilesPerReplica);
-  readonly(execution, "hasComputeExcludingIdleThreads", &pva::ExecutionSummary::hasComputeExcludingIdleThreads);
-  readonly(execution, "computeExcludingIdleThreads", &pva::ExecutionSummary::computeExcludingIdleThreads);
+  readonly(execution, "hasComputeExcludingIdleThreads",
+           &pva::ExecutionSummary::hasComputeExcludingIdleThreads);
+  readonly(execution, "computeExcludingIdleThreads",
+           &pva::ExecutionSummary::computeExcludingIdleThreads);
   execution.def("tileAverageCycles", &pva::ExecutionSummary::tileAverageCycles, py::arg("kind"))
-      .def("tileAverageShareOfTotal", &pva::ExecutionSummary::tileAverageShareOfTotal, py::arg("kind"))
-      .def("tileAverageComputeExcludingIdleThreads", &pva::ExecutionSummary::tileAverageComputeExcludingIdleThreads)
+      .def("tileAverageShareOfTotal", &pva::ExecutionSummary::tileAverageShareOfTotal,
+           py::arg("kind"))
+      .def("tileAverageComputeExcludingIdleThreads",
+           &pva::ExecutionSummary::tileAverageComputeExcludingIdleThreads)
       .def("tileAverageComputeExcludingIdleThreadsShareOfTotal",
            &pva::ExecutionSummary::tileAverageComputeExcludingIdleThreadsShareOfTotal);
 
@@ -169,21 +177,35 @@ void bindAnalysis(py::module_& m) {
   readonly(operation, "alwaysLiveBytes", &pva::OperationFigures::alwaysLiveBytes);
   readonly(operation, "peakNotAlwaysLiveBytes", &pva::OperationFigures::peakNotAlwaysLiveBytes);
   readonly(operation, "estimatedFlops", &pva::OperationFigures::estimatedFlops);
-  readonly(operation, "verticesWithoutFlopEstimate", &pva::OperationFigures::verticesWithoutFlopEstimate);
+  readonly(operation, "verticesWithoutFlopEstimate",
+           &pva::OperationFigures::verticesWithoutFlopEstimate);
 
   // Per-tile figures as numpy arrays (copied: the struct is a value); estimatedFlops is None,
   // not an empty array, when the report has no FLOP estimates per tile.
   py::class_<pva::OperationTileFigures> opTiles(m, "OperationTileFigures");
   readonly(opTiles, "scope", &pva::OperationTileFigures::scope);
-  opTiles.def_property_readonly("codeBytes", [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.codeBytes)); })
-      .def_property_readonly("vertices", [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.vertices)); })
+  opTiles
+      .def_property_readonly("codeBytes",
+                             [](const pva::OperationTileFigures& f) {
+                               return toNumpy(std::vector<std::uint64_t>(f.codeBytes));
+                             })
+      .def_property_readonly("vertices",
+                             [](const pva::OperationTileFigures& f) {
+                               return toNumpy(std::vector<std::uint64_t>(f.vertices));
+                             })
       .def_property_readonly("estimatedCycles",
-                             [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.estimatedCycles)); })
-      .def_property_readonly("cycles", [](const pva::OperationTileFigures& f) { return toNumpy(std::vector<std::uint64_t>(f.cycles)); })
-      .def_property_readonly("estimatedFlops", [](const pva::OperationTileFigures& f) -> py::object {
-        if (f.estimatedFlops.empty()) return py::none();
-        return toNumpy(std::vector<std::uint64_t>(f.estimatedFlops));
-      });
+                             [](const pva::OperationTileFigures& f) {
+                               return toNumpy(std::vector<std::uint64_t>(f.estimatedCycles));
+                             })
+      .def_property_readonly("cycles",
+                             [](const pva::OperationTileFigures& f) {
+                               return toNumpy(std::vector<std::uint64_t>(f.cycles));
+                             })
+      .def_property_readonly("estimatedFlops",
+                             [](const pva::OperationTileFigures& f) -> py::object {
+                               if (f.estimatedFlops.empty()) return py::none();
+                               return toNumpy(std::vector<std::uint64_t>(f.estimatedFlops));
+                             });
   readonly(opTiles, "executedSteps", &pva::OperationTileFigures::executedSteps);
   readonly(opTiles, "profiled", &pva::OperationTileFigures::profiled);
 
@@ -192,32 +214,46 @@ void bindAnalysis(py::module_& m) {
   readonly(opExecution, "steps", &pva::OperationExecution::steps);
 
   py::class_<pva::LiveRange> range(m, "LiveRange");
-  range.def(py::init([](std::uint64_t from, std::uint64_t to, std::uint64_t bytes) { return pva::LiveRange{from, to, bytes}; }),
+  range.def(py::init([](std::uint64_t from, std::uint64_t to, std::uint64_t bytes) {
+              return pva::LiveRange{from, to, bytes};
+            }),
             py::arg("from_"), py::arg("to"), py::arg("bytes"));
   readonly(range, "from_", &pva::LiveRange::from);
   readonly(range, "to", &pva::LiveRange::to);
   readonly(range, "bytes", &pva::LiveRange::bytes);
 
   m.def("summarize", &pva::summarize, py::arg("report"), py::call_guard<py::gil_scoped_release>(),
-        "The report's headline figures: target, graph counts, memory, liveness peak, cycles by kind, runs.");
-  m.def("summarizeMemory", [](const pva::Report& r, const pva::Ipu& ipu) { return pva::summarizeMemory(r, ipu.tiles()); },
-        py::arg("report"), py::arg("ipu"), py::call_guard<py::gil_scoped_release>(), "The memory figures of one IPU's tiles.");
-  m.def("analyseExecution", [](const pva::Report& r) { return pva::analyseExecution(r); }, py::arg("report"),
-        py::call_guard<py::gil_scoped_release>(),
-        "Per-program and per-compute-set cycles, tile balance and IPU traffic, per run and over all runs.");
-  m.def("analyseSteps", &pva::analyseSteps, py::arg("report"), py::arg("firstStep"), py::arg("count"),
-        py::call_guard<py::gil_scoped_release>(),
-        "The figures of a stretch of steps (indices over all runs), counted as analyseExecution counts a run's.");
+        "The report's headline figures: target, graph counts, memory, liveness peak, cycles by "
+        "kind, runs.");
+  m.def(
+      "summarizeMemory",
+      [](const pva::Report& r, const pva::Ipu& ipu) {
+        return pva::summarizeMemory(r, ipu.tiles());
+      },
+      py::arg("report"), py::arg("ipu"), py::call_guard<py::gil_scoped_release>(),
+      "The memory figures of one IPU's tiles.");
+  m.def(
+      "analyseExecution", [](const pva::Report& r) { return pva::analyseExecution(r); },
+      py::arg("report"), py::call_guard<py::gil_scoped_release>(),
+      "Per-program and per-compute-set cycles, tile balance and IPU traffic, per run and over all "
+      "runs.");
+  m.def("analyseSteps", &pva::analyseSteps, py::arg("report"), py::arg("firstStep"),
+        py::arg("count"), py::call_guard<py::gil_scoped_release>(),
+        "The figures of a stretch of steps (indices over all runs), counted as analyseExecution "
+        "counts a run's.");
   m.def("operationExecution", &pva::operationExecution, py::arg("operations"), py::arg("span"),
         "Cycles and steps of a group of operations in a span, each program once.");
   m.def("operationFigures", &pva::operationFigures, py::arg("operation"),
-        "Code, vertices, compute sets and exchanged bytes of an operation's programs, and its live bytes.");
+        "Code, vertices, compute sets and exchanged bytes of an operation's programs, and its live "
+        "bytes.");
   m.def("operationTileFigures", &pva::operationTileFigures, py::arg("report"), py::arg("operation"),
         py::call_guard<py::gil_scoped_release>(),
-        "An operation's code, vertices, estimated and executed cycles and estimated FLOPs on each tile of one replica.");
+        "An operation's code, vertices, estimated and executed cycles and estimated FLOPs on each "
+        "tile of one replica.");
   m.def("operationCycles", &pva::operationCycles, py::arg("operation"), py::arg("span"),
         "An operation's executed cycles in a span (ExecutionAnalysis.allRuns or one of .runs).");
-  m.def("peakLiveBytes", &pva::peakLiveBytes, py::arg("ranges"), "The most bytes of the ranges live at one step.");
+  m.def("peakLiveBytes", &pva::peakLiveBytes, py::arg("ranges"),
+        "The most bytes of the ranges live at one step.");
   m.def("peakNotAlwaysLiveBytes", &pva::peakNotAlwaysLiveBytes, py::arg("variables"),
         "The most bytes of these not-always-live variables live at one step.");
 }

@@ -96,7 +96,8 @@ void bindCompare(py::module_& m) {
       .def_readonly("programsTotal", &pva::CycleComparison::programsTotal)
       .def_readonly("kindsTotal", &pva::CycleComparison::kindsTotal)
       .def_readonly("streamCopies", &pva::CycleComparison::streamCopies,
-                    "Stream-copy steps' cycles, all runs, by destination: host, remoteBuffer, mixed, unknown.")
+                    "Stream-copy steps' cycles, all runs, by destination: host, remoteBuffer, "
+                    "mixed, unknown.")
       .def_readonly("streamCopiesTotal", &pva::CycleComparison::streamCopiesTotal);
   py::class_<pva::ReportComparison>(m, "ReportComparison")
       .def_readonly("memory", &pva::ReportComparison::memory)
@@ -108,12 +109,17 @@ void bindCompare(py::module_& m) {
       .def_readonly("operations", &pva::ReportComparison::operations)
       .def_readonly("programsInCommon", &pva::ReportComparison::programsInCommon);
   m.def("compare", &pva::compare, py::arg("base"), py::arg("current"),
-        "Compares two reports: targets, memory, variables, liveness, cycles and (with debug information) "
+        "Compares two reports: targets, memory, variables, liveness, cycles and (with debug "
+        "information) "
         "operations; rows matched by name, runs by name else by position.");
-  m.def("compareOperations", py::overload_cast<const pva::Report&, const pva::Report&>(&pva::compareOperations),
-        py::arg("base"), py::arg("current"), "compare(base, current).operations alone (reads both executions).");
-  m.def("compareProgramCycles", py::overload_cast<const pva::Report&, const pva::Report&>(&pva::compareProgramCycles),
-        py::arg("base"), py::arg("current"), "compare(base, current).cycles.programs alone (reads both executions).");
+  m.def("compareOperations",
+        py::overload_cast<const pva::Report&, const pva::Report&>(&pva::compareOperations),
+        py::arg("base"), py::arg("current"),
+        "compare(base, current).operations alone (reads both executions).");
+  m.def("compareProgramCycles",
+        py::overload_cast<const pva::Report&, const pva::Report&>(&pva::compareProgramCycles),
+        py::arg("base"), py::arg("current"),
+        "compare(base, current).cycles.programs alone (reads both executions).");
 }
 
 } // namespace pvapy

@@ -4,7 +4,9 @@ namespace pvapy {
 
 namespace {
 /// pva::StepIndex as Python's optional: an int, or None.
-py::object stepIndex(const pva::StepIndex& i) { return i ? py::object(py::int_(*i)) : py::object(py::none()); }
+py::object stepIndex(const pva::StepIndex& i) {
+  return i ? py::object(py::int_(*i)) : py::object(py::none());
+}
 } // namespace
 
 void bindDebug(py::module_& m) {
@@ -12,7 +14,8 @@ void bindDebug(py::module_& m) {
       .def_property_readonly("fileName", &pva::SourceLocation::fileName)
       .def_property_readonly("functionName", &pva::SourceLocation::functionName)
       .def_property_readonly("lineNumber", &pva::SourceLocation::lineNumber);
-  py::class_<pva::DebugContext, std::shared_ptr<pva::DebugContext>>(m, "DebugContext", "Where something came from (debug.cbor).")
+  py::class_<pva::DebugContext, std::shared_ptr<pva::DebugContext>>(
+      m, "DebugContext", "Where something came from (debug.cbor).")
       .def_property_readonly("id", &pva::DebugContext::id)
       .def_property_readonly("name", &pva::DebugContext::name)
       .def_property_readonly("path", &pva::DebugContext::path)
@@ -23,28 +26,35 @@ void bindDebug(py::module_& m) {
       .def_property_readonly("location", &pva::DebugContext::location)
       .def_property_readonly("parents", [](const pva::DebugContext& c) {
         std::vector<std::shared_ptr<pva::DebugContext>> out;
-        for (const auto& p : c.parents()) out.push_back(mutableContext(p));
+        for (const auto& p : c.parents())
+          out.push_back(mutableContext(p));
         return out;
       });
   py::class_<pva::Operation>(m, "Operation")
       .def_property_readonly("name", &pva::Operation::name)
       .def_property_readonly("type", &pva::Operation::type)
-      .def_property_readonly("debugContext", [](const pva::Operation& o) { return mutableContext(o.debugContext()); })
-      .def_property_readonly("replacedDebugContext", [](const pva::Operation&) { return py::list(); },
-                             "Always empty: Tessera's ops replace nothing.")
+      .def_property_readonly(
+          "debugContext", [](const pva::Operation& o) { return mutableContext(o.debugContext()); })
+      .def_property_readonly(
+          "replacedDebugContext", [](const pva::Operation&) { return py::list(); },
+          "Always empty: Tessera's ops replace nothing.")
       .def("programs", [](const pva::Operation& o) { return mutablePrograms(o.programs()); })
       .def_property_readonly("vars", &pva::Operation::vars)
-      .def_property_readonly("firstStepIndex", [](const pva::Operation& o) { return stepIndex(o.firstStepIndex()); },
-                             "First liveness step of its programs; None when none is in the schedule.")
-      .def_property_readonly("lastStepIndex", [](const pva::Operation& o) { return stepIndex(o.lastStepIndex()); },
-                             "Last liveness step of its programs (included); None when none is in the schedule.")
+      .def_property_readonly(
+          "firstStepIndex", [](const pva::Operation& o) { return stepIndex(o.firstStepIndex()); },
+          "First liveness step of its programs; None when none is in the schedule.")
+      .def_property_readonly(
+          "lastStepIndex", [](const pva::Operation& o) { return stepIndex(o.lastStepIndex()); },
+          "Last liveness step of its programs (included); None when none is in the schedule.")
       .def_property_readonly("estimatedCycles", &pva::Operation::estimatedCycles)
       .def_property_readonly("variableBytes", &pva::Operation::variableBytes);
-  py::class_<pva::OperationAnalysis>(m, "OperationAnalysis", "Operations of a report opened with its debug.cbor.")
+  py::class_<pva::OperationAnalysis>(m, "OperationAnalysis",
+                                     "Operations of a report opened with its debug.cbor.")
       .def(py::init<const pva::Report&>(), py::arg("report"))
       .def_property_readonly("operations", &pva::OperationAnalysis::operations)
-      .def_property_readonly("operationOfProgram", &pva::OperationAnalysis::operationOfProgram,
-                             "By program id: the index in operations of the operation owning it, or -1.");
+      .def_property_readonly(
+          "operationOfProgram", &pva::OperationAnalysis::operationOfProgram,
+          "By program id: the index in operations of the operation owning it, or -1.");
 }
 
 } // namespace pvapy

@@ -7,7 +7,8 @@
 namespace pvapy {
 
 void bindInsights(py::module_& m) {
-  py::class_<pva::InsightsOptions> options(m, "InsightsOptions", "Sizes of the lists pva.insights keeps.");
+  py::class_<pva::InsightsOptions> options(m, "InsightsOptions",
+                                           "Sizes of the lists pva.insights keeps.");
   options.def(py::init<>())
       .def_readwrite("worstTiles", &pva::InsightsOptions::worstTiles)
       .def_readwrite("topItems", &pva::InsightsOptions::topItems)
@@ -17,7 +18,8 @@ void bindInsights(py::module_& m) {
       .def_readonly("name", &pva::NamedBytes::name)
       .def_readonly("bytes", &pva::NamedBytes::bytes);
 
-  py::class_<pva::LivenessSplit>(m, "LivenessSplit", "Always-live bytes and not-always-live bytes at one liveness step.")
+  py::class_<pva::LivenessSplit>(
+      m, "LivenessSplit", "Always-live bytes and not-always-live bytes at one liveness step.")
       .def_readonly("stepKnown", &pva::LivenessSplit::stepKnown)
       .def_readonly("step", &pva::LivenessSplit::step)
       .def_readonly("alwaysLiveBytes", &pva::LivenessSplit::alwaysLiveBytes)
@@ -44,7 +46,8 @@ void bindInsights(py::module_& m) {
       .def_readonly("atModelPeak", &pva::IpuInsight::atModelPeak)
       .def_readonly("atIpuPeak", &pva::IpuInsight::atIpuPeak);
 
-  py::class_<pva::UsageBin>(m, "UsageBin", "Tiles whose memory is a share of the tile's in [fromFraction, toFraction).")
+  py::class_<pva::UsageBin>(
+      m, "UsageBin", "Tiles whose memory is a share of the tile's in [fromFraction, toFraction).")
       .def_readonly("fromFraction", &pva::UsageBin::fromFraction)
       .def_readonly("toFraction", &pva::UsageBin::toFraction)
       .def_readonly("tiles", &pva::UsageBin::tiles);
@@ -68,13 +71,15 @@ void bindInsights(py::module_& m) {
       .def_readonly("maxTile", &pva::ExchangeInsight::maxTile)
       .def_readonly("computeSets", &pva::ExchangeInsight::computeSets);
 
-  py::class_<pva::Suggestion> suggestion(m, "Suggestion", "A change to the program and the memory it would save (an estimate).");
+  py::class_<pva::Suggestion> suggestion(
+      m, "Suggestion", "A change to the program and the memory it would save (an estimate).");
   py::enum_<pva::Suggestion::Kind>(suggestion, "Kind")
       .value("FloatToHalf", pva::Suggestion::Kind::FloatToHalf)
       .value("SpreadVariable", pva::Suggestion::Kind::SpreadVariable)
       .value("ExchangeCode", pva::Suggestion::Kind::ExchangeCode);
   suggestion.def_readonly("kind", &pva::Suggestion::kind)
-      .def_property_readonly("kindName", [](const pva::Suggestion& s) { return pva::Suggestion::kindName(s.kind); })
+      .def_property_readonly(
+          "kindName", [](const pva::Suggestion& s) { return pva::Suggestion::kindName(s.kind); })
       .def_readonly("title", &pva::Suggestion::title)
       .def_readonly("detail", &pva::Suggestion::detail)
       .def_readonly("scope", &pva::Suggestion::scope)
@@ -83,7 +88,8 @@ void bindInsights(py::module_& m) {
       .def_readonly("wouldFit", &pva::Suggestion::wouldFit)
       .def_readonly("subjects", &pva::Suggestion::subjects);
 
-  py::class_<pva::Insights>(m, "Insights", "Does it fit, the worst tiles, what fills them, and what to change.")
+  py::class_<pva::Insights>(m, "Insights",
+                            "Does it fit, the worst tiles, what fills them, and what to change.")
       .def_readonly("scope", &pva::Insights::scope)
       .def_readonly("fits", &pva::Insights::fits)
       .def_readonly("bytesPerTile", &pva::Insights::bytesPerTile)
@@ -103,8 +109,10 @@ void bindInsights(py::module_& m) {
 
   m.def("insights", &pva::insights, py::arg("report"), py::arg("options") = pva::InsightsOptions(),
         py::call_guard<py::gil_scoped_release>(),
-        "Does it fit and by how much, the worst tiles, tiles by usage, always-live vs not-always-live at the "
-        "peak, the largest vertex state, code and exchanges, and suggestions with estimated savings.");
+        "Does it fit and by how much, the worst tiles, tiles by usage, always-live vs "
+        "not-always-live at the "
+        "peak, the largest vertex state, code and exchanges, and suggestions with estimated "
+        "savings.");
 }
 
 } // namespace pvapy

@@ -19,21 +19,25 @@ void bindReport(py::module_& m) {
       .def("__repr__", &pva::ProfileReportVersion::string);
 
   py::class_<pva::InstrumentationSettings> settings(m, "InstrumentationSettings");
-  py::enum_<pva::InstrumentationSettings::ComputeInstrumentationLevel>(settings, "ComputeInstrumentationLevel")
+  py::enum_<pva::InstrumentationSettings::ComputeInstrumentationLevel>(
+      settings, "ComputeInstrumentationLevel")
       .value("Off", pva::InstrumentationSettings::ComputeInstrumentationLevel::Off)
       .value("Vertex", pva::InstrumentationSettings::ComputeInstrumentationLevel::Vertex)
       .value("Tile", pva::InstrumentationSettings::ComputeInstrumentationLevel::Tile)
       .value("Ipu", pva::InstrumentationSettings::ComputeInstrumentationLevel::Ipu)
       .value("Device", pva::InstrumentationSettings::ComputeInstrumentationLevel::Device)
       .value("Unknown", pva::InstrumentationSettings::ComputeInstrumentationLevel::Unknown);
-  py::enum_<pva::InstrumentationSettings::ExternalExchangeInstrumentationLevel>(settings, "ExternalExchangeInstrumentationLevel")
+  py::enum_<pva::InstrumentationSettings::ExternalExchangeInstrumentationLevel>(
+      settings, "ExternalExchangeInstrumentationLevel")
       .value("Off", pva::InstrumentationSettings::ExternalExchangeInstrumentationLevel::Off)
       .value("Tile", pva::InstrumentationSettings::ExternalExchangeInstrumentationLevel::Tile)
-      .value("Unknown", pva::InstrumentationSettings::ExternalExchangeInstrumentationLevel::Unknown);
+      .value("Unknown",
+             pva::InstrumentationSettings::ExternalExchangeInstrumentationLevel::Unknown);
   settings.def_property_readonly("compute", &pva::InstrumentationSettings::compute)
       .def_property_readonly("externalExchange", &pva::InstrumentationSettings::externalExchange);
 
-  py::class_<pva::Report>(m, "Report", "A profile report, opened lazily and read-only (pva.openReport).")
+  py::class_<pva::Report>(m, "Report",
+                          "A profile report, opened lazily and read-only (pva.openReport).")
       .def_property_readonly("compilation", &pva::Report::compilation)
       .def_property_readonly("execution", &pva::Report::execution)
       .def_property_readonly("poplarVersion", &pva::Report::poplarVersion)
@@ -48,12 +52,15 @@ void bindReport(py::module_& m) {
       .def_property_readonly("profilePath", &pva::Report::profilePath)
       .def_property_readonly("debugPath", &pva::Report::debugPath)
       .def_property_readonly("hasDebugInfo", &pva::Report::hasDebugInfo)
-      .def("listPrintLength", [](const pva::Report&, std::size_t n) { listPrintLength() = n; },
-           py::arg("newLength"), "How many items the repr of long lists (steps) shows.")
+      .def(
+          "listPrintLength", [](const pva::Report&, std::size_t n) { listPrintLength() = n; },
+          py::arg("newLength"), "How many items the repr of long lists (steps) shows.")
       .def("__repr__", [](const pva::Report& r) { return "<pva.Report " + r.profilePath() + ">"; });
 
-  m.def("openReport", py::overload_cast<const std::string&>(&pva::openReport), py::arg("profileFilename"),
-        "Opens profile.pop. Raises pva.FileNotFoundError, InvalidReportError or UnsupportedVersionError.");
+  m.def("openReport", py::overload_cast<const std::string&>(&pva::openReport),
+        py::arg("profileFilename"),
+        "Opens profile.pop. Raises pva.FileNotFoundError, InvalidReportError or "
+        "UnsupportedVersionError.");
   m.def("openReport", py::overload_cast<const std::string&, const std::string&>(&pva::openReport),
         py::arg("profileFilename"), py::arg("debugInfoFilename"),
         "Opens profile.pop with its debug.cbor (needed by OperationAnalysis).");

@@ -1,7 +1,6 @@
 #include "Bind.hpp"
 
 #include <pybind11/functional.h>
-
 #include <sstream>
 
 namespace pvapy {
@@ -16,7 +15,9 @@ void bindTrace(py::module_& m) {
       .def_property_readonly("depth", &pva::Event::depth)
       .def_property_readonly("metadata", &pva::Event::metadata)
       .def("children", &pva::Event::children, "Nested events.")
-      .def("__repr__", [](const pva::Event& e) { return "<pva.Event " + e.label() + " " + std::to_string(e.duration()) + " us>"; });
+      .def("__repr__", [](const pva::Event& e) {
+        return "<pva.Event " + e.label() + " " + std::to_string(e.duration()) + " us>";
+      });
   py::class_<pva::InstantEvent> instant(m, "InstantEvent");
   py::enum_<pva::InstantEvent::Kind>(instant, "Kind")
       .value("Instant", pva::InstantEvent::Kind::Instant)
@@ -61,14 +62,19 @@ void bindTrace(py::module_& m) {
       .def_property_readonly("processes", &pva::Trace::processes)
       .def("process", &pva::Trace::process, py::arg("pid"))
       .def_property_readonly("path", &pva::Trace::path)
-      .def("exportChromeTrace", [](const pva::Trace& t) {
-        std::ostringstream out;
-        pva::exportChromeTrace(t, out);
-        return out.str();
-      }, "The trace as Chrome/Perfetto Trace Event Format JSON text.");
-  m.def("openTrace", py::overload_cast<const std::string&>(&pva::openTrace), py::arg("path"), "Opens a .pvti host trace.");
-  m.def("openTrace", py::overload_cast<const std::string&, const pva::LoadProgress&>(&pva::openTrace), py::arg("path"),
-        py::arg("progress"),
+      .def(
+          "exportChromeTrace",
+          [](const pva::Trace& t) {
+            std::ostringstream out;
+            pva::exportChromeTrace(t, out);
+            return out.str();
+          },
+          "The trace as Chrome/Perfetto Trace Event Format JSON text.");
+  m.def("openTrace", py::overload_cast<const std::string&>(&pva::openTrace), py::arg("path"),
+        "Opens a .pvti host trace.");
+  m.def("openTrace",
+        py::overload_cast<const std::string&, const pva::LoadProgress&>(&pva::openTrace),
+        py::arg("path"), py::arg("progress"),
         "Opens a .pvti host trace, calling progress(fractionDone) as it loads; progress returning "
         "False stops the load with pva.CancelledError.");
 }

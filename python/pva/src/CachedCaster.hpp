@@ -7,9 +7,8 @@
 // Included by every binding file (through Bind.hpp), as pybind11 requires of a specialization.
 #pragma once
 
-#include <pybind11/pybind11.h>
-
 #include <new>
+#include <pybind11/pybind11.h>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -17,22 +16,26 @@
 namespace pvapy {
 
 template <class T> class CachedCaster : public pybind11::detail::type_caster_generic {
-  static_assert(!std::is_polymorphic<T>::value, "a polymorphic class needs pybind11's derived-type look-up");
+  static_assert(!std::is_polymorphic<T>::value,
+                "a polymorphic class needs pybind11's derived-type look-up");
 
 public:
   static constexpr auto name = pybind11::detail::const_name<T>();
 
   CachedCaster() : type_caster_generic(info()) {}
 
-  static pybind11::handle cast(const T& src, pybind11::return_value_policy policy, pybind11::handle parent) {
-    if (policy == pybind11::return_value_policy::automatic || policy == pybind11::return_value_policy::automatic_reference)
+  static pybind11::handle cast(const T& src, pybind11::return_value_policy policy,
+                               pybind11::handle parent) {
+    if (policy == pybind11::return_value_policy::automatic ||
+        policy == pybind11::return_value_policy::automatic_reference)
       policy = pybind11::return_value_policy::copy;
     return cast(&src, policy, parent);
   }
   static pybind11::handle cast(T&& src, pybind11::return_value_policy, pybind11::handle parent) {
     return cast(&src, pybind11::return_value_policy::move, parent);
   }
-  static pybind11::handle cast(const T* src, pybind11::return_value_policy policy, pybind11::handle parent) {
+  static pybind11::handle cast(const T* src, pybind11::return_value_policy policy,
+                               pybind11::handle parent) {
     return type_caster_generic::cast(src, policy, parent, info(), copier(), &move);
   }
 
@@ -57,13 +60,15 @@ private:
     else
       return nullptr; // pybind11 refuses to copy, as with its own caster
   }
-  static void* move(const void* p) { return new T(std::move(*const_cast<T*>(static_cast<const T*>(p)))); }
+  static void* move(const void* p) {
+    return new T(std::move(*const_cast<T*>(static_cast<const T*>(p))));
+  }
 };
 
 } // namespace pvapy
 
 /// Makes pybind11 convert `Type` with pvapy::CachedCaster.
-#define PVAPY_CACHED_CASTER(Type)                                                                          \
-  namespace pybind11::detail {                                                                            \
-  template <> class type_caster<Type> : public pvapy::CachedCaster<Type> {};                              \
+#define PVAPY_CACHED_CASTER(Type)                                                                  \
+  namespace pybind11::detail {                                                                     \
+  template <> class type_caster<Type> : public pvapy::CachedCaster<Type> {};                       \
   }

@@ -8,9 +8,8 @@
 // through pybind11's registered translators (pva.InvalidReportError etc.), as with any binding.
 #pragma once
 
-#include <pybind11/pybind11.h>
-
 #include <cstddef>
+#include <pybind11/pybind11.h>
 #include <stdexcept>
 #include <utility>
 
@@ -26,8 +25,12 @@ inline void setPythonError() {
   } catch (py::error_already_set& e) {
     e.restore();
   } catch (...) {
-    if (py::detail::apply_exception_translators(py::detail::get_local_internals().registered_exception_translators)) return;
-    if (py::detail::apply_exception_translators(py::detail::get_internals().registered_exception_translators)) return;
+    if (py::detail::apply_exception_translators(
+            py::detail::get_local_internals().registered_exception_translators))
+      return;
+    if (py::detail::apply_exception_translators(
+            py::detail::get_internals().registered_exception_translators))
+      return;
     PyErr_SetString(PyExc_SystemError, "exception escaped from pybind11's exception translators");
   }
 }
@@ -63,8 +66,10 @@ template <auto Get> PyObject* getter(PyObject* obj, void*) {
 template <auto Get, class Class> void property(Class& cls, const char* name, const char* doc) {
   // The definition must live as long as the class, which lives as long as the process.
   auto* def = new PyGetSetDef{name, &getter<Get>, nullptr, doc, nullptr};
-  py::object descriptor = py::reinterpret_steal<py::object>(PyDescr_NewGetSet(reinterpret_cast<PyTypeObject*>(cls.ptr()), def));
-  if (!descriptor || PyObject_SetAttrString(cls.ptr(), name, descriptor.ptr()) != 0) throw py::error_already_set();
+  py::object descriptor = py::reinterpret_steal<py::object>(
+      PyDescr_NewGetSet(reinterpret_cast<PyTypeObject*>(cls.ptr()), def));
+  if (!descriptor || PyObject_SetAttrString(cls.ptr(), name, descriptor.ptr()) != 0)
+    throw py::error_already_set();
 }
 
 template <auto Next> PyObject* iterNext(PyObject* obj) {

@@ -3,18 +3,17 @@
 // copies each step and keeps more state per call.
 #pragma once
 
-#include <pva/pva.hpp>
-
-#include <pybind11/pybind11.h>
-
 #include <memory>
+#include <pva/pva.hpp>
+#include <pybind11/pybind11.h>
 
 namespace pvapy {
 
 class StepIterator {
 public:
   explicit StepIterator(const pva::ExecutionSteps& steps)
-      : steps_(std::make_unique<pva::ExecutionSteps>(steps)), it_(steps_->begin()), end_(steps_->end()) {}
+      : steps_(std::make_unique<pva::ExecutionSteps>(steps)), it_(steps_->begin()),
+        end_(steps_->end()) {}
 
   pva::ExecutionStep next() {
     if (it_ == end_) throw pybind11::stop_iteration();

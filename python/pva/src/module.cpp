@@ -1,7 +1,8 @@
 #include "Bind.hpp"
 
 PYBIND11_MODULE(pva_core, m) {
-  m.doc() = "Tessera's libpva: read profile reports (profile.pop, debug.cbor) and host traces (.pvti).";
+  m.doc() =
+      "Tessera's libpva: read profile reports (profile.pop, debug.cbor) and host traces (.pvti).";
   pvapy::bindErrors(m);
   pvapy::bindPrograms(m); // before the classes whose properties return programs
   pvapy::bindCompilation(m);

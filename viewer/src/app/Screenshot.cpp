@@ -2,7 +2,6 @@
 #include "app/Screenshot.hpp"
 
 #include "app/ViewName.hpp"
-
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
@@ -12,20 +11,23 @@
 #include <QImageWriter>
 #include <QMessageBox>
 #include <QTimer>
-
 #include <cstdio>
 
 namespace tessera::viewer {
 
 // The offscreen platform warns about things that do not matter without a screen; a CI log
 // should show only real problems.
-static void quietPlatformMessages(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-  if (message.contains(QLatin1String("propagateSizeHints")) || message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")))
+static void quietPlatformMessages(QtMsgType type, const QMessageLogContext& context,
+                                  const QString& message) {
+  if (message.contains(QLatin1String("propagateSizeHints")) ||
+      message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")))
     return;
   std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
 }
 
-void installHeadlessMessageFilter() { qInstallMessageHandler(quietPlatformMessages); }
+void installHeadlessMessageFilter() {
+  qInstallMessageHandler(quietPlatformMessages);
+}
 
 int takeScreenshot(const ScreenshotRequest& request) {
   MainWindow window;
@@ -46,32 +48,40 @@ int takeScreenshot(const ScreenshotRequest& request) {
   };
   const bool opened = request.compare ? window.openComparison(request.paths[0], request.paths[1])
                                       : window.openPath(request.paths[0]);
-  if (!opened) return fail(1, window.errorDialog() ? window.errorDialog()->text() : QStringLiteral("cannot open"));
+  if (!opened)
+    return fail(1, window.errorDialog() ? window.errorDialog()->text()
+                                        : QStringLiteral("cannot open"));
   // No --view: the view the window opens the document on (Summary for a report, the host trace
   // for a .pvti).
   const QString view = !request.view.isEmpty() ? request.view
-                       : window.currentPage() ? window.currentPage()->viewKey()
-                                              : QStringLiteral("summary");
+                       : window.currentPage()  ? window.currentPage()->viewKey()
+                                               : QStringLiteral("summary");
   Page* page = window.page(view);
   if (!page) {
     QStringList keys;
-    for (Page* p : window.pages()) keys << p->viewKey();
-    return fail(2, QStringLiteral("no view '%1' (views: %2)").arg(view, keys.join(QStringLiteral(", "))));
+    for (Page* p : window.pages())
+      keys << p->viewKey();
+    return fail(
+        2, QStringLiteral("no view '%1' (views: %2)").arg(view, keys.join(QStringLiteral(", "))));
   }
   if (!window.showView(view))
-    return fail(2, QStringLiteral("the %1 view has nothing to show for %2%3")
-                       .arg(view, request.paths.join(QLatin1Char(' ')), viewHint(view, request.compare)));
+    return fail(
+        2, QStringLiteral("the %1 view has nothing to show for %2%3")
+               .arg(view, request.paths.join(QLatin1Char(' ')), viewHint(view, request.compare)));
 
   // Wait for the page (or an error), then let layouts and paints settle.
   QString error;
   int errorStatus = 1;
   QEventLoop loop;
   if (execution)
-    QObject::connect(execution, &ExecutionPage::unknownRun, &loop, [&](const QString& name, const QStringList& runs) {
-      error = QStringLiteral("no run '%1' in %2 (runs: %3)").arg(name, request.paths.join(QLatin1Char(' ')), runs.join(QStringLiteral(", ")));
-      errorStatus = 2; // a usage error: the name given does not exist
-      loop.quit();
-    });
+    QObject::connect(execution, &ExecutionPage::unknownRun, &loop,
+                     [&](const QString& name, const QStringList& runs) {
+                       error = QStringLiteral("no run '%1' in %2 (runs: %3)")
+                                   .arg(name, request.paths.join(QLatin1Char(' ')),
+                                        runs.join(QStringLiteral(", ")));
+                       errorStatus = 2; // a usage error: the name given does not exist
+                       loop.quit();
+                     });
   QObject::connect(page, &Page::readyChanged, &loop, [&](bool ready) {
     if (ready) loop.quit();
   });
@@ -80,7 +90,9 @@ int takeScreenshot(const ScreenshotRequest& request) {
     loop.quit();
   });
   QTimer::singleShot(request.timeoutSeconds * 1000, &loop, [&] {
-    error = QStringLiteral("the %1 view did not finish loading within %2 s").arg(view).arg(request.timeoutSeconds);
+    error = QStringLiteral("the %1 view did not finish loading within %2 s")
+                .arg(view)
+                .arg(request.timeoutSeconds);
     loop.quit();
   });
   if (!page->isReady() && error.isEmpty()) loop.exec();

@@ -7,12 +7,14 @@ QString viewNameProblem(const QString& name) {
   // path and left out the view's name. (A bare word that is also a directory here, "mlp", is
   // left to the "no view" message, which lists the views.)
   const bool looksLikePath = name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')) ||
-                             name.endsWith(QLatin1String(".pop")) || name.endsWith(QLatin1String(".pvti")) ||
+                             name.endsWith(QLatin1String(".pop")) ||
+                             name.endsWith(QLatin1String(".pvti")) ||
                              name.endsWith(QLatin1String(".cbor"));
   if (name.isEmpty()) return QStringLiteral("--view needs a view name");
   if (looksLikePath)
     return QStringLiteral("--view needs a view name before the path; '%1' is a path "
-                          "(views: summary, insights, memory, liveness, tilemap, programs, operations, execution, graph, trace, compare)")
+                          "(views: summary, insights, memory, liveness, tilemap, programs, "
+                          "operations, execution, graph, trace, compare)")
         .arg(name);
   return {};
 }

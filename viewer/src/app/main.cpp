@@ -8,7 +8,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-
 #include <cstdio>
 #include <cstdlib>
 
@@ -29,7 +28,8 @@ const char* const kDescription =
     "                                                  the execution trace as a flame graph\n"
     "  tessera-viewer --run run_2 reports/mlp          the execution trace of one run\n"
     "\n"
-    "Views: summary, insights, memory, liveness, tilemap, programs, operations, execution, graph, trace, compare.";
+    "Views: summary, insights, memory, liveness, tilemap, programs, operations, execution, graph, "
+    "trace, compare.";
 
 } // namespace
 
@@ -52,15 +52,16 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const QByteArray arg(argv[i]);
     const bool screenshot = arg == "--screenshot";
-    if (screenshot || arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") {
+    if (screenshot || arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+        arg == "--version") {
       needsDisplay = false;
       if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
       if (screenshot) installHeadlessMessageFilter();
     }
   }
   // Without a display Qt aborts with a page about platform plugins; say what to do instead.
-  if (needsDisplay && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
-      qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+  if (needsDisplay && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+      qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
     std::fprintf(stderr, "tessera-viewer: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); "
                          "use --screenshot FILE to render a view without one (see --help)\n");
     return 1;
@@ -75,28 +76,38 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QString::fromUtf8(kDescription));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("path"),
-                               QStringLiteral("Report directory, profile.pop or .pvti (two reports with --compare)."),
-                               QStringLiteral("[path | --compare base current]"));
-  const QCommandLineOption compare(QStringLiteral("compare"),
-                                   QStringLiteral("Compare two reports: the first path is the base."));
+  parser.addPositionalArgument(
+      QStringLiteral("path"),
+      QStringLiteral("Report directory, profile.pop or .pvti (two reports with --compare)."),
+      QStringLiteral("[path | --compare base current]"));
+  const QCommandLineOption compare(
+      QStringLiteral("compare"),
+      QStringLiteral("Compare two reports: the first path is the base."));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                      QStringLiteral("Render the view to <file> (PNG) and exit."), QStringLiteral("file"));
-  const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view to show (default: summary for a report, trace for a .pvti)."),
-                                QStringLiteral("name"));
-  const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1400x900)."),
+                                      QStringLiteral("Render the view to <file> (PNG) and exit."),
+                                      QStringLiteral("file"));
+  const QCommandLineOption view(
+      QStringLiteral("view"),
+      QStringLiteral("The view to show (default: summary for a report, trace for a .pvti)."),
+      QStringLiteral("name"));
+  const QCommandLineOption size(QStringLiteral("size"),
+                                QStringLiteral("Window size for --screenshot (default 1400x900)."),
                                 QStringLiteral("WxH"), QStringLiteral("1400x900"));
-  const QCommandLineOption units(QStringLiteral("units"), QStringLiteral("Memory units: bytes, binary or decimal."),
+  const QCommandLineOption units(QStringLiteral("units"),
+                                 QStringLiteral("Memory units: bytes, binary or decimal."),
                                  QStringLiteral("units"));
-  const QCommandLineOption timeout(QStringLiteral("timeout"),
-                                   QStringLiteral("Seconds to wait for the view to load (default 120)."),
-                                   QStringLiteral("seconds"), QStringLiteral("120"));
-  const QCommandLineOption executionMode(QStringLiteral("execution-mode"),
-                                        QStringLiteral("Execution trace view: flat (default), flame or bsp."),
-                                        QStringLiteral("mode"));
-  const QCommandLineOption run(QStringLiteral("run"),
-                               QStringLiteral("Execution trace: show the run named <name> (default: the first of several)."),
-                               QStringLiteral("name"));
+  const QCommandLineOption timeout(
+      QStringLiteral("timeout"),
+      QStringLiteral("Seconds to wait for the view to load (default 120)."),
+      QStringLiteral("seconds"), QStringLiteral("120"));
+  const QCommandLineOption executionMode(
+      QStringLiteral("execution-mode"),
+      QStringLiteral("Execution trace view: flat (default), flame or bsp."),
+      QStringLiteral("mode"));
+  const QCommandLineOption run(
+      QStringLiteral("run"),
+      QStringLiteral("Execution trace: show the run named <name> (default: the first of several)."),
+      QStringLiteral("name"));
   parser.addOptions({compare, screenshot, view, size, units, timeout, executionMode, run});
 
   auto usageError = [](const QString& message) {
@@ -117,13 +128,16 @@ int main(int argc, char** argv) {
   QString viewName = parser.value(view);
   if (parser.isSet(run)) {
     if (parser.value(run).isEmpty()) return usageError(QStringLiteral("--run needs a run name"));
-    if (viewName.isEmpty()) viewName = QStringLiteral("execution");
+    if (viewName.isEmpty())
+      viewName = QStringLiteral("execution");
     else if (viewName != QLatin1String("execution"))
-      return usageError(QStringLiteral("--run applies to the execution view, not '%1'").arg(viewName));
+      return usageError(
+          QStringLiteral("--run applies to the execution view, not '%1'").arg(viewName));
   }
   if (parser.isSet(compare) ? paths.size() != 2 : paths.size() > 1)
-    return usageError(parser.isSet(compare) ? QStringLiteral("--compare takes two report paths")
-                                            : QStringLiteral("one path at a time (or --compare BASE NEW)"));
+    return usageError(parser.isSet(compare)
+                          ? QStringLiteral("--compare takes two report paths")
+                          : QStringLiteral("one path at a time (or --compare BASE NEW)"));
   if (parser.isSet(units)) {
     MemoryUnits u;
     if (!parseMemoryUnits(parser.value(units), &u))
@@ -133,8 +147,10 @@ int main(int argc, char** argv) {
   }
 
   ExecutionTimeline::Mode traceMode = ExecutionTimeline::Mode::Flat;
-  if (parser.isSet(executionMode) && !ExecutionPage::parseMode(parser.value(executionMode), &traceMode))
-    return usageError(QStringLiteral("unknown execution mode '%1' (flat, flame or bsp)").arg(parser.value(executionMode)));
+  if (parser.isSet(executionMode) &&
+      !ExecutionPage::parseMode(parser.value(executionMode), &traceMode))
+    return usageError(QStringLiteral("unknown execution mode '%1' (flat, flame or bsp)")
+                          .arg(parser.value(executionMode)));
 
   if (parser.isSet(screenshot)) {
     ScreenshotRequest request;
@@ -146,7 +162,8 @@ int main(int argc, char** argv) {
     request.compare = parser.isSet(compare);
     bool ok = false;
     request.timeoutSeconds = parser.value(timeout).toInt(&ok);
-    if (!ok || request.timeoutSeconds <= 0) return usageError(QStringLiteral("--timeout needs a positive number"));
+    if (!ok || request.timeoutSeconds <= 0)
+      return usageError(QStringLiteral("--timeout needs a positive number"));
     const QStringList wh = parser.value(size).split(QLatin1Char('x'));
     if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0)
       return usageError(QStringLiteral("--size needs WIDTHxHEIGHT, e.g. 1400x900"));
@@ -160,14 +177,19 @@ int main(int argc, char** argv) {
     execution->setMode(traceMode);
     if (parser.isSet(run)) {
       execution->setWantedRun(parser.value(run));
-      QObject::connect(execution, &ExecutionPage::unknownRun, execution, [](const QString& name, const QStringList& runs) {
-        std::fprintf(stderr, "tessera-viewer: no run '%s' (runs: %s)\n", qPrintable(name), qPrintable(runs.join(QStringLiteral(", "))));
-      });
+      QObject::connect(execution, &ExecutionPage::unknownRun, execution,
+                       [](const QString& name, const QStringList& runs) {
+                         std::fprintf(stderr, "tessera-viewer: no run '%s' (runs: %s)\n",
+                                      qPrintable(name),
+                                      qPrintable(runs.join(QStringLiteral(", "))));
+                       });
     }
   }
   window.show();
-  if (parser.isSet(compare)) window.openComparison(paths[0], paths[1]);
-  else if (!paths.isEmpty()) window.openPath(paths[0]);
+  if (parser.isSet(compare))
+    window.openComparison(paths[0], paths[1]);
+  else if (!paths.isEmpty())
+    window.openPath(paths[0]);
   if (!viewName.isEmpty() && !window.showView(viewName))
     std::fprintf(stderr, "tessera-viewer: no view '%s' for this document%s\n", qPrintable(viewName),
                  qPrintable(viewHint(viewName, parser.isSet(compare))));

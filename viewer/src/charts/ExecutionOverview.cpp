@@ -7,13 +7,13 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
 namespace tessera::viewer {
 
-ExecutionOverview::ExecutionOverview(ExecutionTimeline* timeline, QWidget* parent) : ChartWidget(parent), timeline_(timeline) {
+ExecutionOverview::ExecutionOverview(ExecutionTimeline* timeline, QWidget* parent)
+    : ChartWidget(parent), timeline_(timeline) {
   setFixedHeight(46);
   setObjectName(QStringLiteral("execution-overview"));
   connect(timeline, &ExecutionTimeline::viewChanged, this, qOverload<>(&QWidget::update));
@@ -25,9 +25,13 @@ void ExecutionOverview::setIndex(std::shared_ptr<const ExecutionIndex> index) {
   update();
 }
 
-QRect ExecutionOverview::stripRect() const { return rect().adjusted(92, 4, -6, -4); }
+QRect ExecutionOverview::stripRect() const {
+  return rect().adjusted(92, 4, -6, -4);
+}
 
-double ExecutionOverview::extent() const { return index_ ? std::max(1.0, double(index_->loadedEnd())) : 1.0; }
+double ExecutionOverview::extent() const {
+  return index_ ? std::max(1.0, double(index_->loadedEnd())) : 1.0;
+}
 
 QRect ExecutionOverview::windowRect() const {
   const QRect s = stripRect();
@@ -50,9 +54,11 @@ void ExecutionOverview::paintEvent(QPaintEvent*) {
     cachedExtent_ = extent();
     cache_ = QImage(s.size(), QImage::Format_RGB32);
     cache_.fill(backgroundColor());
-    const unsigned lanes = std::min<unsigned>(index_->numLanes(), unsigned(std::max(1, s.height() / 2)));
+    const unsigned lanes =
+        std::min<unsigned>(index_->numLanes(), unsigned(std::max(1, s.height() / 2)));
     for (unsigned lane = 0; lane < lanes; ++lane) {
-      const int y0 = s.height() * int(lane) / int(lanes), y1 = s.height() * int(lane + 1) / int(lanes);
+      const int y0 = s.height() * int(lane) / int(lanes),
+                y1 = s.height() * int(lane + 1) / int(lanes);
       for (const TimelineSpan& span : reduceLane(*index_, lane, 0, cachedExtent_, s.width())) {
         const auto cycles = index_->approximateCycles(lane, span.first, span.first + span.count);
         // The kind with most cycles colours the column: the strip is for finding one's way.
@@ -103,11 +109,14 @@ void ExecutionOverview::mouseMoveEvent(QMouseEvent* event) {
   moveWindowTo((event->pos().x() - s.left()) * extent() / std::max(1, s.width()) - grabOffset_);
 }
 
-void ExecutionOverview::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
+void ExecutionOverview::mouseReleaseEvent(QMouseEvent*) {
+  dragging_ = false;
+}
 
 void ExecutionOverview::wheelEvent(QWheelEvent* event) {
   const double notches = event->angleDelta().y() / 120.0;
-  if (notches != 0) timeline_->zoomBy(std::pow(AxisWindow::kWheelZoom, notches), timeline_->width() / 2.0);
+  if (notches != 0)
+    timeline_->zoomBy(std::pow(AxisWindow::kWheelZoom, notches), timeline_->width() / 2.0);
   event->accept();
 }
 

@@ -9,7 +9,6 @@
 #include "core/ExecutionIndex.hpp"
 
 #include <QImage>
-
 #include <memory>
 
 namespace tessera::viewer {

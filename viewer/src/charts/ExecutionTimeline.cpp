@@ -12,7 +12,6 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -24,7 +23,8 @@ QString kindTip(const ExecutionIndex& index, std::uint64_t step) {
   const std::uint32_t program = index.stepProgram(step);
   const auto& programs = index.header().programs;
   if (program >= programs.size()) return QObject::tr("step %1").arg(step);
-  return QStringLiteral("%1 — %2").arg(programs[program].name, stepKindName(programs[program].kind));
+  return QStringLiteral("%1 — %2").arg(programs[program].name,
+                                       stepKindName(programs[program].kind));
 }
 
 } // namespace
@@ -157,7 +157,8 @@ unsigned ExecutionTimeline::numTiles(std::size_t track) const {
 // Layout
 
 QRect ExecutionTimeline::plotRect() const {
-  return QRect(kLabelWidth, kAxisHeight, std::max(1, width() - kLabelWidth - 6), std::max(1, height() - kAxisHeight - 4));
+  return QRect(kLabelWidth, kAxisHeight, std::max(1, width() - kLabelWidth - 6),
+               std::max(1, height() - kAxisHeight - 4));
 }
 
 double ExecutionTimeline::timeToX(double t) const {
@@ -176,11 +177,13 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
   const bool headers = tracks_.size() > 1;
   const int headerSpace = headers ? int(tracks_.size()) * kTrackHeader : 0;
   if (mode_ == Mode::Bsp) {
-    const int each = (plot.height() - headerSpace - kLaneGap * int(tracks_.size())) / std::max<int>(1, int(tracks_.size()));
+    const int each = (plot.height() - headerSpace - kLaneGap * int(tracks_.size())) /
+                     std::max<int>(1, int(tracks_.size()));
     int y = plot.top();
     for (std::size_t t = 0; t < tracks_.size(); ++t) {
       if (headers) y += kTrackHeader;
-      rows.push_back({t, 0, 0, RowKind::Bsp, QRect(plot.left(), y, plot.width(), std::max(8, each))});
+      rows.push_back(
+          {t, 0, 0, RowKind::Bsp, QRect(plot.left(), y, plot.width(), std::max(8, each))});
       y += each + kLaneGap;
     }
     return rows;
@@ -214,13 +217,17 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
       if (mode_ == Mode::Flame)
         for (unsigned d = 0; d < flameDepth(t); ++d) {
           const double hgt = flameHeight;
-          rows.push_back({t, lane, d, RowKind::Flame, QRect(plot.left(), int(y), plot.width(), std::max(3, int(hgt) - 1))});
+          rows.push_back({t, lane, d, RowKind::Flame,
+                          QRect(plot.left(), int(y), plot.width(), std::max(3, int(hgt) - 1))});
           y += hgt;
         }
-      rows.push_back({t, lane, 0, RowKind::Steps, QRect(plot.left(), int(y), plot.width(), std::max(3, int(unit) - 1))});
+      rows.push_back({t, lane, 0, RowKind::Steps,
+                      QRect(plot.left(), int(y), plot.width(), std::max(3, int(unit) - 1))});
       y += unit;
       if (!h.blocks.empty()) {
-        rows.push_back({t, lane, 0, RowKind::Blocks, QRect(plot.left(), int(y), plot.width(), std::max(3, int(0.6 * unit) - 1))});
+        rows.push_back(
+            {t, lane, 0, RowKind::Blocks,
+             QRect(plot.left(), int(y), plot.width(), std::max(3, int(0.6 * unit) - 1))});
         y += 0.6 * unit;
       }
       y += kLaneGap;
@@ -232,18 +239,24 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
 // ---------------------------------------------------------------------------------------------
 // Queries
 
-std::vector<ExecutionTimeline::FlameBlock> ExecutionTimeline::flameBlocksInView(std::size_t track, unsigned lane, unsigned depth) const {
+std::vector<ExecutionTimeline::FlameBlock>
+ExecutionTimeline::flameBlocksInView(std::size_t track, unsigned lane, unsigned depth) const {
   std::vector<FlameBlock> out;
-  if (track >= tracks_.size() || !tracks_[track].index || !tracks_[track].flame || mode_ != Mode::Flame) return out;
+  if (track >= tracks_.size() || !tracks_[track].index || !tracks_[track].flame ||
+      mode_ != Mode::Flame)
+    return out;
   const FlameRows& flame = *tracks_[track].flame;
-  if (flame.truncated || lane >= flame.lanes.size() || depth >= flame.lanes[lane].size()) return out;
+  if (flame.truncated || lane >= flame.lanes.size() || depth >= flame.lanes[lane].size())
+    return out;
   const ExecutionIndex& index = *tracks_[track].index;
   const auto& runs = flame.lanes[lane][depth];
   const std::uint32_t none = flame.operations ? kNoOperation : kNoProgram;
   for (const Row& row : layoutRows()) {
-    if (row.track != track || row.lane != lane || row.depth != depth || row.kind != RowKind::Flame) continue;
+    if (row.track != track || row.lane != lane || row.depth != depth || row.kind != RowKind::Flame)
+      continue;
     const std::size_t loaded = index.entries(lane);
-    for (const TimelineSpan& s : reduceFlameRow(index, lane, runs, window_.from(), window_.to(), row.rect.width())) {
+    for (const TimelineSpan& s :
+         reduceFlameRow(index, lane, runs, window_.from(), window_.to(), row.rect.width())) {
       if (s.merged() || runs[s.first].id == none) continue;
       FlameBlock b;
       b.track = track;
@@ -260,9 +273,11 @@ std::vector<ExecutionTimeline::FlameBlock> ExecutionTimeline::flameBlocksInView(
   return out;
 }
 
-bool ExecutionTimeline::flameBlockAt(std::size_t track, unsigned lane, unsigned depth, double t, FlameBlock* block) const {
+bool ExecutionTimeline::flameBlockAt(std::size_t track, unsigned lane, unsigned depth, double t,
+                                     FlameBlock* block) const {
   const Track& tk = tracks_[track];
-  if (!tk.index || !tk.flame || tk.flame->truncated || lane >= tk.flame->lanes.size() || depth >= tk.flame->lanes[lane].size())
+  if (!tk.index || !tk.flame || tk.flame->truncated || lane >= tk.flame->lanes.size() ||
+      depth >= tk.flame->lanes[lane].size())
     return false;
   const ExecutionIndex& index = *tk.index;
   const auto& runs = tk.flame->lanes[lane][depth];
@@ -270,11 +285,14 @@ bool ExecutionTimeline::flameBlockAt(std::size_t track, unsigned lane, unsigned 
   if (n == 0) return false;
   std::size_t e = index.lowerBound(lane, n, t);
   if (e > 0 && (e == n || double(index.begin(lane, e)) > t)) --e;
-  const auto it = std::upper_bound(runs.begin(), runs.end(), e, [](std::size_t v, const FlameRun& r) { return v < r.firstEntry; });
+  const auto it =
+      std::upper_bound(runs.begin(), runs.end(), e,
+                       [](std::size_t v, const FlameRun& r) { return v < r.firstEntry; });
   if (it == runs.begin()) return false;
   const std::size_t r = std::size_t(it - runs.begin()) - 1;
   if (runs[r].id == (tk.flame->operations ? kNoOperation : kNoProgram)) return false;
-  if (tk.flame->operations ? runs[r].id >= index.header().pathNodes.size() : runs[r].id >= index.header().programs.size())
+  if (tk.flame->operations ? runs[r].id >= index.header().pathNodes.size()
+                           : runs[r].id >= index.header().programs.size())
     return false;
   block->track = track;
   block->lane = lane;
@@ -283,7 +301,8 @@ bool ExecutionTimeline::flameBlockAt(std::size_t track, unsigned lane, unsigned 
   block->firstEntry = runs[r].firstEntry;
   block->lastEntry = FlameRows::runEnd(runs, r, n) - 1;
   block->id = runs[r].id;
-  const double x0 = timeToX(double(index.begin(lane, block->firstEntry))), x1 = timeToX(double(index.end(lane, block->lastEntry)));
+  const double x0 = timeToX(double(index.begin(lane, block->firstEntry))),
+               x1 = timeToX(double(index.end(lane, block->lastEntry)));
   block->rect = QRect(int(std::floor(x0)), 0, std::max(1, int(std::ceil(x1 - x0))), 0);
   return true;
 }
@@ -303,14 +322,16 @@ QRect ExecutionTimeline::stepRect(std::size_t track, std::uint64_t step) const {
     if (e < 0) continue;
     const double x0 = timeToX(double(index.begin(row.lane, std::size_t(e))));
     const double x1 = timeToX(double(index.end(row.lane, std::size_t(e))));
-    QRect r(int(std::floor(x0)), row.rect.top(), std::max(1, int(std::ceil(x1 - x0))), row.rect.height());
+    QRect r(int(std::floor(x0)), row.rect.top(), std::max(1, int(std::ceil(x1 - x0))),
+            row.rect.height());
     r = r.intersected(row.rect);
     if (!r.isEmpty()) return r;
   }
   return {};
 }
 
-bool ExecutionTimeline::stepsInView(std::size_t track, std::uint64_t* first, std::uint64_t* last) const {
+bool ExecutionTimeline::stepsInView(std::size_t track, std::uint64_t* first,
+                                    std::uint64_t* last) const {
   *first = *last = 0;
   if (track >= tracks_.size() || !tracks_[track].index) return false;
   const ExecutionIndex& index = *tracks_[track].index;
@@ -330,7 +351,8 @@ bool ExecutionTimeline::stepsInView(std::size_t track, std::uint64_t* first, std
   return true;
 }
 
-bool ExecutionTimeline::bspStepsNeeded(std::size_t track, std::uint64_t* first, std::uint64_t* last) const {
+bool ExecutionTimeline::bspStepsNeeded(std::size_t track, std::uint64_t* first,
+                                       std::uint64_t* last) const {
   if (!stepsInView(track, first, last)) return false;
   const std::uint64_t a = *first, b = *last;
   const unsigned tiles = std::max(1u, numTiles(track));
@@ -345,14 +367,17 @@ bool ExecutionTimeline::narrowViewForBsp() {
   for (std::size_t track = 0; track < tracks_.size(); ++track) {
     std::uint64_t a = 0, b = 0;
     if (!stepsInView(track, &a, &b)) continue;
-    const std::uint64_t cap = std::max<std::uint64_t>(1, bspCellLimit_ / std::max(1u, numTiles(track)));
+    const std::uint64_t cap =
+        std::max<std::uint64_t>(1, bspCellLimit_ / std::max(1u, numTiles(track)));
     if (b - a <= cap) continue;
     const ExecutionIndex& index = *tracks_[track].index;
     const std::uint64_t lastShown = a + cap - 1;
     double stepEnd = -1; // the step's end on the IPUs that ran it
     for (unsigned lane = 0; lane < index.numLanes(); ++lane) {
       const std::int64_t e = index.entryOfStep(lane, lastShown);
-      if (e >= 0) stepEnd = std::max(stepEnd, double(index.begin(lane, std::size_t(e))) + index.duration(lane, std::size_t(e)));
+      if (e >= 0)
+        stepEnd = std::max(stepEnd, double(index.begin(lane, std::size_t(e))) +
+                                        index.duration(lane, std::size_t(e)));
     }
     if (stepEnd > window_.from()) end = end < 0 ? stepEnd : std::min(end, stepEnd);
   }
@@ -376,9 +401,11 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
       int tile = -1;
       if (row.kind == RowKind::Bsp) {
         const unsigned tiles = numTiles(row.track);
-        const int t0 = std::max(0, tile0_), t1 = tile1_ < 0 ? int(tiles) : std::min<int>(tile1_, int(tiles));
+        const int t0 = std::max(0, tile0_),
+                  t1 = tile1_ < 0 ? int(tiles) : std::min<int>(tile1_, int(tiles));
         if (t1 <= t0) return hit;
-        tile = t0 + int(std::int64_t(t1 - t0) * (pos.y() - row.rect.top()) / std::max(1, row.rect.height()));
+        tile = t0 + int(std::int64_t(t1 - t0) * (pos.y() - row.rect.top()) /
+                        std::max(1, row.rect.height()));
         lane = unsigned(tile) / std::max(1u, index.header().tilesPerIpu);
         if (lane >= index.numLanes()) return hit;
       }
@@ -401,39 +428,51 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
       const std::size_t e = std::size_t(best);
       hit.step = index.step(lane, e);
       hit.text = tr("%1<br>step %2, IPU %3<br>%4 cycles from %5")
-                     .arg(kindTip(index, std::uint64_t(hit.step)).toHtmlEscaped(), formatCount(std::uint64_t(hit.step)))
+                     .arg(kindTip(index, std::uint64_t(hit.step)).toHtmlEscaped(),
+                          formatCount(std::uint64_t(hit.step)))
                      .arg(lane)
                      .arg(formatCount(index.duration(lane, e)), formatCount(index.begin(lane, e)));
       if (tile >= 0 && track.tiles && std::uint64_t(hit.step) >= track.tiles->firstStep &&
           std::uint64_t(hit.step) < track.tiles->lastStep && unsigned(tile) < track.tiles->numTiles)
-        hit.text += tr("<br>tile %1: %2 cycles").arg(tile).arg(formatCount(track.tiles->at(std::uint64_t(hit.step), unsigned(tile))));
+        hit.text += tr("<br>tile %1: %2 cycles")
+                        .arg(tile)
+                        .arg(formatCount(track.tiles->at(std::uint64_t(hit.step), unsigned(tile))));
       return hit;
     }
     if (row.kind == RowKind::Flame && track.flame) {
       FlameBlock block;
       if (!flameBlockAt(row.track, row.lane, row.depth, t, &block)) return hit;
-      block.rect = QRect(block.rect.left(), row.rect.top(), block.rect.width(), row.rect.height()).intersected(row.rect);
+      block.rect = QRect(block.rect.left(), row.rect.top(), block.rect.width(), row.rect.height())
+                       .intersected(row.rect);
       const ExecutionHeader& h = index.header();
-      const std::uint64_t first = index.step(row.lane, block.firstEntry), last = index.step(row.lane, block.lastEntry);
-      const QString steps = first == last ? tr("step %1").arg(formatCount(first))
-                                          : tr("steps %1 – %2").arg(formatCount(first), formatCount(last));
-      const QString onIpu = tr("%1 on IPU %2").arg(formatCount(block.lastEntry - block.firstEntry + 1)).arg(row.lane);
+      const std::uint64_t first = index.step(row.lane, block.firstEntry),
+                          last = index.step(row.lane, block.lastEntry);
+      const QString steps = first == last
+                                ? tr("step %1").arg(formatCount(first))
+                                : tr("steps %1 – %2").arg(formatCount(first), formatCount(last));
+      const QString onIpu =
+          tr("%1 on IPU %2").arg(formatCount(block.lastEntry - block.firstEntry + 1)).arg(row.lane);
       if (track.flame->operations) {
         const ExecPathNode& node = h.pathNodes[block.id];
         QString what;
         if (node.operation < h.operations.size()) {
           const ExecOperationInfo& op = h.operations[node.operation];
-          what = tr("operation, layer %1%2").arg(op.layer.toHtmlEscaped(), op.type.isEmpty() ? QString() : QStringLiteral(", ") + op.type.toHtmlEscaped());
+          what = tr("operation, layer %1%2")
+                     .arg(op.layer.toHtmlEscaped(),
+                          op.type.isEmpty() ? QString()
+                                            : QStringLiteral(", ") + op.type.toHtmlEscaped());
         } else {
           what = tr("operations under this path");
         }
-        hit.text = tr("<b>%1</b><br>%2<br>%3 (%4)<br>click for its cycles").arg(node.path.toHtmlEscaped(), what, steps, onIpu);
+        hit.text = tr("<b>%1</b><br>%2<br>%3 (%4)<br>click for its cycles")
+                       .arg(node.path.toHtmlEscaped(), what, steps, onIpu);
       } else if (block.id < h.programs.size()) {
         const ExecProgramInfo& p = h.programs[block.id];
-        hit.text = tr("%1<br>%2, depth %3<br>%4 (%5)")
-                       .arg(p.name.toHtmlEscaped(), QString::fromStdString(pva::Program::typeName(p.type)))
-                       .arg(row.depth)
-                       .arg(steps, onIpu);
+        hit.text =
+            tr("%1<br>%2, depth %3<br>%4 (%5)")
+                .arg(p.name.toHtmlEscaped(), QString::fromStdString(pva::Program::typeName(p.type)))
+                .arg(row.depth)
+                .arg(steps, onIpu);
       }
       hit.isBlock = true;
       hit.block = block;
@@ -444,7 +483,8 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
         if (double(b.from) <= t + slack && double(b.to) >= t - slack) {
           const auto& programs = index.header().programs;
           hit.text = tr("block %1<br>%2 cycles from %3")
-                         .arg(b.program < programs.size() ? programs[b.program].name.toHtmlEscaped() : tr("(unknown)"))
+                         .arg(b.program < programs.size() ? programs[b.program].name.toHtmlEscaped()
+                                                          : tr("(unknown)"))
                          .arg(formatCount(b.to - b.from), formatCount(b.from));
           return hit;
         }
@@ -470,9 +510,11 @@ void ExecutionTimeline::wheelEvent(QWheelEvent* event) {
     const unsigned tiles = numTiles(0);
     const QRect plot = plotRect();
     const int t0 = tile0_, t1 = tile1_ < 0 ? int(tiles) : tile1_;
-    const double frac = std::clamp(double(event->position().y() - plot.top()) / plot.height(), 0.0, 1.0);
+    const double frac =
+        std::clamp(double(event->position().y() - plot.top()) / plot.height(), 0.0, 1.0);
     const double anchor = t0 + frac * (t1 - t0);
-    const double span = std::clamp((t1 - t0) * std::pow(AxisWindow::kWheelZoom, notches), 1.0, double(tiles));
+    const double span =
+        std::clamp((t1 - t0) * std::pow(AxisWindow::kWheelZoom, notches), 1.0, double(tiles));
     const int a = std::clamp(int(std::lround(anchor - frac * span)), 0, int(tiles) - 1);
     setBspTiles(a, std::min<int>(int(tiles), a + std::max(1, int(std::lround(span)))));
     event->accept();
@@ -526,11 +568,19 @@ void ExecutionTimeline::keyPressEvent(QKeyEvent* event) {
   const double centre = plotRect().center().x(), pan = AxisWindow::kKeyPan * window_.span();
   switch (event->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: zoomBy(AxisWindow::kKeyZoom, centre); break;
+  case Qt::Key_Equal:
+    zoomBy(AxisWindow::kKeyZoom, centre);
+    break;
   case Qt::Key_Minus:
-  case Qt::Key_Underscore: zoomBy(1 / AxisWindow::kKeyZoom, centre); break;
-  case Qt::Key_Left: setView(window_.from() - pan, window_.to() - pan); break;
-  case Qt::Key_Right: setView(window_.from() + pan, window_.to() + pan); break;
+  case Qt::Key_Underscore:
+    zoomBy(1 / AxisWindow::kKeyZoom, centre);
+    break;
+  case Qt::Key_Left:
+    setView(window_.from() - pan, window_.to() - pan);
+    break;
+  case Qt::Key_Right:
+    setView(window_.from() + pan, window_.to() + pan);
+    break;
   case Qt::Key_0:
   case Qt::Key_Home:
     fit();
@@ -547,7 +597,8 @@ void ExecutionTimeline::keyPressEvent(QKeyEvent* event) {
       break;
     }
     return ChartWidget::keyPressEvent(event);
-  default: return ChartWidget::keyPressEvent(event);
+  default:
+    return ChartWidget::keyPressEvent(event);
   }
   event->accept();
 }
@@ -556,8 +607,10 @@ bool ExecutionTimeline::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(event);
     const Hit hit = hitTest(help->pos());
-    if (hit.text.isEmpty()) QToolTip::hideText();
-    else QToolTip::showText(help->globalPos(), hit.text, this);
+    if (hit.text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), hit.text, this);
     return true;
   }
   return ChartWidget::event(event);

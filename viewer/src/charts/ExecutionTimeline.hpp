@@ -25,7 +25,6 @@
 #include "core/ExecutionIndex.hpp"
 
 #include <QImage>
-
 #include <memory>
 #include <vector>
 
@@ -38,7 +37,7 @@ public:
   struct Track {
     QString label; ///< "Base: …" / "Current: …"; empty for a single report
     std::shared_ptr<const ExecutionIndex> index;
-    std::shared_ptr<const FlameRows> flame; ///< null until the index is complete
+    std::shared_ptr<const FlameRows> flame;  ///< null until the index is complete
     std::shared_ptr<const TileCycles> tiles; ///< per-tile cycles of some steps (BSP), or null
   };
 
@@ -143,7 +142,7 @@ private:
   static constexpr int kTrackHeader = 18;
   static constexpr int kLaneGap = 3;
   static constexpr double kFlameRowMax = 22; ///< px: a flame row is a line of text at most
-  static constexpr double kMinSpan = 8; ///< cycles: the deepest zoom
+  static constexpr double kMinSpan = 8;      ///< cycles: the deepest zoom
 
   enum class RowKind { Steps, Flame, Blocks, Bsp };
   struct Row {
@@ -184,8 +183,10 @@ private:
   void label(int x0, int x1, const QRect& row, const QString& text, QColor background);
   unsigned flameDepth(std::size_t track) const;
   /// The block of a flame row holding the entry nearest time t, if any.
-  bool flameBlockAt(std::size_t track, unsigned lane, unsigned depth, double t, FlameBlock* block) const;
-  QColor flameColor(const FlameRows& flame, const ExecutionHeader& header, std::uint32_t id, bool merged) const;
+  bool flameBlockAt(std::size_t track, unsigned lane, unsigned depth, double t,
+                    FlameBlock* block) const;
+  QColor flameColor(const FlameRows& flame, const ExecutionHeader& header, std::uint32_t id,
+                    bool merged) const;
   unsigned numTiles(std::size_t track) const;
 
   std::vector<Track> tracks_;

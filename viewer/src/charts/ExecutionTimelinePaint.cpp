@@ -1,12 +1,10 @@
 // Painting the execution timeline: each row reduced to its pixel width and filled into a raster
 // scanline by scanline; labels, axis, run markers and the selection drawn over it with QPainter.
 #include "charts/ExecutionTimeline.hpp"
-
 #include "core/Format.hpp"
 #include "core/TimelineLod.hpp"
 
 #include <QPainter>
-
 #include <algorithm>
 #include <cmath>
 
@@ -21,7 +19,9 @@ QRgb blend(QColor a, QColor b, double t) {
 
 } // namespace
 
-QColor ExecutionTimeline::bspIdleColor() const { return QColor(blend(backgroundColor(), textColor(), 0.10)); }
+QColor ExecutionTimeline::bspIdleColor() const {
+  return QColor(blend(backgroundColor(), textColor(), 0.10));
+}
 
 QColor ExecutionTimeline::bspStillBusyColor(StepKind kind) const {
   return QColor(blend(stepKindColor(kind), backgroundColor(), 0.55));
@@ -29,12 +29,18 @@ QColor ExecutionTimeline::bspStillBusyColor(StepKind kind) const {
 
 QColor stepKindColor(StepKind kind) {
   switch (kind) {
-  case StepKind::Compute: return QColor(0x4e79a7);
-  case StepKind::InternalExchange: return QColor(0xf28e2b);
-  case StepKind::GlobalExchange: return QColor(0xe15759);
-  case StepKind::StreamCopy: return QColor(0x59a14f);
-  case StepKind::Sync: return QColor(0xa0a0a0);
-  case StepKind::Other: break;
+  case StepKind::Compute:
+    return QColor(0x4e79a7);
+  case StepKind::InternalExchange:
+    return QColor(0xf28e2b);
+  case StepKind::GlobalExchange:
+    return QColor(0xe15759);
+  case StepKind::StreamCopy:
+    return QColor(0x59a14f);
+  case StepKind::Sync:
+    return QColor(0xa0a0a0);
+  case StepKind::Other:
+    break;
   }
   return QColor(0xb07aa1);
 }
@@ -60,7 +66,8 @@ void ExecutionTimeline::fill(int x0, int x1, int y0, int y1, QRgb color) {
   }
 }
 
-void ExecutionTimeline::label(int x0, int x1, const QRect& row, const QString& text, QColor background) {
+void ExecutionTimeline::label(int x0, int x1, const QRect& row, const QString& text,
+                              QColor background) {
   if (x1 - x0 < 46 || row.height() < 11) return; // room for a few characters only
   const QColor ink = background.lightness() > 150 ? QColor(20, 20, 20) : QColor(250, 250, 250);
   labels_.push_back({QRect(x0 + 3, row.top(), x1 - x0 - 6, row.height()), text, ink});
@@ -77,16 +84,19 @@ void ExecutionTimeline::paintSteps(const Row& row) {
       const StepKind kind = index.kind(row.lane, s.first);
       const QColor c = stepKindColor(kind);
       fill(x0, x1, r.top(), r.bottom() + 1, c.rgb());
-      if (x1 - x0 >= 4) fill(x0, x0 + 1, r.top(), r.bottom() + 1, blend(c, sep, 0.6)); // step boundary
+      if (x1 - x0 >= 4)
+        fill(x0, x0 + 1, r.top(), r.bottom() + 1, blend(c, sep, 0.6)); // step boundary
       const std::uint64_t step = index.step(row.lane, s.first);
       const std::uint32_t program = index.stepProgram(step);
-      if (program < index.header().programs.size()) label(x0, x1, r, index.header().programs[program].name, c);
+      if (program < index.header().programs.size())
+        label(x0, x1, r, index.header().programs[program].name, c);
       continue;
     }
     // Several steps in one column: the column shows their kinds' shares of cycles, stacked.
     const auto cycles = index.approximateCycles(row.lane, s.first, s.first + s.count);
     double total = 0;
-    for (auto c : cycles) total += double(c);
+    for (auto c : cycles)
+      total += double(c);
     if (total <= 0) {
       fill(x0, x1, r.top(), r.bottom() + 1, stepKindColor(index.kind(row.lane, s.first)).rgb());
       continue;
@@ -103,18 +113,21 @@ void ExecutionTimeline::paintSteps(const Row& row) {
   }
 }
 
-QColor ExecutionTimeline::flameColor(const FlameRows& flame, const ExecutionHeader& header, std::uint32_t id, bool merged) const {
+QColor ExecutionTimeline::flameColor(const FlameRows& flame, const ExecutionHeader& header,
+                                     std::uint32_t id, bool merged) const {
   // Pastel: light enough for dark text, and never mistaken for a step kind's saturated colour.
   // Operation levels take their hue from a hash of their path, so an operation keeps its colour
   // at every zoom, in every run and in both reports of a comparison; programs spread by the
   // golden ratio.
-  const double hue = flame.operations ? (id < header.pathNodes.size() ? header.pathNodes[id].hue : 0.0)
-                                      : std::fmod(id * 0.618034, 1.0);
+  const double hue = flame.operations
+                         ? (id < header.pathNodes.size() ? header.pathNodes[id].hue : 0.0)
+                         : std::fmod(id * 0.618034, 1.0);
   return QColor::fromHsvF(float(hue), merged ? 0.36f : 0.30f, merged ? 0.90f : 0.95f);
 }
 
 QString ExecutionTimeline::flameBlockName(const FlameBlock& block) const {
-  if (block.track >= tracks_.size() || !tracks_[block.track].index || !tracks_[block.track].flame) return {};
+  if (block.track >= tracks_.size() || !tracks_[block.track].index || !tracks_[block.track].flame)
+    return {};
   const ExecutionHeader& h = tracks_[block.track].index->header();
   if (tracks_[block.track].flame->operations)
     return block.id < h.pathNodes.size() ? h.pathNodes[block.id].label : QString();
@@ -138,7 +151,9 @@ void ExecutionTimeline::paintFlame(const Row& row) {
   for (const TimelineSpan& s : spans) {
     const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
     std::uint32_t id = none;
-    for (std::size_t k = s.first; k < s.first + std::min<std::size_t>(s.count, 8) && id == none; ++k) id = runs[k].id;
+    for (std::size_t k = s.first; k < s.first + std::min<std::size_t>(s.count, 8) && id == none;
+         ++k)
+      id = runs[k].id;
     if (id == none) continue; // the steps here have no operation, or not that deep a one
     const QColor c = flameColor(flame, index.header(), id, s.merged());
     fill(x0, x1, r.top(), r.bottom() + 1, c.rgb());
@@ -158,15 +173,17 @@ void ExecutionTimeline::paintBlocks(const Row& row) {
   int lastX = -1;
   for (const ExecBlockInfo& b : blocks) {
     if (double(b.to) < window_.from() || double(b.from) > window_.to()) continue;
-    const int x0 = int(std::floor(timeToX(double(b.from)))), x1 = std::max(x0 + 1, int(std::lround(timeToX(double(b.to)))));
+    const int x0 = int(std::floor(timeToX(double(b.from)))),
+              x1 = std::max(x0 + 1, int(std::lround(timeToX(double(b.to)))));
     if (x1 <= lastX) continue;
-    QColor c = b.kind == ExecBlockInfo::StreamCopy ? stepKindColor(StepKind::StreamCopy)
+    QColor c = b.kind == ExecBlockInfo::StreamCopy   ? stepKindColor(StepKind::StreamCopy)
                : b.kind == ExecBlockInfo::BlockFlush ? QColor(0x9c755f)
                : b.kind == ExecBlockInfo::Overflow   ? QColor(0xd62728)
-                                                 : QColor(0x76b7b2);
+                                                     : QColor(0x76b7b2);
     fill(std::max(x0, lastX), x1, r.top(), r.bottom() + 1, c.rgb());
     lastX = x1;
-    if (b.program < index.header().programs.size()) label(x0, x1, r, index.header().programs[b.program].name, c);
+    if (b.program < index.header().programs.size())
+      label(x0, x1, r, index.header().programs[b.program].name, c);
   }
 }
 
@@ -177,9 +194,12 @@ void ExecutionTimeline::paintBsp(const Row& row) {
   std::uint64_t first = 0, last = 0;
   const unsigned tiles = numTiles(row.track);
   const bool missing = bspStepsNeeded(row.track, &first, &last);
-  auto message = [&](const QString& text) { labels_.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), text, textColor()}); };
+  auto message = [&](const QString& text) {
+    labels_.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), text, textColor()});
+  };
   const std::uint64_t perTileCap = bspCellLimit_ / std::max(tiles, 1u);
-  const bool haveTiles = track.tiles && track.tiles->numTiles > 0 && track.tiles->lastStep > track.tiles->firstStep;
+  const bool haveTiles =
+      track.tiles && track.tiles->numTiles > 0 && track.tiles->lastStep > track.tiles->firstStep;
   // Every step in view is drawn per IPU first; the steps read per tile are drawn over them.
   {
     const int n = int(haveTiles ? track.tiles->numTiles : std::max(tiles, 1u));
@@ -188,16 +208,19 @@ void ExecutionTimeline::paintBsp(const Row& row) {
   }
   if (!haveTiles) {
     if ((last - first) * std::max(tiles, 1u) > bspCellLimit_)
-      message(tr("%1 steps in view, drawn per IPU: zoom in to at most %2 steps to see every tile (choosing BSP or a run "
+      message(tr("%1 steps in view, drawn per IPU: zoom in to at most %2 steps to see every tile "
+                 "(choosing BSP or a run "
                  "shows the first %2)")
                   .arg(formatCount(last - first))
                   .arg(formatCount(perTileCap)));
-    else message(tr("Reading per-tile cycles…"));
+    else
+      message(tr("Reading per-tile cycles…"));
     return;
   }
   const TileCycles& tc = *track.tiles;
   if (!missing && (tc.firstStep > first || tc.lastStep < last))
-    message(tr("Per tile: steps %1–%2 of the %3 in view; the others drawn per IPU (zoom in to at most %4 steps to see "
+    message(tr("Per tile: steps %1–%2 of the %3 in view; the others drawn per IPU (zoom in to at "
+               "most %4 steps to see "
                "each tile)")
                 .arg(formatCount(tc.firstStep))
                 .arg(formatCount(tc.lastStep - 1))
@@ -238,7 +261,9 @@ void ExecutionTimeline::paintBsp(const Row& row) {
   for (std::size_t s = 0; s < nSteps; ++s) {
     const std::uint64_t step = tc.firstStep + s;
     const std::uint32_t program = index.stepProgram(step);
-    const StepKind kind = program < index.header().programs.size() ? index.header().programs[program].kind : StepKind::Other;
+    const StepKind kind = program < index.header().programs.size()
+                              ? index.header().programs[program].kind
+                              : StepKind::Other;
     const QColor c = stepKindColor(kind);
     const QRgb busy = c.rgb(), partly = bspStillBusyColor(kind).rgb();
     unsigned lastLane = ~0u;
@@ -265,7 +290,9 @@ void ExecutionTimeline::paintBsp(const Row& row) {
       fill(xb, std::max(xm, mean ? xb + 1 : xb), yy, yy + 1, busy);
     }
   }
-  if (missing) labels_.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16), tr("Reading per-tile cycles…"), textColor()});
+  if (missing)
+    labels_.push_back({QRect(r.left() + 4, r.top(), r.width() - 8, 16),
+                       tr("Reading per-tile cycles…"), textColor()});
 }
 
 void ExecutionTimeline::paintBspSteps(const Row& row, int t0, int t1) {
@@ -279,11 +306,14 @@ void ExecutionTimeline::paintBspSteps(const Row& row, int t0, int t1) {
   while (y < h) {
     const unsigned lane = unsigned(t0 + std::int64_t(t1 - t0) * y / h) / perIpu;
     int y1 = y + 1;
-    while (y1 < h && unsigned(t0 + std::int64_t(t1 - t0) * y1 / h) / perIpu == lane) ++y1;
+    while (y1 < h && unsigned(t0 + std::int64_t(t1 - t0) * y1 / h) / perIpu == lane)
+      ++y1;
     if (lane < index.numLanes())
-      for (const TimelineSpan& s : reduceLane(index, lane, window_.from(), window_.to(), r.width())) {
+      for (const TimelineSpan& s :
+           reduceLane(index, lane, window_.from(), window_.to(), r.width())) {
         const StepKind kind = index.kind(lane, s.first); // a merged column: its first step's kind
-        fill(r.left() + s.x0, r.left() + s.x1, r.top() + y, r.top() + y1, bspStillBusyColor(kind).rgb());
+        fill(r.left() + s.x0, r.left() + s.x1, r.top() + y, r.top() + y1,
+             bspStillBusyColor(kind).rgb());
       }
     y = y1;
   }
@@ -299,7 +329,8 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
       step = mag * m;
       break;
     }
-  const double clock = tracks_.empty() || !tracks_.back().index ? 0 : tracks_.back().index->header().clockHz;
+  const double clock =
+      tracks_.empty() || !tracks_.back().index ? 0 : tracks_.back().index->header().clockHz;
   QFont small = font();
   small.setPointSizeF(small.pointSizeF() * 0.85);
   p.setFont(small);
@@ -313,10 +344,11 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
     p.setPen(textColor());
     const int w = fm.horizontalAdvance(text);
     const int left = std::max(x - w / 2, plot.left()); // the first label starts at the plot's edge
-    if (left + w < width() - 2) p.drawText(QRect(left, kAxisHeight - fm.height() - 4, w, fm.height()), Qt::AlignCenter, text);
+    if (left + w < width() - 2)
+      p.drawText(QRect(left, kAxisHeight - fm.height() - 4, w, fm.height()), Qt::AlignCenter, text);
   }
-  p.drawText(QRect(2, kAxisHeight - fm.height() - 4, kLabelWidth - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-             tr("cycles"));
+  p.drawText(QRect(2, kAxisHeight - fm.height() - 4, kLabelWidth - 6, fm.height()),
+             Qt::AlignRight | Qt::AlignVCenter, tr("cycles"));
   // Runs: a marker at each run's start, its name above the ticks.
   int nextFree = plot.left();
   for (std::size_t t = 0; t < tracks_.size(); ++t) {
@@ -325,13 +357,17 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
     for (unsigned run = 0; run < index.header().runs.size(); ++run) {
       std::uint64_t from = 0, to = 0;
       // A run ending where the view starts (the run before a picked one) is not in view.
-      if (!index.runSpan(run, &from, &to) || double(to) <= window_.from() || double(from) >= window_.to()) continue;
+      if (!index.runSpan(run, &from, &to) || double(to) <= window_.from() ||
+          double(from) >= window_.to())
+        continue;
       const int x = std::max(plot.left(), int(std::lround(timeToX(double(from)))));
       QPen pen(QColor(0xd37295), 1, Qt::DashLine);
       p.setPen(pen);
       p.drawLine(x, 2, x, plot.bottom());
-      const QString name = tracks_.size() > 1 ? QStringLiteral("%1 %2").arg(t == 0 ? tr("base") : tr("current"), index.header().runs[run].name)
-                                               : index.header().runs[run].name;
+      const QString name = tracks_.size() > 1
+                               ? QStringLiteral("%1 %2").arg(t == 0 ? tr("base") : tr("current"),
+                                                             index.header().runs[run].name)
+                               : index.header().runs[run].name;
       const int w = fm.horizontalAdvance(name) + 8;
       if (x + 2 >= nextFree && x + w < width()) {
         p.fillRect(QRect(x + 1, 2, w, fm.height()), QColor(0xd37295));
@@ -352,29 +388,36 @@ void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows
   const QFontMetrics fm(small);
   for (const Row& row : rows) {
     const QRect cell(2, row.rect.top(), kLabelWidth - 8, row.rect.height());
-    if (row.kind == RowKind::Steps) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1").arg(row.lane));
-    else if (row.kind == RowKind::Blocks) p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("blocks"));
+    if (row.kind == RowKind::Steps)
+      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1").arg(row.lane));
+    else if (row.kind == RowKind::Blocks)
+      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("blocks"));
     else if (row.kind == RowKind::Flame && row.depth == 0 && row.rect.height() >= fm.height() - 2) {
       const auto& flame = tracks_[row.track].flame;
       p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,
-                 flame && flame->operations ? tr("IPU %1 ops").arg(row.lane) : tr("IPU %1 tree").arg(row.lane));
-    }
-    else if (row.kind == RowKind::Bsp) {
+                 flame && flame->operations ? tr("IPU %1 ops").arg(row.lane)
+                                            : tr("IPU %1 tree").arg(row.lane));
+    } else if (row.kind == RowKind::Bsp) {
       const unsigned tiles = numTiles(row.track);
-      const int t0 = std::max(0, tile0_), t1 = tile1_ < 0 ? int(tiles) : std::min<int>(tile1_, int(tiles));
+      const int t0 = std::max(0, tile0_),
+                t1 = tile1_ < 0 ? int(tiles) : std::min<int>(tile1_, int(tiles));
       if (t1 <= t0) continue;
       const unsigned perIpu = std::max(1u, tracks_[row.track].index->header().tilesPerIpu);
-      p.drawText(QRect(2, row.rect.top(), kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("tile %1").arg(t0));
-      p.drawText(QRect(2, row.rect.bottom() - fm.height(), kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("tile %1").arg(t1 - 1));
+      p.drawText(QRect(2, row.rect.top(), kLabelWidth - 8, fm.height()), Qt::AlignRight,
+                 tr("tile %1").arg(t0));
+      p.drawText(QRect(2, row.rect.bottom() - fm.height(), kLabelWidth - 8, fm.height()),
+                 Qt::AlignRight, tr("tile %1").arg(t1 - 1));
       int lastY = row.rect.top() + fm.height();
       for (unsigned ipu = unsigned(t0) / perIpu; ipu * perIpu < unsigned(t1); ++ipu) {
         const int start = std::max<int>(t0, int(ipu * perIpu));
-        const int y = row.rect.top() + int(std::int64_t(start - t0) * row.rect.height() / (t1 - t0));
+        const int y =
+            row.rect.top() + int(std::int64_t(start - t0) * row.rect.height() / (t1 - t0));
         p.setPen(gridColor());
         if (start > t0) p.drawLine(row.rect.left() - 4, y, row.rect.right(), y);
         p.setPen(textColor());
         if (y + fm.height() / 2 > lastY && y + fm.height() < row.rect.bottom() - fm.height()) {
-          p.drawText(QRect(2, y, kLabelWidth - 8, fm.height()), Qt::AlignRight, tr("IPU %1").arg(ipu));
+          p.drawText(QRect(2, y, kLabelWidth - 8, fm.height()), Qt::AlignRight,
+                     tr("IPU %1").arg(ipu));
           lastY = y + fm.height();
         }
       }
@@ -386,7 +429,8 @@ void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows
 void ExecutionTimeline::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
-  const bool anyIndex = std::any_of(tracks_.begin(), tracks_.end(), [](const Track& t) { return bool(t.index); });
+  const bool anyIndex =
+      std::any_of(tracks_.begin(), tracks_.end(), [](const Track& t) { return bool(t.index); });
   if (!message_.isEmpty() || !anyIndex) {
     p.setPen(textColor());
     p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
@@ -402,10 +446,18 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
   for (const Row& row : rows) {
     if (!tracks_[row.track].index) continue;
     switch (row.kind) {
-    case RowKind::Steps: paintSteps(row); break;
-    case RowKind::Flame: paintFlame(row); break;
-    case RowKind::Blocks: paintBlocks(row); break;
-    case RowKind::Bsp: paintBsp(row); break;
+    case RowKind::Steps:
+      paintSteps(row);
+      break;
+    case RowKind::Flame:
+      paintFlame(row);
+      break;
+    case RowKind::Blocks:
+      paintBlocks(row);
+      break;
+    case RowKind::Bsp:
+      paintBsp(row);
+      break;
     }
   }
   p.drawImage(plot.topLeft(), raster_);
@@ -415,7 +467,9 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
   p.setFont(small);
   for (const Label& l : labels_) {
     p.setPen(l.color);
-    p.drawText(l.rect, Qt::AlignVCenter | Qt::AlignLeft | (l.rect.height() > 40 ? Qt::AlignHCenter : Qt::AlignLeft),
+    p.drawText(l.rect,
+               Qt::AlignVCenter | Qt::AlignLeft |
+                   (l.rect.height() > 40 ? Qt::AlignHCenter : Qt::AlignLeft),
                p.fontMetrics().elidedText(l.text, Qt::ElideRight, l.rect.width()));
   }
   p.setFont(font());
@@ -425,27 +479,31 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
   // Track headers (compare mode) and loading state.
   if (tracks_.size() > 1) {
     for (std::size_t t = 0; t < tracks_.size(); ++t) {
-      const auto it = std::find_if(rows.begin(), rows.end(), [t](const Row& r) { return r.track == t; });
+      const auto it =
+          std::find_if(rows.begin(), rows.end(), [t](const Row& r) { return r.track == t; });
       if (it == rows.end()) continue;
       QFont bold = font();
       bold.setBold(true);
       p.setFont(bold);
       p.setPen(textColor());
-      p.drawText(QRect(4, it->rect.top() - kTrackHeader, width() - 8, kTrackHeader), Qt::AlignLeft | Qt::AlignVCenter,
-                 tracks_[t].label);
+      p.drawText(QRect(4, it->rect.top() - kTrackHeader, width() - 8, kTrackHeader),
+                 Qt::AlignLeft | Qt::AlignVCenter, tracks_[t].label);
       p.setFont(font());
     }
   }
   for (const Track& t : tracks_)
     if (t.index && !t.index->complete()) {
       p.setPen(textColor());
-      p.drawText(QRect(plot.right() - 260, plot.bottom() - 18, 256, 16), Qt::AlignRight | Qt::AlignVCenter,
-                 tr("indexed %1 of %2 steps").arg(formatCount(t.index->loadedSteps()), formatCount(t.index->numSteps())));
+      p.drawText(QRect(plot.right() - 260, plot.bottom() - 18, 256, 16),
+                 Qt::AlignRight | Qt::AlignVCenter,
+                 tr("indexed %1 of %2 steps")
+                     .arg(formatCount(t.index->loadedSteps()), formatCount(t.index->numSteps())));
       break;
     }
 
   // The selected step, outlined in every lane it has a part in.
-  if (selectedStep_ >= 0 && selectedTrack_ < tracks_.size() && tracks_[selectedTrack_].index && mode_ != Mode::Bsp) {
+  if (selectedStep_ >= 0 && selectedTrack_ < tracks_.size() && tracks_[selectedTrack_].index &&
+      mode_ != Mode::Bsp) {
     const ExecutionIndex& index = *tracks_[selectedTrack_].index;
     p.setPen(QPen(palette().color(QPalette::Highlight), 2));
     p.setBrush(Qt::NoBrush);
@@ -455,13 +513,15 @@ void ExecutionTimeline::paintEvent(QPaintEvent*) {
       const std::int64_t e = index.entryOfStep(row.lane, std::uint64_t(selectedStep_));
       if (e < 0) continue;
       const int x0 = int(std::floor(timeToX(double(index.begin(row.lane, std::size_t(e))))));
-      const int x1 = std::max(x0 + 2, int(std::ceil(timeToX(double(index.end(row.lane, std::size_t(e)))))));
+      const int x1 =
+          std::max(x0 + 2, int(std::ceil(timeToX(double(index.end(row.lane, std::size_t(e)))))));
       p.drawRect(QRect(x0 - 1, row.rect.top() - 1, x1 - x0 + 1, row.rect.height() + 1));
     }
     p.setClipping(false);
   }
   if (hasSelectedBlock_ && mode_ == Mode::Flame) {
-    for (const FlameBlock& b : flameBlocksInView(selectedBlock_.track, selectedBlock_.lane, selectedBlock_.depth))
+    for (const FlameBlock& b :
+         flameBlocksInView(selectedBlock_.track, selectedBlock_.lane, selectedBlock_.depth))
       if (b.run == selectedBlock_.run) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
         p.setBrush(Qt::NoBrush);

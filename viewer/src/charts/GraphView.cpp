@@ -4,7 +4,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -16,7 +15,8 @@ constexpr double kMinScale = 0.02, kMaxScale = 8.0;
 /// Below this scale the 11 px labels would be under 5 px: boxes only.
 constexpr double kTextScale = 0.45;
 /// The legend's box (bottom left, in pixels); fitting keeps the graph above it.
-constexpr int kLegendRow = 16, kLegendRows = 5, kLegendHeight = kLegendRow * kLegendRows + 8, kLegendMargin = 8;
+constexpr int kLegendRow = 16, kLegendRows = 5, kLegendHeight = kLegendRow * kLegendRows + 8,
+              kLegendMargin = 8;
 
 const QColor kComputeSetFill(0xd6, 0xe6, 0xf5), kComputeSetLine(0x3b, 0x6e, 0xa5);
 const QColor kVariableFill(0xf7, 0xe7, 0xc6), kVariableLine(0xa5, 0x7a, 0x2b);
@@ -26,9 +26,12 @@ const QColor kChanged(0xe0, 0x6c, 0x00), kNew(0x2e, 0x9a, 0x4a);
 
 QColor edgeColour(GraphEdge::Direction d) {
   switch (d) {
-  case GraphEdge::Direction::Write: return QColor(0x3b, 0x6e, 0xa5);
-  case GraphEdge::Direction::ReadWrite: return QColor(0x80, 0x40, 0x90);
-  default: return QColor(0x70, 0x70, 0x70);
+  case GraphEdge::Direction::Write:
+    return QColor(0x3b, 0x6e, 0xa5);
+  case GraphEdge::Direction::ReadWrite:
+    return QColor(0x80, 0x40, 0x90);
+  default:
+    return QColor(0x70, 0x70, 0x70);
   }
 }
 
@@ -111,8 +114,10 @@ void GraphView::clampView() {
   if (!data_) return;
   const QRectF b = data_->bounds;
   const QSizeF shown(width() / scale_, height() / scale_);
-  origin_.setX(std::clamp(origin_.x(), b.left() - shown.width() * 0.9, b.right() - shown.width() * 0.1));
-  origin_.setY(std::clamp(origin_.y(), b.top() - shown.height() * 0.9, b.bottom() - shown.height() * 0.1));
+  origin_.setX(
+      std::clamp(origin_.x(), b.left() - shown.width() * 0.9, b.right() - shown.width() * 0.1));
+  origin_.setY(
+      std::clamp(origin_.y(), b.top() - shown.height() * 0.9, b.bottom() - shown.height() * 0.1));
 }
 
 int GraphView::nodeAt(QPointF widget) const {
@@ -130,14 +135,16 @@ void GraphView::paintEvent(QPaintEvent* event) {
     p.drawText(rect(), Qt::AlignCenter, tr("The serialized graph is empty"));
     return;
   }
-  const QRectF visible(toGraph(event->rect().topLeft()), toGraph(event->rect().bottomRight() + QPoint(1, 1)));
+  const QRectF visible(toGraph(event->rect().topLeft()),
+                       toGraph(event->rect().bottomRight() + QPoint(1, 1)));
   p.setRenderHint(QPainter::Antialiasing, scale_ > 0.2);
   p.translate(-origin_ * scale_);
   p.scale(scale_, scale_);
 
   // Edges under nodes; the selection's edges last and darker.
   auto drawEdge = [&](const GraphEdge& e, const QColor& colour, double width) {
-    if (e.path.isEmpty() || !e.path.controlPointRect().adjusted(-8, -8, 8, 8).intersects(visible)) return;
+    if (e.path.isEmpty() || !e.path.controlPointRect().adjusted(-8, -8, 8, 8).intersects(visible))
+      return;
     QPen pen(colour, width, Qt::SolidLine, Qt::RoundCap);
     pen.setCosmetic(true); // pixels wide at every zoom
     p.setPen(pen);
@@ -155,7 +162,8 @@ void GraphView::paintEvent(QPaintEvent* event) {
     p.drawPolygon(QPolygonF({e.arrowTip, base + normal * 4.0, base - normal * 4.0}));
   };
   for (const GraphEdge& e : data_->edges)
-    if (e.from != selected_ && e.to != selected_) drawEdge(e, edgeColour(e.direction).lighter(130), 1.0);
+    if (e.from != selected_ && e.to != selected_)
+      drawEdge(e, edgeColour(e.direction).lighter(130), 1.0);
   if (selected_ >= 0)
     for (const GraphEdge& e : data_->edges)
       if (e.from == selected_ || e.to == selected_) drawEdge(e, kSelected, 2.0);
@@ -177,7 +185,8 @@ void GraphView::paintEvent(QPaintEvent* event) {
     QPen pen(line, width);
     pen.setCosmetic(true);
     p.setPen(pen);
-    p.setBrush(highlighted_.contains(i) ? kHighlight.lighter(150) : (cs ? kComputeSetFill : kVariableFill));
+    p.setBrush(highlighted_.contains(i) ? kHighlight.lighter(150)
+                                        : (cs ? kComputeSetFill : kVariableFill));
     if (cs)
       p.drawRoundedRect(n.rect, 4, 4);
     else
@@ -185,7 +194,8 @@ void GraphView::paintEvent(QPaintEvent* event) {
     if (!text) continue;
     p.setPen(Qt::black);
     const QRectF top(n.rect.left(), n.rect.top() + 3, n.rect.width(), n.rect.height() / 2 - 2);
-    const QRectF bottom(n.rect.left(), n.rect.center().y(), n.rect.width(), n.rect.height() / 2 - 3);
+    const QRectF bottom(n.rect.left(), n.rect.center().y(), n.rect.width(),
+                        n.rect.height() / 2 - 3);
     p.drawText(top, Qt::AlignCenter, n.label);
     p.setPen(QColor(0x50, 0x50, 0x50));
     p.drawText(bottom, Qt::AlignCenter, n.detail);
@@ -216,7 +226,8 @@ void GraphView::drawLegend(QPainter& p) const {
   double y = box.top() + 4;
   auto text = [&](const QString& t) {
     p.setPen(Qt::black);
-    p.drawText(QRectF(box.left() + 40, y, box.width() - 44, rowHeight), Qt::AlignVCenter | Qt::AlignLeft, t);
+    p.drawText(QRectF(box.left() + 40, y, box.width() - 44, rowHeight),
+               Qt::AlignVCenter | Qt::AlignLeft, t);
     y += rowHeight;
   };
   p.setPen(kComputeSetLine);
@@ -283,16 +294,34 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
   const QPointF middle(width() / 2.0, height() / 2.0);
   switch (e->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: zoomBy(2.0, middle); break;
-  case Qt::Key_Minus: zoomBy(0.5, middle); break;
+  case Qt::Key_Equal:
+    zoomBy(2.0, middle);
+    break;
+  case Qt::Key_Minus:
+    zoomBy(0.5, middle);
+    break;
   case Qt::Key_0:
-  case Qt::Key_Home: fit(); break;
-  case Qt::Key_Left: panBy(QPointF(width() / 10.0, 0)); break;
-  case Qt::Key_Right: panBy(QPointF(-width() / 10.0, 0)); break;
-  case Qt::Key_Up: panBy(QPointF(0, height() / 10.0)); break;
-  case Qt::Key_Down: panBy(QPointF(0, -height() / 10.0)); break;
-  case Qt::Key_Escape: select(-1); break;
-  default: QWidget::keyPressEvent(e); return;
+  case Qt::Key_Home:
+    fit();
+    break;
+  case Qt::Key_Left:
+    panBy(QPointF(width() / 10.0, 0));
+    break;
+  case Qt::Key_Right:
+    panBy(QPointF(-width() / 10.0, 0));
+    break;
+  case Qt::Key_Up:
+    panBy(QPointF(0, height() / 10.0));
+    break;
+  case Qt::Key_Down:
+    panBy(QPointF(0, -height() / 10.0));
+    break;
+  case Qt::Key_Escape:
+    select(-1);
+    break;
+  default:
+    QWidget::keyPressEvent(e);
+    return;
   }
   e->accept();
 }

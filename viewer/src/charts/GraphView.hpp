@@ -9,7 +9,6 @@
 #include <QPainter>
 #include <QSet>
 #include <QWidget>
-
 #include <memory>
 
 namespace tessera::viewer {

@@ -10,7 +10,6 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -66,7 +65,8 @@ void IndexChart::setSelection(std::vector<std::size_t> items) {
 }
 
 QRectF IndexChart::plotRect() const {
-  return QRectF(left_, top_, std::max(1.0, width() - left_ - kRight), std::max(1.0, height() - top_ - kBottom));
+  return QRectF(left_, top_, std::max(1.0, width() - left_ - kRight),
+                std::max(1.0, height() - top_ - kBottom));
 }
 
 double IndexChart::xForItem(std::size_t item) const {
@@ -79,7 +79,8 @@ std::optional<std::size_t> IndexChart::itemAt(double x) const {
   const QRectF plot = plotRect();
   if (x < plot.left() || x > plot.right() || domainLast_ <= domainFirst_) return std::nullopt;
   const double item = window_.from() + (x - plot.left()) / plot.width() * (window_.span());
-  const double clamped = std::clamp(std::floor(item), double(domainFirst_), double(domainLast_ - 1));
+  const double clamped =
+      std::clamp(std::floor(item), double(domainFirst_), double(domainLast_ - 1));
   return std::size_t(clamped);
 }
 
@@ -89,7 +90,8 @@ double IndexChart::yOf(double value) const {
   return plot.bottom() - (value - yMin_) / span * plot.height();
 }
 
-std::pair<double, double> IndexChart::columnExtent(std::size_t firstItem, std::size_t lastItem, double gap) const {
+std::pair<double, double> IndexChart::columnExtent(std::size_t firstItem, std::size_t lastItem,
+                                                   double gap) const {
   const double half = plotRect().width() / std::max(1e-9, window_.span()) / 2;
   const double x0 = std::round(xForItem(firstItem) - half + gap);
   const double x1 = std::round(xForItem(lastItem - 1) + half - gap);
@@ -102,7 +104,8 @@ QColor IndexChart::rangeColor(const QColor& color) {
   return QColor(mix(color.red()), mix(color.green()), mix(color.blue()));
 }
 
-std::vector<IndexChart::Column> IndexChart::columns(std::size_t first, std::size_t last, double gap) const {
+std::vector<IndexChart::Column> IndexChart::columns(std::size_t first, std::size_t last,
+                                                    double gap) const {
   std::vector<Column> out;
   if (last <= first) return out;
   const QRectF plot = plotRect();
@@ -115,16 +118,17 @@ std::vector<IndexChart::Column> IndexChart::columns(std::size_t first, std::size
     return out;
   }
   const auto pixels = std::size_t(std::ceil(plot.width()));
-  const std::vector<ItemRange> ranges = pixelItemRanges(window_.from(), window_.from() + window_.span() * pixels / plot.width(),
-                                                        pixels, first, last);
+  const std::vector<ItemRange> ranges = pixelItemRanges(
+      window_.from(), window_.from() + window_.span() * pixels / plot.width(), pixels, first, last);
   out.reserve(pixels);
   for (std::size_t k = 0; k < pixels; ++k)
-    if (ranges[k].last > ranges[k].first) out.push_back({plot.left() + double(k), plot.left() + double(k) + 1, ranges[k]});
+    if (ranges[k].last > ranges[k].first)
+      out.push_back({plot.left() + double(k), plot.left() + double(k) + 1, ranges[k]});
   return out;
 }
 
-void IndexChart::paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first, const QColor& color,
-                              double base, bool markLowest) const {
+void IndexChart::paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first,
+                              const QColor& color, double base, bool markLowest) const {
   // Each pixel column draws its items' range: solid up to the lowest, pale from there to the
   // highest. A column of one item is solid; a pattern of low items among high ones reads the
   // same at every width instead of vanishing under the highest.
@@ -132,8 +136,10 @@ void IndexChart::paintColumns(QPainter& p, const std::vector<double>& values, st
   for (const Column& c : columns(first, first + values.size())) {
     const MinMax m = minMaxOf(values.data(), first, c.items);
     const double solidTop = markLowest ? std::max(m.min, base) : m.max;
-    if (m.max > solidTop) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(solidTop) - yOf(m.max)), pale);
-    if (solidTop > base) p.fillRect(QRectF(c.x0, yOf(solidTop), c.x1 - c.x0, yOf(base) - yOf(solidTop)), color);
+    if (m.max > solidTop)
+      p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(solidTop) - yOf(m.max)), pale);
+    if (solidTop > base)
+      p.fillRect(QRectF(c.x0, yOf(solidTop), c.x1 - c.x0, yOf(base) - yOf(solidTop)), color);
   }
 }
 
@@ -143,20 +149,24 @@ std::pair<std::size_t, std::size_t> IndexChart::visibleItems() const {
   return {first, std::max(first, last)};
 }
 
-QColor IndexChart::selectionColor() const { return palette().color(QPalette::Highlight); }
+QColor IndexChart::selectionColor() const {
+  return palette().color(QPalette::Highlight);
+}
 
 void IndexChart::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), backgroundColor());
   std::vector<LegendEntry> entries = legend();
   if (!selection_.empty())
-    entries.push_back({tr("Selected (%1, marked above the data)").arg(selection_.size()), selectionColor(), false});
+    entries.push_back({tr("Selected (%1, marked above the data)").arg(selection_.size()),
+                       selectionColor(), false});
   const QFontMetrics fm(font());
   top_ = 8 + legendRows(entries) * fm.height() + 6;
   const QString message = emptyMessage();
   if (!message.isEmpty() || domainLast_ <= domainFirst_) {
     p.setPen(textColor());
-    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, message.isEmpty() ? tr("Nothing to show") : message);
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+               message.isEmpty() ? tr("Nothing to show") : message);
     return;
   }
   const auto [first, last] = visibleItems();
@@ -170,7 +180,8 @@ void IndexChart::paintEvent(QPaintEvent*) {
   const double plotHeight = std::max(1.0, height() - top_ - kBottom);
   yTicks_ = valueAxisTicks(yMin_, yMax_, std::max(4, int(plotHeight / kYTickSpacing)));
   int widest = 0;
-  for (const QString& label : yTicks_.labels) widest = std::max(widest, fm.horizontalAdvance(label));
+  for (const QString& label : yTicks_.labels)
+    widest = std::max(widest, fm.horizontalAdvance(label));
   left_ = widest + 10 + fm.height() + 6;
   const QRectF plot = plotRect();
 
@@ -217,8 +228,8 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
     p.setPen(gridColor());
     p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setPen(textColor());
-    p.drawText(QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-               yTicks_.labels[int(i)]);
+    p.drawText(QRectF(0, y - fm.height() / 2.0, plot.left() - 6, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, yTicks_.labels[int(i)]);
   }
   // The y title, written upwards along the axis.
   p.save();
@@ -232,18 +243,19 @@ void IndexChart::paintAxes(QPainter& p, const QRectF& plot) {
   const double labelWidth = fm.horizontalAdvance(QString::number(domainLast_)) + 24;
   // At least four labels, as far as they fit side by side.
   const int fitting = int(plot.width() / (fm.horizontalAdvance(QString::number(domainLast_)) + 8));
-  xTicks_ = indexAxisTicks(std::max(window_.from(), double(domainFirst_)), std::min(window_.to(), double(domainLast_)),
-                            std::max(2, int(plot.width() / labelWidth)), std::min(4, fitting));
+  xTicks_ = indexAxisTicks(std::max(window_.from(), double(domainFirst_)),
+                           std::min(window_.to(), double(domainLast_)),
+                           std::max(2, int(plot.width() / labelWidth)), std::min(4, fitting));
   p.setPen(textColor());
   for (std::size_t i = 0; i < xTicks_.values.size(); ++i) {
     const double x = xForItem(std::size_t(xTicks_.values[i]));
     if (x < plot.left() - 0.5 || x > plot.right() + 0.5) continue;
     p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
-    p.drawText(QRectF(x - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
-               xTicks_.labels[int(i)]);
+    p.drawText(QRectF(x - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()),
+               Qt::AlignHCenter | Qt::AlignTop, xTicks_.labels[int(i)]);
   }
-  p.drawText(QRectF(plot.left(), plot.bottom() + 4 + fm.height(), plot.width(), fm.height()), Qt::AlignHCenter,
-             xAxisTitle());
+  p.drawText(QRectF(plot.left(), plot.bottom() + 4 + fm.height(), plot.width(), fm.height()),
+             Qt::AlignHCenter, xAxisTitle());
 }
 
 double IndexChart::legendEntryWidth(const LegendEntry& e) const {
@@ -266,8 +278,10 @@ int IndexChart::legendRows(const std::vector<LegendEntry>& entries) const {
 
 void IndexChart::setSeriesShown(const QString& name, bool shown) {
   if (shown == isSeriesShown(name)) return;
-  if (shown) hidden_.remove(name);
-  else hidden_.insert(name);
+  if (shown)
+    hidden_.remove(name);
+  else
+    hidden_.insert(name);
   update();
   emit seriesVisibilityChanged();
   emit dataChanged();
@@ -316,8 +330,10 @@ void IndexChart::clickAt(double x, bool add) {
   std::vector<std::size_t> items = selection_;
   if (add) {
     auto it = std::find(items.begin(), items.end(), *item);
-    if (it != items.end()) items.erase(it);
-    else items.push_back(*item);
+    if (it != items.end())
+      items.erase(it);
+    else
+      items.push_back(*item);
   } else {
     items = {*item};
   }
@@ -355,8 +371,10 @@ void IndexChart::mouseMoveEvent(QMouseEvent* event) {
     update();
     emit hovered(item);
   }
-  if (item && plotRect().contains(pos)) QToolTip::showText(event->globalPosition().toPoint(), tooltip(*item), this);
-  else QToolTip::hideText();
+  if (item && plotRect().contains(pos))
+    QToolTip::showText(event->globalPosition().toPoint(), tooltip(*item), this);
+  else
+    QToolTip::hideText();
 }
 
 void IndexChart::mouseReleaseEvent(QMouseEvent* event) {
@@ -378,15 +396,29 @@ void IndexChart::keyPressEvent(QKeyEvent* event) {
   bool moved = false;
   switch (event->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: moved = window_.zoomAtCentre(AxisWindow::kKeyZoom); break;
+  case Qt::Key_Equal:
+    moved = window_.zoomAtCentre(AxisWindow::kKeyZoom);
+    break;
   case Qt::Key_Minus:
-  case Qt::Key_Underscore: moved = window_.zoomAtCentre(1 / AxisWindow::kKeyZoom); break;
-  case Qt::Key_Left: moved = window_.pan(-AxisWindow::kKeyPan); break;
-  case Qt::Key_Right: moved = window_.pan(AxisWindow::kKeyPan); break;
+  case Qt::Key_Underscore:
+    moved = window_.zoomAtCentre(1 / AxisWindow::kKeyZoom);
+    break;
+  case Qt::Key_Left:
+    moved = window_.pan(-AxisWindow::kKeyPan);
+    break;
+  case Qt::Key_Right:
+    moved = window_.pan(AxisWindow::kKeyPan);
+    break;
   case Qt::Key_0:
-  case Qt::Key_Home: resetZoom(); break;
-  case Qt::Key_Escape: setSelection({}); break;
-  default: ChartWidget::keyPressEvent(event); return;
+  case Qt::Key_Home:
+    resetZoom();
+    break;
+  case Qt::Key_Escape:
+    setSelection({});
+    break;
+  default:
+    ChartWidget::keyPressEvent(event);
+    return;
   }
   if (moved) windowMoved();
   event->accept();

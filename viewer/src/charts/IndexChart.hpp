@@ -13,7 +13,6 @@
 
 #include <QSet>
 #include <QString>
-
 #include <cstddef>
 #include <optional>
 #include <utility>
@@ -85,9 +84,9 @@ protected:
   struct LegendEntry {
     QString name;
     QColor color;
-    bool line = false;   ///< a line (a curve, max memory) rather than a filled band
-    bool dashed = false; ///< a dashed line (a limit rather than data)
-    bool mark = false;   ///< the short mark paintColumns() draws at a pixel's lowest item
+    bool line = false;    ///< a line (a curve, max memory) rather than a filled band
+    bool dashed = false;  ///< a dashed line (a limit rather than data)
+    bool mark = false;    ///< the short mark paintColumns() draws at a pixel's lowest item
     bool toggles = false; ///< a series: clicking the entry hides or shows it (isSeriesShown)
   };
   /// Several items share each pixel column at the current zoom.
@@ -95,7 +94,8 @@ protected:
   /// The y range of the visible items [first, last) (the base class adds headroom).
   virtual std::pair<double, double> yRange(std::size_t first, std::size_t last) const = 0;
   /// Paints the items [first, last) inside `plot` (yOf/xForItem map values).
-  virtual void paintData(QPainter& painter, const QRectF& plot, std::size_t first, std::size_t last) = 0;
+  virtual void paintData(QPainter& painter, const QRectF& plot, std::size_t first,
+                         std::size_t last) = 0;
   virtual QString tooltip(std::size_t item) const = 0;
   virtual std::vector<LegendEntry> legend() const { return {}; }
   virtual QString xAxisTitle() const = 0;
@@ -110,7 +110,8 @@ protected:
   double yOf(double value) const;
   /// The x extent [x0, x1) of items [firstItem, lastItem) snapped to whole pixels, so adjacent
   /// columns neither overlap nor leave hairline gaps; `gap` pixels are left on each side.
-  std::pair<double, double> columnExtent(std::size_t firstItem, std::size_t lastItem, double gap = 0) const;
+  std::pair<double, double> columnExtent(std::size_t firstItem, std::size_t lastItem,
+                                         double gap = 0) const;
   /// How the visible items [first, last) are drawn: one column per item (whole pixels, `gap`
   /// pixels left on each side) while items are at least a pixel wide; otherwise one column per
   /// pixel holding every item it touches (pixelItemRanges), so no item is ever dropped.
@@ -122,8 +123,8 @@ protected:
   /// Paints one series (values[i] is item first + i, for the visible items): each column is a
   /// solid bar from `base` up to its highest item, so a bar never reads as a dip its items do not
   /// have; where its items differ, a darker mark inside the bar shows the lowest of them.
-  void paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first, const QColor& color,
-                    double base = 0, bool markLowest = true) const;
+  void paintColumns(QPainter& p, const std::vector<double>& values, std::size_t first,
+                    const QColor& color, double base = 0, bool markLowest = true) const;
   /// The colour of the lowest-item mark inside a bar of `color`.
   /// The pale shade a pixel column's range is drawn in: from its lowest item to its highest.
   static QColor rangeColor(const QColor& color);

@@ -5,7 +5,6 @@
 #include "core/Settings.hpp"
 
 #include <QPainter>
-
 #include <algorithm>
 #include <cmath>
 
@@ -13,11 +12,14 @@ namespace tessera::viewer {
 
 namespace {
 
-MemoryUnits units() { return Settings::instance().memoryUnits(); }
+MemoryUnits units() {
+  return Settings::instance().memoryUnits();
+}
 
 const QColor kFloorColor(0x9fb3c8);
 const QColor kCurveColor(0xf28e2b);
-constexpr double kLifetimeLane = 7, kLifetimeGap = 3; // a chosen variable's lane and the space between lanes
+constexpr double kLifetimeLane = 7,
+                 kLifetimeGap = 3; // a chosen variable's lane and the space between lanes
 const QColor kBaseColor(0x4e79a7);
 const QColor kGrewColor(0xe15759);
 const QColor kShrankColor(0x59a14f);
@@ -29,7 +31,8 @@ LivenessChart::LivenessChart(QWidget* parent) : IndexChart(parent) {
   connect(&Settings::instance(), &Settings::changed, this, [this] { update(); });
 }
 
-void LivenessChart::setData(std::shared_ptr<const LivenessData> current, std::shared_ptr<const LivenessData> base) {
+void LivenessChart::setData(std::shared_ptr<const LivenessData> current,
+                            std::shared_ptr<const LivenessData> base) {
   const std::vector<std::size_t> keep = selection();
   const auto view = viewRange();
   const bool sameLength = data_ && current && data_->steps() == current->steps();
@@ -82,7 +85,9 @@ void LivenessChart::setDifference(bool difference) {
   emit dataChanged();
 }
 
-QColor LivenessChart::overviewColor() const { return base_ && !difference_ ? kBaseColor : kCurveColor; }
+QColor LivenessChart::overviewColor() const {
+  return base_ && !difference_ ? kBaseColor : kCurveColor;
+}
 
 double LivenessChart::overviewValue(std::size_t step) const {
   const double cur = seriesValue(data_.get(), step);
@@ -95,7 +100,9 @@ double LivenessChart::seriesValue(const LivenessData* d, std::size_t step) const
   return double(d->notAlwaysLive[step]) + (includeAlwaysLive_ ? double(d->alwaysLive) : 0.0);
 }
 
-double LivenessChart::valueAt(std::size_t step) const { return seriesValue(data_.get(), step); }
+double LivenessChart::valueAt(std::size_t step) const {
+  return seriesValue(data_.get(), step);
+}
 
 std::pair<double, double> LivenessChart::yRange(std::size_t first, std::size_t last) const {
   double lo = 0, hi = 0;
@@ -130,27 +137,31 @@ void LivenessChart::setLifetimes(std::vector<VariableLife> lives, std::size_t no
 
 QString LivenessChart::lifetimeLabel(std::size_t i) const {
   const VariableLife& v = lives_[i];
-  const QString steps = v.alwaysLive ? tr("always live")
+  const QString steps = v.alwaysLive    ? tr("always live")
                         : v.to > v.from ? tr("steps %1–%2").arg(v.from).arg(v.to - 1)
                                         : tr("never live");
   return tr("%1 (%2, %3)").arg(v.name, steps, formatBytes(v.bytes, units()));
 }
 
 double LivenessChart::lifetimeLanesHeight() const {
-  return lives_.empty() ? 0.0 : double(lives_.size()) * (kLifetimeLane + kLifetimeGap) + kLifetimeGap;
+  return lives_.empty() ? 0.0
+                        : double(lives_.size()) * (kLifetimeLane + kLifetimeGap) + kLifetimeGap;
 }
 
 QColor LivenessChart::lifetimeColor(std::size_t i) {
   // Apart from the curve's orange, its pale range shade and the always-live floor's blue-grey.
-  static const QColor colors[] = {QColor(0x4e79a7), QColor(0x59a14f), QColor(0xb07aa1), QColor(0xe15759),
-                                  QColor(0x9c755f), QColor(0x76b7b2), QColor(0xbcbd22), QColor(0x17becf)};
+  static const QColor colors[] = {QColor(0x4e79a7), QColor(0x59a14f), QColor(0xb07aa1),
+                                  QColor(0xe15759), QColor(0x9c755f), QColor(0x76b7b2),
+                                  QColor(0xbcbd22), QColor(0x17becf)};
   return colors[i % (sizeof(colors) / sizeof(colors[0]))];
 }
 
-void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
-  // Lanes along the top of the plot (yRange keeps the curve below them), the first variable highest; a lane is a bar over the
-  // variable's live steps, and its ends are lines across the plot so they can be read against
-  // the curve (where the peak falls inside a life, the variable is part of the peak).
+void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t first,
+                                   std::size_t last) {
+  // Lanes along the top of the plot (yRange keeps the curve below them), the first variable
+  // highest; a lane is a bar over the variable's live steps, and its ends are lines across the plot
+  // so they can be read against the curve (where the peak falls inside a life, the variable is part
+  // of the peak).
   lifeBars_.assign(lives_.size(), QRectF());
   const double lane = kLifetimeLane, gap = kLifetimeGap;
   for (std::size_t i = 0; i < lives_.size(); ++i) {
@@ -161,7 +172,8 @@ void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t 
     const std::size_t b = std::min<std::size_t>(last, std::size_t(v.to));
     const auto [x0, x1] = columnExtent(a, b);
     const double y = plot.top() + gap + double(i) * (lane + gap);
-    const QRectF bar(std::max(x0, plot.left()), y, std::max(1.0, std::min(x1, plot.right()) - std::max(x0, plot.left())), lane);
+    const QRectF bar(std::max(x0, plot.left()), y,
+                     std::max(1.0, std::min(x1, plot.right()) - std::max(x0, plot.left())), lane);
     QColor line = lifetimeColor(i);
     line.setAlpha(150);
     p.setPen(QPen(line, 1, Qt::DashLine));
@@ -174,13 +186,15 @@ void LivenessChart::paintLifetimes(QPainter& p, const QRectF& plot, std::size_t 
   }
 }
 
-void LivenessChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+void LivenessChart::paintData(QPainter& p, const QRectF& plot, std::size_t first,
+                              std::size_t last) {
   if (!data_ || last <= first) return;
   paintCurves(p, plot, first, last);
   if (!lives_.empty()) paintLifetimes(p, plot, first, last); // over whichever curves are drawn
 }
 
-void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t first,
+                                std::size_t last) {
   const std::size_t n = last - first;
   std::vector<double> cur(n), base(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -190,11 +204,14 @@ void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t fir
   const std::vector<Column> cols = columns(first, last);
   if (base_ && difference_) {
     std::vector<double> diff(n);
-    for (std::size_t i = 0; i < n; ++i) diff[i] = cur[i] - base[i];
+    for (std::size_t i = 0; i < n; ++i)
+      diff[i] = cur[i] - base[i];
     for (const Column& c : cols) {
       const MinMax m = minMaxOf(diff.data(), first, c.items);
-      if (m.max > 0) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(0) - yOf(m.max)), kGrewColor);
-      if (m.min < 0) p.fillRect(QRectF(c.x0, yOf(0), c.x1 - c.x0, yOf(m.min) - yOf(0)), kShrankColor);
+      if (m.max > 0)
+        p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(0) - yOf(m.max)), kGrewColor);
+      if (m.min < 0)
+        p.fillRect(QRectF(c.x0, yOf(0), c.x1 - c.x0, yOf(m.min) - yOf(0)), kShrankColor);
     }
     p.setPen(QPen(textColor(), 1));
     p.drawLine(QPointF(plot.left(), yOf(0)), QPointF(plot.right(), yOf(0)));
@@ -223,7 +240,9 @@ void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t fir
   const std::size_t own = std::min(n, data_->steps() > first ? data_->steps() - first : 0);
   if (floor > 0 && own > 0) {
     const double x1 = columnExtent(first, first + own).second;
-    p.fillRect(QRectF(plot.left(), yOf(floor), std::min(x1, plot.right()) - plot.left(), yOf(0) - yOf(floor)), kFloorColor);
+    p.fillRect(QRectF(plot.left(), yOf(floor), std::min(x1, plot.right()) - plot.left(),
+                      yOf(0) - yOf(floor)),
+               kFloorColor);
   }
   cur.resize(own);
   paintColumns(p, cur, first, kCurveColor, floor);
@@ -238,7 +257,8 @@ void LivenessChart::paintCurves(QPainter& p, const QRectF& plot, std::size_t fir
     const QString label = tr("peak: step %1").arg(peak);
     const double w = fontMetrics().horizontalAdvance(label) + 8;
     const double lx = x + w + 6 > plot.right() ? x - w - 6 : x + 6;
-    p.drawText(QRectF(lx, y - fontMetrics().height() - 2, w, fontMetrics().height()), Qt::AlignLeft, label);
+    p.drawText(QRectF(lx, y - fontMetrics().height() - 2, w, fontMetrics().height()), Qt::AlignLeft,
+               label);
   }
 }
 
@@ -250,13 +270,15 @@ QString LivenessChart::tooltip(std::size_t item) const {
   };
   QString text = tr("<b>Step %1</b>").arg(item);
   if (item < data_->steps())
-    text += QStringLiteral("<br>%1 (%2)").arg(data_->programName(item).toHtmlEscaped(), data_->programType(item));
+    text += QStringLiteral("<br>%1 (%2)")
+                .arg(data_->programName(item).toHtmlEscaped(), data_->programType(item));
   text += QStringLiteral("<table>");
   if (base_) {
     if (item < base_->steps() && base_->programName(item) != data_->programName(item))
       text += row(tr("Base step"), base_->programName(item).toHtmlEscaped());
     const double b = seriesValue(base_.get(), item), c = seriesValue(data_.get(), item);
-    text += row(tr("Base"), formatBytes(std::uint64_t(b), u)) + row(tr("Current"), formatBytes(std::uint64_t(c), u)) +
+    text += row(tr("Base"), formatBytes(std::uint64_t(b), u)) +
+            row(tr("Current"), formatBytes(std::uint64_t(c), u)) +
             row(tr("Difference"), formatBytesDelta(std::int64_t(c) - std::int64_t(b), u));
   } else if (item < data_->steps()) {
     text += row(tr("Not always live"), formatBytes(data_->notAlwaysLive[item], u)) +
@@ -270,28 +292,37 @@ std::vector<IndexChart::LegendEntry> LivenessChart::legend() const {
   if (!data_) return {};
   std::vector<LegendEntry> out;
   if (base_) {
-    if (difference_) out = {{tr("Grew (current - base)"), kGrewColor, false}, {tr("Shrank"), kShrankColor, false}};
-    else out = {{tr("Base"), kBaseColor, true}, {tr("Current"), kCurveColor, true}};
+    if (difference_)
+      out = {{tr("Grew (current - base)"), kGrewColor, false}, {tr("Shrank"), kShrankColor, false}};
+    else
+      out = {{tr("Base"), kBaseColor, true}, {tr("Current"), kCurveColor, true}};
   } else {
     out.push_back({tr("Not always live (%1)").arg(data_->scope.describe()), kCurveColor, false});
     if (includeAlwaysLive_)
-      out.push_back({tr("Always live (%1)").arg(formatBytes(data_->alwaysLive, units())), kFloorColor, false});
+      out.push_back({tr("Always live (%1)").arg(formatBytes(data_->alwaysLive, units())),
+                     kFloorColor, false});
     if (sharesPixels())
-      out.push_back({tr("pale: a pixel's steps above its lowest step"), rangeColor(kCurveColor), false});
+      out.push_back(
+          {tr("pale: a pixel's steps above its lowest step"), rangeColor(kCurveColor), false});
   }
-  for (std::size_t i = 0; i < lives_.size(); ++i) out.push_back({lifetimeLabel(i), lifetimeColor(i), false, false, false, true});
+  for (std::size_t i = 0; i < lives_.size(); ++i)
+    out.push_back({lifetimeLabel(i), lifetimeColor(i), false, false, false, true});
   if (livesNotDrawn_ > 0)
-    out.push_back({tr("%1 more matching variables not drawn").arg(livesNotDrawn_), QColor(0xb0b0b0), false});
+    out.push_back(
+        {tr("%1 more matching variables not drawn").arg(livesNotDrawn_), QColor(0xb0b0b0), false});
   return out;
 }
 
 QStringList LivenessChart::legendNames() const {
   QStringList names;
-  for (const LegendEntry& e : legend()) names << e.name;
+  for (const LegendEntry& e : legend())
+    names << e.name;
   return names;
 }
 
-QString LivenessChart::xAxisTitle() const { return tr("Liveness program step"); }
+QString LivenessChart::xAxisTitle() const {
+  return tr("Liveness program step");
+}
 
 QString LivenessChart::yAxisTitle() const {
   if (base_ && difference_) return tr("Change in live bytes");

@@ -19,7 +19,8 @@ public:
   explicit LivenessChart(QWidget* parent = nullptr);
   /// `base`: the report compared against (null: no comparison). Keeps the selection if the
   /// steps still exist (a new scope of the same report).
-  void setData(std::shared_ptr<const LivenessData> current, std::shared_ptr<const LivenessData> base = nullptr);
+  void setData(std::shared_ptr<const LivenessData> current,
+               std::shared_ptr<const LivenessData> base = nullptr);
   void setIncludeAlwaysLive(bool include);
   void setDifference(bool difference);
   bool includeAlwaysLive() const { return includeAlwaysLive_; }
@@ -47,7 +48,8 @@ public:
 
 protected:
   std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;
-  void paintData(QPainter& painter, const QRectF& plot, std::size_t first, std::size_t last) override;
+  void paintData(QPainter& painter, const QRectF& plot, std::size_t first,
+                 std::size_t last) override;
   QString tooltip(std::size_t item) const override;
   std::vector<LegendEntry> legend() const override;
   QString xAxisTitle() const override;

@@ -5,7 +5,6 @@
 #include "core/Settings.hpp"
 
 #include <QPainter>
-
 #include <algorithm>
 #include <cmath>
 
@@ -13,7 +12,9 @@ namespace tessera::viewer {
 
 namespace {
 
-MemoryUnits units() { return Settings::instance().memoryUnits(); }
+MemoryUnits units() {
+  return Settings::instance().memoryUnits();
+}
 
 const QColor kMaxColor(0xc00000);
 const QColor kBaseColor(0x8c9fb5);
@@ -22,9 +23,9 @@ const QColor kGrewColor(0xe15759);
 const QColor kShrankColor(0x59a14f);
 const QColor kMatchedColor(0xe15759);
 // Chosen variables' series: distinct hues that read apart as lines (Tableau 10 order).
-const QColor kSeriesColors[] = {QColor(0x4e79a7), QColor(0xe15759), QColor(0x59a14f), QColor(0xf28e2b),
-                                QColor(0xb07aa1), QColor(0x76b7b2), QColor(0xedc948), QColor(0x9c755f),
-                                QColor(0xff9da7), QColor(0x79706e)};
+const QColor kSeriesColors[] = {
+    QColor(0x4e79a7), QColor(0xe15759), QColor(0x59a14f), QColor(0xf28e2b), QColor(0xb07aa1),
+    QColor(0x76b7b2), QColor(0xedc948), QColor(0x9c755f), QColor(0xff9da7), QColor(0x79706e)};
 
 } // namespace
 
@@ -33,7 +34,8 @@ MemoryChart::MemoryChart(QWidget* parent) : IndexChart(parent) {
   connect(&Settings::instance(), &Settings::changed, this, [this] { update(); });
 }
 
-void MemoryChart::setData(std::shared_ptr<const MemoryData> current, std::shared_ptr<const MemoryData> base) {
+void MemoryChart::setData(std::shared_ptr<const MemoryData> current,
+                          std::shared_ptr<const MemoryData> base) {
   data_ = std::move(current);
   base_ = std::move(base);
   setSelection({});
@@ -43,13 +45,16 @@ void MemoryChart::setData(std::shared_ptr<const MemoryData> current, std::shared
 
 void MemoryChart::rebuild() {
   bands_.reset();
-  if (data_) bands_ = std::make_unique<MemoryBands>(*data_, comparing() ? MemoryBreakdown::Total : breakdown_, gaps_);
+  if (data_)
+    bands_ = std::make_unique<MemoryBands>(
+        *data_, comparing() ? MemoryBreakdown::Total : breakdown_, gaps_);
   update();
   emit dataChanged();
 }
 
-void MemoryChart::setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
-                                   std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile) {
+void MemoryChart::setVariableBytes(
+    std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
+    std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile) {
   matched_ = std::move(bytesPerTile);
   matchedBase_ = matched_ ? std::move(baseBytesPerTile) : nullptr;
   matchedLabel_ = std::move(label);
@@ -107,7 +112,8 @@ void MemoryChart::setIpu(int ipu) {
 
 QStringList MemoryChart::bandNames() const {
   QStringList names;
-  for (const LegendEntry& e : legend()) names << e.name;
+  for (const LegendEntry& e : legend())
+    names << e.name;
   return names;
 }
 
@@ -115,7 +121,8 @@ std::uint64_t MemoryChart::totalOf(const MemoryData* d, std::size_t tile) const 
   if (!d || tile >= d->numTiles) return 0; // a tile the smaller report does not have holds nothing
   // With a variable filter, what is compared is the filter's bytes in each report.
   if (matched_ && d == data_.get()) return matchedBytes(tile);
-  if (matched_ && d == base_.get()) return matchedBase_ && tile < matchedBase_->size() ? (*matchedBase_)[tile] : 0;
+  if (matched_ && d == base_.get())
+    return matchedBase_ && tile < matchedBase_->size() ? (*matchedBase_)[tile] : 0;
   return d->total(unsigned(tile), gaps_);
 }
 
@@ -143,17 +150,22 @@ std::pair<double, double> MemoryChart::yRange(std::size_t first, std::size_t las
     }
     hi = std::max(hi, cur); // the bands add up to the total
   }
-  if (showMax_ && !(comparing() && difference_) && data_) hi = std::max(hi, double(data_->bytesPerTile));
+  if (showMax_ && !(comparing() && difference_) && data_)
+    hi = std::max(hi, double(data_->bytesPerTile));
   if (hi == lo) hi = lo + 1;
   return {lo, hi};
 }
 
 void MemoryChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
   if (!data_ || last <= first) return;
-  if (comparing()) paintComparison(p, plot, first, last);
-  else if (drawsSeries()) paintSeries(p, first, last);
-  else if (matched_) paintMatched(p, plot, first, last);
-  else paintStacked(p, plot, first, last);
+  if (comparing())
+    paintComparison(p, plot, first, last);
+  else if (drawsSeries())
+    paintSeries(p, first, last);
+  else if (matched_)
+    paintMatched(p, plot, first, last);
+  else
+    paintStacked(p, plot, first, last);
   if (showMax_ && !(comparing() && difference_)) {
     const double y = yOf(double(data_->bytesPerTile));
     p.setPen(QPen(kMaxColor, 2, Qt::DashLine));
@@ -165,7 +177,8 @@ void MemoryChart::paintData(QPainter& p, const QRectF& plot, std::size_t first, 
   }
 }
 
-void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t first,
+                               std::size_t last) {
   const int bands = bands_->size();
   const std::size_t n = last - first;
   // Cumulative tops of each band per tile; a pixel column shows the highest stack among its tiles
@@ -173,13 +186,15 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
   std::vector<std::vector<double>> tops(static_cast<std::size_t>(bands), std::vector<double>(n));
   std::vector<std::uint64_t> values(static_cast<std::size_t>(bands));
   std::vector<char> shown(static_cast<std::size_t>(bands));
-  for (int b = 0; b < bands; ++b) shown[std::size_t(b)] = isSeriesShown(bands_->names()[b]) ? 1 : 0;
+  for (int b = 0; b < bands; ++b)
+    shown[std::size_t(b)] = isSeriesShown(bands_->names()[b]) ? 1 : 0;
   for (std::size_t i = 0; i < n; ++i) {
     bands_->values(unsigned(first + i), values.data());
     for (int b = 0; b < bands; ++b) // a band hidden from the legend leaves the stack
       if (!shown[std::size_t(b)]) values[std::size_t(b)] = 0;
     double sum = 0;
-    for (int b = 0; b < bands; ++b) tops[std::size_t(b)][i] = sum += double(values[std::size_t(b)]);
+    for (int b = 0; b < bands; ++b)
+      tops[std::size_t(b)][i] = sum += double(values[std::size_t(b)]);
   }
   if (bands == 1) {
     // One band: each pixel column is as high as its highest tile, with the lowest marked inside.
@@ -194,28 +209,34 @@ void MemoryChart::paintStacked(QPainter& p, const QRectF& plot, std::size_t firs
   for (const Column& column : columns(first, last, gap)) {
     const double w = column.x1 - column.x0;
     std::vector<MinMax> m(static_cast<std::size_t>(bands));
-    for (int b = 0; b < bands; ++b) m[std::size_t(b)] = minMaxOf(tops[std::size_t(b)].data(), first, column.items);
+    for (int b = 0; b < bands; ++b)
+      m[std::size_t(b)] = minMaxOf(tops[std::size_t(b)].data(), first, column.items);
     double below = 0;
     for (int b = 0; b < bands; ++b) {
       const double top = m[std::size_t(b)].max;
-      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), rangeColor(bands_->color(b)));
+      if (top > below)
+        p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)),
+                   rangeColor(bands_->color(b)));
       below = std::max(below, top);
     }
     below = 0;
     for (int b = 0; b < bands; ++b) {
       const double top = m[std::size_t(b)].min;
-      if (top > below) p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), bands_->color(b));
+      if (top > below)
+        p.fillRect(QRectF(column.x0, yOf(top), w, yOf(below) - yOf(top)), bands_->color(b));
       below = std::max(below, top);
     }
   }
 }
 
-void MemoryChart::paintMatched(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+void MemoryChart::paintMatched(QPainter& p, const QRectF& plot, std::size_t first,
+                               std::size_t last) {
   // Only the matched variables' bytes, on their own scale: next to a tile's total, a small
   // variable would be a flat line at the bottom (the tooltip still gives the total).
   const std::size_t n = last - first;
   std::vector<double> matched(n);
-  for (std::size_t i = 0; i < n; ++i) matched[i] = double(matchedBytes(first + i));
+  for (std::size_t i = 0; i < n; ++i)
+    matched[i] = double(matchedBytes(first + i));
   paintColumns(p, matched, first, kMatchedColor);
   (void)plot;
 }
@@ -231,7 +252,8 @@ void MemoryChart::paintSeries(QPainter& p, std::size_t first, std::size_t last) 
   for (std::size_t s = 0; s < series_.size(); ++s) {
     if (!isSeriesShown(series_[s].label)) continue; // hidden from the legend
     const std::vector<std::uint64_t>& bytes = *series_[s].bytesPerTile;
-    for (std::size_t i = 0; i < n; ++i) values[i] = first + i < bytes.size() ? double(bytes[first + i]) : 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      values[i] = first + i < bytes.size() ? double(bytes[first + i]) : 0.0;
     const QColor color = seriesColorOf(s);
     QPolygonF line;
     for (const Column& c : cols) {
@@ -248,7 +270,8 @@ void MemoryChart::paintSeries(QPainter& p, std::size_t first, std::size_t last) 
   }
 }
 
-void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t first, std::size_t last) {
+void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t first,
+                                  std::size_t last) {
   const std::size_t n = last - first;
   std::vector<double> cur(n), base(n), diff(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -260,8 +283,10 @@ void MemoryChart::paintComparison(QPainter& p, const QRectF& plot, std::size_t f
   if (difference_) {
     for (const Column& c : cols) {
       const MinMax m = minMaxOf(diff.data(), first, c.items);
-      if (m.max > 0) p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(0) - yOf(m.max)), kGrewColor);
-      if (m.min < 0) p.fillRect(QRectF(c.x0, yOf(0), c.x1 - c.x0, yOf(m.min) - yOf(0)), kShrankColor);
+      if (m.max > 0)
+        p.fillRect(QRectF(c.x0, yOf(m.max), c.x1 - c.x0, yOf(0) - yOf(m.max)), kGrewColor);
+      if (m.min < 0)
+        p.fillRect(QRectF(c.x0, yOf(0), c.x1 - c.x0, yOf(m.min) - yOf(0)), kShrankColor);
     }
     return;
   }
@@ -285,7 +310,8 @@ QString MemoryChart::tooltip(std::size_t item) const {
   const MemoryUnits u = units();
   QString text = tr("<b>Tile %1</b> (IPU %2)").arg(tile).arg(data_->ipuOf(tile));
   auto row = [](const QString& name, const QString& value) {
-    return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(name.toHtmlEscaped(), value);
+    return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>")
+        .arg(name.toHtmlEscaped(), value);
   };
   text += QStringLiteral("<table>");
   if (comparing()) {
@@ -331,19 +357,27 @@ std::vector<IndexChart::LegendEntry> MemoryChart::legend() const {
     out.push_back({matched_ ? tr("Base: %1").arg(filter) : tr("Base"), kBaseColor, false});
     out.push_back({matched_ ? tr("Current: %1").arg(filter) : tr("Current"), kCurrentColor, true});
   } else if (drawsSeries()) {
-    for (std::size_t i = 0; i < series_.size(); ++i) out.push_back({series_[i].label, seriesColorOf(i), true, false, false, true});
+    for (std::size_t i = 0; i < series_.size(); ++i)
+      out.push_back({series_[i].label, seriesColorOf(i), true, false, false, true});
   } else if (matched_ && bands_) {
     out.push_back({matchedLabel_, kMatchedColor, false});
-    if (sharesPixels()) out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(kMatchedColor), false});
+    if (sharesPixels())
+      out.push_back(
+          {tr("pale: a pixel's tiles above its lowest tile"), rangeColor(kMatchedColor), false});
   } else if (bands_) {
     // With several bands each can be hidden from the legend (the stack closes up).
     for (int b = bands_->size() - 1; b >= 0; --b)
-      out.push_back({bands_->names()[b], bands_->color(b), false, false, false, bands_->size() > 1});
+      out.push_back(
+          {bands_->names()[b], bands_->color(b), false, false, false, bands_->size() > 1});
     // More tiles than pixels: solid up to a pixel's lowest tile, pale up to its highest.
     if (sharesPixels())
-      out.push_back({tr("pale: a pixel's tiles above its lowest tile"), rangeColor(bands_->size() == 1 ? bands_->color(0) : QColor(0x80, 0x80, 0x80)), false});
+      out.push_back({tr("pale: a pixel's tiles above its lowest tile"),
+                     rangeColor(bands_->size() == 1 ? bands_->color(0) : QColor(0x80, 0x80, 0x80)),
+                     false});
   }
-  if (showMax_) out.push_back({tr("Max memory (%1)").arg(formatBytes(data_->bytesPerTile, u)), kMaxColor, true, true});
+  if (showMax_)
+    out.push_back(
+        {tr("Max memory (%1)").arg(formatBytes(data_->bytesPerTile, u)), kMaxColor, true, true});
   return out;
 }
 
@@ -364,6 +398,8 @@ double MemoryChart::overviewValue(std::size_t item) const {
   return cur;
 }
 
-QString MemoryChart::emptyMessage() const { return data_ ? QString() : tr("Reading tile memory…"); }
+QString MemoryChart::emptyMessage() const {
+  return data_ ? QString() : tr("Reading tile memory…");
+}
 
 } // namespace tessera::viewer

@@ -19,7 +19,8 @@ public:
   explicit MemoryChart(QWidget* parent = nullptr);
 
   /// `base` is the report compared against (null: no comparison).
-  void setData(std::shared_ptr<const MemoryData> current, std::shared_ptr<const MemoryData> base = nullptr);
+  void setData(std::shared_ptr<const MemoryData> current,
+               std::shared_ptr<const MemoryData> base = nullptr);
   void setBreakdown(MemoryBreakdown breakdown);
   void setIncludeGaps(bool include);
   void setShowMaxMemory(bool show);
@@ -31,8 +32,9 @@ public:
   /// drawn instead of the tiles' totals, on its own scale; `label` names it in the legend
   /// ("Variables matching 'w'"). Null: no filter. When comparing, `baseBytesPerTile` is the same
   /// filter's result in the base report, and the chart compares the two instead of the totals.
-  void setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
-                        std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile = nullptr);
+  void
+  setVariableBytes(std::shared_ptr<const std::vector<std::uint64_t>> bytesPerTile, QString label,
+                   std::shared_ptr<const std::vector<std::uint64_t>> baseBytesPerTile = nullptr);
   /// Several chosen groups of variables (one per term of the Variables box), each drawn as its
   /// own line over the tiles, in its own colour, on one scale: which variable sits where, and how
   /// big it is there, side by side. Fewer than two series: back to setVariableBytes's one series.
@@ -46,8 +48,12 @@ public:
   /// The colour of series i (the legend's).
   static QColor seriesColorOf(std::size_t i);
   bool hasVariableFilter() const { return matched_ != nullptr; }
-  const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const { return matched_; }
-  const std::shared_ptr<const std::vector<std::uint64_t>>& baseVariableBytes() const { return matchedBase_; }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& variableBytes() const {
+    return matched_;
+  }
+  const std::shared_ptr<const std::vector<std::uint64_t>>& baseVariableBytes() const {
+    return matchedBase_;
+  }
   double overviewValue(std::size_t item) const override;
 
   MemoryBreakdown breakdown() const { return breakdown_; }
@@ -62,7 +68,8 @@ public:
 
 protected:
   std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;
-  void paintData(QPainter& painter, const QRectF& plot, std::size_t first, std::size_t last) override;
+  void paintData(QPainter& painter, const QRectF& plot, std::size_t first,
+                 std::size_t last) override;
   QString tooltip(std::size_t item) const override;
   std::vector<LegendEntry> legend() const override;
   QString xAxisTitle() const override;

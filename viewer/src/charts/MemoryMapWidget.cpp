@@ -8,7 +8,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -22,7 +21,8 @@ constexpr double kLabelWidth = 70, kMargin = 8;
 int categoryIndex(const QString& name) {
   static const QStringList names = [] {
     QStringList out;
-    for (const std::string& n : pva::MemoryCategories::names()) out << QString::fromStdString(n);
+    for (const std::string& n : pva::MemoryCategories::names())
+      out << QString::fromStdString(n);
     return out;
   }();
   return names.indexOf(name);
@@ -65,11 +65,14 @@ std::uint64_t MemoryMapWidget::extent() const {
 }
 
 QRectF MemoryMapWidget::mapRect() const {
-  return QRectF(kLabelWidth, kMargin + legendHeight_, std::max(1.0, width() - kLabelWidth - kMargin),
+  return QRectF(kLabelWidth, kMargin + legendHeight_,
+                std::max(1.0, width() - kLabelWidth - kMargin),
                 std::max(1.0, height() - 2 * kMargin - legendHeight_));
 }
 
-int MemoryMapWidget::rows() const { return std::clamp(int(mapRect().height() / 16), 2, 128); }
+int MemoryMapWidget::rows() const {
+  return std::clamp(int(mapRect().height() / 16), 2, 128);
+}
 
 std::uint64_t MemoryMapWidget::bytesPerRow() const {
   const std::uint64_t raw = (extent() + std::uint64_t(rows()) - 1) / std::uint64_t(rows());
@@ -82,11 +85,13 @@ std::vector<QRectF> MemoryMapWidget::rangeRects(std::uint64_t from, std::uint64_
   const std::uint64_t perRow = bytesPerRow();
   const double rowHeight = map.height() / rows();
   while (from < to) {
-    const std::uint64_t row = from / perRow, rowEnd = (row + 1) * perRow, end = std::min(to, rowEnd);
+    const std::uint64_t row = from / perRow, rowEnd = (row + 1) * perRow,
+                        end = std::min(to, rowEnd);
     if (row >= std::uint64_t(rows())) break;
     const double x0 = map.left() + double(from - row * perRow) / double(perRow) * map.width();
     const double x1 = map.left() + double(end - row * perRow) / double(perRow) * map.width();
-    out.emplace_back(x0, map.top() + double(row) * rowHeight + 1, std::max(1.0, x1 - x0), rowHeight - 2);
+    out.emplace_back(x0, map.top() + double(row) * rowHeight + 1, std::max(1.0, x1 - x0),
+                     rowHeight - 2);
     from = end;
   }
   return out;
@@ -96,7 +101,8 @@ std::optional<std::uint64_t> MemoryMapWidget::addressAt(QPointF pos) const {
   const QRectF map = mapRect();
   if (tile_ < 0 || !map.contains(pos)) return std::nullopt;
   const auto row = std::uint64_t((pos.y() - map.top()) / (map.height() / rows()));
-  const auto address = row * bytesPerRow() + std::uint64_t((pos.x() - map.left()) / map.width() * double(bytesPerRow()));
+  const auto address = row * bytesPerRow() +
+                       std::uint64_t((pos.x() - map.left()) / map.width() * double(bytesPerRow()));
   if (address >= extent()) return std::nullopt;
   return address;
 }
@@ -107,7 +113,8 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   p.setPen(textColor());
   if (!details_ || tile_ < 0) {
     p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-               details_ ? tr("Select a tile on the chart to see its memory map.") : tr("Reading the tile's variables…"));
+               details_ ? tr("Select a tile on the chart to see its memory map.")
+                        : tr("Reading the tile's variables…"));
     return;
   }
   const QFontMetrics fm(font());
@@ -115,19 +122,24 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   QBrush hatch(textColor(), Qt::BDiagPattern);
   // The legend first (the tile, then the categories present, wrapping), as it sets the map's top.
   std::set<int> categories;
-  for (const TileVariableRow* v : vars_) categories.insert(categoryIndex(v->category));
+  for (const TileVariableRow* v : vars_)
+    categories.insert(categoryIndex(v->category));
   struct Entry {
     QString name;
     QBrush brush;
   };
   std::vector<Entry> entries;
   for (int c : categories)
-    entries.push_back({c >= 0 ? QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)]) : tr("other"),
+    entries.push_back({c >= 0
+                           ? QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)])
+                           : tr("other"),
                        QBrush(categoryColor(c))});
   entries.push_back({tr("gaps"), hatch});
-  const QString title = tr("Tile %1: %2 used%3")
-                            .arg(tile_)
-                            .arg(formatBytes(usedEnd_, u), details_->tiles.size() > 1 ? tr(" (first selected tile)") : QString());
+  const QString title =
+      tr("Tile %1: %2 used%3")
+          .arg(tile_)
+          .arg(formatBytes(usedEnd_, u),
+               details_->tiles.size() > 1 ? tr(" (first selected tile)") : QString());
   std::vector<QPointF> at;
   double x = kLabelWidth + fm.horizontalAdvance(title) + 20, y = kMargin;
   for (const Entry& e : entries) {
@@ -140,11 +152,13 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
     x += w;
   }
   legendHeight_ = y - kMargin + fm.height() + 8;
-  p.drawText(QRectF(kLabelWidth, kMargin, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, title);
+  p.drawText(QRectF(kLabelWidth, kMargin, width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+             title);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     p.fillRect(QRectF(at[i].x(), at[i].y() + 2, 12, fm.height() - 4), entries[i].brush);
     p.setPen(textColor());
-    p.drawText(QRectF(at[i].x() + 16, at[i].y(), 400, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, entries[i].name);
+    p.drawText(QRectF(at[i].x() + 16, at[i].y(), 400, fm.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, entries[i].name);
   }
 
   const QRectF map = mapRect();
@@ -159,13 +173,16 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
       p.drawText(QRectF(0, rowTop, kLabelWidth - 6, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
                  QStringLiteral("0x%1").arg(std::uint64_t(r) * perRow, 5, 16, QLatin1Char('0')));
     const std::uint64_t rowBytes = std::min(perRow, end - std::uint64_t(r) * perRow);
-    p.fillRect(QRectF(map.left(), rowTop + 1, map.width() * double(rowBytes) / double(perRow), rowHeight - 2), track);
+    p.fillRect(QRectF(map.left(), rowTop + 1, map.width() * double(rowBytes) / double(perRow),
+                      rowHeight - 2),
+               track);
   }
   // Gaps: addresses below the highest used one that no variable covers.
   std::uint64_t covered = 0;
   for (const TileVariableRow* v : vars_) {
     if (v->offset > covered)
-      for (const QRectF& r : rangeRects(covered, v->offset)) p.fillRect(r, hatch);
+      for (const QRectF& r : rangeRects(covered, v->offset))
+        p.fillRect(r, hatch);
     covered = std::max(covered, v->offset + v->bytes);
   }
   // Variables: translucent, so addresses shared by variables with disjoint lives show darker.
@@ -190,14 +207,17 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
     p.setPen(QPen(color, 3));
     p.drawLine(QPointF(bx, by - 3), QPointF(bx, by + rowHeight + 3));
     const double w = fm.horizontalAdvance(label) + 8;
-    const QRectF plate(std::min(bx + 4, map.right() - w), by + rowHeight / 2 - fm.height() / 2.0, w, fm.height());
+    const QRectF plate(std::min(bx + 4, map.right() - w), by + rowHeight / 2 - fm.height() / 2.0, w,
+                       fm.height());
     p.fillRect(plate, backgroundColor());
     p.setPen(QPen(color, 1));
     p.drawRect(plate);
     p.drawText(plate, Qt::AlignCenter, label);
   };
-  boundary(details_->interleavedStart, QColor(0x1f6f9d), tr("interleaved region from %1").arg(formatBytes(details_->interleavedStart, u)));
-  boundary(details_->bytesPerTile, QColor(0xc00000), tr("capacity %1: overflowed beyond").arg(formatBytes(details_->bytesPerTile, u)));
+  boundary(details_->interleavedStart, QColor(0x1f6f9d),
+           tr("interleaved region from %1").arg(formatBytes(details_->interleavedStart, u)));
+  boundary(details_->bytesPerTile, QColor(0xc00000),
+           tr("capacity %1: overflowed beyond").arg(formatBytes(details_->bytesPerTile, u)));
 }
 
 void MemoryMapWidget::mouseMoveEvent(QMouseEvent* event) {

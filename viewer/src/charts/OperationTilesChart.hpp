@@ -1,6 +1,6 @@
 // The Operations view's per-tile chart: one figure of the selected operation (code bytes,
-// vertices, estimated cycles, estimated FLOPs or executed cycles) on each tile of one replica (x = tile), as bars reduced
-// to the pixel width like the Memory chart's. GUI thread only.
+// vertices, estimated cycles, estimated FLOPs or executed cycles) on each tile of one replica (x =
+// tile), as bars reduced to the pixel width like the Memory chart's. GUI thread only.
 #pragma once
 
 #include "charts/IndexChart.hpp"
@@ -25,7 +25,8 @@ public:
 
 protected:
   std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;
-  void paintData(QPainter& painter, const QRectF& plot, std::size_t first, std::size_t last) override;
+  void paintData(QPainter& painter, const QRectF& plot, std::size_t first,
+                 std::size_t last) override;
   QString tooltip(std::size_t item) const override;
   std::vector<LegendEntry> legend() const override;
   QString xAxisTitle() const override;

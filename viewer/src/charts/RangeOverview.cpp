@@ -1,4 +1,5 @@
-// The overview strip of an index chart: a cached miniature of the whole domain and a draggable window.
+// The overview strip of an index chart: a cached miniature of the whole domain and a draggable
+// window.
 #include "charts/RangeOverview.hpp"
 
 #include "charts/IndexChart.hpp"
@@ -6,27 +7,29 @@
 #include "core/ItemRangeText.hpp"
 
 #include <QLineEdit>
-#include <QToolTip>
-
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 namespace tessera::viewer {
 
-RangeOverview::RangeOverview(IndexChart* chart, QWidget* parent) : ChartWidget(parent), chart_(chart) {
+RangeOverview::RangeOverview(IndexChart* chart, QWidget* parent)
+    : ChartWidget(parent), chart_(chart) {
   setFixedHeight(40);
   setObjectName(chart->objectName() + QStringLiteral("-overview"));
-  setToolTip(tr("Overview of every item: drag the window to pan, click to centre it there, wheel to zoom"));
+  setToolTip(tr(
+      "Overview of every item: drag the window to pan, click to centre it there, wheel to zoom"));
   rangeEdit_ = new QLineEdit(this);
   rangeEdit_->setObjectName(objectName() + QStringLiteral("-range"));
-  rangeEdit_->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
+  rangeEdit_->setToolTip(
+      tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
   rangeEdit_->setAlignment(Qt::AlignCenter);
-  connect(rangeEdit_, &QLineEdit::returnPressed, this, [this] { applyTypedRange(rangeEdit_->text()); });
+  connect(rangeEdit_, &QLineEdit::returnPressed, this,
+          [this] { applyTypedRange(rangeEdit_->text()); });
   connect(rangeEdit_, &QLineEdit::editingFinished, this, [this] {
     if (!rangeEdit_->hasFocus()) showVisibleRange(); // leaving the box shows the view again
   });
@@ -103,7 +106,8 @@ void RangeOverview::renderCache() {
 void RangeOverview::showVisibleRange() {
   if (rangeEdit_->hasFocus()) return; // never overwrite what is being typed
   const auto [from, to] = chart_->viewRange();
-  rangeEdit_->setText(chart_->domain().second > chart_->domain().first ? formatItemRange(from, to) : QString());
+  rangeEdit_->setText(chart_->domain().second > chart_->domain().first ? formatItemRange(from, to)
+                                                                       : QString());
   rangeEdit_->setStyleSheet({});
 }
 
@@ -118,9 +122,12 @@ bool RangeOverview::applyTypedRange(const QString& text) {
     return false;
   }
   rangeEdit_->setStyleSheet({});
-  rangeEdit_->setToolTip(tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
-  if (r->single) moveWindowTo(double(r->first) + 0.5);
-  else chart_->setViewRange(double(r->first), double(r->last) + 1);
+  rangeEdit_->setToolTip(
+      tr("The items shown: type first-last (e.g. 100-200) or one number and press Enter"));
+  if (r->single)
+    moveWindowTo(double(r->first) + 0.5);
+  else
+    chart_->setViewRange(double(r->first), double(r->last) + 1);
   rangeEdit_->clearFocus();
   showVisibleRange();
   return true;
@@ -144,7 +151,8 @@ void RangeOverview::paintEvent(QPaintEvent*) {
   if (rangeEdit_->text().isEmpty() && !rangeEdit_->hasFocus()) showVisibleRange();
   p.setPen(textColor());
   if (!rangeEdit_->isVisible())
-    p.drawText(QRect(0, 0, std::max(0, s.left() - 6), height()), Qt::AlignRight | Qt::AlignVCenter, tr("Overview"));
+    p.drawText(QRect(0, 0, std::max(0, s.left() - 6), height()), Qt::AlignRight | Qt::AlignVCenter,
+               tr("Overview"));
   if (!cacheValid_ || cache_.size() != s.size() || cachedDomain_ != chart_->domain()) renderCache();
   p.drawImage(s.topLeft(), cache_);
   p.setPen(gridColor());
@@ -184,7 +192,9 @@ void RangeOverview::mouseMoveEvent(QMouseEvent* event) {
   if (dragging_) moveWindowTo(itemAt(event->position().x()) - grabOffset_);
 }
 
-void RangeOverview::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
+void RangeOverview::mouseReleaseEvent(QMouseEvent*) {
+  dragging_ = false;
+}
 
 void RangeOverview::wheelEvent(QWheelEvent* event) {
   const double notches = event->angleDelta().y() / 120.0;

@@ -7,7 +7,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 #include <cmath>
 
@@ -16,7 +15,7 @@ namespace tessera::viewer {
 namespace {
 constexpr double kMargin = 8, kScaleHeight = 40;
 const QColor kLow(0xf7fbff), kHigh(0x08306b); // pale to dark blue: more is darker
-const QColor kOver(0xc00000);                  // memory beyond the tile's capacity
+const QColor kOver(0xc00000);                 // memory beyond the tile's capacity
 } // namespace
 
 TileMapWidget::TileMapWidget(QWidget* parent) : ChartWidget(parent) {
@@ -45,18 +44,22 @@ void TileMapWidget::setSelectedTile(std::optional<unsigned> tile) {
 std::uint64_t TileMapWidget::scaleMax() const {
   if (!data_ || data_->numTiles == 0) return 1;
   std::uint64_t hi = 0;
-  for (unsigned t = 0; t < data_->numTiles; ++t) hi = std::max(hi, data_->value(figure_, t));
+  for (unsigned t = 0; t < data_->numTiles; ++t)
+    hi = std::max(hi, data_->value(figure_, t));
   // The largest tile is the darkest, so a pattern shows even far below capacity; memory beyond a
   // tile's capacity is red whatever the scale (colorOf).
-  if (figure_ == TileMapData::MemoryIncludingGaps) hi = std::min(hi, std::max<std::uint64_t>(data_->bytesPerTile, 1));
+  if (figure_ == TileMapData::MemoryIncludingGaps)
+    hi = std::min(hi, std::max<std::uint64_t>(data_->bytesPerTile, 1));
   return std::max<std::uint64_t>(hi, 1);
 }
 
 QColor TileMapWidget::colorOf(std::uint64_t value) const {
-  if (data_ && figure_ == TileMapData::MemoryIncludingGaps && value > data_->bytesPerTile) return kOver;
+  if (data_ && figure_ == TileMapData::MemoryIncludingGaps && value > data_->bytesPerTile)
+    return kOver;
   const double f = std::clamp(double(value) / double(scaleMax()), 0.0, 1.0);
   auto mix = [f](int a, int b) { return int(std::lround(a + (b - a) * f)); };
-  return QColor(mix(kLow.red(), kHigh.red()), mix(kLow.green(), kHigh.green()), mix(kLow.blue(), kHigh.blue()));
+  return QColor(mix(kLow.red(), kHigh.red()), mix(kLow.green(), kHigh.green()),
+                mix(kLow.blue(), kHigh.blue()));
 }
 
 double TileMapWidget::cellSize() const {
@@ -87,7 +90,8 @@ std::optional<unsigned> TileMapWidget::tileAt(const QPointF& at) const {
   const QRectF m = mapRect();
   if (!m.contains(at)) return std::nullopt;
   const double c = cellSize();
-  const long long t = data_->tileAt(QPoint(int((at.x() - m.left()) / c), int((at.y() - m.top()) / c)));
+  const long long t =
+      data_->tileAt(QPoint(int((at.x() - m.left()) / c), int((at.y() - m.top()) / c)));
   return t < 0 ? std::nullopt : std::optional<unsigned>(unsigned(t));
 }
 
@@ -107,7 +111,8 @@ void TileMapWidget::paintEvent(QPaintEvent*) {
   const double c = cellSize();
   const double inset = c >= 4 ? 0.5 : 0; // hairline gaps once cells are big enough
   for (unsigned t = 0; t < data_->numTiles; ++t)
-    p.fillRect(cellRect(t).adjusted(inset, inset, -inset, -inset), colorOf(data_->value(figure_, t)));
+    p.fillRect(cellRect(t).adjusted(inset, inset, -inset, -inset),
+               colorOf(data_->value(figure_, t)));
   // IPU blocks: outlined (in order, left to right, four to a row; the tooltip names a tile's IPU;
   // no label is drawn over the cells, which would hide their colour).
   p.setPen(gridColor());
@@ -134,11 +139,16 @@ void TileMapWidget::paintEvent(QPaintEvent*) {
   p.setPen(textColor());
   // The scale ends at the largest tile, or at a tile's memory when some tiles need more.
   const bool capped = bytes && scaleMax() == data_->bytesPerTile &&
-                      std::any_of(data_->memory.begin(), data_->memory.end(), [&](std::uint64_t v) { return v > data_->bytesPerTile; });
-  const QString label = capped ? tr("%1: 0 to %2, a tile's memory; red: tiles that need more").arg(TileMapData::figureName(figure_), fmt(scaleMax()))
-                               : tr("%1: 0 to %2, the largest tile%3").arg(TileMapData::figureName(figure_), fmt(scaleMax()),
-                                     bytes ? tr(" (a tile holds %1)").arg(fmt(data_->bytesPerTile)) : QString());
-  p.drawText(QRectF(bar.right() + 8, bar.top() - 3, width() - bar.right() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter, label);
+                      std::any_of(data_->memory.begin(), data_->memory.end(),
+                                  [&](std::uint64_t v) { return v > data_->bytesPerTile; });
+  const QString label =
+      capped ? tr("%1: 0 to %2, a tile's memory; red: tiles that need more")
+                   .arg(TileMapData::figureName(figure_), fmt(scaleMax()))
+             : tr("%1: 0 to %2, the largest tile%3")
+                   .arg(TileMapData::figureName(figure_), fmt(scaleMax()),
+                        bytes ? tr(" (a tile holds %1)").arg(fmt(data_->bytesPerTile)) : QString());
+  p.drawText(QRectF(bar.right() + 8, bar.top() - 3, width() - bar.right() - 16, 18),
+             Qt::AlignLeft | Qt::AlignVCenter, label);
 }
 
 void TileMapWidget::mousePressEvent(QMouseEvent* event) {
@@ -156,9 +166,12 @@ void TileMapWidget::mouseMoveEvent(QMouseEvent* event) {
     return;
   }
   const MemoryUnits u = Settings::instance().memoryUnits();
-  QString text = tr("<b>Tile %1</b> (IPU %2)<br>Memory: %3 of %4").arg(*t).arg(*t / std::max(1u, data_->tilesPerIpu))
+  QString text = tr("<b>Tile %1</b> (IPU %2)<br>Memory: %3 of %4")
+                     .arg(*t)
+                     .arg(*t / std::max(1u, data_->tilesPerIpu))
                      .arg(formatBytes(data_->memory[*t], u), formatBytes(data_->bytesPerTile, u));
-  if (data_->profiled) text += tr("<br>Compute cycles (all runs): %1").arg(formatCount(data_->cycles[*t]));
+  if (data_->profiled)
+    text += tr("<br>Compute cycles (all runs): %1").arg(formatCount(data_->cycles[*t]));
   QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }
 

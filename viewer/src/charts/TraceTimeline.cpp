@@ -9,17 +9,16 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
 namespace tessera::viewer {
 
-namespace {
-} // namespace
+namespace {} // namespace
 
-TraceTimeline::TraceTimeline(QWidget* parent) : ChartWidget(parent), vscroll_(new QScrollBar(Qt::Vertical, this)) {
+TraceTimeline::TraceTimeline(QWidget* parent)
+    : ChartWidget(parent), vscroll_(new QScrollBar(Qt::Vertical, this)) {
   setObjectName(QStringLiteral("trace-timeline"));
   setMouseTracking(true);
   setMinimumSize(400, 240);
@@ -85,7 +84,8 @@ TraceViewport TraceTimeline::viewport() const {
 
 std::size_t TraceTimeline::eventsInView() const {
   if (!index_) return 0;
-  return index_->eventsOverlapping(std::int64_t(std::floor(window_.from())), std::int64_t(std::ceil(window_.to())));
+  return index_->eventsOverlapping(std::int64_t(std::floor(window_.from())),
+                                   std::int64_t(std::ceil(window_.to())));
 }
 
 // ---- options and layout ----
@@ -107,16 +107,20 @@ void TraceTimeline::setFilledGraphs(bool filled) {
 }
 
 void TraceTimeline::setCollapsed(const QString& laneKey, bool collapsed) {
-  if (collapsed) options_.collapsed.insert(laneKey);
-  else options_.collapsed.remove(laneKey);
+  if (collapsed)
+    options_.collapsed.insert(laneKey);
+  else
+    options_.collapsed.remove(laneKey);
   relayout();
 }
 
 void TraceTimeline::collapseAll() {
   if (!index_) return;
   // Processes and threads, not the file: the lanes' names stay visible.
-  for (std::size_t p = 0; p < index_->processes.size(); ++p) options_.collapsed.insert(QStringLiteral("p%1m").arg(p));
-  for (std::size_t t = 0; t < index_->threads.size(); ++t) options_.collapsed.insert(QStringLiteral("t%1").arg(t));
+  for (std::size_t p = 0; p < index_->processes.size(); ++p)
+    options_.collapsed.insert(QStringLiteral("p%1m").arg(p));
+  for (std::size_t t = 0; t < index_->threads.size(); ++t)
+    options_.collapsed.insert(QStringLiteral("t%1").arg(t));
   relayout();
 }
 
@@ -131,7 +135,9 @@ void TraceTimeline::relayout() {
   update();
 }
 
-int TraceTimeline::lanesViewportHeight() const { return std::max(0, height() - lanesTop()); }
+int TraceTimeline::lanesViewportHeight() const {
+  return std::max(0, height() - lanesTop());
+}
 
 void TraceTimeline::updateScrollBar() {
   const int w = vscroll_->sizeHint().width();
@@ -177,14 +183,16 @@ void TraceTimeline::recomputeOverview() {
       if (row.size() < overview_.size()) {
         // Fewer events than columns: bucketing each event is cheaper than searching per column.
         for (std::int64_t b : row.begin) {
-          const auto c = std::size_t(std::clamp((double(b) - lo) / step, 0.0, double(overview_.size() - 1)));
+          const auto c =
+              std::size_t(std::clamp((double(b) - lo) / step, 0.0, double(overview_.size() - 1)));
           ++overview_[c];
         }
         continue;
       }
       auto it = row.begin.begin();
       for (std::size_t c = 0; c < overview_.size(); ++c) {
-        const auto next = std::lower_bound(it, row.begin.end(), std::int64_t(std::ceil(lo + step * double(c + 1))));
+        const auto next = std::lower_bound(it, row.begin.end(),
+                                           std::int64_t(std::ceil(lo + step * double(c + 1))));
         overview_[c] += int(next - it);
         it = next;
       }
@@ -213,7 +221,8 @@ void TraceTimeline::reveal(TraceEventRef ref) {
   // Expand what hides it.
   bool changed = options_.collapsed.remove(QStringLiteral("file"));
   changed |= options_.collapsed.remove(QStringLiteral("p%1").arg(t.process));
-  changed |= options_.collapsed.remove(options_.merged ? QStringLiteral("p%1m").arg(t.process) : QStringLiteral("t%1").arg(ref.thread));
+  changed |= options_.collapsed.remove(options_.merged ? QStringLiteral("p%1m").arg(t.process)
+                                                       : QStringLiteral("t%1").arg(ref.thread));
   if (changed) relayout();
 
   if (ref.instant) {
@@ -229,8 +238,10 @@ void TraceTimeline::reveal(TraceEventRef ref) {
   const int laneIndex = laneOf(ref);
   if (laneIndex >= 0) {
     const TraceLane& l = layout_.lanes[std::size_t(laneIndex)];
-    if (ref.instant) scrollToLaneRow(laneIndex, 0, l.instantHeight);
-    else scrollToLaneRow(laneIndex, l.rowTop(int(index_->event(ref).depth)), TraceLayout::rowHeight);
+    if (ref.instant)
+      scrollToLaneRow(laneIndex, 0, l.instantHeight);
+    else
+      scrollToLaneRow(laneIndex, l.rowTop(int(index_->event(ref).depth)), TraceLayout::rowHeight);
   }
   setSelection(ref);
 }
@@ -241,7 +252,8 @@ int TraceTimeline::laneOf(TraceEventRef ref) const {
   const int process = index_->threads[std::size_t(ref.thread)].process;
   for (std::size_t i = 0; i < layout_.lanes.size(); ++i) {
     const TraceLane& l = layout_.lanes[i];
-    if (l.kind == TraceLane::Kind::Thread && (l.thread == ref.thread || (l.thread < 0 && l.process == process)))
+    if (l.kind == TraceLane::Kind::Thread &&
+        (l.thread == ref.thread || (l.thread < 0 && l.process == process)))
       return int(i);
   }
   return -1;
@@ -322,10 +334,12 @@ QRect TraceTimeline::eventRect(TraceEventRef ref) const {
       // Drawn at least 0.5 µs wide unless the next event of its row begins sooner (TraceLod).
       const TraceDepthRow& row = index_->threads[std::size_t(ref.thread)].depths[e.depth];
       double limit = kMinEventDrawNs / v.nsPerPx;
-      if (e.rowPos + 1 < row.size()) limit = std::min(limit, v.x(double(row.begin[e.rowPos + 1])) - x0);
+      if (e.rowPos + 1 < row.size())
+        limit = std::min(limit, v.x(double(row.begin[e.rowPos + 1])) - x0);
       x1 = std::max(x1, x0 + limit);
     }
-    r = QRectF(plot.left() + x0, laneTop + lane.rowTop(int(e.depth)) + 1, x1 - x0, TraceLayout::rowHeight - 2);
+    r = QRectF(plot.left() + x0, laneTop + lane.rowTop(int(e.depth)) + 1, x1 - x0,
+               TraceLayout::rowHeight - 2);
   }
   return r.toAlignedRect().intersected(plot);
 }
@@ -338,7 +352,8 @@ QString TraceTimeline::toolTipAt(QPoint pos) const {
   if (laneIndex < 0) return {};
   const TraceLane& lane = layout_.lanes[std::size_t(laneIndex)];
   if (pos.x() < plot.left()) return lane.title;
-  if (lane.kind == TraceLane::Kind::Graph || lane.kind == TraceLane::Kind::Heatmap) return chartToolTip(lane, pos);
+  if (lane.kind == TraceLane::Kind::Graph || lane.kind == TraceLane::Kind::Heatmap)
+    return chartToolTip(lane, pos);
   const Hit hit = hitTest(pos);
   return hit.ref.valid() ? eventToolTip(hit) : QString();
 }
@@ -349,8 +364,10 @@ bool TraceTimeline::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(e);
     const QString text = toolTipAt(help->pos());
-    if (text.isEmpty()) QToolTip::hideText();
-    else QToolTip::showText(help->globalPos(), text, this);
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), text, this);
     return true;
   }
   return ChartWidget::event(e);
@@ -363,7 +380,8 @@ void TraceTimeline::wheelEvent(QWheelEvent* event) {
   if (scrollLanes) {
     vscroll_->setValue(vscroll_->value() - delta.y() - delta.x());
   } else {
-    if (delta.y() != 0) zoomAt(pos.x() - plotRect().left(), std::pow(AxisWindow::kWheelZoom, delta.y() / 120.0));
+    if (delta.y() != 0)
+      zoomAt(pos.x() - plotRect().left(), std::pow(AxisWindow::kWheelZoom, delta.y() / 120.0));
     if (delta.x() != 0) panPixels(-delta.x() / 2.0);
   }
   event->accept();
@@ -380,7 +398,8 @@ void TraceTimeline::mousePressEvent(QMouseEvent* event) {
   if (overview.contains(event->pos())) {
     // Centre the window on the pressed time, then follow the mouse.
     drag_ = Drag::Overview;
-    const double t = fullBegin() + (event->pos().x() - overview.left()) * (fullEnd() - fullBegin()) / overview.width();
+    const double t = fullBegin() + (event->pos().x() - overview.left()) *
+                                       (fullEnd() - fullBegin()) / overview.width();
     const double span = window_.span();
     setView(t - span / 2, t + span / 2);
   } else {
@@ -395,7 +414,8 @@ void TraceTimeline::mouseMoveEvent(QMouseEvent* event) {
   moved_ = true;
   if (drag_ == Drag::Overview) {
     const QRect overview = overviewRect();
-    const double t = fullBegin() + (event->pos().x() - overview.left()) * (fullEnd() - fullBegin()) / overview.width();
+    const double t = fullBegin() + (event->pos().x() - overview.left()) *
+                                       (fullEnd() - fullBegin()) / overview.width();
     const double span = window_.span();
     setView(t - span / 2, t + span / 2);
   } else {
@@ -444,19 +464,41 @@ void TraceTimeline::keyPressEvent(QKeyEvent* event) {
   const double centre = plotRect().width() / 2.0;
   switch (event->key()) {
   case Qt::Key_Plus:
-  case Qt::Key_Equal: zoomAt(centre, AxisWindow::kKeyZoom); break;
+  case Qt::Key_Equal:
+    zoomAt(centre, AxisWindow::kKeyZoom);
+    break;
   case Qt::Key_Minus:
-  case Qt::Key_Underscore: zoomAt(centre, 1 / AxisWindow::kKeyZoom); break;
-  case Qt::Key_Left: panPixels(-plotRect().width() * AxisWindow::kKeyPan); break;
-  case Qt::Key_Right: panPixels(plotRect().width() * AxisWindow::kKeyPan); break;
-  case Qt::Key_Up: vscroll_->setValue(vscroll_->value() - TraceLayout::rowHeight * 2); break;
-  case Qt::Key_Down: vscroll_->setValue(vscroll_->value() + TraceLayout::rowHeight * 2); break;
-  case Qt::Key_PageUp: vscroll_->setValue(vscroll_->value() - lanesViewportHeight()); break;
-  case Qt::Key_PageDown: vscroll_->setValue(vscroll_->value() + lanesViewportHeight()); break;
+  case Qt::Key_Underscore:
+    zoomAt(centre, 1 / AxisWindow::kKeyZoom);
+    break;
+  case Qt::Key_Left:
+    panPixels(-plotRect().width() * AxisWindow::kKeyPan);
+    break;
+  case Qt::Key_Right:
+    panPixels(plotRect().width() * AxisWindow::kKeyPan);
+    break;
+  case Qt::Key_Up:
+    vscroll_->setValue(vscroll_->value() - TraceLayout::rowHeight * 2);
+    break;
+  case Qt::Key_Down:
+    vscroll_->setValue(vscroll_->value() + TraceLayout::rowHeight * 2);
+    break;
+  case Qt::Key_PageUp:
+    vscroll_->setValue(vscroll_->value() - lanesViewportHeight());
+    break;
+  case Qt::Key_PageDown:
+    vscroll_->setValue(vscroll_->value() + lanesViewportHeight());
+    break;
   case Qt::Key_0:
-  case Qt::Key_Home: fit(); break;
-  case Qt::Key_Escape: setSelection({}); break;
-  default: ChartWidget::keyPressEvent(event); return;
+  case Qt::Key_Home:
+    fit();
+    break;
+  case Qt::Key_Escape:
+    setSelection({});
+    break;
+  default:
+    ChartWidget::keyPressEvent(event);
+    return;
   }
   event->accept();
 }

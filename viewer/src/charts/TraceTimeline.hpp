@@ -71,14 +71,14 @@ public:
   void reveal(TraceEventRef ref);
 
   // Geometry, in widget coordinates (also for tests).
-  QRect plotRect() const;     ///< lanes area right of the label column
+  QRect plotRect() const; ///< lanes area right of the label column
   QRect overviewRect() const;
   /// Where an event or instant is drawn now (empty when off screen).
   QRect eventRect(TraceEventRef ref) const;
   /// The event, instant or merged block under a point.
   struct Hit {
     TraceEventRef ref;
-    TraceBlock block;   ///< for events: the drawn block (count > 1: merged)
+    TraceBlock block; ///< for events: the drawn block (count > 1: merged)
     int lane = -1;
   };
   Hit hitTest(QPoint pos) const;

@@ -4,10 +4,8 @@
 // still shows.
 #pragma once
 
-#include <pva/Insights.hpp>
-
 #include <QWidget>
-
+#include <pva/Insights.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -19,7 +17,9 @@ public:
   void setBins(std::vector<pva::UsageBin> bins);
   const std::vector<pva::UsageBin>& bins() const { return bins_; }
   QSize sizeHint() const override { return {320, 180}; }
-  QSize minimumSizeHint() const override { return {330, 140}; } // eleven labels of "100%" side by side
+  QSize minimumSizeHint() const override {
+    return {330, 140};
+  } // eleven labels of "100%" side by side
 
 protected:
   void paintEvent(QPaintEvent* event) override;

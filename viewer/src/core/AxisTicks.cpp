@@ -92,7 +92,8 @@ AxisTicks bytesAxisTicks(double lo, double hi, int targetTicks, MemoryUnits unit
 AxisTicks indexAxisTicks(double lo, double hi, int targetTicks, int minTicks) {
   AxisTicks t;
   if (!(hi > lo)) hi = lo + 1;
-  t.step = chooseStep(lo, hi - 1e-6, targetTicks, minTicks, 1.0); // the item at hi is not on the axis
+  t.step =
+      chooseStep(lo, hi - 1e-6, targetTicks, minTicks, 1.0); // the item at hi is not on the axis
   for (double v : tickValues(lo, hi, t.step)) {
     if (v >= hi) continue; // [lo, hi): the item at hi is not on the axis
     t.values.push_back(v);

@@ -10,7 +10,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 namespace tessera::viewer {
@@ -25,7 +24,8 @@ struct AxisTicks {
 /// Ticks of a bytes axis over [lo, hi] (lo may be negative: a difference), at least `minTicks`
 /// of them when the range allows and about `targetTicks`. Every label is in the unit that suits
 /// max(|lo|, |hi|) in `units` (Bytes: "B" with thousands separators).
-AxisTicks bytesAxisTicks(double lo, double hi, int targetTicks, MemoryUnits units, int minTicks = 4);
+AxisTicks bytesAxisTicks(double lo, double hi, int targetTicks, MemoryUnits units,
+                         int minTicks = 4);
 
 /// Ticks of an index axis (tiles, steps) over [lo, hi): whole numbers at round steps, at least
 /// `minTicks` of them when the range holds that many items.

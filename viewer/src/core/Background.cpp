@@ -5,7 +5,6 @@
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QThreadPool>
-
 #include <algorithm>
 #include <cmath>
 
@@ -38,7 +37,8 @@ void Progress::report(double fraction) {
   emit ProgressHub::instance().progress(task_, percent);
 }
 
-void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<std::atomic<bool>> cancelled,
+void TaskRunner::start(QObject* context, const QString& task,
+                       std::shared_ptr<std::atomic<bool>> cancelled,
                        std::function<std::function<void()>(Progress&)> work,
                        std::function<void(const QString&)> fail, QThreadPool* pool) {
   ProgressHub& hub = ProgressHub::instance();
@@ -64,12 +64,17 @@ void TaskRunner::start(QObject* context, const QString& task, std::shared_ptr<st
     emit h.finished(task);
     // Posted to the application object (the GUI thread, where every context lives), and the
     // context is checked there: reading a QPointer here would race with its deletion.
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [=]() {
-      ProgressHub::instance().pending_.erase(number);
-      if (!target || cancelled->load()) return;
-      if (deliver) deliver();
-      else if (!error.isEmpty() && fail) fail(error);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [=]() {
+          ProgressHub::instance().pending_.erase(number);
+          if (!target || cancelled->load()) return;
+          if (deliver)
+            deliver();
+          else if (!error.isEmpty() && fail)
+            fail(error);
+        },
+        Qt::QueuedConnection);
   });
 }
 

@@ -15,7 +15,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
-
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -89,7 +88,8 @@ private:
 class TaskHandle {
 public:
   TaskHandle() = default;
-  explicit TaskHandle(std::shared_ptr<std::atomic<bool>> cancelled) : cancelled_(std::move(cancelled)) {}
+  explicit TaskHandle(std::shared_ptr<std::atomic<bool>> cancelled)
+      : cancelled_(std::move(cancelled)) {}
   TaskHandle(TaskHandle&&) = default;
   TaskHandle& operator=(TaskHandle&& o) noexcept {
     cancel();
@@ -112,7 +112,8 @@ struct Cancelled {};
 struct TaskRunner {
   /// Runs `work` on the thread pool (`pool`, or Qt's global one when null); calls its closure
   /// or `fail` on the GUI thread while `context` (a GUI-thread object) lives.
-  static void start(QObject* context, const QString& task, std::shared_ptr<std::atomic<bool>> cancelled,
+  static void start(QObject* context, const QString& task,
+                    std::shared_ptr<std::atomic<bool>> cancelled,
                     std::function<std::function<void()>(Progress&)> work,
                     std::function<void(const QString&)> fail, QThreadPool* pool = nullptr);
 };
@@ -120,7 +121,8 @@ struct TaskRunner {
 template <class T>
 TaskHandle runInBackground(QObject* context, const QString& task, std::function<T(Progress&)> work,
                            std::function<void(std::shared_ptr<const T>)> done,
-                           std::function<void(const QString&)> failed, QThreadPool* pool = nullptr) {
+                           std::function<void(const QString&)> failed,
+                           QThreadPool* pool = nullptr) {
   auto cancelled = std::make_shared<std::atomic<bool>>(false);
   // The work returns a closure that hands its result to `done`; the runner only sees closures.
   TaskRunner::start(

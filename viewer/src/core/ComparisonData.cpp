@@ -31,7 +31,9 @@ namespace {
 
 using Unit = ComparisonRow::Unit;
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 ComparisonRow valueRow(const QString& name, const pva::ComparedValue& v, Unit unit) {
   ComparisonRow r;
@@ -64,7 +66,8 @@ void sortByChange(std::vector<ComparisonRow>& rows) {
 }
 
 /// A list with its totals row first; its named rows are left out (hideNamed) for unrelated reports.
-ComparisonSection listSection(const QString& title, Unit unit, const QString& totalName, const pva::ComparedValue& total,
+ComparisonSection listSection(const QString& title, Unit unit, const QString& totalName,
+                              const pva::ComparedValue& total,
                               const std::vector<pva::NamedComparison>& named, bool hideNamed) {
   ComparisonSection s{title, {totalRow(totalName, total, unit)}, hideNamed};
   if (hideNamed) return s;
@@ -84,7 +87,10 @@ ComparisonSection listSection(const QString& title, Unit unit, const QString& to
 /// split of each report), in libpva's order and named as the Summary names them; the two rare
 /// destinations only when a report has them.
 ComparisonSection streamCopySection(const pva::CycleComparison& c) {
-  ComparisonSection s{sec::streamCopies, {totalRow(QStringLiteral("Total (Σ stream-copy steps, slowest IPU each)"), c.streamCopiesTotal, Unit::Count)}, false};
+  ComparisonSection s{sec::streamCopies,
+                      {totalRow(QStringLiteral("Total (Σ stream-copy steps, slowest IPU each)"),
+                                c.streamCopiesTotal, Unit::Count)},
+                      false};
   for (const pva::NamedComparison& n : c.streamCopies) {
     const bool rare = n.name == "mixed" || n.name == "unknown";
     if (rare && !n.value.base && !n.value.current) continue;
@@ -97,13 +103,16 @@ ComparisonSection streamCopySection(const pva::CycleComparison& c) {
   return s;
 }
 
-QString clockText(const pva::Target& t) { return QStringLiteral("%1 MHz").arg(t.clockFrequency() / 1e6, 0, 'f', 0); }
+QString clockText(const pva::Target& t) {
+  return QStringLiteral("%1 MHz").arg(t.clockFrequency() / 1e6, 0, 'f', 0);
+}
 
 ComparisonSection targetSection(const pva::TargetComparison& t) {
   ComparisonSection s{sec::targets, {}, false};
   s.rows.push_back(textRow(QStringLiteral("Type"), qs(pva::Target::typeName(t.base.type())),
                            qs(pva::Target::typeName(t.current.type()))));
-  s.rows.push_back(textRow(QStringLiteral("Architecture"), qs(pva::Target::architectureName(t.base.architecture())),
+  s.rows.push_back(textRow(QStringLiteral("Architecture"),
+                           qs(pva::Target::architectureName(t.base.architecture())),
                            qs(pva::Target::architectureName(t.current.architecture()))));
   s.rows.push_back(valueRow(QStringLiteral("IPUs"), t.ipus, Unit::Count));
   s.rows.push_back(valueRow(QStringLiteral("Tiles per IPU"), t.tilesPerIpu, Unit::Count));
@@ -120,11 +129,16 @@ ComparisonSection targetSection(const pva::TargetComparison& t) {
 QString runName(const pva::RunComparison& r) {
   using M = pva::RunComparison::Match;
   switch (r.match) {
-  case M::ByName: return qs(r.baseName);
+  case M::ByName:
+    return qs(r.baseName);
   case M::ByPosition:
-    return QStringLiteral("%1 ↔ %2 (run %3, matched by position)").arg(qs(r.baseName), qs(r.currentName)).arg(r.baseIndex);
-  case M::OnlyInBase: return qs(r.baseName) + QStringLiteral(" (only in base)");
-  case M::OnlyInCurrent: return qs(r.currentName) + QStringLiteral(" (only in current)");
+    return QStringLiteral("%1 ↔ %2 (run %3, matched by position)")
+        .arg(qs(r.baseName), qs(r.currentName))
+        .arg(r.baseIndex);
+  case M::OnlyInBase:
+    return qs(r.baseName) + QStringLiteral(" (only in base)");
+  case M::OnlyInCurrent:
+    return qs(r.currentName) + QStringLiteral(" (only in current)");
   }
   return {};
 }
@@ -137,18 +151,23 @@ std::pair<unsigned, unsigned> differingRunCounts(const pva::CycleComparison& c) 
     base += run.inBase() ? 1 : 0;
     current += run.inCurrent() ? 1 : 0;
   }
-  return base == current ? std::pair<unsigned, unsigned>{0, 0} : std::pair<unsigned, unsigned>{base, current};
+  return base == current ? std::pair<unsigned, unsigned>{0, 0}
+                         : std::pair<unsigned, unsigned>{base, current};
 }
 
 /// Marks a total that sums over all runs as not comparable when the run counts differ.
 void notComparableOverRuns(ComparisonRow& r, std::pair<unsigned, unsigned> runs) {
   if (runs.first == runs.second) return;
   r.comparable = false;
-  r.comparisonNote = QStringLiteral("%1 vs %2 runs: compare per run").arg(runs.first).arg(runs.second);
+  r.comparisonNote =
+      QStringLiteral("%1 vs %2 runs: compare per run").arg(runs.first).arg(runs.second);
 }
 
 ComparisonSection runSection(const pva::CycleComparison& c) {
-  ComparisonSection s{sec::runs, {totalRow(QStringLiteral("Total (Σ runs = total cycles)"), c.runsTotal, Unit::Count)}, false};
+  ComparisonSection s{
+      sec::runs,
+      {totalRow(QStringLiteral("Total (Σ runs = total cycles)"), c.runsTotal, Unit::Count)},
+      false};
   notComparableOverRuns(s.rows.front(), differingRunCounts(c));
   for (const auto& run : c.matchedRuns) { // in run order: runs are few
     ComparisonRow r = valueRow(runName(run), run.cycles, Unit::Count);
@@ -160,7 +179,8 @@ ComparisonSection runSection(const pva::CycleComparison& c) {
 }
 
 /// One section per operation figure: each row is one value, as in every other section.
-void addOperationSections(ComparisonData& d, const pva::OperationsComparison& o, bool hide, bool withCycles) {
+void addOperationSections(ComparisonData& d, const pva::OperationsComparison& o, bool hide,
+                          bool withCycles) {
   struct Figure {
     QString title;
     pva::ComparedValue pva::OperationComparison::*value;
@@ -168,15 +188,20 @@ void addOperationSections(ComparisonData& d, const pva::OperationsComparison& o,
     QString total;
   };
   const Figure figures[] = {
-      {sec::opCycles, &pva::OperationComparison::cycles, Unit::Count, QStringLiteral("Total (Σ operations)")},
-      {sec::opEstimated, &pva::OperationComparison::estimatedCycles, Unit::Count, QStringLiteral("Total (Σ operations)")},
-      {sec::opAlwaysLive, &pva::OperationComparison::alwaysLiveBytes, Unit::Bytes, QStringLiteral("Total (Σ operations)")},
+      {sec::opCycles, &pva::OperationComparison::cycles, Unit::Count,
+       QStringLiteral("Total (Σ operations)")},
+      {sec::opEstimated, &pva::OperationComparison::estimatedCycles, Unit::Count,
+       QStringLiteral("Total (Σ operations)")},
+      {sec::opAlwaysLive, &pva::OperationComparison::alwaysLiveBytes, Unit::Bytes,
+       QStringLiteral("Total (Σ operations)")},
       {sec::opPeakLive, &pva::OperationComparison::peakNotAlwaysLiveBytes, Unit::Bytes,
        QStringLiteral("Total (all operations' variables live at one step, at most)")},
-      {sec::opCode, &pva::OperationComparison::codeBytes, Unit::Bytes, QStringLiteral("Total (Σ operations)")},
+      {sec::opCode, &pva::OperationComparison::codeBytes, Unit::Bytes,
+       QStringLiteral("Total (Σ operations)")},
   };
   for (const Figure& f : figures) {
-    if (!withCycles && f.title == sec::opCycles) continue; // a report that did not run has no cycles
+    if (!withCycles && f.title == sec::opCycles)
+      continue; // a report that did not run has no cycles
     ComparisonSection s{f.title, {totalRow(f.total, o.total.*f.value, f.unit)}, hide};
     if (!hide) {
       std::vector<ComparisonRow> rows;
@@ -197,21 +222,29 @@ QStringList warningsOf(const pva::ReportComparison& c) {
   QStringList w;
   if (!c.target.same()) {
     QStringList what;
-    for (const auto& d : c.target.differences) what << qs(d);
-    w << QStringLiteral("The targets differ (%1): memory and cycles depend on the device, so their differences "
-                        "are not the program's alone.").arg(what.join(QStringLiteral(", ")));
+    for (const auto& d : c.target.differences)
+      what << qs(d);
+    w << QStringLiteral("The targets differ (%1): memory and cycles depend on the device, so their "
+                        "differences "
+                        "are not the program's alone.")
+             .arg(what.join(QStringLiteral(", ")));
   }
   if (c.hasExecution) {
     const auto runs = differingRunCounts(c.cycles);
     if (runs.first != runs.second)
-      w << QStringLiteral("The base has %1 runs and the current %2: totals over all runs are not compared; "
-                          "compare the runs one by one (Runs).").arg(runs.first).arg(runs.second);
+      w << QStringLiteral(
+               "The base has %1 runs and the current %2: totals over all runs are not compared; "
+               "compare the runs one by one (Runs).")
+               .arg(runs.first)
+               .arg(runs.second);
   }
   const pva::ProgramsInCommon& p = c.programsInCommon;
   if (!p.related)
-    w << QStringLiteral("Unrelated reports: only %1 of %2 program names in common. Rows matched by name "
-                        "(variables, compute sets, programs, operations) are left out; totals remain, and runs "
-                        "are matched by position.")
+    w << QStringLiteral(
+             "Unrelated reports: only %1 of %2 program names in common. Rows matched by name "
+             "(variables, compute sets, programs, operations) are left out; totals remain, and "
+             "runs "
+             "are matched by position.")
              .arg(p.namesInCommon)
              .arg(std::min(p.namesBase, p.namesCurrent));
   return w;
@@ -219,7 +252,8 @@ QStringList warningsOf(const pva::ReportComparison& c) {
 
 } // namespace
 
-ComparisonData comparisonData(const pva::ReportComparison& c, const QString& baseName, const QString& currentName) {
+ComparisonData comparisonData(const pva::ReportComparison& c, const QString& baseName,
+                              const QString& currentName) {
   ComparisonData d;
   d.baseName = baseName;
   d.currentName = currentName;
@@ -230,39 +264,50 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
   const bool hide = d.unrelated;
   d.sections.push_back(targetSection(c.target));
   const pva::MemoryComparison& m = c.memory;
-  d.sections.push_back({sec::memory,
-                        {valueRow(QStringLiteral("Total (including gaps)"), m.totalIncludingGaps, Unit::Bytes),
-                         valueRow(QStringLiteral("Total (excluding gaps)"), m.totalExcludingGaps, Unit::Bytes),
-                         valueRow(QStringLiteral("Largest tile"), m.maxTileIncludingGaps, Unit::Bytes),
-                         valueRow(QStringLiteral("Always live"), m.alwaysLive, Unit::Bytes),
-                         valueRow(QStringLiteral("Peak liveness"), m.peakLiveness, Unit::Bytes)},
-                        false});
-  d.sections.push_back(listSection(sec::categories, Unit::Bytes,
-                                   QStringLiteral("Total allocated (Σ categories; shared bytes count once per variable)"),
-                                   m.allocated, m.categories, false));
-  d.sections.push_back(listSection(sec::alwaysLive, Unit::Bytes, QStringLiteral("Total (= always live, one replica)"),
+  d.sections.push_back(
+      {sec::memory,
+       {valueRow(QStringLiteral("Total (including gaps)"), m.totalIncludingGaps, Unit::Bytes),
+        valueRow(QStringLiteral("Total (excluding gaps)"), m.totalExcludingGaps, Unit::Bytes),
+        valueRow(QStringLiteral("Largest tile"), m.maxTileIncludingGaps, Unit::Bytes),
+        valueRow(QStringLiteral("Always live"), m.alwaysLive, Unit::Bytes),
+        valueRow(QStringLiteral("Peak liveness"), m.peakLiveness, Unit::Bytes)},
+       false});
+  d.sections.push_back(listSection(
+      sec::categories, Unit::Bytes,
+      QStringLiteral("Total allocated (Σ categories; shared bytes count once per variable)"),
+      m.allocated, m.categories, false));
+  d.sections.push_back(listSection(sec::alwaysLive, Unit::Bytes,
+                                   QStringLiteral("Total (= always live, one replica)"),
                                    c.variables.alwaysLiveTotal, c.variables.alwaysLive, hide));
   const QString peakSteps = m.peakStepBase == m.peakStepCurrent
                                 ? QStringLiteral("step %1").arg(m.peakStepBase)
-                                : QStringLiteral("step %1 (base), step %2 (current)").arg(m.peakStepBase).arg(m.peakStepCurrent);
-  d.sections.push_back(listSection(sec::atPeak, Unit::Bytes,
-                                   QStringLiteral("Total (= not-always-live bytes at the peak, %1)").arg(peakSteps),
-                                   c.variables.atPeakTotal, c.variables.atPeak, hide));
-  d.sections.push_back({sec::cycles,
-                        {valueRow(c.hasExecution ? QStringLiteral("Total")
-                                                 : QStringLiteral("Total (not compared: a report has no execution profile)"),
-                                  c.cycles.total, Unit::Count)},
-                        false});
-  const auto runCounts = c.hasExecution ? differingRunCounts(c.cycles) : std::pair<unsigned, unsigned>{0, 0};
+                                : QStringLiteral("step %1 (base), step %2 (current)")
+                                      .arg(m.peakStepBase)
+                                      .arg(m.peakStepCurrent);
+  d.sections.push_back(
+      listSection(sec::atPeak, Unit::Bytes,
+                  QStringLiteral("Total (= not-always-live bytes at the peak, %1)").arg(peakSteps),
+                  c.variables.atPeakTotal, c.variables.atPeak, hide));
+  d.sections.push_back(
+      {sec::cycles,
+       {valueRow(c.hasExecution
+                     ? QStringLiteral("Total")
+                     : QStringLiteral("Total (not compared: a report has no execution profile)"),
+                 c.cycles.total, Unit::Count)},
+       false});
+  const auto runCounts =
+      c.hasExecution ? differingRunCounts(c.cycles) : std::pair<unsigned, unsigned>{0, 0};
   notComparableOverRuns(d.sections.back().rows.front(), runCounts);
   if (c.hasExecution) {
-    d.sections.push_back(listSection(sec::kinds, Unit::Count, QStringLiteral("Total (Σ kinds: busy tile cycles)"),
+    d.sections.push_back(listSection(sec::kinds, Unit::Count,
+                                     QStringLiteral("Total (Σ kinds: busy tile cycles)"),
                                      c.cycles.kindsTotal, c.cycles.kinds, false));
     d.sections.push_back(streamCopySection(c.cycles));
     d.sections.push_back(runSection(c.cycles));
-    d.sections.push_back(listSection(sec::computeSets, Unit::Count,
-                                     QStringLiteral("Total (Σ compute sets: steps that run vertices)"),
-                                     c.cycles.computeSetsTotal, c.cycles.computeSets, hide));
+    d.sections.push_back(
+        listSection(sec::computeSets, Unit::Count,
+                    QStringLiteral("Total (Σ compute sets: steps that run vertices)"),
+                    c.cycles.computeSetsTotal, c.cycles.computeSets, hide));
     d.sections.push_back(listSection(sec::programs, Unit::Count,
                                      QStringLiteral("Total (Σ programs: every step, slowest IPU)"),
                                      c.cycles.programsTotal, c.cycles.programs, hide));
@@ -271,8 +316,10 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
   // Cycles summed over all runs (kinds, compute sets, programs, operations' cycles): with
   // different numbers of runs on the two sides, no row of them is a change of the program.
   for (ComparisonSection& s : d.sections)
-    if (s.title == sec::kinds || s.title == sec::streamCopies || s.title == sec::computeSets || s.title == sec::programs || s.title == sec::opCycles)
-      for (ComparisonRow& r : s.rows) notComparableOverRuns(r, runCounts);
+    if (s.title == sec::kinds || s.title == sec::streamCopies || s.title == sec::computeSets ||
+        s.title == sec::programs || s.title == sec::opCycles)
+      for (ComparisonRow& r : s.rows)
+        notComparableOverRuns(r, runCounts);
   d.liveness = c.liveness;
   return d;
 }

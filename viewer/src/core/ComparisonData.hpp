@@ -9,17 +9,19 @@
 #include "core/Background.hpp"
 #include "core/Document.hpp"
 
-#include <pva/Compare.hpp>
-
 #include <QString>
 #include <QStringList>
-
+#include <pva/Compare.hpp>
 #include <vector>
 
 namespace tessera::viewer {
 
 struct ComparisonRow {
-  enum class Unit { Bytes, Count, Text }; ///< Count: cycles and other numbers; Text: baseText/currentText
+  enum class Unit {
+    Bytes,
+    Count,
+    Text
+  }; ///< Count: cycles and other numbers; Text: baseText/currentText
   QString name;
   std::uint64_t base = 0, current = 0;
   bool inBase = true, inCurrent = true;
@@ -67,7 +69,8 @@ inline const QString alwaysLive = QStringLiteral("Always-live variables (one rep
 inline const QString atPeak = QStringLiteral("Variables live at the peak step (one replica)");
 inline const QString cycles = QStringLiteral("Cycles");
 inline const QString kinds = QStringLiteral("Cycles by kind (tile cycles, one replica)");
-inline const QString streamCopies = QStringLiteral("Stream copies by destination (cycles, all runs)");
+inline const QString streamCopies =
+    QStringLiteral("Stream copies by destination (cycles, all runs)");
 inline const QString runs = QStringLiteral("Runs (cycles)");
 inline const QString computeSets = QStringLiteral("Compute sets (cycles, all runs)");
 inline const QString programs = QStringLiteral("Programs (cycles, all runs)");
@@ -80,7 +83,8 @@ inline const QString opCode = QStringLiteral("Operations: code bytes");
 
 /// Turns a comparison into the page's sections. Named rows (variables, runs matched by name,
 /// compute sets, programs, operations) are sorted by the size of their change, largest first.
-ComparisonData comparisonData(const pva::ReportComparison& c, const QString& baseName, const QString& currentName);
+ComparisonData comparisonData(const pva::ReportComparison& c, const QString& baseName,
+                              const QString& currentName);
 
 /// Compares doc.base() with doc (comparisonData of pva::compare).
 ComparisonData loadComparison(const Document& doc, Progress& progress);

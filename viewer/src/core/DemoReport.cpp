@@ -7,7 +7,8 @@
 namespace tessera::viewer {
 
 QString demoReportPath() {
-  const QString dir = QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../share/tessera/demo/mlp"));
+  const QString dir = QDir::cleanPath(QCoreApplication::applicationDirPath() +
+                                      QStringLiteral("/../share/tessera/demo/mlp"));
   return QFileInfo(dir + QStringLiteral("/profile.pop")).isFile() ? dir : QString();
 }
 

@@ -1,6 +1,7 @@
 // The demo report the home screen offers: a short run of the MLP sample, made when Tessera is
-// built (samples/mlp/CMakeLists.txt, target tessera_demo_report) into <build>/share/tessera/demo/mlp
-// and installed to <prefix>/share/tessera/demo/mlp, next to bin/ where tessera-viewer is.
+// built (samples/mlp/CMakeLists.txt, target tessera_demo_report) into
+// <build>/share/tessera/demo/mlp and installed to <prefix>/share/tessera/demo/mlp, next to bin/
+// where tessera-viewer is.
 //
 // Threads: any. Cost: a few file checks.
 #pragma once

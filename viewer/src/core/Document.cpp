@@ -1,10 +1,9 @@
 // Resolving what the user opened into report or trace files.
 #include "core/Document.hpp"
 
-#include <pva/Exception.hpp>
-
 #include <QDir>
 #include <QFileInfo>
+#include <pva/Exception.hpp>
 
 namespace tessera::viewer {
 
@@ -36,7 +35,9 @@ std::shared_ptr<const Document> Document::resolve(const QString& path) {
         doc->kind_ = Kind::Trace;
         doc->trace_ = dir.filePath(traces.front());
       } else if (traces.size() > 1) {
-        fail(path, QStringLiteral("holds %1 host traces (.pvti) and no profile.pop; open one of the traces").arg(traces.size()));
+        fail(path, QStringLiteral(
+                       "holds %1 host traces (.pvti) and no profile.pop; open one of the traces")
+                       .arg(traces.size()));
       } else {
         fail(path, QStringLiteral("holds no profile.pop and no .pvti trace"));
       }
@@ -65,11 +66,14 @@ std::shared_ptr<const Document> Document::resolve(const QString& path) {
   return doc;
 }
 
-std::shared_ptr<const Document> Document::comparison(const QString& basePath, const QString& currentPath) {
+std::shared_ptr<const Document> Document::comparison(const QString& basePath,
+                                                     const QString& currentPath) {
   auto base = resolve(basePath);
   auto current = resolve(currentPath);
-  if (!base->isReport()) fail(basePath, QStringLiteral("is a host trace; only reports can be compared"));
-  if (!current->isReport()) fail(currentPath, QStringLiteral("is a host trace; only reports can be compared"));
+  if (!base->isReport())
+    fail(basePath, QStringLiteral("is a host trace; only reports can be compared"));
+  if (!current->isReport())
+    fail(currentPath, QStringLiteral("is a host trace; only reports can be compared"));
   auto doc = std::make_shared<Document>(*current);
   doc->base_ = std::move(base);
   return doc;
@@ -77,7 +81,8 @@ std::shared_ptr<const Document> Document::comparison(const QString& basePath, co
 
 QString Document::displayName() const {
   const QFileInfo info(source_);
-  QString name = info.isDir() ? info.absoluteFilePath() : (isTrace() ? info.fileName() : info.absolutePath());
+  QString name =
+      info.isDir() ? info.absoluteFilePath() : (isTrace() ? info.fileName() : info.absolutePath());
   return QDir::toNativeSeparators(name);
 }
 
@@ -87,8 +92,8 @@ QString Document::title() const {
 
 pva::Report Document::openReport() const {
   const std::string profile = profile_.toStdString();
-  return debug_.isEmpty() ? pva::openReport(profile) : pva::openReport(profile, debug_.toStdString());
+  return debug_.isEmpty() ? pva::openReport(profile)
+                          : pva::openReport(profile, debug_.toStdString());
 }
-
 
 } // namespace tessera::viewer

@@ -6,12 +6,10 @@
 // that reads calls openReport() for its own (opening reads only the report's identity, ~0.2 ms).
 #pragma once
 
+#include <QString>
+#include <memory>
 #include <pva/Exception.hpp>
 #include <pva/Report.hpp>
-
-#include <QString>
-
-#include <memory>
 #include <stdexcept>
 
 namespace tessera::viewer {
@@ -31,7 +29,8 @@ public:
   static std::shared_ptr<const Document> resolve(const QString& path);
   /// Two reports; pages that can compare show `current` against `base`. Throws DocumentError
   /// when either is not a report.
-  static std::shared_ptr<const Document> comparison(const QString& basePath, const QString& currentPath);
+  static std::shared_ptr<const Document> comparison(const QString& basePath,
+                                                    const QString& currentPath);
 
   Kind kind() const { return kind_; }
   bool isReport() const { return kind_ == Kind::Report; }

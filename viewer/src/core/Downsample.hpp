@@ -56,8 +56,8 @@ std::vector<MinMax> downsampleMinMax(const std::vector<T>& values, std::size_t b
 struct ItemRange {
   std::size_t first = 0, last = 0; ///< items [first, last); empty past the data
 };
-inline std::vector<ItemRange> pixelItemRanges(double from, double to, std::size_t pixels, std::size_t first,
-                                              std::size_t last) {
+inline std::vector<ItemRange> pixelItemRanges(double from, double to, std::size_t pixels,
+                                              std::size_t first, std::size_t last) {
   std::vector<ItemRange> out(pixels);
   if (pixels == 0 || !(to > from)) return out;
   const double w = (to - from) / double(pixels);
@@ -65,15 +65,16 @@ inline std::vector<ItemRange> pixelItemRanges(double from, double to, std::size_
     const double a = from + double(k) * w, b = a + w;
     const double lo = std::max(double(first), std::floor(a + 1e-9));
     const double hi = std::min(double(last), std::ceil(b - 1e-9));
-    if (hi > lo) out[k] = {std::size_t(lo), std::size_t(hi)};
-    else out[k] = {std::size_t(std::min(lo, double(last))), std::size_t(std::min(lo, double(last)))};
+    if (hi > lo)
+      out[k] = {std::size_t(lo), std::size_t(hi)};
+    else
+      out[k] = {std::size_t(std::min(lo, double(last))), std::size_t(std::min(lo, double(last)))};
   }
   return out;
 }
 
 /// The min and max of values[r.first - base, r.last - base) (values[i] is item base + i).
-template <class T>
-MinMax minMaxOf(const T* values, std::size_t base, ItemRange r) {
+template <class T> MinMax minMaxOf(const T* values, std::size_t base, ItemRange r) {
   MinMax m;
   m.first = r.first;
   m.last = r.last;

@@ -1,6 +1,9 @@
 // On-demand reads for the Execution page: a step's details, per-tile cycles, range summaries.
 #include "core/ExecutionDetails.hpp"
 
+#include <QCoreApplication>
+#include <algorithm>
+#include <limits>
 #include <pva/Analysis.hpp>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
@@ -8,16 +11,13 @@
 #include <pva/Execution.hpp>
 #include <pva/Report.hpp>
 
-#include <QCoreApplication>
-
-#include <algorithm>
-#include <limits>
-
 namespace tessera::viewer {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("Execution", text); }
+QString tr(const char* text) {
+  return QCoreApplication::translate("Execution", text);
+}
 
 } // namespace
 
@@ -26,16 +26,21 @@ StepDetails loadStepDetails(const Document& doc, std::uint64_t stepIndex) {
   const pva::ExecutionReport execution = report.execution();
   const pva::ExecutionSteps steps = execution.steps();
   if (stepIndex >= steps.size())
-    throw pva::Exception(doc.profilePath().toStdString() + ": no execution step " + std::to_string(stepIndex) +
-                         " (the report has " + std::to_string(steps.size()) + ")");
+    throw pva::Exception(doc.profilePath().toStdString() + ": no execution step " +
+                         std::to_string(stepIndex) + " (the report has " +
+                         std::to_string(steps.size()) + ")");
   const pva::ExecutionStep step = steps.at(std::size_t(stepIndex));
   StepDetails d;
   d.step = stepIndex;
-  auto text = [&](const QString& name, const QString& value) { d.fields.push_back({name, value, StepDetails::Field::Text}); };
+  auto text = [&](const QString& name, const QString& value) {
+    d.fields.push_back({name, value, StepDetails::Field::Text});
+  };
   auto count = [&](const QString& name, std::uint64_t value) {
     d.fields.push_back({name, QVariant::fromValue(qulonglong(value)), StepDetails::Field::Count});
   };
-  auto fraction = [&](const QString& name, double value) { d.fields.push_back({name, value, StepDetails::Field::Fraction}); };
+  auto fraction = [&](const QString& name, double value) {
+    d.fields.push_back({name, value, StepDetails::Field::Fraction});
+  };
   auto bytes = [&](const QString& name, std::uint64_t value) {
     d.fields.push_back({name, QVariant::fromValue(qulonglong(value)), StepDetails::Field::Bytes});
   };
@@ -46,13 +51,16 @@ StepDetails loadStepDetails(const Document& doc, std::uint64_t stepIndex) {
   count(tr("Step"), stepIndex);
   const std::vector<pva::Run> runs = execution.runs();
   text(tr("Run"), step.run() < runs.size() ? QString::fromStdString(runs[step.run()].name())
-                                            : QString::number(step.run()));
+                                           : QString::number(step.run()));
   if (program) {
     text(tr("Type"), QString::fromStdString(pva::Program::typeName(program->type())));
     text(tr("Kind"), stepKindName(stepKindOf(program->type())));
     if (program->type() == pva::Program::Type::OnTileExecute)
-      text(tr("Compute set"), QString::fromStdString(static_cast<const pva::OnTileExecuteProgram&>(*program).computeSet().name()));
-    if (!program->syncType().empty()) text(tr("Sync type"), QString::fromStdString(program->syncType()));
+      text(tr("Compute set"),
+           QString::fromStdString(
+               static_cast<const pva::OnTileExecuteProgram&>(*program).computeSet().name()));
+    if (!program->syncType().empty())
+      text(tr("Sync type"), QString::fromStdString(program->syncType()));
     if (program->dataBytes()) bytes(tr("Data moved"), program->dataBytes());
   }
   for (const pva::IpuExecution& x : step.ipus()) {
@@ -69,7 +77,8 @@ StepDetails loadStepDetails(const Document& doc, std::uint64_t stepIndex) {
   if (program) {
     if (const auto ctx = program->debugContext()) {
       text(tr("Debug context"), QString::fromStdString(ctx->path()));
-      if (!ctx->layerName().empty()) text(tr("Debug layer"), QString::fromStdString(ctx->layerName()));
+      if (!ctx->layerName().empty())
+        text(tr("Debug layer"), QString::fromStdString(ctx->layerName()));
       if (!ctx->opType().empty()) text(tr("Operation type"), QString::fromStdString(ctx->opType()));
       const pva::SourceLocation& loc = ctx->location();
       if (!loc.fileName().empty())
@@ -82,26 +91,33 @@ StepDetails loadStepDetails(const Document& doc, std::uint64_t stepIndex) {
   return d;
 }
 
-StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, const pva::SpanFigures* scope) {
+StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block,
+                             const pva::SpanFigures* scope) {
   const pva::Report report = doc.openReport();
   StepDetails d;
   d.step = block.firstStep;
-  auto text = [&](const QString& name, const QString& value) { d.fields.push_back({name, value, StepDetails::Field::Text}); };
+  auto text = [&](const QString& name, const QString& value) {
+    d.fields.push_back({name, value, StepDetails::Field::Text});
+  };
   auto count = [&](const QString& name, std::uint64_t value) {
     d.fields.push_back({name, QVariant::fromValue(qulonglong(value)), StepDetails::Field::Count});
   };
   if (block.lastStep < block.firstStep) throw pva::Exception("a flame block ends before it begins");
-  const pva::SpanFigures steps = pva::analyseSteps(report, block.firstStep, block.lastStep - block.firstStep + 1);
+  const pva::SpanFigures steps =
+      pva::analyseSteps(report, block.firstStep, block.lastStep - block.firstStep + 1);
   auto where = [&] {
     text(tr("IPU"), QString::number(block.ipu));
-    text(tr("Steps"), block.firstStep == block.lastStep ? QString::number(block.firstStep)
-                                                        : QStringLiteral("%1 – %2").arg(block.firstStep).arg(block.lastStep));
+    text(tr("Steps"), block.firstStep == block.lastStep
+                          ? QString::number(block.firstStep)
+                          : QStringLiteral("%1 – %2").arg(block.firstStep).arg(block.lastStep));
     count(tr("Steps on this IPU"), block.ipuSteps);
-    if (steps.scope.runs == pva::Scope::Runs::OneRun) text(tr("Run"), QString::fromStdString(steps.scope.runName));
+    if (steps.scope.runs == pva::Scope::Runs::OneRun)
+      text(tr("Run"), QString::fromStdString(steps.scope.runName));
   };
   if (!block.operations) {
     const auto programs = report.compilation().programs();
-    const pva::ProgramPtr program = block.program < programs.size() ? programs[block.program] : nullptr;
+    const pva::ProgramPtr program =
+        block.program < programs.size() ? programs[block.program] : nullptr;
     d.programName = program ? QString::fromStdString(program->name()) : tr("(unknown program)");
     text(tr("Program"), d.programName);
     if (program) text(tr("Type"), QString::fromStdString(pva::Program::typeName(program->type())));
@@ -113,8 +129,9 @@ StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, 
   const std::string path = block.path.toStdString();
   std::vector<pva::Operation> group;
   for (const pva::Operation& op : pva::OperationAnalysis(report).operations())
-    if (op.name() == path || (op.name().size() > path.size() && op.name().compare(0, path.size(), path) == 0 &&
-                              op.name()[path.size()] == '/'))
+    if (op.name() == path ||
+        (op.name().size() > path.size() && op.name().compare(0, path.size(), path) == 0 &&
+         op.name()[path.size()] == '/'))
       group.push_back(op);
   d.programName = block.path;
   const pva::Operation* exact = nullptr;
@@ -132,8 +149,9 @@ StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, 
   count(tr("Its steps in this block"), inBlock.steps);
   if (scope) {
     const pva::OperationExecution inScope = pva::operationExecution(group, *scope);
-    const QString what = QString::fromStdString(scope->scope.runs == pva::Scope::Runs::OneRun ? "run '" + scope->scope.runName + "'"
-                                                                                              : std::string("all runs"));
+    const QString what = QString::fromStdString(scope->scope.runs == pva::Scope::Runs::OneRun
+                                                    ? "run '" + scope->scope.runName + "'"
+                                                    : std::string("all runs"));
     count(tr("Cycles in %1").arg(what), inScope.cycles);
     count(tr("Its steps in %1").arg(what), inScope.steps);
   }
@@ -148,7 +166,8 @@ StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, 
   return d;
 }
 
-TileCycles loadTileCycles(const Document& doc, std::uint64_t firstStep, std::uint64_t lastStep, Progress& progress) {
+TileCycles loadTileCycles(const Document& doc, std::uint64_t firstStep, std::uint64_t lastStep,
+                          Progress& progress) {
   TileCycles t;
   t.firstStep = firstStep;
   t.lastStep = firstStep;
@@ -169,7 +188,8 @@ TileCycles loadTileCycles(const Document& doc, std::uint64_t firstStep, std::uin
     }
     for (unsigned tile = 0; tile < t.numTiles; ++tile)
       t.cycles.push_back(tile < byTile.size()
-                             ? std::uint32_t(std::min<std::uint64_t>(byTile[tile], std::numeric_limits<std::uint32_t>::max()))
+                             ? std::uint32_t(std::min<std::uint64_t>(
+                                   byTile[tile], std::numeric_limits<std::uint32_t>::max()))
                              : 0);
     t.lastStep = s + 1;
   }
@@ -178,7 +198,8 @@ TileCycles loadTileCycles(const Document& doc, std::uint64_t firstStep, std::uin
 
 std::uint64_t ExecutionRangeSummary::total() const {
   std::uint64_t sum = 0;
-  for (auto c : cycles) sum += c;
+  for (auto c : cycles)
+    sum += c;
   return sum;
 }
 
@@ -192,7 +213,8 @@ ExecutionRangeSummary summarizeRange(const ExecutionIndex& index, double from, d
     const std::size_t a = index.lowerBound(lane, n, from), b = index.lowerBound(lane, n, to);
     if (b <= a) continue;
     const LaneTotals t = index.totals(lane, a, b);
-    for (int k = 0; k < kStepKinds; ++k) s.cycles[std::size_t(k)] += t.cycles[std::size_t(k)];
+    for (int k = 0; k < kStepKinds; ++k)
+      s.cycles[std::size_t(k)] += t.cycles[std::size_t(k)];
     s.ipuSteps += t.count;
     firstStep = std::min<std::uint64_t>(firstStep, index.step(lane, a));
     lastStep = std::max<std::uint64_t>(lastStep, index.step(lane, b - 1));

@@ -7,13 +7,11 @@
 #include "core/Document.hpp"
 #include "core/ExecutionIndex.hpp"
 
-#include <pva/Analysis.hpp>
-
 #include <QString>
 #include <QVariant>
-
 #include <array>
 #include <cstdint>
+#include <pva/Analysis.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -36,8 +34,8 @@ StepDetails loadStepDetails(const Document& doc, std::uint64_t step);
 /// A block of the flame view (an operation path level, or a program of the tree, over
 /// consecutive steps of one IPU), as the page asks for its details.
 struct FlameBlockQuery {
-  bool operations = true;    ///< `path` is an operation path level; else `program` is a program id
-  QString path;              ///< "fwd/layer1": the operations whose path is it or under it
+  bool operations = true; ///< `path` is an operation path level; else `program` is a program id
+  QString path;           ///< "fwd/layer1": the operations whose path is it or under it
   std::uint32_t program = 0;
   unsigned ipu = 0;
   std::uint64_t firstStep = 0, lastStep = 0; ///< the block's first and last steps (both included)
@@ -49,7 +47,8 @@ struct FlameBlockQuery {
 /// block's steps (a program-tree block: all those steps); `scope`, when given (the run shown
 /// or all runs, from pva::analyseExecution), adds the same operations' cycles there. Throws pva
 /// errors.
-StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block, const pva::SpanFigures* scope);
+StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block,
+                             const pva::SpanFigures* scope);
 
 /// Per-tile cycles of steps [firstStep, lastStep) of one replica, for the BSP view.
 struct TileCycles {
@@ -64,14 +63,15 @@ struct TileCycles {
 /// that and the BSP view asks to zoom in.
 constexpr std::uint64_t kMaxTileCells = std::uint64_t(16) << 20;
 /// Throws pva errors; Cancelled when progress is cancelled.
-TileCycles loadTileCycles(const Document& doc, std::uint64_t firstStep, std::uint64_t lastStep, Progress& progress);
+TileCycles loadTileCycles(const Document& doc, std::uint64_t firstStep, std::uint64_t lastStep,
+                          Progress& progress);
 
 /// The Summary tab's figures for a time range of one report.
 struct ExecutionRangeSummary {
   double from = 0, to = 0;
   std::array<std::uint64_t, kStepKinds> cycles{}; ///< summed over IPUs
-  std::uint64_t steps = 0;                         ///< steps with a part in the range
-  std::uint64_t ipuSteps = 0;                      ///< (step, IPU) pairs in the range
+  std::uint64_t steps = 0;                        ///< steps with a part in the range
+  std::uint64_t ipuSteps = 0;                     ///< (step, IPU) pairs in the range
   std::uint64_t total() const;
 };
 /// O(lanes * log n): from the index's prefix sums. Entries count when they begin in [from, to).

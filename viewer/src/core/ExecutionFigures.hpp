@@ -6,11 +6,9 @@
 #include "core/Background.hpp"
 #include "core/Document.hpp"
 
-#include <pva/Analysis.hpp>
-
 #include <QString>
-
 #include <optional>
+#include <pva/Analysis.hpp>
 
 namespace tessera::viewer {
 

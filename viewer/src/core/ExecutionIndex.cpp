@@ -1,19 +1,17 @@
 // Reads a report's execution into the compact per-IPU index the Execution page paints from.
 #include "core/ExecutionIndex.hpp"
 
-#include <pva/Compilation.hpp>
-#include <pva/Debug.hpp>
-#include <pva/Execution.hpp>
-#include <pva/StepCycleKind.hpp>
-#include <pva/Report.hpp>
-
 #include <QCoreApplication>
 #include <QHash>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <pva/Compilation.hpp>
+#include <pva/Debug.hpp>
+#include <pva/Execution.hpp>
+#include <pva/Report.hpp>
+#include <pva/StepCycleKind.hpp>
 
 namespace tessera::viewer {
 
@@ -22,30 +20,42 @@ StepKind stepKindOf(pva::Program::Type type) {
   pva::TileCycleTotals::Kind kind;
   if (!pva::stepCycleKind(type, kind)) return StepKind::Other;
   switch (kind) {
-  case pva::TileCycleTotals::Kind::Compute: return StepKind::Compute;
-  case pva::TileCycleTotals::Kind::InternalExchange: return StepKind::InternalExchange;
-  case pva::TileCycleTotals::Kind::GlobalExchange: return StepKind::GlobalExchange;
-  case pva::TileCycleTotals::Kind::StreamCopy: return StepKind::StreamCopy;
-  case pva::TileCycleTotals::Kind::Sync: return StepKind::Sync;
+  case pva::TileCycleTotals::Kind::Compute:
+    return StepKind::Compute;
+  case pva::TileCycleTotals::Kind::InternalExchange:
+    return StepKind::InternalExchange;
+  case pva::TileCycleTotals::Kind::GlobalExchange:
+    return StepKind::GlobalExchange;
+  case pva::TileCycleTotals::Kind::StreamCopy:
+    return StepKind::StreamCopy;
+  case pva::TileCycleTotals::Kind::Sync:
+    return StepKind::Sync;
   }
   return StepKind::Other;
 }
 
 QString stepKindName(StepKind kind) {
   switch (kind) {
-  case StepKind::Compute: return QCoreApplication::translate("Execution", "Compute");
-  case StepKind::InternalExchange: return QCoreApplication::translate("Execution", "Internal exchange");
-  case StepKind::GlobalExchange: return QCoreApplication::translate("Execution", "Global exchange");
-  case StepKind::StreamCopy: return QCoreApplication::translate("Execution", "Stream copy");
-  case StepKind::Sync: return QCoreApplication::translate("Execution", "Sync");
-  case StepKind::Other: break;
+  case StepKind::Compute:
+    return QCoreApplication::translate("Execution", "Compute");
+  case StepKind::InternalExchange:
+    return QCoreApplication::translate("Execution", "Internal exchange");
+  case StepKind::GlobalExchange:
+    return QCoreApplication::translate("Execution", "Global exchange");
+  case StepKind::StreamCopy:
+    return QCoreApplication::translate("Execution", "Stream copy");
+  case StepKind::Sync:
+    return QCoreApplication::translate("Execution", "Sync");
+  case StepKind::Other:
+    break;
   }
   return QCoreApplication::translate("Execution", "Other");
 }
 
 std::uint64_t LaneTotals::total() const {
   std::uint64_t t = 0;
-  for (auto c : cycles) t += c;
+  for (auto c : cycles)
+    t += c;
   return t;
 }
 
@@ -96,7 +106,8 @@ void readOperations(const pva::Report& report, ExecutionHeader& h) {
     if (!parts.isEmpty()) {
       const int levels = int(std::min<qsizetype>(parts.size(), kMaxFlameDepth));
       info.node = nodeOf(parts, levels);
-      if (h.pathNodes[info.node].operation == kNoOperation) h.pathNodes[info.node].operation = std::uint32_t(i);
+      if (h.pathNodes[info.node].operation == kNoOperation)
+        h.pathNodes[info.node].operation = std::uint32_t(i);
       named[i] = 1;
     }
     h.operations.push_back(std::move(info));
@@ -141,7 +152,8 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
     info.type = p.type();
     info.kind = stepKindOf(p.type());
     info.isStep = p.isStep();
-    for (const pva::ProgramPtr& c : p.children()) children[i].push_back(std::uint32_t(c->_id()));
+    for (const pva::ProgramPtr& c : p.children())
+      children[i].push_back(std::uint32_t(c->_id()));
   }
   std::vector<std::uint32_t> stack;
   std::vector<char> seen(programs.size(), 0);
@@ -162,23 +174,27 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
   }
   for (ExecProgramInfo& info : h.programs) {
     unsigned depth = 0;
-    for (std::uint32_t p = info.parent; p != kNoProgram && depth < 1000; p = h.programs[p].parent) ++depth;
+    for (std::uint32_t p = info.parent; p != kNoProgram && depth < 1000; p = h.programs[p].parent)
+      ++depth;
     info.depth = std::uint16_t(std::min(depth, 65535u));
   }
 
   if (report.outOfMemory()) {
-    h.noExecutionReason = QCoreApplication::translate("Execution", "Compilation ran out of tile memory, so the program never ran.");
+    h.noExecutionReason = QCoreApplication::translate(
+        "Execution", "Compilation ran out of tile memory, so the program never ran.");
     return h;
   }
   const pva::ExecutionReport execution = report.execution();
   const pva::ExecutionSteps steps = execution.steps();
   h.numSteps = steps.size();
   if (h.numSteps == 0) {
-    h.noExecutionReason = QCoreApplication::translate("Execution", "The program was compiled but never run.");
+    h.noExecutionReason =
+        QCoreApplication::translate("Execution", "The program was compiled but never run.");
     return h;
   }
   if (h.numSteps > std::numeric_limits<std::uint32_t>::max())
-    throw pva::Exception(doc.profilePath().toStdString() + ": more than 4 G execution steps; the viewer indexes at most 4 G");
+    throw pva::Exception(doc.profilePath().toStdString() +
+                         ": more than 4 G execution steps; the viewer indexes at most 4 G");
   std::uint64_t first = 0;
   for (const pva::Run& r : execution.runs()) {
     ExecRunInfo run;
@@ -190,14 +206,16 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
     h.runs.push_back(std::move(run));
   }
   std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
-  for (const pva::IpuExecution& ipu : steps[0].ipus()) origin = std::min(origin, ipu.allCycles().from().min());
+  for (const pva::IpuExecution& ipu : steps[0].ipus())
+    origin = std::min(origin, ipu.allCycles().from().min());
   h.origin = origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin;
   h.hasExecution = true;
 
   // Lightweight profiling: the blocks of the recording tile of each IPU.
   const auto options = report.engineOptions();
   const auto tileOption = options.find("profiler.blocks.tile");
-  if (tileOption != options.end()) h.blocksTile = unsigned(std::strtoul(tileOption->second.c_str(), nullptr, 10));
+  if (tileOption != options.end())
+    h.blocksTile = unsigned(std::strtoul(tileOption->second.c_str(), nullptr, 10));
   if (h.blocksTile < h.tilesPerIpu) {
     bool any = false;
     std::vector<std::vector<ExecBlockInfo>> blocks(h.numIpus);
@@ -208,7 +226,7 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
         info.to = std::max(info.from, b.to() > h.origin ? b.to() - h.origin : 0);
         const pva::ProgramPtr p = b.program();
         info.program = p ? std::uint32_t(p->_id()) : kNoProgram;
-        info.kind = b.isStreamCopy() ? ExecBlockInfo::StreamCopy
+        info.kind = b.isStreamCopy()   ? ExecBlockInfo::StreamCopy
                     : b.isBlockFlush() ? ExecBlockInfo::BlockFlush
                     : b.isOverflow()   ? ExecBlockInfo::Overflow
                                        : ExecBlockInfo::Common;
@@ -224,7 +242,8 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
 // ---------------------------------------------------------------------------------------------
 // The index
 
-ExecutionIndex::ExecutionIndex(ExecutionHeader header) : header_(std::move(header)), lanes_(header_.numIpus) {
+ExecutionIndex::ExecutionIndex(ExecutionHeader header)
+    : header_(std::move(header)), lanes_(header_.numIpus) {
   const std::size_t n = header_.numSteps;
   // new T[n] without value-initialisation: pages are resident only once written.
   for (Lane& lane : lanes_) {
@@ -249,12 +268,16 @@ std::size_t ExecutionIndex::lowerBound(unsigned lane, std::size_t n, double t) c
   const std::uint64_t limit = std::uint64_t(ceiling);
   // The first block starting at or after the limit; the answer is in the block before it.
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  const std::size_t b = std::size_t(std::lower_bound(l.blockBegin.get(), l.blockBegin.get() + blocks, limit) - l.blockBegin.get());
+  const std::size_t b =
+      std::size_t(std::lower_bound(l.blockBegin.get(), l.blockBegin.get() + blocks, limit) -
+                  l.blockBegin.get());
   const std::size_t lo = b == 0 ? 0 : (b - 1) * kBlock, hi = std::min(b * kBlock, n);
-  return std::size_t(std::lower_bound(l.begin.get() + lo, l.begin.get() + hi, limit) - l.begin.get());
+  return std::size_t(std::lower_bound(l.begin.get() + lo, l.begin.get() + hi, limit) -
+                     l.begin.get());
 }
 
-std::size_t ExecutionIndex::lowerBoundFrom(unsigned lane, std::size_t n, double t, std::size_t from) const {
+std::size_t ExecutionIndex::lowerBoundFrom(unsigned lane, std::size_t n, double t,
+                                           std::size_t from) const {
   const Lane& l = lanes_[lane];
   if (from >= n || t <= 0 || double(l.begin[from]) >= t) return lowerBound(lane, n, t);
   const double ceiling = std::ceil(t);
@@ -270,18 +293,23 @@ std::size_t ExecutionIndex::lowerBoundFrom(unsigned lane, std::size_t n, double 
     hi = b + step;
   }
   hi = std::min(hi, blocks);
-  const std::size_t first = std::size_t(std::lower_bound(l.blockBegin.get() + lo + 1, l.blockBegin.get() + hi, limit) - l.blockBegin.get());
+  const std::size_t first =
+      std::size_t(std::lower_bound(l.blockBegin.get() + lo + 1, l.blockBegin.get() + hi, limit) -
+                  l.blockBegin.get());
   const std::size_t a = std::max(from, (first - 1) * kBlock), z = std::min(first * kBlock, n);
   return std::size_t(std::lower_bound(l.begin.get() + a, l.begin.get() + z, limit) - l.begin.get());
 }
 
-std::size_t ExecutionIndex::blockLowerBound(unsigned lane, std::size_t n, double t, std::size_t from) const {
+std::size_t ExecutionIndex::blockLowerBound(unsigned lane, std::size_t n, double t,
+                                            std::size_t from) const {
   const Lane& l = lanes_[lane];
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
   const std::uint64_t* b = l.blockBegin.get();
   if (from >= blocks || double(b[from]) >= t) {
     // Behind the hint: a plain search from the start.
-    return std::size_t(std::lower_bound(b, b + std::min(from, blocks), std::uint64_t(std::max(0.0, std::ceil(t)))) - b);
+    return std::size_t(std::lower_bound(b, b + std::min(from, blocks),
+                                        std::uint64_t(std::max(0.0, std::ceil(t)))) -
+                       b);
   }
   const std::uint64_t limit = std::uint64_t(std::ceil(t));
   std::size_t lo = from, step = 1, hi = from + 1;
@@ -307,7 +335,8 @@ LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t 
   const Lane& l = lanes_[lane];
   t.count = last - first;
   auto scan = [&](std::size_t a, std::size_t b) {
-    for (std::size_t i = a; i < b; ++i) t.cycles[l.kind[i]] += l.duration[i];
+    for (std::size_t i = a; i < b; ++i)
+      t.cycles[l.kind[i]] += l.duration[i];
   };
   const std::size_t b0 = (first + kBlock - 1) / kBlock, b1 = last / kBlock;
   if (b1 <= b0) {
@@ -315,20 +344,25 @@ LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t 
   } else {
     scan(first, b0 * kBlock);
     const Cumulative &lo = l.prefix[b0], &hi = l.prefix[b1];
-    for (int k = 0; k < kStepKinds; ++k) t.cycles[std::size_t(k)] += hi.cycles[std::size_t(k)] - lo.cycles[std::size_t(k)];
+    for (int k = 0; k < kStepKinds; ++k)
+      t.cycles[std::size_t(k)] += hi.cycles[std::size_t(k)] - lo.cycles[std::size_t(k)];
     scan(b1 * kBlock, last);
   }
   return t;
 }
 
-std::array<std::uint64_t, kStepKinds> ExecutionIndex::approximateCycles(unsigned lane, std::size_t first, std::size_t last) const {
+std::array<std::uint64_t, kStepKinds>
+ExecutionIndex::approximateCycles(unsigned lane, std::size_t first, std::size_t last) const {
   if (last <= first + 4 * kBlock) return totals(lane, first, last).cycles;
   const Lane& l = lanes_[lane];
   // Nearest block boundaries; both are below the published count, so their sums exist.
   const Cumulative& lo = l.prefix[(first + kBlock / 2) / kBlock];
-  const Cumulative& hi = l.prefix[(last + kBlock / 2) / kBlock > entries(lane) / kBlock ? last / kBlock : (last + kBlock / 2) / kBlock];
+  const Cumulative& hi = l.prefix[(last + kBlock / 2) / kBlock > entries(lane) / kBlock
+                                      ? last / kBlock
+                                      : (last + kBlock / 2) / kBlock];
   std::array<std::uint64_t, kStepKinds> c{};
-  for (std::size_t k = 0; k < c.size(); ++k) c[k] = hi.cycles[k] - lo.cycles[k];
+  for (std::size_t k = 0; k < c.size(); ++k)
+    c[k] = hi.cycles[k] - lo.cycles[k];
   return c;
 }
 
@@ -350,7 +384,8 @@ bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* t
     const std::size_t n = entries(lane);
     const std::uint32_t* s = lanes_[lane].step.get();
     const std::size_t i = std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep)) - s);
-    const std::size_t j = std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep + r.numSteps)) - s);
+    const std::size_t j =
+        std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep + r.numSteps)) - s);
     if (i >= j) continue;
     a = std::min(a, begin(lane, i));
     b = std::max(b, end(lane, j - 1));
@@ -364,7 +399,8 @@ bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* t
 std::uint64_t ExecutionIndex::memoryBytes() const {
   std::uint64_t bytes = loadedSteps() * (2 * sizeof(std::uint32_t) + sizeof(std::uint16_t));
   for (unsigned lane = 0; lane < numLanes(); ++lane)
-    bytes += entries(lane) * (8 + 4 + 4 + 2 + 1) + (entries(lane) / kBlock + 1) * (sizeof(Cumulative) + 8);
+    bytes += entries(lane) * (8 + 4 + 4 + 2 + 1) +
+             (entries(lane) / kBlock + 1) * (sizeof(Cumulative) + 8);
   return bytes;
 }
 
@@ -375,8 +411,9 @@ std::uint64_t ExecutionIndex::memoryBytes() const {
 class ExecutionIndexWriter {
 public:
   ExecutionIndexWriter(ExecutionIndex& index, const pva::Report& report)
-      : index_(index), count_(index.numLanes(), 0), cum_(index.numLanes()), shift_(index.numLanes(), 0),
-        lastEnd_(index.numLanes(), 0), lastBegin_(index.numLanes(), 0) {
+      : index_(index), count_(index.numLanes(), 0), cum_(index.numLanes()),
+        shift_(index.numLanes(), 0), lastEnd_(index.numLanes(), 0),
+        lastBegin_(index.numLanes(), 0) {
     // The operations are read here, not with the header: OperationAnalysis reads every program
     // and variable, which would delay the first paint. No reader looks at them before the
     // first step is published (release store in publish()).
@@ -388,7 +425,8 @@ public:
       flame_.depth = std::min(h.operationDepth, kMaxFlameDepth);
     } else {
       unsigned maxDepth = 0;
-      for (const ExecProgramInfo& p : h.programs) maxDepth = std::max<unsigned>(maxDepth, p.depth);
+      for (const ExecProgramInfo& p : h.programs)
+        maxDepth = std::max<unsigned>(maxDepth, p.depth);
       flame_.depth = std::min(maxDepth, kMaxFlameDepth);
     }
     flame_.lanes.assign(index.numLanes(), std::vector<std::vector<FlameRun>>(flame_.depth));
@@ -401,7 +439,8 @@ public:
     index_.stepProgram_[stepIndex] = program;
     index_.stepRun_[stepIndex] = std::uint16_t(std::min(run, 65535u));
     const auto& programOperation = index_.header().programOperation;
-    const std::uint32_t operation = program < programOperation.size() ? programOperation[program] : kNoOperation;
+    const std::uint32_t operation =
+        program < programOperation.size() ? programOperation[program] : kNoOperation;
     index_.stepOperation_[stepIndex] = operation;
     const auto& programs = index_.header().programs;
     const StepKind kind = program < programs.size() ? programs[program].kind : StepKind::Other;
@@ -410,7 +449,8 @@ public:
       if (lane >= index_.numLanes()) continue; // an IPU outside the target: nothing to draw it in
       ExecutionIndex::Lane& l = index_.lanes_[lane];
       const std::size_t k = count_[lane];
-      const std::uint64_t from = x.allCycles().from().min(), to = std::max(from, x.allCycles().to().max());
+      const std::uint64_t from = x.allCycles().from().min(),
+                          to = std::max(from, x.allCycles().to().max());
       const std::uint64_t origin = index_.header().origin;
       std::uint64_t begin = (from > origin ? from - origin : 0) + shift_[lane];
       // Counters that go back (a counter restarted for a new run) continue after the last step,
@@ -419,7 +459,8 @@ public:
         shift_[lane] += lastEnd_[lane] - begin;
         begin = lastEnd_[lane];
       }
-      const std::uint64_t duration = std::min<std::uint64_t>(to - from, std::numeric_limits<std::uint32_t>::max());
+      const std::uint64_t duration =
+          std::min<std::uint64_t>(to - from, std::numeric_limits<std::uint32_t>::max());
       l.begin[k] = begin;
       if (k % ExecutionIndex::kBlock == 0) l.blockBegin[k / ExecutionIndex::kBlock] = begin;
       l.duration[k] = std::uint32_t(duration);
@@ -446,26 +487,33 @@ public:
   FlameRows takeFlame() { return std::move(flame_); }
 
 private:
-  void addFlame(unsigned lane, std::size_t entry, std::uint32_t program, std::uint32_t operation, unsigned run) {
+  void addFlame(unsigned lane, std::size_t entry, std::uint32_t program, std::uint32_t operation,
+                unsigned run) {
     if (flame_.depth == 0 || flame_.truncated) return;
     // What the step is under, root first, into chain_[0 .. depth).
     unsigned depth = 0;
     if (flame_.operations) {
       const ExecutionHeader& h = index_.header();
-      const std::uint32_t node = operation < h.operations.size() ? h.operations[operation].node : kNoOperation;
+      const std::uint32_t node =
+          operation < h.operations.size() ? h.operations[operation].node : kNoOperation;
       if (node < h.pathNodes.size()) {
         depth = std::min<unsigned>(h.pathNodes[node].depth + 1u, flame_.depth);
         std::uint32_t n = node;
-        for (unsigned skip = h.pathNodes[node].depth + 1u; skip > depth && n != kNoOperation; --skip) n = h.pathNodes[n].parent;
-        for (unsigned d = depth; d-- > 0 && n != kNoOperation; n = h.pathNodes[n].parent) chain_[d] = n;
+        for (unsigned skip = h.pathNodes[node].depth + 1u; skip > depth && n != kNoOperation;
+             --skip)
+          n = h.pathNodes[n].parent;
+        for (unsigned d = depth; d-- > 0 && n != kNoOperation; n = h.pathNodes[n].parent)
+          chain_[d] = n;
       }
     } else {
       const auto& programs = index_.header().programs;
       if (program < programs.size()) {
         depth = std::min<unsigned>(programs[program].depth, flame_.depth);
         std::uint32_t p = programs[program].parent;
-        for (unsigned skip = programs[program].depth; skip > depth && p != kNoProgram; --skip) p = programs[p].parent;
-        for (unsigned d = depth; d-- > 0 && p != kNoProgram; p = programs[p].parent) chain_[d] = p;
+        for (unsigned skip = programs[program].depth; skip > depth && p != kNoProgram; --skip)
+          p = programs[p].parent;
+        for (unsigned d = depth; d-- > 0 && p != kNoProgram; p = programs[p].parent)
+          chain_[d] = p;
       }
     }
     // A new run of the execution starts new blocks: a program repeated by every run is not one
@@ -482,7 +530,8 @@ private:
         if (++flameRuns_ > kMaxFlameRuns) {
           flame_.truncated = true;
           for (auto& r : flame_.lanes)
-            for (auto& runs : r) std::vector<FlameRun>().swap(runs);
+            for (auto& runs : r)
+              std::vector<FlameRun>().swap(runs);
           return;
         }
       }
@@ -505,7 +554,8 @@ FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progres
   const pva::Report report = doc.openReport();
   const pva::ExecutionSteps steps = report.execution().steps();
   if (steps.size() != index.numSteps())
-    throw pva::Exception(doc.profilePath().toStdString() + ": the execution changed while it was being read");
+    throw pva::Exception(doc.profilePath().toStdString() +
+                         ": the execution changed while it was being read");
   ExecutionIndexWriter writer(index, report);
   std::uint64_t i = 0;
   for (const pva::ExecutionStep& step : steps) {

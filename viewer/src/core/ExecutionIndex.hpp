@@ -16,21 +16,26 @@
 #include "core/Background.hpp"
 #include "core/Document.hpp"
 
-#include <pva/Program.hpp>
-
 #include <QString>
-
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <pva/Program.hpp>
 #include <vector>
 
 namespace tessera::viewer {
 
 /// What a step spends its cycles on, as the execution trace colours it.
-enum class StepKind : std::uint8_t { Compute, InternalExchange, GlobalExchange, StreamCopy, Sync, Other };
+enum class StepKind : std::uint8_t {
+  Compute,
+  InternalExchange,
+  GlobalExchange,
+  StreamCopy,
+  Sync,
+  Other
+};
 constexpr int kStepKinds = 6;
 StepKind stepKindOf(pva::Program::Type type);
 QString stepKindName(StepKind kind);
@@ -62,8 +67,8 @@ constexpr std::uint32_t kNoOperation = 0xffffffffu;
 
 /// An operation of debug.cbor (pva::OperationAnalysis), as the flame view names its steps.
 struct ExecOperationInfo {
-  QString name;        ///< its debug-context path: "fwd/layer1/matmul/MatMul"
-  QString layer, type; ///< "poplibs", "MatMul"
+  QString name;                      ///< its debug-context path: "fwd/layer1/matmul/MatMul"
+  QString layer, type;               ///< "poplibs", "MatMul"
   std::uint32_t node = kNoOperation; ///< its path's node (ExecutionHeader::pathNodes)
 };
 
@@ -73,9 +78,9 @@ struct ExecPathNode {
   QString label; ///< the last component: "layer1"
   QString path;  ///< from the root: "fwd/layer1"
   std::uint32_t parent = kNoOperation;
-  std::uint16_t depth = 0; ///< 0: a first component
+  std::uint16_t depth = 0;                ///< 0: a first component
   std::uint32_t operation = kNoOperation; ///< the operation whose whole path this is, if one is
-  float hue = 0;           ///< from a hash of the path: the same operation, the same colour
+  float hue = 0; ///< from a hash of the path: the same operation, the same colour
 };
 
 /// The small part of an execution, read at once.
@@ -85,18 +90,19 @@ struct ExecutionHeader {
   unsigned numIpus = 0, tilesPerIpu = 0;
   double clockHz = 0;
   std::uint64_t numSteps = 0;
-  std::uint64_t origin = 0; ///< absolute cycle counter of time 0
+  std::uint64_t origin = 0;              ///< absolute cycle counter of time 0
   std::vector<ExecProgramInfo> programs; ///< by program id
   std::vector<ExecRunInfo> runs;
   std::vector<std::vector<ExecBlockInfo>> blocks; ///< per IPU; empty without lightweight profiling
-  unsigned blocksTile = 0;                    ///< the tile of each IPU that recorded blocks
+  unsigned blocksTile = 0;                        ///< the tile of each IPU that recorded blocks
   /// Operations, when debug.cbor is beside the report (else all empty). Programs whose debug
   /// context names no operation (an unnamed context: the samples' host copies) map to none.
   /// Filled by fillExecutionIndex (not readExecutionHeader: reading them takes as long as
   /// reading every program and variable) before it publishes the first step: read them only
   /// once ExecutionIndex::loadedSteps() > 0.
   std::vector<ExecOperationInfo> operations;
-  std::vector<std::uint32_t> programOperation; ///< by program id: an index into operations, or kNoOperation
+  std::vector<std::uint32_t>
+      programOperation; ///< by program id: an index into operations, or kNoOperation
   std::vector<ExecPathNode> pathNodes;
   unsigned operationDepth = 0; ///< levels of the deepest operation path (capped at kMaxFlameDepth)
 };
@@ -128,13 +134,19 @@ public:
   // Readable from any thread, consistent with each other up to the published counts.
   std::uint64_t loadedSteps() const { return loadedSteps_.load(std::memory_order_acquire); }
   bool complete() const { return loadedSteps() == header_.numSteps; }
-  std::size_t entries(unsigned lane) const { return lanes_[lane].count.load(std::memory_order_acquire); }
+  std::size_t entries(unsigned lane) const {
+    return lanes_[lane].count.load(std::memory_order_acquire);
+  }
   std::uint64_t begin(unsigned lane, std::size_t i) const { return lanes_[lane].begin[i]; }
   std::uint32_t duration(unsigned lane, std::size_t i) const { return lanes_[lane].duration[i]; }
-  std::uint64_t end(unsigned lane, std::size_t i) const { return begin(lane, i) + duration(lane, i); }
+  std::uint64_t end(unsigned lane, std::size_t i) const {
+    return begin(lane, i) + duration(lane, i);
+  }
   std::uint32_t step(unsigned lane, std::size_t i) const { return lanes_[lane].step[i]; }
   StepKind kind(unsigned lane, std::size_t i) const { return StepKind(lanes_[lane].kind[i]); }
-  double tileBalance(unsigned lane, std::size_t i) const { return lanes_[lane].balance[i] / 65535.0; }
+  double tileBalance(unsigned lane, std::size_t i) const {
+    return lanes_[lane].balance[i] / 65535.0;
+  }
   /// Per step (below loadedSteps()).
   std::uint32_t stepProgram(std::uint64_t step) const { return stepProgram_[step]; }
   unsigned stepRun(std::uint64_t step) const { return stepRun_[step]; }
@@ -158,7 +170,8 @@ public:
   /// Cycles by kind over about [first, last): exact for short ranges, rounded to whole blocks
   /// of kBlock entries for long ones (two cache lines read instead of a scan). For painting
   /// merged pixel columns, where a share off by a few entries in hundreds cannot be seen.
-  std::array<std::uint64_t, kStepKinds> approximateCycles(unsigned lane, std::size_t first, std::size_t last) const;
+  std::array<std::uint64_t, kStepKinds> approximateCycles(unsigned lane, std::size_t first,
+                                                          std::size_t last) const;
   /// The loaded time span [0, end) over all lanes.
   std::uint64_t loadedEnd() const;
   /// Time span of a run (from its first step's begin to its last step's end over the lanes);
@@ -204,9 +217,9 @@ struct FlameRun {
   std::uint32_t id = kNoProgram; ///< path node or program id, as FlameRows::operations says
 };
 struct FlameRows {
-  unsigned depth = 0; ///< rows above the steps: the deepest path or program depth (capped)
+  unsigned depth = 0;      ///< rows above the steps: the deepest path or program depth (capped)
   bool operations = false; ///< rows are operation path levels (else the program tree)
-  bool truncated = false; ///< too many runs to keep: the flame view shows the steps only
+  bool truncated = false;  ///< too many runs to keep: the flame view shows the steps only
   std::vector<std::vector<std::vector<FlameRun>>> lanes; ///< [lane][depth] -> runs
   /// The entries of run `r` of a row: [runs[r].firstEntry, this).
   static std::size_t runEnd(const std::vector<FlameRun>& runs, std::size_t r, std::size_t loaded) {

@@ -16,25 +16,30 @@ QString scaled(double value, double step, const char* const* suffixes, int count
   // Three significant digits: 1.23, 12.3, 123.
   const double a = std::fabs(value);
   const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-  return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(suffixes[i]); // "µs" is UTF-8
+  return QString::number(value, 'f', decimals) + QLatin1Char(' ') +
+         QString::fromUtf8(suffixes[i]); // "µs" is UTF-8
 }
 
 } // namespace
 
 QString formatCount(std::uint64_t n) {
   QString digits = QString::number(n);
-  for (int i = digits.size() - 3; i > 0; i -= 3) digits.insert(i, QLatin1Char(','));
+  for (int i = digits.size() - 3; i > 0; i -= 3)
+    digits.insert(i, QLatin1Char(','));
   return digits;
 }
 
-QString formatFlops(const std::optional<std::uint64_t>& flops, std::uint64_t verticesWithoutEstimate) {
+QString formatFlops(const std::optional<std::uint64_t>& flops,
+                    std::uint64_t verticesWithoutEstimate) {
   if (!flops) return QStringLiteral("—");
-  return verticesWithoutEstimate ? QStringLiteral("≥ %1").arg(formatCount(*flops)) : formatCount(*flops);
+  return verticesWithoutEstimate ? QStringLiteral("≥ %1").arg(formatCount(*flops))
+                                 : formatCount(*flops);
 }
 
 QString formatCountDelta(std::int64_t n) {
   if (n == 0) return QStringLiteral("0");
-  const std::uint64_t magnitude = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  const std::uint64_t magnitude =
+      n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
   return (n < 0 ? QStringLiteral("-") : QStringLiteral("+")) + formatCount(magnitude);
 }
 
@@ -43,7 +48,8 @@ QString formatBytes(std::uint64_t bytes, MemoryUnits units) {
   static const char* const decimal[] = {"B", "kB", "MB", "GB", "TB"};
   const double step = units == MemoryUnits::Binary ? 1024.0 : 1000.0;
   if (units == MemoryUnits::Bytes || bytes < step) return formatCount(bytes) + QStringLiteral(" B");
-  return scaled(static_cast<double>(bytes), step, units == MemoryUnits::Binary ? binary : decimal, 5);
+  return scaled(static_cast<double>(bytes), step, units == MemoryUnits::Binary ? binary : decimal,
+                5);
 }
 
 QString formatBytesDelta(std::int64_t bytes, MemoryUnits units) {
@@ -72,19 +78,25 @@ QString formatDurationNs(double ns) {
 
 bool parseMemoryUnits(const QString& text, MemoryUnits* out) {
   const QString t = text.trimmed().toLower();
-  if (t == QLatin1String("bytes") || t == QLatin1String("b")) *out = MemoryUnits::Bytes;
-  else if (t == QLatin1String("binary") || t == QLatin1String("kib")) *out = MemoryUnits::Binary;
+  if (t == QLatin1String("bytes") || t == QLatin1String("b"))
+    *out = MemoryUnits::Bytes;
+  else if (t == QLatin1String("binary") || t == QLatin1String("kib"))
+    *out = MemoryUnits::Binary;
   else if (t == QLatin1String("decimal") || t == QLatin1String("si") || t == QLatin1String("kb"))
     *out = MemoryUnits::Decimal;
-  else return false;
+  else
+    return false;
   return true;
 }
 
 QString memoryUnitsName(MemoryUnits units) {
   switch (units) {
-  case MemoryUnits::Bytes: return QStringLiteral("bytes");
-  case MemoryUnits::Binary: return QStringLiteral("binary");
-  case MemoryUnits::Decimal: return QStringLiteral("decimal");
+  case MemoryUnits::Bytes:
+    return QStringLiteral("bytes");
+  case MemoryUnits::Binary:
+    return QStringLiteral("binary");
+  case MemoryUnits::Decimal:
+    return QStringLiteral("decimal");
   }
   return {};
 }

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QString>
-
 #include <cstdint>
 #include <optional>
 
@@ -20,7 +19,8 @@ QString formatBytesDelta(std::int64_t bytes, MemoryUnits units);
 QString formatCount(std::uint64_t n);
 /// A FLOP estimate: "—" when there is none (the report has no FLOP estimates); "≥ 1,234" when
 /// some vertices (user codelets) have no estimate, so the true count is at least that.
-QString formatFlops(const std::optional<std::uint64_t>& flops, std::uint64_t verticesWithoutEstimate);
+QString formatFlops(const std::optional<std::uint64_t>& flops,
+                    std::uint64_t verticesWithoutEstimate);
 /// "+1,234" / "-1,234" / "0".
 QString formatCountDelta(std::int64_t n);
 /// "12.3 %" (fraction 0.123); "-" for NaN.

@@ -3,13 +3,11 @@
 #include "core/Document.hpp"
 #include "core/GraphLayout.hpp"
 
+#include <QElapsedTimer>
+#include <map>
 #include <pva/Compare.hpp>
 #include <pva/Report.hpp>
 #include <pva/SerializedGraph.hpp>
-
-#include <QElapsedTimer>
-
-#include <map>
 #include <set>
 #include <string>
 
@@ -26,8 +24,10 @@ QString elide(const QString& s, int max = 36) {
 
 QString shapeText(const pva::SerializedVariable& v) {
   QStringList dims;
-  for (auto d : v.shape) dims << QString::number(d);
-  return QString::fromStdString(v.elementType) + "[" + dims.join(',') + "]" + (v.isConstant ? " const" : "");
+  for (auto d : v.shape)
+    dims << QString::number(d);
+  return QString::fromStdString(v.elementType) + "[" + dims.join(',') + "]" +
+         (v.isConstant ? " const" : "");
 }
 
 using Access = std::map<std::string, GraphEdge::Direction>;
@@ -39,9 +39,10 @@ std::map<std::string, Access> accessesByComputeSet(const pva::Report& report) {
     if (p->type() != pva::Program::Type::OnTileExecute) continue;
     Access& a = out[p->name()];
     for (const auto& v : p->vars()) {
-      const auto d = v.access() == pva::ProgramVariable::Access::Read    ? GraphEdge::Direction::Read
-                     : v.access() == pva::ProgramVariable::Access::Write ? GraphEdge::Direction::Write
-                                                                         : GraphEdge::Direction::ReadWrite;
+      const auto d = v.access() == pva::ProgramVariable::Access::Read ? GraphEdge::Direction::Read
+                     : v.access() == pva::ProgramVariable::Access::Write
+                         ? GraphEdge::Direction::Write
+                         : GraphEdge::Direction::ReadWrite;
       a[v.name()] = d;
     }
   }
@@ -78,7 +79,8 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
     n.label = elide(n.name);
     n.detail = shapeText(var);
     std::set<unsigned> tiles;
-    for (const auto& m : var.mapping) tiles.insert(m.tile);
+    for (const auto& m : var.mapping)
+      tiles.insert(m.tile);
     n.tiles = tileRanges(tiles);
     data.nodes.push_back(n);
   }
@@ -94,7 +96,8 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
       }
       // Data flows down the page: a variable above the compute sets that read it, below the
       // one that writes it.
-      const bool writes = e.direction == GraphEdge::Direction::Write || e.direction == GraphEdge::Direction::ReadWrite;
+      const bool writes = e.direction == GraphEdge::Direction::Write ||
+                          e.direction == GraphEdge::Direction::ReadWrite;
       e.from = writes ? c : varNode;
       e.to = writes ? varNode : c;
       data.edges.push_back(e);
@@ -113,14 +116,17 @@ GraphViewData loadGraphView(const Document& doc, Progress& progress) {
   }
   progress.setStage(0.0, 0.2);
   // The view needs each compute set's tiles and variables, not its vertices.
-  const pva::SerializedGraph graph =
-      pva::openSerializedGraph(pva::serializedGraphPath(report), pva::SerializedGraphDetail::Outline);
+  const pva::SerializedGraph graph = pva::openSerializedGraph(pva::serializedGraphPath(report),
+                                                              pva::SerializedGraphDetail::Outline);
   if (progress.cancelled()) throw Cancelled{};
   GraphViewData data = buildGraph(graph, &report);
   if (doc.base()) {
     const pva::Report base = doc.base()->openReport();
     if (pva::hasSerializedGraph(base))
-      markChanges(data, pva::openSerializedGraph(pva::serializedGraphPath(base), pva::SerializedGraphDetail::Outline), graph);
+      markChanges(data,
+                  pva::openSerializedGraph(pva::serializedGraphPath(base),
+                                           pva::SerializedGraphDetail::Outline),
+                  graph);
   }
   progress.setStage(0.2, 1.0);
   QElapsedTimer timer;
@@ -130,21 +136,27 @@ GraphViewData loadGraphView(const Document& doc, Progress& progress) {
   return data;
 }
 
-void markChanges(GraphViewData& data, const pva::SerializedGraph& base, const pva::SerializedGraph& current) {
+void markChanges(GraphViewData& data, const pva::SerializedGraph& base,
+                 const pva::SerializedGraph& current) {
   const pva::SerializedGraphComparison c = pva::compareSerializedGraphs(base, current);
   data.compared = true;
   auto mark = [&](GraphNode& n, pva::SerializedGraphComparison::Change change) {
     using C = pva::SerializedGraphComparison::Change;
-    n.change = change == C::New ? GraphNode::Change::New : change == C::Changed ? GraphNode::Change::Changed : GraphNode::Change::Same;
+    n.change = change == C::New       ? GraphNode::Change::New
+               : change == C::Changed ? GraphNode::Change::Changed
+                                      : GraphNode::Change::Same;
     if (n.change == GraphNode::Change::New) ++data.newNodes;
     if (n.change == GraphNode::Change::Changed) ++data.changedNodes;
   };
   for (GraphNode& n : data.nodes) {
     const auto& changes = n.kind == GraphNode::Kind::ComputeSet ? c.computeSets : c.variables;
-    if (n.index >= 0 && std::size_t(n.index) < changes.size()) mark(n, changes[std::size_t(n.index)]);
+    if (n.index >= 0 && std::size_t(n.index) < changes.size())
+      mark(n, changes[std::size_t(n.index)]);
   }
-  for (const std::string& name : c.computeSetsOnlyInBase) data.onlyInBase << QString::fromStdString(name);
-  for (const std::string& name : c.variablesOnlyInBase) data.onlyInBase << QString::fromStdString(name);
+  for (const std::string& name : c.computeSetsOnlyInBase)
+    data.onlyInBase << QString::fromStdString(name);
+  for (const std::string& name : c.variablesOnlyInBase)
+    data.onlyInBase << QString::fromStdString(name);
 }
 
 QString tileRanges(const std::set<unsigned>& tiles) {
@@ -152,8 +164,10 @@ QString tileRanges(const std::set<unsigned>& tiles) {
   for (auto it = tiles.begin(); it != tiles.end();) {
     const unsigned first = *it;
     unsigned last = first;
-    while (++it != tiles.end() && *it == last + 1) ++last;
-    parts << (first == last ? QString::number(first) : QStringLiteral("%1-%2").arg(first).arg(last));
+    while (++it != tiles.end() && *it == last + 1)
+      ++last;
+    parts << (first == last ? QString::number(first)
+                            : QStringLiteral("%1-%2").arg(first).arg(last));
   }
   return parts.join(',');
 }

@@ -11,7 +11,6 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
-
 #include <memory>
 #include <set>
 
@@ -27,12 +26,12 @@ class Document;
 struct GraphNode {
   enum class Kind { ComputeSet, Variable };
   Kind kind = Kind::ComputeSet;
-  int index = 0;   ///< into the serialized graph's computeSets or variables
-  QString name;    ///< full name (search, selection, tooltips)
-  QString label;   ///< drawn text, elided to fit the box
-  QString detail;  ///< second line: "12 vertices on 4 tiles" or "float[64,32], 8 KiB"
-  QString tiles;   ///< where it lives: the variable's mapping or the vertices' tiles, "0-3,7"
-  QRectF rect;     ///< laid out, in graph coordinates (y down)
+  int index = 0;  ///< into the serialized graph's computeSets or variables
+  QString name;   ///< full name (search, selection, tooltips)
+  QString label;  ///< drawn text, elided to fit the box
+  QString detail; ///< second line: "12 vertices on 4 tiles" or "float[64,32], 8 KiB"
+  QString tiles;  ///< where it lives: the variable's mapping or the vertices' tiles, "0-3,7"
+  QRectF rect;    ///< laid out, in graph coordinates (y down)
   /// Comparing (GraphViewData::compared): against the base's element of the same name
   /// (pva::compareSerializedGraphs).
   enum class Change { Same, Changed, New };
@@ -43,14 +42,14 @@ struct GraphEdge {
   enum class Direction { Read, Write, ReadWrite, Unknown };
   int from = 0, to = 0; ///< node indices; reads go variable -> compute set, writes the other way
   Direction direction = Direction::Unknown;
-  QPainterPath path;     ///< laid out, ends at the arrow's tip
+  QPainterPath path; ///< laid out, ends at the arrow's tip
   QPointF arrowTip, arrowBase;
 };
 
 struct GraphViewData {
-  bool present = true;        ///< false: the report was written without a serialized graph
-  QVector<GraphNode> nodes;   ///< compute sets first, then variables
-  QVector<GraphEdge> edges;   ///< one per (compute set, variable) pair joined by a vertex field
+  bool present = true;      ///< false: the report was written without a serialized graph
+  QVector<GraphNode> nodes; ///< compute sets first, then variables
+  QVector<GraphEdge> edges; ///< one per (compute set, variable) pair joined by a vertex field
   int computeSets = 0, variables = 0;
   QRectF bounds;              ///< of every node and edge
   QString path;               ///< serialized_graph.capnp
@@ -72,7 +71,8 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
 GraphViewData loadGraphView(const Document& doc, Progress& progress);
 
 /// Marks each node with its change against the base graph (pva::compareSerializedGraphs).
-void markChanges(GraphViewData& data, const pva::SerializedGraph& base, const pva::SerializedGraph& current);
+void markChanges(GraphViewData& data, const pva::SerializedGraph& base,
+                 const pva::SerializedGraph& current);
 
 /// "0-3,7,9-10" (the Memory view's tile-list syntax).
 QString tileRanges(const std::set<unsigned>& tiles);

@@ -4,7 +4,6 @@
 #include "core/GraphData.hpp"
 
 #include <graphviz/gvc.h>
-
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -35,7 +34,9 @@ struct GvGraph {
   }
 };
 
-char* str(const char* s) { return const_cast<char*>(s); }
+char* str(const char* s) {
+  return const_cast<char*>(s);
+}
 
 /// Node size in points from its two lines, at the view's label font (11 px, about 6.6 px a
 /// character for DejaVu Sans): Graphviz's own text sizing needs a renderer plugin we do not use.
@@ -44,7 +45,9 @@ QSizeF nodeSize(const GraphNode& n) {
   return {std::max(60.0, chars * 6.6 + 20.0), 36.0};
 }
 
-QPointF toQt(pointf p, double top) { return {p.x, top - p.y}; }
+QPointF toQt(pointf p, double top) {
+  return {p.x, top - p.y};
+}
 
 } // namespace
 
@@ -74,13 +77,14 @@ void layoutGraph(GraphViewData& data, Progress& progress) {
   std::vector<Agedge_t*> edges(static_cast<std::size_t>(data.edges.size()));
   for (int i = 0; i < data.edges.size(); ++i) {
     const GraphEdge& e = data.edges[i];
-    edges[static_cast<std::size_t>(i)] =
-        agedge(gv.g, nodes[static_cast<std::size_t>(e.from)], nodes[static_cast<std::size_t>(e.to)], nullptr, 1);
+    edges[static_cast<std::size_t>(i)] = agedge(gv.g, nodes[static_cast<std::size_t>(e.from)],
+                                                nodes[static_cast<std::size_t>(e.to)], nullptr, 1);
   }
   progress.report(0.1);
   if (gvLayout(gv.gvc, gv.g, "dot") != 0)
-    throw std::runtime_error("Graphviz could not lay out the graph (is its dot layout plugin installed? "
-                             "`dot -c` as root registers it)");
+    throw std::runtime_error(
+        "Graphviz could not lay out the graph (is its dot layout plugin installed? "
+        "`dot -c` as root registers it)");
   gv.laidOut = true;
   if (progress.cancelled()) throw Cancelled{};
   progress.report(0.9);

@@ -2,7 +2,6 @@
 #include "core/HeatmapAxis.hpp"
 
 #include <QCoreApplication>
-
 #include <algorithm>
 #include <cmath>
 
@@ -24,7 +23,8 @@ HeatmapRows heatmapRows(const pva::TraceHeatmap& heatmap) {
 std::uint32_t heatmapMaxCount(const pva::TraceHeatmap& heatmap) {
   std::uint32_t most = 0;
   for (const pva::HeatmapSample& s : heatmap.samples())
-    for (std::uint32_t c : s.bins) most = std::max(most, c);
+    for (std::uint32_t c : s.bins)
+      most = std::max(most, c);
   return most;
 }
 
@@ -32,10 +32,12 @@ namespace {
 
 /// "⁻¹²" for -12: the exponent in superscript digits.
 QString superscript(long long n) {
-  static const QChar digits[] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3), QChar(0x2074),
-                                 QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
+  static const QChar digits[] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3),
+                                 QChar(0x2074), QChar(0x2075), QChar(0x2076), QChar(0x2077),
+                                 QChar(0x2078), QChar(0x2079)};
   QString out;
-  for (QChar c : QString::number(n)) out += c == QLatin1Char('-') ? QChar(0x207B) : digits[c.digitValue()];
+  for (QChar c : QString::number(n))
+    out += c == QLatin1Char('-') ? QChar(0x207B) : digits[c.digitValue()];
   return out;
 }
 
@@ -56,14 +58,16 @@ QString heatmapBinLabel(const std::vector<double>& edges, int bin, const QString
   if (edges.empty()) return QCoreApplication::translate("HeatmapAxis", "all values");
   if (bin <= 0) return QStringLiteral("< %1").arg(heatmapEdgeLabel(edges.front(), unit));
   if (bin >= bins - 1) return QStringLiteral("≥ %1").arg(heatmapEdgeLabel(edges.back(), unit));
-  return QStringLiteral("[%1, %2)").arg(heatmapEdgeLabel(edges[std::size_t(bin - 1)], unit),
-                                        heatmapEdgeLabel(edges[std::size_t(bin)], unit));
+  return QStringLiteral("[%1, %2)")
+      .arg(heatmapEdgeLabel(edges[std::size_t(bin - 1)], unit),
+           heatmapEdgeLabel(edges[std::size_t(bin)], unit));
 }
 
 QColor heatmapColor(double fraction) {
   const QColor lo(255, 237, 160), hi(189, 0, 38);
   const double f = 0.15 + 0.85 * std::clamp(fraction, 0.0, 1.0);
-  return QColor::fromRgbF(float(lo.redF() + (hi.redF() - lo.redF()) * f), float(lo.greenF() + (hi.greenF() - lo.greenF()) * f),
+  return QColor::fromRgbF(float(lo.redF() + (hi.redF() - lo.redF()) * f),
+                          float(lo.greenF() + (hi.greenF() - lo.greenF()) * f),
                           float(lo.blueF() + (hi.blueF() - lo.blueF()) * f));
 }
 

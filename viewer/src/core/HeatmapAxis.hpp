@@ -8,12 +8,10 @@
 // so the axis remains a contiguous value range. The lane says how many bins there are in all.
 #pragma once
 
-#include <pva/Trace.hpp>
-
 #include <QColor>
 #include <QString>
-
 #include <cstdint>
+#include <pva/Trace.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -32,7 +30,8 @@ HeatmapRows heatmapRows(const pva::TraceHeatmap& heatmap);
 std::uint32_t heatmapMaxCount(const pva::TraceHeatmap& heatmap);
 
 /// An edge as the axis names it. With the unit "2^x" the edges are exponents and read as powers
-/// of two ("2⁻³", "2⁰", "2¹⁰"; "2^0.5" for a fractional one); otherwise "0.25 ms" (the unit as given).
+/// of two ("2⁻³", "2⁰", "2¹⁰"; "2^0.5" for a fractional one); otherwise "0.25 ms" (the unit as
+/// given).
 QString heatmapEdgeLabel(double edge, const QString& unit);
 
 /// The values bin `bin` counts: "< a" (below the first edge), "[a, b)", "≥ z" (at or above the

@@ -9,12 +9,12 @@ QString InsightsData::verdict() const {
   const MemoryUnits units = Settings::instance().memoryUnits();
   const pva::Insights& in = insights;
   if (in.fits)
-    return QObject::tr("Fits: the fullest tile has %1 of %2 left").arg(formatBytes(in.headroomBytes, units), formatBytes(in.bytesPerTile, units));
-  if (in.tilesOutOfMemory == 0)
-    return QObject::tr("Does not fit: compilation ran out of memory");
+    return QObject::tr("Fits: the fullest tile has %1 of %2 left")
+        .arg(formatBytes(in.headroomBytes, units), formatBytes(in.bytesPerTile, units));
+  if (in.tilesOutOfMemory == 0) return QObject::tr("Does not fit: compilation ran out of memory");
   return QObject::tr("Does not fit: %1 tile(s) over their %2, the worst by %3 (%4 over in all)")
-      .arg(formatCount(in.tilesOutOfMemory), formatBytes(in.bytesPerTile, units), formatBytes(in.worstOverBytes, units),
-           formatBytes(in.totalOverBytes, units));
+      .arg(formatCount(in.tilesOutOfMemory), formatBytes(in.bytesPerTile, units),
+           formatBytes(in.worstOverBytes, units), formatBytes(in.totalOverBytes, units));
 }
 
 InsightsData loadInsights(const Document& doc, Progress& progress) {
@@ -24,9 +24,11 @@ InsightsData loadInsights(const Document& doc, Progress& progress) {
   d.insights = pva::insights(report);
   const pva::Insights& in = d.insights;
   d.liveness.push_back({QObject::tr("Model (one replica)"), in.model, in.model});
-  for (const pva::IpuInsight& i : in.ipus) d.liveness.push_back({QObject::tr("IPU %1").arg(i.ipu), i.atModelPeak, i.atIpuPeak});
+  for (const pva::IpuInsight& i : in.ipus)
+    d.liveness.push_back({QObject::tr("IPU %1").arg(i.ipu), i.atModelPeak, i.atIpuPeak});
   for (const pva::TileInsight& t : in.worstTiles)
-    d.liveness.push_back({QObject::tr("Tile %1 (IPU %2)").arg(t.tile).arg(t.ipu), t.atModelPeak, t.atTilePeak});
+    d.liveness.push_back(
+        {QObject::tr("Tile %1 (IPU %2)").arg(t.tile).arg(t.ipu), t.atModelPeak, t.atTilePeak});
   progress.report(1.0);
   return d;
 }

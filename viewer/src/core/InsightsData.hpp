@@ -5,9 +5,8 @@
 #include "core/Background.hpp"
 #include "core/Document.hpp"
 
-#include <pva/Insights.hpp>
-
 #include <QString>
+#include <pva/Insights.hpp>
 
 namespace tessera::viewer {
 

@@ -2,25 +2,30 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
-
 #include <cmath>
 
 namespace tessera::viewer {
 
 namespace {
-QString tr(const char* text) { return QCoreApplication::translate("ItemRangeText", text); }
+QString tr(const char* text) {
+  return QCoreApplication::translate("ItemRangeText", text);
+}
 } // namespace
 
-std::optional<TypedRange> parseItemRange(const QString& text, std::size_t domainFirst, std::size_t domainLast,
-                                         const QString& noun, QString* error) {
+std::optional<TypedRange> parseItemRange(const QString& text, std::size_t domainFirst,
+                                         std::size_t domainLast, const QString& noun,
+                                         QString* error) {
   static const QRegularExpression pattern(
-      QStringLiteral(R"(^\s*(\d+)\s*(?:(?:-|–|\.\.|to)\s*(\d+)\s*)?$)"), QRegularExpression::CaseInsensitiveOption);
+      QStringLiteral(R"(^\s*(\d+)\s*(?:(?:-|–|\.\.|to)\s*(\d+)\s*)?$)"),
+      QRegularExpression::CaseInsensitiveOption);
   const QRegularExpressionMatch m = pattern.match(text);
   auto fail = [&](const QString& message) -> std::optional<TypedRange> {
     if (error) *error = message;
     return std::nullopt;
   };
-  if (!m.hasMatch()) return fail(tr("'%1' is not a range: type first-last, e.g. 100-200, or one %2").arg(text.trimmed(), noun));
+  if (!m.hasMatch())
+    return fail(tr("'%1' is not a range: type first-last, e.g. 100-200, or one %2")
+                    .arg(text.trimmed(), noun));
   bool ok1 = false, ok2 = true;
   const qulonglong a = m.captured(1).toULongLong(&ok1);
   const qulonglong b = m.captured(2).isEmpty() ? a : m.captured(2).toULongLong(&ok2);

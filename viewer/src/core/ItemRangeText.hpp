@@ -6,7 +6,6 @@
 #pragma once
 
 #include <QString>
-
 #include <cstddef>
 #include <optional>
 
@@ -20,8 +19,9 @@ struct TypedRange {
 /// Parses "a-b" (also "a–b", "a..b", "a to b", spaces allowed) or "a" for a domain of items
 /// [domainFirst, domainLast). nullopt with *error set ("tile 2000 is past the last, 1471") when
 /// the text is not a range of the domain; `noun` names the items in the message.
-std::optional<TypedRange> parseItemRange(const QString& text, std::size_t domainFirst, std::size_t domainLast,
-                                         const QString& noun, QString* error);
+std::optional<TypedRange> parseItemRange(const QString& text, std::size_t domainFirst,
+                                         std::size_t domainLast, const QString& noun,
+                                         QString* error);
 /// The visible items [from, to) as the box shows them: "100-200" (whole items touched).
 QString formatItemRange(double from, double to);
 

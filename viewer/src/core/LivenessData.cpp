@@ -8,21 +8,26 @@ namespace tessera::viewer {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 void checkScope(const pva::Report& report, const LivenessScope& scope) {
   const pva::Target t = report.compilation().target();
   if (scope.tile >= 0 && unsigned(scope.tile) >= t.numTiles())
-    throw pva::InvalidArgumentError("no tile " + std::to_string(scope.tile) + " in " + report.profilePath() + " (" +
-                                    std::to_string(t.numTiles()) + " tiles)");
+    throw pva::InvalidArgumentError("no tile " + std::to_string(scope.tile) + " in " +
+                                    report.profilePath() + " (" + std::to_string(t.numTiles()) +
+                                    " tiles)");
   if (scope.tile < 0 && scope.ipu >= 0 && unsigned(scope.ipu) >= t.numIPUs())
-    throw pva::InvalidArgumentError("no IPU " + std::to_string(scope.ipu) + " in " + report.profilePath());
+    throw pva::InvalidArgumentError("no IPU " + std::to_string(scope.ipu) + " in " +
+                                    report.profilePath());
 }
 
 /// The scope's tiles over the device: [first, last).
 std::pair<unsigned, unsigned> scopeTiles(const pva::Target& t, const LivenessScope& scope) {
   if (scope.tile >= 0) return {unsigned(scope.tile), unsigned(scope.tile) + 1};
-  if (scope.ipu >= 0) return {unsigned(scope.ipu) * t.tilesPerIpu(), unsigned(scope.ipu + 1) * t.tilesPerIpu()};
+  if (scope.ipu >= 0)
+    return {unsigned(scope.ipu) * t.tilesPerIpu(), unsigned(scope.ipu + 1) * t.tilesPerIpu()};
   return {0, t.tilesPerReplica()}; // per-step figures are per replica
 }
 
@@ -36,8 +41,8 @@ pva::NotAlwaysLiveMemory stepMemory(const pva::ProgramStep& step, const Liveness
 /// notAlwaysLiveMemoryForIpu/ForTile(...).bytes() gives (the tests check they agree), from one pass
 /// over the lowered variables' live intervals instead of one query per step (3 s -> 0.2 s for an
 /// IPU of the MLP sample).
-std::vector<std::uint64_t> tilesCurve(const pva::CompilationReport& compilation, unsigned first, unsigned last,
-                                      std::size_t steps, Progress& progress) {
+std::vector<std::uint64_t> tilesCurve(const pva::CompilationReport& compilation, unsigned first,
+                                      unsigned last, std::size_t steps, Progress& progress) {
   std::vector<std::int64_t> change(steps + 1, 0); // bytes starting minus bytes ending at each step
   const std::vector<pva::BriefVar> vars = compilation.loweredVariables().allBriefVars();
   for (std::size_t i = 0; i < vars.size(); ++i) {
@@ -55,7 +60,8 @@ std::vector<std::uint64_t> tilesCurve(const pva::CompilationReport& compilation,
   }
   std::vector<std::uint64_t> out(steps);
   std::int64_t sum = 0;
-  for (std::size_t s = 0; s < steps; ++s) out[s] = std::uint64_t(std::max<std::int64_t>(0, sum += change[s]));
+  for (std::size_t s = 0; s < steps; ++s)
+    out[s] = std::uint64_t(std::max<std::int64_t>(0, sum += change[s]));
   return out;
 }
 
@@ -77,7 +83,8 @@ QString LivenessScope::describe() const {
 
 std::size_t LivenessData::peakStep() const {
   if (notAlwaysLive.empty()) return 0;
-  return std::size_t(std::max_element(notAlwaysLive.begin(), notAlwaysLive.end()) - notAlwaysLive.begin());
+  return std::size_t(std::max_element(notAlwaysLive.begin(), notAlwaysLive.end()) -
+                     notAlwaysLive.begin());
 }
 
 QString LivenessData::programName(std::size_t step) const {
@@ -120,7 +127,8 @@ LivenessData loadLiveness(const Document& doc, LivenessScope scope, Progress& pr
   if (whole) {
     // Per replica, like the per-step figures.
     const std::vector<pva::Tile> tiles = compilation.tiles();
-    for (unsigned t = first; t < last && t < tiles.size(); ++t) d.alwaysLive += tiles[t].memory().alwaysLiveBytes();
+    for (unsigned t = first; t < last && t < tiles.size(); ++t)
+      d.alwaysLive += tiles[t].memory().alwaysLiveBytes();
     for (const pva::Variable& v : compilation.alwaysLiveVariables())
       d.alwaysLiveVariables.push_back({qs(v.name()), qs(v.category()), v.bytes()});
   } else {
@@ -128,16 +136,18 @@ LivenessData loadLiveness(const Document& doc, LivenessScope scope, Progress& pr
     for (unsigned t = first; t < last && t < target.numTiles(); ++t) {
       if ((t & 63) == 0 && progress.cancelled()) throw Cancelled{};
       d.alwaysLive += compilation.tile(t).memory().alwaysLiveBytes();
-      for (const pva::Variable& v : compilation.alwaysLiveVariablesForTile(t)) sums[{v.name(), v.category()}] += v.bytes();
+      for (const pva::Variable& v : compilation.alwaysLiveVariablesForTile(t))
+        sums[{v.name(), v.category()}] += v.bytes();
     }
-    for (const auto& [key, bytes] : sums) d.alwaysLiveVariables.push_back({qs(key.first), qs(key.second), bytes});
+    for (const auto& [key, bytes] : sums)
+      d.alwaysLiveVariables.push_back({qs(key.first), qs(key.second), bytes});
   }
   progress.report(1.0);
   return d;
 }
 
-StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope, std::vector<std::size_t> steps,
-                                Progress& progress) {
+StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope,
+                                std::vector<std::size_t> steps, Progress& progress) {
   const pva::Report report = doc.openReport();
   checkScope(report, scope);
   const pva::CompilationReport compilation = report.compilation();
@@ -147,7 +157,8 @@ StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope, std::v
   steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
   for (std::size_t s : steps)
     if (s >= all.size())
-      throw pva::InvalidArgumentError("no liveness step " + std::to_string(s) + " in " + report.profilePath());
+      throw pva::InvalidArgumentError("no liveness step " + std::to_string(s) + " in " +
+                                      report.profilePath());
   StepDetailsData d;
   d.steps = steps;
   const unsigned perReplica = std::max(1u, target.tilesPerReplica());
@@ -161,7 +172,9 @@ StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope, std::v
     d.stepLabels << QStringLiteral("Step %1").arg(steps[k]);
     for (const pva::Variable& v : stepMemory(all[steps[k]], scope).variables()) {
       auto [it, added] = rowOf.try_emplace({v.name(), v.category()}, d.liveVariables.size());
-      if (added) d.liveVariables.push_back({qs(v.name()), qs(v.category()), std::vector<std::uint64_t>(steps.size(), 0)});
+      if (added)
+        d.liveVariables.push_back(
+            {qs(v.name()), qs(v.category()), std::vector<std::uint64_t>(steps.size(), 0)});
       d.liveVariables[it->second].bytes[k] += v.bytes();
     }
   }
@@ -191,7 +204,8 @@ StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope, std::v
   if (!steps.empty()) {
     const pva::ProgramPtr program = all[steps.front()].program();
     if (program->type() == pva::Program::Type::OnTileExecute) {
-      const pva::ComputeSet cs = static_cast<const pva::OnTileExecuteProgram&>(*program).computeSet();
+      const pva::ComputeSet cs =
+          static_cast<const pva::OnTileExecuteProgram&>(*program).computeSet();
       d.computeSet = qs(cs.name());
       for (const pva::ComputeSetVertices& cv : cs.vertices()) {
         if (progress.cancelled()) throw Cancelled{};

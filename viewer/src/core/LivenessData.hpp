@@ -15,7 +15,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <cstdint>
 #include <vector>
 
@@ -64,9 +63,9 @@ struct StepCyclesRow {
   std::size_t step = 0;
   QString program, type;
   std::uint64_t maxCycles = 0, totalCycles = 0;
-  double meanCycles = 0;       ///< over the scope's tiles
-  unsigned activeTiles = 0;    ///< tiles with cycles > 0
-  bool hasEstimate = false;    ///< control programs take no cycles
+  double meanCycles = 0;    ///< over the scope's tiles
+  unsigned activeTiles = 0; ///< tiles with cycles > 0
+  bool hasEstimate = false; ///< control programs take no cycles
 };
 
 struct StepDetailsData {
@@ -80,7 +79,7 @@ struct StepDetailsData {
 };
 
 /// Reads what the selected steps hold in the scope. Throws pva::Exception, or Cancelled.
-StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope, std::vector<std::size_t> steps,
-                                Progress& progress);
+StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope,
+                                std::vector<std::size_t> steps, Progress& progress);
 
 } // namespace tessera::viewer

@@ -9,14 +9,16 @@ namespace tessera::viewer {
 
 std::uint64_t MemoryData::ownBytes(unsigned tile, int category) const {
   std::uint64_t sum = 0;
-  for (int r = 0; r < kMemoryRegions; ++r) sum += cell(tile, category, MemoryRegion(r), false);
+  for (int r = 0; r < kMemoryRegions; ++r)
+    sum += cell(tile, category, MemoryRegion(r), false);
   return sum;
 }
 
 std::uint64_t MemoryData::categoryBytes(unsigned tile, int category) const {
   std::uint64_t sum = 0;
   for (int r = 0; r < kMemoryRegions; ++r)
-    sum += cell(tile, category, MemoryRegion(r), false) + cell(tile, category, MemoryRegion(r), true);
+    sum +=
+        cell(tile, category, MemoryRegion(r), false) + cell(tile, category, MemoryRegion(r), true);
   return sum;
 }
 
@@ -27,7 +29,8 @@ std::pair<unsigned, unsigned> MemoryData::tileRange(int ipu) const {
 
 unsigned MemoryData::largestTile() const {
   if (includingGaps.empty()) return 0;
-  return unsigned(std::max_element(includingGaps.begin(), includingGaps.end()) - includingGaps.begin());
+  return unsigned(std::max_element(includingGaps.begin(), includingGaps.end()) -
+                  includingGaps.begin());
 }
 
 MemoryData loadMemory(const Document& doc, Progress& progress) {
@@ -41,7 +44,8 @@ MemoryData loadMemory(const Document& doc, Progress& progress) {
   d.bytesPerTile = target.bytesPerTile();
   d.interleavedStart = target.interleavedMemoryStart();
   d.outOfMemory = report.outOfMemory();
-  for (const std::string& name : pva::MemoryCategories::names()) d.categoryNames << QString::fromStdString(name);
+  for (const std::string& name : pva::MemoryCategories::names())
+    d.categoryNames << QString::fromStdString(name);
   const std::size_t n = d.numTiles;
   d.includingGaps.resize(n);
   d.excludingGaps.resize(n);
@@ -68,11 +72,14 @@ MemoryData loadMemory(const Document& doc, Progress& progress) {
     const pva::MemoryCategories& cats = m.category();
     for (int c = 0; c < kMemoryCategories; ++c) {
       const pva::CategoryMemory& cm = cats.at(std::size_t(c));
-      const pva::OverlapBytes* regions[kMemoryRegions] = {&cm.nonInterleaved(), &cm.interleaved(), &cm.overflowed()};
+      const pva::OverlapBytes* regions[kMemoryRegions] = {&cm.nonInterleaved(), &cm.interleaved(),
+                                                          &cm.overflowed()};
       for (int r = 0; r < kMemoryRegions; ++r) {
         // A tile holds at most a few MiB even when out of memory: 32 bits are plenty.
-        d.cells[MemoryData::cellIndex(t, c, MemoryRegion(r), false)] = std::uint32_t(regions[r]->nonOverlapped());
-        d.cells[MemoryData::cellIndex(t, c, MemoryRegion(r), true)] = std::uint32_t(regions[r]->overlapped());
+        d.cells[MemoryData::cellIndex(t, c, MemoryRegion(r), false)] =
+            std::uint32_t(regions[r]->nonOverlapped());
+        d.cells[MemoryData::cellIndex(t, c, MemoryRegion(r), true)] =
+            std::uint32_t(regions[r]->overlapped());
       }
     }
   }
@@ -80,7 +87,8 @@ MemoryData loadMemory(const Document& doc, Progress& progress) {
   return d;
 }
 
-// --- bands ----------------------------------------------------------------------------------------
+// --- bands
+// ----------------------------------------------------------------------------------------
 
 QColor categoryColor(int category) {
   // Data first (blues/greens), code and state (oranges/purples), exchange, stack: close kinds
@@ -97,29 +105,39 @@ QColor categoryColor(int category) {
 static const QColor kSharedColor(0x7f7f7f);
 static const QColor kGapsColor(0xc7c7c7);
 
-QColor sharedBytesColor() { return kSharedColor; }
-QColor gapsColor() { return kGapsColor; }
+QColor sharedBytesColor() {
+  return kSharedColor;
+}
+QColor gapsColor() {
+  return kGapsColor;
+}
 
-MemoryBands::MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool includeGaps, int maxCategories)
+MemoryBands::MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool includeGaps,
+                         int maxCategories)
     : data_(data), breakdown_(breakdown), gaps_(includeGaps) {
   switch (breakdown) {
   case MemoryBreakdown::Total:
-    names_ << (includeGaps ? QStringLiteral("Total (including gaps)") : QStringLiteral("Total (excluding gaps)"));
+    names_ << (includeGaps ? QStringLiteral("Total (including gaps)")
+                           : QStringLiteral("Total (excluding gaps)"));
     colors_.push_back(QColor(0x4e79a7));
     return;
   case MemoryBreakdown::Region:
-    names_ << QStringLiteral("Non-interleaved") << QStringLiteral("Interleaved") << QStringLiteral("Overflowed");
+    names_ << QStringLiteral("Non-interleaved") << QStringLiteral("Interleaved")
+           << QStringLiteral("Overflowed");
     colors_ = {QColor(0x4e79a7), QColor(0x59a14f), QColor(0xe15759)};
     break;
   case MemoryBreakdown::Category: {
     std::vector<std::uint64_t> sums(kMemoryCategories, 0);
     for (unsigned t = 0; t < data.numTiles; ++t)
-      for (int c = 0; c < kMemoryCategories; ++c) sums[std::size_t(c)] += data.ownBytes(t, c);
+      for (int c = 0; c < kMemoryCategories; ++c)
+        sums[std::size_t(c)] += data.ownBytes(t, c);
     std::vector<int> order(kMemoryCategories);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return sums[std::size_t(a)] > sums[std::size_t(b)]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return sums[std::size_t(a)] > sums[std::size_t(b)]; });
     int used = 0;
-    for (int c : order) used += sums[std::size_t(c)] > 0 ? 1 : 0;
+    for (int c : order)
+      used += sums[std::size_t(c)] > 0 ? 1 : 0;
     // "Other" only when it would hold two or more categories; one left over gets its own band.
     const int own = used <= maxCategories + 1 ? used : maxCategories;
     for (int i = 0; i < own; ++i) {
@@ -162,7 +180,8 @@ void MemoryBands::values(unsigned tile, std::uint64_t* out) const {
   case MemoryBreakdown::Region:
     for (int r = 0; r < kMemoryRegions; ++r) {
       std::uint64_t sum = 0;
-      for (int c = 0; c < kMemoryCategories; ++c) sum += d.cell(tile, c, MemoryRegion(r), false);
+      for (int c = 0; c < kMemoryCategories; ++c)
+        sum += d.cell(tile, c, MemoryRegion(r), false);
       out[k++] = sum;
       own += sum;
     }
@@ -174,7 +193,8 @@ void MemoryBands::values(unsigned tile, std::uint64_t* out) const {
     }
     if (other_) {
       std::uint64_t all = 0;
-      for (int c = 0; c < kMemoryCategories; ++c) all += d.ownBytes(tile, c);
+      for (int c = 0; c < kMemoryCategories; ++c)
+        all += d.ownBytes(tile, c);
       out[k++] = all - own;
       own = all;
     }
@@ -190,9 +210,11 @@ void MemoryBands::values(unsigned tile, std::uint64_t* out) const {
   if (gaps_) out[k++] = gaps;
 }
 
-// --- tile lists -------------------------------------------------------------------------------------
+// --- tile lists
+// -------------------------------------------------------------------------------------
 
-std::optional<std::vector<unsigned>> parseTileList(const QString& text, unsigned numTiles, QString* error) {
+std::optional<std::vector<unsigned>> parseTileList(const QString& text, unsigned numTiles,
+                                                   QString* error) {
   std::vector<unsigned> tiles;
   auto fail = [&](const QString& message) -> std::optional<std::vector<unsigned>> {
     if (error) *error = message;
@@ -220,9 +242,13 @@ std::optional<std::vector<unsigned>> parseTileList(const QString& text, unsigned
       last = first;
     }
     if (last >= numTiles)
-      return fail(QStringLiteral("tile %1 does not exist (%2 tiles: 0-%3)").arg(last).arg(numTiles).arg(numTiles ? numTiles - 1 : 0));
+      return fail(QStringLiteral("tile %1 does not exist (%2 tiles: 0-%3)")
+                      .arg(last)
+                      .arg(numTiles)
+                      .arg(numTiles ? numTiles - 1 : 0));
     if (last - first > 100000) return fail(QStringLiteral("'%1' is too long a range").arg(part));
-    for (unsigned t = first; t <= last; ++t) tiles.push_back(t);
+    for (unsigned t = first; t <= last; ++t)
+      tiles.push_back(t);
   }
   std::sort(tiles.begin(), tiles.end());
   tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
@@ -233,11 +259,13 @@ QString formatTileList(const std::vector<unsigned>& tiles) {
   QStringList parts;
   for (std::size_t i = 0; i < tiles.size();) {
     std::size_t j = i;
-    while (j + 1 < tiles.size() && tiles[j + 1] == tiles[j] + 1) ++j;
+    while (j + 1 < tiles.size() && tiles[j + 1] == tiles[j] + 1)
+      ++j;
     if (j - i >= 2) {
       parts << QStringLiteral("%1-%2").arg(tiles[i]).arg(tiles[j]);
     } else {
-      for (std::size_t k = i; k <= j; ++k) parts << QString::number(tiles[k]);
+      for (std::size_t k = i; k <= j; ++k)
+        parts << QString::number(tiles[k]);
     }
     i = j + 1;
   }

@@ -4,7 +4,8 @@
 //
 // Threads: loadMemory() runs on any thread with its own pva::Report; the snapshot is immutable
 // afterwards and is shared read-only by the GUI thread. Cost: one pass over the tiles (libpva reads
-// each column for all tiles at once); 15 x 3 x 2 values per tile (~23k tiles x 90 x 4 bytes = 8 MB).
+// each column for all tiles at once); 15 x 3 x 2 values per tile (~23k tiles x 90 x 4 bytes = 8
+// MB).
 #pragma once
 
 #include "core/Background.hpp"
@@ -13,7 +14,6 @@
 #include <QColor>
 #include <QString>
 #include <QStringList>
-
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -38,7 +38,9 @@ struct MemoryData {
 
   static std::size_t cellIndex(unsigned tile, int category, MemoryRegion region, bool overlapped) {
     return ((std::size_t(tile) * kMemoryCategories + std::size_t(category)) * kMemoryRegions +
-            std::size_t(region)) * 2 + (overlapped ? 1 : 0);
+            std::size_t(region)) *
+               2 +
+           (overlapped ? 1 : 0);
   }
   std::uint64_t cell(unsigned tile, int category, MemoryRegion region, bool overlapped) const {
     return cells[cellIndex(tile, category, region, overlapped)];
@@ -70,7 +72,8 @@ class MemoryBands {
 public:
   /// `maxCategories`: the categories with the most bytes over all tiles get a band each, the
   /// rest are summed into "other categories".
-  MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool includeGaps, int maxCategories = 8);
+  MemoryBands(const MemoryData& data, MemoryBreakdown breakdown, bool includeGaps,
+              int maxCategories = 8);
   int size() const { return int(names_.size()); }
   const QStringList& names() const { return names_; }
   QColor color(int band) const { return colors_[std::size_t(band)]; }
@@ -89,7 +92,8 @@ private:
 
 /// Parses a tile list typed by the user: "0,5,17", "3-7", "1, 4-6". Returns the sorted, unique
 /// tiles, or nullopt with *error set ("tile 99999 does not exist (1472 tiles)").
-std::optional<std::vector<unsigned>> parseTileList(const QString& text, unsigned numTiles, QString* error);
+std::optional<std::vector<unsigned>> parseTileList(const QString& text, unsigned numTiles,
+                                                   QString* error);
 /// The inverse: "0, 5, 17" (runs of three or more as "3-7").
 QString formatTileList(const std::vector<unsigned>& tiles);
 

@@ -13,8 +13,10 @@ QStringList nameTerms(const QString& text) {
 
 QRegularExpression nameTermsPattern(const QStringList& terms) {
   QStringList escaped;
-  for (const QString& t : terms) escaped << QRegularExpression::escape(t);
-  return QRegularExpression(escaped.join(QLatin1Char('|')), QRegularExpression::CaseInsensitiveOption);
+  for (const QString& t : terms)
+    escaped << QRegularExpression::escape(t);
+  return QRegularExpression(escaped.join(QLatin1Char('|')),
+                            QRegularExpression::CaseInsensitiveOption);
 }
 
 bool matchesAnyTerm(const QString& name, const QStringList& terms) {

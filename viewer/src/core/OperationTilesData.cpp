@@ -1,19 +1,24 @@
 #include "core/OperationTilesData.hpp"
 
 #include <QCoreApplication>
-
 #include <pva/OperationTiles.hpp>
 
 namespace tessera::viewer {
 
 QString OperationTilesData::figureName(Figure f) {
   switch (f) {
-  case CodeBytes: return QCoreApplication::translate("OperationTiles", "Code (control and exchange)");
-  case Vertices: return QCoreApplication::translate("OperationTiles", "Vertices");
-  case EstimatedCycles: return QCoreApplication::translate("OperationTiles", "Estimated cycles (each step once)");
-  case EstimatedFlops: return QCoreApplication::translate("OperationTiles", "Estimated FLOPs (each compute set once)");
-  case ExecutedCycles: return QCoreApplication::translate("OperationTiles", "Executed cycles (all runs)");
-  case FigureCount: break;
+  case CodeBytes:
+    return QCoreApplication::translate("OperationTiles", "Code (control and exchange)");
+  case Vertices:
+    return QCoreApplication::translate("OperationTiles", "Vertices");
+  case EstimatedCycles:
+    return QCoreApplication::translate("OperationTiles", "Estimated cycles (each step once)");
+  case EstimatedFlops:
+    return QCoreApplication::translate("OperationTiles", "Estimated FLOPs (each compute set once)");
+  case ExecutedCycles:
+    return QCoreApplication::translate("OperationTiles", "Executed cycles (all runs)");
+  case FigureCount:
+    break;
   }
   return {};
 }
@@ -22,7 +27,8 @@ OperationTilesData loadOperationTiles(const Document& doc, std::size_t index, Pr
   const pva::Report report = doc.openReport();
   const std::vector<pva::Operation> ops = pva::OperationAnalysis(report).operations();
   if (index >= ops.size())
-    throw pva::InvalidArgumentError("no operation " + std::to_string(index) + " in " + report.profilePath());
+    throw pva::InvalidArgumentError("no operation " + std::to_string(index) + " in " +
+                                    report.profilePath());
   if (progress.cancelled()) throw Cancelled{};
   progress.report(0.1);
   const pva::OperationTileFigures f = pva::operationTileFigures(report, ops[index]);
@@ -38,7 +44,8 @@ OperationTilesData loadOperationTiles(const Document& doc, std::size_t index, Pr
   d.values[OperationTilesData::ExecutedCycles] = f.cycles;
   d.hasFlops = !f.estimatedFlops.empty();
   d.values[OperationTilesData::EstimatedFlops] = f.estimatedFlops;
-  if (d.hasFlops) d.verticesWithoutFlopEstimate = pva::operationFigures(ops[index]).verticesWithoutFlopEstimate;
+  if (d.hasFlops)
+    d.verticesWithoutFlopEstimate = pva::operationFigures(ops[index]).verticesWithoutFlopEstimate;
   return d;
 }
 

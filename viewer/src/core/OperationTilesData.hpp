@@ -10,7 +10,6 @@
 #include "core/Document.hpp"
 
 #include <QString>
-
 #include <cstdint>
 #include <vector>
 
@@ -18,14 +17,21 @@ namespace tessera::viewer {
 
 struct OperationTilesData {
   /// What a chart can show, in the figure box's order.
-  enum Figure { CodeBytes = 0, Vertices, EstimatedCycles, EstimatedFlops, ExecutedCycles, FigureCount };
+  enum Figure {
+    CodeBytes = 0,
+    Vertices,
+    EstimatedCycles,
+    EstimatedFlops,
+    ExecutedCycles,
+    FigureCount
+  };
   static QString figureName(Figure f);
   static bool isBytes(Figure f) { return f == CodeBytes; }
 
-  QString operation;         ///< the operation's name
-  std::size_t index = 0;     ///< its position in pva::OperationAnalysis::operations()
-  unsigned tilesPerIpu = 0;  ///< to name a tile's IPU
-  bool profiled = false;     ///< the report has an execution
+  QString operation;        ///< the operation's name
+  std::size_t index = 0;    ///< its position in pva::OperationAnalysis::operations()
+  unsigned tilesPerIpu = 0; ///< to name a tile's IPU
+  bool profiled = false;    ///< the report has an execution
   std::uint64_t executedSteps = 0;
   /// The report stores FLOP estimates per tile (format 1.4 with profiler.includeFlopEstimates);
   /// without them the EstimatedFlops values are empty ("no estimate", never zeros).

@@ -4,7 +4,6 @@
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 #include <pva/Debug.hpp>
-
 #include <set>
 
 namespace tessera::viewer {
@@ -14,7 +13,8 @@ std::uint64_t peakNotAlwaysLiveBytes(const std::vector<const OperationInfo*>& op
   std::vector<pva::LiveRange> ranges;
   for (const OperationInfo* op : operations)
     for (const OperationVariable& v : op->variables)
-      if (!v.alwaysLive && seen.insert(v.id).second) ranges.push_back({v.liveFrom, v.liveTo, v.bytes});
+      if (!v.alwaysLive && seen.insert(v.id).second)
+        ranges.push_back({v.liveFrom, v.liveTo, v.bytes});
   return pva::peakLiveBytes(std::move(ranges));
 }
 
@@ -22,16 +22,19 @@ namespace {
 
 /// The base report's figures of each operation (pva::compareOperations), and the operations only
 /// the base has as rows of their own.
-void addComparison(const Document& baseDoc, const pva::Report& current, const pva::ExecutionAnalysis& currentExecution,
-                   OperationsData& d, std::set<QString>& layers) {
+void addComparison(const Document& baseDoc, const pva::Report& current,
+                   const pva::ExecutionAnalysis& currentExecution, OperationsData& d,
+                   std::set<QString>& layers) {
   const pva::Report base = baseDoc.openReport();
   if (!base.hasDebugInfo()) return;
   const pva::ExecutionAnalysis baseExecution =
       base.execution().runs().empty() ? pva::ExecutionAnalysis() : pva::analyseExecution(base);
-  const pva::OperationsComparison c = pva::compareOperations(base, baseExecution, current, currentExecution);
+  const pva::OperationsComparison c =
+      pva::compareOperations(base, baseExecution, current, currentExecution);
   if (!c.compared) return;
   d.compared = true;
-  for (OperationInfo& op : d.operations) op.change = OperationInfo::Change{};
+  for (OperationInfo& op : d.operations)
+    op.change = OperationInfo::Change{};
   const auto baseOps = pva::OperationAnalysis(base).operations();
   for (const pva::OperationComparison& o : c.operations) {
     OperationInfo::Change change;
@@ -88,9 +91,12 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     info.json = QString::fromStdString(ctx->json());
     const pva::SourceLocation& loc = ctx->location();
     if (!loc.fileName().empty())
-      info.location = QStringLiteral("%1:%2 (%3)").arg(QString::fromStdString(loc.fileName())).arg(loc.lineNumber())
+      info.location = QStringLiteral("%1:%2 (%3)")
+                          .arg(QString::fromStdString(loc.fileName()))
+                          .arg(loc.lineNumber())
                           .arg(QString::fromStdString(loc.functionName()));
-    info.firstStep = op.firstStepIndex() ? std::int64_t(*op.firstStepIndex()) : -1; // -1: the model's "no step"
+    info.firstStep =
+        op.firstStepIndex() ? std::int64_t(*op.firstStepIndex()) : -1; // -1: the model's "no step"
     info.lastStep = op.lastStepIndex() ? std::int64_t(*op.lastStepIndex()) : -1;
     info.estimatedCycles = op.estimatedCycles();
     info.executedCycles = pva::operationCycles(op, execution.allRuns);
@@ -98,10 +104,12 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
       const std::uint64_t id = program->_id();
       const std::uint64_t executed = id < programCycles.size() ? programCycles[id].cycles : 0;
       info.programs.push_back({QString::fromStdString(program->name()),
-                               QString::fromStdString(pva::Program::typeName(program->type())), executed});
+                               QString::fromStdString(pva::Program::typeName(program->type())),
+                               executed});
     }
     for (const pva::Variable& v : op.vars())
-      info.variables.push_back({QString::fromStdString(v.name()), v.id(), v.bytes(), v.alwaysLive(), v.liveFrom(), v.liveTo()});
+      info.variables.push_back({QString::fromStdString(v.name()), v.id(), v.bytes(), v.alwaysLive(),
+                                v.liveFrom(), v.liveTo()});
     const pva::OperationFigures figures = pva::operationFigures(op);
     info.alwaysLiveBytes = figures.alwaysLiveBytes;
     info.notAlwaysLiveBytes = figures.peakNotAlwaysLiveBytes;
@@ -114,7 +122,8 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     d.operations.push_back(std::move(info));
   }
   if (doc.base()) addComparison(*doc.base(), report, execution, d, layers);
-  for (const QString& l : layers) d.layers << l;
+  for (const QString& l : layers)
+    d.layers << l;
   return d;
 }
 

@@ -7,7 +7,6 @@
 #include "core/Document.hpp"
 
 #include <QString>
-
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -30,8 +29,8 @@ struct OperationInfo {
   std::size_t index = 0; ///< position in pva::OperationAnalysis::operations() (loadOperationTiles)
   QString name, type, layer, debugPath, location, json;
   std::int64_t firstStep = -1, lastStep = -1;
-  std::uint64_t estimatedCycles = 0;      ///< compile-time, slowest tile per step, summed
-  std::uint64_t executedCycles = 0;       ///< slowest IPU per executed step, summed
+  std::uint64_t estimatedCycles = 0; ///< compile-time, slowest tile per step, summed
+  std::uint64_t executedCycles = 0;  ///< slowest IPU per executed step, summed
   std::uint64_t alwaysLiveBytes = 0;
   /// The most bytes of its not-always-live variables live at one step (pva::peakLiveBytes):
   /// never more than the report's liveness peak.
@@ -48,7 +47,8 @@ struct OperationInfo {
   /// its own with inCurrent false and no current figures.
   struct Change {
     bool inBase = false, inCurrent = true;
-    std::uint64_t executedCycles = 0, estimatedCycles = 0, alwaysLiveBytes = 0, notAlwaysLiveBytes = 0, codeBytes = 0;
+    std::uint64_t executedCycles = 0, estimatedCycles = 0, alwaysLiveBytes = 0,
+                  notAlwaysLiveBytes = 0, codeBytes = 0;
   };
   std::optional<Change> change;
   bool onlyInBase() const { return change && !change->inCurrent; }

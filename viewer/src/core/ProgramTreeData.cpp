@@ -1,13 +1,12 @@
 // Reading the program tree and per-program executed cycles from libpva.
 #include "core/ProgramTreeData.hpp"
 
-#include <pva/Analysis.hpp>
-#include <pva/Compare.hpp>
-#include <pva/Debug.hpp>
-
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
+#include <pva/Debug.hpp>
 
 namespace tessera::viewer {
 
@@ -30,7 +29,8 @@ ProgramInfo describe(const pva::Program& p) {
   }
   info.numVars = p.vars().size();
   if (p.type() == pva::Program::Type::OnTileExecute)
-    info.computeSet = QString::fromStdString(static_cast<const pva::OnTileExecuteProgram&>(p).computeSet().name());
+    info.computeSet = QString::fromStdString(
+        static_cast<const pva::OnTileExecuteProgram&>(p).computeSet().name());
   if (p.type() == pva::Program::Type::Repeat)
     info.repeatCount = std::int64_t(static_cast<const pva::RepeatProgram&>(p).repeatCount());
   if (const auto ctx = p.debugContext()) info.debugPath = QString::fromStdString(ctx->path());
@@ -48,7 +48,8 @@ ProgramTreeData loadProgramTree(const Document& doc, Progress& progress) {
   std::vector<std::vector<std::uint32_t>> children(programs.size());
   for (std::size_t i = 0; i < programs.size(); ++i) {
     d.programs.push_back(describe(*programs[i]));
-    for (const auto& child : programs[i]->children()) children[i].push_back(std::uint32_t(child->_id()));
+    for (const auto& child : programs[i]->children())
+      children[i].push_back(std::uint32_t(child->_id()));
     if (i % 256 == 0) {
       if (progress.cancelled()) throw Cancelled{};
       progress.report(0.9 * double(i) / double(programs.size()));
@@ -61,7 +62,8 @@ ProgramTreeData loadProgramTree(const Document& doc, Progress& progress) {
   std::vector<Pending> stack;
   const auto entries = c.entryPoints();
   for (std::size_t i = entries.size(); i-- > 0;)
-    stack.push_back({std::uint32_t(entries[i]->_id()), ProgramTreeData::noParent, std::uint32_t(i)});
+    stack.push_back(
+        {std::uint32_t(entries[i]->_id()), ProgramTreeData::noParent, std::uint32_t(i)});
   while (!stack.empty()) {
     if (d.nodes.size() >= ProgramTreeData::maxNodes) {
       d.truncated = true;
@@ -71,10 +73,13 @@ ProgramTreeData loadProgramTree(const Document& doc, Progress& progress) {
     stack.pop_back();
     const auto index = std::uint32_t(d.nodes.size());
     d.nodes.push_back({p.program, p.parent, p.row, {}});
-    if (p.parent == ProgramTreeData::noParent) d.roots.push_back(index);
-    else d.nodes[p.parent].children.push_back(index);
+    if (p.parent == ProgramTreeData::noParent)
+      d.roots.push_back(index);
+    else
+      d.nodes[p.parent].children.push_back(index);
     const auto& kids = children[p.program];
-    for (std::size_t k = kids.size(); k-- > 0;) stack.push_back({kids[k], index, std::uint32_t(k)});
+    for (std::size_t k = kids.size(); k-- > 0;)
+      stack.push_back({kids[k], index, std::uint32_t(k)});
   }
   progress.report(1.0);
   return d;
@@ -96,7 +101,8 @@ ProgramCycles loadProgramCycles(const Document& doc, Progress& progress) {
     const pva::ExecutionAnalysis baseAnalysis =
         base.execution().runs().empty() ? pva::ExecutionAnalysis() : pva::analyseExecution(base);
     std::map<std::string, ProgramCycles::Change> byName;
-    for (const pva::NamedComparison& n : pva::compareProgramCycles(base, baseAnalysis, report, analysis))
+    for (const pva::NamedComparison& n :
+         pva::compareProgramCycles(base, baseAnalysis, report, analysis))
       byName[n.name] = {n.value.base, n.value.current, n.inBase, n.inCurrent};
     out.compared = true;
     const auto programs = report.compilation().programs();

@@ -8,7 +8,6 @@
 #include "core/Document.hpp"
 
 #include <QString>
-
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -17,13 +16,13 @@ namespace tessera::viewer {
 
 struct ProgramInfo {
   QString name, type;
-  QString computeSet;           ///< OnTileExecute only
-  QString syncType;             ///< syncs, global exchanges, stream copies
-  QString debugPath;            ///< the debug context's path, when debug information is present
+  QString computeSet;            ///< OnTileExecute only
+  QString syncType;              ///< syncs, global exchanges, stream copies
+  QString debugPath;             ///< the debug context's path, when debug information is present
   std::int64_t repeatCount = -1; ///< Repeat only
   std::uint64_t dataBytes = 0;
-  std::uint64_t controlCodeBytes = 0;  ///< over all tiles of one replica, children included
-  std::uint64_t exchangeCodeBytes = 0; ///< exchanges and stream copies
+  std::uint64_t controlCodeBytes = 0;       ///< over all tiles of one replica, children included
+  std::uint64_t exchangeCodeBytes = 0;      ///< exchanges and stream copies
   std::uint64_t estimatedCyclesMaxTile = 0; ///< steps: the slowest tile's compile-time estimate
   std::uint64_t numVars = 0;
   bool isStep = false;
@@ -40,8 +39,8 @@ struct ProgramTreeData {
   };
   std::vector<ProgramInfo> programs; ///< by program id
   std::vector<Node> nodes;
-  std::vector<std::uint32_t> roots;  ///< nodes of the entry points, in order
-  bool truncated = false;            ///< more places than maxNodes: deeper repeats left out
+  std::vector<std::uint32_t> roots; ///< nodes of the entry points, in order
+  bool truncated = false;           ///< more places than maxNodes: deeper repeats left out
   static constexpr std::size_t maxNodes = 2'000'000;
 };
 

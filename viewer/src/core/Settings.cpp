@@ -17,7 +17,8 @@ Settings::Settings() {
   recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
   // Stored as [base, current, base, current, ...].
   const QStringList pairs = s.value(QStringLiteral("recentComparisons")).toStringList();
-  for (int i = 0; i + 1 < pairs.size(); i += 2) comparisons_.append({pairs[i], pairs[i + 1]});
+  for (int i = 0; i + 1 < pairs.size(); i += 2)
+    comparisons_.append({pairs[i], pairs[i + 1]});
 }
 
 void Settings::save() const {
@@ -25,7 +26,8 @@ void Settings::save() const {
   s.setValue(QStringLiteral("memoryUnits"), memoryUnitsName(units_));
   s.setValue(QStringLiteral("recentFiles"), recent_);
   QStringList pairs;
-  for (const Comparison& c : comparisons_) pairs << c.base << c.current;
+  for (const Comparison& c : comparisons_)
+    pairs << c.base << c.current;
   s.setValue(QStringLiteral("recentComparisons"), pairs);
 }
 
@@ -39,7 +41,8 @@ void Settings::setMemoryUnits(MemoryUnits units, bool remember) {
 void Settings::addRecentFile(const QString& path) {
   recent_.removeAll(path);
   recent_.prepend(path);
-  while (recent_.size() > maxRecent) recent_.removeLast();
+  while (recent_.size() > maxRecent)
+    recent_.removeLast();
   save();
   emit changed();
 }
@@ -54,7 +57,8 @@ void Settings::addRecentComparison(const QString& base, const QString& current) 
   const Comparison c{base, current};
   comparisons_.removeAll(c);
   comparisons_.prepend(c);
-  while (comparisons_.size() > maxRecent) comparisons_.removeLast();
+  while (comparisons_.size() > maxRecent)
+    comparisons_.removeLast();
   save();
   emit changed();
 }

@@ -1,5 +1,5 @@
-// The viewer's preferences (memory units, theme, recent files and comparisons), kept with QSettings and shared by
-// every page. Changing one emits changed() so pages re-format what they show.
+// The viewer's preferences (memory units, theme, recent files and comparisons), kept with QSettings
+// and shared by every page. Changing one emits changed() so pages re-format what they show.
 #pragma once
 
 #include "core/Format.hpp"

@@ -3,11 +3,10 @@
 
 #include "core/Format.hpp"
 
-#include <pva/Analysis.hpp>
-#include <pva/Compare.hpp>
-
 #include <QDir>
 #include <QFileInfo>
+#include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
 
 namespace tessera::viewer {
 
@@ -26,7 +25,9 @@ const SummaryRow* SummaryData::row(const QString& sectionTitle, const QString& n
 
 namespace {
 
-bool isNumber(const SummaryValue& v) { return v.kind != SummaryValue::Kind::Text; }
+bool isNumber(const SummaryValue& v) {
+  return v.kind != SummaryValue::Kind::Text;
+}
 
 } // namespace
 
@@ -89,10 +90,12 @@ SummaryData compareSummaries(const SummaryData& base, const SummaryData& current
       // Current rows come first: a run only the current has takes the base's run of its number.
       if (r.inCurrent && !r.inBase)
         for (std::size_t j = i + 1; j < s.rows.size(); ++j)
-          if (!used[j] && s.rows[j].inBase && !s.rows[j].inCurrent && runNumber(s.rows[j].name) == runNumber(r.name)) {
+          if (!used[j] && s.rows[j].inBase && !s.rows[j].inCurrent &&
+              runNumber(s.rows[j].name) == runNumber(r.name)) {
             used[j] = true;
             const QString currentName = r.name.section(QLatin1Char('.'), 1).trimmed();
-            r.name = QStringLiteral("%1 ↔ %2 (matched by position)").arg(s.rows[j].name, currentName);
+            r.name =
+                QStringLiteral("%1 ↔ %2 (matched by position)").arg(s.rows[j].name, currentName);
             r.baseValue = s.rows[j].baseValue; // a base-only row keeps its value there
             r.inBase = true;
             break;
@@ -110,12 +113,15 @@ SummaryData compareSummaries(const SummaryData& base, const SummaryData& current
         for (SummaryRow& r : s.rows)
           if (r.name != QStringLiteral("Runs")) {
             r.comparable = false;
-            r.comparisonNote = QStringLiteral("%1 vs %2 runs: compare per run").arg(runs->baseValue.number).arg(runs->value.number);
+            r.comparisonNote = QStringLiteral("%1 vs %2 runs: compare per run")
+                                   .arg(runs->baseValue.number)
+                                   .arg(runs->value.number);
           }
   for (const SummarySection& b : base.sections)
     if (!current.section(b.title)) {
       SummarySection out{b.title, {}, b.scope};
-      for (const SummaryRow& row : b.rows) out.rows.push_back(onlyIn(row, true));
+      for (const SummaryRow& row : b.rows)
+        out.rows.push_back(onlyIn(row, true));
       d.sections.push_back(std::move(out));
     }
   return d;
@@ -123,7 +129,9 @@ SummaryData compareSummaries(const SummaryData& base, const SummaryData& current
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 SummarySection reportSection(const Document& doc, const pva::Report& report) {
   SummarySection s{QStringLiteral("Report"), {}, {}};
@@ -137,34 +145,47 @@ SummarySection reportSection(const Document& doc, const pva::Report& report) {
   };
   fileRow(QStringLiteral("Profile"), doc.profilePath());
   fileRow(QStringLiteral("Debug information"), doc.debugPath());
-  s.rows.push_back({QStringLiteral("Format version"), SummaryValue::ofText(qs(report.version().string())), {}});
-  s.rows.push_back({QStringLiteral("Written by"), SummaryValue::ofText(qs(report.poplarVersion().string())), {}});
+  s.rows.push_back(
+      {QStringLiteral("Format version"), SummaryValue::ofText(qs(report.version().string())), {}});
+  s.rows.push_back({QStringLiteral("Written by"),
+                    SummaryValue::ofText(qs(report.poplarVersion().string())),
+                    {}});
   s.rows.push_back({QStringLiteral("Created"), SummaryValue::ofText(qs(report.timestamp())), {}});
-  s.rows.push_back({QStringLiteral("Out of memory"),
-                    SummaryValue::ofText(report.outOfMemory() ? QStringLiteral("yes") : QStringLiteral("no")), {}});
+  s.rows.push_back(
+      {QStringLiteral("Out of memory"),
+       SummaryValue::ofText(report.outOfMemory() ? QStringLiteral("yes") : QStringLiteral("no")),
+       {}});
   return s;
 }
 
 SummarySection targetSection(const pva::Report& report) {
   const pva::Target t = report.compilation().target();
   SummarySection s{QStringLiteral("Target"), {}, {}};
-  s.rows.push_back({QStringLiteral("Type"), SummaryValue::ofText(qs(pva::Target::typeName(t.type()))), {}});
+  s.rows.push_back(
+      {QStringLiteral("Type"), SummaryValue::ofText(qs(pva::Target::typeName(t.type()))), {}});
   s.rows.push_back({QStringLiteral("Architecture"),
-                    SummaryValue::ofText(qs(pva::Target::architectureName(t.architecture()))), {}});
+                    SummaryValue::ofText(qs(pva::Target::architectureName(t.architecture()))),
+                    {}});
   s.rows.push_back({QStringLiteral("IPUs"), SummaryValue::ofCount(t.numIPUs()), {}});
   if (t.numReplicas() > 1) {
     s.rows.push_back({QStringLiteral("Replicas"), SummaryValue::ofCount(t.numReplicas()), {}});
-    s.rows.push_back({QStringLiteral("IPUs per replica"), SummaryValue::ofCount(t.ipusPerReplica()), {}});
+    s.rows.push_back(
+        {QStringLiteral("IPUs per replica"), SummaryValue::ofCount(t.ipusPerReplica()), {}});
   }
   s.rows.push_back({QStringLiteral("Tiles per IPU"), SummaryValue::ofCount(t.tilesPerIpu()), {}});
   s.rows.push_back({QStringLiteral("Tiles"), SummaryValue::ofCount(t.numTiles()), {}});
-  s.rows.push_back({QStringLiteral("Memory per tile"), SummaryValue::ofBytes(t.bytesPerTile()), {}});
+  s.rows.push_back(
+      {QStringLiteral("Memory per tile"), SummaryValue::ofBytes(t.bytesPerTile()), {}});
   s.rows.push_back({QStringLiteral("Memory per IPU"), SummaryValue::ofBytes(t.bytesPerIPU()), {}});
   s.rows.push_back({QStringLiteral("Total memory"), SummaryValue::ofBytes(t.totalMemory()), {}});
-  s.rows.push_back({QStringLiteral("Clock"),
-                    SummaryValue::ofText(QStringLiteral("%1 MHz").arg(t.clockFrequency() / 1e6, 0, 'f', 0)), {}});
+  s.rows.push_back(
+      {QStringLiteral("Clock"),
+       SummaryValue::ofText(QStringLiteral("%1 MHz").arg(t.clockFrequency() / 1e6, 0, 'f', 0)),
+       {}});
   s.rows.push_back({QStringLiteral("Compute instrumentation"),
-                    SummaryValue::ofText(qs(pva::InstrumentationSettings::computeName(report.instrumentationSettings().compute()))), {}});
+                    SummaryValue::ofText(qs(pva::InstrumentationSettings::computeName(
+                        report.instrumentationSettings().compute()))),
+                    {}});
   return s;
 }
 
@@ -184,31 +205,40 @@ SummarySection graphSection(const pva::GraphCounts& g) {
   return s;
 }
 
-QString scopeText(const pva::Scope& scope) { return qs(scope.describe()); }
+QString scopeText(const pva::Scope& scope) {
+  return qs(scope.describe());
+}
 
 SummarySection memorySection(const pva::MemorySummary& m, std::uint64_t bytesPerTile) {
   SummarySection s{QStringLiteral("Memory"), {}, scopeText(m.scope)};
   // The verdict first: an out-of-memory user opens the Summary to learn this.
   if (m.tilesOutOfMemory > 0)
-    s.rows.push_back({QStringLiteral("Verdict"), SummaryValue::ofText(QStringLiteral("does not fit")),
-                      QStringLiteral("%1 of %2 tiles need more than their memory; %3 bytes beyond it in all")
-                          .arg(m.tilesOutOfMemory)
-                          .arg(m.numTiles)
-                          .arg(formatCount(m.overflowedBytes))});
+    s.rows.push_back(
+        {QStringLiteral("Verdict"), SummaryValue::ofText(QStringLiteral("does not fit")),
+         QStringLiteral("%1 of %2 tiles need more than their memory; %3 bytes beyond it in all")
+             .arg(m.tilesOutOfMemory)
+             .arg(m.numTiles)
+             .arg(formatCount(m.overflowedBytes))});
   else if (bytesPerTile > 0)
-    s.rows.push_back({QStringLiteral("Verdict"), SummaryValue::ofText(QStringLiteral("fits")),
-                      QStringLiteral("at most %1 % of a tile's memory used")
-                          .arg(100.0 * double(m.largestTileIncludingGaps.bytes) / double(bytesPerTile), 0, 'f', 1)});
-  s.rows.push_back({QStringLiteral("Total (including gaps)"), SummaryValue::ofBytes(m.includingGapsBytes), {}});
-  s.rows.push_back({QStringLiteral("Total (excluding gaps)"), SummaryValue::ofBytes(m.excludingGapsBytes), {}});
-  s.rows.push_back({QStringLiteral("Largest tile"), SummaryValue::ofBytes(m.largestTileIncludingGaps.bytes),
+    s.rows.push_back(
+        {QStringLiteral("Verdict"), SummaryValue::ofText(QStringLiteral("fits")),
+         QStringLiteral("at most %1 % of a tile's memory used")
+             .arg(100.0 * double(m.largestTileIncludingGaps.bytes) / double(bytesPerTile), 0, 'f',
+                  1)});
+  s.rows.push_back(
+      {QStringLiteral("Total (including gaps)"), SummaryValue::ofBytes(m.includingGapsBytes), {}});
+  s.rows.push_back(
+      {QStringLiteral("Total (excluding gaps)"), SummaryValue::ofBytes(m.excludingGapsBytes), {}});
+  s.rows.push_back({QStringLiteral("Largest tile"),
+                    SummaryValue::ofBytes(m.largestTileIncludingGaps.bytes),
                     QStringLiteral("tile %1").arg(m.largestTileIncludingGaps.tile)});
   s.rows.push_back({QStringLiteral("Tiles used"), SummaryValue::ofCount(m.tilesUsed),
                     QStringLiteral("of %1").arg(m.numTiles)});
   s.rows.push_back({QStringLiteral("Always live"), SummaryValue::ofBytes(m.alwaysLiveBytes), {}});
   const pva::PeakLiveness& peak = m.peakLiveness;
-  s.rows.push_back({QStringLiteral("Peak liveness"), SummaryValue::ofBytes(peak.bytes),
-                    peak.known ? QStringLiteral("step %1 %2").arg(peak.step).arg(qs(peak.program)) : QString()});
+  s.rows.push_back(
+      {QStringLiteral("Peak liveness"), SummaryValue::ofBytes(peak.bytes),
+       peak.known ? QStringLiteral("step %1 %2").arg(peak.step).arg(qs(peak.program)) : QString()});
   s.rows.push_back({QStringLiteral("Overflowed"), SummaryValue::ofBytes(m.overflowedBytes), {}});
   return s;
 }
@@ -217,7 +247,8 @@ SummarySection executionSection(const pva::ExecutionSummary& x) {
   SummarySection s{QStringLiteral("Execution"), {}, scopeText(x.scope)};
   if (!x.profiled) {
     // Not "0 runs, 0 cycles": there is nothing to count.
-    s.rows.push_back({QStringLiteral("Not run"), SummaryValue::ofText(QStringLiteral("no execution profile")),
+    s.rows.push_back({QStringLiteral("Not run"),
+                      SummaryValue::ofText(QStringLiteral("no execution profile")),
                       QStringLiteral("the program was compiled but did not run")});
     return s;
   }
@@ -229,10 +260,12 @@ SummarySection executionSection(const pva::ExecutionSummary& x) {
   for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
     const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
     const std::uint64_t v = x.tileCycles.of(kind);
-    s.rows.push_back({QStringLiteral("%1 (tile cycles)").arg(qs(pva::CycleKinds::label(kind))), SummaryValue::ofCount(v),
-                      x.tileCycles.total() ? QStringLiteral("%1 % of tile cycles")
-                                                 .arg(100.0 * x.tileCycles.shareOfTileCycles(kind), 0, 'f', 1)
-                                           : QString()});
+    s.rows.push_back({QStringLiteral("%1 (tile cycles)").arg(qs(pva::CycleKinds::label(kind))),
+                      SummaryValue::ofCount(v),
+                      x.tileCycles.total()
+                          ? QStringLiteral("%1 % of tile cycles")
+                                .arg(100.0 * x.tileCycles.shareOfTileCycles(kind), 0, 'f', 1)
+                          : QString()});
   }
   return s;
 }
@@ -241,8 +274,9 @@ SummarySection runsSection(const pva::ExecutionSummary& x) {
   SummarySection s{QStringLiteral("Runs"), {}, QStringLiteral("one replica")};
   for (const pva::RunSummary& r : x.runs) {
     const double ms = double(r.hostMicroseconds) / 1000.0;
-    s.rows.push_back({QStringLiteral("%1. %2").arg(r.index).arg(qs(r.name)), SummaryValue::ofCount(r.cycles),
-                      QStringLiteral("cycles, %1 steps, %2 ms on the host").arg(r.steps).arg(ms, 0, 'f', 2)});
+    s.rows.push_back(
+        {QStringLiteral("%1. %2").arg(r.index).arg(qs(r.name)), SummaryValue::ofCount(r.cycles),
+         QStringLiteral("cycles, %1 steps, %2 ms on the host").arg(r.steps).arg(ms, 0, 'f', 2)});
   }
   return s;
 }
@@ -250,12 +284,15 @@ SummarySection runsSection(const pva::ExecutionSummary& x) {
 /// Stream-copy steps' cycles by what they copy to or from (pva::SpanFigures::streamCopyCycles,
 /// all runs): the one Summary figure that needs a pass over the steps.
 SummarySection streamCopySection(const pva::StreamCopyCycles& sc) {
-  SummarySection s{QStringLiteral("Stream copies"), {}, QStringLiteral("all runs, one replica; each step at its slowest IPU")};
+  SummarySection s{QStringLiteral("Stream copies"),
+                   {},
+                   QStringLiteral("all runs, one replica; each step at its slowest IPU")};
   const std::uint64_t total = sc.total();
   auto add = [&](const QString& name, std::uint64_t v, bool always) {
     if (!always && v == 0) return;
     s.rows.push_back({name, SummaryValue::ofCount(v),
-                      total ? QStringLiteral("%1 % of stream-copy cycles").arg(100.0 * double(v) / double(total), 0, 'f', 1)
+                      total ? QStringLiteral("%1 % of stream-copy cycles")
+                                  .arg(100.0 * double(v) / double(total), 0, 'f', 1)
                             : QString()});
   };
   add(QStringLiteral("Host (cycles)"), sc.host, true);
@@ -302,7 +339,8 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
 
 SummaryData loadSummary(const Document& doc, Progress& progress) {
   if (!doc.base()) return loadOneSummary(doc, progress);
-  const SummaryData base = loadOneSummary(*doc.base(), progress); // progress runs twice: base, then current
+  const SummaryData base =
+      loadOneSummary(*doc.base(), progress); // progress runs twice: base, then current
   return compareSummaries(base, loadOneSummary(doc, progress));
 }
 

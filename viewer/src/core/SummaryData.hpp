@@ -6,7 +6,6 @@
 #include "core/Document.hpp"
 
 #include <QString>
-
 #include <cstdint>
 #include <vector>
 
@@ -47,7 +46,8 @@ struct SummaryRow {
 struct SummarySection {
   QString title;
   std::vector<SummaryRow> rows;
-  QString scope; ///< what the figures cover ("all runs, one replica"), from pva::Scope; may be empty
+  QString
+      scope; ///< what the figures cover ("all runs, one replica"), from pva::Scope; may be empty
 };
 
 struct SummaryData {
@@ -69,6 +69,5 @@ SummaryData loadSummary(const Document& doc, Progress& progress);
 /// The two reports' summaries side by side: sections and rows paired by title and name, in the
 /// current report's order, then what only the base has. Differences are pva::ComparedValue's.
 SummaryData compareSummaries(const SummaryData& base, const SummaryData& current);
-
 
 } // namespace tessera::viewer

@@ -9,12 +9,14 @@ namespace tessera::viewer {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 bool isExchange(pva::Program::Type t) {
   using T = pva::Program::Type;
-  return t == T::DoExchange || t == T::GlobalExchange || t == T::StreamCopyBegin || t == T::StreamCopyMid ||
-         t == T::StreamCopyEnd;
+  return t == T::DoExchange || t == T::GlobalExchange || t == T::StreamCopyBegin ||
+         t == T::StreamCopyMid || t == T::StreamCopyEnd;
 }
 
 void checkCancelled(Progress& progress) {
@@ -23,7 +25,8 @@ void checkCancelled(Progress& progress) {
 
 } // namespace
 
-TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles, Progress& progress) {
+TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles,
+                                Progress& progress) {
   const pva::Report report = doc.openReport();
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();
@@ -34,12 +37,14 @@ TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles
   tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
   for (unsigned t : tiles)
     if (t >= target.numTiles())
-      throw pva::InvalidArgumentError("no tile " + std::to_string(t) + " in " + report.profilePath());
+      throw pva::InvalidArgumentError("no tile " + std::to_string(t) + " in " +
+                                      report.profilePath());
   d.tiles = tiles;
   const unsigned perReplica = std::max(1u, target.tilesPerReplica());
   // Which replica tiles are selected (per-tile arrays in the report are per replica).
   std::vector<unsigned char> selected(perReplica, d.allTiles() ? 1 : 0);
-  for (unsigned t : tiles) selected[t % perReplica] = 1;
+  for (unsigned t : tiles)
+    selected[t % perReplica] = 1;
 
   // Variables.
   if (d.allTiles()) {
@@ -55,7 +60,8 @@ TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles
       checkCancelled(progress);
       progress.report(0.5 * double(i) / double(tiles.size()));
       for (const pva::LoweredVariable& v : lowered.forTile(tiles[i]))
-        d.variables.push_back({qs(v.name()), qs(v.category()), v.bytes(), v.offset(), v.alignment(), tiles[i], v.alwaysLive()});
+        d.variables.push_back({qs(v.name()), qs(v.category()), v.bytes(), v.offset(), v.alignment(),
+                               tiles[i], v.alwaysLive()});
     }
   }
   progress.report(0.5);
@@ -63,7 +69,8 @@ TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles
   // Compute sets and vertex types, from each compute set's per-tile instance counts.
   std::map<std::string, TileVertexRow> types;
   std::map<std::string, std::vector<unsigned char>> typeTiles; // replica tiles holding the type
-  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> typeSizes; // state size, code bytes
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>>
+      typeSizes; // state size, code bytes
   const std::vector<pva::ComputeSet> computeSets = compilation.computeSets();
   for (std::size_t c = 0; c < computeSets.size(); ++c) {
     checkCancelled(progress);
@@ -81,9 +88,11 @@ TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles
       for (std::size_t t = 0; t < counts.size() && t < perReplica; ++t) {
         if (!selected[t] || counts[t] == 0) continue;
         // With replicas, a replica tile stands for every selected copy of it.
-        const std::uint64_t copies = d.allTiles() ? target.numReplicas()
-                                                  : std::uint64_t(std::count_if(tiles.begin(), tiles.end(),
-                                                        [&](unsigned s) { return s % perReplica == t; }));
+        const std::uint64_t copies =
+            d.allTiles() ? target.numReplicas()
+                         : std::uint64_t(std::count_if(tiles.begin(), tiles.end(), [&](unsigned s) {
+                             return s % perReplica == t;
+                           }));
         onSelection += counts[t] * copies;
         holders[t] = 1;
         csTiles[t] = 1;

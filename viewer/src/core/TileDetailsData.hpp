@@ -11,7 +11,6 @@
 #include "core/Document.hpp"
 
 #include <QString>
-
 #include <cstdint>
 #include <vector>
 
@@ -20,9 +19,9 @@ namespace tessera::viewer {
 struct TileVariableRow {
   QString name, category;
   std::uint64_t bytes = 0;
-  std::uint64_t offset = 0;   ///< address on the tile (only with a tile)
+  std::uint64_t offset = 0; ///< address on the tile (only with a tile)
   std::uint64_t alignment = 0;
-  unsigned tile = 0;          ///< the tile (unused with all tiles)
+  unsigned tile = 0; ///< the tile (unused with all tiles)
   bool alwaysLive = false;
 };
 
@@ -63,6 +62,7 @@ struct TileDetailsData {
 
 /// Reads the details of `tiles` (tile numbers over the device; empty: all tiles). Throws
 /// pva::Exception; throws Cancelled when progress is cancelled.
-TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles, Progress& progress);
+TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles,
+                                Progress& progress);
 
 } // namespace tessera::viewer

@@ -3,7 +3,6 @@
 #include "core/MemoryData.hpp"
 
 #include <QCoreApplication>
-
 #include <algorithm>
 #include <cmath>
 
@@ -18,24 +17,29 @@ unsigned TileMapData::columns() const {
   return std::max(1u, unsigned(std::ceil(std::sqrt(double(std::max(1u, tilesPerIpu))))));
 }
 
-unsigned TileMapData::rows() const { return (std::max(1u, tilesPerIpu) + columns() - 1) / columns(); }
+unsigned TileMapData::rows() const {
+  return (std::max(1u, tilesPerIpu) + columns() - 1) / columns();
+}
 
 QPoint TileMapData::cellOf(unsigned tile) const {
   const unsigned per = std::max(1u, tilesPerIpu);
   const unsigned ipu = tile / per, t = tile % per;
   const unsigned blockX = ipu % kIpusPerRow, blockY = ipu / kIpusPerRow;
-  return QPoint(int(blockX * (columns() + 1) + t % columns()), int(blockY * (rows() + 1) + t / columns()));
+  return QPoint(int(blockX * (columns() + 1) + t % columns()),
+                int(blockY * (rows() + 1) + t / columns()));
 }
 
 QPoint TileMapData::mapCells() const {
   const unsigned ipus = std::max(1u, numIpus);
-  const unsigned across = std::min(ipus, kIpusPerRow), down = (ipus + kIpusPerRow - 1) / kIpusPerRow;
+  const unsigned across = std::min(ipus, kIpusPerRow),
+                 down = (ipus + kIpusPerRow - 1) / kIpusPerRow;
   return QPoint(int(across * (columns() + 1) - 1), int(down * (rows() + 1) - 1));
 }
 
 long long TileMapData::tileAt(QPoint cell) const {
   if (cell.x() < 0 || cell.y() < 0) return -1;
-  const unsigned bx = unsigned(cell.x()) / (columns() + 1), x = unsigned(cell.x()) % (columns() + 1);
+  const unsigned bx = unsigned(cell.x()) / (columns() + 1),
+                 x = unsigned(cell.x()) % (columns() + 1);
   const unsigned by = unsigned(cell.y()) / (rows() + 1), y = unsigned(cell.y()) % (rows() + 1);
   if (x >= columns() || y >= rows() || bx >= kIpusPerRow) return -1; // the gap between blocks
   const unsigned inIpu = y * columns() + x;

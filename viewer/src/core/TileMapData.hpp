@@ -17,7 +17,6 @@
 
 #include <QPoint>
 #include <QString>
-
 #include <cstdint>
 #include <vector>
 
@@ -28,13 +27,16 @@ struct TileMapData {
   static QString figureName(Figure f);
 
   unsigned numTiles = 0, tilesPerIpu = 0, numIpus = 0, tilesPerReplica = 0;
-  std::uint64_t bytesPerTile = 0; ///< a tile's memory (the scale's top for memory)
-  bool profiled = false;          ///< the report has an execution
+  std::uint64_t bytesPerTile = 0;    ///< a tile's memory (the scale's top for memory)
+  bool profiled = false;             ///< the report has an execution
   std::vector<std::uint64_t> memory; ///< per tile of the device, including gaps
-  std::vector<std::uint64_t> cycles; ///< compute cycles per tile of the device (replicas repeat one replica's)
+  std::vector<std::uint64_t>
+      cycles; ///< compute cycles per tile of the device (replicas repeat one replica's)
 
   /// The value of a tile for a figure.
-  std::uint64_t value(Figure f, unsigned tile) const { return f == Cycles ? cycles[tile] : memory[tile]; }
+  std::uint64_t value(Figure f, unsigned tile) const {
+    return f == Cycles ? cycles[tile] : memory[tile];
+  }
   /// Tiles per row of an IPU's block: the whole number nearest a square block.
   unsigned columns() const;
   unsigned rows() const; ///< of an IPU's block

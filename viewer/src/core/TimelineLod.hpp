@@ -26,8 +26,9 @@ struct TimelineSpan {
 /// `columnEnd(t)`, used to close a merged column, may return a later index than that (an
 /// approximation by whole blocks when a column holds hundreds of items).
 template <class Begin, class End, class LowerBound, class ColumnEnd>
-std::vector<TimelineSpan> reduceIntervals(std::size_t n, Begin begin, End end, LowerBound lowerBound, ColumnEnd columnEnd,
-                                          double t0, double t1, int width) {
+std::vector<TimelineSpan> reduceIntervals(std::size_t n, Begin begin, End end,
+                                          LowerBound lowerBound, ColumnEnd columnEnd, double t0,
+                                          double t1, int width) {
   std::vector<TimelineSpan> out;
   if (n == 0 || width <= 0 || t1 <= t0) return out;
   const double scale = width / (t1 - t0);
@@ -67,20 +68,23 @@ std::vector<TimelineSpan> reduceIntervals(std::size_t n, Begin begin, End end, L
 }
 
 /// One lane of the index (the entries loaded so far).
-inline std::vector<TimelineSpan> reduceLane(const ExecutionIndex& index, unsigned lane, double t0, double t1, int width) {
+inline std::vector<TimelineSpan> reduceLane(const ExecutionIndex& index, unsigned lane, double t0,
+                                            double t1, int width) {
   const std::size_t n = index.entries(lane);
   // The walk asks for increasing times: each search starts from the previous answer.
   double lastT = -1;
   std::size_t last = 0;
   auto lowerBound = [&](double t) {
-    last = t >= lastT && lastT >= 0 && last > 0 ? index.lowerBoundFrom(lane, n, t, last - 1) : index.lowerBound(lane, n, t);
+    last = t >= lastT && lastT >= 0 && last > 0 ? index.lowerBoundFrom(lane, n, t, last - 1)
+                                                : index.lowerBound(lane, n, t);
     lastT = t;
     return last;
   };
   // With hundreds of steps per column, columns end on block boundaries: the search stays in
   // the cache-resident block starts and the column sums are whole prefix blocks (a column may
   // take up to one block of steps from the next: less than half a pixel at that density).
-  const std::size_t inView = width > 0 ? index.lowerBound(lane, n, t1) - index.lowerBound(lane, n, t0) : 0;
+  const std::size_t inView =
+      width > 0 ? index.lowerBound(lane, n, t1) - index.lowerBound(lane, n, t0) : 0;
   const bool coarse = inView > std::size_t(width) * 4 * ExecutionIndex::kBlock;
   std::size_t block = 0;
   auto columnEnd = [&](double t) {
@@ -89,16 +93,18 @@ inline std::vector<TimelineSpan> reduceLane(const ExecutionIndex& index, unsigne
     return std::min(n, block * ExecutionIndex::kBlock);
   };
   return reduceIntervals(
-      n, [&](std::size_t k) { return index.begin(lane, k); }, [&](std::size_t k) { return index.end(lane, k); },
-      lowerBound, columnEnd, t0, t1, width);
+      n, [&](std::size_t k) { return index.begin(lane, k); },
+      [&](std::size_t k) { return index.end(lane, k); }, lowerBound, columnEnd, t0, t1, width);
 }
 
 /// One flame row of a lane: runs of entries under the same ancestor. `loaded` limits the entries.
-inline std::vector<TimelineSpan> reduceFlameRow(const ExecutionIndex& index, unsigned lane, const std::vector<FlameRun>& runs,
-                                                double t0, double t1, int width) {
+inline std::vector<TimelineSpan> reduceFlameRow(const ExecutionIndex& index, unsigned lane,
+                                                const std::vector<FlameRun>& runs, double t0,
+                                                double t1, int width) {
   const std::size_t loaded = index.entries(lane);
   std::size_t n = runs.size();
-  while (n > 0 && runs[n - 1].firstEntry >= loaded) --n;
+  while (n > 0 && runs[n - 1].firstEntry >= loaded)
+    --n;
   auto lastEntry = [&](std::size_t r) {
     const std::size_t next = r + 1 < runs.size() ? runs[r + 1].firstEntry : loaded;
     return std::min(next, loaded) - 1;
@@ -109,15 +115,17 @@ inline std::vector<TimelineSpan> reduceFlameRow(const ExecutionIndex& index, uns
       [&](double t) {
         // First run whose first entry begins at or after t.
         const std::size_t e = index.lowerBound(lane, loaded, t);
-        return std::size_t(std::lower_bound(runs.begin(), runs.begin() + std::ptrdiff_t(n), e,
-                                            [](const FlameRun& r, std::size_t v) { return r.firstEntry < v; }) -
-                           runs.begin());
+        return std::size_t(
+            std::lower_bound(runs.begin(), runs.begin() + std::ptrdiff_t(n), e,
+                             [](const FlameRun& r, std::size_t v) { return r.firstEntry < v; }) -
+            runs.begin());
       },
       [&](double t) {
         const std::size_t e = index.lowerBound(lane, loaded, t);
-        return std::size_t(std::lower_bound(runs.begin(), runs.begin() + std::ptrdiff_t(n), e,
-                                            [](const FlameRun& r, std::size_t v) { return r.firstEntry < v; }) -
-                           runs.begin());
+        return std::size_t(
+            std::lower_bound(runs.begin(), runs.begin() + std::ptrdiff_t(n), e,
+                             [](const FlameRun& r, std::size_t v) { return r.firstEntry < v; }) -
+            runs.begin());
       },
       t0, t1, width);
 }

@@ -9,11 +9,13 @@
 
 namespace tessera::viewer {
 
-std::pair<std::size_t, std::size_t> TraceDepthRow::overlapping(std::int64_t t0, std::int64_t t1) const {
+std::pair<std::size_t, std::size_t> TraceDepthRow::overlapping(std::int64_t t0,
+                                                               std::int64_t t1) const {
   // Ends are sorted like begins (events of one depth never overlap), so both bounds are binary
   // searches. An event ending exactly at t0 (zero-length ones included) still counts.
   const std::size_t first = std::size_t(std::lower_bound(end.begin(), end.end(), t0) - end.begin());
-  const std::size_t last = std::size_t(std::lower_bound(begin.begin(), begin.end(), t1) - begin.begin());
+  const std::size_t last =
+      std::size_t(std::lower_bound(begin.begin(), begin.end(), t1) - begin.begin());
   return {first, std::max(first, last)};
 }
 
@@ -25,7 +27,8 @@ std::vector<std::uint32_t> TraceIndex::children(int thread, std::uint32_t e) con
   const auto& events = threads[std::size_t(thread)].events;
   std::vector<std::uint32_t> out;
   out.reserve(events[e].childCount);
-  for (std::uint32_t c = e + 1; c < events[e].next; c = events[c].next) out.push_back(c);
+  for (std::uint32_t c = e + 1; c < events[e].next; c = events[c].next)
+    out.push_back(c);
   return out;
 }
 
@@ -70,7 +73,9 @@ std::vector<TraceEventRef> TraceIndex::search(const QString& text) const {
 
 QString TraceIndex::threadTitle(int thread) const {
   const TraceThreadIndex& t = threads[std::size_t(thread)];
-  return QStringLiteral("%1 (%2)").arg(t.name.isEmpty() ? QStringLiteral("thread") : t.name).arg(t.tid);
+  return QStringLiteral("%1 (%2)")
+      .arg(t.name.isEmpty() ? QStringLiteral("thread") : t.name)
+      .arg(t.tid);
 }
 
 namespace {
@@ -146,8 +151,10 @@ void flattenEvents(const pva::Thread& thread, TraceThreadIndex& out, BuildContex
 void finishThread(TraceThreadIndex& t) {
   auto& events = t.events;
   std::int64_t last = 0;
-  for (const TraceEventRecord& r : events) last = std::max(last, r.end);
-  for (const TraceInstant& i : t.instants) last = std::max(last, i.time);
+  for (const TraceEventRecord& r : events)
+    last = std::max(last, r.end);
+  for (const TraceInstant& i : t.instants)
+    last = std::max(last, i.time);
   // Backwards, so children are final before their parent looks at them.
   for (std::size_t i = events.size(); i-- > 0;) {
     TraceEventRecord& r = events[i];
@@ -156,7 +163,8 @@ void finishThread(TraceThreadIndex& t) {
       childEnd = std::max(childEnd, events[c].end);
       childTotal += events[c].duration();
     }
-    if (!r.finished) r.end = std::max({r.begin, childEnd, r.next < events.size() ? events[r.next].begin : last});
+    if (!r.finished)
+      r.end = std::max({r.begin, childEnd, r.next < events.size() ? events[r.next].begin : last});
     r.end = std::max(r.end, childEnd);
     r.self = std::max<std::int64_t>(0, r.duration() - childTotal);
   }
@@ -182,7 +190,8 @@ TraceIndex buildTraceIndex(pva::Trace trace, Progress& progress) {
   BuildContext ctx{Interner(index.labels), Interner(index.channels), progress};
   ctx.total = 0;
   for (const pva::Process& p : trace.processes())
-    for (const pva::Thread& t : p.threads()) ctx.total += t.numEvents();
+    for (const pva::Thread& t : p.threads())
+      ctx.total += t.numEvents();
   ctx.total = std::max<std::size_t>(ctx.total, 1);
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
 
@@ -198,11 +207,14 @@ TraceIndex buildTraceIndex(pva::Trace trace, Progress& progress) {
       thread.process = processIndex;
       flattenEvents(t, thread, ctx);
       for (const pva::InstantEvent& e : t.instantEvents())
-        thread.instants.push_back({e.timestampNs(), ctx.labels(e.label()), ctx.channels(e.channel()), e.kind(), &e.metadata()});
-      std::stable_sort(thread.instants.begin(), thread.instants.end(),
-                       [](const TraceInstant& a, const TraceInstant& b) { return a.time < b.time; });
+        thread.instants.push_back({e.timestampNs(), ctx.labels(e.label()),
+                                   ctx.channels(e.channel()), e.kind(), &e.metadata()});
+      std::stable_sort(
+          thread.instants.begin(), thread.instants.end(),
+          [](const TraceInstant& a, const TraceInstant& b) { return a.time < b.time; });
       finishThread(thread);
-      for (const TraceEventRecord& r : thread.events) index.endNs = std::max(index.endNs, r.end);
+      for (const TraceEventRecord& r : thread.events)
+        index.endNs = std::max(index.endNs, r.end);
       if (!thread.events.empty()) first = std::min(first, thread.events.front().begin);
       if (!thread.instants.empty()) {
         index.endNs = std::max(index.endNs, thread.instants.back().time);
@@ -237,7 +249,8 @@ TraceIndex buildTraceIndex(pva::Trace trace, Progress& progress) {
     }
     index.processes.push_back(std::move(proc));
   }
-  index.beginNs = first == std::numeric_limits<std::int64_t>::max() ? 0 : std::min(first, index.endNs);
+  index.beginNs =
+      first == std::numeric_limits<std::int64_t>::max() ? 0 : std::min(first, index.endNs);
   index.trace = std::move(trace);
   progress.report(1.0);
   return index;

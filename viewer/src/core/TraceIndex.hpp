@@ -12,12 +12,10 @@
 #include "core/Background.hpp"
 #include "core/HeatmapAxis.hpp"
 
-#include <pva/Trace.hpp>
-
 #include <QString>
-
 #include <cstdint>
 #include <optional>
+#include <pva/Trace.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,14 +30,14 @@ struct TraceEventRecord {
   /// End as drawn: an unfinished event lasts until the next event after it on its thread (or the
   /// thread's last timestamp), since it was still open then.
   std::int64_t end = 0;
-  std::int64_t self = 0;                  ///< end - begin minus the children's durations
-  const std::string* metadata = nullptr;  ///< JSON, empty when none (owned by the pva::Trace)
-  std::uint32_t next = 0;                 ///< index just after this event's subtree
+  std::int64_t self = 0;                 ///< end - begin minus the children's durations
+  const std::string* metadata = nullptr; ///< JSON, empty when none (owned by the pva::Trace)
+  std::uint32_t next = 0;                ///< index just after this event's subtree
   std::uint32_t parent = kNoTraceEvent;
-  std::uint32_t label = 0;                ///< TraceIndex::labels
-  std::uint32_t channel = 0;              ///< TraceIndex::channels
+  std::uint32_t label = 0;   ///< TraceIndex::labels
+  std::uint32_t channel = 0; ///< TraceIndex::channels
   std::uint32_t depth = 0;
-  std::uint32_t rowPos = 0;               ///< position in the thread's depth row
+  std::uint32_t rowPos = 0; ///< position in the thread's depth row
   std::uint32_t childCount = 0;
   bool finished = true;
 
@@ -67,7 +65,7 @@ struct TraceInstant {
 struct TraceThreadIndex {
   std::uint64_t tid = 0;
   QString name;
-  int process = 0; ///< TraceIndex::processes
+  int process = 0;                      ///< TraceIndex::processes
   std::vector<TraceEventRecord> events; ///< preorder = begin order
   std::vector<TraceDepthRow> depths;    ///< depths[d]: the events at depth d
   std::vector<TraceInstant> instants;   ///< sorted by time
@@ -117,8 +115,12 @@ struct TraceIndex {
   std::int64_t endNs = 0;   ///< the latest time of anything in the trace
   std::size_t eventCount = 0, instantCount = 0;
 
-  const TraceEventRecord& event(const TraceEventRef& ref) const { return threads[std::size_t(ref.thread)].events[ref.index]; }
-  const TraceInstant& instant(const TraceEventRef& ref) const { return threads[std::size_t(ref.thread)].instants[ref.index]; }
+  const TraceEventRecord& event(const TraceEventRef& ref) const {
+    return threads[std::size_t(ref.thread)].events[ref.index];
+  }
+  const TraceInstant& instant(const TraceEventRef& ref) const {
+    return threads[std::size_t(ref.thread)].instants[ref.index];
+  }
   const QString& label(const TraceEventRef& ref) const;
   /// The event's children, in begin order. O(children).
   std::vector<std::uint32_t> children(int thread, std::uint32_t event) const;

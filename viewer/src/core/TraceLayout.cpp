@@ -5,7 +5,9 @@
 
 namespace tessera::viewer {
 
-int TraceLane::rowTop(int depth) const { return instantHeight + depth * TraceLayout::rowHeight; }
+int TraceLane::rowTop(int depth) const {
+  return instantHeight + depth * TraceLayout::rowHeight;
+}
 
 int TraceLane::binTop(int bin) const {
   if (bin < binFirst || bin >= binFirst + binRows) return -1;
@@ -20,7 +22,8 @@ int TraceLane::binAt(int atY) const {
 
 int TraceLayout::laneAt(int y) const {
   if (y < 0 || y >= height) return -1;
-  auto it = std::upper_bound(lanes.begin(), lanes.end(), y, [](int v, const TraceLane& l) { return v < l.y; });
+  auto it = std::upper_bound(lanes.begin(), lanes.end(), y,
+                             [](int v, const TraceLane& l) { return v < l.y; });
   return it == lanes.begin() ? -1 : int(it - lanes.begin()) - 1;
 }
 
@@ -78,7 +81,9 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
     header.kind = TraceLane::Kind::Process;
     header.process = int(p);
     header.key = QStringLiteral("p%1").arg(p);
-    header.title = QStringLiteral("%1 (pid %2)").arg(proc.name.isEmpty() ? QStringLiteral("process") : proc.name).arg(proc.pid);
+    header.title = QStringLiteral("%1 (pid %2)")
+                       .arg(proc.name.isEmpty() ? QStringLiteral("process") : proc.name)
+                       .arg(proc.pid);
     header.collapsible = true;
     header.indent = 1;
     if (add(header, TraceLayout::headerHeight)->collapsed) continue;
@@ -96,7 +101,8 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       lane.chartTop = TraceLayout::rowHeight;
       lane.binFirst = info.rows.first;
       lane.binRows = std::max(info.rows.count, 1);
-      lane.binRowHeight = std::clamp(TraceLayout::binAreaTarget / lane.binRows, TraceLayout::binRowMin, TraceLayout::binRowMax);
+      lane.binRowHeight = std::clamp(TraceLayout::binAreaTarget / lane.binRows,
+                                     TraceLayout::binRowMin, TraceLayout::binRowMax);
       add(lane, lane.chartTop + lane.binRows * lane.binRowHeight + TraceLayout::lanePadding);
     }
 
@@ -112,7 +118,8 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       lane.collapsed = options.collapsed.contains(lane.key);
       const int depths = TraceLayout::depthCount(index, lane);
       lane.depthRows = lane.collapsed ? std::min(depths, 1) : depths;
-      lane.instantHeight = !lane.collapsed && hasInstants(index, lane) ? TraceLayout::instantRowHeight : 0;
+      lane.instantHeight =
+          !lane.collapsed && hasInstants(index, lane) ? TraceLayout::instantRowHeight : 0;
       // A thread with nothing to draw keeps one row for its name.
       const int rows = std::max(lane.depthRows, 1);
       add(lane, lane.instantHeight + rows * TraceLayout::rowHeight + TraceLayout::lanePadding);
@@ -121,7 +128,8 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       addThreadLane(-1, QStringLiteral("p%1m").arg(p),
                     QStringLiteral("All threads (%1)").arg(proc.threads.size()));
     } else {
-      for (int t : proc.threads) addThreadLane(t, QStringLiteral("t%1").arg(t), index.threadTitle(t));
+      for (int t : proc.threads)
+        addThreadLane(t, QStringLiteral("t%1").arg(t), index.threadTitle(t));
     }
 
     for (std::size_t g = 0; g < proc.graphs.size(); ++g) {

@@ -1,14 +1,14 @@
 // The vertical layout of the trace timeline: file -> process -> lanes (heatmaps first, then one
 // flame lane per thread, or one per process when "Merge all charts" is on, then line graphs), with
 // collapsed lanes shrunk. Chart lanes have a title row (the colour scale, the bins' count) above
-// the chart; a heatmap has one row per bin it shows (HeatmapAxis.hpp says which). Pure and cheap (O(lanes)); recomputed when an option changes.
+// the chart; a heatmap has one row per bin it shows (HeatmapAxis.hpp says which). Pure and cheap
+// (O(lanes)); recomputed when an option changes.
 #pragma once
 
 #include "core/TraceIndex.hpp"
 
 #include <QSet>
 #include <QString>
-
 #include <vector>
 
 namespace tessera::viewer {
@@ -22,7 +22,7 @@ struct TraceLane {
   QString key;     ///< identifies the lane across layouts (collapsing, scrolling)
   QString title;
   bool collapsible = false, collapsed = false;
-  int indent = 0;  ///< 0 file, 1 process, 2 lanes
+  int indent = 0; ///< 0 file, 1 process, 2 lanes
   int y = 0, height = 0;
   int instantHeight = 0; ///< Thread lanes: the row of instant-event markers at the top
   int depthRows = 0;     ///< Thread lanes: flame rows shown (1 when collapsed)
@@ -45,7 +45,8 @@ struct TraceLayoutOptions {
 };
 
 struct TraceLayout {
-  static constexpr int headerHeight = 20, rowHeight = 18, instantRowHeight = 16, graphHeight = 104, lanePadding = 4;
+  static constexpr int headerHeight = 20, rowHeight = 18, instantRowHeight = 16, graphHeight = 104,
+                       lanePadding = 4;
   /// Heatmap bin rows: as tall as this when few, never thinner than binRowMin.
   static constexpr int binRowMax = 16, binRowMin = 6, binAreaTarget = 168;
 

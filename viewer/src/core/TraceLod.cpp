@@ -6,10 +6,12 @@
 
 namespace tessera::viewer {
 
-void visibleBlocks(const TraceDepthRow& row, const TraceViewport& view, std::vector<TraceBlock>& out) {
+void visibleBlocks(const TraceDepthRow& row, const TraceViewport& view,
+                   std::vector<TraceBlock>& out) {
   if (row.size() == 0 || view.width <= 0 || !(view.nsPerPx > 0)) return;
   // Start a little early: a sub-microsecond event just left of the view is drawn wider.
-  auto [i, last] = row.overlapping(std::int64_t(std::floor(view.t0 - kMinEventDrawNs)), std::int64_t(std::ceil(view.t1())));
+  auto [i, last] = row.overlapping(std::int64_t(std::floor(view.t0 - kMinEventDrawNs)),
+                                   std::int64_t(std::ceil(view.t1())));
   const auto beginIt = row.begin.begin();
   while (i < last) {
     const double x0 = view.x(double(row.begin[i]));
@@ -31,8 +33,10 @@ void visibleBlocks(const TraceDepthRow& row, const TraceViewport& view, std::vec
     }
     // Narrow: everything that begins in this pixel column goes together.
     const double columnEnd = view.time(std::floor(x0) + 1);
-    auto j = std::size_t(std::lower_bound(beginIt + std::ptrdiff_t(i), beginIt + std::ptrdiff_t(last),
-                                          std::int64_t(std::ceil(columnEnd))) - beginIt);
+    auto j =
+        std::size_t(std::lower_bound(beginIt + std::ptrdiff_t(i), beginIt + std::ptrdiff_t(last),
+                                     std::int64_t(std::ceil(columnEnd))) -
+                    beginIt);
     j = std::max(j, i + 1);
     // Only the column's last event can reach beyond it; a wide one is drawn on its own.
     std::size_t k = j;
@@ -40,27 +44,33 @@ void visibleBlocks(const TraceDepthRow& row, const TraceViewport& view, std::vec
     if (k - i == 1) {
       single(i, x0, x1);
     } else {
-      out.push_back({x0, std::max(view.x(double(row.end[k - 1])), x0 + 1.0), row.event[i], std::uint32_t(k - i), false});
+      out.push_back({x0, std::max(view.x(double(row.end[k - 1])), x0 + 1.0), row.event[i],
+                     std::uint32_t(k - i), false});
     }
     i = k;
   }
 }
 
-void visibleMarkers(const std::vector<TraceInstant>& instants, const TraceViewport& view, std::vector<TraceMarker>& out) {
+void visibleMarkers(const std::vector<TraceInstant>& instants, const TraceViewport& view,
+                    std::vector<TraceMarker>& out) {
   if (instants.empty() || view.width <= 0 || !(view.nsPerPx > 0)) return;
   auto byTime = [](const TraceInstant& e, std::int64_t t) { return e.time < t; };
   // Markers have a radius: include those a few pixels outside.
-  auto it = std::lower_bound(instants.begin(), instants.end(), std::int64_t(std::floor(view.time(-6))), byTime);
-  const auto end = std::lower_bound(it, instants.end(), std::int64_t(std::ceil(view.time(view.width + 6))), byTime);
+  auto it = std::lower_bound(instants.begin(), instants.end(),
+                             std::int64_t(std::floor(view.time(-6))), byTime);
+  const auto end = std::lower_bound(it, instants.end(),
+                                    std::int64_t(std::ceil(view.time(view.width + 6))), byTime);
   while (it != end) {
     const double x = view.x(double(it->time));
-    const auto next = std::lower_bound(it + 1, end, std::int64_t(std::ceil(view.time(std::floor(x) + 1))), byTime);
+    const auto next = std::lower_bound(
+        it + 1, end, std::int64_t(std::ceil(view.time(std::floor(x) + 1))), byTime);
     out.push_back({x, std::uint32_t(it - instants.begin()), std::uint32_t(next - it)});
     it = next;
   }
 }
 
-std::vector<TraceColumnRange> visibleSamples(const std::vector<pva::SeriesSample>& samples, const TraceViewport& view) {
+std::vector<TraceColumnRange> visibleSamples(const std::vector<pva::SeriesSample>& samples,
+                                             const TraceViewport& view) {
   std::vector<TraceColumnRange> out;
   if (samples.empty() || view.width <= 0 || !(view.nsPerPx > 0)) return out;
   auto byTime = [](const pva::SeriesSample& s, double t) { return double(s.timestampNs) < t; };

@@ -8,9 +8,8 @@
 
 #include "core/TraceIndex.hpp"
 
-#include <pva/Trace.hpp>
-
 #include <cstdint>
+#include <pva/Trace.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -35,7 +34,8 @@ struct TraceBlock {
 inline constexpr double kMinEventDrawNs = 500;
 
 /// Appends the blocks of `row` visible in the viewport to `out`.
-void visibleBlocks(const TraceDepthRow& row, const TraceViewport& view, std::vector<TraceBlock>& out);
+void visibleBlocks(const TraceDepthRow& row, const TraceViewport& view,
+                   std::vector<TraceBlock>& out);
 
 struct TraceMarker {
   double x = 0;
@@ -44,7 +44,8 @@ struct TraceMarker {
 };
 
 /// One marker per pixel column holding instant events (instants sorted by time).
-void visibleMarkers(const std::vector<TraceInstant>& instants, const TraceViewport& view, std::vector<TraceMarker>& out);
+void visibleMarkers(const std::vector<TraceInstant>& instants, const TraceViewport& view,
+                    std::vector<TraceMarker>& out);
 
 struct TraceColumnRange {
   int x = 0;
@@ -54,6 +55,7 @@ struct TraceColumnRange {
 /// Per pixel column holding samples of the series: first, last, min and max value, plus the
 /// samples just outside the view (so lines run to the edges). O(width x log n + samples in view):
 /// every visible sample is looked at once so no spike is lost.
-std::vector<TraceColumnRange> visibleSamples(const std::vector<pva::SeriesSample>& samples, const TraceViewport& view);
+std::vector<TraceColumnRange> visibleSamples(const std::vector<pva::SeriesSample>& samples,
+                                             const TraceViewport& view);
 
 } // namespace tessera::viewer

@@ -2,7 +2,6 @@
 #include "core/TraceTime.hpp"
 
 #include <QDateTime>
-
 #include <cmath>
 
 namespace tessera::viewer {
@@ -35,7 +34,8 @@ int decimalsFor(double stepNs) {
 
 QString fraction(double nsWithinSecond, int decimals) {
   if (decimals == 0) return {};
-  const auto digits = static_cast<long long>(std::floor(nsWithinSecond / std::pow(10.0, 9 - decimals) + 1e-6));
+  const auto digits =
+      static_cast<long long>(std::floor(nsWithinSecond / std::pow(10.0, 9 - decimals) + 1e-6));
   return QStringLiteral(".%1").arg(digits, decimals, 10, QLatin1Char('0'));
 }
 

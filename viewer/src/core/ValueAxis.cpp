@@ -32,8 +32,11 @@ ValueTicks niceValueTicks(double min, double max, int maxTicks) {
   // Grow the step until the ticks that cover [min, max] fit in maxTicks; then, when fewer than
   // 3 came out, take the next smaller 1-2-5 step (3 labels read as an axis, 2 as min and max).
   double step = niceStep((max - min) / (maxTicks - 1));
-  auto count = [&](double s) { return int(std::llround(std::ceil(max / s - 1e-9) - std::floor(min / s + 1e-9))) + 1; };
-  while (count(step) > maxTicks) step = niceStep(step * 1.01);
+  auto count = [&](double s) {
+    return int(std::llround(std::ceil(max / s - 1e-9) - std::floor(min / s + 1e-9))) + 1;
+  };
+  while (count(step) > maxTicks)
+    step = niceStep(step * 1.01);
   if (maxTicks >= 3) {
     while (count(step) < 3) {
       const double smaller = niceStep(step / 2.6); // 10 -> 5 -> 2 -> 1
@@ -42,7 +45,8 @@ ValueTicks niceValueTicks(double min, double max, int maxTicks) {
     }
   }
   t.step = step;
-  const double first = std::floor(min / step + 1e-9) * step, last = std::ceil(max / step - 1e-9) * step;
+  const double first = std::floor(min / step + 1e-9) * step,
+               last = std::ceil(max / step - 1e-9) * step;
   for (int i = 0; first + i * step <= last + step * 1e-6; ++i) {
     const double v = first + i * step;
     t.values.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v); // no "-0"
@@ -57,7 +61,8 @@ QString formatTick(double value, const ValueTicks& ticks, const QString& unit) {
   QString number;
   if (ticks.scientific) {
     // Enough significant digits to tell neighbouring ticks apart.
-    const double magnitude = std::max(std::fabs(ticks.values.front()), std::fabs(ticks.values.back()));
+    const double magnitude =
+        std::max(std::fabs(ticks.values.front()), std::fabs(ticks.values.back()));
     const int digits = std::clamp(int(std::ceil(std::log10(magnitude / ticks.step))), 1, 8);
     number = QString::number(value, 'e', digits);
   } else {

@@ -6,7 +6,8 @@
 
 namespace tessera::viewer {
 
-std::vector<std::size_t> VariableLives::matching(const QStringList& terms, std::size_t* matched) const {
+std::vector<std::size_t> VariableLives::matching(const QStringList& terms,
+                                                 std::size_t* matched) const {
   std::vector<std::size_t> out;
   if (!terms.isEmpty())
     for (std::size_t i = 0; i < variables.size(); ++i)

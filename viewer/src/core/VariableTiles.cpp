@@ -4,7 +4,6 @@
 #include "core/NameTerms.hpp"
 
 #include <QHash>
-
 #include <algorithm>
 
 namespace tessera::viewer {
@@ -13,7 +12,8 @@ std::vector<std::uint32_t> VariableTiles::matching(const QString& text) const {
   std::vector<std::uint32_t> out;
   const QString needle = text.trimmed();
   for (int i = 0; i < names.size(); ++i)
-    if (needle.isEmpty() || names[i].contains(needle, Qt::CaseInsensitive)) out.push_back(std::uint32_t(i));
+    if (needle.isEmpty() || names[i].contains(needle, Qt::CaseInsensitive))
+      out.push_back(std::uint32_t(i));
   return out;
 }
 
@@ -24,7 +24,8 @@ std::vector<std::uint32_t> VariableTiles::matching(const QStringList& terms) con
   return out;
 }
 
-std::vector<std::uint64_t> VariableTiles::bytesPerTile(const std::vector<std::uint32_t>& picked) const {
+std::vector<std::uint64_t>
+VariableTiles::bytesPerTile(const std::vector<std::uint32_t>& picked) const {
   std::vector<char> wanted(std::size_t(names.size()), 0);
   for (std::uint32_t n : picked)
     if (n < wanted.size()) wanted[n] = 1;
@@ -33,7 +34,8 @@ std::vector<std::uint64_t> VariableTiles::bytesPerTile(const std::vector<std::ui
   for (const Piece& p : pieces)
     if (wanted[p.name] && p.tile < perReplica) replica[p.tile] += p.bytes;
   std::vector<std::uint64_t> out(numTiles, 0);
-  for (unsigned t = 0; t < numTiles; ++t) out[t] = replica[t % perReplica];
+  for (unsigned t = 0; t < numTiles; ++t)
+    out[t] = replica[t % perReplica];
   return out;
 }
 

@@ -10,10 +10,14 @@ AlwaysLiveVariablesModel::AlwaysLiveVariablesModel(QObject* parent) : RowsModel(
 
 QVariant AlwaysLiveVariablesModel::cell(const AlwaysLiveRow& row, int column, int role) const {
   switch (column) {
-  case NameColumn: return textCell(row.name, role);
-  case SizeColumn: return bytesCell(row.bytes, role);
-  case CategoryColumn: return textCell(row.category, role);
-  default: return {};
+  case NameColumn:
+    return textCell(row.name, role);
+  case SizeColumn:
+    return bytesCell(row.bytes, role);
+  case CategoryColumn:
+    return textCell(row.category, role);
+  default:
+    return {};
   }
 }
 

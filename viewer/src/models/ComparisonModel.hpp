@@ -4,7 +4,6 @@
 #pragma once
 
 #include "core/ComparisonData.hpp"
-
 #include "models/SectionTreeModel.hpp"
 
 #include <memory>
@@ -15,7 +14,8 @@ class ComparisonModel : public SectionTreeModel {
   Q_OBJECT
 public:
   enum Column { NameColumn, BaseColumn, CurrentColumn, DeltaColumn, RelativeColumn, ColumnCount };
-  static constexpr int DeltaRole = Qt::UserRole + 1; ///< the signed difference (qlonglong); text rows: 1 if they differ
+  static constexpr int DeltaRole =
+      Qt::UserRole + 1; ///< the signed difference (qlonglong); text rows: 1 if they differ
   static constexpr int TotalRole = Qt::UserRole + 2; ///< true on a section's totals row
 
   explicit ComparisonModel(QObject* parent = nullptr);
@@ -24,7 +24,8 @@ public:
 
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 protected:
   int sectionCount() const override;

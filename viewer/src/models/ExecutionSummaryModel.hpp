@@ -8,7 +8,6 @@
 #include "core/ExecutionIndex.hpp"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 #include <optional>
 
@@ -42,11 +41,14 @@ public:
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 private:
   bool compare() const { return snapshot_ && snapshot_->compare; }
-  int logical(int column) const { return compare() || column == 0 ? column : column == 1 ? int(ValueColumn) : int(ShareColumn); }
+  int logical(int column) const {
+    return compare() || column == 0 ? column : column == 1 ? int(ValueColumn) : int(ShareColumn);
+  }
   struct Row {
     QString name;
     bool fraction = false;             ///< a balance (0..1), else a count

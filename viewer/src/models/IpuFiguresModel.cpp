@@ -22,14 +22,19 @@ int IpuFiguresModel::rowCount(const QModelIndex& parent) const {
   return int(std::max(span_->ipus.size(), span_->tileCyclesByIpu.size()));
 }
 
-int IpuFiguresModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int IpuFiguresModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant IpuFiguresModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
   const auto ipu = std::size_t(index.row());
   const int col = index.column();
-  if (role == Qt::TextAlignmentRole) return col == IpuColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  if (col == IpuColumn) return role == Qt::DisplayRole ? QVariant(tr("IPU %1").arg(index.row())) : QVariant();
+  if (role == Qt::TextAlignmentRole)
+    return col == IpuColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (col == IpuColumn)
+    return role == Qt::DisplayRole ? QVariant(tr("IPU %1").arg(index.row())) : QVariant();
   if (col < StreamCopyInColumn) {
     if (ipu >= span_->tileCyclesByIpu.size()) return {};
     const pva::CycleKinds& c = span_->tileCyclesByIpu[ipu];
@@ -37,17 +42,20 @@ QVariant IpuFiguresModel::data(const QModelIndex& index, int role) const {
     if (role == NumberRole) return qulonglong(c.of(kind));
     if (role == Qt::DisplayRole) return formatPercent(c.shareOfTileCycles(kind));
     if (role == Qt::ToolTipRole)
-      return tr("%1 of %2 tile cycles on IPU %3").arg(formatCount(c.of(kind)), formatCount(c.total())).arg(index.row());
+      return tr("%1 of %2 tile cycles on IPU %3")
+          .arg(formatCount(c.of(kind)), formatCount(c.total()))
+          .arg(index.row());
     return {};
   }
   if (ipu >= span_->ipus.size()) return {};
   const pva::IpuTraffic& t = span_->ipus[ipu];
-  const std::uint64_t bytes = col == StreamCopyInColumn      ? t.streamCopyInBytes
-                              : col == StreamCopyOutColumn   ? t.streamCopyOutBytes
+  const std::uint64_t bytes = col == StreamCopyInColumn       ? t.streamCopyInBytes
+                              : col == StreamCopyOutColumn    ? t.streamCopyOutBytes
                               : col == GlobalExchangeInColumn ? t.globalExchangeInBytes
                                                               : t.globalExchangeOutBytes;
   if (role == NumberRole) return qulonglong(bytes);
-  if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return formatBytes(bytes, Settings::instance().memoryUnits());
+  if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+    return formatBytes(bytes, Settings::instance().memoryUnits());
   return {};
 }
 
@@ -59,14 +67,20 @@ QVariant IpuFiguresModel::headerData(int section, Qt::Orientation orientation, i
   if (section == IpuColumn) return tr("IPU");
   // Two-line headers keep the ten columns within the panel's width.
   if (section >= FirstKindColumn && section < StreamCopyInColumn)
-    return QString::fromStdString(pva::CycleKinds::label(pva::TileCycleTotals::Kind(section - FirstKindColumn)))
+    return QString::fromStdString(
+               pva::CycleKinds::label(pva::TileCycleTotals::Kind(section - FirstKindColumn)))
         .replace(QLatin1Char(' '), QLatin1Char('\n'));
   switch (section) {
-  case StreamCopyInColumn: return tr("Stream copy\nin");
-  case StreamCopyOutColumn: return tr("Stream copy\nout");
-  case GlobalExchangeInColumn: return tr("Global exch.\nin");
-  case GlobalExchangeOutColumn: return tr("Global exch.\nout");
-  default: return {};
+  case StreamCopyInColumn:
+    return tr("Stream copy\nin");
+  case StreamCopyOutColumn:
+    return tr("Stream copy\nout");
+  case GlobalExchangeInColumn:
+    return tr("Global exch.\nin");
+  case GlobalExchangeOutColumn:
+    return tr("Global exch.\nout");
+  default:
+    return {};
   }
 }
 

@@ -7,7 +7,6 @@
 #include "core/ExecutionFigures.hpp"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 
 namespace tessera::viewer {
@@ -17,8 +16,15 @@ class IpuFiguresModel : public QAbstractTableModel {
 public:
   static constexpr int kKinds = int(pva::CycleKinds::numKinds);
   /// IPU, one column per cycle kind (TileCycleTotals::Kind order), then the four byte counts.
-  enum Column { IpuColumn, FirstKindColumn, StreamCopyInColumn = FirstKindColumn + kKinds, StreamCopyOutColumn,
-                GlobalExchangeInColumn, GlobalExchangeOutColumn, ColumnCount };
+  enum Column {
+    IpuColumn,
+    FirstKindColumn,
+    StreamCopyInColumn = FirstKindColumn + kKinds,
+    StreamCopyOutColumn,
+    GlobalExchangeInColumn,
+    GlobalExchangeOutColumn,
+    ColumnCount
+  };
   /// The number behind a cell: cycles (kind columns) or bytes.
   static constexpr int NumberRole = Qt::UserRole + 1;
 
@@ -29,7 +35,8 @@ public:
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 private:
   std::shared_ptr<const ExecutionFigures> figures_;

@@ -15,8 +15,12 @@ QString KeyValueModel::value(const QString& name) const {
   return {};
 }
 
-int KeyValueModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
-int KeyValueModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : 2; }
+int KeyValueModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(rows_.size());
+}
+int KeyValueModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : 2;
+}
 
 QVariant KeyValueModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) return {};

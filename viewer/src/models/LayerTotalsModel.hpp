@@ -10,8 +10,19 @@ namespace tessera::viewer {
 class LayerTotalsModel : public RowsModel<LayerTotals> {
   Q_OBJECT
 public:
-  enum Column { LayerColumn, OperationsColumn, CyclesColumn, EstimateColumn, AlwaysLiveColumn, LiveAtPeakColumn,
-                CodeColumn, VerticesColumn, ExchangeColumn, FlopsColumn, ColumnCount };
+  enum Column {
+    LayerColumn,
+    OperationsColumn,
+    CyclesColumn,
+    EstimateColumn,
+    AlwaysLiveColumn,
+    LiveAtPeakColumn,
+    CodeColumn,
+    VerticesColumn,
+    ExchangeColumn,
+    FlopsColumn,
+    ColumnCount
+  };
   explicit LayerTotalsModel(QObject* parent = nullptr);
 
 protected:

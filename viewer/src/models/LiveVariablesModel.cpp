@@ -24,7 +24,9 @@ void LiveVariablesModel::setDetails(std::shared_ptr<const StepDetailsData> detai
     if (details->steps.size() >= 2) totals.push_back(Total::BytesDelta);
   }
   setColumnTotals(std::move(totals));
-  replaceRows(details ? std::shared_ptr<const std::vector<LiveVariableRow>>(details, &details->liveVariables) : nullptr);
+  replaceRows(details ? std::shared_ptr<const std::vector<LiveVariableRow>>(details,
+                                                                            &details->liveVariables)
+                      : nullptr);
   endResetModel();
 }
 
@@ -32,7 +34,8 @@ QVariant LiveVariablesModel::cell(const LiveVariableRow& row, int column, int ro
   if (column == NameColumn) return textCell(row.name, role);
   if (column == CategoryColumn) return textCell(row.category, role);
   const int step = column - FirstStepColumn;
-  if (step >= 0 && std::size_t(step) < row.bytes.size()) return bytesCell(row.bytes[std::size_t(step)], role);
+  if (step >= 0 && std::size_t(step) < row.bytes.size())
+    return bytesCell(row.bytes[std::size_t(step)], role);
   if (std::size_t(step) == row.bytes.size() && row.bytes.size() >= 2)
     return bytesDeltaCell(std::int64_t(row.bytes.back()) - std::int64_t(row.bytes.front()), role);
   return {};

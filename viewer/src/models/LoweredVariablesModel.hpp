@@ -12,7 +12,14 @@ namespace tessera::viewer {
 
 class LoweredVariablesModel : public RowsModel<TileVariableRow> {
 public:
-  enum Column { TileColumn, NameColumn, SizeColumn, OffsetColumn, CategoryColumn, AlwaysLiveColumn };
+  enum Column {
+    TileColumn,
+    NameColumn,
+    SizeColumn,
+    OffsetColumn,
+    CategoryColumn,
+    AlwaysLiveColumn
+  };
   explicit LoweredVariablesModel(QObject* parent = nullptr);
   void setDetails(std::shared_ptr<const TileDetailsData> details);
   bool allTiles() const { return !details_ || details_->allTiles(); }

@@ -7,7 +7,6 @@
 #include "core/OperationsData.hpp"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 
 namespace tessera::viewer {
@@ -19,16 +18,34 @@ class OperationsModel : public QAbstractTableModel {
   Q_OBJECT
 public:
   enum Column {
-    NameColumn, TypeColumn, LayerColumn, ExecutedColumn, EstimatedColumn, AlwaysLiveColumn,
-    NotAlwaysLiveColumn, CodeColumn, VerticesColumn, ExchangeColumn, FlopsColumn, ProgramsColumn, StepsColumn,
+    NameColumn,
+    TypeColumn,
+    LayerColumn,
+    ExecutedColumn,
+    EstimatedColumn,
+    AlwaysLiveColumn,
+    NotAlwaysLiveColumn,
+    CodeColumn,
+    VerticesColumn,
+    ExchangeColumn,
+    FlopsColumn,
+    ProgramsColumn,
+    StepsColumn,
     // Comparing only (OperationsData::compared; the page hides them otherwise and shows each
     // beside its current column): the base report's figure and current - base.
-    BaseExecutedColumn, ExecutedDeltaColumn, BaseAlwaysLiveColumn, AlwaysLiveDeltaColumn, BaseCodeColumn, CodeDeltaColumn,
+    BaseExecutedColumn,
+    ExecutedDeltaColumn,
+    BaseAlwaysLiveColumn,
+    AlwaysLiveDeltaColumn,
+    BaseCodeColumn,
+    CodeDeltaColumn,
     ColumnCount
   };
   /// The raw number behind a numeric column (sorting, tests).
   static constexpr int SortRole = Qt::UserRole + 1;
-  static bool isCompareColumn(int column) { return column >= BaseExecutedColumn && column < ColumnCount; }
+  static bool isCompareColumn(int column) {
+    return column >= BaseExecutedColumn && column < ColumnCount;
+  }
 
   explicit OperationsModel(QObject* parent = nullptr);
   void setData(std::shared_ptr<const OperationsData> data);
@@ -49,7 +66,8 @@ public:
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
   void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:

@@ -3,11 +3,10 @@
 
 #include "core/Format.hpp"
 
-#include <pva/Compare.hpp>
-
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <pva/Compare.hpp>
 
 namespace tessera::viewer {
 
@@ -32,12 +31,14 @@ void ProgramTreeModel::setCycles(std::shared_ptr<const ProgramCycles> cycles) {
       const ProgramTreeData::Node& node = tree_->nodes[n];
       if (node.parent == ProgramTreeData::noParent) continue;
       const Change c = changeAt(std::uint32_t(n));
-      if (changedInside_[n] || (c != Change::None && c != Change::Inside)) changedInside_[node.parent] = true;
+      if (changedInside_[n] || (c != Change::None && c != Change::Inside))
+        changedInside_[node.parent] = true;
     }
   }
   // Every row of every parent gains its cycles columns.
   auto changed = [this](const QModelIndex& parent, std::size_t rows) {
-    if (rows > 0) emit dataChanged(index(0, 0, parent), index(int(rows) - 1, ColumnCount - 1, parent));
+    if (rows > 0)
+      emit dataChanged(index(0, 0, parent), index(int(rows) - 1, ColumnCount - 1, parent));
   };
   changed({}, tree_->roots.size());
   for (std::uint32_t n = 0; n < tree_->nodes.size(); ++n)
@@ -70,7 +71,9 @@ int ProgramTreeModel::rowCount(const QModelIndex& parent) const {
   return int(childrenOf(parent).size());
 }
 
-int ProgramTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int ProgramTreeModel::columnCount(const QModelIndex&) const {
+  return ColumnCount;
+}
 
 ProgramTreeModel::Change ProgramTreeModel::changeAt(std::uint32_t node) const {
   if (!tree_ || !compared() || node >= tree_->nodes.size()) return Change::None;
@@ -102,55 +105,73 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
       f.setItalic(change == Change::Inside);
       return f;
     }
-    if (role == Qt::ForegroundRole && c && index.column() == CyclesDeltaColumn && c->inBase && c->inCurrent &&
-        c->base != c->current)
+    if (role == Qt::ForegroundRole && c && index.column() == CyclesDeltaColumn && c->inBase &&
+        c->inCurrent && c->base != c->current)
       return QBrush(c->current > c->base ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
     if (role == Qt::ToolTipRole && index.column() == CyclesDeltaColumn && c)
       return tr("Cycles of the steps named %1, all runs: %2 in the base, %3 in the current report")
-          .arg(p.name, c->inBase ? formatCount(c->base) : tr("none"), c->inCurrent ? formatCount(c->current) : tr("none"));
+          .arg(p.name, c->inBase ? formatCount(c->base) : tr("none"),
+               c->inCurrent ? formatCount(c->current) : tr("none"));
     // By name, as the Compare view's Programs: the steps sharing a name (a stream copy's Begin,
     // Mid and End) add up, so both sides are shown, not the base beside one program's cycles.
     if (role == Qt::DisplayRole && index.column() == BaseCyclesColumn)
       return c && (c->inBase || c->inCurrent)
                  ? QStringLiteral("%1 → %2").arg(c->inBase ? formatCount(c->base) : tr("missing"),
-                                                 c->inCurrent ? formatCount(c->current) : tr("missing"))
+                                                 c->inCurrent ? formatCount(c->current)
+                                                              : tr("missing"))
                  : QVariant();
     if (role == Qt::DisplayRole && index.column() == CyclesDeltaColumn) {
       if (!c) return change == Change::Inside ? tr("changed inside") : QVariant();
       if (!c->inBase && !c->inCurrent) return QVariant();
       if (!c->inBase) return tr("new");
       if (!c->inCurrent) return tr("missing in current");
-      return c->base == c->current ? tr("same") : formatCountDelta(pva::ComparedValue{c->base, c->current}.delta());
+      return c->base == c->current
+                 ? tr("same")
+                 : formatCountDelta(pva::ComparedValue{c->base, c->current}.delta());
     }
   }
-  if (role == Qt::TextAlignmentRole && index.column() >= CyclesColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole && index.column() == NameColumn) return p.debugPath.isEmpty() ? p.name : p.debugPath;
+  if (role == Qt::TextAlignmentRole && index.column() >= CyclesColumn)
+    return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::ToolTipRole && index.column() == NameColumn)
+    return p.debugPath.isEmpty() ? p.name : p.debugPath;
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
-  case NameColumn: return p.name.isEmpty() ? QStringLiteral("(%1)").arg(p.type) : p.name;
-  case TypeColumn: return p.type;
+  case NameColumn:
+    return p.name.isEmpty() ? QStringLiteral("(%1)").arg(p.type) : p.name;
+  case TypeColumn:
+    return p.type;
   case CyclesColumn:
     if (!cycles_ || !p.isStep) return {};
     return formatCount(cycles_->cycles[programId]);
   case ExecutionsColumn:
     if (!cycles_ || !p.isStep) return {};
     return formatCount(cycles_->executions[programId]);
-  case EstimateColumn: return p.isStep ? formatCount(p.estimatedCyclesMaxTile) : QVariant();
-  default: return {};
+  case EstimateColumn:
+    return p.isStep ? formatCount(p.estimatedCyclesMaxTile) : QVariant();
+  default:
+    return {};
   }
 }
 
 QVariant ProgramTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-  case NameColumn: return tr("Program");
-  case TypeColumn: return tr("Type");
-  case CyclesColumn: return tr("Cycles (all runs)");
-  case ExecutionsColumn: return tr("Times run (all runs)");
-  case EstimateColumn: return tr("Estimate (one run of it, slowest tile)");
-  case BaseCyclesColumn: return tr("Cycles of its name: base → current");
-  case CyclesDeltaColumn: return tr("Cycles Δ (by name)");
-  default: return {};
+  case NameColumn:
+    return tr("Program");
+  case TypeColumn:
+    return tr("Type");
+  case CyclesColumn:
+    return tr("Cycles (all runs)");
+  case ExecutionsColumn:
+    return tr("Times run (all runs)");
+  case EstimateColumn:
+    return tr("Estimate (one run of it, slowest tile)");
+  case BaseCyclesColumn:
+    return tr("Cycles of its name: base → current");
+  case CyclesDeltaColumn:
+    return tr("Cycles Δ (by name)");
+  default:
+    return {};
   }
 }
 
@@ -160,7 +181,8 @@ std::vector<std::uint32_t> ProgramTreeModel::find(const QString& text) const {
   // Nodes are stored in depth-first order, which is the order the tree shows them.
   for (std::uint32_t n = 0; n < tree_->nodes.size(); ++n) {
     const ProgramInfo& p = tree_->programs[tree_->nodes[n].program];
-    if (p.name.contains(text, Qt::CaseInsensitive) || p.type.contains(text, Qt::CaseInsensitive)) out.push_back(n);
+    if (p.name.contains(text, Qt::CaseInsensitive) || p.type.contains(text, Qt::CaseInsensitive))
+      out.push_back(n);
   }
   return out;
 }

@@ -5,7 +5,6 @@
 #include "core/ProgramTreeData.hpp"
 
 #include <QAbstractItemModel>
-
 #include <memory>
 
 namespace tessera::viewer {
@@ -14,7 +13,16 @@ class ProgramTreeModel : public QAbstractItemModel {
   Q_OBJECT
 public:
   /// BaseCyclesColumn and CyclesDeltaColumn: comparing only (ProgramCycles::compared).
-  enum Column { NameColumn, TypeColumn, CyclesColumn, ExecutionsColumn, EstimateColumn, BaseCyclesColumn, CyclesDeltaColumn, ColumnCount };
+  enum Column {
+    NameColumn,
+    TypeColumn,
+    CyclesColumn,
+    ExecutionsColumn,
+    EstimateColumn,
+    BaseCyclesColumn,
+    CyclesDeltaColumn,
+    ColumnCount
+  };
   static constexpr int ProgramIdRole = Qt::UserRole + 1;
   /// Comparing: what changed at a node. Its step's cycles, or a step below it (containers).
   enum class Change { None, Changed, New, Gone, Inside };
@@ -36,7 +44,8 @@ public:
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 private:
   const std::vector<std::uint32_t>& childrenOf(const QModelIndex& parent) const;

@@ -21,18 +21,23 @@ void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures
     scope_ = ExecutionFigures::describe(cur ? *cur : *base);
     using F = std::optional<double>;
     auto of = [](const pva::SpanFigures* s, auto get) { return s ? F(double(get(*s))) : F(); };
-    auto add = [&](const QString& name, bool fraction, auto get) { rows_.push_back({name, fraction, of(cur, get), of(base, get)}); };
+    auto add = [&](const QString& name, bool fraction, auto get) {
+      rows_.push_back({name, fraction, of(cur, get), of(base, get)});
+    };
     // The length is the one figure of a run's cycles shown everywhere (Summary, run list); the
     // sum of each step's slowest IPU counts again the cycles where IPUs overlap (a pipeline), so
     // it is labelled as what it sums.
     add(tr("Length (cycles)"), false, [](const pva::SpanFigures& s) { return s.lengthCycles; });
-    add(tr("Σ steps' slowest IPU (cycles)"), false, [](const pva::SpanFigures& s) { return s.cycles; });
+    add(tr("Σ steps' slowest IPU (cycles)"), false,
+        [](const pva::SpanFigures& s) { return s.cycles; });
     add(tr("Steps"), false, [](const pva::SpanFigures& s) { return s.steps; });
-    add(tr("Parallel efficiency"), true, [](const pva::SpanFigures& s) { return s.parallelEfficiency; });
+    add(tr("Parallel efficiency"), true,
+        [](const pva::SpanFigures& s) { return s.parallelEfficiency; });
     add(tr("Tile balance"), true, [](const pva::SpanFigures& s) { return s.tileBalance; });
     // Stream-copy steps' cycles (each at its slowest IPU) by what they copy to or from; mixed and
     // unknown (a report before format 1.3) only when some are.
-    add(tr("Stream copies: host (cycles)"), false, [](const pva::SpanFigures& s) { return s.streamCopyCycles.host; });
+    add(tr("Stream copies: host (cycles)"), false,
+        [](const pva::SpanFigures& s) { return s.streamCopyCycles.host; });
     add(tr("Stream copies: remote buffers (cycles)"), false,
         [](const pva::SpanFigures& s) { return s.streamCopyCycles.remoteBuffer; });
     auto any = [&](auto get) { return (cur && get(*cur) > 0) || (base && get(*base) > 0); };
@@ -50,25 +55,37 @@ int RunFiguresModel::rowOf(const QString& name) const {
   return -1;
 }
 
-int RunFiguresModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
+int RunFiguresModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(rows_.size());
+}
 
-int RunFiguresModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : (compare_ ? 4 : 2); }
+int RunFiguresModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : (compare_ ? 4 : 2);
+}
 
 QVariant RunFiguresModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
   const Row& r = rows_[std::size_t(index.row())];
   const int col = !compare_ && index.column() == 1 ? int(ValueColumn) : index.column();
-  const std::optional<double> change = r.value && r.base ? std::optional<double>(*r.value - *r.base) : std::nullopt;
-  const std::optional<double> shown = col == ValueColumn ? r.value : col == BaseColumn ? r.base : col == ChangeColumn ? change : std::nullopt;
+  const std::optional<double> change =
+      r.value && r.base ? std::optional<double>(*r.value - *r.base) : std::nullopt;
+  const std::optional<double> shown = col == ValueColumn    ? r.value
+                                      : col == BaseColumn   ? r.base
+                                      : col == ChangeColumn ? change
+                                                            : std::nullopt;
   if (role == NumberRole) return shown ? QVariant(*shown) : QVariant();
-  if (role == Qt::TextAlignmentRole) return col == NameColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::TextAlignmentRole)
+    return col == NameColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
   if (col == NameColumn) return r.name;
   if (!shown) return col == ChangeColumn ? QString() : QStringLiteral("—");
   if (col == ChangeColumn) {
     if (r.fraction) return (*shown > 0 ? QStringLiteral("+") : QString()) + formatPercent(*shown);
     QString s = formatCountDelta(std::llround(*shown));
-    if (*r.base != 0) s += QStringLiteral(" (%1%2)").arg(*shown > 0 ? QStringLiteral("+") : QString(), formatPercent(*shown / *r.base));
+    if (*r.base != 0)
+      s += QStringLiteral(" (%1%2)").arg(*shown > 0 ? QStringLiteral("+") : QString(),
+                                         formatPercent(*shown / *r.base));
     return s;
   }
   return r.fraction ? formatPercent(*shown) : formatCount(std::uint64_t(std::llround(*shown)));
@@ -78,11 +95,16 @@ QVariant RunFiguresModel::headerData(int section, Qt::Orientation orientation, i
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   if (!compare_ && section == 1) return tr("Value");
   switch (section) {
-  case NameColumn: return tr("Figure");
-  case ValueColumn: return tr("Current");
-  case BaseColumn: return tr("Base");
-  case ChangeColumn: return tr("Change");
-  default: return {};
+  case NameColumn:
+    return tr("Figure");
+  case ValueColumn:
+    return tr("Current");
+  case BaseColumn:
+    return tr("Base");
+  case ChangeColumn:
+    return tr("Change");
+  default:
+    return {};
   }
 }
 

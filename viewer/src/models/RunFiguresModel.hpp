@@ -6,7 +6,6 @@
 #include "core/ExecutionFigures.hpp"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,7 +33,8 @@ public:
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 private:
   struct Row {

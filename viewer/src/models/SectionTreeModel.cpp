@@ -23,7 +23,8 @@ void SectionTreeModel::valuesChanged(int firstColumn, int lastColumn) {
   for (int s = 0; s < rowCount(); ++s) {
     const QModelIndex section = index(s, 0);
     if (rowCount(section) > 0)
-      emit dataChanged(index(0, firstColumn, section), index(rowCount(section) - 1, lastColumn, section));
+      emit dataChanged(index(0, firstColumn, section),
+                       index(rowCount(section) - 1, lastColumn, section));
   }
 }
 

@@ -11,7 +11,15 @@ namespace tessera::viewer {
 
 class StepCyclesModel : public RowsModel<StepCyclesRow> {
 public:
-  enum Column { StepColumn, ProgramColumn, TypeColumn, MaxColumn, MeanColumn, TotalColumn, ActiveTilesColumn };
+  enum Column {
+    StepColumn,
+    ProgramColumn,
+    TypeColumn,
+    MaxColumn,
+    MeanColumn,
+    TotalColumn,
+    ActiveTilesColumn
+  };
   explicit StepCyclesModel(QObject* parent = nullptr);
 
 protected:

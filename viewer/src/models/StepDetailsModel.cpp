@@ -19,7 +19,8 @@ void StepDetailsModel::setDetails(std::shared_ptr<const StepDetails> details) {
 
 QString StepDetailsModel::value(const QString& name) const {
   for (int r = 0; r < rowCount(); ++r)
-    if (details_->fields[std::size_t(r)].name == name) return data(index(r, ValueColumn)).toString();
+    if (details_->fields[std::size_t(r)].name == name)
+      return data(index(r, ValueColumn)).toString();
   return {};
 }
 
@@ -27,27 +28,38 @@ int StepDetailsModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() || !details_ ? 0 : int(details_->fields.size());
 }
 
-int StepDetailsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int StepDetailsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant StepDetailsModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !details_) return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
+      !details_)
+    return {};
   const StepDetails::Field& f = details_->fields[std::size_t(index.row())];
   switch (role) {
   case Qt::DisplayRole:
   case Qt::ToolTipRole:
     if (index.column() == NameColumn) return f.name;
     switch (f.kind) {
-    case StepDetails::Field::Text: return f.value.toString();
-    case StepDetails::Field::Count: return formatCount(f.value.toULongLong());
-    case StepDetails::Field::Fraction: return formatPercent(f.value.toDouble());
-    case StepDetails::Field::Bytes: return formatBytes(f.value.toULongLong(), Settings::instance().memoryUnits());
+    case StepDetails::Field::Text:
+      return f.value.toString();
+    case StepDetails::Field::Count:
+      return formatCount(f.value.toULongLong());
+    case StepDetails::Field::Fraction:
+      return formatPercent(f.value.toDouble());
+    case StepDetails::Field::Bytes:
+      return formatBytes(f.value.toULongLong(), Settings::instance().memoryUnits());
     }
     return {};
-  case RawRole: return index.column() == ValueColumn ? f.value : QVariant(f.name);
+  case RawRole:
+    return index.column() == ValueColumn ? f.value : QVariant(f.name);
   case Qt::TextAlignmentRole:
-    if (index.column() == ValueColumn && f.kind != StepDetails::Field::Text) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (index.column() == ValueColumn && f.kind != StepDetails::Field::Text)
+      return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};
-  default: return {};
+  default:
+    return {};
   }
 }
 

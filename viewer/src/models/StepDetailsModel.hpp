@@ -6,7 +6,6 @@
 #include "core/ExecutionDetails.hpp"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 
 namespace tessera::viewer {
@@ -28,7 +27,8 @@ public:
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 private:
   std::shared_ptr<const StepDetails> details_;

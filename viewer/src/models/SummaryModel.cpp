@@ -6,7 +6,6 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-
 #include <cmath>
 
 namespace tessera::viewer {
@@ -14,8 +13,10 @@ namespace tessera::viewer {
 SummaryModel::SummaryModel(QObject* parent) : SectionTreeModel(parent) {
   // Bytes are formatted in the current units: values re-read when they change.
   connect(&Settings::instance(), &Settings::changed, this, [this] {
-    if (data_ && data_->compared) valuesChanged(BaseColumn, DeltaColumn);
-    else valuesChanged(ValueColumn, ValueColumn);
+    if (data_ && data_->compared)
+      valuesChanged(BaseColumn, DeltaColumn);
+    else
+      valuesChanged(ValueColumn, ValueColumn);
   });
 }
 
@@ -25,7 +26,9 @@ void SummaryModel::setData(std::shared_ptr<const SummaryData> data) {
   endResetModel();
 }
 
-int SummaryModel::sectionCount() const { return data_ ? int(data_->sections.size()) : 0; }
+int SummaryModel::sectionCount() const {
+  return data_ ? int(data_->sections.size()) : 0;
+}
 
 int SummaryModel::rowsInSection(int section) const {
   return int(data_->sections[std::size_t(section)].rows.size());
@@ -39,9 +42,12 @@ namespace {
 
 QString formatValue(const SummaryValue& v) {
   switch (v.kind) {
-  case SummaryValue::Kind::Text: return v.text;
-  case SummaryValue::Kind::Count: return formatCount(v.number);
-  case SummaryValue::Kind::Bytes: return formatBytes(v.number, Settings::instance().memoryUnits());
+  case SummaryValue::Kind::Text:
+    return v.text;
+  case SummaryValue::Kind::Count:
+    return formatCount(v.number);
+  case SummaryValue::Kind::Bytes:
+    return formatBytes(v.number, Settings::instance().memoryUnits());
   }
   return {};
 }
@@ -49,31 +55,39 @@ QString formatValue(const SummaryValue& v) {
 } // namespace
 
 QVariant SummaryModel::compareData(const SummaryRow& r, int column, int role) const {
-  const bool number = r.value.kind != SummaryValue::Kind::Text || (!r.inCurrent && r.baseValue.kind != SummaryValue::Kind::Text);
+  const bool number = r.value.kind != SummaryValue::Kind::Text ||
+                      (!r.inCurrent && r.baseValue.kind != SummaryValue::Kind::Text);
   switch (role) {
   case Qt::DisplayRole:
   case Qt::ToolTipRole:
     switch (column) {
-    case NameColumn: return r.name;
-    case BaseColumn: return r.inBase ? formatValue(r.baseValue) : tr("missing");
-    case CurrentColumn: return r.inCurrent ? formatValue(r.value) : tr("missing");
-    case CompareNoteColumn: return r.note;
+    case NameColumn:
+      return r.name;
+    case BaseColumn:
+      return r.inBase ? formatValue(r.baseValue) : tr("missing");
+    case CurrentColumn:
+      return r.inCurrent ? formatValue(r.value) : tr("missing");
+    case CompareNoteColumn:
+      return r.note;
     case DeltaColumn: {
       if (!r.inBase) return tr("missing in base");
       if (!r.inCurrent) return tr("missing in current");
       if (!r.comparable) return r.comparisonNote;
       if (!r.differs()) return tr("same");
-      if (r.value.kind == SummaryValue::Kind::Text || r.baseValue.kind == SummaryValue::Kind::Text) return tr("differs");
+      if (r.value.kind == SummaryValue::Kind::Text || r.baseValue.kind == SummaryValue::Kind::Text)
+        return tr("differs");
       const std::int64_t d = r.delta();
       const QString amount = r.value.kind == SummaryValue::Kind::Bytes
                                  ? formatBytesDelta(d, Settings::instance().memoryUnits())
                                  : formatCountDelta(d);
       const double rel = r.relative();
-      return std::isfinite(rel) ? QStringLiteral("%1 (%2%3)").arg(amount, rel > 0 ? QStringLiteral("+") : QString(),
-                                                                  formatPercent(rel))
-                                : amount;
+      return std::isfinite(rel)
+                 ? QStringLiteral("%1 (%2%3)")
+                       .arg(amount, rel > 0 ? QStringLiteral("+") : QString(), formatPercent(rel))
+                 : amount;
     }
-    default: return {};
+    default:
+      return {};
     }
   case NumberRole:
     if (column == BaseColumn && r.inBase && r.baseValue.kind != SummaryValue::Kind::Text)
@@ -82,12 +96,13 @@ QVariant SummaryModel::compareData(const SummaryRow& r, int column, int role) co
       return QVariant::fromValue<qulonglong>(r.value.number);
     return {};
   case DeltaRole:
-    if (column == DeltaColumn && r.inBoth() && r.comparable && r.value.kind != SummaryValue::Kind::Text &&
-        r.baseValue.kind != SummaryValue::Kind::Text)
+    if (column == DeltaColumn && r.inBoth() && r.comparable &&
+        r.value.kind != SummaryValue::Kind::Text && r.baseValue.kind != SummaryValue::Kind::Text)
       return QVariant::fromValue<qlonglong>(r.delta());
     return {};
   case Qt::TextAlignmentRole:
-    if (column >= BaseColumn && column <= DeltaColumn && number) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (column >= BaseColumn && column <= DeltaColumn && number)
+      return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};
   case Qt::FontRole:
     if (r.differs() || !r.inBoth()) { // what changed stands out
@@ -103,7 +118,8 @@ QVariant SummaryModel::compareData(const SummaryRow& r, int column, int role) co
       return QBrush(r.delta() > 0 ? QColor(0xc0, 0x6a, 0x00) : QColor(0x1f, 0x6f, 0xb4));
     if (column == DeltaColumn && !r.inBoth()) return QBrush(QColor(0x80, 0x80, 0x80));
     return {};
-  default: return {};
+  default:
+    return {};
   }
 }
 
@@ -122,7 +138,8 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
-  const SummaryRow& r = data_->sections[std::size_t(sectionOf(index))].rows[std::size_t(index.row())];
+  const SummaryRow& r =
+      data_->sections[std::size_t(sectionOf(index))].rows[std::size_t(index.row())];
   if (data_->compared) return compareData(r, index.column(), role);
   switch (role) {
   case Qt::DisplayRole:
@@ -130,9 +147,12 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     if (index.column() == NameColumn) return r.name;
     if (index.column() == NoteColumn) return r.note;
     switch (r.value.kind) {
-    case SummaryValue::Kind::Text: return r.value.text;
-    case SummaryValue::Kind::Count: return formatCount(r.value.number);
-    case SummaryValue::Kind::Bytes: return formatBytes(r.value.number, Settings::instance().memoryUnits());
+    case SummaryValue::Kind::Text:
+      return r.value.text;
+    case SummaryValue::Kind::Count:
+      return formatCount(r.value.number);
+    case SummaryValue::Kind::Bytes:
+      return formatBytes(r.value.number, Settings::instance().memoryUnits());
     }
     return {};
   case NumberRole:
@@ -142,25 +162,36 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     if (index.column() == ValueColumn && r.value.kind != SummaryValue::Kind::Text)
       return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};
-  default: return {};
+  default:
+    return {};
   }
 }
 
 QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   if (data_ && data_->compared) switch (section) {
-    case NameColumn: return tr("Name");
-    case BaseColumn: return tr("Base");
-    case CurrentColumn: return tr("Current");
-    case DeltaColumn: return tr("Difference");
-    case CompareNoteColumn: return tr("Note (current)");
-    default: return {};
+    case NameColumn:
+      return tr("Name");
+    case BaseColumn:
+      return tr("Base");
+    case CurrentColumn:
+      return tr("Current");
+    case DeltaColumn:
+      return tr("Difference");
+    case CompareNoteColumn:
+      return tr("Note (current)");
+    default:
+      return {};
     }
   switch (section) {
-  case NameColumn: return tr("Name");
-  case ValueColumn: return tr("Value");
-  case NoteColumn: return tr("Note");
-  default: return {};
+  case NameColumn:
+    return tr("Name");
+  case ValueColumn:
+    return tr("Value");
+  case NoteColumn:
+    return tr("Note");
+  default:
+    return {};
   }
 }
 

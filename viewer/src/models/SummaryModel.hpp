@@ -5,7 +5,6 @@
 #pragma once
 
 #include "core/SummaryData.hpp"
-
 #include "models/SectionTreeModel.hpp"
 
 #include <memory>
@@ -17,7 +16,13 @@ class SummaryModel : public SectionTreeModel {
 public:
   enum Column { NameColumn, ValueColumn, NoteColumn, ColumnCount };
   /// The columns when SummaryData::compared.
-  enum CompareColumn { BaseColumn = 1, CurrentColumn, DeltaColumn, CompareNoteColumn, CompareColumnCount };
+  enum CompareColumn {
+    BaseColumn = 1,
+    CurrentColumn,
+    DeltaColumn,
+    CompareNoteColumn,
+    CompareColumnCount
+  };
   /// Raw number behind a Bytes or Count value (for sorting and tests).
   static constexpr int NumberRole = Qt::UserRole + 1;
   /// Comparing: the saturated difference (current - base) of a number both reports have.
@@ -29,7 +34,8 @@ public:
 
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 protected:
   int sectionCount() const override;

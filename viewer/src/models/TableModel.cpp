@@ -8,44 +8,61 @@ namespace tessera::viewer {
 
 TableModel::TableModel(QObject* parent) : QAbstractTableModel(parent) {
   connect(&Settings::instance(), &Settings::changed, this, [this] {
-    if (rowCount() > 0 && columnCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    if (rowCount() > 0 && columnCount() > 0)
+      emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
   });
 }
 
-int TableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(headers_.size()); }
+int TableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(headers_.size());
+}
 
 QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= headers_.size()) return {};
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return headers_[section];
-  if (role == TotalRole) return int(std::size_t(section) < totals_.size() ? totals_[std::size_t(section)] : Total::None);
+  if (role == TotalRole)
+    return int(std::size_t(section) < totals_.size() ? totals_[std::size_t(section)] : Total::None);
   return {};
 }
 
 QVariant TableModel::bytesCell(std::uint64_t bytes, int role) {
   switch (role) {
-  case Qt::DisplayRole: return formatBytes(bytes, Settings::instance().memoryUnits());
-  case Qt::ToolTipRole: return formatCount(bytes) + QStringLiteral(" B");
-  case SortRole: return QVariant::fromValue<qulonglong>(bytes);
-  case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  default: return {};
+  case Qt::DisplayRole:
+    return formatBytes(bytes, Settings::instance().memoryUnits());
+  case Qt::ToolTipRole:
+    return formatCount(bytes) + QStringLiteral(" B");
+  case SortRole:
+    return QVariant::fromValue<qulonglong>(bytes);
+  case Qt::TextAlignmentRole:
+    return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  default:
+    return {};
   }
 }
 
 QVariant TableModel::bytesDeltaCell(std::int64_t bytes, int role) {
   switch (role) {
-  case Qt::DisplayRole: return formatBytesDelta(bytes, Settings::instance().memoryUnits());
-  case SortRole: return QVariant::fromValue<qlonglong>(bytes);
-  case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  default: return {};
+  case Qt::DisplayRole:
+    return formatBytesDelta(bytes, Settings::instance().memoryUnits());
+  case SortRole:
+    return QVariant::fromValue<qlonglong>(bytes);
+  case Qt::TextAlignmentRole:
+    return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  default:
+    return {};
   }
 }
 
 QVariant TableModel::countCell(std::uint64_t n, int role) {
   switch (role) {
-  case Qt::DisplayRole: return formatCount(n);
-  case SortRole: return QVariant::fromValue<qulonglong>(n);
-  case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  default: return {};
+  case Qt::DisplayRole:
+    return formatCount(n);
+  case SortRole:
+    return QVariant::fromValue<qulonglong>(n);
+  case Qt::TextAlignmentRole:
+    return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  default:
+    return {};
   }
 }
 
@@ -53,8 +70,10 @@ QVariant TableModel::textCell(const QString& text, int role) {
   switch (role) {
   case Qt::DisplayRole:
   case Qt::ToolTipRole:
-  case SortRole: return text;
-  default: return {};
+  case SortRole:
+    return text;
+  default:
+    return {};
   }
 }
 

@@ -8,7 +8,6 @@
 
 #include <QAbstractTableModel>
 #include <QStringList>
-
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -28,7 +27,8 @@ public:
 
   explicit TableModel(QObject* parent = nullptr);
   int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 protected:
   /// Column titles; changing them is a reset (call inside begin/endResetModel).
@@ -47,11 +47,11 @@ private:
 };
 
 /// A table over `std::vector<Row>`; subclasses say what each cell of a row shows.
-template <class Row>
-class RowsModel : public TableModel {
+template <class Row> class RowsModel : public TableModel {
 public:
   using TableModel::TableModel;
-  /// The rows (typically aliasing a snapshot: shared_ptr<const Row-vector>(snapshot, &snapshot->rows)).
+  /// The rows (typically aliasing a snapshot: shared_ptr<const Row-vector>(snapshot,
+  /// &snapshot->rows)).
   void setRows(std::shared_ptr<const std::vector<Row>> rows) {
     beginResetModel();
     rows_ = std::move(rows);

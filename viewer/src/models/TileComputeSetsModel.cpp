@@ -10,11 +10,16 @@ TileComputeSetsModel::TileComputeSetsModel(QObject* parent) : RowsModel(parent) 
 
 QVariant TileComputeSetsModel::cell(const TileComputeSetRow& row, int column, int role) const {
   switch (column) {
-  case NameColumn: return textCell(row.name, role);
-  case VerticesColumn: return countCell(row.vertices, role);
-  case TypesColumn: return countCell(row.types, role);
-  case TilesColumn: return countCell(row.tiles, role);
-  default: return {};
+  case NameColumn:
+    return textCell(row.name, role);
+  case VerticesColumn:
+    return countCell(row.vertices, role);
+  case TypesColumn:
+    return countCell(row.types, role);
+  case TilesColumn:
+    return countCell(row.tiles, role);
+  default:
+    return {};
   }
 }
 

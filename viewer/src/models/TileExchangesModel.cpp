@@ -10,12 +10,18 @@ TileExchangesModel::TileExchangesModel(QObject* parent) : RowsModel(parent) {
 
 QVariant TileExchangesModel::cell(const TileExchangeRow& row, int column, int role) const {
   switch (column) {
-  case NameColumn: return textCell(row.name, role);
-  case TypeColumn: return textCell(row.type, role);
-  case CodeColumn: return bytesCell(row.codeBytes, role);
-  case TilesColumn: return countCell(row.tiles, role);
-  case DataColumn: return bytesCell(row.dataBytes, role);
-  default: return {};
+  case NameColumn:
+    return textCell(row.name, role);
+  case TypeColumn:
+    return textCell(row.type, role);
+  case CodeColumn:
+    return bytesCell(row.codeBytes, role);
+  case TilesColumn:
+    return countCell(row.tiles, role);
+  case DataColumn:
+    return bytesCell(row.dataBytes, role);
+  default:
+    return {};
   }
 }
 

@@ -21,7 +21,14 @@ struct MemoryDetailsRow {
 
 class TileMemoryDetailsModel : public RowsModel<MemoryDetailsRow> {
 public:
-  enum Column { NameColumn, NonInterleavedColumn, InterleavedColumn, OverflowedColumn, TotalColumn, SharedColumn };
+  enum Column {
+    NameColumn,
+    NonInterleavedColumn,
+    InterleavedColumn,
+    OverflowedColumn,
+    TotalColumn,
+    SharedColumn
+  };
   explicit TileMemoryDetailsModel(QObject* parent = nullptr);
   /// Sums `data` over `tiles` (empty: all tiles).
   void setSelection(std::shared_ptr<const MemoryData> data, const std::vector<unsigned>& tiles);

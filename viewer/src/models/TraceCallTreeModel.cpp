@@ -47,7 +47,9 @@ int TraceCallTreeModel::rowCount(const QModelIndex& parent) const {
   return int(record(std::uint32_t(parent.internalId())).childCount);
 }
 
-int TraceCallTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int TraceCallTreeModel::columnCount(const QModelIndex&) const {
+  return ColumnCount;
+}
 
 QVariant TraceCallTreeModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || !root_.valid()) return {};
@@ -55,37 +57,57 @@ QVariant TraceCallTreeModel::data(const QModelIndex& index, int role) const {
   const std::int64_t rootDuration = record(root_.index).duration();
   if (role == NanosecondsRole) {
     switch (index.column()) {
-    case DurationColumn: return qlonglong(r.duration());
-    case SelfColumn: return qlonglong(r.self);
-    case BeginColumn: return qlonglong(r.begin);
-    default: return {};
+    case DurationColumn:
+      return qlonglong(r.duration());
+    case SelfColumn:
+      return qlonglong(r.self);
+    case BeginColumn:
+      return qlonglong(r.begin);
+    default:
+      return {};
     }
   }
-  if (role == Qt::TextAlignmentRole && index.column() != LabelColumn && index.column() != ChannelColumn)
+  if (role == Qt::TextAlignmentRole && index.column() != LabelColumn &&
+      index.column() != ChannelColumn)
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
   switch (index.column()) {
-  case LabelColumn: return index_->labels[r.label];
+  case LabelColumn:
+    return index_->labels[r.label];
   case DurationColumn:
-    return r.finished ? formatDurationNs(double(r.duration())) : formatDurationNs(double(r.duration())) + tr(" (unfinished)");
-  case SelfColumn: return formatDurationNs(double(r.self));
-  case ShareColumn: return rootDuration > 0 ? formatPercent(double(r.duration()) / double(rootDuration)) : QStringLiteral("-");
-  case BeginColumn: return formatDurationNs(double(r.begin));
-  case ChannelColumn: return index_->channels[r.channel];
-  default: return {};
+    return r.finished ? formatDurationNs(double(r.duration()))
+                      : formatDurationNs(double(r.duration())) + tr(" (unfinished)");
+  case SelfColumn:
+    return formatDurationNs(double(r.self));
+  case ShareColumn:
+    return rootDuration > 0 ? formatPercent(double(r.duration()) / double(rootDuration))
+                            : QStringLiteral("-");
+  case BeginColumn:
+    return formatDurationNs(double(r.begin));
+  case ChannelColumn:
+    return index_->channels[r.channel];
+  default:
+    return {};
   }
 }
 
 QVariant TraceCallTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-  case LabelColumn: return tr("Event");
-  case DurationColumn: return tr("Duration");
-  case SelfColumn: return tr("Self time");
-  case ShareColumn: return tr("% of selected");
-  case BeginColumn: return tr("Begin");
-  case ChannelColumn: return tr("Channel");
-  default: return {};
+  case LabelColumn:
+    return tr("Event");
+  case DurationColumn:
+    return tr("Duration");
+  case SelfColumn:
+    return tr("Self time");
+  case ShareColumn:
+    return tr("% of selected");
+  case BeginColumn:
+    return tr("Begin");
+  case ChannelColumn:
+    return tr("Channel");
+  default:
+    return {};
   }
 }
 

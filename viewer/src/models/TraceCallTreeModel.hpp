@@ -10,7 +10,6 @@
 #include "core/TraceIndex.hpp"
 
 #include <QAbstractItemModel>
-
 #include <memory>
 
 namespace tessera::viewer {
@@ -18,7 +17,15 @@ namespace tessera::viewer {
 class TraceCallTreeModel : public QAbstractItemModel {
   Q_OBJECT
 public:
-  enum Column { LabelColumn, DurationColumn, SelfColumn, ShareColumn, BeginColumn, ChannelColumn, ColumnCount };
+  enum Column {
+    LabelColumn,
+    DurationColumn,
+    SelfColumn,
+    ShareColumn,
+    BeginColumn,
+    ChannelColumn,
+    ColumnCount
+  };
   /// Nanoseconds behind Duration, Self time and Begin (for sorting and tests).
   static constexpr int NanosecondsRole = Qt::UserRole + 1;
 
@@ -32,7 +39,8 @@ public:
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
 private:
   const TraceEventRecord& record(std::uint32_t event) const;

@@ -10,8 +10,8 @@
 
 namespace tessera::viewer {
 
-ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message, QWidget* chart, QTabWidget* tabs,
-                               QWidget* overview, QWidget* tabsHeader) {
+ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message, QWidget* chart,
+                               QTabWidget* tabs, QWidget* overview, QWidget* tabsHeader) {
   auto* layout = new QVBoxLayout(page);
   layout->addWidget(toolbar);
   if (message) layout->addWidget(message);
@@ -71,7 +71,8 @@ void fillIpuBox(QComboBox* box, unsigned numIpus) {
   const QSignalBlocker block(box); // refilling is not the user choosing an IPU
   box->clear();
   box->addItem(QObject::tr("All"), -1);
-  for (unsigned i = 0; i < numIpus && numIpus > 1; ++i) box->addItem(QObject::tr("IPU %1").arg(i), int(i));
+  for (unsigned i = 0; i < numIpus && numIpus > 1; ++i)
+    box->addItem(QObject::tr("IPU %1").arg(i), int(i));
   box->setEnabled(numIpus > 1);
 }
 

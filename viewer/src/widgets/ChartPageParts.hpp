@@ -19,8 +19,9 @@ struct ChartPageParts {
 /// never squeezes the options), the summary, then the chart (with `overview`, when given, right
 /// under it) over the selection line, `tabsHeader` (may be null: controls for the tables, such
 /// as a filter) and `tabs`.
-ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message, QWidget* chart, QTabWidget* tabs,
-                               QWidget* overview = nullptr, QWidget* tabsHeader = nullptr);
+ChartPageParts layOutChartPage(QWidget* page, QWidget* toolbar, QWidget* message, QWidget* chart,
+                               QTabWidget* tabs, QWidget* overview = nullptr,
+                               QWidget* tabsHeader = nullptr);
 
 /// A label for input errors ("'x' is not a tile"): red text that wraps.
 QLabel* createErrorLabel(QWidget* parent);

@@ -20,7 +20,8 @@ ComparePage::ComparePage(QWidget* parent)
   proxy_->setSourceModel(model_);
   proxy_->setRecursiveFilteringEnabled(true);
   proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  filter_->setPlaceholderText(tr("Filter rows (variables, compute sets, programs, operations, categories…)"));
+  filter_->setPlaceholderText(
+      tr("Filter rows (variables, compute sets, programs, operations, categories…)"));
   filter_->setClearButtonEnabled(true);
   connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
     proxy_->setFilterFixedString(text);
@@ -30,8 +31,9 @@ ComparePage::ComparePage(QWidget* parent)
   // Said before any number: differences then mean little (different devices, different programs).
   warnings_->setWordWrap(true);
   warnings_->setTextFormat(Qt::RichText);
-  warnings_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36c;"
-                                           " padding: 6px; }"));
+  warnings_->setStyleSheet(
+      QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36c;"
+                     " padding: 6px; }"));
   warnings_->hide();
   view_->setModel(proxy_);
   view_->setUniformRowHeights(true);
@@ -56,10 +58,12 @@ void ComparePage::setDocument(std::shared_ptr<const Document> doc) {
   task_ = runInBackground<ComparisonData>(
       this, tr("Comparing the reports"), [doc](Progress& p) { return loadComparison(*doc, p); },
       [this](std::shared_ptr<const ComparisonData> comparison) {
-        header_->setText(tr("<b>Base:</b> %1<br><b>Current:</b> %2").arg(comparison->baseName.toHtmlEscaped(),
-                                                                          comparison->currentName.toHtmlEscaped()));
+        header_->setText(tr("<b>Base:</b> %1<br><b>Current:</b> %2")
+                             .arg(comparison->baseName.toHtmlEscaped(),
+                                  comparison->currentName.toHtmlEscaped()));
         QStringList warnings;
-        for (const QString& w : comparison->warnings) warnings << QStringLiteral("<b>⚠</b> ") + w.toHtmlEscaped();
+        for (const QString& w : comparison->warnings)
+          warnings << QStringLiteral("<b>⚠</b> ") + w.toHtmlEscaped();
         warnings_->setText(warnings.join(QStringLiteral("<br>")));
         warnings_->setVisible(!warnings.isEmpty());
         model_->setData(std::move(comparison));

@@ -3,8 +3,8 @@
 #include "widgets/ExecutionPage.hpp"
 
 #include "charts/ExecutionOverview.hpp"
-#include "core/Format.hpp"
 #include "core/ExecutionFigures.hpp"
+#include "core/Format.hpp"
 #include "models/ExecutionSummaryModel.hpp"
 #include "models/IpuFiguresModel.hpp"
 #include "models/RunFiguresModel.hpp"
@@ -21,7 +21,6 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <utility>
 
@@ -37,8 +36,9 @@ QWidget* legend(QWidget* parent) {
   for (int k = 0; k < kStepKinds; ++k) {
     auto* item = new QLabel(w);
     item->setTextFormat(Qt::RichText);
-    item->setText(QStringLiteral("<span style='color:%1'>&#9632;</span> %2")
-                      .arg(stepKindColor(StepKind(k)).name(), stepKindName(StepKind(k)).toHtmlEscaped()));
+    item->setText(
+        QStringLiteral("<span style='color:%1'>&#9632;</span> %2")
+            .arg(stepKindColor(StepKind(k)).name(), stepKindName(StepKind(k)).toHtmlEscaped()));
     l->addWidget(item);
   }
   return w;
@@ -58,12 +58,14 @@ QTableView* makeTable(QWidget* parent) {
 } // namespace
 
 ExecutionPage::ExecutionPage(QWidget* parent)
-    : Page(parent), timeline_(new ExecutionTimeline(this)), overview_(new ExecutionOverview(timeline_, this)),
-      runs_(new QComboBox(this)), status_(new QLabel(this)), tabs_(new QTabWidget(this)),
-      summaryView_(makeTable(this)), detailsView_(makeTable(this)), detailsHint_(new QLabel(this)),
+    : Page(parent), timeline_(new ExecutionTimeline(this)),
+      overview_(new ExecutionOverview(timeline_, this)), runs_(new QComboBox(this)),
+      status_(new QLabel(this)), tabs_(new QTabWidget(this)), summaryView_(makeTable(this)),
+      detailsView_(makeTable(this)), detailsHint_(new QLabel(this)),
       summaryModel_(new ExecutionSummaryModel(this)), detailsModel_(new StepDetailsModel(this)),
       runFiguresModel_(new RunFiguresModel(this)), ipuFiguresModel_(new IpuFiguresModel(this)),
-      figuresHeading_(new QLabel(this)), runFiguresView_(makeTable(this)), ipuFiguresView_(makeTable(this)) {
+      figuresHeading_(new QLabel(this)), runFiguresView_(makeTable(this)),
+      ipuFiguresView_(makeTable(this)) {
   // Controls: run, mode, fit, legend, indexing status.
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("Run:"), this));
@@ -73,9 +75,11 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   auto* group = new QButtonGroup(this);
   const QString names[] = {tr("Flat"), tr("Flame"), tr("BSP")};
   const QString tips[] = {tr("One lane per IPU, steps coloured by kind"),
-                          tr("Lanes above the steps by operation and layer path from the debug contexts (the program tree "
+                          tr("Lanes above the steps by operation and layer path from the debug "
+                             "contexts (the program tree "
                              "without debug.cbor); steps of one operation merge into one block"),
-                          tr("Per tile: compute or exchange, still busy, idle until the sync (Ctrl+wheel zooms tiles)")};
+                          tr("Per tile: compute or exchange, still busy, idle until the sync "
+                             "(Ctrl+wheel zooms tiles)")};
   for (int i = 0; i < 3; ++i) {
     auto* b = new QToolButton(this);
     b->setText(names[i]);
@@ -87,7 +91,8 @@ ExecutionPage::ExecutionPage(QWidget* parent)
     modeButtons_[std::size_t(i)] = b;
   }
   modeButtons_[0]->setChecked(true);
-  connect(group, &QButtonGroup::idClicked, this, [this](int id) { setMode(ExecutionTimeline::Mode(id)); });
+  connect(group, &QButtonGroup::idClicked, this,
+          [this](int id) { setMode(ExecutionTimeline::Mode(id)); });
   auto* fit = new QToolButton(this);
   fit->setText(tr("Fit"));
   fit->setToolTip(tr("Zoom to fit (0 or Home)"));
@@ -102,10 +107,13 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   bspLegend_ = new QLabel(this);
   bspLegend_->setObjectName(QStringLiteral("bspLegend"));
   bspLegend_->setTextFormat(Qt::RichText);
-  bspLegend_->setText(tr("<span style='color:%1'>&#9632;</span> partly busy &nbsp; <span style='color:%2'>&#9632;</span> idle")
-                           .arg(timeline_->bspStillBusyColor(StepKind::Compute).name(), timeline_->bspIdleColor().name()));
-  bspLegend_->setToolTip(tr("Partly busy: some tiles of the row still work on the step (its kind's colour, paler) while "
-                             "others wait. Idle: every tile of the row waits for the sync."));
+  bspLegend_->setText(tr("<span style='color:%1'>&#9632;</span> partly busy &nbsp; <span "
+                         "style='color:%2'>&#9632;</span> idle")
+                          .arg(timeline_->bspStillBusyColor(StepKind::Compute).name(),
+                               timeline_->bspIdleColor().name()));
+  bspLegend_->setToolTip(tr(
+      "Partly busy: some tiles of the row still work on the step (its kind's colour, paler) while "
+      "others wait. Idle: every tile of the row waits for the sync."));
   bspLegend_->setVisible(false);
   legendRow->addSpacing(12);
   legendRow->addWidget(bspLegend_);
@@ -196,19 +204,26 @@ void ExecutionPage::addSummaryPanels() {
   ipuHeading_->setWordWrap(true);
   auto* rangeHeading = new QLabel(tr("Visible range (follows zoom and pan)"), this);
   summaryPanels_ = new FittingPanels(tabs_, 0, tr("Summary"));
-  summaryPanels_->addPanel(titled(figuresHeading_, runFiguresView_), runFiguresView_, tr("Run figures"));
+  summaryPanels_->addPanel(titled(figuresHeading_, runFiguresView_), runFiguresView_,
+                           tr("Run figures"));
   summaryPanels_->addPanel(titled(ipuHeading_, ipuFiguresView_), ipuFiguresView_, tr("Per IPU"));
   summaryPanels_->addPanel(titled(rangeHeading, summaryView_), summaryView_, tr("Visible range"));
 }
 
-QWidget* ExecutionPage::imageWidget() { return timeline_; }
+QWidget* ExecutionPage::imageWidget() {
+  return timeline_;
+}
 
 bool ExecutionPage::parseMode(const QString& text, ExecutionTimeline::Mode* mode) {
   const QString t = text.trimmed().toLower();
-  if (t == QLatin1String("flat")) *mode = ExecutionTimeline::Mode::Flat;
-  else if (t == QLatin1String("flame")) *mode = ExecutionTimeline::Mode::Flame;
-  else if (t == QLatin1String("bsp")) *mode = ExecutionTimeline::Mode::Bsp;
-  else return false;
+  if (t == QLatin1String("flat"))
+    *mode = ExecutionTimeline::Mode::Flat;
+  else if (t == QLatin1String("flame"))
+    *mode = ExecutionTimeline::Mode::Flame;
+  else if (t == QLatin1String("bsp"))
+    *mode = ExecutionTimeline::Mode::Bsp;
+  else
+    return false;
   return true;
 }
 
@@ -255,7 +270,8 @@ void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
   for (std::size_t k = 0; k < sources_.size(); ++k) {
     const auto source = sources_[k].doc;
     sources_[k].header = runInBackground<ExecutionHeader>(
-        this, tr("Reading the execution"), [source](Progress& p) { return readExecutionHeader(*source, p); },
+        this, tr("Reading the execution"),
+        [source](Progress& p) { return readExecutionHeader(*source, p); },
         [this, k](std::shared_ptr<const ExecutionHeader> h) { headerArrived(k, std::move(h)); },
         [this](const QString& error) {
           timeline_->setMessage(tr("The execution could not be read."));
@@ -268,12 +284,14 @@ void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
 void ExecutionPage::headerArrived(std::size_t k, std::shared_ptr<const ExecutionHeader> header) {
   Source& s = sources_[k];
   s.headerDone = true;
-  if (header->hasExecution) s.index = std::make_shared<ExecutionIndex>(*header);
+  if (header->hasExecution)
+    s.index = std::make_shared<ExecutionIndex>(*header);
   else {
     s.noExecution = header->noExecutionReason;
     s.filled = true;
   }
-  if (std::all_of(sources_.begin(), sources_.end(), [](const Source& x) { return x.headerDone; })) allHeadersArrived();
+  if (std::all_of(sources_.begin(), sources_.end(), [](const Source& x) { return x.headerDone; }))
+    allHeadersArrived();
 }
 
 void ExecutionPage::allHeadersArrived() {
@@ -294,7 +312,8 @@ void ExecutionPage::allHeadersArrived() {
   }
   if (tracks.empty()) {
     // Nothing ran: a state to explain, not an error.
-    timeline_->setMessage(tr("No execution in this report.") + QStringLiteral("\n\n") + missing.join(QLatin1Char('\n')));
+    timeline_->setMessage(tr("No execution in this report.") + QStringLiteral("\n\n") +
+                          missing.join(QLatin1Char('\n')));
     status_->setText(tr("no execution"));
     tabs_->setVisible(false); // no empty tables of figures under the message
     setReady(true);
@@ -309,14 +328,18 @@ void ExecutionPage::allHeadersArrived() {
   runs_->addItem(tr("All runs"));
   const std::vector<ExecRunInfo>& runs = runsOf.index->header().runs;
   for (const ExecRunInfo& r : runs)
-    runs_->addItem(tr("%1 (%2 steps, %3 cycles)").arg(r.name, formatCount(r.numSteps), formatCount(r.cycles)));
+    runs_->addItem(
+        tr("%1 (%2 steps, %3 cycles)").arg(r.name, formatCount(r.numSteps), formatCount(r.cycles)));
   // The run to open on: the one asked for, else the first of several (a run of a long report is
   // what a user reads; All runs stays one click away).
   const QString wanted = std::exchange(wantedRun_, QString());
   if (!wanted.isEmpty()) {
-    const auto it = std::find_if(runs.begin(), runs.end(), [&](const ExecRunInfo& r) { return r.name == wanted; });
-    if (it != runs.end()) selectRun(int(it - runs.begin()));
-    else emit unknownRun(wanted, runNames());
+    const auto it = std::find_if(runs.begin(), runs.end(),
+                                 [&](const ExecRunInfo& r) { return r.name == wanted; });
+    if (it != runs.end())
+      selectRun(int(it - runs.begin()));
+    else
+      emit unknownRun(wanted, runNames());
   } else if (runs.size() > 1) {
     selectRun(0);
   }
@@ -330,7 +353,8 @@ void ExecutionPage::allHeadersArrived() {
     const auto doc = s.doc;
     const auto index = s.index;
     s.fill = runInBackground<FlameRows>(
-        this, tr("Indexing execution steps"), [doc, index](Progress& p) { return fillExecutionIndex(*doc, *index, p); },
+        this, tr("Indexing execution steps"),
+        [doc, index](Progress& p) { return fillExecutionIndex(*doc, *index, p); },
         [this, k, t](std::shared_ptr<const FlameRows> flame) {
           sources_[k].filled = true;
           timeline_->setFlame(t, std::move(flame));
@@ -353,7 +377,8 @@ void ExecutionPage::loadFigures() {
   const auto doc = doc_;
   figuresPending_ = true;
   figuresTask_ = runInBackground<ExecutionFigures>(
-      this, tr("Analysing the execution"), [doc](Progress& p) { return loadExecutionFigures(*doc, p); },
+      this, tr("Analysing the execution"),
+      [doc](Progress& p) { return loadExecutionFigures(*doc, p); },
       [this](std::shared_ptr<const ExecutionFigures> figures) {
         figuresPending_ = false;
         figures_ = std::move(figures);
@@ -372,15 +397,18 @@ void ExecutionPage::loadFigures() {
 void ExecutionPage::showFigures() {
   runFiguresModel_->setFigures(figures_, run_);
   ipuFiguresModel_->setFigures(figures_, run_);
-  ipuHeading_->setText((sources_.size() > 1 ? tr("Per IPU of the current report") : tr("Per IPU")) +
-                        tr(": share of tile cycles by kind; bytes moved by stream copies and global exchanges"));
+  ipuHeading_->setText(
+      (sources_.size() > 1 ? tr("Per IPU of the current report") : tr("Per IPU")) +
+      tr(": share of tile cycles by kind; bytes moved by stream copies and global exchanges"));
   if (!figures_) {
-    figuresHeading_->setText(figuresPending_ ? tr("Run figures: reading the execution…") : tr("Run figures"));
+    figuresHeading_->setText(figuresPending_ ? tr("Run figures: reading the execution…")
+                                             : tr("Run figures"));
     return;
   }
   const QString scope = runFiguresModel_->scope();
-  figuresHeading_->setText(figures_->base ? tr("Figures of %1 (base and current reports)").arg(scope)
-                                            : tr("Figures of %1").arg(scope));
+  figuresHeading_->setText(figures_->base
+                               ? tr("Figures of %1 (base and current reports)").arg(scope)
+                               : tr("Figures of %1").arg(scope));
   runFiguresView_->resizeColumnsToContents();
   ipuFiguresView_->resizeColumnsToContents();
   summaryPanels_->rearrange();
@@ -395,8 +423,10 @@ void ExecutionPage::poll() {
       loaded += s.index->loadedSteps();
       total += s.index->numSteps();
     }
-  if (loading()) status_->setText(tr("indexing %1 of %2 steps").arg(formatCount(loaded), formatCount(total)));
-  else if (total) status_->setText(tr("%1 steps").arg(formatCount(total)));
+  if (loading())
+    status_->setText(tr("indexing %1 of %2 steps").arg(formatCount(loaded), formatCount(total)));
+  else if (total)
+    status_->setText(tr("%1 steps").arg(formatCount(total)));
   summaryTimer_.start();
   if (!runApplied_) applyRun();
 }
@@ -413,7 +443,9 @@ void ExecutionPage::finishIfDone() {
     loadTiles(); // the BSP view's tiles, when it is the mode shown
   }
   // Ready once the indexes are complete and the BSP view has the tiles it shows.
-  if (std::none_of(sources_.begin(), sources_.end(), [](const Source& s) { return s.tilesPending; }) && !figuresPending_)
+  if (std::none_of(sources_.begin(), sources_.end(),
+                   [](const Source& s) { return s.tilesPending; }) &&
+      !figuresPending_)
     setReady(true);
 }
 
@@ -430,7 +462,8 @@ void ExecutionPage::updateSummary() {
     (isBase ? snap->baseRuns : snap->runs) = s.index->header().runs;
   }
   snap->compare = compare;
-  if (sources_.empty() || std::none_of(sources_.begin(), sources_.end(), [](const Source& s) { return bool(s.index); })) {
+  if (sources_.empty() || std::none_of(sources_.begin(), sources_.end(),
+                                       [](const Source& s) { return bool(s.index); })) {
     summaryModel_->setSnapshot(nullptr);
     return;
   }
@@ -443,7 +476,8 @@ QStringList ExecutionPage::runNames() const {
   QStringList names;
   for (auto it = sources_.rbegin(); it != sources_.rend(); ++it)
     if (it->index) {
-      for (const ExecRunInfo& r : it->index->header().runs) names << r.name;
+      for (const ExecRunInfo& r : it->index->header().runs)
+        names << r.name;
       break;
     }
   return names;
@@ -461,7 +495,8 @@ void ExecutionPage::applyRun() {
   if (run_ < 0) {
     timeline_->setLimits(0, -1);
     runApplied_ = true;
-    if (timeline_->mode() == ExecutionTimeline::Mode::Bsp && !loading()) timeline_->narrowViewForBsp();
+    if (timeline_->mode() == ExecutionTimeline::Mode::Bsp && !loading())
+      timeline_->narrowViewForBsp();
     return;
   }
   // The union of the run's spans over the reports shown (compare mode: the same run number).
@@ -476,7 +511,8 @@ void ExecutionPage::applyRun() {
   if (to < 0) return; // not indexed yet: poll() tries again
   timeline_->setLimits(from, to);
   runApplied_ = true;
-  if (timeline_->mode() == ExecutionTimeline::Mode::Bsp && !loading()) timeline_->narrowViewForBsp();
+  if (timeline_->mode() == ExecutionTimeline::Mode::Bsp && !loading())
+    timeline_->narrowViewForBsp();
 }
 
 void ExecutionPage::loadTiles() {
@@ -502,7 +538,8 @@ void ExecutionPage::loadTiles() {
     if (!loading()) setReady(false);
     const std::size_t k = std::size_t(&s - sources_.data());
     s.tiles = runInBackground<TileCycles>(
-        this, tr("Reading per-tile cycles"), [doc, a, b](Progress& p) { return loadTileCycles(*doc, a, b, p); },
+        this, tr("Reading per-tile cycles"),
+        [doc, a, b](Progress& p) { return loadTileCycles(*doc, a, b, p); },
         [this, t, k](std::shared_ptr<const TileCycles> cycles) {
           sources_[k].tilesPending = false;
           timeline_->setTileCycles(t, std::move(cycles));
@@ -532,7 +569,8 @@ void ExecutionPage::showBlockDetails(const ExecutionTimeline::FlameBlock& block)
   if (!source || !source->index) return;
   const ExecutionIndex& index = *source->index;
   const auto& flame = timeline_->tracks()[block.track].flame;
-  if (!flame || block.lane >= index.numLanes() || block.lastEntry >= index.entries(block.lane)) return;
+  if (!flame || block.lane >= index.numLanes() || block.lastEntry >= index.entries(block.lane))
+    return;
   FlameBlockQuery q;
   q.operations = flame->operations;
   if (q.operations) {
@@ -551,13 +589,16 @@ void ExecutionPage::showBlockDetails(const ExecutionTimeline::FlameBlock& block)
   const pva::SpanFigures* scope = nullptr;
   if (figures) {
     const bool base = sources_.size() > 1 && source == &sources_.front();
-    if (!base) scope = ExecutionFigures::span(figures->current, run_);
-    else if (figures->base) scope = ExecutionFigures::span(*figures->base, run_);
+    if (!base)
+      scope = ExecutionFigures::span(figures->current, run_);
+    else if (figures->base)
+      scope = ExecutionFigures::span(*figures->base, run_);
   }
   const auto doc = source->doc;
   tabs_->setCurrentIndex(1);
   detailsTask_ = runInBackground<StepDetails>(
-      this, tr("Reading a block"), [doc, q, figures, scope](Progress&) { return loadBlockDetails(*doc, q, scope); },
+      this, tr("Reading a block"),
+      [doc, q, figures, scope](Progress&) { return loadBlockDetails(*doc, q, scope); },
       [this](std::shared_ptr<const StepDetails> d) {
         detailsHint_->hide();
         detailsModel_->setDetails(std::move(d));

@@ -17,7 +17,6 @@
 
 #include <QThreadPool>
 #include <QTimer>
-
 #include <array>
 
 class QAbstractButton;
@@ -86,7 +85,7 @@ private:
     std::shared_ptr<const Document> doc;
     std::shared_ptr<ExecutionIndex> index;
     bool headerDone = false, filled = false;
-    bool tilesPending = false; ///< a per-tile read for the BSP view is under way
+    bool tilesPending = false;                ///< a per-tile read for the BSP view is under way
     std::uint64_t tilesFrom = 0, tilesTo = 0; ///< the steps it reads
     QString noExecution;
     TaskHandle header, fill, tiles;

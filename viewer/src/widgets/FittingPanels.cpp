@@ -7,7 +7,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-
 #include <algorithm>
 
 namespace tessera::viewer {
@@ -32,10 +31,12 @@ int FittingPanels::neededWidth(const QTableView* table) {
   const QHeaderView* header = table->horizontalHeader();
   const int columns = table->model() ? table->model()->columnCount() : 0;
   int last = columns - 1;
-  while (last >= 0 && header->isSectionHidden(last)) --last;
+  while (last >= 0 && header->isSectionHidden(last))
+    --last;
   for (int c = 0; c < columns; ++c) {
     if (header->isSectionHidden(c)) continue;
-    int w = std::max(header->sectionSizeHint(c), static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(c));
+    int w = std::max(header->sectionSizeHint(c),
+                     static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(c));
     // A stretched last section never narrows below the default section size.
     if (c == last && header->stretchLastSection()) w = std::max(w, header->defaultSectionSize());
     width += w;
@@ -43,8 +44,10 @@ int FittingPanels::neededWidth(const QTableView* table) {
   if (!table->verticalHeader()->isHidden()) width += table->verticalHeader()->sizeHint().width();
   // Rows that overflow the height bring a vertical scroll bar, which takes its width from the
   // columns: room for it when they do, so the columns still fit with it.
-  const int rowsHeight = table->verticalHeader()->length() + table->horizontalHeader()->sizeHint().height() + 2 * table->frameWidth();
-  if (rowsHeight > table->height() || table->verticalScrollBar()->isVisible()) width += table->verticalScrollBar()->sizeHint().width();
+  const int rowsHeight = table->verticalHeader()->length() +
+                         table->horizontalHeader()->sizeHint().height() + 2 * table->frameWidth();
+  if (rowsHeight > table->height() || table->verticalScrollBar()->isVisible())
+    width += table->verticalScrollBar()->sizeHint().width();
   return width;
 }
 
@@ -55,7 +58,8 @@ void FittingPanels::rearrange() {
   const int available = stack->width();
   const int handle = splitter_->handleWidth();
   std::vector<int> need;
-  for (const Panel& p : panels_) need.push_back(neededWidth(p.table));
+  for (const Panel& p : panels_)
+    need.push_back(neededWidth(p.table));
   // Nothing changed (the visible range's table refills on every pan): keep the sizes, a handle
   // the user dragged included.
   std::vector<int> measured = need;
@@ -68,7 +72,8 @@ void FittingPanels::rearrange() {
   // The first panel always stays (alone it scrolls when even it does not fit); the next ones
   // join it while they fit whole.
   int n = 1, used = need[0];
-  while (n < int(panels_.size()) && used + handle + need[std::size_t(n)] <= available) used += handle + need[std::size_t(n++)];
+  while (n < int(panels_.size()) && used + handle + need[std::size_t(n)] <= available)
+    used += handle + need[std::size_t(n++)];
 
   if (n != sideBySide_) {
     QWidget* current = tabs_->currentWidget();
@@ -90,7 +95,8 @@ void FittingPanels::rearrange() {
   }
   // Each panel its table's width; what is left goes to the last one.
   QList<int> sizes;
-  for (int i = 0; i < n; ++i) sizes << need[std::size_t(i)];
+  for (int i = 0; i < n; ++i)
+    sizes << need[std::size_t(i)];
   sizes.back() += std::max(0, available - used);
   splitter_->setSizes(sizes);
   arranging_ = false;

@@ -15,9 +15,9 @@
 namespace tessera::viewer {
 
 GraphPage::GraphPage(QWidget* parent)
-    : Page(parent), view_(new GraphView(this)), stack_(new QStackedWidget(this)), missing_(new QLabel(this)),
-      counts_(new QLabel(this)), details_(new QLabel(this)), matchLabel_(new QLabel(this)),
-      search_(new QLineEdit(this)) {
+    : Page(parent), view_(new GraphView(this)), stack_(new QStackedWidget(this)),
+      missing_(new QLabel(this)), counts_(new QLabel(this)), details_(new QLabel(this)),
+      matchLabel_(new QLabel(this)), search_(new QLineEdit(this)) {
   search_->setPlaceholderText(tr("Search compute sets and variables"));
   search_->setClearButtonEnabled(true);
   search_->setObjectName(QStringLiteral("graphSearch"));
@@ -52,7 +52,9 @@ GraphPage::GraphPage(QWidget* parent)
   connect(view_, &GraphView::selectionChanged, this, &GraphPage::showSelection);
 }
 
-QWidget* GraphPage::imageWidget() { return view_; }
+QWidget* GraphPage::imageWidget() {
+  return view_;
+}
 
 void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
@@ -72,32 +74,35 @@ void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
   stack_->setCurrentIndex(0);
   if (!doc) return;
   task_ = runInBackground<GraphViewData>(
-      this, tr("Laying out the computation graph"), [doc](Progress& p) { return loadGraphView(*doc, p); },
-      [this](std::shared_ptr<const GraphViewData> laidOut) { showGraph(std::move(laidOut)); }, reportError());
+      this, tr("Laying out the computation graph"),
+      [doc](Progress& p) { return loadGraphView(*doc, p); },
+      [this](std::shared_ptr<const GraphViewData> laidOut) { showGraph(std::move(laidOut)); },
+      reportError());
 }
 
 void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut) {
   if (!laidOut->present) {
     missing_->setText(tr("This report has no serialized graph (%1).\nRun with the engine option "
-                          "autoReport.outputSerializedGraph=true to write it.")
-                           .arg(laidOut->path));
+                         "autoReport.outputSerializedGraph=true to write it.")
+                          .arg(laidOut->path));
     stack_->setCurrentWidget(missing_);
     setReady(true);
     return;
   }
   counts_->setText(tr("%1 compute sets, %2 variables, %3 edges")
-                        .arg(laidOut->computeSets)
-                        .arg(laidOut->variables)
-                        .arg(laidOut->edges.size()));
+                       .arg(laidOut->computeSets)
+                       .arg(laidOut->variables)
+                       .arg(laidOut->edges.size()));
   if (laidOut->compared) {
     // Comparing: what changed against the base's graph, and what the base had that is gone.
     counts_->setText(counts_->text() + tr("; vs base: %1 changed, %2 new, %3 gone")
-                                             .arg(laidOut->changedNodes)
-                                             .arg(laidOut->newNodes)
-                                             .arg(laidOut->onlyInBase.size()));
+                                           .arg(laidOut->changedNodes)
+                                           .arg(laidOut->newNodes)
+                                           .arg(laidOut->onlyInBase.size()));
     counts_->setToolTip(laidOut->onlyInBase.isEmpty()
-                             ? QString()
-                             : tr("Only in the base report: %1").arg(laidOut->onlyInBase.mid(0, 40).join(QStringLiteral(", "))));
+                            ? QString()
+                            : tr("Only in the base report: %1")
+                                  .arg(laidOut->onlyInBase.mid(0, 40).join(QStringLiteral(", "))));
   } else {
     counts_->setToolTip(QString());
   }
@@ -141,19 +146,21 @@ QString shortTileRanges(const QString& tiles) {
 void GraphPage::showSelection(int node) {
   const GraphViewData* graph = view_->graphData();
   if (!graph || node < 0) {
-    details_->setText(tr("Click a compute set (box) or variable (ellipse); wheel zooms, drag pans, 0 fits."));
+    details_->setText(
+        tr("Click a compute set (box) or variable (ellipse); wheel zooms, drag pans, 0 fits."));
     return;
   }
   const GraphNode& n = graph->nodes[node];
   int in = 0, out = 0;
-  for (const GraphEdge& e : graph->edges) in += e.to == node, out += e.from == node;
+  for (const GraphEdge& e : graph->edges)
+    in += e.to == node, out += e.from == node;
   const bool cs = n.kind == GraphNode::Kind::ComputeSet;
   details_->setToolTip(n.tiles);
   details_->setText(tr("<b>%1</b> %2: %3; tiles %4; %5 in, %6 out")
-                         .arg(cs ? tr("Compute set") : tr("Variable"), n.name.toHtmlEscaped(), n.detail.toHtmlEscaped(),
-                              shortTileRanges(n.tiles))
-                         .arg(in)
-                         .arg(out));
+                        .arg(cs ? tr("Compute set") : tr("Variable"), n.name.toHtmlEscaped(),
+                             n.detail.toHtmlEscaped(), shortTileRanges(n.tiles))
+                        .arg(in)
+                        .arg(out));
   if (cs)
     emit computeSetSelected(n.name, n.tiles);
   else

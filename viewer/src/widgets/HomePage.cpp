@@ -16,7 +16,8 @@ namespace tessera::viewer {
 
 HomePage::HomePage(QWidget* parent)
     : QWidget(parent), recent_(new QListWidget(this)), comparisons_(new QListWidget(this)) {
-  auto* title = new QLabel(tr("<h1>Tessera</h1><p>Profile reports and host traces of IPU programs.</p>"), this);
+  auto* title = new QLabel(
+      tr("<h1>Tessera</h1><p>Profile reports and host traces of IPU programs.</p>"), this);
   auto* open = new QPushButton(tr("Open a report or trace…"), this);
   auto* compare = new QPushButton(tr("Compare two reports…"), this);
   connect(open, &QPushButton::clicked, this, &HomePage::openRequested);
@@ -28,8 +29,10 @@ HomePage::HomePage(QWidget* parent)
   demo_->setToolTip(demo);
   demo_->setVisible(!demo.isEmpty());
   connect(demo_, &QPushButton::clicked, this, [this, demo] { emit openPathRequested(demo); });
-  auto* hint = new QLabel(tr("Open a report directory (profile.pop, with debug.cbor beside it), a profile.pop or "
-                             "a .pvti host trace; or drop one on this window."), this);
+  auto* hint = new QLabel(
+      tr("Open a report directory (profile.pop, with debug.cbor beside it), a profile.pop or "
+         "a .pvti host trace; or drop one on this window."),
+      this);
   hint->setWordWrap(true);
 
   recent_->setObjectName(QStringLiteral("recentFiles"));
@@ -39,10 +42,12 @@ HomePage::HomePage(QWidget* parent)
   remove->setShortcutContext(Qt::WidgetShortcut);
   recent_->addAction(remove);
   connect(remove, &QAction::triggered, this, [this] {
-    if (auto* item = recent_->currentItem()) Settings::instance().removeRecentFile(item->data(Qt::UserRole).toString());
+    if (auto* item = recent_->currentItem())
+      Settings::instance().removeRecentFile(item->data(Qt::UserRole).toString());
   });
-  connect(recent_, &QListWidget::itemActivated, this,
-          [this](QListWidgetItem* item) { emit openPathRequested(item->data(Qt::UserRole).toString()); });
+  connect(recent_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    emit openPathRequested(item->data(Qt::UserRole).toString());
+  });
   comparisons_->setObjectName(QStringLiteral("recentComparisons"));
   comparisons_->setContextMenuPolicy(Qt::ActionsContextMenu);
   auto* removeComparison = new QAction(tr("Remove from recent comparisons"), comparisons_);
@@ -51,10 +56,12 @@ HomePage::HomePage(QWidget* parent)
   comparisons_->addAction(removeComparison);
   connect(removeComparison, &QAction::triggered, this, [this] {
     if (auto* item = comparisons_->currentItem())
-      Settings::instance().removeRecentComparison({item->data(Qt::UserRole).toString(), item->data(Qt::UserRole + 1).toString()});
+      Settings::instance().removeRecentComparison(
+          {item->data(Qt::UserRole).toString(), item->data(Qt::UserRole + 1).toString()});
   });
   connect(comparisons_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-    emit comparisonRequested(item->data(Qt::UserRole).toString(), item->data(Qt::UserRole + 1).toString());
+    emit comparisonRequested(item->data(Qt::UserRole).toString(),
+                             item->data(Qt::UserRole + 1).toString());
   });
   connect(&Settings::instance(), &Settings::changed, this, &HomePage::refreshRecent);
 
@@ -81,11 +88,13 @@ void HomePage::refreshRecent() {
   }
   comparisons_->clear();
   for (const Settings::Comparison& c : Settings::instance().recentComparisons()) {
-    auto* item = new QListWidgetItem(tr("%1 ↔ %2").arg(QDir::toNativeSeparators(c.base), QDir::toNativeSeparators(c.current)),
-                                     comparisons_);
+    auto* item = new QListWidgetItem(
+        tr("%1 ↔ %2").arg(QDir::toNativeSeparators(c.base), QDir::toNativeSeparators(c.current)),
+        comparisons_);
     item->setData(Qt::UserRole, c.base);
     item->setData(Qt::UserRole + 1, c.current);
-    if (!QFileInfo::exists(c.base) || !QFileInfo::exists(c.current)) item->setToolTip(tr("No longer exists"));
+    if (!QFileInfo::exists(c.base) || !QFileInfo::exists(c.current))
+      item->setToolTip(tr("No longer exists"));
   }
 }
 

@@ -27,12 +27,14 @@
 namespace tessera::viewer {
 
 HostTracePage::HostTracePage(QWidget* parent)
-    : Page(parent), timeline_(new TraceTimeline(this)), search_(new QLineEdit(this)), matchLabel_(new QLabel(this)),
-      merge_(new QCheckBox(tr("Merge all charts"), this)), filled_(new QCheckBox(tr("Filled graphs"), this)),
-      absolute_(new QCheckBox(tr("Absolute time"), this)), tabs_(new QTabWidget(this)), summary_(new QLabel(this)),
-      callTreeModel_(new TraceCallTreeModel(this)), callTreeView_(new QTreeView(this)),
-      metadata_(new QPlainTextEdit(this)) {
-  search_->setPlaceholderText(tr("Search events by label (Enter / F3: next, Shift+Enter / Shift+F3: previous)"));
+    : Page(parent), timeline_(new TraceTimeline(this)), search_(new QLineEdit(this)),
+      matchLabel_(new QLabel(this)), merge_(new QCheckBox(tr("Merge all charts"), this)),
+      filled_(new QCheckBox(tr("Filled graphs"), this)),
+      absolute_(new QCheckBox(tr("Absolute time"), this)), tabs_(new QTabWidget(this)),
+      summary_(new QLabel(this)), callTreeModel_(new TraceCallTreeModel(this)),
+      callTreeView_(new QTreeView(this)), metadata_(new QPlainTextEdit(this)) {
+  search_->setPlaceholderText(
+      tr("Search events by label (Enter / F3: next, Shift+Enter / Shift+F3: previous)"));
   search_->setClearButtonEnabled(true);
   auto* previous = new QToolButton(this);
   previous->setText(QStringLiteral("▲"));
@@ -40,7 +42,8 @@ HostTracePage::HostTracePage(QWidget* parent)
   auto* next = new QToolButton(this);
   next->setText(QStringLiteral("▼"));
   next->setToolTip(tr("Next match (Enter, F3)"));
-  merge_->setToolTip(tr("All threads of a process in one row, so flame graphs line up with the line graphs"));
+  merge_->setToolTip(
+      tr("All threads of a process in one row, so flame graphs line up with the line graphs"));
   auto* fit = new QPushButton(tr("Fit"), this);
   fit->setToolTip(tr("Show the whole trace (0, Home)"));
   auto* collapse = new QPushButton(tr("Collapse all"), this);
@@ -65,7 +68,8 @@ HostTracePage::HostTracePage(QWidget* parent)
   callTreeView_->setUniformRowHeights(true);
   callTreeView_->setAlternatingRowColors(true);
   callTreeView_->header()->setStretchLastSection(false);
-  callTreeView_->header()->setSectionResizeMode(TraceCallTreeModel::LabelColumn, QHeaderView::Stretch);
+  callTreeView_->header()->setSectionResizeMode(TraceCallTreeModel::LabelColumn,
+                                                QHeaderView::Stretch);
   metadata_->setReadOnly(true);
   metadata_->setLineWrapMode(QPlainTextEdit::NoWrap);
   // The summary scrolls when the details panel is short.
@@ -89,15 +93,18 @@ HostTracePage::HostTracePage(QWidget* parent)
   layout->addWidget(split, 1);
 
   connect(search_, &QLineEdit::returnPressed, this, [this] {
-    if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) findPrevious();
-    else findNext();
+    if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)
+      findPrevious();
+    else
+      findNext();
   });
   connect(search_, &QLineEdit::textChanged, this, [this] { updateMatches(); });
   connect(next, &QToolButton::clicked, this, &HostTracePage::findNext);
   connect(previous, &QToolButton::clicked, this, &HostTracePage::findPrevious);
   auto* f3 = new QShortcut(QKeySequence(Qt::Key_F3), this, this, &HostTracePage::findNext);
   f3->setContext(Qt::WidgetWithChildrenShortcut);
-  auto* shiftF3 = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3), this, this, &HostTracePage::findPrevious);
+  auto* shiftF3 =
+      new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3), this, this, &HostTracePage::findPrevious);
   shiftF3->setContext(Qt::WidgetWithChildrenShortcut);
   connect(merge_, &QCheckBox::toggled, timeline_, &TraceTimeline::setMerged);
   connect(filled_, &QCheckBox::toggled, timeline_, &TraceTimeline::setFilledGraphs);
@@ -109,7 +116,9 @@ HostTracePage::HostTracePage(QWidget* parent)
   showSelection({});
 }
 
-QWidget* HostTracePage::imageWidget() { return timeline_; }
+QWidget* HostTracePage::imageWidget() {
+  return timeline_;
+}
 
 void HostTracePage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
@@ -137,12 +146,14 @@ void HostTracePage::showIndex(std::shared_ptr<const TraceIndex> index) {
 void HostTracePage::showSelection(TraceEventRef ref) {
   callTreeModel_->setEvent(index_, ref);
   if (!index_ || !ref.valid()) {
-    summary_->setText(index_ ? tr("Click an event or an instant marker to see its details here.") : QString());
+    summary_->setText(index_ ? tr("Click an event or an instant marker to see its details here.")
+                             : QString());
     metadata_->clear();
     return;
   }
   const auto row = [](const QString& name, const QString& value) {
-    return QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(name, value.toHtmlEscaped());
+    return QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
+        .arg(name, value.toHtmlEscaped());
   };
   const TraceThreadIndex& thread = index_->threads[std::size_t(ref.thread)];
   const TraceProcessIndex& process = index_->processes[std::size_t(thread.process)];
@@ -152,8 +163,9 @@ void HostTracePage::showSelection(TraceEventRef ref) {
     const TraceInstant& e = index_->instant(ref);
     html += row(tr("Label"), index_->labels[e.label]);
     html += row(tr("Kind"), e.kind == pva::InstantEvent::Kind::Instant ? tr("Instant event")
-                            : e.kind == pva::InstantEvent::Kind::UnmatchedEnd ? tr("end() with nothing open")
-                                                                              : tr("end() of a different label"));
+                            : e.kind == pva::InstantEvent::Kind::UnmatchedEnd
+                                ? tr("end() with nothing open")
+                                : tr("end() of a different label"));
     html += row(tr("Channel"), index_->channels[e.channel]);
     html += row(tr("Thread"), index_->threadTitle(ref.thread));
     html += row(tr("Time"), formatTraceTime(double(e.time), 1));
@@ -165,7 +177,9 @@ void HostTracePage::showSelection(TraceEventRef ref) {
     html += row(tr("Thread"), index_->threadTitle(ref.thread));
     html += row(tr("Process"), QStringLiteral("%1 (pid %2)").arg(process.name).arg(process.pid));
     html += row(tr("Begin"), formatTraceTime(double(e.begin), 1));
-    html += row(tr("Duration"), formatDurationNs(double(e.duration())) + (e.finished ? QString() : tr(" (unfinished: the trace has no end for it)")));
+    html += row(tr("Duration"),
+                formatDurationNs(double(e.duration())) +
+                    (e.finished ? QString() : tr(" (unfinished: the trace has no end for it)")));
     html += row(tr("Self time"), formatDurationNs(double(e.self)));
     html += row(tr("Depth"), QString::number(e.depth));
     html += row(tr("Children"), formatCount(e.childCount));
@@ -177,8 +191,9 @@ void HostTracePage::showSelection(TraceEventRef ref) {
     const QByteArray raw = QByteArray::fromStdString(*metadata);
     QJsonParseError error{};
     const QJsonDocument json = QJsonDocument::fromJson(raw, &error);
-    metadata_->setPlainText(error.error == QJsonParseError::NoError ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
-                                                                     : QString::fromUtf8(raw));
+    metadata_->setPlainText(error.error == QJsonParseError::NoError
+                                ? QString::fromUtf8(json.toJson(QJsonDocument::Indented))
+                                : QString::fromUtf8(raw));
   } else {
     metadata_->setPlainText(tr("(no metadata)"));
   }
@@ -191,20 +206,31 @@ void HostTracePage::updateMatches() {
     matches_ = index_ ? index_->search(text) : std::vector<TraceEventRef>{};
     currentMatch_ = -1;
   }
-  if (text.isEmpty()) matchLabel_->clear();
-  else if (matches_.empty()) matchLabel_->setText(tr("no match"));
-  else if (currentMatch_ < 0) matchLabel_->setText(tr("%1 matches").arg(formatCount(matches_.size())));
-  else matchLabel_->setText(tr("%1 of %2").arg(formatCount(std::size_t(currentMatch_) + 1), formatCount(matches_.size())));
+  if (text.isEmpty())
+    matchLabel_->clear();
+  else if (matches_.empty())
+    matchLabel_->setText(tr("no match"));
+  else if (currentMatch_ < 0)
+    matchLabel_->setText(tr("%1 matches").arg(formatCount(matches_.size())));
+  else
+    matchLabel_->setText(
+        tr("%1 of %2")
+            .arg(formatCount(std::size_t(currentMatch_) + 1), formatCount(matches_.size())));
 }
 
-void HostTracePage::findNext() { step(+1); }
-void HostTracePage::findPrevious() { step(-1); }
+void HostTracePage::findNext() {
+  step(+1);
+}
+void HostTracePage::findPrevious() {
+  step(-1);
+}
 
 void HostTracePage::step(int direction) {
   updateMatches();
   if (matches_.empty()) return;
   const int n = int(matches_.size());
-  currentMatch_ = currentMatch_ < 0 ? (direction > 0 ? 0 : n - 1) : ((currentMatch_ + direction) % n + n) % n;
+  currentMatch_ =
+      currentMatch_ < 0 ? (direction > 0 ? 0 : n - 1) : ((currentMatch_ + direction) % n + n) % n;
   updateMatches();
   timeline_->reveal(matches_[std::size_t(currentMatch_)]);
 }

@@ -14,7 +14,6 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace tessera::viewer {
@@ -45,7 +44,8 @@ QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
   auto* layout = new QVBoxLayout(group);
   layout->setContentsMargins(6, 6, 6, 6);
   // Tables keep their height at the top of a taller box; the histogram takes the room.
-  layout->addWidget(content, 0, qobject_cast<QTableView*>(content) ? Qt::AlignTop : Qt::Alignment());
+  layout->addWidget(content, 0,
+                    qobject_cast<QTableView*>(content) ? Qt::AlignTop : Qt::Alignment());
   return group;
 }
 
@@ -53,7 +53,8 @@ QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
 void fitHeight(QTableView* view) {
   const int header = view->horizontalHeader()->sizeHint().height();
   const int rows = std::max(1, view->model()->rowCount());
-  view->setFixedHeight(header + rows * view->verticalHeader()->defaultSectionSize() + 2 * view->frameWidth() + 2);
+  view->setFixedHeight(header + rows * view->verticalHeader()->defaultSectionSize() +
+                       2 * view->frameWidth() + 2);
 }
 
 } // namespace
@@ -61,8 +62,10 @@ void fitHeight(QTableView* view) {
 InsightsPage::InsightsPage(QWidget* parent)
     : Page(parent), verdict_(new QLabel(this)), histogram_(new UsageHistogram(this)),
       suggestions_(new SuggestionsModel(this)), worstTiles_(new WorstTilesModel(this)),
-      liveness_(new LivenessSplitModel(this)), vertexState_(new VertexTypesModel(VertexTypesModel::By::State, this)),
-      vertexCode_(new VertexTypesModel(VertexTypesModel::By::Code, this)), exchanges_(new ExchangesModel(this)) {
+      liveness_(new LivenessSplitModel(this)),
+      vertexState_(new VertexTypesModel(VertexTypesModel::By::State, this)),
+      vertexCode_(new VertexTypesModel(VertexTypesModel::By::Code, this)),
+      exchanges_(new ExchangesModel(this)) {
   auto* content = new QWidget(this);
   content_ = content;
   auto* grid = new QGridLayout(content);
@@ -87,16 +90,24 @@ InsightsPage::InsightsPage(QWidget* parent)
   state->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   code->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
-  // A short title: a group box is at least as wide as its title, and this column should stay narrow.
+  // A short title: a group box is at least as wide as its title, and this column should stay
+  // narrow.
   grid->addWidget(box(tr("Tiles by memory used"), histogram_, content), 1, 0);
-  histogram_->setToolTip(tr("Tiles of one replica by memory including gaps, as a share of the tile's memory; "
-                             "the red bar: tiles over it"));
-  grid->addWidget(box(tr("Suggestions (estimated savings; hover for why)"), suggestions, content), 1, 1);
+  histogram_->setToolTip(
+      tr("Tiles of one replica by memory including gaps, as a share of the tile's memory; "
+         "the red bar: tiles over it"));
+  grid->addWidget(box(tr("Suggestions (estimated savings; hover for why)"), suggestions, content),
+                  1, 1);
   grid->addWidget(box(tr("Worst tiles (including gaps)"), worst, content), 2, 0, 1, 2);
-  grid->addWidget(box(tr("Always live and not always live: at the model's peak step and at each one's own"), liveness, content), 3, 0, 1, 2);
+  grid->addWidget(
+      box(tr("Always live and not always live: at the model's peak step and at each one's own"),
+          liveness, content),
+      3, 0, 1, 2);
   grid->addWidget(box(tr("Largest vertex state (one replica)"), state, content), 4, 0);
   grid->addWidget(box(tr("Largest vertex code (one replica)"), code, content), 4, 1);
-  grid->addWidget(box(tr("Largest exchanges (by exchange code) and the compute sets they serve"), exchanges, content), 5, 0, 1, 2);
+  grid->addWidget(box(tr("Largest exchanges (by exchange code) and the compute sets they serve"),
+                      exchanges, content),
+                  5, 0, 1, 2);
   grid->setColumnStretch(0, 2);
   grid->setColumnStretch(1, 3);
   grid->setRowStretch(6, 1);
@@ -134,7 +145,8 @@ void InsightsPage::showData(std::shared_ptr<const InsightsData> d) {
   data_ = d;
   verdict_->setText(d ? scope_ + d->verdict() : QString());
   QPalette pal = verdict_->palette();
-  pal.setColor(QPalette::WindowText, d && !d->insights.fits ? QColor(190, 30, 30) : QColor(30, 130, 50));
+  pal.setColor(QPalette::WindowText,
+               d && !d->insights.fits ? QColor(190, 30, 30) : QColor(30, 130, 50));
   verdict_->setPalette(pal);
   histogram_->setBins(d ? d->insights.usage : std::vector<pva::UsageBin>());
   suggestions_->setData(d);
@@ -143,7 +155,8 @@ void InsightsPage::showData(std::shared_ptr<const InsightsData> d) {
   vertexState_->setData(d);
   vertexCode_->setData(d);
   exchanges_->setData(d);
-  for (QTableView* t : tables_) fitHeight(t);
+  for (QTableView* t : tables_)
+    fitHeight(t);
   content_->layout()->activate();
 }
 

@@ -25,27 +25,33 @@
 namespace tessera::viewer {
 
 LivenessPage::LivenessPage(QWidget* parent)
-    : Page(parent), chart_(new LivenessChart(this)), alwaysLiveModel_(new AlwaysLiveVariablesModel(this)),
+    : Page(parent), chart_(new LivenessChart(this)),
+      alwaysLiveModel_(new AlwaysLiveVariablesModel(this)),
       liveModel_(new LiveVariablesModel(this)), verticesModel_(new TileVerticesModel(this)),
       cyclesModel_(new StepCyclesModel(this)) {
   tabs_ = new QTabWidget(this);
-  liveTable_ = new TotalledTable(liveModel_, tr("variables"), LiveVariablesModel::NameColumn, tabs_);
+  liveTable_ =
+      new TotalledTable(liveModel_, tr("variables"), LiveVariablesModel::NameColumn, tabs_);
   tabs_->addTab(liveTable_, tr("Not always live variables"));
-  alwaysLiveTable_ = new TotalledTable(alwaysLiveModel_, tr("always-live variables"), AlwaysLiveVariablesModel::NameColumn, tabs_);
+  alwaysLiveTable_ = new TotalledTable(alwaysLiveModel_, tr("always-live variables"),
+                                       AlwaysLiveVariablesModel::NameColumn, tabs_);
   tabs_->addTab(alwaysLiveTable_, tr("Always live variables"));
   tabs_->addTab(new TotalledTable(verticesModel_, tr("vertex types"), 0, tabs_), tr("Vertices"));
-  tabs_->addTab(createSortableTable(cyclesModel_, tabs_, StepCyclesModel::ProgramColumn), tr("Cycle estimates"));
+  tabs_->addTab(createSortableTable(cyclesModel_, tabs_, StepCyclesModel::ProgramColumn),
+                tr("Cycle estimates"));
   overview_ = new RangeOverview(chart_, this);
   overview_->setItemNoun(tr("step"));
-  const ChartPageParts parts = layOutChartPage(this, createToolbar(), nullptr, chart_, tabs_, overview_, createTablesBar());
+  const ChartPageParts parts =
+      layOutChartPage(this, createToolbar(), nullptr, chart_, tabs_, overview_, createTablesBar());
   summary_ = parts.summary;
   selectionLabel_ = parts.selection;
 
-  connect(chart_, &LivenessChart::selectionChanged, this, [this](const std::vector<std::size_t>& steps) {
-    if (steps == steps_) return;
-    steps_ = steps;
-    loadDetails();
-  });
+  connect(chart_, &LivenessChart::selectionChanged, this,
+          [this](const std::vector<std::size_t>& steps) {
+            if (steps == steps_) return;
+            steps_ = steps;
+            loadDetails();
+          });
   connect(&Settings::instance(), &Settings::changed, this, [this] { updateTexts(); });
   updateTexts();
 }
@@ -90,7 +96,8 @@ QWidget* LivenessPage::createToolbar() {
   stepRange_->setClearButtonEnabled(true);
   stepRange_->setMaximumWidth(130);
   stepRange_->setToolTip(tr("Show only these liveness steps (first-last); empty: every step"));
-  connect(stepRange_, &QLineEdit::returnPressed, this, [this] { setStepRange(stepRange_->text()); });
+  connect(stepRange_, &QLineEdit::returnPressed, this,
+          [this] { setStepRange(stepRange_->text()); });
   connect(stepRange_, &QLineEdit::textChanged, this, [this](const QString& t) {
     if (t.isEmpty()) setStepRange({}); // clearing the box shows every step again
   });
@@ -109,9 +116,10 @@ QWidget* LivenessPage::createTablesBar() {
   variableFilter_ = new QLineEdit(bar);
   variableFilter_->setPlaceholderText(tr("name contains…"));
   variableFilter_->setClearButtonEnabled(true);
-  variableFilter_->setToolTip(tr("List only the variables whose name contains this text, in both variable tables, "
-                                  "and draw their lives on the chart (the %1 largest); several names separated by ';'")
-                                   .arg(LivenessChart::kMaxLifetimes));
+  variableFilter_->setToolTip(
+      tr("List only the variables whose name contains this text, in both variable tables, "
+         "and draw their lives on the chart (the %1 largest); several names separated by ';'")
+          .arg(LivenessChart::kMaxLifetimes));
   connect(variableFilter_, &QLineEdit::textChanged, this, [this](const QString& text) {
     liveTable_->setNameFilter(text);
     alwaysLiveTable_->setNameFilter(text);
@@ -134,7 +142,8 @@ void LivenessPage::showLifetimes() {
     if (!livesTask_.active()) {
       const auto doc = doc_;
       livesTask_ = runInBackground<VariableLives>(
-          this, tr("Reading variables' lives"), [doc](Progress& p) { return loadVariableLives(*doc, p); },
+          this, tr("Reading variables' lives"),
+          [doc](Progress& p) { return loadVariableLives(*doc, p); },
           [this](std::shared_ptr<const VariableLives> lives) {
             lives_ = std::move(lives);
             livesTask_ = TaskHandle();
@@ -147,7 +156,8 @@ void LivenessPage::showLifetimes() {
   std::size_t matched = 0;
   const std::vector<std::size_t> picked = lives_->matching(terms, &matched);
   std::vector<VariableLife> lives;
-  for (std::size_t i = 0; i < picked.size() && i < LivenessChart::kMaxLifetimes; ++i) lives.push_back(lives_->variables[picked[i]]);
+  for (std::size_t i = 0; i < picked.size() && i < LivenessChart::kMaxLifetimes; ++i)
+    lives.push_back(lives_->variables[picked[i]]);
   chart_->setLifetimes(std::move(lives), matched - std::min(matched, LivenessChart::kMaxLifetimes));
   emit lifetimesShown();
 }
@@ -167,7 +177,8 @@ bool LivenessPage::setStepRange(const QString& text) {
   const qulonglong last = ends.size() > 1 ? ends.value(1).trimmed().toULongLong(&ok2) : first;
   if (ends.size() == 1) ok2 = ok1;
   if (ends.size() > 2 || !ok1 || !ok2 || last < first || last >= steps) {
-    tileError_->setText(tr("'%1' is not a step range like 80-100 (steps 0-%2)").arg(t).arg(steps ? steps - 1 : 0));
+    tileError_->setText(
+        tr("'%1' is not a step range like 80-100 (steps 0-%2)").arg(t).arg(steps ? steps - 1 : 0));
     return false;
   }
   tileError_->clear();
@@ -177,9 +188,13 @@ bool LivenessPage::setStepRange(const QString& text) {
   return true;
 }
 
-void LivenessPage::setVariableFilter(const QString& text) { variableFilter_->setText(text); }
+void LivenessPage::setVariableFilter(const QString& text) {
+  variableFilter_->setText(text);
+}
 
-QWidget* LivenessPage::imageWidget() { return chart_; }
+QWidget* LivenessPage::imageWidget() {
+  return chart_;
+}
 
 void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
@@ -256,11 +271,11 @@ void LivenessPage::loadCurves() {
       [doc, scope](Progress& p) {
         Curves c;
         c.current = std::make_shared<const LivenessData>(loadLiveness(*doc, scope, p));
-        if (doc->base()) c.base = std::make_shared<const LivenessData>(loadLiveness(*doc->base(), scope, p));
+        if (doc->base())
+          c.base = std::make_shared<const LivenessData>(loadLiveness(*doc->base(), scope, p));
         return c;
       },
-      [this](std::shared_ptr<const Curves> c) { showCurves(std::move(c)); },
-      reportError());
+      [this](std::shared_ptr<const Curves> c) { showCurves(std::move(c)); }, reportError());
 }
 
 void LivenessPage::showCurves(std::shared_ptr<const Curves> curves) {
@@ -271,8 +286,10 @@ void LivenessPage::showCurves(std::shared_ptr<const Curves> curves) {
   alwaysLiveModel_->setRows({data_, &data_->alwaysLiveVariables});
   chart_->setData(data_, baseData_);
   // The peak step is selected at first, so the tabs show the moment memory matters most.
-  if (first && chart_->selection().empty() && data_->steps() > 0) chart_->setSelection({data_->peakStep()});
-  else loadDetails(); // the same steps, in the new scope
+  if (first && chart_->selection().empty() && data_->steps() > 0)
+    chart_->setSelection({data_->peakStep()});
+  else
+    loadDetails(); // the same steps, in the new scope
   updateTexts();
   emit curveLoaded();
 }
@@ -286,7 +303,8 @@ void LivenessPage::loadDetails() {
   const LivenessScope scope = scope_;
   const std::vector<std::size_t> steps = steps_;
   detailsTask_ = runInBackground<StepDetailsData>(
-      this, tr("Reading live variables"), [doc, scope, steps](Progress& p) { return loadStepDetails(*doc, scope, steps, p); },
+      this, tr("Reading live variables"),
+      [doc, scope, steps](Progress& p) { return loadStepDetails(*doc, scope, steps, p); },
       [this](std::shared_ptr<const StepDetailsData> d) {
         details_ = d;
         liveModel_->setDetails(d);
@@ -310,12 +328,13 @@ void LivenessPage::updateTexts() {
   QString summary;
   const auto [rangeFirst, rangeLast] = chart_->stepRange();
   if (data_->steps() && (rangeFirst > 0 || rangeLast < data_->steps()))
-    summary = tr("<b>Showing steps %1-%2</b> of ").arg(rangeFirst).arg(rangeLast ? rangeLast - 1 : 0);
+    summary =
+        tr("<b>Showing steps %1-%2</b> of ").arg(rangeFirst).arg(rangeLast ? rangeLast - 1 : 0);
   summary += tr("%1 steps (%2). Peak not always live: %3 at step %4 (%5). Always live: %6.")
-                        .arg(formatCount(data_->steps()), data_->scope.describe(),
-                             formatBytes(data_->steps() ? data_->notAlwaysLive[peak] : 0, u))
-                        .arg(peak)
-                        .arg(data_->programName(peak).toHtmlEscaped(), formatBytes(data_->alwaysLive, u));
+                 .arg(formatCount(data_->steps()), data_->scope.describe(),
+                      formatBytes(data_->steps() ? data_->notAlwaysLive[peak] : 0, u))
+                 .arg(peak)
+                 .arg(data_->programName(peak).toHtmlEscaped(), formatBytes(data_->alwaysLive, u));
   if (baseData_ && baseData_->steps()) {
     const std::size_t bp = baseData_->peakStep();
     summary += tr(" Base: peak %1 at step %2, always live %3 (%4 steps).")
@@ -329,13 +348,18 @@ void LivenessPage::updateTexts() {
     selection = tr("No step selected: click the chart to pick a step, shift-click to add steps.");
   } else if (steps_.size() == 1) {
     const std::size_t s = steps_[0];
-    selection = tr("<b>Step %1</b>: %2 (%3)").arg(s).arg(data_->programName(s).toHtmlEscaped(), data_->programType(s));
+    selection = tr("<b>Step %1</b>: %2 (%3)")
+                    .arg(s)
+                    .arg(data_->programName(s).toHtmlEscaped(), data_->programType(s));
     if (s < data_->steps())
       selection += tr(", %1 not always live").arg(formatBytes(data_->notAlwaysLive[s], u));
   } else {
     QStringList list;
-    for (std::size_t s : steps_) list << QString::number(s);
-    selection = tr("<b>%1 steps</b>: %2 (a column each in the variables table)").arg(steps_.size()).arg(list.join(QStringLiteral(", ")));
+    for (std::size_t s : steps_)
+      list << QString::number(s);
+    selection = tr("<b>%1 steps</b>: %2 (a column each in the variables table)")
+                    .arg(steps_.size())
+                    .arg(list.join(QStringLiteral(", ")));
   }
   if (details_ && !details_->computeSet.isEmpty())
     selection += tr(". Vertices of compute set %1").arg(details_->computeSet.toHtmlEscaped());

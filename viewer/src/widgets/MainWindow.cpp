@@ -6,17 +6,17 @@
 #include "core/Settings.hpp"
 #include "widgets/GraphPage.hpp"
 #include "widgets/HomePage.hpp"
-#include "widgets/ReportFileDialog.hpp"
 #include "widgets/MemoryPage.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/Page.hpp"
 #include "widgets/PageRegistry.hpp"
+#include "widgets/ReportFileDialog.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
 #include <QDragEnterEvent>
-#include <QFileInfo>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -32,7 +32,8 @@ namespace tessera::viewer {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), home_(new HomePage(this)), sideList_(new QListWidget(this)),
-      stack_(new QStackedWidget(this)), progress_(new QProgressBar(this)), progressLabel_(new QLabel(this)) {
+      stack_(new QStackedWidget(this)), progress_(new QProgressBar(this)),
+      progressLabel_(new QLabel(this)) {
   setAcceptDrops(true);
   stack_->addWidget(home_);
   pages_ = createPages(stack_);
@@ -41,7 +42,8 @@ MainWindow::MainWindow(QWidget* parent)
     auto* item = new QListWidgetItem(p->title(), sideList_);
     item->setData(Qt::UserRole, p->viewKey());
     item->setHidden(true);
-    connect(p, &Page::errorOccurred, this, [this, p](const QString& message) { showError(p->title(), message); });
+    connect(p, &Page::errorOccurred, this,
+            [this, p](const QString& message) { showError(p->title(), message); });
   }
   linkGraphSelection();
   sideList_->setObjectName(QStringLiteral("pageList"));
@@ -102,7 +104,8 @@ void MainWindow::showProgress(const QString& task) {
   const auto it = tasks_.count(task) ? tasks_.find(task) : tasks_.begin();
   shownTask_ = it->first;
   const std::size_t others = tasks_.size() - 1;
-  progressLabel_->setText(others ? tr("%1 (and %n more)", "", int(others)).arg(it->first) : it->first);
+  progressLabel_->setText(others ? tr("%1 (and %n more)", "", int(others)).arg(it->first)
+                                 : it->first);
   progress_->setValue(it->second.percent);
   progress_->show();
 }
@@ -110,7 +113,8 @@ void MainWindow::showProgress(const QString& task) {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
-  file->addAction(tr("&Compare two reports…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::chooseAndCompare);
+  file->addAction(tr("&Compare two reports…"), QKeySequence(tr("Ctrl+Shift+O")), this,
+                  &MainWindow::chooseAndCompare);
   QMenu* recent = file->addMenu(tr("Open &recent"));
   connect(recent, &QMenu::aboutToShow, this, [this, recent] {
     recent->clear();
@@ -119,13 +123,15 @@ void MainWindow::createMenus() {
     const auto comparisons = Settings::instance().recentComparisons();
     if (!comparisons.isEmpty()) recent->addSection(tr("Comparisons"));
     for (const Settings::Comparison& c : comparisons)
-      recent->addAction(tr("%1 ↔ %2").arg(c.base, c.current), this, [this, c] { openComparison(c.base, c.current); });
+      recent->addAction(tr("%1 ↔ %2").arg(c.base, c.current), this,
+                        [this, c] { openComparison(c.base, c.current); });
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
   file->addAction(tr("&Reload"), QKeySequence::Refresh, this, [this] {
     if (doc_) setDocument(doc_);
   });
-  file->addAction(tr("Save &image of this view…"), QKeySequence::Save, this, &MainWindow::saveCurrentImage);
+  file->addAction(tr("Save &image of this view…"), QKeySequence::Save, this,
+                  &MainWindow::saveCurrentImage);
   file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeDocument);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
@@ -141,9 +147,10 @@ void MainWindow::createMenus() {
   view->addSeparator();
   QMenu* units = view->addMenu(tr("Memory &units"));
   auto* group = new QActionGroup(units);
-  const std::pair<MemoryUnits, QString> choices[] = {{MemoryUnits::Bytes, tr("Bytes")},
-                                                     {MemoryUnits::Binary, tr("Binary (KiB, MiB)")},
-                                                     {MemoryUnits::Decimal, tr("Decimal (kB, MB)")}};
+  const std::pair<MemoryUnits, QString> choices[] = {
+      {MemoryUnits::Bytes, tr("Bytes")},
+      {MemoryUnits::Binary, tr("Binary (KiB, MiB)")},
+      {MemoryUnits::Decimal, tr("Decimal (kB, MB)")}};
   for (const auto& [u, name] : choices) {
     QAction* a = units->addAction(name, this, [u = u] { Settings::instance().setMemoryUnits(u); });
     a->setCheckable(true);
@@ -153,23 +160,25 @@ void MainWindow::createMenus() {
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), this, [this] {
-    QMessageBox::information(this, tr("Keyboard shortcuts"),
-                             tr("<table>"
-                                "<tr><td>Ctrl+O</td><td>open a report or trace</td></tr>"
-                                "<tr><td>Ctrl+Shift+O</td><td>compare two reports</td></tr>"
-                                "<tr><td>Ctrl+1 … Ctrl+9</td><td>switch view</td></tr>"
-                                "<tr><td>F5</td><td>reload</td></tr>"
-                                "<tr><td>Ctrl+S</td><td>save an image of the view</td></tr>"
-                                "<tr><td>Mouse wheel, + / -</td><td>zoom charts and timelines</td></tr>"
-                                "<tr><td>Drag, arrow keys</td><td>pan</td></tr>"
-                                "<tr><td>Click, Shift+click</td><td>select, add to the selection</td></tr>"
-                                "<tr><td>0 or Home</td><td>zoom to fit</td></tr>"
-                                "</table>"));
+    QMessageBox::information(
+        this, tr("Keyboard shortcuts"),
+        tr("<table>"
+           "<tr><td>Ctrl+O</td><td>open a report or trace</td></tr>"
+           "<tr><td>Ctrl+Shift+O</td><td>compare two reports</td></tr>"
+           "<tr><td>Ctrl+1 … Ctrl+9</td><td>switch view</td></tr>"
+           "<tr><td>F5</td><td>reload</td></tr>"
+           "<tr><td>Ctrl+S</td><td>save an image of the view</td></tr>"
+           "<tr><td>Mouse wheel, + / -</td><td>zoom charts and timelines</td></tr>"
+           "<tr><td>Drag, arrow keys</td><td>pan</td></tr>"
+           "<tr><td>Click, Shift+click</td><td>select, add to the selection</td></tr>"
+           "<tr><td>0 or Home</td><td>zoom to fit</td></tr>"
+           "</table>"));
   });
   help->addAction(tr("&About Tessera"), this, [this] {
-    QMessageBox::about(this, tr("About Tessera"),
-                       tr("<b>Tessera viewer</b><p>Profile reports (profile.pop, debug.cbor) and host traces "
-                          "(.pvti) of programs for the simulated IPU.</p>"));
+    QMessageBox::about(
+        this, tr("About Tessera"),
+        tr("<b>Tessera viewer</b><p>Profile reports (profile.pop, debug.cbor) and host traces "
+           "(.pvti) of programs for the simulated IPU.</p>"));
   });
 }
 
@@ -182,8 +191,10 @@ bool MainWindow::openPath(const QString& path) {
     showError(tr("Cannot open"), QString::fromUtf8(e.what()));
     // A recent file that has moved or gone: offer to forget it.
     if (!QFileInfo::exists(path) && Settings::instance().recentFiles().contains(path)) {
-      QPushButton* forget = errorBox_->addButton(tr("Remove from recent files"), QMessageBox::ActionRole);
-      connect(forget, &QPushButton::clicked, this, [path] { Settings::instance().removeRecentFile(path); });
+      QPushButton* forget =
+          errorBox_->addButton(tr("Remove from recent files"), QMessageBox::ActionRole);
+      connect(forget, &QPushButton::clicked, this,
+              [path] { Settings::instance().removeRecentFile(path); });
     }
     return false;
   }
@@ -215,7 +226,8 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
   if (first >= 0) {
     // Keep the current view across documents when it fits the new one.
     const int current = sideList_->currentRow();
-    sideList_->setCurrentRow(current >= 0 && !sideList_->item(current)->isHidden() ? current : first);
+    sideList_->setCurrentRow(current >= 0 && !sideList_->item(current)->isHidden() ? current
+                                                                                   : first);
     stack_->setCurrentWidget(pages_[std::size_t(sideList_->currentRow())]);
   } else {
     stack_->setCurrentWidget(home_);
@@ -223,7 +235,9 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
   updateTitle();
 }
 
-void MainWindow::closeDocument() { setDocument(nullptr); }
+void MainWindow::closeDocument() {
+  setDocument(nullptr);
+}
 
 void MainWindow::updateViewActions() {
   // Ctrl+N opens the N-th view of the side list as the user sees it, and a view the document
@@ -233,7 +247,8 @@ void MainWindow::updateViewActions() {
     const bool visible = doc_ && !sideList_->item(int(i))->isHidden();
     QAction* a = viewActions_[i];
     a->setEnabled(visible);
-    a->setShortcut(visible && shown < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + shown)) : QKeySequence());
+    a->setShortcut(visible && shown < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + shown))
+                                        : QKeySequence());
     if (visible) ++shown;
   }
 }
@@ -254,7 +269,9 @@ bool MainWindow::showView(const QString& viewKey) {
   return false;
 }
 
-Page* MainWindow::currentPage() const { return qobject_cast<Page*>(stack_->currentWidget()); }
+Page* MainWindow::currentPage() const {
+  return qobject_cast<Page*>(stack_->currentWidget());
+}
 
 void MainWindow::showError(const QString& title, const QString& message) {
   // Non-modal, so that loading elsewhere goes on and tests can inspect and close it.
@@ -267,13 +284,16 @@ void MainWindow::showError(const QString& title, const QString& message) {
 void MainWindow::chooseAndOpen() {
   // A file, or a report directory (widgets/ReportFileDialog).
   ReportFileDialog dialog(this);
-  if (dialog.exec() == QDialog::Accepted && !dialog.chosenPath().isEmpty()) openPath(dialog.chosenPath());
+  if (dialog.exec() == QDialog::Accepted && !dialog.chosenPath().isEmpty())
+    openPath(dialog.chosenPath());
 }
 
 void MainWindow::chooseAndCompare() {
-  const QString base = QFileDialog::getExistingDirectory(this, tr("Base report directory (before)"));
+  const QString base =
+      QFileDialog::getExistingDirectory(this, tr("Base report directory (before)"));
   if (base.isEmpty()) return;
-  const QString current = QFileDialog::getExistingDirectory(this, tr("Report directory to compare (after)"));
+  const QString current =
+      QFileDialog::getExistingDirectory(this, tr("Report directory to compare (after)"));
   if (!current.isEmpty()) openComparison(base, current);
 }
 
@@ -293,8 +313,10 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
   const QList<QUrl> urls = event->mimeData()->urls();
-  if (urls.size() == 2) openComparison(urls[0].toLocalFile(), urls[1].toLocalFile());
-  else if (!urls.isEmpty()) openPath(urls.front().toLocalFile());
+  if (urls.size() == 2)
+    openComparison(urls[0].toLocalFile(), urls[1].toLocalFile());
+  else if (!urls.isEmpty())
+    openPath(urls.front().toLocalFile());
 }
 
 void MainWindow::linkGraphSelection() {

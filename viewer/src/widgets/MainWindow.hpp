@@ -7,7 +7,6 @@
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
-
 #include <map>
 #include <memory>
 #include <vector>

@@ -7,10 +7,10 @@
 #include "core/NameTerms.hpp"
 #include "core/Settings.hpp"
 #include "models/LoweredVariablesModel.hpp"
+#include "models/TableModel.hpp"
 #include "models/TileComputeSetsModel.hpp"
 #include "models/TileExchangesModel.hpp"
 #include "models/TileMemoryDetailsModel.hpp"
-#include "models/TableModel.hpp"
 #include "models/TileVerticesModel.hpp"
 #include "widgets/ChartPageParts.hpp"
 #include "widgets/TableViews.hpp"
@@ -35,17 +35,20 @@ namespace tessera::viewer {
 MemoryPage::MemoryPage(QWidget* parent)
     : Page(parent), chart_(new MemoryChart(this)), detailsModel_(new TileMemoryDetailsModel(this)),
       variablesModel_(new LoweredVariablesModel(this)), verticesModel_(new TileVerticesModel(this)),
-      computeSetsModel_(new TileComputeSetsModel(this)), exchangesModel_(new TileExchangesModel(this)) {
+      computeSetsModel_(new TileComputeSetsModel(this)),
+      exchangesModel_(new TileExchangesModel(this)) {
   QWidget* toolbar = createToolbar();
   overview_ = new RangeOverview(chart_, this);
   overview_->setItemNoun(tr("tile"));
-  const ChartPageParts parts = layOutChartPage(this, toolbar, tilesError_, chart_, createTabs(), overview_);
+  const ChartPageParts parts =
+      layOutChartPage(this, toolbar, tilesError_, chart_, createTabs(), overview_);
   summary_ = parts.summary;
   selectionLabel_ = parts.selection;
 
-  connect(chart_, &MemoryChart::selectionChanged, this, [this](const std::vector<std::size_t>& items) {
-    selectionChanged(std::vector<unsigned>(items.begin(), items.end()));
-  });
+  connect(chart_, &MemoryChart::selectionChanged, this,
+          [this](const std::vector<std::size_t>& items) {
+            selectionChanged(std::vector<unsigned>(items.begin(), items.end()));
+          });
   connect(&Settings::instance(), &Settings::changed, this, [this] { updateTexts(); });
   updateTexts();
 }
@@ -66,7 +69,8 @@ QWidget* MemoryPage::createToolbar() {
 
   gaps_ = new QCheckBox(tr("Include gaps"), bar);
   gaps_->setChecked(true);
-  gaps_->setToolTip(tr("Count alignment padding and holes: a tile's total is then its highest used address"));
+  gaps_->setToolTip(
+      tr("Count alignment padding and holes: a tile's total is then its highest used address"));
   connect(gaps_, &QCheckBox::toggled, this, [this](bool on) { chart_->setIncludeGaps(on); });
   h->addWidget(gaps_);
 
@@ -104,9 +108,10 @@ QWidget* MemoryPage::createToolbar() {
   variableFilter_->setPlaceholderText(tr("name contains…"));
   variableFilter_->setClearButtonEnabled(true);
   variableFilter_->setMinimumWidth(140);
-  variableFilter_->setToolTip(tr("Chart the bytes, on each tile, of the variables whose name contains this text "
-                                  "(code and state count under their category's name); the Variables tab lists them. "
-                                  "Several names separated by ';' are charted as one line each"));
+  variableFilter_->setToolTip(
+      tr("Chart the bytes, on each tile, of the variables whose name contains this text "
+         "(code and state count under their category's name); the Variables tab lists them. "
+         "Several names separated by ';' are charted as one line each"));
   filterTimer_ = new QTimer(this);
   filterTimer_->setSingleShot(true);
   filterTimer_->setInterval(250); // typing a name does not refilter on every key
@@ -133,7 +138,8 @@ QTabWidget* MemoryPage::createTabs() {
   auto* showTable = new QRadioButton(tr("Table"), variables);
   showMap_ = new QRadioButton(tr("Memory map"), variables);
   wholeTile_ = new QCheckBox(tr("Whole tile"), variables);
-  wholeTile_->setToolTip(tr("Show the tile's whole capacity rather than up to its highest used address"));
+  wholeTile_->setToolTip(
+      tr("Show the tile's whole capacity rather than up to its highest used address"));
   showTable->setChecked(true);
   auto* group = new QButtonGroup(variables);
   group->addButton(showTable);
@@ -144,8 +150,10 @@ QTabWidget* MemoryPage::createTabs() {
   modeBar->addStretch(1);
   v->addLayout(modeBar);
   variablesStack_ = new QStackedWidget(variables);
-  variablesTable_ = new TotalledTable(variablesModel_, tr("variables"), LoweredVariablesModel::NameColumn, variablesStack_);
-  variablesTable_->setTotalsNote(tr("bytes that variables with disjoint lives share count once for each"));
+  variablesTable_ = new TotalledTable(variablesModel_, tr("variables"),
+                                      LoweredVariablesModel::NameColumn, variablesStack_);
+  variablesTable_->setTotalsNote(
+      tr("bytes that variables with disjoint lives share count once for each"));
   // Choosing variables from the list: the selected rows' names join the Variables box, each a
   // line of its own on the chart (as if typed, separated by ';').
   auto* plot = new QAction(tr("Plot on the chart"), variablesTable_->view());
@@ -165,14 +173,17 @@ QTabWidget* MemoryPage::createTabs() {
   tabs_->addTab(variables, tr("Variables"));
 
   tabs_->addTab(new TotalledTable(verticesModel_, tr("vertex types"), 0, tabs_), tr("Vertices"));
-  tabs_->addTab(new TotalledTable(computeSetsModel_, tr("compute sets"), 0, tabs_), tr("Compute sets"));
+  tabs_->addTab(new TotalledTable(computeSetsModel_, tr("compute sets"), 0, tabs_),
+                tr("Compute sets"));
   auto* exchanges = new TotalledTable(exchangesModel_, tr("exchange programs"), 0, tabs_);
   exchanges->setTotalsNote(tr("data moved: each program's bytes over the whole replica"));
   tabs_->addTab(exchanges, tr("Exchanges"));
   return tabs_;
 }
 
-QWidget* MemoryPage::imageWidget() { return chart_; }
+QWidget* MemoryPage::imageWidget() {
+  return chart_;
+}
 
 void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
@@ -215,8 +226,7 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
         if (doc->base()) s.base = std::make_shared<const MemoryData>(loadMemory(*doc->base(), p));
         return s;
       },
-      [this](std::shared_ptr<const Snapshots> s) { showData(std::move(s)); },
-      reportError());
+      [this](std::shared_ptr<const Snapshots> s) { showData(std::move(s)); }, reportError());
 }
 
 void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
@@ -243,7 +253,8 @@ void MemoryPage::showData(std::shared_ptr<const Snapshots> snapshots) {
 void MemoryPage::plotSelectedVariables() {
   QStringList terms = nameTerms(variableFilter_->text());
   const QModelIndexList rows = variablesTable_->view()->selectionModel()
-                                   ? variablesTable_->view()->selectionModel()->selectedRows(LoweredVariablesModel::NameColumn)
+                                   ? variablesTable_->view()->selectionModel()->selectedRows(
+                                         LoweredVariablesModel::NameColumn)
                                    : QModelIndexList();
   for (const QModelIndex& row : rows) {
     const QString name = row.data(TableModel::SortRole).toString();
@@ -283,7 +294,8 @@ void MemoryPage::applyVariableFilter() {
           [doc](Progress& p) {
             VariableSnapshots v;
             v.current = std::make_shared<const VariableTiles>(loadVariableTiles(*doc, p));
-            if (doc->base()) v.base = std::make_shared<const VariableTiles>(loadVariableTiles(*doc->base(), p));
+            if (doc->base())
+              v.base = std::make_shared<const VariableTiles>(loadVariableTiles(*doc->base(), p));
             return v;
           },
           [this](std::shared_ptr<const VariableSnapshots> v) {
@@ -301,9 +313,11 @@ void MemoryPage::applyVariableFilter() {
   // name any term matches, each once) is what the single series, the overview and compare show.
   const QStringList terms = nameTerms(text);
   const std::vector<std::uint32_t> names = variableTiles_->matching(terms);
-  auto bytes = std::make_shared<const std::vector<std::uint64_t>>(variableTiles_->bytesPerTile(names));
+  auto bytes =
+      std::make_shared<const std::vector<std::uint64_t>>(variableTiles_->bytesPerTile(names));
   matchedNames_ = unsigned(names.size());
-  matchedTiles_ = unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
+  matchedTiles_ =
+      unsigned(std::count_if(bytes->begin(), bytes->end(), [](std::uint64_t b) { return b > 0; }));
   std::shared_ptr<const std::vector<std::uint64_t>> baseBytes;
   if (baseVariableTiles_)
     baseBytes = std::make_shared<const std::vector<std::uint64_t>>(
@@ -312,12 +326,16 @@ void MemoryPage::applyVariableFilter() {
   if (terms.size() > 1)
     for (const QString& term : terms) {
       const std::vector<std::uint32_t> own = variableTiles_->matching(QStringList{term});
-      series.push_back({tr("'%1' (%2)").arg(term).arg(own.size()),
-                        std::make_shared<const std::vector<std::uint64_t>>(variableTiles_->bytesPerTile(own))});
+      series.push_back(
+          {tr("'%1' (%2)").arg(term).arg(own.size()),
+           std::make_shared<const std::vector<std::uint64_t>>(variableTiles_->bytesPerTile(own))});
     }
   chart_->setVariableSeries(std::move(series));
-  chart_->setVariableBytes(bytes, tr("Variables matching '%1' (%2)").arg(terms.join(QStringLiteral("' or '"))).arg(names.size()),
-                            baseBytes);
+  chart_->setVariableBytes(bytes,
+                           tr("Variables matching '%1' (%2)")
+                               .arg(terms.join(QStringLiteral("' or '")))
+                               .arg(names.size()),
+                           baseBytes);
   updateTexts();
   emit variableFilterApplied();
 }
@@ -361,7 +379,8 @@ void MemoryPage::loadDetails() {
   const auto doc = doc_;
   const std::vector<unsigned> tiles = selection_;
   detailsTask_ = runInBackground<TileDetailsData>(
-      this, tr("Reading tile details"), [doc, tiles](Progress& p) { return loadTileDetails(*doc, tiles, p); },
+      this, tr("Reading tile details"),
+      [doc, tiles](Progress& p) { return loadTileDetails(*doc, tiles, p); },
       [this](std::shared_ptr<const TileDetailsData> details) {
         details_ = details;
         variablesModel_->setDetails(details);
@@ -384,15 +403,19 @@ void MemoryPage::updateTexts() {
     return;
   }
   const unsigned largest = data_->largestTile();
-  QString summary = tr("%1 tiles, %2 per tile. Largest tile %3: %4 (%5 of the tile)")
-                        .arg(formatCount(data_->numTiles), formatBytes(data_->bytesPerTile, u))
-                        .arg(largest)
-                        .arg(formatBytes(data_->includingGaps[largest], u),
-                             formatPercent(double(data_->includingGaps[largest]) / double(std::max<std::uint64_t>(1, data_->bytesPerTile))));
+  QString summary =
+      tr("%1 tiles, %2 per tile. Largest tile %3: %4 (%5 of the tile)")
+          .arg(formatCount(data_->numTiles), formatBytes(data_->bytesPerTile, u))
+          .arg(largest)
+          .arg(formatBytes(data_->includingGaps[largest], u),
+               formatPercent(double(data_->includingGaps[largest]) /
+                             double(std::max<std::uint64_t>(1, data_->bytesPerTile))));
   if (data_->outOfMemory) {
     unsigned over = 0;
-    for (unsigned t = 0; t < data_->numTiles; ++t) over += data_->includingGaps[t] > data_->bytesPerTile ? 1 : 0;
-    summary += tr(". <b>Out of memory</b>: %1 tiles need more than their capacity").arg(formatCount(over));
+    for (unsigned t = 0; t < data_->numTiles; ++t)
+      over += data_->includingGaps[t] > data_->bytesPerTile ? 1 : 0;
+    summary +=
+        tr(". <b>Out of memory</b>: %1 tiles need more than their capacity").arg(formatCount(over));
   }
   const QString filter = nameTerms(variableFilter_->text()).join(QStringLiteral("' or '"));
   if (!filter.isEmpty()) {
@@ -400,15 +423,20 @@ void MemoryPage::updateTexts() {
       summary += tr(". Variables matching '%1': reading…").arg(filter.toHtmlEscaped());
     else
       summary += tr(". <b>%1</b> '%2', on %3 tiles%4")
-                     .arg(matchedNames_ == 1 ? tr("1 variable matches") : tr("%1 variables match").arg(matchedNames_))
-                     .arg(filter.toHtmlEscaped(), formatCount(matchedTiles_), baseData_ ? tr(" (current)") : QString());
+                     .arg(matchedNames_ == 1 ? tr("1 variable matches")
+                                             : tr("%1 variables match").arg(matchedNames_))
+                     .arg(filter.toHtmlEscaped(), formatCount(matchedTiles_),
+                          baseData_ ? tr(" (current)") : QString());
   }
   if (baseData_) {
     std::uint64_t base = 0, cur = 0;
-    for (unsigned t = 0; t < baseData_->numTiles; ++t) base += baseData_->includingGaps[t];
-    for (unsigned t = 0; t < data_->numTiles; ++t) cur += data_->includingGaps[t];
+    for (unsigned t = 0; t < baseData_->numTiles; ++t)
+      base += baseData_->includingGaps[t];
+    for (unsigned t = 0; t < data_->numTiles; ++t)
+      cur += data_->includingGaps[t];
     summary += tr(". Compared with the base: %1 → %2 (%3)")
-                   .arg(formatBytes(base, u), formatBytes(cur, u), formatBytesDelta(std::int64_t(cur) - std::int64_t(base), u));
+                   .arg(formatBytes(base, u), formatBytes(cur, u),
+                        formatBytesDelta(std::int64_t(cur) - std::int64_t(base), u));
   }
   summary_->setText(summary);
   // A list of a thousand tiles is cut to a line's worth (the Tiles box holds all of it).
@@ -421,13 +449,21 @@ void MemoryPage::updateTexts() {
   };
   QString selection;
   if (selection_.empty()) {
-    selection = tr("No tile selected: the tabs below describe <b>all %1 tiles</b>. Click the chart to pick a tile, "
-                   "shift-click to add tiles, or type a list.").arg(formatCount(data_->numTiles));
+    selection = tr("No tile selected: the tabs below describe <b>all %1 tiles</b>. Click the chart "
+                   "to pick a tile, "
+                   "shift-click to add tiles, or type a list.")
+                    .arg(formatCount(data_->numTiles));
   } else {
     std::uint64_t sum = 0;
-    for (unsigned t : selection_) sum += data_->includingGaps[t];
-    selection = selection_.size() == 1 ? tr("<b>Tile %1</b> (IPU %2): %3").arg(selection_[0]).arg(data_->ipuOf(selection_[0])).arg(formatBytes(sum, u))
-                                        : tr("<b>%1 tiles</b> (%2): %3 together").arg(selection_.size()).arg(shortTileList(selection_), formatBytes(sum, u));
+    for (unsigned t : selection_)
+      sum += data_->includingGaps[t];
+    selection = selection_.size() == 1 ? tr("<b>Tile %1</b> (IPU %2): %3")
+                                             .arg(selection_[0])
+                                             .arg(data_->ipuOf(selection_[0]))
+                                             .arg(formatBytes(sum, u))
+                                       : tr("<b>%1 tiles</b> (%2): %3 together")
+                                             .arg(selection_.size())
+                                             .arg(shortTileList(selection_), formatBytes(sum, u));
   }
   if (baseData_) selection += tr(" (tabs describe the current report)");
   if (!details_) selection += tr(" — reading…");

@@ -9,13 +9,13 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace tessera::viewer {
 
 OperationTilesPanel::OperationTilesPanel(QWidget* parent)
-    : QWidget(parent), figure_(new QComboBox(this)), summary_(new QLabel(this)), chart_(new OperationTilesChart(this)) {
+    : QWidget(parent), figure_(new QComboBox(this)), summary_(new QLabel(this)),
+      chart_(new OperationTilesChart(this)) {
   setObjectName(QStringLiteral("operationTilesPanel"));
   for (int f = 0; f < OperationTilesData::FigureCount; ++f)
     figure_->addItem(OperationTilesData::figureName(OperationTilesData::Figure(f)));
@@ -42,7 +42,8 @@ OperationTilesPanel::OperationTilesPanel(QWidget* parent)
   updateSummary();
 }
 
-void OperationTilesPanel::setOperation(std::shared_ptr<const Document> doc, std::optional<std::size_t> index) {
+void OperationTilesPanel::setOperation(std::shared_ptr<const Document> doc,
+                                       std::optional<std::size_t> index) {
   if (doc == doc_ && index == index_ && !pending_ && chart_->data()) return;
   doc_ = std::move(doc);
   index_ = index;
@@ -82,7 +83,9 @@ void OperationTilesPanel::load() {
 void OperationTilesPanel::updateSummary() {
   const auto& d = chart_->data();
   if (!d) {
-    summary_->setText(task_.active() ? tr("Reading…") : index_ ? QString() : tr("No operation selected."));
+    summary_->setText(task_.active() ? tr("Reading…")
+                      : index_       ? QString()
+                                     : tr("No operation selected."));
     return;
   }
   const auto figure = OperationTilesData::Figure(figure_->currentIndex());
@@ -102,15 +105,18 @@ void OperationTilesPanel::updateSummary() {
     }
   }
   auto fmt = [&](std::uint64_t x) {
-    return OperationTilesData::isBytes(figure) ? formatBytes(x, Settings::instance().memoryUnits()) : formatCount(x);
+    return OperationTilesData::isBytes(figure) ? formatBytes(x, Settings::instance().memoryUnits())
+                                               : formatCount(x);
   };
   QString text = tr("On %1 of %2 tiles; total %3, highest %4 on tile %5")
                      .arg(formatCount(used), formatCount(v.size()), fmt(total), fmt(highest))
                      .arg(busiest);
   if (figure == OperationTilesData::ExecutedCycles)
-    text += d->profiled ? tr(" (over its %1 executed steps)").arg(formatCount(d->executedSteps)) : tr(" (no execution)");
+    text += d->profiled ? tr(" (over its %1 executed steps)").arg(formatCount(d->executedSteps))
+                        : tr(" (no execution)");
   if (figure == OperationTilesData::EstimatedFlops && d->verticesWithoutFlopEstimate > 0)
-    text += tr(" (%1 vertices without a FLOP model not counted)").arg(formatCount(d->verticesWithoutFlopEstimate));
+    text += tr(" (%1 vertices without a FLOP model not counted)")
+                .arg(formatCount(d->verticesWithoutFlopEstimate));
   summary_->setText(text);
 }
 

@@ -1,7 +1,7 @@
 // The Operations view's "Per tile" tab: the selected operation's code, vertices, estimated
-// cycles, estimated FLOPs and executed cycles on each tile (libpva's pva::operationTileFigures), one figure at a time in a
-// chart with an overview strip. It reads the figures only while the tab is shown: executed
-// cycles read every step.
+// cycles, estimated FLOPs and executed cycles on each tile (libpva's pva::operationTileFigures),
+// one figure at a time in a chart with an overview strip. It reads the figures only while the tab
+// is shown: executed cycles read every step.
 #pragma once
 
 #include "core/Background.hpp"
@@ -9,7 +9,6 @@
 #include "core/OperationTilesData.hpp"
 
 #include <QWidget>
-
 #include <memory>
 #include <optional>
 

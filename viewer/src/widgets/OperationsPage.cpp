@@ -32,7 +32,8 @@ QTableView* keyValueView(KeyValueModel* model, QWidget* parent) {
   view->setModel(model);
   makeCompact(view);
   // The names column follows its content whenever the selection brings new rows.
-  QObject::connect(model, &QAbstractItemModel::modelReset, view, [view] { view->resizeColumnToContents(0); });
+  QObject::connect(model, &QAbstractItemModel::modelReset, view,
+                   [view] { view->resizeColumnToContents(0); });
   return view;
 }
 
@@ -40,13 +41,14 @@ QTableView* keyValueView(KeyValueModel* model, QWidget* parent) {
 
 OperationsPage::OperationsPage(QWidget* parent)
     : Page(parent), model_(new OperationsModel(this)), layerTotals_(new LayerTotalsModel(this)),
-      summary_(new KeyValueModel(this)),
-      programs_(new KeyValueModel(this)), variables_(new KeyValueModel(this)), stack_(new QStackedWidget(this)),
+      summary_(new KeyValueModel(this)), programs_(new KeyValueModel(this)),
+      variables_(new KeyValueModel(this)), stack_(new QStackedWidget(this)),
       noDebug_(new QLabel(this)), layers_(new QComboBox(this)), filter_(new QLineEdit(this)),
       table_(new QTableView(this)), tabs_(new QTabWidget(this)), debug_(new QPlainTextEdit(this)) {
-  noDebug_->setText(tr("This report has no debug information. Operations come from debug.cbor: write it with "
-                        "the engine option autoReport.outputDebugInfo (or autoReport.all) and keep it beside "
-                        "profile.pop."));
+  noDebug_->setText(
+      tr("This report has no debug information. Operations come from debug.cbor: write it with "
+         "the engine option autoReport.outputDebugInfo (or autoReport.all) and keep it beside "
+         "profile.pop."));
   noDebug_->setWordWrap(true);
   noDebug_->setAlignment(Qt::AlignCenter);
 
@@ -64,15 +66,18 @@ OperationsPage::OperationsPage(QWidget* parent)
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   makeCompact(table_);
   table_->horizontalHeader()->setStretchLastSection(false);
-  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &OperationsPage::showSelection);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &OperationsPage::showSelection);
   // The column chooser: the header's context menu lists every column with a check box.
   table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(table_->horizontalHeader(), &QHeaderView::customContextMenuRequested, this, &OperationsPage::showColumnMenu);
+  connect(table_->horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
+          &OperationsPage::showColumnMenu);
 
   auto* layersView = new QTableView(this);
   layersView->setModel(layerTotals_);
   makeCompact(layersView);
-  connect(layerTotals_, &QAbstractItemModel::modelReset, layersView, [layersView] { layersView->resizeColumnsToContents(); });
+  connect(layerTotals_, &QAbstractItemModel::modelReset, layersView,
+          [layersView] { layersView->resizeColumnsToContents(); });
 
   debug_->setReadOnly(true);
   tabs_->addTab(keyValueView(summary_, this), tr("Summary"));
@@ -141,13 +146,15 @@ void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
 void OperationsPage::showCompareColumns(bool compared) {
   // Comparing: each base column and its difference right after the current report's column.
   QHeaderView* header = table_->horizontalHeader();
-  const std::pair<int, int> after[] = {{OperationsModel::ExecutedColumn, OperationsModel::BaseExecutedColumn},
-                                       {OperationsModel::AlwaysLiveColumn, OperationsModel::BaseAlwaysLiveColumn},
-                                       {OperationsModel::CodeColumn, OperationsModel::BaseCodeColumn}};
+  const std::pair<int, int> after[] = {
+      {OperationsModel::ExecutedColumn, OperationsModel::BaseExecutedColumn},
+      {OperationsModel::AlwaysLiveColumn, OperationsModel::BaseAlwaysLiveColumn},
+      {OperationsModel::CodeColumn, OperationsModel::BaseCodeColumn}};
   for (const auto& [current, base] : after) {
     // Base | Current | Difference, the order of the Compare view (the compare columns start at
     // the end, right of their place; once moved they stay).
-    if (header->visualIndex(base) > header->visualIndex(current)) header->moveSection(header->visualIndex(base), header->visualIndex(current));
+    if (header->visualIndex(base) > header->visualIndex(current))
+      header->moveSection(header->visualIndex(base), header->visualIndex(current));
     if (header->visualIndex(base + 1) > header->visualIndex(current) + 1)
       header->moveSection(header->visualIndex(base + 1), header->visualIndex(current) + 1);
   }
@@ -157,7 +164,8 @@ void OperationsPage::showCompareColumns(bool compared) {
 
 void OperationsPage::setColumnShown(int column, bool shown) {
   // The operation's name stays: a table of figures without it says nothing.
-  if (column == OperationsModel::NameColumn || column < 0 || column >= OperationsModel::ColumnCount) return;
+  if (column == OperationsModel::NameColumn || column < 0 || column >= OperationsModel::ColumnCount)
+    return;
   table_->horizontalHeader()->setSectionHidden(column, !shown);
 }
 
@@ -177,66 +185,77 @@ void OperationsPage::showColumnMenu(const QPoint& at) {
 void OperationsPage::showSelection() {
   const MemoryUnits units = Settings::instance().memoryUnits();
   layerTotals_->setRows(std::make_shared<const std::vector<LayerTotals>>(model_->layerTotals()));
-  const QModelIndexList rows = table_->selectionModel() ? table_->selectionModel()->selectedRows() : QModelIndexList();
+  const QModelIndexList rows =
+      table_->selectionModel() ? table_->selectionModel()->selectedRows() : QModelIndexList();
   const OperationInfo* op = rows.isEmpty() ? nullptr : model_->operationAt(rows.front().row());
   tiles_->setOperation(doc_, op ? std::optional<std::size_t>(op->index) : std::nullopt);
   if (!op) {
     const OperationInfo t = model_->totals();
-    summary_->setRows({{tr("Operations shown"), formatCount(std::uint64_t(model_->rowCount()))},
-                        {tr("Executed cycles (all runs)"), formatCount(t.executedCycles)},
-                        {tr("Estimated cycles (each step once)"), formatCount(t.estimatedCycles)},
-                        {tr("Always-live bytes"), formatBytes(t.alwaysLiveBytes, units)},
-                        {tr("Not-always-live bytes at their peak"), formatBytes(t.notAlwaysLiveBytes, units)},
-                        {tr("Code (control and exchange)"), formatBytes(t.codeBytes, units)},
-                        {tr("Vertices"), formatCount(t.vertices)},
-                        {tr("Exchanged bytes (each once)"), formatBytes(t.exchangeBytes, units)},
-                        {tr("FLOPs (estimate, each compute set once)"), formatFlops(t.estimatedFlops, t.verticesWithoutFlopEstimate)},
-                        {tr("Selection"), tr("none: select an operation for its details")}});
+    summary_->setRows(
+        {{tr("Operations shown"), formatCount(std::uint64_t(model_->rowCount()))},
+         {tr("Executed cycles (all runs)"), formatCount(t.executedCycles)},
+         {tr("Estimated cycles (each step once)"), formatCount(t.estimatedCycles)},
+         {tr("Always-live bytes"), formatBytes(t.alwaysLiveBytes, units)},
+         {tr("Not-always-live bytes at their peak"), formatBytes(t.notAlwaysLiveBytes, units)},
+         {tr("Code (control and exchange)"), formatBytes(t.codeBytes, units)},
+         {tr("Vertices"), formatCount(t.vertices)},
+         {tr("Exchanged bytes (each once)"), formatBytes(t.exchangeBytes, units)},
+         {tr("FLOPs (estimate, each compute set once)"),
+          formatFlops(t.estimatedFlops, t.verticesWithoutFlopEstimate)},
+         {tr("Selection"), tr("none: select an operation for its details")}});
     programs_->setRows({});
     variables_->setRows({});
     debug_->clear();
     return;
   }
-  KeyValueModel::Rows figures{{tr("Operation"), op->name},
-                           {tr("Type"), op->type},
-                           {tr("Layer"), op->layer},
-                           {tr("Executed cycles (all runs)"), formatCount(op->executedCycles)},
-                           {tr("Estimated cycles (each step once)"), formatCount(op->estimatedCycles)},
-                           {tr("Always-live bytes"), formatBytes(op->alwaysLiveBytes, units)},
-                           {tr("Not-always-live bytes at their peak"), formatBytes(op->notAlwaysLiveBytes, units)},
-                           {tr("Code (control and exchange)"), formatBytes(op->codeBytes, units)},
-                           {tr("Vertices"), formatCount(op->vertices)},
-                           {tr("Exchanged bytes (each once)"), formatBytes(op->exchangeBytes, units)},
-                           {tr("FLOPs (estimate, each compute set once)"), formatFlops(op->estimatedFlops, op->verticesWithoutFlopEstimate)},
-                           {tr("Liveness steps"), op->firstStep < 0 ? QStringLiteral("-")
-                                                                    : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
-                           {tr("Location"), op->location}};
+  KeyValueModel::Rows figures{
+      {tr("Operation"), op->name},
+      {tr("Type"), op->type},
+      {tr("Layer"), op->layer},
+      {tr("Executed cycles (all runs)"), formatCount(op->executedCycles)},
+      {tr("Estimated cycles (each step once)"), formatCount(op->estimatedCycles)},
+      {tr("Always-live bytes"), formatBytes(op->alwaysLiveBytes, units)},
+      {tr("Not-always-live bytes at their peak"), formatBytes(op->notAlwaysLiveBytes, units)},
+      {tr("Code (control and exchange)"), formatBytes(op->codeBytes, units)},
+      {tr("Vertices"), formatCount(op->vertices)},
+      {tr("Exchanged bytes (each once)"), formatBytes(op->exchangeBytes, units)},
+      {tr("FLOPs (estimate, each compute set once)"),
+       formatFlops(op->estimatedFlops, op->verticesWithoutFlopEstimate)},
+      {tr("Liveness steps"), op->firstStep < 0
+                                 ? QStringLiteral("-")
+                                 : QStringLiteral("%1 – %2").arg(op->firstStep).arg(op->lastStep)},
+      {tr("Location"), op->location}};
   if (op->change) {
     // Comparing: the base report's figures of this operation.
     const OperationInfo::Change& c = *op->change;
-    figures.insert(figures.begin() + 3, {tr("In the reports"), c.inBase && c.inCurrent ? tr("base and current")
-                                                         : c.inBase             ? tr("base only")
-                                                                                : tr("current only")});
+    figures.insert(figures.begin() + 3,
+                   {tr("In the reports"), c.inBase && c.inCurrent ? tr("base and current")
+                                          : c.inBase              ? tr("base only")
+                                                                  : tr("current only")});
     if (c.inBase) {
       figures.push_back({tr("Base: executed cycles (all runs)"), formatCount(c.executedCycles)});
       figures.push_back({tr("Base: estimated cycles"), formatCount(c.estimatedCycles)});
       figures.push_back({tr("Base: always-live bytes"), formatBytes(c.alwaysLiveBytes, units)});
-      figures.push_back({tr("Base: not-always-live bytes at their peak"), formatBytes(c.notAlwaysLiveBytes, units)});
+      figures.push_back({tr("Base: not-always-live bytes at their peak"),
+                         formatBytes(c.notAlwaysLiveBytes, units)});
       figures.push_back({tr("Base: code"), formatBytes(c.codeBytes, units)});
     }
   }
   summary_->setRows(std::move(figures));
   KeyValueModel::Rows programs;
   for (const OperationProgram& p : op->programs)
-    programs.push_back({QStringLiteral("%1 (%2)").arg(p.name, p.type), tr("%1 cycles").arg(formatCount(p.executedCycles))});
+    programs.push_back({QStringLiteral("%1 (%2)").arg(p.name, p.type),
+                        tr("%1 cycles").arg(formatCount(p.executedCycles))});
   programs_->setRows(std::move(programs));
   KeyValueModel::Rows vars;
   for (const OperationVariable& v : op->variables)
-    vars.push_back({v.name, formatBytes(v.bytes, units) + (v.alwaysLive ? tr(", always live") : QString())});
+    vars.push_back(
+        {v.name, formatBytes(v.bytes, units) + (v.alwaysLive ? tr(", always live") : QString())});
   variables_->setRows(std::move(vars));
   const QJsonDocument json = QJsonDocument::fromJson(op->json.toUtf8());
-  debug_->setPlainText(tr("Path: %1\n\n").arg(op->debugPath) +
-                        QString::fromUtf8(json.isNull() ? op->json.toUtf8() : json.toJson(QJsonDocument::Indented)));
+  debug_->setPlainText(
+      tr("Path: %1\n\n").arg(op->debugPath) +
+      QString::fromUtf8(json.isNull() ? op->json.toUtf8() : json.toJson(QJsonDocument::Indented)));
 }
 
 bool OperationsPage::selectOperationOf(const QString& programOrVariable) {

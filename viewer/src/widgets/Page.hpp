@@ -7,7 +7,6 @@
 #include "core/Document.hpp"
 
 #include <QWidget>
-
 #include <memory>
 
 namespace tessera::viewer {

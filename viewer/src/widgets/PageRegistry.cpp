@@ -17,17 +17,10 @@ namespace tessera::viewer {
 
 std::vector<Page*> createPages(QWidget* parent) {
   return {
-      new SummaryPage(parent),
-      new InsightsPage(parent),
-      new HostTracePage(parent),
-      new MemoryPage(parent),
-      new LivenessPage(parent),
-      new TileMapPage(parent),
-      new ProgramTreePage(parent),
-      new OperationsPage(parent),
-      new ExecutionPage(parent),
-      new GraphPage(parent),
-      new ComparePage(parent),
+      new SummaryPage(parent),     new InsightsPage(parent),   new HostTracePage(parent),
+      new MemoryPage(parent),      new LivenessPage(parent),   new TileMapPage(parent),
+      new ProgramTreePage(parent), new OperationsPage(parent), new ExecutionPage(parent),
+      new GraphPage(parent),       new ComparePage(parent),
   };
 }
 

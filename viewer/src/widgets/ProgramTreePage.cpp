@@ -9,9 +9,9 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QKeyEvent>
 #include <QSplitter>
 #include <QTableView>
 #include <QTreeView>
@@ -23,12 +23,14 @@ ProgramTreePage::ProgramTreePage(QWidget* parent)
     : Page(parent), model_(new ProgramTreeModel(this)), details_(new KeyValueModel(this)),
       tree_(new QTreeView(this)), detailsView_(new QTableView(this)), search_(new QLineEdit(this)),
       matchLabel_(new QLabel(this)) {
-  search_->setPlaceholderText(tr("Find a program by name or type (Enter: next, Shift+Enter: previous)"));
+  search_->setPlaceholderText(
+      tr("Find a program by name or type (Enter: next, Shift+Enter: previous)"));
   search_->setClearButtonEnabled(true);
   connect(search_, &QLineEdit::textChanged, this, [this](const QString& text) {
     matches_ = model_->find(text);
     match_ = -1;
-    matchLabel_->setText(text.isEmpty() ? QString() : tr("%n match(es)", nullptr, int(matches_.size())));
+    matchLabel_->setText(text.isEmpty() ? QString()
+                                        : tr("%n match(es)", nullptr, int(matches_.size())));
   });
   search_->installEventFilter(this); // Enter: next match, Shift+Enter: previous
 
@@ -76,7 +78,8 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
         tree_->header()->setSectionResizeMode(ProgramTreeModel::NameColumn, QHeaderView::Stretch);
         if (model_->rowCount() > 0) tree_->setCurrentIndex(model_->index(0, 0));
         cyclesTask_ = runInBackground<ProgramCycles>(
-            this, tr("Adding up executed cycles per program"), [doc](Progress& p) { return loadProgramCycles(*doc, p); },
+            this, tr("Adding up executed cycles per program"),
+            [doc](Progress& p) { return loadProgramCycles(*doc, p); },
             [this](std::shared_ptr<const ProgramCycles> cycles) {
               model_->setCycles(std::move(cycles));
               showCompareColumns(model_->compared());
@@ -91,15 +94,20 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
 
 void ProgramTreePage::showCompareColumns(bool compared) {
   QHeaderView* header = tree_->header();
-  for (int c : {int(ProgramTreeModel::BaseCyclesColumn), int(ProgramTreeModel::CyclesDeltaColumn)}) {
+  for (int c :
+       {int(ProgramTreeModel::BaseCyclesColumn), int(ProgramTreeModel::CyclesDeltaColumn)}) {
     header->setSectionHidden(c, !compared);
     if (compared) tree_->resizeColumnToContents(c);
   }
   // Base | Current | Difference, as everywhere: the base's cycles before the current's.
-  if (compared && header->visualIndex(ProgramTreeModel::BaseCyclesColumn) > header->visualIndex(ProgramTreeModel::CyclesColumn))
-    header->moveSection(header->visualIndex(ProgramTreeModel::BaseCyclesColumn), header->visualIndex(ProgramTreeModel::CyclesColumn));
-  if (compared && header->visualIndex(ProgramTreeModel::CyclesDeltaColumn) > header->visualIndex(ProgramTreeModel::CyclesColumn) + 1)
-    header->moveSection(header->visualIndex(ProgramTreeModel::CyclesDeltaColumn), header->visualIndex(ProgramTreeModel::CyclesColumn) + 1);
+  if (compared && header->visualIndex(ProgramTreeModel::BaseCyclesColumn) >
+                      header->visualIndex(ProgramTreeModel::CyclesColumn))
+    header->moveSection(header->visualIndex(ProgramTreeModel::BaseCyclesColumn),
+                        header->visualIndex(ProgramTreeModel::CyclesColumn));
+  if (compared && header->visualIndex(ProgramTreeModel::CyclesDeltaColumn) >
+                      header->visualIndex(ProgramTreeModel::CyclesColumn) + 1)
+    header->moveSection(header->visualIndex(ProgramTreeModel::CyclesDeltaColumn),
+                        header->visualIndex(ProgramTreeModel::CyclesColumn) + 1);
 }
 
 bool ProgramTreePage::eventFilter(QObject* watched, QEvent* event) {
@@ -134,26 +142,34 @@ void ProgramTreePage::showDetails(const QModelIndex& index) {
   const std::uint32_t id = model_->data(index, ProgramTreeModel::ProgramIdRole).toUInt();
   const ProgramInfo& p = tree->programs[id];
   const MemoryUnits units = Settings::instance().memoryUnits();
-  KeyValueModel::Rows rows{{tr("Name"), p.name}, {tr("Type"), p.type}, {tr("Program id"), QString::number(id)}};
+  KeyValueModel::Rows rows{
+      {tr("Name"), p.name}, {tr("Type"), p.type}, {tr("Program id"), QString::number(id)}};
   const QModelIndex node = index.siblingAtColumn(0);
   rows.push_back({tr("Children"), formatCount(std::uint64_t(model_->rowCount(node)))});
   if (!p.computeSet.isEmpty()) rows.push_back({tr("Compute set"), p.computeSet});
-  if (p.repeatCount >= 0) rows.push_back({tr("Repeat count"), formatCount(std::uint64_t(p.repeatCount))});
+  if (p.repeatCount >= 0)
+    rows.push_back({tr("Repeat count"), formatCount(std::uint64_t(p.repeatCount))});
   if (!p.syncType.isEmpty()) rows.push_back({tr("Sync type"), p.syncType});
   if (p.dataBytes > 0) rows.push_back({tr("Data moved"), formatBytes(p.dataBytes, units)});
   if (p.isStep) {
     rows.push_back({tr("Estimated cycles (slowest tile)"), formatCount(p.estimatedCyclesMaxTile)});
     const QModelIndex cycles = index.siblingAtColumn(ProgramTreeModel::CyclesColumn);
     const QModelIndex runs = index.siblingAtColumn(ProgramTreeModel::ExecutionsColumn);
-    rows.push_back({tr("Executed cycles (all runs)"), cyclesLoaded_ ? cycles.data().toString() : tr("reading…")});
-    rows.push_back({tr("Times run (all runs)"), cyclesLoaded_ ? runs.data().toString() : tr("reading…")});
+    rows.push_back({tr("Executed cycles (all runs)"),
+                    cyclesLoaded_ ? cycles.data().toString() : tr("reading…")});
+    rows.push_back(
+        {tr("Times run (all runs)"), cyclesLoaded_ ? runs.data().toString() : tr("reading…")});
     if (model_->compared()) {
-      rows.push_back({tr("Cycles of its name, base → current (all runs)"), index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString()});
-      rows.push_back({tr("Difference (by name)"), index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString()});
+      rows.push_back({tr("Cycles of its name, base → current (all runs)"),
+                      index.siblingAtColumn(ProgramTreeModel::BaseCyclesColumn).data().toString()});
+      rows.push_back(
+          {tr("Difference (by name)"),
+           index.siblingAtColumn(ProgramTreeModel::CyclesDeltaColumn).data().toString()});
     }
   }
   rows.push_back({tr("Control code"), formatBytes(p.controlCodeBytes, units)});
-  if (p.exchangeCodeBytes > 0) rows.push_back({tr("Exchange code"), formatBytes(p.exchangeCodeBytes, units)});
+  if (p.exchangeCodeBytes > 0)
+    rows.push_back({tr("Exchange code"), formatBytes(p.exchangeCodeBytes, units)});
   rows.push_back({tr("Variables used"), formatCount(p.numVars)});
   if (!p.debugPath.isEmpty()) rows.push_back({tr("Debug context"), p.debugPath});
   details_->setRows(std::move(rows));

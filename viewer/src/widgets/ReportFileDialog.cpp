@@ -6,7 +6,8 @@
 
 namespace tessera::viewer {
 
-ReportFileDialog::ReportFileDialog(QWidget* parent) : QFileDialog(parent, tr("Open a report, report directory or trace")) {
+ReportFileDialog::ReportFileDialog(QWidget* parent)
+    : QFileDialog(parent, tr("Open a report, report directory or trace")) {
   setObjectName(QStringLiteral("reportFileDialog"));
   setOption(QFileDialog::DontUseNativeDialog);
   setFileMode(QFileDialog::AnyFile); // lets a directory be the selection
@@ -16,7 +17,8 @@ ReportFileDialog::ReportFileDialog(QWidget* parent) : QFileDialog(parent, tr("Op
 }
 
 bool ReportFileDialog::isReportDirectory(const QString& path) {
-  return QFileInfo(path).isDir() && QFileInfo(QDir(path).filePath(QStringLiteral("profile.pop"))).isFile();
+  return QFileInfo(path).isDir() &&
+         QFileInfo(QDir(path).filePath(QStringLiteral("profile.pop"))).isFile();
 }
 
 void ReportFileDialog::accept() {

@@ -8,7 +8,6 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace tessera::viewer {
@@ -47,7 +46,8 @@ void SummaryPage::fitColumns(bool compared) {
   const int most = std::max(160, view_->viewport()->width() / 4);
   for (int c : {int(SummaryModel::BaseColumn), int(SummaryModel::CurrentColumn)}) {
     header->setSectionResizeMode(c, QHeaderView::Interactive);
-    header->resizeSection(c, std::min(most, static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(c)));
+    header->resizeSection(
+        c, std::min(most, static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(c)));
   }
 }
 

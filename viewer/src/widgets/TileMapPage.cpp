@@ -12,8 +12,10 @@
 namespace tessera::viewer {
 
 TileMapPage::TileMapPage(QWidget* parent)
-    : Page(parent), map_(new TileMapWidget(this)), figure_(new QComboBox(this)), summary_(new QLabel(this)) {
-  for (int f = 0; f < TileMapData::FigureCount; ++f) figure_->addItem(TileMapData::figureName(TileMapData::Figure(f)));
+    : Page(parent), map_(new TileMapWidget(this)), figure_(new QComboBox(this)),
+      summary_(new QLabel(this)) {
+  for (int f = 0; f < TileMapData::FigureCount; ++f)
+    figure_->addItem(TileMapData::figureName(TileMapData::Figure(f)));
   connect(figure_, &QComboBox::currentIndexChanged, this, [this](int f) {
     map_->setFigure(TileMapData::Figure(f));
     updateSummary();
@@ -32,13 +34,16 @@ TileMapPage::TileMapPage(QWidget* parent)
   layout->addWidget(map_, 1);
 }
 
-QWidget* TileMapPage::imageWidget() { return map_; }
+QWidget* TileMapPage::imageWidget() {
+  return map_;
+}
 
 void TileMapPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   task_ = TaskHandle();
   map_->setData(nullptr);
-  scope_ = doc && doc->base() ? tr("Current report (%1) only: ").arg(doc->displayName()) : QString();
+  scope_ =
+      doc && doc->base() ? tr("Current report (%1) only: ").arg(doc->displayName()) : QString();
   updateSummary();
   if (!doc) return;
   task_ = runInBackground<TileMapData>(
@@ -57,15 +62,20 @@ void TileMapPage::updateSummary() {
     summary_->clear();
     return;
   }
-  QString text = scope_ + tr("%1 tiles (%2 × %3 tiles), in software order: a block per IPU (IPU 0 first, four to a row "
-                    "of blocks), tile numbers left to right and top to bottom, %4 to a row. More is darker.")
-                     .arg(formatCount(d->numTiles))
-                     .arg(d->numIpus == 1 ? tr("1 IPU") : tr("%1 IPUs").arg(d->numIpus))
-                     .arg(formatCount(d->tilesPerIpu))
-                     .arg(d->columns());
+  QString text =
+      scope_ +
+      tr("%1 tiles (%2 × %3 tiles), in software order: a block per IPU (IPU 0 first, four to a row "
+         "of blocks), tile numbers left to right and top to bottom, %4 to a row. More is darker.")
+          .arg(formatCount(d->numTiles))
+          .arg(d->numIpus == 1 ? tr("1 IPU") : tr("%1 IPUs").arg(d->numIpus))
+          .arg(formatCount(d->tilesPerIpu))
+          .arg(d->columns());
   if (const auto t = map_->selectedTile()) {
     const MemoryUnits u = Settings::instance().memoryUnits();
-    text += tr("<br><b>Tile %1</b> (IPU %2): %3 of memory").arg(*t).arg(*t / std::max(1u, d->tilesPerIpu)).arg(formatBytes(d->memory[*t], u));
+    text += tr("<br><b>Tile %1</b> (IPU %2): %3 of memory")
+                .arg(*t)
+                .arg(*t / std::max(1u, d->tilesPerIpu))
+                .arg(formatBytes(d->memory[*t], u));
     if (d->profiled) text += tr(", %1 compute cycles").arg(formatCount(d->cycles[*t]));
     text += QLatin1Char('.');
   }

@@ -40,8 +40,10 @@ TotalledTable::TotalledTable(TableModel* model, QString rowsNoun, int nameColumn
 void TotalledTable::setNameFilter(const QString& text) {
   // Several names separated by ';' list the rows containing any of them.
   const QStringList terms = nameTerms(text);
-  if (terms.size() > 1) proxy_->setFilterRegularExpression(nameTermsPattern(terms));
-  else proxy_->setFilterFixedString(terms.isEmpty() ? QString() : terms.front());
+  if (terms.size() > 1)
+    proxy_->setFilterRegularExpression(nameTermsPattern(terms));
+  else
+    proxy_->setFilterFixedString(terms.isEmpty() ? QString() : terms.front());
   updateTotals();
 }
 
@@ -50,19 +52,24 @@ void TotalledTable::setTotalsNote(const QString& note) {
   updateTotals();
 }
 
-int TotalledTable::rowsShown() const { return proxy_->rowCount(); }
+int TotalledTable::rowsShown() const {
+  return proxy_->rowCount();
+}
 
 QVariant TotalledTable::total(int column) const {
-  const auto kind = TableModel::Total(proxy_->headerData(column, Qt::Horizontal, TableModel::TotalRole).toInt());
+  const auto kind =
+      TableModel::Total(proxy_->headerData(column, Qt::Horizontal, TableModel::TotalRole).toInt());
   if (kind == TableModel::Total::None) return {};
   const int rows = proxy_->rowCount();
   if (kind == TableModel::Total::BytesDelta) {
     qlonglong sum = 0;
-    for (int r = 0; r < rows; ++r) sum += proxy_->index(r, column).data(TableModel::SortRole).toLongLong();
+    for (int r = 0; r < rows; ++r)
+      sum += proxy_->index(r, column).data(TableModel::SortRole).toLongLong();
     return sum;
   }
   qulonglong sum = 0;
-  for (int r = 0; r < rows; ++r) sum += proxy_->index(r, column).data(TableModel::SortRole).toULongLong();
+  for (int r = 0; r < rows; ++r)
+    sum += proxy_->index(r, column).data(TableModel::SortRole).toULongLong();
   return sum;
 }
 
@@ -77,17 +84,23 @@ void TotalledTable::updateTotals() {
   for (int c = 0; c < proxy_->columnCount(); ++c) {
     const QVariant sum = total(c);
     if (!sum.isValid()) continue;
-    const auto kind = TableModel::Total(proxy_->headerData(c, Qt::Horizontal, TableModel::TotalRole).toInt());
+    const auto kind =
+        TableModel::Total(proxy_->headerData(c, Qt::Horizontal, TableModel::TotalRole).toInt());
     const QString name = proxy_->headerData(c, Qt::Horizontal).toString();
     QString value;
-    if (kind == TableModel::Total::Bytes) value = formatBytes(sum.toULongLong(), units);
-    else if (kind == TableModel::Total::Count) value = formatCount(sum.toULongLong());
-    else value = formatBytesDelta(sum.toLongLong(), units);
+    if (kind == TableModel::Total::Bytes)
+      value = formatBytes(sum.toULongLong(), units);
+    else if (kind == TableModel::Total::Count)
+      value = formatCount(sum.toULongLong());
+    else
+      value = formatBytesDelta(sum.toLongLong(), units);
     parts << tr("%1 <b>%2</b>").arg(name.toHtmlEscaped(), value);
   }
-  const QString rows = shown == all ? tr("Total of the %1 %2").arg(formatCount(std::uint64_t(all)), noun_)
-                                    : tr("Total of the %1 %2 shown (of %3)").arg(formatCount(std::uint64_t(shown)), noun_,
-                                                                              formatCount(std::uint64_t(all)));
+  const QString rows =
+      shown == all
+          ? tr("Total of the %1 %2").arg(formatCount(std::uint64_t(all)), noun_)
+          : tr("Total of the %1 %2 shown (of %3)")
+                .arg(formatCount(std::uint64_t(shown)), noun_, formatCount(std::uint64_t(all)));
   QString text = rows + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
   if (!note_.isEmpty()) text += QStringLiteral(" (") + note_.toHtmlEscaped() + QStringLiteral(")");
   totals_->setText(text);

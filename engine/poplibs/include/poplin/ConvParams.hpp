@@ -87,9 +87,9 @@ struct ConvParams {
   OutputTransform outputTransform;
 
   ConvParams() = default;
-  ConvParams(poplar::Type dataType, std::size_t batchSize,
-             std::vector<std::size_t> inputFieldShape, std::vector<std::size_t> kernelShape,
-             std::size_t inputChannels, std::size_t outputChannels, std::size_t numConvGroups);
+  ConvParams(poplar::Type dataType, std::size_t batchSize, std::vector<std::size_t> inputFieldShape,
+             std::vector<std::size_t> kernelShape, std::size_t inputChannels,
+             std::size_t outputChannels, std::size_t numConvGroups);
   ConvParams(poplar::Type inputType, poplar::Type outputType, std::size_t batchSize,
              std::vector<std::size_t> inputFieldShape, std::vector<std::size_t> kernelShape,
              std::size_t inputChannels, std::size_t outputChannels, std::size_t numConvGroups);

@@ -79,8 +79,7 @@ poplar::Tensor createBiases(poplar::Graph& graph, const poplar::Tensor& activati
 /// An input tensor [B][G*Ci][field...] mapped to the tiles that read it.
 poplar::Tensor createInput(poplar::Graph& graph, const ConvParams& params,
                            const poplar::DebugContext& debugContext,
-                           const poplar::OptionFlags& options = {},
-                           PlanningCache* cache = nullptr);
+                           const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
 /// An output tensor [B][G*Co][output field...] mapped where convolution() computes it.
 poplar::Tensor createConvOutput(poplar::Graph& graph, const ConvParams& params,
@@ -97,8 +96,7 @@ poplar::Tensor convolution(poplar::Graph& graph, const poplar::Tensor& in,
                            const poplar::Tensor& weights, const ConvParams& params,
                            bool transposeAndFlipWeights, poplar::program::Sequence& prog,
                            const poplar::DebugContext& debugContext = {},
-                           const poplar::OptionFlags& options = {},
-                           PlanningCache* cache = nullptr);
+                           const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
 using ConvPlanParams =
     std::tuple<const poplar::Target*, const ConvParams, const poplar::OptionFlags*>;
@@ -108,8 +106,7 @@ void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& c
 /// weightsOut [G][Ci][Co][kernel...] = weightsIn [G][Co][Ci][kernel...] with the channel
 /// dimensions swapped and every spatial dimension reversed.
 void weightsTransposeChansFlipXY(poplar::Graph& graph, const poplar::Tensor& weightsIn,
-                                 const poplar::Tensor& weightsOut,
-                                 poplar::program::Sequence& prog,
+                                 const poplar::Tensor& weightsOut, poplar::program::Sequence& prog,
                                  const poplar::DebugContext& debugContext = {});
 
 /// The same as copies the caller schedules: the rearranging copy is appended to preTranspose;

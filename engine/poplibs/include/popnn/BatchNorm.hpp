@@ -47,19 +47,15 @@ poplar::Tensor batchNormalise(poplar::Graph& graph, const poplar::Tensor& acts,
 
 /// (gamma delta, beta delta), from the activations and their statistics or from the whitened
 /// activations.
-std::pair<poplar::Tensor, poplar::Tensor>
-batchNormParamGradients(poplar::Graph& graph, const poplar::Tensor& acts,
-                        const poplar::Tensor& gradsIn, const poplar::Tensor& mean,
-                        const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
-std::pair<poplar::Tensor, poplar::Tensor>
-batchNormParamGradients(poplar::Graph& graph, const poplar::Tensor& actsWhitened,
-                        const poplar::Tensor& gradsIn, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> batchNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& acts, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& mean, const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
+    const poplar::Type& partialsType = poplar::FLOAT, const poplar::DebugContext& debugContext = {},
+    const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> batchNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& actsWhitened, const poplar::Tensor& gradsIn,
+    poplar::program::Sequence& prog, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
 
 /// The gradient with respect to the input activations, through the whole layer including the
 /// statistics; from the activations and their statistics or from the whitened activations.

@@ -40,19 +40,15 @@ groupNormalise(poplar::Graph& graph, const poplar::Tensor& acts, const poplar::T
                const poplar::OptionFlags& options = {});
 
 /// (gamma delta, beta delta) per channel.
-std::pair<poplar::Tensor, poplar::Tensor>
-groupNormParamGradients(poplar::Graph& graph, const poplar::Tensor& acts,
-                        const poplar::Tensor& gradsIn, const poplar::Tensor& mean,
-                        const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
-std::pair<poplar::Tensor, poplar::Tensor>
-groupNormParamGradients(poplar::Graph& graph, const poplar::Tensor& actsWhitened,
-                        const poplar::Tensor& gradsIn, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> groupNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& acts, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& mean, const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
+    const poplar::Type& partialsType = poplar::FLOAT, const poplar::DebugContext& debugContext = {},
+    const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> groupNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& actsWhitened, const poplar::Tensor& gradsIn,
+    poplar::program::Sequence& prog, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
 
 /// The gradient with respect to the input activations, through the statistics.
 poplar::Tensor groupNormGradients(poplar::Graph& graph, const poplar::Tensor& acts,

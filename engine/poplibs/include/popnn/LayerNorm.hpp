@@ -35,19 +35,15 @@ layerNormalise(poplar::Graph& graph, const poplar::Tensor& acts, const poplar::T
                const poplar::DebugContext& debugContext = {},
                const poplar::OptionFlags& options = {});
 
-std::pair<poplar::Tensor, poplar::Tensor>
-layerNormParamGradients(poplar::Graph& graph, const poplar::Tensor& acts,
-                        const poplar::Tensor& gradsIn, const poplar::Tensor& mean,
-                        const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
-std::pair<poplar::Tensor, poplar::Tensor>
-layerNormParamGradients(poplar::Graph& graph, const poplar::Tensor& actsWhitened,
-                        const poplar::Tensor& gradsIn, poplar::program::Sequence& prog,
-                        const poplar::Type& partialsType = poplar::FLOAT,
-                        const poplar::DebugContext& debugContext = {},
-                        const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> layerNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& acts, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& mean, const poplar::Tensor& iStdDev, poplar::program::Sequence& prog,
+    const poplar::Type& partialsType = poplar::FLOAT, const poplar::DebugContext& debugContext = {},
+    const poplar::OptionFlags& options = {});
+std::pair<poplar::Tensor, poplar::Tensor> layerNormParamGradients(
+    poplar::Graph& graph, const poplar::Tensor& actsWhitened, const poplar::Tensor& gradsIn,
+    poplar::program::Sequence& prog, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
 
 poplar::Tensor layerNormGradients(poplar::Graph& graph, const poplar::Tensor& acts,
                                   const poplar::Tensor& gradsIn, const poplar::Tensor& mean,

@@ -62,8 +62,7 @@ double getBwdPerfectCycleCount(const poplar::Graph& graph, const PoolParams& par
 
 /// The pooled activations [B][C][output field...].
 poplar::Tensor pool(poplar::Graph& graph, const PoolParams& params, const poplar::Tensor& in,
-                    poplar::program::Sequence& prog,
-                    const poplar::DebugContext& debugContext = {},
+                    poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
                     const poplar::OptionFlags& options = {});
 
 /// The gradient with respect to the pooling's input [B][C][field...], given the forward input

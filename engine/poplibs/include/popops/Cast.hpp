@@ -6,8 +6,8 @@
 #pragma once
 
 #include <poplar/DebugContext.hpp>
-#include <poplar/GraphElements.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/GraphElements.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
@@ -32,8 +32,7 @@ poplar::Tensor cast(poplar::Graph& graph, poplar::Tensor src, const poplar::Type
 
 /// Converts `src` into the existing tensor `dst`, added to `prog`.
 void castWithOutput(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,
-                    poplar::program::Sequence& prog,
-                    const poplar::DebugContext& debugContext = {});
+                    poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {});
 
 /// A one-element BOOL tensor: whether the one-element FLOAT tensor `input` converts to
 /// `outputType` (HALF) with a relative error of at most `tolerance` (and without overflow).

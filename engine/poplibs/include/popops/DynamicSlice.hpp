@@ -58,8 +58,7 @@ bool operator!=(const SlicePlan& a, const SlicePlan& b) noexcept;
 poplar::Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
                                      const std::vector<size_t>& shape,
                                      const std::vector<size_t>& dims,
-                                     const std::vector<size_t>& sizes,
-                                     std::size_t minGrainSize = 0,
+                                     const std::vector<size_t>& sizes, std::size_t minGrainSize = 0,
                                      const poplar::DebugContext& debugContext = {});
 /// As above, laid out for `plan`.
 poplar::Tensor createSliceableTensor(poplar::Graph& graph, const poplar::Type& type,
@@ -80,8 +79,8 @@ poplar::Tensor createGroupedSliceableTensor(
 /// A tensor [numIndices, t's shape with `dims` of `sizes`] to slice `t` into or update it from,
 /// mapped like the slices of `t`.
 poplar::Tensor createSliceTensor(poplar::Graph& graph, const poplar::Tensor& t,
-                                 const std::vector<size_t>& dims,
-                                 const std::vector<size_t>& sizes, std::size_t numIndices,
+                                 const std::vector<size_t>& dims, const std::vector<size_t>& sizes,
+                                 std::size_t numIndices,
                                  const poplar::DebugContext& debugContext = {});
 /// A tensor [numIndices, `shape` with `dims` of `sizes`] mapped for the operation of `plan`.
 poplar::Tensor createSliceTensor(poplar::Graph& graph, const poplar::Type& type,

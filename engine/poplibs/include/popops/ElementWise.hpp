@@ -61,9 +61,8 @@ inline poplar::Tensor map(poplar::Graph& graph, expr::TernaryOpType op, const po
 
 /// Evaluates `expr` and writes the result into ts[0] (which must have the result's shape and
 /// type).
-void mapInPlace(poplar::Graph& graph, const expr::Expr& expr,
-                const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
-                const poplar::DebugContext& debugContext = {},
+void mapInPlace(poplar::Graph& graph, const expr::Expr& expr, const std::vector<poplar::Tensor>& ts,
+                poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
                 const poplar::OptionFlags& options = {});
 
 inline void mapInPlace(poplar::Graph& graph, expr::UnaryOpType op, const poplar::Tensor& t,
@@ -90,8 +89,7 @@ inline void mapInPlace(poplar::Graph& graph, expr::TernaryOpType op, const popla
 /// Evaluates `expr` into the existing tensor `out`.
 void mapWithOutput(poplar::Graph& graph, const expr::Expr& expr,
                    const std::vector<poplar::Tensor>& ts, const poplar::Tensor& out,
-                   poplar::program::Sequence& prog,
-                   const poplar::DebugContext& debugContext = {},
+                   poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
                    const poplar::OptionFlags& options = {});
 
 inline void mapWithOutput(poplar::Graph& graph, expr::UnaryOpType op, const poplar::Tensor& in,
@@ -126,12 +124,10 @@ poplar::Tensor namedMap(poplar::Graph& graph, const char* api, const expr::Expr&
                         const poplar::OptionFlags& options);
 void namedMapInPlace(poplar::Graph& graph, const char* api, const expr::Expr& e,
                      const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
-                     const poplar::DebugContext& debugContext,
-                     const poplar::OptionFlags& options);
+                     const poplar::DebugContext& debugContext, const poplar::OptionFlags& options);
 void namedMapWithOutput(poplar::Graph& graph, const char* api, const expr::Expr& e,
                         const std::vector<poplar::Tensor>& ts, const poplar::Tensor& out,
-                        poplar::program::Sequence& prog,
-                        const poplar::DebugContext& debugContext,
+                        poplar::program::Sequence& prog, const poplar::DebugContext& debugContext,
                         const poplar::OptionFlags& options);
 /// Throws poputil::poplibs_error naming `api` and `operand` unless a constant of `constType`
 /// may meet a tensor of `tensorType` (floating-point numbers: float or half tensors; integers:
@@ -142,8 +138,8 @@ void checkConstantType(const poplar::Type& tensorType, const poplar::Type& const
 template <typename T> struct IsScalarOperand {
   static constexpr bool value = std::is_arithmetic<T>::value;
 };
-template <typename T> void checkConstant(const poplar::Tensor& t, const T&, const char* api,
-                                          const char* operand) {
+template <typename T>
+void checkConstant(const poplar::Tensor& t, const T&, const char* api, const char* operand) {
   checkConstantType(t.elementType(), expr::detail::ConstDeviceType<T>::get(),
                     std::is_floating_point<T>::value, api, operand);
 }
@@ -152,12 +148,10 @@ template <typename T> void checkConstant(const poplar::Tensor& t, const T&, cons
 // ---- unary operations ---------------------------------------------------------------------
 
 #define POPOPS_UNARY_OUT_OF_LINE(fn)                                                               \
-  poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A,                                 \
-                    poplar::program::Sequence& prog,                                               \
-                    const poplar::DebugContext& debugContext = {},                                 \
-                    const poplar::OptionFlags& options = {});                                      \
-  void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A,                                  \
-                   poplar::program::Sequence& prog,                                                \
+  poplar::Tensor fn(                                                                               \
+      poplar::Graph& graph, const poplar::Tensor& A, poplar::program::Sequence& prog,              \
+      const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});     \
+  void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, poplar::program::Sequence& prog, \
                    const poplar::DebugContext& debugContext = {},                                  \
                    const poplar::OptionFlags& options = {});
 #define POPOPS_UNARY_WITH_OUTPUT(fn, OP)                                                           \
@@ -169,19 +163,17 @@ template <typename T> void checkConstant(const poplar::Tensor& t, const T&, cons
                                out, prog, debugContext, options);                                  \
   }
 #define POPOPS_UNARY(fn, OP)                                                                       \
-  inline poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A,                          \
-                           poplar::program::Sequence& prog,                                        \
-                           const poplar::DebugContext& debugContext = {},                          \
-                           const poplar::OptionFlags& options = {}) {                              \
-    return detail::namedMap(graph, #fn, expr::UnaryOp(expr::UnaryOpType::OP, expr::_1), {A},       \
-                            prog, debugContext, options);                                          \
+  inline poplar::Tensor fn(                                                                        \
+      poplar::Graph& graph, const poplar::Tensor& A, poplar::program::Sequence& prog,              \
+      const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {    \
+    return detail::namedMap(graph, #fn, expr::UnaryOp(expr::UnaryOpType::OP, expr::_1), {A}, prog, \
+                            debugContext, options);                                                \
   }                                                                                                \
-  inline void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A,                           \
-                          poplar::program::Sequence& prog,                                         \
-                          const poplar::DebugContext& debugContext = {},                           \
-                          const poplar::OptionFlags& options = {}) {                               \
-    detail::namedMapInPlace(graph, #fn, expr::UnaryOp(expr::UnaryOpType::OP, expr::_1), {A},       \
-                            prog, debugContext, options);                                          \
+  inline void fn##InPlace(                                                                         \
+      poplar::Graph& graph, const poplar::Tensor& A, poplar::program::Sequence& prog,              \
+      const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {    \
+    detail::namedMapInPlace(graph, #fn, expr::UnaryOp(expr::UnaryOpType::OP, expr::_1), {A}, prog, \
+                            debugContext, options);                                                \
   }                                                                                                \
   POPOPS_UNARY_WITH_OUTPUT(fn, OP)
 
@@ -250,50 +242,48 @@ inline poplar::Tensor isNaN(poplar::Graph& graph, const poplar::Tensor& A,
 
 // The forms with a plain number as either operand, and the WithOutput forms.
 #define POPOPS_BINARY_SCALAR_FORMS(fn, OP)                                                         \
-  template <typename constType, typename = typename std::enable_if<                                \
-                                    detail::IsScalarOperand<constType>::value>::type>              \
+  template <typename constType,                                                                    \
+            typename = typename std::enable_if<detail::IsScalarOperand<constType>::value>::type>   \
   poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A, const constType B,              \
                     poplar::program::Sequence& prog,                                               \
                     const poplar::DebugContext& debugContext = {},                                 \
                     const poplar::OptionFlags& options = {}) {                                     \
     detail::checkConstant(A, B, #fn, "B");                                                         \
     return detail::namedMap(graph, #fn,                                                            \
-                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)),      \
-                            {A}, prog, debugContext, options);                                     \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)), {A}, \
+                            prog, debugContext, options);                                          \
   }                                                                                                \
-  template <typename constType, typename = typename std::enable_if<                                \
-                                    detail::IsScalarOperand<constType>::value>::type>              \
+  template <typename constType,                                                                    \
+            typename = typename std::enable_if<detail::IsScalarOperand<constType>::value>::type>   \
   poplar::Tensor fn(poplar::Graph& graph, const constType A, const poplar::Tensor& B,              \
                     poplar::program::Sequence& prog,                                               \
                     const poplar::DebugContext& debugContext = {},                                 \
                     const poplar::OptionFlags& options = {}) {                                     \
     detail::checkConstant(B, A, #fn, "A");                                                         \
     return detail::namedMap(graph, #fn,                                                            \
-                            expr::BinaryOp(expr::BinaryOpType::OP, expr::Const(A), expr::_1),      \
-                            {B}, prog, debugContext, options);                                     \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::Const(A), expr::_1), {B}, \
+                            prog, debugContext, options);                                          \
   }                                                                                                \
-  template <typename constType, typename = typename std::enable_if<                                \
-                                    detail::IsScalarOperand<constType>::value>::type>              \
+  template <typename constType,                                                                    \
+            typename = typename std::enable_if<detail::IsScalarOperand<constType>::value>::type>   \
   void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const constType B,               \
-                   poplar::program::Sequence& prog,                                                \
-                   const poplar::DebugContext& debugContext = {},                                  \
+                   poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {}, \
                    const poplar::OptionFlags& options = {}) {                                      \
     detail::checkConstant(A, B, #fn "InPlace", "B");                                               \
     detail::namedMapInPlace(graph, #fn "InPlace",                                                  \
-                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)),      \
-                            {A}, prog, debugContext, options);                                     \
+                            expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)), {A}, \
+                            prog, debugContext, options);                                          \
   }                                                                                                \
-  inline void fn##WithOutput(poplar::Graph& graph, const poplar::Tensor& A,                        \
-                             const poplar::Tensor& B, const poplar::Tensor& out,                   \
-                             poplar::program::Sequence& prog,                                      \
-                             const poplar::DebugContext& debugContext = {},                        \
-                             const poplar::OptionFlags& options = {}) {                            \
+  inline void fn##WithOutput(                                                                      \
+      poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,                      \
+      const poplar::Tensor& out, poplar::program::Sequence& prog,                                  \
+      const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {    \
     detail::namedMapWithOutput(graph, #fn "WithOutput",                                            \
                                expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::_2), {A, B}, \
                                out, prog, debugContext, options);                                  \
   }                                                                                                \
-  template <typename constType, typename = typename std::enable_if<                                \
-                                    detail::IsScalarOperand<constType>::value>::type>              \
+  template <typename constType,                                                                    \
+            typename = typename std::enable_if<detail::IsScalarOperand<constType>::value>::type>   \
   void fn##WithOutput(poplar::Graph& graph, const poplar::Tensor& A, const constType B,            \
                       const poplar::Tensor& out, poplar::program::Sequence& prog,                  \
                       const poplar::DebugContext& debugContext = {},                               \
@@ -303,8 +293,8 @@ inline poplar::Tensor isNaN(poplar::Graph& graph, const poplar::Tensor& A,
                                expr::BinaryOp(expr::BinaryOpType::OP, expr::_1, expr::Const(B)),   \
                                {A}, out, prog, debugContext, options);                             \
   }                                                                                                \
-  template <typename constType, typename = typename std::enable_if<                                \
-                                    detail::IsScalarOperand<constType>::value>::type>              \
+  template <typename constType,                                                                    \
+            typename = typename std::enable_if<detail::IsScalarOperand<constType>::value>::type>   \
   void fn##WithOutput(poplar::Graph& graph, const constType A, const poplar::Tensor& B,            \
                       const poplar::Tensor& out, poplar::program::Sequence& prog,                  \
                       const poplar::DebugContext& debugContext = {},                               \
@@ -321,14 +311,13 @@ inline poplar::Tensor isNaN(poplar::Graph& graph, const poplar::Tensor& A,
                     const poplar::DebugContext& debugContext = {},                                 \
                     const poplar::OptionFlags& options = {});                                      \
   void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,         \
-                   poplar::program::Sequence& prog,                                                \
-                   const poplar::DebugContext& debugContext = {},                                  \
+                   poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {}, \
                    const poplar::OptionFlags& options = {});                                       \
   POPOPS_BINARY_SCALAR_FORMS(fn, OP)
 
 #define POPOPS_BINARY(fn, OP)                                                                      \
-  inline poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A,                          \
-                           const poplar::Tensor& B, poplar::program::Sequence& prog,               \
+  inline poplar::Tensor fn(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B, \
+                           poplar::program::Sequence& prog,                                        \
                            const poplar::DebugContext& debugContext = {},                          \
                            const poplar::OptionFlags& options = {}) {                              \
     return detail::namedMap(graph, #fn,                                                            \
@@ -381,29 +370,27 @@ POPOPS_BINARY(varianceToInvStdDev, VARIANCE_TO_INV_STD_DEV)
                            const poplar::Tensor& C, poplar::program::Sequence& prog,               \
                            const poplar::DebugContext& debugContext = {},                          \
                            const poplar::OptionFlags& options = {}) {                              \
-    return detail::namedMap(graph, #fn,                                                            \
-                            expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2,           \
-                                            expr::_3),                                             \
-                            {A, B, C}, prog, debugContext, options);                               \
+    return detail::namedMap(                                                                       \
+        graph, #fn, expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2, expr::_3),        \
+        {A, B, C}, prog, debugContext, options);                                                   \
   }                                                                                                \
   inline void fn##InPlace(poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,  \
                           const poplar::Tensor& C, poplar::program::Sequence& prog,                \
                           const poplar::DebugContext& debugContext = {},                           \
                           const poplar::OptionFlags& options = {}) {                               \
-    detail::namedMapInPlace(graph, #fn "InPlace",                                                  \
-                            expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2,           \
-                                            expr::_3),                                             \
-                            {A, B, C}, prog, debugContext, options);                               \
+    detail::namedMapInPlace(                                                                       \
+        graph, #fn "InPlace",                                                                      \
+        expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2, expr::_3), {A, B, C}, prog,   \
+        debugContext, options);                                                                    \
   }                                                                                                \
-  inline void fn##WithOutput(poplar::Graph& graph, const poplar::Tensor& A,                        \
-                             const poplar::Tensor& B, const poplar::Tensor& C,                     \
-                             const poplar::Tensor& out, poplar::program::Sequence& prog,           \
-                             const poplar::DebugContext& debugContext = {},                        \
-                             const poplar::OptionFlags& options = {}) {                            \
-    detail::namedMapWithOutput(graph, #fn "WithOutput",                                            \
-                               expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2,        \
-                                               expr::_3),                                          \
-                               {A, B, C}, out, prog, debugContext, options);                       \
+  inline void fn##WithOutput(                                                                      \
+      poplar::Graph& graph, const poplar::Tensor& A, const poplar::Tensor& B,                      \
+      const poplar::Tensor& C, const poplar::Tensor& out, poplar::program::Sequence& prog,         \
+      const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {}) {    \
+    detail::namedMapWithOutput(                                                                    \
+        graph, #fn "WithOutput",                                                                   \
+        expr::TernaryOp(expr::TernaryOpType::OP, expr::_1, expr::_2, expr::_3), {A, B, C}, out,    \
+        prog, debugContext, options);                                                              \
   }
 
 /// select(A, B, C): C ? A : B, with C a BOOL tensor. clamp(A, B, C): A limited to [B, C].

@@ -6,6 +6,7 @@
 #include "poplar/Program.hpp"
 #include "poplar/Tensor.hpp"
 #include "poplar/Type.hpp"
+
 #include <poplar/DebugContext.hpp>
 #include <string>
 

@@ -80,20 +80,48 @@ public:
 namespace detail {
 /// The device type a constant of host type T has (before it adapts to its neighbours).
 template <typename T> struct ConstDeviceType;
-template <> struct ConstDeviceType<bool> { static poplar::Type get() { return poplar::BOOL; } };
-template <> struct ConstDeviceType<char> { static poplar::Type get() { return poplar::CHAR; } };
-template <> struct ConstDeviceType<signed char> { static poplar::Type get() { return poplar::SIGNED_CHAR; } };
-template <> struct ConstDeviceType<unsigned char> { static poplar::Type get() { return poplar::UNSIGNED_CHAR; } };
-template <> struct ConstDeviceType<short> { static poplar::Type get() { return poplar::SHORT; } };
-template <> struct ConstDeviceType<unsigned short> { static poplar::Type get() { return poplar::UNSIGNED_SHORT; } };
-template <> struct ConstDeviceType<int> { static poplar::Type get() { return poplar::INT; } };
-template <> struct ConstDeviceType<unsigned> { static poplar::Type get() { return poplar::UNSIGNED_INT; } };
-template <> struct ConstDeviceType<long> { static poplar::Type get() { return poplar::INT; } };
-template <> struct ConstDeviceType<unsigned long> { static poplar::Type get() { return poplar::UNSIGNED_INT; } };
-template <> struct ConstDeviceType<long long> { static poplar::Type get() { return poplar::INT; } };
-template <> struct ConstDeviceType<unsigned long long> { static poplar::Type get() { return poplar::UNSIGNED_INT; } };
-template <> struct ConstDeviceType<float> { static poplar::Type get() { return poplar::FLOAT; } };
-template <> struct ConstDeviceType<double> { static poplar::Type get() { return poplar::FLOAT; } };
+template <> struct ConstDeviceType<bool> {
+  static poplar::Type get() { return poplar::BOOL; }
+};
+template <> struct ConstDeviceType<char> {
+  static poplar::Type get() { return poplar::CHAR; }
+};
+template <> struct ConstDeviceType<signed char> {
+  static poplar::Type get() { return poplar::SIGNED_CHAR; }
+};
+template <> struct ConstDeviceType<unsigned char> {
+  static poplar::Type get() { return poplar::UNSIGNED_CHAR; }
+};
+template <> struct ConstDeviceType<short> {
+  static poplar::Type get() { return poplar::SHORT; }
+};
+template <> struct ConstDeviceType<unsigned short> {
+  static poplar::Type get() { return poplar::UNSIGNED_SHORT; }
+};
+template <> struct ConstDeviceType<int> {
+  static poplar::Type get() { return poplar::INT; }
+};
+template <> struct ConstDeviceType<unsigned> {
+  static poplar::Type get() { return poplar::UNSIGNED_INT; }
+};
+template <> struct ConstDeviceType<long> {
+  static poplar::Type get() { return poplar::INT; }
+};
+template <> struct ConstDeviceType<unsigned long> {
+  static poplar::Type get() { return poplar::UNSIGNED_INT; }
+};
+template <> struct ConstDeviceType<long long> {
+  static poplar::Type get() { return poplar::INT; }
+};
+template <> struct ConstDeviceType<unsigned long long> {
+  static poplar::Type get() { return poplar::UNSIGNED_INT; }
+};
+template <> struct ConstDeviceType<float> {
+  static poplar::Type get() { return poplar::FLOAT; }
+};
+template <> struct ConstDeviceType<double> {
+  static poplar::Type get() { return poplar::FLOAT; }
+};
 
 template <typename T> struct IsConstValue {
   static constexpr bool value = std::is_arithmetic<T>::value;
@@ -124,12 +152,12 @@ protected:
   }
 
 public:
-  template <typename T,
-            typename = typename std::enable_if<detail::IsConstValue<T>::value, T>::type>
+  template <typename T, typename = typename std::enable_if<detail::IsConstValue<T>::value, T>::type>
   Const(T x) : Const(x, false) {} // NOLINT: implicit, as PopLibs
 
   Const(const Const& other)
-      : ExprType<Const>(), type_(other.type_), isFloat_(other.isFloat_), isSigned_(other.isSigned_) {
+      : ExprType<Const>(), type_(other.type_), isFloat_(other.isFloat_),
+        isSigned_(other.isSigned_) {
     init(other.data_.get(), other.size_);
   }
   Const(Const&&) = default;
@@ -259,7 +287,9 @@ public:
   };
 #define POPOPS_EXPR_UNARY_SYMBOL(Name, Op, Sym)                                                    \
   POPOPS_EXPR_UNARY(Name, Op)                                                                      \
-  inline Name operator Sym(const Expr& a) { return Name(a); }
+  inline Name operator Sym(const Expr& a) {                                                        \
+    return Name(a);                                                                                \
+  }
 
 POPOPS_EXPR_UNARY(Abs, ABSOLUTE)
 POPOPS_EXPR_UNARY(Asin, ASIN)
@@ -316,7 +346,9 @@ public:
   const Expr& getLHS() const { return *a_; }
   const Expr& getRHS() const { return *b_; }
 
-  std::unique_ptr<Expr> clone() const override { return std::unique_ptr<Expr>(new BinaryOp(*this)); }
+  std::unique_ptr<Expr> clone() const override {
+    return std::unique_ptr<Expr>(new BinaryOp(*this));
+  }
   std::string name(const std::vector<poplar::Tensor>& inputs) const override;
   std::string exprName(const std::vector<poplar::Tensor>& inputs) const {
     return a_->name(inputs) + "_" + b_->name(inputs);
@@ -334,20 +366,22 @@ public:
 #define POPOPS_EXPR_BINARY_SYMBOL(Name, Op, Sym)                                                   \
   POPOPS_EXPR_BINARY(Name, Op)                                                                     \
   template <typename T>                                                                            \
-  inline typename std::enable_if<!std::is_base_of<Expr, T>::value &&                               \
-                                     detail::IsConstValue<T>::value,                               \
-                                 Name>::type                                                       \
-  operator Sym(const T& a, const Expr& b) {                                                        \
+  inline                                                                                           \
+      typename std::enable_if<!std::is_base_of<Expr, T>::value && detail::IsConstValue<T>::value,  \
+                              Name>::type                                                          \
+      operator Sym(const T& a, const Expr& b) {                                                    \
     return Name(Const(a), b);                                                                      \
   }                                                                                                \
   template <typename T>                                                                            \
-  inline typename std::enable_if<!std::is_base_of<Expr, T>::value &&                               \
-                                     detail::IsConstValue<T>::value,                               \
-                                 Name>::type                                                       \
-  operator Sym(const Expr& a, const T& b) {                                                        \
+  inline                                                                                           \
+      typename std::enable_if<!std::is_base_of<Expr, T>::value && detail::IsConstValue<T>::value,  \
+                              Name>::type                                                          \
+      operator Sym(const Expr& a, const T& b) {                                                    \
     return Name(a, Const(b));                                                                      \
   }                                                                                                \
-  inline Name operator Sym(const Expr& a, const Expr& b) { return Name(a, b); }
+  inline Name operator Sym(const Expr& a, const Expr& b) {                                         \
+    return Name(a, b);                                                                             \
+  }
 
 POPOPS_EXPR_BINARY_SYMBOL(Add, ADD, +)
 POPOPS_EXPR_BINARY(Atan2, ATAN2)
@@ -404,7 +438,9 @@ public:
   const Expr& getArg1() const { return *b_; }
   const Expr& getArg2() const { return *c_; }
 
-  std::unique_ptr<Expr> clone() const override { return std::unique_ptr<Expr>(new TernaryOp(*this)); }
+  std::unique_ptr<Expr> clone() const override {
+    return std::unique_ptr<Expr>(new TernaryOp(*this));
+  }
   std::string name(const std::vector<poplar::Tensor>& inputs) const override;
   std::string exprName(const std::vector<poplar::Tensor>& inputs) const {
     return a_->name(inputs) + "_" + b_->name(inputs) + "_" + c_->name(inputs);

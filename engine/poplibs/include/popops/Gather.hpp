@@ -30,9 +30,8 @@ poplar::Tensor createGatherInput(poplar::Graph& graph, const poplar::Type& type,
 /// input.shape[:axis] + indices.shape + input.shape[axis+1:]. An index outside the axis gives a
 /// slice of zeros.
 poplar::Tensor gather(poplar::Graph& graph, const poplar::Tensor& input,
-                      const poplar::Tensor& indices, unsigned axis,
-                      poplar::program::Sequence& prog, GatherParams params,
-                      const poplar::DebugContext& debugContext = {});
+                      const poplar::Tensor& indices, unsigned axis, poplar::program::Sequence& prog,
+                      GatherParams params, const poplar::DebugContext& debugContext = {});
 
 /// A tensor of `inputShape` laid out for the XLA-style gather() below: spread over the tiles
 /// like createSliceableTensor for the dimensions in startIndexMap.

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <iosfwd>
-
 #include <popops/OperationDef.hpp>
 
 namespace popops {

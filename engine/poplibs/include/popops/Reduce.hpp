@@ -11,12 +11,12 @@
 #include <cstddef>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/GraphElements.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 #include <popops/Operation.hpp>
-#include <poplar/GraphElements.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,8 +90,8 @@ struct SingleReduceOp {
         outType(outType_), debugName(std::move(debugName_)) {}
   SingleReduceOp(poplar::Tensor in_, std::vector<std::size_t> dims_, ReduceParams params_,
                  std::string debugName_ = "")
-      : in(std::move(in_)), dims(std::move(dims_)), params(std::move(params_)),
-        useOutType(false), outType(poplar::FLOAT), debugName(std::move(debugName_)) {}
+      : in(std::move(in_)), dims(std::move(dims_)), params(std::move(params_)), useOutType(false),
+        outType(poplar::FLOAT), debugName(std::move(debugName_)) {}
 };
 
 /// Several reductions in the same two compute sets. With `outputs` empty, a new output per

@@ -12,8 +12,7 @@ namespace popops {
 /// the result is params[i][indices[i]]; NaN when the index is outside the row, 0 when it is
 /// MASKED_LABEL_CODE.
 poplar::Tensor selectScalarFromRows(poplar::Graph& graph, const poplar::Tensor& params,
-                                    const poplar::Tensor& indices,
-                                    poplar::program::Sequence& prog,
+                                    const poplar::Tensor& indices, poplar::program::Sequence& prog,
                                     const poplar::DebugContext& debugContext = {});
 
 } // namespace popops

@@ -7,10 +7,9 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <popops/SortOrder.hpp>
 #include <utility>
 #include <vector>
-
-#include <popops/SortOrder.hpp>
 
 namespace popops {
 
@@ -37,9 +36,8 @@ poplar::Tensor createTopKInput(poplar::Graph& graph, const poplar::Type& type,
 
 /// The top k values of each row of `t` (its innermost dimension): t's shape with the innermost
 /// dimension k.
-poplar::Tensor topK(poplar::Graph& graph, poplar::program::Sequence& prog,
-                    const poplar::Tensor& t, const TopKParams& params,
-                    const poplar::DebugContext& debugContext = {});
+poplar::Tensor topK(poplar::Graph& graph, poplar::program::Sequence& prog, const poplar::Tensor& t,
+                    const TopKParams& params, const poplar::DebugContext& debugContext = {});
 
 /// The top k keys of each row and the values at the same positions of `values` (same shape).
 std::pair<poplar::Tensor, poplar::Tensor>
@@ -49,9 +47,8 @@ topKKeyValue(poplar::Graph& graph, poplar::program::Sequence& prog, const poplar
 
 /// The top k values of each row and their positions in the row (UNSIGNED_INT).
 std::pair<poplar::Tensor, poplar::Tensor>
-topKWithPermutation(poplar::Graph& graph, poplar::program::Sequence& prog,
-                    const poplar::Tensor& t, const TopKParams& params,
-                    const poplar::DebugContext& debugContext = {});
+topKWithPermutation(poplar::Graph& graph, poplar::program::Sequence& prog, const poplar::Tensor& t,
+                    const TopKParams& params, const poplar::DebugContext& debugContext = {});
 
 /// For a 2-D `input` [batch, n]: the position (UNSIGNED_INT [batch]) of each row's largest
 /// value; the first one when several are equal.

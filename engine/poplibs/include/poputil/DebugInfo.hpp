@@ -4,7 +4,6 @@
 #pragma once
 
 #include <poplar/DebugContext.hpp>
-
 #include <string>
 
 namespace poputil {

@@ -100,21 +100,19 @@ poplar::Tensor createBroadcastOperand(poplar::Graph& graph, const poplar::Tensor
 
 /// A clone of t on IPU `dstIPU` of a multi-IPU graph, each element on the same tile number
 /// within that IPU as the original.
-poplar::Tensor cloneToIpu(poplar::Graph& graph, const poplar::Tensor& t, unsigned dstIPU,
-                          const poplar::DebugContext& debugContext = {},
-                          poplar::TensorCloneMethod method =
-                              poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+poplar::Tensor cloneToIpu(
+    poplar::Graph& graph, const poplar::Tensor& t, unsigned dstIPU,
+    const poplar::DebugContext& debugContext = {},
+    poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 /// cloneToIpu, and a Copy of t into the clone added to `prog`.
-poplar::Tensor copyToIpu(poplar::Graph& masterGraph, const poplar::Tensor& t,
-                         poplar::program::Sequence& prog, unsigned dstIPU,
-                         const poplar::DebugContext& debugContext = {},
-                         poplar::TensorCloneMethod method =
-                             poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+poplar::Tensor copyToIpu(
+    poplar::Graph& masterGraph, const poplar::Tensor& t, poplar::program::Sequence& prog,
+    unsigned dstIPU, const poplar::DebugContext& debugContext = {},
+    poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 /// cloneToIpu without the copy: copySrc and copyDst are what a Copy between the IPUs takes.
-poplar::Tensor createIpuCopy(poplar::Graph& graph, const poplar::Tensor& t, unsigned dstIpu,
-                             poplar::Tensor& copySrc, poplar::Tensor& copyDst,
-                             const poplar::DebugContext& debugContext = {},
-                             poplar::TensorCloneMethod method =
-                                 poplar::TensorCloneMethod::PRESERVE_ORDER_AND_ALIASES);
+poplar::Tensor createIpuCopy(
+    poplar::Graph& graph, const poplar::Tensor& t, unsigned dstIpu, poplar::Tensor& copySrc,
+    poplar::Tensor& copyDst, const poplar::DebugContext& debugContext = {},
+    poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_AND_ALIASES);
 
 } // namespace poputil

@@ -34,12 +34,10 @@ splitRegions(const std::vector<poplar::Interval>& regions, unsigned grainSize,
              unsigned maxElementsPerPartition = UINT_MAX, unsigned maxElementsPerRegion = UINT_MAX);
 
 /// splitRegions with one partition per worker context of `target`'s tiles.
-std::vector<std::vector<poplar::Interval>>
-splitRegionsBetweenWorkers(const poplar::Target& target,
-                           const std::vector<poplar::Interval>& regions, unsigned grainSize,
-                           unsigned minElementsPerPartition = 0,
-                           unsigned maxElementsPerPartition = UINT_MAX,
-                           unsigned maxElementsPerRegion = UINT_MAX);
+std::vector<std::vector<poplar::Interval>> splitRegionsBetweenWorkers(
+    const poplar::Target& target, const std::vector<poplar::Interval>& regions, unsigned grainSize,
+    unsigned minElementsPerPartition = 0, unsigned maxElementsPerPartition = UINT_MAX,
+    unsigned maxElementsPerRegion = UINT_MAX);
 
 /// The same over sequences of regions: each partition is a list of (pieces of) sequences.
 std::vector<std::vector<std::vector<poplar::Interval>>>
@@ -47,16 +45,13 @@ splitRegions(const std::vector<std::vector<poplar::Interval>>& regions, unsigned
              unsigned maxPartitions, unsigned minElementsPerPartition = 0,
              unsigned maxElementsPerPartition = UINT_MAX, unsigned maxElementsPerRegion = UINT_MAX);
 
-std::vector<std::vector<std::vector<poplar::Interval>>>
-splitRegionsBetweenWorkers(const poplar::Target& target,
-                           const std::vector<std::vector<poplar::Interval>>& regions,
-                           unsigned grainSize, unsigned minElementsPerPartition = 0,
-                           unsigned maxElementsPerPartition = UINT_MAX,
-                           unsigned maxElementsPerRegion = UINT_MAX);
+std::vector<std::vector<std::vector<poplar::Interval>>> splitRegionsBetweenWorkers(
+    const poplar::Target& target, const std::vector<std::vector<poplar::Interval>>& regions,
+    unsigned grainSize, unsigned minElementsPerPartition = 0,
+    unsigned maxElementsPerPartition = UINT_MAX, unsigned maxElementsPerRegion = UINT_MAX);
 
 /// The coordinates, in a tensor of `shape`, of element `index` of its flattened form.
-template <class T>
-std::vector<T> unflattenIndex(const std::vector<T>& shape, std::size_t index) {
+template <class T> std::vector<T> unflattenIndex(const std::vector<T>& shape, std::size_t index) {
   std::vector<T> coord(shape.size());
   for (std::size_t i = shape.size(); i > 0; --i) {
     coord[i - 1] = T(index % shape[i - 1]);
@@ -71,7 +66,8 @@ template <class T>
 std::size_t flattenIndex(const std::vector<T>& shape, const std::vector<T>& indices) {
   assert(indices.size() == shape.size());
   std::size_t index = 0;
-  for (std::size_t i = 0; i < shape.size(); ++i) index = index * shape[i] + indices[i];
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    index = index * shape[i] + indices[i];
   return index;
 }
 
@@ -79,17 +75,16 @@ std::size_t flattenIndex(const std::vector<T>& shape, const std::vector<T>& indi
 std::size_t intervalSequenceNumElements(const std::vector<std::vector<poplar::Interval>>& seq);
 
 /// A new tensor mapped like `in` holding a copy of its elements (a Copy added to `p`).
-poplar::Tensor duplicate(poplar::Graph& graph, const poplar::Tensor& in,
-                         poplar::program::Sequence& p,
-                         const poplar::DebugContext& debugContext = {},
-                         poplar::TensorCloneMethod method =
-                             poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+poplar::Tensor duplicate(
+    poplar::Graph& graph, const poplar::Tensor& in, poplar::program::Sequence& p,
+    const poplar::DebugContext& debugContext = {},
+    poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 
 /// A tensor of shape [N, t's shape...] whose N slices are each laid out like `t`.
-poplar::Tensor cloneN(poplar::Graph& graph, const poplar::Tensor& t, unsigned N,
-                      const poplar::DebugContext& debugContext = {},
-                      poplar::TensorCloneMethod method =
-                          poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+poplar::Tensor
+cloneN(poplar::Graph& graph, const poplar::Tensor& t, unsigned N,
+       const poplar::DebugContext& debugContext = {},
+       poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
 
 /// [0, rangeUpperBound) cut into splitCount sizes as equal as possible (larger first).
 std::vector<int> balancedPartition(int rangeUpperBound, int splitCount);

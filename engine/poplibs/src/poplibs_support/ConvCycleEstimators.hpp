@@ -8,12 +8,11 @@
 // numWorkerContexts times: the barrel runs the contexts in turn).
 #pragma once
 
-#include <poplar/Target.hpp>
-#include <poplar/Type.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <poplar/Target.hpp>
+#include <poplar/Type.hpp>
 #include <vector>
 
 namespace poplibs_support {
@@ -97,16 +96,18 @@ inline std::uint64_t conv1x1WorkerCycles(std::uint64_t n, bool zeroing, bool flo
   const std::uint64_t z = zeroing ? 1 : 0;
   std::uint64_t c;
   if (floatActs) {
-    c = n == 0 ? 24 : n == 1 ? 47 + (2 + zeroPerGroup) * z
-                    : n == 2 ? 46 + (2 + zeroPerGroup * 2) * z
-                             : 46 + (2 + zeroPerGroup * n) * z + (n - 3) * core;
+    c = n == 0   ? 24
+        : n == 1 ? 47 + (2 + zeroPerGroup) * z
+        : n == 2 ? 46 + (2 + zeroPerGroup * 2) * z
+                 : 46 + (2 + zeroPerGroup * n) * z + (n - 3) * core;
   } else if (common) {
     const std::uint64_t tail = zeroing ? 1 : 2;
     c = n == 0 ? 20 + tail : n == 1 ? 31 + tail : n == 2 ? 40 + tail : 36 + tail + (n - 3) * core;
   } else {
-    c = n == 0 ? 24 : n == 1 ? 39 + (2 + zeroPerGroup) * z
-                    : n == 2 ? 40 + (2 + zeroPerGroup * 2) * z
-                             : 41 + (2 + zeroPerGroup * n) * z + (n - 3) * core;
+    c = n == 0   ? 24
+        : n == 1 ? 39 + (2 + zeroPerGroup) * z
+        : n == 2 ? 40 + (2 + zeroPerGroup * 2) * z
+                 : 41 + (2 + zeroPerGroup * n) * z + (n - 3) * core;
   }
   return c - conv1x1RetentionSavings(floatActs, floatPartials, units);
 }
@@ -121,13 +122,14 @@ inline std::uint64_t convPartial1x1OutCycles(const poplar::Target& target, popla
   const unsigned contexts = target.getNumWorkerContexts();
   const auto inner = [&](bool zeroing) {
     return supervisorWorkerCycles(partitions.size(), contexts, 14, [&](std::size_t w) {
-      return conv1x1WorkerCycles(partitions[w], zeroing, floatActs, floatPartials, amp.numConvUnits);
+      return conv1x1WorkerCycles(partitions[w], zeroing, floatActs, floatPartials,
+                                 amp.numConvUnits);
     });
   };
   const std::uint64_t withZeroing = inner(true), withoutZeroing = inner(false);
   const std::uint64_t passes = (g.outChansPerGroup + amp.numConvUnits - 1) / amp.numConvUnits;
-  const std::uint64_t loads = std::uint64_t(amp.numConvUnits) * amp.weightBytesPerConvUnit /
-                              amp.coeffLoadBytesPerCycle;
+  const std::uint64_t loads =
+      std::uint64_t(amp.numConvUnits) * amp.weightBytesPerConvUnit / amp.coeffLoadBytesPerCycle;
   const std::uint64_t common = (!floatActs && amp.numConvUnits == 16) || floatPartials ? 1 : 0;
   const std::uint64_t cg = g.numConvGroups, ig = g.numInGroups, og = g.numOutGroups;
   const std::uint64_t retained =
@@ -137,7 +139,8 @@ inline std::uint64_t convPartial1x1OutCycles(const poplar::Target& target, popla
   // Later input channel groups accumulate; the first zeroes the partials as it goes.
   const std::uint64_t laterInGroups =
       (ig - 1) * (15 - common + 1 + og * (19 + passes * (6 + loads + withoutZeroing)));
-  const std::uint64_t firstInGroup = 10 + 1 + og * (19 - common + passes * (7 + loads + withZeroing));
+  const std::uint64_t firstInGroup =
+      10 + 1 + og * (19 - common + passes * (7 + loads + withZeroing));
   return 50 + retained + cg * (12 + common + laterInGroups + firstInGroup);
 }
 
@@ -146,14 +149,19 @@ inline std::uint64_t convPartial1x1OutCycles(const poplar::Target& target, popla
 inline std::uint64_t convNx1WorkerCycles(const std::vector<std::uint64_t>& partitions,
                                          bool floatActs, bool floatPartials, unsigned units) {
   const std::uint64_t core = floatActs ? 8 : 4;
-  const bool extraStride = !floatActs && ((!floatPartials && units == 16) || (floatPartials && units == 8));
+  const bool extraStride =
+      !floatActs && ((!floatPartials && units == 16) || (floatPartials && units == 8));
   std::uint64_t c = 17 + (floatPartials ? 0 : 1);
   for (std::uint64_t n : partitions) {
     c += 3;
-    if (n == 0) c += 17;
-    else if (n == 1) c += floatActs ? 33 : 29;
-    else if (n == 2) c += floatActs ? 44 : 33 + (extraStride ? 1 : 0);
-    else c += (floatActs ? 45 : 34) + (n - 3) * core;
+    if (n == 0)
+      c += 17;
+    else if (n == 1)
+      c += floatActs ? 33 : 29;
+    else if (n == 2)
+      c += floatActs ? 44 : 33 + (extraStride ? 1 : 0);
+    else
+      c += (floatActs ? 45 : 34) + (n - 3) * core;
     c -= kConvNx1RetentionSavings;
   }
   return c;
@@ -176,22 +184,25 @@ inline std::uint64_t convPartialNx1Cycles(
   // loads for a 4-row kernel) and the loads that depend on the AMP kernel height.
   unsigned coeffBytes = amp.coeffLoadBytesPerCycle;
   if (ampKernelHeight == 4 && coeffBytes > 8) coeffBytes /= 2;
-  std::uint64_t innermost = std::uint64_t(amp.numConvUnits) * amp.weightBytesPerConvUnit / coeffBytes;
-  innermost += ampKernelHeight == 4 ? 60 : ampKernelHeight == 2 ? 46 : ampKernelHeight == 1 ? 15
-                                                                  : 20 * ampKernelHeight;
+  std::uint64_t innermost =
+      std::uint64_t(amp.numConvUnits) * amp.weightBytesPerConvUnit / coeffBytes;
+  innermost += ampKernelHeight == 4   ? 60
+               : ampKernelHeight == 2 ? 46
+               : ampKernelHeight == 1 ? 15
+                                      : 20 * ampKernelHeight;
   innermost += 3;
   const std::uint64_t passes = g.outChansPerGroup / amp.numConvUnits;
   std::uint64_t inner = std::uint64_t(kernelOuter) * (14 + kernelInner * (12 + passes * innermost));
   // Workers: per kernel position, the slowest (at least 9 more than the quickest), per pass.
   for (unsigned k = 0; k < kernelOuter * kernelInner; ++k)
-    inner += passes * supervisorWorkerCycles(partitions.size(), contexts, 9, [&](std::size_t w) {
-               return convNx1WorkerCycles(partitions[w][k], floatActs, floatPartials,
-                                          amp.numConvUnits);
-             });
-  const std::uint64_t outer =
-      109 + contexts * kConvNx1RetentionSavings + contexts * zeroPartialsRetentionSavings(floatPartials) +
-      cg * (og * 17 + (og - 1) * 6 + 1) + (cg - 1) * 6 + 1 +
-      cg * (16 + ig * (14 + og * (14 + inner)));
+    inner +=
+        passes * supervisorWorkerCycles(partitions.size(), contexts, 9, [&](std::size_t w) {
+          return convNx1WorkerCycles(partitions[w][k], floatActs, floatPartials, amp.numConvUnits);
+        });
+  const std::uint64_t outer = 109 + contexts * kConvNx1RetentionSavings +
+                              contexts * zeroPartialsRetentionSavings(floatPartials) +
+                              cg * (og * 17 + (og - 1) * 6 + 1) + (cg - 1) * 6 + 1 +
+                              cg * (16 + ig * (14 + og * (14 + inner)));
   return zeroCycles + outer;
 }
 
@@ -206,7 +217,8 @@ inline std::uint64_t hmacDotProductCycles(unsigned actsVectorWidth, bool floatAc
   const std::uint64_t outChans = halfHalf ? 2 : 1;
   const std::uint64_t innerCycles = 3 * outChans + (halfHalf ? 1 : 0) + 3 + 1;
   unsigned width = 1;
-  while (width < actsVectorWidth) width <<= 1;
+  while (width < actsVectorWidth)
+    width <<= 1;
   for (; width > 1 && size % width != 0; width >>= 1) {
   }
   const std::uint64_t perStep = width >= actsPer64Bits ? 1 : 2;
@@ -229,15 +241,18 @@ inline std::uint64_t convPartialHorizontalMacCycles(
   const unsigned actsWidth = target.getVectorWidth(in);
   // Half partials: the loop computes two output channels at a time.
   const std::uint64_t outChans = floatPartials ? g.outChansPerGroup : g.outChansPerGroup / 2;
-  const std::uint64_t dot = hmacDotProductCycles(actsWidth, floatActs, floatPartials, g.inChansPerGroup);
-  const std::uint64_t inner = supervisorWorkerCycles(partitions.size(), contexts, 0, [&](std::size_t w) {
-    std::uint64_t c = 16;
-    for (unsigned k = 0; k < kernelSize; ++k) {
-      c += 16;
-      for (std::uint64_t n : partitions[w][k]) c += n == 0 ? 7 : 19 + n * (7 + outChans * dot);
-    }
-    return c;
-  });
+  const std::uint64_t dot =
+      hmacDotProductCycles(actsWidth, floatActs, floatPartials, g.inChansPerGroup);
+  const std::uint64_t inner =
+      supervisorWorkerCycles(partitions.size(), contexts, 0, [&](std::size_t w) {
+        std::uint64_t c = 16;
+        for (unsigned k = 0; k < kernelSize; ++k) {
+          c += 16;
+          for (std::uint64_t n : partitions[w][k])
+            c += n == 0 ? 7 : 19 + n * (7 + outChans * dot);
+        }
+        return c;
+      });
   return zeroCycles + overhead + contexts * zeroPartialsRetentionSavings(floatPartials) +
          cg * (23 + ig * (15 + og * (10 + inner)));
 }

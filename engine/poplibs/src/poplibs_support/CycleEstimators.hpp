@@ -6,11 +6,10 @@
 // formula for several sizes and types.
 #pragma once
 
-#include <poplar/Target.hpp>
-#include <poplar/Type.hpp>
-
 #include <algorithm>
 #include <cstdint>
+#include <poplar/Target.hpp>
+#include <poplar/Type.hpp>
 
 namespace poplibs_support {
 
@@ -32,25 +31,28 @@ inline std::uint64_t fillCycles(const poplar::Target& target, poplar::Type type,
 /// element by element in C++, one more cycle each. 19 cycles of prologue, the vectors, then
 /// per power of two below the vector width one cycle to test the remainder and two more to
 /// convert and store it when present.
-inline std::uint64_t castWorkerCycles(const poplar::Target& target, poplar::Type from, poplar::Type to,
-                                      std::uint64_t n) {
+inline std::uint64_t castWorkerCycles(const poplar::Target& target, poplar::Type from,
+                                      poplar::Type to, std::uint64_t n) {
   const std::uint64_t pathBytes = target.getDataPathWidth() / 8;
   const std::uint64_t loadWidth = pathBytes / from.size(), storeWidth = pathBytes / to.size();
   const bool floating = from.isFloatingPoint() && to.isFloatingPoint();
   constexpr std::uint64_t readPorts = 2, writePorts = 1;
-  const std::uint64_t vector = floating ? std::min(loadWidth * readPorts, storeWidth * writePorts) : 1;
+  const std::uint64_t vector =
+      floating ? std::min(loadWidth * readPorts, storeWidth * writePorts) : 1;
   const std::uint64_t loadCycles = vector / std::min(vector, loadWidth);
   const std::uint64_t storeCycles = vector / std::min(vector, storeWidth);
   const std::uint64_t perVector = std::max(loadCycles, storeCycles) + (floating ? 0 : 1);
   std::uint64_t cycles = 19 + perVector * (n / vector);
   const std::uint64_t rest = n % vector;
-  for (std::uint64_t bit = 1; bit < vector; bit <<= 1) cycles += 1 + ((rest & bit) ? 2 : 0);
+  for (std::uint64_t bit = 1; bit < vector; bit <<= 1)
+    cycles += 1 + ((rest & bit) ? 2 : 0);
   return cycles;
 }
 
 /// popops::Cast<From,To> (one worker vertex): 3 cycles to read its parameters, 2 to call the
 /// conversion loop and exit, and the loop.
-inline std::uint64_t castCycles(const poplar::Target& target, poplar::Type from, poplar::Type to, std::uint64_t n) {
+inline std::uint64_t castCycles(const poplar::Target& target, poplar::Type from, poplar::Type to,
+                                std::uint64_t n) {
   return 3 + 2 + castWorkerCycles(target, from, to, n);
 }
 

@@ -65,8 +65,10 @@ inline std::uint64_t multiUpdateAddCycles(const poplar::Target& t, poplar::Type 
   const bool isFloat = type == poplar::FLOAT;
   std::uint64_t perOffset = isFloat ? 11 : 12;
   const std::uint64_t atom = elemsPerAtom(t, type);
-  if (regionSize % atom != 0) perOffset += regionSize * 20;
-  else if (regionSize != 0) perOffset += (regionSize / atom - 1) * 3;
+  if (regionSize % atom != 0)
+    perOffset += regionSize * 20;
+  else if (regionSize != 0)
+    perOffset += (regionSize / atom - 1) * 3;
   return 3 + (isFloat ? 14 : 15) + perOffset * numOffsets;
 }
 
@@ -81,8 +83,10 @@ inline std::uint64_t multiUpdateOpWorkerCycles(const poplar::Target& t, poplar::
   const bool wide = type.size() == 4;
   std::uint64_t perOffset = wide ? 11 : 12;
   const std::uint64_t atom = elemsPerAtom(t, type);
-  if (regionSize % atom != 0) perOffset += regionSize * 20;
-  else if (regionSize != 0) perOffset += (regionSize / atom - 1) * 3;
+  if (regionSize % atom != 0)
+    perOffset += regionSize * 20;
+  else if (regionSize != 0)
+    perOffset += (regionSize / atom - 1) * 3;
   return 3 + (wide ? 24 : 25) + perOffset * numOffsets;
 }
 

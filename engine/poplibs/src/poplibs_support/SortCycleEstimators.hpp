@@ -1,9 +1,9 @@
 // Cycle estimates of the sorting, top-k, arg-max and encoding vertices as PopLibs' published
 // estimators compute them (graphcore/poplibs lib/popops/popopsCycleEstimators.cpp for
-// HeapSortVertex(KV), EncodeOneHot(CustomValues), Iota and ForLoopCounter; lib/popnn/popnnCycleEstimators.cpp
-// for ReduceMaxClassSparse and ReduceMaxNClassSparse: the constants are facts about the
-// vertices' code; the code is ours). Tessera's vertices work on several rows each; every row
-// is costed as PopLibs' vertex over that row.
+// HeapSortVertex(KV), EncodeOneHot(CustomValues), Iota and ForLoopCounter;
+// lib/popnn/popnnCycleEstimators.cpp for ReduceMaxClassSparse and ReduceMaxNClassSparse: the
+// constants are facts about the vertices' code; the code is ours). Tessera's vertices work on
+// several rows each; every row is costed as PopLibs' vertex over that row.
 #pragma once
 
 #include "poplibs_support/NnCycleEstimators.hpp"
@@ -30,8 +30,10 @@ inline std::uint64_t heapSortCycles(std::uint64_t n, bool keyValue) {
 /// integer count, which keeps the whole part.
 inline std::uint64_t reduceMaxNClassSparseCycles(std::uint64_t n, std::uint64_t k, bool sorted) {
   std::uint64_t cycles = 10 + 2 + 23;
-  for (std::uint64_t i = 1; i < k; ++i) cycles = std::uint64_t(double(cycles) + 13 + std::log(double(i)) * 20);
-  if (n > k) cycles = std::uint64_t(double(cycles) + double(n - k) * (13 + std::log(double(k)) * 20));
+  for (std::uint64_t i = 1; i < k; ++i)
+    cycles = std::uint64_t(double(cycles) + 13 + std::log(double(i)) * 20);
+  if (n > k)
+    cycles = std::uint64_t(double(cycles) + double(n - k) * (13 + std::log(double(k)) * 20));
   cycles += 8 * k;
   if (sorted)
     for (std::uint64_t i = k; i >= 1; --i) {
@@ -52,7 +54,8 @@ inline std::uint64_t reduceClassSparseCycles(poplar::Type type, std::uint64_t n)
 /// popops::EncodeOneHot: unsigned indices into half: the assembly vertex, 11 (supervisor) +
 /// (62 + 12) per index (its worst branch and the ignore-index test); other types the C++
 /// vertex, 100 per index. EncodeOneHotCustomValues: always C++, 100 per index.
-inline std::uint64_t encodeOneHotCycles(poplar::Type index, poplar::Type out, std::uint64_t numIndices) {
+inline std::uint64_t encodeOneHotCycles(poplar::Type index, poplar::Type out,
+                                        std::uint64_t numIndices) {
   if (index == poplar::UNSIGNED_INT && out == poplar::HALF) return 11 + (62 + 12) * numIndices;
   return 100 * numIndices;
 }

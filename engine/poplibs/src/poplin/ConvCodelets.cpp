@@ -4,8 +4,8 @@
 // ConvPartial1x1Out (AMP units, a single kernel position), ConvPartialnx1 (AMP units, any kernel)
 // and ConvPartialHorizontalMac (few input channels: dot products over the channels); they share
 // the code and differ in their cycle estimators.
-#include "ConvGeometry.hpp"
 #include "ConvCycles.hpp"
+#include "ConvGeometry.hpp"
 #include "ConvVertexEstimates.hpp"
 
 #include <algorithm>
@@ -26,10 +26,10 @@ using poplar::Vector;
 template <typename In, typename Out, ConvMethod Method>
 class ConvPartial : public poplar::SupervisorVertex {
 public:
-  Vector<Input<Vector<In>>> in;       ///< [inChans][numInRows]: whole input rows
-  Vector<Input<Vector<In>>> weights;  ///< [outChans]: that channel's [inChans][kernelY][kernelX]
-  Vector<Output<Vector<Out>>> out;    ///< [outChans][rows]: output rows
-  Input<Vector<int>> geometry;        ///< a ConvVertexGeometry
+  Vector<Input<Vector<In>>> in;      ///< [inChans][numInRows]: whole input rows
+  Vector<Input<Vector<In>>> weights; ///< [outChans]: that channel's [inChans][kernelY][kernelX]
+  Vector<Output<Vector<Out>>> out;   ///< [outChans][rows]: output rows
+  Input<Vector<int>> geometry;       ///< a ConvVertexGeometry
   unsigned inChans;
   unsigned kernelY; ///< kernel positions used per dimension (for the estimators)
   unsigned kernelX;
@@ -63,8 +63,9 @@ public:
           if (edgeRow < 0 || edgeRow >= numInRows) return false;
           for (unsigned ci = 0; ci < inChans; ++ci) {
             const In* row = in[ci * numInRows + edgeRow].data();
-            const In* wRow = w + (std::size_t(ci) * gy.kernelFull + gy.kernelBegin + ky) *
-                                     gx.kernelFull + gx.kernelBegin;
+            const In* wRow =
+                w + (std::size_t(ci) * gy.kernelFull + gy.kernelBegin + ky) * gx.kernelFull +
+                gx.kernelBegin;
             for (int kx = 0; kx < gx.kernelCount; ++kx) {
               const float wv = float(wRow[kx]);
               const int* c = cols.data() + std::size_t(kx) * width;
@@ -105,18 +106,16 @@ public:
 // Names as PopLibs spells them: <input type, output type, useLimitedVersion,
 // use128BitConvUnitLoad, numConvUnits, convInputLoadElems> for the AMP vertices.
 #define POPLIN_CONV(In, Out, Units, Load)                                                          \
-  using ConvPartialnx1_##In##_##Out = ConvPartial<In, Out, ConvMethod::AMP_NX1>;                                     \
-  TESSERA_VERTEX_IN("poplin",                                                                      \
-                    "poplin::ConvPartialnx1<" #In "," #Out ",true,false," #Units "," #Load ">",   \
-                    ConvPartialnx1_##In##_##Out, in, weights, out, geometry, inChans, kernelY,     \
-                    kernelX);                                                                      \
-  using ConvPartial1x1Out_##In##_##Out = ConvPartial<In, Out, ConvMethod::AMP_1X1>;                               \
-  TESSERA_VERTEX_IN("poplin",                                                                      \
-                    "poplin::ConvPartial1x1Out<" #In "," #Out ",true,false," #Units "," #Load ">", \
-                    ConvPartial1x1Out_##In##_##Out, in, weights, out, geometry, inChans, kernelY,  \
-                    kernelX);                                                                      \
-  using ConvPartialHorizontalMac_##In##_##Out = ConvPartial<In, Out, ConvMethod::HMAC>;                 \
-  TESSERA_VERTEX_IN("poplin", "poplin::ConvPartialHorizontalMac<" #In "," #Out ",true>",          \
+  using ConvPartialnx1_##In##_##Out = ConvPartial<In, Out, ConvMethod::AMP_NX1>;                   \
+  TESSERA_VERTEX_IN(                                                                               \
+      "poplin", "poplin::ConvPartialnx1<" #In "," #Out ",true,false," #Units "," #Load ">",        \
+      ConvPartialnx1_##In##_##Out, in, weights, out, geometry, inChans, kernelY, kernelX);         \
+  using ConvPartial1x1Out_##In##_##Out = ConvPartial<In, Out, ConvMethod::AMP_1X1>;                \
+  TESSERA_VERTEX_IN(                                                                               \
+      "poplin", "poplin::ConvPartial1x1Out<" #In "," #Out ",true,false," #Units "," #Load ">",     \
+      ConvPartial1x1Out_##In##_##Out, in, weights, out, geometry, inChans, kernelY, kernelX);      \
+  using ConvPartialHorizontalMac_##In##_##Out = ConvPartial<In, Out, ConvMethod::HMAC>;            \
+  TESSERA_VERTEX_IN("poplin", "poplin::ConvPartialHorizontalMac<" #In "," #Out ",true>",           \
                     ConvPartialHorizontalMac_##In##_##Out, in, weights, out, geometry, inChans,    \
                     kernelY, kernelX)
 

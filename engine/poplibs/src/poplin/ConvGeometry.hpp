@@ -34,9 +34,9 @@ struct ConvDimGeometry {
     return outOffset + o * stride + kernelOffset + k * kernelStep;
   }
   void store(int* p) const {
-    const int v[kInts] = {outOffset,     stride,    kernelBegin, kernelCount, kernelFull,
-                          kernelOffset,  kernelStep, inTransformed, inPadding, inDilation,
-                          inCount,       inTruncation, inFlip};
+    const int v[kInts] = {outOffset,    stride,       kernelBegin,   kernelCount, kernelFull,
+                          kernelOffset, kernelStep,   inTransformed, inPadding,   inDilation,
+                          inCount,      inTruncation, inFlip};
     for (std::size_t i = 0; i < kInts; ++i)
       p[i] = v[i];
   }

@@ -1,7 +1,6 @@
+#include <ostream>
 #include <poplin/ConvParams.hpp>
 #include <poplin/ConvUtil.hpp>
-
-#include <ostream>
 #include <poputil/exceptions.hpp>
 #include <sstream>
 #include <string>
@@ -64,8 +63,8 @@ void checkTransform(const ConvParams::InputTransform& t, const std::vector<std::
 } // namespace
 
 ConvParams::InputTransform::InputTransform(const std::size_t size)
-    : truncationLower(size, 0), truncationUpper(size, 0), dilation(size, 1),
-      paddingLower(size, 0), paddingUpper(size, 0), flip(size, false) {}
+    : truncationLower(size, 0), truncationUpper(size, 0), dilation(size, 1), paddingLower(size, 0),
+      paddingUpper(size, 0), flip(size, false) {}
 
 ConvParams::InputTransform::InputTransform(std::vector<unsigned> truncationLower_,
                                            std::vector<unsigned> truncationUpper_,
@@ -78,16 +77,14 @@ ConvParams::InputTransform::InputTransform(std::vector<unsigned> truncationLower
       paddingUpper(std::move(paddingUpper_)), flip(std::move(flip_)) {}
 
 bool operator<(const ConvParams::InputTransform& a, const ConvParams::InputTransform& b) {
-  return std::tie(a.truncationLower, a.truncationUpper, a.dilation, a.paddingLower,
-                  a.paddingUpper, a.flip) < std::tie(b.truncationLower, b.truncationUpper,
-                                                     b.dilation, b.paddingLower, b.paddingUpper,
-                                                     b.flip);
+  return std::tie(a.truncationLower, a.truncationUpper, a.dilation, a.paddingLower, a.paddingUpper,
+                  a.flip) < std::tie(b.truncationLower, b.truncationUpper, b.dilation,
+                                     b.paddingLower, b.paddingUpper, b.flip);
 }
 bool operator==(const ConvParams::InputTransform& a, const ConvParams::InputTransform& b) {
-  return std::tie(a.truncationLower, a.truncationUpper, a.dilation, a.paddingLower,
-                  a.paddingUpper, a.flip) == std::tie(b.truncationLower, b.truncationUpper,
-                                                      b.dilation, b.paddingLower, b.paddingUpper,
-                                                      b.flip);
+  return std::tie(a.truncationLower, a.truncationUpper, a.dilation, a.paddingLower, a.paddingUpper,
+                  a.flip) == std::tie(b.truncationLower, b.truncationUpper, b.dilation,
+                                      b.paddingLower, b.paddingUpper, b.flip);
 }
 bool operator!=(const ConvParams::InputTransform& a, const ConvParams::InputTransform& b) {
   return !(a == b);
@@ -107,13 +104,11 @@ ConvParams::OutputTransform::OutputTransform(std::vector<unsigned> truncationLow
       paddingUpper(std::move(paddingUpper_)) {}
 
 bool operator<(const ConvParams::OutputTransform& a, const ConvParams::OutputTransform& b) {
-  return std::tie(a.truncationLower, a.truncationUpper, a.stride, a.paddingLower,
-                  a.paddingUpper) <
+  return std::tie(a.truncationLower, a.truncationUpper, a.stride, a.paddingLower, a.paddingUpper) <
          std::tie(b.truncationLower, b.truncationUpper, b.stride, b.paddingLower, b.paddingUpper);
 }
 bool operator==(const ConvParams::OutputTransform& a, const ConvParams::OutputTransform& b) {
-  return std::tie(a.truncationLower, a.truncationUpper, a.stride, a.paddingLower,
-                  a.paddingUpper) ==
+  return std::tie(a.truncationLower, a.truncationUpper, a.stride, a.paddingLower, a.paddingUpper) ==
          std::tie(b.truncationLower, b.truncationUpper, b.stride, b.paddingLower, b.paddingUpper);
 }
 bool operator!=(const ConvParams::OutputTransform& a, const ConvParams::OutputTransform& b) {
@@ -174,8 +169,8 @@ std::size_t ConvParams::getUntransformedOutputSize(unsigned dim) const {
 
 std::size_t ConvParams::getOutputSize(unsigned dim) const {
   const std::size_t untransformed = getUntransformedOutputSize(dim);
-  const std::size_t cut = std::size_t(outputTransform.truncationLower[dim]) +
-                          outputTransform.truncationUpper[dim];
+  const std::size_t cut =
+      std::size_t(outputTransform.truncationLower[dim]) + outputTransform.truncationUpper[dim];
   const std::size_t truncated = untransformed > cut ? untransformed - cut : 0;
   const unsigned stride = outputTransform.stride[dim];
   return (truncated + stride - 1) / stride + outputTransform.paddingLower[dim] +
@@ -198,8 +193,9 @@ void ConvParams::validate() const {
     throw poputil::poplibs_error(op + ": outputType is " + outputType.toString() +
                                  "; supported: float, half");
   if (kernelShape.size() != inputFieldShape.size())
-    throw poputil::poplibs_error(op + ": kernelShape " + list(kernelShape) + " and inputFieldShape " +
-                                 list(inputFieldShape) + " have different numbers of dimensions");
+    throw poputil::poplibs_error(op + ": kernelShape " + list(kernelShape) +
+                                 " and inputFieldShape " + list(inputFieldShape) +
+                                 " have different numbers of dimensions");
   if (batchSize == 0) throw poputil::poplibs_error(op + ": batchSize is 0");
   if (numConvGroups == 0) throw poputil::poplibs_error(op + ": numConvGroups is 0");
   if (inputChannelsPerConvGroup == 0)
@@ -232,8 +228,7 @@ void ConvParams::validate() const {
           op + ": in dimension " + std::to_string(d) + " the transformed kernel (" +
           std::to_string(getTransformedKernelSize(d)) + ") is larger than the transformed input (" +
           std::to_string(getTransformedInputSize(d)) + ")");
-    if (std::size_t(ot.truncationLower[d]) + ot.truncationUpper[d] >
-        getUntransformedOutputSize(d))
+    if (std::size_t(ot.truncationLower[d]) + ot.truncationUpper[d] > getUntransformedOutputSize(d))
       throw poputil::poplibs_error(op + ": outputTransform truncation of dimension " +
                                    std::to_string(d) + " is larger than the output (" +
                                    std::to_string(getUntransformedOutputSize(d)) + ")");
@@ -370,7 +365,8 @@ ConvParams getGradientParams(const ConvParams& fwd) {
     if (lower >= 0)
       bwd.inputTransform.paddingLower[d] = unsigned(lower);
     else
-      bwd.inputTransform.truncationLower[d] = unsigned(-lower); // whole rows of dOut only when s == 1
+      bwd.inputTransform.truncationLower[d] =
+          unsigned(-lower); // whole rows of dOut only when s == 1
     if (upper >= 0)
       bwd.inputTransform.paddingUpper[d] = unsigned(upper);
     else
@@ -405,8 +401,10 @@ std::size_t std::hash<poplin::ConvParams>::operator()(const poplin::ConvParams& 
   combine(std::size_t(p.inputType.id()));
   combine(std::size_t(p.outputType.id()));
   combine(p.batchSize);
-  for (auto d : p.inputFieldShape) combine(d);
-  for (auto d : p.kernelShape) combine(d);
+  for (auto d : p.inputFieldShape)
+    combine(d);
+  for (auto d : p.kernelShape)
+    combine(d);
   combine(p.inputChannelsPerConvGroup);
   combine(p.outputChannelsPerConvGroup);
   combine(p.numConvGroups);

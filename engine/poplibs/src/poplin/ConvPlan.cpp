@@ -13,8 +13,7 @@
 namespace poplin {
 
 ConvOptions parseConvOptions(const poplar::OptionFlags& options, const std::string& op) {
-  poplibs_support::checkOptions(options, {"partialsType", "pass", "availableMemoryProportion"},
-                                op);
+  poplibs_support::checkOptions(options, {"partialsType", "pass", "availableMemoryProportion"}, op);
   ConvOptions parsed;
   if (options.contains("partialsType")) {
     const auto& v = options.at("partialsType");
@@ -28,9 +27,10 @@ ConvOptions parseConvOptions(const poplar::OptionFlags& options, const std::stri
   }
   if (options.contains("pass")) {
     const auto& v = options.at("pass");
-    static const char* const passes[] = {"NONE",           "INFERENCE_FWD",   "TRAINING_FWD",
-                                         "TRAINING_BWD",   "TRAINING_WU",     "FC_INFERENCE_FWD",
-                                         "FC_TRAINING_FWD", "FC_TRAINING_BWD", "FC_TRAINING_WU"};
+    static const char* const passes[] = {
+        "NONE",          "INFERENCE_FWD",    "TRAINING_FWD",    "TRAINING_BWD",
+        "TRAINING_WU",   "FC_INFERENCE_FWD", "FC_TRAINING_FWD", "FC_TRAINING_BWD",
+        "FC_TRAINING_WU"};
     if (std::find(std::begin(passes), std::end(passes), v) == std::end(passes))
       throw poplar::invalid_option(op + ": option 'pass' = '" + v +
                                    "': expected NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD, "
@@ -160,9 +160,9 @@ std::string ConvPlan::summary() const {
     << " on " << std::min<std::size_t>(numUnits(), numTiles) << " of " << numTiles
     << " tiles: convGroupSplit " << groups() << ", batchSplit " << batch() << ", outChanSplit "
     << outChanBlocks << " (" << outChansPerBlock << " of " << p.outputChannelsPerConvGroup
-    << " per tile), fieldSplit " << rowBlocks << "x1 (" << rowsPerBlock << " of "
-    << problem.outRows << " rows), inChanSplit " << inChanBlocks << " (" << inChansPerBlock
-    << " of " << p.inputChannelsPerConvGroup << " per tile)";
+    << " per tile), fieldSplit " << rowBlocks << "x1 (" << rowsPerBlock << " of " << problem.outRows
+    << " rows), inChanSplit " << inChanBlocks << " (" << inChansPerBlock << " of "
+    << p.inputChannelsPerConvGroup << " per tile)";
   return s.str();
 }
 
@@ -208,7 +208,8 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
         const poplar::Type outType = c.vertexOutputType();
         switch (c.method) {
         case ConvMethod::AMP_1X1:
-          c.vertexCycles = conv1x1VertexCycles(target, p.inputType, outType, rows, problem.outCols, ci, chans);
+          c.vertexCycles =
+              conv1x1VertexCycles(target, p.inputType, outType, rows, problem.outCols, ci, chans);
           break;
         case ConvMethod::AMP_NX1:
           c.vertexCycles = convNx1VertexCycles(target, p.inputType, outType, rows, problem.outCols,
@@ -223,10 +224,10 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
         // Inputs each unit fetches: its input rows of its input channels, and its weights.
         const std::size_t inRows = std::min<std::size_t>(
             p.inputFieldShape[0], (rows - 1) * std::size_t(problem.y.stride) + kernelRows);
-        c.exchangeCycles = exchange((std::uint64_t(ci) * inRows * inWidth +
-                                     std::uint64_t(chans) * ci * p.kernelShape[0] *
-                                         p.kernelShape[1]) *
-                                    p.inputType.size());
+        c.exchangeCycles =
+            exchange((std::uint64_t(ci) * inRows * inWidth +
+                      std::uint64_t(chans) * ci * p.kernelShape[0] * p.kernelShape[1]) *
+                     p.inputType.size());
         c.reduceCycles = 0;
         if (split) {
           // The tile of each output element sums its partials (as a popops reduction).
@@ -256,9 +257,8 @@ std::ostream& operator<<(std::ostream& os, const ConvPlan& plan) {
      << p.outputChannelsPerConvGroup << " per group; input field {" << p.inputFieldShape[0] << ","
      << p.inputFieldShape[1] << "}, kernel {" << p.kernelShape[0] << "," << p.kernelShape[1]
      << "}, computed output {" << plan.problem.outRows << "," << plan.problem.outCols << "}; "
-     << p.inputType
-     << " in, " << p.outputType << " out (partials " << plan.partialsType << "), pass "
-     << plan.pass << "\n";
+     << p.inputType << " in, " << p.outputType << " out (partials " << plan.partialsType
+     << "), pass " << plan.pass << "\n";
   os << "  plan: " << plan.summary() << "\n";
   os << "  vertex: " << plan.vertexName() << ", " << plan.numUnits() << " vertices, "
      << (plan.numUnits() + plan.numTiles - 1) / plan.numTiles << " per tile at most\n";

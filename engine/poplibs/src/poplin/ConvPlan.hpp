@@ -6,8 +6,8 @@
 #pragma once
 
 #include "ConvCycles.hpp"
-#include "ConvVertexEstimates.hpp"
 #include "ConvGeometry.hpp"
+#include "ConvVertexEstimates.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -36,8 +36,8 @@ struct ConvProblem {
   /// channels, batch, groups and types are meaningful: its maps below are built directly.
   ConvParams params;
   std::size_t outRows = 0, outCols = 0; ///< output after truncation and striding, before padding
-  ConvDimGeometry y, x;              ///< the maps, with outOffset etc. for the whole output
-  unsigned outPadY = 0, outPadX = 0; ///< output padding before the computed region
+  ConvDimGeometry y, x;                 ///< the maps, with outOffset etc. for the whole output
+  unsigned outPadY = 0, outPadX = 0;    ///< output padding before the computed region
 };
 
 /// Validates `params` (1 or 2 spatial dimensions) and brings them to two; errors name `op`.

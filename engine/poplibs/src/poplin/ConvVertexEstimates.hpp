@@ -23,8 +23,8 @@
 namespace poplin {
 
 /// The AMP vertices' channel groups for `inChans` x `outChans`.
-inline poplibs_support::ConvGroups ampGroups(poplar::Type in, poplar::Type out, std::uint64_t inChans,
-                                             std::uint64_t outChans) {
+inline poplibs_support::ConvGroups ampGroups(poplar::Type in, poplar::Type out,
+                                             std::uint64_t inChans, std::uint64_t outChans) {
   const auto amp = poplibs_support::ampFigures(in, out);
   const unsigned inPerGroup = amp.weightBytesPerConvUnit / unsigned(in.size());
   poplibs_support::ConvGroups g;
@@ -38,41 +38,49 @@ inline poplibs_support::ConvGroups ampGroups(poplar::Type in, poplar::Type out, 
 /// `elems` field elements split evenly over the contexts, the first ones taking the remainder.
 inline std::vector<std::uint64_t> splitOverContexts(std::uint64_t elems, unsigned contexts) {
   std::vector<std::uint64_t> parts(contexts);
-  for (unsigned c = 0; c < contexts; ++c) parts[c] = elems / contexts + (c < elems % contexts ? 1 : 0);
+  for (unsigned c = 0; c < contexts; ++c)
+    parts[c] = elems / contexts + (c < elems % contexts ? 1 : 0);
   return parts;
 }
 
 /// Output rows dealt to the contexts in turn, the same at each of `kernelSize` positions:
 /// [context][kernel position] -> the lengths of its rows.
 inline std::vector<std::vector<std::vector<std::uint64_t>>>
-dealRowsPerKernelPosition(std::uint64_t rows, std::uint64_t width, unsigned kernelSize, unsigned contexts) {
+dealRowsPerKernelPosition(std::uint64_t rows, std::uint64_t width, unsigned kernelSize,
+                          unsigned contexts) {
   std::vector<std::vector<std::uint64_t>> perContext(contexts);
-  for (std::uint64_t r = 0; r < rows; ++r) perContext[r % contexts].push_back(width);
+  for (std::uint64_t r = 0; r < rows; ++r)
+    perContext[r % contexts].push_back(width);
   std::vector<std::vector<std::vector<std::uint64_t>>> out(contexts);
-  for (unsigned c = 0; c < contexts; ++c) out[c].assign(kernelSize, perContext[c]);
+  for (unsigned c = 0; c < contexts; ++c)
+    out[c].assign(kernelSize, perContext[c]);
   return out;
 }
 
 inline std::uint64_t conv1x1VertexCycles(const poplar::Target& t, poplar::Type in, poplar::Type out,
-                                         std::uint64_t rows, std::uint64_t width, std::uint64_t inChans,
-                                         std::uint64_t outChans) {
+                                         std::uint64_t rows, std::uint64_t width,
+                                         std::uint64_t inChans, std::uint64_t outChans) {
   return poplibs_support::convPartial1x1OutCycles(
-      t, in, out, ampGroups(in, out, inChans, outChans), splitOverContexts(rows * width, t.getNumWorkerContexts()));
+      t, in, out, ampGroups(in, out, inChans, outChans),
+      splitOverContexts(rows * width, t.getNumWorkerContexts()));
 }
 
 inline std::uint64_t convNx1VertexCycles(const poplar::Target& t, poplar::Type in, poplar::Type out,
                                          std::uint64_t rows, std::uint64_t width, unsigned kernelY,
-                                         unsigned kernelX, std::uint64_t inChans, std::uint64_t outChans) {
+                                         unsigned kernelX, std::uint64_t inChans,
+                                         std::uint64_t outChans) {
   const auto g = ampGroups(in, out, inChans, outChans);
   const unsigned contexts = t.getNumWorkerContexts();
   return poplibs_support::convPartialNx1Cycles(
-      t, in, out, g, kernelY, kernelX, 1, dealRowsPerKernelPosition(rows, width, kernelY * kernelX, contexts),
+      t, in, out, g, kernelY, kernelX, 1,
+      dealRowsPerKernelPosition(rows, width, kernelY * kernelX, contexts),
       rows * width * g.outChansPerGroup);
 }
 
-inline std::uint64_t convHmacVertexCycles(const poplar::Target& t, poplar::Type in, poplar::Type out,
-                                          std::uint64_t rows, std::uint64_t width, unsigned kernelSize,
-                                          std::uint64_t inChans, std::uint64_t outChans) {
+inline std::uint64_t convHmacVertexCycles(const poplar::Target& t, poplar::Type in,
+                                          poplar::Type out, std::uint64_t rows, std::uint64_t width,
+                                          unsigned kernelSize, std::uint64_t inChans,
+                                          std::uint64_t outChans) {
   poplibs_support::ConvGroups g;
   g.inChansPerGroup = unsigned(inChans);
   g.outChansPerGroup = unsigned(outChans);
@@ -83,8 +91,9 @@ inline std::uint64_t convHmacVertexCycles(const poplar::Target& t, poplar::Type 
 }
 
 /// poplin::MatMulPartial over a block of `rows` x `cols` outputs with `depth` terms each.
-inline std::uint64_t matMulPartialVertexCycles(const poplar::Target& t, poplar::Type in, poplar::Type out,
-                                               std::uint64_t rows, std::uint64_t depth, std::uint64_t cols) {
+inline std::uint64_t matMulPartialVertexCycles(const poplar::Target& t, poplar::Type in,
+                                               poplar::Type out, std::uint64_t rows,
+                                               std::uint64_t depth, std::uint64_t cols) {
   return conv1x1VertexCycles(t, in, out, rows, 1, depth, cols);
 }
 

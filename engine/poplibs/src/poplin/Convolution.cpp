@@ -85,11 +85,9 @@ std::vector<std::size_t> outputShape(const ConvParams& p) {
   return s;
 }
 std::vector<std::size_t> weightsShape(const ConvParams& p, bool transposed = false) {
-  std::vector<std::size_t> s = {p.numConvGroups,
-                                transposed ? p.inputChannelsPerConvGroup
-                                           : p.outputChannelsPerConvGroup,
-                                transposed ? p.outputChannelsPerConvGroup
-                                           : p.inputChannelsPerConvGroup};
+  std::vector<std::size_t> s = {
+      p.numConvGroups, transposed ? p.inputChannelsPerConvGroup : p.outputChannelsPerConvGroup,
+      transposed ? p.outputChannelsPerConvGroup : p.inputChannelsPerConvGroup};
   s.insert(s.end(), p.kernelShape.begin(), p.kernelShape.end());
   return s;
 }
@@ -147,8 +145,8 @@ void mapWeights(Graph& graph, const ConvPlan& plan, const Tensor& w2d) {
       for (std::size_t icb = 0; icb < plan.inChanBlocks; ++icb) {
         const Interval ics = plan.inChans(icb);
         const std::size_t cb = oc / plan.outChansPerBlock;
-        const std::size_t unit = plan.unitIndex(g, oc % p.batchSize, cb,
-                                                (oc / p.batchSize) % plan.rowBlocks, icb);
+        const std::size_t unit =
+            plan.unitIndex(g, oc % p.batchSize, cb, (oc / p.batchSize) % plan.rowBlocks, icb);
         const std::size_t begin = (g * co + oc) * block;
         m[plan.tileOf(unit)].emplace_back(begin + ics.begin() * kernel, begin + ics.end() * kernel);
       }
@@ -201,9 +199,9 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
   Tensor partials;
   std::size_t targetRows = Ho, targetCols = Wo, rowOffset = pr.outPadY, colOffset = pr.outPadX;
   if (split) {
-    partials = graph.addVariable(plan.partialsType,
-                                 {plan.inChanBlocks, B, G * co, pr.outRows, pr.outCols},
-                                 {di, "partials"});
+    partials =
+        graph.addVariable(plan.partialsType, {plan.inChanBlocks, B, G * co, pr.outRows, pr.outCols},
+                          {di, "partials"});
     targetRows = pr.outRows, targetCols = pr.outCols, rowOffset = colOffset = 0;
   }
   const Tensor inFlat = in.flatten(), outFlat = out.flatten();
@@ -289,9 +287,8 @@ Tensor createOutput2d(Graph& graph, const ConvPlan& plan, const ConvParams& para
 ConvProblem weightUpdateProblem(const ConvProblem& fwd, std::size_t zRows, std::size_t zCols) {
   const ConvParams& f = fwd.params;
   ConvProblem q;
-  q.params = ConvParams(f.inputType, f.inputType, f.inputChannelsPerConvGroup,
-                        f.inputFieldShape, {zRows, zCols}, f.batchSize,
-                        f.outputChannelsPerConvGroup, f.numConvGroups)
+  q.params = ConvParams(f.inputType, f.inputType, f.inputChannelsPerConvGroup, f.inputFieldShape,
+                        {zRows, zCols}, f.batchSize, f.outputChannelsPerConvGroup, f.numConvGroups)
                  .canonicalize();
   q.outRows = std::size_t(fwd.y.kernelCount);
   q.outCols = std::size_t(fwd.x.kernelCount);
@@ -320,8 +317,7 @@ Tensor weightDeltas(Graph& graph, const Tensor& zDeltas, const Tensor& activatio
   const ConvOptions opts = parseConvOptions(options, op);
   const ConvProblem fwd = makeConvProblem(params, op);
   const auto& p = fwd.params;
-  checkTensor(activations, inputShape(params), params.inputType, op, "activations",
-              "the input");
+  checkTensor(activations, inputShape(params), params.inputType, op, "activations", "the input");
   checkTensor(zDeltas, outputShape(params), params.outputType, op, "zDeltas", "the output");
   const std::size_t dims = params.getNumFieldDims();
   const Tensor acts2d = as2d(activations, dims);
@@ -338,8 +334,8 @@ Tensor weightDeltas(Graph& graph, const Tensor& zDeltas, const Tensor& activatio
   const Tensor deltas = graph.addVariable(p.inputType, weightsShape(params), {di, "weightDeltas"});
   const Tensor d2d = as2d(deltas, dims);
   // [Ci][G*Co][kH][kW]: the deltas as the weight-update convolution writes them.
-  const Tensor qOut = d2d.dimShuffle({2, 0, 1, 3, 4})
-                          .reshape({ci, G * co, p.kernelShape[0], p.kernelShape[1]});
+  const Tensor qOut =
+      d2d.dimShuffle({2, 0, 1, 3, 4}).reshape({ci, G * co, p.kernelShape[0], p.kernelShape[1]});
   mapOutput(graph, plan, qOut);
   const Tensor qIn =
       acts2d.reshape({B, G, ci, H, W}).dimShuffle({2, 1, 0, 3, 4}).reshape({ci, G * B, H, W});
@@ -417,10 +413,9 @@ Tensor createBiases(Graph& graph, const Tensor& activations, const ConvParams& p
   parseConvOptions(options, "poplin::createBiases");
   if (activations.valid() && activations.rank() >= 2 &&
       activations.dim(1) != params.getNumOutputChans())
-    throw poputil::poplibs_error("poplin::createBiases: activations have " +
-                                 std::to_string(activations.dim(1)) +
-                                 " channels but the parameters give " +
-                                 std::to_string(params.getNumOutputChans()));
+    throw poputil::poplibs_error(
+        "poplin::createBiases: activations have " + std::to_string(activations.dim(1)) +
+        " channels but the parameters give " + std::to_string(params.getNumOutputChans()));
   return createBiases(graph, activations, debugContext);
 }
 
@@ -491,8 +486,8 @@ Tensor transposedAndFlipped(const Tensor& weightsIn, const Tensor& weightsOut,
     t = t.reverse(d);
   if (t.shape() != weightsOut.shape())
     throw poputil::poplibs_error(op + ": weightsOut has shape " + weightsOut.shapeToString() +
-                                 " but weightsIn " + weightsIn.shapeToString() +
-                                 " transposed is " + t.shapeToString());
+                                 " but weightsIn " + weightsIn.shapeToString() + " transposed is " +
+                                 t.shapeToString());
   if (weightsIn.elementType() != weightsOut.elementType())
     throw poputil::poplibs_error(op + ": weightsIn is " + weightsIn.elementType().toString() +
                                  " but weightsOut is " + weightsOut.elementType().toString());
@@ -619,8 +614,8 @@ void reportWeightUpdatePlanInfo(std::ostream& out, const Graph& graph, const Con
   const std::string op = "poplin::reportWeightUpdatePlanInfo";
   const ConvOptions opts = parseConvOptions(options, op);
   const ConvProblem fwd = makeConvProblem(fwdParams, op);
-  const ConvProblem q = weightUpdateProblem(fwd, fwd.params.getOutputSize(0),
-                                            fwd.params.getOutputSize(1));
+  const ConvProblem q =
+      weightUpdateProblem(fwd, fwd.params.getOutputSize(0), fwd.params.getOutputSize(1));
   out << "weight update " << planFor(graph.getTarget(), q, opts, cache) << '\n';
 }
 

@@ -1,9 +1,9 @@
 #include "MatMulPlan.hpp"
 #include "poplibs_support/TileWork.hpp"
 
-#include <poputil/DebugInfo.hpp>
 #include <ostream>
 #include <poplin/MatMul.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>

@@ -13,15 +13,16 @@ namespace poplin {
 namespace {
 
 // Portable: i-k-j, so the inner loop streams a row of B into the row of out and vectorises.
-void blockPortable(const float* const* a, const float* const* b, float* const* out, std::size_t rows,
-                   std::size_t depth, std::size_t cols) {
+void blockPortable(const float* const* a, const float* const* b, float* const* out,
+                   std::size_t rows, std::size_t depth, std::size_t cols) {
   for (std::size_t i = 0; i < rows; ++i) {
     float* o = out[i];
     std::fill(o, o + cols, 0.0f);
     for (std::size_t k = 0; k < depth; ++k) {
       const float aik = a[i][k];
       const float* bk = b[k];
-      for (std::size_t j = 0; j < cols; ++j) o[j] += aik * bk[j];
+      for (std::size_t j = 0; j < cols; ++j)
+        o[j] += aik * bk[j];
     }
   }
 }
@@ -36,16 +37,18 @@ POPLIN_AVX2 inline __m256i laneMask(std::size_t n) {
 }
 
 POPLIN_AVX2 inline void storeColumns(float* dst, __m256 v, std::size_t n) {
-  if (n >= 8) _mm256_storeu_ps(dst, v);
-  else if (n > 0) _mm256_maskstore_ps(dst, laneMask(n), v);
+  if (n >= 8)
+    _mm256_storeu_ps(dst, v);
+  else if (n > 0)
+    _mm256_maskstore_ps(dst, laneMask(n), v);
 }
 
 // R rows of out (R <= 4) times one packed panel of B (16 columns, `depth` rows, contiguous):
 // R x 2 accumulators stay in registers for the whole sweep of k, so each B load feeds R FMAs
 // and each broadcast of A feeds two. Every loop over r is unrolled (R is a constant).
 template <int R>
-POPLIN_AVX2 inline void sweep(const float* const* a, const float* panel, float* const* out, std::size_t depth,
-                              std::size_t j, std::size_t width) {
+POPLIN_AVX2 inline void sweep(const float* const* a, const float* panel, float* const* out,
+                              std::size_t depth, std::size_t j, std::size_t width) {
   const float* ar[R];
   __m256 acc0[R], acc1[R];
 #pragma GCC unroll 4
@@ -74,8 +77,8 @@ POPLIN_AVX2 inline void sweep(const float* const* a, const float* panel, float* 
 // a sweep's rows fall in the same few L1 sets and evict each other (this was half the speed).
 // So B is first copied into 16-column panels, each `depth` x 16 contiguous (zero-padded past
 // the last column), and every group of rows sweeps a panel while it sits in L1.
-POPLIN_AVX2 void blockAvx2(const float* const* a, const float* const* b, float* const* out, std::size_t rows,
-                           std::size_t depth, std::size_t cols) {
+POPLIN_AVX2 void blockAvx2(const float* const* a, const float* const* b, float* const* out,
+                           std::size_t rows, std::size_t depth, std::size_t cols) {
   const std::size_t panels = (cols + 15) / 16;
   thread_local std::vector<float> packed;
   packed.resize(panels * depth * 16);
@@ -91,12 +94,20 @@ POPLIN_AVX2 void blockAvx2(const float* const* a, const float* const* b, float* 
     const float* panel = packed.data() + p * depth * 16;
     const std::size_t j = 16 * p, width = std::min<std::size_t>(16, cols - j);
     std::size_t i = 0;
-    for (; i + 4 <= rows; i += 4) sweep<4>(a + i, panel, out + i, depth, j, width);
+    for (; i + 4 <= rows; i += 4)
+      sweep<4>(a + i, panel, out + i, depth, j, width);
     switch (rows - i) {
-    case 3: sweep<3>(a + i, panel, out + i, depth, j, width); break;
-    case 2: sweep<2>(a + i, panel, out + i, depth, j, width); break;
-    case 1: sweep<1>(a + i, panel, out + i, depth, j, width); break;
-    default: break;
+    case 3:
+      sweep<3>(a + i, panel, out + i, depth, j, width);
+      break;
+    case 2:
+      sweep<2>(a + i, panel, out + i, depth, j, width);
+      break;
+    case 1:
+      sweep<1>(a + i, panel, out + i, depth, j, width);
+      break;
+    default:
+      break;
     }
   }
 }
@@ -104,8 +115,8 @@ POPLIN_AVX2 void blockAvx2(const float* const* a, const float* const* b, float* 
 
 } // namespace
 
-void matMulBlockFloat(const float* const* a, const float* const* b, float* const* out, std::size_t rows,
-                      std::size_t depth, std::size_t cols) {
+void matMulBlockFloat(const float* const* a, const float* const* b, float* const* out,
+                      std::size_t rows, std::size_t depth, std::size_t cols) {
 #ifdef POPLIN_HAVE_AVX2_KERNEL
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (avx2) return blockAvx2(a, b, out, rows, depth, cols);

@@ -87,9 +87,8 @@ std::uint64_t getNormFwdFlops(std::size_t statisticsSize, std::size_t numActsEle
                               bool computeStats) {
   // Statistics: a sum and a sum of squares per element, then a handful per channel; whitening
   // and scaling: a subtract, two multiplies and an add per element.
-  const std::uint64_t stats = computeStats ? 3 * std::uint64_t(numActsElements) +
-                                                 5 * std::uint64_t(statisticsSize)
-                                           : 0;
+  const std::uint64_t stats =
+      computeStats ? 3 * std::uint64_t(numActsElements) + 5 * std::uint64_t(statisticsSize) : 0;
   return stats + 4 * std::uint64_t(numActsElements);
 }
 
@@ -136,8 +135,9 @@ std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float
   const std::size_t channels = acts.dim(1);
   const std::size_t count = acts.numElements() / channels;
   if (unbiasedVarEstimate && count < 2)
-    throw poputil::poplibs_error(op + ": an unbiased variance needs at least 2 elements per "
-                                      "channel, but actsUngrouped " +
+    throw poputil::poplibs_error(op +
+                                 ": an unbiased variance needs at least 2 elements per "
+                                 "channel, but actsUngrouped " +
                                  acts.shapeToString() + " has " + std::to_string(count));
   const Type type = acts.elementType();
   const auto dims = statDims(acts);
@@ -184,15 +184,15 @@ Tensor normWhiten(Graph& graph, const Tensor& acts, const Tensor& mean, const Te
   checkPerChannel(iStdDev, acts, op, "iStdDev");
   const Type type = acts.elementType();
   const Tensor out = copyOf(graph, acts, prog, {di, "whitened"});
-  channelOpInPlace(graph, ChannelOp::SCALED_ADD, out, asType(graph, mean, type, prog, {di}),
-                   -1.0f, prog, {di, "subtractMean"}, op);
-  channelOpInPlace(graph, ChannelOp::MUL, out, asType(graph, iStdDev, type, prog, {di}), 1.0f,
-                   prog, {di, "scale"}, op);
+  channelOpInPlace(graph, ChannelOp::SCALED_ADD, out, asType(graph, mean, type, prog, {di}), -1.0f,
+                   prog, {di, "subtractMean"}, op);
+  channelOpInPlace(graph, ChannelOp::MUL, out, asType(graph, iStdDev, type, prog, {di}), 1.0f, prog,
+                   {di, "scale"}, op);
   return out;
 }
 
-Tensor normalise(Graph& graph, const Tensor& actsWhitened, const Tensor& gamma,
-                 const Tensor& beta, Sequence& prog, const DebugContext& debugContext) {
+Tensor normalise(Graph& graph, const Tensor& actsWhitened, const Tensor& gamma, const Tensor& beta,
+                 Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poplin::normalise";
   const poputil::PoplibsOpDebugInfo di(debugContext, "Normalise");
   checkActs(actsWhitened, op, "actsWhitened");
@@ -219,8 +219,8 @@ std::pair<Tensor, Tensor> normParamGradients(Graph& graph, const Tensor& actsWhi
   poplibs_support::checkType(partialsType, {FLOAT, HALF}, op, "partialsType");
   const Type type = gradsIn.elementType();
   const auto dims = statDims(gradsIn);
-  const Tensor product = popops::mul(graph, asType(graph, actsWhitened, type, prog, {di}),
-                                     gradsIn, prog, {di, "gradsTimesWhitened"});
+  const Tensor product = popops::mul(graph, asType(graph, actsWhitened, type, prog, {di}), gradsIn,
+                                     prog, {di, "gradsTimesWhitened"});
   const Tensor gammaDelta =
       popops::reduce(graph, product, type, dims, popops::Operation::ADD, prog, {di, "gammaDelta"});
   const Tensor betaDelta =
@@ -242,8 +242,8 @@ Tensor normGradients(Graph& graph, const Tensor& gradsIn, const Tensor& gamma, S
 }
 
 Tensor normStatisticsGradients(Graph& graph, const Tensor& actsWhitened, const Tensor& gradsIn,
-                               const Tensor& invStdDev, Sequence& prog,
-                               const Type& partialsType, const DebugContext& debugContext) {
+                               const Tensor& invStdDev, Sequence& prog, const Type& partialsType,
+                               const DebugContext& debugContext) {
   const std::string op = "poplin::normStatisticsGradients";
   const poputil::PoplibsOpDebugInfo di(debugContext, "NormStatisticsGradients");
   checkActs(actsWhitened, op, "actsWhitened");
@@ -256,8 +256,7 @@ Tensor normStatisticsGradients(Graph& graph, const Tensor& actsWhitened, const T
   const std::size_t count = gradsIn.numElements() / gradsIn.dim(1);
   const auto dims = statDims(gradsIn);
   const Tensor negInvCount = scalarConstant(graph, -1.0f / float(count), {di, "negInvCount"});
-  const Tensor product =
-      popops::mul(graph, gradsIn, whitened, prog, {di, "gradsTimesWhitened"});
+  const Tensor product = popops::mul(graph, gradsIn, whitened, prog, {di, "gradsTimesWhitened"});
   // -mean(g * xw) and -mean(g), per channel.
   const Tensor negVarDelta = popops::reduce(
       graph, product, type, dims, popops::ReduceParams(popops::Operation::ADD, false, negInvCount),

@@ -37,8 +37,8 @@ void normParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& betaD
 }
 
 void normParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,
-                     const Tensor& scale, const Tensor& gamma, const Tensor& beta,
-                     Sequence& prog, const DebugContext& di, const std::string& op) {
+                     const Tensor& scale, const Tensor& gamma, const Tensor& beta, Sequence& prog,
+                     const DebugContext& di, const std::string& op) {
   checkParam(gammaDelta, gamma, op, "gammaDelta", "gamma");
   checkParam(betaDelta, beta, op, "betaDelta", "beta");
   poplibs_support::checkValid(scale, op, "scale");
@@ -100,12 +100,10 @@ Tensor batchNormalise(Graph& graph, const Tensor& acts, const Tensor& combinedMu
   return poplin::normalise(graph, acts, combinedMultiplicand, addend, prog, di);
 }
 
-std::pair<Tensor, Tensor> batchNormParamGradients(Graph& graph, const Tensor& acts,
-                                                  const Tensor& gradsIn, const Tensor& mean,
-                                                  const Tensor& iStdDev, Sequence& prog,
-                                                  const Type& partialsType,
-                                                  const DebugContext& debugContext,
-                                                  const OptionFlags& options) {
+std::pair<Tensor, Tensor>
+batchNormParamGradients(Graph& graph, const Tensor& acts, const Tensor& gradsIn, const Tensor& mean,
+                        const Tensor& iStdDev, Sequence& prog, const Type& partialsType,
+                        const DebugContext& debugContext, const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormParamGradients");
   const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormParamGradients");
   const Tensor whitened = poplin::normWhiten(graph, acts, mean, iStdDev, prog, di);
@@ -140,8 +138,7 @@ Tensor batchNormGradients(Graph& graph, const Tensor& actsWhitened, const Tensor
   checkNoOptions(options, "popnn::bn::batchNormGradients");
   const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormGradients");
   const Tensor g = poplin::normGradients(graph, gradsIn, gamma, prog, di);
-  return poplin::normStatisticsGradients(graph, actsWhitened, g, invStdDev, prog, partialsType,
-                                         di);
+  return poplin::normStatisticsGradients(graph, actsWhitened, g, invStdDev, prog, partialsType, di);
 }
 
 void batchNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,

@@ -25,8 +25,7 @@ void checkActs(const Tensor& acts, unsigned numGroups, const std::string& op,
   if (numGroups == 0 || acts.dim(1) % numGroups != 0)
     throw poputil::poplibs_error(op + ": numGroups is " + std::to_string(numGroups) + " but " +
                                  name + " " + acts.shapeToString() + " has " +
-                                 std::to_string(acts.dim(1)) +
-                                 " channels; it must divide them");
+                                 std::to_string(acts.dim(1)) + " channels; it must divide them");
 }
 
 /// [C/G][N*G][F]: the activations with each (batch element, group) as one channel.
@@ -54,8 +53,7 @@ Grouping groupingOf(const Tensor& acts, const Tensor& stats, bool strided, const
                     const std::string& statsName) {
   poplibs_support::checkValid(acts, op, "acts");
   poplibs_support::checkValid(stats, op, statsName);
-  if (acts.rank() < 2 || stats.rank() != 1 || acts.dim(0) == 0 ||
-      stats.dim(0) % acts.dim(0) != 0)
+  if (acts.rank() < 2 || stats.rank() != 1 || acts.dim(0) == 0 || stats.dim(0) % acts.dim(0) != 0)
     throw poputil::poplibs_error(op + ": " + statsName + " has shape " + stats.shapeToString() +
                                  "; for activations " + acts.shapeToString() +
                                  " it must be [batch * groups]");
@@ -89,9 +87,9 @@ Tensor gradients(Graph& graph, const Tensor& actsWhitened, const Tensor& gradsIn
                                  " and the activations " + actsWhitened.shapeToString() +
                                  " must have the same shape");
   const Tensor g = poplin::normGradients(graph, gradsIn, gamma, prog, di);
-  const Tensor d = poplin::normStatisticsGradients(graph, grouped(actsWhitened, grouping),
-                                                   grouped(g, grouping), invStdDev, prog,
-                                                   partialsType, di);
+  const Tensor d =
+      poplin::normStatisticsGradients(graph, grouped(actsWhitened, grouping), grouped(g, grouping),
+                                      invStdDev, prog, partialsType, di);
   return ungrouped(d, actsWhitened.shape(), grouping);
 }
 
@@ -112,12 +110,10 @@ bool stridedOption(const OptionFlags& options, const std::string& op) {
 
 } // namespace
 
-std::pair<Tensor, Tensor> groupNormStatistics(Graph& graph, const Tensor acts, float eps,
-                                              Sequence& prog, unsigned numGroups,
-                                              bool unbiasedVarEstimate, bool stableAlgo,
-                                              const Type& partialsType,
-                                              const DebugContext& debugContext,
-                                              const OptionFlags& options) {
+std::pair<Tensor, Tensor>
+groupNormStatistics(Graph& graph, const Tensor acts, float eps, Sequence& prog, unsigned numGroups,
+                    bool unbiasedVarEstimate, bool stableAlgo, const Type& partialsType,
+                    const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormStatistics";
   const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormStatistics");
   return gn_impl::statistics(graph, acts, eps, prog, {numGroups, stridedOption(options, op)},
@@ -145,12 +141,10 @@ std::pair<Tensor, Tensor> groupNormalise(Graph& graph, const Tensor& acts, const
   return {poplin::normalise(graph, whitened, gamma, beta, prog, di), whitened};
 }
 
-std::pair<Tensor, Tensor> groupNormParamGradients(Graph& graph, const Tensor& acts,
-                                                  const Tensor& gradsIn, const Tensor& mean,
-                                                  const Tensor& iStdDev, Sequence& prog,
-                                                  const Type& partialsType,
-                                                  const DebugContext& debugContext,
-                                                  const OptionFlags& options) {
+std::pair<Tensor, Tensor>
+groupNormParamGradients(Graph& graph, const Tensor& acts, const Tensor& gradsIn, const Tensor& mean,
+                        const Tensor& iStdDev, Sequence& prog, const Type& partialsType,
+                        const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormParamGradients";
   const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormParamGradients");
   const auto g = gn_impl::groupingOf(acts, mean, stridedOption(options, op), op, "mean");

@@ -21,10 +21,10 @@ void checkNoOptions(const OptionFlags& options, const std::string& op) {
 } // namespace
 
 std::pair<Tensor, Tensor> instanceNormStatistics(Graph& graph, const Tensor acts, float eps,
-                                              Sequence& prog, bool unbiasedVarEstimate,
-                                              bool stableAlgo, const Type& partialsType,
-                                              const DebugContext& debugContext,
-                                              const OptionFlags& options) {
+                                                 Sequence& prog, bool unbiasedVarEstimate,
+                                                 bool stableAlgo, const Type& partialsType,
+                                                 const DebugContext& debugContext,
+                                                 const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormStatistics";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormStatistics");
@@ -38,8 +38,8 @@ std::pair<Tensor, Tensor> instanceNormStatistics(Graph& graph, const Tensor acts
 }
 
 Tensor instanceNormWhiten(Graph& graph, const Tensor& acts, const Tensor& mean,
-                       const Tensor& invStdDev, Sequence& prog, const DebugContext& debugContext,
-                       const OptionFlags& options) {
+                          const Tensor& invStdDev, Sequence& prog, const DebugContext& debugContext,
+                          const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormWhiten";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormWhiten");
@@ -48,10 +48,10 @@ Tensor instanceNormWhiten(Graph& graph, const Tensor& acts, const Tensor& mean,
 }
 
 std::pair<Tensor, Tensor> instanceNormalise(Graph& graph, const Tensor& acts, const Tensor& gamma,
-                                         const Tensor& beta, const Tensor& mean,
-                                         const Tensor& invStdDev, Sequence& prog,
-                                         const DebugContext& debugContext,
-                                         const OptionFlags& options) {
+                                            const Tensor& beta, const Tensor& mean,
+                                            const Tensor& invStdDev, Sequence& prog,
+                                            const DebugContext& debugContext,
+                                            const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormalise";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormalise");
@@ -61,11 +61,11 @@ std::pair<Tensor, Tensor> instanceNormalise(Graph& graph, const Tensor& acts, co
 }
 
 std::pair<Tensor, Tensor> instanceNormParamGradients(Graph& graph, const Tensor& acts,
-                                                  const Tensor& gradsIn, const Tensor& mean,
-                                                  const Tensor& iStdDev, Sequence& prog,
-                                                  const Type& partialsType,
-                                                  const DebugContext& debugContext,
-                                                  const OptionFlags& options) {
+                                                     const Tensor& gradsIn, const Tensor& mean,
+                                                     const Tensor& iStdDev, Sequence& prog,
+                                                     const Type& partialsType,
+                                                     const DebugContext& debugContext,
+                                                     const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormParamGradients";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamGradients");
@@ -75,19 +75,19 @@ std::pair<Tensor, Tensor> instanceNormParamGradients(Graph& graph, const Tensor&
 }
 
 std::pair<Tensor, Tensor> instanceNormParamGradients(Graph& graph, const Tensor& actsWhitened,
-                                                  const Tensor& gradsIn, Sequence& prog,
-                                                  const Type& partialsType,
-                                                  const DebugContext& debugContext,
-                                                  const OptionFlags& options) {
+                                                     const Tensor& gradsIn, Sequence& prog,
+                                                     const Type& partialsType,
+                                                     const DebugContext& debugContext,
+                                                     const OptionFlags& options) {
   checkNoOptions(options, "popnn::in::instanceNormParamGradients");
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamGradients");
   return poplin::normParamGradients(graph, actsWhitened, gradsIn, prog, partialsType, di);
 }
 
 Tensor instanceNormGradients(Graph& graph, const Tensor& acts, const Tensor& gradsIn,
-                          const Tensor& mean, const Tensor& invStdDev, const Tensor& gamma,
-                          Sequence& prog, const Type& partialsType,
-                          const DebugContext& debugContext, const OptionFlags& options) {
+                             const Tensor& mean, const Tensor& invStdDev, const Tensor& gamma,
+                             Sequence& prog, const Type& partialsType,
+                             const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormGradients";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormGradients");
@@ -98,9 +98,9 @@ Tensor instanceNormGradients(Graph& graph, const Tensor& acts, const Tensor& gra
 }
 
 Tensor instanceNormGradients(Graph& graph, const Tensor& actsWhitened, const Tensor& gradsIn,
-                          const Tensor& invStdDev, const Tensor& gamma, Sequence& prog,
-                          const Type& partialsType, const DebugContext& debugContext,
-                          const OptionFlags& options) {
+                             const Tensor& invStdDev, const Tensor& gamma, Sequence& prog,
+                             const Type& partialsType, const DebugContext& debugContext,
+                             const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormGradients";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormGradients");
@@ -110,8 +110,8 @@ Tensor instanceNormGradients(Graph& graph, const Tensor& actsWhitened, const Ten
 }
 
 void instanceNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,
-                          float scale, Tensor& gamma, Tensor& beta, Sequence& prog,
-                          const DebugContext& debugContext, const OptionFlags& options) {
+                             float scale, Tensor& gamma, Tensor& beta, Sequence& prog,
+                             const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormParamUpdate";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamUpdate");
@@ -119,8 +119,8 @@ void instanceNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tenso
 }
 
 void instanceNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,
-                          const Tensor& scale, Tensor& gamma, Tensor& beta, Sequence& prog,
-                          const DebugContext& debugContext, const OptionFlags& options) {
+                             const Tensor& scale, Tensor& gamma, Tensor& beta, Sequence& prog,
+                             const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormParamUpdate";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamUpdate");

@@ -55,12 +55,10 @@ std::pair<Tensor, Tensor> layerNormalise(Graph& graph, const Tensor& acts, const
   return {poplin::normalise(graph, whitened, gamma, beta, prog, di), whitened};
 }
 
-std::pair<Tensor, Tensor> layerNormParamGradients(Graph& graph, const Tensor& acts,
-                                                  const Tensor& gradsIn, const Tensor& mean,
-                                                  const Tensor& iStdDev, Sequence& prog,
-                                                  const Type& partialsType,
-                                                  const DebugContext& debugContext,
-                                                  const OptionFlags& options) {
+std::pair<Tensor, Tensor>
+layerNormParamGradients(Graph& graph, const Tensor& acts, const Tensor& gradsIn, const Tensor& mean,
+                        const Tensor& iStdDev, Sequence& prog, const Type& partialsType,
+                        const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormParamGradients";
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormParamGradients");

@@ -1,8 +1,8 @@
 #include "poplibs_support/TileWork.hpp"
 
-#include <poputil/DebugInfo.hpp>
 #include <popnn/Loss.hpp>
 #include <popops/Reduce.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 

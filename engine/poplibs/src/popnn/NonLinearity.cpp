@@ -1,9 +1,9 @@
 #include "poplibs_support/TileWork.hpp"
 
-#include <poputil/DebugInfo.hpp>
 #include <popnn/NonLinearity.hpp>
 #include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -105,7 +105,8 @@ Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType
                                  Tensor outGradient, Sequence& prog,
                                  const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearityInputGradient";
-  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(asString(nonLinearityType)) + "Grad");
+  const poputil::PoplibsOpDebugInfo di(debugContext,
+                                       std::string(asString(nonLinearityType)) + "Grad");
   checkActivation(act, op, "act");
   checkActivation(outGradient, op, "outGradient");
   if (act.shape() != outGradient.shape() || act.elementType() != outGradient.elementType())

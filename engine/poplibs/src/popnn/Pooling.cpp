@@ -54,17 +54,15 @@ std::pair<PoolDim, PoolDim> geometry(const PoolParams& p, const std::string& op)
   if (n == 1) dims.push_back({1, 1, 1, 1, 0});
   for (std::size_t d = 0; d < n; ++d) {
     const auto dim = "[" + std::to_string(d) + "]";
-    if (p.stride[d] == 0)
-      throw poputil::poplibs_error(op + ": params.stride" + dim + " is 0");
+    if (p.stride[d] == 0) throw poputil::poplibs_error(op + ": params.stride" + dim + " is 0");
     if (p.kernelShape[d] == 0)
       throw poputil::poplibs_error(op + ": params.kernelShape" + dim + " is 0");
     const long padded = long(p.inputFieldShape[d]) + p.inputTruncationOrPaddingLower[d] +
                         p.inputTruncationOrPaddingUpper[d];
     if (padded < long(p.kernelShape[d]))
-      throw poputil::poplibs_error(op + ": params.kernelShape" + dim + " (" +
-                                   std::to_string(p.kernelShape[d]) +
-                                   ") is larger than the padded input (" + std::to_string(padded) +
-                                   ")");
+      throw poputil::poplibs_error(
+          op + ": params.kernelShape" + dim + " (" + std::to_string(p.kernelShape[d]) +
+          ") is larger than the padded input (" + std::to_string(padded) + ")");
     dims.push_back({int(p.inputFieldShape[d]),
                     int((padded - long(p.kernelShape[d])) / long(p.stride[d]) + 1),
                     int(p.kernelShape[d]), int(p.stride[d]), p.inputTruncationOrPaddingLower[d]});
@@ -219,8 +217,7 @@ std::uint64_t getFwdFlops(const PoolParams& params) {
 }
 
 std::uint64_t getBwdFlops(const PoolParams& params) {
-  return params.poolingType == PoolingType::MAX ? 2 * windowElements(params)
-                                                 : getFwdFlops(params);
+  return params.poolingType == PoolingType::MAX ? 2 * windowElements(params) : getFwdFlops(params);
 }
 
 double getFwdPerfectCycleCount(const Graph& graph, const PoolParams& params) {
@@ -236,8 +233,8 @@ double getBwdPerfectCycleCount(const Graph& graph, const PoolParams& params) {
 Tensor pool(Graph& graph, const PoolParams& params, const Tensor& in, Sequence& prog,
             const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::pooling::pool";
-  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(asString(params.poolingType)) +
-                                                         "Pool");
+  const poputil::PoplibsOpDebugInfo di(debugContext,
+                                       std::string(asString(params.poolingType)) + "Pool");
   checkOptions(options, op);
   const auto g = geometry(params, op);
   checkTensor(in, shapeOf(params, params.inputFieldShape), params.dType, op, "in");
@@ -254,12 +251,12 @@ Tensor pool(Graph& graph, const PoolParams& params, const Tensor& in, Sequence& 
 }
 
 Tensor poolInputGradient(Graph& graph, const PoolParams& params, const Tensor& in,
-                         const Tensor& pooled, const Tensor& pooledGradient,
-                         bool useScaledGradient, Sequence& prog, const DebugContext& debugContext,
+                         const Tensor& pooled, const Tensor& pooledGradient, bool useScaledGradient,
+                         Sequence& prog, const DebugContext& debugContext,
                          const OptionFlags& options) {
   const std::string op = "popnn::pooling::poolInputGradient";
-  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(asString(params.poolingType)) +
-                                                         "PoolGrad");
+  const poputil::PoplibsOpDebugInfo di(debugContext,
+                                       std::string(asString(params.poolingType)) + "PoolGrad");
   checkOptions(options, op);
   if (params.poolingType != PoolingType::MAX)
     return sumPoolGradient(graph, params, pooledGradient, prog, di, op);
@@ -270,11 +267,10 @@ Tensor poolInputGradient(Graph& graph, const PoolParams& params, const Tensor& i
   checkTensor(pooledGradient, outShape, params.dType, op, "pooledGradient");
   const Tensor inGrad = newPlanes(graph, params, params.inputFieldShape, {di, "inputGradient"});
   const ComputeSet cs = graph.addComputeSet({di, "MaxPoolingGrad"});
-  addPlaneVertices(graph, cs, poputil::templateVertex("popnn::MaxPoolingGrad", params.dType),
-                   inGrad,
-                   {{"in", in}, {"pooled", pooled}, {"pooledGrad", pooledGradient},
-                    {"inGrad", inGrad}},
-                   g, {{"scaled", useScaledGradient ? 1u : 0u}}, op);
+  addPlaneVertices(
+      graph, cs, poputil::templateVertex("popnn::MaxPoolingGrad", params.dType), inGrad,
+      {{"in", in}, {"pooled", pooled}, {"pooledGrad", pooledGradient}, {"inGrad", inGrad}}, g,
+      {{"scaled", useScaledGradient ? 1u : 0u}}, op);
   prog.add(program::Execute(cs, {di, "MaxPoolingGrad"}));
   return inGrad;
 }
@@ -283,8 +279,8 @@ Tensor poolInputGradient(Graph& graph, const PoolParams& params, const unsigned 
                          const Tensor& pooledGradient, Sequence& prog,
                          const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::pooling::poolInputGradient";
-  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(asString(params.poolingType)) +
-                                                         "PoolGrad");
+  const poputil::PoplibsOpDebugInfo di(debugContext,
+                                       std::string(asString(params.poolingType)) + "PoolGrad");
   checkOptions(options, op);
   if (params.poolingType == PoolingType::MAX)
     throw poputil::poplibs_error(op + ": params.poolingType is MAX, whose gradient needs the "

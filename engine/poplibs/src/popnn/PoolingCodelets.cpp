@@ -29,7 +29,8 @@ struct Window {
   int inH, inW, outH, outW, kernelH, kernelW, strideH, strideW, padH, padW;                        \
   Window window(int oy, int ox) const {                                                            \
     const int y = oy * strideH - padH, x = ox * strideW - padW;                                    \
-    return {std::max(y, 0), std::min(y + kernelH, inH), std::max(x, 0), std::min(x + kernelW, inW)}; \
+    return {std::max(y, 0), std::min(y + kernelH, inH), std::max(x, 0),                            \
+            std::min(x + kernelW, inW)};                                                           \
   }
 
 /// PopLibs' pooling estimate (PoolCycleEstimators.hpp) for `planes` planes of this geometry,
@@ -37,10 +38,9 @@ struct Window {
 inline std::uint64_t poolCycles(const poplar::VertexIntrospector& v, const poplar::Target& t,
                                 const char* planes, bool outputIsInput, bool isMax, bool isBwd) {
   const auto get = [&](const char* name) { return v.getInitialValue<int>(name); };
-  const poplibs_support::PoolGeometry g{get("inH"),     get("inW"),     get("outH"),
-                                        get("outW"),    get("kernelH"), get("kernelW"),
-                                        get("strideH"), get("strideW"), get("padH"),
-                                        get("padW")};
+  const poplibs_support::PoolGeometry g{
+      get("inH"),     get("inW"),     get("outH"),    get("outW"), get("kernelH"),
+      get("kernelW"), get("strideH"), get("strideW"), get("padH"), get("padW")};
   const std::uint64_t initInfo =
       outputIsInput ? std::uint64_t(g.inH) * g.inW : std::uint64_t(g.outH) * g.outW;
   return poplibs_support::poolingCycles(t, poplibs_support::poolingWorkRows(g), initInfo,
@@ -112,8 +112,7 @@ public:
   unsigned scaled;
   bool compute() {
     const std::size_t planes = inGrad.size();
-    if (in.size() != planes || pooled.size() != planes || pooledGrad.size() != planes)
-      return false;
+    if (in.size() != planes || pooled.size() != planes || pooledGrad.size() != planes) return false;
     std::vector<float> acc;
     for (std::size_t p = 0; p < planes; ++p) {
       acc.assign(std::size_t(inH) * inW, 0.0f);

@@ -1,8 +1,8 @@
 #include "poplibs_support/TileWork.hpp"
 
-#include <poputil/DebugInfo.hpp>
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -70,7 +70,7 @@ void cast(Graph& graph, Tensor src, Tensor dst, ComputeSet cs) {
   checkPair(src, dst);
   if (src.elementType() == BOOL || dst.elementType() == BOOL)
     throw poputil::poplibs_error(kOp + ": casts to or from bool run their own compute set; use "
-                                 "the Sequence or Program form");
+                                       "the Sequence or Program form");
   if (src.elementType() == dst.elementType())
     throw poputil::poplibs_error(kOp + ": src and dst are both " + src.elementType().toString() +
                                  "; a compute set cannot copy, use the Program form");

@@ -21,8 +21,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    return poplibs_support::castCycles(target, poplar::TypeOf<In>::value, poplar::TypeOf<Out>::value,
-                                       v.getFieldInfo("dst").size());
+    return poplibs_support::castCycles(target, poplar::TypeOf<In>::value,
+                                       poplar::TypeOf<Out>::value, v.getFieldInfo("dst").size());
   }
 };
 

@@ -66,7 +66,8 @@ public:
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
     const auto c = channelShape(v, "acts", "addend");
-    return poplibs_support::scaledAddToChannelCycles(t, poplar::TypeOf<T>::value, c.channels, c.block);
+    return poplibs_support::scaledAddToChannelCycles(t, poplar::TypeOf<T>::value, c.channels,
+                                                     c.block);
   }
 };
 
@@ -99,8 +100,8 @@ public:
   TESSERA_VERTEX_IN("popops", "popops::ScaledAddToChannel<" #T ">", ScaledAddToChannel_##T, acts,  \
                     addend, scaleB);                                                               \
   using ChannelMulInPlace_##T = ChannelMulInPlace<T>;                                              \
-  TESSERA_VERTEX_IN("popops", "popops::ChannelMulInPlace<" #T ">", ChannelMulInPlace_##T,          \
-                    actsOut, scale)
+  TESSERA_VERTEX_IN("popops", "popops::ChannelMulInPlace<" #T ">", ChannelMulInPlace_##T, actsOut, \
+                    scale)
 
 POPOPS_CHANNEL_OPS(float);
 POPOPS_CHANNEL_OPS(half);

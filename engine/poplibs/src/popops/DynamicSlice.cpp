@@ -69,8 +69,8 @@ std::ostream& operator<<(std::ostream& o, const SlicePlan& p) {
 }
 bool operator<(const SlicePlan& a, const SlicePlan& b) noexcept {
   return a.internal->key() < b.internal->key() ||
-         (a.internal->key() == b.internal->key() && a.internal->dataType.toString() <
-                                                         b.internal->dataType.toString());
+         (a.internal->key() == b.internal->key() &&
+          a.internal->dataType.toString() < b.internal->dataType.toString());
 }
 bool operator==(const SlicePlan& a, const SlicePlan& b) noexcept {
   return a.internal->key() == b.internal->key() && a.internal->dataType == b.internal->dataType;
@@ -83,9 +83,10 @@ namespace {
 
 const std::initializer_list<Type> kTypes = {FLOAT, HALF, INT, UNSIGNED_INT};
 const std::initializer_list<const char*> kSliceOptions = {
-    "usedForSlice",      "usedForUpdate",       "operationForUpdate",
-    "availableMemoryProportion", "indicesDistribution", "planMinimisationTarget",
-    "indicesAreSorted",  "partialType"};
+    "usedForSlice",        "usedForUpdate",
+    "operationForUpdate",  "availableMemoryProportion",
+    "indicesDistribution", "planMinimisationTarget",
+    "indicesAreSorted",    "partialType"};
 
 std::string listToString(const std::vector<std::size_t>& v) {
   std::string s = "{";
@@ -103,21 +104,22 @@ void checkDimsAndSizes(const std::vector<std::size_t>& shape, const std::vector<
                                  listToString(sizes) + " differ in length");
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] >= shape.size())
-      throw poputil::poplibs_error(op + ": dims[" + std::to_string(i) + "] = " +
-                                   std::to_string(dims[i]) + " is not a dimension of a tensor of "
-                                   "rank " + std::to_string(shape.size()));
+      throw poputil::poplibs_error(op + ": dims[" + std::to_string(i) +
+                                   "] = " + std::to_string(dims[i]) +
+                                   " is not a dimension of a tensor of "
+                                   "rank " +
+                                   std::to_string(shape.size()));
     if (std::count(dims.begin(), dims.end(), dims[i]) != 1)
       throw poputil::poplibs_error(op + ": dims " + listToString(dims) + " names dimension " +
                                    std::to_string(dims[i]) + " more than once");
     if (sizes[i] == 0 || sizes[i] > shape[dims[i]])
-      throw poputil::poplibs_error(op + ": sizes[" + std::to_string(i) + "] = " +
-                                   std::to_string(sizes[i]) + " must be between 1 and the size " +
-                                   std::to_string(shape[dims[i]]) + " of dimension " +
-                                   std::to_string(dims[i]));
+      throw poputil::poplibs_error(
+          op + ": sizes[" + std::to_string(i) + "] = " + std::to_string(sizes[i]) +
+          " must be between 1 and the size " + std::to_string(shape[dims[i]]) + " of dimension " +
+          std::to_string(dims[i]));
   }
   for (std::size_t n : shape)
-    if (n == 0)
-      throw poputil::poplibs_error(op + ": the tensor to slice has an empty dimension");
+    if (n == 0) throw poputil::poplibs_error(op + ": the tensor to slice has an empty dimension");
 }
 
 /// The permutation putting `dims` first, in their order, then the other dimensions in theirs.
@@ -257,9 +259,9 @@ void addSliceVertices(Graph& graph, const ComputeSet& cs, bool update, const Ten
         strided[tile].push_back(c);
         continue;
       }
-      auto v = graph.addVertex(cs, poputil::templateVertex(
-                                       update ? "popops::DynamicUpdateSlice1d"
-                                              : "popops::DynamicSlice1d", type));
+      auto v = graph.addVertex(cs, poputil::templateVertex(update ? "popops::DynamicUpdateSlice1d"
+                                                                  : "popops::DynamicSlice1d",
+                                                           type));
       graph.connect(v["offset"], offset);
       graph.connect(v["baseT"], base.flatten());
       graph.connect(v["subT"], sub.flatten());
@@ -350,9 +352,8 @@ std::vector<std::size_t> slicedShape(std::vector<std::size_t> shape,
 }
 
 Tensor dynamicSliceImpl(Graph& graph, const Tensor& output, const Tensor& t, const Tensor& offset,
-                        const std::vector<std::size_t>& dims,
-                        const std::vector<std::size_t>& sizes, program::Sequence& prog,
-                        const DebugContext& di, const std::string& op) {
+                        const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
+                        program::Sequence& prog, const DebugContext& di, const std::string& op) {
   checkDynamicArgs(t, offset, dims, sizes, op);
   const auto shape = slicedShape(t.shape(), dims, sizes);
   if (output.valid() && output.shape() != shape)
@@ -477,10 +478,9 @@ void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tenso
                                    "; it must hold one element");
     const bool halfWithFloat = t.elementType() == HALF && scale->elementType() == FLOAT;
     if (scale->elementType() != t.elementType() && !halfWithFloat)
-      throw poputil::poplibs_error(op + ": scale has element type " +
-                                   scale->elementType().toString() + "; it must be " +
-                                   t.elementType().toString() +
-                                   (t.elementType() == HALF ? " or float" : ""));
+      throw poputil::poplibs_error(
+          op + ": scale has element type " + scale->elementType().toString() + "; it must be " +
+          t.elementType().toString() + (t.elementType() == HALF ? " or float" : ""));
     k = scale->reshape({});
     if (halfWithFloat) k = cast(graph, k, HALF, prog, {di, "scale"});
   }
@@ -490,11 +490,10 @@ void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tenso
                              : updateOp == UpdateOp::Max ? "popops::MultiUpdateOp"
                                                          : "popops::MultiUpdate";
   const std::string vertexType =
-      updateOp == UpdateOp::Add ? poputil::templateVertex(family, t.elementType(), false)
-      : updateOp == UpdateOp::Max
-          ? poputil::templateVertex(family, t.elementType(), false,
-                                    "popops::expr::BinaryOpType::MAXIMUM")
-          : poputil::templateVertex(family, t.elementType());
+      updateOp == UpdateOp::Add   ? poputil::templateVertex(family, t.elementType(), false)
+      : updateOp == UpdateOp::Max ? poputil::templateVertex(family, t.elementType(), false,
+                                                            "popops::expr::BinaryOpType::MAXIMUM")
+                                  : poputil::templateVertex(family, t.elementType());
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const auto cols = poplibs_support::tileMapping(graph, base2d[0], op);
   const std::size_t numBase = base2d.dim(0);
@@ -508,8 +507,8 @@ void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tenso
     const unsigned tile = tiles[ti];
     // The workers share out the base rows: each vertex applies only the offsets that fall in
     // its rows, so no two vertices write one element and repeated offsets apply in order.
-    const std::size_t rowParts = std::min<std::size_t>(
-        numBase, std::max<std::size_t>(1, workers / cols[tile].size()));
+    const std::size_t rowParts =
+        std::min<std::size_t>(numBase, std::max<std::size_t>(1, workers / cols[tile].size()));
     for (const auto& piece : cols[tile]) {
       const Tensor base = baseBlock(piece), sub = subBlock(piece).flatten();
       for (std::size_t p = 0; p < rowParts; ++p) {
@@ -681,13 +680,16 @@ Graph::TileToTensorMapping getSliceMapping(Graph& graph, const Tensor& t,
     else
       m.emplace_back(e, e + 1);
     for (std::size_t d = shape.size(); d-- > 0;) // next index, last dimension fastest
-      if (++index[d] < shape[d]) break;
-      else index[d] = 0;
+      if (++index[d] < shape[d])
+        break;
+      else
+        index[d] = 0;
   }
   return mapping;
 }
 
-// --- dynamic slices and updates -------------------------------------------------------------------
+// --- dynamic slices and updates
+// -------------------------------------------------------------------
 
 Tensor dynamicSlice(Graph& graph, const Tensor& t, const Tensor& offset,
                     const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
@@ -784,8 +786,8 @@ Tensor multiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
 
 void multiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& offsets,
                  const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
-                 program::Sequence& prog, const SlicePlan& plan,
-                 const poplar::OptionFlags& options, const DebugContext& debugContext) {
+                 program::Sequence& prog, const SlicePlan& plan, const poplar::OptionFlags& options,
+                 const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "multiUpdate");
   (void)plan;
   const std::string op = "popops::multiUpdate";
@@ -817,8 +819,7 @@ void multiUpdateMax(Graph& graph, const Tensor& t, const Tensor& s, const Tensor
   const poputil::PoplibsOpDebugInfo di(debugContext, "multiUpdateMax");
   (void)plan;
   const std::string op = "popops::multiUpdateMax";
-  multiUpdateImpl(graph, t, s, offsets, nullptr, UpdateOp::Max, dims, sizes, prog, options, di,
-                  op);
+  multiUpdateImpl(graph, t, s, offsets, nullptr, UpdateOp::Max, dims, sizes, prog, options, di, op);
 }
 
 // --- embedding plans ---------------------------------------------------------------------------

@@ -20,29 +20,30 @@ namespace popops {
 namespace {
 
 using poplar::half;
-using poplar::Input;
 using poplar::InOut;
+using poplar::Input;
 using poplar::Output;
 using poplar::Vector;
 using poplar::VectorList;
 using poplibs_support::Arith;
 
 /// PopLibs' estimate for the 2d slice and update vertices (SliceCycleEstimators.hpp).
-template <typename T> std::uint64_t slice2dCycles(const poplar::VertexIntrospector& v,
-                                                  const poplar::Target& target) {
+template <typename T>
+std::uint64_t slice2dCycles(const poplar::VertexIntrospector& v, const poplar::Target& target) {
   const auto base = v.getFieldInfo("baseT");
   const unsigned numBase = v.getInitialValue<unsigned>("numBaseElements");
   const unsigned numRegions = v.getInitialValue<unsigned>("numRegions");
   std::vector<std::uint64_t> sizes(numRegions);
-  for (unsigned r = 0; r < numRegions; ++r) sizes[r] = base.getSizeAtIndex(r * numBase);
+  for (unsigned r = 0; r < numRegions; ++r)
+    sizes[r] = base.getSizeAtIndex(r * numBase);
   return poplibs_support::dynamicSlice2dCycles(target, poplar::TypeOf<T>::value, sizes,
                                                v.getInitialValue<unsigned>("numSubElements"));
 }
 
 /// PopLibs' estimate for the 1d vertices (SliceCycleEstimators.hpp): a supervisor figure, as
 /// these are supervisor vertices in PopLibs and here.
-template <typename T> std::uint64_t slice1dCycles(const poplar::VertexIntrospector& v,
-                                                  const poplar::Target& target) {
+template <typename T>
+std::uint64_t slice1dCycles(const poplar::VertexIntrospector& v, const poplar::Target& target) {
   return poplibs_support::dynamicSlice1dCycles(target, poplar::TypeOf<T>::value,
                                                v.getInitialValue<unsigned>("regionSize"),
                                                v.getInitialValue<unsigned>("numSubElements"));
@@ -68,8 +69,8 @@ void copyRows(const From& from, const To& to, unsigned offset, unsigned numBase,
 /// The 2-D forms: `numRegions` regions, each of `numBase` rows in the base and `numSub` in the
 /// slice (one vector each), rows taken from `offset` on, wrapping to row 0 (as copyRows).
 template <typename From, typename To>
-void copyRegionRows(const From& from, const To& to, unsigned offset, unsigned numBase, unsigned numSub,
-                    unsigned numRegions, bool toBase) {
+void copyRegionRows(const From& from, const To& to, unsigned offset, unsigned numBase,
+                    unsigned numSub, unsigned numRegions, bool toBase) {
   for (unsigned r = 0; r < numRegions; ++r) {
     unsigned entry = offset < numBase ? offset : 0;
     for (unsigned s = 0; s < numSub; ++s) {
@@ -151,8 +152,8 @@ public:
 };
 
 /// PopLibs' estimate for MultiSlice and MultiUpdate (SliceCycleEstimators.hpp).
-template <typename T> std::uint64_t multiSliceCycles(const poplar::VertexIntrospector& v,
-                                                     const poplar::Target& target) {
+template <typename T>
+std::uint64_t multiSliceCycles(const poplar::VertexIntrospector& v, const poplar::Target& target) {
   return poplibs_support::multiSliceCycles(target, poplar::TypeOf<T>::value,
                                            v.getInitialValue<unsigned>("regionSize"),
                                            v.getFieldInfo("offsets").size());
@@ -205,14 +206,16 @@ public:
 };
 
 /// PopLibs' estimates for the accumulating updates (SliceCycleEstimators.hpp).
-template <typename T> std::uint64_t multiUpdateAddCycles(const poplar::VertexIntrospector& v,
-                                                         const poplar::Target& target) {
+template <typename T>
+std::uint64_t multiUpdateAddCycles(const poplar::VertexIntrospector& v,
+                                   const poplar::Target& target) {
   return poplibs_support::multiUpdateAddCycles(target, poplar::TypeOf<T>::value,
                                                v.getInitialValue<unsigned>("regionSize"),
                                                v.getFieldInfo("offsets").size());
 }
-template <typename T> std::uint64_t multiUpdateOpCycles(const poplar::VertexIntrospector& v,
-                                                        const poplar::Target& target) {
+template <typename T>
+std::uint64_t multiUpdateOpCycles(const poplar::VertexIntrospector& v,
+                                  const poplar::Target& target) {
   return poplibs_support::multiUpdateOpWorkerCycles(target, poplar::TypeOf<T>::value,
                                                     v.getInitialValue<unsigned>("regionSize"),
                                                     v.getFieldInfo("offsets").size());
@@ -235,7 +238,8 @@ public:
       for (unsigned e = 0; e < regionSize; ++e) {
         T& b = baseT[row * regionSize + e];
         b = T(poplibs_support::wrappingAdd<Arith<T>>(
-            Arith<T>(b), poplibs_support::wrappingMul<Arith<T>>(k, Arith<T>(subT[i * regionSize + e]))));
+            Arith<T>(b),
+            poplibs_support::wrappingMul<Arith<T>>(k, Arith<T>(subT[i * regionSize + e]))));
       }
     }
   }
@@ -293,10 +297,9 @@ public:
   TESSERA_VERTEX_IN("popops", "popops::MultiUpdateAdd<" Name ",false>", MultiUpdateAdd_##T,        \
                     offsets, baseT, subT, scale, baseOffset, numBaseElements, regionSize);         \
   using MultiUpdateMax_##T = MultiUpdateMax<T>;                                                    \
-  TESSERA_VERTEX_IN("popops",                                                                      \
-                    "popops::MultiUpdateOp<" Name ",false,popops::expr::BinaryOpType::MAXIMUM>",   \
-                    MultiUpdateMax_##T, offsets, baseT, subT, baseOffset, numBaseElements,         \
-                    regionSize)
+  TESSERA_VERTEX_IN(                                                                               \
+      "popops", "popops::MultiUpdateOp<" Name ",false,popops::expr::BinaryOpType::MAXIMUM>",       \
+      MultiUpdateMax_##T, offsets, baseT, subT, baseOffset, numBaseElements, regionSize)
 
 using uint = unsigned;
 POPOPS_SLICE_VERTICES(float, "float");

@@ -1,8 +1,8 @@
 #include "poplibs_support/TileWork.hpp"
 #include "popops/ScaledAddVertices.hpp"
 
-#include <poputil/DebugInfo.hpp>
 #include <popops/ElementWise.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -182,9 +182,8 @@ POPOPS_DEFINE_UNARY(tanh, Tanh, false)
 POPOPS_DEFINE_UNARY(sigmoid, Sigmoid, false)
 
 namespace detail {
-void scaledAddVertices(Graph& graph, const Tensor& A, const Tensor& B, float scaleB,
-                       Sequence& prog, const DebugContext& di, const OptionFlags& options,
-                       const std::string& op) {
+void scaledAddVertices(Graph& graph, const Tensor& A, const Tensor& B, float scaleB, Sequence& prog,
+                       const DebugContext& di, const OptionFlags& options, const std::string& op) {
   scaledAdd(graph, A, B, scaleB, prog, di, options, op);
 }
 } // namespace detail

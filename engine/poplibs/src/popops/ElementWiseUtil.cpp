@@ -24,7 +24,8 @@ poplar::Tensor createOutputForElementWiseOp(poplar::Graph& graph,
     if (t.containsAliases()) continue;
     std::size_t tiles = 0;
     try {
-      for (const auto& intervals : graph.getTileMapping(t)) tiles += intervals.empty() ? 0 : 1;
+      for (const auto& intervals : graph.getTileMapping(t))
+        tiles += intervals.empty() ? 0 : 1;
     } catch (const poplar::poplar_error&) {
       continue; // not (completely) mapped
     }

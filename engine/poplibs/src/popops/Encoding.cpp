@@ -53,10 +53,9 @@ void iotaImpl(Graph& graph, const Tensor& t, Type expected, int start, program::
   const std::string op = "popops::iota";
   poplibs_support::checkValid(t, op, "t");
   if (t.elementType() != expected)
-    throw poputil::poplibs_error(op + ": t has element type " + t.elementType().toString() +
-                                 "; with a start of type " +
-                                 (expected == INT ? "int" : "unsigned") + " it must be " +
-                                 expected.toString());
+    throw poputil::poplibs_error(
+        op + ": t has element type " + t.elementType().toString() + "; with a start of type " +
+        (expected == INT ? "int" : "unsigned") + " it must be " + expected.toString());
   if (t.rank() != 1)
     throw poputil::poplibs_error(op + ": t has shape " + t.shapeToString() +
                                  "; it must be 1-dimensional");
@@ -84,10 +83,10 @@ void encodeOneHot(Graph& graph, const Tensor& indices, const Tensor& encoded,
   checkOneHot(indices, encoded);
   zero(graph, encoded, prog, di);
   const ComputeSet cs = graph.addComputeSet(di);
-  addOneHotVertices(graph, cs,
-                    poputil::templateVertex("popops::EncodeOneHot", indices.elementType(),
-                                            encoded.elementType()),
-                    indices, encoded, nullptr, nullptr);
+  addOneHotVertices(
+      graph, cs,
+      poputil::templateVertex("popops::EncodeOneHot", indices.elementType(), encoded.elementType()),
+      indices, encoded, nullptr, nullptr);
   prog.add(program::Execute(cs, di));
 }
 

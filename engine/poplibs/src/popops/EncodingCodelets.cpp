@@ -13,8 +13,8 @@ namespace popops {
 namespace {
 
 using poplar::half;
-using poplar::Input;
 using poplar::InOut;
+using poplar::Input;
 using poplar::Output;
 using poplar::Vector;
 
@@ -36,7 +36,7 @@ public:
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target&) {
     return poplibs_support::encodeOneHotCycles(poplar::TypeOf<I>::value, poplar::TypeOf<O>::value,
-                                              v.getFieldInfo("indices").size());
+                                               v.getFieldInfo("indices").size());
   }
 };
 
@@ -68,7 +68,8 @@ public:
   }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    return poplibs_support::iotaCycles(target, poplar::TypeOf<T>::value, v.getFieldInfo("out").size());
+    return poplibs_support::iotaCycles(target, poplar::TypeOf<T>::value,
+                                       v.getFieldInfo("out").size());
   }
 };
 

@@ -21,6 +21,8 @@ template <> void ExprType<BinaryOp>::loc() {}
 template <> void ExprType<TernaryOp>::loc() {}
 
 const char* opName(UnaryOpType op) {
+  // Cases several to a line, as a table:
+  // clang-format off
   switch (op) {
 #define C(x) case UnaryOpType::x: return #x;
     C(ABSOLUTE) C(ASIN) C(BITWISE_NOT) C(CBRT) C(CEIL) C(COS) C(COUNT_LEADING_ZEROS) C(ERF)
@@ -28,11 +30,14 @@ const char* opName(UnaryOpType op) {
     C(IS_INF) C(IS_NAN) C(LOGARITHM) C(LOGARITHM_ONE_PLUS) C(LOGICAL_NOT) C(NEGATE) C(POPCOUNT)
     C(SIGNUM) C(SIN) C(TAN) C(TANH) C(ROUND) C(TRUNC) C(SQRT) C(SQUARE) C(SIGMOID) C(RSQRT)
 #undef C
+    // clang-format on
   }
   return "?";
 }
 
 const char* opName(BinaryOpType op) {
+  // Cases several to a line, as a table:
+  // clang-format off
   switch (op) {
 #define C(x) case BinaryOpType::x: return #x;
     C(ADD) C(ATAN2) C(BITWISE_AND) C(BITWISE_OR) C(BITWISE_XOR) C(BITWISE_XNOR) C(DIVIDE) C(EQUAL)
@@ -41,6 +46,7 @@ const char* opName(BinaryOpType op) {
     C(POWER) C(REMAINDER) C(SHIFT_LEFT) C(SHIFT_RIGHT) C(SHIFT_RIGHT_SIGN_EXTEND) C(SUBTRACT)
     C(VARIANCE_TO_INV_STD_DEV)
 #undef C
+    // clang-format on
   }
   return "?";
 }
@@ -92,7 +98,8 @@ double Const::getDataAsDouble() const {
 std::uint64_t Const::getDataForUnsignedIntegral() const {
   std::uint64_t u = 0;
   std::memcpy(&u, data_.get(), size_ < sizeof u ? size_ : sizeof u); // little-endian host
-  if (isSigned_ && size_ < sizeof u && (u >> (size_ * 8 - 1)) & 1) u |= ~std::uint64_t(0) << (size_ * 8);
+  if (isSigned_ && size_ < sizeof u && (u >> (size_ * 8 - 1)) & 1)
+    u |= ~std::uint64_t(0) << (size_ * 8);
   if (isFloat_) return std::uint64_t(std::int64_t(getDataAsDouble()));
   return u;
 }
@@ -115,9 +122,12 @@ std::string Const::printValue() const {
 std::string Const::name(const std::vector<poplar::Tensor>&) const {
   std::string v = printValue();
   for (char& c : v)
-    if (c == '.') c = 'p';
-    else if (c == '-') c = 'm';
-    else if (c == '+') c = 'P';
+    if (c == '.')
+      c = 'p';
+    else if (c == '-')
+      c = 'm';
+    else if (c == '+')
+      c = 'P';
   return "Const_" + typeToken(type_) + "_" + v;
 }
 

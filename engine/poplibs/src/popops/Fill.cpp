@@ -42,10 +42,10 @@ void detail::fill(poplar::Graph& graph, const poplar::Tensor& t, poplar::program
   const ComputeSet cs = graph.addComputeSet(di);
   const auto vertices = poplibs_support::addElementWiseVertices(
       graph, cs, poputil::templateVertex("popops::Fill", type), t, {{"out", t}}, op);
-  for (const auto& v : vertices) setValue(graph, v, type, fillValue);
+  for (const auto& v : vertices)
+    setValue(graph, v, type, fillValue);
   prog.add(program::Execute(cs, di));
 }
-
 
 std::vector<std::vector<poplar::Interval>>
 detail::onTile(const poplar::Graph& graph, unsigned tile,

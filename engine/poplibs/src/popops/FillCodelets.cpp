@@ -18,7 +18,8 @@ public:
   void compute() { std::fill(out.begin(), out.end(), value); }
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& target) {
-    return poplibs_support::fillCycles(target, poplar::TypeOf<T>::value, v.getFieldInfo("out").size());
+    return poplibs_support::fillCycles(target, poplar::TypeOf<T>::value,
+                                       v.getFieldInfo("out").size());
   }
 };
 

@@ -49,9 +49,12 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, unsigned
   // Move the indices' dimensions to where the axis was.
   const unsigned k = indices.rank();
   std::vector<unsigned> perm;
-  for (unsigned d = 0; d < axis; ++d) perm.push_back(k + d);
-  for (unsigned d = 0; d < k; ++d) perm.push_back(d);
-  for (unsigned d = axis + 1; d < input.rank(); ++d) perm.push_back(k + d - 1);
+  for (unsigned d = 0; d < axis; ++d)
+    perm.push_back(k + d);
+  for (unsigned d = 0; d < k; ++d)
+    perm.push_back(d);
+  for (unsigned d = axis + 1; d < input.rank(); ++d)
+    perm.push_back(k + d - 1);
   return flat.dimShuffle(perm);
 }
 
@@ -115,9 +118,9 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, std::siz
                                  input.shapeToString() + ")");
   for (std::size_t d = 0; d < input.rank(); ++d)
     if (sliceSizes[d] > input.dim(d))
-      throw poputil::poplibs_error(op + ": sliceSizes[" + std::to_string(d) + "] = " +
-                                   std::to_string(sliceSizes[d]) + " exceeds input's dimension " +
-                                   std::to_string(input.dim(d)));
+      throw poputil::poplibs_error(op + ": sliceSizes[" + std::to_string(d) +
+                                   "] = " + std::to_string(sliceSizes[d]) +
+                                   " exceeds input's dimension " + std::to_string(input.dim(d)));
   for (auto d : collapsedSliceDims)
     if (d >= input.rank() || sliceSizes[d] != 1)
       throw poputil::poplibs_error(op + ": collapsedSliceDims " + list(collapsedSliceDims) +
@@ -168,8 +171,8 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, std::siz
     const Tensor limit = graph.addConstant(UNSIGNED_INT, {k}, limits, {di, "indexLimits"});
     graph.setTileMapping(limit, 0);
     const ComputeSet cs = graph.addComputeSet(di);
-    auto v = graph.addVertex(cs, poputil::templateVertex("popops::ClampGatherIndices",
-                                                          indices.elementType()));
+    auto v = graph.addVertex(
+        cs, poputil::templateVertex("popops::ClampGatherIndices", indices.elementType()));
     graph.connect(v["indices"], idx.reshape({n, k}).flatten());
     graph.connect(v["limit"], limit);
     graph.connect(v["out"], clamped.flatten());

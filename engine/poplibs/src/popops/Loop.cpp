@@ -49,8 +49,8 @@ Tensor addForLoopCounterVertex(Graph& graph, const Tensor& count, const Tensor& 
   const Tensor result = graph.addVariable(UNSIGNED_INT, {}, {di, "loopPredicate"});
   graph.setTileMapping(result, tile);
   const ComputeSet cs = graph.addComputeSet(di);
-  auto v = graph.addVertex(cs, poputil::templateVertex("popops::ForLoopCounter",
-                                                        count.elementType()));
+  auto v =
+      graph.addVertex(cs, poputil::templateVertex("popops::ForLoopCounter", count.elementType()));
   graph.connect(v["count"], count.reshape({}));
   graph.connect(v["limit"], countLimit.reshape({}));
   graph.connect(v["comparisonResult"], result);
@@ -71,10 +71,10 @@ program::Sequence countedForLoop(Graph& graph, const Tensor& count, int initialC
   const unsigned tile = tileOf(graph, count);
   // The condition steps the counter before each test, so it starts one step early.
   program::Sequence prog({}, di);
-  prog.add(program::Copy(scalarConstant(graph, count.elementType(),
-                                        (long long)initialCount - countStep, tile,
-                                        {di, "initialCount"}),
-                         count.reshape({}), false, di));
+  prog.add(
+      program::Copy(scalarConstant(graph, count.elementType(), (long long)initialCount - countStep,
+                                   tile, {di, "initialCount"}),
+                    count.reshape({}), false, di));
   program::Sequence condition({}, di);
   const Tensor predicate =
       addForLoopCounterVertex(graph, count, countLimit, countStep, tile, condition, di);
@@ -109,8 +109,8 @@ program::Sequence countedLoop(Graph& graph, std::size_t begin, std::size_t end, 
                          count, false, di));
   program::Sequence pass({}, di);
   pass.add(body(count));
-  addForLoopCounterVertex(graph, count, scalarConstant(graph, UNSIGNED_INT, (long long)end, 0,
-                                                       {di, "end"}),
+  addForLoopCounterVertex(graph, count,
+                          scalarConstant(graph, UNSIGNED_INT, (long long)end, 0, {di, "end"}),
                           int(step), 0, pass, di);
   prog.add(program::Repeat(unsigned((end - begin) / step), pass, di));
   return prog;

@@ -20,8 +20,7 @@ public:
     *count = T(static_cast<unsigned>(*count) + static_cast<unsigned>(increment));
     *comparisonResult = *count != *limit ? 1u : 0u;
   }
-  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector&,
-                                        const poplar::Target&) {
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector&, const poplar::Target&) {
     // PopLibs' published estimate for popops::ForLoopCounter: a constant 43 cycles.
     return poplibs_support::forLoopCounterCycles();
   }

@@ -3,8 +3,8 @@
 // result's shape, and one compute set evaluates the whole expression, one fused vertex per
 // worker-sized piece of each tile's elements of the result.
 #include "poplibs_support/TileWork.hpp"
-#include "popops/expr/MapProgram.hpp"
 #include "popops/expr/ExprNames.hpp"
+#include "popops/expr/MapProgram.hpp"
 #include "popops/expr/MapVertex.hpp"
 
 #include <cctype>
@@ -40,11 +40,10 @@ std::vector<std::size_t> broadcastShape(const std::vector<Tensor>& ts, const std
         r = s[d];
         continue;
       }
-      throw poputil::poplibs_error(op + ": tensor " + std::to_string(i + 1) + " of shape " +
-                                   ts[i].shapeToString() +
-                                   " cannot be broadcast with the other operands (dimension " +
-                                   std::to_string(d) + " is " + std::to_string(s[d]) +
-                                   ", the others need " + std::to_string(r) + ")");
+      throw poputil::poplibs_error(
+          op + ": tensor " + std::to_string(i + 1) + " of shape " + ts[i].shapeToString() +
+          " cannot be broadcast with the other operands (dimension " + std::to_string(d) + " is " +
+          std::to_string(s[d]) + ", the others need " + std::to_string(r) + ")");
     }
   }
   return shape;
@@ -52,21 +51,24 @@ std::vector<std::size_t> broadcastShape(const std::vector<Tensor>& ts, const std
 
 std::string shapeString(const std::vector<std::size_t>& s) {
   std::string r = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
+  for (std::size_t i = 0; i < s.size(); ++i)
+    r += (i ? "," : "") + std::to_string(s[i]);
   return r + "]";
 }
 
 bool completelyMapped(const Graph& graph, const Tensor& t) {
   std::size_t mapped = 0;
   for (const auto& tile : graph.getTileMapping(t, false))
-    for (const auto& iv : tile) mapped += iv.size();
+    for (const auto& iv : tile)
+      mapped += iv.size();
   return mapped == t.numElements();
 }
 
 /// The result tensor of map: laid out like the first operand that has the result's shape and
 /// no aliases (so the work stays where the data is), else spread linearly over the tiles.
-Tensor createOutput(Graph& graph, const std::vector<Tensor>& ts, const std::vector<std::size_t>& shape,
-                    const Type& type, const DebugContext& di) {
+Tensor createOutput(Graph& graph, const std::vector<Tensor>& ts,
+                    const std::vector<std::size_t>& shape, const Type& type,
+                    const DebugContext& di) {
   for (const auto& t : ts)
     if (t.shape() == shape && !t.containsAliases() && completelyMapped(graph, t))
       return graph.clone(type, t, {di, "output"});
@@ -88,15 +90,15 @@ std::string popLibsVertexName(const expr::Expr& e, const std::vector<Tensor>& ts
   const std::string suffix = inPlace ? "1DInPlace<" : "1D<";
   if (const auto* u = e.getAs<expr::UnaryOp>()) {
     if (ts.size() != 1 || !isPlaceholder(u->getArg(), 1)) return "";
-    return "popops::UnaryOp" + suffix + "popops::expr::UnaryOpType::" +
-           expr::opName(u->getOpType()) + "," + type + ">";
+    return "popops::UnaryOp" + suffix +
+           "popops::expr::UnaryOpType::" + expr::opName(u->getOpType()) + "," + type + ">";
   }
   if (const auto* b = e.getAs<expr::BinaryOp>()) {
     if (ts.size() != 2 || !isPlaceholder(b->getLHS(), 1) || !isPlaceholder(b->getRHS(), 2) ||
         ts[1].elementType() != ts[0].elementType())
       return "";
-    return "popops::BinaryOp" + suffix + "popops::expr::BinaryOpType::" +
-           expr::opName(b->getOpType()) + "," + type + ">";
+    return "popops::BinaryOp" + suffix +
+           "popops::expr::BinaryOpType::" + expr::opName(b->getOpType()) + "," + type + ">";
   }
   return "";
 }
@@ -127,8 +129,7 @@ void mapImpl(Graph& graph, const std::string& op, const expr::Expr& e,
                                    ", is written in place but the result has shape " +
                                    shapeString(shape));
     if (result.elementType() != p.outType)
-      throw poputil::poplibs_error(op + ": the first tensor is " +
-                                   result.elementType().toString() +
+      throw poputil::poplibs_error(op + ": the first tensor is " + result.elementType().toString() +
                                    " but the expression gives " + p.outType.toString() +
                                    " (Cast the expression)");
     if (result.containsAliases())
@@ -214,8 +215,8 @@ Tensor map(Graph& graph, const expr::Expr& expr, const std::vector<Tensor>& ts, 
   return out;
 }
 
-void mapInPlace(Graph& graph, const expr::Expr& expr, const std::vector<Tensor>& ts,
-                Sequence& prog, const DebugContext& debugContext, const OptionFlags& options) {
+void mapInPlace(Graph& graph, const expr::Expr& expr, const std::vector<Tensor>& ts, Sequence& prog,
+                const DebugContext& debugContext, const OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "MapInPlace");
   mapImpl(graph, "popops::mapInPlace", expr, ts, nullptr, Form::InPlace, prog, di, options);
 }
@@ -258,12 +259,11 @@ void namedMapWithOutput(Graph& graph, const char* api, const expr::Expr& e,
 
 void checkConstantType(const Type& tensorType, const Type& constType, bool isFloatingPointConst,
                        const char* api, const char* operand) {
-  const bool ok = isFloatingPointConst
-                      ? tensorType.isFloatingPoint()
-                      : (tensorType == constType ||
-                         (constType == INT && tensorType == UNSIGNED_INT) ||
-                         (constType == UNSIGNED_INT && tensorType == INT) ||
-                         (constType == BOOL && tensorType == BOOL));
+  const bool ok = isFloatingPointConst ? tensorType.isFloatingPoint()
+                                       : (tensorType == constType ||
+                                          (constType == INT && tensorType == UNSIGNED_INT) ||
+                                          (constType == UNSIGNED_INT && tensorType == INT) ||
+                                          (constType == BOOL && tensorType == BOOL));
   if (!ok)
     throw poputil::poplibs_error(std::string("popops::") + api + ": " + operand + " is a " +
                                  (isFloatingPointConst ? "floating-point" : constType.toString()) +

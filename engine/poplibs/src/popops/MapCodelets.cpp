@@ -24,12 +24,18 @@ template <typename V> void slotPointers(const Program& p, const V& v, const void
   std::size_t f = 0, h = 0, i = 0, u = 0, b = 0;
   for (std::size_t s = 0; s < p.inputs.size(); ++s) {
     const auto& t = p.inputs[s].type;
-    if (p.inputs[s].isOutput) ptrs[s] = nullptr;
-    else if (t == poplar::FLOAT) ptrs[s] = v.inFloat[f++].data();
-    else if (t == poplar::HALF) ptrs[s] = v.inHalf[h++].data();
-    else if (t == poplar::INT) ptrs[s] = v.inInt[i++].data();
-    else if (t == poplar::UNSIGNED_INT) ptrs[s] = v.inUnsigned[u++].data();
-    else ptrs[s] = v.inBool[b++].data();
+    if (p.inputs[s].isOutput)
+      ptrs[s] = nullptr;
+    else if (t == poplar::FLOAT)
+      ptrs[s] = v.inFloat[f++].data();
+    else if (t == poplar::HALF)
+      ptrs[s] = v.inHalf[h++].data();
+    else if (t == poplar::INT)
+      ptrs[s] = v.inInt[i++].data();
+    else if (t == poplar::UNSIGNED_INT)
+      ptrs[s] = v.inUnsigned[u++].data();
+    else
+      ptrs[s] = v.inBool[b++].data();
   }
 }
 
@@ -123,7 +129,6 @@ template <typename T> void registerInPlace(const std::string& name) {
                                                      in1, program, flopsPerElement)});
 }
 
-
 } // namespace
 
 void ensureVertexType(const Program& p) {
@@ -133,17 +138,27 @@ void ensureVertexType(const Program& p) {
   if (!registered.insert(p.name).second) return;
   const auto& t = p.outType;
   if (p.inPlace) {
-    if (t == poplar::FLOAT) registerInPlace<float>(p.name);
-    else if (t == poplar::HALF) registerInPlace<half>(p.name);
-    else if (t == poplar::INT) registerInPlace<int>(p.name);
-    else if (t == poplar::UNSIGNED_INT) registerInPlace<unsigned>(p.name);
-    else registerInPlace<bool>(p.name);
+    if (t == poplar::FLOAT)
+      registerInPlace<float>(p.name);
+    else if (t == poplar::HALF)
+      registerInPlace<half>(p.name);
+    else if (t == poplar::INT)
+      registerInPlace<int>(p.name);
+    else if (t == poplar::UNSIGNED_INT)
+      registerInPlace<unsigned>(p.name);
+    else
+      registerInPlace<bool>(p.name);
   } else {
-    if (t == poplar::FLOAT) registerOut<float>(p.name);
-    else if (t == poplar::HALF) registerOut<half>(p.name);
-    else if (t == poplar::INT) registerOut<int>(p.name);
-    else if (t == poplar::UNSIGNED_INT) registerOut<unsigned>(p.name);
-    else registerOut<bool>(p.name);
+    if (t == poplar::FLOAT)
+      registerOut<float>(p.name);
+    else if (t == poplar::HALF)
+      registerOut<half>(p.name);
+    else if (t == poplar::INT)
+      registerOut<int>(p.name);
+    else if (t == poplar::UNSIGNED_INT)
+      registerOut<unsigned>(p.name);
+    else
+      registerOut<bool>(p.name);
   }
 }
 

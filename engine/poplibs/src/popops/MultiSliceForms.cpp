@@ -61,7 +61,6 @@ long entryFor(unsigned offset, std::size_t size, bool remap) {
   return remap ? 0 : -1;
 }
 
-
 /// Offset row `index` (a one-element tensor) of `offsets`, read in a loop body: the offsets of
 /// one slice, as dynamicSlice and dynamicUpdate take them.
 Tensor offsetRow(Graph& graph, const Tensor& offsets, const Tensor& index, std::size_t numDims,
@@ -84,17 +83,17 @@ Tensor genericMultiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
       dynamicSliceWithOutput(graph, out[i], t, offsets[i], dims, sizes, prog, {di, "slice"});
     return out;
   }
-  prog.add(countedLoop(
-      graph, n,
-      [&](const Tensor& i) {
-        program::Sequence body;
-        const Tensor index = i.reshape({1});
-        const Tensor row = offsetRow(graph, offsets, index, dims.size(), body, di);
-        const Tensor s = dynamicSlice(graph, t, row, dims, sizes, body, {di, "slice"});
-        dynamicUpdate(graph, out, s.expand({0}), index, {0}, {1}, body, {di, "store"});
-        return body;
-      },
-      {di, "loop"}));
+  prog.add(
+      countedLoop(graph, n,
+                  [&](const Tensor& i) {
+                    program::Sequence body;
+                    const Tensor index = i.reshape({1});
+                    const Tensor row = offsetRow(graph, offsets, index, dims.size(), body, di);
+                    const Tensor s = dynamicSlice(graph, t, row, dims, sizes, body, {di, "slice"});
+                    dynamicUpdate(graph, out, s.expand({0}), index, {0}, {1}, body, {di, "store"});
+                    return body;
+                  },
+                  {di, "loop"}));
   return out;
 }
 
@@ -119,18 +118,18 @@ void genericMultiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Te
       dynamicUpdate(graph, t, s[i], offsets[i], dims, sizes, prog, {di, "update"});
     return;
   }
-  prog.add(countedLoop(
-      graph, n,
-      [&](const Tensor& i) {
-        program::Sequence body;
-        const Tensor index = i.reshape({1});
-        const Tensor row = offsetRow(graph, offsets, index, dims.size(), body, di);
-        const Tensor slice =
-            dynamicSlice(graph, s, index, {0}, {1}, body, {di, "load"}).squeeze({0});
-        dynamicUpdate(graph, t, slice, row, dims, sizes, body, {di, "update"});
-        return body;
-      },
-      {di, "loop"}));
+  prog.add(
+      countedLoop(graph, n,
+                  [&](const Tensor& i) {
+                    program::Sequence body;
+                    const Tensor index = i.reshape({1});
+                    const Tensor row = offsetRow(graph, offsets, index, dims.size(), body, di);
+                    const Tensor slice =
+                        dynamicSlice(graph, s, index, {0}, {1}, body, {di, "load"}).squeeze({0});
+                    dynamicUpdate(graph, t, slice, row, dims, sizes, body, {di, "update"});
+                    return body;
+                  },
+                  {di, "loop"}));
 }
 
 } // namespace detail

@@ -43,8 +43,8 @@ Tensor truncate(const Tensor& t, std::ptrdiff_t& lower, std::ptrdiff_t& upper, u
 
 /// `count` copies of the constant, shaped like t with `dim` of size count, next to `edge` (a
 /// one-element-thick slice of t, possibly empty).
-Tensor padBlock(Graph& graph, const Tensor& t, const Tensor& edge, std::size_t count,
-                unsigned dim, const PadValue& value, padding::MappingMethod mapping) {
+Tensor padBlock(Graph& graph, const Tensor& t, const Tensor& edge, std::size_t count, unsigned dim,
+                const PadValue& value, padding::MappingMethod mapping) {
   auto shape = t.shape();
   shape[dim] = 1;
   Tensor block;
@@ -79,7 +79,8 @@ Tensor padConstantDim(Graph& graph, const Tensor& t, std::ptrdiff_t lower, std::
   const std::size_t n = r.dim(dim);
   const Tensor first = n ? r.slice(0, 1, dim) : r, last = n ? r.slice(n - 1, n, dim) : r;
   std::vector<Tensor> parts;
-  if (lower > 0) parts.push_back(padBlock(graph, r, first, std::size_t(lower), dim, value, mapping));
+  if (lower > 0)
+    parts.push_back(padBlock(graph, r, first, std::size_t(lower), dim, value, mapping));
   parts.push_back(r);
   if (upper > 0) parts.push_back(padBlock(graph, r, last, std::size_t(upper), dim, value, mapping));
   return parts.size() == 1 ? r : concat(parts, dim);
@@ -90,8 +91,10 @@ Tensor padConstant(Graph& graph, const Tensor& t, const std::vector<std::ptrdiff
                    padding::MappingMethod mapping) {
   poplibs_support::checkValid(t, kOp, "t");
   if (lower.size() != t.rank() || upper.size() != t.rank())
-    throw poputil::poplibs_error(kOp + ": paddingLower and paddingUpper need one entry per "
-                                 "dimension of t (shape " + t.shapeToString() + ")");
+    throw poputil::poplibs_error(kOp +
+                                 ": paddingLower and paddingUpper need one entry per "
+                                 "dimension of t (shape " +
+                                 t.shapeToString() + ")");
   Tensor r = t;
   for (unsigned d = 0; d < t.rank(); ++d)
     r = padConstantDim(graph, r, lower[d], upper[d], d, value, mapping);
@@ -180,8 +183,10 @@ Tensor pad(const Tensor& t, const std::vector<std::ptrdiff_t>& paddingLower,
            const std::vector<std::ptrdiff_t>& paddingUpper, padding::Type type) {
   poplibs_support::checkValid(t, kOp, "t");
   if (paddingLower.size() != t.rank() || paddingUpper.size() != t.rank())
-    throw poputil::poplibs_error(kOp + ": paddingLower and paddingUpper need one entry per "
-                                 "dimension of t (shape " + t.shapeToString() + ")");
+    throw poputil::poplibs_error(kOp +
+                                 ": paddingLower and paddingUpper need one entry per "
+                                 "dimension of t (shape " +
+                                 t.shapeToString() + ")");
   Tensor r = t;
   for (unsigned d = 0; d < t.rank(); ++d)
     r = pad(r, paddingLower[d], paddingUpper[d], d, type);

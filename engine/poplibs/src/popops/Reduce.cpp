@@ -1,9 +1,9 @@
 #include "poplibs_support/TileWork.hpp"
 
-#include <popops/ElementWise.hpp>
-#include <poputil/DebugInfo.hpp>
 #include <algorithm>
+#include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
+#include <poputil/DebugInfo.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
@@ -140,9 +140,10 @@ std::vector<std::vector<std::vector<Piece>>> planPartials(const Graph& graph, co
 }
 
 /// The compute set `css[i]`, added (named `name` under di) when css has fewer.
-ComputeSet stage(Graph& graph, std::vector<ComputeSet>& css, std::size_t i,
-                 const DebugContext& di, const char* name) {
-  while (css.size() <= i) css.push_back(graph.addComputeSet({di, css.empty() ? "Partials" : name}));
+ComputeSet stage(Graph& graph, std::vector<ComputeSet>& css, std::size_t i, const DebugContext& di,
+                 const char* name) {
+  while (css.size() <= i)
+    css.push_back(graph.addComputeSet({di, css.empty() ? "Partials" : name}));
   return css[i];
 }
 
@@ -299,7 +300,8 @@ Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
               const DebugContext& debugContext, const OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
-  if (isLogical(params.op)) return logicalReduce(graph, in, outType, dims, params, nullptr, prog, di);
+  if (isLogical(params.op))
+    return logicalReduce(graph, in, outType, dims, params, nullptr, prog, di);
   const Tensor out = newOutput(graph, in, outType, dims, params, di);
   reduceInto(graph, in, out, dims, params, prog, di);
   return out;
@@ -341,16 +343,16 @@ void reduceMany(Graph& graph, const std::vector<SingleReduceOp>& reductions,
   poplibs_support::checkOptions(options, {}, "popops::reduceMany");
   const bool given = !outputs.empty();
   if (given && outputs.size() != reductions.size())
-    throw poputil::poplibs_error("popops::reduceMany: outputs has " +
-                                 std::to_string(outputs.size()) + " tensors for " +
-                                 std::to_string(reductions.size()) +
-                                 " reductions (give none, or one per reduction)");
+    throw poputil::poplibs_error(
+        "popops::reduceMany: outputs has " + std::to_string(outputs.size()) + " tensors for " +
+        std::to_string(reductions.size()) + " reductions (give none, or one per reduction)");
   // Every reduction adds its vertices to the same two compute sets: they run side by side.
   std::vector<ComputeSet> css;
   for (std::size_t i = 0; i < reductions.size(); ++i) {
     const auto& r = reductions[i];
     const DebugContext rdi(di, r.debugName.empty() ? "reduction" + std::to_string(i) : r.debugName);
-    poplibs_support::checkValid(r.in, "popops::reduceMany", "reductions[" + std::to_string(i) + "].in");
+    poplibs_support::checkValid(r.in, "popops::reduceMany",
+                                "reductions[" + std::to_string(i) + "].in");
     if (given) {
       poplibs_support::checkValid(outputs[i], "popops::reduceMany",
                                   "outputs[" + std::to_string(i) + "]");

@@ -68,9 +68,9 @@ pe::Any as(const pe::Expr& e, const Type& from, const Type& to) {
 }
 
 /// A = f(scaleA) * A +/- scaleB * B; `xMinusAx` makes the A factor (1 - scaleA).
-void scaledAddImpl(Graph& graph, const Tensor& A, const Scale& sa, const Tensor& B,
-                   const Scale& sb, bool subtract, bool xMinusAx, Sequence& prog,
-                   const DebugContext& debugContext, const OptionFlags& options, const char* api) {
+void scaledAddImpl(Graph& graph, const Tensor& A, const Scale& sa, const Tensor& B, const Scale& sb,
+                   bool subtract, bool xMinusAx, Sequence& prog, const DebugContext& debugContext,
+                   const OptionFlags& options, const char* api) {
   const std::string op = std::string("popops::") + api;
   checkArgs(A, B, sa, sb, options, op);
   const Type t = A.elementType();

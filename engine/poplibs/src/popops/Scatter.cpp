@@ -24,13 +24,11 @@ std::string list(const std::vector<std::size_t>& v) {
   return s + "}";
 }
 
-void scatterImpl(Graph& graph, const Tensor& operand, const Tensor& indices,
-                 const Tensor& updates, std::size_t indexVectorDim,
-                 const std::vector<unsigned>& updateWindowDims,
+void scatterImpl(Graph& graph, const Tensor& operand, const Tensor& indices, const Tensor& updates,
+                 std::size_t indexVectorDim, const std::vector<unsigned>& updateWindowDims,
                  const std::vector<std::size_t>& insertWindowDims,
                  const std::vector<unsigned>& scatterDimsToOperandDims,
-                 UpdateComputationFunc* combine, program::Sequence& prog,
-                 const DebugContext& di) {
+                 UpdateComputationFunc* combine, program::Sequence& prog, const DebugContext& di) {
   poplibs_support::checkValid(operand, kOp, "operand");
   poplibs_support::checkValid(indices, kOp, "indices");
   poplibs_support::checkValid(updates, kOp, "updates");
@@ -54,8 +52,8 @@ void scatterImpl(Graph& graph, const Tensor& operand, const Tensor& indices,
                                  " elements but scatterDimsToOperandDims has " +
                                  std::to_string(scatterDimsToOperandDims.size()));
   for (unsigned d : scatterDimsToOperandDims)
-    if (d >= operand.rank() || std::count(scatterDimsToOperandDims.begin(),
-                                          scatterDimsToOperandDims.end(), d) != 1)
+    if (d >= operand.rank() ||
+        std::count(scatterDimsToOperandDims.begin(), scatterDimsToOperandDims.end(), d) != 1)
       throw poputil::poplibs_error(kOp + ": scatterDimsToOperandDims names dimension " +
                                    std::to_string(d) + " of operand (rank " +
                                    std::to_string(operand.rank()) + ") wrongly");
@@ -69,9 +67,8 @@ void scatterImpl(Graph& graph, const Tensor& operand, const Tensor& indices,
     }
   for (unsigned d : updateWindowDims)
     if (d >= updates.rank())
-      throw poputil::poplibs_error(kOp + ": updateWindowDims names dimension " +
-                                   std::to_string(d) + " of updates (shape " +
-                                   updates.shapeToString() + ")");
+      throw poputil::poplibs_error(kOp + ": updateWindowDims names dimension " + std::to_string(d) +
+                                   " of updates (shape " + updates.shapeToString() + ")");
   if (updateBatch != batchShape)
     throw poputil::poplibs_error(kOp + ": updates' scatter dimensions " + list(updateBatch) +
                                  " differ from the index batch " + list(batchShape));
@@ -144,8 +141,8 @@ void scatter(Graph& graph, const Tensor& operand, const Tensor& indices, const T
              std::vector<unsigned> scatterDimsToOperandDims, program::Sequence& prog,
              const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "scatter");
-  scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims,
-              insertWindowDims, scatterDimsToOperandDims, nullptr, prog, di);
+  scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims, insertWindowDims,
+              scatterDimsToOperandDims, nullptr, prog, di);
 }
 
 void scatter(Graph& graph, const Tensor& operand, const Tensor& indices, const Tensor& updates,
@@ -156,8 +153,8 @@ void scatter(Graph& graph, const Tensor& operand, const Tensor& indices, const T
              const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "scatter");
   if (!updateComputation) throw poputil::poplibs_error(kOp + ": updateComputation is empty");
-  scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims,
-              insertWindowDims, scatterDimsToOperandDims, &updateComputation, prog, di);
+  scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims, insertWindowDims,
+              scatterDimsToOperandDims, &updateComputation, prog, di);
 }
 
 } // namespace popops

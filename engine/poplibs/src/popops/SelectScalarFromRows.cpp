@@ -18,13 +18,12 @@ Tensor selectScalarFromRows(Graph& graph, const Tensor& params, const Tensor& in
   if (rows == 0 || params.dim(1) == 0)
     return graph.addVariable(params.elementType(), {rows}, {di, "selected"});
   const auto work = poplibs_support::splitRowsByTile(graph, params, op);
-  const Tensor out = detail::addRowsLike(graph, params.elementType(), rows, 1, work,
-                                         {di, "selected"});
+  const Tensor out =
+      detail::addRowsLike(graph, params.elementType(), rows, 1, work, {di, "selected"});
   const ComputeSet cs = graph.addComputeSet(di);
   detail::addRowVertices(graph, cs,
                          poputil::templateVertex("popops::SelectFromRows", params.elementType()),
-                         work,
-                         {{"params", params}, {"indices", indices.expand({1})}, {"out", out}},
+                         work, {{"params", params}, {"indices", indices.expand({1})}, {"out", out}},
                          unsigned(params.dim(1)));
   prog.add(program::Execute(cs, di));
   return out.reshape({rows});

@@ -37,8 +37,8 @@ public:
 
 using SelectFromRows_float = SelectFromRows<float>;
 using SelectFromRows_half = SelectFromRows<poplar::half>;
-TESSERA_VERTEX_IN("popops", "popops::SelectFromRows<float>", SelectFromRows_float, params,
-                  indices, out, rowLength);
+TESSERA_VERTEX_IN("popops", "popops::SelectFromRows<float>", SelectFromRows_float, params, indices,
+                  out, rowLength);
 TESSERA_VERTEX_IN("popops", "popops::SelectFromRows<half>", SelectFromRows_half, params, indices,
                   out, rowLength);
 

@@ -14,9 +14,12 @@ using namespace poplar;
 
 std::ostream& operator<<(std::ostream& os, const SortOrder& o) {
   switch (o) {
-  case SortOrder::NONE: return os << "none";
-  case SortOrder::ASCENDING: return os << "ascending";
-  case SortOrder::DESCENDING: return os << "descending";
+  case SortOrder::NONE:
+    return os << "none";
+  case SortOrder::ASCENDING:
+    return os << "ascending";
+  case SortOrder::DESCENDING:
+    return os << "descending";
   }
   return os << "SortOrder(" << int(o) << ')';
 }
@@ -29,27 +32,25 @@ void checkSortable(const Tensor& t, unsigned dim, const std::string& op, const s
   poplibs_support::checkValid(t, op, name);
   poplibs_support::checkType(t.elementType(), kTypes, op, name);
   if (dim >= t.rank())
-    throw poputil::poplibs_error(op + ": dim " + std::to_string(dim) +
-                                 " is not a dimension of " + name + " of shape " +
-                                 t.shapeToString());
+    throw poputil::poplibs_error(op + ": dim " + std::to_string(dim) + " is not a dimension of " +
+                                 name + " of shape " + t.shapeToString());
 }
 
-void sortRows(Graph& graph, const Tensor& k, const Tensor* v, unsigned dim,
-              program::Sequence& prog, const DebugContext& di, const std::string& op) {
+void sortRows(Graph& graph, const Tensor& k, const Tensor* v, unsigned dim, program::Sequence& prog,
+              const DebugContext& di, const std::string& op) {
   if (k.numElements() == 0) return;
   const Tensor keys = detail::rowsAlong(k, dim);
   const auto work = poplibs_support::splitRowsByTile(graph, keys, op);
   const ComputeSet cs = graph.addComputeSet(di);
   if (v)
-    detail::addRowVertices(graph, cs,
-                           poputil::templateVertex("popops::HeapSortVertexKV", k.elementType(),
-                                                   v->elementType()),
-                           work, {{"key", keys}, {"value", detail::rowsAlong(*v, dim)}},
-                           unsigned(k.dim(dim)));
+    detail::addRowVertices(
+        graph, cs,
+        poputil::templateVertex("popops::HeapSortVertexKV", k.elementType(), v->elementType()),
+        work, {{"key", keys}, {"value", detail::rowsAlong(*v, dim)}}, unsigned(k.dim(dim)));
   else
-    detail::addRowVertices(graph, cs, poputil::templateVertex("popops::HeapSortVertex",
-                                                              k.elementType()),
-                           work, {{"out", keys}}, unsigned(k.dim(dim)));
+    detail::addRowVertices(graph, cs,
+                           poputil::templateVertex("popops::HeapSortVertex", k.elementType()), work,
+                           {{"out", keys}}, unsigned(k.dim(dim)));
   prog.add(program::Execute(cs, di));
 }
 

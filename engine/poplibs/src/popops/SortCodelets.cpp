@@ -17,8 +17,8 @@ namespace popops {
 namespace {
 
 using poplar::half;
-using poplar::Input;
 using poplar::InOut;
+using poplar::Input;
 using poplar::Output;
 using poplar::Vector;
 using poplibs_support::Arith;
@@ -154,11 +154,11 @@ using uint = unsigned;
   TESSERA_VERTEX_IN("popops", "popops::HeapSortVertex<" Name ">", HeapSortVertex_##T, out,         \
                     rowLength);                                                                    \
   using MaxClass_##T = ReduceClassGather<T, true>;                                                 \
-  TESSERA_VERTEX_IN("popops", "popops::ReduceMaxClassGather<" Name ",unsigned int>",               \
-                    MaxClass_##T, activations, value, index, rowLength);                           \
+  TESSERA_VERTEX_IN("popops", "popops::ReduceMaxClassGather<" Name ",unsigned int>", MaxClass_##T, \
+                    activations, value, index, rowLength);                                         \
   using MinClass_##T = ReduceClassGather<T, false>;                                                \
-  TESSERA_VERTEX_IN("popops", "popops::ReduceMinClassGather<" Name ",unsigned int>",               \
-                    MinClass_##T, activations, value, index, rowLength)
+  TESSERA_VERTEX_IN("popops", "popops::ReduceMinClassGather<" Name ",unsigned int>", MinClass_##T, \
+                    activations, value, index, rowLength)
 
 #define POPOPS_SORT_KV(K, KName, V, VName)                                                         \
   using HeapSortVertexKV_##K##_##V = HeapSortVertexKV<K, V>;                                       \

@@ -31,7 +31,8 @@ void checkTopKInput(const Tensor& t, const TopKParams& params, const std::string
   poplibs_support::checkValid(t, op, name);
   poplibs_support::checkType(t.elementType(), kTypes, op, name);
   if (t.rank() == 0)
-    throw poputil::poplibs_error(op + ": " + name + " is a scalar; it needs an innermost dimension");
+    throw poputil::poplibs_error(op + ": " + name +
+                                 " is a scalar; it needs an innermost dimension");
   const std::size_t n = t.dim(t.rank() - 1);
   if (params.k == 0 || params.k > n)
     throw poputil::poplibs_error(op + ": k = " + std::to_string(params.k) +
@@ -70,10 +71,10 @@ std::pair<Tensor, Tensor> topKImpl(Graph& graph, program::Sequence& prog, const 
     return {graph.addVariable(keys.elementType(), outShape, {di, "topK"}),
             graph.addVariable(values2d.elementType(), outShape, {di, "topKValues"})};
   const auto work = poplibs_support::splitRowsByTile(graph, keys2d, op);
-  const Tensor outKeys = detail::addRowsLike(graph, keys.elementType(), rows, params.k, work,
-                                             {di, "topK"});
-  const Tensor outValues = detail::addRowsLike(graph, values2d.elementType(), rows, params.k,
-                                               work, {di, "topKValues"});
+  const Tensor outKeys =
+      detail::addRowsLike(graph, keys.elementType(), rows, params.k, work, {di, "topK"});
+  const Tensor outValues =
+      detail::addRowsLike(graph, values2d.elementType(), rows, params.k, work, {di, "topKValues"});
   const ComputeSet cs = graph.addComputeSet(di);
   const auto vertices = detail::addRowVertices(
       graph, cs,
@@ -102,10 +103,10 @@ std::pair<Tensor, Tensor> bestOfRows(Graph& graph, const Tensor& input, program:
                                  "; it must be 2-dimensional [batch, n] with n > 0");
   const std::size_t rows = input.dim(0);
   const auto work = poplibs_support::splitRowsByTile(graph, input, op);
-  const Tensor values = detail::addRowsLike(graph, input.elementType(), rows, 1, work,
-                                            {di, max ? "max" : "min"});
-  const Tensor indices = detail::addRowsLike(graph, UNSIGNED_INT, rows, 1, work,
-                                             {di, max ? "argMax" : "argMin"});
+  const Tensor values =
+      detail::addRowsLike(graph, input.elementType(), rows, 1, work, {di, max ? "max" : "min"});
+  const Tensor indices =
+      detail::addRowsLike(graph, UNSIGNED_INT, rows, 1, work, {di, max ? "argMax" : "argMin"});
   const ComputeSet cs = graph.addComputeSet(di);
   detail::addRowVertices(
       graph, cs,
@@ -163,15 +164,13 @@ Tensor argMin(Graph& graph, const Tensor& input, program::Sequence& prog,
   return bestOfRows(graph, input, prog, false, di, "popops::argMin").second;
 }
 
-std::pair<Tensor, Tensor> maxAndArgMax(Graph& graph, const Tensor& input,
-                                       program::Sequence& prog,
+std::pair<Tensor, Tensor> maxAndArgMax(Graph& graph, const Tensor& input, program::Sequence& prog,
                                        const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "maxAndArgMax");
   return bestOfRows(graph, input, prog, true, di, "popops::maxAndArgMax");
 }
 
-std::pair<Tensor, Tensor> minAndArgMin(Graph& graph, const Tensor& input,
-                                       program::Sequence& prog,
+std::pair<Tensor, Tensor> minAndArgMin(Graph& graph, const Tensor& input, program::Sequence& prog,
                                        const DebugContext& debugContext) {
   const poputil::PoplibsOpDebugInfo di(debugContext, "minAndArgMin");
   return bestOfRows(graph, input, prog, false, di, "popops::minAndArgMin");

@@ -43,7 +43,8 @@ template <class V> void commit(V& v, const Generator& g) {
     v.hwSeeds[i] = words[i];
 }
 
-// Cycle estimates: PopLibs' published poprand estimators (poplibs_support/RandomCycleEstimators.hpp).
+// Cycle estimates: PopLibs' published poprand estimators
+// (poplibs_support/RandomCycleEstimators.hpp).
 template <typename T> constexpr bool isFloat() {
   return sizeof(T) == 4;
 }

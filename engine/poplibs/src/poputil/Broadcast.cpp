@@ -8,7 +8,8 @@ namespace {
 
 std::string shapeString(const std::vector<std::size_t>& s) {
   std::string r = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
+  for (std::size_t i = 0; i < s.size(); ++i)
+    r += (i ? "," : "") + std::to_string(s[i]);
   return r + "]";
 }
 

@@ -67,7 +67,8 @@ std::vector<unsigned> tileOfEachElement(const poplar::Graph& graph, const poplar
   const auto mapping = graph.getTileMapping(t);
   for (unsigned tile = 0; tile < mapping.size(); ++tile)
     for (const auto& iv : mapping[tile])
-      for (std::size_t i = iv.begin(); i < iv.end(); ++i) tiles[i] = tile;
+      for (std::size_t i = iv.begin(); i < iv.end(); ++i)
+        tiles[i] = tile;
   return tiles;
 }
 

@@ -21,7 +21,8 @@ void mergeAdjacentRegions(std::vector<Interval>& regions) {
 }
 
 void mergeAdjacentRegions(std::vector<std::vector<Interval>>& mapping) {
-  for (auto& regions : mapping) mergeAdjacentRegions(regions);
+  for (auto& regions : mapping)
+    mergeAdjacentRegions(regions);
 }
 
 namespace {
@@ -75,7 +76,8 @@ std::vector<std::vector<Interval>> splitRegions(const std::vector<Interval>& reg
                                                 unsigned maxElementsPerPartition,
                                                 unsigned maxElementsPerRegion) {
   std::size_t total = 0;
-  for (const auto& r : regions) total += r.size();
+  for (const auto& r : regions)
+    total += r.size();
   const std::size_t size = partitionSize(total, grainSize, maxPartitions, minElementsPerPartition,
                                          maxElementsPerPartition, "poputil::splitRegions");
   std::vector<std::vector<Interval>> out;
@@ -127,7 +129,8 @@ splitRegionsBetweenWorkers(const poplar::Target& target,
 std::size_t intervalSequenceNumElements(const std::vector<std::vector<Interval>>& seq) {
   std::size_t n = 0;
   for (const auto& s : seq)
-    for (const auto& iv : s) n += iv.size();
+    for (const auto& iv : s)
+      n += iv.size();
   return n;
 }
 
@@ -145,7 +148,8 @@ poplar::Tensor cloneN(poplar::Graph& graph, const poplar::Tensor& t, unsigned N,
   if (!t.valid()) throw poplibs_error("poputil::cloneN: t is an invalid tensor");
   std::vector<poplar::Tensor> clones;
   for (unsigned i = 0; i < N; ++i)
-    clones.push_back(graph.clone(t, {debugContext, "clone" + std::to_string(i)}, method).expand({0}));
+    clones.push_back(
+        graph.clone(t, {debugContext, "clone" + std::to_string(i)}, method).expand({0}));
   if (clones.empty()) {
     std::vector<std::size_t> shape = t.shape();
     shape.insert(shape.begin(), 0);
@@ -159,7 +163,8 @@ std::vector<int> balancedPartition(int rangeUpperBound, int splitCount) {
     throw poplibs_error("poputil::balancedPartition: splitCount must be positive, not " +
                         std::to_string(splitCount));
   std::vector<int> sizes(std::size_t(splitCount), rangeUpperBound / splitCount);
-  for (int i = 0; i < rangeUpperBound % splitCount; ++i) ++sizes[std::size_t(i)];
+  for (int i = 0; i < rangeUpperBound % splitCount; ++i)
+    ++sizes[std::size_t(i)];
   return sizes;
 }
 

@@ -39,7 +39,8 @@ unsigned groupingOf(const poplar::Graph& graph, const poplar::Tensor& t) {
       cuts.insert(iv.end());
     }
   std::size_t g = inner;
-  for (std::size_t c : cuts) g = std::gcd(g, c);
+  for (std::size_t c : cuts)
+    g = std::gcd(g, c);
   return unsigned(std::max<std::size_t>(g, 1));
 }
 

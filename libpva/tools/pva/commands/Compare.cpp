@@ -11,7 +11,6 @@
 #include "output/Progress.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -29,8 +28,8 @@ struct CompareOptions {
 };
 
 /// One family's thresholds from its two options; 0% when neither was given.
-Limit limitFrom(const std::string& relative, const std::string& absolute, const std::string& relOption,
-                const std::string& absOption, bool allowUnits) {
+Limit limitFrom(const std::string& relative, const std::string& absolute,
+                const std::string& relOption, const std::string& absOption, bool allowUnits) {
   Limit l;
   if (relative.empty() && absolute.empty()) {
     l.relative = 0.0;
@@ -41,12 +40,15 @@ Limit limitFrom(const std::string& relative, const std::string& absolute, const 
   return l;
 }
 
-int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, CompareResult& r, std::ofstream& file);
+int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, CompareResult& r,
+                    std::ofstream& file);
 
 int runCompare(const CompareOptions& o, const GlobalOptions& global) {
   CompareResult r;
-  r.cycles = limitFrom(o.maxCycles, o.maxCyclesAbs, "--max-cycles-increase", "--max-cycles-increase-abs", false);
-  r.memory = limitFrom(o.maxMemory, o.maxMemoryAbs, "--max-memory-increase", "--max-memory-increase-abs", true);
+  r.cycles = limitFrom(o.maxCycles, o.maxCyclesAbs, "--max-cycles-increase",
+                       "--max-cycles-increase-abs", false);
+  r.memory = limitFrom(o.maxMemory, o.maxMemoryAbs, "--max-memory-increase",
+                       "--max-memory-increase-abs", true);
   r.top = o.top;
 
   // Open the output before the (long) comparison so that a bad path fails at once.
@@ -68,7 +70,8 @@ int runCompare(const CompareOptions& o, const GlobalOptions& global) {
   }
 }
 
-int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, CompareResult& r, std::ofstream& file) {
+int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, CompareResult& r,
+                    std::ofstream& file) {
   // debug.cbor beside a profile adds the operations; the gate needs only the profiles, so debug
   // information that cannot be used costs a warning, never the gate's verdict.
   ReportFiles baseFiles = findReport(o.base), currentFiles = findReport(o.current);
@@ -77,7 +80,8 @@ int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, Compar
   r.basePath = base.profilePath();
   r.newPath = current.profilePath();
   const std::uint64_t steps = base.execution().steps().size() + current.execution().steps().size();
-  Progress::note("comparing: reading " + withCommas(steps) + " execution steps of two reports...", global.progress);
+  Progress::note("comparing: reading " + withCommas(steps) + " execution steps of two reports...",
+                 global.progress);
   try {
     r.comparison = pva::compare(base, current);
   } catch (const pva::Exception& e) {
@@ -87,7 +91,8 @@ int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, Compar
     current = pva::openReport(currentFiles.profile);
     r.comparison = pva::compare(base, current);
   }
-  r.checks = evaluateGate(r.comparison, r.cycles, r.memory, base.outOfMemory(), current.outOfMemory());
+  r.checks =
+      evaluateGate(r.comparison, r.cycles, r.memory, base.outOfMemory(), current.outOfMemory());
 
   auto writeFormat = [&](std::ostream& out) {
     if (o.format == "json")
@@ -113,8 +118,10 @@ int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, Compar
 
 Command addCompareCommand(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<CompareOptions>();
-  CLI::App* sub = app.add_subcommand("compare", "Compare two reports; a CI gate on cycles and memory growth");
-  sub->footer(R"(Gated quantities (each fails when it grows by more than any threshold given for it):
+  CLI::App* sub =
+      app.add_subcommand("compare", "Compare two reports; a CI gate on cycles and memory growth");
+  sub->footer(
+      R"(Gated quantities (each fails when it grows by more than any threshold given for it):
   cycles.total         total cycles of all runs             --max-cycles-increase[-abs]
   memory.maxTile       the largest tile, including gaps     --max-memory-increase[-abs]
   memory.total         all tiles, including gaps            --max-memory-increase[-abs]
@@ -139,16 +146,23 @@ examples:
   pva compare base/ new/ --max-cycles-increase-abs 10000 --max-memory-increase-abs 64KiB
   pva compare base/ new/ --max-memory-increase off --format junit --output pva-gate.xml
   pva compare base/ new/ --format json | jq '.gates[] | select(.passed | not)')");
-  sub->add_option("BASE", opt->base, "The reference report: profile.pop or its directory")->required();
-  sub->add_option("NEW", opt->current, "The report to check: profile.pop or its directory")->required();
-  sub->add_option("--max-cycles-increase", opt->maxCycles, "Allowed growth of total cycles, in percent: 2% (or off)");
-  sub->add_option("--max-cycles-increase-abs", opt->maxCyclesAbs, "Allowed growth of total cycles, in cycles");
+  sub->add_option("BASE", opt->base, "The reference report: profile.pop or its directory")
+      ->required();
+  sub->add_option("NEW", opt->current, "The report to check: profile.pop or its directory")
+      ->required();
+  sub->add_option("--max-cycles-increase", opt->maxCycles,
+                  "Allowed growth of total cycles, in percent: 2% (or off)");
+  sub->add_option("--max-cycles-increase-abs", opt->maxCyclesAbs,
+                  "Allowed growth of total cycles, in cycles");
   sub->add_option("--max-memory-increase", opt->maxMemory,
-                  "Allowed growth of the largest tile, total memory and peak liveness, in percent: 1% (or off)");
+                  "Allowed growth of the largest tile, total memory and peak liveness, in percent: "
+                  "1% (or off)");
   sub->add_option("--max-memory-increase-abs", opt->maxMemoryAbs,
                   "Allowed growth of the same three, in bytes: 4096, 64KiB, 1MiB");
-  sub->add_option("--format", opt->format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}));
-  sub->add_option("--output", opt->output, "Write the --format output to FILE (the text report still goes to stdout)");
+  sub->add_option("--format", opt->format, "text, json or junit")
+      ->check(CLI::IsMember({"text", "json", "junit"}));
+  sub->add_option("--output", opt->output,
+                  "Write the --format output to FILE (the text report still goes to stdout)");
   sub->add_option("--top", opt->top, "Entries of each 'what grew' list (default 10)");
   const GlobalOptions* g = &global;
   return {sub, [opt, g]() { return runCompare(*opt, *g); }};

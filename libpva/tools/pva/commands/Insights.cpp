@@ -7,11 +7,10 @@
 #include "output/Output.hpp"
 
 #include <CLI/CLI.hpp>
-#include <pva/Insights.hpp>
-
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <pva/Insights.hpp>
 
 namespace pvacli {
 
@@ -32,7 +31,8 @@ Json split(const pva::LivenessSplit& s) {
 
 Json namedList(const std::vector<pva::NamedBytes>& items) {
   Json a = Json::array();
-  for (const pva::NamedBytes& n : items) a.push_back({{"name", n.name}, {"bytes", n.bytes}});
+  for (const pva::NamedBytes& n : items)
+    a.push_back({{"name", n.name}, {"bytes", n.bytes}});
   return a;
 }
 
@@ -81,7 +81,8 @@ Json insightsOf(const pva::Report& report, const ReportFiles& files, unsigned to
                      {"tiles", b.tiles}});
   j["usage"] = usage;
   Json model = split(in.model);
-  model["program"] = in.model.stepKnown && !in.peakProgram.empty() ? Json(in.peakProgram) : Json(nullptr);
+  model["program"] =
+      in.model.stepKnown && !in.peakProgram.empty() ? Json(in.peakProgram) : Json(nullptr);
   j["model"] = model;
   Json ipus = Json::array();
   for (const pva::IpuInsight& i : in.ipus)
@@ -120,7 +121,9 @@ Json insightsOf(const pva::Report& report, const ReportFiles& files, unsigned to
   return j;
 }
 
-std::uint64_t u(const Json& v) { return v.is_null() ? 0 : v.get<std::uint64_t>(); }
+std::uint64_t u(const Json& v) {
+  return v.is_null() ? 0 : v.get<std::uint64_t>();
+}
 
 std::string splitText(const Json& s) {
   std::string text = bytes(u(s["total"])) + " = " + bytes(u(s["alwaysLive"])) + " always live + " +
@@ -136,21 +139,25 @@ void writeText(std::ostream& out, const Json& j) {
   if (f["fits"].get<bool>()) {
     out << "  FITS: the fullest tile has " << bytes(u(f["headroomBytes"])) << " left\n";
   } else {
-    out << "  DOES NOT FIT: " << withCommas(u(f["tilesOutOfMemory"])) << " tile(s) over their memory, the worst by "
-        << bytes(u(f["worstOverBytes"])) << ", " << bytes(u(f["totalOverBytes"])) << " over in all\n";
+    out << "  DOES NOT FIT: " << withCommas(u(f["tilesOutOfMemory"]))
+        << " tile(s) over their memory, the worst by " << bytes(u(f["worstOverBytes"])) << ", "
+        << bytes(u(f["totalOverBytes"])) << " over in all\n";
   }
 
   out << "\nWorst tiles (including gaps)\n";
   for (const Json& t : j["worstTiles"]) {
-    out << "  tile " << u(t["tile"]) << " (IPU " << u(t["ipu"]) << ")  " << bytes(u(t["includingGaps"])) << " ("
-        << percentOf(u(t["includingGaps"]), perTile) << " of the tile";
+    out << "  tile " << u(t["tile"]) << " (IPU " << u(t["ipu"]) << ")  "
+        << bytes(u(t["includingGaps"])) << " (" << percentOf(u(t["includingGaps"]), perTile)
+        << " of the tile";
     if (u(t["overBytes"])) out << ", over by " << bytes(u(t["overBytes"]));
-    out << ")\n    at the model's peak: " << splitText(t["atModelPeak"]) << "\n    at its own peak:     "
-        << splitText(t["atTilePeak"]) << "\n    largest categories:";
+    out << ")\n    at the model's peak: " << splitText(t["atModelPeak"])
+        << "\n    at its own peak:     " << splitText(t["atTilePeak"])
+        << "\n    largest categories:";
     std::size_t shown = 0;
     for (const Json& c : t["categories"]) {
       if (shown++ == 3) break;
-      out << (shown > 1 ? "," : "") << " " << c["name"].get<std::string>() << " " << bytes(u(c["bytes"]));
+      out << (shown > 1 ? "," : "") << " " << c["name"].get<std::string>() << " "
+          << bytes(u(c["bytes"]));
     }
     out << "\n";
   }
@@ -159,9 +166,13 @@ void writeText(std::ostream& out, const Json& j) {
   for (const Json& b : j["usage"]) {
     const double from = b["fromFraction"].get<double>();
     char label[32];
-    if (b["toFraction"].is_null()) std::snprintf(label, sizeof label, "over 100%%");
-    else std::snprintf(label, sizeof label, "%3.0f-%3.0f%%", from * 100, b["toFraction"].get<double>() * 100);
-    out << "  " << label << std::string(12 - std::string(label).size(), ' ') << withCommas(u(b["tiles"])) << "\n";
+    if (b["toFraction"].is_null())
+      std::snprintf(label, sizeof label, "over 100%%");
+    else
+      std::snprintf(label, sizeof label, "%3.0f-%3.0f%%", from * 100,
+                    b["toFraction"].get<double>() * 100);
+    out << "  " << label << std::string(12 - std::string(label).size(), ' ')
+        << withCommas(u(b["tiles"])) << "\n";
   }
 
   const Json& m = j["model"];
@@ -177,8 +188,9 @@ void writeText(std::ostream& out, const Json& j) {
     if (list.empty()) out << "  none\n";
     for (const Json& v : list) {
       if (code)
-        out << "  " << bytes(u(v["codeBytes"])) << "  " << v["name"].get<std::string>() << " (" << bytes(u(v["codeBytesEach"]))
-            << " on each of " << withCommas(u(v["tiles"])) << " tiles)\n";
+        out << "  " << bytes(u(v["codeBytes"])) << "  " << v["name"].get<std::string>() << " ("
+            << bytes(u(v["codeBytesEach"])) << " on each of " << withCommas(u(v["tiles"]))
+            << " tiles)\n";
       else
         out << "  " << bytes(u(v["stateBytes"])) << "  " << v["name"].get<std::string>() << " ("
             << withCommas(u(v["instances"])) << " x " << bytes(u(v["stateBytesEach"])) << ")\n";
@@ -194,7 +206,8 @@ void writeText(std::ostream& out, const Json& j) {
         << x["name"].get<std::string>() << " (" << x["type"].get<std::string>() << ")\n";
     if (!x["computeSets"].empty()) {
       out << "    for compute set(s):";
-      for (const Json& c : x["computeSets"]) out << " " << c.get<std::string>();
+      for (const Json& c : x["computeSets"])
+        out << " " << c.get<std::string>();
       out << "\n";
     }
   }
@@ -203,19 +216,23 @@ void writeText(std::ostream& out, const Json& j) {
   if (j["suggestions"].empty()) out << "  none from this report's figures\n";
   std::size_t n = 0;
   for (const Json& s : j["suggestions"]) {
-    out << "  " << ++n << ". " << s["title"].get<std::string>() << ": saves about " << bytes(u(s["saving"])) << " on "
-        << s["scope"].get<std::string>() << (s["wouldFit"].get<bool>() ? " (enough to fit that tile)" : "") << "\n     "
+    out << "  " << ++n << ". " << s["title"].get<std::string>() << ": saves about "
+        << bytes(u(s["saving"])) << " on " << s["scope"].get<std::string>()
+        << (s["wouldFit"].get<bool>() ? " (enough to fit that tile)" : "") << "\n     "
         << s["detail"].get<std::string>() << "\n";
   }
 }
 
 } // namespace
 
-Json insightsJson(const pva::Report& report, const ReportFiles& files, unsigned top) { return insightsOf(report, files, top); }
+Json insightsJson(const pva::Report& report, const ReportFiles& files, unsigned top) {
+  return insightsOf(report, files, top);
+}
 
 Command addInsightsCommand(CLI::App& app, const GlobalOptions&) {
   auto opt = std::make_shared<InsightsCommandOptions>();
-  CLI::App* sub = app.add_subcommand("insights", "Does it fit, the worst tiles, what fills them, and what to change");
+  CLI::App* sub = app.add_subcommand(
+      "insights", "Does it fit, the worst tiles, what fills them, and what to change");
   sub->footer(R"(REPORT is a profile.pop, or a directory holding one.
 
 Savings are estimates from the report's figures, each for the scope it names (a tile at its worst

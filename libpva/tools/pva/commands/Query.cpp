@@ -13,7 +13,6 @@
 #include "output/Progress.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -45,10 +44,11 @@ Table tilesQuery(const pva::Report& report, const QueryOptions& o) {
   std::vector<Row> rows;
   for (const pva::Tile& t : c.tiles()) {
     const pva::TileMemory m = t.memory();
-    rows.push_back({t.number(), t.ipu(), m.total().includingGaps(), m.total().excludingGaps(), m.alwaysLiveBytes(),
-                    m.notAlwaysLiveBytes()});
+    rows.push_back({t.number(), t.ipu(), m.total().includingGaps(), m.total().excludingGaps(),
+                    m.alwaysLiveBytes(), m.notAlwaysLiveBytes()});
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.incl > b.incl; });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.incl > b.incl; });
   Table table("Tiles by memory (including gaps), largest first",
               {{"tile", Column::Kind::Count},
                {"ipu", Column::Kind::Count},
@@ -67,13 +67,15 @@ Table tilesQuery(const pva::Report& report, const QueryOptions& o) {
   return table;
 }
 
-Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const GlobalOptions& global) {
+Table computeSetsQuery(const pva::Report& report, const QueryOptions& o,
+                       const GlobalOptions& global) {
   const auto computeSets = report.compilation().computeSets();
   const std::uint64_t numSteps = report.execution().steps().size();
   pva::ExecutionAnalysis analysis;
   {
     Progress progress("reading " + withCommas(numSteps) + " steps", 1000, global.progress);
-    analysis = pva::analyseExecution(report, [&](double done) { progress.update(std::uint64_t(done * 1000)); });
+    analysis = pva::analyseExecution(
+        report, [&](double done) { progress.update(std::uint64_t(done * 1000)); });
   }
   const pva::SpanFigures& all = analysis.allRuns;
   auto figures = [&](std::size_t i) {
@@ -87,19 +89,23 @@ Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const G
     return byTile.empty() ? std::uint64_t{0} : *std::max_element(byTile.begin(), byTile.end());
   };
   std::vector<std::size_t> order(computeSets.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
   std::vector<std::uint64_t> estimates;
   const bool executed = all.steps > 0;
   if (!executed) {
-    for (std::size_t i = 0; i < computeSets.size(); ++i) estimates.push_back(estimate(i));
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return estimates[a] > estimates[b]; });
-  } else {
+    for (std::size_t i = 0; i < computeSets.size(); ++i)
+      estimates.push_back(estimate(i));
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return figures(a).cycles > figures(b).cycles; });
+                     [&](std::size_t a, std::size_t b) { return estimates[a] > estimates[b]; });
+  } else {
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return figures(a).cycles > figures(b).cycles;
+    });
   }
   Table table(!executed ? "Compute sets by estimated cycles (no execution profile)"
-                        : "Compute sets by cycles (slowest IPU per executed step, summed; " + all.scope.describe() +
-                              "; share: of all steps' cycles)",
+                        : "Compute sets by cycles (slowest IPU per executed step, summed; " +
+                              all.scope.describe() + "; share: of all steps' cycles)",
               {{"computeSet", Column::Kind::Text},
                {"executions", Column::Kind::Count},
                {"cycles", Column::Kind::Count},
@@ -119,10 +125,11 @@ Table computeSetsQuery(const pva::Report& report, const QueryOptions& o, const G
     const std::uint64_t perExecution = !executed ? estimates[i] : estimate(i);
     // Without an execution, the estimate of one execution; otherwise of all that happened.
     const std::uint64_t est = !executed ? perExecution : perExecution * f.executions;
-    table.add({computeSets[i].name(), f.executions, f.cycles, est,
-               all.cycles ? Json(double(f.cycles) / double(all.cycles)) : Json(nullptr),
-               f.executions ? Json(f.tileBalance) : Json(nullptr), computeSets[i].numVertices(),
-               computeSets[i].estimatedFlops() ? Json(*computeSets[i].estimatedFlops()) : Json(nullptr)});
+    table.add(
+        {computeSets[i].name(), f.executions, f.cycles, est,
+         all.cycles ? Json(double(f.cycles) / double(all.cycles)) : Json(nullptr),
+         f.executions ? Json(f.tileBalance) : Json(nullptr), computeSets[i].numVertices(),
+         computeSets[i].estimatedFlops() ? Json(*computeSets[i].estimatedFlops()) : Json(nullptr)});
   }
   return table;
 }
@@ -144,7 +151,8 @@ Table liveAtPeakQuery(const pva::Report& report, const QueryOptions& o) {
   }
   const pva::MemorySummary memory = pva::summarize(report).memory;
   auto peak = steps.begin();
-  while (peak != steps.end() && peak->index() != memory.peakLiveness.step) ++peak;
+  while (peak != steps.end() && peak->index() != memory.peakLiveness.step)
+    ++peak;
   if (peak == steps.end()) peak = steps.begin();
   const std::uint64_t alwaysLive = memory.alwaysLiveBytes;
   table.meta["step"] = peak->index();
@@ -153,10 +161,13 @@ Table liveAtPeakQuery(const pva::Report& report, const QueryOptions& o) {
   table.meta["alwaysLiveBytes"] = alwaysLive;
   auto vars = peak->notAlwaysLiveMemory().variables();
   table.meta["variables"] = vars.size();
-  std::stable_sort(vars.begin(), vars.end(), [](const pva::Variable& a, const pva::Variable& b) { return a.bytes() > b.bytes(); });
+  std::stable_sort(vars.begin(), vars.end(), [](const pva::Variable& a, const pva::Variable& b) {
+    return a.bytes() > b.bytes();
+  });
   for (std::size_t i = 0; i < vars.size() && i < rowLimit(o, 10); ++i) {
     const pva::Variable& v = vars[i];
-    table.add({v.name(), v.bytes(), v.category(), v.elementType(), v.shape(), v.liveFrom(), v.liveTo()});
+    table.add(
+        {v.name(), v.bytes(), v.category(), v.elementType(), v.shape(), v.liveFrom(), v.liveTo()});
   }
   return table;
 }
@@ -165,8 +176,11 @@ Table programsQuery(const pva::Report& report, const QueryOptions& o) {
   const auto programs = report.compilation().programs();
   if (o.type.empty()) {
     std::vector<std::uint64_t> counts(pva::Program::numTypes, 0);
-    for (const auto& p : programs) ++counts[static_cast<std::size_t>(p->type())];
-    Table table("Programs by type", {{"type", Column::Kind::Text}, {"count", Column::Kind::Count}, {"isStep", Column::Kind::Text}});
+    for (const auto& p : programs)
+      ++counts[static_cast<std::size_t>(p->type())];
+    Table table("Programs by type", {{"type", Column::Kind::Text},
+                                     {"count", Column::Kind::Count},
+                                     {"isStep", Column::Kind::Text}});
     table.meta["programs"] = programs.size();
     for (std::size_t t = 0; t < counts.size(); ++t) {
       if (counts[t] == 0) continue;
@@ -187,13 +201,13 @@ Table programsQuery(const pva::Report& report, const QueryOptions& o) {
     known += (t ? ", " : "") + name;
     if (name == o.type) type = static_cast<pva::Program::Type>(t);
   }
-  if (!type) throw UsageError("--type: unknown program type '" + o.type + "' (one of " + known + ")");
-  Table table(o.type + " programs",
-              {{"id", Column::Kind::Count},
-               {"name", Column::Kind::Text},
-               {"estimatedCycles", Column::Kind::Count},
-               {"dataBytes", Column::Kind::Count},
-               {"children", Column::Kind::Count}});
+  if (!type)
+    throw UsageError("--type: unknown program type '" + o.type + "' (one of " + known + ")");
+  Table table(o.type + " programs", {{"id", Column::Kind::Count},
+                                     {"name", Column::Kind::Text},
+                                     {"estimatedCycles", Column::Kind::Count},
+                                     {"dataBytes", Column::Kind::Count},
+                                     {"children", Column::Kind::Count}});
   std::size_t shown = 0, matched = 0;
   for (const auto& p : programs) {
     if (p->type() != *type) continue;
@@ -201,7 +215,8 @@ Table programsQuery(const pva::Report& report, const QueryOptions& o) {
     if (shown >= rowLimit(o, SIZE_MAX)) continue;
     ++shown;
     const auto est = p->estimatedCyclesByTile();
-    table.add({p->_id(), p->name(), !p->isStep() ? Json(nullptr) : Json(*std::max_element(est.begin(), est.end())),
+    table.add({p->_id(), p->name(),
+               !p->isStep() ? Json(nullptr) : Json(*std::max_element(est.begin(), est.end())),
                p->dataBytes(), p->children().size()});
   }
   table.meta["programs"] = matched;
@@ -215,23 +230,30 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
                                  {"cycles", Column::Kind::Count},
                                  {"hostMicroseconds", Column::Kind::Count}};
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
-    columns.push_back({pva::TileCycleTotals::kindName(static_cast<pva::TileCycleTotals::Kind>(k)), Column::Kind::Count});
+    columns.push_back({pva::TileCycleTotals::kindName(static_cast<pva::TileCycleTotals::Kind>(k)),
+                       Column::Kind::Count});
   // Stream-copy steps' cycles by destination: pva::analyseExecution's per-run figures, the
   // Summary's split run by run (one pass over the steps).
-  for (const char* name : {"streamCopyHost", "streamCopyRemoteBuffer", "streamCopyMixed", "streamCopyUnknown"})
+  for (const char* name :
+       {"streamCopyHost", "streamCopyRemoteBuffer", "streamCopyMixed", "streamCopyUnknown"})
     columns.push_back({name, Column::Kind::Count});
   const pva::ExecutionSummary execution = pva::summarize(report).execution;
-  const pva::ExecutionAnalysis analysis = execution.profiled ? pva::analyseExecution(report) : pva::ExecutionAnalysis();
-  Table table("Runs (one replica; cycles of the slowest IPU; by kind: tile cycles summed over tiles; stream copy: "
+  const pva::ExecutionAnalysis analysis =
+      execution.profiled ? pva::analyseExecution(report) : pva::ExecutionAnalysis();
+  Table table("Runs (one replica; cycles of the slowest IPU; by kind: tile cycles summed over "
+              "tiles; stream copy: "
               "stream-copy steps' cycles by destination, each step at its slowest IPU)",
               columns);
   table.meta["runs"] = execution.runs.size();
   for (std::size_t i = 0; i < execution.runs.size() && i < rowLimit(o, SIZE_MAX); ++i) {
     const pva::RunSummary& r = execution.runs[i];
     std::vector<Json> row = {r.index, r.name, r.steps, r.cycles, r.hostMicroseconds};
-    for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) row.push_back(r.tileCycles.cycles[k]);
-    const pva::StreamCopyCycles sc = i < analysis.runs.size() ? analysis.runs[i].streamCopyCycles : pva::StreamCopyCycles();
-    for (const std::uint64_t v : {sc.host, sc.remoteBuffer, sc.mixed, sc.unknown}) row.push_back(v);
+    for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k)
+      row.push_back(r.tileCycles.cycles[k]);
+    const pva::StreamCopyCycles sc =
+        i < analysis.runs.size() ? analysis.runs[i].streamCopyCycles : pva::StreamCopyCycles();
+    for (const std::uint64_t v : {sc.host, sc.remoteBuffer, sc.mixed, sc.unknown})
+      row.push_back(v);
     table.add(std::move(row));
   }
   return table;
@@ -240,35 +262,38 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
 Table categoriesQuery(const pva::Report& report, const QueryOptions& o) {
   const pva::MemorySummary memory = pva::summarize(report).memory;
   const std::vector<pva::AllocatedBytes>& categories = memory.categories;
-  Table table("Memory allocated by category, " + memory.scope.describe() +
-                  " (overlapped: bytes shared by variables whose lives do not meet, counted for each; "
-                  "share: of all allocated bytes)",
-              {{"category", Column::Kind::Text},
-               {"bytes", Column::Kind::Count},
-               {"share", Column::Kind::Percent},
-               {"nonInterleaved", Column::Kind::Count},
-               {"interleaved", Column::Kind::Count},
-               {"overflowed", Column::Kind::Count},
-               {"overlapped", Column::Kind::Count}});
+  Table table(
+      "Memory allocated by category, " + memory.scope.describe() +
+          " (overlapped: bytes shared by variables whose lives do not meet, counted for each; "
+          "share: of all allocated bytes)",
+      {{"category", Column::Kind::Text},
+       {"bytes", Column::Kind::Count},
+       {"share", Column::Kind::Percent},
+       {"nonInterleaved", Column::Kind::Count},
+       {"interleaved", Column::Kind::Count},
+       {"overflowed", Column::Kind::Count},
+       {"overlapped", Column::Kind::Count}});
   const std::uint64_t all = memory.allocatedBytes;
   table.meta["totalBytes"] = all;
   table.meta["excludingGapsBytes"] = memory.excludingGapsBytes;
   std::vector<std::size_t> order(categories.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return categories[a].total() > categories[b].total(); });
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return categories[a].total() > categories[b].total();
+  });
   for (std::size_t k = 0; k < order.size() && k < rowLimit(o, SIZE_MAX); ++k) {
     const pva::AllocatedBytes& c = categories[order[k]];
-    table.add({c.name, c.total(), all ? Json(double(c.total()) / double(all)) : Json(nullptr), c.regionBytes[0],
-               c.regionBytes[1], c.regionBytes[2], c.overlapped});
+    table.add({c.name, c.total(), all ? Json(double(c.total()) / double(all)) : Json(nullptr),
+               c.regionBytes[0], c.regionBytes[1], c.regionBytes[2], c.overlapped});
   }
   return table;
 }
 
 } // namespace
 
-Table queryTable(const pva::Report& report, const std::string& what, long top, const std::string& type,
-                 const GlobalOptions& global) {
+Table queryTable(const pva::Report& report, const std::string& what, long top,
+                 const std::string& type, const GlobalOptions& global) {
   QueryOptions o;
   o.what = what;
   o.top = top;
@@ -283,7 +308,8 @@ Table queryTable(const pva::Report& report, const std::string& what, long top, c
 
 Command addQueryCommand(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<QueryOptions>();
-  CLI::App* sub = app.add_subcommand("query", "Tables of one report: tiles, compute sets, live variables, programs, runs");
+  CLI::App* sub = app.add_subcommand(
+      "query", "Tables of one report: tiles, compute sets, live variables, programs, runs");
   sub->footer(R"(WHAT:
   tiles          tiles by memory including gaps, largest first (default top 10)
   compute-sets   compute sets by cycles: the slowest IPU of each executed step, summed, with the
@@ -300,12 +326,16 @@ examples:
   pva query reports/mlp live-at-peak --top 0 --format json
   pva query reports/mlp programs --type DoExchange)");
   sub->add_option("REPORT", opt->report, "profile.pop or a directory containing it")->required();
-  sub->add_option("WHAT", opt->what, "tiles, compute-sets, live-at-peak, programs, runs or categories")
+  sub->add_option("WHAT", opt->what,
+                  "tiles, compute-sets, live-at-peak, programs, runs or categories")
       ->required()
-      ->check(CLI::IsMember({"tiles", "compute-sets", "live-at-peak", "programs", "runs", "categories"}));
+      ->check(CLI::IsMember(
+          {"tiles", "compute-sets", "live-at-peak", "programs", "runs", "categories"}));
   sub->add_option("--top", opt->top, "Rows to show (0: all)")->check(CLI::NonNegativeNumber);
-  sub->add_option("--format", opt->format, "table, csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
-  sub->add_option("--type", opt->type, "programs: list the programs of this type (OnTileExecute, DoExchange, ...)");
+  sub->add_option("--format", opt->format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  sub->add_option("--type", opt->type,
+                  "programs: list the programs of this type (OnTileExecute, DoExchange, ...)");
   sub->add_option("--debug", opt->debug, "debug.cbor to use (default: the one beside the profile)");
   const GlobalOptions* g = &global;
   return {sub, [opt, g]() {
@@ -313,7 +343,8 @@ examples:
               throw UsageError("--type applies to 'pva query REPORT programs' only");
             ReportFiles files = findReport(opt->report, opt->debug);
             const pva::Report report = openReportFiles(files);
-            queryTable(report, opt->what, opt->top, opt->type, *g).write(std::cout, parseTableFormat(opt->format));
+            queryTable(report, opt->what, opt->top, opt->type, *g)
+                .write(std::cout, parseTableFormat(opt->format));
             return int(kOk);
           }};
 }

@@ -7,7 +7,6 @@
 #include "output/Output.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <memory>
 
@@ -41,12 +40,9 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                  {"numReplicas", target.numReplicas()}};
   const pva::ReportSummary summary = pva::summarize(report);
   const pva::GraphCounts& graph = summary.graph;
-  j["graph"] = {{"numVertices", graph.vertices},
-                {"numComputeSets", graph.computeSets},
-                {"numVariables", graph.variables},
-                {"numEdges", graph.edges},
-                {"numPrograms", graph.programs},
-                {"numProgramSteps", graph.programSteps},
+  j["graph"] = {{"numVertices", graph.vertices},          {"numComputeSets", graph.computeSets},
+                {"numVariables", graph.variables},        {"numEdges", graph.edges},
+                {"numPrograms", graph.programs},          {"numProgramSteps", graph.programSteps},
                 {"numLivenessSteps", graph.livenessSteps}};
 
   const pva::MemorySummary& memory = summary.memory;
@@ -61,36 +57,38 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                     {"ipu", largest.ipu},
                     {"includingGaps", largest.bytes},
                     {"excludingGaps", c.tile(largest.tile).memory().total().excludingGaps()},
-                    {"fraction", target.bytesPerTile() ? double(largest.bytes) / double(target.bytesPerTile()) : 0.0}};
+                    {"fraction", target.bytesPerTile()
+                                     ? double(largest.bytes) / double(target.bytesPerTile())
+                                     : 0.0}};
   }
   m["alwaysLive"] = memory.alwaysLiveBytes;
   const pva::PeakLiveness& peak = memory.peakLiveness;
-  m["peakLiveness"] = {{"bytes", peak.bytes},
-                       {"notAlwaysLive", peak.notAlwaysLiveBytes},
-                       {"step", peak.step},
-                       {"program", peak.known && !peak.program.empty() ? Json(peak.program) : Json(nullptr)}};
+  m["peakLiveness"] = {
+      {"bytes", peak.bytes},
+      {"notAlwaysLive", peak.notAlwaysLiveBytes},
+      {"step", peak.step},
+      {"program", peak.known && !peak.program.empty() ? Json(peak.program) : Json(nullptr)}};
   m["overflowed"] = memory.overflowedBytes;
   m["allocated"] = memory.allocatedBytes;
   Json cats = Json::object();
-  for (const pva::AllocatedBytes& category : memory.categories) cats[category.name] = category.total();
+  for (const pva::AllocatedBytes& category : memory.categories)
+    cats[category.name] = category.total();
   m["categories"] = cats;
   j["memory"] = m;
 
   const pva::ExecutionSummary& x = summary.execution;
   Json runs = Json::array();
   for (const pva::RunSummary& r : x.runs)
-    runs.push_back({{"index", r.index}, {"name", r.name}, {"steps", r.steps}, {"cycles", r.cycles}});
+    runs.push_back(
+        {{"index", r.index}, {"name", r.name}, {"steps", r.steps}, {"cycles", r.cycles}});
   Json kinds = Json::object();
   for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k) {
     const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
     kinds[pva::TileCycleTotals::kindName(kind)] = x.tileCycles.of(kind);
   }
-  j["execution"] = {{"scope", x.scope.describe()},
-                    {"numRuns", runs.size()},
-                    {"numSteps", x.steps},
-                    {"totalCycles", x.totalCycles},
-                    {"runs", runs},
-                    {"tileCyclesByKind", kinds}};
+  j["execution"] = {
+      {"scope", x.scope.describe()},  {"numRuns", runs.size()}, {"numSteps", x.steps},
+      {"totalCycles", x.totalCycles}, {"runs", runs},           {"tileCyclesByKind", kinds}};
   // The one figure here that needs the steps (a pass over them): stream-copy steps' cycles by
   // what they copy to or from, as pva::analyseExecution derives them.
   if (x.profiled) {
@@ -109,50 +107,57 @@ void writeText(std::ostream& out, const Json& j) {
   out << "Report\n  " << r["profile"].get<std::string>();
   if (!r["debug"].is_null()) out << " with " << r["debug"].get<std::string>();
   out << "\n  format " << r["formatVersion"].get<std::string>() << ", written by Tessera "
-      << r["poplarVersion"].get<std::string>() << " at " << r["timestamp"].get<std::string>() << "\n";
-  if (r["outOfMemory"].get<bool>()) out << "  OUT OF MEMORY: some tiles need more than their memory\n";
+      << r["poplarVersion"].get<std::string>() << " at " << r["timestamp"].get<std::string>()
+      << "\n";
+  if (r["outOfMemory"].get<bool>())
+    out << "  OUT OF MEMORY: some tiles need more than their memory\n";
 
   const Json& t = j["target"];
   const double clock = t["clockFrequency"].get<double>();
   char ghz[32];
   std::snprintf(ghz, sizeof ghz, "%.2f GHz", clock / 1e9);
-  out << "\nTarget\n  " << t["numIPUs"].get<unsigned>() << " IPU(s) (" << t["architecture"].get<std::string>()
-      << ", " << t["type"].get<std::string>() << ") x " << t["tilesPerIpu"].get<unsigned>() << " tiles, "
+  out << "\nTarget\n  " << t["numIPUs"].get<unsigned>() << " IPU(s) ("
+      << t["architecture"].get<std::string>() << ", " << t["type"].get<std::string>() << ") x "
+      << t["tilesPerIpu"].get<unsigned>() << " tiles, "
       << bytes(t["bytesPerTile"].get<std::uint64_t>()) << " per tile, " << ghz << ", "
       << t["numReplicas"].get<unsigned>() << " replica(s)\n";
 
   const Json& g = j["graph"];
-  out << "\nGraph\n  variables " << withCommas(g["numVariables"].get<std::uint64_t>()) << ", compute sets "
-      << withCommas(g["numComputeSets"].get<std::uint64_t>()) << ", vertices "
-      << withCommas(g["numVertices"].get<std::uint64_t>()) << ", edges " << withCommas(g["numEdges"].get<std::uint64_t>())
-      << ", programs " << withCommas(g["numPrograms"].get<std::uint64_t>()) << " ("
+  out << "\nGraph\n  variables " << withCommas(g["numVariables"].get<std::uint64_t>())
+      << ", compute sets " << withCommas(g["numComputeSets"].get<std::uint64_t>()) << ", vertices "
+      << withCommas(g["numVertices"].get<std::uint64_t>()) << ", edges "
+      << withCommas(g["numEdges"].get<std::uint64_t>()) << ", programs "
+      << withCommas(g["numPrograms"].get<std::uint64_t>()) << " ("
       << withCommas(g["numProgramSteps"].get<std::uint64_t>()) << " run as steps, at "
-      << withCommas(g["numLivenessSteps"].get<std::uint64_t>()) << " liveness steps of the schedule)\n";
+      << withCommas(g["numLivenessSteps"].get<std::uint64_t>())
+      << " liveness steps of the schedule)\n";
 
   const Json& m = j["memory"];
   const auto u = [](const Json& v) { return v.get<std::uint64_t>(); };
   out << "\nMemory (" << m["scope"].get<std::string>() << ", every tile)\n";
-  out << "  total including gaps   " << bytes(u(m["totalIncludingGaps"])) << " of " << bytes(u(t["totalMemory"]))
-      << " (" << u(m["tilesUsed"]) << " tiles used)\n";
+  out << "  total including gaps   " << bytes(u(m["totalIncludingGaps"])) << " of "
+      << bytes(u(t["totalMemory"])) << " (" << u(m["tilesUsed"]) << " tiles used)\n";
   out << "  total excluding gaps   " << bytes(u(m["totalExcludingGaps"])) << "\n";
   if (m.contains("maxTile")) {
     const Json& mt = m["maxTile"];
-    out << "  largest tile           " << bytes(u(mt["includingGaps"])) << " on tile " << u(mt["tile"]) << " (IPU "
-        << u(mt["ipu"]) << ", " << percentOf(u(mt["includingGaps"]), u(t["bytesPerTile"])) << " of the tile)\n";
+    out << "  largest tile           " << bytes(u(mt["includingGaps"])) << " on tile "
+        << u(mt["tile"]) << " (IPU " << u(mt["ipu"]) << ", "
+        << percentOf(u(mt["includingGaps"]), u(t["bytesPerTile"])) << " of the tile)\n";
   }
   out << "  always live            " << bytes(u(m["alwaysLive"])) << "\n";
   const Json& pl = m["peakLiveness"];
   out << "  peak liveness          " << bytes(u(pl["bytes"])) << " at step " << u(pl["step"]);
   if (!pl["program"].is_null()) out << " (" << pl["program"].get<std::string>() << ")";
   out << "\n";
-  if (u(m["overflowed"]) > 0) out << "  overflowed             " << bytes(u(m["overflowed"])) << "\n";
+  if (u(m["overflowed"]) > 0)
+    out << "  overflowed             " << bytes(u(m["overflowed"])) << "\n";
   const std::uint64_t categoriesTotal = u(m["allocated"]);
   out << "  allocated by category  " << bytes(categoriesTotal)
       << " (bytes shared by variables whose lives do not meet count once for each)\n";
   for (const auto& [name, value] : m["categories"].items())
     if (u(value) > 0)
-      out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << bytes(u(value)) << " ("
-          << percentOf(u(value), categoriesTotal) << ")\n";
+      out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ')
+          << bytes(u(value)) << " (" << percentOf(u(value), categoriesTotal) << ")\n";
 
   const Json& e = j["execution"];
   out << "\nExecution (" << e["scope"].get<std::string>() << ")\n";
@@ -160,39 +165,46 @@ void writeText(std::ostream& out, const Json& j) {
     out << "  no runs (the report has no execution profile)\n";
     return;
   }
-  out << "  runs " << e["numRuns"].get<std::size_t>() << ", steps " << withCommas(u(e["numSteps"])) << ", total cycles "
-      << withCommas(u(e["totalCycles"])) << " (" << cyclesAsTime(u(e["totalCycles"]), clock) << ")\n";
+  out << "  runs " << e["numRuns"].get<std::size_t>() << ", steps " << withCommas(u(e["numSteps"]))
+      << ", total cycles " << withCommas(u(e["totalCycles"])) << " ("
+      << cyclesAsTime(u(e["totalCycles"]), clock) << ")\n";
   for (const Json& run : e["runs"])
-    out << "    " << run["name"].get<std::string>() << ": " << withCommas(u(run["cycles"])) << " cycles, "
-        << withCommas(u(run["steps"])) << " steps\n";
+    out << "    " << run["name"].get<std::string>() << ": " << withCommas(u(run["cycles"]))
+        << " cycles, " << withCommas(u(run["steps"])) << " steps\n";
   std::uint64_t all = 0;
-  for (const auto& [name, value] : e["tileCyclesByKind"].items()) all += u(value);
+  for (const auto& [name, value] : e["tileCyclesByKind"].items())
+    all += u(value);
   out << "  tile cycles by kind (summed over the tiles; shares of all tile cycles)\n";
   for (const auto& [name, value] : e["tileCyclesByKind"].items())
-    out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << withCommas(u(value)) << " ("
-        << percentOf(u(value), all) << ")\n";
+    out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ')
+        << withCommas(u(value)) << " (" << percentOf(u(value), all) << ")\n";
   if (e.contains("streamCopyCyclesByDestination")) {
     const Json& sc = e["streamCopyCyclesByDestination"];
     const std::uint64_t total = u(sc["total"]);
-    out << "  stream-copy steps by destination (slowest IPU per step; shares of all stream-copy steps' "
+    out << "  stream-copy steps by destination (slowest IPU per step; shares of all stream-copy "
+           "steps' "
         << withCommas(total) << " cycles)\n";
     for (const char* name : {"host", "remoteBuffer", "mixed", "unknown"}) {
       const std::uint64_t v = u(sc[name]);
       if (v == 0 && std::string(name) != "host" && std::string(name) != "remoteBuffer") continue;
-      out << "    " << name << std::string(24 - std::char_traits<char>::length(name), ' ') << withCommas(v) << " ("
-          << percentOf(v, total) << ")\n";
+      out << "    " << name << std::string(24 - std::char_traits<char>::length(name), ' ')
+          << withCommas(v) << " (" << percentOf(v, total) << ")\n";
     }
   }
 }
 
 } // namespace
 
-Json summaryJson(const pva::Report& report, const ReportFiles& files) { return summarise(report, files); }
+Json summaryJson(const pva::Report& report, const ReportFiles& files) {
+  return summarise(report, files);
+}
 
 Command addSummaryCommand(CLI::App& app, const GlobalOptions&) {
   auto opt = std::make_shared<SummaryOptions>();
-  CLI::App* sub = app.add_subcommand("summary", "Target, graph, memory, liveness and cycles of one report");
-  sub->footer(R"(REPORT is a profile.pop, or a directory holding one; debug.cbor beside it is used when present.
+  CLI::App* sub =
+      app.add_subcommand("summary", "Target, graph, memory, liveness and cycles of one report");
+  sub->footer(
+      R"(REPORT is a profile.pop, or a directory holding one; debug.cbor beside it is used when present.
 
 examples:
   pva summary reports/mlp

@@ -8,16 +8,14 @@
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 
-#include <pva/Trace.hpp>
-
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
+#include <pva/Trace.hpp>
 
 namespace pvacli {
 
@@ -34,7 +32,8 @@ struct LabelTotal {
   std::int64_t totalNs = 0, maxNs = 0;
 };
 
-void addEvents(const std::vector<pva::Event>& events, std::map<std::pair<std::string, std::string>, LabelTotal>& totals) {
+void addEvents(const std::vector<pva::Event>& events,
+               std::map<std::pair<std::string, std::string>, LabelTotal>& totals) {
   for (const pva::Event& e : events) {
     LabelTotal& t = totals[{e.channel(), e.label()}];
     ++t.count;
@@ -42,9 +41,11 @@ void addEvents(const std::vector<pva::Event>& events, std::map<std::pair<std::st
     // A file's times are anything it says: differences and sums saturate (as pva::summarize's).
     std::int64_t ns = 0;
     if (__builtin_sub_overflow(e.endNs(), e.beginNs(), &ns))
-      ns = e.endNs() < e.beginNs() ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+      ns = e.endNs() < e.beginNs() ? std::numeric_limits<std::int64_t>::min()
+                                   : std::numeric_limits<std::int64_t>::max();
     if (__builtin_add_overflow(t.totalNs, ns, &t.totalNs))
-      t.totalNs = ns < 0 ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int64_t>::max();
+      t.totalNs = ns < 0 ? std::numeric_limits<std::int64_t>::min()
+                         : std::numeric_limits<std::int64_t>::max();
     t.maxNs = std::max(t.maxNs, ns);
     addEvents(e.children(), totals);
   }
@@ -81,8 +82,9 @@ Json summarise(const pva::Trace& trace, std::size_t top) {
       for (const pva::TraceSeries& s : g.series()) {
         Json sj = {{"name", s.name()}, {"samples", s.samples().size()}};
         if (!s.samples().empty()) {
-          const auto [lo, hi] = std::minmax_element(s.samples().begin(), s.samples().end(),
-                                                    [](const auto& a, const auto& b) { return a.value < b.value; });
+          const auto [lo, hi] =
+              std::minmax_element(s.samples().begin(), s.samples().end(),
+                                  [](const auto& a, const auto& b) { return a.value < b.value; });
           sj["min"] = lo->value;
           sj["max"] = hi->value;
           sj["last"] = s.samples().back().value;
@@ -98,12 +100,19 @@ Json summarise(const pva::Trace& trace, std::size_t top) {
                           {"valueType", h.valueType()},
                           {"bins", h.binEdges().size() + 1},
                           {"samples", h.samples().size()}});
-    processes.push_back({{"pid", p.pid()}, {"name", p.name()}, {"threads", threads}, {"graphs", graphs}, {"heatmaps", heatmaps}});
+    processes.push_back({{"pid", p.pid()},
+                         {"name", p.name()},
+                         {"threads", threads},
+                         {"graphs", graphs},
+                         {"heatmaps", heatmaps}});
   }
   j["spanMicroseconds"] = any ? (double(lastNs) - double(firstNs)) / 1e3 : 0.0; // no int64 overflow
   j["processes"] = processes;
-  std::vector<std::pair<std::pair<std::string, std::string>, LabelTotal>> sorted(totals.begin(), totals.end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.totalNs > b.second.totalNs; });
+  std::vector<std::pair<std::pair<std::string, std::string>, LabelTotal>> sorted(totals.begin(),
+                                                                                 totals.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.second.totalNs > b.second.totalNs;
+  });
   Json labels = Json::array();
   for (std::size_t i = 0; i < sorted.size() && (top == 0 || i < top); ++i) {
     const auto& [key, t] = sorted[i];
@@ -120,13 +129,15 @@ Json summarise(const pva::Trace& trace, std::size_t top) {
 }
 
 void writeText(std::ostream& out, const Json& j) {
-  out << "Trace " << j["path"].get<std::string>() << " (format " << j["formatVersion"].get<std::string>() << "), "
+  out << "Trace " << j["path"].get<std::string>() << " (format "
+      << j["formatVersion"].get<std::string>() << "), "
       << microseconds(j["spanMicroseconds"].get<double>()) << " of events\n";
   for (const Json& p : j["processes"]) {
-    out << "\nProcess " << p["pid"].get<std::uint64_t>() << " " << p["name"].get<std::string>() << "\n";
+    out << "\nProcess " << p["pid"].get<std::uint64_t>() << " " << p["name"].get<std::string>()
+        << "\n";
     for (const Json& t : p["threads"])
-      out << "  thread " << t["tid"].get<std::uint64_t>() << " " << t["name"].get<std::string>() << ": "
-          << withCommas(t["events"].get<std::uint64_t>()) << " events ("
+      out << "  thread " << t["tid"].get<std::uint64_t>() << " " << t["name"].get<std::string>()
+          << ": " << withCommas(t["events"].get<std::uint64_t>()) << " events ("
           << withCommas(t["topLevelEvents"].get<std::uint64_t>()) << " top level), "
           << withCommas(t["instantEvents"].get<std::uint64_t>()) << " instant events\n";
     for (const Json& g : p["graphs"]) {
@@ -134,16 +145,18 @@ void writeText(std::ostream& out, const Json& j) {
       if (!g["unit"].get<std::string>().empty()) out << " (" << g["unit"].get<std::string>() << ")";
       out << "\n";
       for (const Json& s : g["series"]) {
-        out << "    " << s["name"].get<std::string>() << ": " << s["samples"].get<std::uint64_t>() << " samples";
+        out << "    " << s["name"].get<std::string>() << ": " << s["samples"].get<std::uint64_t>()
+            << " samples";
         if (s.contains("min"))
-          out << ", min " << s["min"].get<double>() << ", max " << s["max"].get<double>() << ", last "
-              << s["last"].get<double>();
+          out << ", min " << s["min"].get<double>() << ", max " << s["max"].get<double>()
+              << ", last " << s["last"].get<double>();
         out << "\n";
       }
     }
     for (const Json& h : p["heatmaps"])
-      out << "  heatmap " << h["name"].get<std::string>() << " (" << h["valueType"].get<std::string>() << ", "
-          << h["bins"].get<std::uint64_t>() << " bins): " << h["samples"].get<std::uint64_t>() << " samples\n";
+      out << "  heatmap " << h["name"].get<std::string>() << " ("
+          << h["valueType"].get<std::string>() << ", " << h["bins"].get<std::uint64_t>()
+          << " bins): " << h["samples"].get<std::uint64_t>() << " samples\n";
   }
   Table labels("\nLabels by total duration (nested events count in their own label too; " +
                    std::to_string(j["distinctLabels"].get<std::size_t>()) + " labels)",
@@ -153,18 +166,22 @@ void writeText(std::ostream& out, const Json& j) {
                 {"total", Column::Kind::Text},
                 {"max", Column::Kind::Text}});
   for (const Json& l : j["topLabels"])
-    labels.add({l["channel"], l["label"], l["count"], microseconds(l["totalMicroseconds"].get<double>()),
+    labels.add({l["channel"], l["label"], l["count"],
+                microseconds(l["totalMicroseconds"].get<double>()),
                 microseconds(l["maxMicroseconds"].get<double>())});
   labels.writeText(out);
 }
 
 } // namespace
 
-Json traceSummaryJson(const pva::Trace& trace, std::size_t top) { return summarise(trace, top); }
+Json traceSummaryJson(const pva::Trace& trace, std::size_t top) {
+  return summarise(trace, top);
+}
 
 Command addTraceCommand(CLI::App& app, const GlobalOptions&) {
   auto opt = std::make_shared<TraceOptions>();
-  CLI::App* sub = app.add_subcommand("trace", "Summary of a host trace (.pvti); export to Chrome/Perfetto JSON");
+  CLI::App* sub = app.add_subcommand(
+      "trace", "Summary of a host trace (.pvti); export to Chrome/Perfetto JSON");
   sub->footer(R"(Traces are written by programs run with PVTI_OPTIONS (docs/tracing.md).
 
 examples:
@@ -173,7 +190,8 @@ examples:
   pva trace run.pvti --top 20 --json
   pva trace run.pvti --export-chrome run.json     then open run.json in ui.perfetto.dev)");
   sub->add_option("TRACE", opt->path, "The .pvti file")->required();
-  sub->add_option("--export-chrome", opt->chrome, "Write the trace as Chrome Trace Event JSON to this file ('-': stdout)");
+  sub->add_option("--export-chrome", opt->chrome,
+                  "Write the trace as Chrome Trace Event JSON to this file ('-': stdout)");
   sub->add_option("--top", opt->top, "Labels to list by total duration (0: all; default 10)");
   sub->add_flag("--json", opt->json, "Write the summary as JSON");
   return {sub, [opt]() {
@@ -188,7 +206,8 @@ examples:
               pva::exportChromeTrace(trace, out);
               out.close();
               if (!out) throw UsageError(opt->chrome + ": error writing the export file");
-              std::cerr << "pva: wrote " << escapeControls(opt->chrome) << " (open it in ui.perfetto.dev or chrome://tracing)\n";
+              std::cerr << "pva: wrote " << escapeControls(opt->chrome)
+                        << " (open it in ui.perfetto.dev or chrome://tracing)\n";
             }
             const Json j = traceSummaryJson(trace, opt->top);
             if (opt->json)

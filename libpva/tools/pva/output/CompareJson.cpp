@@ -11,7 +11,10 @@ namespace {
 Json valueJson(const pva::ComparedValue& v) {
   const double rel = v.relative();
   // JSON has no infinity: a quantity that was 0 in the base has a null relative change.
-  return {{"base", v.base}, {"new", v.current}, {"delta", v.delta()}, {"relative", std::isfinite(rel) ? Json(rel) : Json(nullptr)}};
+  return {{"base", v.base},
+          {"new", v.current},
+          {"delta", v.delta()},
+          {"relative", std::isfinite(rel) ? Json(rel) : Json(nullptr)}};
 }
 
 Json namedJson(const pva::NamedComparison& n) {
@@ -22,7 +25,8 @@ Json namedJson(const pva::NamedComparison& n) {
 
 Json namedListJson(const std::vector<pva::NamedComparison>& list) {
   Json a = Json::array();
-  for (const auto& n : list) a.push_back(namedJson(n));
+  for (const auto& n : list)
+    a.push_back(namedJson(n));
   return a;
 }
 
@@ -55,7 +59,8 @@ Json operationJson(const pva::OperationComparison& o) {
 Json runJson(const pva::RunComparison& run) {
   Json j = {{"match", pva::RunComparison::matchName(run.match)}};
   j["base"] = run.inBase() ? Json{{"name", run.baseName}, {"index", run.baseIndex}} : Json(nullptr);
-  j["new"] = run.inCurrent() ? Json{{"name", run.currentName}, {"index", run.currentIndex}} : Json(nullptr);
+  j["new"] = run.inCurrent() ? Json{{"name", run.currentName}, {"index", run.currentIndex}}
+                             : Json(nullptr);
   j["cycles"] = valueJson(run.cycles);
   j["steps"] = valueJson(run.steps);
   return j;
@@ -87,8 +92,11 @@ Json compareJson(const CompareResult& r) {
                   {"base", targetJson(c.target.base)},
                   {"new", targetJson(c.target.current)}};
   const auto& p = c.programsInCommon;
-  j["programsInCommon"] = {{"namesBase", p.namesBase}, {"namesNew", p.namesCurrent}, {"namesInCommon", p.namesInCommon},
-                           {"share", p.share}, {"related", p.related}};
+  j["programsInCommon"] = {{"namesBase", p.namesBase},
+                           {"namesNew", p.namesCurrent},
+                           {"namesInCommon", p.namesInCommon},
+                           {"share", p.share},
+                           {"related", p.related}};
   Json maxTile = valueJson(m.maxTileIncludingGaps);
   maxTile["tileBase"] = m.maxTileBase;
   maxTile["tileNew"] = m.maxTileCurrent;
@@ -102,14 +110,17 @@ Json compareJson(const CompareResult& r) {
                  {"peakLiveness", peak},
                  {"allocated", valueJson(m.allocated)},
                  {"categories", namedListJson(m.categories)}};
-  j["variables"] = {{"alwaysLive", {{"total", valueJson(c.variables.alwaysLiveTotal)},
-                                    {"items", namedListJson(c.variables.alwaysLive)}}},
-                    {"atPeak", {{"total", valueJson(c.variables.atPeakTotal)},
-                                {"stepBase", m.peakStepBase},
-                                {"stepNew", m.peakStepCurrent},
-                                {"items", namedListJson(c.variables.atPeak)}}}};
+  j["variables"] = {{"alwaysLive",
+                     {{"total", valueJson(c.variables.alwaysLiveTotal)},
+                      {"items", namedListJson(c.variables.alwaysLive)}}},
+                    {"atPeak",
+                     {{"total", valueJson(c.variables.atPeakTotal)},
+                      {"stepBase", m.peakStepBase},
+                      {"stepNew", m.peakStepCurrent},
+                      {"items", namedListJson(c.variables.atPeak)}}}};
   Json runs = Json::array();
-  for (const auto& run : c.cycles.matchedRuns) runs.push_back(runJson(run));
+  for (const auto& run : c.cycles.matchedRuns)
+    runs.push_back(runJson(run));
   j["cycles"] = {{"hasExecution", c.hasExecution},
                  {"total", valueJson(c.cycles.total)},
                  {"runs", namedListJson(c.cycles.runs)},
@@ -117,17 +128,25 @@ Json compareJson(const CompareResult& r) {
                  {"computeSets", namedListJson(c.cycles.computeSets)},
                  {"kinds", namedListJson(c.cycles.kinds)},
                  {"streamCopiesByDestination", namedListJson(c.cycles.streamCopies)},
-                 {"totals", {{"runs", valueJson(c.cycles.runsTotal)},
-                             {"computeSets", valueJson(c.cycles.computeSetsTotal)},
-                             {"programs", valueJson(c.cycles.programsTotal)},
-                             {"kinds", valueJson(c.cycles.kindsTotal)},
-                             {"streamCopies", valueJson(c.cycles.streamCopiesTotal)}}}};
+                 {"totals",
+                  {{"runs", valueJson(c.cycles.runsTotal)},
+                   {"computeSets", valueJson(c.cycles.computeSetsTotal)},
+                   {"programs", valueJson(c.cycles.programsTotal)},
+                   {"kinds", valueJson(c.cycles.kindsTotal)},
+                   {"streamCopies", valueJson(c.cycles.streamCopiesTotal)}}}};
   Json ops = Json::array();
-  for (const auto& o : c.operations.operations) ops.push_back(operationJson(o));
-  j["operations"] = {{"compared", c.operations.compared}, {"total", operationJson(c.operations.total)}, {"items", ops}};
+  for (const auto& o : c.operations.operations)
+    ops.push_back(operationJson(o));
+  j["operations"] = {{"compared", c.operations.compared},
+                     {"total", operationJson(c.operations.total)},
+                     {"items", ops}};
   Json grew = Json::array();
   for (const Increase& i : increases(r)) {
-    Json g = {{"what", i.what}, {"unit", i.unit}, {"name", i.name}, {"inBase", i.inBase}, {"inNew", i.inCurrent}};
+    Json g = {{"what", i.what},
+              {"unit", i.unit},
+              {"name", i.name},
+              {"inBase", i.inBase},
+              {"inNew", i.inCurrent}};
     g.update(valueJson(i.value));
     grew.push_back(std::move(g));
   }

@@ -11,15 +11,18 @@ void addGroup(std::vector<Increase>& out, std::vector<Increase> group, std::size
   std::vector<Increase> grew;
   for (auto& i : group)
     if (i.value.delta() > 0) grew.push_back(std::move(i));
-  std::stable_sort(grew.begin(), grew.end(), [](const Increase& a, const Increase& b) { return a.value.delta() > b.value.delta(); });
+  std::stable_sort(grew.begin(), grew.end(), [](const Increase& a, const Increase& b) {
+    return a.value.delta() > b.value.delta();
+  });
   if (grew.size() > top) grew.resize(top);
   out.insert(out.end(), grew.begin(), grew.end());
 }
 
-std::vector<Increase> namedGroup(const std::vector<pva::NamedComparison>& list, const std::string& what,
-                                 const std::string& unit) {
+std::vector<Increase> namedGroup(const std::vector<pva::NamedComparison>& list,
+                                 const std::string& what, const std::string& unit) {
   std::vector<Increase> g;
-  for (const auto& n : list) g.push_back({what, unit, n.name, n.inBase, n.inCurrent, n.value});
+  for (const auto& n : list)
+    g.push_back({what, unit, n.name, n.inBase, n.inCurrent, n.value});
   return g;
 }
 
@@ -28,10 +31,14 @@ std::vector<Increase> namedGroup(const std::vector<pva::NamedComparison>& list, 
 std::string runLabel(const pva::RunComparison& run) {
   using M = pva::RunComparison::Match;
   switch (run.match) {
-  case M::ByName: return run.baseName;
-  case M::ByPosition: return run.baseName + " -> " + run.currentName + " (by position)";
-  case M::OnlyInBase: return run.baseName + " (only in base)";
-  case M::OnlyInCurrent: return run.currentName + " (only in new)";
+  case M::ByName:
+    return run.baseName;
+  case M::ByPosition:
+    return run.baseName + " -> " + run.currentName + " (by position)";
+  case M::OnlyInBase:
+    return run.baseName + " (only in base)";
+  case M::OnlyInCurrent:
+    return run.currentName + " (only in new)";
   }
   return {};
 }
@@ -47,15 +54,18 @@ std::vector<Increase> increases(const CompareResult& r) {
     std::vector<Increase> variables;
     const auto& categoryNames = pva::MemoryCategories::names();
     for (Increase& i : namedGroup(c.variables.alwaysLive, "variable (always)", "bytes"))
-      if (std::find(categoryNames.begin(), categoryNames.end(), i.name) == categoryNames.end()) variables.push_back(std::move(i));
+      if (std::find(categoryNames.begin(), categoryNames.end(), i.name) == categoryNames.end())
+        variables.push_back(std::move(i));
     addGroup(out, std::move(variables), r.top);
     addGroup(out, namedGroup(c.variables.atPeak, "variable (at peak)", "bytes"), r.top);
   }
   if (c.hasExecution) {
-    if (related) addGroup(out, namedGroup(c.cycles.computeSets, "compute set cycles", "cycles"), r.top);
+    if (related)
+      addGroup(out, namedGroup(c.cycles.computeSets, "compute set cycles", "cycles"), r.top);
     std::vector<Increase> runs;
     for (const auto& run : c.cycles.matchedRuns)
-      runs.push_back({"run cycles", "cycles", runLabel(run), run.inBase(), run.inCurrent(), run.cycles});
+      runs.push_back(
+          {"run cycles", "cycles", runLabel(run), run.inBase(), run.inCurrent(), run.cycles});
     addGroup(out, std::move(runs), r.top);
     addGroup(out, namedGroup(c.cycles.kinds, "tile cycles", "cycles"), r.top);
   }

@@ -6,9 +6,8 @@
 #include "Gate.hpp"
 #include "output/Output.hpp"
 
-#include <pva/Compare.hpp>
-
 #include <iosfwd>
+#include <pva/Compare.hpp>
 #include <string>
 
 namespace pvacli {

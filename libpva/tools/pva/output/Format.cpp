@@ -17,7 +17,8 @@ std::string withCommas(std::uint64_t n) {
 
 std::string signedWithCommas(std::int64_t n) {
   // Through unsigned so that INT64_MIN does not overflow on negation.
-  const std::uint64_t magnitude = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  const std::uint64_t magnitude =
+      n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
   return (n < 0 ? "-" : "+") + withCommas(magnitude);
 }
 
@@ -36,7 +37,8 @@ std::string bytes(std::uint64_t n) {
 }
 
 std::string signedBytes(std::int64_t n) {
-  const std::uint64_t magnitude = n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  const std::uint64_t magnitude =
+      n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
   return (n < 0 ? "-" : "+") + bytes(magnitude);
 }
 

@@ -9,11 +9,21 @@ std::string xmlEscape(const std::string& s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
     default:
       if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') break;
       out += c;
@@ -29,9 +39,10 @@ void writeJUnit(std::ostream& out, const std::string& name, const std::vector<Ga
     if (g.skipped) ++skipped;
   }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"pva compare\" tests=\"" << checks.size() << "\" failures=\"" << failures << "\">\n";
-  out << "  <testsuite name=\"" << xmlEscape(name) << "\" tests=\"" << checks.size() << "\" failures=\""
-      << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
+  out << "<testsuites name=\"pva compare\" tests=\"" << checks.size() << "\" failures=\""
+      << failures << "\">\n";
+  out << "  <testsuite name=\"" << xmlEscape(name) << "\" tests=\"" << checks.size()
+      << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
   for (const GateCheck& g : checks) {
     out << "    <testcase classname=\"pva.compare\" name=\"" << xmlEscape(g.id) << "\"";
     if (g.passed && !g.skipped) {

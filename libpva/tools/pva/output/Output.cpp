@@ -18,7 +18,8 @@ std::string plainText(const Json& v) {
   if (v.is_null()) return "";
   // Text from a report (names chosen by user programs, or a damaged file) may not be UTF-8:
   // CSV and text get it with invalid bytes replaced by U+FFFD, as JSON output does.
-  if (v.is_string()) return Json::parse(v.dump(-1, ' ', false, Json::error_handler_t::replace)).get<std::string>();
+  if (v.is_string())
+    return Json::parse(v.dump(-1, ' ', false, Json::error_handler_t::replace)).get<std::string>();
   return v.dump(-1, ' ', false, Json::error_handler_t::replace); // file text may not be UTF-8
 }
 
@@ -66,14 +67,16 @@ std::string cellText(const Json& v, Column::Kind kind) {
 
 void Table::writeText(std::ostream& out) const {
   out << title_ << "\n";
-  for (const auto& [key, value] : meta.items()) out << "  " << key << ": " << plainText(value) << "\n";
+  for (const auto& [key, value] : meta.items())
+    out << "  " << key << ": " << plainText(value) << "\n";
   if (rows_.empty()) {
     out << "  (none)\n";
     return;
   }
   std::vector<std::vector<std::string>> cells;
   std::vector<std::size_t> widths;
-  for (const Column& c : columns_) widths.push_back(c.name.size());
+  for (const Column& c : columns_)
+    widths.push_back(c.name.size());
   for (const auto& row : rows_) {
     cells.emplace_back();
     for (std::size_t i = 0; i < columns_.size(); ++i) {
@@ -95,13 +98,16 @@ void Table::writeText(std::ostream& out) const {
     out << s << "\n";
   };
   std::vector<std::string> header;
-  for (const Column& c : columns_) header.push_back(c.name);
+  for (const Column& c : columns_)
+    header.push_back(c.name);
   line(header);
-  for (const auto& row : cells) line(row);
+  for (const auto& row : cells)
+    line(row);
 }
 
 void Table::writeCsv(std::ostream& out) const {
-  for (std::size_t i = 0; i < columns_.size(); ++i) out << (i ? "," : "") << csvField(columns_[i].name);
+  for (std::size_t i = 0; i < columns_.size(); ++i)
+    out << (i ? "," : "") << csvField(columns_[i].name);
   out << "\n";
   for (const auto& row : rows_) {
     for (std::size_t i = 0; i < columns_.size(); ++i)
@@ -113,11 +119,13 @@ void Table::writeCsv(std::ostream& out) const {
 Json Table::toJson() const {
   Json j;
   j["title"] = title_;
-  for (const auto& [key, value] : meta.items()) j[key] = value;
+  for (const auto& [key, value] : meta.items())
+    j[key] = value;
   Json rows = Json::array();
   for (const auto& row : rows_) {
     Json o = Json::object();
-    for (std::size_t i = 0; i < columns_.size(); ++i) o[columns_[i].name] = i < row.size() ? row[i] : nullptr;
+    for (std::size_t i = 0; i < columns_.size(); ++i)
+      o[columns_[i].name] = i < row.size() ? row[i] : nullptr;
     rows.push_back(std::move(o));
   }
   j["rows"] = std::move(rows);
@@ -126,9 +134,15 @@ Json Table::toJson() const {
 
 void Table::write(std::ostream& out, TableFormat format) const {
   switch (format) {
-  case TableFormat::Text: writeText(out); break;
-  case TableFormat::Csv: writeCsv(out); break;
-  case TableFormat::JsonObject: writeJson(out, toJson()); break;
+  case TableFormat::Text:
+    writeText(out);
+    break;
+  case TableFormat::Csv:
+    writeCsv(out);
+    break;
+  case TableFormat::JsonObject:
+    writeJson(out, toJson());
+    break;
   }
 }
 

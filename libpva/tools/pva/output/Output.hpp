@@ -2,9 +2,8 @@
 // JSON keep exact numbers while the text form adds separators and units.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -30,7 +29,8 @@ struct Column {
 
 class Table {
 public:
-  Table(std::string title, std::vector<Column> columns) : title_(std::move(title)), columns_(std::move(columns)) {}
+  Table(std::string title, std::vector<Column> columns)
+      : title_(std::move(title)), columns_(std::move(columns)) {}
   /// One value per column.
   void add(std::vector<Json> row) { rows_.push_back(std::move(row)); }
   std::size_t size() const { return rows_.size(); }

@@ -8,12 +8,14 @@
 namespace pvacli {
 
 namespace {
-bool stderrIsTerminal() { return isatty(fileno(stderr)) != 0; }
+bool stderrIsTerminal() {
+  return isatty(fileno(stderr)) != 0;
+}
 } // namespace
 
 Progress::Progress(std::string what, std::uint64_t total, bool forced)
-    : what_(std::move(what)), total_(total), enabled_(forced || stderrIsTerminal()), tty_(stderrIsTerminal()),
-      stepsOf100_(tty_ ? 100 : 10) {
+    : what_(std::move(what)), total_(total), enabled_(forced || stderrIsTerminal()),
+      tty_(stderrIsTerminal()), stepsOf100_(tty_ ? 100 : 10) {
   if (!enabled_) return;
   if (total_ == 0)
     std::fprintf(stderr, "%s...\n", what_.c_str());

@@ -254,13 +254,12 @@ private:
     }
     if (const auto* u = e.getAs<expr::UnaryOp>()) {
       const auto o = u->getOpType();
-      const bool toBool = o == UnaryOpType::IS_FINITE || o == UnaryOpType::IS_INF ||
-                          o == UnaryOpType::IS_NAN;
+      const bool toBool =
+          o == UnaryOpType::IS_FINITE || o == UnaryOpType::IS_INF || o == UnaryOpType::IS_NAN;
       const Value a = emit(u->getArg(), toBool ? Type() : hint);
       const Kind k = kindOf(a.type, op_, "the operand of " + std::string(expr::opName(o)));
       if (!accepts(o)(k))
-        fail(std::string(expr::opName(o)) + " does not accept " + a.type.toString() +
-             " operands");
+        fail(std::string(expr::opName(o)) + " does not accept " + a.type.toString() + " operands");
       Instr i;
       i.code = Instr::Code::Unary;
       i.op = std::uint8_t(o);
@@ -289,8 +288,7 @@ private:
         fail("the operands of " + name + " have different types (" + l.type.toString() + " and " +
              r.type.toString() + "); Cast one of them");
       const Kind k = kindOf(l.type, op_, "an operand of " + name);
-      if (!accepts(o)(k))
-        fail(name + " does not accept " + l.type.toString() + " operands");
+      if (!accepts(o)(k)) fail(name + " does not accept " + l.type.toString() + " operands");
       Instr i;
       i.code = Instr::Code::Binary;
       i.op = std::uint8_t(o);
@@ -319,8 +317,7 @@ private:
         fail("the values of SELECT have different types (" + a.type.toString() + " and " +
              b.type.toString() + ")");
       if (c.type != poplar::BOOL)
-        fail("the condition of SELECT (its third operand) is " + c.type.toString() +
-             ", not bool");
+        fail("the condition of SELECT (its third operand) is " + c.type.toString() + ", not bool");
       Instr i;
       i.code = Instr::Code::Select;
       i.inKind = i.outKind = kindOf(a.type, op_, "a value of SELECT");

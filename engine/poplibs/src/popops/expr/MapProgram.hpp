@@ -21,12 +21,12 @@ enum class Kind : std::uint8_t { F32, I32, U32, Bool };
 struct Instr {
   enum class Code : std::uint8_t { Input, Constant, Unary, Binary, Select, Clamp, Cast };
   Code code = Code::Input;
-  std::uint8_t op = 0;   ///< the Unary/BinaryOpType
-  Kind inKind = Kind::F32;  ///< kind of the operands (Select: of a and b)
-  Kind outKind = Kind::F32; ///< kind of the result
-  bool roundToHalf = false; ///< the result is a HALF value: round it
+  std::uint8_t op = 0;               ///< the Unary/BinaryOpType
+  Kind inKind = Kind::F32;           ///< kind of the operands (Select: of a and b)
+  Kind outKind = Kind::F32;          ///< kind of the result
+  bool roundToHalf = false;          ///< the result is a HALF value: round it
   std::uint16_t a = 0, b = 0, c = 0; ///< operand values (indices of earlier instructions)
-  std::uint32_t imm = 0; ///< Input: the slot; Constant: the value's bits in outKind
+  std::uint32_t imm = 0;             ///< Input: the slot; Constant: the value's bits in outKind
 };
 
 /// One tensor the expression reads.

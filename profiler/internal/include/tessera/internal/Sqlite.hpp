@@ -70,8 +70,9 @@ private:
   sqlite3* db_ = nullptr;
 };
 
-/// One prepared statement of `db`, which must outlive it and stay in place. Text and blob values are bound without copying (SQLITE_STATIC):
-/// they must stay valid until the statement is stepped and its bindings cleared.
+/// One prepared statement of `db`, which must outlive it and stay in place. Text and blob values
+/// are bound without copying (SQLITE_STATIC): they must stay valid until the statement is stepped
+/// and its bindings cleared.
 class Statement {
 public:
   Statement(Database& db, std::string_view sql);
