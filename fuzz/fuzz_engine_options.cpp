@@ -2,8 +2,8 @@
 // table (names and value kinds), then the profiler's reading of them (autoReport.*, debug.*,
 // profiler.*). Bad text or values are poplar::invalid_option (a poplar_error); anything else
 // escaping is a finding.
-#include "EngineOptions.hpp"
 #include "profile/ProfilerOptions.hpp"
+#include "session/EngineOptions.hpp"
 
 #include <poplar/OptionFlags.hpp>
 #include <poplar/exceptions.hpp>

@@ -1,6 +1,6 @@
 #include "ExecutionCounting.hpp"
 
-#include "../src/codelets/GpFile.hpp"
+#include "codelets/GpFile.hpp"
 
 #include <cctype>
 #include <sstream>

@@ -1,7 +1,7 @@
 #include "Precompiled.hpp"
 
-#include "../src/codelets/Hash.hpp"
-#include "../src/codelets/Subprocess.hpp"
+#include "codelets/Hash.hpp"
+#include "codelets/Subprocess.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,7 @@
 #include "RegistrationWriter.hpp"
 
-#include "../src/codelets/GpFile.hpp"
 #include "ExecutionCounting.hpp"
+#include "codelets/GpFile.hpp"
 
 #include <sstream>
 

@@ -7,12 +7,12 @@
 // compiles source and registration for the host with clang-14 into one shared object, the
 // .gp file Graph::addCodelets loads. Exit status: 0 done, 1 the source does not compile,
 // 2 bad usage or unreadable input, 3 a vertex class Tessera cannot use, 4 no host compiler.
-#include "../src/codelets/GpFile.hpp"
-#include "../src/codelets/Subprocess.hpp"
 #include "ExecutionCounting.hpp"
 #include "Precompiled.hpp"
 #include "RegistrationWriter.hpp"
 #include "Scanner.hpp"
+#include "codelets/GpFile.hpp"
+#include "codelets/Subprocess.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,10 +1,10 @@
 // The exchange's copies on several host threads: a program that moves every tile's data to
 // other tiles (block by block and element by element), copies in place and streams to and from
 // the host gives the same bits and the same profile on 1, 2 and 8 threads; copies whose order
-// matters stay in order. planCopies (engine/src/ParallelCopy.hpp) is checked directly too.
-#include "ParallelCopy.hpp"
+// matters stay in order. planCopies (engine/src/runtime/ParallelCopy.hpp) is checked directly too.
 #include "TestUtil.hpp"
 #include "common/ScratchDir.hpp"
+#include "runtime/ParallelCopy.hpp"
 
 #include <catch2/catch.hpp>
 #include <memory>

@@ -1,9 +1,9 @@
 // Profiling options: names, values, POPLAR_ENGINE_OPTIONS, report directories, extra files.
-#include "EngineOptions.hpp" // engine/src: the option table itself
 #include "common/Exceptions.hpp"
 #include "common/RemoteSum.hpp"
 #include "common/ReportFiles.hpp"
 #include "common/ScratchDir.hpp"
+#include "session/EngineOptions.hpp" // engine/src: the option table itself
 
 #include <capnp/serialize.h>
 #include <catch2/catch.hpp>

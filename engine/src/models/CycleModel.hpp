@@ -12,7 +12,7 @@
 //   the whole IPU (StreamCopyBegin is the sync with the host, Mid the transfer over the host
 //   link at the Target's hostLinkBytesPerCycle, End the release), so every tile counts the whole
 //   transfer, as Poplar's "Tile average host exchange cycles" does.
-// The Target's figures these use, and their sources, are set in engine/src/Target.cpp
+// The Target's figures these use, and their sources, are set in engine/src/device/Target.cpp
 // (paramsForArch) and listed in docs/fidelity.md.
 #pragma once
 

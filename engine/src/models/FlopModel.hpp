@@ -5,7 +5,7 @@
 // program) has no estimate: it is counted apart, never as 0 FLOPs.
 #pragma once
 
-#include "../CompiledGraph.hpp"
+#include "compiler/CompiledGraph.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -5,7 +5,7 @@
 // that liveness is computed over. Everything here is plain data computed from the CompiledGraph.
 #pragma once
 
-#include "../CompiledGraph.hpp"
+#include "compiler/CompiledGraph.hpp"
 
 #include <cstdint>
 #include <profiler/Schema.hpp>

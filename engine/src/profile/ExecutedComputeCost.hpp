@@ -3,8 +3,8 @@
 // figures (CycleModel::computeCycles), over the measured thread cycles of each vertex.
 #pragma once
 
-#include "../CompiledGraph.hpp"
-#include "../models/CycleModel.hpp"
+#include "compiler/CompiledGraph.hpp"
+#include "models/CycleModel.hpp"
 
 #include <vector>
 

@@ -4,11 +4,11 @@
 // only per-tile totals by cycle kind and the lightweight-profiling buffers.
 #pragma once
 
-#include "../Runtime.hpp"
-#include "../models/ProgramModel.hpp"
 #include "ExecutedComputeCost.hpp"
 #include "ProfilerOptions.hpp"
 #include "StepClock.hpp"
+#include "models/ProgramModel.hpp"
+#include "runtime/Runtime.hpp"
 
 #include <array>
 #include <profiler/Blob.hpp>

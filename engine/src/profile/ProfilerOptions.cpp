@@ -1,6 +1,6 @@
 #include "ProfilerOptions.hpp"
 
-#include "../EngineOptions.hpp"
+#include "session/EngineOptions.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -4,9 +4,9 @@
 // it, so the counters a program reads and the cycles its profile shows are the same numbers.
 #pragma once
 
-#include "../Runtime.hpp"
-#include "../models/ProgramModel.hpp"
 #include "ExecutedComputeCost.hpp"
+#include "models/ProgramModel.hpp"
+#include "runtime/Runtime.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -4,7 +4,7 @@
 // report, and the layout the second longest). One producer, one consumer.
 #pragma once
 
-#include "../models/MemoryModel.hpp"
+#include "models/MemoryModel.hpp"
 
 #include <condition_variable>
 #include <mutex>

@@ -1,6 +1,6 @@
 #include "ReportBuilder.hpp"
 
-#include "../models/FlopModel.hpp"
+#include "models/FlopModel.hpp"
 
 #include <cerrno>
 #include <chrono>

@@ -2,10 +2,10 @@
 // profile.pop through the profiler's writer, and debug.cbor. The engine never writes SQL.
 #pragma once
 
-#include "../models/MemoryModel.hpp"
-#include "../profile/ProfilerOptions.hpp"
 #include "AllocationFeed.hpp"
 #include "DebugContexts.hpp"
+#include "models/MemoryModel.hpp"
+#include "profile/ProfilerOptions.hpp"
 
 #include <memory>
 #include <poplar/OptionFlags.hpp>

@@ -3,7 +3,7 @@
 // (SerializedGraph in profiler/schema/profile.capnp).
 #pragma once
 
-#include "../CompiledGraph.hpp"
+#include "compiler/CompiledGraph.hpp"
 
 #include <ostream>
 #include <string>

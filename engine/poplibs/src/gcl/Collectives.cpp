@@ -1,7 +1,8 @@
 // gcl collectives: argument checks, the result tensors, and the engine's cross-replica program
-// node (engine/src/CrossReplica.hpp), which moves and combines the replicas' data at run time.
-#include "CrossReplica.hpp"
+// node (engine/src/runtime/CrossReplica.hpp), which moves and combines the replicas' data at run
+// time.
 #include "poplibs_support/TileWork.hpp"
+#include "runtime/CrossReplica.hpp"
 
 #include <gcl/Collectives.hpp>
 #include <istream>

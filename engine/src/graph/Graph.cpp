@@ -1,8 +1,8 @@
-#include "CompiledGraph.hpp"
 #include "Convert.hpp"
 #include "GraphState.hpp"
 #include "TensorData.hpp"
 #include "codelets/CodeletLoader.hpp"
+#include "compiler/CompiledGraph.hpp"
 #include "report/SerializedGraph.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "ThreadPool.hpp"
 
-#include "EngineOptions.hpp"
+#include "session/EngineOptions.hpp"
 
 #include <algorithm>
 #include <atomic>

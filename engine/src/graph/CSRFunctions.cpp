@@ -1,6 +1,6 @@
 // poplar/CSRFunctions.hpp: the control is written by vertices, one per tile, as on the IPU.
-#include "DeviceContext.hpp"
 #include "GraphState.hpp"
+#include "runtime/DeviceContext.hpp"
 
 #include <poplar/CSRFunctions.hpp>
 #include <poplar/Vertex.hpp>

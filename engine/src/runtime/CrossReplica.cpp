@@ -1,6 +1,6 @@
 #include "CrossReplica.hpp"
 
-#include "ProgramNode.hpp"
+#include "graph/ProgramNode.hpp"
 
 #include <poplar/exceptions.hpp>
 

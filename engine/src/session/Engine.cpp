@@ -1,15 +1,15 @@
-#include "CompiledGraph.hpp"
 #include "EngineOptions.hpp"
-#include "ExecutableState.hpp"
-#include "GraphState.hpp"
 #include "HostTrace.hpp"
-#include "Runtime.hpp"
-#include "ThreadPool.hpp"
+#include "compiler/CompiledGraph.hpp"
+#include "executable/ExecutableState.hpp"
+#include "graph/GraphState.hpp"
 #include "profile/ExecutionRecorder.hpp"
 #include "profile/StepClock.hpp"
 #include "report/ProfileSummary.hpp"
 #include "report/ReportBuilder.hpp"
 #include "report/SerializedGraph.hpp"
+#include "runtime/Runtime.hpp"
+#include "runtime/ThreadPool.hpp"
 
 #include <cstdio>
 #include <cstdlib>

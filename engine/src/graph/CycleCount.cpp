@@ -1,7 +1,7 @@
 // poplar::cycleCount and cycleStamp: a compute step whose vertices copy the simulated cycle
 // counter of their tile (Runtime's currentCycleCounter: the tile's IPU clock as the step
 // began) into a 2 x UNSIGNED_INT tensor, as the IPU's counter registers are read.
-#include "Runtime.hpp"
+#include "runtime/Runtime.hpp"
 
 #include <poplar/CycleCount.hpp>
 #include <poplar/Vertex.hpp>

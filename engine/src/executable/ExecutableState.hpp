@@ -2,7 +2,7 @@
 // and, once written or read, the codelet objects its vertex types come from.
 #pragma once
 
-#include "CompiledGraph.hpp"
+#include "compiler/CompiledGraph.hpp"
 
 #include <iosfwd>
 #include <poplar/Executable.hpp>

@@ -1,11 +1,11 @@
 #include "Runtime.hpp"
 
-#include "Convert.hpp"
 #include "DeviceContext.hpp"
 #include "ParallelCopy.hpp"
 #include "TensorPrinter.hpp"
 #include "ThreadPool.hpp"
 #include "codelets/CodeletLoader.hpp"
+#include "graph/Convert.hpp"
 #include "models/CycleModel.hpp"
 
 #include <algorithm>

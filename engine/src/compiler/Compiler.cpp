@@ -1,8 +1,8 @@
 // compile(): checks a graph and its programs and lowers them to CompiledGraph.
 #include "CompiledGraph.hpp"
-#include "GraphState.hpp"
-#include "ProgramNode.hpp"
 #include "codelets/CodeletLoader.hpp"
+#include "graph/GraphState.hpp"
+#include "graph/ProgramNode.hpp"
 
 #include <algorithm>
 #include <map>

@@ -2,7 +2,7 @@
 // connections, and an interpreter that steps the lowered program tree.
 #pragma once
 
-#include "CompiledGraph.hpp"
+#include "compiler/CompiledGraph.hpp"
 
 #include <functional>
 #include <iosfwd>

@@ -1,7 +1,7 @@
 // What a program::Program holds: a tree of nodes, read by the engine's compiler.
 #pragma once
 
-#include "CrossReplica.hpp"
+#include "runtime/CrossReplica.hpp"
 
 #include <poplar/Program.hpp>
 

@@ -3,7 +3,7 @@
 // the memory model, liveness and the cycle model can all be computed from it.
 #pragma once
 
-#include "CrossReplica.hpp"
+#include "runtime/CrossReplica.hpp"
 
 #include <cstdint>
 #include <functional>
