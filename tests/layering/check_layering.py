@@ -7,6 +7,13 @@ shared DESIGN "Folders and what each owns"):
   profiler-> libpva                            (the schema and writers sit below the reader)
   libpvti -> libpva, engine                    (trace instrumentation sits below both)
 
+and, inside libpva, that its layers only look down (docs/architecture.md, "Inside libpva"):
+
+  storage (files, SQL)  <  model, trace (the object model)  <  analysis  <  compare
+
+A file of libpva/src/<layer>/ must not include a source file of a higher layer, nor a public
+<pva/...> header that belongs to one (LIBPVA_PUBLIC_LAYER says which layer each header is).
+
 It reads every #include line of the C/C++ files under each part's folder and decides which part
 an included file belongs to, by its include path (<poplar/..>, <pva/..>, ...) or, for a quoted
 relative include, by where the file it names is. Usage:
@@ -35,6 +42,20 @@ FORBIDDEN = {
     "profiler": {"libpva"},
     "libpvti": {"libpva", "engine"},
 }
+
+# libpva's inner layers, lowest first; a layer may include its own and lower ones only.
+LIBPVA_LAYERS = {"storage": 0, "model": 1, "trace": 1, "analysis": 2, "compare": 3}
+# The layer of each public header; headers of plain types (errors, ids, counts, the serialized
+# graph's records) are layer 0, usable everywhere. A header not listed is refused by the check,
+# so a new one has to be placed.
+LIBPVA_PUBLIC_LAYER = {
+    "Exception.hpp": 0, "Fwd.hpp": 0, "OptionalCount.hpp": 0, "SerializedGraph.hpp": 0,
+    "Report.hpp": 1, "Compilation.hpp": 1, "Debug.hpp": 1, "Execution.hpp": 1, "Program.hpp": 1,
+    "Trace.hpp": 1,
+    "Analysis.hpp": 2, "Insights.hpp": 2, "OperationTiles.hpp": 2, "StepCycleKind.hpp": 2,
+    "Compare.hpp": 3, "pva.hpp": 3,
+}
+LAYER_NAMES = {0: "storage", 1: "model", 2: "analysis", 3: "compare"}
 
 SOURCE_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -83,6 +104,53 @@ def violations(root):
     return found
 
 
+def libpva_layer_of_source(root, path):
+    """(layer name, rank) of a file under libpva/src/<layer>/, else None."""
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(os.path.join(root, "libpva", "src")))
+    parts = rel.split(os.sep)
+    if len(parts) < 2 or parts[0] not in LIBPVA_LAYERS:
+        return None
+    return parts[0], LIBPVA_LAYERS[parts[0]]
+
+
+def libpva_layer_violations(root):
+    found = []
+    src = os.path.join(root, "libpva", "src")
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames[:] = sorted(dirnames)
+        for filename in sorted(filenames):
+            if not filename.endswith(SOURCE_EXTENSIONS):
+                continue
+            path = os.path.join(dirpath, filename)
+            mine = libpva_layer_of_source(root, path)
+            if mine is None:
+                continue
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for number, line in enumerate(f, 1):
+                    m = INCLUDE.match(line)
+                    if not m:
+                        continue
+                    kind, name = m.group(1), m.group(2)
+                    theirs = None
+                    if kind == '"':
+                        candidate = os.path.join(dirpath, name)
+                        if os.path.exists(candidate):
+                            theirs = libpva_layer_of_source(root, candidate)
+                    elif name.startswith("pva/"):
+                        header = name[len("pva/"):]
+                        if header not in LIBPVA_PUBLIC_LAYER:
+                            found.append(f"{os.path.relpath(path, root)}:{number}: includes <{name}>, "
+                                         "a public header with no layer in LIBPVA_PUBLIC_LAYER")
+                            continue
+                        rank = LIBPVA_PUBLIC_LAYER[header]
+                        theirs = (LAYER_NAMES[rank], rank)
+                    if theirs and theirs[1] > mine[1]:
+                        close = ">" if kind == "<" else '"'
+                        found.append(f"{os.path.relpath(path, root)}:{number}: libpva {mine[0]} includes "
+                                     f"{kind}{name}{close} ({theirs[0]}), a higher layer")
+    return found
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -93,7 +161,7 @@ def main(argv):
         # A renamed part must not silently shrink the check to nothing.
         print(f"check_layering: {root} has no folder {', '.join(missing)}; update FORBIDDEN", file=sys.stderr)
         return 2
-    found = violations(root)
+    found = violations(root) + libpva_layer_violations(root)
     for v in found:
         print(v)
     if found:

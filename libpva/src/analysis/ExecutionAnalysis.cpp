@@ -1,7 +1,7 @@
 // pva::analyseExecution: per-program and per-compute-set cycles, tile balance, parallel
 // efficiency and IPU traffic, for each run and for all runs, in one streamed pass over the steps.
 #include "../model/Access.hpp"
-#include "Saturating.hpp"
+#include "../model/Saturating.hpp"
 
 #include <algorithm>
 #include <initializer_list>

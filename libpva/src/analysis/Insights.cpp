@@ -2,8 +2,8 @@
 // change. One pass over the tiles' memory columns, one over the liveness steps' per-tile and
 // per-IPU bytes, then the worst tiles' own variables; lists are cut to InsightsOptions' sizes.
 #include "../model/Access.hpp"
+#include "../model/Saturating.hpp"
 #include "MovesData.hpp"
-#include "Saturating.hpp"
 
 #include <algorithm>
 #include <cctype>

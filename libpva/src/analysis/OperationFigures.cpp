@@ -1,7 +1,7 @@
 // pva::operationFigures: code, vertices and exchanged bytes of one operation's programs; and
 // pva::operationCycles: the cycles its programs ran.
+#include "../model/Saturating.hpp"
 #include "MovesData.hpp"
-#include "Saturating.hpp"
 
 #include <pva/Analysis.hpp>
 #include <pva/Program.hpp>

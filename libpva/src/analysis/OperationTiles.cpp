@@ -1,5 +1,5 @@
 // pva::operationTileFigures: an operation's code, vertices, cycles and FLOPs on each tile.
-#include "Saturating.hpp"
+#include "../model/Saturating.hpp"
 
 #include <pva/Execution.hpp>
 #include <pva/OperationTiles.hpp>

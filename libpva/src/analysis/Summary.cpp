@@ -1,7 +1,8 @@
 // pva::summarize: the report's headline figures, from the tiles' memory columns, the liveness
 // steps and the runs' stored totals. Every front end renders this value; none sums tiles itself.
 #include "../model/Access.hpp"
-#include "Saturating.hpp"
+#include "../model/Saturating.hpp"
+#include "AnalysisCache.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -274,7 +275,8 @@ MemorySummary summarizeMemory(const Report& report, const Tiles& tiles) {
 ReportSummary summarize(const Report& report) {
   // Computed once per open report and copied out after; a report whose reading throws is read
   // again (and throws again) on the next call.
-  detail::Lazy<ReportSummary>& cached = detail::Access::state(report)->summary;
+  detail::Lazy<ReportSummary>& cached =
+      detail::analysisCache(*detail::Access::state(report)).summary;
   return cached.get([&] {
     const CompilationReport c = report.compilation();
     ReportSummary& s = cached.value;

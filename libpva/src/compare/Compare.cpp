@@ -2,7 +2,7 @@
 // operationFigures, so a compared figure is the figure `pva summary`, the viewer and Python show
 // for that report. The pairing of rows is in Matching.cpp; targets, variables and operations in
 // their own files.
-#include "../analysis/Saturating.hpp"
+#include "../model/Saturating.hpp"
 #include "Matching.hpp"
 #include "Parts.hpp"
 

@@ -1,5 +1,5 @@
 // compare(): the operations of debug.cbor, with the figures the Operations view shows.
-#include "../analysis/Saturating.hpp"
+#include "../model/Saturating.hpp"
 #include "Matching.hpp"
 #include "Parts.hpp"
 

@@ -1,5 +1,5 @@
 // compare(): variables always live, and live at each report's peak liveness step, by name.
-#include "../analysis/Saturating.hpp"
+#include "../model/Saturating.hpp"
 #include "Matching.hpp"
 #include "Parts.hpp"
 

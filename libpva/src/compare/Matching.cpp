@@ -1,7 +1,7 @@
 // Pairing rows of two reports (Matching.hpp).
 #include "Matching.hpp"
 
-#include "../analysis/Saturating.hpp"
+#include "../model/Saturating.hpp"
 
 #include <algorithm>
 #include <set>

@@ -1,7 +1,7 @@
 // report.compilation(): target, graph, tiles and their memory, compute sets, variables,
 // liveness steps and lowered variables.
-#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
+#include "Saturating.hpp"
 
 #include <map>
 #include <profiler/Schema.hpp>

@@ -1,6 +1,6 @@
 // Debug information: debug contexts from debug.cbor, and operations grouped by them.
-#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
+#include "Saturating.hpp"
 
 #include <algorithm>
 #include <map>

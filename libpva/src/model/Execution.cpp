@@ -1,6 +1,6 @@
 // report.execution(): runs, steps streamed in chunks, cycle totals, blocks.
-#include "../analysis/Saturating.hpp"
 #include "Access.hpp"
+#include "Saturating.hpp"
 
 #include <profiler/Blob.hpp>
 

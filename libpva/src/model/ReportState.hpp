@@ -11,9 +11,18 @@
 #include <array>
 #include <atomic>
 #include <mutex>
-#include <pva/pva.hpp>
+#include <pva/Compilation.hpp>
+#include <pva/Debug.hpp>
+#include <pva/Exception.hpp>
+#include <pva/Execution.hpp>
+#include <pva/Program.hpp>
+#include <pva/Report.hpp>
 
 namespace pva::detail {
+
+/// What the analysis layer derives once per open report (analysis/AnalysisCache.hpp). The model
+/// keeps it without knowing its type, so that it stays below the analysis layer.
+struct AnalysisCache;
 
 /// A value filled on first use. After that, reading it costs one atomic load (std::call_once
 /// costs a thread-local look-up, which showed in per-tile loops). A fill that throws is retried.
@@ -65,9 +74,8 @@ struct ReportState : std::enable_shared_from_this<ReportState> {
   Lazy<std::vector<storage::LivenessRow>> liveness;
   Lazy<std::vector<storage::RunRow>> runs;
   Lazy<std::vector<std::unique_ptr<DebugContext>>> debugContexts;
-  /// pva::summarize's value: the CLI, compare, the viewer and Python each ask for it, often
-  /// more than once, and an open report never changes.
-  Lazy<ReportSummary> summary;
+  /// Filled by the analysis layer on first use (analysis/AnalysisCache.hpp: analysisCache()).
+  Lazy<std::shared_ptr<AnalysisCache>> analysis;
 
   // Accessors that fill the caches.
   const Target& getTarget();

@@ -1,6 +1,6 @@
-// Sums of the analysis layer saturate at 2^64 - 1 instead of wrapping around: a report's figures
-// are whatever its file says, and a damaged (or hostile) file of huge values must give a huge
-// figure, never a small one that passes a CI gate. Real reports stay far below the limit.
+// Sums of the model and analysis layers saturate at 2^64 - 1 instead of wrapping around: a report's
+// figures are whatever its file says, and a damaged (or hostile) file of huge values must give a
+// huge figure, never a small one that passes a CI gate. Real reports stay far below the limit.
 #pragma once
 
 #include <cstdint>
