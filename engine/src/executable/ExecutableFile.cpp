@@ -230,7 +230,7 @@ void writeType(Writer& w, Type t) {
 }
 Type readType(Reader& r) {
   const auto id = r.u8();
-  if (id > static_cast<std::uint8_t>(Type::Id::Bool))
+  if (id > static_cast<std::uint8_t>(Type::Id::UnsignedLongLong))
     throw FormatError("unknown element type " + std::to_string(id));
   return Type(static_cast<Type::Id>(id));
 }
@@ -482,7 +482,8 @@ private:
     v.debug = debug();
     const std::size_t bytes = v.numElements * v.type.size();
     if (v.arenaOffset > arena_ || bytes > arena_ - v.arenaOffset ||
-        (!v.initial.empty() && v.initial.size() != bytes))
+        (!v.initial.empty() && v.initial.size() != bytes &&
+         v.initial.size() != bytes * g.replicationFactor))
       throw FormatError("variable '" + v.name + "' does not fit its arena place");
     return v;
   }
