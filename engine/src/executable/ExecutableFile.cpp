@@ -4,6 +4,7 @@
 // files were compiled into travel inside the payload, so the loading process needs neither the
 // sources nor the cache of the process that compiled them.
 #include "ExecutableState.hpp"
+#include "LibraryVertices.hpp"
 #include "codelets/CodeletLoader.hpp"
 #include "codelets/Hash.hpp"
 
@@ -774,6 +775,9 @@ const VertexTypeDescriptor* findType(const std::string& name, const std::string&
     tessera::codelets::loadEmbeddedCodeletObject(it->second, source);
     if (const auto* t = lookup()) return t;
   }
+  // PopLibs' vertices: their library, loaded when the program does not link it.
+  if (loadVertexLibrary(source))
+    if (const auto* t = lookup()) return t;
   throw poplar_error(
       "Executable::deserialize: the executable runs vertex '" + name + "' from codelet source '" +
       displaySourceName(source) +
