@@ -42,23 +42,45 @@ TEST_CASE("64-bit host integers convert to the tensor's type", "[graph][wild]") 
   CHECK(hf == std::vector<float>{7, 9});
 }
 
-TEST_CASE("a state member takes a number of another arithmetic type", "[graph][wild]") {
+namespace {
+/// out = in * factor, the factor an unsigned state member.
+class ScaleByCount : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<int>> in;
+  poplar::Output<poplar::Vector<int>> out;
+  unsigned factor;
+  bool compute() {
+    for (unsigned i = 0; i < out.size(); ++i)
+      out[i] = in[i] * int(factor);
+    return true;
+  }
+  static std::uint64_t getCycleEstimate(const VertexIntrospector&, const Target&) { return 8; }
+};
+} // namespace
+TESSERA_VERTEX(ScaleByCount, in, out, factor);
+
+TEST_CASE("a state member takes an integer of another integer type", "[graph][wild]") {
   auto device = test::smallDevice(1);
-  Graph g = test::makeGraph(device);
-  auto data = g.addVariable(FLOAT, {2}, "data");
-  g.setTileMapping(data, 0);
-  g.setInitialValue(data, std::vector<float>{1, 2});
+  Graph g(device.getTarget());
+  g.addCodelets("test_wild_api.cpp"); // the TESSERA_VERTEX line above
+  auto in = g.addVariable(INT, {2}, "in");
+  auto out = g.addVariable(INT, {2}, "out");
+  g.setTileMapping(in, 0);
+  g.setTileMapping(out, 0);
+  g.setInitialValue(in, std::vector<int>{1, -2});
   auto cs = g.addComputeSet("scale");
-  auto v = g.addVertex(cs, "ScaleVertex", {{"data", data}});
+  auto v = g.addVertex(cs, "ScaleByCount", {{"in", in}, {"out", out}});
   g.setTileMapping(v, 0);
-  g.setInitialValue(v["factor"], std::size_t(3)); // float member, integer value
-  g.createHostRead("data", data);
+  g.setInitialValue(v["factor"], std::size_t(3)); // unsigned member, std::size_t value
+  CHECK_THROWS_MATCHES(g.setInitialValue(v["factor"], 2.5f), type_error,
+                       test::What(Catch::Contains("factor") && Catch::Contains("float")));
+  g.createHostRead("out", out);
   Engine e(g, Execute(cs));
   e.load(device);
   e.run(0);
-  std::vector<float> out(2);
-  e.readTensor("data", out.data(), out.data() + 2);
-  CHECK(out == std::vector<float>{3, 6});
+  std::vector<int> got(2);
+  e.readTensor("out", got.data(), got.data() + 2);
+  CHECK(got == std::vector<int>{3, -6});
 }
 
 TEST_CASE("addVertex connects values, tensor lists and 2-D tensors", "[graph][wild]") {

@@ -202,7 +202,7 @@ public:
     detail::DeviceValues<T> v(&value, 1);
     setInitialValueFrom(t, v.type, v.data, false);
   }
-  /// The value of a scalar state member of a vertex; a number of another arithmetic type than
+  /// The value of a scalar state member of a vertex; an integer of another integer type than
   /// the member's is converted to it (as an implicit C++ conversion would).
   template <typename T> void setInitialValue(const FieldRef& field, T value) {
     detail::DeviceValues<T> v(&value, 1);

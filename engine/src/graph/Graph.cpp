@@ -318,10 +318,12 @@ void Graph::setFieldValue(const FieldRef& f, Type srcType, const void* value, st
     throw graph_connection_error("setInitialValue on field '" + f.name() + "' of vertex type '" +
                                  state_->vertices[f.vertexId()].type->name +
                                  "': it is an edge, connect a tensor to it instead");
-  if (d.elementType.size() && srcType.size() && d.elementType != srcType &&
+  auto isInteger = [](Type t) { return t.size() && !t.isFloatingPoint(); };
+  if (isInteger(d.elementType) && isInteger(srcType) && d.elementType != srcType &&
       d.elementType.size() == d.stateSize) {
-    // A number of another type (an int for an unsigned member, a std::size_t for an int):
-    // converted as C++ converts it on assignment.
+    // An integer of another type (an int for an unsigned member, a std::size_t for an int):
+    // converted as C++ converts it on assignment, as Poplar does. A float for an integer
+    // member, or an integer for a float one, stays a type_error.
     std::vector<unsigned char> converted(d.stateSize);
     detail::convertElements(srcType, value, d.elementType, converted.data(), 1);
     conn.state = std::move(converted);
