@@ -69,18 +69,17 @@ void Graph::outputVertexGraph(std::ostream& out, ArrayRef<program::Program> prog
         << "];\n";
     for (std::size_t f = 0; f < vertex.fields.size(); ++f) {
       const auto& d = vertex.type->fields[f];
-      for (const auto& edge : vertex.fields[f].edges) {
-        if (!edge.valid()) continue;
-        std::set<unsigned> edgeVars;
-        for (const auto& r : edge.getVarRegions())
-          edgeVars.insert(r.var);
-        for (unsigned var : edgeVars) {
-          vars.insert(var);
-          if (reads(d.direction))
-            out << "  var" << var << " -> v" << v << " [label=" << quoted(d.name) << "];\n";
-          if (writes(d.direction))
-            out << "  v" << v << " -> var" << var << " [label=" << quoted(d.name) << "];\n";
-        }
+      std::set<unsigned> fieldVars; // one arrow per variable, however many edges reach it
+      for (const auto& edge : vertex.fields[f].edges)
+        if (edge.valid())
+          for (const auto& r : edge.getVarRegions())
+            fieldVars.insert(r.var);
+      for (unsigned var : fieldVars) {
+        vars.insert(var);
+        if (reads(d.direction))
+          out << "  var" << var << " -> v" << v << " [label=" << quoted(d.name) << "];\n";
+        if (writes(d.direction))
+          out << "  v" << v << " -> var" << var << " [label=" << quoted(d.name) << "];\n";
       }
     }
   }

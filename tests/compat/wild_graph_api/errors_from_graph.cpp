@@ -3,6 +3,7 @@
 
 std::string sliceError(poplar::Graph &graph) {
   poplar::Tensor t = graph.addVariable(poplar::FLOAT, {4});
+  graph.setTileMapping(t, 0);
   try {
     t.slice(2, 9);
   } catch (const poplar::index_error &e) {
