@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <poplar/ProfileValue.hpp>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -115,5 +117,29 @@ private:
 
 inline DebugNameAndId::DebugNameAndId(const DebugContext& context)
     : DebugNameAndId(context.getPathName()) {}
+
+/// Poplar's debug information of one software layer: the given context with its layer set
+/// (what the profile's debug information and the viewer's Operations view show), plus named
+/// values. Pass it wherever a DebugContext is taken. The values are kept on the object
+/// (getValues); Tessera does not write them to debug.cbor.
+class DebugInfo : public DebugContext {
+public:
+  DebugInfo(const DebugContext& debugContext, std::string layer)
+      : DebugContext(debugContext), dnai_(debugContext) {
+    setOp(std::move(layer), debugContext.getOpType());
+  }
+  DebugId getId() const { return dnai_.getId(); }
+  std::string getPathName() const { return DebugContext::getPathName(); }
+  /// Records a value under `name` (replacing one recorded before); returns true.
+  bool setValue(std::string name, ProfileValue value) {
+    values_[std::move(name)] = std::move(value);
+    return true;
+  }
+  const std::map<std::string, ProfileValue>& getValues() const { return values_; }
+
+private:
+  DebugNameAndId dnai_;
+  std::map<std::string, ProfileValue> values_;
+};
 
 } // namespace poplar

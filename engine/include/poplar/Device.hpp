@@ -20,6 +20,11 @@ public:
   static Device createCPUDevice(unsigned numTiles = 1);
 
   const Target& getTarget() const;
+  /// Whether programs on this device can use remote buffers: every simulated device can.
+  bool supportsRemoteBuffers() const;
+  /// A device of the same IPUs with only the first tilesPerIPU tiles of each (an IPU Model
+  /// device; attaching it does not claim the IPUs of a DeviceManager device).
+  Device createVirtualDevice(unsigned tilesPerIPU);
   unsigned getId() const;
   /// IPU Model and CPU devices are always attached; manager devices must attach first.
   bool attach();

@@ -11,12 +11,18 @@
 #include <iosfwd>
 #include <iostream>
 #include <memory>
+#include <numeric> // as Poplar's Engine.hpp brings it
+#if __cplusplus >= 201703L
+#include <optional>
+#endif
 #include <poplar/Device.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
+#include <poplar/ProfileValue.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/StreamCallback.hpp>
+#include <poplar/exceptions.hpp>
 #include <pva/Report.hpp>
 #include <stdexcept>
 #include <string>
@@ -108,9 +114,41 @@ public:
   /// autoReport.outputGraphProfile); throws poplar::runtime_error otherwise.
   pva::Report getReport(bool reportExecution = true) const;
 
+  // Older SDKs' profiling API, deprecated there in favour of libpva and kept for the code that
+  // still uses it (docs/compatibility.md, "Older SDK habits"): the same report as getReport,
+  // as ProfileValue trees. They need a profile (debug.instrument, autoReport.* or
+  // debug.retainDebugInformation) and throw profiling_disabled naming the option otherwise.
+  /// Runs after this are recorded in the execution profile (the default when it is kept).
+  void enableExecutionProfiling();
+  /// Runs after this are not recorded (nor counted by the execution profile's cycles).
+  void disableExecutionProfiling();
+  /// getExecutionProfile forgets the runs recorded so far (the report keeps them).
+  void resetExecutionProfile();
+  /// {"target": ..., "graph": ..., "memory": {"byTile": {"total", "totalIncludingGaps"}},
+  ///  "computeSets": {"names": [...]}, "profilePath": <profile.pop>}.
+  ProfileValue getGraphProfile() const;
+  /// {"simulation": {"cycles": N, "steps": [{"type", "name", "cycles", "program"}]},
+  ///  "runs": [{"name", "program", "cycles"}], "profilePath": <profile.pop>}.
+  ProfileValue getExecutionProfile() const;
+  /// The entries of both.
+  ProfileValue getProfile() const;
+
 private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// The summary Engine::printProfileSummary prints, from the profiles older SDKs returned
+/// (Engine::getGraphProfile, getExecutionProfile): the report they came from is read again. An
+/// empty execution profile ({}) prints the memory only; options as Engine::printProfileSummary.
+void printProfileSummary(std::ostream& out, const ProfileValue& graphProfile,
+                         const ProfileValue& executionProfile = {},
+                         const OptionFlags& options = {});
+/// The Target, Graph and Memory Usage parts only.
+void printGraphSummary(std::ostream& out, const ProfileValue& graphProfile,
+                       const OptionFlags& options = {});
+/// The same as printProfileSummary.
+void printExecutionSummary(std::ostream& out, const ProfileValue& graphProfile,
+                           const ProfileValue& executionProfile, const OptionFlags& options = {});
 
 } // namespace poplar

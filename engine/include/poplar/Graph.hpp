@@ -5,12 +5,17 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <numeric> // std::iota, std::accumulate: Poplar's Graph.hpp brings them
+#if __cplusplus >= 201703L
+#include <optional> // as Poplar's headers bring it (C++17 and later)
+#endif
 #include <poplar/ArrayRef.hpp>
 #include <poplar/CodeletFileType.hpp>
 #include <poplar/DebugContext.hpp>
@@ -25,7 +30,9 @@
 #include <poplar/Tensor.hpp>
 #include <poplar/TensorCloneMethod.hpp>
 #include <poplar/VariableMappingMethod.hpp>
+#include <poplar/Version.hpp>
 #include <poplar/Vertex.hpp>
+#include <poplar/exceptions.hpp> // poplar_error & co. are visible from Graph.hpp, as in Poplar
 #include <poplar/replication_factor.hpp>
 #include <string>
 #include <type_traits>
@@ -36,10 +43,60 @@ namespace poplar {
 
 class Device;
 
+namespace detail {
+/// Host values of arithmetic types with no device type (double, long double) are given to the
+/// graph as float, as Poplar accepts them.
+template <typename T> struct HostValue { using type = T; };
+template <> struct HostValue<double> { using type = float; };
+template <> struct HostValue<long double> { using type = float; };
+
+/// `n` host values as the graph reads them: the values themselves, or float copies of them.
+template <typename T> struct DeviceValues {
+  using D = typename HostValue<T>::type;
+  DeviceValues(const T* values, std::size_t n) : type(TypeOf<D>::value) {
+    if (std::is_same<T, D>::value) {
+      data = values;
+    } else {
+      converted.reset(new D[n ? n : 1]); // not a vector: std::vector<bool> has no data()
+      std::copy(values, values + n, converted.get());
+      data = converted.get();
+    }
+  }
+  std::unique_ptr<D[]> converted;
+  const void* data = nullptr;
+  Type type;
+};
+} // namespace detail
+
 class Graph {
 public:
   /// For each tile, the intervals of the flattened tensor mapped to it.
   using TileToTensorMapping = std::vector<std::vector<Interval>>;
+
+  /// One entry of addVertex's connection list: a field and a tensor, a list of tensors (the
+  /// edges of a Vector<...> field), or a plain value (connected as connect(field, value) does).
+  class ConnectionDesc {
+  public:
+    ConnectionDesc(StringRef field, Tensor t) : field_(field), tensors_{std::move(t)} {}
+    ConnectionDesc(StringRef field, ArrayRef<Tensor> ts)
+        : field_(field), isList_(true), tensors_(ts.begin(), ts.end()) {}
+    template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                             std::is_same<T, half>::value>::type>
+    ConnectionDesc(StringRef field, T value)
+        : field_(field), valueType_(TypeOf<typename detail::HostValue<T>::type>::value) {
+      const typename detail::HostValue<T>::type v = static_cast<decltype(v)>(value);
+      static_assert(sizeof(v) <= sizeof(value_), "value too large");
+      std::memcpy(value_, &v, sizeof(v));
+    }
+
+  private:
+    friend class Graph;
+    std::string field_;
+    bool isList_ = false;
+    std::vector<Tensor> tensors_;
+    Type valueType_; ///< valid for a plain value
+    unsigned char value_[8] = {};
+  };
 
   Graph(const Target& target, replication_factor r = replication_factor(1))
       : Graph(target, r.value) {}
@@ -90,19 +147,25 @@ public:
   template <typename T>
   Tensor addConstant(Type type, ArrayRef<std::size_t> shape, const T* values,
                      const DebugContext& debugContext = {}) {
-    return addConstantFrom(type, shape, TypeOf<T>::value, values, true, debugContext);
+    std::size_t n = 1;
+    for (auto d : shape)
+      n *= d;
+    detail::DeviceValues<T> v(values, n);
+    return addConstantFrom(type, shape, v.type, v.data, true, debugContext);
   }
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
                                                            std::is_same<T, half>::value>::type>
   Tensor addConstant(Type type, ArrayRef<std::size_t> shape, T value,
                      const DebugContext& debugContext = {}) {
-    return addConstantFrom(type, shape, TypeOf<T>::value, &value, false, debugContext);
+    detail::DeviceValues<T> v(&value, 1);
+    return addConstantFrom(type, shape, v.type, v.data, false, debugContext);
   }
   template <typename T>
   Tensor addConstant(Type type, ArrayRef<std::size_t> shape, ArrayRef<T> values,
                      const DebugContext& debugContext = {}) {
     checkValueCount(shape, values.size(), "addConstant");
-    return addConstantFrom(type, shape, TypeOf<T>::value, values.data(), true, debugContext);
+    detail::DeviceValues<T> v(values.data(), values.size());
+    return addConstantFrom(type, shape, v.type, v.data, true, debugContext);
   }
   // A vector as it is (Alloc keeps a braced list from choosing this over ArrayRef<T>).
   template <typename T, typename Alloc>
@@ -110,6 +173,14 @@ public:
                      const DebugContext& debugContext = {}) {
     return addConstant(type, shape, ArrayRef<T>(values), debugContext);
   }
+  /// A HALF constant from IEEE half bit patterns: one repeated value, or one per element.
+  Tensor addConstantHalf(Type type, ArrayRef<std::size_t> shape, std::uint16_t value,
+                         const DebugContext& debugContext = {});
+  Tensor addConstantHalf(Type type, ArrayRef<std::size_t> shape, const std::uint16_t* values,
+                         const DebugContext& debugContext = {});
+  /// An UNSIGNED_INT scalar constant holding, in each replica, that replica's index (0 to the
+  /// replication factor - 1).
+  Tensor addReplicationIndexConstant(const DebugContext& debugContext = {});
   /// A copy of `t`'s shape and tile mapping as a new variable.
   Tensor clone(const Tensor& t, const DebugContext& debugContext = {},
                TensorCloneMethod method = TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
@@ -118,7 +189,8 @@ public:
   /// The value a variable holds when the engine loads (converted to the tensor's type).
   template <typename T> void setInitialValue(const Tensor& t, ArrayRef<T> values) {
     checkValueCount(t.shape(), values.size(), "setInitialValue");
-    setInitialValueFrom(t, TypeOf<T>::value, values.data(), true);
+    detail::DeviceValues<T> v(values.data(), values.size());
+    setInitialValueFrom(t, v.type, v.data, true);
   }
   template <typename T, typename Alloc>
   void setInitialValue(const Tensor& t, const std::vector<T, Alloc>& values) {
@@ -127,12 +199,18 @@ public:
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
                                                            std::is_same<T, half>::value>::type>
   void setInitialValue(const Tensor& t, T value) {
-    setInitialValueFrom(t, TypeOf<T>::value, &value, false);
+    detail::DeviceValues<T> v(&value, 1);
+    setInitialValueFrom(t, v.type, v.data, false);
   }
-  /// The value of a scalar state member of a vertex.
+  /// The value of a scalar state member of a vertex; an integer of another integer type than
+  /// the member's is converted to it (as an implicit C++ conversion would).
   template <typename T> void setInitialValue(const FieldRef& field, T value) {
-    setFieldValue(field, TypeOf<T>::value, &value, sizeof(T));
+    detail::DeviceValues<T> v(&value, 1);
+    setFieldValue(field, v.type, v.data, v.type.size());
   }
+  /// HALF initial values from IEEE half bit patterns.
+  void setInitialValueHalf(const Tensor& t, std::uint16_t value);
+  void setInitialValueHalf(const Tensor& t, ArrayRef<std::uint16_t> values);
 
   void setTileMapping(const Tensor& t, unsigned tile);
   void setTileMapping(const Tensor& t, const TileToTensorMapping& mapping);
@@ -147,8 +225,11 @@ public:
   /// (addCodelets, or a library's addCodelets(graph)) defines it.
   bool hasCodelet(StringRef vertexType) const;
   VertexRef addVertex(ComputeSet cs, const std::string& vertexType);
+  /// A vertex with its fields connected: {{"in", tensor}, {"edges", tensors}, {"scale", 0.5f}}.
   VertexRef addVertex(ComputeSet cs, const std::string& vertexType,
-                      std::initializer_list<std::pair<const std::string, Tensor>> connections);
+                      ArrayRef<ConnectionDesc> connections);
+  /// Connects a field to a tensor. A 2-D (or higher) tensor connected to a Vector<...> field of
+  /// edges (Vector<Input<Vector<T>>>, VectorList) connects each row as one edge.
   void connect(const FieldRef& field, const Tensor& tensor);
   /// Connects the edges of a Vector<...> field, setting its size.
   void connect(const FieldRef& field, const std::vector<Tensor>& tensors);
@@ -157,7 +238,8 @@ public:
   template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value ||
                                                            std::is_same<T, half>::value>::type>
   void connect(const FieldRef& field, T value) {
-    connectConstant(field, TypeOf<T>::value, &value);
+    detail::DeviceValues<T> v(&value, 1);
+    connectConstant(field, v.type, v.data);
   }
   void setFieldSize(const FieldRef& field, std::size_t size);
   /// The vertex's cycle estimate and, for profiler.includeFlopEstimates, its floating-point
@@ -166,6 +248,8 @@ public:
   void setPerfEstimate(const VertexRef& v, const VertexPerfEstimate& estimate) {
     setPerfEstimate(v, estimate.cycles, estimate.flops);
   }
+  /// Older SDKs' name for setPerfEstimate(v, cycles).
+  void setCycleEstimate(const VertexRef& v, std::uint64_t cycles) { setPerfEstimate(v, cycles); }
   /// A cycle estimator for every vertex of a type that has none of its own.
   void registerPerfEstimator(const std::string& vertexType, PerfEstimateFunc f);
 
@@ -190,6 +274,12 @@ public:
   void serialize(std::ostream& out, SerializationFormat format) const;
   void serialize(std::ostream& out, ArrayRef<program::Program> programs,
                  SerializationFormat format) const;
+
+  /// Graphviz (dot) drawings for looking at a graph: the vertex graph has a node per vertex and
+  /// per variable, with an edge for each field connection; the compute graph a node per compute
+  /// set (in the order `programs` execute them, when given) and per variable each reads or writes.
+  void outputVertexGraph(std::ostream& out, ArrayRef<program::Program> programs = {}) const;
+  void outputComputeGraph(std::ostream& out, ArrayRef<program::Program> programs = {}) const;
 
   // Tessera extensions, used by the engine and by tooling.
   const std::shared_ptr<detail::GraphState>& state() const { return state_; }

@@ -59,6 +59,14 @@ private:
 };
 
 /// A FIFO between host and device, consumed or produced by program::Copy.
+/// What a DataStream carries, and which way.
+enum class DataStreamType {
+  HostToDeviceFIFO,
+  DeviceToHostFIFO,
+  HostToDeviceBuffer,
+  DeviceToHostBuffer
+};
+
 class DataStream {
 public:
   DataStream() = default;
@@ -67,6 +75,10 @@ public:
   Type elementType() const { return type_; }
   std::size_t numElements() const { return numElements_; }
   bool isHostToDevice() const { return hostToDevice_; }
+  /// Streams made by addHostToDeviceFIFO / addDeviceToHostFIFO are FIFOs.
+  DataStreamType type() const {
+    return hostToDevice_ ? DataStreamType::HostToDeviceFIFO : DataStreamType::DeviceToHostFIFO;
+  }
   const detail::GraphState* graphState() const { return g_; }
 
 private:

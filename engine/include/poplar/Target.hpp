@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/SyncType.hpp>
 #include <poplar/TargetType.hpp>
 #include <poplar/Type.hpp>
@@ -43,7 +44,18 @@ public:
   explicit Target(const Params& p);
 
   /// An IPU target: arch is "ipu1" (Mk1), "ipu2" (Mk2) or "bow" (Mk2 at 1.85 GHz).
-  static Target createIPUTarget(unsigned numIPUs, const std::string& arch = "ipu2");
+  /// `arch` may also name an IPU system, as Poplar's systemType does: "IPU-POD4" ...
+  /// "IPU-POD256", "IPU-M2000", "C600" (Mk2), "Bow-Pod16" ... "Bow-2000" (Bow), "C2" (Mk1).
+  /// Options: Poplar's target options (ipuLinkConfiguration, ipuLinkTopology,
+  /// ipuLinkDomainSize, syncConfiguration, gatewayMode) are accepted and have no effect on a
+  /// simulated target; any other is an invalid_option.
+  static Target createIPUTarget(unsigned numIPUs, const std::string& arch = "ipu2",
+                                const OptionFlags& options = {});
+  static Target createIPUTarget(const std::string& systemType, const OptionFlags& options = {}) {
+    return createIPUTarget(1, systemType, options);
+  }
+  static Target createIPUTarget(unsigned numIPUs, unsigned tilesPerIPU,
+                                const std::string& systemType, const OptionFlags& options = {});
   static Target createCPUTarget();
 
   TargetType getTargetType() const { return p_.type; }

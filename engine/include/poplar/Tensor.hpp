@@ -64,6 +64,9 @@ public:
   Tensor flatten(unsigned dimBegin, unsigned dimEnd) const;
   /// Dimension i of the result is dimension permutation[i] of this tensor.
   Tensor dimShuffle(ArrayRef<unsigned> permutation) const;
+  /// Moves dimension source[i] to position destination[i]; the other dimensions keep their
+  /// order in the positions left.
+  Tensor dimShufflePartial(ArrayRef<unsigned> source, ArrayRef<unsigned> destination) const;
   /// Moves dimension `dimIdx` to position `newIdx`.
   Tensor dimRoll(unsigned dimIdx, unsigned newIdx = 0) const;
   /// Swaps the two dimensions of a matrix.
@@ -96,6 +99,8 @@ public:
   bool containsAliases() const;
   /// Intervals of the flattened tensor that are contiguous in their variable.
   std::vector<Interval> getContiguousRegions() const;
+  /// A one-line description for debugging: element type, shape and the variable regions.
+  std::string getDebugStr() const;
   /// The variable regions this tensor is made of, in order (Tessera extension).
   const std::vector<detail::VarRegion>& getVarRegions() const;
   /// True when both tensors are made of the same variable elements in the same order.

@@ -23,7 +23,9 @@ public:
     Char,
     UnsignedChar,
     SignedChar,
-    Bool
+    Bool,
+    LongLong,
+    UnsignedLongLong
   };
   constexpr Type() = default;
   constexpr explicit Type(Id id) : id_(id) {}
@@ -60,6 +62,8 @@ POPLAR_TYPE_CONSTANT_ Type CHAR{Type::Id::Char};
 POPLAR_TYPE_CONSTANT_ Type UNSIGNED_CHAR{Type::Id::UnsignedChar};
 POPLAR_TYPE_CONSTANT_ Type SIGNED_CHAR{Type::Id::SignedChar};
 POPLAR_TYPE_CONSTANT_ Type BOOL{Type::Id::Bool};
+POPLAR_TYPE_CONSTANT_ Type LONGLONG{Type::Id::LongLong};
+POPLAR_TYPE_CONSTANT_ Type UNSIGNED_LONGLONG{Type::Id::UnsignedLongLong};
 #undef POPLAR_TYPE_CONSTANT_
 
 namespace detail {
@@ -80,6 +84,19 @@ template <> struct TypeIdOf<unsigned char> {
   static constexpr Type::Id id = Type::Id::UnsignedChar;
 };
 template <> struct TypeIdOf<bool> { static constexpr Type::Id id = Type::Id::Bool; };
+// 64-bit host integers (std::size_t, long, std::int64_t...) are the 64-bit device types; values
+// of them given to setInitialValue, addConstant or connect are converted to the tensor's type.
+template <> struct TypeIdOf<long> {
+  static constexpr Type::Id id = sizeof(long) == 8 ? Type::Id::LongLong : Type::Id::Int;
+};
+template <> struct TypeIdOf<unsigned long> {
+  static constexpr Type::Id id =
+      sizeof(unsigned long) == 8 ? Type::Id::UnsignedLongLong : Type::Id::UnsignedInt;
+};
+template <> struct TypeIdOf<long long> { static constexpr Type::Id id = Type::Id::LongLong; };
+template <> struct TypeIdOf<unsigned long long> {
+  static constexpr Type::Id id = Type::Id::UnsignedLongLong;
+};
 } // namespace detail
 
 /// The poplar::Type of a host C++ type, for templates over element types.
@@ -92,6 +109,9 @@ template <typename T> struct TypeOf { static constexpr Type value{detail::TypeId
 #if __cplusplus < 201703L
 template <typename T> constexpr Type TypeOf<T>::value;
 #endif
+/// Poplar's spelling: equivalent_device_type<T>().value is the poplar::Type of host type T.
+template <typename T> struct equivalent_device_type : TypeOf<T> {};
+
 /// Same as TypeOf<T>::value. Needs variable templates (C++14); inline from C++17.
 #if __cplusplus >= 201703L
 template <typename T> inline constexpr Type equivalent_device_type_v = TypeOf<T>::value;

@@ -1,6 +1,7 @@
 // Errors thrown by the engine. Every message names the object and the problem.
 #pragma once
 
+#include <poplar/ProfileValue.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -30,15 +31,63 @@ TESSERA_POPLAR_ERROR(tensor_io_state_error);   ///< host read/write handles misu
 TESSERA_POPLAR_ERROR(invalid_machine_model);   ///< bad target or device description
 TESSERA_POPLAR_ERROR(runtime_error);           ///< engine used in the wrong state
 TESSERA_POPLAR_ERROR(graph_program_compilation_error); ///< program refers to invalid objects
-TESSERA_POPLAR_ERROR(application_runtime_error); ///< the running program failed (vertex, bounds)
-TESSERA_POPLAR_ERROR(floating_point_exception);  ///< debug.floatPointOpException tripped
-TESSERA_POPLAR_ERROR(graph_memory_allocation_error); ///< the graph does not fit in tile memory
-TESSERA_POPLAR_ERROR(profiling_error);               ///< a report file could not be written
+TESSERA_POPLAR_ERROR(floating_point_exception);        ///< debug.floatPointOpException tripped
+TESSERA_POPLAR_ERROR(profiling_error);                 ///< a report file could not be written
+
+// The rest of Poplar's family, so that code catching them compiles. Tessera throws
+// profiling_disabled (a profile asked of an engine that keeps none) and the ones above.
+TESSERA_POPLAR_ERROR(graph_object_creation_error);
+TESSERA_POPLAR_ERROR(graph_object_load_error);
+TESSERA_POPLAR_ERROR(no_environment);
+TESSERA_POPLAR_ERROR(control_program_error);
+TESSERA_POPLAR_ERROR(graph_cycle_error);
+TESSERA_POPLAR_ERROR(graph_recursion_error);
+TESSERA_POPLAR_ERROR(graph_replication_error);
+TESSERA_POPLAR_ERROR(profiling_disabled);
+TESSERA_POPLAR_ERROR(missing_profile_data);
+TESSERA_POPLAR_ERROR(missing_graph_profile);
+TESSERA_POPLAR_ERROR(tensor_creation_error);
+TESSERA_POPLAR_ERROR(tensor_metadata_error);
+TESSERA_POPLAR_ERROR(overflow_error);
+TESSERA_POPLAR_ERROR(memory_elem_constraints_error);
+TESSERA_POPLAR_ERROR(stream_memory_allocation_error);
+TESSERA_POPLAR_ERROR(link_error);
+TESSERA_POPLAR_ERROR(symbol_error);
+TESSERA_POPLAR_ERROR(file_load_error);
+TESSERA_POPLAR_ERROR(parse_error);
 
 TESSERA_POPLAR_ERROR(codelet_file_error); ///< codelet file missing, unreadable or not a codelet
 TESSERA_POPLAR_ERROR(codelet_compilation_error); ///< a codelet source did not compile
 
 #undef TESSERA_POPLAR_ERROR
+
+/// The running program failed (a vertex, an index out of bounds). A runtime_error, as in Poplar.
+struct application_runtime_error : runtime_error {
+  explicit application_runtime_error(const std::string& what) : runtime_error(what) {}
+};
+/// Errors of the system under the program (hardware, driver); Tessera's simulation has none.
+struct system_runtime_error : runtime_error {
+  explicit system_runtime_error(const std::string& what) : runtime_error(what) {}
+};
+struct recoverable_runtime_error : system_runtime_error {
+  explicit recoverable_runtime_error(const std::string& what) : system_runtime_error(what) {}
+};
+struct unrecoverable_runtime_error : system_runtime_error {
+  explicit unrecoverable_runtime_error(const std::string& what) : system_runtime_error(what) {}
+};
+struct unknown_runtime_error : system_runtime_error {
+  explicit unknown_runtime_error(const std::string& what) : system_runtime_error(what) {}
+};
+
+/// The graph does not fit in tile memory. profilePath names the report written before the
+/// error (empty without one); graphProfile is the older SDKs' form of it (an empty map: read the
+/// report with libpva, or print it with printGraphSummary(out, profilePath, options)).
+struct graph_memory_allocation_error : poplar_error {
+  explicit graph_memory_allocation_error(const std::string& what, std::string path = "")
+      : poplar_error(what), profilePath(std::move(path)) {}
+  std::string profilePath;
+  ProfileValue graphProfile;
+};
 
 /// A vertex class in a codelet file has a field Tessera cannot connect (names class and field).
 struct unsupported_vertex_field : codelet_compilation_error {

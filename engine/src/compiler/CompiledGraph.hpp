@@ -37,8 +37,10 @@ struct CompiledVariable {
   std::size_t numElements = 0;
   bool isConstant = false;
   std::size_t arenaOffset = 0;
-  std::vector<TileInterval> mapping;  ///< sorted by begin, covers every element
-  std::vector<unsigned char> initial; ///< empty: zero-initialised
+  std::vector<TileInterval> mapping; ///< sorted by begin, covers every element
+  /// Empty: zero-initialised. Otherwise the value of every replica, or, replicationFactor times
+  /// as long, each replica's own value in replica order (Graph::addReplicationIndexConstant).
+  std::vector<unsigned char> initial;
   DebugContext debug;
 };
 

@@ -50,6 +50,23 @@ const Target& Device::getTarget() const {
   return impl_->target;
 }
 
+bool Device::supportsRemoteBuffers() const {
+  if (!impl_) throw invalid_machine_model("supportsRemoteBuffers() on an invalid Device");
+  return true;
+}
+
+Device Device::createVirtualDevice(unsigned tilesPerIPU) {
+  const Target& t = getTarget();
+  if (tilesPerIPU == 0 || tilesPerIPU > t.getTilesPerIPU())
+    throw invalid_machine_model("createVirtualDevice(" + std::to_string(tilesPerIPU) +
+                                "): the device has 1 to " + std::to_string(t.getTilesPerIPU()) +
+                                " tiles per IPU");
+  auto impl = std::make_shared<Impl>();
+  impl->target = t.createVirtualTarget(t.getNumIPUs(), tilesPerIPU);
+  impl->id = impl_->id;
+  return Device(impl);
+}
+
 unsigned Device::getId() const {
   return impl_ ? impl_->id : 0;
 }

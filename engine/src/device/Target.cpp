@@ -1,9 +1,22 @@
+#include <algorithm>
+#include <iterator>
 #include <poplar/IPUModel.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/exceptions.hpp>
 
 namespace poplar {
 namespace {
+
+/// The IPU architecture of one of Poplar's system names, or the name itself (an architecture).
+std::string archOfSystem(const std::string& system) {
+  auto startsWith = [&](const char* prefix) { return system.rfind(prefix, 0) == 0; };
+  if (startsWith("IPU-POD") || system == "IPU-M2000" || system == "C600" || system == "M2000")
+    return "ipu2";
+  if (startsWith("Bow-") || startsWith("BOW-") || startsWith("Bow") || system == "bow-pod")
+    return "bow";
+  if (system == "C2" || system == "IPU-C2") return "ipu1";
+  return system;
+}
 
 Target::Params paramsForArch(const std::string& arch) {
   Target::Params p;
@@ -27,7 +40,9 @@ Target::Params paramsForArch(const std::string& arch) {
     p.arch = "ipu2";
     p.tileClockFrequency = 1.85e9;
   } else {
-    throw invalid_machine_model("unknown IPU version '" + arch + "': use ipu1, ipu2 or bow");
+    throw invalid_machine_model("unknown IPU version or system '" + arch +
+                                "': use ipu1, ipu2, bow, or a system such as IPU-POD16, "
+                                "IPU-M2000, C600, Bow-Pod16, Bow-2000 or C2");
   }
   return p;
 }
@@ -52,11 +67,31 @@ Target::Target(const Params& p) : p_(p) {
   }
 }
 
-Target Target::createIPUTarget(unsigned numIPUs, const std::string& arch) {
-  Params p = paramsForArch(arch);
+Target Target::createIPUTarget(unsigned numIPUs, const std::string& systemType,
+                               const OptionFlags& options) {
+  for (const auto& [name, value] : options) {
+    static const char* const accepted[] = {"ipuLinkConfiguration", "ipuLinkTopology",
+                                           "ipuLinkDomainSize", "syncConfiguration", "gatewayMode"};
+    if (std::find(std::begin(accepted), std::end(accepted), name) == std::end(accepted))
+      throw invalid_option("createIPUTarget: unknown target option '" + name +
+                           "' (accepted: ipuLinkConfiguration, ipuLinkTopology, "
+                           "ipuLinkDomainSize, syncConfiguration, gatewayMode)");
+  }
+  if (numIPUs == 0) throw invalid_machine_model("createIPUTarget: numIPUs must be at least 1");
+  Params p = paramsForArch(archOfSystem(systemType));
   p.type = TargetType::IPU;
   p.numIPUs = numIPUs;
   return Target(p);
+}
+
+Target Target::createIPUTarget(unsigned numIPUs, unsigned tilesPerIPU,
+                               const std::string& systemType, const OptionFlags& options) {
+  Target t = createIPUTarget(numIPUs, systemType, options);
+  if (tilesPerIPU == 0 || tilesPerIPU > t.getTilesPerIPU())
+    throw invalid_machine_model("createIPUTarget: " + std::to_string(tilesPerIPU) +
+                                " tiles per IPU; a " + systemType + " IPU has 1 to " +
+                                std::to_string(t.getTilesPerIPU()));
+  return t.createVirtualTarget(numIPUs, tilesPerIPU);
 }
 
 Target Target::createCPUTarget() {

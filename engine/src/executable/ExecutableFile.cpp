@@ -4,6 +4,7 @@
 // files were compiled into travel inside the payload, so the loading process needs neither the
 // sources nor the cache of the process that compiled them.
 #include "ExecutableState.hpp"
+#include "LibraryVertices.hpp"
 #include "codelets/CodeletLoader.hpp"
 #include "codelets/Hash.hpp"
 
@@ -230,7 +231,7 @@ void writeType(Writer& w, Type t) {
 }
 Type readType(Reader& r) {
   const auto id = r.u8();
-  if (id > static_cast<std::uint8_t>(Type::Id::Bool))
+  if (id > static_cast<std::uint8_t>(Type::Id::UnsignedLongLong))
     throw FormatError("unknown element type " + std::to_string(id));
   return Type(static_cast<Type::Id>(id));
 }
@@ -482,7 +483,8 @@ private:
     v.debug = debug();
     const std::size_t bytes = v.numElements * v.type.size();
     if (v.arenaOffset > arena_ || bytes > arena_ - v.arenaOffset ||
-        (!v.initial.empty() && v.initial.size() != bytes))
+        (!v.initial.empty() && v.initial.size() != bytes &&
+         v.initial.size() != bytes * g.replicationFactor))
       throw FormatError("variable '" + v.name + "' does not fit its arena place");
     return v;
   }
@@ -773,6 +775,9 @@ const VertexTypeDescriptor* findType(const std::string& name, const std::string&
     tessera::codelets::loadEmbeddedCodeletObject(it->second, source);
     if (const auto* t = lookup()) return t;
   }
+  // PopLibs' vertices: their library, loaded when the program does not link it.
+  if (loadVertexLibrary(source))
+    if (const auto* t = lookup()) return t;
   throw poplar_error(
       "Executable::deserialize: the executable runs vertex '" + name + "' from codelet source '" +
       displaySourceName(source) +

@@ -27,6 +27,10 @@ double loadAsDouble(Type type, const void* data, std::size_t i) {
     return static_cast<const unsigned char*>(data)[i];
   case Type::Id::Bool:
     return static_cast<const unsigned char*>(data)[i] != 0;
+  case Type::Id::LongLong:
+    return static_cast<double>(static_cast<const std::int64_t*>(data)[i]);
+  case Type::Id::UnsignedLongLong:
+    return static_cast<double>(static_cast<const std::uint64_t*>(data)[i]);
   case Type::Id::Invalid:
     break;
   }
@@ -64,6 +68,12 @@ void storeFromDouble(Type type, void* data, std::size_t i, double v) {
     break;
   case Type::Id::Bool:
     static_cast<unsigned char*>(data)[i] = v != 0;
+    break;
+  case Type::Id::LongLong:
+    static_cast<std::int64_t*>(data)[i] = static_cast<std::int64_t>(v);
+    break;
+  case Type::Id::UnsignedLongLong:
+    static_cast<std::uint64_t*>(data)[i] = static_cast<std::uint64_t>(v);
     break;
   case Type::Id::Invalid:
     break;

@@ -318,6 +318,17 @@ void Graph::setFieldValue(const FieldRef& f, Type srcType, const void* value, st
     throw graph_connection_error("setInitialValue on field '" + f.name() + "' of vertex type '" +
                                  state_->vertices[f.vertexId()].type->name +
                                  "': it is an edge, connect a tensor to it instead");
+  auto isInteger = [](Type t) { return t.size() && !t.isFloatingPoint(); };
+  if (isInteger(d.elementType) && isInteger(srcType) && d.elementType != srcType &&
+      d.elementType.size() == d.stateSize) {
+    // An integer of another type (an int for an unsigned member, a std::size_t for an int):
+    // converted as C++ converts it on assignment, as Poplar does. A float for an integer
+    // member, or an integer for a float one, stays a type_error.
+    std::vector<unsigned char> converted(d.stateSize);
+    detail::convertElements(srcType, value, d.elementType, converted.data(), 1);
+    conn.state = std::move(converted);
+    return;
+  }
   if (d.elementType.size() && d.elementType != srcType)
     throw type_error("setInitialValue on field '" + f.name() + "': the field is " +
                      d.elementType.toString() + ", the value is " + srcType.toString());
@@ -326,6 +337,40 @@ void Graph::setFieldValue(const FieldRef& f, Type srcType, const void* value, st
                      std::to_string(d.stateSize) + " bytes, the value " + std::to_string(bytes));
   conn.state.assign(static_cast<const unsigned char*>(value),
                     static_cast<const unsigned char*>(value) + bytes);
+}
+
+Tensor Graph::addConstantHalf(Type type, ArrayRef<std::size_t> shape, std::uint16_t value,
+                              const DebugContext& dc) {
+  return addConstantFrom(type, shape, HALF, &value, false, dc);
+}
+
+Tensor Graph::addConstantHalf(Type type, ArrayRef<std::size_t> shape, const std::uint16_t* values,
+                              const DebugContext& dc) {
+  if (!values) throw index_error("addConstantHalf: the values pointer is null");
+  return addConstantFrom(type, shape, HALF, values, true, dc);
+}
+
+void Graph::setInitialValueHalf(const Tensor& t, std::uint16_t value) {
+  setInitialValueFrom(t, HALF, &value, false);
+}
+
+void Graph::setInitialValueHalf(const Tensor& t, ArrayRef<std::uint16_t> values) {
+  checkTensor(t, "setInitialValueHalf");
+  checkValueCount(t.shape(), values.size(), "setInitialValueHalf");
+  setInitialValueFrom(t, HALF, values.data(), true);
+}
+
+Tensor Graph::addReplicationIndexConstant(const DebugContext& dc) {
+  Tensor t = addVariable(UNSIGNED_INT, {}, dc);
+  auto& var = state_->variables[t.getVarRegions()[0].var];
+  var.isConstant = true;
+  // One initial value per replica, in replica order: the runtime gives each replica its own
+  // (CompiledVariable::initial).
+  const unsigned n = state_->replicationFactor;
+  var.initial.resize(std::size_t(n) * sizeof(std::uint32_t));
+  for (std::uint32_t r = 0; r < n; ++r)
+    std::memcpy(var.initial.data() + r * sizeof r, &r, sizeof r);
+  return t;
 }
 
 Tensor Graph::clone(const Tensor& t, const DebugContext& dc, TensorCloneMethod) {
@@ -446,12 +491,17 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType) {
   return VertexRef(id);
 }
 
-VertexRef
-Graph::addVertex(ComputeSet cs, const std::string& vertexType,
-                 std::initializer_list<std::pair<const std::string, Tensor>> connections) {
+VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType,
+                           ArrayRef<ConnectionDesc> connections) {
   VertexRef v = addVertex(cs, vertexType);
-  for (const auto& [field, tensor] : connections)
-    connect(v[field], tensor);
+  for (const auto& c : connections) {
+    if (c.isList_)
+      connect(v[c.field_], c.tensors_);
+    else if (!c.tensors_.empty())
+      connect(v[c.field_], c.tensors_.front());
+    else
+      connectConstant(v[c.field_], c.valueType_, c.value_);
+  }
   return v;
 }
 
@@ -473,6 +523,15 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
   if (!d.isVector && t.numElements() != 1)
     throw index_error("connect: " + where() + " is a scalar but the tensor has shape " +
                       t.shapeToString());
+  if (d.isEdgeList && f.index() < 0 && t.rank() >= 2) {
+    // As Poplar: each row of a 2-D tensor is one edge of a Vector<Input<Vector<T>>> field.
+    std::vector<Tensor> rows;
+    rows.reserve(t.dim(0));
+    for (std::size_t i = 0; i < t.dim(0); ++i)
+      rows.push_back(t[i].flatten());
+    connect(f, rows);
+    return;
+  }
   if (d.isEdgeList) {
     if (f.index() < 0)
       throw graph_connection_error("connect: " + where() + " is a list of edges: connect v[\"" +
@@ -557,7 +616,9 @@ void Graph::createHostRead(const std::string& handle, const Tensor& t, bool) {
 }
 
 namespace {
-constexpr std::size_t kMaxStreamBytes = 128u << 20; // the IPU's limit on one stream's buffer
+// Poplar's DataStream documentation gives 128 MB as the largest buffer of one stream; Tessera
+// keeps the limit so that a program that builds here builds on the SDK (docs/compatibility.md).
+constexpr std::size_t kMaxStreamBytes = 128u << 20;
 
 DataStream checkStream(detail::GraphState& g, const std::string& handle, Type type, std::size_t n) {
   if (handle.empty()) throw stream_connection_error("a stream needs a non-empty handle");
@@ -567,7 +628,9 @@ DataStream checkStream(detail::GraphState& g, const std::string& handle, Type ty
   if (n * type.size() > kMaxStreamBytes)
     throw stream_connection_error("stream '" + handle + "' needs " +
                                   std::to_string(n * type.size()) +
-                                  " bytes; a stream holds at most 128 MiB");
+                                  " bytes, over the 128 MiB (134,217,728 bytes) Poplar allows one "
+                                  "stream: use several streams, or copy the data in slices "
+                                  "through one stream");
   return {};
 }
 } // namespace

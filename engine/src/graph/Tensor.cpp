@@ -155,6 +155,48 @@ std::size_t Tensor::numElements() const {
 const std::vector<detail::VarRegion>& Tensor::getVarRegions() const {
   return data().regions;
 }
+Tensor Tensor::dimShufflePartial(ArrayRef<unsigned> source, ArrayRef<unsigned> destination) const {
+  const unsigned n = rank();
+  auto list = [](ArrayRef<unsigned> a) {
+    std::string p;
+    for (auto x : a)
+      p += (p.empty() ? "" : ",") + std::to_string(x);
+    return "{" + p + "}";
+  };
+  auto fail = [&](const std::string& why) {
+    throw index_error("dimShufflePartial(" + list(source) + ", " + list(destination) +
+                      ") on a tensor of shape " + shapeToString() + ": " + why);
+  };
+  if (source.size() != destination.size())
+    fail("the source and destination lists have different lengths");
+  constexpr unsigned kFree = ~0u;
+  std::vector<unsigned> perm(n, kFree);
+  std::vector<bool> moved(n, false);
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (source[i] >= n || destination[i] >= n) fail("a dimension is out of range");
+    if (moved[source[i]] || perm[destination[i]] != kFree) fail("a dimension is listed twice");
+    moved[source[i]] = true;
+    perm[destination[i]] = source[i];
+  }
+  unsigned next = 0;
+  for (auto& p : perm) {
+    if (p != kFree) continue;
+    while (moved[next])
+      ++next;
+    p = next++;
+  }
+  return dimShuffle(perm);
+}
+
+std::string Tensor::getDebugStr() const {
+  if (!valid()) return "Tensor (invalid)";
+  std::string s = elementType().toString() + shapeToString() + ":";
+  for (const auto& r : getVarRegions())
+    s += " var" + std::to_string(r.var) + "[" + std::to_string(r.begin) + ":" +
+         std::to_string(r.end) + ")";
+  return s;
+}
+
 std::string Tensor::shapeToString() const {
   return shapeString(shape());
 }

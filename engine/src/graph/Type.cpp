@@ -8,6 +8,9 @@ namespace poplar {
 
 std::size_t Type::size() const {
   switch (id_) {
+  case Id::LongLong:
+  case Id::UnsignedLongLong:
+    return 8;
   case Id::Float:
   case Id::Int:
   case Id::UnsignedInt:
@@ -29,8 +32,9 @@ std::size_t Type::size() const {
 
 const std::string& Type::toString() const {
   static const std::string names[] = {
-      "invalid",        "float", "half",          "int",         "unsigned int", "short",
-      "unsigned short", "char",  "unsigned char", "signed char", "bool"};
+      "invalid",           "float", "half",          "int",         "unsigned int", "short",
+      "unsigned short",    "char",  "unsigned char", "signed char", "bool",         "long long",
+      "unsigned long long"};
   return names[static_cast<int>(id_)];
 }
 

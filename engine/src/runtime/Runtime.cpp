@@ -246,9 +246,14 @@ void Runtime::load() {
     r->index = rep;
     r->fpControl.assign(g_.replicaTarget.getNumTiles(), FloatingPointControl());
     r->arena.reset(new unsigned char[g_.arenaBytes ? g_.arenaBytes : 1]());
-    for (const auto& v : g_.variables)
-      if (!v.initial.empty())
-        std::memcpy(r->arena.get() + v.arenaOffset, v.initial.data(), v.initial.size());
+    for (const auto& v : g_.variables) {
+      if (v.initial.empty()) continue;
+      // A value per replica (Graph::addReplicationIndexConstant), or one for all.
+      const std::size_t bytes = v.numElements * v.type.size();
+      const std::size_t from = v.initial.size() == bytes * g_.replicationFactor ? rep * bytes : 0;
+      std::memcpy(r->arena.get() + v.arenaOffset, v.initial.data() + from,
+                  std::min(bytes, v.initial.size()));
+    }
     for (const auto& cs : g_.computeSets) {
       std::vector<VertexInstance> instances;
       instances.reserve(cs.vertices.size());

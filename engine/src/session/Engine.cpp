@@ -1,5 +1,6 @@
 #include "EngineOptions.hpp"
 #include "HostTrace.hpp"
+#include "LegacyProfile.hpp"
 #include "compiler/CompiledGraph.hpp"
 #include "executable/ExecutableState.hpp"
 #include "graph/GraphState.hpp"
@@ -65,6 +66,11 @@ struct Engine::Impl {
   std::unique_ptr<tessera::profiler::ReportWriter> writer;
   std::unique_ptr<detail::profile::ExecutionRecorder> recorder;
   std::unique_ptr<detail::profile::CounterClock> counterClock; ///< cycle counters without a profile
+  /// Older SDKs' enable/disableExecutionProfiling: whether runs are recorded.
+  bool recordRuns = true;
+  /// resetExecutionProfile: getExecutionProfile lists the runs from this one on.
+  unsigned firstProfiledRun = 0;
+  unsigned runsRecorded = 0;
 
   ~Impl();
   /// Everything after compilation: profile models, reports, the memory check, the runtime.
@@ -184,7 +190,8 @@ void Engine::Impl::checkMemory() const {
     return;
   }
   throw graph_memory_allocation_error(
-      msg + "; debug.allowOutOfMemory=true lets the IPU Model run anyway");
+      msg + "; debug.allowOutOfMemory=true lets the IPU Model run anyway",
+      writer && !profiling.privateReport ? files.profile : std::string());
 }
 
 namespace {
@@ -382,8 +389,9 @@ void Engine::run(unsigned programIndex, const std::string& debugName) {
     clock->synchronise();
     return;
   }
-  if (!recorder) return impl_->runtime->run(programIndex);
+  if (!recorder || !impl_->recordRuns) return impl_->runtime->run(programIndex);
   try {
+    ++impl_->runsRecorded;
     recorder->beginRun(programIndex, debugName);
     impl_->runtime->run(programIndex);
   } catch (const tessera::profiler::ReportError& e) {
@@ -532,20 +540,60 @@ std::string Engine::getReportDirectory() const {
 }
 
 void Engine::printProfileSummary(std::ostream& out, const OptionFlags& options) const {
-  detail::checkOptions(options, detail::summaryOptionSpecs(), "printProfileSummary option");
-  detail::report::SummaryOptions o;
-  auto flag = [&](const char* name, bool& value) {
-    if (options.contains(name)) value = parseBool(name, options.at(name));
-  };
-  flag("showVarStorage", o.showVarStorage);
-  flag("showExecutionSteps", o.showExecutionSteps);
-  flag("showPerIpuMemoryUsage", o.showPerIpuMemoryUsage);
+  const auto o = detail::legacy::summaryOptions(options, "printProfileSummary");
   if (!impl_->writer)
     throw runtime_error(
         "Engine::printProfileSummary: this engine keeps no profile; set the engine option "
         "debug.instrument, debug.retainDebugInformation or autoReport.all to \"true\"");
   detail::report::printProfileSummary(out, getReport(impl_->profiling.executionProfile),
                                       impl_->profiling.executionProfile, o);
+}
+
+namespace {
+const char* const kNoProfile =
+    ": this engine keeps no profile; set the engine option debug.instrument (or autoReport.all) "
+    "to \"true\"";
+}
+
+void Engine::enableExecutionProfiling() {
+  if (!impl_->writer)
+    throw profiling_disabled(std::string("Engine::enableExecutionProfiling") + kNoProfile);
+  if (!impl_->recorder)
+    throw profiling_disabled("Engine::enableExecutionProfiling: this engine profiles compilation "
+                             "only; set autoReport.outputExecutionProfile to \"true\"");
+  impl_->recordRuns = true;
+  impl_->runtime->setObserver(impl_->recorder.get());
+}
+
+void Engine::disableExecutionProfiling() {
+  impl_->recordRuns = false;
+  if (impl_->recorder) impl_->runtime->setObserver(nullptr);
+}
+
+void Engine::resetExecutionProfile() {
+  impl_->firstProfiledRun = impl_->runsRecorded;
+}
+
+ProfileValue Engine::getGraphProfile() const {
+  if (!impl_->writer) throw profiling_disabled(std::string("Engine::getGraphProfile") + kNoProfile);
+  return detail::legacy::graphProfile(getReport(false));
+}
+
+ProfileValue Engine::getExecutionProfile() const {
+  if (!impl_->writer)
+    throw profiling_disabled(std::string("Engine::getExecutionProfile") + kNoProfile);
+  if (!impl_->profiling.executionProfile)
+    throw profiling_disabled("Engine::getExecutionProfile: execution is not profiled; set "
+                             "autoReport.outputExecutionProfile (or debug.instrument) to \"true\"");
+  return detail::legacy::executionProfile(getReport(true), impl_->firstProfiledRun);
+}
+
+ProfileValue Engine::getProfile() const {
+  auto all = getGraphProfile().asMap();
+  if (impl_->profiling.executionProfile)
+    for (const auto& [key, value] : getExecutionProfile().asMap())
+      all[key] = value;
+  return all;
 }
 
 } // namespace poplar
