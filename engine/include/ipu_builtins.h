@@ -40,11 +40,12 @@ static inline float __builtin_ipu_min(float a, float b) {
   return a < b ? a : b;
 }
 
-#ifdef __cplusplus
+#if defined(__cplusplus) && defined(__clang__)
 /* The arithmetic and bit builtins that public codelets call, computed on the host with the
  * instruction's meaning: element by element for the short vectors, half elements in float.
- * Overloaded as the IPU compiler's are (scalar float, float2, half2, half4). C++ only: popc
- * compiles codelets as C++. */
+ * Overloaded as the IPU compiler's are (scalar float, float2, half2, half4). C++ with clang
+ * only: popc compiles codelets with clang as C++ (GCC gives every __builtin_ name C linkage, so
+ * it cannot overload them). */
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -217,7 +218,6 @@ static inline unsigned long long __builtin_ipu_urand64(void) {
   return tessera_ipu::nextRandom();
 }
 
-#if defined(__clang__)
 /* Short vectors: float2, half2, half4. */
 #define TESSERA_IPU_VECTOR_UNARY(name, expr)                                                       \
   static inline float2 name(float2 v) {                                                            \
@@ -300,8 +300,7 @@ static inline float2 __builtin_ipu_f16v2tof32(half2 v) {
 static inline half2 __builtin_ipu_f32v2tof16(float2 v) {
   return half2{static_cast<__fp16>(v[0]), static_cast<__fp16>(v[1])};
 }
-#endif /* __clang__ */
-#endif /* __cplusplus */
+#endif /* __cplusplus && __clang__ */
 
 /* The hardware-only intrinsics. */
 unsigned __builtin_ipu_get_scount_l(void) TESSERA_IPU_NO_HOST(__builtin_ipu_get_scount_l);

@@ -233,18 +233,7 @@ int main(int argc, char** argv) {
     }
     return runProcess(cmd);
   };
-  if (assembly) {
-    // -S: the assembly of what runs, the host's (the SDK's popc writes the IPU's).
-    std::vector<std::string> cmd = {compiler, "-S"};
-    cmd.insert(cmd.end(), common.begin(), common.end());
-    for (const auto& input : inputs)
-      cmd.push_back(fs::absolute(input).string());
-    cmd.insert(cmd.end(), {"-o", output});
-    const ProcessResult r = run(cmd);
-    if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
-    std::cerr << r.output;
-    return r.exitCode == 0 ? 0 : fail(1, "compiling the codelets failed (" + compiler + ")");
-  }
+
   std::string pch =
       pchDir.empty() ? ""
                      : precompiledVertexHeader(pchDir, compiler, common, include.string(), false);
@@ -315,8 +304,22 @@ int main(int argc, char** argv) {
     meta.statDeps.insert(meta.statDeps.end(), scan.statDeps.begin(), scan.statDeps.end());
     const fs::path wrapper = tmp / ("codelets" + std::to_string(part) + ".cpp");
     std::ofstream(wrapper) << registrationSource(source.string(), scan.vertices, part,
-                                                 static_cast<unsigned>(inputs.size()), counting);
+                                                 static_cast<unsigned>(inputs.size()),
+                                                 counting && !assembly);
     wrappers.push_back(wrapper.string());
+  }
+  if (assembly) {
+    // -S: the assembly of what runs, the host's (the SDK's popc writes the IPU's), with the
+    // registration, which makes the compiler emit every vertex's compute().
+    if (wrappers.size() != 1) return fail(2, "-S takes one codelet source");
+    std::vector<std::string> cmd = {compiler, "-S"};
+    cmd.insert(cmd.end(), common.begin(), common.end());
+    cmd = withPch(cmd);
+    cmd.insert(cmd.end(), {wrappers[0], "-o", fs::absolute(output).string()});
+    const ProcessResult r = run(cmd);
+    if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
+    std::cerr << withoutWrapperLines(r.output, tmp.string());
+    return r.exitCode == 0 ? 0 : fail(1, "compiling the codelets failed (" + compiler + ")");
   }
   // The headers inside the precompiled header are invisible to the scan: they are dependencies
   // all the same (Tessera's own by content, system headers by size and time, as the scan sorts
