@@ -65,7 +65,8 @@ std::string registrationSource(const std::string& sourcePath,
   os << "\nextern \"C\" void tessera_codelets_part" << part << "(const char* source) {\n";
   for (std::size_t i = 0; i < vertices.size(); ++i) {
     const std::string alias = "TesseraVertex" + std::to_string(part) + "_" + std::to_string(i);
-    os << "  static const ::poplar::detail::VertexRegistrar<" << alias << "> r" << i << "(\n"
+    os << "  static const ::poplar::detail::VertexRegistrar<" << alias
+       << (vertices[i].constructorUndefined ? ", true" : "") << "> r" << i << "(\n"
        << "      " << quoted(vertices[i].vertexName) << ", source, {\n";
     for (std::size_t k = 0; k < vertices[i].fields.size(); ++k) {
       const auto& f = vertices[i].fields[k];
@@ -77,7 +78,7 @@ std::string registrationSource(const std::string& sourcePath,
         os << "        " << prefix << "Describe(" << prefix << "Tag" << i << "_" << k << "{}, "
            << quoted(f.name) << "),\n";
     }
-    os << "      }, true, " << (vertices[i].constructorUndefined ? "true" : "false") << ");\n";
+    os << "      }, true);\n";
   }
   os << "}\n";
   if (part == 0) {

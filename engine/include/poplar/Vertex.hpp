@@ -448,25 +448,20 @@ template <typename Class> VertexPtr createVertexUnconstructed() {
   return VertexPtr(new Class(*reinterpret_cast<const Class*>(zeros)), &destroyVertex<Class>);
 }
 using CreateFn = VertexPtr (*)();
-// Chosen by (default-constructible, copy-constructible), so that the copy is only instantiated
-// for classes that have one.
-template <typename Class>
-CreateFn createOf(bool constructorUndefined, std::true_type, std::true_type) {
-  return constructorUndefined ? &createVertexUnconstructed<Class> : &createVertex<Class>;
-}
-template <typename Class> CreateFn createOf(bool, std::true_type, std::false_type) {
+/// The default constructor when the class has a usable one, else the copy from zero bytes.
+template <typename Class> CreateFn createOf(std::true_type /*constructible*/) {
   return &createVertex<Class>;
 }
-template <typename Class, typename Copyable>
-CreateFn createOf(bool, std::false_type /*not default-constructible*/, Copyable) {
+template <typename Class> CreateFn createOf(std::false_type) {
   return &createVertexUnconstructed<Class>;
 }
 
-template <typename Class> struct VertexRegistrar {
+/// ConstructorUndefined: popc found a default constructor declared and never defined, which the
+/// registration must not refer to (the .gp would not load).
+template <typename Class, bool ConstructorUndefined = false> struct VertexRegistrar {
   /// fromCodeletFile: the registration code Graph::addCodelets generated for a codelet file.
-  /// constructorUndefined: popc found a default constructor declared and never defined.
   VertexRegistrar(const char* name, const char* source, std::vector<FieldDescriptor> fields,
-                  bool fromCodeletFile = false, bool constructorUndefined = false) {
+                  bool fromCodeletFile = false) {
     typedef std::is_base_of<MultiVertex, Class> IsMulti;
     VertexTypeDescriptor d;
     d.name = name;
@@ -475,8 +470,10 @@ template <typename Class> struct VertexRegistrar {
     d.isMultiVertex = IsMulti::value;
     d.fromCodeletFile = fromCodeletFile;
     d.fields = std::move(fields);
-    d.create = createOf<Class>(constructorUndefined, std::is_default_constructible<Class>(),
-                               std::is_copy_constructible<Class>());
+    typedef std::integral_constant<bool, !ConstructorUndefined &&
+                                             std::is_default_constructible<Class>::value>
+        Constructible;
+    d.create = createOf<Class>(Constructible());
     d.compute = computeOf<Class>(IsMulti());
     d.cycleEstimate = cycleEstimatorOf<Class>(HasCycleEstimate<Class>());
     d.codeBytes = 64 + 16 * d.fields.size();
