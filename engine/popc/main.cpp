@@ -352,6 +352,16 @@ int main(int argc, char** argv) {
     cmd.insert(cmd.end(), {wrapper, "-o", ir});
     return cmd;
   };
+  // half vectors (__fp16) convert through compiler-rt's __gnu_h2f_ieee and __gnu_f2h_ieee on
+  // x86, which libgcc lacks: the .gp takes them from clang's builtins archive, else it would not
+  // load (undefined symbols). Debian's libclang-rt-14-dev has it (scripts/setup.sh).
+  std::string halfRuntime;
+  {
+    const ProcessResult rt =
+        runProcess({compiler, "--rtlib=compiler-rt", "--print-libgcc-file-name"});
+    const std::string path = rt.output.substr(0, rt.output.find('\n'));
+    if (rt.started && rt.exitCode == 0 && fs::is_regular_file(path, ec)) halfRuntime = path;
+  }
   auto compileCommand = [&] {
     std::vector<std::string> cmd = {compiler, "-shared"};
     if (counting) {
@@ -366,6 +376,7 @@ int main(int argc, char** argv) {
     }
     cmd.insert(cmd.end(), linkInputs.begin(), linkInputs.end());
     cmd.insert(cmd.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
+    if (!halfRuntime.empty()) cmd.push_back(halfRuntime);
     return cmd;
   };
   ProcessResult r;

@@ -61,7 +61,7 @@ public:
 // Data-dependent: counts the cells above a threshold, and how often it ran, in private fields.
 class CountAbove : public Vertex {
   InOut<unsigned> timesRun;
-  const float threshold;
+  float threshold;
 
 public:
   Input<Vector<float>> values;
