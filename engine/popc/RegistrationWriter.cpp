@@ -31,16 +31,52 @@ std::string registrationSource(const std::string& sourcePath,
   // Aliases give template instances a name without commas for the registration templates.
   for (std::size_t i = 0; i < vertices.size(); ++i)
     os << "typedef " << vertices[i].cppType << " TesseraVertex" << part << "_" << i << ";\n";
+  // A private or protected field cannot be named by the registration, except in an explicit
+  // instantiation ([temp.spec]: access is not checked there). One instantiation per such field
+  // defines a friend function, found through its tag type, that describes and binds the field.
+  const std::string prefix = "tesseraPart" + std::to_string(part);
+  bool anyPrivate = false;
+  for (const auto& v : vertices)
+    for (const auto& f : v.fields)
+      anyPrivate = anyPrivate || !f.isPublic;
+  if (anyPrivate)
+    os << "\ntemplate <typename Tag, typename C, typename M, M C::*P> struct " << prefix
+       << "Field {\n"
+       << "  friend ::poplar::detail::FieldDescriptor " << prefix
+       << "Describe(Tag, const char* name) {\n"
+       << "    return ::poplar::detail::withBinder<C, M, P>(name);\n  }\n};\n";
+  auto owner = [&](std::size_t i, const ScannedField& f) {
+    // A field of a base class is bound through that base (its member pointer's class).
+    const std::string alias = "TesseraVertex" + std::to_string(part) + "_" + std::to_string(i);
+    return f.declaringClass == vertices[i].cppType ? alias : f.declaringClass;
+  };
+  for (std::size_t i = 0; i < vertices.size(); ++i)
+    for (std::size_t k = 0; k < vertices[i].fields.size(); ++k) {
+      const auto& f = vertices[i].fields[k];
+      if (f.isPublic) continue;
+      const std::string tag = prefix + "Tag" + std::to_string(i) + "_" + std::to_string(k);
+      const std::string o = owner(i, f);
+      os << "struct " << tag << " {};\n"
+         << "::poplar::detail::FieldDescriptor " << prefix << "Describe(" << tag
+         << ", const char*);\n"
+         << "template struct " << prefix << "Field<" << tag << ", " << o << ", decltype(" << o
+         << "::" << f.name << "), &" << o << "::" << f.name << ">;\n";
+    }
   os << "\nextern \"C\" void tessera_codelets_part" << part << "(const char* source) {\n";
   for (std::size_t i = 0; i < vertices.size(); ++i) {
     const std::string alias = "TesseraVertex" + std::to_string(part) + "_" + std::to_string(i);
-    os << "  static const ::poplar::detail::VertexRegistrar<" << alias << "> r" << i << "(\n"
+    os << "  static const ::poplar::detail::VertexRegistrar<" << alias
+       << (vertices[i].constructorUndefined ? ", true" : "") << "> r" << i << "(\n"
        << "      " << quoted(vertices[i].vertexName) << ", source, {\n";
-    for (const auto& f : vertices[i].fields) {
-      // A field of a base class is bound through that base (its member pointer's class).
-      const std::string owner = f.declaringClass == vertices[i].cppType ? alias : f.declaringClass;
-      os << "        ::poplar::detail::withBinder<" << owner << ", decltype(" << owner
-         << "::" << f.name << "), &" << owner << "::" << f.name << ">(" << quoted(f.name) << "),\n";
+    for (std::size_t k = 0; k < vertices[i].fields.size(); ++k) {
+      const auto& f = vertices[i].fields[k];
+      const std::string o = owner(i, f);
+      if (f.isPublic)
+        os << "        ::poplar::detail::withBinder<" << o << ", decltype(" << o << "::" << f.name
+           << "), &" << o << "::" << f.name << ">(" << quoted(f.name) << "),\n";
+      else
+        os << "        " << prefix << "Describe(" << prefix << "Tag" << i << "_" << k << "{}, "
+           << quoted(f.name) << "),\n";
     }
     os << "      }, true);\n";
   }

@@ -161,6 +161,19 @@ std::string checkFieldType(CXType t) {
   return "only Input, Output, InOut, Vector<Input<...>> fields and scalar state are supported";
 }
 
+/// True if the class (or its template) declares a default constructor the file never defines.
+bool declaresUndefinedDefaultConstructor(CXCursor decl) {
+  const CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
+  bool found = false;
+  visitChildren(clang_Cursor_isNull(tmpl) ? decl : tmpl, [&](CXCursor c) {
+    if (c.kind != CXCursor_Constructor || !clang_CXXConstructor_isDefaultConstructor(c) ||
+        clang_CXXMethod_isDefaulted(c))
+      return;
+    if (clang_Cursor_isNull(clang_getCursorDefinition(c))) found = true;
+  });
+  return found;
+}
+
 /// "Name<float,true>": Poplar's spelling of a template vertex (poputil::templateVertex).
 std::string templateArgsName(CXCursor spec, CXCursor tmpl, bool forCpp) {
   std::vector<CXCursor> params;
@@ -224,12 +237,11 @@ struct Scanner {
                                                   c.className + "' field '" + name +
                                                   "' has type '" + str(clang_getTypeSpelling(ft)) +
                                                   "', which Tessera cannot connect: " + why);
-          else if (clang_getCXXAccessSpecifier(field) != CX_CXXPublic)
-            c.self->result.vertexErrors.push_back(where(field) + ": error: vertex class '" +
-                                                  c.className + "' field '" + name +
-                                                  "' must be public (the graph connects it)");
           else
-            c.v->fields.push_back({name, c.cppType});
+            // Private and protected fields are fields too, as popc has them (issue 35: a
+            // data-dependent vertex keeps its counter in a private InOut).
+            c.v->fields.push_back(
+                {name, c.cppType, clang_getCXXAccessSpecifier(field) == CX_CXXPublic});
           return CXVisit_Continue;
         },
         &ctx);
@@ -273,6 +285,7 @@ struct Scanner {
       return;
     }
     fieldsOf(decl, v.cppType, v.vertexName, v);
+    v.constructorUndefined = declaresUndefinedDefaultConstructor(decl);
     result.vertices.push_back(std::move(v));
   }
 

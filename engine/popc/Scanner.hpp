@@ -11,12 +11,16 @@ namespace popc {
 struct ScannedField {
   std::string name;
   std::string declaringClass; ///< C++ spelling of the class that declares it (may be a base)
+  bool isPublic = true; ///< private and protected fields are bound without naming them publicly
 };
 
 struct ScannedVertex {
   std::string vertexName; ///< the name addVertex uses: "ns::Sum", "Scale<float>"
   std::string cppType;    ///< a C++ spelling of the class, usable in generated code
   std::vector<ScannedField> fields;
+  /// A default constructor declared and never defined in the file: popc accepts it (the IPU never
+  /// constructs a vertex), so Tessera builds such a vertex without calling it.
+  bool constructorUndefined = false;
 };
 
 struct ScanResult {

@@ -30,15 +30,24 @@ using namespace popc;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir]\n"
-    "            [--no-execution-counts] [--list-counts file] [-o out.gp] codelets.cpp...\n"
+    "usage: popc [-I dir] [-D name[=value]] [-U name] [-O0|-O1|-O2|-O3|-Os] [-g] [-W...]\n"
+    "            [-f...] [-std=...] [-X arg] [--target ipu1,ipu2,ipu21] [-S] [-v]\n"
+    "            [--pch-dir dir] [--no-execution-counts] [--list-counts file]\n"
+    "            [-o out.gp] codelets.cpp...\n"
+    "       popc --version | --list-targets | --help\n"
     "Compiles Poplar codelet sources (vertex classes) into a .gp file for Graph::addCodelets.\n"
     "The .gp counts the instructions each compute() executes, which costs vertices without a\n"
     "cycle estimate (docs/profiling.md); --no-execution-counts builds it without (such vertices\n"
     "get the field-size estimate), --list-counts writes each counted block and its instructions.\n"
     "--pch-dir keeps a precompiled poplar/Vertex.hpp in dir for later runs (Graph::addCodelets\n"
     "uses its codelet cache's pch/ folder).\n"
+    "Tessera compiles codelets for the host: --target (also -target=, --target=) is checked\n"
+    "and recorded, not used; -S writes the host's assembly; -X passes a compiler flag (-f, -W,\n"
+    "-D, -U, -I, -O, -g, -std) on to the host compiler and ignores IPU code generation flags.\n"
     "Environment: TESSERA_CODELET_CXX names the host C++ compiler (default clang++-14).\n";
+
+/// The IPU architectures popc knows, as the SDK's `popc --list-targets` prints them.
+constexpr const char* kTargets = "ipu1,ipu2,ipu21";
 
 int fail(int code, const std::string& message) {
   std::cerr << "popc: " << message << "\n";
@@ -86,12 +95,45 @@ std::string withoutWrapperLines(const std::string& output, const std::string& tm
   return out;
 }
 
+/// "" if every architecture in a --target list is one popc knows, else the first that is not.
+/// The list is comma-separated, as Makefiles pass it, or a JSON list (PopLibs' CMake).
+std::string unknownTarget(std::string list) {
+  for (char& c : list)
+    if (c == '[' || c == ']' || c == '"' || c == '\'' || c == ' ') c = ',';
+  std::istringstream names(list);
+  std::string name;
+  const std::string known = std::string(",") + kTargets + ",cpu,";
+  while (std::getline(names, name, ','))
+    if (!name.empty() && known.find("," + name + ",") == std::string::npos) return name;
+  return "";
+}
+
+/// `popc --version`: the SDK's two lines, "POPLAR version X.Y.Z (build)" and the compiler's.
+/// Build scripts take the first line's third field as the Poplar version (`cut -d ' ' -f3`).
+int printVersion() {
+  std::cout << "POPLAR version " << TESSERA_POPLAR_SDK_VERSION << " (tessera-" << TESSERA_VERSION
+            << ")\n";
+  const std::string compiler = findCompiler();
+  if (!compiler.empty()) {
+    const ProcessResult r = runProcess({compiler, "--version"});
+    if (r.started && r.exitCode == 0) std::cout << r.output.substr(0, r.output.find('\n')) << "\n";
+  }
+  return 0;
+}
+
+/// A flag given with -X: the host compiler gets those that mean the same on the host.
+bool isHostFlag(const std::string& f) {
+  for (const char* p : {"-f", "-W", "-D", "-U", "-I", "-O", "-g", "-std="})
+    if (f.rfind(p, 0) == 0) return true;
+  return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> userFlags, inputs;
   std::string output, pchDir, listCounts;
-  bool counting = true;
+  bool counting = true, assembly = false, verbose = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const std::string& flag) -> std::string {
@@ -102,6 +144,35 @@ int main(int argc, char** argv) {
     if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       return 0;
+    } else if (a == "--version") {
+      return printVersion();
+    } else if (a == "--list-targets") {
+      std::cout << kTargets << "\n";
+      return 0;
+    } else if (a == "--target" || a == "-target" || a.rfind("--target=", 0) == 0 ||
+               a.rfind("-target=", 0) == 0) {
+      // The IPU architectures to build for: checked, then unused (Tessera builds for the host).
+      const std::size_t eq = a.find('=');
+      const std::string list = eq != std::string::npos ? a.substr(eq + 1)
+                               : i + 1 < argc          ? argv[++i]
+                                                       : "";
+      if (list.empty()) return fail(2, a + " needs a target list (" + kTargets + ")");
+      const std::string bad = unknownTarget(list);
+      if (!bad.empty())
+        return fail(2, "unknown target '" + bad + "' in " + a + " (known: " + kTargets + ", cpu)");
+    } else if (a.rfind("-X", 0) == 0) {
+      const std::string flag = value("-X");
+      if (flag.empty()) return fail(2, "-X needs a compiler flag\n" + std::string(kUsage));
+      if (isHostFlag(flag))
+        userFlags.push_back(flag);
+      else
+        std::cerr << "popc: warning: -X " << flag
+                  << " ignored: an IPU code generation flag (Tessera compiles codelets for the "
+                     "host)\n";
+    } else if (a == "-S") {
+      assembly = true;
+    } else if (a == "-v") {
+      verbose = true;
     } else if (a == "--pch-dir") {
       if (i + 1 >= argc) return fail(2, "--pch-dir needs a directory\n" + std::string(kUsage));
       pchDir = argv[++i];
@@ -123,8 +194,6 @@ int main(int argc, char** argv) {
     } else if (a.rfind("-O", 0) == 0 || a == "-g" || a.rfind("-W", 0) == 0 ||
                a.rfind("-f", 0) == 0 || a.rfind("-std=", 0) == 0) {
       userFlags.push_back(a);
-    } else if (a.rfind("--target", 0) == 0) {
-      if (a == "--target") ++i; // the IPU architecture: Tessera compiles for the host
     } else if (!a.empty() && a[0] == '-') {
       return fail(2, "unknown option '" + a + "'\n" + kUsage);
     } else {
@@ -132,7 +201,18 @@ int main(int argc, char** argv) {
     }
   }
   if (inputs.empty()) return fail(2, std::string("no codelet source given\n") + kUsage);
-  if (output.empty()) output = fs::path(inputs[0]).stem().string() + ".gp";
+  for (const auto& input : inputs) {
+    const std::string ext = fs::path(input).extension().string();
+    if (ext == ".S" || ext == ".s")
+      return fail(2, "'" + input +
+                         "' is IPU assembly, which cannot run on the host: Tessera compiles only "
+                         "C++ codelets (docs/compatibility.md)");
+    if (ext == ".gp")
+      return fail(2, "'" + input +
+                         "' is a compiled .gp: Tessera's popc does not link .gp files together; "
+                         "compile the sources into one .gp instead");
+  }
+  if (output.empty()) output = fs::path(inputs[0]).stem().string() + (assembly ? ".s" : ".gp");
 
   const std::string compiler = findCompiler();
   if (compiler.empty())
@@ -146,6 +226,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> common = {"-std=c++17", "-D__POPC__", "-Wno-ignored-attributes",
                                      "-O2",        "-fPIC",      "-I" + include.string()};
   common.insert(common.end(), userFlags.begin(), userFlags.end());
+  auto run = [&](const std::vector<std::string>& cmd) {
+    if (verbose) {
+      for (const auto& part : cmd)
+        std::cerr << part << (&part == &cmd.back() ? "\n" : " ");
+    }
+    return runProcess(cmd);
+  };
+
   std::string pch =
       pchDir.empty() ? ""
                      : precompiledVertexHeader(pchDir, compiler, common, include.string(), false);
@@ -155,6 +243,9 @@ int main(int argc, char** argv) {
   };
   std::vector<std::string> scanArgs = {"-x", "c++"};
   scanArgs.insert(scanArgs.end(), common.begin(), common.end());
+  // The scan skips function bodies, so it sees members used only in them as unused: with the
+  // user's -Werror (-Wall) such warnings would stop it. Warnings are the compile's to report.
+  scanArgs.push_back("-w");
   auto scanWithPch = [&](const std::string& source) {
     ScanResult scan = scanCodelets(source, withPch(scanArgs));
     std::string all;
@@ -216,8 +307,22 @@ int main(int argc, char** argv) {
     meta.statDeps.insert(meta.statDeps.end(), scan.statDeps.begin(), scan.statDeps.end());
     const fs::path wrapper = tmp / ("codelets" + std::to_string(part) + ".cpp");
     std::ofstream(wrapper) << registrationSource(source.string(), scan.vertices, part,
-                                                 static_cast<unsigned>(inputs.size()), counting);
+                                                 static_cast<unsigned>(inputs.size()),
+                                                 counting && !assembly);
     wrappers.push_back(wrapper.string());
+  }
+  if (assembly) {
+    // -S: the assembly of what runs, the host's (the SDK's popc writes the IPU's), with the
+    // registration, which makes the compiler emit every vertex's compute().
+    if (wrappers.size() != 1) return fail(2, "-S takes one codelet source");
+    std::vector<std::string> cmd = {compiler, "-S"};
+    cmd.insert(cmd.end(), common.begin(), common.end());
+    cmd = withPch(cmd);
+    cmd.insert(cmd.end(), {wrappers[0], "-o", fs::absolute(output).string()});
+    const ProcessResult r = run(cmd);
+    if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
+    std::cerr << withoutWrapperLines(r.output, tmp.string());
+    return r.exitCode == 0 ? 0 : fail(1, "compiling the codelets failed (" + compiler + ")");
   }
   // The headers inside the precompiled header are invisible to the scan: they are dependencies
   // all the same (Tessera's own by content, system headers by size and time, as the scan sorts
@@ -237,13 +342,26 @@ int main(int argc, char** argv) {
   std::vector<std::string> linkInputs = wrappers;
   auto irCommand = [&](const std::string& wrapper, const std::string& ir) {
     std::vector<std::string> cmd = {compiler, "-S", "-emit-llvm"};
-    cmd.insert(cmd.end(), common.begin(), common.end());
+    // Without -g: the counting adds calls that have no source location, which LLVM's verifier
+    // rejects in a function with debug information (it would drop it with a warning per call).
+    for (const auto& f : common)
+      if (f != "-g") cmd.push_back(f);
     const auto flags = countingIrFlags();
     cmd.insert(cmd.end(), flags.begin(), flags.end());
     cmd = withPch(cmd);
     cmd.insert(cmd.end(), {wrapper, "-o", ir});
     return cmd;
   };
+  // half vectors (__fp16) convert through compiler-rt's __gnu_h2f_ieee and __gnu_f2h_ieee on
+  // x86, which libgcc lacks: the .gp takes them from clang's builtins archive, else it would not
+  // load (undefined symbols). Debian's libclang-rt-14-dev has it (scripts/setup.sh).
+  std::string halfRuntime;
+  {
+    const ProcessResult rt =
+        runProcess({compiler, "--rtlib=compiler-rt", "--print-libgcc-file-name"});
+    const std::string path = rt.output.substr(0, rt.output.find('\n'));
+    if (rt.started && rt.exitCode == 0 && fs::is_regular_file(path, ec)) halfRuntime = path;
+  }
   auto compileCommand = [&] {
     std::vector<std::string> cmd = {compiler, "-shared"};
     if (counting) {
@@ -258,6 +376,7 @@ int main(int argc, char** argv) {
     }
     cmd.insert(cmd.end(), linkInputs.begin(), linkInputs.end());
     cmd.insert(cmd.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
+    if (!halfRuntime.empty()) cmd.push_back(halfRuntime);
     return cmd;
   };
   ProcessResult r;
@@ -266,10 +385,10 @@ int main(int argc, char** argv) {
     std::vector<CountedBlock> blocks;
     for (const auto& wrapper : wrappers) {
       const std::string ir = wrapper + ".ll", counted = wrapper + ".counted.ll";
-      r = runProcess(irCommand(wrapper, ir));
+      r = run(irCommand(wrapper, ir));
       if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
         pch.clear();
-        r = runProcess(irCommand(wrapper, ir));
+        r = run(irCommand(wrapper, ir));
       }
       if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
       if (r.exitCode != 0) {
@@ -291,12 +410,12 @@ int main(int argc, char** argv) {
         list << b.function << "\t" << b.block << "\t" << b.instructions << "\n";
       if (!list) return fail(2, "cannot write '" + listCounts + "'");
     }
-    r = runProcess(compileCommand());
+    r = run(compileCommand());
   } else {
-    r = runProcess(compileCommand());
+    r = run(compileCommand());
     if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
       pch.clear(); // the scan accepted it, the compiler did not: compile without it
-      r = runProcess(compileCommand());
+      r = run(compileCommand());
     }
   }
   if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");

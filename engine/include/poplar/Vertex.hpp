@@ -43,11 +43,11 @@ namespace poplar {
 
 class Target;
 
-/// Base class of every vertex. compute() is found statically by the registration.
-class Vertex {
-public:
-  virtual ~Vertex() = default;
-};
+/// Base class of every vertex. compute() is found statically by the registration. Not
+/// polymorphic, as Poplar's is not: a vertex class with only fields stays an aggregate, so a
+/// const member draws no "never initialized" warning that -Werror would make an error. The
+/// engine deletes a vertex through its own class (detail::VertexPtr).
+class Vertex {};
 /// A vertex run by the tile's supervisor context rather than a worker.
 class SupervisorVertex : public Vertex {};
 /// A vertex whose compute(unsigned workerId) runs once on each worker context of its tile
@@ -120,7 +120,9 @@ public:
   using Ref = typename std::conditional<Writable, T&, const T&>::type;
   static constexpr bool isVectorField = true;
   std::size_t size() const { return n_; }
-  Ref operator[](std::size_t i) const { return p_[i]; }
+  /// An element as a modifiable reference even through an Input, as popc allows: public codelets
+  /// take `&in[0]` of an Input and reinterpret_cast it to their own (non-const) struct type.
+  T& operator[](std::size_t i) const { return const_cast<T&>(p_[i]); }
   Ptr data() const { return p_; }
   Ptr begin() const { return p_; }
   Ptr end() const { return p_ + n_; }
@@ -185,6 +187,9 @@ struct FieldDescriptor {
 };
 
 using CycleEstimator = std::uint64_t (*)(const VertexIntrospector&, const Target&);
+/// A vertex object and the function that deletes it as its own class (Vertex has no virtual
+/// destructor).
+using VertexPtr = std::unique_ptr<Vertex, void (*)(Vertex*)>;
 
 struct VertexTypeDescriptor {
   std::string name;
@@ -196,7 +201,7 @@ struct VertexTypeDescriptor {
   /// codelet programs must never be empty.
   bool fromCodeletFile = false;
   std::vector<FieldDescriptor> fields;
-  std::unique_ptr<Vertex> (*create)() = nullptr;
+  VertexPtr (*create)() = nullptr;
   bool (*compute)(Vertex&) = nullptr;
   CycleEstimator cycleEstimate = nullptr;
   std::size_t codeBytes = 0; ///< modelled size of the vertex's machine code
@@ -362,7 +367,9 @@ void bindMemberAs(M& m, const Span* spans, std::size_t count, EdgeListMember) {
     bindField(items[i], spans[i]);
 }
 template <typename M> void bindMemberAs(M& m, const Span* spans, std::size_t, StateMember) {
-  std::memcpy(&m, spans[0].data, sizeof(M));
+  // A const state member is set here too: the graph gives it its value, as on the IPU, where
+  // vertex state is laid out in memory rather than constructed.
+  std::memcpy(const_cast<void*>(static_cast<const void*>(&m)), spans[0].data, sizeof(M));
 }
 
 /// Binder for member `member` of Class: a function pointer built from a template parameter.
@@ -421,11 +428,37 @@ template <typename Class> CycleEstimator cycleEstimatorOf(std::false_type) {
   return nullptr;
 }
 
-template <typename Class> std::unique_ptr<Vertex> createVertex() {
-  return std::unique_ptr<Vertex>(new Class());
+template <typename Class> void destroyVertex(Vertex* v) {
+  delete static_cast<Class*>(v);
+}
+template <typename Class> VertexPtr createVertex() {
+  return VertexPtr(new Class(), &destroyVertex<Class>);
+}
+/// A vertex whose class cannot be default-constructed here: a const state member, or a
+/// constructor declared and never defined (popc accepts both, because the IPU never runs a
+/// vertex's constructor: its state is laid out in memory). The implicit copy constructor builds
+/// it from zero bytes (every field type is a pointer and a size, a std::vector or a plain value,
+/// for which zero bytes are the empty value; Vertex has no virtual table to copy); binding then
+/// sets every field.
+template <typename Class> VertexPtr createVertexUnconstructed() {
+  static_assert(std::is_copy_constructible<Class>::value,
+                "a vertex class without a usable default constructor needs its implicit copy "
+                "constructor (Tessera builds the vertex from zero bytes with it)");
+  alignas(Class) static const unsigned char zeros[sizeof(Class)] = {};
+  return VertexPtr(new Class(*reinterpret_cast<const Class*>(zeros)), &destroyVertex<Class>);
+}
+using CreateFn = VertexPtr (*)();
+/// The default constructor when the class has a usable one, else the copy from zero bytes.
+template <typename Class> CreateFn createOf(std::true_type /*constructible*/) {
+  return &createVertex<Class>;
+}
+template <typename Class> CreateFn createOf(std::false_type) {
+  return &createVertexUnconstructed<Class>;
 }
 
-template <typename Class> struct VertexRegistrar {
+/// ConstructorUndefined: popc found a default constructor declared and never defined, which the
+/// registration must not refer to (the .gp would not load).
+template <typename Class, bool ConstructorUndefined = false> struct VertexRegistrar {
   /// fromCodeletFile: the registration code Graph::addCodelets generated for a codelet file.
   VertexRegistrar(const char* name, const char* source, std::vector<FieldDescriptor> fields,
                   bool fromCodeletFile = false) {
@@ -437,7 +470,10 @@ template <typename Class> struct VertexRegistrar {
     d.isMultiVertex = IsMulti::value;
     d.fromCodeletFile = fromCodeletFile;
     d.fields = std::move(fields);
-    d.create = &createVertex<Class>;
+    typedef std::integral_constant<bool, !ConstructorUndefined &&
+                                             std::is_default_constructible<Class>::value>
+        Constructible;
+    d.create = createOf<Class>(Constructible());
     d.compute = computeOf<Class>(IsMulti());
     d.cycleEstimate = cycleEstimatorOf<Class>(HasCycleEstimate<Class>());
     d.codeBytes = 64 + 16 * d.fields.size();

@@ -139,10 +139,12 @@ public:
       const auto& conn = v.fields[i];
       CompiledField cf;
       if (d.direction == FieldDirection::State) {
+        // A state field the graph never sets is accepted, as Poplar accepts it (public programs
+        // leave unused parameters unset); Tessera gives it zero bytes (docs/compatibility.md).
         if (conn.state.empty())
-          throw graph_connection_error(where() + ": state field '" + d.name +
-                                       "' has no value (set it with Graph::setInitialValue)");
-        cf.state = conn.state;
+          cf.state.assign(d.stateSize, 0);
+        else
+          cf.state = conn.state;
       } else {
         if (d.isEdgeList && !conn.sized)
           throw no_size_specified(where() + ": field '" + d.name + "' has no size (setFieldSize)");

@@ -48,7 +48,7 @@ struct StagedEdge {
 
 struct Runtime::VertexInstance {
   const CompiledVertex* compiled;
-  std::unique_ptr<Vertex> vertex;
+  poplar::detail::VertexPtr vertex;
   std::vector<StagedEdge> staged;
 };
 
