@@ -1,3 +1,4 @@
+#include <atomic>
 #include <poplar/DebugContext.hpp>
 #include <vector>
 
@@ -13,6 +14,30 @@ std::string DebugContext::getPathName() const {
     path += **it;
   }
   return path;
+}
+
+namespace {
+DebugId nextDebugInfoId() {
+  static std::atomic<DebugId> counter{0};
+  return ++counter;
+}
+} // namespace
+
+DebugInfo::DebugInfo(const DebugContext& debugContext, std::string layer)
+    : context_(debugContext), id_(nextDebugInfoId()) {
+  context_.layer_ = std::move(layer);
+}
+
+DebugInfo::DebugInfo(const DebugContext& parent, std::string layer, std::string opType,
+                     SourceLocation loc)
+    : context_(parent, opType, loc), id_(nextDebugInfoId()) {
+  context_.setOp(std::move(layer), std::move(opType));
+}
+
+DebugInfo::~DebugInfo() = default;
+
+bool DebugInfo::setValue(std::string name, ProfileValue value) {
+  return values_.emplace(std::move(name), std::move(value)).second;
 }
 
 } // namespace poplar
