@@ -88,7 +88,7 @@ TEST_CASE("gcl::perIPUTiles splits an IPU's tiles into I/O and compute sets", "[
   CHECK(computeTiles.front() == 8);
   CHECK(computeTiles.back() == 15);
   // The two sets make working virtual graphs.
-  Graph computeGraph = g.createVirtualGraph(computeTiles);
+  Graph computeGraph = g.createVirtualGraph(computeTiles.front(), computeTiles.back() + 1);
   CHECK(computeGraph.getTarget().getNumTiles() == 8);
   CHECK_THROWS_WITH(gcl::perIPUTiles(g, 10, 8),
                     Contains("offset 10 + count 8 exceeds the 16 tiles"));

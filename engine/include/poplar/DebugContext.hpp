@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <poplar/ProfileValue.hpp>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -31,7 +30,6 @@ struct SourceLocation {
 using DebugId = std::uint64_t;
 
 class DebugContext;
-class DebugInfo;
 
 /// A debug name with its identifier, as PopLibs-style code passes between functions it calls
 /// (`const DebugNameAndId& dnai`). It converts to and from a DebugContext: a DebugContext
@@ -90,11 +88,6 @@ public:
       : name_(std::move(name)), loc_(loc),
         parent_(std::make_shared<DebugContext>(dnai.getPathName(), loc)) {}
 
-  /// A child of a DebugInfo (`{di, "name"}`); with no name, the DebugInfo's own context, so
-  /// what an op creates with `{di}` carries the op's layer and type.
-  inline DebugContext(const DebugInfo& debugInfo, std::string name = "",
-                      SourceLocation loc = SourceLocation::Current());
-
   const std::string& getName() const { return name_; }
   /// Names from the outermost context to this one, joined by '/', empty names skipped.
   std::string getPathName() const;
@@ -113,7 +106,6 @@ protected:
   }
 
 private:
-  friend class DebugInfo;
   std::string name_;
   SourceLocation loc_;
   std::string layer_ = "user";
@@ -123,39 +115,5 @@ private:
 
 inline DebugNameAndId::DebugNameAndId(const DebugContext& context)
     : DebugNameAndId(context.getPathName()) {}
-
-/// A debug record made by a software layer ("poplibs" for PopLibs ops): a context with that
-/// layer, and named values (the op's arguments and outputs) set on it as the layer goes.
-/// Differs from Poplar: the values stay in memory (getValues) and are not yet written to
-/// debug.cbor; the layer and op type are, through the contexts made from it.
-class DebugInfo {
-public:
-  DebugInfo(const DebugContext& debugContext, std::string layer);
-  DebugInfo& operator=(const DebugInfo&) = delete;
-  DebugInfo(const DebugInfo&) = delete;
-  virtual ~DebugInfo();
-
-  DebugId getId() const { return id_; }
-  std::string getPathName() const { return context_.getPathName(); }
-  /// Adds a value; false (and the value unchanged) when `name` is already set.
-  bool setValue(std::string name, ProfileValue value);
-
-  /// Tessera: the values set so far, and the context the layer's objects are made under.
-  const ProfileValue::Map& getValues() const { return values_; }
-  const DebugContext& getContext() const { return context_; }
-
-protected:
-  /// Tessera: a child context named after the op, as the Operations view groups by op type.
-  DebugInfo(const DebugContext& parent, std::string layer, std::string opType, SourceLocation loc);
-
-private:
-  DebugContext context_;
-  DebugId id_;
-  ProfileValue::Map values_;
-};
-
-inline DebugContext::DebugContext(const DebugInfo& debugInfo, std::string name, SourceLocation loc)
-    : DebugContext(name.empty() ? debugInfo.getContext()
-                                : DebugContext(debugInfo.getContext(), std::move(name), loc)) {}
 
 } // namespace poplar

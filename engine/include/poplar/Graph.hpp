@@ -182,10 +182,6 @@ public:
 
   /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0; shares all objects.
   Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile) const;
-  /// A graph over the listed tiles of each IPU (as gcl::perIPUTiles gives them).
-  /// Differs from Poplar: the tiles must be consecutive and the graph span one IPU (Tessera's
-  /// virtual graphs are a tile range); other lists throw invalid_tile_mapping naming them.
-  Graph createVirtualGraph(const std::vector<unsigned>& perIpuTiles) const;
   Function addFunction(const program::Program& program);
 
   /// Writes the graph's structure (variables and their mapping, compute sets and vertices,

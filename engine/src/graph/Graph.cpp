@@ -602,22 +602,6 @@ RemoteBuffer Graph::addRemoteBuffer(const std::string& handle, Type type, std::s
   return RemoteBuffer(state_.get(), id, handle, type, n, repeats);
 }
 
-Graph Graph::createVirtualGraph(const std::vector<unsigned>& perIpuTiles) const {
-  if (perIpuTiles.empty()) throw invalid_tile_mapping("createVirtualGraph: the tile list is empty");
-  if (target_.getNumIPUs() != 1)
-    throw invalid_tile_mapping("createVirtualGraph(tile list): the graph spans " +
-                               std::to_string(target_.getNumIPUs()) +
-                               " IPUs; Tessera takes a tile list on one IPU only");
-  for (std::size_t i = 1; i < perIpuTiles.size(); ++i)
-    if (perIpuTiles[i] != perIpuTiles[0] + i)
-      throw invalid_tile_mapping(
-          "createVirtualGraph(tile list): tile " + std::to_string(perIpuTiles[i]) +
-          " at position " + std::to_string(i) + " breaks the run from tile " +
-          std::to_string(perIpuTiles[0]) + "; Tessera takes consecutive tiles only");
-  return createVirtualGraph(perIpuTiles.front(),
-                            perIpuTiles.front() + unsigned(perIpuTiles.size()));
-}
-
 Graph Graph::createVirtualGraph(unsigned lowerTile, unsigned upperTile) const {
   const unsigned n = upperTile - lowerTile, perIPU = target_.getTilesPerIPU();
   if (lowerTile >= upperTile || upperTile > target_.getNumTiles())

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <poplar/ArrayRef.hpp>
 #include <poplar/DebugContext.hpp>
+#include <poplar/DebugInfo.hpp>
 #include <poplar/GraphElements.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/ProfileValue.hpp>
