@@ -131,7 +131,7 @@ int main() {
   graph.createHostWrite("input", input);
   graph.createHostWrite("target", target);
   graph.createHostRead("output", out.first);
-  graph.createHostRead("wIn", weights.inputWeights);
+  graph.createHostRead("trainedWIn", weights.inputWeights);
 
   Engine engine(graph, trainStep);
   engine.load(device);
@@ -169,7 +169,7 @@ int main() {
     lastLoss = deviceLoss;
   }
   std::vector<float> trained(4 * I * H);
-  engine.readTensor("wIn", trained.data(), trained.data() + trained.size());
+  engine.readTensor("trainedWIn", trained.data(), trained.data() + trained.size());
   std::size_t differ = 0;
   for (std::size_t i = 0; i < trained.size(); ++i)
     differ += !close(trained[i], net.wIn[i], 1e-3);
