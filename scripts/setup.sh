@@ -28,6 +28,7 @@ PACKAGES=(
   libgraphviz-dev                     # the viewer's graph view: libgvc lays out the serialized graph
   clang-14 libclang-14-dev            # codelets: popc finds vertex classes with libclang, clang-14 compiles them
   clang-format-14                     # scripts/check-format.sh (ctest: format)
+  python3-clang-14                    # scripts/poplibs_parity.py (ctest: poplibs_parity) reads headers with libclang
   libclang-rt-14-dev                  # the sanitizer build and the fuzz targets (libFuzzer)
 )
 

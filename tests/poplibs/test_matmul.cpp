@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 #include <poplin/MatMul.hpp>
+#include <poplin/MeshGrid.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
 #include <regex>
@@ -219,4 +220,35 @@ TEST_CASE("matMul float blocks of every width and row remainder, bit-identical a
     else
       CHECK(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)) == 0);
   }
+}
+
+TEST_CASE("linspace and meshgrid2d give numpy's values and grids", "[poplin][meshgrid]") {
+  test::Harness h(4);
+  auto& g = h.graph();
+  const Tensor x = poplin::linspace(g, FLOAT, -1.0f, 1.0f, 5, "x");
+  const Tensor y = poplin::linspace(g, HALF, 0.0f, 3.0f, 4, "y");
+  const auto grid = poplin::meshgrid2d(g, x, y);
+  REQUIRE(grid.size() == 2);
+  REQUIRE(grid[0].shape() == std::vector<std::size_t>{4, 5});
+  REQUIRE(grid[1].shape() == std::vector<std::size_t>{4, 5});
+  const Tensor gx = g.addVariable(FLOAT, {4, 5}, "gx"), gy = g.addVariable(HALF, {4, 5}, "gy");
+  poputil::mapTensorLinearly(g, gx);
+  poputil::mapTensorLinearly(g, gy);
+  h.prog().add(program::Copy(grid[0], gx));
+  h.prog().add(program::Copy(grid[1], gy));
+  h.read("gx", gx);
+  h.read("gy", gy);
+  h.run();
+  std::vector<float> wantX, wantY;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 5; ++j) {
+      wantX.push_back(-1.0f + 0.5f * j);
+      wantY.push_back(float(i));
+    }
+  CHECK_THAT(h.result("gx"), test::CloseTo(wantX, 1e-6f));
+  CHECK_THAT(h.result("gy"), test::CloseTo(wantY, 1e-3f));
+  CHECK_THROWS_WITH(poplin::linspace(g, INT, 0, 1, 3), Catch::Contains("must be float or half"));
+  CHECK_THROWS_WITH(poplin::linspace(g, FLOAT, 0, 1, 0),
+                    Catch::Contains("count must be at least 1"));
+  CHECK_THROWS_WITH(poplin::meshgrid2d(g, gx, x), Catch::Contains("must have rank 1, not 2 and 1"));
 }

@@ -118,28 +118,38 @@ private:
 inline DebugNameAndId::DebugNameAndId(const DebugContext& context)
     : DebugNameAndId(context.getPathName()) {}
 
-/// Poplar's debug information of one software layer: the given context with its layer set
-/// (what the profile's debug information and the viewer's Operations view show), plus named
-/// values. Pass it wherever a DebugContext is taken. The values are kept on the object
-/// (getValues); Tessera does not write them to debug.cbor.
-class DebugInfo : public DebugContext {
+/// Poplar's debug record of one software layer ("poplibs" for PopLibs ops): a context with that
+/// layer, and named values (an op's arguments and outputs) set on it as the layer goes.
+/// Differs from Poplar: it converts to the DebugContext its objects are made under (`{di}`,
+/// `{di, "child"}`) instead of DebugContext having a constructor from it, and the values stay in
+/// memory (getValues) rather than being written to debug.cbor; the layer and op type reach the
+/// report through the contexts made from it.
+class DebugInfo {
 public:
-  DebugInfo(const DebugContext& debugContext, std::string layer)
-      : DebugContext(debugContext), dnai_(debugContext) {
-    setOp(std::move(layer), debugContext.getOpType());
-  }
-  DebugId getId() const { return dnai_.getId(); }
-  std::string getPathName() const { return DebugContext::getPathName(); }
-  /// Records a value under `name` (replacing one recorded before); returns true.
-  bool setValue(std::string name, ProfileValue value) {
-    values_[std::move(name)] = std::move(value);
-    return true;
-  }
-  const std::map<std::string, ProfileValue>& getValues() const { return values_; }
+  DebugInfo(const DebugContext& debugContext, std::string layer);
+  DebugInfo& operator=(const DebugInfo&) = delete;
+  DebugInfo(const DebugInfo&) = delete;
+  virtual ~DebugInfo();
+
+  DebugId getId() const { return id_; }
+  std::string getPathName() const { return context_.getPathName(); }
+  /// Adds a value; false (and the value unchanged) when `name` is already set.
+  bool setValue(std::string name, ProfileValue value);
+
+  /// Tessera: the values set so far, and the context the layer's objects are made under.
+  const ProfileValue::Map& getValues() const { return values_; }
+  const DebugContext& getContext() const { return context_; }
+  operator const DebugContext&() const { return context_; } // NOLINT: `{di}` as in Poplar
+
+protected:
+  /// Tessera: a child context named after the op, with the op's type (the Operations view
+  /// groups by it).
+  DebugInfo(const DebugContext& parent, std::string layer, std::string opType, SourceLocation loc);
 
 private:
-  DebugNameAndId dnai_;
-  std::map<std::string, ProfileValue> values_;
+  DebugContext context_;
+  DebugId id_;
+  ProfileValue::Map values_;
 };
 
 } // namespace poplar

@@ -80,7 +80,7 @@ Tensor allReduce(Graph& graph, const Tensor& data, CollectiveOperator op, Sequen
                  const CommGroup& group, const DebugContext& debugContext,
                  const OptionFlags& options) {
   const std::string name = "gcl::allReduceCrossReplica";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "allReduceCrossReplica");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "allReduceCrossReplica");
   checkData(data, op, name, "data");
   const auto spec = specOf(graph, pd::CollectiveKind::AllReduce, op, group, name, options);
   poplibs_support::tileMapping(graph, data, name); // the result is mapped like data
@@ -93,7 +93,7 @@ void allReduceInPlace(Graph& graph, Tensor& data, CollectiveOperator op, Sequenc
                       const CommGroup& group, const DebugContext& debugContext,
                       const OptionFlags& options) {
   const std::string name = "gcl::allReduceInPlaceCrossReplica";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "allReduceInPlaceCrossReplica");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "allReduceInPlaceCrossReplica");
   checkData(data, op, name, "data");
   if (data.containsAliases())
     throw poputil::poplibs_error(
@@ -139,7 +139,7 @@ std::vector<Tensor> allReduceCrossReplica(Graph& graph, const std::vector<Tensor
                                           CollectiveOperator op, Sequence& prog,
                                           const CommGroup& group, const DebugContext& debugContext,
                                           const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "allReduceCrossReplica");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "allReduceCrossReplica");
   std::vector<Tensor> out;
   for (std::size_t i = 0; i < datas.size(); ++i)
     out.push_back(allReduce(graph, datas[i], op, prog, group, {di, std::to_string(i)}, options));
@@ -167,7 +167,7 @@ void allReduceInPlaceCrossReplica(Graph& graph, Tensor& data, CollectiveOperator
 void allReduceInPlaceCrossReplica(Graph& graph, std::vector<Tensor>& datas, CollectiveOperator op,
                                   Sequence& prog, const CommGroup& group,
                                   const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "allReduceInPlaceCrossReplica");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "allReduceInPlaceCrossReplica");
   for (std::size_t i = 0; i < datas.size(); ++i)
     allReduceInPlace(graph, datas[i], op, prog, group, {di, std::to_string(i)}, options);
 }
@@ -183,7 +183,7 @@ void allReduceToDestinationCrossReplica(Graph& graph, const Tensor& data, Tensor
                                         const CommGroup& group, const DebugContext& debugContext,
                                         const OptionFlags& options) {
   const std::string name = "gcl::allReduceToDestinationCrossReplica";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "allReduceToDestinationCrossReplica");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "allReduceToDestinationCrossReplica");
   checkData(data, op, name, "data");
   poplibs_support::checkValid(destination, name, "destination");
   if (destination.elementType() != data.elementType() ||
@@ -210,7 +210,7 @@ Tensor reduceScatterCrossReplica(Graph& graph, const Tensor& data, CollectiveOpe
                                  Sequence& prog, const CommGroup& group,
                                  const DebugContext& debugContext, const OptionFlags& options) {
   const std::string name = "gcl::reduceScatterCrossReplica";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "reduceScatterCrossReplica");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "reduceScatterCrossReplica");
   checkData(data, op, name, "data");
   const auto spec = specOf(graph, pd::CollectiveKind::ReduceScatter, op, group, name, options);
   const auto mapping = poplibs_support::tileMapping(graph, data, name);
@@ -240,7 +240,7 @@ Tensor allGatherCrossReplica(Graph& graph, const Tensor& data, Sequence& prog,
                              const CommGroup& group, const DebugContext& debugContext,
                              const OptionFlags& options) {
   const std::string name = "gcl::allGatherCrossReplica";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "allGatherCrossReplica");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "allGatherCrossReplica");
   poplibs_support::checkValid(data, name, "data");
   poplibs_support::checkType(data.elementType(), {FLOAT, HALF, INT, UNSIGNED_INT, BOOL}, name,
                              "data");

@@ -437,7 +437,7 @@ Tensor convolution(Graph& graph, const Tensor& in, const Tensor& weights, const 
                    bool transposeAndFlipWeights, Sequence& prog, const DebugContext& debugContext,
                    const OptionFlags& options, PlanningCache* cache) {
   const std::string op = "poplin::convolution";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Conv");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Conv");
   const Planned p = planParams(graph, params, options, cache, op);
   const std::size_t dims = params.getNumFieldDims();
   checkTensor(in, inputShape(params), params.inputType, op, "in", "the input");
@@ -497,7 +497,7 @@ Tensor transposedAndFlipped(const Tensor& weightsIn, const Tensor& weightsOut,
 
 void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsIn, const Tensor& weightsOut,
                                  Sequence& prog, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "WeightsTransposeChansFlipXY");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "WeightsTransposeChansFlipXY");
   const Tensor t =
       transposedAndFlipped(weightsIn, weightsOut, "poplin::weightsTransposeChansFlipXY");
   prog.add(program::Copy(t, weightsOut, false, di));
@@ -507,7 +507,7 @@ void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsInUnGrouped,
                                  const Tensor& weightsOutUnGrouped,
                                  std::vector<program::Copy>& preTranspose, ComputeSet,
                                  std::vector<program::Copy>&, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "WeightsTransposeChansFlipXY");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "WeightsTransposeChansFlipXY");
   const Tensor t = transposedAndFlipped(weightsInUnGrouped, weightsOutUnGrouped,
                                         "poplin::weightsTransposeChansFlipXY");
   preTranspose.emplace_back(t, weightsOutUnGrouped, false, di);
@@ -517,7 +517,7 @@ Tensor calculateWeightDeltas(Graph& graph, const Tensor& zDeltas, const Tensor& 
                              const ConvParams& params, Sequence& prog,
                              const DebugContext& debugContext, const OptionFlags& options,
                              PlanningCache* cache) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "ConvWeightDeltas");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "ConvWeightDeltas");
   return weightDeltas(graph, zDeltas, activations, params, prog, di, options, cache,
                       "poplin::calculateWeightDeltas");
 }
@@ -527,7 +527,7 @@ void convolutionWeightUpdate(Graph& graph, const Tensor& zDeltas, const Tensor& 
                              Sequence& prog, const DebugContext& debugContext,
                              const OptionFlags& options, PlanningCache* cache) {
   const std::string op = "poplin::convolutionWeightUpdate";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "ConvWeightUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "ConvWeightUpdate");
   checkTensor(weights, weightsShape(params), params.inputType, op, "weights", "the weights");
   poplibs_support::checkValid(scale, op, "scale");
   if (scale.numElements() != 1)
@@ -548,7 +548,7 @@ void convolutionWeightUpdate(Graph& graph, const Tensor& zDeltas, const Tensor& 
                              Sequence& prog, const DebugContext& debugContext,
                              const OptionFlags& options, PlanningCache* cache) {
   const std::string op = "poplin::convolutionWeightUpdate";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "ConvWeightUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "ConvWeightUpdate");
   checkTensor(weights, weightsShape(params), params.inputType, op, "weights", "the weights");
   const Tensor deltas =
       weightDeltas(graph, zDeltas, activations, params, prog, di, options, cache, op);
@@ -580,7 +580,7 @@ void convolutionBiasUpdate(Graph& graph, const Tensor& zDeltas, const Tensor& bi
                            const Tensor& scale, const OptionFlags& options, Sequence& prog,
                            const DebugContext& debugContext) {
   const std::string op = "poplin::convolutionBiasUpdate";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "ConvBiasUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "ConvBiasUpdate");
   poplibs_support::checkValid(scale, op, "scale");
   Tensor s = scale;
   if (s.elementType() != FLOAT) s = popops::cast(graph, s, FLOAT, prog, {di, "castScale"});
@@ -591,7 +591,7 @@ void convolutionBiasUpdate(Graph& graph, const Tensor& zDeltas, const Tensor& bi
                            const OptionFlags& options, Sequence& prog,
                            const DebugContext& debugContext) {
   const std::string op = "poplin::convolutionBiasUpdate";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "ConvBiasUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "ConvBiasUpdate");
   const Tensor s = graph.addConstant(FLOAT, {}, scale, {di, "scale"});
   graph.setTileMapping(s, 0);
   biasUpdate(graph, zDeltas, biases, s, options, prog, di, op);
@@ -599,7 +599,7 @@ void convolutionBiasUpdate(Graph& graph, const Tensor& zDeltas, const Tensor& bi
 
 void addBias(Graph& graph, const Tensor& acts, const Tensor& biases, Sequence& prog,
              const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "AddBias");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "AddBias");
   poplibs_support::channelOpInPlace(graph, poplibs_support::ChannelOp::ADD, acts, biases, 1.0f,
                                     prog, di, "poplin::addBias");
 }

@@ -190,7 +190,7 @@ void matMulInto(Graph& graph, const MatMulPlan& p, const Tensor& A, const Tensor
 Tensor matMulNew(Graph& graph, const Tensor& A, const Tensor& B, Sequence& prog, Type outputType,
                  const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "poplin::matMul";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "MatMul");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "MatMul");
   const MatMulPlan p = planFor(graph, A, B, options, op);
   poplibs_support::checkType(outputType, {FLOAT, HALF}, op, "the output");
   const Tensor out = graph.addVariable(outputType, {p.M, p.N}, {di, "output"});

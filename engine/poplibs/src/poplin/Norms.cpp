@@ -126,7 +126,7 @@ std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float
                                          const Type& partialsType,
                                          const DebugContext& debugContext) {
   const std::string op = "poplin::normStatistics";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "NormStatistics");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormStatistics");
   checkActs(acts, op, "actsUngrouped");
   poplibs_support::checkType(partialsType, {FLOAT, HALF}, op, "partialsType");
   if (!(eps >= 0.0f))
@@ -178,7 +178,7 @@ std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float
 Tensor normWhiten(Graph& graph, const Tensor& acts, const Tensor& mean, const Tensor& iStdDev,
                   Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poplin::normWhiten";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "NormWhiten");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormWhiten");
   checkActs(acts, op, "acts");
   checkPerChannel(mean, acts, op, "mean");
   checkPerChannel(iStdDev, acts, op, "iStdDev");
@@ -194,7 +194,7 @@ Tensor normWhiten(Graph& graph, const Tensor& acts, const Tensor& mean, const Te
 Tensor normalise(Graph& graph, const Tensor& actsWhitened, const Tensor& gamma, const Tensor& beta,
                  Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poplin::normalise";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Normalise");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Normalise");
   checkActs(actsWhitened, op, "actsWhitened");
   checkPerChannel(gamma, actsWhitened, op, "gamma");
   checkPerChannel(beta, actsWhitened, op, "beta");
@@ -212,7 +212,7 @@ std::pair<Tensor, Tensor> normParamGradients(Graph& graph, const Tensor& actsWhi
                                              const Type& partialsType,
                                              const DebugContext& debugContext) {
   const std::string op = "poplin::normParamGradients";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "NormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormParamGradients");
   checkActs(actsWhitened, op, "actsWhitened");
   checkActs(gradsIn, op, "gradsIn");
   checkSameShape(actsWhitened, gradsIn, op, "actsWhitened", "gradsIn");
@@ -231,7 +231,7 @@ std::pair<Tensor, Tensor> normParamGradients(Graph& graph, const Tensor& actsWhi
 Tensor normGradients(Graph& graph, const Tensor& gradsIn, const Tensor& gamma, Sequence& prog,
                      const DebugContext& debugContext) {
   const std::string op = "poplin::normGradients";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "NormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormGradients");
   checkActs(gradsIn, op, "gradsIn");
   checkPerChannel(gamma, gradsIn, op, "gamma");
   const Tensor out = copyOf(graph, gradsIn, prog, {di, "gradients"});
@@ -245,7 +245,7 @@ Tensor normStatisticsGradients(Graph& graph, const Tensor& actsWhitened, const T
                                const Tensor& invStdDev, Sequence& prog, const Type& partialsType,
                                const DebugContext& debugContext) {
   const std::string op = "poplin::normStatisticsGradients";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "NormStatisticsGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormStatisticsGradients");
   checkActs(actsWhitened, op, "actsWhitened");
   checkActs(gradsIn, op, "gradsIn");
   checkSameShape(actsWhitened, gradsIn, op, "actsWhitened", "gradsIn");

@@ -67,7 +67,7 @@ std::pair<Tensor, Tensor> batchNormStatistics(Graph& graph, const Tensor acts, f
                                               const DebugContext& debugContext,
                                               const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormStatistics");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormStatistics");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormStatistics");
   return poplin::normStatistics(graph, acts, eps, prog, unbiasedVarEstimate, stableAlgo,
                                 partialsType, di);
 }
@@ -76,7 +76,7 @@ Tensor batchNormWhiten(Graph& graph, const Tensor& acts, const Tensor& mean,
                        const Tensor& invStdDev, Sequence& prog, const DebugContext& debugContext,
                        const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormWhiten");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormWhiten");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormWhiten");
   return poplin::normWhiten(graph, acts, mean, invStdDev, prog, di);
 }
 
@@ -86,7 +86,7 @@ std::pair<Tensor, Tensor> batchNormalise(Graph& graph, const Tensor& acts, const
                                          const DebugContext& debugContext,
                                          const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormalise");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormalise");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormalise");
   const Tensor whitened = poplin::normWhiten(graph, acts, mean, invStdDev, prog, di);
   return {poplin::normalise(graph, whitened, gamma, beta, prog, di), whitened};
 }
@@ -95,7 +95,7 @@ Tensor batchNormalise(Graph& graph, const Tensor& acts, const Tensor& combinedMu
                       const Tensor& addend, Sequence& prog, const DebugContext& debugContext,
                       const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormalise");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormalise");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormalise");
   // acts * m + a is normalise() with gamma = m and beta = a.
   return poplin::normalise(graph, acts, combinedMultiplicand, addend, prog, di);
 }
@@ -105,7 +105,7 @@ batchNormParamGradients(Graph& graph, const Tensor& acts, const Tensor& gradsIn,
                         const Tensor& iStdDev, Sequence& prog, const Type& partialsType,
                         const DebugContext& debugContext, const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormParamGradients");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormParamGradients");
   const Tensor whitened = poplin::normWhiten(graph, acts, mean, iStdDev, prog, di);
   return poplin::normParamGradients(graph, whitened, gradsIn, prog, partialsType, di);
 }
@@ -116,7 +116,7 @@ std::pair<Tensor, Tensor> batchNormParamGradients(Graph& graph, const Tensor& ac
                                                   const DebugContext& debugContext,
                                                   const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormParamGradients");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormParamGradients");
   return poplin::normParamGradients(graph, actsWhitened, gradsIn, prog, partialsType, di);
 }
 
@@ -125,7 +125,7 @@ Tensor batchNormGradients(Graph& graph, const Tensor& acts, const Tensor& gradsI
                           Sequence& prog, const Type& partialsType,
                           const DebugContext& debugContext, const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormGradients");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormGradients");
   const Tensor whitened = poplin::normWhiten(graph, acts, mean, invStdDev, prog, di);
   const Tensor g = poplin::normGradients(graph, gradsIn, gamma, prog, di);
   return poplin::normStatisticsGradients(graph, whitened, g, invStdDev, prog, partialsType, di);
@@ -136,7 +136,7 @@ Tensor batchNormGradients(Graph& graph, const Tensor& actsWhitened, const Tensor
                           const Type& partialsType, const DebugContext& debugContext,
                           const OptionFlags& options) {
   checkNoOptions(options, "popnn::bn::batchNormGradients");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormGradients");
   const Tensor g = poplin::normGradients(graph, gradsIn, gamma, prog, di);
   return poplin::normStatisticsGradients(graph, actsWhitened, g, invStdDev, prog, partialsType, di);
 }
@@ -146,7 +146,7 @@ void batchNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& 
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::bn::batchNormParamUpdate";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 
@@ -155,7 +155,7 @@ void batchNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& 
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::bn::batchNormParamUpdate";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "BatchNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "BatchNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 

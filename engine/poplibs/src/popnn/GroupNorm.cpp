@@ -115,7 +115,7 @@ groupNormStatistics(Graph& graph, const Tensor acts, float eps, Sequence& prog, 
                     bool unbiasedVarEstimate, bool stableAlgo, const Type& partialsType,
                     const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormStatistics";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormStatistics");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormStatistics");
   return gn_impl::statistics(graph, acts, eps, prog, {numGroups, stridedOption(options, op)},
                              unbiasedVarEstimate, stableAlgo, partialsType, di, op);
 }
@@ -124,7 +124,7 @@ Tensor groupNormWhiten(Graph& graph, const Tensor& acts, const Tensor& mean,
                        const Tensor& invStdDev, Sequence& prog, const DebugContext& debugContext,
                        const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormWhiten";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormWhiten");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormWhiten");
   const auto g = gn_impl::groupingOf(acts, mean, stridedOption(options, op), op, "mean");
   return gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
 }
@@ -135,7 +135,7 @@ std::pair<Tensor, Tensor> groupNormalise(Graph& graph, const Tensor& acts, const
                                          const DebugContext& debugContext,
                                          const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormalise";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormalise");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormalise");
   const auto g = gn_impl::groupingOf(acts, mean, stridedOption(options, op), op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
   return {poplin::normalise(graph, whitened, gamma, beta, prog, di), whitened};
@@ -146,7 +146,7 @@ groupNormParamGradients(Graph& graph, const Tensor& acts, const Tensor& gradsIn,
                         const Tensor& iStdDev, Sequence& prog, const Type& partialsType,
                         const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormParamGradients";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormParamGradients");
   const auto g = gn_impl::groupingOf(acts, mean, stridedOption(options, op), op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, iStdDev, prog, g, di, op);
   return poplin::normParamGradients(graph, whitened, gradsIn, prog, partialsType, di);
@@ -159,7 +159,7 @@ std::pair<Tensor, Tensor> groupNormParamGradients(Graph& graph, const Tensor& ac
                                                   const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormParamGradients";
   stridedOption(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormParamGradients");
   return poplin::normParamGradients(graph, actsWhitened, gradsIn, prog, partialsType, di);
 }
 
@@ -168,7 +168,7 @@ Tensor groupNormGradients(Graph& graph, const Tensor& acts, const Tensor& gradsI
                           Sequence& prog, const Type& partialsType,
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormGradients";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormGradients");
   const auto g = gn_impl::groupingOf(acts, mean, stridedOption(options, op), op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
   return gn_impl::gradients(graph, whitened, gradsIn, invStdDev, gamma, prog, g, partialsType, di,
@@ -180,7 +180,7 @@ Tensor groupNormGradients(Graph& graph, const Tensor& actsWhitened, const Tensor
                           const Type& partialsType, const DebugContext& debugContext,
                           const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormGradients";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormGradients");
   const auto g =
       gn_impl::groupingOf(actsWhitened, invStdDev, stridedOption(options, op), op, "invStdDev");
   return gn_impl::gradients(graph, actsWhitened, gradsIn, invStdDev, gamma, prog, g, partialsType,
@@ -192,7 +192,7 @@ void groupNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& 
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormParamUpdate";
   stridedOption(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 
@@ -201,7 +201,7 @@ void groupNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& 
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::gn::groupNormParamUpdate";
   stridedOption(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "GroupNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "GroupNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 

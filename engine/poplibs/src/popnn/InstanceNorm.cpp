@@ -27,7 +27,7 @@ std::pair<Tensor, Tensor> instanceNormStatistics(Graph& graph, const Tensor acts
                                                  const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormStatistics";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormStatistics");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormStatistics");
   poplibs_support::checkValid(acts, op, "acts");
   if (acts.rank() < 2)
     throw poputil::poplibs_error(op + ": acts has shape " + acts.shapeToString() +
@@ -42,7 +42,7 @@ Tensor instanceNormWhiten(Graph& graph, const Tensor& acts, const Tensor& mean,
                           const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormWhiten";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormWhiten");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormWhiten");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   return gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
 }
@@ -54,7 +54,7 @@ std::pair<Tensor, Tensor> instanceNormalise(Graph& graph, const Tensor& acts, co
                                             const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormalise";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormalise");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormalise");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
   return {poplin::normalise(graph, whitened, gamma, beta, prog, di), whitened};
@@ -68,7 +68,7 @@ std::pair<Tensor, Tensor> instanceNormParamGradients(Graph& graph, const Tensor&
                                                      const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormParamGradients";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormParamGradients");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, iStdDev, prog, g, di, op);
   return poplin::normParamGradients(graph, whitened, gradsIn, prog, partialsType, di);
@@ -80,7 +80,7 @@ std::pair<Tensor, Tensor> instanceNormParamGradients(Graph& graph, const Tensor&
                                                      const DebugContext& debugContext,
                                                      const OptionFlags& options) {
   checkNoOptions(options, "popnn::in::instanceNormParamGradients");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormParamGradients");
   return poplin::normParamGradients(graph, actsWhitened, gradsIn, prog, partialsType, di);
 }
 
@@ -90,7 +90,7 @@ Tensor instanceNormGradients(Graph& graph, const Tensor& acts, const Tensor& gra
                              const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormGradients";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormGradients");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
   return gn_impl::gradients(graph, whitened, gradsIn, invStdDev, gamma, prog, g, partialsType, di,
@@ -103,7 +103,7 @@ Tensor instanceNormGradients(Graph& graph, const Tensor& actsWhitened, const Ten
                              const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormGradients";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormGradients");
   const auto g = gn_impl::groupingOf(actsWhitened, invStdDev, true, op, "invStdDev");
   return gn_impl::gradients(graph, actsWhitened, gradsIn, invStdDev, gamma, prog, g, partialsType,
                             di, op);
@@ -114,7 +114,7 @@ void instanceNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tenso
                              const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormParamUpdate";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 
@@ -123,7 +123,7 @@ void instanceNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tenso
                              const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::in::instanceNormParamUpdate";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "InstanceNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 

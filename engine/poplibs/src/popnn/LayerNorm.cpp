@@ -27,7 +27,7 @@ std::pair<Tensor, Tensor> layerNormStatistics(Graph& graph, const Tensor acts, f
                                               const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormStatistics";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormStatistics");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormStatistics");
   return gn_impl::statistics(graph, acts, eps, prog, kOneGroup, unbiasedVarEstimate, stableAlgo,
                              partialsType, di, op);
 }
@@ -37,7 +37,7 @@ Tensor layerNormWhiten(Graph& graph, const Tensor& acts, const Tensor& mean,
                        const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormWhiten";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormWhiten");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormWhiten");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   return gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
 }
@@ -49,7 +49,7 @@ std::pair<Tensor, Tensor> layerNormalise(Graph& graph, const Tensor& acts, const
                                          const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormalise";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormalise");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormalise");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
   return {poplin::normalise(graph, whitened, gamma, beta, prog, di), whitened};
@@ -61,7 +61,7 @@ layerNormParamGradients(Graph& graph, const Tensor& acts, const Tensor& gradsIn,
                         const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormParamGradients";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormParamGradients");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, iStdDev, prog, g, di, op);
   return poplin::normParamGradients(graph, whitened, gradsIn, prog, partialsType, di);
@@ -73,7 +73,7 @@ std::pair<Tensor, Tensor> layerNormParamGradients(Graph& graph, const Tensor& ac
                                                   const DebugContext& debugContext,
                                                   const OptionFlags& options) {
   checkNoOptions(options, "popnn::ln::layerNormParamGradients");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormParamGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormParamGradients");
   return poplin::normParamGradients(graph, actsWhitened, gradsIn, prog, partialsType, di);
 }
 
@@ -83,7 +83,7 @@ Tensor layerNormGradients(Graph& graph, const Tensor& acts, const Tensor& gradsI
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormGradients";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormGradients");
   const auto g = gn_impl::groupingOf(acts, mean, true, op, "mean");
   const Tensor whitened = gn_impl::whiten(graph, acts, mean, invStdDev, prog, g, di, op);
   return gn_impl::gradients(graph, whitened, gradsIn, invStdDev, gamma, prog, g, partialsType, di,
@@ -96,7 +96,7 @@ Tensor layerNormGradients(Graph& graph, const Tensor& actsWhitened, const Tensor
                           const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormGradients";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormGradients");
   const auto g = gn_impl::groupingOf(actsWhitened, invStdDev, true, op, "invStdDev");
   return gn_impl::gradients(graph, actsWhitened, gradsIn, invStdDev, gamma, prog, g, partialsType,
                             di, op);
@@ -107,7 +107,7 @@ void layerNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& 
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormParamUpdate";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 
@@ -116,7 +116,7 @@ void layerNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& 
                           const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::ln::layerNormParamUpdate";
   checkNoOptions(options, op);
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LayerNormParamUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LayerNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
 }
 

@@ -37,13 +37,13 @@ void logSoftmaxRows(Graph& graph, const Tensor& t, Sequence& prog, const DebugCo
 } // namespace
 
 void logSoftmaxInPlace(Graph& graph, Tensor t, Sequence& prog, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LogSoftmax");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LogSoftmax");
   logSoftmaxRows(graph, t, prog, di, "popnn::logSoftmaxInPlace");
 }
 
 Tensor logSoftmax(Graph& graph, Tensor t, Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "popnn::logSoftmax";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "LogSoftmax");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LogSoftmax");
   poplibs_support::checkValid(t, op, "t");
   const Tensor out = graph.clone(t, {di, "output"});
   prog.add(program::Copy(t, out, false, {di, "copy"}));

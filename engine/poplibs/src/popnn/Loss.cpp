@@ -95,7 +95,7 @@ program::Program lossProgram(Graph& graph, const Tensor& outputs, const Tensor& 
                              const Tensor& lossOut, const Tensor& deltas, const Tensor& numCorrect,
                              LossType lossType, const DebugContext& debugContext) {
   const std::string op = "popnn::calcLoss";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "CalcLoss");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "CalcLoss");
   checkOutputsAndLabels(outputs, labels, op);
   checkResult(lossOut, outputs, {outputs.dim(0)}, op, "loss");
   checkResult(deltas, outputs, outputs.shape(), op, "deltas");
@@ -144,7 +144,7 @@ program::Program calcLoss(Graph& graph, const Tensor& modelOutputs, const Tensor
 program::Program calcAccuracy(Graph& graph, const Tensor& modelOutputs, const Tensor& expected,
                               const Tensor& numCorrect, const DebugContext& debugContext) {
   const std::string op = "popnn::calcAccuracy";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "CalcAccuracy");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "CalcAccuracy");
   checkOutputsAndLabels(modelOutputs, expected, op);
   checkNumCorrect(numCorrect, op);
   const ComputeSet cs = graph.addComputeSet(di);

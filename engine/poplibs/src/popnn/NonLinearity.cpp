@@ -85,7 +85,7 @@ void inPlace(Graph& graph, NonLinearityType type, const Tensor& t, Sequence& pro
 Tensor nonLinearity(Graph& graph, NonLinearityType nonLinearityType, Tensor t, Sequence& prog,
                     const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearity";
-  const poputil::PoplibsOpDebugInfo di(debugContext, asString(nonLinearityType));
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, asString(nonLinearityType));
   checkActivation(t, op, "the tensor");
   const Tensor out = graph.clone(t, {di, "output"});
   prog.add(program::Copy(t, out, false, {di, "copy"}));
@@ -96,7 +96,7 @@ Tensor nonLinearity(Graph& graph, NonLinearityType nonLinearityType, Tensor t, S
 void nonLinearityInPlace(Graph& graph, NonLinearityType nonLinearityType, Tensor t, Sequence& prog,
                          const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearityInPlace";
-  const poputil::PoplibsOpDebugInfo di(debugContext, asString(nonLinearityType));
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, asString(nonLinearityType));
   checkActivation(t, op, "the tensor");
   inPlace(graph, nonLinearityType, t, prog, di, op);
 }
@@ -105,7 +105,7 @@ Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType
                                  Tensor outGradient, Sequence& prog,
                                  const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearityInputGradient";
-  const poputil::PoplibsOpDebugInfo di(debugContext,
+  const poputil::PoplibsOpDebugInfo di(debugContext, {},
                                        std::string(asString(nonLinearityType)) + "Grad");
   checkActivation(act, op, "act");
   checkActivation(outGradient, op, "outGradient");

@@ -233,7 +233,7 @@ double getBwdPerfectCycleCount(const Graph& graph, const PoolParams& params) {
 Tensor pool(Graph& graph, const PoolParams& params, const Tensor& in, Sequence& prog,
             const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::pooling::pool";
-  const poputil::PoplibsOpDebugInfo di(debugContext,
+  const poputil::PoplibsOpDebugInfo di(debugContext, {},
                                        std::string(asString(params.poolingType)) + "Pool");
   checkOptions(options, op);
   const auto g = geometry(params, op);
@@ -255,7 +255,7 @@ Tensor poolInputGradient(Graph& graph, const PoolParams& params, const Tensor& i
                          Sequence& prog, const DebugContext& debugContext,
                          const OptionFlags& options) {
   const std::string op = "popnn::pooling::poolInputGradient";
-  const poputil::PoplibsOpDebugInfo di(debugContext,
+  const poputil::PoplibsOpDebugInfo di(debugContext, {},
                                        std::string(asString(params.poolingType)) + "PoolGrad");
   checkOptions(options, op);
   if (params.poolingType != PoolingType::MAX)
@@ -279,7 +279,7 @@ Tensor poolInputGradient(Graph& graph, const PoolParams& params, const unsigned 
                          const Tensor& pooledGradient, Sequence& prog,
                          const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = "popnn::pooling::poolInputGradient";
-  const poputil::PoplibsOpDebugInfo di(debugContext,
+  const poputil::PoplibsOpDebugInfo di(debugContext, {},
                                        std::string(asString(params.poolingType)) + "PoolGrad");
   checkOptions(options, op);
   if (params.poolingType == PoolingType::MAX)

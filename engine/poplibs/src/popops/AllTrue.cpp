@@ -15,7 +15,7 @@ poplar::Tensor allTrue(poplar::Graph& graph, poplar::Tensor A, poplar::program::
   if (A.elementType() != poplar::BOOL)
     throw poputil::poplibs_error(op + ": A is " + A.elementType().toString() +
                                  "; allTrue needs a bool tensor");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "AllTrue");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "AllTrue");
   if (A.numElements() == 0) {
     poplar::Tensor t = graph.addConstant(poplar::BOOL, {}, true, {di, "result"});
     graph.setTileMapping(t, 0);

@@ -55,7 +55,7 @@ program::Program castInto(Graph& graph, const Tensor& src, const Tensor& dst,
 
 Tensor cast(Graph& graph, const Tensor& src, const Type& dstType, program::Sequence& prog,
             const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Cast");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Cast");
   checkTypes(src, dstType);
   const Tensor dst = graph.clone(dstType, src, {di, "output"});
   prog.add(castInto(graph, src, dst, di));
@@ -79,7 +79,7 @@ void cast(Graph& graph, Tensor src, Tensor dst, ComputeSet cs) {
 
 Tensor cast(Graph& graph, Tensor src, const Type& dstType, ComputeSet cs,
             const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Cast");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Cast");
   checkTypes(src, dstType);
   const Tensor dst = graph.clone(dstType, src, {di, "output"});
   cast(graph, src, dst, cs);
@@ -88,7 +88,7 @@ Tensor cast(Graph& graph, Tensor src, const Type& dstType, ComputeSet cs,
 
 void castWithOutput(Graph& graph, const Tensor& src, const Tensor& dst, program::Sequence& prog,
                     const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Cast");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Cast");
   prog.add(castInto(graph, src, dst, di));
 }
 

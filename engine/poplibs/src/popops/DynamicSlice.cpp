@@ -535,7 +535,7 @@ void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tenso
 Tensor createSliceableTensor(Graph& graph, const Type& type, const std::vector<size_t>& shape,
                              const std::vector<size_t>& dims, const std::vector<size_t>& sizes,
                              std::size_t minGrainSize, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createSliceableTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createSliceableTensor");
   const std::string op = "popops::createSliceableTensor";
   poplibs_support::checkType(type, kTypes, op, "type");
   checkDimsAndSizes(shape, dims, sizes, op);
@@ -585,7 +585,7 @@ Tensor sliceTensorByColumns(Graph& graph, Type type, const std::vector<std::size
 Tensor createSliceTensor(Graph& graph, const Tensor& t, const std::vector<size_t>& dims,
                          const std::vector<size_t>& sizes, std::size_t numIndices,
                          const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createSliceTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createSliceTensor");
   const std::string op = "popops::createSliceTensor";
   checkBase(t, op, "t");
   checkDimsAndSizes(t.shape(), dims, sizes, op);
@@ -599,7 +599,7 @@ Tensor createSliceTensor(Graph& graph, const Type& type, const std::vector<std::
                          const std::vector<std::size_t>& sizes, std::size_t numIndices,
                          const SlicePlan& plan, const poplar::OptionFlags& options,
                          const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createSliceTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createSliceTensor");
   const std::string op = "popops::createSliceTensor";
   (void)plan;
   poplibs_support::checkOptions(options, kSliceOptions, op);
@@ -615,7 +615,7 @@ Tensor createSliceTensor(Graph& graph, const Type& type, const std::vector<std::
 Tensor createIndicesTensor(Graph& graph, const std::vector<std::size_t>& dims,
                            std::size_t numIndices, const SlicePlan& plan,
                            const poplar::OptionFlags& options, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createIndicesTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createIndicesTensor");
   (void)plan;
   poplibs_support::checkOptions(options, kSliceOptions, "popops::createIndicesTensor");
   if (dims.empty()) throw poputil::poplibs_error("popops::createIndicesTensor: dims is empty");
@@ -629,7 +629,7 @@ Tensor createSliceableTensorFromSlice(Graph& graph, const Tensor& s,
                                       const std::vector<std::size_t>& dims,
                                       const std::vector<std::size_t>& numSlices,
                                       const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createSliceableTensorFromSlice");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createSliceableTensorFromSlice");
   const std::string op = "popops::createSliceableTensorFromSlice";
   checkBase(s, op, "s");
   checkDimsAndSizes(s.shape(), dims, std::vector<std::size_t>(dims.size(), 1), op);
@@ -695,7 +695,7 @@ Tensor dynamicSlice(Graph& graph, const Tensor& t, const Tensor& offset,
                     const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                     program::Sequence& prog, const DebugContext& debugContext,
                     const poplar::OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "dynamicSlice");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "dynamicSlice");
   checkDynamicOptions(options, "popops::dynamicSlice");
   return dynamicSliceImpl(graph, Tensor(), t, offset, dims, sizes, prog, di,
                           "popops::dynamicSlice");
@@ -705,7 +705,7 @@ void dynamicSliceWithOutput(Graph& graph, const Tensor& output, const Tensor& t,
                             const Tensor& offset, const std::vector<std::size_t>& dims,
                             const std::vector<std::size_t>& sizes, program::Sequence& prog,
                             const DebugContext& debugContext, const poplar::OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "dynamicSliceWithOutput");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "dynamicSliceWithOutput");
   const std::string op = "popops::dynamicSliceWithOutput";
   checkDynamicOptions(options, op);
   poplibs_support::checkValid(output, op, "output");
@@ -716,7 +716,7 @@ void dynamicUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Tensor&
                    const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                    program::Sequence& prog, const DebugContext& debugContext,
                    const poplar::OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "dynamicUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "dynamicUpdate");
   const std::string op = "popops::dynamicUpdate";
   checkDynamicOptions(options, op);
   checkDynamicArgs(t, offset, dims, sizes, op);
@@ -737,7 +737,7 @@ Tensor multiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
                   const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                   program::Sequence& prog, const SlicePlan& plan,
                   const poplar::OptionFlags& options, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "multiSlice");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "multiSlice");
   const std::string op = "popops::multiSlice";
   (void)plan;
   poplibs_support::checkOptions(options, kSliceOptions, op);
@@ -788,7 +788,7 @@ void multiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& o
                  const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                  program::Sequence& prog, const SlicePlan& plan, const poplar::OptionFlags& options,
                  const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "multiUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "multiUpdate");
   (void)plan;
   const std::string op = "popops::multiUpdate";
   if (isGenericMulti(t, dims, sizes, op)) {
@@ -806,7 +806,7 @@ void multiUpdateAdd(Graph& graph, const Tensor& t, const Tensor& s, const Tensor
                     const std::vector<std::size_t>& sizes, program::Sequence& prog,
                     const SlicePlan& plan, const poplar::OptionFlags& options,
                     const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "multiUpdateAdd");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "multiUpdateAdd");
   (void)plan;
   multiUpdateImpl(graph, t, s, offsets, &scale, UpdateOp::Add, dims, sizes, prog, options, di,
                   "popops::multiUpdateAdd");
@@ -816,7 +816,7 @@ void multiUpdateMax(Graph& graph, const Tensor& t, const Tensor& s, const Tensor
                     const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                     program::Sequence& prog, const SlicePlan& plan,
                     const poplar::OptionFlags& options, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "multiUpdateMax");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "multiUpdateMax");
   (void)plan;
   const std::string op = "popops::multiUpdateMax";
   multiUpdateImpl(graph, t, s, offsets, nullptr, UpdateOp::Max, dims, sizes, prog, options, di, op);

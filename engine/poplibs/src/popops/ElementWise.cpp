@@ -73,7 +73,7 @@ void checkInPlaceTarget(const Tensor& A, const std::string& op) {
 Tensor binary(Graph& graph, const OpInfo& info, const Tensor& A, const Tensor& B, Sequence& prog,
               const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, false);
-  const poputil::PoplibsOpDebugInfo di(debugContext, info.vertex);
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, info.vertex);
   poplibs_support::checkOptions(options, {}, op);
   const Tensor b = binaryOperands(A, B, info.acceptsInt, op);
   const Tensor out = graph.clone(A, {di, "output"});
@@ -88,7 +88,7 @@ Tensor binary(Graph& graph, const OpInfo& info, const Tensor& A, const Tensor& B
 void binaryInPlace(Graph& graph, const OpInfo& info, const Tensor& A, const Tensor& B,
                    Sequence& prog, const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, true);
-  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(info.vertex) + "InPlace");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, std::string(info.vertex) + "InPlace");
   poplibs_support::checkOptions(options, {}, op);
   const Tensor b = binaryOperands(A, B, info.acceptsInt, op);
   checkInPlaceTarget(A, op);
@@ -103,7 +103,7 @@ void binaryInPlace(Graph& graph, const OpInfo& info, const Tensor& A, const Tens
 Tensor unary(Graph& graph, const OpInfo& info, const Tensor& A, Sequence& prog,
              const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, false);
-  const poputil::PoplibsOpDebugInfo di(debugContext, info.vertex);
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, info.vertex);
   poplibs_support::checkOptions(options, {}, op);
   checkOperand(A, info.acceptsInt, op, "A");
   const Tensor out = graph.clone(A, {di, "output"});
@@ -118,7 +118,7 @@ Tensor unary(Graph& graph, const OpInfo& info, const Tensor& A, Sequence& prog,
 void unaryInPlace(Graph& graph, const OpInfo& info, const Tensor& A, Sequence& prog,
                   const DebugContext& debugContext, const OptionFlags& options) {
   const std::string op = qualified(info, true);
-  const poputil::PoplibsOpDebugInfo di(debugContext, std::string(info.vertex) + "InPlace");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, std::string(info.vertex) + "InPlace");
   poplibs_support::checkOptions(options, {}, op);
   checkOperand(A, info.acceptsInt, op, "A");
   checkInPlaceTarget(A, op);

@@ -49,7 +49,7 @@ void addOneHotVertices(Graph& graph, const ComputeSet& cs, const std::string& ve
 
 void iotaImpl(Graph& graph, const Tensor& t, Type expected, int start, program::Sequence& prog,
               const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "iota");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "iota");
   const std::string op = "popops::iota";
   poplibs_support::checkValid(t, op, "t");
   if (t.elementType() != expected)
@@ -79,7 +79,7 @@ void iotaImpl(Graph& graph, const Tensor& t, Type expected, int start, program::
 
 void encodeOneHot(Graph& graph, const Tensor& indices, const Tensor& encoded,
                   program::Sequence& prog, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "encodeOneHot");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "encodeOneHot");
   checkOneHot(indices, encoded);
   zero(graph, encoded, prog, di);
   const ComputeSet cs = graph.addComputeSet(di);
@@ -93,7 +93,7 @@ void encodeOneHot(Graph& graph, const Tensor& indices, const Tensor& encoded,
 void encodeOneHot(Graph& graph, const Tensor& indices, const Tensor& encoded,
                   program::Sequence& prog, const Tensor& on, const Tensor& off,
                   const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "encodeOneHot");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "encodeOneHot");
   checkOneHot(indices, encoded);
   for (const auto& [t, name] : {std::make_pair(&on, "on"), std::make_pair(&off, "off")}) {
     poplibs_support::checkValid(*t, kOneHot, name);

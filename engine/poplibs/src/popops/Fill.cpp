@@ -35,7 +35,7 @@ void detail::fill(poplar::Graph& graph, const poplar::Tensor& t, poplar::program
   const std::string op = std::string("popops::") + opName;
   std::string csName = opName;
   csName[0] = char(std::toupper(static_cast<unsigned char>(csName[0])));
-  const poputil::PoplibsOpDebugInfo di(debugContext, csName);
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, csName);
   poplibs_support::checkValid(t, op, "the tensor");
   const Type type = t.elementType();
   poplibs_support::checkType(type, {FLOAT, HALF, INT, UNSIGNED_INT}, op, "the tensor");

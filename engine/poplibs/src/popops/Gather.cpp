@@ -16,7 +16,7 @@ using namespace poplar;
 Tensor createGatherInput(Graph& graph, const Type& type,
                          const std::vector<std::size_t>& operandShape, unsigned axis,
                          GatherParams params, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createGatherInput");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createGatherInput");
   if (axis >= operandShape.size())
     throw poputil::poplibs_error("popops::createGatherInput: axis " + std::to_string(axis) +
                                  " is not a dimension of the shape (rank " +
@@ -27,7 +27,7 @@ Tensor createGatherInput(Graph& graph, const Type& type,
 
 Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, unsigned axis,
               program::Sequence& prog, GatherParams params, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "gather");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "gather");
   const std::string op = "popops::gather";
   (void)params;
   poplibs_support::checkValid(input, op, "input");
@@ -76,7 +76,7 @@ bool contains(const std::vector<std::size_t>& v, std::size_t x) {
 Tensor createGatherInput(Graph& graph, const Type& type, const std::vector<std::size_t>& inputShape,
                          const std::vector<std::size_t>& sliceSizes,
                          std::vector<unsigned> startIndexMap, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createGatherInput");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createGatherInput");
   const std::string op = "popops::createGatherInput";
   if (sliceSizes.size() != inputShape.size())
     throw poputil::poplibs_error(op + ": sliceSizes " + list(sliceSizes) +
@@ -103,7 +103,7 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, std::siz
               const std::vector<std::size_t>& collapsedSliceDims,
               const std::vector<unsigned>& startIndexMap, program::Sequence& prog,
               const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "gather");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "gather");
   const std::string op = "popops::gather";
   poplibs_support::checkValid(input, op, "input");
   poplibs_support::checkValid(indices, op, "indices");

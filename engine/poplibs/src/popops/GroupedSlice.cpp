@@ -57,7 +57,7 @@ Tensor createGroupedSliceableTensor(Graph& graph, const Type& type, const std::s
                                     const std::vector<std::size_t>& dims,
                                     const std::vector<std::size_t>& sizes, const SlicePlan& plan,
                                     const OptionFlags& options, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createGroupedSliceableTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createGroupedSliceableTensor");
   checkPlanGroups(plan, groupSize, "popops::createGroupedSliceableTensor");
   std::vector<Tensor> groups;
   for (std::size_t g = 0; g < groupSize; ++g)
@@ -73,7 +73,7 @@ Tensor createGroupedSliceTensor(Graph& graph, const Type& type, const std::size_
                                 const std::vector<std::size_t>& sizes, const std::size_t numIndices,
                                 const SlicePlan& plan, const OptionFlags& options,
                                 const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createGroupedSliceTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createGroupedSliceTensor");
   checkPlanGroups(plan, groupSize, "popops::createGroupedSliceTensor");
   std::vector<Tensor> groups;
   for (std::size_t g = 0; g < groupSize; ++g)
@@ -87,7 +87,7 @@ Tensor createGroupedIndicesTensor(Graph& graph, const std::size_t groupSize,
                                   const std::vector<std::size_t>& dims,
                                   const std::size_t numIndices, const SlicePlan& plan,
                                   const OptionFlags& options, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createGroupedIndicesTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createGroupedIndicesTensor");
   checkPlanGroups(plan, groupSize, "popops::createGroupedIndicesTensor");
   std::vector<Tensor> groups;
   for (std::size_t g = 0; g < groupSize; ++g)
@@ -101,7 +101,7 @@ Tensor groupedMultiSlice(Graph& graph, const Tensor& t, const Tensor& offsets,
                          const std::vector<std::size_t>& sizes, program::Sequence& prog,
                          const SlicePlan& plan, const OptionFlags& options,
                          const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "groupedMultiSlice");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "groupedMultiSlice");
   const std::size_t groups = groupsOf(t, offsets, nullptr, plan, "popops::groupedMultiSlice");
   std::vector<Tensor> out;
   for (std::size_t g = 0; g < groups; ++g)
@@ -115,7 +115,7 @@ void groupedMultiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Te
                         const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
                         program::Sequence& prog, const SlicePlan& plan, const OptionFlags& options,
                         const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "groupedMultiUpdate");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "groupedMultiUpdate");
   const std::size_t groups = groupsOf(t, offsets, &s, plan, "popops::groupedMultiUpdate");
   for (std::size_t g = 0; g < groups; ++g)
     multiUpdate(graph, t[g], s[g], offsets[g], dims, sizes, prog, plan, options, {di, "group"});
@@ -126,7 +126,7 @@ void groupedMultiUpdateAdd(Graph& graph, const Tensor& t, const Tensor& s, const
                            const std::vector<std::size_t>& sizes, program::Sequence& prog,
                            const SlicePlan& plan, const OptionFlags& options,
                            const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "groupedMultiUpdateAdd");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "groupedMultiUpdateAdd");
   const std::size_t groups = groupsOf(t, offsets, &s, plan, "popops::groupedMultiUpdateAdd");
   for (std::size_t g = 0; g < groups; ++g)
     multiUpdateAdd(graph, t[g], s[g], offsets[g], scale, dims, sizes, prog, plan, options,
@@ -138,7 +138,7 @@ void groupedMultiUpdateMax(Graph& graph, const Tensor& t, const Tensor& s, const
                            const std::vector<std::size_t>& sizes, program::Sequence& prog,
                            const SlicePlan& plan, const OptionFlags& options,
                            const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "groupedMultiUpdateMax");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "groupedMultiUpdateMax");
   const std::size_t groups = groupsOf(t, offsets, &s, plan, "popops::groupedMultiUpdateMax");
   for (std::size_t g = 0; g < groups; ++g)
     multiUpdateMax(graph, t[g], s[g], offsets[g], dims, sizes, prog, plan, options, {di, "group"});

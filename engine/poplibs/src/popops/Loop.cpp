@@ -63,7 +63,7 @@ Tensor addForLoopCounterVertex(Graph& graph, const Tensor& count, const Tensor& 
 program::Sequence countedForLoop(Graph& graph, const Tensor& count, int initialCount,
                                  const Tensor& countLimit, int countStep,
                                  const program::Program& body, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "countedForLoop");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "countedForLoop");
   const std::string op = "popops::countedForLoop";
   checkCounter(count, op, "count");
   checkCounter(countLimit, op, "countLimit");
@@ -85,7 +85,7 @@ program::Sequence countedForLoop(Graph& graph, const Tensor& count, int initialC
 program::Sequence countedForLoop(Graph& graph, int initialCount, const Tensor& countLimit,
                                  int countStep, const program::Program& body,
                                  const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "countedForLoop");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "countedForLoop");
   checkCounter(countLimit, "popops::countedForLoop", "countLimit");
   const Tensor count = graph.addVariable(countLimit.elementType(), {}, {di, "count"});
   graph.setTileMapping(count, tileOf(graph, countLimit));
@@ -94,7 +94,7 @@ program::Sequence countedForLoop(Graph& graph, int initialCount, const Tensor& c
 
 program::Sequence countedLoop(Graph& graph, std::size_t begin, std::size_t end, size_t step,
                               const CountedLoopBodyType& body, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "countedLoop");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "countedLoop");
   const std::string op = "popops::countedLoop";
   if (step == 0) throw poputil::poplibs_error(op + ": step is 0; it must be greater than zero");
   if (end < begin || (end - begin) % step != 0)

@@ -209,7 +209,7 @@ std::string opType(const std::string& api) {
 
 Tensor map(Graph& graph, const expr::Expr& expr, const std::vector<Tensor>& ts, Sequence& prog,
            const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Map");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Map");
   Tensor out;
   mapImpl(graph, "popops::map", expr, ts, &out, Form::New, prog, di, options);
   return out;
@@ -217,14 +217,14 @@ Tensor map(Graph& graph, const expr::Expr& expr, const std::vector<Tensor>& ts, 
 
 void mapInPlace(Graph& graph, const expr::Expr& expr, const std::vector<Tensor>& ts, Sequence& prog,
                 const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "MapInPlace");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "MapInPlace");
   mapImpl(graph, "popops::mapInPlace", expr, ts, nullptr, Form::InPlace, prog, di, options);
 }
 
 void mapWithOutput(Graph& graph, const expr::Expr& expr, const std::vector<Tensor>& ts,
                    const Tensor& out, Sequence& prog, const DebugContext& debugContext,
                    const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "MapWithOutput");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "MapWithOutput");
   Tensor o = out;
   mapImpl(graph, "popops::mapWithOutput", expr, ts, &o, Form::WithOutput, prog, di, options);
 }
@@ -233,7 +233,7 @@ namespace detail {
 
 Tensor namedMap(Graph& graph, const char* api, const expr::Expr& e, const std::vector<Tensor>& ts,
                 Sequence& prog, const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, opType(api));
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, opType(api));
   poplibs_support::checkOptions(options, {}, std::string("popops::") + api);
   Tensor out;
   mapImpl(graph, std::string("popops::") + api, e, ts, &out, Form::New, prog, di, {}, true);
@@ -243,7 +243,7 @@ Tensor namedMap(Graph& graph, const char* api, const expr::Expr& e, const std::v
 void namedMapInPlace(Graph& graph, const char* api, const expr::Expr& e,
                      const std::vector<Tensor>& ts, Sequence& prog,
                      const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, opType(api));
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, opType(api));
   poplibs_support::checkOptions(options, {}, std::string("popops::") + api);
   mapImpl(graph, std::string("popops::") + api, e, ts, nullptr, Form::InPlace, prog, di, {}, true);
 }
@@ -251,7 +251,7 @@ void namedMapInPlace(Graph& graph, const char* api, const expr::Expr& e,
 void namedMapWithOutput(Graph& graph, const char* api, const expr::Expr& e,
                         const std::vector<Tensor>& ts, const Tensor& out, Sequence& prog,
                         const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, opType(api));
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, opType(api));
   poplibs_support::checkOptions(options, {}, std::string("popops::") + api);
   Tensor o = out;
   mapImpl(graph, std::string("popops::") + api, e, ts, &o, Form::WithOutput, prog, di, {}, true);

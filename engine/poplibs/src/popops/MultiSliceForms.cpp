@@ -137,7 +137,7 @@ void genericMultiUpdate(Graph& graph, const Tensor& t, const Tensor& s, const Te
 Tensor multiSlice(Graph& graph, const Tensor& t, ArrayRef<unsigned> offsets, std::size_t dim,
                   program::Sequence& prog, const DebugContext& debugContext,
                   const OptionFlags& optionFlags) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "multiSlice");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "multiSlice");
   const std::string op = "popops::multiSlice";
   const bool remap = remapOutOfBounds(optionFlags, op);
   checkStaticDim(t, dim, op);
@@ -162,7 +162,7 @@ Tensor multiSlice(Graph& graph, const Tensor& t, ArrayRef<unsigned> offsets, std
 void multiUpdateAdd(Graph& graph, const Tensor& t, const Tensor& s, ArrayRef<unsigned> offsets,
                     const Tensor& scale, std::size_t dim, program::Sequence& prog,
                     const DebugContext& debugContext, const OptionFlags& optionFlags) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "multiUpdateAdd");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "multiUpdateAdd");
   const std::string op = "popops::multiUpdateAdd";
   const bool remap = remapOutOfBounds(optionFlags, op);
   checkStaticDim(t, dim, op);

@@ -105,13 +105,13 @@ Tensor checkFloats(Graph& graph, const Tensor& src, program::Sequence& prog, boo
 
 Tensor hasNaN(Graph& graph, const Tensor& src, program::Sequence& prog,
               const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "hasNaN");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "hasNaN");
   return checkFloats(graph, src, prog, false, di, "popops::hasNaN");
 }
 
 Tensor hasNaNOrInf(Graph& graph, const Tensor& src, program::Sequence& prog,
                    const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "hasNaNOrInf");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "hasNaNOrInf");
   return checkFloats(graph, src, prog, true, di, "popops::hasNaNOrInf");
 }
 

@@ -49,7 +49,7 @@ void checkChannelParams(const std::string& op, const std::string& operand, const
 
 Tensor createNormaliseImageInput(Graph& graph, const Type& type, const ArrayRef<std::size_t> shape,
                                  const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createNormaliseImageInput");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createNormaliseImageInput");
   checkImage("popops::createNormaliseImageInput", "type", "shape", type, shape);
   Tensor t = graph.addVariable(type, shape, {di, "createNormaliseImageInput"});
   // Grains of whole pixels that also fill whole 32-bit words (4 pixels of bytes, 2 of halves),
@@ -62,7 +62,7 @@ Tensor createNormaliseImageInput(Graph& graph, const Type& type, const ArrayRef<
 
 Tensor normaliseImage(Graph& graph, program::Sequence& seq, Tensor tIn, float inScale,
                       Tensor offsets, Tensor scales, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "normaliseImage");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "normaliseImage");
   const std::string op = "popops::normaliseImage";
   poplibs_support::checkValid(tIn, op, "tIn");
   const Type inType = tIn.elementType();

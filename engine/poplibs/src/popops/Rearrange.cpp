@@ -195,7 +195,7 @@ void addTransposeVertices(Graph& graph, const ComputeSet& cs, const Type& dType,
     throw poplibs_error(op + ": rows (" + std::to_string(rows) + ") and cols (" +
                         std::to_string(cols) + ") must each be between 1 and 65535");
   if (!getInOut) throw poplibs_error(op + ": getInOut is empty");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "addTransposeVertices");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "addTransposeVertices");
   const Target& target = graph.getTarget();
   const std::size_t elems = std::size_t(rows) * cols;
 
@@ -282,7 +282,7 @@ Tensor partialTranspose(Graph& graph, const Tensor& in, const ComputeSet& cs,
     throw poplibs_error(op + ": in has shape " + in.shapeToString() +
                         "; it needs at least 2 dimensions");
   checkTransposeType(in.elementType(), op, "in");
-  const poputil::PoplibsOpDebugInfo di(debugContext, "partialTranspose");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "partialTranspose");
   const std::size_t rank = in.rank();
   const std::size_t rows = in.dim(rank - 2), cols = in.dim(rank - 1);
   std::vector<std::size_t> outShape = in.shape();
@@ -310,7 +310,7 @@ unsigned getMinimumRegroupGrainSize(const Type& type) {
 Tensor regroupTensor(Graph& graph, const Tensor& t, program::Sequence& copies,
                      const ComputeSet& transposeCS, const GroupingInfo& from,
                      const GroupingInfo& to, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "regroupTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "regroupTensor");
   return regroup(
       graph, t, [&](Tensor src, Tensor dst) { copies.add(program::Copy(src, dst, false, di)); },
       transposeCS, from, to, di, "popops::rearrange::regroupTensor");
@@ -319,7 +319,7 @@ Tensor regroupTensor(Graph& graph, const Tensor& t, program::Sequence& copies,
 Tensor regroupTensor(Graph& graph, const Tensor& t, std::vector<program::Copy>& copies,
                      const ComputeSet& transposeCS, const GroupingInfo& from,
                      const GroupingInfo& to, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "regroupTensor");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "regroupTensor");
   return regroup(
       graph, t, [&](Tensor src, Tensor dst) { copies.emplace_back(src, dst, false, di); },
       transposeCS, from, to, di, "popops::rearrange::regroupTensor");
@@ -333,7 +333,7 @@ Tensor regroupIfPossible(Graph& graph, const Tensor& t, program::Sequence& prog,
   checkGrouping(t, to, op, "to");
   GroupingInfo from;
   if (!pickFrom(graph, t, to, from)) return t;
-  const poputil::PoplibsOpDebugInfo di(debugContext, "regroupIfPossible");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "regroupIfPossible");
   program::Sequence copies;
   const ComputeSet cs = graph.addComputeSet(di);
   const Tensor out = regroup(
@@ -356,7 +356,7 @@ Tensor regroupIfBeneficial(Graph& graph, const Tensor& in, const Tensor& ref,
   if (in.rank() <= 1) return in;
   GroupingInfo to, from;
   if (!pickTo(graph, in, ref, to) || !pickFrom(graph, in, to, from)) return in;
-  const poputil::PoplibsOpDebugInfo di(debugContext, "regroupIfBeneficial");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "regroupIfBeneficial");
   return regroup(
       graph, in, [&](Tensor src, Tensor dst) { copies.emplace_back(src, dst, false, di); },
       transposeCS, from, to, di, op);
@@ -364,7 +364,7 @@ Tensor regroupIfBeneficial(Graph& graph, const Tensor& in, const Tensor& ref,
 
 Tensor regroupIfBeneficial(Graph& graph, const Tensor& in, const Tensor& ref,
                            program::Sequence& prog, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "regroupIfBeneficial");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "regroupIfBeneficial");
   std::vector<program::Copy> copies;
   const ComputeSet cs = graph.addComputeSet(di);
   const Tensor out = regroupIfBeneficial(graph, in, ref, copies, cs, di);
@@ -388,7 +388,7 @@ Tensor regroupIfBeneficial(Graph& graph, const Tensor& in, std::size_t preferred
   const GroupingInfo to(inner, unsigned(preferredGrouping));
   GroupingInfo from;
   if (!pickFrom(graph, in, to, from)) return in;
-  const poputil::PoplibsOpDebugInfo di(debugContext, "regroupIfBeneficial");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "regroupIfBeneficial");
   program::Sequence copies;
   const ComputeSet cs = graph.addComputeSet(di);
   const Tensor out = regroup(

@@ -298,7 +298,7 @@ Tensor reduce(Graph& graph, const Tensor& in, const std::vector<std::size_t>& di
 Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
               const std::vector<std::size_t>& dims, ReduceParams params, Sequence& prog,
               const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   if (isLogical(params.op))
     return logicalReduce(graph, in, outType, dims, params, nullptr, prog, di);
@@ -311,7 +311,7 @@ Tensor reduce(Graph& graph, const Tensor& in, const Type& outType,
               const std::vector<std::size_t>& dims, ReduceParams params,
               std::vector<ComputeSet>& css, const DebugContext& debugContext,
               const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   const Tensor out = newOutput(graph, in, outType, dims, params, di);
   reduceInto(graph, in, out, dims, params, css, di);
@@ -329,7 +329,7 @@ void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
                       const std::vector<std::size_t>& dims, ReduceParams params,
                       std::vector<ComputeSet>& css, const DebugContext& debugContext,
                       const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   poplibs_support::checkValid(out, kOp, "the output");
   checkTypes(in, out.elementType());
@@ -339,7 +339,7 @@ void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
 void reduceMany(Graph& graph, const std::vector<SingleReduceOp>& reductions,
                 std::vector<Tensor>& outputs, Sequence& prog, const DebugContext& debugContext,
                 const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "ReduceMany");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "ReduceMany");
   poplibs_support::checkOptions(options, {}, "popops::reduceMany");
   const bool given = !outputs.empty();
   if (given && outputs.size() != reductions.size())
@@ -371,7 +371,7 @@ void reduceMany(Graph& graph, const std::vector<SingleReduceOp>& reductions,
 void reduceWithOutput(Graph& graph, const Tensor& in, const Tensor& out,
                       const std::vector<std::size_t>& dims, ReduceParams params, Sequence& prog,
                       const DebugContext& debugContext, const OptionFlags& options) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "Reduce");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Reduce");
   poplibs_support::checkOptions(options, {}, kOp);
   poplibs_support::checkValid(out, kOp, "the output");
   if (isLogical(params.op)) {

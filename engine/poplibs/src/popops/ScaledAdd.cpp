@@ -76,7 +76,8 @@ void scaledAddImpl(Graph& graph, const Tensor& A, const Scale& sa, const Tensor&
   const Type t = A.elementType();
   // The fast path: PopLibs' ScaledAdd vertices.
   if (!sa.present && !sb.isTensor && B.elementType() == t && t.isFloatingPoint()) {
-    const poputil::PoplibsOpDebugInfo di(debugContext, subtract ? "ScaledSubtract" : "ScaledAdd");
+    const poputil::PoplibsOpDebugInfo di(debugContext, {},
+                                         subtract ? "ScaledSubtract" : "ScaledAdd");
     detail::scaledAddVertices(graph, A, B, subtract ? -sb.value : sb.value, prog, di, options, op);
     return;
   }

@@ -140,7 +140,7 @@ void scatter(Graph& graph, const Tensor& operand, const Tensor& indices, const T
              std::vector<std::size_t> insertWindowDims,
              std::vector<unsigned> scatterDimsToOperandDims, program::Sequence& prog,
              const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "scatter");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "scatter");
   scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims, insertWindowDims,
               scatterDimsToOperandDims, nullptr, prog, di);
 }
@@ -151,7 +151,7 @@ void scatter(Graph& graph, const Tensor& operand, const Tensor& indices, const T
              std::vector<unsigned> scatterDimsToOperandDims,
              UpdateComputationFunc& updateComputation, program::Sequence& prog,
              const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "scatter");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "scatter");
   if (!updateComputation) throw poputil::poplibs_error(kOp + ": updateComputation is empty");
   scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims, insertWindowDims,
               scatterDimsToOperandDims, &updateComputation, prog, di);

@@ -11,7 +11,7 @@ using namespace poplar;
 
 Tensor selectScalarFromRows(Graph& graph, const Tensor& params, const Tensor& indices,
                             program::Sequence& prog, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "selectScalarFromRows");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "selectScalarFromRows");
   const std::string op = "popops::selectScalarFromRows";
   detail::checkRowsAndIndices(params, indices, op);
   const std::size_t rows = params.dim(0);

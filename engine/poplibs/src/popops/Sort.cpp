@@ -66,14 +66,14 @@ void checkKeyValue(const Tensor& k, const Tensor& v, unsigned dim, const std::st
 
 void sortInPlace(Graph& graph, const Tensor& t, unsigned dim, program::Sequence& prog,
                  const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "sortInPlace");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "sortInPlace");
   checkSortable(t, dim, "popops::sortInPlace", "t");
   sortRows(graph, t, nullptr, dim, prog, di, "popops::sortInPlace");
 }
 
 Tensor sort(Graph& graph, const Tensor& t, unsigned dim, program::Sequence& prog,
             const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "sort");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "sort");
   checkSortable(t, dim, "popops::sort", "t");
   const Tensor out = graph.clone(t, {di, "sorted"});
   prog.add(program::Copy(t, out, false, di));
@@ -83,14 +83,14 @@ Tensor sort(Graph& graph, const Tensor& t, unsigned dim, program::Sequence& prog
 
 void sortKeyValueInPlace(Graph& graph, const Tensor& k, const Tensor& v, unsigned dim,
                          program::Sequence& prog, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "sortKeyValueInPlace");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "sortKeyValueInPlace");
   checkKeyValue(k, v, dim, "popops::sortKeyValueInPlace");
   sortRows(graph, k, &v, dim, prog, di, "popops::sortKeyValueInPlace");
 }
 
 Tensor sortKeyValue(Graph& graph, const Tensor& k, const Tensor& v, unsigned dim,
                     program::Sequence& prog, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "sortKeyValue");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "sortKeyValue");
   checkKeyValue(k, v, dim, "popops::sortKeyValue");
   const Tensor keys = graph.clone(k, {di, "keys"});
   const Tensor values = graph.clone(v, {di, "sorted"});

@@ -122,7 +122,7 @@ std::pair<Tensor, Tensor> bestOfRows(Graph& graph, const Tensor& input, program:
 
 Tensor createTopKInput(Graph& graph, const Type& type, const std::vector<std::size_t>& shape,
                        const TopKParams& params, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "createTopKInput");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createTopKInput");
   const std::string op = "popops::createTopKInput";
   poplibs_support::checkType(type, kTypes, op, "type");
   if (shape.empty()) throw poputil::poplibs_error(op + ": shape is empty");
@@ -134,45 +134,45 @@ Tensor createTopKInput(Graph& graph, const Type& type, const std::vector<std::si
 
 Tensor topK(Graph& graph, program::Sequence& prog, const Tensor& t, const TopKParams& params,
             const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "topK");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "topK");
   return topKImpl(graph, prog, t, &t, params, di, "popops::topK").first;
 }
 
 std::pair<Tensor, Tensor> topKKeyValue(Graph& graph, program::Sequence& prog, const Tensor& keys,
                                        const Tensor& values, const TopKParams& params,
                                        const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "topKKeyValue");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "topKKeyValue");
   return topKImpl(graph, prog, keys, &values, params, di, "popops::topKKeyValue");
 }
 
 std::pair<Tensor, Tensor> topKWithPermutation(Graph& graph, program::Sequence& prog,
                                               const Tensor& t, const TopKParams& params,
                                               const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "topKWithPermutation");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "topKWithPermutation");
   return topKImpl(graph, prog, t, nullptr, params, di, "popops::topKWithPermutation");
 }
 
 Tensor argMax(Graph& graph, const Tensor& input, program::Sequence& prog,
               const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "argMax");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "argMax");
   return bestOfRows(graph, input, prog, true, di, "popops::argMax").second;
 }
 
 Tensor argMin(Graph& graph, const Tensor& input, program::Sequence& prog,
               const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "argMin");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "argMin");
   return bestOfRows(graph, input, prog, false, di, "popops::argMin").second;
 }
 
 std::pair<Tensor, Tensor> maxAndArgMax(Graph& graph, const Tensor& input, program::Sequence& prog,
                                        const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "maxAndArgMax");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "maxAndArgMax");
   return bestOfRows(graph, input, prog, true, di, "popops::maxAndArgMax");
 }
 
 std::pair<Tensor, Tensor> minAndArgMin(Graph& graph, const Tensor& input, program::Sequence& prog,
                                        const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "minAndArgMin");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "minAndArgMin");
   return bestOfRows(graph, input, prog, false, di, "popops::minAndArgMin");
 }
 

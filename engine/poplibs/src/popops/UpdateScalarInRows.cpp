@@ -14,7 +14,7 @@ using namespace poplar;
 
 void updateScalarInRows(Graph& graph, const Tensor& params, const Tensor& indices,
                         program::Sequence& program, const DebugContext& debugContext) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, "updateScalarInRows");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "updateScalarInRows");
   const std::string op = "popops::updateScalarInRows";
   detail::checkRowsAndIndices(params, indices, op);
   const std::size_t cols = params.dim(1);

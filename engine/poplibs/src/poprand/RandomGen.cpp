@@ -94,7 +94,7 @@ Tensor dropout(Graph& graph, const Tensor* seed, const uint32_t seedModifier, co
                const Tensor& reference, double keepProbability, double scale, bool outputClonesRef,
                Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poprand::dropout";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "dropout");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "dropout");
   checkDropout(input, reference, keepProbability, scale, op);
   if (input.shape() != reference.shape())
     throw poputil::poplibs_error(op + ": reference has shape " + reference.shapeToString() +
@@ -119,7 +119,7 @@ Tensor shapedDropout(Graph& graph, const Tensor* seed, const uint32_t seedModifi
                      const Tensor& input, const Tensor& reference, double keepProbability,
                      double scale, Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poprand::shapedDropout";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "shapedDropout");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "shapedDropout");
   checkDropout(input, reference, keepProbability, scale, op);
   // numpy broadcasting of reference to input: trailing dimensions equal or 1.
   const auto& in = input.shape();
@@ -147,7 +147,7 @@ Tensor uniform(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Te
                const Type& outType, double minVal, double maxVal, Sequence& prog,
                const DebugContext& debugContext) {
   const std::string op = "poprand::uniform";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "uniform");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "uniform");
   poplibs_support::checkType(outType, {FLOAT, HALF, INT}, op, "outType");
   checkFinite(minVal, op, "minVal");
   checkFinite(maxVal, op, "maxVal");
@@ -178,7 +178,7 @@ Tensor logUniform(Graph& graph, const Tensor* seed, uint32_t seedModifier, const
                   const Type& outType, double minVal, double maxVal, Sequence& prog, double base,
                   const DebugContext& debugContext) {
   const std::string op = "poprand::logUniform";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "logUniform");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "logUniform");
   poplibs_support::checkType(outType, {FLOAT, HALF, INT}, op, "outType");
   checkFinite(minVal, op, "minVal");
   checkFinite(maxVal, op, "maxVal");
@@ -202,7 +202,7 @@ Tensor bernoulli(Graph& graph, const Tensor* seed, uint32_t seedModifier, const 
                  const Type& outType, double prob, Sequence& prog,
                  const DebugContext& debugContext) {
   const std::string op = "poprand::bernoulli";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "bernoulli");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "bernoulli");
   poplibs_support::checkType(outType, {FLOAT, HALF, INT}, op, "outType");
   if (!(prob >= 0.0 && prob <= 1.0))
     throw poputil::poplibs_error(op + ": prob must be in [0, 1], not " + num(prob));
@@ -215,7 +215,7 @@ Tensor normal(Graph& graph, const Tensor* seed, uint32_t seedModifier, const Ten
               const Type& outType, double mean, double stdDev, Sequence& prog,
               const DebugContext& debugContext) {
   const std::string op = "poprand::normal";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "normal");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "normal");
   poplibs_support::checkType(outType, {FLOAT, HALF}, op, "outType");
   checkFinite(mean, op, "mean");
   checkFinite(stdDev, op, "stdDev");
@@ -232,7 +232,7 @@ Tensor truncatedNormal(Graph& graph, const Tensor* seed, uint32_t seedModifier,
                        const Tensor& reference, const Type& outType, double mean, double stdDev,
                        double alpha, Sequence& prog, const DebugContext& debugContext) {
   const std::string op = "poprand::truncatedNormal";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "truncatedNormal");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "truncatedNormal");
   poplibs_support::checkType(outType, {FLOAT, HALF}, op, "outType");
   checkFinite(mean, op, "mean");
   checkFinite(stdDev, op, "stdDev");
@@ -259,7 +259,7 @@ Tensor truncatedNormal(Graph& graph, const Tensor* seed, uint32_t seedModifier,
 void setSeed(Graph& graph, const Tensor& masterSeed, uint32_t seedModifier, Sequence& prog,
              const DebugContext& debugContext) {
   const std::string op = "poprand::setSeed";
-  const poputil::PoplibsOpDebugInfo di(debugContext, "setSeed");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "setSeed");
   checkSeed(&masterSeed, op);
   // One seed vertex per tile, as PopLibs adds; in the IPU Model they leave the generators as
   // they are (see SetSeedSupervisor).
