@@ -96,8 +96,52 @@ void writeSerializedGraph(std::ostream& out, const CompiledGraph& g) {
   if (!out) throw profiling_error("Graph::serialize: writing the graph to the stream failed");
 }
 
+namespace {
+/// JSON holds only UTF-8 text: a name that is not (a user's bytes) is refused by name.
+void requireUtf8(const std::string& s, const std::string& what) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = byte(i);
+    std::size_t n = 4; // continuation bytes; 4: no UTF-8 sequence starts with c
+    std::uint32_t cp = 0;
+    if (c < 0x80)
+      n = 0, cp = c;
+    else if ((c >> 5) == 0x6)
+      n = 1, cp = c & 0x1f;
+    else if ((c >> 4) == 0xe)
+      n = 2, cp = c & 0x0f;
+    else if ((c >> 3) == 0x1e)
+      n = 3, cp = c & 0x07;
+    bool ok = n < 4 && i + n < s.size();
+    for (std::size_t k = 1; ok && k <= n; ++k) {
+      ok = (byte(i + k) & 0xc0) == 0x80;
+      cp = (cp << 6) | (byte(i + k) & 0x3f);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8 either.
+    static const std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+    if (ok && (cp < least[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)) ok = false;
+    if (!ok) {
+      std::string shown;
+      for (unsigned char ch : s) {
+        char hex[5];
+        std::snprintf(hex, sizeof hex, "\\x%02x", ch);
+        shown += ch >= 0x20 && ch < 0x7f ? std::string(1, static_cast<char>(ch)) : hex;
+      }
+      throw profiling_error("Graph::serialize(JSON): the name of " + what + " '" + shown +
+                            "' is not UTF-8 (at byte " + std::to_string(i) +
+                            "), which JSON cannot hold: serialize it as Binary");
+    }
+    i += n + 1;
+  }
+}
+} // namespace
+
 void writeSerializedGraphJson(std::ostream& out, const CompiledGraph& g) {
   using nlohmann::json;
+  for (const auto& v : g.variables)
+    requireUtf8(v.name, "a variable");
+  for (const auto& cs : g.computeSets)
+    requireUtf8(cs.name, "a compute set");
   json vars = json::array();
   for (const auto& v : g.variables) {
     json mapping = json::array();
