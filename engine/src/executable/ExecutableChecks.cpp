@@ -121,6 +121,15 @@ void checkPrograms(const CompiledGraph& g) {
       if (p.kind == Kind::Switch && p.scalar.type.isFloatingPoint())
         fail(name + ": its control value is " + p.scalar.type.toString() + ", not a whole number");
       break;
+    case Kind::RemoteToDevice:
+    case Kind::RemoteFromDevice:
+      // A row offset, when the copy has one, is a whole number inside its variable.
+      if (p.hasScalar) {
+        checkScalar(g, i);
+        if (p.scalar.type.isFloatingPoint())
+          fail(name + ": its row offset is " + p.scalar.type.toString() + ", not a whole number");
+      }
+      break;
     case Kind::PrintTensor: {
       // The printer walks the shape over the elements gathered: they must be as many.
       std::uint64_t n = 1;
