@@ -63,28 +63,30 @@ void checkVertices(const CompiledGraph& g) {
   for (const auto& cs : g.computeSets)
     for (std::size_t vi = 0; vi < cs.vertices.size(); ++vi) {
       const auto& v = cs.vertices[vi];
-      const std::string vertex = "compute set " + quoted(cs.name) + ", vertex " +
-                                 std::to_string(vi) + " (" + quoted(v.type->name) + " on tile " +
-                                 std::to_string(v.tile) + ")";
       for (std::size_t f = 0; f < v.fields.size(); ++f) {
         const auto& d = v.type->fields[f];
         if (d.direction == FieldDirection::State) continue;
         const auto& edges = v.fields[f].edges;
         for (std::size_t e = 0; e < edges.size(); ++e) {
           const auto& edge = edges[e];
-          const std::string where = vertex + ", field " + quoted(d.name) +
-                                    (d.isEdgeList ? ", edge " + std::to_string(e) : "");
+          // Named only on failure: a graph has millions of edges.
+          auto where = [&] {
+            return "compute set " + quoted(cs.name) + ", vertex " + std::to_string(vi) + " (" +
+                   quoted(v.type->name) + " on tile " + std::to_string(v.tile) + "), field " +
+                   quoted(d.name) + (d.isEdgeList ? ", edge " + std::to_string(e) : "");
+          };
           // The vertex reads and writes exactly these bytes: a field bound to fewer (or to
           // none) would have compute() read past them.
           const std::uint64_t bytes = saturatingProduct(edge.numElements, d.elementType.size());
           if (runBytes(edge.runs) != bytes)
-            fail(where + ": its runs hold " + std::to_string(runBytes(edge.runs)) + " bytes for " +
-                 std::to_string(edge.numElements) + " elements of " + d.elementType.toString());
+            fail(where() + ": its runs hold " + std::to_string(runBytes(edge.runs)) +
+                 " bytes for " + std::to_string(edge.numElements) + " elements of " +
+                 d.elementType.toString());
           if (regionElements(edge.regions) != edge.numElements)
-            fail(where + ": its regions hold " + std::to_string(regionElements(edge.regions)) +
+            fail(where() + ": its regions hold " + std::to_string(regionElements(edge.regions)) +
                  " elements, not " + std::to_string(edge.numElements));
           if (!d.isVector && edge.numElements != 1)
-            fail(where + ": a scalar field connected to " + std::to_string(edge.numElements) +
+            fail(where() + ": a scalar field connected to " + std::to_string(edge.numElements) +
                  " elements");
         }
       }
