@@ -6,8 +6,8 @@
 //
 //   exe_runner FILE run               the file must load and run; prints what it printed
 //   exe_runner FILE refused TEXT      loading or running must throw a poplar_error holding TEXT
-//   exe_runner FILE reports-here DIR  runs with autoReport.all in the working directory: the
-//                                     report must not go to DIR (the file's own choice)
+//   exe_runner FILE reports-here DIR  runs with this program's autoReport.all and directory: the
+//                                     report must go there, not to DIR (the file's own choice)
 //
 // --allow-oom adds this program's own debug.allowOutOfMemory=true. The reproducers were written
 // by another build, so the package hash is not checked (a refusal for that would hide the rest).
@@ -70,7 +70,13 @@ int main(int argc, char** argv) {
     popops::addCodelets(g);
   }
   try {
-    if (mode == "reports-here") options.set("autoReport.all", "true");
+    const std::string ours = "exe-runner-reports";
+    if (mode == "reports-here") {
+      std::filesystem::remove_all(arg);
+      std::filesystem::remove_all(ours);
+      options.set("autoReport.all", "true");
+      options.set("autoReport.directory", ours);
+    }
     const std::string printed = runFile(path, options);
     std::cout << printed;
     if (printed.size() > 4096) {
@@ -83,6 +89,10 @@ int main(int argc, char** argv) {
     }
     if (mode == "reports-here" && std::filesystem::exists(arg)) {
       std::cerr << "FAIL: the report went to '" << arg << "', the directory the file chose\n";
+      return 1;
+    }
+    if (mode == "reports-here" && !std::filesystem::exists(ours + "/profile.pop")) {
+      std::cerr << "FAIL: no report in '" << ours << "', the directory this program chose\n";
       return 1;
     }
     std::cout << "ran\n";
