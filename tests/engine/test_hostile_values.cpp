@@ -27,6 +27,15 @@ template <typename T> T initialValue(Graph& g, Device& device, const Tensor& t) 
   return out;
 }
 
+/// A profile.pop anywhere under `dir` (the engine's name, when it has one, is a subdirectory).
+bool hasReport(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+    if (it->path().filename() == "profile.pop") return true;
+  return false;
+}
+
 } // namespace
 
 TEST_CASE("Integer constants convert as C++ converts integers; floats out of range are refused",
@@ -120,7 +129,7 @@ TEST_CASE("An executable's stored options do not choose where the loading proces
              {{"autoReport.all", "true"}, {"autoReport.directory", chosenHere.string()}});
     e.load(device);
     e.run(0);
-    CHECK(std::filesystem::exists(chosenHere / "profile.pop"));
+    CHECK(hasReport(chosenHere));
     CHECK_FALSE(std::filesystem::exists(chosenByFile));
   }
   SECTION("an executable compiled in this process keeps its options") {
@@ -129,6 +138,6 @@ TEST_CASE("An executable's stored options do not choose where the loading proces
                      {{"autoReport.all", "true"}, {"autoReport.directory", chosenHere.string()}}));
     e.load(device);
     e.run(0);
-    CHECK(std::filesystem::exists(chosenHere / "profile.pop"));
+    CHECK(hasReport(chosenHere));
   }
 }
