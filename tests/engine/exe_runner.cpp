@@ -1,8 +1,9 @@
 // Loads an executable file as a user's runner would (issue 40's reproducers): deserialize,
 // Engine(std::move(exe), options), load on an IPU Model of 1 IPU x 4 tiles (2 IPUs if that is
-// refused), streams "in" and "out" connected to 64 floats each, PrintTensor to a string, run(0).
-// CTest runs it on every file of tests/data/executables under `ulimit -v` 4 GiB (see
-// CMakeLists.txt): a crash, a sanitizer report or an escaping exception fails it.
+// refused), streams "in" and "out" (where the file has them) connected to 64 floats each,
+// PrintTensor to a string, run(0). CTest runs it on every file of tests/data/executables under
+// `ulimit -v` 4 GiB (see CMakeLists.txt): a crash, a sanitizer report or an escaping exception
+// fails it.
 //
 //   exe_runner FILE run               the file must load and run; prints what it printed
 //   exe_runner FILE refused TEXT      loading or running must throw a poplar_error holding TEXT
@@ -49,9 +50,23 @@ std::string runFile(const std::string& path, const OptionFlags& options) {
   model.tilesPerIPU = 4;
   Device device = model.createDevice();
   std::vector<float> input(64, 1.5f), output(64, 0.0f);
-  engine.load(device);
-  engine.connectStream("in", input.data());
-  engine.connectStream("out", output.data());
+  try {
+    engine.load(device);
+  } catch (const poplar_error& e) {
+    if (std::string(e.what()).find("target") == std::string::npos) throw;
+    model.numIPUs = 2; // an executable compiled for two IPUs
+    device = model.createDevice();
+    engine.load(device);
+  }
+  // The reproducers' graph has a stream "in" only; "out" is connected where a file has it.
+  for (auto& [handle, buffer] :
+       {std::make_pair("in", input.data()), std::make_pair("out", output.data())}) {
+    try {
+      engine.connectStream(handle, buffer);
+    } catch (const poplar_error& e) {
+      if (std::string(e.what()).find("no stream with handle") == std::string::npos) throw;
+    }
+  }
   std::ostringstream printed;
   engine.setPrintTensorStream(printed);
   engine.run(0);

@@ -17,6 +17,12 @@ namespace cp = tessera::profiler::capnp;
 
 namespace {
 
+/// A name as a Cap'n Proto text of its whole size: converting a std::string goes through
+/// c_str(), which would cut a name at its first NUL byte.
+capnp::Text::Reader text(const std::string& s) {
+  return capnp::Text::Reader(s.data(), s.size());
+}
+
 void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) {
   auto graph = message.initRoot<cp::SerializedGraph>();
   graph.setNumIpus(g.replicaTarget.getNumIPUs());
@@ -25,7 +31,7 @@ void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) 
   for (unsigned i = 0; i < g.variables.size(); ++i) {
     const auto& v = g.variables[i];
     auto out = vars[i];
-    out.setName(v.name);
+    out.setName(text(v.name));
     out.setElementType(v.type.toString());
     auto shape = out.initShape(static_cast<unsigned>(v.shape.size()));
     for (unsigned d = 0; d < v.shape.size(); ++d)
@@ -41,15 +47,15 @@ void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) 
   auto sets = graph.initComputeSets(static_cast<unsigned>(g.computeSets.size()));
   for (unsigned c = 0; c < g.computeSets.size(); ++c) {
     const auto& cs = g.computeSets[c];
-    sets[c].setName(cs.name);
+    sets[c].setName(text(cs.name));
     auto vertices = sets[c].initVertices(static_cast<unsigned>(cs.vertices.size()));
     for (unsigned v = 0; v < cs.vertices.size(); ++v) {
       const auto& cv = cs.vertices[v];
-      vertices[v].setType(cv.type->name);
+      vertices[v].setType(text(cv.type->name));
       vertices[v].setTile(cv.tile);
       auto fields = vertices[v].initFields(static_cast<unsigned>(cv.fields.size()));
       for (unsigned f = 0; f < cv.fields.size(); ++f) {
-        fields[f].setName(cv.type->fields[f].name);
+        fields[f].setName(text(cv.type->fields[f].name));
         auto edges = fields[f].initEdges(static_cast<unsigned>(cv.fields[f].edges.size()));
         for (unsigned e = 0; e < cv.fields[f].edges.size(); ++e) {
           const auto& regions = cv.fields[f].edges[e].regions;
