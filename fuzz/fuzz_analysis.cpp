@@ -14,7 +14,10 @@
 //     delta's sign is the sign of current - base and relative() is never NaN; peaks are at
 //     least their parts; saturating sums never wrap (allocated = Σ categories, saturated);
 //   - insights keeps its lists' lengths and order, says "fits" only with no tile over, and its
-//     split's total is at least its always-live part; a stream-copy split never wraps;
+//     split's total is at least its always-live part; a stream-copy split never wraps; its
+//     memory is summarize's (tiles, bytes, categories);
+//   - an operation's executed steps are the same from operationTileFigures and
+//     operationExecution over all runs;
 //   - an operation's FLOPs per tile are none or one per tile adding up to its FLOPs;
 //   - the input's budget (fuzz/common/Budget.hpp): CPU time and heap bytes bounded by its size.
 #include "FromMemory.hpp"
@@ -223,6 +226,23 @@ void checkInsights(const pva::Report& report) {
       binned += b.tiles;
     if (binned < in.tilesOutOfMemory)
       broken("insights' usage bins hold fewer tiles than are over their memory");
+    // Documented "as summarize(report).memory" (issue 40, N1): the same tiles, bytes and
+    // categories, whenever summarize reads the report too.
+    pva::MemorySummary m;
+    try {
+      m = pva::summarize(report).memory;
+    } catch (const pva::Exception&) {
+      return;
+    }
+    bool same = m.numTiles == in.memory.numTiles && m.tilesUsed == in.memory.tilesUsed &&
+                m.includingGapsBytes == in.memory.includingGapsBytes &&
+                m.excludingGapsBytes == in.memory.excludingGapsBytes &&
+                m.categories.size() == in.memory.categories.size();
+    for (std::size_t c = 0; same && c < m.categories.size(); ++c)
+      same = m.categories[c].name == in.memory.categories[c].name &&
+             m.categories[c].nonOverlapped == in.memory.categories[c].nonOverlapped &&
+             m.categories[c].overlapped == in.memory.categories[c].overlapped;
+    if (!same) broken("insights' memory is not summarize's");
   });
   fuzz::part([&] {
     pvacli::ReportFiles files;
@@ -298,6 +318,12 @@ void analyse(const pva::Report& report, const fuzz::Budget& budget) {
           if (i < 4)
             fuzz::part([&] {
               const pva::OperationTileFigures t = pva::operationTileFigures(report, operations[i]);
+              // Documented as the same quantity (issue 40, N5): the steps of all runs that ran
+              // one of its programs, counted per step by one and per run by the other.
+              if (analysed && t.profiled &&
+                  t.executedSteps !=
+                      pva::operationExecution({operations[i]}, execution.allRuns).steps)
+                broken("operationTileFigures' executed steps differ from operationExecution's");
               if (t.estimatedFlops.empty()) return;
               if (t.estimatedFlops.size() != report.compilation().target().tilesPerReplica())
                 broken("an operation's FLOPs per tile are not one per tile");

@@ -185,7 +185,17 @@ TEST_CASE(
 
 TEST_CASE("Host times whose difference overflows saturate in the summary", "[pva][hostile]") {
   // Found by fuzz_report (UBSan): a run ending at INT64_MIN; summarize subtracted its start.
-  const pva::Report report = pva::openReport(kFuzz + "/report-ubsan-run-host-time-overflow.pop");
+  // The same mutation renumbered run 1 as 16777216, which its steps contradict: since issue 40
+  // that alone makes the file corrupted, so the run's number is restored in a copy to keep
+  // testing the host times.
+  CHECK_THROWS_AS(
+      pva::openReport(kFuzz + "/report-ubsan-run-host-time-overflow.pop").execution().runs(),
+      pva::InvalidReportError);
+  test::ScratchDir dir;
+  std::filesystem::copy_file(kFuzz + "/report-ubsan-run-host-time-overflow.pop",
+                             dir / "profile.pop");
+  test::execSql(dir / "profile.pop", "UPDATE runs SET id = 1 WHERE id = 16777216");
+  const pva::Report report = pva::openReport((dir / "profile.pop").string());
   const pva::ReportSummary s = pva::summarize(report);
   const std::vector<pva::Run> runs = report.execution().runs();
   REQUIRE(runs.size() == s.execution.runs.size());

@@ -335,6 +335,23 @@ std::optional<std::string> codeletObjectPath(const std::string& key) {
 std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::string& key) {
   std::lock_guard<std::recursive_mutex> lock(loaderMutex());
   if (registeredKeys().count(key)) return key;
+  // The object is checked in memory first (its trailer and content hash, and that this build
+  // made it): a damaged or foreign one is refused without writing anything to the user's cache.
+  {
+    std::string why;
+    const auto meta = parseGpImage(bytes, why);
+    if (!meta)
+      throw poplar::codelet_file_error("the codelet object for '" +
+                                       poplar::detail::displaySourceName(key) +
+                                       "' in the executable cannot be loaded: " + why);
+    if (meta->tesseraVersion != TESSERA_VERSION || meta->abi != kCodeletAbi ||
+        meta->abiHash != TESSERA_CODELET_ABI_HASH)
+      throw poplar::codelet_file_error(
+          "the codelet object for '" + poplar::detail::displaySourceName(key) +
+          "' in the executable was made by another Tessera build (" + meta->tesseraVersion +
+          ", codelet ABI hash " + meta->abiHash + "; this is " + TESSERA_VERSION + ", " +
+          TESSERA_CODELET_ABI_HASH + ")");
+  }
   Hasher h;
   h.add(bytes);
   // Named by content, so every executable embedding the same object shares one file.
@@ -342,7 +359,8 @@ std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::strin
   std::error_code ec;
   fs::create_directories(dir, ec);
   const std::string path = dir + "/" + h.hex() + ".gp";
-  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != bytes.size()) {
+  const bool existed = fs::is_regular_file(path, ec) && fs::file_size(path, ec) == bytes.size();
+  if (!existed) {
     const std::string tmp = path + ".tmp" + std::to_string(getpid());
     {
       std::ofstream out(tmp, std::ios::binary);
@@ -359,10 +377,13 @@ std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::strin
                                        "' (" + ec.message() + ")");
   }
   const Loaded l = tryLoad(path, key);
-  if (l.key.empty())
+  if (l.key.empty()) {
+    // Nothing that cannot be loaded stays in the cache: every refused file would add one.
+    if (!existed) fs::remove(path, ec);
     throw poplar::codelet_file_error("the codelet object for '" +
                                      poplar::detail::displaySourceName(key) +
                                      "' in the executable cannot be loaded: " + l.why);
+  }
   return l.key;
 }
 

@@ -3,6 +3,7 @@
 // and codelet source and found again in the loading process; the codelet objects that codelet
 // files were compiled into travel inside the payload, so the loading process needs neither the
 // sources nor the cache of the process that compiled them.
+#include "ExecutableChecks.hpp"
 #include "ExecutableState.hpp"
 #include "LibraryVertices.hpp"
 #include "codelets/CodeletLoader.hpp"
@@ -77,6 +78,7 @@ private:
 class Reader {
 public:
   explicit Reader(const std::string& in) : in_(in) {}
+  Reader(std::string&&) = delete; // it keeps a reference: the bytes must outlive it
   std::uint8_t u8() {
     need(1);
     return static_cast<std::uint8_t>(in_[pos_++]);
@@ -502,7 +504,7 @@ private:
         throw FormatError("a vertex's cycle rule is " + std::to_string(rule) +
                           ", not a known rule");
       v.cycleRule = static_cast<tessera::profiler::schema::CycleRule>(rule);
-      if (v.cycleRule == tessera::profiler::schema::CycleRule::executed) {
+      if (v.type && v.cycleRule == tessera::profiler::schema::CycleRule::executed) {
         // The counter of the .gp the executable carries (loaded with its vertex types).
         v.executedInstructions =
             tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
@@ -521,6 +523,7 @@ private:
         f.state = r_.bytes();
         return f;
       });
+      if (!v.type) return v; // a first reading, before the types are loaded: see readExecutable
       if (v.fields.size() != v.type->fields.size())
         throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.fields.size()) +
                           " fields");
@@ -854,8 +857,10 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
                          std::to_string(in.gcount()) + " of " + std::to_string(n) + " bytes)");
     return s;
   };
+  // The Reader keeps a reference to its bytes: they must outlive it (a temporary would not).
   auto readU32 = [&](const char* what) {
-    Reader r(readExactly(4, what));
+    const std::string b = readExactly(4, what);
+    Reader r(b);
     return r.u32();
   };
   auto readU64 = [&](const char* what) {
@@ -939,15 +944,30 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
       std::string key = r.str();
       objects[key] = r.str();
     }
+    checkStoredOptions(exe->options);
+    {
+      // Read the graph once before any codelet object it carries is loaded: loading one writes
+      // it to the user's codelet cache and runs its initialisers, which a file refused for
+      // its graph must never do.
+      Reader first = r;
+      const std::vector<DebugContext> debug = readDebugTable(first);
+      const std::vector<const VertexTypeDescriptor*> unknown(typeNames.size(), nullptr);
+      GraphReader(first, debug, unknown).read();
+      if (!first.atEnd()) throw FormatError("bytes follow the compiled graph");
+    }
     std::vector<const VertexTypeDescriptor*> types;
     for (const auto& [name, source] : typeNames)
       types.push_back(findType(name, source, objects));
     const std::vector<DebugContext> debug = readDebugTable(r);
     exe->compiled = GraphReader(r, debug, types).read();
     if (!r.atEnd()) throw FormatError("bytes follow the compiled graph");
+    checkLoadedGraph(exe->compiled);
   } catch (const FormatError& e) {
     throw poplar_error(where + "the executable is corrupted: " + e.what());
+  } catch (const ExecutableFieldError& e) {
+    throw poplar_error(where + "the executable is corrupted: " + e.what());
   }
+  exe->fromFile = true;
   return exe;
 }
 

@@ -16,6 +16,9 @@ public:
   detail::CompiledGraph compiled;
   OptionFlags options; ///< engine options given to compileGraph (POPLAR_ENGINE_OPTIONS merged)
   std::string name;    ///< the debug context's path name: names the report directory
+  /// Read by Executable::deserialize: `options` are those of the program that compiled it,
+  /// recorded but never applied (docs/engine.md, "Executables").
+  bool fromFile = false;
 };
 
 } // namespace poplar::core

@@ -304,9 +304,16 @@ void Graph::setInitialValueFrom(const Tensor& t, Type srcType, const void* value
   for (const auto& r : t.getVarRegions()) {
     auto& var = state_->variables[r.var];
     if (var.initial.empty()) var.initial.assign(var.numElements * var.type.size(), 0);
-    for (std::size_t e = r.begin; e < r.end; ++e, ++i)
-      detail::storeFromDouble(var.type, var.initial.data(), e,
-                              perElement ? detail::loadAsDouble(srcType, values, i) : one);
+    for (std::size_t e = r.begin; e < r.end; ++e, ++i) {
+      const double v = perElement ? detail::loadAsDouble(srcType, values, i) : one;
+      // An integer converts as C++ converts integers (-1 as UNSIGNED_INT is 4294967295); a
+      // floating-point value must be a value of the type.
+      if (srcType.isFloatingPoint() && !detail::representable(var.type, v))
+        throw poplar_error("setInitialValue: " + std::to_string(v) + " (value " +
+                           std::to_string(i) + ") is not a value of " + var.type.toString() +
+                           " (variable '" + var.name + "')");
+      detail::storeFromDouble(var.type, var.initial.data(), e, v);
+    }
   }
 }
 

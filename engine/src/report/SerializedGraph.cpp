@@ -17,6 +17,12 @@ namespace cp = tessera::profiler::capnp;
 
 namespace {
 
+/// A name as a Cap'n Proto text of its whole size: converting a std::string goes through
+/// c_str(), which would cut a name at its first NUL byte.
+capnp::Text::Reader text(const std::string& s) {
+  return capnp::Text::Reader(s.data(), s.size());
+}
+
 void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) {
   auto graph = message.initRoot<cp::SerializedGraph>();
   graph.setNumIpus(g.replicaTarget.getNumIPUs());
@@ -25,7 +31,7 @@ void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) 
   for (unsigned i = 0; i < g.variables.size(); ++i) {
     const auto& v = g.variables[i];
     auto out = vars[i];
-    out.setName(v.name);
+    out.setName(text(v.name));
     out.setElementType(v.type.toString());
     auto shape = out.initShape(static_cast<unsigned>(v.shape.size()));
     for (unsigned d = 0; d < v.shape.size(); ++d)
@@ -41,15 +47,15 @@ void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) 
   auto sets = graph.initComputeSets(static_cast<unsigned>(g.computeSets.size()));
   for (unsigned c = 0; c < g.computeSets.size(); ++c) {
     const auto& cs = g.computeSets[c];
-    sets[c].setName(cs.name);
+    sets[c].setName(text(cs.name));
     auto vertices = sets[c].initVertices(static_cast<unsigned>(cs.vertices.size()));
     for (unsigned v = 0; v < cs.vertices.size(); ++v) {
       const auto& cv = cs.vertices[v];
-      vertices[v].setType(cv.type->name);
+      vertices[v].setType(text(cv.type->name));
       vertices[v].setTile(cv.tile);
       auto fields = vertices[v].initFields(static_cast<unsigned>(cv.fields.size()));
       for (unsigned f = 0; f < cv.fields.size(); ++f) {
-        fields[f].setName(cv.type->fields[f].name);
+        fields[f].setName(text(cv.type->fields[f].name));
         auto edges = fields[f].initEdges(static_cast<unsigned>(cv.fields[f].edges.size()));
         for (unsigned e = 0; e < cv.fields[f].edges.size(); ++e) {
           const auto& regions = cv.fields[f].edges[e].regions;
@@ -96,8 +102,52 @@ void writeSerializedGraph(std::ostream& out, const CompiledGraph& g) {
   if (!out) throw profiling_error("Graph::serialize: writing the graph to the stream failed");
 }
 
+namespace {
+/// JSON holds only UTF-8 text: a name that is not (a user's bytes) is refused by name.
+void requireUtf8(const std::string& s, const std::string& what) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = byte(i);
+    std::size_t n = 4; // continuation bytes; 4: no UTF-8 sequence starts with c
+    std::uint32_t cp = 0;
+    if (c < 0x80)
+      n = 0, cp = c;
+    else if ((c >> 5) == 0x6)
+      n = 1, cp = c & 0x1f;
+    else if ((c >> 4) == 0xe)
+      n = 2, cp = c & 0x0f;
+    else if ((c >> 3) == 0x1e)
+      n = 3, cp = c & 0x07;
+    bool ok = n < 4 && i + n < s.size();
+    for (std::size_t k = 1; ok && k <= n; ++k) {
+      ok = (byte(i + k) & 0xc0) == 0x80;
+      cp = (cp << 6) | (byte(i + k) & 0x3f);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8 either.
+    static const std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+    if (ok && (cp < least[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)) ok = false;
+    if (!ok) {
+      std::string shown;
+      for (unsigned char ch : s) {
+        char hex[5];
+        std::snprintf(hex, sizeof hex, "\\x%02x", ch);
+        shown += ch >= 0x20 && ch < 0x7f ? std::string(1, static_cast<char>(ch)) : hex;
+      }
+      throw profiling_error("Graph::serialize(JSON): the name of " + what + " '" + shown +
+                            "' is not UTF-8 (at byte " + std::to_string(i) +
+                            "), which JSON cannot hold: serialize it as Binary");
+    }
+    i += n + 1;
+  }
+}
+} // namespace
+
 void writeSerializedGraphJson(std::ostream& out, const CompiledGraph& g) {
   using nlohmann::json;
+  for (const auto& v : g.variables)
+    requireUtf8(v.name, "a variable");
+  for (const auto& cs : g.computeSets)
+    requireUtf8(cs.name, "a compute set");
   json vars = json::array();
   for (const auto& v : g.variables) {
     json mapping = json::array();

@@ -1,6 +1,7 @@
 #include "Runtime.hpp"
 
 #include "DeviceContext.hpp"
+#include "HostMemory.hpp"
 #include "ParallelCopy.hpp"
 #include "TensorPrinter.hpp"
 #include "ThreadPool.hpp"
@@ -241,6 +242,30 @@ Runtime::~Runtime() = default;
 
 void Runtime::load() {
   replicas_.clear();
+  // The device lives in this process: refuse a graph the host cannot hold before allocating it
+  // (a graph built with debug.allowOutOfMemory, or an executable's remote buffers), naming what
+  // is too large, rather than thrash the machine or let std::bad_alloc escape.
+  std::uint64_t perReplica = g_.arenaBytes;
+  for (const auto& rb : g_.remoteBuffers) {
+    const std::uint64_t bytes = saturatingProduct(rb.numElements, rb.repeats, rb.type.size());
+    requireHostMemory("Engine::load", "remote buffer '" + rb.handle + "'", bytes);
+    perReplica = saturatingSum(perReplica, bytes);
+  }
+  requireHostMemory("Engine::load",
+                    std::to_string(g_.replicationFactor) +
+                        " replica(s) of device memory and remote buffers",
+                    saturatingProduct(perReplica, g_.replicationFactor));
+  try {
+    allocateReplicas();
+  } catch (const std::bad_alloc&) {
+    replicas_.clear();
+    throw poplar_error("Engine::load: the host has no memory left for the device (" +
+                       std::to_string(g_.replicationFactor) + " replica(s) of " +
+                       std::to_string(perReplica) + " bytes)");
+  }
+}
+
+void Runtime::allocateReplicas() {
   for (unsigned rep = 0; rep < g_.replicationFactor; ++rep) {
     auto r = std::make_unique<Replica>();
     r->index = rep;

@@ -67,6 +67,8 @@ public:
   ~Runtime();
 
   /// Allocates memory, writes initial values and creates the vertex instances.
+  /// Allocates every replica's memory and binds the vertices; poplar_error when the host
+  /// cannot hold the device (runtime/HostMemory.hpp).
   void load();
   bool loaded() const { return !replicas_.empty(); }
   void run(unsigned entryPoint);
@@ -85,6 +87,7 @@ public:
   void setObserver(ExecutionObserver* o) { observer_ = o; }
 
 private:
+  void allocateReplicas();
   struct Replica;
   struct VertexInstance;
   struct Lockstep;

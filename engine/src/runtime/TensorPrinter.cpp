@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <poplar/exceptions.hpp>
 
 namespace poplar::detail {
 namespace {
@@ -171,6 +172,15 @@ private:
 
 std::string formatTensor(const std::string& title, Type type, const std::vector<double>& values,
                          const std::vector<std::size_t>& shape, const PrintTensorFmt& fmt) {
+  // The layout walks the shape over the values: a shape holding other than values.size()
+  // elements would read past them (or, for a scalar of nothing, read none that exists).
+  std::size_t elements = 1;
+  for (std::size_t d : shape)
+    if (__builtin_mul_overflow(elements, d, &elements)) elements = SIZE_MAX;
+  if (elements != values.size())
+    throw poplar_error("PrintTensor" + (title.empty() ? std::string() : " '" + title + "'") +
+                       ": its shape holds " + std::to_string(elements) + " elements, the tensor " +
+                       std::to_string(values.size()));
   const bool summarise = fmt.summariseThreshold != 0 && values.size() > fmt.summariseThreshold;
   Layout layout(shape, fmt, summarise);
   std::vector<double> shown;

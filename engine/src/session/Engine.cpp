@@ -337,8 +337,10 @@ Engine::Engine(Executable&& exe, const OptionFlags& options) : impl_(std::make_u
     throw runtime_error(
         "Engine(Executable&&): the executable is empty (moved from, or default-made)");
   std::unique_ptr<core::Executable> state = std::move(exe.impl);
-  // The options given here override those the executable was compiled with.
-  OptionFlags merged = state->options;
+  // The options given here override those the executable was compiled with. Those stored in a
+  // file are another program's: where this process writes reports, whether it runs out of
+  // memory and how many threads it uses are for this program's options and environment alone.
+  OptionFlags merged = state->fromFile ? OptionFlags() : state->options;
   for (const auto& [k, v] : options)
     merged.set(k, v);
   state->options = mergedOptions(merged);

@@ -96,6 +96,8 @@ struct Builder {
   unsigned ipuOf(unsigned tile) const { return tilesPerIpu ? tile / tilesPerIpu : 0; }
 
   void memory() {
+    // The device's totals are summarize's, derived there once (and cached with the report).
+    out.memory = summarize(report).memory;
     out.scope.replicas = Scope::Replicas::OneReplica;
     out.bytesPerTile = target.bytesPerTile();
     const U64s& incl = state->getTileColumn(TileColumn::IncludingGaps);

@@ -192,8 +192,18 @@ std::vector<std::uint64_t> ComputeSetVertices::countByTile() const {
 
 std::vector<VertexCycleRule> ComputeSetVertices::cycleRules() const {
   std::vector<VertexCycleRule> out;
-  for (auto& row : s_->store.vertexCycleRules(computeSet_, typeId_))
+  std::uint64_t sum = 0;
+  bool overflow = false;
+  for (auto& row : s_->store.vertexCycleRules(computeSet_, typeId_)) {
+    overflow = overflow || __builtin_add_overflow(sum, row.count, &sum);
     out.push_back({std::move(row.rule), row.count});
+  }
+  // Documented: the counts add up to count() (when the report records the rules at all).
+  if (!out.empty() && (overflow || sum != count_))
+    s_->store.corrupt("corrupted report (the cycle rules of the " + type_.name() +
+                      " vertices of compute set " + std::to_string(computeSet_) + " count " +
+                      (overflow ? std::string("more than 2^64") : std::to_string(sum)) +
+                      " vertices, not " + std::to_string(count_) + ")");
   return out;
 }
 

@@ -588,7 +588,10 @@ std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRules(std::uint64_t comp
       const std::string rule = text(q, 0);
       if (!S::parse<S::CycleRule>(rule))
         corrupt("corrupted report (unknown vertex cycle rule '" + rule + "')");
-      out.push_back({rule, u64(q, 1)});
+      const std::int64_t count = q.columnInt(1);
+      if (count < 0)
+        corrupt("corrupted report (a negative count of vertices with cycle rule '" + rule + "')");
+      out.push_back({rule, std::uint64_t(count)});
     }
     return out;
   });
@@ -702,8 +705,37 @@ std::vector<RunRow> ReportStore::runs() {
                      text(q, c[R::name]), q.columnInt(c[R::microsecondsStart]),
                      q.columnInt(c[R::microsecondsEnd]), u64(q, c[R::firstStep]),
                      u64(q, c[R::numSteps]), u64(q, c[R::cycles])});
+    checkRunSpans(out);
     return out;
   });
+}
+
+void ReportStore::checkRunSpans(const std::vector<RunRow>& runs) {
+  // Runs hold disjoint spans of steps, in run order, and each step names its run
+  // (docs/formats.md): a run overlapping another would have its steps counted once per run by
+  // whatever sums runs, and once by whatever reads steps. The first and last step of each run
+  // are looked up by key: no step is scanned.
+  using St = S::Steps;
+  std::uint64_t end = 0;
+  for (const auto& r : runs) {
+    std::uint64_t last = 0;
+    if (__builtin_add_overflow(r.firstStep, r.numSteps, &last) || r.firstStep < end ||
+        last > std::uint64_t(INT64_MAX))
+      corrupt("corrupted report (run " + std::to_string(r.id) + " holds steps " +
+              std::to_string(std::int64_t(r.firstStep)) + " to " +
+              std::to_string(std::int64_t(last)) + ", overlapping an earlier run's, which end at " +
+              std::to_string(end) + ")");
+    end = last;
+    if (!r.numSteps) continue;
+    for (const std::uint64_t step : {r.firstStep, last - 1}) {
+      Statement& q = statement(select({&St::run}, St::table.name, "WHERE " + eq(St::id)));
+      q.bindInt(1, std::int64_t(step));
+      if (q.step() && q.columnInt(0) != std::int64_t(r.id))
+        corrupt("corrupted report (step " + std::to_string(step) + " of run " +
+                std::to_string(r.id) + " says it belongs to run " + std::to_string(q.columnInt(0)) +
+                ")");
+    }
+  }
 }
 
 std::vector<U64s> ReportStore::runTileCycles(unsigned run) {

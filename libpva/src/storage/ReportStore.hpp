@@ -189,6 +189,9 @@ public:
   enum class LivenessBlob { ByTile, ByIpu };
   U64s livenessBlob(std::uint64_t step, LivenessBlob which);
   std::vector<RunRow> runs();
+  /// Runs hold disjoint spans of steps in run order, whose first and last steps name them;
+  /// otherwise the report is corrupted (InvalidReportError).
+  void checkRunSpans(const std::vector<RunRow>& runs);
   /// Per-tile cycles of one run, by cycle kind index (schema::kCycleKindNames); missing: empty.
   std::vector<U64s> runTileCycles(unsigned run);
   /// The run's compute cycles excluding idle worker contexts per tile (format 1.2); nullopt in

@@ -40,6 +40,12 @@ std::string reason(const kj::Exception& e) {
   return why;
 }
 
+/// A text as its whole size says: names may hold NUL bytes (Graph::serialize writes them as
+/// given), which cStr() would cut at.
+std::string text(capnp::Text::Reader t) {
+  return std::string(t.begin(), t.size());
+}
+
 /// Decodes the message; checks what the schema cannot say (indices in range) as it goes.
 class Decoder {
 public:
@@ -61,8 +67,8 @@ public:
     g.variables.reserve(variables.size());
     for (auto v : variables) {
       SerializedVariable out;
-      out.name = v.getName().cStr();
-      out.elementType = v.getElementType().cStr();
+      out.name = text(v.getName());
+      out.elementType = text(v.getElementType());
       for (auto d : v.getShape())
         out.shape.push_back(d);
       out.isConstant = v.getIsConstant();
@@ -88,7 +94,7 @@ public:
     const bool keep = detail_ == SerializedGraphDetail::Vertices;
     for (auto cs : computeSets) {
       SerializedComputeSet out;
-      out.name = cs.getName().cStr();
+      out.name = text(cs.getName());
       const auto vertices = cs.getVertices();
       out.vertexCount = vertices.size();
       if (keep) out.vertices.reserve(vertices.size());
@@ -108,12 +114,12 @@ public:
         SerializedVertex copy;
         const auto fields = v.getFields();
         if (keep)
-          copy.type = type.cStr(), copy.tile = v.getTile(), copy.fields.reserve(fields.size());
+          copy.type = text(type), copy.tile = v.getTile(), copy.fields.reserve(fields.size());
         for (auto f : fields) {
           const capnp::Text::Reader name = f.getName();
           const auto edges = f.getEdges();
           SerializedField field;
-          if (keep) field.name = name.cStr(), field.edges.reserve(edges.size());
+          if (keep) field.name = text(name), field.edges.reserve(edges.size());
           for (auto e : edges) {
             const auto regions = e.getRegions();
             std::vector<SerializedRegion> kept;
@@ -121,8 +127,8 @@ public:
             for (auto r : regions) {
               const unsigned var = r.getVariable();
               if (var >= varSeen.size() || r.getBegin() > r.getEnd())
-                fail("field '" + std::string(name.cStr()) + "' of a vertex of compute set '" +
-                     out.name + "' names variable " + std::to_string(var) + " of " +
+                fail("field '" + text(name) + "' of a vertex of compute set '" + out.name +
+                     "' names variable " + std::to_string(var) + " of " +
                      std::to_string(varSeen.size()));
               if (!varSeen[var]) varSeen[var] = 1, out.variables.push_back(var);
               if (keep) kept.push_back({var, r.getBegin(), r.getEnd()});
