@@ -89,13 +89,6 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
   j["execution"] = {
       {"scope", x.scope.describe()},  {"numRuns", runs.size()}, {"numSteps", x.steps},
       {"totalCycles", x.totalCycles}, {"runs", runs},           {"tileCyclesByKind", kinds}};
-  // Which rule costed the vertices: whose numbers these are (an IPU Model's declared estimates
-  // or the hardware's measurements).
-  Json rules = Json::object();
-  for (const pva::VertexCycleRule& r : summary.vertexCycleRules)
-    rules[r.rule] = r.count;
-  j["execution"]["vertexCycleRules"] = rules;
-  j["execution"]["vertexCyclePolicy"] = pva::vertexCyclePolicy(target);
   // The one figure here that needs the steps (a pass over them): stream-copy steps' cycles by
   // what they copy to or from, as pva::analyseExecution derives them.
   if (x.profiled) {
@@ -168,12 +161,6 @@ void writeText(std::ostream& out, const Json& j) {
 
   const Json& e = j["execution"];
   out << "\nExecution (" << e["scope"].get<std::string>() << ")\n";
-  if (!e["vertexCycleRules"].empty()) {
-    out << "  vertex cycles: " << e["vertexCyclePolicy"].get<std::string>() << "\n";
-    for (const auto& [name, value] : e["vertexCycleRules"].items())
-      out << "    " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ')
-          << withCommas(u(value)) << (u(value) == 1 ? " vertex\n" : " vertices\n");
-  }
   if (e["runs"].empty()) {
     out << "  no runs (the report has no execution profile)\n";
     return;
