@@ -28,9 +28,18 @@ std::vector<std::string> countingIrFlags();
 /// accessor the engine reads the counter through (kExecutedInstructionsSymbol, GpFile.hpp).
 std::string countingSupportSource(unsigned part);
 
-/// The number of instructions a block counts: every IR instruction but phis (register moves the
-/// IPU's code folds into its predecessors), debug, lifetime and assume intrinsics (no code).
+/// Whether an IR instruction stands for an instruction the IPU issues: every one but phis
+/// (register moves the IPU's code folds into its predecessors), debug, lifetime and assume
+/// intrinsics (no code), address arithmetic (getelementptr: part of the IPU's loads and stores)
+/// and integer width and pointer casts (the IPU's registers and pointers are 32 bits).
 bool countsAsInstruction(const std::string& instructionLine);
+
+/// The instructions one execution of a basic block issues (its lines, label without '%'): those
+/// countsAsInstruction keeps, except that a block looping on itself counts its loop control
+/// (the compare deciding the back branch and the constant steps feeding it) as the branch alone,
+/// as the IPU's `brnzdec` or `rpt` loops run it. Calibrated against published hardware figures
+/// (docs/fidelity.md).
+std::uint64_t countBlock(const std::vector<std::string>& blockLines, const std::string& label);
 
 /// Adds the counting call to every basic block of every function in `ir` (except the counting
 /// support itself) and returns the new IR; `blocks` receives each block and its count.

@@ -160,7 +160,7 @@ TEST_CASE("a data-dependent codelet's Block cycles grow by its loop body's count
       ++bodies;
     }
   REQUIRE(bodies == 1);
-  REQUIRE(body >= 3); // at least the multiply-add, the increment and compare-and-branch
+  REQUIRE(body >= 2); // at least the multiply-add and the loop's branch
 
   test::ScratchDir reports;
   const LoopRuns r = runLoop(gp, reports);
@@ -294,7 +294,9 @@ TEST_CASE("addCodelets of a source counts executions unless its flags say --no-e
           "[codelets][profile][execution-estimates]") {
   test::CodeletScratch scratch;
   const auto source = scratch.write("loop_codelets.cpp", kLoopCodelet);
-  for (const std::string flags : {"", "--no-execution-counts"}) {
+  // -O0 once made addCodelets overflow the stack: clang names the static counting function by
+  // its mangled name there, so the instrumentation counted (and called) it inside itself.
+  for (const std::string flags : {"", "-O0", "-O1", "--no-execution-counts"}) {
     INFO("compile flags '" << flags << "'");
     IPUModel model;
     model.tilesPerIPU = 4;
@@ -310,17 +312,21 @@ TEST_CASE("addCodelets of a source counts executions unless its flags say --no-e
     graph.setInitialValue(x, 2.0f);
     ComputeSet cs = graph.addComputeSet("loop");
     graph.setTileMapping(graph.addVertex(cs, "CountedLoop", {{"n", n}, {"x", x}, {"out", out}}), 0);
+    graph.createHostRead("out", out);
     test::ScratchDir reports;
+    float result = 0;
     {
       Engine engine(graph, Execute(cs),
                     {{"autoReport.outputExecutionProfile", "true"},
                      {"autoReport.directory", reports.path().string()}});
       engine.load(device);
       engine.run(0);
+      engine.readTensor("out", &result, &result + 1);
     }
+    CHECK(result == hostLoop(4));
     const pva::Report report = pva::openReport((reports / "profile.pop").string());
     const auto rules = report.compilation().computeSets().at(0).vertices().at(0).cycleRules();
     REQUIRE(rules.size() == 1);
-    CHECK(rules[0].rule == (flags.empty() ? "executed" : "fieldSizes"));
+    CHECK(rules[0].rule == (flags == "--no-execution-counts" ? "fieldSizes" : "executed"));
   }
 }

@@ -143,7 +143,8 @@ TEST_CASE("A full block buffer loses records and says so with an Overflow block"
   test::RemoteSum s;
   auto options = test::reportOptions(dir.path());
   options.set("profiler.blocks.filter", "timed");
-  options.set("profiler.blocks.bufferSize", "16"); // room for one record
+  options.set("profiler.blocks.bufferSize", "24");       // room for one 24-byte record
+  options.set("profiler.blocks.implicitFlush", "false"); // no flush at the end of iterations
   {
     Engine engine(s.graph, program::Repeat(3, program::Block(s.program, "timed")), options);
     engine.load(s.device);

@@ -170,10 +170,26 @@ public:
   }
 
   /// The vertex's cycles and the rule that gives them (docs/profiling.md, "Where a vertex's
-  /// cycles come from"), in order of precedence.
+  /// cycles come from"). An IPU Model takes the declared estimate first, as Poplar's does.
+  /// Simulated hardware (TargetType::IPU) runs the code, as hardware does: a vertex of a counted
+  /// codelet file is measured by execution whatever it declares; the declared estimate only
+  /// stands in for the compile-time figures, before anything has run.
   template <class Where>
   std::uint64_t estimate(const VertexRec& v, const Where& where, CycleRule& rule,
                          std::uint64_t* (*&counter)()) const {
+    const std::uint64_t cycles = declaredEstimate(v, where, rule, counter);
+    if (g_.replicaTarget.getTargetType() == TargetType::IPU && v.type->fromCodeletFile &&
+        rule != CycleRule::executed) {
+      counter = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+      if (counter) rule = CycleRule::executed;
+    }
+    return cycles;
+  }
+
+  /// The estimate in the IPU Model's order of precedence.
+  template <class Where>
+  std::uint64_t declaredEstimate(const VertexRec& v, const Where& where, CycleRule& rule,
+                                 std::uint64_t* (*&counter)()) const {
     if (v.perfEstimate) {
       rule = CycleRule::setPerfEstimate;
       return *v.perfEstimate;

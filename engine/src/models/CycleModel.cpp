@@ -41,8 +41,10 @@ std::vector<TileValue> CycleModel::perTile(const std::vector<TileValue>& tiles,
   return v;
 }
 
-std::uint64_t CycleModel::executedThreadCycles(std::uint64_t instructions, bool multiVertex) {
+std::uint64_t CycleModel::executedCycles(std::uint64_t instructions, bool multiVertex,
+                                         bool supervisor, unsigned contexts) {
   const std::uint64_t cycles = instructions * kThreadCyclesPerInstruction;
+  if (supervisor) return cycles * contexts;
   return multiVertex ? ceilDiv(cycles, std::uint64_t(MultiVertex::numWorkers())) : cycles;
 }
 

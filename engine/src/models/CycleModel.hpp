@@ -47,19 +47,24 @@ public:
   static constexpr std::uint64_t kComputeSetLaunchCycles = 30; ///< supervisor starts the workers
   static constexpr std::uint64_t kStreamCopyEndCycles = 20;    ///< the host releases the IPU
   /// Execution-based estimates (docs/profiling.md, "Execution-based estimates"): a vertex of a
-  /// counted .gp costs the instructions its compute() executed, one thread cycle each. Source:
-  /// the IPU's worker contexts share the tile's pipeline in a barrel, each context issuing one
-  /// instruction every getNumWorkerContexts() (6) tile cycles (IPU Programmer's Guide, "Tile
-  /// architecture"; Jia et al., "Dissecting the Graphcore IPU architecture via
-  /// microbenchmarking", 2019), so one instruction is one thread cycle and computeCycles turns
-  /// it into 6 tile cycles. The instructions are popc's count of LLVM IR instructions in the
-  /// basic blocks compute() ran (phis and debug/lifetime/assume intrinsics excluded): the
-  /// optimised IR stands in for the IPU's machine code, which Tessera does not generate.
+  /// counted .gp costs the instructions its compute() executed, one issue slot of its context
+  /// each. Every context of a tile, the supervisor included, shares the tile's pipeline in a
+  /// barrel and issues one instruction every getNumWorkerContexts() (6) tile cycles (IPU
+  /// Programmer's Guide, "Tile architecture"; Jia et al., "Dissecting the Graphcore IPU
+  /// architecture via microbenchmarking", 2019), so one instruction is one thread cycle of a
+  /// worker (computeCycles turns it into 6 tile cycles) and 6 tile cycles of the supervisor
+  /// (whose estimates, as PopLibs' supervisor estimates, are tile cycles). The instructions are
+  /// popc's count of the IPU-issued instructions in the basic blocks compute() ran (LLVM IR
+  /// instructions, without those the IPU's code has no instruction for: ExecutionCounting.hpp);
+  /// the optimised IR stands in for the IPU's machine code, which Tessera does not generate.
+  /// The calibration against published hardware figures is in docs/fidelity.md.
   static constexpr std::uint64_t kThreadCyclesPerInstruction = 1;
-  /// Thread cycles of one execution of a counted vertex that executed `instructions` (a
-  /// MultiVertex's count covers its numWorkers() compute(workerId) calls: each worker gets an
-  /// equal share, rounded up, as its per-worker estimate).
-  static std::uint64_t executedThreadCycles(std::uint64_t instructions, bool multiVertex);
+  /// The cycles one execution of a counted vertex that executed `instructions` adds, in the unit
+  /// computeCycles reads for its kind: thread cycles for a worker; for a MultiVertex, whose
+  /// count covers its numWorkers() compute(workerId) calls, each worker's equal share (rounded
+  /// up) as its per-worker estimate; tile cycles (instructions x `contexts`) for a supervisor.
+  static std::uint64_t executedCycles(std::uint64_t instructions, bool multiVertex, bool supervisor,
+                                      unsigned contexts);
   /// Host transfers: every tile of a taking-part IPU spends the whole step (see above).
   std::vector<TileValue> everyTileOf(const std::vector<unsigned>& ipus,
                                      std::uint64_t cycles) const {

@@ -607,6 +607,8 @@ private:
                                 ? StreamDestination::remoteBuffer
                                 : StreamDestination::host;
       p.controlCode = cost_.perTile(tiles, cost_.kControlExchange);
+      for (const auto& tv : tiles)
+        p.ioTiles.push_back(tv.tile);
       return p;
     };
     // Every tile of the IPUs taking part spends each of the three steps (a BSP step of the

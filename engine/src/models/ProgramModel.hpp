@@ -62,6 +62,9 @@ struct ProfileProgram {
   std::vector<IpuTraffic> traffic;  ///< stream copies and global exchanges
   std::uint64_t dataBytes = 0;      ///< bytes moved
   std::vector<VariableAccess> vars; ///< variables read or written, ascending ids
+  /// StreamCopyBegin/Mid/End: the tiles sending or receiving the data, ascending (where
+  /// lightweight profiling records the copy's blocks, debug.instrumentExternalExchange)
+  std::vector<unsigned> ioTiles;
 
   // What the program itself needs in tile memory (children not included).
   std::vector<TileValue> controlCode;

@@ -13,8 +13,14 @@ using tessera::profiler::encodeTileValues;
 using tessera::profiler::StepIpu;
 
 namespace {
-/// One block record in the on-tile buffer: start and end counters.
-constexpr std::uint64_t kBlockRecordBytes = 16;
+/// One block record in the on-tile buffer: start and end counters and the block's id, 8 bytes
+/// each. The buffer (profiler.blocks.bufferSize) is allocated in 16-byte units, so Poplar's
+/// default of 1000 bytes holds 42 records, as the lightweight-profiling tutorial shows (42
+/// blocks and an overflow from 100 executions: docs/profiling.md).
+constexpr std::uint64_t kBlockRecordBytes = 24;
+std::uint64_t blockBufferCapacity(std::uint64_t bufferSize) {
+  return (bufferSize + 15) / 16 * 16 / kBlockRecordBytes;
+}
 
 std::int64_t nowUs() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -34,6 +40,20 @@ ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const CompiledGr
   for (auto& v : runCycles_)
     v.assign(target.getNumTiles(), 0);
   runBusyCycles_.assign(target.getNumTiles(), 0);
+  // Implicit blocks (profiler.programs.filter): a program whose name matches is measured as if
+  // wrapped in a Block of its own, named after its step of that name (or its last step).
+  if (options_.programsFilter) {
+    implicitBlocks_.assign(model_.stepsOfNode.size(), -1);
+    for (std::size_t node = 0; node < model_.stepsOfNode.size(); ++node) {
+      const auto& steps = model_.stepsOfNode[node];
+      if (steps.empty() || model_.blockOfNode[node] >= 0) continue;
+      int named = -1;
+      for (unsigned program : steps)
+        if (std::regex_search(model_.programs[program].name, *options_.programsFilter))
+          named = static_cast<int>(program);
+      implicitBlocks_[node] = named;
+    }
+  }
   // SQLite's inserts run on the writer's thread while this one simulates and encodes the next
   // steps; endRun() waits for them, so a run's rows (and any error) are in by the time run()
   // returns.
@@ -58,7 +78,7 @@ void ExecutionRecorder::endRun() {
   inRun_ = false;
   // The run ends when the host has heard from every IPU.
   const std::uint64_t end = clock_.synchronise();
-  if (options_.blocksFilter)
+  if (options_.anyBlocks())
     for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu)
       flushBlocks(ipu, model_.root, end);
   writer_.inserter<schema::Runs>().row(runIndex_, runName_, programIndex_, runStartUs_, nowUs(),
@@ -130,6 +150,14 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
     }
     stepIpus_.push_back(si);
   }
+  // The blocks open on an IPU whose tiles this step occupies have run there (syncs excepted:
+  // every tile takes part in those); a block no step of which ran on an IPU is not recorded on
+  // it, as Poplar does not run it there.
+  if (p.kind != schema::CycleKind::sync)
+    for (std::size_t i = 0; i < stats.size(); ++i)
+      if (stats[i].activeTiles)
+        for (OpenBlock& b : blockBuffers_[stats[i].ipu].open)
+          b.ran = true;
   auto& kindCycles = runCycles_[static_cast<std::size_t>(p.kind)];
   for (const auto& tv : measured ? measured->cycles : p.cycles)
     kindCycles[tv.tile] += tv.value;
@@ -149,29 +177,64 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
     steps_.row(stepId_++, runIndex_, program, nullptr, blob(ipusBlob_));
   }
 
-  if (options_.blocksFilter &&
+  // Stream copies are blocks when external exchange is instrumented, as in Poplar
+  // (debug.instrumentExternalExchange), on the tiles doing the I/O: those holding the data, or
+  // the blocks tile for a copy that moves none.
+  if (options_.anyBlocks() && options_.externalExchangeInstrumentation &&
       (p.type == ProgramType::StreamCopyBegin || p.type == ProgramType::StreamCopyMid ||
        p.type == ProgramType::StreamCopyEnd))
     for (const auto& si : stepIpus_) {
       if (p.type == ProgramType::StreamCopyBegin && options_.blocksImplicitFlush)
         flushBlocks(si.ipu, program, si.allFromMax);
-      recordBlock(si.ipu, program, si.allFromMax, si.allToMax, schema::BlockKind::StreamCopy);
+      const unsigned perIpu = target_.getTilesPerIPU(),
+                     blocksTile = si.ipu * perIpu + options_.blocksTile;
+      bool any = false;
+      for (unsigned tile : p.ioTiles)
+        if (tile / perIpu == si.ipu) {
+          any = true;
+          if (tile == blocksTile)
+            recordBlock(si.ipu, program, si.allFromMax, si.allToMax, schema::BlockKind::StreamCopy);
+          else // an I/O tile's own buffer, flushed with the copy (not modelled)
+            blocks_.row(blockId_++, runIndex_, program, tile, si.allFromMax, si.allToMax,
+                        schema::name(schema::BlockKind::StreamCopy));
+        }
+      if (!any)
+        recordBlock(si.ipu, program, si.allFromMax, si.allToMax, schema::BlockKind::StreamCopy);
     }
 }
 
+void ExecutionRecorder::onLoopIteration(unsigned node) {
+  (void)node;
+  // Poplar's implicit flush: the buffers are copied to the host at the end of each loop
+  // iteration (profiler.blocks.implicitFlush, on by default), unless a block is still open.
+  if (!inRun_ || !options_.anyBlocks() || !options_.blocksImplicitFlush) return;
+  for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu)
+    if (blockBuffers_[ipu].open.empty()) flushBlocks(ipu, model_.root, clock_.ipu(ipu));
+}
+
 void ExecutionRecorder::onBlock(unsigned node, bool begin) {
-  if (!inRun_ || !options_.blocksFilter) return;
-  const int program = model_.blockOfNode[node];
-  if (program < 0 || !std::regex_search(model_.programs[program].name, *options_.blocksFilter))
+  if (!inRun_ || !options_.anyBlocks()) return;
+  int program = model_.blockOfNode[node];
+  if (program >= 0) {
+    if (!options_.blocksFilter ||
+        !std::regex_search(model_.programs[program].name, *options_.blocksFilter))
+      return;
+  } else if (isImplicitBlock(node)) {
+    program = implicitBlocks_[node];
+  } else {
     return;
+  }
   for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) {
     auto& b = blockBuffers_[ipu];
     if (begin) {
-      b.openStarts.push_back(clock_.ipu(ipu));
-    } else if (!b.openStarts.empty()) {
-      const std::uint64_t from = b.openStarts.back();
-      b.openStarts.pop_back();
-      recordBlock(ipu, static_cast<unsigned>(program), from, clock_.ipu(ipu),
+      b.open.push_back({clock_.ipu(ipu), false});
+    } else if (!b.open.empty()) {
+      const OpenBlock open = b.open.back();
+      b.open.pop_back();
+      if (!open.ran) continue;
+      // The enclosing block ran here too.
+      if (!b.open.empty()) b.open.back().ran = true;
+      recordBlock(ipu, static_cast<unsigned>(program), open.from, clock_.ipu(ipu),
                   schema::BlockKind::Common);
     }
   }
@@ -182,7 +245,7 @@ void ExecutionRecorder::recordBlock(unsigned ipu, unsigned program, std::uint64_
   auto& b = blockBuffers_[ipu];
   // The on-tile buffer holds bufferSize bytes; records that do not fit are lost until the next
   // flush, which the report shows as one Overflow block over the lost interval.
-  if ((b.used + 1) * kBlockRecordBytes > options_.blocksBufferSize) {
+  if (b.used + 1 > blockBufferCapacity(options_.blocksBufferSize)) {
     if (!b.overflowing) {
       b.overflowing = true;
       b.overflowFrom = from;
@@ -204,8 +267,10 @@ void ExecutionRecorder::flushBlocks(unsigned ipu, unsigned program, std::uint64_
   const std::uint64_t flushCycles = static_cast<std::uint64_t>(double(b.used * kBlockRecordBytes) /
                                                                target_.getHostLinkBytesPerCycle()) +
                                     1;
-  blocks_.row(blockId_++, runIndex_, program, tile, at, at + flushCycles,
-              schema::name(schema::BlockKind::BlockFlush));
+  // The flush is a stream copy: a block of its own where stream copies are instrumented.
+  if (options_.externalExchangeInstrumentation)
+    blocks_.row(blockId_++, runIndex_, program, tile, at, at + flushCycles,
+                schema::name(schema::BlockKind::BlockFlush));
   b.used = 0;
   b.overflowing = false;
 }

@@ -31,14 +31,22 @@ public:
   void onExecutedSteps(unsigned node, unsigned computeSet,
                        const std::vector<std::uint64_t>& vertexCycles) override;
   void onBlock(unsigned node, bool begin) override;
+  bool isImplicitBlock(unsigned node) const override {
+    return node < implicitBlocks_.size() && implicitBlocks_[node] >= 0;
+  }
   std::uint64_t ipuCycleCounter(unsigned ipu) const override { return clock_.ipu(ipu); }
+  void onLoopIteration(unsigned node) override;
 
 private:
+  struct OpenBlock {
+    std::uint64_t from = 0;
+    bool ran = false; ///< a step of the block ran on this IPU's tiles
+  };
   struct BlockBuffer {
     unsigned used = 0;
     bool overflowing = false;
     std::uint64_t overflowFrom = 0;
-    std::vector<std::uint64_t> openStarts; ///< nested Block starts
+    std::vector<OpenBlock> open; ///< nested Block starts
   };
 
   /// Measured cycles of one OnTileExecute (execution-based estimates), replacing its static ones.
@@ -65,6 +73,9 @@ private:
   std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]
   std::vector<std::uint64_t> runBusyCycles_;            ///< compute excluding idle threads, [tile]
   std::vector<BlockBuffer> blockBuffers_;               ///< per IPU
+  /// profiler.programs.filter: for each lowered node wrapped in an implicit Block, the report
+  /// program the block names (-1: not wrapped).
+  std::vector<int> implicitBlocks_;
   std::vector<tessera::profiler::StepIpu> stepIpus_;
   std::string ipusBlob_;
   bool inRun_ = false;

@@ -96,7 +96,11 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
     flag(name, on);
     instrumented = instrumented || on;
   }
-  if ((retain || instrumented) && !p.graphProfile && !p.executionProfile && !p.debugInfo)
+  // Lightweight profiling too: on Poplar, instrumented blocks (profiler.blocks.filter or
+  // profiler.programs.filter) alone give a report that holds them (getReport reads them back).
+  const bool blocks =
+      o.contains("profiler.blocks.filter") || o.contains("profiler.programs.filter");
+  if ((retain || instrumented || blocks) && !p.graphProfile && !p.executionProfile && !p.debugInfo)
     p.privateReport = p.graphProfile = p.executionProfile = true;
   // An execution profile needs the compilation profile it refers to.
   if (p.executionProfile || p.debugInfo) p.graphProfile = true;
@@ -111,17 +115,24 @@ ProfilerOptions parseProfilerOptions(const OptionFlags& o) {
         throw invalid_option(std::string("engine option '") + name + "' = '" + text.substr(0, 80) +
                              (text.size() > 80 ? "...'" : "'") + ": " + why);
       try {
-        // Both select Block programs by name in this engine (programs.filter wraps programs in
-        // implicit blocks in Poplar; here every named program is already one).
-        const std::string combined =
-            p.blocksFilterText.empty() ? text : p.blocksFilterText + "|" + text;
-        p.blocksFilter.emplace(combined, std::regex::ECMAScript);
-        p.blocksFilterText = combined;
+        // profiler.blocks.filter selects Block programs by name; profiler.programs.filter wraps
+        // the programs it names in implicit blocks (and selects Block programs of those names).
+        const bool programs = std::string(name) == "profiler.programs.filter";
+        std::string& filterText = programs ? p.programsFilterText : p.blocksFilterText;
+        filterText = text;
+        (programs ? p.programsFilter : p.blocksFilter).emplace(text, std::regex::ECMAScript);
       } catch (const std::regex_error& e) {
         throw invalid_option(std::string("engine option '") + name + "' = '" + text +
                              "': not a valid regular expression (" + e.what() + ")");
       }
     }
+  // A Block program named by either filter is measured.
+  if (p.programsFilter) {
+    const std::string combined = p.blocksFilterText.empty()
+                                     ? p.programsFilterText
+                                     : p.blocksFilterText + "|" + p.programsFilterText;
+    p.blocksFilter.emplace(combined, std::regex::ECMAScript);
+  }
   if (o.contains("profiler.blocks.tile"))
     p.blocksTile = static_cast<unsigned>(
         toCount("profiler.blocks.tile", o.at("profiler.blocks.tile"), 1u << 20));

@@ -23,8 +23,13 @@ struct ProfilerOptions {
   /// profiler.includeFlopEstimates: write each compute set's FLOP estimate (models/FlopModel).
   /// Off by default, as in Poplar.
   bool flopEstimates = false;
-  std::optional<std::regex> blocksFilter;
+  std::optional<std::regex> blocksFilter; ///< profiler.blocks.filter: Block programs by name
   std::string blocksFilterText;
+  /// profiler.programs.filter: programs measured as if wrapped in a Block (implicit blocks)
+  std::optional<std::regex> programsFilter;
+  std::string programsFilterText;
+  /// Lightweight profiling is on: some blocks are instrumented.
+  bool anyBlocks() const { return blocksFilter || programsFilter; }
   unsigned blocksTile = 0;
   std::uint64_t blocksBufferSize = 1000;
   bool blocksImplicitFlush = true;

@@ -194,8 +194,20 @@ void variableStorage(std::ostream& out, const pva::CompilationReport& c,
   out << "\n";
 }
 
-void execution(std::ostream& out, const pva::Report& report, const pva::ExecutionSummary& x,
+/// Which rule costed the vertices (Tessera's addition: whose numbers these are, an IPU Model's
+/// declared estimates or the hardware's measurements; docs/profiling.md).
+void vertexCycleRules(std::ostream& out, const pva::ReportSummary& s) {
+  if (s.vertexCycleRules.empty()) return;
+  out << "Vertex cycles (" << pva::vertexCyclePolicy(s.target) << "):\n";
+  for (const pva::VertexCycleRule& r : s.vertexCycleRules)
+    out << label("  ", r.rule, 56) << withCommas(r.count)
+        << (r.count == 1 ? " vertex\n" : " vertices\n");
+  out << "\n";
+}
+
+void execution(std::ostream& out, const pva::Report& report, const pva::ReportSummary& summary,
                bool profiled, const SummaryOptions& o) {
+  const pva::ExecutionSummary& x = summary.execution;
   out << "Execution:\n\n";
   if (!profiled) {
     out << "  No execution profile: set the engine option autoReport.outputExecutionProfile (or\n"
@@ -239,6 +251,7 @@ void execution(std::ostream& out, const pva::Report& report, const pva::Executio
   average("host exchange cycles", K::StreamCopy);
   average("sync cycles", K::Sync);
   out << "\n";
+  vertexCycleRules(out, summary);
 
   if (!o.showExecutionSteps) return;
   // The costliest programs of the schedule: slowest-IPU cycles over all runs, first run first
@@ -275,7 +288,7 @@ void printProfileSummary(std::ostream& out, const pva::Report& report, bool exec
   graph(out, c.graph());
   memory(out, report, summary.memory, o);
   if (o.showVarStorage) variableStorage(out, c, summary.memory);
-  execution(out, report, summary.execution, executionProfiled, o);
+  execution(out, report, summary, executionProfiled, o);
 }
 
 } // namespace poplar::detail::report

@@ -349,10 +349,16 @@ double Runtime::scalar(const Replica& r, const LoweredProgram& p) const {
   return loadAsDouble(p.scalar.type, r.arena.get() + p.scalar.offset, 0);
 }
 
-void Runtime::exec(Replica& r, unsigned node) {
+void Runtime::exec(Replica& r, unsigned node, bool wrapped) {
   const auto& p = g_.programs[node];
   using K = LoweredProgram::Kind;
   ExecutionObserver* observer = r.index == 0 ? observer_ : nullptr;
+  if (observer && !wrapped && observer->isImplicitBlock(node)) {
+    observer->onBlock(node, true);
+    exec(r, node, true);
+    observer->onBlock(node, false);
+    return;
+  }
   const bool counters = p.kind == K::Execute && readsCounter_[p.computeSet];
   if (counters &&
       observer) { // the counters as the compute step starts, before it is laid on the clock
@@ -418,8 +424,10 @@ void Runtime::exec(Replica& r, unsigned node) {
     remoteCopy(r, p, false);
     break;
   case K::Repeat:
-    for (std::uint64_t i = 0; i < p.count; ++i)
+    for (std::uint64_t i = 0; i < p.count; ++i) {
       exec(r, p.children[0]);
+      if (observer) observer->onLoopIteration(node);
+    }
     break;
   case K::RepeatWhileTrue:
   case K::RepeatWhileFalse:
@@ -428,6 +436,7 @@ void Runtime::exec(Replica& r, unsigned node) {
       const bool pred = scalar(r, p) != 0;
       if (pred != (p.kind == K::RepeatWhileTrue)) break;
       exec(r, p.children[1]);
+      if (observer) observer->onLoopIteration(node);
     }
     break;
   case K::If:
@@ -547,7 +556,9 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
     ok = vi.compiled->type->compute(*vi.vertex);
     if (executed)
       vertexCycles_[computeSet][static_cast<std::size_t>(&vi - r.computeSets[computeSet].data())] =
-          profile::CycleModel::executedThreadCycles(*executed, vi.compiled->type->isMultiVertex);
+          profile::CycleModel::executedCycles(*executed, vi.compiled->type->isMultiVertex,
+                                              vi.compiled->type->isSupervisor,
+                                              g_.replicaTarget.getNumWorkerContexts());
   } catch (const poplar_error&) {
     throw;
   } catch (const std::exception& e) {

@@ -37,8 +37,13 @@ public:
   /// the compute set's vertices in this execution (measured, or the static estimate).
   virtual void onExecutedSteps(unsigned node, unsigned computeSet,
                                const std::vector<std::uint64_t>& vertexCycles) = 0;
-  /// A Block node starts (begin) or ends.
+  /// A Block node starts (begin) or ends; also a node isImplicitBlock wraps.
   virtual void onBlock(unsigned node, bool begin) = 0;
+  /// Whether a node that is not a Block is measured as one (profiler.programs.filter).
+  virtual bool isImplicitBlock(unsigned node) const { return false; }
+  /// An iteration of a loop node (Repeat, RepeatWhileTrue/False) ended: where Poplar places the
+  /// implicit flushes of the lightweight-profiling buffers.
+  virtual void onLoopIteration(unsigned node) { (void)node; }
   /// The simulated cycle counter of an IPU's tiles now (between steps).
   virtual std::uint64_t ipuCycleCounter(unsigned ipu) const = 0;
 };
@@ -97,7 +102,8 @@ private:
   void arrive(Replica& r, int node);
   /// Every replica waits at `node`: performs the collective for all of them.
   void collective(unsigned node);
-  void exec(Replica& r, unsigned node);
+  /// `wrapped`: the node's implicit Block (ExecutionObserver::isImplicitBlock) is already open.
+  void exec(Replica& r, unsigned node, bool wrapped = false);
   void execute(Replica& r, unsigned computeSet,
                const std::vector<std::uint64_t>* counters = nullptr);
   /// One vertex: stages its edges, computes, writes back, checks floats; throws on failure.

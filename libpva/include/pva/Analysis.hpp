@@ -144,7 +144,16 @@ struct ReportSummary {
   GraphCounts graph;
   MemorySummary memory;
   ExecutionSummary execution;
+  /// Which rule costed the graph's vertices (docs/profiling.md, "Where a vertex's cycles come
+  /// from"): each rule's stored name and the vertex instances of all compute sets it costs, by
+  /// name; empty for reports older than format 1.3. With the target's type it says whose
+  /// numbers a profile shows: an IPU Model's declared estimates, or the hardware's measurements.
+  std::vector<VertexCycleRule> vertexCycleRules;
 };
+
+/// How the target type decides a vertex's cycles, in a sentence every front end prints:
+/// an IPU Model takes the declared estimates first, (simulated) hardware measures the code.
+std::string vertexCyclePolicy(const Target& target);
 
 /// The memory figures of some tiles (an IPU's: CompilationReport::ipus()[i].tiles()), as
 /// summarize computes them for all; peakLiveness is known only when `tiles` are all of them.

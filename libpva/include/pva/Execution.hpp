@@ -264,7 +264,10 @@ private:
 /// A lightweight-profiling record on one tile.
 class Block {
 public:
-  ProgramPtr program() const;
+  /// The Block program (or the stream copy) measured. Non-const as in the SDK's libpva, so code
+  /// written for it (`std::shared_ptr<pva::Program> p = block.program();`) compiles; every
+  /// member of Program is const, so the report stays read-only all the same.
+  std::shared_ptr<Program> program() const;
   unsigned tile() const { return tile_; }
   std::uint64_t from() const { return from_; }
   std::uint64_t to() const { return to_; }

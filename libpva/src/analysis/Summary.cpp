@@ -284,7 +284,26 @@ ReportSummary summarize(const Report& report) {
     s.graph = graphCounts(c);
     s.memory = memorySummary(c, c.tiles(), s.target.bytesPerTile(), true);
     s.execution = executionSummary(report.execution(), s.target);
+    s.vertexCycleRules.clear();
+    for (auto& row : detail::Access::state(report)->store.vertexCycleRuleTotals())
+      s.vertexCycleRules.push_back({std::move(row.rule), row.count});
   });
+}
+
+std::string vertexCyclePolicy(const Target& target) {
+  switch (target.type()) {
+  case Target::Type::Ipu:
+    return "IPU hardware: every vertex of a counted codelet file is measured by execution, "
+           "declared estimates ignored";
+  case Target::Type::IpuModel:
+    return "IPU Model: declared estimates first, codelet vertices without one measured by "
+           "execution";
+  case Target::Type::Cpu:
+    return "CPU: declared estimates first";
+  case Target::Type::Unknown:
+    break;
+  }
+  return "unknown target type: declared estimates first";
 }
 
 } // namespace pva

@@ -262,8 +262,8 @@ std::uint64_t TileCycleTotals::total() const {
   return s;
 }
 
-ProgramPtr Block::program() const {
-  return s_->program(program_);
+std::shared_ptr<Program> Block::program() const {
+  return std::const_pointer_cast<Program>(s_->program(program_));
 }
 
 namespace detail {

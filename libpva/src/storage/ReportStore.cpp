@@ -597,6 +597,25 @@ std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRules(std::uint64_t comp
   });
 }
 
+std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRuleTotals() {
+  using V = S::VertexCycleRules;
+  if (!hasCycleRules_) return {};
+  return guarded("reading where vertex cycles come from", [&] {
+    std::vector<VertexCycleRuleRow> out;
+    const std::string rule(V::rule.name);
+    Statement& q =
+        statement("SELECT " + rule + ", sum(" + std::string(V::count.name) + ") FROM " +
+                  std::string(V::table.name) + " GROUP BY " + rule + " ORDER BY " + rule);
+    while (q.step()) {
+      const std::string name = text(q, 0);
+      if (!S::parse<S::CycleRule>(name))
+        corrupt("corrupted report (unknown vertex cycle rule '" + name + "')");
+      out.push_back({name, u64(q, 1)});
+    }
+    return out;
+  });
+}
+
 U64s ReportStore::computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType) {
   using V = S::ComputeSetVertices;
   return guarded("reading vertex counts", [&] {

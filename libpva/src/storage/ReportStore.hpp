@@ -180,6 +180,9 @@ public:
   /// Empty for reports older than format 1.3.
   std::vector<VertexCycleRuleRow> vertexCycleRules(std::uint64_t computeSet,
                                                    std::uint64_t vertexType);
+  /// The same over the whole graph: each rule and the vertex instances it costs, by rule name.
+  /// Empty for reports older than format 1.3.
+  std::vector<VertexCycleRuleRow> vertexCycleRuleTotals();
   bool hasCycleRules() const { return hasCycleRules_; }
   U64s computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType);
   std::vector<VariableRow> variables();

@@ -129,6 +129,7 @@ void bindAnalysis(py::module_& m) {
   readonly(summary, "graph", &pva::ReportSummary::graph);
   readonly(summary, "memory", &pva::ReportSummary::memory);
   readonly(summary, "execution", &pva::ReportSummary::execution);
+  readonly(summary, "vertexCycleRules", &pva::ReportSummary::vertexCycleRules);
 
   py::class_<pva::ProgramFigures> program(m, "ProgramFigures");
   readonly(program, "cycles", &pva::ProgramFigures::cycles);
@@ -225,6 +226,9 @@ void bindAnalysis(py::module_& m) {
   m.def("summarize", &pva::summarize, py::arg("report"), py::call_guard<py::gil_scoped_release>(),
         "The report's headline figures: target, graph counts, memory, liveness peak, cycles by "
         "kind, runs.");
+  m.def("vertexCyclePolicy", &pva::vertexCyclePolicy, py::arg("target"),
+        "How the target's type decides a vertex's cycles: an IPU Model's declared estimates "
+        "first, or the hardware's measurements.");
   m.def(
       "summarizeMemory",
       [](const pva::Report& r, const pva::Ipu& ipu) {

@@ -281,6 +281,19 @@ SummarySection runsSection(const pva::ExecutionSummary& x) {
   return s;
 }
 
+/// Which rule costed the vertices, and the target's policy (pva::vertexCyclePolicy): whether the
+/// cycles are an IPU Model's declared estimates or the hardware's measurements.
+SummarySection vertexCyclesSection(const pva::ReportSummary& summary) {
+  SummarySection s{
+      QStringLiteral("Vertex cycles"), {}, QStringLiteral("instances, all compute sets")};
+  s.rows.push_back({QStringLiteral("Rule"),
+                    SummaryValue::ofText(qs(pva::vertexCyclePolicy(summary.target))),
+                    {}});
+  for (const pva::VertexCycleRule& r : summary.vertexCycleRules)
+    s.rows.push_back({qs(r.rule), SummaryValue::ofCount(r.count), QStringLiteral("vertices")});
+  return s;
+}
+
 /// Stream-copy steps' cycles by what they copy to or from (pva::SpanFigures::streamCopyCycles,
 /// all runs): the one Summary figure that needs a pass over the steps.
 SummarySection streamCopySection(const pva::StreamCopyCycles& sc) {
@@ -320,6 +333,8 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   d.sections.push_back(memorySection(summary.memory, summary.target.bytesPerTile()));
   d.sections.push_back(executionSection(summary.execution));
   d.sections.push_back(runsSection(summary.execution));
+  // A report older than format 1.3 did not record the rules.
+  if (!summary.vertexCycleRules.empty()) d.sections.push_back(vertexCyclesSection(summary));
   if (summary.execution.profiled) {
     const pva::ExecutionAnalysis a = pva::analyseExecution(report, [&](double done) {
       if (progress.cancelled()) throw Cancelled{};
