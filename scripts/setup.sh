@@ -29,6 +29,7 @@ PACKAGES=(
   clang-14 libclang-14-dev            # codelets: popc finds vertex classes with libclang, clang-14 compiles them
   clang-format-14                     # scripts/check-format.sh (ctest: format)
   libclang-rt-14-dev                  # the sanitizer build and the fuzz targets (libFuzzer)
+  openmpi-bin libopenmpi-dev          # poprun launches instances with mpirun; gcl moves data with MPI
 )
 
 build_dir=build

@@ -1,6 +1,7 @@
 #include "Runtime.hpp"
 
 #include "DeviceContext.hpp"
+#include "Instances.hpp"
 #include "ParallelCopy.hpp"
 #include "TensorPrinter.hpp"
 #include "ThreadPool.hpp"
@@ -881,49 +882,75 @@ void Runtime::collective(unsigned node) {
   const LoweredProgram& p = g_.programs[node];
   const CollectiveSpec& spec = p.collective;
   const Type type = p.transfer.type;
-  const std::size_t n = p.transfer.numElements, size = type.size();
+  const std::size_t n = p.transfer.numElements, size = type.size(), bytes = n * size;
+  const unsigned local = static_cast<unsigned>(replicas_.size());
+  // A graph that is this instance's slice of a poprun job combines the replicas of every
+  // instance (runtime/Instances.hpp): the sources of all of them are gathered into every
+  // instance, which then computes exactly what one process holding every replica computes, in
+  // the same order, and keeps the results of its own replicas.
+  const unsigned global = globalReplicationFactor(local);
+  const unsigned offset = globalReplicaOffset(local);
+  // Every member's source, read before any destination is written (they may overlap).
+  std::vector<unsigned char> mine(std::size_t(local) * bytes);
+  for (unsigned r = 0; r < local; ++r)
+    gather(replicas_[r]->arena.get(), p.transfer.runs, mine.data() + r * bytes);
+  std::vector<unsigned char> all;
+  const unsigned char* sources = mine.data();
+  if (global != local) {
+    InstanceTransport* transport = instanceTransport();
+    if (!transport)
+      throw application_runtime_error(
+          spec.opName + " '" + p.name + "' spans the " + std::to_string(global) +
+          " replicas of a poprun job of " + std::to_string(instanceContext().count) +
+          " instances, but no PopDist backend moves data between them: link libpopdist and "
+          "call popdist::init() (or acquire the device with popdist::poplar::getDevice())");
+    all.resize(std::size_t(global) * bytes);
+    transport->allGather(mine.data(), mine.size(), all.data());
+    sources = all.data();
+  }
+  auto isLocal = [&](unsigned m) { return m >= offset && m < offset + local; };
   // Replicas not taking part in the lockstep (a single replica) form a group of one.
-  const auto groups = replicas_.size() == 1
-                          ? std::vector<std::vector<unsigned>>{{0u}}
-                          : replicaGroups(spec, static_cast<unsigned>(replicas_.size()));
+  const auto groups =
+      global == 1 ? std::vector<std::vector<unsigned>>{{0u}} : replicaGroups(spec, global);
+  std::vector<unsigned char> out(p.result.numElements * size);
   for (const auto& group : groups) {
+    if (std::none_of(group.begin(), group.end(), isLocal)) continue; // all on other instances
     const std::size_t k = group.size();
-    // Every member's source, read before any destination is written (they may overlap).
-    std::vector<std::vector<unsigned char>> src(k, std::vector<unsigned char>(n * size));
+    std::vector<const unsigned char*> src(k);
     for (std::size_t j = 0; j < k; ++j)
-      gather(replicas_[group[j]]->arena.get(), p.transfer.runs, src[j].data());
-    std::vector<unsigned char> out(p.result.numElements * size);
+      src[j] = sources + std::size_t(group[j]) * bytes;
     if (spec.kind == CollectiveKind::AllGather) {
       for (std::size_t j = 0; j < k; ++j)
-        std::memcpy(out.data() + j * n * size, src[j].data(), n * size);
+        std::memcpy(out.data() + j * bytes, src[j], bytes);
       for (unsigned m : group)
-        scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
+        if (isLocal(m)) scatter(replicas_[m - offset]->arena.get(), p.result.runs, out.data());
       continue;
     }
     std::vector<double> reduced(n), values(k);
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < k; ++j)
-        values[j] = loadAsDouble(type, src[j].data(), i);
+        values[j] = loadAsDouble(type, src[j], i);
       reduced[i] = reduceValues(spec.op, values);
     }
     for (std::size_t j = 0; j < k; ++j) {
       const unsigned m = group[j];
+      if (!isLocal(m)) continue;
       if (spec.kind == CollectiveKind::AllReduce) {
         for (std::size_t i = 0; i < n; ++i)
           storeFromDouble(type, out.data(), i,
-                          spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), i)
+                          spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j], i)
                                                          : reduced[i]);
       } else { // ReduceScatter: member j keeps slice j, the last one padded with zeros
         const std::size_t chunk = p.result.numElements;
         for (std::size_t i = 0; i < chunk; ++i) {
           const std::size_t e = j * chunk + i;
           const double v = e >= n                           ? 0.0
-                           : spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), e)
+                           : spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j], e)
                                                             : reduced[e];
           storeFromDouble(type, out.data(), i, v);
         }
       }
-      scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
+      scatter(replicas_[m - offset]->arena.get(), p.result.runs, out.data());
     }
   }
 }
