@@ -33,6 +33,7 @@ NO_EFFECT_OPTIONS = [
     "--offline-mode",
 ]
 EXIT_USAGE, EXIT_NO_MPIRUN = 2, 127
+FORWARDED_PREFIXES = ("POPLAR_", "PVTI_", "TESSERA_", "POPLIBS_", "GCL_")
 
 
 def fail(message, code=EXIT_USAGE):
@@ -180,6 +181,11 @@ def mpirun_command(args, mpirun, status_dir):
            "--bind-to", "numa" if args.numa_aware else "none"]
     if os.geteuid() == 0:
         cmd.append("--allow-run-as-root")  # mpirun refuses root without it (CI runs as root)
+    # Poplar's, libpvti's and Tessera's settings reach instances on other hosts too (mpirun
+    # forwards only what -x names; local instances inherit everything anyway).
+    for name in sorted(os.environ):
+        if name.startswith(FORWARDED_PREFIXES):
+            cmd += ["-x", name]
     cmd += shlex.split(args.mpi_global_args)
     local = args.num_replicas // args.num_instances
     me = os.path.realpath(__file__)

@@ -842,39 +842,88 @@ void Runtime::arrive(Replica& r, int node) {
 }
 
 namespace {
-/// Combines the members' values of one element.
-double reduceValues(CollectiveOp op, const std::vector<double>& v) {
-  double acc = op == CollectiveOp::SquareAdd ? v[0] * v[0] : v[0];
-  for (std::size_t i = 1; i < v.size(); ++i) {
+/// Combines the group members' values of elements [begin, end) into acc (in double precision,
+/// member after member in group order: the order fixes the rounding, so one process and a job
+/// of several instances get the same bits). Member-major over a block of elements keeps the
+/// block in cache and lets the compiler vectorise the float loops.
+template <class Load>
+void reduceBlock(CollectiveOp op, const std::vector<const unsigned char*>& src, std::size_t begin,
+                 std::size_t end, double* acc, Load load) {
+  const std::size_t n = end - begin;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = load(src[0], begin + i);
+    acc[i] = op == CollectiveOp::SquareAdd ? v * v : v;
+  }
+  for (std::size_t j = 1; j < src.size(); ++j) {
+    const unsigned char* s = src[j];
     switch (op) {
     case CollectiveOp::Add:
     case CollectiveOp::Mean:
-      acc += v[i];
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] += load(s, begin + i);
       break;
     case CollectiveOp::SquareAdd:
-      acc += v[i] * v[i];
+      for (std::size_t i = 0; i < n; ++i) {
+        const double v = load(s, begin + i);
+        acc[i] += v * v;
+      }
       break;
     case CollectiveOp::Mul:
-      acc *= v[i];
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] *= load(s, begin + i);
       break;
     case CollectiveOp::Min:
-      acc = std::min(acc, v[i]);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = std::min(acc[i], load(s, begin + i));
       break;
     case CollectiveOp::Max:
-      acc = std::max(acc, v[i]);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = std::max(acc[i], load(s, begin + i));
       break;
     case CollectiveOp::LogicalAnd:
-      acc = (acc != 0) && (v[i] != 0);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = (acc[i] != 0) && (load(s, begin + i) != 0);
       break;
     case CollectiveOp::LogicalOr:
-      acc = (acc != 0) || (v[i] != 0);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = (acc[i] != 0) || (load(s, begin + i) != 0);
       break;
     case CollectiveOp::Local:
       break;
     }
   }
-  if (op == CollectiveOp::Mean) acc /= double(v.size());
-  return acc;
+  if (op == CollectiveOp::Mean)
+    for (std::size_t i = 0; i < n; ++i)
+      acc[i] /= double(src.size());
+}
+
+void reduceRange(CollectiveOp op, Type type, const std::vector<const unsigned char*>& src,
+                 std::size_t begin, std::size_t end, double* acc) {
+  if (type == FLOAT)
+    reduceBlock(op, src, begin, end, acc, [](const unsigned char* p, std::size_t i) {
+      return double(reinterpret_cast<const float*>(p)[i]);
+    });
+  else
+    reduceBlock(op, src, begin, end, acc,
+                [type](const unsigned char* p, std::size_t i) { return loadAsDouble(type, p, i); });
+}
+
+constexpr std::size_t kReduceBlock = 4096;
+
+/// Every element combined over the group, stored as `type` into out (all-reduce).
+void reduceInto(CollectiveOp op, Type type, const std::vector<const unsigned char*>& src,
+                std::size_t n, unsigned char* out) {
+  double acc[kReduceBlock];
+  for (std::size_t begin = 0; begin < n; begin += kReduceBlock) {
+    const std::size_t end = std::min(n, begin + kReduceBlock);
+    reduceRange(op, type, src, begin, end, acc);
+    if (type == FLOAT)
+      for (std::size_t i = begin; i < end; ++i)
+        reinterpret_cast<float*>(out)[i] = static_cast<float>(acc[i - begin]);
+    else
+      for (std::size_t i = begin; i < end; ++i)
+        storeFromDouble(type, out, i, acc[i - begin]);
+  }
 }
 } // namespace
 
@@ -926,20 +975,22 @@ void Runtime::collective(unsigned node) {
         if (isLocal(m)) scatter(replicas_[m - offset]->arena.get(), p.result.runs, out.data());
       continue;
     }
-    std::vector<double> reduced(n), values(k);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < k; ++j)
-        values[j] = loadAsDouble(type, src[j], i);
-      reduced[i] = reduceValues(spec.op, values);
+    // All-reduce: one combination for every member (LOCAL: each keeps its own); reduce-scatter:
+    // the combination of every element, each member keeping its slice.
+    const bool allReduce = spec.kind == CollectiveKind::AllReduce;
+    std::vector<double> reduced;
+    if (allReduce && spec.op != CollectiveOp::Local) reduceInto(spec.op, type, src, n, out.data());
+    if (!allReduce && spec.op != CollectiveOp::Local) {
+      reduced.resize(n);
+      for (std::size_t begin = 0; begin < n; begin += kReduceBlock)
+        reduceRange(spec.op, type, src, begin, std::min(n, begin + kReduceBlock),
+                    reduced.data() + begin);
     }
     for (std::size_t j = 0; j < k; ++j) {
       const unsigned m = group[j];
       if (!isLocal(m)) continue;
-      if (spec.kind == CollectiveKind::AllReduce) {
-        for (std::size_t i = 0; i < n; ++i)
-          storeFromDouble(type, out.data(), i,
-                          spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j], i)
-                                                         : reduced[i]);
+      if (allReduce) {
+        if (spec.op == CollectiveOp::Local) std::memcpy(out.data(), src[j], bytes);
       } else { // ReduceScatter: member j keeps slice j, the last one padded with zeros
         const std::size_t chunk = p.result.numElements;
         for (std::size_t i = 0; i < chunk; ++i) {

@@ -5,7 +5,8 @@
 #include <poplar/Type.hpp>
 #include <string>
 
-namespace popdist::collectives {
+namespace popdist {
+namespace collectives {
 
 /// Replaces `data` (numElements of `type`) on every instance by root instance `rootRank`'s.
 /// `name` only labels errors. Initializes the backend if needed.
@@ -19,4 +20,5 @@ namespace sequential {
 void broadcast(void* data, std::size_t numElements, const poplar::Type& type);
 } // namespace sequential
 
-} // namespace popdist::collectives
+} // namespace collectives
+} // namespace popdist
