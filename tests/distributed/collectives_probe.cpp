@@ -96,28 +96,28 @@ int main(int argc, char** argv) {
       {CollectiveOperator::MUL, "mul"},    {CollectiveOperator::SQUARE_ADD, "square_add"},
       {CollectiveOperator::LOCAL, "local"}};
   for (const auto& [op, name] : ops)
-    results.push_back({std::string("allReduce_") + name,
-                       gcl::allReduceCrossReplica(graph, in, op, prog, {}, {})});
+    results.push_back(
+        {std::string("allReduce_") + name, gcl::allReduceCrossReplica(graph, in, op, prog, name)});
   if (global % 2 == 0) {
-    results.push_back(
-        {"allReduce_add_consecutive2",
-         gcl::allReduceCrossReplica(graph, in, CollectiveOperator::ADD, prog,
-                                    gcl::CommGroup(gcl::CommGroupType::CONSECUTIVE, 2), {}, {})});
-    results.push_back(
-        {"allReduce_max_orthogonal2",
-         gcl::allReduceCrossReplica(graph, in, CollectiveOperator::MAX, prog,
-                                    gcl::CommGroup(gcl::CommGroupType::ORTHOGONAL, 2), {}, {})});
+    results.push_back({"allReduce_add_consecutive2",
+                       gcl::allReduceCrossReplica(
+                           graph, in, CollectiveOperator::ADD, prog,
+                           gcl::CommGroup(gcl::CommGroupType::CONSECUTIVE, 2), "consecutive")});
+    results.push_back({"allReduce_max_orthogonal2",
+                       gcl::allReduceCrossReplica(graph, in, CollectiveOperator::MAX, prog,
+                                                  gcl::CommGroup(gcl::CommGroupType::ORTHOGONAL, 2),
+                                                  "orthogonal")});
   }
   results.push_back({"reduceScatter_add", gcl::reduceScatterCrossReplica(
-                                              graph, in, CollectiveOperator::ADD, prog, {}, {})});
-  results.push_back({"allGather", gcl::allGatherCrossReplica(graph, in, prog, {}, {})});
+                                              graph, in, CollectiveOperator::ADD, prog, "rs")});
+  results.push_back({"allGather", gcl::allGatherCrossReplica(graph, in, prog, "ag")});
   Tensor destination = graph.clone(in, "destination");
   gcl::allReduceToDestinationCrossReplica(graph, in, destination, CollectiveOperator::MEAN, prog,
-                                          {}, {});
+                                          "toDestination");
   results.push_back({"allReduceToDestination_mean", destination});
   Tensor inPlace = graph.clone(in, "inPlace");
   prog.add(Copy(in, inPlace));
-  gcl::allReduceInPlaceCrossReplica(graph, inPlace, CollectiveOperator::ADD, prog, {}, {});
+  gcl::allReduceInPlaceCrossReplica(graph, inPlace, CollectiveOperator::ADD, prog, "inPlace");
   results.push_back({"allReduceInPlace_add", inPlace});
   if (const char* slow = std::getenv("TESSERA_PROBE_SLOW_INSTANCE"))
     if (distributed && unsigned(std::atoi(slow)) == popdist::getInstanceIndex()) {
