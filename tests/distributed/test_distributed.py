@@ -22,7 +22,18 @@ def run(args, **kw):
 def results_of(stdout):
     """{(result name, global replica): hex bytes} from the probe's lines, prefixed or not."""
     out = {}
-    for line in stdout.splitlines():
+    # mpirun forwards output in pieces: a long line may arrive split, each piece with its
+    # instance's prefix. Join the pieces of each instance back into lines first.
+    lines, last = [], {}
+    for raw in stdout.splitlines():
+        m = re.match(r"\[1,(\d+)\]<stdout>:(.*)$", raw)
+        who, text = (m.group(1), m.group(2)) if m else (None, raw)
+        if text.startswith(("result ", "popdist ")) or who not in last:
+            last[who] = len(lines)
+            lines.append(text)
+        else:
+            lines[last[who]] += text
+    for line in lines:
         m = re.search(r"result (\S+) replica (\d+) ([0-9a-f]+)$", line)
         if m:
             key = (m.group(1), int(m.group(2)))
@@ -140,7 +151,7 @@ def test_usage_errors():
 
 def test_only_output_from_and_mpi_args():
     r = run([POPRUN, "--num-instances", "4", "--num-replicas", "4", "--only-output-from", "2",
-             "--mpi-global-args", "--report-bindings", "--mpi-local-args", "-x TESSERA_PROBE_X=7",
+             "--mpi-global-args=--report-bindings", "--mpi-local-args=-x TESSERA_PROBE_X=7",
              "--instance-mpi-local-args", "2:-x TESSERA_PROBE_Y=9", "--numa-aware", "yes",
              "sh", "-c", 'echo "i=$POPDIST_INSTANCE_INDEX x=$TESSERA_PROBE_X y=$TESSERA_PROBE_Y"'])
     assert r.returncode == 0, r.stderr

@@ -178,7 +178,7 @@ def mpirun_command(args, mpirun, status_dir):
         slots[h] = slots.get(h, 0) + per_host
     cmd = [mpirun, "--tag-output", "--host", ",".join("%s:%d" % kv for kv in slots.items()),
            "--map-by", "numa" if args.numa_aware else "slot",
-           "--bind-to", "numa" if args.numa_aware else "none"]
+           "--bind-to", "numa:overload-allowed" if args.numa_aware else "none"]
     if os.geteuid() == 0:
         cmd.append("--allow-run-as-root")  # mpirun refuses root without it (CI runs as root)
     # Poplar's, libpvti's and Tessera's settings reach instances on other hosts too (mpirun

@@ -28,9 +28,10 @@ int summariseJob(const SummaryOptions& o) {
   if (!o.debug.empty())
     throw UsageError("--debug names one report's debug.cbor; a job folder (" + o.report +
                      ") has one per instance, found beside each profile");
-  const auto limit = o.maxInstanceSlowdown.empty()
-                         ? std::optional<double>()
-                         : parsePercent(o.maxInstanceSlowdown, "--max-instance-slowdown");
+  // The gate's percentage; negative: no gate ("off" or not given).
+  double limit = -1;
+  if (!o.maxInstanceSlowdown.empty())
+    if (const auto p = parsePercent(o.maxInstanceSlowdown, "--max-instance-slowdown")) limit = *p;
   const pva::Job job = pva::openJob(o.report);
   const Json j = jobSummaryJson(job);
   if (o.json)
@@ -38,9 +39,9 @@ int summariseJob(const SummaryOptions& o) {
   else
     writeJobText(std::cout, j);
   const double slowdown = j["job"]["slowdown"].get<double>();
-  if (limit && slowdown * 100.0 > *limit + 1e-9) {
+  if (limit >= 0 && slowdown * 100.0 > limit + 1e-9) {
     std::cerr << "pva: instance " << j["job"]["slowestInstance"].get<unsigned>() << " is "
-              << slowdown * 100.0 << "% slower than the others' mean, over the " << *limit
+              << slowdown * 100.0 << "% slower than the others' mean, over the " << limit
               << "% allowed by --max-instance-slowdown\n";
     return kOverThreshold;
   }
