@@ -57,6 +57,8 @@ std::string hex(const std::vector<unsigned char>& bytes) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // Whole lines to mpirun, so that no result line reaches poprun's output in pieces.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const bool distributed = popdist::isPopdistEnvSet();
   unsigned local = argc > 1 ? unsigned(std::atoi(argv[1])) : 1;
   unsigned offset = 0;
@@ -147,12 +149,24 @@ int main(int argc, char** argv) {
                            outputs[i][r].data() + outputs[i][r].size());
     }
   popdist::run(engine, 0);
+  // The results go to stdout, and also to TESSERA_PROBE_OUT/results_<instance>.txt when set:
+  // mpirun's forwarding of output is not something the tests' comparison should depend on.
+  std::FILE* file = nullptr;
+  if (const char* dir = std::getenv("TESSERA_PROBE_OUT"))
+    file = std::fopen((std::string(dir) + "/results_" +
+                       std::to_string(distributed ? popdist::getInstanceIndex() : 0) + ".txt")
+                          .c_str(),
+                      "w");
   for (std::size_t i = 0; i < results.size(); ++i)
     for (unsigned r = 0; r < local; ++r) {
       std::vector<unsigned char> bytes(outputs[i][r].size() * sizeof(float));
       std::memcpy(bytes.data(), outputs[i][r].data(), bytes.size());
       std::printf("result %s replica %u %s\n", results[i].name.c_str(), offset + r,
                   hex(bytes).c_str());
+      if (file)
+        std::fprintf(file, "result %s replica %u %s\n", results[i].name.c_str(), offset + r,
+                     hex(bytes).c_str());
     }
+  if (file) std::fclose(file);
   return 0;
 }

@@ -65,11 +65,15 @@ def test_help_lists_the_options():
 
 
 @pytest.mark.parametrize("instances,replicas", [(1, 4), (2, 4), (4, 4), (2, 2)])
-def test_collectives_across_instances_match_one_process(one_process, instances, replicas):
+def test_collectives_across_instances_match_one_process(one_process, instances, replicas,
+                                                        tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
     r = run([POPRUN, "--num-instances", str(instances), "--num-replicas", str(replicas),
-             "--vipu-server-host", "ignored", PROBE])
+             "--vipu-server-host", "ignored", PROBE], env={"TESSERA_PROBE_OUT": str(out)})
     assert r.returncode == 0, r.stdout + r.stderr
-    got = results_of(r.stdout)
+    got = results_of("".join(f.read_text() for f in sorted(out.glob("results_*.txt"))))
+    assert len(list(out.glob("results_*.txt"))) == instances
     assert got == one_process[replicas]
     # Each line came from the instance that holds the replica, with mpirun's prefix.
     local = replicas // instances
@@ -112,11 +116,14 @@ def test_python_popdist_reads_the_job():
 def test_hostfile_with_two_hosts_that_are_this_machine(one_process, tmp_path):
     hostfile = tmp_path / "hosts"
     hostfile.write_text("localhost\n127.0.0.1\n")
+    out = tmp_path / "out"
+    out.mkdir()
     r = run([POPRUN, "--host-file", str(hostfile), "--num-instances", "2", "--num-replicas", "4",
-             "--print-topology", "yes", PROBE])
+             "--print-topology", "yes", PROBE], env={"TESSERA_PROBE_OUT": str(out)})
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"\| 1 +\| 127\.0\.0\.1 +\| 2-3 ", r.stdout)
-    assert results_of(r.stdout) == one_process[4]
+    assert results_of("".join(f.read_text() for f in sorted(out.glob("results_*.txt")))) == \
+        one_process[4]
 
 
 def test_killed_instance_fails_the_job_and_names_it():
