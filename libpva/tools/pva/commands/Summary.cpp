@@ -39,9 +39,9 @@ int summariseJob(const SummaryOptions& o) {
   else
     writeJobText(std::cout, j);
   const double slowdown = j["job"]["slowdown"].get<double>();
-  if (limit >= 0 && slowdown * 100.0 > limit + 1e-9) {
+  if (limit >= 0 && slowdown > limit + 1e-12) { // parsePercent gives a fraction
     std::cerr << "pva: instance " << j["job"]["slowestInstance"].get<unsigned>() << " is "
-              << slowdown * 100.0 << "% slower than the others' mean, over the " << limit
+              << slowdown * 100.0 << "% slower than the others' mean, over the " << limit * 100.0
               << "% allowed by --max-instance-slowdown\n";
     return kOverThreshold;
   }
