@@ -30,6 +30,7 @@ PACKAGES=(
   clang-format-14                     # scripts/check-format.sh (ctest: format)
   python3-clang-14                    # scripts/poplibs_parity.py (ctest: poplibs_parity) reads headers with libclang
   libclang-rt-14-dev                  # the sanitizer build and the fuzz targets (libFuzzer)
+  openmpi-bin libopenmpi-dev          # poprun launches instances with mpirun; gcl moves data with MPI
 )
 
 build_dir=build

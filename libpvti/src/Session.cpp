@@ -72,6 +72,13 @@ void Session::start(const std::string& optionsText) {
   namespace fs = std::filesystem;
   const std::string name = traceFileName(std::time(nullptr), static_cast<long>(::getpid()));
   fs::path path = name;
+  // Under poprun (docs/distributed.md) each instance traces into a directory named by its index,
+  // beside its profile.pop, so a job folder holds every instance's trace.
+  const char* instances = std::getenv("POPDIST_NUM_INSTANCES");
+  const char* instance = std::getenv("POPDIST_INSTANCE_INDEX");
+  if (instances && instance && std::strtoul(instances, nullptr, 10) > 1)
+    options_.directory = (options_.directory.empty() ? std::string(".") : options_.directory) +
+                         "/instance_" + std::to_string(std::strtoul(instance, nullptr, 10));
   if (!options_.directory.empty()) {
     std::error_code ec;
     fs::create_directories(options_.directory, ec);

@@ -29,6 +29,13 @@ const KeyDoc kMetaKeys[] = {
     {meta::executionProfile, "`true` when runs are recorded"},
     {meta::flopEstimates, "`true` when `compute_sets` carry FLOP estimates "
                           "(`profiler.includeFlopEstimates`; since 1.1, absent before)"},
+    {meta::instanceIndex, "this instance's index in its poprun job, from 0 (since 1.5; absent "
+                          "before: a job of one instance)"},
+    {meta::numInstances, "instances in the job (since 1.5)"},
+    {meta::replicaOffset, "global index of this instance's first replica (since 1.5)"},
+    {meta::totalReplicas,
+     "replicas of the whole job, which its collectives span (since 1.5; the report's own "
+     "replicas are `target.num_replicas`)"},
 };
 
 const KeyDoc kCborKeys[] = {

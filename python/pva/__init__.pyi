@@ -442,7 +442,51 @@ class Report:
     profilePath: str
     debugPath: str
     hasDebugInfo: bool
+    jobPlacement: JobPlacement
     def listPrintLength(self, newLength: int) -> None: ...
+
+class JobPlacement:
+    instanceIndex: int
+    numInstances: int
+    replicaOffset: int
+    totalReplicas: int
+
+class JobInstance:
+    index: int
+    directory: str
+    report: Report
+    traces: List[str]
+
+class Job:
+    directory: str
+    instances: List[JobInstance]
+    totalReplicas: int
+
+class InstanceSummary:
+    index: int
+    replicaOffset: int
+    replicas: int
+    profiled: bool
+    totalCycles: int
+    collectiveCycles: float
+    collectiveShare: float
+    memoryBytes: int
+
+class JobSummary:
+    numInstances: int
+    totalReplicas: int
+    instances: List[InstanceSummary]
+    slowestInstance: int
+    fastestInstance: int
+    maxCycles: int
+    minCycles: int
+    meanCycles: float
+    spread: float
+    slowdown: float
+
+def openJob(directory: str) -> Job: ...
+def isJobDirectory(path: str) -> bool: ...
+def summarizeJob(job: Job) -> JobSummary: ...
 
 @overload
 def openReport(profileFilename: str) -> Report: ...

@@ -3,6 +3,7 @@
 #include "codelets/CodeletLoader.hpp"
 #include "graph/GraphState.hpp"
 #include "graph/ProgramNode.hpp"
+#include "runtime/Instances.hpp"
 
 #include <algorithm>
 #include <map>
@@ -426,7 +427,7 @@ private:
                        ", destination is " + n.dst.elementType().toString());
     if (n.dst.containsAliases())
       throw graph_program_compilation_error(where + ": the destination contains aliased elements");
-    const auto groups = replicaGroups(n.collective, g_.replicationFactor);
+    const auto groups = replicaGroups(n.collective, globalReplicationFactor(g_.replicationFactor));
     const std::size_t k = groups[0].size(), elements = n.src.numElements();
     std::size_t expected = elements;
     if (n.collective.kind == CollectiveKind::ReduceScatter) expected = (elements + k - 1) / k;

@@ -8,6 +8,7 @@
 #include "LibraryVertices.hpp"
 #include "codelets/CodeletLoader.hpp"
 #include "codelets/Hash.hpp"
+#include "runtime/Instances.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -618,7 +619,8 @@ private:
       throw FormatError("a collective's source and destination differ in type");
     std::size_t k = 1;
     try {
-      const auto groups = replicaGroups(p.collective, std::max(1u, g.replicationFactor));
+      const auto groups =
+          replicaGroups(p.collective, globalReplicationFactor(std::max(1u, g.replicationFactor)));
       if (!groups.empty()) k = groups.front().size();
     } catch (const poplar_error&) {
       throw FormatError("a collective's replica groups do not divide the replicas");

@@ -4,6 +4,7 @@
 
 #include "CycleModel.hpp"
 #include "TileAccumulator.hpp"
+#include "runtime/Instances.hpp"
 
 #include <algorithm>
 #include <map>
@@ -507,7 +508,8 @@ private:
   /// (k-1 vector adds per element slice); the IPU waits for its link bytes and the global sync.
   std::vector<unsigned> crossReplica(const LoweredProgram& lp) {
     const CollectiveSpec& spec = lp.collective;
-    const std::uint64_t k = replicaGroups(spec, g_.replicationFactor)[0].size();
+    const std::uint64_t k =
+        replicaGroups(spec, globalReplicationFactor(g_.replicationFactor))[0].size();
     const std::size_t size = lp.transfer.type.size();
     // Bytes each tile sends for each byte of source it holds, and receives per byte of result.
     double sendFactor = 0, receiveFactor = 0;

@@ -1,5 +1,6 @@
 #include "ProfilerOptions.hpp"
 
+#include "runtime/Instances.hpp"
 #include "session/EngineOptions.hpp"
 
 #include <algorithm>
@@ -62,7 +63,12 @@ std::uint64_t toCount(const std::string& name, const std::string& v, std::uint64
 } // namespace
 
 std::string ProfilerOptions::reportDirectory() const {
-  return engineName.empty() ? directory : directory + "/" + engineName;
+  // Under poprun each instance writes into a directory of its own (docs/distributed.md), so the
+  // instances of a job never overwrite each other's files and libpva opens the folder as a job.
+  const auto& job = instanceContext();
+  const std::string base =
+      job.distributed ? directory + "/instance_" + std::to_string(job.index) : directory;
+  return engineName.empty() ? base : base + "/" + engineName;
 }
 
 ProfilerOptions parseProfilerOptions(const OptionFlags& o) {

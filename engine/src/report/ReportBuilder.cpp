@@ -1,6 +1,7 @@
 #include "ReportBuilder.hpp"
 
 #include "models/FlopModel.hpp"
+#include "runtime/Instances.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -117,6 +118,14 @@ public:
     w_.setMeta(schema::meta::outOfMemory, p_.memory.outOfMemory() ? "true" : "false");
     w_.setMeta(schema::meta::executionProfile, o.executionProfile ? "true" : "false");
     w_.setMeta(schema::meta::flopEstimates, o.flopEstimates ? "true" : "false");
+    // This report's slice of a poprun job (one instance holding every replica outside poprun).
+    const unsigned local = g_.replicationFactor;
+    const bool slice = globalReplicationFactor(local) != local;
+    const auto& job = instanceContext();
+    w_.setMeta(schema::meta::instanceIndex, std::to_string(slice ? job.index : 0));
+    w_.setMeta(schema::meta::numInstances, std::to_string(slice ? job.count : 1));
+    w_.setMeta(schema::meta::replicaOffset, std::to_string(globalReplicaOffset(local)));
+    w_.setMeta(schema::meta::totalReplicas, std::to_string(globalReplicationFactor(local)));
   }
 
   void target() {

@@ -2,6 +2,7 @@
 
 #include "DeviceContext.hpp"
 #include "HostMemory.hpp"
+#include "Instances.hpp"
 #include "ParallelCopy.hpp"
 #include "TensorPrinter.hpp"
 #include "ThreadPool.hpp"
@@ -882,39 +883,88 @@ void Runtime::arrive(Replica& r, int node) {
 }
 
 namespace {
-/// Combines the members' values of one element.
-double reduceValues(CollectiveOp op, const std::vector<double>& v) {
-  double acc = op == CollectiveOp::SquareAdd ? v[0] * v[0] : v[0];
-  for (std::size_t i = 1; i < v.size(); ++i) {
+/// Combines the group members' values of elements [begin, end) into acc (in double precision,
+/// member after member in group order: the order fixes the rounding, so one process and a job
+/// of several instances get the same bits). Member-major over a block of elements keeps the
+/// block in cache and lets the compiler vectorise the float loops.
+template <class Load>
+void reduceBlock(CollectiveOp op, const std::vector<const unsigned char*>& src, std::size_t begin,
+                 std::size_t end, double* acc, Load load) {
+  const std::size_t n = end - begin;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = load(src[0], begin + i);
+    acc[i] = op == CollectiveOp::SquareAdd ? v * v : v;
+  }
+  for (std::size_t j = 1; j < src.size(); ++j) {
+    const unsigned char* s = src[j];
     switch (op) {
     case CollectiveOp::Add:
     case CollectiveOp::Mean:
-      acc += v[i];
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] += load(s, begin + i);
       break;
     case CollectiveOp::SquareAdd:
-      acc += v[i] * v[i];
+      for (std::size_t i = 0; i < n; ++i) {
+        const double v = load(s, begin + i);
+        acc[i] += v * v;
+      }
       break;
     case CollectiveOp::Mul:
-      acc *= v[i];
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] *= load(s, begin + i);
       break;
     case CollectiveOp::Min:
-      acc = std::min(acc, v[i]);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = std::min(acc[i], load(s, begin + i));
       break;
     case CollectiveOp::Max:
-      acc = std::max(acc, v[i]);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = std::max(acc[i], load(s, begin + i));
       break;
     case CollectiveOp::LogicalAnd:
-      acc = (acc != 0) && (v[i] != 0);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = (acc[i] != 0) && (load(s, begin + i) != 0);
       break;
     case CollectiveOp::LogicalOr:
-      acc = (acc != 0) || (v[i] != 0);
+      for (std::size_t i = 0; i < n; ++i)
+        acc[i] = (acc[i] != 0) || (load(s, begin + i) != 0);
       break;
     case CollectiveOp::Local:
       break;
     }
   }
-  if (op == CollectiveOp::Mean) acc /= double(v.size());
-  return acc;
+  if (op == CollectiveOp::Mean)
+    for (std::size_t i = 0; i < n; ++i)
+      acc[i] /= double(src.size());
+}
+
+void reduceRange(CollectiveOp op, Type type, const std::vector<const unsigned char*>& src,
+                 std::size_t begin, std::size_t end, double* acc) {
+  if (type == FLOAT)
+    reduceBlock(op, src, begin, end, acc, [](const unsigned char* p, std::size_t i) {
+      return double(reinterpret_cast<const float*>(p)[i]);
+    });
+  else
+    reduceBlock(op, src, begin, end, acc,
+                [type](const unsigned char* p, std::size_t i) { return loadAsDouble(type, p, i); });
+}
+
+constexpr std::size_t kReduceBlock = 4096;
+
+/// Every element combined over the group, stored as `type` into out (all-reduce).
+void reduceInto(CollectiveOp op, Type type, const std::vector<const unsigned char*>& src,
+                std::size_t n, unsigned char* out) {
+  double acc[kReduceBlock];
+  for (std::size_t begin = 0; begin < n; begin += kReduceBlock) {
+    const std::size_t end = std::min(n, begin + kReduceBlock);
+    reduceRange(op, type, src, begin, end, acc);
+    if (type == FLOAT)
+      for (std::size_t i = begin; i < end; ++i)
+        reinterpret_cast<float*>(out)[i] = static_cast<float>(acc[i - begin]);
+    else
+      for (std::size_t i = begin; i < end; ++i)
+        storeFromDouble(type, out, i, acc[i - begin]);
+  }
 }
 } // namespace
 
@@ -922,49 +972,77 @@ void Runtime::collective(unsigned node) {
   const LoweredProgram& p = g_.programs[node];
   const CollectiveSpec& spec = p.collective;
   const Type type = p.transfer.type;
-  const std::size_t n = p.transfer.numElements, size = type.size();
+  const std::size_t n = p.transfer.numElements, size = type.size(), bytes = n * size;
+  const unsigned local = static_cast<unsigned>(replicas_.size());
+  // A graph that is this instance's slice of a poprun job combines the replicas of every
+  // instance (runtime/Instances.hpp): the sources of all of them are gathered into every
+  // instance, which then computes exactly what one process holding every replica computes, in
+  // the same order, and keeps the results of its own replicas.
+  const unsigned global = globalReplicationFactor(local);
+  const unsigned offset = globalReplicaOffset(local);
+  // Every member's source, read before any destination is written (they may overlap).
+  std::vector<unsigned char> mine(std::size_t(local) * bytes);
+  for (unsigned r = 0; r < local; ++r)
+    gather(replicas_[r]->arena.get(), p.transfer.runs, mine.data() + r * bytes);
+  std::vector<unsigned char> all;
+  const unsigned char* sources = mine.data();
+  if (global != local) {
+    InstanceTransport* transport = instanceTransport();
+    if (!transport)
+      throw application_runtime_error(
+          spec.opName + " '" + p.name + "' spans the " + std::to_string(global) +
+          " replicas of a poprun job of " + std::to_string(instanceContext().count) +
+          " instances, but no PopDist backend moves data between them: link libpopdist and "
+          "call popdist::init() (or acquire the device with popdist::poplar::getDevice())");
+    all.resize(std::size_t(global) * bytes);
+    transport->allGather(mine.data(), mine.size(), all.data());
+    sources = all.data();
+  }
+  auto isLocal = [&](unsigned m) { return m >= offset && m < offset + local; };
   // Replicas not taking part in the lockstep (a single replica) form a group of one.
-  const auto groups = replicas_.size() == 1
-                          ? std::vector<std::vector<unsigned>>{{0u}}
-                          : replicaGroups(spec, static_cast<unsigned>(replicas_.size()));
+  const auto groups =
+      global == 1 ? std::vector<std::vector<unsigned>>{{0u}} : replicaGroups(spec, global);
+  std::vector<unsigned char> out(p.result.numElements * size);
   for (const auto& group : groups) {
+    if (std::none_of(group.begin(), group.end(), isLocal)) continue; // all on other instances
     const std::size_t k = group.size();
-    // Every member's source, read before any destination is written (they may overlap).
-    std::vector<std::vector<unsigned char>> src(k, std::vector<unsigned char>(n * size));
+    std::vector<const unsigned char*> src(k);
     for (std::size_t j = 0; j < k; ++j)
-      gather(replicas_[group[j]]->arena.get(), p.transfer.runs, src[j].data());
-    std::vector<unsigned char> out(p.result.numElements * size);
+      src[j] = sources + std::size_t(group[j]) * bytes;
     if (spec.kind == CollectiveKind::AllGather) {
       for (std::size_t j = 0; j < k; ++j)
-        std::memcpy(out.data() + j * n * size, src[j].data(), n * size);
+        std::memcpy(out.data() + j * bytes, src[j], bytes);
       for (unsigned m : group)
-        scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
+        if (isLocal(m)) scatter(replicas_[m - offset]->arena.get(), p.result.runs, out.data());
       continue;
     }
-    std::vector<double> reduced(n), values(k);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < k; ++j)
-        values[j] = loadAsDouble(type, src[j].data(), i);
-      reduced[i] = reduceValues(spec.op, values);
+    // All-reduce: one combination for every member (LOCAL: each keeps its own); reduce-scatter:
+    // the combination of every element, each member keeping its slice.
+    const bool allReduce = spec.kind == CollectiveKind::AllReduce;
+    std::vector<double> reduced;
+    if (allReduce && spec.op != CollectiveOp::Local) reduceInto(spec.op, type, src, n, out.data());
+    if (!allReduce && spec.op != CollectiveOp::Local) {
+      reduced.resize(n);
+      for (std::size_t begin = 0; begin < n; begin += kReduceBlock)
+        reduceRange(spec.op, type, src, begin, std::min(n, begin + kReduceBlock),
+                    reduced.data() + begin);
     }
     for (std::size_t j = 0; j < k; ++j) {
       const unsigned m = group[j];
-      if (spec.kind == CollectiveKind::AllReduce) {
-        for (std::size_t i = 0; i < n; ++i)
-          storeFromDouble(type, out.data(), i,
-                          spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), i)
-                                                         : reduced[i]);
+      if (!isLocal(m)) continue;
+      if (allReduce) {
+        if (spec.op == CollectiveOp::Local) std::memcpy(out.data(), src[j], bytes);
       } else { // ReduceScatter: member j keeps slice j, the last one padded with zeros
         const std::size_t chunk = p.result.numElements;
         for (std::size_t i = 0; i < chunk; ++i) {
           const std::size_t e = j * chunk + i;
           const double v = e >= n                           ? 0.0
-                           : spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j].data(), e)
+                           : spec.op == CollectiveOp::Local ? loadAsDouble(type, src[j], e)
                                                             : reduced[e];
           storeFromDouble(type, out.data(), i, v);
         }
       }
-      scatter(replicas_[m]->arena.get(), p.result.runs, out.data());
+      scatter(replicas_[m - offset]->arena.get(), p.result.runs, out.data());
     }
   }
 }

@@ -69,6 +69,15 @@ private:
   ExternalExchangeInstrumentationLevel external_ = ExternalExchangeInstrumentationLevel::Unknown;
 };
 
+/// A report's place in a job launched by poprun (docs/distributed.md). A report written outside
+/// poprun, or of format before 1.5, is instance 0 of a job of one.
+struct JobPlacement {
+  unsigned instanceIndex = 0;
+  unsigned numInstances = 1;
+  unsigned replicaOffset = 0; ///< global index of this instance's first replica
+  unsigned totalReplicas = 1; ///< replicas of the whole job (its collectives span them all)
+};
+
 class Report {
 public:
   CompilationReport compilation() const;
@@ -89,6 +98,8 @@ public:
   /// True when they are also stored tile by tile (ComputeSet::estimatedFlopsByTile,
   /// OperationTileFigures::estimatedFlops): hasFlopEstimates() in a report of format 1.4 or later.
   bool hasFlopEstimatesByTile() const;
+  /// Which instance of a poprun job wrote it.
+  JobPlacement jobPlacement() const;
   /// The files it was opened from (debug is empty without debug information).
   const std::string& profilePath() const;
   const std::string& debugPath() const;

@@ -16,6 +16,7 @@
 #include <pva/Exception.hpp>
 #include <pva/Execution.hpp>
 #include <pva/Insights.hpp>
+#include <pva/Job.hpp>
 #include <pva/OperationTiles.hpp>
 #include <pva/OptionalCount.hpp>
 #include <pva/Program.hpp>

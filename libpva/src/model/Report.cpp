@@ -104,6 +104,15 @@ bool Report::outOfMemory() const {
 bool Report::hasFlopEstimates() const {
   return s_->store.hasFlopEstimates();
 }
+JobPlacement Report::jobPlacement() const {
+  const auto row = s_->store.jobPlacement();
+  JobPlacement p;
+  p.instanceIndex = row.instanceIndex;
+  p.numInstances = row.numInstances;
+  p.replicaOffset = row.replicaOffset;
+  p.totalReplicas = row.totalReplicas ? row.totalReplicas : compilation().target().numReplicas();
+  return p;
+}
 bool Report::hasFlopEstimatesByTile() const {
   return s_->store.hasFlopEstimatesByTile();
 }

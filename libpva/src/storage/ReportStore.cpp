@@ -491,6 +491,32 @@ U64s ReportStore::programBlob(std::uint64_t program, ProgramBlob which) {
   });
 }
 
+ReportStore::JobPlacementRow ReportStore::jobPlacement() const {
+  JobPlacementRow row;
+  auto number = [&](std::string_view key, unsigned fallback) -> unsigned {
+    const auto it = meta_.find(std::string(key));
+    if (it == meta_.end()) return fallback;
+    const std::string& text = it->second;
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+      corrupt("corrupted report (meta " + std::string(key) + " '" + text.substr(0, 20) +
+              "' is not a number)");
+    return static_cast<unsigned>(std::stoul(text));
+  };
+  row.instanceIndex = number(S::meta::instanceIndex, 0);
+  row.numInstances = number(S::meta::numInstances, 1);
+  row.replicaOffset = number(S::meta::replicaOffset, 0);
+  row.totalReplicas = number(S::meta::totalReplicas, 0);
+  if (row.numInstances == 0 || row.instanceIndex >= row.numInstances ||
+      (row.totalReplicas != 0 && row.replicaOffset >= row.totalReplicas) ||
+      row.totalReplicas > S::kMaxReplicas)
+    corrupt("corrupted report (instance " + std::to_string(row.instanceIndex) + " of " +
+            std::to_string(row.numInstances) + ", replica offset " +
+            std::to_string(row.replicaOffset) + " of " + std::to_string(row.totalReplicas) +
+            " replicas, is not a place in a job)");
+  return row;
+}
+
 bool ReportStore::hasFlopEstimates() const {
   const auto it = meta_.find(std::string(S::meta::flopEstimates));
   return it != meta_.end() && it->second == "true";

@@ -147,6 +147,12 @@ public:
   /// meta.flop_estimates is "true": compute_sets has its FLOP columns filled (format 1.1 on).
   /// Reports of 1.0 have neither the key nor the columns, and are never asked for them.
   bool hasFlopEstimates() const;
+  /// meta's instance_index, num_instances, replica_offset, total_replicas (format 1.5 on);
+  /// total 0 when absent. Malformed or inconsistent values are a corrupted report.
+  struct JobPlacementRow {
+    unsigned instanceIndex = 0, numInstances = 1, replicaOffset = 0, totalReplicas = 0;
+  };
+  JobPlacementRow jobPlacement() const;
   TargetRow target();
   GraphRow graph();
   std::map<std::string, std::string> engineOptions();

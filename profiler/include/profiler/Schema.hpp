@@ -26,7 +26,8 @@ struct FormatVersion {
 // 1.2: run_tile_cycles rows of kind computeExcludingIdleThreads.
 // 1.3: vertex_cycle_rules, programs.stream_destination.
 // 1.4: compute_sets.estimated_flops_by_tile.
-inline constexpr FormatVersion kProfileFormatVersion{1, 4, 0};
+// 1.5: meta instance_index, num_instances, replica_offset, total_replicas (poprun jobs).
+inline constexpr FormatVersion kProfileFormatVersion{1, 5, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
 // Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
@@ -98,6 +99,13 @@ inline constexpr std::string_view executionProfile =
     "execution_profile"; ///< "true" when runs are recorded
 inline constexpr std::string_view flopEstimates =
     "flop_estimates"; ///< "true": compute_sets carry FLOP estimates (since 1.1)
+// The report's place in a poprun job (since 1.5; absent: a job of one instance).
+inline constexpr std::string_view instanceIndex = "instance_index"; ///< this instance, from 0
+inline constexpr std::string_view numInstances = "num_instances";   ///< instances in the job
+inline constexpr std::string_view replicaOffset =
+    "replica_offset"; ///< global index of this instance's first replica
+inline constexpr std::string_view totalReplicas =
+    "total_replicas"; ///< replicas of the whole job (collectives span them all)
 } // namespace meta
 
 struct TargetTable {

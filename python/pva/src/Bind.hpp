@@ -83,5 +83,6 @@ void bindCompare(py::module_& m);
 void bindAnalysis(py::module_& m);
 void bindInsights(py::module_& m);
 void bindTrace(py::module_& m);
+void bindJob(py::module_& m);
 
 } // namespace pvapy

@@ -52,6 +52,8 @@ void bindReport(py::module_& m) {
       .def_property_readonly("profilePath", &pva::Report::profilePath)
       .def_property_readonly("debugPath", &pva::Report::debugPath)
       .def_property_readonly("hasDebugInfo", &pva::Report::hasDebugInfo)
+      .def_property_readonly("jobPlacement", &pva::Report::jobPlacement,
+                             "Its place in a poprun job (instance 0 of 1 outside poprun)")
       .def(
           "listPrintLength", [](const pva::Report&, std::size_t n) { listPrintLength() = n; },
           py::arg("newLength"), "How many items the repr of long lists (steps) shows.")

@@ -13,4 +13,5 @@ PYBIND11_MODULE(pva_core, m) {
   pvapy::bindInsights(m);
   pvapy::bindCompare(m);
   pvapy::bindTrace(m);
+  pvapy::bindJob(m);
 }

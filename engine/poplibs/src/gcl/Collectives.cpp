@@ -3,6 +3,7 @@
 // time.
 #include "poplibs_support/TileWork.hpp"
 #include "runtime/CrossReplica.hpp"
+#include "runtime/Instances.hpp"
 
 #include <gcl/Collectives.hpp>
 #include <istream>
@@ -50,16 +51,20 @@ pd::CollectiveSpec specOf(Graph& graph, pd::CollectiveKind kind, CollectiveOpera
   spec.groupType = static_cast<pd::GroupType>(typeIndex);
   spec.groupSize = group.type == CommGroupType::ALL ? 0 : group.replicaGroupSize;
   spec.opName = name;
-  const unsigned replicas = graph.getReplicationFactor();
+  // Under poprun, a graph of this instance's replicas is a slice of the job's: groups count
+  // every replica of every instance (runtime/Instances.hpp).
+  const unsigned replicas = pd::globalReplicationFactor(graph.getReplicationFactor());
   if (spec.groupSize != 0 && replicas % spec.groupSize != 0)
-    throw poputil::poplibs_error(name + ": group.replicaGroupSize " +
-                                 std::to_string(spec.groupSize) + " does not divide the graph's " +
-                                 std::to_string(replicas) + " replicas");
+    throw poputil::poplibs_error(
+        name + ": group.replicaGroupSize " + std::to_string(spec.groupSize) +
+        " does not divide the " + std::to_string(replicas) + " replicas" +
+        (replicas != graph.getReplicationFactor() ? " of the poprun job" : " of the graph"));
   return spec;
 }
 
 unsigned groupSizeOf(const Graph& graph, const pd::CollectiveSpec& spec) {
-  return spec.groupSize ? spec.groupSize : graph.getReplicationFactor();
+  return spec.groupSize ? spec.groupSize
+                        : pd::globalReplicationFactor(graph.getReplicationFactor());
 }
 
 void checkData(const Tensor& data, CollectiveOperator op, const std::string& name,

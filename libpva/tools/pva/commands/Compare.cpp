@@ -11,6 +11,7 @@
 #include "output/Progress.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -114,6 +115,32 @@ int compareAndWrite(const CompareOptions& o, const GlobalOptions& global, Compar
   return allPassed(r.checks) ? kOk : kOverThreshold;
 }
 
+/// Two poprun job folders: instance i of one against instance i of the other, each gated as
+/// two reports are; the job passes when every instance does.
+int runCompareJobs(const CompareOptions& o, const GlobalOptions& global) {
+  if (!pva::isJobDirectory(o.base) || !pva::isJobDirectory(o.current))
+    throw UsageError("compare a job folder with another job folder (" +
+                     (pva::isJobDirectory(o.base) ? o.current : o.base) +
+                     " is not one: it has no instance_0/)");
+  if (!o.output.empty())
+    throw UsageError("--output is for two reports; with job folders each instance's comparison "
+                     "is written to stdout in --format");
+  const pva::Job base = pva::openJob(o.base), current = pva::openJob(o.current);
+  if (base.instances().size() != current.instances().size())
+    throw UsageError(
+        o.base + " has " + std::to_string(base.instances().size()) + " instances and " + o.current +
+        " has " + std::to_string(current.instances().size()) + ": compare jobs of the same shape");
+  int status = kOk;
+  for (std::size_t i = 0; i < base.instances().size(); ++i) {
+    std::cout << (i ? "\n" : "") << "== instance " << i << " ==\n" << std::flush;
+    CompareOptions one = o;
+    one.base = base.instances()[i].report.profilePath();
+    one.current = current.instances()[i].report.profilePath();
+    status = std::max(status, runCompare(one, global));
+  }
+  return status;
+}
+
 } // namespace
 
 Command addCompareCommand(CLI::App& app, const GlobalOptions& global) {
@@ -145,7 +172,10 @@ examples:
   pva compare base/ new/ --max-cycles-increase 2% --max-memory-increase 1%
   pva compare base/ new/ --max-cycles-increase-abs 10000 --max-memory-increase-abs 64KiB
   pva compare base/ new/ --max-memory-increase off --format junit --output pva-gate.xml
-  pva compare base/ new/ --format json | jq '.gates[] | select(.passed | not)')");
+  pva compare base/ new/ --format json | jq '.gates[] | select(.passed | not)'
+
+Two poprun job folders (instance_0/ ...) are compared instance by instance, each gated as above;
+exit 1 when any instance is over a threshold.)");
   sub->add_option("BASE", opt->base, "The reference report: profile.pop or its directory")
       ->required();
   sub->add_option("NEW", opt->current, "The report to check: profile.pop or its directory")
@@ -165,7 +195,11 @@ examples:
                   "Write the --format output to FILE (the text report still goes to stdout)");
   sub->add_option("--top", opt->top, "Entries of each 'what grew' list (default 10)");
   const GlobalOptions* g = &global;
-  return {sub, [opt, g]() { return runCompare(*opt, *g); }};
+  return {sub, [opt, g]() {
+            if (!pva::isJobDirectory(opt->base) && !pva::isJobDirectory(opt->current))
+              return runCompare(*opt, *g);
+            return runCompareJobs(*opt, *g);
+          }};
 }
 
 } // namespace pvacli

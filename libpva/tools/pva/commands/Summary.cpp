@@ -2,6 +2,8 @@
 // Python and pva::compare show). The JSON object is built first and the text is written from it,
 // so the two forms can never disagree.
 #include "Common.hpp"
+#include "Gate.hpp"
+#include "JobOutput.hpp"
 #include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
@@ -9,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace pvacli {
 
@@ -17,7 +20,33 @@ namespace {
 struct SummaryOptions {
   std::string report, debug;
   bool json = false;
+  std::string maxInstanceSlowdown; ///< job folders only: the gate on the slowest instance
 };
+
+/// `pva summary JOB`: every instance of a poprun job, and the gate on the slowest one.
+int summariseJob(const SummaryOptions& o) {
+  if (!o.debug.empty())
+    throw UsageError("--debug names one report's debug.cbor; a job folder (" + o.report +
+                     ") has one per instance, found beside each profile");
+  // The gate's percentage; negative: no gate ("off" or not given).
+  double limit = -1;
+  if (!o.maxInstanceSlowdown.empty())
+    if (const auto p = parsePercent(o.maxInstanceSlowdown, "--max-instance-slowdown")) limit = *p;
+  const pva::Job job = pva::openJob(o.report);
+  const Json j = jobSummaryJson(job);
+  if (o.json)
+    writeJson(std::cout, j);
+  else
+    writeJobText(std::cout, j);
+  const double slowdown = j["job"]["slowdown"].get<double>();
+  if (limit >= 0 && slowdown > limit + 1e-12) { // parsePercent gives a fraction
+    std::cerr << "pva: instance " << j["job"]["slowestInstance"].get<unsigned>() << " is "
+              << slowdown * 100.0 << "% slower than the others' mean, over the " << limit * 100.0
+              << "% allowed by --max-instance-slowdown\n";
+    return kOverThreshold;
+  }
+  return kOk;
+}
 
 Json summarise(const pva::Report& report, const ReportFiles& files) {
   const auto c = report.compilation();
@@ -209,11 +238,23 @@ Command addSummaryCommand(CLI::App& app, const GlobalOptions&) {
 examples:
   pva summary reports/mlp
   pva summary reports/mlp/profile.pop --json | jq .memory.peakLiveness
-  pva summary build/report/profile.pop --debug build/report/debug.cbor)");
+  pva summary build/report/profile.pop --debug build/report/debug.cbor
+
+A poprun job folder (instance_0/, instance_1/ ...: docs/distributed.md) is summarised as one job:
+each instance's cycles, collectives and memory, the slowest instance and the spread.
+  pva summary reports/cnn-job --max-instance-slowdown 5%   exit 1 when the slowest instance
+                                                          is over 5% slower than the others)");
   sub->add_option("REPORT", opt->report, "profile.pop or a directory containing it")->required();
   sub->add_option("--debug", opt->debug, "debug.cbor to use (default: the one beside the profile)");
   sub->add_flag("--json", opt->json, "Write JSON instead of text");
+  sub->add_option("--max-instance-slowdown", opt->maxInstanceSlowdown,
+                  "Job folders: exit 1 when the slowest instance's cycles exceed the mean of the "
+                  "others' by more than this, in percent: 5%");
   return {sub, [opt]() {
+            if (pva::isJobDirectory(opt->report)) return summariseJob(*opt);
+            if (!opt->maxInstanceSlowdown.empty())
+              throw UsageError("--max-instance-slowdown needs a job folder (instance_0/ ...); " +
+                               opt->report + " is one report");
             ReportFiles files = findReport(opt->report, opt->debug);
             const pva::Report report = openReportFiles(files);
             const Json j = summaryJson(report, files);

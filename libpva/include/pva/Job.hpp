@@ -1,0 +1,76 @@
+// pva::Job: the reports of every instance of a job launched by poprun, opened as one
+// (docs/distributed.md). Under poprun each instance writes its profile.pop, debug.cbor and .pvti
+// into <report directory>/instance_<i>/; openJob reads that folder.
+//
+//   pva::Job job = pva::openJob("reports/cnn");
+//   pva::JobSummary s = pva::summarizeJob(job);
+//   std::cout << "slowest: instance " << s.slowestInstance << ", " << s.slowdown * 100 << "%\n";
+#pragma once
+
+#include <cstdint>
+#include <pva/Report.hpp>
+#include <string>
+#include <vector>
+
+namespace pva {
+
+struct JobInstance {
+  unsigned index = 0;
+  std::string directory;           ///< <job>/instance_<index>
+  Report report;                   ///< with its debug.cbor when there is one
+  std::vector<std::string> traces; ///< the .pvti files in its directory, sorted
+};
+
+class Job {
+public:
+  const std::string& directory() const { return directory_; }
+  /// In instance order: instances()[i].index == i.
+  const std::vector<JobInstance>& instances() const { return instances_; }
+  unsigned totalReplicas() const { return totalReplicas_; }
+
+private:
+  friend Job openJob(const std::string& directory);
+  std::string directory_;
+  std::vector<JobInstance> instances_;
+  unsigned totalReplicas_ = 0;
+};
+
+/// True when `path` is a directory holding instance_0/ (a job folder).
+bool isJobDirectory(const std::string& path);
+
+/// Opens every instance's report of the job in `directory`. Each instance_<i> holds a
+/// profile.pop directly or in exactly one sub-directory (an engine with a debug name). Throws
+/// FileNotFoundError when it is not a job folder, InvalidReportError naming the directory when
+/// an instance is missing or the reports disagree about the job (instance counts, replicas),
+/// and whatever openReport throws for a bad report.
+Job openJob(const std::string& directory);
+
+/// One instance's figures (from pva::summarize of its report).
+struct InstanceSummary {
+  unsigned index = 0;
+  unsigned replicaOffset = 0, replicas = 0; ///< its replicas: [offset, offset + replicas)
+  bool profiled = false;                    ///< it has an execution profile
+  std::uint64_t totalCycles = 0;            ///< all runs, each at its slowest IPU
+  /// What its collectives cost: the average tile's global-exchange cycles, all runs (gcl
+  /// collectives are the job's global exchanges), and their share of totalCycles.
+  double collectiveCycles = 0, collectiveShare = 0;
+  std::uint64_t memoryBytes = 0; ///< tile memory excluding gaps, one replica
+};
+
+/// The job at a glance: every instance, the slowest, and how far apart they are.
+struct JobSummary {
+  unsigned numInstances = 0, totalReplicas = 0;
+  std::vector<InstanceSummary> instances;
+  unsigned slowestInstance = 0, fastestInstance = 0; ///< by totalCycles (lowest index on ties)
+  std::uint64_t maxCycles = 0, minCycles = 0;
+  double meanCycles = 0;
+  /// (max - min) / min: the spread of cycles between instances (0 with one instance).
+  double spread = 0;
+  /// How much slower the slowest instance is than the mean of the others: max / mean(others)
+  /// - 1 (0 with one instance). The CI gate's figure (pva summary --max-instance-slowdown).
+  double slowdown = 0;
+};
+
+JobSummary summarizeJob(const Job& job);
+
+} // namespace pva

@@ -1,0 +1,49 @@
+// pva.openJob: a poprun job folder read as one (pva/Job.hpp), and its summary.
+#include "Bind.hpp"
+
+namespace pvapy {
+
+void bindJob(py::module_& m) {
+  py::class_<pva::JobPlacement>(m, "JobPlacement",
+                                "A report's place in a poprun job (Report.jobPlacement)")
+      .def_readonly("instanceIndex", &pva::JobPlacement::instanceIndex)
+      .def_readonly("numInstances", &pva::JobPlacement::numInstances)
+      .def_readonly("replicaOffset", &pva::JobPlacement::replicaOffset)
+      .def_readonly("totalReplicas", &pva::JobPlacement::totalReplicas);
+  py::class_<pva::JobInstance>(m, "JobInstance", "One instance of a job: its folder and report")
+      .def_readonly("index", &pva::JobInstance::index)
+      .def_readonly("directory", &pva::JobInstance::directory)
+      .def_readonly("report", &pva::JobInstance::report)
+      .def_readonly("traces", &pva::JobInstance::traces);
+  py::class_<pva::Job>(m, "Job", "The reports of every instance of a poprun job")
+      .def_property_readonly("directory", &pva::Job::directory)
+      .def_property_readonly("instances", &pva::Job::instances)
+      .def_property_readonly("totalReplicas", &pva::Job::totalReplicas);
+  py::class_<pva::InstanceSummary>(m, "InstanceSummary")
+      .def_readonly("index", &pva::InstanceSummary::index)
+      .def_readonly("replicaOffset", &pva::InstanceSummary::replicaOffset)
+      .def_readonly("replicas", &pva::InstanceSummary::replicas)
+      .def_readonly("profiled", &pva::InstanceSummary::profiled)
+      .def_readonly("totalCycles", &pva::InstanceSummary::totalCycles)
+      .def_readonly("collectiveCycles", &pva::InstanceSummary::collectiveCycles)
+      .def_readonly("collectiveShare", &pva::InstanceSummary::collectiveShare)
+      .def_readonly("memoryBytes", &pva::InstanceSummary::memoryBytes);
+  py::class_<pva::JobSummary>(m, "JobSummary")
+      .def_readonly("numInstances", &pva::JobSummary::numInstances)
+      .def_readonly("totalReplicas", &pva::JobSummary::totalReplicas)
+      .def_readonly("instances", &pva::JobSummary::instances)
+      .def_readonly("slowestInstance", &pva::JobSummary::slowestInstance)
+      .def_readonly("fastestInstance", &pva::JobSummary::fastestInstance)
+      .def_readonly("maxCycles", &pva::JobSummary::maxCycles)
+      .def_readonly("minCycles", &pva::JobSummary::minCycles)
+      .def_readonly("meanCycles", &pva::JobSummary::meanCycles)
+      .def_readonly("spread", &pva::JobSummary::spread)
+      .def_readonly("slowdown", &pva::JobSummary::slowdown);
+  m.def("openJob", &pva::openJob, py::arg("directory"),
+        "Opens every instance's report of a poprun job folder (instance_0/, instance_1/ ...)");
+  m.def("isJobDirectory", &pva::isJobDirectory, py::arg("path"));
+  m.def("summarizeJob", &pva::summarizeJob, py::arg("job"),
+        "Every instance's cycles, collectives and memory, the slowest and the spread");
+}
+
+} // namespace pvapy
