@@ -478,6 +478,27 @@ LstmWeights lstmWU(Graph& graph, const LstmParams& params, Sequence& prog,
   return grads;
 }
 
+namespace {
+/// lstmBwd then lstmWU on its intermediates; LastGrad is PopLibs' two spellings of the last step's
+/// gradient (a whole state, or the cell state alone).
+template <class LastGrad>
+LstmState bwdWithWU(Graph& graph, const LstmParams& params, Sequence& prog,
+                    const LstmState& fwdStateInit, const Tensor& fwdIntermediates,
+                    const LstmWeights& weights, const Tensor& input, const Tensor& output,
+                    const Tensor& outputGrad, const LastGrad* lastGrad, Tensor* inputGrad,
+                    LstmWeights& weightsGrad, const DebugContext& debugContext,
+                    const OptionFlags& options, poplin::PlanningCache* cache) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LstmBwdWithWU");
+  Tensor bwdIntermediates;
+  LstmState stateGrad =
+      lstmBwd(graph, params, prog, fwdStateInit, fwdIntermediates, weights, input, output,
+              outputGrad, lastGrad, inputGrad, &bwdIntermediates, {di}, options, cache);
+  weightsGrad = lstmWU(graph, params, prog, fwdStateInit, fwdIntermediates, bwdIntermediates,
+                       weights, input, output, {di}, options, cache);
+  return stateGrad;
+}
+} // namespace
+
 LstmState lstmBwdWithWU(Graph& graph, const LstmParams& params, Sequence& prog,
                         const LstmState& fwdStateInit, const Tensor& fwdIntermediates,
                         const LstmWeights& weights, const Tensor& input, const Tensor& output,
@@ -485,14 +506,9 @@ LstmState lstmBwdWithWU(Graph& graph, const LstmParams& params, Sequence& prog,
                         Tensor* inputGrad, LstmWeights& weightsGrad,
                         const DebugContext& debugContext, const OptionFlags& options,
                         poplin::PlanningCache* cache) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LstmBwdWithWU");
-  Tensor bwdIntermediates;
-  LstmState stateGrad =
-      lstmBwd(graph, params, prog, fwdStateInit, fwdIntermediates, weights, input, output,
-              outputGrad, lastStepStateGrad, inputGrad, &bwdIntermediates, {di}, options, cache);
-  weightsGrad = lstmWU(graph, params, prog, fwdStateInit, fwdIntermediates, bwdIntermediates,
-                       weights, input, output, {di}, options, cache);
-  return stateGrad;
+  return bwdWithWU(graph, params, prog, fwdStateInit, fwdIntermediates, weights, input, output,
+                   outputGrad, lastStepStateGrad, inputGrad, weightsGrad, debugContext, options,
+                   cache);
 }
 
 LstmState lstmBwdWithWU(Graph& graph, const LstmParams& params, Sequence& prog,
@@ -502,14 +518,9 @@ LstmState lstmBwdWithWU(Graph& graph, const LstmParams& params, Sequence& prog,
                         Tensor* inputGrad, LstmWeights& weightsGrad,
                         const DebugContext& debugContext, const OptionFlags& options,
                         poplin::PlanningCache* cache) {
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "LstmBwdWithWU");
-  Tensor bwdIntermediates;
-  LstmState stateGrad =
-      lstmBwd(graph, params, prog, fwdStateInit, fwdIntermediates, weights, input, output,
-              outputGrad, lastCellStateGrad, inputGrad, &bwdIntermediates, {di}, options, cache);
-  weightsGrad = lstmWU(graph, params, prog, fwdStateInit, fwdIntermediates, bwdIntermediates,
-                       weights, input, output, {di}, options, cache);
-  return stateGrad;
+  return bwdWithWU(graph, params, prog, fwdStateInit, fwdIntermediates, weights, input, output,
+                   outputGrad, lastCellStateGrad, inputGrad, weightsGrad, debugContext, options,
+                   cache);
 }
 
 } // namespace lstm
