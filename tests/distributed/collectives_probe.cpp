@@ -8,6 +8,9 @@
 // It also prints PopDist's figures ("popdist ...") and, with a report directory in
 // POPLAR_ENGINE_OPTIONS, leaves each instance's profile. TESSERA_PROBE_SLOW_INSTANCE=i gives
 // instance i extra compute (outside the collectives), so its profile is the job's slowest.
+// TESSERA_PROBE_ELEMENTS=n gives each replica n elements instead of 7 (the collectives' cost
+// grows with it); TESSERA_PROBE_NO_COLLECTIVES=1 leaves the collectives out (a job whose
+// profile has no collective cost).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +31,7 @@ using namespace poplar::program;
 
 namespace {
 
-constexpr unsigned kElements = 7; // odd: reduce-scatter pads its last slice
+unsigned kElements = 7; // odd: reduce-scatter pads its last slice
 
 struct Result {
   std::string name;
@@ -59,6 +62,8 @@ std::string hex(const std::vector<unsigned char>& bytes) {
 int main(int argc, char** argv) {
   // Whole lines to mpirun, so that no result line reaches poprun's output in pieces.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (const char* n = std::getenv("TESSERA_PROBE_ELEMENTS")) kElements = unsigned(std::atoi(n));
+  const bool collectives = !std::getenv("TESSERA_PROBE_NO_COLLECTIVES");
   const bool distributed = popdist::isPopdistEnvSet();
   unsigned local = argc > 1 ? unsigned(std::atoi(argv[1])) : 1;
   unsigned offset = 0;
@@ -98,9 +103,15 @@ int main(int argc, char** argv) {
       {CollectiveOperator::MUL, "mul"},    {CollectiveOperator::SQUARE_ADD, "square_add"},
       {CollectiveOperator::LOCAL, "local"}};
   for (const auto& [op, name] : ops)
-    results.push_back(
-        {std::string("allReduce_") + name, gcl::allReduceCrossReplica(graph, in, op, prog, name)});
-  if (global % 2 == 0) {
+    if (collectives)
+      results.push_back({std::string("allReduce_") + name,
+                         gcl::allReduceCrossReplica(graph, in, op, prog, name)});
+  if (!collectives) {
+    Tensor copy = graph.clone(in, "copy");
+    prog.add(Copy(in, copy));
+    results.push_back({"copy", copy});
+  }
+  if (collectives && global % 2 == 0) {
     results.push_back({"allReduce_add_consecutive2",
                        gcl::allReduceCrossReplica(
                            graph, in, CollectiveOperator::ADD, prog,
@@ -110,17 +121,19 @@ int main(int argc, char** argv) {
                                                   gcl::CommGroup(gcl::CommGroupType::ORTHOGONAL, 2),
                                                   "orthogonal")});
   }
-  results.push_back({"reduceScatter_add", gcl::reduceScatterCrossReplica(
-                                              graph, in, CollectiveOperator::ADD, prog, "rs")});
-  results.push_back({"allGather", gcl::allGatherCrossReplica(graph, in, prog, "ag")});
-  Tensor destination = graph.clone(in, "destination");
-  gcl::allReduceToDestinationCrossReplica(graph, in, destination, CollectiveOperator::MEAN, prog,
-                                          "toDestination");
-  results.push_back({"allReduceToDestination_mean", destination});
-  Tensor inPlace = graph.clone(in, "inPlace");
-  prog.add(Copy(in, inPlace));
-  gcl::allReduceInPlaceCrossReplica(graph, inPlace, CollectiveOperator::ADD, prog, "inPlace");
-  results.push_back({"allReduceInPlace_add", inPlace});
+  if (collectives) {
+    results.push_back({"reduceScatter_add", gcl::reduceScatterCrossReplica(
+                                                graph, in, CollectiveOperator::ADD, prog, "rs")});
+    results.push_back({"allGather", gcl::allGatherCrossReplica(graph, in, prog, "ag")});
+    Tensor destination = graph.clone(in, "destination");
+    gcl::allReduceToDestinationCrossReplica(graph, in, destination, CollectiveOperator::MEAN, prog,
+                                            "toDestination");
+    results.push_back({"allReduceToDestination_mean", destination});
+    Tensor inPlace = graph.clone(in, "inPlace");
+    prog.add(Copy(in, inPlace));
+    gcl::allReduceInPlaceCrossReplica(graph, inPlace, CollectiveOperator::ADD, prog, "inPlace");
+    results.push_back({"allReduceInPlace_add", inPlace});
+  }
   if (const char* slow = std::getenv("TESSERA_PROBE_SLOW_INSTANCE"))
     if (distributed && unsigned(std::atoi(slow)) == popdist::getInstanceIndex()) {
       Tensor scratch = graph.addVariable(FLOAT, {4096}, "scratch");

@@ -270,3 +270,65 @@ def test_cnn_under_poprun_trains_as_one_process(tmp_path):
     runs_two = [l.split(":", 1)[1] for l in two.stdout.splitlines()
                 if l.startswith("[1,0]<stdout>:") and l.split(":", 1)[1].strip().startswith("run ")]
     assert runs_one and runs_two == runs_one
+
+
+# ---- the collectives' cost in a job's profiles --------------------------------------------
+
+def job_summary(tmp_path, name, extra_env, poprun_args=()):
+    """pva summary --json of a 2-instance x 2-replica probe job with profiles."""
+    import json
+    folder = tmp_path / name
+    env = dict({"POPLAR_ENGINE_OPTIONS": '{"autoReport.all":"true","autoReport.directory":"%s"}'
+                                         % folder}, **extra_env)
+    r = run([POPRUN, "--num-instances", "2", "--num-replicas", "4"] + list(poprun_args) +
+            [PROBE], env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = run([PVA, "summary", str(folder), "--json"])
+    assert s.returncode == 0, s.stderr
+    return json.loads(s.stdout)
+
+
+def collective_cycles(summary):
+    return [i["collectiveCycles"] for i in summary["instances"]]
+
+
+def test_collective_cost_grows_with_the_bytes_and_is_zero_without_collectives(tmp_path):
+    small = job_summary(tmp_path, "small", {"TESSERA_PROBE_ELEMENTS": "7"})
+    big = job_summary(tmp_path, "big", {"TESSERA_PROBE_ELEMENTS": "3000"})
+    none = job_summary(tmp_path, "none", {"TESSERA_PROBE_NO_COLLECTIVES": "1"})
+    # Every tile of a replica's IPU spends a global exchange: the tile average is the ring's
+    # cost, at least one external sync (378 cycles) per collective, and a real share of the run.
+    assert all(c > 378 for c in collective_cycles(small)), collective_cycles(small)
+    assert all(i["collectiveShare"] > 0.05 for i in small["instances"])
+    # Both instances model the same ring over the job's 4 replicas.
+    assert collective_cycles(small)[0] == collective_cycles(small)[1]
+    # 3000 elements a replica move ~430 x the bytes of 7: the ring's link time shows.
+    for s, b in zip(collective_cycles(small), collective_cycles(big)):
+        assert b > s + 1000, (s, b)
+    assert collective_cycles(none) == [0, 0]
+    assert all(i["collectiveShare"] == 0 for i in none["instances"])
+    text = run([PVA, "summary", str(tmp_path / "small")])
+    assert text.returncode == 0
+    row = [l for l in text.stdout.splitlines() if l.strip().startswith("0 ")][0]
+    assert not re.search(r"\s0 \(0\.0%\)", row), row
+
+
+def test_collectives_between_ipu_link_domains_cross_the_gw_links(tmp_path):
+    one = job_summary(tmp_path, "one", {"TESSERA_PROBE_ELEMENTS": "3000"})
+    two = job_summary(tmp_path, "two", {"TESSERA_PROBE_ELEMENTS": "3000"}, ["--num-ilds", "2"])
+    # A GW-Link (100 Gbit/s) is slower than an IPU-Link: the same bytes cost more.
+    for a, b in zip(collective_cycles(one), collective_cycles(two)):
+        assert b > a, (a, b)
+    r = run([POPRUN, "--num-instances", "2", "--num-replicas", "4", "--num-ilds", "3", "true"])
+    assert r.returncode == 2 and "not divisible by --num-ilds 3" in r.stderr
+
+
+def test_python_reads_the_collective_cost(tmp_path):
+    job_summary(tmp_path, "py", {})
+    code = ("import pva, sys; s = pva.summarizeJob(pva.openJob(sys.argv[1])); "
+            "print(' '.join('%.1f %.4f' % (i.collectiveCycles, i.collectiveShare) "
+            "for i in s.instances))")
+    r = run([sys.executable, "-c", code, str(tmp_path / "py")])
+    assert r.returncode == 0, r.stderr
+    values = [float(v) for v in r.stdout.split()]
+    assert len(values) == 4 and values[0] > 378 and 0 < values[1] < 1 and values[0] == values[2]

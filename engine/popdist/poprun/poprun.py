@@ -28,7 +28,7 @@ VERSION = "Tessera PopRun 1.0 (over Open MPI)"
 # partition to manage on a simulated machine, so they have no effect.
 NO_EFFECT_OPTIONS = [
     "--vipu-server-host", "--vipu-server-port", "--vipu-server-timeout", "--vipu-partition",
-    "--vipu-partition-attempts", "--vipu-cluster", "--vipu-allocation", "--num-ilds",
+    "--vipu-partition-attempts", "--vipu-cluster", "--vipu-allocation",
     "--update-partition", "--reset-partition", "--remove-partition", "--executable-cache-path",
     "--offline-mode",
 ]
@@ -65,6 +65,10 @@ def parse(argv):
                         "(default 1)")
     p.add_argument("--ipus-per-replica", type=int, default=1, metavar="N",
                    help="the number of IPUs per replica (default 1)")
+    p.add_argument("--num-ilds", type=int, default=1, metavar="N",
+                   help="the IPU-Link domains (IPU-PODs joined by GW-Links) the replicas are "
+                        "spread over, consecutive instances sharing one; collectives between "
+                        "them are costed over the GW-Links (default 1)")
     p.add_argument("-H", "--host", metavar="HOSTS",
                    help="comma-separated hosts to start instances on, divided evenly "
                         "(default: this host); remote hosts are reached with ssh by mpirun")
@@ -100,12 +104,15 @@ def parse(argv):
         fail("no program given (poprun [options] program [program args]; try --help)")
     if args.program[0] == "--":
         args.program = args.program[1:]
-    for name in ("num_replicas", "num_instances", "ipus_per_replica"):
+    for name in ("num_replicas", "num_instances", "ipus_per_replica", "num_ilds"):
         if getattr(args, name) < 1:
             fail("--%s %d: must be at least 1" % (name.replace("_", "-"), getattr(args, name)))
     if args.num_replicas % args.num_instances != 0:
         fail("--num-replicas %d is not divisible by --num-instances %d: every instance runs the "
              "same number of replicas" % (args.num_replicas, args.num_instances))
+    if args.num_instances % args.num_ilds != 0:
+        fail("--num-instances %d is not divisible by --num-ilds %d: every IPU-Link domain holds "
+             "the same number of instances" % (args.num_instances, args.num_ilds))
     args.numa_aware = yes(args.numa_aware, "--numa-aware")
     args.print_topology = yes(args.print_topology, "--print-topology")
     args.hosts = hosts_of(args)
@@ -200,6 +207,9 @@ def mpirun_command(args, mpirun, status_dir):
             "POPDIST_REPLICA_INDEX_OFFSET": i * local,
             "POPDIST_NUM_IPUS_PER_REPLICA": args.ipus_per_replica,
             "POPDIST_INSTANCE_INDEX": i,
+            # Tessera's cost model reads the domains (runtime/Instances.hpp); on Graphcore's
+            # systems the V-IPU partition carries them.
+            "TESSERA_NUM_ILDS": args.num_ilds,
         }
         cmd += [sys.executable, me, "--poprun-instance", str(i), "--status-dir", status_dir]
         if args.only is not None and i not in args.only:

@@ -132,6 +132,12 @@ std::vector<TileValue> CycleModel::linkTileCycles(const TileAccumulator& bytes) 
 std::uint64_t CycleModel::ipuLinkCycles(std::uint64_t bytes) const {
   return ceilDiv(bytes, t_.getIpuLinkBytesPerCycle());
 }
+std::uint64_t CycleModel::ringCycles(std::uint64_t steps, std::uint64_t bytes,
+                                     double linkBytesPerCycle) const {
+  const double transfer = linkBytesPerCycle > 0 ? double(bytes) / linkBytesPerCycle : 0.0;
+  return std::max<std::uint64_t>(steps, 1) * t_.getGlobalSyncCycles() +
+         static_cast<std::uint64_t>(std::ceil(transfer));
+}
 std::uint64_t CycleModel::hostLinkCycles(std::uint64_t bytes) const {
   return ceilDiv(bytes, t_.getHostLinkBytesPerCycle());
 }

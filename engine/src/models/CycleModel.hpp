@@ -104,6 +104,16 @@ public:
   /// Tiles feeding or draining a link: their bytes at the tile's exchange bandwidth.
   std::vector<TileValue> linkTileCycles(const TileAccumulator& bytes) const;
   std::uint64_t ipuLinkCycles(std::uint64_t bytes) const;
+  /// A GW-Link, the gateway link between IPU-Link domains (IPU-PODs): 100 Gbit/s (IPU-M2000 and
+  /// Bow-2000 datasheets: 2 x 100 Gbps GW-Links per IPU-Machine). A ring that leaves its domain
+  /// crosses it on one link, so that link is the ring's slowest hop.
+  static constexpr double kGwLinkBytesPerSecond = 100e9 / 8;
+  double gwLinkBytesPerCycle() const { return kGwLinkBytesPerSecond / t_.getTileClockFrequency(); }
+  /// A ring collective of `steps` supersteps: each starts with an external sync (the Target's
+  /// globalSyncCycles, the latency every step pays), and all of them together move `bytes` out
+  /// of (and into) each IPU over the ring's slowest link, at `linkBytesPerCycle`.
+  std::uint64_t ringCycles(std::uint64_t steps, std::uint64_t bytes,
+                           double linkBytesPerCycle) const;
   std::uint64_t hostLinkCycles(std::uint64_t bytes) const;
   std::uint64_t memcpyCycles(std::uint64_t bytes) const;
 

@@ -501,36 +501,53 @@ private:
   }
 
   /// A cross-replica collective: one GlobalExchange step on every IPU of the replica holding the
-  /// data. Costs follow a ring over the k replicas of a group, which is how collectives are
-  /// built over IPU-Links: all-reduce is a reduce-scatter then an all-gather, each replica
-  /// sending and receiving 2(k-1)/k of the data; reduce-scatter and all-gather move (k-1)/k of
-  /// the larger side. Tiles feed the links at their exchange bandwidth and add what they receive
-  /// (k-1 vector adds per element slice); the IPU waits for its link bytes and the global sync.
+  /// data, as Poplar's gcl builds it over the IPU-Links: a ring over the k replicas of a group.
+  /// All-reduce is a reduce-scatter then an all-gather, 2(k-1) ring steps each moving 1/k of the
+  /// data, so each replica sends and receives 2(k-1)/k of it; reduce-scatter and all-gather take
+  /// k-1 steps and move (k-1)/k of the larger side. Each step is a superstep that starts with an
+  /// external sync; the bytes go over the ring's slowest hop (a GW-Link when a group spans
+  /// IPU-Link domains, else an IPU-Link: CycleModel::ringCycles). Tiles feed the links at their
+  /// exchange bandwidth and add what they receive (k-1 vector adds per element slice). The
+  /// global exchange is a BSP step of the whole IPU, so every tile of a taking-part IPU spends
+  /// it, as it spends a stream copy (docs/fidelity.md, "Collectives").
   std::vector<unsigned> crossReplica(const LoweredProgram& lp) {
     const CollectiveSpec& spec = lp.collective;
-    const std::uint64_t k =
-        replicaGroups(spec, globalReplicationFactor(g_.replicationFactor))[0].size();
+    const unsigned replicas = globalReplicationFactor(g_.replicationFactor);
+    const auto groups = replicaGroups(spec, replicas);
+    const std::uint64_t k = groups[0].size();
     const std::size_t size = lp.transfer.type.size();
     // Bytes each tile sends for each byte of source it holds, and receives per byte of result.
     double sendFactor = 0, receiveFactor = 0;
+    std::uint64_t steps = 0;
     bool reduces = false;
     if (k > 1 && spec.op != CollectiveOp::Local) {
       switch (spec.kind) {
       case CollectiveKind::AllReduce:
         sendFactor = receiveFactor = 2.0 * double(k - 1) / double(k);
+        steps = 2 * (k - 1);
         reduces = true;
         break;
       case CollectiveKind::ReduceScatter:
         sendFactor = double(k - 1) / double(k);
         receiveFactor = double(k - 1);
+        steps = k - 1;
         reduces = true;
         break;
       case CollectiveKind::AllGather:
         sendFactor = double(k - 1);
         receiveFactor = double(k - 1) / double(k);
+        steps = k - 1;
         break;
       }
     }
+    // The ring's slowest hop: a GW-Link when any group spans two IPU-Link domains.
+    bool gateway = false;
+    for (const auto& group : groups)
+      for (unsigned m : group)
+        gateway = gateway || ipuLinkDomainOf(m, replicas) != ipuLinkDomainOf(group[0], replicas);
+    const double linkBytesPerCycle =
+        gateway ? std::min(cost_.gwLinkBytesPerCycle(), t_.getIpuLinkBytesPerCycle())
+                : t_.getIpuLinkBytesPerCycle();
     TileAccumulator linkBytes, addCycles;
     std::map<unsigned, IpuTraffic> traffic;
     std::map<unsigned, Access> vars;
@@ -560,22 +577,27 @@ private:
     p.aligned = true;
     p.name = lp.name.empty() ? std::string(collectiveKindName(spec.kind)) : lp.name;
     p.debug = lp.debug;
-    TileAccumulator cycles;
+    // The busiest tile: feeding its link bytes and adding what it receives.
+    TileAccumulator tileWork;
     for (const auto& tv : cost_.linkTileCycles(linkBytes))
-      cycles.add(tv.tile, tv.value);
-    cycles.addAll(addCycles);
-    p.cycles = cycles.values();
+      tileWork.add(tv.tile, tv.value);
+    tileWork.addAll(addCycles);
+    std::uint64_t busy = 0;
+    for (const auto& tv : tileWork.values())
+      busy = std::max(busy, tv.value);
     for (const auto& [ipu, tr] : traffic) {
       p.ipus.push_back(ipu);
       p.traffic.push_back(tr);
-      p.ipuCycles = std::max(p.ipuCycles, cost_.ipuLinkCycles(std::max(tr.in, tr.out)));
+      busy = std::max(busy, cost_.ringCycles(steps, std::max(tr.in, tr.out), linkBytesPerCycle));
       p.dataBytes += tr.in;
     }
     if (p.ipus.empty()) p.ipus = {0};
-    p.ipuCycles += t_.getGlobalSyncCycles();
+    busy = std::max(busy, cost_.ringCycles(steps, 0, linkBytesPerCycle)); // the syncs at least
+    p.ipuCycles = busy;
+    p.cycles = cost_.everyTileOf(p.ipus, busy);
     p.vars = toVector(vars);
     p.exchangeCode = cost_.exchangeCode(linkBytes.mapped([](std::uint64_t) { return 1; }));
-    p.controlCode = cost_.perTile(p.cycles, cost_.kControlExchange);
+    p.controlCode = cost_.perTile(linkBytes.values(), cost_.kControlExchange);
     return {add(std::move(p))};
   }
 

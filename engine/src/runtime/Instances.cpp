@@ -81,4 +81,19 @@ unsigned globalReplicaOffset(unsigned localReplicas) {
   return c.distributed && localReplicas == c.localReplicas ? c.replicaOffset : 0;
 }
 
+unsigned ipuLinkDomains() {
+  static const unsigned domains = envCount("TESSERA_NUM_ILDS", 1, 1);
+  return domains;
+}
+
+unsigned ipuLinkDomainOf(unsigned replica, unsigned replicas) {
+  const unsigned domains = ipuLinkDomains();
+  if (domains <= 1) return 0;
+  if (replicas % domains != 0)
+    throw poplar_error("TESSERA_NUM_ILDS=" + std::to_string(domains) + " IPU-Link domains do not " +
+                       "divide the job's " + std::to_string(replicas) +
+                       " replicas (poprun --num-ilds must divide --num-replicas)");
+  return replica / (replicas / domains);
+}
+
 } // namespace poplar::detail

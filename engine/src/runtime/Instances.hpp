@@ -51,4 +51,13 @@ unsigned globalReplicationFactor(unsigned localReplicas);
 /// The global index of this instance's first replica for such a graph (0 when it is not).
 unsigned globalReplicaOffset(unsigned localReplicas);
 
+/// The IPU-Link domains the job's replicas are spread over (poprun --num-ilds, passed on as
+/// TESSERA_NUM_ILDS; 1 when unset): consecutive replicas share a domain, `replicas / domains`
+/// each. Collectives between domains cross the gateways' GW-Links (the cost model,
+/// models/ProgramModel.cpp). A value that is not a count is a poplar_error naming it.
+unsigned ipuLinkDomains();
+/// The domain of global replica `replica` of `replicas` (domains that do not divide the
+/// replicas are a poplar_error naming both counts).
+unsigned ipuLinkDomainOf(unsigned replica, unsigned replicas);
+
 } // namespace poplar::detail
