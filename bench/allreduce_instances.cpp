@@ -6,7 +6,8 @@
 // Each instance holds one replica with a FLOAT tensor of the given size spread over its tiles;
 // the engine's program is one in-place all-reduce (ADD) over every replica of the job, so
 // Engine::run is the collective: gathering the replica's data from its tiles, moving it between
-// instances with MPI, combining it in replica order and writing it back. The baseline is
+// instances with MPI (a reduce-scatter by MPI_Alltoallv, each instance combining its slice in
+// replica order, then MPI_Allgatherv: docs/distributed.md) and writing it back. The baseline is
 // MPI_Allreduce (MPI_SUM, MPI_FLOAT) of a host buffer of the same bytes. Both are timed after a
 // barrier, the slowest instance's time counting; instance 0 prints the medians and their ratio.
 // The engine's result is checked against the baseline's (sums of small integers are exact).

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <gcl/Collectives.hpp>
+#include <map>
 #include <popdist/backend.hpp>
 #include <popdist/context.hpp>
 #include <popdist/popdist_poplar.hpp>
@@ -133,6 +134,35 @@ int main(int argc, char** argv) {
     prog.add(Copy(in, inPlace));
     gcl::allReduceInPlaceCrossReplica(graph, inPlace, CollectiveOperator::ADD, prog, "inPlace");
     results.push_back({"allReduceInPlace_add", inPlace});
+    // Broadcast from the last replica, and within consecutive pairs from the second of each.
+    results.push_back(
+        {"broadcast_last",
+         gcl::broadcastCrossReplica(graph, in, prog, gcl::CommGroup(), global - 1, "bcast")});
+    if (global % 2 == 0)
+      results.push_back({"broadcast_consecutive2",
+                         gcl::broadcastCrossReplica(
+                             graph, in, prog, gcl::CommGroup(gcl::CommGroupType::CONSECUTIVE, 2), 1,
+                             "bcastPairs")});
+    // All-to-all of one row per replica (rows differ by replica and by row).
+    Tensor rows = graph.addVariable(FLOAT, {global, kElements}, "rows");
+    for (unsigned i = 0; i < global; ++i)
+      graph.setTileMapping(rows[i], i % 3);
+    prog.add(Copy(graph.addHostToDeviceFIFO("rows", FLOAT, global * kElements), rows));
+    results.push_back({"allToAll", gcl::allToAllCrossReplica(graph, rows, prog, "a2a")});
+    if (global % 2 == 0)
+      results.push_back({"allToAll_orthogonal2",
+                         gcl::allToAllCrossReplica(
+                             graph, rows.slice(0, 2, 0), prog,
+                             gcl::CommGroup(gcl::CommGroupType::ORTHOGONAL, 2), "a2aPairs")});
+    // A ring of copies: replica r's data goes to replica r + 1 (the last to the first).
+    if (global > 1) {
+      std::map<unsigned, unsigned> ring;
+      for (unsigned r = 0; r < global; ++r)
+        ring[r] = (r + 1) % global;
+      Tensor copied = graph.clone(in, "copied");
+      prog.add(CrossReplicaCopy(in, copied, ring, "ring"));
+      results.push_back({"crossReplicaCopy_ring", copied});
+    }
   }
   if (const char* slow = std::getenv("TESSERA_PROBE_SLOW_INSTANCE"))
     if (distributed && unsigned(std::atoi(slow)) == popdist::getInstanceIndex()) {
@@ -153,6 +183,15 @@ int main(int argc, char** argv) {
     inputs[r] = inputOf(offset + r);
     engine.connectStream("in", r, inputs[r].data(), inputs[r].data() + kElements);
   }
+  std::vector<std::vector<float>> rowInputs(local);
+  if (collectives)
+    for (unsigned r = 0; r < local; ++r) {
+      for (unsigned i = 0; i < global; ++i)
+        for (float v : inputOf(offset + r))
+          rowInputs[r].push_back(v + 10.0f * float(i));
+      engine.connectStream("rows", r, rowInputs[r].data(),
+                           rowInputs[r].data() + rowInputs[r].size());
+    }
   std::vector<std::vector<std::vector<float>>> outputs(results.size(),
                                                        std::vector<std::vector<float>>(local));
   for (std::size_t i = 0; i < results.size(); ++i)

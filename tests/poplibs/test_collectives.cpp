@@ -1,7 +1,8 @@
 // gcl collectives across the replicas of a replicated graph: the replicas' real data combined
 // (all-reduce with each operator, groups, in place, to a destination, reduce-scatter,
-// all-gather), replicas whose control flow differs but meets at the collectives, the error when
-// it does not, the global exchange in the profile, and argument errors.
+// all-gather, broadcast, all-to-all, CrossReplicaCopy), replicas whose control flow differs but
+// meets at the collectives, the error when it does not, the global exchange in the profile, and
+// argument errors.
 #include "TestUtil.hpp"
 #include "common/Devices.hpp"
 #include "common/ScratchDir.hpp"
@@ -314,4 +315,100 @@ TEST_CASE("gcl argument errors", "[gcl][errors]") {
   CHECK(op == gcl::CollectiveOperator::MEAN);
   std::stringstream bad("AVERAGE");
   CHECK_THROWS_AS(bad >> op, poputil::poplibs_error);
+}
+
+TEST_CASE("broadcastCrossReplica gives every member the root member's data", "[gcl]") {
+  Replicated t(12);
+  Sequence body;
+  t.output("all", gcl::broadcastCrossReplica(t.graph, t.in, body, gcl::CommGroup(), 2, "bcast"));
+  t.output("pairs", gcl::broadcastCrossReplica(
+                        t.graph, t.in, body, gcl::CommGroup(gcl::CommGroupType::ORTHOGONAL, 2), 1));
+  t.run(body);
+  for (unsigned r = 0; r < kReplicas; ++r) {
+    CHECK(t.results["all"][r] == t.inputs[2]);
+    // Orthogonal pairs {0, 2} and {1, 3}: member 1 of each is replica 2 or 3.
+    CHECK(t.results["pairs"][r] == t.inputs[2 + r % 2]);
+  }
+}
+
+TEST_CASE("allToAllCrossReplica sends row i of each member to member i", "[gcl]") {
+  Replicated t(12);
+  Sequence body;
+  const Tensor rows = t.in.reshape({kReplicas, 3});
+  t.output("a2a", gcl::allToAllCrossReplica(t.graph, rows, body, "a2a"));
+  t.output("pairs", gcl::allToAllCrossReplica(t.graph, t.in.reshape({2, 6}), body,
+                                              gcl::CommGroup(gcl::CommGroupType::CONSECUTIVE, 2)));
+  t.run(body);
+  for (unsigned r = 0; r < kReplicas; ++r)
+    for (unsigned i = 0; i < kReplicas; ++i)
+      for (unsigned e = 0; e < 3; ++e)
+        CHECK(t.results["a2a"][r][i * 3 + e] == t.inputs[i][r * 3 + e]);
+  // Pairs {0, 1} and {2, 3}: member j's row i is member i's row j.
+  for (unsigned r = 0; r < kReplicas; ++r)
+    for (unsigned i = 0; i < 2; ++i)
+      for (unsigned e = 0; e < 6; ++e)
+        CHECK(t.results["pairs"][r][i * 6 + e] == t.inputs[(r / 2) * 2 + i][(r % 2) * 6 + e]);
+}
+
+TEST_CASE("CrossReplicaCopy copies each replica's tensor to the replica the map names", "[gcl]") {
+  Replicated t(5);
+  Sequence body;
+  const Tensor dst = t.graph.clone(t.in, "dst");
+  body.add(CrossReplicaCopy(t.in, dst, {{0, 2}, {2, 3}, {3, 1}, {1, 0}}, "ring"));
+  t.output("dst", dst);
+  t.run(body);
+  CHECK(t.results["dst"][2] == t.inputs[0]);
+  CHECK(t.results["dst"][3] == t.inputs[2]);
+  CHECK(t.results["dst"][1] == t.inputs[3]);
+  CHECK(t.results["dst"][0] == t.inputs[1]);
+}
+
+TEST_CASE("broadcast, all-to-all and cross-replica copy argument errors", "[gcl][errors]") {
+  Replicated t(8);
+  Sequence body;
+  CHECK_THROWS_MATCHES(gcl::broadcastCrossReplica(t.graph, t.in, body, gcl::CommGroup(), 4),
+                       poputil::poplibs_error, test::What(Contains("rootReplica 4")));
+  CHECK_THROWS_MATCHES(gcl::allToAllCrossReplica(t.graph, t.in, body), poputil::poplibs_error,
+                       test::What(Contains("first dimension must be the group size 4")));
+  CHECK_THROWS_MATCHES(CrossReplicaCopy(t.in, t.in, {{1, 1}}), poplar_error,
+                       test::What(Contains("replica 1 copies to itself")));
+  CHECK_THROWS_MATCHES(CrossReplicaCopy(t.in, t.in, {{0, 1}, {2, 1}}), poplar_error,
+                       test::What(Contains("destination of two replicas")));
+  // A map that leaves out a replica is found when the graph is compiled.
+  const Tensor dst = t.graph.clone(t.in, "dst");
+  body.add(CrossReplicaCopy(t.in, dst, {{0, 1}, {1, 0}}));
+  t.prog.add(body);
+  CHECK_THROWS_MATCHES(Engine(t.graph, t.prog), poplar_error,
+                       test::What(Contains("replica 2 is not a source")));
+}
+
+TEST_CASE("the new collectives are global exchanges in the profile", "[gcl][profile]") {
+  auto device = test::smallDevice(4, kReplicas);
+  Graph graph(device.getTarget(), kReplicas);
+  Tensor data = graph.addVariable(FLOAT, {kReplicas, 1024}, "data");
+  poputil::mapTensorLinearly(graph, data);
+  Sequence prog;
+  gcl::broadcastCrossReplica(graph, data, prog, gcl::CommGroup(), 0, "bcast");
+  gcl::allToAllCrossReplica(graph, data, prog, "a2a");
+  prog.add(CrossReplicaCopy(data, graph.clone(data), {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, "copy"));
+  const test::ScratchDir dir;
+  Engine engine(graph, prog,
+                {{"autoReport.outputExecutionProfile", "true"},
+                 {"autoReport.directory", dir.path().string()}});
+  engine.load(device);
+  engine.run(0);
+  const pva::Report report = engine.getReport();
+  std::map<std::string, std::uint64_t> bytesIn;
+  for (const auto& run : report.execution().runs())
+    for (const auto& step : run.steps())
+      if (step.program()->type() == pva::Program::Type::GlobalExchange)
+        for (const auto& ipu : step.ipus())
+          bytesIn[step.program()->name()] += ipu.dataIn();
+  REQUIRE(bytesIn.size() == 3);
+  const std::uint64_t bytes = kReplicas * 1024 * 4;
+  for (const auto& [name, in] : bytesIn) {
+    if (name.find("bcast") != std::string::npos) CHECK(in == bytes);       // forwarded
+    if (name.find("a2a") != std::string::npos) CHECK(in == bytes * 3 / 4); // all but its row
+    if (name.find("copy") != std::string::npos) CHECK(in == bytes);        // one hop
+  }
 }

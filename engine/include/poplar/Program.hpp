@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <poplar/DebugContext.hpp>
 #include <poplar/GraphElements.hpp>
@@ -181,6 +182,15 @@ public:
   PrintTensor(const std::string& title, const Tensor& t, const DebugContext& debugContext = {});
   PrintTensor(const std::string& title, const Tensor& t, const PrintTensorFmt& fmt,
               const DebugContext& debugContext = {});
+};
+
+/// Copies `src` of each replica to `dst` of another: `replicaMap` maps every source replica to
+/// its destination (each replica once as a key and once as a value, none to itself), e.g.
+/// {{0, 1}, {1, 2}, {2, 3}, {3, 0}} for a ring of 4. Under poprun the replicas are the job's.
+class CrossReplicaCopy : public Program {
+public:
+  CrossReplicaCopy(Tensor src, Tensor dst, std::map<unsigned, unsigned> replicaMap,
+                   const DebugContext& debugContext = {});
 };
 
 /// Stops the program with an error when the scalar `predicate` is non-zero.

@@ -6,10 +6,12 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <popdist/backend.hpp>
 #include <popdist/context.hpp>
+#include <string>
 #include <vector>
 
 namespace popdist::detail {
@@ -43,7 +45,42 @@ public:
                     slice.data() + std::size_t(i) * n, n);
     }
   }
+  void allToAll(const void* send, const std::vector<std::size_t>& sendBytes, void* recv,
+                const std::vector<std::size_t>& recvBytes) override {
+    std::vector<int> sendCounts, sendAt, recvCounts, recvAt;
+    counts(sendBytes, sendCounts, sendAt);
+    counts(recvBytes, recvCounts, recvAt);
+    check(MPI_Alltoallv(send, sendCounts.data(), sendAt.data(), MPI_BYTE, recv, recvCounts.data(),
+                        recvAt.data(), MPI_BYTE, MPI_COMM_WORLD),
+          "MPI_Alltoallv");
+  }
+  void allGather(const void* local, const std::vector<std::size_t>& bytes, void* all) override {
+    int rank = 0;
+    check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+    std::vector<int> recvCounts, recvAt;
+    counts(bytes, recvCounts, recvAt);
+    check(MPI_Allgatherv(local, recvCounts[std::size_t(rank)], MPI_BYTE, all, recvCounts.data(),
+                         recvAt.data(), MPI_BYTE, MPI_COMM_WORLD),
+          "MPI_Allgatherv");
+  }
   std::string name() const override { return mpiVersion(); }
+
+private:
+  /// MPI's counts and displacements of the v-collectives are ints (the engine calls them only
+  /// for buffers below 1 GiB).
+  static void counts(const std::vector<std::size_t>& bytes, std::vector<int>& n,
+                     std::vector<int>& at) {
+    std::size_t total = 0;
+    for (std::size_t b : bytes) {
+      if (total + b > std::size_t(std::numeric_limits<int>::max()))
+        throw popdist_error("popdist: a collective's buffer of " + std::to_string(total + b) +
+                            " bytes is too large for MPI's "
+                            "int counts");
+      n.push_back(static_cast<int>(b));
+      at.push_back(static_cast<int>(total));
+      total += b;
+    }
+  }
 };
 
 void finalizeAtExit() {

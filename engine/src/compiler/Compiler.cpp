@@ -427,8 +427,17 @@ private:
                        ", destination is " + n.dst.elementType().toString());
     if (n.dst.containsAliases())
       throw graph_program_compilation_error(where + ": the destination contains aliased elements");
-    const auto groups = replicaGroups(n.collective, globalReplicationFactor(g_.replicationFactor));
+    const unsigned replicas = globalReplicationFactor(g_.replicationFactor);
+    if (n.collective.kind == CollectiveKind::Copy) checkCopyMap(n.collective, replicas, where);
+    const auto groups = replicaGroups(n.collective, replicas);
     const std::size_t k = groups[0].size(), elements = n.src.numElements();
+    if (n.collective.kind == CollectiveKind::Broadcast && n.collective.root >= k)
+      throw index_error(where + ": the root replica " + std::to_string(n.collective.root) +
+                        " is not a member of groups of " + std::to_string(k));
+    if (n.collective.kind == CollectiveKind::AllToAll && elements % k != 0)
+      throw index_error(where + ": " + std::to_string(elements) +
+                        " elements cannot be cut into one slice for each of the " +
+                        std::to_string(k) + " members of a group");
     std::size_t expected = elements;
     if (n.collective.kind == CollectiveKind::ReduceScatter) expected = (elements + k - 1) / k;
     if (n.collective.kind == CollectiveKind::AllGather) expected = elements * k;

@@ -626,7 +626,22 @@ private:
       throw FormatError("a collective's replica groups do not divide the replicas");
     }
     const std::size_t n = p.transfer.numElements, m = p.result.numElements;
-    const bool fits = p.collective.kind == CollectiveKind::AllReduce ? m == n
+    const CollectiveKind kind = p.collective.kind;
+    if (kind == CollectiveKind::Copy) {
+      try {
+        checkCopyMap(p.collective, globalReplicationFactor(std::max(1u, g.replicationFactor)),
+                     "CrossReplicaCopy");
+      } catch (const poplar_error& e) {
+        throw FormatError(std::string("a cross-replica copy's map is not valid: ") + e.what());
+      }
+    }
+    if (kind == CollectiveKind::Broadcast && p.collective.root >= k)
+      throw FormatError("a broadcast's root is not a member of its groups");
+    if (kind == CollectiveKind::AllToAll && n % k != 0)
+      throw FormatError("an all-to-all's source cannot be cut into its group's slices");
+    const bool same = kind == CollectiveKind::AllReduce || kind == CollectiveKind::Broadcast ||
+                      kind == CollectiveKind::AllToAll || kind == CollectiveKind::Copy;
+    const bool fits = same ? m == n
                       : p.collective.kind == CollectiveKind::AllGather
                           ? n != 0 && m / n == k && m % n == 0
                           : m == (n + k - 1) / k;
@@ -636,7 +651,7 @@ private:
   CollectiveSpec collective() {
     CollectiveSpec c;
     const auto kind = r_.u8(), op = r_.u8(), group = r_.u8();
-    if (kind > static_cast<std::uint8_t>(CollectiveKind::AllGather) ||
+    if (kind > static_cast<std::uint8_t>(CollectiveKind::Copy) ||
         op > static_cast<std::uint8_t>(CollectiveOp::Local) ||
         group > static_cast<std::uint8_t>(GroupType::Orthogonal))
       throw FormatError("unknown collective");
@@ -645,6 +660,10 @@ private:
     c.groupType = static_cast<GroupType>(group);
     c.groupSize = r_.u32();
     c.opName = r_.str();
+    // Fields of the kinds added later, written only for them: executables of the first kinds
+    // read as before.
+    if (c.kind == CollectiveKind::Broadcast) c.root = r_.u32();
+    if (c.kind == CollectiveKind::Copy) c.copyTo = r_.list<unsigned>(4, [&] { return r_.u32(); });
     return c;
   }
 
@@ -718,6 +737,9 @@ void writeGraph(Writer& w, const CompiledGraph& g, DebugTableWriter& debug,
     w.u8(static_cast<std::uint8_t>(p.collective.groupType));
     w.u32(p.collective.groupSize);
     w.str(p.collective.opName);
+    if (p.collective.kind == CollectiveKind::Broadcast) w.u32(p.collective.root);
+    if (p.collective.kind == CollectiveKind::Copy)
+      w.list(p.collective.copyTo, [&](unsigned r) { w.u32(r); });
     w.u32(p.stream);
     w.u32(p.remoteBuffer);
     writeType(w, p.scalar.type);

@@ -504,8 +504,9 @@ private:
   /// data, as Poplar's gcl builds it over the IPU-Links: a ring over the k replicas of a group.
   /// All-reduce is a reduce-scatter then an all-gather, 2(k-1) ring steps each moving 1/k of the
   /// data, so each replica sends and receives 2(k-1)/k of it; reduce-scatter and all-gather take
-  /// k-1 steps and move (k-1)/k of the larger side. Each step is a superstep that starts with an
-  /// external sync; the bytes go over the ring's slowest hop (a GW-Link when a group spans
+  /// k-1 steps and move (k-1)/k of the larger side; broadcast (forwarded along the ring) and
+  /// all-to-all take k-1 steps, a CrossReplicaCopy one hop. Each step is a superstep that starts
+  /// with an external sync; the bytes go over the ring's slowest hop (a GW-Link when a group spans
   /// IPU-Link domains, else an IPU-Link: CycleModel::ringCycles). Tiles feed the links at their
   /// exchange bandwidth and add what they receive (k-1 vector adds per element slice). The
   /// global exchange is a BSP step of the whole IPU, so every tile of a taking-part IPU spends
@@ -537,6 +538,18 @@ private:
         sendFactor = double(k - 1);
         receiveFactor = double(k - 1) / double(k);
         steps = k - 1;
+        break;
+      case CollectiveKind::Broadcast: // pipelined along the ring: each forwards what it gets
+        sendFactor = receiveFactor = 1.0;
+        steps = k - 1;
+        break;
+      case CollectiveKind::AllToAll: // each keeps 1/k, the rest travels the ring
+        sendFactor = receiveFactor = double(k - 1) / double(k);
+        steps = k - 1;
+        break;
+      case CollectiveKind::Copy: // one hop: each sends its data and receives another's
+        sendFactor = receiveFactor = 1.0;
+        steps = 1;
         break;
       }
     }

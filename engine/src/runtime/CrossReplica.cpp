@@ -2,6 +2,7 @@
 
 #include "graph/ProgramNode.hpp"
 
+#include <algorithm>
 #include <poplar/exceptions.hpp>
 
 namespace poplar {
@@ -22,6 +23,37 @@ public:
   }
 };
 } // namespace
+
+CrossReplicaCopy::CrossReplicaCopy(Tensor src, Tensor dst, std::map<unsigned, unsigned> replicaMap,
+                                   const DebugContext& debugContext)
+    : Program(std::make_shared<detail::ProgramNode>()) {
+  detail::CollectiveSpec spec;
+  spec.kind = detail::CollectiveKind::Copy;
+  spec.opName = "CrossReplicaCopy";
+  // What can be checked without the graph; the replica count is checked when it is compiled.
+  std::vector<bool> destination;
+  for (const auto& [from, to] : replicaMap) {
+    if (from == to)
+      throw poplar_error("CrossReplicaCopy: replica " + std::to_string(from) +
+                         " copies to itself (a replica may not copy to itself)");
+    if (to >= destination.size()) destination.resize(to + 1);
+    if (destination[to])
+      throw poplar_error("CrossReplicaCopy: replica " + std::to_string(to) +
+                         " is the destination of two replicas (each receives from exactly one)");
+    destination[to] = true;
+    if (from >= spec.copyTo.size()) spec.copyTo.resize(from + 1, ~0u);
+    spec.copyTo[from] = to;
+  }
+  if (src.valid() && dst.valid() && src.numElements() != dst.numElements())
+    throw poplar_error("CrossReplicaCopy: src has " + std::to_string(src.numElements()) +
+                       " elements, dst " + std::to_string(dst.numElements()));
+  node_->kind = detail::ProgramNode::Kind::CrossReplica;
+  node_->debug = debugContext;
+  node_->src = src.valid() ? src.flatten() : src;
+  node_->dst = dst.valid() ? dst.flatten() : dst;
+  node_->collective = spec;
+}
+
 } // namespace program
 
 namespace detail {
@@ -49,8 +81,37 @@ const char* collectiveKindName(CollectiveKind k) {
     return "ReduceScatter";
   case CollectiveKind::AllGather:
     return "AllGather";
+  case CollectiveKind::Broadcast:
+    return "Broadcast";
+  case CollectiveKind::AllToAll:
+    return "AllToAll";
+  case CollectiveKind::Copy:
+    return "CrossReplicaCopy";
   }
   return "?";
+}
+
+void checkCopyMap(const CollectiveSpec& spec, unsigned replicas, const std::string& where) {
+  if (replicas < 2)
+    throw poplar_error(where + ": copies between replicas need at least 2 replicas, the graph " +
+                       "has " + std::to_string(replicas));
+  std::vector<bool> seen(replicas, false);
+  for (unsigned from = 0; from < spec.copyTo.size(); ++from) {
+    const unsigned to = spec.copyTo[from];
+    if (to == ~0u) continue;
+    if (from >= replicas || to >= replicas)
+      throw poplar_error(where + ": the replica map names replica " +
+                         std::to_string(std::max(from, to)) + ", but there are " +
+                         std::to_string(replicas) + " replicas");
+    seen[to] = true;
+  }
+  for (unsigned r = 0; r < replicas; ++r)
+    if (r >= spec.copyTo.size() || spec.copyTo[r] == ~0u || !seen[r])
+      throw poplar_error(
+          where + ": replica " + std::to_string(r) + " is not " +
+          (r >= spec.copyTo.size() || spec.copyTo[r] == ~0u ? "a source" : "a destination") +
+          " in the replica map: each of the " + std::to_string(replicas) +
+          " replicas must be a source once and a destination once");
 }
 
 const char* collectiveOpName(CollectiveOp op) {

@@ -19,6 +19,9 @@ enum class CollectiveKind : std::uint8_t {
   AllReduce,     ///< dst[i] = op over the group of src[i]            (dst: src's shape)
   ReduceScatter, ///< member j of the group gets slice j of AllReduce (dst: ceil(n / k) elements)
   AllGather,     ///< dst = the members' src, in group order          (dst: k × n elements)
+  Broadcast,     ///< dst = the src of the group's member `root`        (dst: src's shape)
+  AllToAll,      ///< src cut in k slices: member j's slice i = member i's slice j (dst: src's)
+  Copy,          ///< CrossReplicaCopy: replica copyTo[r] gets replica r's src (dst: src's)
 };
 
 /// The reductions gcl::CollectiveOperator names, in its order.
@@ -43,6 +46,10 @@ struct CollectiveSpec {
   GroupType groupType = GroupType::All;
   unsigned groupSize = 0; ///< 0 (or with All): every replica
   std::string opName;     ///< the API call, for messages ("gcl::allReduceCrossReplica")
+  unsigned root = 0;      ///< Broadcast: the member of each group whose data every member gets
+  /// Copy: the replica each replica's source goes to (a permutation without fixed points over
+  /// the job's replicas; index: the source replica).
+  std::vector<unsigned> copyTo;
 };
 
 /// The replica groups a spec forms over `replicas` replicas: each group lists its members in
@@ -51,6 +58,10 @@ std::vector<std::vector<unsigned>> replicaGroups(const CollectiveSpec& spec, uns
 
 const char* collectiveKindName(CollectiveKind k);
 const char* collectiveOpName(CollectiveOp op);
+
+/// Checks a Copy spec's map against the `replicas` it runs over: every replica exactly once as a
+/// source and once as a destination, none to itself. Throws poplar_error naming `where`.
+void checkCopyMap(const CollectiveSpec& spec, unsigned replicas, const std::string& where);
 
 /// A program running the collective `spec` from `src` into `dst` (both of one type, dst's size
 /// following the kind) across the replicas of their graph.

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace poplar::detail {
 
@@ -37,6 +38,12 @@ public:
   virtual ~InstanceTransport() = default;
   /// `all` receives every instance's `bytes` bytes of `local`, in instance order.
   virtual void allGather(const void* local, std::size_t bytes, void* all) = 0;
+  /// Instance i sends its consecutive blocks of `send` (`sendBytes[j]` bytes for instance j) and
+  /// receives into `recv` instance j's block for it (`recvBytes[j]` bytes), in instance order.
+  virtual void allToAll(const void* send, const std::vector<std::size_t>& sendBytes, void* recv,
+                        const std::vector<std::size_t>& recvBytes) = 0;
+  /// `all` receives every instance's `bytes[i]` bytes of `local`, in instance order.
+  virtual void allGather(const void* local, const std::vector<std::size_t>& bytes, void* all) = 0;
   /// The name shown in errors and profiles ("Open MPI 4.1.4").
   virtual std::string name() const = 0;
 };

@@ -968,6 +968,54 @@ void reduceInto(CollectiveOp op, Type type, const std::vector<const unsigned cha
 }
 } // namespace
 
+/// An all-reduce over one group of every replica of a poprun job, as a reduce-scatter then an
+/// all-gather between the instances: instance i receives slice i of every replica's source
+/// (MPI all-to-all), combines it exactly as one process combines those elements (every replica,
+/// in replica order, in double precision), and the instances' combined slices are gathered
+/// into every instance. Each instance moves about twice the data instead of every instance's
+/// whole sources, and the results are the same bits. False when it does not apply (groups,
+/// LOCAL, fewer elements than instances, buffers too large for MPI's int counts).
+bool Runtime::allReduceAcrossInstances(const LoweredProgram& p,
+                                       const std::vector<unsigned char>& mine, unsigned local) {
+  const CollectiveSpec& spec = p.collective;
+  const auto& job = instanceContext();
+  const std::size_t n = p.transfer.numElements, size = p.transfer.type.size();
+  const unsigned global = globalReplicationFactor(local);
+  if (spec.kind != CollectiveKind::AllReduce || spec.op == CollectiveOp::Local ||
+      replicaGroups(spec, global).size() != 1 || n < job.count ||
+      job.replicaOffset != job.index * local || mine.size() > (std::size_t(1) << 30))
+    return false;
+  InstanceTransport* transport = instanceTransport();
+  if (!transport) return false; // the gathering path names the missing backend
+  const unsigned instances = job.count;
+  auto begin = [&](unsigned i) { return n * i / instances; };
+  // Slice j of each local replica's source goes to instance j, replica after replica.
+  std::vector<std::size_t> sendBytes(instances), recvBytes(instances), sliceBytes(instances);
+  std::vector<unsigned char> send(mine.size());
+  std::size_t at = 0;
+  for (unsigned j = 0; j < instances; ++j) {
+    sliceBytes[j] = (begin(j + 1) - begin(j)) * size;
+    sendBytes[j] = local * sliceBytes[j];
+    for (unsigned r = 0; r < local; ++r, at += sliceBytes[j])
+      std::memcpy(send.data() + at, mine.data() + r * n * size + begin(j) * size, sliceBytes[j]);
+  }
+  const std::size_t mySlice = sliceBytes[job.index];
+  for (unsigned j = 0; j < instances; ++j)
+    recvBytes[j] = local * mySlice;
+  std::vector<unsigned char> received(std::size_t(instances) * local * mySlice);
+  transport->allToAll(send.data(), sendBytes, received.data(), recvBytes);
+  // Instance-major, then local replica: the job's replica order.
+  std::vector<const unsigned char*> src(std::size_t(instances) * local);
+  for (std::size_t m = 0; m < src.size(); ++m)
+    src[m] = received.data() + m * mySlice;
+  std::vector<unsigned char> reduced(mySlice), out(n * size);
+  reduceInto(spec.op, p.transfer.type, src, mySlice / size, reduced.data());
+  transport->allGather(reduced.data(), sliceBytes, out.data());
+  for (unsigned r = 0; r < local; ++r)
+    scatter(replicas_[r]->arena.get(), p.result.runs, out.data());
+  return true;
+}
+
 void Runtime::collective(unsigned node) {
   const LoweredProgram& p = g_.programs[node];
   const CollectiveSpec& spec = p.collective;
@@ -986,6 +1034,7 @@ void Runtime::collective(unsigned node) {
     gather(replicas_[r]->arena.get(), p.transfer.runs, mine.data() + r * bytes);
   std::vector<unsigned char> all;
   const unsigned char* sources = mine.data();
+  if (global != local && allReduceAcrossInstances(p, mine, local)) return;
   if (global != local) {
     InstanceTransport* transport = instanceTransport();
     if (!transport)
@@ -999,6 +1048,13 @@ void Runtime::collective(unsigned node) {
     sources = all.data();
   }
   auto isLocal = [&](unsigned m) { return m >= offset && m < offset + local; };
+  if (spec.kind == CollectiveKind::Copy) { // CrossReplicaCopy: one source for each replica
+    for (unsigned from = 0; from < spec.copyTo.size(); ++from)
+      if (isLocal(spec.copyTo[from]))
+        scatter(replicas_[spec.copyTo[from] - offset]->arena.get(), p.result.runs,
+                sources + std::size_t(from) * bytes);
+    return;
+  }
   // Replicas not taking part in the lockstep (a single replica) form a group of one.
   const auto groups =
       global == 1 ? std::vector<std::vector<unsigned>>{{0u}} : replicaGroups(spec, global);
@@ -1009,6 +1065,21 @@ void Runtime::collective(unsigned node) {
     std::vector<const unsigned char*> src(k);
     for (std::size_t j = 0; j < k; ++j)
       src[j] = sources + std::size_t(group[j]) * bytes;
+    if (spec.kind == CollectiveKind::Broadcast) { // every member gets the root's data
+      for (unsigned m : group)
+        if (isLocal(m)) scatter(replicas_[m - offset]->arena.get(), p.result.runs, src[spec.root]);
+      continue;
+    }
+    if (spec.kind == CollectiveKind::AllToAll) { // member j's slice i is member i's slice j
+      const std::size_t slice = bytes / k;
+      for (std::size_t j = 0; j < k; ++j) {
+        if (!isLocal(group[j])) continue;
+        for (std::size_t i = 0; i < k; ++i)
+          std::memcpy(out.data() + i * slice, src[i] + j * slice, slice);
+        scatter(replicas_[group[j] - offset]->arena.get(), p.result.runs, out.data());
+      }
+      continue;
+    }
     if (spec.kind == CollectiveKind::AllGather) {
       for (std::size_t j = 0; j < k; ++j)
         std::memcpy(out.data() + j * bytes, src[j], bytes);

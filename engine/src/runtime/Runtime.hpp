@@ -101,6 +101,9 @@ private:
   /// Replica `r` reached collective `node` (or finished, node < 0); returns when it may go on.
   void arrive(Replica& r, int node);
   /// Every replica waits at `node`: performs the collective for all of them.
+  /// A job-wide all-reduce between instances as a reduce-scatter and an all-gather (Runtime.cpp).
+  bool allReduceAcrossInstances(const LoweredProgram& p, const std::vector<unsigned char>& mine,
+                                unsigned local);
   void collective(unsigned node);
   /// `wrapped`: the node's implicit Block (ExecutionObserver::isImplicitBlock) is already open.
   void exec(Replica& r, unsigned node, bool wrapped = false);

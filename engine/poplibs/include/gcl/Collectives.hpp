@@ -1,5 +1,6 @@
 // Collectives across the replicas of a replicated graph (Graph(target, replicationFactor)):
-// all-reduce, reduce-scatter and all-gather over all replicas or over groups of them.
+// all-reduce, reduce-scatter, all-gather, broadcast and all-to-all over all replicas or over
+// groups of them (poplar::program::CrossReplicaCopy copies between pairs of replicas).
 //
 // Each call adds to `prog` one cross-replica exchange: when every replica's program reaches it,
 // the data of the replicas of each group are combined and written back to each of them. The
@@ -138,5 +139,25 @@ poplar::Tensor allGatherCrossReplica(poplar::Graph& graph, const poplar::Tensor&
                                      poplar::program::Sequence& prog,
                                      const poplar::DebugContext& debugContext = {},
                                      const poplar::OptionFlags& options = {});
+
+/// The data of the group's member `rootReplica` (its index in the group: the replica itself
+/// with the default group of all replicas), for every member: a new tensor mapped as `data`.
+poplar::Tensor broadcastCrossReplica(poplar::Graph& graph, const poplar::Tensor& data,
+                                     poplar::program::Sequence& prog, const CommGroup& group = {},
+                                     unsigned rootReplica = 0,
+                                     const poplar::DebugContext& debugContext = {},
+                                     const poplar::OptionFlags& options = {});
+
+/// All-to-all over the group: `data`'s first dimension is the group size k, and row i of member
+/// j's result is row j of member i's `data` (each member sends row i to member i). A new tensor
+/// mapped as `data`.
+poplar::Tensor allToAllCrossReplica(poplar::Graph& graph, const poplar::Tensor& data,
+                                    poplar::program::Sequence& prog, const CommGroup& group,
+                                    const poplar::DebugContext& debugContext = {},
+                                    const poplar::OptionFlags& options = {});
+poplar::Tensor allToAllCrossReplica(poplar::Graph& graph, const poplar::Tensor& data,
+                                    poplar::program::Sequence& prog,
+                                    const poplar::DebugContext& debugContext = {},
+                                    const poplar::OptionFlags& options = {});
 
 } // namespace gcl

@@ -266,4 +266,52 @@ Tensor allGatherCrossReplica(Graph& graph, const Tensor& data, Sequence& prog,
   return allGatherCrossReplica(graph, data, prog, CommGroup(), debugContext, options);
 }
 
+Tensor broadcastCrossReplica(Graph& graph, const Tensor& data, Sequence& prog,
+                             const CommGroup& group, unsigned rootReplica,
+                             const DebugContext& debugContext, const OptionFlags& options) {
+  const std::string name = "gcl::broadcastCrossReplica";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "broadcastCrossReplica");
+  poplibs_support::checkValid(data, name, "data");
+  poplibs_support::checkType(data.elementType(), {FLOAT, HALF, INT, UNSIGNED_INT, BOOL}, name,
+                             "data");
+  auto spec =
+      specOf(graph, pd::CollectiveKind::Broadcast, CollectiveOperator::ADD, group, name, options);
+  const unsigned k = groupSizeOf(graph, spec);
+  if (rootReplica >= k)
+    throw poputil::poplibs_error(name + ": rootReplica " + std::to_string(rootReplica) +
+                                 " is not a member of a group of " + std::to_string(k) +
+                                 " replicas (it indexes the group's members)");
+  spec.root = rootReplica;
+  poplibs_support::tileMapping(graph, data, name);
+  const Tensor out = graph.clone(data, {di, "out"});
+  addCollective(spec, data, out, prog, di);
+  return out;
+}
+
+Tensor allToAllCrossReplica(Graph& graph, const Tensor& data, Sequence& prog,
+                            const CommGroup& group, const DebugContext& debugContext,
+                            const OptionFlags& options) {
+  const std::string name = "gcl::allToAllCrossReplica";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "allToAllCrossReplica");
+  poplibs_support::checkValid(data, name, "data");
+  poplibs_support::checkType(data.elementType(), {FLOAT, HALF, INT, UNSIGNED_INT, BOOL}, name,
+                             "data");
+  const auto spec =
+      specOf(graph, pd::CollectiveKind::AllToAll, CollectiveOperator::ADD, group, name, options);
+  const unsigned k = groupSizeOf(graph, spec);
+  if (data.rank() == 0 || data.dim(0) != k)
+    throw poputil::poplibs_error(name + ": data is " + data.shapeToString() +
+                                 "; its first dimension must be the group size " +
+                                 std::to_string(k) + " (one row for each member)");
+  poplibs_support::tileMapping(graph, data, name);
+  const Tensor out = graph.clone(data, {di, "out"});
+  addCollective(spec, data, out, prog, di);
+  return out;
+}
+
+Tensor allToAllCrossReplica(Graph& graph, const Tensor& data, Sequence& prog,
+                            const DebugContext& debugContext, const OptionFlags& options) {
+  return allToAllCrossReplica(graph, data, prog, CommGroup(), debugContext, options);
+}
+
 } // namespace gcl
