@@ -9,6 +9,7 @@
 
 #include <gcl/Collectives.hpp>
 #include <poplar/Engine.hpp>
+#include <poplar/Executable.hpp>
 #include <popops/codelets.hpp>
 #include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
@@ -410,5 +411,38 @@ TEST_CASE("the new collectives are global exchanges in the profile", "[gcl][prof
     if (name.find("bcast") != std::string::npos) CHECK(in == bytes);       // forwarded
     if (name.find("a2a") != std::string::npos) CHECK(in == bytes * 3 / 4); // all but its row
     if (name.find("copy") != std::string::npos) CHECK(in == bytes);        // one hop
+  }
+}
+
+TEST_CASE("a serialized executable keeps a broadcast's root and a cross-replica copy's map",
+          "[gcl]") {
+  auto device = test::smallDevice(4, kReplicas);
+  Graph graph(device.getTarget(), kReplicas);
+  Tensor in = graph.addVariable(FLOAT, {3}, "in");
+  graph.setTileMapping(in, 0);
+  Sequence prog;
+  prog.add(Copy(graph.addHostToDeviceFIFO("in", FLOAT, 3), in));
+  const Tensor root = gcl::broadcastCrossReplica(graph, in, prog, gcl::CommGroup(), 3, "bcast");
+  const Tensor copied = graph.clone(in, "copied");
+  prog.add(CrossReplicaCopy(in, copied, {{0, 3}, {3, 1}, {1, 2}, {2, 0}}, "copy"));
+  prog.add(Copy(root, graph.addDeviceToHostFIFO("root", FLOAT, 3)));
+  prog.add(Copy(copied, graph.addDeviceToHostFIFO("copied", FLOAT, 3)));
+  std::stringstream bytes;
+  compileGraph(graph, {prog}).serialize(bytes);
+  Engine engine(Executable::deserialize(bytes));
+  engine.load(device);
+  std::vector<std::vector<float>> inputs(kReplicas), roots(kReplicas, std::vector<float>(3)),
+      copies(kReplicas, std::vector<float>(3));
+  for (unsigned r = 0; r < kReplicas; ++r) {
+    inputs[r] = {float(r), float(10 * r), float(100 * r)};
+    engine.connectStream("in", r, inputs[r].data(), inputs[r].data() + 3);
+    engine.connectStream("root", r, roots[r].data(), roots[r].data() + 3);
+    engine.connectStream("copied", r, copies[r].data(), copies[r].data() + 3);
+  }
+  engine.run(0);
+  const unsigned from[kReplicas] = {2, 3, 1, 0}; // the map's source of each destination
+  for (unsigned r = 0; r < kReplicas; ++r) {
+    CHECK(roots[r] == inputs[3]);
+    CHECK(copies[r] == inputs[from[r]]);
   }
 }
