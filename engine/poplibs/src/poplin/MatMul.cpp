@@ -121,14 +121,22 @@ MatMulPlan planFor(const Graph& graph, const Tensor& A, const Tensor& B, const O
   return plan(graph, A.elementType(), A.shape(), B.shape(), options, op);
 }
 
-/// The compute sets a product (or all groups of a grouped product) adds its vertices to.
+/// The compute sets a product (or all groups of a grouped product) adds its vertices to; the
+/// second is made only when some product splits K, so unsplit products add no empty one.
 struct Stages {
   ComputeSet multiply, reduce;
-  bool reduces = false; ///< some product split K, so `reduce` has vertices
+  bool reduces = false; ///< `reduce` exists
+  DebugContext di;
 };
 
 Stages addStages(Graph& graph, const DebugContext& di) {
-  return {graph.addComputeSet({di, "Multiply"}), graph.addComputeSet({di, "Reduce"}), false};
+  return {graph.addComputeSet({di, "Multiply"}), ComputeSet(), false, di};
+}
+
+ComputeSet& reduceStage(Graph& graph, Stages& st) {
+  if (!st.reduces) st.reduce = graph.addComputeSet({st.di, "Reduce"});
+  st.reduces = true;
+  return st.reduce;
 }
 
 void runStages(const Stages& st, Sequence& prog, const DebugContext& di) {
@@ -136,18 +144,28 @@ void runStages(const Stages& st, Sequence& prog, const DebugContext& di) {
   if (st.reduces) prog.add(program::Execute(st.reduce, {di, "Reduce"}));
 }
 
-/// Adds the vertices of A . B -> out to `st` (rearranging copies of A or B go to `prog`).
-void addProduct(Graph& graph, const MatMulPlan& p, const Tensor& A, const Tensor& B,
-                const Tensor& out, Sequence& prog, Stages& st, const DebugContext& di,
-                const std::string& op) {
+/// A and B of one product, flattened, rearranged first (copies added to `prog`) where their
+/// rows are not contiguous.
+struct Operands {
+  Tensor a, b;
+};
+
+Operands arrange(Graph& graph, const MatMulPlan& p, const Tensor& A, const Tensor& B,
+                 const Tensor& out, Sequence& prog, const DebugContext& di, const std::string& op) {
   if (out.shape() != std::vector<std::size_t>{p.M, p.N})
     throw poputil::poplibs_error(op + ": the output has shape " + out.shapeToString() + " but A " +
                                  A.shapeToString() + " x B " + B.shapeToString() + " is " +
                                  shapeString({p.M, p.N}));
   poplibs_support::checkType(out.elementType(), {FLOAT, HALF}, op, "the output");
+  return {rowMajor(graph, A, lhsMapping(p), prog, {di, "rearrangeLHS"}).flatten(),
+          rowMajor(graph, B, rhsMapping(p), prog, {di, "rearrangeRHS"}).flatten()};
+}
 
-  const Tensor a = rowMajor(graph, A, lhsMapping(p), prog, {di, "rearrangeLHS"}).flatten();
-  const Tensor b = rowMajor(graph, B, rhsMapping(p), prog, {di, "rearrangeRHS"}).flatten();
+/// Adds the vertices of a . b -> out (operands from arrange()) to `st`.
+void addProduct(Graph& graph, const MatMulPlan& p, const Operands& ops, const Tensor& out,
+                Stages& st, const DebugContext& di, const std::string& op) {
+  const Tensor& a = ops.a;
+  const Tensor& b = ops.b;
 
   // Stage 1: one vertex per (block, K chunk), writing its block's rows of partial sums (or of
   // the output when K is not split). Every edge is a piece of one row: a contiguous run.
@@ -185,7 +203,7 @@ void addProduct(Graph& graph, const MatMulPlan& p, const Tensor& A, const Tensor
 
   // Stage 2: the tile holding each piece of the output sums the piece's partials. The partials
   // of a piece are the same elements of each chunk's [M,N] plane: contiguous runs.
-  st.reduces = true;
+  ComputeSet& reduceCs = reduceStage(graph, st);
   const std::string reduceVertex =
       poputil::templateVertex("poplin::ReducePartials", p.partialsType, out.elementType());
   const Tensor flatOut = out.flatten();
@@ -195,7 +213,7 @@ void addProduct(Graph& graph, const MatMulPlan& p, const Tensor& A, const Tensor
       std::vector<Tensor> edges;
       for (const auto& plane : results)
         edges.push_back(plane.slice(piece));
-      const auto v = graph.addVertex(st.reduce, reduceVertex);
+      const auto v = graph.addVertex(reduceCs, reduceVertex);
       graph.connect(v["partials"], edges);
       graph.connect(v["out"], flatOut.slice(piece));
       graph.setTileMapping(v, tile);
@@ -204,8 +222,9 @@ void addProduct(Graph& graph, const MatMulPlan& p, const Tensor& A, const Tensor
 
 void matMulInto(Graph& graph, const MatMulPlan& p, const Tensor& A, const Tensor& B,
                 const Tensor& out, Sequence& prog, const DebugContext& di, const std::string& op) {
+  const Operands ops = arrange(graph, p, A, B, out, prog, di, op);
   Stages st = addStages(graph, di);
-  addProduct(graph, p, A, B, out, prog, st, di, op);
+  addProduct(graph, p, ops, out, st, di, op);
   runStages(st, prog, di);
 }
 
@@ -294,9 +313,12 @@ void groupedInto(Graph& graph, const Tensor& A, const Tensor& B, const Tensor& o
     throw poputil::poplibs_error(op + ": the output has shape " + out.shapeToString() + " but A " +
                                  A.shapeToString() + " x B " + B.shapeToString() + " is " +
                                  shapeString(want));
+  std::vector<Operands> ops;
+  for (std::size_t g = 0; g < plans.size(); ++g)
+    ops.push_back(arrange(graph, plans[g], A[g], B[g], out[g], prog, di, op));
   Stages st = addStages(graph, di);
   for (std::size_t g = 0; g < plans.size(); ++g)
-    addProduct(graph, plans[g], A[g], B[g], out[g], prog, st, di, op);
+    addProduct(graph, plans[g], ops[g], out[g], st, di, op);
   runStages(st, prog, di);
 }
 
