@@ -139,3 +139,32 @@ TEST_CASE("popnn::rnn flops, preplan parameters and misuse", "[popnn][rnn]") {
                     Contains("initState must have shape [3,5], not [3,4]"));
   CHECK_THROWS_AS(rnn::createInput(g, 0, 3, 4, 5, FLOAT), poputil::poplibs_error);
 }
+
+TEST_CASE("Rnn.hpp's sequence tensors and shiftRnnTensor", "[popnn][rnn]") {
+  test::Harness h(4);
+  auto& g = h.graph();
+  const rnn::RnnParams params(FLOAT, 2, 3, {4, 5});
+  CHECK(rnn::createInputTensor(g, params, 1).shape() == std::vector<std::size_t>{3, 2, 4});
+  CHECK(rnn::createOutputTensor(g, params, 1).shape() == std::vector<std::size_t>{3, 2, 5});
+  CHECK(rnn::createOutputTensor(g, params, 2, 1).shape() == std::vector<std::size_t>{6, 2, 5});
+  CHECK(rnn::createRecurrentTensor(g, params, 7, 1).shape() == std::vector<std::size_t>{3, 2, 7});
+  CHECK(rnn::createInitialState(g, params, false, 2, 1).shape() ==
+        std::vector<std::size_t>{2, 2, 4});
+  CHECK_THROWS_WITH(rnn::createInputTensor(g, params, 0), Contains("numShards"));
+  const rnn::RnnBatchwiseFlags flags;
+  CHECK_FALSE(flags.valid());
+
+  std::vector<float> base(3 * 2 * 5), single(2 * 5);
+  for (std::size_t i = 0; i < base.size(); ++i)
+    base[i] = float(i);
+  for (std::size_t i = 0; i < single.size(); ++i)
+    single[i] = -float(i) - 1;
+  const Tensor tBase = h.input("base", FLOAT, {3, 2, 5}, base);
+  const Tensor tSingle = h.input("single", FLOAT, {2, 5}, single);
+  const Tensor shifted = rnn::shiftRnnTensor(g, params, tBase, tSingle, h.prog(), 1);
+  h.read("shifted", shifted);
+  h.run();
+  std::vector<float> expected(single);
+  expected.insert(expected.end(), base.begin(), base.begin() + 2 * 2 * 5);
+  CHECK(h.result("shifted") == expected);
+}
