@@ -88,7 +88,7 @@ struct RnnSlice {
 struct RnnBatchwiseFlags {
   poplar::Tensor mask;
   poplar::Tensor inverse;
-  bool valid() const { return mask.valid(); };
+  bool valid() const { return mask.valid(); }
 };
 
 struct TimeStepState {
