@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <popnn/Recurrent.hpp>
+#include <popnn/Rnn.hpp>
 #include <poputil/exceptions.hpp>
 
 using namespace poplar;
