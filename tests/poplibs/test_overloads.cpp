@@ -160,14 +160,18 @@ TEST_CASE("allTrue is the AND of every element", "[popops]") {
 }
 
 TEST_CASE("poplin::PlanningCache is the SDK 3 name of the matmul planning cache", "[poplin]") {
-  STATIC_REQUIRE(std::is_same<poplin::PlanningCache, poplin::matmul::PlanningCache>::value);
+  STATIC_REQUIRE(std::is_base_of<poplin::PlanningCache, poplin::matmul::PlanningCache>::value);
   test::Harness h(4);
   poplin::PlanningCache cache;
+  poplin::matmul::PlanningCache oldCache;
+  CHECK(&oldCache.getImpl() == static_cast<poplin::PlanningCache*>(&oldCache));
   const Tensor A = h.input("A", FLOAT, {2, 3}, {1, 2, 3, 4, 5, 6});
   const Tensor B = h.input("B", FLOAT, {3, 1}, {1, 1, 1});
   h.read("C", poplin::matMul(h.graph(), A, B, h.prog(), "mm", {}, &cache));
+  h.read("D", poplin::matMul(h.graph(), A, B, h.prog(), "mm", {}, &oldCache));
   h.run();
   CHECK(h.result("C") == std::vector<float>{6, 15});
+  CHECK(h.result("D") == std::vector<float>{6, 15});
 }
 
 TEST_CASE("cast converts to and from bool", "[popops][cast]") {

@@ -1,12 +1,17 @@
 // Parameters shared by PopLibs' recurrent layers (LSTM, GRU): element type, batch, time steps
-// and layer sizes {input size, output size}.
-// Differs from PopLibs: only RnnParams so far; the generic rnn::Rnn loop, its state and slice
-// helpers are not provided yet (docs/compatibility.md), and a variable number of time steps
-// (varTimeSteps) is refused by the layers.
+// and layer sizes {input size, output size}; the sequence tensors' creators and the types of
+// PopLibs' generic RNN loop.
+// Differs from PopLibs: the generic rnn::Rnn loop itself is not provided yet
+// (docs/compatibility.md); sequences are not sharded (numShards is checked, each step is
+// spread over all tiles); a variable number of time steps (varTimeSteps) is refused by the
+// layers.
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 #include <vector>
@@ -39,6 +44,74 @@ struct RnnParams {
   bool variableTimeSteps() const;
   /// Whether varTimeSteps has one entry per batch element.
   bool batchVariableTimeSteps() const;
+};
+
+/// A state tensor [multiple, batchSize, size], size the output size (isOutput) or the input
+/// size.
+poplar::Tensor createInitialState(poplar::Graph& graph, const RnnParams& params, bool isOutput,
+                                  unsigned multiple, unsigned numShards,
+                                  const poplar::DebugContext& debugContext = {});
+
+/// A sequence [maxTimeSteps, batchSize, size], each step spread over the tiles.
+poplar::Tensor createRecurrentTensor(poplar::Graph& graph, const RnnParams& params, unsigned size,
+                                     unsigned numShards,
+                                     const poplar::DebugContext& debugContext = {});
+
+/// The input sequence [maxTimeSteps, batchSize, inputSize].
+poplar::Tensor createInputTensor(poplar::Graph& graph, const RnnParams& params, unsigned numShards,
+                                 const poplar::DebugContext& debugContext = {});
+
+/// The output sequence [maxTimeSteps, batchSize, outputSize].
+poplar::Tensor createOutputTensor(poplar::Graph& graph, const RnnParams& params, unsigned numShards,
+                                  const poplar::DebugContext& debugContext = {});
+/// `multiple` output sequences along the first dimension: [multiple * maxTimeSteps, ...].
+poplar::Tensor createOutputTensor(poplar::Graph& graph, const RnnParams& params, unsigned multiple,
+                                  unsigned numShards,
+                                  const poplar::DebugContext& debugContext = {});
+
+/// tBase shifted one step later: step 0 a copy of tSingle (added to `prog`), step n tBase's
+/// step n - 1 (a view).
+poplar::Tensor shiftRnnTensor(poplar::Graph& graph, const RnnParams& params,
+                              const poplar::Tensor& tBase, const poplar::Tensor& tSingle,
+                              poplar::program::Sequence& prog, unsigned numShards,
+                              const poplar::DebugContext& debugContext = {});
+
+/// The tensors of one time step.
+struct RnnSlice {
+  std::vector<poplar::Tensor> inputs;
+  poplar::Tensor interimIn;
+  poplar::Tensor interimOut;
+  std::vector<poplar::Tensor> outputs;
+};
+
+/// Per batch entry, whether the step is within its number of steps (and the complement).
+struct RnnBatchwiseFlags {
+  poplar::Tensor mask;
+  poplar::Tensor inverse;
+  bool valid() const { return mask.valid(); }
+};
+
+struct TimeStepState {
+  poplar::Tensor begin;
+  poplar::Tensor counter;
+  poplar::Tensor variableSeqFlag;
+};
+
+/// The body of PopLibs' generic RNN loop, called per shard.
+using LoopBodyType = std::function<poplar::program::Sequence(
+    poplar::Graph& graph, const TimeStepState& time, const RnnBatchwiseFlags&,
+    std::vector<poplar::Tensor>&, const RnnSlice& slice, std::vector<poplar::Tensor>&,
+    poplar::program::Sequence*, const poplar::DebugNameAndId&)>;
+
+/// The gather body of PopLibs' generic RNN loop.
+using GatherBodyType = std::function<poplar::program::Sequence(
+    poplar::Graph& graph, const RnnSlice& slice, unsigned stepsPerGather,
+    poplar::program::Sequence*, const poplar::DebugNameAndId&)>;
+
+/// Which state to store in `output` at every step.
+struct StateSequence {
+  poplar::Tensor output;
+  std::size_t stateIndex;
 };
 
 } // namespace rnn

@@ -4,24 +4,47 @@
 #include "poplibs_support/TileWork.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <ostream>
 #include <poplar/exceptions.hpp>
 
 namespace poplin {
 
+// PopLibs' matmul options: only partialsType changes the plan here, the others are checked so a
+// typo or a bad value fails as it would on PopLibs.
 MatMulOptions parseMatMulOptions(const poplar::OptionFlags& options, const std::string& op) {
-  poplibs_support::checkOptions(options, {"partialsType"}, op);
+  poplibs_support::checkOptions(options,
+                                {"partialsType", "availableMemoryProportion", "fullyConnectedPass",
+                                 "inputRHSIsPreArranged", "use128BitConvUnitLoad",
+                                 "enableMultiStageReduce", "enableFastReduce", "remapOutputTensor",
+                                 "planConstraints", "gatherOutput", "disableSRForAMPVertices"},
+                                op);
   MatMulOptions parsed;
-  if (options.contains("partialsType")) {
-    const auto& v = options.at("partialsType");
-    if (v == "float")
-      parsed.partialsType = poplar::FLOAT;
-    else if (v == "half")
-      parsed.partialsType = poplar::HALF;
-    else
-      throw poplar::invalid_option(op + ": option 'partialsType' = '" + v +
-                                   "': expected float or half");
+  for (const auto& kv : options) {
+    const std::string& k = kv.first;
+    const std::string& v = kv.second;
+    auto bad = [&](const char* want) {
+      throw poplar::invalid_option(op + ": option '" + k + "' = '" + v + "': expected " + want);
+    };
+    if (k == "partialsType") {
+      if (v == "float")
+        parsed.partialsType = poplar::FLOAT;
+      else if (v == "half")
+        parsed.partialsType = poplar::HALF;
+      else
+        bad("float or half");
+    } else if (k == "availableMemoryProportion") {
+      char* end = nullptr;
+      const double d = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end || d < 0 || d > 1) bad("a number in [0, 1]");
+    } else if (k == "fullyConnectedPass") {
+      if (v != "NONE" && v != "INFERENCE_FWD" && v != "TRAINING_FWD" && v != "TRAINING_BWD" &&
+          v != "TRAINING_WU")
+        bad("NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD or TRAINING_WU");
+    } else if (k != "planConstraints") {
+      if (v != "true" && v != "false") bad("true or false");
+    }
   }
   return parsed;
 }
@@ -46,8 +69,9 @@ void forEachPartSize(std::size_t total, std::size_t minParts, std::size_t maxPar
 } // namespace
 
 MatMulPlan planMatMul(const poplar::Target& target, poplar::Type inputType,
-                      poplar::Type partialsType, std::size_t M, std::size_t K, std::size_t N) {
-  const unsigned tiles = target.getNumTiles();
+                      poplar::Type partialsType, std::size_t M, std::size_t K, std::size_t N,
+                      unsigned numTiles, unsigned tileBase) {
+  const unsigned tiles = numTiles ? numTiles : target.getNumTiles();
   const std::uint64_t sync = target.getMaxIPUSyncDelay();
   const auto exchange = [&](std::uint64_t bytes) {
     return ceilDiv(bytes, target.getExchangeBytesPerCycle());
@@ -64,6 +88,7 @@ MatMulPlan planMatMul(const poplar::Target& target, poplar::Type inputType,
       p.inputType = inputType, p.partialsType = partialsType;
       p.M = M, p.K = K, p.N = N;
       p.numTiles = tiles;
+      p.tileBase = tileBase;
       p.rowsPerBlock = rows, p.colsPerBlock = cols;
       p.rowBlocks = ceilDiv(M, rows), p.colBlocks = ceilDiv(N, cols);
       // Splitting K only pays while there are idle tiles for the extra partial products.

@@ -28,6 +28,9 @@ struct MatMulPlan {
   std::size_t rowsPerBlock = 1, colsPerBlock = 1, kPerChunk = 1;
   std::size_t rowBlocks = 1, colBlocks = 1, kChunks = 1;
   unsigned numTiles = 1;
+  /// The first of the numTiles consecutive tiles the product uses (a grouped product's groups
+  /// each have their own range).
+  unsigned tileBase = 0;
   std::uint64_t stage1Cycles = 0, stage2Cycles = 0; ///< modelled, including exchange and sync
 
   std::size_t numVertices() const { return rowBlocks * colBlocks * kChunks; }
@@ -38,7 +41,7 @@ struct MatMulPlan {
   /// are spread evenly over the tiles; those sharing a piece of A are neighbours.
   unsigned tileOf(std::size_t rowBlock, std::size_t colBlock, std::size_t chunk) const {
     const std::size_t v = (chunk * rowBlocks + rowBlock) * colBlocks + colBlock;
-    return static_cast<unsigned>(std::uint64_t(v) * numTiles / numVertices());
+    return tileBase + static_cast<unsigned>(std::uint64_t(v) * numTiles / numVertices());
   }
 
 private:
@@ -47,9 +50,11 @@ private:
   }
 };
 
-/// The plan with the fewest modelled cycles for this product on `target`'s tiles.
+/// The plan with the fewest modelled cycles for this product on `numTiles` tiles from
+/// `tileBase` (0: all of `target`'s tiles).
 MatMulPlan planMatMul(const poplar::Target& target, poplar::Type inputType,
-                      poplar::Type partialsType, std::size_t M, std::size_t K, std::size_t N);
+                      poplar::Type partialsType, std::size_t M, std::size_t K, std::size_t N,
+                      unsigned numTiles = 0, unsigned tileBase = 0);
 
 std::ostream& operator<<(std::ostream& os, const MatMulPlan& plan);
 

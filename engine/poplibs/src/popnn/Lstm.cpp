@@ -1,10 +1,8 @@
 // Basic LSTM layers from PopLibs' own ops: poplin matmuls, popops maps and reductions, popnn
 // non-linearities. The time loop is unrolled; each step's tensors stay separate variables and
 // the intermediates handed to the backward pass are views over them (no copies).
-#include "poplibs_support/TileWork.hpp"
+#include "RnnLayers.hpp"
 
-#include <array>
-#include <cstdlib>
 #include <poplin/MatMul.hpp>
 #include <popnn/Lstm.hpp>
 #include <popnn/NonLinearity.hpp>
@@ -38,106 +36,32 @@ enum Kept : unsigned {
   kNumKept
 };
 
-struct Dims {
-  std::size_t T, B, I, H;
-};
+using rnn_layers::checkShape;
+using rnn_layers::Dims;
+using rnn_layers::newTensor;
+using rnn_layers::stack;
 
 Dims dimsOf(const LstmParams& p, const std::string& op) {
-  if (p.layerSizes.size() != 2)
-    throw poputil::poplibs_error(op + ": layerSizes must be {input size, output size}, not " +
-                                 std::to_string(p.layerSizes.size()) + " sizes");
-  if (p.rnn.variableTimeSteps())
-    throw poputil::poplibs_error(op + ": a variable number of time steps is not supported yet");
-  if (!p.timeSteps || !p.batchSize || !p.layerSizes[0] || !p.layerSizes[1])
-    throw poputil::poplibs_error(op + ": timeSteps, batchSize and layerSizes must be non-zero");
-  if (p.dataType != FLOAT && p.dataType != HALF)
-    throw poputil::poplibs_error(op + ": dataType must be float or half, not " +
-                                 p.dataType.toString());
-  return {p.timeSteps, p.batchSize, p.layerSizes[0], p.layerSizes[1]};
+  return rnn_layers::dimsOf(p, op);
 }
 
 // PopLibs' LSTM options; values are checked, though only the matmuls' options change anything.
 OptionFlags checkOptions(const OptionFlags& options, const std::string& op) {
-  poplibs_support::checkOptions(options,
-                                {"availableMemoryProportion", "partialsType",
-                                 "weightAccumulatorsType", "preCalcWeights", "recomputationMode",
-                                 "numShards", "rnnCodeReuse"},
-                                op);
-  OptionFlags matMulOptions;
-  for (const auto& kv : options) {
-    const std::string& k = kv.first;
-    const std::string& v = kv.second;
-    auto bad = [&](const char* want) {
-      throw poplar::invalid_option(op + ": option " + k + " must be " + want + ", not '" + v + "'");
-    };
-    if (k == "availableMemoryProportion") {
-      char* end = nullptr;
-      const double d = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end || d < 0 || d > 1) bad("a number in [0, 1]");
-      matMulOptions.set(k, v);
-    } else if (k == "partialsType" || k == "weightAccumulatorsType") {
-      if (v != "float" && v != "half") bad("float or half");
-      if (k == "partialsType") matMulOptions.set(k, v);
-    } else if (k == "preCalcWeights" || k == "rnnCodeReuse") {
-      if (v != "true" && v != "false") bad("true or false");
-    } else if (k == "recomputationMode") {
-      if (v != "none" && v != "cellAndTanh" && v != "full") bad("none, cellAndTanh or full");
-    } else if (k == "numShards") {
-      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v == "0")
-        bad("a positive integer");
-    }
-  }
-  return matMulOptions;
+  return rnn_layers::checkLayerOptions(options,
+                                       {"availableMemoryProportion", "partialsType",
+                                        "weightAccumulatorsType", "preCalcWeights",
+                                        "recomputationMode", "numShards", "rnnCodeReuse"},
+                                       op);
 }
 
-// Where each unit lies along the weights' first dimension.
-std::array<unsigned, BASIC_LSTM_CELL_NUM_UNITS> unitPositions(const LstmParams& p,
-                                                              const std::string& op) {
-  std::array<unsigned, BASIC_LSTM_CELL_NUM_UNITS> pos;
-  pos.fill(BASIC_LSTM_CELL_NUM_UNITS);
-  if (p.cellOrder.size() != BASIC_LSTM_CELL_NUM_UNITS)
-    throw poputil::poplibs_error(op + ": cellOrder must list the 4 units, not " +
-                                 std::to_string(p.cellOrder.size()));
-  for (unsigned k = 0; k < p.cellOrder.size(); ++k) {
-    const unsigned u = p.cellOrder[k];
-    if (u >= BASIC_LSTM_CELL_NUM_UNITS || pos[u] != BASIC_LSTM_CELL_NUM_UNITS)
-      throw poputil::poplibs_error(op + ": cellOrder must list each unit once");
-    pos[u] = k;
-  }
-  return pos;
-}
-
-void checkShape(const Tensor& t, const std::vector<std::size_t>& want, const std::string& op,
-                const char* what) {
-  if (!t.valid()) throw poputil::poplibs_error(op + ": " + what + " is an empty tensor");
-  if (t.shape() != want) {
-    std::string w, g;
-    for (auto d : want)
-      w += (w.empty() ? "" : ",") + std::to_string(d);
-    for (auto d : t.shape())
-      g += (g.empty() ? "" : ",") + std::to_string(d);
-    throw poputil::poplibs_error(op + ": " + what + " must have shape [" + w + "], not [" + g +
-                                 "]");
-  }
-}
-
-Tensor newTensor(Graph& graph, const Type& type, const std::vector<std::size_t>& shape,
-                 const DebugContext& dc) {
-  Tensor t = graph.addVariable(type, shape, dc);
-  poputil::mapTensorLinearly(graph, t);
-  return t;
+std::vector<unsigned> unitPositions(const LstmParams& p, const std::string& op) {
+  return rnn_layers::unitPositions(std::vector<unsigned>(p.cellOrder.begin(), p.cellOrder.end()),
+                                   BASIC_LSTM_CELL_NUM_UNITS, op);
 }
 
 // [4,X,H] weights as the [X,4H] matrix the matmuls take (a view).
 Tensor asMatrix(const Tensor& w) {
-  return w.dimShuffle({1, 0, 2}).reshape({w.dim(1), w.dim(0) * w.dim(2)});
-}
-
-Tensor stack(const std::vector<Tensor>& ts, unsigned dim) {
-  std::vector<Tensor> expanded;
-  for (const auto& t : ts)
-    expanded.push_back(t.expand({dim}));
-  return concat(expanded, dim);
+  return rnn_layers::unitsAsMatrix(w);
 }
 
 Tensor kept(const Tensor& intermediates, std::size_t step, Kept what) {
