@@ -107,6 +107,22 @@ public:
   Ref operator*() const { return *p_; }
   Ptr operator->() const { return p_; }
   operator const T&() const { return *p_; } // NOLINT: read a scalar input as its value
+  /// On the IPU `half` is a built-in type, so a scalar field converts to and from it in one
+  /// step (`out[i] = initA` with an Input<float> and a half element; `float x = inHalf`). The
+  /// host's half is a class: these give the same single conversion, and only between float and
+  /// half, so that arithmetic on a field stays unambiguous.
+  template <typename U,
+            typename std::enable_if<std::is_same<U, half>::value && std::is_same<T, float>::value,
+                                    int>::type = 0>
+  operator U() const { // NOLINT: implicit, as the IPU compiler's conversion is
+    return half(*p_);
+  }
+  template <typename U,
+            typename std::enable_if<std::is_same<U, float>::value && std::is_same<T, half>::value,
+                                    int>::type = 0>
+  operator U() const { // NOLINT: implicit, as the IPU compiler's conversion is
+    return float(*p_);
+  }
 
 private:
   friend struct detail::FieldAccess;
