@@ -407,7 +407,8 @@ public:
   CHECK_THAT(mixed.output, Catch::Contains("--no-execution-counts"));
 }
 
-TEST_CASE("half converts to and from scalar fields and scales half vectors as on the IPU",
+TEST_CASE("half converts to and from scalar fields and scales half vectors as on the IPU; written "
+          "scalar fields update in place",
           "[codelets][popc]") {
   test::CodeletScratch scratch;
   const auto file = scratch.write("half_codelets.cpp", R"(
@@ -421,7 +422,11 @@ public:
   Input<half> factor;  // read as a float
   Output<Vector<half, VectorLayout::ONE_PTR, 8>> out;
   Output<float> norm;
+  InOut<unsigned> runs; // updated in place, as public codelets do
   bool compute() {
+    runs += 2;
+    ++runs;
+    runs -= 1;
     for (unsigned i = 0; i < 8; ++i) out[i] = value;
     half4 *v = reinterpret_cast<half4 *>(&out[0]);
     const float f = factor;
@@ -439,19 +444,24 @@ public:
   auto factor = graph.addConstant(HALF, {}, 3.0f, "factor");
   auto out = graph.addVariable(HALF, {8}, "out");
   auto norm = graph.addVariable(FLOAT, {}, "norm");
-  for (const auto& t : {value, factor, out, norm})
+  auto runs = graph.addVariable(UNSIGNED_INT, {}, "runs");
+  graph.setInitialValue(runs, 0u);
+  for (const auto& t : {value, factor, out, norm, runs})
     graph.setTileMapping(t, 0);
   ComputeSet cs = graph.addComputeSet("fill");
   VertexRef v = graph.addVertex(
-      cs, "FillScale", {{"value", value}, {"factor", factor}, {"out", out}, {"norm", norm}});
+      cs, "FillScale", {{"value", value}, {"factor", factor}, {"out", out}, {"norm", norm}, {"runs", runs}});
   graph.setTileMapping(v, 0);
-  auto outF = graph.addVariable(FLOAT, {8}, "outF");
-  graph.setTileMapping(outF, 0);
   graph.createHostRead("out", out);
   graph.createHostRead("norm", norm);
+  graph.createHostRead("runs", runs);
   Engine engine(graph, Execute(cs));
   engine.load(device);
   engine.run(0);
+  engine.run(0);
+  unsigned timesTwo = 0;
+  engine.readTensor("runs", &timesTwo, &timesTwo + 1);
+  CHECK(timesTwo == 4);
   std::vector<std::uint16_t> raw(8);
   engine.readTensor("out", raw.data(), raw.data() + raw.size());
   std::vector<float> halves(8);

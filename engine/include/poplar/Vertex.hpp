@@ -123,6 +123,42 @@ public:
   operator U() const { // NOLINT: implicit, as the IPU compiler's conversion is
     return float(*p_);
   }
+  /// A written scalar (Output<unsigned>, InOut<float>) is updated in place as its value is, as
+  /// public codelets write it: `count -= 1;`, `++steps;` (assignment is `*flag = 0;`). Only for
+  /// writable fields: an Input stays read-only.
+#define TESSERA_SCALAR_FIELD_UPDATE(op)                                                            \
+  template <typename U, bool W = Writable, typename std::enable_if<W, int>::type = 0>              \
+  const ScalarField& operator op(const U& v) const {                                               \
+    *p_ op v;                                                                                      \
+    return *this;                                                                                  \
+  }
+  TESSERA_SCALAR_FIELD_UPDATE(+=)
+  TESSERA_SCALAR_FIELD_UPDATE(-=)
+  TESSERA_SCALAR_FIELD_UPDATE(*=)
+  TESSERA_SCALAR_FIELD_UPDATE(/=)
+  TESSERA_SCALAR_FIELD_UPDATE(%=)
+  TESSERA_SCALAR_FIELD_UPDATE(&=)
+  TESSERA_SCALAR_FIELD_UPDATE(|=)
+  TESSERA_SCALAR_FIELD_UPDATE(^=)
+  TESSERA_SCALAR_FIELD_UPDATE(<<=)
+  TESSERA_SCALAR_FIELD_UPDATE(>>=)
+#undef TESSERA_SCALAR_FIELD_UPDATE
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0>
+  const ScalarField& operator++() const {
+    ++*p_;
+    return *this;
+  }
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0>
+  const ScalarField& operator--() const {
+    --*p_;
+    return *this;
+  }
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0> T operator++(int) const {
+    return (*p_)++;
+  }
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0> T operator--(int) const {
+    return (*p_)--;
+  }
 
 private:
   friend struct detail::FieldAccess;
