@@ -32,6 +32,36 @@ typedef __fp16 half2 TESSERA_IPU_VECTOR(__fp16, 2);
 typedef __fp16 half4 TESSERA_IPU_VECTOR(__fp16, 4);
 #endif
 
+#if defined(__clang__) && defined(__cplusplus)
+/* On the IPU `half` is a built-in scalar type, so `(half)alpha * v` scales a half4 and
+ * `v + h` adds a half to every element. On the host `half` is the class poplar::half: these
+ * operators give the same element-wise meaning (the scalar rounded to half once, as the IPU
+ * holds it). In namespace poplar so that argument-dependent lookup always finds them. */
+#include <poplar/HalfFloat.hpp>
+#include <type_traits>
+namespace poplar {
+/* Templates, so that only a half2 or half4 operand itself selects them: a plain function would
+ * also take an int or a float converted (clang splats scalars to vectors) and make `h / 2` or
+ * `alpha * h` ambiguous. */
+template <typename V>
+using TesseraHalfVector =
+    typename std::enable_if<std::is_same<V, half2>::value || std::is_same<V, half4>::value,
+                            V>::type;
+#define TESSERA_HALF_VECTOR_SCALAR_OP(op)                                                          \
+  template <typename V> inline TesseraHalfVector<V> operator op(V v, half h) {                     \
+    return v op(__fp16)(float) h;                                                                  \
+  }                                                                                                \
+  template <typename V> inline TesseraHalfVector<V> operator op(half h, V v) {                     \
+    return (__fp16)(float)h op v;                                                                  \
+  }
+TESSERA_HALF_VECTOR_SCALAR_OP(+)
+TESSERA_HALF_VECTOR_SCALAR_OP(-)
+TESSERA_HALF_VECTOR_SCALAR_OP(*)
+TESSERA_HALF_VECTOR_SCALAR_OP(/)
+#undef TESSERA_HALF_VECTOR_SCALAR_OP
+} /* namespace poplar */
+#endif
+
 /* Worker contexts per tile of the simulated IPU (poplar/TileConstants.hpp has the same). */
 #ifndef CTXT_WORKERS
 #define CTXT_WORKERS (6)

@@ -75,20 +75,24 @@ std::vector<std::string> countingIrFlags() {
   return {"-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops", "-fno-discard-value-names"};
 }
 
-std::string countingSupportSource(unsigned part) {
+std::string countingSupportSource() {
   std::ostringstream os;
   os << "// Execution counting (popc, docs/profiling.md): instructions executed by this thread.\n"
      << "extern \"C\" {\n"
-     << (part == 0 ? "" : "extern ")
-     << "__attribute__((visibility(\"hidden\"))) __thread std::uint64_t " << kCounter
-     << (part == 0 ? " = 0" : "") << ";\n"
+     << "extern __attribute__((visibility(\"hidden\"))) __thread std::uint64_t " << kCounter
+     << ";\n"
      << "static __attribute__((used, always_inline)) inline void " << kCountFunction
      << "(std::uint64_t n) { " << kCounter << " += n; }\n"
-     << "}\n";
-  if (part == 0)
-    os << "extern \"C\" __attribute__((visibility(\"default\"))) std::uint64_t* "
-       << tessera::codelets::kExecutedInstructionsSymbol << "() { return &" << kCounter << "; }\n";
-  os << "\n";
+     << "}\n\n";
+  return os.str();
+}
+
+std::string countingEntrySource() {
+  std::ostringstream os;
+  os << "extern \"C\" __attribute__((visibility(\"hidden\"))) __thread std::uint64_t " << kCounter
+     << " = 0;\n"
+     << "extern \"C\" __attribute__((visibility(\"default\"))) std::uint64_t* "
+     << tessera::codelets::kExecutedInstructionsSymbol << "() { return &" << kCounter << "; }\n\n";
   return os.str();
 }
 

@@ -23,10 +23,13 @@ struct CountedBlock {
 /// value names stay so that the listing names blocks as the source does.
 std::vector<std::string> countingIrFlags();
 
-/// C++ put in each generated registration source: the per-thread counter (defined in part 0,
-/// declared in the others), the counting function the IR calls, and in part 0 the exported
-/// accessor the engine reads the counter through (kExecutedInstructionsSymbol, GpFile.hpp).
-std::string countingSupportSource(unsigned part);
+/// C++ put in each generated registration source: the per-thread counter's declaration and the
+/// counting function the IR calls.
+std::string countingSupportSource();
+/// C++ put in the .gp's entry source: the counter's definition and the exported accessor the
+/// engine reads it through (kExecutedInstructionsSymbol, GpFile.hpp). One per .gp, so that
+/// parts compiled separately (popc linking .gp files) share one counter.
+std::string countingEntrySource();
 
 /// Whether an IR instruction stands for an instruction the IPU issues: every one but phis
 /// (register moves the IPU's code folds into its predecessors), debug, lifetime and assume

@@ -1,25 +1,32 @@
 // popc: Tessera's codelet compiler, named and used as the Poplar SDK's.
 //
 //   popc [-I dir] [-D name[=value]] [-O0|-O1|-O2|-O3|-Os] [-g] [--pch-dir dir]
-//   [--no-execution-counts] [--list-counts file] [-o out.gp] codelets.cpp...
+//   [--no-execution-counts] [--list-counts file] [-o out.gp] inputs...
 //
-// Finds the vertex classes of each source with libclang, writes their registration, and
-// compiles source and registration for the host with clang-14 into one shared object, the
-// .gp file Graph::addCodelets loads. Exit status: 0 done, 1 the source does not compile,
-// 2 bad usage or unreadable input, 3 a vertex class Tessera cannot use, 4 no host compiler.
+// Finds the vertex classes of each C++ source with libclang, writes their registration, and
+// compiles source and registration for the host with clang-14; links them, with the parts of
+// any .gp inputs (GpParts.hpp), into one shared object, the .gp file Graph::addCodelets loads.
+// Assembly inputs (.S) are IPU code: accepted only when nothing of them is left for the host.
+// Exit status: 0 done, 1 the source does not compile, 2 bad usage or unreadable input, 3 a
+// vertex class Tessera cannot use, 4 no host compiler.
 #include "ExecutionCounting.hpp"
+#include "GpParts.hpp"
 #include "Precompiled.hpp"
 #include "RegistrationWriter.hpp"
 #include "Scanner.hpp"
 #include "codelets/GpFile.hpp"
+#include "codelets/Hash.hpp"
 #include "codelets/Subprocess.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -33,9 +40,11 @@ constexpr const char* kUsage =
     "usage: popc [-I dir] [-D name[=value]] [-U name] [-O0|-O1|-O2|-O3|-Os] [-g] [-W...]\n"
     "            [-f...] [-std=...] [-X arg] [--target ipu1,ipu2,ipu21] [-S] [-v]\n"
     "            [--pch-dir dir] [--no-execution-counts] [--list-counts file]\n"
-    "            [-o out.gp] codelets.cpp...\n"
+    "            [-o out.gp] codelets.cpp... [partial.gp...] [kernels.S...]\n"
     "       popc --version | --list-targets | --help\n"
-    "Compiles Poplar codelet sources (vertex classes) into a .gp file for Graph::addCodelets.\n"
+    "Compiles Poplar codelet sources (vertex classes) into a .gp file for Graph::addCodelets,\n"
+    "linked with the .gp files given (each made by this popc). IPU assembly (.S) cannot run\n"
+    "on the host: a .S is accepted only if nothing is left of it without __IPU__ defined.\n"
     "The .gp counts the instructions each compute() executes, which costs vertices without a\n"
     "cycle estimate (docs/profiling.md); --no-execution-counts builds it without (such vertices\n"
     "get the field-size estimate), --list-counts writes each counted block and its instructions.\n"
@@ -128,6 +137,32 @@ bool isHostFlag(const std::string& f) {
   return false;
 }
 
+/// The first line of assembly text that holds code, or "" if none does: blank lines, comments
+/// ("//", "/* */" on one line, "#" at a line's start: line markers and preprocessor leftovers)
+/// do not count.
+std::string firstCodeLine(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    for (std::size_t open; (open = line.find("/*")) != std::string::npos;) {
+      const std::size_t close = line.find("*/", open + 2);
+      line.erase(open, close == std::string::npos ? std::string::npos : close + 2 - open);
+    }
+    line = line.substr(0, line.find("//"));
+    const std::size_t begin = line.find_first_not_of(" \t\r");
+    if (begin == std::string::npos || line[begin] == '#') continue;
+    return line.substr(begin, line.find_last_not_of(" \t\r") + 1 - begin);
+  }
+  return "";
+}
+
+std::string readAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -201,17 +236,14 @@ int main(int argc, char** argv) {
     }
   }
   if (inputs.empty()) return fail(2, std::string("no codelet source given\n") + kUsage);
+  // C++ sources are compiled, .gp files linked in, assembly checked (it is IPU code).
+  std::vector<std::string> sources, gpInputs, asmInputs;
   for (const auto& input : inputs) {
     const std::string ext = fs::path(input).extension().string();
-    if (ext == ".S" || ext == ".s")
-      return fail(2, "'" + input +
-                         "' is IPU assembly, which cannot run on the host: Tessera compiles only "
-                         "C++ codelets (docs/compatibility.md)");
-    if (ext == ".gp")
-      return fail(2, "'" + input +
-                         "' is a compiled .gp: Tessera's popc does not link .gp files together; "
-                         "compile the sources into one .gp instead");
+    (ext == ".S" || ext == ".s" ? asmInputs : ext == ".gp" ? gpInputs : sources).push_back(input);
   }
+  if (assembly && (sources.size() != 1 || !gpInputs.empty() || !asmInputs.empty()))
+    return fail(2, "-S takes one codelet source");
   if (output.empty()) output = fs::path(inputs[0]).stem().string() + (assembly ? ".s" : ".gp");
 
   const std::string compiler = findCompiler();
@@ -233,6 +265,45 @@ int main(int argc, char** argv) {
     }
     return runProcess(cmd);
   };
+
+  // IPU assembly. PopLibs' .S files hold their code under #ifdef __IPU__, which the host
+  // never defines: preprocessed for the host, nothing is left, and the file adds nothing (as a
+  // .S built for the SDK's "cpu" target does). Anything left is IPU code the host cannot run.
+  for (const auto& input : asmInputs) {
+    std::error_code readable;
+    if (!fs::is_regular_file(input, readable)) return fail(2, "cannot read '" + input + "'");
+    std::string text;
+    if (fs::path(input).extension() == ".S") {
+      std::vector<std::string> cmd = {
+          compiler, "-E", "-P", "-x", "assembler-with-cpp", "-I" + include.string()};
+      for (const auto& f : userFlags)
+        if (f.rfind("-D", 0) == 0 || f.rfind("-U", 0) == 0 || f.rfind("-I", 0) == 0)
+          cmd.push_back(f);
+      cmd.push_back(input);
+      const ProcessResult r = run(cmd);
+      if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
+      if (r.exitCode != 0) {
+        std::cerr << r.output;
+        return fail(1, "preprocessing '" + input + "' failed (" + compiler + ")");
+      }
+      text = r.output;
+    } else {
+      std::ifstream in(input);
+      std::stringstream all;
+      all << in.rdbuf();
+      text = all.str();
+    }
+    const std::string code = firstCodeLine(text);
+    if (!code.empty())
+      return fail(2, "'" + input + "' is IPU assembly ('" + code +
+                         "'), which cannot run on the host: Tessera runs codelets on the host, "
+                         "so every vertex needs a C++ version (put the assembly under #ifdef "
+                         "__IPU__, as PopLibs does, and give the vertex a C++ compute(); "
+                         "docs/compatibility.md)");
+    if (verbose)
+      std::cerr << "popc: '" << input << "' holds no code for the host (its IPU code is under "
+                << "__IPU__): nothing to add\n";
+  }
 
   std::string pch =
       pchDir.empty() ? ""
@@ -282,11 +353,14 @@ int main(int argc, char** argv) {
     }
   } cleanup{tmp};
 
-  std::vector<std::string> wrappers;
-  for (unsigned part = 0; part < inputs.size(); ++part) {
-    const fs::path source = fs::absolute(inputs[part]).lexically_normal();
+  // Each source is a part: its own registration function, named by a hash of what it is built
+  // from, so that parts compiled by separate popc runs never clash when .gp files are linked.
+  std::vector<std::string> wrappers, partIds;
+  std::vector<GpPart> parts;
+  for (unsigned part = 0; part < sources.size(); ++part) {
+    const fs::path source = fs::absolute(sources[part]).lexically_normal();
     if (!fs::is_regular_file(source, ec))
-      return fail(2, "cannot read codelet source '" + inputs[part] + "'");
+      return fail(2, "cannot read codelet source '" + sources[part] + "'");
     const ScanResult scan = scanWithPch(source.string());
     if (!scan.errors.empty()) {
       for (const auto& e : scan.errors)
@@ -300,21 +374,29 @@ int main(int argc, char** argv) {
       return 3;
     }
     meta.sources.push_back(source.string());
-    for (const auto& v : scan.vertices)
-      meta.vertices.push_back(v.vertexName);
     meta.contentDeps.insert(meta.contentDeps.end(), scan.contentDeps.begin(),
                             scan.contentDeps.end());
     meta.statDeps.insert(meta.statDeps.end(), scan.statDeps.begin(), scan.statDeps.end());
+    Hasher id;
+    id.add(source.string()).add(TESSERA_CODELET_ABI_HASH).add(counting ? "counted" : "plain");
+    id.addFile(source.string());
+    for (const auto& f : userFlags)
+      id.add(f);
+    GpPart p;
+    p.id = id.hex();
+    p.counted = counting;
+    p.source = source.string();
+    for (const auto& v : scan.vertices)
+      p.vertices.push_back(v.vertexName);
     const fs::path wrapper = tmp / ("codelets" + std::to_string(part) + ".cpp");
-    std::ofstream(wrapper) << registrationSource(source.string(), scan.vertices, part,
-                                                 static_cast<unsigned>(inputs.size()),
+    std::ofstream(wrapper) << registrationSource(source.string(), scan.vertices, p.id,
                                                  counting && !assembly);
     wrappers.push_back(wrapper.string());
+    parts.push_back(std::move(p));
   }
   if (assembly) {
     // -S: the assembly of what runs, the host's (the SDK's popc writes the IPU's), with the
     // registration, which makes the compiler emit every vertex's compute().
-    if (wrappers.size() != 1) return fail(2, "-S takes one codelet source");
     std::vector<std::string> cmd = {compiler, "-S"};
     cmd.insert(cmd.end(), common.begin(), common.end());
     cmd = withPch(cmd);
@@ -334,12 +416,8 @@ int main(int argc, char** argv) {
     }
   meta.statDeps.push_back(fs::canonical(compiler, ec).string());
 
-  // Compile next to the output and rename: a reader never sees a half-written .gp.
-  const fs::path out = fs::absolute(output);
-  const fs::path partial = out.string() + ".tmp" + std::to_string(getpid());
-  // Without counting: sources to the shared object in one step. With counting: each source to
-  // optimised IR, the counting added to the IR's blocks, and the IR to the shared object.
-  std::vector<std::string> linkInputs = wrappers;
+  // Without counting: each source to an object. With counting: each source to optimised IR,
+  // the counting added to the IR's blocks, and the IR to an object.
   auto irCommand = [&](const std::string& wrapper, const std::string& ir) {
     std::vector<std::string> cmd = {compiler, "-S", "-emit-llvm"};
     // Without -g: the counting adds calls that have no source location, which LLVM's verifier
@@ -352,18 +430,8 @@ int main(int argc, char** argv) {
     cmd.insert(cmd.end(), {wrapper, "-o", ir});
     return cmd;
   };
-  // half vectors (__fp16) convert through compiler-rt's __gnu_h2f_ieee and __gnu_f2h_ieee on
-  // x86, which libgcc lacks: the .gp takes them from clang's builtins archive, else it would not
-  // load (undefined symbols). Debian's libclang-rt-14-dev has it (scripts/setup.sh).
-  std::string halfRuntime;
-  {
-    const ProcessResult rt =
-        runProcess({compiler, "--rtlib=compiler-rt", "--print-libgcc-file-name"});
-    const std::string path = rt.output.substr(0, rt.output.find('\n'));
-    if (rt.started && rt.exitCode == 0 && fs::is_regular_file(path, ec)) halfRuntime = path;
-  }
-  auto compileCommand = [&] {
-    std::vector<std::string> cmd = {compiler, "-shared"};
+  auto objectCommand = [&](const std::string& in, const std::string& object) {
+    std::vector<std::string> cmd = {compiler, "-c"};
     if (counting) {
       // IR in: only the code generation flags apply. The counts are fixed in the IR already, so
       // the optimiser may vectorise and unroll again here: the counters become per-loop sums.
@@ -374,56 +442,142 @@ int main(int argc, char** argv) {
       cmd.insert(cmd.end(), common.begin(), common.end());
       cmd = withPch(cmd);
     }
-    cmd.insert(cmd.end(), linkInputs.begin(), linkInputs.end());
-    cmd.insert(cmd.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
-    if (!halfRuntime.empty()) cmd.push_back(halfRuntime);
+    cmd.insert(cmd.end(), {in, "-o", object});
     return cmd;
   };
-  ProcessResult r;
-  if (counting) {
-    linkInputs.clear();
-    std::vector<CountedBlock> blocks;
-    for (const auto& wrapper : wrappers) {
+  auto compilerFailed = [&](const ProcessResult& r) {
+    if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
+    std::cerr << withoutWrapperLines(r.output, tmp.string());
+    return fail(1, "compiling the codelets failed (" + compiler + ")");
+  };
+  std::vector<CountedBlock> blocks;
+  for (std::size_t part = 0; part < wrappers.size(); ++part) {
+    const std::string& wrapper = wrappers[part];
+    const std::string object = wrapper + ".o";
+    ProcessResult r;
+    if (counting) {
       const std::string ir = wrapper + ".ll", counted = wrapper + ".counted.ll";
       r = run(irCommand(wrapper, ir));
       if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
         pch.clear();
         r = run(irCommand(wrapper, ir));
       }
-      if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
-      if (r.exitCode != 0) {
-        std::cerr << withoutWrapperLines(r.output, tmp.string());
-        return fail(1, "compiling the codelets failed (" + compiler + ")");
-      }
+      if (!r.started || r.exitCode != 0) return compilerFailed(r);
       std::cerr << withoutWrapperLines(r.output, tmp.string());
-      std::ifstream in(ir);
-      std::stringstream text;
-      text << in.rdbuf();
-      std::ofstream(counted) << instrumentIr(text.str(), blocks);
-      linkInputs.push_back(counted);
+      std::ofstream(counted) << instrumentIr(readAll(ir), blocks);
+      r = run(objectCommand(counted, object));
+    } else {
+      r = run(objectCommand(wrapper, object));
+      if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
+        pch.clear(); // the scan accepted it, the compiler did not: compile without it
+        r = run(objectCommand(wrapper, object));
+      }
     }
-    if (!listCounts.empty()) {
-      std::ofstream list(listCounts);
-      list
-          << "# popc execution counts: function<TAB>block<TAB>instructions counted per execution\n";
-      for (const auto& b : blocks)
-        list << b.function << "\t" << b.block << "\t" << b.instructions << "\n";
-      if (!list) return fail(2, "cannot write '" + listCounts + "'");
-    }
-    r = run(compileCommand());
-  } else {
-    r = run(compileCommand());
-    if (r.started && r.exitCode != 0 && !pch.empty() && mentionsPrecompiledHeader(r.output)) {
-      pch.clear(); // the scan accepted it, the compiler did not: compile without it
-      r = run(compileCommand());
-    }
+    if (!r.started || r.exitCode != 0) return compilerFailed(r);
+    std::cerr << withoutWrapperLines(r.output, tmp.string());
+    parts[part].object = readAll(object);
   }
-  if (!r.started) return fail(4, r.output + " (install Debian's clang-14 package)");
-  std::cerr << withoutWrapperLines(r.output, tmp.string());
-  if (r.exitCode != 0) {
+  if (!listCounts.empty()) {
+    std::ofstream list(listCounts);
+    list << "# popc execution counts: function<TAB>block<TAB>instructions counted per execution\n";
+    for (const auto& b : blocks)
+      list << b.function << "\t" << b.block << "\t" << b.instructions << "\n";
+    if (!list) return fail(2, "cannot write '" + listCounts + "'");
+  }
+
+  // The parts of the .gp inputs, as this popc wrote them (a part already here is not repeated:
+  // PopLibs links one source's partial .gp per IPU target, which on the host are the same).
+  for (const auto& input : gpInputs) {
+    std::string why;
+    const auto gp = readTrailer(input, why);
+    if (!gp) return fail(2, "cannot link '" + input + "': " + why);
+    if (gp->abiHash != TESSERA_CODELET_ABI_HASH)
+      return fail(2, "cannot link '" + input + "': it was compiled against another " +
+                         "poplar/Vertex.hpp (Tessera " + gp->tesseraVersion +
+                         "); compile it again with this popc");
+    const std::string image = readAll(input);
+    const auto section =
+        elfSection(std::string_view(image).substr(0, gp->objectSize), kPartsSection, why);
+    if (!section)
+      return fail(2, "cannot link '" + input + "': " + why +
+                         " (a .gp made by a popc older than Tessera 0.1's linking holds no "
+                         "linkable parts; compile it again)");
+    auto found = parseParts(*section, why);
+    if (!found) return fail(2, "cannot link '" + input + "': " + why);
+    for (auto& p : *found) {
+      const bool seen =
+          std::any_of(parts.begin(), parts.end(), [&](const GpPart& q) { return q.id == p.id; });
+      if (!seen) parts.push_back(std::move(p));
+    }
+    meta.sources.insert(meta.sources.end(), gp->sources.begin(), gp->sources.end());
+    meta.contentDeps.insert(meta.contentDeps.end(), gp->contentDeps.begin(), gp->contentDeps.end());
+    meta.statDeps.insert(meta.statDeps.end(), gp->statDeps.begin(), gp->statDeps.end());
+  }
+  // One vertex name, one definition, as the SDK's linker requires (a second __runCodelet_ symbol
+  // would be a duplicate definition); and one way of counting for the whole .gp.
+  std::map<std::string, std::string> vertexSource;
+  for (const auto& p : parts)
+    for (const auto& v : p.vertices) {
+      const auto [it, added] = vertexSource.emplace(v, p.source);
+      if (!added)
+        return fail(2, "vertex '" + v + "' is defined twice: in " + it->second + " and in " +
+                           p.source + " (each vertex may be linked into a .gp once)");
+      meta.vertices.push_back(v);
+    }
+  const bool countedGp = !parts.empty() && parts.front().counted;
+  for (const auto& p : parts)
+    if (p.counted != countedGp)
+      return fail(2, "cannot link parts built with execution counts (" +
+                         (countedGp ? parts.front().source : p.source) +
+                         ") with parts built with --no-execution-counts (" +
+                         (countedGp ? p.source : parts.front().source) +
+                         "): build them the same way");
+  std::set<std::string> uniqueSources(meta.sources.begin(), meta.sources.end());
+  meta.sources.assign(uniqueSources.begin(), uniqueSources.end());
+
+  // The entry points, and the parts themselves in a section the loader never maps, so that this
+  // .gp can be linked again.
+  std::vector<std::string> linkInputs, ids;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const fs::path object = tmp / ("part" + std::to_string(i) + ".o");
+    std::ofstream(object, std::ios::binary) << parts[i].object;
+    linkInputs.push_back(object.string());
+    ids.push_back(parts[i].id);
+  }
+  const fs::path entry = tmp / "entry.cpp", blob = tmp / "parts.bin", partsAsm = tmp / "parts.s";
+  std::ofstream(entry) << entrySource(ids, countedGp);
+  std::ofstream(blob, std::ios::binary) << formatParts(parts);
+  std::ofstream(partsAsm) << partsAssembly(blob.string());
+  for (const fs::path& in : {entry, partsAsm}) {
+    const std::string object = in.string() + ".o";
+    const ProcessResult r = run({compiler, "-c", "-O2", "-fPIC", in.string(), "-o", object});
+    if (!r.started || r.exitCode != 0) return compilerFailed(r);
+    linkInputs.push_back(object);
+  }
+
+  // half vectors (__fp16) convert through compiler-rt's __gnu_h2f_ieee and __gnu_f2h_ieee on
+  // x86, which libgcc lacks: the .gp takes them from clang's builtins archive, else it would not
+  // load (undefined symbols). Debian's libclang-rt-14-dev has it (scripts/setup.sh).
+  std::string halfRuntime;
+  {
+    const ProcessResult rt =
+        runProcess({compiler, "--rtlib=compiler-rt", "--print-libgcc-file-name"});
+    const std::string path = rt.output.substr(0, rt.output.find('\n'));
+    if (rt.started && rt.exitCode == 0 && fs::is_regular_file(path, ec)) halfRuntime = path;
+  }
+  // Link next to the output and rename: a reader never sees a half-written .gp.
+  const fs::path out = fs::absolute(output);
+  const fs::path partial = out.string() + ".tmp" + std::to_string(getpid());
+  std::vector<std::string> link = {compiler, "-shared"};
+  link.insert(link.end(), linkInputs.begin(), linkInputs.end());
+  link.insert(link.end(), {"-o", partial.string(), "-L" + tesseraLibDir().string(), "-lpoplar"});
+  if (!halfRuntime.empty()) link.push_back(halfRuntime);
+  const ProcessResult r = run(link);
+  if (!r.started || r.exitCode != 0) {
     fs::remove(partial, ec);
-    return fail(1, "compiling the codelets failed (" + compiler + ")");
+    return compilerFailed(r);
   }
+  std::cerr << withoutWrapperLines(r.output, tmp.string());
   std::string error;
   if (!appendTrailer(partial.string(), meta, error)) {
     fs::remove(partial, ec);

@@ -7,9 +7,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <poplar/Engine.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/IPUModel.hpp>
+#include <pva/pva.hpp>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -156,7 +158,7 @@ TEST_CASE("popc accepts the flags public Makefiles pass and rejects unknown targ
   const auto asm_ = scratch.write("kernel.S", "nop\n");
   const Run assembly = popc("-o x.gp '" + asm_.string() + "'");
   CHECK(assembly.status == 2);
-  CHECK_THAT(assembly.output, Catch::Contains("IPU assembly"));
+  CHECK_THAT(assembly.output, Catch::Contains("'" + asm_.string() + "' is IPU assembly ('nop')"));
   // -S writes the host's assembly of the codelet.
   const auto s = scratch / "flags.s";
   CHECK(popc("-S -O2 -o '" + s.string() + "' '" + src.string() + "'").status == 0);
@@ -289,4 +291,183 @@ public:
   CHECK(o[7] == 0.75f);
   CHECK(o[8] == Approx(std::tanh(-1.25f)));
   CHECK(o[9] == 1.0f);
+}
+
+TEST_CASE("popc links .gp files and sources into one .gp, as PopLibs links its partial .gp files",
+          "[codelets][popc]") {
+  test::CodeletScratch scratch;
+  const auto a = scratch.write("add_codelets.cpp", R"(
+#include <poplar/Vertex.hpp>
+using namespace poplar;
+class AddOne : public poplar::Vertex {
+public:
+  InOut<Vector<float>> x;
+  bool compute() { for (unsigned i = 0; i < x.size(); ++i) x[i] += 1.0f; return true; }
+};
+)");
+  const auto b = scratch.write("twice_codelets.cpp", R"(
+#include <poplar/Vertex.hpp>
+using namespace poplar;
+class Twice : public poplar::Vertex {
+  InOut<Vector<float>> x; // private, as popc allows
+public:
+  bool compute() { for (unsigned i = 0; i < x.size(); ++i) x[i] *= 2.0f; return true; }
+};
+)");
+  const auto c = scratch.write("square_codelets.cpp", R"(
+#include <poplar/Vertex.hpp>
+using namespace poplar;
+class Square : public poplar::Vertex {
+public:
+  InOut<Vector<float>> x;
+  bool compute() { for (unsigned i = 0; i < x.size(); ++i) x[i] *= x[i]; return true; }
+};
+// Its cost shows whether execution is counted: n iterations, whatever its fields' sizes.
+class Spin : public poplar::Vertex {
+public:
+  Input<unsigned> n;
+  Output<float> out;
+  bool compute() { float v = 1; for (unsigned i = 0; i < n; ++i) v = v * 1.5f + 1; *out = v; return true; }
+};
+)");
+  // PopLibs' assembly: everything under __IPU__, which the host never defines.
+  const auto guarded = scratch.write("kernels.S", "// IPU only\n#ifdef __IPU__\n"
+                                                  ".section .text.AddOne\n  exitz $m15\n"
+                                                  "#endif\n");
+  auto q = [](const std::filesystem::path& p) { return " '" + p.string() + "'"; };
+  const auto gpA = scratch / "a.gp", gpB = scratch / "b.gp", gpAsm = scratch / "asm.gp";
+  const auto all = scratch / "all.gp";
+  REQUIRE(popc("-O2 --target '[\"ipu2\"]' -o" + q(gpA) + q(a)).status == 0);
+  REQUIRE(popc("-O2 --target '[\"ipu21\"]' -o" + q(gpB) + q(b)).status == 0);
+  const Run asmRun = popc("--target ipu2,ipu21 -o" + q(gpAsm) + q(guarded));
+  INFO(asmRun.output);
+  REQUIRE(asmRun.status == 0);
+  // The partial .gp files, a source and a .gp given twice (one part, kept once).
+  const Run linked = popc("-O2 -o" + q(all) + q(gpA) + q(gpB) + q(gpAsm) + q(c) + q(gpA));
+  INFO(linked.output);
+  REQUIRE(linked.status == 0);
+
+  Device device = smallDevice();
+  Graph graph(device.getTarget());
+  graph.addCodelets(all.string());
+  auto x = graph.addVariable(FLOAT, {4}, "x");
+  graph.setTileMapping(x, 0);
+  graph.setInitialValue(x, std::vector<float>{1, 2, 3, 4});
+  Sequence prog;
+  for (const char* vertex : {"AddOne", "Twice", "Square"}) {
+    ComputeSet cs = graph.addComputeSet(vertex);
+    VertexRef v = graph.addVertex(cs, vertex, {{"x", x}});
+    graph.setTileMapping(v, 0);
+    prog.add(Execute(cs));
+  }
+  for (unsigned n : {1u, 200u}) {
+    const std::string name = "spin" + std::to_string(n);
+    auto count = graph.addConstant(UNSIGNED_INT, {}, n, name + "Count");
+    auto result = graph.addVariable(FLOAT, {}, name + "Out");
+    graph.setTileMapping(count, 1);
+    graph.setTileMapping(result, 1);
+    ComputeSet cs = graph.addComputeSet(name);
+    graph.setTileMapping(graph.addVertex(cs, "Spin", {{"n", count}, {"out", result}}), 1);
+    prog.add(Execute(cs));
+  }
+  graph.createHostRead("x", x);
+  Engine engine(graph, prog, {{"debug.instrument", "true"}});
+  engine.load(device);
+  engine.run(0);
+  std::vector<float> out(4);
+  engine.readTensor("x", out.data(), out.data() + out.size());
+  CHECK(out == std::vector<float>{16, 36, 64, 100}); // ((x + 1) * 2)^2
+  // The linked .gp counts what its vertices execute (one counter for all its parts): 200
+  // iterations cost more than one, which a field-size estimate would not tell apart.
+  std::map<std::string, std::uint64_t> cycles;
+  for (const auto& step : engine.getReport().execution().steps())
+    for (const auto& cs : step.computeSets())
+      cycles[cs.name()] += step.cyclesByTile().at(1);
+  CHECK(cycles.at("spin200") > cycles.at("spin1") + 100);
+
+  // A .gp that Tessera's popc did not make, assembly left for the host, one vertex twice, and
+  // counted with uncounted parts: each an error naming the file or the vertex.
+  const auto foreign = scratch.write("foreign.gp", "not a codelet object");
+  const Run notOurs = popc("-o" + q(scratch / "x.gp") + q(foreign));
+  CHECK(notOurs.status == 2);
+  CHECK_THAT(notOurs.output, Catch::Contains("cannot link '" + foreign.string() + "'"));
+  const auto unguarded = scratch.write("unguarded.S", ".section .text\n  exitz $m15\n");
+  const Run bare = popc("-o" + q(scratch / "x.gp") + q(gpA) + q(unguarded));
+  CHECK(bare.status == 2);
+  CHECK_THAT(bare.output,
+             Catch::Contains("'" + unguarded.string() + "' is IPU assembly ('.section .text')"));
+  CHECK_THAT(bare.output, Catch::Contains("cannot run on the host"));
+  const Run twice = popc("-O3 -o" + q(scratch / "x.gp") + q(a) + q(gpA));
+  CHECK(twice.status == 2);
+  CHECK_THAT(twice.output, Catch::Contains("vertex 'AddOne' is defined twice"));
+  const auto plain = scratch / "plain.gp";
+  REQUIRE(popc("--no-execution-counts -o" + q(plain) + q(c)).status == 0);
+  const Run mixed = popc("-o" + q(scratch / "x.gp") + q(gpA) + q(plain));
+  CHECK(mixed.status == 2);
+  CHECK_THAT(mixed.output, Catch::Contains("--no-execution-counts"));
+}
+
+TEST_CASE("half converts to and from scalar fields and scales half vectors as on the IPU; written "
+          "scalar fields update in place",
+          "[codelets][popc]") {
+  test::CodeletScratch scratch;
+  const auto file = scratch.write("half_codelets.cpp", R"(
+#include <ipudef.h>
+#include <ipuvectormath>
+#include <poplar/Vertex.hpp>
+using namespace poplar;
+class FillScale : public Vertex {
+public:
+  Input<float> value;  // into half elements: one implicit conversion, as on the IPU
+  Input<half> factor;  // read as a float
+  Output<Vector<half, VectorLayout::ONE_PTR, 8>> out;
+  Output<float> norm;
+  InOut<unsigned> runs; // updated in place, as public codelets do
+  bool compute() {
+    runs += 2;
+    ++runs;
+    runs -= 1;
+    for (unsigned i = 0; i < 8; ++i) out[i] = value;
+    half4 *v = reinterpret_cast<half4 *>(&out[0]);
+    const float f = factor;
+    v[0] = (half)f * v[0];      // half times half4
+    v[1] = v[1] / half(0.5f) - half(1.0f);
+    *norm = ipu::sqrt(float(out[0]) * float(out[0]));
+    return true;
+  }
+};
+)");
+  Device device = smallDevice();
+  Graph graph(device.getTarget());
+  graph.addCodelets(file.string());
+  auto value = graph.addConstant(FLOAT, {}, 1.5f, "value");
+  auto factor = graph.addConstant(HALF, {}, 3.0f, "factor");
+  auto out = graph.addVariable(HALF, {8}, "out");
+  auto norm = graph.addVariable(FLOAT, {}, "norm");
+  auto runs = graph.addVariable(UNSIGNED_INT, {}, "runs");
+  graph.setInitialValue(runs, 0u);
+  for (const auto& t : {value, factor, out, norm, runs})
+    graph.setTileMapping(t, 0);
+  ComputeSet cs = graph.addComputeSet("fill");
+  VertexRef v = graph.addVertex(
+      cs, "FillScale", {{"value", value}, {"factor", factor}, {"out", out}, {"norm", norm}, {"runs", runs}});
+  graph.setTileMapping(v, 0);
+  graph.createHostRead("out", out);
+  graph.createHostRead("norm", norm);
+  graph.createHostRead("runs", runs);
+  Engine engine(graph, Execute(cs));
+  engine.load(device);
+  engine.run(0);
+  engine.run(0);
+  unsigned timesTwo = 0;
+  engine.readTensor("runs", &timesTwo, &timesTwo + 1);
+  CHECK(timesTwo == 4);
+  std::vector<std::uint16_t> raw(8);
+  engine.readTensor("out", raw.data(), raw.data() + raw.size());
+  std::vector<float> halves(8);
+  copyDeviceHalfToFloat(device.getTarget(), raw.data(), halves.data(), halves.size());
+  CHECK(halves == std::vector<float>{4.5f, 4.5f, 4.5f, 4.5f, 2, 2, 2, 2});
+  float n = 0;
+  engine.readTensor("norm", &n, &n + 1);
+  CHECK(n == 4.5f);
 }

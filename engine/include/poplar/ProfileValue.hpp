@@ -53,9 +53,11 @@ public:
   const Vector& asVector() const;
   const Map& asMap() const;
 
-  /// A map's entry (throws when there is none), or a vector's element.
+  /// A map's entry (throws when there is none), or a vector's element (throws when out of
+  /// range). Only these two, as in the SDK: `v["key"]` converts to std::string, and any
+  /// integer (`v[0]`, `v[i]` with int, unsigned or size_t) to std::size_t. A third overload
+  /// taking `const char*` would make `v[0]` ambiguous (0 is also a null pointer constant).
   const ProfileValue& operator[](const std::string& key) const;
-  const ProfileValue& operator[](const char* key) const { return (*this)[std::string(key)]; }
   const ProfileValue& operator[](std::size_t i) const;
   /// A map's entry, or nullptr.
   const ProfileValue* getOrNull(const std::string& key) const;

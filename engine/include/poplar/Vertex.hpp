@@ -107,6 +107,58 @@ public:
   Ref operator*() const { return *p_; }
   Ptr operator->() const { return p_; }
   operator const T&() const { return *p_; } // NOLINT: read a scalar input as its value
+  /// On the IPU `half` is a built-in type, so a scalar field converts to and from it in one
+  /// step (`out[i] = initA` with an Input<float> and a half element; `float x = inHalf`). The
+  /// host's half is a class: these give the same single conversion, and only between float and
+  /// half, so that arithmetic on a field stays unambiguous.
+  template <typename U,
+            typename std::enable_if<std::is_same<U, half>::value && std::is_same<T, float>::value,
+                                    int>::type = 0>
+  operator U() const { // NOLINT: implicit, as the IPU compiler's conversion is
+    return half(*p_);
+  }
+  template <typename U,
+            typename std::enable_if<std::is_same<U, float>::value && std::is_same<T, half>::value,
+                                    int>::type = 0>
+  operator U() const { // NOLINT: implicit, as the IPU compiler's conversion is
+    return float(*p_);
+  }
+  /// A written scalar (Output<unsigned>, InOut<float>) is updated in place as its value is, as
+  /// public codelets write it: `count -= 1;`, `++steps;` (assignment is `*flag = 0;`). Only for
+  /// writable fields: an Input stays read-only.
+#define TESSERA_SCALAR_FIELD_UPDATE(op)                                                            \
+  template <typename U, bool W = Writable, typename std::enable_if<W, int>::type = 0>              \
+  const ScalarField& operator op(const U& v) const {                                               \
+    *p_ op v;                                                                                      \
+    return *this;                                                                                  \
+  }
+  TESSERA_SCALAR_FIELD_UPDATE(+=)
+  TESSERA_SCALAR_FIELD_UPDATE(-=)
+  TESSERA_SCALAR_FIELD_UPDATE(*=)
+  TESSERA_SCALAR_FIELD_UPDATE(/=)
+  TESSERA_SCALAR_FIELD_UPDATE(%=)
+  TESSERA_SCALAR_FIELD_UPDATE(&=)
+  TESSERA_SCALAR_FIELD_UPDATE(|=)
+  TESSERA_SCALAR_FIELD_UPDATE(^=)
+  TESSERA_SCALAR_FIELD_UPDATE(<<=)
+  TESSERA_SCALAR_FIELD_UPDATE(>>=)
+#undef TESSERA_SCALAR_FIELD_UPDATE
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0>
+  const ScalarField& operator++() const {
+    ++*p_;
+    return *this;
+  }
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0>
+  const ScalarField& operator--() const {
+    --*p_;
+    return *this;
+  }
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0> T operator++(int) const {
+    return (*p_)++;
+  }
+  template <bool W = Writable, typename std::enable_if<W, int>::type = 0> T operator--(int) const {
+    return (*p_)--;
+  }
 
 private:
   friend struct detail::FieldAccess;

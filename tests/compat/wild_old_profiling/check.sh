@@ -5,6 +5,11 @@ run=$(dirname "$1")/run
 cd "$run"
 grep -q "^Memory Usage:" "$1"
 grep -q "^Execution:" "$1"
+# ProfileValue indexed by v[0], v[i] (int, unsigned, size_t), v["key"] and compared with a literal.
+grep -qx "first profiled run: profiled" "$1"
+grep -qx "run cycles agree whatever the index type: 1" "$1"
+grep -qx "OnTileExecute steps have cycles: 1" "$1"
+grep -qx "an index past the end throws poplar_error" "$1"
 /usr/bin/python3 - <<'PY'
 import json, pva
 g = json.load(open("graph.json"))

@@ -2,7 +2,10 @@
 // cookbook (debug.loweredVarDumpFile and friends), enableExecutionProfiling after load,
 // getGraphProfile / getExecutionProfile saved with poplar::serializeToJSON, and the summary
 // printed from the two ProfileValues.
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
+#include <iostream>
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
 #include <popops/ElementWise.hpp>
@@ -71,6 +74,33 @@ int main() {
             << " OnTileExecute steps\n";
   std::cout << "memory by tile sums to the total: "
             << (graphProfile["memory"]["byTile"]["total"].sumUint() > 0) << "\n";
+  // Indexing as public code writes it: a literal 0, loop indices of every integer type, string
+  // literals, and a comparison with a string literal (PopLibs' own test harness does this).
+  const ProfileValue &runs = execProfile["runs"];
+  const std::string firstRun = runs[0]["name"].asString();
+  std::uint64_t cyclesByInt = 0, cyclesByUnsigned = 0, cyclesBySize = 0;
+  for (int i = 0; i < int(runs.size()); ++i)
+    cyclesByInt += runs[i]["cycles"].asUint();
+  for (unsigned i = 0; i < runs.size(); ++i)
+    cyclesByUnsigned += runs[i]["cycles"].asUint();
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    cyclesBySize += runs[i]["cycles"].asUint();
+  std::uint64_t onTileCycles = 0;
+  for (auto s : execProfile["simulation"]["steps"].asVector())
+    if (s["type"] == "OnTileExecute")
+      onTileCycles += s["cycles"].asUint();
+  std::cout << "first profiled run: " << firstRun << "\n";
+  std::cout << "run cycles agree whatever the index type: "
+            << (cyclesByInt == cyclesByUnsigned && cyclesBySize == cyclesByInt &&
+                cyclesByInt == execProfile["simulation"]["cycles"].asUint())
+            << "\n";
+  std::cout << "OnTileExecute steps have cycles: " << (onTileCycles > 0) << "\n";
+  try {
+    runs[runs.size()];
+    std::cout << "an index past the end was accepted\n";
+  } catch (const poplar::poplar_error &e) {
+    std::cout << "an index past the end throws poplar_error\n";
+  }
   engine.resetExecutionProfile();
   std::cout << "after resetExecutionProfile: "
             << engine.getExecutionProfile()["runs"].size() << " runs\n";
