@@ -36,7 +36,7 @@ TEST_CASE("Enumeration names match their enumerators", "[schema]") {
   CHECK(schema::name(schema::CycleKind::sync) == "sync");
   CHECK(schema::name(schema::BlockKind::Overflow) == "Overflow");
   CHECK(schema::toString({1, 2, 3}) == "1.2.3");
-  CHECK(schema::toString(schema::kProfileFormatVersion) == "1.5.0");
+  CHECK(schema::toString(schema::kProfileFormatVersion) == "1.6.0");
 }
 
 TEST_CASE("Stored enum names parse back to their values and unknown names do not parse",
