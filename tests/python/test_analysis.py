@@ -197,7 +197,7 @@ def test_vertex_cycles_by_rule_on_an_ipu_model(tmp_path_factory):
     v = pva.summarize(report).vertexCycles
     assert v.hasRules and v.hasCycles
     assert v.scope.describe() == "all runs, one replica"
-    assert v.policy == pva.vertexCyclePolicy(report.compilation().target())
+    assert v.policy == pva.vertexCyclePolicy(report.compilation.target)
     assert [r.rule for r in v.rules] == ["executed", "setPerfEstimate"]
     executed, declared = v.rules
     assert declared.label == pva.vertexCycleRuleLabel("setPerfEstimate")
