@@ -207,7 +207,10 @@ TEST_CASE("a block flush is a stream-copy triplet named BlockFlush after the blo
   engine.run();
   std::vector<pva::Block> flushes, common;
   for (const pva::Block& b : engine.getReport().execution().blocks(0))
-    (b.isBlockFlush() ? flushes : b.isCommon() ? common : flushes).push_back(b);
+    if (b.isBlockFlush())
+      flushes.push_back(b);
+    else if (b.isCommon())
+      common.push_back(b);
   REQUIRE(common.size() == 2);
   REQUIRE(flushes.size() == 6);
   const pva::Program::Type types[3] = {pva::Program::Type::StreamCopyBegin,
