@@ -291,8 +291,11 @@ void ExecutionRecorder::flushBlocks(unsigned ipu, unsigned program, std::uint64_
     blocks_.row(blockId_++, runIndex_, program, tile, b.overflowFrom, at,
                 schema::name(schema::BlockKind::Overflow));
   // The flush is a stream copy (StreamCopyBegin, Mid, End of the records' bytes): three
-  // BlockFlush blocks where stream copies are instrumented, as Poplar records them.
-  if (options_.externalExchangeInstrumentation && model_.blockFlush[0] >= 0)
+  // BlockFlush blocks where stream copies are instrumented, as Poplar records them. Without
+  // implicit flushes Poplar adds no flush program: the host reads what is left when the run
+  // ends, which no block shows (the tutorial's example 3 lists none).
+  if (options_.externalExchangeInstrumentation && options_.blocksImplicitFlush &&
+      model_.blockFlush[0] >= 0)
     recordCopyTriplet(ipu, model_.blockFlush, at,
                       CycleModel(target_).hostTransferCycles(b.used * kBlockRecordBytes),
                       schema::BlockKind::BlockFlush);

@@ -9,6 +9,8 @@ for part in Begin Mid End; do
   [ "$(grep -c "^ *StreamCopy$part in tile  100: " "$out")" = 5 ]
   [ "$(grep -c "^ *StreamCopy$part in tile    0: " "$out")" = 2 ]
 done
+# No flush blocks without implicit flushes (the tutorial lists none).
+if grep -q '^ *BlockFlush in tile' "$out"; then exit 1; fi
 # The control copies come first, before the run's first operation.
 head -n 6 "$out" | grep -q '^ *StreamCopyBegin in tile    0: '
 grep -q '^implicitFlush 0: numBlocks 43, numCommonBlocks 42, numOverflows 1, numFlushes 0, numStreamCopies 0$' "$out"
