@@ -779,12 +779,30 @@ class ExecutionSummary:
     def tileAverageComputeExcludingIdleThreads(self) -> float: ...
     def tileAverageComputeExcludingIdleThreadsShareOfTotal(self) -> float: ...
 
+class VertexCycleRuleFigures:
+    rule: str
+    label: str
+    vertices: int
+    shareOfVertices: float  # in [0, 1]
+    cycles: int  # vertex cycles, all runs, summed over one replica's tiles
+    shareOfVertexCycles: float  # in [0, 1]
+
+class VertexCycleSummary:
+    scope: Scope
+    policy: str
+    hasRules: bool
+    hasCycles: bool
+    vertices: int
+    cycles: int
+    rules: List[VertexCycleRuleFigures]
+
 class ReportSummary:
     target: Target
     graph: GraphCounts
     memory: MemorySummary
     execution: ExecutionSummary
     vertexCycleRules: List[VertexCycleRule]
+    vertexCycles: VertexCycleSummary
 
 class ProgramFigures:
     cycles: int
@@ -955,6 +973,7 @@ def insights(report: Report, options: InsightsOptions = ...) -> Insights: ...
 
 def summarize(report: Report) -> ReportSummary: ...
 def vertexCyclePolicy(target: Target) -> str: ...
+def vertexCycleRuleLabel(rule: str) -> str: ...
 def summarizeMemory(report: Report, ipu: IPU) -> MemorySummary: ...
 def analyseExecution(report: Report) -> ExecutionAnalysis: ...
 def analyseSteps(report: Report, firstStep: int, count: int) -> SpanFigures: ...

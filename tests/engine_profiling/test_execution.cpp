@@ -126,13 +126,24 @@ TEST_CASE("Block programs matching profiler.blocks.filter are timed on the block
   const auto blocks =
       r.rows("SELECT p.name, b.tile, b.cycles_from, b.cycles_to, b.kind FROM blocks b "
              "JOIN programs p ON p.id = b.program ORDER BY b.id");
-  REQUIRE(blocks.size() == 2);
-  CHECK(blocks[0][0].bytes == "timed");
-  CHECK(blocks[0][1].i == 0);
-  CHECK(blocks[0][2].i == 0);
-  CHECK(blocks[0][3].i == static_cast<long long>(kRun));
-  CHECK(blocks[0][4].bytes == "Common");
-  CHECK(blocks[1][4].bytes == "BlockFlush"); // the buffer is flushed when the run ends
+  // The run's two control stream copies (autoReport instruments external exchange), the block,
+  // and the flush at the end of the run: a stream-copy triplet.
+  REQUIRE(blocks.size() == 10);
+  for (int i = 0; i < 6; ++i) {
+    CHECK(blocks[i][0].bytes == "ControlStreamCopy");
+    CHECK(blocks[i][4].bytes == "StreamCopy");
+  }
+  const long long start = blocks[5][3].i; // the run starts after its control copies
+  CHECK(start > 0);
+  CHECK(blocks[6][0].bytes == "timed");
+  CHECK(blocks[6][1].i == 0);
+  CHECK(blocks[6][2].i == start);
+  CHECK(blocks[6][3].i == start + static_cast<long long>(kRun));
+  CHECK(blocks[6][4].bytes == "Common");
+  for (int i = 7; i < 10; ++i) {
+    CHECK(blocks[i][0].bytes == "BlockFlush");
+    CHECK(blocks[i][4].bytes == "BlockFlush"); // the buffer is flushed when the run ends
+  }
   CHECK(r.integer("SELECT count(*) FROM lowered_variables WHERE tile = 0 AND category = "
                   "'instrumentationResults' AND bytes >= 1000") == 1);
 }
@@ -151,12 +162,14 @@ TEST_CASE("A full block buffer loses records and says so with an Overflow block"
     engine.run(0);
   }
   Report r(dir / "profile.pop");
-  CHECK(r.texts("SELECT kind FROM blocks ORDER BY id") ==
-        std::vector<std::string>{"Common", "Overflow", "BlockFlush"});
+  CHECK(
+      r.texts("SELECT kind FROM blocks WHERE kind != 'StreamCopy' ORDER BY id") ==
+      std::vector<std::string>{"Common", "Overflow"}); // no flush program without implicit flushes
+  const long long start = r.integer("SELECT cycles_from FROM blocks WHERE kind = 'Common'");
   const auto overflow =
       r.rows("SELECT cycles_from, cycles_to FROM blocks WHERE kind = 'Overflow'")[0];
-  CHECK(overflow[0].i == static_cast<long long>(kRun)); // from the first lost record
-  CHECK(overflow[1].i == static_cast<long long>(3 * kRun));
+  CHECK(overflow[0].i == start + static_cast<long long>(kRun)); // from the first lost record
+  CHECK(overflow[1].i == start + static_cast<long long>(3 * kRun));
 }
 
 TEST_CASE("A run that fails keeps the steps it made", "[execution]") {

@@ -137,7 +137,24 @@ TEST_CASE("stream copies are blocks on the tiles doing the I/O when external exc
     const Counts compute = count(report.execution().blocks(computeTile));
     const Counts io = count(report.execution().blocks(ioTile));
     CHECK(compute.common == 5);
-    CHECK(compute.streamCopy == 0);
+    // The run's two control stream copies, a triplet each, on the blocks tile (tile 0), as the
+    // tutorial shows them; no copy of the program's own there.
+    CHECK(compute.streamCopy == (instrumented ? 6u : 0u));
+    if (instrumented) {
+      const auto blocks = report.execution().blocks(computeTile);
+      for (std::size_t i = 0; i < 6; ++i) {
+        INFO("control copy block " << i);
+        CHECK(blocks.at(i).isStreamCopy());
+        CHECK(blocks.at(i).program()->name() == "ControlStreamCopy");
+        CHECK(blocks.at(i).program()->type() == (i % 3 == 0   ? pva::Program::Type::StreamCopyBegin
+                                                 : i % 3 == 1 ? pva::Program::Type::StreamCopyMid
+                                                              : pva::Program::Type::StreamCopyEnd));
+        if (i) CHECK(blocks.at(i).cyclesFrom() == blocks.at(i - 1).cyclesTo()); // one after another
+      }
+      // Before the run's first step: the program's first block starts after them.
+      for (std::size_t i = 6; i < blocks.size(); ++i)
+        CHECK(blocks[i].cyclesFrom() >= blocks[5].cyclesTo());
+    }
     CHECK(io.common == 0);
     // Five copies from the host, each a StreamCopyBegin/Mid/End triplet.
     CHECK(io.streamCopy == (instrumented ? 15u : 0u));
@@ -173,5 +190,42 @@ TEST_CASE("the block buffer overflows without flushes; implicit flushes at loop 
   const Counts flushed = run(true);
   CHECK(flushed.common == 100);
   CHECK(flushed.overflow == 0);
-  CHECK(flushed.flush == 100); // one flush at the end of each iteration
+  // One flush at the end of each iteration, each a StreamCopyBegin/Mid/End triplet; and the
+  // run's two control copies: the tutorial's 406 blocks (100 + 300 + 6).
+  CHECK(flushed.flush == 300);
+  CHECK(flushed.streamCopy == 6);
+}
+
+TEST_CASE("a block flush is a stream-copy triplet named BlockFlush after the blocks it carries",
+          "[execution][blocks]") {
+  Device device = test::smallDevice(4);
+  Graph graph = test::makeGraph(device);
+  Engine engine(
+      graph, Repeat(2, operation(graph, "operation", 0)),
+      {{"profiler.programs.filter", "operation"}, {"debug.instrumentExternalExchange", "true"}});
+  engine.load(device);
+  engine.run();
+  std::vector<pva::Block> flushes, common;
+  for (const pva::Block& b : engine.getReport().execution().blocks(0))
+    if (b.isBlockFlush())
+      flushes.push_back(b);
+    else if (b.isCommon())
+      common.push_back(b);
+  REQUIRE(common.size() == 2);
+  REQUIRE(flushes.size() == 6);
+  const pva::Program::Type types[3] = {pva::Program::Type::StreamCopyBegin,
+                                       pva::Program::Type::StreamCopyMid,
+                                       pva::Program::Type::StreamCopyEnd};
+  for (std::size_t i = 0; i < flushes.size(); ++i) {
+    INFO("flush block " << i);
+    CHECK(flushes[i].isBlockFlush());
+    CHECK(flushes[i].program()->name() == "BlockFlush");
+    CHECK(flushes[i].program()->type() == types[i % 3]);
+    CHECK(flushes[i].cyclesTo() > flushes[i].cyclesFrom());
+  }
+  // Each flush starts when its iteration's block has ended, its three parts one after another.
+  CHECK(flushes[0].cyclesFrom() >= common[0].cyclesTo());
+  CHECK(flushes[1].cyclesFrom() == flushes[0].cyclesTo());
+  CHECK(flushes[2].cyclesFrom() == flushes[1].cyclesTo());
+  CHECK(flushes[3].cyclesFrom() >= common[1].cyclesTo());
 }

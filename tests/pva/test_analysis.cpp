@@ -743,3 +743,72 @@ TEST_CASE("summarize on damage throws on every call, not once", "[pva][analysis]
   CHECK_THAT(message, Catch::Contains("profile.pop"));
   CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::summarize(report); }) == message);
 }
+
+TEST_CASE("Vertex cycles by rule: the stored runs' figures, shares adding up, older and damaged "
+          "reports",
+          "[pva][analysis][cycleRules]") {
+  test::ScratchDir dir;
+  const auto sample = test::sampleReport("mlp");
+  const auto file = dir / "profile.pop";
+  std::filesystem::copy_file(sample, file);
+  {
+    const pva::Report report = pva::openReport(file.string());
+    const pva::ReportSummary s = pva::summarize(report);
+    const pva::VertexCycleSummary& v = s.vertexCycles;
+    test::Report raw(file);
+    REQUIRE(v.hasRules);
+    REQUIRE(v.hasCycles);
+    CHECK(v.scope.describe() == "all runs, one replica");
+    CHECK(v.policy == pva::vertexCyclePolicy(s.target));
+    REQUIRE(!v.rules.empty());
+    double shares = 0, vertexShares = 0;
+    for (const pva::VertexCycleRuleFigures& r : v.rules) {
+      INFO(r.rule);
+      CHECK(r.label == pva::vertexCycleRuleLabel(r.rule));
+      CHECK(r.cycles == integer(raw, "SELECT coalesce(sum(cycles), 0) FROM run_vertex_cycle_rules "
+                                     "WHERE rule = '" +
+                                         r.rule + "'"));
+      CHECK(r.vertices == integer(raw, "SELECT coalesce(sum(count), 0) FROM vertex_cycle_rules "
+                                       "WHERE rule = '" +
+                                           r.rule + "'"));
+      shares += r.shareOfVertexCycles;
+      vertexShares += r.shareOfVertices;
+    }
+    CHECK(shares == Approx(1.0));
+    CHECK(vertexShares == Approx(1.0));
+    CHECK(v.vertices == s.graph.vertices);
+    // The busy part of compute excluding idle threads: less by the compute sets' launches.
+    REQUIRE(s.execution.hasComputeExcludingIdleThreads);
+    CHECK(v.cycles > 0);
+    CHECK(v.cycles < s.execution.computeExcludingIdleThreads);
+    CHECK((s.execution.computeExcludingIdleThreads - v.cycles) % 30 == 0);
+  }
+  SECTION("a report of format 1.5 has the rules' vertices, not their cycles") {
+    const u64 vertices = pva::summarize(pva::openReport(file.string())).vertexCycles.vertices;
+    test::execSql(file, "DROP TABLE run_vertex_cycle_rules;"
+                        "UPDATE meta SET value = '1.5.0' WHERE key = 'format_version';");
+    const pva::VertexCycleSummary v = pva::summarize(pva::openReport(file.string())).vertexCycles;
+    CHECK(v.hasRules);
+    CHECK_FALSE(v.hasCycles);
+    CHECK(v.vertices == vertices);
+    CHECK(v.cycles == 0);
+    for (const pva::VertexCycleRuleFigures& r : v.rules)
+      CHECK(r.shareOfVertexCycles == 0);
+  }
+  SECTION("a 1.6 report without the table is corrupted") {
+    test::execSql(file, "DROP TABLE run_vertex_cycle_rules;");
+    CHECK_THROWS_WITH(pva::openReport(file.string()),
+                      Catch::Contains("missing table 'run_vertex_cycle_rules'"));
+  }
+  SECTION("negative cycles or an unknown rule are a corrupted report") {
+    for (const char* damage : {"UPDATE run_vertex_cycle_rules SET cycles = -1",
+                               "UPDATE run_vertex_cycle_rules SET rule = 'guesswork'"}) {
+      INFO(damage);
+      test::ScratchDir other;
+      std::filesystem::copy_file(file, other / "profile.pop");
+      test::execSql(other / "profile.pop", damage);
+      CHECK_THROWS_AS(pva::summarize(pva::openReport((other / "profile.pop").string())),
+                      pva::InvalidReportError);
+    }
+  }
+}

@@ -175,3 +175,47 @@ def test_stream_copy_cycles_by_destination(mlp, mlp_dir):
     assert (sc.host, sc.remoteBuffer, sc.mixed, sc.unknown) == (by.get("host", 0), by.get("remoteBuffer", 0), 0, 0)
     assert sc.host > 0 and sc.total == sc.host + sc.remoteBuffer
     assert sum(r.streamCopyCycles.total for r in e.runs) == sc.total
+
+
+def cycle_rules_report(tmp_path_factory, device):
+    """tessera-cycle-rules-report: one codelet loop twice, one instance with a declared estimate
+    (setPerfEstimate, 50 cycles); the report of one run on `device` ("model" or "ipu")."""
+    from conftest import BIN, run
+    d = tmp_path_factory.mktemp("rules-" + device)
+    run([BIN / "tessera-cycle-rules-report", "--device", device, "--reports", d])
+    path = next(d.rglob("profile.pop"))
+    return pva.openReport(str(path)), path
+
+
+def rule_cycles_sql(path):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return dict(db.execute("SELECT rule, sum(cycles) FROM run_vertex_cycle_rules GROUP BY rule"))
+
+
+def test_vertex_cycles_by_rule_on_an_ipu_model(tmp_path_factory):
+    report, path = cycle_rules_report(tmp_path_factory, "model")
+    v = pva.summarize(report).vertexCycles
+    assert v.hasRules and v.hasCycles
+    assert v.scope.describe() == "all runs, one replica"
+    assert v.policy == pva.vertexCyclePolicy(report.compilation.target)
+    assert [r.rule for r in v.rules] == ["executed", "setPerfEstimate"]
+    executed, declared = v.rules
+    assert declared.label == pva.vertexCycleRuleLabel("setPerfEstimate")
+    assert (executed.vertices, declared.vertices) == (1, 1)
+    assert executed.shareOfVertices == declared.shareOfVertices == 0.5
+    assert declared.cycles == 50  # one worker's declared estimate, one execution
+    assert {"executed": executed.cycles, "setPerfEstimate": declared.cycles} == rule_cycles_sql(path)
+    assert v.cycles == executed.cycles + declared.cycles
+    assert abs(declared.shareOfVertexCycles - 50 / v.cycles) < 1e-12
+    assert abs(executed.shareOfVertexCycles + declared.shareOfVertexCycles - 1) < 1e-12
+    assert executed.cycles > declared.cycles  # the estimate promised far too little
+
+
+def test_vertex_cycles_by_rule_on_simulated_hardware(tmp_path_factory):
+    model, _ = cycle_rules_report(tmp_path_factory, "model")
+    ipu, path = cycle_rules_report(tmp_path_factory, "ipu")
+    v = pva.summarize(ipu).vertexCycles
+    assert [(r.rule, r.vertices, r.shareOfVertexCycles) for r in v.rules] == [("executed", 2, 1.0)]
+    # The declared estimate is ignored: both instances cost what the IPU Model measured for one.
+    assert v.cycles == 2 * pva.summarize(model).vertexCycles.rules[0].cycles
+    assert rule_cycles_sql(path) == {"executed": v.cycles}

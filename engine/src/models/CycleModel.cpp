@@ -74,20 +74,20 @@ std::uint64_t
 CycleModel::computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
                                        const std::vector<std::uint64_t>* cycles) const {
   const unsigned contexts = t_.getNumWorkerContexts();
-  std::uint64_t busy = 0, supervisor = 0;
-  for (std::size_t i = 0; i < vertices.size(); ++i) {
-    const CompiledVertex* v = vertices[i];
-    const std::uint64_t c = cycles ? (*cycles)[i] : v->estimatedCycles;
-    if (v->type->isSupervisor)
-      supervisor += c;
-    else if (v->type->isMultiVertex)
-      busy += c * contexts;
-    else
-      busy += c;
-  }
+  std::uint64_t busy = 0;
+  for (std::size_t i = 0; i < vertices.size(); ++i)
+    busy += vertexBusyCycles(*vertices[i], cycles ? (*cycles)[i] : vertices[i]->estimatedCycles,
+                             contexts);
+  return kComputeSetLaunchCycles + busy;
+}
+
+std::uint64_t CycleModel::vertexBusyCycles(const CompiledVertex& v, std::uint64_t cycles,
+                                           unsigned contexts) {
   // A context's n thread cycles take n x contexts tile cycles, shared by the contexts: busy
-  // thread cycles over all contexts equal tile cycles one for one.
-  return kComputeSetLaunchCycles + busy + supervisor;
+  // thread cycles over all contexts equal tile cycles one for one. A supervisor's estimate is
+  // in tile cycles already.
+  if (v.type->isSupervisor) return cycles;
+  return v.type->isMultiVertex ? cycles * contexts : cycles;
 }
 
 std::vector<TileValue> CycleModel::syncCycles(const std::vector<unsigned>& ipus) const {
@@ -140,6 +140,11 @@ std::uint64_t CycleModel::ringCycles(std::uint64_t steps, std::uint64_t bytes,
 }
 std::uint64_t CycleModel::hostLinkCycles(std::uint64_t bytes) const {
   return ceilDiv(bytes, t_.getHostLinkBytesPerCycle());
+}
+std::uint64_t CycleModel::hostTransferCycles(std::uint64_t bytes) const {
+  return std::max(hostLinkCycles(bytes),
+                  kExchangeSetupCycles +
+                      ceilDiv(bytes, std::uint64_t(t_.getExchangeBytesPerCycle())));
 }
 std::uint64_t CycleModel::memcpyCycles(std::uint64_t bytes) const {
   return ceilDiv(bytes, std::uint64_t(t_.getMemcpyBytesPerCycle()));

@@ -46,6 +46,9 @@ public:
   static constexpr std::uint64_t kCyclesPerMessage = 1;
   static constexpr std::uint64_t kComputeSetLaunchCycles = 30; ///< supervisor starts the workers
   static constexpr std::uint64_t kStreamCopyEndCycles = 20;    ///< the host releases the IPU
+  /// The message of a run's control stream copy (lightweight profiling's ControlStreamCopy): the
+  /// index of the program to run, one 32-bit word.
+  static constexpr std::uint64_t kControlCopyBytes = 4;
   /// Execution-based estimates (docs/profiling.md, "Execution-based estimates"): a vertex of a
   /// counted .gp costs the instructions its compute() executed, one issue slot of its context
   /// each. Every context of a tile, the supervisor included, shares the tile's pipeline in a
@@ -90,6 +93,11 @@ public:
   std::uint64_t
   computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
                              const std::vector<std::uint64_t>* cycles = nullptr) const;
+  /// One vertex execution's part of computeCyclesExcludingIdle: the cycles it keeps its contexts
+  /// busy (a worker's thread cycles, a MultiVertex's on each of `contexts`, a supervisor's tile
+  /// cycles). The run's vertex cycles by cycle rule add these up (run_vertex_cycle_rules).
+  static std::uint64_t vertexBusyCycles(const CompiledVertex& v, std::uint64_t cycles,
+                                        unsigned contexts);
   /// Internal sync: each tile's round trip to the sync controller, farther tiles slower.
   std::vector<TileValue> syncCycles(const std::vector<unsigned>& ipus) const;
   /// Exchange phase: a tile sends and receives at exchangeBytesPerCycle, plus per-message cost.
@@ -115,6 +123,9 @@ public:
   std::uint64_t ringCycles(std::uint64_t steps, std::uint64_t bytes,
                            double linkBytesPerCycle) const;
   std::uint64_t hostLinkCycles(std::uint64_t bytes) const;
+  /// One tile's host transfer of `bytes` (a StreamCopyMid from one tile): the host link's time,
+  /// or the tile's exchange setup and receive if longer, as streamCopy costs each IPU.
+  std::uint64_t hostTransferCycles(std::uint64_t bytes) const;
   std::uint64_t memcpyCycles(std::uint64_t bytes) const;
 
 private:

@@ -709,4 +709,33 @@ ProgramModel buildProgramModel(const CompiledGraph& g) {
   return Builder(g).build();
 }
 
+void addLightweightCopies(ProgramModel& m, const Target& t) {
+  const CycleModel cost(t);
+  std::vector<unsigned> ipus;
+  for (unsigned ipu = 0; ipu < t.getNumIPUs(); ++ipu)
+    ipus.push_back(ipu);
+  auto add = [&](const char* name, int(&ids)[3]) {
+    const ProgramType types[3] = {ProgramType::StreamCopyBegin, ProgramType::StreamCopyMid,
+                                  ProgramType::StreamCopyEnd};
+    for (int k = 0; k < 3; ++k) {
+      ProfileProgram p;
+      p.type = types[k];
+      p.name = name;
+      p.kind = k == 0 ? CycleKind::sync : CycleKind::streamCopy;
+      p.syncType = SyncType::EXTERNAL;
+      p.aligned = true;
+      p.ipus = ipus;
+      // Static figures as a stream copy's (the flush's transfer depends on the records it
+      // carries: ExecutionRecorder computes it); no code is modelled for them.
+      p.ipuCycles = k == 0   ? cost.hostSyncCycles()
+                    : k == 1 ? cost.hostTransferCycles(CycleModel::kControlCopyBytes)
+                             : CycleModel::kStreamCopyEndCycles;
+      ids[k] = static_cast<int>(m.programs.size());
+      m.programs.push_back(std::move(p));
+    }
+  };
+  add("BlockFlush", m.blockFlush);
+  add("ControlStreamCopy", m.controlCopy);
+}
+
 } // namespace poplar::detail::profile

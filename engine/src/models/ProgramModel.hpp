@@ -104,10 +104,21 @@ struct ProgramModel {
   std::vector<std::vector<TileValue>> computeSetCycles;
   /// The same excluding idle worker contexts (Poplar's "excluding idle threads").
   std::vector<std::vector<TileValue>> computeSetBusyCycles;
+  /// Lightweight profiling's own stream copies, when they are instrumented
+  /// (addLightweightCopies): the StreamCopyBegin, Mid and End programs of the block buffer's
+  /// flush ("BlockFlush") and of the control copies that start each run ("ControlStreamCopy").
+  /// They are report programs outside the program tree (no step runs them; their blocks name
+  /// them); -1 when absent.
+  int blockFlush[3] = {-1, -1, -1};
+  int controlCopy[3] = {-1, -1, -1};
 };
 
 /// Builds the model from a compiled graph. Costs follow the replica target's clock, worker
 /// contexts and bandwidths; docs/engine.md describes the cycle model.
 ProgramModel buildProgramModel(const CompiledGraph& g);
+
+/// Adds the block flush's and the run control's stream-copy programs (ProgramModel::blockFlush,
+/// controlCopy), for lightweight profiling with debug.instrumentExternalExchange.
+void addLightweightCopies(ProgramModel& m, const Target& t);
 
 } // namespace poplar::detail::profile

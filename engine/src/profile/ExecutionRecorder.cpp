@@ -34,7 +34,7 @@ ExecutionRecorder::ExecutionRecorder(const ProgramModel& model, const CompiledGr
                                      tessera::profiler::ReportWriter& writer)
     : model_(model), target_(graph.replicaTarget), options_(options), writer_(writer),
       steps_(writer.inserter<schema::Steps>()), blocks_(writer.inserter<schema::Blocks>()),
-      clock_(model, graph.replicaTarget), executed_(graph),
+      clock_(model, graph.replicaTarget), executed_(graph), runRuleCycles_(graph),
       blockBuffers_(graph.replicaTarget.getNumIPUs()) {
   const Target& target = graph.replicaTarget;
   for (auto& v : runCycles_)
@@ -68,9 +68,26 @@ void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name)
   runFirstStep_ = stepId_;
   runStartUs_ = nowUs();
   runStartCycle_ = clock_.synchronise();
+  // Poplar starts each run with two control stream copies (the host tells the IPUs which
+  // program to run), which lightweight profiling records on each IPU's blocks tile when stream
+  // copies are instrumented. They come before the run: its cycles do not include them.
+  if (options_.anyBlocks() && model_.controlCopy[0] >= 0) {
+    std::uint64_t end = runStartCycle_;
+    for (unsigned ipu = 0; ipu < blockBuffers_.size(); ++ipu) {
+      std::uint64_t at = runStartCycle_;
+      for (int copy = 0; copy < 2; ++copy)
+        at = recordCopyTriplet(ipu, model_.controlCopy, at,
+                               model_.programs[model_.controlCopy[1]].ipuCycles,
+                               schema::BlockKind::StreamCopy);
+      end = std::max(end, at);
+    }
+    clock_.advanceTo(end);
+    runStartCycle_ = clock_.synchronise();
+  }
   for (auto& v : runCycles_)
     std::fill(v.begin(), v.end(), 0);
   std::fill(runBusyCycles_.begin(), runBusyCycles_.end(), 0);
+  runRuleCycles_.reset();
 }
 
 void ExecutionRecorder::endRun() {
@@ -93,6 +110,12 @@ void ExecutionRecorder::endRun() {
   // Since format 1.2: compute excluding idle worker contexts, a row beside the kinds.
   encodeTileValues(runBusyCycles_.data(), runBusyCycles_.size(), encoded);
   tileCycles.row(runIndex_, schema::RunTileCycles::computeExcludingIdleKind, blob(encoded));
+  // Since format 1.6: the vertex cycles each rule costed, for the rules whose vertices ran.
+  auto ruleCycles = writer_.inserter<schema::RunVertexCycleRules>();
+  for (std::size_t r = 0; r < RuleCycles::kNumRules; ++r)
+    if (runRuleCycles_.ran(r))
+      ruleCycles.row(runIndex_, schema::name(static_cast<schema::CycleRule>(r)),
+                     runRuleCycles_.cycles()[r]);
   writer_.commit();
   writer_.flush(); // the run is in the file before Engine::run returns; errors are thrown here
   ++runIndex_;
@@ -114,6 +137,7 @@ void ExecutionRecorder::onExecutedSteps(unsigned node, unsigned computeSet,
       continue;
     }
     executed_.cost(computeSet, vertexCycles, measured_.cycles, measured_.busy);
+    runRuleCycles_.addMeasured(computeSet, vertexCycles);
     recordStep(program, &measured_);
   }
 }
@@ -163,6 +187,8 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
     kindCycles[tv.tile] += tv.value;
   for (const auto& tv : measured ? measured->busy : p.busyCycles)
     runBusyCycles_[tv.tile] += tv.value;
+  if (!measured && p.type == ProgramType::OnTileExecute && p.computeSet >= 0)
+    runRuleCycles_.addEstimated(static_cast<unsigned>(p.computeSet));
   encodeStepIpus(stepIpus_.data(), stepIpus_.size(), ipusBlob_);
   // A static step's cycles are its program's estimate: stored once in
   // programs.estimated_cycles_by_tile, NULL here (see docs/formats.md). A step with
@@ -264,15 +290,30 @@ void ExecutionRecorder::flushBlocks(unsigned ipu, unsigned program, std::uint64_
   if (b.overflowing)
     blocks_.row(blockId_++, runIndex_, program, tile, b.overflowFrom, at,
                 schema::name(schema::BlockKind::Overflow));
-  const std::uint64_t flushCycles = static_cast<std::uint64_t>(double(b.used * kBlockRecordBytes) /
-                                                               target_.getHostLinkBytesPerCycle()) +
-                                    1;
-  // The flush is a stream copy: a block of its own where stream copies are instrumented.
-  if (options_.externalExchangeInstrumentation)
-    blocks_.row(blockId_++, runIndex_, program, tile, at, at + flushCycles,
-                schema::name(schema::BlockKind::BlockFlush));
+  // The flush is a stream copy (StreamCopyBegin, Mid, End of the records' bytes): three
+  // BlockFlush blocks where stream copies are instrumented, as Poplar records them. Without
+  // implicit flushes Poplar adds no flush program: the host reads what is left when the run
+  // ends, which no block shows (the tutorial's example 3 lists none).
+  if (options_.externalExchangeInstrumentation && options_.blocksImplicitFlush &&
+      model_.blockFlush[0] >= 0)
+    recordCopyTriplet(ipu, model_.blockFlush, at,
+                      CycleModel(target_).hostTransferCycles(b.used * kBlockRecordBytes),
+                      schema::BlockKind::BlockFlush);
   b.used = 0;
   b.overflowing = false;
+}
+
+std::uint64_t ExecutionRecorder::recordCopyTriplet(unsigned ipu, const int (&programs)[3],
+                                                   std::uint64_t at, std::uint64_t midCycles,
+                                                   schema::BlockKind kind) {
+  const unsigned tile = ipu * target_.getTilesPerIPU() + options_.blocksTile;
+  for (int k = 0; k < 3; ++k) {
+    const auto program = static_cast<unsigned>(programs[k]);
+    const std::uint64_t cycles = k == 1 ? midCycles : model_.programs[program].ipuCycles;
+    blocks_.row(blockId_++, runIndex_, program, tile, at, at + cycles, schema::name(kind));
+    at += cycles;
+  }
+  return at;
 }
 
 } // namespace poplar::detail::profile

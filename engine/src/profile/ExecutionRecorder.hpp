@@ -6,6 +6,7 @@
 
 #include "ExecutedComputeCost.hpp"
 #include "ProfilerOptions.hpp"
+#include "RuleCycles.hpp"
 #include "StepClock.hpp"
 #include "models/ProgramModel.hpp"
 #include "runtime/Runtime.hpp"
@@ -58,6 +59,12 @@ private:
   void recordBlock(unsigned ipu, unsigned program, std::uint64_t from, std::uint64_t to,
                    tessera::profiler::schema::BlockKind kind);
   void flushBlocks(unsigned ipu, unsigned program, std::uint64_t at);
+  /// A stream-copy triplet of lightweight profiling's own (ProgramModel::blockFlush or
+  /// controlCopy) on an IPU's blocks tile from `at`, its transfer `midCycles` long; returns its
+  /// end.
+  std::uint64_t recordCopyTriplet(unsigned ipu, const int (&programs)[3], std::uint64_t at,
+                                  std::uint64_t midCycles,
+                                  tessera::profiler::schema::BlockKind kind);
 
   const ProgramModel& model_;
   const Target& target_;
@@ -72,6 +79,7 @@ private:
   std::string cyclesBlob_;
   std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]
   std::vector<std::uint64_t> runBusyCycles_;            ///< compute excluding idle threads, [tile]
+  RuleCycles runRuleCycles_;                            ///< the run's vertex cycles by cycle rule
   std::vector<BlockBuffer> blockBuffers_;               ///< per IPU
   /// profiler.programs.filter: for each lowered node wrapped in an implicit Block, the report
   /// program the block names (-1: not wrapped).

@@ -70,4 +70,9 @@ std::uint64_t StepClock::synchronise() {
   return latest;
 }
 
+void StepClock::advanceTo(std::uint64_t cycle) {
+  for (auto& c : clock_)
+    c = std::max(c, cycle);
+}
+
 } // namespace poplar::detail::profile

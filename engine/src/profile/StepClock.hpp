@@ -40,6 +40,9 @@ public:
                                       std::vector<IpuStats>& stats);
   /// Brings every IPU's clock to the latest one (the host syncs with every IPU) and returns it.
   std::uint64_t synchronise();
+  /// Moves every IPU's clock on to `cycle` (work between runs that no step records, such as the
+  /// control stream copies that start a run).
+  void advanceTo(std::uint64_t cycle);
   std::uint64_t ipu(unsigned i) const { return clock_[i]; }
 
 private:

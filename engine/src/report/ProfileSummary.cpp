@@ -194,14 +194,22 @@ void variableStorage(std::ostream& out, const pva::CompilationReport& c,
   out << "\n";
 }
 
-/// Which rule costed the vertices (Tessera's addition: whose numbers these are, an IPU Model's
-/// declared estimates or the hardware's measurements; docs/profiling.md).
+/// Which rule costed the vertices, and each rule's share of the vertex cycles (Tessera's
+/// addition: whose numbers these are, an IPU Model's declared estimates or the hardware's
+/// measurements; docs/profiling.md). Figures from pva::ReportSummary::vertexCycles.
 void vertexCycleRules(std::ostream& out, const pva::ReportSummary& s) {
-  if (s.vertexCycleRules.empty()) return;
-  out << "Vertex cycles (" << pva::vertexCyclePolicy(s.target) << "):\n";
-  for (const pva::VertexCycleRule& r : s.vertexCycleRules)
-    out << label("  ", r.rule, 56) << withCommas(r.count)
-        << (r.count == 1 ? " vertex\n" : " vertices\n");
+  const pva::VertexCycleSummary& v = s.vertexCycles;
+  if (v.rules.empty()) return;
+  out << "Vertex cycles (" << v.policy << "; " << v.scope.describe() << "):\n";
+  for (const pva::VertexCycleRuleFigures& r : v.rules) {
+    out << label("  ", r.label, 56) << withCommas(r.vertices)
+        << (r.vertices == 1 ? " vertex (" : " vertices (") << percent(r.shareOfVertices, 1.0)
+        << ")";
+    if (v.hasCycles)
+      out << ", " << withCommas(r.cycles) << " cycles (" << percent(r.shareOfVertexCycles, 1.0)
+          << " of vertex cycles)";
+    out << "\n";
+  }
   out << "\n";
 }
 

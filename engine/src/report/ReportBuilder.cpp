@@ -218,6 +218,10 @@ public:
       return total;
     };
     visit(p_.model.root);
+    // Programs outside the tree (lightweight profiling's flush and control copies, which only
+    // blocks name) are written too, so that every id a block names is a program.
+    for (unsigned id = 0; id < p_.model.programs.size(); ++id)
+      if (!written[id]) visit(id);
     auto entries = w_.inserter<schema::EntryPoints>();
     for (std::size_t i = 0; i < p_.model.entryRoots.size(); ++i)
       entries.row(i, p_.model.entryRoots[i]);

@@ -100,6 +100,9 @@ void Engine::Impl::buildProgramModel(ProgressFunc& progress) {
   {
     pvti::Tracepoint t(&pvti::tracePoplar, "program model");
     p.model = prof::buildProgramModel(compiled);
+    // Lightweight profiling's own stream copies are blocks only where stream copies are.
+    if (profiling.anyBlocks() && profiling.externalExchangeInstrumentation)
+      prof::addLightweightCopies(p.model, compiled.replicaTarget);
   }
   detail::hosttrace::sampleHostMemory();
   if (progress) progress(6, 8);

@@ -139,6 +139,33 @@ struct ExecutionSummary {
   double tileAverageComputeExcludingIdleThreadsShareOfTotal() const;
 };
 
+/// What one cycle rule costed (VertexCycleSummary::rules).
+struct VertexCycleRuleFigures {
+  std::string rule;  ///< stored name, as VertexCycleRule::rule ("executed", "getCycleEstimate"...)
+  std::string label; ///< for people: vertexCycleRuleLabel(rule)
+  std::uint64_t vertices = 0;     ///< instances over all compute sets (one replica)
+  double shareOfVertices = 0;     ///< vertices / VertexCycleSummary::vertices, in [0, 1]
+  std::uint64_t cycles = 0;       ///< vertex cycles, all runs, summed over one replica's tiles
+  double shareOfVertexCycles = 0; ///< cycles / VertexCycleSummary::cycles, in [0, 1]
+};
+
+/// Which rule costed the vertices, and what share of the compute each one's figures make
+/// (docs/profiling.md, "Where a vertex's cycles come from"). A vertex execution's cycles are
+/// those it keeps the tile's contexts busy: a worker's thread cycles, a MultiVertex's on each
+/// worker context, a supervisor's tile cycles; summed over the tiles of one replica and all
+/// runs. Together they are the compute cycles excluding idle threads less the compute sets'
+/// launch cycles, so shareOfVertexCycles says how much of the profile's compute is declared
+/// estimates, PopLibs' estimators or measured execution.
+struct VertexCycleSummary {
+  Scope scope;                ///< all runs, one replica
+  std::string policy;         ///< vertexCyclePolicy(target)
+  bool hasRules = false;      ///< the report records rules (format 1.3 and later)
+  bool hasCycles = false;     ///< ... and each run's cycles by rule (format 1.6 and later, runs)
+  std::uint64_t vertices = 0; ///< Σ rules' vertices
+  std::uint64_t cycles = 0;   ///< Σ rules' cycles (saturating)
+  std::vector<VertexCycleRuleFigures> rules; ///< each rule with vertices or cycles, by name
+};
+
 struct ReportSummary {
   Target target;
   GraphCounts graph;
@@ -149,7 +176,13 @@ struct ReportSummary {
   /// name; empty for reports older than format 1.3. With the target's type it says whose
   /// numbers a profile shows: an IPU Model's declared estimates, or the hardware's measurements.
   std::vector<VertexCycleRule> vertexCycleRules;
+  /// The same rules with their shares of the vertices and of the vertex cycles.
+  VertexCycleSummary vertexCycles;
 };
+
+/// A rule's stored name for people: "declared estimate (getCycleEstimate)", "measured by
+/// execution (executed)", ...; an unknown name as it is.
+std::string vertexCycleRuleLabel(const std::string& rule);
 
 /// How the target type decides a vertex's cycles, in a sentence every front end prints:
 /// an IPU Model takes the declared estimates first, (simulated) hardware measures the code.

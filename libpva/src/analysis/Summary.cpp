@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <pva/Analysis.hpp>
 
 namespace pva {
@@ -264,6 +265,36 @@ std::uint64_t peakNotAlwaysLiveBytes(const std::vector<Variable>& variables) {
   return peakLiveBytes(std::move(ranges));
 }
 
+/// Each rule's vertices (vertex_cycle_rules) and cycles over all runs (run_vertex_cycle_rules).
+static VertexCycleSummary vertexCycleSummary(const Report& report, const ReportSummary& s) {
+  VertexCycleSummary v;
+  v.scope.runs = Scope::Runs::AllRuns;
+  v.policy = vertexCyclePolicy(s.target);
+  auto& store = detail::Access::state(report)->store;
+  v.hasRules = store.hasCycleRules();
+  v.hasCycles = store.hasRunCycleRules() && s.execution.profiled;
+  std::map<std::string, VertexCycleRuleFigures> byRule;
+  for (const VertexCycleRule& r : s.vertexCycleRules) {
+    VertexCycleRuleFigures& f = byRule[r.rule];
+    f.vertices = detail::saturatingAdd(f.vertices, r.count);
+  }
+  if (v.hasCycles)
+    for (const auto& row : store.runVertexCycleRuleTotals())
+      byRule[row.rule].cycles = row.cycles;
+  for (auto& [rule, f] : byRule) {
+    f.rule = rule;
+    f.label = vertexCycleRuleLabel(rule);
+    v.vertices = detail::saturatingAdd(v.vertices, f.vertices);
+    v.cycles = detail::saturatingAdd(v.cycles, f.cycles);
+  }
+  for (auto& [rule, f] : byRule) {
+    if (v.vertices) f.shareOfVertices = double(f.vertices) / double(v.vertices);
+    if (v.cycles) f.shareOfVertexCycles = double(f.cycles) / double(v.cycles);
+    v.rules.push_back(std::move(f));
+  }
+  return v;
+}
+
 MemorySummary summarizeMemory(const Report& report, const Tiles& tiles) {
   const CompilationReport c = report.compilation();
   const bool all = tiles.size() == c.tiles().size();
@@ -287,7 +318,19 @@ ReportSummary summarize(const Report& report) {
     s.vertexCycleRules.clear();
     for (auto& row : detail::Access::state(report)->store.vertexCycleRuleTotals())
       s.vertexCycleRules.push_back({std::move(row.rule), row.count});
+    s.vertexCycles = vertexCycleSummary(report, s);
   });
+}
+
+std::string vertexCycleRuleLabel(const std::string& rule) {
+  static const std::map<std::string, std::string> labels{
+      {"getCycleEstimate", "declared estimate (getCycleEstimate)"},
+      {"setPerfEstimate", "declared estimate (setPerfEstimate)"},
+      {"registerPerfEstimator", "registered estimator (registerPerfEstimator)"},
+      {"executed", "measured by execution (executed)"},
+      {"fieldSizes", "field-size default (fieldSizes)"}};
+  const auto it = labels.find(rule);
+  return it == labels.end() ? rule : it->second;
 }
 
 std::string vertexCyclePolicy(const Target& target) {

@@ -171,6 +171,12 @@ void ReportStore::readMeta() {
     missing.erase(added);
     hasCycleRules_ = false;
   }
+  const auto addedRuns =
+      std::find(missing.begin(), missing.end(), std::string(S::RunVertexCycleRules::table.name));
+  if (addedRuns != missing.end() && formatOlderThan(1, 6)) {
+    missing.erase(addedRuns);
+    hasRunCycleRules_ = false;
+  }
   if (!missing.empty()) corrupt("corrupted report (missing table '" + missing.front() + "')");
 }
 
@@ -638,6 +644,30 @@ std::vector<VertexCycleRuleRow> ReportStore::vertexCycleRuleTotals() {
         corrupt("corrupted report (unknown vertex cycle rule '" + name + "')");
       out.push_back({name, u64(q, 1)});
     }
+    return out;
+  });
+}
+
+std::vector<RuleCyclesRow> ReportStore::runVertexCycleRuleTotals() {
+  using V = S::RunVertexCycleRules;
+  if (!hasRunCycleRules_) return {};
+  return guarded("reading the vertex cycles of each cycle rule", [&] {
+    std::map<std::string, std::uint64_t> sums;
+    Statement& q = statement(select({&V::rule, &V::cycles}, V::table.name));
+    while (q.step()) {
+      const std::string rule = text(q, 0);
+      if (!S::parse<S::CycleRule>(rule))
+        corrupt("corrupted report (unknown vertex cycle rule '" + rule + "')");
+      const std::int64_t cycles = q.columnInt(1);
+      if (cycles < 0)
+        corrupt("corrupted report (negative vertex cycles of cycle rule '" + rule + "')");
+      std::uint64_t& sum = sums[rule];
+      const std::uint64_t c = std::uint64_t(cycles);
+      sum = sum + c < sum ? ~std::uint64_t(0) : sum + c; // saturates, as the analysis' sums
+    }
+    std::vector<RuleCyclesRow> out;
+    for (auto& [rule, cycles] : sums)
+      out.push_back({rule, cycles});
     return out;
   });
 }

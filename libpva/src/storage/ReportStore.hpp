@@ -87,6 +87,12 @@ struct VertexCycleRuleRow {
   std::uint64_t count = 0;
 };
 
+/// Since format 1.6 (run_vertex_cycle_rules): a rule and the vertex cycles it costed.
+struct RuleCyclesRow {
+  std::string rule;
+  std::uint64_t cycles = 0;
+};
+
 struct VariableRow {
   std::uint64_t id = 0, numElements = 0, bytes = 0, from = 0, to = 0;
   std::int64_t debug = -1;
@@ -190,6 +196,10 @@ public:
   /// Empty for reports older than format 1.3.
   std::vector<VertexCycleRuleRow> vertexCycleRuleTotals();
   bool hasCycleRules() const { return hasCycleRules_; }
+  /// Each rule's vertex cycles over all runs (saturating), by rule name; empty for reports
+  /// older than format 1.6 (hasRunCycleRules() false) and reports without runs.
+  std::vector<RuleCyclesRow> runVertexCycleRuleTotals();
+  bool hasRunCycleRules() const { return hasRunCycleRules_; }
   U64s computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType);
   std::vector<VariableRow> variables();
   /// Every lowered variable, or those of one tile.
@@ -231,7 +241,8 @@ private:
   tessera::sqlite::Database* db_ = nullptr;
   std::unordered_map<std::string, std::unique_ptr<tessera::sqlite::Statement>> statements_;
   std::map<std::string, std::string> meta_;
-  bool hasCycleRules_ = true; ///< vertex_cycle_rules is there (format 1.3 and later)
+  bool hasCycleRules_ = true;    ///< vertex_cycle_rules is there (format 1.3 and later)
+  bool hasRunCycleRules_ = true; ///< run_vertex_cycle_rules is there (format 1.6 and later)
   std::recursive_mutex mutex_;
 };
 

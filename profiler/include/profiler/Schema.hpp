@@ -27,7 +27,8 @@ struct FormatVersion {
 // 1.3: vertex_cycle_rules, programs.stream_destination.
 // 1.4: compute_sets.estimated_flops_by_tile.
 // 1.5: meta instance_index, num_instances, replica_offset, total_replicas (poprun jobs).
-inline constexpr FormatVersion kProfileFormatVersion{1, 5, 0};
+// 1.6: run_vertex_cycle_rules (each run's vertex cycles by the rule that costed them).
+inline constexpr FormatVersion kProfileFormatVersion{1, 6, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
 // Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
@@ -455,6 +456,24 @@ struct RunTileCycles {
                                   "PRIMARY KEY (run, kind)"};
 };
 
+/// Since 1.6: how many cycles of each run the vertices of each cycle rule took, so a profile
+/// says whose numbers its compute cycles are (declared estimates or measurements).
+struct RunVertexCycleRules {
+  static constexpr Column run{"run", "INTEGER NOT NULL", "runs.id"};
+  static constexpr Column rule{"rule", "TEXT NOT NULL", "CycleRule"};
+  static constexpr Column cycles{
+      "cycles", "INTEGER NOT NULL",
+      "vertex cycles of the run costed by the rule, summed over the tiles of one replica: a "
+      "worker's thread cycles, a MultiVertex's on each worker context, a supervisor's tile "
+      "cycles (the busy part of compute excluding idle threads)"};
+  static constexpr Table<3> table{
+      "run_vertex_cycle_rules",
+      "Vertex cycles of each run by the rule that costed them (since 1.6); a rule whose "
+      "vertices did not run in the run has no row.",
+      {run, rule, cycles},
+      "PRIMARY KEY (run, rule)"};
+};
+
 struct Steps {
   static constexpr Column id{"id", "INTEGER PRIMARY KEY",
                              "step index over all runs, in execution order"};
@@ -510,6 +529,7 @@ template <class F> void forEachTable(F&& f) {
   f(LivenessSteps::table);
   f(Runs::table);
   f(RunTileCycles::table);
+  f(RunVertexCycleRules::table);
   f(Steps::table);
   f(Blocks::table);
 }

@@ -124,12 +124,39 @@ void bindAnalysis(py::module_& m) {
       .def("tileAverageComputeExcludingIdleThreadsShareOfTotal",
            &pva::ExecutionSummary::tileAverageComputeExcludingIdleThreadsShareOfTotal);
 
+  py::class_<pva::VertexCycleRuleFigures> ruleFigures(
+      m, "VertexCycleRuleFigures",
+      "What one cycle rule costed: its vertices and vertex cycles, and their shares.");
+  readonly(ruleFigures, "rule", &pva::VertexCycleRuleFigures::rule);
+  readonly(ruleFigures, "label", &pva::VertexCycleRuleFigures::label);
+  readonly(ruleFigures, "vertices", &pva::VertexCycleRuleFigures::vertices);
+  readonly(ruleFigures, "shareOfVertices", &pva::VertexCycleRuleFigures::shareOfVertices);
+  readonly(ruleFigures, "cycles", &pva::VertexCycleRuleFigures::cycles);
+  readonly(ruleFigures, "shareOfVertexCycles", &pva::VertexCycleRuleFigures::shareOfVertexCycles);
+  ruleFigures.def("__repr__", [](const pva::VertexCycleRuleFigures& f) {
+    return "<pva.VertexCycleRuleFigures " + f.rule + ": " + std::to_string(f.vertices) +
+           " vertices, " + std::to_string(f.cycles) + " cycles>";
+  });
+  py::class_<pva::VertexCycleSummary> vertexCycles(
+      m, "VertexCycleSummary",
+      "Which rule costed the vertices, all runs, one replica (docs/profiling.md).");
+  readonly(vertexCycles, "scope", &pva::VertexCycleSummary::scope);
+  readonly(vertexCycles, "policy", &pva::VertexCycleSummary::policy);
+  readonly(vertexCycles, "hasRules", &pva::VertexCycleSummary::hasRules);
+  readonly(vertexCycles, "hasCycles", &pva::VertexCycleSummary::hasCycles);
+  readonly(vertexCycles, "vertices", &pva::VertexCycleSummary::vertices);
+  readonly(vertexCycles, "cycles", &pva::VertexCycleSummary::cycles);
+  readonly(vertexCycles, "rules", &pva::VertexCycleSummary::rules);
+  m.def("vertexCycleRuleLabel", &pva::vertexCycleRuleLabel, py::arg("rule"),
+        "A cycle rule's stored name for people.");
+
   py::class_<pva::ReportSummary> summary(m, "ReportSummary");
   readonly(summary, "target", &pva::ReportSummary::target);
   readonly(summary, "graph", &pva::ReportSummary::graph);
   readonly(summary, "memory", &pva::ReportSummary::memory);
   readonly(summary, "execution", &pva::ReportSummary::execution);
   readonly(summary, "vertexCycleRules", &pva::ReportSummary::vertexCycleRules);
+  readonly(summary, "vertexCycles", &pva::ReportSummary::vertexCycles);
 
   py::class_<pva::ProgramFigures> program(m, "ProgramFigures");
   readonly(program, "cycles", &pva::ProgramFigures::cycles);

@@ -289,8 +289,16 @@ SummarySection vertexCyclesSection(const pva::ReportSummary& summary) {
   s.rows.push_back({QStringLiteral("Rule"),
                     SummaryValue::ofText(qs(pva::vertexCyclePolicy(summary.target))),
                     {}});
-  for (const pva::VertexCycleRule& r : summary.vertexCycleRules)
-    s.rows.push_back({qs(r.rule), SummaryValue::ofCount(r.count), QStringLiteral("vertices")});
+  // Each rule's vertices and, where the report records them, its share of the vertex cycles
+  // (pva::ReportSummary::vertexCycles: all runs, one replica).
+  const pva::VertexCycleSummary& v = summary.vertexCycles;
+  for (const pva::VertexCycleRuleFigures& r : v.rules)
+    s.rows.push_back({qs(r.label), SummaryValue::ofCount(r.vertices),
+                      v.hasCycles ? QStringLiteral("vertices; %1 cycles, %2% of vertex cycles (%3)")
+                                        .arg(r.cycles)
+                                        .arg(100.0 * r.shareOfVertexCycles, 0, 'f', 1)
+                                        .arg(qs(v.scope.describe()))
+                                  : QStringLiteral("vertices")});
   return s;
 }
 
@@ -334,7 +342,7 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   d.sections.push_back(executionSection(summary.execution));
   d.sections.push_back(runsSection(summary.execution));
   // A report older than format 1.3 did not record the rules.
-  if (!summary.vertexCycleRules.empty()) d.sections.push_back(vertexCyclesSection(summary));
+  if (!summary.vertexCycles.rules.empty()) d.sections.push_back(vertexCyclesSection(summary));
   if (summary.execution.profiled) {
     const pva::ExecutionAnalysis a = pva::analyseExecution(report, [&](double done) {
       if (progress.cancelled()) throw Cancelled{};

@@ -9,6 +9,7 @@
 #include "output/Output.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -128,7 +129,58 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
                                                        {"unknown", sc.unknown},
                                                        {"total", sc.total()}};
   }
+  // Which rule costed the vertices and each one's share of the vertex cycles, as
+  // pva::summarize derives them (reports of format 1.3 on; cycles from 1.6 on, with runs).
+  const pva::VertexCycleSummary& vc = summary.vertexCycles;
+  if (vc.hasRules) {
+    Json rules = Json::array();
+    for (const pva::VertexCycleRuleFigures& f : vc.rules) {
+      Json rule = {{"rule", f.rule},
+                   {"label", f.label},
+                   {"vertices", f.vertices},
+                   {"shareOfVertices", f.shareOfVertices}};
+      if (vc.hasCycles) {
+        rule["cycles"] = f.cycles;
+        rule["shareOfVertexCycles"] = f.shareOfVertexCycles;
+      }
+      rules.push_back(rule);
+    }
+    j["vertexCycles"] = {{"scope", vc.scope.describe()}, {"policy", vc.policy},
+                         {"vertices", vc.vertices},      {"hasCycles", vc.hasCycles},
+                         {"cycles", vc.cycles},          {"rules", rules}};
+  }
   return j;
+}
+
+/// A fraction in [0, 1] as "12.3%".
+std::string fractionPercent(double fraction) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.1f%%", 100.0 * fraction);
+  return s;
+}
+
+/// Which rule costed the vertices: "Vertex cycles" of pva::ReportSummary::vertexCycles.
+void writeVertexCycles(std::ostream& out, const Json& j) {
+  if (!j.contains("vertexCycles")) return;
+  const Json& v = j["vertexCycles"];
+  const auto u = [](const Json& x) { return x.get<std::uint64_t>(); };
+  const bool cycles = v["hasCycles"].get<bool>();
+  out << "\nVertex cycles by rule (" << v["scope"].get<std::string>() << ")\n  "
+      << v["policy"].get<std::string>() << "\n";
+  if (v["rules"].empty()) out << "  no vertices\n";
+  for (const Json& r : v["rules"]) {
+    const std::string label = r["label"].get<std::string>();
+    out << "    " << label << std::string(label.size() < 46 ? 46 - label.size() : 1, ' ')
+        << withCommas(u(r["vertices"])) << (u(r["vertices"]) == 1 ? " vertex (" : " vertices (")
+        << fractionPercent(r["shareOfVertices"].get<double>()) << ")";
+    if (cycles)
+      out << ", " << withCommas(u(r["cycles"])) << " cycles ("
+          << fractionPercent(r["shareOfVertexCycles"].get<double>()) << " of vertex cycles)";
+    out << "\n";
+  }
+  if (cycles)
+    out << "  vertex cycles: what each vertex execution kept its tile's contexts busy, summed "
+           "over the tiles (compute excluding idle threads, without the compute sets' launch)\n";
 }
 
 void writeText(std::ostream& out, const Json& j) {
@@ -192,6 +244,7 @@ void writeText(std::ostream& out, const Json& j) {
   out << "\nExecution (" << e["scope"].get<std::string>() << ")\n";
   if (e["runs"].empty()) {
     out << "  no runs (the report has no execution profile)\n";
+    writeVertexCycles(out, j);
     return;
   }
   out << "  runs " << e["numRuns"].get<std::size_t>() << ", steps " << withCommas(u(e["numSteps"]))
@@ -220,6 +273,7 @@ void writeText(std::ostream& out, const Json& j) {
           << withCommas(v) << " (" << percentOf(v, total) << ")\n";
     }
   }
+  writeVertexCycles(out, j);
 }
 
 } // namespace
