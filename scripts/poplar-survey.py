@@ -13,7 +13,7 @@ installed headers of --prefix (default: the prefix of `popc` on PATH, as after s
 enable.sh) or, with --source-headers, against this tree's headers. Codelet files (those that
 include <poplar/Vertex.hpp> and no host header) are compiled as popc compiles them: clang++-14,
 C++17, __POPC__ defined. The repository's own include directories (every directory of a header
-file in it) are on the include path, so that its own headers are found.
+file in it, and their parents) are on the include path, so that its own headers are found.
 
 Each unit is reported as `ok`, `fails` (with the first error) or `needs` (it includes a header
 outside the Poplar SDK and the standard library that the repository does not have: Boost,
@@ -136,7 +136,14 @@ def main():
                     if f.endswith(HEADER_EXTS):
                         rel = os.path.relpath(os.path.join(root, f), tree)
                         headers.add(rel)
-                        dirs.add(root)
+                        # The header's directory and its parents: a repository includes its
+                        # headers by paths from any of them ("libgraphene/util/Runtime.hpp").
+                        d = root
+                        while os.path.relpath(d, tree) != os.pardir and d not in dirs:
+                            dirs.add(d)
+                            if d == tree:
+                                break
+                            d = os.path.dirname(d)
             for root, _, files in sorted(os.walk(tree)):
                 for f in sorted(files):
                     if not f.endswith(SOURCE_EXTS):

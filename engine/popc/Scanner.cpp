@@ -175,6 +175,19 @@ bool declaresUndefinedDefaultConstructor(CXCursor decl) {
 }
 
 /// "Name<float,true>": Poplar's spelling of a template vertex (poputil::templateVertex).
+/// The IPU's name of a short vector type (ipudef.h): float2, half4, int2, uint2, ushort4...
+std::string shortVectorName(CXType vector) {
+  const CXType element = clang_getCanonicalType(clang_getElementType(vector));
+  const std::string e = str(clang_getTypeSpelling(element));
+  const std::string base = e == "__fp16"           ? "half"
+                           : e == "unsigned int"   ? "uint"
+                           : e == "unsigned short" ? "ushort"
+                           : e == "unsigned char"  ? "uchar"
+                           : e == "signed char"    ? "char"
+                                                   : e;
+  return base + std::to_string(clang_getNumElements(vector));
+}
+
 std::string templateArgsName(CXCursor spec, CXCursor tmpl, bool forCpp) {
   std::vector<CXCursor> params;
   visitChildren(tmpl, [&](CXCursor c) {
@@ -194,6 +207,8 @@ std::string templateArgsName(CXCursor spec, CXCursor tmpl, bool forCpp) {
       const CXCursor r = recordOf(a);
       if (!clang_Cursor_isNull(r) && qualifiedName(r) == "poplar::half")
         out += forCpp ? "poplar::half" : "half";
+      else if (!forCpp && (a.kind == CXType_ExtVector || a.kind == CXType_Vector))
+        out += shortVectorName(a); // "Triad<float,float2>", as the SDK names it
       else
         out += str(clang_getTypeSpelling(a));
       continue;

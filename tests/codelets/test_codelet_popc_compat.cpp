@@ -450,7 +450,8 @@ public:
     graph.setTileMapping(t, 0);
   ComputeSet cs = graph.addComputeSet("fill");
   VertexRef v = graph.addVertex(
-      cs, "FillScale", {{"value", value}, {"factor", factor}, {"out", out}, {"norm", norm}, {"runs", runs}});
+      cs, "FillScale",
+      {{"value", value}, {"factor", factor}, {"out", out}, {"norm", norm}, {"runs", runs}});
   graph.setTileMapping(v, 0);
   graph.createHostRead("out", out);
   graph.createHostRead("norm", norm);

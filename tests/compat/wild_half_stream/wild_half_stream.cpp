@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <poplar/Engine.hpp>
 #include <poplar/IPUModel.hpp>
@@ -32,7 +33,7 @@ float run(Type type, const std::string &vectorType, float *maxAbs) {
   Tensor largest = graph.addVariable(FLOAT, {}, "maxAbs");
   graph.setTileMapping(sum, 1);
   graph.setTileMapping(largest, 1);
-  Tensor inits = graph.addConstant(FLOAT, {3}, {kA, kB, kC}, "inits");
+  Tensor inits = graph.addConstant(FLOAT, {3}, std::vector<float>{kA, kB, kC}, "inits");
   graph.setTileMapping(inits, 0);
 
   ComputeSet init = graph.addComputeSet("init");
