@@ -9,6 +9,13 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$1" target="$2" runs="$3"
 shift 3
+# Without coverage in the libraries libFuzzer sees only the target's own file: it would run
+# blind, mutating at random, and the executions would count for nothing.
+if ! grep -q '^TESSERA_FUZZ_COVERAGE:BOOL=ON$' "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "run_campaign.sh: $build is not built for fuzzing campaigns (TESSERA_FUZZ_COVERAGE is off);" >&2
+  echo "  configure it with: cmake -S . -B $build -DTESSERA_FUZZ_COVERAGE=ON && cmake --build $build -j2 --target $target" >&2
+  exit 2
+fi
 work="${FUZZ_WORK:-/tmp/tessera-fuzz}/$target"
 mkdir -p "$work/corpus" "$here/findings/$target"
 flags=()
