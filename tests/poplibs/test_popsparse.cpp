@@ -4,6 +4,7 @@
 #include "popsparse/SparseCycles.hpp"
 
 #include <poplar/exceptions.hpp>
+#include <popsparse/Embedding.hpp>
 #include <popsparse/FullyConnected.hpp>
 #include <popsparse/MatMul.hpp>
 #include <popsparse/MatMulParams.hpp>
@@ -376,4 +377,50 @@ TEST_CASE("popsparse: vertex cycles follow PopLibs' element-wise estimator", "[p
         ps::detail::sparseDenseVertexCycles(true, 6, 30, 16, 6));
   CHECK(ps::detail::sparseDenseVertexCycles(true, 6, 30, 32, 6) >
         ps::detail::sparseDenseVertexCycles(true, 6, 30, 16, 6));
+}
+
+TEST_CASE("popsparse: embedding slices and updates rows of sparse weights", "[popsparse]") {
+  const std::size_t rows = 9, cols = 7, batch = 4;
+  test::Harness h(4);
+  ps::addCodelets(h.graph());
+  const auto w = randomCSR(rows, cols, 0.4, 12);
+  const auto params = ps::dynamic::FullyConnectedParams::createWithNumNonZeroValues(
+      {}, w.nzValues.size(), batch, 1, cols, rows);
+  const auto weights = ps::dynamic::createFullyConnectedWeights(h.graph(), FLOAT, params);
+  const Tensor indices = ps::dynamic::createIndicesTensor(h.graph(), params, 3);
+  h.write("indices", indices, {4, 0, 4});
+  const Tensor slices = ps::dynamic::embeddingSlice(h.graph(), weights, indices, h.prog(), params);
+  REQUIRE(slices.shape() == std::vector<std::size_t>{3, cols});
+  h.read("slices", slices);
+  // Then add 0.5 * updates at rows 4, 0, 4 (row 4 twice) and read the values back.
+  const Tensor updates = ps::dynamic::createSliceTensor(h.graph(), FLOAT, params, 3);
+  const auto updateValues = test::randomValues(3 * cols, -1.0f, 1.0f, 13);
+  h.write("updates", updates, updateValues);
+  const Tensor scale = h.graph().addConstant(FLOAT, {}, 0.5f);
+  h.graph().setTileMapping(scale, 0);
+  ps::dynamic::embeddingUpdateAdd(h.graph(), weights, updates, indices, scale, h.prog(), params);
+  h.read("nz", weights.getNzValuesTensor());
+  ps::dynamic::Partitioner<float> part(params, FLOAT, h.graph().getTarget(), {});
+  const auto data = part.createSparsityDataImpl(w);
+  h.write("meta", weights.getMetaInfoTensor(), asFloats(data.metaInfo));
+  h.write("nzIn", weights.getNzValuesTensor(), data.nzValues);
+  h.run();
+
+  const auto W = dense(w);
+  std::vector<float> expected;
+  for (std::size_t r : {4, 0, 4})
+    expected.insert(expected.end(), W.begin() + r * cols, W.begin() + (r + 1) * cols);
+  CHECK_THAT(h.result("slices"), test::CloseTo(expected, 0.0f));
+  auto updatedW = W;
+  const std::size_t at[] = {4, 0, 4};
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t c = 0; c < cols; ++c)
+      if (W[at[i] * cols + c] != 0.0f)
+        updatedW[at[i] * cols + c] += 0.5f * updateValues[i * cols + c];
+  ps::dynamic::SparsityDataImpl<float> back{data.metaInfo, h.result("nz")};
+  CHECK_THAT(dense(part.sparsityDataImplToCSRMatrix(back)), test::CloseTo(updatedW, 1e-6f, 1e-6f));
+  // A tensor that is not popsparse's weights is refused.
+  CHECK_THROWS_AS(ps::dynamic::embeddingSlice(h.graph(), ps::dynamic::SparseTensor(), indices,
+                                              h.prog(), params),
+                  poputil::poplibs_error);
 }

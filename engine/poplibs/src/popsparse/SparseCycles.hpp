@@ -60,5 +60,17 @@ inline std::uint64_t sparseDenseVertexCycles(bool floatInput, std::uint64_t rows
   return worker * workers + supervisor;
 }
 
+/// The embedding vertices (no published PopLibs estimator fits them; Tessera's own count in
+/// the style of the one above): the supervisor's 30 + 47 + 46, a walk over the bucket's row
+/// counts (1 cycle a row) to find where each row starts, then per index 13 cycles of set-up,
+/// the slice row written or read 64 bits a cycle (2 floats, 4 halves) and 3 cycles per value
+/// of the row (an average: the vertex's values over its rows).
+inline std::uint64_t sparseEmbeddingCycles(bool floatData, std::uint64_t rows, std::uint64_t nz,
+                                           std::uint64_t indices, std::uint64_t width) {
+  const std::uint64_t perVector = floatData ? 2 : 4;
+  const std::uint64_t avgY = rows ? (nz + rows - 1) / rows : 0;
+  return 30 + 47 + 46 + rows + indices * (13 + (width + perVector - 1) / perVector + 3 * avgY);
+}
+
 } // namespace detail
 } // namespace popsparse
