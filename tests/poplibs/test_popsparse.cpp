@@ -424,3 +424,17 @@ TEST_CASE("popsparse: embedding slices and updates rows of sparse weights", "[po
                                               h.prog(), params),
                   poputil::poplibs_error);
 }
+
+TEST_CASE("popsparse: an embedding index past the last row fails the run", "[popsparse]") {
+  test::Harness h(2);
+  ps::addCodelets(h.graph());
+  const auto params =
+      ps::dynamic::FullyConnectedParams::createWithNumNonZeroValues({}, 4, 2, 1, 4, 3);
+  const auto weights = ps::dynamic::createFullyConnectedWeights(h.graph(), FLOAT, params);
+  const Tensor indices = ps::dynamic::createIndicesTensor(h.graph(), params, 1);
+  h.write("indices", indices, {3}); // rows 0 to 2
+  h.read("slices", ps::dynamic::embeddingSlice(h.graph(), weights, indices, h.prog(), params));
+  h.write("meta", weights.getMetaInfoTensor(), std::vector<float>(3 + 4, 0.0f));
+  h.write("nz", weights.getNzValuesTensor(), std::vector<float>(4, 0.0f));
+  CHECK_THROWS_AS(h.run(), poplar::poplar_error);
+}
