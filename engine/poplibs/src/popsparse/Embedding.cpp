@@ -1,6 +1,7 @@
 // Embedding lookups into dynamic sparse weights (one group). The slices are cut into chunks of
 // indices over tiles, each tile with a copy of the bucket; an update runs on the bucket's tile,
 // the only one that writes the values.
+#include "BucketProduct.hpp"
 #include "SparseLayout.hpp"
 #include "poplibs_support/TileWork.hpp"
 
@@ -60,9 +61,10 @@ unsigned tileOf(const Graph& graph, const Tensor& t, const std::string& op) {
 } // namespace
 
 Tensor createIndicesTensor(Graph& graph, const FullyConnectedParams& params, std::size_t numIndices,
-                           const OptionFlags&, const DebugContext& debugContext) {
+                           const OptionFlags& options, const DebugContext& debugContext) {
   const std::string op = "popsparse::dynamic::createIndicesTensor";
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createIndicesTensor");
+  detail::checkSparseOptions(options, op);
   embeddingPlan(params, op);
   if (numIndices == 0) throw poplibs_error(op + ": numIndices must be positive");
   const Tensor t = graph.addVariable(UNSIGNED_INT, {numIndices}, {di, "indices"});
@@ -72,9 +74,10 @@ Tensor createIndicesTensor(Graph& graph, const FullyConnectedParams& params, std
 
 Tensor createSliceTensor(Graph& graph, const Type& dataType, const FullyConnectedParams& params,
                          std::size_t numIndices, const DebugContext& debugContext,
-                         const OptionFlags&, PlanningCache*) {
+                         const OptionFlags& options, PlanningCache*) {
   const std::string op = "popsparse::dynamic::createSliceTensor";
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "createSliceTensor");
+  detail::checkSparseOptions(options, op);
   poplibs_support::checkType(dataType, {FLOAT, HALF}, op, "dataType");
   const auto plan = embeddingPlan(params, op);
   if (numIndices == 0) throw poplibs_error(op + ": numIndices must be positive");
@@ -86,9 +89,10 @@ Tensor createSliceTensor(Graph& graph, const Type& dataType, const FullyConnecte
 
 Tensor embeddingSlice(Graph& graph, const SparseTensor& t, const Tensor& indices, Sequence& prog,
                       const FullyConnectedParams& params, const DebugContext& debugContext,
-                      const OptionFlags&, PlanningCache*) {
+                      const OptionFlags& options, PlanningCache*) {
   const std::string op = "popsparse::dynamic::embeddingSlice";
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "embeddingSlice");
+  detail::checkSparseOptions(options, op);
   const auto& plan = weightsPlan(t, params, op);
   checkIndices(indices, op);
   const Tensor& nz = t.getNzValuesTensor();
@@ -115,9 +119,10 @@ Tensor embeddingSlice(Graph& graph, const SparseTensor& t, const Tensor& indices
 void embeddingUpdateAdd(Graph& graph, const SparseTensor& t, const Tensor& slices,
                         const Tensor& indices, const Tensor& scale, Sequence& prog,
                         const FullyConnectedParams& params, const DebugContext& debugContext,
-                        const OptionFlags&, PlanningCache*) {
+                        const OptionFlags& options, PlanningCache*) {
   const std::string op = "popsparse::dynamic::embeddingUpdateAdd";
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "embeddingUpdateAdd");
+  detail::checkSparseOptions(options, op);
   const auto& plan = weightsPlan(t, params, op);
   checkIndices(indices, op);
   poplibs_support::checkValid(slices, op, "slices");
