@@ -35,6 +35,9 @@ std::vector<unsigned char> encode(poplar::Type type, const std::vector<float>& v
       std::memcpy(p, &v, 1);
     } else if (type == poplar::UNSIGNED_CHAR) {
       *p = static_cast<unsigned char>(values[i]);
+    } else if (type == poplar::UNSIGNED_SHORT) {
+      const auto v = static_cast<unsigned short>(values[i]);
+      std::memcpy(p, &v, 2);
     } else
       FAIL("test harness: unsupported type " << type);
   }
@@ -65,6 +68,10 @@ std::vector<float> decode(poplar::Type type, const std::vector<unsigned char>& b
       values[i] = v ? 1.0f : 0.0f;
     } else if (type == poplar::UNSIGNED_CHAR) {
       values[i] = float(*p);
+    } else if (type == poplar::UNSIGNED_SHORT) {
+      unsigned short v;
+      std::memcpy(&v, p, 2);
+      values[i] = float(v);
     } else
       FAIL("test harness: unsupported type " << type);
   }
