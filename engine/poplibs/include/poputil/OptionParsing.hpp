@@ -76,8 +76,8 @@ class OptionHandler {
 
 public:
   template <typename T>
-  OptionHandler(T&& valueHandler) // NOLINT: any callable taking the value converts
-      : valueHandler(std::forward<T>(valueHandler)) {}
+  OptionHandler(T&& handler) // NOLINT: any callable taking the value converts
+      : valueHandler(std::forward<T>(handler)) {}
   void parseValue(poplar::StringRef value) const { valueHandler(value); }
 
   template <typename T, typename ValueMapT = std::map<std::string, T>>
@@ -157,7 +157,7 @@ class OptionSpec {
   map_type handlers;
 
 public:
-  OptionSpec(initializer_list_t&& handlers) : handlers(std::move(handlers)) {}
+  OptionSpec(initializer_list_t&& specs) : handlers(std::move(specs)) {}
 
   /// Parses `value` for `option`; an unknown option is an error unless ignoreUnknown.
   void parse(poplar::StringRef option, poplar::StringRef value, bool ignoreUnknown = false) const {

@@ -201,7 +201,7 @@ Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType
     throw poputil::poplibs_error(op + ": the compute set variant of " +
                                  std::string(vertexName(nonLinearityType)) +
                                  " is not implemented (softmax takes several steps)");
-  return addGradVertices(graph, nonLinearityType, act, outGradient, cs, di, op);
+  return addGradVertices(graph, nonLinearityType, act, outGradient, cs, {di}, op);
 }
 
 Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType, Tensor act,
@@ -226,7 +226,7 @@ Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType
     return inGrad.reshape(act.shape());
   }
   const ComputeSet cs = graph.addComputeSet(di);
-  const Tensor inGrad = addGradVertices(graph, nonLinearityType, act, outGradient, cs, di, op);
+  const Tensor inGrad = addGradVertices(graph, nonLinearityType, act, outGradient, cs, {di}, op);
   prog.add(program::Execute(cs, di));
   return inGrad;
 }
