@@ -37,7 +37,8 @@ HistogramOptions parseOptions(const OptionFlags& flags) {
   return o;
 }
 
-/// The levels + 1 bin counts of `input`, of `countType` (FLOAT or UNSIGNED_INT).
+/// The levels + 1 bin counts of `input`, of `countType` (FLOAT, or INT: popops' arithmetic
+/// has no unsigned forms; the callers cast the counts to UNSIGNED_INT).
 Tensor counts(Graph& graph, const Tensor& input, const Tensor& levels, bool absoluteOfInput,
               const Type& countType, Sequence& prog, const DebugNameAndId& di) {
   const std::string op = "popops::histogram";
@@ -73,8 +74,8 @@ Tensor histogram(Graph& graph, const Tensor& input, const Tensor& levels, bool a
   const HistogramOptions o = parseOptions(options);
   if (o.floatOutput) return counts(graph, input, levels, absoluteOfInput, FLOAT, prog, {di});
   const Tensor c = counts(graph, input, levels, absoluteOfInput,
-                          o.floatWithUnsignedOutput ? FLOAT : UNSIGNED_INT, prog, {di});
-  return c.elementType() == UNSIGNED_INT ? c : popops::cast(graph, c, UNSIGNED_INT, prog, {di});
+                          o.floatWithUnsignedOutput ? FLOAT : INT, prog, {di});
+  return popops::cast(graph, c, UNSIGNED_INT, prog, {di});
 }
 
 void histogram(Graph& graph, const Tensor& input, Tensor& output, bool updateOutput,
@@ -95,16 +96,19 @@ void histogram(Graph& graph, const Tensor& input, Tensor& output, bool updateOut
     throw poputil::poplibs_error(op + ": useFloatArithmeticWithUnsignedIntOutput needs an "
                                       "UNSIGNED_INT output");
   // A FLOAT output (deprecated) counts in float, as PopLibs decides from its type.
-  const Type countType =
-      o.floatWithUnsignedOutput || output.elementType() == FLOAT ? FLOAT : UNSIGNED_INT;
+  const Type countType = o.floatWithUnsignedOutput || output.elementType() == FLOAT ? FLOAT : INT;
   Tensor c = counts(graph, input, levels, absoluteOfInput, countType, prog, {di});
-  if (c.elementType() != output.elementType())
-    c = popops::cast(graph, c, output.elementType(), prog, {di});
   const Tensor out = output.flatten();
-  if (updateOutput)
-    popops::addInPlace(graph, out, c, prog, {di, "accumulate"});
-  else
-    prog.add(program::Copy(c, out, false, {di}));
+  if (updateOutput) {
+    // Accumulate in the counting type (no unsigned arithmetic in popops), then store.
+    const Tensor previous = out.elementType() == countType
+                                ? out
+                                : popops::cast(graph, out, countType, prog, {di, "previous"});
+    c = popops::add(graph, previous, c, prog, {di, "accumulate"});
+  }
+  if (c.elementType() != out.elementType())
+    c = popops::cast(graph, c, out.elementType(), prog, {di});
+  prog.add(program::Copy(c, out, false, {di}));
 }
 
 } // namespace popops

@@ -62,7 +62,9 @@ VoidFunction::VoidFunction(
 
 void VoidFunction::operator()(std::vector<Tensor>& args, Sequence& seq,
                               const DebugContext& debugContext) {
-  PoplibsOpDebugInfo di(debugContext, DI_ARGS(args));
+  // Only the number of arguments is recorded: created ones are still empty tensors here.
+  const std::size_t numArgs = args.size();
+  PoplibsOpDebugInfo di(debugContext, DI_ARGS(numArgs));
   if (args.size() != sig.size())
     throw poplibs_error("poputil::graphfn: the function takes " + std::to_string(sig.size()) +
                         " arguments, the call passes " + std::to_string(args.size()));
