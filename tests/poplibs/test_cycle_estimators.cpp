@@ -178,6 +178,14 @@ TEST_CASE("popnn estimates follow PopLibs' formulas", "[poplibs][cycles]") {
     CHECK(nonLinearityGradCycles(t, FLOAT, 10) == 17 + 9 + (4 + 12 + 1) + 2 + 1);
     CHECK(nonLinearityGradCycles(t, HALF, 5) == 17 + 9 + 5 + (2 + 2 + 7) + 1);
     CHECK(nonLinearityGradCycles(t, FLOAT, 1) == 17 + 9 + 0 + (2 + 4) + 1);
+    // The newer types: SWISH 6 / 3, GELU_ERF 30 / 15, HARD_SIGMOID 3 forward; gradients per
+    // further vector SWISH 15 / 9, GELU 10 / 5, GELU_ERF 30 / 15.
+    CHECK(nonLinearityCycles(t, FLOAT, "SWISH", 2) == 14 + 8 + (2 + 6 + 1 + 6) + 2 + 1);
+    CHECK(nonLinearityCycles(t, HALF, "GELU_ERF", 4) == 14 + 10 + (2 + 15 + 1 + 15) + 4 + 1);
+    CHECK(nonLinearityCycles(t, FLOAT, "HARD_SIGMOID", 4) == 14 + 8 + (2 + 3 + 6 + 1 + 3) + 2 + 1);
+    CHECK(nonLinearityGradCycles(t, FLOAT, 10, "SWISH") == 17 + 9 + (4 + 4 * 15 + 1) + 2 + 1);
+    CHECK(nonLinearityGradCycles(t, HALF, 8, "GELU") == 17 + 9 + (4 + 5 + 1) + 4 + 1);
+    CHECK(nonLinearityGradCycles(t, HALF, 8, "GELU_ERF") == 17 + 9 + (4 + 15 + 1) + 4 + 1);
   }
   CHECK(lossTransformCycles(true, true, 10) == 5 + 6 + 5 + 2 + 1 + 90 + 1);
   CHECK(lossTransformCycles(false, false, 5) == 5 + 5 + 5 + 1 + 2 + 1 + 8 + (2 + 6) + 1);

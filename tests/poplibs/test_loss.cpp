@@ -157,3 +157,65 @@ TEST_CASE("loss argument errors", "[popnn][loss][errors]") {
                                        popnn::CROSS_ENTROPY_LOSS),
                        poputil::poplibs_error, test::What(Contains("numCorrect")));
 }
+
+TEST_CASE("cross-entropy loss of scaled outputs with scaled deltas", "[popnn][loss]") {
+  test::Harness h(16);
+  const Batch b = makeBatch(12, 5);
+  Batch scaled = b;
+  for (auto& p : scaled.probs)
+    p *= 1000.0f; // as a SOFTMAX_SCALED layer with scaling 1000 would give
+  const LossTensors t = lossTensors(h, scaled, UNSIGNED_INT);
+  const Tensor outScale = h.input("outScale", FLOAT, {}, {1000.0f});
+  const Tensor dScale = h.input("dScale", FLOAT, {1}, {0.5f});
+  h.write("numCorrect", t.numCorrect, {0.0f});
+  h.prog().add(popnn::calcLoss(h.graph(), t.probs, t.labels, t.loss, t.deltas, dScale, outScale,
+                               t.numCorrect, popnn::CROSS_ENTROPY_LOSS, "scaledXent"));
+  h.run();
+  std::vector<float> loss(b.rows), deltas = b.probs;
+  for (std::size_t r = 0; r < b.rows; ++r) {
+    const std::size_t label = std::size_t(b.labels[r]);
+    loss[r] = -std::log(b.probs[r * b.classes + label]);
+    deltas[r * b.classes + label] -= 1.0f;
+  }
+  for (auto& d : deltas)
+    d *= 0.5f;
+  CHECK_THAT(h.result("loss"), test::CloseTo(loss, 1e-5f));
+  CHECK_THAT(h.result("deltas"), test::CloseTo(deltas, 1e-5f, 1e-7f));
+  CHECK(h.result("numCorrect") == std::vector<float>{float(b.correct)});
+}
+
+TEST_CASE("popnn's argMax, argMin and topK", "[popnn][loss]") {
+  test::Harness h(8);
+  const std::vector<float> x{3, 9, 1, 7, /**/ -1, -5, 2, 0, /**/ 4, 4, 8, 8};
+  const Tensor X = h.input("X", FLOAT, {3, 4}, x);
+  const Tensor amax = popnn::argMax(h.graph(), X, h.prog());
+  const Tensor amin = popnn::argMin(h.graph(), X, h.prog());
+  const auto [maxV, maxI] = popnn::maxAndArgMax(h.graph(), X, h.prog());
+  const auto [minV, minI] = popnn::minAndArgMin(h.graph(), X, h.prog());
+  Tensor topIdx;
+  const Tensor top = popnn::topK(h.graph(), X, topIdx, 2, true, h.prog());
+  REQUIRE(topIdx.valid());
+  CHECK(top.shape() == std::vector<std::size_t>{3, 2});
+  h.read("amax", amax);
+  h.read("amin", amin);
+  h.read("maxV", maxV);
+  h.read("minI", minI);
+  h.read("top", top);
+  h.read("topIdx", topIdx);
+  h.run();
+  CHECK(h.result("amax") == std::vector<float>{1, 2, 2});
+  CHECK(h.result("amin") == std::vector<float>{2, 1, 0});
+  CHECK(h.result("maxV") == std::vector<float>{9, 2, 8});
+  CHECK(h.result("minI") == std::vector<float>{2, 1, 0});
+  CHECK(h.result("top") == std::vector<float>{9, 7, 2, 0, 8, 8});
+  const auto& idx = h.result("topIdx");
+  CHECK(idx[0] == 1);
+  CHECK(idx[1] == 3);
+  CHECK(idx[2] == 2);
+  CHECK(idx[3] == 3);
+  CHECK(((idx[4] == 2 && idx[5] == 3) || (idx[4] == 3 && idx[5] == 2)));
+  Tensor unused;
+  const Tensor v = h.graph().addVariable(FLOAT, {4}, "v");
+  CHECK_THROWS_MATCHES(popnn::topK(h.graph(), v, unused, 1, true, h.prog()), poputil::poplibs_error,
+                       test::What(Contains("2-D")));
+}

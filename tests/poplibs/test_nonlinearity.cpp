@@ -3,7 +3,9 @@
 #include <cmath>
 #include <functional>
 #include <popnn/NonLinearity.hpp>
+#include <popnn/NonLinearityDefUtil.hpp>
 #include <poputil/exceptions.hpp>
+#include <sstream>
 
 using namespace poplar;
 using Catch::Contains;
@@ -25,6 +27,12 @@ float hostForward(NonLinearityType t, float x) {
     return std::tanh(x);
   case NonLinearityType::GELU:
     return hostGelu(x);
+  case NonLinearityType::GELU_ERF:
+    return float(0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))));
+  case NonLinearityType::SWISH:
+    return float(x / (1.0 + std::exp(-double(x))));
+  case NonLinearityType::HARD_SIGMOID:
+    return std::max(0.0f, std::min(1.0f, 0.2f * x + 0.5f));
   default:
     break;
   }
@@ -50,8 +58,10 @@ std::vector<float> hostSoftmax(const std::vector<float>& x, std::size_t cols) {
 } // namespace
 
 TEST_CASE("element-wise non-linearities, out of place and in place", "[popnn]") {
-  const auto type = GENERATE(NonLinearityType::SIGMOID, NonLinearityType::RELU,
-                             NonLinearityType::TANH, NonLinearityType::GELU);
+  const auto type =
+      GENERATE(NonLinearityType::SIGMOID, NonLinearityType::RELU, NonLinearityType::TANH,
+               NonLinearityType::GELU, NonLinearityType::GELU_ERF, NonLinearityType::SWISH,
+               NonLinearityType::HARD_SIGMOID);
   CAPTURE(popnn::asString(type));
   test::Harness h(16);
   const auto x = test::randomValues(20 * 15, -4, 4, 50);
@@ -122,15 +132,19 @@ TEST_CASE("non-linearities on HALF tensors", "[popnn]") {
 }
 
 TEST_CASE("non-linearity gradients in terms of the forward output", "[popnn]") {
-  const auto type = GENERATE(NonLinearityType::RELU, NonLinearityType::SIGMOID,
-                             NonLinearityType::TANH, NonLinearityType::GELU);
+  const auto type =
+      GENERATE(NonLinearityType::RELU, NonLinearityType::SIGMOID, NonLinearityType::TANH,
+               NonLinearityType::GELU, NonLinearityType::GELU_ERF, NonLinearityType::SWISH,
+               NonLinearityType::HARD_SIGMOID);
   CAPTURE(popnn::asString(type));
   test::Harness h(16);
   const auto x = test::randomValues(9 * 11, -3, 3, 53), g = test::randomValues(9 * 11, -1, 1, 54);
   std::vector<float> act(x.size());
-  // GELU's gradient takes the forward input; the others the forward output.
+  // GELU's, GELU_ERF's and SWISH's gradients take the forward input; the others the output.
+  const bool takesInput = type == NonLinearityType::GELU || type == NonLinearityType::GELU_ERF ||
+                          type == NonLinearityType::SWISH;
   for (std::size_t i = 0; i < x.size(); ++i)
-    act[i] = type == NonLinearityType::GELU ? x[i] : hostForward(type, x[i]);
+    act[i] = takesInput ? x[i] : hostForward(type, x[i]);
   const Tensor Act = h.input("act", FLOAT, {9, 11}, act), G = h.input("g", FLOAT, {9, 11}, g);
   const Tensor dx = popnn::nonLinearityInputGradient(h.graph(), type, Act, G, h.prog(), "grad");
   h.read("dx", dx);
@@ -143,6 +157,8 @@ TEST_CASE("non-linearity gradients in terms of the forward output", "[popnn]") {
         (hostForward(type, float(x[i] + eps)) - hostForward(type, float(x[i] - eps))) / (2 * eps);
     expect[i] = float(g[i] * slope);
     if (type == NonLinearityType::RELU) expect[i] = x[i] > 0 ? g[i] : 0.0f;
+    if (type == NonLinearityType::HARD_SIGMOID)
+      expect[i] = std::abs(x[i]) < 2.5f ? 0.2f * g[i] : 0.0f;
   }
   CHECK_THAT(h.result("dx"), test::CloseTo(expect, 2e-3f, 2e-3f));
 }
@@ -186,4 +202,86 @@ TEST_CASE("non-linearity argument errors", "[popnn][errors]") {
   CHECK_THROWS_MATCHES(popnn::nonLinearityInPlace(h.graph(), NonLinearityType::TANH,
                                                   A.slice(0, 1).broadcast(2, 0), h.prog()),
                        poputil::poplibs_error, test::What(Contains("aliased")));
+}
+
+TEST_CASE("named non-linearity helpers and scalings", "[popnn]") {
+  test::Harness h(8);
+  const std::vector<float> x{1, 2, 3, -1, 0, 4};
+  const Tensor A = h.input("A", FLOAT, {2, 3}, x), B = h.input("B", FLOAT, {2, 3}, x);
+  const Tensor C = h.input("C", FLOAT, {2, 3}, x), D = h.input("D", FLOAT, {2, 3}, x);
+  float scaling = 0;
+  const Tensor relu = popnn::relu(h.graph(), A, scaling, h.prog(), "relu");
+  CHECK(scaling == 1.0f);
+  popnn::swishInPlace(h.graph(), B, h.prog());
+  const Tensor scaled = popnn::scaledSoftmaxStable(h.graph(), C, scaling, h.prog());
+  CHECK(scaling == 62000.0f);
+  popnn::tanhInPlace(h.graph(), D, scaling, h.prog());
+  CHECK(scaling == 1.0f);
+  // The scaled softmax's gradient, given its scaled output, is the plain softmax's.
+  const auto g = test::randomValues(6, -1, 1, 57);
+  const Tensor G = h.input("G", FLOAT, {2, 3}, g);
+  const Tensor dScaled = popnn::nonLinearityInputGradient(
+      h.graph(), NonLinearityType::SOFTMAX_SCALED, scaled, G, h.prog());
+  const Tensor plain = popnn::softmaxStable(h.graph(), A, h.prog());
+  const Tensor dPlain =
+      popnn::nonLinearityInputGradient(h.graph(), NonLinearityType::SOFTMAX, plain, G, h.prog());
+  h.read("relu", relu);
+  h.read("B", B);
+  h.read("scaled", scaled);
+  h.read("D", D);
+  h.read("dScaled", dScaled);
+  h.read("dPlain", dPlain);
+  h.run();
+  CHECK(h.result("relu") == std::vector<float>{1, 2, 3, 0, 0, 4});
+  std::vector<float> swish(6), th(6), soft = hostSoftmax(x, 3);
+  for (std::size_t i = 0; i < 6; ++i) {
+    swish[i] = hostForward(NonLinearityType::SWISH, x[i]);
+    th[i] = std::tanh(x[i]);
+    soft[i] *= 62000.0f;
+  }
+  CHECK_THAT(h.result("B"), test::CloseTo(swish, 1e-5f, 1e-6f));
+  CHECK_THAT(h.result("D"), test::CloseTo(th, 1e-5f, 1e-6f));
+  CHECK_THAT(h.result("scaled"), test::CloseTo(soft, 1e-5f));
+  CHECK_THAT(h.result("dScaled"), test::CloseTo(h.result("dPlain"), 1e-4f, 1e-6f));
+}
+
+TEST_CASE("non-linearities into a caller's compute set", "[popnn]") {
+  test::Harness h(8);
+  const std::vector<float> x{-2, -1, 0, 1, 2, 3};
+  const Tensor A = h.input("A", FLOAT, {6}, x);
+  const Tensor G = h.input("G", FLOAT, {6}, {1, 1, 1, 1, 1, 1});
+  ComputeSet cs = h.graph().addComputeSet("acts");
+  float scaling = 0;
+  popnn::nonLinearityInPlace(h.graph(), NonLinearityType::RELU, A, scaling, cs);
+  CHECK(scaling == 1.0f);
+  h.prog().add(program::Execute(cs));
+  ComputeSet gradCs = h.graph().addComputeSet("grads");
+  const Tensor dA =
+      popnn::nonLinearityInputGradient(h.graph(), NonLinearityType::RELU, A, G, gradCs);
+  h.prog().add(program::Execute(gradCs));
+  h.read("A", A);
+  h.read("dA", dA);
+  h.run();
+  CHECK(h.result("A") == std::vector<float>{0, 0, 0, 1, 2, 3});
+  CHECK(h.result("dA") == std::vector<float>{0, 0, 0, 1, 1, 1});
+  ComputeSet other = h.graph().addComputeSet("softmax");
+  CHECK_THROWS_MATCHES(popnn::nonLinearityInPlace(h.graph(), NonLinearityType::SOFTMAX, A, other),
+                       poputil::poplibs_error, test::What(Contains("compute set")));
+}
+
+TEST_CASE("NonLinearityDefUtil names, prints and parses the types", "[popnn]") {
+  CHECK(std::string(popnn::asString(NonLinearityType::SOFTMAX_STABLE)) == "softmax (stable)");
+  std::ostringstream os;
+  os << NonLinearityType::GELU_ERF;
+  CHECK(os.str() == "gelu_erf");
+  std::istringstream in("hard_sigmoid softmax_scaled bogus");
+  NonLinearityType t = NonLinearityType::RELU;
+  in >> t;
+  CHECK(t == NonLinearityType::HARD_SIGMOID);
+  in >> t;
+  CHECK(t == NonLinearityType::SOFTMAX_SCALED);
+  CHECK_THROWS_MATCHES(in >> t, poputil::poplibs_error, test::What(Contains("'bogus'")));
+  CHECK(poputil::templateVertex("popnn::NonLinearity1D", FLOAT, NonLinearityType::SWISH) ==
+        "popnn::NonLinearity1D<float,popnn::NonLinearityType::SWISH>");
+  CHECK_THROWS_AS(poputil::templateVertex("v", NonLinearityType::SOFTMAX), poputil::poplibs_error);
 }

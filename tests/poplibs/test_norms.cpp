@@ -5,6 +5,8 @@
 #include <popnn/GroupNorm.hpp>
 #include <popnn/InstanceNorm.hpp>
 #include <popnn/LayerNorm.hpp>
+#include <popnn/Norms.hpp>
+#include <poputil/TileMapping.hpp>
 #include <poputil/exceptions.hpp>
 
 using namespace poplar;
@@ -220,4 +222,35 @@ TEST_CASE("norms: bad arguments name the argument", "[popnn][norm]") {
   CHECK_THROWS_MATCHES(popnn::bn::batchNormStatistics(h.graph(), acts, 1e-3f, h.prog(), false,
                                                       false, FLOAT, {}, {{"bogus", "1"}}),
                        poplar::invalid_option, test::What(Contains("bogus")));
+}
+
+TEST_CASE("popnn::createNormParams makes per-channel gamma and beta", "[popnn][norms]") {
+  test::Harness h(8);
+  const Tensor acts2 = h.graph().addVariable(HALF, {4, 6}, "acts2");
+  const auto [g2, b2] = popnn::createNormParams(h.graph(), acts2, "p2");
+  CHECK(g2.shape() == std::vector<std::size_t>{6});
+  CHECK(b2.elementType() == HALF);
+  CHECK(h.graph().getTileMapping(g2, false).size() > 0);
+  const Tensor acts4 = h.graph().addVariable(FLOAT, {2, 5, 3, 3}, "acts4");
+  poputil::mapTensorLinearly(h.graph(), acts4);
+  const Tensor g4 = popnn::createNormGamma(h.graph(), acts4);
+  const Tensor b4 = popnn::createNormBeta(h.graph(), acts4);
+  CHECK(g4.shape() == std::vector<std::size_t>{5});
+  CHECK(b4.shape() == std::vector<std::size_t>{5});
+  CHECK(g4.elementType() == FLOAT);
+  const Tensor flat = h.graph().addVariable(FLOAT, {5}, "flat");
+  CHECK_THROWS_MATCHES(popnn::createNormGamma(h.graph(), flat), poputil::poplibs_error,
+                       test::What(Contains("at least 2 dimensions")));
+}
+
+TEST_CASE("popnn's normalisation FLOP counts", "[popnn][norms]") {
+  // 100 activations, 4 statistics: stats 2*100 + 5*4, whiten 200, apply 200.
+  CHECK(popnn::getNormFwdFlops(4, 100) == 620);
+  CHECK(popnn::getNormFwdFlops(4, 100, false) == 200);
+  CHECK(popnn::getNormBwdFlops(4, 100) == 808);
+  CHECK(popnn::getNormWuFlops(10, 100) == 340);
+  // Instance norm: 6 instances of 10 activations.
+  CHECK(popnn::in::getFwdFlops(6, 10, true) == popnn::getNormFwdFlops(6, 60));
+  CHECK(popnn::in::getBwdFlops(6, 10) == popnn::getNormBwdFlops(6, 60));
+  CHECK(popnn::in::getWuFlops(6, 10) == popnn::getNormWuFlops(6, 60));
 }

@@ -70,3 +70,31 @@ TEST_CASE("TensorUseTracker merges trackers and extends partial uses", "[poputil
   CHECK_THROWS_MATCHES(a.resolve(graph, 0, 0), poputil::poplibs_error,
                        test::What(Contains("grainSize")));
 }
+
+TEST_CASE("TensorUseTracker breaks ties in the mapping order it was given", "[poputil][tracker]") {
+  auto device = test::smallDevice(4);
+  Graph graph(device.getTarget());
+  const Tensor w = graph.addVariable(FLOAT, {8}, "w");
+  SECTION("ascending from tile 0: the lower tile takes the first half") {
+    Tracker tracker(4);
+    tracker.add(graph, 1, w);
+    tracker.add(graph, 2, w);
+    tracker.mapTensorsByUse(graph, 1, 0);
+    CHECK(tileOf(graph, w) == std::vector<unsigned>{1, 1, 1, 1, 2, 2, 2, 2});
+  }
+  SECTION("descending: the higher tile comes first") {
+    Tracker tracker(4, 0, false);
+    tracker.add(graph, 1, w);
+    tracker.add(graph, 2, w);
+    tracker.mapTensorsByUse(graph, 1, 0);
+    CHECK(tileOf(graph, w) == std::vector<unsigned>{2, 2, 2, 2, 1, 1, 1, 1});
+  }
+  SECTION("ascending from tile 2: tile 2 comes before tile 1") {
+    Tracker tracker(4, 2);
+    tracker.add(graph, 1, w);
+    tracker.add(graph, 2, w);
+    tracker.mapTensorsByUse(graph, 1, 0);
+    CHECK(tileOf(graph, w) == std::vector<unsigned>{2, 2, 2, 2, 1, 1, 1, 1});
+  }
+  CHECK_THROWS_AS(Tracker(4, 4), poputil::poplibs_error);
+}

@@ -4,6 +4,7 @@
 // are recognised.
 #pragma once
 
+#include <cstdint>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
@@ -71,6 +72,13 @@ void instanceNormParamUpdate(poplar::Graph& graph, const poplar::Tensor& gammaDe
                              poplar::program::Sequence& prog,
                              const poplar::DebugContext& debugContext = {},
                              const poplar::OptionFlags& options = {});
+
+/// FLOPs of instance normalisation over numChannels (batch elements times channels) instances
+/// of actsPerChannel activations each: popnn's normalisation counts (Norms.hpp) with one
+/// statistic per instance. (PopLibs declares these three without defining them.)
+uint64_t getFwdFlops(uint64_t numChannels, uint64_t actsPerChannel, bool computeEstimates);
+uint64_t getBwdFlops(uint64_t numChannels, uint64_t actsPerChannel);
+uint64_t getWuFlops(uint64_t numChannels, uint64_t actsPerChannel);
 
 } // namespace in
 } // namespace popnn

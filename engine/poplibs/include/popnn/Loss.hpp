@@ -5,6 +5,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
+#include <utility>
 
 namespace popnn {
 
@@ -30,10 +31,48 @@ poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& mo
                                   const poplar::Tensor& deltas, const poplar::Tensor& numCorrect,
                                   LossType lossType, const poplar::DebugContext& debugContext = {});
 
+/// The cross-entropy forms with scaled outputs (a SOFTMAX_SCALED layer's): the probabilities
+/// are modelOutputs / modelOutputScaling, and the deltas are multiplied by deltasScale (both
+/// one-element tensors; an invalid Tensor() stands for 1). SUM_SQUARED_LOSS ignores both.
+poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+                                  const poplar::Tensor& expected, const poplar::Tensor& loss,
+                                  const poplar::Tensor& deltas, const poplar::Tensor& deltasScale,
+                                  const poplar::Tensor& modelOutputScaling, LossType lossType,
+                                  const poplar::DebugContext& debugContext = {});
+poplar::program::Program calcLoss(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
+                                  const poplar::Tensor& expected, const poplar::Tensor& loss,
+                                  const poplar::Tensor& deltas, const poplar::Tensor& deltasScale,
+                                  const poplar::Tensor& modelOutputScaling,
+                                  const poplar::Tensor& numCorrect, LossType lossType,
+                                  const poplar::DebugContext& debugContext = {});
+
 /// A program adding only the number of correct rows (as calcLoss does) to `numCorrect`.
 poplar::program::Program calcAccuracy(poplar::Graph& graph, const poplar::Tensor& modelOutputs,
                                       const poplar::Tensor& expected,
                                       const poplar::Tensor& numCorrect,
                                       const poplar::DebugContext& debugContext = {});
+
+/// For `input` [batch, n]: the position (UNSIGNED_INT [batch]) of each row's largest value
+/// (popops::argMax).
+poplar::Tensor argMax(poplar::Graph& graph, const poplar::Tensor& input,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {});
+/// Each row's largest value and its position.
+std::pair<poplar::Tensor, poplar::Tensor>
+maxAndArgMax(poplar::Graph& graph, const poplar::Tensor& input, poplar::program::Sequence& prog,
+             const poplar::DebugContext& debugContext = {});
+/// As argMax and maxAndArgMax, for the smallest value.
+poplar::Tensor argMin(poplar::Graph& graph, const poplar::Tensor& input,
+                      poplar::program::Sequence& prog,
+                      const poplar::DebugContext& debugContext = {});
+std::pair<poplar::Tensor, poplar::Tensor>
+minAndArgMin(poplar::Graph& graph, const poplar::Tensor& input, poplar::program::Sequence& prog,
+             const poplar::DebugContext& debugContext = {});
+
+/// The K largest values of each row of `input` [batch, n] as [batch, K], in descending order
+/// when `sort`; `indices` is set to their positions in the rows (UNSIGNED_INT [batch, K]).
+poplar::Tensor topK(poplar::Graph& graph, const poplar::Tensor& input, poplar::Tensor& indices,
+                    unsigned K, bool sort, poplar::program::Sequence& prog,
+                    const poplar::DebugContext& debugContext = {});
 
 } // namespace popnn

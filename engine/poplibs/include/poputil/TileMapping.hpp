@@ -16,21 +16,52 @@ namespace poputil {
 
 /// Per tile, the intervals of a flattened tensor of `shape` in a linear mapping: the elements are
 /// cut into grains of `grainSize`, and consecutive tiles take an equal number of whole grains,
-/// at least `minElementsPerTile` elements each, so the last tiles may hold nothing.
+/// at least `minElementsPerTile` elements each, so the last tiles may hold nothing. With an
+/// offset or descending order, the first tile used is `offset` (ascending) or
+/// numTiles - 1 - offset (descending), the following ones wrapping round the device.
 std::vector<std::vector<poplar::Interval>>
-calcLinearTileMapping(const poplar::Graph& graph, const std::vector<std::size_t>& shape,
-                      unsigned minElementsPerTile, unsigned grainSize);
+calcLinearTileMapping(const poplar::Graph& graph, std::vector<std::size_t> shape,
+                      unsigned minElementsPerTile, unsigned grainSize, unsigned offset = 0,
+                      bool ascendingOrder = true);
+std::vector<std::vector<poplar::Interval>>
+calcLinearTileMapping(const poplar::Target& target, std::vector<std::size_t> shape,
+                      unsigned minElementsPerTile, unsigned grainSize, unsigned offset = 0,
+                      bool ascendingOrder = true);
+/// The linear mapping PopLibs picks for t's type: grains of the type's vector width and at
+/// least 128 bytes per tile.
 std::vector<std::vector<poplar::Interval>> calcLinearTileMapping(const poplar::Graph& graph,
                                                                  const poplar::Tensor& t,
-                                                                 unsigned minElementsPerTile,
-                                                                 unsigned grainSize);
-/// The linear mapping with one-element grains and no minimum per tile.
-std::vector<std::vector<poplar::Interval>> calcLinearTileMapping(const poplar::Graph& graph,
-                                                                 const poplar::Tensor& t);
+                                                                 unsigned offset = 0,
+                                                                 bool ascendingOrder = true);
+std::vector<std::vector<poplar::Interval>>
+calcLinearTileMapping(const poplar::Target& target, const std::vector<std::size_t> shape,
+                      poplar::Type elementType, unsigned offset = 0, bool ascendingOrder = true);
 
-/// Maps `t` with calcLinearTileMapping.
+/// The type-based linear mapping of t (no minimum per tile) starting at tile `offset`, and the
+/// tile after the last one it used: mapping several small tensors one after the other this way
+/// spreads them over the device instead of piling them on tile 0.
+std::pair<poplar::Graph::TileToTensorMapping, unsigned>
+calcLinearTileMappingAndNewOffset(const poplar::Graph& graph, const poplar::Tensor& t,
+                                  unsigned offset = 0);
+
+/// Maps `t` with calcLinearTileMapping (one-element grains, no minimum per tile by default:
+/// Tessera's own operations rely on that).
 void mapTensorLinearly(poplar::Graph& graph, const poplar::Tensor& t,
                        unsigned minElementsPerTile = 0, unsigned grainSize = 1);
+
+/// Maps `t` linearly from tile `offset` (or numTiles - 1 - offset downwards).
+void mapTensorLinearlyWithOffset(poplar::Graph& graph, const poplar::Tensor& t,
+                                 unsigned minElementsPerTile, unsigned grainSize, unsigned offset,
+                                 bool ascendingOrder = true);
+/// The same with the type-based grain and minimum of calcLinearTileMapping(graph, t, ...).
+void mapTensorLinearlyWithOffset(poplar::Graph& graph, const poplar::Tensor& t, unsigned offset = 0,
+                                 bool ascendingOrder = true);
+
+/// An offset in [0, numTiles) from a hash of `shape` (and `seed`): tensors of different
+/// shapes then start on different tiles.
+std::size_t chooseMappingOffset(std::size_t numTiles, const std::vector<std::size_t>& shape);
+std::size_t chooseMappingOffset(std::size_t numTiles, const std::vector<std::size_t>& shape,
+                                std::size_t seed);
 
 /// How many more elements the fullest tile holds than it would in a balanced mapping (one that
 /// respects `minElementsPerTile` and `grainSize`); 0 for a balanced mapping.
@@ -48,7 +79,10 @@ class TensorUseTracker {
   std::unique_ptr<TensorUseTrackerState> st;
 
 public:
-  TensorUseTracker(unsigned numTiles);
+  /// Tracks uses on numTiles tiles; when uses tie, tiles are preferred in the order of a
+  /// linear mapping starting at startTile (ascending) or numTiles - 1 - startTile
+  /// (descending).
+  TensorUseTracker(unsigned numTiles, unsigned startTile = 0, bool ascendingMappingOrder = true);
   TensorUseTracker(const TensorUseTracker& other);
   TensorUseTracker(TensorUseTracker&& other);
   TensorUseTracker& operator=(const TensorUseTracker& other);
@@ -98,6 +132,20 @@ poplar::Tensor createBroadcastOperand(poplar::Graph& graph, const poplar::Tensor
                                       bool ditherMapping = false,
                                       const poplar::DebugContext& debugContext = {});
 
+/// A clone of t (made in srcGraph) mapped in dstGraph to the same tile numbers as t in
+/// srcGraph: e.g. from the top-level graph into a virtual graph of as many or more tiles.
+poplar::Tensor cloneToGraph(
+    poplar::Graph& srcGraph, poplar::Graph& dstGraph, const poplar::Tensor& t,
+    const poplar::DebugContext& debugContext = {},
+    poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_UNLESS_ALIASES);
+
+/// A clone of t in which elements t repeats (aliases) become separate elements: the first
+/// occurrence keeps its tile, the repeats are mapped linearly from tile `offset`. Returns the
+/// clone and the tile after the last one the repeats used.
+std::pair<poplar::Tensor, unsigned>
+cloneAndExpandAliasing(poplar::Graph& graph, const poplar::Tensor& t, unsigned offset = 0,
+                       const poplar::DebugContext& debugContext = {});
+
 /// A clone of t on IPU `dstIPU` of a multi-IPU graph, each element on the same tile number
 /// within that IPU as the original.
 poplar::Tensor cloneToIpu(
@@ -114,5 +162,12 @@ poplar::Tensor createIpuCopy(
     poplar::Graph& graph, const poplar::Tensor& t, unsigned dstIpu, poplar::Tensor& copySrc,
     poplar::Tensor& copyDst, const poplar::DebugContext& debugContext = {},
     poplar::TensorCloneMethod method = poplar::TensorCloneMethod::PRESERVE_ORDER_AND_ALIASES);
+
+/// The position of `tile` in a mapping that starts at `offset` (ascending) or at
+/// numTiles - 1 - offset (descending): the first tile used becomes 0, the next 1, ...
+unsigned transformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending);
+
+/// The inverse: the tile at position `tile` of such a mapping.
+unsigned invTransformTileIndex(unsigned tile, unsigned numTiles, unsigned offset, bool ascending);
 
 } // namespace poputil

@@ -24,6 +24,10 @@ void mergeAdjacentRegions(std::vector<poplar::Interval>& regions);
 /// The same for every tile's list.
 void mergeAdjacentRegions(std::vector<std::vector<poplar::Interval>>& mapping);
 
+/// All the intervals of all the lists, in order.
+std::vector<poplar::Interval>
+flattenIntervals(const std::vector<std::vector<poplar::Interval>>& intervals);
+
 /// Partitions `regions` (in order) into at most maxPartitions lists of about equal numbers of
 /// elements, cutting at multiples of grainSize from each region's start; each partition holds
 /// at least minElementsPerPartition (when there are enough) and at most
@@ -93,5 +97,23 @@ std::vector<int> balancedPartition(int rangeUpperBound, int splitCount);
 /// (and without overflow).
 bool checkAccuracyWhenCast(const poplar::Target& target, double input, poplar::Type inputType,
                            poplar::Type outputType, double tolerance);
+
+/// `input` rounded to the nearest half the device can hold (as a cast to half on `target`
+/// would give).
+double castToDeviceHalfValue(const poplar::Target& target, double input);
+
+/// Splits each of the dimensions startDim, startDim+1, ... of t by the matching factor f (the
+/// dimension must divide by it) into [size/f, f], then moves the factors inside all the split
+/// dimensions: shape [4,6,4] with factors {1,2} gives [4,3,1,2,4].
+poplar::Tensor factorDims(const poplar::Tensor& t, const std::vector<std::size_t>& factors,
+                          unsigned startDim = 0);
+
+/// The inverse of factorDims for numDims factored dimensions starting at startDim.
+poplar::Tensor unfactorDims(const poplar::Tensor& t, unsigned numDims, unsigned startDim = 0);
+
+/// For intervals that cover [0, N) and shuffle a tensor (concat(t.slices(intervals))), the
+/// intervals that shuffle the result back into t's order.
+std::vector<poplar::Interval>
+calculateUnshufflingIntervals(const std::vector<poplar::Interval>& intervals);
 
 } // namespace poputil

@@ -1,41 +1,78 @@
 // Names of templated vertex types, as codelets register them: "popops::Add<float>".
+//
+// The overload set follows PopLibs' own: templateVertexParams(first, arg, rest...) renders one
+// template argument and recurses, with overloads for poplar::Type, strings, bool and a generic
+// one that goes through VertexTemplateToString<T> (std::to_string by default). Libraries
+// specialise VertexTemplateToString for their enums (popnn::NonLinearityType,
+// popops::expr::UnaryOpType, ...) so those print as their vertex template names.
 #pragma once
 
+#include <poplar/StringRef.hpp>
 #include <poplar/Type.hpp>
 #include <string>
+#include <utility>
 
 namespace poputil {
 
-namespace detail {
-inline std::string templateArg(const poplar::Type& t) {
-  return t.toString();
-}
-inline std::string templateArg(const std::string& s) {
-  return s;
-}
-inline std::string templateArg(const char* s) {
-  return s;
-}
-inline std::string templateArg(bool b) {
-  return b ? "true" : "false";
+/// The closing part: "" when there were no arguments at all, else ">".
+inline std::string templateVertexParams(bool first) {
+  return first ? "" : ">";
 }
 
-// Recursion over the arguments rather than a fold expression: this header compiles as C++11.
-inline void appendTemplateArgs(std::string&) {}
-template <typename First, typename... Rest>
-void appendTemplateArgs(std::string& s, const First& first, const Rest&... rest) {
-  s += templateArg(first);
-  if (sizeof...(rest) != 0) s += ',';
-  appendTemplateArgs(s, rest...);
-}
-} // namespace detail
-
-/// "name<arg1,arg2,...>": types print as their Poplar names (float, half, unsigned int).
+// Declared before any definition so that each overload sees all the others when recursing.
 template <typename... Args>
-std::string templateVertex(const std::string& name, const Args&... args) {
-  std::string s = name + '<';
-  detail::appendTemplateArgs(s, args...);
-  return s + '>';
+inline std::string templateVertexParams(bool first, const std::string& val, Args&&... args);
+template <typename... Args>
+inline std::string templateVertexParams(bool first, const char* val, Args&&... args);
+template <typename... Args>
+inline std::string templateVertexParams(bool first, const poplar::Type& type, Args&&... args);
+template <typename... Args>
+inline std::string templateVertexParams(bool first, bool b, Args&&... args);
+
+/// How a template argument of type T prints; specialise it for enums.
+template <typename T> struct VertexTemplateToString {
+  static std::string to_string(const T& x) { return std::to_string(x); }
+};
+
+template <> struct VertexTemplateToString<poplar::StringRef> {
+  static std::string to_string(const poplar::StringRef& ref) { return ref.cloneAsString(); }
+};
+
+template <typename T, typename... Args>
+inline std::string templateVertexParams(bool first, const T& val, Args&&... args) {
+  return std::string(first ? "<" : ",") + VertexTemplateToString<T>::to_string(val) +
+         templateVertexParams(false, std::forward<Args>(args)...);
+}
+
+template <typename... Args>
+inline std::string templateVertexParams(bool first, const poplar::Type& type, Args&&... args) {
+  return std::string(first ? "<" : ",") + type.toString() +
+         templateVertexParams(false, std::forward<Args>(args)...);
+}
+
+template <typename... Args>
+inline std::string templateVertexParams(bool first, const std::string& val, Args&&... args) {
+  return std::string(first ? "<" : ",") + val +
+         templateVertexParams(false, std::forward<Args>(args)...);
+}
+
+template <typename... Args>
+inline std::string templateVertexParams(bool first, const char* val, Args&&... args) {
+  return std::string(first ? "<" : ",") + val +
+         templateVertexParams(false, std::forward<Args>(args)...);
+}
+
+template <typename... Args>
+inline std::string templateVertexParams(bool first, bool b, Args&&... args) {
+  return std::string(first ? "<" : ",") + (b ? "true" : "false") +
+         templateVertexParams(false, std::forward<Args>(args)...);
+}
+
+/// "name<arg1,arg2,...>", or just "name" without arguments: types print as their Poplar names
+/// (float, half, unsigned int), bools as true/false, numbers as decimals.
+template <typename... Args>
+inline std::string templateVertex(const std::string& name, Args&&... args) {
+  return name + templateVertexParams(true, std::forward<Args>(args)...);
 }
 
 } // namespace poputil

@@ -15,13 +15,29 @@
 
 namespace poplibs_support {
 
-/// Worst-case cycles of one non-linearity instruction ("RELU", "SIGMOID", "TANH", "GELU")
-/// for float or half: 1; 5 / 2; 5 / 1; 10 / 5 (GELU is C++, PopLibs' placeholder figures).
+/// Worst-case cycles of one non-linearity instruction ("RELU", "SIGMOID", "TANH", "GELU",
+/// "GELU_ERF", "SWISH") for float or half: 1; 5 / 2; 5 / 1; 10 / 5; 30 / 15; 6 / 3 (PopLibs'
+/// getNonLinearityOpCycles, scalar forms; GELU and GELU_ERF are its placeholder figures).
+/// HARD_SIGMOID, which PopLibs builds from popops expressions, counts as 3: a multiply-add and
+/// the two clamps.
 inline std::uint64_t nonLinearityOpCycles(const std::string& nl, bool isFloat) {
   if (nl == "RELU") return 1;
   if (nl == "SIGMOID") return isFloat ? 5 : 2;
   if (nl == "TANH") return isFloat ? 5 : 1;
+  if (nl == "GELU_ERF") return isFloat ? 30 : 15;
+  if (nl == "SWISH") return isFloat ? 6 : 3;
+  if (nl == "HARD_SIGMOID") return 3;
   return isFloat ? 10 : 5; // GELU
+}
+
+/// Cycles per vector of a gradient's loop: 3 for RELU, SIGMOID, TANH (and HARD_SIGMOID);
+/// PopLibs' getNonLinearityGradOpCycles for the others: GELU 10 / 5, GELU_ERF 30 / 15,
+/// SWISH 15 / 9 (float / half).
+inline std::uint64_t nonLinearityGradOpCycles(const std::string& nl, bool isFloat) {
+  if (nl == "GELU") return isFloat ? 10 : 5;
+  if (nl == "GELU_ERF") return isFloat ? 30 : 15;
+  if (nl == "SWISH") return isFloat ? 15 : 9;
+  return 3;
 }
 
 /// popnn::NonLinearity2D over one region of n elements (in place): 5 + 9 of set-up; per region
@@ -49,13 +65,14 @@ inline std::uint64_t nonLinearityCycles(const poplar::Target& target, poplar::Ty
 /// (float: 2, + 4 for an odd element; half: 2, + 5 for a pair, 2, + 7 for one); 1. The same for
 /// every non-linearity: the derivative is computed from the forward output.
 inline std::uint64_t nonLinearityGradCycles(const poplar::Target& target, poplar::Type type,
-                                            std::uint64_t n) {
+                                            std::uint64_t n, const std::string& nl = "RELU") {
   const bool isFloat = type == poplar::FLOAT;
+  const std::uint64_t op = nonLinearityGradOpCycles(nl, isFloat);
   const std::uint64_t width = target.getVectorWidth(type);
   const std::uint64_t vectors = n / width, rest = n % width;
   std::uint64_t cycles = 5 + 4 + 3 + 3 + 2;
   cycles += 6 + 3;
-  if (vectors) cycles += 4 + (vectors - 1) * 3 + 1;
+  if (vectors) cycles += 4 + (vectors - 1) * op + 1;
   if (isFloat)
     cycles += 2 + (rest ? 4 : 0);
   else

@@ -5,6 +5,7 @@
 
 #include <poplin/Norms.hpp>
 #include <popnn/InstanceNorm.hpp>
+#include <popnn/Norms.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -125,6 +126,18 @@ void instanceNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tenso
   checkNoOptions(options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "InstanceNormParamUpdate");
   normParamUpdate(graph, gammaDelta, betaDelta, scale, gamma, beta, prog, di, op);
+}
+
+uint64_t getFwdFlops(uint64_t numChannels, uint64_t actsPerChannel, bool computeEstimates) {
+  return popnn::getNormFwdFlops(numChannels, numChannels * actsPerChannel, computeEstimates);
+}
+
+uint64_t getBwdFlops(uint64_t numChannels, uint64_t actsPerChannel) {
+  return popnn::getNormBwdFlops(numChannels, numChannels * actsPerChannel);
+}
+
+uint64_t getWuFlops(uint64_t numChannels, uint64_t actsPerChannel) {
+  return popnn::getNormWuFlops(numChannels, numChannels * actsPerChannel);
 }
 
 } // namespace in

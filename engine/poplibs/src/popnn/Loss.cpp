@@ -1,7 +1,10 @@
 #include "poplibs_support/TileWork.hpp"
 
 #include <popnn/Loss.hpp>
+#include <popops/Cast.hpp>
+#include <popops/ElementWise.hpp>
 #include <popops/Reduce.hpp>
+#include <popops/TopK.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
@@ -154,6 +157,96 @@ program::Program calcAccuracy(Graph& graph, const Tensor& modelOutputs, const Te
   prog.add(program::Execute(cs, di));
   sumCounts(graph, counts, numCorrect, prog, di);
   return prog;
+}
+
+namespace {
+
+/// `scale` as a one-element tensor of `type`, for broadcasting; 1 when it is invalid.
+Tensor scalarOf(Graph& graph, const Tensor& scale, const Type& type, Sequence& prog,
+                const DebugNameAndId& di, const std::string& op, const char* name) {
+  if (!scale.valid()) {
+    Tensor one = graph.addConstant(type, {1}, 1.0f, {di, name});
+    graph.setTileMapping(one, 0);
+    return one;
+  }
+  if (scale.numElements() != 1)
+    throw poputil::poplibs_error(op + ": " + name + " must have one element, not shape " +
+                                 scale.shapeToString());
+  const Tensor flat = scale.reshape({1});
+  return flat.elementType() == type ? flat : popops::cast(graph, flat, type, prog, {di, name});
+}
+
+program::Program scaledLoss(Graph& graph, const Tensor& modelOutputs, const Tensor& expected,
+                            const Tensor& loss, const Tensor& deltas, const Tensor& deltasScale,
+                            const Tensor& modelOutputScaling, const Tensor& numCorrect,
+                            LossType lossType, const DebugContext& debugContext) {
+  const std::string op = "popnn::calcLoss";
+  if (lossType != CROSS_ENTROPY_LOSS)
+    return lossProgram(graph, modelOutputs, expected, loss, deltas, numCorrect, lossType,
+                       debugContext);
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "CalcLossScaled");
+  checkOutputsAndLabels(modelOutputs, expected, op);
+  const Type type = modelOutputs.elementType();
+  Sequence prog({}, di);
+  // Probabilities = outputs / scaling; the unscaled loss program on them; deltas * deltasScale.
+  const Tensor scaling =
+      scalarOf(graph, modelOutputScaling, type, prog, {di}, op, "modelOutputScaling");
+  const Tensor probs =
+      popops::div(graph, modelOutputs, scaling.reshape({1, 1}), prog, {di, "unscale"});
+  prog.add(lossProgram(graph, probs, expected, loss, deltas, numCorrect, lossType, {di}));
+  const Tensor dScale = scalarOf(graph, deltasScale, type, prog, {di}, op, "deltasScale");
+  popops::mulInPlace(graph, deltas, dScale.reshape({1, 1}), prog, {di, "scaleDeltas"});
+  return prog;
+}
+
+} // namespace
+
+program::Program calcLoss(Graph& graph, const Tensor& modelOutputs, const Tensor& expected,
+                          const Tensor& loss, const Tensor& deltas, const Tensor& deltasScale,
+                          const Tensor& modelOutputScaling, LossType lossType,
+                          const DebugContext& debugContext) {
+  return scaledLoss(graph, modelOutputs, expected, loss, deltas, deltasScale, modelOutputScaling,
+                    Tensor(), lossType, debugContext);
+}
+
+program::Program calcLoss(Graph& graph, const Tensor& modelOutputs, const Tensor& expected,
+                          const Tensor& loss, const Tensor& deltas, const Tensor& deltasScale,
+                          const Tensor& modelOutputScaling, const Tensor& numCorrect,
+                          LossType lossType, const DebugContext& debugContext) {
+  checkNumCorrect(numCorrect, "popnn::calcLoss");
+  return scaledLoss(graph, modelOutputs, expected, loss, deltas, deltasScale, modelOutputScaling,
+                    numCorrect, lossType, debugContext);
+}
+
+Tensor argMax(Graph& graph, const Tensor& input, Sequence& prog, const DebugContext& debugContext) {
+  return popops::argMax(graph, input, prog, debugContext);
+}
+
+std::pair<Tensor, Tensor> maxAndArgMax(Graph& graph, const Tensor& input, Sequence& prog,
+                                       const DebugContext& debugContext) {
+  return popops::maxAndArgMax(graph, input, prog, debugContext);
+}
+
+Tensor argMin(Graph& graph, const Tensor& input, Sequence& prog, const DebugContext& debugContext) {
+  return popops::argMin(graph, input, prog, debugContext);
+}
+
+std::pair<Tensor, Tensor> minAndArgMin(Graph& graph, const Tensor& input, Sequence& prog,
+                                       const DebugContext& debugContext) {
+  return popops::minAndArgMin(graph, input, prog, debugContext);
+}
+
+Tensor topK(Graph& graph, const Tensor& input, Tensor& indices, unsigned K, bool sort,
+            Sequence& prog, const DebugContext& debugContext) {
+  if (!input.valid() || input.rank() != 2)
+    throw poputil::poplibs_error("popnn::topK: input must be a 2-D tensor [batch][values]" +
+                                 (input.valid() ? ", not " + input.shapeToString()
+                                                : std::string(", not an invalid tensor")));
+  const popops::TopKParams params(K, true,
+                                  sort ? popops::SortOrder::DESCENDING : popops::SortOrder::NONE);
+  auto [values, perm] = popops::topKWithPermutation(graph, prog, input, params, debugContext);
+  indices = perm;
+  return values;
 }
 
 } // namespace popnn

@@ -9,31 +9,50 @@
 
 namespace popnn {
 
-const char* asString(NonLinearityType type) {
+namespace {
+
+using namespace poplar;
+using poplar::program::Sequence;
+
+/// The factor SOFTMAX_SCALED multiplies its outputs by, as PopLibs: close to half's largest
+/// value, so that small probabilities keep their precision.
+constexpr float kSoftmaxScaling = 62000.0f;
+
+/// The non-linearity's name in vertex types and debug information ("RELU", "GELU_ERF", ...).
+const char* vertexName(NonLinearityType type) {
   switch (type) {
   case NonLinearityType::SIGMOID:
     return "SIGMOID";
+  case NonLinearityType::HARD_SIGMOID:
+    return "HARD_SIGMOID";
   case NonLinearityType::RELU:
     return "RELU";
   case NonLinearityType::TANH:
     return "TANH";
   case NonLinearityType::GELU:
     return "GELU";
+  case NonLinearityType::GELU_ERF:
+    return "GELU_ERF";
+  case NonLinearityType::SWISH:
+    return "SWISH";
   case NonLinearityType::SOFTMAX:
     return "SOFTMAX";
   case NonLinearityType::SOFTMAX_STABLE:
     return "SOFTMAX_STABLE";
+  case NonLinearityType::SOFTMAX_SCALED:
+    return "SOFTMAX_SCALED";
   }
-  return "?";
+  throw poputil::poplibs_error("popnn: unknown NonLinearityType " +
+                               std::to_string(static_cast<int>(type)));
 }
 
-namespace {
-
-using namespace poplar;
-using poplar::program::Sequence;
-
 bool isSoftmax(NonLinearityType type) {
-  return type == NonLinearityType::SOFTMAX || type == NonLinearityType::SOFTMAX_STABLE;
+  return type == NonLinearityType::SOFTMAX || type == NonLinearityType::SOFTMAX_STABLE ||
+         type == NonLinearityType::SOFTMAX_SCALED;
+}
+
+float scalingOf(NonLinearityType type) {
+  return type == NonLinearityType::SOFTMAX_SCALED ? kSoftmaxScaling : 1.0f;
 }
 
 void checkActivation(const Tensor& t, const std::string& op, const char* name) {
@@ -66,17 +85,34 @@ void softmaxInPlace(Graph& graph, const Tensor& t, bool stable, Sequence& prog,
   popops::divInPlace(graph, x, sum.expand({1}), prog, {di, "normalise"});
 }
 
+/// The element-wise vertices of f on t, added to `cs`.
+void addVertices(Graph& graph, NonLinearityType type, const Tensor& t, const ComputeSet& cs,
+                 const std::string& op) {
+  if (t.containsAliases())
+    throw poputil::poplibs_error(op + ": the tensor of shape " + t.shapeToString() +
+                                 " contains aliased elements; it is written in place");
+  if (isSoftmax(type))
+    throw poputil::poplibs_error(op + ": the compute set variant of " +
+                                 std::string(vertexName(type)) +
+                                 " is not implemented (softmax takes several steps)");
+  poplibs_support::addElementWiseVertices(
+      graph, cs, poputil::templateVertex("popnn::NonLinearity", vertexName(type), t.elementType()),
+      t, {{"data", t}}, op);
+}
+
 void inPlace(Graph& graph, NonLinearityType type, const Tensor& t, Sequence& prog,
              const DebugContext& di, const std::string& op) {
   if (t.containsAliases())
     throw poputil::poplibs_error(op + ": the tensor of shape " + t.shapeToString() +
                                  " contains aliased elements; it is written in place");
-  if (isSoftmax(type))
-    return softmaxInPlace(graph, t, type == NonLinearityType::SOFTMAX_STABLE, prog, di, op);
+  if (isSoftmax(type)) {
+    softmaxInPlace(graph, t, type != NonLinearityType::SOFTMAX, prog, di, op);
+    if (type == NonLinearityType::SOFTMAX_SCALED)
+      popops::mulInPlace(graph, t, kSoftmaxScaling, prog, {di, "scale"});
+    return;
+  }
   const ComputeSet cs = graph.addComputeSet(di);
-  poplibs_support::addElementWiseVertices(
-      graph, cs, poputil::templateVertex("popnn::NonLinearity", asString(type), t.elementType()), t,
-      {{"data", t}}, op);
+  addVertices(graph, type, t, cs, op);
   prog.add(program::Execute(cs, di));
 }
 
@@ -85,7 +121,7 @@ void inPlace(Graph& graph, NonLinearityType type, const Tensor& t, Sequence& pro
 Tensor nonLinearity(Graph& graph, NonLinearityType nonLinearityType, Tensor t, Sequence& prog,
                     const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearity";
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, asString(nonLinearityType));
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, vertexName(nonLinearityType));
   checkActivation(t, op, "the tensor");
   const Tensor out = graph.clone(t, {di, "output"});
   prog.add(program::Copy(t, out, false, {di, "copy"}));
@@ -96,17 +132,42 @@ Tensor nonLinearity(Graph& graph, NonLinearityType nonLinearityType, Tensor t, S
 void nonLinearityInPlace(Graph& graph, NonLinearityType nonLinearityType, Tensor t, Sequence& prog,
                          const DebugContext& debugContext) {
   const std::string op = "popnn::nonLinearityInPlace";
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, asString(nonLinearityType));
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, vertexName(nonLinearityType));
   checkActivation(t, op, "the tensor");
   inPlace(graph, nonLinearityType, t, prog, di, op);
 }
 
-Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType, Tensor act,
-                                 Tensor outGradient, Sequence& prog,
-                                 const DebugContext& debugContext) {
-  const std::string op = "popnn::nonLinearityInputGradient";
-  const poputil::PoplibsOpDebugInfo di(debugContext, {},
-                                       std::string(asString(nonLinearityType)) + "Grad");
+void nonLinearityInPlace(Graph& graph, NonLinearityType nonLinearityType, Tensor t, ComputeSet& cs,
+                         const DebugContext& debugContext) {
+  const std::string op = "popnn::nonLinearityInPlace";
+  checkActivation(t, op, "the tensor");
+  (void)debugContext;
+  addVertices(graph, nonLinearityType, t, cs, op);
+}
+
+void nonLinearityInPlace(Graph& graph, NonLinearityType nonLinearityType, Tensor t,
+                         float& nonLinearityScaling, Sequence& prog,
+                         const DebugContext& debugContext) {
+  nonLinearityScaling = scalingOf(nonLinearityType);
+  nonLinearityInPlace(graph, nonLinearityType, t, prog, debugContext);
+}
+
+void nonLinearityInPlace(Graph& graph, NonLinearityType nonLinearityType, Tensor t,
+                         float& nonLinearityScaling, ComputeSet& cs,
+                         const DebugContext& debugContext) {
+  nonLinearityScaling = scalingOf(nonLinearityType);
+  nonLinearityInPlace(graph, nonLinearityType, t, cs, debugContext);
+}
+
+Tensor nonLinearity(Graph& graph, NonLinearityType nonLinearityType, Tensor t,
+                    float& nonLinearityScaling, Sequence& prog, const DebugContext& debugContext) {
+  nonLinearityScaling = scalingOf(nonLinearityType);
+  return nonLinearity(graph, nonLinearityType, t, prog, debugContext);
+}
+
+namespace {
+
+void checkGradOperands(const Tensor& act, const Tensor& outGradient, const std::string& op) {
   checkActivation(act, op, "act");
   checkActivation(outGradient, op, "outGradient");
   if (act.shape() != outGradient.shape() || act.elementType() != outGradient.elementType())
@@ -114,9 +175,49 @@ Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType
                                  act.shapeToString() + ") and outGradient (" +
                                  outGradient.elementType().toString() + " " +
                                  outGradient.shapeToString() + ") must match");
+}
+
+Tensor addGradVertices(Graph& graph, NonLinearityType type, const Tensor& act,
+                       const Tensor& outGradient, const ComputeSet& cs, const DebugNameAndId& di,
+                       const std::string& op) {
+  const Tensor inGrad = graph.clone(outGradient, {di, "inputGradient"});
+  poplibs_support::addElementWiseVertices(
+      graph, cs,
+      poputil::templateVertex("popnn::NonLinearityGrad", vertexName(type), act.elementType()),
+      inGrad, {{"outGrad", outGradient}, {"act", act}, {"inGrad", inGrad}}, op);
+  return inGrad;
+}
+
+} // namespace
+
+Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType, Tensor act,
+                                 Tensor outGradient, ComputeSet& cs,
+                                 const DebugContext& debugContext) {
+  const std::string op = "popnn::nonLinearityInputGradient";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {},
+                                       std::string(vertexName(nonLinearityType)) + "Grad");
+  checkGradOperands(act, outGradient, op);
+  if (isSoftmax(nonLinearityType))
+    throw poputil::poplibs_error(op + ": the compute set variant of " +
+                                 std::string(vertexName(nonLinearityType)) +
+                                 " is not implemented (softmax takes several steps)");
+  return addGradVertices(graph, nonLinearityType, act, outGradient, cs, {di}, op);
+}
+
+Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType, Tensor act,
+                                 Tensor outGradient, Sequence& prog,
+                                 const DebugContext& debugContext) {
+  const std::string op = "popnn::nonLinearityInputGradient";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {},
+                                       std::string(vertexName(nonLinearityType)) + "Grad");
+  checkGradOperands(act, outGradient, op);
   if (isSoftmax(nonLinearityType)) {
-    // d in = y * (d out - sum over the row of (d out * y)), y being the softmax output.
-    const Tensor y = softmaxRows(act, op), dOut = outGradient.reshape(y.shape());
+    // d in = y * (d out - sum over the row of (d out * y)), y being the softmax output (the
+    // scaled softmax's output divided by its scaling).
+    Tensor y = softmaxRows(act, op);
+    const Tensor dOut = outGradient.reshape(y.shape());
+    if (nonLinearityType == NonLinearityType::SOFTMAX_SCALED)
+      y = popops::mul(graph, y, 1.0f / kSoftmaxScaling, prog, {di, "unscale"});
     const Tensor weighted = popops::mul(graph, dOut, y, prog, {di, "weight"});
     const Tensor dot =
         popops::reduce(graph, weighted, {1}, popops::Operation::ADD, prog, {di, "sum"});
@@ -124,13 +225,8 @@ Tensor nonLinearityInputGradient(Graph& graph, NonLinearityType nonLinearityType
     popops::mulInPlace(graph, inGrad, y, prog, {di, "scale"});
     return inGrad.reshape(act.shape());
   }
-  const Tensor inGrad = graph.clone(outGradient, {di, "inputGradient"});
   const ComputeSet cs = graph.addComputeSet(di);
-  poplibs_support::addElementWiseVertices(
-      graph, cs,
-      poputil::templateVertex("popnn::NonLinearityGrad", asString(nonLinearityType),
-                              act.elementType()),
-      inGrad, {{"outGrad", outGradient}, {"act", act}, {"inGrad", inGrad}}, op);
+  const Tensor inGrad = addGradVertices(graph, nonLinearityType, act, outGradient, cs, {di}, op);
   prog.add(program::Execute(cs, di));
   return inGrad;
 }

@@ -2,6 +2,7 @@
 // inGrad = outGrad * f'(x) expressed in terms of the forward activation.
 #include "poplibs_support/NnCycleEstimators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <poplar/Target.hpp>
@@ -47,6 +48,31 @@ struct Gelu {
   }
 };
 
+struct GeluErf {
+  static constexpr const char* nl = "GELU_ERF";
+  static float fwd(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.7071067812f)); }
+  static float grad(float x, float g) {
+    // d/dx: Phi(x) + x phi(x), Phi and phi the normal distribution and density.
+    const float cdf = 0.5f * (1.0f + std::erf(x * 0.7071067812f));
+    const float pdf = 0.3989422804f * std::exp(-0.5f * x * x);
+    return g * (cdf + x * pdf);
+  }
+};
+struct Swish {
+  static constexpr const char* nl = "SWISH";
+  static float fwd(float x) { return x / (1.0f + std::exp(-x)); }
+  static float grad(float x, float g) {
+    const float s = 1.0f / (1.0f + std::exp(-x));
+    return g * (s + x * s * (1.0f - s));
+  }
+};
+struct HardSigmoid {
+  static constexpr const char* nl = "HARD_SIGMOID";
+  static float fwd(float x) { return std::max(0.0f, std::min(1.0f, 0.2f * x + 0.5f)); }
+  // From the output: slope 0.2 where it is strictly between its limits.
+  static float grad(float out, float g) { return out > 0.0f && out < 1.0f ? 0.2f * g : 0.0f; }
+};
+
 template <typename F, typename T> class NonLinearity : public poplar::Vertex {
 public:
   InOut<Vector<T>> data;
@@ -73,7 +99,7 @@ public:
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
     return poplibs_support::nonLinearityGradCycles(t, poplar::TypeOf<T>::value,
-                                                   v.getFieldInfo("inGrad").size());
+                                                   v.getFieldInfo("inGrad").size(), F::nl);
   }
 };
 
@@ -92,6 +118,12 @@ POPNN_NONLINEARITY(Tanh, "TANH", float);
 POPNN_NONLINEARITY(Tanh, "TANH", half);
 POPNN_NONLINEARITY(Gelu, "GELU", float);
 POPNN_NONLINEARITY(Gelu, "GELU", half);
+POPNN_NONLINEARITY(GeluErf, "GELU_ERF", float);
+POPNN_NONLINEARITY(GeluErf, "GELU_ERF", half);
+POPNN_NONLINEARITY(Swish, "SWISH", float);
+POPNN_NONLINEARITY(Swish, "SWISH", half);
+POPNN_NONLINEARITY(HardSigmoid, "HARD_SIGMOID", float);
+POPNN_NONLINEARITY(HardSigmoid, "HARD_SIGMOID", half);
 
 } // namespace
 } // namespace popnn

@@ -89,11 +89,20 @@ void settleHalos(std::vector<Segment>& segs) {
 class TensorUseTrackerState {
 public:
   unsigned numTiles = 0;
+  unsigned startTile = 0;
+  bool ascending = true;
   std::map<unsigned, VarUses> vars;
 };
 
-TensorUseTracker::TensorUseTracker(unsigned numTiles) : st(new TensorUseTrackerState) {
+TensorUseTracker::TensorUseTracker(unsigned numTiles, unsigned startTile,
+                                   bool ascendingMappingOrder)
+    : st(new TensorUseTrackerState) {
+  if (numTiles != 0 && startTile >= numTiles)
+    throw poplibs_error("poputil::TensorUseTracker: startTile " + std::to_string(startTile) +
+                        " is not below numTiles " + std::to_string(numTiles));
   st->numTiles = numTiles;
+  st->startTile = startTile;
+  st->ascending = ascendingMappingOrder;
 }
 TensorUseTracker::TensorUseTracker(const TensorUseTracker& other)
     : st(new TensorUseTrackerState(*other.st)) {}
@@ -155,9 +164,14 @@ void TensorUseTracker::resolve(const poplar::Graph&, unsigned grainSize,
       std::size_t shares = std::min<std::size_t>(s.tiles.size(), grains);
       if (minElementsPerTile > 0)
         shares = std::max<std::size_t>(1, std::min<std::size_t>(shares, n / minElementsPerTile));
-      // The least loaded users take the shares (ties: lower tile first).
-      std::stable_sort(s.tiles.begin(), s.tiles.end(),
-                       [&](unsigned a, unsigned b) { return load[a] < load[b]; });
+      // The least loaded users take the shares; ties go in mapping order (from startTile,
+      // ascending or descending).
+      const auto order = [&](unsigned tile) {
+        return transformTileIndex(tile, st->numTiles, st->startTile, st->ascending);
+      };
+      std::stable_sort(s.tiles.begin(), s.tiles.end(), [&](unsigned a, unsigned b) {
+        return load[a] != load[b] ? load[a] < load[b] : order(a) < order(b);
+      });
       for (std::size_t k = 0; k < shares; ++k) {
         const std::size_t g0 = grains * k / shares, g1 = grains * (k + 1) / shares;
         const std::size_t b = s.begin + std::min(n, g0 * grainSize);

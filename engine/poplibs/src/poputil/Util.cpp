@@ -1,5 +1,6 @@
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <poplar/HalfFloat.hpp>
 #include <poputil/Util.hpp>
 #include <poputil/exceptions.hpp>
@@ -187,6 +188,91 @@ bool checkAccuracyWhenCast(const poplar::Target&, double input, poplar::Type inp
   (void)inputType;
   if (input == 0) return converted == 0;
   return std::fabs(converted - input) / std::fabs(input) <= tolerance;
+}
+
+std::vector<Interval> flattenIntervals(const std::vector<std::vector<Interval>>& intervals) {
+  std::vector<Interval> flat;
+  for (const auto& list : intervals)
+    flat.insert(flat.end(), list.begin(), list.end());
+  return flat;
+}
+
+double castToDeviceHalfValue(const poplar::Target&, double input) {
+  // The device converts float to half with round-to-nearest-even, as poplar::half does.
+  return double(float(poplar::half(float(input))));
+}
+
+poplar::Tensor factorDims(const poplar::Tensor& t, const std::vector<std::size_t>& factors,
+                          unsigned startDim) {
+  const std::size_t n = factors.size();
+  if (startDim + n > t.rank())
+    throw poplibs_error("poputil::factorDims: " + std::to_string(n) + " factors from dimension " +
+                        std::to_string(startDim) + " do not fit a tensor of shape " +
+                        t.shapeToString());
+  std::vector<std::size_t> shape(t.shape().begin(), t.shape().begin() + startDim);
+  for (std::size_t d = 0; d < n; ++d) {
+    const std::size_t size = t.dim(unsigned(startDim + d)), f = factors[d];
+    if (f == 0 || size % f != 0)
+      throw poplibs_error("poputil::factorDims: dimension " + std::to_string(startDim + d) +
+                          " of shape " + t.shapeToString() + " does not divide by factor " +
+                          std::to_string(f));
+    shape.push_back(size / f);
+    shape.push_back(f);
+  }
+  shape.insert(shape.end(), t.shape().begin() + startDim + n, t.shape().end());
+  // [.., a0, f0, a1, f1, ..] -> [.., a0, a1, .., f0, f1, ..]
+  std::vector<unsigned> src(2 * n), dst(2 * n);
+  for (unsigned d = 0; d < n; ++d) {
+    src[d] = startDim + 2 * d;
+    src[n + d] = startDim + 2 * d + 1;
+  }
+  std::iota(dst.begin(), dst.end(), startDim);
+  return t.reshape(shape).dimShufflePartial(src, dst);
+}
+
+poplar::Tensor unfactorDims(const poplar::Tensor& t, unsigned numDims, unsigned startDim) {
+  const std::size_t n = numDims;
+  if (startDim + 2 * n > t.rank())
+    throw poplibs_error("poputil::unfactorDims: " + std::to_string(2 * n) +
+                        " factored dimensions from " + std::to_string(startDim) +
+                        " do not fit a tensor of shape " + t.shapeToString());
+  // [.., a0, a1, .., f0, f1, ..] -> [.., a0, f0, a1, f1, ..]
+  std::vector<unsigned> src(2 * n), dst(2 * n);
+  for (unsigned d = 0; d < n; ++d) {
+    src[2 * d] = startDim + d;
+    src[2 * d + 1] = startDim + unsigned(n) + d;
+  }
+  std::iota(dst.begin(), dst.end(), startDim);
+  const poplar::Tensor interleaved = t.dimShufflePartial(src, dst);
+  std::vector<std::size_t> shape(t.shape().begin(), t.shape().begin() + startDim);
+  for (std::size_t d = 0; d < n; ++d)
+    shape.push_back(interleaved.dim(unsigned(startDim + 2 * d)) *
+                    interleaved.dim(unsigned(startDim + 2 * d + 1)));
+  shape.insert(shape.end(), t.shape().begin() + startDim + 2 * n, t.shape().end());
+  return interleaved.reshape(shape);
+}
+
+std::vector<Interval> calculateUnshufflingIntervals(const std::vector<Interval>& intervals) {
+  // Where each interval landed in the shuffled tensor, then those places in source order.
+  std::vector<std::pair<Interval, std::size_t>> placed;
+  std::size_t pos = 0;
+  for (const Interval& iv : intervals) {
+    placed.push_back({iv, pos});
+    pos += iv.size();
+  }
+  std::sort(placed.begin(), placed.end(),
+            [](const auto& a, const auto& b) { return a.first.begin() < b.first.begin(); });
+  std::vector<Interval> out;
+  std::size_t expect = 0;
+  for (const auto& [iv, at] : placed) {
+    if (iv.begin() != expect)
+      throw poplibs_error("poputil::calculateUnshufflingIntervals: the intervals do not cover "
+                          "[0, N) exactly once (a gap or overlap at " +
+                          std::to_string(iv.begin()) + ")");
+    expect = iv.end();
+    out.emplace_back(at, at + iv.size());
+  }
+  return out;
 }
 
 } // namespace poputil
