@@ -1,12 +1,26 @@
 // Names of templated vertex types, as codelets register them: "popops::Add<float>".
 #pragma once
 
+#include <poplar/StringRef.hpp>
 #include <poplar/Type.hpp>
 #include <string>
 
 namespace poputil {
 
+/// How a template argument of another kind prints: numbers as std::to_string prints them.
+/// Libraries specialise it for their enumerations (popfloat's RoundType prints
+/// "popfloat::experimental::RoundType::RN"), as PopLibs does.
+template <typename T> struct VertexTemplateToString {
+  static std::string to_string(const T& x) { return std::to_string(x); }
+};
+template <> struct VertexTemplateToString<poplar::StringRef> {
+  static std::string to_string(const poplar::StringRef& ref) { return ref; }
+};
+
 namespace detail {
+template <typename T> std::string templateArg(const T& x) {
+  return VertexTemplateToString<T>::to_string(x);
+}
 inline std::string templateArg(const poplar::Type& t) {
   return t.toString();
 }
