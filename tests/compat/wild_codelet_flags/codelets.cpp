@@ -12,8 +12,8 @@ class RelaxStep : public Vertex {
 public:
   InOut<Vector<float>> x;
   Input<Vector<float>> target;
-  Input<float> rate;
-  Input<float> tolerance;
+  float rate;
+  float tolerance;
   Output<unsigned> converged;
   Output<float> maxDelta;
   InOut<unsigned> iterations;
