@@ -30,7 +30,7 @@ import tempfile
 SDK_PREFIXES = ("poplar/", "popops/", "poplin/", "popnn/", "poprand/", "poputil/", "gcl/",
                 "pva/", "pvti/", "popsparse/", "popfloat/", "poplibs_support/", "print.h",
                 "ipudef.h", "ipu_builtins.h", "ipu_memory_intrinsics", "ipu_vector_math",
-                "ipuvectormath", "ipu_intrinsics", "arch/gc_tile_defines.h")
+                "ipuvectormath", "ipu_intrinsics", "arch/gc_tile_defines.h", "StackSizeDefs.hpp")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 SOURCE_EXTS = (".cpp", ".cc", ".cxx")
 HEADER_EXTS = (".hpp", ".h", ".hh", ".hxx", ".inc")

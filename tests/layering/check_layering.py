@@ -27,7 +27,7 @@ import sys
 # Include prefixes (the first path component of <...> includes) owned by each part.
 OWNER_BY_PREFIX = {
     "poplar": "engine", "poputil": "engine", "popops": "engine", "poplin": "engine", "popnn": "engine",
-    "poprand": "engine", "popsparse": "engine", "gcl": "engine",
+    "poprand": "engine", "popsparse": "engine", "gcl": "engine", "popfloat": "engine",
     "profiler": "profiler", "tessera": "profiler",  # <tessera/internal/Sqlite.hpp>: profiler/internal
     "pva": "libpva",
     "pvti": "libpvti",

@@ -6,27 +6,12 @@
 #include <map>
 #include <memory>
 #include <poplar/ProfileValue.hpp>
+#include <poplar/SourceLocation.hpp>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 namespace poplar {
-
-struct SourceLocation {
-  // Constructors rather than default member initialisers: a C++11 aggregate cannot have them,
-  // and `SourceLocation{file, function, line}` keeps working through the second constructor.
-  constexpr SourceLocation() : file(""), function(""), line(0) {}
-  constexpr SourceLocation(const char* file_, const char* function_, unsigned line_)
-      : file(file_), function(function_), line(line_) {}
-  const char* file;
-  const char* function;
-  unsigned line;
-  static SourceLocation Current(const char* file = __builtin_FILE(),
-                                const char* function = __builtin_FUNCTION(),
-                                unsigned line = __builtin_LINE()) {
-    return {file, function, line};
-  }
-};
 
 /// Identifies a debug record (Poplar writes one per DebugInfo into debug.cbor).
 using DebugId = std::uint64_t;

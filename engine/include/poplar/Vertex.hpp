@@ -123,9 +123,17 @@ public:
   operator U() const { // NOLINT: implicit, as the IPU compiler's conversion is
     return float(*p_);
   }
-  /// A written scalar (Output<unsigned>, InOut<float>) is updated in place as its value is, as
-  /// public codelets write it: `count -= 1;`, `++steps;` (assignment is `*flag = 0;`). Only for
-  /// writable fields: an Input stays read-only.
+  /// A written scalar (Output<unsigned>, InOut<float>) is assigned and updated in place as its
+  /// value is, as public codelets write it: `flag = 0;`, `count -= 1;`, `++steps;`, `out = in;`.
+  /// Only for writable fields: an Input stays read-only. Assigning one field of the same kind to
+  /// another (`Output<float> = Output<float>`) is the vertex's own copy and rebinds instead: the
+  /// fields below Output/InOut keep their implicit copy assignment so that vertices stay copyable.
+  template <typename U, bool W = Writable,
+            typename std::enable_if<W && !std::is_base_of<ScalarField, U>::value, int>::type = 0>
+  const ScalarField& operator=(const U& v) const {
+    *p_ = v;
+    return *this;
+  }
 #define TESSERA_SCALAR_FIELD_UPDATE(op)                                                            \
   template <typename U, bool W = Writable, typename std::enable_if<W, int>::type = 0>              \
   const ScalarField& operator op(const U& v) const {                                               \
@@ -217,10 +225,16 @@ struct FieldSelect<VectorList<T, L, A, I>, W> {
 
 /// A field the vertex reads. Input<float> is one scalar; Input<Vector<float>> an array.
 template <typename T> class Input : public detail::FieldSelect<T, false>::type {};
-/// A field the vertex writes.
-template <typename T> class Output : public detail::FieldSelect<T, true>::type {};
+/// A field the vertex writes. A scalar one is assigned as its value is (`out = 0;`).
+template <typename T> class Output : public detail::FieldSelect<T, true>::type {
+public:
+  using detail::FieldSelect<T, true>::type::operator=;
+};
 /// A field the vertex reads and writes.
-template <typename T> class InOut : public detail::FieldSelect<T, true>::type {};
+template <typename T> class InOut : public detail::FieldSelect<T, true>::type {
+public:
+  using detail::FieldSelect<T, true>::type::operator=;
+};
 
 namespace detail {
 

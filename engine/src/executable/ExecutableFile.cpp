@@ -178,13 +178,9 @@ public:
     std::int64_t parent = -1;
     if (dc.getParent()) parent = id(*dc.getParent());
     const auto& loc = dc.getLocation();
-    Key key{parent,
-            dc.getName(),
-            loc.file ? loc.file : "",
-            loc.function ? loc.function : "",
-            loc.line,
-            dc.getLayer(),
-            dc.getOpType()};
+    Key key{
+        parent,        dc.getName(),  loc.getFileName(), loc.getFunctionName(), loc.getLineNumber(),
+        dc.getLayer(), dc.getOpType()};
     auto [it, added] = ids_.emplace(key, static_cast<std::uint32_t>(order_.size()));
     if (added) order_.push_back(key);
     return it->second;
@@ -220,9 +216,13 @@ std::vector<DebugContext> readDebugTable(Reader& r) {
     const std::string name = r.str(), file = r.str(), function = r.str();
     const unsigned line = r.u32();
     const std::string layer = r.str(), opType = r.str();
-    table.push_back(LoadedDebugContext(
-        parent ? &table[parent - 1] : nullptr, name,
-        SourceLocation(internedText(file), internedText(function), line), layer, opType));
+    // A context saved without a location comes back without one (`isValid()` false).
+    const SourceLocation loc =
+        file.empty() && function.empty() && line == 0
+            ? SourceLocation()
+            : SourceLocation(internedText(function), internedText(file), line);
+    table.push_back(
+        LoadedDebugContext(parent ? &table[parent - 1] : nullptr, name, loc, layer, opType));
   }
   return table;
 }

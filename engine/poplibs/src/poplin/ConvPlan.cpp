@@ -13,8 +13,22 @@
 namespace poplin {
 
 ConvOptions parseConvOptions(const poplar::OptionFlags& options, const std::string& op) {
-  poplibs_support::checkOptions(options, {"partialsType", "pass", "availableMemoryProportion"}, op);
+  // remapOutputTensor and use128BitConvUnitLoad (PopLibs' convolution options, which public
+  // programs set) are checked and accepted without effect: Tessera's planner lays out the output
+  // itself and its convolution vertices do not model the 128-bit load.
+  poplibs_support::checkOptions(options,
+                                {"partialsType", "pass", "availableMemoryProportion",
+                                 "remapOutputTensor", "use128BitConvUnitLoad"},
+                                op);
   ConvOptions parsed;
+  for (const char* flag : {"remapOutputTensor", "use128BitConvUnitLoad"}) {
+    if (options.contains(flag)) {
+      const auto& v = options.at(flag);
+      if (v != "true" && v != "false")
+        throw poplar::invalid_option(op + ": option '" + flag + "' = '" + v +
+                                     "': expected true or false");
+    }
+  }
   if (options.contains("partialsType")) {
     const auto& v = options.at("partialsType");
     if (v == "float")
