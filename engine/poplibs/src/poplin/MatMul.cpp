@@ -220,7 +220,9 @@ void productInto(Graph& graph, const ConvPlan& p, const Tensor& A3, const Tensor
   }
 
   // Stage 1: a vertex per unit. Every edge is a piece of one row: a contiguous run.
-  const ComputeSet convolve = graph.addComputeSet({di, "Convolve[" + p.summary() + "]"});
+  // Named as the stage, not the plan (the plan is matMulReportPlan's), so that reports of
+  // different shapes compare compute set by compute set.
+  const ComputeSet convolve = graph.addComputeSet({di, "Convolve"});
   const std::string vertexName = p.vertexName();
   std::map<unsigned, Tensor> geometry; // one marker per tile, shared by its vertices
   for (std::size_t g = 0; g < G(p); ++g)
