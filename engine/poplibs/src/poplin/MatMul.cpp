@@ -224,7 +224,15 @@ void productInto(Graph& graph, const ConvPlan& p, const Tensor& A3, const Tensor
   // different shapes compare compute set by compute set.
   const ComputeSet convolve = graph.addComputeSet({di, "Convolve"});
   const std::string vertexName = p.vertexName();
-  std::map<unsigned, Tensor> geometry; // one marker per tile, shared by its vertices
+  // The vertices' one-int geometry (channels innermost): one constant, an element on each tile
+  // with vertices, shared by that tile's vertices.
+  std::map<unsigned, std::size_t> tileSlot;
+  for (std::size_t u = 0; u < p.numUnits(); ++u)
+    tileSlot.emplace(p.tileOf(u), tileSlot.size());
+  const Tensor geometry = graph.addConstant(
+      INT, {tileSlot.size()}, std::vector<int>(tileSlot.size(), -1), {di, "channelsInnermost"});
+  for (const auto& [tile, slot] : tileSlot)
+    graph.setTileMapping(geometry.slice(slot, slot + 1), tile);
   for (std::size_t g = 0; g < G(p); ++g)
     for (std::size_t bb = 0; bb < p.batchBlocks; ++bb)
       for (std::size_t icb = 0; icb < p.inChanBlocks; ++icb)
@@ -248,18 +256,12 @@ void productInto(Graph& graph, const ConvPlan& p, const Tensor& A3, const Tensor
             const std::size_t bRow = (g * K(p) + k) * N(p);
             weights.push_back(b.slice(bRow + cols.begin(), bRow + cols.end()));
           }
-          auto geo = geometry.find(tile);
-          if (geo == geometry.end()) {
-            const Tensor t = graph.addConstant(INT, {kChannelsInnermostGeometryInts}, -1,
-                                               {di, "channelsInnermost"});
-            graph.setTileMapping(t, tile);
-            geo = geometry.emplace(tile, t).first;
-          }
+          const std::size_t slot = tileSlot.at(tile);
           const auto v = graph.addVertex(convolve, vertexName);
           graph.connect(v["in"], in);
           graph.connect(v["weights"], weights);
           graph.connect(v["out"], out);
-          graph.connect(v["geometry"], geo->second);
+          graph.connect(v["geometry"], geometry.slice(slot, slot + kChannelsInnermostGeometryInts));
           graph.setInitialValue(v["inChans"], unsigned(ks.size()));
           graph.setInitialValue(v["kernelY"], 1u);
           graph.setInitialValue(v["kernelX"], 1u);
