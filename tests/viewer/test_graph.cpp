@@ -123,7 +123,7 @@ private slots:
     QVERIFY(page.detailsLabel()->text().contains(QStringLiteral("layer2/weights")));
     // Several matches: Enter steps forward and wraps around.
     const int n = page.search(QStringLiteral("MatMul/Convolve"));
-    QCOMPARE(n, int(findNodes(*data, QStringLiteral("matmul/multiply")).size()));
+    QCOMPARE(n, int(findNodes(*data, QStringLiteral("matmul/convolve")).size()));
     QVERIFY(n >= 2);
     const int first = page.view()->selected();
     page.stepMatch(true);
