@@ -71,7 +71,7 @@ TEST_CASE("progress: --progress puts progress on stderr and leaves stdout clean"
   const auto r = cli::pva(
       {"--progress", "query", cli::profile("base").string(), "compute-sets", "--format", "json"});
   REQUIRE(r.status == 0);
-  CHECK(contains(r.err, "reading 3,488 steps"));
+  CHECK(contains(r.err, "reading 3,520 steps"));
   CHECK(contains(r.err, "100%"));
   r.json(); // stdout is still pure JSON
   // Not a terminal and no --progress: nothing on stderr.

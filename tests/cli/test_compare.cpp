@@ -43,7 +43,7 @@ TEST_CASE("compare against a larger layer fails and names what grew") {
   CHECK(contains(r.out, "What grew"));
   // Batch 64 doubles the first layer's activations and the matmul work on them.
   CHECK(contains(r.out, "memory category     message"));
-  CHECK(contains(r.out, "compute set cycles  fwd/layer1/matmul/MatMul/Multiply"));
+  CHECK(contains(r.out, "compute set cycles  fwd/layer1/matmul/MatMul/Convolve"));
   CHECK(contains(r.out, "run cycles          train0"));
 }
 

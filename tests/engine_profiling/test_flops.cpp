@@ -71,7 +71,7 @@ TEST_CASE("FLOPs of a matmul's partial products are 2·M·N·K; an add one per e
   Engine engine(graph, prog, withFlops(dir.path(), "true"));
   Report r(dir / "profile.pop");
   CHECK(r.text("SELECT value FROM meta WHERE key = 'flop_estimates'") == "true");
-  CHECK(flopsOf(r, "poplin::MatMulPartial%") == static_cast<long long>(2 * m * n * k));
+  CHECK(flopsOf(r, "poplin::ConvPartial%") == static_cast<long long>(2 * m * n * k));
   CHECK(flopsOf(r, "popops::Add<%") == static_cast<long long>(m * n));
   // Every vertex here is a PopLibs codelet the model knows.
   CHECK(r.integer("SELECT count(*) FROM compute_sets WHERE estimated_flops IS NULL") == 0);

@@ -1,8 +1,8 @@
-// poplin's convolution partial vertices (and MatMulPartial, costed as the ConvPartial1x1Out
-// PopLibs runs for a matmul) against PopLibs' published estimators (graphcore/poplibs
-// lib/poplin/PerformanceEstimation.hpp and poplinCycleEstimators.cpp), each value worked out by
-// hand from the formulas. AMP figures: 8 conv units (16 for half x half), 32 weight bytes per
-// unit, 8 coefficient bytes per cycle without 128-bit loads: 32 loads (64 for 16 units).
+// poplin's convolution partial vertices (which also run matmuls, as PopLibs runs them) against
+// PopLibs' published estimators (graphcore/poplibs lib/poplin/PerformanceEstimation.hpp and
+// poplinCycleEstimators.cpp), each value worked out by hand from the formulas. AMP figures: 8 conv
+// units (16 for half x half), 32 weight bytes per unit, 8 coefficient bytes per cycle without
+// 128-bit loads: 32 loads (64 for 16 units).
 #include "common/Devices.hpp"
 #include "common/ScratchDir.hpp"
 #include "poplibs_support/ConvCycleEstimators.hpp"
@@ -37,7 +37,7 @@ TEST_CASE("ConvPartial1x1Out worker cycles follow PopLibs' cases", "[poplibs][cy
   CHECK(conv1x1WorkerCycles(6, false, true, true, 8) == 46 + 24);
 }
 
-TEST_CASE("ConvPartial1x1Out and MatMulPartial estimates follow PopLibs' formula",
+TEST_CASE("ConvPartial1x1Out estimates follow PopLibs' formula, a matmul block's too",
           "[poplibs][cycles][conv]") {
   for (const char* arch : {"ipu2", "ipu1"}) {
     const Target t = Target::createIPUTarget(1, arch);
@@ -52,10 +52,10 @@ TEST_CASE("ConvPartial1x1Out and MatMulPartial estimates follow PopLibs' formula
     // half x half (16 units, 64 loads), one element: 6 x 25 with zeroing; retention 6 x 7.
     CHECK(poplin::conv1x1VertexCycles(t, HALF, HALF, 1, 1, 16, 16) ==
           50 + 42 + 13 + 11 + 18 + 7 + 64 + 150);
-    // MatMulPartial 10 x 20 x 12 float: field 10 ([2,2,2,2,1,1]), 3 in groups, 2 out groups.
-    // Zeroing 6 x 56 = 336; otherwise max(6 x 47, 6 x 46 + 14) = 290.
+    // A matmul block 10 x 20 x 12 float (10 batch elements of width 1): field 10 ([2,2,2,2,1,1]), 3
+    // in groups, 2 out groups. Zeroing 6 x 56 = 336; otherwise max(6 x 47, 6 x 46 + 14) = 290.
     // Later groups 2 x (15 + 2 x (19 + 6 + 32 + 290)); first 11 + 2 x (18 + 7 + 32 + 336).
-    CHECK(poplin::matMulPartialVertexCycles(t, FLOAT, FLOAT, 10, 20, 12) == 50 + 13 + 1418 + 797);
+    CHECK(poplin::conv1x1VertexCycles(t, FLOAT, FLOAT, 10, 1, 20, 12) == 50 + 13 + 1418 + 797);
   }
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("ConvPartialHorizontalMac estimates follow PopLibs' formula", "[poplib
         36 + 63 + 60 + 23 + 15 + 10 + 6 * 117);
 }
 
-TEST_CASE("poplin::ReducePartials follows PopLibs' ReduceAdd estimator for one worker",
+TEST_CASE("poplin::ReduceAdd follows PopLibs' ReduceAdd estimator for one worker",
           "[poplibs][cycles][conv]") {
   for (const char* arch : {"ipu2", "ipu1"}) {
     const Target t = Target::createIPUTarget(1, arch);
@@ -115,19 +115,20 @@ TEST_CASE("poplin::ReducePartials follows PopLibs' ReduceAdd estimator for one w
 }
 
 // The codelets read their fields into the estimators as ConvVertexEstimates.hpp says: a small
-// matmul on one tile (one MatMulPartial block of 3 x 7 x 5) shows the hand-worked figure in the
-// profile's compile-time estimate: 30 to launch + PopLibs' ConvPartial1x1Out for a field of 3
+// matmul on one tile (one ConvPartial1x1Out block of 3 x 8 x 5: one input group) shows the
+// hand-worked figure in the profile's compile-time estimate: 30 to launch + PopLibs'
+// ConvPartial1x1Out for a field of 3
 // ([1,1,1,0,0,0]), one input and one output group: zeroing workers max(6 x 53, 6 x 24 + 14) =
 // 318; 50 + 12 + 1 + 11 + 19 - 1 + 7 + 32 + 318 = 449.
-TEST_CASE("A matmul's MatMulPartial vertex carries PopLibs' estimate into the profile",
+TEST_CASE("A matmul's ConvPartial1x1Out vertex carries PopLibs' estimate into the profile",
           "[poplibs][cycles][conv]") {
   test::ScratchDir dir;
   Device device = test::smallDevice(1);
   Graph g(device.getTarget());
   poplin::addCodelets(g);
   popops::addCodelets(g);
-  Tensor a = g.addVariable(FLOAT, {3, 7}, "a");
-  Tensor b = g.addVariable(FLOAT, {7, 5}, "b");
+  Tensor a = g.addVariable(FLOAT, {3, 8}, "a");
+  Tensor b = g.addVariable(FLOAT, {8, 5}, "b");
   g.setTileMapping(a, 0);
   g.setTileMapping(b, 0);
   program::Sequence prog;
@@ -139,7 +140,7 @@ TEST_CASE("A matmul's MatMulPartial vertex carries PopLibs' estimate into the pr
   bool found = false;
   for (const auto& cs : report.compilation().computeSets())
     for (const auto& v : cs.vertices())
-      if (v.type().name() == "poplin::MatMulPartial<float,float>") {
+      if (v.type().name() == "poplin::ConvPartial1x1Out<float,float,true,false,8,2>") {
         found = true;
         CHECK(v.count() == 1);
         CHECK(cs.estimatedCyclesByTile()[0] == 30 + 449);

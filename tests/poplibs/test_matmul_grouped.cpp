@@ -163,7 +163,9 @@ TEST_CASE("grouped matmul plans, preplanning and option checks", "[poplin][matmu
   auto& g = h.graph();
   std::ostringstream os;
   poplin::matMulGroupedReportPlan(os, g, FLOAT, FLOAT, {2, 4, 8}, {2, 8, 3});
-  CHECK_THAT(os.str(), Contains("2 groups, group 0 on 4 of 8 tiles"));
+  // One plan for both groups: the grouped convolution's, over all 8 tiles.
+  CHECK_THAT(os.str(), Contains("convGroupSplit 2"));
+  CHECK_THAT(os.str(), Contains("on 8 of 8 tiles"));
   CHECK_THROWS_WITH(poplin::matMulGroupedReportPlan(os, g, FLOAT, FLOAT, {2, 4, 8}, {3, 8, 3}),
                     Contains("has 2 groups but B"));
   CHECK_THROWS_WITH(poplin::matMulGroupedReportPlan(os, g, FLOAT, FLOAT, {4, 8}, {8, 3}),
@@ -199,7 +201,9 @@ TEST_CASE("grouped matmul plans, preplanning and option checks", "[poplin][matmu
     const poplin::ConvParams& p = std::get<1>(c);
     if (p.numConvGroups == 3) {
       sawGrouped = true;
-      CHECK(p.inputFieldShape == std::vector<std::size_t>{4});
+      // As PopLibs: A's rows are the batch, over a field of one element.
+      CHECK(p.batchSize == 4);
+      CHECK(p.inputFieldShape == std::vector<std::size_t>{1});
       CHECK(p.inputChannelsPerConvGroup == 8);
       CHECK(p.outputChannelsPerConvGroup == 5);
     }

@@ -81,7 +81,11 @@ TEST_CASE("Graph counts, compute sets and vertex types (§7.10-13)", "[pva][clie
       types.insert(v.type().name());
   }
   CHECK(matmuls > 2);
-  CHECK(types.count("poplin::MatMulPartial<float,float>") == 1);
+  // Matmuls run as PopLibs runs them: 1x1 convolutions' partials vertices.
+  CHECK(std::any_of(types.begin(), types.end(), [](const std::string& n) {
+    return n.rfind("poplin::ConvPartial1x1Out<float,float,", 0) == 0;
+  }));
+  CHECK(types.count("poplin::MatMulPartial<float,float>") == 0);
   CHECK(std::none_of(types.begin(), types.end(),
                      [](const std::string& n) { return n.rfind("popops::Cast", 0) == 0; }));
 }

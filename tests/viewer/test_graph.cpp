@@ -81,9 +81,9 @@ private slots:
   }
 
   void edgesFollowTheProgramsAccess() {
-    // mlp: fwd/layer1/matmul/MatMul/Multiply reads "images" and writes its partials.
+    // mlp: fwd/layer1/matmul/MatMul/Convolve reads "images" and writes its partials.
     const auto data = load(viewer_test::mlpReport());
-    const int cs = nodeNamed(*data, QStringLiteral("fwd/layer1/matmul/MatMul/Multiply"));
+    const int cs = nodeNamed(*data, QStringLiteral("fwd/layer1/matmul/MatMul/Convolve"));
     const int images = nodeNamed(*data, QStringLiteral("images"));
     const int partials = nodeNamed(*data, QStringLiteral("fwd/layer1/matmul/MatMul/partials"));
     QVERIFY(cs >= 0 && images >= 0 && partials >= 0);
@@ -122,8 +122,8 @@ private slots:
     QCOMPARE(variables.last().at(1).toString(), data->nodes[weights].tiles);
     QVERIFY(page.detailsLabel()->text().contains(QStringLiteral("layer2/weights")));
     // Several matches: Enter steps forward and wraps around.
-    const int n = page.search(QStringLiteral("MatMul/Multiply"));
-    QCOMPARE(n, int(findNodes(*data, QStringLiteral("matmul/multiply")).size()));
+    const int n = page.search(QStringLiteral("MatMul/Convolve"));
+    QCOMPARE(n, int(findNodes(*data, QStringLiteral("matmul/convolve")).size()));
     QVERIFY(n >= 2);
     const int first = page.view()->selected();
     page.stepMatch(true);

@@ -4,8 +4,7 @@
 // the same codelet on int or unsigned data does 0 FLOPs. Copies, casts and fills do no
 // arithmetic and so 0 FLOPs, with an estimate. The rules, by codelet family:
 //
-//   poplin::MatMulPartial     2·K per output element (K = rows of B in the chunk): 2·M·N·K
-//   poplin::ReducePartials    one add per input (partials) element
+//   poplin::ReduceAdd         one add per input (partials) element
 //   popops binary ops         one per output element (Add Sub Mul Div Max Min, and InPlace)
 //   popops unary ops          one per output element (Neg Abs Square Exp Log Sqrt Tanh Sigmoid)
 //   popops::ScaledAdd         a multiply-add per element: 2 per data element
@@ -119,13 +118,7 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
     return isFloatField(v, typeField) ? flops : 0;
   };
 
-  if (f == "poplin::MatMulPartial") {
-    // Each output element is a dot product over the K rows of B: K multiplies and K adds.
-    const int b = fieldIndex(v, "bRows");
-    const std::uint64_t k = b < 0 ? 0 : v.fields[std::size_t(b)].edges.size();
-    return counted("aRows", 2 * k * elements(v, "out"));
-  }
-  if (f == "poplin::ReducePartials") return counted("partials", elements(v, "partials"));
+  if (f == "poplin::ReduceAdd") return counted("partials", elements(v, "partials"));
   for (const ElementWise& e : kElementWise) {
     if (f == e.family) return counted(e.field, elements(v, e.field));
     if (endsWith(f, "InPlace") && f.substr(0, f.size() - 7) == e.family) {

@@ -1,21 +1,22 @@
 // Matrix multiplication C[M,N] = A[M,K] . B[K,N] spread over the tiles.
 //
-// The planner cuts C into blocks of rows x columns and K into chunks so that about every tile
-// gets one block-chunk product (a "partial"). Stage 1 computes the partials, each on its own
-// tile; when K is split, stage 2 sums each element's partials on the tile holding it. Inputs
-// whose rows are not contiguous in memory (a transposed weight, say) are first rearranged into
-// the layout createMatMulInputLHS/RHS would give, as PopLibs does.
-//
-// Grouped products multiply G independent pairs, A [G,M,K] x B [G,K,N] -> [G,M,N]: each group
-// gets its share of the tiles and its own plan, and all groups' partials run in one compute set
-// (and their sums in another), as PopLibs runs a grouped matmul as one grouped convolution.
+// As in PopLibs, a product is a 1x1 convolution planned by the convolution planner: batch = M
+// (A's rows), input channels = K, output channels = N, a field and kernel of one element, and a
+// grouped product A [G,M,K] x B [G,K,N] -> [G,M,N] has G conv groups. The plan splits the batch,
+// K and N over the tiles; each piece runs as a poplin::ConvPartial1x1Out vertex (or
+// ConvPartialHorizontalMac when its K block is not whole AMP input groups), and when K is split,
+// poplin::ReduceAdd vertices sum the pieces' partials where the output lives. matMulReportPlan
+// prints the plan with the compute sets' cycles the profile will show. Inputs whose rows are not
+// contiguous in memory (a transposed weight, say) are first rearranged into the layout
+// createMatMulInputLHS/RHS would give.
 //
 // Types: A and B are both FLOAT or both HALF; the output is FLOAT or HALF. Options:
-//   "partialsType": "float" (default) or "half" -- the type partial sums are accumulated in.
-// Differs from PopLibs: other PopLibs matmul options ("availableMemoryProportion",
-// "fullyConnectedPass", "inputRHSIsPreArranged", "use128BitConvUnitLoad", "enableMultiStageReduce",
-// "enableFastReduce", "remapOutputTensor", "gatherOutput", "planConstraints", ...) are accepted and
-// change nothing; the plan is Tessera's own (poplin/MatMulPlan), the planning cache holds nothing.
+//   "partialsType": "float" (default) or "half" -- the type partial sums are accumulated in;
+//   "fullyConnectedPass": the convolution's FC_ pass; "availableMemoryProportion".
+// Differs from PopLibs: the other PopLibs matmul options ("inputRHSIsPreArranged",
+// "use128BitConvUnitLoad", "enableMultiStageReduce", "enableFastReduce", "remapOutputTensor",
+// "gatherOutput", "planConstraints", ...) are checked and change nothing. Operands keep their
+// row-major layouts (channels innermost) rather than PopLibs' grouped AMP layouts.
 #pragma once
 
 #include <cstddef>
@@ -36,8 +37,8 @@
 namespace poplin {
 
 /// The planning cache is poplin::PlanningCache (poplin/Convolution.hpp), as in SDK 3; older
-/// SDKs' poplin::matmul::PlanningCache (below) derives from it, so either is accepted. MatMul
-/// plans are cheap to compute here and are not cached.
+/// SDKs' poplin::matmul::PlanningCache (below) derives from it, so either is accepted. It holds
+/// the products' convolution plans.
 namespace matmul {
 class PlanningCache;
 } // namespace matmul

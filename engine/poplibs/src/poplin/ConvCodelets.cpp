@@ -4,9 +4,17 @@
 // ConvPartial1x1Out (AMP units, a single kernel position), ConvPartialnx1 (AMP units, any kernel)
 // and ConvPartialHorizontalMac (few input channels: dot products over the channels); they share
 // the code and differ in their cycle estimators.
+//
+// A matrix product runs on the same vertices as PopLibs runs it: a 1x1 convolution whose batch
+// elements are A's rows, with the channels innermost (ConvProblem::channelsInnermost). Its
+// vertices say so with a one-int geometry, and bind rows: `in` the block's rows of A (over its
+// input channels), `weights` the rows of B of its input channels (over its output channels),
+// `out` the block's rows of C (or of partials). float x float then runs the register-blocked
+// host kernel (MatMulKernel.hpp), so simulating a product stays fast.
 #include "ConvCycles.hpp"
 #include "ConvGeometry.hpp"
 #include "ConvVertexEstimates.hpp"
+#include "MatMulKernel.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -35,6 +43,7 @@ public:
   unsigned kernelX;
 
   bool compute() {
+    if (geometry.size() == kChannelsInnermostGeometryInts) return computeChannelsInnermost();
     if (geometry.size() != ConvVertexGeometry::kInts || weights.size() == 0) return false;
     const int* g = geometry.data();
     const int inRowBegin = g[0], numInRows = g[1], outRowBegin = g[2];
@@ -80,13 +89,53 @@ public:
     return true;
   }
 
+  /// out[b][j] = sum over c of in[b][c] * weights[c][j] (channels innermost, a matmul block).
+  bool computeChannelsInnermost() {
+    const std::size_t rows = out.size(), depth = weights.size();
+    const std::size_t cols = rows ? out[0].size() : 0;
+    if (in.size() != rows) return false;
+    for (std::size_t i = 0; i < rows; ++i)
+      if (out[i].size() != cols || in[i].size() != depth) return false;
+    for (std::size_t k = 0; k < depth; ++k)
+      if (weights[k].size() != cols) return false;
+    if constexpr (std::is_same_v<In, float> && std::is_same_v<Out, float>) {
+      thread_local std::vector<const float*> aPtr, bPtr;
+      thread_local std::vector<float*> outPtr;
+      aPtr.resize(rows), outPtr.resize(rows), bPtr.resize(depth);
+      for (std::size_t i = 0; i < rows; ++i)
+        aPtr[i] = in[i].data(), outPtr[i] = out[i].data();
+      for (std::size_t k = 0; k < depth; ++k)
+        bPtr[k] = weights[k].data();
+      matMulBlockFloat(aPtr.data(), bPtr.data(), outPtr.data(), rows, depth, cols);
+      return true;
+    }
+    // Other types: i-k-j loops into a float accumulator row, which vectorise.
+    thread_local std::vector<float> acc;
+    acc.resize(cols);
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      const In* a = in[i].data();
+      for (std::size_t k = 0; k < depth; ++k) {
+        const float aik = float(a[k]);
+        const In* b = weights[k].data();
+        for (std::size_t j = 0; j < cols; ++j)
+          acc[j] += aik * float(b[j]);
+      }
+      std::copy(acc.begin(), acc.end(), out[i].begin());
+    }
+    return true;
+  }
+
   /// PopLibs' published estimator of the vertex of the same name (ConvVertexEstimates.hpp).
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {
     const auto outInfo = v.getFieldInfo("out");
-    const unsigned outChans = unsigned(v.getFieldInfo("weights").size());
-    const std::size_t rows = outChans ? outInfo.size() / outChans : 0;
-    const unsigned width = outInfo.size() ? unsigned(outInfo.getSizeAtIndex(0)) : 0;
+    const bool inner = v.getFieldInfo("geometry").size() == kChannelsInnermostGeometryInts;
+    // Channels innermost: one field element per row of out, its channels along the row.
+    const unsigned outChans = inner ? (outInfo.size() ? unsigned(outInfo.getSizeAtIndex(0)) : 0)
+                                    : unsigned(v.getFieldInfo("weights").size());
+    const std::size_t rows = inner ? outInfo.size() : outChans ? outInfo.size() / outChans : 0;
+    const unsigned width = inner ? 1 : outInfo.size() ? unsigned(outInfo.getSizeAtIndex(0)) : 0;
     const unsigned inChans = v.getInitialValue<unsigned>("inChans");
     const unsigned kY = v.getInitialValue<unsigned>("kernelY");
     const unsigned kX = v.getInitialValue<unsigned>("kernelX");

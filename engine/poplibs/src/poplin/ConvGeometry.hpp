@@ -58,4 +58,8 @@ struct ConvVertexGeometry {
   static constexpr std::size_t kInts = 3 + 2 * ConvDimGeometry::kInts;
 };
 
+/// The geometry of a vertex whose operands keep their channels innermost (a matmul's): one int,
+/// there being no field to map.
+constexpr std::size_t kChannelsInnermostGeometryInts = 1;
+
 } // namespace poplin

@@ -1,5 +1,6 @@
 #include "ConvPlan.hpp"
 
+#include "poplibs_support/ConvCycleEstimators.hpp"
 #include "poplibs_support/TileWork.hpp"
 
 #include <algorithm>
@@ -172,12 +173,106 @@ std::string ConvPlan::summary() const {
         : method == ConvMethod::AMP_NX1 ? "ConvPartialnx1"
                                         : "ConvPartial1x1Out")
     << " on " << std::min<std::size_t>(numUnits(), numTiles) << " of " << numTiles
-    << " tiles: convGroupSplit " << groups() << ", batchSplit " << batch() << ", outChanSplit "
-    << outChanBlocks << " (" << outChansPerBlock << " of " << p.outputChannelsPerConvGroup
-    << " per tile), fieldSplit " << rowBlocks << "x1 (" << rowsPerBlock << " of " << problem.outRows
-    << " rows), inChanSplit " << inChanBlocks << " (" << inChansPerBlock << " of "
-    << p.inputChannelsPerConvGroup << " per tile)";
+    << " tiles: convGroupSplit " << groups() << ", batchSplit " << batchBlocks << " ("
+    << batchPerBlock << " of " << batch() << " per tile), outChanSplit " << outChanBlocks << " ("
+    << outChansPerBlock << " of " << p.outputChannelsPerConvGroup << " per tile), fieldSplit "
+    << rowBlocks << "x1 (" << rowsPerBlock << " of " << problem.outRows << " rows), inChanSplit "
+    << inChanBlocks << " (" << inChansPerBlock << " of " << p.inputChannelsPerConvGroup
+    << " per tile)";
   return s.str();
+}
+
+namespace {
+
+/// The launch of a compute set: the supervisor starting its workers (the engine's cycle model
+/// adds it to every tile's compute).
+constexpr std::uint64_t kComputeSetLaunchCycles = 30;
+
+/// One vertex of `method` as its codelet's estimator will cost it: `rows` x `width` field
+/// elements (channelsInnermost: `rows` batch elements, width 1) of `outChans` output channels
+/// over `inChans` input channels.
+std::uint64_t unitVertexCycles(const poplar::Target& target, const ConvProblem& problem,
+                               ConvMethod method, poplar::Type outType, std::size_t rows,
+                               std::size_t width, std::size_t inChans, std::size_t outChans) {
+  const auto& p = problem.params;
+  switch (method) {
+  case ConvMethod::AMP_1X1:
+    return conv1x1VertexCycles(target, p.inputType, outType, rows, width, inChans, outChans);
+  case ConvMethod::AMP_NX1:
+    return convNx1VertexCycles(target, p.inputType, outType, rows, width,
+                               unsigned(problem.y.kernelCount), unsigned(problem.x.kernelCount),
+                               inChans, outChans);
+  case ConvMethod::HMAC:
+    break;
+  }
+  return convHmacVertexCycles(target, p.inputType, outType, rows, width,
+                              unsigned(problem.y.kernelCount * problem.x.kernelCount), inChans,
+                              outChans);
+}
+
+/// The busiest tile of the partials compute set, vertex by vertex (supervisor vertices on one
+/// tile run one after another).
+std::uint64_t convolveStageCycles(const poplar::Target& target, const ConvPlan& c) {
+  const auto& pr = c.problem;
+  const bool inner = pr.channelsInnermost;
+  std::vector<std::uint64_t> tile(c.numTiles, 0);
+  for (std::size_t g = 0; g < c.groups(); ++g)
+    for (std::size_t bb = 0; bb < c.batchBlocks; ++bb)
+      for (std::size_t icb = 0; icb < c.inChanBlocks; ++icb)
+        for (std::size_t cb = 0; cb < c.outChanBlocks; ++cb)
+          for (std::size_t rb = 0; rb < c.rowBlocks; ++rb) {
+            const std::size_t rows = inner ? c.batches(bb).size() : c.rows(rb).size();
+            const std::size_t width = inner ? 1 : pr.outCols;
+            tile[c.tileOf(c.unitIndex(g, bb, cb, rb, icb))] +=
+                unitVertexCycles(target, pr, c.method, c.vertexOutputType(), rows, width,
+                                 c.inChans(icb).size(), c.outChans(cb).size());
+          }
+  return kComputeSetLaunchCycles + *std::max_element(tile.begin(), tile.end());
+}
+
+/// The busiest tile of the ReduceAdd compute set: each tile's worker vertices go, in the order
+/// they are added, to its least-loaded context, as the engine runs them.
+std::uint64_t reduceStageCycles(const poplar::Target& target, const ConvPlan& c) {
+  const unsigned contexts = target.getNumWorkerContexts();
+  std::vector<std::vector<std::uint64_t>> load(c.numTiles, std::vector<std::uint64_t>(contexts, 0));
+  const bool outFloat = c.problem.params.outputType == poplar::FLOAT;
+  const bool partialsFloat = c.partialsType == poplar::FLOAT;
+  std::uint64_t worst = 0;
+  for (const ReduceWork& w : reduceWork(c)) {
+    auto& l = load[w.tile];
+    auto least = std::min_element(l.begin(), l.end());
+    *least += poplibs_support::reduceAddWorkerCycles(
+        target, (w.rowEnd - w.rowBegin) * c.outChans(w.cb).size(), c.inChanBlocks, outFloat,
+        partialsFloat);
+    worst = std::max(worst, *std::max_element(l.begin(), l.end()));
+  }
+  return kComputeSetLaunchCycles + worst * contexts;
+}
+
+} // namespace
+
+std::vector<ReduceWork> reduceWork(const ConvPlan& c) {
+  std::vector<ReduceWork> work;
+  if (c.inChanBlocks <= 1 || !c.problem.channelsInnermost) return work;
+  // Each block's rows are shared in consecutive runs among the tiles of its input-channel
+  // blocks' units (reduceTileOf), and each tile's run is cut into one vertex per worker.
+  const std::size_t workers = c.numWorkerContexts;
+  for (std::size_t g = 0; g < c.groups(); ++g)
+    for (std::size_t bb = 0; bb < c.batchBlocks; ++bb)
+      for (std::size_t cb = 0; cb < c.outChanBlocks; ++cb) {
+        const std::size_t rows = c.batches(bb).size();
+        for (std::size_t share = 0; share < c.inChanBlocks; ++share) {
+          const std::size_t begin = (rows * share + c.inChanBlocks - 1) / c.inChanBlocks;
+          const std::size_t end = (rows * (share + 1) + c.inChanBlocks - 1) / c.inChanBlocks;
+          if (begin >= end) continue;
+          const unsigned tile = c.reduceTileOf(g, bb, cb, begin);
+          const std::size_t pieces = std::min(workers, end - begin);
+          for (std::size_t w = 0; w < pieces; ++w)
+            work.push_back({tile, g, bb, cb, begin + (end - begin) * w / pieces,
+                            begin + (end - begin) * (w + 1) / pieces});
+        }
+      }
+  return work;
 }
 
 ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& problem,
@@ -188,6 +283,9 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
   base.pass = options.pass;
   base.partialsType = options.partialsType;
   base.numTiles = target.getNumTiles();
+  base.numWorkerContexts = target.getNumWorkerContexts();
+  base.batchBlocks = p.batchSize;
+  const bool inner = problem.channelsInnermost;
   const bool halfIn = p.inputType == poplar::HALF;
   const unsigned kernelPositions = unsigned(problem.y.kernelCount * problem.x.kernelCount);
   const std::size_t ciTotal = p.inputChannelsPerConvGroup;
@@ -203,64 +301,80 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
 
   ConvPlan best = base;
   std::uint64_t bestCost = std::numeric_limits<std::uint64_t>::max();
-  forEachPartSize(ciTotal, [&](std::size_t ci) {
-    forEachPartSize(p.outputChannelsPerConvGroup, [&](std::size_t chans) {
-      forEachPartSize(rowsTotal, [&](std::size_t rows) {
-        ConvPlan c = base;
-        c.inChansPerBlock = ci, c.outChansPerBlock = chans, c.rowsPerBlock = rows;
-        c.inChanBlocks = ceilDiv(ciTotal, ci);
-        c.outChanBlocks = ceilDiv(p.outputChannelsPerConvGroup, chans);
-        c.rowBlocks = ceilDiv(rowsTotal, rows);
-        const bool split = c.inChanBlocks > 1;
-        const bool halfOut = c.vertexOutputType() == poplar::HALF;
-        const AmpShape amp = ampShape(halfIn, halfOut);
-        c.method = ci % amp.inChansPerGroup != 0 ? ConvMethod::HMAC
-                   : kernelPositions == 1        ? ConvMethod::AMP_1X1
-                                                 : ConvMethod::AMP_NX1;
-        const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
-        // The vertex's cycles as its estimator will give them (PopLibs' published formulas).
-        const poplar::Type outType = c.vertexOutputType();
-        switch (c.method) {
-        case ConvMethod::AMP_1X1:
-          c.vertexCycles =
-              conv1x1VertexCycles(target, p.inputType, outType, rows, problem.outCols, ci, chans);
-          break;
-        case ConvMethod::AMP_NX1:
-          c.vertexCycles = convNx1VertexCycles(target, p.inputType, outType, rows, problem.outCols,
-                                               unsigned(problem.y.kernelCount),
-                                               unsigned(problem.x.kernelCount), ci, chans);
-          break;
-        case ConvMethod::HMAC:
-          c.vertexCycles = convHmacVertexCycles(target, p.inputType, outType, rows, problem.outCols,
-                                                kernelPositions, ci, chans);
-          break;
-        }
-        // Inputs each unit fetches: its input rows of its input channels, and its weights.
-        const std::size_t inRows = std::min<std::size_t>(
-            p.inputFieldShape[0], (rows - 1) * std::size_t(problem.y.stride) + kernelRows);
-        c.exchangeCycles =
-            exchange((std::uint64_t(ci) * inRows * inWidth +
-                      std::uint64_t(chans) * ci * p.kernelShape[0] * p.kernelShape[1]) *
-                     p.inputType.size());
-        c.reduceCycles = 0;
-        if (split) {
-          // The tile of each output element sums its partials (as a popops reduction).
-          const std::uint64_t perTileOutputs = ceilDiv(outputs, c.numTiles);
-          const unsigned width = target.getVectorWidth(c.partialsType);
-          c.reduceCycles = 12 + c.inChanBlocks * (2 + ceilDiv(perTileOutputs, width)) +
-                           exchange(perTileOutputs * c.inChanBlocks * c.partialsType.size()) +
-                           target.getMaxIPUSyncDelay();
-        }
-        c.totalCycles = perTile * (c.vertexCycles + c.exchangeCycles) +
-                        target.getMaxIPUSyncDelay() + c.reduceCycles;
-        if (c.totalCycles < bestCost ||
-            (c.totalCycles == bestCost && c.numUnits() < best.numUnits())) {
-          best = c;
-          bestCost = c.totalCycles;
-        }
+  const auto consider = [&](std::size_t batch, std::size_t ci, std::size_t chans,
+                            std::size_t rows) {
+    ConvPlan c = base;
+    c.batchPerBlock = batch, c.batchBlocks = ceilDiv(p.batchSize, batch);
+    c.inChansPerBlock = ci, c.outChansPerBlock = chans, c.rowsPerBlock = rows;
+    c.inChanBlocks = ceilDiv(ciTotal, ci);
+    c.outChanBlocks = ceilDiv(p.outputChannelsPerConvGroup, chans);
+    c.rowBlocks = ceilDiv(rowsTotal, rows);
+    const bool split = c.inChanBlocks > 1;
+    const bool halfOut = c.vertexOutputType() == poplar::HALF;
+    const AmpShape amp = ampShape(halfIn, halfOut);
+    c.method = ci % amp.inChansPerGroup != 0 ? ConvMethod::HMAC
+               : kernelPositions == 1        ? ConvMethod::AMP_1X1
+                                             : ConvMethod::AMP_NX1;
+    const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
+    // The vertex's cycles as its estimator will give them (PopLibs' published formulas).
+    c.vertexCycles = inner ? unitVertexCycles(target, problem, c.method, c.vertexOutputType(),
+                                              batch, 1, ci, chans)
+                           : unitVertexCycles(target, problem, c.method, c.vertexOutputType(), rows,
+                                              problem.outCols, ci, chans);
+    // Inputs each unit fetches: its input rows of its input channels (channelsInnermost: its
+    // batch elements' input channels), and its weights.
+    const std::size_t inRows = std::min<std::size_t>(
+        p.inputFieldShape[0], (rows - 1) * std::size_t(problem.y.stride) + kernelRows);
+    const std::uint64_t inElems =
+        inner ? std::uint64_t(batch) * ci : std::uint64_t(ci) * inRows * inWidth;
+    c.exchangeCycles =
+        exchange((inElems + std::uint64_t(chans) * ci * p.kernelShape[0] * p.kernelShape[1]) *
+                 p.inputType.size());
+    c.reduceCycles = 0;
+    if (split && inner) {
+      // poplin::ReduceAdd: each tile of a block sums about batch / inChanBlocks rows of `chans`,
+      // cut over its workers, after receiving the other blocks' partials.
+      const unsigned contexts = target.getNumWorkerContexts();
+      const std::size_t rowsPerTile = ceilDiv(batch, c.inChanBlocks) * perTile;
+      const std::uint64_t perWorker = poplibs_support::reduceAddWorkerCycles(
+          target, ceilDiv(rowsPerTile, contexts) * chans, c.inChanBlocks,
+          p.outputType == poplar::FLOAT, c.partialsType == poplar::FLOAT);
+      c.reduceCycles = kComputeSetLaunchCycles + perWorker * contexts +
+                       exchange(std::uint64_t(rowsPerTile) * chans * (c.inChanBlocks - 1) *
+                                c.partialsType.size()) +
+                       target.getMaxIPUSyncDelay();
+    } else if (split) {
+      // The tile of each output element sums its partials.
+      const std::uint64_t perTileOutputs = ceilDiv(outputs, c.numTiles);
+      const unsigned width = target.getVectorWidth(c.partialsType);
+      c.reduceCycles = 12 + c.inChanBlocks * (2 + ceilDiv(perTileOutputs, width)) +
+                       exchange(perTileOutputs * c.inChanBlocks * c.partialsType.size()) +
+                       target.getMaxIPUSyncDelay();
+    }
+    c.totalCycles = perTile * (c.vertexCycles + c.exchangeCycles) + target.getMaxIPUSyncDelay() +
+                    c.reduceCycles;
+    if (c.totalCycles < bestCost || (c.totalCycles == bestCost && c.numUnits() < best.numUnits())) {
+      best = c;
+      bestCost = c.totalCycles;
+    }
+  };
+  // A product's channels are split in whole AMP groups, as PopLibs splits them (input channels
+  // in the AMP's input groups, output channels in its conv units), unless there are fewer.
+  const AmpShape ampIn = ampShape(halfIn, p.outputType == poplar::HALF);
+  const auto grouped = [&](std::size_t size, std::size_t total, std::size_t group) {
+    return !inner || size == total || size % group == 0;
+  };
+  forEachPartSize(inner ? p.batchSize : 1, [&](std::size_t batch) {
+    forEachPartSize(ciTotal, [&](std::size_t ci) {
+      if (!grouped(ci, ciTotal, ampIn.inChansPerGroup)) return;
+      forEachPartSize(p.outputChannelsPerConvGroup, [&](std::size_t chans) {
+        if (!grouped(chans, p.outputChannelsPerConvGroup, ampIn.numConvUnits)) return;
+        forEachPartSize(rowsTotal, [&](std::size_t rows) { consider(batch, ci, chans, rows); });
       });
     });
   });
+  best.convolveComputeCycles = convolveStageCycles(target, best);
+  if (inner && best.inChanBlocks > 1) best.reduceComputeCycles = reduceStageCycles(target, best);
   return best;
 }
 
@@ -281,7 +395,10 @@ std::ostream& operator<<(std::ostream& os, const ConvPlan& plan) {
   if (plan.inChanBlocks > 1)
     os << ", ~" << plan.reduceCycles << " to sum the " << plan.inChanBlocks
        << " input-channel blocks' partials";
-  os << ", ~" << plan.totalCycles << " in all";
+  os << ", ~" << plan.totalCycles << " in all\n";
+  os << "  compute sets (as the profile shows them): Convolve ~" << plan.convolveComputeCycles;
+  if (plan.reduceComputeCycles) os << ", ReduceAdd ~" << plan.reduceComputeCycles;
+  os << " cycles";
   return os;
 }
 

@@ -3,6 +3,9 @@
 // work units of (conv group, batch element, block of output channels, block of output rows) and
 // spreads the units over the tiles, choosing the block sizes with the fewest modelled cycles.
 // Input channels may be split too (units per input-channel block, then a sum of partials).
+// A matrix product is planned here too, as PopLibs plans it: a 1x1 convolution over a field of
+// one element whose batch is A's rows, input channels K and output channels N
+// (ConvProblem::channelsInnermost); its units then take blocks of batch elements.
 #pragma once
 
 #include "ConvCycles.hpp"
@@ -17,7 +20,9 @@
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 #include <poplin/ConvParams.hpp>
+#include <poplin/Convolution.hpp>
 #include <string>
+#include <vector>
 
 namespace poplin {
 
@@ -38,6 +43,10 @@ struct ConvProblem {
   std::size_t outRows = 0, outCols = 0; ///< output after truncation and striding, before padding
   ConvDimGeometry y, x;                 ///< the maps, with outOffset etc. for the whole output
   unsigned outPadY = 0, outPadX = 0;    ///< output padding before the computed region
+  /// The operands keep their channels innermost ([batch][channels], a matmul's A, B and C):
+  /// the planner may then give a vertex several batch elements (a batch split in blocks).
+  /// Only for a single-element field and kernel.
+  bool channelsInnermost = false;
 };
 
 /// Validates `params` (1 or 2 spatial dimensions) and brings them to two; errors name `op`.
@@ -48,26 +57,43 @@ struct ConvPlan {
   ConvMethod method = ConvMethod::HMAC;
   std::string pass;
   unsigned numTiles = 1;
+  unsigned numWorkerContexts = 6; ///< the target's (a tile's reduction is cut over them)
   std::size_t outChansPerBlock = 1, rowsPerBlock = 1, inChansPerBlock = 1;
   std::size_t outChanBlocks = 1, rowBlocks = 1, inChanBlocks = 1;
+  /// Batch elements per unit (1 unless the problem is channelsInnermost) and their blocks.
+  std::size_t batchPerBlock = 1, batchBlocks = 1;
   /// Modelled: one vertex, its inputs' exchange, the sum of the input-channel blocks' partials
   /// (0 unless the input channels are split) and the whole convolution.
   std::uint64_t vertexCycles = 0, exchangeCycles = 0, reduceCycles = 0, totalCycles = 0;
+  /// The compute sets' cycles as the profile will show them (the busiest tile, with the launch),
+  /// worked out vertex by vertex from the same estimators once the plan is chosen: the partials
+  /// stage, and (channelsInnermost plans that split the input channels) the poplin::ReduceAdd
+  /// stage. 0 where a stage does not run or is not worked out.
+  std::uint64_t convolveComputeCycles = 0, reduceComputeCycles = 0;
   poplar::Type partialsType = poplar::FLOAT;
 
   std::size_t groups() const { return problem.params.numConvGroups; }
   std::size_t batch() const { return problem.params.batchSize; }
   std::size_t numUnits() const {
-    return groups() * batch() * inChanBlocks * outChanBlocks * rowBlocks;
+    return groups() * batchBlocks * inChanBlocks * outChanBlocks * rowBlocks;
   }
-  /// Units of one output block over the input-channel blocks are `outChanBlocks * rowBlocks`
-  /// apart, so a unit's partial sums are spread like its output.
-  std::size_t unitIndex(std::size_t g, std::size_t b, std::size_t cb, std::size_t rb,
+  /// `bb` is a batch block (a batch element when batchPerBlock is 1). Units of one output block
+  /// over the input-channel blocks are `outChanBlocks * rowBlocks` apart, so a unit's partial
+  /// sums are spread like its output.
+  std::size_t unitIndex(std::size_t g, std::size_t bb, std::size_t cb, std::size_t rb,
                         std::size_t icb = 0) const {
-    return (((g * batch() + b) * inChanBlocks + icb) * outChanBlocks + cb) * rowBlocks + rb;
+    return (((g * batchBlocks + bb) * inChanBlocks + icb) * outChanBlocks + cb) * rowBlocks + rb;
   }
   unsigned tileOf(std::size_t unit) const {
     return unsigned(std::uint64_t(unit) * numTiles / numUnits());
+  }
+  /// channelsInnermost: the tile holding (and, when the input channels are split, summing) the
+  /// `i`th row of batch block `bb`'s output-channel block `cb`: the block's rows are shared in
+  /// consecutive runs among the tiles of its input-channel units, so each tile reads runs of
+  /// the others' partials.
+  unsigned reduceTileOf(std::size_t g, std::size_t bb, std::size_t cb, std::size_t i) const {
+    const std::size_t rows = batches(bb).size();
+    return tileOf(unitIndex(g, bb, cb, 0, rows ? i * inChanBlocks / rows : 0));
   }
   poplar::Interval outChans(std::size_t cb) const {
     return range(cb, outChansPerBlock, problem.params.outputChannelsPerConvGroup);
@@ -75,6 +101,17 @@ struct ConvPlan {
   poplar::Interval rows(std::size_t rb) const { return range(rb, rowsPerBlock, problem.outRows); }
   poplar::Interval inChans(std::size_t icb) const {
     return range(icb, inChansPerBlock, problem.params.inputChannelsPerConvGroup);
+  }
+  poplar::Interval batches(std::size_t bb) const {
+    return range(bb, batchPerBlock, problem.params.batchSize);
+  }
+  /// channelsInnermost: where block (g, bb, cb) starts in a [G*M*N] plane of partials laid out
+  /// block by block (each block's rows of its channels contiguous, so that each tile's share
+  /// of it is one run).
+  std::size_t partialsBlockOffset(std::size_t g, std::size_t bb, std::size_t cb) const {
+    const auto& p = problem.params;
+    return (g * p.batchSize + batches(bb).begin()) * p.outputChannelsPerConvGroup +
+           batches(bb).size() * outChans(cb).begin();
   }
   /// The type the vertices write: the output's, or the partials' when input channels are split.
   poplar::Type vertexOutputType() const {
@@ -94,6 +131,19 @@ private:
 /// The plan with the fewest modelled cycles on `target`.
 ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& problem,
                          const ConvOptions& options);
+
+/// planConvolution through `cache` (none: planned afresh). Convolution.cpp.
+ConvPlan planConvolutionCached(const poplar::Target& target, const ConvProblem& problem,
+                               const ConvOptions& options, PlanningCache* cache);
+
+/// One poplin::ReduceAdd vertex of a channelsInnermost plan: on `tile`, it sums the
+/// inChanBlocks partials of rows [rowBegin, rowEnd) of batch block `bb`'s output-channel block
+/// `cb` in conv group `g`. The build and the planner's estimate both walk this list.
+struct ReduceWork {
+  unsigned tile;
+  std::size_t g, bb, cb, rowBegin, rowEnd;
+};
+std::vector<ReduceWork> reduceWork(const ConvPlan& plan);
 
 std::ostream& operator<<(std::ostream& os, const ConvPlan& plan);
 

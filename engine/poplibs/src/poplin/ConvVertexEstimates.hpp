@@ -8,9 +8,9 @@
 //   worklist entry each); ConvPartialnx1 and ConvPartialHorizontalMac give each output row to
 //   a context in turn, at every kernel position, as their worklists do;
 // - HorizontalMac takes all channels as one group (its dot products run over the channels).
-// poplin::MatMulPartial (Tessera's name for a block of a matrix product) is costed as the
-// ConvPartial1x1Out PopLibs runs for a matmul: the block's rows are the field, K the input
-// channels and the block's columns the output channels.
+// A matrix product runs as PopLibs runs it, on these vertices with the channels innermost: a
+// block's rows of A are its field elements (width 1), its K the input channels and its columns
+// of B the output channels.
 #pragma once
 
 #include "poplibs_support/ConvCycleEstimators.hpp"
@@ -88,13 +88,6 @@ inline std::uint64_t convHmacVertexCycles(const poplar::Target& t, poplar::Type 
   return poplibs_support::convPartialHorizontalMacCycles(
       t, in, out, g, kernelSize, dealRowsPerKernelPosition(rows, width, kernelSize, contexts),
       rows * width * outChans);
-}
-
-/// poplin::MatMulPartial over a block of `rows` x `cols` outputs with `depth` terms each.
-inline std::uint64_t matMulPartialVertexCycles(const poplar::Target& t, poplar::Type in,
-                                               poplar::Type out, std::uint64_t rows,
-                                               std::uint64_t depth, std::uint64_t cols) {
-  return conv1x1VertexCycles(t, in, out, rows, 1, depth, cols);
 }
 
 } // namespace poplin

@@ -32,6 +32,20 @@ std::size_t PlanningCache::size() const {
   return impl->plans.size();
 }
 
+ConvPlan planConvolutionCached(const poplar::Target& target, const ConvProblem& problem,
+                               const ConvOptions& options, PlanningCache* cache) {
+  if (!cache) return planConvolution(target, problem, options);
+  std::ostringstream key;
+  key << problem.params << "|" << problem.outRows << "," << problem.outCols << "|"
+      << problem.channelsInnermost << "|" << target.getNumTiles() << "|" << options.partialsType
+      << "|" << options.pass;
+  std::lock_guard<std::mutex> lock(cache->impl->mutex);
+  auto it = cache->impl->plans.find(key.str());
+  if (it == cache->impl->plans.end())
+    it = cache->impl->plans.emplace(key.str(), planConvolution(target, problem, options)).first;
+  return it->second;
+}
+
 namespace {
 
 using namespace poplar;
@@ -47,15 +61,7 @@ std::string shapeString(const std::vector<std::size_t>& shape) {
 /// The plan for a problem on `target`, through the cache when there is one.
 ConvPlan planFor(const Target& target, const ConvProblem& problem, const ConvOptions& options,
                  PlanningCache* cache) {
-  if (!cache) return planConvolution(target, problem, options);
-  std::ostringstream key;
-  key << problem.params << "|" << problem.outRows << "," << problem.outCols << "|"
-      << target.getNumTiles() << "|" << options.partialsType << "|" << options.pass;
-  std::lock_guard<std::mutex> lock(cache->impl->mutex);
-  auto it = cache->impl->plans.find(key.str());
-  if (it == cache->impl->plans.end())
-    it = cache->impl->plans.emplace(key.str(), planConvolution(target, problem, options)).first;
-  return it->second;
+  return planConvolutionCached(target, problem, options, cache);
 }
 
 struct Planned {
@@ -145,8 +151,8 @@ void mapWeights(Graph& graph, const ConvPlan& plan, const Tensor& w2d) {
       for (std::size_t icb = 0; icb < plan.inChanBlocks; ++icb) {
         const Interval ics = plan.inChans(icb);
         const std::size_t cb = oc / plan.outChansPerBlock;
-        const std::size_t unit =
-            plan.unitIndex(g, oc % p.batchSize, cb, (oc / p.batchSize) % plan.rowBlocks, icb);
+        const std::size_t unit = plan.unitIndex(g, oc % plan.batchBlocks, cb,
+                                                (oc / plan.batchBlocks) % plan.rowBlocks, icb);
         const std::size_t begin = (g * co + oc) * block;
         m[plan.tileOf(unit)].emplace_back(begin + ics.begin() * kernel, begin + ics.end() * kernel);
       }

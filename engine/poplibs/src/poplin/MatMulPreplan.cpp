@@ -1,8 +1,10 @@
 // Planning matrix products ahead of time: MatMulParams, their conversion to the convolutions
-// PopLibs runs them as, preplanMatMuls and the option check. Tessera's matmul plans are made
-// when a product is, so preplanning checks the products and keeps nothing.
-#include "MatMulPlan.hpp"
+// PopLibs runs them as, preplanMatMuls (the convolution plans, into the cache) and the options.
+#include "MatMulOptions.hpp"
+#include "poplibs_support/TileWork.hpp"
 
+#include <cstdlib>
+#include <poplar/exceptions.hpp>
 #include <poplin/MatMul.hpp>
 #include <poputil/exceptions.hpp>
 #include <tuple>
@@ -14,6 +16,55 @@ using namespace poplar;
 bool operator<(const MatMulParams& a, const MatMulParams& b) {
   return std::tie(a.inputType, a.outputType, a.aShape, a.bShape) <
          std::tie(b.inputType, b.outputType, b.aShape, b.bShape);
+}
+
+// PopLibs' matmul options: partialsType, availableMemoryProportion and fullyConnectedPass go to
+// the convolution planner; the others are checked so a typo or a bad value fails as it would on
+// PopLibs.
+MatMulOptions parseMatMulOptions(const OptionFlags& options, const std::string& op) {
+  poplibs_support::checkOptions(options,
+                                {"partialsType", "availableMemoryProportion", "fullyConnectedPass",
+                                 "inputRHSIsPreArranged", "use128BitConvUnitLoad",
+                                 "enableMultiStageReduce", "enableFastReduce", "remapOutputTensor",
+                                 "planConstraints", "gatherOutput", "disableSRForAMPVertices"},
+                                op);
+  MatMulOptions parsed;
+  for (const auto& kv : options) {
+    const std::string& k = kv.first;
+    const std::string& v = kv.second;
+    auto bad = [&](const char* want) {
+      throw poplar::invalid_option(op + ": option '" + k + "' = '" + v + "': expected " + want);
+    };
+    if (k == "partialsType") {
+      if (v == "float")
+        parsed.partialsType = FLOAT;
+      else if (v == "half")
+        parsed.partialsType = HALF;
+      else
+        bad("float or half");
+    } else if (k == "availableMemoryProportion") {
+      char* end = nullptr;
+      const double d = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end || !(d >= 0 && d <= 1)) bad("a number in [0, 1]");
+      parsed.availableMemoryProportion = d;
+    } else if (k == "fullyConnectedPass") {
+      if (v != "NONE" && v != "INFERENCE_FWD" && v != "TRAINING_FWD" && v != "TRAINING_BWD" &&
+          v != "TRAINING_WU")
+        bad("NONE, INFERENCE_FWD, TRAINING_FWD, TRAINING_BWD or TRAINING_WU");
+      parsed.fullyConnectedPass = v;
+    } else if (k != "planConstraints") {
+      if (v != "true" && v != "false") bad("true or false");
+    }
+  }
+  return parsed;
+}
+
+ConvOptions toConvOptions(const MatMulOptions& options) {
+  ConvOptions conv;
+  conv.partialsType = options.partialsType;
+  conv.availableMemoryProportion = options.availableMemoryProportion;
+  conv.pass = options.fullyConnectedPass == "NONE" ? "NONE" : "FC_" + options.fullyConnectedPass;
+  return conv;
 }
 
 poplin::PlanningCache& matmul::PlanningCache::getImpl() {
@@ -74,14 +125,15 @@ std::set<ConvPlanParams> matMulGetConvPlanParams(const std::set<MatMulPlanParams
         it = matmulToConvOpts.emplace(options, convOptions(*options)).first;
       convOpts = &it->second;
     }
-    // Rows of A are the field, K the input channels, N the output channels, a 1-wide kernel.
-    convs.emplace(target, ConvParams(params.inputType, params.outputType, 1, {M}, {1}, K, N, G),
+    // As PopLibs: rows of A are the batch, K the input channels, N the output channels, over a
+    // field and a kernel of one element.
+    convs.emplace(target, ConvParams(params.inputType, params.outputType, M, {1}, {1}, K, N, G),
                   convOpts);
   }
   return convs;
 }
 
-void preplanMatMuls(const std::set<MatMulPlanParams>& matmuls, matmul::PlanningCache&) {
+void preplanMatMuls(const std::set<MatMulPlanParams>& matmuls, matmul::PlanningCache& cache) {
   const std::string op = "poplin::preplanMatMuls";
   for (const auto& m : matmuls) {
     const Target* target = std::get<0>(m);
@@ -92,7 +144,10 @@ void preplanMatMuls(const std::set<MatMulPlanParams>& matmuls, matmul::PlanningC
     std::tie(G, M, K, N) = dims(params, op);
     if (!G || !M || !K || !N) throw poputil::poplibs_error(op + ": an empty product");
     const MatMulOptions opts = parseMatMulOptions(options ? *options : OptionFlags(), op);
-    planMatMul(*target, params.inputType, opts.partialsType, M, K, N);
+    ConvProblem problem =
+        makeConvProblem(ConvParams(params.inputType, params.outputType, M, {1}, {1}, K, N, G), op);
+    problem.channelsInnermost = true;
+    planConvolutionCached(*target, problem, toConvOptions(opts), &cache);
   }
 }
 

@@ -1,0 +1,74 @@
+// poplin::ReduceAdd: the sum of a convolution's (or matmul's) input-channel blocks' partials,
+// named as PopLibs names its conv reduction vertex, <OutType, PartialsType, singleInput,
+// constrainPartials>. Tessera runs it as a worker vertex with PopLibs' per-worker estimate.
+#include "poplibs_support/ConvCycleEstimators.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <poplar/Target.hpp>
+#include <poplar/Vertex.hpp>
+#include <type_traits>
+
+namespace poplin {
+namespace {
+
+using poplar::half;
+using poplar::Input;
+using poplar::Output;
+using poplar::Vector;
+
+/// out (rows, one after another) = the element-wise sum of the partials edges, each as long as
+/// all of out's rows together.
+template <typename Out, typename P> class ReduceAdd : public poplar::Vertex {
+public:
+  Vector<Input<Vector<P>>> partials;
+  Vector<Output<Vector<Out>>> out;
+
+  bool compute() {
+    std::size_t total = 0;
+    for (const auto& row : out)
+      total += row.size();
+    for (const auto& p : partials)
+      if (p.size() != total) return false;
+    // Sum a stretch at a time in a float buffer so that every loop is a vectorisable sweep.
+    constexpr std::size_t kStretch = 256;
+    float acc[kStretch];
+    std::size_t offset = 0;
+    for (auto& row : out) {
+      for (std::size_t base = 0; base < row.size(); base += kStretch) {
+        const std::size_t n = std::min(kStretch, row.size() - base);
+        std::fill(acc, acc + n, 0.0f);
+        for (const auto& p : partials) {
+          const P* src = p.data() + offset + base;
+          for (std::size_t j = 0; j < n; ++j)
+            acc[j] += float(src[j]);
+        }
+        std::copy(acc, acc + n, row.begin() + base);
+      }
+      offset += row.size();
+    }
+    return true;
+  }
+
+  /// PopLibs' poplin::ReduceAdd estimator for one worker (ConvCycleEstimators.hpp), over all
+  /// of out's elements.
+  static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
+                                        const poplar::Target& target) {
+    return poplibs_support::reduceAddWorkerCycles(
+        target, v.getFieldInfo("out").totalElements(), v.getFieldInfo("partials").size(),
+        std::is_same_v<Out, float>, std::is_same_v<P, float>);
+  }
+};
+
+#define POPLIN_REDUCE_ADD(Out, P)                                                                  \
+  using ReduceAdd_##Out##_##P = ReduceAdd<Out, P>;                                                 \
+  TESSERA_VERTEX_IN("poplin", "poplin::ReduceAdd<" #Out "," #P ",false,false>",                    \
+                    ReduceAdd_##Out##_##P, partials, out)
+
+POPLIN_REDUCE_ADD(float, float);
+POPLIN_REDUCE_ADD(float, half);
+POPLIN_REDUCE_ADD(half, float);
+POPLIN_REDUCE_ADD(half, half);
+
+} // namespace
+} // namespace poplin
