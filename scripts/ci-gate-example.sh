@@ -52,7 +52,7 @@ expect 1 "the larger model against 2% cycles / 1% memory: over, JUnit XML for th
   "$bin/pva" compare "$work/base" "$work/new" --max-cycles-increase 2% --max-memory-increase 1% \
   --format junit --output "$work/pva-gate.xml"
 expect 0 "the same change with thresholds it fits in (a deliberate, accepted growth)" -- \
-  "$bin/pva" compare "$work/base" "$work/new" --max-cycles-increase 70% --max-memory-increase 30%
+  "$bin/pva" compare "$work/base" "$work/new" --max-cycles-increase 70% --max-memory-increase 60%
 expect 0 "the reverse direction: everything shrank, which never fails" -- \
   "$bin/pva" compare "$work/new" "$work/base"
 expect 2 "a missing report: bad input, not a regression" -- \
