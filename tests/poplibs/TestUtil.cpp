@@ -123,6 +123,20 @@ void Harness::run(const poplar::OptionFlags& engineOptions) {
   }
 }
 
+std::vector<float> hostMatMul(const std::vector<float>& a, const std::vector<float>& b,
+                              std::size_t G, std::size_t M, std::size_t K, std::size_t N) {
+  std::vector<float> c(G * M * N);
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t i = 0; i < M; ++i)
+      for (std::size_t j = 0; j < N; ++j) {
+        double s = 0;
+        for (std::size_t k = 0; k < K; ++k)
+          s += double(a[(g * M + i) * K + k]) * b[(g * K + k) * N + j];
+        c[(g * M + i) * N + j] = float(s);
+      }
+  return c;
+}
+
 std::vector<float> randomValues(std::size_t n, float lo, float hi, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(lo, hi);

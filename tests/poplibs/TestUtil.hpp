@@ -46,6 +46,11 @@ private:
   std::map<std::string, std::vector<float>> results_;
 };
 
+/// C[g] = A[g] . B[g] for g < G on the host, summed in double: A is [G,M,K], B [G,K,N], C [G,M,N],
+/// all row-major (G = 1 for a plain product). The reference the matmul tests compare against.
+std::vector<float> hostMatMul(const std::vector<float>& a, const std::vector<float>& b,
+                              std::size_t G, std::size_t M, std::size_t K, std::size_t N);
+
 /// `n` values uniformly distributed in [lo, hi), from a fixed seed.
 std::vector<float> randomValues(std::size_t n, float lo, float hi, unsigned seed);
 

@@ -53,21 +53,6 @@ std::vector<float> transposeEach(const std::vector<float>& a, std::size_t G, std
   return t;
 }
 
-/// [G,R,K] = [G,R,N] x [G,N,K], in double.
-std::vector<float> batchMatMul(const std::vector<float>& a, const std::vector<float>& b,
-                               std::size_t G, std::size_t R, std::size_t N, std::size_t K) {
-  std::vector<float> c(G * R * K);
-  for (std::size_t g = 0; g < G; ++g)
-    for (std::size_t i = 0; i < R; ++i)
-      for (std::size_t j = 0; j < K; ++j) {
-        double s = 0;
-        for (std::size_t k = 0; k < N; ++k)
-          s += double(a[(g * R + i) * N + k]) * b[(g * N + k) * K + j];
-        c[(g * R + i) * K + j] = float(s);
-      }
-  return c;
-}
-
 } // namespace
 
 TEST_CASE("cholesky factorises a batch of SPD matrices", "[poplin][cholesky]") {
@@ -128,8 +113,8 @@ TEST_CASE("triangularSolve solves AX = B and XA = B", "[poplin][triangularSolve]
       leftSide ? std::vector<std::size_t>{G, N, K} : std::vector<std::size_t>{G, K, N};
   const auto xTrue = test::randomValues(G * N * K, -1, 1, 4);
   // B = A X (leftSide, X [G,N,K]) or X A (X [G,K,N]).
-  const auto b =
-      leftSide ? batchMatMul(tri, xTrue, G, N, N, K) : batchMatMul(xTrue, tri, G, K, N, N);
+  const auto b = leftSide ? test::hostMatMul(tri, xTrue, G, N, N, K)
+                          : test::hostMatMul(xTrue, tri, G, K, N, N);
   const Tensor A =
       poplin::createTriangularSolveInputLHS(g, FLOAT, FLOAT, aShape, bShape, leftSide, "A");
   const Tensor B =
@@ -150,7 +135,7 @@ TEST_CASE("a Cholesky solve: A x = b by two triangular solves", "[poplin][choles
   auto& g = h.graph();
   const auto a = spd(1, N, 5);
   const auto xTrue = test::randomValues(N, -1, 1, 6);
-  const auto b = batchMatMul(a, xTrue, 1, N, N, 1);
+  const auto b = test::hostMatMul(a, xTrue, 1, N, N, 1);
   const Tensor A = h.input("A", FLOAT, {N, N}, a);
   const Tensor B = h.input("B", FLOAT, {N, 1}, b);
   const Tensor L = poplin::cholesky(g, A, true, h.prog(), "chol", {{"blockSize", "5"}});

@@ -12,21 +12,6 @@ using Catch::Contains;
 
 namespace {
 
-/// The grouped product on the host, in double.
-std::vector<float> hostGrouped(const std::vector<float>& a, const std::vector<float>& b,
-                               std::size_t G, std::size_t M, std::size_t K, std::size_t N) {
-  std::vector<float> c(G * M * N);
-  for (std::size_t g = 0; g < G; ++g)
-    for (std::size_t i = 0; i < M; ++i)
-      for (std::size_t j = 0; j < N; ++j) {
-        double s = 0;
-        for (std::size_t k = 0; k < K; ++k)
-          s += double(a[(g * M + i) * K + k]) * b[(g * K + k) * N + j];
-        c[(g * M + i) * N + j] = float(s);
-      }
-  return c;
-}
-
 std::set<unsigned> tilesOf(const Graph& graph, const Tensor& t) {
   std::set<unsigned> tiles;
   const auto mapping = graph.getTileMapping(t);
@@ -69,7 +54,7 @@ TEST_CASE("matMulGrouped multiplies each group on its own tiles", "[poplin][matm
   h.read("C", C);
   h.read("D", D);
   h.run();
-  const auto expected = hostGrouped(a, b, G, M, K, N);
+  const auto expected = test::hostMatMul(a, b, G, M, K, N);
   CHECK_THAT(h.result("C"), test::CloseTo(expected, 1e-5f, 1e-5f));
   CHECK_THAT(h.result("D"), test::CloseTo(expected, 1e-5f, 1e-5f));
 }
@@ -88,7 +73,7 @@ TEST_CASE("matMulGrouped with more groups than tiles, and WithOutput",
   poplin::matMulGroupedWithOutput(g, A, B, out, h.prog(), "withOutput");
   h.read("out", out);
   h.run();
-  CHECK_THAT(h.result("out"), test::CloseTo(hostGrouped(a, b, G, M, K, N), 2e-3f, 2e-3f));
+  CHECK_THAT(h.result("out"), test::CloseTo(test::hostMatMul(a, b, G, M, K, N), 2e-3f, 2e-3f));
 }
 
 TEST_CASE("matMulAcc and matMulGroupedAcc add k times the product", "[poplin][matmul][grouped]") {
@@ -114,13 +99,13 @@ TEST_CASE("matMulAcc and matMulGroupedAcc add k times the product", "[poplin][ma
   for (const char* name : {"C1", "C2", "C3", "C4"})
     h.read(name, name[1] == '1' ? C1 : name[1] == '2' ? C2 : name[1] == '3' ? C3 : C4);
   h.run();
-  auto expect = [&](const std::vector<float>& c, const std::vector<float>& prod, float scale) {
-    std::vector<float> e(c.size());
+  auto expect = [&](const std::vector<float>& before, const std::vector<float>& prod, float scale) {
+    std::vector<float> e(before.size());
     for (std::size_t i = 0; i < e.size(); ++i)
-      e[i] = c[i] + scale * prod[i];
+      e[i] = before[i] + scale * prod[i];
     return e;
   };
-  const auto p0 = hostGrouped(a0, b0, 1, M, K, N), p = hostGrouped(a, b, G, M, K, N);
+  const auto p0 = test::hostMatMul(a0, b0, 1, M, K, N), p = test::hostMatMul(a, b, G, M, K, N);
   CHECK_THAT(h.result("C1"), test::CloseTo(expect(c0, p0, 2.0f), 1e-5f, 1e-5f));
   CHECK_THAT(h.result("C2"), test::CloseTo(expect(c0, p0, -0.5f), 1e-5f, 1e-5f));
   CHECK_THAT(h.result("C3"), test::CloseTo(expect(c, p, 3.0f), 1e-5f, 1e-5f));
@@ -155,7 +140,7 @@ TEST_CASE("createMatMul* with input and output types, and preArrangeMatMulInputR
   poplin::matMulWithOutput(g, A, pre, out, h.prog(), "mm");
   h.read("D", D);
   h.run();
-  CHECK_THAT(h.result("D"), test::CloseTo(hostGrouped(a, b, 1, M, K, N), 1e-5f, 1e-5f));
+  CHECK_THAT(h.result("D"), test::CloseTo(test::hostMatMul(a, b, 1, M, K, N), 1e-5f, 1e-5f));
 }
 
 TEST_CASE("grouped matmul plans, preplanning and option checks", "[poplin][matmul][grouped]") {

@@ -16,21 +16,6 @@ using namespace poplar;
 
 namespace {
 
-/// C[g] = A[g] . B[g] on the host, in double.
-std::vector<float> hostProduct(const std::vector<float>& a, const std::vector<float>& b,
-                               std::size_t G, std::size_t M, std::size_t K, std::size_t N) {
-  std::vector<float> c(G * M * N);
-  for (std::size_t g = 0; g < G; ++g)
-    for (std::size_t i = 0; i < M; ++i)
-      for (std::size_t j = 0; j < N; ++j) {
-        double s = 0;
-        for (std::size_t k = 0; k < K; ++k)
-          s += double(a[(g * M + i) * K + k]) * b[(g * K + k) * N + j];
-        c[(g * M + i) * N + j] = float(s);
-      }
-  return c;
-}
-
 std::uint64_t number(const std::string& text, const std::string& pattern) {
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(pattern))) return 0;
@@ -102,7 +87,7 @@ TEST_CASE("matMul's reported plan is the profile's, stage by stage", "[poplin][m
          {"autoReport.outputGraphProfile", "true"},
          {"autoReport.directory", dir.path().string()}});
   const float tol = c.out == HALF || std::string(c.partials) == "half" ? 2e-3f : 1e-5f;
-  CHECK_THAT(h.result("C"), test::CloseTo(hostProduct(a, b, c.G, c.M, c.K, c.N), tol, tol));
+  CHECK_THAT(h.result("C"), test::CloseTo(test::hostMatMul(a, b, c.G, c.M, c.K, c.N), tol, tol));
 
   const pva::Report report = pva::openReport((dir.path() / "profile.pop").string());
   bool sawConvolve = false, sawReduce = false;
