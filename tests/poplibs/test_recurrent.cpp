@@ -16,7 +16,7 @@ namespace {
 
 struct HostRnn {
   std::size_t S, B, I, O;
-  std::vector<double> x, h0, wIn, wFb, bias;
+  std::vector<double> x = {}, h0 = {}, wIn = {}, wFb = {}, bias = {};
 
   std::vector<double> forward() const {
     std::vector<double> out, h(h0);
