@@ -37,6 +37,9 @@ struct SparsityParams {
     (void)type_;
   }
   SparsityParams(const SparsityParams&) = default;
+  // Declared with the copy constructor PopLibs declares, so copies assign without
+  // -Wdeprecated-copy.
+  SparsityParams& operator=(const SparsityParams&) = default;
 
   friend bool operator<(const SparsityParams& a, const SparsityParams& b);
   friend bool operator==(const SparsityParams& a, const SparsityParams& b);
