@@ -212,8 +212,7 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
     for (const auto& si : stepIpus_) {
       if (p.type == ProgramType::StreamCopyBegin && options_.blocksImplicitFlush)
         flushBlocks(si.ipu, program, si.allFromMax);
-      const unsigned perIpu = target_.getTilesPerIPU(),
-                     blocksTile = si.ipu * perIpu + options_.blocksTile;
+      const unsigned blocksTile = si.ipu * perIpu + options_.blocksTile;
       bool any = false;
       for (unsigned tile : p.ioTiles)
         if (tile / perIpu == si.ipu) {
