@@ -76,8 +76,8 @@ TEST_CASE("a FIFO given as a report or a trace exits 2 at once instead of waitin
   std::filesystem::create_directories(fifo.parent_path());
   std::filesystem::remove(fifo);
   REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
-  for (const std::vector<std::string> args : {std::vector<std::string>{"summary", fifo.string()},
-                                              std::vector<std::string>{"trace", fifo.string()}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"summary", fifo.string()},
+                                               std::vector<std::string>{"trace", fifo.string()}}) {
     const auto r = cli::pva(args); // before the fix: never returned (CTest's timeout)
     INFO(r.err);
     CHECK(r.status == 2);

@@ -503,6 +503,7 @@ TEST_CASE("operationExecution: an operation group's cycles in a span, each progr
   // Every operation together: each program once, so never more than the whole execution.
   const pva::OperationExecution all = pva::operationExecution(ops, e.allRuns);
   CHECK(all.cycles == cycles);
+  CHECK(all.steps == steps);
   CHECK(all.cycles <= e.allRuns.cycles);
   CHECK(all.steps <= e.allRuns.steps);
   CHECK(all.cycles > 0);

@@ -147,7 +147,7 @@ TEST_CASE("Insights of hostile and broken reports give a result or a pva::Except
           "[pva][insights][hostile]") {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
-  for (const fs::path dir :
+  for (const fs::path& dir :
        {fs::path(TESSERA_TEST_DATA_DIR), fs::path(TESSERA_TEST_DATA_DIR) / "fuzz"})
     for (const auto& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".pop") files.push_back(e.path());
