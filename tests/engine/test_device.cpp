@@ -2,6 +2,7 @@
 #include "TestUtil.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <poplar/DeviceManager.hpp>
 #include <poplar/exceptions.hpp>
@@ -47,6 +48,30 @@ TEST_CASE("IPU Model fields configure the target", "[device]") {
   CHECK_THROWS_AS(IPUModel("ipu9"), invalid_machine_model);
   m.tilesPerIPU = 0;
   CHECK_THROWS_AS(m.createTarget(), invalid_machine_model);
+}
+
+TEST_CASE("IPU Model rates that would make cycles undefined are refused", "[device][errors]") {
+  // Each rate divides bytes into cycles (issue 40: a negative host link rate read from an
+  // executable made a float-to-integer conversion out of range).
+  auto refuses = [](auto&& edit, const char* what) {
+    IPUModel m;
+    edit(m);
+    CHECK_THROWS_MATCHES(m.createTarget(), invalid_machine_model,
+                         test::What(Catch::Contains(what)));
+  };
+  refuses([](IPUModel& m) { m.memcpyBytesPerCycle = 0; }, "memcpyBytesPerCycle");
+  refuses([](IPUModel& m) { m.instructionBytes = 0; }, "instructionBytes");
+  refuses([](IPUModel& m) { m.tilesPerSuperTile = 0; }, "tilesPerSuperTile");
+  refuses([](IPUModel& m) { m.tileClockFrequency = std::nan(""); }, "tileClockFrequency");
+  refuses([](IPUModel& m) { m.tileClockFrequency = HUGE_VAL; }, "tileClockFrequency");
+  Target::Params p = IPUModel().createTarget().params();
+  p.hostLinkBytesPerCycle = -0.5;
+  CHECK_THROWS_MATCHES(Target(p), invalid_machine_model,
+                       test::What(Catch::Contains("hostLinkBytesPerCycle")));
+  p.hostLinkBytesPerCycle = 6;
+  p.ipuLinkBytesPerCycle = 0;
+  CHECK_THROWS_MATCHES(Target(p), invalid_machine_model,
+                       test::What(Catch::Contains("ipuLinkBytesPerCycle")));
 }
 
 TEST_CASE("the device manager attaches, refuses overlapping devices and detaches", "[device]") {

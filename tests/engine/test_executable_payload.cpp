@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/exceptions.hpp>
+#include <cstring>
 #include <sstream>
 
 using namespace poplar;
@@ -83,6 +84,26 @@ TEST_CASE_METHOD(Small, "a resealed payload naming a vertex this process lacks i
   CHECK_THROWS_MATCHES(
       Executable::deserialize(in), poplar_error,
       test::What(Catch::Contains("'MissingVertexXX'") && Catch::Contains("does not provide")));
+}
+
+TEST_CASE_METHOD(Small, "a resealed payload whose target has a negative host link rate is refused",
+                 "[executable][errors]") {
+  // The target's link rates are stored as doubles, the IPU link's (12) then the host link's (6):
+  // found by the sanitized run of the test below (a negative rate made the host link's cycles a
+  // float-to-integer conversion out of range).
+  auto f64 = [](double v) {
+    std::string out(8, '\0');
+    std::memcpy(&out[0], &v, 8);
+    return out;
+  };
+  std::string b = bytes;
+  const auto at = b.find(f64(12.0) + f64(6.0), layout(b).payload);
+  REQUIRE(at != std::string::npos);
+  b.replace(at + 8, 8, f64(-6.0));
+  std::istringstream in(resealed(b));
+  CHECK_THROWS_MATCHES(Executable::deserialize(in), poplar_error,
+                       test::What(Catch::Contains("corrupted") &&
+                                  Catch::Contains("hostLinkBytesPerCycle")));
 }
 
 TEST_CASE_METHOD(Small, "resealed payloads with any byte changed load safely or not at all",

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <poplar/IPUModel.hpp>
 #include <poplar/Target.hpp>
@@ -54,9 +55,22 @@ Target::Target(const Params& p) : p_(p) {
     throw invalid_machine_model("a target needs at least one IPU and one tile");
   if (p_.numWorkerContexts == 0) throw invalid_machine_model("numWorkerContexts must be > 0");
   if (p_.bytesPerTile == 0) throw invalid_machine_model("memoryBytesPerTile must be > 0");
-  if (p_.tileClockFrequency <= 0) throw invalid_machine_model("tileClockFrequency must be > 0");
+  // Every rate divides a byte count into cycles: zero, negative, NaN or infinite rates would make
+  // the cycle figures undefined (a float-to-integer conversion out of range), whether they come
+  // from an IPUModel's fields or from an executable file.
+  auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  if (!positive(p_.tileClockFrequency))
+    throw invalid_machine_model("tileClockFrequency must be a finite number > 0");
   if (p_.exchangeBytesPerCycle == 0)
     throw invalid_machine_model("exchangeBytesPerCycle must be > 0");
+  if (p_.memcpyBytesPerCycle == 0) throw invalid_machine_model("memcpyBytesPerCycle must be > 0");
+  if (p_.instructionBytes == 0) throw invalid_machine_model("instructionBytes must be > 0");
+  if (!positive(p_.ipuLinkBytesPerCycle))
+    throw invalid_machine_model("ipuLinkBytesPerCycle must be a finite number > 0");
+  if (!positive(p_.hostLinkBytesPerCycle))
+    throw invalid_machine_model("hostLinkBytesPerCycle must be a finite number > 0");
+  if (p_.tilesPerSuperTile == 0) throw invalid_machine_model("tilesPerSuperTile must be > 0");
+  if (p_.dataPathWidth < 8) throw invalid_machine_model("dataPathWidth must be at least 8 bits");
   elementOffsets_ = p_.memoryElementOffsets;
   if (elementOffsets_.empty()) {
     // Memory elements: the lower part of the tile in 16 KiB elements (non-interleaved), the upper

@@ -302,7 +302,11 @@ Target readTarget(Reader& r) {
     throw FormatError("the target has " + std::to_string(p.bytesPerTile) +
                       " bytes per tile (at most " + std::to_string(kMaxBytesPerTile) +
                       " are simulated)");
-  return Target(p);
+  try {
+    return Target(p);
+  } catch (const invalid_machine_model& e) {
+    throw FormatError(std::string("the target: ") + e.what());
+  }
 }
 
 void writeRuns(Writer& w, const std::vector<ByteRun>& runs) {

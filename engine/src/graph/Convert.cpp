@@ -7,32 +7,42 @@
 
 namespace poplar::detail {
 
+namespace {
+/// Element i of an array of T at data, which may be unaligned: values handed over by users and
+/// vertex connection values live in byte buffers (a misaligned load is undefined behaviour).
+template <typename T> T elementAt(const void* data, std::size_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const unsigned char*>(data) + i * sizeof(T), sizeof(T));
+  return v;
+}
+} // namespace
+
 double loadAsDouble(Type type, const void* data, std::size_t i) {
   switch (type.id()) {
   case Type::Id::Float:
-    return static_cast<const float*>(data)[i];
+    return elementAt<float>(data, i);
   case Type::Id::Half:
-    return half::toFloat(static_cast<const std::uint16_t*>(data)[i]);
+    return half::toFloat(elementAt<std::uint16_t>(data, i));
   case Type::Id::Int:
-    return static_cast<const std::int32_t*>(data)[i];
+    return elementAt<std::int32_t>(data, i);
   case Type::Id::UnsignedInt:
-    return static_cast<const std::uint32_t*>(data)[i];
+    return elementAt<std::uint32_t>(data, i);
   case Type::Id::Short:
-    return static_cast<const std::int16_t*>(data)[i];
+    return elementAt<std::int16_t>(data, i);
   case Type::Id::UnsignedShort:
-    return static_cast<const std::uint16_t*>(data)[i];
+    return elementAt<std::uint16_t>(data, i);
   case Type::Id::Char:
-    return static_cast<const char*>(data)[i];
+    return elementAt<char>(data, i);
   case Type::Id::SignedChar:
-    return static_cast<const signed char*>(data)[i];
+    return elementAt<signed char>(data, i);
   case Type::Id::UnsignedChar:
-    return static_cast<const unsigned char*>(data)[i];
+    return elementAt<unsigned char>(data, i);
   case Type::Id::Bool:
-    return static_cast<const unsigned char*>(data)[i] != 0;
+    return elementAt<unsigned char>(data, i) != 0;
   case Type::Id::LongLong:
-    return static_cast<double>(static_cast<const std::int64_t*>(data)[i]);
+    return static_cast<double>(elementAt<std::int64_t>(data, i));
   case Type::Id::UnsignedLongLong:
-    return static_cast<double>(static_cast<const std::uint64_t*>(data)[i]);
+    return static_cast<double>(elementAt<std::uint64_t>(data, i));
   case Type::Id::Invalid:
     break;
   }
