@@ -4,7 +4,11 @@
 Run by hand: it needs the repositories (git directories, bare or not, such as the mirrors the
 project's `fetch` brings to /work/.mirror/<owner>+<name>/repo, or plain checkouts).
 
-    scripts/poplar-survey.py [--prefix DIR | --source-headers] [--std c++17] REPO...
+    scripts/poplar-survey.py [--prefix DIR | --source-headers] [--std c++17] [-j N] [REPO...]
+
+With no REPO, it surveys the repositories of docs/compatibility.md ("Survey of public code"),
+listed in SURVEYED below, from --mirrors (default /work/.mirror, where `fetch` puts them as
+<owner>+<name>/repo); those not there are named and skipped.
 
 Every C++ translation unit (.cpp, .cc, .cxx) of each repository's newest commit that includes a
 Poplar SDK header (<poplar/...>, <popops/...>, <poplin/...>, <popnn/...>, <poprand/...>,
@@ -14,12 +18,14 @@ enable.sh) or, with --source-headers, against this tree's headers. Codelet files
 include <poplar/Vertex.hpp> and no host header) are compiled as popc compiles them: clang++-14,
 C++17, __POPC__ defined. The repository's own include directories (every directory of a header
 file in it, and their parents) are on the include path, so that its own headers are found.
+Files under a hidden directory (.ipynb_checkpoints/, .github/) are editors' copies, not units.
 
 Each unit is reported as `ok`, `fails` (with the first error) or `needs` (it includes a header
 outside the Poplar SDK and the standard library that the repository does not have: Boost,
 TensorFlow, PopART...); the last line counts them. Exit status 0 unless the script itself fails.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import shutil
@@ -33,6 +39,22 @@ SDK_PREFIXES = ("poplar/", "popops/", "poplin/", "popnn/", "poprand/", "poputil/
                 "ipuvectormath", "ipu_intrinsics", "arch/gc_tile_defines.h", "StackSizeDefs.hpp")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 SOURCE_EXTS = (".cpp", ".cc", ".cxx")
+# The repositories surveyed, in the order docs/compatibility.md reports them: C++ host programs,
+# codelets and PopLibs users that need nothing outside the Poplar SDK (no PopART, PopTorch or
+# TensorFlow custom operations).
+SURVEYED = (
+    "UoB-HPC/ipu-hpc-cookbook", "UoB-HPC/structured-grids-stencils-on-ipu",
+    "thorbenlouw/lbm-graphcore", "markp-gc/poplar_explorer", "paolosyloslabini/popSparta",
+    "esa-tu-darmstadt/graphene", "graphcore-research/tessellate-ipu", "joeaortiz/gbp-poplar",
+    "JuliaIPU/IPUToolkit.jl",
+    # Added by the second survey (2026-11-29).
+    "simehaa/IPU", "TszwangKo/FYP_IPU_DEVITO", "Yoeori/thesis", "corwinjoy/xpu-benchmark",
+    "graphcore/hpc-cookbook", "Nmjfry/gaussian_splat_ipu", "Zulkhuu/radfoam-ipu",
+    "markp-gc/ipu_ray_lib", "graphcore-research/sparsity-benchmarks",
+)
+# A header the compiler could not find: GCC's wording, then clang's.
+MISSING_HEADER_RE = re.compile(
+    r"fatal error: (?:([^:\s]+): No such file|'([^']+)' file not found)")
 HEADER_EXTS = (".hpp", ".h", ".hh", ".hxx", ".inc")
 
 
@@ -56,6 +78,8 @@ def export_tree(repo, dest):
         meta, path = entry.split("\t", 1)
         mode, kind, sha = meta.split()
         if kind != "blob" or not path.endswith(SOURCE_EXTS + HEADER_EXTS):
+            continue
+        if any(part.startswith(".") for part in path.split("/")[:-1]):
             continue
         try:
             data = git(gitdir, "cat-file", "blob", sha)
@@ -102,12 +126,17 @@ def compile_unit(path, include_dirs, std, codelet, cxx):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("repos", nargs="+", help="git directories or checkouts")
+    parser.add_argument("repos", nargs="*",
+                        help="git directories or checkouts (default: SURVEYED from --mirrors)")
+    parser.add_argument("--mirrors", default="/work/.mirror",
+                        help="where <owner>+<name>/repo mirrors are (with no REPO)")
     parser.add_argument("--prefix", help="Tessera installation (default: where popc is)")
     parser.add_argument("--source-headers", action="store_true",
                         help="use this tree's headers instead of an installation")
     parser.add_argument("--std", default="c++17", help="language standard of host units")
     parser.add_argument("--cxx", default="g++", help="compiler of host units (default g++)")
+    parser.add_argument("-j", "--jobs", type=int, default=1,
+                        help="compilations at a time (default 1)")
     args = parser.parse_args()
 
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -126,8 +155,17 @@ def main():
             prefix = os.path.dirname(os.path.dirname(os.path.realpath(popc)))
         sdk_dirs = [os.path.join(prefix, "include")]
 
+    repos = args.repos
+    if not repos:
+        repos = []
+        for name in SURVEYED:
+            path = os.path.join(args.mirrors, name.replace("/", "+"), "repo")
+            if os.path.isdir(path):
+                repos.append(path)
+            else:
+                print(f"absent {name}: no {path} (fetch it first)")
     counts = {"ok": 0, "fails": 0, "needs": 0}
-    for repo in args.repos:
+    for repo in repos:
         with tempfile.TemporaryDirectory() as tree:
             export_tree(repo, tree)
             headers, dirs = set(), set()
@@ -144,6 +182,8 @@ def main():
                             if d == tree:
                                 break
                             d = os.path.dirname(d)
+            # The units first, then their compilations (-j at a time, reported in order).
+            units = []
             for root, _, files in sorted(os.walk(tree)):
                 for f in sorted(files):
                     if not f.endswith(SOURCE_EXTS):
@@ -158,22 +198,27 @@ def main():
                                if not i.startswith(SDK_PREFIXES) and not standard_header(i)
                                and not any(h.endswith(i) for h in headers)
                                and not os.path.exists(os.path.join(root, i))]
-                    if missing:
-                        counts["needs"] += 1
-                        print(f"needs  {name}: {', '.join(missing[:3])}")
-                        continue
-                    error = compile_unit(path, sdk_dirs + sorted(dirs) + [root], args.std,
-                                         codelet, args.cxx)
-                    missing_header = re.search(r"fatal error: ([^:]+): No such file", error or "")
-                    if missing_header and not missing_header.group(1).startswith(SDK_PREFIXES):
-                        counts["needs"] += 1
-                        print(f"needs  {name}: {missing_header.group(1)} (through a header)")
-                    elif error is None:
-                        counts["ok"] += 1
-                        print(f"ok     {name}")
-                    else:
-                        counts["fails"] += 1
-                        print(f"fails  {name}: {error.replace(tree + '/', '')}")
+                    units.append((name, path, root, codelet, missing))
+
+            def survey(unit):
+                name, path, root, codelet, missing = unit
+                if missing:
+                    return "needs", f"{name}: {', '.join(missing[:3])}"
+                error = compile_unit(path, sdk_dirs + sorted(dirs) + [root], args.std, codelet,
+                                     args.cxx)
+                missing_header = MISSING_HEADER_RE.search(error or "")
+                missing_name = missing_header and (missing_header.group(1)
+                                                   or missing_header.group(2))
+                if missing_name and not missing_name.startswith(SDK_PREFIXES):
+                    return "needs", f"{name}: {missing_name} (through a header)"
+                if error is None:
+                    return "ok", name
+                return "fails", f"{name}: {error.replace(tree + '/', '')}"
+
+            with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+                for verdict, line in pool.map(survey, units):
+                    counts[verdict] += 1
+                    print(f"{verdict:6} {line}", flush=True)
     total = sum(counts.values())
     print(f"{total} units: {counts['ok']} compile, {counts['fails']} fail, "
           f"{counts['needs']} need something outside the Poplar SDK")

@@ -314,5 +314,9 @@ float2 __builtin_ipu_f32v2aop(float2 a, float2 b, unsigned op)
 float __builtin_ipu_urand_f32(void) TESSERA_IPU_NO_HOST(__builtin_ipu_urand_f32);
 float2 __builtin_ipu_f32v2grand(void) TESSERA_IPU_NO_HOST(__builtin_ipu_f32v2grand);
 void __builtin_ipu_ld128putcs(unsigned index) TESSERA_IPU_NO_HOST(__builtin_ipu_ld128putcs);
+/* Packs three 21-bit tile memory addresses into one register pair for the ld2x64pace family,
+ * whose only users are IPU inline assembly (which the host cannot run either). */
+uint2 __builtin_ipu_tapack(const void* a, const void* b, const void* c)
+    TESSERA_IPU_NO_HOST(__builtin_ipu_tapack);
 
 #endif

@@ -67,4 +67,10 @@ TESSERA_HALF_VECTOR_SCALAR_OP(/)
 #define CTXT_WORKERS (6)
 #endif
 
+/* On the IPU the __builtin_ipu_* intrinsics are the compiler's own: a codelet calls
+ * __builtin_ipu_urand32() having included only <ipudef.h> (Graphcore's Monte Carlo examples do).
+ * On the host they are functions Tessera declares, so they come with this header. Last, and
+ * inside the guard: ipu_builtins.h includes this header back and needs its types. */
+#include <ipu_builtins.h>
+
 #endif

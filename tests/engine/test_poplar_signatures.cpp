@@ -15,6 +15,8 @@
 #include <poplar/exceptions.hpp>
 #include <pva/pva.hpp>
 #include <sstream>
+#include <type_traits>
+#include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -124,6 +126,50 @@ TEST_CASE("Variadic Sequence runs its programs in order; a single Sequence argum
   std::vector<float> out(4);
   e.readTensor("copy", out.data(), out.data() + 4);
   CHECK(out == std::vector<float>{3, 6, 9, 12});
+}
+
+// One program is not implicitly a Sequence, as in Poplar SDK 2.5 and later (docs/compatibility.md,
+// "Survey of public code"): `Sequence s = Repeat(n, body);` does not compile, while direct and
+// brace initialisation do, and copying a Sequence stays a copy.
+static_assert(!std::is_convertible<Repeat, Sequence>::value, "Repeat -> Sequence is explicit");
+static_assert(!std::is_convertible<Execute, Sequence>::value, "Execute -> Sequence is explicit");
+static_assert(!std::is_convertible<Copy, Sequence>::value, "Copy -> Sequence is explicit");
+static_assert(std::is_constructible<Sequence, Repeat>::value, "Sequence(Repeat(...)) compiles");
+static_assert(std::is_constructible<Sequence, Execute, Copy>::value, "Sequence(a, b) compiles");
+static_assert(std::is_convertible<std::initializer_list<Program>, Sequence>::value,
+              "Sequence s = {a, b} compiles");
+static_assert(std::is_convertible<const Sequence&, Sequence>::value, "Sequence s = other copies");
+static_assert(std::is_convertible<Sequence, Program>::value, "a Sequence is a Program");
+
+TEST_CASE("A Sequence from one program: direct, braced and list initialisation, copies in a "
+          "vector",
+          "[engine][api]") {
+  auto device = test::tinyDevice(4);
+  Graph g = test::makeGraph(device);
+  Tensor data = g.addVariable(FLOAT, {2}, "data");
+  g.setTileMapping(data, 0);
+  g.setInitialValue(data, std::vector<float>{1, 2});
+  ComputeSet scale = g.addComputeSet("scale");
+  VertexRef v = g.addVertex(scale, "ScaleVertex", {{"data", data}});
+  g.setInitialValue(v["factor"], 2.0f);
+  g.setTileMapping(v, 0);
+  g.createHostRead("data", data);
+
+  // The spellings SDK 2.5+ code uses where SDK 1.x code wrote `Sequence s = Repeat(3, body);`.
+  Sequence direct(Repeat(3, Execute(scale)));  // * 8
+  Sequence braced{Repeat(2, Execute(scale))};  // * 4
+  Sequence listed = {Execute(scale)};          // * 2
+  std::vector<Sequence> parts{direct, braced}; // copies in a container
+  parts.push_back(listed);
+  Sequence all;
+  for (const Sequence& p : parts)
+    all.add(p);
+  Engine e(g, all);
+  e.load(device);
+  e.run();
+  std::vector<float> out(2);
+  e.readTensor("data", out.data(), out.data() + 2);
+  CHECK(out == std::vector<float>{64, 128});
 }
 
 TEST_CASE(
