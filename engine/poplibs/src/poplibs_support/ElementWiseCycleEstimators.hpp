@@ -214,6 +214,32 @@ inline std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
 
 } // namespace detail
 
+/// The supervisor's part of PopLibs' 1D element-wise MultiVertexes: 11 cycles, 2 more to unpack
+/// operand pointers stored as ScaledPtr64 (part of a tile's launch cost in Tessera's profile).
+inline std::uint64_t basicOpSupervisorOverhead(bool isScaledPtr64Type = false) {
+  return 11 + (isScaledPtr64Type ? 2 : 0);
+}
+
+/// `cyclesPerVector` per vector of `vectorSize` elements over n elements, rounded as PopLibs
+/// rounds it (cycles × (n + size − 1) / size).
+inline std::uint64_t basicOpLoopCycles(std::uint64_t n, std::uint64_t vectorSize,
+                                       std::uint64_t cyclesPerVector) {
+  return cyclesPerVector * (n + vectorSize - 1) / vectorSize;
+}
+
+/// A loop handling `elemsPerLoop` elements an iteration in `cyclesPerLoop`, over n elements.
+inline std::uint64_t innerLoopCycles(std::uint64_t n, std::uint64_t elemsPerLoop,
+                                     std::uint64_t cyclesPerLoop) {
+  return detail::ceilDiv(n, elemsPerLoop ? elemsPerLoop : 1) * cyclesPerLoop;
+}
+
+/// Whether PopLibs has a hand-written assembly loop for a binary operation: ADD, SUBTRACT and
+/// MULTIPLY on float and half (cheaper per-vector overheads).
+inline bool hasAssemblyLoop(const std::string& op, poplar::Type type) {
+  return (type == poplar::FLOAT || type == poplar::HALF) &&
+         (op == "ADD" || op == "SUBTRACT" || op == "MULTIPLY");
+}
+
 /// PopLibs' loop cost of a unary operation on `op` ("EXPONENT") and `type`, or none when PopLibs
 /// has no vertex for that pair.
 inline std::optional<OpLoopInfo> unaryOpLoopInfo(const std::string& op, poplar::Type type,
@@ -236,9 +262,9 @@ inline std::optional<OpLoopInfo> binaryOpLoopInfo(const std::string& op, poplar:
 /// rounded as PopLibs rounds it (cycles × (n + width − 1) / width).
 inline std::uint64_t unaryOpLoopCycles(const poplar::Target& target, poplar::Type type,
                                        const OpLoopInfo& info, std::uint64_t n) {
-  if (!info.natural && info.unroll > 0) return detail::ceilDiv(n, info.unroll) * info.cyclesPerLoop;
+  if (!info.natural && info.unroll > 0) return innerLoopCycles(n, info.unroll, info.cyclesPerLoop);
   const std::uint64_t width = info.natural ? target.getVectorWidth(type) : 1;
-  return (info.cyclesPerLoop + 4) * (n + width - 1) / width;
+  return basicOpLoopCycles(n, width, info.cyclesPerLoop + 4);
 }
 
 /// The inner loop of a binary vertex over n elements. With the natural vector width, ADD,
@@ -250,11 +276,9 @@ inline std::uint64_t binaryOpLoopCycles(const poplar::Target& target, const std:
   std::uint64_t perLoop = info.cyclesPerLoop, elems = info.unroll;
   if (info.natural) {
     elems = target.getVectorWidth(type);
-    const bool assembly = (type == poplar::FLOAT || type == poplar::HALF) &&
-                          (op == "ADD" || op == "SUBTRACT" || op == "MULTIPLY");
-    perLoop += assembly ? 2 : 5;
+    perLoop += hasAssemblyLoop(op, type) ? 2 : 5;
   }
-  return detail::ceilDiv(n, elems ? elems : 1) * perLoop;
+  return innerLoopCycles(n, elems, perLoop);
 }
 
 /// One worker of popops::UnaryOp1D<op,type> over n elements: 17 cycles of set-up (33 for
@@ -273,6 +297,18 @@ inline std::uint64_t binaryOp1DWorkerCycles(const poplar::Target& target, const 
                                             const OpLoopInfo& info) {
   const std::uint64_t setUp = inPlace ? 58 : type == poplar::FLOAT ? 29 : 26;
   return setUp + binaryOpLoopCycles(target, op, type, info, n);
+}
+
+/// PopLibs' BinaryOp1D / BinaryOp1DInPlace MultiVertex over n elements: each worker context
+/// runs binaryOp1DWorkerCycles over ceil(n / contexts) elements, plus the supervisor overhead.
+inline std::uint64_t binaryOp1DMultiVertexCycles(const poplar::Target& target,
+                                                 const std::string& op, poplar::Type type,
+                                                 bool inPlace, std::uint64_t n,
+                                                 const OpLoopInfo& info) {
+  const std::uint64_t contexts = target.getNumWorkerContexts();
+  return contexts *
+             binaryOp1DWorkerCycles(target, op, type, inPlace, detail::ceilDiv(n, contexts), info) +
+         basicOpSupervisorOverhead();
 }
 
 /// The worker estimate of the PopLibs element-wise vertex `vertexName`

@@ -1,6 +1,7 @@
 // Cycle estimates of poplin's dense linear algebra vertices, PopLibs' published ones
 // (graphcore/poplibs lib/poplin/poplinCycleEstimators.cpp): Cholesky,
-// TriangularInverseWithTranspose and TriangularSolve. Integer arithmetic as PopLibs writes it (its
+// TriangularInverseWithTranspose, TriangularSolve and the LU factorisation's LUD* vertices. Integer
+// arithmetic as PopLibs writes it (its
 // divisions truncate).
 #pragma once
 
@@ -27,6 +28,84 @@ inline std::uint64_t triangularSolveCycles(std::uint64_t an, bool half, bool low
   if (half)
     return lower ? 3 * an * an / 4 + 318 * an - 150 : 135 * an * an / 16 + 1089 * an / 4 + 12;
   return lower ? 3 * an * an / 2 + 180 * an - 126 : 27 * an * an / 4 + 327 * an / 2 + 54;
+}
+
+/// The LU factorisation's vertices (poplin::experimental::LUD*Vertex<align>, whole MultiVertex
+/// figures as published). `align` 8 (even sizes: pairs of floats) or 4. PopLibs' row repeat is
+/// rows / contexts with an integer division (its ceil of an integer quotient), and several of
+/// its loops start at i + 1 rather than 0: kept as published.
+namespace lud {
+inline std::uint64_t pairs(std::uint64_t n) {
+  return (n + 1) / 2;
+}
+} // namespace lud
+
+/// LUDCoreVertex: factorising the depth x depth diagonal block in place.
+inline std::uint64_t ludCoreCycles(unsigned align, std::uint64_t depth, std::uint64_t contexts) {
+  const std::uint64_t rpt = depth / contexts;
+  std::uint64_t cycles = 5;
+  for (std::uint64_t i = 0; i < depth; ++i) {
+    cycles += 5;
+    for (std::uint64_t y = i + 1; y < rpt; ++y)
+      cycles += align == 8 ? 22 + 3 * lud::pairs(depth - i - 1) : 16 + 7 * (depth - i - 1);
+  }
+  return cycles;
+}
+
+/// LUDRowVertex: a depth x width block of U right of the diagonal block.
+inline std::uint64_t ludRowCycles(unsigned align, std::uint64_t depth, std::uint64_t width,
+                                  std::uint64_t contexts) {
+  const std::uint64_t rpt = depth / contexts;
+  std::uint64_t cycles = 5;
+  for (std::uint64_t i = 0; i < depth; ++i) {
+    cycles += align == 8 ? 10 : 5;
+    for (std::uint64_t y = i + 1; y < rpt; ++y)
+      cycles += align == 8 ? 22 + 3 * lud::pairs(width) : 16 + 7 * width;
+  }
+  return cycles;
+}
+
+/// LUDColVertex: a height x depth block of L below the diagonal block.
+inline std::uint64_t ludColCycles(unsigned align, std::uint64_t depth, std::uint64_t height,
+                                  std::uint64_t contexts) {
+  const std::uint64_t rpt = height / contexts;
+  std::uint64_t cycles = 5;
+  for (std::uint64_t i = 0; i < depth; ++i) {
+    if (align == 8) {
+      cycles += 10;
+      for (std::uint64_t y = i + 1; y < rpt; ++y)
+        cycles += 22 + 3 * lud::pairs(depth - i - 1);
+    } else {
+      cycles += 5 + rpt * (16 + 7 * (depth - i - 1));
+    }
+  }
+  return cycles;
+}
+
+/// LUDBlockVertex: a height x width block of the trailing matrix less the product of its L and
+/// U panels of `depth`.
+inline std::uint64_t ludBlockCycles(unsigned align, std::uint64_t depth, std::uint64_t height,
+                                    std::uint64_t width, std::uint64_t contexts) {
+  const std::uint64_t rpt = height / contexts;
+  std::uint64_t cycles = 5;
+  for (std::uint64_t i = 0; i < depth; ++i) {
+    if (align == 8) {
+      cycles += 10;
+      for (std::uint64_t y = i + 1; y < rpt; ++y)
+        cycles += 28 + 2 * lud::pairs(width);
+    } else {
+      cycles += 5 + rpt * (8 + 7 * width);
+    }
+  }
+  return cycles;
+}
+
+/// LUDCoreSplitVertex / LUDBlockSplitVertex: a height x width block of the factorised matrix
+/// split into L and U (25 + 8, or 12 + 4, per element of a row's repeat).
+inline std::uint64_t ludSplitCycles(bool core, std::uint64_t height, std::uint64_t width,
+                                    std::uint64_t contexts) {
+  const std::uint64_t rpt = height / contexts;
+  return core ? rpt * (25 + 8 * width) : rpt * (12 + 4 * width);
 }
 
 } // namespace poplibs_support

@@ -6,6 +6,8 @@
 
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Type.hpp>
+#include <poplin/MatMul.hpp>
+#include <set>
 #include <string>
 
 namespace poplin {
@@ -22,5 +24,10 @@ MatMulOptions parseMatMulOptions(const poplar::OptionFlags& options, const std::
 /// The convolution options of a product's: its partials type and memory proportion, and its
 /// fully-connected pass as the convolution's FC_ pass.
 ConvOptions toConvOptions(const MatMulOptions& options);
+
+/// The plans matMul will use for `matmuls`, into `cache` (preplanMatMuls and preplan; errors
+/// name `op`).
+void preplanMatMulsInto(const std::set<MatMulPlanParams>& matmuls, PlanningCache& cache,
+                        const std::string& op);
 
 } // namespace poplin

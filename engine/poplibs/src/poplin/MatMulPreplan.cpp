@@ -134,7 +134,11 @@ std::set<ConvPlanParams> matMulGetConvPlanParams(const std::set<MatMulPlanParams
 }
 
 void preplanMatMuls(const std::set<MatMulPlanParams>& matmuls, matmul::PlanningCache& cache) {
-  const std::string op = "poplin::preplanMatMuls";
+  preplanMatMulsInto(matmuls, cache, "poplin::preplanMatMuls");
+}
+
+void preplanMatMulsInto(const std::set<MatMulPlanParams>& matmuls, PlanningCache& cache,
+                        const std::string& op) {
   for (const auto& m : matmuls) {
     const Target* target = std::get<0>(m);
     if (!target) throw poputil::poplibs_error(op + ": a null target");
