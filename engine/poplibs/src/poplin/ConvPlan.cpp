@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 #include <sstream>
+#include <tuple>
 
 namespace poplin {
 
@@ -211,11 +213,18 @@ std::uint64_t unitVertexCycles(const poplar::Target& target, const ConvProblem& 
                               outChans);
 }
 
+/// Vertex estimates already worked out while planning one problem, by method, output type,
+/// rows, input and output channels (the estimators walk every kernel position and context, and
+/// candidates share most block sizes).
+using EstimateMemo =
+    std::map<std::tuple<int, int, std::size_t, std::size_t, std::size_t>, std::uint64_t>;
+
 /// The estimates of a plan's units. A unit's blocks are whole except the last of each split, so
 /// there are at most 16 different units: each is costed once, by its estimator.
 class UnitCycles {
 public:
-  UnitCycles(const poplar::Target& target, const ConvPlan& c) : target_(target), c_(c) {}
+  UnitCycles(const poplar::Target& target, const ConvPlan& c, EstimateMemo* memo = nullptr)
+      : target_(target), c_(c), memo_(memo) {}
 
   std::uint64_t operator()(std::size_t bb, std::size_t icb, std::size_t cb, std::size_t rb) {
     const unsigned key = (bb + 1 == c_.batchBlocks) | (icb + 1 == c_.inChanBlocks) << 1 |
@@ -247,14 +256,16 @@ public:
 private:
   const poplar::Target& target_;
   const ConvPlan& c_;
+  EstimateMemo* memo_;
   std::uint64_t cycles_[16] = {};
   bool known_[16] = {};
 };
 
 /// The busiest tile of the partials compute set, vertex by vertex (supervisor vertices on one
 /// tile run one after another). Units are visited in index order, so tiles come in order too.
-std::uint64_t convolveStageCycles(const poplar::Target& target, const ConvPlan& c) {
-  UnitCycles unit(target, c);
+std::uint64_t convolveStageCycles(const poplar::Target& target, const ConvPlan& c,
+                                  EstimateMemo* memo = nullptr) {
+  UnitCycles unit(target, c, memo);
   if (c.numUnits() <= c.numTiles) return kComputeSetLaunchCycles + unit.range().second;
   std::uint64_t worst = 0, current = 0;
   unsigned tile = 0;
@@ -296,18 +307,18 @@ template <typename F> void forEachReduceWork(const ConvPlan& c, F&& f) {
 }
 
 /// The busiest tile of the ReduceAdd compute set: each tile's worker vertices go, in the order
-/// they are added, to its least-loaded context, as the engine runs them. Each tile's vertices
-/// are added together (the work visits tiles in order), so one tile's contexts are kept at once.
-std::uint64_t reduceStageCycles(const poplar::Target& target, const ConvPlan& c) {
+/// they are added, to its least-loaded context, as the engine runs them. `scratch` holds the
+/// contexts' loads (tiles x contexts), reused from one candidate to the next.
+std::uint64_t reduceStageCycles(const poplar::Target& target, const ConvPlan& c,
+                                std::vector<std::uint64_t>& scratch) {
   const unsigned contexts = target.getNumWorkerContexts();
   const bool outFloat = c.problem.params.outputType == poplar::FLOAT;
   const bool partialsFloat = c.partialsType == poplar::FLOAT;
-  std::vector<std::vector<std::uint64_t>> load(c.numTiles);
+  scratch.assign(std::size_t(c.numTiles) * contexts, 0);
   std::uint64_t worst = 0;
   forEachReduceWork(c, [&](const ReduceWork& w) {
-    auto& l = load[w.tile];
-    if (l.empty()) l.assign(contexts, 0);
-    auto least = std::min_element(l.begin(), l.end());
+    const auto l = scratch.begin() + std::ptrdiff_t(w.tile) * contexts;
+    auto least = std::min_element(l, l + contexts);
     *least += poplibs_support::reduceAddWorkerCycles(
         target, (w.rowEnd - w.rowBegin) * c.blockRowLength(w.cb), c.inChanBlocks, outFloat,
         partialsFloat);
@@ -401,6 +412,8 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
     bool found = false;
   };
   std::vector<Best> best(bounds.size());
+  EstimateMemo memo;
+  std::vector<std::uint64_t> reduceScratch;
   // A candidate ranks better than `b` with fewer cycles, then (least memory: first) less
   // temporary memory, then fewer units.
   const auto better = [&](const ConvPlan& c, const Best& b) {
@@ -440,18 +453,20 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
     // and dearest unit (the busiest tile runs ceil(units / tiles) of them), so that most
     // candidates are rejected without working out every tile.
     const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
-    UnitCycles unit(target, c);
+    UnitCycles unit(target, c, &memo);
+    const std::uint64_t fixed = perTile * c.exchangeCycles + sync;
+    // The whole unit alone (one estimate) first, then every kind of unit.
+    if (!leastMemory && kComputeSetLaunchCycles + unit(0, 0, 0, 0) + fixed > toBeat) return;
     const auto [cheapest, dearest] = unit.range();
     c.vertexCycles = dearest;
-    const std::uint64_t fixed = perTile * c.exchangeCycles + sync;
     const std::uint64_t lowerBound =
         kComputeSetLaunchCycles + std::max<std::uint64_t>(perTile * cheapest, dearest) + fixed;
     if (!leastMemory && lowerBound > toBeat) return;
-    c.convolveComputeCycles = convolveStageCycles(target, c);
+    c.convolveComputeCycles = convolveStageCycles(target, c, &memo);
     c.totalCycles = c.convolveComputeCycles + fixed;
     if (split) {
       if (!leastMemory && c.totalCycles > toBeat) return;
-      c.reduceComputeCycles = reduceStageCycles(target, c);
+      c.reduceComputeCycles = reduceStageCycles(target, c, reduceScratch);
       c.reduceCycles = c.reduceComputeCycles + f.reduceExchange + sync;
       c.totalCycles += c.reduceCycles;
     }
