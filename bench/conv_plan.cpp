@@ -1,6 +1,6 @@
 // bench_conv_plan: how long the convolution planner (poplin's, which plans matmuls too) takes
-// for the shapes the MLP and CNN samples plan, against building the same operations' graphs
-// with their plans already cached, timed in one run.
+// for the shapes the MLP and CNN samples plan (and bench_matmul's 512^3 product), against building
+// the same operations' graphs with their plans already cached, timed in one run.
 //
 //   bench_conv_plan [--reps R] [--tiles T]     (default R = 5, T = 1472: a Mk2 IPU)
 //
@@ -139,6 +139,8 @@ int main(int argc, char** argv) {
   shapes.push_back(product("cnn dense", 16, 784, 10, cache));
   shapes.push_back(product("cnn dense dInput", 16, 10, 784, cache));
   shapes.push_back(product("cnn dense dW", 784, 16, 10, cache));
+  // bench_matmul's product.
+  shapes.push_back(product("bench_matmul", 512, 512, 512, cache));
 
   std::printf("planning on %u tiles, median of %zu runs\n", tiles, reps);
   std::printf("%-44s %12s %12s %8s\n", "shape", "plan (ms)", "build (ms)", "ratio");

@@ -414,6 +414,7 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
   std::vector<Best> best(bounds.size());
   EstimateMemo memo;
   std::vector<std::uint64_t> reduceScratch;
+  ConvPlan candidate = base;
   // A candidate ranks better than `b` with fewer cycles, then (least memory: first) less
   // temporary memory, then fewer units.
   const auto better = [&](const ConvPlan& c, const Best& b) {
@@ -426,7 +427,11 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
 
   const auto consider = [&](std::size_t batch, std::size_t ci, std::size_t chans,
                             std::size_t rows) {
-    ConvPlan c = base;
+    // One candidate object for all (copying the problem's shapes for each was most of the
+    // planning time); every field a candidate sets is set here.
+    ConvPlan& c = candidate;
+    c.vertexCycles = c.exchangeCycles = c.reduceCycles = c.totalCycles = 0;
+    c.convolveComputeCycles = c.reduceComputeCycles = 0;
     c.batchPerBlock = batch, c.batchBlocks = ceilDiv(p.batchSize, batch);
     c.inChansPerBlock = ci, c.outChansPerBlock = chans, c.rowsPerBlock = rows;
     c.inChanBlocks = ceilDiv(ciTotal, ci);
