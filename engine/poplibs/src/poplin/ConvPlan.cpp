@@ -233,9 +233,21 @@ public:
       const auto& pr = c_.problem;
       const bool inner = pr.channelsInnermost;
       const std::size_t rows = inner ? c_.batches(bb).size() : c_.rows(rb).size();
-      cycles_[key] =
-          unitVertexCycles(target_, pr, c_.method, c_.vertexOutputType(), rows,
-                           inner ? 1 : pr.outCols, c_.inChans(icb).size(), c_.outChans(cb).size());
+      const std::size_t ci = c_.inChans(icb).size(), co = c_.outChans(cb).size();
+      const auto estimate = [&] {
+        return unitVertexCycles(target_, pr, c_.method, c_.vertexOutputType(), rows,
+                                inner ? 1 : pr.outCols, ci, co);
+      };
+      // A 1x1 unit's estimate is a short formula, cheaper than the look-up.
+      if (memo_ && pr.y.kernelCount * pr.x.kernelCount > 1) {
+        const auto k = std::make_tuple(int(c_.method), int(c_.vertexOutputType() == poplar::HALF),
+                                       rows, ci, co);
+        auto it = memo_->find(k);
+        if (it == memo_->end()) it = memo_->emplace(k, estimate()).first;
+        cycles_[key] = it->second;
+      } else {
+        cycles_[key] = estimate();
+      }
       known_[key] = true;
     }
     return cycles_[key];
