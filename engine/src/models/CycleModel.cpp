@@ -146,6 +146,25 @@ std::uint64_t CycleModel::hostTransferCycles(std::uint64_t bytes) const {
                   kExchangeSetupCycles +
                       ceilDiv(bytes, std::uint64_t(t_.getExchangeBytesPerCycle())));
 }
+bool CycleModel::isHardware() const {
+  return t_.getTargetType() == TargetType::IPU;
+}
+std::uint64_t CycleModel::streamBeginTileCycles() const {
+  return isHardware() ? kHwHostSyncCycles : hostSyncCycles();
+}
+std::uint64_t CycleModel::streamBeginCycles(std::uint64_t bytes) const {
+  if (!isHardware()) return hostSyncCycles();
+  return kHwHostSyncCycles + kHwStreamPrepCycles +
+         static_cast<std::uint64_t>(std::ceil(double(bytes) / kHwStreamPrepBytesPerCycle));
+}
+std::uint64_t CycleModel::streamMidCycles(std::uint64_t bytes) const {
+  if (!isHardware()) return hostLinkCycles(bytes);
+  return kHwStreamMidCycles +
+         static_cast<std::uint64_t>(std::ceil(double(bytes) / kHwHostLinkBytesPerCycle));
+}
+std::uint64_t CycleModel::streamEndCycles() const {
+  return isHardware() ? kHwStreamEndCycles : kStreamCopyEndCycles;
+}
 std::uint64_t CycleModel::memcpyCycles(std::uint64_t bytes) const {
   return ceilDiv(bytes, std::uint64_t(t_.getMemcpyBytesPerCycle()));
 }

@@ -128,6 +128,35 @@ public:
   std::uint64_t hostTransferCycles(std::uint64_t bytes) const;
   std::uint64_t memcpyCycles(std::uint64_t bytes) const;
 
+  /// What simulated hardware (TargetType::IPU; never an IPU Model) adds to a host stream copy:
+  /// the host's work around it, while the IPU waits, fitted to Graphcore's published hardware
+  /// profiles (docs/fidelity.md, "What hardware adds"):
+  /// - StreamCopyBegin: the sync with the host over the real link (tutorial 6's 135,849.6
+  ///   tile-average sync cycles over its three copies), then the host preparing the copy: a
+  ///   fixed part (the lightweight-profiling tutorial's 4-byte copies' Begin blocks, 80,577 on
+  ///   average, less the sync) and the bytes at the host's preparation rate (what is left of
+  ///   tutorial 6's 25,444,984 total cycles);
+  /// - StreamCopyMid: the link's latency (those copies' Mid blocks, 1,550 on average) and the
+  ///   bytes at the hardware's host-link rate (tutorial 6's 2,641,488.4 host exchange cycles for
+  ///   its 40,044,000 bytes);
+  /// - StreamCopyEnd: the host releasing the IPU (those copies' End blocks, 82,677 on average).
+  /// Only the sync and the transfer are tile cycles of the summary's categories; the host's
+  /// preparation and release lengthen the run but no category, as in Poplar's hardware summary.
+  bool isHardware() const;
+  static constexpr std::uint64_t kHwHostSyncCycles = 45283;
+  static constexpr std::uint64_t kHwStreamPrepCycles = 35294;
+  static constexpr double kHwStreamPrepBytesPerCycle = 1.8;
+  static constexpr std::uint64_t kHwStreamMidCycles = 1550;
+  static constexpr double kHwHostLinkBytesPerCycle = 15.19;
+  static constexpr std::uint64_t kHwStreamEndCycles = 82677;
+  /// StreamCopyBegin of a host copy of `bytes`: its tile cycles (the sync) and its length.
+  std::uint64_t streamBeginTileCycles() const;
+  std::uint64_t streamBeginCycles(std::uint64_t bytes) const;
+  /// StreamCopyMid's transfer of one IPU's `bytes` over the host link.
+  std::uint64_t streamMidCycles(std::uint64_t bytes) const;
+  /// StreamCopyEnd's length (its tile cycles are kStreamCopyEndCycles).
+  std::uint64_t streamEndCycles() const;
+
 private:
   const Target& t_;
 };

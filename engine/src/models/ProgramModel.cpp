@@ -650,10 +650,18 @@ private:
     };
     // Every tile of the IPUs taking part spends each of the three steps (a BSP step of the
     // whole IPU), so each counts for every tile, as in Poplar's IPU Model.
+    // A host copy on simulated hardware also waits for the host (CycleModel::streamBeginCycles
+    // and streamEndCycles): the step lasts longer than its tiles' sync and release cycles.
+    // Remote buffers keep the IPU Model's figures (no hardware figure is published for them).
+    const bool host = lp.kind != LK::RemoteToDevice && lp.kind != LK::RemoteFromDevice;
+    std::uint64_t bytes = 0;
+    for (const auto& tv : tiles)
+      bytes += tv.value;
     ProfileProgram begin = part(ProgramType::StreamCopyBegin);
     begin.kind = CycleKind::sync; // host and IPUs agree that the copy starts: a host sync
-    begin.ipuCycles = cost_.hostSyncCycles();
-    begin.cycles = cost_.everyTileOf(ipus, begin.ipuCycles);
+    const std::uint64_t beginTiles = host ? cost_.streamBeginTileCycles() : cost_.hostSyncCycles();
+    begin.ipuCycles = host ? cost_.streamBeginCycles(bytes) : cost_.hostSyncCycles();
+    begin.cycles = cost_.everyTileOf(ipus, beginTiles);
 
     ProfileProgram mid = part(ProgramType::StreamCopyMid);
     std::map<unsigned, IpuTraffic> traffic;
@@ -665,7 +673,8 @@ private:
     }
     for (const auto& [ipu, tr] : traffic) {
       mid.traffic.push_back(tr);
-      mid.ipuCycles = std::max(mid.ipuCycles, cost_.hostLinkCycles(tr.in + tr.out));
+      mid.ipuCycles = std::max(mid.ipuCycles, host ? cost_.streamMidCycles(tr.in + tr.out)
+                                                   : cost_.hostLinkCycles(tr.in + tr.out));
     }
     // The transfer lasts as long as the host link needs for the IPU's bytes, or the slowest
     // tile's receive at its exchange bandwidth if that is longer.
@@ -676,8 +685,8 @@ private:
     mid.exchangeCode = cost_.exchangeCode(tileBytes.mapped([](std::uint64_t) { return 1; }));
 
     ProfileProgram end = part(ProgramType::StreamCopyEnd);
-    end.ipuCycles = cost_.kStreamCopyEndCycles;
-    end.cycles = cost_.everyTileOf(ipus, end.ipuCycles);
+    end.ipuCycles = host ? cost_.streamEndCycles() : cost_.kStreamCopyEndCycles;
+    end.cycles = cost_.everyTileOf(ipus, cost_.kStreamCopyEndCycles);
     return {add(std::move(begin)), add(std::move(mid)), add(std::move(end))};
   }
 

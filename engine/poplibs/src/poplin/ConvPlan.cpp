@@ -1,15 +1,18 @@
 #include "ConvPlan.hpp"
 
 #include "poplibs_support/ConvCycleEstimators.hpp"
+#include "poplibs_support/Logging.hpp"
 #include "poplibs_support/TileWork.hpp"
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <poplar/exceptions.hpp>
 #include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 #include <sstream>
+#include <tuple>
 
 namespace poplin {
 
@@ -210,68 +213,179 @@ std::uint64_t unitVertexCycles(const poplar::Target& target, const ConvProblem& 
                               outChans);
 }
 
+/// Vertex estimates already worked out while planning one problem, by method, output type,
+/// rows, input and output channels (the estimators walk every kernel position and context, and
+/// candidates share most block sizes).
+using EstimateMemo =
+    std::map<std::tuple<int, int, std::size_t, std::size_t, std::size_t>, std::uint64_t>;
+
+/// The estimates of a plan's units. A unit's blocks are whole except the last of each split, so
+/// there are at most 16 different units: each is costed once, by its estimator.
+class UnitCycles {
+public:
+  UnitCycles(const poplar::Target& target, const ConvPlan& c, EstimateMemo* memo = nullptr)
+      : target_(target), c_(c), memo_(memo) {}
+
+  std::uint64_t operator()(std::size_t bb, std::size_t icb, std::size_t cb, std::size_t rb) {
+    const unsigned key = (bb + 1 == c_.batchBlocks) | (icb + 1 == c_.inChanBlocks) << 1 |
+                         (cb + 1 == c_.outChanBlocks) << 2 | (rb + 1 == c_.rowBlocks) << 3;
+    if (!known_[key]) {
+      const auto& pr = c_.problem;
+      const bool inner = pr.channelsInnermost;
+      const std::size_t rows = inner ? c_.batches(bb).size() : c_.rows(rb).size();
+      const std::size_t ci = c_.inChans(icb).size(), co = c_.outChans(cb).size();
+      const auto estimate = [&] {
+        return unitVertexCycles(target_, pr, c_.method, c_.vertexOutputType(), rows,
+                                inner ? 1 : pr.outCols, ci, co);
+      };
+      // A 1x1 unit's estimate is a short formula, cheaper than the look-up.
+      if (memo_ && pr.y.kernelCount * pr.x.kernelCount > 1) {
+        const auto k = std::make_tuple(int(c_.method), int(c_.vertexOutputType() == poplar::HALF),
+                                       rows, ci, co);
+        auto it = memo_->find(k);
+        if (it == memo_->end()) it = memo_->emplace(k, estimate()).first;
+        cycles_[key] = it->second;
+      } else {
+        cycles_[key] = estimate();
+      }
+      known_[key] = true;
+    }
+    return cycles_[key];
+  }
+  /// The cheapest and the dearest unit.
+  std::pair<std::uint64_t, std::uint64_t> range() {
+    std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+    for (std::size_t bb : {std::size_t(0), c_.batchBlocks - 1})
+      for (std::size_t icb : {std::size_t(0), c_.inChanBlocks - 1})
+        for (std::size_t cb : {std::size_t(0), c_.outChanBlocks - 1})
+          for (std::size_t rb : {std::size_t(0), c_.rowBlocks - 1}) {
+            const std::uint64_t u = (*this)(bb, icb, cb, rb);
+            lo = std::min(lo, u), hi = std::max(hi, u);
+          }
+    return {lo, hi};
+  }
+
+private:
+  const poplar::Target& target_;
+  const ConvPlan& c_;
+  EstimateMemo* memo_;
+  std::uint64_t cycles_[16] = {};
+  bool known_[16] = {};
+};
+
 /// The busiest tile of the partials compute set, vertex by vertex (supervisor vertices on one
-/// tile run one after another).
-std::uint64_t convolveStageCycles(const poplar::Target& target, const ConvPlan& c) {
-  const auto& pr = c.problem;
-  const bool inner = pr.channelsInnermost;
-  std::vector<std::uint64_t> tile(c.numTiles, 0);
+/// tile run one after another). Units are visited in index order, so tiles come in order too.
+std::uint64_t convolveStageCycles(const poplar::Target& target, const ConvPlan& c,
+                                  EstimateMemo* memo = nullptr) {
+  UnitCycles unit(target, c, memo);
+  if (c.numUnits() <= c.numTiles) return kComputeSetLaunchCycles + unit.range().second;
+  std::uint64_t worst = 0, current = 0;
+  unsigned tile = 0;
   for (std::size_t g = 0; g < c.groups(); ++g)
     for (std::size_t bb = 0; bb < c.batchBlocks; ++bb)
       for (std::size_t icb = 0; icb < c.inChanBlocks; ++icb)
         for (std::size_t cb = 0; cb < c.outChanBlocks; ++cb)
           for (std::size_t rb = 0; rb < c.rowBlocks; ++rb) {
-            const std::size_t rows = inner ? c.batches(bb).size() : c.rows(rb).size();
-            const std::size_t width = inner ? 1 : pr.outCols;
-            tile[c.tileOf(c.unitIndex(g, bb, cb, rb, icb))] +=
-                unitVertexCycles(target, pr, c.method, c.vertexOutputType(), rows, width,
-                                 c.inChans(icb).size(), c.outChans(cb).size());
+            const unsigned t = c.tileOf(c.unitIndex(g, bb, cb, rb, icb));
+            if (t != tile) worst = std::max(worst, current), current = 0, tile = t;
+            current += unit(bb, icb, cb, rb);
           }
-  return kComputeSetLaunchCycles + *std::max_element(tile.begin(), tile.end());
+  return kComputeSetLaunchCycles + std::max(worst, current);
+}
+
+/// Calls f(work) for each poplin::ReduceAdd vertex of a plan that splits the input channels:
+/// each output block's rows are shared in consecutive runs among the tiles of its
+/// input-channel blocks' units (reduceTileOf), and each tile's run is cut into one vertex per
+/// worker.
+template <typename F> void forEachReduceWork(const ConvPlan& c, F&& f) {
+  if (c.inChanBlocks <= 1) return;
+  const std::size_t workers = c.numWorkerContexts;
+  for (std::size_t g = 0; g < c.groups(); ++g)
+    for (std::size_t bb = 0; bb < c.batchBlocks; ++bb)
+      for (std::size_t cb = 0; cb < c.outChanBlocks; ++cb)
+        for (std::size_t rb = 0; rb < c.rowBlocks; ++rb) {
+          const std::size_t rows = c.blockRows(bb, cb, rb);
+          for (std::size_t share = 0; share < c.inChanBlocks; ++share) {
+            const std::size_t begin = (rows * share + c.inChanBlocks - 1) / c.inChanBlocks;
+            const std::size_t end = (rows * (share + 1) + c.inChanBlocks - 1) / c.inChanBlocks;
+            if (begin >= end) continue;
+            const unsigned tile = c.reduceTileOf(g, bb, cb, rb, begin);
+            const std::size_t pieces = std::min(workers, end - begin);
+            for (std::size_t w = 0; w < pieces; ++w)
+              f(ReduceWork{tile, g, bb, cb, rb, begin + (end - begin) * w / pieces,
+                           begin + (end - begin) * (w + 1) / pieces});
+          }
+        }
 }
 
 /// The busiest tile of the ReduceAdd compute set: each tile's worker vertices go, in the order
-/// they are added, to its least-loaded context, as the engine runs them.
-std::uint64_t reduceStageCycles(const poplar::Target& target, const ConvPlan& c) {
+/// they are added, to its least-loaded context, as the engine runs them. `scratch` holds the
+/// contexts' loads (tiles x contexts), reused from one candidate to the next.
+std::uint64_t reduceStageCycles(const poplar::Target& target, const ConvPlan& c,
+                                std::vector<std::uint64_t>& scratch) {
   const unsigned contexts = target.getNumWorkerContexts();
-  std::vector<std::vector<std::uint64_t>> load(c.numTiles, std::vector<std::uint64_t>(contexts, 0));
   const bool outFloat = c.problem.params.outputType == poplar::FLOAT;
   const bool partialsFloat = c.partialsType == poplar::FLOAT;
+  scratch.assign(std::size_t(c.numTiles) * contexts, 0);
   std::uint64_t worst = 0;
-  for (const ReduceWork& w : reduceWork(c)) {
-    auto& l = load[w.tile];
-    auto least = std::min_element(l.begin(), l.end());
+  forEachReduceWork(c, [&](const ReduceWork& w) {
+    const auto l = scratch.begin() + std::ptrdiff_t(w.tile) * contexts;
+    auto least = std::min_element(l, l + contexts);
     *least += poplibs_support::reduceAddWorkerCycles(
-        target, (w.rowEnd - w.rowBegin) * c.outChans(w.cb).size(), c.inChanBlocks, outFloat,
+        target, (w.rowEnd - w.rowBegin) * c.blockRowLength(w.cb), c.inChanBlocks, outFloat,
         partialsFloat);
-    worst = std::max(worst, *std::max_element(l.begin(), l.end()));
-  }
+    worst = std::max(worst, *least);
+  });
   return kComputeSetLaunchCycles + worst * contexts;
+}
+
+/// What ranking a candidate needs beyond its exact stage cycles: a unit's input exchange, the
+/// reduction's exchange and the plan's temporary memory per tile.
+struct CandidateFigures {
+  std::uint64_t unitExchange = 0, reduceExchange = 0, tempBytes = 0;
+};
+
+CandidateFigures candidateFigures(const poplar::Target& target, const ConvPlan& c) {
+  const auto& pr = c.problem;
+  const auto& p = pr.params;
+  const bool inner = pr.channelsInnermost;
+  const std::size_t ci = c.inChansPerBlock, chans = c.outChansPerBlock, rows = c.rowsPerBlock,
+                    batch = c.batchPerBlock;
+  const std::size_t kernelRows =
+      std::size_t(std::abs(pr.y.kernelStep)) * (pr.y.kernelCount - 1) + 1;
+  const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
+  // Inputs each unit fetches: its input rows of its input channels (channelsInnermost: its
+  // batch elements' input channels), and its weights; and the outputs (partials) it writes.
+  const std::size_t inRows = std::min<std::size_t>(
+      p.inputFieldShape[0], (rows - 1) * std::size_t(pr.y.stride) + kernelRows);
+  const std::uint64_t inElems =
+      inner ? std::uint64_t(batch) * ci : std::uint64_t(ci) * inRows * p.inputFieldShape[1];
+  const std::uint64_t weightElems = std::uint64_t(chans) * ci * p.kernelShape[0] * p.kernelShape[1];
+  const std::uint64_t outElems =
+      inner ? std::uint64_t(batch) * chans : std::uint64_t(chans) * rows * pr.outCols;
+  CandidateFigures f;
+  const unsigned bytesPerCycle = target.getExchangeBytesPerCycle();
+  f.unitExchange = ceilDiv((inElems + weightElems) * p.inputType.size(), bytesPerCycle);
+  // PopLibs' temporary memory of a partition (addConvTempMemoryEstimate): the inputs and the
+  // weights a tile's units work on and their partials; the reduction's (the same partials) is
+  // no larger.
+  f.tempBytes = perTile * ((inElems + weightElems) * p.inputType.size() +
+                           outElems * c.vertexOutputType().size());
+  if (c.inChanBlocks > 1) {
+    // Each tile of a block receives the other blocks' partials of its share of the rows.
+    const std::uint64_t shareElems =
+        ceilDiv(c.blockRows(0, 0, 0), c.inChanBlocks) * c.blockRowLength(0) * perTile;
+    f.reduceExchange =
+        ceilDiv(shareElems * (c.inChanBlocks - 1) * c.partialsType.size(), bytesPerCycle);
+  }
+  return f;
 }
 
 } // namespace
 
 std::vector<ReduceWork> reduceWork(const ConvPlan& c) {
   std::vector<ReduceWork> work;
-  if (c.inChanBlocks <= 1 || !c.problem.channelsInnermost) return work;
-  // Each block's rows are shared in consecutive runs among the tiles of its input-channel
-  // blocks' units (reduceTileOf), and each tile's run is cut into one vertex per worker.
-  const std::size_t workers = c.numWorkerContexts;
-  for (std::size_t g = 0; g < c.groups(); ++g)
-    for (std::size_t bb = 0; bb < c.batchBlocks; ++bb)
-      for (std::size_t cb = 0; cb < c.outChanBlocks; ++cb) {
-        const std::size_t rows = c.batches(bb).size();
-        for (std::size_t share = 0; share < c.inChanBlocks; ++share) {
-          const std::size_t begin = (rows * share + c.inChanBlocks - 1) / c.inChanBlocks;
-          const std::size_t end = (rows * (share + 1) + c.inChanBlocks - 1) / c.inChanBlocks;
-          if (begin >= end) continue;
-          const unsigned tile = c.reduceTileOf(g, bb, cb, begin);
-          const std::size_t pieces = std::min(workers, end - begin);
-          for (std::size_t w = 0; w < pieces; ++w)
-            work.push_back({tile, g, bb, cb, begin + (end - begin) * w / pieces,
-                            begin + (end - begin) * (w + 1) / pieces});
-        }
-      }
+  forEachReduceWork(c, [&](const ReduceWork& w) { work.push_back(w); });
   return work;
 }
 
@@ -290,73 +404,95 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
   const unsigned kernelPositions = unsigned(problem.y.kernelCount * problem.x.kernelCount);
   const std::size_t ciTotal = p.inputChannelsPerConvGroup;
   const std::size_t rowsTotal = std::max<std::size_t>(problem.outRows, 1);
-  const std::size_t inWidth = p.inputFieldShape[1];
-  const std::size_t kernelRows =
-      std::size_t(std::abs(problem.y.kernelStep)) * (problem.y.kernelCount - 1) + 1;
-  const std::uint64_t outputs = std::uint64_t(p.batchSize) * p.numConvGroups *
-                                p.outputChannelsPerConvGroup * rowsTotal * problem.outCols;
-  const auto exchange = [&](std::uint64_t bytes) {
-    return ceilDiv(bytes, target.getExchangeBytesPerCycle());
+  const std::uint64_t sync = target.getMaxIPUSyncDelay();
+
+  // PopLibs' memory rule (ConvPlan.cpp, createPlan): the fastest plan whose temporary memory
+  // per tile fits availableMemoryProportion of the tile's memory; if none does, the bound is
+  // doubled while it is under twice the tile's memory, then dropped. A proportion of 0 asks for
+  // the plan with the least temporary memory. Each level keeps its own best candidate.
+  const std::uint64_t tileBytes = target.getBytesPerTile();
+  const auto firstBound = std::uint64_t(double(tileBytes) * options.availableMemoryProportion);
+  const bool leastMemory = firstBound == 0;
+  std::vector<std::uint64_t> bounds;
+  if (!leastMemory)
+    for (std::uint64_t b = firstBound; bounds.empty() || bounds.back() < 2 * tileBytes; b *= 2)
+      bounds.push_back(b);
+  bounds.push_back(std::numeric_limits<std::uint64_t>::max());
+  struct Best {
+    ConvPlan plan;
+    std::uint64_t cost = std::numeric_limits<std::uint64_t>::max();
+    bool found = false;
+  };
+  std::vector<Best> best(bounds.size());
+  EstimateMemo memo;
+  std::vector<std::uint64_t> reduceScratch;
+  ConvPlan candidate = base;
+  // A candidate ranks better than `b` with fewer cycles, then (least memory: first) less
+  // temporary memory, then fewer units.
+  const auto better = [&](const ConvPlan& c, const Best& b) {
+    if (!b.found) return true;
+    if (leastMemory && c.tempBytes != b.plan.tempBytes) return c.tempBytes < b.plan.tempBytes;
+    if (c.totalCycles != b.cost) return c.totalCycles < b.cost;
+    if (!leastMemory && c.tempBytes != b.plan.tempBytes) return c.tempBytes < b.plan.tempBytes;
+    return c.numUnits() < b.plan.numUnits();
   };
 
-  ConvPlan best = base;
-  std::uint64_t bestCost = std::numeric_limits<std::uint64_t>::max();
   const auto consider = [&](std::size_t batch, std::size_t ci, std::size_t chans,
                             std::size_t rows) {
-    ConvPlan c = base;
+    // One candidate object for all (copying the problem's shapes for each was most of the
+    // planning time); every field a candidate sets is set here.
+    ConvPlan& c = candidate;
+    c.vertexCycles = c.exchangeCycles = c.reduceCycles = c.totalCycles = 0;
+    c.convolveComputeCycles = c.reduceComputeCycles = 0;
     c.batchPerBlock = batch, c.batchBlocks = ceilDiv(p.batchSize, batch);
     c.inChansPerBlock = ci, c.outChansPerBlock = chans, c.rowsPerBlock = rows;
     c.inChanBlocks = ceilDiv(ciTotal, ci);
     c.outChanBlocks = ceilDiv(p.outputChannelsPerConvGroup, chans);
     c.rowBlocks = ceilDiv(rowsTotal, rows);
     const bool split = c.inChanBlocks > 1;
-    const bool halfOut = c.vertexOutputType() == poplar::HALF;
-    const AmpShape amp = ampShape(halfIn, halfOut);
+    const AmpShape amp = ampShape(halfIn, c.vertexOutputType() == poplar::HALF);
     c.method = ci % amp.inChansPerGroup != 0 ? ConvMethod::HMAC
                : kernelPositions == 1        ? ConvMethod::AMP_1X1
                                              : ConvMethod::AMP_NX1;
+    const CandidateFigures f = candidateFigures(target, c);
+    c.tempBytes = f.tempBytes;
+    c.exchangeCycles = f.unitExchange;
+    // The first level whose bound the candidate fits; it competes there and at every later one.
+    std::size_t level = 0;
+    while (c.tempBytes > bounds[level])
+      ++level;
+    std::uint64_t toBeat = 0;
+    for (std::size_t l = level; l < bounds.size(); ++l)
+      toBeat = std::max(toBeat, best[l].found ? best[l].cost : ~std::uint64_t(0));
+    // The ranking cost: the partials' compute set (exactly as the profile will show it), the
+    // busiest tile's input exchange and a sync; with the input channels split, the ReduceAdd
+    // compute set (exactly), its exchange and a sync. A lower bound first, from the cheapest
+    // and dearest unit (the busiest tile runs ceil(units / tiles) of them), so that most
+    // candidates are rejected without working out every tile.
     const std::size_t perTile = ceilDiv(c.numUnits(), c.numTiles);
-    // The vertex's cycles as its estimator will give them (PopLibs' published formulas).
-    c.vertexCycles = inner ? unitVertexCycles(target, problem, c.method, c.vertexOutputType(),
-                                              batch, 1, ci, chans)
-                           : unitVertexCycles(target, problem, c.method, c.vertexOutputType(), rows,
-                                              problem.outCols, ci, chans);
-    // Inputs each unit fetches: its input rows of its input channels (channelsInnermost: its
-    // batch elements' input channels), and its weights.
-    const std::size_t inRows = std::min<std::size_t>(
-        p.inputFieldShape[0], (rows - 1) * std::size_t(problem.y.stride) + kernelRows);
-    const std::uint64_t inElems =
-        inner ? std::uint64_t(batch) * ci : std::uint64_t(ci) * inRows * inWidth;
-    c.exchangeCycles =
-        exchange((inElems + std::uint64_t(chans) * ci * p.kernelShape[0] * p.kernelShape[1]) *
-                 p.inputType.size());
-    c.reduceCycles = 0;
-    if (split && inner) {
-      // poplin::ReduceAdd: each tile of a block sums about batch / inChanBlocks rows of `chans`,
-      // cut over its workers, after receiving the other blocks' partials.
-      const unsigned contexts = target.getNumWorkerContexts();
-      const std::size_t rowsPerTile = ceilDiv(batch, c.inChanBlocks) * perTile;
-      const std::uint64_t perWorker = poplibs_support::reduceAddWorkerCycles(
-          target, ceilDiv(rowsPerTile, contexts) * chans, c.inChanBlocks,
-          p.outputType == poplar::FLOAT, c.partialsType == poplar::FLOAT);
-      c.reduceCycles = kComputeSetLaunchCycles + perWorker * contexts +
-                       exchange(std::uint64_t(rowsPerTile) * chans * (c.inChanBlocks - 1) *
-                                c.partialsType.size()) +
-                       target.getMaxIPUSyncDelay();
-    } else if (split) {
-      // The tile of each output element sums its partials.
-      const std::uint64_t perTileOutputs = ceilDiv(outputs, c.numTiles);
-      const unsigned width = target.getVectorWidth(c.partialsType);
-      c.reduceCycles = 12 + c.inChanBlocks * (2 + ceilDiv(perTileOutputs, width)) +
-                       exchange(perTileOutputs * c.inChanBlocks * c.partialsType.size()) +
-                       target.getMaxIPUSyncDelay();
+    UnitCycles unit(target, c, &memo);
+    const std::uint64_t fixed = perTile * c.exchangeCycles + sync;
+    // The whole unit alone (one estimate) first, then every kind of unit.
+    if (!leastMemory && kComputeSetLaunchCycles + unit(0, 0, 0, 0) + fixed > toBeat) return;
+    const auto [cheapest, dearest] = unit.range();
+    c.vertexCycles = dearest;
+    const std::uint64_t lowerBound =
+        kComputeSetLaunchCycles + std::max<std::uint64_t>(perTile * cheapest, dearest) + fixed;
+    if (!leastMemory && lowerBound > toBeat) return;
+    c.convolveComputeCycles = convolveStageCycles(target, c, &memo);
+    c.totalCycles = c.convolveComputeCycles + fixed;
+    if (split) {
+      if (!leastMemory && c.totalCycles > toBeat) return;
+      c.reduceComputeCycles = reduceStageCycles(target, c, reduceScratch);
+      c.reduceCycles = c.reduceComputeCycles + f.reduceExchange + sync;
+      c.totalCycles += c.reduceCycles;
     }
-    c.totalCycles = perTile * (c.vertexCycles + c.exchangeCycles) + target.getMaxIPUSyncDelay() +
-                    c.reduceCycles;
-    if (c.totalCycles < bestCost || (c.totalCycles == bestCost && c.numUnits() < best.numUnits())) {
-      best = c;
-      bestCost = c.totalCycles;
-    }
+    for (std::size_t l = level; l < bounds.size(); ++l)
+      if (better(c, best[l])) {
+        best[l].plan = c;
+        best[l].cost = c.totalCycles;
+        best[l].found = true;
+      }
   };
   // A product's channels are split in whole AMP groups, as PopLibs splits them (input channels
   // in the AMP's input groups, output channels in its conv units), unless there are fewer.
@@ -373,9 +509,16 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
       });
     });
   });
-  best.convolveComputeCycles = convolveStageCycles(target, best);
-  if (inner && best.inChanBlocks > 1) best.reduceComputeCycles = reduceStageCycles(target, best);
-  return best;
+  std::size_t chosen = 0;
+  while (!best[chosen].found)
+    ++chosen;
+  ConvPlan plan = best[chosen].plan;
+  plan.memoryBound = leastMemory ? 0 : firstBound;
+  plan.memoryBoundMet = leastMemory || chosen == 0;
+  if (!plan.memoryBoundMet)
+    poplibs_support::logWarning("poplin", "Warning: convolution planner unable to meet memory "
+                                          "target. Optimizing for minimum memory...");
+  return plan;
 }
 
 std::ostream& operator<<(std::ostream& os, const ConvPlan& plan) {
@@ -398,7 +541,14 @@ std::ostream& operator<<(std::ostream& os, const ConvPlan& plan) {
   os << ", ~" << plan.totalCycles << " in all\n";
   os << "  compute sets (as the profile shows them): Convolve ~" << plan.convolveComputeCycles;
   if (plan.reduceComputeCycles) os << ", ReduceAdd ~" << plan.reduceComputeCycles;
-  os << " cycles";
+  os << " cycles\n";
+  os << "  temporary memory: " << plan.tempBytes << " bytes on the busiest tile";
+  if (plan.memoryBound == 0)
+    os << " (availableMemoryProportion 0: the least)";
+  else
+    os << (plan.memoryBoundMet ? " within " : ", over ") << "the bound of " << plan.memoryBound
+       << " (availableMemoryProportion of the tile)"
+       << (plan.memoryBoundMet ? "" : ": no plan fitted, the bound was relaxed");
   return os;
 }
 

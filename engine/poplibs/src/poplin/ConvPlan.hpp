@@ -2,7 +2,9 @@
 // dimensions (a 1-D one gets a leading dimension of size 1); the plan then cuts the output into
 // work units of (conv group, batch element, block of output channels, block of output rows) and
 // spreads the units over the tiles, choosing the block sizes with the fewest modelled cycles.
-// Input channels may be split too (units per input-channel block, then a sum of partials).
+// Input channels may be split too (units per input-channel block, then the reduction stage:
+// poplin::ReduceAdd vertices sum the blocks' partials, each tile of an output block summing a
+// run of its rows, as PopLibs' conv reduction does).
 // A matrix product is planned here too, as PopLibs plans it: a 1x1 convolution over a field of
 // one element whose batch is A's rows, input channels K and output channels N
 // (ConvProblem::channelsInnermost); its units then take blocks of batch elements.
@@ -62,14 +64,25 @@ struct ConvPlan {
   std::size_t outChanBlocks = 1, rowBlocks = 1, inChanBlocks = 1;
   /// Batch elements per unit (1 unless the problem is channelsInnermost) and their blocks.
   std::size_t batchPerBlock = 1, batchBlocks = 1;
-  /// Modelled: one vertex, its inputs' exchange, the sum of the input-channel blocks' partials
-  /// (0 unless the input channels are split) and the whole convolution.
+  /// Modelled: one (the largest) vertex, one unit's inputs' exchange, the reduction stage
+  /// (its compute set, its exchange and sync; 0 unless the input channels are split) and the
+  /// whole convolution, by which candidates are ranked: the two compute sets below, the
+  /// busiest tile's input exchange and the syncs.
   std::uint64_t vertexCycles = 0, exchangeCycles = 0, reduceCycles = 0, totalCycles = 0;
   /// The compute sets' cycles as the profile will show them (the busiest tile, with the launch),
-  /// worked out vertex by vertex from the same estimators once the plan is chosen: the partials
-  /// stage, and (channelsInnermost plans that split the input channels) the poplin::ReduceAdd
-  /// stage. 0 where a stage does not run or is not worked out.
+  /// worked out vertex by vertex from the estimators the vertices use: the partials stage and
+  /// (input channels split) the poplin::ReduceAdd stage, 0 when it does not run.
   std::uint64_t convolveComputeCycles = 0, reduceComputeCycles = 0;
+  /// Temporary memory the plan needs on its busiest tile, as PopLibs' planner counts it: the
+  /// inputs and weights its units read and the partial sums they write (the reduction's own
+  /// temporaries, the same partials, are no more). Bounded by availableMemoryProportion.
+  std::uint64_t tempBytes = 0;
+  /// The memory bound the plan was chosen under (availableMemoryProportion x the tile memory;
+  /// 0: the proportion was 0, so the plan with the least temporary memory was taken), and
+  /// whether a plan within it existed; when none did, the bound was doubled as PopLibs does
+  /// (and then dropped), with a warning.
+  std::uint64_t memoryBound = 0;
+  bool memoryBoundMet = true;
   poplar::Type partialsType = poplar::FLOAT;
 
   std::size_t groups() const { return problem.params.numConvGroups; }
@@ -87,13 +100,22 @@ struct ConvPlan {
   unsigned tileOf(std::size_t unit) const {
     return unsigned(std::uint64_t(unit) * numTiles / numUnits());
   }
-  /// channelsInnermost: the tile holding (and, when the input channels are split, summing) the
-  /// `i`th row of batch block `bb`'s output-channel block `cb`: the block's rows are shared in
-  /// consecutive runs among the tiles of its input-channel units, so each tile reads runs of
-  /// the others' partials.
-  unsigned reduceTileOf(std::size_t g, std::size_t bb, std::size_t cb, std::size_t i) const {
-    const std::size_t rows = batches(bb).size();
-    return tileOf(unitIndex(g, bb, cb, 0, rows ? i * inChanBlocks / rows : 0));
+  /// The rows of output block (g, bb, cb, rb) as the reduction sees them: channelsInnermost,
+  /// its batch elements (each `outChans(cb)` long); a convolution's, each output channel's
+  /// output rows in turn (each `outCols` long). A block's partials are laid out in this order.
+  std::size_t blockRows(std::size_t bb, std::size_t cb, std::size_t rb) const {
+    return problem.channelsInnermost ? batches(bb).size() : outChans(cb).size() * rows(rb).size();
+  }
+  std::size_t blockRowLength(std::size_t cb) const {
+    return problem.channelsInnermost ? outChans(cb).size() : problem.outCols;
+  }
+  /// The tile holding (and, when the input channels are split, summing) row `i` of output block
+  /// (g, bb, cb, rb): the block's rows are shared in consecutive runs among the tiles of its
+  /// input-channel units, so each tile reads runs of the others' partials.
+  unsigned reduceTileOf(std::size_t g, std::size_t bb, std::size_t cb, std::size_t rb,
+                        std::size_t i) const {
+    const std::size_t rows = blockRows(bb, cb, rb);
+    return tileOf(unitIndex(g, bb, cb, rb, rows ? i * inChanBlocks / rows : 0));
   }
   poplar::Interval outChans(std::size_t cb) const {
     return range(cb, outChansPerBlock, problem.params.outputChannelsPerConvGroup);
@@ -105,13 +127,24 @@ struct ConvPlan {
   poplar::Interval batches(std::size_t bb) const {
     return range(bb, batchPerBlock, problem.params.batchSize);
   }
-  /// channelsInnermost: where block (g, bb, cb) starts in a [G*M*N] plane of partials laid out
-  /// block by block (each block's rows of its channels contiguous, so that each tile's share
-  /// of it is one run).
-  std::size_t partialsBlockOffset(std::size_t g, std::size_t bb, std::size_t cb) const {
+  /// Where output block (g, bb, cb, rb) starts in a plane of one input-channel block's partials
+  /// (as many elements as the computed output) laid out block by block, each block's rows
+  /// (blockRows) contiguous, so that each tile's share of a block is one run.
+  std::size_t partialsBlockOffset(std::size_t g, std::size_t bb, std::size_t cb,
+                                  std::size_t rb = 0) const {
     const auto& p = problem.params;
-    return (g * p.batchSize + batches(bb).begin()) * p.outputChannelsPerConvGroup +
-           batches(bb).size() * outChans(cb).begin();
+    const std::size_t co = p.outputChannelsPerConvGroup;
+    if (problem.channelsInnermost)
+      return (g * p.batchSize + batches(bb).begin()) * co +
+             batches(bb).size() * outChans(cb).begin();
+    const std::size_t field = problem.outRows * problem.outCols;
+    return ((g * p.batchSize + bb) * co + outChans(cb).begin()) * field +
+           outChans(cb).size() * rows(rb).begin() * problem.outCols;
+  }
+  std::size_t partialsPlaneSize() const {
+    const auto& p = problem.params;
+    return p.numConvGroups * p.batchSize * p.outputChannelsPerConvGroup *
+           (problem.channelsInnermost ? 1 : problem.outRows * problem.outCols);
   }
   /// The type the vertices write: the output's, or the partials' when input channels are split.
   poplar::Type vertexOutputType() const {
@@ -128,7 +161,8 @@ private:
   }
 };
 
-/// The plan with the fewest modelled cycles on `target`.
+/// The plan with the fewest modelled cycles on `target` among those whose temporary memory fits
+/// the options' availableMemoryProportion of a tile (PopLibs' rule, see ConvPlan::memoryBound).
 ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& problem,
                          const ConvOptions& options);
 
@@ -136,12 +170,12 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
 ConvPlan planConvolutionCached(const poplar::Target& target, const ConvProblem& problem,
                                const ConvOptions& options, PlanningCache* cache);
 
-/// One poplin::ReduceAdd vertex of a channelsInnermost plan: on `tile`, it sums the
-/// inChanBlocks partials of rows [rowBegin, rowEnd) of batch block `bb`'s output-channel block
-/// `cb` in conv group `g`. The build and the planner's estimate both walk this list.
+/// One poplin::ReduceAdd vertex of a plan that splits the input channels: on `tile`, it sums
+/// the inChanBlocks partials of rows [rowBegin, rowEnd) (ConvPlan::blockRows) of output block
+/// (g, bb, cb, rb). The build and the planner's estimate both walk this list.
 struct ReduceWork {
   unsigned tile;
-  std::size_t g, bb, cb, rowBegin, rowEnd;
+  std::size_t g, bb, cb, rb, rowBegin, rowEnd;
 };
 std::vector<ReduceWork> reduceWork(const ConvPlan& plan);
 

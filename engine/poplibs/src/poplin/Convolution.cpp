@@ -15,6 +15,7 @@
 #include <popops/Zero.hpp>
 #include <poputil/DebugInfo.hpp>
 #include <poputil/TileMapping.hpp>
+#include <poputil/VertexTemplates.hpp>
 #include <poputil/exceptions.hpp>
 #include <sstream>
 
@@ -38,7 +39,7 @@ ConvPlan planConvolutionCached(const poplar::Target& target, const ConvProblem& 
   std::ostringstream key;
   key << problem.params << "|" << problem.outRows << "," << problem.outCols << "|"
       << problem.channelsInnermost << "|" << target.getNumTiles() << "|" << options.partialsType
-      << "|" << options.pass;
+      << "|" << options.pass << "|" << options.availableMemoryProportion;
   std::lock_guard<std::mutex> lock(cache->impl->mutex);
   auto it = cache->impl->plans.find(key.str());
   if (it == cache->impl->plans.end())
@@ -173,10 +174,15 @@ void mapOutput(Graph& graph, const ConvPlan& plan, const Tensor& out2d) {
         for (std::size_t r = 0; r < H; ++r) {
           const long o = std::min<long>(std::max<long>(long(r) - long(plan.problem.outPadY), 0),
                                         long(rows) - 1);
-          const std::size_t unit =
-              plan.unitIndex(g, b, oc / plan.outChansPerBlock, std::size_t(o) / plan.rowsPerBlock);
+          const std::size_t cb = oc / plan.outChansPerBlock,
+                            rb = std::size_t(o) / plan.rowsPerBlock;
+          // The row lives where it is computed or, input channels split, where it is summed.
+          const std::size_t blockRow = (oc - plan.outChans(cb).begin()) * plan.rows(rb).size() +
+                                       (std::size_t(o) - plan.rows(rb).begin());
+          const unsigned tile = plan.inChanBlocks > 1 ? plan.reduceTileOf(g, b, cb, rb, blockRow)
+                                                      : plan.tileOf(plan.unitIndex(g, b, cb, rb));
           const std::size_t begin = (((b * p.numConvGroups + g) * co + oc) * H + r) * W;
-          m[plan.tileOf(unit)].emplace_back(begin, begin + W);
+          m[tile].emplace_back(begin, begin + W);
         }
   // `out2d` may be a view (the weight update writes a transposed view of the deltas): map the
   // pieces of the flattened view.
@@ -200,22 +206,23 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
   const bool padded = pr.outRows != Ho || pr.outCols != Wo;
   const bool split = plan.inChanBlocks > 1;
   if (padded) popops::zero(graph, out, prog, {di, "zeroPadding"});
-  // Where the vertices write: [B][G*Co][Ho][Wo] rows of the output, or of each input-channel
-  // block's partials (the computed region only).
+  // Where the vertices write: [B][G*Co][Ho][Wo] rows of the output, or (input channels split)
+  // each input-channel block's plane of partials, laid out output block by output block
+  // (ConvPlan::partialsBlockOffset) so that the reduction reads each share as one run.
   Tensor partials;
-  std::size_t targetRows = Ho, targetCols = Wo, rowOffset = pr.outPadY, colOffset = pr.outPadX;
   if (split) {
-    partials =
-        graph.addVariable(plan.partialsType, {plan.inChanBlocks, B, G * co, pr.outRows, pr.outCols},
-                          {di, "partials"});
-    targetRows = pr.outRows, targetCols = pr.outCols, rowOffset = colOffset = 0;
+    partials = graph.addVariable(plan.partialsType, {plan.inChanBlocks, plan.partialsPlaneSize()},
+                                 {di, "partials"});
   }
   const Tensor inFlat = in.flatten(), outFlat = out.flatten();
-  const Tensor partialsFlat = split ? partials.flatten() : Tensor();
   const Tensor w = weights.reshape({G * co, weights.numElements() / (G * co)});
   const ComputeSet cs = graph.addComputeSet({di, "Convolve[" + plan.summary() + "]"});
   const std::string vertexName = plan.vertexName();
-  std::vector<std::vector<Interval>> partialsMapping(split ? graph.getTarget().getNumTiles() : 0);
+  // The output row of channel `oc` and computed row `o` of batch element `b`, group `g`.
+  const auto outRow = [&](std::size_t b, std::size_t g, std::size_t oc, std::size_t o) {
+    const std::size_t begin = (((b * G + g) * co + oc) * Ho + pr.outPadY + o) * Wo + pr.outPadX;
+    return outFlat.slice(begin, begin + pr.outCols);
+  };
   for (std::size_t g = 0; g < G; ++g)
     for (std::size_t b = 0; b < B; ++b)
       for (std::size_t icb = 0; icb < plan.inChanBlocks; ++icb)
@@ -242,16 +249,19 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
               }
             for (std::size_t oc = chans.begin(); oc < chans.end(); ++oc)
               wEdges.push_back(w[g * co + oc].slice(ics.begin() * kernel, ics.end() * kernel));
-            const Tensor& target = split ? partialsFlat : outFlat;
-            const std::size_t base = split ? icb * B * G * co * targetRows * targetCols : 0;
-            for (std::size_t oc = chans.begin(); oc < chans.end(); ++oc)
-              for (std::size_t o = rows.begin(); o < rows.end(); ++o) {
-                const std::size_t begin =
-                    base + (((b * G + g) * co + oc) * targetRows + rowOffset + o) * targetCols +
-                    colOffset;
-                outEdges.push_back(target.slice(begin, begin + pr.outCols));
-                if (split) partialsMapping[tile].emplace_back(begin, begin + pr.outCols);
-              }
+            if (split) {
+              // The block's rows, channel by channel, in its run of this block's partials.
+              const std::size_t begin = plan.partialsBlockOffset(g, b, cb, rb);
+              const std::size_t size = chans.size() * rows.size() * pr.outCols;
+              const Tensor run = partials[icb].slice(begin, begin + size);
+              graph.setTileMapping(run, tile);
+              for (std::size_t r = 0; r < chans.size() * rows.size(); ++r)
+                outEdges.push_back(run.slice(r * pr.outCols, (r + 1) * pr.outCols));
+            } else {
+              for (std::size_t oc = chans.begin(); oc < chans.end(); ++oc)
+                for (std::size_t o = rows.begin(); o < rows.end(); ++o)
+                  outEdges.push_back(outRow(b, g, oc, o));
+            }
             std::vector<int> geometry(ConvVertexGeometry::kInts);
             geometry[0] = lo, geometry[1] = hi - lo + 1, geometry[2] = int(rows.begin());
             pr.y.store(geometry.data() + 3);
@@ -269,14 +279,32 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
             graph.setInitialValue(v["kernelX"], unsigned(pr.x.kernelCount));
             graph.setTileMapping(v, tile);
           }
-  if (split) graph.setTileMapping(partials, partialsMapping);
   prog.add(program::Execute(cs, {di, "Convolve"}));
-  if (split) {
-    const Tensor region = out.slice({0, 0, pr.outPadY, pr.outPadX},
-                                    {B, G * co, pr.outPadY + pr.outRows, pr.outPadX + pr.outCols});
-    popops::reduceWithOutput(graph, partials, region, {0}, popops::Operation::ADD, prog,
-                             {di, "ReduceInChanSplit"});
+  if (!split) return;
+
+  // The reduction stage, as PopLibs' conv reduction and the matmul's: poplin::ReduceAdd
+  // vertices, each summing the input-channel blocks' partials of a run of an output block's
+  // rows on the tile that holds them (ConvPlan::reduceTileOf), as the planner costed them.
+  const ComputeSet reduce = graph.addComputeSet({di, "Reduce"});
+  const std::string reduceVertex = poputil::templateVertex("poplin::ReduceAdd", out.elementType(),
+                                                           plan.partialsType, false, false);
+  for (const ReduceWork& rw : reduceWork(plan)) {
+    const Interval rows = plan.rows(rw.rb), chans = plan.outChans(rw.cb);
+    const std::size_t begin =
+        plan.partialsBlockOffset(rw.g, rw.bb, rw.cb, rw.rb) + rw.rowBegin * pr.outCols;
+    const std::size_t end = begin + (rw.rowEnd - rw.rowBegin) * pr.outCols;
+    std::vector<Tensor> edges, outEdges;
+    for (std::size_t icb = 0; icb < plan.inChanBlocks; ++icb)
+      edges.push_back(partials[icb].slice(begin, end));
+    for (std::size_t r = rw.rowBegin; r < rw.rowEnd; ++r)
+      outEdges.push_back(
+          outRow(rw.bb, rw.g, chans.begin() + r / rows.size(), rows.begin() + r % rows.size()));
+    const auto v = graph.addVertex(reduce, reduceVertex);
+    graph.connect(v["partials"], edges);
+    graph.connect(v["out"], outEdges);
+    graph.setTileMapping(v, rw.tile);
   }
+  prog.add(program::Execute(reduce, {di, "Reduce"}));
 }
 
 Tensor createOutput2d(Graph& graph, const ConvPlan& plan, const ConvParams& params,

@@ -161,8 +161,8 @@ Graph::TileToTensorMapping outMapping(const ConvPlan& p) {
         const Interval rows = p.batches(bb), cols = p.outChans(cb);
         for (std::size_t i = rows.begin(); i < rows.end(); ++i) {
           const std::size_t begin = (g * M(p) + i) * N(p);
-          m[p.reduceTileOf(g, bb, cb, i - rows.begin())].emplace_back(begin + cols.begin(),
-                                                                      begin + cols.end());
+          m[p.reduceTileOf(g, bb, cb, 0, i - rows.begin())].emplace_back(begin + cols.begin(),
+                                                                         begin + cols.end());
         }
       }
   return m;
