@@ -81,3 +81,66 @@ numericGradient(const std::function<double(const std::vector<double>&)>& f, std:
 
 } // namespace ctc
 } // namespace test
+
+namespace test {
+namespace ctc {
+
+/// A decoded path and its log probability.
+struct Path {
+  std::vector<unsigned> labels;
+  double logProb;
+};
+
+/// Prefix beam search over logProbs [steps][classes] on the host, in linear probabilities
+/// (the device works in the log domain): beams keyed by prefix, the most probable `width`
+/// kept after each step, ties kept in order of first appearance.
+inline std::vector<Path> beamSearch(const std::vector<double>& logProbs, std::size_t classes,
+                                    std::size_t steps, unsigned blank, std::size_t width) {
+  using Prefix = std::vector<unsigned>;
+  std::vector<std::pair<Prefix, std::pair<double, double>>> beams = {{{}, {1.0, 0.0}}};
+  for (std::size_t t = 0; t < steps; ++t) {
+    std::vector<std::pair<Prefix, std::pair<double, double>>> next;
+    auto slot = [&](const Prefix& p) -> std::pair<double, double>& {
+      for (auto& n : next)
+        if (n.first == p) return n.second;
+      next.push_back({p, {0.0, 0.0}});
+      return next.back().second;
+    };
+    for (const auto& [prefix, prob] : beams) {
+      const auto [pb, pnb] = prob;
+      auto y = [&](unsigned c) { return std::exp(logProbs[t * classes + c]); };
+      slot(prefix).first += (pb + pnb) * y(blank);
+      if (!prefix.empty()) slot(prefix).second += pnb * y(prefix.back());
+      for (unsigned c = 0; c < classes; ++c) {
+        if (c == blank) continue;
+        Prefix longer = prefix;
+        longer.push_back(c);
+        const bool repeat = !prefix.empty() && prefix.back() == c;
+        slot(longer).second += (repeat ? pb : pb + pnb) * y(c);
+      }
+    }
+    std::stable_sort(next.begin(), next.end(), [](const auto& a, const auto& b) {
+      return a.second.first + a.second.second > b.second.first + b.second.second;
+    });
+    if (next.size() > width) next.resize(width);
+    beams = next;
+  }
+  std::vector<Path> out;
+  for (const auto& [prefix, prob] : beams)
+    out.push_back({prefix, std::log(prob.first + prob.second)});
+  return out;
+}
+
+/// Best-path decoding: the most probable class at each step, collapsed.
+inline std::vector<unsigned> greedy(const std::vector<double>& logProbs, std::size_t classes,
+                                    std::size_t steps, unsigned blank) {
+  std::vector<unsigned> path;
+  for (std::size_t t = 0; t < steps; ++t) {
+    const auto row = logProbs.begin() + std::ptrdiff_t(t * classes);
+    path.push_back(unsigned(std::max_element(row, row + std::ptrdiff_t(classes)) - row));
+  }
+  return collapse(path, blank);
+}
+
+} // namespace ctc
+} // namespace test
