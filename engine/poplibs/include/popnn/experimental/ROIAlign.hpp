@@ -5,7 +5,8 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
 
-namespace popnn::experimental {
+namespace popnn {
+namespace experimental {
 
 /// Parameters of ROIAlign: samplingRatio x samplingRatio samples per output bin (> 0), an output
 /// of alignedHeight_ x alignedWidth_ bins per region, aligned_ shifting region coordinates by
@@ -42,4 +43,5 @@ poplar::Tensor roiAlignInputGradient(poplar::Graph& graph, poplar::program::Sequ
                                      const roiAlignParams& params,
                                      const poplar::DebugContext& debugContext = {});
 
-} // namespace popnn::experimental
+} // namespace experimental
+} // namespace popnn
