@@ -3,10 +3,12 @@
 // differences of that loss, PopLibs' estimates of the vertices, and argument errors.
 #include "CtcReference.hpp"
 #include "TestUtil.hpp"
+#include "common/ScratchDir.hpp"
 #include "poplibs_support/CtcCycleEstimators.hpp"
 
 #include <popnn/CTCLoss.hpp>
 #include <poputil/exceptions.hpp>
+#include <pva/pva.hpp>
 #include <sstream>
 #include <type_traits>
 
@@ -282,4 +284,42 @@ TEST_CASE("CTC loss estimates follow PopLibs' formulas", "[poplibs][cycles][ctc]
   CHECK(ctcBetaCycles(7, 2, false) == 44 * 14);
   // Grad given alpha: beta + (6 + 34) per symbol per step + 17 for the last blank.
   CHECK(ctcGradGivenAlphaCycles(10, 3, true) == 44 * 30 + 17 + 40 * 30 + 17);
+}
+
+TEST_CASE("the profile shows the CTC vertices' PopLibs estimates", "[popnn][ctc][cycles]") {
+  const Problem p = makeProblem(0);
+  test::ScratchDir dir;
+  test::Harness h(8);
+  const auto plan = popnn::ctc::plan(h.graph(), FLOAT, FLOAT, p.B, p.T, p.maxLabel, p.C);
+  const Inputs in = addInputs(h, p, plan, FLOAT, p.logits);
+  popnn::ctc::calcLossAndGradientLogProbabilities(h.graph(), FLOAT, in.data, in.labels,
+                                                  in.dataLengths, in.labelLengths, h.prog(), 0,
+                                                  plan, "ctc");
+  h.run({{"autoReport.outputExecutionProfile", "true"},
+         {"autoReport.outputGraphProfile", "true"},
+         {"autoReport.directory", dir.path().string()}});
+  const pva::Report report = pva::openReport((dir.path() / "profile.pop").string());
+  const auto compilation = report.compilation();
+  const auto computeSets = compilation.computeSets();
+  // One vertex per batch entry, each alone on its tile: the busiest tile runs one worker vertex
+  // (30 to launch, the worker's cycles x 6 contexts).
+  const std::uint64_t alpha = poplibs_support::ctcAlphaCycles(p.T, p.maxLabel, true);
+  const std::uint64_t grad = poplibs_support::ctcGradGivenAlphaCycles(p.T, p.maxLabel, true);
+  unsigned seen = 0;
+  for (const auto& cs : computeSets) {
+    const std::string name = cs.name();
+    const bool isAlpha = name.size() >= 6 && name.compare(name.size() - 6, 6, "/alpha") == 0;
+    const bool isGrad = name.find("gradGivenAlpha") != std::string::npos;
+    if (!isAlpha && !isGrad) continue;
+    INFO(name);
+    ++seen;
+    const auto byTile = cs.estimatedCyclesByTile();
+    const std::uint64_t busiest = *std::max_element(byTile.begin(), byTile.end());
+    CHECK(busiest == 30 + 6 * (isAlpha ? alpha : grad));
+    for (const auto& v : cs.vertices())
+      CHECK(v.type().name() ==
+            std::string(isAlpha ? "popnn::CTCAlpha" : "popnn::CTCGradGivenAlpha") +
+                "<float,float,unsigned int,true>");
+  }
+  CHECK(seen == 2);
 }
