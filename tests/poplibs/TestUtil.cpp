@@ -72,6 +72,14 @@ std::vector<float> decode(poplar::Type type, const std::vector<unsigned char>& b
       unsigned short v;
       std::memcpy(&v, p, 2);
       values[i] = float(v);
+    } else if (type == poplar::SHORT) {
+      short v;
+      std::memcpy(&v, p, 2);
+      values[i] = float(v);
+    } else if (type == poplar::SIGNED_CHAR) {
+      signed char v;
+      std::memcpy(&v, p, 1);
+      values[i] = float(v);
     } else
       FAIL("test harness: unsupported type " << type);
   }

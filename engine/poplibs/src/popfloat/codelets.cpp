@@ -3,9 +3,10 @@
 namespace popfloat {
 namespace experimental {
 
-// Nothing to enable until popfloat has vertices (see the header).
+// The gfloat cast vertices are registered under the codelet source "popfloat" by
+// GfloatCastCodelets.cpp when the library loads.
 void addCodelets(poplar::Graph& graph) {
-  (void)graph;
+  graph.addCodelets("popfloat");
 }
 
 } // end namespace experimental

@@ -6,9 +6,8 @@
 namespace popfloat {
 namespace experimental {
 
-/// Call once on a graph before popfloat adds vertices to it. Tessera's popfloat has no vertices
-/// yet (the gfloat casts of CastToGfloat.hpp are not provided), so this adds none; programs
-/// that call it, as PopLibs' users do before any popfloat call, build and run unchanged.
+/// Call once on a graph before popfloat adds vertices to it: enables the gfloat cast vertices
+/// (CastToGfloat.hpp).
 void addCodelets(poplar::Graph& graph);
 
 } // end namespace experimental
