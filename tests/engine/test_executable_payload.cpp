@@ -5,9 +5,9 @@
 #include "codelets/Hash.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <poplar/Executable.hpp>
 #include <poplar/exceptions.hpp>
-#include <cstring>
 #include <sstream>
 
 using namespace poplar;
@@ -101,9 +101,9 @@ TEST_CASE_METHOD(Small, "a resealed payload whose target has a negative host lin
   REQUIRE(at != std::string::npos);
   b.replace(at + 8, 8, f64(-6.0));
   std::istringstream in(resealed(b));
-  CHECK_THROWS_MATCHES(Executable::deserialize(in), poplar_error,
-                       test::What(Catch::Contains("corrupted") &&
-                                  Catch::Contains("hostLinkBytesPerCycle")));
+  CHECK_THROWS_MATCHES(
+      Executable::deserialize(in), poplar_error,
+      test::What(Catch::Contains("corrupted") && Catch::Contains("hostLinkBytesPerCycle")));
 }
 
 TEST_CASE_METHOD(Small, "resealed payloads with any byte changed load safely or not at all",
