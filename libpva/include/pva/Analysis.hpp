@@ -298,7 +298,10 @@ struct ExecutionAnalysis {
 std::uint64_t operationCycles(const Operation& operation, const SpanFigures& span);
 
 /// Reads every execution step once (streamed, in chunks). Progress gets the share done in
-/// [0, 1] from time to time, and may throw to stop.
+/// [0, 1] from time to time, and may throw to stop. The result is kept with the open report
+/// (shared by every copy of the Report handle) and thread-safe: later calls, from any thread,
+/// return it without reading a step (progress gets 1 at once), and a call made while another
+/// thread reads the steps waits for that reading. Opening the report again reads them again.
 ExecutionAnalysis analyseExecution(const Report& report);
 template <class Progress>
 ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress);
@@ -321,6 +324,9 @@ OperationExecution operationExecution(const std::vector<Operation>& operations,
 namespace detail {
 using ProgressFn = void (*)(void* context, double done);
 ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context);
+/// Passes over every execution step analyseExecution made in this process, for benchmarks and
+/// tests that check a report is read once.
+std::uint64_t executionPasses();
 } // namespace detail
 
 template <class Progress>

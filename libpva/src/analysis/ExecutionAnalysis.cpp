@@ -2,8 +2,10 @@
 // efficiency and IPU traffic, for each run and for all runs, in one streamed pass over the steps.
 #include "../model/Access.hpp"
 #include "../model/Saturating.hpp"
+#include "AnalysisCache.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <initializer_list>
 #include <pva/Analysis.hpp>
 #include <pva/Exception.hpp>
@@ -303,7 +305,11 @@ OperationExecution operationExecution(const std::vector<Operation>& operations,
 
 namespace detail {
 
-ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context) {
+namespace {
+std::atomic<std::uint64_t> wholeStepPasses{0};
+
+ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void* context) {
+  wholeStepPasses.fetch_add(1, std::memory_order_relaxed);
   const CompilationReport c = report.compilation();
   const ExecutionReport e = report.execution();
   const Target target = c.target();
@@ -339,8 +345,23 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
   if (!runs.empty())
     all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
   out.allRuns = all.finish();
-  if (progress) progress(context, 1.0);
   return out;
+}
+} // namespace
+
+std::uint64_t executionPasses() {
+  return wholeStepPasses.load(std::memory_order_relaxed);
+}
+
+ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context) {
+  // Once per open report: every handle copied from one openReport() shares the state, and the
+  // first caller reads the steps while any other waits for its result. A pass that is stopped
+  // (its progress throws) leaves nothing behind, and the next caller starts afresh.
+  AnalysisCache& cache = analysisCache(*Access::state(report));
+  const ExecutionAnalysis& cached =
+      cache.execution.get([&] { cache.execution.value = readEveryStep(report, progress, context); });
+  if (progress) progress(context, 1.0);
+  return cached;
 }
 
 } // namespace detail

@@ -19,7 +19,7 @@ QString InsightsData::verdict() const {
 
 InsightsData loadInsights(const Document& doc, Progress& progress) {
   InsightsData d;
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   progress.report(0.1);
   d.insights = pva::insights(report);
   const pva::Insights& in = d.insights;

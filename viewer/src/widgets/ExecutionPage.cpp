@@ -590,7 +590,7 @@ void ExecutionPage::showBlockDetails(const ExecutionTimeline::FlameBlock& block)
   if (figures) {
     const bool base = sources_.size() > 1 && source == &sources_.front();
     if (!base)
-      scope = ExecutionFigures::span(figures->current, run_);
+      scope = ExecutionFigures::span(*figures->current, run_);
     else if (figures->base)
       scope = ExecutionFigures::span(*figures->base, run_);
   }
