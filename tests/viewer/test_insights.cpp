@@ -72,9 +72,12 @@ private slots:
     QCOMPARE(std::uint64_t(fit[QStringLiteral("worstOverBytes")].toInteger()), in.worstOverBytes);
     const QJsonArray tiles = cli[QStringLiteral("worstTiles")].toArray();
     QCOMPARE(page.worstTiles()->rowCount(), int(tiles.size()));
-    for (int r = 0; r < page.worstTiles()->rowCount(); ++r)
-      QCOMPARE(page.worstTiles()->index(r, 0).data(TableModel::SortRole).toULongLong(),
-               qulonglong(tiles[r].toObject()[QStringLiteral("tile")].toInteger()));
+    for (int r = 0; r < page.worstTiles()->rowCount(); ++r) {
+      const qulonglong tile = qulonglong(tiles[r].toObject()[QStringLiteral("tile")].toInteger());
+      QCOMPARE(page.worstTiles()->index(r, 0).data(TableModel::SortRole).toULongLong(), tile);
+      // A tile's number names it: "1475", never the quantity "1,475".
+      QCOMPARE(page.worstTiles()->index(r, 0).data().toString(), QString::number(tile));
+    }
     const QJsonArray suggestions = cli[QStringLiteral("suggestions")].toArray();
     QCOMPARE(page.suggestions()->rowCount(), int(suggestions.size()));
     QVERIFY(page.suggestions()->rowCount() > 0);

@@ -568,6 +568,22 @@ private slots:
     QVERIFY(page.liveTable()->rowsShown() < page.liveVariablesModel()->rowCount());
     page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-compare")) +
                      QStringLiteral("/steps-80-100-dweights.png"));
+    // Different curves: the legend names each line plainly.
+    QVERIFY(!page.chart()->sameAsBase());
+    QCOMPARE(page.chart()->legendNames().front(), QStringLiteral("Base"));
+  }
+
+  // A report compared with itself draws one line over the other: the legend says where the
+  // base went rather than leaving the user to look for it.
+  void equalCurvesSayTheBaseIsUnderTheCurrent() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.chart()->sameAsBase());
+    QVERIFY2(page.chart()->legendNames().front().contains(QStringLiteral("the same as Current")),
+             qPrintable(page.chart()->legendNames().join(QStringLiteral(" | "))));
   }
 };
 

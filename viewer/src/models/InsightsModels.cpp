@@ -45,9 +45,9 @@ void WorstTilesModel::setData(std::shared_ptr<const InsightsData> d) {
 QVariant WorstTilesModel::cell(const pva::TileInsight& t, int column, int role) const {
   switch (column) {
   case 0:
-    return countCell(t.tile, role);
+    return idCell(t.tile, role);
   case 1:
-    return countCell(t.ipu, role);
+    return idCell(t.ipu, role);
   case 2:
     return bytesCell(t.includingGapsBytes, role);
   case 3:
