@@ -189,8 +189,13 @@ QVariant SuggestionsModel::cell(const pva::Suggestion& s, int column, int role) 
   case 2:
     return textCell(QString::fromStdString(s.scope), role);
   case 3:
-    if (s.scope.rfind("tile ", 0) != 0) return textCell(QStringLiteral("-"), role);
-    return textCell(s.wouldFit ? tr("yes") : tr("no"), role);
+    if (s.scope.rfind("tile ", 0) == 0) return textCell(s.wouldFit ? tr("yes") : tr("no"), role);
+    // The whole model: how many of the tiles over their memory it would bring within it.
+    if (s.tilesOver > 0)
+      return textCell(tr("%1 of the %2 tiles over")
+                          .arg(formatCount(s.tilesThatWouldFit), formatCount(s.tilesOver)),
+                      role);
+    return textCell(QStringLiteral("-"), role);
   }
   return {};
 }
