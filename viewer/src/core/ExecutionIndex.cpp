@@ -132,7 +132,8 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
   const pva::Report& report = doc.report();
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();
-  h.numIpus = target.numIPUs();
+  h.numIpus = target.ipusPerReplica();
+  h.replicas = std::max(1u, target.numReplicas());
   h.tilesPerIpu = target.tilesPerIpu();
   h.clockHz = target.clockFrequency();
 
