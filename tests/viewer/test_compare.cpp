@@ -363,6 +363,10 @@ private slots:
     }
     QVERIFY(inCompare.size() > 5);
     QCOMPARE(inOperations, inCompare);
+    // The Compare view ranks operations by the change per run, not by run count.
+    const auto& opRows = cmp.section(sec::opCycles)->rows;
+    for (std::size_t i = 2; i < opRows.size(); ++i)
+      QVERIFY(std::llabs(opRows[i - 1].delta()) >= std::llabs(opRows[i].delta()));
     QVERIFY2(flipped > 0, "some operation got slower per run while its total fell");
 
     // Program tree: each step program's change by name is the Compare view's Programs row.

@@ -305,9 +305,17 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
   // different numbers of runs on the two sides, they compare per run.
   for (ComparisonSection& s : d.sections)
     if (s.title == sec::kinds || s.title == sec::streamCopies || s.title == sec::computeSets ||
-        s.title == sec::programs || s.title == sec::opCycles)
+        s.title == sec::programs || s.title == sec::opCycles) {
       for (ComparisonRow& r : s.rows)
         overRuns(r, runBasis);
+      // Lists sorted by change: by the change as compared (per run), not by run count. The
+      // stream copies keep libpva's fixed order; the totals row stays first.
+      if (runBasis.perRun() && s.title != sec::streamCopies && s.rows.size() > 1) {
+        std::vector<ComparisonRow> named(s.rows.begin() + 1, s.rows.end());
+        sortByChange(named);
+        std::copy(named.begin(), named.end(), s.rows.begin() + 1);
+      }
+    }
   d.liveness = c.liveness;
   return d;
 }
