@@ -52,7 +52,7 @@ TEST_CASE("analyseExecution reads every step once per open report", "[pva][cache
   requireSame(first, reopened);
 }
 
-TEST_CASE("a pass stopped by its progress keeps nothing, and the next one completes",
+TEST_CASE("a progress callback that throws stops the call; later calls give the right figures",
           "[pva][cache]") {
   const pva::Report report = openMlp();
   REQUIRE_THROWS_AS(pva::analyseExecution(report, [](double) { throw std::runtime_error("stop"); }),
