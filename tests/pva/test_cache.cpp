@@ -52,6 +52,27 @@ TEST_CASE("analyseExecution reads every step once per open report", "[pva][cache
   requireSame(first, reopened);
 }
 
+TEST_CASE("the shared analyses are the kept values and keep the report open", "[pva][cache]") {
+  std::shared_ptr<const pva::ExecutionAnalysis> execution;
+  std::shared_ptr<const pva::ReportSummary> summary;
+  std::uint64_t steps = 0, before = 0;
+  {
+    const pva::Report report = openMlp();
+    steps = report.execution().steps().size();
+    before = pva::detail::executionPasses();
+    execution = pva::sharedExecutionAnalysis(report);
+    summary = pva::sharedSummary(report);
+    // The same value each time, not a copy, and the steps read once for both kinds of call.
+    REQUIRE(pva::sharedExecutionAnalysis(report, [](double) {}) == execution);
+    REQUIRE(pva::sharedSummary(report) == summary);
+    requireSame(pva::analyseExecution(report), *execution);
+    REQUIRE(pva::detail::executionPasses() == before + 1);
+  }
+  // The Report handle is gone; the pointers still hold the open report's values.
+  REQUIRE(execution->allRuns.steps == steps);
+  REQUIRE(summary->execution.steps == steps);
+}
+
 TEST_CASE("a progress callback that throws stops the call; later calls give the right figures",
           "[pva][cache]") {
   const pva::Report report = openMlp();

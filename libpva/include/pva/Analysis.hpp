@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Execution.hpp>
@@ -196,6 +197,9 @@ MemorySummary summarizeMemory(const Report& report, const Tiles& tiles);
 /// columns and the liveness steps, and the runs' stored totals. No execution step is read, so it
 /// costs the same for a run of a thousand steps as for one of millions.
 ReportSummary summarize(const Report& report);
+/// summarize's value as the open report keeps it, without a copy: the pointer keeps the report
+/// open. For clients that hand one summary to several views (the viewer's pages).
+std::shared_ptr<const ReportSummary> sharedSummary(const Report& report);
 
 /// A not-always-live variable's life, [from, to) in liveness steps, and its size.
 struct LiveRange {
@@ -305,6 +309,12 @@ std::uint64_t operationCycles(const Operation& operation, const SpanFigures& spa
 ExecutionAnalysis analyseExecution(const Report& report);
 template <class Progress>
 ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress);
+/// The same analysis as the open report keeps it, without a copy: the pointer keeps the report
+/// open. For clients whose views share one analysis (the viewer's pages).
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report);
+template <class Progress>
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report,
+                                                                 Progress&& progress);
 
 /// Figures of steps [firstStep, firstStep + count) of the execution (indices over all runs, as
 /// ExecutionStep::index()), counted as analyseExecution counts a run's: a stretch of the trace,
@@ -324,6 +334,8 @@ OperationExecution operationExecution(const std::vector<Operation>& operations,
 namespace detail {
 using ProgressFn = void (*)(void* context, double done);
 ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context);
+std::shared_ptr<const ExecutionAnalysis>
+sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context);
 /// Passes over every execution step analyseExecution made in this process, for benchmarks and
 /// tests that check a report is read once.
 std::uint64_t executionPasses();
@@ -333,6 +345,14 @@ template <class Progress>
 ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress) {
   using P = typename std::remove_reference<Progress>::type;
   return detail::analyseExecution(
+      report, [](void* context, double done) { (*static_cast<P*>(context))(done); }, &progress);
+}
+
+template <class Progress>
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report,
+                                                                 Progress&& progress) {
+  using P = typename std::remove_reference<Progress>::type;
+  return detail::sharedExecutionAnalysis(
       report, [](void* context, double done) { (*static_cast<P*>(context))(done); }, &progress);
 }
 

@@ -242,6 +242,10 @@ ExecutionAnalysis analyseExecution(const Report& report) {
   return detail::analyseExecution(report, nullptr, nullptr);
 }
 
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report) {
+  return detail::sharedExecutionAnalysis(report, nullptr, nullptr);
+}
+
 SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uint64_t count) {
   const CompilationReport c = report.compilation();
   const ExecutionReport e = report.execution();
@@ -353,15 +357,21 @@ std::uint64_t executionPasses() {
   return wholeStepPasses.load(std::memory_order_relaxed);
 }
 
-ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context) {
+std::shared_ptr<const ExecutionAnalysis>
+sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context) {
   // Once per open report: every handle copied from one openReport() shares the state, and the
   // first caller reads the steps while any other waits for its result. A pass that is stopped
   // (its progress throws) leaves nothing behind, and the next caller starts afresh.
-  AnalysisCache& cache = analysisCache(*Access::state(report));
-  const ExecutionAnalysis& cached =
-      cache.execution.get([&] { cache.execution.value = readEveryStep(report, progress, context); });
+  const std::shared_ptr<ReportState> state = Access::state(report);
+  AnalysisCache& cache = analysisCache(*state);
+  const ExecutionAnalysis& kept = cache.execution.get(
+      [&] { cache.execution.value = readEveryStep(report, progress, context); });
   if (progress) progress(context, 1.0);
-  return cached;
+  return std::shared_ptr<const ExecutionAnalysis>(state, &kept); // shares the report's ownership
+}
+
+ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context) {
+  return *sharedExecutionAnalysis(report, progress, context);
 }
 
 } // namespace detail

@@ -18,7 +18,7 @@ Session::Session(const QString& profilePath, const QString& debugPath)
     : report_(open(profilePath, debugPath)) {}
 
 std::shared_ptr<const pva::ReportSummary> Session::summary() const {
-  return summary_.get([this] { return pva::summarize(report_); });
+  return pva::sharedSummary(report_);
 }
 
 std::shared_ptr<const ProgramTreeData> Session::programs(Progress& progress) const {
@@ -26,11 +26,9 @@ std::shared_ptr<const ProgramTreeData> Session::programs(Progress& progress) con
 }
 
 std::shared_ptr<const pva::ExecutionAnalysis> Session::execution(Progress& progress) const {
-  return execution_.get([&] {
-    return pva::analyseExecution(report_, [&progress](double done) {
-      if (progress.cancelled()) throw Cancelled{};
-      progress.report(done);
-    });
+  return pva::sharedExecutionAnalysis(report_, [&progress](double done) {
+    if (progress.cancelled()) throw Cancelled{};
+    progress.report(done);
   });
 }
 

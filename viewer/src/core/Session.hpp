@@ -1,6 +1,9 @@
 // One open report's session: the pva::Report every page of the document reads (one per report,
 // not one per page), and the derivations pages share, each run once and then published as an
-// immutable value (std::shared_ptr<const T>) that any page's background task takes.
+// immutable value (std::shared_ptr<const T>) that any page's background task takes. libpva's own
+// derivations (the summary, the pass over the steps) are kept by libpva with the open report
+// (analysis/AnalysisCache.hpp), so the session hands out libpva's values, not copies of its own;
+// it publishes only what the viewer itself makes of them (the pages' rows).
 //
 // A page asks for a stage from its background task: the first to ask runs the derivation (with
 // its own progress and cancellation); a page asking meanwhile waits for that result instead of
@@ -9,9 +12,9 @@
 // (Document::base() and the current document) has its own session.
 //
 // Stages, in the order opening a report needs them:
-//   summary      pva::summarize (no execution step read; kept by libpva)
+//   summary      pva::sharedSummary (no execution step read; kept by libpva)
 //   programs     ProgramTreeData: the program tree as the Program tree page shows it
-//   execution    pva::analyseExecution: the one pass over every step (kept by libpva too)
+//   execution    pva::sharedExecutionAnalysis: the one pass over every step (kept by libpva)
 //   operations   OperationsData of this report alone (Operations page; compare adds the base's)
 #pragma once
 
@@ -67,9 +70,7 @@ public:
 
 private:
   pva::Report report_;
-  mutable Published<pva::ReportSummary> summary_;
   mutable Published<ProgramTreeData> programs_;
-  mutable Published<pva::ExecutionAnalysis> execution_;
   mutable Published<OperationsData> operations_;
 };
 
