@@ -313,6 +313,9 @@ namespace {
 std::atomic<std::uint64_t> wholeStepPasses{0};
 
 ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void* context) {
+  // A caller already stopped (its progress throws) reads nothing and keeps nothing; otherwise a
+  // report of fewer steps than one progress interval would be read, and kept, whatever it said.
+  if (progress) progress(context, 0.0);
   wholeStepPasses.fetch_add(1, std::memory_order_relaxed);
   const CompilationReport c = report.compilation();
   const ExecutionReport e = report.execution();
