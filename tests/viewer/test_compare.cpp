@@ -328,7 +328,7 @@ private slots:
         Document::comparison(viewer_test::mlp4RunsReport(), viewer_test::mlpBigReport());
     Progress p = Progress::standalone(QStringLiteral("test"));
     const ComparisonData cmp = loadComparison(*doc, p);
-    const ComparisonRow* cycles = total(cmp, sec::cycles);
+    const ComparisonRow* cycles = cmp.row(sec::cycles, QStringLiteral("Total"));
     QVERIFY(cycles && cycles->basis.perRun());
     QCOMPARE(cycles->basis.baseRuns, std::uint64_t(4));
     QCOMPARE(cycles->basis.currentRuns, std::uint64_t(2));
