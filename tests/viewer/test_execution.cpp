@@ -597,13 +597,13 @@ private slots:
     const auto cmp = Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport());
     Progress progress = Progress::standalone(QStringLiteral("test"));
     auto figures = std::make_shared<ExecutionFigures>(loadExecutionFigures(*cmp, progress));
-    QVERIFY(figures->base.has_value());
+    QVERIFY(figures->base != nullptr);
     RunFiguresModel runs;
     const auto t = viewer_test::checkModel(&runs);
     runs.setFigures(figures, 1);
     QCOMPARE(runs.columnCount(), 4);
     const int row = runs.rowOf(QStringLiteral("Length (cycles)"));
-    const double cur = double(figures->current.runs[1].lengthCycles),
+    const double cur = double(figures->current->runs[1].lengthCycles),
                  base = double(figures->base->runs[1].lengthCycles);
     // Base | Current, as on the Compare page.
     QCOMPARE(runs.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Base"));
