@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   double readMs = 0, layoutMs = 0;
   int nodes = 0, edges = 0;
   {
-    const pva::Report r = doc->openReport();
+    const pva::Report& r = doc->report();
     const auto a = Clock::now();
     const pva::SerializedGraph g =
         pva::openSerializedGraph(pva::serializedGraphPath(r), pva::SerializedGraphDetail::Outline);

@@ -949,6 +949,8 @@ class Suggestion:
     savingBytes: int
     unit: str
     wouldFit: bool
+    tilesOver: int
+    tilesThatWouldFit: int
     subjects: List[NamedBytes]
 
 class Insights:

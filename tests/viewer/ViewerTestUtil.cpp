@@ -23,6 +23,9 @@ QString mlpReport() {
 QString mlpBigReport() {
   return fixture("mlp-big");
 }
+QString mlp4RunsReport() {
+  return fixture("mlp-4runs");
+}
 QString pipelineReport() {
   return fixture("pipeline");
 }

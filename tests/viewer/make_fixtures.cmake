@@ -2,6 +2,8 @@
 #   cmake -DMLP=... -DPIPELINE=... -DOOM=... -DTRACE_WRITER=... -DOUT=dir -P make_fixtures.cmake
 # OUT/mlp        two runs of the MLP sample, with a host trace: OUT/trace.pvti
 # OUT/mlp-big    the same with --batch 64 (the comparison's "after")
+# OUT/mlp-4runs  the MLP sample run four times (64 steps): against mlp-big, two reports of one
+#                program with different run counts (totals fall while each run gets slower)
 # OUT/pipeline   the multi-IPU pipeline sample
 # OUT/oom        the out-of-memory sample (it exits 1 after writing its report)
 # OUT/rich.pvti  a host trace written by viewer_trace_writer (-DTRACE_WRITER=...)
@@ -34,6 +36,11 @@ execute_process(COMMAND ${MLP} --steps 32 --steps-per-run 16 --batch 64 --report
   RESULT_VARIABLE status OUTPUT_QUIET)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "tessera-mlp --batch 64 exited with ${status}")
+endif()
+execute_process(COMMAND ${MLP} --steps 64 --steps-per-run 16 --reports ${OUT}/mlp-4runs --out ${OUT}/mlp-4runs
+  RESULT_VARIABLE status OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "tessera-mlp --steps 64 exited with ${status}")
 endif()
 execute_process(COMMAND ${PIPELINE} --reports ${OUT}/pipeline RESULT_VARIABLE status OUTPUT_QUIET)
 if(NOT status EQUAL 0)

@@ -38,6 +38,7 @@
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 #include <pva/SerializedGraph.hpp>
+#include <set>
 #include <tuple>
 
 using namespace tessera::viewer;
@@ -46,7 +47,7 @@ namespace sec = compare_sections;
 namespace {
 
 pva::ReportSummary summaryOf(const QString& dir) {
-  return pva::summarize(Document::resolve(dir)->openReport());
+  return pva::summarize(Document::resolve(dir)->report());
 }
 
 /// The base and current values of a section's totals row (QVERIFY-friendly: null when absent).
@@ -121,10 +122,10 @@ private slots:
     checkTotal(sec::kinds, base.execution.tileCycles.total(), current.execution.tileCycles.total());
     // Stream copies by destination: each report's own split, the Summary's (analyseExecution).
     const pva::StreamCopyCycles scBase =
-        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport())
+        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->report())
             .allRuns.streamCopyCycles;
     const pva::StreamCopyCycles scCurrent =
-        pva::analyseExecution(Document::resolve(viewer_test::mlpBigReport())->openReport())
+        pva::analyseExecution(Document::resolve(viewer_test::mlpBigReport())->report())
             .allRuns.streamCopyCycles;
     checkTotal(sec::streamCopies, scBase.total(), scCurrent.total());
     QCOMPARE(d.row(sec::streamCopies, QStringLiteral("Host"))->base, scBase.host);
@@ -298,8 +299,12 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     const SummaryData& d = *page.model()->summary();
     const SummaryRow* total = d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"));
-    QVERIFY(total && !total->comparable);
-    QCOMPARE(total->comparisonNote, QStringLiteral("2 vs 1 runs: compare per run"));
+    // Two runs against one: the totals compare per run (pva::RunBasis), said in the cell.
+    QVERIFY(total && total->comparable && total->basis.perRun());
+    QCOMPARE(total->basis.baseRuns, std::uint64_t(2));
+    QCOMPARE(total->basis.currentRuns, std::uint64_t(1));
+    QCOMPARE(total->delta(), std::int64_t(std::llround(double(total->value.number) -
+                                                       double(total->baseValue.number) / 2.0)));
     // A run only the base has is "missing", not a change.
     const SummarySection* runs = d.section(QStringLiteral("Runs"));
     QVERIFY(runs);
@@ -313,6 +318,108 @@ private slots:
     QCOMPARE(runs->rows[0].value.number, current.execution.runs[0].cycles);
     QVERIFY(runs->rows[1].inBase && !runs->rows[1].inCurrent); // train1: "missing in current"
     QCOMPARE(runs->rows[1].name, QStringLiteral("1. train1"));
+  }
+
+  // Issue 37: two reports of one program with different run counts (four runs of batch 32
+  // against two of batch 64). Every view compares figures summed over all runs by libpva's one
+  // rule (pva::RunBasis: per run here), so each shows the change the Compare view shows.
+  void everyViewAgreesWithTheCompareViewAcrossRunCounts() {
+    const auto doc =
+        Document::comparison(viewer_test::mlp4RunsReport(), viewer_test::mlpBigReport());
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    const ComparisonData cmp = loadComparison(*doc, p);
+    const ComparisonRow* cycles = cmp.row(sec::cycles, QStringLiteral("Total"));
+    QVERIFY(cycles && cycles->basis.perRun());
+    QCOMPARE(cycles->basis.baseRuns, std::uint64_t(4));
+    QCOMPARE(cycles->basis.currentRuns, std::uint64_t(2));
+    // The case of the issue: the totals fell, each run got slower.
+    QVERIFY(cycles->current < cycles->base);
+    QVERIFY(cycles->delta() > 0);
+
+    // Operations: the executed-cycles change of each operation is the Compare view's.
+    const auto ops = std::make_shared<const OperationsData>(loadOperations(*doc, p));
+    QVERIFY(ops->compared && ops->basis.perRun());
+    OperationsModel opModel;
+    opModel.setData(ops);
+    // Operations sharing a path pair in order: compare the changes per name as multisets.
+    std::map<QString, std::multiset<qlonglong>> inCompare, inOperations;
+    int flipped = 0;
+    for (const ComparisonRow& c : cmp.section(sec::opCycles)->rows)
+      if (!c.total && c.inBoth()) {
+        inCompare[c.name].insert(c.delta());
+        flipped += c.delta() > 0 && c.current < c.base;
+      }
+    for (int row = 0; row < opModel.rowCount(); ++row) {
+      const OperationInfo* op = opModel.operationAt(row);
+      if (!op->change || !op->change->inBase || !op->change->inCurrent) continue;
+      const QString name = !op->debugPath.isEmpty() ? op->debugPath
+                           : op->programs.empty()
+                               ? QStringLiteral("(unnamed) ")
+                               : QStringLiteral("(unnamed) ") + op->programs.front().name;
+      const QModelIndex delta = opModel.index(row, OperationsModel::ExecutedDeltaColumn);
+      const qlonglong d = delta.data(OperationsModel::SortRole).toLongLong();
+      inOperations[name].insert(d);
+      if (d != 0) QVERIFY(delta.data().toString().endsWith(QStringLiteral(" per run")));
+    }
+    QVERIFY(inCompare.size() > 5);
+    QCOMPARE(inOperations, inCompare);
+    // The Compare view ranks operations by the change per run, not by run count.
+    const auto& opRows = cmp.section(sec::opCycles)->rows;
+    for (std::size_t i = 2; i < opRows.size(); ++i)
+      QVERIFY(std::llabs(opRows[i - 1].delta()) >= std::llabs(opRows[i].delta()));
+    QVERIFY2(flipped > 0, "some operation got slower per run while its total fell");
+
+    // Program tree: each step program's change by name is the Compare view's Programs row.
+    const auto progs = std::make_shared<const ProgramCycles>(loadProgramCycles(*doc, p));
+    QVERIFY(progs->compared && progs->basis.perRun());
+    const auto tree = loadProgramTree(*doc, p);
+    int programsChecked = 0;
+    for (std::size_t id = 0; id < progs->changes.size(); ++id) {
+      const ProgramCycles::Change& ch = progs->changes[id];
+      if (!ch.inBase || !ch.inCurrent) continue;
+      const ComparisonRow* c = cmp.row(sec::programs, tree->programs[id].name);
+      QVERIFY2(c, qPrintable(tree->programs[id].name));
+      QCOMPARE(std::llround(progs->basis.delta({ch.base, ch.current})), c->delta());
+      QCOMPARE(ch.changed(progs->basis), c->delta() != 0);
+      ++programsChecked;
+    }
+    QVERIFY(programsChecked > 5);
+    ProgramTreeModel treeModel;
+    treeModel.setTree(tree);
+    treeModel.setCycles(progs);
+    QVERIFY(treeModel.headerData(ProgramTreeModel::CyclesDeltaColumn, Qt::Horizontal)
+                .toString()
+                .contains(QStringLiteral("per run")));
+
+    // Summary: execution totals and stream copies change as in the Compare view.
+    const SummaryData summary = loadSummary(*doc, p);
+    const SummaryRow* sumCycles =
+        summary.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"));
+    QVERIFY(sumCycles && sumCycles->basis.perRun());
+    QCOMPARE(sumCycles->delta(), cycles->delta());
+    const SummaryRow* host =
+        summary.row(QStringLiteral("Stream copies"), QStringLiteral("Host (cycles)"));
+    const ComparisonRow* cmpHost = cmp.row(sec::streamCopies, QStringLiteral("Host"));
+    QVERIFY(host && cmpHost);
+    QCOMPARE(host->delta(), cmpHost->delta());
+    QCOMPARE(host->relative(), cmpHost->relative());
+    SummaryModel summaryModel;
+    summaryModel.setData(std::make_shared<const SummaryData>(summary));
+    bool shown = false;
+    for (int s = 0; s < summaryModel.rowCount(); ++s) {
+      const QModelIndex section = summaryModel.index(s, 0);
+      for (int r = 0; r < summaryModel.rowCount(section); ++r)
+        if (summaryModel.index(r, 0, section).data().toString() == QStringLiteral("Host (cycles)"))
+          shown = summaryModel.index(r, SummaryModel::DeltaColumn, section)
+                      .data()
+                      .toString()
+                      .contains(QStringLiteral(" per run"));
+    }
+    QVERIFY(shown);
+    // Memory is the compiled program's: compared as it is, whatever the runs.
+    QVERIFY(!total(cmp, sec::categories)->basis.perRun());
+    const SummaryRow* profile = summary.row(QStringLiteral("Report"), QStringLiteral("Profile"));
+    QVERIFY(profile && !profile->baseNote.isEmpty()); // the base's file size is there too
   }
 
   // Operations in compare mode: base | current | difference columns for cycles, always-live
@@ -429,8 +536,8 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     ProgramTreeModel* model = page.model();
     QVERIFY(model->compared());
-    const pva::Report base = Document::resolve(viewer_test::mlpReport())->openReport();
-    const pva::Report current = Document::resolve(viewer_test::mlpBigReport())->openReport();
+    const pva::Report base = Document::resolve(viewer_test::mlpReport())->report();
+    const pva::Report current = Document::resolve(viewer_test::mlpBigReport())->report();
     std::map<QString, pva::NamedComparison> byName;
     for (const pva::NamedComparison& n : pva::compareProgramCycles(base, current))
       byName[QString::fromStdString(n.name)] = n;
@@ -485,9 +592,8 @@ private slots:
     const GraphViewData* g = page.view()->graphData();
     QVERIFY(g && g->compared);
     const auto read = [](const QString& dir) {
-      return pva::openSerializedGraph(
-          pva::serializedGraphPath(Document::resolve(dir)->openReport()),
-          pva::SerializedGraphDetail::Outline);
+      return pva::openSerializedGraph(pva::serializedGraphPath(Document::resolve(dir)->report()),
+                                      pva::SerializedGraphDetail::Outline);
     };
     const pva::SerializedGraph base = read(viewer_test::mlpReport()),
                                current = read(viewer_test::mlpBigReport());
@@ -624,14 +730,14 @@ private slots:
     QVERIFY(runs->rows[1].name.contains(QStringLiteral("matched by position")));
     QCOMPARE(runs->rows[1].current, current.execution.runs[0].cycles);
     QVERIFY(!runs->rows[2].inCurrent);
-    // Two runs against one: totals over all runs are no change of the program. The page says so,
-    // shows no difference for them, and a run on one side only is "missing", not -100 %.
+    // Two runs against one: totals over all runs compare per run. The page says so, marks the
+    // difference "per run", and a run on one side only is "missing", not -100 %.
     QVERIFY2(
         o.page.warnings()->text().contains(QStringLiteral("The base has 2 runs and the current 1")),
         qPrintable(o.page.warnings()->text()));
-    QVERIFY(!runs->rows[0].comparable);
-    QVERIFY(!d.section(sec::cycles)->rows.front().comparable);
-    QVERIFY(runs->rows[1].comparable); // one run against one
+    QVERIFY(runs->rows[0].basis.perRun());
+    QVERIFY(d.section(sec::cycles)->rows.front().basis.perRun());
+    QVERIFY(!runs->rows[1].basis.perRun()); // one run against one
     {
       ComparisonModel* m = o.page.model();
       int runsAt = -1;
@@ -642,11 +748,15 @@ private slots:
       auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
         return m->index(row, column, section).data(role);
       };
-      QCOMPARE(cell(0, ComparisonModel::DeltaColumn).toString(),
-               QStringLiteral("2 vs 1 runs: compare per run"));
-      QCOMPARE(cell(0, ComparisonModel::RelativeColumn).toString(), QString());
-      QVERIFY(!cell(0, ComparisonModel::RelativeColumn, Qt::ForegroundRole).isValid());
-      QVERIFY(!cell(0, ComparisonModel::DeltaColumn, ComparisonModel::DeltaRole).isValid());
+      QVERIFY(
+          cell(0, ComparisonModel::DeltaColumn).toString().endsWith(QStringLiteral(" per run")));
+      QVERIFY(
+          cell(0, ComparisonModel::RelativeColumn).toString().endsWith(QStringLiteral(" per run")));
+      QVERIFY(cell(0, ComparisonModel::DeltaColumn, Qt::ToolTipRole)
+                  .toString()
+                  .startsWith(QStringLiteral("Compared per run (2 vs 1 runs)")));
+      QCOMPARE(cell(0, ComparisonModel::DeltaColumn, ComparisonModel::DeltaRole).toLongLong(),
+               qlonglong(runs->rows[0].delta()));
       QCOMPARE(cell(2, ComparisonModel::CurrentColumn).toString(), QStringLiteral("missing"));
       QCOMPARE(cell(2, ComparisonModel::DeltaColumn).toString(),
                QStringLiteral("missing in current"));

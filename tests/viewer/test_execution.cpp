@@ -71,7 +71,7 @@ private slots:
   void timelineKindsAddUpToTheTotalsOfEachKind() {
     for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
       const Loaded l = load(path);
-      const pva::Report report = l.doc->openReport();
+      const pva::Report report = l.doc->report();
       std::array<std::uint64_t, kStepKinds> byKind{};
       std::vector<std::size_t> perIpu(l.index->numLanes(), 0);
       bool sawStreamCopyBegin = false;
@@ -103,7 +103,7 @@ private slots:
   void indexEqualsLibpva() {
     for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
       const Loaded l = load(path);
-      const pva::Report report = l.doc->openReport();
+      const pva::Report report = l.doc->report();
       const pva::ExecutionSteps steps = report.execution().steps();
       QCOMPARE(l.index->numSteps(), std::uint64_t(steps.size()));
       QVERIFY(l.index->complete());
@@ -205,7 +205,7 @@ private slots:
     for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
       const Loaded l = load(path);
       const ExecutionHeader& h = l.index->header();
-      const pva::Report report = l.doc->openReport();
+      const pva::Report report = l.doc->report();
       QVERIFY(report.hasDebugInfo());
       const pva::OperationAnalysis analysis(report);
       const std::vector<pva::Operation> ops = analysis.operations();
@@ -267,7 +267,7 @@ private slots:
     // The MLP's first matmul, as debug.cbor names it: its last level is the op, "MatMul".
     const Loaded mlp = load(viewer_test::mlpReport());
     const QString matmul = QStringLiteral("fwd/layer1/matmul/MatMul");
-    const pva::Report report = mlp.doc->openReport();
+    const pva::Report report = mlp.doc->report();
     bool inDebug = false;
     for (const pva::Operation& op : pva::OperationAnalysis(report).operations())
       inDebug = inDebug || op.name() == matmul.toStdString();
@@ -395,7 +395,7 @@ private slots:
     QCOMPARE(details->value(QStringLiteral("Run")), h.runs[0].name);
     // The oracle: the block's steps read here, those whose program the operation owns, each at
     // its slowest IPU.
-    const pva::Report report = Document::resolve(viewer_test::mlpReport())->openReport();
+    const pva::Report report = Document::resolve(viewer_test::mlpReport())->report();
     const pva::OperationAnalysis analysis(report);
     const std::uint64_t first = index.step(0, block->firstEntry),
                         last = index.step(0, block->lastEntry);
@@ -518,7 +518,7 @@ private slots:
       const auto doc = Document::resolve(path);
       Progress progress = Progress::standalone(QStringLiteral("test"));
       auto figures = std::make_shared<ExecutionFigures>(loadExecutionFigures(*doc, progress));
-      const pva::ExecutionAnalysis expected = pva::analyseExecution(doc->openReport());
+      const pva::ExecutionAnalysis expected = pva::analyseExecution(doc->report());
       RunFiguresModel runs;
       IpuFiguresModel ipus;
       const auto t1 = viewer_test::checkModel(&runs);
@@ -597,13 +597,13 @@ private slots:
     const auto cmp = Document::comparison(viewer_test::mlpReport(), viewer_test::mlpBigReport());
     Progress progress = Progress::standalone(QStringLiteral("test"));
     auto figures = std::make_shared<ExecutionFigures>(loadExecutionFigures(*cmp, progress));
-    QVERIFY(figures->base.has_value());
+    QVERIFY(figures->base != nullptr);
     RunFiguresModel runs;
     const auto t = viewer_test::checkModel(&runs);
     runs.setFigures(figures, 1);
     QCOMPARE(runs.columnCount(), 4);
     const int row = runs.rowOf(QStringLiteral("Length (cycles)"));
-    const double cur = double(figures->current.runs[1].lengthCycles),
+    const double cur = double(figures->current->runs[1].lengthCycles),
                  base = double(figures->base->runs[1].lengthCycles);
     // Base | Current, as on the Compare page.
     QCOMPARE(runs.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Base"));
@@ -629,7 +629,7 @@ private slots:
     QCOMPARE(page.runFiguresModel()->scope(), QStringLiteral("all runs"));
     QVERIFY(page.figuresHeading()->text().contains(QStringLiteral("all runs")));
     const pva::ExecutionAnalysis expected =
-        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->openReport());
+        pva::analyseExecution(Document::resolve(viewer_test::mlpReport())->report());
     const int row = page.runFiguresModel()->rowOf(QStringLiteral("Length (cycles)"));
     QCOMPARE(page.runFiguresModel()->index(row, 1).data(RunFiguresModel::NumberRole).toDouble(),
              double(expected.allRuns.lengthCycles));

@@ -7,6 +7,7 @@
 #include "charts/IndexChart.hpp"
 #include "charts/MemoryChart.hpp"
 #include "core/GraphData.hpp"
+#include "core/GraphGroups.hpp"
 #include "models/OperationsModel.hpp"
 #include "widgets/GraphPage.hpp"
 #include "widgets/MainWindow.hpp"
@@ -273,6 +274,7 @@ private slots:
     const QString dir = viewer_test::tmpDir(QStringLiteral("no-graph"));
     QVERIFY(QFile::copy(viewer_test::mlpReport() + "/profile.pop", dir + "/profile.pop"));
     GraphPage page;
+    page.show(); // the graph is read only for a page that shows
     QSignalSpy errors(&page, &Page::errorOccurred);
     page.setDocument(Document::resolve(dir));
     QVERIFY(viewer_test::waitReady(&page));
@@ -293,11 +295,123 @@ private slots:
     bad.write(QByteArray(24, '\x7f'));
     bad.close();
     GraphPage page;
+    page.show();
     QSignalSpy errors(&page, &Page::errorOccurred);
     page.setDocument(Document::resolve(dir));
     QVERIFY(errors.wait(30000));
     QVERIFY(errors.first().at(0).toString().contains(dir + "/serialized_graph.capnp"));
     QVERIFY(!page.isReady());
+  }
+
+  // At model scale the graph opens by layers and operations (groups of the name paths), each
+  // laid out only as it shows. The MLP's graph, told to group above 20 nodes, shows the same.
+  void aLargeGraphOpensByGroupsAndExpandsOnDemand() {
+    GraphPage page;
+    page.resize(1200, 800);
+    page.setWholeGraphNodes(20);
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const GraphViewData* full = page.fullGraph();
+    const GraphGroups* groups = page.groups();
+    QVERIFY(full && groups);
+    const GraphViewData* shown = page.view()->graphData();
+    QVERIFY(shown->grouped && shown->groupsShown > 0);
+    QVERIFY(shown->nodes.size() < full->nodes.size());
+    QVERIFY(shown->nodes.size() <= kFirstViewNodes);
+    // Every node of the whole graph is shown as itself or by the one closed group holding it.
+    for (int leaf = 0; leaf < full->nodes.size(); ++leaf) {
+      const int node = shown->shownNodeOf(leaf);
+      QVERIFY(node >= 0);
+      const GraphNode& n = shown->nodes[node];
+      if (n.kind == GraphNode::Kind::Group)
+        QVERIFY2(full->nodes[leaf].name.startsWith(n.name + QLatin1Char('/')),
+                 qPrintable(full->nodes[leaf].name + " in " + n.name));
+      else
+        QCOMPARE(n.name, full->nodes[leaf].name);
+    }
+    // A group counts what is under it; its edges are the whole graph's, merged.
+    int groupNode = -1;
+    for (int i = 0; i < shown->nodes.size() && groupNode < 0; ++i)
+      if (shown->nodes[i].kind == GraphNode::Kind::Group) groupNode = i;
+    QVERIFY(groupNode >= 0);
+    const GraphGroups::Group& g = groups->groups[std::size_t(shown->nodes[groupNode].index)];
+    int under = 0;
+    for (const GraphNode& n : full->nodes)
+      under += n.name.startsWith(g.path + QLatin1Char('/')) ? 1 : 0;
+    QCOMPARE(g.computeSets + g.variables, under);
+    for (const GraphEdge& e : full->edges) {
+      const int from = shown->shownNodeOf(e.from), to = shown->shownNodeOf(e.to);
+      if (from == to) continue;
+      bool found = false;
+      for (const GraphEdge& s : shown->edges)
+        found |= s.from == from && s.to == to;
+      QVERIFY(found);
+    }
+    // Double-clicking the group opens it: a new layout where its content shows.
+    const QString path = shown->nodes[groupNode].name;
+    const QPoint at = page.view()->toWidget(shown->nodes[groupNode].rect.center()).toPoint();
+    QTest::mouseDClick(page.view(), Qt::LeftButton, {}, at);
+    QVERIFY(QTest::qWaitFor([&] { return page.view()->graphData() != shown; }, 30000));
+    const GraphViewData* opened = page.view()->graphData();
+    for (const GraphNode& n : opened->nodes) // no longer one node
+      QVERIFY(!(n.kind == GraphNode::Kind::Group && n.name == path));
+    int inside = 0;
+    for (const GraphNode& n : opened->nodes)
+      inside += n.name.startsWith(path + QLatin1Char('/')) ? 1 : 0;
+    QVERIFY(inside >= 1);
+    // Searching for a name inside a closed group opens the groups around it and selects it.
+    const QString deep = QStringLiteral("bwd/layer1/dWeights/MatMul/output");
+    if (nodeNamed(*full, deep) >= 0) {
+      page.search(deep);
+      QVERIFY(QTest::qWaitFor(
+          [&] {
+            const GraphViewData* d = page.view()->graphData();
+            const int sel = page.view()->selected();
+            return sel >= 0 && d->nodes[sel].kind != GraphNode::Kind::Group &&
+                   d->nodes[sel].name.contains(deep, Qt::CaseInsensitive);
+          },
+          30000));
+    }
+    // Double-clicking a compute set or variable closes the group it lies in.
+    const GraphViewData* before = page.view()->graphData();
+    int leafNode = -1;
+    for (int i = 0; i < before->nodes.size() && leafNode < 0; ++i) {
+      const int leaf = before->leafOf(i);
+      if (leaf < 0 || !before->nodes[i].name.contains(QLatin1Char('/'))) continue;
+      const auto& g = groups->groups[std::size_t(groups->groupOfLeaf[std::size_t(leaf)])];
+      if (g.leaves.size() + g.groups.size() >= 2) leafNode = i; // closing it shows fewer nodes
+    }
+    QVERIFY(leafNode >= 0);
+    QVERIFY(page.activate(leafNode));
+    QVERIFY(QTest::qWaitFor([&] { return page.view()->graphData() != before; }, 30000));
+    QVERIFY(page.view()->graphData()->nodes.size() < before->nodes.size());
+  }
+
+  // Opening everything at once is refused beyond what Graphviz lays out in time, saying why.
+  void groupsNeverShowMoreThanTheLayoutLimit() {
+    const auto doc = Document::resolve(viewer_test::mlpBigReport());
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    const GraphViewData full = readGraph(*doc, p);
+    const GraphGroups groups = groupByPath(full);
+    // Every group open is the whole graph, node for node.
+    std::set<int> all;
+    for (int g = 0; g < int(groups.groups.size()); ++g)
+      all.insert(g);
+    const GraphViewData whole = shownGraph(full, groups, all);
+    QVERIFY(!whole.grouped);
+    QCOMPARE(whole.nodes.size(), full.nodes.size());
+    QCOMPARE(shownNodes(groups, all), int(full.nodes.size()));
+    // Only the top open: fewer nodes, each leaf held by exactly one shown node.
+    const GraphViewData top = shownGraph(full, groups, {0});
+    QVERIFY(top.grouped);
+    QCOMPARE(shownNodes(groups, {0}), int(top.nodes.size()));
+    int leaves = 0;
+    for (const GraphNode& n : top.nodes)
+      leaves += n.kind == GraphNode::Kind::Group ? groups.groups[std::size_t(n.index)].computeSets +
+                                                       groups.groups[std::size_t(n.index)].variables
+                                                 : 1;
+    QCOMPARE(leaves, int(full.nodes.size()));
   }
 
   void rendersTheGraph() {

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QTest>
+#include <pva/Analysis.hpp>
 
 using namespace tessera::viewer;
 
@@ -72,15 +73,40 @@ private slots:
     QCOMPARE(std::uint64_t(fit[QStringLiteral("worstOverBytes")].toInteger()), in.worstOverBytes);
     const QJsonArray tiles = cli[QStringLiteral("worstTiles")].toArray();
     QCOMPARE(page.worstTiles()->rowCount(), int(tiles.size()));
-    for (int r = 0; r < page.worstTiles()->rowCount(); ++r)
-      QCOMPARE(page.worstTiles()->index(r, 0).data(TableModel::SortRole).toULongLong(),
-               qulonglong(tiles[r].toObject()[QStringLiteral("tile")].toInteger()));
+    for (int r = 0; r < page.worstTiles()->rowCount(); ++r) {
+      const qulonglong tile = qulonglong(tiles[r].toObject()[QStringLiteral("tile")].toInteger());
+      QCOMPARE(page.worstTiles()->index(r, 0).data(TableModel::SortRole).toULongLong(), tile);
+      // A tile's number names it: "1475", never the quantity "1,475".
+      QCOMPARE(page.worstTiles()->index(r, 0).data().toString(), QString::number(tile));
+    }
     const QJsonArray suggestions = cli[QStringLiteral("suggestions")].toArray();
     QCOMPARE(page.suggestions()->rowCount(), int(suggestions.size()));
     QVERIFY(page.suggestions()->rowCount() > 0);
     for (int r = 0; r < page.suggestions()->rowCount(); ++r)
       QCOMPARE(page.suggestions()->index(r, 0).data(TableModel::SortRole).toULongLong(),
                qulonglong(suggestions[r].toObject()[QStringLiteral("saving")].toInteger()));
+    // A whole-model suggestion says how many of the tiles over their memory it would fix,
+    // never a bare "-" on a report that does not fit; a tile's says yes or no.
+    for (int r = 0; r < page.suggestions()->rowCount(); ++r) {
+      const pva::Suggestion& s = in.suggestions[std::size_t(r)];
+      const QString fit = page.suggestions()->index(r, 3).data().toString();
+      if (s.scope.rfind("tile ", 0) == 0) {
+        QVERIFY2(fit == QStringLiteral("yes") || fit == QStringLiteral("no"), qPrintable(fit));
+      } else if (s.kind == pva::Suggestion::Kind::FloatToHalf) {
+        QCOMPARE(s.tilesOver, in.tilesOutOfMemory);
+        QVERIFY(s.tilesThatWouldFit <= s.tilesOver);
+        QCOMPARE(fit, QStringLiteral("%1 of the %2 tiles over")
+                          .arg(formatCount(s.tilesThatWouldFit), formatCount(s.tilesOver)));
+      }
+    }
+    // The model against the device: Insights' memory is the Summary's.
+    const pva::MemorySummary summary =
+        pva::summarize(Document::resolve(viewer_test::oomReport())->report()).memory;
+    QCOMPARE(in.memory.includingGapsBytes, summary.includingGapsBytes);
+    QCOMPARE(in.memory.capacityBytes, summary.capacityBytes);
+    if (in.memory.includingGapsBytes > in.memory.capacityBytes)
+      QVERIFY2(page.verdict()->text().contains(QStringLiteral("cannot fit however it is spread")),
+               qPrintable(page.verdict()->text()));
     // The histogram draws the tiles over their memory in its last bar.
     QCOMPARE(page.histogram()->bins().back().tiles, in.tilesOutOfMemory);
     QVERIFY(page.exchanges()->rowCount() > 0);

@@ -52,7 +52,7 @@ private slots:
     auto doc = Document::resolve(viewer_test::mlpReport());
     auto p = Progress::standalone(QStringLiteral("test"));
     const LivenessData d = loadLiveness(*doc, {}, p);
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto steps = report.compilation().livenessProgramSteps();
     QCOMPARE(d.steps(), steps.size());
     std::uint64_t peak = 0;
@@ -91,7 +91,7 @@ private slots:
   void ipuAndTileCurvesEqualLibpva() {
     auto doc = Document::resolve(viewer_test::pipelineReport());
     auto p = Progress::standalone(QStringLiteral("test"));
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto steps = report.compilation().livenessProgramSteps();
     for (int ipu : {0, 1}) {
       const LivenessData d = loadLiveness(*doc, {ipu, -1}, p);
@@ -128,7 +128,7 @@ private slots:
     page.ipuBox()->setCurrentIndex(2);
     QVERIFY(loaded.wait(60000));
     QCOMPARE(page.data()->scope.ipu, 1);
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto steps = report.compilation().livenessProgramSteps();
     const std::size_t peak = page.data()->peakStep();
     QCOMPARE(page.data()->notAlwaysLive[peak], steps[peak].notAlwaysLiveMemoryForIpu(1).bytes());
@@ -158,7 +158,7 @@ private slots:
     vertices.setRows({details, &details->vertices});
     QCOMPARE(live.columnCount(), 2 + 2 + 1); // name, category, two steps, change
 
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto steps = report.compilation().livenessProgramSteps();
     // The column of each step holds exactly the variables libpva says are live there.
     for (std::size_t k = 0; k < details->steps.size(); ++k) {
@@ -199,7 +199,7 @@ private slots:
     const int peakRows = page.liveVariablesModel()->rowCount();
     QVERIFY(peakRows > 0);
 
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto steps = report.compilation().livenessProgramSteps();
     const std::size_t target = 3;
     clickStep(page, target);
@@ -363,7 +363,7 @@ private slots:
     auto doc = Document::resolve(viewer_test::mlpReport());
     page.setDocument(doc);
     QVERIFY(viewer_test::waitReady(&page));
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto compilation = report.compilation();
     const auto steps = compilation.livenessProgramSteps();
     // The largest not-always-live variable that is live for part of the schedule only.
@@ -460,7 +460,7 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     const auto t1 = viewer_test::checkModel(page.liveVariablesModel());
     const auto t2 = viewer_test::checkModel(page.alwaysLiveModel());
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto steps = report.compilation().livenessProgramSteps();
     const std::size_t peak = page.data()->peakStep();
 
@@ -568,6 +568,22 @@ private slots:
     QVERIFY(page.liveTable()->rowsShown() < page.liveVariablesModel()->rowCount());
     page.grab().save(viewer_test::tmpDir(QStringLiteral("liveness-compare")) +
                      QStringLiteral("/steps-80-100-dweights.png"));
+    // Different curves: the legend names each line plainly.
+    QVERIFY(!page.chart()->sameAsBase());
+    QCOMPARE(page.chart()->legendNames().front(), QStringLiteral("Base"));
+  }
+
+  // A report compared with itself draws one line over the other: the legend says where the
+  // base went rather than leaving the user to look for it.
+  void equalCurvesSayTheBaseIsUnderTheCurrent() {
+    LivenessPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::comparison(viewer_test::mlpReport(), viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.chart()->sameAsBase());
+    QVERIFY2(page.chart()->legendNames().front().contains(QStringLiteral("the same as Current")),
+             qPrintable(page.chart()->legendNames().join(QStringLiteral(" | "))));
   }
 };
 

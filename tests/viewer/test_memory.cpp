@@ -81,7 +81,7 @@ private slots:
     auto doc = Document::resolve(viewer_test::mlpReport());
     auto p = Progress::standalone(QStringLiteral("test"));
     const MemoryData d = loadMemory(*doc, p);
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto tiles = report.compilation().tiles();
     QCOMPARE(std::size_t(d.numTiles), tiles.size());
     QCOMPARE(d.bytesPerTile, report.compilation().target().bytesPerTile());
@@ -395,7 +395,7 @@ private slots:
     QVERIFY(page.chart()->hasVariableFilter());
 
     // Per tile, the bytes of the lowered variables whose name matches, as libpva lists them.
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto compilation = report.compilation();
     std::vector<std::uint64_t> expected(compilation.target().numTiles(), 0);
     std::set<std::string> names;
@@ -474,7 +474,7 @@ private slots:
     QTest::keyClicks(page.variableFilterEdit(),
                      QStringLiteral("layer1/weights; LAYER2/weights ;layer1/weights"));
     QVERIFY(applied.wait(60000));
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto compilation = report.compilation();
     const QStringList terms{QStringLiteral("layer1/weights"), QStringLiteral("layer2/weights")};
     const unsigned numTiles = compilation.target().numTiles();
@@ -669,7 +669,7 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     const auto& d = page.map()->data();
     QVERIFY(d);
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto tiles = report.compilation().tiles();
     QCOMPARE(std::size_t(d->numTiles), tiles.size());
     QVERIFY(d->numIpus >= 2);
@@ -755,7 +755,7 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QVERIFY(page.selectTiles(QStringLiteral("5")));
     QVERIFY(waitDetails(page, {5}));
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     // Vertices of tile 5: the instance and code totals are the tile's own.
     auto* vertices = qobject_cast<TotalledTable*>(page.tabs()->widget(2));
     QVERIFY(vertices);
@@ -795,7 +795,7 @@ private slots:
     auto doc = Document::resolve(viewer_test::mlpReport());
     auto p = Progress::standalone(QStringLiteral("test"));
     auto data = std::make_shared<const MemoryData>(loadMemory(*doc, p));
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
 
     TileMemoryDetailsModel details;
     const auto t1 = viewer_test::checkModel(&details);
@@ -866,7 +866,7 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QVERIFY(page.selectionLabel()->text().contains(QStringLiteral("all 1,472 tiles")));
     QCOMPARE(page.details()->tiles.size(), std::size_t(0));
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
 
     // Zoomed in so that a tile is several pixels wide; a click at its x selects it.
     page.chart()->setViewRange(0, 40);
@@ -1092,7 +1092,7 @@ private slots:
     for (bool base : {false, true}) {
       const pva::Report report =
           Document::resolve(base ? viewer_test::mlpReport() : viewer_test::mlpBigReport())
-              ->openReport();
+              ->report();
       std::vector<std::uint64_t> expected(report.compilation().target().numTiles(), 0);
       for (unsigned t = 0; t < expected.size(); ++t)
         for (const pva::LoweredVariable& v : report.compilation().loweredVariables().forTile(t))

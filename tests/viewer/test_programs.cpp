@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -75,11 +76,11 @@ private slots:
   void treeModelMirrorsTheProgramGraph() {
     auto doc = Document::resolve(viewer_test::mlpReport());
     Progress p = Progress::standalone(QStringLiteral("test"));
-    auto tree = std::make_shared<const ProgramTreeData>(loadProgramTree(*doc, p));
+    auto tree = loadProgramTree(*doc, p);
     ProgramTreeModel model;
     const auto tester = viewer_test::checkModel(&model);
     model.setTree(tree);
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto entries = report.compilation().entryPoints();
     QCOMPARE(model.rowCount(), int(entries.size()));
     QCOMPARE(model.index(0, 0).data(ProgramTreeModel::ProgramIdRole).toULongLong(),
@@ -131,13 +132,30 @@ private slots:
     QCOMPARE(page.details()->value(QStringLiteral("Name")), first);
     // The selected program is visible: its parents were expanded.
     QVERIFY(page.tree()->visualRect(page.tree()->currentIndex()).isValid());
+    // A match far down the tree is brought to the middle of the view, not to its last row.
+    const int matches = page.matchLabel()->text().section(QStringLiteral(" of "), 1).toInt();
+    bool scrolled = false;
+    for (int i = 0; i < matches && !scrolled; ++i) {
+      QTest::keyClick(page.search(), Qt::Key_Return);
+      const QRect row = page.tree()->visualRect(page.tree()->currentIndex());
+      const int height = page.tree()->viewport()->height();
+      if (page.tree()->verticalScrollBar()->value() == 0 ||
+          page.tree()->verticalScrollBar()->value() == page.tree()->verticalScrollBar()->maximum())
+        continue; // at either end the view cannot centre it
+      scrolled = true;
+      QVERIFY2(
+          row.top() > height / 4 && row.bottom() < height * 3 / 4,
+          qPrintable(
+              QStringLiteral("row at %1..%2 of %3").arg(row.top()).arg(row.bottom()).arg(height)));
+    }
+    QVERIFY(scrolled);
   }
   void operationsMatchTheDebugInformation() {
     auto doc = Document::resolve(viewer_test::mlpReport());
     Progress p = Progress::standalone(QStringLiteral("test"));
     auto data = std::make_shared<const OperationsData>(loadOperations(*doc, p));
     QVERIFY(data->hasDebugInfo);
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const auto ops = pva::OperationAnalysis(report).operations();
     QCOMPARE(data->operations.size(), ops.size());
     OperationsModel model;
@@ -169,6 +187,28 @@ private slots:
     for (const auto& op : data->operations)
       executed += op.executedCycles;
     QVERIFY(executed > 0);
+    // Every operation has a name to read: one whose debug context has none says where it was
+    // made ("(unnamed, Mlp.cpp:106 main)"), or which program it is.
+    int unnamed = 0;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const OperationInfo& op = data->operations[i];
+      QVERIFY(!op.name.trimmed().isEmpty());
+      if (!ops[i].name().empty()) {
+        QCOMPARE(op.name, QString::fromStdString(ops[i].name()));
+        continue;
+      }
+      ++unnamed;
+      const pva::SourceLocation& loc = ops[i].debugContext()->location();
+      if (loc.fileName().empty()) {
+        QVERIFY(op.name.startsWith(QStringLiteral("(unnamed) ")));
+        continue;
+      }
+      const QString file = QString::fromStdString(loc.fileName()).section(QLatin1Char('/'), -1);
+      QVERIFY2(
+          op.name.startsWith(QStringLiteral("(unnamed, %1:%2").arg(file).arg(loc.lineNumber())),
+          qPrintable(op.name));
+    }
+    QVERIFY2(unnamed > 0, "the MLP sample has operations without a name (Mlp.cpp)");
   }
   void operationsPageSelectsAndShowsDetails() {
     OperationsPage page;
@@ -212,7 +252,7 @@ private slots:
     QVERIFY(data);
     QCOMPARE(data->operation, info->name);
 
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const pva::Operation op = pva::OperationAnalysis(report).operations()[info->index];
     QCOMPARE(QString::fromStdString(op.name()), info->name);
     const pva::OperationTileFigures expected = pva::operationTileFigures(report, op);
@@ -302,7 +342,7 @@ private slots:
     QVERIFY(data->hasFlops);
 
     // Oracle: the stored FLOPs per tile of the operation's compute sets, each once.
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const pva::Operation op = pva::OperationAnalysis(report).operations()[info->index];
     std::vector<std::uint64_t> expected(report.compilation().target().tilesPerReplica(), 0);
     std::set<unsigned> seen;
@@ -400,7 +440,7 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     page.layers()->setCurrentIndex(0); // all layers
     const OperationsModel* model = page.model();
-    const pva::Report report = Document::resolve(viewer_test::mlpReport())->openReport();
+    const pva::Report report = Document::resolve(viewer_test::mlpReport())->report();
     const auto ops = pva::OperationAnalysis(report).operations();
     std::uint64_t vertices = 0, exchanged = 0, code = 0;
     // loadOperations keeps libpva's order (names repeat: user contexts share them).
@@ -464,7 +504,7 @@ private slots:
     page.layers()->setCurrentIndex(0); // all layers
     auto* model = const_cast<OperationsModel*>(page.model());
     const auto tester = viewer_test::checkModel(model);
-    const pva::Report report = Document::resolve(viewer_test::mlpReport())->openReport();
+    const pva::Report report = Document::resolve(viewer_test::mlpReport())->report();
     QVERIFY(report.hasFlopEstimates()); // the samples set profiler.includeFlopEstimates
     QVERIFY(model->operations()->hasFlopEstimates);
     const auto ops = pva::OperationAnalysis(report).operations();

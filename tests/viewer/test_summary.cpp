@@ -33,7 +33,7 @@ private slots:
     model.setData(std::make_shared<const SummaryData>(loadSummary(*doc, progress)));
     QVERIFY(model.rowCount() >= 7);
 
-    const pva::Report report = doc->openReport();
+    const pva::Report& report = doc->report();
     const SummaryData& d = *model.summary();
     QCOMPARE(d.row(QStringLiteral("Target"), QStringLiteral("Tiles"))->value.number,
              std::uint64_t(report.compilation().target().numTiles()));
@@ -171,8 +171,8 @@ private slots:
       auto doc = Document::resolve(path);
       Progress progress = Progress::standalone(QStringLiteral("test"));
       const SummaryData d = loadSummary(*doc, progress);
-      const pva::ExecutionAnalysis e = pva::analyseExecution(doc->openReport());
-      const pva::ReportSummary s = pva::summarize(doc->openReport());
+      const pva::ExecutionAnalysis e = pva::analyseExecution(doc->report());
+      const pva::ReportSummary s = pva::summarize(doc->report());
       QVERIFY(!e.runs.empty());
       QCOMPARE(d.row(QStringLiteral("Execution"), QStringLiteral("Total cycles"))->value.number,
                e.allRuns.lengthCycles);
@@ -415,7 +415,7 @@ private slots:
     QVERIFY(verdict);
     QCOMPARE(verdict->value.text, QStringLiteral("does not fit"));
     const pva::MemorySummary m =
-        pva::summarize(Document::resolve(viewer_test::oomReport())->openReport()).memory;
+        pva::summarize(Document::resolve(viewer_test::oomReport())->report()).memory;
     QVERIFY(m.tilesOutOfMemory > 0);
     QVERIFY2(verdict->note.contains(QString::number(m.tilesOutOfMemory)),
              qPrintable(verdict->note));

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Execution.hpp>
@@ -196,6 +197,9 @@ MemorySummary summarizeMemory(const Report& report, const Tiles& tiles);
 /// columns and the liveness steps, and the runs' stored totals. No execution step is read, so it
 /// costs the same for a run of a thousand steps as for one of millions.
 ReportSummary summarize(const Report& report);
+/// summarize's value as the open report keeps it, without a copy: the pointer keeps the report
+/// open. For clients that hand one summary to several views (the viewer's pages).
+std::shared_ptr<const ReportSummary> sharedSummary(const Report& report);
 
 /// A not-always-live variable's life, [from, to) in liveness steps, and its size.
 struct LiveRange {
@@ -298,10 +302,19 @@ struct ExecutionAnalysis {
 std::uint64_t operationCycles(const Operation& operation, const SpanFigures& span);
 
 /// Reads every execution step once (streamed, in chunks). Progress gets the share done in
-/// [0, 1] from time to time, and may throw to stop.
+/// [0, 1] from time to time, and may throw to stop. The result is kept with the open report
+/// (shared by every copy of the Report handle) and thread-safe: later calls, from any thread,
+/// return it without reading a step (progress gets 1 at once), and a call made while another
+/// thread reads the steps waits for that reading. Opening the report again reads them again.
 ExecutionAnalysis analyseExecution(const Report& report);
 template <class Progress>
 ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress);
+/// The same analysis as the open report keeps it, without a copy: the pointer keeps the report
+/// open. For clients whose views share one analysis (the viewer's pages).
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report);
+template <class Progress>
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report,
+                                                                 Progress&& progress);
 
 /// Figures of steps [firstStep, firstStep + count) of the execution (indices over all runs, as
 /// ExecutionStep::index()), counted as analyseExecution counts a run's: a stretch of the trace,
@@ -321,12 +334,25 @@ OperationExecution operationExecution(const std::vector<Operation>& operations,
 namespace detail {
 using ProgressFn = void (*)(void* context, double done);
 ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context);
+std::shared_ptr<const ExecutionAnalysis>
+sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context);
+/// Passes over every execution step analyseExecution made in this process, for benchmarks and
+/// tests that check a report is read once.
+std::uint64_t executionPasses();
 } // namespace detail
 
 template <class Progress>
 ExecutionAnalysis analyseExecution(const Report& report, Progress&& progress) {
   using P = typename std::remove_reference<Progress>::type;
   return detail::analyseExecution(
+      report, [](void* context, double done) { (*static_cast<P*>(context))(done); }, &progress);
+}
+
+template <class Progress>
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report,
+                                                                 Progress&& progress) {
+  using P = typename std::remove_reference<Progress>::type;
+  return detail::sharedExecutionAnalysis(
       report, [](void* context, double done) { (*static_cast<P*>(context))(done); }, &progress);
 }
 

@@ -47,6 +47,34 @@ struct ComparedValue {
   double relative() const;
 };
 
+/// The one rule for comparing figures summed over all runs (execution cycles, steps, tile cycles
+/// by kind, stream copies, runs' total, compute sets', programs' and operations' executed cycles).
+/// Two reports that ran the same number of runs compare those totals as they are. Reports that
+/// ran different numbers (10 training runs against 2) compare the mean of one run, each total
+/// divided by its report's runs: a total over more runs is larger without the program changing,
+/// and its raw difference ranks rows by run count. Compile-time figures (memory, estimates, code)
+/// are never affected. The viewer's Compare view, Summary, Operations and Program tree follow it.
+///
+///   const pva::RunBasis basis = pva::runBasis(base, current);
+///   double change = basis.relative(comparison.cycles.total);   // per run when the counts differ
+struct RunBasis {
+  std::uint64_t baseRuns = 0, currentRuns = 0;
+  /// Both reports ran, different numbers of runs: all-runs figures compare per run.
+  bool perRun() const { return baseRuns != currentRuns && baseRuns > 0 && currentRuns > 0; }
+  /// The values as compared: per run when perRun(), else the totals.
+  double base(const ComparedValue& v) const;
+  double current(const ComparedValue& v) const;
+  /// current(v) - base(v).
+  double delta(const ComparedValue& v) const;
+  /// delta(v) / base(v): 0 when both are 0, +infinity when only the base is 0.
+  double relative(const ComparedValue& v) const;
+  /// "all runs" or "per run (10 vs 2 runs)".
+  std::string describe() const;
+};
+
+/// The rule for these two reports (Execution::runs() of each).
+RunBasis runBasis(const Report& base, const Report& current);
+
 /// A quantity matched by name; a name missing from one report counts 0 there.
 struct NamedComparison {
   std::string name;
@@ -149,6 +177,9 @@ struct OperationsComparison {
   /// Named "Total": sums over the operations (an operation's programs and variables are its
   /// own), except peakNotAlwaysLiveBytes, the peak of all operations' variables together.
   OperationComparison total;
+  /// How `cycles` (all runs) compares: runBasis of the two reports. The other figures are
+  /// compile-time ones and compare as they are.
+  RunBasis basis;
 };
 
 struct LivenessComparison {
@@ -178,6 +209,8 @@ struct CycleComparison {
   /// an execution in both reports.
   std::vector<NamedComparison> streamCopies;
   ComparedValue streamCopiesTotal; ///< Σ streamCopies: StreamCopyCycles::total()
+  /// How every all-runs figure above compares (runBasis of the two reports).
+  RunBasis basis;
 };
 
 struct ReportComparison {

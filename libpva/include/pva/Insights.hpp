@@ -115,6 +115,9 @@ struct Suggestion {
   std::string unit = "bytes";    ///< of savingBytes
   /// Whether the saving alone would bring the scope's tile within its memory (tile scopes only).
   bool wouldFit = false;
+  /// Whole-model scopes of a report that does not fit: the tiles over their memory, and how many
+  /// of them the saving alone would bring within it (0 and 0 otherwise).
+  unsigned tilesOver = 0, tilesThatWouldFit = 0;
   std::vector<NamedBytes>
       subjects; ///< the variables or exchanges concerned, with their bytes in scope
 };

@@ -2,8 +2,10 @@
 // efficiency and IPU traffic, for each run and for all runs, in one streamed pass over the steps.
 #include "../model/Access.hpp"
 #include "../model/Saturating.hpp"
+#include "AnalysisCache.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <initializer_list>
 #include <pva/Analysis.hpp>
 #include <pva/Exception.hpp>
@@ -240,6 +242,10 @@ ExecutionAnalysis analyseExecution(const Report& report) {
   return detail::analyseExecution(report, nullptr, nullptr);
 }
 
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report) {
+  return detail::sharedExecutionAnalysis(report, nullptr, nullptr);
+}
+
 SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uint64_t count) {
   const CompilationReport c = report.compilation();
   const ExecutionReport e = report.execution();
@@ -303,7 +309,14 @@ OperationExecution operationExecution(const std::vector<Operation>& operations,
 
 namespace detail {
 
-ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context) {
+namespace {
+std::atomic<std::uint64_t> wholeStepPasses{0};
+
+ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void* context) {
+  // A caller already stopped (its progress throws) reads nothing and keeps nothing; otherwise a
+  // report of fewer steps than one progress interval would be read, and kept, whatever it said.
+  if (progress) progress(context, 0.0);
+  wholeStepPasses.fetch_add(1, std::memory_order_relaxed);
   const CompilationReport c = report.compilation();
   const ExecutionReport e = report.execution();
   const Target target = c.target();
@@ -339,8 +352,29 @@ ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, vo
   if (!runs.empty())
     all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
   out.allRuns = all.finish();
-  if (progress) progress(context, 1.0);
   return out;
+}
+} // namespace
+
+std::uint64_t executionPasses() {
+  return wholeStepPasses.load(std::memory_order_relaxed);
+}
+
+std::shared_ptr<const ExecutionAnalysis>
+sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context) {
+  // Once per open report: every handle copied from one openReport() shares the state, and the
+  // first caller reads the steps while any other waits for its result. A pass that is stopped
+  // (its progress throws) leaves nothing behind, and the next caller starts afresh.
+  const std::shared_ptr<ReportState> state = Access::state(report);
+  AnalysisCache& cache = analysisCache(*state);
+  const ExecutionAnalysis& kept = cache.execution.get(
+      [&] { cache.execution.value = readEveryStep(report, progress, context); });
+  if (progress) progress(context, 1.0);
+  return std::shared_ptr<const ExecutionAnalysis>(state, &kept); // shares the report's ownership
+}
+
+ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context) {
+  return *sharedExecutionAnalysis(report, progress, context);
 }
 
 } // namespace detail

@@ -501,6 +501,8 @@ struct Builder {
                    " at the peak (always live, or live at that step); as HALF they would take half";
         if (out.tilesOutOfMemory) {
           const unsigned fixed = tilesFixedByHalf();
+          s.tilesOver = out.tilesOutOfMemory;
+          s.tilesThatWouldFit = fixed;
           s.detail += "; " + std::to_string(fixed) + " of the " +
                       std::to_string(out.tilesOutOfMemory) +
                       " tiles over their memory would then fit";

@@ -303,12 +303,12 @@ MemorySummary summarizeMemory(const Report& report, const Tiles& tiles) {
   return m;
 }
 
-ReportSummary summarize(const Report& report) {
-  // Computed once per open report and copied out after; a report whose reading throws is read
-  // again (and throws again) on the next call.
-  detail::Lazy<ReportSummary>& cached =
-      detail::analysisCache(*detail::Access::state(report)).summary;
-  return cached.get([&] {
+std::shared_ptr<const ReportSummary> sharedSummary(const Report& report) {
+  // Computed once per open report; a report whose reading throws is read again (and throws
+  // again) on the next call.
+  const std::shared_ptr<detail::ReportState> state = detail::Access::state(report);
+  detail::Lazy<ReportSummary>& cached = detail::analysisCache(*state).summary;
+  const ReportSummary& kept = cached.get([&] {
     const CompilationReport c = report.compilation();
     ReportSummary& s = cached.value;
     s.target = c.target();
@@ -320,6 +320,11 @@ ReportSummary summarize(const Report& report) {
       s.vertexCycleRules.push_back({std::move(row.rule), row.count});
     s.vertexCycles = vertexCycleSummary(report, s);
   });
+  return std::shared_ptr<const ReportSummary>(state, &kept); // shares the report's ownership
+}
+
+ReportSummary summarize(const Report& report) {
+  return *sharedSummary(report);
 }
 
 std::string vertexCycleRuleLabel(const std::string& rule) {

@@ -121,6 +121,7 @@ ReportComparison compare(const Report& base, const Report& current) {
   c.cycles.programs = matchByName(a.programs, b.programs);
   c.cycles.kinds = matchByName(a.kinds, b.kinds);
   c.cycles.matchedRuns = detail::matchRuns(a.runList, b.runList);
+  c.cycles.basis = runBasis(base, current);
   for (const RunComparison& r : c.cycles.matchedRuns) {
     detail::addTo(c.cycles.runsTotal.base, r.cycles.base);
     detail::addTo(c.cycles.runsTotal.current, r.cycles.current);

@@ -58,6 +58,7 @@ OperationsComparison compareOperations(const Report& base, const ExecutionAnalys
                                        const ExecutionAnalysis& currentExecution) {
   OperationsComparison o;
   o.total.name = "Total";
+  o.basis = runBasis(base, current);
   if (!base.hasDebugInfo() || !current.hasDebugInfo()) return o;
   const Side a = read(base, baseExecution), b = read(current, currentExecution);
   o.compared = true;

@@ -1,4 +1,5 @@
-// Debug information: debug contexts from debug.cbor, and operations grouped by them.
+// Debug information: debug contexts from debug.cbor and the operations they name (grouped in
+// analysis/OperationGroups.cpp).
 #include "Access.hpp"
 #include "Saturating.hpp"
 
@@ -71,106 +72,6 @@ std::uint64_t Operation::variableBytes() const {
   for (const auto& v : vars_)
     detail::addTo(b, v.bytes());
   return b;
-}
-
-OperationAnalysis::OperationAnalysis(const Report& report) {
-  const auto s = Access::state(report);
-  if (!s->hasDebug)
-    s->badArgument("OperationAnalysis needs debug information: open the report with "
-                   "openReport(profile, debug.cbor)");
-  const auto& contexts = s->getDebugContexts();
-  // The operation a context belongs to: its nearest enclosing context made by an op, or itself.
-  auto owner = [&](std::int64_t id) -> std::int64_t {
-    if (id < 0 || std::uint64_t(id) >= contexts.size()) return -1;
-    for (std::int64_t c = id; c >= 0; c = Access::parentOf(*contexts[std::size_t(c)]))
-      if (!contexts[std::size_t(c)]->opType().empty()) return c;
-    return id;
-  };
-  struct Group {
-    std::vector<std::uint64_t> programs;
-    std::vector<Variable> vars;
-  };
-  std::map<std::int64_t, Group> groups;
-  const auto& programs = s->getPrograms().objects;
-  std::vector<std::int64_t> ownerOfProgram(programs.size(), -1); // context ids, then positions
-  for (const auto& p : programs) {
-    const std::int64_t o = owner(Access::debugOf(*p));
-    if (o < 0) continue;
-    groups[o].programs.push_back(p->_id());
-    if (p->_id() < ownerOfProgram.size()) ownerOfProgram[std::size_t(p->_id())] = o;
-  }
-  for (const auto& row : s->getVariables()) {
-    const std::int64_t o = owner(row.debug);
-    if (o >= 0) groups[o].vars.push_back(Access::variable(s, row));
-  }
-  std::map<std::uint64_t, std::vector<std::uint64_t>> stepsOfProgram;
-  for (const auto& step : s->getLiveness())
-    stepsOfProgram[step.program].push_back(step.id);
-  // The steps a program executes: its own, and those of every program inside it (a Sequence,
-  // Repeat or Switch executes the steps of its bodies). Programs form a DAG (a Function is
-  // called from several places), so each span is computed once; iterative, as nesting is deep.
-  using Span = std::optional<std::pair<std::uint64_t, std::uint64_t>>;
-  std::vector<Span> spanOfProgram(programs.size());
-  std::vector<char> state(programs.size(), 0); // 0 new, 1 on the stack, 2 done
-  auto merge = [](Span& into, const Span& from) {
-    if (!from) return;
-    into = into ? std::make_pair(std::min(into->first, from->first),
-                                 std::max(into->second, from->second))
-                : *from;
-  };
-  auto spanOf = [&](std::uint64_t root) -> const Span& {
-    std::vector<std::pair<std::uint64_t, std::vector<ProgramPtr>>> stack;
-    auto push = [&](std::uint64_t id) {
-      state[id] = 1;
-      auto it = stepsOfProgram.find(id);
-      if (it != stepsOfProgram.end())
-        spanOfProgram[id] = std::make_pair(it->second.front(), it->second.back());
-      stack.emplace_back(id, programs[id]->children());
-    };
-    if (state[root] == 0) push(root);
-    while (!stack.empty()) {
-      auto& [id, pending] = stack.back();
-      if (pending.empty()) {
-        state[id] = 2;
-        const std::uint64_t done = id;
-        stack.pop_back();
-        if (!stack.empty()) merge(spanOfProgram[stack.back().first], spanOfProgram[done]);
-        continue;
-      }
-      const std::uint64_t child = pending.back()->_id();
-      pending.pop_back();
-      if (child >= programs.size()) continue;
-      if (state[child] == 2)
-        merge(spanOfProgram[id], spanOfProgram[child]);
-      else if (state[child] == 0)
-        push(child); // state 1: a cycle, which a schedule cannot have
-    }
-    return spanOfProgram[root];
-  };
-  std::map<std::int64_t, std::int64_t> positionOfContext;
-  for (auto& [id, g] : groups) {
-    positionOfContext[id] = std::int64_t(operations_.size());
-    std::optional<std::uint64_t> first, last; // none until a program is found in the schedule
-    std::uint64_t cycles = 0;
-    for (auto p : g.programs) {
-      if (p < programs.size())
-        if (const Span& span = spanOf(p)) {
-          first = first ? std::min(*first, span->first) : span->first;
-          last = last ? std::max(*last, span->second) : span->second;
-        }
-      if (programs[p]->isStep()) {
-        const auto c = programs[p]->estimatedCyclesByTile();
-        if (!c.empty()) detail::addTo(cycles, *std::max_element(c.begin(), c.end()));
-      }
-    }
-    auto ctx = s->debugContext(id);
-    operations_.push_back(Access::operation(s, ctx, std::move(g.programs), std::move(g.vars),
-                                            first ? StepIndex(*first) : StepIndex(),
-                                            last ? StepIndex(*last) : StepIndex(), cycles));
-  }
-  for (std::int64_t& o : ownerOfProgram)
-    if (o >= 0) o = positionOfContext.at(o);
-  operationOfProgram_ = std::move(ownerOfProgram);
 }
 
 namespace detail {

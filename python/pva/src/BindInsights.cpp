@@ -86,6 +86,8 @@ void bindInsights(py::module_& m) {
       .def_readonly("savingBytes", &pva::Suggestion::savingBytes)
       .def_readonly("unit", &pva::Suggestion::unit)
       .def_readonly("wouldFit", &pva::Suggestion::wouldFit)
+      .def_readonly("tilesOver", &pva::Suggestion::tilesOver)
+      .def_readonly("tilesThatWouldFit", &pva::Suggestion::tilesThatWouldFit)
       .def_readonly("subjects", &pva::Suggestion::subjects);
 
   py::class_<pva::Insights>(m, "Insights",

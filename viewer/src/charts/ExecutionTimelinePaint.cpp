@@ -388,9 +388,17 @@ void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows
   const QFontMetrics fm(small);
   for (const Row& row : rows) {
     const QRect cell(2, row.rect.top(), kLabelWidth - 8, row.rect.height());
-    if (row.kind == RowKind::Steps)
-      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("IPU %1").arg(row.lane));
-    else if (row.kind == RowKind::Blocks)
+    if (row.kind == RowKind::Steps) {
+      // A replicated report records replica 0: say so where the lane is named.
+      const unsigned replicas =
+          tracks_[row.track].index ? tracks_[row.track].index->header().replicas : 1u;
+      if (replicas > 1 && row.rect.height() >= 2 * fm.height())
+        p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,
+                   tr("IPU %1\nreplica 0 of %2").arg(row.lane).arg(replicas));
+      else
+        p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,
+                   replicas > 1 ? tr("R0 IPU %1").arg(row.lane) : tr("IPU %1").arg(row.lane));
+    } else if (row.kind == RowKind::Blocks)
       p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("blocks"));
     else if (row.kind == RowKind::Flame && row.depth == 0 && row.rect.height() >= fm.height() - 2) {
       const auto& flame = tracks_[row.track].flame;

@@ -15,11 +15,13 @@ constexpr double kMinScale = 0.02, kMaxScale = 8.0;
 /// Below this scale the 11 px labels would be under 5 px: boxes only.
 constexpr double kTextScale = 0.45;
 /// The legend's box (bottom left, in pixels); fitting keeps the graph above it.
-constexpr int kLegendRow = 16, kLegendRows = 5, kLegendHeight = kLegendRow * kLegendRows + 8,
+constexpr int kLegendRow = 16, kLegendRows = 6, kLegendHeight = kLegendRow * kLegendRows + 8,
               kLegendMargin = 8;
 
 const QColor kComputeSetFill(0xd6, 0xe6, 0xf5), kComputeSetLine(0x3b, 0x6e, 0xa5);
 const QColor kVariableFill(0xf7, 0xe7, 0xc6), kVariableLine(0xa5, 0x7a, 0x2b);
+/// A closed group (a layer or operation standing for what is under its path).
+const QColor kGroupFill(0xe3, 0xef, 0xdc), kGroupLine(0x4f, 0x7a, 0x3a);
 const QColor kHighlight(0xff, 0xd7, 0x00), kSelected(0xd0, 0x30, 0x30);
 /// Comparing: a node whose element changed, and one the base does not have.
 const QColor kChanged(0xe0, 0x6c, 0x00), kNew(0x2e, 0x9a, 0x4a);
@@ -46,10 +48,16 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   setPalette(p);
 }
 
-void GraphView::setData(std::shared_ptr<const GraphViewData> graph) {
+void GraphView::setData(std::shared_ptr<const GraphViewData> graph, bool keepView) {
   data_ = std::move(graph);
   selected_ = -1;
   highlighted_.clear();
+  const QRectF shown(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height())));
+  if (keepView && !fitted_ && data_ && shown.intersects(data_->bounds)) {
+    clampView();
+    update();
+    return;
+  }
   fit();
 }
 
@@ -176,18 +184,23 @@ void GraphView::paintEvent(QPaintEvent* event) {
     const GraphNode& n = data_->nodes[i];
     if (!n.rect.intersects(visible)) continue;
     const bool cs = n.kind == GraphNode::Kind::ComputeSet;
-    QColor line = cs ? kComputeSetLine : kVariableLine;
-    double width = 1.0;
+    const bool group = n.kind == GraphNode::Kind::Group;
+    QColor line = group ? kGroupLine : cs ? kComputeSetLine : kVariableLine;
+    double width = group ? 1.5 : 1.0;
     if (n.change == GraphNode::Change::Changed) line = kChanged, width = 3.0;
     if (n.change == GraphNode::Change::New) line = kNew, width = 3.0;
     if (highlighted_.contains(i)) line = QColor(0xc0, 0x90, 0x00), width = 3.0;
     if (i == selected_) line = kSelected, width = 3.0;
-    QPen pen(line, width);
+    QPen pen(line, width, group ? Qt::DashLine : Qt::SolidLine);
     pen.setCosmetic(true);
     p.setPen(pen);
     p.setBrush(highlighted_.contains(i) ? kHighlight.lighter(150)
-                                        : (cs ? kComputeSetFill : kVariableFill));
-    if (cs)
+                                        : (group ? kGroupFill
+                                           : cs  ? kComputeSetFill
+                                                 : kVariableFill));
+    if (group)
+      p.drawRoundedRect(n.rect, 10, 10);
+    else if (cs)
       p.drawRoundedRect(n.rect, 4, 4);
     else
       p.drawEllipse(n.rect);
@@ -219,7 +232,7 @@ void GraphView::drawLegend(QPainter& p) const {
   const int rowHeight = kLegendRow;
   const bool compared = data_ && data_->compared;
   const int legendHeight = kLegendHeight + (compared ? 2 * kLegendRow : 0);
-  const QRectF box(kLegendMargin, height() - kLegendMargin - legendHeight, 150, legendHeight);
+  const QRectF box(kLegendMargin, height() - kLegendMargin - legendHeight, 170, legendHeight);
   p.setPen(QColor(0xb0, 0xb0, 0xb0));
   p.setBrush(QColor(255, 255, 255, 230));
   p.drawRect(box);
@@ -238,6 +251,11 @@ void GraphView::drawLegend(QPainter& p) const {
   p.setBrush(kVariableFill);
   p.drawEllipse(QRectF(box.left() + 8, y + 3, 24, 10));
   text(tr("variable"));
+  QPen groupPen(kGroupLine, 1.5, Qt::DashLine);
+  p.setPen(groupPen);
+  p.setBrush(kGroupFill);
+  p.drawRoundedRect(QRectF(box.left() + 8, y + 3, 24, 10), 4, 4);
+  text(tr("group (double-click)"));
   for (const auto& e : edges) {
     p.setPen(QPen(e.colour.lighter(130), 2));
     p.drawLine(QPointF(box.left() + 8, y + 8), QPointF(box.left() + 32, y + 8));
@@ -290,6 +308,12 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
   dragged_ = false;
 }
 
+void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  const int node = nodeAt(e->position());
+  if (node >= 0) emit activated(node);
+}
+
 void GraphView::keyPressEvent(QKeyEvent* e) {
   const QPointF middle(width() / 2.0, height() / 2.0);
   switch (e->key()) {
@@ -318,6 +342,11 @@ void GraphView::keyPressEvent(QKeyEvent* e) {
     break;
   case Qt::Key_Escape:
     select(-1);
+    break;
+  case Qt::Key_Return:
+  case Qt::Key_Enter:
+    if (selected_ < 0) return QWidget::keyPressEvent(e);
+    emit activated(selected_);
     break;
   default:
     QWidget::keyPressEvent(e);

@@ -1,7 +1,9 @@
 // The computation graph, custom painted: compute sets as boxes, variables as ellipses, edges as
 // Graphviz's splines. Wheel zooms around the pointer (1.25x a notch), dragging pans, +/- zoom
-// 2x, 0 or Home fits the graph; a click selects a node. Painting culls to the visible area and
-// drops text when it would be unreadably small, so a pan or zoom repaints only what shows.
+// 2x, 0 or Home fits the graph; a click selects a node; a double click (or Enter) on a node
+// activates it (the Graph page opens a group, or closes the group a node lies in). Painting culls
+// to the visible area and drops text when it would be unreadably small, so a pan or zoom repaints
+// only what shows.
 #pragma once
 
 #include "core/GraphData.hpp"
@@ -18,7 +20,9 @@ class GraphView : public QWidget {
 public:
   explicit GraphView(QWidget* parent = nullptr);
 
-  void setData(std::shared_ptr<const GraphViewData> graph);
+  /// Shows a laid-out graph and fits it; `keepView`: a new layout of the same graph (a group
+  /// opened) keeps the zoom, and fits only when the graph no longer shows where the view is.
+  void setData(std::shared_ptr<const GraphViewData> graph, bool keepView = false);
   const GraphViewData* graphData() const { return data_.get(); }
 
   /// The selected node (-1: none). Selecting centres it, at a scale that shows labels, unless it
@@ -43,6 +47,8 @@ public:
 
 signals:
   void selectionChanged(int node);
+  /// Double click or Enter on a node.
+  void activated(int node);
 
 protected:
   void paintEvent(QPaintEvent*) override;
@@ -51,6 +57,7 @@ protected:
   void mousePressEvent(QMouseEvent*) override;
   void mouseMoveEvent(QMouseEvent*) override;
   void mouseReleaseEvent(QMouseEvent*) override;
+  void mouseDoubleClickEvent(QMouseEvent*) override;
   void keyPressEvent(QKeyEvent*) override;
 
 private:

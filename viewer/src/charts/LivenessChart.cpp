@@ -85,6 +85,13 @@ void LivenessChart::setDifference(bool difference) {
   emit dataChanged();
 }
 
+bool LivenessChart::sameAsBase() const {
+  if (!data_ || !base_ || data_->steps() != base_->steps()) return false;
+  for (std::size_t s = 0; s < data_->steps(); ++s)
+    if (seriesValue(data_.get(), s) != seriesValue(base_.get(), s)) return false;
+  return true;
+}
+
 QColor LivenessChart::overviewColor() const {
   return base_ && !difference_ ? kBaseColor : kCurveColor;
 }
@@ -294,6 +301,10 @@ std::vector<IndexChart::LegendEntry> LivenessChart::legend() const {
   if (base_) {
     if (difference_)
       out = {{tr("Grew (current - base)"), kGrewColor, false}, {tr("Shrank"), kShrankColor, false}};
+    else if (sameAsBase())
+      // The current line is drawn over the base's: say where the base went.
+      out = {{tr("Base: the same as Current at every step (under it)"), kBaseColor, true},
+             {tr("Current"), kCurveColor, true}};
     else
       out = {{tr("Base"), kBaseColor, true}, {tr("Current"), kCurveColor, true}};
   } else {

@@ -45,6 +45,9 @@ public:
   static QColor lifetimeColor(std::size_t i);
   /// The legend's entries (for tests).
   QStringList legendNames() const;
+  /// Comparing: both reports' curves are equal at every step (the base's is hidden under the
+  /// current one, and the legend says so).
+  bool sameAsBase() const;
 
 protected:
   std::pair<double, double> yRange(std::size_t first, std::size_t last) const override;

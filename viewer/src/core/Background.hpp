@@ -135,4 +135,22 @@ TaskHandle runInBackground(QObject* context, const QString& task, std::function<
   return TaskHandle(cancelled);
 }
 
+/// The same for work that returns a value published elsewhere (a Session stage): the page gets
+/// that very value, not a copy.
+template <class T>
+TaskHandle runShared(QObject* context, const QString& task,
+                     std::function<std::shared_ptr<const T>(Progress&)> work,
+                     std::function<void(std::shared_ptr<const T>)> done,
+                     std::function<void(const QString&)> failed, QThreadPool* pool = nullptr) {
+  auto cancelled = std::make_shared<std::atomic<bool>>(false);
+  TaskRunner::start(
+      context, task, cancelled,
+      [work = std::move(work), done = std::move(done)](Progress& p) -> std::function<void()> {
+        std::shared_ptr<const T> result = work(p);
+        return [done, result] { done(result); };
+      },
+      std::move(failed), pool);
+  return TaskHandle(cancelled);
+}
+
 } // namespace tessera::viewer

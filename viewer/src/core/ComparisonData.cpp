@@ -2,12 +2,18 @@
 // in which order, with which labels).
 #include "core/ComparisonData.hpp"
 
+#include "core/RunBasisText.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
 namespace tessera::viewer {
 
 namespace sec = compare_sections;
+
+std::int64_t ComparisonRow::delta() const {
+  return roundedDelta(basis, {base, current});
+}
 
 const ComparisonSection* ComparisonData::section(const QString& title) const {
   for (const auto& s : sections)
@@ -143,24 +149,9 @@ QString runName(const pva::RunComparison& r) {
   return {};
 }
 
-/// Runs of each side, when their counts differ (a total over 10 runs against one over 2 is no
-/// change of the program): {base, current}; {0, 0} when they agree.
-std::pair<unsigned, unsigned> differingRunCounts(const pva::CycleComparison& c) {
-  unsigned base = 0, current = 0;
-  for (const auto& run : c.matchedRuns) {
-    base += run.inBase() ? 1 : 0;
-    current += run.inCurrent() ? 1 : 0;
-  }
-  return base == current ? std::pair<unsigned, unsigned>{0, 0}
-                         : std::pair<unsigned, unsigned>{base, current};
-}
-
-/// Marks a total that sums over all runs as not comparable when the run counts differ.
-void notComparableOverRuns(ComparisonRow& r, std::pair<unsigned, unsigned> runs) {
-  if (runs.first == runs.second) return;
-  r.comparable = false;
-  r.comparisonNote =
-      QStringLiteral("%1 vs %2 runs: compare per run").arg(runs.first).arg(runs.second);
+/// A total over all runs compares by the reports' run basis (per run when their counts differ).
+void overRuns(ComparisonRow& r, const pva::RunBasis& basis) {
+  r.basis = basis;
 }
 
 ComparisonSection runSection(const pva::CycleComparison& c) {
@@ -168,7 +159,7 @@ ComparisonSection runSection(const pva::CycleComparison& c) {
       sec::runs,
       {totalRow(QStringLiteral("Total (Σ runs = total cycles)"), c.runsTotal, Unit::Count)},
       false};
-  notComparableOverRuns(s.rows.front(), differingRunCounts(c));
+  overRuns(s.rows.front(), c.basis);
   for (const auto& run : c.matchedRuns) { // in run order: runs are few
     ComparisonRow r = valueRow(runName(run), run.cycles, Unit::Count);
     r.inBase = run.inBase();
@@ -229,15 +220,13 @@ QStringList warningsOf(const pva::ReportComparison& c) {
                         "are not the program's alone.")
              .arg(what.join(QStringLiteral(", ")));
   }
-  if (c.hasExecution) {
-    const auto runs = differingRunCounts(c.cycles);
-    if (runs.first != runs.second)
-      w << QStringLiteral(
-               "The base has %1 runs and the current %2: totals over all runs are not compared; "
-               "compare the runs one by one (Runs).")
-               .arg(runs.first)
-               .arg(runs.second);
-  }
+  if (c.hasExecution && c.cycles.basis.perRun())
+    w << QStringLiteral(
+             "The base has %1 runs and the current %2: figures summed over all runs (cycles, "
+             "steps, stream copies, compute sets, programs, operations) are compared per run, "
+             "each report's total divided by its runs, in every view.")
+             .arg(c.cycles.basis.baseRuns)
+             .arg(c.cycles.basis.currentRuns);
   const pva::ProgramsInCommon& p = c.programsInCommon;
   if (!p.related)
     w << QStringLiteral(
@@ -295,9 +284,8 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
                      : QStringLiteral("Total (not compared: a report has no execution profile)"),
                  c.cycles.total, Unit::Count)},
        false});
-  const auto runCounts =
-      c.hasExecution ? differingRunCounts(c.cycles) : std::pair<unsigned, unsigned>{0, 0};
-  notComparableOverRuns(d.sections.back().rows.front(), runCounts);
+  const pva::RunBasis runBasis = c.hasExecution ? c.cycles.basis : pva::RunBasis();
+  overRuns(d.sections.back().rows.front(), runBasis);
   if (c.hasExecution) {
     d.sections.push_back(listSection(sec::kinds, Unit::Count,
                                      QStringLiteral("Total (Σ kinds: busy tile cycles)"),
@@ -314,12 +302,20 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
   }
   if (c.operations.compared) addOperationSections(d, c.operations, hide, c.hasExecution);
   // Cycles summed over all runs (kinds, compute sets, programs, operations' cycles): with
-  // different numbers of runs on the two sides, no row of them is a change of the program.
+  // different numbers of runs on the two sides, they compare per run.
   for (ComparisonSection& s : d.sections)
     if (s.title == sec::kinds || s.title == sec::streamCopies || s.title == sec::computeSets ||
-        s.title == sec::programs || s.title == sec::opCycles)
+        s.title == sec::programs || s.title == sec::opCycles) {
       for (ComparisonRow& r : s.rows)
-        notComparableOverRuns(r, runCounts);
+        overRuns(r, runBasis);
+      // Lists sorted by change: by the change as compared (per run), not by run count. The
+      // stream copies keep libpva's fixed order; the totals row stays first.
+      if (runBasis.perRun() && s.title != sec::streamCopies && s.rows.size() > 1) {
+        std::vector<ComparisonRow> named(s.rows.begin() + 1, s.rows.end());
+        sortByChange(named);
+        std::copy(named.begin(), named.end(), s.rows.begin() + 1);
+      }
+    }
   d.liveness = c.liveness;
   return d;
 }
@@ -327,7 +323,7 @@ ComparisonData comparisonData(const pva::ReportComparison& c, const QString& bas
 ComparisonData loadComparison(const Document& doc, Progress& progress) {
   if (!doc.base()) throw DocumentError("no base report to compare with");
   progress.report(0.05);
-  const pva::ReportComparison c = pva::compare(doc.base()->openReport(), doc.openReport());
+  const pva::ReportComparison c = pva::compare(doc.base()->report(), doc.report());
   progress.report(0.95);
   ComparisonData d = comparisonData(c, doc.base()->displayName(), doc.displayName());
   progress.report(1.0);

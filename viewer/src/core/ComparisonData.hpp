@@ -27,15 +27,21 @@ struct ComparisonRow {
   bool inBase = true, inCurrent = true;
   Unit unit = Unit::Count;
   bool total = false; ///< the section's totals row
-  /// False when the two values cover different things (totals over different numbers of runs):
-  /// no difference is shown, the row says why (comparisonNote).
+  /// False when the two values cover different things: no difference is shown, the row says
+  /// why (comparisonNote).
   bool comparable = true;
   QString comparisonNote; ///< shown instead of a difference when !comparable
+  /// Figures summed over all runs: how they compare (pva::RunBasis; per run when the reports ran
+  /// different numbers of runs). Default: as they are.
+  pva::RunBasis basis;
   /// Both sides have the row: a row missing from one side is "missing", not a change.
   bool inBoth() const { return inBase && inCurrent; }
   QString baseText, currentText; ///< Unit::Text: the values as shown (a target's architecture)
-  /// Saturated as pva::ComparedValue::delta (values of 2^63 and more must not overflow).
-  std::int64_t delta() const { return pva::ComparedValue{base, current}.delta(); }
+  /// Saturated as pva::ComparedValue::delta (values of 2^63 and more must not overflow); per run
+  /// (rounded) when basis.perRun().
+  std::int64_t delta() const;
+  /// basis.relative: per run when basis.perRun().
+  double relative() const { return basis.relative({base, current}); }
   /// Text rows differ when their texts do; others when their values do.
   bool differs() const { return unit == Unit::Text ? baseText != currentText : base != current; }
 };

@@ -56,7 +56,8 @@ std::shared_ptr<const Document> Document::resolve(const QString& path) {
   if (doc->isReport()) {
     doc->debug_ = debugBeside(doc->profile_);
     try {
-      doc->openReport(); // checks the header, version and debug match now, not on some page later
+      // Opening checks the header, version and debug match now, not on some page later.
+      doc->session_ = std::make_shared<const Session>(doc->profile_, doc->debug_);
     } catch (const pva::Exception& e) {
       throw DocumentError(e.what());
     }
@@ -88,12 +89,6 @@ QString Document::displayName() const {
 
 QString Document::title() const {
   return base_ ? base_->displayName() + QStringLiteral(" → ") + displayName() : displayName();
-}
-
-pva::Report Document::openReport() const {
-  const std::string profile = profile_.toStdString();
-  return debug_.isEmpty() ? pva::openReport(profile)
-                          : pva::openReport(profile, debug_.toStdString());
 }
 
 } // namespace tessera::viewer

@@ -2,9 +2,12 @@
 // trace (.pvti), or two reports to compare. Resolving checks that the files exist and that a
 // report opens, so a bad path is reported at once, naming the file and the problem.
 //
-// Threads: a pva::Report is one SQLite connection and must stay on one thread, so every thread
-// that reads calls openReport() for its own (opening reads only the report's identity, ~0.2 ms).
+// A report document has one Session (core/Session.hpp): the one pva::Report all its pages read
+// (pva::Report is thread-safe) and the derivations they share, each run once. Copies of a
+// Document (the current side of a comparison) share the session.
 #pragma once
+
+#include "core/Session.hpp"
 
 #include <QString>
 #include <memory>
@@ -48,13 +51,16 @@ public:
   /// For window titles: displayName(), or "base → current" when comparing.
   QString title() const;
 
-  /// A new reader for the calling thread. Throws pva::Exception.
-  pva::Report openReport() const;
+  /// Reports only: the document's one reader, shared by every page and thread.
+  const pva::Report& report() const { return session_->report(); }
+  /// Reports only: the derivations every page shares (core/Session.hpp).
+  const Session& session() const { return *session_; }
 
 private:
   Kind kind_ = Kind::Report;
   QString source_, profile_, debug_, trace_;
   std::shared_ptr<const Document> base_;
+  std::shared_ptr<const Session> session_;
 };
 
 } // namespace tessera::viewer

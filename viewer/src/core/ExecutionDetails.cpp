@@ -22,7 +22,7 @@ QString tr(const char* text) {
 } // namespace
 
 StepDetails loadStepDetails(const Document& doc, std::uint64_t stepIndex) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::ExecutionReport execution = report.execution();
   const pva::ExecutionSteps steps = execution.steps();
   if (stepIndex >= steps.size())
@@ -93,7 +93,7 @@ StepDetails loadStepDetails(const Document& doc, std::uint64_t stepIndex) {
 
 StepDetails loadBlockDetails(const Document& doc, const FlameBlockQuery& block,
                              const pva::SpanFigures* scope) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   StepDetails d;
   d.step = block.firstStep;
   auto text = [&](const QString& name, const QString& value) {
@@ -171,7 +171,7 @@ TileCycles loadTileCycles(const Document& doc, std::uint64_t firstStep, std::uin
   TileCycles t;
   t.firstStep = firstStep;
   t.lastStep = firstStep;
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::ExecutionSteps steps = report.execution().steps();
   lastStep = std::min<std::uint64_t>(lastStep, steps.size());
   if (lastStep <= firstStep) return t;

@@ -17,15 +17,12 @@ ExecutionFigures loadExecutionFigures(const Document& doc, Progress& progress) {
   ExecutionFigures out;
   const auto base = doc.base();
   // The base (when there is one) is the first half of the work.
-  auto analyse = [&progress](const Document& d, double from, double to) {
-    progress.setStage(from, to);
-    return pva::analyseExecution(d.openReport(), [&progress](double done) {
-      if (progress.cancelled()) throw Cancelled{};
-      progress.report(done);
-    });
-  };
-  if (base) out.base = analyse(*base, 0, 0.5);
-  out.current = analyse(doc, base ? 0.5 : 0, 1);
+  if (base) {
+    progress.setStage(0, 0.5);
+    out.base = base->session().execution(progress);
+  }
+  progress.setStage(base ? 0.5 : 0, 1);
+  out.current = doc.session().execution(progress);
   return out;
 }
 

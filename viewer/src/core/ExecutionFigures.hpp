@@ -7,14 +7,15 @@
 #include "core/Document.hpp"
 
 #include <QString>
-#include <optional>
+#include <memory>
 #include <pva/Analysis.hpp>
 
 namespace tessera::viewer {
 
 struct ExecutionFigures {
-  pva::ExecutionAnalysis current;
-  std::optional<pva::ExecutionAnalysis> base; ///< compare mode: the base report's
+  /// The sessions' analyses (Session::execution), shared with every other page: never null.
+  std::shared_ptr<const pva::ExecutionAnalysis> current;
+  std::shared_ptr<const pva::ExecutionAnalysis> base; ///< compare mode: the base report's
 
   /// The figures of run `run` (-1: all runs) of `analysis`; null when it has no such run.
   static const pva::SpanFigures* span(const pva::ExecutionAnalysis& analysis, int run);
@@ -22,7 +23,7 @@ struct ExecutionFigures {
   static QString describe(const pva::SpanFigures& span);
 };
 
-/// Runs pva::analyseExecution on the document (and its base in compare mode); cancellable.
+/// The document's (and in compare mode its base's) Session::execution; cancellable.
 ExecutionFigures loadExecutionFigures(const Document& doc, Progress& progress);
 
 } // namespace tessera::viewer

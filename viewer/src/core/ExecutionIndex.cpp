@@ -129,10 +129,11 @@ void readOperations(const pva::Report& report, ExecutionHeader& h) {
 
 ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
   ExecutionHeader h;
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();
-  h.numIpus = target.numIPUs();
+  h.numIpus = target.ipusPerReplica();
+  h.replicas = std::max(1u, target.numReplicas());
   h.tilesPerIpu = target.tilesPerIpu();
   h.clockHz = target.clockFrequency();
 
@@ -551,7 +552,7 @@ private:
 
 FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress) {
   if (!index.header().hasExecution || index.numSteps() == 0) return {};
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::ExecutionSteps steps = report.execution().steps();
   if (steps.size() != index.numSteps())
     throw pva::Exception(doc.profilePath().toStdString() +

@@ -87,7 +87,11 @@ struct ExecPathNode {
 struct ExecutionHeader {
   bool hasExecution = false;
   QString noExecutionReason; ///< why there is nothing to show (out of memory, no runs)
+  /// The IPUs of one replica: the execution profile records replica 0 (a replicated report's
+  /// other replicas ran the same steps), so a lane per IPU of the device would leave all but
+  /// the first replica's empty.
   unsigned numIpus = 0, tilesPerIpu = 0;
+  unsigned replicas = 1; ///< of the target; lanes show replica 0
   double clockHz = 0;
   std::uint64_t numSteps = 0;
   std::uint64_t origin = 0;              ///< absolute cycle counter of time 0

@@ -107,7 +107,18 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
 }
 
 GraphViewData loadGraphView(const Document& doc, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  GraphViewData data = readGraph(doc, progress);
+  if (!data.present) return data;
+  progress.setStage(0.2, 1.0);
+  QElapsedTimer timer;
+  timer.start();
+  layoutGraph(data, progress);
+  data.layoutSeconds = timer.nsecsElapsed() / 1e9;
+  return data;
+}
+
+GraphViewData readGraph(const Document& doc, Progress& progress) {
+  const pva::Report& report = doc.report();
   if (!pva::hasSerializedGraph(report)) {
     GraphViewData none;
     none.present = false;
@@ -121,18 +132,13 @@ GraphViewData loadGraphView(const Document& doc, Progress& progress) {
   if (progress.cancelled()) throw Cancelled{};
   GraphViewData data = buildGraph(graph, &report);
   if (doc.base()) {
-    const pva::Report base = doc.base()->openReport();
+    const pva::Report& base = doc.base()->report();
     if (pva::hasSerializedGraph(base))
       markChanges(data,
                   pva::openSerializedGraph(pva::serializedGraphPath(base),
                                            pva::SerializedGraphDetail::Outline),
                   graph);
   }
-  progress.setStage(0.2, 1.0);
-  QElapsedTimer timer;
-  timer.start();
-  layoutGraph(data, progress);
-  data.layoutSeconds = timer.nsecsElapsed() / 1e9;
   return data;
 }
 

@@ -24,9 +24,11 @@ namespace tessera::viewer {
 class Document;
 
 struct GraphNode {
-  enum class Kind { ComputeSet, Variable };
+  /// Group: a layer or operation standing for the compute sets and variables under its path
+  /// (GraphGroups), until it is opened.
+  enum class Kind { ComputeSet, Variable, Group };
   Kind kind = Kind::ComputeSet;
-  int index = 0;  ///< into the serialized graph's computeSets or variables
+  int index = 0;  ///< into the serialized graph's computeSets or variables; a Group's group id
   QString name;   ///< full name (search, selection, tooltips)
   QString label;  ///< drawn text, elided to fit the box
   QString detail; ///< second line: "12 vertices on 4 tiles" or "float[64,32], 8 KiB"
@@ -59,6 +61,22 @@ struct GraphViewData {
   bool compared = false;
   QStringList onlyInBase;
   int changedNodes = 0, newNodes = 0;
+  /// A graph shown by groups (shownGraph): some nodes stand for a closed group. Then, by shown
+  /// node, the full graph's node it is (-1 for a group), and by full-graph node, the shown node
+  /// that is it or holds it. Empty when the graph is shown whole (node i is full node i).
+  bool grouped = false;
+  QVector<int> leafOfNode, nodeOfLeaf;
+  int groupsShown = 0; ///< closed groups among the nodes
+  /// The shown node for a full-graph node (itself when shown whole).
+  int shownNodeOf(int leaf) const {
+    if (!grouped) return leaf;
+    return leaf >= 0 && leaf < nodeOfLeaf.size() ? nodeOfLeaf[leaf] : -1;
+  }
+  /// The full-graph node a shown node is (-1: a group).
+  int leafOf(int node) const {
+    if (!grouped) return node;
+    return node >= 0 && node < leafOfNode.size() ? leafOfNode[node] : -1;
+  }
 };
 
 /// Nodes and edges of `graph` (not laid out). `report`, when given, orients each edge by how
@@ -68,7 +86,12 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
 
 /// Reads the document's serialized graph through libpva, builds and lays it out; `present` is
 /// false (and nothing else set) when the report has none. Throws pva::Exception or Cancelled.
+/// The whole graph: for a large one, the Graph page lays out groups (readGraph, GraphGroups).
 GraphViewData loadGraphView(const Document& doc, Progress& progress);
+
+/// Reads and builds the document's graph (marked against the base's when comparing), without
+/// laying it out.
+GraphViewData readGraph(const Document& doc, Progress& progress);
 
 /// Marks each node with its change against the base graph (pva::compareSerializedGraphs).
 void markChanges(GraphViewData& data, const pva::SerializedGraph& base,

@@ -98,7 +98,7 @@ QString LivenessData::programType(std::size_t step) const {
 }
 
 LivenessData loadLiveness(const Document& doc, LivenessScope scope, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   checkScope(report, scope);
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();
@@ -148,7 +148,7 @@ LivenessData loadLiveness(const Document& doc, LivenessScope scope, Progress& pr
 
 StepDetailsData loadStepDetails(const Document& doc, LivenessScope scope,
                                 std::vector<std::size_t> steps, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   checkScope(report, scope);
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();

@@ -34,7 +34,7 @@ unsigned MemoryData::largestTile() const {
 }
 
 MemoryData loadMemory(const Document& doc, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();
   MemoryData d;

@@ -24,7 +24,7 @@ QString OperationTilesData::figureName(Figure f) {
 }
 
 OperationTilesData loadOperationTiles(const Document& doc, std::size_t index, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const std::vector<pva::Operation> ops = pva::OperationAnalysis(report).operations();
   if (index >= ops.size())
     throw pva::InvalidArgumentError("no operation " + std::to_string(index) + " in " +

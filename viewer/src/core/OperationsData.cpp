@@ -20,19 +20,35 @@ std::uint64_t peakNotAlwaysLiveBytes(const std::vector<const OperationInfo*>& op
 
 namespace {
 
+/// An operation whose debug context has no name: where it was made ("(unnamed, Mlp.cpp:106
+/// main)"), else as pva::compareOperations calls it ("(unnamed) " and its first program's name).
+QString unnamedOperation(const pva::Operation& op) {
+  const pva::SourceLocation& loc = op.debugContext()->location();
+  if (!loc.fileName().empty()) {
+    const QString file = QString::fromStdString(loc.fileName()).section(QLatin1Char('/'), -1);
+    QString where = QStringLiteral("%1:%2").arg(file).arg(loc.lineNumber());
+    if (!loc.functionName().empty())
+      where += QLatin1Char(' ') + QString::fromStdString(loc.functionName());
+    return QStringLiteral("(unnamed, %1)").arg(where);
+  }
+  const auto programs = op.programs();
+  return QStringLiteral("(unnamed) ") +
+         (programs.empty() ? QString() : QString::fromStdString(programs.front()->name()));
+}
+
 /// The base report's figures of each operation (pva::compareOperations), and the operations only
 /// the base has as rows of their own.
 void addComparison(const Document& baseDoc, const pva::Report& current,
                    const pva::ExecutionAnalysis& currentExecution, OperationsData& d,
-                   std::set<QString>& layers) {
-  const pva::Report base = baseDoc.openReport();
+                   std::set<QString>& layers, Progress& progress) {
+  const pva::Report& base = baseDoc.report();
   if (!base.hasDebugInfo()) return;
-  const pva::ExecutionAnalysis baseExecution =
-      base.execution().runs().empty() ? pva::ExecutionAnalysis() : pva::analyseExecution(base);
+  const pva::ExecutionAnalysis& baseExecution = *baseDoc.session().execution(progress);
   const pva::OperationsComparison c =
       pva::compareOperations(base, baseExecution, current, currentExecution);
   if (!c.compared) return;
   d.compared = true;
+  d.basis = c.basis;
   for (OperationInfo& op : d.operations)
     op.change = OperationInfo::Change{};
   const auto baseOps = pva::OperationAnalysis(base).operations();
@@ -53,6 +69,7 @@ void addComparison(const Document& baseDoc, const pva::Report& current,
     const pva::Operation& op = baseOps[o.baseIndex];
     OperationInfo info;
     info.name = QString::fromStdString(op.name());
+    if (info.name.isEmpty()) info.name = unnamedOperation(op);
     info.type = QString::fromStdString(op.type());
     info.layer = QString::fromStdString(op.debugContext()->layerName());
     info.debugPath = QString::fromStdString(op.debugContext()->path());
@@ -64,17 +81,12 @@ void addComparison(const Document& baseDoc, const pva::Report& current,
 
 } // namespace
 
-OperationsData loadOperations(const Document& doc, Progress& progress) {
+OperationsData deriveOperations(const pva::Report& report, const pva::ExecutionAnalysis& execution,
+                                Progress& progress) {
   OperationsData d;
-  const pva::Report report = doc.openReport();
   if (!report.hasDebugInfo()) return d;
   d.hasDebugInfo = true;
   d.hasFlopEstimates = report.hasFlopEstimates();
-  // The execution first (the costly part: every step); operations' cycles come from it.
-  const pva::ExecutionAnalysis execution = pva::analyseExecution(report, [&](double done) {
-    if (progress.cancelled()) throw Cancelled{};
-    progress.report(done);
-  });
   const std::vector<pva::ProgramFigures>& programCycles = execution.allRuns.programs;
   const auto ops = pva::OperationAnalysis(report).operations();
   std::set<QString> layers;
@@ -95,6 +107,7 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
                           .arg(QString::fromStdString(loc.fileName()))
                           .arg(loc.lineNumber())
                           .arg(QString::fromStdString(loc.functionName()));
+    if (info.name.isEmpty()) info.name = unnamedOperation(op);
     info.firstStep =
         op.firstStepIndex() ? std::int64_t(*op.firstStepIndex()) : -1; // -1: the model's "no step"
     info.lastStep = op.lastStepIndex() ? std::int64_t(*op.lastStepIndex()) : -1;
@@ -121,7 +134,22 @@ OperationsData loadOperations(const Document& doc, Progress& progress) {
     layers.insert(info.layer);
     d.operations.push_back(std::move(info));
   }
-  if (doc.base()) addComparison(*doc.base(), report, execution, d, layers);
+  for (const QString& l : layers)
+    d.layers << l;
+  return d;
+}
+
+OperationsData loadOperations(const Document& doc, Progress& progress) {
+  const auto base = doc.base();
+  if (base) progress.setStage(0, 0.5);
+  const auto own = doc.session().operations(progress);
+  if (!base || !own->hasDebugInfo) return *own;
+  // Comparing: this report's rows (a copy: the session's stay as they are) with the base's.
+  progress.setStage(0.5, 1);
+  OperationsData d = *own;
+  std::set<QString> layers(d.layers.begin(), d.layers.end());
+  addComparison(*base, doc.report(), *doc.session().execution(progress), d, layers, progress);
+  d.layers.clear();
   for (const QString& l : layers)
     d.layers << l;
   return d;

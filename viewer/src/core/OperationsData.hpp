@@ -9,6 +9,8 @@
 #include <QString>
 #include <cstdint>
 #include <optional>
+#include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -69,6 +71,9 @@ struct OperationsData {
   /// Two reports: every operation has its `change`; operations only the base has follow the
   /// current report's.
   bool compared = false;
+  /// Comparing: how executed cycles (all runs) compare, libpva's pva::RunBasis (per run when the
+  /// reports ran different numbers of runs); the other figures are compile-time ones.
+  pva::RunBasis basis;
 };
 
 /// The same figure for a group of operations: their variables (each once) live at one step.
@@ -77,5 +82,8 @@ std::uint64_t peakNotAlwaysLiveBytes(const std::vector<const OperationInfo*>& op
 /// The current report's operations; comparing (doc.base() with debug information), each with
 /// the base's figures and the base's own operations after them.
 OperationsData loadOperations(const Document& doc, Progress& progress);
+/// One report's operations with their cycles in `execution`: what Session::operations runs once.
+OperationsData deriveOperations(const pva::Report& report, const pva::ExecutionAnalysis& execution,
+                                Progress& progress);
 
 } // namespace tessera::viewer

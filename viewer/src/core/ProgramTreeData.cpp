@@ -39,8 +39,11 @@ ProgramInfo describe(const pva::Program& p) {
 
 } // namespace
 
-ProgramTreeData loadProgramTree(const Document& doc, Progress& progress) {
-  const pva::Report report = doc.openReport();
+std::shared_ptr<const ProgramTreeData> loadProgramTree(const Document& doc, Progress& progress) {
+  return doc.session().programs(progress);
+}
+
+ProgramTreeData deriveProgramTree(const pva::Report& report, Progress& progress) {
   const pva::CompilationReport c = report.compilation();
   const auto programs = c.programs();
   ProgramTreeData d;
@@ -86,25 +89,25 @@ ProgramTreeData loadProgramTree(const Document& doc, Progress& progress) {
 }
 
 ProgramCycles loadProgramCycles(const Document& doc, Progress& progress) {
-  const pva::Report report = doc.openReport();
-  const pva::ExecutionAnalysis analysis = pva::analyseExecution(report, [&](double done) {
-    if (progress.cancelled()) throw Cancelled{};
-    progress.report(done);
-  });
+  const pva::Report& report = doc.report();
+  const auto base = doc.base();
+  if (base) progress.setStage(0, 0.5);
+  const auto baseAnalysis = base ? base->session().execution(progress) : nullptr;
+  progress.setStage(base ? 0.5 : 0, 1);
+  const auto current = doc.session().execution(progress);
+  const pva::ExecutionAnalysis& analysis = *current;
   ProgramCycles out;
   for (const pva::ProgramFigures& p : analysis.allRuns.programs) {
     out.cycles.push_back(p.cycles);
     out.executions.push_back(p.executions);
   }
-  if (doc.base()) {
-    const pva::Report base = doc.base()->openReport();
-    const pva::ExecutionAnalysis baseAnalysis =
-        base.execution().runs().empty() ? pva::ExecutionAnalysis() : pva::analyseExecution(base);
+  if (base) {
     std::map<std::string, ProgramCycles::Change> byName;
     for (const pva::NamedComparison& n :
-         pva::compareProgramCycles(base, baseAnalysis, report, analysis))
+         pva::compareProgramCycles(base->report(), *baseAnalysis, report, analysis))
       byName[n.name] = {n.value.base, n.value.current, n.inBase, n.inCurrent};
     out.compared = true;
+    out.basis = pva::runBasis(base->report(), report);
     const auto programs = report.compilation().programs();
     out.changes.resize(programs.size());
     for (std::size_t i = 0; i < programs.size(); ++i) {

@@ -10,6 +10,8 @@
 #include <QString>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <pva/Compare.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -53,13 +55,21 @@ struct ProgramCycles {
   struct Change {
     std::uint64_t base = 0, current = 0;
     bool inBase = false, inCurrent = false; ///< the name ran in that report
-    bool changed() const { return inBase != inCurrent || base != current; }
+    /// Present on one side only, or its cycles changed as `basis` compares them (per run when
+    /// the reports ran different numbers of runs).
+    bool changed(const pva::RunBasis& basis) const {
+      return inBase != inCurrent || basis.delta({base, current}) != 0;
+    }
   };
   bool compared = false;
+  pva::RunBasis basis;         ///< comparing: pva::runBasis of the two reports
   std::vector<Change> changes; ///< by program id when compared
 };
 
-ProgramTreeData loadProgramTree(const Document& doc, Progress& progress);
+/// The document's program tree: its session's, derived once (Session::programs).
+std::shared_ptr<const ProgramTreeData> loadProgramTree(const Document& doc, Progress& progress);
+/// What Session::programs runs once per report.
+ProgramTreeData deriveProgramTree(const pva::Report& report, Progress& progress);
 /// Comparing (doc.base()), the changes too.
 ProgramCycles loadProgramCycles(const Document& doc, Progress& progress);
 

@@ -2,6 +2,7 @@
 #include "core/SummaryData.hpp"
 
 #include "core/Format.hpp"
+#include "core/RunBasisText.hpp"
 
 #include <QDir>
 #include <QFileInfo>
@@ -25,6 +26,11 @@ const SummaryRow* SummaryData::row(const QString& sectionTitle, const QString& n
 
 namespace {
 
+/// The stream-copy section's title (its rows sum over all runs).
+QString streamCopySectionTitle() {
+  return QStringLiteral("Stream copies");
+}
+
 bool isNumber(const SummaryValue& v) {
   return v.kind != SummaryValue::Kind::Text;
 }
@@ -33,12 +39,12 @@ bool isNumber(const SummaryValue& v) {
 
 std::int64_t SummaryRow::delta() const {
   if (!inBoth() || !isNumber(value) || !isNumber(baseValue)) return 0;
-  return pva::ComparedValue{baseValue.number, value.number}.delta();
+  return roundedDelta(basis, {baseValue.number, value.number});
 }
 
 double SummaryRow::relative() const {
   if (!inBoth() || !isNumber(value) || !isNumber(baseValue)) return 0;
-  return pva::ComparedValue{baseValue.number, value.number}.relative();
+  return basis.relative({baseValue.number, value.number});
 }
 
 bool SummaryRow::differs() const {
@@ -70,6 +76,7 @@ SummaryData compareSummaries(const SummaryData& base, const SummaryData& current
       }
       SummaryRow r = row;
       r.baseValue = other->value;
+      r.baseNote = other->note;
       out.rows.push_back(std::move(r));
     }
     if (b)
@@ -105,18 +112,15 @@ SummaryData compareSummaries(const SummaryData& base, const SummaryData& current
     }
     s.rows = std::move(rows);
   }
-  // Totals over different numbers of runs are not a change of the program: compare per run.
+  // Totals over all runs follow libpva's rule: per run when the run counts differ.
   const SummaryRow* runs = d.row(QStringLiteral("Execution"), QStringLiteral("Runs"));
-  if (runs && runs->inBoth() && runs->differs())
+  if (runs && runs->inBoth()) {
+    const pva::RunBasis basis{runs->baseValue.number, runs->value.number};
     for (SummarySection& s : d.sections)
-      if (s.title == QStringLiteral("Execution"))
+      if (s.title == QStringLiteral("Execution") || s.title == streamCopySectionTitle())
         for (SummaryRow& r : s.rows)
-          if (r.name != QStringLiteral("Runs")) {
-            r.comparable = false;
-            r.comparisonNote = QStringLiteral("%1 vs %2 runs: compare per run")
-                                   .arg(runs->baseValue.number)
-                                   .arg(runs->value.number);
-          }
+          if (r.name != QStringLiteral("Runs")) r.basis = basis;
+  }
   for (const SummarySection& b : base.sections)
     if (!current.section(b.title)) {
       SummarySection out{b.title, {}, b.scope};
@@ -305,7 +309,7 @@ SummarySection vertexCyclesSection(const pva::ReportSummary& summary) {
 /// Stream-copy steps' cycles by what they copy to or from (pva::SpanFigures::streamCopyCycles,
 /// all runs): the one Summary figure that needs a pass over the steps.
 SummarySection streamCopySection(const pva::StreamCopyCycles& sc) {
-  SummarySection s{QStringLiteral("Stream copies"),
+  SummarySection s{streamCopySectionTitle(),
                    {},
                    QStringLiteral("all runs, one replica; each step at its slowest IPU")};
   const std::uint64_t total = sc.total();
@@ -329,13 +333,13 @@ SummarySection streamCopySection(const pva::StreamCopyCycles& sc) {
 namespace {
 
 SummaryData loadOneSummary(const Document& doc, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   SummaryData d;
   d.sections.push_back(reportSection(doc, report));
   d.sections.push_back(targetSection(report));
   progress.report(0.1);
   if (progress.cancelled()) throw Cancelled{};
-  const pva::ReportSummary summary = pva::summarize(report);
+  const pva::ReportSummary& summary = *doc.session().summary();
   progress.report(0.8);
   d.sections.push_back(graphSection(summary.graph));
   d.sections.push_back(memorySection(summary.memory, summary.target.bytesPerTile()));
@@ -344,11 +348,10 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   // A report older than format 1.3 did not record the rules.
   if (!summary.vertexCycles.rules.empty()) d.sections.push_back(vertexCyclesSection(summary));
   if (summary.execution.profiled) {
-    const pva::ExecutionAnalysis a = pva::analyseExecution(report, [&](double done) {
-      if (progress.cancelled()) throw Cancelled{};
-      progress.report(0.8 + 0.15 * done);
-    });
-    d.sections.push_back(streamCopySection(a.allRuns.streamCopyCycles));
+    progress.setStage(0.8, 0.95);
+    const auto a = doc.session().execution(progress);
+    progress.setStage(0, 1);
+    d.sections.push_back(streamCopySection(a->allRuns.streamCopyCycles));
   }
   SummarySection options{QStringLiteral("Engine options"), {}, {}};
   for (const auto& [key, value] : report.engineOptions())

@@ -7,6 +7,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <pva/Compare.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -30,14 +31,20 @@ struct SummaryRow {
   /// `value` and `note` are the current report's (the base's note when only the base has it).
   SummaryValue baseValue{};
   bool inBase = true, inCurrent = true;
-  /// False when the two values cover different things (totals over different numbers of runs):
-  /// the difference column says why (comparisonNote) instead of showing one.
+  /// False when the two values cover different things: the difference column says why
+  /// (comparisonNote) instead of showing one.
   bool comparable = true;
   QString comparisonNote{};
+  /// Comparing: the base report's note (its file's size, its largest tile...).
+  QString baseNote{};
+  /// Figures summed over all runs (the Execution and Stream copies sections): how they compare,
+  /// pva::RunBasis (per run when the reports ran different numbers of runs).
+  pva::RunBasis basis{};
   bool inBoth() const { return inBase && inCurrent; }
-  /// Numbers: pva::ComparedValue's saturated current - base (0 for text or a row on one side).
+  /// Numbers: pva::ComparedValue's saturated current - base (0 for text or a row on one side);
+  /// per run, rounded, when basis.perRun().
   std::int64_t delta() const;
-  /// Numbers: pva::ComparedValue::relative (0 for text or a row on one side).
+  /// Numbers: basis.relative (0 for text or a row on one side).
   double relative() const;
   /// Both sides have the row and their values differ (texts compared as text).
   bool differs() const;
@@ -67,7 +74,8 @@ struct SummaryData {
 SummaryData loadSummary(const Document& doc, Progress& progress);
 
 /// The two reports' summaries side by side: sections and rows paired by title and name, in the
-/// current report's order, then what only the base has. Differences are pva::ComparedValue's.
+/// current report's order, then what only the base has. Differences are pva::ComparedValue's;
+/// those of figures summed over all runs follow pva::RunBasis of the two Execution "Runs" rows.
 SummaryData compareSummaries(const SummaryData& base, const SummaryData& current);
 
 } // namespace tessera::viewer

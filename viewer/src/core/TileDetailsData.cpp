@@ -27,7 +27,7 @@ void checkCancelled(Progress& progress) {
 
 TileDetailsData loadTileDetails(const Document& doc, std::vector<unsigned> tiles,
                                 Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();
   TileDetailsData d;

@@ -57,7 +57,7 @@ TileMapData loadTileMap(const Document& doc, Progress& progress) {
   d.numIpus = memory.numIpus;
   d.bytesPerTile = memory.bytesPerTile;
   d.memory = memory.includingGaps;
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   d.tilesPerReplica = report.compilation().target().tilesPerReplica();
   d.cycles.assign(d.numTiles, 0);
   d.profiled = !report.execution().runs().empty();

@@ -21,7 +21,7 @@ std::vector<std::size_t> VariableLives::matching(const QStringList& terms,
 }
 
 VariableLives loadVariableLives(const Document& doc, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::CompilationReport compilation = report.compilation();
   VariableLives out;
   out.steps = compilation.livenessProgramSteps().size();

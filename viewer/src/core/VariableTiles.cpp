@@ -40,7 +40,7 @@ VariableTiles::bytesPerTile(const std::vector<std::uint32_t>& picked) const {
 }
 
 VariableTiles loadVariableTiles(const Document& doc, Progress& progress) {
-  const pva::Report report = doc.openReport();
+  const pva::Report& report = doc.report();
   const pva::CompilationReport compilation = report.compilation();
   const pva::Target target = compilation.target();
   VariableTiles d;

@@ -2,6 +2,7 @@
 #include "models/ComparisonModel.hpp"
 
 #include "core/Format.hpp"
+#include "core/RunBasisText.hpp"
 #include "core/Settings.hpp"
 
 #include <QBrush>
@@ -80,6 +81,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     return {};
   case Qt::ToolTipRole:
     if (index.column() == NameColumn) return r.name;
+    if ((index.column() == DeltaColumn || index.column() == RelativeColumn) && r.inBoth())
+      return perRunTip(r.basis, {r.base, r.current});
     return {};
   case Qt::DisplayRole:
     switch (index.column()) {
@@ -98,12 +101,13 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
       if (!r.inBoth())
         return r.inBase ? QStringLiteral("missing in current") : QStringLiteral("missing in base");
       if (!r.comparable) return r.comparisonNote;
-      return bytes ? formatBytesDelta(r.delta(), units) : formatCountDelta(r.delta());
+      return (bytes ? formatBytesDelta(r.delta(), units) : formatCountDelta(r.delta())) +
+             perRunSuffix(r.basis);
     case RelativeColumn:
       if (text || (target && !r.differs()) || !r.inBoth() || !r.comparable) return QString();
       if (r.base == 0) return r.current == 0 ? QStringLiteral("0.0 %") : QStringLiteral("new");
-      return (r.delta() > 0 ? QStringLiteral("+") : QString()) +
-             formatPercent(pva::ComparedValue{r.base, r.current}.relative());
+      return (r.delta() > 0 ? QStringLiteral("+") : QString()) + formatPercent(r.relative()) +
+             perRunSuffix(r.basis);
     default:
       return {};
     }

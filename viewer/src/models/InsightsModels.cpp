@@ -45,9 +45,9 @@ void WorstTilesModel::setData(std::shared_ptr<const InsightsData> d) {
 QVariant WorstTilesModel::cell(const pva::TileInsight& t, int column, int role) const {
   switch (column) {
   case 0:
-    return countCell(t.tile, role);
+    return idCell(t.tile, role);
   case 1:
-    return countCell(t.ipu, role);
+    return idCell(t.ipu, role);
   case 2:
     return bytesCell(t.includingGapsBytes, role);
   case 3:
@@ -189,8 +189,13 @@ QVariant SuggestionsModel::cell(const pva::Suggestion& s, int column, int role) 
   case 2:
     return textCell(QString::fromStdString(s.scope), role);
   case 3:
-    if (s.scope.rfind("tile ", 0) != 0) return textCell(QStringLiteral("-"), role);
-    return textCell(s.wouldFit ? tr("yes") : tr("no"), role);
+    if (s.scope.rfind("tile ", 0) == 0) return textCell(s.wouldFit ? tr("yes") : tr("no"), role);
+    // The whole model: how many of the tiles over their memory it would bring within it.
+    if (s.tilesOver > 0)
+      return textCell(tr("%1 of the %2 tiles over")
+                          .arg(formatCount(s.tilesThatWouldFit), formatCount(s.tilesOver)),
+                      role);
+    return textCell(QStringLiteral("-"), role);
   }
   return {};
 }

@@ -12,7 +12,7 @@ IpuFiguresModel::IpuFiguresModel(QObject* parent) : QAbstractTableModel(parent) 
 void IpuFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures, int run) {
   beginResetModel();
   figures_ = std::move(figures);
-  span_ = figures_ ? ExecutionFigures::span(figures_->current, run) : nullptr;
+  span_ = figures_ ? ExecutionFigures::span(*figures_->current, run) : nullptr;
   endResetModel();
 }
 

@@ -19,7 +19,7 @@ void LoweredVariablesModel::setDetails(std::shared_ptr<const TileDetailsData> de
 QVariant LoweredVariablesModel::cell(const TileVariableRow& row, int column, int role) const {
   switch (column) {
   case TileColumn:
-    return allTiles() ? textCell(tr("all"), role) : countCell(row.tile, role);
+    return allTiles() ? textCell(tr("all"), role) : idCell(row.tile, role);
   case NameColumn:
     return textCell(row.name, role);
   case SizeColumn:

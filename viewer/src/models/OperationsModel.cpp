@@ -2,6 +2,7 @@
 #include "models/OperationsModel.hpp"
 
 #include "core/Format.hpp"
+#include "core/RunBasisText.hpp"
 #include "core/Settings.hpp"
 
 #include <QBrush>
@@ -146,6 +147,15 @@ bool isCurrentFigure(int column) {
 
 } // namespace
 
+pva::RunBasis OperationsModel::basisOf(int column) const {
+  // Executed cycles sum over all runs; memory and code are the compiled program's.
+  return data_ && column == ExecutedDeltaColumn ? data_->basis : pva::RunBasis();
+}
+
+std::int64_t OperationsModel::deltaOf(int column, const pva::ComparedValue& v) const {
+  return roundedDelta(basisOf(column), v);
+}
+
 QVariant OperationsModel::sortValue(const OperationInfo& op, int column) const {
   if (isCompareColumn(column)) {
     if (!op.change) return {};
@@ -155,7 +165,7 @@ QVariant OperationsModel::sortValue(const OperationInfo& op, int column) const {
     // Missing on one side is not a change: such rows sort below every change.
     if (!op.change->inBase || !op.change->inCurrent)
       return QVariant::fromValue<qlonglong>(std::numeric_limits<qlonglong>::min());
-    return QVariant::fromValue<qlonglong>(v.delta());
+    return QVariant::fromValue<qlonglong>(deltaOf(column, v));
   }
   switch (column) {
   case NameColumn:
@@ -243,11 +253,13 @@ QVariant OperationsModel::compareData(const OperationInfo& op, int column, int r
   const bool oneSide = !c.inBase || !c.inCurrent;
   if (role == Qt::ForegroundRole) {
     if (oneSide) return QBrush(QColor(0x80, 0x80, 0x80));
-    const std::int64_t d = compared(op, column).delta();
+    const std::int64_t d = deltaOf(column, compared(op, column));
     if (isDeltaColumn(column) && d != 0)
       return QBrush(d > 0 ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
     return {};
   }
+  if (role == Qt::ToolTipRole && isDeltaColumn(column) && !oneSide)
+    return perRunTip(basisOf(column), compared(op, column));
   if (role != Qt::DisplayRole) return {};
   if (!isCompareColumn(column))
     return tr("missing"); // a current figure of an operation only the base has
@@ -257,7 +269,8 @@ QVariant OperationsModel::compareData(const OperationInfo& op, int column, int r
     return c.inBase ? (bytes ? formatBytes(v.base, units) : formatCount(v.base)) : tr("missing");
   if (!c.inBase) return tr("new");
   if (!c.inCurrent) return tr("missing in current");
-  return bytes ? formatBytesDelta(v.delta(), units) : formatCountDelta(v.delta());
+  const std::int64_t d = deltaOf(column, v);
+  return (bytes ? formatBytesDelta(d, units) : formatCountDelta(d)) + perRunSuffix(basisOf(column));
 }
 
 QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -312,6 +325,15 @@ QVariant OperationsModel::headerData(int section, Qt::Orientation orientation, i
   if (role == Qt::DisplayRole && data_ && data_->compared &&
       (section == ExecutedColumn || section == AlwaysLiveColumn || section == CodeColumn))
     return tr(names[section]) + tr(" (current)");
+  // Reports with different numbers of runs: the cycles' change is per run (pva::RunBasis).
+  if (section == ExecutedDeltaColumn && data_ && data_->basis.perRun()) {
+    if (role == Qt::DisplayRole) return tr(names[section]) + tr(" per run");
+    if (role == Qt::ToolTipRole)
+      return tr("Cycles per run in the current report minus the base's: the base ran %1 runs, "
+                "the current %2, so each report's cycles are divided by its runs")
+          .arg(data_->basis.baseRuns)
+          .arg(data_->basis.currentRuns);
+  }
   if (role == Qt::DisplayRole) return tr(names[section]);
   if (role == Qt::ToolTipRole) return tr(tips[section]);
   return {};

@@ -74,6 +74,10 @@ private:
   void rebuild();
   QVariant sortValue(const OperationInfo& op, int column) const;
   QVariant compareData(const OperationInfo& op, int column, int role, MemoryUnits units) const;
+  /// How a compare column's two values compare (per run for executed cycles when the run counts
+  /// differ), and its change so (rounded).
+  pva::RunBasis basisOf(int column) const;
+  std::int64_t deltaOf(int column, const pva::ComparedValue& v) const;
   std::shared_ptr<const OperationsData> data_;
   std::vector<std::size_t> rows_;
   QString layer_, text_;

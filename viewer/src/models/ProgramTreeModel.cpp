@@ -2,6 +2,7 @@
 #include "models/ProgramTreeModel.hpp"
 
 #include "core/Format.hpp"
+#include "core/RunBasisText.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -82,7 +83,7 @@ ProgramTreeModel::Change ProgramTreeModel::changeAt(std::uint32_t node) const {
     const ProgramCycles::Change& c = cycles_->changes[programId];
     if (c.inCurrent && !c.inBase) return Change::New;
     if (c.inBase && !c.inCurrent) return Change::Gone;
-    if (c.changed()) return Change::Changed;
+    if (c.changed(cycles_->basis)) return Change::Changed;
   }
   return node < changedInside_.size() && changedInside_[node] ? Change::Inside : Change::None;
 }
@@ -105,13 +106,20 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
       f.setItalic(change == Change::Inside);
       return f;
     }
+    const pva::RunBasis& basis = cycles_->basis;
+    const std::int64_t delta = c ? roundedDelta(basis, {c->base, c->current}) : 0;
     if (role == Qt::ForegroundRole && c && index.column() == CyclesDeltaColumn && c->inBase &&
-        c->inCurrent && c->base != c->current)
-      return QBrush(c->current > c->base ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
-    if (role == Qt::ToolTipRole && index.column() == CyclesDeltaColumn && c)
-      return tr("Cycles of the steps named %1, all runs: %2 in the base, %3 in the current report")
-          .arg(p.name, c->inBase ? formatCount(c->base) : tr("none"),
-               c->inCurrent ? formatCount(c->current) : tr("none"));
+        c->inCurrent && delta != 0)
+      return QBrush(delta > 0 ? QColor(0xd0, 0x3a, 0x3a) : QColor(0x2e, 0x9a, 0x4a));
+    if (role == Qt::ToolTipRole && index.column() == CyclesDeltaColumn && c) {
+      QString tip =
+          tr("Cycles of the steps named %1, all runs: %2 in the base, %3 in the current report")
+              .arg(p.name, c->inBase ? formatCount(c->base) : tr("none"),
+                   c->inCurrent ? formatCount(c->current) : tr("none"));
+      if (c->inBase && c->inCurrent && basis.perRun())
+        tip += QStringLiteral("\n") + perRunTip(basis, {c->base, c->current});
+      return tip;
+    }
     // By name, as the Compare view's Programs: the steps sharing a name (a stream copy's Begin,
     // Mid and End) add up, so both sides are shown, not the base beside one program's cycles.
     if (role == Qt::DisplayRole && index.column() == BaseCyclesColumn)
@@ -125,9 +133,7 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
       if (!c->inBase && !c->inCurrent) return QVariant();
       if (!c->inBase) return tr("new");
       if (!c->inCurrent) return tr("missing in current");
-      return c->base == c->current
-                 ? tr("same")
-                 : formatCountDelta(pva::ComparedValue{c->base, c->current}.delta());
+      return delta == 0 ? tr("same") : formatCountDelta(delta) + perRunSuffix(basis);
     }
   }
   if (role == Qt::TextAlignmentRole && index.column() >= CyclesColumn)
@@ -169,7 +175,8 @@ QVariant ProgramTreeModel::headerData(int section, Qt::Orientation orientation, 
   case BaseCyclesColumn:
     return tr("Cycles of its name: base → current");
   case CyclesDeltaColumn:
-    return tr("Cycles Δ (by name)");
+    return cycles_ && cycles_->basis.perRun() ? tr("Cycles Δ per run (by name)")
+                                              : tr("Cycles Δ (by name)");
   default:
     return {};
   }

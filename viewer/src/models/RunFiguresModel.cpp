@@ -15,7 +15,8 @@ void RunFiguresModel::setFigures(std::shared_ptr<const ExecutionFigures> figures
   rows_.clear();
   scope_.clear();
   compare_ = figures_ && figures_->base;
-  const pva::SpanFigures* cur = figures_ ? ExecutionFigures::span(figures_->current, run) : nullptr;
+  const pva::SpanFigures* cur =
+      figures_ ? ExecutionFigures::span(*figures_->current, run) : nullptr;
   const pva::SpanFigures* base = compare_ ? ExecutionFigures::span(*figures_->base, run) : nullptr;
   if (cur || base) {
     scope_ = ExecutionFigures::describe(cur ? *cur : *base);

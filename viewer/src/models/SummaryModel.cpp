@@ -1,6 +1,7 @@
 // The Summary tree over SummaryData (index arithmetic in SectionTreeModel).
 #include "models/SummaryModel.hpp"
 
+#include "core/RunBasisText.hpp"
 #include "core/Settings.hpp"
 
 #include <QBrush>
@@ -57,6 +58,8 @@ QString formatValue(const SummaryValue& v) {
 QVariant SummaryModel::compareData(const SummaryRow& r, int column, int role) const {
   const bool number = r.value.kind != SummaryValue::Kind::Text ||
                       (!r.inCurrent && r.baseValue.kind != SummaryValue::Kind::Text);
+  if (role == Qt::ToolTipRole && column == DeltaColumn && r.inBoth() && number && r.basis.perRun())
+    return perRunTip(r.basis, {r.baseValue.number, r.value.number});
   switch (role) {
   case Qt::DisplayRole:
   case Qt::ToolTipRole:
@@ -68,7 +71,11 @@ QVariant SummaryModel::compareData(const SummaryRow& r, int column, int role) co
     case CurrentColumn:
       return r.inCurrent ? formatValue(r.value) : tr("missing");
     case CompareNoteColumn:
-      return r.note;
+      // Each report's note (a file's size, a largest tile): one when they agree or one side
+      // has none.
+      if (!r.inBoth() || r.baseNote == r.note || r.baseNote.isEmpty()) return r.note;
+      if (r.note.isEmpty()) return tr("base: %1").arg(r.baseNote);
+      return tr("base: %1; current: %2").arg(r.baseNote, r.note);
     case DeltaColumn: {
       if (!r.inBase) return tr("missing in base");
       if (!r.inCurrent) return tr("missing in current");
@@ -81,10 +88,12 @@ QVariant SummaryModel::compareData(const SummaryRow& r, int column, int role) co
                                  ? formatBytesDelta(d, Settings::instance().memoryUnits())
                                  : formatCountDelta(d);
       const double rel = r.relative();
+      const QString perRun = perRunSuffix(r.basis);
       return std::isfinite(rel)
-                 ? QStringLiteral("%1 (%2%3)")
-                       .arg(amount, rel > 0 ? QStringLiteral("+") : QString(), formatPercent(rel))
-                 : amount;
+                 ? QStringLiteral("%1%2 (%3%4)")
+                       .arg(amount, perRun, rel > 0 ? QStringLiteral("+") : QString(),
+                            formatPercent(rel))
+                 : amount + perRun;
     }
     default:
       return {};
@@ -179,7 +188,7 @@ QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int 
     case DeltaColumn:
       return tr("Difference");
     case CompareNoteColumn:
-      return tr("Note (current)");
+      return tr("Notes");
     default:
       return {};
     }

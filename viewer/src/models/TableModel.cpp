@@ -53,6 +53,11 @@ QVariant TableModel::bytesDeltaCell(std::int64_t bytes, int role) {
   }
 }
 
+QVariant TableModel::idCell(std::uint64_t id, int role) {
+  if (role == Qt::DisplayRole) return QString::number(id);
+  return countCell(id, role); // sorted and aligned as a number
+}
+
 QVariant TableModel::countCell(std::uint64_t n, int role) {
   switch (role) {
   case Qt::DisplayRole:

@@ -39,6 +39,8 @@ protected:
   static QVariant bytesCell(std::uint64_t bytes, int role);
   static QVariant bytesDeltaCell(std::int64_t bytes, int role);
   static QVariant countCell(std::uint64_t n, int role);
+  /// A number that names something (a tile, an IPU): "1475", not the quantity "1,475".
+  static QVariant idCell(std::uint64_t id, int role);
   static QVariant textCell(const QString& text, int role);
 
 private:

@@ -405,7 +405,12 @@ void ExecutionPage::showFigures() {
                                              : tr("Run figures"));
     return;
   }
-  const QString scope = runFiguresModel_->scope();
+  QString scope = runFiguresModel_->scope();
+  // Which replica the trace and figures are: the profile records replica 0.
+  unsigned replicas = 1;
+  for (const auto& s : sources_)
+    if (s.index) replicas = std::max(replicas, s.index->header().replicas);
+  if (replicas > 1) scope += tr(", replica 0 of %1 (the one the profile records)").arg(replicas);
   figuresHeading_->setText(figures_->base
                                ? tr("Figures of %1 (base and current reports)").arg(scope)
                                : tr("Figures of %1").arg(scope));
@@ -590,7 +595,7 @@ void ExecutionPage::showBlockDetails(const ExecutionTimeline::FlameBlock& block)
   if (figures) {
     const bool base = sources_.size() > 1 && source == &sources_.front();
     if (!base)
-      scope = ExecutionFigures::span(figures->current, run_);
+      scope = ExecutionFigures::span(*figures->current, run_);
     else if (figures->base)
       scope = ExecutionFigures::span(*figures->base, run_);
   }

@@ -1,9 +1,13 @@
 #include "widgets/GraphPage.hpp"
 
 #include "charts/GraphView.hpp"
+#include "core/Format.hpp"
 #include "core/GraphData.hpp"
+#include "core/GraphGroups.hpp"
+#include "core/GraphLayout.hpp"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -13,6 +17,12 @@
 #include <QVBoxLayout>
 
 namespace tessera::viewer {
+
+/// What reading the graph gives: the whole graph (not laid out) and its groups.
+struct GraphPage::Loaded {
+  std::shared_ptr<const GraphViewData> full;
+  std::shared_ptr<const GraphGroups> groups;
+};
 
 GraphPage::GraphPage(QWidget* parent)
     : Page(parent), view_(new GraphView(this)), stack_(new QStackedWidget(this)),
@@ -50,6 +60,7 @@ GraphPage::GraphPage(QWidget* parent)
   connect(search_, &QLineEdit::returnPressed, this,
           [this] { stepMatch(!(QApplication::keyboardModifiers() & Qt::ShiftModifier)); });
   connect(view_, &GraphView::selectionChanged, this, &GraphPage::showSelection);
+  connect(view_, &GraphView::activated, this, [this](int node) { activate(node); });
 }
 
 QWidget* GraphPage::imageWidget() {
@@ -59,7 +70,11 @@ QWidget* GraphPage::imageWidget() {
 void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   task_ = TaskHandle();
+  layoutTask_ = TaskHandle();
   view_->setData(nullptr);
+  full_.reset();
+  groups_.reset();
+  expanded_.clear();
   matches_.clear();
   match_ = -1;
   counts_->clear();
@@ -72,15 +87,64 @@ void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
     search_->clear();
   }
   stack_->setCurrentIndex(0);
-  if (!doc) return;
-  task_ = runInBackground<GraphViewData>(
-      this, tr("Laying out the computation graph"),
-      [doc](Progress& p) { return loadGraphView(*doc, p); },
-      [this](std::shared_ptr<const GraphViewData> laidOut) { showGraph(std::move(laidOut)); },
+  doc_ = std::move(doc);
+  started_ = false;
+  // A graph is read and laid out only for a user who looks at it: a report opened on another
+  // view costs nothing here (the CNN's graph took minutes of a pool thread before).
+  if (doc_ && isVisible()) startLoading();
+}
+
+void GraphPage::showEvent(QShowEvent* event) {
+  Page::showEvent(event);
+  if (doc_ && !started_) startLoading();
+}
+
+void GraphPage::startLoading() {
+  started_ = true;
+  auto doc = doc_;
+  task_ = runInBackground<Loaded>(
+      this, tr("Reading the computation graph"),
+      [doc](Progress& p) {
+        auto full = std::make_shared<GraphViewData>(readGraph(*doc, p));
+        Loaded out;
+        if (full->present) out.groups = std::make_shared<const GraphGroups>(groupByPath(*full));
+        out.full = std::move(full);
+        return out;
+      },
+      [this](std::shared_ptr<const Loaded> loaded) {
+        if (!loaded->full->present) {
+          showGraph(loaded->full, -1);
+          return;
+        }
+        full_ = loaded->full;
+        groups_ = loaded->groups;
+        expanded_ = initialExpansion(*full_, *groups_, wholeGraphNodes_);
+        relayout(-1);
+      },
       reportError());
 }
 
-void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut) {
+void GraphPage::relayout(int selectLeaf) {
+  auto full = full_;
+  auto groups = groups_;
+  auto expanded = expanded_;
+  layoutTask_ = runInBackground<GraphViewData>(
+      this, tr("Laying out the computation graph"),
+      [full, groups, expanded](Progress& p) {
+        GraphViewData shown = shownGraph(*full, *groups, expanded);
+        QElapsedTimer timer;
+        timer.start();
+        layoutGraph(shown, p);
+        shown.layoutSeconds = timer.nsecsElapsed() / 1e9;
+        return shown;
+      },
+      [this, selectLeaf](std::shared_ptr<const GraphViewData> laidOut) {
+        showGraph(std::move(laidOut), selectLeaf);
+      },
+      reportError());
+}
+
+void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut, int selectLeaf) {
   if (!laidOut->present) {
     missing_->setText(tr("This report has no serialized graph (%1).\nRun with the engine option "
                          "autoReport.outputSerializedGraph=true to write it.")
@@ -89,10 +153,15 @@ void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut) {
     setReady(true);
     return;
   }
-  counts_->setText(tr("%1 compute sets, %2 variables, %3 edges")
+  QString counts = tr("%1 compute sets, %2 variables, %3 edges")
                        .arg(laidOut->computeSets)
                        .arg(laidOut->variables)
-                       .arg(laidOut->edges.size()));
+                       .arg(full_ ? full_->edges.size() : laidOut->edges.size());
+  if (laidOut->grouped)
+    counts += tr("; showing %1 nodes, %2 of them closed groups (double-click opens)")
+                  .arg(laidOut->nodes.size())
+                  .arg(laidOut->groupsShown);
+  counts_->setText(counts);
   if (laidOut->compared) {
     // Comparing: what changed against the base's graph, and what the base had that is gone.
     counts_->setText(counts_->text() + tr("; vs base: %1 changed, %2 new, %3 gone")
@@ -106,17 +175,62 @@ void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut) {
   } else {
     counts_->setToolTip(QString());
   }
-  view_->setData(std::move(laidOut));
-  if (!search_->text().isEmpty()) search(search_->text());
-  showSelection(-1);
+  const bool again = view_->graphData() != nullptr;
+  view_->setData(laidOut, again);
+  // The search's matches, as the nodes now shown (a match in a closed group marks the group).
+  QVector<int> shown;
+  for (const int leaf : matches_)
+    if (const int node = laidOut->shownNodeOf(leaf); node >= 0 && !shown.contains(node))
+      shown << node;
+  view_->setHighlighted(shown);
+  if (selectLeaf >= 0)
+    view_->select(laidOut->shownNodeOf(selectLeaf));
+  else
+    showSelection(-1);
   setReady(true);
 }
 
+bool GraphPage::activate(int node) {
+  const GraphViewData* shown = view_->graphData();
+  if (!shown || !groups_ || node < 0 || node >= shown->nodes.size()) return false;
+  const GraphNode& n = shown->nodes[node];
+  std::set<int> expanded = expanded_;
+  if (n.kind == GraphNode::Kind::Group) {
+    for (const int g : openPathTo(*groups_, n.index))
+      expanded.insert(g);
+  } else {
+    // A compute set or variable: close the group it lies in (the top level stays open).
+    const int leaf = shown->leafOf(node);
+    int group = leaf >= 0 ? groups_->groupOfLeaf[std::size_t(leaf)] : 0;
+    while (group > 0 && representative(*groups_, group) != group)
+      group = groups_->groups[std::size_t(group)].parent;
+    if (group <= 0) return false;
+    expanded.erase(group);
+  }
+  const int count = shownNodes(*groups_, expanded);
+  if (count > kMaxShownNodes) {
+    details_->setText(tr("Opening %1 would show %2 nodes, more than the %3 laid out at once: "
+                         "open a group inside it, or search for a name.")
+                          .arg(n.name.toHtmlEscaped(), formatCount(std::uint64_t(count)))
+                          .arg(kMaxShownNodes));
+    return false;
+  }
+  expanded_ = std::move(expanded);
+  relayout(-1);
+  return true;
+}
+
 int GraphPage::search(const QString& text) {
-  const GraphViewData* graph = view_->graphData();
-  matches_ = graph ? findNodes(*graph, text) : QVector<int>{};
+  // Matches are nodes of the whole graph: a name inside a closed group is found too.
+  matches_ = full_ ? findNodes(*full_, text) : QVector<int>{};
   match_ = -1;
-  view_->setHighlighted(matches_);
+  const GraphViewData* graph = view_->graphData();
+  QVector<int> shown;
+  if (graph)
+    for (const int leaf : matches_)
+      if (const int node = graph->shownNodeOf(leaf); node >= 0 && !shown.contains(node))
+        shown << node;
+  view_->setHighlighted(shown);
   if (text.isEmpty())
     matchLabel_->clear();
   else if (matches_.isEmpty())
@@ -130,7 +244,25 @@ void GraphPage::stepMatch(bool forward) {
   const int n = static_cast<int>(matches_.size());
   match_ = match_ < 0 ? 0 : (match_ + (forward ? 1 : n - 1)) % n;
   matchLabel_->setText(tr("%1 of %2").arg(match_ + 1).arg(n));
-  view_->select(matches_[match_]);
+  const int leaf = matches_[match_];
+  const GraphViewData* graph = view_->graphData();
+  if (!graph || !groups_) return;
+  const int node = graph->shownNodeOf(leaf);
+  if (graph->leafOf(node) == leaf || !groups_) {
+    view_->select(node);
+    return;
+  }
+  // Inside a closed group: open the groups around it and select it once laid out; if that
+  // would show too much, select the group that holds it.
+  std::set<int> expanded = expanded_;
+  for (const int g : openPathTo(*groups_, groups_->groupOfLeaf[std::size_t(leaf)]))
+    expanded.insert(g);
+  if (shownNodes(*groups_, expanded) > kMaxShownNodes) {
+    view_->select(node);
+    return;
+  }
+  expanded_ = std::move(expanded);
+  relayout(leaf);
 }
 
 namespace {
@@ -147,10 +279,20 @@ void GraphPage::showSelection(int node) {
   const GraphViewData* graph = view_->graphData();
   if (!graph || node < 0) {
     details_->setText(
-        tr("Click a compute set (box) or variable (ellipse); wheel zooms, drag pans, 0 fits."));
+        tr("Click a compute set (box) or variable (ellipse); double-click opens a group or "
+           "closes the one a node is in; wheel zooms, drag pans, 0 fits."));
     return;
   }
   const GraphNode& n = graph->nodes[node];
+  if (n.kind == GraphNode::Kind::Group) {
+    details_->setToolTip(QString());
+    details_->setText(tr("<b>Group</b> %1: %2 compute sets and %3 variables under this path; "
+                         "double-click (or Enter) opens it")
+                          .arg(n.name.toHtmlEscaped())
+                          .arg(groups_->groups[std::size_t(n.index)].computeSets)
+                          .arg(groups_->groups[std::size_t(n.index)].variables));
+    return;
+  }
   int in = 0, out = 0;
   for (const GraphEdge& e : graph->edges)
     in += e.to == node, out += e.from == node;

@@ -2,10 +2,16 @@
 // out by Graphviz, with search (Enter / Shift+Enter step through matches) and the selected
 // node's details. Selecting a variable or compute set tells the main window, which selects its
 // tiles in Memory and its operation in Operations.
+//
+// At model scale the graph is shown by layers and operations first (GraphGroups): a group is one
+// node until it is opened (double click), and each change lays out, in the background and
+// cancellably, only what shows. Nothing is read or laid out until the page is first shown.
 #pragma once
 
 #include "core/Background.hpp"
 #include "widgets/Page.hpp"
+
+#include <set>
 
 class QLabel;
 class QLineEdit;
@@ -15,6 +21,7 @@ namespace tessera::viewer {
 
 class GraphView;
 struct GraphViewData;
+struct GraphGroups;
 
 class GraphPage : public Page {
   Q_OBJECT
@@ -27,8 +34,16 @@ public:
 
   /// Highlights the nodes whose name contains `text` and selects the first; returns how many.
   int search(const QString& text);
-  /// Selects the next (or previous) search match.
+  /// Selects the next (or previous) search match, opening the groups that hold it.
   void stepMatch(bool forward);
+  /// Opens the group shown as `node` (false: not a group, or too many nodes would show), or,
+  /// for a compute set or variable, closes the group it lies in. Lays out in the background.
+  bool activate(int node);
+  /// Graphs larger than this open by groups (tests lower it to see grouping on small reports).
+  void setWholeGraphNodes(int nodes) { wholeGraphNodes_ = nodes; }
+  /// The whole graph as read (not laid out) and its groups; null before the page was shown.
+  const GraphViewData* fullGraph() const { return full_.get(); }
+  const GraphGroups* groups() const { return groups_.get(); }
 
   GraphView* view() const { return view_; }
   QLineEdit* searchEdit() const { return search_; }
@@ -41,9 +56,22 @@ signals:
   /// A compute set was selected: its name and the tiles of its vertices.
   void computeSetSelected(const QString& name, const QString& tiles);
 
+protected:
+  void showEvent(QShowEvent* event) override;
+
 private:
-  void showGraph(std::shared_ptr<const GraphViewData> laidOut);
+  struct Loaded;
+  void startLoading();
+  void relayout(int selectLeaf);
+  void showGraph(std::shared_ptr<const GraphViewData> laidOut, int selectLeaf);
   void showSelection(int node);
+  std::shared_ptr<const Document> doc_;
+  bool started_ = false;
+  std::shared_ptr<const GraphViewData> full_;
+  std::shared_ptr<const GraphGroups> groups_;
+  std::set<int> expanded_;
+  int wholeGraphNodes_ = 400; ///< kWholeGraphNodes (core/GraphGroups.hpp)
+  TaskHandle layoutTask_;
   GraphView* view_;
   QStackedWidget* stack_;
   QLabel *missing_, *counts_, *details_, *matchLabel_;

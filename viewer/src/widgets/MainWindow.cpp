@@ -30,8 +30,21 @@
 
 namespace tessera::viewer {
 
+namespace {
+
+/// The side list of views. Qt's list jumps to the item starting with a typed letter: in a
+/// viewer whose pages have search boxes, a letter typed while the list has focus ("m", meant
+/// for a filter) would switch views unasked. Views change by click, arrows and Ctrl+1…9 only.
+class SideList : public QListWidget {
+public:
+  using QListWidget::QListWidget;
+  void keyboardSearch(const QString&) override {}
+};
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), home_(new HomePage(this)), sideList_(new QListWidget(this)),
+    : QMainWindow(parent), home_(new HomePage(this)), sideList_(new SideList(this)),
       stack_(new QStackedWidget(this)), progress_(new QProgressBar(this)),
       progressLabel_(new QLabel(this)) {
   setAcceptDrops(true);

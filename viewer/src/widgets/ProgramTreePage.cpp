@@ -68,7 +68,7 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
   if (!doc) return;
   auto failed = reportError();
   // Stage one: the structure, shown at once; stage two: executed cycles from every step.
-  treeTask_ = runInBackground<ProgramTreeData>(
+  treeTask_ = runShared<ProgramTreeData>(
       this, tr("Reading the program tree"), [doc](Progress& p) { return loadProgramTree(*doc, p); },
       [this, doc, failed](std::shared_ptr<const ProgramTreeData> tree) {
         model_->setTree(std::move(tree));
@@ -128,7 +128,9 @@ bool ProgramTreePage::findNext(bool backwards) {
   match_ = match_ < 0 ? (backwards ? n - 1 : 0) : (match_ + (backwards ? n - 1 : 1)) % n;
   const QModelIndex index = model_->indexOfNode(matches_[std::size_t(match_)]);
   tree_->setCurrentIndex(index); // expands nothing by itself: scrollTo opens the parents
-  tree_->scrollTo(index);
+  // In the middle of the view, with what surrounds it: scrolled only as far as needed, a match
+  // below the view would land on the last visible row, its context out of sight.
+  tree_->scrollTo(index, QAbstractItemView::PositionAtCenter);
   matchLabel_->setText(tr("%1 of %2").arg(match_ + 1).arg(n));
   return true;
 }

@@ -1,0 +1,159 @@
+// bench_open_report: a report read once per process (issues 37 and 38). Opening a report in the
+// viewer used to run the whole-steps pass (pva::analyseExecution) once per page that needs it
+// (Summary, Operations, Program tree, Execution figures), each page on its own pva::Report; now
+// every page of a document shares one session (viewer/src/core/Session.hpp) and libpva keeps the
+// analysis with the open report.
+//
+//   bench_open_report [--steps N] [--reps R] [--file PATH] [--report PATH] [--keep] [--window]
+//
+// Measures, in one run, on bench_pva_reader's synthetic report (1 M steps, 16 IPUs) or --report:
+//   baseline     one pass over the steps: pva::analyseExecution on a freshly opened report
+//   per page     the four pages' loaders, each on a document of its own (as before: one report
+//                and one pass each)
+//   one session  the same loaders on one document (now)
+//   --window     the main window: open the report and show every view until each is ready
+// with the whole-steps passes each made (pva::detail::executionPasses).
+#include "common/CommandLine.hpp"
+#include "common/SyntheticReport.hpp"
+#include "common/Timing.hpp"
+#include "core/Background.hpp"
+#include "core/ExecutionFigures.hpp"
+#include "core/OperationsData.hpp"
+#include "core/ProgramTreeData.hpp"
+#include "core/SummaryData.hpp"
+#include "widgets/MainWindow.hpp"
+#include "widgets/Page.hpp"
+
+#include <QApplication>
+#include <cstdio>
+#include <filesystem>
+#include <pva/Analysis.hpp>
+
+using namespace tessera::bench;
+using namespace tessera::viewer;
+
+namespace {
+
+struct Options {
+  unsigned long long steps = 1000000;
+  int reps = 3;
+  std::string file =
+      (std::filesystem::temp_directory_path() / "tessera-bench-open-report.pop").string();
+  std::string report;
+  bool keep = false, window = false;
+};
+
+/// The loaders of the pages that need the execution analysis, each given `docFor()`'s document.
+template <class DocFor> void loadPages(DocFor&& docFor) {
+  Progress p = Progress::standalone(QStringLiteral("bench"));
+  loadSummary(*docFor(), p);
+  loadOperations(*docFor(), p);
+  loadProgramTree(*docFor(), p);
+  loadProgramCycles(*docFor(), p);
+  loadExecutionFigures(*docFor(), p);
+}
+
+struct Measured {
+  double ms = 0, cpu = 0;
+  double passes = 0; ///< whole-steps passes per repetition
+};
+
+Measured measure(int reps, const std::function<void()>& f) {
+  Measured m;
+  const std::uint64_t before = pva::detail::executionPasses();
+  m.ms = timeMedian(reps, f, &m.cpu);
+  m.passes = double(pva::detail::executionPasses() - before) / reps;
+  return m;
+}
+
+/// Opens the report in a main window and shows every view until each is ready: ms, or -1.
+double openEveryView(const QString& path, std::uint64_t& passes) {
+  MainWindow w;
+  w.setRememberRecent(false);
+  w.resize(1400, 900);
+  w.show();
+  QApplication::processEvents();
+  const std::uint64_t before = pva::detail::executionPasses();
+  const auto start = Clock::now();
+  if (!w.openPath(path)) return -1;
+  for (Page* page : w.pages()) {
+    if (!page->accepts(*w.document()) || !w.showView(page->viewKey())) continue;
+    while (!page->isReady() && ms(start, Clock::now()) < 600000)
+      QApplication::processEvents(QEventLoop::AllEvents, 10);
+    if (!page->isReady()) {
+      std::fprintf(stderr, "bench_open_report: the %s view never became ready\n",
+                   qPrintable(page->viewKey()));
+      return -1;
+    }
+  }
+  passes = pva::detail::executionPasses() - before;
+  return ms(start, Clock::now());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  tessera::cli::CommandLine cli(
+      "bench_open_report",
+      "bench_open_report: the viewer's pages reading a report once, against one pass over it.",
+      "bench_open_report --steps 2000 --reps 3 --file /tmp/bench-open-small.pop");
+  const CLI::Validator& positive = tessera::cli::PositiveNumber;
+  cli.add_option("--steps", o.steps, "Steps of the synthetic report")->check(positive);
+  cli.add_option("--reps", o.reps, "Timed runs of each (medians are reported)")->check(positive);
+  cli.add_option("--file", o.file, "Where bench_pva_reader writes the synthetic report")
+      ->type_name("PATH");
+  cli.add_option("--report", o.report, "Use this report (a directory or profile.pop) instead")
+      ->type_name("PATH");
+  cli.add_flag("--keep", o.keep, "Reuse the synthetic report at --file if it exists");
+  cli.add_flag("--window", o.window, "Also time the main window showing every view");
+  cli.parseOrExit(argc, argv);
+  qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Tessera"));
+  QApplication::setApplicationName(QStringLiteral("bench_open_report"));
+
+  const std::string report =
+      reportToMeasure(o.report, o.file, o.keep, o.steps, "bench_open_report", BENCH_PVA_READER);
+  if (report.empty()) return 1;
+  const QString path = QString::fromStdString(report);
+  std::shared_ptr<const Document> probe;
+  try {
+    probe = Document::resolve(path);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_open_report: %s\n", e.what());
+    return 1;
+  }
+  const std::string profile = probe->profilePath().toStdString();
+
+  const Measured onePass =
+      measure(o.reps, [&] { pva::analyseExecution(pva::openReport(profile)); });
+  const Measured perPage =
+      measure(o.reps, [&] { loadPages([&] { return Document::resolve(path); }); });
+  const Measured session = measure(o.reps, [&] {
+    const auto doc = Document::resolve(path);
+    loadPages([&] { return doc; });
+  });
+
+  std::printf("\nreport %s: %llu steps; load average %.1f\n", report.c_str(),
+              static_cast<unsigned long long>(probe->report().execution().steps().size()),
+              loadAverage());
+  std::printf("| measure | median | whole-steps passes | vs one pass (same run) |\n"
+              "|---|---|---|---|\n");
+  auto row = [&](const char* what, const Measured& m) {
+    std::printf("| %s | %.0f ms (CPU %.0f ms) | %.0f | %.2fx |\n", what, m.ms, m.cpu, m.passes,
+                m.ms / onePass.ms);
+  };
+  row("one pass: pva::analyseExecution (open + all)", onePass);
+  row("Summary, Operations, Program tree, Execution figures: a report per page (before)", perPage);
+  row("the same pages, one session (now)", session);
+  if (o.window) {
+    std::uint64_t passes = 0;
+    const double all = openEveryView(path, passes);
+    if (all < 0) return 1;
+    std::printf("| main window: open, every view shown and ready | %.0f ms | %llu | %.2fx |\n", all,
+                static_cast<unsigned long long>(passes), all / onePass.ms);
+  }
+  if (o.report.empty() && !o.keep) std::filesystem::remove(report);
+  return 0;
+}

@@ -1,0 +1,145 @@
+// A report is read once per process: analyseExecution and OperationAnalysis keep what they
+// derive with the open report (shared by every copy of the handle, across threads), and
+// pva::RunBasis, the one rule for comparing figures summed over all runs.
+#include "PvaTestUtil.hpp"
+
+#include <cmath>
+#include <pva/Analysis.hpp>
+#include <pva/Compare.hpp>
+#include <pva/Debug.hpp>
+#include <stdexcept>
+#include <thread>
+
+namespace {
+
+pva::Report openMlp() {
+  const auto profile = test::sampleReport("mlp");
+  return pva::openReport(profile.string(), (profile.parent_path() / "debug.cbor").string());
+}
+
+void requireSame(const pva::ExecutionAnalysis& a, const pva::ExecutionAnalysis& b) {
+  REQUIRE(a.runs.size() == b.runs.size());
+  REQUIRE(a.allRuns.cycles == b.allRuns.cycles);
+  REQUIRE(a.allRuns.lengthCycles == b.allRuns.lengthCycles);
+  REQUIRE(a.allRuns.programs.size() == b.allRuns.programs.size());
+  for (std::size_t p = 0; p < a.allRuns.programs.size(); ++p) {
+    REQUIRE(a.allRuns.programs[p].cycles == b.allRuns.programs[p].cycles);
+    REQUIRE(a.allRuns.programs[p].executions == b.allRuns.programs[p].executions);
+  }
+  REQUIRE(a.allRuns.streamCopyCycles.host == b.allRuns.streamCopyCycles.host);
+}
+
+} // namespace
+
+TEST_CASE("analyseExecution reads every step once per open report", "[pva][cache]") {
+  const pva::Report report = openMlp();
+  const std::uint64_t before = pva::detail::executionPasses();
+  const pva::ExecutionAnalysis first = pva::analyseExecution(report);
+  REQUIRE(pva::detail::executionPasses() == before + 1);
+  REQUIRE(first.allRuns.steps == report.execution().steps().size());
+
+  // A copy of the handle is the same open report: no step is read again, progress ends at 1.
+  const pva::Report copy = report;
+  double last = 0;
+  const pva::ExecutionAnalysis second = pva::analyseExecution(copy, [&](double d) { last = d; });
+  REQUIRE(pva::detail::executionPasses() == before + 1);
+  REQUIRE(last == 1.0);
+  requireSame(first, second);
+
+  // Opening the file again is another report: read again, with the same figures.
+  const pva::ExecutionAnalysis reopened = pva::analyseExecution(openMlp());
+  REQUIRE(pva::detail::executionPasses() == before + 2);
+  requireSame(first, reopened);
+}
+
+TEST_CASE("the shared analyses are the kept values and keep the report open", "[pva][cache]") {
+  std::shared_ptr<const pva::ExecutionAnalysis> execution;
+  std::shared_ptr<const pva::ReportSummary> summary;
+  std::uint64_t steps = 0, before = 0;
+  {
+    const pva::Report report = openMlp();
+    steps = report.execution().steps().size();
+    before = pva::detail::executionPasses();
+    execution = pva::sharedExecutionAnalysis(report);
+    summary = pva::sharedSummary(report);
+    // The same value each time, not a copy, and the steps read once for both kinds of call.
+    REQUIRE(pva::sharedExecutionAnalysis(report, [](double) {}) == execution);
+    REQUIRE(pva::sharedSummary(report) == summary);
+    requireSame(pva::analyseExecution(report), *execution);
+    REQUIRE(pva::detail::executionPasses() == before + 1);
+  }
+  // The Report handle is gone; the pointers still hold the open report's values.
+  REQUIRE(execution->allRuns.steps == steps);
+  REQUIRE(summary->execution.steps == steps);
+}
+
+TEST_CASE("a progress callback that throws stops the call; later calls give the right figures",
+          "[pva][cache]") {
+  const pva::Report report = openMlp();
+  REQUIRE_THROWS_AS(pva::analyseExecution(report, [](double) { throw std::runtime_error("stop"); }),
+                    std::runtime_error);
+  const pva::ExecutionAnalysis after = pva::analyseExecution(report);
+  requireSame(after, pva::analyseExecution(openMlp()));
+}
+
+TEST_CASE("threads asking for the execution analysis at once share one pass", "[pva][cache]") {
+  const pva::Report report = openMlp();
+  const std::uint64_t before = pva::detail::executionPasses();
+  pva::ExecutionAnalysis a, b;
+  std::thread one([&] { a = pva::analyseExecution(report); });
+  std::thread two([&] { b = pva::analyseExecution(report); });
+  one.join();
+  two.join();
+  REQUIRE(pva::detail::executionPasses() == before + 1);
+  requireSame(a, b);
+}
+
+TEST_CASE("OperationAnalysis groups once and hands out equal operations each time",
+          "[pva][cache]") {
+  const pva::Report report = openMlp();
+  const pva::OperationAnalysis first(report), second(report);
+  const auto a = first.operations(), b = second.operations();
+  REQUIRE(!a.empty());
+  REQUIRE(a.size() == b.size());
+  REQUIRE(first.operationOfProgram() == second.operationOfProgram());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    REQUIRE(a[i].name() == b[i].name());
+    REQUIRE(a[i].estimatedCycles() == b[i].estimatedCycles());
+    REQUIRE(a[i].vars().size() == b[i].vars().size());
+    REQUIRE(a[i].programs().size() == b[i].programs().size());
+    for (std::size_t v = 0; v < a[i].vars().size(); ++v)
+      REQUIRE(a[i].vars()[v].id() == b[i].vars()[v].id());
+  }
+  // The handles keep working after the analysis objects are gone.
+  std::vector<pva::Operation> kept;
+  { kept = pva::OperationAnalysis(report).operations(); }
+  REQUIRE(kept.front().debugContext() != nullptr);
+}
+
+TEST_CASE("RunBasis compares all-runs totals per run only when the run counts differ",
+          "[pva][cache]") {
+  const pva::ComparedValue v{1'324'160, 324'864}; // issue 37: 10 runs against 2
+  const pva::RunBasis perRun{10, 2};
+  REQUIRE(perRun.perRun());
+  REQUIRE(perRun.base(v) == Approx(132'416.0));
+  REQUIRE(perRun.current(v) == Approx(162'432.0));
+  REQUIRE(perRun.delta(v) == Approx(30'016.0));
+  REQUIRE(perRun.relative(v) == Approx(0.2267).margin(0.0001)); // 23 % slower per run,
+  REQUIRE(v.delta() < 0);                                       // while the totals fell
+  REQUIRE(perRun.describe() == "per run (10 vs 2 runs)");
+
+  const pva::RunBasis same{2, 2};
+  REQUIRE(!same.perRun());
+  REQUIRE(same.delta(v) == double(v.delta()));
+  REQUIRE(same.relative(v) == v.relative());
+  REQUIRE(same.describe() == "all runs");
+  // A report that did not run has nothing to divide: totals as they are.
+  REQUIRE(!pva::RunBasis{0, 3}.perRun());
+  REQUIRE(pva::RunBasis{4, 2}.relative({0, 0}) == 0.0);
+  REQUIRE(std::isinf(pva::RunBasis{4, 2}.relative({0, 8})));
+
+  const pva::Report report = openMlp();
+  const pva::RunBasis fromReports = pva::runBasis(report, report);
+  REQUIRE(fromReports.baseRuns == report.execution().runs().size());
+  REQUIRE(!fromReports.perRun());
+}

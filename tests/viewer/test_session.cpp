@@ -1,0 +1,111 @@
+// One session per open report (core/Session.hpp): every page of a document reads one pva::Report
+// and shares its derivations, so opening a report and looking at every view reads the execution
+// steps once (the whole-steps pass, pva::analyseExecution), where each page used to run its own;
+// comparing, once per side. Stages are published once, as immutable values the pages share; a
+// stage whose derivation is cancelled publishes nothing. The Graph page reads nothing until shown.
+#include "ViewerTestUtil.hpp"
+#include "core/Background.hpp"
+#include "core/OperationsData.hpp"
+#include "core/ProgramTreeData.hpp"
+#include "widgets/GraphPage.hpp"
+#include "widgets/MainWindow.hpp"
+#include "widgets/Page.hpp"
+
+#include <QTest>
+#include <pva/Analysis.hpp>
+
+using namespace tessera::viewer;
+
+namespace {
+
+/// Shows every view of the window's document in turn and waits until each is ready.
+bool visitEveryView(MainWindow& w) {
+  for (Page* page : w.pages()) {
+    if (!page->accepts(*w.document())) continue;
+    if (!w.showView(page->viewKey())) return false;
+    if (!viewer_test::waitReady(page, 120)) {
+      qWarning("%s never became ready", qPrintable(page->viewKey()));
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+class SessionTest : public QObject {
+  Q_OBJECT
+private slots:
+  void everyViewOfAReportReadsTheStepsOnce() {
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.resize(1400, 900);
+    w.show();
+    const std::uint64_t before = pva::detail::executionPasses();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    QVERIFY(visitEveryView(w));
+    // Summary, Operations, Program tree, Execution figures (and Insights, flame lanes...): one.
+    QCOMPARE(pva::detail::executionPasses(), before + 1);
+  }
+
+  void aComparisonReadsEachSidesStepsOnce() {
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.resize(1600, 900);
+    w.show();
+    const std::uint64_t before = pva::detail::executionPasses();
+    QVERIFY(w.openComparison(viewer_test::mlpReport(), viewer_test::mlpBigReport()));
+    QVERIFY(visitEveryView(w));
+    QCOMPARE(pva::detail::executionPasses(), before + 2); // the Compare view's pva::compare too
+  }
+
+  void stagesArePublishedOnceAndShared() {
+    const auto doc = Document::resolve(viewer_test::mlpReport());
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    const auto e1 = doc->session().execution(p), e2 = doc->session().execution(p);
+    QVERIFY(e1 && e1 == e2); // the very same immutable value
+    const auto o1 = doc->session().operations(p), o2 = doc->session().operations(p);
+    QVERIFY(o1 && o1 == o2 && !o1->operations.empty());
+    QCOMPARE(loadProgramTree(*doc, p), doc->session().programs(p));
+    QCOMPARE(doc->session().summary(), doc->session().summary());
+    // Comparing, each side has a session of its own.
+    const auto compared =
+        Document::comparison(viewer_test::mlpBigReport(), viewer_test::mlpReport());
+    QVERIFY(&compared->base()->session() != &compared->session());
+    QVERIFY(&compared->session() != &doc->session());
+  }
+
+  void aCancelledStagePublishesNothing() {
+    const auto doc = Document::resolve(viewer_test::mlpReport());
+    Progress cancelled = Progress::standalone(QStringLiteral("test"), true);
+    bool threw = false;
+    try {
+      doc->session().operations(cancelled);
+    } catch (const Cancelled&) {
+      threw = true;
+    }
+    QVERIFY(threw);
+    const std::uint64_t before = pva::detail::executionPasses();
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    const auto ops = doc->session().operations(p);
+    QVERIFY(ops && !ops->operations.empty());
+    QCOMPARE(pva::detail::executionPasses(), before + 1);
+  }
+
+  void theGraphIsReadOnlyWhenShown() {
+    GraphPage page;
+    page.resize(1000, 700);
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QTest::qWait(200);
+    // Hidden: no task started, nothing read.
+    QCOMPARE(ProgressHub::instance().pendingFor(&page), 0);
+    QVERIFY(!page.fullGraph());
+    QVERIFY(!page.isReady());
+    page.show();
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.fullGraph());
+  }
+};
+
+QTEST_MAIN(SessionTest)
+#include "test_session.moc"
