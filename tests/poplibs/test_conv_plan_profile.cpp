@@ -5,6 +5,7 @@
 // tile's cycles of their compute sets in the profile, estimated and measured; results match a
 // host convolution.
 #include "ConvReference.hpp"
+#include "PlanProfile.hpp"
 #include "TestUtil.hpp"
 #include "common/ScratchDir.hpp"
 
@@ -23,33 +24,13 @@ using namespace poplar;
 
 namespace {
 
-std::uint64_t number(const std::string& text, const std::string& pattern) {
-  std::smatch m;
-  if (!std::regex_search(text, m, std::regex(pattern))) return 0;
-  return std::stoull(m[1]);
-}
-
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 bool isConvolve(const std::string& name) {
   return name.find("/Convolve[") != std::string::npos;
 }
 
-std::uint64_t busiest(const std::vector<std::uint64_t>& byTile) {
-  return byTile.empty() ? 0 : *std::max_element(byTile.begin(), byTile.end());
-}
-
-/// Values exactly representable in half, so sums agree with the host's in any order.
-std::vector<float> values(std::size_t n, unsigned seed) {
-  auto v = test::randomValues(n, -4, 4, seed);
-  for (auto& x : v)
-    x = float(int(x)) / 4;
-  return v;
-}
-
 } // namespace
+
+using namespace test::plan;
 
 TEST_CASE("A convolution's reported plan is the profile's, its input-channel split summed by "
           "poplin::ReduceAdd",
@@ -89,18 +70,18 @@ TEST_CASE("A convolution's reported plan is the profile's, its input-channel spl
   CHECK((reduce > 0) == split);
 
   const test::HostConv host(params);
-  const auto in = values(host.inSize(), 70);
+  const auto in = quarterValues(host.inSize(), 70);
   const Tensor tin = h.input("in", c.type, {c.batch, c.inChans, c.side, c.side}, in);
   std::vector<float> expected;
   if (c.weightUpdate) {
-    const auto dOut = values(host.outSize(), 71);
+    const auto dOut = quarterValues(host.outSize(), 71);
     const Tensor z = h.input(
         "z", c.type, {c.batch, c.outChans, params.getOutputSize(0), params.getOutputSize(1)}, dOut);
     h.read("out",
            poplin::calculateWeightDeltas(h.graph(), z, tin, params, h.prog(), "wu", options));
     expected = host.weightGradient(dOut, in);
   } else {
-    const auto w = values(host.wSize(), 72);
+    const auto w = quarterValues(host.wSize(), 72);
     const Tensor tw = h.input("w", c.type, {1, c.outChans, c.inChans, c.kernel, c.kernel}, w);
     h.read("out",
            poplin::convolution(h.graph(), tin, tw, params, false, h.prog(), "conv", options));
@@ -188,7 +169,7 @@ TEST_CASE("availableMemoryProportion bounds a plan's temporary memory, as PopLib
   CHECK(number(bounded, "~(\\d+) in all") >= number(fastest, "~(\\d+) in all"));
 
   // The bounded plan computes the same product.
-  const auto a = values(M * K, 80), b = values(K * N, 81);
+  const auto a = quarterValues(M * K, 80), b = quarterValues(K * N, 81);
   const Tensor A = h.input("A", FLOAT, {M, K}, a), B = h.input("B", FLOAT, {K, N}, b);
   h.read("C", poplin::matMul(h.graph(), A, B, h.prog(), FLOAT, "mm", tight));
   h.run();

@@ -3,6 +3,7 @@
 // each stage (the partials' Convolve and, when K is split, ReduceAdd) equal the busiest tile's
 // cycles of that compute set in the profile, measured and estimated, the profile's vertices
 // are the plan's PopLibs vertex, and the results match the host.
+#include "PlanProfile.hpp"
 #include "TestUtil.hpp"
 #include "common/ScratchDir.hpp"
 
@@ -14,31 +15,7 @@
 
 using namespace poplar;
 
-namespace {
-
-std::uint64_t number(const std::string& text, const std::string& pattern) {
-  std::smatch m;
-  if (!std::regex_search(text, m, std::regex(pattern))) return 0;
-  return std::stoull(m[1]);
-}
-
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-std::uint64_t busiest(const std::vector<std::uint64_t>& byTile) {
-  return byTile.empty() ? 0 : *std::max_element(byTile.begin(), byTile.end());
-}
-
-/// A value exactly representable in half, so half and float products agree with the host.
-std::vector<float> values(std::size_t n, unsigned seed) {
-  auto v = test::randomValues(n, -4, 4, seed);
-  for (auto& x : v)
-    x = float(int(x)) / 4;
-  return v;
-}
-
-} // namespace
+using namespace test::plan;
 
 TEST_CASE("matMul's reported plan is the profile's, stage by stage", "[poplin][matmul][plan]") {
   struct Case {
@@ -78,7 +55,7 @@ TEST_CASE("matMul's reported plan is the profile's, stage by stage", "[poplin][m
   std::smatch vertex;
   REQUIRE(std::regex_search(printed, vertex, std::regex("vertex: (poplin::[^ ]+>),")));
 
-  const auto a = values(c.G * c.M * c.K, 60), b = values(c.G * c.K * c.N, 61);
+  const auto a = quarterValues(c.G * c.M * c.K, 60), b = quarterValues(c.G * c.K * c.N, 61);
   const Tensor A = h.input("A", c.in, aShape, a), B = h.input("B", c.in, bShape, b);
   const Tensor C = grouped ? poplin::matMulGrouped(h.graph(), A, B, h.prog(), c.out, "mm", options)
                            : poplin::matMul(h.graph(), A, B, h.prog(), c.out, "mm", options);
