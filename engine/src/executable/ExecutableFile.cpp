@@ -385,6 +385,11 @@ public:
       b.type = readType(r_);
       b.numElements = r_.u64();
       b.repeats = r_.u64();
+      // As Graph::addRemoteBuffer requires: a buffer with no element or no row has no storage
+      // for any copy to read or write.
+      if (b.numElements == 0 || b.repeats == 0)
+        throw FormatError("remote buffer '" + b.handle + "' has " + std::to_string(b.numElements) +
+                          " elements and " + std::to_string(b.repeats) + " rows");
       return b;
     });
     g.hostHandles = r_.list<CompiledHostHandle>(26, [&] {
