@@ -20,10 +20,18 @@ struct ShownRange {
   std::size_t next(std::size_t k) const { return gapAfter(k) ? size - edge : k + 1; }
 };
 
+/// `v` printed with `format` ("%.*f", "%.*e"). A double carries 17 significant digits, so more
+/// than 64 decimals only pad zeros; the cap also keeps a hostile precision (an executable's, or a
+/// user's PrintTensorFmt) from making the C library allocate gigabytes. The text is sized by a
+/// first pass: %f of a large double has over 300 digits.
 std::string printf1(const char* format, int precision, double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, precision, v);
-  return buffer;
+  precision = std::clamp(precision, 0, 64);
+  const int n = std::snprintf(nullptr, 0, format, precision, v);
+  if (n <= 0) return {};
+  std::string text(static_cast<std::size_t>(n) + 1, '\0');
+  std::snprintf(text.data(), text.size(), format, precision, v);
+  text.resize(static_cast<std::size_t>(n));
+  return text;
 }
 
 /// One element's text, before alignment. All elements of a tensor share `decimals` and
