@@ -2,14 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace poplar::detail::profile {
 namespace {
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
   return b ? (a + b - 1) / b : a;
 }
+/// Bytes over a rate in cycles, saturating: a tiny rate (a target's, possibly from a file) would
+/// make a figure no 64-bit count holds, and converting that is undefined.
 std::uint64_t ceilDiv(std::uint64_t a, double b) {
-  return static_cast<std::uint64_t>(std::ceil(double(a) / b));
+  const double q = std::ceil(double(a) / b);
+  return q < 18446744073709551616.0 ? static_cast<std::uint64_t>(q) : UINT64_MAX;
 }
 } // namespace
 
