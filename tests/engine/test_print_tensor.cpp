@@ -119,6 +119,18 @@ TEST_CASE_METHOD(Printer, "PrintTensor: PrintTensorFmt sets format, separator, b
   CHECK(std::count(all.begin(), all.end(), '\n') == 1);
 }
 
+TEST_CASE_METHOD(Printer, "PrintTensor: more than 64 digits print as 64 (fuzz_executable X8)",
+                 "[print]") {
+  // An executable's PrintTensorFmt held 2^31 digits: int arithmetic on them overflowed (UBSan).
+  Tensor v = constant<float>(FLOAT, {2}, {1.5f, -0.25f});
+  using FF = PrintTensorFmt::FloatFormat;
+  for (FF format : {FF::Auto, FF::Fixed, FF::Scientific, FF::None}) {
+    const std::string capped = print(PrintTensor("v", v, PrintTensorFmt(1000, 3, 0, 64, format)));
+    for (unsigned digits : {65u, 0x80000000u, 0xffffffffu})
+      CHECK(print(PrintTensor("v", v, PrintTensorFmt(1000, 3, 0, digits, format))) == capped);
+  }
+}
+
 TEST_CASE_METHOD(Printer, "PrintTensor: long rows wrap at the line width", "[print]") {
   Tensor v = constant<float>(FLOAT, {20}, iota(20, 0.5f));
   const std::string text = print(PrintTensor("v", v));

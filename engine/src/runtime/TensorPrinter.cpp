@@ -24,8 +24,10 @@ struct ShownRange {
 /// than 64 decimals only pad zeros; the cap also keeps a hostile precision (an executable's, or a
 /// user's PrintTensorFmt) from making the C library allocate gigabytes. The text is sized by a
 /// first pass: %f of a large double has over 300 digits.
+constexpr int kMaxPrecision = 64;
+
 std::string printf1(const char* format, int precision, double v) {
-  precision = std::clamp(precision, 0, 64);
+  precision = std::clamp(precision, 0, kMaxPrecision);
   const int n = std::snprintf(nullptr, 0, format, precision, v);
   if (n <= 0) return {};
   std::string text(static_cast<std::size_t>(n) + 1, '\0');
@@ -35,11 +37,14 @@ std::string printf1(const char* format, int precision, double v) {
 }
 
 /// One element's text, before alignment. All elements of a tensor share `decimals` and
-/// `scientific` unless the format is None.
+/// `scientific` unless the format is None. Digits are capped as printf1 caps precision, so that
+/// an executable's 2^31 digits cannot overflow the arithmetic on them.
 class ElementFormatter {
 public:
   ElementFormatter(Type type, const PrintTensorFmt& fmt, const std::vector<double>& shown)
-      : isFloat_(type.isFloatingPoint()), digits_(fmt.digits), format_(fmt.floatFormat) {
+      : isFloat_(type.isFloatingPoint()),
+        digits_(std::min(fmt.digits, static_cast<unsigned>(kMaxPrecision))),
+        format_(fmt.floatFormat) {
     if (digits_ == 0) format_ = FloatFormat::None; // no common format, no alignment
     if (!isFloat_ || format_ == FloatFormat::None) return;
     double maxAbs = 0, minNonZero = HUGE_VAL;
