@@ -4,8 +4,8 @@
 #include "compiler/CompiledGraph.hpp"
 #include "executable/ExecutableState.hpp"
 #include "graph/GraphState.hpp"
-#include "profile/ExecutionRecorder.hpp"
 #include "profile/StepClock.hpp"
+#include "report/ExecutionRecorder.hpp"
 #include "report/ProfileSummary.hpp"
 #include "report/ReportBuilder.hpp"
 #include "report/SerializedGraph.hpp"
@@ -64,7 +64,7 @@ struct Engine::Impl {
   detail::report::CompilationProfile profile;
   detail::report::ReportFiles files;
   std::unique_ptr<tessera::profiler::ReportWriter> writer;
-  std::unique_ptr<detail::profile::ExecutionRecorder> recorder;
+  std::unique_ptr<detail::report::ExecutionRecorder> recorder;
   std::unique_ptr<detail::profile::CounterClock> counterClock; ///< cycle counters without a profile
   /// Older SDKs' enable/disableExecutionProfiling: whether runs are recorded.
   bool recordRuns = true;
@@ -266,8 +266,8 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
     runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
   }
   if (profiling.executionProfile) {
-    recorder = std::make_unique<detail::profile::ExecutionRecorder>(profile.model, compiled,
-                                                                    profiling, *writer);
+    recorder = std::make_unique<detail::report::ExecutionRecorder>(profile.model, compiled,
+                                                                   profiling, *writer);
     runtime->setObserver(recorder.get());
   } else if (readsCycleCounters(compiled)) {
     counterClock = std::make_unique<detail::profile::CounterClock>(profile.model, compiled);
