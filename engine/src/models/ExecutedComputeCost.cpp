@@ -2,7 +2,7 @@
 
 #include <map>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 void ExecutedComputeCost::cost(unsigned cs, const std::vector<std::uint64_t>& instructions,
                                std::vector<TileValue>& cycles, std::vector<TileValue>& busy) {
@@ -41,4 +41,4 @@ void ExecutedComputeCost::cost(unsigned cs, const std::vector<std::uint64_t>& in
   }
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

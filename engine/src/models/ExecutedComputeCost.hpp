@@ -10,7 +10,7 @@
 
 #include <vector>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 class ExecutedComputeCost {
 public:
@@ -37,4 +37,4 @@ private:
   std::vector<std::uint64_t> vertexCycles_, scratch_;
 };
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

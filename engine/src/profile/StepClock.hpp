@@ -13,6 +13,12 @@
 
 namespace poplar::detail::profile {
 
+using models::ExecutedComputeCost;
+using models::ProfileProgram;
+using models::ProgramModel;
+using models::ProgramType;
+using models::TileValue;
+
 class StepClock {
 public:
   /// One IPU's part in one step.

@@ -7,9 +7,9 @@
 namespace poplar::detail::report {
 
 namespace schema = tessera::profiler::schema;
-using profile::CycleModel;
-using profile::ProfileProgram;
-using profile::ProgramType;
+using models::CycleModel;
+using models::ProfileProgram;
+using models::ProgramType;
 using tessera::profiler::blob;
 using tessera::profiler::encodeStepIpus;
 using tessera::profiler::encodeTileValues;

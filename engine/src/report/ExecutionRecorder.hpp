@@ -22,11 +22,11 @@
 
 namespace poplar::detail::report {
 
-using profile::ExecutedComputeCost;
+using models::ExecutedComputeCost;
+using models::ProgramModel;
+using models::TileValue;
 using profile::ProfilerOptions;
-using profile::ProgramModel;
 using profile::StepClock;
-using profile::TileValue;
 
 class ExecutionRecorder final : public ExecutionObserver {
 public:

@@ -4,7 +4,7 @@
 
 namespace poplar::detail::report {
 
-using profile::CycleModel;
+using models::CycleModel;
 
 RuleCycles::RuleCycles(const CompiledGraph& g)
     : g_(g), contexts_(g.replicaTarget.getNumWorkerContexts()), estimated_(g.computeSets.size()),

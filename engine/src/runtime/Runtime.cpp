@@ -85,7 +85,7 @@ bool mayWriteToConsole(const VertexTypeDescriptor& type) {
   const auto found = known.find(type.codeletSource);
   if (found != known.end()) return found->second;
   bool writes = true; // an object that cannot be read is assumed to print
-  if (const auto path = tessera::codelets::codeletObjectPath(type.codeletSource)) {
+  if (const auto path = poplar::detail::codelets::codeletObjectPath(type.codeletSource)) {
     std::ifstream in(*path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.good() || in.eof()) {
