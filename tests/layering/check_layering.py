@@ -12,7 +12,8 @@ and, inside libpva, that its layers only look down (docs/architecture.md, "Insid
   storage (files, SQL)  <  model, trace (the object model)  <  analysis  <  compare
 
 A file of libpva/src/<layer>/ must not include a source file of a higher layer, nor a public
-<pva/...> header that belongs to one (LIBPVA_PUBLIC_LAYER says which layer each header is).
+<pva/...> header that belongs to one (LIBPVA_PUBLIC_LAYER says which layer each header is); and
+only storage/ speaks SQL (LIBPVA_SQL_HEADERS).
 
 Inside the engine (engine/src/<folder>/, docs/architecture.md "Inside the engine"):
 
@@ -62,6 +63,8 @@ LIBPVA_PUBLIC_LAYER = {
     "Compare.hpp": 3, "pva.hpp": 3,
 }
 LAYER_NAMES = {0: "storage", 1: "model", 2: "analysis", 3: "compare"}
+# The SQL of libpva (SQLite and its wrapper) belongs to storage/ alone.
+LIBPVA_SQL_HEADERS = {"sqlite3.h", "tessera/internal/Sqlite.hpp"}
 
 # engine/src/<folder> -> folders of engine/src (and include prefixes) it must not include.
 ENGINE_FORBIDDEN = {"runtime": {"models", "profile", "report", "<profiler"}}
@@ -162,6 +165,19 @@ def libpva_layer_violations(root):
     return found
 
 
+def libpva_sql_violations(root):
+    """SQL headers included by a layer of libpva other than storage/."""
+    found = []
+    src = os.path.join(root, "libpva", "src")
+    for path, number, kind, name in includes_under(src):
+        mine = libpva_layer_of_source(root, path)
+        if mine and mine[0] != "storage" and name in LIBPVA_SQL_HEADERS:
+            close = ">" if kind == "<" else '"'
+            found.append(f"{os.path.relpath(path, root)}:{number}: libpva {mine[0]} includes "
+                         f"{kind}{name}{close} (SQL), which only storage/ may")
+    return found
+
+
 def includes_under(base):
     """(file, line number, '<' or '"', included name) of every #include under base."""
     for dirpath, dirnames, filenames in os.walk(base):
@@ -216,7 +232,7 @@ def main(argv):
         # A renamed part must not silently shrink the check to nothing.
         print(f"check_layering: {root} has no folder {', '.join(missing)}; update FORBIDDEN", file=sys.stderr)
         return 2
-    found = (violations(root) + libpva_layer_violations(root) +
+    found = (violations(root) + libpva_layer_violations(root) + libpva_sql_violations(root) +
              engine_violations(root))
     for v in found:
         print(v)
