@@ -21,12 +21,13 @@
 
 namespace poplin {
 
-struct PlanningCache::Impl {
+class PlanningCacheImpl {
+public:
   std::mutex mutex;
   std::map<std::string, ConvPlan> plans;
 };
 
-PlanningCache::PlanningCache() : impl(new Impl) {}
+PlanningCache::PlanningCache() : impl(new PlanningCacheImpl) {}
 PlanningCache::~PlanningCache() = default;
 std::size_t PlanningCache::size() const {
   std::lock_guard<std::mutex> lock(impl->mutex);
@@ -467,16 +468,19 @@ Tensor createConvOutput(Graph& graph, const ConvParams& params, const DebugConte
   return createOutput2d(graph, p.plan, params, debugContext);
 }
 
-Tensor convolution(Graph& graph, const Tensor& in, const Tensor& weights, const ConvParams& params,
-                   bool transposeAndFlipWeights, Sequence& prog, const DebugContext& debugContext,
-                   const OptionFlags& options, PlanningCache* cache) {
-  const std::string op = "poplin::convolution";
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Conv");
+namespace {
+/// convolution() and convolutionWithOutput(): `out` invalid means a new output tensor.
+Tensor convolveWith(Graph& graph, const Tensor& in, const Tensor& weights, Tensor out,
+                    const ConvParams& params, bool transposeAndFlipWeights, Sequence& prog,
+                    const DebugContext& di, const OptionFlags& options, PlanningCache* cache,
+                    const std::string& op) {
   const Planned p = planParams(graph, params, options, cache, op);
   const std::size_t dims = params.getNumFieldDims();
   checkTensor(in, inputShape(params), params.inputType, op, "in", "the input");
   checkTensor(weights, weightsShape(params, transposeAndFlipWeights), params.inputType, op,
               "weights", transposeAndFlipWeights ? "the transposed weights" : "the weights");
+  if (out.valid())
+    checkTensor(out, outputShape(params), params.outputType, op, "out", "the output");
   Tensor w = weights;
   if (transposeAndFlipWeights) {
     // As PopLibs: a copy of the weights with the channels swapped and the kernel reversed,
@@ -485,9 +489,29 @@ Tensor convolution(Graph& graph, const Tensor& in, const Tensor& weights, const 
     mapWeights(graph, p.plan, as2d(w, dims));
     weightsTransposeChansFlipXY(graph, weights, w, prog, {di, "transposeAndFlip"});
   }
-  const Tensor out = createOutput2d(graph, p.plan, params, {di, "output"});
+  if (!out.valid()) out = createOutput2d(graph, p.plan, params, {di, "output"});
   convolveInto(graph, p.plan, as2d(in, dims), as2d(w, dims), as2d(out, dims), prog, di);
   return out;
+}
+} // namespace
+
+Tensor convolution(Graph& graph, const Tensor& in, const Tensor& weights, const ConvParams& params,
+                   bool transposeAndFlipWeights, Sequence& prog, const DebugContext& debugContext,
+                   const OptionFlags& options, PlanningCache* cache) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Conv");
+  return convolveWith(graph, in, weights, Tensor(), params, transposeAndFlipWeights, prog, di,
+                      options, cache, "poplin::convolution");
+}
+
+void convolutionWithOutput(Graph& graph, const Tensor& in, const Tensor& weights, const Tensor& out,
+                           const ConvParams& params, bool transposeAndFlipWeights, Sequence& prog,
+                           const DebugContext& debugContext, const OptionFlags& options,
+                           PlanningCache* cache) {
+  const std::string op = "poplin::convolutionWithOutput";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Conv");
+  poplibs_support::checkValid(out, op, "out");
+  convolveWith(graph, in, weights, out, params, transposeAndFlipWeights, prog, di, options, cache,
+               op);
 }
 
 void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& cache) {
@@ -499,6 +523,10 @@ void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& c
         parseConvOptions(options ? *options : OptionFlags(), "poplin::preplanConvolutions");
     planFor(*target, makeConvProblem(std::get<1>(c), "poplin::preplanConvolutions"), opts, &cache);
   }
+}
+
+void preplanConvolutions(Graph&, const std::set<ConvPlanParams>& convs, PlanningCache& cache) {
+  preplanConvolutions(convs, cache);
 }
 
 namespace {
@@ -530,8 +558,10 @@ Tensor transposedAndFlipped(const Tensor& weightsIn, const Tensor& weightsOut,
 } // namespace
 
 void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsIn, const Tensor& weightsOut,
-                                 Sequence& prog, const DebugContext& debugContext) {
+                                 Sequence& prog, const DebugContext& debugContext,
+                                 const OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "WeightsTransposeChansFlipXY");
+  parseConvOptions(options, "poplin::weightsTransposeChansFlipXY");
   const Tensor t =
       transposedAndFlipped(weightsIn, weightsOut, "poplin::weightsTransposeChansFlipXY");
   prog.add(program::Copy(t, weightsOut, false, di));
@@ -651,6 +681,33 @@ void reportWeightUpdatePlanInfo(std::ostream& out, const Graph& graph, const Con
   const ConvProblem q =
       weightUpdateProblem(fwd, fwd.params.getOutputSize(0), fwd.params.getOutputSize(1));
   out << "weight update " << planFor(graph.getTarget(), q, opts, cache) << '\n';
+}
+
+PlanCosts reportPlanEstimatedCosts(const Graph& graph, const ConvParams& params,
+                                   const OptionFlags& options, PlanningCache* cache) {
+  const Planned p = planParams(graph, params, options, cache, "poplin::reportPlanEstimatedCosts");
+  return {std::size_t(p.plan.totalCycles), std::size_t(p.plan.tempBytes)};
+}
+
+Tensor fullyConnectedWeightTranspose(Graph& graph, Tensor weights, const ConvParams& params,
+                                     Sequence& prog, const DebugContext& debugContext,
+                                     const OptionFlags& options, PlanningCache* cache) {
+  const std::string op = "poplin::fullyConnectedWeightTranspose";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "fullyConnectedWeightTranspose");
+  if (params.getNumFieldDims() != 1)
+    throw poputil::poplibs_error(op + ": expects a 1-d convolution, not " +
+                                 std::to_string(params.getNumFieldDims()) + "-d");
+  // The backward pass's weights are the forward ones with the channels swapped; the forward
+  // weights are the backward params' weights transposed.
+  checkTensor(weights, weightsShape(params, true), params.inputType, op, "weights",
+              "the forward weights");
+  const Tensor transposed = createWeights(graph, params, {di, "transposed"}, options, cache);
+  prog.add(program::Copy(weights.dimShuffle({0, 2, 1, 3}), transposed, false, {di, "transpose"}));
+  return transposed;
+}
+
+void convolutionValidateOptions(const OptionFlags& options) {
+  parseConvOptions(options, "poplin::convolutionValidateOptions");
 }
 
 } // namespace poplin
