@@ -6,6 +6,7 @@
 // step, `counter` counts up from 0 (or, in reverse, down from the shard's last step).
 #include <poplar/Program.hpp>
 #include <popnn/Rnn.hpp>
+#include <popops/Cast.hpp>
 #include <popops/DynamicSlice.hpp>
 #include <popops/ElementWise.hpp>
 #include <poputil/DebugInfo.hpp>
@@ -44,8 +45,9 @@ void checkSequence(const Tensor& t, std::size_t steps, const std::string& what) 
                                  ", ...] (a time step per row), not " + t.shapeToString());
 }
 
-Tensor uintConstant(Graph& graph, unsigned value, const DebugContext& dc) {
-  const Tensor c = graph.addConstant(UNSIGNED_INT, {1}, value, dc);
+Tensor constant(Graph& graph, const Type& type, int value, const DebugContext& dc) {
+  const Tensor c = type == INT ? graph.addConstant(INT, {1}, value, dc)
+                               : graph.addConstant(UNSIGNED_INT, {1}, unsigned(value), dc);
   graph.setTileMapping(c, 0);
   return c;
 }
@@ -104,17 +106,24 @@ std::vector<Tensor> Rnn(Graph& graph, const RnnParams& params, bool reverse,
     prog.add(Copy(initState[i], state.back(), false, {di, "initState"}));
   }
 
+  // The cell sees unsigned `begin` and `counter`, as PopLibs'; popops adds signed integers, so
+  // the step is worked out in INT copies and cast.
   const Tensor begin = graph.addVariable(UNSIGNED_INT, {1}, {di, "shardBegin"});
   const Tensor counter = graph.addVariable(UNSIGNED_INT, {1}, {di, "counter"});
-  graph.setTileMapping(begin, 0);
-  graph.setTileMapping(counter, 0);
-  const Tensor one = uintConstant(graph, 1, {di, "one"});
+  const Tensor beginInt = graph.addVariable(INT, {1}, {di, "shardBeginInt"});
+  const Tensor counterInt = graph.addVariable(INT, {1}, {di, "counterInt"});
+  for (const Tensor& t : {begin, counter, beginInt, counterInt})
+    graph.setTileMapping(t, 0);
+  const Tensor one = constant(graph, INT, 1, {di, "one"});
 
   // One loop body: slice the step, run the cell, write the step back, move the counter.
   const auto makeBody = [&](unsigned shard, Sequence* initProg) {
     const DebugNameAndId dnai(DebugContext(di, "shard/" + std::to_string(shard)));
     Sequence body({}, {di, "step"});
-    const Tensor index = popops::add(graph, begin, counter, body, {di, "step"});
+    popops::castWithOutput(graph, counterInt, counter, body, {di, "counter"});
+    const Tensor index =
+        popops::cast(graph, popops::add(graph, beginInt, counterInt, body, {di, "step"}),
+                     UNSIGNED_INT, body, {di, "step"});
     const auto sliced = [&](const Tensor& t, const char* what) {
       if (!t.valid()) return t;
       return popops::dynamicSlice(graph, t, index, {0}, {1}, body, {di, what}).squeeze({0});
@@ -144,9 +153,9 @@ std::vector<Tensor> Rnn(Graph& graph, const RnnParams& params, bool reverse,
     for (std::size_t i = 0; i < created.size(); ++i)
       update(created[i], createdSlices[i], "created[" + std::to_string(i) + "]");
     if (reverse)
-      popops::subInPlace(graph, counter, one, body, {di, "counter"});
+      popops::subInPlace(graph, counterInt, one, body, {di, "counter"});
     else
-      popops::addInPlace(graph, counter, one, body, {di, "counter"});
+      popops::addInPlace(graph, counterInt, one, body, {di, "counter"});
     return body;
   };
 
@@ -156,10 +165,12 @@ std::vector<Tensor> Rnn(Graph& graph, const RnnParams& params, bool reverse,
     const unsigned shard = reverse ? numShards - 1 - n : n;
     const std::size_t first = T * shard / numShards, last = T * (shard + 1) / numShards;
     const std::size_t length = last - first;
-    prog.add(Copy(uintConstant(graph, unsigned(first), {di, "begin"}), begin, false,
+    prog.add(Copy(constant(graph, UNSIGNED_INT, int(first), {di, "begin"}), begin, false,
                   {di, "shardBegin"}));
-    prog.add(Copy(uintConstant(graph, reverse ? unsigned(length - 1) : 0u, {di, "counterInit"}),
-                  counter, false, {di, "counterInit"}));
+    prog.add(
+        Copy(constant(graph, INT, int(first), {di, "begin"}), beginInt, false, {di, "shardBegin"}));
+    prog.add(Copy(constant(graph, INT, reverse ? int(length - 1) : 0, {di, "counterInit"}),
+                  counterInt, false, {di, "counterInit"}));
     if (!codeReuse || n == 0) {
       Sequence body = makeBody(shard, n == 0 ? &prog : nullptr);
       if (codeReuse) reused = body;
