@@ -1,16 +1,17 @@
 // Parameters shared by PopLibs' recurrent layers (LSTM, GRU): element type, batch, time steps
 // and layer sizes {input size, output size}; the sequence tensors' creators and the types of
 // PopLibs' generic RNN loop.
-// Differs from PopLibs: the generic rnn::Rnn loop itself is not provided yet
-// (docs/compatibility.md); sequences are not sharded (numShards is checked, each step is
-// spread over all tiles); a variable number of time steps (varTimeSteps) is refused by the
-// layers.
+// Differs from PopLibs: sequences are not mapped shard by shard (numShards splits the time
+// steps into loops, each step spread over all tiles); a variable number of time steps
+// (varTimeSteps) is refused by the layers and by Rnn(); the gathering form of Rnn() (numTemps,
+// gatherFn, stepsPerGather) is not provided.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
@@ -113,6 +114,27 @@ struct StateSequence {
   poplar::Tensor output;
   std::size_t stateIndex;
 };
+
+/// Runs the cell `loopFn` over the params.maxTimeSteps steps (from the last when `reverse`),
+/// split into `numShards` contiguous shards, each a Repeat. Each step the cell gets the state
+/// (copies of `initState`, updated in place by the cell and returned at the end), the step's
+/// slices of `inputs` and `*interimIn` ([B, ...] rows of the [T, B, ...] sequences), new
+/// tensors for the step's `outputs` and `*interimOut` to write, and `created` to fill with
+/// tensors of one step of each `created` sequence; afterwards these, and the state
+/// `stateSequence.stateIndex` when stateSequence.output is valid, are written into the step's
+/// row. TimeStepState: `begin` is the shard's first step and `counter` the step within the
+/// shard (their sum the step); flags are empty (no variable time steps). The cell is called
+/// once per shard (once in all with option "codeReuse" "true"); `initProg` is the program for
+/// the first call only. Wrong shapes, numShards outside [1, T], variable time steps or unknown
+/// options give poputil::poplibs_error / poplar::invalid_option.
+std::vector<poplar::Tensor>
+Rnn(poplar::Graph& graph, const RnnParams& params, bool reverse,
+    const std::vector<poplar::Tensor>& initState, const StateSequence& stateSequence,
+    const std::vector<poplar::Tensor>& inputs, const poplar::Tensor* interimIn,
+    poplar::Tensor* interimOut, const std::vector<poplar::Tensor>& outputs,
+    const std::vector<poplar::Tensor>& created, poplar::program::Sequence& prog,
+    const LoopBodyType& loopFn, unsigned numShards, poplar::OptionFlags& options,
+    const poplar::DebugContext& debugContext = {});
 
 } // namespace rnn
 } // namespace popnn

@@ -1,0 +1,174 @@
+// popnn::rnn::Rnn, the generic recurrent loop, around a running-sum cell (h += x_t, output h):
+// forward and reverse, one and several shards, with and without code reuse, the state
+// sequence, interimOut and created sequences; lstm::getMatMulPrePlanParameters; and misuse.
+#include "TestUtil.hpp"
+
+#include <poplin/MatMul.hpp>
+#include <popnn/Lstm.hpp>
+#include <popnn/Rnn.hpp>
+#include <popops/ElementWise.hpp>
+#include <poputil/exceptions.hpp>
+
+using namespace poplar;
+using namespace poplar::program;
+using namespace popnn::rnn;
+using Catch::Contains;
+
+namespace {
+
+constexpr std::size_t T = 7, B = 2, H = 3;
+
+/// h += x_t; the output, interimOut and created slices are h, 2h and h + x_t.
+Sequence runningSum(Graph& g, const TimeStepState&, const RnnBatchwiseFlags&,
+                    std::vector<Tensor>& state, const RnnSlice& slice, std::vector<Tensor>& created,
+                    Sequence*, const DebugNameAndId&) {
+  Sequence s;
+  popops::addInPlace(g, state[0], slice.inputs[0], s);
+  s.add(Copy(state[0], slice.outputs[0]));
+  if (slice.interimOut.valid()) popops::mulWithOutput(g, state[0], 2.0f, slice.interimOut, s);
+  if (!created.empty()) created[0] = popops::add(g, state[0], slice.inputs[0], s);
+  return s;
+}
+
+void checkLoop(bool reverse, unsigned shards, bool codeReuse) {
+  INFO("reverse " << reverse << " shards " << shards << " codeReuse " << codeReuse);
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const RnnParams params(FLOAT, B, T, {H, H});
+  const auto x = test::randomValues(T * B * H, -1.0f, 1.0f, 3);
+  const auto h0 = test::randomValues(B * H, -1.0f, 1.0f, 4);
+  const Tensor in = h.input("x", FLOAT, {T, B, H}, x);
+  const Tensor init = h.input("h0", FLOAT, {B, H}, h0);
+  const Tensor out = createOutputTensor(g, params, shards, "out");
+  const Tensor seq = createOutputTensor(g, params, shards, "stateSeq");
+  Tensor interim = createRecurrentTensor(g, params, H, shards, "interim");
+  const Tensor made = createOutputTensor(g, params, shards, "created");
+  OptionFlags options{{"codeReuse", codeReuse ? "true" : "false"}};
+  const auto final = Rnn(g, params, reverse, {init}, StateSequence{seq, 0}, {in}, nullptr, &interim,
+                         {out}, {made}, h.prog(), runningSum, shards, options, "rnn");
+  REQUIRE(final.size() == 1);
+  h.read("out", out);
+  h.read("seq", seq);
+  h.read("interim", interim);
+  h.read("created", made);
+  h.read("final", final[0]);
+  h.read("h0after", init);
+  h.run();
+  // Host: steps in processing order.
+  std::vector<float> want(T * B * H), acc = h0;
+  for (std::size_t n = 0; n < T; ++n) {
+    const std::size_t t = reverse ? T - 1 - n : n;
+    for (std::size_t i = 0; i < B * H; ++i) {
+      acc[i] += x[t * B * H + i];
+      want[t * B * H + i] = acc[i];
+    }
+  }
+  CHECK_THAT(h.result("out"), test::CloseTo(want, 1e-5f, 1e-5f));
+  CHECK_THAT(h.result("seq"), test::CloseTo(want, 1e-5f, 1e-5f));
+  CHECK_THAT(h.result("final"), test::CloseTo(acc, 1e-5f, 1e-5f));
+  CHECK_THAT(h.result("h0after"), test::CloseTo(h0, 0.0f, 0.0f)); // the state is a copy
+  std::vector<float> twice(want), plusX(want);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    twice[i] = 2 * want[i];
+    plusX[i] = want[i] + x[i];
+  }
+  CHECK_THAT(h.result("interim"), test::CloseTo(twice, 1e-5f, 1e-5f));
+  CHECK_THAT(h.result("created"), test::CloseTo(plusX, 1e-5f, 1e-5f));
+}
+
+} // namespace
+
+TEST_CASE("rnn::Rnn runs the cell over the sequence", "[popnn][rnn]") {
+  checkLoop(false, 1, false);
+  checkLoop(true, 1, false);
+  checkLoop(false, 3, false);
+  checkLoop(true, 3, true);
+  checkLoop(false, 2, true);
+}
+
+TEST_CASE("rnn::Rnn calls the cell once per shard, or once with codeReuse", "[popnn][rnn]") {
+  for (const bool reuse : {false, true}) {
+    test::Harness h(4);
+    const RnnParams params(FLOAT, B, T, {H, H});
+    const Tensor in = h.input("x", FLOAT, {T, B, H}, std::vector<float>(T * B * H, 1.0f));
+    const Tensor init = h.input("h0", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
+    const Tensor out = createOutputTensor(h.graph(), params, 1, "out");
+    unsigned calls = 0, withInit = 0;
+    const LoopBodyType counting = [&](Graph& g, const TimeStepState& time,
+                                      const RnnBatchwiseFlags& flags, std::vector<Tensor>& state,
+                                      const RnnSlice& slice, std::vector<Tensor>& created,
+                                      Sequence* initProg, const DebugNameAndId& dnai) {
+      ++calls;
+      withInit += initProg != nullptr;
+      CHECK(time.begin.valid());
+      CHECK(time.counter.valid());
+      CHECK(!flags.valid());
+      return runningSum(g, time, flags, state, slice, created, initProg, dnai);
+    };
+    OptionFlags options{{"codeReuse", reuse ? "true" : "false"}};
+    Rnn(h.graph(), params, false, {init}, StateSequence{}, {in}, nullptr, nullptr, {out}, {},
+        h.prog(), counting, 3, options);
+    CHECK(calls == (reuse ? 1u : 3u));
+    CHECK(withInit == 1u); // only the first shard gets the initialisation program
+    h.read("out", out);
+    h.run();
+    // All ones summed: step t holds t + 1.
+    for (std::size_t t = 0; t < T; ++t)
+      CHECK(h.result("out")[t * B * H] == float(t + 1));
+  }
+}
+
+TEST_CASE("rnn::Rnn misuse is an error", "[popnn][rnn][errors]") {
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const RnnParams params(FLOAT, B, T, {H, H});
+  const Tensor in = h.input("x", FLOAT, {T, B, H}, std::vector<float>(T * B * H, 1.0f));
+  const Tensor init = h.input("h0", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
+  const Tensor out = createOutputTensor(g, params, 1, "out");
+  OptionFlags none;
+  CHECK_THROWS_WITH(Rnn(g, params, false, {init}, StateSequence{}, {in}, nullptr, nullptr, {out},
+                        {}, h.prog(), runningSum, 8, none),
+                    Contains("numShards must be between 1 and maxTimeSteps"));
+  const Tensor shortIn =
+      h.input("short", FLOAT, {T - 1, B, H}, std::vector<float>((T - 1) * B * H));
+  CHECK_THROWS_WITH(Rnn(g, params, false, {init}, StateSequence{}, {shortIn}, nullptr, nullptr,
+                        {out}, {}, h.prog(), runningSum, 1, none),
+                    Contains("inputs[0] must be [7, ...]"));
+  CHECK_THROWS_WITH(Rnn(g, params, false, {init}, StateSequence{out, 4}, {in}, nullptr, nullptr,
+                        {out}, {}, h.prog(), runningSum, 1, none),
+                    Contains("stateIndex 4 names no state tensor"));
+  OptionFlags bad{{"codeReuse", "sometimes"}};
+  CHECK_THROWS_AS(Rnn(g, params, false, {init}, StateSequence{}, {in}, nullptr, nullptr, {out}, {},
+                      h.prog(), runningSum, 1, bad),
+                  poplar::invalid_option);
+  const LoopBodyType noOutput = [](Graph&, const TimeStepState&, const RnnBatchwiseFlags&,
+                                   std::vector<Tensor>&, const RnnSlice&,
+                                   std::vector<Tensor>& created, Sequence*,
+                                   const DebugNameAndId&) { return Sequence(); };
+  const Tensor made = createOutputTensor(g, params, 1, "made");
+  CHECK_THROWS_WITH(Rnn(g, params, false, {init}, StateSequence{}, {in}, nullptr, nullptr, {out},
+                        {made}, h.prog(), noOutput, 1, none),
+                    Contains("the cell's created[0] must have shape"));
+}
+
+TEST_CASE("lstm::getMatMulPrePlanParameters: the layer's products", "[popnn][lstm]") {
+  const popnn::lstm::LstmParams params(HALF, 4, 10, {16, 16});
+  const auto training = popnn::lstm::getMatMulPrePlanParameters(params, {{"partialsType", "half"}});
+  REQUIRE(training.size() == 3); // forward, backward, weight update
+  const poplin::MatMulParams& fwd = training[0].first;
+  CHECK(fwd.aShape == std::vector<std::size_t>{1, 4, 32});  // batch x (input + recurrent)
+  CHECK(fwd.bShape == std::vector<std::size_t>{1, 32, 64}); // 4 gates of 16
+  CHECK(fwd.inputType == HALF);
+  bool sawPartials = false, sawPass = false;
+  for (const auto& kv : training[0].second) {
+    sawPartials |= kv.first == "partialsType" && kv.second == "half";
+    sawPass |= kv.first == "fullyConnectedPass" && kv.second == "TRAINING_FWD";
+  }
+  CHECK(sawPartials);
+  CHECK(sawPass);
+  const auto inference =
+      popnn::lstm::getMatMulPrePlanParameters(params, {{"inferenceOnly", "true"}});
+  REQUIRE(inference.size() == 1);
+  CHECK_THROWS_AS(popnn::lstm::getMatMulPrePlanParameters(params, {{"noSuch", "1"}}),
+                  poplar::invalid_option);
+}
