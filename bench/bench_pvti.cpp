@@ -1,10 +1,17 @@
 // bench_pvti: the cost of libpvti's hot path against baselines measured in the same run.
 //
-//   bench_pvti [--pairs N] [--reps R] [--threads T] [--spans S] [--dir D]
+//   bench_pvti [--pairs N] [--reps R] [--threads T] [--spans S] [--loop L] [--rounds K]
+//              [--busy B] [--dir D]
 //   (default N = 8,000 begin+end pairs per timed batch (half a thread's ring, so the writer
 //    never makes the loop wait), R = 200 batches, T = 4 threads, S = 1,000,000 spans each,
+//    L = 10,000,000 spans back to back, K = 3 rounds, B = 1 busy thread,
 //    D = $TMPDIR/bench-pvti)
 //
+// 0. Back to back, as a user's program runs (issue 38): L RAII spans in one tight loop, the
+//    writer thread draining as it goes, against L pairs of steady_clock::now() in the same
+//    loop, alternating K times, while B other threads spin (other work on the machine). Goal:
+//    the spans' loop <= 1.0x the clock reads'. Every span is read back at the end, with any
+//    "pvti: waiting for the writer" span (a producer that had to wait says so in the trace).
 // 1. Enabled begin+end pair (static begin/end and an RAII Tracepoint) against two
 //    steady_clock::now() calls, the cost of timing a span by hand (goal <= 1.0x: records are
 //    stamped from the TSC where it is invariant; TESSERA_PVTI_CLOCK=steady measures the
@@ -21,6 +28,7 @@
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -76,7 +84,8 @@ volatile std::int64_t sink; // keeps the clock baseline from being optimised awa
 } // namespace
 
 int main(int argc, char** argv) {
-  std::size_t n = 8000, reps = 200, threads = 4, spans = 1000000;
+  std::size_t n = 8000, reps = 200, threads = 4, spans = 1000000, loop = 10000000, rounds = 3,
+              busy = 1;
   std::string dir = (fs::temp_directory_path() / "bench-pvti").string();
   tessera::cli::CommandLine cli(
       "bench_pvti",
@@ -88,6 +97,10 @@ int main(int argc, char** argv) {
   cli.add_option("--reps", reps, "Timed batches (medians are reported)")->check(positive);
   cli.add_option("--threads", threads, "Threads in the sustained test")->check(positive);
   cli.add_option("--spans", spans, "Spans per thread in the sustained test")->check(positive);
+  cli.add_option("--loop", loop, "Spans back to back in the loop test")->check(positive);
+  cli.add_option("--rounds", rounds, "Rounds of the loop test (medians are reported)")
+      ->check(positive);
+  cli.add_option("--busy", busy, "Threads spinning during the loop test (0: none)");
   cli.add_option("--dir", dir, "Trace directory (emptied first)")->type_name("DIR");
   cli.parseOrExit(argc, argv);
   if (!std::getenv("PVTI_OPTIONS")) {
@@ -158,6 +171,50 @@ int main(int argc, char** argv) {
               "ns (goal <= 1 ns)\n",
               disabled, empty, disabled - empty);
 
+  // 0. back to back, the writer running, other threads busy
+  std::atomic<bool> spin{true};
+  std::vector<std::thread> spinners;
+  for (std::size_t b = 0; b < busy; ++b)
+    spinners.emplace_back([&spin] {
+      std::uint64_t x = 0;
+      while (spin.load(std::memory_order_relaxed))
+        sink = static_cast<std::int64_t>(++x);
+    });
+  std::vector<double> clockLoop, spanLoop;
+  const double loopCpu0 = processCpuSeconds();
+  double spanCpu = 0;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    auto t0 = Clock::now();
+    for (std::size_t i = 0; i < loop; ++i) {
+      const auto a = Clock::now();
+      const auto b = Clock::now();
+      sink = (b - a).count();
+    }
+    auto t1 = Clock::now();
+    clockLoop.push_back(std::chrono::duration<double>(t1 - t0).count());
+    const double c0 = processCpuSeconds();
+    t0 = Clock::now();
+    for (std::size_t i = 0; i < loop; ++i)
+      pvti::Tracepoint s(&benchChannel, "loop");
+    t1 = Clock::now();
+    spanCpu += processCpuSeconds() - c0;
+    spanLoop.push_back(std::chrono::duration<double>(t1 - t0).count());
+  }
+  spin.store(false);
+  for (auto& t : spinners)
+    t.join();
+  (void)loopCpu0;
+  const double clockS = median(clockLoop), spanS = median(spanLoop);
+  std::printf("back to back, %zu spans      %.3f s (%.1f ns a span)   %zu x two steady_clock::now() "
+              "%.3f s (%.1f ns)   ratio %.2fx (goal <= 1.0x; %zu busy threads, medians of %zu)\n",
+              loop, spanS, spanS / double(loop) * 1e9, loop, clockS,
+              clockS / double(loop) * 1e9, spanS / clockS, busy, rounds);
+  std::printf("  ratio by round:");
+  for (std::size_t r = 0; r < rounds; ++r)
+    std::printf(" %.2fx", spanLoop[r] / clockLoop[r]);
+  std::printf("   process CPU during the span loops %.1f ns a span (busy threads included)\n",
+              spanCpu / double(loop * rounds) * 1e9);
+
   // 3. sustained throughput to disk, closeTrace included, every span read back
   const double cpu0 = processCpuSeconds();
   const auto t0 = Clock::now();
@@ -177,13 +234,24 @@ int main(int argc, char** argv) {
   const double totalS = std::chrono::duration<double>(t2 - t0).count();
 
   const pva::Trace trace = pva::openTrace(pvti::getCurrentTraceFilename());
-  std::size_t sustained = 0, all = 0;
+  std::size_t sustained = 0, all = 0, looped = 0, waits = 0;
+  double waitedS = 0;
   for (const auto& t : trace.processes()[0].threads()) {
     all += t.numEvents();
     // A span counts when it read back whole: its label, and an end.
-    for (const auto& e : t.events())
-      sustained += e.label() == "sustained" && e.finished();
+    for (const auto& e : t.events()) {
+      const std::string label = e.label();
+      sustained += label == "sustained" && e.finished();
+      looped += label == "loop" && e.finished();
+      if (label == "pvti: waiting for the writer") {
+        ++waits;
+        waitedS += static_cast<double>(e.endNs() - e.beginNs()) * 1e-9;
+      }
+    }
   }
+  std::printf("back to back: read back %zu of %zu loop spans; producers waited for the writer "
+              "%zu times, %.3f s in all\n",
+              looped, loop * rounds, waits, waitedS);
   const std::size_t expected = threads * spans;
   const double events = static_cast<double>(expected);
   std::printf("sustained, %zu threads       %zu spans in %.2f s recording, %.2f s until closeTrace "
@@ -216,5 +284,5 @@ int main(int argc, char** argv) {
   std::printf("load with progress           %.3f s (%zu callbacks)   plain openTrace  %.3f s   "
               "ratio %.2fx\n",
               progressS, calls, plainS, progressS / plainS);
-  return sustained == expected ? 0 : 1;
+  return sustained == expected && looped == loop * rounds ? 0 : 1;
 }
