@@ -171,15 +171,17 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
   std::uint64_t t = b.tail.load(std::memory_order_relaxed);
   StreamState& state = b.stream;
   block_.clear();
-  block_.reserve(static_cast<std::size_t>(head - t));
+  std::size_t records = state.held.size() + static_cast<std::size_t>(head - t);
+  for (const auto& spill : b.spills)
+    records += static_cast<std::size_t>(spill.end - spill.begin);
+  block_.reserve(records);
   const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs);
-  for (; t != head; ++t) {
-    const Record& r = b.slots[t & ThreadBuffer::kMask];
+  auto add = [&](const Record& r) {
     const bool late = r.ts > deadlineTicks;
     if (r.kind == RecordKind::Sample) {
       // Series values are rare next to spans: rows, which SQL readers can query directly.
       if (!late) writeSample(r);
-      continue;
+      return;
     }
     Kind kind = Kind::begin;
     std::uint32_t label = r.payload.event.label, metadata = r.payload.event.metadata;
@@ -187,7 +189,7 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
     case RecordKind::Begin:
       if (late) {
         ++state.skippedBegins;
-        continue;
+        return;
       }
       state.openLabels.push_back(label);
       break;
@@ -196,10 +198,10 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
       metadata = 0;
       if (state.skippedBegins) { // closes a begin dropped as late: drop it too
         --state.skippedBegins;
-        continue;
+        return;
       }
       if (state.openLabels.empty()) {
-        if (late) continue; // an unmatched end after the deadline is not recorded
+        if (late) return; // an unmatched end after the deadline is not recorded
       } else {
         // A late end still closes its event; it takes that event's label so that the reader
         // does not report a mismatch that happened after the deadline.
@@ -208,14 +210,27 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
       }
       break;
     case RecordKind::Instant:
-      if (late) continue;
+      if (late) return;
       kind = Kind::instant;
       break;
     case RecordKind::Sample:
       break; // written above
     }
     block_.add(kind, relTicks(r.ts), r.channel, label, metadata);
+  };
+  // Records held while the clock was calibrated came first, then the spilled arrays in order.
+  for (const Record& r : state.held)
+    add(r);
+  state.held.clear();
+  state.held.shrink_to_fit();
+  for (auto& spill : b.spills) {
+    for (std::uint64_t s = spill.begin; s != spill.end; ++s)
+      add(spill.slots[s & ThreadBuffer::kMask]);
+    if (b.spares.size() < ThreadBuffer::kMaxSpares) b.spares.push_back(std::move(spill.slots));
   }
+  b.spills.clear();
+  for (; t != head; ++t)
+    add(b.slots[t & ThreadBuffer::kMask]);
   if (block_.count()) writeBlock(b);
   b.tail.store(t, std::memory_order_release); // the producer may reuse the slots
 }

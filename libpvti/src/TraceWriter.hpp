@@ -37,8 +37,9 @@ public:
   void beginTransaction();
   void commit();
   void writeDefinitions(const Batch& batch, std::uint64_t deadlineNs);
-  /// Packs the records of `buffer` up to `head` into one event block (series samples become
-  /// rows) and frees their slots. Records stamped after `deadlineNs` (raw steady ns) are
+  /// Packs the records of `buffer` up to `head` (held, spilled, then in the ring) into one event
+  /// block (series samples become rows) and frees their slots. The caller holds the buffer's
+  /// spillMutex. Records stamped after `deadlineNs` (raw steady ns) are
   /// dropped, except ends that close an event written before it.
   void drain(ThreadBuffer& buffer, std::uint64_t head, std::uint64_t deadlineNs);
   /// Leaves a single self-contained file (journal_mode DELETE) and closes it.
