@@ -103,6 +103,10 @@ void Session::start(const std::string& optionsText) {
   if (options_.durationSeconds > 0)
     deadlineNs_ = startNs_ + static_cast<std::uint64_t>(options_.durationSeconds * 1e9);
 
+  // Testing aid (docs/tracing.md): a writer that pauses before each flush, as one starved of CPU
+  // on a busy machine does, so that tests can see rings spill and threads wait.
+  if (const char* delay = std::getenv("TESSERA_PVTI_WRITER_DELAY_MS"); delay && *delay)
+    writerDelay_ = std::chrono::milliseconds(std::strtoul(delay, nullptr, 10));
   writer_ = std::make_unique<TraceWriter>(path, info);
   fileName_ = path.string();
   sessionActive.store(true, std::memory_order_relaxed);
@@ -323,6 +327,8 @@ void Session::writerLoop() {
   bool calibrated = !tscTicks;
   std::unique_lock<std::mutex> lock(wakeMutex_);
   while (true) {
+    if (writerDelay_.count() && !stop_)
+      wake_.wait_for(lock, writerDelay_, [this] { return stop_; });
     const bool stopping = stop_;
     lock.unlock();
     if (!calibrated && (stopping || std::chrono::steady_clock::now() >= calibrationReady())) {

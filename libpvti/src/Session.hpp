@@ -104,6 +104,7 @@ private:
   std::mutex wakeMutex_;
   std::condition_variable wake_;
   bool stop_ = false;
+  std::chrono::milliseconds writerDelay_{0}; ///< TESSERA_PVTI_WRITER_DELAY_MS (tests)
   bool closed_ = false;
   std::atomic<bool> closing_{false};
 };
