@@ -174,10 +174,9 @@ std::uint32_t Session::internLabel(const char* text, std::size_t length) {
 }
 
 bool Session::spill(ThreadBuffer& b) noexcept {
-  // Held by the writer only while it drains this ring, which makes room: then wait for that
-  // (and say so) rather than queue behind it unseen.
-  std::unique_lock<std::mutex> lock(b.spillMutex, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  // Held by the writer only while it packs this ring's records, which makes room: at most one
+  // ring's packing to wait for (Session::drainRing).
+  std::lock_guard<std::mutex> lock(b.spillMutex);
   const std::uint64_t head = b.head.load(std::memory_order_relaxed);
   const std::uint64_t tail = b.tail.load(std::memory_order_relaxed);
   if (head - tail < ThreadBuffer::kCapacity) return true; // the writer made room meanwhile
@@ -353,6 +352,32 @@ void Session::writerLoop() {
   }
 }
 
+std::uint64_t Session::drainRing(ThreadBuffer& ring) {
+  writer_->startBlock(ring);
+  // Spilled arrays are the thread's no longer: packed without the lock, so that the thread can
+  // spill again meanwhile. The ring's own records are read under it (a spill would move the
+  // array away), so a thread that fills its ring just then waits for at most one ring's packing.
+  std::unique_lock<std::mutex> lock(ring.spillMutex);
+  while (!ring.spills.empty()) {
+    std::vector<ThreadBuffer::Spill> spills;
+    spills.swap(ring.spills);
+    lock.unlock();
+    for (const auto& spill : spills)
+      writer_->addRecords(ring, spill.slots.get(), spill.begin, spill.end, true);
+    lock.lock();
+    for (auto& spill : spills)
+      if (ring.spares.size() < ThreadBuffer::kMaxSpares)
+        ring.spares.push_back(std::move(spill.slots));
+  }
+  const std::uint64_t head = ring.head.load(std::memory_order_acquire);
+  writer_->addRecords(ring, ring.slots.get(), ring.tail.load(std::memory_order_relaxed), head,
+                      true);
+  ring.tail.store(head, std::memory_order_release); // the producer may reuse the slots
+  lock.unlock();
+  writer_->finishBlock(ring);
+  return head;
+}
+
 std::uint64_t Session::flushOnce() {
   std::vector<std::shared_ptr<ThreadBuffer>> rings;
   {
@@ -375,11 +400,9 @@ std::uint64_t Session::flushOnce() {
     writer_->beginTransaction();
     // A begin whose end is not here yet is in the file already: a reader sees it as an
     // unfinished event, which is what a crash before the end should leave.
-    for (std::size_t i = 0; i < rings.size(); ++i) {
-      std::lock_guard<std::mutex> lock(rings[i]->spillMutex);
-      heads[i] = rings[i]->head.load(std::memory_order_acquire);
-      writer_->drain(*rings[i], heads[i], deadlineNs_);
-    }
+    writer_->setDeadline(deadlineNs_);
+    for (std::size_t i = 0; i < rings.size(); ++i)
+      heads[i] = drainRing(*rings[i]);
     // Names after records: a record's label, channel and thread were registered before the
     // record was published, so every id in the blocks above is in this batch or an earlier one
     // (one transaction: a reader sees both or neither).

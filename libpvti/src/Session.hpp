@@ -79,10 +79,13 @@ private:
   /// Before calibration: moves every ring's records into its StreamState::held (no conversion,
   /// no file); the largest backlog found, as flushOnce.
   std::uint64_t holdOnce();
-  std::uint64_t flushOnce(); ///< the most records one ring held when it started (0: nothing to do)
+  std::uint64_t flushOnce();
+  /// One ring's records (held, spilled, in the ring) into its event block; the head drained to.
+  std::uint64_t drainRing(
+      ThreadBuffer& ring); ///< the most records one ring held when it started (0: nothing to do)
   void deactivateAll();
-  /// Sets a full ring's array aside for the writer; false when the writer is draining it, no
-  /// more may wait (kMaxSpills) or memory ran out.
+  /// Sets a full ring's array aside for the writer; false when no more may wait (kMaxSpills)
+  /// or memory ran out.
   static bool spill(ThreadBuffer& buffer) noexcept;
   void warn(const std::string& message) noexcept;
 

@@ -166,22 +166,28 @@ void TraceWriter::writeSample(const Record& r) {
   run(st_->insertSample);
 }
 
-void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadlineNs) {
-  using Kind = ts::BlockRecordKind;
-  std::uint64_t t = b.tail.load(std::memory_order_relaxed);
-  StreamState& state = b.stream;
+void TraceWriter::startBlock(ThreadBuffer& b) {
   block_.clear();
-  std::size_t records = state.held.size() + static_cast<std::size_t>(head - t);
-  for (const auto& spill : b.spills)
-    records += static_cast<std::size_t>(spill.end - spill.begin);
-  block_.reserve(records);
-  const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs);
-  auto add = [&](const Record& r) {
+  // Records held while the clock was calibrated come first.
+  addRecords(b, b.stream.held.data(), 0, b.stream.held.size(), false);
+  b.stream.held.clear();
+  b.stream.held.shrink_to_fit();
+}
+
+void TraceWriter::addRecords(ThreadBuffer& b, const Record* slots, std::uint64_t begin,
+                             std::uint64_t end, bool ring) {
+  using Kind = ts::BlockRecordKind;
+  StreamState& state = b.stream;
+  block_.reserve(static_cast<std::size_t>(end - begin));
+  const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs_);
+  const std::uint64_t mask = ring ? ThreadBuffer::kMask : ~std::uint64_t(0);
+  for (std::uint64_t i = begin; i != end; ++i) {
+    const Record& r = slots[i & mask];
     const bool late = r.ts > deadlineTicks;
     if (r.kind == RecordKind::Sample) {
       // Series values are rare next to spans: rows, which SQL readers can query directly.
       if (!late) writeSample(r);
-      return;
+      continue;
     }
     Kind kind = Kind::begin;
     std::uint32_t label = r.payload.event.label, metadata = r.payload.event.metadata;
@@ -189,7 +195,7 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
     case RecordKind::Begin:
       if (late) {
         ++state.skippedBegins;
-        return;
+        continue;
       }
       state.openLabels.push_back(label);
       break;
@@ -198,10 +204,10 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
       metadata = 0;
       if (state.skippedBegins) { // closes a begin dropped as late: drop it too
         --state.skippedBegins;
-        return;
+        continue;
       }
       if (state.openLabels.empty()) {
-        if (late) return; // an unmatched end after the deadline is not recorded
+        if (late) continue; // an unmatched end after the deadline is not recorded
       } else {
         // A late end still closes its event; it takes that event's label so that the reader
         // does not report a mismatch that happened after the deadline.
@@ -210,29 +216,18 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
       }
       break;
     case RecordKind::Instant:
-      if (late) return;
+      if (late) continue;
       kind = Kind::instant;
       break;
     case RecordKind::Sample:
       break; // written above
     }
     block_.add(kind, relTicks(r.ts), r.channel, label, metadata);
-  };
-  // Records held while the clock was calibrated came first, then the spilled arrays in order.
-  for (const Record& r : state.held)
-    add(r);
-  state.held.clear();
-  state.held.shrink_to_fit();
-  for (auto& spill : b.spills) {
-    for (std::uint64_t s = spill.begin; s != spill.end; ++s)
-      add(spill.slots[s & ThreadBuffer::kMask]);
-    if (b.spares.size() < ThreadBuffer::kMaxSpares) b.spares.push_back(std::move(spill.slots));
   }
-  b.spills.clear();
-  for (; t != head; ++t)
-    add(b.slots[t & ThreadBuffer::kMask]);
+}
+
+void TraceWriter::finishBlock(const ThreadBuffer& b) {
   if (block_.count()) writeBlock(b);
-  b.tail.store(t, std::memory_order_release); // the producer may reuse the slots
 }
 
 void TraceWriter::finish() {
