@@ -334,7 +334,14 @@ void Session::writerLoop() {
       calibrate();
       calibrated = true;
     }
-    const std::uint64_t backlog = calibrated ? flushOnce() : holdOnce();
+    std::uint64_t backlog = 0;
+    try {
+      backlog = calibrated ? flushOnce() : holdOnce();
+    } catch (const std::exception& e) { // memory for held records ran out: as a failed write
+      warn(std::string("cannot hold the trace's records, tracing stops: ") + e.what());
+      deactivateAll();
+      closing_.store(true);
+    }
     lock.lock();
     if (stopping) break;
     // A ring that was a quarter full is being filled fast: flush again at once. One that had a
