@@ -9,6 +9,7 @@
 #include "core/ExecutionFigures.hpp"
 #include "core/ExecutionIndex.hpp"
 #include "core/Format.hpp"
+#include "core/TimelineAxis.hpp"
 #include "core/TimelineLod.hpp"
 #include "models/ExecutionSummaryModel.hpp"
 #include "models/IpuFiguresModel.hpp"
@@ -371,6 +372,23 @@ private slots:
     QVERIFY(named > 0);
     qInfo("%zu of %zu flame blocks named, %zu of them narrower than 46 px", named, checked,
           narrowNamed);
+  }
+
+  // Zoomed in, the axis never writes one label twice (issue 37: "1.00 M · 752 µs" at every
+  // tick 20 cycles apart): cycles in full, and no time when it would repeat too.
+  void zoomedAxisLabelsAreDistinct() {
+    const double clock = 1.33e9;
+    const QStringList coarse = timelineTickLabels({0, 2e6, 4e6}, clock);
+    QCOMPARE(coarse[1], QStringLiteral("2.00 M · 1.50 ms"));
+    const std::vector<double> fine{1000000, 1000020, 1000040, 1000060};
+    const QStringList zoomed = timelineTickLabels(fine, clock);
+    QCOMPARE(zoomed.size(), 4);
+    for (int i = 1; i < zoomed.size(); ++i)
+      QVERIFY2(zoomed[i] != zoomed[i - 1], qPrintable(zoomed[i]));
+    QVERIFY2(zoomed[1].startsWith(QStringLiteral("1,000,020")), qPrintable(zoomed[1]));
+    QVERIFY2(!zoomed[1].contains(QStringLiteral("·")), qPrintable(zoomed[1])); // 752 µs each
+    const QStringList noClock = timelineTickLabels({10, 20}, 0);
+    QCOMPARE(noClock, (QStringList{QStringLiteral("10"), QStringLiteral("20")}));
   }
 
   void pickedRunShowsOnlyItsFlameBlocks() {

@@ -466,8 +466,8 @@ private slots:
       QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
       f.write(text);
     };
-    write(QStringLiteral("framework.json"), R"({"framework": "PopART", "version": "3.3.0"})");
-    write(QStringLiteral("app.json"), R"({"application": "train.py", "argu)");
+    write(QStringLiteral("framework.json"), "{\"framework\": \"PopART\", \"version\": \"3.3.0\"}");
+    write(QStringLiteral("app.json"), "{\"application\": \"train.py\", \"argu");
     const SummaryData d = loadSummary(*Document::resolve(dir), progress);
     const QString fw = QStringLiteral("Framework (framework.json)");
     QCOMPARE(d.row(fw, QStringLiteral("framework"))->value.text, QStringLiteral("PopART"));

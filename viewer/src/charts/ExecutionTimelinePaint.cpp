@@ -2,6 +2,7 @@
 // scanline by scanline; labels, axis, run markers and the selection drawn over it with QPainter.
 #include "charts/ExecutionTimeline.hpp"
 #include "core/Format.hpp"
+#include "core/TimelineAxis.hpp"
 #include "core/TimelineLod.hpp"
 
 #include <QPainter>
@@ -393,12 +394,16 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
   small.setPointSizeF(small.pointSizeF() * 0.85);
   p.setFont(small);
   const QFontMetrics fm(small);
-  for (double t = std::ceil(window_.from() / step) * step; t <= window_.to(); t += step) {
+  std::vector<double> ticks;
+  for (double t = std::ceil(window_.from() / step) * step; t <= window_.to(); t += step)
+    ticks.push_back(t);
+  const QStringList texts = timelineTickLabels(ticks, clock); // neighbours never read the same
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const double t = ticks[i];
     const int x = int(std::lround(timeToX(t)));
     p.setPen(gridColor());
     p.drawLine(x, plot.top() - 4, x, plot.bottom());
-    QString text = formatCyclesShort(t);
-    if (clock > 0) text += QStringLiteral(" · ") + formatDurationNs(t / clock * 1e9);
+    const QString& text = texts[int(i)];
     p.setPen(textColor());
     const int w = fm.horizontalAdvance(text);
     const int left = std::max(x - w / 2, plot.left()); // the first label starts at the plot's edge
