@@ -57,9 +57,12 @@ LIBPVA_LAYERS = {"storage": 0, "model": 1, "trace": 1, "analysis": 2, "compare":
 # so a new one has to be placed.
 LIBPVA_PUBLIC_LAYER = {
     "Exception.hpp": 0, "Fwd.hpp": 0, "OptionalCount.hpp": 0, "SerializedGraph.hpp": 0,
+    "Application.hpp": 0,  # framework.json / app.json beside a report, read in storage
+
     "Report.hpp": 1, "Compilation.hpp": 1, "Debug.hpp": 1, "Execution.hpp": 1, "Program.hpp": 1,
     "Trace.hpp": 1, "Job.hpp": 1,  # Job.hpp: a job's instances (model) and summarizeJob's figures
     "Analysis.hpp": 2, "Insights.hpp": 2, "OperationTiles.hpp": 2, "StepCycleKind.hpp": 2,
+    "ProgramTotals.hpp": 2,
     "Compare.hpp": 3, "pva.hpp": 3,
 }
 LAYER_NAMES = {0: "storage", 1: "model", 2: "analysis", 3: "compare"}

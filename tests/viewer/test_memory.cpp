@@ -924,6 +924,17 @@ private slots:
             report.compilation().tile(3).memory().total().excludingGaps());
     const QImage map = page.memoryMap()->grab().toImage();
     QVERIFY(viewer_test::distinctColors(map) >= 6);
+    // The legend names what the drawing blends (issue 37): the paler not-always-live shade, the
+    // darker shared addresses, and gaps in a colour of their own, not the free track's grey.
+    std::map<QString, QColor> legend;
+    for (const auto& [name, color] : page.memoryMap()->legend())
+      legend[name] = color;
+    for (const char* name :
+         {"not always live (paler)", "shared by disjoint lives (darker)", "gaps", "free"})
+      QVERIFY2(legend.count(QString::fromLatin1(name)), name);
+    QVERIFY(legend[QStringLiteral("gaps")].rgb() != legend[QStringLiteral("free")].rgb());
+    QVERIFY(legend[QStringLiteral("not always live (paler)")].rgb() !=
+            legend[QStringLiteral("shared by disjoint lives (darker)")].rgb());
     // Kept for a person to look at, as the screenshots are.
     const QString out = viewer_test::tmpDir(QStringLiteral("memory"));
     page.grab().save(out + QStringLiteral("/page-tiles-3-7-map.png"));

@@ -28,6 +28,7 @@
 #include <pva/Debug.hpp>
 #include <pva/OperationTiles.hpp>
 #include <pva/Program.hpp>
+#include <pva/ProgramTotals.hpp>
 #include <set>
 #include <sqlite3.h>
 
@@ -597,6 +598,52 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(page.model()->rowCount(), 0);
     QVERIFY(!page.model()->operations()->hasDebugInfo);
+  }
+  // Sequence, Repeat and Call rows total what they hold (issue 37), from libpva's programTotals:
+  // each step program under them once, so the entry point's total is every executed step's
+  // cycles and no container exceeds it; the IPU column says where they ran.
+  void containersTotalWhatTheyHold() {
+    for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
+      ProgramTreePage page;
+      const auto doc = Document::resolve(path);
+      page.setDocument(doc);
+      QVERIFY(viewer_test::waitReady(&page));
+      const ProgramTreeModel& m = *page.model();
+      const ProgramTreeData& tree = *m.tree();
+      const auto analysis = pva::analyseExecution(doc->report());
+      const auto totals = pva::programTotals(doc->report(), analysis.allRuns);
+      const std::uint32_t root = tree.roots.front();
+      const std::uint32_t rootProgram = tree.nodes[root].program;
+      QVERIFY(!tree.programs[rootProgram].isStep);
+      const QModelIndex r = m.indexOfNode(root);
+      QCOMPARE(r.siblingAtColumn(ProgramTreeModel::CyclesColumn).data().toString(),
+               QStringLiteral("Σ ") + formatCount(totals[rootProgram].cycles));
+      // The entry point holds every step that ran: its total is the run's Σ steps' slowest IPU.
+      QCOMPARE(totals[rootProgram].cycles, analysis.allRuns.cycles);
+      QCOMPARE(totals[rootProgram].steps, analysis.allRuns.steps);
+      // Every container: Σ of the distinct step programs the page says it holds.
+      std::size_t containers = 0;
+      for (std::uint32_t n = 0; n < tree.nodes.size() && containers < 200; ++n) {
+        const std::uint32_t id = tree.nodes[n].program;
+        if (tree.programs[id].isStep) continue;
+        ++containers;
+        std::uint64_t sum = 0, steps = 0;
+        for (const std::uint32_t p : ProgramTreePage::programsUnder(tree, n)) {
+          sum += analysis.allRuns.programs[p].cycles;
+          steps += analysis.allRuns.programs[p].executions;
+        }
+        QCOMPARE(totals[id].cycles, sum);
+        QCOMPARE(totals[id].steps, steps);
+        QVERIFY(totals[id].cycles <= analysis.allRuns.cycles);
+      }
+      QVERIFY(containers > 0);
+      // IPUs: the MLP runs on one, the pipeline's program on its four.
+      const QString ipus = r.siblingAtColumn(ProgramTreeModel::IpusColumn).data().toString();
+      const unsigned numIpus = doc->report().compilation().target().numIPUs() /
+                               std::max(1u, doc->report().compilation().target().numReplicas());
+      QCOMPARE(ipus, numIpus == 1 ? QStringLiteral("0") : QStringLiteral("0-%1").arg(numIpus - 1));
+      QCOMPARE(QString::fromStdString(pva::ipusText(0b1011)), QStringLiteral("0-1, 3"));
+    }
   }
 };
 
