@@ -186,7 +186,7 @@ TEST_CASE("block-sparse: numberOfPass serialises the product into passes",
   test::Harness h(4);
   popsparse::addCodelets(h.graph());
   const Mask mask{1, 0, 1, 1};
-  const bs::BSMatMulParams params({16, 8, 16}, {8, 8, 8}, mask, false, FLOAT, FLOAT, FLOAT);
+  const bs::BSMatMulParams params({16, 16, 16}, {8, 8, 8}, mask, false, FLOAT, FLOAT, FLOAT);
   const Tensor lhs = bs::createBSMatMulInputLHS(h.graph(), params, "lhs");
   const Tensor rhs = bs::createBSMatMulInputRHS(h.graph(), params, "rhs");
   const auto a = test::randomValues(lhs.numElements(), -1.0f, 1.0f, 5);
@@ -197,7 +197,7 @@ TEST_CASE("block-sparse: numberOfPass serialises the product into passes",
       bs::bsMatMul(h.graph(), params, h.prog(), lhs, rhs, {{"numberOfPass", "2"}}, "passes");
   h.read("out", out);
   h.run();
-  const auto expected = test::hostMatMul(a, densify(b, mask, 8, 16, 8, 8), 1, 16, 8, 16);
+  const auto expected = test::hostMatMul(a, densify(b, mask, 16, 16, 8, 8), 1, 16, 16, 16);
   CHECK_THAT(h.result("out"), test::CloseTo(expected, 1e-5f, 1e-5f));
 }
 
@@ -292,7 +292,7 @@ TEST_CASE("block-sparse: bad parameters and operands are named errors",
                                           FLOAT, bs::SubBlockMask::ZeroUpperTriangle),
                        poputil::poplibs_error, test::What(Catch::Contains("above the diagonal")));
 
-  const bs::BSMatMulParams params({16, 8, 16}, {8, 8, 8}, mask, false, FLOAT, FLOAT, FLOAT);
+  const bs::BSMatMulParams params({16, 16, 16}, {8, 8, 8}, mask, false, FLOAT, FLOAT, FLOAT);
   const Tensor lhs = bs::createBSMatMulInputLHS(h.graph(), params, "lhs");
   const Tensor rhs = bs::createBSMatMulInputRHS(h.graph(), params, "rhs");
   CHECK_THROWS_MATCHES(bs::bsMatMul(h.graph(), params, h.prog(), lhs, lhs), poputil::poplibs_error,

@@ -300,7 +300,8 @@ struct SlicePlanningParameters {
         numLookups(numLookups_), optionFlags(optionFlags_) {}
 };
 
-/// One plan per entry of `spds`, as plan() makes each (its errors included).
+/// One plan per entry of `spds`, as plan() makes each (its errors included); a group size of 1
+/// makes the plan of plan() without a group size.
 std::vector<SlicePlan> planMultiple(const std::vector<SlicePlanningParameters>& spds);
 
 } // namespace embedding

@@ -925,9 +925,13 @@ std::vector<SlicePlan> planMultiple(const std::vector<SlicePlanningParameters>& 
   // PopLibs plans them in parallel; Tessera's plans are quick, so one after the other.
   std::vector<SlicePlan> plans;
   plans.reserve(spds.size());
+  // A group size of 1 (the parameters' default) makes the plain plan, as plan() without a
+  // group size does.
   for (const auto& p : spds)
-    plans.push_back(plan(p.graph, p.dataType, p.groupSize, p.numEntries, p.outputSize, p.numLookups,
-                         p.optionFlags));
+    plans.push_back(p.groupSize == 1 ? plan(p.graph, p.dataType, p.numEntries, p.outputSize,
+                                            p.numLookups, p.optionFlags)
+                                     : plan(p.graph, p.dataType, p.groupSize, p.numEntries,
+                                            p.outputSize, p.numLookups, p.optionFlags));
   return plans;
 }
 
