@@ -343,3 +343,41 @@ TEST_CASE("block-sparse: a result block costs PopLibs' ConvPartial1x1Out estimat
   CHECK(pd::bsMatMulBlockCycles(target, FLOAT, FLOAT, 0, 8, 8, 8) ==
         poplibs_support::convZeroCycles(target, true, 64, 1));
 }
+
+TEST_CASE("block-sparse: softmax rows masked out entirely are zero, others normalised",
+          "[popsparse][blocksparse]") {
+  test::Harness h(4);
+  popsparse::addCodelets(h.graph());
+  const std::size_t rows = 4, cols = 6, br = 4, bc = 2;
+  const auto sub = bs::SubBlockMask::ZeroUpperTriangle;
+  // Blocks (0,0) and (0,1) of 1 x 3: rows 0 and 1 keep only columns of block (0,0), which
+  // PopLibs' empty-row rule would zero; row 3 keeps elements of both blocks.
+  const Mask mask{1, 1, 0};
+  const auto v = test::randomValues(2 * br * bc, -2.0f, 2.0f, 11);
+  const Tensor in = h.input("in", FLOAT, {2, br * bc}, v);
+  const Tensor out = bs::bsSoftmax(h.graph(), in, {int(rows), int(cols)}, {int(br), int(bc)}, mask,
+                                   sub, 1, h.prog(), "softmax");
+  // Only block (0,1): rows 0 and 1 have no element left and come out as zeros.
+  const Mask onlyRight{0, 1, 0};
+  const auto w = test::randomValues(br * bc, -2.0f, 2.0f, 12);
+  const Tensor in2 = h.input("in2", FLOAT, {1, br * bc}, w);
+  const Tensor out2 = bs::bsSoftmax(h.graph(), in2, {int(rows), int(cols)}, {int(br), int(bc)},
+                                    onlyRight, sub, 1, h.prog(), "softmax2");
+  h.read("out", out);
+  h.read("out2", out2);
+  h.run();
+  const auto want = sparsify(
+      hostSoftmax(densify(v, mask, rows, cols, br, bc), mask, rows, cols, br, bc, sub, rows), mask,
+      rows, cols, br, bc);
+  CHECK_THAT(h.result("out"), test::CloseTo(want, 1e-5f, 1e-6f));
+  // Row 0 of block (0,0) (elements 0, 1): its one kept element is 1.
+  CHECK(h.result("out")[0] == Approx(1.0f));
+  CHECK(h.result("out")[1] == 0.0f);
+  const auto want2 = sparsify(hostSoftmax(densify(w, onlyRight, rows, cols, br, bc), onlyRight,
+                                          rows, cols, br, bc, sub, rows),
+                              onlyRight, rows, cols, br, bc);
+  CHECK_THAT(h.result("out2"), test::CloseTo(want2, 1e-5f, 1e-6f));
+  // Rows 0 and 1 of the block: all masked, zeros; row 2: its one element, 1.
+  CHECK(std::vector<float>(h.result("out2").begin(), h.result("out2").begin() + 5) ==
+        std::vector<float>{0, 0, 0, 0, 1});
+}
