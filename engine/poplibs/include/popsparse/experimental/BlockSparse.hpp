@@ -12,8 +12,9 @@
 // A row whose every element is masked out comes out as zeros.
 //
 // Where Tessera differs from PopLibs: PopLibs treats a row as empty when its diagonal block masks
-// all of that row's elements, even if a block to its left is unmasked; Tessera computes the
-// softmax of such a row over its unmasked elements (see docs/compatibility.md).
+// all of that row's elements, even if a block to its left is unmasked (it then exponentiates the
+// row without normalising it); Tessera computes the softmax of such a row over its unmasked
+// elements (see docs/compatibility.md).
 #pragma once
 
 #include <array>
