@@ -4,6 +4,7 @@
 // lstm:: and rnn::getMatMulPrePlanParameters; and misuse.
 #include "TestUtil.hpp"
 
+#include <algorithm>
 #include <poplin/MatMul.hpp>
 #include <popnn/Lstm.hpp>
 #include <popnn/Recurrent.hpp>
@@ -246,22 +247,29 @@ void checkVariableSteps(bool reverse, const std::vector<float>& limits) {
 /// The gathering form with the running sum: temporaries h and 2h; gatherFn adds
 /// sum over its steps of (h_t * g_t + 2 h_t) into `acc`, so every step must be gathered once,
 /// its temporaries paired with its own gather input.
-void checkGather(unsigned shards, unsigned stepsPerGather) {
-  INFO("shards " << shards << " stepsPerGather " << stepsPerGather);
+/// With `limits` (variable time steps) the cell masks x and steps at or past the largest limit
+/// do not run: their temporaries read as zeros.
+void checkGather(unsigned shards, unsigned stepsPerGather, const std::vector<float>& limits = {}) {
+  INFO("shards " << shards << " stepsPerGather " << stepsPerGather << " limits " << limits.size());
   test::Harness h(4);
   Graph& g = h.graph();
-  const RnnParams params(FLOAT, B, T, {H, H});
+  const RnnParams params =
+      limits.empty() ? RnnParams(FLOAT, B, T, {H, H})
+                     : RnnParams(FLOAT, B, T,
+                                 h.input("limits", UNSIGNED_INT, {limits.size()}, limits), {H, H});
   const auto x = test::randomValues(T * B * H, -1.0f, 1.0f, 6);
   const auto gx = test::randomValues(T * B * H, -1.0f, 1.0f, 7);
   const Tensor in = h.input("x", FLOAT, {T, B, H}, x);
   const Tensor gin = h.input("g", FLOAT, {T, B, H}, gx);
   const Tensor init = h.input("h0", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
   const Tensor acc = h.input("acc", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
-  const LoopBodyType cell = [](Graph& gr, const TimeStepState&, const RnnBatchwiseFlags&,
+  const LoopBodyType cell = [](Graph& gr, const TimeStepState&, const RnnBatchwiseFlags& flags,
                                std::vector<Tensor>& state, const RnnSlice& slice,
                                std::vector<Tensor>&, Sequence*, const DebugNameAndId&) {
     Sequence s;
-    popops::addInPlace(gr, state[0], slice.inputs[0], s);
+    const Tensor x = flags.valid() ? popops::mul(gr, slice.inputs[0], flags.mask.expand({1}), s)
+                                   : slice.inputs[0];
+    popops::addInPlace(gr, state[0], x, s);
     REQUIRE(slice.interimOut.shape() == std::vector<std::size_t>{2, B, H});
     s.add(Copy(state[0], slice.interimOut[0]));
     popops::mulWithOutput(gr, state[0], 2.0f, slice.interimOut[1], s);
@@ -289,10 +297,13 @@ void checkGather(unsigned shards, unsigned stepsPerGather) {
   h.read("final", final[0]);
   h.run();
   std::vector<float> sum(B * H, 0.0f), want(B * H, 0.0f);
+  const float largest = limits.empty() ? float(T) : *std::max_element(limits.begin(), limits.end());
   for (std::size_t n = 0; n < T; ++n) {
     const std::size_t t = T - 1 - n; // always reversed
+    if (float(t) >= largest) continue;
     for (std::size_t i = 0; i < B * H; ++i) {
-      sum[i] += x[t * B * H + i];
+      const float limit = limits.empty() ? float(T) : limits[limits.size() == B ? i / H : 0];
+      if (float(t) < limit) sum[i] += x[t * B * H + i];
       want[i] += sum[i] * gx[t * B * H + i] + 2 * sum[i];
     }
   }
@@ -323,6 +334,8 @@ TEST_CASE("rnn::Rnn gathering form", "[popnn][rnn]") {
   checkGather(1, 1);
   checkGather(1, 10);
   checkGather(2, 2);
+  checkGather(1, 3, {5, 2});
+  checkGather(2, 3, {4});
 }
 
 TEST_CASE("rnn::Rnn gathering form misuse and bad time steps", "[popnn][rnn][errors]") {
