@@ -1,12 +1,16 @@
 // popnn::rnn::Rnn, the generic recurrent loop, around a running-sum cell (h += x_t, output h):
 // forward and reverse, one and several shards, with and without code reuse, the state
-// sequence, interimOut and created sequences; lstm::getMatMulPrePlanParameters; and misuse.
+// sequence, interimOut and created sequences; variable time steps; the gathering form;
+// lstm:: and rnn::getMatMulPrePlanParameters; and misuse.
 #include "TestUtil.hpp"
 
+#include <algorithm>
 #include <poplin/MatMul.hpp>
 #include <popnn/Lstm.hpp>
+#include <popnn/Recurrent.hpp>
 #include <popnn/Rnn.hpp>
 #include <popops/ElementWise.hpp>
+#include <popops/Reduce.hpp>
 #include <poputil/exceptions.hpp>
 
 using namespace poplar;
@@ -171,4 +175,201 @@ TEST_CASE("lstm::getMatMulPrePlanParameters: the layer's products", "[popnn][lst
   REQUIRE(inference.size() == 1);
   CHECK_THROWS_AS(popnn::lstm::getMatMulPrePlanParameters(params, {{"noSuch", "1"}}),
                   poplar::invalid_option);
+}
+
+namespace {
+
+/// h += mask * x_t (x_t when the flags are empty); the output slice is h.
+Sequence maskedSum(Graph& g, const TimeStepState&, const RnnBatchwiseFlags& flags,
+                   std::vector<Tensor>& state, const RnnSlice& slice, std::vector<Tensor>&,
+                   Sequence*, const DebugNameAndId&) {
+  Sequence s;
+  const Tensor x =
+      flags.valid() ? popops::mul(g, slice.inputs[0], flags.mask.expand({1}), s) : slice.inputs[0];
+  popops::addInPlace(g, state[0], x, s);
+  s.add(Copy(state[0], slice.outputs[0]));
+  return s;
+}
+
+void checkVariableSteps(bool reverse, const std::vector<float>& limits) {
+  INFO("reverse " << reverse << " limits " << limits.size());
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const Tensor steps = h.input("limits", UNSIGNED_INT, {limits.size()}, limits);
+  const RnnParams params(FLOAT, B, T, steps, {H, H});
+  CHECK(params.variableTimeSteps());
+  CHECK(params.batchVariableTimeSteps() == (limits.size() == B));
+  const auto x = test::randomValues(T * B * H, -1.0f, 1.0f, 5);
+  const Tensor in = h.input("x", FLOAT, {T, B, H}, x);
+  const Tensor init = h.input("h0", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
+  const Tensor out = h.input("out", FLOAT, {T, B, H}, std::vector<float>(T * B * H, -9.0f));
+  bool sawFlags = false, sawSeqFlag = false;
+  const LoopBodyType cell = [&](Graph& gr, const TimeStepState& time,
+                                const RnnBatchwiseFlags& flags, std::vector<Tensor>& state,
+                                const RnnSlice& slice, std::vector<Tensor>& created, Sequence* ip,
+                                const DebugNameAndId& dnai) {
+    sawFlags = flags.valid();
+    sawSeqFlag = time.variableSeqFlag.valid();
+    if (flags.valid()) {
+      CHECK(flags.mask.shape() == std::vector<std::size_t>{B});
+      CHECK(flags.mask.elementType() == FLOAT);
+      CHECK(flags.inverse.shape() == std::vector<std::size_t>{B});
+    }
+    return maskedSum(gr, time, flags, state, slice, created, ip, dnai);
+  };
+  OptionFlags none;
+  const auto final = Rnn(g, params, reverse, {init}, StateSequence{}, {in}, nullptr, nullptr, {out},
+                         {}, h.prog(), cell, 1, none, "rnn");
+  CHECK(sawFlags == (limits.size() == B));
+  CHECK(sawSeqFlag);
+  h.read("out", out);
+  h.read("final", final[0]);
+  h.run();
+  // Host: steps at or past the largest limit do not run (their rows stay -9); below it, an
+  // entry adds x only below its own limit.
+  const float largest = *std::max_element(limits.begin(), limits.end());
+  std::vector<float> want(T * B * H, -9.0f), acc(B * H, 0.0f);
+  for (std::size_t n = 0; n < T; ++n) {
+    const std::size_t t = reverse ? T - 1 - n : n;
+    if (float(t) >= largest) continue;
+    for (std::size_t b = 0; b < B; ++b) {
+      const float limit = limits.size() == B ? limits[b] : limits[0];
+      for (std::size_t i = 0; i < H; ++i) {
+        if (float(t) < limit) acc[b * H + i] += x[(t * B + b) * H + i];
+        want[(t * B + b) * H + i] = acc[b * H + i];
+      }
+    }
+  }
+  CHECK_THAT(h.result("out"), test::CloseTo(want, 1e-5f, 1e-5f));
+  CHECK_THAT(h.result("final"), test::CloseTo(acc, 1e-5f, 1e-5f));
+}
+
+/// The gathering form with the running sum: temporaries h and 2h; gatherFn adds
+/// sum over its steps of (h_t * g_t + 2 h_t) into `acc`, so every step must be gathered once,
+/// its temporaries paired with its own gather input.
+/// With `limits` (variable time steps) the cell masks x and steps at or past the largest limit
+/// do not run: their temporaries read as zeros.
+void checkGather(unsigned shards, unsigned stepsPerGather, const std::vector<float>& limits = {}) {
+  INFO("shards " << shards << " stepsPerGather " << stepsPerGather << " limits " << limits.size());
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const RnnParams params =
+      limits.empty() ? RnnParams(FLOAT, B, T, {H, H})
+                     : RnnParams(FLOAT, B, T,
+                                 h.input("limits", UNSIGNED_INT, {limits.size()}, limits), {H, H});
+  const auto x = test::randomValues(T * B * H, -1.0f, 1.0f, 6);
+  const auto gx = test::randomValues(T * B * H, -1.0f, 1.0f, 7);
+  const Tensor in = h.input("x", FLOAT, {T, B, H}, x);
+  const Tensor gin = h.input("g", FLOAT, {T, B, H}, gx);
+  const Tensor init = h.input("h0", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
+  const Tensor acc = h.input("acc", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
+  const LoopBodyType cell = [](Graph& gr, const TimeStepState&, const RnnBatchwiseFlags& flags,
+                               std::vector<Tensor>& state, const RnnSlice& slice,
+                               std::vector<Tensor>&, Sequence*, const DebugNameAndId&) {
+    Sequence s;
+    const Tensor x = flags.valid() ? popops::mul(gr, slice.inputs[0], flags.mask.expand({1}), s)
+                                   : slice.inputs[0];
+    popops::addInPlace(gr, state[0], x, s);
+    REQUIRE(slice.interimOut.shape() == std::vector<std::size_t>{2, B, H});
+    s.add(Copy(state[0], slice.interimOut[0]));
+    popops::mulWithOutput(gr, state[0], 2.0f, slice.interimOut[1], s);
+    return s;
+  };
+  std::vector<unsigned> sizes;
+  const GatherBodyType gatherFn = [&](Graph& gr, const RnnSlice& slice, unsigned steps, Sequence*,
+                                      const DebugNameAndId&) {
+    sizes.push_back(steps);
+    Sequence s;
+    REQUIRE(slice.interimIn.shape() == std::vector<std::size_t>{steps * 2, B, H});
+    REQUIRE(slice.inputs.size() == 1);
+    REQUIRE(slice.inputs[0].shape() == std::vector<std::size_t>{steps * B, H});
+    const Tensor temps = slice.interimIn.reshape({steps, 2, B, H});
+    const Tensor prod = popops::mul(gr, temps.slice(0, 1, 1).squeeze({1}),
+                                    slice.inputs[0].reshape({steps, B, H}), s);
+    popops::addInPlace(gr, prod, temps.slice(1, 2, 1).squeeze({1}), s);
+    popops::addInPlace(gr, acc, popops::reduce(gr, prod, {0}, {popops::Operation::ADD}, s), s);
+    return s;
+  };
+  OptionFlags none;
+  const auto final = Rnn(g, params, {init}, StateSequence{}, {in}, Tensor(), 2, h.prog(), cell,
+                         {gin}, gatherFn, shards, stepsPerGather, none, "gather");
+  h.read("acc", acc);
+  h.read("final", final[0]);
+  h.run();
+  std::vector<float> sum(B * H, 0.0f), want(B * H, 0.0f);
+  const float largest = limits.empty() ? float(T) : *std::max_element(limits.begin(), limits.end());
+  for (std::size_t n = 0; n < T; ++n) {
+    const std::size_t t = T - 1 - n; // always reversed
+    if (float(t) >= largest) continue;
+    for (std::size_t i = 0; i < B * H; ++i) {
+      const float limit = limits.empty() ? float(T) : limits[limits.size() == B ? i / H : 0];
+      if (float(t) < limit) sum[i] += x[t * B * H + i];
+      want[i] += sum[i] * gx[t * B * H + i] + 2 * sum[i];
+    }
+  }
+  CHECK_THAT(h.result("final"), test::CloseTo(sum, 1e-5f, 1e-5f));
+  CHECK_THAT(h.result("acc"), test::CloseTo(want, 1e-4f, 1e-4f));
+  // Per shard: one call for its full groups (if any), one for the remainder (if any).
+  std::vector<unsigned> expected;
+  for (unsigned s = shards; s-- > 0;) {
+    const std::size_t length = T * (s + 1) / shards - T * s / shards;
+    const std::size_t gsize = std::min<std::size_t>(stepsPerGather, length);
+    if (length / gsize) expected.push_back(unsigned(gsize));
+    if (length % gsize) expected.push_back(unsigned(length % gsize));
+  }
+  CHECK(sizes == expected);
+}
+
+} // namespace
+
+TEST_CASE("rnn::Rnn with variable time steps", "[popnn][rnn]") {
+  checkVariableSteps(false, {3, 5});
+  checkVariableSteps(true, {5, 2});
+  checkVariableSteps(false, {4});
+  checkVariableSteps(true, {4});
+}
+
+TEST_CASE("rnn::Rnn gathering form", "[popnn][rnn]") {
+  checkGather(1, 3);
+  checkGather(1, 1);
+  checkGather(1, 10);
+  checkGather(2, 2);
+  checkGather(1, 3, {5, 2});
+  checkGather(2, 3, {4});
+}
+
+TEST_CASE("rnn::Rnn gathering form misuse and bad time steps", "[popnn][rnn][errors]") {
+  test::Harness h(4);
+  Graph& g = h.graph();
+  const RnnParams params(FLOAT, B, T, {H, H});
+  const Tensor in = h.input("x", FLOAT, {T, B, H}, std::vector<float>(T * B * H, 1.0f));
+  const Tensor init = h.input("h0", FLOAT, {B, H}, std::vector<float>(B * H, 0.0f));
+  const GatherBodyType gatherFn = [](Graph&, const RnnSlice&, unsigned, Sequence*,
+                                     const DebugNameAndId&) { return Sequence(); };
+  OptionFlags none;
+  CHECK_THROWS_WITH(Rnn(g, params, {init}, StateSequence{}, {in}, Tensor(), 2, h.prog(), maskedSum,
+                        {}, gatherFn, 1, 0, none),
+                    Contains("stepsPerGather must be non-zero"));
+  CHECK_THROWS_WITH(Rnn(g, params, {init}, StateSequence{}, {in}, Tensor(), 0, h.prog(), maskedSum,
+                        {}, gatherFn, 1, 2, none),
+                    Contains("numTemps must be non-zero"));
+  CHECK_THROWS_WITH(Rnn(g, params, {init}, StateSequence{}, {in}, Tensor(), 2, h.prog(), maskedSum,
+                        {}, GatherBodyType(), 1, 2, none),
+                    Contains("gatherFn is empty"));
+  const Tensor three = h.input("three", UNSIGNED_INT, {3}, {1, 2, 3});
+  CHECK_THROWS_WITH(RnnParams(FLOAT, B, T, three, {H, H}),
+                    Contains("varTimeSteps must have 1 or batchSize (2) entries"));
+}
+
+TEST_CASE("rnn::getMatMulPrePlanParameters: the step's products", "[popnn][rnn]") {
+  const auto both = getMatMulPrePlanParameters(5, 4, 8, 6, HALF);
+  REQUIRE(both.size() == 2); // x W_in and h W_fb
+  CHECK(both[0].first.aShape == std::vector<std::size_t>{4, 8});
+  CHECK(both[0].first.bShape == std::vector<std::size_t>{8, 6});
+  CHECK(both[1].first.bShape == std::vector<std::size_t>{6, 6});
+  CHECK(both[0].first.inputType == HALF);
+  const auto feedback = getMatMulPrePlanParameters(5, 4, 8, 6, FLOAT, FLOAT, true, false);
+  REQUIRE(feedback.size() == 1);
+  CHECK(feedback[0].first.aShape == std::vector<std::size_t>{4, 6});
+  CHECK(feedback[0].first.inputType == FLOAT);
 }

@@ -3,8 +3,7 @@
 // PopLibs' generic RNN loop.
 // Differs from PopLibs: sequences are not mapped shard by shard (numShards splits the time
 // steps into loops, each step spread over all tiles); a variable number of time steps
-// (varTimeSteps) is refused by the layers and by Rnn(); the gathering form of Rnn() (numTemps,
-// gatherFn, stepsPerGather) is not provided.
+// (varTimeSteps) is run by Rnn() (both forms) but refused by the LSTM and GRU layers.
 #pragma once
 
 #include <cstddef>
@@ -123,10 +122,14 @@ struct StateSequence {
 /// tensors of one step of each `created` sequence; afterwards these, and the state
 /// `stateSequence.stateIndex` when stateSequence.output is valid, are written into the step's
 /// row. TimeStepState: `begin` is the shard's first step and `counter` the step within the
-/// shard (their sum the step); flags are empty (no variable time steps). The cell is called
-/// once per shard (once in all with option "codeReuse" "true"); `initProg` is the program for
-/// the first call only. Wrong shapes, numShards outside [1, T], variable time steps or unknown
-/// options give poputil::poplibs_error / poplar::invalid_option.
+/// shard (their sum the step). With params.varTimeSteps (one limit, or one per batch entry,
+/// UNSIGNED_INT or INT) steps at or past the largest limit are not run (their rows are left as
+/// they were); when the limits differ per batch entry the flags are `mask` [B] of
+/// params.dataType, 1 where the step is below the entry's limit, and `inverse` = 1 - mask, and
+/// `variableSeqFlag` (BOOL, rank 0) says whether some entry has passed its limit; otherwise the
+/// flags are empty. The cell is called once per shard (once in all with option "codeReuse"
+/// "true"); `initProg` is the program for the first call only. Wrong shapes, numShards outside
+/// [1, T] or unknown options give poputil::poplibs_error / poplar::invalid_option.
 std::vector<poplar::Tensor>
 Rnn(poplar::Graph& graph, const RnnParams& params, bool reverse,
     const std::vector<poplar::Tensor>& initState, const StateSequence& stateSequence,
@@ -135,6 +138,24 @@ Rnn(poplar::Graph& graph, const RnnParams& params, bool reverse,
     const std::vector<poplar::Tensor>& created, poplar::program::Sequence& prog,
     const LoopBodyType& loopFn, unsigned numShards, poplar::OptionFlags& options,
     const poplar::DebugContext& debugContext = {});
+
+/// The gathering form: the cell runs from the last step to the first (always reversed), its
+/// `slice.interimOut` a new [numTemps, B, outputSize] tensor of params.dataType each step
+/// (there are no outputs or created sequences). Each shard's steps are cut into groups of
+/// g = min(stepsPerGather, shard length) from the shard's end, and the first
+/// (length mod g) steps; after a group's last step runs, gatherFn gets `slice.interimIn` the
+/// group's temporaries [steps * numTemps, B, outputSize] (step order ascending) and
+/// `slice.inputs` each of `gatherInputs` sliced to the group's steps and flattened
+/// [steps * B, ...], with `stepsPerGather` the group's number of steps; gatherFn's program runs
+/// there. Variable time steps and codeReuse as the other form. numTemps or stepsPerGather 0,
+/// an empty gatherFn or shapes that do not fit give poputil::poplibs_error.
+std::vector<poplar::Tensor>
+Rnn(poplar::Graph& graph, const RnnParams& params, const std::vector<poplar::Tensor>& initState,
+    const StateSequence& stateSequence, const std::vector<poplar::Tensor>& inputs,
+    const poplar::Tensor& interimIn, const unsigned numTemps, poplar::program::Sequence& prog,
+    const LoopBodyType& loopFn, const std::vector<poplar::Tensor>& gatherInputs,
+    const GatherBodyType& gatherFn, unsigned numShards, unsigned stepsPerGather,
+    poplar::OptionFlags& options, const poplar::DebugContext& debugContext = {});
 
 } // namespace rnn
 } // namespace popnn
