@@ -182,6 +182,31 @@ private slots:
     w.closeDocument();
     QVERIFY(!w.findChild<QAction*>(QStringLiteral("view-summary"))->isEnabled());
   }
+  void theSideListKeepsItsNamesAt1000Pixels() {
+    // Issue 37: at 1000 px a wide page squeezed the side list and elided its names.
+    MainWindow w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    auto* list = w.findChild<QListWidget*>(QStringLiteral("pageList"));
+    QVERIFY(list);
+    for (const char* view : {"summary", "insights", "memory", "liveness", "operations"}) {
+      QVERIFY(w.showView(QString::fromLatin1(view)));
+      QCoreApplication::processEvents();
+      for (int i = 0; i < list->count(); ++i) {
+        if (list->item(i)->isHidden()) continue;
+        const int text = list->fontMetrics().horizontalAdvance(list->item(i)->text());
+        QVERIFY2(list->viewport()->width() >= text + 8,
+                 qPrintable(QStringLiteral("%1 on %2: %3 px for %4 px")
+                                .arg(list->item(i)->text(), QString::fromLatin1(view))
+                                .arg(list->viewport()->width())
+                                .arg(text)));
+      }
+    }
+    w.grab().save(viewer_test::tmpDir(QStringLiteral("side-list")) +
+                  QStringLiteral("/at-1000.png"));
+  }
+
   void badFilesShowAnErrorDialogAndKeepTheOpenReport_data() {
     QTest::addColumn<QString>("path");
     QTest::newRow("missing") << QStringLiteral("/no/such/profile.pop");

@@ -232,6 +232,43 @@ private slots:
   // Code, vertices and exchanged bytes per operation come from pva::operationFigures; the Layers
   // tab totals the operations shown per layer, and the header's menu hides columns.
   // The Per tile tab charts libpva's pva::operationTileFigures of the selected operation.
+  void operationsSayWhyExecutedCyclesExceedTheRun() {
+    // Issue 37: on the pipeline the operations' executed cycles (all layers) exceeded the run's
+    // length without a word. libpva's two sums say why: the IPUs' steps overlap in time.
+    OperationsPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::pipelineReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    for (QComboBox* box : page.findChildren<QComboBox*>())
+      if (box->count() > 0 && box->itemText(0) == QStringLiteral("All layers"))
+        box->setCurrentIndex(0);
+    QCOMPARE(page.model()->rowCount(), int(page.model()->operations()->operations.size()));
+    const pva::ExecutionAnalysis e = pva::analyseExecution(doc->report());
+    QVERIFY2(e.allRuns.cycles > e.allRuns.lengthCycles, "the pipeline's IPUs overlap");
+    const OperationInfo totals = page.model()->totals();
+    QVERIFY(totals.executedCycles <= e.allRuns.cycles); // operations own their programs
+    const QString text = page.summary()->value(QStringLiteral("Executed cycles (all runs)"));
+    QVERIFY2(text.startsWith(formatCount(totals.executedCycles)), qPrintable(text));
+    QVERIFY(totals.executedCycles > e.allRuns.lengthCycles); // the case of the issue
+    QVERIFY2(text.contains(formatCount(e.allRuns.lengthCycles)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("at the same time")), qPrintable(text));
+    QVERIFY2(text.contains(formatCount(e.allRuns.cycles - e.allRuns.lengthCycles)),
+             qPrintable(text));
+    // The pure rule: within the run's length the number alone; beyond it, why.
+    OperationsData d;
+    d.stepCycles = 300;
+    d.lengthCycles = 200;
+    QCOMPARE(d.executedCyclesText(150), QStringLiteral("150"));
+    QCOMPARE(d.executedCyclesText(250),
+             QStringLiteral("250 (50 more than the runs' length, 200 cycles: IPUs ran different "
+                            "steps at the same time and each step counts its slowest IPU, so 100 "
+                            "overlapping cycles count again)"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operations-overlap")) +
+                     QStringLiteral("/operations.png"));
+  }
+
   void operationsChartTheSelectedOperationPerTile() {
     OperationsPage page;
     page.resize(1200, 900);

@@ -29,6 +29,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTimer>
 #include <algorithm>
 
@@ -74,10 +75,21 @@ MainWindow::MainWindow(QWidget* parent)
   connect(home_, &HomePage::openPathRequested, this, &MainWindow::openPath);
   connect(home_, &HomePage::comparisonRequested, this, &MainWindow::openComparison);
 
+  // The side list keeps room for its longest title: at 1000 px a page with a wide minimum size
+  // squeezed it to "Summ…"/"Liven…". Pages scroll or wrap instead; the list never shrinks or
+  // collapses below its names.
+  int widest = 0;
+  for (int i = 0; i < sideList_->count(); ++i)
+    widest =
+        std::max(widest, sideList_->fontMetrics().horizontalAdvance(sideList_->item(i)->text()));
+  sideList_->setMinimumWidth(widest + 2 * sideList_->frameWidth() +
+                             sideList_->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
   auto* splitter = new QSplitter(this);
   splitter->addWidget(sideList_);
   splitter->addWidget(stack_);
+  splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
+  splitter->setCollapsible(0, false);
   splitter->setSizes({170, 1100});
   setCentralWidget(splitter);
   sideList_->hide();
