@@ -301,6 +301,11 @@ def test_ipu_columns_match_the_step_objects(pipeline, mlp):
                     e.cycles, e.activeTiles, e.dataIn, e.dataOut)
                 assert row["tileBalance"] == np.float32(e.tileBalance)
                 assert row["activeTileBalance"] == np.float32(e.activeTileBalance)
+                a, w = e.activeCycles, e.allCycles
+                assert (row["activeFromMin"], row["activeFromMax"], row["activeToMin"], row["activeToMax"]) == (
+                    a.cyclesFrom.min, a.cyclesFrom.max, a.cyclesTo.min, a.cyclesTo.max)
+                assert (row["allFromMin"], row["allFromMax"], row["allToMin"], row["allToMax"]) == (
+                    w.cyclesFrom.min, w.cyclesFrom.max, w.cyclesTo.min, w.cyclesTo.max)
     ex = mlp.execution
     assert int(ex.steps.ipuColumns()["cycles"].sum()) == ex.totalCycles.total
     run1 = ex.runs[1].steps.ipuColumns()
