@@ -1,10 +1,17 @@
 // bench_pvti: the cost of libpvti's hot path against baselines measured in the same run.
 //
-//   bench_pvti [--pairs N] [--reps R] [--threads T] [--spans S] [--dir D]
+//   bench_pvti [--pairs N] [--reps R] [--threads T] [--spans S] [--loop L] [--rounds K]
+//              [--busy B] [--dir D]
 //   (default N = 8,000 begin+end pairs per timed batch (half a thread's ring, so the writer
 //    never makes the loop wait), R = 200 batches, T = 4 threads, S = 1,000,000 spans each,
+//    L = 10,000,000 spans back to back, K = 3 rounds, B = 1 busy thread,
 //    D = $TMPDIR/bench-pvti)
 //
+// 0. Back to back, as a user's program runs (issue 38): L RAII spans in one tight loop, the
+//    writer thread draining as it goes, against L pairs of steady_clock::now() in the same
+//    loop, alternating K times, while B other threads spin (other work on the machine). Goal:
+//    the spans' loop <= 1.0x the clock reads'. Every span is read back at the end, with any
+//    "pvti: waiting for the writer" span (a producer that had to wait says so in the trace).
 // 1. Enabled begin+end pair (static begin/end and an RAII Tracepoint) against two
 //    steady_clock::now() calls, the cost of timing a span by hand (goal <= 1.0x: records are
 //    stamped from the TSC where it is invariant; TESSERA_PVTI_CLOCK=steady measures the
@@ -15,12 +22,15 @@
 // 4. Loading that trace with a progress callback (pva::openTrace(path, progress), as the viewer
 //    does) against a plain openTrace of the same file (goal: within a few percent).
 // Medians over R batches; between batches the writer drains (the loop sleeps, untimed).
+// --test picks test 0 (loop) or tests 1-4 (hotpath); all (the default) runs each in a process of
+// its own, tracing into D/loop and D/hotpath.
 //
 // PVTI_OPTIONS is read once, when the library loads: unless it is set, bench_pvti sets it and
 // runs itself again.
 #include "common/CommandLine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +39,7 @@
 #include <pvti/pvti.hpp>
 #include <string>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -73,10 +84,116 @@ double processCpuSeconds() {
 
 volatile std::int64_t sink; // keeps the clock baseline from being optimised away
 
+/// 0. Back to back: `loop` spans in a tight loop against `loop` pairs of clock reads, `rounds`
+/// times, with `busy` threads spinning; then closeTrace and every span read back. 0: all there.
+int loopTest(std::size_t loop, std::size_t rounds, std::size_t busy) {
+  std::atomic<bool> spin{true};
+  std::vector<std::thread> spinners;
+  for (std::size_t b = 0; b < busy; ++b)
+    spinners.emplace_back([&spin] {
+      std::uint64_t x = 0;
+      while (spin.load(std::memory_order_relaxed))
+        sink = static_cast<std::int64_t>(++x);
+    });
+  std::vector<double> clockLoop, spanLoop;
+  double spanCpu = 0;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    auto t0 = Clock::now();
+    for (std::size_t i = 0; i < loop; ++i) {
+      const auto a = Clock::now();
+      const auto b = Clock::now();
+      sink = (b - a).count();
+    }
+    auto t1 = Clock::now();
+    clockLoop.push_back(std::chrono::duration<double>(t1 - t0).count());
+    const double c0 = processCpuSeconds();
+    t0 = Clock::now();
+    for (std::size_t i = 0; i < loop; ++i)
+      pvti::Tracepoint s(&benchChannel, "loop");
+    t1 = Clock::now();
+    spanCpu += processCpuSeconds() - c0;
+    spanLoop.push_back(std::chrono::duration<double>(t1 - t0).count());
+  }
+  spin.store(false);
+  for (auto& t : spinners)
+    t.join();
+  const double clockS = median(clockLoop), spanS = median(spanLoop);
+  std::printf(
+      "back to back, %zu spans      %.3f s (%.1f ns a span)   %zu x two steady_clock::now() "
+      "%.3f s (%.1f ns)   ratio %.2fx (goal <= 1.0x; %zu busy threads, medians of %zu)\n",
+      loop, spanS, spanS / double(loop) * 1e9, loop, clockS, clockS / double(loop) * 1e9,
+      spanS / clockS, busy, rounds);
+  std::printf("  ratio by round:");
+  for (std::size_t r = 0; r < rounds; ++r)
+    std::printf(" %.2fx", spanLoop[r] / clockLoop[r]);
+  std::printf("   process CPU during the span loops %.1f ns a span (busy threads included)\n",
+              spanCpu / double(loop * rounds) * 1e9);
+
+  pvti::closeTrace();
+  const pva::Trace trace = pva::openTrace(pvti::getCurrentTraceFilename());
+  std::size_t looped = 0, waits = 0;
+  double waitedS = 0;
+  for (const auto& t : trace.processes()[0].threads())
+    for (const auto& e : t.events()) {
+      const std::string& label = e.label();
+      looped += label == "loop" && e.finished();
+      if (label == "pvti: waiting for the writer") {
+        ++waits;
+        waitedS += static_cast<double>(e.endNs() - e.beginNs()) * 1e-9;
+      }
+    }
+  std::printf("  read back %zu of %zu loop spans; the loop waited for the writer %zu times, "
+              "%.3f s in all\n",
+              looped, loop * rounds, waits, waitedS);
+  return looped == loop * rounds ? 0 : 1;
+}
+
+/// --test all: each part in a process of its own (PVTI_OPTIONS is read once, at load), tracing
+/// into its own directory, one after the other. 0 when both succeed.
+int runParts(int argc, char** argv, const std::string& dir) {
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--test") {
+      ++i; // and its value
+      continue;
+    }
+    if (arg.rfind("--test=", 0) == 0) continue;
+    args.push_back(arg);
+  }
+  int status = 0;
+  for (const char* part : {"loop", "hotpath"}) {
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      std::perror("bench_pvti: fork");
+      return 1;
+    }
+    if (pid == 0) {
+      std::vector<char*> childArgs;
+      for (auto& a : args)
+        childArgs.push_back(a.data());
+      std::string testArg = std::string("--test=") + part;
+      childArgs.push_back(testArg.data());
+      childArgs.push_back(nullptr);
+      const std::string options = R"({"enable":true,"directory":")" + dir + "/" + part + R"("})";
+      setenv("PVTI_OPTIONS", options.c_str(), 1);
+      execv("/proc/self/exe", childArgs.data());
+      std::perror("bench_pvti: cannot run itself again");
+      _exit(1);
+    }
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) status = 1;
+  }
+  return status;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-  std::size_t n = 8000, reps = 200, threads = 4, spans = 1000000;
+  std::size_t n = 8000, reps = 200, threads = 4, spans = 1000000, loop = 10000000, rounds = 3,
+              busy = 1;
   std::string dir = (fs::temp_directory_path() / "bench-pvti").string();
   tessera::cli::CommandLine cli(
       "bench_pvti",
@@ -88,10 +205,18 @@ int main(int argc, char** argv) {
   cli.add_option("--reps", reps, "Timed batches (medians are reported)")->check(positive);
   cli.add_option("--threads", threads, "Threads in the sustained test")->check(positive);
   cli.add_option("--spans", spans, "Spans per thread in the sustained test")->check(positive);
+  cli.add_option("--loop", loop, "Spans back to back in the loop test")->check(positive);
+  cli.add_option("--rounds", rounds, "Rounds of the loop test (medians are reported)")
+      ->check(positive);
+  cli.add_option("--busy", busy, "Threads spinning during the loop test (0: none)");
+  std::string test = "all";
+  cli.add_option("--test", test, "Which part: loop (back to back), hotpath (1-4) or all")
+      ->check(CLI::IsMember({"all", "loop", "hotpath"}));
   cli.add_option("--dir", dir, "Trace directory (emptied first)")->type_name("DIR");
   cli.parseOrExit(argc, argv);
   if (!std::getenv("PVTI_OPTIONS")) {
     fs::remove_all(dir);
+    if (test == "all") return runParts(argc, argv, dir);
     const std::string options = R"({"enable":true,"directory":")" + dir + R"("})";
     setenv("PVTI_OPTIONS", options.c_str(), 1);
     execv("/proc/self/exe", argv);
@@ -103,6 +228,7 @@ int main(int argc, char** argv) {
                  std::getenv("PVTI_OPTIONS"));
     return 1;
   }
+  if (test == "loop") return loopTest(loop, rounds, busy);
 
   // Warm up: the thread's ring and label cache exist, pages are touched.
   for (int i = 0; i < 2; ++i)

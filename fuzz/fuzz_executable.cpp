@@ -64,7 +64,7 @@ bool layout(const std::uint8_t* data, std::size_t size, Layout& l) {
 
 void reseal(std::uint8_t* data, std::size_t size, const Layout& l) {
   writeU64(data + l.sizeField, size - l.payload);
-  tessera::codelets::Hasher h;
+  poplar::detail::codelets::Hasher h;
   h.add(std::string(reinterpret_cast<const char*>(data + l.payload), size - l.payload));
   const std::string hex = h.hex();
   std::memcpy(data + l.checksum, hex.data(), std::min<std::size_t>(32, hex.size()));

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::Budget budget(size);
   const std::string_view image(reinterpret_cast<const char*>(data), size);
   std::string why;
-  const auto meta = tessera::codelets::parseGpImage(image, why);
+  const auto meta = poplar::detail::codelets::parseGpImage(image, why);
   if (!meta) {
     if (why.empty()) {
       std::fprintf(stderr, "==fuzz oracle== a .gp was refused without a reason\n");

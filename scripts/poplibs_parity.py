@@ -91,12 +91,41 @@ def _is_private(cursor):
 def _type_text(t, cursor):
     """Canonical spelling; a type clang could not resolve is kept as written, marked."""
     canon = " ".join(t.get_canonical().spelling.split())
-    if re.search(r"\bint\b", canon):
+    if _recovered_int(canon):
         # clang recovers from an unknown type by using int: if int is not written, it was one.
         written = " ".join(tok.spelling for tok in cursor.get_tokens())
         if not re.search(r"\b(int|unsigned|signed)\b", written):
             return "<unresolved>"
     return _drop_top_level_const(canon)
+
+
+def _recovered_int(canon):
+    """Whether a canonical spelling is what clang makes of a type it could not resolve: int
+    itself, maybe const, a reference or a pointer. An int inside a resolved type (a typedef of
+    std::function<void(unsigned int)>) is not one."""
+    return re.fullmatch(r"(const )?int( ?[&*]+)?", canon) is not None
+
+
+def _written_qualified(tokens):
+    """The written spelling of a type, when it names only qualified names and builtins (so it
+    reads the same wherever it is written, as a canonical spelling does), else None. PopLibs'
+    headers use names from headers they do not include (popnn/Recurrent.hpp returns
+    poplin::MatMulParams): the type, fully qualified as written, is still what it declares."""
+    builtins = {"const", "unsigned", "signed", "int", "long", "short", "char", "bool", "float",
+                "double", "void", "size_t"}
+    out = ""
+    for i, tok in enumerate(tokens):
+        ident = re.fullmatch(r"[A-Za-z_]\w*", tok) is not None
+        if ident and tok not in builtins:
+            qualified = (i > 0 and tokens[i - 1] == "::") or (i + 1 < len(tokens) and tokens[i + 1] == "::")
+            if not qualified:
+                return None
+        if out and ((ident and re.search(r"\w$", out)) or tok in ("&", "&&", "*")):
+            out += " "  # as clang spells types: "const T &", "T *"
+        out += tok
+        if tok == ",":
+            out += " "
+    return out or None
 
 
 def _drop_top_level_const(spelling):
@@ -111,14 +140,14 @@ def _drop_top_level_const(spelling):
 
 def _return_text(cursor):
     canon = " ".join(cursor.result_type.get_canonical().spelling.split())
-    if re.search(r"\bint\b", canon):
+    if _recovered_int(canon):
         written = []
         for tok in cursor.get_tokens():
             if tok.spelling == cursor.spelling:
                 break
             written.append(tok.spelling)
         if not re.search(r"\b(int|unsigned|signed|auto)\b", " ".join(written)):
-            return "<unresolved>"
+            return _written_qualified(written) or "<unresolved>"
     return canon
 
 

@@ -60,7 +60,7 @@ std::string functionName(const std::string& define) {
 /// name is matched anywhere in the symbol.
 bool isCountingSupport(const std::string& function) {
   return function.find(kCountFunction) != std::string::npos ||
-         function == tessera::codelets::kExecutedInstructionsSymbol;
+         function == poplar::detail::codelets::kExecutedInstructionsSymbol;
 }
 
 /// Phis and landingpads stay first in their block: the counting call goes after them.
@@ -92,7 +92,8 @@ std::string countingEntrySource() {
   os << "extern \"C\" __attribute__((visibility(\"hidden\"))) __thread std::uint64_t " << kCounter
      << " = 0;\n"
      << "extern \"C\" __attribute__((visibility(\"default\"))) std::uint64_t* "
-     << tessera::codelets::kExecutedInstructionsSymbol << "() { return &" << kCounter << "; }\n\n";
+     << poplar::detail::codelets::kExecutedInstructionsSymbol << "() { return &" << kCounter
+     << "; }\n\n";
   return os.str();
 }
 

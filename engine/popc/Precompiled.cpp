@@ -30,7 +30,7 @@ std::string precompiledVertexHeader(const std::string& dir, const std::string& c
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (!fs::is_directory(dir, ec)) return "";
-  tessera::codelets::Hasher key;
+  poplar::detail::codelets::Hasher key;
   key.add(std::string(TESSERA_VERSION)).add(std::string(TESSERA_CODELET_ABI_HASH));
   const std::string realCompiler = fs::canonical(compiler, ec).string();
   key.add(realCompiler).add(statFacts(realCompiler));
@@ -49,7 +49,7 @@ std::string precompiledVertexHeader(const std::string& dir, const std::string& c
   cmd.insert(cmd.end(), flags.begin(), flags.end());
   cmd.insert(cmd.end(), {"-x", "c++-header", includeDir + "/poplar/Vertex.hpp", "-o", partial,
                          "-MD", "-MF", partial + ".d"});
-  const tessera::codelets::ProcessResult r = tessera::codelets::runProcess(cmd);
+  const poplar::detail::codelets::ProcessResult r = poplar::detail::codelets::runProcess(cmd);
   // The .d file first: a published .pch always has its inputs beside it.
   if (r.started && r.exitCode == 0) fs::rename(partial + ".d", pch + ".d", ec);
   if (!r.started || r.exitCode != 0 || ec || (fs::rename(partial, pch, ec), ec)) {

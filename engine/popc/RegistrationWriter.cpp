@@ -96,7 +96,7 @@ std::string entrySource(const std::vector<std::string>& parts, bool counting) {
   for (const auto& p : parts)
     os << "extern \"C\" void " << partFunction(p) << "(const char*);\n";
   os << "\nextern \"C\" __attribute__((visibility(\"default\"))) void "
-     << tessera::codelets::kRegisterSymbol << "(const char* source) {\n";
+     << poplar::detail::codelets::kRegisterSymbol << "(const char* source) {\n";
   for (const auto& p : parts)
     os << "  " << partFunction(p) << "(source);\n";
   os << "}\n";

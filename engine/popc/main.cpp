@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
-using namespace tessera::codelets;
+using namespace poplar::detail::codelets;
 using namespace popc;
 
 namespace {

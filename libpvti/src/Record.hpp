@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -97,13 +98,30 @@ private:
 struct StreamState {
   std::vector<std::uint32_t> openLabels; ///< labels of the begins written and not yet ended
   std::uint64_t skippedBegins = 0;       ///< begins dropped as late whose ends must go too
+  /// Records taken out of the ring before the clock was calibrated (Session::holdOnce), written
+  /// ahead of the ring's at the first flush: the ring's thread never waits for calibration.
+  std::vector<Record> held;
 };
 
 /// One recording thread's ring. The producer fields are touched only by that thread, the
 /// writer fields only by the writer thread; head/tail hand records over.
+///
+/// A full ring does not make its thread wait while the writer is away (descheduled on a busy
+/// machine, or writing): the thread *spills* it, under spillMutex, moving the whole array aside
+/// as a Spill and going on in an empty one (a spare array when the writer has returned one).
+/// The writer drains spills, oldest first, before the ring. Only past kMaxSpills arrays waiting
+/// (48 MiB a thread) does a thread wait, and then its stream says so (Session::pushWhenRoom).
 struct ThreadBuffer {
   static constexpr std::size_t kCapacity = std::size_t(1) << 15; // 32768 records, 768 KiB
   static constexpr std::size_t kMask = kCapacity - 1;
+  static constexpr std::size_t kMaxSpills = 64;
+  static constexpr std::size_t kMaxSpares = 2; ///< arrays kept for reuse after a spill drains
+
+  /// Ring records [begin, end) (sequence numbers, as head and tail) in an array set aside.
+  struct Spill {
+    std::unique_ptr<Record[]> slots;
+    std::uint64_t begin, end;
+  };
 
   ThreadBuffer(std::uint32_t index_, long tid_)
       : index(index_), tid(tid_), slots(new Record[kCapacity]) {}
@@ -133,7 +151,13 @@ struct ThreadBuffer {
   StreamState stream;
 
   std::atomic<bool> retired{false}; ///< the thread has exited: drain, then drop
+  /// Written by the producer; replaced only by a spill, under spillMutex, which the writer holds
+  /// while it reads records.
   std::unique_ptr<Record[]> slots;
+
+  std::mutex spillMutex;     ///< guards what follows, `slots` replacement and tail moves
+  std::vector<Spill> spills; ///< oldest first
+  std::vector<std::unique_ptr<Record[]>> spares;
 };
 
 } // namespace pvti::detail

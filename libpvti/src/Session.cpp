@@ -103,6 +103,10 @@ void Session::start(const std::string& optionsText) {
   if (options_.durationSeconds > 0)
     deadlineNs_ = startNs_ + static_cast<std::uint64_t>(options_.durationSeconds * 1e9);
 
+  // Testing aid (docs/tracing.md): a writer that pauses before each flush, as one starved of CPU
+  // on a busy machine does, so that tests can see rings spill and threads wait.
+  if (const char* delay = std::getenv("TESSERA_PVTI_WRITER_DELAY_MS"); delay && *delay)
+    writerDelay_ = std::chrono::milliseconds(std::strtoul(delay, nullptr, 10));
   writer_ = std::make_unique<TraceWriter>(path, info);
   fileName_ = path.string();
   sessionActive.store(true, std::memory_order_relaxed);
@@ -169,15 +173,70 @@ std::uint32_t Session::internLabel(const char* text, std::size_t length) {
   return it->second;
 }
 
+bool Session::spill(ThreadBuffer& b) noexcept {
+  // Held by the writer only while it packs this ring's records, which makes room: at most one
+  // ring's packing to wait for (Session::drainRing).
+  std::lock_guard<std::mutex> lock(b.spillMutex);
+  const std::uint64_t head = b.head.load(std::memory_order_relaxed);
+  const std::uint64_t tail = b.tail.load(std::memory_order_relaxed);
+  if (head - tail < ThreadBuffer::kCapacity) return true; // the writer made room meanwhile
+  if (b.spills.size() >= ThreadBuffer::kMaxSpills) return false;
+  std::unique_ptr<Record[]> fresh;
+  try {
+    if (!b.spares.empty()) {
+      fresh = std::move(b.spares.back());
+      b.spares.pop_back();
+    } else {
+      fresh.reset(new Record[ThreadBuffer::kCapacity]);
+    }
+    b.spills.push_back({std::move(b.slots), tail, head});
+  } catch (...) {
+    if (fresh) b.spares.push_back(std::move(fresh));
+    return false; // out of memory: wait for the writer instead
+  }
+  b.slots = std::move(fresh);
+  b.tail.store(head, std::memory_order_release);
+  b.cachedTail = head;
+  return true;
+}
+
 void Session::pushWhenRoom(ThreadBuffer& buffer, const Record& r) {
+  const std::uint64_t waitBegin = ticks();
   // The writer drains at least every kFlushInterval; wake it now rather than wait for that.
   {
     std::lock_guard<std::mutex> lock(wakeMutex_);
     wake_.notify_one();
   }
+  if (!closing_.load(std::memory_order_relaxed) && spill(buffer) && buffer.push(r)) return;
   while (!buffer.push(r)) {
     if (closing_.load(std::memory_order_relaxed)) return; // nobody will drain it any more
     std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  // The thread had to wait: say so in its own stream, as a span on the "pvti" channel after
+  // the record that waited (its time is earlier), so a reader sees where the program lost time
+  // to tracing. Room for the two is waited for without a second span.
+  const std::uint64_t waitEnd = ticks();
+  static TraceChannel waits{"pvti"};
+  std::uint32_t label = buffer.labels.find(kWriterWaitLabel, sizeof kWriterWaitLabel - 1);
+  try {
+    if (!label) {
+      label = internLabel(kWriterWaitLabel, sizeof kWriterWaitLabel - 1);
+      buffer.labels.insert(kWriterWaitLabel, sizeof kWriterWaitLabel - 1, label);
+    }
+  } catch (...) {
+    return; // out of memory for the label: the wait goes unrecorded, the record did not
+  }
+  Record mark{};
+  mark.payload.event.label = label;
+  mark.channel = waits.id_;
+  for (const auto& [kind, ts] :
+       {std::pair{RecordKind::Begin, waitBegin}, {RecordKind::End, waitEnd}}) {
+    mark.kind = kind;
+    mark.ts = ts;
+    while (!buffer.push(mark)) {
+      if (closing_.load(std::memory_order_relaxed)) return;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
   }
 }
 
@@ -222,26 +281,67 @@ void Session::nameThread(std::uint32_t index, const std::string& name) {
 // --- the writer thread ------------------------------------------------------------------------
 
 // Once per trace, before the first record is converted: the TSC's rate against steady_clock over
-// at least TickCalibration::kWindow since start (records wait in their rings meanwhile). Over
-// 20 ms, with anchors read to within a few tens of ns, the rate is good to a few parts per
-// million: microseconds of drift over a long trace, never a reordering (one rate for the trace).
+// at least TickCalibration::kWindow since start. Over 20 ms, with anchors read to within a few
+// tens of ns, the rate is good to a few parts per million: microseconds of drift over a long
+// trace, never a reordering (one rate for the trace).
 void Session::calibrate() {
   if (!tscTicks) return; // ticks are steady ns: the writer's identity calibration is right
-  const auto ready =
-      std::chrono::steady_clock::time_point(std::chrono::nanoseconds(startAnchor_.ns)) +
-      TickCalibration::kWindow;
-  std::this_thread::sleep_until(ready);
+  std::this_thread::sleep_until(calibrationReady());
   if (writer_) writer_->setCalibration(TickCalibration(startAnchor_, TickCalibration::sample()));
+}
+
+std::chrono::steady_clock::time_point Session::calibrationReady() const {
+  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(startAnchor_.ns)) +
+         TickCalibration::kWindow;
+}
+
+std::uint64_t Session::holdOnce() {
+  std::vector<std::shared_ptr<ThreadBuffer>> rings;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rings = rings_;
+  }
+  std::uint64_t backlog = 0;
+  for (const auto& ring : rings) {
+    std::lock_guard<std::mutex> lock(ring->spillMutex);
+    auto& held = ring->stream.held;
+    for (auto& spill : ring->spills)
+      for (std::uint64_t seq = spill.begin; seq != spill.end; ++seq)
+        held.push_back(spill.slots[seq & ThreadBuffer::kMask]);
+    ring->spills.clear();
+    const std::uint64_t head = ring->head.load(std::memory_order_acquire);
+    std::uint64_t t = ring->tail.load(std::memory_order_relaxed);
+    backlog = std::max(backlog, head - t);
+    for (; t != head; ++t)
+      held.push_back(ring->slots[t & ThreadBuffer::kMask]);
+    ring->tail.store(t, std::memory_order_release);
+  }
+  return backlog;
 }
 
 void Session::writerLoop() {
   tlInWriter = true;
-  calibrate();
+  // Until the clock is calibrated (kWindow after start) records cannot be converted; the writer
+  // still empties the rings into memory, so no thread waits for the calibration.
+  bool calibrated = !tscTicks;
   std::unique_lock<std::mutex> lock(wakeMutex_);
   while (true) {
+    if (writerDelay_.count() && !stop_)
+      wake_.wait_for(lock, writerDelay_, [this] { return stop_; });
     const bool stopping = stop_;
     lock.unlock();
-    const std::uint64_t backlog = flushOnce();
+    if (!calibrated && (stopping || std::chrono::steady_clock::now() >= calibrationReady())) {
+      calibrate();
+      calibrated = true;
+    }
+    std::uint64_t backlog = 0;
+    try {
+      backlog = calibrated ? flushOnce() : holdOnce();
+    } catch (const std::exception& e) { // memory for held records ran out: as a failed write
+      warn(std::string("cannot hold the trace's records, tracing stops: ") + e.what());
+      deactivateAll();
+      closing_.store(true);
+    }
     lock.lock();
     if (stopping) break;
     // A ring that was a quarter full is being filled fast: flush again at once. One that had a
@@ -249,9 +349,40 @@ void Session::writerLoop() {
     // its thread has to wait (a full 32k ring takes a fast thread about a millisecond).
     // Otherwise sleep the whole interval, so a quiet program costs almost nothing.
     if (backlog > ThreadBuffer::kCapacity / 4) continue;
-    wake_.wait_for(lock,
-                   backlog > ThreadBuffer::kCapacity / 64 ? kBusyFlushInterval : kFlushInterval);
+    auto pause = backlog > ThreadBuffer::kCapacity / 64 ? kBusyFlushInterval : kFlushInterval;
+    if (!calibrated)
+      pause = std::min<std::chrono::milliseconds>(
+          pause, std::chrono::duration_cast<std::chrono::milliseconds>(
+                     calibrationReady() - std::chrono::steady_clock::now()) +
+                     std::chrono::milliseconds(1));
+    wake_.wait_for(lock, pause);
   }
+}
+
+std::uint64_t Session::drainRing(ThreadBuffer& ring) {
+  writer_->startBlock(ring);
+  // Spilled arrays are the thread's no longer: packed without the lock, so that the thread can
+  // spill again meanwhile. The ring's own records are read under it (a spill would move the
+  // array away), so a thread that fills its ring just then waits for at most one ring's packing.
+  std::unique_lock<std::mutex> lock(ring.spillMutex);
+  while (!ring.spills.empty()) {
+    std::vector<ThreadBuffer::Spill> spills;
+    spills.swap(ring.spills);
+    lock.unlock();
+    for (const auto& spill : spills)
+      writer_->addRecords(ring, spill.slots.get(), spill.begin, spill.end, true);
+    lock.lock();
+    for (auto& spill : spills)
+      if (ring.spares.size() < ThreadBuffer::kMaxSpares)
+        ring.spares.push_back(std::move(spill.slots));
+  }
+  const std::uint64_t head = ring.head.load(std::memory_order_acquire);
+  writer_->addRecords(ring, ring.slots.get(), ring.tail.load(std::memory_order_relaxed), head,
+                      true);
+  ring.tail.store(head, std::memory_order_release); // the producer may reuse the slots
+  lock.unlock();
+  writer_->finishBlock(ring);
+  return head;
 }
 
 std::uint64_t Session::flushOnce() {
@@ -260,31 +391,34 @@ std::uint64_t Session::flushOnce() {
     std::lock_guard<std::mutex> lock(mutex_);
     rings = rings_;
   }
-  // Heads first, names second: a record's label was interned before the record was published,
-  // so every id in the records below is in this batch or an earlier one.
-  std::vector<std::uint64_t> heads(rings.size());
+  // Retired flags before the records: a thread's last records came before its flag.
   std::vector<bool> retired(rings.size());
+  std::vector<std::uint64_t> heads(rings.size());
   std::uint64_t backlog = 0;
   for (std::size_t i = 0; i < rings.size(); ++i) {
     retired[i] = rings[i]->retired.load(std::memory_order_acquire);
-    heads[i] = rings[i]->head.load(std::memory_order_acquire);
-    backlog = std::max(backlog, heads[i] - rings[i]->tail.load(std::memory_order_relaxed));
-  }
-  Batch batch;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::swap(batch, pending_);
+    backlog = std::max(backlog, rings[i]->head.load(std::memory_order_acquire) -
+                                    rings[i]->tail.load(std::memory_order_relaxed));
   }
   if (nowNs() > deadlineNs_ && sessionActive.load(std::memory_order_relaxed))
     deactivateAll(); // `duration` is over
   if (!writer_) return 0;
   try {
     writer_->beginTransaction();
-    writer_->writeDefinitions(batch, deadlineNs_);
     // A begin whose end is not here yet is in the file already: a reader sees it as an
     // unfinished event, which is what a crash before the end should leave.
+    writer_->setDeadline(deadlineNs_);
     for (std::size_t i = 0; i < rings.size(); ++i)
-      writer_->drain(*rings[i], heads[i], deadlineNs_);
+      heads[i] = drainRing(*rings[i]);
+    // Names after records: a record's label, channel and thread were registered before the
+    // record was published, so every id in the blocks above is in this batch or an earlier one
+    // (one transaction: a reader sees both or neither).
+    Batch batch;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::swap(batch, pending_);
+    }
+    writer_->writeDefinitions(batch, deadlineNs_);
     writer_->commit();
   } catch (const std::exception& e) {
     // A full disk or a removed file: stop tracing, keep the program running.

@@ -32,6 +32,9 @@ inline constexpr std::chrono::milliseconds kFlushInterval{50};
 /// The writer's pause while threads are recording fast (see Session::writerLoop).
 inline constexpr std::chrono::milliseconds kBusyFlushInterval{1};
 
+/// The label of the span a recording thread writes when it had to wait for room in its ring.
+inline constexpr char kWriterWaitLabel[] = "pvti: waiting for the writer";
+
 /// steady_clock ns: the session's start, deadlines and the rare, locked events (heatmap samples).
 /// Ring records carry ticks() instead (TickClock.hpp).
 inline std::uint64_t nowNs() {
@@ -51,7 +54,8 @@ public:
   /// thread (tracing off, or the writer thread itself).
   ThreadBuffer* registerThread(long tid);
   std::uint32_t internLabel(const char* text, std::size_t length);
-  /// Pushes into a full ring once the writer has made room (drops it if the trace is closed).
+  /// Pushes into a full ring: spills it (ThreadBuffer) when it may, else once the writer has
+  /// made room, recording the wait (drops the record if the trace is closed).
   void pushWhenRoom(ThreadBuffer& buffer, const Record& r);
 
   std::uint32_t internMetadata(const std::string& json);
@@ -71,8 +75,18 @@ private:
   void start(const std::string& optionsText);
   void writerLoop();
   void calibrate();
-  std::uint64_t flushOnce(); ///< the most records one ring held when it started (0: nothing to do)
+  std::chrono::steady_clock::time_point calibrationReady() const;
+  /// Before calibration: moves every ring's records into its StreamState::held (no conversion,
+  /// no file); the largest backlog found, as flushOnce.
+  std::uint64_t holdOnce();
+  std::uint64_t flushOnce();
+  /// One ring's records (held, spilled, in the ring) into its event block; the head drained to.
+  std::uint64_t drainRing(
+      ThreadBuffer& ring); ///< the most records one ring held when it started (0: nothing to do)
   void deactivateAll();
+  /// Sets a full ring's array aside for the writer; false when no more may wait (kMaxSpills)
+  /// or memory ran out.
+  static bool spill(ThreadBuffer& buffer) noexcept;
   void warn(const std::string& message) noexcept;
 
   std::mutex mutex_; // guards everything below that is not atomic
@@ -93,6 +107,7 @@ private:
   std::mutex wakeMutex_;
   std::condition_variable wake_;
   bool stop_ = false;
+  std::chrono::milliseconds writerDelay_{0}; ///< TESSERA_PVTI_WRITER_DELAY_MS (tests)
   bool closed_ = false;
   std::atomic<bool> closing_{false};
 };

@@ -1,5 +1,6 @@
 #include "TraceWriter.hpp"
 
+#include <algorithm>
 #include <profiler/TraceSchema.hpp>
 
 namespace pvti::detail {
@@ -15,15 +16,17 @@ namespace {
 Database createDatabase(const std::filesystem::path& path) {
   Database db(path, OpenMode::Create);
   // WAL: each flush is one small append, and a killed process leaves every committed flush
-  // readable. synchronous=NORMAL survives a process crash (not a power cut) without an fsync
-  // per flush.
+  // readable (the operating system holds what was written). synchronous=OFF: SQLite never waits
+  // for the disk, not even at a checkpoint (NORMAL syncs there, which stalled the writer for
+  // seconds on a busy machine while threads filled their rings); a power cut, which NORMAL
+  // did not survive whole either, may lose or damage the file.
   // 16 KiB pages: event blocks are tens of KiB, and WAL writes every page with two system
   // calls and copies it again at each checkpoint, so 4 KiB pages made the kernel the writer's
   // largest cost (measured: about 12 ns a record against 9 with 16 KiB pages). Set before WAL,
   // which fixes the page size.
   db.exec("PRAGMA page_size=16384");
   db.exec("PRAGMA journal_mode=WAL");
-  db.exec("PRAGMA synchronous=NORMAL");
+  db.exec("PRAGMA synchronous=OFF");
   db.exec("BEGIN");
   for (const std::string& sql : ts::createTraceTablesSql())
     db.exec(sql);
@@ -166,15 +169,25 @@ void TraceWriter::writeSample(const Record& r) {
   run(st_->insertSample);
 }
 
-void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadlineNs) {
-  using Kind = ts::BlockRecordKind;
-  std::uint64_t t = b.tail.load(std::memory_order_relaxed);
-  StreamState& state = b.stream;
+void TraceWriter::startBlock(ThreadBuffer& b) {
   block_.clear();
-  block_.reserve(static_cast<std::size_t>(head - t));
-  const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs);
-  for (; t != head; ++t) {
-    const Record& r = b.slots[t & ThreadBuffer::kMask];
+  // Records held while the clock was calibrated come first.
+  addRecords(b, b.stream.held.data(), 0, b.stream.held.size(), false);
+  b.stream.held.clear();
+  b.stream.held.shrink_to_fit();
+}
+
+void TraceWriter::addRecords(ThreadBuffer& b, const Record* slots, std::uint64_t begin,
+                             std::uint64_t end, bool ring) {
+  using Kind = ts::BlockRecordKind;
+  StreamState& state = b.stream;
+  // At least the records already in the block: the buffer doubles as it grows, so a flush of
+  // many spilled arrays copies it a few times, not once per array.
+  block_.reserve(std::max(static_cast<std::size_t>(end - begin), block_.count()));
+  const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs_);
+  const std::uint64_t mask = ring ? ThreadBuffer::kMask : ~std::uint64_t(0);
+  for (std::uint64_t i = begin; i != end; ++i) {
+    const Record& r = slots[i & mask];
     const bool late = r.ts > deadlineTicks;
     if (r.kind == RecordKind::Sample) {
       // Series values are rare next to spans: rows, which SQL readers can query directly.
@@ -216,8 +229,10 @@ void TraceWriter::drain(ThreadBuffer& b, std::uint64_t head, std::uint64_t deadl
     }
     block_.add(kind, relTicks(r.ts), r.channel, label, metadata);
   }
+}
+
+void TraceWriter::finishBlock(const ThreadBuffer& b) {
   if (block_.count()) writeBlock(b);
-  b.tail.store(t, std::memory_order_release); // the producer may reuse the slots
 }
 
 void TraceWriter::finish() {

@@ -37,10 +37,16 @@ public:
   void beginTransaction();
   void commit();
   void writeDefinitions(const Batch& batch, std::uint64_t deadlineNs);
-  /// Packs the records of `buffer` up to `head` into one event block (series samples become
-  /// rows) and frees their slots. Records stamped after `deadlineNs` (raw steady ns) are
-  /// dropped, except ends that close an event written before it.
-  void drain(ThreadBuffer& buffer, std::uint64_t head, std::uint64_t deadlineNs);
+  /// One event block per thread per flush: startBlock (with the records held while the clock
+  /// was calibrated), addRecords for each run of records in order (spilled arrays, then the
+  /// ring: `ring` true indexes `slots` by sequence number modulo the ring), finishBlock writes
+  /// it (series samples become rows as they come). Records stamped after `deadlineNs` (raw
+  /// steady ns, setDeadline) are dropped, except ends that close an event written before it.
+  void startBlock(ThreadBuffer& buffer);
+  void addRecords(ThreadBuffer& buffer, const Record* slots, std::uint64_t begin, std::uint64_t end,
+                  bool ring);
+  void finishBlock(const ThreadBuffer& buffer);
+  void setDeadline(std::uint64_t deadlineNs) { deadlineNs_ = deadlineNs; }
   /// Leaves a single self-contained file (journal_mode DELETE) and closes it.
   void finish();
 
@@ -55,6 +61,7 @@ private:
   tessera::sqlite::Database db_;
   std::uint64_t startNs_;
   TickCalibration clock_;
+  std::uint64_t deadlineNs_ = UINT64_MAX;
   long pid_;
   tessera::profiler::schema::trace::BlockEncoder block_; ///< reused: no allocation per flush
   /// Prepared once; finalized before the database closes (SQLite refuses to close otherwise).

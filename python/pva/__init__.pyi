@@ -343,7 +343,9 @@ class ExecutionSteps:
     def __getitem__(self, index: int) -> ExecutionStep: ...
     def __iter__(self) -> ExecutionStepIterator: ...
     def ipuColumns(self, ipu: int = 0) -> npt.NDArray[np.void]:
-        """Fields index, run, activeTiles, cycles, dataIn, dataOut, tileBalance, activeTileBalance."""
+        """Fields index, run, activeTiles, cycles, dataIn, dataOut, tileBalance, activeTileBalance,
+        activeFromMin, activeFromMax, activeToMin, activeToMax, allFromMin, allFromMax, allToMin,
+        allToMax."""
         ...
 
 class TileCycleTotals:

@@ -1,5 +1,7 @@
 #include "common/CommandLine.hpp"
 
+#include "common/AppJson.hpp"
+
 #include <cstdlib>
 #include <utility>
 
@@ -25,6 +27,7 @@ CommandLine::CommandLine(std::string name, const std::string& summary, const std
 }
 
 void CommandLine::addReportOptions(std::string& dir, bool canTurnOff) {
+  reportDir_ = &dir;
   CLI::Option* reports = add_option("--reports", dir,
                                     "Profile report directory: profile.pop, debug.cbor "
                                     "(autoReport.all) and serialized_graph.capnp")
@@ -43,6 +46,7 @@ void CommandLine::parseOrExit(int argc, const char* const* argv) {
     // and up); the programs have always exited 2 on a bad command line.
     std::exit(CLI::App::exit(e) == 0 ? 0 : 2);
   }
+  if (reportDir_) writeAppJson(*reportDir_, argc, argv);
 }
 
 } // namespace tessera::cli

@@ -26,11 +26,16 @@ public:
   /// --reports DIR, the profile report directory (profile.pop and debug.cbor, as with
   /// POPLAR_ENGINE_OPTIONS autoReport.all), `dir` holding the default; with `canTurnOff`,
   /// --no-reports too, which clears `dir` (the two exclude each other).
+  /// After parsing, the report directory gets an app.json naming the program, its version and
+  /// its arguments (common/AppJson.hpp), which the Summary of the viewer shows.
   void addReportOptions(std::string& dir, bool canTurnOff);
 
   /// Parses argv into the declared options; after --help or a rejected command line it does not
   /// return but exits (0 or 2, as above).
   void parseOrExit(int argc, const char* const* argv);
+
+private:
+  std::string* reportDir_ = nullptr; ///< addReportOptions' directory, for app.json
 };
 
 } // namespace tessera::cli

@@ -41,7 +41,7 @@ std::string appendedAndResealed(std::string exe, const std::string& extra) {
   const std::uint64_t size = exe.size() - payload;
   for (int i = 0; i < 8; ++i)
     exe[at + i] = static_cast<char>(size >> (8 * i));
-  tessera::codelets::Hasher h;
+  poplar::detail::codelets::Hasher h;
   h.add(exe.substr(payload));
   exe.replace(at + 8, 32, h.hex());
   return exe;

@@ -36,7 +36,7 @@ Layout layout(const std::string& b) {
 /// The bytes with the payload's checksum recomputed, as a foreign writer would make them.
 std::string resealed(std::string b) {
   const Layout l = layout(b);
-  tessera::codelets::Hasher h;
+  poplar::detail::codelets::Hasher h;
   h.add(b.substr(l.payload));
   const std::string hex = h.hex();
   b.replace(l.checksum, hex.size(), hex);

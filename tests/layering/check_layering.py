@@ -12,7 +12,14 @@ and, inside libpva, that its layers only look down (docs/architecture.md, "Insid
   storage (files, SQL)  <  model, trace (the object model)  <  analysis  <  compare
 
 A file of libpva/src/<layer>/ must not include a source file of a higher layer, nor a public
-<pva/...> header that belongs to one (LIBPVA_PUBLIC_LAYER says which layer each header is).
+<pva/...> header that belongs to one (LIBPVA_PUBLIC_LAYER says which layer each header is); and
+only storage/ speaks SQL (LIBPVA_SQL_HEADERS).
+
+Inside the engine (engine/src/<folder>/, docs/architecture.md "Inside the engine"):
+
+  runtime -> models, profile, report, <profiler/...>  (it runs vertex code and hands raw counts on;
+                                                       it knows no cost model and no report format)
+  only report/ includes the report writer (ENGINE_REPORT_WRITER): one folder writes report rows
 
 It reads every #include line of the C/C++ files under each part's folder and decides which part
 an included file belongs to, by its include path (<poplar/..>, <pva/..>, ...) or, for a quoted
@@ -50,12 +57,22 @@ LIBPVA_LAYERS = {"storage": 0, "model": 1, "trace": 1, "analysis": 2, "compare":
 # so a new one has to be placed.
 LIBPVA_PUBLIC_LAYER = {
     "Exception.hpp": 0, "Fwd.hpp": 0, "OptionalCount.hpp": 0, "SerializedGraph.hpp": 0,
+    "Application.hpp": 0,  # framework.json / app.json beside a report, read in storage
+
     "Report.hpp": 1, "Compilation.hpp": 1, "Debug.hpp": 1, "Execution.hpp": 1, "Program.hpp": 1,
     "Trace.hpp": 1, "Job.hpp": 1,  # Job.hpp: a job's instances (model) and summarizeJob's figures
     "Analysis.hpp": 2, "Insights.hpp": 2, "OperationTiles.hpp": 2, "StepCycleKind.hpp": 2,
+    "ProgramTotals.hpp": 2,
     "Compare.hpp": 3, "pva.hpp": 3,
 }
 LAYER_NAMES = {0: "storage", 1: "model", 2: "analysis", 3: "compare"}
+# The SQL of libpva (SQLite and its wrapper) belongs to storage/ alone.
+LIBPVA_SQL_HEADERS = {"sqlite3.h", "tessera/internal/Sqlite.hpp"}
+
+# engine/src/<folder> -> folders of engine/src (and include prefixes) it must not include.
+ENGINE_FORBIDDEN = {"runtime": {"models", "profile", "report", "<profiler"}}
+# The headers that write report rows; only engine/src/report/ includes them.
+ENGINE_REPORT_WRITER = {"profiler/ReportWriter.hpp", "profiler/Blob.hpp"}
 
 SOURCE_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -151,6 +168,63 @@ def libpva_layer_violations(root):
     return found
 
 
+def libpva_sql_violations(root):
+    """SQL headers included by a layer of libpva other than storage/."""
+    found = []
+    src = os.path.join(root, "libpva", "src")
+    for path, number, kind, name in includes_under(src):
+        mine = libpva_layer_of_source(root, path)
+        if mine and mine[0] != "storage" and name in LIBPVA_SQL_HEADERS:
+            close = ">" if kind == "<" else '"'
+            found.append(f"{os.path.relpath(path, root)}:{number}: libpva {mine[0]} includes "
+                         f"{kind}{name}{close} (SQL), which only storage/ may")
+    return found
+
+
+def includes_under(base):
+    """(file, line number, '<' or '"', included name) of every #include under base."""
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(dirnames)
+        for filename in sorted(filenames):
+            if not filename.endswith(SOURCE_EXTENSIONS):
+                continue
+            path = os.path.join(dirpath, filename)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for number, line in enumerate(f, 1):
+                    m = INCLUDE.match(line)
+                    if m:
+                        yield path, number, m.group(1), m.group(2)
+
+
+def engine_violations(root):
+    """The engine's inner rules: what the runtime must not know, who writes report rows."""
+    found = []
+    src = os.path.join(root, "engine", "src")
+    for path, number, kind, name in includes_under(src):
+        rel = os.path.relpath(path, src).split(os.sep)
+        folder = rel[0] if len(rel) > 1 else None
+        close = ">" if kind == "<" else '"'
+        shown = f"{os.path.relpath(path, root)}:{number}: engine {folder} includes {kind}{name}{close}"
+        # A quoted include names a folder of engine/src ("models/CycleModel.hpp") or a file
+        # beside the includer; judged by the folder it lands in.
+        target = None
+        if kind == '"':
+            for base in (os.path.dirname(path), src):
+                candidate = os.path.realpath(os.path.join(base, name))
+                if os.path.exists(candidate):
+                    inner = os.path.relpath(candidate, os.path.realpath(src)).split(os.sep)
+                    target = inner[0] if len(inner) > 1 and inner[0] != ".." else None
+                    break
+        forbidden = ENGINE_FORBIDDEN.get(folder, set())
+        if target and target != folder and target in forbidden:
+            found.append(f"{shown} ({target}), which {folder} must not depend on")
+        elif kind == "<" and name.split("/", 1)[0] == "profiler" and "<profiler" in forbidden:
+            found.append(f"{shown} (a report format), which {folder} must not depend on")
+        if kind == "<" and name in ENGINE_REPORT_WRITER and folder != "report":
+            found.append(f"{shown} (the report writer), which only report/ may")
+    return found
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -161,7 +235,8 @@ def main(argv):
         # A renamed part must not silently shrink the check to nothing.
         print(f"check_layering: {root} has no folder {', '.join(missing)}; update FORBIDDEN", file=sys.stderr)
         return 2
-    found = violations(root) + libpva_layer_violations(root)
+    found = (violations(root) + libpva_layer_violations(root) + libpva_sql_violations(root) +
+             engine_violations(root))
     for v in found:
         print(v)
     if found:

@@ -81,6 +81,37 @@ with tempfile.TemporaryDirectory() as work:
     os.remove(os.path.join(work, "tessera", "popops", "Planted.hpp"))
     expect("missing header", check(work, None, ""), 1, "header popops/Planted.hpp")
 
+# PopLibs names types from headers it does not include (popnn/Recurrent.hpp returns
+# poplin::MatMulParams pairs): a fully qualified one is kept as written and must match Tessera's
+# declaration of it; an int inside a typedef (std::function<void(unsigned)>) is not clang's
+# recovery from an unknown type.
+UNINCLUDED = """#pragma once
+#include <functional>
+#include <vector>
+namespace other { struct Declared; }
+namespace popops {
+using Callback = std::function<void(unsigned)>;
+void each(const Callback &cb);
+std::vector<other::Thing> things();
+}
+"""
+TESSERA_UNINCLUDED = UNINCLUDED.replace("namespace other { struct Declared; }",
+                                        "namespace other { struct Declared; struct Thing {}; }")
+with tempfile.TemporaryDirectory() as work:
+    ref = os.path.join(work, "poplibs")
+    write(ref, UNINCLUDED)
+    rc, out = run("extract", ref, "--poplar-include", ref, "-o", os.path.join(work, "data.tsv"))
+    if rc != 0:
+        sys.exit("extract failed:\n" + out)
+    with open(os.path.join(work, "data.tsv")) as f:
+        data = f.read()
+    if "<unresolved>" in data or "std::vector<other::Thing>" not in data:
+        failures.append("unincluded types: extracted as\n" + data)
+    expect("unincluded type as written", check(work, TESSERA_UNINCLUDED), 0, "OK, 0 known-missing")
+    other_return = TESSERA_UNINCLUDED.replace("std::vector<other::Thing> things();",
+                                              "std::vector<int> things();")
+    expect("unincluded type changed", check(work, other_return), 1, "popops::things() -> std::vector<other::Thing>")
+
 if failures:
     print("\n\n".join(failures))
     sys.exit(1)

@@ -236,7 +236,7 @@ TEST_CASE("slicing ops name the bad argument", "[popops][errors]") {
                               {{"usedForSlice", "false"}, {"usedForUpdate", "false"}}),
       poputil::poplibs_error, test::What(Contains("usedForSlice")));
   CHECK_THROWS_MATCHES(
-      popops::embedding::plan(g, FLOAT, 4, 3, {2}, {{"operationForUpdate", "mul"}}),
+      popops::embedding::plan(g, FLOAT, 4, 3, {2}, {{"operationForUpdate", "pow"}}),
       poplar::invalid_option, test::What(Contains("operationForUpdate")));
   CHECK_THROWS_MATCHES(popops::createSliceableTensor(g, BOOL, {4}, {0}, {1}),
                        poputil::poplibs_error, test::What(Contains("type")));

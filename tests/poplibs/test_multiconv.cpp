@@ -80,7 +80,9 @@ TEST_CASE("multiconv: forward convolutions match the host and single convolution
     const test::HostConv host(params[i]);
     const auto& got = h.result("out" + std::to_string(i));
     CHECK_THAT(got, test::CloseTo(host.forward(ins[i], ws[i]), 1e-5f, 1e-5f));
-    CHECK(got == h.result("single" + std::to_string(i)));
+    // The parallel plan splits each convolution over fewer tiles than the single one, so its
+    // sums may run in another order: equal to rounding.
+    CHECK_THAT(got, test::CloseTo(h.result("single" + std::to_string(i)), 1e-5f, 1e-5f));
   }
 }
 

@@ -238,6 +238,13 @@ int diskfull(long bytes) {
   return 0;
 }
 
+// `spans` spans back to back on one thread, labelled "b", as fast as the thread can record.
+int burst(long spans) {
+  for (long i = 0; i < spans; ++i)
+    pvti::Tracepoint t(&testChannel, "b");
+  return 0;
+}
+
 } // namespace
 
 // Two spans around sleeps, each timed by steady_clock as well: prints the steady ns of each
@@ -269,8 +276,9 @@ int main(int argc, char** argv) {
   if (s == "soak" && argc == 3) return soak(std::atoi(argv[2]));
   if (s == "diskfull" && argc == 3) return diskfull(std::atol(argv[2]));
   if (s == "clock") return clockCheck();
+  if (s == "burst" && argc == 3) return burst(std::atol(argv[2]));
   if (s == "name") return std::printf("%s\n", pvti::getCurrentTraceFilename().c_str()) < 0;
   std::fprintf(stderr, "usage: pvti_driver basic|clock|channels|duration|off|crash|name|load "
-                       "<threads> <spans>|soak <threads>|diskfull <bytes>\n");
+                       "<threads> <spans>|soak <threads>|diskfull <bytes>|burst <spans>\n");
   return 2;
 }

@@ -103,3 +103,80 @@ TEST_CASE(
     REQUIRE(events[i].finished());
   }
 }
+
+namespace {
+
+/// A burst trace's events: every "b" span in order, whole, and the writer-wait spans (on the
+/// "pvti" channel, top level or inside the span whose record waited).
+struct BurstEvents {
+  std::size_t spans = 0, waits = 0, bad = 0;
+  std::int64_t waitedNs = 0;
+};
+
+BurstEvents readBurst(const std::filesystem::path& file) {
+  const pva::Trace trace = pva::openTrace(file.string());
+  BurstEvents r;
+  const auto& threads = trace.processes()[0].threads();
+  REQUIRE(threads.size() == 1);
+  auto wait = [&r](const pva::Event& e) {
+    ++r.waits;
+    r.waitedNs += e.endNs() - e.beginNs();
+    r.bad += e.channel() == "pvti" && e.finished() && e.endNs() >= e.beginNs() ? 0 : 1;
+  };
+  std::int64_t at = 0;
+  for (const auto& e : threads[0].events()) {
+    if (e.label() == "pvti: waiting for the writer") {
+      wait(e);
+      continue;
+    }
+    ++r.spans;
+    r.bad += e.label() == "b" && e.finished() && e.beginNs() >= at ? 0 : 1;
+    at = e.endNs();
+    for (const auto& c : e.children()) {
+      if (c.label() == "pvti: waiting for the writer")
+        wait(c);
+      else
+        ++r.bad;
+    }
+  }
+  r.bad += threads[0].instantEvents().size(); // an end without its begin
+  return r;
+}
+
+/// Runs `pvti_driver burst <spans>` with a writer that pauses `delayMs` before each flush.
+std::filesystem::path runBurst(const test::ScratchDir& dir, long spans, int delayMs) {
+  setenv("TESSERA_PVTI_WRITER_DELAY_MS", std::to_string(delayMs).c_str(), 1);
+  const auto r = test::runDriver({"burst", std::to_string(spans)}, "{}", dir.path());
+  unsetenv("TESSERA_PVTI_WRITER_DELAY_MS");
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const auto files = test::traceFiles(dir.path());
+  REQUIRE(files.size() == 1);
+  return files[0];
+}
+
+} // namespace
+
+// Issue 38: a thread whose writer is away (a busy machine) spills its full ring and goes on.
+// 400,000 spans are 800,000 records, 25 rings: within the 64 a thread may spill; the writer
+// sleeps 2 s before each flush, longer than the burst takes even on a loaded machine.
+TEST_CASE("A starved writer: full rings spill, the thread never waits, nothing is lost",
+          "[pvti][spill]") {
+  test::ScratchDir dir;
+  const BurstEvents e = readBurst(runBurst(dir, 400000, 2000));
+  CHECK(e.spans == 400000);
+  CHECK(e.bad == 0);
+  CHECK(e.waits == 0);
+}
+
+// Past 64 spilled arrays (2.1 M records) a thread waits for the writer, and its stream says
+// where: 3 M spans (6 M records) with a writer pausing 300 ms before each flush must wait.
+TEST_CASE("Past its spill limit a thread waits, and the trace shows each wait as a span",
+          "[pvti][spill]") {
+  test::ScratchDir dir;
+  const BurstEvents e = readBurst(runBurst(dir, 3000000, 300));
+  CHECK(e.spans == 3000000);
+  CHECK(e.bad == 0);
+  CHECK(e.waits >= 1);
+  CHECK(e.waitedNs > 0);
+}

@@ -261,6 +261,27 @@ def test_missing_and_mismatched(mlp_dir, pipeline):
         pva.OperationAnalysis(pipeline)
 
 
+def test_step_objects_outlive_their_iterator_and_stay_distinct(pipeline):
+    """Step, IPU-list and IPU-entry objects own their values (made without pybind11's instance
+    registry, issue 38): kept after their iterator is gone, each still reads its own figures,
+    equal to a fresh read, and two reads of one step are distinct objects."""
+    report = pipeline
+    steps = report.execution.steps
+    expected = [(s.index, s.run, [(i.ipu, i.cycles, i.dataIn) for i in s.ipus]) for s in steps]
+    kept = []
+    it = iter(report.execution.steps)
+    for step in it:
+        kept.append((step, step.ipus, [step.ipus[k] for k in range(len(step.ipus))]))
+    del it
+    got = [(s.index, s.run, [(i.ipu, i.cycles, i.dataIn) for i in entries]) for s, _l, entries in kept]
+    assert got == expected
+    assert [len(l) for _s, l, _e in kept] == [len(e[2]) for e in expected]
+    first = report.execution.steps[0]
+    again = report.execution.steps[0]
+    assert first is not again and first.index == again.index
+    assert first.ipus is not first.ipus and first.ipus[0].cycles == again.ipus[0].cycles
+
+
 def test_ipu_columns_match_the_step_objects(pipeline, mlp):
     """steps.ipuColumns(ipu): one structured numpy array with what each step's IpuExecution says,
     zeros where that IPU took no part; for a run's steps as for all steps."""
@@ -280,6 +301,11 @@ def test_ipu_columns_match_the_step_objects(pipeline, mlp):
                     e.cycles, e.activeTiles, e.dataIn, e.dataOut)
                 assert row["tileBalance"] == np.float32(e.tileBalance)
                 assert row["activeTileBalance"] == np.float32(e.activeTileBalance)
+                a, w = e.activeCycles, e.allCycles
+                assert (row["activeFromMin"], row["activeFromMax"], row["activeToMin"], row["activeToMax"]) == (
+                    a.cyclesFrom.min, a.cyclesFrom.max, a.cyclesTo.min, a.cyclesTo.max)
+                assert (row["allFromMin"], row["allFromMax"], row["allToMin"], row["allToMax"]) == (
+                    w.cyclesFrom.min, w.cyclesFrom.max, w.cyclesTo.min, w.cyclesTo.max)
     ex = mlp.execution
     assert int(ex.steps.ipuColumns()["cycles"].sum()) == ex.totalCycles.total
     run1 = ex.runs[1].steps.ipuColumns()

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
+#include <QTableView>
 #include <QTest>
 #include <pva/Analysis.hpp>
 
@@ -46,6 +47,44 @@ private slots:
              qulonglong(data->insights.model.total()));
     worst.setData(nullptr);
     QCOMPARE(worst.rowCount(), 0);
+  }
+
+  void suggestionsReadWholeAt1280Pixels() {
+    // Issue 37: at 1280x800 the suggestions were elided in the middle ("Store the mo…bles as
+    // HALF"). They wrap now, each row as tall as its text.
+    InsightsPage page;
+    page.resize(1280 - 170, 800); // the window less the side list
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::oomReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QCoreApplication::processEvents();
+    QTableView* table = nullptr;
+    for (QTableView* t : page.findChildren<QTableView*>())
+      if (t->model() == page.suggestions()) table = t;
+    QVERIFY(table);
+    QVERIFY(page.suggestions()->rowCount() > 0);
+    for (int r = 0; r < page.suggestions()->rowCount(); ++r)
+      for (int c : {1, 2}) {
+        const QModelIndex index = page.suggestions()->index(r, c);
+        const QString text = index.data().toString();
+        const QRect cell = table->visualRect(index);
+        // The room the text needs wrapped at the cell's width (less the cell's margins).
+        const QRect needed = table->fontMetrics().boundingRect(QRect(0, 0, cell.width() - 8, 10000),
+                                                               Qt::TextWordWrap, text);
+        QVERIFY2(needed.height() <= cell.height() && needed.width() <= cell.width(),
+                 qPrintable(QStringLiteral("'%1': %2x%3 in %4x%5")
+                                .arg(text)
+                                .arg(needed.width())
+                                .arg(needed.height())
+                                .arg(cell.width())
+                                .arg(cell.height())));
+      }
+    // The table shows every row (the page, not the table, scrolls).
+    const int last = page.suggestions()->rowCount() - 1;
+    QVERIFY(table->visualRect(page.suggestions()->index(last, 1)).bottom() <=
+            table->viewport()->height());
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("insights-1280")) +
+                     QStringLiteral("/insights.png"));
   }
 
   void oomPageShowsTheVerdictAndTheCliFigures() {

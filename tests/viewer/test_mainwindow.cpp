@@ -1,12 +1,17 @@
 // The main window: opening reports and traces, errors in a dialog instead of a crash, switching
 // views, drag and drop, recent files, and the progress of loading in the status bar.
 #include "ViewerTestUtil.hpp"
+#include "charts/ExecutionTimeline.hpp"
 #include "core/Background.hpp"
 #include "core/DemoReport.hpp"
+#include "core/ProgramTreeData.hpp"
 #include "core/Settings.hpp"
+#include "models/ProgramTreeModel.hpp"
+#include "widgets/ExecutionPage.hpp"
 #include "widgets/HomePage.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
+#include "widgets/ProgramTreePage.hpp"
 #include "widgets/ReportFileDialog.hpp"
 
 #include <QAbstractButton>
@@ -22,7 +27,10 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTest>
+#include <QTreeView>
 #include <QUrl>
+#include <pva/Analysis.hpp>
+#include <pva/ProgramTotals.hpp>
 
 using namespace tessera::viewer;
 
@@ -46,6 +54,97 @@ private slots:
       QVERIFY2(viewer_test::waitReady(p), qPrintable(p->viewKey()));
     }
     QVERIFY(!w.showView(QStringLiteral("no-such-view")));
+  }
+  // Staged loading (issue 37): the page shown first loads alone, so the Summary is not behind
+  // every other page's share of the thread pool; the others load once it is ready, and a page
+  // shown before its turn loads at once.
+  void theFirstPageLoadsBeforeTheOthers() {
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.show();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    ProgressHub& hub = ProgressHub::instance();
+    Page* summary = w.currentPage();
+    QCOMPARE(summary->viewKey(), QStringLiteral("summary"));
+    QVERIFY(hub.pendingFor(summary) > 0);
+    Page* memory = w.page(QStringLiteral("memory"));
+    Page* execution = w.page(QStringLiteral("execution"));
+    QCOMPARE(hub.pendingFor(memory), 0); // waits for the Summary
+    QCOMPARE(hub.pendingFor(execution), 0);
+    QVERIFY(!memory->isReady());
+    // Shown before its turn: it loads now, beside the Summary.
+    QVERIFY(w.showView(QStringLiteral("memory")));
+    QVERIFY(hub.pendingFor(memory) > 0 || memory->isReady());
+    QVERIFY(viewer_test::waitReady(summary));
+    QVERIFY(viewer_test::waitReady(memory));
+    // The Summary ready, every other page got the document without being shown.
+    QVERIFY(viewer_test::waitReady(execution));
+    for (Page* p : w.pages())
+      if (p->accepts(*w.document()) && p->viewKey() != QStringLiteral("graph"))
+        QVERIFY2(viewer_test::waitReady(p), qPrintable(p->viewKey()));
+    // Another document starts over: the current page first.
+    QVERIFY(w.openPath(viewer_test::pipelineReport()));
+    QCOMPARE(w.currentPage(), memory);
+    QCOMPARE(hub.pendingFor(summary), 0);
+    QVERIFY(!summary->isReady());
+    QVERIFY(viewer_test::waitReady(memory));
+    QVERIFY(viewer_test::waitReady(summary));
+  }
+  // Program tree <-> Execution trace (issue 37): a place selected in the tree highlights the
+  // steps of everything under it in the trace, as many as libpva counts; a step clicked in the
+  // trace selects its program in the tree.
+  void programTreeAndExecutionTraceFollowEachOther() {
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    auto* programs = qobject_cast<ProgramTreePage*>(w.page(QStringLiteral("programs")));
+    auto* execution = qobject_cast<ExecutionPage*>(w.page(QStringLiteral("execution")));
+    QVERIFY(programs && execution);
+    QVERIFY(w.showView(QStringLiteral("execution")));
+    QVERIFY(viewer_test::waitReady(execution));
+    QVERIFY(w.showView(QStringLiteral("programs")));
+    QVERIFY(viewer_test::waitReady(programs));
+    const ProgramTreeData& tree = *programs->model()->tree();
+    const auto analysis = pva::analyseExecution(w.document()->report());
+    const auto totals = pva::programTotals(w.document()->report(), analysis.allRuns);
+    ExecutionTimeline* tl = execution->timeline();
+    // A step program that ran, then a container holding several.
+    std::uint32_t stepNode = 0, containerNode = 0;
+    bool haveStep = false, haveContainer = false;
+    for (std::uint32_t n = 0; n < tree.nodes.size(); ++n) {
+      const std::uint32_t id = tree.nodes[n].program;
+      if (!haveStep && tree.programs[id].isStep && analysis.allRuns.programs[id].executions > 1) {
+        stepNode = n;
+        haveStep = true;
+      }
+      if (!haveContainer && !tree.programs[id].isStep &&
+          tree.nodes[n].parent != ProgramTreeData::noParent &&
+          totals[id].steps > analysis.allRuns.programs[tree.nodes[stepNode].program].executions) {
+        containerNode = n;
+        haveContainer = true;
+      }
+    }
+    QVERIFY(haveStep && haveContainer);
+    for (const std::uint32_t node : {stepNode, containerNode}) {
+      programs->tree()->setCurrentIndex(programs->model()->indexOfNode(node));
+      QVERIFY(tl->hasHighlight());
+      // The MLP runs on one IPU: its one lane holds every step once.
+      QCOMPARE(std::uint64_t(tl->highlightedEntries(0)), totals[tree.nodes[node].program].steps);
+    }
+    // Back: a clicked step of another program selects that program in the tree.
+    const ExecutionIndex& index = *tl->tracks().back().index;
+    std::uint64_t step = 0;
+    while (step < index.loadedSteps() && index.stepProgram(step) == tree.nodes[stepNode].program)
+      ++step;
+    QVERIFY(step < index.loadedSteps());
+    emit tl->stepClicked(tl->tracks().size() - 1, step);
+    const QModelIndex current = programs->tree()->currentIndex();
+    QCOMPARE(current.data(ProgramTreeModel::ProgramIdRole).toUInt(), index.stepProgram(step));
+    // ...and the trace now highlights that program's steps.
+    QCOMPARE(std::uint64_t(tl->highlightedEntries(0)),
+             analysis.allRuns.programs[index.stepProgram(step)].executions);
   }
   // Ctrl+N opens the N-th entry of the side list as shown, and views the document has no page
   // for cannot be chosen from the View menu.
@@ -83,6 +182,31 @@ private slots:
     w.closeDocument();
     QVERIFY(!w.findChild<QAction*>(QStringLiteral("view-summary"))->isEnabled());
   }
+  void theSideListKeepsItsNamesAt1000Pixels() {
+    // Issue 37: at 1000 px a wide page squeezed the side list and elided its names.
+    MainWindow w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    auto* list = w.findChild<QListWidget*>(QStringLiteral("pageList"));
+    QVERIFY(list);
+    for (const char* view : {"summary", "insights", "memory", "liveness", "operations"}) {
+      QVERIFY(w.showView(QString::fromLatin1(view)));
+      QCoreApplication::processEvents();
+      for (int i = 0; i < list->count(); ++i) {
+        if (list->item(i)->isHidden()) continue;
+        const int text = list->fontMetrics().horizontalAdvance(list->item(i)->text());
+        QVERIFY2(list->viewport()->width() >= text + 8,
+                 qPrintable(QStringLiteral("%1 on %2: %3 px for %4 px")
+                                .arg(list->item(i)->text(), QString::fromLatin1(view))
+                                .arg(list->viewport()->width())
+                                .arg(text)));
+      }
+    }
+    w.grab().save(viewer_test::tmpDir(QStringLiteral("side-list")) +
+                  QStringLiteral("/at-1000.png"));
+  }
+
   void badFilesShowAnErrorDialogAndKeepTheOpenReport_data() {
     QTest::addColumn<QString>("path");
     QTest::newRow("missing") << QStringLiteral("/no/such/profile.pop");

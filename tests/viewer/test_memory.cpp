@@ -380,6 +380,59 @@ private slots:
                      QStringLiteral("/zoomed.png"));
   }
 
+  void overviewDrawsLowestMeanAndHighest() {
+    // Issue 37: the strip drew only each column's highest tile, so a column of one full tile
+    // among nearly empty ones looked full. Now: solid to the lowest, pale to the highest, a mark
+    // at the mean.
+    MemoryPage page;
+    page.resize(1000, 700); // fewer pixels than tiles: each column holds several tiles
+    page.show();
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    RangeOverview* overview = page.overview();
+    overview->grab(); // paints, so the miniature is drawn
+    const auto& columns = overview->columns();
+    QCOMPARE(int(columns.size()), overview->stripRect().width());
+    MemoryChart* chart = page.chart();
+    const auto [first, last] = chart->domain();
+    double lowest = 1e300, highest = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      lowest = std::min(lowest, chart->overviewValue(i));
+      highest = std::max(highest, chart->overviewValue(i));
+    }
+    double columnsLowest = 1e300, columnsHighest = 0;
+    int spread = 0, checked = 0;
+    const QImage& image = overview->miniature();
+    const QColor fill = chart->overviewColor();
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      const RangeOverview::Column& c = columns[k];
+      if (!c.hasItems) continue;
+      QVERIFY(c.min <= c.mean + 1e-9 && c.mean <= c.max + 1e-9);
+      columnsLowest = std::min(columnsLowest, c.min);
+      columnsHighest = std::max(columnsHighest, c.max);
+      if (c.max <= c.min) continue;
+      ++spread;
+      // A column whose tiles differ by more than a few pixels: its foot is the full colour, its
+      // top (reached by its highest tile only) is not.
+      const double pixels = (c.max - c.min) / highest * image.height();
+      if (c.min / highest * image.height() < 2 || pixels < 4) continue; // both parts show
+      const int x = int(k);
+      QCOMPARE(image.pixelColor(x, image.height() - 1), fill);
+      int top = 0;
+      while (top < image.height() && image.pixelColor(x, top) == overview->backgroundColor())
+        ++top;
+      QVERIFY(top < image.height() - 1);
+      QVERIFY2(image.pixelColor(x, top) != fill, qPrintable(QString::number(x)));
+      ++checked;
+    }
+    QCOMPARE(columnsLowest, lowest);
+    QCOMPARE(columnsHighest, highest);
+    QVERIFY(spread > 0);
+    QVERIFY(checked > 0);
+    overview->grab().save(viewer_test::tmpDir(QStringLiteral("memory-overview")) +
+                          QStringLiteral("/strip.png"));
+  }
+
   void variableFilterChartsTheMatchingBytes() {
     MemoryPage page;
     page.resize(1200, 800);
@@ -924,6 +977,17 @@ private slots:
             report.compilation().tile(3).memory().total().excludingGaps());
     const QImage map = page.memoryMap()->grab().toImage();
     QVERIFY(viewer_test::distinctColors(map) >= 6);
+    // The legend names what the drawing blends (issue 37): the paler not-always-live shade, the
+    // darker shared addresses, and gaps in a colour of their own, not the free track's grey.
+    std::map<QString, QColor> legend;
+    for (const auto& [name, color] : page.memoryMap()->legend())
+      legend[name] = color;
+    for (const char* name :
+         {"not always live (paler)", "shared by disjoint lives (darker)", "gaps", "free"})
+      QVERIFY2(legend.count(QString::fromLatin1(name)), name);
+    QVERIFY(legend[QStringLiteral("gaps")].rgb() != legend[QStringLiteral("free")].rgb());
+    QVERIFY(legend[QStringLiteral("not always live (paler)")].rgb() !=
+            legend[QStringLiteral("shared by disjoint lives (darker)")].rgb());
     // Kept for a person to look at, as the screenshots are.
     const QString out = viewer_test::tmpDir(QStringLiteral("memory"));
     page.grab().save(out + QStringLiteral("/page-tiles-3-7-map.png"));

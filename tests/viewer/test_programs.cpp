@@ -28,6 +28,7 @@
 #include <pva/Debug.hpp>
 #include <pva/OperationTiles.hpp>
 #include <pva/Program.hpp>
+#include <pva/ProgramTotals.hpp>
 #include <set>
 #include <sqlite3.h>
 
@@ -231,6 +232,43 @@ private slots:
   // Code, vertices and exchanged bytes per operation come from pva::operationFigures; the Layers
   // tab totals the operations shown per layer, and the header's menu hides columns.
   // The Per tile tab charts libpva's pva::operationTileFigures of the selected operation.
+  void operationsSayWhyExecutedCyclesExceedTheRun() {
+    // Issue 37: on the pipeline the operations' executed cycles (all layers) exceeded the run's
+    // length without a word. libpva's two sums say why: the IPUs' steps overlap in time.
+    OperationsPage page;
+    page.resize(1200, 800);
+    page.show();
+    auto doc = Document::resolve(viewer_test::pipelineReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    for (QComboBox* box : page.findChildren<QComboBox*>())
+      if (box->count() > 0 && box->itemText(0) == QStringLiteral("All layers"))
+        box->setCurrentIndex(0);
+    QCOMPARE(page.model()->rowCount(), int(page.model()->operations()->operations.size()));
+    const pva::ExecutionAnalysis e = pva::analyseExecution(doc->report());
+    QVERIFY2(e.allRuns.cycles > e.allRuns.lengthCycles, "the pipeline's IPUs overlap");
+    const OperationInfo totals = page.model()->totals();
+    QVERIFY(totals.executedCycles <= e.allRuns.cycles); // operations own their programs
+    const QString text = page.summary()->value(QStringLiteral("Executed cycles (all runs)"));
+    QVERIFY2(text.startsWith(formatCount(totals.executedCycles)), qPrintable(text));
+    QVERIFY(totals.executedCycles > e.allRuns.lengthCycles); // the case of the issue
+    QVERIFY2(text.contains(formatCount(e.allRuns.lengthCycles)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("at the same time")), qPrintable(text));
+    QVERIFY2(text.contains(formatCount(e.allRuns.cycles - e.allRuns.lengthCycles)),
+             qPrintable(text));
+    // The pure rule: within the run's length the number alone; beyond it, why.
+    OperationsData d;
+    d.stepCycles = 300;
+    d.lengthCycles = 200;
+    QCOMPARE(d.executedCyclesText(150), QStringLiteral("150"));
+    QCOMPARE(d.executedCyclesText(250),
+             QStringLiteral("250 (50 more than the runs' length, 200 cycles: IPUs ran different "
+                            "steps at the same time and each step counts its slowest IPU, so 100 "
+                            "overlapping cycles count again)"));
+    page.grab().save(viewer_test::tmpDir(QStringLiteral("operations-overlap")) +
+                     QStringLiteral("/operations.png"));
+  }
+
   void operationsChartTheSelectedOperationPerTile() {
     OperationsPage page;
     page.resize(1200, 900);
@@ -597,6 +635,52 @@ private slots:
     QVERIFY(viewer_test::waitReady(&page));
     QCOMPARE(page.model()->rowCount(), 0);
     QVERIFY(!page.model()->operations()->hasDebugInfo);
+  }
+  // Sequence, Repeat and Call rows total what they hold (issue 37), from libpva's programTotals:
+  // each step program under them once, so the entry point's total is every executed step's
+  // cycles and no container exceeds it; the IPU column says where they ran.
+  void containersTotalWhatTheyHold() {
+    for (const QString& path : {viewer_test::mlpReport(), viewer_test::pipelineReport()}) {
+      ProgramTreePage page;
+      const auto doc = Document::resolve(path);
+      page.setDocument(doc);
+      QVERIFY(viewer_test::waitReady(&page));
+      const ProgramTreeModel& m = *page.model();
+      const ProgramTreeData& tree = *m.tree();
+      const auto analysis = pva::analyseExecution(doc->report());
+      const auto totals = pva::programTotals(doc->report(), analysis.allRuns);
+      const std::uint32_t root = tree.roots.front();
+      const std::uint32_t rootProgram = tree.nodes[root].program;
+      QVERIFY(!tree.programs[rootProgram].isStep);
+      const QModelIndex r = m.indexOfNode(root);
+      QCOMPARE(r.siblingAtColumn(ProgramTreeModel::CyclesColumn).data().toString(),
+               QStringLiteral("Σ ") + formatCount(totals[rootProgram].cycles));
+      // The entry point holds every step that ran: its total is the run's Σ steps' slowest IPU.
+      QCOMPARE(totals[rootProgram].cycles, analysis.allRuns.cycles);
+      QCOMPARE(totals[rootProgram].steps, analysis.allRuns.steps);
+      // Every container: Σ of the distinct step programs the page says it holds.
+      std::size_t containers = 0;
+      for (std::uint32_t n = 0; n < tree.nodes.size() && containers < 200; ++n) {
+        const std::uint32_t id = tree.nodes[n].program;
+        if (tree.programs[id].isStep) continue;
+        ++containers;
+        std::uint64_t sum = 0, steps = 0;
+        for (const std::uint32_t p : ProgramTreePage::programsUnder(tree, n)) {
+          sum += analysis.allRuns.programs[p].cycles;
+          steps += analysis.allRuns.programs[p].executions;
+        }
+        QCOMPARE(totals[id].cycles, sum);
+        QCOMPARE(totals[id].steps, steps);
+        QVERIFY(totals[id].cycles <= analysis.allRuns.cycles);
+      }
+      QVERIFY(containers > 0);
+      // IPUs: the MLP runs on one, the pipeline's program on its four.
+      const QString ipus = r.siblingAtColumn(ProgramTreeModel::IpusColumn).data().toString();
+      const unsigned numIpus = doc->report().compilation().target().numIPUs() /
+                               std::max(1u, doc->report().compilation().target().numReplicas());
+      QCOMPARE(ipus, numIpus == 1 ? QStringLiteral("0") : QStringLiteral("0-%1").arg(numIpus - 1));
+      QCOMPARE(QString::fromStdString(pva::ipusText(0b1011)), QStringLiteral("0-1, 3"));
+    }
   }
 };
 

@@ -10,6 +10,8 @@
 #include "widgets/LivenessPage.hpp"
 #include "widgets/SummaryPage.hpp"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,6 +20,7 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
+#include <pva/Application.hpp>
 
 using namespace tessera::viewer;
 
@@ -428,6 +431,53 @@ private slots:
                  ->row(QStringLiteral("Memory"), QStringLiteral("Verdict"))
                  ->value.text,
              QStringLiteral("fits"));
+  }
+
+  // app.json and framework.json beside a report (issue 37): the samples write an app.json that
+  // the Summary shows as libpva reads it; a framework.json shows too; a broken one says why in
+  // its section while the rest of the Summary still loads.
+  void applicationFilesShowInTheSummary() {
+    Progress progress = Progress::standalone(QStringLiteral("test"));
+    {
+      const SummaryData d = loadSummary(*Document::resolve(viewer_test::mlpReport()), progress);
+      const QString app = QStringLiteral("Application (app.json)");
+      QVERIFY(d.section(app));
+      QCOMPARE(d.row(app, QStringLiteral("application"))->value.text,
+               QStringLiteral("tessera-mlp"));
+      QCOMPARE(d.row(app, QStringLiteral("framework"))->value.text, QStringLiteral("Tessera"));
+      const QString args = d.row(app, QStringLiteral("arguments"))->value.text;
+      QVERIFY2(args.startsWith(QStringLiteral("--steps 32 --steps-per-run 16 --reports ")),
+               qPrintable(args));
+      // In the Summary's order: right after the files of the report.
+      QCOMPARE(d.sections[1].title, app);
+      const pva::ApplicationInfo info =
+          pva::readApplicationInfo(viewer_test::mlpReport().toStdString());
+      QCOMPARE(args, QString::fromStdString(info.app.value("arguments")));
+      QVERIFY(!d.section(QStringLiteral("Framework (framework.json)"))); // none written
+    }
+    // A copy of the report with a framework.json and a broken app.json.
+    const QString dir = viewer_test::tmpDir(QStringLiteral("summary-app-json"));
+    QDir().mkpath(dir);
+    QFile::remove(dir + QStringLiteral("/profile.pop"));
+    QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"),
+                        dir + QStringLiteral("/profile.pop")));
+    auto write = [&](const QString& name, const QByteArray& text) {
+      QFile f(dir + QLatin1Char('/') + name);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(text);
+    };
+    write(QStringLiteral("framework.json"), "{\"framework\": \"PopART\", \"version\": \"3.3.0\"}");
+    write(QStringLiteral("app.json"), "{\"application\": \"train.py\", \"argu");
+    const SummaryData d = loadSummary(*Document::resolve(dir), progress);
+    const QString fw = QStringLiteral("Framework (framework.json)");
+    QCOMPARE(d.row(fw, QStringLiteral("framework"))->value.text, QStringLiteral("PopART"));
+    QCOMPARE(d.row(fw, QStringLiteral("version"))->value.text, QStringLiteral("3.3.0"));
+    const SummaryRow* error =
+        d.row(QStringLiteral("Application (app.json)"), QStringLiteral("Error"));
+    QVERIFY(error);
+    QVERIFY2(error->value.text.contains(QStringLiteral("app.json: not valid JSON (at byte")),
+             qPrintable(error->value.text));
+    QVERIFY(d.section(QStringLiteral("Memory"))); // the rest is there
   }
 };
 

@@ -11,7 +11,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 namespace {
 
 struct Deps {
@@ -117,4 +117,4 @@ std::string CodeletCache::publish(const std::string& lookupKey, const std::strin
   return entry;
 }
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 class CodeletCache {
 public:
@@ -31,4 +31,4 @@ private:
   std::string dir_;
 };
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

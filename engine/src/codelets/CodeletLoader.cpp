@@ -22,7 +22,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 namespace {
 
 std::recursive_mutex& loaderMutex() {
@@ -387,7 +387,7 @@ std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::strin
   return l.key;
 }
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets
 
 namespace poplar::detail {
 std::string displaySourceName(const std::string& key) {

@@ -8,7 +8,7 @@
 #include <poplar/CodeletFileType.hpp>
 #include <string>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 /// Loads a codelet file; returns the codelet source key its vertices are registered under.
 /// `what` names the call in error messages. Compiler messages go to `compileOutput` if given.
@@ -37,7 +37,7 @@ ExecutedInstructionsFn executedInstructionsCounter(const std::string& source);
 /// else ~/.cache/tessera/codelets.
 std::string cacheDirectory();
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets
 
 namespace poplar::detail {
 /// A codelet source key as users know it: "kernels.cpp#0123..." is shown as "kernels.cpp".

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 namespace {
 
 constexpr char kGpMagic[16] = {'T', 'E', 'S', 'S', 'E', 'R',  'A', '-',
@@ -147,4 +147,4 @@ std::optional<GpMetadata> parseGpImage(std::string_view file, std::string& why) 
   return m;
 }
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 /// Bumped whenever the registration code a .gp contains stops matching poplar/Vertex.hpp.
 constexpr int kCodeletAbi = 1;
@@ -52,4 +52,4 @@ std::optional<GpMetadata> readTrailer(const std::string& path, std::string& why)
 /// The same checks on a .gp image in memory (what readTrailer does after reading the file).
 std::optional<GpMetadata> parseGpImage(std::string_view file, std::string& why);
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

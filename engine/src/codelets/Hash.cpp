@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 namespace {
 
 std::uint64_t
@@ -60,4 +60,4 @@ std::string Hasher::hex() const {
   return out;
 }
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

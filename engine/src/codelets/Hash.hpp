@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 class Hasher {
 public:
@@ -23,4 +23,4 @@ private:
   std::uint64_t length_ = 0;
 };
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

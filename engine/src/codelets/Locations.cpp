@@ -5,7 +5,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 std::string popcPath() {
   Dl_info info{};
@@ -23,4 +23,4 @@ std::string executableDirectory() {
   return fs::read_symlink("/proc/self/exe", ec).parent_path().string();
 }
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

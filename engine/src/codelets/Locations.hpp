@@ -4,11 +4,11 @@
 
 #include <string>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 /// The popc program next to this libpoplar (install: <libdir>/../bin; build tree: its bin/).
 std::string popcPath();
 /// The directory of the running program (/proc/self/exe), where Poplar also looks for codelets.
 std::string executableDirectory();
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

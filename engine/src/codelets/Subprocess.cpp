@@ -9,7 +9,7 @@
 
 extern char** environ;
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 ProcessResult runProcess(const std::vector<std::string>& argv) {
   ProcessResult r;
@@ -54,4 +54,4 @@ ProcessResult runProcess(const std::vector<std::string>& argv) {
   return r;
 }
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

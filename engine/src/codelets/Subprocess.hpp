@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::codelets {
+namespace poplar::detail::codelets {
 
 struct ProcessResult {
   bool started = false; ///< false: the program could not be run (see output)
@@ -15,4 +15,4 @@ struct ProcessResult {
 /// Runs argv[0] (searched on PATH when it has no '/') with standard input from /dev/null.
 ProcessResult runProcess(const std::vector<std::string>& argv);
 
-} // namespace tessera::codelets
+} // namespace poplar::detail::codelets

@@ -66,9 +66,15 @@ struct CompiledVertex {
   tessera::profiler::schema::CycleRule cycleRule =
       tessera::profiler::schema::CycleRule::getCycleEstimate;
   /// CycleRule::executed: the counter of the vertex's .gp (codelets::executedInstructionsCounter).
+  /// The runtime reads it after each compute() and hands the raw count on; what it costs is the
+  /// models' business (models/ExecutedComputeCost.hpp).
   std::uint64_t* (*executedInstructions)() = nullptr;
   std::optional<std::uint64_t> estimatedFlops; ///< given by Graph::setPerfEstimate
 };
+
+/// An instruction count for a vertex that has none: no counter, or not executed yet. Its cost is
+/// then its estimatedCycles.
+inline constexpr std::uint64_t kNoInstructionCount = ~std::uint64_t(0);
 
 struct CompiledComputeSet {
   std::string name;

@@ -181,7 +181,7 @@ public:
     const std::uint64_t cycles = declaredEstimate(v, where, rule, counter);
     if (g_.replicaTarget.getTargetType() == TargetType::IPU && v.type->fromCodeletFile &&
         rule != CycleRule::executed) {
-      counter = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+      counter = poplar::detail::codelets::executedInstructionsCounter(v.type->codeletSource);
       if (counter) rule = CycleRule::executed;
     }
     return cycles;
@@ -208,7 +208,7 @@ public:
     if (v.type->fromCodeletFile) {
       // Counted by its .gp: each run costs what compute() executed; until then (and in the
       // compile-time figures) the field-size default stands in.
-      counter = tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+      counter = poplar::detail::codelets::executedInstructionsCounter(v.type->codeletSource);
       rule = counter ? CycleRule::executed : CycleRule::fieldSizes;
       return defaultEstimate(v);
     }

@@ -517,7 +517,7 @@ private:
       if (v.type && v.cycleRule == tessera::profiler::schema::CycleRule::executed) {
         // The counter of the .gp the executable carries (loaded with its vertex types).
         v.executedInstructions =
-            tessera::codelets::executedInstructionsCounter(v.type->codeletSource);
+            poplar::detail::codelets::executedInstructionsCounter(v.type->codeletSource);
         if (!v.executedInstructions) v.cycleRule = tessera::profiler::schema::CycleRule::fieldSizes;
       }
       if (r_.boolean()) v.estimatedFlops = r_.u64();
@@ -808,7 +808,7 @@ const VertexTypeDescriptor* findType(const std::string& name, const std::string&
   };
   if (const auto* t = lookup()) return t;
   if (auto it = objects.find(source); it != objects.end()) {
-    tessera::codelets::loadEmbeddedCodeletObject(it->second, source);
+    poplar::detail::codelets::loadEmbeddedCodeletObject(it->second, source);
     if (const auto* t = lookup()) return t;
   }
   // PopLibs' vertices: their library, loaded when the program does not link it.
@@ -847,7 +847,7 @@ void writeExecutable(const core::Executable& exe, std::ostream& out) {
     payload.str(t->name);
     payload.str(t->codeletSource);
     if (objects.count(t->codeletSource)) continue;
-    if (auto path = tessera::codelets::codeletObjectPath(t->codeletSource)) {
+    if (auto path = poplar::detail::codelets::codeletObjectPath(t->codeletSource)) {
       std::string bytes = readFile(*path);
       if (bytes.empty())
         throw poplar_error("Executable::serialize: cannot read the codelet object '" + *path +
@@ -864,7 +864,7 @@ void writeExecutable(const core::Executable& exe, std::ostream& out) {
   debug.write(payload);
   payload.data() += graph.data();
 
-  tessera::codelets::Hasher h;
+  poplar::detail::codelets::Hasher h;
   h.add(payload.data());
   Writer header;
   header.data().append(kMagic, sizeof kMagic);
@@ -949,7 +949,7 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
   if (payload.size() != size)
     throw poplar_error(where + "the executable is truncated: its payload has " +
                        std::to_string(payload.size()) + " of " + std::to_string(size) + " bytes");
-  tessera::codelets::Hasher h;
+  poplar::detail::codelets::Hasher h;
   h.add(payload);
   if (h.hex() != checksum)
     throw poplar_error(where +

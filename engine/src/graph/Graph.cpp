@@ -184,20 +184,20 @@ bool Graph::addCodeletsFrom(const std::string& src, CodeletFileType type,
     return true;
   }
   state_->codeletSources.insert(
-      tessera::codelets::loadCodeletFile(src, type, compileFlags, compileOutput));
+      poplar::detail::codelets::loadCodeletFile(src, type, compileFlags, compileOutput));
   return true;
 }
 
 void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
                         const std::string& /*targetName*/) {
   state_->codeletSources.insert(
-      tessera::codelets::loadCodeletStream(stream, type, compileFlags, nullptr));
+      poplar::detail::codelets::loadCodeletStream(stream, type, compileFlags, nullptr));
 }
 
 void Graph::addCodelets(std::istream& stream, CodeletFileType type, const std::string& compileFlags,
                         std::ostream& compileOutput, const std::string& /*targetName*/) {
   state_->codeletSources.insert(
-      tessera::codelets::loadCodeletStream(stream, type, compileFlags, &compileOutput));
+      poplar::detail::codelets::loadCodeletStream(stream, type, compileFlags, &compileOutput));
 }
 
 void Graph::addCodelets(const std::vector<std::string>& files, const std::string& compileFlags,

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 namespace {
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
   return b ? (a + b - 1) / b : a;
@@ -173,4 +173,4 @@ std::uint64_t CycleModel::memcpyCycles(std::uint64_t bytes) const {
   return ceilDiv(bytes, std::uint64_t(t_.getMemcpyBytesPerCycle()));
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

@@ -20,7 +20,7 @@
 
 #include <vector>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 class CycleModel {
 public:
@@ -161,4 +161,4 @@ private:
   const Target& t_;
 };
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

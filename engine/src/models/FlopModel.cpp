@@ -50,7 +50,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 namespace {
 
 /// Index of the field named `name` in v's type, or -1.
@@ -201,4 +201,4 @@ ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices, uns
   return out;
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 /// FLOPs of one execution of `v`; nullopt when its codelet has no FLOP model.
 std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v);
@@ -27,4 +27,4 @@ struct ComputeSetFlops {
 /// `tiles`: tiles of one replica (every vertex's tile is below it).
 ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices, unsigned tiles);
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 std::vector<VariableLiveness> computeLiveness(const CompiledGraph& g, const ProgramModel& m) {
   constexpr unsigned kNone = std::numeric_limits<unsigned>::max();
@@ -53,4 +53,4 @@ std::vector<VariableLiveness> computeLiveness(const CompiledGraph& g, const Prog
   return live;
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

@@ -9,7 +9,7 @@
 
 #include "ProgramModel.hpp"
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 struct VariableLiveness {
   bool alwaysLive = false;
@@ -19,4 +19,4 @@ struct VariableLiveness {
 /// One entry per variable of the graph, then one per message buffer of the model.
 std::vector<VariableLiveness> computeLiveness(const CompiledGraph& g, const ProgramModel& m);
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

@@ -8,7 +8,7 @@
 #include <set>
 #include <thread>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 namespace {
 
 // Sizes of vertex state (the IPU's 32-bit pointers and counts).
@@ -388,4 +388,4 @@ MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,
   return Builder(g, m, live, options).build();
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

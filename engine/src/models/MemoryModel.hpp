@@ -10,7 +10,7 @@
 #include <array>
 #include <functional>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 using tessera::profiler::schema::MemoryCategory;
 
@@ -67,4 +67,4 @@ MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,
                              const std::vector<VariableLiveness>& live,
                              const MemoryOptions& options);
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

@@ -11,7 +11,7 @@
 #include <set>
 #include <unordered_set>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 bool ProfileProgram::isStepType(ProgramType t) {
   switch (t) {
@@ -747,4 +747,4 @@ void addLightweightCopies(ProgramModel& m, const Target& t) {
   add("ControlStreamCopy", m.controlCopy);
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

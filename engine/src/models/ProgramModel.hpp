@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 using tessera::profiler::schema::CycleKind;
 using tessera::profiler::schema::ProgramType;
@@ -121,4 +121,4 @@ ProgramModel buildProgramModel(const CompiledGraph& g);
 /// controlCopy), for lightweight profiling with debug.instrumentExternalExchange.
 void addLightweightCopies(ProgramModel& m, const Target& t);
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

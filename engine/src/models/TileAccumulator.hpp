@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::models {
 
 // Dense by tile, with the list of tiles touched: adding is an index, not a tree walk (a million
 // vertices' exchanges add several values per edge), and reading visits only the touched tiles,
@@ -70,4 +70,4 @@ private:
   mutable bool sorted_ = true;
 };
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::models

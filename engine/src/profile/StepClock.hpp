@@ -4,7 +4,7 @@
 // it, so the counters a program reads and the cycles its profile shows are the same numbers.
 #pragma once
 
-#include "ExecutedComputeCost.hpp"
+#include "models/ExecutedComputeCost.hpp"
 #include "models/ProgramModel.hpp"
 #include "runtime/Runtime.hpp"
 
@@ -12,6 +12,12 @@
 #include <vector>
 
 namespace poplar::detail::profile {
+
+using models::ExecutedComputeCost;
+using models::ProfileProgram;
+using models::ProgramModel;
+using models::ProgramType;
+using models::TileValue;
 
 class StepClock {
 public:
@@ -70,14 +76,14 @@ public:
       clock_.advance(program);
   }
   void onExecutedSteps(unsigned node, unsigned computeSet,
-                       const std::vector<std::uint64_t>& vertexCycles) override {
+                       const std::vector<std::uint64_t>& instructions) override {
     for (unsigned program : model_.stepsOfNode[node]) {
       const ProfileProgram& p = model_.programs[program];
       if (p.type != ProgramType::OnTileExecute || p.computeSet != int(computeSet)) {
         clock_.advance(program);
         continue;
       }
-      executed_.cost(computeSet, vertexCycles, cycles_, busy_);
+      executed_.cost(computeSet, instructions, cycles_, busy_);
       clock_.advance(program, cycles_, stats_);
     }
   }

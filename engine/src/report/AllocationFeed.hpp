@@ -16,7 +16,7 @@ namespace poplar::detail::report {
 class AllocationFeed {
 public:
   /// Producer: one tile's allocations, in the model's order (copied).
-  void push(const std::vector<profile::Allocation>& tile) {
+  void push(const std::vector<models::Allocation>& tile) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (abandoned_) return;
     pending_.insert(pending_.end(), tile.begin(), tile.end());
@@ -32,13 +32,13 @@ public:
   void abandon() {
     std::lock_guard<std::mutex> lock(mutex_);
     abandoned_ = true;
-    std::vector<profile::Allocation>().swap(pending_);
+    std::vector<models::Allocation>().swap(pending_);
   }
 
   /// Consumer: calls f(allocation) for every allocation in order, returning once finish() was
   /// called and everything pushed was seen. Throws if the producer aborted.
   template <class F> void consume(F&& f) {
-    std::vector<profile::Allocation> batch;
+    std::vector<models::Allocation> batch;
     for (;;) {
       State state;
       {
@@ -64,7 +64,7 @@ private:
   }
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::vector<profile::Allocation> pending_;
+  std::vector<models::Allocation> pending_;
   State state_ = State::Open;
   bool abandoned_ = false;
 };

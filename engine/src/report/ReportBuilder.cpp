@@ -23,9 +23,9 @@
 namespace poplar::detail::report {
 
 namespace schema = tessera::profiler::schema;
-using profile::ProfileProgram;
-using profile::ProgramType;
-using profile::TileValue;
+using models::ProfileProgram;
+using models::ProgramType;
+using models::TileValue;
 using tessera::profiler::blob;
 using tessera::profiler::encodeTileValues;
 using tessera::profiler::ReportWriter;
@@ -67,13 +67,13 @@ std::string_view syncTypeName(SyncType s) {
 }
 
 /// The engine's access is a bit set (read 1, write 2); the report stores one of three names.
-std::string_view accessName(profile::Access a) {
+std::string_view accessName(models::Access a) {
   switch (a) {
-  case profile::Access::Read:
+  case models::Access::Read:
     return schema::name(schema::VariableAccess::read);
-  case profile::Access::Write:
+  case models::Access::Write:
     return schema::name(schema::VariableAccess::write);
-  case profile::Access::ReadWrite:
+  case models::Access::ReadWrite:
     break;
   }
   return schema::name(schema::VariableAccess::readWrite);
@@ -249,13 +249,13 @@ public:
         ++countByRule[{it->second, v.cycleRule}];
       }
       std::vector<std::uint64_t> estimate(numTiles_, 0);
-      for (const profile::TileValue& tc : p_.model.computeSetCycles[c])
+      for (const models::TileValue& tc : p_.model.computeSetCycles[c])
         estimate[tc.tile] = tc.value;
       encodeTileValues(estimate.data(), estimate.size(), encoded);
       std::optional<std::uint64_t> flops, withoutEstimate;
       std::optional<tessera::profiler::BlobRef> flopsByTile;
       if (flopEstimates) {
-        const profile::ComputeSetFlops f = profile::computeSetFlops(cs.vertices, numTiles_);
+        const models::ComputeSetFlops f = models::computeSetFlops(cs.vertices, numTiles_);
         flops = f.flops;
         withoutEstimate = f.verticesWithoutEstimate;
         encodeTileValues(f.flopsByTile.data(), f.flopsByTile.size(), flopsEncoded);
@@ -319,7 +319,7 @@ public:
   void loweredVariables(AllocationFeed* feed) {
     auto lowered = w_.inserter<schema::LoweredVariables>();
     std::size_t id = 0;
-    auto row = [&](const profile::Allocation& a) {
+    auto row = [&](const models::Allocation& a) {
       const std::string_view category = schema::name(a.category);
       lowered.row(id++, a.tile, a.var >= 0 ? std::optional<int>(a.var) : std::nullopt,
                   a.var >= 0 ? std::optional<std::string_view>()

@@ -16,9 +16,9 @@ namespace poplar::detail::report {
 
 /// Everything the compile-time models computed for one engine.
 struct CompilationProfile {
-  profile::ProgramModel model;
-  std::vector<profile::VariableLiveness> liveness;
-  profile::MemoryModel memory;
+  models::ProgramModel model;
+  std::vector<models::VariableLiveness> liveness;
+  models::MemoryModel memory;
 };
 
 struct ReportFiles {

@@ -8,7 +8,6 @@
 #include "ThreadPool.hpp"
 #include "codelets/CodeletLoader.hpp"
 #include "graph/Convert.hpp"
-#include "models/CycleModel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -86,7 +85,7 @@ bool mayWriteToConsole(const VertexTypeDescriptor& type) {
   const auto found = known.find(type.codeletSource);
   if (found != known.end()) return found->second;
   bool writes = true; // an object that cannot be read is assumed to print
-  if (const auto path = tessera::codelets::codeletObjectPath(type.codeletSource)) {
+  if (const auto path = poplar::detail::codelets::codeletObjectPath(type.codeletSource)) {
     std::ifstream in(*path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.good() || in.eof()) {
@@ -145,14 +144,11 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
                     [](const CompiledVertex& v) { return readsCycleCounter(*v.type); }));
   for (const auto& cs : graph.computeSets) {
     const bool measured =
-        std::any_of(cs.vertices.begin(), cs.vertices.end(), [](const CompiledVertex& v) {
-          return v.cycleRule == tessera::profiler::schema::CycleRule::executed;
-        });
+        std::any_of(cs.vertices.begin(), cs.vertices.end(),
+                    [](const CompiledVertex& v) { return v.executedInstructions != nullptr; });
     measured_.push_back(measured);
-    vertexCycles_.emplace_back();
-    if (measured)
-      for (const auto& v : cs.vertices)
-        vertexCycles_.back().push_back(v.estimatedCycles);
+    vertexInstructions_.emplace_back();
+    if (measured) vertexInstructions_.back().assign(cs.vertices.size(), kNoInstructionCount);
   }
   for (const auto& p : graph.programs)
     hasCollectives_ = hasCollectives_ || p.kind == LoweredProgram::Kind::CrossReplica;
@@ -399,10 +395,11 @@ void Runtime::exec(Replica& r, unsigned node, bool wrapped) {
         execute(r, p.computeSet);
       }
     } catch (...) {
-      if (measured) observer->onExecutedSteps(node, p.computeSet, vertexCycles_[p.computeSet]);
+      if (measured)
+        observer->onExecutedSteps(node, p.computeSet, vertexInstructions_[p.computeSet]);
       throw;
     }
-    if (measured) observer->onExecutedSteps(node, p.computeSet, vertexCycles_[p.computeSet]);
+    if (measured) observer->onExecutedSteps(node, p.computeSet, vertexInstructions_[p.computeSet]);
     break;
   }
   case K::Copy:
@@ -549,17 +546,16 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
   runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
   // Execution-based estimate: the counter is the running thread's own (thread-local in the .gp),
   // so vertices running at the same time on other threads never touch it.
-  const bool measure = r.index == 0 && observer_ &&
-                       vi.compiled->cycleRule == tessera::profiler::schema::CycleRule::executed;
+  // The count goes to the observer as it is: what it costs is not the runtime's business.
+  const bool measure = r.index == 0 && observer_ && vi.compiled->executedInstructions;
   std::uint64_t* executed = measure ? vi.compiled->executedInstructions() : nullptr;
   try {
     if (executed) *executed = 0;
     ok = vi.compiled->type->compute(*vi.vertex);
     if (executed)
-      vertexCycles_[computeSet][static_cast<std::size_t>(&vi - r.computeSets[computeSet].data())] =
-          profile::CycleModel::executedCycles(*executed, vi.compiled->type->isMultiVertex,
-                                              vi.compiled->type->isSupervisor,
-                                              g_.replicaTarget.getNumWorkerContexts());
+      vertexInstructions_[computeSet]
+                         [static_cast<std::size_t>(&vi - r.computeSets[computeSet].data())] =
+                             *executed;
   } catch (const poplar_error&) {
     throw;
   } catch (const std::exception& e) {

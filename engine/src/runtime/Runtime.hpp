@@ -32,11 +32,13 @@ public:
   virtual ~ExecutionObserver() = default;
   /// A lowered node that records steps (compute, exchange, copy, stream, sync) is executing.
   virtual void onSteps(unsigned node) = 0;
-  /// The same for an Execute node whose compute set has vertices costed by execution
-  /// (CycleRule::executed), told after it ran: `vertexCycles` holds the thread cycles of each of
-  /// the compute set's vertices in this execution (measured, or the static estimate).
+  /// The same for an Execute node whose compute set has vertices that count the instructions
+  /// they execute (CompiledVertex::executedInstructions), told after it ran: `instructions`
+  /// holds each of the compute set's vertices' count in its latest execution, raw
+  /// (kNoInstructionCount for a vertex with no counter, or not run yet). Costing them is the
+  /// observer's part (models/ExecutedComputeCost.hpp).
   virtual void onExecutedSteps(unsigned node, unsigned computeSet,
-                               const std::vector<std::uint64_t>& vertexCycles) = 0;
+                               const std::vector<std::uint64_t>& instructions) = 0;
   /// A Block node starts (begin) or ends; also a node isImplicitBlock wraps.
   virtual void onBlock(unsigned node, bool begin) = 0;
   /// Whether a node that is not a Block is measured as one (profiler.programs.filter).
@@ -135,11 +137,11 @@ private:
   const CompiledGraph& g_;
   RuntimeOptions options_;
   std::vector<bool> readsCounter_; ///< per compute set: has a cycle-counter vertex
-  /// Per compute set: has vertices costed by execution (CycleRule::executed); when it does, the
-  /// thread cycles of each of its vertices in replica 0's latest execution. Each slot is written
-  /// only by the thread that runs its vertex, and read after the compute set has finished.
+  /// Per compute set: has vertices that count their instructions; when it does, the count of
+  /// each of its vertices in replica 0's latest execution. Each slot is written only by the
+  /// thread that runs its vertex, and read after the compute set has finished.
   std::vector<bool> measured_;
-  std::vector<std::vector<std::uint64_t>> vertexCycles_;
+  std::vector<std::vector<std::uint64_t>> vertexInstructions_;
   /// How a compute set runs on the pool: its vertex instances grouped by tile (in their order
   /// within each tile), or serial when it is small or a vertex may write to the console.
   struct ComputeSetPlan {

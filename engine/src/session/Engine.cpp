@@ -4,8 +4,8 @@
 #include "compiler/CompiledGraph.hpp"
 #include "executable/ExecutableState.hpp"
 #include "graph/GraphState.hpp"
-#include "profile/ExecutionRecorder.hpp"
 #include "profile/StepClock.hpp"
+#include "report/ExecutionRecorder.hpp"
 #include "report/ProfileSummary.hpp"
 #include "report/ReportBuilder.hpp"
 #include "report/SerializedGraph.hpp"
@@ -22,39 +22,6 @@
 #include <thread>
 
 namespace poplar {
-namespace {
-
-bool parseBool(const std::string& name, const std::string& v) {
-  return detail::parseBoolOption("engine option", name, v);
-}
-
-OptionFlags mergedOptions(const OptionFlags& given) {
-  OptionFlags merged = given;
-  if (const char* env = std::getenv("POPLAR_ENGINE_OPTIONS"))
-    for (const auto& [k, v] : parseOptionFlagsJson(env, "POPLAR_ENGINE_OPTIONS"))
-      merged.set(k, v);
-  detail::checkOptions(merged, detail::engineOptionSpecs(), "engine option");
-  return merged;
-}
-
-detail::RuntimeOptions runtimeOptions(const OptionFlags& o) {
-  detail::RuntimeOptions r;
-  if (o.contains("debug.floatPointOpException"))
-    r.floatingPointChecks =
-        parseBool("debug.floatPointOpException", o.at("debug.floatPointOpException"));
-  // Poplar's defaults: prefetch enabled, but stream buffers may overlap host rearrangement,
-  // which rules prefetching out; streamBufferOverlap=none lets it happen.
-  const bool prefetch = !o.contains("exchange.enablePrefetch") ||
-                        parseBool("exchange.enablePrefetch", o.at("exchange.enablePrefetch"));
-  const bool noOverlap =
-      o.contains("exchange.streamBufferOverlap") && o.at("exchange.streamBufferOverlap") == "none";
-  r.streamPrefetch = prefetch && noOverlap;
-  r.threads =
-      detail::resolveThreadCount(o.contains("tessera.threads") ? o.at("tessera.threads") : "");
-  return r;
-}
-
-} // namespace
 
 struct Engine::Impl {
   OptionFlags options;
@@ -64,7 +31,7 @@ struct Engine::Impl {
   detail::report::CompilationProfile profile;
   detail::report::ReportFiles files;
   std::unique_ptr<tessera::profiler::ReportWriter> writer;
-  std::unique_ptr<detail::profile::ExecutionRecorder> recorder;
+  std::unique_ptr<detail::report::ExecutionRecorder> recorder;
   std::unique_ptr<detail::profile::CounterClock> counterClock; ///< cycle counters without a profile
   /// Older SDKs' enable/disableExecutionProfiling: whether runs are recorded.
   bool recordRuns = true;
@@ -99,29 +66,31 @@ void Engine::Impl::buildProgramModel(ProgressFunc& progress) {
   if (progress) progress(5, 8);
   {
     pvti::Tracepoint t(&pvti::tracePoplar, "program model");
-    p.model = prof::buildProgramModel(compiled);
+    p.model = detail::models::buildProgramModel(compiled);
     // Lightweight profiling's own stream copies are blocks only where stream copies are.
     if (profiling.anyBlocks() && profiling.externalExchangeInstrumentation)
-      prof::addLightweightCopies(p.model, compiled.replicaTarget);
+      detail::models::addLightweightCopies(p.model, compiled.replicaTarget);
   }
-  detail::hosttrace::sampleHostMemory();
+  detail::session::sampleHostMemory();
   if (progress) progress(6, 8);
   {
     pvti::Tracepoint t(&pvti::tracePoplar, "liveness");
-    p.liveness = prof::computeLiveness(compiled, p.model);
+    p.liveness = detail::models::computeLiveness(compiled, p.model);
   }
-  detail::hosttrace::sampleHostMemory();
+  detail::session::sampleHostMemory();
 }
 
 void Engine::Impl::buildMemoryModel(ProgressFunc& progress, unsigned threads,
                                     detail::report::AllocationFeed* feed) {
   namespace prof = detail::profile;
   auto& p = profile;
-  prof::MemoryOptions mo;
+  detail::models::MemoryOptions mo;
   mo.computeInstrumentation = profiling.computeInstrumentation;
   mo.threads = threads;
   if (feed)
-    mo.onTile = [feed](unsigned, const std::vector<prof::Allocation>& tile) { feed->push(tile); };
+    mo.onTile = [feed](unsigned, const std::vector<detail::models::Allocation>& tile) {
+      feed->push(tile);
+    };
   if (profiling.blocksFilter) {
     mo.blockBufferBytes = profiling.blocksBufferSize;
     for (unsigned ipu = 0; ipu < compiled.replicaTarget.getNumIPUs(); ++ipu)
@@ -129,9 +98,9 @@ void Engine::Impl::buildMemoryModel(ProgressFunc& progress, unsigned threads,
   }
   {
     pvti::Tracepoint t(&pvti::tracePoplar, "memory model");
-    p.memory = prof::buildMemoryModel(compiled, p.model, p.liveness, mo);
+    p.memory = detail::models::buildMemoryModel(compiled, p.model, p.liveness, mo);
   }
-  detail::hosttrace::sampleHostMemory();
+  detail::session::sampleHostMemory();
   if (progress) progress(7, 8);
 }
 
@@ -205,15 +174,15 @@ std::unique_ptr<core::Executable> compileExecutable(const Graph& graph,
                                                     const ProgressFunc& progress, int total,
                                                     const DebugContext& debugContext) {
   auto exe = std::make_unique<core::Executable>();
-  exe->options = mergedOptions(options);
+  exe->options = detail::mergedEngineOptions(options);
   detail::profile::parseProfilerOptions(exe->options); // rejects bad values before the long part
   exe->name = debugContext.getPathName();
   std::function<void(int, int)> compileProgress;
   if (progress) compileProgress = [&](int i, int) { progress(i, total); };
   pvti::Tracepoint t(&pvti::tracePoplar, "compile graph");
-  detail::hosttrace::sampleHostMemory();
+  detail::session::sampleHostMemory();
   exe->compiled = detail::compile(*graph.state(), programs, compileProgress);
-  detail::hosttrace::sampleHostMemory();
+  detail::session::sampleHostMemory();
   return exe;
 }
 } // namespace
@@ -253,7 +222,7 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
                          std::to_string(profiling.blocksTile) + "': the target has " +
                          std::to_string(compiled.replicaTarget.getTilesPerIPU()) +
                          " tiles per IPU");
-  const unsigned threads = runtimeOptions(options).threads;
+  const unsigned threads = detail::runtimeOptions(options).threads;
   buildProgramModel(progress);
   if (profiling.graphProfile && threads > 1) {
     startWritingAlongside(progress, threads);
@@ -263,11 +232,11 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
     writeReport();
     if (progress) progress(8, 8);
     checkMemory();
-    runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
+    runtime = std::make_unique<detail::Runtime>(compiled, detail::runtimeOptions(options));
   }
   if (profiling.executionProfile) {
-    recorder = std::make_unique<detail::profile::ExecutionRecorder>(profile.model, compiled,
-                                                                    profiling, *writer);
+    recorder = std::make_unique<detail::report::ExecutionRecorder>(profile.model, compiled,
+                                                                   profiling, *writer);
     runtime->setObserver(recorder.get());
   } else if (readsCycleCounters(compiled)) {
     counterClock = std::make_unique<detail::profile::CounterClock>(profile.model, compiled);
@@ -309,7 +278,7 @@ void Engine::Impl::startWritingAlongside(ProgressFunc& progress, unsigned thread
   feed.finish();
   if (!profile.memory.outOfMemory() || profiling.allowOutOfMemory) {
     try {
-      runtime = std::make_unique<detail::Runtime>(compiled, runtimeOptions(options));
+      runtime = std::make_unique<detail::Runtime>(compiled, detail::runtimeOptions(options));
     } catch (...) {
       runtimeError = std::current_exception();
     }
@@ -346,7 +315,7 @@ Engine::Engine(Executable&& exe, const OptionFlags& options) : impl_(std::make_u
   OptionFlags merged = state->fromFile ? OptionFlags() : state->options;
   for (const auto& [k, v] : options)
     merged.set(k, v);
-  state->options = mergedOptions(merged);
+  state->options = detail::mergedEngineOptions(merged);
   pvti::Tracepoint loadTrace(&pvti::tracePoplar, "Engine::compile");
   ProgressFunc none;
   impl_->start(std::move(*state), none);
@@ -474,7 +443,7 @@ void Engine::connectStreamToCallback(const std::string& handle, std::function<vo
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Function;
-  c.function = detail::hosttrace::traced(handle, std::move(f));
+  c.function = detail::session::traced(handle, std::move(f));
   impl_->runtime->connect(handle, -1, std::move(c));
 }
 
@@ -484,7 +453,7 @@ void Engine::connectStreamToCallback(const std::string& handle, unsigned replica
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Function;
-  c.function = detail::hosttrace::traced(handle, std::move(f));
+  c.function = detail::session::traced(handle, std::move(f));
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }
 
@@ -494,7 +463,7 @@ void Engine::connectStreamToCallback(const std::string& handle,
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Callback;
-  c.callback = detail::hosttrace::traced(handle, std::move(cb));
+  c.callback = detail::session::traced(handle, std::move(cb));
   impl_->runtime->connect(handle, -1, std::move(c));
 }
 
@@ -504,7 +473,7 @@ void Engine::connectStreamToCallback(const std::string& handle, unsigned replica
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
   detail::StreamConnection c;
   c.kind = detail::StreamConnection::Kind::Callback;
-  c.callback = detail::hosttrace::traced(handle, std::move(cb));
+  c.callback = detail::session::traced(handle, std::move(cb));
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }
 
@@ -545,7 +514,7 @@ std::string Engine::getReportDirectory() const {
 }
 
 void Engine::printProfileSummary(std::ostream& out, const OptionFlags& options) const {
-  const auto o = detail::legacy::summaryOptions(options, "printProfileSummary");
+  const auto o = detail::session::summaryOptions(options, "printProfileSummary");
   if (!impl_->writer)
     throw runtime_error(
         "Engine::printProfileSummary: this engine keeps no profile; set the engine option "
@@ -581,7 +550,7 @@ void Engine::resetExecutionProfile() {
 
 ProfileValue Engine::getGraphProfile() const {
   if (!impl_->writer) throw profiling_disabled(std::string("Engine::getGraphProfile") + kNoProfile);
-  return detail::legacy::graphProfile(getReport(false));
+  return detail::session::graphProfile(getReport(false));
 }
 
 ProfileValue Engine::getExecutionProfile() const {
@@ -590,7 +559,7 @@ ProfileValue Engine::getExecutionProfile() const {
   if (!impl_->profiling.executionProfile)
     throw profiling_disabled("Engine::getExecutionProfile: execution is not profiled; set "
                              "autoReport.outputExecutionProfile (or debug.instrument) to \"true\"");
-  return detail::legacy::executionProfile(getReport(true), impl_->firstProfiledRun);
+  return detail::session::executionProfile(getReport(true), impl_->firstProfiledRun);
 }
 
 ProfileValue Engine::getProfile() const {

@@ -1,5 +1,8 @@
 #include "EngineOptions.hpp"
 
+#include "runtime/Runtime.hpp"
+#include "runtime/ThreadPool.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -196,6 +199,34 @@ void checkOptions(const OptionFlags& options, const std::vector<OptionSpec>& spe
                            "' (known: " + suggestions(name, specs) + ")");
     checkValue(context, *spec, value);
   }
+}
+
+// --- What the engine's parts take from the options ------------------------------------------
+
+OptionFlags mergedEngineOptions(const OptionFlags& given) {
+  OptionFlags merged = given;
+  if (const char* env = std::getenv("POPLAR_ENGINE_OPTIONS"))
+    for (const auto& [k, v] : parseOptionFlagsJson(env, "POPLAR_ENGINE_OPTIONS"))
+      merged.set(k, v);
+  checkOptions(merged, engineOptionSpecs(), "engine option");
+  return merged;
+}
+
+RuntimeOptions runtimeOptions(const OptionFlags& o) {
+  RuntimeOptions r;
+  if (o.contains("debug.floatPointOpException"))
+    r.floatingPointChecks = parseBoolOption("engine option", "debug.floatPointOpException",
+                                            o.at("debug.floatPointOpException"));
+  // Poplar's defaults: prefetch enabled, but stream buffers may overlap host rearrangement,
+  // which rules prefetching out; streamBufferOverlap=none lets it happen.
+  const bool prefetch =
+      !o.contains("exchange.enablePrefetch") ||
+      parseBoolOption("engine option", "exchange.enablePrefetch", o.at("exchange.enablePrefetch"));
+  const bool noOverlap =
+      o.contains("exchange.streamBufferOverlap") && o.at("exchange.streamBufferOverlap") == "none";
+  r.streamPrefetch = prefetch && noOverlap;
+  r.threads = resolveThreadCount(o.contains("tessera.threads") ? o.at("tessera.threads") : "");
+  return r;
 }
 
 } // namespace poplar::detail

@@ -2,6 +2,7 @@
 // values each accepts, in one table. Options the simulation honours change what it does; the
 // others are accepted (so programs written for Poplar run unchanged), checked and recorded in
 // the report's engine options, and listed in docs/profiling.md as "accepted, no effect here".
+// Parsing them lives here too (EngineOptions.cpp), but for the profiler's own (profile/).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,14 @@ const std::vector<OptionSpec>& summaryOptionSpecs();
 /// starts the message ("engine option", "printProfileSummary option").
 void checkOptions(const OptionFlags& options, const std::vector<OptionSpec>& specs,
                   const std::string& context);
+
+/// The options given to an Engine with POPLAR_ENGINE_OPTIONS's laid over them, checked against
+/// engineOptionSpecs().
+OptionFlags mergedEngineOptions(const OptionFlags& given);
+/// What the runtime takes from the engine options (floating-point checks, prefetching, host
+/// threads). The profiler's options are read by profile/ProfilerOptions.
+struct RuntimeOptions;
+RuntimeOptions runtimeOptions(const OptionFlags& options);
 
 /// The typed value of one option, with the same messages as checkOptions.
 bool parseBoolOption(const std::string& context, const std::string& name, const std::string& value);

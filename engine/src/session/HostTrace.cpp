@@ -4,7 +4,7 @@
 #include <pvti/pvti.hpp>
 #include <unistd.h>
 
-namespace poplar::detail::hosttrace {
+namespace poplar::detail::session {
 
 namespace {
 
@@ -63,4 +63,4 @@ std::unique_ptr<StreamCallback> traced(const std::string& handle,
   return std::make_unique<TracedCallback>(handle, std::move(cb));
 }
 
-} // namespace poplar::detail::hosttrace
+} // namespace poplar::detail::session

@@ -7,7 +7,7 @@
 #include <poplar/StreamCallback.hpp>
 #include <string>
 
-namespace poplar::detail::hosttrace {
+namespace poplar::detail::session {
 
 /// Adds the process's resident set size to the "Host memory" graph (series "RSS", MiB) when
 /// tracing is on; called between compile phases.
@@ -18,4 +18,4 @@ std::function<void(void*)> traced(const std::string& handle, std::function<void(
 std::unique_ptr<StreamCallback> traced(const std::string& handle,
                                        std::unique_ptr<StreamCallback> cb);
 
-} // namespace poplar::detail::hosttrace
+} // namespace poplar::detail::session

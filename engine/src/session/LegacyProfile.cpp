@@ -8,7 +8,7 @@
 #include <pva/pva.hpp>
 
 namespace poplar {
-namespace detail::legacy {
+namespace detail::session {
 namespace {
 
 ProfileValue numbers(const std::vector<std::uint64_t>& v) {
@@ -124,23 +124,23 @@ void printSummary(std::ostream& out, const ProfileValue& graphProfile,
   report::printProfileSummary(out, reportOf(graphProfile, what), withRuns, o);
 }
 
-} // namespace detail::legacy
+} // namespace detail::session
 
 void printProfileSummary(std::ostream& out, const ProfileValue& graphProfile,
                          const ProfileValue& executionProfile, const OptionFlags& options) {
-  detail::legacy::printSummary(out, graphProfile, &executionProfile, options,
-                               "printProfileSummary");
+  detail::session::printSummary(out, graphProfile, &executionProfile, options,
+                                "printProfileSummary");
 }
 
 void printGraphSummary(std::ostream& out, const ProfileValue& graphProfile,
                        const OptionFlags& options) {
-  detail::legacy::printSummary(out, graphProfile, nullptr, options, "printGraphSummary");
+  detail::session::printSummary(out, graphProfile, nullptr, options, "printGraphSummary");
 }
 
 void printExecutionSummary(std::ostream& out, const ProfileValue& graphProfile,
                            const ProfileValue& executionProfile, const OptionFlags& options) {
-  detail::legacy::printSummary(out, graphProfile, &executionProfile, options,
-                               "printExecutionSummary");
+  detail::session::printSummary(out, graphProfile, &executionProfile, options,
+                                "printExecutionSummary");
 }
 
 } // namespace poplar

@@ -8,7 +8,7 @@
 #include <poplar/ProfileValue.hpp>
 #include <pva/Report.hpp>
 
-namespace poplar::detail::legacy {
+namespace poplar::detail::session {
 
 /// The graph profile: target, graph counts, memory by tile, compute set names, profilePath.
 ProfileValue graphProfile(const pva::Report& report);
@@ -18,4 +18,4 @@ ProfileValue executionProfile(const pva::Report& report, unsigned firstRun);
 /// checked: `what` names the caller in errors.
 report::SummaryOptions summaryOptions(const OptionFlags& options, const char* what);
 
-} // namespace poplar::detail::legacy
+} // namespace poplar::detail::session

@@ -1,7 +1,6 @@
 // The public handles of <pva/Trace.hpp>: thin views over TraceData.
+#include "../storage/OpenFile.hpp"
 #include "TraceData.hpp"
-
-#include <tessera/internal/Sqlite.hpp>
 
 namespace pva {
 
@@ -126,7 +125,7 @@ const std::vector<TraceHeatmap>& Process::heatmaps() const {
 Thread Process::thread(std::uint64_t tid) const {
   for (const Thread& t : d_->threads)
     if (t.tid() == tid) return t;
-  throw InvalidArgumentError(tessera::sqlite::displayPath(d_->path) + ": process " +
+  throw InvalidArgumentError(storage::Source{d_->path}.shown() + ": process " +
                              std::to_string(d_->pid) + " has no thread " + std::to_string(tid));
 }
 
@@ -137,9 +136,9 @@ Trace::Trace(std::shared_ptr<const detail::TraceData> d) : d_(std::move(d)) {
 Process Trace::process(std::uint64_t pid) const {
   for (const Process& p : processes_)
     if (p.pid() == pid) return p;
-  throw InvalidArgumentError(tessera::sqlite::displayPath(d_->path) +
-                             ": the trace has no process " + std::to_string(pid) +
-                             " (it holds process " + std::to_string(d_->pid) + ")");
+  throw InvalidArgumentError(storage::Source{d_->path}.shown() + ": the trace has no process " +
+                             std::to_string(pid) + " (it holds process " + std::to_string(d_->pid) +
+                             ")");
 }
 
 const std::string& Trace::path() const {

@@ -1,5 +1,5 @@
-# .pvti reading (issue 5), included by libpva/CMakeLists.txt. TraceLoader.cpp is the only file
-# here with SQL; it builds its queries from profiler's TraceSchema.hpp.
+# .pvti reading (issue 5), included by libpva/CMakeLists.txt. No file here has SQL:
+# TraceLoader.cpp builds the object model from the rows storage/TraceStore.cpp reads.
 list(APPEND PVA_TRACE_SOURCES
   src/trace/ChromeExport.cpp
   src/trace/EventReplay.cpp

@@ -11,6 +11,10 @@ struct StepIpuRow {
   std::uint32_t activeTiles;
   std::uint64_t cycles, dataIn, dataOut;
   float tileBalance, activeTileBalance;
+  /// activeCycles and allCycles: the cycle counters' ranges over tiles (cyclesFrom/cyclesTo,
+  /// min/max), so that every per-step scalar of IpuExecution has a column.
+  std::uint64_t activeFromMin, activeFromMax, activeToMin, activeToMax;
+  std::uint64_t allFromMin, allFromMax, allToMin, allToMax;
 };
 
 /// The steps of `steps` as one numpy structured array (decoded in C++, no object per step):
@@ -20,7 +24,8 @@ py::array ipuColumns(const pva::ExecutionSteps& steps, unsigned ipu) {
   // Registered on first use, not at import: the module imports without numpy.
   static const bool registered = [] {
     PYBIND11_NUMPY_DTYPE(StepIpuRow, index, run, activeTiles, cycles, dataIn, dataOut, tileBalance,
-                         activeTileBalance);
+                         activeTileBalance, activeFromMin, activeFromMax, activeToMin, activeToMax,
+                         allFromMin, allFromMax, allToMin, allToMax);
     return true;
   }();
   (void)registered;
@@ -31,7 +36,7 @@ py::array ipuColumns(const pva::ExecutionSteps& steps, unsigned ipu) {
     std::size_t i = 0;
     for (const pva::ExecutionStep& step : steps) {
       StepIpuRow& r = rows[i++];
-      r = StepIpuRow{step.index(), step.run(), 0, 0, 0, 0, 0.0f, 0.0f};
+      r = StepIpuRow{step.index(), step.run(), 0, 0, 0, 0, 0.0f, 0.0f, 0, 0, 0, 0, 0, 0, 0, 0};
       const pva::IpuExecutions ipus = step.ipus();
       for (const pva::IpuExecution& e : ipus) {
         if (e.ipu() != ipu) continue;
@@ -41,6 +46,15 @@ py::array ipuColumns(const pva::ExecutionSteps& steps, unsigned ipu) {
         r.dataOut = e.dataOut();
         r.tileBalance = static_cast<float>(e.tileBalance());
         r.activeTileBalance = static_cast<float>(e.activeTileBalance());
+        const pva::CycleInterval &active = e.activeCycles(), &all = e.allCycles();
+        r.activeFromMin = active.from().min();
+        r.activeFromMax = active.from().max();
+        r.activeToMin = active.to().min();
+        r.activeToMax = active.to().max();
+        r.allFromMin = all.from().min();
+        r.allFromMax = all.from().max();
+        r.allToMin = all.to().min();
+        r.allToMax = all.to().max();
         break;
       }
     }
@@ -136,7 +150,9 @@ void bindExecution(py::module_& m) {
       .def("ipuColumns", &ipuColumns, py::arg("ipu") = 0,
            "Every step's figures for one IPU as a numpy structured array (fields index, run, "
            "activeTiles, "
-           "cycles, dataIn, dataOut, tileBalance, activeTileBalance), decoded without a Python "
+           "cycles, dataIn, dataOut, tileBalance, activeTileBalance, activeFromMin, activeFromMax, "
+           "activeToMin, activeToMax, allFromMin, allFromMax, allToMin, allToMax), decoded "
+           "without a Python "
            "object per step. "
            "Zeros where the IPU took no part.")
       .def("__getitem__",

@@ -35,6 +35,8 @@ QString kindTip(const ExecutionIndex& index, std::uint64_t step) {
 void ExecutionTimeline::setTracks(std::vector<Track> tracks) {
   tracks_ = std::move(tracks);
   bspCache_.assign(tracks_.size(), {});
+  highlightEntries_.clear(); // entries of the former index; the programs stay highlighted
+  highlightScanned_.clear();
   selectedStep_ = -1;
   hasSelectedBlock_ = false;
   limit0_ = 0;

@@ -83,12 +83,29 @@ public:
   std::size_t selectedTrack() const { return selectedTrack_; }
   void selectStep(std::size_t track, std::int64_t step);
 
+  /// Steps of these programs (program ids of the current report: the last track) stand out: a
+  /// bright bar along the top of their lane, in every column holding one of them however far
+  /// out the view is zoomed. The Program tree's and the Operations view's selection; empty
+  /// clears it.
+  void setHighlightedPrograms(const std::vector<std::uint32_t>& programs);
+  /// Entries of a lane of the current report highlighted so far (the index may still be
+  /// loading): the page's line and tests.
+  std::size_t highlightedEntries(unsigned lane) const;
+  bool hasHighlight() const { return !highlightPrograms_.empty(); }
+
   /// The flame blocks of a row drawn one by one in the current view (blocks narrower than a
   /// pixel merge into columns and are not listed). For tests and the page.
   std::vector<FlameBlock> flameBlocksInView(std::size_t track, unsigned lane, unsigned depth) const;
   /// The clicked flame block (outlined), if any; selecting a step clears it.
   const FlameBlock* selectedBlock() const { return hasSelectedBlock_ ? &selectedBlock_ : nullptr; }
   void selectBlock(const FlameBlock& block);
+  /// The labels of bars drawn by the last paint (their text before eliding, and where): tests.
+  std::vector<std::pair<QRect, QString>> drawnLabels() const {
+    std::vector<std::pair<QRect, QString>> out;
+    for (const Label& l : labels_)
+      out.emplace_back(l.rect, l.text);
+    return out;
+  }
   /// The flame rows' name for a block: the path level's or program's name.
   QString flameBlockName(const FlameBlock& block) const;
 
@@ -208,6 +225,13 @@ private:
     QColor color;
   };
   std::vector<Label> labels_;
+  /// Highlighted programs (by id) and, per lane of the last track, the sorted entries that run
+  /// them, extended as the index loads (updateHighlight).
+  std::vector<bool> highlightPrograms_;
+  mutable std::vector<std::vector<std::uint32_t>> highlightEntries_;
+  mutable std::vector<std::size_t> highlightScanned_;
+  void updateHighlight() const;
+  bool anyHighlighted(std::size_t track, unsigned lane, std::size_t first, std::size_t count) const;
   QPoint pressPos_;
   double pressT0_ = 0, pressT1_ = 0;
   bool dragging_ = false, pressed_ = false;

@@ -2,6 +2,7 @@
 // scanline by scanline; labels, axis, run markers and the selection drawn over it with QPainter.
 #include "charts/ExecutionTimeline.hpp"
 #include "core/Format.hpp"
+#include "core/TimelineAxis.hpp"
 #include "core/TimelineLod.hpp"
 
 #include <QPainter>
@@ -68,9 +69,60 @@ void ExecutionTimeline::fill(int x0, int x1, int y0, int y1, QRgb color) {
 
 void ExecutionTimeline::label(int x0, int x1, const QRect& row, const QString& text,
                               QColor background) {
-  if (x1 - x0 < 46 || row.height() < 11) return; // room for a few characters only
+  // A label when the bar holds its name or, elided, at least its first three characters: a
+  // fixed 46 px left the CNN's operations (30-45 px bars at the default size) all unnamed.
+  if (row.height() < 11 || text.isEmpty()) return;
+  QFont small = font(); // the labels' font (paintEvent)
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  const QFontMetrics fm(small);
+  const int room = x1 - x0 - 6;
+  const int least = text.size() <= 3 ? fm.horizontalAdvance(text)
+                                     : fm.horizontalAdvance(text.left(3) + QChar(0x2026));
+  if (room < std::max(least, 12)) return;
   const QColor ink = background.lightness() > 150 ? QColor(20, 20, 20) : QColor(250, 250, 250);
   labels_.push_back({QRect(x0 + 3, row.top(), x1 - x0 - 6, row.height()), text, ink});
+}
+
+void ExecutionTimeline::setHighlightedPrograms(const std::vector<std::uint32_t>& programs) {
+  highlightPrograms_.clear();
+  for (const std::uint32_t p : programs) {
+    if (p >= highlightPrograms_.size()) highlightPrograms_.resize(std::size_t(p) + 1, false);
+    highlightPrograms_[p] = true;
+  }
+  highlightEntries_.clear();
+  highlightScanned_.clear();
+  update();
+}
+
+void ExecutionTimeline::updateHighlight() const {
+  if (highlightPrograms_.empty() || tracks_.empty() || !tracks_.back().index) return;
+  const ExecutionIndex& index = *tracks_.back().index;
+  highlightEntries_.resize(index.numLanes());
+  highlightScanned_.resize(index.numLanes(), 0);
+  // One look at each entry once: later paints only scan what the index loaded since.
+  for (unsigned lane = 0; lane < index.numLanes(); ++lane) {
+    const std::size_t n = index.entries(lane);
+    for (std::size_t i = highlightScanned_[lane]; i < n; ++i) {
+      const std::uint32_t program = index.stepProgram(index.step(lane, i));
+      if (program < highlightPrograms_.size() && highlightPrograms_[program])
+        highlightEntries_[lane].push_back(std::uint32_t(i));
+    }
+    highlightScanned_[lane] = n;
+  }
+}
+
+std::size_t ExecutionTimeline::highlightedEntries(unsigned lane) const {
+  updateHighlight();
+  return lane < highlightEntries_.size() ? highlightEntries_[lane].size() : 0;
+}
+
+bool ExecutionTimeline::anyHighlighted(std::size_t track, unsigned lane, std::size_t first,
+                                       std::size_t count) const {
+  if (highlightPrograms_.empty() || track + 1 != tracks_.size() || lane >= highlightEntries_.size())
+    return false;
+  const auto& e = highlightEntries_[lane];
+  const auto it = std::lower_bound(e.begin(), e.end(), std::uint32_t(first));
+  return it != e.end() && *it < first + count;
 }
 
 void ExecutionTimeline::paintSteps(const Row& row) {
@@ -78,6 +130,7 @@ void ExecutionTimeline::paintSteps(const Row& row) {
   const QRect& r = row.rect;
   const auto spans = reduceLane(index, row.lane, window_.from(), window_.to(), r.width());
   const QColor sep = backgroundColor();
+  updateHighlight();
   for (const TimelineSpan& s : spans) {
     const int x0 = r.left() + s.x0, x1 = r.left() + s.x1;
     if (!s.merged()) {
@@ -111,6 +164,12 @@ void ExecutionTimeline::paintSteps(const Row& row) {
       y = top;
     }
   }
+  // The selection of the Program tree or Operations: a bright bar over the lane's top, in
+  // every column holding a highlighted step (merged columns included).
+  for (const TimelineSpan& s : spans)
+    if (anyHighlighted(row.track, row.lane, s.first, s.count))
+      fill(r.left() + s.x0, r.left() + std::max(s.x1, s.x0 + 1), r.top(),
+           r.top() + std::min(5, r.height()), QColor(255, 196, 0).rgb());
 }
 
 QColor ExecutionTimeline::flameColor(const FlameRows& flame, const ExecutionHeader& header,
@@ -335,12 +394,16 @@ void ExecutionTimeline::paintAxis(QPainter& p, const QRect& plot) {
   small.setPointSizeF(small.pointSizeF() * 0.85);
   p.setFont(small);
   const QFontMetrics fm(small);
-  for (double t = std::ceil(window_.from() / step) * step; t <= window_.to(); t += step) {
+  std::vector<double> ticks;
+  for (double t = std::ceil(window_.from() / step) * step; t <= window_.to(); t += step)
+    ticks.push_back(t);
+  const QStringList texts = timelineTickLabels(ticks, clock); // neighbours never read the same
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const double t = ticks[i];
     const int x = int(std::lround(timeToX(t)));
     p.setPen(gridColor());
     p.drawLine(x, plot.top() - 4, x, plot.bottom());
-    QString text = formatCyclesShort(t);
-    if (clock > 0) text += QStringLiteral(" · ") + formatDurationNs(t / clock * 1e9);
+    const QString& text = texts[int(i)];
     p.setPen(textColor());
     const int w = fm.horizontalAdvance(text);
     const int left = std::max(x - w / 2, plot.left()); // the first label starts at the plot's edge

@@ -119,7 +119,10 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   }
   const QFontMetrics fm(font());
   const MemoryUnits u = Settings::instance().memoryUnits();
-  QBrush hatch(textColor(), Qt::BDiagPattern);
+  // Gaps hatched in a warm brown, never the grey of the empty track (free space) beside them.
+  const QColor gapColor(0xa0, 0x5a, 0x2c);
+  QBrush hatch(gapColor, Qt::BDiagPattern);
+  const QColor track = gridColor();
   // The legend first (the tile, then the categories present, wrapping), as it sets the map's top.
   std::set<int> categories;
   for (const TileVariableRow* v : vars_)
@@ -134,7 +137,19 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
                            ? QString::fromStdString(pva::MemoryCategories::names()[std::size_t(c)])
                            : tr("other"),
                        QBrush(categoryColor(c))});
+  // What the drawing blends: a not-always-live variable is its category's colour, paler; where
+  // variables with disjoint lives share addresses the translucent layers add up, darker.
+  const int firstCategory = categories.empty() ? -1 : *categories.begin();
+  QColor paler = categoryColor(firstCategory), darker = paler;
+  paler.setAlpha(150);
+  darker = QColor::fromRgbF(paler.redF() * 0.55f, paler.greenF() * 0.55f, paler.blueF() * 0.55f);
+  entries.push_back({tr("not always live (paler)"), QBrush(paler)});
+  entries.push_back({tr("shared by disjoint lives (darker)"), QBrush(darker)});
   entries.push_back({tr("gaps"), hatch});
+  entries.push_back({tr("free"), QBrush(track)});
+  legend_.clear();
+  for (const Entry& e : entries)
+    legend_.emplace_back(e.name, e.brush.color());
   const QString title =
       tr("Tile %1: %2 used%3")
           .arg(tile_)
@@ -165,7 +180,6 @@ void MemoryMapWidget::paintEvent(QPaintEvent*) {
   const std::uint64_t perRow = bytesPerRow(), end = extent();
   const double rowHeight = map.height() / rows();
   // Row addresses on the left; the empty track of each row.
-  QColor track = gridColor();
   for (int r = 0; r < rows() && std::uint64_t(r) * perRow < end; ++r) {
     const double rowTop = map.top() + r * rowHeight;
     p.setPen(textColor());

@@ -9,8 +9,12 @@
 #include "charts/ChartWidget.hpp"
 #include "core/TileDetailsData.hpp"
 
+#include <QColor>
+#include <QString>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace tessera::viewer {
 
@@ -30,6 +34,8 @@ public:
   std::uint64_t bytesPerRow() const;
   /// The address under a point, if it is on the map.
   std::optional<std::uint64_t> addressAt(QPointF pos) const;
+  /// The legend of the last paint: each entry's name and the colour of its swatch (tests).
+  const std::vector<std::pair<QString, QColor>>& legend() const { return legend_; }
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -47,6 +53,7 @@ private:
   std::uint64_t usedEnd_ = 0;
   bool whole_ = false;
   double legendHeight_ = 24; ///< set when painting: the legend wraps on narrow widgets
+  std::vector<std::pair<QString, QColor>> legend_;
 };
 
 } // namespace tessera::viewer

@@ -79,7 +79,7 @@ void RangeOverview::renderCache() {
   cacheValid_ = true;
   const auto [first, last] = cachedDomain_;
   if (last <= first || s.width() <= 0) return;
-  // Highest and lowest item per pixel column, over the whole domain.
+  // Lowest, mean and highest item per pixel column, over the whole domain.
   const std::size_t n = last - first;
   std::vector<double> values(n);
   double lo = 0, hi = 0;
@@ -88,18 +88,41 @@ void RangeOverview::renderCache() {
     lo = std::min(lo, values[i]);
     hi = std::max(hi, values[i]);
   }
+  columns_.clear();
   if (hi <= lo) return;
   QPainter p(&cache_);
   const QColor fill = chart_->overviewColor();
+  // Blended towards the background: the part of a column only some of its items reach.
+  const QColor pale = QColor::fromRgbF(0.35f * fill.redF() + 0.65f * backgroundColor().redF(),
+                                       0.35f * fill.greenF() + 0.65f * backgroundColor().greenF(),
+                                       0.35f * fill.blueF() + 0.65f * backgroundColor().blueF());
+  const QColor meanColor = fill.darker(170);
   const double h = s.height();
   auto yOf = [&](double v) { return h - (v - lo) / (hi - lo) * h; };
   const std::vector<ItemRange> ranges = pixelItemRanges(0, double(n), std::size_t(s.width()), 0, n);
+  columns_.reserve(ranges.size());
   for (std::size_t k = 0; k < ranges.size(); ++k) {
-    if (ranges[k].last <= ranges[k].first) continue;
+    if (ranges[k].last <= ranges[k].first) {
+      columns_.push_back({});
+      continue;
+    }
     const MinMax m = minMaxOf(values.data(), 0, ranges[k]);
-    // As the chart draws it: the column reaches its highest item (its lowest when below zero).
+    double sum = 0;
+    for (std::size_t i = ranges[k].first; i < ranges[k].last; ++i)
+      sum += values[i];
+    const double mean = sum / double(ranges[k].last - ranges[k].first);
+    columns_.push_back({m.min, mean, m.max, true});
+    // Pale from the lowest to the highest item (drawn from zero, as the chart draws a bar)...
     const double top = yOf(std::max(m.max, 0.0)), bottom = yOf(std::min(m.min, 0.0));
-    p.fillRect(QRectF(double(k), top, 1, std::max(1.0, bottom - top)), fill);
+    p.fillRect(QRectF(double(k), top, 1, std::max(1.0, bottom - top)), pale);
+    // ...solid as far as every item of the column reaches (zero to its item nearest zero)...
+    if (m.min > 0 || m.max < 0) {
+      const double solidTop = yOf(m.min > 0 ? m.min : 0.0),
+                   solidBottom = yOf(m.max < 0 ? m.max : 0.0);
+      p.fillRect(QRectF(double(k), solidTop, 1, std::max(0.0, solidBottom - solidTop)), fill);
+    }
+    // ...and a dark mark at the mean, so a column of one tall item among low ones reads as such.
+    p.fillRect(QRectF(double(k), std::clamp(yOf(mean) - 0.5, 0.0, h - 1), 1, 1), meanColor);
   }
 }
 

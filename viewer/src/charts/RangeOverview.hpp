@@ -1,5 +1,6 @@
 // The navigation strip under an index chart (Memory, Liveness): the chart's whole domain (every
-// tile or step, each pixel column as high as its highest item) with the chart's visible window
+// tile or step; each pixel column solid up to its lowest item, pale up to its highest, a dark mark
+// at its mean) with the chart's visible window
 // as a rectangle. Dragging the rectangle pans the chart, a click elsewhere centres the window
 // there, the wheel zooms; the window follows the chart's own zoom and pan. The miniature is
 // cached and redrawn only when the chart's data, domain or the strip's size change.
@@ -19,6 +20,7 @@ class QLineEdit;
 
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 namespace tessera::viewer {
 
@@ -38,6 +40,15 @@ public:
   /// Shows the typed range as if typed into the box and Enter pressed; false (and a message in
   /// the box's tooltip, shown) when it is not a range of the chart's domain.
   bool applyTypedRange(const QString& text);
+  /// One pixel column of the miniature: its items' lowest, mean and highest overview value.
+  struct Column {
+    double min = 0, mean = 0, max = 0;
+    bool hasItems = false;
+  };
+  /// The columns last drawn (one per pixel of the strip; empty until first painted) and the
+  /// picture itself, for tests.
+  const std::vector<Column>& columns() const { return columns_; }
+  const QImage& miniature() const { return cache_; }
 
 protected:
   void paintEvent(QPaintEvent* event) override;
@@ -57,6 +68,7 @@ private:
 
   IndexChart* chart_;
   QImage cache_;
+  std::vector<Column> columns_;
   bool cacheValid_ = false;
   std::pair<std::size_t, std::size_t> cachedDomain_{0, 0};
   bool dragging_ = false;

@@ -1,6 +1,9 @@
 // Reading operations from libpva's OperationAnalysis.
 #include "core/OperationsData.hpp"
 
+#include "core/Format.hpp"
+
+#include <QObject>
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 #include <pva/Debug.hpp>
@@ -81,12 +84,28 @@ void addComparison(const Document& baseDoc, const pva::Report& current,
 
 } // namespace
 
+QString OperationsData::executedCyclesText(std::uint64_t executed) const {
+  QString text = formatCount(executed);
+  if (executed <= lengthCycles) return text;
+  // Operations own their programs, so their cycles never exceed the steps' (stepCycles); beyond
+  // the runs' length only when the IPUs' timelines overlap, which libpva's two sums tell.
+  text += QObject::tr(" (%1 more than the runs' length, %2 cycles")
+              .arg(formatCount(executed - lengthCycles), formatCount(lengthCycles));
+  if (stepCycles > lengthCycles)
+    text += QObject::tr(": IPUs ran different steps at the same time and each step counts its "
+                        "slowest IPU, so %1 overlapping cycles count again")
+                .arg(formatCount(stepCycles - lengthCycles));
+  return text + QLatin1Char(')');
+}
+
 OperationsData deriveOperations(const pva::Report& report, const pva::ExecutionAnalysis& execution,
                                 Progress& progress) {
   OperationsData d;
   if (!report.hasDebugInfo()) return d;
   d.hasDebugInfo = true;
   d.hasFlopEstimates = report.hasFlopEstimates();
+  d.stepCycles = execution.allRuns.cycles;
+  d.lengthCycles = execution.allRuns.lengthCycles;
   const std::vector<pva::ProgramFigures>& programCycles = execution.allRuns.programs;
   const auto ops = pva::OperationAnalysis(report).operations();
   std::set<QString> layers;

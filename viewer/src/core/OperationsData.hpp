@@ -74,6 +74,14 @@ struct OperationsData {
   /// Comparing: how executed cycles (all runs) compare, libpva's pva::RunBasis (per run when the
   /// reports ran different numbers of runs); the other figures are compile-time ones.
   pva::RunBasis basis;
+  /// The current report's steps over all runs (pva::ExecutionAnalysis::allRuns): their
+  /// slowest-IPU cycles summed (SpanFigures::cycles, what operations' executed cycles add up to)
+  /// and the runs' length (SpanFigures::lengthCycles). A pipeline's IPUs run steps at the same
+  /// time, so the first can exceed the second.
+  std::uint64_t stepCycles = 0, lengthCycles = 0;
+  /// Executed cycles as the Operations summary reads them: the number, and when it is more than
+  /// the runs' length, by how much and why (IPUs that ran steps at the same time count each).
+  QString executedCyclesText(std::uint64_t executed) const;
 };
 
 /// The same figure for a group of operations: their variables (each once) live at one step.

@@ -101,6 +101,7 @@ ProgramCycles loadProgramCycles(const Document& doc, Progress& progress) {
     out.cycles.push_back(p.cycles);
     out.executions.push_back(p.executions);
   }
+  out.totals = pva::programTotals(report, analysis.allRuns);
   if (base) {
     std::map<std::string, ProgramCycles::Change> byName;
     for (const pva::NamedComparison& n :

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <pva/Compare.hpp>
+#include <pva/ProgramTotals.hpp>
 #include <vector>
 
 namespace tessera::viewer {
@@ -50,6 +51,9 @@ struct ProgramTreeData {
 /// times it ran (0 for programs that are not steps or never ran).
 struct ProgramCycles {
   std::vector<std::uint64_t> cycles, executions;
+  /// Per program id: it with everything under it (pva::programTotals over all runs), for the
+  /// Sequence, Repeat and Call rows' totals and every row's IPUs.
+  std::vector<pva::ProgramTotals> totals;
   /// Comparing (doc.base()): by program id, its name's executed cycles in each report
   /// (pva::compareProgramCycles: step programs by name, all runs; programs sharing a name add up).
   struct Change {

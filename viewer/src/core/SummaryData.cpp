@@ -6,8 +6,11 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <filesystem>
 #include <pva/Analysis.hpp>
+#include <pva/Application.hpp>
 #include <pva/Compare.hpp>
+#include <pva/Exception.hpp>
 
 namespace tessera::viewer {
 
@@ -160,6 +163,30 @@ SummarySection reportSection(const Document& doc, const pva::Report& report) {
        SummaryValue::ofText(report.outOfMemory() ? QStringLiteral("yes") : QStringLiteral("no")),
        {}});
   return s;
+}
+
+/// framework.json and app.json beside the report (pva::readApplicationInfo): a section each when
+/// there, its members as libpva flattened them; a broken file is a section saying why, so the
+/// rest of the Summary still shows.
+void addApplicationSections(const Document& doc, std::vector<SummarySection>& sections) {
+  const std::string profile = doc.profilePath().toStdString();
+  const QString titles[2] = {QStringLiteral("Framework (framework.json)"),
+                             QStringLiteral("Application (app.json)")};
+  const char* names[2] = {"framework.json", "app.json"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string path = (std::filesystem::path(profile).parent_path() / names[i]).string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) continue;
+    SummarySection s{titles[i], {}, {}};
+    try {
+      const pva::ApplicationFile f = pva::readApplicationFile(path);
+      for (const auto& [name, value] : f.entries)
+        s.rows.push_back({qs(name), SummaryValue::ofText(qs(value)), {}});
+    } catch (const pva::Exception& e) {
+      s.rows.push_back({QStringLiteral("Error"), SummaryValue::ofText(qs(e.what())), {}});
+    }
+    sections.push_back(std::move(s));
+  }
 }
 
 SummarySection targetSection(const pva::Report& report) {
@@ -336,6 +363,7 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   const pva::Report& report = doc.report();
   SummaryData d;
   d.sections.push_back(reportSection(doc, report));
+  addApplicationSections(doc, d.sections);
   d.sections.push_back(targetSection(report));
   progress.report(0.1);
   if (progress.cancelled()) throw Cancelled{};

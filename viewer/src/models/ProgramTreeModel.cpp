@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QFont>
 #include <pva/Compare.hpp>
+#include <pva/ProgramTotals.hpp>
 
 namespace tessera::viewer {
 
@@ -138,6 +139,13 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
   }
   if (role == Qt::TextAlignmentRole && index.column() >= CyclesColumn)
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::ToolTipRole && index.column() == CyclesColumn && !p.isStep && cycles_ &&
+      programId < cycles_->totals.size() && cycles_->totals[programId].steps > 0)
+    return tr("Σ of the %1 step executions under it, all runs, each step program once (a "
+              "program called from several places counts once: its cycles sum them all)")
+        .arg(formatCount(cycles_->totals[programId].steps));
+  if (role == Qt::ToolTipRole && index.column() == IpusColumn)
+    return tr("The IPUs of one replica its steps ran on (a step's IPU entry with cycles)");
   if (role == Qt::ToolTipRole && index.column() == NameColumn)
     return p.debugPath.isEmpty() ? p.name : p.debugPath;
   if (role != Qt::DisplayRole) return {};
@@ -146,9 +154,17 @@ QVariant ProgramTreeModel::data(const QModelIndex& index, int role) const {
     return p.name.isEmpty() ? QStringLiteral("(%1)").arg(p.type) : p.name;
   case TypeColumn:
     return p.type;
+  case IpusColumn:
+    if (!cycles_ || programId >= cycles_->totals.size()) return {};
+    return QString::fromStdString(pva::ipusText(cycles_->totals[programId].ipuMask));
   case CyclesColumn:
-    if (!cycles_ || !p.isStep) return {};
-    return formatCount(cycles_->cycles[programId]);
+    if (!cycles_) return {};
+    if (p.isStep) return formatCount(cycles_->cycles[programId]);
+    // A Sequence, Repeat or Call: everything it holds (libpva's programTotals), "Σ" so it does
+    // not read as a step's own cycles.
+    if (programId < cycles_->totals.size() && cycles_->totals[programId].steps > 0)
+      return QStringLiteral("Σ ") + formatCount(cycles_->totals[programId].cycles);
+    return {};
   case ExecutionsColumn:
     if (!cycles_ || !p.isStep) return {};
     return formatCount(cycles_->executions[programId]);
@@ -166,6 +182,8 @@ QVariant ProgramTreeModel::headerData(int section, Qt::Orientation orientation, 
     return tr("Program");
   case TypeColumn:
     return tr("Type");
+  case IpusColumn:
+    return tr("IPU");
   case CyclesColumn:
     return tr("Cycles (all runs)");
   case ExecutionsColumn:

@@ -16,6 +16,7 @@ public:
   enum Column {
     NameColumn,
     TypeColumn,
+    IpusColumn, ///< the IPUs it (or what it holds) ran on
     CyclesColumn,
     ExecutionsColumn,
     EstimateColumn,

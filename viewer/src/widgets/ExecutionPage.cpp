@@ -172,6 +172,13 @@ ExecutionPage::ExecutionPage(QWidget* parent)
   connect(timeline_, &ExecutionTimeline::viewChanged, this, [this] { summaryTimer_.start(); });
   connect(timeline_, &ExecutionTimeline::tileCyclesWanted, this, [this] { tilesTimer_.start(); });
   connect(timeline_, &ExecutionTimeline::stepClicked, this, &ExecutionPage::showDetails);
+  connect(timeline_, &ExecutionTimeline::stepClicked, this,
+          [this](std::size_t track, std::uint64_t step) {
+            const auto& tracks = timeline_->tracks();
+            if (track + 1 != tracks.size() || !tracks[track].index) return; // the current report
+            const ExecutionIndex& index = *tracks[track].index;
+            if (step < index.loadedSteps()) emit stepProgramClicked(index.stepProgram(step));
+          });
   connect(timeline_, &ExecutionTimeline::flameBlockClicked, this, &ExecutionPage::showBlockDetails);
   connect(timeline_, &ExecutionTimeline::modeChanged, this, [this](ExecutionTimeline::Mode mode) {
     modeButtons_[std::size_t(mode)]->setChecked(true);
@@ -610,6 +617,10 @@ void ExecutionPage::showBlockDetails(const ExecutionTimeline::FlameBlock& block)
         detailsView_->resizeColumnToContents(0);
       },
       reportError(), &pool_);
+}
+
+void ExecutionPage::highlightPrograms(const std::vector<std::uint32_t>& programIds) {
+  timeline_->setHighlightedPrograms(programIds);
 }
 
 void ExecutionPage::showDetails(std::size_t track, std::uint64_t step) {

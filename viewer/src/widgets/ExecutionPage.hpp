@@ -76,7 +76,14 @@ public:
   /// Whether any index is still filling.
   bool loading() const;
 
+  /// Highlights the steps of these programs of the current report (the Program tree's
+  /// selection: a place and everything under it); empty clears. The line above the figures says
+  /// how many steps of the shown lanes that is.
+  void highlightPrograms(const std::vector<std::uint32_t>& programIds);
+
 signals:
+  /// A step of the current report was clicked: its program, for the Program tree to select.
+  void stepProgramClicked(std::uint32_t programId);
   /// The run asked for with setWantedRun is not in the report; `runs` are the ones it has.
   void unknownRun(const QString& name, const QStringList& runs);
 

@@ -52,9 +52,10 @@ QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
 /// Fits a table's height to its rows (they are few), so the page, not the table, scrolls.
 void fitHeight(QTableView* view) {
   const int header = view->horizontalHeader()->sizeHint().height();
-  const int rows = std::max(1, view->model()->rowCount());
-  view->setFixedHeight(header + rows * view->verticalHeader()->defaultSectionSize() +
-                       2 * view->frameWidth() + 2);
+  // Rows may be taller than the default where text wraps (the suggestions): their sum.
+  const int rows = view->model()->rowCount() > 0 ? view->verticalHeader()->length()
+                                                 : view->verticalHeader()->defaultSectionSize();
+  view->setFixedHeight(header + rows + 2 * view->frameWidth() + 2);
 }
 
 } // namespace
@@ -80,6 +81,13 @@ InsightsPage::InsightsPage(QWidget* parent)
   QTableView* suggestions = makeTable(suggestions_, content, 1);
   // What and where share the room left, so that a narrow window elides both instead of one.
   suggestions->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+  // A suggestion is read whole: at 1280 px eliding cut it in the middle ("Store the mo…bles as
+  // HALF"). Its text wraps instead and the row grows, the table with it.
+  suggestions->setWordWrap(true);
+  suggestions->setTextElideMode(Qt::ElideNone);
+  suggestions->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  connect(suggestions->verticalHeader(), &QHeaderView::sectionResized, suggestions,
+          [suggestions] { fitHeight(suggestions); });
   QTableView* worst = makeTable(worstTiles_, content, 8);
   QTableView* liveness = makeTable(liveness_, content, 0);
   QTableView* state = makeTable(vertexState_, content, 0);

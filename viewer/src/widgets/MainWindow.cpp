@@ -4,12 +4,14 @@
 #include "charts/ChartWidget.hpp"
 #include "core/Background.hpp"
 #include "core/Settings.hpp"
+#include "widgets/ExecutionPage.hpp"
 #include "widgets/GraphPage.hpp"
 #include "widgets/HomePage.hpp"
 #include "widgets/MemoryPage.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/Page.hpp"
 #include "widgets/PageRegistry.hpp"
+#include "widgets/ProgramTreePage.hpp"
 #include "widgets/ReportFileDialog.hpp"
 
 #include <QActionGroup>
@@ -27,6 +29,9 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <algorithm>
 
 namespace tessera::viewer {
 
@@ -61,17 +66,30 @@ MainWindow::MainWindow(QWidget* parent)
   linkGraphSelection();
   sideList_->setObjectName(QStringLiteral("pageList"));
   connect(sideList_, &QListWidget::currentRowChanged, this, [this](int row) {
-    if (row >= 0 && row < int(pages_.size())) stack_->setCurrentWidget(pages_[std::size_t(row)]);
+    if (row < 0 || row >= int(pages_.size())) return;
+    loadPage(pages_[std::size_t(row)]); // a page shown before its turn loads now
+    stack_->setCurrentWidget(pages_[std::size_t(row)]);
   });
   connect(home_, &HomePage::openRequested, this, &MainWindow::chooseAndOpen);
   connect(home_, &HomePage::compareRequested, this, &MainWindow::chooseAndCompare);
   connect(home_, &HomePage::openPathRequested, this, &MainWindow::openPath);
   connect(home_, &HomePage::comparisonRequested, this, &MainWindow::openComparison);
 
+  // The side list keeps room for its longest title: at 1000 px a page with a wide minimum size
+  // squeezed it to "Summ…"/"Liven…". Pages scroll or wrap instead; the list never shrinks or
+  // collapses below its names.
+  int widest = 0;
+  for (int i = 0; i < sideList_->count(); ++i)
+    widest =
+        std::max(widest, sideList_->fontMetrics().horizontalAdvance(sideList_->item(i)->text()));
+  sideList_->setMinimumWidth(widest + 2 * sideList_->frameWidth() +
+                             sideList_->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
   auto* splitter = new QSplitter(this);
   splitter->addWidget(sideList_);
   splitter->addWidget(stack_);
+  splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
+  splitter->setCollapsible(0, false);
   splitter->setSizes({170, 1100});
   setCentralWidget(splitter);
   sideList_->hide();
@@ -226,26 +244,70 @@ bool MainWindow::openComparison(const QString& basePath, const QString& currentP
 
 void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
   doc_ = std::move(doc);
+  deferred_.clear();
+  QObject::disconnect(firstReady_);
   int first = -1;
   for (std::size_t i = 0; i < pages_.size(); ++i) {
-    Page* p = pages_[i];
-    const bool fits = doc_ && p->accepts(*doc_);
+    const bool fits = doc_ && pages_[i]->accepts(*doc_);
     sideList_->item(int(i))->setHidden(!fits);
-    p->setDocument(fits ? doc_ : nullptr);
     if (fits && first < 0) first = int(i);
+  }
+  // Keep the current view across documents when it fits the new one.
+  int shown = -1;
+  if (first >= 0) {
+    const int current = sideList_->currentRow();
+    shown = current >= 0 && !sideList_->item(current)->isHidden() ? current : first;
+  }
+  // Staged loading: the page shown first loads alone (the Summary of a report is on screen as
+  // soon as its own figures are read, not after every page's share of the two cores); the
+  // others get the document once it is ready (or failed), or as soon as they are shown. Pages
+  // without the document say they are not ready, so nothing waiting on them is misled.
+  for (std::size_t i = 0; i < pages_.size(); ++i) {
+    Page* p = pages_[i];
+    const bool fits = !sideList_->item(int(i))->isHidden();
+    if (fits && int(i) != shown) {
+      p->setDocument(nullptr);
+      deferred_.push_back(p);
+    } else {
+      p->setDocument(fits ? doc_ : nullptr);
+    }
+  }
+  if (shown >= 0) {
+    Page* p = pages_[std::size_t(shown)];
+    if (p->isReady()) {
+      QTimer::singleShot(0, this, [this] { loadDeferredPages(); });
+    } else {
+      firstReady_ = connect(p, &Page::readyChanged, this, [this](bool ready) {
+        if (ready) loadDeferredPages();
+      });
+      connect(
+          p, &Page::errorOccurred, this, [this] { loadDeferredPages(); }, Qt::SingleShotConnection);
+    }
   }
   sideList_->setVisible(doc_ != nullptr);
   updateViewActions();
-  if (first >= 0) {
-    // Keep the current view across documents when it fits the new one.
-    const int current = sideList_->currentRow();
-    sideList_->setCurrentRow(current >= 0 && !sideList_->item(current)->isHidden() ? current
-                                                                                   : first);
-    stack_->setCurrentWidget(pages_[std::size_t(sideList_->currentRow())]);
+  if (shown >= 0) {
+    sideList_->setCurrentRow(shown);
+    stack_->setCurrentWidget(pages_[std::size_t(shown)]);
   } else {
     stack_->setCurrentWidget(home_);
   }
   updateTitle();
+}
+
+void MainWindow::loadPage(Page* page) {
+  const auto it = std::find(deferred_.begin(), deferred_.end(), page);
+  if (it == deferred_.end()) return;
+  deferred_.erase(it);
+  page->setDocument(doc_);
+}
+
+void MainWindow::loadDeferredPages() {
+  QObject::disconnect(firstReady_);
+  const std::vector<Page*> pages = std::move(deferred_);
+  deferred_.clear();
+  for (Page* p : pages)
+    p->setDocument(doc_);
 }
 
 void MainWindow::closeDocument() {
@@ -335,6 +397,16 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::linkGraphSelection() {
   // A node selected in the graph selects what it is elsewhere: a variable's operation and the
   // tiles it is mapped to, a compute set's operation and the tiles of its vertices.
+  // Program tree <-> Execution trace: a selected place's steps are highlighted in the trace, a
+  // clicked step's program is selected in the tree.
+  auto* programs = qobject_cast<ProgramTreePage*>(page(QStringLiteral("programs")));
+  auto* execution = qobject_cast<ExecutionPage*>(page(QStringLiteral("execution")));
+  if (programs && execution) {
+    connect(programs, &ProgramTreePage::programsSelected, execution,
+            &ExecutionPage::highlightPrograms);
+    connect(execution, &ExecutionPage::stepProgramClicked, programs,
+            [programs](std::uint32_t id) { programs->selectProgram(id); });
+  }
   auto* graph = qobject_cast<GraphPage*>(page(QStringLiteral("graph")));
   auto* memory = qobject_cast<MemoryPage*>(page(QStringLiteral("memory")));
   auto* operations = qobject_cast<OperationsPage*>(page(QStringLiteral("operations")));

@@ -75,6 +75,11 @@ private:
   /// follow the side list's visible order.
   std::vector<QAction*> viewActions_;
   void updateViewActions();
+  /// Staged loading: pages that get the document after the first shown one is ready.
+  void loadPage(Page* page);
+  void loadDeferredPages();
+  std::vector<Page*> deferred_;
+  QMetaObject::Connection firstReady_;
   void linkGraphSelection();
   QProgressBar* progress_;
   QLabel* progressLabel_;

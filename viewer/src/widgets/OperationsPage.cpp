@@ -193,7 +193,9 @@ void OperationsPage::showSelection() {
     const OperationInfo t = model_->totals();
     summary_->setRows(
         {{tr("Operations shown"), formatCount(std::uint64_t(model_->rowCount()))},
-         {tr("Executed cycles (all runs)"), formatCount(t.executedCycles)},
+         {tr("Executed cycles (all runs)"),
+          model_->operations() ? model_->operations()->executedCyclesText(t.executedCycles)
+                               : formatCount(t.executedCycles)},
          {tr("Estimated cycles (each step once)"), formatCount(t.estimatedCycles)},
          {tr("Always-live bytes"), formatBytes(t.alwaysLiveBytes, units)},
          {tr("Not-always-live bytes at their peak"), formatBytes(t.notAlwaysLiveBytes, units)},

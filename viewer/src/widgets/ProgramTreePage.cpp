@@ -40,7 +40,12 @@ ProgramTreePage::ProgramTreePage(QWidget* parent)
   tree_->header()->setStretchLastSection(false);
   tree_->header()->setSectionResizeMode(ProgramTreeModel::NameColumn, QHeaderView::Stretch);
   connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
-          [this](const QModelIndex& current) { showDetails(current); });
+          [this](const QModelIndex& current) {
+            showDetails(current);
+            const ProgramTreeData* tree = model_->tree();
+            if (tree && current.isValid() && current.internalId() < tree->nodes.size())
+              emit programsSelected(programsUnder(*tree, std::uint32_t(current.internalId())));
+          });
 
   detailsView_->setModel(details_);
   makeCompact(detailsView_);
@@ -90,6 +95,37 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
             failed);
       },
       failed);
+}
+
+std::vector<std::uint32_t> ProgramTreePage::programsUnder(const ProgramTreeData& tree,
+                                                          std::uint32_t node) {
+  std::vector<std::uint32_t> out;
+  std::vector<bool> seen(tree.programs.size(), false);
+  std::vector<std::uint32_t> stack{node};
+  while (!stack.empty()) {
+    const ProgramTreeData::Node& n = tree.nodes[stack.back()];
+    stack.pop_back();
+    if (n.program < seen.size() && !seen[n.program]) {
+      seen[n.program] = true;
+      out.push_back(n.program);
+    }
+    stack.insert(stack.end(), n.children.begin(), n.children.end());
+  }
+  return out;
+}
+
+bool ProgramTreePage::selectProgram(std::uint32_t programId) {
+  const ProgramTreeData* tree = model_->tree();
+  if (!tree) return false;
+  for (std::uint32_t n = 0; n < tree->nodes.size(); ++n)
+    if (tree->nodes[n].program == programId) {
+      const QModelIndex index = model_->indexOfNode(n);
+      if (!index.isValid()) return false;
+      tree_->setCurrentIndex(index);
+      tree_->scrollTo(index, QAbstractItemView::PositionAtCenter);
+      return true;
+    }
+  return false;
 }
 
 void ProgramTreePage::showCompareColumns(bool compared) {

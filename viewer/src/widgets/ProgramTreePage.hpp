@@ -5,6 +5,9 @@
 #include "core/Background.hpp"
 #include "widgets/Page.hpp"
 
+#include <cstdint>
+#include <vector>
+
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -14,6 +17,7 @@ namespace tessera::viewer {
 
 class KeyValueModel;
 class ProgramTreeModel;
+struct ProgramTreeData;
 
 class ProgramTreePage : public Page {
   Q_OBJECT
@@ -30,6 +34,16 @@ public:
   QLabel* matchLabel() const { return matchLabel_; }
   /// Selects the next (or previous) match of the search text; false when nothing matches.
   bool findNext(bool backwards = false);
+  /// Selects the first place of a program (the Execution trace's clicked step); false when the
+  /// tree is not loaded or has no such program.
+  bool selectProgram(std::uint32_t programId);
+  /// The programs of the selected place with everything under it (each once), as the
+  /// Execution trace highlights them.
+  static std::vector<std::uint32_t> programsUnder(const ProgramTreeData& tree, std::uint32_t node);
+
+signals:
+  /// The selection changed: the programs of the selected place and all under it.
+  void programsSelected(const std::vector<std::uint32_t>& programIds);
 
 protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

@@ -38,7 +38,17 @@ void SummaryPage::fitColumns(bool compared) {
   QHeaderView* header = view_->header();
   header->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->setTextElideMode(Qt::ElideRight);
-  if (!compared) return;
+  if (!compared) {
+    // One report: a long text (an app.json's command line, a deep path) gets at most half the
+    // width, elided in the middle (the whole text is the tooltip), so the notes stay in view.
+    view_->setTextElideMode(Qt::ElideMiddle);
+    const int most = std::max(240, view_->viewport()->width() / 2);
+    const int c = int(SummaryModel::ValueColumn);
+    header->setSectionResizeMode(c, QHeaderView::Interactive);
+    header->resizeSection(
+        c, std::min(most, static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(c)));
+    return;
+  }
   // Two reports' values side by side: long texts (paths, engine options) get at most a quarter of
   // the width each, elided in the middle (the whole text is the tooltip), so the difference and
   // note columns stay in view.

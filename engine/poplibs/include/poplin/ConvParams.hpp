@@ -111,6 +111,10 @@ struct ConvParams {
   std::size_t getNumConvGroups() const { return numConvGroups; }
   std::size_t getNumFieldDims() const { return inputFieldShape.size(); }
   std::size_t getBatchSize() const { return batchSize; }
+  /// The input field's shape, per channel of each batch element.
+  std::vector<std::size_t> getInputFieldShape() const { return inputFieldShape; }
+  /// The kernel's shape, per channel.
+  std::vector<std::size_t> getKernelShape() const { return kernelShape; }
 
   /// Sizes of dimension `dim` after truncation, and after the whole transform.
   unsigned getTruncatedInputSize(unsigned dim) const;
@@ -133,6 +137,13 @@ struct ConvParams {
 };
 
 std::ostream& operator<<(std::ostream& os, const ConvParams& p);
+/// Reads parameters as JSON, PopLibs' format: an object with optional "dataType" (or
+/// "inputType" and "outputType": "half", "float" or "quarter"), "batchSize", "numConvGroups",
+/// "inputChannelsPerConvGroup", "outputChannelsPerConvGroup", "inputFieldShape", "kernelShape"
+/// and "inputTransform"/"kernelTransform"/"outputTransform" objects of the transforms' vectors
+/// (fields left out keep their values in `p`; transforms left out are the identity). Malformed
+/// JSON, an unknown type or field shapes of different ranks give poputil::poplibs_error.
+std::istream& operator>>(std::istream& is, ConvParams& p);
 
 std::size_t hash_value(const ConvParams::InputTransform& it);
 std::size_t hash_value(const ConvParams::OutputTransform& ot);

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <memory>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
@@ -39,6 +40,11 @@ namespace poplin {
 
 /// Remembers the plans made through it (accepted wherever PopLibs takes one). Planning is cheap
 /// here; the cache only avoids repeating it for identical convolutions.
+/// The planner's cached plans (opaque).
+class PlanningCacheImpl;
+/// A chosen plan (opaque; reportPlanInfo prints it, reportPlanEstimatedCosts gives its costs).
+struct Plan;
+
 class PlanningCache {
 public:
   PlanningCache();
@@ -46,8 +52,7 @@ public:
   /// The number of plans held.
   std::size_t size() const;
 
-  struct Impl;
-  std::unique_ptr<Impl> impl;
+  std::unique_ptr<PlanningCacheImpl> impl;
 };
 
 /// FLOPs of the forward pass, the backward pass and the weight update: 2 per multiply-add of
@@ -63,7 +68,7 @@ double getWuPerfectCycleCount(const poplar::Graph& graph, const ConvParams& para
 
 /// A weights tensor [G][Co][Ci][kernel...] mapped to the tiles that use it.
 poplar::Tensor createWeights(poplar::Graph& graph, const ConvParams& params,
-                             const poplar::DebugContext& debugContext,
+                             const poplar::DebugContext& debugContext = {},
                              const poplar::OptionFlags& options = {},
                              PlanningCache* cache = nullptr);
 
@@ -78,12 +83,12 @@ poplar::Tensor createBiases(poplar::Graph& graph, const poplar::Tensor& activati
 
 /// An input tensor [B][G*Ci][field...] mapped to the tiles that read it.
 poplar::Tensor createInput(poplar::Graph& graph, const ConvParams& params,
-                           const poplar::DebugContext& debugContext,
+                           const poplar::DebugContext& debugContext = {},
                            const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
 /// An output tensor [B][G*Co][output field...] mapped where convolution() computes it.
 poplar::Tensor createConvOutput(poplar::Graph& graph, const ConvParams& params,
-                                const poplar::DebugContext& debugContext,
+                                const poplar::DebugContext& debugContext = {},
                                 const poplar::OptionFlags& options = {},
                                 PlanningCache* cache = nullptr);
 
@@ -98,16 +103,29 @@ poplar::Tensor convolution(poplar::Graph& graph, const poplar::Tensor& in,
                            const poplar::DebugContext& debugContext = {},
                            const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
 
+/// convolution() writing into `out`, which must have createConvOutput()'s shape and the
+/// output type (its tile mapping may differ: the exchange then moves the results).
+void convolutionWithOutput(poplar::Graph& graph, const poplar::Tensor& in,
+                           const poplar::Tensor& weights, const poplar::Tensor& out,
+                           const ConvParams& params, bool transposeAndFlipWeights,
+                           poplar::program::Sequence& prog,
+                           const poplar::DebugContext& debugContext = {},
+                           const poplar::OptionFlags& options = {}, PlanningCache* cache = nullptr);
+
 using ConvPlanParams =
     std::tuple<const poplar::Target*, const ConvParams, const poplar::OptionFlags*>;
 /// Plans the convolutions into `cache`.
 void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& cache);
+/// The same; `graph` is not needed to plan (each entry names its target) and is not used.
+void preplanConvolutions(poplar::Graph& graph, const std::set<ConvPlanParams>& convs,
+                         PlanningCache& cache);
 
 /// weightsOut [G][Ci][Co][kernel...] = weightsIn [G][Co][Ci][kernel...] with the channel
 /// dimensions swapped and every spatial dimension reversed.
 void weightsTransposeChansFlipXY(poplar::Graph& graph, const poplar::Tensor& weightsIn,
                                  const poplar::Tensor& weightsOut, poplar::program::Sequence& prog,
-                                 const poplar::DebugContext& debugContext = {});
+                                 const poplar::DebugContext& debugContext = {},
+                                 const poplar::OptionFlags& options = {});
 
 /// The same as copies the caller schedules: the rearranging copy is appended to preTranspose;
 /// transposeCS gets no vertices and postTranspose no copies (a copy does the whole transpose).
@@ -166,5 +184,32 @@ void reportWeightUpdatePlanInfo(std::ostream& out, const poplar::Graph& graph,
                                 const ConvParams& fwdParams,
                                 const poplar::OptionFlags& options = {},
                                 PlanningCache* cache = nullptr);
+
+/// The planner's estimates for a plan: cycles (the modelled total of the plan's compute sets,
+/// exchange and syncs) and memory (the temporary bytes on the busiest tile). `unknown` marks a
+/// cost that was not estimated.
+struct PlanCosts {
+  std::size_t cycles;
+  std::size_t memory;
+  constexpr static std::size_t unknown = std::numeric_limits<std::size_t>::max();
+};
+
+/// The estimated costs of the plan convolution() would use for `params` and `options`.
+PlanCosts reportPlanEstimatedCosts(const poplar::Graph& graph, const ConvParams& params,
+                                   const poplar::OptionFlags& options = {},
+                                   PlanningCache* cache = nullptr);
+
+/// The weights of a fully connected layer's forward pass, [G][Ci][Co][1] as the backward
+/// pass's `params` (a 1-d convolution) see them, rearranged for that backward pass: a new
+/// tensor [G][Co][Ci][1] (params' weight shape) laid out by its plan, and a copy into it.
+poplar::Tensor fullyConnectedWeightTranspose(poplar::Graph& graph, poplar::Tensor weights,
+                                             const ConvParams& params,
+                                             poplar::program::Sequence& prog,
+                                             const poplar::DebugContext& debugContext = {},
+                                             const poplar::OptionFlags& options = {},
+                                             PlanningCache* cache = nullptr);
+
+/// Throws poplar::invalid_option for an unknown convolution option or a bad value.
+void convolutionValidateOptions(const poplar::OptionFlags& options);
 
 } // namespace poplin

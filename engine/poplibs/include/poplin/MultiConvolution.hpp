@@ -7,10 +7,11 @@
 // "perConvReservedTiles" (an integer > 0, default 50) and "cycleBackOff" (a number in [0, 1],
 // default 0.1); any other option is a poplar::invalid_option.
 //
-// Differs from PopLibs: PopLibs' parallel plan gives each convolution its own tiles and runs
-// their vertices in one compute set. Tessera plans every convolution on all tiles and runs them
-// one after another, as PopLibs' "serial" plan does, whatever the plan type; results are the
-// same, the modelled cycles are the sum of the single convolutions'.
+// The "parallel" plan gives each convolution its own tiles (placed by decreasing work, with
+// perConvReservedTiles and cycleBackOff as PopLibs uses them) and runs their vertices in one
+// compute set; createInput and createWeights lay tensors out for it. Differs from PopLibs: the
+// split is ranked by Tessera's planner's cycles; weight deltas and updates always run serially;
+// with more convolutions than tiles the set runs serially.
 #pragma once
 
 #include <poplar/DebugContext.hpp>

@@ -8,12 +8,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 #include <utility>
+#include <vector>
 
 namespace poplin {
 
@@ -49,6 +52,35 @@ normStatistics(poplar::Graph& graph, const poplar::Tensor& actsUngrouped, float 
                poplar::program::Sequence& prog, bool unbiasedVarEstimate, bool stableAlgo = false,
                const poplar::Type& partialsType = poplar::FLOAT,
                const poplar::DebugContext& debugContext = {});
+
+/// Adds up `inputsToReduce` (independent per-channel tensors) over `groupSize` adjacent
+/// replicas of the replicated graph and returns the sums in the same order; for example with
+/// gcl::allReduceCrossReplica(graph, t, gcl::CollectiveOperator::ADD, prog, ...).
+using DistributedNormReduceCallback = std::function<std::vector<poplar::Tensor>(
+    poplar::Graph& replicatedGraph, const std::vector<poplar::Tensor>& inputsToReduce,
+    poplar::program::Sequence& prog, unsigned groupSize, const poplar::DebugContext& debugContext,
+    const poplar::OptionFlags& options)>;
+
+/// normStatistics() over `normSize` batch elements spread over replicas of actsUngrouped.dim(0)
+/// each: every replica's partial statistics are scaled by 1 / (normSize x field) and summed by
+/// `allReduceCallback` over normSize / dim(0) replicas, so each replica gets the statistics of
+/// the whole distributed batch. No callback, or normSize <= dim(0), is normStatistics(); a
+/// normSize that is not a multiple of dim(0) gives poputil::poplibs_error.
+std::pair<poplar::Tensor, poplar::Tensor>
+distributedNormStatistics(poplar::Graph& replicatedGraph, const poplar::Tensor& actsUngrouped,
+                          float eps, poplar::program::Sequence& prog, bool unbiasedVarEstimate,
+                          DistributedNormReduceCallback allReduceCallback, unsigned normSize,
+                          bool stableAlgo = false, const poplar::Type& partialsType = poplar::FLOAT,
+                          const poplar::DebugContext& debugContext = {});
+
+/// normStatisticsGradients() over `normSize` batch elements spread over replicas: the
+/// per-channel mean terms are summed over the group by `reduceCallback`.
+poplar::Tensor distributedNormStatisticsGradients(
+    poplar::Graph& replicatedGraph, const poplar::Tensor& actsWhitened,
+    const poplar::Tensor& gradsIn, const poplar::Tensor& invStdDev, poplar::program::Sequence& prog,
+    poplin::DistributedNormReduceCallback reduceCallback, unsigned normSize,
+    const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {});
 
 /// (acts - mean) * iStdDev, per channel, as a new tensor.
 poplar::Tensor normWhiten(poplar::Graph& graph, const poplar::Tensor& acts,

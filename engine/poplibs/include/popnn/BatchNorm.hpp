@@ -9,6 +9,7 @@
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
+#include <poplin/Norms.hpp>
 #include <utility>
 
 namespace popnn {
@@ -21,6 +22,16 @@ batchNormStatistics(poplar::Graph& graph, const poplar::Tensor acts, float eps,
                     bool stableAlgo = false, const poplar::Type& partialsType = poplar::FLOAT,
                     const poplar::DebugContext& debugContext = {},
                     const poplar::OptionFlags& options = {});
+
+/// batchNormStatistics() over `normBatchSize` batch elements spread over the replicas (each
+/// with acts.dim(0) of them): `reduceCallback` sums the partial statistics over
+/// normBatchSize / acts.dim(0) replicas (poplin::distributedNormStatistics()).
+std::pair<poplar::Tensor, poplar::Tensor> distributedBatchNormStatistics(
+    poplar::Graph& replicatedGraph, const poplar::Tensor acts, float eps,
+    poplar::program::Sequence& prog, bool unbiasedVarEstimate,
+    poplin::DistributedNormReduceCallback reduceCallback, unsigned normBatchSize,
+    bool stableAlgo = false, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
 
 /// (acts - mean) * invStdDev.
 poplar::Tensor batchNormWhiten(poplar::Graph& graph, const poplar::Tensor& acts,
@@ -72,6 +83,23 @@ poplar::Tensor batchNormGradients(poplar::Graph& graph, const poplar::Tensor& ac
                                   const poplar::Type& partialsType = poplar::FLOAT,
                                   const poplar::DebugContext& debugContext = {},
                                   const poplar::OptionFlags& options = {});
+
+/// batchNormGradients() over `normBatchSize` batch elements spread over the replicas, from
+/// the whitened activations or from the activations and their statistics; `reduceCallback`
+/// sums the statistics' gradient terms over the group
+/// (poplin::distributedNormStatisticsGradients()).
+poplar::Tensor distributedBatchNormGradients(
+    poplar::Graph& replicatedGraph, const poplar::Tensor& actsWhitened,
+    const poplar::Tensor& gradsIn, const poplar::Tensor& invStdDev, const poplar::Tensor& gamma,
+    poplar::program::Sequence& prog, poplin::DistributedNormReduceCallback reduceCallback,
+    unsigned normBatchSize, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
+poplar::Tensor distributedBatchNormGradients(
+    poplar::Graph& replicatedGraph, const poplar::Tensor& acts, const poplar::Tensor& gradsIn,
+    const poplar::Tensor& mean, const poplar::Tensor& invStdDev, const poplar::Tensor& gamma,
+    poplar::program::Sequence& prog, poplin::DistributedNormReduceCallback reduceCallback,
+    unsigned normBatchSize, const poplar::Type& partialsType = poplar::FLOAT,
+    const poplar::DebugContext& debugContext = {}, const poplar::OptionFlags& options = {});
 
 /// gamma += scale * gammaDelta, beta += scale * betaDelta (scale = -learningRate for SGD).
 void batchNormParamUpdate(poplar::Graph& graph, const poplar::Tensor& gammaDelta,

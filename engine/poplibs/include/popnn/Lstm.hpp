@@ -28,6 +28,7 @@
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplin/Convolution.hpp>
+#include <poplin/MatMul.hpp>
 #include <popnn/LstmDef.hpp>
 #include <popnn/NonLinearityDef.hpp>
 #include <popnn/Rnn.hpp>
@@ -85,6 +86,16 @@ struct LstmWeights {
 std::uint64_t getBasicLstmCellFwdFlops(const LstmParams& params);
 std::uint64_t getBasicLstmCellBwdFlops(const LstmParams& params);
 std::uint64_t getBasicLstmCellWuFlops(const LstmParams& params);
+
+/// The matrix products an LSTM layer runs, for planning them ahead (poplin::preplan): as
+/// PopLibs, one fully connected layer of batchSize rows, 2 x layerSizes[0] inputs (the input
+/// and recurrent weights concatenated) and 4 x layerSizes[1] outputs (one per gate), its
+/// forward pass and, unless option "inferenceOnly" is "true", its backward and weight update
+/// passes (poplin::fc::getMatMulPrePlanParameters), with the options' "partialsType" and
+/// "availableMemoryProportion". Other LSTM options are checked; unknown ones throw
+/// poplar::invalid_option.
+std::vector<std::pair<poplin::MatMulParams, poplar::OptionFlags>>
+getMatMulPrePlanParameters(LstmParams params, poplar::OptionFlags opts);
 
 /// The input [T,B,I], spread over the tiles.
 poplar::Tensor createInput(poplar::Graph& graph, const LstmParams& params,

@@ -1,16 +1,16 @@
 // Parameters shared by PopLibs' recurrent layers (LSTM, GRU): element type, batch, time steps
 // and layer sizes {input size, output size}; the sequence tensors' creators and the types of
 // PopLibs' generic RNN loop.
-// Differs from PopLibs: the generic rnn::Rnn loop itself is not provided yet
-// (docs/compatibility.md); sequences are not sharded (numShards is checked, each step is
-// spread over all tiles); a variable number of time steps (varTimeSteps) is refused by the
-// layers.
+// Differs from PopLibs: sequences are not mapped shard by shard (numShards splits the time
+// steps into loops, each step spread over all tiles); a variable number of time steps
+// (varTimeSteps) is run by Rnn() (both forms) but refused by the LSTM and GRU layers.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
@@ -113,6 +113,49 @@ struct StateSequence {
   poplar::Tensor output;
   std::size_t stateIndex;
 };
+
+/// Runs the cell `loopFn` over the params.maxTimeSteps steps (from the last when `reverse`),
+/// split into `numShards` contiguous shards, each a Repeat. Each step the cell gets the state
+/// (copies of `initState`, updated in place by the cell and returned at the end), the step's
+/// slices of `inputs` and `*interimIn` ([B, ...] rows of the [T, B, ...] sequences), new
+/// tensors for the step's `outputs` and `*interimOut` to write, and `created` to fill with
+/// tensors of one step of each `created` sequence; afterwards these, and the state
+/// `stateSequence.stateIndex` when stateSequence.output is valid, are written into the step's
+/// row. TimeStepState: `begin` is the shard's first step and `counter` the step within the
+/// shard (their sum the step). With params.varTimeSteps (one limit, or one per batch entry,
+/// UNSIGNED_INT or INT) steps at or past the largest limit are not run (their rows are left as
+/// they were); when the limits differ per batch entry the flags are `mask` [B] of
+/// params.dataType, 1 where the step is below the entry's limit, and `inverse` = 1 - mask, and
+/// `variableSeqFlag` (BOOL, rank 0) says whether some entry has passed its limit; otherwise the
+/// flags are empty. The cell is called once per shard (once in all with option "codeReuse"
+/// "true"); `initProg` is the program for the first call only. Wrong shapes, numShards outside
+/// [1, T] or unknown options give poputil::poplibs_error / poplar::invalid_option.
+std::vector<poplar::Tensor>
+Rnn(poplar::Graph& graph, const RnnParams& params, bool reverse,
+    const std::vector<poplar::Tensor>& initState, const StateSequence& stateSequence,
+    const std::vector<poplar::Tensor>& inputs, const poplar::Tensor* interimIn,
+    poplar::Tensor* interimOut, const std::vector<poplar::Tensor>& outputs,
+    const std::vector<poplar::Tensor>& created, poplar::program::Sequence& prog,
+    const LoopBodyType& loopFn, unsigned numShards, poplar::OptionFlags& options,
+    const poplar::DebugContext& debugContext = {});
+
+/// The gathering form: the cell runs from the last step to the first (always reversed), its
+/// `slice.interimOut` a new [numTemps, B, outputSize] tensor of params.dataType each step
+/// (there are no outputs or created sequences). Each shard's steps are cut into groups of
+/// g = min(stepsPerGather, shard length) from the shard's end, and the first
+/// (length mod g) steps; after a group's last step runs, gatherFn gets `slice.interimIn` the
+/// group's temporaries [steps * numTemps, B, outputSize] (step order ascending) and
+/// `slice.inputs` each of `gatherInputs` sliced to the group's steps and flattened
+/// [steps * B, ...], with `stepsPerGather` the group's number of steps; gatherFn's program runs
+/// there. Variable time steps and codeReuse as the other form. numTemps or stepsPerGather 0,
+/// an empty gatherFn or shapes that do not fit give poputil::poplibs_error.
+std::vector<poplar::Tensor>
+Rnn(poplar::Graph& graph, const RnnParams& params, const std::vector<poplar::Tensor>& initState,
+    const StateSequence& stateSequence, const std::vector<poplar::Tensor>& inputs,
+    const poplar::Tensor& interimIn, const unsigned numTemps, poplar::program::Sequence& prog,
+    const LoopBodyType& loopFn, const std::vector<poplar::Tensor>& gatherInputs,
+    const GatherBodyType& gatherFn, unsigned numShards, unsigned stepsPerGather,
+    poplar::OptionFlags& options, const poplar::DebugContext& debugContext = {});
 
 } // namespace rnn
 } // namespace popnn

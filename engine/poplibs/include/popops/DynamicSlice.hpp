@@ -5,8 +5,8 @@
 //
 // Out-of-range offsets behave as PopLibs' vertices do: a dynamicSlice/dynamicUpdate offset at or
 // past the end of its dimension starts the slice at 0, and a slice running past the end wraps
-// around to 0; multiSlice writes zeros for an out-of-range offset; multiUpdate, multiUpdateAdd
-// and multiUpdateMax ignore out-of-range offsets.
+// around to 0; multiSlice writes zeros for an out-of-range offset; multiUpdate, multiUpdateAdd,
+// multiUpdateMax and multiUpdateMul ignore out-of-range offsets.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +22,10 @@
 #include <poputil/DebugInfo.hpp>
 #include <string>
 #include <vector>
+
+namespace poplar {
+class Tensor; // declared here too, as in PopLibs' header
+}
 
 namespace popops {
 
@@ -125,6 +129,15 @@ poplar::Tensor dynamicSlice(poplar::Graph& graph, const poplar::Tensor& t,
                             const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
                             const poplar::DebugContext& debugContext = {},
                             const poplar::OptionFlags& options = {});
+
+/// A tensor for dynamicSliceWithOutput: the slice's shape, laid out as dynamicSlice lays out its
+/// result. The arguments are checked as dynamicSlice checks them.
+poplar::Tensor createDynamicSliceOutput(poplar::Graph& graph, const poplar::Tensor& t,
+                                        const poplar::Tensor& offset,
+                                        const std::vector<std::size_t>& dims,
+                                        const std::vector<std::size_t>& sizes,
+                                        const poplar::DebugContext& debugContext = {},
+                                        const poplar::OptionFlags& options = {});
 
 /// dynamicSlice into an existing `output` of the slice's shape.
 void dynamicSliceWithOutput(poplar::Graph& graph, const poplar::Tensor& output,
@@ -232,11 +245,25 @@ void multiUpdateMax(poplar::Graph& graph, const poplar::Tensor& t, const poplar:
                     const SlicePlan& plan, const poplar::OptionFlags& options,
                     const poplar::DebugContext& debugContext = {});
 
+/// For each i: t[offsets[i]] *= s[i] (repeated offsets multiply in turn).
+void multiUpdateMul(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                    const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
+                    const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                    const SlicePlan& plan, const poplar::OptionFlags& options,
+                    const poplar::DebugContext& debugContext = {});
+
+/// multiUpdateMul of each group g of t from s[g] at offsets[g].
+void groupedMultiUpdateMul(poplar::Graph& graph, const poplar::Tensor& t, const poplar::Tensor& s,
+                           const poplar::Tensor& offsets, const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes, poplar::program::Sequence& prog,
+                           const SlicePlan& plan, const poplar::OptionFlags& options,
+                           const poplar::DebugContext& debugContext = {});
+
 namespace embedding {
 
 /// A plan for slicing and updating an embedding matrix [numEntries, outputSize] with
 /// numLookups[i] indices per operation. Options: usedForSlice, usedForUpdate (true/false),
-/// operationForUpdate (none, add, max), availableMemoryProportion, indicesDistribution
+/// operationForUpdate (none, add, max, mul), availableMemoryProportion, indicesDistribution
 /// (uniform, onePoint), planMinimisationTarget (memory, cycles), indicesAreSorted (true/false).
 SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType,
                const std::size_t numEntries, const std::size_t outputSize,
@@ -247,6 +274,35 @@ SlicePlan plan(const poplar::Graph& graph, const poplar::Type& dataType,
                const std::size_t groupSize, const std::size_t numEntries,
                const std::size_t outputSize, const std::vector<std::size_t>& numLookups,
                const poplar::OptionFlags& options);
+
+/// Everything one plan() call takes, so several plans can be asked for at once (planMultiple).
+struct SlicePlanningParameters {
+  const poplar::Graph& graph;
+  const poplar::Type dataType;
+  const std::size_t groupSize = 1;
+  const std::size_t numEntries;
+  const std::size_t outputSize;
+  const std::vector<std::size_t> numLookups;
+  const poplar::OptionFlags optionFlags;
+
+  SlicePlanningParameters(const poplar::Graph& graph_, const poplar::Type& dataType_,
+                          const std::size_t groupSize_, const std::size_t numEntries_,
+                          const std::size_t outputSize_,
+                          const std::vector<std::size_t>& numLookups_,
+                          const poplar::OptionFlags& optionFlags_)
+      : graph(graph_), dataType(dataType_), groupSize(groupSize_), numEntries(numEntries_),
+        outputSize(outputSize_), numLookups(numLookups_), optionFlags(optionFlags_) {}
+  SlicePlanningParameters(const poplar::Graph& graph_, const poplar::Type& dataType_,
+                          const std::size_t numEntries_, const std::size_t outputSize_,
+                          const std::vector<std::size_t>& numLookups_,
+                          const poplar::OptionFlags& optionFlags_)
+      : graph(graph_), dataType(dataType_), numEntries(numEntries_), outputSize(outputSize_),
+        numLookups(numLookups_), optionFlags(optionFlags_) {}
+};
+
+/// One plan per entry of `spds`, as plan() makes each (its errors included); a group size of 1
+/// makes the plan of plan() without a group size.
+std::vector<SlicePlan> planMultiple(const std::vector<SlicePlanningParameters>& spds);
 
 } // namespace embedding
 

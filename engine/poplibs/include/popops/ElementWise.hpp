@@ -18,6 +18,7 @@
 // always fuses); the other operations accept none. Any other option is an error.
 #pragma once
 
+#include <iosfwd>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/OptionFlags.hpp>
@@ -25,10 +26,27 @@
 #include <poplar/Tensor.hpp>
 #include <popops/Expr.hpp>
 #include <popops/ScaledAdd.hpp> // scaledAddTo and scaledSubtractFrom were declared here first
+#include <poputil/DebugInfo.hpp>
+#include <poputil/exceptions.hpp>
 #include <type_traits>
 #include <vector>
 
+namespace poputil {
+/// An operation type in a debug context's arguments: its name ("ADD").
+template <> poplar::ProfileValue toProfileValue(const popops::expr::UnaryOpType& op);
+template <> poplar::ProfileValue toProfileValue(const popops::expr::BinaryOpType& op);
+template <> poplar::ProfileValue toProfileValue(const popops::expr::TernaryOpType& op);
+} // namespace poputil
+
 namespace popops {
+
+/// Writes to `os` the codelet that map() would run for `expr` over `ts` (checked as map checks
+/// them): C++ source of a vertex evaluating the expression element by element. Tessera runs the
+/// same expression in its fused map vertex; the text is for reading, not for compiling into
+/// Tessera. Options as map's.
+void outputGeneratedCodelet(const poplar::Target& target, const expr::Expr& expr,
+                            const std::vector<poplar::Tensor>& ts,
+                            const poplar::OptionFlags& options, std::ostream& os);
 
 // ---- map ----------------------------------------------------------------------------------
 
@@ -214,6 +232,8 @@ POPOPS_UNARY(signum, SIGNUM)
 POPOPS_UNARY(sin, SIN)
 POPOPS_UNARY(tan, TAN)
 POPOPS_UNARY(round, ROUND)
+/// std::nearbyint: to the nearest integer, ties to even (float and half).
+POPOPS_UNARY(nearbyint, NEARBY_INT)
 POPOPS_UNARY(trunc, TRUNC)
 POPOPS_UNARY(rsqrt, RSQRT)
 
@@ -224,6 +244,13 @@ inline poplar::Tensor isFinite(poplar::Graph& graph, const poplar::Tensor& A,
                                const poplar::OptionFlags& options = {}) {
   return detail::namedMap(graph, "isFinite", expr::IsFinite(expr::_1), {A}, prog, debugContext,
                           options);
+}
+inline void isFiniteWithOutput(poplar::Graph& graph, const poplar::Tensor& A,
+                               const poplar::Tensor& out, poplar::program::Sequence& prog,
+                               const poplar::DebugContext& debugContext = {},
+                               const poplar::OptionFlags& options = {}) {
+  detail::namedMapWithOutput(graph, "isFiniteWithOutput", expr::IsFinite(expr::_1), {A}, out, prog,
+                             debugContext, options);
 }
 inline poplar::Tensor isInf(poplar::Graph& graph, const poplar::Tensor& A,
                             poplar::program::Sequence& prog,
@@ -236,6 +263,24 @@ inline poplar::Tensor isNaN(poplar::Graph& graph, const poplar::Tensor& A,
                             const poplar::DebugContext& debugContext = {},
                             const poplar::OptionFlags& options = {}) {
   return detail::namedMap(graph, "isNaN", expr::IsNaN(expr::_1), {A}, prog, debugContext, options);
+}
+
+/// Throws poputil::poplibs_error unless the host type constType is the device type elementType
+/// (float and double constants also go with half tensors), as PopLibs checks a constant operand.
+template <typename constType> inline void checkTypes(poplar::Type elementType, constType) {
+  if (elementType != poplar::equivalent_device_type<constType>().value)
+    throw poputil::poplibs_error("Type mismatch between Binary op Tensor (" +
+                                 elementType.toString() + ") and constant");
+}
+template <> inline void checkTypes<float>(poplar::Type elementType, float) {
+  if (elementType != poplar::FLOAT && elementType != poplar::HALF)
+    throw poputil::poplibs_error("Type mismatch between Binary op Tensor (" +
+                                 elementType.toString() + ") and constant (float)");
+}
+template <> inline void checkTypes<double>(poplar::Type elementType, double) {
+  if (elementType != poplar::FLOAT && elementType != poplar::HALF)
+    throw poputil::poplibs_error("Type mismatch between Binary op Tensor (" +
+                                 elementType.toString() + ") and constant (double)");
 }
 
 // ---- binary operations --------------------------------------------------------------------

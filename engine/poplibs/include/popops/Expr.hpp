@@ -186,6 +186,10 @@ public:
 class ConstHalf : public Const {
 public:
   ConstHalf(float x) : Const(x, true) {} // NOLINT: implicit, as PopLibs
+  ConstHalf(const ConstHalf& other) = default;
+  ConstHalf(ConstHalf&&) = default;
+  ConstHalf& operator=(const ConstHalf& other) = default;
+  ConstHalf& operator=(ConstHalf&&) = default;
 };
 
 inline ConstHalf operator"" _half(long double x) {
@@ -208,6 +212,9 @@ public:
     return *this;
   }
   Cast& operator=(Cast&&) = default;
+  /// Assigns, despite its name: PopLibs declares Cast's copy assignment under this name, so code
+  /// written against it may call it. Prefer operator=.
+  Cast& operator==(const Cast& other) { return *this = other; }
 
   const Expr& getLHS() const { return *a_; }
   const poplar::Type& getRHSType() const { return bType_; }
@@ -224,6 +231,10 @@ class PlaceHolder : public ExprType<PlaceHolder> {
 
 public:
   PlaceHolder(unsigned i) : index_(i) {} // NOLINT: implicit, as PopLibs
+  PlaceHolder(const PlaceHolder&) = default;
+  PlaceHolder(PlaceHolder&&) = default;
+  PlaceHolder& operator=(const PlaceHolder&) = default;
+  PlaceHolder& operator=(PlaceHolder&&) = default;
   unsigned getIndex() const { return index_; }
 
   std::unique_ptr<Expr> clone() const override {
@@ -280,50 +291,48 @@ public:
   void print(std::ostream& os, unsigned indent = 0, bool prettyPrint = true) const override;
 };
 
-#define POPOPS_EXPR_UNARY(Name, Op)                                                                \
+#define POPLIBS_DEFINE_EXPR_UNARY_OP(Name, Op)                                                     \
   class Name : public UnaryOp {                                                                    \
   public:                                                                                          \
     Name(const Expr& a) : UnaryOp(UnaryOpType::Op, a) {}                                           \
   };
-#define POPOPS_EXPR_UNARY_SYMBOL(Name, Op, Sym)                                                    \
-  POPOPS_EXPR_UNARY(Name, Op)                                                                      \
+#define POPLIBS_DEFINE_EXPR_UNARY_OP_AND_SYMBOL(Name, Op, Sym)                                     \
+  POPLIBS_DEFINE_EXPR_UNARY_OP(Name, Op)                                                           \
   inline Name operator Sym(const Expr& a) {                                                        \
     return Name(a);                                                                                \
   }
 
-POPOPS_EXPR_UNARY(Abs, ABSOLUTE)
-POPOPS_EXPR_UNARY(Asin, ASIN)
-POPOPS_EXPR_UNARY_SYMBOL(BitwiseNot, BITWISE_NOT, ~)
-POPOPS_EXPR_UNARY(Cbrt, CBRT)
-POPOPS_EXPR_UNARY(Erf, ERF)
-POPOPS_EXPR_UNARY(Ceil, CEIL)
-POPOPS_EXPR_UNARY(Cos, COS)
-POPOPS_EXPR_UNARY(Exp, EXPONENT)
-POPOPS_EXPR_UNARY(Expm1, EXPONENT_MINUS_ONE)
-POPOPS_EXPR_UNARY(Exp2, EXPONENT2)
-POPOPS_EXPR_UNARY(Floor, FLOOR)
-POPOPS_EXPR_UNARY(GeluErf, GELU_ERF)
-POPOPS_EXPR_UNARY(Inv, INVERSE)
-POPOPS_EXPR_UNARY(IsFinite, IS_FINITE)
-POPOPS_EXPR_UNARY(IsInf, IS_INF)
-POPOPS_EXPR_UNARY(IsNaN, IS_NAN)
-POPOPS_EXPR_UNARY(Log, LOGARITHM)
-POPOPS_EXPR_UNARY(Log1p, LOGARITHM_ONE_PLUS)
-POPOPS_EXPR_UNARY_SYMBOL(Not, LOGICAL_NOT, !)
-POPOPS_EXPR_UNARY_SYMBOL(Neg, NEGATE, -)
-POPOPS_EXPR_UNARY(Signum, SIGNUM)
-POPOPS_EXPR_UNARY(Sin, SIN)
-POPOPS_EXPR_UNARY(Tan, TAN)
-POPOPS_EXPR_UNARY(Tanh, TANH)
-POPOPS_EXPR_UNARY(Round, ROUND)
-POPOPS_EXPR_UNARY(Trunc, TRUNC)
-POPOPS_EXPR_UNARY(Sqrt, SQRT)
-POPOPS_EXPR_UNARY(Square, SQUARE)
-POPOPS_EXPR_UNARY(Sigmoid, SIGMOID)
-POPOPS_EXPR_UNARY(Rsqrt, RSQRT)
-
-#undef POPOPS_EXPR_UNARY_SYMBOL
-#undef POPOPS_EXPR_UNARY
+POPLIBS_DEFINE_EXPR_UNARY_OP(Abs, ABSOLUTE)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Asin, ASIN)
+POPLIBS_DEFINE_EXPR_UNARY_OP_AND_SYMBOL(BitwiseNot, BITWISE_NOT, ~)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Cbrt, CBRT)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Erf, ERF)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Ceil, CEIL)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Cos, COS)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Exp, EXPONENT)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Expm1, EXPONENT_MINUS_ONE)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Exp2, EXPONENT2)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Floor, FLOOR)
+POPLIBS_DEFINE_EXPR_UNARY_OP(GeluErf, GELU_ERF)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Inv, INVERSE)
+POPLIBS_DEFINE_EXPR_UNARY_OP(IsFinite, IS_FINITE)
+POPLIBS_DEFINE_EXPR_UNARY_OP(IsInf, IS_INF)
+POPLIBS_DEFINE_EXPR_UNARY_OP(IsNaN, IS_NAN)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Log, LOGARITHM)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Log1p, LOGARITHM_ONE_PLUS)
+POPLIBS_DEFINE_EXPR_UNARY_OP_AND_SYMBOL(Not, LOGICAL_NOT, !)
+POPLIBS_DEFINE_EXPR_UNARY_OP_AND_SYMBOL(Neg, NEGATE, -)
+POPLIBS_DEFINE_EXPR_UNARY_OP(NearbyInt, NEARBY_INT)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Signum, SIGNUM)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Sin, SIN)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Tan, TAN)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Tanh, TANH)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Round, ROUND)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Trunc, TRUNC)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Sqrt, SQRT)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Square, SQUARE)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Sigmoid, SIGMOID)
+POPLIBS_DEFINE_EXPR_UNARY_OP(Rsqrt, RSQRT)
 
 class BinaryOp : public ExprType<BinaryOp> {
   BinaryOpType type_;
@@ -357,14 +366,14 @@ public:
   void print(std::ostream& os, unsigned indent = 0, bool prettyPrint = true) const override;
 };
 
-#define POPOPS_EXPR_BINARY(Name, Op)                                                               \
+#define POPLIBS_DEFINE_EXPR_BINARY_OP(Name, Op)                                                    \
   class Name : public BinaryOp {                                                                   \
   public:                                                                                          \
     Name(const Expr& a, const Expr& b) : BinaryOp(BinaryOpType::Op, a, b) {}                       \
   };
 // A plain number on either side becomes a Const.
-#define POPOPS_EXPR_BINARY_SYMBOL(Name, Op, Sym)                                                   \
-  POPOPS_EXPR_BINARY(Name, Op)                                                                     \
+#define POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Name, Op, Sym)                                    \
+  POPLIBS_DEFINE_EXPR_BINARY_OP(Name, Op)                                                          \
   template <typename T>                                                                            \
   inline                                                                                           \
       typename std::enable_if<!std::is_base_of<Expr, T>::value && detail::IsConstValue<T>::value,  \
@@ -383,35 +392,32 @@ public:
     return Name(a, b);                                                                             \
   }
 
-POPOPS_EXPR_BINARY_SYMBOL(Add, ADD, +)
-POPOPS_EXPR_BINARY(Atan2, ATAN2)
-POPOPS_EXPR_BINARY_SYMBOL(BitwiseAnd, BITWISE_AND, &)
-POPOPS_EXPR_BINARY_SYMBOL(BitwiseOr, BITWISE_OR, |)
-POPOPS_EXPR_BINARY_SYMBOL(BitwiseXor, BITWISE_XOR, ^)
-POPOPS_EXPR_BINARY(BitwiseXnor, BITWISE_XNOR)
-POPOPS_EXPR_BINARY_SYMBOL(Divide, DIVIDE, /)
-POPOPS_EXPR_BINARY_SYMBOL(Equal, EQUAL, ==)
-POPOPS_EXPR_BINARY_SYMBOL(Gte, GREATER_THAN_EQUAL, >=)
-POPOPS_EXPR_BINARY_SYMBOL(Gt, GREATER_THAN, >)
-POPOPS_EXPR_BINARY_SYMBOL(Lte, LESS_THAN_EQUAL, <=)
-POPOPS_EXPR_BINARY_SYMBOL(And, LOGICAL_AND, &&)
-POPOPS_EXPR_BINARY_SYMBOL(Or, LOGICAL_OR, ||)
-POPOPS_EXPR_BINARY_SYMBOL(Lt, LESS_THAN, <)
-POPOPS_EXPR_BINARY(InvStdDevToVariance, INV_STD_DEV_TO_VARIANCE)
-POPOPS_EXPR_BINARY(Max, MAXIMUM)
-POPOPS_EXPR_BINARY(Min, MINIMUM)
-POPOPS_EXPR_BINARY_SYMBOL(Mul, MULTIPLY, *)
-POPOPS_EXPR_BINARY_SYMBOL(NotEqual, NOT_EQUAL, !=)
-POPOPS_EXPR_BINARY(Pow, POWER)
-POPOPS_EXPR_BINARY_SYMBOL(Rem, REMAINDER, %)
-POPOPS_EXPR_BINARY_SYMBOL(Shl, SHIFT_LEFT, <<)
-POPOPS_EXPR_BINARY_SYMBOL(Shr, SHIFT_RIGHT, >>)
-POPOPS_EXPR_BINARY(ShrSE, SHIFT_RIGHT_SIGN_EXTEND)
-POPOPS_EXPR_BINARY_SYMBOL(Sub, SUBTRACT, -)
-POPOPS_EXPR_BINARY(VarianceToInvStdDev, VARIANCE_TO_INV_STD_DEV)
-
-#undef POPOPS_EXPR_BINARY_SYMBOL
-#undef POPOPS_EXPR_BINARY
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Add, ADD, +)
+POPLIBS_DEFINE_EXPR_BINARY_OP(Atan2, ATAN2)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(BitwiseAnd, BITWISE_AND, &)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(BitwiseOr, BITWISE_OR, |)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(BitwiseXor, BITWISE_XOR, ^)
+POPLIBS_DEFINE_EXPR_BINARY_OP(BitwiseXnor, BITWISE_XNOR)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Divide, DIVIDE, /)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Equal, EQUAL, ==)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Gte, GREATER_THAN_EQUAL, >=)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Gt, GREATER_THAN, >)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Lte, LESS_THAN_EQUAL, <=)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(And, LOGICAL_AND, &&)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Or, LOGICAL_OR, ||)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Lt, LESS_THAN, <)
+POPLIBS_DEFINE_EXPR_BINARY_OP(InvStdDevToVariance, INV_STD_DEV_TO_VARIANCE)
+POPLIBS_DEFINE_EXPR_BINARY_OP(Max, MAXIMUM)
+POPLIBS_DEFINE_EXPR_BINARY_OP(Min, MINIMUM)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Mul, MULTIPLY, *)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(NotEqual, NOT_EQUAL, !=)
+POPLIBS_DEFINE_EXPR_BINARY_OP(Pow, POWER)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Rem, REMAINDER, %)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Shl, SHIFT_LEFT, <<)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Shr, SHIFT_RIGHT, >>)
+POPLIBS_DEFINE_EXPR_BINARY_OP(ShrSE, SHIFT_RIGHT_SIGN_EXTEND)
+POPLIBS_DEFINE_EXPR_BINARY_OP_AND_SYMBOL(Sub, SUBTRACT, -)
+POPLIBS_DEFINE_EXPR_BINARY_OP(VarianceToInvStdDev, VARIANCE_TO_INV_STD_DEV)
 
 class TernaryOp : public ExprType<TernaryOp> {
   TernaryOpType type_;
@@ -449,16 +455,18 @@ public:
   void print(std::ostream& os, unsigned indent = 0, bool prettyPrint = true) const override;
 };
 
+// The macros that define the named expression classes stay defined, as in PopLibs, so user code
+// can define its own names for an operation.
+#define POPLIBS_DEFINE_EXPR_TERNARY_OP(Name, Op)                                                   \
+  class Name : public TernaryOp {                                                                  \
+  public:                                                                                          \
+    Name(const Expr& a, const Expr& b, const Expr& c) : TernaryOp(TernaryOpType::Op, a, b, c) {}   \
+  };
+
 /// Select(a, b, c) is c ? a : b (c is BOOL).
-class Select : public TernaryOp {
-public:
-  Select(const Expr& a, const Expr& b, const Expr& c) : TernaryOp(TernaryOpType::SELECT, a, b, c) {}
-};
+POPLIBS_DEFINE_EXPR_TERNARY_OP(Select, SELECT)
 /// Clamp(a, b, c) is a limited to [b, c].
-class Clamp : public TernaryOp {
-public:
-  Clamp(const Expr& a, const Expr& b, const Expr& c) : TernaryOp(TernaryOpType::CLAMP, a, b, c) {}
-};
+POPLIBS_DEFINE_EXPR_TERNARY_OP(Clamp, CLAMP)
 
 } // namespace expr
 } // namespace popops

@@ -67,7 +67,10 @@ enum class UnaryOpType {
   SQRT,
   SQUARE,
   SIGMOID,
-  RSQRT
+  RSQRT,
+  // Added after PopLibs' other operations so the existing values keep their numbers.
+  NEARBY_INT, ///< round to the nearest integer, ties to even (std::nearbyint)
+  RELU        ///< max(a, 0)
 };
 
 } // namespace expr

@@ -28,13 +28,18 @@ namespace popops {
 /// only meaningful for ADD and SQUARE_ADD.
 struct ReduceParams {
   ReduceParams() = default;
-  ReduceParams(Operation operation, bool updateOutput = false, // NOLINT: implicit, as PopLibs
-               poplar::Tensor scaleBy = {})
-      : op(operation), update(updateOutput), scale(std::move(scaleBy)) {}
+  ReduceParams(Operation operation, bool updateOutput = false) // NOLINT: implicit, as PopLibs
+      : op(operation), update(updateOutput), useScale(false) {}
+  /// Scaled by `scaleBy`, which must then be a valid FLOAT scalar tensor.
+  ReduceParams(Operation operation, bool updateOutput, poplar::Tensor scaleBy)
+      : op(operation), update(updateOutput), useScale(true), scale(std::move(scaleBy)) {}
+  // A float scale is PopLibs' removed API; deleted (as there) so it cannot convert silently.
+  ReduceParams(Operation operation, float constantScale, bool updateOutput = false) = delete;
 
   Operation op = Operation::ADD;
   bool update = false;
-  poplar::Tensor scale; ///< invalid: no scaling
+  bool useScale = false; ///< whether `scale` multiplies the reduction
+  poplar::Tensor scale;
 };
 
 /// Reduces `in` over `dims` into a new tensor mapped linearly over the tiles.

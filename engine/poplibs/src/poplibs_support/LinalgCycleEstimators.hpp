@@ -108,4 +108,38 @@ inline std::uint64_t ludSplitCycles(bool core, std::uint64_t height, std::uint64
   return core ? rpt * (25 + 8 * width) : rpt * (12 + 4 * width);
 }
 
+/// The QR factorisation's vertices (poplin::experimental::RowCopy, PartialSquareElements,
+/// Householder, Update), PopLibs' published figures for 6 workers. PopLibs' estimators assume
+/// an average padding of 16 elements because its padding is a run-time value; Tessera knows
+/// each column's padding (the column index) when it builds the vertex, and passes it.
+namespace qr {
+inline std::uint64_t divUp(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+} // namespace qr
+
+/// RowCopy: a column of `rows` elements copied out, with its diagonal value.
+inline std::uint64_t qrRowCopyCycles(std::uint64_t rows) {
+  return 6 * (16 + 7 * qr::divUp(rows, 6) + 16);
+}
+
+/// PartialSquareElements: `nelems` elements, those before `padding` zeroed, the rest squared.
+inline std::uint64_t qrPartialSquareCycles(std::uint64_t nelems, std::uint64_t padding) {
+  const std::uint64_t skipped = padding < nelems ? padding : nelems;
+  return 6 * (34 + 2 * qr::divUp(skipped, 6) + 6 + qr::divUp(nelems - skipped, 6) * 5 + 1);
+}
+
+/// Householder: the `nelems`-element column made the unit reflector vector.
+inline std::uint64_t qrHouseholderCycles(std::uint64_t nelems, std::uint64_t padding) {
+  const std::uint64_t skipped = padding < nelems ? padding : nelems;
+  return 6 * (37 + 4 * qr::divUp(skipped, 6) + 9 + qr::divUp(nelems - skipped, 6) * 5 + 1);
+}
+
+/// Update: `rows` rows of `nelems` elements, each less twice its projection on v.
+inline std::uint64_t qrUpdateCycles(std::uint64_t nelems, std::uint64_t rows,
+                                    std::uint64_t padding) {
+  const std::uint64_t perWorker = qr::divUp(nelems - (padding < nelems ? padding : nelems), 6);
+  return 72 + 6 * ((41 + 3 * perWorker + 3) + (29 + 4 * perWorker + 3)) * qr::divUp(rows, 6) + 8;
+}
+
 } // namespace poplibs_support

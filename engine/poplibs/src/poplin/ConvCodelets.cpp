@@ -9,8 +9,9 @@
 // elements are A's rows, with the channels innermost (ConvProblem::channelsInnermost). Its
 // vertices say so with a one-int geometry, and bind rows: `in` the block's rows of A (over its
 // input channels), `weights` the rows of B of its input channels (over its output channels),
-// `out` the block's rows of C (or of partials). float x float then runs the register-blocked
-// host kernel (MatMulKernel.hpp), so simulating a product stays fast.
+// `out` the block's rows of C (or of partials). Every type pair then runs the register-blocked
+// float host kernel (MatMulKernel.hpp; half blocks widened first), so simulating a product stays
+// fast.
 #include "ConvCycles.hpp"
 #include "ConvGeometry.hpp"
 #include "ConvVertexEstimates.hpp"
@@ -98,10 +99,10 @@ public:
       if (out[i].size() != cols || in[i].size() != depth) return false;
     for (std::size_t k = 0; k < depth; ++k)
       if (weights[k].size() != cols) return false;
+    thread_local std::vector<const float*> aPtr, bPtr;
+    thread_local std::vector<float*> outPtr;
+    aPtr.resize(rows), outPtr.resize(rows), bPtr.resize(depth);
     if constexpr (std::is_same_v<In, float> && std::is_same_v<Out, float>) {
-      thread_local std::vector<const float*> aPtr, bPtr;
-      thread_local std::vector<float*> outPtr;
-      aPtr.resize(rows), outPtr.resize(rows), bPtr.resize(depth);
       for (std::size_t i = 0; i < rows; ++i)
         aPtr[i] = in[i].data(), outPtr[i] = out[i].data();
       for (std::size_t k = 0; k < depth; ++k)
@@ -109,19 +110,39 @@ public:
       matMulBlockFloat(aPtr.data(), bPtr.data(), outPtr.data(), rows, depth, cols);
       return true;
     }
-    // Other types: i-k-j loops into a float accumulator row, which vectorise.
-    thread_local std::vector<float> acc;
-    acc.resize(cols);
-    for (std::size_t i = 0; i < rows; ++i) {
-      std::fill(acc.begin(), acc.end(), 0.0f);
-      const In* a = in[i].data();
-      for (std::size_t k = 0; k < depth; ++k) {
-        const float aik = float(a[k]);
-        const In* b = weights[k].data();
-        for (std::size_t j = 0; j < cols; ++j)
-          acc[j] += aik * float(b[j]);
+    // half inputs or outputs: the block is widened to float once (each element of A and B is
+    // read many times by the product), the same float kernel runs, and out is rounded once at
+    // the end: the sums are the float kernel's, whatever the types.
+    thread_local std::vector<float> aF, bF, outF;
+    if constexpr (std::is_same_v<In, float>) {
+      for (std::size_t i = 0; i < rows; ++i)
+        aPtr[i] = in[i].data();
+      for (std::size_t k = 0; k < depth; ++k)
+        bPtr[k] = weights[k].data();
+    } else {
+      aF.resize(rows * depth), bF.resize(depth * cols);
+      float* const aBase = aF.data();
+      float* const bBase = bF.data();
+      for (std::size_t i = 0; i < rows; ++i) {
+        std::copy(in[i].begin(), in[i].end(), aBase + i * depth);
+        aPtr[i] = aBase + i * depth;
       }
-      std::copy(acc.begin(), acc.end(), out[i].begin());
+      for (std::size_t k = 0; k < depth; ++k) {
+        std::copy(weights[k].begin(), weights[k].end(), bBase + k * cols);
+        bPtr[k] = bBase + k * cols;
+      }
+    }
+    if constexpr (std::is_same_v<Out, float>) {
+      for (std::size_t i = 0; i < rows; ++i)
+        outPtr[i] = out[i].data();
+      matMulBlockFloat(aPtr.data(), bPtr.data(), outPtr.data(), rows, depth, cols);
+    } else {
+      outF.resize(rows * cols);
+      for (std::size_t i = 0; i < rows; ++i)
+        outPtr[i] = outF.data() + i * cols;
+      matMulBlockFloat(aPtr.data(), bPtr.data(), outPtr.data(), rows, depth, cols);
+      for (std::size_t i = 0; i < rows; ++i)
+        std::copy(outPtr[i], outPtr[i] + cols, out[i].begin());
     }
     return true;
   }

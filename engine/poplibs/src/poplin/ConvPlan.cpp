@@ -176,12 +176,12 @@ std::string ConvPlan::summary() const {
         : method == ConvMethod::AMP_NX1 ? "ConvPartialnx1"
                                         : "ConvPartial1x1Out")
     << " on " << std::min<std::size_t>(numUnits(), numTiles) << " of " << numTiles
-    << " tiles: convGroupSplit " << groups() << ", batchSplit " << batchBlocks << " ("
-    << batchPerBlock << " of " << batch() << " per tile), outChanSplit " << outChanBlocks << " ("
-    << outChansPerBlock << " of " << p.outputChannelsPerConvGroup << " per tile), fieldSplit "
-    << rowBlocks << "x1 (" << rowsPerBlock << " of " << problem.outRows << " rows), inChanSplit "
-    << inChanBlocks << " (" << inChansPerBlock << " of " << p.inputChannelsPerConvGroup
-    << " per tile)";
+    << (firstTile ? " tiles from tile " + std::to_string(firstTile) : std::string(" tiles"))
+    << ": convGroupSplit " << groups() << ", batchSplit " << batchBlocks << " (" << batchPerBlock
+    << " of " << batch() << " per tile), outChanSplit " << outChanBlocks << " (" << outChansPerBlock
+    << " of " << p.outputChannelsPerConvGroup << " per tile), fieldSplit " << rowBlocks << "x1 ("
+    << rowsPerBlock << " of " << problem.outRows << " rows), inChanSplit " << inChanBlocks << " ("
+    << inChansPerBlock << " of " << p.inputChannelsPerConvGroup << " per tile)";
   return s.str();
 }
 
@@ -397,6 +397,14 @@ ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& proble
   base.pass = options.pass;
   base.partialsType = options.partialsType;
   base.numTiles = target.getNumTiles();
+  if (options.numTiles) {
+    if (options.firstTile + options.numTiles > base.numTiles)
+      throw poputil::poplibs_error("poplin: tiles [" + std::to_string(options.firstTile) + ", " +
+                                   std::to_string(options.firstTile + options.numTiles) +
+                                   ") are not all on the target");
+    base.numTiles = options.numTiles;
+    base.firstTile = options.firstTile;
+  }
   base.numWorkerContexts = target.getNumWorkerContexts();
   base.batchBlocks = p.batchSize;
   const bool inner = problem.channelsInnermost;

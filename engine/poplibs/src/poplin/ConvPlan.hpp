@@ -19,6 +19,7 @@
 #include <iosfwd>
 #include <poplar/Interval.hpp>
 #include <poplar/OptionFlags.hpp>
+#include <poplar/Program.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 #include <poplin/ConvParams.hpp>
@@ -32,6 +33,9 @@ struct ConvOptions {
   poplar::Type partialsType = poplar::FLOAT;
   std::string pass = "NONE";
   double availableMemoryProportion = 0.6;
+  /// Not user options: the tiles a plan may use, [firstTile, firstTile + numTiles) (numTiles 0:
+  /// all of the target's). multiconv's parallel plan gives each convolution its own range.
+  unsigned firstTile = 0, numTiles = 0;
 };
 
 /// Reads the options convolution understands; throws poplar::invalid_option naming `op`.
@@ -59,6 +63,9 @@ struct ConvPlan {
   ConvMethod method = ConvMethod::HMAC;
   std::string pass;
   unsigned numTiles = 1;
+  /// The first of the plan's tiles: tileOf() and the planner count from 0, the graph's tile is
+  /// firstTile + that (placed()).
+  unsigned firstTile = 0;
   unsigned numWorkerContexts = 6; ///< the target's (a tile's reduction is cut over them)
   std::size_t outChansPerBlock = 1, rowsPerBlock = 1, inChansPerBlock = 1;
   std::size_t outChanBlocks = 1, rowBlocks = 1, inChanBlocks = 1;
@@ -97,6 +104,7 @@ struct ConvPlan {
                         std::size_t icb = 0) const {
     return (((g * batchBlocks + bb) * inChanBlocks + icb) * outChanBlocks + cb) * rowBlocks + rb;
   }
+  unsigned placed(unsigned tile) const { return firstTile + tile; }
   unsigned tileOf(std::size_t unit) const {
     return unsigned(std::uint64_t(unit) * numTiles / numUnits());
   }
@@ -180,5 +188,40 @@ struct ReduceWork {
 std::vector<ReduceWork> reduceWork(const ConvPlan& plan);
 
 std::ostream& operator<<(std::ostream& os, const ConvPlan& plan);
+
+/// multiconv's parallel plan (PopLibs' default for a set of convolutions): each convolution
+/// gets its own contiguous range of tiles and all run in one compute set (and one reduction).
+struct TileRange {
+  unsigned first = 0, count = 0; ///< count 0: the whole target
+};
+
+/// The ranges of a parallel plan, PopLibs' way: convolutions by decreasing work; each but the
+/// last is planned on the tiles left less perConvReservedTiles for each one still to place,
+/// then given the fewest tiles whose plan is within (1 + cycleBackOff) of that plan's cycles;
+/// the last takes the rest. Empty (serial) when there are more convolutions than tiles.
+std::vector<TileRange> parallelTileSplit(const poplar::Target& target,
+                                         const std::vector<ConvParams>& params,
+                                         const std::vector<poplar::OptionFlags>& options,
+                                         unsigned perConvReservedTiles, double cycleBackOff,
+                                         const std::string& op);
+
+/// createWeights / createInput laid out by the plan on `range`.
+poplar::Tensor createWeightsOn(poplar::Graph& graph, const ConvParams& params,
+                               const poplar::DebugContext& debugContext,
+                               const poplar::OptionFlags& options, PlanningCache* cache,
+                               TileRange range);
+poplar::Tensor createInputOn(poplar::Graph& graph, const ConvParams& params,
+                             const poplar::DebugContext& debugContext,
+                             const poplar::OptionFlags& options, PlanningCache* cache,
+                             TileRange range);
+
+/// The convolutions in[i] * weights[i] with params[i], each planned on ranges[i], their
+/// partials in one compute set and their reductions in another.
+std::vector<poplar::Tensor> parallelConvolutions(
+    poplar::Graph& graph, const std::vector<poplar::Tensor>& ins,
+    const std::vector<poplar::Tensor>& weights, const std::vector<ConvParams>& params,
+    const std::vector<poplar::OptionFlags>& options, const std::vector<TileRange>& ranges,
+    bool transposeAndFlipWeights, poplar::program::Sequence& prog,
+    const poplar::DebugContext& debugContext, PlanningCache* cache);
 
 } // namespace poplin

@@ -1,6 +1,7 @@
 // poplin::ReduceAdd: the sum of a convolution's (or matmul's) input-channel blocks' partials,
 // named as PopLibs names its conv reduction vertex, <OutType, PartialsType, singleInput,
 // constrainPartials>. Tessera runs it as a worker vertex with PopLibs' per-worker estimate.
+#include "ReduceAddKernel.hpp"
 #include "poplibs_support/ConvCycleEstimators.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <poplar/Target.hpp>
 #include <poplar/Vertex.hpp>
 #include <type_traits>
+#include <vector>
 
 namespace poplin {
 namespace {
@@ -30,6 +32,19 @@ public:
       total += row.size();
     for (const auto& p : partials)
       if (p.size() != total) return false;
+    if constexpr (std::is_same_v<Out, float> && std::is_same_v<P, float>) {
+      // float: one vectorised pass per row over every partial (ReduceAddKernel.hpp), same sums.
+      thread_local std::vector<const float*> rows;
+      rows.resize(partials.size());
+      std::size_t offset = 0;
+      for (auto& row : out) {
+        for (std::size_t p = 0; p < partials.size(); ++p)
+          rows[p] = partials[p].data() + offset;
+        reduceAddFloat(rows.data(), rows.size(), row.data(), row.size());
+        offset += row.size();
+      }
+      return true;
+    }
     // Sum a stretch at a time in a float buffer so that every loop is a vectorisable sweep.
     constexpr std::size_t kStretch = 256;
     float acc[kStretch];

@@ -21,12 +21,13 @@
 
 namespace poplin {
 
-struct PlanningCache::Impl {
+class PlanningCacheImpl {
+public:
   std::mutex mutex;
   std::map<std::string, ConvPlan> plans;
 };
 
-PlanningCache::PlanningCache() : impl(new Impl) {}
+PlanningCache::PlanningCache() : impl(new PlanningCacheImpl) {}
 PlanningCache::~PlanningCache() = default;
 std::size_t PlanningCache::size() const {
   std::lock_guard<std::mutex> lock(impl->mutex);
@@ -39,7 +40,8 @@ ConvPlan planConvolutionCached(const poplar::Target& target, const ConvProblem& 
   std::ostringstream key;
   key << problem.params << "|" << problem.outRows << "," << problem.outCols << "|"
       << problem.channelsInnermost << "|" << target.getNumTiles() << "|" << options.partialsType
-      << "|" << options.pass << "|" << options.availableMemoryProportion;
+      << "|" << options.pass << "|" << options.availableMemoryProportion << "|" << options.firstTile
+      << "+" << options.numTiles;
   std::lock_guard<std::mutex> lock(cache->impl->mutex);
   auto it = cache->impl->plans.find(key.str());
   if (it == cache->impl->plans.end())
@@ -71,8 +73,10 @@ struct Planned {
 };
 
 Planned planParams(const Graph& graph, const ConvParams& params, const OptionFlags& options,
-                   PlanningCache* cache, const std::string& op) {
-  const ConvOptions opts = parseConvOptions(options, op);
+                   PlanningCache* cache, const std::string& op, TileRange range = {}) {
+  ConvOptions opts = parseConvOptions(options, op);
+  opts.firstTile = range.first;
+  opts.numTiles = range.count;
   Planned p;
   p.problem = makeConvProblem(params, op);
   p.plan = planFor(graph.getTarget(), p.problem, opts, cache);
@@ -134,7 +138,7 @@ void mapInput(Graph& graph, const ConvPlan& plan, const Tensor& in2d) {
           const std::size_t unit = plan.unitIndex(g, b, c % plan.outChanBlocks,
                                                   rowBlockOf(plan, r, H), c / plan.inChansPerBlock);
           const std::size_t begin = (((b * p.numConvGroups + g) * ci + c) * H + r) * W;
-          m[plan.tileOf(unit)].emplace_back(begin, begin + W);
+          m[plan.placed(plan.tileOf(unit))].emplace_back(begin, begin + W);
         }
   graph.setTileMapping(in2d, m);
 }
@@ -155,7 +159,8 @@ void mapWeights(Graph& graph, const ConvPlan& plan, const Tensor& w2d) {
         const std::size_t unit = plan.unitIndex(g, oc % plan.batchBlocks, cb,
                                                 (oc / plan.batchBlocks) % plan.rowBlocks, icb);
         const std::size_t begin = (g * co + oc) * block;
-        m[plan.tileOf(unit)].emplace_back(begin + ics.begin() * kernel, begin + ics.end() * kernel);
+        m[plan.placed(plan.tileOf(unit))].emplace_back(begin + ics.begin() * kernel,
+                                                       begin + ics.end() * kernel);
       }
   graph.setTileMapping(w2d, m);
 }
@@ -179,8 +184,9 @@ void mapOutput(Graph& graph, const ConvPlan& plan, const Tensor& out2d) {
           // The row lives where it is computed or, input channels split, where it is summed.
           const std::size_t blockRow = (oc - plan.outChans(cb).begin()) * plan.rows(rb).size() +
                                        (std::size_t(o) - plan.rows(rb).begin());
-          const unsigned tile = plan.inChanBlocks > 1 ? plan.reduceTileOf(g, b, cb, rb, blockRow)
-                                                      : plan.tileOf(plan.unitIndex(g, b, cb, rb));
+          const unsigned tile =
+              plan.placed(plan.inChanBlocks > 1 ? plan.reduceTileOf(g, b, cb, rb, blockRow)
+                                                : plan.tileOf(plan.unitIndex(g, b, cb, rb)));
           const std::size_t begin = (((b * p.numConvGroups + g) * co + oc) * H + r) * W;
           m[tile].emplace_back(begin, begin + W);
         }
@@ -196,7 +202,9 @@ void mapOutput(Graph& graph, const ConvPlan& plan, const Tensor& out2d) {
 /// the input channels, each block's vertices write partial sums, which a reduction then adds
 /// into the output.
 void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Tensor& weights,
-                  const Tensor& out, Sequence& prog, const DebugContext& di) {
+                  const Tensor& out, Sequence& prog, const DebugContext& di,
+                  const ComputeSet* sharedConvolve = nullptr,
+                  const ComputeSet* sharedReduce = nullptr) {
   const ConvProblem& pr = plan.problem;
   const auto& p = pr.params;
   const std::size_t G = p.numConvGroups, B = p.batchSize, ci = p.inputChannelsPerConvGroup,
@@ -216,7 +224,11 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
   }
   const Tensor inFlat = in.flatten(), outFlat = out.flatten();
   const Tensor w = weights.reshape({G * co, weights.numElements() / (G * co)});
-  const ComputeSet cs = graph.addComputeSet({di, "Convolve[" + plan.summary() + "]"});
+  // A multi-convolution's parallel plan shares its two compute sets among the convolutions
+  // (each on its own tiles) and executes them itself.
+  const ComputeSet cs = sharedConvolve
+                            ? *sharedConvolve
+                            : graph.addComputeSet({di, "Convolve[" + plan.summary() + "]"});
   const std::string vertexName = plan.vertexName();
   // The output row of channel `oc` and computed row `o` of batch element `b`, group `g`.
   const auto outRow = [&](std::size_t b, std::size_t g, std::size_t oc, std::size_t o) {
@@ -230,7 +242,7 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
           for (std::size_t rb = 0; rb < plan.rowBlocks; ++rb) {
             const Interval rows = plan.rows(rb), chans = plan.outChans(cb), ics = plan.inChans(icb);
             if (rows.size() == 0 || chans.size() == 0 || ics.size() == 0) continue;
-            const unsigned tile = plan.tileOf(plan.unitIndex(g, b, cb, rb, icb));
+            const unsigned tile = plan.placed(plan.tileOf(plan.unitIndex(g, b, cb, rb, icb)));
             // The real input rows this block reads.
             int lo = -1, hi = -1;
             for (std::size_t o = rows.begin(); o < rows.end(); ++o)
@@ -279,13 +291,13 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
             graph.setInitialValue(v["kernelX"], unsigned(pr.x.kernelCount));
             graph.setTileMapping(v, tile);
           }
-  prog.add(program::Execute(cs, {di, "Convolve"}));
+  if (!sharedConvolve) prog.add(program::Execute(cs, {di, "Convolve"}));
   if (!split) return;
 
   // The reduction stage, as PopLibs' conv reduction and the matmul's: poplin::ReduceAdd
   // vertices, each summing the input-channel blocks' partials of a run of an output block's
   // rows on the tile that holds them (ConvPlan::reduceTileOf), as the planner costed them.
-  const ComputeSet reduce = graph.addComputeSet({di, "Reduce"});
+  const ComputeSet reduce = sharedReduce ? *sharedReduce : graph.addComputeSet({di, "Reduce"});
   const std::string reduceVertex = poputil::templateVertex("poplin::ReduceAdd", out.elementType(),
                                                            plan.partialsType, false, false);
   for (const ReduceWork& rw : reduceWork(plan)) {
@@ -302,9 +314,9 @@ void convolveInto(Graph& graph, const ConvPlan& plan, const Tensor& in, const Te
     const auto v = graph.addVertex(reduce, reduceVertex);
     graph.connect(v["partials"], edges);
     graph.connect(v["out"], outEdges);
-    graph.setTileMapping(v, rw.tile);
+    graph.setTileMapping(v, plan.placed(rw.tile));
   }
-  prog.add(program::Execute(reduce, {di, "Reduce"}));
+  if (!sharedReduce) prog.add(program::Execute(reduce, {di, "Reduce"}));
 }
 
 Tensor createOutput2d(Graph& graph, const ConvPlan& plan, const ConvParams& params,
@@ -467,16 +479,19 @@ Tensor createConvOutput(Graph& graph, const ConvParams& params, const DebugConte
   return createOutput2d(graph, p.plan, params, debugContext);
 }
 
-Tensor convolution(Graph& graph, const Tensor& in, const Tensor& weights, const ConvParams& params,
-                   bool transposeAndFlipWeights, Sequence& prog, const DebugContext& debugContext,
-                   const OptionFlags& options, PlanningCache* cache) {
-  const std::string op = "poplin::convolution";
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Conv");
+namespace {
+/// convolution() and convolutionWithOutput(): `out` invalid means a new output tensor.
+Tensor convolveWith(Graph& graph, const Tensor& in, const Tensor& weights, Tensor out,
+                    const ConvParams& params, bool transposeAndFlipWeights, Sequence& prog,
+                    const DebugContext& di, const OptionFlags& options, PlanningCache* cache,
+                    const std::string& op) {
   const Planned p = planParams(graph, params, options, cache, op);
   const std::size_t dims = params.getNumFieldDims();
   checkTensor(in, inputShape(params), params.inputType, op, "in", "the input");
   checkTensor(weights, weightsShape(params, transposeAndFlipWeights), params.inputType, op,
               "weights", transposeAndFlipWeights ? "the transposed weights" : "the weights");
+  if (out.valid())
+    checkTensor(out, outputShape(params), params.outputType, op, "out", "the output");
   Tensor w = weights;
   if (transposeAndFlipWeights) {
     // As PopLibs: a copy of the weights with the channels swapped and the kernel reversed,
@@ -485,9 +500,29 @@ Tensor convolution(Graph& graph, const Tensor& in, const Tensor& weights, const 
     mapWeights(graph, p.plan, as2d(w, dims));
     weightsTransposeChansFlipXY(graph, weights, w, prog, {di, "transposeAndFlip"});
   }
-  const Tensor out = createOutput2d(graph, p.plan, params, {di, "output"});
+  if (!out.valid()) out = createOutput2d(graph, p.plan, params, {di, "output"});
   convolveInto(graph, p.plan, as2d(in, dims), as2d(w, dims), as2d(out, dims), prog, di);
   return out;
+}
+} // namespace
+
+Tensor convolution(Graph& graph, const Tensor& in, const Tensor& weights, const ConvParams& params,
+                   bool transposeAndFlipWeights, Sequence& prog, const DebugContext& debugContext,
+                   const OptionFlags& options, PlanningCache* cache) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Conv");
+  return convolveWith(graph, in, weights, Tensor(), params, transposeAndFlipWeights, prog, di,
+                      options, cache, "poplin::convolution");
+}
+
+void convolutionWithOutput(Graph& graph, const Tensor& in, const Tensor& weights, const Tensor& out,
+                           const ConvParams& params, bool transposeAndFlipWeights, Sequence& prog,
+                           const DebugContext& debugContext, const OptionFlags& options,
+                           PlanningCache* cache) {
+  const std::string op = "poplin::convolutionWithOutput";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "Conv");
+  poplibs_support::checkValid(out, op, "out");
+  convolveWith(graph, in, weights, out, params, transposeAndFlipWeights, prog, di, options, cache,
+               op);
 }
 
 void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& cache) {
@@ -499,6 +534,10 @@ void preplanConvolutions(const std::set<ConvPlanParams>& convs, PlanningCache& c
         parseConvOptions(options ? *options : OptionFlags(), "poplin::preplanConvolutions");
     planFor(*target, makeConvProblem(std::get<1>(c), "poplin::preplanConvolutions"), opts, &cache);
   }
+}
+
+void preplanConvolutions(Graph&, const std::set<ConvPlanParams>& convs, PlanningCache& cache) {
+  preplanConvolutions(convs, cache);
 }
 
 namespace {
@@ -530,8 +569,10 @@ Tensor transposedAndFlipped(const Tensor& weightsIn, const Tensor& weightsOut,
 } // namespace
 
 void weightsTransposeChansFlipXY(Graph& graph, const Tensor& weightsIn, const Tensor& weightsOut,
-                                 Sequence& prog, const DebugContext& debugContext) {
+                                 Sequence& prog, const DebugContext& debugContext,
+                                 const OptionFlags& options) {
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "WeightsTransposeChansFlipXY");
+  parseConvOptions(options, "poplin::weightsTransposeChansFlipXY");
   const Tensor t =
       transposedAndFlipped(weightsIn, weightsOut, "poplin::weightsTransposeChansFlipXY");
   prog.add(program::Copy(t, weightsOut, false, di));
@@ -651,6 +692,144 @@ void reportWeightUpdatePlanInfo(std::ostream& out, const Graph& graph, const Con
   const ConvProblem q =
       weightUpdateProblem(fwd, fwd.params.getOutputSize(0), fwd.params.getOutputSize(1));
   out << "weight update " << planFor(graph.getTarget(), q, opts, cache) << '\n';
+}
+
+PlanCosts reportPlanEstimatedCosts(const Graph& graph, const ConvParams& params,
+                                   const OptionFlags& options, PlanningCache* cache) {
+  const Planned p = planParams(graph, params, options, cache, "poplin::reportPlanEstimatedCosts");
+  return {std::size_t(p.plan.totalCycles), std::size_t(p.plan.tempBytes)};
+}
+
+Tensor fullyConnectedWeightTranspose(Graph& graph, Tensor weights, const ConvParams& params,
+                                     Sequence& prog, const DebugContext& debugContext,
+                                     const OptionFlags& options, PlanningCache* cache) {
+  const std::string op = "poplin::fullyConnectedWeightTranspose";
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "fullyConnectedWeightTranspose");
+  if (params.getNumFieldDims() != 1)
+    throw poputil::poplibs_error(op + ": expects a 1-d convolution, not " +
+                                 std::to_string(params.getNumFieldDims()) + "-d");
+  // The backward pass's weights are the forward ones with the channels swapped; the forward
+  // weights are the backward params' weights transposed.
+  checkTensor(weights, weightsShape(params, true), params.inputType, op, "weights",
+              "the forward weights");
+  const Tensor transposed = createWeights(graph, params, {di, "transposed"}, options, cache);
+  prog.add(program::Copy(weights.dimShuffle({0, 2, 1, 3}), transposed, false, {di, "transpose"}));
+  return transposed;
+}
+
+void convolutionValidateOptions(const OptionFlags& options) {
+  parseConvOptions(options, "poplin::convolutionValidateOptions");
+}
+
+std::vector<TileRange> parallelTileSplit(const Target& target,
+                                         const std::vector<ConvParams>& params,
+                                         const std::vector<OptionFlags>& options,
+                                         unsigned perConvReservedTiles, double cycleBackOff,
+                                         const std::string& op) {
+  const std::size_t n = params.size();
+  const unsigned tiles = target.getNumTiles();
+  if (n < 2 || n > tiles) return {};
+  std::vector<ConvProblem> problems;
+  std::vector<ConvOptions> opts;
+  for (std::size_t i = 0; i < n; ++i) {
+    problems.push_back(makeConvProblem(params[i], op));
+    opts.push_back(parseConvOptions(i < options.size() ? options[i] : OptionFlags(), op));
+  }
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return getFwdFlops(params[a]) > getFwdFlops(params[b]);
+  });
+  // Cycles of convolution i planned on `count` tiles (the range's position does not matter).
+  const auto cycles = [&](std::size_t i, unsigned count) {
+    ConvOptions o = opts[i];
+    o.firstTile = 0;
+    o.numTiles = count;
+    return planConvolution(target, problems[i], o).totalCycles;
+  };
+  std::vector<TileRange> ranges(n);
+  unsigned first = 0, available = tiles;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = order[k];
+    const unsigned remaining = unsigned(n - k - 1);
+    if (remaining == 0) {
+      ranges[i] = {first, available};
+      break;
+    }
+    const unsigned reserve = std::max<unsigned>(
+        remaining, unsigned(std::min<std::uint64_t>(std::uint64_t(remaining) * perConvReservedTiles,
+                                                    available - 1)));
+    const unsigned budget = available - reserve;
+    const double limit = double(cycles(i, budget)) * (1.0 + cycleBackOff);
+    unsigned lo = 1, hi = budget;
+    while (lo < hi) {
+      const unsigned mid = (lo + hi) / 2;
+      if (double(cycles(i, mid)) <= limit)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    ranges[i] = {first, lo};
+    first += lo;
+    available -= lo;
+  }
+  return ranges;
+}
+
+Tensor createWeightsOn(Graph& graph, const ConvParams& params, const DebugContext& debugContext,
+                       const OptionFlags& options, PlanningCache* cache, TileRange range) {
+  const Planned p =
+      planParams(graph, params, options, cache, "poplin::multiconv::createWeights", range);
+  const Tensor w = graph.addVariable(params.inputType, weightsShape(params), debugContext);
+  mapWeights(graph, p.plan, as2d(w, params.getNumFieldDims()));
+  return w;
+}
+
+Tensor createInputOn(Graph& graph, const ConvParams& params, const DebugContext& debugContext,
+                     const OptionFlags& options, PlanningCache* cache, TileRange range) {
+  const Planned p =
+      planParams(graph, params, options, cache, "poplin::multiconv::createInput", range);
+  const Tensor in = graph.addVariable(params.inputType, inputShape(params), debugContext);
+  mapInput(graph, p.plan, as2d(in, params.getNumFieldDims()));
+  return in;
+}
+
+std::vector<Tensor> parallelConvolutions(Graph& graph, const std::vector<Tensor>& ins,
+                                         const std::vector<Tensor>& weights,
+                                         const std::vector<ConvParams>& params,
+                                         const std::vector<OptionFlags>& options,
+                                         const std::vector<TileRange>& ranges,
+                                         bool transposeAndFlipWeights, Sequence& prog,
+                                         const DebugContext& debugContext, PlanningCache* cache) {
+  const std::string op = "poplin::multiconv::convolution";
+  const ComputeSet cs = graph.addComputeSet({debugContext, "Convolve[parallel]"});
+  const ComputeSet reduce = graph.addComputeSet({debugContext, "Reduce[parallel]"});
+  bool anyReduce = false;
+  std::vector<Tensor> outs;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const DebugContext di(debugContext, "conv" + std::to_string(i));
+    const Planned p = planParams(graph, params[i], options[i], cache, op, ranges[i]);
+    const std::size_t dims = params[i].getNumFieldDims();
+    checkTensor(ins[i], inputShape(params[i]), params[i].inputType, op, "in", "the input");
+    checkTensor(weights[i], weightsShape(params[i], transposeAndFlipWeights), params[i].inputType,
+                op, "weights", transposeAndFlipWeights ? "the transposed weights" : "the weights");
+    Tensor w = weights[i];
+    if (transposeAndFlipWeights) {
+      w = graph.addVariable(params[i].inputType, weightsShape(params[i]),
+                            {di, "transposedWeights"});
+      mapWeights(graph, p.plan, as2d(w, dims));
+      weightsTransposeChansFlipXY(graph, weights[i], w, prog, {di, "transposeAndFlip"});
+    }
+    const Tensor out = createOutput2d(graph, p.plan, params[i], {di, "output"});
+    convolveInto(graph, p.plan, as2d(ins[i], dims), as2d(w, dims), as2d(out, dims), prog, di, &cs,
+                 &reduce);
+    anyReduce = anyReduce || p.plan.inChanBlocks > 1;
+    outs.push_back(out);
+  }
+  prog.add(program::Execute(cs, {debugContext, "Convolve"}));
+  if (anyReduce) prog.add(program::Execute(reduce, {debugContext, "Reduce"}));
+  return outs;
 }
 
 } // namespace poplin

@@ -1,6 +1,11 @@
-// A set of convolutions (poplin/MultiConvolution.hpp): the multi-convolution options are
-// checked, each element goes through the single-convolution API with its own parameters and
-// options, in the order of the set, sharing the caller's planning cache.
+// A set of convolutions (poplin/MultiConvolution.hpp). The forward convolutions and the tensors
+// created for them follow the set's plan: "parallel" (PopLibs' default) gives each convolution
+// its own tiles (ConvPlan.hpp: parallelTileSplit) and runs them all in one compute set;
+// "serial", a single convolution or more convolutions than tiles run each through the
+// single-convolution API in the set's order. Weight deltas and updates are always serial. The
+// caller's planning cache is shared.
+#include "ConvPlan.hpp"
+
 #include <cstdlib>
 #include <poplar/exceptions.hpp>
 #include <poplin/MultiConvolution.hpp>
@@ -16,9 +21,15 @@ using poplar::program::Sequence;
 
 namespace {
 
-/// Checks PopLibs' multi-convolution options; their values select how PopLibs shares the tiles,
-/// which Tessera does not do (see the header), so only their validity matters.
-void checkMultiConvOptions(const OptionFlags& options, const std::string& op) {
+/// PopLibs' multi-convolution options, with its defaults.
+struct MultiOptions {
+  bool parallel = true;
+  unsigned perConvReservedTiles = 50;
+  double cycleBackOff = 0.1;
+};
+
+MultiOptions checkMultiConvOptions(const OptionFlags& options, const std::string& op) {
+  MultiOptions parsed;
   for (const auto& kv : options) {
     const std::string& k = kv.first;
     const std::string& v = kv.second;
@@ -28,24 +39,45 @@ void checkMultiConvOptions(const OptionFlags& options, const std::string& op) {
     char* end = nullptr;
     if (k == "planType") {
       if (v != "serial" && v != "parallel") bad("serial or parallel");
+      parsed.parallel = v == "parallel";
     } else if (k == "perConvReservedTiles") {
       const long n = std::strtol(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end || n <= 0) bad("a positive integer");
+      if (end == v.c_str() || *end || n <= 0 || n > 1000000) bad("a positive integer");
+      parsed.perConvReservedTiles = unsigned(n);
     } else if (k == "cycleBackOff") {
       const double d = std::strtod(v.c_str(), &end);
       if (end == v.c_str() || *end || !(d >= 0 && d <= 1)) bad("a number in [0, 1]");
+      parsed.cycleBackOff = d;
     } else {
       throw poplar::invalid_option(op + ": unknown option '" + k +
                                    "' (multi-convolution options are planType, "
                                    "perConvReservedTiles and cycleBackOff)");
     }
   }
+  return parsed;
 }
 
 template <typename Args>
-void checkArgs(const std::vector<Args>& args, const OptionFlags& options, const std::string& op) {
-  checkMultiConvOptions(options, op);
+MultiOptions checkArgs(const std::vector<Args>& args, const OptionFlags& options,
+                       const std::string& op) {
+  const MultiOptions parsed = checkMultiConvOptions(options, op);
   if (args.empty()) throw poputil::poplibs_error(op + ": the set of convolutions is empty");
+  return parsed;
+}
+
+/// The parallel plan's tile ranges for the set, or none (serial).
+template <typename Args>
+std::vector<TileRange> rangesOf(const Graph& graph, const std::vector<Args>& args,
+                                const MultiOptions& multi, const std::string& op) {
+  if (!multi.parallel) return {};
+  std::vector<ConvParams> params;
+  std::vector<OptionFlags> options;
+  for (const auto& a : args) {
+    params.push_back(a.params);
+    options.push_back(a.options);
+  }
+  return parallelTileSplit(graph.getTarget(), params, options, multi.perConvReservedTiles,
+                           multi.cycleBackOff, op);
 }
 
 template <typename Args>
@@ -66,14 +98,21 @@ DebugContext nth(const DebugContext& dc, const char* what, std::size_t i) {
 
 Tensor createWeights(Graph& graph, const std::vector<CreateTensorArgs>& args, unsigned weightsIndex,
                      const OptionFlags& options, PlanningCache* cache) {
-  const CreateTensorArgs& a =
-      element(args, weightsIndex, options, "poplin::multiconv::createWeights");
+  const std::string op = "poplin::multiconv::createWeights";
+  const CreateTensorArgs& a = element(args, weightsIndex, options, op);
+  const auto ranges = rangesOf(graph, args, checkMultiConvOptions(options, op), op);
+  if (!ranges.empty())
+    return createWeightsOn(graph, a.params, a.name, a.options, cache, ranges[weightsIndex]);
   return poplin::createWeights(graph, a.params, a.name, a.options, cache);
 }
 
 Tensor createInput(Graph& graph, const std::vector<CreateTensorArgs>& args, unsigned inputIndex,
                    const OptionFlags& options, PlanningCache* cache) {
-  const CreateTensorArgs& a = element(args, inputIndex, options, "poplin::multiconv::createInput");
+  const std::string op = "poplin::multiconv::createInput";
+  const CreateTensorArgs& a = element(args, inputIndex, options, op);
+  const auto ranges = rangesOf(graph, args, checkMultiConvOptions(options, op), op);
+  if (!ranges.empty())
+    return createInputOn(graph, a.params, a.name, a.options, cache, ranges[inputIndex]);
   return poplin::createInput(graph, a.params, a.name, a.options, cache);
 }
 
@@ -97,9 +136,24 @@ std::vector<Tensor> convolution(Graph& graph, const std::vector<ConvolutionArgs>
                                 bool transposeAndFlipWeights, Sequence& prog,
                                 const DebugContext& debugContext, const OptionFlags& options,
                                 PlanningCache* cache) {
-  checkArgs(args, options, "poplin::multiconv::convolution");
+  const std::string op = "poplin::multiconv::convolution";
+  const MultiOptions multi = checkArgs(args, options, op);
   const poputil::PoplibsOpDebugInfo di(debugContext, DI_ARGS(transposeAndFlipWeights, options),
                                        "multiConv");
+  const auto ranges = rangesOf(graph, args, multi, op);
+  if (!ranges.empty()) {
+    std::vector<Tensor> ins, weights;
+    std::vector<ConvParams> params;
+    std::vector<OptionFlags> convOptions;
+    for (const auto& a : args) {
+      ins.push_back(a.inputs);
+      weights.push_back(a.weights);
+      params.push_back(a.params);
+      convOptions.push_back(a.options);
+    }
+    return parallelConvolutions(graph, ins, weights, params, convOptions, ranges,
+                                transposeAndFlipWeights, prog, di, cache);
+  }
   std::vector<Tensor> outs;
   outs.reserve(args.size());
   for (std::size_t i = 0; i < args.size(); ++i)

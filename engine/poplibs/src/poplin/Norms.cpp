@@ -121,19 +121,51 @@ std::pair<Tensor, Tensor> createNormParams(Graph& graph, const Tensor& acts,
   return {createNormGamma(graph, acts, debugContext), createNormBeta(graph, acts, debugContext)};
 }
 
-std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float eps,
-                                         Sequence& prog, bool unbiasedVarEstimate, bool stableAlgo,
-                                         const Type& partialsType,
-                                         const DebugContext& debugContext) {
-  const std::string op = "poplin::normStatistics";
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormStatistics");
+namespace {
+
+/// The replicas each partial statistic is summed over: 1 (no reduction) unless there is a
+/// callback and normSize spans more than this replica's batch.
+unsigned replicaGroup(const Tensor& acts, unsigned normSize,
+                      const DistributedNormReduceCallback& callback, const std::string& op) {
+  const std::size_t local = acts.dim(0);
+  if (!callback || local == 0 || normSize <= local) return 1;
+  if (normSize % local)
+    throw poputil::poplibs_error(op + ": normSize " + std::to_string(normSize) +
+                                 " must be a multiple of the replica's batch size " +
+                                 std::to_string(local));
+  return unsigned(normSize / local);
+}
+
+/// The callback's sums, checked: one per input, each with the input's shape.
+std::vector<Tensor> reduceAcross(Graph& graph, const DistributedNormReduceCallback& callback,
+                                 const std::vector<Tensor>& inputs, Sequence& prog, unsigned group,
+                                 const DebugContext& dc, const std::string& op) {
+  std::vector<Tensor> out = callback(graph, inputs, prog, group, dc, {});
+  if (out.size() != inputs.size())
+    throw poputil::poplibs_error(op + ": the reduce callback returned " +
+                                 std::to_string(out.size()) + " tensors for " +
+                                 std::to_string(inputs.size()) + " inputs");
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (!out[i].valid() || out[i].shape() != inputs[i].shape())
+      throw poputil::poplibs_error(op + ": the reduce callback's result " + std::to_string(i) +
+                                   " does not have its input's shape " + inputs[i].shapeToString());
+  return out;
+}
+
+std::pair<Tensor, Tensor>
+statistics(Graph& graph, const Tensor& acts, float eps, Sequence& prog, bool unbiasedVarEstimate,
+           bool stableAlgo, const Type& partialsType, const DistributedNormReduceCallback& callback,
+           unsigned normSize, const DebugContext& di, const std::string& op) {
   checkActs(acts, op, "actsUngrouped");
   poplibs_support::checkType(partialsType, {FLOAT, HALF}, op, "partialsType");
   if (!(eps >= 0.0f))
     throw poputil::poplibs_error(op + ": eps is " + std::to_string(eps) +
                                  "; it must be zero or positive");
   const std::size_t channels = acts.dim(1);
-  const std::size_t count = acts.numElements() / channels;
+  const unsigned group = replicaGroup(acts, normSize, callback, op);
+  // Each replica's sums are scaled by the whole group's count, so the callback's sum over the
+  // group is the group's mean (as PopLibs folds the scaling in).
+  const std::size_t count = acts.numElements() / channels * group;
   if (unbiasedVarEstimate && count < 2)
     throw poputil::poplibs_error(op +
                                  ": an unbiased variance needs at least 2 elements per "
@@ -142,10 +174,12 @@ std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float
   const Type type = acts.elementType();
   const auto dims = statDims(acts);
   const Tensor invCount = scalarConstant(graph, 1.0f / float(count), {di, "invCount"});
-  const Tensor mean = popops::reduce(graph, acts, FLOAT, dims,
-                                     popops::ReduceParams(popops::Operation::ADD, false, invCount),
-                                     prog, {di, "mean"});
+  Tensor mean = popops::reduce(graph, acts, FLOAT, dims,
+                               popops::ReduceParams(popops::Operation::ADD, false, invCount), prog,
+                               {di, "mean"});
   Tensor power;
+  if (stableAlgo && group > 1)
+    mean = reduceAcross(graph, callback, {mean}, prog, group, {di, "allReduceMean"}, op)[0];
   if (stableAlgo) {
     const Tensor centred = copyOf(graph, acts, prog, {di, "centred"});
     channelOpInPlace(graph, ChannelOp::SCALED_ADD, centred,
@@ -158,6 +192,16 @@ std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float
     power = popops::reduce(graph, acts, FLOAT, dims,
                            popops::ReduceParams(popops::Operation::SQUARE_ADD, false, invCount),
                            prog, {di, "meanOfSquares"});
+  }
+  if (group > 1) {
+    if (stableAlgo) {
+      power = reduceAcross(graph, callback, {power}, prog, group, {di, "allReducePower"}, op)[0];
+    } else {
+      const auto sums = reduceAcross(graph, callback, {mean, power}, prog, group,
+                                     {di, "allReduceMeanAndPower"}, op);
+      mean = sums[0];
+      power = sums[1];
+    }
   }
   const Tensor iStdDev = graph.addVariable(type, {channels}, {di, "iStdDev"});
   poputil::mapTensorLinearly(graph, iStdDev);
@@ -173,6 +217,27 @@ std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float
   }
   prog.add(program::Execute(cs, {di, "iStdDev"}));
   return {asType(graph, mean, type, prog, {di, "castMean"}), iStdDev};
+}
+
+} // namespace
+
+std::pair<Tensor, Tensor> normStatistics(Graph& graph, const Tensor& acts, float eps,
+                                         Sequence& prog, bool unbiasedVarEstimate, bool stableAlgo,
+                                         const Type& partialsType,
+                                         const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormStatistics");
+  return statistics(graph, acts, eps, prog, unbiasedVarEstimate, stableAlgo, partialsType, {}, 0,
+                    di, "poplin::normStatistics");
+}
+
+std::pair<Tensor, Tensor> distributedNormStatistics(
+    Graph& replicatedGraph, const Tensor& actsUngrouped, float eps, Sequence& prog,
+    bool unbiasedVarEstimate, DistributedNormReduceCallback allReduceCallback, unsigned normSize,
+    bool stableAlgo, const Type& partialsType, const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "DistributedNormStatistics");
+  return statistics(replicatedGraph, actsUngrouped, eps, prog, unbiasedVarEstimate, stableAlgo,
+                    partialsType, allReduceCallback, normSize, di,
+                    "poplin::distributedNormStatistics");
 }
 
 Tensor normWhiten(Graph& graph, const Tensor& acts, const Tensor& mean, const Tensor& iStdDev,
@@ -241,11 +306,11 @@ Tensor normGradients(Graph& graph, const Tensor& gradsIn, const Tensor& gamma, S
   return out;
 }
 
-Tensor normStatisticsGradients(Graph& graph, const Tensor& actsWhitened, const Tensor& gradsIn,
-                               const Tensor& invStdDev, Sequence& prog, const Type& partialsType,
-                               const DebugContext& debugContext) {
-  const std::string op = "poplin::normStatisticsGradients";
-  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormStatisticsGradients");
+namespace {
+Tensor statisticsGradients(Graph& graph, const Tensor& actsWhitened, const Tensor& gradsIn,
+                           const Tensor& invStdDev, Sequence& prog, const Type& partialsType,
+                           const DistributedNormReduceCallback& callback, unsigned normSize,
+                           const DebugContext& di, const std::string& op) {
   checkActs(actsWhitened, op, "actsWhitened");
   checkActs(gradsIn, op, "gradsIn");
   checkSameShape(actsWhitened, gradsIn, op, "actsWhitened", "gradsIn");
@@ -253,17 +318,24 @@ Tensor normStatisticsGradients(Graph& graph, const Tensor& actsWhitened, const T
   poplibs_support::checkType(partialsType, {FLOAT, HALF}, op, "partialsType");
   const Type type = gradsIn.elementType();
   const Tensor whitened = asType(graph, actsWhitened, type, prog, {di});
-  const std::size_t count = gradsIn.numElements() / gradsIn.dim(1);
+  const unsigned group = replicaGroup(gradsIn, normSize, callback, op);
+  const std::size_t count = gradsIn.numElements() / gradsIn.dim(1) * group;
   const auto dims = statDims(gradsIn);
   const Tensor negInvCount = scalarConstant(graph, -1.0f / float(count), {di, "negInvCount"});
   const Tensor product = popops::mul(graph, gradsIn, whitened, prog, {di, "gradsTimesWhitened"});
   // -mean(g * xw) and -mean(g), per channel.
-  const Tensor negVarDelta = popops::reduce(
+  Tensor negVarDelta = popops::reduce(
       graph, product, type, dims, popops::ReduceParams(popops::Operation::ADD, false, negInvCount),
       prog, {di, "varianceDelta"});
-  const Tensor negMeanDelta = popops::reduce(
+  Tensor negMeanDelta = popops::reduce(
       graph, gradsIn, type, dims, popops::ReduceParams(popops::Operation::ADD, false, negInvCount),
       prog, {di, "meanDelta"});
+  if (group > 1) {
+    const auto sums = reduceAcross(graph, callback, {negVarDelta, negMeanDelta}, prog, group,
+                                   {di, "allReduceDeltas"}, op);
+    negVarDelta = sums[0];
+    negMeanDelta = sums[1];
+  }
   const Tensor out = copyOf(graph, whitened, prog, {di, "gradients"});
   channelOpInPlace(graph, ChannelOp::MUL, out, negVarDelta, 1.0f, prog, {di, "varianceTerm"}, op);
   channelOpInPlace(graph, ChannelOp::ADD, out, negMeanDelta, 1.0f, prog, {di, "meanTerm"}, op);
@@ -271,6 +343,28 @@ Tensor normStatisticsGradients(Graph& graph, const Tensor& actsWhitened, const T
   channelOpInPlace(graph, ChannelOp::MUL, out, asType(graph, invStdDev, type, prog, {di}), 1.0f,
                    prog, {di, "scale"}, op);
   return out;
+}
+
+} // namespace
+
+Tensor normStatisticsGradients(Graph& graph, const Tensor& actsWhitened, const Tensor& gradsIn,
+                               const Tensor& invStdDev, Sequence& prog, const Type& partialsType,
+                               const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "NormStatisticsGradients");
+  return statisticsGradients(graph, actsWhitened, gradsIn, invStdDev, prog, partialsType, {}, 0, di,
+                             "poplin::normStatisticsGradients");
+}
+
+Tensor distributedNormStatisticsGradients(Graph& replicatedGraph, const Tensor& actsWhitened,
+                                          const Tensor& gradsIn, const Tensor& invStdDev,
+                                          Sequence& prog,
+                                          DistributedNormReduceCallback reduceCallback,
+                                          unsigned normSize, const Type& partialsType,
+                                          const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "DistributedNormStatisticsGradients");
+  return statisticsGradients(replicatedGraph, actsWhitened, gradsIn, invStdDev, prog, partialsType,
+                             reduceCallback, normSize, di,
+                             "poplin::distributedNormStatisticsGradients");
 }
 
 } // namespace poplin

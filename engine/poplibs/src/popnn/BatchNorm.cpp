@@ -141,6 +141,46 @@ Tensor batchNormGradients(Graph& graph, const Tensor& actsWhitened, const Tensor
   return poplin::normStatisticsGradients(graph, actsWhitened, g, invStdDev, prog, partialsType, di);
 }
 
+std::pair<Tensor, Tensor> distributedBatchNormStatistics(
+    Graph& replicatedGraph, const Tensor acts, float eps, Sequence& prog, bool unbiasedVarEstimate,
+    poplin::DistributedNormReduceCallback reduceCallback, unsigned normBatchSize, bool stableAlgo,
+    const Type& partialsType, const DebugContext& debugContext, const OptionFlags& options) {
+  checkNoOptions(options, "popnn::bn::distributedBatchNormStatistics");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "DistributedBatchNormStatistics");
+  return poplin::distributedNormStatistics(replicatedGraph, acts, eps, prog, unbiasedVarEstimate,
+                                           std::move(reduceCallback), normBatchSize, stableAlgo,
+                                           partialsType, di);
+}
+
+Tensor distributedBatchNormGradients(Graph& replicatedGraph, const Tensor& actsWhitened,
+                                     const Tensor& gradsIn, const Tensor& invStdDev,
+                                     const Tensor& gamma, Sequence& prog,
+                                     poplin::DistributedNormReduceCallback reduceCallback,
+                                     unsigned normBatchSize, const Type& partialsType,
+                                     const DebugContext& debugContext, const OptionFlags& options) {
+  checkNoOptions(options, "popnn::bn::distributedBatchNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "DistributedBatchNormGradients");
+  const Tensor g = poplin::normGradients(replicatedGraph, gradsIn, gamma, prog, di);
+  return poplin::distributedNormStatisticsGradients(replicatedGraph, actsWhitened, g, invStdDev,
+                                                    prog, std::move(reduceCallback), normBatchSize,
+                                                    partialsType, di);
+}
+
+Tensor distributedBatchNormGradients(Graph& replicatedGraph, const Tensor& acts,
+                                     const Tensor& gradsIn, const Tensor& mean,
+                                     const Tensor& invStdDev, const Tensor& gamma, Sequence& prog,
+                                     poplin::DistributedNormReduceCallback reduceCallback,
+                                     unsigned normBatchSize, const Type& partialsType,
+                                     const DebugContext& debugContext, const OptionFlags& options) {
+  checkNoOptions(options, "popnn::bn::distributedBatchNormGradients");
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "DistributedBatchNormGradients");
+  const Tensor whitened = poplin::normWhiten(replicatedGraph, acts, mean, invStdDev, prog, di);
+  const Tensor g = poplin::normGradients(replicatedGraph, gradsIn, gamma, prog, di);
+  return poplin::distributedNormStatisticsGradients(replicatedGraph, whitened, g, invStdDev, prog,
+                                                    std::move(reduceCallback), normBatchSize,
+                                                    partialsType, di);
+}
+
 void batchNormParamUpdate(Graph& graph, const Tensor& gammaDelta, const Tensor& betaDelta,
                           float scale, Tensor& gamma, Tensor& beta, Sequence& prog,
                           const DebugContext& debugContext, const OptionFlags& options) {

@@ -3,6 +3,7 @@
 // the intermediates handed to the backward pass are views over them (no copies).
 #include "RnnLayers.hpp"
 
+#include <poplin/FullyConnected.hpp>
 #include <poplin/MatMul.hpp>
 #include <popnn/Lstm.hpp>
 #include <popnn/NonLinearity.hpp>
@@ -47,11 +48,11 @@ Dims dimsOf(const LstmParams& p, const std::string& op) {
 
 // PopLibs' LSTM options; values are checked, though only the matmuls' options change anything.
 OptionFlags checkOptions(const OptionFlags& options, const std::string& op) {
-  return rnn_layers::checkLayerOptions(options,
-                                       {"availableMemoryProportion", "partialsType",
-                                        "weightAccumulatorsType", "preCalcWeights",
-                                        "recomputationMode", "numShards", "rnnCodeReuse"},
-                                       op);
+  return rnn_layers::checkLayerOptions(
+      options,
+      {"availableMemoryProportion", "partialsType", "weightAccumulatorsType", "preCalcWeights",
+       "recomputationMode", "numShards", "rnnCodeReuse", "inferenceOnly"},
+      op);
 }
 
 std::vector<unsigned> unitPositions(const LstmParams& p, const std::string& op) {
@@ -102,6 +103,23 @@ LstmParams::LstmParams(Type dataType_, std::size_t batchSize_, std::size_t maxTi
 
 Tensor LstmState::getAsTensor() const {
   return concat(output.expand({0}), cellState.expand({0}));
+}
+
+std::vector<std::pair<poplin::MatMulParams, OptionFlags>>
+getMatMulPrePlanParameters(LstmParams params, OptionFlags opts) {
+  const std::string op = "popnn::lstm::getMatMulPrePlanParameters";
+  const OptionFlags matMulOptions = checkOptions(opts, op);
+  if (params.rnn.layerSizes.size() != 2)
+    throw poputil::poplibs_error(op + ": layerSizes must be {input size, output size}, not " +
+                                 std::to_string(params.rnn.layerSizes.size()) + " sizes");
+  bool inferenceOnly = false;
+  for (const auto& kv : opts)
+    if (kv.first == "inferenceOnly") inferenceOnly = kv.second == "true";
+  // As PopLibs: the input and recurrent weights as one [2 x input, 4 x output] product.
+  const poplin::fc::FullyConnectedParams fc{1, params.rnn.batchSize, 2 * params.rnn.layerSizes[0],
+                                            BASIC_LSTM_CELL_NUM_UNITS * params.rnn.layerSizes[1]};
+  return poplin::fc::getMatMulPrePlanParameters(fc, matMulOptions, params.rnn.dataType,
+                                                inferenceOnly);
 }
 
 // Flops: 2 per multiply-add of the matmuls, 1 per element-wise operation of the cell.

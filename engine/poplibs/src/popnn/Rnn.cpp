@@ -30,6 +30,10 @@ RnnParams::RnnParams(poplar::Type dataType_, std::size_t batchSize_, std::size_t
     throw poputil::poplibs_error("popnn::rnn::RnnParams: varTimeSteps must have rank 1 (one "
                                  "entry, or one per batch element), not " +
                                  std::to_string(varTimeSteps.rank()));
+  if (varTimeSteps.valid() && varTimeSteps.dim(0) != 1 && varTimeSteps.dim(0) != batchSize)
+    throw poputil::poplibs_error("popnn::rnn::RnnParams: varTimeSteps must have 1 or batchSize (" +
+                                 std::to_string(batchSize) + ") entries, not " +
+                                 std::to_string(varTimeSteps.dim(0)));
 }
 
 std::size_t RnnParams::getMaxShards(const poplar::Graph&) const {

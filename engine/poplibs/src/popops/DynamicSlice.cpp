@@ -459,7 +459,7 @@ void checkDynamicOptions(const poplar::OptionFlags& options, const std::string& 
   }
 }
 
-enum class UpdateOp { None, Add, Max };
+enum class UpdateOp { None, Add, Max, Mul };
 
 void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& offsets,
                      const Tensor* scale, UpdateOp updateOp, const std::vector<std::size_t>& dims,
@@ -486,13 +486,15 @@ void multiUpdateImpl(Graph& graph, const Tensor& t, const Tensor& s, const Tenso
   }
   if (offs.numElements() == 0) return;
   const Tensor base2d = asRows(t, dims);
-  const std::string family = updateOp == UpdateOp::Add   ? "popops::MultiUpdateAdd"
-                             : updateOp == UpdateOp::Max ? "popops::MultiUpdateOp"
-                                                         : "popops::MultiUpdate";
+  const std::string family = updateOp == UpdateOp::Add    ? "popops::MultiUpdateAdd"
+                             : updateOp == UpdateOp::None ? "popops::MultiUpdate"
+                                                          : "popops::MultiUpdateOp";
   const std::string vertexType =
       updateOp == UpdateOp::Add   ? poputil::templateVertex(family, t.elementType(), false)
       : updateOp == UpdateOp::Max ? poputil::templateVertex(family, t.elementType(), false,
                                                             "popops::expr::BinaryOpType::MAXIMUM")
+      : updateOp == UpdateOp::Mul ? poputil::templateVertex(family, t.elementType(), false,
+                                                            "popops::expr::BinaryOpType::MULTIPLY")
                                   : poputil::templateVertex(family, t.elementType());
   const unsigned workers = graph.getTarget().getNumWorkerContexts();
   const auto cols = poplibs_support::tileMapping(graph, base2d[0], op);
@@ -701,6 +703,23 @@ Tensor dynamicSlice(Graph& graph, const Tensor& t, const Tensor& offset,
                           "popops::dynamicSlice");
 }
 
+Tensor createDynamicSliceOutput(Graph& graph, const Tensor& t, const Tensor& offset,
+                                const std::vector<std::size_t>& dims,
+                                const std::vector<std::size_t>& sizes,
+                                const DebugContext& debugContext,
+                                const poplar::OptionFlags& options) {
+  poputil::PoplibsOpDebugInfo di(debugContext, {}, "createDynamicSliceOutput");
+  const std::string op = "popops::createDynamicSliceOutput";
+  checkDynamicOptions(options, op);
+  checkDynamicArgs(t, offset, dims, sizes, op);
+  // Laid out as dynamicSlice lays out its result, so dynamicSliceWithOutput needs no exchange.
+  const Tensor out =
+      graph.addVariable(t.elementType(), slicedShape(t.shape(), dims, sizes), {di, "output"});
+  graph.setTileMapping(out, getSliceMapping(graph, t, dims, sizes));
+  di.addOutput(out);
+  return out;
+}
+
 void dynamicSliceWithOutput(Graph& graph, const Tensor& output, const Tensor& t,
                             const Tensor& offset, const std::vector<std::size_t>& dims,
                             const std::vector<std::size_t>& sizes, program::Sequence& prog,
@@ -822,6 +841,16 @@ void multiUpdateMax(Graph& graph, const Tensor& t, const Tensor& s, const Tensor
   multiUpdateImpl(graph, t, s, offsets, nullptr, UpdateOp::Max, dims, sizes, prog, options, di, op);
 }
 
+void multiUpdateMul(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& offsets,
+                    const std::vector<std::size_t>& dims, const std::vector<std::size_t>& sizes,
+                    program::Sequence& prog, const SlicePlan& plan,
+                    const poplar::OptionFlags& options, const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "multiUpdateMul");
+  (void)plan;
+  const std::string op = "popops::multiUpdateMul";
+  multiUpdateImpl(graph, t, s, offsets, nullptr, UpdateOp::Mul, dims, sizes, prog, options, di, op);
+}
+
 // --- embedding plans ---------------------------------------------------------------------------
 
 namespace embedding {
@@ -858,7 +887,7 @@ SlicePlan plan(const Graph& graph, const Type& dataType, const std::size_t numEn
       if (name == "usedForSlice") p->usedForSlice = value == "true";
       if (name == "usedForUpdate") p->usedForUpdate = value == "true";
     } else if (name == "operationForUpdate") {
-      oneOf(name, value, {"none", "add", "max"});
+      oneOf(name, value, {"none", "add", "max", "mul"});
       p->operationForUpdate = value;
     } else if (name == "indicesDistribution") {
       oneOf(name, value, {"uniform", "onePoint"});
@@ -890,6 +919,20 @@ SlicePlan plan(const Graph& graph, const Type& dataType, const std::size_t group
   SlicePlan p = plan(graph, dataType, numEntries, outputSize, numLookups, options);
   p.getImpl().groupSize = groupSize;
   return p;
+}
+
+std::vector<SlicePlan> planMultiple(const std::vector<SlicePlanningParameters>& spds) {
+  // PopLibs plans them in parallel; Tessera's plans are quick, so one after the other.
+  std::vector<SlicePlan> plans;
+  plans.reserve(spds.size());
+  // A group size of 1 (the parameters' default) makes the plain plan, as plan() without a
+  // group size does.
+  for (const auto& p : spds)
+    plans.push_back(p.groupSize == 1 ? plan(p.graph, p.dataType, p.numEntries, p.outputSize,
+                                            p.numLookups, p.optionFlags)
+                                     : plan(p.graph, p.dataType, p.groupSize, p.numEntries,
+                                            p.outputSize, p.numLookups, p.optionFlags));
+  return plans;
 }
 
 } // namespace embedding

@@ -4,7 +4,7 @@
 //   DynamicSlice2d / DynamicUpdateSlice2d: numRegions column regions, each given as
 //     numBaseElements edges of the base (one per entry of the sliced dimension) and
 //     numSubElements edges of the slice; the slice starts at entry `offset`.
-//   MultiSlice / MultiUpdate / MultiUpdateAdd / MultiUpdateOp (max): one column region of
+//   MultiSlice / MultiUpdate / MultiUpdateAdd / MultiUpdateOp (max, mul): one column region of
 //     base rows [baseOffset, baseOffset + numBaseElements) and one slice row per offset.
 // Cycle estimates follow PopLibs' published estimators for these vertices.
 #include "poplibs_support/Arith.hpp"
@@ -249,7 +249,9 @@ public:
   }
 };
 
-template <typename T> class MultiUpdateMax : public poplar::Vertex {
+/// popops::MultiUpdateOp<T, false, op>: each offset's slice combined into its base row with
+/// `op` (MAXIMUM keeps the larger, MULTIPLY multiplies), offsets outside the rows ignored.
+template <typename T, bool Multiply> class MultiUpdateOp : public poplar::Vertex {
 public:
   Input<Vector<unsigned>> offsets;
   InOut<Vector<T>> baseT;
@@ -264,7 +266,10 @@ public:
       for (unsigned e = 0; e < regionSize; ++e) {
         T& b = baseT[row * regionSize + e];
         const Arith<T> s = Arith<T>(subT[i * regionSize + e]);
-        if (s > Arith<T>(b)) b = T(s);
+        if (Multiply)
+          b = T(poplibs_support::wrappingMul<Arith<T>>(Arith<T>(b), s));
+        else if (s > Arith<T>(b))
+          b = T(s);
       }
     }
   }
@@ -296,10 +301,14 @@ public:
   using MultiUpdateAdd_##T = MultiUpdateAdd<T>;                                                    \
   TESSERA_VERTEX_IN("popops", "popops::MultiUpdateAdd<" Name ",false>", MultiUpdateAdd_##T,        \
                     offsets, baseT, subT, scale, baseOffset, numBaseElements, regionSize);         \
-  using MultiUpdateMax_##T = MultiUpdateMax<T>;                                                    \
+  using MultiUpdateMax_##T = MultiUpdateOp<T, false>;                                              \
   TESSERA_VERTEX_IN(                                                                               \
       "popops", "popops::MultiUpdateOp<" Name ",false,popops::expr::BinaryOpType::MAXIMUM>",       \
-      MultiUpdateMax_##T, offsets, baseT, subT, baseOffset, numBaseElements, regionSize)
+      MultiUpdateMax_##T, offsets, baseT, subT, baseOffset, numBaseElements, regionSize);          \
+  using MultiUpdateMul_##T = MultiUpdateOp<T, true>;                                               \
+  TESSERA_VERTEX_IN(                                                                               \
+      "popops", "popops::MultiUpdateOp<" Name ",false,popops::expr::BinaryOpType::MULTIPLY>",      \
+      MultiUpdateMul_##T, offsets, baseT, subT, baseOffset, numBaseElements, regionSize)
 
 using uint = unsigned;
 POPOPS_SLICE_VERTICES(float, "float");

@@ -144,4 +144,15 @@ void groupedMultiUpdateMax(Graph& graph, const Tensor& t, const Tensor& s, const
     multiUpdateMax(graph, t[g], s[g], offsets[g], dims, sizes, prog, plan, options, {di, "group"});
 }
 
+void groupedMultiUpdateMul(Graph& graph, const Tensor& t, const Tensor& s, const Tensor& offsets,
+                           const std::vector<std::size_t>& dims,
+                           const std::vector<std::size_t>& sizes, program::Sequence& prog,
+                           const SlicePlan& plan, const OptionFlags& options,
+                           const DebugContext& debugContext) {
+  const poputil::PoplibsOpDebugInfo di(debugContext, {}, "groupedMultiUpdateMul");
+  const std::size_t groups = groupsOf(t, offsets, &s, plan, "popops::groupedMultiUpdateMul");
+  for (std::size_t g = 0; g < groups; ++g)
+    multiUpdateMul(graph, t[g], s[g], offsets[g], dims, sizes, prog, plan, options, {di, "group"});
+}
+
 } // namespace popops

@@ -1,5 +1,8 @@
+#include <istream>
 #include <ostream>
 #include <popops/Operation.hpp>
+#include <poputil/exceptions.hpp>
+#include <string>
 
 namespace popops {
 
@@ -25,8 +28,23 @@ const char* asString(Operation op) {
   return "?";
 }
 
-std::ostream& operator<<(std::ostream& os, Operation op) {
+std::ostream& operator<<(std::ostream& os, const Operation& op) {
   return os << asString(op);
+}
+
+std::istream& operator>>(std::istream& is, Operation& op) {
+  std::string word;
+  is >> word;
+  for (Operation o :
+       {Operation::ADD, Operation::MUL, Operation::MIN, Operation::MAX, Operation::LOGICAL_AND,
+        Operation::LOGICAL_OR, Operation::SQUARE_ADD, Operation::LOG_ADD})
+    if (word == asString(o)) {
+      op = o;
+      return is;
+    }
+  throw poputil::poplibs_error("popops::operator>>: unrecognised operation '" + word +
+                               "'; expected ADD, MUL, MIN, MAX, LOGICAL_AND, LOGICAL_OR, "
+                               "SQUARE_ADD or LOG_ADD");
 }
 
 } // namespace popops

@@ -74,7 +74,7 @@ void checkTypes(const Tensor& in, Type outType) {
 }
 
 void checkParams(const ReduceParams& params, Type outType) {
-  const bool scaled = params.update || params.scale.valid();
+  const bool scaled = params.update || params.useScale;
   if (!scaled) return;
   if (params.op != Operation::ADD && params.op != Operation::SQUARE_ADD)
     throw poputil::poplibs_error(kOp + ": update and scale apply to ADD and SQUARE_ADD, not " +
@@ -82,8 +82,10 @@ void checkParams(const ReduceParams& params, Type outType) {
   if (!outType.isFloatingPoint())
     throw poputil::poplibs_error(kOp + ": update and scale need a FLOAT or HALF output, not " +
                                  outType.toString());
-  if (params.scale.valid() &&
-      (params.scale.elementType() != FLOAT || params.scale.numElements() != 1))
+  if (params.useScale && !params.scale.valid())
+    throw poputil::poplibs_error(kOp + ": ReduceParams::useScale is set but its scale is not a "
+                                       "valid tensor");
+  if (params.useScale && (params.scale.elementType() != FLOAT || params.scale.numElements() != 1))
     throw poputil::poplibs_error(kOp + ": scale must be a one-element FLOAT tensor, not " +
                                  params.scale.elementType().toString() + " of shape " +
                                  params.scale.shapeToString());
@@ -209,13 +211,13 @@ void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
   }
 
   // Stage 2: the tile holding each output element combines that element's partials.
-  const bool scaled = params.update || params.scale.valid();
+  const bool scaled = params.update || params.useScale;
   Tensor scale;
   std::string finalVertex;
   if (scaled) {
-    scale = params.scale.valid() ? params.scale.reshape({})
-                                 : graph.addConstant(FLOAT, {}, 1.0f, {di, "scale"});
-    if (!params.scale.valid()) graph.setTileMapping(scale, 0);
+    scale = params.useScale ? params.scale.reshape({})
+                            : graph.addConstant(FLOAT, {}, 1.0f, {di, "scale"});
+    if (!params.useScale) graph.setTileMapping(scale, 0);
     finalVertex = poputil::templateVertex("popops::ScaledReduceFinal", outType, params.update);
   } else {
     const Operation combine = params.op == Operation::SQUARE_ADD ? Operation::ADD : params.op;
@@ -272,7 +274,7 @@ Tensor logicalReduce(Graph& graph, const Tensor& in, const Type& outType,
   if (in.elementType() != BOOL || outType != BOOL)
     throw poputil::poplibs_error(kOp + ": " + asString(params.op) + " reduces bool to bool, not " +
                                  in.elementType().toString() + " to " + outType.toString());
-  if (params.update || params.scale.valid())
+  if (params.update || params.useScale)
     throw poputil::poplibs_error(kOp + ": update and scale apply to ADD and SQUARE_ADD, not " +
                                  asString(params.op));
   namespace pe = expr;

@@ -100,6 +100,10 @@ void unaryFloat(UnaryOpType o, const float* a, void* dst, std::size_t n) {
     LOOP(1.0f / (1.0f + std::exp(-x)))
   case UnaryOpType::RSQRT:
     LOOP(1.0f / std::sqrt(x))
+  case UnaryOpType::NEARBY_INT:
+    LOOP(std::nearbyint(x))
+  case UnaryOpType::RELU:
+    LOOP(x > 0.0f ? x : 0.0f)
   default:
     return; // rejected by the compiler
   }

@@ -132,6 +132,8 @@ unsigned costOf(UnaryOpType o) {
   case UnaryOpType::CEIL:
   case UnaryOpType::FLOOR:
   case UnaryOpType::ROUND:
+  case UnaryOpType::NEARBY_INT:
+  case UnaryOpType::RELU:
   case UnaryOpType::TRUNC:
   case UnaryOpType::POPCOUNT:
   case UnaryOpType::COUNT_LEADING_ZEROS:

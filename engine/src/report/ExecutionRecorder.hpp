@@ -1,14 +1,17 @@
-// The execution model: as replica 0 runs, each step's static cost is laid on per-IPU cycle
-// counters (bulk-synchronous: an aligned step starts when every IPU taking part is ready) and
-// streamed into profile.pop, one transaction per run. Memory stays bounded: per run it keeps
-// only per-tile totals by cycle kind and the lightweight-profiling buffers.
+// The execution part of profile.pop: as replica 0 runs, each step's static cost (or, for a
+// compute set that counted its instructions, the cost of the raw counts the runtime hands over,
+// models/ExecutedComputeCost.hpp) is laid on per-IPU cycle counters (profile/StepClock.hpp) and
+// its rows (steps, blocks, runs, tile cycles, cycle rules) are streamed into profile.pop, one
+// transaction per run. With report/ReportBuilder.hpp's compilation rows, every row the engine
+// writes comes from this folder. Memory stays bounded: per run it keeps only per-tile totals by
+// cycle kind and the lightweight-profiling buffers.
 #pragma once
 
-#include "ExecutedComputeCost.hpp"
-#include "ProfilerOptions.hpp"
 #include "RuleCycles.hpp"
-#include "StepClock.hpp"
+#include "models/ExecutedComputeCost.hpp"
 #include "models/ProgramModel.hpp"
+#include "profile/ProfilerOptions.hpp"
+#include "profile/StepClock.hpp"
 #include "runtime/Runtime.hpp"
 
 #include <array>
@@ -17,7 +20,13 @@
 #include <string>
 #include <vector>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::report {
+
+using models::ExecutedComputeCost;
+using models::ProgramModel;
+using models::TileValue;
+using profile::ProfilerOptions;
+using profile::StepClock;
 
 class ExecutionRecorder final : public ExecutionObserver {
 public:
@@ -30,7 +39,7 @@ public:
 
   void onSteps(unsigned node) override;
   void onExecutedSteps(unsigned node, unsigned computeSet,
-                       const std::vector<std::uint64_t>& vertexCycles) override;
+                       const std::vector<std::uint64_t>& instructions) override;
   void onBlock(unsigned node, bool begin) override;
   bool isImplicitBlock(unsigned node) const override {
     return node < implicitBlocks_.size() && implicitBlocks_[node] >= 0;
@@ -93,4 +102,4 @@ private:
   std::int64_t runStartUs_ = 0;
 };
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::report

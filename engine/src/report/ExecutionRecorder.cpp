@@ -4,9 +4,12 @@
 #include <chrono>
 #include <profiler/Blob.hpp>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::report {
 
 namespace schema = tessera::profiler::schema;
+using models::CycleModel;
+using models::ProfileProgram;
+using models::ProgramType;
 using tessera::profiler::blob;
 using tessera::profiler::encodeStepIpus;
 using tessera::profiler::encodeTileValues;
@@ -128,7 +131,7 @@ void ExecutionRecorder::onSteps(unsigned node) {
 }
 
 void ExecutionRecorder::onExecutedSteps(unsigned node, unsigned computeSet,
-                                        const std::vector<std::uint64_t>& vertexCycles) {
+                                        const std::vector<std::uint64_t>& instructions) {
   if (!inRun_) return;
   for (unsigned program : model_.stepsOfNode[node]) {
     const ProfileProgram& p = model_.programs[program];
@@ -136,8 +139,8 @@ void ExecutionRecorder::onExecutedSteps(unsigned node, unsigned computeSet,
       recordStep(program);
       continue;
     }
-    executed_.cost(computeSet, vertexCycles, measured_.cycles, measured_.busy);
-    runRuleCycles_.addMeasured(computeSet, vertexCycles);
+    executed_.cost(computeSet, instructions, measured_.cycles, measured_.busy);
+    runRuleCycles_.addMeasured(computeSet, executed_.vertexCycles());
     recordStep(program, &measured_);
   }
 }
@@ -315,4 +318,4 @@ std::uint64_t ExecutionRecorder::recordCopyTriplet(unsigned ipu, const int (&pro
   return at;
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::report

@@ -2,7 +2,9 @@
 
 #include "models/CycleModel.hpp"
 
-namespace poplar::detail::profile {
+namespace poplar::detail::report {
+
+using models::CycleModel;
 
 RuleCycles::RuleCycles(const CompiledGraph& g)
     : g_(g), contexts_(g.replicaTarget.getNumWorkerContexts()), estimated_(g.computeSets.size()),
@@ -46,4 +48,4 @@ void RuleCycles::reset() {
   ran_.fill(false);
 }
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::report

@@ -12,7 +12,7 @@
 #include <profiler/SchemaEnums.hpp>
 #include <vector>
 
-namespace poplar::detail::profile {
+namespace poplar::detail::report {
 
 class RuleCycles {
 public:
@@ -42,4 +42,4 @@ private:
   void prepare(unsigned cs);
 };
 
-} // namespace poplar::detail::profile
+} // namespace poplar::detail::report
