@@ -82,6 +82,13 @@ void checkVertices(const CompiledGraph& g) {
             fail(where() + ": its runs hold " + std::to_string(runBytes(edge.runs)) +
                  " bytes for " + std::to_string(edge.numElements) + " elements of " +
                  d.elementType.toString());
+          // compute() reads a field through a pointer to its type: each run starts on an
+          // element boundary of the tile's memory, as Poplar allocates every tensor.
+          const std::size_t align = d.elementType.size();
+          for (const auto& r : edge.runs)
+            if (align > 1 && r.offset % align != 0)
+              fail(where() + ": a run at byte " + std::to_string(r.offset) +
+                   " is not aligned for " + d.elementType.toString());
           if (regionElements(edge.regions) != edge.numElements)
             fail(where() + ": its regions hold " + std::to_string(regionElements(edge.regions)) +
                  " elements, not " + std::to_string(edge.numElements));
