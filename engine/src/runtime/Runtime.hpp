@@ -2,6 +2,7 @@
 // connections, and an interpreter that steps the lowered program tree.
 #pragma once
 
+#include "RuntimeOptions.hpp"
 #include "compiler/CompiledGraph.hpp"
 
 #include <functional>
@@ -55,15 +56,6 @@ public:
 std::uint64_t currentCycleCounter();
 /// True for the vertex types that read currentCycleCounter().
 bool readsCycleCounter(const VertexTypeDescriptor& type);
-
-struct RuntimeOptions {
-  bool floatingPointChecks = false; ///< debug.floatPointOpException
-  /// exchange.enablePrefetch with exchange.streamBufferOverlap=none: after each copy from a
-  /// host-to-device stream served by a StreamCallback, its prefetch() is offered the next buffer.
-  bool streamPrefetch = false;
-  /// Host threads executing a compute set's tiles (tessera.threads / TESSERA_THREADS).
-  unsigned threads = 1;
-};
 
 class ThreadPool;
 struct CopyPlan;

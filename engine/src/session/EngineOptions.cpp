@@ -1,6 +1,6 @@
 #include "EngineOptions.hpp"
 
-#include "runtime/Runtime.hpp"
+#include "runtime/RuntimeOptions.hpp"
 #include "runtime/ThreadPool.hpp"
 
 #include <algorithm>
