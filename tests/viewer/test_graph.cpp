@@ -379,8 +379,9 @@ private slots:
     for (int i = 0; i < before->nodes.size() && leafNode < 0; ++i) {
       const int leaf = before->leafOf(i);
       if (leaf < 0 || !before->nodes[i].name.contains(QLatin1Char('/'))) continue;
-      const auto& g = groups->groups[std::size_t(groups->groupOfLeaf[std::size_t(leaf)])];
-      if (g.leaves.size() + g.groups.size() >= 2) leafNode = i; // closing it shows fewer nodes
+      const auto& group = groups->groups[std::size_t(groups->groupOfLeaf[std::size_t(leaf)])];
+      if (group.leaves.size() + group.groups.size() >= 2)
+        leafNode = i; // closing it shows fewer nodes
     }
     QVERIFY(leafNode >= 0);
     QVERIFY(page.activate(leafNode));

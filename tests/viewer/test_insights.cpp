@@ -128,14 +128,15 @@ private slots:
     // never a bare "-" on a report that does not fit; a tile's says yes or no.
     for (int r = 0; r < page.suggestions()->rowCount(); ++r) {
       const pva::Suggestion& s = in.suggestions[std::size_t(r)];
-      const QString fit = page.suggestions()->index(r, 3).data().toString();
+      const QString fitText = page.suggestions()->index(r, 3).data().toString();
       if (s.scope.rfind("tile ", 0) == 0) {
-        QVERIFY2(fit == QStringLiteral("yes") || fit == QStringLiteral("no"), qPrintable(fit));
+        QVERIFY2(fitText == QStringLiteral("yes") || fitText == QStringLiteral("no"),
+                 qPrintable(fitText));
       } else if (s.kind == pva::Suggestion::Kind::FloatToHalf) {
         QCOMPARE(s.tilesOver, in.tilesOutOfMemory);
         QVERIFY(s.tilesThatWouldFit <= s.tilesOver);
-        QCOMPARE(fit, QStringLiteral("%1 of the %2 tiles over")
-                          .arg(formatCount(s.tilesThatWouldFit), formatCount(s.tilesOver)));
+        QCOMPARE(fitText, QStringLiteral("%1 of the %2 tiles over")
+                              .arg(formatCount(s.tilesThatWouldFit), formatCount(s.tilesOver)));
       }
     }
     // The model against the device: Insights' memory is the Summary's.
