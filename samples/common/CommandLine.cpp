@@ -2,6 +2,7 @@
 
 #include "common/AppJson.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <utility>
 
@@ -36,6 +37,27 @@ void CommandLine::addReportOptions(std::string& dir, bool canTurnOff) {
     add_flag_callback(
         "--no-reports", [&dir] { dir.clear(); }, "Do not profile")
         ->excludes(reports);
+}
+
+#define TESSERA_CLI_OPTION(Type)                                                                   \
+  CLI::Option* CommandLine::add_option(std::string name, Type& value, std::string description) {   \
+    return CLI::App::add_option(std::move(name), value, std::move(description));                   \
+  }
+TESSERA_CLI_OPTION(int)
+TESSERA_CLI_OPTION(unsigned)
+TESSERA_CLI_OPTION(long)
+TESSERA_CLI_OPTION(unsigned long)
+TESSERA_CLI_OPTION(long long)
+TESSERA_CLI_OPTION(unsigned long long)
+TESSERA_CLI_OPTION(double)
+TESSERA_CLI_OPTION(std::string)
+TESSERA_CLI_OPTION(std::vector<std::string>)
+TESSERA_CLI_OPTION(std::vector<unsigned>)
+TESSERA_CLI_OPTION(std::vector<unsigned long>)
+#undef TESSERA_CLI_OPTION
+
+CLI::Option* CommandLine::add_flag(std::string name, bool& value, std::string description) {
+  return CLI::App::add_flag(std::move(name), value, std::move(description));
 }
 
 void CommandLine::parseOrExit(int argc, const char* const* argv) {

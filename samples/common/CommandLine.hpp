@@ -8,8 +8,12 @@
 //   an option twice     the last value counts (a list, such as --sizes 1,2, takes them all)
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI/App.hpp, not CLI/CLI.hpp: the help formatter and config parser stay in CommandLine.cpp.
+// Every sample and benchmark includes this header, and CLI11 is header-only: with all of it,
+// each of them compiled CLI11's formatter again (half of a benchmark's compile time).
+#include <CLI/App.hpp>
 #include <string>
+#include <vector>
 
 namespace tessera::cli {
 
@@ -29,6 +33,28 @@ public:
   /// After parsing, the report directory gets an app.json naming the program, its version and
   /// its arguments (common/AppJson.hpp), which the Summary of the viewer shows.
   void addReportOptions(std::string& dir, bool canTurnOff);
+
+  /// Options of the types the programs use, compiled once in CommandLine.cpp rather than
+  /// instantiated from CLI11's templates in every program (they hide CLI::App's templates, which
+  /// the using-declarations bring back for any other type). Same behaviour as CLI::App's.
+  using CLI::App::add_flag;
+  using CLI::App::add_option;
+  CLI::Option* add_option(std::string name, int& value, std::string description = "");
+  CLI::Option* add_option(std::string name, unsigned& value, std::string description = "");
+  CLI::Option* add_option(std::string name, long& value, std::string description = "");
+  CLI::Option* add_option(std::string name, unsigned long& value, std::string description = "");
+  CLI::Option* add_option(std::string name, long long& value, std::string description = "");
+  CLI::Option* add_option(std::string name, unsigned long long& value,
+                          std::string description = "");
+  CLI::Option* add_option(std::string name, double& value, std::string description = "");
+  CLI::Option* add_option(std::string name, std::string& value, std::string description = "");
+  CLI::Option* add_option(std::string name, std::vector<std::string>& values,
+                          std::string description = "");
+  CLI::Option* add_option(std::string name, std::vector<unsigned>& values,
+                          std::string description = "");
+  CLI::Option* add_option(std::string name, std::vector<unsigned long>& values,
+                          std::string description = "");
+  CLI::Option* add_flag(std::string name, bool& value, std::string description = "");
 
   /// Parses argv into the declared options; after --help or a rejected command line it does not
   /// return but exits (0 or 2, as above).
