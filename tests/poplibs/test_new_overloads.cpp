@@ -70,7 +70,7 @@ TEST_CASE("mapWithOutput over several expressions writes each output", "[popops]
   const Tensor a = h.input("a", INT, {3}, {1, -2, 3});
   const Tensor o1 = h.input("o1", INT, {3}, {0, 0, 0});
   const Tensor o2 = h.input("o2", BOOL, {3}, {0, 0, 0});
-  popops::mapWithOutput(g, {Abs(_1), Gt(_1, 0)}, {a}, {o1, o2}, p);
+  popops::mapWithOutput(g, {Abs(_1), Gt(_1, Const(0))}, {a}, {o1, o2}, p);
   h.read("o1", o1);
   h.read("o2", o2);
   h.run();
