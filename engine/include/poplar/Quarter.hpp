@@ -70,8 +70,8 @@ QuarterMetadata unpackQuarterMetadata(std::uint8_t byte);
 float quarterToFloat(std::uint8_t code, const QuarterMetadata& m);
 /// The code nearest to x / 2^scale (ties to even). NaN, infinities and values beyond the
 /// format's largest give NaN (0x80), as an IPU with floating-point overflow exceptions off and
-/// NaN-on-overflow set (the IPU Model's behaviour); values below half the smallest subnormal
-/// give 0 (there is no negative zero).
+/// NaN-on-overflow set (the IPU Model's behaviour); values at or below half the smallest
+/// subnormal give 0 (there is no negative zero).
 std::uint8_t floatToQuarter(float x, const QuarterMetadata& m);
 /// The largest finite value of a format, unscaled (240 or 57344).
 float quarterMax(QuarterMetadata::Format f);
