@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <ostream>
+#include <poplar/Quarter.hpp>
 #include <poplar/exceptions.hpp>
 #include <set>
 #include <sstream>
@@ -234,7 +235,7 @@ void writeType(Writer& w, Type t) {
 }
 Type readType(Reader& r) {
   const auto id = r.u8();
-  if (id > static_cast<std::uint8_t>(Type::Id::UnsignedLongLong))
+  if (id > static_cast<std::uint8_t>(QUARTER_METADATA.id())) // QUARTER's two ids come last
     throw FormatError("unknown element type " + std::to_string(id));
   return Type(static_cast<Type::Id>(id));
 }

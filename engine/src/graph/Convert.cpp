@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <poplar/Quarter.hpp>
 
 namespace poplar::detail {
 
@@ -17,7 +18,14 @@ template <typename T> T elementAt(const void* data, std::size_t i) {
 }
 } // namespace
 
+/// QUARTER and QUARTER_METADATA (ids past the enumeration, poplar/Quarter.hpp): the 8-bit code
+/// itself, as the format and scale are not part of the type.
+static bool isQuarterType(Type type) {
+  return type == QUARTER || type == QUARTER_METADATA;
+}
+
 double loadAsDouble(Type type, const void* data, std::size_t i) {
+  if (isQuarterType(type)) return elementAt<unsigned char>(data, i);
   switch (type.id()) {
   case Type::Id::Float:
     return elementAt<float>(data, i);
@@ -79,6 +87,7 @@ template <typename I> bool fits(double v) {
 } // namespace
 
 bool representable(Type type, double v) {
+  if (isQuarterType(type)) return fits<unsigned char>(v);
   switch (type.id()) {
   case Type::Id::Int:
     return fits<std::int32_t>(v);
@@ -100,6 +109,10 @@ bool representable(Type type, double v) {
 }
 
 void storeFromDouble(Type type, void* data, std::size_t i, double v) {
+  if (isQuarterType(type)) { // values given for QUARTER elements are their 8-bit codes
+    static_cast<unsigned char*>(data)[i] = toInteger<unsigned char>(v);
+    return;
+  }
   switch (type.id()) {
   case Type::Id::Float:
     static_cast<float*>(data)[i] = toFloat(v);

@@ -97,6 +97,9 @@ struct GraphState {
   std::vector<RemoteBufferRec> remoteBuffers;
   std::set<std::string> streamHandles;
   std::vector<program::Program> functions;
+  /// The QUARTER_METADATA tensor of each QUARTER variable that has one (Quarter.cpp), by
+  /// variable index: Tessera's place for what Poplar keeps in the QUARTER tensor itself.
+  std::map<unsigned, Tensor> quarterMetadata;
   /// addVertex's resolved vertex type names (a graph adds millions of vertices of a few types),
   /// valid while the registry and this graph's codelet sources are unchanged.
   struct ResolvedTypes {

@@ -1,12 +1,18 @@
 #include <cmath>
 #include <cstring>
 #include <ostream>
+#include <poplar/Quarter.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Type.hpp>
 
 namespace poplar {
 
+// QUARTER and QUARTER_METADATA (poplar/Quarter.hpp) take the two ids after the last one here.
+static_assert(static_cast<int>(Type::Id::UnsignedLongLong) == 12,
+              "a new Type::Id would collide with QUARTER's id (13): renumber poplar/Quarter.hpp");
+
 std::size_t Type::size() const {
+  if (*this == QUARTER || *this == QUARTER_METADATA) return 1;
   switch (id_) {
   case Id::LongLong:
   case Id::UnsignedLongLong:
@@ -31,11 +37,23 @@ std::size_t Type::size() const {
 }
 
 const std::string& Type::toString() const {
-  static const std::string names[] = {
-      "invalid",           "float", "half",          "int",         "unsigned int", "short",
-      "unsigned short",    "char",  "unsigned char", "signed char", "bool",         "long long",
-      "unsigned long long"};
-  return names[static_cast<int>(id_)];
+  static const std::string names[] = {"invalid",
+                                      "float",
+                                      "half",
+                                      "int",
+                                      "unsigned int",
+                                      "short",
+                                      "unsigned short",
+                                      "char",
+                                      "unsigned char",
+                                      "signed char",
+                                      "bool",
+                                      "long long",
+                                      "unsigned long long",
+                                      "quarter",
+                                      "quarter_metadata"};
+  const auto i = static_cast<std::size_t>(id_);
+  return i < sizeof(names) / sizeof(names[0]) ? names[i] : names[0];
 }
 
 std::ostream& operator<<(std::ostream& os, Type t) {

@@ -3,12 +3,21 @@
 // the destination's range saturate, and NaN converts to 0. To BOOL, non-zero is true; from BOOL,
 // true is 1. Casts to or from BOOL run the fused expression vertex (popops::map::...), so the
 // ComputeSet forms do not accept BOOL.
+//
+// QUARTER (poplar/Quarter.hpp): FLOAT, HALF and QUARTER convert to QUARTER with the forms that
+// take a QUARTER_METADATA tensor (its format and scale, read when the program runs; the result
+// carries it), or into a QUARTER tensor that has metadata; a QUARTER tensor with metadata
+// converts to FLOAT, HALF or (under other metadata) QUARTER with every form. Rounding is to
+// nearest, ties to even, once; values beyond the format's range, infinities and NaN give NaN
+// (the IPU Model's behaviour: it always has NaN-on-overflow). PopLibs also casts QUARTER to and
+// from the char types; Tessera does not.
 #pragma once
 
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
 #include <poplar/GraphElements.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/Quarter.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
 
@@ -17,6 +26,12 @@ namespace popops {
 /// A new tensor of `dstType`, mapped like `src`, holding src's values converted.
 poplar::Tensor cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Type& dstType,
                     poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {});
+
+/// A new QUARTER tensor (`dstType` must be QUARTER), mapped like `src`, holding src's values in
+/// the format and scale of `metadata` (a one-element QUARTER_METADATA tensor), which it keeps.
+poplar::Tensor cast(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Type& dstType,
+                    const poplar::Tensor& metadata, poplar::program::Sequence& prog,
+                    const poplar::DebugContext& debugContext = {});
 
 /// A program converting `src` into the existing tensor `dst` of the same shape (a Copy when
 /// the types are equal).
@@ -29,6 +44,11 @@ void cast(poplar::Graph& graph, poplar::Tensor src, poplar::Tensor dst, poplar::
 /// A new tensor of `dstType`, mapped like `src`, and the vertices filling it added to `cs`.
 poplar::Tensor cast(poplar::Graph& graph, poplar::Tensor src, const poplar::Type& dstType,
                     poplar::ComputeSet cs, const poplar::DebugContext& debugContext = {});
+
+/// As above, QUARTER with `metadata`: the vertices are added to `cs`.
+poplar::Tensor cast(poplar::Graph& graph, poplar::Tensor src, const poplar::Type& dstType,
+                    const poplar::Tensor& metadata, poplar::ComputeSet cs,
+                    const poplar::DebugContext& debugContext = {});
 
 /// Converts `src` into the existing tensor `dst`, added to `prog`.
 void castWithOutput(poplar::Graph& graph, const poplar::Tensor& src, const poplar::Tensor& dst,

@@ -77,6 +77,14 @@ inline poplar::Tensor map(poplar::Graph& graph, expr::TernaryOpType op, const po
              debugContext, options);
 }
 
+/// One new tensor per expression of `exprs`, each evaluated over `ts` as map() above does (one
+/// map after another, in order).
+std::vector<poplar::Tensor> map(poplar::Graph& graph, const std::vector<expr::Any>& exprs,
+                                const std::vector<poplar::Tensor>& ts,
+                                poplar::program::Sequence& prog,
+                                const poplar::DebugContext& debugContext = {},
+                                const poplar::OptionFlags& options = {});
+
 /// Evaluates `expr` and writes the result into ts[0] (which must have the result's shape and
 /// type).
 void mapInPlace(poplar::Graph& graph, const expr::Expr& expr, const std::vector<poplar::Tensor>& ts,
@@ -103,6 +111,14 @@ inline void mapInPlace(poplar::Graph& graph, expr::TernaryOpType op, const popla
   mapInPlace(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, prog,
              debugContext, options);
 }
+
+/// Evaluates every expression of `exprs` over the values `ts` hold before the call, then
+/// writes the result of exprs[i] into ts[i] (so no expression sees another's result). There
+/// must be no more expressions than tensors.
+void mapInPlace(poplar::Graph& graph, const std::vector<expr::Any>& exprs,
+                const std::vector<poplar::Tensor>& ts, poplar::program::Sequence& prog,
+                const poplar::DebugContext& debugContext = {},
+                const poplar::OptionFlags& options = {});
 
 /// Evaluates `expr` into the existing tensor `out`.
 void mapWithOutput(poplar::Graph& graph, const expr::Expr& expr,
@@ -132,6 +148,13 @@ inline void mapWithOutput(poplar::Graph& graph, expr::TernaryOpType op, const po
   mapWithOutput(graph, expr::TernaryOp(op, expr::_1, expr::_2, expr::_3), {a, b, c}, out, prog,
                 debugContext, options);
 }
+
+/// Evaluates exprs[i] into outs[i], one after another in order (an expression reads the
+/// outputs written before it when they alias its inputs). outs and exprs have one size.
+void mapWithOutput(poplar::Graph& graph, const std::vector<expr::Any>& exprs,
+                   const std::vector<poplar::Tensor>& ts, const std::vector<poplar::Tensor>& outs,
+                   poplar::program::Sequence& prog, const poplar::DebugContext& debugContext = {},
+                   const poplar::OptionFlags& options = {});
 
 namespace detail {
 /// The named element-wise operations: `api` ("eq") names the operation in errors and its
@@ -407,6 +430,55 @@ POPOPS_BINARY(shiftLeft, SHIFT_LEFT)
 POPOPS_BINARY(shiftRight, SHIFT_RIGHT)
 POPOPS_BINARY(shiftRightSignExtend, SHIFT_RIGHT_SIGN_EXTEND)
 POPOPS_BINARY(varianceToInvStdDev, VARIANCE_TO_INV_STD_DEV)
+
+namespace detail {
+/// invStdDevToVariance / varianceToInvStdDev with a result type (ElementWise's dstType forms).
+poplar::Tensor convertVariance(poplar::Graph& graph, const poplar::Tensor& src,
+                               const poplar::Tensor& epsilon, poplar::program::Sequence& prog,
+                               poplar::Type dstType, expr::BinaryOpType op,
+                               const poplar::DebugContext& debugContext);
+poplar::Tensor convertVariance(poplar::Graph& graph, const poplar::Tensor& src, float epsilon,
+                               poplar::program::Sequence& prog, poplar::Type dstType,
+                               expr::BinaryOpType op, const poplar::DebugContext& debugContext);
+} // namespace detail
+
+// PopLibs' forms with a result type: 1 / sqrt(variance + epsilon) stored as `dstType` (src's
+// type or HALF), and 1 / invStdDev^2 - epsilon stored as `dstType` (src's type or FLOAT);
+// `epsilon` has one element. The forms with a tensor epsilon are templates so that a call
+// without dstType keeps choosing the forms above (in PopLibs both are plain functions and such
+// a call is ambiguous); a call with a float epsilon and no dstType chooses the float form here,
+// as in PopLibs (a plain function beats the scalar template), so its result is HALF
+// (varianceToInvStdDev) or FLOAT (invStdDevToVariance).
+template <typename = void>
+poplar::Tensor varianceToInvStdDev(poplar::Graph& graph, const poplar::Tensor& src,
+                                   const poplar::Tensor& epsilon, poplar::program::Sequence& prog,
+                                   const poplar::Type dstType = poplar::HALF,
+                                   const poplar::DebugContext& debugContext = {}) {
+  return detail::convertVariance(graph, src, epsilon, prog, dstType,
+                                 expr::BinaryOpType::VARIANCE_TO_INV_STD_DEV, debugContext);
+}
+inline poplar::Tensor varianceToInvStdDev(poplar::Graph& graph, const poplar::Tensor& src,
+                                          const float epsilon, poplar::program::Sequence& prog,
+                                          const poplar::Type dstType = poplar::HALF,
+                                          const poplar::DebugContext& debugContext = {}) {
+  return detail::convertVariance(graph, src, epsilon, prog, dstType,
+                                 expr::BinaryOpType::VARIANCE_TO_INV_STD_DEV, debugContext);
+}
+template <typename = void>
+poplar::Tensor invStdDevToVariance(poplar::Graph& graph, const poplar::Tensor& src,
+                                   const poplar::Tensor& epsilon, poplar::program::Sequence& prog,
+                                   const poplar::Type dstType = poplar::FLOAT,
+                                   const poplar::DebugContext& debugContext = {}) {
+  return detail::convertVariance(graph, src, epsilon, prog, dstType,
+                                 expr::BinaryOpType::INV_STD_DEV_TO_VARIANCE, debugContext);
+}
+inline poplar::Tensor invStdDevToVariance(poplar::Graph& graph, const poplar::Tensor& src,
+                                          const float epsilon, poplar::program::Sequence& prog,
+                                          const poplar::Type dstType = poplar::FLOAT,
+                                          const poplar::DebugContext& debugContext = {}) {
+  return detail::convertVariance(graph, src, epsilon, prog, dstType,
+                                 expr::BinaryOpType::INV_STD_DEV_TO_VARIANCE, debugContext);
+}
 
 // ---- ternary operations -------------------------------------------------------------------
 

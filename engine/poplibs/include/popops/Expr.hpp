@@ -15,6 +15,7 @@
 #include <memory>
 #include <poplar/Tensor.hpp>
 #include <poplar/Type.hpp>
+#include <poplar/TypeTraits.hpp>
 #include <popops/ExprOp.hpp>
 #include <string>
 #include <type_traits>
@@ -131,6 +132,7 @@ template <typename T> struct IsConstValue {
 /// A constant. Its value keeps the host type it was given (getData); its device type is the
 /// matching Poplar type (double is FLOAT, ConstHalf is HALF).
 class Const : public ExprType<Const> {
+  poplar::TypeTraits typeTraits_;
   poplar::Type type_;
   bool isFloat_ = false;
   bool isSigned_ = false;
@@ -148,6 +150,7 @@ protected:
     type_ = isHalfType ? poplar::HALF : detail::ConstDeviceType<T>::get();
     isFloat_ = std::is_floating_point<T>::value;
     isSigned_ = std::is_signed<T>::value;
+    typeTraits_ = poplar::TypeTraits::make<T>();
     init(&x, sizeof(T));
   }
 
@@ -155,9 +158,15 @@ public:
   template <typename T, typename = typename std::enable_if<detail::IsConstValue<T>::value, T>::type>
   Const(T x) : Const(x, false) {} // NOLINT: implicit, as PopLibs
 
+  /// A constant of `type` from the bytes of a host value described by `traits` (as PopLibs:
+  /// `data` holds traits.size bytes).
+  Const(poplar::TypeTraits traits, poplar::Type type, const char* data)
+      : typeTraits_(traits), type_(type), isFloat_(traits.isFloat), isSigned_(traits.isSigned) {
+    init(data, traits.size);
+  }
   Const(const Const& other)
-      : ExprType<Const>(), type_(other.type_), isFloat_(other.isFloat_),
-        isSigned_(other.isSigned_) {
+      : ExprType<Const>(), typeTraits_(other.typeTraits_), type_(other.type_),
+        isFloat_(other.isFloat_), isSigned_(other.isSigned_) {
     init(other.data_.get(), other.size_);
   }
   Const(Const&&) = default;
@@ -169,6 +178,8 @@ public:
   Const& operator=(Const&&) = default;
 
   char* getData() const { return data_.get(); }
+  /// The size, alignment and kind of the host value the constant was made from.
+  const poplar::TypeTraits& getTypeTraits() const { return typeTraits_; }
   const poplar::Type& getType() const { return type_; }
   /// The value as a double (integers beyond 2^53 lose precision: see getDataForUnsignedIntegral).
   double getDataAsDouble() const;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <string>
@@ -31,7 +32,8 @@ poplar::Tensor createGatherInput(poplar::Graph& graph, const poplar::Type& type,
 /// slice of zeros.
 poplar::Tensor gather(poplar::Graph& graph, const poplar::Tensor& input,
                       const poplar::Tensor& indices, unsigned axis, poplar::program::Sequence& prog,
-                      GatherParams params, const poplar::DebugContext& debugContext = {});
+                      GatherParams params, const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& optionFlags = {});
 
 /// A tensor of `inputShape` laid out for the XLA-style gather() below: spread over the tiles
 /// like createSliceableTensor for the dimensions in startIndexMap.
@@ -53,6 +55,7 @@ poplar::Tensor gather(poplar::Graph& graph, const poplar::Tensor& input,
                       const std::vector<std::size_t>& sliceSizes,
                       const std::vector<std::size_t>& collapsedSliceDims,
                       const std::vector<unsigned>& startIndexMap, poplar::program::Sequence& prog,
-                      const poplar::DebugContext& debugContext = {});
+                      const poplar::DebugContext& debugContext = {},
+                      const poplar::OptionFlags& optionFlags = {});
 
 } // namespace popops

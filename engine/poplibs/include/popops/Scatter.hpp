@@ -7,6 +7,7 @@
 #include <functional>
 #include <poplar/DebugContext.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
 #include <poplar/Tensor.hpp>
 #include <string>
@@ -24,7 +25,8 @@ void scatter(poplar::Graph& graph, const poplar::Tensor& operand, const poplar::
              const poplar::Tensor& updates, std::size_t indexVectorDim,
              std::vector<unsigned> updateWindowDims, std::vector<std::size_t> insertWindowDims,
              std::vector<unsigned> scatterDimsToOperandDims, poplar::program::Sequence& prog,
-             const poplar::DebugContext& debugContext = {});
+             const poplar::DebugContext& debugContext = {},
+             const poplar::OptionFlags& optionFlags = {});
 
 /// Combines the operand's current window (first argument) with the update window (second) into
 /// the window to write back.
@@ -37,6 +39,7 @@ void scatter(poplar::Graph& graph, const poplar::Tensor& operand, const poplar::
              std::vector<unsigned> updateWindowDims, std::vector<std::size_t> insertWindowDims,
              std::vector<unsigned> scatterDimsToOperandDims,
              UpdateComputationFunc& updateComputation, poplar::program::Sequence& prog,
-             const poplar::DebugContext& debugContext = {});
+             const poplar::DebugContext& debugContext = {},
+             const poplar::OptionFlags& optionFlags = {});
 
 } // namespace popops

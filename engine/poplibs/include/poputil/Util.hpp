@@ -11,6 +11,7 @@
 #include <poplar/Graph.hpp>
 #include <poplar/Interval.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/Quarter.hpp>
 #include <poplar/Target.hpp>
 #include <poplar/Tensor.hpp>
 #include <poplar/TensorCloneMethod.hpp>
@@ -110,6 +111,17 @@ poplar::Tensor factorDims(const poplar::Tensor& t, const std::vector<std::size_t
 
 /// The inverse of factorDims for numDims factored dimensions starting at startDim.
 poplar::Tensor unfactorDims(const poplar::Tensor& t, unsigned numDims, unsigned startDim = 0);
+
+/// A one-element QUARTER_METADATA constant on tile 0 holding (fp8Format, fp8Scale), for casts
+/// to QUARTER. Deprecated in PopLibs for poplar::createConstantMetadataTensor, which it calls.
+poplar::Tensor createConstantMetadataTensor(poplar::Graph& graph,
+                                            poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale);
+/// As above, a variable initialised to (fp8Format, fp8Scale). Deprecated in PopLibs for
+/// poplar::createVariableMetadataTensor, which it calls.
+poplar::Tensor createVariableMetadataTensor(poplar::Graph& graph,
+                                            poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale);
 
 /// For intervals that cover [0, N) and shuffle a tensor (concat(t.slices(intervals))), the
 /// intervals that shuffle the result back into t's order.

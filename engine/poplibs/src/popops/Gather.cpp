@@ -1,5 +1,6 @@
 // Gather along one axis is a multiSlice of that axis: the indices become the slice offsets and
 // the result's dimensions are rearranged into numpy.take's order.
+#include "GatherScatterOptions.hpp"
 #include "poplibs_support/TileWork.hpp"
 
 #include <algorithm>
@@ -26,7 +27,8 @@ Tensor createGatherInput(Graph& graph, const Type& type,
 }
 
 Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, unsigned axis,
-              program::Sequence& prog, GatherParams params, const DebugContext& debugContext) {
+              program::Sequence& prog, GatherParams params, const DebugContext& debugContext,
+              const OptionFlags& optionFlags) {
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "gather");
   const std::string op = "popops::gather";
   (void)params;
@@ -39,8 +41,8 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, unsigned
                                  ")");
   // Negative INT indices read as huge unsigned ones: out of range, so zero slices.
   const Tensor offsets = indices.reinterpret(UNSIGNED_INT).flatten().expand({1});
-  const Tensor slices =
-      multiSlice(graph, input, offsets, {axis}, {1}, prog, SlicePlan(), {}, di); // [M, ..1..]
+  const Tensor slices = multiSlice(graph, input, offsets, {axis}, {1}, prog, SlicePlan(),
+                                   optionFlags, di); // [M, ..1..]
   // [M] + input.shape with axis of 1 -> indices.shape + input.shape without axis.
   std::vector<std::size_t> shape = indices.shape();
   for (unsigned d = 0; d < input.rank(); ++d)
@@ -102,9 +104,12 @@ Tensor gather(Graph& graph, const Tensor& input, const Tensor& indices, std::siz
               const std::vector<std::size_t>& sliceSizes,
               const std::vector<std::size_t>& collapsedSliceDims,
               const std::vector<unsigned>& startIndexMap, program::Sequence& prog,
-              const DebugContext& debugContext) {
+              const DebugContext& debugContext, const OptionFlags& optionFlags) {
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "gather");
   const std::string op = "popops::gather";
+  // PopLibs hands the options to the slices it plans; Tessera checks them (results do not
+  // depend on them).
+  detail::checkGatherScatterOptions(optionFlags, op);
   poplibs_support::checkValid(input, op, "input");
   poplibs_support::checkValid(indices, op, "indices");
   poplibs_support::checkType(indices.elementType(), {UNSIGNED_INT, INT}, op, "indices");

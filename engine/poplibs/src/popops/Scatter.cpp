@@ -1,6 +1,7 @@
 // Scatter as XLA's scatter expander does it, unrolled: for every index vector, a check that
 // its window fits, then a dynamicUpdate (or slice, combine and update) of the operand under an
 // If on that check. The number of index vectors is known when the graph is built.
+#include "GatherScatterOptions.hpp"
 #include "poplibs_support/TileWork.hpp"
 
 #include <algorithm>
@@ -139,8 +140,9 @@ void scatter(Graph& graph, const Tensor& operand, const Tensor& indices, const T
              std::size_t indexVectorDim, std::vector<unsigned> updateWindowDims,
              std::vector<std::size_t> insertWindowDims,
              std::vector<unsigned> scatterDimsToOperandDims, program::Sequence& prog,
-             const DebugContext& debugContext) {
+             const DebugContext& debugContext, const OptionFlags& optionFlags) {
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "scatter");
+  detail::checkGatherScatterOptions(optionFlags, kOp);
   scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims, insertWindowDims,
               scatterDimsToOperandDims, nullptr, prog, di);
 }
@@ -150,8 +152,9 @@ void scatter(Graph& graph, const Tensor& operand, const Tensor& indices, const T
              std::vector<std::size_t> insertWindowDims,
              std::vector<unsigned> scatterDimsToOperandDims,
              UpdateComputationFunc& updateComputation, program::Sequence& prog,
-             const DebugContext& debugContext) {
+             const DebugContext& debugContext, const OptionFlags& optionFlags) {
   const poputil::PoplibsOpDebugInfo di(debugContext, {}, "scatter");
+  detail::checkGatherScatterOptions(optionFlags, kOp);
   if (!updateComputation) throw poputil::poplibs_error(kOp + ": updateComputation is empty");
   scatterImpl(graph, operand, indices, updates, indexVectorDim, updateWindowDims, insertWindowDims,
               scatterDimsToOperandDims, &updateComputation, prog, di);

@@ -2,6 +2,7 @@
 #include <limits>
 #include <numeric>
 #include <poplar/HalfFloat.hpp>
+#include <poplar/MetadataCreation.hpp>
 #include <poputil/Util.hpp>
 #include <poputil/exceptions.hpp>
 
@@ -273,6 +274,18 @@ std::vector<Interval> calculateUnshufflingIntervals(const std::vector<Interval>&
     out.emplace_back(at, at + iv.size());
   }
   return out;
+}
+
+poplar::Tensor createConstantMetadataTensor(poplar::Graph& graph,
+                                            poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale) {
+  return poplar::createConstantMetadataTensor(graph, fp8Format, fp8Scale);
+}
+
+poplar::Tensor createVariableMetadataTensor(poplar::Graph& graph,
+                                            poplar::QuarterMetadata::Format fp8Format,
+                                            int fp8Scale) {
+  return poplar::createVariableMetadataTensor(graph, fp8Format, fp8Scale);
 }
 
 } // namespace poputil
