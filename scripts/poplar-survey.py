@@ -51,6 +51,10 @@ SURVEYED = (
     "simehaa/IPU", "TszwangKo/FYP_IPU_DEVITO", "Yoeori/thesis", "corwinjoy/xpu-benchmark",
     "graphcore/hpc-cookbook", "Nmjfry/gaussian_splat_ipu", "Zulkhuu/radfoam-ipu",
     "markp-gc/ipu_ray_lib", "graphcore-research/sparsity-benchmarks",
+    # Added by the third survey (2026-11-30, issue 34): programs that call PopLibs beyond
+    # element-wise operations (matmuls, losses, sorts, top-k, reductions, QR factorisation).
+    "graphcore/examples", "kouteisang/Poplar_API", "kouteisang/PaperID13Alenex25",
+    "JoeMad21/FireHose",
 )
 # A header the compiler could not find: GCC's wording, then clang's.
 MISSING_HEADER_RE = re.compile(

@@ -10,6 +10,13 @@
 #include <ipudef.h>
 #include <math.h>
 
+/* `rptsize_t`, the loop-count type of the `rpt` instruction, comes with the builtins: codelets
+ * that include this header and not <poplar/Loops.hpp> use it (PopLibs' broadcastCodelets.cpp and
+ * elemwiseUnaryCodelets.cpp, and kouteisang/PaperID13Alenex25's Hungarian-algorithm codelets). */
+#ifdef __cplusplus
+#include <poplar/Loops.hpp>
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -43,8 +43,27 @@ TEST_CASE_METHOD(Fixture, "slice, index and operator[] select the right elements
   CHECK(elementIndices(t.index({1, 2})) == std::vector<std::size_t>{20, 21, 22, 23});
   CHECK(elementIndices(t[0][1][2]) == std::vector<std::size_t>{6});
   CHECK(t[0][1][2].rank() == 0);
-  CHECK(elementIndices(t.slices({{0, 1}, {2, 3}}, 1)) ==
+  // Poplar's slices: one tensor per interval, concatenated by the caller (public code writes
+  // `concat(t.slices(intervals))`).
+  const std::vector<Tensor> parts = t.slices({{0, 1}, {2, 3}}, 1);
+  REQUIRE(parts.size() == 2);
+  CHECK(parts[0].shape() == std::vector<std::size_t>{2, 1, 4});
+  CHECK(elementIndices(concat(parts, 1)) ==
         std::vector<std::size_t>{0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23});
+  // Each inner list is one tensor; an empty list an empty slice.
+  const std::vector<std::vector<Interval>> groups = {{{0, 1}, {2, 3}}, {{1, 2}}, {}};
+  const auto grouped = t.slices(groups, 1);
+  REQUIRE(grouped.size() == 3);
+  CHECK(grouped[0].shape() == std::vector<std::size_t>{2, 2, 4});
+  CHECK(elementIndices(grouped[1]) == std::vector<std::size_t>{4, 5, 6, 7, 16, 17, 18, 19});
+  CHECK(grouped[2].numElements() == 0);
+  // Indices drop the dimension, as PopLibs' multiUpdateAdd relies on.
+  const std::vector<unsigned> rows = {2, 0};
+  const auto picked = t.slices(rows, 2);
+  REQUIRE(picked.size() == 2);
+  CHECK(picked[0].shape() == std::vector<std::size_t>{2, 3});
+  CHECK(elementIndices(picked[0]) == std::vector<std::size_t>{2, 6, 10, 14, 18, 22});
+  CHECK_THROWS_AS(t.slices(rows, 3), poplar::index_error);
 }
 
 TEST_CASE_METHOD(Fixture, "reshape and flatten keep element order", "[tensor]") {

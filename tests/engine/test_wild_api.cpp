@@ -263,3 +263,33 @@ TEST_CASE("graph drawings list the vertices and variables", "[graph][wild]") {
   CHECK(computeGraph.str().find("label=\"sum (1 vertices)\"") != std::string::npos);
   CHECK(unused.str().find("SumVertex") == std::string::npos);
 }
+
+// Research code times runs from the host with the Engine's timer (kouteisang/Poplar_API:
+// `Engine::TimerTimePoint t0 = engine.getTimeStamp(); engine.run(1); ... reportTiming(t0, t1)`).
+TEST_CASE("the engine's timer reports the simulated time of runs", "[engine][wild]") {
+  auto device = test::smallDevice(2);
+  Graph g = test::makeGraph(device);
+  auto a = g.addVariable(FLOAT, {64}, "a");
+  auto b = g.addVariable(FLOAT, {64}, "b");
+  g.setTileMapping(a, 0);
+  g.setTileMapping(b, 1);
+  Engine e(g, {Repeat(10, Copy(a, b)), Repeat(40, Copy(a, b))});
+  CHECK_THROWS_AS(e.getTimeStamp(), poplar::runtime_error); // before load
+  e.load(device);
+  auto cyclesOf = [&](unsigned program) {
+    const Engine::TimerTimePoint t0 = e.getTimeStamp();
+    e.run(program);
+    const Engine::TimerTimePoint t1 = e.getTimeStamp();
+    const std::string text = e.reportTiming(t0, t1);
+    CAPTURE(text);
+    CHECK(text.find(" cycles (") != std::string::npos);
+    CHECK(text.find(" us at ") != std::string::npos);
+    CHECK_THROWS_AS(e.reportTiming(t1, t0), poplar::runtime_error); // end before start
+    return std::stoull(text);
+  };
+  const auto ten = cyclesOf(0), forty = cyclesOf(1);
+  CHECK(ten > 0);
+  CHECK(forty > ten); // four times the copies take longer on the simulated clock
+  CHECK_THROWS_AS(e.reportTiming(Engine::TimerTimePoint{}, e.getTimeStamp()),
+                  poplar::runtime_error);
+}

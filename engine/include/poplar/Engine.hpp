@@ -100,6 +100,26 @@ public:
                             unsigned replicaIndex = 0);
 
   void setPrintTensorStream(std::ostream& os);
+
+  /// A reading of the simulated IPU clock (getTimeStamp), for timing runs from the host as
+  /// SDK programs do: `auto t0 = engine.getTimeStamp(); engine.run(1);
+  /// auto t1 = engine.getTimeStamp(); std::cout << engine.reportTiming(t0, t1);`.
+  class TimerTimePoint {
+  public:
+    TimerTimePoint() = default;
+
+  private:
+    friend class Engine;
+    std::uint64_t cycles_ = 0;
+    bool valid_ = false;
+  };
+  /// The simulated clock now: the latest IPU's cycle counter, the cycles an execution profile
+  /// shows (the clock starts at the first call when the engine keeps no profile). Needs load().
+  TimerTimePoint getTimeStamp();
+  /// The simulated time from `start` to `end`: "<cycles> cycles (<microseconds> us at <MHz>
+  /// MHz)" (Tessera's wording). A time point not from getTimeStamp, or an end before its start,
+  /// is a poplar::runtime_error.
+  std::string reportTiming(const TimerTimePoint& start, const TimerTimePoint& end) const;
   /// The options in force after merging POPLAR_ENGINE_OPTIONS.
   const OptionFlags& getEngineOptions() const;
 

@@ -53,8 +53,14 @@ public:
   }
   /// A box: begin[i] <= index[i] < end[i] in every dimension.
   Tensor slice(ArrayRef<std::size_t> begin, ArrayRef<std::size_t> end) const;
-  /// Several slices of one dimension, concatenated.
-  Tensor slices(ArrayRef<Interval> intervals, unsigned dim = 0) const;
+  /// One slice of dimension `dim` per interval, as Poplar returns them (callers concatenate
+  /// them with `concat(t.slices(intervals))` or connect them as a list of edges).
+  std::vector<Tensor> slices(ArrayRef<Interval> intervals, unsigned dim = 0) const;
+  /// One tensor per inner list: its intervals' slices of dimension `dim`, concatenated.
+  std::vector<Tensor> slices(const std::vector<std::vector<Interval>>& intervals,
+                             unsigned dim = 0) const;
+  /// The slices at `indices` of dimension `dim`, each with that dimension dropped.
+  std::vector<Tensor> slices(ArrayRef<unsigned> indices, unsigned dim = 0) const;
   /// Index into the first dimension, dropping it.
   Tensor operator[](std::size_t i) const { return index({i}); }
   Tensor index(ArrayRef<std::size_t> indices) const;

@@ -248,12 +248,34 @@ Tensor Tensor::slice(ArrayRef<std::size_t> begin, ArrayRef<std::size_t> end) con
                 affineView(data(), outShape, strides, offset));
 }
 
-Tensor Tensor::slices(ArrayRef<Interval> intervals, unsigned d) const {
+std::vector<Tensor> Tensor::slices(ArrayRef<Interval> intervals, unsigned d) const {
   std::vector<Tensor> parts;
+  parts.reserve(intervals.size());
   for (const auto& i : intervals)
     parts.push_back(slice(i, d));
-  if (parts.empty()) return slice(0, 0, d);
-  return concat(parts, d);
+  return parts;
+}
+
+std::vector<Tensor> Tensor::slices(const std::vector<std::vector<Interval>>& intervals,
+                                   unsigned d) const {
+  std::vector<Tensor> out;
+  out.reserve(intervals.size());
+  for (const auto& group : intervals) {
+    // An empty group is an empty slice of the dimension, so every entry stays a tensor.
+    out.push_back(group.empty() ? slice(0, 0, d) : concat(slices(group, d), d));
+  }
+  return out;
+}
+
+std::vector<Tensor> Tensor::slices(ArrayRef<unsigned> indices, unsigned d) const {
+  if (d >= rank())
+    throw index_error("slices of dimension " + std::to_string(d) + " of a tensor of shape " +
+                      shapeToString());
+  std::vector<Tensor> out;
+  out.reserve(indices.size());
+  for (unsigned i : indices)
+    out.push_back(slice(i, i + 1, d).squeeze({d}));
+  return out;
 }
 
 Tensor Tensor::index(ArrayRef<std::size_t> indices) const {

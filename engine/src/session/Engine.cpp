@@ -12,6 +12,7 @@
 #include "runtime/Runtime.hpp"
 #include "runtime/ThreadPool.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -379,6 +380,43 @@ void Engine::run(unsigned programIndex, const std::string& debugName) {
   } catch (const tessera::profiler::ReportError& e) {
     throw profiling_error(std::string("cannot record the run in the profile report: ") + e.what());
   }
+}
+
+Engine::TimerTimePoint Engine::getTimeStamp() {
+  impl_->requireLoaded("getTimeStamp");
+  detail::ExecutionObserver* clock = impl_->recorder.get();
+  if (!clock) {
+    // An engine that keeps no profile runs without a clock; timing starts one, which run()
+    // then synchronises at each run's ends as a profiled run does.
+    if (!impl_->counterClock) {
+      impl_->counterClock =
+          std::make_unique<detail::profile::CounterClock>(impl_->profile.model, impl_->compiled);
+      impl_->runtime->setObserver(impl_->counterClock.get());
+    }
+    clock = impl_->counterClock.get();
+  }
+  TimerTimePoint t;
+  // The host syncs with every IPU, so the time stamp is the latest IPU's clock.
+  for (unsigned ipu = 0; ipu < impl_->compiled.replicaTarget.getNumIPUs(); ++ipu)
+    t.cycles_ = std::max(t.cycles_, clock->ipuCycleCounter(ipu));
+  t.valid_ = true;
+  return t;
+}
+
+std::string Engine::reportTiming(const TimerTimePoint& start, const TimerTimePoint& end) const {
+  if (!start.valid_ || !end.valid_)
+    throw runtime_error("Engine::reportTiming: a time point that did not come from "
+                        "Engine::getTimeStamp");
+  if (end.cycles_ < start.cycles_)
+    throw runtime_error("Engine::reportTiming: the end (cycle " + std::to_string(end.cycles_) +
+                        ") is before the start (cycle " + std::to_string(start.cycles_) + ")");
+  const std::uint64_t cycles = end.cycles_ - start.cycles_;
+  const double hz = impl_->compiled.replicaTarget.getTileClockFrequency();
+  char text[128];
+  std::snprintf(text, sizeof text, "%llu cycles (%.3f us at %.0f MHz)",
+                static_cast<unsigned long long>(cycles), hz > 0 ? cycles * 1e6 / hz : 0.0,
+                hz / 1e6);
+  return text;
 }
 
 void Engine::writeTensor(const std::string& handle, const void* begin, const void* end) {

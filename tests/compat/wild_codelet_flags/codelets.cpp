@@ -1,9 +1,14 @@
 // Codelets as research codes write them: the SDK's stack-size header included by its short
 // name, a stack reservation declared for the IPU build, and scalar results written by plain
-// assignment to the field (`converged = 0;`, `maxDelta = d;`).
+// assignment to the field (`converged = 0;`, `maxDelta = d;`). The list-layout header is
+// included as the Hungarian-algorithm codelets of kouteisang/PaperID13Alenex25 include it.
 #include <StackSizeDefs.hpp>
 #include <cmath>
+#include <poplar/VectorListTypes.hpp>
 #include <poplar/Vertex.hpp>
+
+static_assert(poplar::VectorListLayout::DELTANELEMENTS != poplar::VectorListLayout::DELTAN,
+              "<poplar/VectorListTypes.hpp> declares the list layouts");
 
 using namespace poplar;
 

@@ -86,7 +86,7 @@ void detail::fill(poplar::Graph& graph, const poplar::Tensor& t,
          poputil::splitRegionsBetweenWorkers(graph.getTarget(), mapping[tile], 1)) {
       if (share.empty()) continue;
       auto v = graph.addVertex(cs, vertexType);
-      graph.connect(v["out"], flat.slices(share));
+      graph.connect(v["out"], poplar::concat(flat.slices(share)));
       setValue(graph, v, type, fillValue);
       graph.setTileMapping(v, tile);
     }

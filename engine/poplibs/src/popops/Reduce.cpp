@@ -198,7 +198,7 @@ void reduceInto(Graph& graph, const Tensor& in, const Tensor& out,
     for (const auto& group : plan[tile]) {
       std::vector<Tensor> edges;
       for (const auto& piece : group) {
-        edges.push_back(flatView.slices(piece.elements));
+        edges.push_back(poplar::concat(flatView.slices(piece.elements)));
         partialsOfRow[piece.row].push_back(next + edges.size() - 1);
       }
       const auto v = graph.addVertex(partialCs, partialVertex);
