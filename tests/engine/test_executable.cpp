@@ -1,6 +1,7 @@
 // Executables: compileGraph, Executable::serialize/deserialize and Engine(Executable&&), and
 // the clear errors a damaged, foreign or other-version executable gives.
 #include "TestUtil.hpp"
+#include "codelets/Hash.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -199,6 +200,54 @@ TEST_CASE_METHOD(RowSums, "an executable from another Tessera version or format 
 
   std::string newerFormat = good;
   newerFormat[8] = static_cast<char>(newerFormat[8] + 1);
-  CHECK_THAT(loadError(newerFormat), Catch::Contains("format version 2"));
-  CHECK_THAT(loadError(newerFormat, false), Catch::Contains("format version 2"));
+  CHECK_THAT(loadError(newerFormat), Catch::Contains("format version 4") &&
+                                         Catch::Contains("reads (format version 3)") &&
+                                         Catch::Contains("update Tessera"));
+  CHECK_THAT(loadError(newerFormat, false), Catch::Contains("format version 4"));
+
+  // Format versions 1 and 2 had a hand-written payload: refused by name, whatever follows.
+  for (char older : {'\1', '\2'}) {
+    std::string olderFormat = good;
+    olderFormat[8] = older;
+    CHECK_THAT(loadError(olderFormat, false),
+               Catch::Contains("written by an older Tessera") &&
+                   Catch::Contains("before the Cap'n Proto schema") &&
+                   Catch::Contains("compile the program again"));
+  }
+}
+
+TEST_CASE_METHOD(RowSums, "a payload that is not a whole Cap'n Proto message is refused by name",
+                 "[executable][errors]") {
+  Executable exe = compileGraph(g, programs);
+  const std::string good = serialized(exe);
+  const std::size_t payload = payloadOffset(good);
+  // Resealed: the header's size and checksum made to fit, as a foreign writer would.
+  auto resealed = [&](std::string body) {
+    std::string b = good.substr(0, payload - 40);
+    for (int i = 0; i < 8; ++i)
+      b.push_back(static_cast<char>(std::uint64_t(body.size()) >> (8 * i)));
+    poplar::detail::codelets::Hasher h;
+    h.add(body);
+    return b + h.hex() + body;
+  };
+  const std::string body = good.substr(payload);
+  {
+    std::istringstream in(resealed(body)); // the reseal alone changes nothing
+    CHECK_NOTHROW(Executable::deserialize(in));
+  }
+  CHECK_THAT(loadError(resealed(body + "1234567")),
+             Catch::Contains("corrupted") && Catch::Contains("not a whole number of 8-byte words"));
+  CHECK_THAT(loadError(resealed(body + std::string(8, '\0'))),
+             Catch::Contains("corrupted") && Catch::Contains("8 bytes follow the message"));
+  // The segment table claims more words than there are.
+  std::string longer = body;
+  longer[4] = static_cast<char>(0xff);
+  longer[5] = static_cast<char>(0xff);
+  CHECK_THAT(loadError(resealed(longer)), Catch::Contains("the executable is corrupted"));
+  // A message of one null pointer: every field at its default, so a target without tiles.
+  std::string empty(16, '\0');
+  empty[4] = 1; // one segment of one word
+  CHECK_THAT(loadError(resealed(empty)),
+             Catch::Contains("the executable is corrupted") && Catch::Contains("no tiles"));
+  CHECK_THAT(loadError(resealed(empty)), Catch::Contains("the executable is corrupted"));
 }

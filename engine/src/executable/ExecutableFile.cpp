@@ -95,6 +95,9 @@ void writeExecutable(const core::Executable& exe, std::ostream& out) {
   const kj::ArrayPtr<const char> payload = words.asChars();
 
   poplar::detail::codelets::Hasher h;
+  // As Hasher::add(std::string) does (the reader's): the length, then the bytes, without a copy.
+  const std::uint64_t length = payload.size();
+  h.add(&length, sizeof length);
   h.add(payload.begin(), payload.size());
   std::string header(kMagic, sizeof kMagic);
   putU32(header, kExecutableFormatVersion);
