@@ -8,10 +8,11 @@
 // files were compiled into travel inside the payload, so the loading process needs neither the
 // sources nor the cache of the process that compiled them.
 #include "LegacyExecutableFile.hpp"
-#include "executable/ExecutableChecks.hpp"
-#include "executable/LibraryVertices.hpp"
+
 #include "codelets/CodeletLoader.hpp"
 #include "codelets/Hash.hpp"
+#include "executable/ExecutableChecks.hpp"
+#include "executable/LibraryVertices.hpp"
 #include "runtime/Instances.hpp"
 
 #include <algorithm>

@@ -48,8 +48,8 @@ std::string tinyExecutable(const OptionFlags& options) {
   program::Sequence main(
       {program::Copy(in, a, false, "feed"), program::Execute(fill, "exec"),
        program::Copy(a, rb, "tormt"),
-       program::If(pred, program::Sequence{program::PrintTensor("a", a, "print")}, program::Sequence{},
-                   "cond")},
+       program::If(pred, program::Sequence{program::PrintTensor("a", a, "print")},
+                   program::Sequence{}, "cond")},
       "main");
   Executable exe = compileGraph(g, {main}, options);
   std::ostringstream out;
@@ -150,31 +150,23 @@ int main(int argc, char** argv) {
       // X9: a float field's run at byte 1.
       {"exe-misaligned-float-run",
        {},
-       [](CompiledGraph& g) {
-         g.computeSets[0].vertices[0].fields[0].edges[0].runs[0].offset = 1;
-       },
+       [](CompiledGraph& g) { g.computeSets[0].vertices[0].fields[0].edges[0].runs[0].offset = 1; },
        true},
       // Findings kept in the fuzz corpus only.
-      {"misaligned-float-run",
-       fileReports,
-       [](CompiledGraph& g) {
-         g.computeSets[0].vertices[0].fields[0].edges[0].runs[0].offset = 1;
-       },
+      {"misaligned-float-run", fileReports,
+       [](CompiledGraph& g) { g.computeSets[0].vertices[0].fields[0].edges[0].runs[0].offset = 1; },
        false},
       {"print-digits-2e31",
        {},
        [](CompiledGraph& g) { programNamed(g, "print").printFormat.digits = 1u << 31; },
        false},
-      {"print-precision-3e9",
-       fileReports,
-       [](CompiledGraph& g) { programNamed(g, "print").printFormat.digits = 3000000000u; },
-       false},
+      {"print-precision-3e9", fileReports,
+       [](CompiledGraph& g) { programNamed(g, "print").printFormat.digits = 3000000000u; }, false},
       {"remote-buffer-no-rows",
        {},
        [](CompiledGraph& g) { g.remoteBuffers[0].repeats = 0; },
        false},
-      {"host-link-rate-tiny",
-       fileReports,
+      {"host-link-rate-tiny", fileReports,
        [](CompiledGraph& g) {
          for (Target* t : {&g.target, &g.replicaTarget}) {
            Target::Params p = t->params();
@@ -189,7 +181,8 @@ int main(int argc, char** argv) {
     c.alter(exe->compiled);
     std::ostringstream out;
     detail::writeExecutable(*exe, out);
-    for (const std::string dir : {c.inTests ? std::string(argv[1]) : std::string(), std::string(argv[2])}) {
+    for (const std::string dir :
+         {c.inTests ? std::string(argv[1]) : std::string(), std::string(argv[2])}) {
       if (dir.empty()) continue;
       const std::string path = dir + "/" + c.file + ".exe";
       std::ofstream f(path, std::ios::binary);

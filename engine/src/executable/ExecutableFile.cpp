@@ -50,6 +50,20 @@ std::uint64_t getLE(const std::string& b) {
   return v;
 }
 
+/// What is left to read in a stream that can say (a file, a string); 0 for one that cannot.
+std::uint64_t bytesLeft(std::istream& in) {
+  const std::streampos here = in.tellg();
+  if (here == std::streampos(-1)) {
+    in.clear(in.rdstate() & ~std::ios::failbit);
+    return 0;
+  }
+  in.seekg(0, std::ios::end);
+  const std::streampos end = in.tellg();
+  in.clear(in.rdstate() & ~std::ios::failbit);
+  in.seekg(here);
+  return end == std::streampos(-1) || end < here ? 0 : static_cast<std::uint64_t>(end - here);
+}
+
 /// Cap'n Proto's reason in words a reader of the file understands, where it has its own.
 std::string reason(const kj::Exception& e) {
   const std::string why = e.getDescription().cStr();
@@ -90,8 +104,16 @@ const VertexTypeDescriptor* findType(const std::string& name, const std::string&
 
 void writeExecutable(const core::Executable& exe, std::ostream& out) {
   capnp::MallocMessageBuilder message;
-  buildExecutableMessage(exe, message.initRoot<exefile::Executable>());
-  const kj::Array<capnp::word> words = capnp::messageToFlatArray(message);
+  kj::Array<capnp::word> words;
+  try {
+    buildExecutableMessage(exe, message.initRoot<exefile::Executable>());
+    words = capnp::messageToFlatArray(message);
+  } catch (const kj::Exception& e) {
+    // Cap'n Proto's own limits: a list of at most 2^29 elements, a Data of at most 512 MiB (one
+    // variable's initial values).
+    throw poplar_error(std::string("Executable::serialize: the executable cannot be written: ") +
+                       e.getDescription().cStr());
+  }
   const kj::ArrayPtr<const char> payload = words.asChars();
 
   poplar::detail::codelets::Hasher h;
@@ -170,8 +192,20 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
         "): compile the program again, or pass checkPackageHash = false to try it anyway");
   const std::uint64_t size = readU64("payload size");
   const std::string checksum = readExactly(32, "checksum");
-  std::string payload;
-  {
+  // The payload goes to memory aligned for Cap'n Proto's words. The header's size is not
+  // trusted with an allocation: a stream that says it holds that much (a file, a string) is
+  // read in one go, any other in chunks of 1 MiB as they arrive (a truncated one costs only
+  // what it holds).
+  const std::uint64_t available = bytesLeft(in);
+  kj::Array<capnp::word> words;
+  std::uint64_t got = 0;
+  if (available >= size) {
+    words = kj::heapArray<capnp::word>(static_cast<std::size_t>((size + 7) / 8));
+    if (words.size() != 0) words.back() = capnp::word(); // a partial last word: zeros
+    in.read(reinterpret_cast<char*>(words.begin()), static_cast<std::streamsize>(size));
+    got = static_cast<std::uint64_t>(in.gcount());
+  } else {
+    std::string payload;
     constexpr std::size_t kChunk = 1 << 20;
     while (payload.size() < size && in) {
       const std::size_t n =
@@ -181,24 +215,27 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
       in.read(payload.data() + old, static_cast<std::streamsize>(n));
       payload.resize(old + static_cast<std::size_t>(in.gcount()));
     }
+    got = payload.size();
+    if (got == size) {
+      words = kj::heapArray<capnp::word>(static_cast<std::size_t>((size + 7) / 8));
+      if (words.size() != 0) words.back() = capnp::word();
+      std::memcpy(words.begin(), payload.data(), payload.size());
+    }
   }
-  if (payload.size() != size)
+  if (got != size)
     throw poplar_error(where + "the executable is truncated: its payload has " +
-                       std::to_string(payload.size()) + " of " + std::to_string(size) + " bytes");
+                       std::to_string(got) + " of " + std::to_string(size) + " bytes");
   poplar::detail::codelets::Hasher h;
-  h.add(payload);
+  const std::uint64_t length = size; // as Hasher::add(std::string): the length, then the bytes
+  h.add(&length, sizeof length);
+  h.add(words.begin(), static_cast<std::size_t>(size));
   if (h.hex() != checksum)
     throw poplar_error(where +
                        "the executable is corrupted: its payload does not match its checksum (" +
                        checksum + ", the bytes hash to " + h.hex() + ")");
-
   if (size % sizeof(capnp::word) != 0)
     throw poplar_error(where + "the executable is corrupted: its payload has " +
                        std::to_string(size) + " bytes, not a whole number of 8-byte words");
-  // Cap'n Proto reads words: the payload is copied to memory aligned for them.
-  kj::Array<capnp::word> words = kj::heapArray<capnp::word>(size / sizeof(capnp::word));
-  std::memcpy(words.begin(), payload.data(), size);
-  payload = std::string();
 
   auto exe = std::make_unique<core::Executable>();
   try {

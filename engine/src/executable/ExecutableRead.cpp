@@ -148,7 +148,9 @@ public:
       throw FormatError("the replica target and the replication factor do not make up the target");
     g.arenaBytes = in.getArenaBytes();
     arena_ = g.arenaBytes;
-    for (auto v : in.getVariables())
+    const auto variables = in.getVariables();
+    g.variables.reserve(variables.size());
+    for (auto v : variables)
       g.variables.push_back(variable(g, v));
     // The compiler lays the variables out one after another (8-byte aligned): the arena is no
     // bigger than they are, so a message cannot ask for more memory than its graph needs.
@@ -158,9 +160,13 @@ public:
     if (g.arenaBytes > laidOut)
       throw FormatError("the arena has " + std::to_string(g.arenaBytes) + " bytes for " +
                         std::to_string(laidOut) + " bytes of variables");
-    for (auto cs : in.getComputeSets())
+    const auto computeSets = in.getComputeSets();
+    g.computeSets.reserve(computeSets.size());
+    for (auto cs : computeSets)
       g.computeSets.push_back(computeSet(g, cs));
-    for (auto p : in.getPrograms())
+    const auto programs = in.getPrograms();
+    g.programs.reserve(programs.size());
+    for (auto p : programs)
       g.programs.push_back(program(g, p));
     // The compiler lowers children before their parents: an index at or after the parent's would
     // be a loop in the program tree, which the runtime would follow forever.
@@ -342,9 +348,13 @@ private:
       if (!v.executedInstructions) v.cycleRule = schema::CycleRule::fieldSizes;
     }
     if (in.getHasEstimatedFlops()) v.estimatedFlops = in.getEstimatedFlops();
-    for (auto f : in.getFields()) {
+    const auto fields = in.getFields();
+    v.fields.reserve(fields.size());
+    for (auto f : fields) {
       CompiledField field;
-      for (auto e : f.getEdges()) {
+      const auto edges = f.getEdges();
+      field.edges.reserve(edges.size());
+      for (auto e : edges) {
         CompiledEdge edge;
         edge.runs = runs(e.getRuns());
         edge.numElements = e.getNumElements();
