@@ -3,11 +3,13 @@
 #include "TestUtil.hpp"
 #include "codelets/Hash.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <poplar/Executable.hpp>
 #include <poplar/exceptions.hpp>
 #include <sstream>
+#include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -244,6 +246,25 @@ TEST_CASE_METHOD(RowSums, "a payload that is not a whole Cap'n Proto message is 
   longer[4] = static_cast<char>(0xff);
   longer[5] = static_cast<char>(0xff);
   CHECK_THAT(loadError(resealed(longer)), Catch::Contains("the executable is corrupted"));
+  // Pointers that alias: 10,000 vertex types whose names and codelet sources all point at one
+  // 80 KB text. The message is 240 KB; reading every name would copy 1.6 GB. The traversal
+  // limit (a few times the message's words) refuses it after a dozen.
+  {
+    const std::uint64_t types = 10000, textBytes = 80000, textWords = textBytes / 8;
+    const std::uint64_t text = 8 + 2 * types, total = text + textWords;
+    std::vector<std::uint64_t> w(1 + total, 0);
+    w[0] = total << 32;                      // segment table: one segment of `total` words
+    w[1] = std::uint64_t(6) << 48;           // root: the Executable, 6 pointers, at word 1
+    w[1 + 3] = 1 | (std::uint64_t(3) << 2) | // vertexTypes: a composite list 3 words on
+               (std::uint64_t(7) << 32) | (2 * types << 35);
+    w[1 + 7] = (types << 2) | (std::uint64_t(2) << 48); // its tag: 10,000 structs of 2 pointers
+    for (std::uint64_t at = 8; at < text; ++at)         // every name and source: the same bytes
+      w[1 + at] = 1 | ((text - (at + 1)) << 2) | (std::uint64_t(2) << 32) | (textBytes << 35);
+    std::string bytes(reinterpret_cast<const char*>(w.data()), w.size() * 8);
+    std::fill(bytes.begin() + 8 * (1 + text), bytes.end() - 1, 'x'); // the text, NUL-terminated
+    CHECK_THAT(loadError(resealed(bytes)), Catch::Contains("the executable is corrupted") &&
+                                               Catch::Contains("more data than the file holds"));
+  }
   // A message of one null pointer: every field at its default, so a target without tiles.
   std::string empty(16, '\0');
   empty[4] = 1; // one segment of one word
