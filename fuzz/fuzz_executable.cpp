@@ -6,7 +6,10 @@
 // Structure-aware: a payload that fails its checksum is refused before any field is read, so
 // byte mutations alone would test the checksum only. The custom mutator changes the payload (a
 // field-sized slot set to a boundary value, or libFuzzer's own mutations of the payload) and
-// reseals it: recomputes the payload's size and checksum as a foreign writer would.
+// reseals it: recomputes the payload's size and checksum as a foreign writer would. The payload
+// is an unpacked Cap'n Proto message (profiler/schema/executable.capnp): its fields sit at
+// offsets that are multiples of their width, so slots are aligned to theirs; a slot that lands on
+// a pointer tests Cap'n Proto's checks and the reader's limits (traversal, nesting).
 #include "codelets/Hash.hpp"
 #include "executable/ExecutableState.hpp"
 
@@ -172,7 +175,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
   std::size_t newPayload = payload;
   if (payload >= 8 && rng() % 2) {
     // A field-sized slot set to a boundary value: counts, sizes, indices and offsets are u32
-    // and u64 little-endian, flags and kinds u8.
+    // and u64 little-endian, kinds u8, list and struct pointers u64 (Cap'n Proto's layout).
     static const std::uint64_t values[] = {0,
                                            1,
                                            2,
@@ -197,7 +200,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
                                            ~std::uint64_t(0) - 1};
     const unsigned widths[] = {1, 4, 8};
     const unsigned width = widths[rng() % 3];
-    const std::size_t at = l.payload + rng() % (payload - width + 1);
+    const std::size_t at = l.payload + rng() % ((payload - width) / width + 1) * width;
     std::uint64_t v = values[rng() % (sizeof values / sizeof values[0])];
     if (rng() % 4 == 0) v += readU64(data + std::min(at, size - 8)) & 0xff; // near the old value
     for (unsigned i = 0; i < width; ++i)

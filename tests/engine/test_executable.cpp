@@ -1,12 +1,15 @@
 // Executables: compileGraph, Executable::serialize/deserialize and Engine(Executable&&), and
 // the clear errors a damaged, foreign or other-version executable gives.
 #include "TestUtil.hpp"
+#include "codelets/Hash.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <poplar/Executable.hpp>
 #include <poplar/exceptions.hpp>
 #include <sstream>
+#include <vector>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -199,6 +202,73 @@ TEST_CASE_METHOD(RowSums, "an executable from another Tessera version or format 
 
   std::string newerFormat = good;
   newerFormat[8] = static_cast<char>(newerFormat[8] + 1);
-  CHECK_THAT(loadError(newerFormat), Catch::Contains("format version 2"));
-  CHECK_THAT(loadError(newerFormat, false), Catch::Contains("format version 2"));
+  CHECK_THAT(loadError(newerFormat), Catch::Contains("format version 4") &&
+                                         Catch::Contains("reads (format version 3)") &&
+                                         Catch::Contains("update Tessera"));
+  CHECK_THAT(loadError(newerFormat, false), Catch::Contains("format version 4"));
+
+  // Format versions 1 and 2 had a hand-written payload: refused by name, whatever follows.
+  for (char older : {'\1', '\2'}) {
+    std::string olderFormat = good;
+    olderFormat[8] = older;
+    CHECK_THAT(loadError(olderFormat, false),
+               Catch::Contains("written by an older Tessera") &&
+                   Catch::Contains("before the Cap'n Proto schema") &&
+                   Catch::Contains("compile the program again"));
+  }
+}
+
+TEST_CASE_METHOD(RowSums, "a payload that is not a whole Cap'n Proto message is refused by name",
+                 "[executable][errors]") {
+  Executable exe = compileGraph(g, programs);
+  const std::string good = serialized(exe);
+  const std::size_t payload = payloadOffset(good);
+  // Resealed: the header's size and checksum made to fit, as a foreign writer would.
+  auto resealed = [&](std::string body) {
+    std::string b = good.substr(0, payload - 40);
+    for (int i = 0; i < 8; ++i)
+      b.push_back(static_cast<char>(std::uint64_t(body.size()) >> (8 * i)));
+    poplar::detail::codelets::Hasher h;
+    h.add(body);
+    return b + h.hex() + body;
+  };
+  const std::string body = good.substr(payload);
+  {
+    std::istringstream in(resealed(body)); // the reseal alone changes nothing
+    CHECK_NOTHROW(Executable::deserialize(in));
+  }
+  CHECK_THAT(loadError(resealed(body + "1234567")),
+             Catch::Contains("corrupted") && Catch::Contains("not a whole number of 8-byte words"));
+  CHECK_THAT(loadError(resealed(body + std::string(8, '\0'))),
+             Catch::Contains("corrupted") && Catch::Contains("8 bytes follow the message"));
+  // The segment table claims more words than there are.
+  std::string longer = body;
+  longer[4] = static_cast<char>(0xff);
+  longer[5] = static_cast<char>(0xff);
+  CHECK_THAT(loadError(resealed(longer)), Catch::Contains("the executable is corrupted"));
+  // Pointers that alias: 10,000 vertex types whose names and codelet sources all point at one
+  // 80 KB text. The message is 240 KB; reading every name would copy 1.6 GB. The traversal
+  // limit (a few times the message's words) refuses it after a dozen.
+  {
+    const std::uint64_t types = 10000, textBytes = 80000, textWords = textBytes / 8;
+    const std::uint64_t text = 8 + 2 * types, total = text + textWords;
+    std::vector<std::uint64_t> w(1 + total, 0);
+    w[0] = total << 32;                      // segment table: one segment of `total` words
+    w[1] = std::uint64_t(6) << 48;           // root: the Executable, 6 pointers, at word 1
+    w[1 + 3] = 1 | (std::uint64_t(3) << 2) | // vertexTypes: a composite list 3 words on
+               (std::uint64_t(7) << 32) | (2 * types << 35);
+    w[1 + 7] = (types << 2) | (std::uint64_t(2) << 48); // its tag: 10,000 structs of 2 pointers
+    for (std::uint64_t at = 8; at < text; ++at)         // every name and source: the same bytes
+      w[1 + at] = 1 | ((text - (at + 1)) << 2) | (std::uint64_t(2) << 32) | (textBytes << 35);
+    std::string bytes(reinterpret_cast<const char*>(w.data()), w.size() * 8);
+    std::fill(bytes.begin() + 8 * (1 + text), bytes.end() - 1, 'x'); // the text, NUL-terminated
+    CHECK_THAT(loadError(resealed(bytes)), Catch::Contains("the executable is corrupted") &&
+                                               Catch::Contains("more data than the file holds"));
+  }
+  // A message of one null pointer: every field at its default, so a target without tiles.
+  std::string empty(16, '\0');
+  empty[4] = 1; // one segment of one word
+  CHECK_THAT(loadError(resealed(empty)),
+             Catch::Contains("the executable is corrupted") && Catch::Contains("no tiles"));
+  CHECK_THAT(loadError(resealed(empty)), Catch::Contains("the executable is corrupted"));
 }

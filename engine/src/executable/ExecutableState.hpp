@@ -27,12 +27,15 @@ namespace poplar::detail {
 
 /// The executable file format (docs/engine.md, "Executables"):
 ///   magic "TSREXE\r\n", format version (u32), Tessera version, codelet ABI hash,
-///   payload size (u64), payload checksum (32 hex digits), payload.
+///   payload size (u64), payload checksum (32 hex digits), payload: one unpacked Cap'n Proto
+///   message of profiler/schema/executable.capnp.
 /// Throws poplar_error naming the problem (`what` names the stream in messages).
 void writeExecutable(const core::Executable& exe, std::ostream& out);
 std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPackageHash);
 
-/// The current format version; bumped whenever the payload's layout changes.
-constexpr std::uint32_t kExecutableFormatVersion = 2; ///< 2: each vertex's cycle rule
+/// The current format version (the version rule: profiler/schema/executable.capnp).
+constexpr std::uint32_t kExecutableFormatVersion = 3; ///< 3: the Cap'n Proto schema
+/// Format versions 1 and 2 had a hand-written payload: refused as "written by an older Tessera".
+constexpr std::uint32_t kLastHandWrittenFormatVersion = 2;
 
 } // namespace poplar::detail
