@@ -191,5 +191,5 @@ TEST_CASE("Each stream copy records whether it moves data to or from the host or
   // Only stream copies carry it.
   CHECK(r.integer("SELECT COUNT(*) FROM programs WHERE stream_destination IS NOT NULL AND type NOT "
                   "LIKE 'StreamCopy%'") == 0);
-  CHECK(r.text("SELECT value FROM meta WHERE key = 'format_version'") == "1.6.0");
+  CHECK(r.text("SELECT value FROM meta WHERE key = 'format_version'") == "1.7.0");
 }

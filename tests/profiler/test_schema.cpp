@@ -22,7 +22,7 @@ TEST_CASE("Table and column names are unique and indexes name real columns", "[s
       columns.insert({table.name, c.name});
     }
   });
-  CHECK(tables.size() == 23); // run_vertex_cycle_rules since 1.6
+  CHECK(tables.size() == 24); // run_stream_copy_cycles since 1.7
   for (const schema::Index& index : schema::kIndexes) {
     INFO("index " << index.name);
     CHECK(columns.count({index.table, index.column}) == 1);
@@ -36,7 +36,7 @@ TEST_CASE("Enumeration names match their enumerators", "[schema]") {
   CHECK(schema::name(schema::CycleKind::sync) == "sync");
   CHECK(schema::name(schema::BlockKind::Overflow) == "Overflow");
   CHECK(schema::toString({1, 2, 3}) == "1.2.3");
-  CHECK(schema::toString(schema::kProfileFormatVersion) == "1.6.0");
+  CHECK(schema::toString(schema::kProfileFormatVersion) == "1.7.0");
 }
 
 TEST_CASE("Stored enum names parse back to their values and unknown names do not parse",

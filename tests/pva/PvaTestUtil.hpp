@@ -25,4 +25,10 @@ struct RemoteSumReport {
 /// per test process into the scratch tree and reused.
 const std::filesystem::path& sampleReport(const std::string& sample);
 
+/// Checks that the stream-copy totals `report` stores (format 1.7) are read without a pass over
+/// the steps and equal those of a pass over the steps of `again` (the same file opened on its
+/// own, so nothing is shared), run by run and over all runs; returns all runs' total
+/// (test_stored_totals.cpp).
+std::uint64_t checkStoredEqualsPass(const pva::Report& report, const pva::Report& again);
+
 } // namespace test

@@ -712,6 +712,23 @@ TEST_CASE("Stream-copy cycles split by destination: host streams and a remote bu
   }
 }
 
+TEST_CASE("Stored stream-copy totals equal the pass: host streams and a remote buffer, two runs",
+          "[pva][analysis][streamCopy][storedTotals]") {
+  test::ScratchDir dir;
+  writeStreamingReport(dir.path());
+  const auto file = dir / "profile.pop";
+  const pva::Report report = pva::openReport(file.string());
+  REQUIRE(report.execution().runs().size() == 2);
+  test::checkStoredEqualsPass(report, pva::openReport(file.string()));
+  const pva::StreamCopySummary s = pva::summarizeStreamCopies(report);
+  CHECK(s.stored);
+  CHECK(s.allRuns.host > 0);
+  CHECK(s.allRuns.remoteBuffer > s.allRuns.host);                // three copies against two
+  CHECK(s.runs.at(0).remoteBuffer == s.runs.at(1).remoteBuffer); // the same program each run
+  test::Report raw(file);
+  CHECK(raw.integer("SELECT count(*) FROM run_stream_copy_cycles") == 2); // a row per run
+}
+
 TEST_CASE("summarize is computed once per open report and handed out as a copy",
           "[pva][analysis]") {
   const pva::Report report = openSample("mlp");

@@ -7,6 +7,7 @@
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 #include <pva/Debug.hpp>
+#include <pva/ProgramTotals.hpp>
 #include <stdexcept>
 #include <thread>
 
@@ -92,6 +93,83 @@ TEST_CASE("threads asking for the execution analysis at once share one pass", "[
   two.join();
   REQUIRE(pva::detail::executionPasses() == before + 1);
   requireSame(a, b);
+}
+
+TEST_CASE("threads asking for every analysis at once derive each once per open report",
+          "[pva][cache]") {
+  // The summary, the pass over the steps, the program tree's totals and the operations'
+  // grouping: what the CLI, Python and the viewer's pages ask of one open report, here from
+  // eight threads at once, each asking for all of them in its own order.
+  using pva::detail::Derivation;
+  const Derivation kinds[] = {Derivation::Summary, Derivation::Execution, Derivation::ProgramTotals,
+                              Derivation::OperationGroups};
+  const pva::Report report = openMlp();
+  std::uint64_t before[4];
+  for (int k = 0; k < 4; ++k)
+    before[k] = pva::detail::derivations(kinds[k]);
+  const std::uint64_t passes = pva::detail::executionPasses();
+  constexpr int kThreads = 8;
+  struct Seen {
+    std::shared_ptr<const pva::ReportSummary> summary;
+    std::shared_ptr<const pva::ExecutionAnalysis> execution;
+    std::shared_ptr<const std::vector<pva::ProgramTotals>> totals;
+    std::size_t operations = 0;
+    pva::StreamCopyCycles streamCopies;
+  };
+  std::vector<Seen> seen(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      const pva::Report copy = report; // a copy of the handle: the same open report
+      Seen& s = seen[std::size_t(t)];
+      for (int i = 0; i < 4; ++i)
+        switch ((t + i) % 4) {
+        case 0:
+          s.summary = pva::sharedSummary(copy);
+          break;
+        case 1:
+          s.execution = pva::sharedExecutionAnalysis(copy);
+          break;
+        case 2:
+          s.totals = pva::sharedProgramTotals(copy);
+          break;
+        default:
+          s.operations = pva::OperationAnalysis(copy).operations().size();
+          s.streamCopies = pva::summarizeStreamCopies(copy).allRuns;
+          break;
+        }
+    });
+  for (std::thread& t : threads)
+    t.join();
+  for (int k = 0; k < 4; ++k) {
+    INFO("derivation " << k);
+    CHECK(pva::detail::derivations(kinds[k]) == before[k] + 1);
+  }
+  CHECK(pva::detail::executionPasses() == passes + 1);
+  for (const Seen& s : seen) {
+    // Every thread got the one kept value, not a copy of its own.
+    CHECK(s.summary == seen[0].summary);
+    CHECK(s.execution == seen[0].execution);
+    CHECK(s.totals == seen[0].totals);
+    CHECK(s.operations == seen[0].operations);
+    CHECK(s.streamCopies.host == seen[0].execution->allRuns.streamCopyCycles.host);
+  }
+  REQUIRE(seen[0].operations > 0);
+  // The kept totals are programTotals over all runs.
+  const auto fresh = pva::programTotals(report, seen[0].execution->allRuns);
+  REQUIRE(fresh.size() == seen[0].totals->size());
+  for (std::size_t p = 0; p < fresh.size(); ++p) {
+    CHECK(fresh[p].cycles == (*seen[0].totals)[p].cycles);
+    CHECK(fresh[p].ipuMask == (*seen[0].totals)[p].ipuMask);
+  }
+  // Asking again, from this thread, derives nothing more.
+  pva::summarize(report);
+  pva::sharedProgramTotals(report);
+  CHECK(pva::detail::derivations(Derivation::ProgramTotals) == before[2] + 1);
+  CHECK(pva::detail::derivations(Derivation::Summary) == before[0] + 1);
+  // Another open of the file is another report: derived again.
+  pva::sharedProgramTotals(openMlp());
+  CHECK(pva::detail::derivations(Derivation::ProgramTotals) == before[2] + 2);
 }
 
 TEST_CASE("OperationAnalysis groups once and hands out equal operations each time",

@@ -109,12 +109,12 @@ TEST_CASE("Reports of another major format version are refused, naming both vers
   CHECK_THAT(newer,
              Catch::StartsWith(
                  kData + "/newer_major.pop: report format 2.0.0 is newer than this libpva reads "
-                         "(format 1.x; it writes 1.6.0); update Tessera to read it"));
+                         "(format 1.x; it writes 1.7.0); update Tessera to read it"));
   const std::string older = failure<pva::UnsupportedVersionError>(kData + "/older_major.pop");
   CHECK_THAT(older,
              Catch::StartsWith(
                  kData + "/older_major.pop: report format 0.9.0 is older than this libpva reads "
-                         "(format 1.x; it writes 1.6.0)"));
+                         "(format 1.x; it writes 1.7.0)"));
 }
 
 TEST_CASE("A report of a newer minor format version is read, ignoring what it adds",

@@ -61,7 +61,7 @@ TEST_CASE("FLOPs per tile are written for every compute set and read back as sto
   const pva::Report report = openWithDebug(profile);
   REQUIRE(report.hasFlopEstimates()); // the samples turn profiler.includeFlopEstimates on
   CHECK(report.hasFlopEstimatesByTile());
-  CHECK(raw.text("SELECT value FROM meta WHERE key = 'format_version'") == "1.6.0");
+  CHECK(raw.text("SELECT value FROM meta WHERE key = 'format_version'") == "1.7.0");
   const std::size_t tiles = report.compilation().target().tilesPerReplica();
   u64 spread = 0;
   for (const pva::ComputeSet& cs : report.compilation().computeSets()) {

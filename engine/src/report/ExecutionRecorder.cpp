@@ -91,6 +91,7 @@ void ExecutionRecorder::beginRun(unsigned programIndex, const std::string& name)
     std::fill(v.begin(), v.end(), 0);
   std::fill(runBusyCycles_.begin(), runBusyCycles_.end(), 0);
   runRuleCycles_.reset();
+  runStreamCopyCycles_.fill(0);
 }
 
 void ExecutionRecorder::endRun() {
@@ -119,6 +120,12 @@ void ExecutionRecorder::endRun() {
     if (runRuleCycles_.ran(r))
       ruleCycles.row(runIndex_, schema::name(static_cast<schema::CycleRule>(r)),
                      runRuleCycles_.cycles()[r]);
+  // Since format 1.7: the stream-copy totals a summary shows, so readers skip the steps.
+  using SD = schema::StreamDestination;
+  writer_.inserter<schema::RunStreamCopyCycles>().row(
+      runIndex_, runStreamCopyCycles_[std::size_t(SD::host)],
+      runStreamCopyCycles_[std::size_t(SD::remoteBuffer)],
+      runStreamCopyCycles_[std::size_t(SD::mixed)]);
   writer_.commit();
   writer_.flush(); // the run is in the file before Engine::run returns; errors are thrown here
   ++runIndex_;
@@ -192,6 +199,17 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
     runBusyCycles_[tv.tile] += tv.value;
   if (!measured && p.type == ProgramType::OnTileExecute && p.computeSet >= 0)
     runRuleCycles_.addEstimated(static_cast<unsigned>(p.computeSet));
+  const bool streamCopy = p.type == ProgramType::StreamCopyBegin ||
+                          p.type == ProgramType::StreamCopyMid ||
+                          p.type == ProgramType::StreamCopyEnd;
+  if (streamCopy) {
+    // As libpva's pass counts a step: its slowest IPU's cycles (saturating, as its sums).
+    std::uint64_t slowest = 0;
+    for (const StepIpu& si : stepIpus_)
+      slowest = std::max(slowest, si.cycles);
+    std::uint64_t& sum = runStreamCopyCycles_[static_cast<std::size_t>(p.streamDestination)];
+    sum = sum + slowest < sum ? ~std::uint64_t(0) : sum + slowest;
+  }
   encodeStepIpus(stepIpus_.data(), stepIpus_.size(), ipusBlob_);
   // A static step's cycles are its program's estimate: stored once in
   // programs.estimated_cycles_by_tile, NULL here (see docs/formats.md). A step with
@@ -209,9 +227,7 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
   // Stream copies are blocks when external exchange is instrumented, as in Poplar
   // (debug.instrumentExternalExchange), on the tiles doing the I/O: those holding the data, or
   // the blocks tile for a copy that moves none.
-  if (options_.anyBlocks() && options_.externalExchangeInstrumentation &&
-      (p.type == ProgramType::StreamCopyBegin || p.type == ProgramType::StreamCopyMid ||
-       p.type == ProgramType::StreamCopyEnd))
+  if (options_.anyBlocks() && options_.externalExchangeInstrumentation && streamCopy)
     for (const auto& si : stepIpus_) {
       if (p.type == ProgramType::StreamCopyBegin && options_.blocksImplicitFlush)
         flushBlocks(si.ipu, program, si.allFromMax);

@@ -89,7 +89,10 @@ private:
   std::array<std::vector<std::uint64_t>, 5> runCycles_; ///< [CycleKind][tile]
   std::vector<std::uint64_t> runBusyCycles_;            ///< compute excluding idle threads, [tile]
   RuleCycles runRuleCycles_;                            ///< the run's vertex cycles by cycle rule
-  std::vector<BlockBuffer> blockBuffers_;               ///< per IPU
+  /// The run's stream-copy steps' cycles (each at its slowest IPU) by StreamDestination, what
+  /// a pass over the steps would sum (run_stream_copy_cycles, format 1.7).
+  std::array<std::uint64_t, 3> runStreamCopyCycles_{};
+  std::vector<BlockBuffer> blockBuffers_; ///< per IPU
   /// profiler.programs.filter: for each lowered node wrapped in an implicit Block, the report
   /// program the block names (-1: not wrapped).
   std::vector<int> implicitBlocks_;

@@ -109,6 +109,22 @@ struct CycleKinds {
   static const std::string& label(TileCycleTotals::Kind k);
 };
 
+/// Cycles of a span's stream-copy steps (StreamCopyBegin, Mid and End; each step at its slowest
+/// IPU, as SpanFigures::cycles counts it) by what the copy moves data to or from
+/// (Program::streamCopyDestination). unknown: reports before format 1.3, which did not record it.
+struct StreamCopyCycles {
+  std::uint64_t host = 0, remoteBuffer = 0, mixed = 0, unknown = 0;
+  /// Saturates at 2^64 - 1, as the analysis layer's other sums (hostile reports).
+  std::uint64_t total() const {
+    std::uint64_t t = 0;
+    for (const std::uint64_t v : {host, remoteBuffer, mixed, unknown})
+      t = t + v < t ? ~std::uint64_t(0) : t + v;
+    return t;
+  }
+  /// The cycles of one destination (0 for None).
+  std::uint64_t of(Program::StreamCopyDestination d) const;
+};
+
 /// One run, from its stored totals (no step is read).
 struct RunSummary {
   Scope scope; ///< this run, one replica
@@ -118,6 +134,10 @@ struct RunSummary {
   std::uint64_t cycles = 0;          ///< of the slowest IPU
   std::int64_t hostMicroseconds = 0; ///< host wall-clock time of the run
   CycleKinds tileCycles;
+  /// Its stream-copy steps' cycles by destination as the report stores them (format 1.7 on:
+  /// ExecutionSummary::hasStreamCopyCycles); zeros otherwise (summarizeStreamCopies reads the
+  /// steps then).
+  StreamCopyCycles streamCopyCycles;
 };
 
 struct ExecutionSummary {
@@ -138,6 +158,12 @@ struct ExecutionSummary {
   std::uint64_t computeExcludingIdleThreads = 0;
   double tileAverageComputeExcludingIdleThreads() const;
   double tileAverageComputeExcludingIdleThreadsShareOfTotal() const;
+  /// The runs' stream-copy steps' cycles by destination are stored (reports of format 1.7 and
+  /// later, every run with its row): streamCopyCycles here and in each run hold them, equal to
+  /// what analyseExecution sums over the steps. False: they are zeros, and only a pass over the
+  /// steps gives them (summarizeStreamCopies does either).
+  bool hasStreamCopyCycles = false;
+  StreamCopyCycles streamCopyCycles; ///< all runs
 };
 
 /// What one cycle rule costed (VertexCycleSummary::rules).
@@ -201,6 +227,20 @@ ReportSummary summarize(const Report& report);
 /// open. For clients that hand one summary to several views (the viewer's pages).
 std::shared_ptr<const ReportSummary> sharedSummary(const Report& report);
 
+/// Stream-copy steps' cycles by destination, per run and over all runs.
+struct StreamCopySummary {
+  std::vector<StreamCopyCycles> runs; ///< in Run order
+  StreamCopyCycles allRuns;
+  /// From the report's stored per-run totals (format 1.7 on), no step read; false: from
+  /// analyseExecution's pass over every step (kept with the open report as always).
+  bool stored = false;
+};
+
+/// What `pva summary` shows of the stream copies: the stored totals when the report has them
+/// (ExecutionSummary::hasStreamCopyCycles), otherwise analyseExecution's figures (one pass over
+/// the steps, once per open report). The same numbers either way.
+StreamCopySummary summarizeStreamCopies(const Report& report);
+
 /// A not-always-live variable's life, [from, to) in liveness steps, and its size.
 struct LiveRange {
   std::uint64_t from = 0, to = 0, bytes = 0;
@@ -250,22 +290,6 @@ struct IpuTraffic {
   unsigned ipu = 0;
   std::uint64_t streamCopyInBytes = 0, streamCopyOutBytes = 0;
   std::uint64_t globalExchangeInBytes = 0, globalExchangeOutBytes = 0;
-};
-
-/// Cycles of a span's stream-copy steps (StreamCopyBegin, Mid and End; each step at its slowest
-/// IPU, as SpanFigures::cycles counts it) by what the copy moves data to or from
-/// (Program::streamCopyDestination). unknown: reports before format 1.3, which did not record it.
-struct StreamCopyCycles {
-  std::uint64_t host = 0, remoteBuffer = 0, mixed = 0, unknown = 0;
-  /// Saturates at 2^64 - 1, as the analysis layer's other sums (hostile reports).
-  std::uint64_t total() const {
-    std::uint64_t t = 0;
-    for (const std::uint64_t v : {host, remoteBuffer, mixed, unknown})
-      t = t + v < t ? ~std::uint64_t(0) : t + v;
-    return t;
-  }
-  /// The cycles of one destination (0 for None).
-  std::uint64_t of(Program::StreamCopyDestination d) const;
 };
 
 /// Figures of one span of steps: one run, or all runs.
@@ -339,6 +363,11 @@ sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context
 /// Passes over every execution step analyseExecution made in this process, for benchmarks and
 /// tests that check a report is read once.
 std::uint64_t executionPasses();
+/// The analyses libpva keeps with an open report (analysis/AnalysisCache.hpp).
+enum class Derivation { Summary, Execution, ProgramTotals, OperationGroups };
+/// How many times this process derived one of them (each is derived once per open report,
+/// however many callers and threads ask), for tests that check so.
+std::uint64_t derivations(Derivation what);
 } // namespace detail
 
 template <class Progress>

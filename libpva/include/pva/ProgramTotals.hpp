@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <pva/Analysis.hpp>
 #include <pva/Report.hpp>
 #include <string>
@@ -31,6 +32,11 @@ struct ProgramTotals {
 /// exceeds the span's Σ steps' slowest IPU (SpanFigures::cycles), and a Repeat's is all its
 /// iterations. Reads the step programs' per-tile estimates and exchange code once each.
 std::vector<ProgramTotals> programTotals(const Report& report, const SpanFigures& span);
+
+/// programTotals over all runs (analyseExecution(report).allRuns) as the open report keeps it:
+/// derived once per open report however many callers and threads ask (it reads the steps only
+/// if analyseExecution has not yet), without a copy; the pointer keeps the report open.
+std::shared_ptr<const std::vector<ProgramTotals>> sharedProgramTotals(const Report& report);
 
 /// An IPU mask as text: "0", "0-3", "0, 2"; "" for none ("63+" for the shared last bit).
 std::string ipusText(std::uint64_t ipuMask);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <pva/Analysis.hpp>
+#include <pva/ProgramTotals.hpp>
 #include <vector>
 
 namespace pva::detail {
@@ -34,7 +35,12 @@ struct AnalysisCache {
   Lazy<ExecutionAnalysis> execution;
   /// pva::OperationAnalysis's grouping (debug contexts, programs, variables, step spans).
   Lazy<OperationGroups> operationGroups;
+  /// pva::sharedProgramTotals: the program tree's totals over all runs (from `execution`).
+  Lazy<std::vector<ProgramTotals>> programTotals;
 };
+
+/// Counts a derivation for pva::detail::derivations (called once per fill of a cache entry).
+void countDerivation(Derivation what);
 
 /// The report's analysis cache, made on first use.
 inline AnalysisCache& analysisCache(ReportState& state) {

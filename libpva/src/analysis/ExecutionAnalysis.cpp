@@ -311,6 +311,7 @@ namespace detail {
 
 namespace {
 std::atomic<std::uint64_t> wholeStepPasses{0};
+std::atomic<std::uint64_t> derived[4] = {};
 
 ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void* context) {
   // A caller already stopped (its progress throws) reads nothing and keeps nothing; otherwise a
@@ -360,6 +361,15 @@ std::uint64_t executionPasses() {
   return wholeStepPasses.load(std::memory_order_relaxed);
 }
 
+void countDerivation(Derivation what) {
+  derived[std::size_t(what)].fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uint64_t derivations(Derivation what) {
+  const auto i = std::size_t(what);
+  return i < std::size(derived) ? derived[i].load(std::memory_order_relaxed) : 0;
+}
+
 std::shared_ptr<const ExecutionAnalysis>
 sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context) {
   // Once per open report: every handle copied from one openReport() shares the state, and the
@@ -367,8 +377,10 @@ sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context
   // (its progress throws) leaves nothing behind, and the next caller starts afresh.
   const std::shared_ptr<ReportState> state = Access::state(report);
   AnalysisCache& cache = analysisCache(*state);
-  const ExecutionAnalysis& kept = cache.execution.get(
-      [&] { cache.execution.value = readEveryStep(report, progress, context); });
+  const ExecutionAnalysis& kept = cache.execution.get([&] {
+    cache.execution.value = readEveryStep(report, progress, context);
+    countDerivation(Derivation::Execution);
+  });
   if (progress) progress(context, 1.0);
   return std::shared_ptr<const ExecutionAnalysis>(state, &kept); // shares the report's ownership
 }

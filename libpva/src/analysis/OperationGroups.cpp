@@ -117,8 +117,10 @@ OperationAnalysis::OperationAnalysis(const Report& report) {
   if (!s->hasDebug)
     s->badArgument("OperationAnalysis needs debug information: open the report with "
                    "openReport(profile, debug.cbor)");
-  const detail::OperationGroups& groups = detail::analysisCache(*s).operationGroups.get(
-      [&] { detail::analysisCache(*s).operationGroups.value = groupOperations(s.get()); });
+  const detail::OperationGroups& groups = detail::analysisCache(*s).operationGroups.get([&] {
+    detail::analysisCache(*s).operationGroups.value = groupOperations(s.get());
+    detail::countDerivation(detail::Derivation::OperationGroups);
+  });
   const auto& variables = s->getVariables();
   operations_.reserve(groups.groups.size());
   for (const auto& g : groups.groups) {

@@ -1,6 +1,8 @@
 // Totals of the program tree's containers (pva::programTotals): each program with every step
 // program under it, counted once.
+#include "../model/Access.hpp"
 #include "../model/Saturating.hpp"
+#include "AnalysisCache.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -58,6 +60,17 @@ std::vector<ProgramTotals> programTotals(const Report& report, const SpanFigures
     }
   }
   return out;
+}
+
+std::shared_ptr<const std::vector<ProgramTotals>> sharedProgramTotals(const Report& report) {
+  const std::shared_ptr<detail::ReportState> state = detail::Access::state(report);
+  detail::AnalysisCache& cache = detail::analysisCache(*state);
+  const std::vector<ProgramTotals>& kept = cache.programTotals.get([&] {
+    const std::shared_ptr<const ExecutionAnalysis> analysis = sharedExecutionAnalysis(report);
+    cache.programTotals.value = programTotals(report, analysis->allRuns);
+    detail::countDerivation(detail::Derivation::ProgramTotals);
+  });
+  return std::shared_ptr<const std::vector<ProgramTotals>>(state, &kept);
 }
 
 std::string ipusText(std::uint64_t ipuMask) {

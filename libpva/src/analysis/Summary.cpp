@@ -224,6 +224,30 @@ ExecutionSummary executionSummary(const ExecutionReport& e, const Target& target
   return x;
 }
 
+/// The runs' stored stream-copy cycles (format 1.7 on), when every run has its row; a report
+/// without them (older, or a run without its row) keeps hasStreamCopyCycles false and zeros.
+void storedStreamCopies(storage::ReportStore& store, ExecutionSummary& x) {
+  if (!store.hasRunStreamCopies()) return;
+  std::map<unsigned, const storage::RunStreamCopyRow*> byRun;
+  const std::vector<storage::RunStreamCopyRow> rows = store.runStreamCopyCycles();
+  for (const storage::RunStreamCopyRow& row : rows)
+    byRun[row.run] = &row;
+  for (const RunSummary& run : x.runs)
+    if (!byRun.count(run.index)) return;
+  StreamCopyCycles all;
+  for (RunSummary& run : x.runs) {
+    const storage::RunStreamCopyRow& row = *byRun[run.index];
+    run.streamCopyCycles.host = row.cycles[0];
+    run.streamCopyCycles.remoteBuffer = row.cycles[1];
+    run.streamCopyCycles.mixed = row.cycles[2];
+    detail::addTo(all.host, row.cycles[0]);
+    detail::addTo(all.remoteBuffer, row.cycles[1]);
+    detail::addTo(all.mixed, row.cycles[2]);
+  }
+  x.streamCopyCycles = all;
+  x.hasStreamCopyCycles = true;
+}
+
 } // namespace
 
 std::uint64_t peakLiveBytes(std::vector<LiveRange> ranges) {
@@ -315,16 +339,38 @@ std::shared_ptr<const ReportSummary> sharedSummary(const Report& report) {
     s.graph = graphCounts(c);
     s.memory = memorySummary(c, c.tiles(), s.target.bytesPerTile(), true);
     s.execution = executionSummary(report.execution(), s.target);
+    storedStreamCopies(detail::Access::state(report)->store, s.execution);
     s.vertexCycleRules.clear();
     for (auto& row : detail::Access::state(report)->store.vertexCycleRuleTotals())
       s.vertexCycleRules.push_back({std::move(row.rule), row.count});
     s.vertexCycles = vertexCycleSummary(report, s);
+    detail::countDerivation(detail::Derivation::Summary);
   });
   return std::shared_ptr<const ReportSummary>(state, &kept); // shares the report's ownership
 }
 
 ReportSummary summarize(const Report& report) {
   return *sharedSummary(report);
+}
+
+StreamCopySummary summarizeStreamCopies(const Report& report) {
+  const std::shared_ptr<const ReportSummary> summary = sharedSummary(report);
+  const ExecutionSummary& x = summary->execution;
+  StreamCopySummary out;
+  if (x.hasStreamCopyCycles || !x.profiled) {
+    out.stored = x.hasStreamCopyCycles;
+    for (const RunSummary& run : x.runs)
+      out.runs.push_back(run.streamCopyCycles);
+    out.allRuns = x.streamCopyCycles;
+    return out;
+  }
+  // An older report: the pass over the steps (kept with the open report, so a later
+  // analyseExecution costs nothing more).
+  const std::shared_ptr<const ExecutionAnalysis> a = sharedExecutionAnalysis(report);
+  for (const SpanFigures& run : a->runs)
+    out.runs.push_back(run.streamCopyCycles);
+  out.allRuns = a->allRuns.streamCopyCycles;
+  return out;
 }
 
 std::string vertexCycleRuleLabel(const std::string& rule) {

@@ -177,6 +177,12 @@ void ReportStore::readMeta() {
     missing.erase(addedRuns);
     hasRunCycleRules_ = false;
   }
+  const auto addedCopies =
+      std::find(missing.begin(), missing.end(), std::string(S::RunStreamCopyCycles::table.name));
+  if (addedCopies != missing.end() && formatOlderThan(1, 7)) missing.erase(addedCopies);
+  // A writer older than 1.7 never stored them: such a file holding the table was not written by
+  // it as it is, and its programs may name no destination; its steps tell the truth.
+  if (formatOlderThan(1, 7)) hasRunStreamCopies_ = false;
   if (!missing.empty()) corrupt("corrupted report (missing table '" + missing.front() + "')");
 }
 
@@ -668,6 +674,30 @@ std::vector<RuleCyclesRow> ReportStore::runVertexCycleRuleTotals() {
     std::vector<RuleCyclesRow> out;
     for (auto& [rule, cycles] : sums)
       out.push_back({rule, cycles});
+    return out;
+  });
+}
+
+std::vector<RunStreamCopyRow> ReportStore::runStreamCopyCycles() {
+  using C = S::RunStreamCopyCycles;
+  if (!hasRunStreamCopies_) return {};
+  return guarded("reading the runs' stream-copy cycles", [&] {
+    std::vector<RunStreamCopyRow> out;
+    const Selected c{&C::run, &C::host, &C::remoteBuffer, &C::mixed};
+    Statement& q = statement(c.sql(C::table.name, "ORDER BY " + std::string(C::run.name)));
+    while (q.step()) {
+      RunStreamCopyRow row;
+      row.run = unsigned(q.columnInt(c[C::run]));
+      int i = 0;
+      for (const S::Column* column : {&C::host, &C::remoteBuffer, &C::mixed}) {
+        const std::int64_t cycles = q.columnInt(c[*column]);
+        if (cycles < 0)
+          corrupt("corrupted report (negative " + std::string(column->name) +
+                  " stream-copy cycles of run " + std::to_string(row.run) + ")");
+        row.cycles[i++] = std::uint64_t(cycles);
+      }
+      out.push_back(row);
+    }
     return out;
   });
 }

@@ -93,6 +93,13 @@ struct RuleCyclesRow {
   std::uint64_t cycles = 0;
 };
 
+/// Since format 1.7 (run_stream_copy_cycles): a run's stream-copy cycles by destination, in
+/// schema::kStreamDestinationNames order (host, remoteBuffer, mixed).
+struct RunStreamCopyRow {
+  unsigned run = 0;
+  std::uint64_t cycles[3] = {};
+};
+
 struct VariableRow {
   std::uint64_t id = 0, numElements = 0, bytes = 0, from = 0, to = 0;
   std::int64_t debug = -1;
@@ -200,6 +207,10 @@ public:
   /// older than format 1.6 (hasRunCycleRules() false) and reports without runs.
   std::vector<RuleCyclesRow> runVertexCycleRuleTotals();
   bool hasRunCycleRules() const { return hasRunCycleRules_; }
+  /// Each run's stored stream-copy cycles by destination, in run order; empty for reports older
+  /// than format 1.7 (hasRunStreamCopies() false). Negative cycles are damage.
+  std::vector<RunStreamCopyRow> runStreamCopyCycles();
+  bool hasRunStreamCopies() const { return hasRunStreamCopies_; }
   U64s computeSetVertexCounts(std::uint64_t computeSet, std::uint64_t vertexType);
   std::vector<VariableRow> variables();
   /// Every lowered variable, or those of one tile.
@@ -241,8 +252,9 @@ private:
   tessera::sqlite::Database* db_ = nullptr;
   std::unordered_map<std::string, std::unique_ptr<tessera::sqlite::Statement>> statements_;
   std::map<std::string, std::string> meta_;
-  bool hasCycleRules_ = true;    ///< vertex_cycle_rules is there (format 1.3 and later)
-  bool hasRunCycleRules_ = true; ///< run_vertex_cycle_rules is there (format 1.6 and later)
+  bool hasCycleRules_ = true;      ///< vertex_cycle_rules is there (format 1.3 and later)
+  bool hasRunCycleRules_ = true;   ///< run_vertex_cycle_rules is there (format 1.6 and later)
+  bool hasRunStreamCopies_ = true; ///< run_stream_copy_cycles is there (format 1.7 and later)
   std::recursive_mutex mutex_;
 };
 

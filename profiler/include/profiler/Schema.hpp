@@ -28,7 +28,8 @@ struct FormatVersion {
 // 1.4: compute_sets.estimated_flops_by_tile.
 // 1.5: meta instance_index, num_instances, replica_offset, total_replicas (poprun jobs).
 // 1.6: run_vertex_cycle_rules (each run's vertex cycles by the rule that costed them).
-inline constexpr FormatVersion kProfileFormatVersion{1, 6, 0};
+// 1.7: run_stream_copy_cycles (each run's stream-copy steps' cycles by destination).
+inline constexpr FormatVersion kProfileFormatVersion{1, 7, 0};
 inline constexpr FormatVersion kDebugFormatVersion{1, 0, 0};
 /// Value of meta.format in every profile.pop, and of "format" in every debug.cbor.
 // Bounds a reader holds a report to before it allocates (docs/formats.md, "Hostile files"):
@@ -474,6 +475,24 @@ struct RunVertexCycleRules {
       "PRIMARY KEY (run, rule)"};
 };
 
+/// Since 1.7: totals over a run's steps that a summary shows, written when the run ends, so a
+/// reader gets them without reading every step (a million steps take seconds).
+struct RunStreamCopyCycles {
+  static constexpr Column run{"run", "INTEGER PRIMARY KEY", "runs.id"};
+  static constexpr Column host{"host", "INTEGER NOT NULL",
+                               "cycles of the run's stream-copy steps (StreamCopyBegin, Mid, End) "
+                               "to or from the host, each step at its slowest IPU"};
+  static constexpr Column remoteBuffer{"remote_buffer", "INTEGER NOT NULL",
+                                       "the same for stream copies to or from remote buffers"};
+  static constexpr Column mixed{"mixed", "INTEGER NOT NULL",
+                                "the same for stream copies that move both"};
+  static constexpr Table<4> table{
+      "run_stream_copy_cycles",
+      "Cycles of each run's stream-copy steps by programs.stream_destination (since 1.7): what "
+      "a pass over the steps sums, stored when the run ends; one row per run.",
+      {run, host, remoteBuffer, mixed}};
+};
+
 struct Steps {
   static constexpr Column id{"id", "INTEGER PRIMARY KEY",
                              "step index over all runs, in execution order"};
@@ -530,6 +549,7 @@ template <class F> void forEachTable(F&& f) {
   f(Runs::table);
   f(RunTileCycles::table);
   f(RunVertexCycleRules::table);
+  f(RunStreamCopyCycles::table);
   f(Steps::table);
   f(Blocks::table);
 }

@@ -232,14 +232,13 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
   for (std::size_t k = 0; k < pva::TileCycleTotals::numKinds; ++k)
     columns.push_back({pva::TileCycleTotals::kindName(static_cast<pva::TileCycleTotals::Kind>(k)),
                        Column::Kind::Count});
-  // Stream-copy steps' cycles by destination: pva::analyseExecution's per-run figures, the
-  // Summary's split run by run (one pass over the steps).
+  // Stream-copy steps' cycles by destination: the Summary's split run by run (stored with each
+  // run since format 1.7; a pass over the steps for an older report).
   for (const char* name :
        {"streamCopyHost", "streamCopyRemoteBuffer", "streamCopyMixed", "streamCopyUnknown"})
     columns.push_back({name, Column::Kind::Count});
   const pva::ExecutionSummary execution = pva::summarize(report).execution;
-  const pva::ExecutionAnalysis analysis =
-      execution.profiled ? pva::analyseExecution(report) : pva::ExecutionAnalysis();
+  const pva::StreamCopySummary streamCopies = pva::summarizeStreamCopies(report);
   Table table("Runs (one replica; cycles of the slowest IPU; by kind: tile cycles summed over "
               "tiles; stream copy: "
               "stream-copy steps' cycles by destination, each step at its slowest IPU)",
@@ -251,7 +250,7 @@ Table runsQuery(const pva::Report& report, const QueryOptions& o) {
     for (std::size_t k = 0; k < pva::CycleKinds::numKinds; ++k)
       row.push_back(r.tileCycles.cycles[k]);
     const pva::StreamCopyCycles sc =
-        i < analysis.runs.size() ? analysis.runs[i].streamCopyCycles : pva::StreamCopyCycles();
+        i < streamCopies.runs.size() ? streamCopies.runs[i] : pva::StreamCopyCycles();
     for (const std::uint64_t v : {sc.host, sc.remoteBuffer, sc.mixed, sc.unknown})
       row.push_back(v);
     table.add(std::move(row));

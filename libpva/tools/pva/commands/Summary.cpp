@@ -119,10 +119,10 @@ Json summarise(const pva::Report& report, const ReportFiles& files) {
   j["execution"] = {
       {"scope", x.scope.describe()},  {"numRuns", runs.size()}, {"numSteps", x.steps},
       {"totalCycles", x.totalCycles}, {"runs", runs},           {"tileCyclesByKind", kinds}};
-  // The one figure here that needs the steps (a pass over them): stream-copy steps' cycles by
-  // what they copy to or from, as pva::analyseExecution derives them.
+  // Stream-copy steps' cycles by what they copy to or from: stored with each run since format
+  // 1.7; an older report needs a pass over its steps for them (pva::summarizeStreamCopies).
   if (x.profiled) {
-    const pva::StreamCopyCycles sc = pva::analyseExecution(report).allRuns.streamCopyCycles;
+    const pva::StreamCopyCycles sc = pva::summarizeStreamCopies(report).allRuns;
     j["execution"]["streamCopyCyclesByDestination"] = {{"host", sc.host},
                                                        {"remoteBuffer", sc.remoteBuffer},
                                                        {"mixed", sc.mixed},
