@@ -157,7 +157,7 @@ public:
                                          d.name + "' is not connected");
           if (e == 0) cf.edges.reserve(conn.edges.size());
           CompiledEdge ce;
-          ce.regions = conn.edges[e].getVarRegions();
+          ce.regions.assign(conn.edges[e].begin(), conn.edges[e].end());
           ce.runs = runsOf(ce.regions);
           ce.numElements = conn.edges[e].numElements();
           cf.edges.push_back(std::move(ce));

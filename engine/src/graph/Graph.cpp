@@ -73,6 +73,16 @@ std::vector<Interval> linearMapping(std::size_t numElements, unsigned numTiles,
   return out;
 }
 
+EdgeRegions::EdgeRegions(const Tensor& t) : numElements_(t.numElements()), valid_(true) {
+  const auto& regions = t.getVarRegions();
+  if (regions.size() == 1) {
+    one_ = regions[0];
+    count_ = 1;
+  } else if (regions.size() > 1) {
+    more_ = std::make_shared<const std::vector<VarRegion>>(regions);
+  }
+}
+
 } // namespace detail
 
 namespace {
@@ -548,13 +558,13 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
     if (std::size_t(f.index()) >= conn.edges.size())
       throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where() +
                         ", which has " + std::to_string(conn.edges.size()) + " edges");
-    conn.edges[f.index()] = t;
+    conn.edges[f.index()] = detail::EdgeRegions(t);
     return;
   }
   if (f.index() >= 0)
     throw graph_connection_error("connect: " + where() + " is not a list; it has no edge " +
                                  std::to_string(f.index()));
-  conn.edges.assign(1, t);
+  conn.edges.assign(1, detail::EdgeRegions(t));
 }
 
 void Graph::connect(const FieldRef& f, const std::vector<Tensor>& tensors) {
@@ -571,7 +581,7 @@ void Graph::setFieldSize(const FieldRef& f, std::size_t size) {
     throw graph_connection_error("setFieldSize: field '" + f.name() + "' of vertex type '" +
                                  vertex.type->name + "' is not a Vector<...> of edges");
   conn.sized = true;
-  conn.edges.assign(size, Tensor());
+  conn.edges.assign(size, detail::EdgeRegions());
 }
 
 void Graph::setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
@@ -41,9 +42,31 @@ struct VariableRec {
   DebugContext debug;
 };
 
+/// What one vertex edge connects: the tensor's variable regions, without the Tensor. A graph of
+/// millions of edges would otherwise keep a TensorData (shape, regions, a shared count) alive
+/// for each of them, most of them slices nothing else holds (issue 38: 10 M vertices).
+class EdgeRegions {
+public:
+  EdgeRegions() = default; ///< not connected (setFieldSize before connect)
+  explicit EdgeRegions(const Tensor& t);
+  bool valid() const { return valid_; }
+  std::size_t numElements() const { return numElements_; }
+  const VarRegion* begin() const { return more_ ? more_->data() : &one_; }
+  const VarRegion* end() const { return more_ ? more_->data() + more_->size() : &one_ + count_; }
+  std::size_t size() const { return more_ ? more_->size() : count_; }
+
+private:
+  VarRegion one_{}; ///< the only region (most edges): kept inline
+  /// Two or more regions; shared, as copies of an edge (FieldConnection::edges) never change it.
+  std::shared_ptr<const std::vector<VarRegion>> more_;
+  std::size_t numElements_ = 0;
+  unsigned count_ = 0; ///< regions held in one_ (0 or 1)
+  bool valid_ = false;
+};
+
 struct FieldConnection {
-  std::vector<Tensor> edges; ///< one for a plain field; setFieldSize entries for edge lists
-  bool sized = false;        ///< edge lists: setFieldSize (or connect with a list) was called
+  std::vector<EdgeRegions> edges; ///< one for a plain field; setFieldSize entries for edge lists
+  bool sized = false;             ///< edge lists: setFieldSize (or connect with a list) was called
   std::vector<unsigned char> state; ///< State members: bytes set by setInitialValue
 };
 
