@@ -442,8 +442,10 @@ void Graph::setTileMapping(VertexRef v, unsigned tile) {
     throw invalid_tile_mapping("setTileMapping of unknown vertex " + std::to_string(v.getId()));
   auto& vertex = state_->vertices[v.getId()];
   vertex.tile = globalTile(tile, "setTileMapping(vertex)");
-  for (const Tensor& c : vertex.fieldConstants)
-    setTileMapping(c, tile);
+  const auto constants = state_->fieldConstants.find(v.getId());
+  if (constants != state_->fieldConstants.end())
+    for (const Tensor& c : constants->second)
+      setTileMapping(c, tile);
 }
 
 Graph::TileToTensorMapping Graph::getTileMapping(const Tensor& t, bool requireComplete) const {
@@ -587,8 +589,7 @@ void Graph::setFieldSize(const FieldRef& f, std::size_t size) {
 void Graph::setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops) {
   if (v.getId() >= state_->vertices.size())
     throw graph_connection_error("setPerfEstimate of unknown vertex " + std::to_string(v.getId()));
-  state_->vertices[v.getId()].perfEstimate = cycles;
-  state_->vertices[v.getId()].flopEstimate = flops;
+  state_->perfEstimates[v.getId()] = {cycles, flops};
 }
 
 void Graph::connectConstant(const FieldRef& f, Type srcType, const void* value) {
@@ -603,7 +604,7 @@ void Graph::connectConstant(const FieldRef& f, Type srcType, const void* value) 
   // Poplar places the constant with the vertex; the vertex may not be placed yet.
   Tensor c = addConstantFrom(d.elementType, {}, srcType, value, false,
                              DebugContext(vertex.type->name + "/" + f.name() + "/constant"));
-  vertex.fieldConstants.push_back(c);
+  state_->fieldConstants[f.vertexId()].push_back(c);
   if (vertex.tile) state_->variables[c.getVarRegions()[0].var].mapping.assign(0, 1, *vertex.tile);
   connect(f, c);
 }

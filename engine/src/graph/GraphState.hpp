@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -75,10 +76,14 @@ struct VertexRec {
   unsigned computeSet = 0;
   std::optional<unsigned> tile;
   std::vector<FieldConnection> fields; ///< indexed like type->fields
-  std::optional<std::uint64_t> perfEstimate;
-  std::optional<std::uint64_t> flopEstimate; ///< Graph::setPerfEstimate's flops, when given
-  /// Constants made by Graph::connect(field, value): they go wherever the vertex goes.
-  std::vector<Tensor> fieldConstants;
+  // Few vertices have a perfEstimate or constant fields: those live in GraphState's maps, keyed
+  // by vertex id, so the millions of others do not carry them.
+};
+
+/// Graph::setPerfEstimate's figures for one vertex.
+struct VertexPerfEstimate {
+  std::uint64_t cycles = 0;
+  std::uint64_t flops = 0; ///< 0: not given
 };
 
 struct ComputeSetRec {
@@ -114,7 +119,12 @@ struct GraphState {
   std::map<std::string, PerfEstimateFunc> perfEstimators;
   std::vector<VariableRec> variables;
   std::vector<ComputeSetRec> computeSets;
-  std::vector<VertexRec> vertices;
+  /// A deque: it grows without copying its millions of records or holding spare capacity.
+  std::deque<VertexRec> vertices;
+  std::unordered_map<unsigned, VertexPerfEstimate> perfEstimates; ///< by vertex id
+  /// Constants made by Graph::connect(field, value), by vertex id: they go wherever the vertex
+  /// goes.
+  std::unordered_map<unsigned, std::vector<Tensor>> fieldConstants;
   std::map<std::string, HostHandleRec> hostHandles; // reads and writes share one namespace
   std::vector<StreamRec> streams;
   std::vector<RemoteBufferRec> remoteBuffers;
