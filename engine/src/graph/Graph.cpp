@@ -73,14 +73,14 @@ std::vector<Interval> linearMapping(std::size_t numElements, unsigned numTiles,
   return out;
 }
 
-EdgeRegions::EdgeRegions(const Tensor& t) : numElements_(t.numElements()), valid_(true) {
+EdgeRegions::EdgeRegions(const Tensor& t) {
   const auto& regions = t.getVarRegions();
-  if (regions.size() == 1) {
+  if (regions.size() == 1)
     one_ = regions[0];
-    count_ = 1;
-  } else if (regions.size() > 1) {
-    more_ = std::make_shared<const std::vector<VarRegion>>(regions);
-  }
+  else if (regions.empty())
+    one_.var = kNoRegion;
+  else
+    more_ = std::make_shared<const Regions>(Regions{regions, t.numElements()});
 }
 
 } // namespace detail

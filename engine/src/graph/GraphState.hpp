@@ -50,24 +50,54 @@ class EdgeRegions {
 public:
   EdgeRegions() = default; ///< not connected (setFieldSize before connect)
   explicit EdgeRegions(const Tensor& t);
-  bool valid() const { return valid_; }
-  std::size_t numElements() const { return numElements_; }
-  const VarRegion* begin() const { return more_ ? more_->data() : &one_; }
-  const VarRegion* end() const { return more_ ? more_->data() + more_->size() : &one_ + count_; }
-  std::size_t size() const { return more_ ? more_->size() : count_; }
+  bool valid() const { return more_ || one_.var != kUnconnected; }
+  std::size_t numElements() const {
+    return more_ ? more_->numElements : one_.var < kNoRegion ? one_.size() : 0;
+  }
+  const VarRegion* begin() const { return more_ ? more_->regions.data() : &one_; }
+  const VarRegion* end() const {
+    return more_ ? more_->regions.data() + more_->regions.size()
+                 : &one_ + (one_.var < kNoRegion ? 1 : 0);
+  }
 
 private:
-  VarRegion one_{}; ///< the only region (most edges): kept inline
-  /// Two or more regions; shared, as copies of an edge (FieldConnection::edges) never change it.
-  std::shared_ptr<const std::vector<VarRegion>> more_;
-  std::size_t numElements_ = 0;
-  unsigned count_ = 0; ///< regions held in one_ (0 or 1)
-  bool valid_ = false;
+  // one_.var also says what the edge is when it has no more_: kUnconnected, kNoRegion (a tensor
+  // of no elements) or a variable (one region, most edges: kept inline, 40 bytes in all).
+  static constexpr unsigned kUnconnected = ~0u, kNoRegion = ~0u - 1;
+  struct Regions {
+    std::vector<VarRegion> regions;
+    std::size_t numElements;
+  };
+  VarRegion one_{kUnconnected, 0, 0};
+  /// Two or more regions; shared, as copies of an edge never change it.
+  std::shared_ptr<const Regions> more_;
+};
+
+/// A field's edges: one for a plain field (held inline: no allocation for most fields), or
+/// setFieldSize entries for edge lists.
+class EdgeList {
+public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  EdgeRegions& operator[](std::size_t i) { return size_ == 1 ? one_ : many_[i]; }
+  const EdgeRegions& operator[](std::size_t i) const { return size_ == 1 ? one_ : many_[i]; }
+  const EdgeRegions* begin() const { return size_ == 1 ? &one_ : many_.data(); }
+  const EdgeRegions* end() const { return begin() + size_; }
+  void assign(std::size_t n, const EdgeRegions& e) {
+    size_ = n;
+    one_ = n == 1 ? e : EdgeRegions();
+    many_.assign(n == 1 ? 0 : n, e);
+  }
+
+private:
+  EdgeRegions one_;
+  std::vector<EdgeRegions> many_; ///< when size_ != 1
+  std::size_t size_ = 0;
 };
 
 struct FieldConnection {
-  std::vector<EdgeRegions> edges; ///< one for a plain field; setFieldSize entries for edge lists
-  bool sized = false;             ///< edge lists: setFieldSize (or connect with a list) was called
+  EdgeList edges;     ///< one for a plain field; setFieldSize entries for edge lists
+  bool sized = false; ///< edge lists: setFieldSize (or connect with a list) was called
   std::vector<unsigned char> state; ///< State members: bytes set by setInitialValue
 };
 
