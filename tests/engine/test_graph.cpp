@@ -2,7 +2,9 @@
 #include "TestUtil.hpp"
 
 #include <catch2/catch.hpp>
+#include <poplar/Engine.hpp>
 #include <poplar/exceptions.hpp>
+#include <sstream>
 
 using namespace poplar;
 
@@ -150,4 +152,41 @@ TEST_CASE("replicated graphs see one replica's tiles", "[graph]") {
   CHECK(g.getTarget().getNumTiles() == 4);
   CHECK_THROWS_AS(Graph(test::smallDevice(4, 3).getTarget(), 2), invalid_machine_model);
   CHECK_THROWS_AS(Graph(device.getTarget(), 0), invalid_machine_model);
+}
+
+// The graph keeps a vertex edge as the tensor's variable regions, not as the Tensor (issue 38):
+// the tensors below are gone before the engine is built, and every edge still reads what its
+// tensor covered, in the tensor's order, however many regions it spans.
+TEST_CASE("vertex edges outlive the tensors that connected them", "[graph]") {
+  auto device = test::smallDevice(4);
+  auto g = test::makeGraph(device);
+  auto cs = g.addComputeSet("gather");
+  {
+    auto x = g.addVariable(FLOAT, {6}, "x");
+    auto z = g.addVariable(FLOAT, {2}, "z");
+    auto y = g.addVariable(FLOAT, {9}, "y");
+    g.setTileMapping(x, 0);
+    g.setTileMapping(z, 1);
+    g.setTileMapping(y, 2);
+    g.setInitialValue(x, std::vector<float>{1, 2, 3, 4, 5, 6});
+    g.setInitialValue(z, std::vector<float>{10, 20});
+    auto v = g.addVertex(cs, "GatherVertex");
+    g.setFieldSize(v["in"], 3);
+    g.connect(v["in"][0], concat(x.slice(4, 6), z));      // two variables: two regions
+    g.connect(v["in"][1], x.slice(0, 3).reverse(0));      // three regions of one element
+    g.connect(v["in"][2], x.slice(3, 5).reshape({2, 1})); // one region
+    g.connect(v["out"], y.slice(0, 9));
+    g.setTileMapping(v, 2);
+    g.createHostRead("y", y);
+  }
+  std::ostringstream dot;
+  g.outputVertexGraph(dot, {program::Execute(cs)});
+  CHECK(dot.str().find("label=\"x\"") != std::string::npos);
+  CHECK(dot.str().find("label=\"z\"") != std::string::npos);
+  Engine e(g, program::Execute(cs));
+  e.load(device);
+  e.run();
+  std::vector<float> out(9);
+  e.readTensor("y", out.data(), out.data() + out.size());
+  CHECK(out == std::vector<float>{5, 6, 10, 20, 3, 2, 1, 4, 5});
 }

@@ -116,6 +116,7 @@ public:
       CompiledComputeSet ccs;
       ccs.name = cs.name;
       ccs.debug = cs.debug;
+      ccs.vertices.reserve(cs.vertices.size());
       for (unsigned vid : cs.vertices)
         ccs.vertices.push_back(compileVertex(g_.vertices[vid], vid, cs.name));
       out_.computeSets.push_back(std::move(ccs));
@@ -157,7 +158,7 @@ public:
                                          d.name + "' is not connected");
           if (e == 0) cf.edges.reserve(conn.edges.size());
           CompiledEdge ce;
-          ce.regions = conn.edges[e].getVarRegions();
+          ce.regions.assign(conn.edges[e].begin(), conn.edges[e].end());
           ce.runs = runsOf(ce.regions);
           ce.numElements = conn.edges[e].numElements();
           cf.edges.push_back(std::move(ce));
@@ -165,8 +166,10 @@ public:
       }
       cv.fields.push_back(std::move(cf));
     }
-    cv.estimatedCycles = estimate(v, where, cv.cycleRule, cv.executedInstructions);
-    if (v.flopEstimate && *v.flopEstimate) cv.estimatedFlops = v.flopEstimate;
+    cv.estimatedCycles = estimate(v, id, where, cv.cycleRule, cv.executedInstructions);
+    const auto perf = g_.perfEstimates.find(id);
+    if (perf != g_.perfEstimates.end() && perf->second.flops)
+      cv.estimatedFlops = perf->second.flops;
     return cv;
   }
 
@@ -176,9 +179,9 @@ public:
   /// codelet file is measured by execution whatever it declares; the declared estimate only
   /// stands in for the compile-time figures, before anything has run.
   template <class Where>
-  std::uint64_t estimate(const VertexRec& v, const Where& where, CycleRule& rule,
+  std::uint64_t estimate(const VertexRec& v, unsigned id, const Where& where, CycleRule& rule,
                          std::uint64_t* (*&counter)()) const {
-    const std::uint64_t cycles = declaredEstimate(v, where, rule, counter);
+    const std::uint64_t cycles = declaredEstimate(v, id, where, rule, counter);
     if (g_.replicaTarget.getTargetType() == TargetType::IPU && v.type->fromCodeletFile &&
         rule != CycleRule::executed) {
       counter = poplar::detail::codelets::executedInstructionsCounter(v.type->codeletSource);
@@ -189,11 +192,12 @@ public:
 
   /// The estimate in the IPU Model's order of precedence.
   template <class Where>
-  std::uint64_t declaredEstimate(const VertexRec& v, const Where& where, CycleRule& rule,
-                                 std::uint64_t* (*&counter)()) const {
-    if (v.perfEstimate) {
+  std::uint64_t declaredEstimate(const VertexRec& v, unsigned id, const Where& where,
+                                 CycleRule& rule, std::uint64_t* (*&counter)()) const {
+    const auto perf = g_.perfEstimates.find(id);
+    if (perf != g_.perfEstimates.end()) {
       rule = CycleRule::setPerfEstimate;
-      return *v.perfEstimate;
+      return perf->second.cycles;
     }
     auto it = g_.perfEstimators.find(v.type->name);
     Introspector vi(v);

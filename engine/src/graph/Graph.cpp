@@ -73,6 +73,16 @@ std::vector<Interval> linearMapping(std::size_t numElements, unsigned numTiles,
   return out;
 }
 
+EdgeRegions::EdgeRegions(const Tensor& t) {
+  const auto& regions = t.getVarRegions();
+  if (regions.size() == 1)
+    one_ = regions[0];
+  else if (regions.empty())
+    one_.var = kNoRegion;
+  else
+    more_ = std::make_shared<const Regions>(Regions{regions, t.numElements()});
+}
+
 } // namespace detail
 
 namespace {
@@ -432,8 +442,10 @@ void Graph::setTileMapping(VertexRef v, unsigned tile) {
     throw invalid_tile_mapping("setTileMapping of unknown vertex " + std::to_string(v.getId()));
   auto& vertex = state_->vertices[v.getId()];
   vertex.tile = globalTile(tile, "setTileMapping(vertex)");
-  for (const Tensor& c : vertex.fieldConstants)
-    setTileMapping(c, tile);
+  const auto constants = state_->fieldConstants.find(v.getId());
+  if (constants != state_->fieldConstants.end())
+    for (const Tensor& c : constants->second)
+      setTileMapping(c, tile);
 }
 
 Graph::TileToTensorMapping Graph::getTileMapping(const Tensor& t, bool requireComplete) const {
@@ -548,13 +560,13 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
     if (std::size_t(f.index()) >= conn.edges.size())
       throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where() +
                         ", which has " + std::to_string(conn.edges.size()) + " edges");
-    conn.edges[f.index()] = t;
+    conn.edges[f.index()] = detail::EdgeRegions(t);
     return;
   }
   if (f.index() >= 0)
     throw graph_connection_error("connect: " + where() + " is not a list; it has no edge " +
                                  std::to_string(f.index()));
-  conn.edges.assign(1, t);
+  conn.edges.assign(1, detail::EdgeRegions(t));
 }
 
 void Graph::connect(const FieldRef& f, const std::vector<Tensor>& tensors) {
@@ -571,14 +583,13 @@ void Graph::setFieldSize(const FieldRef& f, std::size_t size) {
     throw graph_connection_error("setFieldSize: field '" + f.name() + "' of vertex type '" +
                                  vertex.type->name + "' is not a Vector<...> of edges");
   conn.sized = true;
-  conn.edges.assign(size, Tensor());
+  conn.edges.assign(size, detail::EdgeRegions());
 }
 
 void Graph::setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops) {
   if (v.getId() >= state_->vertices.size())
     throw graph_connection_error("setPerfEstimate of unknown vertex " + std::to_string(v.getId()));
-  state_->vertices[v.getId()].perfEstimate = cycles;
-  state_->vertices[v.getId()].flopEstimate = flops;
+  state_->perfEstimates[v.getId()] = {cycles, flops};
 }
 
 void Graph::connectConstant(const FieldRef& f, Type srcType, const void* value) {
@@ -593,7 +604,7 @@ void Graph::connectConstant(const FieldRef& f, Type srcType, const void* value) 
   // Poplar places the constant with the vertex; the vertex may not be placed yet.
   Tensor c = addConstantFrom(d.elementType, {}, srcType, value, false,
                              DebugContext(vertex.type->name + "/" + f.name() + "/constant"));
-  vertex.fieldConstants.push_back(c);
+  state_->fieldConstants[f.vertexId()].push_back(c);
   if (vertex.tile) state_->variables[c.getVarRegions()[0].var].mapping.assign(0, 1, *vertex.tile);
   connect(f, c);
 }

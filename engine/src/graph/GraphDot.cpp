@@ -72,7 +72,7 @@ void Graph::outputVertexGraph(std::ostream& out, ArrayRef<program::Program> prog
       std::set<unsigned> fieldVars; // one arrow per variable, however many edges reach it
       for (const auto& edge : vertex.fields[f].edges)
         if (edge.valid())
-          for (const auto& r : edge.getVarRegions())
+          for (const auto& r : edge)
             fieldVars.insert(r.var);
       for (unsigned var : fieldVars) {
         vars.insert(var);
@@ -103,7 +103,7 @@ void Graph::outputComputeGraph(std::ostream& out, ArrayRef<program::Program> pro
         const auto& d = vertex.type->fields[f];
         for (const auto& edge : vertex.fields[f].edges) {
           if (!edge.valid()) continue;
-          for (const auto& r : edge.getVarRegions()) {
+          for (const auto& r : edge) {
             if (reads(d.direction)) in.insert(r.var);
             if (writes(d.direction)) outVars.insert(r.var);
           }

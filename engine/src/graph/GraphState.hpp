@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <poplar/Graph.hpp>
 #include <poplar/Program.hpp>
@@ -41,9 +43,61 @@ struct VariableRec {
   DebugContext debug;
 };
 
+/// What one vertex edge connects: the tensor's variable regions, without the Tensor. A graph of
+/// millions of edges would otherwise keep a TensorData (shape, regions, a shared count) alive
+/// for each of them, most of them slices nothing else holds (issue 38: 10 M vertices).
+class EdgeRegions {
+public:
+  EdgeRegions() = default; ///< not connected (setFieldSize before connect)
+  explicit EdgeRegions(const Tensor& t);
+  bool valid() const { return more_ || one_.var != kUnconnected; }
+  std::size_t numElements() const {
+    return more_ ? more_->numElements : one_.var < kNoRegion ? one_.size() : 0;
+  }
+  const VarRegion* begin() const { return more_ ? more_->regions.data() : &one_; }
+  const VarRegion* end() const {
+    return more_ ? more_->regions.data() + more_->regions.size()
+                 : &one_ + (one_.var < kNoRegion ? 1 : 0);
+  }
+
+private:
+  // one_.var also says what the edge is when it has no more_: kUnconnected, kNoRegion (a tensor
+  // of no elements) or a variable (one region, most edges: kept inline, 40 bytes in all).
+  static constexpr unsigned kUnconnected = ~0u, kNoRegion = ~0u - 1;
+  struct Regions {
+    std::vector<VarRegion> regions;
+    std::size_t numElements;
+  };
+  VarRegion one_{kUnconnected, 0, 0};
+  /// Two or more regions; shared, as copies of an edge never change it.
+  std::shared_ptr<const Regions> more_;
+};
+
+/// A field's edges: one for a plain field (held inline: no allocation for most fields), or
+/// setFieldSize entries for edge lists.
+class EdgeList {
+public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  EdgeRegions& operator[](std::size_t i) { return size_ == 1 ? one_ : many_[i]; }
+  const EdgeRegions& operator[](std::size_t i) const { return size_ == 1 ? one_ : many_[i]; }
+  const EdgeRegions* begin() const { return size_ == 1 ? &one_ : many_.data(); }
+  const EdgeRegions* end() const { return begin() + size_; }
+  void assign(std::size_t n, const EdgeRegions& e) {
+    size_ = n;
+    one_ = n == 1 ? e : EdgeRegions();
+    many_.assign(n == 1 ? 0 : n, e);
+  }
+
+private:
+  EdgeRegions one_;
+  std::vector<EdgeRegions> many_; ///< when size_ != 1
+  std::size_t size_ = 0;
+};
+
 struct FieldConnection {
-  std::vector<Tensor> edges; ///< one for a plain field; setFieldSize entries for edge lists
-  bool sized = false;        ///< edge lists: setFieldSize (or connect with a list) was called
+  EdgeList edges;     ///< one for a plain field; setFieldSize entries for edge lists
+  bool sized = false; ///< edge lists: setFieldSize (or connect with a list) was called
   std::vector<unsigned char> state; ///< State members: bytes set by setInitialValue
 };
 
@@ -52,10 +106,14 @@ struct VertexRec {
   unsigned computeSet = 0;
   std::optional<unsigned> tile;
   std::vector<FieldConnection> fields; ///< indexed like type->fields
-  std::optional<std::uint64_t> perfEstimate;
-  std::optional<std::uint64_t> flopEstimate; ///< Graph::setPerfEstimate's flops, when given
-  /// Constants made by Graph::connect(field, value): they go wherever the vertex goes.
-  std::vector<Tensor> fieldConstants;
+  // Few vertices have a perfEstimate or constant fields: those live in GraphState's maps, keyed
+  // by vertex id, so the millions of others do not carry them.
+};
+
+/// Graph::setPerfEstimate's figures for one vertex.
+struct VertexPerfEstimate {
+  std::uint64_t cycles = 0;
+  std::uint64_t flops = 0; ///< 0: not given
 };
 
 struct ComputeSetRec {
@@ -91,7 +149,12 @@ struct GraphState {
   std::map<std::string, PerfEstimateFunc> perfEstimators;
   std::vector<VariableRec> variables;
   std::vector<ComputeSetRec> computeSets;
-  std::vector<VertexRec> vertices;
+  /// A deque: it grows without copying its millions of records or holding spare capacity.
+  std::deque<VertexRec> vertices;
+  std::unordered_map<unsigned, VertexPerfEstimate> perfEstimates; ///< by vertex id
+  /// Constants made by Graph::connect(field, value), by vertex id: they go wherever the vertex
+  /// goes.
+  std::unordered_map<unsigned, std::vector<Tensor>> fieldConstants;
   std::map<std::string, HostHandleRec> hostHandles; // reads and writes share one namespace
   std::vector<StreamRec> streams;
   std::vector<RemoteBufferRec> remoteBuffers;

@@ -25,12 +25,12 @@ std::uint64_t alignUp(std::uint64_t x, std::uint64_t a) {
   return (x + a - 1) / a * a;
 }
 
-struct Piece {
-  int var;
-  MemoryCategory category;
+struct Piece { // widest members first: 24 bytes, not 32
   std::uint64_t bytes;
-  bool alwaysLive;
+  int var;
   unsigned from, to;
+  MemoryCategory category;
+  bool alwaysLive;
 };
 
 using Cat = MemoryCategory;
@@ -177,7 +177,7 @@ private:
   void addPiece(unsigned tile, int var, Cat c, std::uint64_t bytes) {
     if (!bytes || tile >= numTiles_) return;
     const auto& l = live_[static_cast<std::size_t>(var)];
-    pieces_[tile].push_back({var, c, bytes, l.alwaysLive, l.from, l.to});
+    pieces_[tile].push_back({bytes, var, l.from, l.to, c, l.alwaysLive});
   }
 
   /// Lays out every tile. Tiles are independent, so with o_.threads > 1 and enough pieces to be
@@ -207,8 +207,12 @@ private:
     auto work = [&] {
       for (unsigned first; (first = next.fetch_add(kTilesPerChunk)) < numTiles_;) {
         const unsigned last = std::min(numTiles_, first + kTilesPerChunk);
-        for (unsigned t = first; t < last; ++t)
+        for (unsigned t = first; t < last; ++t) {
           place(t, out, byTile[t]);
+          // A tile's pieces are not needed once it is laid out: freed as the layout goes, they
+          // are never all held beside all the allocations (issue 38: 10 M vertices).
+          std::vector<Piece>().swap(pieces_[t]);
+        }
         finished(first, last);
       }
     };
@@ -236,7 +240,7 @@ private:
     std::uint64_t cursor = 0, top = 0, alwaysLive = 0; // next free address; highest used address
     auto placeAlwaysLive = [&](int var, Cat c, std::uint64_t bytes, std::uint64_t alignment) {
       cursor = alignUp(cursor, alignment);
-      allocs.push_back({t, var, c, bytes, cursor, alignment, true, false});
+      allocs.push_back({t, var, bytes, cursor, alignment, c, true, false});
       cursor += bytes;
       top = cursor;
       alwaysLive += bytes;
@@ -267,7 +271,7 @@ private:
         at = std::max(at, alignUp(e, kDataAlignment));
       }
       placed.add({at, at + p->bytes, p->from, p->to});
-      allocs.push_back({t, p->var, p->category, p->bytes, at, kDataAlignment, false, false});
+      allocs.push_back({t, p->var, p->bytes, at, kDataAlignment, p->category, false, false});
       top = std::max(top, at + p->bytes);
     }
 
