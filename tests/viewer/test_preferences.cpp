@@ -5,6 +5,7 @@
 // temporary directory made by main() below: the tests never read or write the user's.
 #include "ViewerTestUtil.hpp"
 #include "core/Format.hpp"
+#include "core/GraphData.hpp"
 #include "core/Settings.hpp"
 #include "models/SummaryModel.hpp"
 #include "widgets/GraphPage.hpp"
@@ -27,6 +28,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
+#include <cstdlib>
 
 using namespace tessera::viewer;
 
@@ -46,7 +48,8 @@ QString summaryValue(const SummaryModel* model, const QString& name) {
 }
 
 void saveGrab(QWidget* w, const QString& name) {
-  const QString path = viewer_test::tmpDir(QStringLiteral("screenshots")) + QLatin1Char('/') + name;
+  static const QString dir = viewer_test::tmpDir(QStringLiteral("preferences")); // made once
+  const QString path = dir + QLatin1Char('/') + name;
   QVERIFY(w->grab().save(path));
 }
 
@@ -215,6 +218,7 @@ private slots:
 
   void sessionIsRemembered() {
     const QString mlp = QFileInfo(viewer_test::mlpReport()).absoluteFilePath();
+    QSize saved;
     {
       MainWindow w;
       w.setSessionEnabled(true);
@@ -223,13 +227,18 @@ private slots:
       QVERIFY(w.openPath(mlp));
       QCOMPARE(w.currentPage()->viewKey(), QStringLiteral("summary")); // the default view
       QVERIFY(w.showView(QStringLiteral("liveness")));
+      saved = w.size(); // the window's minimum width may have widened the 790 asked for
+      QVERIFY(saved != QSize(1280, 800));
       w.close();
     }
     {
       // A new window: same size, and the report opens on the view it was last shown in.
       MainWindow w;
       w.setSessionEnabled(true);
-      QCOMPARE(w.size(), QSize(790, 590));
+      // The offscreen platform's 800x600 screen may move it by its frame; never back to 1280x800.
+      QVERIFY2(std::abs(w.width() - saved.width()) <= 8 &&
+                   std::abs(w.height() - saved.height()) <= 8,
+               qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
       w.show();
       QVERIFY(w.openPath(mlp));
       QCOMPARE(w.currentPage()->viewKey(), QStringLiteral("liveness"));
@@ -286,7 +295,7 @@ private slots:
     {
       MainWindow w;
       w.setSessionEnabled(true);
-      QVERIFY(w.size() != QSize(790, 590)); // geometry not restored either
+      QCOMPARE(w.size(), QSize(1280, 800)); // geometry not restored either
       QVERIFY(w.openPath(viewer_test::mlpReport()));
       QCOMPARE(w.currentPage()->viewKey(), QStringLiteral("tilemap"));
     }
@@ -328,7 +337,7 @@ private slots:
     QVERIFY(s.restoreSessionPreference()); // the preference itself is unchanged
     MainWindow w;
     w.setSessionEnabled(true);
-    QVERIFY(w.size() != QSize(790, 590));
+    QCOMPARE(w.size(), QSize(1280, 800));
     QVERIFY(w.openPath(viewer_test::mlpReport()));
     QCOMPARE(w.currentPage()->viewKey(), QStringLiteral("summary")); // not the remembered one
   }

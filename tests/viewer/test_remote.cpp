@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,6 +39,11 @@ QString cacheRoot() {
 }
 QString sshLog() {
   return gHome->path() + QStringLiteral("/ssh.log");
+}
+/// Where the tests' images go (build/tests/viewer/tmp/remote), emptied once per run.
+QString shotsDir() {
+  static const QString dir = viewer_test::tmpDir(QStringLiteral("remote"));
+  return dir;
 }
 int copiesLogged() {
   QFile log(sshLog());
@@ -241,8 +247,7 @@ private slots:
     QVERIFY(w.remoteProgress() && w.remoteProgress()->isVisible());
     QTRY_VERIFY_WITH_TIMEOUT(w.remoteProgress()->labelText().startsWith(QLatin1String("Copying")),
                              10000);
-    QVERIFY(w.remoteProgress()->grab().save(viewer_test::tmpDir(QStringLiteral("screenshots")) +
-                                            QStringLiteral("/remote-progress.png")));
+    QVERIFY(w.remoteProgress()->grab().save(shotsDir() + QStringLiteral("/remote-progress.png")));
     qunsetenv("FAKE_SSH_DELAY");
     QVERIFY(opened.wait(60000));
     QVERIFY(w.document() && w.document()->isReport());
@@ -266,15 +271,16 @@ private slots:
     QTRY_VERIFY_WITH_TIMEOUT(
         w.remoteProgress() && w.remoteProgress()->labelText().startsWith(QLatin1String("Copying")),
         10000);
-    w.remoteProgress()->cancel();
+    auto* cancel = w.remoteProgress()->findChild<QPushButton*>();
+    QVERIFY(cancel && cancel->text().contains(QLatin1String("Cancel")));
+    QTest::mouseClick(cancel, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!w.remoteFetch(), 10000);
     qunsetenv("FAKE_SSH_DELAY");
     QCOMPARE(w.remoteName(), QStringLiteral("fakehost:runs/mlp"));
   }
 
   void theCommandLineOpensARemoteReport() {
-    const QString png =
-        viewer_test::tmpDir(QStringLiteral("screenshots")) + QStringLiteral("/remote-summary.png");
+    const QString png = shotsDir() + QStringLiteral("/remote-summary.png");
     QFile::remove(png);
     QProcess p;
     p.start(viewer_test::viewerExecutable(),

@@ -33,7 +33,7 @@ const char* const kDescription =
     "\n"
     "Without a path the viewer reopens the last session (the report or comparison open when\n"
     "it closed, on its view), unless --no-restore is given or Preferences turn it off.\n"
-    "F1 opens the user guide; Edit > Preferences sets theme, units and defaults."
+    "F1 opens the user guide; Edit > Preferences sets theme, units and defaults.\n"
     "\n"
     "Views: summary, insights, memory, liveness, tilemap, programs, operations, execution, graph, "
     "trace, compare.";

@@ -93,9 +93,9 @@ PreferencesDialog::PreferencesDialog(const std::vector<std::pair<QString, QStrin
 
 void PreferencesDialog::refresh() {
   const Settings& s = Settings::instance();
-  const auto select = [](QComboBox* box, const QString& data) {
+  const auto select = [](QComboBox* box, const QString& value) {
     const QSignalBlocker block(box);
-    const int i = box->findData(data);
+    const int i = box->findData(value);
     if (i >= 0) box->setCurrentIndex(i);
   };
   select(theme_, Settings::themeName(s.theme()));

@@ -44,6 +44,9 @@ UserGuide::UserGuide(QWidget* parent)
   searchBox_->setObjectName(QStringLiteral("guideSearch"));
   searchBox_->setPlaceholderText(tr("Search the guide"));
   searchBox_->setClearButtonEnabled(true);
+  // Room for "999 of 999" so the count is never cut.
+  status_->setMinimumWidth(
+      status_->fontMetrics().horizontalAdvance(QStringLiteral("9999 of 9999")));
   // Links to other bundled pages open here; web links in the desktop's browser.
   browser_->setOpenExternalLinks(true);
   browser_->setSource(QUrl(homeUrl()), QTextDocument::MarkdownResource);
