@@ -28,6 +28,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
+#include <QTreeView>
 #include <cstdlib>
 
 using namespace tessera::viewer;
@@ -147,6 +148,9 @@ private slots:
     theme->setCurrentIndex(theme->findData(QStringLiteral("dark")));
     QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
     QCOMPARE(Settings::instance().theme(), Settings::Theme::Dark);
+    // The window follows (the palette change reaches its widgets as events).
+    QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() < 80);
+    QTRY_VERIFY(summary->view()->palette().color(QPalette::Base).lightness() < 80);
     saveGrab(&w, QStringLiteral("dark-theme.png"));
     theme->setCurrentIndex(theme->findData(QStringLiteral("system")));
     QCOMPARE(QApplication::palette().color(QPalette::Window), startWindow);

@@ -234,7 +234,10 @@ void RemoteFetch::copyNext() {
   if (!part_->open(QIODevice::WriteOnly | QIODevice::Truncate))
     return fail(tr("cannot write %1: %2").arg(part_->fileName(), part_->errorString()));
   emit progress(bytesTotal_ ? int(100 * bytesDone_ / bytesTotal_) : 0,
-                tr("Copying %1 from %2").arg(f.name, spec_.host));
+                tr("Copying %1 from %2 (%3 of %4)")
+                    .arg(f.name, spec_.host,
+                         formatBytes(std::uint64_t(bytesDone_), MemoryUnits::Binary),
+                         formatBytes(std::uint64_t(bytesTotal_), MemoryUnits::Binary)));
   if (stage_ != Stage::Copying) return; // cancelled by a receiver of progress()
   runSsh(QStringLiteral("cat -- ") + shellQuote(remoteDir_ + QLatin1Char('/') + f.name));
 }
