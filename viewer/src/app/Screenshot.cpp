@@ -48,7 +48,23 @@ int takeScreenshot(const ScreenshotRequest& request) {
   };
   const bool opened = request.compare ? window.openComparison(request.paths[0], request.paths[1])
                                       : window.openPath(request.paths[0]);
-  if (!opened)
+  if (opened && window.remoteFetch()) {
+    // A remote report (host:/path) is copied first; wait until the copy (or each of a
+    // comparison's) has ended and the document is open, or failed.
+    QEventLoop copying;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &copying, [&] {
+      if (!window.remoteFetch()) copying.quit();
+    });
+    poll.start(50);
+    QTimer::singleShot(request.timeoutSeconds * 1000, &copying, [&] { copying.quit(); });
+    copying.exec();
+    if (window.remoteFetch())
+      return fail(1, QStringLiteral("copying %1 did not finish within %2 s")
+                         .arg(request.paths.join(QLatin1Char(' ')))
+                         .arg(request.timeoutSeconds));
+  }
+  if (!opened || !window.document())
     return fail(1, window.errorDialog() ? window.errorDialog()->text()
                                         : QStringLiteral("cannot open"));
   // No --view: the view the window opens the document on (Summary for a report, the host trace

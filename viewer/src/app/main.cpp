@@ -27,6 +27,13 @@ const char* const kDescription =
     "  tessera-viewer --view execution --execution-mode flame reports/mlp\n"
     "                                                  the execution trace as a flame graph\n"
     "  tessera-viewer --run run_2 reports/mlp          the execution trace of one run\n"
+    "  tessera-viewer me@ipu-host:/data/reports/mlp    a report on another machine, over ssh\n"
+    "                                                  (only the report's files are copied,\n"
+    "                                                  into a cache reused while unchanged)\n"
+    "\n"
+    "Without a path the viewer reopens the last session (the report or comparison open when\n"
+    "it closed, on its view), unless --no-restore is given or Preferences turn it off.\n"
+    "F1 opens the user guide; Edit > Preferences sets theme, units and defaults.\n"
     "\n"
     "Views: summary, insights, memory, liveness, tilemap, programs, operations, execution, graph, "
     "trace, compare.";
@@ -78,7 +85,8 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   parser.addPositionalArgument(
       QStringLiteral("path"),
-      QStringLiteral("Report directory, profile.pop or .pvti (two reports with --compare)."),
+      QStringLiteral("Report directory, profile.pop or .pvti, here or on another machine as "
+                     "[user@]host:/path (two reports with --compare)."),
       QStringLiteral("[path | --compare base current]"));
   const QCommandLineOption compare(
       QStringLiteral("compare"),
@@ -108,7 +116,12 @@ int main(int argc, char** argv) {
       QStringLiteral("run"),
       QStringLiteral("Execution trace: show the run named <name> (default: the first of several)."),
       QStringLiteral("name"));
-  parser.addOptions({compare, screenshot, view, size, units, timeout, executionMode, run});
+  const QCommandLineOption noRestore(
+      QStringLiteral("no-restore"),
+      QStringLiteral("Start afresh: do not reopen the last session, nor restore the window's "
+                     "size and each report's last view (this run only)."));
+  parser.addOptions(
+      {compare, screenshot, view, size, units, timeout, executionMode, run, noRestore});
 
   auto usageError = [](const QString& message) {
     std::fprintf(stderr, "tessera-viewer: %s (try --help)\n", qPrintable(message));
@@ -172,7 +185,9 @@ int main(int argc, char** argv) {
     return leave(takeScreenshot(request));
   }
 
+  if (parser.isSet(noRestore)) Settings::instance().disableRestoreForThisRun();
   MainWindow window;
+  window.setSessionEnabled(true);
   if (auto* execution = qobject_cast<ExecutionPage*>(window.page(QStringLiteral("execution")))) {
     execution->setMode(traceMode);
     if (parser.isSet(run)) {
@@ -190,8 +205,18 @@ int main(int argc, char** argv) {
     window.openComparison(paths[0], paths[1]);
   else if (!paths.isEmpty())
     window.openPath(paths[0]);
-  if (!viewName.isEmpty() && !window.showView(viewName))
-    std::fprintf(stderr, "tessera-viewer: no view '%s' for this document%s\n", qPrintable(viewName),
-                 qPrintable(viewHint(viewName, parser.isSet(compare))));
+  else if (Settings::instance().restoreSession() && !Settings::instance().lastSession().isEmpty())
+    window.reopenLastSession();
+  const bool comparing = parser.isSet(compare);
+  auto showWanted = [&window, viewName, comparing] {
+    if (!viewName.isEmpty() && !window.showView(viewName))
+      std::fprintf(stderr, "tessera-viewer: no view '%s' for this document%s\n",
+                   qPrintable(viewName), qPrintable(viewHint(viewName, comparing)));
+  };
+  if (window.remoteFetch()) // a remote report opens once copied
+    QObject::connect(&window, &MainWindow::documentOpened, &window, showWanted,
+                     Qt::SingleShotConnection);
+  else
+    showWanted();
   return leave(app.exec());
 }

@@ -1,6 +1,8 @@
 // Number formatting shared by every page.
 #include "core/Format.hpp"
 
+#include "core/Settings.hpp"
+
 #include <cmath>
 
 namespace tessera::viewer {
@@ -24,9 +26,16 @@ QString scaled(double value, double step, const char* const* suffixes, int count
 
 QString formatCount(std::uint64_t n) {
   QString digits = QString::number(n);
+  if (!Settings::thousandsSeparators()) return digits;
   for (int i = digits.size() - 3; i > 0; i -= 3)
     digits.insert(i, QLatin1Char(','));
   return digits;
+}
+
+QString formatCycles(std::uint64_t cycles, double clockHz) {
+  if (Settings::cycleUnits() == Settings::CycleUnits::Time && clockHz > 0)
+    return formatDurationNs(static_cast<double>(cycles) / clockHz * 1e9);
+  return formatCount(cycles);
 }
 
 QString formatFlops(const std::optional<std::uint64_t>& flops,

@@ -274,7 +274,7 @@ SummarySection memorySection(const pva::MemorySummary& m, std::uint64_t bytesPer
   return s;
 }
 
-SummarySection executionSection(const pva::ExecutionSummary& x) {
+SummarySection executionSection(const pva::ExecutionSummary& x, double clockHz) {
   SummarySection s{QStringLiteral("Execution"), {}, scopeText(x.scope)};
   if (!x.profiled) {
     // Not "0 runs, 0 cycles": there is nothing to count.
@@ -284,7 +284,8 @@ SummarySection executionSection(const pva::ExecutionSummary& x) {
     return s;
   }
   s.rows.push_back({QStringLiteral("Runs"), SummaryValue::ofCount(x.runs.size()), {}});
-  s.rows.push_back({QStringLiteral("Total cycles"), SummaryValue::ofCount(x.totalCycles), {}});
+  s.rows.push_back(
+      {QStringLiteral("Total cycles"), SummaryValue::ofCycles(x.totalCycles, clockHz), {}});
   s.rows.push_back({QStringLiteral("Steps"), SummaryValue::ofCount(x.steps), {}});
   // Tile cycles summed over the tiles; the note is the share of all tile cycles (busy or
   // waiting), which is not the share of the run time (the Execution view's figure).
@@ -292,7 +293,7 @@ SummarySection executionSection(const pva::ExecutionSummary& x) {
     const auto kind = static_cast<pva::TileCycleTotals::Kind>(k);
     const std::uint64_t v = x.tileCycles.of(kind);
     s.rows.push_back({QStringLiteral("%1 (tile cycles)").arg(qs(pva::CycleKinds::label(kind))),
-                      SummaryValue::ofCount(v),
+                      SummaryValue::ofCycles(v, clockHz),
                       x.tileCycles.total()
                           ? QStringLiteral("%1 % of tile cycles")
                                 .arg(100.0 * x.tileCycles.shareOfTileCycles(kind), 0, 'f', 1)
@@ -301,12 +302,13 @@ SummarySection executionSection(const pva::ExecutionSummary& x) {
   return s;
 }
 
-SummarySection runsSection(const pva::ExecutionSummary& x) {
+SummarySection runsSection(const pva::ExecutionSummary& x, double clockHz) {
   SummarySection s{QStringLiteral("Runs"), {}, QStringLiteral("one replica")};
   for (const pva::RunSummary& r : x.runs) {
     const double ms = double(r.hostMicroseconds) / 1000.0;
     s.rows.push_back(
-        {QStringLiteral("%1. %2").arg(r.index).arg(qs(r.name)), SummaryValue::ofCount(r.cycles),
+        {QStringLiteral("%1. %2").arg(r.index).arg(qs(r.name)),
+         SummaryValue::ofCycles(r.cycles, clockHz),
          QStringLiteral("cycles, %1 steps, %2 ms on the host").arg(r.steps).arg(ms, 0, 'f', 2)});
   }
   return s;
@@ -335,14 +337,14 @@ SummarySection vertexCyclesSection(const pva::ReportSummary& summary) {
 
 /// Stream-copy steps' cycles by what they copy to or from (pva::SpanFigures::streamCopyCycles,
 /// all runs): the one Summary figure that needs a pass over the steps.
-SummarySection streamCopySection(const pva::StreamCopyCycles& sc) {
+SummarySection streamCopySection(const pva::StreamCopyCycles& sc, double clockHz) {
   SummarySection s{streamCopySectionTitle(),
                    {},
                    QStringLiteral("all runs, one replica; each step at its slowest IPU")};
   const std::uint64_t total = sc.total();
   auto add = [&](const QString& name, std::uint64_t v, bool always) {
     if (!always && v == 0) return;
-    s.rows.push_back({name, SummaryValue::ofCount(v),
+    s.rows.push_back({name, SummaryValue::ofCycles(v, clockHz),
                       total ? QStringLiteral("%1 % of stream-copy cycles")
                                   .arg(100.0 * double(v) / double(total), 0, 'f', 1)
                             : QString()});
@@ -371,15 +373,16 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   progress.report(0.8);
   d.sections.push_back(graphSection(summary.graph));
   d.sections.push_back(memorySection(summary.memory, summary.target.bytesPerTile()));
-  d.sections.push_back(executionSection(summary.execution));
-  d.sections.push_back(runsSection(summary.execution));
+  const double clockHz = report.compilation().target().clockFrequency();
+  d.sections.push_back(executionSection(summary.execution, clockHz));
+  d.sections.push_back(runsSection(summary.execution, clockHz));
   // A report older than format 1.3 did not record the rules.
   if (!summary.vertexCycles.rules.empty()) d.sections.push_back(vertexCyclesSection(summary));
   if (summary.execution.profiled) {
     progress.setStage(0.8, 0.95);
     const auto a = doc.session().execution(progress);
     progress.setStage(0, 1);
-    d.sections.push_back(streamCopySection(a->allRuns.streamCopyCycles));
+    d.sections.push_back(streamCopySection(a->allRuns.streamCopyCycles, clockHz));
   }
   SummarySection options{QStringLiteral("Engine options"), {}, {}};
   for (const auto& [key, value] : report.engineOptions())

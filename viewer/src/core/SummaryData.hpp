@@ -17,10 +17,16 @@ struct SummaryValue {
   Kind kind = Kind::Text;
   QString text;
   std::uint64_t number = 0;
+  /// A cycle count (a Count) and the report's clock: shown as cycles or as time, as the
+  /// Preferences say (formatCycles); 0 for other counts.
+  double clockHz = 0;
 
   static SummaryValue ofText(QString t) { return {Kind::Text, std::move(t), 0}; }
   static SummaryValue ofBytes(std::uint64_t b) { return {Kind::Bytes, {}, b}; }
   static SummaryValue ofCount(std::uint64_t n) { return {Kind::Count, {}, n}; }
+  static SummaryValue ofCycles(std::uint64_t n, double clockHz) {
+    return {Kind::Count, {}, n, clockHz};
+  }
 };
 
 struct SummaryRow {

@@ -46,7 +46,7 @@ QString formatValue(const SummaryValue& v) {
   case SummaryValue::Kind::Text:
     return v.text;
   case SummaryValue::Kind::Count:
-    return formatCount(v.number);
+    return formatCycles(v.number, v.clockHz); // a count unless it is cycles shown as time
   case SummaryValue::Kind::Bytes:
     return formatBytes(v.number, Settings::instance().memoryUnits());
   }
@@ -159,7 +159,7 @@ QVariant SummaryModel::data(const QModelIndex& index, int role) const {
     case SummaryValue::Kind::Text:
       return r.value.text;
     case SummaryValue::Kind::Count:
-      return formatCount(r.value.number);
+      return formatCycles(r.value.number, r.value.clockHz);
     case SummaryValue::Kind::Bytes:
       return formatBytes(r.value.number, Settings::instance().memoryUnits());
     }

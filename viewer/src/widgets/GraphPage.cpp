@@ -5,6 +5,7 @@
 #include "core/GraphData.hpp"
 #include "core/GraphGroups.hpp"
 #include "core/GraphLayout.hpp"
+#include "core/Settings.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -33,6 +34,7 @@ GraphPage::GraphPage(QWidget* parent)
   search_->setObjectName(QStringLiteral("graphSearch"));
   missing_->setAlignment(Qt::AlignCenter);
   missing_->setWordWrap(true);
+  connect(missing_, &QLabel::linkActivated, this, [this] { layOutNow(); });
   details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   details_->setWordWrap(true);
   // A variable on 1,000 tiles has a tile list no word wrap can break: the line takes the page's
@@ -91,12 +93,29 @@ void GraphPage::setDocument(std::shared_ptr<const Document> doc) {
   started_ = false;
   // A graph is read and laid out only for a user who looks at it: a report opened on another
   // view costs nothing here (the CNN's graph took minutes of a pool thread before).
-  if (doc_ && isVisible()) startLoading();
+  if (doc_ && isVisible()) startOrOffer();
+}
+
+void GraphPage::startOrOffer() {
+  if (Settings::instance().graphLayoutOnOpen()) return startLoading();
+  // Preferences > "Lay out the Graph view as soon as it is shown" is off: a large graph costs
+  // nothing until asked for. Ready: there is nothing on its way.
+  missing_->setText(tr("The graph is laid out on request (Preferences).<br><br>"
+                       "<a href=\"layout\">Lay out the graph</a>"));
+  stack_->setCurrentWidget(missing_);
+  setReady(true);
+}
+
+void GraphPage::layOutNow() {
+  if (!doc_ || started_) return;
+  stack_->setCurrentIndex(0);
+  setReady(false);
+  startLoading();
 }
 
 void GraphPage::showEvent(QShowEvent* event) {
   Page::showEvent(event);
-  if (doc_ && !started_) startLoading();
+  if (doc_ && !started_) startOrOffer();
 }
 
 void GraphPage::startLoading() {

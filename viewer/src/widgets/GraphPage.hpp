@@ -49,6 +49,10 @@ public:
   QLineEdit* searchEdit() const { return search_; }
   QLabel* countsLabel() const { return counts_; }
   QLabel* detailsLabel() const { return details_; }
+  /// With the preference "Graph view layout on open" off, the page waits for this (its
+  /// "Lay out the graph" link); true once the graph is being read or shown.
+  void layOutNow();
+  bool layoutStarted() const { return started_; }
 
 signals:
   /// A variable was selected: its name and the tiles it is mapped to ("0-3,7").
@@ -62,6 +66,8 @@ protected:
 private:
   struct Loaded;
   void startLoading();
+  /// Starts loading, or, with layout on open turned off in Preferences, offers it.
+  void startOrOffer();
   void relayout(int selectLeaf);
   void showGraph(std::shared_ptr<const GraphViewData> laidOut, int selectLeaf);
   void showSelection(int node);

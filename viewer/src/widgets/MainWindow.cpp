@@ -3,6 +3,7 @@
 
 #include "charts/ChartWidget.hpp"
 #include "core/Background.hpp"
+#include "core/RemoteFetch.hpp"
 #include "core/Settings.hpp"
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/GraphPage.hpp"
@@ -11,20 +12,27 @@
 #include "widgets/OperationsPage.hpp"
 #include "widgets/Page.hpp"
 #include "widgets/PageRegistry.hpp"
+#include "widgets/PreferencesDialog.hpp"
 #include "widgets/ProgramTreePage.hpp"
 #include "widgets/ReportFileDialog.hpp"
+#include "widgets/Theme.hpp"
+#include "widgets/UserGuide.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -69,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
     if (row < 0 || row >= int(pages_.size())) return;
     loadPage(pages_[std::size_t(row)]); // a page shown before its turn loads now
     stack_->setCurrentWidget(pages_[std::size_t(row)]);
+    rememberView();
   });
   connect(home_, &HomePage::openRequested, this, &MainWindow::chooseAndOpen);
   connect(home_, &HomePage::compareRequested, this, &MainWindow::chooseAndCompare);
@@ -118,6 +127,76 @@ MainWindow::MainWindow(QWidget* parent)
   createMenus();
   resize(1280, 800);
   updateTitle();
+  followThemeSetting();
+}
+
+void MainWindow::setSessionEnabled(bool enabled) {
+  sessionEnabled_ = enabled;
+  if (!enabled || !Settings::instance().restoreSession()) return;
+  const QByteArray geometry = Settings::instance().windowGeometry();
+  if (!geometry.isEmpty()) restoreGeometry(geometry);
+  const QByteArray state = Settings::instance().windowState();
+  if (!state.isEmpty()) restoreState(state);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (sessionEnabled_) {
+    Settings::instance().setWindow(saveGeometry(), saveState());
+    rememberView();
+  }
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::rememberView() {
+  if (!sessionEnabled_ || !doc_ || documentKey_.isEmpty()) return;
+  const Page* p = currentPage();
+  if (!p) return;
+  Settings::instance().setLastView(documentKey_, p->viewKey());
+  session_.view = p->viewKey();
+  Settings::instance().setLastSession(session_);
+}
+
+QString MainWindow::initialView(const Document& doc) const {
+  if (!forcedView_.isEmpty()) return forcedView_;
+  if (!sessionEnabled_) return {}; // tests and --screenshot: the first view that fits
+  if (Settings::instance().restoreSession()) {
+    const QString last = Settings::instance().lastView(documentKey_);
+    if (!last.isEmpty()) return last;
+  }
+  // The page an out-of-memory user needs first (GA opens such a report on its Insights too).
+  if (doc.isReport() && doc.report().outOfMemory()) return QStringLiteral("insights");
+  return doc.isReport() ? Settings::instance().defaultView() : QString();
+}
+
+bool MainWindow::reopenLastSession() {
+  const Settings::LastSession last = Settings::instance().lastSession();
+  if (last.isEmpty()) {
+    showError(tr("Reopen last session"), tr("No session has been recorded yet."));
+    return false;
+  }
+  forcedView_ = last.view;
+  const bool ok =
+      last.compare ? openComparison(last.paths[0], last.paths[1]) : openPath(last.paths.front());
+  if (!ok || !remote_) forcedView_.clear(); // a remote copy clears it once opened
+  return ok;
+}
+
+UserGuide* MainWindow::showUserGuide() {
+  if (!guide_) guide_ = new UserGuide(this);
+  guide_->show();
+  guide_->raise();
+  guide_->activateWindow();
+  return guide_;
+}
+
+void MainWindow::showPreferences() {
+  std::vector<std::pair<QString, QString>> views;
+  for (const Page* p : pages_)
+    if (p->viewKey() != QLatin1String("trace") && p->viewKey() != QLatin1String("compare"))
+      views.emplace_back(p->viewKey(), p->title());
+  auto* dialog = new PreferencesDialog(views, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->open();
 }
 
 void MainWindow::setShowsProgress(bool shows) {
@@ -146,6 +225,9 @@ void MainWindow::createMenus() {
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
   file->addAction(tr("&Compare two reports…"), QKeySequence(tr("Ctrl+Shift+O")), this,
                   &MainWindow::chooseAndCompare);
+  file->addAction(tr("Open re&mote…"), QKeySequence(tr("Ctrl+Shift+R")), this,
+                  &MainWindow::chooseRemote)
+      ->setObjectName(QStringLiteral("openRemote"));
   QMenu* recent = file->addMenu(tr("Open &recent"));
   connect(recent, &QMenu::aboutToShow, this, [this, recent] {
     recent->clear();
@@ -158,6 +240,11 @@ void MainWindow::createMenus() {
                         [this, c] { openComparison(c.base, c.current); });
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
+  QAction* reopen =
+      file->addAction(tr("Reopen last &session"), this, [this] { reopenLastSession(); });
+  reopen->setObjectName(QStringLiteral("reopenLastSession"));
+  connect(file, &QMenu::aboutToShow, this,
+          [reopen] { reopen->setEnabled(!Settings::instance().lastSession().isEmpty()); });
   file->addAction(tr("&Reload"), QKeySequence::Refresh, this, [this] {
     if (doc_) setDocument(doc_);
   });
@@ -166,6 +253,11 @@ void MainWindow::createMenus() {
   file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeDocument);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(tr("&Preferences…"), QKeySequence(tr("Ctrl+,")), this,
+                  &MainWindow::showPreferences)
+      ->setObjectName(QStringLiteral("preferences"));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (std::size_t i = 0; i < pages_.size(); ++i) {
@@ -187,15 +279,23 @@ void MainWindow::createMenus() {
     a->setCheckable(true);
     a->setChecked(Settings::instance().memoryUnits() == u);
     group->addAction(a);
+    // Preferences change the units too: the menu follows.
+    connect(&Settings::instance(), &Settings::changed, a,
+            [a, u = u] { a->setChecked(Settings::instance().memoryUnits() == u); });
   }
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, [this] { showUserGuide(); })
+      ->setObjectName(QStringLiteral("userGuide"));
   help->addAction(tr("&Keyboard shortcuts"), this, [this] {
     QMessageBox::information(
         this, tr("Keyboard shortcuts"),
         tr("<table>"
            "<tr><td>Ctrl+O</td><td>open a report or trace</td></tr>"
            "<tr><td>Ctrl+Shift+O</td><td>compare two reports</td></tr>"
+           "<tr><td>Ctrl+Shift+R</td><td>open a report on another machine (ssh)</td></tr>"
+           "<tr><td>Ctrl+,</td><td>preferences</td></tr>"
+           "<tr><td>F1</td><td>user guide</td></tr>"
            "<tr><td>Ctrl+1 … Ctrl+9</td><td>switch view</td></tr>"
            "<tr><td>F5</td><td>reload</td></tr>"
            "<tr><td>Ctrl+S</td><td>save an image of the view</td></tr>"
@@ -214,14 +314,40 @@ void MainWindow::createMenus() {
 }
 
 bool MainWindow::openPath(const QString& path) {
+  if (RemoteSpec::parse(path)) {
+    fetchRemote({path}, {QString()}, [this](const QStringList& local, const QStringList& shown) {
+      openResolved(local[0], shown[0]);
+    });
+    return true;
+  }
+  return openResolved(path, {});
+}
+
+bool MainWindow::openResolved(const QString& path, const QString& shownAs) {
   try {
-    setDocument(Document::resolve(path));
-    if (rememberRecent_) Settings::instance().addRecentFile(path);
+    auto doc = Document::resolve(path);
+    const QString recent = shownAs.isEmpty() ? Settings::absolutePath(path) : shownAs;
+    remoteTitle_ = shownAs;
+    documentKey_ = recent;
+    session_ = {{recent}, false, {}};
+    wantedView_ = initialView(*doc);
+    forcedView_.clear();
+    setDocument(std::move(doc));
+    if (rememberRecent_) Settings::instance().addRecentFile(recent);
+    rememberView();
+    emit documentOpened();
     return true;
   } catch (const DocumentError& e) {
-    showError(tr("Cannot open"), QString::fromUtf8(e.what()));
+    forcedView_.clear();
+    QString message = QString::fromUtf8(e.what());
+    // A remote report's problem names it as the user typed it, not its cache.
+    if (!shownAs.isEmpty()) message.replace(path, shownAs);
+    showError(tr("Cannot open"), message);
     // A recent file that has moved or gone: offer to forget it.
-    if (!QFileInfo::exists(path) && Settings::instance().recentFiles().contains(path)) {
+    const QString recent = Settings::absolutePath(path);
+    if (shownAs.isEmpty() && !QFileInfo::exists(path) &&
+        (Settings::instance().recentFiles().contains(path) ||
+         Settings::instance().recentFiles().contains(recent))) {
       QPushButton* forget =
           errorBox_->addButton(tr("Remove from recent files"), QMessageBox::ActionRole);
       connect(forget, &QPushButton::clicked, this,
@@ -232,14 +358,121 @@ bool MainWindow::openPath(const QString& path) {
 }
 
 bool MainWindow::openComparison(const QString& basePath, const QString& currentPath) {
+  if (RemoteSpec::parse(basePath) || RemoteSpec::parse(currentPath)) {
+    fetchRemote({basePath, currentPath}, {QString(), QString()},
+                [this](const QStringList& local, const QStringList& shown) {
+                  openComparisonResolved(local, shown);
+                });
+    return true;
+  }
+  return openComparisonResolved({basePath, currentPath}, {QString(), QString()});
+}
+
+bool MainWindow::openComparisonResolved(const QStringList& paths, const QStringList& shownAs) {
   try {
-    setDocument(Document::comparison(basePath, currentPath));
-    if (rememberRecent_) Settings::instance().addRecentComparison(basePath, currentPath);
+    auto doc = Document::comparison(paths[0], paths[1]);
+    const QString base = shownAs[0].isEmpty() ? Settings::absolutePath(paths[0]) : shownAs[0];
+    const QString current = shownAs[1].isEmpty() ? Settings::absolutePath(paths[1]) : shownAs[1];
+    remoteTitle_ = shownAs[0].isEmpty() && shownAs[1].isEmpty()
+                       ? QString()
+                       : (shownAs[0].isEmpty() ? doc->base()->displayName() : shownAs[0]) +
+                             QStringLiteral(" → ") +
+                             (shownAs[1].isEmpty() ? doc->displayName() : shownAs[1]);
+    documentKey_ = base + QLatin1Char('|') + current;
+    session_ = {{base, current}, true, {}};
+    wantedView_ = initialView(*doc);
+    forcedView_.clear();
+    setDocument(std::move(doc));
+    if (rememberRecent_) Settings::instance().addRecentComparison(base, current);
+    rememberView();
+    emit documentOpened();
     return true;
   } catch (const DocumentError& e) {
-    showError(tr("Cannot compare"), QString::fromUtf8(e.what()));
+    forcedView_.clear();
+    QString message = QString::fromUtf8(e.what());
+    for (int i = 0; i < 2; ++i)
+      if (!shownAs[i].isEmpty()) message.replace(paths[i], shownAs[i]);
+    showError(tr("Cannot compare"), message);
     return false;
   }
+}
+
+void MainWindow::fetchRemote(QStringList paths, QStringList shownAs,
+                             std::function<void(const QStringList&, const QStringList&)> then) {
+  int i = 0;
+  while (i < paths.size() && (!shownAs[i].isEmpty() || !RemoteSpec::parse(paths[i])))
+    ++i;
+  if (i == paths.size()) return then(paths, shownAs);
+  if (remote_) remote_->cancel(); // one copy at a time: the newest request wins
+  const RemoteSpec spec = *RemoteSpec::parse(paths[i]);
+  auto* fetch = new RemoteFetch(spec, {}, this);
+  remote_ = fetch;
+  auto* dialog =
+      new QProgressDialog(tr("Connecting to %1…").arg(spec.host), tr("Cancel"), 0, 100, this);
+  dialog->setObjectName(QStringLiteral("remoteProgress"));
+  dialog->setWindowTitle(tr("Opening %1").arg(spec.text()));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setAutoClose(false);
+  dialog->setAutoReset(false);
+  dialog->setMinimumDuration(0);
+  dialog->setMinimumWidth(480);
+  remoteProgress_ = dialog;
+  connect(dialog, &QProgressDialog::canceled, fetch, &RemoteFetch::cancel);
+  connect(fetch, &RemoteFetch::progress, dialog, [dialog](int percent, const QString& what) {
+    dialog->setLabelText(what);
+    dialog->setValue(percent);
+  });
+  const QPointer<QProgressDialog> shown(dialog);
+  const auto done = [fetch, shown] {
+    if (shown) {
+      shown->disconnect(fetch);
+      shown->close();
+    }
+    fetch->deleteLater();
+  };
+  connect(fetch, &RemoteFetch::finished, this,
+          [this, done, paths, shownAs, i, spec, then](const QString& local) mutable {
+            done();
+            paths[i] = local;
+            shownAs[i] = spec.text();
+            fetchRemote(paths, shownAs, then);
+          });
+  connect(fetch, &RemoteFetch::failed, this, [this, done](const QString& message) {
+    done();
+    forcedView_.clear();
+    showError(tr("Cannot open remote report"), message);
+  });
+  connect(fetch, &RemoteFetch::cancelled, this, [this, done, spec] {
+    done();
+    forcedView_.clear();
+    statusBar()->showMessage(tr("Opening %1 cancelled").arg(spec.text()), 5000);
+  });
+  dialog->open();
+  fetch->start();
+}
+
+RemoteFetch* MainWindow::remoteFetch() const {
+  return remote_;
+}
+
+QProgressDialog* MainWindow::remoteProgress() const {
+  return remoteProgress_;
+}
+
+void MainWindow::chooseRemote() {
+  bool ok = false;
+  const QString text = QInputDialog::getText(this, tr("Open remote report"),
+                                             tr("A report on another machine, opened over ssh "
+                                                "([user@]host:/path/to/report):"),
+                                             QLineEdit::Normal, QString(), &ok)
+                           .trimmed();
+  if (!ok || text.isEmpty()) return;
+  if (!RemoteSpec::parse(text)) {
+    showError(tr("Open remote report"),
+              tr("'%1' is not a remote path: write [user@]host:/path/to/report").arg(text));
+    return;
+  }
+  openPath(text);
 }
 
 void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
@@ -252,12 +485,18 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
     sideList_->item(int(i))->setHidden(!fits);
     if (fits && first < 0) first = int(i);
   }
-  // Keep the current view across documents when it fits the new one.
+  // A freshly opened document starts on its initial view (initialView()) when it has that
+  // view; otherwise the current view is kept across documents when it fits the new one.
   int shown = -1;
   if (first >= 0) {
     const int current = sideList_->currentRow();
     shown = current >= 0 && !sideList_->item(current)->isHidden() ? current : first;
+    for (std::size_t i = 0; i < pages_.size(); ++i)
+      if (!wantedView_.isEmpty() && pages_[i]->viewKey() == wantedView_ &&
+          !sideList_->item(int(i))->isHidden())
+        shown = int(i);
   }
+  wantedView_.clear();
   // Staged loading: the page shown first loads alone (the Summary of a report is on screen as
   // soon as its own figures are read, not after every page's share of the two cores); the
   // others get the document once it is ready (or failed), or as soon as they are shown. Pages
@@ -311,6 +550,7 @@ void MainWindow::loadDeferredPages() {
 }
 
 void MainWindow::closeDocument() {
+  remoteTitle_.clear();
   setDocument(nullptr);
 }
 
@@ -379,7 +619,9 @@ void MainWindow::saveCurrentImage() {
 }
 
 void MainWindow::updateTitle() {
-  setWindowTitle(doc_ ? doc_->title() + QStringLiteral(" — Tessera") : QStringLiteral("Tessera"));
+  // A remote report is named as the user typed it, not by the cache holding its files.
+  const QString name = !doc_ ? QString() : !remoteTitle_.isEmpty() ? remoteTitle_ : doc_->title();
+  setWindowTitle(doc_ ? name + QStringLiteral(" — Tessera") : QStringLiteral("Tessera"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -3,15 +3,18 @@
 #pragma once
 
 #include "core/Document.hpp"
+#include "core/Settings.hpp"
 
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
 
 class QAction;
+class QProgressDialog;
 class QListWidget;
 class QProgressBar;
 class QStackedWidget;
@@ -21,6 +24,8 @@ namespace tessera::viewer {
 
 class HomePage;
 class Page;
+class RemoteFetch;
+class UserGuide;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -28,10 +33,29 @@ public:
   explicit MainWindow(QWidget* parent = nullptr);
 
   /// Opens a report directory or file, or a trace. On failure shows an error dialog (and
-  /// returns false); the document already open stays open.
+  /// returns false); the document already open stays open. A remote "[user@]host:/path" is
+  /// copied into the cache first (core/RemoteFetch, progress and Cancel in a dialog): true
+  /// means the copy started, and documentOpened() or an error dialog follows.
   bool openPath(const QString& path);
-  /// Opens two reports, `current` compared against `base`.
+  /// Opens two reports, `current` compared against `base` (either may be remote).
   bool openComparison(const QString& basePath, const QString& currentPath);
+  /// File > Reopen last session: the document (or comparison) open when the viewer last
+  /// closed, on the view it showed. False when there is none or it cannot be opened.
+  bool reopenLastSession();
+  /// Whether this window takes part in the remembered session (Settings): it restores its
+  /// geometry, opens a report on the view it was last shown in (else Insights for an
+  /// out-of-memory report, else the Preferences' default view) and records the session. The
+  /// interactive viewer turns it on; --screenshot and tests leave it off unless they test it.
+  void setSessionEnabled(bool enabled);
+  bool sessionEnabled() const { return sessionEnabled_; }
+  /// The remote copy in progress and its dialog, or null (for tests).
+  RemoteFetch* remoteFetch() const;
+  QProgressDialog* remoteProgress() const;
+  /// The open document's remote name ("host:/path"), or empty for a local one.
+  const QString& remoteName() const { return remoteTitle_; }
+  /// Help > User guide (F1) and Edit > Preferences; the guide is created on first use.
+  UserGuide* showUserGuide();
+  void showPreferences();
   void setDocument(std::shared_ptr<const Document> doc);
   const std::shared_ptr<const Document>& document() const { return doc_; }
   void closeDocument();
@@ -53,7 +77,12 @@ public:
   void setShowsProgress(bool shows);
   bool showsProgress() const { return showsProgress_; }
 
+signals:
+  /// A document was opened (after a remote copy, once it is cached and read).
+  void documentOpened();
+
 protected:
+  void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -61,6 +90,17 @@ private:
   void createMenus();
   void chooseAndOpen();
   void chooseAndCompare();
+  void chooseRemote();
+  /// Copies the remote paths among `paths` (in turn) and calls `then` with local paths and
+  /// what to call each (the remote text, or empty for a local path).
+  void fetchRemote(QStringList paths, QStringList shownAs,
+                   std::function<void(const QStringList&, const QStringList&)> then);
+  /// The view a freshly opened document starts on (session, out of memory, default).
+  QString initialView(const Document& doc) const;
+  /// Records the shown view for the open document and the session.
+  void rememberView();
+  bool openResolved(const QString& path, const QString& shownAs);
+  bool openComparisonResolved(const QStringList& paths, const QStringList& shownAs);
   void saveCurrentImage();
   void updateTitle();
   /// Shows `task` (or another running task; nothing when none runs) in the status bar.
@@ -91,6 +131,19 @@ private:
   QString shownTask_;
   QPointer<QMessageBox> errorBox_;
   bool rememberRecent_ = true;
+  bool sessionEnabled_ = false;
+  /// Remembered-session key of the open document: its absolute path (a remote one as
+  /// "host:/path"), or "base|current".
+  QString documentKey_;
+  /// A remote document's name ("host:/path", or "base → current"), or empty: the title says it.
+  QString remoteTitle_;
+
+  QString wantedView_;            ///< the view setDocument() opens the next document on
+  QString forcedView_;            ///< Reopen last session: its view, whatever the preferences say
+  Settings::LastSession session_; ///< what is open, as the session records it
+  QPointer<RemoteFetch> remote_;
+  QPointer<QProgressDialog> remoteProgress_;
+  QPointer<UserGuide> guide_;
   bool showsProgress_ = true;
 };
 
