@@ -208,6 +208,16 @@ private slots:
             op->variables.size() > OperationsPage::kMaxSelectedVariables);
     QCOMPARE(liveness->variableFilterEdit()->text(), names);
     QCOMPARE(memory->variableFilterEdit()->text(), names);
+    // What a user sees (build/tests/viewer/tmp/selection/*.png, looked at for the docs).
+    {
+      const QDir shots(viewer_test::tmpDir(QStringLiteral("selection")));
+      QVERIFY(w.showView(QStringLiteral("execution")));
+      QVERIFY(w.grab().save(shots.filePath(QStringLiteral("execution.png"))));
+      QVERIFY(w.showView(QStringLiteral("liveness")));
+      QTest::qWait(200);
+      QVERIFY(w.grab().save(shots.filePath(QStringLiteral("liveness.png"))));
+      QVERIFY(w.showView(QStringLiteral("operations")));
+    }
 
     // A layer: every operation of it.
     QTableView* layers = operations->layersTable();
