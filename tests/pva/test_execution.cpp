@@ -1,6 +1,7 @@
 // report.execution(): runs, steps, per-IPU cycles, totals by kind, blocks.
 #include "PvaTestUtil.hpp"
 
+#include <algorithm>
 #include <poplar/exceptions.hpp>
 
 using pva::Program;
@@ -96,6 +97,59 @@ TEST_CASE("Blocks recorded by lightweight profiling", "[pva][execution]") {
     CHECK(blocks[i].isBlockFlush());
   CHECK(report.execution().blocks(1).empty());
   CHECK_THROWS_AS(report.execution().blocks(4), pva::InvalidArgumentError);
+}
+
+TEST_CASE("analyseBlocks groups the blocks by IPU and by program", "[pva][execution]") {
+  test::ScratchDir dir;
+  test::RemoteSum s;
+  auto options = test::reportOptions(dir.path());
+  options.set("profiler.blocks.filter", "timed");
+  options.set("debug.instrumentExternalExchange", "true");
+  {
+    poplar::Engine engine(s.graph, poplar::program::Block(s.program, "timed"), options);
+    engine.load(s.device);
+    engine.run(0);
+    engine.run(0);
+  }
+  const auto report = pva::openReport((dir / "profile.pop").string());
+  const pva::BlockFigures b = pva::analyseBlocks(report);
+  REQUIRE(b.any());
+  CHECK(b.recordingTile == 0);
+  REQUIRE(b.recorded.size() == 1);
+  REQUIRE(b.io.size() == 1);
+  // Every record of every tile is counted once, on the recording tile or in an I/O copy.
+  std::uint64_t records = b.recorded[0].size();
+  for (const pva::IoBlock& io : b.io[0]) {
+    CHECK(io.block.isStreamCopy());
+    CHECK(io.block.tile() != 0);
+    records += io.tiles;
+  }
+  CHECK(records == b.numRecords);
+  std::uint64_t byTile = 0;
+  for (unsigned t = 0; t < report.compilation().target().numTiles(); ++t)
+    byTile += report.execution().blocks(t).size();
+  CHECK(byTile == b.numRecords);
+  const auto timed =
+      std::find_if(b.programs.begin(), b.programs.end(),
+                   [](const pva::BlockProgramFigures& f) { return f.name == "timed"; });
+  REQUIRE(timed != b.programs.end());
+  CHECK(timed->kind == pva::BlockProgramFigures::Kind::Common);
+  CHECK(timed->count == 2); // two runs
+  CHECK(timed->cycles == 2 * 211);
+  CHECK(timed->minCycles == 211);
+  CHECK(timed->maxCycles == 211);
+  for (std::size_t i = 1; i < b.recorded[0].size(); ++i)
+    CHECK(b.recorded[0][i - 1].from() <= b.recorded[0][i].from());
+}
+
+TEST_CASE("analyseBlocks of a report without lightweight profiling is empty", "[pva][execution]") {
+  test::RemoteSumReport r(1);
+  const pva::BlockFigures b = pva::analyseBlocks(r.report);
+  CHECK_FALSE(b.any());
+  CHECK(b.programs.empty());
+  CHECK(b.numTiles == 0);
+  REQUIRE(b.recorded.size() == 1);
+  CHECK(b.recorded[0].empty());
 }
 
 TEST_CASE("Engine::getReport returns the report with the runs so far", "[pva][execution]") {

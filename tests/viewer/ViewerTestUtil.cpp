@@ -26,6 +26,9 @@ QString mlpBigReport() {
 QString mlp4RunsReport() {
   return fixture("mlp-4runs");
 }
+QString mlpBlocksReport() {
+  return fixture("mlp-blocks");
+}
 QString pipelineReport() {
   return fixture("pipeline");
 }

@@ -15,13 +15,14 @@ class Page;
 namespace viewer_test {
 
 /// The fixture's reports (directories) and host trace.
-QString mlpReport();      ///< two runs of the MLP sample, with debug.cbor
-QString mlpBigReport();   ///< the same with --batch 64
-QString mlp4RunsReport(); ///< the MLP sample in four runs (64 steps, default batch)
-QString pipelineReport(); ///< four IPUs
-QString oomReport();      ///< out of memory, no execution
-QString traceFile();      ///< a .pvti of the MLP run
-QString testDataDir();    ///< tests/data: broken files
+QString mlpReport();       ///< two runs of the MLP sample, with debug.cbor
+QString mlpBigReport();    ///< the same with --batch 64
+QString mlp4RunsReport();  ///< the MLP sample in four runs (64 steps, default batch)
+QString mlpBlocksReport(); ///< the MLP sample with lightweight-profiling blocks
+QString pipelineReport();  ///< four IPUs
+QString oomReport();       ///< out of memory, no execution
+QString traceFile();       ///< a .pvti of the MLP run
+QString testDataDir();     ///< tests/data: broken files
 /// A fresh empty directory for this test's output.
 QString tmpDir(const QString& name);
 QString viewerExecutable();

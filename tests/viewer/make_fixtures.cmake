@@ -4,6 +4,8 @@
 # OUT/mlp-big    the same with --batch 64 (the comparison's "after")
 # OUT/mlp-4runs  the MLP sample run four times (64 steps): against mlp-big, two reports of one
 #                program with different run counts (totals fall while each run gets slower)
+# OUT/mlp-blocks the MLP sample with lightweight profiling: every fwd/bwd program timed as an
+#                implicit Block, stream copies instrumented (POPLAR_ENGINE_OPTIONS)
 # OUT/pipeline   the multi-IPU pipeline sample
 # OUT/oom        the out-of-memory sample (it exits 1 after writing its report)
 # OUT/rich.pvti  a host trace written by viewer_trace_writer (-DTRACE_WRITER=...)
@@ -41,6 +43,14 @@ execute_process(COMMAND ${MLP} --steps 64 --steps-per-run 16 --reports ${OUT}/ml
   RESULT_VARIABLE status OUTPUT_QUIET)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "tessera-mlp --steps 64 exited with ${status}")
+endif()
+set(ENV{POPLAR_ENGINE_OPTIONS}
+  "{\"profiler.programs.filter\":\"fwd.*|bwd.*\",\"debug.instrumentExternalExchange\":\"true\"}")
+execute_process(COMMAND ${MLP} --steps 8 --steps-per-run 4 --reports ${OUT}/mlp-blocks --out ${OUT}/mlp-blocks
+  RESULT_VARIABLE status OUTPUT_QUIET)
+unset(ENV{POPLAR_ENGINE_OPTIONS})
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "tessera-mlp with lightweight profiling exited with ${status}")
 endif()
 execute_process(COMMAND ${PIPELINE} --reports ${OUT}/pipeline RESULT_VARIABLE status OUTPUT_QUIET)
 if(NOT status EQUAL 0)

@@ -5,6 +5,7 @@
 #include "ViewerTestUtil.hpp"
 #include "charts/ExecutionOverview.hpp"
 #include "charts/ExecutionTimeline.hpp"
+#include "core/ExecutionBlocks.hpp"
 #include "core/ExecutionDetails.hpp"
 #include "core/ExecutionFigures.hpp"
 #include "core/ExecutionIndex.hpp"
@@ -960,6 +961,82 @@ private slots:
                    qPrintable(QStringLiteral("controls overlap at x %1").arg(rects[j].left())));
       }
     }
+  }
+
+  // Lightweight profiling (issue 37, item 5): libpva's analyseBlocks gives each IPU a row of its
+  // recording tile's blocks and one of its I/O tiles' stream copies; zoomed in, a block reads
+  // its name and cycles, its tooltip its program's totals; the status line counts the records,
+  // and a report without blocks says it has none (and draws no block rows).
+  void lightweightBlocksHaveRowsWithTheirCycles() {
+    ExecutionPage page;
+    page.resize(1400, 800);
+    page.show();
+    const auto doc = Document::resolve(viewer_test::mlpBlocksReport());
+    page.setDocument(doc);
+    QVERIFY(viewer_test::waitReady(&page));
+    const pva::BlockFigures figures = pva::analyseBlocks(doc->report());
+    QVERIFY(figures.any());
+    QVERIFY(!figures.recorded[0].empty());
+    QVERIFY(!figures.io[0].empty());
+    const QString counted = formatCount(figures.numRecords) + QStringLiteral(" block records on ") +
+                            formatCount(figures.numTiles) + QStringLiteral(" tiles");
+    QVERIFY2(page.status()->text().contains(counted), qPrintable(page.status()->text()));
+    ExecutionTimeline* tl = page.timeline();
+    const QRect recorded = tl->blockRowRect(0, 0, 0), io = tl->blockRowRect(0, 0, 1);
+    QVERIFY(recorded.isValid());
+    QVERIFY(io.isValid());
+    QVERIFY(io.top() > recorded.top());
+    const QRect steps = tl->stepRect(0, 0);
+    QVERIFY(steps.isValid() && recorded.top() > steps.top()); // under its IPU's steps
+
+    // One timed program's block, zoomed to fill the view.
+    const ExecutionHeader& h = tl->tracks().back().index->header();
+    QCOMPARE(h.blocks[0].size(), figures.recorded[0].size());
+    std::size_t k = 0;
+    while (k < h.blocks[0].size() && h.blocks[0][k].kind != ExecBlockInfo::Common)
+      ++k;
+    QVERIFY(k < h.blocks[0].size());
+    const ExecBlockInfo& block = h.blocks[0][k];
+    const pva::Block& record = figures.recorded[0][k];
+    QCOMPARE(block.cycles, record.to() - record.from());
+    QVERIFY(block.cycles > 0);
+    const QString name = QString::fromStdString(record.program()->name());
+    tl->setView(double(block.from), double(block.to));
+    tl->grab(); // paints, placing the labels
+    const QString expected =
+        name + QStringLiteral(" · ") + formatCount(block.cycles) + QStringLiteral(" cycles");
+    bool labelled = false;
+    for (const auto& [rect, text] : tl->drawnLabels())
+      labelled |= text == expected && recorded.intersects(rect);
+    QVERIFY2(labelled, qPrintable(expected));
+    const QString tip = tl->toolTipAt(recorded.center());
+    QVERIFY2(tip.contains(formatCount(block.cycles) + QStringLiteral(" cycles")), qPrintable(tip));
+    const auto program = std::find_if(
+        figures.programs.begin(), figures.programs.end(),
+        [&](const pva::BlockProgramFigures& f) { return f.name == name.toStdString(); });
+    QVERIFY(program != figures.programs.end());
+    QVERIFY2(tip.contains(formatCount(program->count) + QStringLiteral(" executions, ") +
+                          formatCount(program->cycles) + QStringLiteral(" cycles in all")),
+             qPrintable(tip));
+
+    // A stream copy of the I/O tiles names how many tiles recorded it.
+    const ExecBlockInfo& copy = h.ioBlocks[0].front();
+    QCOMPARE(copy.tiles, figures.io[0].front().tiles);
+    tl->setView(double(copy.from), double(copy.to) + 1);
+    tl->grab();
+    const QString copyTip = tl->toolTipAt(io.center());
+    QVERIFY2(
+        copyTip.contains(QStringLiteral("recorded by %1 I/O tiles").arg(formatCount(copy.tiles))),
+        qPrintable(copyTip));
+
+    // A report without lightweight profiling says so and has no block rows.
+    page.setDocument(Document::resolve(viewer_test::mlpReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY2(page.status()->text().contains(QStringLiteral("no lightweight-profiling blocks")),
+             qPrintable(page.status()->text()));
+    QVERIFY(page.status()->toolTip().contains(QStringLiteral("profiler.blocks.filter")));
+    QVERIFY(!tl->blockRowRect(0, 0, 0).isValid());
+    QVERIFY(!tl->blockRowRect(0, 0, 1).isValid());
   }
 
   void noExecutionIsAStateNotAnError() {

@@ -4,12 +4,19 @@
 #include "charts/ExecutionTimeline.hpp"
 #include "core/Background.hpp"
 #include "core/DemoReport.hpp"
+#include "core/ExecutionIndex.hpp"
+#include "core/OperationsData.hpp"
 #include "core/ProgramTreeData.hpp"
+#include "core/SelectionModel.hpp"
 #include "core/Settings.hpp"
+#include "models/OperationsModel.hpp"
 #include "models/ProgramTreeModel.hpp"
 #include "widgets/ExecutionPage.hpp"
 #include "widgets/HomePage.hpp"
+#include "widgets/LivenessPage.hpp"
 #include "widgets/MainWindow.hpp"
+#include "widgets/MemoryPage.hpp"
+#include "widgets/OperationsPage.hpp"
 #include "widgets/Page.hpp"
 #include "widgets/ProgramTreePage.hpp"
 #include "widgets/ReportFileDialog.hpp"
@@ -20,17 +27,21 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QTreeView>
 #include <QUrl>
 #include <pva/Analysis.hpp>
 #include <pva/ProgramTotals.hpp>
+#include <set>
 
 using namespace tessera::viewer;
 
@@ -146,6 +157,105 @@ private slots:
     QCOMPARE(std::uint64_t(tl->highlightedEntries(0)),
              analysis.allRuns.programs[index.stepProgram(step)].executions);
   }
+  // One selection per document (issue 37, item 4): an operation selected in Operations
+  // highlights the steps of its programs in the Execution trace and puts its largest variables
+  // in the Memory and Liveness Variables boxes; a layer highlights all its operations' steps;
+  // a step clicked in the trace selects its operation in Operations and its program in the
+  // Program tree, and the variables the operation put in the boxes go again.
+  void operationsLayersAndTheTraceShareOneSelection() {
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    auto* operations = qobject_cast<OperationsPage*>(w.page(QStringLiteral("operations")));
+    auto* execution = qobject_cast<ExecutionPage*>(w.page(QStringLiteral("execution")));
+    auto* programs = qobject_cast<ProgramTreePage*>(w.page(QStringLiteral("programs")));
+    auto* liveness = qobject_cast<LivenessPage*>(w.page(QStringLiteral("liveness")));
+    auto* memory = qobject_cast<MemoryPage*>(w.page(QStringLiteral("memory")));
+    QVERIFY(operations && execution && programs && liveness && memory);
+    for (const char* view : {"execution", "programs", "liveness", "memory", "operations"}) {
+      QVERIFY(w.showView(QLatin1String(view)));
+      QVERIFY(viewer_test::waitReady(w.currentPage()));
+    }
+    const auto analysis = pva::analyseExecution(w.document()->report());
+    ExecutionTimeline* tl = execution->timeline();
+    SelectionModel& selection = w.document()->session().selection();
+    auto executionsOf = [&](const std::vector<const OperationInfo*>& ops) {
+      std::set<std::uint64_t> ids;
+      for (const OperationInfo* op : ops)
+        for (const OperationProgram& p : op->programs)
+          ids.insert(p.id);
+      std::uint64_t n = 0;
+      for (const std::uint64_t id : ids)
+        n += analysis.allRuns.programs[id].executions;
+      return n;
+    };
+
+    // An operation: its steps, its largest variables.
+    QVERIFY(operations->model()->rowCount() > 1);
+    const OperationInfo* op = operations->model()->operationAt(0);
+    QVERIFY(!op->variables.empty());
+    operations->table()->selectRow(0);
+    QCOMPARE(selection.current().origin, Selection::Origin::Operation);
+    QVERIFY(tl->hasHighlight());
+    QCOMPARE(std::uint64_t(tl->highlightedEntries(0)), executionsOf({op}));
+    QVERIFY(executionsOf({op}) > 0);
+    const QString names = selection.current().variables.join(QStringLiteral("; "));
+    QVERIFY(!names.isEmpty());
+    QVERIFY(selection.current().variables.size() <= int(OperationsPage::kMaxSelectedVariables));
+    QVERIFY(selection.current().variables.contains(op->variables.front().name) ||
+            op->variables.size() > OperationsPage::kMaxSelectedVariables);
+    QCOMPARE(liveness->variableFilterEdit()->text(), names);
+    QCOMPARE(memory->variableFilterEdit()->text(), names);
+    // What a user sees (build/tests/viewer/tmp/selection/*.png, looked at for the docs).
+    {
+      const QDir shots(viewer_test::tmpDir(QStringLiteral("selection")));
+      QVERIFY(w.showView(QStringLiteral("execution")));
+      QVERIFY(w.grab().save(shots.filePath(QStringLiteral("execution.png"))));
+      QVERIFY(w.showView(QStringLiteral("liveness")));
+      QTest::qWait(200);
+      QVERIFY(w.grab().save(shots.filePath(QStringLiteral("liveness.png"))));
+      QVERIFY(w.showView(QStringLiteral("operations")));
+    }
+
+    // A layer: every operation of it.
+    QTableView* layers = operations->layersTable();
+    QVERIFY(layers->model()->rowCount() > 0);
+    const QString layer = layers->model()->index(0, 0).data().toString();
+    layers->setCurrentIndex(layers->model()->index(0, 0));
+    QCOMPARE(selection.current().origin, Selection::Origin::Layer);
+    std::vector<const OperationInfo*> inLayer;
+    for (const OperationInfo& o : operations->model()->operations()->operations)
+      if (o.layer == layer) inLayer.push_back(&o);
+    QVERIFY(!inLayer.empty());
+    QCOMPARE(std::uint64_t(tl->highlightedEntries(0)), executionsOf(inLayer));
+    // The operation's variables leave the boxes with it.
+    QVERIFY(liveness->variableFilterEdit()->text().isEmpty());
+    QVERIFY(memory->variableFilterEdit()->text().isEmpty());
+
+    // Back: a step of another operation clicked in the trace selects that operation.
+    const ExecutionIndex& index = *tl->tracks().back().index;
+    const OperationInfo* other = operations->model()->operationAt(1);
+    std::set<std::uint64_t> otherPrograms;
+    for (const OperationProgram& p : other->programs)
+      otherPrograms.insert(p.id);
+    std::uint64_t step = 0;
+    while (step < index.loadedSteps() && !otherPrograms.count(index.stepProgram(step)))
+      ++step;
+    QVERIFY(step < index.loadedSteps());
+    emit tl->stepClicked(tl->tracks().size() - 1, step);
+    QCOMPARE(selection.current().origin, Selection::Origin::ExecutionStep);
+    const QModelIndexList rows = operations->table()->selectionModel()->selectedRows();
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(operations->model()->operationAt(rows.front().row())->debugPath, other->debugPath);
+    QCOMPARE(programs->tree()->currentIndex().data(ProgramTreeModel::ProgramIdRole).toUInt(),
+             index.stepProgram(step));
+    QCOMPARE(std::uint64_t(tl->highlightedEntries(0)),
+             analysis.allRuns.programs[index.stepProgram(step)].executions);
+    QVERIFY(liveness->variableFilterEdit()->text().isEmpty());
+  }
+
   // Ctrl+N opens the N-th entry of the side list as shown, and views the document has no page
   // for cannot be chosen from the View menu.
   void shortcutsFollowTheSideList() {

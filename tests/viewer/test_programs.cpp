@@ -7,10 +7,12 @@
 #include "models/LayerTotalsModel.hpp"
 #include "models/OperationsModel.hpp"
 #include "models/ProgramTreeModel.hpp"
+#include "widgets/MainWindow.hpp"
 #include "widgets/OperationTilesPanel.hpp"
 #include "widgets/OperationsPage.hpp"
 #include "widgets/ProgramTreePage.hpp"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -210,6 +212,41 @@ private slots:
           qPrintable(op.name));
     }
     QVERIFY2(unnamed > 0, "the MLP sample has operations without a name (Mlp.cpp)");
+  }
+  // Issue 37: the Operations table scrolled sideways at 1600 px. Now, in the window at 1600 px,
+  // every default column shows without scrolling, each figure column at least as wide as its
+  // widest figure and its (two-line) title, and the name takes the rest; at 1280 px the figures
+  // stay whole and the name keeps a readable width (the table may scroll).
+  void operationsTableFitsAt1600AndKeepsFiguresWholeAt1280() {
+    for (const int width : {1600, 1280}) {
+      MainWindow w;
+      w.setRememberRecent(false);
+      w.resize(width, 1000);
+      w.show();
+      QVERIFY(w.openPath(viewer_test::mlpReport()));
+      QVERIFY(w.showView(QStringLiteral("operations")));
+      auto* page = qobject_cast<OperationsPage*>(w.currentPage());
+      QVERIFY(page);
+      QVERIFY(viewer_test::waitReady(page));
+      page->layers()->setCurrentIndex(0); // all layers: the longest names
+      QApplication::processEvents();
+      QTableView* table = page->table();
+      QHeaderView* header = table->horizontalHeader();
+      for (int c = 0; c < header->count(); ++c) {
+        if (header->isSectionHidden(c) || c == OperationsModel::NameColumn) continue;
+        const QString what =
+            QStringLiteral("%1 px, column %2: %3 px").arg(width).arg(c).arg(header->sectionSize(c));
+        QVERIFY2(header->sectionSize(c) >=
+                     static_cast<QAbstractItemView*>(table)->sizeHintForColumn(c),
+                 qPrintable(what));
+        QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c), qPrintable(what));
+      }
+      QVERIFY(header->sectionSize(OperationsModel::NameColumn) >= 220);
+      if (width == 1600) {
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(header->length() <= table->viewport()->width());
+      }
+    }
   }
   void operationsPageSelectsAndShowsDetails() {
     OperationsPage page;

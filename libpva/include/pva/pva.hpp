@@ -10,6 +10,7 @@
 #pragma once
 
 #include <pva/Analysis.hpp>
+#include <pva/Blocks.hpp>
 #include <pva/Compare.hpp>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>

@@ -918,4 +918,16 @@ std::vector<BlockRow> ReportStore::blocks(unsigned tile) {
   });
 }
 
+std::vector<unsigned> ReportStore::blockTiles() {
+  using B = S::Blocks;
+  return guarded("reading blocks", [&] {
+    std::vector<unsigned> out;
+    Statement& q = statement("SELECT DISTINCT " + std::string(B::tile.name) + " FROM " +
+                             std::string(B::table.name) + " ORDER BY 1");
+    while (q.step())
+      out.push_back(unsigned(q.columnInt(0)));
+    return out;
+  });
+}
+
 } // namespace pva::storage

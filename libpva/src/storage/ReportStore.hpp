@@ -230,6 +230,8 @@ public:
   /// Steps [first, first + count), replacing `out`'s contents.
   void steps(std::uint64_t first, std::uint64_t count, StepChunk& out);
   std::vector<BlockRow> blocks(unsigned tile);
+  /// The tiles holding at least one block record, ascending (the blocks_by_tile index).
+  std::vector<unsigned> blockTiles();
 
   /// Decodes a TileValues blob read from this report (errors name the file).
   U64s decodeTileValues(const std::string& bytes, const char* what) const;

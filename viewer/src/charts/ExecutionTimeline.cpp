@@ -2,6 +2,7 @@
 // in ExecutionTimelinePaint.cpp).
 #include "charts/ExecutionTimeline.hpp"
 
+#include "core/ExecutionBlocks.hpp"
 #include "core/Format.hpp"
 #include "core/TimelineLod.hpp"
 
@@ -198,7 +199,7 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
     if (!tracks_[t].index) continue;
     const auto& h = tracks_[t].index->header();
     const double flame = mode_ == Mode::Flame ? flameDepth(t) : 0.0;
-    weight += h.numIpus * (1.0 + (h.blocks.empty() ? 0.0 : 0.6));
+    weight += h.numIpus * (1.0 + 0.6 * blockRowsOf(h));
     flameRows += h.numIpus * flame;
     gaps += int(h.numIpus);
   }
@@ -226,9 +227,11 @@ std::vector<ExecutionTimeline::Row> ExecutionTimeline::layoutRows() const {
       rows.push_back({t, lane, 0, RowKind::Steps,
                       QRect(plot.left(), int(y), plot.width(), std::max(3, int(unit) - 1))});
       y += unit;
-      if (!h.blocks.empty()) {
+      // The recording tile's blocks (depth 0), then the I/O tiles' stream copies (depth 1).
+      for (unsigned d = 0; d < 2; ++d) {
+        if (!hasBlockRow(h, d)) continue;
         rows.push_back(
-            {t, lane, 0, RowKind::Blocks,
+            {t, lane, d, RowKind::Blocks,
              QRect(plot.left(), int(y), plot.width(), std::max(3, int(0.6 * unit) - 1))});
         y += 0.6 * unit;
       }
@@ -313,6 +316,17 @@ QRect ExecutionTimeline::bspRowRect(std::size_t track) const {
   for (const Row& row : layoutRows())
     if (row.track == track && row.kind == RowKind::Bsp) return row.rect;
   return {};
+}
+
+QRect ExecutionTimeline::blockRowRect(std::size_t track, unsigned ipu, unsigned row) const {
+  for (const Row& r : layoutRows())
+    if (r.track == track && r.kind == RowKind::Blocks && r.lane == ipu && r.depth == row)
+      return r.rect;
+  return {};
+}
+
+QString ExecutionTimeline::toolTipAt(const QPoint& at) const {
+  return hitTest(at).text;
 }
 
 QRect ExecutionTimeline::stepRect(std::size_t track, std::uint64_t step) const {
@@ -481,13 +495,10 @@ ExecutionTimeline::Hit ExecutionTimeline::hitTest(const QPoint& pos) const {
       return hit;
     }
     if (row.kind == RowKind::Blocks) {
-      for (const ExecBlockInfo& b : index.header().blocks[row.lane])
+      const ExecutionHeader& h = index.header();
+      for (const ExecBlockInfo& b : blockRow(h, row.lane, row.depth))
         if (double(b.from) <= t + slack && double(b.to) >= t - slack) {
-          const auto& programs = index.header().programs;
-          hit.text = tr("block %1<br>%2 cycles from %3")
-                         .arg(b.program < programs.size() ? programs[b.program].name.toHtmlEscaped()
-                                                          : tr("(unknown)"))
-                         .arg(formatCount(b.to - b.from), formatCount(b.from));
+          hit.text = blockToolTip(h, b, row.depth);
           return hit;
         }
     }

@@ -113,6 +113,11 @@ public:
   QRect stepRect(std::size_t track, std::uint64_t step) const;
   /// Where the BSP view draws a track's tiles (empty outside BSP mode).
   QRect bspRowRect(std::size_t track) const;
+  /// Where an IPU's lightweight-profiling row is drawn (row 0: its recording tile's blocks, 1:
+  /// its I/O tiles' stream copies); empty when the report has none there.
+  QRect blockRowRect(std::size_t track, unsigned ipu, unsigned row) const;
+  /// The tooltip the timeline shows at a point (empty where there is nothing).
+  QString toolTipAt(const QPoint& at) const;
   /// The BSP view's visible step range of a track [first, last), and whether it needs per-tile
   /// data it does not have (the page loads it and calls setTileCycles).
   bool bspStepsNeeded(std::size_t track, std::uint64_t* first, std::uint64_t* last) const;

@@ -1,6 +1,7 @@
 // Painting the execution timeline: each row reduced to its pixel width and filled into a raster
 // scanline by scanline; labels, axis, run markers and the selection drawn over it with QPainter.
 #include "charts/ExecutionTimeline.hpp"
+#include "core/ExecutionBlocks.hpp"
 #include "core/Format.hpp"
 #include "core/TimelineAxis.hpp"
 #include "core/TimelineLod.hpp"
@@ -226,7 +227,7 @@ void ExecutionTimeline::paintFlame(const Row& row) {
 
 void ExecutionTimeline::paintBlocks(const Row& row) {
   const ExecutionIndex& index = *tracks_[row.track].index;
-  const auto& blocks = index.header().blocks[row.lane];
+  const auto& blocks = blockRow(index.header(), row.lane, row.depth);
   const QRect& r = row.rect;
   // LWP buffers hold few blocks per run: a plain pass, skipping what falls in a drawn column.
   int lastX = -1;
@@ -241,8 +242,13 @@ void ExecutionTimeline::paintBlocks(const Row& row) {
                                                      : QColor(0x76b7b2);
     fill(std::max(x0, lastX), x1, r.top(), r.bottom() + 1, c.rgb());
     lastX = x1;
-    if (b.program < index.header().programs.size())
-      label(x0, x1, r, index.header().programs[b.program].name, c);
+    // Name and cycles while they fit, else the name alone (label() elides it).
+    if (b.program < index.header().programs.size()) {
+      const QString& name = index.header().programs[b.program].name;
+      const QString full = tr("%1 · %2 cycles").arg(name, formatCount(b.cycles));
+      label(x0, x1, r, QFontMetrics(font()).horizontalAdvance(full) + 8 <= x1 - x0 ? full : name,
+            c);
+    }
   }
 }
 
@@ -462,7 +468,12 @@ void ExecutionTimeline::paintRowLabels(QPainter& p, const std::vector<Row>& rows
         p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,
                    replicas > 1 ? tr("R0 IPU %1").arg(row.lane) : tr("IPU %1").arg(row.lane));
     } else if (row.kind == RowKind::Blocks)
-      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter, tr("blocks"));
+      p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,
+                 row.depth == 0
+                     ? tr("blocks, tile %1")
+                           .arg(row.lane * tracks_[row.track].index->header().tilesPerIpu +
+                                tracks_[row.track].index->header().blocksTile)
+                     : tr("I/O tiles' copies"));
     else if (row.kind == RowKind::Flame && row.depth == 0 && row.rect.height() >= fm.height() - 2) {
       const auto& flame = tracks_[row.track].flame;
       p.drawText(cell, Qt::AlignRight | Qt::AlignVCenter,

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <pva/Blocks.hpp>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
 #include <pva/Execution.hpp>
@@ -212,29 +213,40 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
   h.origin = origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin;
   h.hasExecution = true;
 
-  // Lightweight profiling: the blocks of the recording tile of each IPU.
-  const auto options = report.engineOptions();
-  const auto tileOption = options.find("profiler.blocks.tile");
-  if (tileOption != options.end())
-    h.blocksTile = unsigned(std::strtoul(tileOption->second.c_str(), nullptr, 10));
-  if (h.blocksTile < h.tilesPerIpu) {
-    bool any = false;
-    std::vector<std::vector<ExecBlockInfo>> blocks(h.numIpus);
-    for (unsigned ipu = 0; ipu < h.numIpus; ++ipu)
-      for (const pva::Block& b : execution.blocks(ipu * h.tilesPerIpu + h.blocksTile)) {
-        ExecBlockInfo info;
-        info.from = b.from() > h.origin ? b.from() - h.origin : 0;
-        info.to = std::max(info.from, b.to() > h.origin ? b.to() - h.origin : 0);
-        const pva::ProgramPtr p = b.program();
-        info.program = p ? std::uint32_t(p->_id()) : kNoProgram;
-        info.kind = b.isStreamCopy()   ? ExecBlockInfo::StreamCopy
-                    : b.isBlockFlush() ? ExecBlockInfo::BlockFlush
-                    : b.isOverflow()   ? ExecBlockInfo::Overflow
-                                       : ExecBlockInfo::Common;
-        blocks[ipu].push_back(info);
-        any = true;
-      }
-    if (any) h.blocks = std::move(blocks);
+  // Lightweight profiling: libpva's blocks of each IPU's recording tile and its I/O tiles.
+  const pva::BlockFigures blocks = pva::analyseBlocks(report);
+  h.blocksTile = blocks.recordingTile;
+  h.blockRecords = blocks.numRecords;
+  h.blockTiles = blocks.numTiles;
+  h.blockPrograms = blocks.programs;
+  std::map<std::string, std::uint32_t> figuresOf;
+  for (std::size_t i = 0; i < blocks.programs.size(); ++i)
+    figuresOf.emplace(blocks.programs[i].name, std::uint32_t(i));
+  auto info = [&](const pva::Block& b, unsigned tiles) {
+    ExecBlockInfo out;
+    out.from = b.from() > h.origin ? b.from() - h.origin : 0;
+    out.to = std::max(out.from, b.to() > h.origin ? b.to() - h.origin : 0);
+    out.cycles = b.to() > b.from() ? b.to() - b.from() : 0;
+    const pva::ProgramPtr p = b.program();
+    out.program = p ? std::uint32_t(p->_id()) : kNoProgram;
+    const auto f = figuresOf.find(p ? p->name() : std::string("(unknown)"));
+    out.figures = f == figuresOf.end() ? kNoProgram : f->second;
+    out.tiles = tiles;
+    out.kind = b.isStreamCopy()   ? ExecBlockInfo::StreamCopy
+               : b.isBlockFlush() ? ExecBlockInfo::BlockFlush
+               : b.isOverflow()   ? ExecBlockInfo::Overflow
+                                  : ExecBlockInfo::Common;
+    return out;
+  };
+  if (blocks.any()) {
+    h.blocks.resize(h.numIpus);
+    h.ioBlocks.resize(h.numIpus);
+    for (unsigned ipu = 0; ipu < h.numIpus && ipu < blocks.recorded.size(); ++ipu) {
+      for (const pva::Block& b : blocks.recorded[ipu])
+        h.blocks[ipu].push_back(info(b, 1));
+      for (const pva::IoBlock& b : blocks.io[ipu])
+        h.ioBlocks[ipu].push_back(info(b.block, b.tiles));
+    }
   }
   progress.report(1.0);
   return h;

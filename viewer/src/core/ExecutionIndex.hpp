@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <pva/Blocks.hpp>
 #include <pva/Program.hpp>
 #include <vector>
 
@@ -59,7 +60,10 @@ struct ExecRunInfo {
 /// A lightweight-profiling block, in cycles relative to the origin.
 struct ExecBlockInfo {
   std::uint64_t from = 0, to = 0;
+  std::uint64_t cycles = 0; ///< libpva's record: to - from on the IPU's counter
   std::uint32_t program = kNoProgram;
+  std::uint32_t figures = kNoProgram; ///< its program's index in ExecutionHeader::blockPrograms
+  unsigned tiles = 1;                 ///< tiles that recorded it (a stream copy's I/O tiles)
   enum Kind : std::uint8_t { Common, StreamCopy, BlockFlush, Overflow } kind = Common;
 };
 
@@ -97,8 +101,14 @@ struct ExecutionHeader {
   std::uint64_t origin = 0;              ///< absolute cycle counter of time 0
   std::vector<ExecProgramInfo> programs; ///< by program id
   std::vector<ExecRunInfo> runs;
-  std::vector<std::vector<ExecBlockInfo>> blocks; ///< per IPU; empty without lightweight profiling
-  unsigned blocksTile = 0;                        ///< the tile of each IPU that recorded blocks
+  /// Lightweight profiling (pva::analyseBlocks), per IPU: the recording tile's blocks and the
+  /// stream copies its I/O tiles recorded (one per copy). Both empty without blocks.
+  std::vector<std::vector<ExecBlockInfo>> blocks, ioBlocks;
+  unsigned blocksTile = 0;        ///< the tile of each IPU that recorded blocks
+  std::uint64_t blockRecords = 0; ///< every record of every tile
+  unsigned blockTiles = 0;        ///< tiles holding a record
+  std::vector<pva::BlockProgramFigures> blockPrograms; ///< each block program's count and cycles
+  bool hasBlocks() const { return blockRecords > 0; }
   /// Operations, when debug.cbor is beside the report (else all empty). Programs whose debug
   /// context names no operation (an unnamed context: the samples' host copies) map to none.
   /// Filled by fillExecutionIndex (not readExecutionHeader: reading them takes as long as

@@ -137,7 +137,7 @@ OperationsData deriveOperations(const pva::Report& report, const pva::ExecutionA
       const std::uint64_t executed = id < programCycles.size() ? programCycles[id].cycles : 0;
       info.programs.push_back({QString::fromStdString(program->name()),
                                QString::fromStdString(pva::Program::typeName(program->type())),
-                               executed});
+                               executed, id});
     }
     for (const pva::Variable& v : op.vars())
       info.variables.push_back({QString::fromStdString(v.name()), v.id(), v.bytes(), v.alwaysLive(),

@@ -25,6 +25,7 @@ struct OperationVariable {
 struct OperationProgram {
   QString name, type;
   std::uint64_t executedCycles = 0;
+  std::uint64_t id = 0; ///< the program's id (execution steps name it: the trace highlights them)
 };
 
 struct OperationInfo {

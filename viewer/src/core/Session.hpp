@@ -16,7 +16,10 @@
 //   programs     ProgramTreeData: the program tree as the Program tree page shows it
 //   execution    pva::sharedExecutionAnalysis: the one pass over every step (kept by libpva)
 //   operations   OperationsData of this report alone (Operations page; compare adds the base's)
+// and one thing that is not derived: the document's selection, shared by its pages.
 #pragma once
+
+#include "core/SelectionModel.hpp"
 
 #include <QString>
 #include <functional>
@@ -68,7 +71,12 @@ public:
   std::shared_ptr<const pva::ExecutionAnalysis> execution(Progress& progress) const;
   std::shared_ptr<const OperationsData> operations(Progress& progress) const;
 
+  /// What is selected in this document, shared by its pages (core/SelectionModel.hpp). Not a
+  /// derivation: the one mutable thing of a session, used on the GUI thread only.
+  SelectionModel& selection() const { return *selection_; }
+
 private:
+  std::unique_ptr<SelectionModel> selection_ = std::make_unique<SelectionModel>();
   pva::Report report_;
   mutable Published<ProgramTreeData> programs_;
   mutable Published<OperationsData> operations_;

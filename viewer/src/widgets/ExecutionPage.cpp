@@ -3,6 +3,7 @@
 #include "widgets/ExecutionPage.hpp"
 
 #include "charts/ExecutionOverview.hpp"
+#include "core/ExecutionBlocks.hpp"
 #include "core/ExecutionFigures.hpp"
 #include "core/Format.hpp"
 #include "models/ExecutionSummaryModel.hpp"
@@ -177,7 +178,20 @@ ExecutionPage::ExecutionPage(QWidget* parent)
             const auto& tracks = timeline_->tracks();
             if (track + 1 != tracks.size() || !tracks[track].index) return; // the current report
             const ExecutionIndex& index = *tracks[track].index;
-            if (step < index.loadedSteps()) emit stepProgramClicked(index.stepProgram(step));
+            if (step >= index.loadedSteps()) return;
+            const std::uint32_t program = index.stepProgram(step);
+            emit stepProgramClicked(program);
+            // The document's selection: the Program tree selects the program, Operations its
+            // operation, and the trace highlights every step of it.
+            if (doc_ && doc_->isReport()) {
+              Selection s;
+              s.origin = Selection::Origin::ExecutionStep;
+              s.programs = {program};
+              s.label = program < index.header().programs.size()
+                            ? tr("program %1").arg(index.header().programs[program].name)
+                            : tr("step %1").arg(step);
+              doc_->session().selection().select(std::move(s));
+            }
           });
   connect(timeline_, &ExecutionTimeline::flameBlockClicked, this, &ExecutionPage::showBlockDetails);
   connect(timeline_, &ExecutionTimeline::modeChanged, this, [this](ExecutionTimeline::Mode mode) {
@@ -251,6 +265,16 @@ void ExecutionPage::setDocument(std::shared_ptr<const Document> doc) {
   sources_.clear(); // cancels every task of the previous document
   detailsTask_ = TaskHandle();
   doc_ = std::move(doc);
+  // Follow the document's selection: whatever is selected, in any page, has its steps
+  // highlighted (an operation, a layer, a place of the program tree, a clicked step's program).
+  QObject::disconnect(selectionLink_);
+  timeline_->setHighlightedPrograms({});
+  if (doc_ && doc_->isReport()) {
+    SelectionModel& selection = doc_->session().selection();
+    selectionLink_ = connect(&selection, &SelectionModel::changed, this,
+                             [this](const Selection& s) { highlightPrograms(s.programs); });
+    if (!selection.current().empty()) highlightPrograms(selection.current().programs);
+  }
   tabs_->setVisible(true);
   timeline_->setTracks({});
   timeline_->setMessage({});
@@ -437,8 +461,13 @@ void ExecutionPage::poll() {
     }
   if (loading())
     status_->setText(tr("indexing %1 of %2 steps").arg(formatCount(loaded), formatCount(total)));
-  else if (total)
-    status_->setText(tr("%1 steps").arg(formatCount(total)));
+  else if (total) {
+    // Lightweight profiling of the current report (the base's when only it ran): said either way.
+    const ExecutionHeader& h =
+        (sources_.back().index ? sources_.back() : sources_.front()).index->header();
+    status_->setText(tr("%1 steps · %2").arg(formatCount(total), blocksStatus(h)));
+    status_->setToolTip(blocksStatusTip(h));
+  }
   summaryTimer_.start();
   if (!runApplied_) applyRun();
 }

@@ -72,6 +72,8 @@ public:
   StepDetailsModel* detailsModel() const { return detailsModel_; }
   QComboBox* runSelector() const { return runs_; }
   QLabel* bspLegend() const { return bspLegend_; }
+  /// The line beside the controls: steps indexed, lightweight-profiling blocks (or none).
+  QLabel* status() const { return status_; }
   QTabWidget* tabs() const { return tabs_; }
   /// Whether any index is still filling.
   bool loading() const;
@@ -143,7 +145,8 @@ private:
   QString wantedRun_;
   TaskHandle detailsTask_;
   std::shared_ptr<const ExecutionFigures> figures_;
-  bool figuresPending_ = false; ///< pva::analyseExecution is running
+  QMetaObject::Connection selectionLink_; ///< to the document's SelectionModel
+  bool figuresPending_ = false;           ///< pva::analyseExecution is running
   TaskHandle figuresTask_;
 };
 

@@ -203,6 +203,8 @@ void LivenessPage::setDocument(std::shared_ptr<const Document> doc) {
   livesTask_ = TaskHandle();
   lives_.reset();
   doc_ = std::move(doc);
+  followVariables_.follow(doc_, this, variableFilter_,
+                          [this](const QString& names) { setVariableFilter(names); });
   data_.reset();
   baseData_.reset();
   details_.reset();

@@ -11,6 +11,7 @@
 #include "core/Background.hpp"
 #include "core/LivenessData.hpp"
 #include "core/VariableLives.hpp"
+#include "widgets/FollowVariables.hpp"
 #include "widgets/Page.hpp"
 
 class QCheckBox;
@@ -116,6 +117,7 @@ private:
   LiveVariablesModel* liveModel_;
   TileVerticesModel* verticesModel_;
   StepCyclesModel* cyclesModel_;
+  FollowVariables followVariables_; ///< an operation selected elsewhere fills the Variables box
 };
 
 } // namespace tessera::viewer

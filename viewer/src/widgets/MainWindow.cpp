@@ -639,16 +639,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::linkGraphSelection() {
   // A node selected in the graph selects what it is elsewhere: a variable's operation and the
   // tiles it is mapped to, a compute set's operation and the tiles of its vertices.
-  // Program tree <-> Execution trace: a selected place's steps are highlighted in the trace, a
-  // clicked step's program is selected in the tree.
-  auto* programs = qobject_cast<ProgramTreePage*>(page(QStringLiteral("programs")));
-  auto* execution = qobject_cast<ExecutionPage*>(page(QStringLiteral("execution")));
-  if (programs && execution) {
-    connect(programs, &ProgramTreePage::programsSelected, execution,
-            &ExecutionPage::highlightPrograms);
-    connect(execution, &ExecutionPage::stepProgramClicked, programs,
-            [programs](std::uint32_t id) { programs->selectProgram(id); });
-  }
+  // Program tree, Operations <-> Execution trace, Memory, Liveness: the pages follow their
+  // document's one SelectionModel (core/SelectionModel.hpp), not each other.
   auto* graph = qobject_cast<GraphPage*>(page(QStringLiteral("graph")));
   auto* memory = qobject_cast<MemoryPage*>(page(QStringLiteral("memory")));
   auto* operations = qobject_cast<OperationsPage*>(page(QStringLiteral("operations")));

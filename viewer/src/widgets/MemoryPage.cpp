@@ -190,6 +190,8 @@ void MemoryPage::setDocument(std::shared_ptr<const Document> doc) {
   task_ = TaskHandle();
   detailsTask_ = TaskHandle();
   doc_ = doc;
+  followVariables_.follow(doc_, this, variableFilter_,
+                          [this](const QString& names) { setVariableFilter(names); });
   data_.reset();
   baseData_.reset();
   details_.reset();

@@ -11,6 +11,7 @@
 #include "core/MemoryData.hpp"
 #include "core/TileDetailsData.hpp"
 #include "core/VariableTiles.hpp"
+#include "widgets/FollowVariables.hpp"
 #include "widgets/Page.hpp"
 
 class QCheckBox;
@@ -138,6 +139,7 @@ private:
   TileVerticesModel* verticesModel_;
   TileComputeSetsModel* computeSetsModel_;
   TileExchangesModel* exchangesModel_;
+  FollowVariables followVariables_; ///< an operation selected elsewhere fills the Variables box
 };
 
 } // namespace tessera::viewer

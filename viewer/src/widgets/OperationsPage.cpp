@@ -8,8 +8,10 @@
 #include "models/OperationsModel.hpp"
 #include "widgets/OperationTilesPanel.hpp"
 #include "widgets/Tables.hpp"
+#include "widgets/WrappingHeader.hpp"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -59,6 +61,8 @@ OperationsPage::OperationsPage(QWidget* parent)
           [this](int i) { model_->setLayer(i <= 0 ? QString() : layers_->itemText(i)); });
   connect(model_, &QAbstractItemModel::modelReset, this, &OperationsPage::showSelection);
 
+  // Long column titles on two lines: the figure columns are then as wide as their figures.
+  table_->setHorizontalHeader(new WrappingHeader(table_));
   table_->setModel(model_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(OperationsModel::ExecutedColumn, Qt::DescendingOrder);
@@ -68,16 +72,32 @@ OperationsPage::OperationsPage(QWidget* parent)
   table_->horizontalHeader()->setStretchLastSection(false);
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
           &OperationsPage::showSelection);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &OperationsPage::publishOperation);
+  table_->viewport()->installEventFilter(this);
+  // A figure column growing (its contents changed, a column shown) leaves less to the name.
+  connect(table_->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int logical) {
+    if (logical != OperationsModel::NameColumn) fitNameColumn();
+  });
   // The column chooser: the header's context menu lists every column with a check box.
   table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(table_->horizontalHeader(), &QHeaderView::customContextMenuRequested, this,
           &OperationsPage::showColumnMenu);
 
-  auto* layersView = new QTableView(this);
+  auto* layersView = layersView_ = new QTableView(this);
   layersView->setModel(layerTotals_);
   makeCompact(layersView);
   connect(layerTotals_, &QAbstractItemModel::modelReset, layersView,
           [layersView] { layersView->resizeColumnsToContents(); });
+  // A layer selected here highlights the steps of all its operations (the variables of a whole
+  // layer are too many to show one by one).
+  layersView->setSelectionBehavior(QAbstractItemView::SelectRows);
+  layersView->setSelectionMode(QAbstractItemView::SingleSelection);
+  connect(layersView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (!current.isValid() || current.row() >= layerTotals_->rowCount()) return;
+            publishLayer(layerTotals_->row(current.row()).layer);
+          });
 
   debug_->setReadOnly(true);
   tabs_->addTab(keyValueView(summary_, this), tr("Summary"));
@@ -114,6 +134,17 @@ OperationsPage::OperationsPage(QWidget* parent)
 void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   doc_ = doc;
+  // A step clicked in the trace, or a program chosen in the Program tree, selects the operation
+  // that owns it here.
+  QObject::disconnect(selectionLink_);
+  if (doc && doc->isReport())
+    selectionLink_ = connect(&doc->session().selection(), &SelectionModel::changed, this,
+                             [this](const Selection& sel) {
+                               if ((sel.origin == Selection::Origin::ExecutionStep ||
+                                    sel.origin == Selection::Origin::ProgramTree) &&
+                                   sel.programs.size() == 1)
+                                 selectOperationOfProgram(sel.programs.front());
+                             });
   model_->setData(nullptr);
   task_ = TaskHandle();
   if (!doc) return;
@@ -132,15 +163,36 @@ void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
         const bool compared = ops->compared;
         model_->setData(std::move(ops));
         showCompareColumns(compared);
-        // Every column, the operation's name too, is as wide as its content: a name is never
-        // elided to make room ("bwd/l…atMul"); when the figures do not fit, the table scrolls.
-        // The last column takes what room is left.
+        // Every figure column is as wide as its figures (titles take two lines) and the
+        // operation's name takes the rest of the width, elided in the middle when it must be
+        // ("fwd/softmax/…/SubInPlace": where it is and what it is stay; the tooltip has it
+        // whole), so at 1600 px every default column shows without scrolling sideways. Below
+        // the name's minimum the table scrolls rather than squeezing figures.
         QHeaderView* header = table_->horizontalHeader();
+        header->setStretchLastSection(false);
         header->setSectionResizeMode(QHeaderView::ResizeToContents);
-        header->setStretchLastSection(true);
+        header->setSectionResizeMode(OperationsModel::NameColumn, QHeaderView::Interactive);
+        fitNameColumn();
         setReady(true);
       },
       reportError());
+}
+
+bool OperationsPage::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == table_->viewport() && event->type() == QEvent::Resize) fitNameColumn();
+  return Page::eventFilter(watched, event);
+}
+
+void OperationsPage::fitNameColumn() {
+  QHeaderView* header = table_->horizontalHeader();
+  if (header->count() <= OperationsModel::NameColumn) return;
+  int others = 0;
+  for (int c = 0; c < header->count(); ++c)
+    if (c != OperationsModel::NameColumn && !header->isSectionHidden(c))
+      others += header->sectionSize(c);
+  const int width = std::max(kMinNameWidth, table_->viewport()->width() - others);
+  if (header->sectionSize(OperationsModel::NameColumn) != width)
+    header->resizeSection(OperationsModel::NameColumn, width);
 }
 
 void OperationsPage::showCompareColumns(bool compared) {
@@ -160,6 +212,7 @@ void OperationsPage::showCompareColumns(bool compared) {
   }
   for (int c = 0; c < OperationsModel::ColumnCount; ++c)
     if (OperationsModel::isCompareColumn(c)) header->setSectionHidden(c, !compared);
+  fitNameColumn();
 }
 
 void OperationsPage::setColumnShown(int column, bool shown) {
@@ -167,6 +220,7 @@ void OperationsPage::setColumnShown(int column, bool shown) {
   if (column == OperationsModel::NameColumn || column < 0 || column >= OperationsModel::ColumnCount)
     return;
   table_->horizontalHeader()->setSectionHidden(column, !shown);
+  fitNameColumn();
 }
 
 void OperationsPage::showColumnMenu(const QPoint& at) {
@@ -258,6 +312,62 @@ void OperationsPage::showSelection() {
   debug_->setPlainText(
       tr("Path: %1\n\n").arg(op->debugPath) +
       QString::fromUtf8(json.isNull() ? op->json.toUtf8() : json.toJson(QJsonDocument::Indented)));
+}
+
+static Selection operationSelection(const OperationInfo& op) {
+  Selection s;
+  s.origin = Selection::Origin::Operation;
+  s.label = QObject::tr("operation %1").arg(op.name);
+  for (const OperationProgram& p : op.programs)
+    s.programs.push_back(std::uint32_t(p.id));
+  // Memory and Liveness draw a line per variable: the largest few say where the bytes are.
+  std::vector<const OperationVariable*> vars;
+  for (const OperationVariable& v : op.variables)
+    vars.push_back(&v);
+  std::stable_sort(vars.begin(), vars.end(),
+                   [](const auto* a, const auto* b) { return a->bytes > b->bytes; });
+  for (std::size_t i = 0; i < vars.size() && i < OperationsPage::kMaxSelectedVariables; ++i)
+    s.variables << vars[i]->name;
+  return s;
+}
+
+void OperationsPage::publishOperation() {
+  if (!doc_ || !doc_->isReport()) return;
+  const QModelIndexList rows =
+      table_->selectionModel() ? table_->selectionModel()->selectedRows() : QModelIndexList();
+  const OperationInfo* op = rows.isEmpty() ? nullptr : model_->operationAt(rows.front().row());
+  if (op) doc_->session().selection().select(operationSelection(*op));
+}
+
+void OperationsPage::publishLayer(const QString& layer) {
+  if (!doc_ || !doc_->isReport() || !model_->operations()) return;
+  Selection s;
+  s.origin = Selection::Origin::Layer;
+  s.label = tr("layer %1").arg(layer);
+  for (const OperationInfo& op : model_->operations()->operations)
+    if (op.layer == layer)
+      for (const OperationProgram& p : op.programs)
+        s.programs.push_back(std::uint32_t(p.id));
+  doc_->session().selection().select(std::move(s));
+}
+
+bool OperationsPage::selectOperationOfProgram(std::uint32_t programId) {
+  auto find = [&] {
+    for (int row = 0; row < model_->rowCount(); ++row)
+      for (const auto& p : model_->operationAt(row)->programs)
+        if (p.id == programId) return row;
+    return -1;
+  };
+  int row = find();
+  if (row < 0 && model_->operations()) {
+    filter_->clear();
+    layers_->setCurrentIndex(0); // all layers
+    row = find();
+  }
+  if (row < 0) return false;
+  table_->selectRow(row);
+  table_->scrollTo(model_->index(row, 0));
+  return true;
 }
 
 bool OperationsPage::selectOperationOf(const QString& programOrVariable) {

@@ -32,6 +32,11 @@ public:
   /// it) or variable of that name, clearing the layer and text filters if they hide it; false
   /// when no operation has it (or the operations have not loaded).
   bool selectOperationOf(const QString& programOrVariable);
+  /// Selects the operation owning the program with that id (a step clicked in the trace);
+  /// false when none does.
+  bool selectOperationOfProgram(std::uint32_t programId);
+  /// An operation selected here gives Memory and Liveness its largest variables, at most these.
+  static constexpr std::size_t kMaxSelectedVariables = 8;
 
   OperationsModel* model() const { return model_; }
   QTableView* table() const { return table_; }
@@ -42,12 +47,23 @@ public:
   KeyValueModel* variables() const { return variables_; }
   QPlainTextEdit* debugText() const { return debug_; }
   LayerTotalsModel* layerTotals() const { return layerTotals_; }
+  /// The Layers tab's table: a row selected there highlights the layer's steps.
+  QTableView* layersTable() const { return layersView_; }
   OperationTilesPanel* tilesPanel() const { return tiles_; }
   /// Shows or hides a column of the table (the header's context menu does this too).
   void setColumnShown(int column, bool shown);
 
+protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+  /// The name column takes the width the other columns leave (at least kMinNameWidth).
+  void fitNameColumn();
+  static constexpr int kMinNameWidth = 220;
   void showSelection();
+  /// Publishes the selected operation (or layer) to the document's SelectionModel.
+  void publishOperation();
+  void publishLayer(const QString& layer);
   /// Shows the base and difference columns beside their current ones when comparing.
   void showCompareColumns(bool compared);
   void showColumnMenu(const QPoint& at);
@@ -64,6 +80,8 @@ private:
   TaskHandle task_;
   std::shared_ptr<const Document> doc_;
   OperationTilesPanel* tiles_ = nullptr;
+  QMetaObject::Connection selectionLink_; ///< to the document's SelectionModel
+  QTableView* layersView_ = nullptr;
 };
 
 } // namespace tessera::viewer

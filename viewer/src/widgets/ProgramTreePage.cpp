@@ -43,8 +43,17 @@ ProgramTreePage::ProgramTreePage(QWidget* parent)
           [this](const QModelIndex& current) {
             showDetails(current);
             const ProgramTreeData* tree = model_->tree();
-            if (tree && current.isValid() && current.internalId() < tree->nodes.size())
-              emit programsSelected(programsUnder(*tree, std::uint32_t(current.internalId())));
+            if (!tree || !current.isValid() || current.internalId() >= tree->nodes.size()) return;
+            auto programs = programsUnder(*tree, std::uint32_t(current.internalId()));
+            emit programsSelected(programs);
+            // The document's selection: the trace highlights these programs' steps.
+            if (doc_ && doc_->isReport()) {
+              Selection s;
+              s.origin = Selection::Origin::ProgramTree;
+              s.label = tr("program %1").arg(current.siblingAtColumn(0).data().toString());
+              s.programs = std::move(programs);
+              doc_->session().selection().select(std::move(s));
+            }
           });
 
   detailsView_->setModel(details_);
@@ -70,6 +79,19 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
   treeTask_ = TaskHandle();
   cyclesTask_ = TaskHandle();
   cyclesLoaded_ = false;
+  doc_ = doc;
+  // A step clicked in the trace, or an operation chosen in Operations, selects its (first)
+  // program here; what this page selects itself is not followed back.
+  QObject::disconnect(selectionLink_);
+  if (doc && doc->isReport())
+    selectionLink_ = connect(&doc->session().selection(), &SelectionModel::changed, this,
+                             [this](const Selection& sel) {
+                               if (sel.origin != Selection::Origin::ExecutionStep &&
+                                   sel.origin != Selection::Origin::Operation)
+                                 return;
+                               for (const std::uint32_t id : sel.programs)
+                                 if (selectProgram(id)) break;
+                             });
   if (!doc) return;
   auto failed = reportError();
   // Stage one: the structure, shown at once; stage two: executed cycles from every step.

@@ -58,6 +58,8 @@ private:
   QTableView* detailsView_;
   QLineEdit* search_;
   QLabel* matchLabel_;
+  std::shared_ptr<const Document> doc_;
+  QMetaObject::Connection selectionLink_; ///< to the document's SelectionModel
   std::vector<std::uint32_t> matches_;
   int match_ = -1;
   TaskHandle treeTask_, cyclesTask_;
