@@ -7,8 +7,8 @@
 // infinities. An element with code q stands for decode(q) * 2^scale, scale in [-32, 31].
 // On the device the metadata is a one-byte tensor of type QUARTER_METADATA.
 //
-// Where Tessera differs from Poplar: QUARTER and QUARTER_METADATA are declared here rather than
-// in poplar/Type.hpp (include this header, as poputil/Util.hpp and popops/Cast.hpp do), so
+// Where Tessera differs from Poplar: QUARTER and QUARTER_METADATA are declared here (and reach
+// every includer of poplar/Type.hpp through it) with type ids after Type's own enumeration, so
 // Type::isFloatingPoint() is false for QUARTER; Tensor::getMetadata() and the metadata forms of
 // Graph::addVariable are not provided: a QUARTER tensor gets its metadata from the popops::cast
 // that creates it (see poplar::detail::getQuarterMetadata below).

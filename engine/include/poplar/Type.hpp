@@ -126,3 +126,7 @@ void copyDeviceHalfToFloat(const class Target& target, const void* src, float* d
                            std::size_t numElements);
 
 } // namespace poplar
+
+// QUARTER and QUARTER_METADATA, visible wherever Poplar's Type.hpp makes them visible (its own
+// header keeps the 8-bit format's helpers beside them).
+#include <poplar/Quarter.hpp>
