@@ -765,6 +765,7 @@ class RunSummary:
     cycles: int
     hostMicroseconds: int
     tileCycles: CycleKinds
+    streamCopyCycles: StreamCopyCycles
 
 class ExecutionSummary:
     scope: Scope
@@ -776,6 +777,8 @@ class ExecutionSummary:
     tilesPerReplica: int
     hasComputeExcludingIdleThreads: bool
     computeExcludingIdleThreads: int
+    hasStreamCopyCycles: bool
+    streamCopyCycles: StreamCopyCycles
     def tileAverageCycles(self, kind: TileCycleTotals.Kind) -> float: ...
     def tileAverageShareOfTotal(self, kind: TileCycleTotals.Kind) -> float: ...
     def tileAverageComputeExcludingIdleThreads(self) -> float: ...
@@ -826,6 +829,11 @@ class StreamCopyCycles:
     mixed: int
     unknown: int
     total: int
+
+class StreamCopySummary:
+    runs: List[StreamCopyCycles]
+    allRuns: StreamCopyCycles
+    stored: bool
 
 class SpanFigures:
     scope: Scope
@@ -980,6 +988,7 @@ def vertexCyclePolicy(target: Target) -> str: ...
 def vertexCycleRuleLabel(rule: str) -> str: ...
 def summarizeMemory(report: Report, ipu: IPU) -> MemorySummary: ...
 def analyseExecution(report: Report) -> ExecutionAnalysis: ...
+def summarizeStreamCopies(report: Report) -> StreamCopySummary: ...
 def analyseSteps(report: Report, firstStep: int, count: int) -> SpanFigures: ...
 def operationExecution(operations: List[Operation], span: SpanFigures) -> OperationExecution: ...
 def operationFigures(operation: Operation) -> OperationFigures: ...

@@ -175,6 +175,15 @@ def test_stream_copy_cycles_by_destination(mlp, mlp_dir):
     assert (sc.host, sc.remoteBuffer, sc.mixed, sc.unknown) == (by.get("host", 0), by.get("remoteBuffer", 0), 0, 0)
     assert sc.host > 0 and sc.total == sc.host + sc.remoteBuffer
     assert sum(r.streamCopyCycles.total for r in e.runs) == sc.total
+    # The summary's stored figures (format 1.7) are the same, run by run, without the pass.
+    x = pva.summarize(mlp).execution
+    assert x.hasStreamCopyCycles
+    assert (x.streamCopyCycles.host, x.streamCopyCycles.remoteBuffer) == (sc.host, sc.remoteBuffer)
+    s = pva.summarizeStreamCopies(mlp)
+    assert s.stored
+    assert [r.total for r in s.runs] == [r.streamCopyCycles.total for r in e.runs]
+    assert [r.streamCopyCycles.host for r in x.runs] == [r.streamCopyCycles.host for r in e.runs]
+    assert s.allRuns.total == sc.total
 
 
 def cycle_rules_report(tmp_path_factory, device):

@@ -103,6 +103,7 @@ void bindAnalysis(py::module_& m) {
   readonly(run, "cycles", &pva::RunSummary::cycles);
   readonly(run, "hostMicroseconds", &pva::RunSummary::hostMicroseconds);
   readonly(run, "tileCycles", &pva::RunSummary::tileCycles);
+  readonly(run, "streamCopyCycles", &pva::RunSummary::streamCopyCycles);
 
   py::class_<pva::ExecutionSummary> execution(m, "ExecutionSummary");
   readonly(execution, "scope", &pva::ExecutionSummary::scope);
@@ -116,6 +117,8 @@ void bindAnalysis(py::module_& m) {
            &pva::ExecutionSummary::hasComputeExcludingIdleThreads);
   readonly(execution, "computeExcludingIdleThreads",
            &pva::ExecutionSummary::computeExcludingIdleThreads);
+  readonly(execution, "hasStreamCopyCycles", &pva::ExecutionSummary::hasStreamCopyCycles);
+  readonly(execution, "streamCopyCycles", &pva::ExecutionSummary::streamCopyCycles);
   execution.def("tileAverageCycles", &pva::ExecutionSummary::tileAverageCycles, py::arg("kind"))
       .def("tileAverageShareOfTotal", &pva::ExecutionSummary::tileAverageShareOfTotal,
            py::arg("kind"))
@@ -178,6 +181,11 @@ void bindAnalysis(py::module_& m) {
   readonly(streamCopy, "mixed", &pva::StreamCopyCycles::mixed);
   readonly(streamCopy, "unknown", &pva::StreamCopyCycles::unknown);
   streamCopy.def_property_readonly("total", &pva::StreamCopyCycles::total);
+
+  py::class_<pva::StreamCopySummary> streamCopies(m, "StreamCopySummary");
+  readonly(streamCopies, "runs", &pva::StreamCopySummary::runs);
+  readonly(streamCopies, "allRuns", &pva::StreamCopySummary::allRuns);
+  readonly(streamCopies, "stored", &pva::StreamCopySummary::stored);
 
   py::class_<pva::SpanFigures> span(m, "SpanFigures");
   readonly(span, "scope", &pva::SpanFigures::scope);
@@ -268,6 +276,10 @@ void bindAnalysis(py::module_& m) {
       py::arg("report"), py::call_guard<py::gil_scoped_release>(),
       "Per-program and per-compute-set cycles, tile balance and IPU traffic, per run and over all "
       "runs.");
+  m.def("summarizeStreamCopies", &pva::summarizeStreamCopies, py::arg("report"),
+        py::call_guard<py::gil_scoped_release>(),
+        "Stream-copy steps' cycles by destination per run and over all runs: stored with each run "
+        "(format 1.7 on), else from analyseExecution's pass over the steps.");
   m.def("analyseSteps", &pva::analyseSteps, py::arg("report"), py::arg("firstStep"),
         py::arg("count"), py::call_guard<py::gil_scoped_release>(),
         "The figures of a stretch of steps (indices over all runs), counted as analyseExecution "
