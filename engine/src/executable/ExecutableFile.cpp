@@ -201,7 +201,8 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
   std::uint64_t got = 0;
   if (available >= size) {
     words = kj::heapArray<capnp::word>(static_cast<std::size_t>((size + 7) / 8));
-    if (words.size() != 0) words.back() = capnp::word(); // a partial last word: zeros
+    // A partial last word: zeros (memset: capnp::word cannot be assigned under clang).
+    if (words.size() != 0) std::memset(static_cast<void*>(words.end() - 1), 0, sizeof(capnp::word));
     in.read(reinterpret_cast<char*>(words.begin()), static_cast<std::streamsize>(size));
     got = static_cast<std::uint64_t>(in.gcount());
   } else {
@@ -218,7 +219,8 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
     got = payload.size();
     if (got == size) {
       words = kj::heapArray<capnp::word>(static_cast<std::size_t>((size + 7) / 8));
-      if (words.size() != 0) words.back() = capnp::word();
+      if (words.size() != 0)
+        std::memset(static_cast<void*>(words.end() - 1), 0, sizeof(capnp::word));
       std::memcpy(words.begin(), payload.data(), payload.size());
     }
   }

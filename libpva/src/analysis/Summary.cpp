@@ -268,7 +268,10 @@ std::uint64_t peakLiveBytes(std::vector<LiveRange> ranges) {
       edges.push_back({r.to, false, r.bytes});
     }
   std::sort(edges.begin(), edges.end());
-  unsigned __int128 live = 0, peak = 0;
+  // 128 bits: a hostile report's sizes may sum past 2^64 before the result saturates.
+  // __extension__: GCC's and clang's 128-bit integer, without -Wpedantic's warning.
+  __extension__ using Wide = unsigned __int128;
+  Wide live = 0, peak = 0;
   for (const Edge& e : edges) {
     if (e.start)
       live += e.bytes;
