@@ -2,14 +2,9 @@
 // report a command line names.
 #pragma once
 
-#include <functional>
 #include <pva/pva.hpp>
 #include <stdexcept>
 #include <string>
-
-namespace CLI {
-class App;
-}
 
 namespace pvacli {
 
@@ -54,18 +49,5 @@ ReportFiles findReport(const std::string& given, const std::string& debug = "");
 /// found beside the profile and cannot be used (another report's, corrupted) is skipped with a
 /// warning: nothing here needs it. One named with --debug is an error like a bad profile.
 pva::Report openReportFiles(ReportFiles& files);
-
-/// A subcommand: each adds itself to the app with its options and returns the function to run
-/// when it was chosen. The function returns the exit status; pva::Exception and UsageError
-/// escape to main, which prints them.
-struct Command {
-  CLI::App* app;
-  std::function<int()> run;
-};
-Command addSummaryCommand(CLI::App& app, const GlobalOptions& global);
-Command addQueryCommand(CLI::App& app, const GlobalOptions& global);
-Command addInsightsCommand(CLI::App& app, const GlobalOptions& global);
-Command addCompareCommand(CLI::App& app, const GlobalOptions& global);
-Command addTraceCommand(CLI::App& app, const GlobalOptions& global);
 
 } // namespace pvacli

@@ -5,27 +5,15 @@
 //   pva compare base/profile.pop new/profile.pop --max-cycles-increase 2%   (exit 1 when over)
 //   pva trace run.pvti --export-chrome run.json
 //
-// Every subcommand lives in its own file and registers itself here; this file only parses the
-// command line and turns errors into messages and exit statuses (Common.hpp).
+// Every subcommand lives in its own file (commands/); CommandLine.cpp parses the command line
+// into one of them, and this file runs it and turns errors into messages and exit statuses
+// (Common.hpp).
+#include "CommandLine.hpp"
 #include "Common.hpp"
 
-#include <CLI/CLI.hpp>
 #include <iostream>
 
 namespace {
-
-const char* kDescription =
-    R"(pva: read Tessera profile reports (profile.pop, debug.cbor) and host traces (.pvti).
-
-examples:
-  pva summary reports/mlp                       target, memory, liveness and cycles
-  pva query reports/mlp compute-sets --top 5    the slowest compute sets
-  pva insights reports/oom                      does it fit, the worst tiles, what to change
-  pva compare base/ new/ --max-cycles-increase 2% --max-memory-increase 1%
-                                                CI gate: exit 0 within, 1 over, 2 bad input
-  pva trace trace.pvti --export-chrome trace.json
-
-Run 'pva SUBCOMMAND --help' for the options and examples of each.)";
 
 std::string versionText() {
   const auto f = pva::supportedFormatVersion();
@@ -36,31 +24,10 @@ std::string versionText() {
 } // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{kDescription, "pva"};
-  app.require_subcommand(1);
-  app.fallthrough(); // global options (--progress) may also follow the subcommand
-  app.set_version_flag("--version", versionText());
-  pvacli::GlobalOptions global;
-  app.add_flag(
-      "--progress", global.progress,
-      "Show progress of long work on stderr even when it is not a terminal (always shown on one)");
-
-  const std::vector<pvacli::Command> commands = {
-      pvacli::addSummaryCommand(app, global),  pvacli::addQueryCommand(app, global),
-      pvacli::addInsightsCommand(app, global), pvacli::addCompareCommand(app, global),
-      pvacli::addTraceCommand(app, global),
-  };
+  const pvacli::Invocation invocation = pvacli::parseCommandLine(argc, argv, versionText());
+  if (!invocation.run) return invocation.status;
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // --help and --version exit 0; every other parse error is bad input (status 2, which CI
-    // scripts tell apart from "over threshold").
-    const int status = app.exit(e);
-    return status == 0 ? 0 : pvacli::kBadInput;
-  }
-  try {
-    for (const pvacli::Command& c : commands)
-      if (c.app->parsed()) return c.run();
+    return invocation.run();
   } catch (const pva::Exception& e) {
     std::cerr << "pva: " << pvacli::escapeControls(e.what())
               << "\n"; // libpva's messages start with the file's path
@@ -74,5 +41,4 @@ int main(int argc, char** argv) {
     std::cerr << "pva: error: " << pvacli::escapeControls(e.what()) << "\n";
     return pvacli::kBadInput;
   }
-  return pvacli::kBadInput;
 }

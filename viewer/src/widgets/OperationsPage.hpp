@@ -50,6 +50,8 @@ public:
   /// The Layers tab's table: a row selected there highlights the layer's steps.
   QTableView* layersTable() const { return layersView_; }
   OperationTilesPanel* tilesPanel() const { return tiles_; }
+  /// The narrowest the name column gets, however many figure columns there are (pixels).
+  static constexpr int kMinNameWidth = 220;
   /// Shows or hides a column of the table (the header's context menu does this too).
   void setColumnShown(int column, bool shown);
 
@@ -59,7 +61,6 @@ protected:
 private:
   /// The name column takes the width the other columns leave (at least kMinNameWidth).
   void fitNameColumn();
-  static constexpr int kMinNameWidth = 220;
   void showSelection();
   /// Publishes the selected operation (or layer) to the document's SelectionModel.
   void publishOperation();

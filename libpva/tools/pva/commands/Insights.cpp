@@ -1,26 +1,19 @@
 // pva insights: does the program fit, where not and by how much, what fills the fullest tiles,
 // and what to change, rendered from pva::insights (the figures the viewer's Insights page and
 // Python show). The JSON object is built first and the text is written from it.
+#include "Commands.hpp"
 #include "Common.hpp"
 #include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cmath>
 #include <iostream>
-#include <memory>
 #include <pva/Insights.hpp>
 
 namespace pvacli {
 
 namespace {
-
-struct InsightsCommandOptions {
-  std::string report, debug;
-  bool json = false;
-  unsigned top = 5;
-};
 
 Json split(const pva::LivenessSplit& s) {
   return {{"step", s.stepKnown ? Json(s.step) : Json(nullptr)},
@@ -229,34 +222,15 @@ Json insightsJson(const pva::Report& report, const ReportFiles& files, unsigned 
   return insightsOf(report, files, top);
 }
 
-Command addInsightsCommand(CLI::App& app, const GlobalOptions&) {
-  auto opt = std::make_shared<InsightsCommandOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "insights", "Does it fit, the worst tiles, what fills them, and what to change");
-  sub->footer(R"(REPORT is a profile.pop, or a directory holding one.
-
-Savings are estimates from the report's figures, each for the scope it names (a tile at its worst
-liveness step, or one replica at the peak step).
-
-examples:
-  pva insights reports/oom
-  pva insights reports/mlp --json | jq .suggestions
-  pva insights reports/oom --top 10)");
-  sub->add_option("REPORT", opt->report, "profile.pop or a directory containing it")->required();
-  sub->add_option("--debug", opt->debug, "debug.cbor to use (default: the one beside the profile)");
-  sub->add_option("--top", opt->top, "Worst tiles, vertex types and exchanges listed (default 5)")
-      ->check(CLI::Range(1u, 1000u));
-  sub->add_flag("--json", opt->json, "Write JSON instead of text");
-  return {sub, [opt]() {
-            ReportFiles files = findReport(opt->report, opt->debug);
-            const pva::Report report = openReportFiles(files);
-            const Json j = insightsJson(report, files, opt->top);
-            if (opt->json)
-              writeJson(std::cout, j);
-            else
-              writeText(std::cout, j);
-            return int(kOk);
-          }};
+int runInsights(const InsightsCommandOptions& o, const GlobalOptions&) {
+  ReportFiles files = findReport(o.report, o.debug);
+  const pva::Report report = openReportFiles(files);
+  const Json j = insightsJson(report, files, o.top);
+  if (o.json)
+    writeJson(std::cout, j);
+  else
+    writeText(std::cout, j);
+  return kOk;
 }
 
 } // namespace pvacli

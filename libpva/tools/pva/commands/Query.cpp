@@ -6,27 +6,21 @@
 //   programs       programs counted by type, or listed with --type
 //   runs           runs with their cycles by kind
 //   categories     memory by category over all tiles
+#include "Commands.hpp"
 #include "Common.hpp"
 #include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 #include "output/Progress.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <map>
-#include <memory>
 #include <optional>
 
 namespace pvacli {
 
 namespace {
-
-struct QueryOptions {
-  std::string report, debug, what, format = "table", type;
-  long top = -1; ///< -1: the query's default
-};
 
 /// The number of rows to show: --top when given (0: all), else `byDefault`.
 std::size_t rowLimit(const QueryOptions& o, std::size_t byDefault) {
@@ -305,47 +299,13 @@ Table queryTable(const pva::Report& report, const std::string& what, long top,
                                   : categoriesQuery(report, o);
 }
 
-Command addQueryCommand(CLI::App& app, const GlobalOptions& global) {
-  auto opt = std::make_shared<QueryOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "query", "Tables of one report: tiles, compute sets, live variables, programs, runs");
-  sub->footer(R"(WHAT:
-  tiles          tiles by memory including gaps, largest first (default top 10)
-  compute-sets   compute sets by cycles: the slowest IPU of each executed step, summed, with the
-                 compile-time estimate of the same executions (default top 10)
-  live-at-peak   variables live at the peak liveness step, largest first (default top 10)
-  programs       programs counted by type; with --type T, the programs of that type
-  runs           runs: steps, cycles, host time, tile cycles by kind, stream-copy cycles by
-                 destination (host, remote buffer, mixed, unknown)
-  categories     memory by category over all tiles
-
-examples:
-  pva query reports/mlp tiles --top 5
-  pva query reports/mlp compute-sets --format csv > compute-sets.csv
-  pva query reports/mlp live-at-peak --top 0 --format json
-  pva query reports/mlp programs --type DoExchange)");
-  sub->add_option("REPORT", opt->report, "profile.pop or a directory containing it")->required();
-  sub->add_option("WHAT", opt->what,
-                  "tiles, compute-sets, live-at-peak, programs, runs or categories")
-      ->required()
-      ->check(CLI::IsMember(
-          {"tiles", "compute-sets", "live-at-peak", "programs", "runs", "categories"}));
-  sub->add_option("--top", opt->top, "Rows to show (0: all)")->check(CLI::NonNegativeNumber);
-  sub->add_option("--format", opt->format, "table, csv or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
-  sub->add_option("--type", opt->type,
-                  "programs: list the programs of this type (OnTileExecute, DoExchange, ...)");
-  sub->add_option("--debug", opt->debug, "debug.cbor to use (default: the one beside the profile)");
-  const GlobalOptions* g = &global;
-  return {sub, [opt, g]() {
-            if (!opt->type.empty() && opt->what != "programs")
-              throw UsageError("--type applies to 'pva query REPORT programs' only");
-            ReportFiles files = findReport(opt->report, opt->debug);
-            const pva::Report report = openReportFiles(files);
-            queryTable(report, opt->what, opt->top, opt->type, *g)
-                .write(std::cout, parseTableFormat(opt->format));
-            return int(kOk);
-          }};
+int runQuery(const QueryOptions& o, const GlobalOptions& global) {
+  if (!o.type.empty() && o.what != "programs")
+    throw UsageError("--type applies to 'pva query REPORT programs' only");
+  ReportFiles files = findReport(o.report, o.debug);
+  const pva::Report report = openReportFiles(files);
+  queryTable(report, o.what, o.top, o.type, global).write(std::cout, parseTableFormat(o.format));
+  return kOk;
 }
 
 } // namespace pvacli

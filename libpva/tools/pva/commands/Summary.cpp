@@ -1,6 +1,7 @@
 // pva summary: one report at a glance, rendered from pva::summarize (the figures the viewer,
 // Python and pva::compare show). The JSON object is built first and the text is written from it,
 // so the two forms can never disagree.
+#include "Commands.hpp"
 #include "Common.hpp"
 #include "Gate.hpp"
 #include "JobOutput.hpp"
@@ -8,21 +9,13 @@
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
-#include <memory>
 #include <optional>
 
 namespace pvacli {
 
 namespace {
-
-struct SummaryOptions {
-  std::string report, debug;
-  bool json = false;
-  std::string maxInstanceSlowdown; ///< job folders only: the gate on the slowest instance
-};
 
 /// `pva summary JOB`: every instance of a poprun job, and the gate on the slowest one.
 int summariseJob(const SummaryOptions& o) {
@@ -282,42 +275,19 @@ Json summaryJson(const pva::Report& report, const ReportFiles& files) {
   return summarise(report, files);
 }
 
-Command addSummaryCommand(CLI::App& app, const GlobalOptions&) {
-  auto opt = std::make_shared<SummaryOptions>();
-  CLI::App* sub =
-      app.add_subcommand("summary", "Target, graph, memory, liveness and cycles of one report");
-  sub->footer(
-      R"(REPORT is a profile.pop, or a directory holding one; debug.cbor beside it is used when present.
-
-examples:
-  pva summary reports/mlp
-  pva summary reports/mlp/profile.pop --json | jq .memory.peakLiveness
-  pva summary build/report/profile.pop --debug build/report/debug.cbor
-
-A poprun job folder (instance_0/, instance_1/ ...: docs/distributed.md) is summarised as one job:
-each instance's cycles, collectives and memory, the slowest instance and the spread.
-  pva summary reports/cnn-job --max-instance-slowdown 5%   exit 1 when the slowest instance
-                                                          is over 5% slower than the others)");
-  sub->add_option("REPORT", opt->report, "profile.pop or a directory containing it")->required();
-  sub->add_option("--debug", opt->debug, "debug.cbor to use (default: the one beside the profile)");
-  sub->add_flag("--json", opt->json, "Write JSON instead of text");
-  sub->add_option("--max-instance-slowdown", opt->maxInstanceSlowdown,
-                  "Job folders: exit 1 when the slowest instance's cycles exceed the mean of the "
-                  "others' by more than this, in percent: 5%");
-  return {sub, [opt]() {
-            if (pva::isJobDirectory(opt->report)) return summariseJob(*opt);
-            if (!opt->maxInstanceSlowdown.empty())
-              throw UsageError("--max-instance-slowdown needs a job folder (instance_0/ ...); " +
-                               opt->report + " is one report");
-            ReportFiles files = findReport(opt->report, opt->debug);
-            const pva::Report report = openReportFiles(files);
-            const Json j = summaryJson(report, files);
-            if (opt->json)
-              writeJson(std::cout, j);
-            else
-              writeText(std::cout, j);
-            return int(kOk);
-          }};
+int runSummary(const SummaryOptions& o, const GlobalOptions&) {
+  if (pva::isJobDirectory(o.report)) return summariseJob(o);
+  if (!o.maxInstanceSlowdown.empty())
+    throw UsageError("--max-instance-slowdown needs a job folder (instance_0/ ...); " + o.report +
+                     " is one report");
+  ReportFiles files = findReport(o.report, o.debug);
+  const pva::Report report = openReportFiles(files);
+  const Json j = summaryJson(report, files);
+  if (o.json)
+    writeJson(std::cout, j);
+  else
+    writeText(std::cout, j);
+  return kOk;
 }
 
 } // namespace pvacli

@@ -3,29 +3,22 @@
 // Perfetto. Durations are summed per label over every event, nested ones included, so a label
 // and the labels inside it both count the same time: the table answers "where did the time of
 // X go", not "what adds up to the run".
+#include "Commands.hpp"
 #include "Common.hpp"
 #include "Writers.hpp"
 #include "output/Format.hpp"
 #include "output/Output.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
-#include <memory>
 #include <pva/Trace.hpp>
 
 namespace pvacli {
 
 namespace {
-
-struct TraceOptions {
-  std::string path, chrome;
-  std::size_t top = 10;
-  bool json = false;
-};
 
 struct LabelTotal {
   std::uint64_t count = 0, unfinished = 0;
@@ -178,44 +171,27 @@ Json traceSummaryJson(const pva::Trace& trace, std::size_t top) {
   return summarise(trace, top);
 }
 
-Command addTraceCommand(CLI::App& app, const GlobalOptions&) {
-  auto opt = std::make_shared<TraceOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "trace", "Summary of a host trace (.pvti); export to Chrome/Perfetto JSON");
-  sub->footer(R"(Traces are written by programs run with PVTI_OPTIONS (docs/tracing.md).
-
-examples:
-  PVTI_OPTIONS='{"enable":"true","directory":"traces"}' build/bin/tessera-mlp
-  pva trace traces/*.pvti
-  pva trace run.pvti --top 20 --json
-  pva trace run.pvti --export-chrome run.json     then open run.json in ui.perfetto.dev)");
-  sub->add_option("TRACE", opt->path, "The .pvti file")->required();
-  sub->add_option("--export-chrome", opt->chrome,
-                  "Write the trace as Chrome Trace Event JSON to this file ('-': stdout)");
-  sub->add_option("--top", opt->top, "Labels to list by total duration (0: all; default 10)");
-  sub->add_flag("--json", opt->json, "Write the summary as JSON");
-  return {sub, [opt]() {
-            const pva::Trace trace = pva::openTrace(opt->path);
-            if (!opt->chrome.empty()) {
-              if (opt->chrome == "-") {
-                pva::exportChromeTrace(trace, std::cout);
-                return int(kOk); // stdout holds the export; no summary mixed into it
-              }
-              std::ofstream out(opt->chrome);
-              if (!out) throw UsageError(opt->chrome + ": cannot write the export file");
-              pva::exportChromeTrace(trace, out);
-              out.close();
-              if (!out) throw UsageError(opt->chrome + ": error writing the export file");
-              std::cerr << "pva: wrote " << escapeControls(opt->chrome)
-                        << " (open it in ui.perfetto.dev or chrome://tracing)\n";
-            }
-            const Json j = traceSummaryJson(trace, opt->top);
-            if (opt->json)
-              writeJson(std::cout, j);
-            else
-              writeText(std::cout, j);
-            return int(kOk);
-          }};
+int runTrace(const TraceOptions& o, const GlobalOptions&) {
+  const pva::Trace trace = pva::openTrace(o.path);
+  if (!o.chrome.empty()) {
+    if (o.chrome == "-") {
+      pva::exportChromeTrace(trace, std::cout);
+      return kOk; // stdout holds the export; no summary mixed into it
+    }
+    std::ofstream out(o.chrome);
+    if (!out) throw UsageError(o.chrome + ": cannot write the export file");
+    pva::exportChromeTrace(trace, out);
+    out.close();
+    if (!out) throw UsageError(o.chrome + ": error writing the export file");
+    std::cerr << "pva: wrote " << escapeControls(o.chrome)
+              << " (open it in ui.perfetto.dev or chrome://tracing)\n";
+  }
+  const Json j = traceSummaryJson(trace, o.top);
+  if (o.json)
+    writeJson(std::cout, j);
+  else
+    writeText(std::cout, j);
+  return kOk;
 }
 
 } // namespace pvacli
