@@ -2,6 +2,7 @@
 // (the same program), and against the pipeline (another program on another device). Every value
 // checked here is also read from each report on its own: pva::summarize and the Operations view's
 // data (loadOperations), so the page shows the figures the reports' own views show.
+#include "ViewerTestPaths.hpp"
 #include "ViewerTestUtil.hpp"
 #include "charts/GraphView.hpp"
 #include "core/Format.hpp"

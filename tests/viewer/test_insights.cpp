@@ -1,5 +1,6 @@
 // The Insights page and its models on the out-of-memory and MLP reports, against pva::insights
 // and `pva insights --json` (the same figures in the viewer and the CLI).
+#include "ViewerTestPaths.hpp"
 #include "ViewerTestUtil.hpp"
 #include "charts/UsageHistogram.hpp"
 #include "core/Format.hpp"

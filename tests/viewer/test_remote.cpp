@@ -2,6 +2,7 @@
 // local folder: only a report's files are copied, into a cache reused while the remote files are
 // unchanged, with progress and cancel; every error names the host and the path; the window and
 // the command line open "host:/path".
+#include "ViewerTestPaths.hpp"
 #include "ViewerTestUtil.hpp"
 #include "core/RemoteFetch.hpp"
 #include "core/RemoteSpec.hpp"

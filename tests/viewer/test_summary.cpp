@@ -1,4 +1,5 @@
 // The Summary page and its model on the samples' reports, against libpva's own values.
+#include "ViewerTestPaths.hpp"
 #include "ViewerTestUtil.hpp"
 #include "core/ComparisonData.hpp"
 #include "core/Settings.hpp"

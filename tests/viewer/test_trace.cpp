@@ -4,6 +4,7 @@
 // search steps through matches; merge-all-charts changes the lanes; the MLP fixture's trace
 // loads; broken .pvti files give an error naming the file.
 #include "RichTraceShape.hpp"
+#include "ViewerTestPaths.hpp"
 #include "ViewerTestUtil.hpp"
 #include "charts/TraceTimeline.hpp"
 #include "core/Format.hpp"
