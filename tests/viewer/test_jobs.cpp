@@ -18,6 +18,7 @@
 #include <pva/Job.hpp>
 
 using namespace tessera::viewer;
+namespace sec = compare_sections;
 
 namespace {
 

@@ -105,7 +105,7 @@ MainWindow::MainWindow(QWidget* parent)
                               "instance i of each job)"));
   auto* instanceLayout = new QHBoxLayout(instanceRow_);
   instanceLayout->setContentsMargins(4, 4, 4, 0);
-  instanceLayout->addWidget(new QLabel(tr("Instance"), instanceRow_));
+  instanceLayout->addWidget(instanceLabel_ = new QLabel(tr("Instance"), instanceRow_));
   instanceLayout->addWidget(instanceBox_, 1);
   instanceRow_->hide();
   connect(instanceBox_, qOverload<int>(&QComboBox::activated), this, [this](int index) {
@@ -586,9 +586,11 @@ void MainWindow::updateInstanceSelector() {
   QSignalBlocker block(instanceBox_);
   instanceBox_->clear();
   if (!job) return;
+  // The number alone fits beside the label in the side list's width; the label says of what.
+  instanceLabel_->setText(doc_->base() ? tr("Instance (both jobs)")
+                                       : tr("Instance (of %1)").arg(doc_->instanceCount()));
   for (unsigned i = 0; i < doc_->instanceCount(); ++i)
-    instanceBox_->addItem(doc_->base() ? tr("%1 of both jobs").arg(i)
-                                       : tr("%1 of %2").arg(i).arg(doc_->instanceCount()));
+    instanceBox_->addItem(QString::number(i));
   instanceBox_->setCurrentIndex(int(doc_->instanceIndex()));
 }
 

@@ -136,6 +136,7 @@ private:
   QWidget* sidePanel_;
   QWidget* instanceRow_;
   QComboBox* instanceBox_;
+  QLabel* instanceLabel_ = nullptr;
   void updateInstanceSelector();
   /// Background tasks still running, by name (several may share one), and the one shown.
   struct RunningTask {
