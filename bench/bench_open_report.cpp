@@ -90,6 +90,7 @@ double openEveryView(const QString& path, std::uint64_t& passes, double& cpu,
   const auto start = Clock::now();
   const double cpu0 = processCpuMs();
   if (!w.openPath(path)) return -1;
+  double previous = 0; // when the view before was ready: each view's own time is the rest
   for (Page* page : w.pages()) {
     if (!page->accepts(*w.document()) || !w.showView(page->viewKey())) continue;
     while (!page->isReady() && ms(start, Clock::now()) < 600000)
@@ -99,10 +100,12 @@ double openEveryView(const QString& path, std::uint64_t& passes, double& cpu,
                    qPrintable(page->viewKey()));
       return -1;
     }
-    char line[160];
-    std::snprintf(line, sizeof line, "%s ready at %.0f ms (CPU %.0f ms)",
-                  qPrintable(page->viewKey()), ms(start, Clock::now()), processCpuMs() - cpu0);
+    char line[200];
+    const double readyAt = ms(start, Clock::now());
+    std::snprintf(line, sizeof line, "%s ready at %.0f ms (CPU %.0f ms); this view %.0f ms",
+                  qPrintable(page->viewKey()), readyAt, processCpuMs() - cpu0, readyAt - previous);
     views.push_back(line);
+    previous = readyAt;
   }
   cpu = processCpuMs() - cpu0;
   passes = pva::detail::executionPasses() - before;

@@ -313,3 +313,26 @@ def test_ipu_columns_match_the_step_objects(pipeline, mlp):
     # Each IPU gets its own figures, not a copy of the first IPU's.
     cols0, cols1 = pipeline.execution.steps.ipuColumns(0), pipeline.execution.steps.ipuColumns(1)
     assert (cols0["cycles"] != cols1["cycles"]).any()
+
+
+def test_job_instances_and_pairing(mlp_dir, tmp_path):
+    """A job folder's files without opening a report, and two jobs paired instance by instance."""
+    job = tmp_path / "job"
+    job.mkdir()
+    for i in range(2):
+        (job / ("instance_%d" % i)).symlink_to(mlp_dir, target_is_directory=True)
+    files = pva.listJobInstances(str(job))
+    assert [f.index for f in files] == [0, 1]
+    assert files[1].profile == str(job / "instance_1" / "profile.pop")
+    assert files[1].debug == str(job / "instance_1" / "debug.cbor")
+    with pytest.raises(pva.FileNotFoundError, match="not a job folder"):
+        pva.listJobInstances(str(mlp_dir))
+    same = pva.pairJobInstances(2, 2)
+    assert same.paired() == 2 and same.sameShape() and same.mismatch() == ""
+    uneven = pva.pairJobInstances(3, 1)
+    assert uneven.paired() == 1 and not uneven.sameShape()
+    assert uneven.mismatch() == ("the base job has 3 instances and the current job 1 instance: "
+                                 "instance 0 is compared, instances 1-2 of the base job have no "
+                                 "counterpart")
+    with pytest.raises(pva.InvalidArgumentError):
+        pva.pairJobInstances(0, 1)

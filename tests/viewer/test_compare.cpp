@@ -574,6 +574,24 @@ private slots:
     QVERIFY(same > 0);   // syncs and stream copies of the same size
     QVERIFY(inside > 0); // the sequences holding them
     QVERIFY(!page.tree()->header()->isSectionHidden(ProgramTreeModel::CyclesDeltaColumn));
+    // The names keep most of the width at 1400 px: the long column titles wrap instead of
+    // widening their columns (they took all but ~27 % before), and every figure shows whole.
+    QHeaderView* header = page.tree()->header();
+    QVERIFY2(header->sectionSize(ProgramTreeModel::NameColumn) * 10 >= header->length() * 4,
+             qPrintable(QStringLiteral("name column %1 of %2 px")
+                            .arg(header->sectionSize(ProgramTreeModel::NameColumn))
+                            .arg(header->length())));
+    // Every figure of the rows shown fits its column.
+    const QFontMetrics metrics = page.tree()->fontMetrics();
+    int checked = 0;
+    for (QModelIndex row = model->index(0, 0); row.isValid() && checked < 40;
+         row = page.tree()->indexBelow(row), ++checked)
+      for (int c = 1; c < model->columnCount(); ++c)
+        if (!header->isSectionHidden(c)) {
+          const QString text = row.siblingAtColumn(c).data().toString();
+          QVERIFY2(metrics.horizontalAdvance(text) < header->sectionSize(c), qPrintable(text));
+        }
+    QVERIFY(checked > 10);
     // One report: no compare columns.
     page.setDocument(Document::resolve(viewer_test::mlpReport()));
     QVERIFY(viewer_test::waitReady(&page));

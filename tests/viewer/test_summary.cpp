@@ -70,6 +70,22 @@ private slots:
     QVERIFY(
         !d.row(QStringLiteral("Stream copies"), QStringLiteral("Destination unknown (cycles)")));
   }
+  void streamCopiesAreTheStoredTotals() {
+    // A report of format 1.7 on stores each run's stream-copy totals: the Summary reads those
+    // and makes no pass over the steps (a fresh Document is a fresh open report).
+    auto doc = Document::resolve(viewer_test::mlpReport());
+    QVERIFY(doc->session().summary()->execution.hasStreamCopyCycles);
+    Progress progress = Progress::standalone(QStringLiteral("test"));
+    const std::uint64_t before = pva::detail::executionPasses();
+    const SummaryData d = loadSummary(*doc, progress);
+    QCOMPARE(pva::detail::executionPasses(), before);
+    const pva::StreamCopyCycles& stored = doc->session().summary()->execution.streamCopyCycles;
+    QVERIFY(stored.host > 0);
+    QCOMPARE(d.row(QStringLiteral("Stream copies"), QStringLiteral("Host (cycles)"))->value.number,
+             stored.host);
+    // The same numbers the pass over the steps finds.
+    QCOMPARE(stored.host, pva::analyseExecution(doc->report()).allRuns.streamCopyCycles.host);
+  }
   void pageLoadsFiltersAndFollowsUnits() {
     SummaryPage page;
     page.resize(900, 700);

@@ -38,6 +38,39 @@ private:
 /// True when `path` is a directory holding instance_0/ (a job folder).
 bool isJobDirectory(const std::string& path);
 
+/// One instance's files in a job folder, found without opening its report.
+struct JobInstanceFiles {
+  unsigned index = 0;
+  std::string directory;           ///< <job>/instance_<index>
+  std::string profile;             ///< its profile.pop (in the folder or its one engine folder)
+  std::string debug;               ///< the debug.cbor beside it, or empty
+  std::vector<std::string> traces; ///< the .pvti files in its directory, sorted
+};
+
+/// The instance folders of the job in `directory`, in instance order, with their files. Opens no
+/// report (a client showing one instance at a time opens only that one; openJob opens them all
+/// and checks they agree). Throws as openJob does for a folder that is not a job, a missing
+/// instance or an instance folder without exactly one profile.pop.
+std::vector<JobInstanceFiles> listJobInstances(const std::string& directory);
+
+/// Two jobs compared instance by instance: instance i of the base with instance i of the current,
+/// for every i both have (as `pva compare`, Python and the viewer pair them).
+struct JobPairing {
+  unsigned baseInstances = 0, currentInstances = 0;
+  /// How many pairs: instances 0 .. paired() - 1 of each side.
+  unsigned paired() const {
+    return baseInstances < currentInstances ? baseInstances : currentInstances;
+  }
+  bool sameShape() const { return baseInstances == currentInstances; }
+  /// Empty for jobs of the same shape, else what is and is not compared: "the base job has 2
+  /// instances and the current job 4: instances 0-1 are compared, instances 2-3 of the current
+  /// job have no counterpart".
+  std::string mismatch() const;
+};
+/// Throws InvalidArgumentError when either job has no instance.
+JobPairing pairJobInstances(unsigned baseInstances, unsigned currentInstances);
+JobPairing pairJobs(const Job& base, const Job& current);
+
 /// Opens every instance's report of the job in `directory`. Each instance_<i> holds a
 /// profile.pop directly or in exactly one sub-directory (an engine with a debug name). Throws
 /// FileNotFoundError when it is not a job folder, InvalidReportError naming the directory when

@@ -33,7 +33,7 @@ bool isJobDirectory(const std::string& path) {
   return fs::is_directory(fs::path(path) / (std::string(kInstancePrefix) + "0"), ec);
 }
 
-Job openJob(const std::string& directory) {
+std::vector<JobInstanceFiles> listJobInstances(const std::string& directory) {
   const fs::path root(directory);
   std::error_code ec;
   if (!fs::is_directory(root, ec))
@@ -54,24 +54,36 @@ Job openJob(const std::string& directory) {
   if (present.empty() || present[0] != 0)
     throw FileNotFoundError(directory + ": not a job folder (no instance_0/; poprun's instances "
                                         "write their reports into instance_<i>/)");
-  Job job;
-  job.directory_ = directory;
+  std::vector<JobInstanceFiles> files;
   for (unsigned i = 0; i < present.size(); ++i) {
     if (present[i] != i)
       throw InvalidReportError(directory + ": instance_" + std::to_string(i) +
                                "/ is missing (the folder has instance_" +
                                std::to_string(present[i]) + "/)");
-    JobInstance in;
+    JobInstanceFiles in;
     in.index = i;
     const fs::path dir = root / (kInstancePrefix + std::to_string(i));
     in.directory = dir.string();
-    const std::string profile = findProfile(dir);
-    const fs::path debug = fs::path(profile).parent_path() / "debug.cbor";
-    in.report =
-        fs::is_regular_file(debug, ec) ? openReport(profile, debug.string()) : openReport(profile);
+    in.profile = findProfile(dir);
+    const fs::path debug = fs::path(in.profile).parent_path() / "debug.cbor";
+    if (fs::is_regular_file(debug, ec)) in.debug = debug.string();
     for (const auto& e : fs::directory_iterator(dir, ec))
       if (e.path().extension() == ".pvti") in.traces.push_back(e.path().string());
     std::sort(in.traces.begin(), in.traces.end());
+    files.push_back(std::move(in));
+  }
+  return files;
+}
+
+Job openJob(const std::string& directory) {
+  Job job;
+  job.directory_ = directory;
+  for (JobInstanceFiles& f : listJobInstances(directory)) {
+    JobInstance in;
+    in.index = f.index;
+    in.directory = std::move(f.directory);
+    in.report = f.debug.empty() ? openReport(f.profile) : openReport(f.profile, f.debug);
+    in.traces = std::move(f.traces);
     job.instances_.push_back(std::move(in));
   }
   // The reports must describe one job: as many instances as folders, each in its place.

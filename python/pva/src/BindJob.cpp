@@ -42,6 +42,25 @@ void bindJob(py::module_& m) {
   m.def("openJob", &pva::openJob, py::arg("directory"),
         "Opens every instance's report of a poprun job folder (instance_0/, instance_1/ ...)");
   m.def("isJobDirectory", &pva::isJobDirectory, py::arg("path"));
+  py::class_<pva::JobInstanceFiles>(m, "JobInstanceFiles",
+                                    "One instance's files in a job folder (no report opened)")
+      .def_readonly("index", &pva::JobInstanceFiles::index)
+      .def_readonly("directory", &pva::JobInstanceFiles::directory)
+      .def_readonly("profile", &pva::JobInstanceFiles::profile)
+      .def_readonly("debug", &pva::JobInstanceFiles::debug)
+      .def_readonly("traces", &pva::JobInstanceFiles::traces);
+  m.def("listJobInstances", &pva::listJobInstances, py::arg("directory"),
+        "Every instance folder of a job and its files, in order, without opening a report");
+  py::class_<pva::JobPairing>(m, "JobPairing", "Two jobs compared instance by instance (i with i)")
+      .def_readonly("baseInstances", &pva::JobPairing::baseInstances)
+      .def_readonly("currentInstances", &pva::JobPairing::currentInstances)
+      .def("paired", &pva::JobPairing::paired)
+      .def("sameShape", &pva::JobPairing::sameShape)
+      .def("mismatch", &pva::JobPairing::mismatch);
+  m.def("pairJobInstances", &pva::pairJobInstances, py::arg("baseInstances"),
+        py::arg("currentInstances"));
+  m.def("pairJobs", &pva::pairJobs, py::arg("base"), py::arg("current"),
+        "Instance i of the base job with instance i of the current, for every i both have");
   m.def("summarizeJob", &pva::summarizeJob, py::arg("job"),
         "Every instance's cycles, collectives and memory, the slowest and the spread");
 }

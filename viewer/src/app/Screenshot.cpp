@@ -67,6 +67,14 @@ int takeScreenshot(const ScreenshotRequest& request) {
   if (!opened || !window.document())
     return fail(1, window.errorDialog() ? window.errorDialog()->text()
                                         : QStringLiteral("cannot open"));
+  if (request.instance >= 0) {
+    if (!window.document()->isJob())
+      return fail(2, QStringLiteral("--instance: %1 is not a poprun job folder")
+                         .arg(request.paths.join(QLatin1Char(' '))));
+    if (!window.selectInstance(unsigned(request.instance)))
+      return fail(2, window.errorDialog() ? window.errorDialog()->text()
+                                          : QStringLiteral("no instance %1").arg(request.instance));
+  }
   // No --view: the view the window opens the document on (Summary for a report, the host trace
   // for a .pvti).
   const QString view = !request.view.isEmpty() ? request.view

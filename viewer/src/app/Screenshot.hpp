@@ -16,6 +16,7 @@ struct ScreenshotRequest {
   int timeoutSeconds = 120;
   int executionMode = 0; ///< ExecutionTimeline::Mode of the execution view
   QString run;           ///< the execution view's run (--run NAME); empty: its default
+  int instance = -1;     ///< a job's instance (--instance N); -1: the first
 };
 
 /// Drops the offscreen platform's warnings about having no screen (call before QApplication).

@@ -120,8 +120,12 @@ int main(int argc, char** argv) {
       QStringLiteral("no-restore"),
       QStringLiteral("Start afresh: do not reopen the last session, nor restore the window's "
                      "size and each report's last view (this run only)."));
+  const QCommandLineOption instance(
+      QStringLiteral("instance"),
+      QStringLiteral("A poprun job folder (or two with --compare): show instance <n> (default 0)."),
+      QStringLiteral("n"));
   parser.addOptions(
-      {compare, screenshot, view, size, units, timeout, executionMode, run, noRestore});
+      {compare, screenshot, view, size, units, timeout, executionMode, run, noRestore, instance});
 
   auto usageError = [](const QString& message) {
     std::fprintf(stderr, "tessera-viewer: %s (try --help)\n", qPrintable(message));
@@ -151,6 +155,13 @@ int main(int argc, char** argv) {
     return usageError(parser.isSet(compare)
                           ? QStringLiteral("--compare takes two report paths")
                           : QStringLiteral("one path at a time (or --compare BASE NEW)"));
+  int instanceIndex = -1;
+  if (parser.isSet(instance)) {
+    bool ok = false;
+    instanceIndex = parser.value(instance).toInt(&ok);
+    if (!ok || instanceIndex < 0)
+      return usageError(QStringLiteral("--instance needs an instance number (0, 1 ...)"));
+  }
   if (parser.isSet(units)) {
     MemoryUnits u;
     if (!parseMemoryUnits(parser.value(units), &u))
@@ -173,6 +184,7 @@ int main(int argc, char** argv) {
     request.run = parser.value(run);
     request.paths = paths;
     request.compare = parser.isSet(compare);
+    request.instance = instanceIndex;
     bool ok = false;
     request.timeoutSeconds = parser.value(timeout).toInt(&ok);
     if (!ok || request.timeoutSeconds <= 0)
@@ -208,7 +220,8 @@ int main(int argc, char** argv) {
   else if (Settings::instance().restoreSession() && !Settings::instance().lastSession().isEmpty())
     window.reopenLastSession();
   const bool comparing = parser.isSet(compare);
-  auto showWanted = [&window, viewName, comparing] {
+  auto showWanted = [&window, viewName, comparing, instanceIndex] {
+    if (instanceIndex >= 0 && window.document()) window.selectInstance(unsigned(instanceIndex));
     if (!viewName.isEmpty() && !window.showView(viewName))
       std::fprintf(stderr, "tessera-viewer: no view '%s' for this document%s\n",
                    qPrintable(viewName), qPrintable(viewHint(viewName, comparing)));

@@ -326,6 +326,19 @@ ComparisonData loadComparison(const Document& doc, Progress& progress) {
   const pva::ReportComparison c = pva::compare(doc.base()->report(), doc.report());
   progress.report(0.95);
   ComparisonData d = comparisonData(c, doc.base()->displayName(), doc.displayName());
+  if (doc.isJob()) {
+    // Two jobs: the page says which instance of each is compared, and first of all what
+    // libpva's pairing leaves out when the jobs have different instance counts.
+    d.instance = doc.instanceText();
+    d.baseName += QStringLiteral(" (instance %1 of %2)")
+                      .arg(doc.base()->instanceIndex())
+                      .arg(doc.base()->instanceTotal());
+    d.currentName +=
+        QStringLiteral(" (instance %1 of %2)").arg(doc.instanceIndex()).arg(doc.instanceTotal());
+    if (!doc.instanceMismatch().isEmpty())
+      d.warnings.prepend(QStringLiteral("The jobs differ in instance count: ") +
+                         doc.instanceMismatch() + QLatin1Char('.'));
+  }
   progress.report(1.0);
   return d;
 }

@@ -55,6 +55,8 @@ struct ComparisonSection {
 
 struct ComparisonData {
   QString baseName, currentName;
+  /// Two jobs: which instance is compared ("Instance 1 of both jobs (2 paired)"), else empty.
+  QString instance;
   /// What the page says before any table: the targets differ; the reports are unrelated.
   QStringList warnings;
   bool targetsDiffer = false, unrelated = false, operationsCompared = false;

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <pva/Exception.hpp>
+#include <pva/Job.hpp>
 
 namespace tessera::viewer {
 
@@ -20,12 +21,27 @@ QString debugBeside(const QString& profile) {
 
 } // namespace
 
-std::shared_ptr<const Document> Document::resolve(const QString& path) {
+std::shared_ptr<const Document> Document::resolve(const QString& path, unsigned instance) {
   auto doc = std::make_shared<Document>();
   doc->source_ = path;
   const QFileInfo info(path);
   if (!info.exists()) fail(path, QStringLiteral("no such file or directory"));
-  if (info.isDir()) {
+  if (info.isDir() && pva::isJobDirectory(path.toStdString())) {
+    // A job folder: libpva finds every instance's files; only the shown one is opened.
+    std::vector<pva::JobInstanceFiles> instances;
+    try {
+      instances = pva::listJobInstances(path.toStdString());
+    } catch (const pva::Exception& e) {
+      throw DocumentError(e.what());
+    }
+    if (instance >= instances.size())
+      fail(path, QStringLiteral("has %1 instance(s); there is no instance %2")
+                     .arg(instances.size())
+                     .arg(instance));
+    doc->instanceCount_ = doc->jobInstances_ = unsigned(instances.size());
+    doc->instanceIndex_ = instance;
+    doc->profile_ = QString::fromStdString(instances[instance].profile);
+  } else if (info.isDir()) {
     const QDir dir(path);
     if (QFileInfo(dir.filePath(QStringLiteral("profile.pop"))).isFile()) {
       doc->profile_ = dir.filePath(QStringLiteral("profile.pop"));
@@ -67,17 +83,52 @@ std::shared_ptr<const Document> Document::resolve(const QString& path) {
   return doc;
 }
 
-std::shared_ptr<const Document> Document::comparison(const QString& basePath,
-                                                     const QString& currentPath) {
-  auto base = resolve(basePath);
-  auto current = resolve(currentPath);
+std::shared_ptr<const Document>
+Document::comparison(const QString& basePath, const QString& currentPath, unsigned instance) {
+  const bool baseJob = QFileInfo(basePath).isDir() && pva::isJobDirectory(basePath.toStdString());
+  const bool currentJob =
+      QFileInfo(currentPath).isDir() && pva::isJobDirectory(currentPath.toStdString());
+  if (baseJob != currentJob)
+    fail(baseJob ? currentPath : basePath,
+         QStringLiteral("is not a job folder (it has no instance_0/): compare a job folder with "
+                        "another job folder"));
+  auto base = resolve(basePath, instance);
+  auto current = resolve(currentPath, instance);
   if (!base->isReport())
     fail(basePath, QStringLiteral("is a host trace; only reports can be compared"));
   if (!current->isReport())
     fail(currentPath, QStringLiteral("is a host trace; only reports can be compared"));
   auto doc = std::make_shared<Document>(*current);
+  if (baseJob) {
+    // Instance i with instance i, as pva compare and Python pair them: the selector offers the
+    // instances both jobs have, and the Compare view says what is left out.
+    const pva::JobPairing pairing =
+        pva::pairJobInstances(base->instanceCount_, current->instanceCount_);
+    doc->instanceCount_ = pairing.paired();
+    doc->instanceMismatch_ = QString::fromStdString(pairing.mismatch());
+  }
   doc->base_ = std::move(base);
   return doc;
+}
+
+std::shared_ptr<const Document> Document::withInstance(unsigned instance) const {
+  if (!isJob())
+    throw DocumentError(
+        (source_ + QStringLiteral(": not a job folder; it has no instances to choose from"))
+            .toStdString());
+  if (instance >= instanceCount_)
+    fail(
+        source_,
+        QStringLiteral("instance %1 is not one of the %2 shown").arg(instance).arg(instanceCount_));
+  return base_ ? comparison(base_->sourcePath(), source_, instance) : resolve(source_, instance);
+}
+
+QString Document::instanceText() const {
+  if (!isJob()) return {};
+  return base_ ? QStringLiteral("Instance %1 of both jobs (%2 paired)")
+                     .arg(instanceIndex_)
+                     .arg(instanceCount_)
+               : QStringLiteral("Instance %1 of %2").arg(instanceIndex_).arg(instanceCount_);
 }
 
 QString Document::displayName() const {
@@ -88,7 +139,11 @@ QString Document::displayName() const {
 }
 
 QString Document::title() const {
-  return base_ ? base_->displayName() + QStringLiteral(" → ") + displayName() : displayName();
+  const QString names =
+      base_ ? base_->displayName() + QStringLiteral(" → ") + displayName() : displayName();
+  // A job's views show one instance: the title says which.
+  return isJob() ? names + QStringLiteral(" (") + instanceText().toLower() + QLatin1Char(')')
+                 : names;
 }
 
 } // namespace tessera::viewer

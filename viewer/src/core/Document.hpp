@@ -1,5 +1,7 @@
 // What the user opened: a report (profile.pop, with debug.cbor when it lies beside it), a host
-// trace (.pvti), or two reports to compare. Resolving checks that the files exist and that a
+// trace (.pvti), or two reports to compare; a poprun job folder is one of its instances' reports
+// at a time (instanceIndex(), switched with withInstance()), and two jobs compare instance by
+// instance. Resolving checks that the files exist and that a
 // report opens, so a bad path is reported at once, naming the file and the problem.
 //
 // A report document has one Session (core/Session.hpp): the one pva::Report all its pages read
@@ -28,12 +30,32 @@ public:
   enum class Kind { Report, Trace };
 
   /// Accepts a directory holding profile.pop (or a single .pvti), a profile.pop, a debug.cbor
-  /// (the profile.pop beside it is opened) or a .pvti. Throws DocumentError.
-  static std::shared_ptr<const Document> resolve(const QString& path);
-  /// Two reports; pages that can compare show `current` against `base`. Throws DocumentError
-  /// when either is not a report.
-  static std::shared_ptr<const Document> comparison(const QString& basePath,
-                                                    const QString& currentPath);
+  /// (the profile.pop beside it is opened), a .pvti, or a poprun job folder (instance_0/,
+  /// instance_1/ ...: the report of instance `instance` is opened, the others are not).
+  /// Throws DocumentError (also for an instance the job does not have).
+  static std::shared_ptr<const Document> resolve(const QString& path, unsigned instance = 0);
+  /// Two reports; pages that can compare show `current` against `base`. Two job folders compare
+  /// instance `instance` of each (pva::pairJobInstances: instance i with instance i). Throws
+  /// DocumentError when either is not a report, one is a job and the other not, or `instance`
+  /// is past the instances both jobs have.
+  static std::shared_ptr<const Document>
+  comparison(const QString& basePath, const QString& currentPath, unsigned instance = 0);
+
+  /// A job folder's document: its instance count (both sides' pairs in compare mode), else 0.
+  bool isJob() const { return instanceCount_ > 0; }
+  unsigned instanceCount() const { return instanceCount_; }
+  /// This side's job folder's own instance count (instanceCount() is the pairs' in compare mode).
+  unsigned instanceTotal() const { return jobInstances_; }
+  /// The instance shown (0 for a document that is not a job).
+  unsigned instanceIndex() const { return instanceIndex_; }
+  /// The same document showing instance `instance` (both sides in compare mode). Throws
+  /// DocumentError as resolve does.
+  std::shared_ptr<const Document> withInstance(unsigned instance) const;
+  /// "Instance 1 of 2" (or "Instance 1 of each job's 2"); empty for a document that is not a job.
+  QString instanceText() const;
+  /// Compare mode of jobs whose instance counts differ: libpva's words for what is compared
+  /// (pva::JobPairing::mismatch); empty otherwise.
+  const QString& instanceMismatch() const { return instanceMismatch_; }
 
   Kind kind() const { return kind_; }
   bool isReport() const { return kind_ == Kind::Report; }
@@ -61,6 +83,8 @@ private:
   QString source_, profile_, debug_, trace_;
   std::shared_ptr<const Document> base_;
   std::shared_ptr<const Session> session_;
+  unsigned instanceCount_ = 0, instanceIndex_ = 0, jobInstances_ = 0;
+  QString instanceMismatch_;
 };
 
 } // namespace tessera::viewer

@@ -335,8 +335,9 @@ SummarySection vertexCyclesSection(const pva::ReportSummary& summary) {
   return s;
 }
 
-/// Stream-copy steps' cycles by what they copy to or from (pva::SpanFigures::streamCopyCycles,
-/// all runs): the one Summary figure that needs a pass over the steps.
+/// Stream-copy steps' cycles by what they copy to or from, all runs: the report's stored totals
+/// (pva::ExecutionSummary::streamCopyCycles), or for a report before format 1.7 libpva's pass
+/// over the steps (pva::SpanFigures::streamCopyCycles). The same numbers either way.
 SummarySection streamCopySection(const pva::StreamCopyCycles& sc, double clockHz) {
   SummarySection s{streamCopySectionTitle(),
                    {},
@@ -378,7 +379,12 @@ SummaryData loadOneSummary(const Document& doc, Progress& progress) {
   d.sections.push_back(runsSection(summary.execution, clockHz));
   // A report older than format 1.3 did not record the rules.
   if (!summary.vertexCycles.rules.empty()) d.sections.push_back(vertexCyclesSection(summary));
-  if (summary.execution.profiled) {
+  if (summary.execution.hasStreamCopyCycles) {
+    // Format 1.7 on stores each run's stream-copy totals (run_stream_copy_cycles): the Summary
+    // reads them as pva summary does, and opening a report reads no step for its first page.
+    d.sections.push_back(streamCopySection(summary.execution.streamCopyCycles, clockHz));
+  } else if (summary.execution.profiled) {
+    // An older report: only libpva's pass over the steps (kept with the open report) has them.
     progress.setStage(0.8, 0.95);
     const auto a = doc.session().execution(progress);
     progress.setStage(0, 1);

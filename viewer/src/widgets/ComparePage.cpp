@@ -58,9 +58,13 @@ void ComparePage::setDocument(std::shared_ptr<const Document> doc) {
   task_ = runInBackground<ComparisonData>(
       this, tr("Comparing the reports"), [doc](Progress& p) { return loadComparison(*doc, p); },
       [this](std::shared_ptr<const ComparisonData> comparison) {
-        header_->setText(tr("<b>Base:</b> %1<br><b>Current:</b> %2")
-                             .arg(comparison->baseName.toHtmlEscaped(),
-                                  comparison->currentName.toHtmlEscaped()));
+        QString header =
+            tr("<b>Base:</b> %1<br><b>Current:</b> %2")
+                .arg(comparison->baseName.toHtmlEscaped(), comparison->currentName.toHtmlEscaped());
+        // Two jobs: which instance pair every view shows (the window's instance selector).
+        if (!comparison->instance.isEmpty())
+          header += QStringLiteral("<br><b>%1</b>").arg(comparison->instance.toHtmlEscaped());
+        header_->setText(header);
         QStringList warnings;
         for (const QString& w : comparison->warnings)
           warnings << QStringLiteral("<b>⚠</b> ") + w.toHtmlEscaped();

@@ -31,6 +31,7 @@ public:
   QSortFilterProxyModel* proxy() const { return proxy_; }
   /// The warnings above the tables ("The targets differ", "Unrelated reports"); hidden when none.
   QLabel* warnings() const { return warnings_; }
+  QLabel* header() const { return header_; }
 
 private:
   ComparisonModel* model_;

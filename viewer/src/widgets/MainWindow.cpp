@@ -21,9 +21,11 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -34,11 +36,13 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <algorithm>
 
 namespace tessera::viewer {
@@ -59,7 +63,8 @@ public:
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), home_(new HomePage(this)), sideList_(new SideList(this)),
       stack_(new QStackedWidget(this)), progress_(new QProgressBar(this)),
-      progressLabel_(new QLabel(this)) {
+      progressLabel_(new QLabel(this)), sidePanel_(new QWidget(this)),
+      instanceRow_(new QWidget(sidePanel_)), instanceBox_(new QComboBox(instanceRow_)) {
   setAcceptDrops(true);
   stack_->addWidget(home_);
   pages_ = createPages(stack_);
@@ -93,8 +98,27 @@ MainWindow::MainWindow(QWidget* parent)
         std::max(widest, sideList_->fontMetrics().horizontalAdvance(sideList_->item(i)->text()));
   sideList_->setMinimumWidth(widest + 2 * sideList_->frameWidth() +
                              sideList_->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
+  // A job's instance selector sits above the side list: it switches every view (both sides in
+  // compare mode), so it belongs to the window, not to one page.
+  instanceBox_->setObjectName(QStringLiteral("instanceSelector"));
+  instanceBox_->setToolTip(tr("The instance of the poprun job every view shows (in compare mode, "
+                              "instance i of each job)"));
+  auto* instanceLayout = new QHBoxLayout(instanceRow_);
+  instanceLayout->setContentsMargins(4, 4, 4, 0);
+  instanceLayout->addWidget(instanceLabel_ = new QLabel(tr("Instance"), instanceRow_));
+  instanceLayout->addWidget(instanceBox_, 1);
+  instanceRow_->hide();
+  connect(instanceBox_, qOverload<int>(&QComboBox::activated), this, [this](int index) {
+    if (index >= 0 && doc_ && unsigned(index) != doc_->instanceIndex())
+      selectInstance(unsigned(index));
+  });
+  auto* sideLayout = new QVBoxLayout(sidePanel_);
+  sideLayout->setContentsMargins(0, 0, 0, 0);
+  sideLayout->setSpacing(2);
+  sideLayout->addWidget(instanceRow_);
+  sideLayout->addWidget(sideList_, 1);
   auto* splitter = new QSplitter(this);
-  splitter->addWidget(sideList_);
+  splitter->addWidget(sidePanel_);
   splitter->addWidget(stack_);
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
@@ -102,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
   splitter->setSizes({170, 1100});
   setCentralWidget(splitter);
   sideList_->hide();
+  sidePanel_->hide();
 
   // Progress of background loading, in the status bar.
   progress_->setMaximumWidth(200);
@@ -524,6 +549,8 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
     }
   }
   sideList_->setVisible(doc_ != nullptr);
+  sidePanel_->setVisible(doc_ != nullptr);
+  updateInstanceSelector();
   updateViewActions();
   if (shown >= 0) {
     sideList_->setCurrentRow(shown);
@@ -532,6 +559,39 @@ void MainWindow::setDocument(std::shared_ptr<const Document> doc) {
     stack_->setCurrentWidget(home_);
   }
   updateTitle();
+}
+
+bool MainWindow::selectInstance(unsigned instance) {
+  if (!doc_ || !doc_->isJob()) {
+    showError(tr("Choose an instance"),
+              tr("The open document is not a poprun job folder: it has no instances."));
+    return false;
+  }
+  try {
+    auto doc = doc_->withInstance(instance);
+    // The view shown stays; its figures are now those of the chosen instance.
+    if (Page* p = currentPage()) wantedView_ = p->viewKey();
+    setDocument(std::move(doc));
+    return true;
+  } catch (const DocumentError& e) {
+    showError(tr("Choose an instance"), QString::fromUtf8(e.what()));
+    updateInstanceSelector();
+    return false;
+  }
+}
+
+void MainWindow::updateInstanceSelector() {
+  const bool job = doc_ && doc_->isJob();
+  instanceRow_->setVisible(job);
+  QSignalBlocker block(instanceBox_);
+  instanceBox_->clear();
+  if (!job) return;
+  // The number alone fits beside the label in the side list's width; the label says of what.
+  instanceLabel_->setText(doc_->base() ? tr("Instance (both jobs)")
+                                       : tr("Instance (of %1)").arg(doc_->instanceCount()));
+  for (unsigned i = 0; i < doc_->instanceCount(); ++i)
+    instanceBox_->addItem(QString::number(i));
+  instanceBox_->setCurrentIndex(int(doc_->instanceIndex()));
 }
 
 void MainWindow::loadPage(Page* page) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 class QAction;
+class QComboBox;
 class QProgressDialog;
 class QListWidget;
 class QProgressBar;
@@ -59,6 +60,14 @@ public:
   void setDocument(std::shared_ptr<const Document> doc);
   const std::shared_ptr<const Document>& document() const { return doc_; }
   void closeDocument();
+
+  /// A job folder's document (or two jobs compared): shows instance `instance` in every view
+  /// (both sides in compare mode), on the view shown now. False, with an error dialog, when the
+  /// document is not a job or has no such instance. The instance selector above the side list
+  /// calls it.
+  bool selectInstance(unsigned instance);
+  /// The instance selector; shown only while a job is open.
+  QComboBox* instanceSelector() const { return instanceBox_; }
 
   /// The page with this --view key ("memory"), or null.
   Page* page(const QString& viewKey) const;
@@ -123,6 +132,12 @@ private:
   void linkGraphSelection();
   QProgressBar* progress_;
   QLabel* progressLabel_;
+  /// Above the side list: "Instance" and the selector, for a job.
+  QWidget* sidePanel_;
+  QWidget* instanceRow_;
+  QComboBox* instanceBox_;
+  QLabel* instanceLabel_ = nullptr;
+  void updateInstanceSelector();
   /// Background tasks still running, by name (several may share one), and the one shown.
   struct RunningTask {
     int count = 0, percent = 0;

@@ -6,6 +6,7 @@
 #include "models/KeyValueModel.hpp"
 #include "models/ProgramTreeModel.hpp"
 #include "widgets/Tables.hpp"
+#include "widgets/WrappingHeader.hpp"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -34,6 +35,10 @@ ProgramTreePage::ProgramTreePage(QWidget* parent)
   });
   search_->installEventFilter(this); // Enter: next match, Shift+Enter: previous
 
+  // Long column titles ("Estimate (one run of it, slowest tile)") take two lines, so each figure
+  // column is as wide as its figures and the names keep the rest: in compare mode at 1400 px the
+  // titles alone used to squeeze the names to "fwd/layer1/matm…".
+  tree_->setHeader(new WrappingHeader(tree_));
   tree_->setModel(model_);
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
@@ -110,6 +115,10 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
             [this](std::shared_ptr<const ProgramCycles> cycles) {
               model_->setCycles(std::move(cycles));
               showCompareColumns(model_->compared());
+              // The cycle columns now hold figures: fit them (titles wrap, so they are narrow).
+              tree_->header()->resizeSections(QHeaderView::ResizeToContents);
+              tree_->header()->setSectionResizeMode(ProgramTreeModel::NameColumn,
+                                                    QHeaderView::Stretch);
               cyclesLoaded_ = true;
               showDetails(tree_->currentIndex());
               setReady(true);

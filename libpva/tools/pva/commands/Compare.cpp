@@ -118,12 +118,16 @@ int runCompareJobs(const CompareOptions& o, const GlobalOptions& global) {
     throw UsageError("--output is for two reports; with job folders each instance's comparison "
                      "is written to stdout in --format");
   const pva::Job base = pva::openJob(o.base), current = pva::openJob(o.current);
-  if (base.instances().size() != current.instances().size())
-    throw UsageError(
-        o.base + " has " + std::to_string(base.instances().size()) + " instances and " + o.current +
-        " has " + std::to_string(current.instances().size()) + ": compare jobs of the same shape");
+  // libpva pairs the instances as the viewer and Python do; a gate needs every instance
+  // compared, so jobs of different shapes are a usage error here (the viewer compares the pairs
+  // and warns).
+  const pva::JobPairing pairing = pva::pairJobs(base, current);
+  if (!pairing.sameShape())
+    throw UsageError(o.base + " has " + std::to_string(pairing.baseInstances) + " instances and " +
+                     o.current + " has " + std::to_string(pairing.currentInstances) +
+                     ": compare jobs of the same shape");
   int status = kOk;
-  for (std::size_t i = 0; i < base.instances().size(); ++i) {
+  for (unsigned i = 0; i < pairing.paired(); ++i) {
     std::cout << (i ? "\n" : "") << "== instance " << i << " ==\n" << std::flush;
     CompareOptions one = o;
     one.base = base.instances()[i].report.profilePath();
