@@ -23,8 +23,6 @@
 #include <vector>
 
 using namespace poplar;
-using detail::ByteRun;
-using detail::CompiledEdge;
 using detail::CompiledGraph;
 using detail::LoweredProgram;
 
@@ -72,11 +70,11 @@ LoweredProgram& programNamed(CompiledGraph& g, const std::string& name) {
 
 /// The first edge of the first vertex's first field, and that edge's first run (in the compute
 /// set's pools).
-CompiledEdge& firstEdge(CompiledGraph& g) {
+detail::CompiledEdge& firstEdge(CompiledGraph& g) {
   auto& cs = g.computeSets[0];
   return cs.edges[cs.fields[cs.vertices[0].firstField].firstEdge];
 }
-ByteRun& firstRun(CompiledGraph& g) {
+detail::ByteRun& firstRun(CompiledGraph& g) {
   return g.computeSets[0].runs[firstEdge(g).firstRun];
 }
 

@@ -33,7 +33,7 @@ public:
   const std::vector<unsigned char>& getStateBytes(const std::string& name) const override {
     const auto& fields = v_.type->fields;
     for (std::size_t i = 0; i < fields.size(); ++i)
-      if (fields[i].name == name) return v_.fields[i].state;
+      if (fields[i].name == name) return v_.fields[i].state.bytes();
     throw unknown_field("cycle estimator of '" + v_.type->name + "' asked for unknown state '" +
                         name + "'");
   }
@@ -177,7 +177,7 @@ public:
           ccs.state.insert(ccs.state.end(), conn.state.begin(), conn.state.end());
         cf.stateBytes = index32(ccs.state.size() - cf.firstState, csName, "bytes of vertex state");
       } else {
-        if (d.isEdgeList && !conn.sized)
+        if (d.isEdgeList && !conn.edges.sized)
           throw no_size_specified(where() + ": field '" + d.name + "' has no size (setFieldSize)");
         if (!d.isEdgeList && conn.edges.empty())
           throw graph_connection_error(where() + ": field '" + d.name + "' is not connected");
