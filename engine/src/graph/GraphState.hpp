@@ -130,8 +130,7 @@ public:
   StateBytes(StateBytes&&) noexcept = default;
   StateBytes& operator=(StateBytes&&) noexcept = default;
   StateBytes& operator=(const StateBytes& o) {
-    if (this != &o)
-      bytes_.reset(o.bytes_ ? new std::vector<unsigned char>(*o.bytes_) : nullptr);
+    if (this != &o) bytes_.reset(o.bytes_ ? new std::vector<unsigned char>(*o.bytes_) : nullptr);
     return *this;
   }
   StateBytes& operator=(std::vector<unsigned char>&& b) {
