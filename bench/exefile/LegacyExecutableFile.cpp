@@ -75,7 +75,7 @@ public:
     u64(b.size());
     out_.append(reinterpret_cast<const char*>(b.data()), b.size());
   }
-  template <typename T, typename F> void list(const std::vector<T>& v, F each) {
+  template <typename C, typename F> void list(const C& v, F each) {
     u64(v.size());
     for (const auto& x : v)
       each(x);
@@ -319,13 +319,13 @@ Target readTarget(Reader& r) {
   }
 }
 
-void writeRuns(Writer& w, const std::vector<ByteRun>& runs) {
+void writeRuns(Writer& w, PoolView<const ByteRun> runs) {
   w.list(runs, [&](const ByteRun& b) {
     w.u64(b.offset);
     w.u64(b.bytes);
   });
 }
-void writeRegions(Writer& w, const std::vector<VarRegion>& regions) {
+void writeRegions(Writer& w, PoolView<const VarRegion> regions) {
   w.list(regions, [&](const VarRegion& v) {
     w.u32(v.var);
     w.u64(v.begin);
@@ -531,33 +531,49 @@ private:
         if (!v.executedInstructions) v.cycleRule = tessera::profiler::schema::CycleRule::fieldSizes;
       }
       if (r_.boolean()) v.estimatedFlops = r_.u64();
-      v.fields = r_.list<CompiledField>(16, [&] {
+      // Read nested as the file keeps them, kept in the compute set's pools (issue 38).
+      const auto fields = r_.list<CompiledField>(16, [&] {
         CompiledField f;
-        f.edges = r_.list<CompiledEdge>(24, [&] {
+        f.firstEdge = static_cast<std::uint32_t>(cs.edges.size());
+        const auto edges = r_.list<CompiledEdge>(24, [&] {
           CompiledEdge e;
-          e.runs = runs();
+          const auto rs = runs();
+          e.firstRun = static_cast<std::uint32_t>(cs.runs.size());
+          e.numRuns = static_cast<std::uint32_t>(rs.size());
+          cs.runs.insert(cs.runs.end(), rs.begin(), rs.end());
           e.numElements = r_.u64();
-          e.regions = regions(g);
+          const auto regs = regions(g);
+          e.firstRegion = static_cast<std::uint32_t>(cs.regions.size());
+          e.numRegions = static_cast<std::uint32_t>(regs.size());
+          cs.regions.insert(cs.regions.end(), regs.begin(), regs.end());
           return e;
         });
-        f.state = r_.bytes();
+        f.numEdges = static_cast<std::uint32_t>(edges.size());
+        cs.edges.insert(cs.edges.end(), edges.begin(), edges.end());
+        const auto state = r_.bytes();
+        f.firstState = static_cast<std::uint32_t>(cs.state.size());
+        f.stateBytes = static_cast<std::uint32_t>(state.size());
+        cs.state.insert(cs.state.end(), state.begin(), state.end());
         return f;
       });
+      v.firstField = static_cast<std::uint32_t>(cs.fields.size());
+      v.numFields = static_cast<std::uint32_t>(fields.size());
+      cs.fields.insert(cs.fields.end(), fields.begin(), fields.end());
       if (!v.type) return v; // a first reading, before the types are loaded: see readExecutable
-      if (v.fields.size() != v.type->fields.size())
-        throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.fields.size()) +
+      if (v.numFields != v.type->fields.size())
+        throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.numFields) +
                           " fields");
-      for (std::size_t i = 0; i < v.fields.size(); ++i) {
+      for (std::size_t i = 0; i < fields.size(); ++i) {
         const auto& d = v.type->fields[i];
-        if (d.direction == FieldDirection::State ? v.fields[i].state.size() < d.stateSize
-                                                 : !d.isEdgeList && v.fields[i].edges.size() != 1)
+        if (d.direction == FieldDirection::State ? fields[i].stateBytes < d.stateSize
+                                                 : !d.isEdgeList && fields[i].numEdges != 1)
           throw FormatError("field '" + d.name + "' of a '" + v.type->name +
                             "' vertex is incomplete");
-        for (const auto& e : v.fields[i].edges) {
+        for (const auto& e : cs.edgesOf(fields[i])) {
           std::size_t bytes = 0;
-          for (const auto& b : e.runs)
+          for (const auto& b : cs.runsOf(e))
             bytes += b.bytes;
-          if (!e.runs.empty() && bytes != e.numElements * d.elementType.size())
+          if (e.numRuns != 0 && bytes != e.numElements * d.elementType.size())
             throw FormatError("field '" + d.name + "' of a '" + v.type->name +
                               "' vertex does not match its type");
         }
@@ -726,13 +742,14 @@ void writeGraph(Writer& w, const CompiledGraph& g, DebugTableWriter& debug,
       w.u8(static_cast<std::uint8_t>(v.cycleRule));
       w.boolean(v.estimatedFlops.has_value());
       if (v.estimatedFlops) w.u64(*v.estimatedFlops);
-      w.list(v.fields, [&](const CompiledField& f) {
-        w.list(f.edges, [&](const CompiledEdge& e) {
-          writeRuns(w, e.runs);
+      w.list(cs.fieldsOf(v), [&](const CompiledField& f) {
+        w.list(cs.edgesOf(f), [&](const CompiledEdge& e) {
+          writeRuns(w, cs.runsOf(e));
           w.u64(e.numElements);
-          writeRegions(w, e.regions);
+          writeRegions(w, cs.regionsOf(e));
         });
-        w.bytes(f.state);
+        const auto state = cs.stateOf(f);
+        w.bytes(std::vector<unsigned char>(state.begin(), state.end()));
       });
     });
   });

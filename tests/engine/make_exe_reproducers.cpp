@@ -68,6 +68,16 @@ LoweredProgram& programNamed(CompiledGraph& g, const std::string& name) {
   throw std::runtime_error("the tiny executable has no program '" + name + "'");
 }
 
+/// The first edge of the first vertex's first field, and that edge's first run (in the compute
+/// set's pools).
+detail::CompiledEdge& firstEdge(CompiledGraph& g) {
+  auto& cs = g.computeSets[0];
+  return cs.edges[cs.fields[cs.vertices[0].firstField].firstEdge];
+}
+detail::ByteRun& firstRun(CompiledGraph& g) {
+  return g.computeSets[0].runs[firstEdge(g).firstRun];
+}
+
 /// The 64 GiB arena: variable a made 2^34 floats, mapped whole, and pred (with the If's
 /// condition) moved after it, so the file is consistent but for the memory it asks for.
 void arena64GiB(CompiledGraph& g) {
@@ -99,10 +109,7 @@ int main(int argc, char** argv) {
   const std::vector<Case> cases{
       {"exe-valid-tiny", {}, [](CompiledGraph&) {}, true},
       // X1: a vertex field bound to no memory.
-      {"exe-edge-without-runs",
-       {},
-       [](CompiledGraph& g) { g.computeSets[0].vertices[0].fields[0].edges[0].runs.clear(); },
-       true},
+      {"exe-edge-without-runs", {}, [](CompiledGraph& g) { firstEdge(g).numRuns = 0; }, true},
       // X2: an If without its condition, its scalar far outside the arena.
       {"exe-if-without-scalar",
        {},
@@ -148,13 +155,9 @@ int main(int argc, char** argv) {
       // The options stored in the file must not choose where the loading process reports.
       {"exe-options-report-directory", fileReports, [](CompiledGraph&) {}, true},
       // X9: a float field's run at byte 1.
-      {"exe-misaligned-float-run",
-       {},
-       [](CompiledGraph& g) { g.computeSets[0].vertices[0].fields[0].edges[0].runs[0].offset = 1; },
-       true},
+      {"exe-misaligned-float-run", {}, [](CompiledGraph& g) { firstRun(g).offset = 1; }, true},
       // Findings kept in the fuzz corpus only.
-      {"misaligned-float-run", fileReports,
-       [](CompiledGraph& g) { g.computeSets[0].vertices[0].fields[0].edges[0].runs[0].offset = 1; },
+      {"misaligned-float-run", fileReports, [](CompiledGraph& g) { firstRun(g).offset = 1; },
        false},
       {"print-digits-2e31",
        {},

@@ -114,6 +114,16 @@ TEST_CASE("vertex construction checks fields, types and shapes", "[graph][errors
   CHECK_THROWS_AS(g.connect(gv["in"], f), graph_connection_error);
   g.setFieldSize(gv["in"], 2);
   CHECK_THROWS_AS(g.connect(gv["in"][2], f), index_error);
+  // An edge list holds at most 2^32 - 1 edges (32-bit counts): refused before any allocation,
+  // and the field keeps its size.
+  CHECK_THROWS_MATCHES(g.setFieldSize(gv["in"], std::size_t(1) << 32), graph_connection_error,
+                       test::What(Catch::Contains("2^32")));
+  CHECK_THROWS_AS(g.connect(gv["in"][2], f), index_error);
+  // Resized from two edges to one (held inline) and back: the count follows.
+  g.setFieldSize(gv["in"], 1);
+  CHECK_THROWS_AS(g.connect(gv["in"][1], f), index_error);
+  g.setFieldSize(gv["in"], 2);
+  CHECK_THROWS_AS(g.connect(gv["in"][2], f), index_error);
   CHECK_THROWS_AS(g.setFieldSize(v["in"], 2), graph_connection_error);
   auto sv = g.addVertex(cs, "ScaleVertex");
   CHECK_THROWS_AS(g.connect(sv["factor"], f), graph_connection_error);

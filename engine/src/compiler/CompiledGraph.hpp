@@ -44,27 +44,56 @@ struct CompiledVariable {
   DebugContext debug;
 };
 
-/// One edge of a vertex field: the bytes it covers, in the order the vertex sees them.
-struct CompiledEdge {
-  std::vector<ByteRun> runs;
-  std::size_t numElements = 0;
-  std::vector<VarRegion> regions; ///< the same elements as variable regions (for exchange/liveness)
+/// Consecutive elements of one of a compute set's pools: a vertex's fields, a field's edges, an
+/// edge's runs and regions, a state field's bytes. The compiled graph keeps these in a few
+/// arrays per compute set, addressed by offsets, rather than a vector each (issue 38: ten
+/// allocations a vertex were a third of the memory at 10 M vertices).
+template <class T> class PoolView {
+public:
+  PoolView() = default;
+  PoolView(T* data, std::size_t size) : data_(data), size_(size) {}
+  template <class U>
+  PoolView(const std::vector<U>& v) : data_(v.data()), size_(v.size()) {} // NOLINT: a view
+  T* begin() const { return data_; }
+  T* end() const { return data_ + size_; }
+  T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) const { return data_[i]; }
+  T& front() const { return data_[0]; }
+  T& back() const { return data_[size_ - 1]; }
+
+private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
 };
 
+/// One edge of a vertex field: the bytes it covers, in the order the vertex sees them
+/// (CompiledComputeSet::runs), and the same elements as variable regions for exchange and
+/// liveness (CompiledComputeSet::regions).
+struct CompiledEdge {
+  std::size_t numElements = 0;
+  std::uint32_t firstRun = 0, numRuns = 0;
+  std::uint32_t firstRegion = 0, numRegions = 0;
+};
+
+/// A vertex field: its edges (CompiledComputeSet::edges; one for plain fields, setFieldSize for
+/// edge lists) or, for a State member, its bytes (CompiledComputeSet::state).
 struct CompiledField {
-  std::vector<CompiledEdge> edges;  ///< one for plain fields, setFieldSize for edge lists
-  std::vector<unsigned char> state; ///< State members
+  std::uint32_t firstEdge = 0, numEdges = 0;
+  std::uint32_t firstState = 0, stateBytes = 0;
 };
 
 struct CompiledVertex {
   const VertexTypeDescriptor* type = nullptr;
   unsigned tile = 0;
-  std::vector<CompiledField> fields; ///< indexed like type->fields
+  /// Its fields, indexed like type->fields: CompiledComputeSet::fields[firstField, +numFields).
+  std::uint32_t firstField = 0, numFields = 0;
+  tessera::profiler::schema::CycleRule cycleRule =
+      tessera::profiler::schema::CycleRule::getCycleEstimate;
   /// Thread cycles of one execution. For CycleRule::executed, the field-size figure the compile
   /// time models use; each run replaces it with what compute() executed (Runtime, CycleModel).
   std::uint64_t estimatedCycles = 0;
-  tessera::profiler::schema::CycleRule cycleRule =
-      tessera::profiler::schema::CycleRule::getCycleEstimate;
   /// CycleRule::executed: the counter of the vertex's .gp (codelets::executedInstructionsCounter).
   /// The runtime reads it after each compute() and hands the raw count on; what it costs is the
   /// models' business (models/ExecutedComputeCost.hpp).
@@ -80,6 +109,33 @@ struct CompiledComputeSet {
   std::string name;
   DebugContext debug;
   std::vector<CompiledVertex> vertices;
+  /// The pools the vertices' fields, edges, runs, regions and state bytes live in, each in
+  /// vertex order. Offsets are 32-bit: the compiler refuses a compute set that would need more.
+  std::vector<CompiledField> fields;
+  std::vector<CompiledEdge> edges;
+  std::vector<ByteRun> runs;
+  std::vector<VarRegion> regions;
+  std::vector<unsigned char> state;
+
+  PoolView<const CompiledField> fieldsOf(const CompiledVertex& v) const {
+    return {fields.data() + v.firstField, v.numFields};
+  }
+  PoolView<const CompiledEdge> edgesOf(const CompiledField& f) const {
+    return {edges.data() + f.firstEdge, f.numEdges};
+  }
+  PoolView<const ByteRun> runsOf(const CompiledEdge& e) const {
+    return {runs.data() + e.firstRun, e.numRuns};
+  }
+  PoolView<const VarRegion> regionsOf(const CompiledEdge& e) const {
+    return {regions.data() + e.firstRegion, e.numRegions};
+  }
+  PoolView<const unsigned char> stateOf(const CompiledField& f) const {
+    return {state.data() + f.firstState, f.stateBytes};
+  }
+  /// Field f of v's edges (f indexes type->fields).
+  PoolView<const CompiledEdge> edgesOf(const CompiledVertex& v, std::size_t f) const {
+    return edgesOf(fields[v.firstField + f]);
+  }
 };
 
 /// Host-visible transfer described as runs in the arena (host handles, stream/remote copies).

@@ -33,7 +33,7 @@ public:
   const std::vector<unsigned char>& getStateBytes(const std::string& name) const override {
     const auto& fields = v_.type->fields;
     for (std::size_t i = 0; i < fields.size(); ++i)
-      if (fields[i].name == name) return v_.fields[i].state;
+      if (fields[i].name == name) return v_.fields[i].state.bytes();
     throw unknown_field("cycle estimator of '" + v_.type->name + "' asked for unknown state '" +
                         name + "'");
   }
@@ -87,18 +87,25 @@ public:
     }
   }
 
-  std::vector<ByteRun> runsOf(const std::vector<VarRegion>& regions) const {
-    std::vector<ByteRun> runs;
-    runs.reserve(regions.size() == 1 ? 1 : 0);
+  /// Appends the arena runs of `regions` to `runs`, merging runs that meet.
+  template <class Regions>
+  void appendRuns(const Regions& regions, std::vector<ByteRun>& runs) const {
+    const std::size_t first = runs.size();
     for (const auto& r : regions) {
       const auto& v = out_.variables[r.var];
       const std::size_t size = v.type.size();
       const std::size_t off = v.arenaOffset + r.begin * size, bytes = r.size() * size;
-      if (!runs.empty() && runs.back().offset + runs.back().bytes == off)
+      if (runs.size() > first && runs.back().offset + runs.back().bytes == off)
         runs.back().bytes += bytes;
       else
         runs.push_back({off, bytes});
     }
+  }
+
+  std::vector<ByteRun> runsOf(const std::vector<VarRegion>& regions) const {
+    std::vector<ByteRun> runs;
+    runs.reserve(regions.size() == 1 ? 1 : 0);
+    appendRuns(regions, runs);
     return runs;
   }
 
@@ -117,13 +124,31 @@ public:
       ccs.name = cs.name;
       ccs.debug = cs.debug;
       ccs.vertices.reserve(cs.vertices.size());
+      std::size_t fields = 0;
       for (unsigned vid : cs.vertices)
-        ccs.vertices.push_back(compileVertex(g_.vertices[vid], vid, cs.name));
+        fields += g_.vertices[vid].type->fields.size();
+      ccs.fields.reserve(fields);
+      for (unsigned vid : cs.vertices)
+        ccs.vertices.push_back(compileVertex(g_.vertices[vid], vid, cs.name, ccs));
+      // The pools grew by doubling: give back what a million-vertex graph would keep spare.
+      ccs.edges.shrink_to_fit();
+      ccs.runs.shrink_to_fit();
+      ccs.regions.shrink_to_fit();
+      ccs.state.shrink_to_fit();
       out_.computeSets.push_back(std::move(ccs));
     }
   }
 
-  CompiledVertex compileVertex(const VertexRec& v, unsigned id, const std::string& csName) {
+  /// A pool offset or count as the compiled graph keeps it (32 bits).
+  static std::uint32_t index32(std::size_t n, const std::string& csName, const char* what) {
+    if (n > 0xffffffffu)
+      throw graph_program_compilation_error("compute set '" + csName + "' has more than 2^32 " +
+                                            what + "; split it into several compute sets");
+    return static_cast<std::uint32_t>(n);
+  }
+
+  CompiledVertex compileVertex(const VertexRec& v, unsigned id, const std::string& csName,
+                               CompiledComputeSet& ccs) {
     // Named only in errors: built on the way to a throw, not for each of a million vertices.
     auto where = [&] {
       return "vertex " + std::to_string(id) + " ('" + v.type->name + "') in compute set '" +
@@ -135,20 +160,24 @@ public:
     CompiledVertex cv;
     cv.type = v.type;
     cv.tile = *v.tile;
-    cv.fields.reserve(v.type->fields.size());
+    cv.firstField = index32(ccs.fields.size(), csName, "vertex fields");
+    cv.numFields = static_cast<std::uint32_t>(v.type->fields.size());
     for (std::size_t i = 0; i < v.type->fields.size(); ++i) {
       const auto& d = v.type->fields[i];
       const auto& conn = v.fields[i];
       CompiledField cf;
+      cf.firstEdge = index32(ccs.edges.size(), csName, "edges");
+      cf.firstState = index32(ccs.state.size(), csName, "bytes of vertex state");
       if (d.direction == FieldDirection::State) {
         // A state field the graph never sets is accepted, as Poplar accepts it (public programs
         // leave unused parameters unset); Tessera gives it zero bytes (docs/compatibility.md).
         if (conn.state.empty())
-          cf.state.assign(d.stateSize, 0);
+          ccs.state.insert(ccs.state.end(), d.stateSize, 0);
         else
-          cf.state = conn.state;
+          ccs.state.insert(ccs.state.end(), conn.state.begin(), conn.state.end());
+        cf.stateBytes = index32(ccs.state.size() - cf.firstState, csName, "bytes of vertex state");
       } else {
-        if (d.isEdgeList && !conn.sized)
+        if (d.isEdgeList && !conn.edges.sized)
           throw no_size_specified(where() + ": field '" + d.name + "' has no size (setFieldSize)");
         if (!d.isEdgeList && conn.edges.empty())
           throw graph_connection_error(where() + ": field '" + d.name + "' is not connected");
@@ -156,15 +185,21 @@ public:
           if (!conn.edges[e].valid())
             throw graph_connection_error(where() + ": edge " + std::to_string(e) + " of field '" +
                                          d.name + "' is not connected");
-          if (e == 0) cf.edges.reserve(conn.edges.size());
           CompiledEdge ce;
-          ce.regions.assign(conn.edges[e].begin(), conn.edges[e].end());
-          ce.runs = runsOf(ce.regions);
+          ce.firstRegion = index32(ccs.regions.size(), csName, "edge regions");
+          ccs.regions.insert(ccs.regions.end(), conn.edges[e].begin(), conn.edges[e].end());
+          ce.numRegions = static_cast<std::uint32_t>(ccs.regions.size() - ce.firstRegion);
+          ce.firstRun = index32(ccs.runs.size(), csName, "edge runs");
+          appendRuns(conn.edges[e], ccs.runs);
+          ce.numRuns = static_cast<std::uint32_t>(ccs.runs.size() - ce.firstRun);
           ce.numElements = conn.edges[e].numElements();
-          cf.edges.push_back(std::move(ce));
+          ccs.edges.push_back(ce);
         }
+        cf.numEdges = index32(conn.edges.size(), csName, "edges");
+        index32(ccs.runs.size(), csName, "edge runs");
+        index32(ccs.regions.size(), csName, "edge regions");
       }
-      cv.fields.push_back(std::move(cf));
+      ccs.fields.push_back(cf);
     }
     cv.estimatedCycles = estimate(v, id, where, cv.cycleRule, cv.executedInstructions);
     const auto perf = g_.perfEstimates.find(id);

@@ -20,14 +20,14 @@ std::string quoted(const std::string& s) {
   return "'" + s + "'";
 }
 
-std::uint64_t runBytes(const std::vector<ByteRun>& runs) {
+std::uint64_t runBytes(PoolView<const ByteRun> runs) {
   std::uint64_t bytes = 0;
   for (const auto& r : runs)
     if (__builtin_add_overflow(bytes, std::uint64_t(r.bytes), &bytes)) return UINT64_MAX;
   return bytes;
 }
 
-std::uint64_t regionElements(const std::vector<VarRegion>& regions) {
+std::uint64_t regionElements(PoolView<const VarRegion> regions) {
   std::uint64_t n = 0;
   for (const auto& r : regions)
     if (__builtin_add_overflow(n, std::uint64_t(r.end - r.begin), &n)) return UINT64_MAX;
@@ -63,10 +63,20 @@ void checkVertices(const CompiledGraph& g) {
   for (const auto& cs : g.computeSets)
     for (std::size_t vi = 0; vi < cs.vertices.size(); ++vi) {
       const auto& v = cs.vertices[vi];
-      for (std::size_t f = 0; f < v.fields.size(); ++f) {
+      // The pools are the compute set's own: every range a vertex names lies inside them.
+      if (std::uint64_t(v.firstField) + v.numFields > cs.fields.size() ||
+          v.numFields != v.type->fields.size())
+        fail("compute set " + quoted(cs.name) + ", vertex " + std::to_string(vi) +
+             ": its fields are outside the compute set's pool");
+      const auto fields = cs.fieldsOf(v);
+      for (std::size_t f = 0; f < fields.size(); ++f) {
         const auto& d = v.type->fields[f];
+        if (std::uint64_t(fields[f].firstEdge) + fields[f].numEdges > cs.edges.size() ||
+            std::uint64_t(fields[f].firstState) + fields[f].stateBytes > cs.state.size())
+          fail("compute set " + quoted(cs.name) + ", vertex " + std::to_string(vi) + ", field " +
+               quoted(d.name) + ": its edges or state are outside the compute set's pools");
         if (d.direction == FieldDirection::State) continue;
-        const auto& edges = v.fields[f].edges;
+        const auto edges = cs.edgesOf(fields[f]);
         for (std::size_t e = 0; e < edges.size(); ++e) {
           const auto& edge = edges[e];
           // Named only on failure: a graph has millions of edges.
@@ -77,20 +87,24 @@ void checkVertices(const CompiledGraph& g) {
           };
           // The vertex reads and writes exactly these bytes: a field bound to fewer (or to
           // none) would have compute() read past them.
+          if (std::uint64_t(edge.firstRun) + edge.numRuns > cs.runs.size() ||
+              std::uint64_t(edge.firstRegion) + edge.numRegions > cs.regions.size())
+            fail(where() + ": its runs or regions are outside the compute set's pools");
+          const auto runs = cs.runsOf(edge);
+          const auto regions = cs.regionsOf(edge);
           const std::uint64_t bytes = saturatingProduct(edge.numElements, d.elementType.size());
-          if (runBytes(edge.runs) != bytes)
-            fail(where() + ": its runs hold " + std::to_string(runBytes(edge.runs)) +
-                 " bytes for " + std::to_string(edge.numElements) + " elements of " +
-                 d.elementType.toString());
+          if (runBytes(runs) != bytes)
+            fail(where() + ": its runs hold " + std::to_string(runBytes(runs)) + " bytes for " +
+                 std::to_string(edge.numElements) + " elements of " + d.elementType.toString());
           // compute() reads a field through a pointer to its type: each run starts on an
           // element boundary of the tile's memory, as Poplar allocates every tensor.
           const std::size_t align = d.elementType.size();
-          for (const auto& r : edge.runs)
+          for (const auto& r : runs)
             if (align > 1 && r.offset % align != 0)
               fail(where() + ": a run at byte " + std::to_string(r.offset) +
                    " is not aligned for " + d.elementType.toString());
-          if (regionElements(edge.regions) != edge.numElements)
-            fail(where() + ": its regions hold " + std::to_string(regionElements(edge.regions)) +
+          if (regionElements(regions) != edge.numElements)
+            fail(where() + ": its regions hold " + std::to_string(regionElements(regions)) +
                  " elements, not " + std::to_string(edge.numElements));
           if (!d.isVector && edge.numElements != 1)
             fail(where() + ": a scalar field connected to " + std::to_string(edge.numElements) +

@@ -328,11 +328,26 @@ private:
     const auto vertices = in.getVertices();
     cs.vertices.reserve(vertices.size());
     for (auto v : vertices)
-      cs.vertices.push_back(vertex(g, v));
+      cs.vertices.push_back(vertex(g, v, cs));
+    cs.fields.shrink_to_fit();
+    cs.edges.shrink_to_fit();
+    cs.runs.shrink_to_fit();
+    cs.regions.shrink_to_fit();
+    cs.state.shrink_to_fit();
     return cs;
   }
 
-  CompiledVertex vertex(const CompiledGraph& g, exefile::Vertex::Reader in) {
+  /// A pool offset of a compute set (the compiled graph keeps them in 32 bits).
+  static std::uint32_t offset32(std::size_t n) {
+    if (n > 0xffffffffu)
+      throw FormatError("a compute set has more than 2^32 fields, edges, runs or regions");
+    return static_cast<std::uint32_t>(n);
+  }
+
+  /// Reads a vertex, its fields, edges, runs, regions and state into `cs`'s pools (the file
+  /// keeps them nested, per vertex; the compiled graph flat, per compute set).
+  CompiledVertex vertex(const CompiledGraph& g, exefile::Vertex::Reader in,
+                        CompiledComputeSet& cs) {
     namespace schema = tessera::profiler::schema;
     CompiledVertex v;
     v.type = types_[index(in.getType(), types_.size(), "vertex type")];
@@ -350,36 +365,53 @@ private:
     }
     if (in.getHasEstimatedFlops()) v.estimatedFlops = in.getEstimatedFlops();
     const auto fields = in.getFields();
-    v.fields.reserve(fields.size());
+    v.firstField = offset32(cs.fields.size());
+    v.numFields = fields.size();
     for (auto f : fields) {
       CompiledField field;
       const auto edges = f.getEdges();
-      field.edges.reserve(edges.size());
+      field.firstEdge = offset32(cs.edges.size());
+      field.numEdges = edges.size();
       for (auto e : edges) {
         CompiledEdge edge;
-        edge.runs = runs(e.getRuns());
+        const auto runs = e.getRuns();
+        edge.firstRun = offset32(cs.runs.size());
+        edge.numRuns = runs.size();
+        for (auto b : runs)
+          cs.runs.push_back(run(b));
         edge.numElements = e.getNumElements();
-        edge.regions = regions(g, e.getRegions());
-        field.edges.push_back(std::move(edge));
+        const auto regions = e.getRegions();
+        edge.firstRegion = offset32(cs.regions.size());
+        edge.numRegions = regions.size();
+        for (const VarRegion& r : this->regions(g, regions))
+          cs.regions.push_back(r);
+        cs.edges.push_back(edge);
       }
-      field.state = bytes(f.getState());
-      v.fields.push_back(std::move(field));
+      const auto state = f.getState();
+      field.firstState = offset32(cs.state.size());
+      field.stateBytes = offset32(state.size());
+      cs.state.insert(cs.state.end(), state.begin(), state.end());
+      offset32(cs.state.size());
+      cs.fields.push_back(field);
     }
+    offset32(cs.runs.size());
+    offset32(cs.regions.size());
     if (!v.type) return v; // a first reading, before the types are loaded: see readExecutable
-    if (v.fields.size() != v.type->fields.size())
-      throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.fields.size()) +
+    if (v.numFields != v.type->fields.size())
+      throw FormatError("a '" + v.type->name + "' vertex has " + std::to_string(v.numFields) +
                         " fields");
-    for (std::size_t i = 0; i < v.fields.size(); ++i) {
+    const auto cfs = cs.fieldsOf(v);
+    for (std::size_t i = 0; i < cfs.size(); ++i) {
       const auto& d = v.type->fields[i];
-      if (d.direction == FieldDirection::State ? v.fields[i].state.size() < d.stateSize
-                                               : !d.isEdgeList && v.fields[i].edges.size() != 1)
+      if (d.direction == FieldDirection::State ? cfs[i].stateBytes < d.stateSize
+                                               : !d.isEdgeList && cfs[i].numEdges != 1)
         throw FormatError("field '" + d.name + "' of a '" + v.type->name +
                           "' vertex is incomplete");
-      for (const auto& e : v.fields[i].edges) {
+      for (const auto& e : cs.edgesOf(cfs[i])) {
         std::size_t total = 0;
-        for (const auto& b : e.runs)
+        for (const auto& b : cs.runsOf(e))
           total += b.bytes;
-        if (!e.runs.empty() && total != e.numElements * d.elementType.size())
+        if (e.numRuns != 0 && total != e.numElements * d.elementType.size())
           throw FormatError("field '" + d.name + "' of a '" + v.type->name +
                             "' vertex does not match its type");
       }

@@ -92,13 +92,13 @@ void writeTarget(exefile::Target::Builder out, const Target& t) {
   out.setReplicationFactor(p.replicationFactor);
 }
 
-template <typename L> void writeRuns(L out, const std::vector<ByteRun>& runs) {
+template <typename L> void writeRuns(L out, PoolView<const ByteRun> runs) {
   for (unsigned i = 0; i < runs.size(); ++i) {
     out[i].setOffset(runs[i].offset);
     out[i].setBytes(runs[i].bytes);
   }
 }
-template <typename L> void writeRegions(L out, const std::vector<VarRegion>& regions) {
+template <typename L> void writeRegions(L out, PoolView<const VarRegion> regions) {
   for (unsigned i = 0; i < regions.size(); ++i) {
     out[i].setVariable(regions[i].var);
     out[i].setBegin(regions[i].begin);
@@ -196,17 +196,19 @@ private:
       o.setCycleRule(static_cast<std::uint8_t>(v.cycleRule));
       o.setHasEstimatedFlops(v.estimatedFlops.has_value());
       if (v.estimatedFlops) o.setEstimatedFlops(*v.estimatedFlops);
-      auto fields = o.initFields(count(v.fields.size()));
+      // The compute set's pools, written nested per vertex as the file keeps them.
+      const auto cfs = cs.fieldsOf(v);
+      auto fields = o.initFields(count(cfs.size()));
       for (unsigned f = 0; f < fields.size(); ++f) {
-        const CompiledField& field = v.fields[f];
-        auto edges = fields[f].initEdges(count(field.edges.size()));
+        const auto ces = cs.edgesOf(cfs[f]);
+        auto edges = fields[f].initEdges(count(ces.size()));
         for (unsigned e = 0; e < edges.size(); ++e) {
-          writeRuns(edges[e].initRuns(count(field.edges[e].runs.size())), field.edges[e].runs);
-          edges[e].setNumElements(field.edges[e].numElements);
-          writeRegions(edges[e].initRegions(count(field.edges[e].regions.size())),
-                       field.edges[e].regions);
+          writeRuns(edges[e].initRuns(ces[e].numRuns), cs.runsOf(ces[e]));
+          edges[e].setNumElements(ces[e].numElements);
+          writeRegions(edges[e].initRegions(ces[e].numRegions), cs.regionsOf(ces[e]));
         }
-        fields[f].setState(data(field.state));
+        const auto state = cs.stateOf(cfs[f]);
+        fields[f].setState(capnp::Data::Reader(state.data(), state.size()));
       }
     }
   }

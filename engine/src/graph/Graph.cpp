@@ -555,7 +555,7 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
     if (f.index() < 0)
       throw graph_connection_error("connect: " + where() + " is a list of edges: connect v[\"" +
                                    f.name() + "\"][i], or pass a list of tensors");
-    if (!conn.sized)
+    if (!conn.edges.sized)
       throw no_size_specified("connect: " + where() + " has no size: call setFieldSize first");
     if (std::size_t(f.index()) >= conn.edges.size())
       throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where() +
@@ -582,7 +582,11 @@ void Graph::setFieldSize(const FieldRef& f, std::size_t size) {
   if (!vertex.type->fields[idx].isEdgeList)
     throw graph_connection_error("setFieldSize: field '" + f.name() + "' of vertex type '" +
                                  vertex.type->name + "' is not a Vector<...> of edges");
-  conn.sized = true;
+  if (size > 0xffffffffu)
+    throw graph_connection_error("setFieldSize: field '" + f.name() + "' of vertex type '" +
+                                 vertex.type->name + "' cannot hold " + std::to_string(size) +
+                                 " edges (at most 2^32 - 1)");
+  conn.edges.sized = true;
   conn.edges.assign(size, detail::EdgeRegions());
 }
 

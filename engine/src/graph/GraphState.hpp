@@ -1,6 +1,7 @@
 // Everything a Graph (and its virtual graphs) owns. Shared by Graph handles; read by the compiler.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -10,6 +11,7 @@
 #include <poplar/Program.hpp>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 namespace poplar::detail {
 
@@ -74,31 +76,86 @@ private:
 };
 
 /// A field's edges: one for a plain field (held inline: no allocation for most fields), or
-/// setFieldSize entries for edge lists.
+/// setFieldSize entries for edge lists (one array on the heap). 56 bytes with `sized`, a field of
+/// every vertex (issue 38: 72 with a vector for the rare edge list).
 class EdgeList {
 public:
+  EdgeList() = default;
+  EdgeList(const EdgeList& o) { *this = o; }
+  EdgeList(EdgeList&&) noexcept = default;
+  EdgeList& operator=(EdgeList&&) noexcept = default;
+  EdgeList& operator=(const EdgeList& o) {
+    if (this == &o) return *this;
+    one_ = o.one_;
+    size_ = o.size_;
+    sized = o.sized;
+    many_.reset();
+    if (o.many_) {
+      many_.reset(new EdgeRegions[o.size_]);
+      std::copy(o.many_.get(), o.many_.get() + o.size_, many_.get());
+    }
+    return *this;
+  }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   EdgeRegions& operator[](std::size_t i) { return size_ == 1 ? one_ : many_[i]; }
   const EdgeRegions& operator[](std::size_t i) const { return size_ == 1 ? one_ : many_[i]; }
-  const EdgeRegions* begin() const { return size_ == 1 ? &one_ : many_.data(); }
+  const EdgeRegions* begin() const { return size_ == 1 ? &one_ : many_.get(); }
   const EdgeRegions* end() const { return begin() + size_; }
   void assign(std::size_t n, const EdgeRegions& e) {
-    size_ = n;
+    size_ = static_cast<std::uint32_t>(n); // Graph::setFieldSize refuses more
     one_ = n == 1 ? e : EdgeRegions();
-    many_.assign(n == 1 ? 0 : n, e);
+    many_.reset();
+    if (n > 1) {
+      many_.reset(new EdgeRegions[n]);
+      std::fill(many_.get(), many_.get() + n, e);
+    }
   }
 
 private:
   EdgeRegions one_;
-  std::vector<EdgeRegions> many_; ///< when size_ != 1
-  std::size_t size_ = 0;
+  std::unique_ptr<EdgeRegions[]> many_; ///< when size_ > 1
+  std::uint32_t size_ = 0;
+
+public:
+  bool sized = false; ///< edge lists: setFieldSize (or connect with a list) was called
+};
+
+/// A State member's bytes (set by setInitialValue), on the heap: most fields are edges, and an
+/// empty vector in each of them was 24 bytes a field (issue 38).
+class StateBytes {
+public:
+  StateBytes() = default;
+  StateBytes(const StateBytes& o) { *this = o; }
+  StateBytes(StateBytes&&) noexcept = default;
+  StateBytes& operator=(StateBytes&&) noexcept = default;
+  StateBytes& operator=(const StateBytes& o) {
+    if (this != &o) bytes_.reset(o.bytes_ ? new std::vector<unsigned char>(*o.bytes_) : nullptr);
+    return *this;
+  }
+  StateBytes& operator=(std::vector<unsigned char>&& b) {
+    bytes_.reset(new std::vector<unsigned char>(std::move(b)));
+    return *this;
+  }
+  template <class It> void assign(It first, It last) {
+    bytes_.reset(new std::vector<unsigned char>(first, last));
+  }
+  bool empty() const { return !bytes_ || bytes_->empty(); }
+  /// The bytes (an empty vector when never set).
+  const std::vector<unsigned char>& bytes() const {
+    static const std::vector<unsigned char> none;
+    return bytes_ ? *bytes_ : none;
+  }
+  auto begin() const { return bytes().begin(); }
+  auto end() const { return bytes().end(); }
+
+private:
+  std::unique_ptr<std::vector<unsigned char>> bytes_;
 };
 
 struct FieldConnection {
-  EdgeList edges;     ///< one for a plain field; setFieldSize entries for edge lists
-  bool sized = false; ///< edge lists: setFieldSize (or connect with a list) was called
-  std::vector<unsigned char> state; ///< State members: bytes set by setInitialValue
+  EdgeList edges;   ///< one for a plain field; setFieldSize entries for edge lists
+  StateBytes state; ///< State members: bytes set by setInitialValue
 };
 
 struct VertexRec {

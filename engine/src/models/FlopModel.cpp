@@ -53,34 +53,41 @@
 namespace poplar::detail::models {
 namespace {
 
+/// A vertex with the compute set whose pools hold its fields and state.
+struct PooledVertex {
+  const CompiledComputeSet& cs;
+  const CompiledVertex& compiled;
+  const VertexTypeDescriptor* type;
+};
+
 /// Index of the field named `name` in v's type, or -1.
-int fieldIndex(const CompiledVertex& v, std::string_view name) {
+int fieldIndex(const PooledVertex& v, std::string_view name) {
   for (std::size_t i = 0; i < v.type->fields.size(); ++i)
     if (v.type->fields[i].name == name) return int(i);
   return -1;
 }
 
 /// Elements over all edges of field `name` (0 when the vertex has no such field).
-std::uint64_t elements(const CompiledVertex& v, std::string_view name) {
+std::uint64_t elements(const PooledVertex& v, std::string_view name) {
   const int i = fieldIndex(v, name);
   if (i < 0) return 0;
   std::uint64_t n = 0;
-  for (const CompiledEdge& e : v.fields[std::size_t(i)].edges)
+  for (const CompiledEdge& e : v.cs.edgesOf(v.compiled, std::size_t(i)))
     n += e.numElements;
   return n;
 }
 
 /// The value of the integer state member `name` (0 when the vertex has none).
-std::uint64_t stateValue(const CompiledVertex& v, std::string_view name) {
+std::uint64_t stateValue(const PooledVertex& v, std::string_view name) {
   const int i = fieldIndex(v, name);
   if (i < 0) return 0;
-  const auto& bytes = v.fields[std::size_t(i)].state;
+  const auto bytes = v.cs.stateOf(v.cs.fields[v.compiled.firstField + std::size_t(i)]);
   std::uint32_t value = 0;
   std::memcpy(&value, bytes.data(), std::min<std::size_t>(bytes.size(), sizeof value));
   return value;
 }
 
-bool isFloatField(const CompiledVertex& v, std::string_view name) {
+bool isFloatField(const PooledVertex& v, std::string_view name) {
   const int i = fieldIndex(v, name);
   return i >= 0 && v.type->fields[std::size_t(i)].elementType.isFloatingPoint();
 }
@@ -108,8 +115,9 @@ constexpr ElementWise kElementWise[] = {
 
 } // namespace
 
-std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
-  if (v.estimatedFlops) return v.estimatedFlops; // the program's own, from setPerfEstimate
+std::optional<std::uint64_t> vertexFlops(const CompiledComputeSet& cs, const CompiledVertex& cv) {
+  if (cv.estimatedFlops) return cv.estimatedFlops; // the program's own, from setPerfEstimate
+  const PooledVertex v{cs, cv, cv.type};
   // User codelets (popc-compiled files) are unknown to the model, whatever their name.
   if (v.type->fromCodeletFile) return std::nullopt;
   const std::string_view f = family(v.type->name);
@@ -187,11 +195,11 @@ std::optional<std::uint64_t> vertexFlops(const CompiledVertex& v) {
   return std::nullopt;
 }
 
-ComputeSetFlops computeSetFlops(const std::vector<CompiledVertex>& vertices, unsigned tiles) {
+ComputeSetFlops computeSetFlops(const CompiledComputeSet& cs, unsigned tiles) {
   ComputeSetFlops out;
   out.flopsByTile.assign(tiles, 0);
-  for (const CompiledVertex& v : vertices) {
-    if (const auto f = vertexFlops(v)) {
+  for (const CompiledVertex& v : cs.vertices) {
+    if (const auto f = vertexFlops(cs, v)) {
       out.flops += *f;
       out.flopsByTile.at(v.tile) += *f;
     } else {

@@ -106,7 +106,8 @@ private:
       for (const auto& v : cs.vertices) {
         types[v.tile].insert(v.type);
         std::uint64_t state = 0, fieldData = 0, descriptors = 0;
-        for (std::size_t f = 0; f < v.fields.size(); ++f) {
+        const auto fields = cs.fieldsOf(v);
+        for (std::size_t f = 0; f < fields.size(); ++f) {
           const auto& d = v.type->fields[f];
           if (d.direction == FieldDirection::State) {
             state += d.stateSize;
@@ -114,13 +115,13 @@ private:
           }
           if (d.isEdgeList) {
             state += kPointerBytes + kCountBytes;
-            fieldData += v.fields[f].edges.size() *
-                         (d.isVector ? kPointerBytes + kCountBytes : kPointerBytes);
+            fieldData +=
+                fields[f].numEdges * (d.isVector ? kPointerBytes + kCountBytes : kPointerBytes);
           } else {
             state += d.isVector ? kPointerBytes + kCountBytes : kPointerBytes;
           }
-          for (const auto& e : v.fields[f].edges)
-            if (e.runs.size() > 1) descriptors += kRunDescriptorBytes * e.runs.size();
+          for (const auto& e : cs.edgesOf(fields[f]))
+            if (e.numRuns > 1) descriptors += kRunDescriptorBytes * e.numRuns;
         }
         addCode(v.tile, Cat::vertexInstanceState, state);
         addCode(v.tile, Cat::vertexFieldData, fieldData);

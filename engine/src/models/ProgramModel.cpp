@@ -366,14 +366,15 @@ private:
     TileAccumulator verticesByTile;
     for (const auto& v : cs.vertices) {
       verticesByTile.add(v.tile, 1);
-      for (std::size_t f = 0; f < v.fields.size(); ++f) {
+      const auto fields = cs.fieldsOf(v);
+      for (std::size_t f = 0; f < fields.size(); ++f) {
         const auto& d = v.type->fields[f];
         if (d.direction == FieldDirection::State) continue;
         const bool reads = d.direction != FieldDirection::Out,
                    writes = d.direction != FieldDirection::In;
         const std::size_t size = d.elementType.size();
-        for (const auto& e : v.fields[f].edges)
-          for (const auto& r : e.regions) {
+        for (const auto& e : cs.edgesOf(fields[f]))
+          for (const auto& r : cs.regionsOf(e)) {
             addAccess(vars, r.var,
                       reads && writes ? Access::ReadWrite
                       : reads         ? Access::Read

@@ -152,8 +152,8 @@ public:
     for (const auto& cs : g_.computeSets)
       for (const auto& v : cs.vertices) {
         ++vertices;
-        for (const auto& f : v.fields)
-          edges += f.edges.size();
+        for (const auto& f : cs.fieldsOf(v))
+          edges += f.numEdges;
       }
     w_.inserter<schema::GraphTable>().row(vertices, g_.computeSets.size(),
                                           g_.variables.size() + p_.model.messages.size(), edges);
@@ -255,7 +255,7 @@ public:
       std::optional<std::uint64_t> flops, withoutEstimate;
       std::optional<tessera::profiler::BlobRef> flopsByTile;
       if (flopEstimates) {
-        const models::ComputeSetFlops f = models::computeSetFlops(cs.vertices, numTiles_);
+        const models::ComputeSetFlops f = models::computeSetFlops(cs, numTiles_);
         flops = f.flops;
         withoutEstimate = f.verticesWithoutEstimate;
         encodeTileValues(f.flopsByTile.data(), f.flopsByTile.size(), flopsEncoded);

@@ -53,12 +53,14 @@ void buildMessage(capnp::MallocMessageBuilder& message, const CompiledGraph& g) 
       const auto& cv = cs.vertices[v];
       vertices[v].setType(text(cv.type->name));
       vertices[v].setTile(cv.tile);
-      auto fields = vertices[v].initFields(static_cast<unsigned>(cv.fields.size()));
-      for (unsigned f = 0; f < cv.fields.size(); ++f) {
+      const auto cfs = cs.fieldsOf(cv);
+      auto fields = vertices[v].initFields(static_cast<unsigned>(cfs.size()));
+      for (unsigned f = 0; f < cfs.size(); ++f) {
         fields[f].setName(text(cv.type->fields[f].name));
-        auto edges = fields[f].initEdges(static_cast<unsigned>(cv.fields[f].edges.size()));
-        for (unsigned e = 0; e < cv.fields[f].edges.size(); ++e) {
-          const auto& regions = cv.fields[f].edges[e].regions;
+        const auto ces = cs.edgesOf(cfs[f]);
+        auto edges = fields[f].initEdges(static_cast<unsigned>(ces.size()));
+        for (unsigned e = 0; e < ces.size(); ++e) {
+          const auto regions = cs.regionsOf(ces[e]);
           auto rs = edges[e].initRegions(static_cast<unsigned>(regions.size()));
           for (unsigned r = 0; r < regions.size(); ++r) {
             rs[r].setVariable(regions[r].var);
@@ -164,11 +166,12 @@ void writeSerializedGraphJson(std::ostream& out, const CompiledGraph& g) {
     json vertices = json::array();
     for (const auto& cv : cs.vertices) {
       json fields = json::array();
-      for (std::size_t f = 0; f < cv.fields.size(); ++f) {
+      const auto cfs = cs.fieldsOf(cv);
+      for (std::size_t f = 0; f < cfs.size(); ++f) {
         json edges = json::array();
-        for (const auto& e : cv.fields[f].edges) {
+        for (const auto& e : cs.edgesOf(cfs[f])) {
           json regions = json::array();
-          for (const auto& r : e.regions)
+          for (const auto& r : cs.regionsOf(e))
             regions.push_back({{"variable", r.var}, {"begin", r.begin}, {"end", r.end}});
           edges.push_back({{"regions", std::move(regions)}});
         }

@@ -25,14 +25,14 @@
 
 namespace poplar::detail {
 
-void gather(const unsigned char* arena, const std::vector<ByteRun>& runs, unsigned char* dst) {
+void gather(const unsigned char* arena, PoolView<const ByteRun> runs, unsigned char* dst) {
   for (const auto& r : runs) {
     moveBytes(dst, arena + r.offset, r.bytes);
     dst += r.bytes;
   }
 }
 
-void scatter(unsigned char* arena, const std::vector<ByteRun>& runs, const unsigned char* src) {
+void scatter(unsigned char* arena, PoolView<const ByteRun> runs, const unsigned char* src) {
   for (const auto& r : runs) {
     moveBytes(arena + r.offset, src, r.bytes);
     src += r.bytes;
@@ -42,7 +42,7 @@ void scatter(unsigned char* arena, const std::vector<ByteRun>& runs, const unsig
 /// A vertex edge that is not one contiguous run: the vertex sees a staging buffer, filled
 /// before compute and written back after (the exchange that would gather it on the tile).
 struct StagedEdge {
-  const std::vector<ByteRun>* runs;
+  PoolView<const ByteRun> runs; ///< in the compute set's pool
   std::vector<unsigned char> buffer;
   bool writesBack;
 };
@@ -126,10 +126,10 @@ std::unique_ptr<CopyPlan> transferPlan(const std::vector<ByteRun>& runs, bool to
   return planCopies(std::move(pieces), false);
 }
 
-std::size_t vertexWork(const CompiledVertex& v) {
+std::size_t vertexWork(const CompiledComputeSet& cs, const CompiledVertex& v) {
   std::size_t work = 8; // binding, staging and the call itself
-  for (const auto& f : v.fields)
-    for (const auto& e : f.edges)
+  for (const auto& f : cs.fieldsOf(v))
+    for (const auto& e : cs.edgesOf(f))
       work += e.numElements;
   return work;
 }
@@ -157,14 +157,15 @@ Runtime::Runtime(const CompiledGraph& graph, RuntimeOptions options)
   if (threads == 1) return;
   bool anyParallel = false;
   for (std::size_t c = 0; c < graph.computeSets.size(); ++c) {
-    const auto& vertices = graph.computeSets[c].vertices;
+    const auto& cs = graph.computeSets[c];
+    const auto& vertices = cs.vertices;
     auto& plan = plans_[c];
     std::size_t work = 0;
     bool console = false;
     std::unordered_map<unsigned, unsigned> groupOfTile;
     std::vector<std::vector<unsigned>> groups;
     for (unsigned v = 0; v < vertices.size(); ++v) {
-      work += vertexWork(vertices[v]);
+      work += vertexWork(cs, vertices[v]);
       console = console || mayWriteToConsole(*vertices[v].type);
       const auto [it, added] =
           groupOfTile.emplace(vertices[v].tile, static_cast<unsigned>(groups.size()));
@@ -283,20 +284,22 @@ void Runtime::allocateReplicas() {
         // No reserve for staged edges: most vertices have none, and a buffer's data stays put
         // when the vector of them grows (issue 38: 160 bytes a vertex at 10 M vertices).
         VertexInstance vi{&cv, cv.type->create(), {}};
-        for (std::size_t f = 0; f < cv.fields.size(); ++f) {
+        const auto fields = cs.fieldsOf(cv);
+        for (std::size_t f = 0; f < fields.size(); ++f) {
           const auto& d = cv.type->fields[f];
-          const auto& cf = cv.fields[f];
+          const auto& cf = fields[f];
           std::vector<Span> spans;
           if (d.direction == FieldDirection::State) {
-            spans.push_back({const_cast<unsigned char*>(cf.state.data()), 1});
+            spans.push_back({const_cast<unsigned char*>(cs.stateOf(cf).data()), 1});
           } else {
-            for (const auto& e : cf.edges) {
+            for (const auto& e : cs.edgesOf(cf)) {
               Span s{nullptr, e.numElements};
-              if (e.runs.size() == 1) {
-                s.data = r->arena.get() + e.runs[0].offset;
-              } else if (e.runs.size() > 1) {
+              const auto runs = cs.runsOf(e);
+              if (runs.size() == 1) {
+                s.data = r->arena.get() + runs[0].offset;
+              } else if (runs.size() > 1) {
                 vi.staged.push_back(
-                    {&e.runs, std::vector<unsigned char>(e.numElements * d.elementType.size()),
+                    {runs, std::vector<unsigned char>(e.numElements * d.elementType.size()),
                      d.direction != FieldDirection::In});
                 s.data = vi.staged.back().buffer.data();
               }
@@ -542,7 +545,7 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
   activeFloatingPointControl() = &fp;
   if (counters) tlsCycleCounter = (*counters)[vi.compiled->tile / tilesPerIpu];
   for (auto& s : vi.staged)
-    gather(r.arena.get(), *s.runs, s.buffer.data());
+    gather(r.arena.get(), s.runs, s.buffer.data());
   bool ok;
   runningVertexTile() = vi.compiled->tile % tilesPerIpu; // a tile id within its IPU
   // Execution-based estimate: the counter is the running thread's own (thread-local in the .gp),
@@ -569,7 +572,7 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
                                     std::to_string(vi.compiled->tile) + " in compute set '" +
                                     g_.computeSets[computeSet].name + "' returned false");
   for (auto& s : vi.staged)
-    if (s.writesBack) scatter(r.arena.get(), *s.runs, s.buffer.data());
+    if (s.writesBack) scatter(r.arena.get(), s.runs, s.buffer.data());
   const bool stopOnNaN = options_.floatingPointChecks || fp.stopsOnNaN();
   const bool stopOnInfinity = options_.floatingPointChecks || fp.stopsOnInfinity();
   if (stopOnNaN || stopOnInfinity) {
@@ -578,9 +581,10 @@ void Runtime::runVertex(Replica& r, unsigned computeSet, VertexInstance& vi,
       if (fields[f].direction == FieldDirection::In ||
           fields[f].direction == FieldDirection::State || !fields[f].elementType.isFloatingPoint())
         continue;
-      for (const auto& e : vi.compiled->fields[f].edges) {
+      const auto& cs = g_.computeSets[computeSet];
+      for (const auto& e : cs.edgesOf(*vi.compiled, f)) {
         std::vector<unsigned char> tmp(e.numElements * fields[f].elementType.size());
-        gather(r.arena.get(), e.runs, tmp.data());
+        gather(r.arena.get(), cs.runsOf(e), tmp.data());
         const NonFinite found = findNonFinite(fields[f].elementType, tmp.data(), e.numElements);
         if ((found.nan && stopOnNaN) || (found.infinity && stopOnInfinity))
           throw floating_point_exception(

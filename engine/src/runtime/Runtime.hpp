@@ -164,7 +164,7 @@ private:
 constexpr std::size_t kMinParallelWork = 16384;
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.
-void gather(const unsigned char* arena, const std::vector<ByteRun>& runs, unsigned char* dst);
-void scatter(unsigned char* arena, const std::vector<ByteRun>& runs, const unsigned char* src);
+void gather(const unsigned char* arena, PoolView<const ByteRun> runs, unsigned char* dst);
+void scatter(unsigned char* arena, PoolView<const ByteRun> runs, const unsigned char* src);
 
 } // namespace poplar::detail
