@@ -11,7 +11,17 @@
 #include <poplar/exceptions.hpp>
 #include <tuple>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
+using codelets::displaySourceName;
+using compiler::ByteRun;
+using compiler::CompiledComputeSet;
+using compiler::CompiledField;
+using compiler::CompiledGraph;
+using compiler::CompiledTransfer;
+using compiler::CompiledVariable;
+using compiler::CompiledVertex;
+using compiler::LoweredProgram;
+
 namespace {
 
 kj::StringPtr text(const std::string& s) {
@@ -311,4 +321,4 @@ void buildExecutableMessage(const core::Executable& exe, exefile::Executable::Bu
   debug.write(out.initDebugContexts(debug.size()));
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

@@ -51,6 +51,9 @@
 #include <string_view>
 
 namespace poplar::detail::models {
+using compiler::CompiledEdge;
+using compiler::CompiledVertex;
+
 namespace {
 
 /// Index of the field named `name` in v's type, or -1.
