@@ -102,18 +102,21 @@ void writeTarget(exefile::Target::Builder out, const Target& t) {
   out.setReplicationFactor(p.replicationFactor);
 }
 
-template <typename L> void writeRuns(L out, const std::vector<ByteRun>& runs) {
-  for (unsigned i = 0; i < runs.size(); ++i) {
-    out[i].setOffset(runs[i].offset);
-    out[i].setBytes(runs[i].bytes);
-  }
+// One element of a list of structs, from the record of the same shape.
+template <typename B> void writeStruct(B out, const ByteRun& run) {
+  out.setOffset(run.offset);
+  out.setBytes(run.bytes);
 }
-template <typename L> void writeRegions(L out, const std::vector<VarRegion>& regions) {
-  for (unsigned i = 0; i < regions.size(); ++i) {
-    out[i].setVariable(regions[i].var);
-    out[i].setBegin(regions[i].begin);
-    out[i].setEnd(regions[i].end);
-  }
+template <typename B> void writeStruct(B out, const VarRegion& region) {
+  out.setVariable(region.var);
+  out.setBegin(region.begin);
+  out.setEnd(region.end);
+}
+/// A list of structs, already sized to `items`, each element filled from its item (the struct
+/// counterpart of writeValues).
+template <typename L, typename T> void writeStructs(L out, const std::vector<T>& items) {
+  for (unsigned i = 0; i < items.size(); ++i)
+    writeStruct(out[i], items[i]);
 }
 template <typename L, typename V> void writeValues(L out, const V& values) {
   for (unsigned i = 0; i < values.size(); ++i)
@@ -125,8 +128,8 @@ unsigned count(std::size_t n) {
 void writeTransfer(exefile::Transfer::Builder out, const CompiledTransfer& t) {
   out.setType(typeId(t.type));
   out.setNumElements(t.numElements);
-  writeRuns(out.initRuns(count(t.runs.size())), t.runs);
-  writeRegions(out.initRegions(count(t.regions.size())), t.regions);
+  writeStructs(out.initRuns(count(t.runs.size())), t.runs);
+  writeStructs(out.initRegions(count(t.regions.size())), t.regions);
 }
 
 class GraphWriter {
@@ -211,9 +214,9 @@ private:
         const CompiledField& field = v.fields[f];
         auto edges = fields[f].initEdges(count(field.edges.size()));
         for (unsigned e = 0; e < edges.size(); ++e) {
-          writeRuns(edges[e].initRuns(count(field.edges[e].runs.size())), field.edges[e].runs);
+          writeStructs(edges[e].initRuns(count(field.edges[e].runs.size())), field.edges[e].runs);
           edges[e].setNumElements(field.edges[e].numElements);
-          writeRegions(edges[e].initRegions(count(field.edges[e].regions.size())),
+          writeStructs(edges[e].initRegions(count(field.edges[e].regions.size())),
                        field.edges[e].regions);
         }
         fields[f].setState(data(field.state));
@@ -233,8 +236,8 @@ private:
       copies[i].setDst(p.copies[i].dst);
       copies[i].setBytes(p.copies[i].bytes);
     }
-    writeRegions(out.initSrcRegions(count(p.srcRegions.size())), p.srcRegions);
-    writeRegions(out.initDstRegions(count(p.dstRegions.size())), p.dstRegions);
+    writeStructs(out.initSrcRegions(count(p.srcRegions.size())), p.srcRegions);
+    writeStructs(out.initDstRegions(count(p.dstRegions.size())), p.dstRegions);
     writeTransfer(out.initTransfer(), p.transfer);
     writeTransfer(out.initResult(), p.result);
     auto c = out.initCollective();
