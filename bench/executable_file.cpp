@@ -158,11 +158,15 @@ int main(int argc, char** argv) {
   std::string legacyBytes, bytes;
   const Figures legacy = measure(
       state,
-      [](const core::Executable& e, std::ostream& o) { detail::legacyWriteExecutable(e, o); },
-      [](std::istream& i) { return detail::legacyReadExecutable(i, false); }, reps, legacyBytes);
+      [](const core::Executable& e, std::ostream& o) {
+        detail::executable::legacyWriteExecutable(e, o);
+      },
+      [](std::istream& i) { return detail::executable::legacyReadExecutable(i, false); }, reps,
+      legacyBytes);
   const Figures capnp = measure(
-      state, [](const core::Executable& e, std::ostream& o) { detail::writeExecutable(e, o); },
-      [](std::istream& i) { return detail::readExecutable(i, true); }, reps, bytes);
+      state,
+      [](const core::Executable& e, std::ostream& o) { detail::executable::writeExecutable(e, o); },
+      [](std::istream& i) { return detail::executable::readExecutable(i, true); }, reps, bytes);
 
   std::printf("%-34s %12s %10s %10s %10s\n", "format", "MiB", "write s", "read s", "B/vertex");
   auto row = [&](const char* name, const Figures& f) {
@@ -198,7 +202,7 @@ int main(int argc, char** argv) {
   // The same file read back must write the same bytes: the benchmark measured real round trips.
   std::istringstream again(bytes);
   std::ostringstream rewritten;
-  detail::writeExecutable(*detail::readExecutable(again, true), rewritten);
+  detail::executable::writeExecutable(*detail::executable::readExecutable(again, true), rewritten);
   if (rewritten.str() != bytes) {
     std::fprintf(stderr, "bench_executable_file: the executable read back writes other bytes\n");
     return 1;

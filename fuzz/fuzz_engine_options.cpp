@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const poplar::OptionFlags flags = poplar::parseOptionFlagsJson(
         std::string(reinterpret_cast<const char*>(data), size), "POPLAR_ENGINE_OPTIONS");
-    poplar::detail::checkOptions(flags, poplar::detail::engineOptionSpecs(), "engine option");
+    poplar::detail::session::checkOptions(flags, poplar::detail::session::engineOptionSpecs(),
+                                          "engine option");
     const auto options = poplar::detail::profile::parseProfilerOptions(flags);
     volatile std::size_t n = options.reportDirectory().size();
     (void)n;

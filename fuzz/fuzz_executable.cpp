@@ -33,7 +33,7 @@ extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, st
 
 namespace {
 
-using poplar::detail::LoweredProgram;
+using poplar::detail::compiler::LoweredProgram;
 
 std::uint64_t readU64(const std::uint8_t* p) {
   std::uint64_t v = 0;
@@ -75,7 +75,8 @@ void reseal(std::uint8_t* data, std::size_t size, const Layout& l) {
 
 /// Steps a run would take at most, or 0 when a RepeatWhile could loop for ever (a program
 /// whose loop never ends is a valid program: it is not run here).
-std::uint64_t boundedWork(const poplar::detail::CompiledGraph& g, unsigned node, int depth) {
+std::uint64_t boundedWork(const poplar::detail::compiler::CompiledGraph& g, unsigned node,
+                          int depth) {
   if (depth > 64) return 0;
   const auto& p = g.programs[node];
   using K = LoweredProgram::Kind;
@@ -142,18 +143,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   std::unique_ptr<poplar::core::Executable> state;
   try {
-    state = poplar::detail::readExecutable(in, false);
+    state = poplar::detail::executable::readExecutable(in, false);
   } catch (const poplar::poplar_error&) {
     return 0;
   }
   // Oracle: what was read is written back as it was read (the reader keeps every field).
   {
     std::ostringstream again;
-    poplar::detail::writeExecutable(*state, again);
+    poplar::detail::executable::writeExecutable(*state, again);
     std::istringstream in2(again.str());
-    auto reread = poplar::detail::readExecutable(in2, false);
+    auto reread = poplar::detail::executable::readExecutable(in2, false);
     std::ostringstream third;
-    poplar::detail::writeExecutable(*reread, third);
+    poplar::detail::executable::writeExecutable(*reread, third);
     if (third.str() != again.str()) {
       std::fprintf(stderr, "==fuzz oracle== an executable read back differs from itself\n");
       std::abort();

@@ -103,8 +103,8 @@ void checkIntegerConversion(Type type, std::int64_t value) {
   // Integers beyond 2^53 are not exact as doubles, which the values pass through.
   if (value > (std::int64_t(1) << 53) || value < -(std::int64_t(1) << 53)) return;
   unsigned char stored[8] = {};
-  poplar::detail::storeFromDouble(type, stored, 0, double(value));
-  const double back = poplar::detail::loadAsDouble(type, stored, 0);
+  poplar::detail::graph::storeFromDouble(type, stored, 0, double(value));
+  const double back = poplar::detail::graph::loadAsDouble(type, stored, 0);
   const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
   std::uint64_t low = std::uint64_t(value) & mask;
   std::int64_t expected = std::int64_t(low);

@@ -28,7 +28,29 @@
 #include <sstream>
 #include <tuple>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
+using codelets::displaySourceName;
+using compiler::ByteRun;
+using compiler::CompiledComputeSet;
+using compiler::CompiledEdge;
+using compiler::CompiledField;
+using compiler::CompiledGraph;
+using compiler::CompiledHostHandle;
+using compiler::CompiledRemoteBuffer;
+using compiler::CompiledStream;
+using compiler::CompiledTransfer;
+using compiler::CompiledVariable;
+using compiler::CompiledVertex;
+using compiler::LoweredProgram;
+using compiler::TileInterval;
+using runtime::checkCopyMap;
+using runtime::CollectiveKind;
+using runtime::CollectiveOp;
+using runtime::CollectiveSpec;
+using runtime::globalReplicationFactor;
+using runtime::GroupType;
+using runtime::replicaGroups;
+
 namespace {
 
 constexpr std::uint32_t kLegacyFormatVersion = 2;
@@ -1032,4 +1054,4 @@ std::unique_ptr<core::Executable> legacyReadExecutable(std::istream& in, bool ch
   return exe;
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

@@ -6,11 +6,11 @@
 #include <iosfwd>
 #include <memory>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
 
 void legacyWriteExecutable(const core::Executable& exe, std::ostream& out);
 /// `checkGraph` false skips ExecutableChecks (to look at a file those checks refuse).
 std::unique_ptr<core::Executable> legacyReadExecutable(std::istream& in, bool checkPackageHash,
                                                        bool checkGraph = true);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

@@ -23,8 +23,8 @@
 #include <vector>
 
 using namespace poplar;
-using detail::CompiledGraph;
-using detail::LoweredProgram;
+using detail::compiler::CompiledGraph;
+using detail::compiler::LoweredProgram;
 
 namespace {
 
@@ -59,7 +59,7 @@ std::string tinyExecutable(const OptionFlags& options) {
 
 std::unique_ptr<core::Executable> read(const std::string& bytes) {
   std::istringstream in(bytes);
-  return detail::readExecutable(in, true);
+  return detail::executable::readExecutable(in, true);
 }
 
 LoweredProgram& programNamed(CompiledGraph& g, const std::string& name) {
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
     auto exe = read(tinyExecutable(c.options));
     c.alter(exe->compiled);
     std::ostringstream out;
-    detail::writeExecutable(*exe, out);
+    detail::executable::writeExecutable(*exe, out);
     for (const std::string dir :
          {c.inTests ? std::string(argv[1]) : std::string(), std::string(argv[2])}) {
       if (dir.empty()) continue;

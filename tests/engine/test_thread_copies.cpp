@@ -13,8 +13,8 @@
 
 using namespace poplar;
 using namespace poplar::program;
-using poplar::detail::CopyPiece;
-using poplar::detail::planCopies;
+using poplar::detail::runtime::CopyPiece;
+using poplar::detail::runtime::planCopies;
 
 namespace {
 
@@ -108,7 +108,7 @@ Exchange::Result expected() {
   return {x, z};
 }
 
-std::size_t totalBytes(const poplar::detail::CopyPlan& plan) {
+std::size_t totalBytes(const poplar::detail::runtime::CopyPlan& plan) {
   std::size_t n = 0;
   for (const auto& p : plan.pieces)
     n += p.bytes;
@@ -142,15 +142,16 @@ TEST_CASE("Copies are spread over threads only when their order cannot matter",
     CHECK(totalBytes(*plan) == kMiB + 8 + kMiB / 2);
     CHECK(plan->unitStart.front() == 0);
     CHECK(plan->unitStart.back() == plan->pieces.size());
-    CHECK(plan->unitStart.size() - 1 == (kMiB + 8 + kMiB / 2 + poplar::detail::kCopyUnitBytes - 1) /
-                                            poplar::detail::kCopyUnitBytes);
+    CHECK(plan->unitStart.size() - 1 ==
+          (kMiB + 8 + kMiB / 2 + poplar::detail::runtime::kCopyUnitBytes - 1) /
+              poplar::detail::runtime::kCopyUnitBytes);
     // Pieces in order, each within its copy: the first copy's bytes come first, unbroken.
     CHECK(plan->pieces[0].src == 0);
     CHECK(plan->pieces[0].dst == 4 * kMiB);
     CHECK(plan->pieces[1].src == plan->pieces[0].bytes);
   }
   SECTION("too few bytes: on the calling thread") {
-    CHECK_FALSE(planCopies({{0, kMiB, poplar::detail::kMinParallelCopyBytes - 1}}, true));
+    CHECK_FALSE(planCopies({{0, kMiB, poplar::detail::runtime::kMinParallelCopyBytes - 1}}, true));
   }
   SECTION("a copy reading what another writes: in order, on the calling thread") {
     CHECK_FALSE(planCopies({{4, 0, kMiB}, {0, kMiB, 4}}, true));

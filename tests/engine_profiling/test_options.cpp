@@ -142,8 +142,8 @@ TEST_CASE("A report directory that cannot be created gives a clear error", "[opt
 
 namespace {
 /// A value of the option's kind that the engine accepts without writing anything.
-std::string goodValue(const poplar::detail::OptionSpec& spec, const std::string& scratch) {
-  using K = poplar::detail::OptionSpec::Kind;
+std::string goodValue(const poplar::detail::session::OptionSpec& spec, const std::string& scratch) {
+  using K = poplar::detail::session::OptionSpec::Kind;
   const std::string name = spec.name;
   switch (spec.kind) {
   case K::Bool:
@@ -162,8 +162,8 @@ std::string goodValue(const poplar::detail::OptionSpec& spec, const std::string&
   return "";
 }
 
-std::string badValue(const poplar::detail::OptionSpec& spec) {
-  using K = poplar::detail::OptionSpec::Kind;
+std::string badValue(const poplar::detail::session::OptionSpec& spec) {
+  using K = poplar::detail::session::OptionSpec::Kind;
   switch (spec.kind) {
   case K::Bool:
     return "yes";
@@ -185,13 +185,13 @@ std::string badValue(const poplar::detail::OptionSpec& spec) {
 TEST_CASE("Every documented engine option is accepted and recorded in the report", "[options]") {
   test::ScratchDir dir;
   OptionFlags options;
-  for (const auto& spec : poplar::detail::engineOptionSpecs())
+  for (const auto& spec : poplar::detail::session::engineOptionSpecs())
     options.set(spec.name, goodValue(spec, dir.path().string()));
   options.set("autoReport.outputGraphProfile", "true");
   test::RemoteSum s;
   Engine engine(s.graph, s.program, options);
   Report r(dir / "profile.pop");
-  for (const auto& spec : poplar::detail::engineOptionSpecs()) {
+  for (const auto& spec : poplar::detail::session::engineOptionSpecs()) {
     INFO(spec.name);
     CHECK(r.text("SELECT value FROM engine_options WHERE name = '" + std::string(spec.name) +
                  "'") == options.at(spec.name));
@@ -200,8 +200,9 @@ TEST_CASE("Every documented engine option is accepted and recorded in the report
 
 TEST_CASE("A documented option with a bad value is rejected naming the option and the value",
           "[options]") {
-  for (const auto& spec : poplar::detail::engineOptionSpecs()) {
-    if (spec.kind == poplar::detail::OptionSpec::Kind::Text) continue; // any text is a value
+  for (const auto& spec : poplar::detail::session::engineOptionSpecs()) {
+    if (spec.kind == poplar::detail::session::OptionSpec::Kind::Text)
+      continue; // any text is a value
     INFO(spec.name);
     const std::string bad = badValue(spec);
     CHECK_THAT(engineError({{spec.name, bad}}),
@@ -228,7 +229,7 @@ TEST_CASE("docs/profiling.md lists every engine option the simulation does not h
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto section = text.find("accepted, no effect here");
   REQUIRE(section != std::string::npos);
-  for (const auto& spec : poplar::detail::engineOptionSpecs()) {
+  for (const auto& spec : poplar::detail::session::engineOptionSpecs()) {
     INFO(spec.name);
     const auto at = text.find("`" + std::string(spec.name) + "`");
     CHECK(at != std::string::npos);
@@ -268,6 +269,6 @@ TEST_CASE("printProfileSummary needs a profile and checks its options", "[option
       test::What(Catch::Contains("unknown printProfileSummary option 'showEverything'")));
   CHECK_THROWS_MATCHES(engine.printProfileSummary(out, {{"showVarStorage", "maybe"}}),
                        invalid_option, test::What(Catch::Contains("'showVarStorage' = 'maybe'")));
-  for (const auto& spec : poplar::detail::summaryOptionSpecs())
+  for (const auto& spec : poplar::detail::session::summaryOptionSpecs())
     CHECK_NOTHROW(engine.printProfileSummary(out, {{spec.name, "true"}}));
 }

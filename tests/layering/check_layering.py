@@ -21,6 +21,10 @@ Inside the engine (engine/src/<folder>/, docs/architecture.md "Inside the engine
                                                        it knows no cost model and no report format)
   only report/ includes the report writer (ENGINE_REPORT_WRITER): one folder writes report rows
 
+and that each folder's code lives in its folder's namespace: a file of engine/src/<folder>/ opens
+only poplar::detail::<folder> (or a namespace inside it), poplar, poplar::program, anonymous
+namespaces, or a namespace ENGINE_NAMESPACE_EXCEPTIONS names for that file with its reason.
+
 It reads every #include line of the C/C++ files under each part's folder and decides which part
 an included file belongs to, by its include path (<poplar/..>, <pva/..>, ...) or, for a quoted
 relative include, by where the file it names is. Usage:
@@ -73,6 +77,27 @@ LIBPVA_SQL_HEADERS = {"sqlite3.h", "tessera/internal/Sqlite.hpp"}
 ENGINE_FORBIDDEN = {"runtime": {"models", "profile", "report", "<profiler"}}
 # The headers that write report rows; only engine/src/report/ includes them.
 ENGINE_REPORT_WRITER = {"profiler/ReportWriter.hpp", "profiler/Blob.hpp"}
+
+# The namespaces every file of engine/src/<folder>/ may open besides poplar::detail::<folder>:
+# the public API's (the classes the SDK's headers declare there).
+ENGINE_PUBLIC_NAMESPACES = {"poplar", "poplar::program"}
+# (file under engine/src, namespace) -> why that file opens a namespace not its folder's. An
+# entry whose file exists but no longer opens the namespace is reported, so the list only shrinks.
+ENGINE_NAMESPACE_EXCEPTIONS = {
+    ("graph/GraphState.hpp", "poplar::detail"):
+        "defines GraphState, which <poplar/GraphElements.hpp> declares in poplar::detail, and "
+        "vertexRegistryGeneration beside the registry functions <poplar/Vertex.hpp> declares there",
+    ("graph/TensorData.hpp", "poplar::detail"):
+        "defines TensorData, which <poplar/Tensor.hpp> declares in poplar::detail",
+    ("graph/ProgramNode.hpp", "poplar::detail"):
+        "defines ProgramNode, which <poplar/Program.hpp> declares in poplar::detail",
+    ("graph/VertexRegistry.cpp", "poplar::detail"):
+        "defines the vertex registry functions <poplar/Vertex.hpp> declares in poplar::detail",
+    ("graph/Quarter.cpp", "poplar::detail"):
+        "defines the quarter helpers <poplar/Quarter.hpp> declares in poplar::detail",
+    ("executable/ExecutableState.hpp", "poplar::core"):
+        "defines core::Executable, which <poplar/Executable.hpp> declares as the SDK does",
+}
 
 SOURCE_EXTENSIONS = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -225,6 +250,76 @@ def engine_violations(root):
     return found
 
 
+def strip_code(text):
+    """The text with comments, string and character literals and preprocessor lines blanked
+    (newlines kept, so offsets still give line numbers). A character literal is one character
+    or one escape, so digit separators (1'000'000) are left alone."""
+    token = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|//[^\n]*|/\*(?:.|\n)*?\*/|'
+                       r'"(?:\\.|[^"\\\n])*"|\'(?:\\[^\'\n]{1,10}|[^\'\\\n])\'|^[ \t]*#[^\n]*(?:\\\n[^\n]*)*',
+                       re.M)
+    return token.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+NAMESPACE_OR_BRACE = re.compile(r"\bnamespace\b\s*([A-Za-z_][\w:]*)?\s*(\{|=)|[{}]")
+
+
+def opened_namespaces(text):
+    """(line number, full name) of every named namespace a file opens; anonymous ones and
+    namespace aliases are not openings of a named namespace."""
+    code = strip_code(text)
+    stack, found = [], []
+    for m in NAMESPACE_OR_BRACE.finditer(code):
+        token = m.group(0)
+        if token == "}":
+            if stack:
+                stack.pop()
+        elif token == "{":
+            stack.append(None)
+        elif m.group(2) == "=":
+            continue  # namespace fs = std::filesystem;
+        elif m.group(1):
+            outer = [n for n in stack if n]
+            full = "::".join(outer + [m.group(1)])
+            stack.append(m.group(1))
+            found.append((code.count("\n", 0, m.start()) + 1, full))
+        else:
+            stack.append(None)  # namespace { ... }: anonymous
+    return found
+
+
+def engine_namespace_violations(root):
+    """Files of engine/src/<folder>/ that open a namespace other than their folder's."""
+    found = []
+    src = os.path.join(root, "engine", "src")
+    seen = set()
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames[:] = sorted(dirnames)
+        for filename in sorted(filenames):
+            if not filename.endswith(SOURCE_EXTENSIONS):
+                continue
+            path = os.path.join(dirpath, filename)
+            rel = os.path.relpath(path, src).replace(os.sep, "/")
+            if "/" not in rel:
+                continue
+            folder = rel.split("/", 1)[0]
+            own = f"poplar::detail::{folder}"
+            with open(path, encoding="utf-8", errors="replace") as f:
+                opened = opened_namespaces(f.read())
+            for number, name in opened:
+                if (name in ENGINE_PUBLIC_NAMESPACES or name == own or name.startswith(own + "::")):
+                    continue
+                if (rel, name) in ENGINE_NAMESPACE_EXCEPTIONS:
+                    seen.add((rel, name))
+                    continue
+                found.append(f"engine/src/{rel}:{number}: engine {folder} opens namespace {name}, "
+                             f"which is not {own} (nor poplar, poplar::program or an exception)")
+    for (rel, name) in sorted(ENGINE_NAMESPACE_EXCEPTIONS):
+        if os.path.exists(os.path.join(src, rel)) and (rel, name) not in seen:
+            found.append(f"engine/src/{rel}: no longer opens namespace {name}: "
+                         "drop its entry from ENGINE_NAMESPACE_EXCEPTIONS")
+    return found
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -236,13 +331,13 @@ def main(argv):
         print(f"check_layering: {root} has no folder {', '.join(missing)}; update FORBIDDEN", file=sys.stderr)
         return 2
     found = (violations(root) + libpva_layer_violations(root) + libpva_sql_violations(root) +
-             engine_violations(root))
+             engine_violations(root) + engine_namespace_violations(root))
     for v in found:
         print(v)
     if found:
-        print(f"check_layering: {len(found)} forbidden include(s)", file=sys.stderr)
+        print(f"check_layering: {len(found)} violation(s)", file=sys.stderr)
         return 1
-    print("check_layering: no forbidden includes")
+    print("check_layering: no forbidden includes, every engine folder in its namespace")
     return 0
 
 

@@ -9,9 +9,9 @@
 
 namespace popdist {
 namespace {
-const poplar::detail::InstanceContext& context() {
+const poplar::detail::runtime::InstanceContext& context() {
   try {
-    return poplar::detail::instanceContext();
+    return poplar::detail::runtime::instanceContext();
   } catch (const poplar::poplar_error& e) {
     throw popdist_error(std::string("popdist: ") + e.what());
   }

@@ -23,7 +23,7 @@ bool initializedHere = false; // this library called MPI_Init_thread (so it fina
 /// MPI_Allgather counts are ints: larger buffers go through in slices.
 constexpr std::size_t kSlice = std::size_t(1) << 30;
 
-class MpiTransport : public poplar::detail::InstanceTransport {
+class MpiTransport : public poplar::detail::runtime::InstanceTransport {
 public:
   void allGather(const void* local, std::size_t bytes, void* all) override {
     int size = 1;
@@ -133,8 +133,8 @@ void ensureBackend() {
                         " processes but POPDIST_NUM_INSTANCES says " +
                         std::to_string(getNumInstances()) +
                         " instances: start the job with poprun, not mpirun");
-  if (!poplar::detail::instanceTransport())
-    poplar::detail::setInstanceTransport(std::make_shared<MpiTransport>());
+  if (!poplar::detail::runtime::instanceTransport())
+    poplar::detail::runtime::setInstanceTransport(std::make_shared<MpiTransport>());
 }
 
 } // namespace popdist::detail
@@ -157,11 +157,11 @@ bool isBackendInitialized() {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  return initialized && !finalized && poplar::detail::instanceTransport();
+  return initialized && !finalized && poplar::detail::runtime::instanceTransport();
 }
 
 void finalizeBackend() {
-  poplar::detail::setInstanceTransport(nullptr);
+  poplar::detail::runtime::setInstanceTransport(nullptr);
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);

@@ -341,16 +341,15 @@ std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::strin
     std::string why;
     const auto meta = parseGpImage(bytes, why);
     if (!meta)
-      throw poplar::codelet_file_error("the codelet object for '" +
-                                       poplar::detail::displaySourceName(key) +
+      throw poplar::codelet_file_error("the codelet object for '" + displaySourceName(key) +
                                        "' in the executable cannot be loaded: " + why);
     if (meta->tesseraVersion != TESSERA_VERSION || meta->abi != kCodeletAbi ||
         meta->abiHash != TESSERA_CODELET_ABI_HASH)
-      throw poplar::codelet_file_error(
-          "the codelet object for '" + poplar::detail::displaySourceName(key) +
-          "' in the executable was made by another Tessera build (" + meta->tesseraVersion +
-          ", codelet ABI hash " + meta->abiHash + "; this is " + TESSERA_VERSION + ", " +
-          TESSERA_CODELET_ABI_HASH + ")");
+      throw poplar::codelet_file_error("the codelet object for '" + displaySourceName(key) +
+                                       "' in the executable was made by another Tessera build (" +
+                                       meta->tesseraVersion + ", codelet ABI hash " +
+                                       meta->abiHash + "; this is " + TESSERA_VERSION + ", " +
+                                       TESSERA_CODELET_ABI_HASH + ")");
   }
   Hasher h;
   h.add(bytes);
@@ -367,30 +366,26 @@ std::string loadEmbeddedCodeletObject(const std::string& bytes, const std::strin
       out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
       if (!out)
         throw poplar::codelet_file_error("cannot write the codelet object for '" +
-                                         poplar::detail::displaySourceName(key) + "' to '" + tmp +
-                                         "'");
+                                         displaySourceName(key) + "' to '" + tmp + "'");
     }
     fs::rename(tmp, path, ec);
     if (ec)
       throw poplar::codelet_file_error("cannot write the codelet object for '" +
-                                       poplar::detail::displaySourceName(key) + "' to '" + path +
-                                       "' (" + ec.message() + ")");
+                                       displaySourceName(key) + "' to '" + path + "' (" +
+                                       ec.message() + ")");
   }
   const Loaded l = tryLoad(path, key);
   if (l.key.empty()) {
     // Nothing that cannot be loaded stays in the cache: every refused file would add one.
     if (!existed) fs::remove(path, ec);
-    throw poplar::codelet_file_error("the codelet object for '" +
-                                     poplar::detail::displaySourceName(key) +
+    throw poplar::codelet_file_error("the codelet object for '" + displaySourceName(key) +
                                      "' in the executable cannot be loaded: " + l.why);
   }
   return l.key;
 }
 
-} // namespace poplar::detail::codelets
-
-namespace poplar::detail {
 std::string displaySourceName(const std::string& key) {
   return key.substr(0, key.find('#'));
 }
-} // namespace poplar::detail
+
+} // namespace poplar::detail::codelets

@@ -37,9 +37,7 @@ ExecutedInstructionsFn executedInstructionsCounter(const std::string& source);
 /// else ~/.cache/tessera/codelets.
 std::string cacheDirectory();
 
-} // namespace poplar::detail::codelets
-
-namespace poplar::detail {
 /// A codelet source key as users know it: "kernels.cpp#0123..." is shown as "kernels.cpp".
 std::string displaySourceName(const std::string& key);
-} // namespace poplar::detail
+
+} // namespace poplar::detail::codelets

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::compiler {
 
 /// A run of bytes in the simulated memory (an offset into a replica's storage arena).
 struct ByteRun {
@@ -185,9 +185,9 @@ struct LoweredProgram {
   };
   std::vector<CopyRun> copies;                   ///< Copy: tensor to tensor
   std::vector<VarRegion> srcRegions, dstRegions; ///< Copy / WriteUndef / PrintTensor (for analysis)
-  CompiledTransfer transfer; ///< stream, remote and print copies; CrossReplica: the source
-  CompiledTransfer result;   ///< CrossReplica: the destination
-  CollectiveSpec collective; ///< CrossReplica
+  CompiledTransfer transfer;          ///< stream, remote and print copies; CrossReplica: the source
+  CompiledTransfer result;            ///< CrossReplica: the destination
+  runtime::CollectiveSpec collective; ///< CrossReplica
   unsigned stream = 0, remoteBuffer = 0;
   CompiledScalar scalar; ///< If / RepeatWhile* / Switch / Abort / remote row offset
   bool hasScalar = false;
@@ -233,9 +233,8 @@ struct CompiledGraph {
   std::vector<CompiledHostHandle> hostHandles;
 };
 
-struct GraphState;
 /// Checks and lowers a graph and its programs. Throws a poplar_error naming the first problem.
 CompiledGraph compile(const GraphState& graph, const std::vector<program::Program>& programs,
                       const std::function<void(int, int)>& progress);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::compiler

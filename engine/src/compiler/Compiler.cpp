@@ -9,7 +9,14 @@
 #include <map>
 #include <poplar/exceptions.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::compiler {
+using graph::VertexRec;
+using runtime::checkCopyMap;
+using runtime::CollectiveKind;
+using runtime::collectiveKindName;
+using runtime::globalReplicationFactor;
+using runtime::replicaGroups;
+
 namespace {
 using tessera::profiler::schema::CycleRule;
 
@@ -592,4 +599,4 @@ CompiledGraph compile(const GraphState& graph, const std::vector<program::Progra
   return out;
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::compiler

@@ -15,11 +15,11 @@ void Executable::serialize(std::ostream& out) const {
   if (!impl)
     throw poplar_error(
         "Executable::serialize: the executable is empty (moved into an Engine, or default-made)");
-  detail::writeExecutable(*impl, out);
+  detail::executable::writeExecutable(*impl, out);
 }
 
 Executable Executable::deserialize(std::istream& in, bool checkPackageHash) {
-  return Executable(detail::readExecutable(in, checkPackageHash));
+  return Executable(detail::executable::readExecutable(in, checkPackageHash));
 }
 
 Executable Executable::deserialize(std::unique_ptr<std::istream> in, bool checkPackageHash) {

@@ -6,7 +6,16 @@
 #include <poplar/exceptions.hpp>
 #include <string>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
+using compiler::ByteRun;
+using compiler::CompiledGraph;
+using compiler::CompiledTransfer;
+using compiler::LoweredProgram;
+using runtime::requireHostMemory;
+using runtime::saturatingProduct;
+using runtime::saturatingSum;
+using session::checkOptions;
+using session::engineOptionSpecs;
 
 namespace {
 
@@ -213,4 +222,4 @@ void checkStoredOptions(const OptionFlags& options) {
   }
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

@@ -11,7 +11,7 @@
 #include <poplar/OptionFlags.hpp>
 #include <stdexcept>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
 
 /// A field of the executable that contradicts another or the host: readExecutable reports it
 /// as "the executable is corrupted: <what>".
@@ -21,9 +21,9 @@ struct ExecutableFieldError : std::runtime_error {
 
 /// Everything the runtime and the models rely on, checked on a graph read from a file. Vertex
 /// types must be resolved (types loaded) before it is called.
-void checkLoadedGraph(const CompiledGraph& g);
+void checkLoadedGraph(const compiler::CompiledGraph& g);
 
 /// The engine options stored in the file: known names with values of the right kind.
 void checkStoredOptions(const OptionFlags& options);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

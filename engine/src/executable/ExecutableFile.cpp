@@ -18,7 +18,9 @@
 #include <ostream>
 #include <poplar/exceptions.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
+using codelets::displaySourceName;
+
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'R', 'E', 'X', 'E', '\r', '\n'};
@@ -274,4 +276,4 @@ std::unique_ptr<core::Executable> readExecutable(std::istream& in, bool checkPac
   return exe;
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

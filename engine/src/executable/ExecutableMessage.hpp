@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
 
 namespace exefile = tessera::profiler::capnp::exe;
 
@@ -36,7 +36,7 @@ MessageHead readMessageHead(exefile::Executable::Reader in);
 /// The compiled graph of the message, every index and memory run checked against the graph.
 /// `types` are the vertex types by index; null entries (a first reading, before the codelet
 /// objects are loaded) skip the checks that need a vertex type's fields.
-CompiledGraph readCompiledGraph(exefile::Executable::Reader in,
-                                const std::vector<const VertexTypeDescriptor*>& types);
+compiler::CompiledGraph readCompiledGraph(exefile::Executable::Reader in,
+                                          const std::vector<const VertexTypeDescriptor*>& types);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

@@ -14,7 +14,28 @@
 #include <poplar/exceptions.hpp>
 #include <set>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
+using compiler::ByteRun;
+using compiler::CompiledComputeSet;
+using compiler::CompiledEdge;
+using compiler::CompiledField;
+using compiler::CompiledGraph;
+using compiler::CompiledHostHandle;
+using compiler::CompiledRemoteBuffer;
+using compiler::CompiledStream;
+using compiler::CompiledTransfer;
+using compiler::CompiledVariable;
+using compiler::CompiledVertex;
+using compiler::LoweredProgram;
+using compiler::TileInterval;
+using runtime::checkCopyMap;
+using runtime::CollectiveKind;
+using runtime::CollectiveOp;
+using runtime::CollectiveSpec;
+using runtime::globalReplicationFactor;
+using runtime::GroupType;
+using runtime::replicaGroups;
+
 namespace {
 
 /// Most tiles a target read from an executable may have (a 64-IPU Mk2 system has 94,208).
@@ -570,4 +591,4 @@ CompiledGraph readCompiledGraph(exefile::Executable::Reader in,
   return GraphReader(debug, types).read(in.getGraph());
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

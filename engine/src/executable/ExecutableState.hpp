@@ -13,7 +13,7 @@ namespace poplar::core {
 
 class Executable {
 public:
-  detail::CompiledGraph compiled;
+  detail::compiler::CompiledGraph compiled;
   OptionFlags options; ///< engine options given to compileGraph (POPLAR_ENGINE_OPTIONS merged)
   std::string name;    ///< the debug context's path name: names the report directory
   /// Read by Executable::deserialize: `options` are those of the program that compiled it,
@@ -23,7 +23,7 @@ public:
 
 } // namespace poplar::core
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
 
 /// The executable file format (docs/engine.md, "Executables"):
 ///   magic "TSREXE\r\n", format version (u32), Tessera version, codelet ABI hash,
@@ -38,4 +38,4 @@ constexpr std::uint32_t kExecutableFormatVersion = 3; ///< 3: the Cap'n Proto sc
 /// Format versions 1 and 2 had a hand-written payload: refused as "written by an older Tessera".
 constexpr std::uint32_t kLastHandWrittenFormatVersion = 2;
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

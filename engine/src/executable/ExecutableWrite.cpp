@@ -11,7 +11,17 @@
 #include <poplar/exceptions.hpp>
 #include <tuple>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
+using codelets::displaySourceName;
+using compiler::ByteRun;
+using compiler::CompiledComputeSet;
+using compiler::CompiledField;
+using compiler::CompiledGraph;
+using compiler::CompiledTransfer;
+using compiler::CompiledVariable;
+using compiler::CompiledVertex;
+using compiler::LoweredProgram;
+
 namespace {
 
 kj::StringPtr text(const std::string& s) {
@@ -92,18 +102,21 @@ void writeTarget(exefile::Target::Builder out, const Target& t) {
   out.setReplicationFactor(p.replicationFactor);
 }
 
-template <typename L> void writeRuns(L out, PoolView<const ByteRun> runs) {
-  for (unsigned i = 0; i < runs.size(); ++i) {
-    out[i].setOffset(runs[i].offset);
-    out[i].setBytes(runs[i].bytes);
-  }
+// One element of a list of structs, from the record of the same shape.
+template <typename B> void writeStruct(B out, const ByteRun& run) {
+  out.setOffset(run.offset);
+  out.setBytes(run.bytes);
 }
-template <typename L> void writeRegions(L out, PoolView<const VarRegion> regions) {
-  for (unsigned i = 0; i < regions.size(); ++i) {
-    out[i].setVariable(regions[i].var);
-    out[i].setBegin(regions[i].begin);
-    out[i].setEnd(regions[i].end);
-  }
+template <typename B> void writeStruct(B out, const VarRegion& region) {
+  out.setVariable(region.var);
+  out.setBegin(region.begin);
+  out.setEnd(region.end);
+}
+/// A list of structs, already sized to `items`, each element filled from its item (the struct
+/// counterpart of writeValues).
+template <typename L, typename Items> void writeStructs(L out, const Items& items) {
+  for (unsigned i = 0; i < items.size(); ++i)
+    writeStruct(out[i], items[i]);
 }
 template <typename L, typename V> void writeValues(L out, const V& values) {
   for (unsigned i = 0; i < values.size(); ++i)
@@ -115,8 +128,8 @@ unsigned count(std::size_t n) {
 void writeTransfer(exefile::Transfer::Builder out, const CompiledTransfer& t) {
   out.setType(typeId(t.type));
   out.setNumElements(t.numElements);
-  writeRuns(out.initRuns(count(t.runs.size())), t.runs);
-  writeRegions(out.initRegions(count(t.regions.size())), t.regions);
+  writeStructs(out.initRuns(count(t.runs.size())), t.runs);
+  writeStructs(out.initRegions(count(t.regions.size())), t.regions);
 }
 
 class GraphWriter {
@@ -203,9 +216,9 @@ private:
         const auto ces = cs.edgesOf(cfs[f]);
         auto edges = fields[f].initEdges(count(ces.size()));
         for (unsigned e = 0; e < edges.size(); ++e) {
-          writeRuns(edges[e].initRuns(ces[e].numRuns), cs.runsOf(ces[e]));
+          writeStructs(edges[e].initRuns(ces[e].numRuns), cs.runsOf(ces[e]));
           edges[e].setNumElements(ces[e].numElements);
-          writeRegions(edges[e].initRegions(ces[e].numRegions), cs.regionsOf(ces[e]));
+          writeStructs(edges[e].initRegions(ces[e].numRegions), cs.regionsOf(ces[e]));
         }
         const auto state = cs.stateOf(cfs[f]);
         fields[f].setState(capnp::Data::Reader(state.data(), state.size()));
@@ -225,8 +238,8 @@ private:
       copies[i].setDst(p.copies[i].dst);
       copies[i].setBytes(p.copies[i].bytes);
     }
-    writeRegions(out.initSrcRegions(count(p.srcRegions.size())), p.srcRegions);
-    writeRegions(out.initDstRegions(count(p.dstRegions.size())), p.dstRegions);
+    writeStructs(out.initSrcRegions(count(p.srcRegions.size())), p.srcRegions);
+    writeStructs(out.initDstRegions(count(p.dstRegions.size())), p.dstRegions);
     writeTransfer(out.initTransfer(), p.transfer);
     writeTransfer(out.initResult(), p.result);
     auto c = out.initCollective();
@@ -313,4 +326,4 @@ void buildExecutableMessage(const core::Executable& exe, exefile::Executable::Bu
   debug.write(out.initDebugContexts(debug.size()));
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <poplar/exceptions.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
 namespace {
 
 /// The directory of the shared library holding this code (libpoplar), or empty.
@@ -42,4 +42,4 @@ bool loadVertexLibrary(const std::string& source) {
                      ", or put Tessera's lib directory on LD_LIBRARY_PATH):" + errors);
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

@@ -5,11 +5,11 @@
 
 #include <string>
 
-namespace poplar::detail {
+namespace poplar::detail::executable {
 
 /// Loads the library whose vertices register under codelet source `source` ("popops",
 /// "poplin", ...), so that they register. Returns false when `source` is no such library;
 /// throws poplar_error naming the library and why it could not be loaded.
 bool loadVertexLibrary(const std::string& source);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::executable

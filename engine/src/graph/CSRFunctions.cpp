@@ -8,7 +8,9 @@
 #include <string>
 
 namespace poplar {
-namespace detail {
+namespace detail::graph {
+using runtime::activeFloatingPointControl;
+using runtime::FloatingPointControl;
 
 namespace {
 
@@ -79,25 +81,27 @@ Tensor modify(Graph& graph, program::Sequence& prog, unsigned set, unsigned clea
 }
 
 } // namespace
-} // namespace detail
+} // namespace detail::graph
 
 void setFloatingPointBehaviour(Graph& graph, program::Sequence& prog,
                                const FloatingPointBehaviour& behaviour, const DebugContext& dc) {
-  detail::modify(graph, prog, detail::bitsOf(behaviour), ~0u, dc, "setFloatingPointBehaviour");
+  detail::graph::modify(graph, prog, detail::graph::bitsOf(behaviour), ~0u, dc,
+                        "setFloatingPointBehaviour");
 }
 
 void setStochasticRounding(Graph& graph, program::Sequence& prog, bool enable,
                            const DebugContext& dc) {
-  const unsigned esr = detail::FloatingPointControl::Esr;
-  detail::modify(graph, prog, enable ? esr : 0u, esr, dc, "setStochasticRounding");
+  const unsigned esr = detail::runtime::FloatingPointControl::Esr;
+  detail::graph::modify(graph, prog, enable ? esr : 0u, esr, dc, "setStochasticRounding");
 }
 
 Tensor getAndModifyFloatingPointBehaviour(Graph& graph, program::Sequence& prog,
                                           const FloatingPointBehaviour& set,
                                           const FloatingPointBehaviour& clear,
                                           const DebugContext& dc) {
-  return detail::modify(graph, prog, detail::bitsOf(set), detail::bitsOf(clear), dc,
-                        "getAndModifyFloatingPointBehaviour");
+  return detail::graph::modify(graph, prog, detail::graph::bitsOf(set),
+                               detail::graph::bitsOf(clear), dc,
+                               "getAndModifyFloatingPointBehaviour");
 }
 
 void setFloatingPointBehaviour(Graph& graph, program::Sequence& prog, const Tensor& behaviour,
@@ -109,7 +113,7 @@ void setFloatingPointBehaviour(Graph& graph, program::Sequence& prog, const Tens
         "-element unsigned int tensor that "
         "getAndModifyFloatingPointBehaviour returned, not a " +
         behaviour.elementType().toString() + " tensor of shape " + behaviour.shapeToString());
-  graph.state()->codeletSources.insert(detail::codeletSourceName(detail::kSource));
+  graph.state()->codeletSources.insert(detail::codeletSourceName(detail::graph::kSource));
   const DebugContext context(dc, "setFloatingPointBehaviour");
   ComputeSet cs = graph.addComputeSet(context);
   const Tensor flat = behaviour.flatten();

@@ -6,7 +6,7 @@
 #include <limits>
 #include <poplar/Quarter.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::graph {
 
 namespace {
 /// Element i of an array of T at data, which may be unaligned: values handed over by users and
@@ -164,4 +164,4 @@ void convertElements(Type srcType, const void* src, Type dstType, void* dst, std
     storeFromDouble(dstType, dst, i, loadAsDouble(srcType, src, i));
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::graph

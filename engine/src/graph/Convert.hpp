@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <poplar/Type.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::graph {
 
 /// Reads element i of an array of `type` as a double.
 double loadAsDouble(Type type, const void* data, std::size_t i);
@@ -17,4 +17,4 @@ bool representable(Type type, double v);
 /// Converts n elements; when src and dst types are equal this is a memcpy.
 void convertElements(Type srcType, const void* src, Type dstType, void* dst, std::size_t n);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::graph

@@ -24,7 +24,7 @@ class CycleStampVertex : public Vertex {
 public:
   Output<Vector<unsigned>> out;
   bool compute() {
-    store(out, detail::currentCycleCounter());
+    store(out, detail::runtime::currentCycleCounter());
     return true;
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector&, const Target&) { return 6; }
@@ -37,7 +37,7 @@ public:
   Output<Vector<unsigned>> out;
   bool compute() {
     const std::uint64_t begin = std::uint64_t(start[0]) | (std::uint64_t(start[1]) << 32);
-    store(out, detail::currentCycleCounter() - begin);
+    store(out, detail::runtime::currentCycleCounter() - begin);
     return true;
   }
   static std::uint64_t getCycleEstimate(const VertexIntrospector&, const Target&) { return 10; }
@@ -61,11 +61,9 @@ Tensor counterTensor(Graph& graph, unsigned tile, const DebugContext& dc, const 
 
 } // namespace
 
-namespace detail {
-bool readsCycleCounter(const VertexTypeDescriptor& type) {
+bool detail::runtime::readsCycleCounter(const VertexTypeDescriptor& type) {
   return type.codeletSource == kSource && (type.name == kStampVertex || type.name == kCountVertex);
 }
-} // namespace detail
 
 Tensor cycleCount(Graph& graph, program::Sequence& prog, unsigned tile, SyncType syncType,
                   const DebugContext& debugContext) {

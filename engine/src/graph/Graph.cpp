@@ -10,7 +10,7 @@
 #include <poplar/exceptions.hpp>
 
 namespace poplar {
-namespace detail {
+namespace detail::graph {
 
 void TileMap::assign(std::size_t begin, std::size_t end, unsigned tile) {
   if (begin >= end) return;
@@ -56,8 +56,10 @@ std::size_t TileMap::mappedElements() const {
   return n;
 }
 
-std::vector<Interval> linearMapping(std::size_t numElements, unsigned numTiles,
-                                    std::size_t minElementsPerTile, std::size_t grainSize) {
+} // namespace detail::graph
+
+std::vector<Interval> detail::linearMapping(std::size_t numElements, unsigned numTiles,
+                                            std::size_t minElementsPerTile, std::size_t grainSize) {
   std::vector<Interval> out(numTiles);
   if (numElements == 0 || numTiles == 0) return out;
   grainSize = std::max<std::size_t>(grainSize, 1);
@@ -73,6 +75,8 @@ std::vector<Interval> linearMapping(std::size_t numElements, unsigned numTiles,
   return out;
 }
 
+namespace detail::graph {
+
 EdgeRegions::EdgeRegions(const Tensor& t) {
   const auto& regions = t.getVarRegions();
   if (regions.size() == 1)
@@ -83,7 +87,7 @@ EdgeRegions::EdgeRegions(const Tensor& t) {
     more_ = std::make_shared<const Regions>(Regions{regions, t.numElements()});
 }
 
-} // namespace detail
+} // namespace detail::graph
 
 namespace {
 
@@ -111,14 +115,14 @@ const detail::VertexTypeDescriptor* resolveVertexType(detail::GraphState& g,
   for (const auto* c : candidates) {
     if (!g.codeletSources.count(c->codeletSource)) continue;
     if (type)
-      throw unknown_vertex_type("vertex type '" + vertexType +
-                                "' is defined by two codelet sources " + "this graph added: '" +
-                                detail::displaySourceName(type->codeletSource) + "' and '" +
-                                detail::displaySourceName(c->codeletSource) + "'");
+      throw unknown_vertex_type(
+          "vertex type '" + vertexType + "' is defined by two codelet sources " +
+          "this graph added: '" + detail::codelets::displaySourceName(type->codeletSource) +
+          "' and '" + detail::codelets::displaySourceName(c->codeletSource) + "'");
     type = c;
   }
   if (!type) {
-    const auto shown = detail::displaySourceName(candidates.front()->codeletSource);
+    const auto shown = detail::codelets::displaySourceName(candidates.front()->codeletSource);
     throw unknown_vertex_type("vertex type '" + vertexType + "' comes from codelet source '" +
                               shown + "', which this graph has not added: call " +
                               "graph.addCodelets(\"" + shown +
@@ -128,7 +132,8 @@ const detail::VertexTypeDescriptor* resolveVertexType(detail::GraphState& g,
   return type;
 }
 
-detail::FieldConnection& fieldOf(detail::GraphState& g, const FieldRef& f, std::size_t* index) {
+detail::graph::FieldConnection& fieldOf(detail::GraphState& g, const FieldRef& f,
+                                        std::size_t* index) {
   if (f.vertexId() >= g.vertices.size())
     throw graph_connection_error("field '" + f.name() + "' of unknown vertex " +
                                  std::to_string(f.vertexId()));
@@ -233,7 +238,7 @@ unsigned Graph::globalTile(unsigned tile, const char* what) const {
 Tensor Graph::addVariable(Type type, ArrayRef<std::size_t> shapeRef, const DebugContext& dc) {
   if (type.size() == 0) throw type_error("addVariable with an invalid element type");
   const std::vector<std::size_t> shape = shapeRef.cloneAsVector();
-  detail::VariableRec v;
+  detail::graph::VariableRec v;
   v.type = type;
   v.shape = shape;
   v.numElements = 1;
@@ -310,19 +315,19 @@ void Graph::setInitialValueFrom(const Tensor& t, Type srcType, const void* value
                                 bool perElement) {
   checkTensor(t, "setInitialValue");
   std::size_t i = 0;
-  const double one = perElement ? 0 : detail::loadAsDouble(srcType, values, 0);
+  const double one = perElement ? 0 : detail::graph::loadAsDouble(srcType, values, 0);
   for (const auto& r : t.getVarRegions()) {
     auto& var = state_->variables[r.var];
     if (var.initial.empty()) var.initial.assign(var.numElements * var.type.size(), 0);
     for (std::size_t e = r.begin; e < r.end; ++e, ++i) {
-      const double v = perElement ? detail::loadAsDouble(srcType, values, i) : one;
+      const double v = perElement ? detail::graph::loadAsDouble(srcType, values, i) : one;
       // An integer converts as C++ converts integers (-1 as UNSIGNED_INT is 4294967295); a
       // floating-point value must be a value of the type.
-      if (srcType.isFloatingPoint() && !detail::representable(var.type, v))
+      if (srcType.isFloatingPoint() && !detail::graph::representable(var.type, v))
         throw poplar_error("setInitialValue: " + std::to_string(v) + " (value " +
                            std::to_string(i) + ") is not a value of " + var.type.toString() +
                            " (variable '" + var.name + "')");
-      detail::storeFromDouble(var.type, var.initial.data(), e, v);
+      detail::graph::storeFromDouble(var.type, var.initial.data(), e, v);
     }
   }
 }
@@ -342,7 +347,7 @@ void Graph::setFieldValue(const FieldRef& f, Type srcType, const void* value, st
     // converted as C++ converts it on assignment, as Poplar does. A float for an integer
     // member, or an integer for a float one, stays a type_error.
     std::vector<unsigned char> converted(d.stateSize);
-    detail::convertElements(srcType, value, d.elementType, converted.data(), 1);
+    detail::graph::convertElements(srcType, value, d.elementType, converted.data(), 1);
     conn.state = std::move(converted);
     return;
   }
@@ -500,7 +505,7 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType) {
   if (cs.graphState() != state_.get() || cs.getId() >= state_->computeSets.size())
     throw graph_connection_error("addVertex(\"" + vertexType +
                                  "\"): the compute set belongs to another graph");
-  detail::VertexRec v;
+  detail::graph::VertexRec v;
   v.type = resolveVertexType(*state_, vertexType);
   v.computeSet = cs.getId();
   v.fields.resize(v.type->fields.size());
@@ -560,13 +565,13 @@ void Graph::connect(const FieldRef& f, const Tensor& t) {
     if (std::size_t(f.index()) >= conn.edges.size())
       throw index_error("connect: edge " + std::to_string(f.index()) + " of " + where() +
                         ", which has " + std::to_string(conn.edges.size()) + " edges");
-    conn.edges[f.index()] = detail::EdgeRegions(t);
+    conn.edges[f.index()] = detail::graph::EdgeRegions(t);
     return;
   }
   if (f.index() >= 0)
     throw graph_connection_error("connect: " + where() + " is not a list; it has no edge " +
                                  std::to_string(f.index()));
-  conn.edges.assign(1, detail::EdgeRegions(t));
+  conn.edges.assign(1, detail::graph::EdgeRegions(t));
 }
 
 void Graph::connect(const FieldRef& f, const std::vector<Tensor>& tensors) {
@@ -587,7 +592,7 @@ void Graph::setFieldSize(const FieldRef& f, std::size_t size) {
                                  vertex.type->name + "' cannot hold " + std::to_string(size) +
                                  " edges (at most 2^32 - 1)");
   conn.edges.sized = true;
-  conn.edges.assign(size, detail::EdgeRegions());
+  conn.edges.assign(size, detail::graph::EdgeRegions());
 }
 
 void Graph::setPerfEstimate(const VertexRef& v, std::uint64_t cycles, std::uint64_t flops) {
@@ -621,7 +626,7 @@ namespace {
 void addHostHandle(detail::GraphState& g, const std::string& handle, const Tensor& t, bool write) {
   if (g.hostHandles.count(handle))
     throw tensor_io_state_error("host handle '" + handle + "' already exists");
-  g.hostHandles.emplace(handle, detail::HostHandleRec{t, write});
+  g.hostHandles.emplace(handle, detail::graph::HostHandleRec{t, write});
 }
 } // namespace
 
@@ -717,7 +722,7 @@ void Graph::serialize(std::ostream& out, ArrayRef<program::Program> programs,
                       SerializationFormat format) const {
   // What the graph holds once compiled: every variable placed, every vertex bound. A graph
   // that cannot be compiled cannot be serialized either, with the same error.
-  const auto compiled = detail::compile(*state_, programs.cloneAsVector(), {});
+  const auto compiled = detail::compiler::compile(*state_, programs.cloneAsVector(), {});
   if (format == SerializationFormat::JSON)
     detail::report::writeSerializedGraphJson(out, compiled);
   else

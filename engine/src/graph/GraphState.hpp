@@ -19,6 +19,10 @@ namespace poplar::detail {
 /// differently now.
 std::uint64_t vertexRegistryGeneration();
 
+} // namespace poplar::detail
+
+namespace poplar::detail::graph {
+
 /// Which tile holds each element of a variable: disjoint [begin, end) -> tile segments.
 class TileMap {
 public:
@@ -198,23 +202,27 @@ struct RemoteBufferRec {
   std::size_t numElements, repeats;
 };
 
+} // namespace poplar::detail::graph
+
+namespace poplar::detail {
+
 struct GraphState {
   Target target;        ///< the whole device
   Target replicaTarget; ///< one replica: what tile ids are relative to
   unsigned replicationFactor = 1;
   std::set<std::string> codeletSources;
   std::map<std::string, PerfEstimateFunc> perfEstimators;
-  std::vector<VariableRec> variables;
-  std::vector<ComputeSetRec> computeSets;
+  std::vector<graph::VariableRec> variables;
+  std::vector<graph::ComputeSetRec> computeSets;
   /// A deque: it grows without copying its millions of records or holding spare capacity.
-  std::deque<VertexRec> vertices;
-  std::unordered_map<unsigned, VertexPerfEstimate> perfEstimates; ///< by vertex id
+  std::deque<graph::VertexRec> vertices;
+  std::unordered_map<unsigned, graph::VertexPerfEstimate> perfEstimates; ///< by vertex id
   /// Constants made by Graph::connect(field, value), by vertex id: they go wherever the vertex
   /// goes.
   std::unordered_map<unsigned, std::vector<Tensor>> fieldConstants;
-  std::map<std::string, HostHandleRec> hostHandles; // reads and writes share one namespace
-  std::vector<StreamRec> streams;
-  std::vector<RemoteBufferRec> remoteBuffers;
+  std::map<std::string, graph::HostHandleRec> hostHandles; // reads and writes share one namespace
+  std::vector<graph::StreamRec> streams;
+  std::vector<graph::RemoteBufferRec> remoteBuffers;
   std::set<std::string> streamHandles;
   std::vector<program::Program> functions;
   /// The QUARTER_METADATA tensor of each QUARTER variable that has one (Quarter.cpp), by

@@ -44,7 +44,7 @@ struct ProgramNode {
   SyncType syncType = SyncType::INTERNAL;
   std::string text; ///< PrintTensor title, Abort message
   PrintTensorFmt printFormat;
-  CollectiveSpec collective; ///< CrossReplica: what it computes, over which replicas
+  runtime::CollectiveSpec collective; ///< CrossReplica: what it computes, over which replicas
 };
 
 } // namespace poplar::detail

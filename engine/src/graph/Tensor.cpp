@@ -33,20 +33,18 @@ void appendRange(const detail::TensorData& d, std::size_t begin, std::size_t end
     const auto& reg = d.regions[r];
     const std::size_t offset = begin - d.start(r);
     const std::size_t n = std::min(end - begin, reg.size() - offset);
-    detail::appendRegion(out, reg.var, reg.begin + offset, reg.begin + offset + n);
+    detail::graph::appendRegion(out, reg.var, reg.begin + offset, reg.begin + offset + n);
     begin += n;
   }
 }
 
 } // namespace
 
-namespace detail {
-std::size_t TensorData::regionOf(std::size_t element) const {
+std::size_t detail::TensorData::regionOf(std::size_t element) const {
   if (starts.empty()) return 0;
   return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), element) -
                                   starts.begin() - 1);
 }
-} // namespace detail
 
 namespace {
 

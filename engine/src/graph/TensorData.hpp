@@ -21,6 +21,10 @@ struct TensorData {
   std::size_t regionOf(std::size_t element) const;
 };
 
+} // namespace poplar::detail
+
+namespace poplar::detail::graph {
+
 /// Appends [begin, end) of `var`, merging with the previous region when they are adjacent.
 inline void appendRegion(std::vector<VarRegion>& out, unsigned var, std::size_t begin,
                          std::size_t end) {
@@ -31,4 +35,4 @@ inline void appendRegion(std::vector<VarRegion>& out, unsigned var, std::size_t 
     out.push_back({var, begin, end});
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::graph

@@ -5,6 +5,8 @@
 #include <cstdint>
 
 namespace poplar::detail::models {
+using compiler::CompiledVertex;
+
 namespace {
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
   return b ? (a + b - 1) / b : a;

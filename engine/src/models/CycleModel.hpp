@@ -85,18 +85,18 @@ public:
   /// tile cycles), supervisor vertices one after another.
   /// `cycles`, when given, replaces each vertex's estimatedCycles (parallel to `vertices`: the
   /// cycles one execution measured, for execution-based estimates).
-  std::uint64_t computeCycles(const std::vector<const CompiledVertex*>& vertices,
+  std::uint64_t computeCycles(const std::vector<const compiler::CompiledVertex*>& vertices,
                               const std::vector<std::uint64_t>* cycles = nullptr) const;
   /// The same phase "excluding idle threads" (Poplar's printProfileSummary line): the worker
   /// contexts' busy thread cycles shared over the contexts (sum of worker estimates, a
   /// MultiVertex's estimate on each context) instead of the most loaded context times contexts.
   std::uint64_t
-  computeCyclesExcludingIdle(const std::vector<const CompiledVertex*>& vertices,
+  computeCyclesExcludingIdle(const std::vector<const compiler::CompiledVertex*>& vertices,
                              const std::vector<std::uint64_t>* cycles = nullptr) const;
   /// One vertex execution's part of computeCyclesExcludingIdle: the cycles it keeps its contexts
   /// busy (a worker's thread cycles, a MultiVertex's on each of `contexts`, a supervisor's tile
   /// cycles). The run's vertex cycles by cycle rule add these up (run_vertex_cycle_rules).
-  static std::uint64_t vertexBusyCycles(const CompiledVertex& v, std::uint64_t cycles,
+  static std::uint64_t vertexBusyCycles(const compiler::CompiledVertex& v, std::uint64_t cycles,
                                         unsigned contexts);
   /// Internal sync: each tile's round trip to the sync controller, farther tiles slower.
   std::vector<TileValue> syncCycles(const std::vector<unsigned>& ipus) const;

@@ -3,6 +3,7 @@
 #include <map>
 
 namespace poplar::detail::models {
+using compiler::kNoInstructionCount;
 
 void ExecutedComputeCost::cost(unsigned cs, const std::vector<std::uint64_t>& instructions,
                                std::vector<TileValue>& cycles, std::vector<TileValue>& busy) {

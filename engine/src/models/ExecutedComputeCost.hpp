@@ -14,7 +14,7 @@ namespace poplar::detail::models {
 
 class ExecutedComputeCost {
 public:
-  explicit ExecutedComputeCost(const CompiledGraph& g)
+  explicit ExecutedComputeCost(const compiler::CompiledGraph& g)
       : g_(g), cost_(g.replicaTarget), byTile_(g.computeSets.size()) {}
 
   /// `instructions`: what each vertex of compute set `cs` executed, in its order
@@ -28,10 +28,10 @@ public:
 private:
   struct TileGroup {
     unsigned tile;
-    std::vector<const CompiledVertex*> vertices;
+    std::vector<const compiler::CompiledVertex*> vertices;
     std::vector<unsigned> indices; ///< of the vertices in the compute set
   };
-  const CompiledGraph& g_;
+  const compiler::CompiledGraph& g_;
   CycleModel cost_;
   std::vector<std::vector<TileGroup>> byTile_; ///< per compute set, built on first use
   std::vector<std::uint64_t> vertexCycles_, scratch_;

@@ -51,6 +51,9 @@
 #include <string_view>
 
 namespace poplar::detail::models {
+using compiler::CompiledEdge;
+using compiler::CompiledVertex;
+
 namespace {
 
 /// A vertex with the compute set whose pools hold its fields and state.

@@ -4,6 +4,7 @@
 #include <limits>
 
 namespace poplar::detail::models {
+using compiler::CompiledGraph;
 
 std::vector<VariableLiveness> computeLiveness(const CompiledGraph& g, const ProgramModel& m) {
   constexpr unsigned kNone = std::numeric_limits<unsigned>::max();

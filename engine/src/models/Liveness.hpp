@@ -17,6 +17,7 @@ struct VariableLiveness {
 };
 
 /// One entry per variable of the graph, then one per message buffer of the model.
-std::vector<VariableLiveness> computeLiveness(const CompiledGraph& g, const ProgramModel& m);
+std::vector<VariableLiveness> computeLiveness(const compiler::CompiledGraph& g,
+                                              const ProgramModel& m);
 
 } // namespace poplar::detail::models

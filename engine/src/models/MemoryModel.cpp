@@ -9,6 +9,8 @@
 #include <thread>
 
 namespace poplar::detail::models {
+using compiler::CompiledGraph;
+
 namespace {
 
 // Sizes of vertex state (the IPU's 32-bit pointers and counts).

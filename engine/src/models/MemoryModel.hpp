@@ -64,7 +64,7 @@ struct MemoryModel {
       const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const;
 };
 
-MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,
+MemoryModel buildMemoryModel(const compiler::CompiledGraph& g, const ProgramModel& m,
                              const std::vector<VariableLiveness>& live,
                              const MemoryOptions& options);
 

@@ -12,6 +12,20 @@
 #include <unordered_set>
 
 namespace poplar::detail::models {
+using compiler::CompiledComputeSet;
+using compiler::CompiledGraph;
+using compiler::CompiledTransfer;
+using compiler::CompiledVariable;
+using compiler::CompiledVertex;
+using compiler::LoweredProgram;
+using compiler::TileInterval;
+using runtime::CollectiveKind;
+using runtime::collectiveKindName;
+using runtime::CollectiveOp;
+using runtime::CollectiveSpec;
+using runtime::globalReplicationFactor;
+using runtime::ipuLinkDomainOf;
+using runtime::replicaGroups;
 
 bool ProfileProgram::isStepType(ProgramType t) {
   switch (t) {

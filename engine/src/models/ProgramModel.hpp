@@ -115,7 +115,7 @@ struct ProgramModel {
 
 /// Builds the model from a compiled graph. Costs follow the replica target's clock, worker
 /// contexts and bandwidths; docs/engine.md describes the cycle model.
-ProgramModel buildProgramModel(const CompiledGraph& g);
+ProgramModel buildProgramModel(const compiler::CompiledGraph& g);
 
 /// Adds the block flush's and the run control's stream-copy programs (ProgramModel::blockFlush,
 /// controlCopy), for lightweight profiling with debug.instrumentExternalExchange.

@@ -10,6 +10,10 @@
 #include <vector>
 
 namespace poplar::detail::profile {
+using runtime::instanceContext;
+using session::parseBoolOption;
+using session::parseUnsignedOption;
+
 namespace {
 
 // libstdc++'s std::regex reads a back-reference or repetition count into a long without checking

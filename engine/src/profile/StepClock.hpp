@@ -67,9 +67,9 @@ private:
 
 /// The clock alone: what an engine that reads cycle counters but records no execution profile
 /// observes, so its counters read what a profiled run would show.
-class CounterClock final : public ExecutionObserver {
+class CounterClock final : public runtime::ExecutionObserver {
 public:
-  CounterClock(const ProgramModel& model, const CompiledGraph& graph)
+  CounterClock(const ProgramModel& model, const compiler::CompiledGraph& graph)
       : model_(model), clock_(model, graph.replicaTarget), executed_(graph) {}
   void onSteps(unsigned node) override {
     for (unsigned program : model_.stepsOfNode[node])

@@ -5,6 +5,7 @@
 #include <profiler/Blob.hpp>
 
 namespace poplar::detail::report {
+using compiler::CompiledGraph;
 
 namespace schema = tessera::profiler::schema;
 using models::CycleModel;

@@ -28,9 +28,9 @@ using models::TileValue;
 using profile::ProfilerOptions;
 using profile::StepClock;
 
-class ExecutionRecorder final : public ExecutionObserver {
+class ExecutionRecorder final : public runtime::ExecutionObserver {
 public:
-  ExecutionRecorder(const ProgramModel& model, const CompiledGraph& graph,
+  ExecutionRecorder(const ProgramModel& model, const compiler::CompiledGraph& graph,
                     const ProfilerOptions& options, tessera::profiler::ReportWriter& writer);
 
   void beginRun(unsigned programIndex, const std::string& name);

@@ -21,6 +21,10 @@
 #endif
 
 namespace poplar::detail::report {
+using compiler::CompiledGraph;
+using runtime::globalReplicaOffset;
+using runtime::globalReplicationFactor;
+using runtime::instanceContext;
 
 namespace schema = tessera::profiler::schema;
 using models::ProfileProgram;

@@ -41,7 +41,7 @@ std::string makePrivateReportDirectory();
 /// allocations come from the feed, and p.memory is read only after the feed has finished
 /// (p.model and p.liveness must be complete before the call). The rows are the same either way.
 std::unique_ptr<tessera::profiler::ReportWriter>
-writeCompilationReport(const ReportFiles& files, const CompiledGraph& g,
+writeCompilationReport(const ReportFiles& files, const compiler::CompiledGraph& g,
                        const CompilationProfile& p, const OptionFlags& engineOptions,
                        const profile::ProfilerOptions& options, AllocationFeed* feed = nullptr);
 

@@ -3,6 +3,8 @@
 #include "models/CycleModel.hpp"
 
 namespace poplar::detail::report {
+using compiler::CompiledGraph;
+using compiler::CompiledVertex;
 
 using models::CycleModel;
 

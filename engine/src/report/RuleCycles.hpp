@@ -20,7 +20,7 @@ public:
       tessera::profiler::schema::enumSize<tessera::profiler::schema::CycleRule>();
   using ByRule = std::array<std::uint64_t, kNumRules>;
 
-  explicit RuleCycles(const CompiledGraph& g);
+  explicit RuleCycles(const compiler::CompiledGraph& g);
 
   /// One execution of compute set `cs` at its compile-time estimates.
   void addEstimated(unsigned cs);
@@ -32,7 +32,7 @@ public:
   bool ran(std::size_t rule) const { return ran_[rule]; }
 
 private:
-  const CompiledGraph& g_;
+  const compiler::CompiledGraph& g_;
   unsigned contexts_;
   std::vector<ByRule> estimated_; ///< per compute set, computed on first use
   std::vector<std::uint8_t> estimatedReady_;

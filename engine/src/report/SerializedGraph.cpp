@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 namespace poplar::detail::report {
+using compiler::CompiledGraph;
 
 namespace cp = tessera::profiler::capnp;
 

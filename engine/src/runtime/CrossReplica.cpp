@@ -12,8 +12,8 @@ namespace {
 /// node kind with no public Poplar class of its own.
 class CrossReplicaProgram : public Program {
 public:
-  CrossReplicaProgram(const detail::CollectiveSpec& spec, const Tensor& src, const Tensor& dst,
-                      const DebugContext& dc)
+  CrossReplicaProgram(const detail::runtime::CollectiveSpec& spec, const Tensor& src,
+                      const Tensor& dst, const DebugContext& dc)
       : Program(std::make_shared<detail::ProgramNode>()) {
     node_->kind = detail::ProgramNode::Kind::CrossReplica;
     node_->debug = dc;
@@ -27,8 +27,8 @@ public:
 CrossReplicaCopy::CrossReplicaCopy(Tensor src, Tensor dst, std::map<unsigned, unsigned> replicaMap,
                                    const DebugContext& debugContext)
     : Program(std::make_shared<detail::ProgramNode>()) {
-  detail::CollectiveSpec spec;
-  spec.kind = detail::CollectiveKind::Copy;
+  detail::runtime::CollectiveSpec spec;
+  spec.kind = detail::runtime::CollectiveKind::Copy;
   spec.opName = "CrossReplicaCopy";
   // What can be checked without the graph; the replica count is checked when it is compiled.
   std::vector<bool> destination;
@@ -56,7 +56,7 @@ CrossReplicaCopy::CrossReplicaCopy(Tensor src, Tensor dst, std::map<unsigned, un
 
 } // namespace program
 
-namespace detail {
+namespace detail::runtime {
 
 std::vector<std::vector<unsigned>> replicaGroups(const CollectiveSpec& spec, unsigned replicas) {
   const unsigned k =
@@ -125,5 +125,5 @@ program::Program crossReplicaProgram(const CollectiveSpec& spec, const Tensor& s
   return program::CrossReplicaProgram(spec, src, dst, debugContext);
 }
 
-} // namespace detail
+} // namespace detail::runtime
 } // namespace poplar

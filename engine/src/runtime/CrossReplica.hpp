@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 enum class CollectiveKind : std::uint8_t {
   AllReduce,     ///< dst[i] = op over the group of src[i]            (dst: src's shape)
@@ -68,4 +68,4 @@ void checkCopyMap(const CollectiveSpec& spec, unsigned replicas, const std::stri
 program::Program crossReplicaProgram(const CollectiveSpec& spec, const Tensor& src,
                                      const Tensor& dst, const DebugContext& debugContext);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

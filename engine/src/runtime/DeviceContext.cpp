@@ -1,6 +1,6 @@
 #include "DeviceContext.hpp"
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 // Thread-local: two engines may run at once on different threads.
 FloatingPointControl*& activeFloatingPointControl() {
@@ -13,9 +13,9 @@ unsigned& runningVertexTile() {
   return tile;
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime
 
 // ipu_builtins.h: __builtin_ipu_get_tile_id() in a codelet calls this.
 extern "C" __attribute__((visibility("default"))) unsigned tessera_device_tile_id() {
-  return poplar::detail::runningVertexTile();
+  return poplar::detail::runtime::runningVertexTile();
 }

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 /// The control register of one tile.
 struct FloatingPointControl {
@@ -20,4 +20,4 @@ FloatingPointControl*& activeFloatingPointControl();
 /// The tile of the running vertex.
 unsigned& runningVertexTile();
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 namespace {
 constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint64_t>::max();
@@ -61,4 +61,4 @@ void requireHostMemory(const std::string& where, const std::string& what, std::u
                      " (physical memory and ulimit -v/-d; TESSERA_HOST_MEMORY_LIMIT)");
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 /// The most bytes this process may allocate for the device: the smallest of half the physical
 /// memory and the address-space and data limits (`ulimit -v`, `ulimit -d`), less 256 MiB for
@@ -25,4 +25,4 @@ std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b);
 /// M" when `bytes` exceeds hostMemoryBudget().
 void requireHostMemory(const std::string& where, const std::string& what, std::uint64_t bytes);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <poplar/exceptions.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 namespace {
 
 /// A POPDIST_* variable as a count; absent gives `fallback`.
@@ -96,4 +96,4 @@ unsigned ipuLinkDomainOf(unsigned replica, unsigned replicas) {
   return replica / (replicas / domains);
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 struct InstanceContext {
   bool distributed = false;   ///< POPDIST_* describe a job of more than one instance
@@ -67,4 +67,4 @@ unsigned ipuLinkDomains();
 /// replicas are a poplar_error naming both counts).
 unsigned ipuLinkDomainOf(unsigned replica, unsigned replicas);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

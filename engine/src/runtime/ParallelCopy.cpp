@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 namespace {
 
@@ -93,4 +93,4 @@ void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase,
   });
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 class ThreadPool;
 
@@ -61,4 +61,4 @@ std::unique_ptr<CopyPlan> planCopies(std::vector<CopyPiece> copies, bool sameSpa
 void runCopies(ThreadPool& pool, const CopyPlan& plan, unsigned char* dstBase,
                const unsigned char* srcBase);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

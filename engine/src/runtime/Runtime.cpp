@@ -23,7 +23,15 @@
 #include <thread>
 #include <unordered_map>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
+using compiler::ByteRun;
+using compiler::CompiledGraph;
+using compiler::CompiledHostHandle;
+using compiler::CompiledVertex;
+using compiler::kNoInstructionCount;
+using compiler::LoweredProgram;
+using graph::loadAsDouble;
+using graph::storeFromDouble;
 
 void gather(const unsigned char* arena, PoolView<const ByteRun> runs, unsigned char* dst) {
   for (const auto& r : runs) {
@@ -1119,4 +1127,4 @@ void Runtime::collective(unsigned node) {
   }
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -11,7 +11,7 @@
 #include <poplar/StreamCallback.hpp>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 /// How the host end of one stream is served for one replica.
 struct StreamConnection {
@@ -62,7 +62,7 @@ struct CopyPlan;
 
 class Runtime {
 public:
-  Runtime(const CompiledGraph& graph, RuntimeOptions options);
+  Runtime(const compiler::CompiledGraph& graph, RuntimeOptions options);
   ~Runtime();
 
   /// Allocates memory, writes initial values and creates the vertex instances.
@@ -96,8 +96,8 @@ private:
   void arrive(Replica& r, int node);
   /// Every replica waits at `node`: performs the collective for all of them.
   /// A job-wide all-reduce between instances as a reduce-scatter and an all-gather (Runtime.cpp).
-  bool allReduceAcrossInstances(const LoweredProgram& p, const std::vector<unsigned char>& mine,
-                                unsigned local);
+  bool allReduceAcrossInstances(const compiler::LoweredProgram& p,
+                                const std::vector<unsigned char>& mine, unsigned local);
   void collective(unsigned node);
   /// `wrapped`: the node's implicit Block (ExecutionObserver::isImplicitBlock) is already open.
   void exec(Replica& r, unsigned node, bool wrapped = false);
@@ -112,21 +112,21 @@ private:
                            const std::vector<std::uint64_t>* counters);
   /// The bytes of `runs` of the arena from contiguous `src`, or into contiguous `dst`: on the
   /// pool by `plan` when there is one, else here.
-  void scatterRuns(const CopyPlan* plan, unsigned char* arena, const std::vector<ByteRun>& runs,
-                   const unsigned char* src);
+  void scatterRuns(const CopyPlan* plan, unsigned char* arena,
+                   const std::vector<compiler::ByteRun>& runs, const unsigned char* src);
   void gatherRuns(const CopyPlan* plan, const unsigned char* arena,
-                  const std::vector<ByteRun>& runs, unsigned char* dst);
-  const CopyPlan* copyPlan(const LoweredProgram& p) const;
-  const CopyPlan* hostPlan(const CompiledHostHandle& h) const;
-  void streamToDevice(Replica& r, const LoweredProgram& p);
-  void streamFromDevice(Replica& r, const LoweredProgram& p);
-  void remoteCopy(Replica& r, const LoweredProgram& p, bool toDevice);
-  void print(Replica& r, const LoweredProgram& p);
-  double scalar(const Replica& r, const LoweredProgram& p) const;
-  const CompiledHostHandle& hostHandle(const std::string& handle, bool write) const;
+                  const std::vector<compiler::ByteRun>& runs, unsigned char* dst);
+  const CopyPlan* copyPlan(const compiler::LoweredProgram& p) const;
+  const CopyPlan* hostPlan(const compiler::CompiledHostHandle& h) const;
+  void streamToDevice(Replica& r, const compiler::LoweredProgram& p);
+  void streamFromDevice(Replica& r, const compiler::LoweredProgram& p);
+  void remoteCopy(Replica& r, const compiler::LoweredProgram& p, bool toDevice);
+  void print(Replica& r, const compiler::LoweredProgram& p);
+  double scalar(const Replica& r, const compiler::LoweredProgram& p) const;
+  const compiler::CompiledHostHandle& hostHandle(const std::string& handle, bool write) const;
   unsigned streamIndex(const std::string& handle) const;
 
-  const CompiledGraph& g_;
+  const compiler::CompiledGraph& g_;
   RuntimeOptions options_;
   std::vector<bool> readsCounter_; ///< per compute set: has a cycle-counter vertex
   /// Per compute set: has vertices that count their instructions; when it does, the count of
@@ -164,7 +164,7 @@ private:
 constexpr std::size_t kMinParallelWork = 16384;
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.
-void gather(const unsigned char* arena, PoolView<const ByteRun> runs, unsigned char* dst);
-void scatter(unsigned char* arena, PoolView<const ByteRun> runs, const unsigned char* src);
+void gather(const unsigned char* arena, compiler::PoolView<const compiler::ByteRun> runs, unsigned char* dst);
+void scatter(unsigned char* arena, compiler::PoolView<const compiler::ByteRun> runs, const unsigned char* src);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

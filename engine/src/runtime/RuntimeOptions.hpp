@@ -2,7 +2,7 @@
 // header so that option parsing (and the engine-options fuzz target) needs none of the runtime.
 #pragma once
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 struct RuntimeOptions {
   bool floatingPointChecks = false; ///< debug.floatPointOpException
@@ -13,4 +13,4 @@ struct RuntimeOptions {
   unsigned threads = 1;
 };
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -6,7 +6,7 @@
 #include <functional>
 #include <poplar/exceptions.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 namespace {
 
 using FloatFormat = PrintTensorFmt::FloatFormat;
@@ -213,4 +213,4 @@ std::string formatTensor(const std::string& title, Type type, const std::vector<
   return layout.render(title.empty() ? std::string() : title + ": ", text);
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

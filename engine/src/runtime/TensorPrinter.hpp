@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 /// "title: [...]\n" for `values` (row-major, of `shape`); no "title: " when the title is empty.
 /// `type` decides between integer and float layout.
 std::string formatTensor(const std::string& title, Type type, const std::vector<double>& values,
                          const std::vector<std::size_t>& shape, const PrintTensorFmt& fmt);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -8,7 +8,8 @@
 #include <poplar/exceptions.hpp>
 #include <string>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
+using session::parseUnsignedOption;
 
 ThreadPool::ThreadPool(unsigned threads) {
   for (unsigned w = 1; w < threads; ++w)
@@ -99,4 +100,4 @@ unsigned resolveThreadCount(const std::string& option) {
   return parseThreads("", "", "auto");
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::runtime {
 
 class ThreadPool {
 public:
@@ -48,4 +48,4 @@ private:
 unsigned resolveThreadCount(const std::string& option);
 constexpr unsigned kMaxThreads = 1024;
 
-} // namespace poplar::detail
+} // namespace poplar::detail::runtime

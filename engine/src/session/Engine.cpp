@@ -26,8 +26,8 @@ namespace poplar {
 
 struct Engine::Impl {
   OptionFlags options;
-  detail::CompiledGraph compiled;
-  std::unique_ptr<detail::Runtime> runtime;
+  detail::compiler::CompiledGraph compiled;
+  std::unique_ptr<detail::runtime::Runtime> runtime;
   detail::profile::ProfilerOptions profiling;
   detail::report::CompilationProfile profile;
   detail::report::ReportFiles files;
@@ -175,14 +175,14 @@ std::unique_ptr<core::Executable> compileExecutable(const Graph& graph,
                                                     const ProgressFunc& progress, int total,
                                                     const DebugContext& debugContext) {
   auto exe = std::make_unique<core::Executable>();
-  exe->options = detail::mergedEngineOptions(options);
+  exe->options = detail::session::mergedEngineOptions(options);
   detail::profile::parseProfilerOptions(exe->options); // rejects bad values before the long part
   exe->name = debugContext.getPathName();
   std::function<void(int, int)> compileProgress;
   if (progress) compileProgress = [&](int i, int) { progress(i, total); };
   pvti::Tracepoint t(&pvti::tracePoplar, "compile graph");
   detail::session::sampleHostMemory();
-  exe->compiled = detail::compile(*graph.state(), programs, compileProgress);
+  exe->compiled = detail::compiler::compile(*graph.state(), programs, compileProgress);
   detail::session::sampleHostMemory();
   return exe;
 }
@@ -205,10 +205,10 @@ Executable compileGraph(Graph&& graph, const std::vector<program::Program>& prog
 }
 
 namespace {
-bool readsCycleCounters(const detail::CompiledGraph& g) {
+bool readsCycleCounters(const detail::compiler::CompiledGraph& g) {
   for (const auto& cs : g.computeSets)
     for (const auto& v : cs.vertices)
-      if (detail::readsCycleCounter(*v.type)) return true;
+      if (detail::runtime::readsCycleCounter(*v.type)) return true;
   return false;
 }
 } // namespace
@@ -223,7 +223,7 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
                          std::to_string(profiling.blocksTile) + "': the target has " +
                          std::to_string(compiled.replicaTarget.getTilesPerIPU()) +
                          " tiles per IPU");
-  const unsigned threads = detail::runtimeOptions(options).threads;
+  const unsigned threads = detail::session::runtimeOptions(options).threads;
   buildProgramModel(progress);
   if (profiling.graphProfile && threads > 1) {
     startWritingAlongside(progress, threads);
@@ -233,7 +233,8 @@ void Engine::Impl::start(core::Executable&& exe, ProgressFunc& progress) {
     writeReport();
     if (progress) progress(8, 8);
     checkMemory();
-    runtime = std::make_unique<detail::Runtime>(compiled, detail::runtimeOptions(options));
+    runtime = std::make_unique<detail::runtime::Runtime>(compiled,
+                                                         detail::session::runtimeOptions(options));
   }
   if (profiling.executionProfile) {
     recorder = std::make_unique<detail::report::ExecutionRecorder>(profile.model, compiled,
@@ -279,7 +280,8 @@ void Engine::Impl::startWritingAlongside(ProgressFunc& progress, unsigned thread
   feed.finish();
   if (!profile.memory.outOfMemory() || profiling.allowOutOfMemory) {
     try {
-      runtime = std::make_unique<detail::Runtime>(compiled, detail::runtimeOptions(options));
+      runtime = std::make_unique<detail::runtime::Runtime>(
+          compiled, detail::session::runtimeOptions(options));
     } catch (...) {
       runtimeError = std::current_exception();
     }
@@ -316,7 +318,7 @@ Engine::Engine(Executable&& exe, const OptionFlags& options) : impl_(std::make_u
   OptionFlags merged = state->fromFile ? OptionFlags() : state->options;
   for (const auto& [k, v] : options)
     merged.set(k, v);
-  state->options = detail::mergedEngineOptions(merged);
+  state->options = detail::session::mergedEngineOptions(merged);
   pvti::Tracepoint loadTrace(&pvti::tracePoplar, "Engine::compile");
   ProgressFunc none;
   impl_->start(std::move(*state), none);
@@ -384,7 +386,7 @@ void Engine::run(unsigned programIndex, const std::string& debugName) {
 
 Engine::TimerTimePoint Engine::getTimeStamp() {
   impl_->requireLoaded("getTimeStamp");
-  detail::ExecutionObserver* clock = impl_->recorder.get();
+  detail::runtime::ExecutionObserver* clock = impl_->recorder.get();
   if (!clock) {
     // An engine that keeps no profile runs without a clock; timing starts one, which run()
     // then synchronises at each run's ends as a profiled run does.
@@ -433,7 +435,7 @@ void Engine::readTensor(const std::string& handle, void* begin, void* end) {
 }
 
 namespace {
-std::size_t handleBytes(const detail::CompiledGraph& g, const std::string& handle) {
+std::size_t handleBytes(const detail::compiler::CompiledGraph& g, const std::string& handle) {
   for (const auto& h : g.hostHandles)
     if (h.handle == handle) return h.transfer.numElements * h.transfer.type.size();
   return 0; // the runtime reports the unknown handle
@@ -451,8 +453,8 @@ void Engine::readTensor(const std::string& handle, void* buffer) {
 }
 
 void Engine::connectStream(const std::string& handle, void* begin, void* end) {
-  detail::StreamConnection c;
-  c.kind = detail::StreamConnection::Kind::Buffer;
+  detail::runtime::StreamConnection c;
+  c.kind = detail::runtime::StreamConnection::Kind::Buffer;
   c.begin = static_cast<unsigned char*>(begin);
   c.end = static_cast<unsigned char*>(end);
   impl_->runtime->connect(handle, -1, std::move(c));
@@ -460,8 +462,8 @@ void Engine::connectStream(const std::string& handle, void* begin, void* end) {
 
 void Engine::connectStream(const std::string& handle, unsigned replicaIndex, void* begin,
                            void* end) {
-  detail::StreamConnection c;
-  c.kind = detail::StreamConnection::Kind::Buffer;
+  detail::runtime::StreamConnection c;
+  c.kind = detail::runtime::StreamConnection::Kind::Buffer;
   c.begin = static_cast<unsigned char*>(begin);
   c.end = static_cast<unsigned char*>(end);
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
@@ -479,8 +481,8 @@ void Engine::connectStream(const std::string& handle, void* buffer) {
 void Engine::connectStreamToCallback(const std::string& handle, std::function<void(void*)> f) {
   if (!f)
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
-  detail::StreamConnection c;
-  c.kind = detail::StreamConnection::Kind::Function;
+  detail::runtime::StreamConnection c;
+  c.kind = detail::runtime::StreamConnection::Kind::Function;
   c.function = detail::session::traced(handle, std::move(f));
   impl_->runtime->connect(handle, -1, std::move(c));
 }
@@ -489,8 +491,8 @@ void Engine::connectStreamToCallback(const std::string& handle, unsigned replica
                                      std::function<void(void*)> f) {
   if (!f)
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): empty function");
-  detail::StreamConnection c;
-  c.kind = detail::StreamConnection::Kind::Function;
+  detail::runtime::StreamConnection c;
+  c.kind = detail::runtime::StreamConnection::Kind::Function;
   c.function = detail::session::traced(handle, std::move(f));
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }
@@ -499,8 +501,8 @@ void Engine::connectStreamToCallback(const std::string& handle,
                                      std::unique_ptr<StreamCallback> cb) {
   if (!cb)
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
-  detail::StreamConnection c;
-  c.kind = detail::StreamConnection::Kind::Callback;
+  detail::runtime::StreamConnection c;
+  c.kind = detail::runtime::StreamConnection::Kind::Callback;
   c.callback = detail::session::traced(handle, std::move(cb));
   impl_->runtime->connect(handle, -1, std::move(c));
 }
@@ -509,8 +511,8 @@ void Engine::connectStreamToCallback(const std::string& handle, unsigned replica
                                      std::unique_ptr<StreamCallback> cb) {
   if (!cb)
     throw stream_connection_error("connectStreamToCallback(\"" + handle + "\"): null callback");
-  detail::StreamConnection c;
-  c.kind = detail::StreamConnection::Kind::Callback;
+  detail::runtime::StreamConnection c;
+  c.kind = detail::runtime::StreamConnection::Kind::Callback;
   c.callback = detail::session::traced(handle, std::move(cb));
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }

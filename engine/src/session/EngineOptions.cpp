@@ -11,7 +11,10 @@
 #include <limits>
 #include <poplar/exceptions.hpp>
 
-namespace poplar::detail {
+namespace poplar::detail::session {
+using runtime::resolveThreadCount;
+using runtime::RuntimeOptions;
+
 namespace {
 
 using K = OptionSpec::Kind;
@@ -229,4 +232,4 @@ RuntimeOptions runtimeOptions(const OptionFlags& o) {
   return r;
 }
 
-} // namespace poplar::detail
+} // namespace poplar::detail::session

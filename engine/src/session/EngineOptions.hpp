@@ -5,12 +5,14 @@
 // Parsing them lives here too (EngineOptions.cpp), but for the profiler's own (profile/).
 #pragma once
 
+#include "runtime/RuntimeOptions.hpp"
+
 #include <cstdint>
 #include <poplar/OptionFlags.hpp>
 #include <string>
 #include <vector>
 
-namespace poplar::detail {
+namespace poplar::detail::session {
 
 struct OptionSpec {
   enum class Kind {
@@ -43,12 +45,11 @@ void checkOptions(const OptionFlags& options, const std::vector<OptionSpec>& spe
 OptionFlags mergedEngineOptions(const OptionFlags& given);
 /// What the runtime takes from the engine options (floating-point checks, prefetching, host
 /// threads). The profiler's options are read by profile/ProfilerOptions.
-struct RuntimeOptions;
-RuntimeOptions runtimeOptions(const OptionFlags& options);
+runtime::RuntimeOptions runtimeOptions(const OptionFlags& options);
 
 /// The typed value of one option, with the same messages as checkOptions.
 bool parseBoolOption(const std::string& context, const std::string& name, const std::string& value);
 std::uint64_t parseUnsignedOption(const std::string& context, const std::string& name,
                                   const std::string& value, std::uint64_t max);
 
-} // namespace poplar::detail
+} // namespace poplar::detail::session

@@ -17,7 +17,7 @@ namespace {
 
 using namespace poplar;
 using poplar::program::Sequence;
-namespace pd = poplar::detail;
+namespace pd = poplar::detail::runtime;
 
 const char* const kOperatorNames[] = {"ADD",         "MEAN",       "MUL",        "MIN",  "MAX",
                                       "LOGICAL_AND", "LOGICAL_OR", "SQUARE_ADD", "LOCAL"};
