@@ -11,6 +11,7 @@ using compiler::ByteRun;
 using compiler::CompiledGraph;
 using compiler::CompiledTransfer;
 using compiler::LoweredProgram;
+using compiler::PoolView;
 using runtime::requireHostMemory;
 using runtime::saturatingProduct;
 using runtime::saturatingSum;

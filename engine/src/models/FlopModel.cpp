@@ -51,6 +51,7 @@
 #include <string_view>
 
 namespace poplar::detail::models {
+using compiler::CompiledComputeSet;
 using compiler::CompiledEdge;
 using compiler::CompiledVertex;
 

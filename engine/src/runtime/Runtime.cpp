@@ -25,11 +25,13 @@
 
 namespace poplar::detail::runtime {
 using compiler::ByteRun;
+using compiler::CompiledComputeSet;
 using compiler::CompiledGraph;
 using compiler::CompiledHostHandle;
 using compiler::CompiledVertex;
 using compiler::kNoInstructionCount;
 using compiler::LoweredProgram;
+using compiler::PoolView;
 using graph::loadAsDouble;
 using graph::storeFromDouble;
 
