@@ -42,6 +42,7 @@ using compiler::CompiledTransfer;
 using compiler::CompiledVariable;
 using compiler::CompiledVertex;
 using compiler::LoweredProgram;
+using compiler::PoolView;
 using compiler::TileInterval;
 using runtime::checkCopyMap;
 using runtime::CollectiveKind;

@@ -70,11 +70,11 @@ LoweredProgram& programNamed(CompiledGraph& g, const std::string& name) {
 
 /// The first edge of the first vertex's first field, and that edge's first run (in the compute
 /// set's pools).
-detail::CompiledEdge& firstEdge(CompiledGraph& g) {
+detail::compiler::CompiledEdge& firstEdge(CompiledGraph& g) {
   auto& cs = g.computeSets[0];
   return cs.edges[cs.fields[cs.vertices[0].firstField].firstEdge];
 }
-detail::ByteRun& firstRun(CompiledGraph& g) {
+detail::compiler::ByteRun& firstRun(CompiledGraph& g) {
   return g.computeSets[0].runs[firstEdge(g).firstRun];
 }
 
