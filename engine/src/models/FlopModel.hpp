@@ -14,7 +14,8 @@
 namespace poplar::detail::models {
 
 /// FLOPs of one execution of `v` (a vertex of `cs`); nullopt when its codelet has no FLOP model.
-std::optional<std::uint64_t> vertexFlops(const compiler::CompiledComputeSet& cs, const compiler::CompiledVertex& v);
+std::optional<std::uint64_t> vertexFlops(const compiler::CompiledComputeSet& cs,
+                                         const compiler::CompiledVertex& v);
 
 /// FLOPs of one execution of a compute set (all tiles of one replica), where they are (the same
 /// FLOPs tile by tile, for the Operations view's per-tile chart), and the vertices that have no

@@ -164,7 +164,9 @@ private:
 constexpr std::size_t kMinParallelWork = 16384;
 
 /// Copies the bytes of `runs` out of `arena` into contiguous `dst`, or back.
-void gather(const unsigned char* arena, compiler::PoolView<const compiler::ByteRun> runs, unsigned char* dst);
-void scatter(unsigned char* arena, compiler::PoolView<const compiler::ByteRun> runs, const unsigned char* src);
+void gather(const unsigned char* arena, compiler::PoolView<const compiler::ByteRun> runs,
+            unsigned char* dst);
+void scatter(unsigned char* arena, compiler::PoolView<const compiler::ByteRun> runs,
+             const unsigned char* src);
 
 } // namespace poplar::detail::runtime
