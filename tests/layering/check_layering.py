@@ -125,24 +125,12 @@ def included_part(root, including_file, kind, name):
 def violations(root):
     found = []
     for part, forbidden in sorted(FORBIDDEN.items()):
-        base = os.path.join(root, part)
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("build"))
-            for filename in sorted(filenames):
-                if not filename.endswith(SOURCE_EXTENSIONS):
-                    continue
-                path = os.path.join(dirpath, filename)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for number, line in enumerate(f, 1):
-                        m = INCLUDE.match(line)
-                        if not m:
-                            continue
-                        owner = included_part(root, path, m.group(1), m.group(2))
-                        if owner in forbidden and owner != part:
-                            rel = os.path.relpath(path, root)
-                            close = ">" if m.group(1) == "<" else '"'
-                            found.append(f"{rel}:{number}: {part} includes {m.group(1)}{m.group(2)}{close} ({owner}), "
-                                         f"which {part} must not depend on")
+        for path, number, kind, name in includes_under(os.path.join(root, part)):
+            owner = included_part(root, path, kind, name)
+            if owner in forbidden and owner != part:
+                close = ">" if kind == "<" else '"'
+                found.append(f"{os.path.relpath(path, root)}:{number}: {part} includes {kind}{name}{close} "
+                             f"({owner}), which {part} must not depend on")
     return found
 
 
@@ -157,39 +145,27 @@ def libpva_layer_of_source(root, path):
 
 def libpva_layer_violations(root):
     found = []
-    src = os.path.join(root, "libpva", "src")
-    for dirpath, dirnames, filenames in os.walk(src):
-        dirnames[:] = sorted(dirnames)
-        for filename in sorted(filenames):
-            if not filename.endswith(SOURCE_EXTENSIONS):
+    for path, number, kind, name in includes_under(os.path.join(root, "libpva", "src")):
+        mine = libpva_layer_of_source(root, path)
+        if mine is None:
+            continue
+        theirs = None
+        if kind == '"':
+            candidate = os.path.join(os.path.dirname(path), name)
+            if os.path.exists(candidate):
+                theirs = libpva_layer_of_source(root, candidate)
+        elif name.startswith("pva/"):
+            header = name[len("pva/"):]
+            if header not in LIBPVA_PUBLIC_LAYER:
+                found.append(f"{os.path.relpath(path, root)}:{number}: includes <{name}>, "
+                             "a public header with no layer in LIBPVA_PUBLIC_LAYER")
                 continue
-            path = os.path.join(dirpath, filename)
-            mine = libpva_layer_of_source(root, path)
-            if mine is None:
-                continue
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for number, line in enumerate(f, 1):
-                    m = INCLUDE.match(line)
-                    if not m:
-                        continue
-                    kind, name = m.group(1), m.group(2)
-                    theirs = None
-                    if kind == '"':
-                        candidate = os.path.join(dirpath, name)
-                        if os.path.exists(candidate):
-                            theirs = libpva_layer_of_source(root, candidate)
-                    elif name.startswith("pva/"):
-                        header = name[len("pva/"):]
-                        if header not in LIBPVA_PUBLIC_LAYER:
-                            found.append(f"{os.path.relpath(path, root)}:{number}: includes <{name}>, "
-                                         "a public header with no layer in LIBPVA_PUBLIC_LAYER")
-                            continue
-                        rank = LIBPVA_PUBLIC_LAYER[header]
-                        theirs = (LAYER_NAMES[rank], rank)
-                    if theirs and theirs[1] > mine[1]:
-                        close = ">" if kind == "<" else '"'
-                        found.append(f"{os.path.relpath(path, root)}:{number}: libpva {mine[0]} includes "
-                                     f"{kind}{name}{close} ({theirs[0]}), a higher layer")
+            rank = LIBPVA_PUBLIC_LAYER[header]
+            theirs = (LAYER_NAMES[rank], rank)
+        if theirs and theirs[1] > mine[1]:
+            close = ">" if kind == "<" else '"'
+            found.append(f"{os.path.relpath(path, root)}:{number}: libpva {mine[0]} includes "
+                         f"{kind}{name}{close} ({theirs[0]}), a higher layer")
     return found
 
 
@@ -206,19 +182,23 @@ def libpva_sql_violations(root):
     return found
 
 
+def source_files(base):
+    """Every C/C++ file under base, in a stable order; build trees inside a part are skipped."""
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("build"))
+        for filename in sorted(filenames):
+            if filename.endswith(SOURCE_EXTENSIONS):
+                yield os.path.join(dirpath, filename)
+
+
 def includes_under(base):
     """(file, line number, '<' or '"', included name) of every #include under base."""
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = sorted(dirnames)
-        for filename in sorted(filenames):
-            if not filename.endswith(SOURCE_EXTENSIONS):
-                continue
-            path = os.path.join(dirpath, filename)
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for number, line in enumerate(f, 1):
-                    m = INCLUDE.match(line)
-                    if m:
-                        yield path, number, m.group(1), m.group(2)
+    for path in source_files(base):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if m:
+                    yield path, number, m.group(1), m.group(2)
 
 
 def engine_violations(root):
@@ -292,27 +272,22 @@ def engine_namespace_violations(root):
     found = []
     src = os.path.join(root, "engine", "src")
     seen = set()
-    for dirpath, dirnames, filenames in os.walk(src):
-        dirnames[:] = sorted(dirnames)
-        for filename in sorted(filenames):
-            if not filename.endswith(SOURCE_EXTENSIONS):
+    for path in source_files(src):
+        rel = os.path.relpath(path, src).replace(os.sep, "/")
+        if "/" not in rel:
+            continue
+        folder = rel.split("/", 1)[0]
+        own = f"poplar::detail::{folder}"
+        with open(path, encoding="utf-8", errors="replace") as f:
+            opened = opened_namespaces(f.read())
+        for number, name in opened:
+            if (name in ENGINE_PUBLIC_NAMESPACES or name == own or name.startswith(own + "::")):
                 continue
-            path = os.path.join(dirpath, filename)
-            rel = os.path.relpath(path, src).replace(os.sep, "/")
-            if "/" not in rel:
+            if (rel, name) in ENGINE_NAMESPACE_EXCEPTIONS:
+                seen.add((rel, name))
                 continue
-            folder = rel.split("/", 1)[0]
-            own = f"poplar::detail::{folder}"
-            with open(path, encoding="utf-8", errors="replace") as f:
-                opened = opened_namespaces(f.read())
-            for number, name in opened:
-                if (name in ENGINE_PUBLIC_NAMESPACES or name == own or name.startswith(own + "::")):
-                    continue
-                if (rel, name) in ENGINE_NAMESPACE_EXCEPTIONS:
-                    seen.add((rel, name))
-                    continue
-                found.append(f"engine/src/{rel}:{number}: engine {folder} opens namespace {name}, "
-                             f"which is not {own} (nor poplar, poplar::program or an exception)")
+            found.append(f"engine/src/{rel}:{number}: engine {folder} opens namespace {name}, "
+                         f"which is not {own} (nor poplar, poplar::program or an exception)")
     for (rel, name) in sorted(ENGINE_NAMESPACE_EXCEPTIONS):
         if os.path.exists(os.path.join(src, rel)) and (rel, name) not in seen:
             found.append(f"engine/src/{rel}: no longer opens namespace {name}: "
