@@ -22,7 +22,8 @@ struct RemoteSumReport {
 };
 
 /// A report of a sample ("mlp", "mlp-big": mlp with --batch 64, "pipeline", "oom"), written once
-/// per test process into the scratch tree and reused.
+/// per build into the build tree (TESSERA_SAMPLE_REPORTS_DIR) and shared by the suite's
+/// processes; written again when the sample program is rebuilt. Read it; change only copies.
 const std::filesystem::path& sampleReport(const std::string& sample);
 
 /// Checks that the stream-copy totals `report` stores (format 1.7) are read without a pass over
