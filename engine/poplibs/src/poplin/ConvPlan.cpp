@@ -252,6 +252,15 @@ public:
     }
     return cycles_[key];
   }
+  /// A unit of one shape (unitShapeCounts' bits): the first block of a dimension stands for its
+  /// whole blocks, the last for its last.
+  std::uint64_t ofShape(unsigned shape) {
+    const auto pick = [&](unsigned bit, std::size_t blocks) {
+      return shape & (1u << bit) ? blocks - 1 : std::size_t(0);
+    };
+    return (*this)(pick(0, c_.batchBlocks), pick(1, c_.inChanBlocks), pick(2, c_.outChanBlocks),
+                   pick(3, c_.rowBlocks));
+  }
   /// The cheapest and the dearest unit.
   std::pair<std::uint64_t, std::uint64_t> range() {
     std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
@@ -273,12 +282,35 @@ private:
   bool known_[16] = {};
 };
 
+/// Above this many units a tile, convolveStageCycles counts each tile's units by shape.
+constexpr std::uint64_t kUnitsCountedByShape = 32;
+
+/// The first unit ConvPlan::tileOf places on tile `t` (numUnits() for t = numTiles).
+std::uint64_t firstUnitOf(const ConvPlan& c, unsigned t) {
+  const std::uint64_t units = c.numUnits();
+  return (std::uint64_t(t) * units + c.numTiles - 1) / c.numTiles;
+}
+
 /// The busiest tile of the partials compute set, vertex by vertex (supervisor vertices on one
 /// tile run one after another). Units are visited in index order, so tiles come in order too.
 std::uint64_t convolveStageCycles(const poplar::Target& target, const ConvPlan& c,
                                   EstimateMemo* memo = nullptr) {
   UnitCycles unit(target, c, memo);
-  if (c.numUnits() <= c.numTiles) return kComputeSetLaunchCycles + unit.range().second;
+  const std::uint64_t units = c.numUnits();
+  if (units <= c.numTiles) return kComputeSetLaunchCycles + unit.range().second;
+  if (units > kUnitsCountedByShape * c.numTiles) {
+    // Each tile's run of units counted by shape (a few hundred operations a tile) rather than
+    // unit by unit: a large matmul's candidates have billions of units.
+    std::uint64_t worst = 0;
+    for (unsigned t = 0; t < c.numTiles; ++t) {
+      const auto counts = unitShapeCounts(c, firstUnitOf(c, t), firstUnitOf(c, t + 1));
+      std::uint64_t sum = 0;
+      for (unsigned shape = 0; shape < 16; ++shape)
+        if (counts[shape]) sum += counts[shape] * unit.ofShape(shape);
+      worst = std::max(worst, sum);
+    }
+    return kComputeSetLaunchCycles + worst;
+  }
   std::uint64_t worst = 0, current = 0;
   unsigned tile = 0;
   for (std::size_t g = 0; g < c.groups(); ++g)
@@ -387,6 +419,58 @@ std::vector<ReduceWork> reduceWork(const ConvPlan& c) {
   std::vector<ReduceWork> work;
   forEachReduceWork(c, [&](const ReduceWork& w) { work.push_back(w); });
   return work;
+}
+
+std::array<std::uint64_t, 16> unitShapeCounts(const ConvPlan& c, std::uint64_t begin,
+                                              std::uint64_t end) {
+  // A unit index is a mixed-radix number, most significant digit first: group, batch block,
+  // input-channel block, output-channel block, row block (ConvPlan::unitIndex). Shape bit b
+  // says digit b + 1 is its last value.
+  const std::uint64_t radix[5] = {c.groups(), c.batchBlocks, c.inChanBlocks, c.outChanBlocks,
+                                  c.rowBlocks};
+  const std::uint64_t units = c.numUnits();
+  // atLeast[s]: indices below x whose digits named by s (and maybe others) are last.
+  const auto atLeast = [&](std::uint64_t x, std::array<std::uint64_t, 16>& out) {
+    std::uint64_t digit[5];
+    for (int k = 4; k >= 0; --k) {
+      digit[k] = x % radix[k];
+      x /= radix[k];
+    }
+    const bool whole = x > 0; // x == units: every index
+    for (unsigned s = 0; s < 16; ++s) {
+      const auto fixed = [&](int k) { return k > 0 && (s >> (k - 1) & 1u); };
+      std::uint64_t count = 0;
+      if (whole) {
+        count = 1;
+        for (int k = 0; k < 5; ++k)
+          if (!fixed(k)) count *= radix[k];
+      } else {
+        // Indices below x: those that match x's digits before position k and have a smaller
+        // digit at k (free below k, except the fixed digits); a fixed digit can only match.
+        for (int k = 0; k < 5; ++k) {
+          if (fixed(k)) {
+            if (digit[k] != radix[k] - 1) break;
+            continue;
+          }
+          std::uint64_t below = digit[k];
+          for (int j = k + 1; j < 5; ++j)
+            if (!fixed(j)) below *= radix[j];
+          count += below;
+        }
+      }
+      out[s] = count;
+    }
+  };
+  std::array<std::uint64_t, 16> hi{}, lo{};
+  atLeast(std::min(end, units), hi);
+  atLeast(std::min(begin, units), lo);
+  for (unsigned s = 0; s < 16; ++s)
+    hi[s] -= lo[s];
+  // From "at least these digits last" to "exactly these": inverse superset sums.
+  for (unsigned bit = 1; bit < 16; bit <<= 1)
+    for (unsigned s = 0; s < 16; ++s)
+      if (!(s & bit)) hi[s] -= hi[s | bit];
+  return hi;
 }
 
 ConvPlan planConvolution(const poplar::Target& target, const ConvProblem& problem,

@@ -14,6 +14,7 @@
 #include "ConvGeometry.hpp"
 #include "ConvVertexEstimates.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -186,6 +187,14 @@ struct ReduceWork {
   std::size_t g, bb, cb, rb, rowBegin, rowEnd;
 };
 std::vector<ReduceWork> reduceWork(const ConvPlan& plan);
+
+/// How many of units [begin, end) (in ConvPlan::unitIndex order) have each shape: bit 0 of the
+/// shape is set for a unit of the last batch block, bit 1 of the last input-channel block, bit
+/// 2 of the last output-channel block, bit 3 of the last row block (every other block is whole,
+/// so units of one shape cost the same). Counted from the indices' digits, not unit by unit: a
+/// range of a billion units costs what a range of ten does.
+std::array<std::uint64_t, 16> unitShapeCounts(const ConvPlan& plan, std::uint64_t begin,
+                                              std::uint64_t end);
 
 std::ostream& operator<<(std::ostream& os, const ConvPlan& plan);
 
