@@ -138,10 +138,12 @@ double openEveryView(const QString& path, std::uint64_t& passes, double& cpu,
   return ms(start, Clock::now());
 }
 
-/// Waits until nothing of a closed window's is still running on a pool, so the next view's CPU
-/// time is its own (cancelled tasks stop at their next progress check).
+/// Waits until nothing of a closed window's is still running on a pool (Qt's, and the one for
+/// the whole-steps pass), so the next view's CPU time is its own (cancelled tasks stop at their
+/// next progress check).
 void drainPools() {
   QThreadPool::globalInstance()->waitForDone();
+  stepsPool()->waitForDone();
   QApplication::processEvents();
 }
 
