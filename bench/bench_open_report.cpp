@@ -5,6 +5,7 @@
 // analysis with the open report.
 //
 //   bench_open_report [--steps N] [--reps R] [--file PATH] [--report PATH] [--keep] [--window]
+//                     [--each-view] [--window-only]
 //
 // Measures, in one run, on bench_pva_reader's synthetic report (1 M steps, 16 IPUs) or --report:
 //   baseline     one pass over the steps: pva::analyseExecution on a freshly opened report
@@ -12,6 +13,10 @@
 //                and one pass each)
 //   one session  the same loaders on one document (now)
 //   --window     the main window: open the report and show every view until each is ready
+//   --each-view  per view, a fresh main window opened on that view (as --screenshot --view V
+//                does): its time and the process's CPU time until the view is ready
+//   --window-only  skips "per page" and "one session" (on the 1 M-step report they take minutes
+//                and say nothing about the window)
 // with the whole-steps passes each made (pva::detail::executionPasses).
 #include "common/CommandLine.hpp"
 #include "common/SyntheticReport.hpp"
@@ -20,11 +25,16 @@
 #include "core/ExecutionFigures.hpp"
 #include "core/OperationsData.hpp"
 #include "core/ProgramTreeData.hpp"
+#include "core/Settings.hpp"
 #include "core/SummaryData.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
 
 #include <QApplication>
+#include <QEventLoop>
+#include <QThreadPool>
+#include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -43,7 +53,8 @@ struct Options {
   std::string file =
       (std::filesystem::temp_directory_path() / "tessera-bench-open-report.pop").string();
   std::string report;
-  bool keep = false, window = false;
+  bool keep = false, window = false, eachView = false, windowOnly = false;
+  std::string only; ///< --each-view: this view alone
 };
 
 /// The loaders of the pages that need the execution analysis, each given `docFor()`'s document.
@@ -76,6 +87,23 @@ double processCpuMs() {
   return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
+/// Waits, without spinning, until `page` is ready or `limitMs` have passed since `start`.
+/// (processEvents() in a loop returns at once when nothing is pending, so the GUI thread spun
+/// and its CPU time swelled the process's figure this bench reports.)
+bool waitReady(Page* page, Clock::time_point start, double limitMs) {
+  if (page->isReady()) return true;
+  QEventLoop loop;
+  QObject::connect(page, &Page::readyChanged, &loop, [&loop](bool ready) {
+    if (ready) loop.quit();
+  });
+  QTimer limit;
+  limit.setSingleShot(true);
+  QObject::connect(&limit, &QTimer::timeout, &loop, &QEventLoop::quit);
+  limit.start(int(std::max(0.0, limitMs - ms(start, Clock::now()))));
+  loop.exec();
+  return page->isReady();
+}
+
 /// Opens the report in a main window and shows every view until each is ready: ms, or -1.
 /// `cpu` gets the process's CPU time over that, and each view's line says when it was ready
 /// (ms after opening) and the CPU time spent by then.
@@ -93,9 +121,7 @@ double openEveryView(const QString& path, std::uint64_t& passes, double& cpu,
   double previous = 0; // when the view before was ready: each view's own time is the rest
   for (Page* page : w.pages()) {
     if (!page->accepts(*w.document()) || !w.showView(page->viewKey())) continue;
-    while (!page->isReady() && ms(start, Clock::now()) < 600000)
-      QApplication::processEvents(QEventLoop::AllEvents, 10);
-    if (!page->isReady()) {
+    if (!waitReady(page, start, 600000)) {
       std::fprintf(stderr, "bench_open_report: the %s view never became ready\n",
                    qPrintable(page->viewKey()));
       return -1;
@@ -110,6 +136,46 @@ double openEveryView(const QString& path, std::uint64_t& passes, double& cpu,
   cpu = processCpuMs() - cpu0;
   passes = pva::detail::executionPasses() - before;
   return ms(start, Clock::now());
+}
+
+/// Waits until nothing of a closed window's is still running on a pool (Qt's, and the one for
+/// the whole-steps pass), so the next view's CPU time is its own (cancelled tasks stop at their
+/// next progress check).
+void drainPools() {
+  QThreadPool::globalInstance()->waitForDone();
+  stepsPool()->waitForDone();
+  QApplication::processEvents();
+}
+
+/// A fresh main window opens the report on `view` (the "Default view" preference set to it, so
+/// the view loads alone and the other pages wait until it is ready, as staged opening does for
+/// the first view): ms until that view is ready (-1: never, or not shown), `cpu` the process's
+/// CPU time over it (all threads), i.e. that view's own cost.
+double openOnView(const QString& path, const QString& view, double& cpu, std::uint64_t& passes) {
+  drainPools();
+  double elapsed = -1;
+  {
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.resize(1400, 900);
+    w.show();
+    QApplication::processEvents();
+    w.setSessionEnabled(true); // else a window opens on its first view, whatever the preference
+    Settings::instance().setRestoreSession(false);
+    Settings::instance().setDefaultView(view);
+    const std::uint64_t before = pva::detail::executionPasses();
+    const auto start = Clock::now();
+    const double cpu0 = processCpuMs();
+    const bool opened = w.openPath(path);
+    Settings::instance().setDefaultView(QStringLiteral("summary"));
+    Page* page = w.page(view);
+    if (!opened || !page || w.currentPage() != page) return -1;
+    if (waitReady(page, start, 600000)) elapsed = ms(start, Clock::now());
+    cpu = processCpuMs() - cpu0;
+    passes = pva::detail::executionPasses() - before;
+  }
+  drainPools();
+  return elapsed;
 }
 
 } // namespace
@@ -129,6 +195,12 @@ int main(int argc, char** argv) {
       ->type_name("PATH");
   cli.add_flag("--keep", o.keep, "Reuse the synthetic report at --file if it exists");
   cli.add_flag("--window", o.window, "Also time the main window showing every view");
+  cli.add_flag("--each-view", o.eachView,
+               "Also time each view opened first, in a fresh window (as --screenshot --view)");
+  cli.add_option("--view", o.only, "With --each-view: only this view (for a profiler)")
+      ->type_name("KEY");
+  cli.add_flag("--window-only", o.windowOnly,
+               "Skip the pages' loaders (per page, one session): only the one pass and windows");
   cli.parseOrExit(argc, argv);
   qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
@@ -150,12 +222,14 @@ int main(int argc, char** argv) {
 
   const Measured onePass =
       measure(o.reps, [&] { pva::analyseExecution(pva::openReport(profile)); });
-  const Measured perPage =
-      measure(o.reps, [&] { loadPages([&] { return Document::resolve(path); }); });
-  const Measured session = measure(o.reps, [&] {
-    const auto doc = Document::resolve(path);
-    loadPages([&] { return doc; });
-  });
+  Measured perPage, session;
+  if (!o.windowOnly) {
+    perPage = measure(o.reps, [&] { loadPages([&] { return Document::resolve(path); }); });
+    session = measure(o.reps, [&] {
+      const auto doc = Document::resolve(path);
+      loadPages([&] { return doc; });
+    });
+  }
 
   std::printf("\nreport %s: %llu steps; load average %.1f\n", report.c_str(),
               static_cast<unsigned long long>(probe->report().execution().steps().size()),
@@ -167,8 +241,11 @@ int main(int argc, char** argv) {
                 m.ms / onePass.ms);
   };
   row("one pass: pva::analyseExecution (open + all)", onePass);
-  row("Summary, Operations, Program tree, Execution figures: a report per page (before)", perPage);
-  row("the same pages, one session (now)", session);
+  if (!o.windowOnly) {
+    row("Summary, Operations, Program tree, Execution figures: a report per page (before)",
+        perPage);
+    row("the same pages, one session (now)", session);
+  }
   if (o.window) {
     std::uint64_t passes = 0;
     double cpu = 0;
@@ -181,6 +258,28 @@ int main(int argc, char** argv) {
     std::printf("\nviews in side-list order:\n");
     for (const std::string& v : views)
       std::printf("  %s\n", v.c_str());
+  }
+  if (o.eachView) {
+    std::printf("\neach view opened first and alone, a fresh window each (load average %.1f):\n"
+                "| view | ready after | process CPU (all threads) | whole-steps passes |\n"
+                "|---|---|---|---|\n",
+                loadAverage());
+    MainWindow keys; // only for the views' names, in side-list order
+    for (Page* page : keys.pages()) {
+      if (!page->accepts(*probe) || (!o.only.empty() && page->viewKey().toStdString() != o.only))
+        continue;
+      double cpu = 0;
+      std::uint64_t passes = 0;
+      const double t = openOnView(path, page->viewKey(), cpu, passes);
+      if (t < 0)
+        std::printf("| %s | not ready after %.0f ms of CPU |  | %llu |\n",
+                    qPrintable(page->viewKey()), cpu, static_cast<unsigned long long>(passes));
+      else
+        std::printf("| %s | %.0f ms | %.0f ms | %llu |\n", qPrintable(page->viewKey()), t, cpu,
+                    static_cast<unsigned long long>(passes));
+      std::fflush(stdout);
+    }
+    std::printf("(load average %.1f at the end)\n", loadAverage());
   }
   if (o.report.empty() && !o.keep) std::filesystem::remove(report);
   return 0;

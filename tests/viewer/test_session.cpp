@@ -11,7 +11,11 @@
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
 
+#include <QFile>
 #include <QTest>
+#include <QThread>
+#include <QThreadPool>
+#include <atomic>
 #include <pva/Analysis.hpp>
 
 using namespace tessera::viewer;
@@ -90,6 +94,51 @@ private slots:
     const auto ops = doc->session().operations(p);
     QVERIFY(ops && !ops->operations.empty());
     QCOMPARE(pva::detail::executionPasses(), before + 1);
+  }
+
+  void operationsWithoutDebugInfoReadNoStep() {
+    // profile.pop alone: no debug.cbor, so no operations, and no reason to read every step to
+    // say so (the Operations view of the bench's 1 M-step report waited for the whole pass).
+    const QString dir = viewer_test::tmpDir(QStringLiteral("session-no-debug"));
+    QVERIFY(QFile::copy(viewer_test::mlpReport() + QStringLiteral("/profile.pop"),
+                        dir + QStringLiteral("/profile.pop")));
+    const auto doc = Document::resolve(dir);
+    QVERIFY(!doc->report().hasDebugInfo());
+    const std::uint64_t before = pva::detail::executionPasses();
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    const auto ops = doc->session().operations(p);
+    QVERIFY(ops && !ops->hasDebugInfo && ops->operations.empty());
+    QCOMPARE(pva::detail::executionPasses(), before);
+  }
+
+  void theStepsPassHoldsNoSharedThread() {
+    // The work waiting on the whole-steps pass queues on stepsPool(), not on Qt's shared pool:
+    // with stepsPool() held, the Program tree cannot add its cycles, while Insights and Memory
+    // (which read no step) still become ready.
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    struct Release { // a failed check returns early: the held thread must still go
+      std::shared_ptr<std::atomic<bool>> flag;
+      ~Release() { flag->store(true); }
+    } guard{release};
+    stepsPool()->start([release] {
+      while (!release->load())
+        QThread::msleep(5);
+    });
+    MainWindow w;
+    w.setRememberRecent(false);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openPath(viewer_test::mlpReport()));
+    QVERIFY(w.showView(QStringLiteral("programs")));
+    Page* programs = w.currentPage();
+    for (const char* view : {"insights", "memory"}) {
+      QVERIFY(w.showView(QString::fromLatin1(view)));
+      QVERIFY2(viewer_test::waitReady(w.currentPage(), 60), view);
+    }
+    QVERIFY(!programs->isReady()); // its cycles are queued behind the held thread
+    release->store(true);
+    QVERIFY(viewer_test::waitReady(programs, 60));
+    stepsPool()->waitForDone();
   }
 
   void theGraphIsReadOnlyWhenShown() {

@@ -1,5 +1,7 @@
 #include "PackedStepIpus.hpp"
 
+#include "PackedReader.hpp"
+
 #include <algorithm>
 #include <array>
 #include <capnp/schema.h>
@@ -19,126 +21,20 @@ using tessera::profiler::StepIpu;
 
 namespace {
 
-/// Bytes that follow a tag byte in the packed stream (the tag's set bits; GCC's popcount is a
-/// library call unless the target has the instruction).
-constexpr std::array<std::uint8_t, 256> kTagBytes = [] {
-  std::array<std::uint8_t, 256> n{};
-  for (unsigned t = 0; t < 256; ++t)
-    for (unsigned b = t; b; b &= b - 1)
-      ++n[t];
-  return n;
-}();
-
-/// Reads words of a packed stream. Packing writes each word as a tag byte whose bits say which
-/// of the word's 8 bytes are non-zero, then those bytes; tag 0 is followed by a count of further
-/// zero words, tag 0xff by the 8 bytes and a count of further words stored verbatim. Every read is
-/// checked against the end of the bytes: a read past it returns false.
-class PackedReader {
-public:
-  PackedReader(const unsigned char* data, std::size_t size, PackedPosition at)
-      : begin_(data), p_(data + std::min<std::size_t>(at.byte, size)), end_(data + size),
-        zeros_(at.zeros), verbatim_(at.verbatim) {}
-
-  bool next(std::uint64_t& word) {
-    if (zeros_) {
-      --zeros_;
-      word = 0;
-      return true;
-    }
-    if (verbatim_) {
-      if (end_ - p_ < 8) return false;
-      --verbatim_;
-      word = load(p_);
-      p_ += 8;
-      return true;
-    }
-    if (p_ == end_) return false;
-    const unsigned tag = *p_++;
-    if (tag == 0) {
-      if (p_ == end_) return false;
-      zeros_ = *p_++;
-      word = 0;
-      return true;
-    }
-    if (tag == 0xff) {
-      if (end_ - p_ < 9) return false;
-      word = load(p_);
-      verbatim_ = p_[8];
-      p_ += 9;
-      return true;
-    }
-    const std::ptrdiff_t n = kTagBytes[tag];
-    if (end_ - p_ < n) return false;
-    // One step per present byte (measured faster than spreading 8 loaded bytes without branches).
-    word = 0;
-    const unsigned char* q = p_;
-    for (unsigned bits = tag; bits; bits &= bits - 1)
-      word |= std::uint64_t(*q++) << (8 * __builtin_ctz(bits));
-    p_ += n;
-    return true;
-  }
-
-  /// Passes over `words` words without assembling them; runs are passed over whole.
-  bool skip(std::uint64_t words) {
-    while (words) {
-      if (zeros_) {
-        const auto k = std::min<std::uint64_t>(words, zeros_);
-        zeros_ = static_cast<std::uint8_t>(zeros_ - k);
-        words -= k;
-      } else if (verbatim_) {
-        const auto k = std::min<std::uint64_t>(words, verbatim_);
-        if (std::uint64_t(end_ - p_) / 8 < k) return false;
-        p_ += 8 * k;
-        verbatim_ = static_cast<std::uint8_t>(verbatim_ - k);
-        words -= k;
-      } else {
-        if (p_ == end_) return false;
-        const unsigned tag = *p_++;
-        const std::ptrdiff_t follow = tag == 0 ? 1 : tag == 0xff ? 9 : kTagBytes[tag];
-        if (end_ - p_ < follow) return false;
-        if (tag == 0) zeros_ = p_[0];
-        if (tag == 0xff) verbatim_ = p_[8];
-        p_ += follow;
-        --words;
-      }
-    }
-    return true;
-  }
-
-  PackedPosition position() const {
-    return {static_cast<std::uint32_t>(p_ - begin_), zeros_, verbatim_};
-  }
-
-private:
-  static std::uint64_t load(const unsigned char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-    return w;
-  }
-  const unsigned char* begin_;
-  const unsigned char* p_;
-  const unsigned char* end_;
-  std::uint8_t zeros_, verbatim_;
-};
-
-/// StepIpu's data section and fields as the compiled schema declares them.
-constexpr unsigned kDataWords = pcapnp::StepIpu::_capnpPrivate::dataWordSize;
-constexpr unsigned kFields = 15;
-
-struct Slot {
-  unsigned word = 0, shift = 0;
-  bool wide = false; ///< 64 bits; otherwise 32 (UInt32 and Float32)
-};
+using packed::kFields;
+using packed::truncated;
+/// The portable reader: the head of a blob, and skipping to an entry.
+using PackedReader = packed::Reader<packed::Spread::Loop>;
 
 /// Where each field (by number, @0..@14) sits in an entry's data words, read from the compiled
 /// schema so that this reader cannot drift from profile.capnp. A schema change this reader does
 /// not handle (another field count or type, a non-zero default) fails loudly on first use.
-const std::array<Slot, kFields>& slots() {
-  static const std::array<Slot, kFields> table = [] {
+const packed::Slots& slots() {
+  static const packed::Slots table = [] {
     const auto fields = ::capnp::Schema::from<pcapnp::StepIpu>().getFields();
     if (fields.size() != kFields)
       throw std::logic_error("profile.capnp's StepIpu changed: update PackedStepIpus.cpp");
-    std::array<Slot, kFields> t{};
+    packed::Slots t{};
     for (const auto field : fields) {
       const auto slot = field.getProto().getSlot();
       const auto type = slot.getType();
@@ -152,11 +48,6 @@ const std::array<Slot, kFields>& slots() {
     return t;
   }();
   return table;
-}
-
-[[noreturn]] void truncated(std::size_t size) {
-  throw BlobError("cannot decode StepIpus (" + std::to_string(size) +
-                  " bytes): the data ends inside an IPU entry");
 }
 
 } // namespace
@@ -204,44 +95,13 @@ bool readStepIpusLayout(const unsigned char* data, std::size_t size, StepIpusLay
 
 StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
                       PackedPosition& at) {
-  const auto& slot = slots();
-  PackedReader r(data, size, at);
-  // Fields past the entry's data section (an older, shorter StepIpu) read as zero, their default.
-  std::uint64_t words[kDataWords] = {};
-  const unsigned n = std::min<unsigned>(layout.dataWords, kDataWords);
-  for (unsigned i = 0; i < n; ++i)
-    if (!r.next(words[i])) truncated(size);
-  if (!r.skip(std::uint64_t(layout.dataWords - n) + layout.pointerWords)) truncated(size);
-  at = r.position();
-
-  auto field = [&](unsigned f) {
-    const Slot& s = slot[f];
-    const std::uint64_t v = words[s.word] >> s.shift;
-    return s.wide ? v : v & 0xffffffffu;
-  };
-  auto real = [&](unsigned f) {
-    const auto bits = static_cast<std::uint32_t>(field(f));
-    float x;
-    std::memcpy(&x, &bits, sizeof x);
-    return x;
-  };
-  StepIpu e;
-  e.ipu = static_cast<std::uint32_t>(field(0));
-  e.cycles = field(1);
-  e.activeTiles = static_cast<std::uint32_t>(field(2));
-  e.activeFromMin = field(3);
-  e.activeFromMax = field(4);
-  e.activeToMin = field(5);
-  e.activeToMax = field(6);
-  e.allFromMin = field(7);
-  e.allFromMax = field(8);
-  e.allToMin = field(9);
-  e.allToMax = field(10);
-  e.dataIn = field(11);
-  e.dataOut = field(12);
-  e.tileBalance = real(13);
-  e.activeTileBalance = real(14);
-  return e;
+#if defined(TESSERA_PVA_SHUFFLE)
+  // Every pass over the steps decodes 16 entries of about 14 words per step: a byte shuffle per
+  // word instead of a branch per byte (docs/benchmarks.md, "bench_open_report", 1 M steps).
+  static const bool shuffle = __builtin_cpu_supports("ssse3");
+  if (shuffle) return packed::readEntryShuffled(data, size, layout, at, slots());
+#endif
+  return packed::readEntry<packed::Spread::Loop>(data, size, layout, at, slots());
 }
 
 PackedPosition stepIpuPosition(const unsigned char* data, std::size_t size,

@@ -29,6 +29,15 @@ int ProgressHub::pendingFor(const QObject* owner) const {
   return n;
 }
 
+QThreadPool* stepsPool() {
+  static QThreadPool* pool = [] {
+    auto* p = new QThreadPool; // lives as long as the application, as Qt's global pool does
+    p->setMaxThreadCount(1);
+    return p;
+  }();
+  return pool;
+}
+
 void Progress::report(double fraction) {
   const double whole = from_ + (to_ - from_) * std::clamp(fraction, 0.0, 1.0);
   const int percent = static_cast<int>(std::lround(whole * 100));

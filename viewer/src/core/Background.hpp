@@ -106,6 +106,15 @@ private:
   std::shared_ptr<std::atomic<bool>> cancelled_;
 };
 
+/// The pool for work that needs the whole-steps pass (Session::execution(), and what derives
+/// from it: a program's executed cycles, the operations' figures): one thread of its own. On Qt's
+/// shared pool (two threads on a two-core machine) one such task derived the pass while another
+/// waited for it, so both shared threads were held for the pass's seconds and the cheap pages'
+/// loads (Insights, Memory, Tile map) queued behind them: on the bench's 1 M-step report,
+/// Insights was ready only when the pass ended. Queued here, they wait without holding a thread
+/// anyone else needs, and the passes they ask for never run beside each other.
+QThreadPool* stepsPool();
+
 /// Thrown by a background function that saw Progress::cancelled(); not reported as an error.
 struct Cancelled {};
 

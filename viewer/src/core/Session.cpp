@@ -34,6 +34,9 @@ std::shared_ptr<const pva::ExecutionAnalysis> Session::execution(Progress& progr
 
 std::shared_ptr<const OperationsData> Session::operations(Progress& progress) const {
   return operations_.get([&] {
+    // Without debug.cbor there are no operations: say so without reading every step (on the
+    // bench's 1 M-step report the Operations view took the whole pass to show that message).
+    if (!report_.hasDebugInfo()) return OperationsData{};
     // The execution first (the costly part: every step); operations' cycles come from it.
     progress.setStage(0, 0.9);
     const auto execution = this->execution(progress);

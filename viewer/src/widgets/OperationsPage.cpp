@@ -175,7 +175,11 @@ void OperationsPage::setDocument(std::shared_ptr<const Document> doc) {
         fitNameColumn();
         setReady(true);
       },
-      reportError());
+      reportError(),
+      // With debug.cbor the rows wait for the whole-steps pass; without, they are at once.
+      doc->report().hasDebugInfo() || (doc->base() && doc->base()->report().hasDebugInfo())
+          ? stepsPool()
+          : nullptr);
 }
 
 bool OperationsPage::eventFilter(QObject* watched, QEvent* event) {

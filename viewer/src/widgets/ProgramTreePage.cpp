@@ -123,7 +123,7 @@ void ProgramTreePage::setDocument(std::shared_ptr<const Document> doc) {
               showDetails(tree_->currentIndex());
               setReady(true);
             },
-            failed);
+            failed, stepsPool());
       },
       failed);
 }
