@@ -251,6 +251,17 @@ private slots:
                                   .arg(formatPercent(expected.slowdown, 2))),
              qPrintable(figures));
     QVERIFY(panel->heading()->text().contains(QStringLiteral("2 instances")));
+    // Every row shows whole, and the figures below the table, not over it.
+    QTableView* table = panel->view();
+    // (At once: a screenshot is taken when the page says it is ready.)
+    QVERIFY(table->viewport()->height() >= table->rowViewportPosition(1) + table->rowHeight(1));
+    const QRect tableRect = table->geometry(), figuresRect = panel->figures()->geometry();
+    QVERIFY2(figuresRect.top() >= tableRect.bottom(),
+             qPrintable(QStringLiteral("table %1-%2, figures from %3, panel %4")
+                            .arg(tableRect.top())
+                            .arg(tableRect.bottom())
+                            .arg(figuresRect.top())
+                            .arg(panel->height())));
 
     // Clicking instance 1's row shows instance 1 in every view; the table stays, now bold on 1.
     QTableView* view = panel->view();
@@ -273,6 +284,16 @@ private slots:
     QCOMPARE(summary->jobPanel(0)->model()->table()->summary.maxCycles, b.maxCycles);
     QCOMPARE(summary->jobPanel(1)->model()->table()->summary.maxCycles, expected.maxCycles);
     QVERIFY(b.instances[0].collectiveCycles > expected.instances[0].collectiveCycles);
+    // job-b's instances ran alike: neither is marked slower, and the figures say so.
+    QCOMPARE(b.maxCycles, b.minCycles);
+    JobSummaryModel* current = summary->jobPanel(0)->model();
+    for (int i = 0; i < 2; ++i) {
+      QCOMPARE(current->data(current->index(i, JobSummaryModel::MarkColumn)).toString(),
+               QStringLiteral("all equal"));
+      QVERIFY(!current->data(current->index(i, JobSummaryModel::MarkColumn), Qt::ForegroundRole)
+                   .isValid());
+    }
+    QVERIFY(summary->jobPanel(0)->figures()->text().contains(QStringLiteral("every instance ran")));
 
     // A report that is not a job: no table.
     QVERIFY(window.openPath(viewer_test::mlpReport()));

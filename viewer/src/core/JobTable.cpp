@@ -10,6 +10,11 @@ namespace tessera::viewer {
 
 QString JobTable::spreadText() const {
   if (summary.numInstances < 2) return QObject::tr("Spread: - (one instance, nothing to compare)");
+  if (summary.maxCycles == summary.minCycles)
+    return QObject::tr("Spread %1: every instance ran %2 cycles (total, all runs, each step at its "
+                       "slowest IPU)")
+        .arg(formatPercent(0.0, 2))
+        .arg(formatCount(summary.maxCycles));
   return QObject::tr("Spread %1: (slowest − fastest) / fastest of the instances' total cycles "
                      "(all runs, each step at its slowest IPU): instance %2 %3, instance %4 %5 "
                      "cycles")
@@ -22,6 +27,9 @@ QString JobTable::spreadText() const {
 
 QString JobTable::slowdownText() const {
   if (summary.numInstances < 2) return QObject::tr("Slowdown: - (one instance)");
+  if (summary.maxCycles == summary.minCycles)
+    return QObject::tr("Slowdown %1: no instance is slower than the others")
+        .arg(formatPercent(0.0, 2));
   return QObject::tr("Slowdown %1: the slowest instance's (%2) total cycles against the mean of "
                      "the other instances' (the figure pva summary --max-instance-slowdown gates)")
       .arg(formatPercent(summary.slowdown, 2))

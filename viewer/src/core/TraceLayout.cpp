@@ -79,8 +79,13 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       const TraceFileInfo* info = std::size_t(proc.file) < index.files.size()
                                       ? &index.files[std::size_t(proc.file)]
                                       : nullptr;
-      file.title =
-          several && info ? info->group + QStringLiteral(" — ") + info->fileName : index.fileName;
+      // "instance 1 — <file>.pvti"; a group named after its file (files given together) once.
+      if (!several || !info)
+        file.title = index.fileName;
+      else if (info->group == info->fileName)
+        file.title = info->fileName;
+      else
+        file.title = info->group + QStringLiteral(" — ") + info->fileName;
       file.collapsible = true;
       fileCollapsed = add(file, TraceLayout::headerHeight)->collapsed;
     }

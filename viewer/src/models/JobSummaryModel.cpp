@@ -13,7 +13,7 @@ namespace tessera::viewer {
 JobSummaryModel::JobSummaryModel(QObject* parent) : RowsModel(parent) {
   setHeaders({tr("Instance"), tr("Replicas [offset, offset+n)"), tr("Total cycles (all runs)"),
               tr("Collectives (tile average cycles)"), tr("Collectives share"),
-              tr("Memory (one replica, excl. gaps)"), tr("Slowest / fastest")});
+              tr("Memory (excl. gaps)"), tr("Slowest / fastest")});
 }
 
 void JobSummaryModel::setTable(std::shared_ptr<const JobTable> table, unsigned shown) {
@@ -74,7 +74,9 @@ QVariant JobSummaryModel::cell(const pva::InstanceSummary& r, int column, int ro
     return bytesCell(r.memoryBytes, role);
   case MarkColumn: {
     const QString m = mark(r.index);
-    if (role == Qt::ForegroundRole && table_ && table_->summary.numInstances > 1 && !m.isEmpty())
+    const bool ranked = table_ && table_->summary.numInstances > 1 &&
+                        table_->summary.maxCycles != table_->summary.minCycles;
+    if (role == Qt::ForegroundRole && ranked && !m.isEmpty())
       return QBrush(r.index == table_->summary.slowestInstance ? QColor(0xc0, 0x39, 0x2b)
                                                                : QColor(0x1e, 0x84, 0x49));
     return textCell(m, role);

@@ -50,6 +50,7 @@ void JobSummaryPanel::setTable(const QString& heading, std::shared_ptr<const Job
   view_->setFixedHeight(view_->horizontalHeader()->sizeHint().height() +
                         rows * view_->verticalHeader()->defaultSectionSize() +
                         2 * view_->frameWidth());
+  layout()->activate(); // this panel's size now, so the page's layout can use it at once
 }
 
 void JobSummaryPanel::setShownInstance(unsigned shown) {

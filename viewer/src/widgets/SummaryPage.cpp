@@ -65,6 +65,9 @@ void SummaryPage::showJob(int side, const QString& heading, const QString& direc
       [this, side, heading, shown](std::shared_ptr<const JobTable> loaded) {
         jobTables_[std::size_t(side)] = loaded;
         jobPanels_[std::size_t(side)]->setTable(heading, std::move(loaded), shown);
+        // The table grew: lay the page out now, not on a later event, so a page that says it
+        // is ready (a headless screenshot) never shows the figures over the rows.
+        layout()->activate();
         taskDone();
       },
       [this](const QString& message) {
