@@ -251,6 +251,24 @@ def test_a_job_folder_missing_an_instance_is_refused(job, tmp_path):
     assert "instance 0 of 2" in r.stderr and "job folder of 1 instances" in r.stderr
 
 
+def test_a_folder_of_swapped_instances_is_refused_by_python_and_pva(job, tmp_path):
+    import shutil
+    swapped = tmp_path / "swapped"
+    shutil.copytree(job / "instance_1", swapped / "instance_0")
+    shutil.copytree(job / "instance_0", swapped / "instance_1")
+    code = ("import pva, sys\n"
+            "try:\n    pva.validateJob(sys.argv[1])\nexcept Exception as e:\n    print(e)\n"
+            "print(len(pva.validateJob(sys.argv[2])))")
+    r = run([sys.executable, "-c", code, str(swapped), str(job)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert str(swapped / "instance_0") in lines[0]
+    assert "it is the report of instance 1, not of instance 0" in lines[0]
+    assert lines[1] == "2"
+    r = run([PVA, "summary", str(swapped)])
+    assert r.returncode == 2 and "it is the report of instance 1, not of instance 0" in r.stderr
+
+
 # ---- the CNN sample, data-parallel over instances -----------------------------------------
 
 CNN = os.path.join(BIN, "tessera-cnn")

@@ -64,7 +64,7 @@ LIBPVA_PUBLIC_LAYER = {
     "Application.hpp": 0,  # framework.json / app.json beside a report, read in storage
 
     "Report.hpp": 1, "Compilation.hpp": 1, "Debug.hpp": 1, "Execution.hpp": 1, "Program.hpp": 1,
-    "Trace.hpp": 1, "Job.hpp": 1,  # Job.hpp: a job's instances (model) and summarizeJob's figures
+    "Trace.hpp": 1, "TraceAlignment.hpp": 1, "Job.hpp": 1,  # Job.hpp: a job's instances (model) and summarizeJob's figures
     "Analysis.hpp": 2, "Insights.hpp": 2, "OperationTiles.hpp": 2, "StepCycleKind.hpp": 2,
     "ProgramTotals.hpp": 2, "Blocks.hpp": 2,
     "Compare.hpp": 3, "pva.hpp": 3,

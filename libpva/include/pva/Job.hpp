@@ -53,6 +53,16 @@ struct JobInstanceFiles {
 /// instance or an instance folder without exactly one profile.pop.
 std::vector<JobInstanceFiles> listJobInstances(const std::string& directory);
 
+/// listJobInstances, then checks that the folder's reports belong to one job, as openJob does:
+/// each instance_<i>/'s report records instance i (so 0 .. n-1, each once) of as many instances
+/// as the folder holds, every report the same total replicas, and each instance's replicas
+/// following on from the previous one's ([offset, offset + replicas), from 0, adding up to the
+/// total). Opens each profile.pop only to read its place in the job (no debug.cbor, no step),
+/// so a client showing one instance at a time still refuses a folder of mixed jobs at once.
+/// Throws InvalidReportError naming the folder, the instance folder and the mismatch, and what
+/// listJobInstances and openReport throw.
+std::vector<JobInstanceFiles> validateJob(const std::string& directory);
+
 /// Two jobs compared instance by instance: instance i of the base with instance i of the current,
 /// for every i both have (as `pva compare`, Python and the viewer pair them).
 struct JobPairing {

@@ -179,6 +179,11 @@ public:
   const std::string& path() const;
   /// Wall-clock time at which tracing started, microseconds since the Unix epoch.
   std::uint64_t startTimestamp() const;
+  /// The writer's steady_clock (CLOCK_MONOTONIC: time since the host booted) when tracing
+  /// started, in ns; every timestamp counts from it. Traces written on one host since its last
+  /// boot share this clock, so their starts compare to the ns (pva::alignTraces). 0 when the file
+  /// does not record it.
+  std::uint64_t startSteadyNs() const;
   /// "major.minor.point" of the file.
   const std::string& formatVersion() const;
 

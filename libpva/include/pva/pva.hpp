@@ -25,3 +25,4 @@
 #include <pva/SerializedGraph.hpp>
 #include <pva/StepCycleKind.hpp>
 #include <pva/Trace.hpp>
+#include <pva/TraceAlignment.hpp>

@@ -1,6 +1,7 @@
 // openJob: the instance_<i> folders of a poprun job, each one report, checked to agree.
 #include <algorithm>
 #include <filesystem>
+#include <pva/Compilation.hpp>
 #include <pva/Exception.hpp>
 #include <pva/Job.hpp>
 #include <system_error>
@@ -24,6 +25,68 @@ std::string findProfile(const fs::path& dir) {
   throw FileNotFoundError(dir.string() + ": " +
                           (found.empty() ? std::string("no profile.pop in this instance's folder")
                                          : "several engines' profile.pop; open them one by one"));
+}
+
+/// What one instance's report says about its place in the job.
+struct InstancePlace {
+  std::string directory; ///< <job>/instance_<i>
+  JobPlacement placement;
+  unsigned replicas = 0; ///< the replicas its report holds
+};
+
+InstancePlace placeOf(const std::string& directory, const Report& report) {
+  return {directory, report.jobPlacement(), report.compilation().target().numReplicas()};
+}
+
+std::string folderName(const std::string& directory) {
+  return fs::path(directory).filename().string() + "/";
+}
+
+/// Checks that the reports of a job folder's instances (in folder order: places[i] is
+/// instance_<i>/) describe one job; returns its total replicas. Each mismatch is named with the
+/// instance folder that shows it, as the reports say it, so the user sees which file is foreign.
+unsigned checkOneJob(const std::string& directory, const std::vector<InstancePlace>& places) {
+  const auto n = static_cast<unsigned>(places.size());
+  const JobPlacement& first = places[0].placement;
+  unsigned nextReplica = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const InstancePlace& in = places[i];
+    const JobPlacement& p = in.placement;
+    std::string reason;
+    if (p.numInstances != n) {
+      reason = "the report's job has " + std::to_string(p.numInstances) +
+               " instance(s) but the folder holds " + std::to_string(n);
+    } else if (p.instanceIndex != i) {
+      reason = "it is the report of instance " + std::to_string(p.instanceIndex) +
+               ", not of instance " + std::to_string(i);
+      for (unsigned j = 0; j < i; ++j)
+        if (places[j].placement.instanceIndex == p.instanceIndex)
+          reason += " (" + folderName(places[j].directory) + " holds instance " +
+                    std::to_string(p.instanceIndex) + " too: each index 0-" +
+                    std::to_string(n - 1) + " must be in its own folder)";
+    } else if (p.totalReplicas != first.totalReplicas) {
+      reason = "its job has " + std::to_string(p.totalReplicas) + " replicas but " +
+               folderName(places[0].directory) + "'s has " + std::to_string(first.totalReplicas);
+    } else if (p.replicaOffset != nextReplica) {
+      reason = "its replicas start at " + std::to_string(p.replicaOffset) +
+               " where the instances before it end at " + std::to_string(nextReplica) +
+               " (the replica offsets are not consecutive)";
+    }
+    if (!reason.empty())
+      throw InvalidReportError(
+          in.directory + ": its report is instance " + std::to_string(p.instanceIndex) + " of " +
+          std::to_string(p.numInstances) + " (replicas from " + std::to_string(p.replicaOffset) +
+          " of " + std::to_string(p.totalReplicas) + "), which does not fit a job folder of " +
+          std::to_string(n) + " instances in " + directory + ": " + reason +
+          "; are reports of different jobs mixed?");
+    nextReplica += in.replicas;
+  }
+  if (nextReplica != first.totalReplicas)
+    throw InvalidReportError(directory + ": the instances hold " + std::to_string(nextReplica) +
+                             " replicas but the job has " + std::to_string(first.totalReplicas) +
+                             " (its reports record " + std::to_string(first.totalReplicas) +
+                             " in all)");
+  return first.totalReplicas;
 }
 
 } // namespace
@@ -78,37 +141,29 @@ std::vector<JobInstanceFiles> listJobInstances(const std::string& directory) {
 Job openJob(const std::string& directory) {
   Job job;
   job.directory_ = directory;
+  std::vector<InstancePlace> places;
   for (JobInstanceFiles& f : listJobInstances(directory)) {
     JobInstance in;
     in.index = f.index;
     in.directory = std::move(f.directory);
     in.report = f.debug.empty() ? openReport(f.profile) : openReport(f.profile, f.debug);
     in.traces = std::move(f.traces);
+    places.push_back(placeOf(in.directory, in.report));
     job.instances_.push_back(std::move(in));
   }
-  // The reports must describe one job: as many instances as folders, each in its place.
-  const JobPlacement first = job.instances_[0].report.jobPlacement();
-  job.totalReplicas_ = first.totalReplicas;
-  unsigned nextReplica = 0;
-  for (const JobInstance& in : job.instances_) {
-    const JobPlacement p = in.report.jobPlacement();
-    const unsigned replicas = in.report.compilation().target().numReplicas();
-    if (p.numInstances != job.instances_.size() || p.instanceIndex != in.index ||
-        p.totalReplicas != first.totalReplicas || p.replicaOffset != nextReplica)
-      throw InvalidReportError(
-          in.directory + ": its report is instance " + std::to_string(p.instanceIndex) + " of " +
-          std::to_string(p.numInstances) + " (replicas from " + std::to_string(p.replicaOffset) +
-          " of " + std::to_string(p.totalReplicas) + "), which does not fit a job folder of " +
-          std::to_string(job.instances_.size()) + " instances" +
-          (p.replicaOffset != nextReplica ? " whose next replica is " + std::to_string(nextReplica)
-                                          : std::string()) +
-          ": are reports of different jobs mixed?");
-    nextReplica += replicas;
-  }
-  if (nextReplica != job.totalReplicas_)
-    throw InvalidReportError(directory + ": the instances hold " + std::to_string(nextReplica) +
-                             " replicas but the job has " + std::to_string(job.totalReplicas_));
+  job.totalReplicas_ = checkOneJob(directory, places);
   return job;
+}
+
+std::vector<JobInstanceFiles> validateJob(const std::string& directory) {
+  std::vector<JobInstanceFiles> files = listJobInstances(directory);
+  std::vector<InstancePlace> places;
+  places.reserve(files.size());
+  // The profile alone: its meta says where the instance sits, its target how many replicas.
+  for (const JobInstanceFiles& f : files)
+    places.push_back(placeOf(f.directory, openReport(f.profile)));
+  checkOneJob(directory, places);
+  return files;
 }
 
 } // namespace pva

@@ -116,6 +116,15 @@ std::uint64_t TraceStore::metaUnsigned(std::string_view key) const {
   throw CorruptTrace("meta '" + std::string(key) + "' is not a number: '" + it->second + "'");
 }
 
+std::uint64_t TraceStore::metaUnsigned(std::string_view key, std::uint64_t fallback) const {
+  return meta_.count(std::string(key)) ? metaUnsigned(key) : fallback;
+}
+
+std::string TraceStore::metaText(std::string_view key) const {
+  const auto it = meta_.find(std::string(key));
+  return it == meta_.end() ? std::string() : it->second;
+}
+
 template <class F> auto TraceStore::guarded(F&& f) {
   try {
     return f(*file_.db);

@@ -32,6 +32,10 @@ public:
   const std::string& formatVersion() const { return formatVersion_; }
   /// A number of the meta table; CorruptTrace when missing or not a number.
   std::uint64_t metaUnsigned(std::string_view key) const;
+  /// The same, or `fallback` when the meta table has no such key (a key later formats added).
+  std::uint64_t metaUnsigned(std::string_view key, std::uint64_t fallback) const;
+  /// A text of the meta table, or empty when it has none.
+  std::string metaText(std::string_view key) const;
 
   /// id -> text tables (labels, channels, metadata), indexed by id (index 0: ""): ids are
   /// dense from 1, else CorruptTrace.

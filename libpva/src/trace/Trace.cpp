@@ -147,6 +147,9 @@ const std::string& Trace::path() const {
 std::uint64_t Trace::startTimestamp() const {
   return d_->startUnixUs;
 }
+std::uint64_t Trace::startSteadyNs() const {
+  return d_->startSteadyNs;
+}
 const std::string& Trace::formatVersion() const {
   return d_->formatVersion;
 }

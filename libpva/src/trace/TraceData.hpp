@@ -46,6 +46,7 @@ struct ThreadData {
 struct TraceData {
   std::string path, formatVersion, processName;
   std::uint64_t pid = 0, startUnixUs = 0;
+  std::uint64_t startSteadyNs = 0; ///< 0: the file does not say (Trace::startSteadyNs)
   std::vector<Thread> threads;
   std::vector<TraceGraph> graphs;
   std::vector<TraceHeatmap> heatmaps;

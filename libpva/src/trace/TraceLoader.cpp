@@ -212,6 +212,9 @@ std::shared_ptr<const TraceData> TraceData::load(const storage::Source& source,
     data->formatVersion = store.formatVersion();
     data->pid = store.metaUnsigned(ts::meta::pid);
     data->startUnixUs = store.metaUnsigned(ts::meta::startUnixUs);
+    // Only a steady_clock reading can be compared with another trace's (pva::alignTraces).
+    if (store.metaText(ts::meta::clockSource) == "steady_clock")
+      data->startSteadyNs = store.metaUnsigned(ts::meta::startSteadyNs, 0);
     TraceBuilder{store, *data, progress}.run();
   } catch (const Corrupt& e) {
     throw InvalidReportError(shown + ": corrupted trace: " + e.what());

@@ -4,4 +4,5 @@ list(APPEND PVA_TRACE_SOURCES
   src/trace/ChromeExport.cpp
   src/trace/EventReplay.cpp
   src/trace/Trace.cpp
+  src/trace/TraceAlignment.cpp
   src/trace/TraceLoader.cpp)

@@ -51,6 +51,9 @@ void bindJob(py::module_& m) {
       .def_readonly("traces", &pva::JobInstanceFiles::traces);
   m.def("listJobInstances", &pva::listJobInstances, py::arg("directory"),
         "Every instance folder of a job and its files, in order, without opening a report");
+  m.def("validateJob", &pva::validateJob, py::arg("directory"),
+        "listJobInstances, checking that the instances' reports belong to one job (indices, "
+        "instance count, replica offsets); raises naming the folder and the mismatch");
   py::class_<pva::JobPairing>(m, "JobPairing", "Two jobs compared instance by instance (i with i)")
       .def_readonly("baseInstances", &pva::JobPairing::baseInstances)
       .def_readonly("currentInstances", &pva::JobPairing::currentInstances)

@@ -47,7 +47,8 @@ int takeScreenshot(const ScreenshotRequest& request) {
     return status;
   };
   const bool opened = request.compare ? window.openComparison(request.paths[0], request.paths[1])
-                                      : window.openPath(request.paths[0]);
+                      : request.paths.size() > 1 ? window.openTraces(request.paths)
+                                                 : window.openPath(request.paths[0]);
   if (opened && window.remoteFetch()) {
     // A remote report (host:/path) is copied first; wait until the copy (or each of a
     // comparison's) has ended and the document is open, or failed.

@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -21,6 +22,7 @@ const char* const kDescription =
     "Examples:\n"
     "  tessera-viewer reports/mlp                      open a report directory\n"
     "  tessera-viewer run.pvti                         open a host trace\n"
+    "  tessera-viewer a.pvti b.pvti                    host traces on one time axis\n"
     "  tessera-viewer --compare before/ after/         compare two reports\n"
     "  tessera-viewer --screenshot memory.png --view memory reports/mlp\n"
     "                                                  render a view to PNG without a display\n"
@@ -85,8 +87,10 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   parser.addPositionalArgument(
       QStringLiteral("path"),
-      QStringLiteral("Report directory, profile.pop or .pvti, here or on another machine as "
-                     "[user@]host:/path (two reports with --compare)."),
+      QStringLiteral(
+          "Report directory, profile.pop or .pvti, here or on another machine as "
+          "[user@]host:/path (two reports with --compare; several .pvti traces open on one time "
+          "axis)."),
       QStringLiteral("[path | --compare base current]"));
   const QCommandLineOption compare(
       QStringLiteral("compare"),
@@ -151,10 +155,15 @@ int main(int argc, char** argv) {
       return usageError(
           QStringLiteral("--run applies to the execution view, not '%1'").arg(viewName));
   }
-  if (parser.isSet(compare) ? paths.size() != 2 : paths.size() > 1)
+  // Several paths without --compare: host traces laid on one time axis, each a .pvti.
+  const bool allTraces = std::all_of(paths.begin(), paths.end(), [](const QString& p) {
+    return p.endsWith(QLatin1String(".pvti"));
+  });
+  if (parser.isSet(compare) ? paths.size() != 2 : (paths.size() > 1 && !allTraces))
     return usageError(parser.isSet(compare)
                           ? QStringLiteral("--compare takes two report paths")
-                          : QStringLiteral("one path at a time (or --compare BASE NEW)"));
+                          : QStringLiteral("one path at a time (or --compare BASE NEW, or "
+                                           "several .pvti traces to lay on one time axis)"));
   int instanceIndex = -1;
   if (parser.isSet(instance)) {
     bool ok = false;
@@ -215,6 +224,8 @@ int main(int argc, char** argv) {
   window.show();
   if (parser.isSet(compare))
     window.openComparison(paths[0], paths[1]);
+  else if (paths.size() > 1)
+    window.openTraces(paths);
   else if (!paths.isEmpty())
     window.openPath(paths[0]);
   else if (Settings::instance().restoreSession() && !Settings::instance().lastSession().isEmpty())

@@ -209,7 +209,10 @@ void TraceTimeline::paintLaneLabel(QPainter& p, const TraceLane& lane, int top) 
                        TraceLayout::rowHeight + 1);
   QString title = lane.title;
   if (lane.kind == TraceLane::Kind::File)
-    title = tr("%1 (format %2)").arg(lane.title, index_->formatVersion);
+    title = tr("%1 (format %2)")
+                .arg(lane.title, std::size_t(lane.file) < index_->files.size()
+                                     ? index_->files[std::size_t(lane.file)].formatVersion
+                                     : index_->formatVersion);
   p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter,
              p.fontMetrics().elidedText(title, Qt::ElideMiddle, textRect.width()));
   p.setFont(smallFont(font()));
@@ -363,9 +366,11 @@ ValueTicks TraceTimeline::graphTicks(const TraceLane& lane) const {
 
 void TraceTimeline::paintGraphLane(QPainter& p, const TraceLane& lane, int top) const {
   const QRect plot = plotRect();
-  const TraceViewport v = viewport();
-  const TraceGraphInfo& info =
-      index_->processes[std::size_t(lane.process)].graphs[std::size_t(lane.chart)];
+  const TraceProcessIndex& proc = index_->processes[std::size_t(lane.process)];
+  // Samples count from their own trace's start: the viewport moves by where it starts.
+  TraceViewport v = viewport();
+  v.t0 -= double(proc.offsetNs);
+  const TraceGraphInfo& info = proc.graphs[std::size_t(lane.chart)];
   const pva::TraceGraph& g = *info.graph;
   const auto [spanHi, spanLo] = graphSpan(lane);
   const double y0 = top + spanLo, y1 = top + spanHi;
@@ -417,9 +422,11 @@ void TraceTimeline::paintGraphLane(QPainter& p, const TraceLane& lane, int top) 
 
 void TraceTimeline::paintHeatmapLane(QPainter& p, const TraceLane& lane, int top) const {
   const QRect plot = plotRect();
-  const TraceViewport v = viewport();
-  const TraceHeatmapInfo& info =
-      index_->processes[std::size_t(lane.process)].heatmaps[std::size_t(lane.chart)];
+  const TraceProcessIndex& proc = index_->processes[std::size_t(lane.process)];
+  // Samples count from their own trace's start: the viewport moves by where it starts.
+  TraceViewport v = viewport();
+  v.t0 -= double(proc.offsetNs);
+  const TraceHeatmapInfo& info = proc.heatmaps[std::size_t(lane.chart)];
   const auto& samples = info.heatmap->samples();
   paintHeatmapHeader(p, lane, top);
   // Faint lines between the bins' rows.
@@ -434,7 +441,7 @@ void TraceTimeline::paintHeatmapLane(QPainter& p, const TraceLane& lane, int top
   const double lastSpan = samples.size() > 1
                               ? double(samples.back().timestampNs - samples.front().timestampNs) /
                                     double(samples.size() - 1)
-                              : double(index_->endNs - samples.back().timestampNs);
+                              : double(index_->endNs - proc.offsetNs - samples.back().timestampNs);
   auto sampleEnd = [&](std::size_t i) {
     return i + 1 < samples.size() ? double(samples[i + 1].timestampNs)
                                   : double(samples[i].timestampNs) + std::max(lastSpan, 1.0);
@@ -570,12 +577,14 @@ QString TraceTimeline::eventToolTip(const Hit& hit) const {
 
 QString TraceTimeline::chartToolTip(const TraceLane& lane, QPoint pos) const {
   const TraceViewport v = viewport();
-  const double t = v.time(pos.x() - plotRect().left());
   const TraceProcessIndex& proc = index_->processes[std::size_t(lane.process)];
+  // The samples' own time (since their trace's start) under the pointer.
+  const double t = v.time(pos.x() - plotRect().left()) - double(proc.offsetNs);
   QString text;
   if (lane.kind == TraceLane::Kind::Graph) {
     const pva::TraceGraph& g = *proc.graphs[std::size_t(lane.chart)].graph;
-    text = QStringLiteral("<b>%1</b> %2").arg(escaped(lane.title), formatTraceTime(t, v.nsPerPx));
+    text = QStringLiteral("<b>%1</b> %2")
+               .arg(escaped(lane.title), formatTraceTime(t + double(proc.offsetNs), v.nsPerPx));
     const QString unit = QString::fromStdString(g.unit());
     for (const pva::TraceSeries& s : g.series()) {
       // The value in force at t: the last sample at or before it.
@@ -613,8 +622,8 @@ QString TraceTimeline::chartToolTip(const TraceLane& lane, QPoint pos) const {
     total += c;
   return QStringLiteral("<b>%1</b><br>%2: %3<br>%4: %5<br>%6: %7 of %8")
       .arg(escaped(lane.title), tr("Bin"), escaped(range), tr("Sample at"),
-           formatTraceTime(double(s.timestampNs), v.nsPerPx), tr("Values in the bin"),
-           formatCount(count), formatCount(total));
+           formatTraceTime(double(s.timestampNs + proc.offsetNs), v.nsPerPx),
+           tr("Values in the bin"), formatCount(count), formatCount(total));
 }
 
 } // namespace tessera::viewer

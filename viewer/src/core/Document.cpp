@@ -27,10 +27,11 @@ std::shared_ptr<const Document> Document::resolve(const QString& path, unsigned 
   const QFileInfo info(path);
   if (!info.exists()) fail(path, QStringLiteral("no such file or directory"));
   if (info.isDir() && pva::isJobDirectory(path.toStdString())) {
-    // A job folder: libpva finds every instance's files; only the shown one is opened.
+    // A job folder: libpva finds every instance's files and checks that their reports belong to
+    // one job (reading only each report's place in it); only the shown one is opened whole.
     std::vector<pva::JobInstanceFiles> instances;
     try {
-      instances = pva::listJobInstances(path.toStdString());
+      instances = pva::validateJob(path.toStdString());
     } catch (const pva::Exception& e) {
       throw DocumentError(e.what());
     }
@@ -41,6 +42,15 @@ std::shared_ptr<const Document> Document::resolve(const QString& path, unsigned 
     doc->instanceCount_ = doc->jobInstances_ = unsigned(instances.size());
     doc->instanceIndex_ = instance;
     doc->profile_ = QString::fromStdString(instances[instance].profile);
+    for (const pva::JobInstanceFiles& in : instances)
+      for (const std::string& trace : in.traces)
+        doc->hostTraces_.push_back(
+            {QString::fromStdString(trace),
+             in.traces.size() == 1
+                 ? QStringLiteral("instance %1").arg(in.index)
+                 : QStringLiteral("instance %1: %2")
+                       .arg(in.index)
+                       .arg(QFileInfo(QString::fromStdString(trace)).fileName())});
   } else if (info.isDir()) {
     const QDir dir(path);
     if (QFileInfo(dir.filePath(QStringLiteral("profile.pop"))).isFile()) {
@@ -79,6 +89,27 @@ std::shared_ptr<const Document> Document::resolve(const QString& path, unsigned 
     }
   } else if (!QFileInfo(doc->trace_).isReadable()) {
     fail(doc->trace_, QStringLiteral("cannot be read"));
+  } else {
+    doc->hostTraces_ = {{doc->trace_, QFileInfo(doc->trace_).fileName()}};
+  }
+  return doc;
+}
+
+std::shared_ptr<const Document> Document::traces(const QStringList& paths) {
+  if (paths.isEmpty()) throw DocumentError("no host trace given");
+  if (paths.size() == 1) return resolve(paths.front());
+  auto doc = std::make_shared<Document>();
+  doc->kind_ = Kind::Trace;
+  doc->source_ = paths.front();
+  doc->trace_ = paths.front();
+  for (const QString& path : paths) {
+    const QFileInfo info(path);
+    if (!info.exists()) fail(path, QStringLiteral("no such file"));
+    if (!info.isFile() || info.suffix() != QLatin1String("pvti"))
+      fail(path, QStringLiteral("is not a host trace (.pvti): several files open together only "
+                                "when each is a trace"));
+    if (!info.isReadable()) fail(path, QStringLiteral("cannot be read"));
+    doc->hostTraces_.push_back({path, info.fileName()});
   }
   return doc;
 }
@@ -99,6 +130,7 @@ Document::comparison(const QString& basePath, const QString& currentPath, unsign
   if (!current->isReport())
     fail(currentPath, QStringLiteral("is a host trace; only reports can be compared"));
   auto doc = std::make_shared<Document>(*current);
+  doc->hostTraces_.clear(); // compare mode has no Host trace view
   if (baseJob) {
     // Instance i with instance i, as pva compare and Python pair them: the selector offers the
     // instances both jobs have, and the Compare view says what is left out.
@@ -132,6 +164,12 @@ QString Document::instanceText() const {
 }
 
 QString Document::displayName() const {
+  if (isTrace() && hostTraces_.size() > 1) {
+    QStringList names;
+    for (const HostTrace& t : hostTraces_)
+      names << t.group;
+    return names.join(QStringLiteral(" + "));
+  }
   const QFileInfo info(source_);
   QString name =
       info.isDir() ? info.absoluteFilePath() : (isTrace() ? info.fileName() : info.absolutePath());

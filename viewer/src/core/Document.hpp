@@ -16,6 +16,7 @@
 #include <pva/Exception.hpp>
 #include <pva/Report.hpp>
 #include <stdexcept>
+#include <vector>
 
 namespace tessera::viewer {
 
@@ -23,6 +24,12 @@ namespace tessera::viewer {
 class DocumentError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+};
+
+/// One host trace (.pvti) of a document, and the lane group it is drawn in when there are
+/// several ("instance 1" for a job's, the file's name for traces given together).
+struct HostTrace {
+  QString path, group;
 };
 
 class Document {
@@ -38,6 +45,10 @@ public:
   /// instance `instance` of each (pva::pairJobInstances: instance i with instance i). Throws
   /// DocumentError when either is not a report, one is a job and the other not, or `instance`
   /// is past the instances both jobs have.
+  /// Several host traces shown on one time axis (tessera-viewer a.pvti b.pvti): a trace
+  /// document whose hostTraces() are `paths`, each its own lane group. Throws DocumentError
+  /// naming a path that is not a readable .pvti.
+  static std::shared_ptr<const Document> traces(const QStringList& paths);
   static std::shared_ptr<const Document>
   comparison(const QString& basePath, const QString& currentPath, unsigned instance = 0);
 
@@ -66,6 +77,10 @@ public:
   const QString& profilePath() const { return profile_; }
   const QString& debugPath() const { return debug_; } ///< empty without debug information
   const QString& tracePath() const { return trace_; }
+  /// The host traces the Host trace view lays on one time axis: a trace document's (one, or
+  /// several given together), a job's instances' .pvti files (each in group "instance i"); empty
+  /// for a report and in compare mode.
+  const std::vector<HostTrace>& hostTraces() const { return hostTraces_; }
   /// What the user picked (a directory or a file), for titles and the recent list.
   const QString& sourcePath() const { return source_; }
   /// The report's directory or the trace's file name.
@@ -85,6 +100,7 @@ private:
   std::shared_ptr<const Session> session_;
   unsigned instanceCount_ = 0, instanceIndex_ = 0, jobInstances_ = 0;
   QString instanceMismatch_;
+  std::vector<HostTrace> hostTraces_;
 };
 
 } // namespace tessera::viewer

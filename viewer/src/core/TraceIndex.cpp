@@ -251,7 +251,9 @@ TraceIndex buildTraceIndex(pva::Trace trace, Progress& progress) {
   }
   index.beginNs =
       first == std::numeric_limits<std::int64_t>::max() ? 0 : std::min(first, index.endNs);
-  index.trace = std::move(trace);
+  index.files.push_back(
+      {index.path, index.fileName, index.formatVersion, QString(), index.startTimestampUs, 0});
+  index.traces.push_back(std::move(trace));
   progress.report(1.0);
   return index;
 }

@@ -3,6 +3,11 @@
 // nesting depth (begin, end, event) so a timeline finds the visible events of a row by binary
 // search and merges the sub-pixel ones: painting costs O(pixels x depth), not O(events).
 //
+// Several traces (a poprun job's instances, or .pvti files opened together) make one index on one
+// time axis (core/TraceMerge.hpp): each trace's threads and processes follow the previous one's,
+// their times shifted by where the trace starts on the axis (pva::alignTraces), so the per-row
+// index and level of detail work unchanged on each trace's rows.
+//
 // Threads: built once off the GUI thread by loadTraceIndex, then immutable and shared
 // (shared_ptr<const TraceIndex>) by the timeline, the models and the search. It keeps the
 // pva::Trace alive, so the metadata, graph and heatmap pointers into it stay valid.
@@ -86,6 +91,10 @@ struct TraceHeatmapInfo {
 struct TraceProcessIndex {
   std::uint64_t pid = 0;
   QString name;
+  int file = 0; ///< TraceIndex::files: the trace it came from
+  /// Where its trace starts on the index's axis. Events and instants are stored shifted; graph
+  /// and heatmap samples stay in the pva::Trace, in ns since their own trace's start: add this.
+  std::int64_t offsetNs = 0;
   std::vector<int> threads; ///< indices into TraceIndex::threads
   std::vector<TraceGraphInfo> graphs;
   std::vector<TraceHeatmapInfo> heatmaps;
@@ -104,10 +113,21 @@ struct TraceEventRef {
   bool operator!=(const TraceEventRef& o) const { return !(*this == o); }
 };
 
-struct TraceIndex {
-  std::optional<pva::Trace> trace; ///< keeps the pointers above valid
+/// One .pvti of an index.
+struct TraceFileInfo {
   QString path, fileName, formatVersion;
-  std::uint64_t startTimestampUs = 0;
+  QString group;             ///< its lane group's name when there are several ("instance 1")
+  std::uint64_t startUs = 0; ///< wall-clock start, µs since the Unix epoch
+  std::int64_t offsetNs = 0; ///< where it starts on the index's axis
+};
+
+struct TraceIndex {
+  std::vector<pva::Trace> traces;        ///< keeps the pointers above valid
+  QString path, fileName, formatVersion; ///< the first trace's
+  std::vector<TraceFileInfo> files;      ///< every trace, in lane-group order
+  /// How several traces were put on one axis (pva::TraceAlignment::description); empty for one.
+  QString alignment;
+  std::uint64_t startTimestampUs = 0;    ///< the axis' 0, µs since the Unix epoch
   std::vector<QString> labels, channels; ///< interned
   std::vector<TraceProcessIndex> processes;
   std::vector<TraceThreadIndex> threads;

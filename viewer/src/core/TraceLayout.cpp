@@ -66,18 +66,32 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
     return &layout.lanes.back();
   };
 
-  TraceLane file;
-  file.kind = TraceLane::Kind::File;
-  file.key = QStringLiteral("file");
-  file.title = index.fileName;
-  file.collapsible = true;
-  if (add(file, TraceLayout::headerHeight)->collapsed) {
-    layout.height = y;
-    return layout;
-  }
+  const bool several = index.files.size() > 1;
+  bool fileCollapsed = false;
   for (std::size_t p = 0; p < index.processes.size(); ++p) {
     const TraceProcessIndex& proc = index.processes[p];
+    // A trace's processes are consecutive: its group's header comes before its first.
+    if (p == 0 || proc.file != index.processes[p - 1].file) {
+      TraceLane file;
+      file.kind = TraceLane::Kind::File;
+      file.file = proc.file;
+      file.key = several ? QStringLiteral("file%1").arg(proc.file) : QStringLiteral("file");
+      const TraceFileInfo* info = std::size_t(proc.file) < index.files.size()
+                                      ? &index.files[std::size_t(proc.file)]
+                                      : nullptr;
+      // "instance 1 — <file>.pvti"; a group named after its file (files given together) once.
+      if (!several || !info)
+        file.title = index.fileName;
+      else if (info->group == info->fileName)
+        file.title = info->fileName;
+      else
+        file.title = info->group + QStringLiteral(" — ") + info->fileName;
+      file.collapsible = true;
+      fileCollapsed = add(file, TraceLayout::headerHeight)->collapsed;
+    }
+    if (fileCollapsed) continue;
     TraceLane header;
+    header.file = proc.file;
     header.kind = TraceLane::Kind::Process;
     header.process = int(p);
     header.key = QStringLiteral("p%1").arg(p);
@@ -94,6 +108,7 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       TraceLane lane;
       lane.kind = TraceLane::Kind::Heatmap;
       lane.process = int(p);
+      lane.file = proc.file;
       lane.chart = int(h);
       lane.key = QStringLiteral("p%1h%2").arg(p).arg(h);
       lane.title = QString::fromStdString(map.name());
@@ -110,6 +125,7 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       TraceLane lane;
       lane.kind = TraceLane::Kind::Thread;
       lane.process = int(p);
+      lane.file = proc.file;
       lane.thread = thread;
       lane.key = std::move(key);
       lane.title = std::move(title);
@@ -137,6 +153,7 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       TraceLane lane;
       lane.kind = TraceLane::Kind::Graph;
       lane.process = int(p);
+      lane.file = proc.file;
       lane.chart = int(g);
       lane.key = QStringLiteral("p%1g%2").arg(p).arg(g);
       lane.title = QString::fromStdString(graph.name());
@@ -144,6 +161,15 @@ TraceLayout buildTraceLayout(const TraceIndex& index, const TraceLayoutOptions& 
       lane.chartTop = TraceLayout::rowHeight;
       add(lane, TraceLayout::graphHeight);
     }
+  }
+  if (index.processes.empty()) {
+    // A trace without a process still shows its header.
+    TraceLane file;
+    file.kind = TraceLane::Kind::File;
+    file.key = QStringLiteral("file");
+    file.title = index.fileName;
+    file.collapsible = true;
+    add(file, TraceLayout::headerHeight);
   }
   layout.height = y;
   return layout;

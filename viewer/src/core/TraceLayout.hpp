@@ -1,4 +1,5 @@
-// The vertical layout of the trace timeline: file -> process -> lanes (heatmaps first, then one
+// The vertical layout of the trace timeline: file (a lane group per trace when several share the
+// axis, "instance 1") -> process -> lanes (heatmaps first, then one
 // flame lane per thread, or one per process when "Merge all charts" is on, then line graphs), with
 // collapsed lanes shrunk. Chart lanes have a title row (the colour scale, the bins' count) above
 // the chart; a heatmap has one row per bin it shows (HeatmapAxis.hpp says which). Pure and cheap
@@ -16,6 +17,7 @@ namespace tessera::viewer {
 struct TraceLane {
   enum class Kind { File, Process, Thread, Graph, Heatmap };
   Kind kind = Kind::File;
+  int file = 0; ///< TraceIndex::files: the trace the lane belongs to
   int process = -1;
   int thread = -1; ///< Thread lanes: the thread, or -1 for every thread of the process (merged)
   int chart = -1;  ///< Graph / Heatmap lanes: index into the process's graphs / heatmaps

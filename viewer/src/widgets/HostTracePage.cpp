@@ -4,6 +4,7 @@
 
 #include "charts/TraceTimeline.hpp"
 #include "core/Format.hpp"
+#include "core/TraceMerge.hpp"
 #include "core/TraceTime.hpp"
 #include "models/TraceCallTreeModel.hpp"
 
@@ -23,6 +24,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace tessera::viewer {
 
@@ -30,9 +32,10 @@ HostTracePage::HostTracePage(QWidget* parent)
     : Page(parent), timeline_(new TraceTimeline(this)), search_(new QLineEdit(this)),
       matchLabel_(new QLabel(this)), merge_(new QCheckBox(tr("Merge all charts"), this)),
       filled_(new QCheckBox(tr("Filled graphs"), this)),
-      absolute_(new QCheckBox(tr("Absolute time"), this)), tabs_(new QTabWidget(this)),
-      summary_(new QLabel(this)), callTreeModel_(new TraceCallTreeModel(this)),
-      callTreeView_(new QTreeView(this)), metadata_(new QPlainTextEdit(this)) {
+      absolute_(new QCheckBox(tr("Absolute time"), this)), alignment_(new QLabel(this)),
+      tabs_(new QTabWidget(this)), summary_(new QLabel(this)),
+      callTreeModel_(new TraceCallTreeModel(this)), callTreeView_(new QTreeView(this)),
+      metadata_(new QPlainTextEdit(this)) {
   search_->setPlaceholderText(
       tr("Search events by label (Enter / F3: next, Shift+Enter / Shift+F3: previous)"));
   search_->setClearButtonEnabled(true);
@@ -88,8 +91,13 @@ HostTracePage::HostTracePage(QWidget* parent)
   split->setStretchFactor(1, 1);
   split->setChildrenCollapsible(false);
 
+  alignment_->setObjectName(QStringLiteral("traceAlignment"));
+  alignment_->setWordWrap(true);
+  alignment_->hide();
+
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(bar);
+  layout->addWidget(alignment_);
   layout->addWidget(split, 1);
 
   connect(search_, &QLineEdit::returnPressed, this, [this] {
@@ -120,15 +128,37 @@ QWidget* HostTracePage::imageWidget() {
   return timeline_;
 }
 
+namespace {
+
+bool sameTraces(const std::vector<HostTrace>& a, const std::vector<HostTrace>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const HostTrace& x, const HostTrace& y) {
+                      return x.path == y.path && x.group == y.group;
+                    });
+}
+
+} // namespace
+
 void HostTracePage::setDocument(std::shared_ptr<const Document> doc) {
   setReady(false);
   task_ = TaskHandle();
+  if (doc && cached_ && sameTraces(doc->hostTraces(), cachedTraces_)) {
+    // Another instance of the same job: the same traces, read once.
+    if (index_ != cached_) showIndex(cached_);
+    setReady(true);
+    return;
+  }
   showIndex(nullptr);
-  if (!doc) return;
-  const QString path = doc->tracePath();
+  if (!doc || doc->hostTraces().empty()) return;
+  const std::vector<HostTrace> traces = doc->hostTraces();
   task_ = runInBackground<TraceIndex>(
-      this, tr("Reading the host trace"), [path](Progress& p) { return loadTraceIndex(path, p); },
-      [this](std::shared_ptr<const TraceIndex> index) {
+      this,
+      traces.size() > 1 ? tr("Reading %1 host traces").arg(traces.size())
+                        : tr("Reading the host trace"),
+      [traces](Progress& p) { return loadTraceIndices(traces, p); },
+      [this, traces](std::shared_ptr<const TraceIndex> index) {
+        cached_ = index;
+        cachedTraces_ = traces;
         showIndex(std::move(index));
         setReady(true);
       },
@@ -138,6 +168,12 @@ void HostTracePage::setDocument(std::shared_ptr<const Document> doc) {
 void HostTracePage::showIndex(std::shared_ptr<const TraceIndex> index) {
   index_ = std::move(index);
   timeline_->setIndex(index_);
+  const bool several = index_ && index_->files.size() > 1;
+  alignment_->setVisible(several);
+  alignment_->setText(several ? tr("%1 traces on one time axis, a lane group each: %2.")
+                                    .arg(index_->files.size())
+                                    .arg(index_->alignment)
+                              : QString());
   matchesFor_.clear();
   updateMatches();
   showSelection({});
@@ -176,6 +212,11 @@ void HostTracePage::showSelection(TraceEventRef ref) {
     html += row(tr("Channel"), index_->channels[e.channel]);
     html += row(tr("Thread"), index_->threadTitle(ref.thread));
     html += row(tr("Process"), QStringLiteral("%1 (pid %2)").arg(process.name).arg(process.pid));
+    if (index_->files.size() > 1) {
+      const TraceFileInfo& file = index_->files[std::size_t(process.file)];
+      html +=
+          row(tr("Trace"), file.group + QStringLiteral(" (") + file.fileName + QStringLiteral(")"));
+    }
     html += row(tr("Begin"), formatTraceTime(double(e.begin), 1));
     html += row(tr("Duration"),
                 formatDurationNs(double(e.duration())) +

@@ -15,6 +15,7 @@
 #include "widgets/PreferencesDialog.hpp"
 #include "widgets/ProgramTreePage.hpp"
 #include "widgets/ReportFileDialog.hpp"
+#include "widgets/SummaryPage.hpp"
 #include "widgets/Theme.hpp"
 #include "widgets/UserGuide.hpp"
 
@@ -77,6 +78,15 @@ MainWindow::MainWindow(QWidget* parent)
             [this, p](const QString& message) { showError(p->title(), message); });
   }
   linkGraphSelection();
+  // A row of the Summary's job table switches the instance, as the selector does. Queued: the
+  // switch replaces the table's model while the click is still being delivered to it.
+  if (auto* summary = qobject_cast<SummaryPage*>(page(QStringLiteral("summary"))))
+    connect(
+        summary, &SummaryPage::instanceRequested, this,
+        [this](unsigned instance) {
+          if (doc_ && doc_->instanceIndex() != instance) selectInstance(instance);
+        },
+        Qt::QueuedConnection);
   sideList_->setObjectName(QStringLiteral("pageList"));
   connect(sideList_, &QListWidget::currentRowChanged, this, [this](int row) {
     if (row < 0 || row >= int(pages_.size())) return;
@@ -378,6 +388,28 @@ bool MainWindow::openResolved(const QString& path, const QString& shownAs) {
       connect(forget, &QPushButton::clicked, this,
               [path] { Settings::instance().removeRecentFile(path); });
     }
+    return false;
+  }
+}
+
+bool MainWindow::openTraces(const QStringList& paths) {
+  if (paths.size() == 1) return openPath(paths.front());
+  try {
+    auto doc = Document::traces(paths);
+    QStringList absolute;
+    for (const QString& p : paths)
+      absolute << Settings::absolutePath(p);
+    remoteTitle_.clear();
+    documentKey_ = absolute.join(QLatin1Char('|'));
+    session_ = {};
+    wantedView_ = initialView(*doc);
+    forcedView_.clear();
+    setDocument(std::move(doc));
+    emit documentOpened();
+    return true;
+  } catch (const DocumentError& e) {
+    forcedView_.clear();
+    showError(tr("Cannot open"), QString::fromUtf8(e.what()));
     return false;
   }
 }

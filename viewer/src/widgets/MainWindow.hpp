@@ -38,6 +38,9 @@ public:
   /// copied into the cache first (core/RemoteFetch, progress and Cancel in a dialog): true
   /// means the copy started, and documentOpened() or an error dialog follows.
   bool openPath(const QString& path);
+  /// Opens several host traces (.pvti, local) on one time axis, a lane group each (one path:
+  /// openPath). Not remembered as a recent file. On failure shows an error dialog, returns false.
+  bool openTraces(const QStringList& paths);
   /// Opens two reports, `current` compared against `base` (either may be remote).
   bool openComparison(const QString& basePath, const QString& currentPath);
   /// File > Reopen last session: the document (or comparison) open when the viewer last
