@@ -97,7 +97,9 @@ struct InstanceSummary {
   /// What its collectives cost: the average tile's global-exchange cycles, all runs (gcl
   /// collectives are the job's global exchanges), and their share of totalCycles.
   double collectiveCycles = 0, collectiveShare = 0;
-  std::uint64_t memoryBytes = 0; ///< tile memory excluding gaps, one replica
+  /// Tile memory excluding gaps over every tile of its replicas: summarize(report).memory
+  /// .excludingGapsBytes, whose scope is all replicas.
+  std::uint64_t memoryBytes = 0;
 };
 
 /// The job at a glance: every instance, the slowest, and how far apart they are.

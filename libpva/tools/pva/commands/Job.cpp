@@ -49,8 +49,9 @@ void writeJobText(std::ostream& out, const Json& j) {
   const auto n = job["numInstances"].get<unsigned>();
   out << "Job " << job["directory"].get<std::string>() << ": " << n << " instance"
       << (n == 1 ? "" : "s") << ", " << job["totalReplicas"].get<unsigned>() << " replicas\n\n";
-  out << "  instance  replicas  total cycles      collectives (tile average)   memory (one "
-         "replica)\n";
+  // Memory is summarize()'s, whose scope is every replica the instance drives.
+  out << "  instance  replicas  total cycles      collectives (tile average)   memory (its "
+         "replicas)\n";
   for (const Json& i : j["instances"]) {
     const auto first = i["replicaOffset"].get<unsigned>();
     const auto count = i["replicas"].get<unsigned>();
