@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cassert>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -376,44 +377,67 @@ std::uint64_t CategoryBytes::total() const {
   return s;
 }
 
+namespace {
+/// MemoryModel::forEachLivenessStep with allocation indices of type Index (32 bits whenever they
+/// fit: the sweep's two index arrays are the largest thing it holds).
+template <class Index>
+void sweepLiveness(const std::vector<Allocation>& allocations,
+                   const std::vector<VariableLiveness>& live, std::size_t numSteps,
+                   std::size_t numTiles,
+                   const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) {
+  // Each not-always-live allocation adds its bytes at step `from` and removes them at `to`. The
+  // allocations are bucketed by those steps (a counting sort: a million vertices make millions of
+  // them, and a comparison sort was the largest part of this sweep), as indices: 8 bytes per
+  // allocation rather than two 16-byte (tile, delta) events (issue 38). Within a step the order
+  // does not matter: all of a step's changes are applied before f sees it.
+  // A step past the schedule's end goes to the bucket after the last one, never applied.
+  auto bucket = [&](unsigned step) { return std::min<std::size_t>(step, numSteps); };
+  auto forEachLive = [&](auto&& visit) {
+    for (std::size_t i = 0; i < allocations.size(); ++i) {
+      const Allocation& a = allocations[i];
+      if (a.alwaysLive || a.var < 0) continue;
+      const auto& l = live[static_cast<std::size_t>(a.var)];
+      if (l.from < l.to) visit(static_cast<Index>(i), bucket(l.from), bucket(l.to));
+    }
+  };
+  // Allocations added at step s: adds[addStart[s], addStart[s + 1]); removed: the same.
+  std::vector<std::size_t> addStart(numSteps + 2, 0), removeStart(numSteps + 2, 0);
+  forEachLive([&](Index, std::size_t from, std::size_t to) {
+    ++addStart[from + 1];
+    ++removeStart[to + 1];
+  });
+  for (std::size_t s = 1; s < addStart.size(); ++s) {
+    addStart[s] += addStart[s - 1];
+    removeStart[s] += removeStart[s - 1];
+  }
+  std::vector<Index> adds(addStart.back()), removes(removeStart.back());
+  {
+    std::vector<std::size_t> nextAdd(addStart.begin(), addStart.end() - 1),
+        nextRemove(removeStart.begin(), removeStart.end() - 1);
+    forEachLive([&](Index i, std::size_t from, std::size_t to) {
+      adds[nextAdd[from]++] = i;
+      removes[nextRemove[to]++] = i;
+    });
+  }
+  std::vector<std::uint64_t> bytes(numTiles, 0);
+  for (unsigned s = 0; s < numSteps; ++s) {
+    for (std::size_t e = addStart[s]; e < addStart[s + 1]; ++e)
+      bytes[allocations[adds[e]].tile] += allocations[adds[e]].bytes;
+    // Unsigned arithmetic is modulo 2^64: the adds and removes of a step in any order.
+    for (std::size_t e = removeStart[s]; e < removeStart[s + 1]; ++e)
+      bytes[allocations[removes[e]].tile] -= allocations[removes[e]].bytes;
+    f(s, bytes);
+  }
+}
+} // namespace
+
 void MemoryModel::forEachLivenessStep(
     const std::vector<VariableLiveness>& live, std::size_t numSteps,
     const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const {
-  // Sweep over steps: each not-always-live allocation adds its bytes at `from`, removes at `to`.
-  // The events are bucketed by step (a counting sort: a million vertices make millions of events,
-  // and a comparison sort of them was the largest part of this sweep). Within a step the order
-  // does not matter: all of a step's changes are applied before f sees it.
-  struct Event {
-    unsigned tile;
-    std::int64_t delta;
-  };
-  std::vector<std::size_t> startOf(numSteps + 2,
-                                   0); // events of step s: [startOf[s], startOf[s + 1])
-  auto bucket = [&](unsigned step) {
-    return std::min<std::size_t>(step, numSteps);
-  }; // past the end: never applied
-  auto forEachEvent = [&](auto&& visit) {
-    for (const auto& a : allocations) {
-      if (a.alwaysLive || a.var < 0) continue;
-      const auto& l = live[static_cast<std::size_t>(a.var)];
-      if (l.from >= l.to) continue;
-      visit(bucket(l.from), Event{a.tile, static_cast<std::int64_t>(a.bytes)});
-      visit(bucket(l.to), Event{a.tile, -static_cast<std::int64_t>(a.bytes)});
-    }
-  };
-  forEachEvent([&](std::size_t b, const Event&) { ++startOf[b + 1]; });
-  for (std::size_t s = 1; s < startOf.size(); ++s)
-    startOf[s] += startOf[s - 1];
-  std::vector<Event> events(startOf.back());
-  std::vector<std::size_t> next(startOf.begin(), startOf.end() - 1);
-  forEachEvent([&](std::size_t b, const Event& e) { events[next[b]++] = e; });
-  std::vector<std::uint64_t> bytes(tiles.size(), 0);
-  for (unsigned s = 0; s < numSteps; ++s) {
-    for (std::size_t e = startOf[s]; e < startOf[s + 1]; ++e)
-      bytes[events[e].tile] = static_cast<std::uint64_t>(
-          static_cast<std::int64_t>(bytes[events[e].tile]) + events[e].delta);
-    f(s, bytes);
-  }
+  if (allocations.size() <= std::numeric_limits<std::uint32_t>::max())
+    sweepLiveness<std::uint32_t>(allocations, live, numSteps, tiles.size(), f);
+  else
+    sweepLiveness<std::size_t>(allocations, live, numSteps, tiles.size(), f);
 }
 
 MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,
