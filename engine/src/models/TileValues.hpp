@@ -1,5 +1,6 @@
 // A value for each of some tiles, held as runs of consecutive tiles with one value: what the
-// program model keeps for every step (cycles, code bytes) and every compute set.
+// program model keeps for every step (cycles, code bytes) and every compute set. (In memory only:
+// the report's TileValues blobs, docs/formats.md, are written from these as before.)
 #pragma once
 
 #include <algorithm>
