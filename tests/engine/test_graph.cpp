@@ -200,3 +200,50 @@ TEST_CASE("vertex edges outlive the tensors that connected them", "[graph]") {
   e.readTensor("y", out.data(), out.data() + out.size());
   CHECK(out == std::vector<float>{5, 6, 10, 20, 3, 2, 1, 4, 5});
 }
+
+TEST_CASE("thousands of vertices keep their own fields (the graph's field blocks)", "[graph]") {
+  // 3,000 vertices of three fields and 3,000 of two: more fields than one of the graph's blocks
+  // of field connections holds (4,096), with a vertex's fields never split between two blocks.
+  constexpr unsigned kVertices = 3000;
+  auto device = test::smallDevice(4);
+  auto g = test::makeGraph(device);
+  auto a = g.addVariable(UNSIGNED_INT, {kVertices}, "a");
+  auto b = g.addVariable(UNSIGNED_INT, {kVertices}, "b");
+  auto less = g.addVariable(BOOL, {kVertices}, "less");
+  auto data = g.addVariable(FLOAT, {kVertices}, "data");
+  std::vector<unsigned> av(kVertices), bv(kVertices);
+  std::vector<float> dv(kVertices);
+  for (unsigned i = 0; i < kVertices; ++i) {
+    av[i] = i;
+    bv[i] = (i * 7919) % kVertices;
+    dv[i] = float(i % 100);
+  }
+  g.setInitialValue(a, av);
+  g.setInitialValue(b, bv);
+  g.setInitialValue(data, dv);
+  auto cs = g.addComputeSet("many");
+  for (unsigned i = 0; i < kVertices; ++i) {
+    const unsigned tile = i % 4;
+    for (const Tensor& t : {a[i], b[i], less[i], data[i]})
+      g.setTileMapping(t, tile);
+    auto lt = g.addVertex(cs, "LessThanVertex", {{"a", a[i]}, {"b", b[i]}, {"result", less[i]}});
+    auto sv = g.addVertex(cs, "ScaleVertex", {{"data", data.slice(i, i + 1)}});
+    g.setInitialValue(sv["factor"], float(i % 3));
+    g.setTileMapping(lt, tile);
+    g.setTileMapping(sv, tile);
+  }
+  g.createHostRead("less", less);
+  g.createHostRead("data", data);
+  Engine e(g, program::Execute(cs));
+  e.load(device);
+  e.run();
+  std::vector<char> lessOut(kVertices);
+  std::vector<float> dataOut(kVertices);
+  e.readTensor("less", lessOut.data(), lessOut.data() + lessOut.size());
+  e.readTensor("data", dataOut.data(), dataOut.data() + dataOut.size());
+  for (unsigned i = 0; i < kVertices; ++i) {
+    INFO("vertex pair " << i);
+    CHECK(bool(lessOut[i]) == (av[i] < bv[i]));
+    CHECK(dataOut[i] == dv[i] * float(i % 3));
+  }
+}

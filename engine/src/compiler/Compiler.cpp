@@ -161,12 +161,12 @@ public:
       return "vertex " + std::to_string(id) + " ('" + v.type->name + "') in compute set '" +
              csName + "'";
     };
-    if (!v.tile)
+    if (!v.hasTile())
       throw invalid_tile_mapping(
           where() + " is not mapped to a tile: call Graph::setTileMapping(vertex, tile)");
     CompiledVertex cv;
     cv.type = v.type;
-    cv.tile = *v.tile;
+    cv.tile = v.tile;
     cv.firstField = index32(ccs.fields.size(), csName, "vertex fields");
     cv.numFields = static_cast<std::uint32_t>(v.type->fields.size());
     for (std::size_t i = 0; i < v.type->fields.size(); ++i) {

@@ -77,6 +77,9 @@ std::vector<Interval> detail::linearMapping(std::size_t numElements, unsigned nu
 
 namespace detail::graph {
 
+static_assert(sizeof(void*) != 8 || sizeof(VertexRec) == 24,
+              "a record per vertex: millions of them (GraphState.hpp)");
+
 EdgeRegions::EdgeRegions(const Tensor& t) {
   const auto& regions = t.getVarRegions();
   if (regions.size() == 1)
@@ -84,7 +87,7 @@ EdgeRegions::EdgeRegions(const Tensor& t) {
   else if (regions.empty())
     one_.var = kNoRegion;
   else
-    more_ = std::make_shared<const Regions>(Regions{regions, t.numElements()});
+    more_ = new Regions{regions, t.numElements()};
 }
 
 } // namespace detail::graph
@@ -508,7 +511,7 @@ VertexRef Graph::addVertex(ComputeSet cs, const std::string& vertexType) {
   detail::graph::VertexRec v;
   v.type = resolveVertexType(*state_, vertexType);
   v.computeSet = cs.getId();
-  v.fields.resize(v.type->fields.size());
+  v.fields = state_->fieldArena.allocate(v.type->fields.size());
   const auto id = static_cast<unsigned>(state_->vertices.size());
   state_->vertices.push_back(std::move(v));
   state_->computeSets[cs.getId()].vertices.push_back(id);
@@ -614,7 +617,8 @@ void Graph::connectConstant(const FieldRef& f, Type srcType, const void* value) 
   Tensor c = addConstantFrom(d.elementType, {}, srcType, value, false,
                              DebugContext(vertex.type->name + "/" + f.name() + "/constant"));
   state_->fieldConstants[f.vertexId()].push_back(c);
-  if (vertex.tile) state_->variables[c.getVarRegions()[0].var].mapping.assign(0, 1, *vertex.tile);
+  if (vertex.hasTile())
+    state_->variables[c.getVarRegions()[0].var].mapping.assign(0, 1, vertex.tile);
   connect(f, c);
 }
 

@@ -65,9 +65,9 @@ void Graph::outputVertexGraph(std::ostream& out, ArrayRef<program::Program> prog
     const auto& vertex = g.vertices[v];
     if (!shown.count(vertex.computeSet)) continue;
     out << "  v" << v << " [shape=box,label="
-        << quoted(vertex.type->name + (vertex.tile ? " @" + std::to_string(*vertex.tile) : ""))
+        << quoted(vertex.type->name + (vertex.hasTile() ? " @" + std::to_string(vertex.tile) : ""))
         << "];\n";
-    for (std::size_t f = 0; f < vertex.fields.size(); ++f) {
+    for (std::size_t f = 0; f < vertex.type->fields.size(); ++f) {
       const auto& d = vertex.type->fields[f];
       std::set<unsigned> fieldVars; // one arrow per variable, however many edges reach it
       for (const auto& edge : vertex.fields[f].edges)
@@ -99,7 +99,7 @@ void Graph::outputComputeGraph(std::ostream& out, ArrayRef<program::Program> pro
     std::set<unsigned> in, outVars;
     for (unsigned v : set.vertices) {
       const auto& vertex = g.vertices[v];
-      for (std::size_t f = 0; f < vertex.fields.size(); ++f) {
+      for (std::size_t f = 0; f < vertex.type->fields.size(); ++f) {
         const auto& d = vertex.type->fields[f];
         for (const auto& edge : vertex.fields[f].edges) {
           if (!edge.valid()) continue;

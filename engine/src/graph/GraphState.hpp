@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -56,6 +57,14 @@ class EdgeRegions {
 public:
   EdgeRegions() = default; ///< not connected (setFieldSize before connect)
   explicit EdgeRegions(const Tensor& t);
+  EdgeRegions(const EdgeRegions& o) noexcept : one_(o.one_), more_(o.more_) { share(); }
+  EdgeRegions(EdgeRegions&& o) noexcept : one_(o.one_), more_(o.more_) { o.more_ = nullptr; }
+  EdgeRegions& operator=(EdgeRegions o) noexcept {
+    std::swap(one_, o.one_);
+    std::swap(more_, o.more_);
+    return *this;
+  }
+  ~EdgeRegions() { release(); }
   bool valid() const { return more_ || one_.var != kUnconnected; }
   std::size_t numElements() const {
     return more_ ? more_->numElements : one_.var < kNoRegion ? one_.size() : 0;
@@ -73,10 +82,18 @@ private:
   struct Regions {
     std::vector<VarRegion> regions;
     std::size_t numElements;
+    std::atomic<std::size_t> refs{1};
   };
+  void share() const {
+    if (more_) more_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  void release() {
+    if (more_ && more_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete more_;
+  }
   VarRegion one_{kUnconnected, 0, 0};
-  /// Two or more regions; shared, as copies of an edge never change it.
-  std::shared_ptr<const Regions> more_;
+  /// Two or more regions; shared, as copies of an edge never change it. Counted here rather
+  /// than by a shared_ptr: one pointer, not two, in each of the millions of edges (issue 38).
+  Regions* more_ = nullptr;
 };
 
 /// A field's edges: one for a plain field (held inline: no allocation for most fields), or
@@ -161,14 +178,58 @@ struct FieldConnection {
   EdgeList edges;   ///< one for a plain field; setFieldSize entries for edge lists
   StateBytes state; ///< State members: bytes set by setInitialValue
 };
+static_assert(sizeof(void*) != 8 || sizeof(FieldConnection) <= 56,
+              "a field connection per field of every vertex: millions of them");
+
+/// Where the graph keeps its vertices' field connections: each vertex's fields side by side in
+/// large blocks, rather than an array on the heap per vertex (issue 38: a vector in the record
+/// and the heap's overhead were 40 of the 256 bytes a vertex of three fields kept). Connections
+/// are never moved or freed before the graph is.
+class FieldArena {
+public:
+  FieldArena() = default;
+  FieldArena(const FieldArena&) = delete;
+  FieldArena& operator=(const FieldArena&) = delete;
+  ~FieldArena() {
+    std::allocator<FieldConnection> alloc;
+    for (const Block& b : blocks_) {
+      std::destroy_n(b.data, b.used);
+      alloc.deallocate(b.data, b.capacity);
+    }
+  }
+  /// `n` new (unconnected) fields, contiguous; nullptr for none.
+  FieldConnection* allocate(std::size_t n) {
+    if (n == 0) return nullptr;
+    if (blocks_.empty() || blocks_.back().capacity - blocks_.back().used < n) {
+      const std::size_t capacity = std::max(n, kBlockFields);
+      blocks_.reserve(blocks_.size() + 1); // nothing can throw between the block and its record
+      blocks_.push_back({std::allocator<FieldConnection>().allocate(capacity), 0, capacity});
+    }
+    Block& b = blocks_.back();
+    FieldConnection* first = b.data + b.used;
+    std::uninitialized_value_construct_n(first, n); // noexcept: the members start empty
+    b.used += n;
+    return first;
+  }
+
+private:
+  static constexpr std::size_t kBlockFields = 4096; // 256 KiB: the heap maps it on its own
+  struct Block {
+    FieldConnection* data;
+    std::size_t used, capacity;
+  };
+  std::vector<Block> blocks_;
+};
 
 struct VertexRec {
+  static constexpr unsigned kNoTile = ~0u;
   const VertexTypeDescriptor* type = nullptr;
+  FieldConnection* fields = nullptr; ///< indexed like type->fields (in GraphState::fieldArena)
   unsigned computeSet = 0;
-  std::optional<unsigned> tile;
-  std::vector<FieldConnection> fields; ///< indexed like type->fields
+  unsigned tile = kNoTile; ///< kNoTile until Graph::setTileMapping(vertex, tile)
+  bool hasTile() const { return tile != kNoTile; }
   // Few vertices have a perfEstimate or constant fields: those live in GraphState's maps, keyed
-  // by vertex id, so the millions of others do not carry them.
+  // by vertex id, so the millions of others do not carry them. 24 bytes in all.
 };
 
 /// Graph::setPerfEstimate's figures for one vertex.
@@ -214,6 +275,9 @@ struct GraphState {
   std::map<std::string, PerfEstimateFunc> perfEstimators;
   std::vector<graph::VariableRec> variables;
   std::vector<graph::ComputeSetRec> computeSets;
+  /// The vertices' field connections (VertexRec::fields point into it): declared before the
+  /// vertices, it outlives them.
+  graph::FieldArena fieldArena;
   /// A deque: it grows without copying its millions of records or holding spare capacity.
   std::deque<graph::VertexRec> vertices;
   std::unordered_map<unsigned, graph::VertexPerfEstimate> perfEstimates; ///< by vertex id

@@ -19,31 +19,28 @@ std::uint64_t ceilDiv(std::uint64_t a, double b) {
 }
 } // namespace
 
-std::vector<TileValue> CycleModel::allTiles(std::uint64_t bytes) const {
+TileValues CycleModel::allTiles(std::uint64_t bytes) const {
   std::vector<unsigned> ipus(t_.getNumIPUs());
   for (unsigned i = 0; i < ipus.size(); ++i)
     ipus[i] = i;
   return tilesOf(ipus, bytes);
 }
 
-std::vector<TileValue> CycleModel::tilesOf(const std::vector<unsigned>& ipus,
-                                           std::uint64_t bytes) const {
-  std::vector<TileValue> v;
+TileValues CycleModel::tilesOf(const std::vector<unsigned>& ipus, std::uint64_t bytes) const {
+  TileValues v;
   if (!bytes) return v;
   const unsigned n = t_.getTilesPerIPU();
-  v.reserve(ipus.size() * n);
   for (unsigned ipu : ipus)
-    for (unsigned t = 0; t < n; ++t)
-      v.push_back({ipu * n + t, bytes});
+    v.appendRun(ipu * n, n, bytes);
+  v.shrink();
   return v;
 }
 
-std::vector<TileValue> CycleModel::perTile(const std::vector<TileValue>& tiles,
-                                           std::uint64_t bytes) {
-  std::vector<TileValue> v;
-  v.reserve(tiles.size());
-  for (const auto& tv : tiles)
-    v.push_back({tv.tile, bytes});
+TileValues CycleModel::perTile(const TileValues& tiles, std::uint64_t bytes) {
+  TileValues v;
+  for (const auto& r : tiles.runs())
+    v.appendRun(r.first, r.count, bytes);
+  v.shrink();
   return v;
 }
 
@@ -96,15 +93,15 @@ std::uint64_t CycleModel::vertexBusyCycles(const CompiledVertex& v, std::uint64_
   return v.type->isMultiVertex ? cycles * contexts : cycles;
 }
 
-std::vector<TileValue> CycleModel::syncCycles(const std::vector<unsigned>& ipus) const {
+TileValues CycleModel::syncCycles(const std::vector<unsigned>& ipus) const {
   const unsigned n = t_.getTilesPerIPU();
   const std::uint64_t lo = t_.getMinIPUSyncDelay(),
                       hi = std::max(lo, std::uint64_t(t_.getMaxIPUSyncDelay()));
-  std::vector<TileValue> v;
-  v.reserve(ipus.size() * n);
+  TileValues v;
   for (unsigned ipu : ipus)
     for (unsigned t = 0; t < n; ++t)
       v.push_back({ipu * n + t, lo + (n > 1 ? (hi - lo) * t / (n - 1) : 0)});
+  v.shrink();
   return v;
 }
 
@@ -120,18 +117,20 @@ TileAccumulator CycleModel::exchangeCyclesAcc(const TileAccumulator& received,
   return c;
 }
 
-std::vector<TileValue> CycleModel::exchangeCode(const TileAccumulator& messages) {
-  std::vector<TileValue> v;
+TileValues CycleModel::exchangeCode(const TileAccumulator& messages) {
+  TileValues v;
   for (const auto& [tile, m] : messages.sums())
     v.push_back({tile, kExchangeCodeBase + kExchangeCodePerMessage * m});
+  v.shrink();
   return v;
 }
 
-std::vector<TileValue> CycleModel::linkTileCycles(const TileAccumulator& bytes) const {
-  std::vector<TileValue> v;
+TileValues CycleModel::linkTileCycles(const TileAccumulator& bytes) const {
+  TileValues v;
   for (const auto& [tile, b] : bytes.sums())
     v.push_back(
         {tile, kExchangeSetupCycles + ceilDiv(b, std::uint64_t(t_.getExchangeBytesPerCycle()))});
+  v.shrink();
   return v;
 }
 

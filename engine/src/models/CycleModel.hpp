@@ -69,16 +69,16 @@ public:
   static std::uint64_t executedCycles(std::uint64_t instructions, bool multiVertex, bool supervisor,
                                       unsigned contexts);
   /// Host transfers: every tile of a taking-part IPU spends the whole step (see above).
-  std::vector<TileValue> everyTileOf(const std::vector<unsigned>& ipus,
-                                     std::uint64_t cycles) const {
+  TileValues everyTileOf(const std::vector<unsigned>& ipus, std::uint64_t cycles) const {
     return tilesOf(ipus, cycles);
   }
   /// One host sync (StreamCopyBegin, external Sync): the Target's global sync cycles.
   std::uint64_t hostSyncCycles() const { return t_.getGlobalSyncCycles(); }
 
-  std::vector<TileValue> allTiles(std::uint64_t bytes) const;
-  std::vector<TileValue> tilesOf(const std::vector<unsigned>& ipus, std::uint64_t bytes) const;
-  static std::vector<TileValue> perTile(const std::vector<TileValue>& tiles, std::uint64_t bytes);
+  TileValues allTiles(std::uint64_t bytes) const;
+  TileValues tilesOf(const std::vector<unsigned>& ipus, std::uint64_t bytes) const;
+  /// `bytes` on each tile of `tiles`.
+  static TileValues perTile(const TileValues& tiles, std::uint64_t bytes);
 
   /// Compute phase of one tile: worker vertices spread over the worker contexts (each to the
   /// least loaded; barrel-threaded issue makes a context's n thread cycles take n × contexts
@@ -99,18 +99,17 @@ public:
   static std::uint64_t vertexBusyCycles(const compiler::CompiledVertex& v, std::uint64_t cycles,
                                         unsigned contexts);
   /// Internal sync: each tile's round trip to the sync controller, farther tiles slower.
-  std::vector<TileValue> syncCycles(const std::vector<unsigned>& ipus) const;
+  TileValues syncCycles(const std::vector<unsigned>& ipus) const;
   /// Exchange phase: a tile sends and receives at exchangeBytesPerCycle, plus per-message cost.
   TileAccumulator exchangeCyclesAcc(const TileAccumulator& received, const TileAccumulator& sent,
                                     const TileAccumulator& messages) const;
-  std::vector<TileValue> exchangeCycles(const TileAccumulator& received,
-                                        const TileAccumulator& sent,
-                                        const TileAccumulator& messages) const {
-    return exchangeCyclesAcc(received, sent, messages).values();
+  TileValues exchangeCycles(const TileAccumulator& received, const TileAccumulator& sent,
+                            const TileAccumulator& messages) const {
+    return exchangeCyclesAcc(received, sent, messages).tileValues();
   }
-  static std::vector<TileValue> exchangeCode(const TileAccumulator& messages);
+  static TileValues exchangeCode(const TileAccumulator& messages);
   /// Tiles feeding or draining a link: their bytes at the tile's exchange bandwidth.
-  std::vector<TileValue> linkTileCycles(const TileAccumulator& bytes) const;
+  TileValues linkTileCycles(const TileAccumulator& bytes) const;
   std::uint64_t ipuLinkCycles(std::uint64_t bytes) const;
   /// A GW-Link, the gateway link between IPU-Link domains (IPU-PODs): 100 Gbit/s (IPU-M2000 and
   /// Bow-2000 datasheets: 2 x 100 Gbps GW-Links per IPU-Machine). A ring that leaves its domain

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cassert>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -22,6 +24,8 @@ constexpr std::uint64_t kSupervisorStackBytes = 128, kWorkerStackBytes = 64;
 /// Cycle counter storage per compute set per tile when compute instrumentation is on.
 constexpr std::uint64_t kInstrumentationCounterBytes = 8;
 constexpr std::uint64_t kCodeAlignment = 8, kDataAlignment = 8;
+
+static_assert(sizeof(Allocation) <= 32, "an Allocation per variable piece: keep it small");
 
 std::uint64_t alignUp(std::uint64_t x, std::uint64_t a) {
   return (x + a - 1) / a * a;
@@ -75,14 +79,14 @@ public:
   Builder(const CompiledGraph& g, const ProgramModel& m, const std::vector<VariableLiveness>& live,
           const MemoryOptions& o)
       : g_(g), m_(m), live_(live), o_(o), numTiles_(g.replicaTarget.getNumTiles()),
-        code_(numTiles_), pieces_(numTiles_) {}
+        code_(numTiles_), firstOf_(numTiles_ + 1, 0) {}
 
   MemoryModel build() {
     countVertices();
     countPrograms();
     countInstrumentation();
-    collectVariables();
     MemoryModel out;
+    collectVariables(out);
     out.bytesPerTile = g_.replicaTarget.getBytesPerTile();
     out.tiles.resize(numTiles_);
     out.categories.resize(numTiles_);
@@ -162,7 +166,12 @@ private:
       if (t < numTiles_) addCode(t, Cat::instrumentationResults, o_.blockBufferBytes);
   }
 
-  void collectVariables() {
+  /// Calls f(tile, var, category, bytes) for each piece: a variable's (or message buffer's)
+  /// bytes on one tile, in variable order, then tile order.
+  template <class F> void forEachPiece(F&& f) const {
+    auto piece = [&](unsigned tile, int var, Cat c, std::uint64_t bytes) {
+      if (bytes && tile < numTiles_) f(tile, var, c, bytes);
+    };
     for (std::size_t v = 0; v < g_.variables.size(); ++v) {
       const auto& var = g_.variables[v];
       std::map<unsigned, std::uint64_t> perTile; // one piece per tile, however many intervals
@@ -170,29 +179,44 @@ private:
         perTile[ti.tile] += (ti.end - ti.begin) * var.type.size();
       const Cat c = var.isConstant ? Cat::constant : Cat::variable;
       for (const auto& [tile, bytes] : perTile)
-        addPiece(tile, static_cast<int>(v), c, bytes);
+        piece(tile, static_cast<int>(v), c, bytes);
     }
     for (std::size_t i = 0; i < m_.messages.size(); ++i)
       for (const auto& tv : m_.messages[i].bytes)
-        addPiece(tv.tile, static_cast<int>(g_.variables.size() + i), Cat::message, tv.value);
+        piece(tv.tile, static_cast<int>(g_.variables.size() + i), Cat::message, tv.value);
   }
 
-  void addPiece(unsigned tile, int var, Cat c, std::uint64_t bytes) {
-    if (!bytes || tile >= numTiles_) return;
-    const auto& l = live_[static_cast<std::size_t>(var)];
-    pieces_[tile].push_back({bytes, var, l.from, l.to, c, l.alwaysLive});
+  /// Sizes each tile's slice of out.allocations (its code categories, then its pieces) and
+  /// writes the pieces into their tiles' slices, unplaced: place() lays each slice out where it
+  /// is. Pieces and allocations in one array, written once: separate per-tile piece arrays were
+  /// held beside all the allocations (issue 38: 10 M vertices). Two passes over the variables'
+  /// mappings (count, then write) rather than a second copy of the pieces.
+  void collectVariables(MemoryModel& out) {
+    std::vector<std::size_t> next(numTiles_, 0); // pieces per tile, then the next free slot
+    forEachPiece([&](unsigned tile, int, Cat, std::uint64_t) { ++next[tile]; });
+    for (unsigned t = 0; t < numTiles_; ++t) {
+      pieces_ += next[t];
+      firstOf_[t + 1] = firstOf_[t] + code_[t].size() + next[t];
+      next[t] = firstOf_[t] + code_[t].size();
+    }
+    out.allocations.resize(firstOf_[numTiles_]);
+    forEachPiece([&](unsigned tile, int var, Cat c, std::uint64_t bytes) {
+      const bool alwaysLive = live_[static_cast<std::size_t>(var)].alwaysLive;
+      out.allocations[next[tile]++] = {tile, var, bytes, 0, 0, c, alwaysLive, false};
+    });
   }
 
   /// Lays out every tile. Tiles are independent, so with o_.threads > 1 and enough pieces to be
-  /// worth it, host threads take tiles in chunks; each tile's allocations are kept apart and
-  /// joined in tile order, so the model is the same whatever the thread count.
+  /// worth it, host threads take tiles in chunks; each tile writes its own slice of
+  /// out.allocations, so the model is the same whatever the thread count.
   void placeAll(MemoryModel& out) {
-    std::vector<std::vector<Allocation>> byTile(numTiles_);
-    std::size_t pieces = 0;
-    for (const auto& p : pieces_)
-      pieces += p.size();
+    // Each code category and each piece of a tile becomes one allocation, in the tile's slice
+    // (collectVariables): per-tile arrays joined afterwards held every allocation twice at the
+    // join (issue 38, 10 M vertices).
+    auto sliceOf = [&](unsigned t) { return out.allocations.data() + firstOf_[t]; };
+    auto sizeOf = [&](unsigned t) { return firstOf_[t + 1] - firstOf_[t]; };
     const unsigned threads =
-        pieces < kMinPiecesForThreads ? 1 : std::max(1u, std::min(o_.threads, numTiles_));
+        pieces_ < kMinPiecesForThreads ? 1 : std::max(1u, std::min(o_.threads, numTiles_));
     std::atomic<unsigned> next{0};
     // Hands finished tiles to o_.onTile in tile order: a chunk finishing early waits (in `done`)
     // for the chunks before it; whoever completes the prefix passes it on.
@@ -205,17 +229,13 @@ private:
       for (unsigned t = first; t < last; ++t)
         done[t] = 1;
       for (; handedOver < numTiles_ && done[handedOver]; ++handedOver)
-        o_.onTile(handedOver, byTile[handedOver]);
+        o_.onTile(handedOver, sliceOf(handedOver), sizeOf(handedOver));
     };
     auto work = [&] {
       for (unsigned first; (first = next.fetch_add(kTilesPerChunk)) < numTiles_;) {
         const unsigned last = std::min(numTiles_, first + kTilesPerChunk);
-        for (unsigned t = first; t < last; ++t) {
-          place(t, out, byTile[t]);
-          // A tile's pieces are not needed once it is laid out: freed as the layout goes, they
-          // are never all held beside all the allocations (issue 38: 10 M vertices).
-          std::vector<Piece>().swap(pieces_[t]);
-        }
+        for (unsigned t = first; t < last; ++t)
+          place(t, out, sliceOf(t), sizeOf(t));
         finished(first, last);
       }
     };
@@ -225,32 +245,35 @@ private:
     work();
     for (auto& h : helpers)
       h.join();
-    std::size_t total = 0;
-    for (const auto& a : byTile)
-      total += a.size();
-    out.allocations.reserve(total);
-    for (auto& a : byTile) {
-      out.allocations.insert(out.allocations.end(), a.begin(), a.end());
-      std::vector<Allocation>().swap(a); // freed as it goes: the peak stays near one copy
-    }
   }
   static constexpr std::size_t kMinPiecesForThreads = 50000;
   static constexpr unsigned kTilesPerChunk = 16;
 
   /// Lays out one tile: code and state from address 0 (they must be in the non-interleaved
   /// region), always-live data after them, then not-always-live data by interval allocation.
-  void place(unsigned t, MemoryModel& out, std::vector<Allocation>& allocs) {
+  /// `allocs`: the tile's slice of the model's allocations, `count` of them (placeAll).
+  void place(unsigned t, MemoryModel& out, Allocation* allocs, std::size_t count) {
+    std::size_t n = 0;                                 // allocations written
     std::uint64_t cursor = 0, top = 0, alwaysLive = 0; // next free address; highest used address
     auto placeAlwaysLive = [&](int var, Cat c, std::uint64_t bytes, std::uint64_t alignment) {
       cursor = alignUp(cursor, alignment);
-      allocs.push_back({t, var, bytes, cursor, alignment, c, true, false});
+      allocs[n++] = {t, var, bytes, cursor, static_cast<std::uint32_t>(alignment), c, true, false};
       cursor += bytes;
       top = cursor;
       alwaysLive += bytes;
     };
+    // The slice holds the code categories' places, then the tile's pieces (collectVariables):
+    // taken out before the slice is overwritten with the allocations, in the order they had.
+    const std::size_t codes = code_[t].size();
+    std::vector<Piece> pieces;
+    pieces.reserve(count - codes);
+    for (std::size_t i = codes; i < count; ++i) {
+      const Allocation& a = allocs[i];
+      const auto& l = live_[static_cast<std::size_t>(a.var)];
+      pieces.push_back({a.bytes, a.var, l.from, l.to, a.category, a.alwaysLive});
+    }
     for (const auto& [c, bytes] : code_[t])
       placeAlwaysLive(-1, c, bytes, kCodeAlignment);
-    auto& pieces = pieces_[t];
     for (const auto& p : pieces)
       if (p.alwaysLive) placeAlwaysLive(p.var, p.category, p.bytes, kDataAlignment);
     const std::uint64_t base = alignUp(cursor, kDataAlignment);
@@ -274,12 +297,14 @@ private:
         at = std::max(at, alignUp(e, kDataAlignment));
       }
       placed.add({at, at + p->bytes, p->from, p->to});
-      allocs.push_back({t, p->var, p->bytes, at, kDataAlignment, p->category, false, false});
+      allocs[n++] = {t,           p->var, p->bytes, at, static_cast<std::uint32_t>(kDataAlignment),
+                     p->category, false,  false};
       top = std::max(top, at + p->bytes);
     }
 
-    markOverlaps(allocs);
-    summarise(t, allocs, out);
+    assert(n == count);
+    markOverlaps(allocs, count);
+    summarise(t, allocs, count, out);
     out.tiles[t].includingGaps = top;
     out.tiles[t].alwaysLive = alwaysLive;
   }
@@ -289,23 +314,24 @@ private:
   // furthest end so far, and an earlier one intersects some later one exactly when the next one
   // starts before it ends: two linear passes instead of comparing pairs (thousands of pieces share
   // an offset on a tile whose variables live at different times).
-  static void markOverlaps(std::vector<Allocation>& allocs) {
-    std::sort(allocs.begin(), allocs.end(), [](auto& a, auto& b) { return a.offset < b.offset; });
+  static void markOverlaps(Allocation* allocs, std::size_t count) {
+    std::sort(allocs, allocs + count, [](auto& a, auto& b) { return a.offset < b.offset; });
     std::uint64_t furthestEnd = 0;
-    for (std::size_t i = 0; i < allocs.size(); ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
       if (i > 0 && allocs[i].offset < furthestEnd) allocs[i].overlapped = true;
-      if (i + 1 < allocs.size() && allocs[i + 1].offset < allocs[i].offset + allocs[i].bytes)
+      if (i + 1 < count && allocs[i + 1].offset < allocs[i].offset + allocs[i].bytes)
         allocs[i].overlapped = true;
       furthestEnd = std::max(furthestEnd, allocs[i].offset + allocs[i].bytes);
     }
   }
 
-  void summarise(unsigned t, const std::vector<Allocation>& allocs, MemoryModel& out) const {
+  void summarise(unsigned t, const Allocation* allocs, std::size_t count, MemoryModel& out) const {
     const auto& offsets = g_.replicaTarget.getMemoryElementOffsets();
     const unsigned il = g_.replicaTarget.getInterleavedMemoryElementIndex();
     const std::uint64_t capacity = g_.replicaTarget.getBytesPerTile();
     const std::uint64_t interleavedStart = il < offsets.size() ? offsets[il] : capacity;
-    for (const auto& a : allocs) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const Allocation& a = allocs[i];
       const std::uint64_t b = a.offset, e = a.offset + a.bytes;
       auto within = [&](std::uint64_t lo, std::uint64_t hi) {
         return std::max(b, lo) < std::min(e, hi) ? std::min(e, hi) - std::max(b, lo) : 0;
@@ -337,7 +363,9 @@ private:
   const MemoryOptions& o_;
   unsigned numTiles_;
   std::vector<std::map<Cat, std::uint64_t>> code_;
-  std::vector<std::vector<Piece>> pieces_;
+  /// Where each tile's slice of the allocations starts, and the end (collectVariables).
+  std::vector<std::size_t> firstOf_;
+  std::size_t pieces_ = 0; ///< over all tiles
 };
 
 } // namespace
@@ -349,44 +377,67 @@ std::uint64_t CategoryBytes::total() const {
   return s;
 }
 
+namespace {
+/// MemoryModel::forEachLivenessStep with allocation indices of type Index (32 bits whenever they
+/// fit: the sweep's two index arrays are the largest thing it holds).
+template <class Index>
+void sweepLiveness(const std::vector<Allocation>& allocations,
+                   const std::vector<VariableLiveness>& live, std::size_t numSteps,
+                   std::size_t numTiles,
+                   const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) {
+  // Each not-always-live allocation adds its bytes at step `from` and removes them at `to`. The
+  // allocations are bucketed by those steps (a counting sort: a million vertices make millions of
+  // them, and a comparison sort was the largest part of this sweep), as indices: 8 bytes per
+  // allocation rather than two 16-byte (tile, delta) events (issue 38). Within a step the order
+  // does not matter: all of a step's changes are applied before f sees it.
+  // A step past the schedule's end goes to the bucket after the last one, never applied.
+  auto bucket = [&](unsigned step) { return std::min<std::size_t>(step, numSteps); };
+  auto forEachLive = [&](auto&& visit) {
+    for (std::size_t i = 0; i < allocations.size(); ++i) {
+      const Allocation& a = allocations[i];
+      if (a.alwaysLive || a.var < 0) continue;
+      const auto& l = live[static_cast<std::size_t>(a.var)];
+      if (l.from < l.to) visit(static_cast<Index>(i), bucket(l.from), bucket(l.to));
+    }
+  };
+  // Allocations added at step s: adds[addStart[s], addStart[s + 1]); removed: the same.
+  std::vector<std::size_t> addStart(numSteps + 2, 0), removeStart(numSteps + 2, 0);
+  forEachLive([&](Index, std::size_t from, std::size_t to) {
+    ++addStart[from + 1];
+    ++removeStart[to + 1];
+  });
+  for (std::size_t s = 1; s < addStart.size(); ++s) {
+    addStart[s] += addStart[s - 1];
+    removeStart[s] += removeStart[s - 1];
+  }
+  std::vector<Index> adds(addStart.back()), removes(removeStart.back());
+  {
+    std::vector<std::size_t> nextAdd(addStart.begin(), addStart.end() - 1),
+        nextRemove(removeStart.begin(), removeStart.end() - 1);
+    forEachLive([&](Index i, std::size_t from, std::size_t to) {
+      adds[nextAdd[from]++] = i;
+      removes[nextRemove[to]++] = i;
+    });
+  }
+  std::vector<std::uint64_t> bytes(numTiles, 0);
+  for (unsigned s = 0; s < numSteps; ++s) {
+    for (std::size_t e = addStart[s]; e < addStart[s + 1]; ++e)
+      bytes[allocations[adds[e]].tile] += allocations[adds[e]].bytes;
+    // Unsigned arithmetic is modulo 2^64: the adds and removes of a step in any order.
+    for (std::size_t e = removeStart[s]; e < removeStart[s + 1]; ++e)
+      bytes[allocations[removes[e]].tile] -= allocations[removes[e]].bytes;
+    f(s, bytes);
+  }
+}
+} // namespace
+
 void MemoryModel::forEachLivenessStep(
     const std::vector<VariableLiveness>& live, std::size_t numSteps,
     const std::function<void(unsigned, const std::vector<std::uint64_t>&)>& f) const {
-  // Sweep over steps: each not-always-live allocation adds its bytes at `from`, removes at `to`.
-  // The events are bucketed by step (a counting sort: a million vertices make millions of events,
-  // and a comparison sort of them was the largest part of this sweep). Within a step the order
-  // does not matter: all of a step's changes are applied before f sees it.
-  struct Event {
-    unsigned tile;
-    std::int64_t delta;
-  };
-  std::vector<std::size_t> startOf(numSteps + 2,
-                                   0); // events of step s: [startOf[s], startOf[s + 1])
-  auto bucket = [&](unsigned step) {
-    return std::min<std::size_t>(step, numSteps);
-  }; // past the end: never applied
-  auto forEachEvent = [&](auto&& visit) {
-    for (const auto& a : allocations) {
-      if (a.alwaysLive || a.var < 0) continue;
-      const auto& l = live[static_cast<std::size_t>(a.var)];
-      if (l.from >= l.to) continue;
-      visit(bucket(l.from), Event{a.tile, static_cast<std::int64_t>(a.bytes)});
-      visit(bucket(l.to), Event{a.tile, -static_cast<std::int64_t>(a.bytes)});
-    }
-  };
-  forEachEvent([&](std::size_t b, const Event&) { ++startOf[b + 1]; });
-  for (std::size_t s = 1; s < startOf.size(); ++s)
-    startOf[s] += startOf[s - 1];
-  std::vector<Event> events(startOf.back());
-  std::vector<std::size_t> next(startOf.begin(), startOf.end() - 1);
-  forEachEvent([&](std::size_t b, const Event& e) { events[next[b]++] = e; });
-  std::vector<std::uint64_t> bytes(tiles.size(), 0);
-  for (unsigned s = 0; s < numSteps; ++s) {
-    for (std::size_t e = startOf[s]; e < startOf[s + 1]; ++e)
-      bytes[events[e].tile] = static_cast<std::uint64_t>(
-          static_cast<std::int64_t>(bytes[events[e].tile]) + events[e].delta);
-    f(s, bytes);
-  }
+  if (allocations.size() <= std::numeric_limits<std::uint32_t>::max())
+    sweepLiveness<std::uint32_t>(allocations, live, numSteps, tiles.size(), f);
+  else
+    sweepLiveness<std::size_t>(allocations, live, numSteps, tiles.size(), f);
 }
 
 MemoryModel buildMemoryModel(const CompiledGraph& g, const ProgramModel& m,

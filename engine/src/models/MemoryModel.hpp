@@ -14,11 +14,13 @@ namespace poplar::detail::models {
 
 using tessera::profiler::schema::MemoryCategory;
 
-// The one-byte members last: 40 bytes rather than 48, for the millions a large graph has.
+// The one-byte members last and the alignment (8 bytes here) in 32 bits: 32 bytes rather than 48,
+// for the millions a large graph has (issue 38).
 struct Allocation {
   unsigned tile;
   int var = -1; ///< variable (or message buffer) id; -1: code or state
-  std::uint64_t bytes, offset, alignment;
+  std::uint64_t bytes, offset;
+  std::uint32_t alignment;
   MemoryCategory category;
   bool alwaysLive = true;
   bool overlapped = false; ///< shares addresses with another allocation
@@ -44,8 +46,8 @@ struct MemoryOptions {
   /// When set, called with each tile's allocations (by offset) in tile order, as soon as that
   /// tile and every tile before it are laid out, so a consumer (the report writer) can start on
   /// them while later tiles are still being placed. Calls never overlap; they may come from any
-  /// of the threads above.
-  std::function<void(unsigned tile, const std::vector<Allocation>&)> onTile;
+  /// of the threads above. `allocations` points at the tile's `count` allocations.
+  std::function<void(unsigned tile, const Allocation* allocations, std::size_t count)> onTile;
 };
 
 struct MemoryModel {

@@ -142,15 +142,15 @@ public:
         byTile[v.tile].push_back(&v);
       }
       std::sort(tiles.begin(), tiles.end());
-      std::vector<TileValue> cycles, busy;
-      cycles.reserve(tiles.size());
-      busy.reserve(tiles.size());
+      TileValues cycles, busy;
       for (unsigned tile : tiles) {
         auto& vertices = byTile[tile];
         cycles.push_back({tile, cost_.computeCycles(vertices)});
         busy.push_back({tile, cost_.computeCyclesExcludingIdle(vertices)});
         vertices.clear();
       }
+      cycles.shrink();
+      busy.shrink();
       m_.computeSetCycles.push_back(std::move(cycles));
       m_.computeSetBusyCycles.push_back(std::move(busy));
     }
@@ -179,7 +179,7 @@ public:
 
 private:
   unsigned add(ProfileProgram p) {
-    std::sort(p.cycles.begin(), p.cycles.end(), [](auto& a, auto& b) { return a.tile < b.tile; });
+    // TileValues are ascending by construction (the arrays before them were sorted here).
     m_.programs.push_back(std::move(p));
     return static_cast<unsigned>(m_.programs.size() - 1);
   }
@@ -297,10 +297,12 @@ private:
     return v;
   }
 
-  std::vector<unsigned> ipusOf(const std::vector<TileValue>& tiles) const {
+  std::vector<unsigned> ipusOf(const TileValues& tiles) const {
     std::vector<unsigned> v;
-    for (const auto& tv : tiles)
-      v.push_back(t_.getIPUForTile(tv.tile));
+    for (const auto& r : tiles.runs()) // a run's tiles are consecutive: its IPUs too
+      for (unsigned ipu = t_.getIPUForTile(r.first); ipu <= t_.getIPUForTile(r.first + r.count - 1);
+           ++ipu)
+        v.push_back(ipu);
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
     return v;
@@ -415,7 +417,7 @@ private:
     }
     const bool hasMessage = !messageBytes.empty();
     if (hasMessage) {
-      m_.messages.push_back({name + "/message", debug, messageBytes.values()});
+      m_.messages.push_back({name + "/message", debug, messageBytes.tileValues()});
       if (pre.localBytes) addAccess(pre.vars, message, Access::Write);
       if (pre.globalBytes) addAccess(pre.globalVars, message, Access::Write);
       if (post.localBytes) addAccess(post.vars, message, Access::Read);
@@ -439,6 +441,7 @@ private:
     p.busyCycles = m_.computeSetBusyCycles[lp.computeSet];
     for (const auto& [tile, vertices] : verticesByTile.sums())
       p.controlCode.push_back({tile, cost_.kControlExecute + cost_.kControlPerVertex * vertices});
+    p.controlCode.shrink();
     p.ipus = ipusOf(p.cycles);
     if (p.ipus.empty()) p.ipus = {0};
     p.vars = toVector(vars);
@@ -497,13 +500,13 @@ private:
       p.debug = lp.debug;
       TileAccumulator cycles = cost_.exchangeCyclesAcc(x.received, x.sent, x.messages);
       cycles.addAll(onTileCycles);
-      p.cycles = cycles.values();
+      p.cycles = cycles.tileValues();
       p.ipus = ipusOf(p.cycles);
       if (p.ipus.empty()) p.ipus = {0};
       p.dataBytes = x.localBytes + onTileBytes;
       p.vars = toVector(x.vars);
       p.exchangeCode = cost_.exchangeCode(x.messages);
-      p.copyDescriptors = descriptors.values();
+      p.copyDescriptors = descriptors.tileValues();
       p.controlCode = cost_.perTile(p.cycles, cost_.kControlExchange);
       steps.push_back(sync(SyncType::INTERNAL, p.ipus, name + "/Sync", lp.debug));
       steps.push_back(add(std::move(p)));
@@ -625,7 +628,7 @@ private:
     p.cycles = cost_.everyTileOf(p.ipus, busy);
     p.vars = toVector(vars);
     p.exchangeCode = cost_.exchangeCode(linkBytes.mapped([](std::uint64_t) { return 1; }));
-    p.controlCode = cost_.perTile(linkBytes.values(), cost_.kControlExchange);
+    p.controlCode = cost_.perTile(linkBytes.tileValues(), cost_.kControlExchange);
     return {add(std::move(p))};
   }
 
@@ -641,7 +644,7 @@ private:
       forEachPiece(g_.variables[r.var], r.begin, r.end,
                    [&](unsigned tile, std::size_t n) { tileBytes.add(tile, n * size); });
     }
-    const auto tiles = tileBytes.values();
+    const TileValues tiles = tileBytes.tileValues();
     std::vector<unsigned> ipus = ipusOf(tiles);
     if (ipus.empty()) ipus = {0};
 

@@ -5,6 +5,7 @@
 // that liveness is computed over. Everything here is plain data computed from the CompiledGraph.
 #pragma once
 
+#include "TileValues.hpp"
 #include "compiler/CompiledGraph.hpp"
 
 #include <cstdint>
@@ -17,12 +18,6 @@ namespace poplar::detail::models {
 using tessera::profiler::schema::CycleKind;
 using tessera::profiler::schema::ProgramType;
 using tessera::profiler::schema::StreamDestination;
-
-/// A value on one tile (sparse per-tile arrays: most programs touch few tiles).
-struct TileValue {
-  unsigned tile;
-  std::uint64_t value;
-};
 
 enum class Access : std::uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
 
@@ -52,12 +47,12 @@ struct ProfileProgram {
 
   // Steps: the static cost of one execution.
   CycleKind kind = CycleKind::compute;
-  bool aligned = false;          ///< starts when every taking-part IPU is ready (external sync)
-  std::vector<unsigned> ipus;    ///< IPUs taking part, ascending
-  std::vector<TileValue> cycles; ///< cycles per active tile, ascending tiles
+  bool aligned = false;       ///< starts when every taking-part IPU is ready (external sync)
+  std::vector<unsigned> ipus; ///< IPUs taking part, ascending
+  TileValues cycles;          ///< cycles per active tile, ascending tiles
   /// OnTileExecute: cycles per tile excluding idle worker contexts
   /// (CycleModel::computeCyclesExcludingIdle)
-  std::vector<TileValue> busyCycles;
+  TileValues busyCycles;
   std::uint64_t ipuCycles = 0;      ///< least cycles on each taking-part IPU (links, host sync)
   std::vector<IpuTraffic> traffic;  ///< stream copies and global exchanges
   std::uint64_t dataBytes = 0;      ///< bytes moved
@@ -67,9 +62,9 @@ struct ProfileProgram {
   std::vector<unsigned> ioTiles;
 
   // What the program itself needs in tile memory (children not included).
-  std::vector<TileValue> controlCode;
-  std::vector<TileValue> exchangeCode; ///< category follows the type (internal/global/host)
-  std::vector<TileValue> copyDescriptors;
+  TileValues controlCode;
+  TileValues exchangeCode; ///< category follows the type (internal/global/host)
+  TileValues copyDescriptors;
 
   bool isStep() const { return isStepType(type); }
   static bool isStepType(ProgramType t);
@@ -79,7 +74,7 @@ struct ProfileProgram {
 struct MessageBuffer {
   std::string name;
   DebugContext debug;
-  std::vector<TileValue> bytes; ///< per tile, ascending tiles
+  TileValues bytes; ///< per tile, ascending tiles
 };
 
 struct ProgramModel {
@@ -101,9 +96,9 @@ struct ProgramModel {
   /// Estimated compute cycles of one execution of each compute set of the graph, per active tile
   /// (ascending tiles), executed or not: computed once, here, for the OnTileExecute programs and
   /// the report's compute_sets table alike.
-  std::vector<std::vector<TileValue>> computeSetCycles;
+  std::vector<TileValues> computeSetCycles;
   /// The same excluding idle worker contexts (Poplar's "excluding idle threads").
-  std::vector<std::vector<TileValue>> computeSetBusyCycles;
+  std::vector<TileValues> computeSetBusyCycles;
   /// Lightweight profiling's own stream copies, when they are instrumented
   /// (addLightweightCopies): the StreamCopyBegin, Mid and End programs of the block buffer's
   /// flush ("BlockFlush") and of the control copies that start each run ("ControlStreamCopy").

@@ -49,6 +49,14 @@ public:
       v.push_back({t, sums_[t]});
     return v;
   }
+  /// The same, as runs (what the program model keeps).
+  TileValues tileValues() const {
+    TileValues v;
+    for (unsigned t : sortedTiles())
+      v.push_back({t, sums_[t]});
+    v.shrink();
+    return v;
+  }
   template <class F> TileAccumulator mapped(F f) const {
     TileAccumulator r;
     for (unsigned t : sortedTiles())

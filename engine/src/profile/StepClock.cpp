@@ -8,7 +8,8 @@ StepClock::StepClock(const ProgramModel& model, const Target& target)
     : model_(model), target_(target), clock_(target.getNumIPUs(), 0), stats_(model.programs.size()),
       ready_(model.programs.size(), false) {}
 
-void StepClock::computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles,
+template <class Values>
+void StepClock::computeStats(const ProfileProgram& p, const Values& cycles,
                              std::vector<IpuStats>& out) {
   out.clear();
   byTile_.assign(target_.getNumTiles(), 0);

@@ -52,8 +52,9 @@ public:
   std::uint64_t ipu(unsigned i) const { return clock_[i]; }
 
 private:
-  void computeStats(const ProfileProgram& p, const std::vector<TileValue>& cycles,
-                    std::vector<IpuStats>& out);
+  /// `cycles`: the program's TileValues or a measured std::vector<TileValue>.
+  template <class Values>
+  void computeStats(const ProfileProgram& p, const Values& cycles, std::vector<IpuStats>& out);
   const std::vector<IpuStep>& lay(const ProfileProgram& p, const std::vector<IpuStats>& st);
 
   const ProgramModel& model_;

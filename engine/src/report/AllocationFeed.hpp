@@ -16,10 +16,10 @@ namespace poplar::detail::report {
 class AllocationFeed {
 public:
   /// Producer: one tile's allocations, in the model's order (copied).
-  void push(const std::vector<models::Allocation>& tile) {
+  void push(const models::Allocation* tile, std::size_t count) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (abandoned_) return;
-    pending_.insert(pending_.end(), tile.begin(), tile.end());
+    pending_.insert(pending_.end(), tile, tile + count);
     ready_.notify_one();
   }
   /// Producer: every tile was pushed, and the rest of the memory model is complete (what the

@@ -194,10 +194,17 @@ void ExecutionRecorder::recordStep(unsigned program, Measured* measured) {
         for (OpenBlock& b : blockBuffers_[stats[i].ipu].open)
           b.ran = true;
   auto& kindCycles = runCycles_[static_cast<std::size_t>(p.kind)];
-  for (const auto& tv : measured ? measured->cycles : p.cycles)
-    kindCycles[tv.tile] += tv.value;
-  for (const auto& tv : measured ? measured->busy : p.busyCycles)
-    runBusyCycles_[tv.tile] += tv.value;
+  auto addTo = [](std::vector<std::uint64_t>& sums, const auto& values) {
+    for (const auto& tv : values)
+      sums[tv.tile] += tv.value;
+  };
+  if (measured) {
+    addTo(kindCycles, measured->cycles);
+    addTo(runBusyCycles_, measured->busy);
+  } else {
+    addTo(kindCycles, p.cycles);
+    addTo(runBusyCycles_, p.busyCycles);
+  }
   if (!measured && p.type == ProgramType::OnTileExecute && p.computeSet >= 0)
     runRuleCycles_.addEstimated(static_cast<unsigned>(p.computeSet));
   const bool streamCopy = p.type == ProgramType::StreamCopyBegin ||

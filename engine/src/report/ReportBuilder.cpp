@@ -382,7 +382,7 @@ private:
     encodeTileValues(v.data(), v.size(), s);
     return s;
   }
-  std::string encodeSparse(const std::vector<TileValue>& values) {
+  std::string encodeSparse(const models::TileValues& values) {
     std::vector<std::uint64_t> dense(numTiles_, 0);
     for (const auto& tv : values)
       dense[tv.tile] = tv.value;

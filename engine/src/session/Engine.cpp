@@ -89,8 +89,8 @@ void Engine::Impl::buildMemoryModel(ProgressFunc& progress, unsigned threads,
   mo.computeInstrumentation = profiling.computeInstrumentation;
   mo.threads = threads;
   if (feed)
-    mo.onTile = [feed](unsigned, const std::vector<detail::models::Allocation>& tile) {
-      feed->push(tile);
+    mo.onTile = [feed](unsigned, const detail::models::Allocation* tile, std::size_t count) {
+      feed->push(tile, count);
     };
   if (profiling.blocksFilter) {
     mo.blockBufferBytes = profiling.blocksBufferSize;
