@@ -83,9 +83,9 @@ private:
 
 const std::filesystem::path& sampleReport(const std::string& sample) {
   // CTest runs every test case as a process of its own, two at a time: the reports are written
-  // once per build into the build tree (the out-of-memory sample alone plans a 4096 x 65536
-  // matmul for 10 s, 30 s under the sanitizers) and shared. Tests only read them; a test that
-  // changes a report changes a copy.
+  // once per build into the build tree and shared (seven processes wrote the out-of-memory
+  // sample's 1 GiB model each, 10 s of CPU a time, 16 s under the sanitizers). Tests only read
+  // them; a test that changes a report changes a copy.
   static std::map<std::string, std::filesystem::path> made;
   auto it = made.find(sample);
   if (it != made.end()) return it->second;
