@@ -321,6 +321,31 @@ TEST_CASE("A step naming an IPU the target does not have is an error naming the 
   }
 }
 
+TEST_CASE("A damaged part of an open report is read once: later calls rethrow its error",
+          "[pva][hostile][analysis][cache]") {
+  // The open report does not change, so a part found damaged stays damaged. Read again, it cost
+  // its whole reading on every call, and the callers are many (compare both ways, insights, the
+  // CLI's tables): fuzz_analysis spent a third of its time re-reading damage (reliability.md).
+  const std::string path = kFuzz + "/report-step-ipu-100M.pop";
+  const pva::Report report = pva::openReport(path);
+  const std::uint64_t before = pva::detail::executionPasses();
+  const std::string first =
+      test::messageOf<pva::InvalidReportError>([&] { pva::analyseExecution(report); });
+  CHECK(first.find("it names IPU 100000000") != std::string::npos);
+  CHECK(pva::detail::executionPasses() == before + 1);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::analyseExecution(report); }) ==
+          first);
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::compare(report, report); }) == first);
+  }
+  // Rethrown from what was kept: no step was read again.
+  CHECK(pva::detail::executionPasses() == before + 1);
+  // Another open of the file is another report: read (and refused) again.
+  const pva::Report again = pva::openReport(path);
+  CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::analyseExecution(again); }) == first);
+  CHECK(pva::detail::executionPasses() == before + 2);
+}
+
 TEST_CASE("A step's active tiles and tile balances are checked against the target",
           "[pva][hostile][analysis]") {
   test::RemoteSumReport r;
