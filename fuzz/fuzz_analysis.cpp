@@ -399,14 +399,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::Budget budget(size);
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   std::unique_ptr<pva::Report> report;
-  // With the valid debug.cbor while it still matches (the operations' figures need it), else alone.
-  if (!validDebug.empty())
-    fuzz::part([&] {
+  // With the valid debug.cbor while it still matches (the operations' figures need it), else
+  // alone. The profile is opened first, then the (valid, fixed) debug.cbor is read against its
+  // report id: any failure but a mismatch is the profile's own, which opening it alone would
+  // only repeat (most mutated inputs do not open: that was a second open for each).
+  bool mismatch = validDebug.empty();
+  if (!validDebug.empty()) {
+    try {
       const std::string debugName = "valid/debug.cbor";
       report = std::make_unique<pva::Report>(
           pva::detail::openReportImage("fuzz/profile.pop", bytes, &debugName, validDebug));
-    });
-  if (!report)
+    } catch (const pva::DebugInfoMismatchError&) {
+      mismatch = true;
+    } catch (const pva::Exception&) {
+    }
+  }
+  if (!report && mismatch)
     fuzz::part([&] {
       report =
           std::make_unique<pva::Report>(pva::detail::openReportImage("fuzz/profile.pop", bytes));

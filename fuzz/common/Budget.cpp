@@ -26,7 +26,9 @@ void onMalloc(const volatile void*, std::size_t size) {
   std::int64_t p = peak.load(std::memory_order_relaxed);
   while (now > p && !peak.compare_exchange_weak(p, now, std::memory_order_relaxed)) {
   }
-  if (std::uint64_t(now) > limitBytes.load(std::memory_order_relaxed)) {
+  // live may be below zero (see onFree): only a positive count can be over the budget, and it
+  // must not be compared as unsigned, where -133 is 2^64 - 133 (a false finding, 2026-11-30).
+  if (now > 0 && std::uint64_t(now) > limitBytes.load(std::memory_order_relaxed)) {
     std::fprintf(stderr,
                  "==fuzz budget== over the memory budget: %lld bytes live for an input of %zu "
                  "bytes (budget %llu)\n",

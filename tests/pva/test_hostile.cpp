@@ -321,6 +321,57 @@ TEST_CASE("A step naming an IPU the target does not have is an error naming the 
   }
 }
 
+TEST_CASE("Steps that no run holds count in neither operationTileFigures nor operationExecution",
+          "[pva][hostile][analysis]") {
+  // fuzz_analysis, 2026-11-30, after 30,619 executions: run 0's row deleted (among other
+  // changes), its nine steps left in the steps table. operationTileFigures counted every step,
+  // analyseExecution (so operationExecution) the runs' steps: executedSteps differed, breaking
+  // their documented agreement (issue 40, N5). Both now count the steps of the runs.
+  const std::string path = kFuzz + "/report-steps-without-run.pop";
+  const pva::Report report =
+      pva::openReport(path, kFuzz + "/report-steps-without-run.cbor"); // the seed's debug.cbor
+  std::uint64_t inRuns = 0;
+  for (const pva::Run& run : report.execution().runs())
+    inRuns += run.steps().size();
+  REQUIRE(report.execution().steps().size() > inRuns); // the orphans are there
+  const pva::SpanFigures all = pva::analyseExecution(report).allRuns;
+  const std::vector<pva::Operation> operations = pva::OperationAnalysis(report).operations();
+  REQUIRE(!operations.empty());
+  bool ranSome = false;
+  for (const pva::Operation& op : operations) {
+    const pva::OperationTileFigures t = pva::operationTileFigures(report, op);
+    CHECK(t.executedSteps == pva::operationExecution({op}, all).steps);
+    CHECK(t.executedSteps <= inRuns);
+    ranSome = ranSome || t.executedSteps > 0;
+  }
+  CHECK(ranSome);
+}
+
+TEST_CASE("A damaged part of an open report is read once: later calls rethrow its error",
+          "[pva][hostile][analysis][cache]") {
+  // The open report does not change, so a part found damaged stays damaged. Read again, it cost
+  // its whole reading on every call, and the callers are many (compare both ways, insights, the
+  // CLI's tables): fuzz_analysis spent a third of its time re-reading damage (reliability.md).
+  const std::string path = kFuzz + "/report-step-ipu-100M.pop";
+  const pva::Report report = pva::openReport(path);
+  const std::uint64_t before = pva::detail::executionPasses();
+  const std::string first =
+      test::messageOf<pva::InvalidReportError>([&] { pva::analyseExecution(report); });
+  CHECK(first.find("it names IPU 100000000") != std::string::npos);
+  CHECK(pva::detail::executionPasses() == before + 1);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::analyseExecution(report); }) ==
+          first);
+    CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::compare(report, report); }) == first);
+  }
+  // Rethrown from what was kept: no step was read again.
+  CHECK(pva::detail::executionPasses() == before + 1);
+  // Another open of the file is another report: read (and refused) again.
+  const pva::Report again = pva::openReport(path);
+  CHECK(test::messageOf<pva::InvalidReportError>([&] { pva::analyseExecution(again); }) == first);
+  CHECK(pva::detail::executionPasses() == before + 2);
+}
+
 TEST_CASE("A step's active tiles and tile balances are checked against the target",
           "[pva][hostile][analysis]") {
   test::RemoteSumReport r;

@@ -62,11 +62,15 @@ OperationTileFigures operationTileFigures(const Report& report, const Operation&
   const ExecutionReport execution = report.execution();
   const ExecutionSteps steps = execution.steps();
   f.profiled = !steps.empty();
-  for (const ExecutionStep& step : steps) {
-    if (!programs.count(step.program()->_id())) continue;
-    ++f.executedSteps;
-    addTiles(f.cycles, step.cyclesByTile());
-  }
+  // The steps of the runs, as analyseExecution reads them (operationExecution's steps are the
+  // same quantity): a step that no run holds (a damaged report whose run row is gone) counts in
+  // neither. Runs hold disjoint spans (checked when they are read), so no step counts twice.
+  for (const Run& run : execution.runs())
+    for (const ExecutionStep& step : run.steps()) {
+      if (!programs.count(step.program()->_id())) continue;
+      ++f.executedSteps;
+      addTiles(f.cycles, step.cyclesByTile());
+    }
   return f;
 }
 

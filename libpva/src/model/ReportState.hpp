@@ -10,6 +10,7 @@
 
 #include <array>
 #include <atomic>
+#include <exception>
 #include <mutex>
 #include <pva/Compilation.hpp>
 #include <pva/Debug.hpp>
@@ -25,17 +26,31 @@ namespace pva::detail {
 struct AnalysisCache;
 
 /// A value filled on first use. After that, reading it costs one atomic load (std::call_once
-/// costs a thread-local look-up, which showed in per-tile loops). A fill that throws is retried.
+/// costs a thread-local look-up, which showed in per-tile loops).
+///
+/// A fill that finds the report damaged (InvalidReportError) is not tried again: the open
+/// report does not change, so every later get rethrows that error at once. Read again, a
+/// damaged part cost its whole reading on every call, and the callers are many (summarize,
+/// compare, insights and each `pva query` table all read the tile memory categories; the viewer
+/// asks per tile): a 64 KiB report whose cell declared a 2 GiB payload made SQLite zero 16 MiB
+/// for each of them (docs/reliability.md, fuzz_analysis). Any other failure (a progress
+/// callback's CancelledError, std::bad_alloc) is retried: it is not the file's.
 template <class T> struct Lazy {
   std::atomic<bool> ready{false};
   std::mutex mutex;
   T value;
+  std::exception_ptr damage; ///< the fill's InvalidReportError, once it threw one
   template <class F> const T& get(F&& fill) {
     if (!ready.load(std::memory_order_acquire)) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!ready.load(std::memory_order_relaxed)) {
+        if (damage) std::rethrow_exception(damage);
         try {
           fill();
+        } catch (const InvalidReportError&) {
+          value = T();
+          damage = std::current_exception();
+          throw;
         } catch (...) {
           value = T(); // the next attempt starts afresh
           throw;
