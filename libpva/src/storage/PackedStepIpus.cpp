@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <capnp/schema.h>
+#include <cstdlib>
 #include <cstring>
 #include <profiler/schema/profile.capnp.h>
 #include <stdexcept>
@@ -98,7 +99,10 @@ StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpu
 #if defined(TESSERA_PVA_SHUFFLE)
   // Every pass over the steps decodes 16 entries of about 14 words per step: a byte shuffle per
   // word instead of a branch per byte (docs/benchmarks.md, "bench_open_report", 1 M steps).
-  static const bool shuffle = __builtin_cpu_supports("ssse3");
+  // TESSERA_PVA_PORTABLE_DECODER=1 keeps the portable decoder, as on a processor without SSSE3
+  // (the pva_tests_portable_decoder test runs the step tests so).
+  static const bool shuffle =
+      __builtin_cpu_supports("ssse3") && !std::getenv("TESSERA_PVA_PORTABLE_DECODER");
   if (shuffle) return packed::readEntryShuffled(data, size, layout, at, slots());
 #endif
   return packed::readEntry<packed::Spread::Loop>(data, size, layout, at, slots());
