@@ -80,13 +80,6 @@ Measured measure(int reps, const std::function<void()>& f) {
   return m;
 }
 
-/// CPU time of the whole process (every thread: the pages load on the pool), in ms.
-double processCpuMs() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-}
-
 /// Waits, without spinning, until `page` is ready or `limitMs` have passed since `start`.
 /// (processEvents() in a loop returns at once when nothing is pending, so the GUI thread spun
 /// and its CPU time swelled the process's figure this bench reports.)

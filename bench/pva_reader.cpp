@@ -2,6 +2,11 @@
 // steps) against raw SQLite reading the same rows in the same run.
 //
 //   bench_pva_reader [--steps N] [--ipus I] [--reps R] [--file PATH] [--keep]
+//                    [--graph-compute-sets C [--graph-vertices V]]
+//
+// With --graph-compute-sets, a model-scale serialized_graph.capnp (common/SyntheticGraph.hpp:
+// C compute sets, V vertices each on average) is written beside the report for the viewer's
+// Graph view; it is written even with --keep when the report exists but the graph does not.
 //
 // Measures: opening (goal < 50 ms whatever the size), summing ipus[0].cycles over every step
 // and summing tile memory (goal: >= 80% of raw SQLite's speed, i.e. time ratio <= 1.25), the
@@ -10,6 +15,7 @@
 // The raw side is what a client without libpva would write: SQLite's C API and, for the packed
 // per-IPU blobs, Cap'n Proto's own reader.
 #include "common/CommandLine.hpp"
+#include "common/SyntheticGraph.hpp"
 
 #include <algorithm>
 #include <capnp/serialize-packed.h>
@@ -20,6 +26,7 @@
 #include <functional>
 #include <profiler/Blob.hpp>
 #include <profiler/ReportWriter.hpp>
+#include <profiler/Schema.hpp>
 #include <profiler/schema/profile.capnp.h>
 #include <pva/pva.hpp>
 #include <random>
@@ -39,6 +46,8 @@ struct Options {
   unsigned ipus = 16, tilesPerIpu = 1472, reps = 3;
   std::string file = (std::filesystem::temp_directory_path() / "tessera-bench-pva.pop").string();
   bool keep = false;
+  std::uint64_t graphComputeSets = 0; ///< 0: no serialized graph
+  unsigned graphVertices = 32;
 };
 
 double seconds(Clock::time_point a, Clock::time_point b) {
@@ -191,6 +200,13 @@ int main(int argc, char** argv) {
   cli.add_option("--reps", o.reps, "Timed runs of each (medians are reported)")->check(positive);
   cli.add_option("--file", o.file, "Where the report is written")->type_name("PATH");
   cli.add_flag("--keep", o.keep, "Reuse the report at --file if it exists (and leave it)");
+  cli.add_option("--graph-compute-sets", o.graphComputeSets,
+                 "Also write a model-scale serialized_graph.capnp beside the report, with about "
+                 "this many compute sets")
+      ->check(positive);
+  cli.add_option("--graph-vertices", o.graphVertices,
+                 "With --graph-compute-sets: mean vertices per compute set")
+      ->check(positive);
   cli.parseOrExit(argc, argv);
   if (!o.keep || !std::filesystem::exists(o.file)) {
     std::printf("writing a synthetic report: %u IPUs x %u tiles, %llu steps ...\n", o.ipus,
@@ -199,6 +215,30 @@ int main(int argc, char** argv) {
     writeReport(o);
     std::printf("  %.1f s, %.0f MiB\n", seconds(a, Clock::now()),
                 double(std::filesystem::file_size(o.file)) / (1 << 20));
+  }
+  const std::filesystem::path graphFile =
+      std::filesystem::absolute(o.file).parent_path() /
+      std::string(tessera::profiler::schema::kSerializedGraphFileName);
+  if (o.graphComputeSets > 0 && (!o.keep || !std::filesystem::exists(graphFile))) {
+    tessera::bench::SyntheticGraphShape shape;
+    shape.computeSets = o.graphComputeSets;
+    shape.verticesPerComputeSet = o.graphVertices;
+    shape.ipus = o.ipus;
+    shape.tilesPerIpu = o.tilesPerIpu;
+    const auto a = Clock::now();
+    try {
+      const auto c = tessera::bench::writeSyntheticGraph(graphFile.string(), shape);
+      std::printf(
+          "wrote %s: %llu compute sets, %llu variables, %llu vertices, %llu edges "
+          "(%llu layers), %.0f MiB in %.1f s\n",
+          graphFile.c_str(), static_cast<unsigned long long>(c.computeSets),
+          static_cast<unsigned long long>(c.variables), static_cast<unsigned long long>(c.vertices),
+          static_cast<unsigned long long>(c.edges), static_cast<unsigned long long>(c.layers),
+          double(c.bytes) / (1 << 20), seconds(a, Clock::now()));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "bench_pva_reader: %s\n", e.what());
+      return 1;
+    }
   }
 
   // Opening.
@@ -399,6 +439,9 @@ int main(int argc, char** argv) {
   std::printf("summary: %.2f s (goal < 2 s), resident memory added %ld KiB; analyseExecution: %.2f "
               "M steps/s, %ld KiB added\n",
               summaryPva, summaryRss, double(o.steps) / analysisPva / 1e6, analysisRss);
-  if (!o.keep) std::filesystem::remove(o.file);
+  if (!o.keep) {
+    std::filesystem::remove(o.file);
+    if (o.graphComputeSets > 0) std::filesystem::remove(graphFile);
+  }
   return 0;
 }

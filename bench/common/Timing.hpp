@@ -13,6 +13,8 @@ using Clock = std::chrono::steady_clock;
 double ms(Clock::time_point a, Clock::time_point b);
 /// CPU time of the calling thread, in ms.
 double threadCpuMs();
+/// CPU time of the whole process (every thread: the viewer's background loaders too), in ms.
+double processCpuMs();
 double median(std::vector<double> v);
 /// Median wall-clock ms of `reps` calls; *cpu gets the median of this thread's CPU time, which a
 /// busy machine disturbs less than wall time.

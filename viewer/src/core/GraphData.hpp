@@ -13,6 +13,7 @@
 #include <QVector>
 #include <memory>
 #include <set>
+#include <vector>
 
 namespace pva {
 struct SerializedGraph;
@@ -46,6 +47,10 @@ struct GraphEdge {
   Direction direction = Direction::Unknown;
   QPainterPath path; ///< laid out, ends at the arrow's tip
   QPointF arrowTip, arrowBase;
+  /// False for an edge of a hub (a node with more than kRoutedDegree edges, GraphLayout): a
+  /// straight line between the laid-out nodes instead of routed by Graphviz, drawn only while
+  /// one of its ends is selected.
+  bool routed = true;
 };
 
 struct GraphViewData {
@@ -99,6 +104,8 @@ void markChanges(GraphViewData& data, const pva::SerializedGraph& base,
 
 /// "0-3,7,9-10" (the Memory view's tile-list syntax).
 QString tileRanges(const std::set<unsigned>& tiles);
+/// The same of distinct tiles in ascending order.
+QString tileRanges(const std::vector<unsigned>& tiles);
 
 /// Indices of the nodes whose name contains `text` (case-insensitive), in node order.
 QVector<int> findNodes(const GraphViewData& data, const QString& text);

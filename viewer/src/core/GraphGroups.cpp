@@ -19,6 +19,33 @@ QString elideMiddle(const QString& s, int max = 36) {
 
 } // namespace
 
+bool naturalLess(const QString& a, const QString& b) {
+  int i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].isDigit() && b[j].isDigit()) {
+      // Whole runs of digits, as numbers: skip leading zeros, then the longer run is larger.
+      int ei = i, ej = j;
+      while (ei < a.size() && a[ei].isDigit())
+        ++ei;
+      while (ej < b.size() && b[ej].isDigit())
+        ++ej;
+      int si = i, sj = j;
+      while (si + 1 < ei && a[si] == QLatin1Char('0'))
+        ++si;
+      while (sj + 1 < ej && b[sj] == QLatin1Char('0'))
+        ++sj;
+      if (ei - si != ej - sj) return ei - si < ej - sj;
+      for (; si < ei; ++si, ++sj)
+        if (a[si] != b[sj]) return a[si] < b[sj];
+      i = ei, j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i, ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
 GraphGroups groupByPath(const GraphViewData& full) {
   GraphGroups out;
   out.groups.push_back({});
@@ -57,8 +84,13 @@ GraphGroups groupByPath(const GraphViewData& full) {
       grp.changed |= changed;
     }
   }
-  for (const auto& [path, id] : byPath) // map order: children in name order
+  for (const auto& [path, id] : byPath)
     out.groups[std::size_t(out.groups[std::size_t(id)].parent)].groups.push_back(id);
+  // Children in the model's order: "block2" before "block10" (numbers compared as numbers).
+  for (auto& g : out.groups)
+    std::stable_sort(g.groups.begin(), g.groups.end(), [&](int a, int b) {
+      return naturalLess(out.groups[std::size_t(a)].path, out.groups[std::size_t(b)].path);
+    });
   return out;
 }
 
@@ -82,20 +114,26 @@ namespace {
 template <class Leaf, class Closed>
 void walkShown(const GraphGroups& groups, const std::set<int>& expanded, Leaf&& leaf,
                Closed&& closed) {
-  std::vector<int> stack{0};
+  // Depth first in the groups' order (an open group's content in its place), without recursion:
+  // (group, next child) pairs.
+  std::vector<std::pair<int, std::size_t>> stack{{0, 0}};
+  for (const int l : groups.groups.front().leaves)
+    leaf(l);
   while (!stack.empty()) {
-    const int g = stack.back();
-    stack.pop_back();
+    auto& [g, next] = stack.back();
     const auto& grp = groups.groups[std::size_t(g)];
-    for (const int l : grp.leaves)
-      leaf(l);
-    for (auto it = grp.groups.rbegin(); it != grp.groups.rend(); ++it) {
-      const int child = representative(groups, *it);
-      if (expanded.count(child))
-        stack.push_back(child);
-      else
-        closed(child);
+    if (next == grp.groups.size()) {
+      stack.pop_back();
+      continue;
     }
+    const int child = representative(groups, grp.groups[next++]);
+    if (!expanded.count(child)) {
+      closed(child);
+      continue;
+    }
+    for (const int l : groups.groups[std::size_t(child)].leaves)
+      leaf(l);
+    stack.emplace_back(child, 0);
   }
 }
 

@@ -26,6 +26,10 @@ struct GraphGroups {
   std::vector<int> groupOfLeaf; ///< innermost group of each full-graph node
 };
 
+/// "block2" < "block10": runs of digits compared as numbers, the rest character by character
+/// (the order groups are shown in).
+bool naturalLess(const QString& a, const QString& b);
+
 /// Groups the nodes of a graph built by buildGraph (not laid out) by the paths of their names.
 GraphGroups groupByPath(const GraphViewData& full);
 

@@ -3,6 +3,8 @@
 #include "core/Background.hpp"
 #include "core/GraphData.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <graphviz/gvc.h>
 #include <mutex>
 #include <stdexcept>
@@ -49,6 +51,26 @@ QPointF toQt(pointf p, double top) {
   return {p.x, top - p.y};
 }
 
+/// Where the segment from the centre of `r` towards `to` leaves the rectangle.
+QPointF border(const QRectF& r, QPointF to) {
+  const QPointF c = r.center();
+  const QPointF d = to - c;
+  if (std::abs(d.x()) < 1e-9 && std::abs(d.y()) < 1e-9) return c;
+  const double sx = std::abs(d.x()) > 1e-9 ? (r.width() / 2) / std::abs(d.x()) : 1e300;
+  const double sy = std::abs(d.y()) > 1e-9 ? (r.height() / 2) / std::abs(d.y()) : 1e300;
+  return c + d * std::min({sx, sy, 1.0});
+}
+
+/// A hub's edge: a straight line from border to border, the arrow at the target.
+void straightEdge(GraphEdge& e, const QRectF& from, const QRectF& to) {
+  const QPointF a = border(from, to.center()), b = border(to, from.center());
+  QPainterPath path(a);
+  path.lineTo(b);
+  e.path = path;
+  e.arrowTip = b;
+  e.arrowBase = a;
+}
+
 } // namespace
 
 void layoutGraph(GraphViewData& data, Progress& progress) {
@@ -74,9 +96,15 @@ void layoutGraph(GraphViewData& data, Progress& progress) {
     if (data.nodes[i].kind == GraphNode::Kind::Variable) agxset(n, shape, str("ellipse"));
     nodes[static_cast<std::size_t>(i)] = n;
   }
-  std::vector<Agedge_t*> edges(static_cast<std::size_t>(data.edges.size()));
+  std::vector<int> degree(static_cast<std::size_t>(data.nodes.size()), 0);
+  for (const GraphEdge& e : data.edges)
+    ++degree[static_cast<std::size_t>(e.from)], ++degree[static_cast<std::size_t>(e.to)];
+  std::vector<Agedge_t*> edges(static_cast<std::size_t>(data.edges.size()), nullptr);
   for (int i = 0; i < data.edges.size(); ++i) {
-    const GraphEdge& e = data.edges[i];
+    GraphEdge& e = data.edges[i];
+    e.routed = degree[static_cast<std::size_t>(e.from)] <= kRoutedDegree &&
+               degree[static_cast<std::size_t>(e.to)] <= kRoutedDegree;
+    if (!e.routed) continue;
     edges[static_cast<std::size_t>(i)] = agedge(gv.g, nodes[static_cast<std::size_t>(e.from)],
                                                 nodes[static_cast<std::size_t>(e.to)], nullptr, 1);
   }
@@ -100,6 +128,10 @@ void layoutGraph(GraphViewData& data, Progress& progress) {
   }
   for (int i = 0; i < data.edges.size(); ++i) {
     GraphEdge& e = data.edges[i];
+    if (!e.routed) {
+      straightEdge(e, data.nodes[e.from].rect, data.nodes[e.to].rect);
+      continue;
+    }
     const splines* spl = ED_spl(edges[static_cast<std::size_t>(i)]);
     if (!spl || spl->size == 0 || spl->list[0].size == 0) continue;
     const bezier& bz = spl->list[0];

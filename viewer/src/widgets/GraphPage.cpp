@@ -180,6 +180,11 @@ void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut, int sele
     counts += tr("; showing %1 nodes, %2 of them closed groups (double-click opens)")
                   .arg(laidOut->nodes.size())
                   .arg(laidOut->groupsShown);
+  int hubEdges = 0;
+  for (const GraphEdge& e : laidOut->edges)
+    hubEdges += e.routed ? 0 : 1;
+  if (hubEdges > 0)
+    counts += tr("; %1 edges of busy nodes drawn when one end is selected").arg(hubEdges);
   counts_->setText(counts);
   if (laidOut->compared) {
     // Comparing: what changed against the base's graph, and what the base had that is gone.
