@@ -68,7 +68,7 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
     n.name = QString::fromStdString(cs.name);
     n.label = elide(n.name);
     n.detail = QStringLiteral("%1 vertices on %2 tiles").arg(cs.vertexCount).arg(tiles.size());
-    n.tiles = tileRanges(tiles);
+    n.tiles = sortedTileRanges(tiles);
     data.nodes.push_back(n);
   }
   for (int v = 0; v < data.variables; ++v) {
@@ -86,7 +86,7 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
       tiles.push_back(m.tile);
     std::sort(tiles.begin(), tiles.end());
     tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
-    n.tiles = tileRanges(tiles);
+    n.tiles = sortedTileRanges(tiles);
     data.nodes.push_back(n);
   }
   for (int c = 0; c < data.computeSets; ++c) {
@@ -190,7 +190,7 @@ QString tileRanges(const std::set<unsigned>& tiles) {
   return rangesOf(tiles.begin(), tiles.end());
 }
 
-QString tileRanges(const std::vector<unsigned>& tiles) {
+QString sortedTileRanges(const std::vector<unsigned>& tiles) {
   return rangesOf(tiles.begin(), tiles.end());
 }
 

@@ -105,7 +105,7 @@ void markChanges(GraphViewData& data, const pva::SerializedGraph& base,
 /// "0-3,7,9-10" (the Memory view's tile-list syntax).
 QString tileRanges(const std::set<unsigned>& tiles);
 /// The same of distinct tiles in ascending order.
-QString tileRanges(const std::vector<unsigned>& tiles);
+QString sortedTileRanges(const std::vector<unsigned>& tiles);
 
 /// Indices of the nodes whose name contains `text` (case-insensitive), in node order.
 QVector<int> findNodes(const GraphViewData& data, const QString& text);

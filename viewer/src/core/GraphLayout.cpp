@@ -102,8 +102,9 @@ void layoutGraph(GraphViewData& data, Progress& progress) {
   std::vector<Agedge_t*> edges(static_cast<std::size_t>(data.edges.size()), nullptr);
   for (int i = 0; i < data.edges.size(); ++i) {
     GraphEdge& e = data.edges[i];
-    e.routed = degree[static_cast<std::size_t>(e.from)] <= kRoutedDegree &&
-               degree[static_cast<std::size_t>(e.to)] <= kRoutedDegree;
+    // A graph shown whole (small: at most kWholeGraphNodes) keeps every edge routed, as always.
+    e.routed = !data.grouped || (degree[static_cast<std::size_t>(e.from)] <= kRoutedDegree &&
+                                 degree[static_cast<std::size_t>(e.to)] <= kRoutedDegree);
     if (!e.routed) continue;
     edges[static_cast<std::size_t>(i)] = agedge(gv.g, nodes[static_cast<std::size_t>(e.from)],
                                                 nodes[static_cast<std::size_t>(e.to)], nullptr, 1);

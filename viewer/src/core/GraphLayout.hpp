@@ -7,7 +7,8 @@ namespace tessera::viewer {
 struct GraphViewData;
 class Progress;
 
-/// Edges of a node with more than this many edges are not routed by Graphviz. At model scale a
+/// In a graph shown by groups, edges of a node with more than this many edges are not routed by
+/// Graphviz. At model scale a
 /// closed group such as "fwd" or "params" joins every block of an opened "bwd", the blocks a
 /// chain 80 ranks deep: dot routes each such edge through a virtual node per rank it crosses, and
 /// 3 such hubs of ~100 edges took a 119-node layout from 2 ms to minutes. Those edges are drawn
