@@ -15,7 +15,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
+#include <QProcess>
 #include <QTest>
 
 using namespace tessera::viewer;
@@ -229,6 +231,53 @@ private slots:
     QCOMPARE(redOutside(before), 0);
     QVERIFY(redOutside(selected) > 50);
     selected.save(viewer_test::tmpDir(QStringLiteral("graph")) + "/model-hub-selected.png");
+  }
+
+  // Headless: --graph-open and --graph-search render a group opened and a search's match;
+  // a group that does not exist, or either option on another view, is a usage error.
+  void screenshotsOpenAGroupAndLandOnASearch() {
+    const QString dir = viewer_test::tmpDir(QStringLiteral("screenshots"));
+    auto run = [](const QStringList& args, QString* errors) {
+      QProcess p;
+      p.start(viewer_test::viewerExecutable(), args);
+      if (!p.waitForFinished(300000)) return -1;
+      *errors = QString::fromUtf8(p.readAllStandardError());
+      return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    };
+    QString errors;
+    const QString plain = dir + "/model-graph.png", opened = dir + "/model-graph-open.png",
+                  found = dir + "/model-graph-search.png";
+    const QStringList common{QStringLiteral("--view"), QStringLiteral("graph"),
+                             QStringLiteral("--size"), QStringLiteral("1200x800")};
+    QCOMPARE(run(QStringList{"--screenshot", plain} + common + QStringList{modelReport()}, &errors),
+             0);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors));
+    QCOMPARE(run(QStringList{"--screenshot", opened, "--graph-open", "bwd/block40"} + common +
+                     QStringList{modelReport()},
+                 &errors),
+             0);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors));
+    const QString deep = QString::fromStdString(
+        tessera::bench::syntheticBackwardName(60, 1, "conv/ConvGradInput/Transpose"));
+    QCOMPARE(run(QStringList{"--screenshot", found, "--graph-search", deep} + common +
+                     QStringList{modelReport()},
+                 &errors),
+             0);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors));
+    QVERIFY(QImage(plain) != QImage(opened));
+    QVERIFY(QImage(opened) != QImage(found));
+    QVERIFY(viewer_test::distinctColors(QImage(found)) > 8);
+    QCOMPARE(run(QStringList{"--screenshot", dir + "/x.png", "--graph-open", "bwd/nosuch"} +
+                     common + QStringList{modelReport()},
+                 &errors),
+             2);
+    QVERIFY2(errors.contains(QStringLiteral("bwd/nosuch")), qPrintable(errors));
+    QCOMPARE(run(QStringList{"--screenshot", dir + "/x.png", "--graph-search", "fwd", "--view",
+                             "memory", modelReport()},
+                 &errors),
+             2);
+    QVERIFY2(errors.contains(QStringLiteral("--view graph")), qPrintable(errors));
+    QVERIFY(!QFile::exists(dir + "/x.png"));
   }
 };
 

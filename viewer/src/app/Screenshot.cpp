@@ -2,16 +2,22 @@
 #include "app/Screenshot.hpp"
 
 #include "app/ViewName.hpp"
+#include "charts/GraphView.hpp"
+#include "core/GraphData.hpp"
 #include "widgets/ExecutionPage.hpp"
+#include "widgets/GraphPage.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
 
 #include <QApplication>
 #include <QEventLoop>
 #include <QImageWriter>
+#include <QLineEdit>
 #include <QMessageBox>
+#include <QSignalBlocker>
 #include <QTimer>
 #include <cstdio>
+#include <functional>
 
 namespace tessera::viewer {
 
@@ -28,6 +34,63 @@ static void quietPlatformMessages(QtMsgType type, const QMessageLogContext& cont
 void installHeadlessMessageFilter() {
   qInstallMessageHandler(quietPlatformMessages);
 }
+
+namespace {
+
+/// Waits, with an event loop, until `done()` or the request's timeout.
+bool waitFor(const ScreenshotRequest& request, const std::function<bool()>& done) {
+  QEventLoop loop;
+  QTimer poll;
+  QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+    if (done()) loop.quit();
+  });
+  poll.start(20);
+  QTimer::singleShot(request.timeoutSeconds * 1000, &loop, [&] { loop.quit(); });
+  if (!done()) loop.exec();
+  return done();
+}
+
+/// --graph-open and --graph-search on the Graph page, each waited for until laid out and shown.
+template <class Fail>
+int navigateGraph(GraphPage* graph, const ScreenshotRequest& request, Fail&& fail) {
+  if (!graph || !graph->view()->graphData())
+    return fail(2, QStringLiteral("--graph-open and --graph-search apply to --view graph on a "
+                                  "report with a serialized graph"));
+  if (!request.graphOpen.isEmpty()) {
+    const GraphViewData* before = graph->view()->graphData();
+    if (!graph->openGroup(request.graphOpen))
+      return fail(2, QStringLiteral("--graph-open: no group '%1' in the graph, or it holds more "
+                                    "than can be laid out at once")
+                         .arg(request.graphOpen));
+    if (!waitFor(request, [&] { return graph->view()->graphData() != before; }))
+      return fail(1, QStringLiteral("opening %1 did not finish within %2 s")
+                         .arg(request.graphOpen)
+                         .arg(request.timeoutSeconds));
+  }
+  if (!request.graphSearch.isEmpty()) {
+    {
+      const QSignalBlocker block(graph->searchEdit()); // the box shows it; search() runs it
+      graph->searchEdit()->setText(request.graphSearch);
+    }
+    if (graph->search(request.graphSearch) == 0)
+      return fail(2, QStringLiteral("--graph-search: no compute set or variable named like '%1'")
+                         .arg(request.graphSearch));
+    const bool landed = waitFor(request, [&] {
+      const GraphViewData* d = graph->view()->graphData();
+      const int sel = graph->view()->selected();
+      return d && sel >= 0 && sel < d->nodes.size() &&
+             d->nodes[sel].kind != GraphNode::Kind::Group &&
+             d->nodes[sel].name.contains(request.graphSearch, Qt::CaseInsensitive);
+    });
+    if (!landed)
+      return fail(1, QStringLiteral("the search for %1 did not land within %2 s")
+                         .arg(request.graphSearch)
+                         .arg(request.timeoutSeconds));
+  }
+  return 0;
+}
+
+} // namespace
 
 int takeScreenshot(const ScreenshotRequest& request) {
   MainWindow window;
@@ -122,6 +185,10 @@ int takeScreenshot(const ScreenshotRequest& request) {
   });
   if (!page->isReady() && error.isEmpty()) loop.exec();
   if (!error.isEmpty()) return fail(errorStatus, error);
+  if (!request.graphOpen.isEmpty() || !request.graphSearch.isEmpty()) {
+    const int status = navigateGraph(qobject_cast<GraphPage*>(page), request, fail);
+    if (status != 0) return status;
+  }
   QApplication::processEvents();
 
   QImageWriter writer(request.output);

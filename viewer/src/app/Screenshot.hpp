@@ -17,6 +17,8 @@ struct ScreenshotRequest {
   int executionMode = 0; ///< ExecutionTimeline::Mode of the execution view
   QString run;           ///< the execution view's run (--run NAME); empty: its default
   int instance = -1;     ///< a job's instance (--instance N); -1: the first
+  QString graphOpen;     ///< the graph view: a group to open (--graph-open PATH)
+  QString graphSearch;   ///< the graph view: a search, landed on its first match (--graph-search)
 };
 
 /// Drops the offscreen platform's warnings about having no screen (call before QApplication).

@@ -128,8 +128,17 @@ int main(int argc, char** argv) {
       QStringLiteral("instance"),
       QStringLiteral("A poprun job folder (or two with --compare): show instance <n> (default 0)."),
       QStringLiteral("n"));
-  parser.addOptions(
-      {compare, screenshot, view, size, units, timeout, executionMode, run, noRestore, instance});
+  const QCommandLineOption graphOpen(
+      QStringLiteral("graph-open"),
+      QStringLiteral("With --screenshot --view graph: open the group <path> (e.g. bwd/block6)."),
+      QStringLiteral("path"));
+  const QCommandLineOption graphSearch(
+      QStringLiteral("graph-search"),
+      QStringLiteral("With --screenshot --view graph: search for <text> and land on its first "
+                     "match (opening the groups around it)."),
+      QStringLiteral("text"));
+  parser.addOptions({compare, screenshot, view, size, units, timeout, executionMode, run, noRestore,
+                     instance, graphOpen, graphSearch});
 
   auto usageError = [](const QString& message) {
     std::fprintf(stderr, "tessera-viewer: %s (try --help)\n", qPrintable(message));
@@ -194,6 +203,11 @@ int main(int argc, char** argv) {
     request.paths = paths;
     request.compare = parser.isSet(compare);
     request.instance = instanceIndex;
+    request.graphOpen = parser.value(graphOpen);
+    request.graphSearch = parser.value(graphSearch);
+    if ((parser.isSet(graphOpen) || parser.isSet(graphSearch)) &&
+        viewName != QLatin1String("graph"))
+      return usageError(QStringLiteral("--graph-open and --graph-search need --view graph"));
     bool ok = false;
     request.timeoutSeconds = parser.value(timeout).toInt(&ok);
     if (!ok || request.timeoutSeconds <= 0)

@@ -66,19 +66,23 @@ void GraphView::select(int node) {
   if (!data_ || node >= data_->nodes.size()) node = -1;
   if (node == selected_) return;
   selected_ = node;
-  if (node >= 0) {
-    const QRectF r = data_->nodes[node].rect;
-    const QRectF shown(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height())));
-    if (!shown.contains(r) || scale_ < kTextScale) {
-      // Centre it, zoomed in far enough to read its label.
-      scale_ = std::max(scale_, 1.0);
-      origin_ = r.center() - QPointF(width(), height()) / (2 * scale_);
-      fitted_ = false;
-      clampView();
-    }
-  }
+  showNode(node);
   update();
   emit selectionChanged(node);
+}
+
+void GraphView::showNode(int node) {
+  if (!data_ || node < 0 || node >= data_->nodes.size()) return;
+  const QRectF r = data_->nodes[node].rect;
+  const QRectF shown(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height())));
+  if (!shown.contains(r) || scale_ < kTextScale) {
+    // Centre it, zoomed in far enough to read its label.
+    scale_ = std::max(scale_, 1.0);
+    origin_ = r.center() - QPointF(width(), height()) / (2 * scale_);
+    fitted_ = false;
+    clampView();
+  }
+  update();
 }
 
 void GraphView::setHighlighted(const QVector<int>& nodes) {

@@ -29,6 +29,9 @@ public:
   /// is in view and readable already (a click never moves the view).
   int selected() const { return selected_; }
   void select(int node);
+  /// Centres `node` zoomed in far enough to read its label, unless it is in view and readable
+  /// already; selects nothing.
+  void showNode(int node);
   /// Nodes drawn highlighted (search matches).
   void setHighlighted(const QVector<int>& nodes);
 

@@ -2,6 +2,8 @@
 #include "core/GraphGroups.hpp"
 
 #include <QHash>
+#include <QLocale>
+#include <QStringList>
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -15,6 +17,27 @@ QString elideMiddle(const QString& s, int max = 36) {
   if (s.size() <= max) return s;
   const int left = max / 2 - 2;
   return s.left(left) + QStringLiteral("…") + s.right(max - left - 1);
+}
+
+/// The last two parts of a path ("ConvGradWeight/Reduce_1" of "bwd/block40/.../Reduce_1"): in a
+/// graph shown by groups, where the open groups say the rest, the part that tells nodes apart
+/// (the full name is in the details line and the search).
+QString tail(const QString& path) {
+  const int last = path.lastIndexOf(QLatin1Char('/'));
+  const int before = last > 0 ? path.lastIndexOf(QLatin1Char('/'), last - 1) : -1;
+  return before >= 0 ? path.mid(before + 1) : path;
+}
+
+/// "12 compute sets, 1 variable", without a zero part ("1,959 variables").
+QString groupContent(int computeSets, int variables) {
+  auto count = [](int n, const char* one, const char* many) {
+    return QLocale(QLocale::English).toString(n) + QLatin1Char(' ') +
+           QLatin1String(n == 1 ? one : many);
+  };
+  QStringList parts;
+  if (computeSets > 0 || variables == 0) parts << count(computeSets, "compute set", "compute sets");
+  if (variables > 0) parts << count(variables, "variable", "variables");
+  return parts.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -198,6 +221,7 @@ GraphViewData shownGraph(const GraphViewData& full, const GraphGroups& groups,
         out.nodeOfLeaf[leaf] = int(out.nodes.size());
         out.leafOfNode.push_back(leaf);
         out.nodes.push_back(full.nodes[leaf]);
+        out.nodes.back().label = elideMiddle(tail(full.nodes[leaf].name));
       },
       [&](int g) {
         const auto& grp = groups.groups[std::size_t(g)];
@@ -205,9 +229,8 @@ GraphViewData shownGraph(const GraphViewData& full, const GraphGroups& groups,
         n.kind = GraphNode::Kind::Group;
         n.index = g;
         n.name = grp.path;
-        n.label = elideMiddle(grp.path) + QStringLiteral(" ▸");
-        n.detail =
-            QStringLiteral("%1 compute sets, %2 variables").arg(grp.computeSets).arg(grp.variables);
+        n.label = elideMiddle(tail(grp.path)) + QStringLiteral(" ▸");
+        n.detail = groupContent(grp.computeSets, grp.variables);
         n.change = grp.changed ? GraphNode::Change::Changed : GraphNode::Change::Same;
         out.leafOfNode.push_back(-1);
         out.nodes.push_back(std::move(n));

@@ -32,6 +32,11 @@ GraphPage::GraphPage(QWidget* parent)
   search_->setPlaceholderText(tr("Search compute sets and variables"));
   search_->setClearButtonEnabled(true);
   search_->setObjectName(QStringLiteral("graphSearch"));
+  // The counts beside it grow long on a grouped graph: they wrap, the box keeps room to type.
+  search_->setMinimumWidth(260);
+  search_->setMaximumWidth(480);
+  counts_->setWordWrap(true);
+  counts_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   missing_->setAlignment(Qt::AlignCenter);
   missing_->setWordWrap(true);
   connect(missing_, &QLabel::linkActivated, this, [this] { layOutNow(); });
@@ -44,8 +49,7 @@ GraphPage::GraphPage(QWidget* parent)
   auto* bar = new QHBoxLayout;
   bar->addWidget(search_, 2);
   bar->addWidget(matchLabel_);
-  bar->addStretch(1);
-  bar->addWidget(counts_);
+  bar->addWidget(counts_, 3);
   auto* graph = new QWidget(this);
   auto* layout = new QVBoxLayout(graph);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -143,7 +147,7 @@ void GraphPage::startLoading() {
       reportError());
 }
 
-void GraphPage::relayout(int selectLeaf) {
+void GraphPage::relayout(int selectLeaf, const QString& focus) {
   auto full = full_;
   auto groups = groups_;
   auto expanded = expanded_;
@@ -157,13 +161,14 @@ void GraphPage::relayout(int selectLeaf) {
         shown.layoutSeconds = timer.nsecsElapsed() / 1e9;
         return shown;
       },
-      [this, selectLeaf](std::shared_ptr<const GraphViewData> laidOut) {
-        showGraph(std::move(laidOut), selectLeaf);
+      [this, selectLeaf, focus](std::shared_ptr<const GraphViewData> laidOut) {
+        showGraph(std::move(laidOut), selectLeaf, focus);
       },
       reportError());
 }
 
-void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut, int selectLeaf) {
+void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut, int selectLeaf,
+                          const QString& focus) {
   if (!laidOut->present) {
     missing_->setText(tr("This report has no serialized graph (%1).\nRun with the engine option "
                          "autoReport.outputSerializedGraph=true to write it.")
@@ -207,10 +212,17 @@ void GraphPage::showGraph(std::shared_ptr<const GraphViewData> laidOut, int sele
     if (const int node = laidOut->shownNodeOf(leaf); node >= 0 && !shown.contains(node))
       shown << node;
   view_->setHighlighted(shown);
-  if (selectLeaf >= 0)
+  if (selectLeaf >= 0) {
     view_->select(laidOut->shownNodeOf(selectLeaf));
-  else
+  } else {
     showSelection(-1);
+    if (!focus.isEmpty())
+      for (int i = 0; i < laidOut->nodes.size(); ++i)
+        if (laidOut->nodes[i].name.startsWith(focus + QLatin1Char('/'))) {
+          view_->showNode(i);
+          break;
+        }
+  }
   setReady(true);
 }
 
@@ -240,8 +252,23 @@ bool GraphPage::activate(int node) {
     return false;
   }
   expanded_ = std::move(expanded);
-  relayout(-1);
+  relayout(-1, n.kind == GraphNode::Kind::Group ? n.name : QString());
   return true;
+}
+
+bool GraphPage::openGroup(const QString& path) {
+  if (!groups_) return false;
+  for (int g = 0; g < int(groups_->groups.size()); ++g) {
+    if (groups_->groups[std::size_t(g)].path != path) continue;
+    std::set<int> expanded = expanded_;
+    for (const int up : openPathTo(*groups_, representative(*groups_, g)))
+      expanded.insert(up);
+    if (shownNodes(*groups_, expanded) > kMaxShownNodes) return false;
+    expanded_ = std::move(expanded);
+    relayout(-1, groups_->groups[std::size_t(representative(*groups_, g))].path);
+    return true;
+  }
+  return false;
 }
 
 int GraphPage::search(const QString& text) {

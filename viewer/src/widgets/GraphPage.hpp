@@ -39,6 +39,9 @@ public:
   /// Opens the group shown as `node` (false: not a group, or too many nodes would show), or,
   /// for a compute set or variable, closes the group it lies in. Lays out in the background.
   bool activate(int node);
+  /// Opens the group at `path` ("bwd/block6") and the groups around it, laid out in the
+  /// background; false when there is no such group or it would show too many nodes.
+  bool openGroup(const QString& path);
   /// Graphs larger than this open by groups (tests lower it to see grouping on small reports).
   void setWholeGraphNodes(int nodes) { wholeGraphNodes_ = nodes; }
   /// The whole graph as read (not laid out) and its groups; null before the page was shown.
@@ -68,8 +71,12 @@ private:
   void startLoading();
   /// Starts loading, or, with layout on open turned off in Preferences, offers it.
   void startOrOffer();
-  void relayout(int selectLeaf);
-  void showGraph(std::shared_ptr<const GraphViewData> laidOut, int selectLeaf);
+  /// Lays out what `expanded_` shows; then selects full-graph node `selectLeaf`, or, when
+  /// `focus` names an opened group, brings its first node into view readable (an opened group
+  /// of a model is often a column of blocks that, fitted, would show no text).
+  void relayout(int selectLeaf, const QString& focus = QString());
+  void showGraph(std::shared_ptr<const GraphViewData> laidOut, int selectLeaf,
+                 const QString& focus = QString());
   void showSelection(int node);
   std::shared_ptr<const Document> doc_;
   bool started_ = false;
