@@ -233,6 +233,49 @@ private slots:
     selected.save(viewer_test::tmpDir(QStringLiteral("graph")) + "/model-hub-selected.png");
   }
 
+  // A grouped graph too wide to fit with labels opens readable (from the top), and opening a
+  // group brings its content into view readable; a whole graph still opens fitted; 0 fits.
+  void aGroupedGraphOpensReadable() {
+    auto row = [](bool grouped) {
+      auto d = std::make_shared<GraphViewData>();
+      d->grouped = grouped;
+      for (int i = 0; i < 40; ++i) {
+        GraphNode n;
+        n.name = n.label = QStringLiteral("layer%1").arg(i);
+        n.rect = QRectF(i * 160.0, 0, 150, 36);
+        d->nodes.push_back(n);
+      }
+      d->bounds = QRectF(0, 0, 40 * 160.0, 36);
+      return std::shared_ptr<const GraphViewData>(d);
+    };
+    GraphView view;
+    view.resize(800, 500);
+    view.show();
+    view.setData(row(false));
+    QVERIFY(view.scale() < 0.45); // fitted: too small for labels
+    view.setData(row(true));
+    QVERIFY(view.scale() >= 0.45);
+    QVERIFY(view.toWidget(QPointF(0, 0)).y() >= 0); // the top row is in view
+    QTest::keyClick(&view, Qt::Key_0);
+    QVERIFY(view.scale() < 0.45);
+
+    GraphPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(modelReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    const GraphViewData* first = page.view()->graphData();
+    QVERIFY(page.activate(nodeNamed(*first, QStringLiteral("bwd"))));
+    QVERIFY(QTest::qWaitFor([&] { return page.view()->graphData() != first && page.isReady(); },
+                            60000));
+    QVERIFY(page.view()->scale() >= 0.45); // 87 blocks in a column, fitted, would have no text
+    const GraphViewData* opened = page.view()->graphData();
+    const int block0 = nodeNamed(*opened, QStringLiteral("bwd/block0"));
+    QVERIFY(block0 >= 0);
+    const QPointF c = page.view()->toWidget(opened->nodes[block0].rect.center());
+    QVERIFY(page.view()->rect().contains(c.toPoint()));
+  }
+
   // Headless: --graph-open and --graph-search render a group opened and a search's match;
   // a group that does not exist, or either option on another view, is a usage error.
   void screenshotsOpenAGroupAndLandOnASearch() {

@@ -15,6 +15,8 @@ namespace {
 constexpr double kMinScale = 0.02, kMaxScale = 8.0;
 /// Below this scale the 11 px labels would be under 5 px: boxes only.
 constexpr double kTextScale = 0.45;
+/// Where a grouped graph too large to fit readably opens (labels at 9 px).
+constexpr double kReadableScale = 0.8;
 /// The legend's box (bottom left, in pixels); fitting keeps the graph above it.
 constexpr int kLegendRow = 16, kLegendRows = 6, kLegendHeight = kLegendRow * kLegendRows + 8,
               kLegendMargin = 8;
@@ -60,6 +62,23 @@ void GraphView::setData(std::shared_ptr<const GraphViewData> graph, bool keepVie
     return;
   }
   fit();
+  // A graph shown by groups whose fit would draw no label (the CNN's first view: 60 nodes at
+  // scale 0.34) opens readable instead, from the top where the data comes in; 0 fits it all.
+  if (data_ && data_->grouped && scale_ < kTextScale && !data_->nodes.isEmpty()) {
+    // The top rank's node nearest the middle, at the top middle of the view.
+    const double middle = data_->bounds.center().x();
+    QRectF top = data_->nodes.front().rect;
+    for (const GraphNode& n : data_->nodes)
+      if (n.rect.top() < top.top() - 1 ||
+          (std::abs(n.rect.top() - top.top()) <= 1 &&
+           std::abs(n.rect.center().x() - middle) < std::abs(top.center().x() - middle)))
+        top = n.rect;
+    scale_ = kReadableScale;
+    origin_ = QPointF(top.center().x() - width() / (2 * scale_), top.top() - 20);
+    fitted_ = false;
+    clampView();
+    update();
+  }
 }
 
 void GraphView::select(int node) {

@@ -67,7 +67,11 @@ GraphViewData buildGraph(const pva::SerializedGraph& graph, const pva::Report* r
     n.index = c;
     n.name = QString::fromStdString(cs.name);
     n.label = elide(n.name);
-    n.detail = QStringLiteral("%1 vertices on %2 tiles").arg(cs.vertexCount).arg(tiles.size());
+    n.detail = QStringLiteral("%1 %2 on %3 %4")
+                   .arg(cs.vertexCount)
+                   .arg(cs.vertexCount == 1 ? QStringLiteral("vertex") : QStringLiteral("vertices"))
+                   .arg(tiles.size())
+                   .arg(tiles.size() == 1 ? QStringLiteral("tile") : QStringLiteral("tiles"));
     n.tiles = sortedTileRanges(tiles);
     data.nodes.push_back(n);
   }
