@@ -184,6 +184,25 @@ private slots:
         QStringLiteral("showing %1 nodes").arg(last->nodes.size())));
   }
 
+  // Another document while a group's layout runs: the layout's result never shows over it.
+  void aLayoutOutlivedByItsDocumentNeverShows() {
+    GraphPage page;
+    page.resize(1200, 800);
+    page.show();
+    page.setDocument(Document::resolve(modelReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(page.activate(nodeNamed(*page.view()->graphData(), QStringLiteral("bwd"))));
+    page.setDocument(Document::resolve(viewer_test::mlpBigReport()));
+    QVERIFY(viewer_test::waitReady(&page));
+    QTest::qWait(500); // the cancelled layout, had it been delivered, would have shown by now
+    const GraphViewData* shown = page.view()->graphData();
+    QVERIFY(shown && !shown->grouped);
+    QCOMPARE(shown->nodes.size(), page.fullGraph()->nodes.size());
+    QCOMPARE(nodeNamed(*shown, QStringLiteral("bwd")), -1);
+    for (const GraphNode& n : shown->nodes)
+      QVERIFY2(!n.name.startsWith(QLatin1String("bwd/block")), qPrintable(n.name));
+  }
+
   // With "bwd" open, "fwd" and "params" join every block: their edges are straight, not routed,
   // drawn only while one end is selected, and the page says so.
   void aHubsEdgesAreStraightAndShownOnSelection() {
