@@ -340,6 +340,32 @@ template <class Progress>
 std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report,
                                                                  Progress&& progress);
 
+/// A client that keeps something of every step (the viewer's trace index keeps each IPU's
+/// begin, length and balance) and takes it from the pass that derives analyseExecution's
+/// figures, so that each step is read and decoded once for both (see the overload of
+/// sharedExecutionAnalysis below).
+class StepObserver {
+public:
+  static constexpr std::uint64_t kNoProgram = ~std::uint64_t(0);
+  virtual ~StepObserver() = default;
+  /// Each step once, in execution order, on the pass's thread. `program`: the step's program id
+  /// (its place in CompilationReport::programs()), or kNoProgram when the step names none.
+  /// `ipus[0, numIpus)`: the IPUs that took part (the entries of step.ipus()), decoded; valid
+  /// during the call only. May throw to stop the pass: nothing is kept, the caller gets the
+  /// exception.
+  virtual void step(const ExecutionStep& step, std::uint64_t program, const IpuExecution* ipus,
+                    std::size_t numIpus) = 0;
+};
+
+/// sharedExecutionAnalysis, handing every step to `observer` on the way. When this call makes
+/// the pass, the observer rides on it: one decode of every step for both. When the analysis is
+/// already kept, or another thread's pass is under way (this waits for it first), the steps are
+/// read again for the observer alone (decoded, no figures). Either way the observer has seen
+/// every step exactly once, in order, when this returns. Progress as above.
+template <class Progress>
+std::shared_ptr<const ExecutionAnalysis>
+sharedExecutionAnalysis(const Report& report, StepObserver& observer, Progress&& progress);
+
 /// Figures of steps [firstStep, firstStep + count) of the execution (indices over all runs, as
 /// ExecutionStep::index()), counted as analyseExecution counts a run's: a stretch of the trace,
 /// such as the steps of one operation drawn as a block. Reads only those steps. Its scope is the
@@ -360,8 +386,13 @@ using ProgressFn = void (*)(void* context, double done);
 ExecutionAnalysis analyseExecution(const Report& report, ProgressFn progress, void* context);
 std::shared_ptr<const ExecutionAnalysis>
 sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context);
-/// Passes over every execution step analyseExecution made in this process, for benchmarks and
-/// tests that check a report is read once.
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report,
+                                                                 StepObserver* observer,
+                                                                 ProgressFn progress,
+                                                                 void* context);
+/// Passes over every execution step this process made to analyse or observe them
+/// (analyseExecution, sharedExecutionAnalysis with a StepObserver), for benchmarks and tests
+/// that check a report is read once.
 std::uint64_t executionPasses();
 /// The analyses libpva keeps with an open report (analysis/AnalysisCache.hpp).
 enum class Derivation { Summary, Execution, ProgramTotals, OperationGroups };
@@ -383,6 +414,15 @@ std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& r
   using P = typename std::remove_reference<Progress>::type;
   return detail::sharedExecutionAnalysis(
       report, [](void* context, double done) { (*static_cast<P*>(context))(done); }, &progress);
+}
+
+template <class Progress>
+std::shared_ptr<const ExecutionAnalysis>
+sharedExecutionAnalysis(const Report& report, StepObserver& observer, Progress&& progress) {
+  using P = typename std::remove_reference<Progress>::type;
+  return detail::sharedExecutionAnalysis(
+      report, &observer, [](void* context, double done) { (*static_cast<P*>(context))(done); },
+      &progress);
 }
 
 } // namespace pva

@@ -174,15 +174,27 @@ double fractionOf(double balance) {
   return std::min(balance, 1.0);
 }
 
-/// Adds one step to each span: its slowest IPU's cycles, balance, program and traffic.
-void addStep(const ExecutionStep& step, const ProgramKinds& kinds, const StepChecker& checker,
-             std::initializer_list<SpanBuilder*> spans) {
-  const std::size_t numPrograms = kinds.traffic.size();
+/// A step's program id as StepObserver names it.
+std::uint64_t programOf(const ExecutionStep& step) {
   const ProgramPtr program = step.program();
-  const std::size_t id = program ? std::size_t(program->_id()) : numPrograms;
+  return program ? std::uint64_t(program->_id()) : StepObserver::kNoProgram;
+}
+
+/// A step's IPU entries, decoded once into a buffer reused from step to step.
+struct DecodedStep {
+  std::vector<IpuExecution> ipus;
+  void read(const ExecutionStep& step) { detail::Access::decodeAll(step.ipus(), ipus); }
+};
+
+/// Adds one step to each span: its slowest IPU's cycles, balance, program and traffic.
+void addStep(const ExecutionStep& step, std::uint64_t programId,
+             const std::vector<IpuExecution>& ipus, const ProgramKinds& kinds,
+             const StepChecker& checker, std::initializer_list<SpanBuilder*> spans) {
+  const std::size_t numPrograms = kinds.traffic.size();
+  const std::size_t id = programId < numPrograms ? std::size_t(programId) : numPrograms;
   std::uint64_t slowest = 0;
   double activeBalance = 0, allBalance = 0, weight = 0;
-  for (const IpuExecution& ipu : step.ipus()) {
+  for (const IpuExecution& ipu : ipus) {
     checker.check(step, ipu);
     slowest = std::max(slowest, ipu.cycles());
     activeBalance += fractionOf(ipu.activeTileBalance()) * double(ipu.cycles());
@@ -277,8 +289,11 @@ SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uin
   SpanBuilder span(scope, kinds.traffic.size(), c.computeSets().size(),
                    c.target().ipusPerReplica());
   const StepChecker checker(report);
-  for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count)))
-    addStep(step, kinds, checker, {&span});
+  DecodedStep decoded;
+  for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count))) {
+    decoded.read(step);
+    addStep(step, programOf(step), decoded.ipus, kinds, checker, {&span});
+  }
   return span.finish();
 }
 
@@ -319,7 +334,22 @@ namespace {
 std::atomic<std::uint64_t> wholeStepPasses{0};
 std::atomic<std::uint64_t> derived[4] = {};
 
-ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void* context) {
+/// True when the runs hold every step of the execution once, in order (steps [0, n) run after
+/// run): then the pass over the runs hands an observer each step once. A report whose runs
+/// overlap or leave gaps is read again for the observer.
+bool runsCoverSteps(const std::vector<Run>& runs, std::uint64_t numSteps) {
+  std::uint64_t next = 0;
+  for (const Run& run : runs) {
+    if (detail::Access::firstStep(run) != next) return false;
+    next += run.steps().size();
+  }
+  return next == numSteps;
+}
+
+/// analyseExecution's pass; hands each step to `observer` too when the runs cover the steps
+/// (`observed` then says so).
+ExecutionAnalysis readEveryStep(const Report& report, StepObserver* observer, bool& observed,
+                                ProgressFn progress, void* context) {
   // A caller already stopped (its progress throws) reads nothing and keeps nothing; otherwise a
   // report of fewer steps than one progress interval would be read, and kept, whatever it said.
   if (progress) progress(context, 0.0);
@@ -339,9 +369,12 @@ ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void*
   std::uint64_t totalSteps = 0;
   for (const Run& run : runs)
     totalSteps += run.steps().size();
+  if (observer && !runsCoverSteps(runs, e.steps().size())) observer = nullptr;
+  observed = observer != nullptr;
 
   const StepChecker checker(report);
   ExecutionAnalysis out;
+  DecodedStep decoded;
   std::uint64_t done = 0;
   for (const Run& run : runs) {
     Scope scope;
@@ -349,7 +382,10 @@ ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void*
     scope.runName = run.name();
     SpanBuilder one(scope, numPrograms, numComputeSets, numIpus);
     for (const ExecutionStep& step : run.steps()) {
-      addStep(step, kinds, checker, {&one, &all});
+      decoded.read(step);
+      const std::uint64_t program = programOf(step);
+      addStep(step, program, decoded.ipus, kinds, checker, {&one, &all});
+      if (observer) observer->step(step, program, decoded.ipus.data(), decoded.ipus.size());
       if (progress && ++done % 4096 == 0) progress(context, double(done) / double(totalSteps));
     }
     one.figures.tileCyclesByIpu = kindsByIpu(run.tileCycleTotals(), target.tilesPerIpu(), numIpus);
@@ -360,6 +396,21 @@ ExecutionAnalysis readEveryStep(const Report& report, ProgressFn progress, void*
     all.figures.tileCyclesByIpu = kindsByIpu(e.tileCycleTotals(), target.tilesPerIpu(), numIpus);
   out.allRuns = all.finish();
   return out;
+}
+/// The steps for an observer alone (the analysis is kept already): decoded, no figures.
+void observeEveryStep(const Report& report, StepObserver& observer, ProgressFn progress,
+                      void* context) {
+  if (progress) progress(context, 0.0);
+  wholeStepPasses.fetch_add(1, std::memory_order_relaxed);
+  const ExecutionSteps steps = report.execution().steps();
+  const std::uint64_t total = steps.size();
+  DecodedStep decoded;
+  std::uint64_t done = 0;
+  for (const ExecutionStep& step : steps) {
+    decoded.read(step);
+    observer.step(step, programOf(step), decoded.ipus.data(), decoded.ipus.size());
+    if (progress && ++done % 4096 == 0) progress(context, double(done) / double(total));
+  }
 }
 } // namespace
 
@@ -378,15 +429,26 @@ std::uint64_t derivations(Derivation what) {
 
 std::shared_ptr<const ExecutionAnalysis>
 sharedExecutionAnalysis(const Report& report, ProgressFn progress, void* context) {
+  return sharedExecutionAnalysis(report, nullptr, progress, context);
+}
+
+std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& report,
+                                                                 StepObserver* observer,
+                                                                 ProgressFn progress,
+                                                                 void* context) {
   // Once per open report: every handle copied from one openReport() shares the state, and the
   // first caller reads the steps while any other waits for its result. A pass that is stopped
   // (its progress throws) leaves nothing behind, and the next caller starts afresh.
   const std::shared_ptr<ReportState> state = Access::state(report);
   AnalysisCache& cache = analysisCache(*state);
+  bool observed = false;
   const ExecutionAnalysis& kept = cache.execution.get([&] {
-    cache.execution.value = readEveryStep(report, progress, context);
+    cache.execution.value = readEveryStep(report, observer, observed, progress, context);
     countDerivation(Derivation::Execution);
   });
+  // Kept before this call (or by another thread's pass, waited for above): the observer still
+  // sees every step, from a reading of its own.
+  if (observer && !observed) observeEveryStep(report, *observer, progress, context);
   if (progress) progress(context, 1.0);
   return std::shared_ptr<const ExecutionAnalysis>(state, &kept); // shares the report's ownership
 }

@@ -63,10 +63,14 @@ struct Access {
   /// The IPU list of step `row` of a chunk.
   static IpuExecutions ipuExecutions(const std::shared_ptr<const StepBytes>& chunk,
                                      std::uint32_t row);
+  /// Every entry of `list` into `out` (replacing its contents), decoded in one sweep of the
+  /// packed stream: what a pass over all steps reads (no iterator state, no copy per entry).
+  static void decodeAll(const IpuExecutions& list, std::vector<IpuExecution>& out);
   static ComputeSetExecution computeSetExecution(const std::shared_ptr<const StepBytes>& chunk,
                                                  std::uint32_t row, std::uint64_t program,
                                                  std::uint64_t computeSet);
   static Run run(const std::shared_ptr<ReportState>& s, const storage::RunRow& row);
+  static std::uint64_t firstStep(const Run& r) { return r.firstStep_; }
   static TileCycleTotals
   tileCycleTotals(std::vector<std::vector<std::uint64_t>> byKind,
                   std::optional<std::vector<std::uint64_t>> excludingIdle = std::nullopt);

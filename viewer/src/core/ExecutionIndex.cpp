@@ -1,6 +1,8 @@
 // Reads a report's execution into the compact per-IPU index the Execution page paints from.
 #include "core/ExecutionIndex.hpp"
 
+#include "core/Session.hpp"
+
 #include <QCoreApplication>
 #include <QHash>
 #include <algorithm>
@@ -421,10 +423,12 @@ std::uint64_t ExecutionIndex::memoryBytes() const {
 // Filling
 
 /// The only writer of an index: keeps its own counts and publishes them with release stores.
-class ExecutionIndexWriter {
+/// It rides on libpva's pass over the steps (pva::StepObserver): the steps the run figures are
+/// derived from are the ones indexed, each decoded once for both.
+class ExecutionIndexWriter final : public pva::StepObserver {
 public:
-  ExecutionIndexWriter(ExecutionIndex& index, const pva::Report& report)
-      : index_(index), count_(index.numLanes(), 0), cum_(index.numLanes()),
+  ExecutionIndexWriter(ExecutionIndex& index, const pva::Report& report, QString file)
+      : file_(std::move(file)), index_(index), count_(index.numLanes(), 0), cum_(index.numLanes()),
         shift_(index.numLanes(), 0), lastEnd_(index.numLanes(), 0),
         lastBegin_(index.numLanes(), 0) {
     // The operations are read here, not with the header: OperationAnalysis reads every program
@@ -446,9 +450,30 @@ public:
     lastRun_.assign(index.numLanes(), ~0u);
   }
 
-  // Ipus: whatever ExecutionStep::ipus() returns (a vector, or a list decoded as it is read).
-  template <class Ipus>
-  void add(std::uint64_t stepIndex, std::uint32_t program, unsigned run, const Ipus& ipus) {
+  void step(const pva::ExecutionStep& step, std::uint64_t programId, const pva::IpuExecution* ipus,
+            std::size_t numIpus) override {
+    const std::uint64_t stepIndex = step.index();
+    // The arrays are sized by the header's step count: a step past it (or out of order) means
+    // the file is not the one the header was read from.
+    if (stepIndex != added_ || stepIndex >= index_.numSteps()) changed();
+    add(stepIndex,
+        programId == pva::StepObserver::kNoProgram
+            ? kNoProgram
+            : std::uint32_t(std::min<std::uint64_t>(programId, kNoProgram - 1)),
+        step.run(), ipus, ipus + numIpus);
+    // Publishing often lets the page paint early; every 4096 steps costs nothing measurable.
+    if (++added_ % 4096 == 0) publish(added_);
+  }
+
+  /// Steps handed over so far.
+  std::uint64_t added() const { return added_; }
+
+  [[noreturn]] void changed() const {
+    throw pva::Exception(file_.toStdString() + ": the execution changed while it was being read");
+  }
+
+  void add(std::uint64_t stepIndex, std::uint32_t program, unsigned run,
+           const pva::IpuExecution* first, const pva::IpuExecution* last) {
     index_.stepProgram_[stepIndex] = program;
     index_.stepRun_[stepIndex] = std::uint16_t(std::min(run, 65535u));
     const auto& programOperation = index_.header().programOperation;
@@ -457,7 +482,8 @@ public:
     index_.stepOperation_[stepIndex] = operation;
     const auto& programs = index_.header().programs;
     const StepKind kind = program < programs.size() ? programs[program].kind : StepKind::Other;
-    for (const pva::IpuExecution& x : ipus) {
+    for (const pva::IpuExecution* it = first; it != last; ++it) {
+      const pva::IpuExecution& x = *it;
       const unsigned lane = x.ipu();
       if (lane >= index_.numLanes()) continue; // an IPU outside the target: nothing to draw it in
       ExecutionIndex::Lane& l = index_.lanes_[lane];
@@ -552,6 +578,8 @@ private:
   }
 
   static constexpr std::size_t kMaxFlameRuns = std::size_t(8) << 20; // 64 MiB of runs at most
+  QString file_;
+  std::uint64_t added_ = 0;
   ExecutionIndex& index_;
   std::vector<std::size_t> count_;
   std::vector<ExecutionIndex::Cumulative> cum_;
@@ -565,24 +593,12 @@ private:
 FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress) {
   if (!index.header().hasExecution || index.numSteps() == 0) return {};
   const pva::Report& report = doc.report();
-  const pva::ExecutionSteps steps = report.execution().steps();
-  if (steps.size() != index.numSteps())
-    throw pva::Exception(doc.profilePath().toStdString() +
-                         ": the execution changed while it was being read");
-  ExecutionIndexWriter writer(index, report);
-  std::uint64_t i = 0;
-  for (const pva::ExecutionStep& step : steps) {
-    const pva::ProgramPtr program = step.program();
-    writer.add(i, program ? std::uint32_t(program->_id()) : kNoProgram, step.run(), step.ipus());
-    ++i;
-    // Publishing often lets the page paint early; every 4096 steps costs nothing measurable.
-    if (i % 4096 == 0) {
-      writer.publish(i);
-      progress.report(double(i) / double(index.numSteps()));
-      if (progress.cancelled()) throw Cancelled{};
-    }
-  }
-  writer.publish(i);
+  ExecutionIndexWriter writer(index, report, doc.profilePath());
+  // One pass for the index and the run figures: the session's (libpva's) pass over the steps
+  // hands each decoded step to the writer, and keeps the figures for the page's tables.
+  doc.session().execution(progress, writer);
+  if (writer.added() != index.numSteps()) writer.changed();
+  writer.publish(writer.added());
   progress.report(1.0);
   return writer.takeFlame();
 }

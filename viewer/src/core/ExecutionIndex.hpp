@@ -243,8 +243,11 @@ struct FlameRows {
 constexpr unsigned kMaxFlameDepth = 24;
 
 /// Reads the operations into the index's header (debug.cbor, when the document has it), then
-/// streams every step into `index` (publishing as it goes) and returns the flame rows. Checks
-/// progress.cancelled() every few thousand steps (throws Cancelled). Throws pva errors.
+/// streams every step into `index` (publishing as it goes) and returns the flame rows. The steps
+/// come from the session's pass over the execution (Session::execution with an observer): when
+/// that pass has not run yet, the run figures are derived from the same decode, so the page
+/// reads every step once. Checks progress.cancelled() every few thousand steps (throws
+/// Cancelled). Throws pva errors.
 FlameRows fillExecutionIndex(const Document& doc, ExecutionIndex& index, Progress& progress);
 
 } // namespace tessera::viewer

@@ -32,6 +32,14 @@ std::shared_ptr<const pva::ExecutionAnalysis> Session::execution(Progress& progr
   });
 }
 
+std::shared_ptr<const pva::ExecutionAnalysis>
+Session::execution(Progress& progress, pva::StepObserver& observer) const {
+  return pva::sharedExecutionAnalysis(report_, observer, [&progress](double done) {
+    if (progress.cancelled()) throw Cancelled{};
+    progress.report(done);
+  });
+}
+
 std::shared_ptr<const OperationsData> Session::operations(Progress& progress) const {
   return operations_.get([&] {
     // Without debug.cbor there are no operations: say so without reading every step (on the

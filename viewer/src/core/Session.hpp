@@ -14,7 +14,8 @@
 // Stages, in the order opening a report needs them:
 //   summary      pva::sharedSummary (no execution step read; kept by libpva)
 //   programs     ProgramTreeData: the program tree as the Program tree page shows it
-//   execution    pva::sharedExecutionAnalysis: the one pass over every step (kept by libpva)
+//   execution    pva::sharedExecutionAnalysis: the one pass over every step (kept by libpva);
+//                the Execution page's index rides on it (a pva::StepObserver)
 //   operations   OperationsData of this report alone (Operations page; compare adds the base's)
 // and one thing that is not derived: the document's selection, shared by its pages.
 #pragma once
@@ -69,6 +70,11 @@ public:
   std::shared_ptr<const pva::ReportSummary> summary() const;
   std::shared_ptr<const ProgramTreeData> programs(Progress& progress) const;
   std::shared_ptr<const pva::ExecutionAnalysis> execution(Progress& progress) const;
+  /// The same, handing every step to `observer` as it is read (pva::sharedExecutionAnalysis
+  /// with a StepObserver): the pass that derives the figures feeds the observer too, or, when
+  /// the figures are kept already, the steps are read again for the observer alone.
+  std::shared_ptr<const pva::ExecutionAnalysis> execution(Progress& progress,
+                                                          pva::StepObserver& observer) const;
   std::shared_ptr<const OperationsData> operations(Progress& progress) const;
 
   /// What is selected in this document, shared by its pages (core/SelectionModel.hpp). Not a

@@ -390,19 +390,30 @@ void ExecutionPage::allHeadersArrived() {
           sources_[k].filled = true;
           timeline_->setFlame(t, std::move(flame));
           poll();
+          loadFiguresOnceFilled();
           finishIfDone();
         },
         [this, k](const QString& error) {
           sources_[k].filled = true;
           emit errorOccurred(error);
+          loadFiguresOnceFilled();
           finishIfDone();
         },
         &pool_);
   }
-  loadFigures();
+  // The run figures come from the pass the indexes ride on (fillExecutionIndex): asked for
+  // now, they could start that pass on their own, and the index would read every step again.
+  // They are asked for once the indexes are filled, when libpva has them (no step read).
+  figuresPending_ = true;
+  showFigures();
+  loadFiguresOnceFilled();
   pollTimer_.setInterval(100);
   pollTimer_.start();
   poll();
+}
+
+void ExecutionPage::loadFiguresOnceFilled() {
+  if (!loading() && !figuresTask_.active()) loadFigures();
 }
 
 void ExecutionPage::loadFigures() {

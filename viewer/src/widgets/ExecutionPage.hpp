@@ -106,6 +106,8 @@ private:
   void updateSummary();
   void addSummaryPanels();
   void loadFigures();
+  /// loadFigures() once every index is filled (their pass derives the figures), if not yet.
+  void loadFiguresOnceFilled();
   void showFigures();
   void applyRun();
   void loadTiles();
