@@ -221,3 +221,94 @@ TEST_CASE("RunBasis compares all-runs totals per run only when the run counts di
   REQUIRE(fromReports.baseRuns == report.execution().runs().size());
   REQUIRE(!fromReports.perRun());
 }
+
+namespace {
+
+/// Keeps what a StepObserver is handed, and may stop the pass at a given step.
+struct RecordingObserver final : pva::StepObserver {
+  struct Seen {
+    std::uint64_t index, program;
+    unsigned run;
+    std::vector<pva::IpuExecution> ipus;
+  };
+  std::vector<Seen> steps;
+  std::uint64_t throwAt = ~std::uint64_t(0);
+  void step(const pva::ExecutionStep& step, std::uint64_t program, const pva::IpuExecution* ipus,
+            std::size_t numIpus) override {
+    if (step.index() == throwAt) throw std::runtime_error("observer stops");
+    steps.push_back({step.index(), program, step.run(), {ipus, ipus + numIpus}});
+  }
+};
+
+/// What the observer saw is every step of the report, in order, as step.ipus() decodes it.
+void requireEveryStep(const pva::Report& report, const RecordingObserver& o) {
+  const pva::ExecutionSteps steps = report.execution().steps();
+  REQUIRE(o.steps.size() == steps.size());
+  std::size_t i = 0;
+  for (const pva::ExecutionStep& step : steps) {
+    const auto& seen = o.steps[i];
+    REQUIRE(seen.index == i);
+    REQUIRE(seen.run == step.run());
+    const pva::ProgramPtr program = step.program();
+    REQUIRE(seen.program == (program ? program->_id() : pva::StepObserver::kNoProgram));
+    const std::vector<pva::IpuExecution> ipus = step.ipus();
+    REQUIRE(seen.ipus.size() == ipus.size());
+    for (std::size_t k = 0; k < ipus.size(); ++k) {
+      REQUIRE(seen.ipus[k].ipu() == ipus[k].ipu());
+      REQUIRE(seen.ipus[k].cycles() == ipus[k].cycles());
+      REQUIRE(seen.ipus[k].activeTiles() == ipus[k].activeTiles());
+      REQUIRE(seen.ipus[k].allCycles().from().min() == ipus[k].allCycles().from().min());
+      REQUIRE(seen.ipus[k].allCycles().to().max() == ipus[k].allCycles().to().max());
+      REQUIRE(seen.ipus[k].activeCycles().to().min() == ipus[k].activeCycles().to().min());
+      REQUIRE(seen.ipus[k].dataIn() == ipus[k].dataIn());
+      REQUIRE(seen.ipus[k].dataOut() == ipus[k].dataOut());
+      REQUIRE(seen.ipus[k].tileBalance() == ipus[k].tileBalance());
+      REQUIRE(seen.ipus[k].activeTileBalance() == ipus[k].activeTileBalance());
+    }
+    ++i;
+  }
+}
+
+} // namespace
+
+// [steps]: pva_tests_portable_decoder runs this with the portable decoder too.
+TEST_CASE("a StepObserver rides on the pass: every step decoded once for both",
+          "[pva][cache][steps]") {
+  const pva::Report report = openMlp();
+  REQUIRE(report.execution().steps().size() > 0);
+  const std::uint64_t passes = pva::detail::executionPasses(),
+                      alone = pva::detail::observerOnlyPasses();
+  RecordingObserver first;
+  double last = 0;
+  const auto kept = pva::sharedExecutionAnalysis(report, first, [&](double d) { last = d; });
+  REQUIRE(last == 1.0);
+  // One pass made the figures and fed the observer; they are the kept figures.
+  REQUIRE(pva::detail::executionPasses() == passes + 1);
+  REQUIRE(pva::detail::observerOnlyPasses() == alone);
+  requireEveryStep(report, first);
+  REQUIRE(pva::sharedExecutionAnalysis(report) == kept);
+  requireSame(*kept, pva::analyseExecution(openMlp())); // the same figures as without observer
+
+  // The figures are kept now: a second observer gets every step from a reading of its own.
+  RecordingObserver second;
+  REQUIRE(pva::sharedExecutionAnalysis(report, second, [](double) {}) == kept);
+  REQUIRE(pva::detail::executionPasses() == passes + 2); // the reopened report's pass above
+  REQUIRE(pva::detail::observerOnlyPasses() == alone + 1);
+  requireEveryStep(report, second);
+}
+
+TEST_CASE("an observer that throws stops the pass and nothing is kept", "[pva][cache]") {
+  const pva::Report report = openMlp();
+  RecordingObserver stopping;
+  stopping.throwAt = report.execution().steps().size() / 2;
+  REQUIRE_THROWS_WITH(pva::sharedExecutionAnalysis(report, stopping, [](double) {}),
+                      "observer stops");
+  REQUIRE(stopping.steps.size() == stopping.throwAt);
+  // The next call reads the steps afresh (nothing half-done was kept) and feeds its observer.
+  const std::uint64_t passes = pva::detail::executionPasses();
+  RecordingObserver again;
+  const auto figures = pva::sharedExecutionAnalysis(report, again, [](double) {});
+  REQUIRE(pva::detail::executionPasses() == passes + 1);
+  requireEveryStep(report, again);
+  requireSame(*figures, pva::analyseExecution(openMlp()));
+}

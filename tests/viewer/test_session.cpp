@@ -7,6 +7,7 @@
 #include "core/Background.hpp"
 #include "core/OperationsData.hpp"
 #include "core/ProgramTreeData.hpp"
+#include "widgets/ExecutionPage.hpp"
 #include "widgets/GraphPage.hpp"
 #include "widgets/MainWindow.hpp"
 #include "widgets/Page.hpp"
@@ -139,6 +140,42 @@ private slots:
     release->store(true);
     QVERIFY(viewer_test::waitReady(programs, 60));
     stepsPool()->waitForDone();
+  }
+
+  void theExecutionIndexRidesOnThePass() {
+    // The Execution page's index and its run figures come from one pass over the steps: the
+    // index is a pva::StepObserver of the session's pass, so every step is decoded once.
+    const auto doc = Document::resolve(viewer_test::mlpReport());
+    const std::uint64_t passes = pva::detail::executionPasses(),
+                        alone = pva::detail::observerOnlyPasses();
+    ExecutionPage page;
+    page.resize(1400, 900);
+    page.setDocument(doc);
+    page.show();
+    QVERIFY(viewer_test::waitReady(&page, 120));
+    QCOMPARE(pva::detail::executionPasses(), passes + 1);
+    QCOMPARE(pva::detail::observerOnlyPasses(), alone);
+    // The figures the page shows are the session's (kept by libpva): no pass of their own.
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    QVERIFY(doc->session().execution(p));
+    QCOMPARE(pva::detail::executionPasses(), passes + 1);
+  }
+
+  void anIndexAfterThePassReadsTheStepsAlone() {
+    // Another page's pass came first (the Program tree's cycles): the figures are kept, so the
+    // index cannot ride on a pass; it reads the steps for itself, and no figure is derived again.
+    const auto doc = Document::resolve(viewer_test::mlpReport());
+    Progress p = Progress::standalone(QStringLiteral("test"));
+    QVERIFY(doc->session().execution(p));
+    const std::uint64_t passes = pva::detail::executionPasses(),
+                        alone = pva::detail::observerOnlyPasses();
+    ExecutionPage page;
+    page.resize(1400, 900);
+    page.setDocument(doc);
+    page.show();
+    QVERIFY(viewer_test::waitReady(&page, 120));
+    QCOMPARE(pva::detail::executionPasses(), passes);
+    QCOMPARE(pva::detail::observerOnlyPasses(), alone + 1);
   }
 
   void theGraphIsReadOnlyWhenShown() {

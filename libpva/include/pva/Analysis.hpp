@@ -390,10 +390,12 @@ std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& r
                                                                  StepObserver* observer,
                                                                  ProgressFn progress,
                                                                  void* context);
-/// Passes over every execution step this process made to analyse or observe them
-/// (analyseExecution, sharedExecutionAnalysis with a StepObserver), for benchmarks and tests
-/// that check a report is read once.
+/// Passes over every execution step analyseExecution made in this process (a StepObserver that
+/// rides on one adds none), for benchmarks and tests that check a report is read once.
 std::uint64_t executionPasses();
+/// Readings of every step for a StepObserver alone (the analysis was kept already, so it could
+/// not ride on the pass): each decodes every step again.
+std::uint64_t observerOnlyPasses();
 /// The analyses libpva keeps with an open report (analysis/AnalysisCache.hpp).
 enum class Derivation { Summary, Execution, ProgramTotals, OperationGroups };
 /// How many times this process derived one of them (each is derived once per open report,

@@ -332,6 +332,7 @@ namespace detail {
 
 namespace {
 std::atomic<std::uint64_t> wholeStepPasses{0};
+std::atomic<std::uint64_t> observerPasses{0};
 std::atomic<std::uint64_t> derived[4] = {};
 
 /// True when the runs hold every step of the execution once, in order (steps [0, n) run after
@@ -401,7 +402,7 @@ ExecutionAnalysis readEveryStep(const Report& report, StepObserver* observer, bo
 void observeEveryStep(const Report& report, StepObserver& observer, ProgressFn progress,
                       void* context) {
   if (progress) progress(context, 0.0);
-  wholeStepPasses.fetch_add(1, std::memory_order_relaxed);
+  observerPasses.fetch_add(1, std::memory_order_relaxed);
   const ExecutionSteps steps = report.execution().steps();
   const std::uint64_t total = steps.size();
   DecodedStep decoded;
@@ -416,6 +417,10 @@ void observeEveryStep(const Report& report, StepObserver& observer, ProgressFn p
 
 std::uint64_t executionPasses() {
   return wholeStepPasses.load(std::memory_order_relaxed);
+}
+
+std::uint64_t observerOnlyPasses() {
+  return observerPasses.load(std::memory_order_relaxed);
 }
 
 void countDerivation(Derivation what) {

@@ -60,6 +60,25 @@ struct Access {
   /// Step `row` of a chunk (StepBytes::steps[row]).
   static ExecutionStep step(const std::shared_ptr<const StepBytes>& chunk, std::uint32_t row);
   static IpuExecution ipuExecution(const struct StepIpuView& v);
+  /// Sets every field of `e` from a decoded entry (profiler::StepIpu, or anything with its
+  /// fields), in place: no temporary per entry on a pass over every step.
+  template <class Entry> static void setIpuExecution(IpuExecution& e, const Entry& d) {
+    e.ipu_ = d.ipu;
+    e.activeTiles_ = d.activeTiles;
+    e.cycles_ = d.cycles;
+    e.dataIn_ = d.dataIn;
+    e.dataOut_ = d.dataOut;
+    e.active_.from_.min_ = d.activeFromMin;
+    e.active_.from_.max_ = d.activeFromMax;
+    e.active_.to_.min_ = d.activeToMin;
+    e.active_.to_.max_ = d.activeToMax;
+    e.all_.from_.min_ = d.allFromMin;
+    e.all_.from_.max_ = d.allFromMax;
+    e.all_.to_.min_ = d.allToMin;
+    e.all_.to_.max_ = d.allToMax;
+    e.tileBalance_ = d.tileBalance;
+    e.activeTileBalance_ = d.activeTileBalance;
+  }
   /// The IPU list of step `row` of a chunk.
   static IpuExecutions ipuExecutions(const std::shared_ptr<const StepBytes>& chunk,
                                      std::uint32_t row);

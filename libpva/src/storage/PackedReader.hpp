@@ -209,6 +209,20 @@ tessera::profiler::StepIpu readEntry(const unsigned char* data, std::size_t size
   return e;
 }
 
+/// readEntry over `count` consecutive entries.
+template <Spread kSpreadBy>
+void readEntries(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
+                 PackedPosition& at, const Slots& slot, tessera::profiler::StepIpu* out,
+                 std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    out[i] = readEntry<kSpreadBy>(data, size, layout, at, slot);
+}
+
+/// readEntries<Spread::Shuffle>, compiled for SSSE3 as readEntryShuffled.
+void readEntriesShuffled(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
+                         PackedPosition& at, const Slots& slot, tessera::profiler::StepIpu* out,
+                         std::size_t count);
+
 /// readEntry<Spread::Shuffle>, in the translation unit compiled for SSSE3 (only where the build
 /// has one: TESSERA_PVA_SHUFFLE). Call it only when the processor has SSSE3.
 tessera::profiler::StepIpu readEntryShuffled(const unsigned char* data, std::size_t size,

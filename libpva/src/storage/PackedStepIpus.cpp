@@ -94,18 +94,37 @@ bool readStepIpusLayout(const unsigned char* data, std::size_t size, StepIpusLay
   return true;
 }
 
-StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
-                      PackedPosition& at) {
+namespace {
+/// Whether to decode with SSSE3 byte shuffles.
+bool shuffle() {
 #if defined(TESSERA_PVA_SHUFFLE)
   // Every pass over the steps decodes 16 entries of about 14 words per step: a byte shuffle per
   // word instead of a branch per byte (docs/benchmarks.md, "bench_open_report", 1 M steps).
   // TESSERA_PVA_PORTABLE_DECODER=1 keeps the portable decoder, as on a processor without SSSE3
   // (the pva_tests_portable_decoder test runs the step tests so).
-  static const bool shuffle =
+  static const bool yes =
       __builtin_cpu_supports("ssse3") && !std::getenv("TESSERA_PVA_PORTABLE_DECODER");
-  if (shuffle) return packed::readEntryShuffled(data, size, layout, at, slots());
+  return yes;
+#else
+  return false;
+#endif
+}
+} // namespace
+
+StepIpu readStepIpuAt(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
+                      PackedPosition& at) {
+#if defined(TESSERA_PVA_SHUFFLE)
+  if (shuffle()) return packed::readEntryShuffled(data, size, layout, at, slots());
 #endif
   return packed::readEntry<packed::Spread::Loop>(data, size, layout, at, slots());
+}
+
+void readStepIpus(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
+                  PackedPosition& at, StepIpu* out, std::size_t count) {
+#if defined(TESSERA_PVA_SHUFFLE)
+  if (shuffle()) return packed::readEntriesShuffled(data, size, layout, at, slots(), out, count);
+#endif
+  packed::readEntries<packed::Spread::Loop>(data, size, layout, at, slots(), out, count);
 }
 
 PackedPosition stepIpuPosition(const unsigned char* data, std::size_t size,

@@ -38,6 +38,12 @@ bool readStepIpusLayout(const unsigned char* data, std::size_t size, StepIpusLay
 tessera::profiler::StepIpu readStepIpuAt(const unsigned char* data, std::size_t size,
                                          const StepIpusLayout& layout, PackedPosition& at);
 
+/// Decodes `count` entries from `at` into out[0, count) and moves `at` past them: one call per
+/// step for a pass over every step (the reader's state stays in registers between entries).
+/// Throws BlobError as readStepIpuAt.
+void readStepIpus(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
+                  PackedPosition& at, tessera::profiler::StepIpu* out, std::size_t count);
+
 /// Where entry `i` (< layout.count) starts. Throws BlobError when the blob ends before it.
 PackedPosition stepIpuPosition(const unsigned char* data, std::size_t size,
                                const StepIpusLayout& layout, std::size_t i);

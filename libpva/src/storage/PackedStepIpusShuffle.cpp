@@ -15,4 +15,10 @@ tessera::profiler::StepIpu readEntryShuffled(const unsigned char* data, std::siz
   return readEntry<Spread::Shuffle>(data, size, layout, at, slot);
 }
 
+void readEntriesShuffled(const unsigned char* data, std::size_t size, const StepIpusLayout& layout,
+                         PackedPosition& at, const Slots& slot, tessera::profiler::StepIpu* out,
+                         std::size_t count) {
+  readEntries<Spread::Shuffle>(data, size, layout, at, slot, out, count);
+}
+
 } // namespace pva::storage::packed

@@ -260,19 +260,19 @@ ExecutionHeader readExecutionHeader(const Document& doc, Progress& progress) {
 ExecutionIndex::ExecutionIndex(ExecutionHeader header)
     : header_(std::move(header)), lanes_(header_.numIpus) {
   const std::size_t n = header_.numSteps;
-  // new T[n] without value-initialisation: pages are resident only once written.
+  // Anonymous memory: pages are resident only once written.
   for (Lane& lane : lanes_) {
-    lane.begin.reset(new std::uint64_t[n]);
-    lane.duration.reset(new std::uint32_t[n]);
-    lane.step.reset(new std::uint32_t[n]);
-    lane.balance.reset(new std::uint16_t[n]);
-    lane.kind.reset(new std::uint8_t[n]);
-    lane.prefix.reset(new Cumulative[n / kBlock + 1]);
-    lane.blockBegin.reset(new std::uint64_t[n / kBlock + 1]);
+    lane.begin = allocateLargeArray<std::uint64_t>(n);
+    lane.duration = allocateLargeArray<std::uint32_t>(n);
+    lane.step = allocateLargeArray<std::uint32_t>(n);
+    lane.balance = allocateLargeArray<std::uint16_t>(n);
+    lane.kind = allocateLargeArray<std::uint8_t>(n);
+    lane.prefix = allocateLargeArray<Cumulative>(n / kBlock + 1);
+    lane.blockBegin = allocateLargeArray<std::uint64_t>(n / kBlock + 1);
   }
-  stepProgram_.reset(new std::uint32_t[n]);
-  stepRun_.reset(new std::uint16_t[n]);
-  stepOperation_.reset(new std::uint32_t[n]);
+  stepProgram_ = allocateLargeArray<std::uint32_t>(n);
+  stepRun_ = allocateLargeArray<std::uint16_t>(n);
+  stepOperation_ = allocateLargeArray<std::uint32_t>(n);
 }
 
 std::size_t ExecutionIndex::lowerBound(unsigned lane, std::size_t n, double t) const {
@@ -337,11 +337,17 @@ std::size_t ExecutionIndex::blockLowerBound(unsigned lane, std::size_t n, double
   return std::size_t(std::lower_bound(b + lo + 1, b + hi, limit) - b);
 }
 
+std::size_t ExecutionIndex::stepLowerBound(unsigned lane, std::size_t n, std::uint64_t step) const {
+  const Lane& l = lanes_[lane];
+  if (l.dense.load(std::memory_order_acquire)) return std::size_t(std::min<std::uint64_t>(step, n));
+  const std::uint32_t* s = l.step.get();
+  return std::size_t(std::lower_bound(s, s + n, step) - s);
+}
+
 std::int64_t ExecutionIndex::entryOfStep(unsigned lane, std::uint64_t step) const {
   const std::size_t n = entries(lane);
-  const std::uint32_t* s = lanes_[lane].step.get();
-  const std::uint32_t* it = std::lower_bound(s, s + n, std::uint32_t(step));
-  return it != s + n && *it == step ? std::int64_t(it - s) : -1;
+  const std::size_t i = stepLowerBound(lane, n, step);
+  return i < n && this->step(lane, i) == step ? std::int64_t(i) : -1;
 }
 
 LaneTotals ExecutionIndex::totals(unsigned lane, std::size_t first, std::size_t last) const {
@@ -397,10 +403,8 @@ bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* t
   std::uint64_t a = std::numeric_limits<std::uint64_t>::max(), b = 0;
   for (unsigned lane = 0; lane < numLanes(); ++lane) {
     const std::size_t n = entries(lane);
-    const std::uint32_t* s = lanes_[lane].step.get();
-    const std::size_t i = std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep)) - s);
-    const std::size_t j =
-        std::size_t(std::lower_bound(s, s + n, std::uint32_t(r.firstStep + r.numSteps)) - s);
+    const std::size_t i = stepLowerBound(lane, n, r.firstStep);
+    const std::size_t j = stepLowerBound(lane, n, r.firstStep + r.numSteps);
     if (i >= j) continue;
     a = std::min(a, begin(lane, i));
     b = std::max(b, end(lane, j - 1));
@@ -414,7 +418,7 @@ bool ExecutionIndex::runSpan(unsigned run, std::uint64_t* from, std::uint64_t* t
 std::uint64_t ExecutionIndex::memoryBytes() const {
   std::uint64_t bytes = loadedSteps() * (2 * sizeof(std::uint32_t) + sizeof(std::uint16_t));
   for (unsigned lane = 0; lane < numLanes(); ++lane)
-    bytes += entries(lane) * (8 + 4 + 4 + 2 + 1) +
+    bytes += entries(lane) * (8 + 4 + (lanes_[lane].dense.load() ? 0 : 4) + 2 + 1) +
              (entries(lane) / kBlock + 1) * (sizeof(Cumulative) + 8);
   return bytes;
 }
@@ -429,8 +433,8 @@ class ExecutionIndexWriter final : public pva::StepObserver {
 public:
   ExecutionIndexWriter(ExecutionIndex& index, const pva::Report& report, QString file)
       : file_(std::move(file)), index_(index), count_(index.numLanes(), 0), cum_(index.numLanes()),
-        shift_(index.numLanes(), 0), lastEnd_(index.numLanes(), 0),
-        lastBegin_(index.numLanes(), 0) {
+        shift_(index.numLanes(), 0), lastEnd_(index.numLanes(), 0), lastBegin_(index.numLanes(), 0),
+        dense_(index.numLanes(), true) {
     // The operations are read here, not with the header: OperationAnalysis reads every program
     // and variable, which would delay the first paint. No reader looks at them before the
     // first step is published (release store in publish()).
@@ -503,7 +507,17 @@ public:
       l.begin[k] = begin;
       if (k % ExecutionIndex::kBlock == 0) l.blockBegin[k / ExecutionIndex::kBlock] = begin;
       l.duration[k] = std::uint32_t(duration);
-      l.step[k] = std::uint32_t(stepIndex);
+      if (!dense_[lane]) {
+        l.step[k] = std::uint32_t(stepIndex);
+      } else if (stepIndex != k) {
+        // The first step this IPU sat out: the step numbers so far were implied; write them
+        // before any reader can see an entry that needs them.
+        for (std::size_t e = 0; e < k; ++e)
+          l.step[e] = std::uint32_t(e);
+        l.step[k] = std::uint32_t(stepIndex);
+        dense_[lane] = false;
+        l.dense.store(false, std::memory_order_release);
+      }
       l.kind[k] = std::uint8_t(kind);
       const double balance = std::clamp(x.tileBalance(), 0.0, 1.0);
       l.balance[k] = std::uint16_t(std::lround(balance * 65535.0));
@@ -584,6 +598,7 @@ private:
   std::vector<std::size_t> count_;
   std::vector<ExecutionIndex::Cumulative> cum_;
   std::vector<std::uint64_t> shift_, lastEnd_, lastBegin_;
+  std::vector<char> dense_; ///< per lane: entry i is step i so far (ExecutionIndex::Lane::dense)
   std::vector<unsigned> lastRun_; ///< per lane: the run of its last entry
   FlameRows flame_;
   std::size_t flameRuns_ = 0;

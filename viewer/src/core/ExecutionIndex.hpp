@@ -1,6 +1,6 @@
 // A compact index of a report's execution for the Execution page: per IPU, the begin cycle,
 // duration, step number, kind and tile balance of every step the IPU took part in, in arrays
-// of plain numbers (19 bytes per (step, IPU) pair: 16 M pairs take about 300 MiB), plus
+// of plain numbers (15 to 19 bytes per (step, IPU) pair: 16 M pairs take 240-300 MiB), plus
 // prefix sums per block of 64 entries so that any range's cycles by kind are answered in
 // O(log n + 128) without a pass over the range.
 //
@@ -15,6 +15,7 @@
 
 #include "core/Background.hpp"
 #include "core/Document.hpp"
+#include "core/LargeArray.hpp"
 
 #include <QString>
 #include <algorithm>
@@ -156,7 +157,12 @@ public:
   std::uint64_t end(unsigned lane, std::size_t i) const {
     return begin(lane, i) + duration(lane, i);
   }
-  std::uint32_t step(unsigned lane, std::size_t i) const { return lanes_[lane].step[i]; }
+  /// The step of entry i. A lane holding every step so far (each IPU takes part in each step,
+  /// as on the bench's 1 M-step report) stores no step numbers: entry i is step i.
+  std::uint32_t step(unsigned lane, std::size_t i) const {
+    const Lane& l = lanes_[lane];
+    return l.dense.load(std::memory_order_acquire) ? std::uint32_t(i) : l.step[i];
+  }
   StepKind kind(unsigned lane, std::size_t i) const { return StepKind(lanes_[lane].kind[i]); }
   double tileBalance(unsigned lane, std::size_t i) const {
     return lanes_[lane].balance[i] / 65535.0;
@@ -200,22 +206,29 @@ private:
   struct Cumulative {
     std::array<std::uint64_t, kStepKinds> cycles{};
   };
+  /// Arrays of the step count each, resident only once written (huge pages asked for).
   struct Lane {
-    std::unique_ptr<std::uint64_t[]> begin;
-    std::unique_ptr<std::uint32_t[]> duration, step;
-    std::unique_ptr<std::uint16_t[]> balance;
-    std::unique_ptr<std::uint8_t[]> kind;
-    std::unique_ptr<Cumulative[]> prefix; ///< prefix[b]: sums of entries [0, b * kBlock)
+    LargeArray<std::uint64_t> begin;
+    LargeArray<std::uint32_t> duration, step;
+    LargeArray<std::uint16_t> balance;
+    LargeArray<std::uint8_t> kind;
+    LargeArray<Cumulative> prefix; ///< prefix[b]: sums of entries [0, b * kBlock)
     /// begin[b * kBlock]: a search looks here first (125 KiB per million entries, cache
     /// resident) and then within one block, instead of missing the cache at every halving.
-    std::unique_ptr<std::uint64_t[]> blockBegin;
+    LargeArray<std::uint64_t> blockBegin;
     std::atomic<std::size_t> count{0};
+    /// Entry i is step i for every entry so far: `step` is not written (64 MiB less to fault in
+    /// on the bench's report). The writer fills it in before the first entry that breaks this,
+    /// and clears the flag (release) before publishing that entry.
+    std::atomic<bool> dense{true};
   };
+  /// The first entry of the lane (among the first n) whose step is >= `step`.
+  std::size_t stepLowerBound(unsigned lane, std::size_t n, std::uint64_t step) const;
   ExecutionHeader header_;
   std::vector<Lane> lanes_;
-  std::unique_ptr<std::uint32_t[]> stepProgram_;
-  std::unique_ptr<std::uint16_t[]> stepRun_;
-  std::unique_ptr<std::uint32_t[]> stepOperation_;
+  LargeArray<std::uint32_t> stepProgram_;
+  LargeArray<std::uint16_t> stepRun_;
+  LargeArray<std::uint32_t> stepOperation_;
   std::atomic<std::uint64_t> loadedSteps_{0};
 };
 
