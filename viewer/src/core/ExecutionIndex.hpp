@@ -15,7 +15,6 @@
 
 #include "core/Background.hpp"
 #include "core/Document.hpp"
-#include "core/LargeArray.hpp"
 
 #include <QString>
 #include <algorithm>
@@ -206,16 +205,15 @@ private:
   struct Cumulative {
     std::array<std::uint64_t, kStepKinds> cycles{};
   };
-  /// Arrays of the step count each, resident only once written (huge pages asked for).
   struct Lane {
-    LargeArray<std::uint64_t> begin;
-    LargeArray<std::uint32_t> duration, step;
-    LargeArray<std::uint16_t> balance;
-    LargeArray<std::uint8_t> kind;
-    LargeArray<Cumulative> prefix; ///< prefix[b]: sums of entries [0, b * kBlock)
+    std::unique_ptr<std::uint64_t[]> begin;
+    std::unique_ptr<std::uint32_t[]> duration, step;
+    std::unique_ptr<std::uint16_t[]> balance;
+    std::unique_ptr<std::uint8_t[]> kind;
+    std::unique_ptr<Cumulative[]> prefix; ///< prefix[b]: sums of entries [0, b * kBlock)
     /// begin[b * kBlock]: a search looks here first (125 KiB per million entries, cache
     /// resident) and then within one block, instead of missing the cache at every halving.
-    LargeArray<std::uint64_t> blockBegin;
+    std::unique_ptr<std::uint64_t[]> blockBegin;
     std::atomic<std::size_t> count{0};
     /// Entry i is step i for every entry so far: `step` is not written (64 MiB less to fault in
     /// on the bench's report). The writer fills it in before the first entry that breaks this,
@@ -226,9 +224,9 @@ private:
   std::size_t stepLowerBound(unsigned lane, std::size_t n, std::uint64_t step) const;
   ExecutionHeader header_;
   std::vector<Lane> lanes_;
-  LargeArray<std::uint32_t> stepProgram_;
-  LargeArray<std::uint16_t> stepRun_;
-  LargeArray<std::uint32_t> stepOperation_;
+  std::unique_ptr<std::uint32_t[]> stepProgram_;
+  std::unique_ptr<std::uint16_t[]> stepRun_;
+  std::unique_ptr<std::uint32_t[]> stepOperation_;
   std::atomic<std::uint64_t> loadedSteps_{0};
 };
 
