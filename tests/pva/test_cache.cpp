@@ -3,6 +3,8 @@
 // pva::RunBasis, the one rule for comparing figures summed over all runs.
 #include "PvaTestUtil.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
@@ -311,4 +313,55 @@ TEST_CASE("an observer that throws stops the pass and nothing is kept", "[pva][c
   REQUIRE(pva::detail::executionPasses() == passes + 1);
   requireEveryStep(report, again);
   requireSame(*figures, pva::analyseExecution(openMlp()));
+}
+
+TEST_CASE("an observer does not wait for another thread's pass to read the steps", "[pva][cache]") {
+  // Thread A's pass is held at its second step (its observer waits); thread B's observer must
+  // still see every step, read beside A's pass instead of after it, then get A's figures.
+  const pva::Report report = openMlp();
+  std::atomic<bool> aStarted{false}, bDone{false};
+  struct Holding final : pva::StepObserver {
+    std::atomic<bool>* started;
+    std::atomic<bool>* release;
+    bool sawRelease = false;
+    void step(const pva::ExecutionStep& step, std::uint64_t, const pva::IpuExecution*,
+              std::size_t) override {
+      if (step.index() != 1) return;
+      started->store(true);
+      for (int i = 0; i < 2000 && !release->load(); ++i) // 20 s at most: never a hang
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      sawRelease = release->load();
+    }
+  } holding;
+  holding.started = &aStarted;
+  holding.release = &bDone;
+  const std::uint64_t alone = pva::detail::observerOnlyPasses();
+  std::shared_ptr<const pva::ExecutionAnalysis> a, b;
+  std::thread first([&] { a = pva::sharedExecutionAnalysis(report, holding, [](double) {}); });
+  while (!aStarted.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  RecordingObserver beside;
+  std::thread second([&] {
+    // Reads the steps for its observer while A's pass is held, then waits for A's figures.
+    struct Signal final : pva::StepObserver {
+      RecordingObserver* inner;
+      std::atomic<bool>* done;
+      std::size_t total = 0;
+      void step(const pva::ExecutionStep& s, std::uint64_t p, const pva::IpuExecution* ipus,
+                std::size_t n) override {
+        inner->step(s, p, ipus, n);
+        if (inner->steps.size() == total) done->store(true);
+      }
+    } signal;
+    signal.inner = &beside;
+    signal.done = &bDone;
+    signal.total = report.execution().steps().size();
+    b = pva::sharedExecutionAnalysis(report, signal, [](double) {});
+  });
+  first.join();
+  second.join();
+  REQUIRE(holding.sawRelease); // B read every step while A's pass was still held
+  REQUIRE(pva::detail::observerOnlyPasses() == alone + 1);
+  REQUIRE(a == b); // A's figures, shared
+  requireEveryStep(report, beside);
 }

@@ -359,9 +359,9 @@ public:
 
 /// sharedExecutionAnalysis, handing every step to `observer` on the way. When this call makes
 /// the pass, the observer rides on it: one decode of every step for both. When the analysis is
-/// already kept, or another thread's pass is under way (this waits for it first), the steps are
-/// read again for the observer alone (decoded, no figures). Either way the observer has seen
-/// every step exactly once, in order, when this returns. Progress as above.
+/// already kept, or another thread's pass is under way (read beside it, then this waits for that
+/// pass), the steps are read again for the observer alone (decoded, no figures). Either way the
+/// observer has seen every step exactly once, in order, when this returns. Progress as above.
 template <class Progress>
 std::shared_ptr<const ExecutionAnalysis>
 sharedExecutionAnalysis(const Report& report, StepObserver& observer, Progress&& progress);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <initializer_list>
+#include <mutex>
 #include <pva/Analysis.hpp>
 #include <pva/Exception.hpp>
 #include <pva/Program.hpp>
@@ -447,12 +448,24 @@ std::shared_ptr<const ExecutionAnalysis> sharedExecutionAnalysis(const Report& r
   const std::shared_ptr<ReportState> state = Access::state(report);
   AnalysisCache& cache = analysisCache(*state);
   bool observed = false;
+  if (observer && !cache.execution.ready.load(std::memory_order_acquire)) {
+    // Another thread's pass under way (it holds the entry's lock): the observer cannot ride on
+    // it, and waiting for it first would leave a core idle. Its own reading runs beside it.
+    std::unique_lock<std::mutex> probe(cache.execution.mutex, std::try_to_lock);
+    if (!probe.owns_lock()) {
+      probe = {};
+      observeEveryStep(report, *observer, progress, context);
+      observed = true;
+    }
+  }
   const ExecutionAnalysis& kept = cache.execution.get([&] {
-    cache.execution.value = readEveryStep(report, observer, observed, progress, context);
+    bool rode = false;
+    cache.execution.value =
+        readEveryStep(report, observed ? nullptr : observer, rode, progress, context);
+    observed = observed || rode;
     countDerivation(Derivation::Execution);
   });
-  // Kept before this call (or by another thread's pass, waited for above): the observer still
-  // sees every step, from a reading of its own.
+  // Kept before this call: the observer still sees every step, from a reading of its own.
   if (observer && !observed) observeEveryStep(report, *observer, progress, context);
   if (progress) progress(context, 1.0);
   return std::shared_ptr<const ExecutionAnalysis>(state, &kept); // shares the report's ownership
