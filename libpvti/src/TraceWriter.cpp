@@ -181,9 +181,9 @@ void TraceWriter::addRecords(ThreadBuffer& b, const Record* slots, std::uint64_t
                              std::uint64_t end, bool ring) {
   using Kind = ts::BlockRecordKind;
   StreamState& state = b.stream;
-  // At least the records already in the block: the buffer doubles as it grows, so a flush of
-  // many spilled arrays copies it a few times, not once per array.
-  block_.reserve(std::max(static_cast<std::size_t>(end - begin), block_.count()));
+  // Worst-case room for this run; the encoder doubles when it grows, so a flush of many spilled
+  // arrays copies its block a few times, not once per array.
+  block_.reserve(static_cast<std::size_t>(end - begin));
   const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs_);
   const std::uint64_t mask = ring ? ThreadBuffer::kMask : ~std::uint64_t(0);
   for (std::uint64_t i = begin; i != end; ++i) {
