@@ -128,6 +128,7 @@ struct ThreadBuffer {
 
   ThreadBuffer(std::uint32_t index_, long tid_) : index(index_), tid(tid_) {
     slots = pool.first();
+    pool.reserveKept();
     // A spill allocates nothing but, while the pool grows, its array.
     spills.reserve(Pool::kMaxArrays);
     packing.reserve(Pool::kMaxArrays);
