@@ -113,7 +113,7 @@ struct StreamState {
 /// as a Spill and going on in an empty one from its pool (ArrayPool.hpp: an array the writer
 /// has drained, else a new one). The writer drains spills, oldest first, before the ring, and
 /// gives their arrays back to the pool. Only when the thread owns Pool::kMaxArrays arrays
-/// (48.75 MiB), none of them free, does it wait, and then its stream says so
+/// (96.75 MiB), none of them free, does it wait, and then its stream says so
 /// (Session::pushWhenRoom).
 struct ThreadBuffer {
   static constexpr std::size_t kCapacity = std::size_t(1) << 15; // 32768 records, 768 KiB
