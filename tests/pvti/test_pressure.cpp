@@ -159,7 +159,7 @@ std::filesystem::path runBurst(const test::ScratchDir& dir, long spans, int dela
 } // namespace
 
 // Issue 38: a thread whose writer is away (a busy machine) spills its full ring and goes on.
-// 400,000 spans are 800,000 records, 25 rings: within the 64 a thread may spill; the writer
+// 400,000 spans are 800,000 records, 25 rings: within the 128 a thread may spill; the writer
 // sleeps 2 s before each flush, longer than the burst takes even on a loaded machine.
 TEST_CASE("A starved writer: full rings spill, the thread never waits, nothing is lost",
           "[pvti][spill]") {
@@ -178,7 +178,7 @@ TEST_CASE("A starved writer: full rings spill, the thread never waits, nothing i
   CHECK(rows.at(0).at(2).i == 800000);
 }
 
-// Past 64 spilled arrays (2.1 M records) a thread waits for the writer, and its stream says
+// Owning 129 arrays (4.2 M records), none free, a thread waits for the writer, and its stream says
 // where: 3 M spans (6 M records) with a writer pausing 300 ms before each flush must wait.
 TEST_CASE("Past its spill limit a thread waits, and the trace shows each wait as a span",
           "[pvti][spill]") {
