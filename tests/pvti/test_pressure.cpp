@@ -179,11 +179,12 @@ TEST_CASE("A starved writer: full rings spill, the thread never waits, nothing i
 }
 
 // Owning 129 arrays (4.2 M records), none free, a thread waits for the writer, and its stream says
-// where: 3 M spans (6 M records) with a writer pausing 300 ms before each flush must wait.
+// where: 3 M spans (6 M records) with a writer pausing 1 s before each flush must wait (a
+// second leaves room for a slow producer, e.g. under ThreadSanitizer, to reach the bound).
 TEST_CASE("Past its spill limit a thread waits, and the trace shows each wait as a span",
           "[pvti][spill]") {
   test::ScratchDir dir;
-  const BurstEvents e = readBurst(runBurst(dir, 3000000, 300));
+  const BurstEvents e = readBurst(runBurst(dir, 3000000, 1000));
   CHECK(e.spans == 3000000);
   CHECK(e.bad == 0);
   CHECK(e.waits >= 1);
