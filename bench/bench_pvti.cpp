@@ -10,8 +10,11 @@
 // 0. Back to back, as a user's program runs (issue 38): L RAII spans in one tight loop, the
 //    writer thread draining as it goes, against L pairs of steady_clock::now() in the same
 //    loop, alternating K times, while B other threads spin (other work on the machine). Goal:
-//    the spans' loop <= 1.0x the clock reads'. Every span is read back at the end, with any
-//    "pvti: waiting for the writer" span (a producer that had to wait says so in the trace).
+//    the spans' loop <= 1.0x the clock reads', in every round. Every span is read back at the
+//    end, with any "pvti: waiting for the writer" span (a producer that had to wait says so in
+//    the trace). Each round's CPU and page faults are printed for the loop's thread and for the
+//    rest of the process (the writer, and the busy threads when B > 0), to show where a round's
+//    time went.
 // 1. Enabled begin+end pair (static begin/end and an RAII Tracepoint) against two
 //    steady_clock::now() calls, the cost of timing a span by hand (goal <= 1.0x: records are
 //    stamped from the TSC where it is invariant; TESSERA_PVTI_CLOCK=steady measures the
@@ -73,13 +76,21 @@ template <class F> double nsPerOp(std::size_t n, std::size_t reps, F&& body, boo
   return median(ns);
 }
 
-double processCpuSeconds() {
+/// CPU seconds and page faults (minor: first touches) of the process or the calling thread.
+struct Usage {
+  double cpu = 0;
+  long faults = 0;
+};
+Usage usage(int who) {
   rusage u{};
-  getrusage(RUSAGE_SELF, &u);
+  getrusage(who, &u);
   auto seconds = [](const timeval& t) {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
   };
-  return seconds(u.ru_utime) + seconds(u.ru_stime);
+  return {seconds(u.ru_utime) + seconds(u.ru_stime), u.ru_minflt + u.ru_majflt};
+}
+double processCpuSeconds() {
+  return usage(RUSAGE_SELF).cpu;
 }
 
 volatile std::int64_t sink; // keeps the clock baseline from being optimised away
@@ -96,6 +107,7 @@ int loopTest(std::size_t loop, std::size_t rounds, std::size_t busy) {
         sink = static_cast<std::int64_t>(++x);
     });
   std::vector<double> clockLoop, spanLoop;
+  std::vector<Usage> loopThread, others; // during each span loop (issue 38: where round 1 goes)
   double spanCpu = 0;
   for (std::size_t r = 0; r < rounds; ++r) {
     auto t0 = Clock::now();
@@ -106,12 +118,16 @@ int loopTest(std::size_t loop, std::size_t rounds, std::size_t busy) {
     }
     auto t1 = Clock::now();
     clockLoop.push_back(std::chrono::duration<double>(t1 - t0).count());
-    const double c0 = processCpuSeconds();
+    const Usage p0 = usage(RUSAGE_SELF), l0 = usage(RUSAGE_THREAD);
     t0 = Clock::now();
     for (std::size_t i = 0; i < loop; ++i)
       pvti::Tracepoint s(&benchChannel, "loop");
     t1 = Clock::now();
-    spanCpu += processCpuSeconds() - c0;
+    const Usage p1 = usage(RUSAGE_SELF), l1 = usage(RUSAGE_THREAD);
+    spanCpu += p1.cpu - p0.cpu;
+    loopThread.push_back({l1.cpu - l0.cpu, l1.faults - l0.faults});
+    others.push_back(
+        {(p1.cpu - p0.cpu) - (l1.cpu - l0.cpu), (p1.faults - p0.faults) - (l1.faults - l0.faults)});
     spanLoop.push_back(std::chrono::duration<double>(t1 - t0).count());
   }
   spin.store(false);
@@ -128,6 +144,12 @@ int loopTest(std::size_t loop, std::size_t rounds, std::size_t busy) {
     std::printf(" %.2fx", spanLoop[r] / clockLoop[r]);
   std::printf("   process CPU during the span loops %.1f ns a span (busy threads included)\n",
               spanCpu / double(loop * rounds) * 1e9);
+  std::printf(
+      "  by round, CPU s and page faults of the loop's thread | of the others (writer, busy):");
+  for (std::size_t r = 0; r < rounds; ++r)
+    std::printf("%s %.3f s %ld | %.3f s %ld", r ? ";" : "", loopThread[r].cpu, loopThread[r].faults,
+                others[r].cpu, others[r].faults);
+  std::printf("\n");
 
   pvti::closeTrace();
   const pva::Trace trace = pva::openTrace(pvti::getCurrentTraceFilename());

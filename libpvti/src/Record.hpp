@@ -2,6 +2,8 @@
 // by the recording thread and drained by the writer thread (Tracy-style: ids, never strings).
 #pragma once
 
+#include "ArrayPool.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -108,23 +110,29 @@ struct StreamState {
 ///
 /// A full ring does not make its thread wait while the writer is away (descheduled on a busy
 /// machine, or writing): the thread *spills* it, under spillMutex, moving the whole array aside
-/// as a Spill and going on in an empty one (a spare array when the writer has returned one).
-/// The writer drains spills, oldest first, before the ring. Only past kMaxSpills arrays waiting
-/// (48 MiB a thread) does a thread wait, and then its stream says so (Session::pushWhenRoom).
+/// as a Spill and going on in an empty one from its pool (ArrayPool.hpp: an array the writer
+/// has drained, else a new one). The writer drains spills, oldest first, before the ring, and
+/// gives their arrays back to the pool. Only when the thread owns Pool::kMaxArrays arrays
+/// (96.75 MiB), none of them free, does it wait, and then its stream says so
+/// (Session::pushWhenRoom).
 struct ThreadBuffer {
   static constexpr std::size_t kCapacity = std::size_t(1) << 15; // 32768 records, 768 KiB
   static constexpr std::size_t kMask = kCapacity - 1;
-  static constexpr std::size_t kMaxSpills = 64;
-  static constexpr std::size_t kMaxSpares = 2; ///< arrays kept for reuse after a spill drains
+  using Pool = ArrayPool<Record, kCapacity>;
 
   /// Ring records [begin, end) (sequence numbers, as head and tail) in an array set aside.
   struct Spill {
-    std::unique_ptr<Record[]> slots;
+    Pool::Array slots;
     std::uint64_t begin, end;
   };
 
-  ThreadBuffer(std::uint32_t index_, long tid_)
-      : index(index_), tid(tid_), slots(new Record[kCapacity]) {}
+  ThreadBuffer(std::uint32_t index_, long tid_) : index(index_), tid(tid_) {
+    slots = pool.first();
+    pool.reserveKept();
+    // A spill allocates nothing but, while the pool grows, its array.
+    spills.reserve(Pool::kMaxArrays);
+    packing.reserve(Pool::kMaxArrays);
+  }
 
   /// False when full (the writer has not caught up).
   bool push(const Record& r) {
@@ -153,11 +161,13 @@ struct ThreadBuffer {
   std::atomic<bool> retired{false}; ///< the thread has exited: drain, then drop
   /// Written by the producer; replaced only by a spill, under spillMutex, which the writer holds
   /// while it reads records.
-  std::unique_ptr<Record[]> slots;
+  Pool::Array slots;
 
   std::mutex spillMutex;     ///< guards what follows, `slots` replacement and tail moves
   std::vector<Spill> spills; ///< oldest first
-  std::vector<std::unique_ptr<Record[]>> spares;
+  Pool pool;                 ///< every array the thread owns is counted here
+  /// The writer's: spills it is packing (swapped with `spills`, so neither allocates).
+  std::vector<Spill> packing;
 };
 
 } // namespace pvti::detail

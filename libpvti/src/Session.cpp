@@ -180,18 +180,13 @@ bool Session::spill(ThreadBuffer& b) noexcept {
   const std::uint64_t head = b.head.load(std::memory_order_relaxed);
   const std::uint64_t tail = b.tail.load(std::memory_order_relaxed);
   if (head - tail < ThreadBuffer::kCapacity) return true; // the writer made room meanwhile
-  if (b.spills.size() >= ThreadBuffer::kMaxSpills) return false;
-  std::unique_ptr<Record[]> fresh;
+  ThreadBuffer::Pool::Array fresh;
   try {
-    if (!b.spares.empty()) {
-      fresh = std::move(b.spares.back());
-      b.spares.pop_back();
-    } else {
-      fresh.reset(new Record[ThreadBuffer::kCapacity]);
-    }
+    fresh = b.pool.take();
+    if (!fresh) return false; // the thread owns all the arrays it may: wait for the writer
     b.spills.push_back({std::move(b.slots), tail, head});
   } catch (...) {
-    if (fresh) b.spares.push_back(std::move(fresh));
+    if (fresh) b.pool.give(std::move(fresh), nowNs());
     return false; // out of memory: wait for the writer instead
   }
   b.slots = std::move(fresh);
@@ -308,6 +303,8 @@ std::uint64_t Session::holdOnce() {
     for (auto& spill : ring->spills)
       for (std::uint64_t seq = spill.begin; seq != spill.end; ++seq)
         held.push_back(spill.slots[seq & ThreadBuffer::kMask]);
+    for (auto& spill : ring->spills)
+      ring->pool.give(std::move(spill.slots), nowNs());
     ring->spills.clear();
     const std::uint64_t head = ring->head.load(std::memory_order_acquire);
     std::uint64_t t = ring->tail.load(std::memory_order_relaxed);
@@ -366,21 +363,30 @@ std::uint64_t Session::drainRing(ThreadBuffer& ring) {
   // array away), so a thread that fills its ring just then waits for at most one ring's packing.
   std::unique_lock<std::mutex> lock(ring.spillMutex);
   while (!ring.spills.empty()) {
-    std::vector<ThreadBuffer::Spill> spills;
-    spills.swap(ring.spills);
+    ring.packing.swap(ring.spills);
     lock.unlock();
-    for (const auto& spill : spills)
+    for (const auto& spill : ring.packing)
       writer_->addRecords(ring, spill.slots.get(), spill.begin, spill.end, true);
     lock.lock();
-    for (auto& spill : spills)
-      if (ring.spares.size() < ThreadBuffer::kMaxSpares)
-        ring.spares.push_back(std::move(spill.slots));
+    // Kept for the thread's next spills: a new array costs it more than filling one.
+    const std::uint64_t now = nowNs();
+    for (auto& spill : ring.packing)
+      ring.pool.give(std::move(spill.slots), now);
+    ring.packing.clear();
   }
   const std::uint64_t head = ring.head.load(std::memory_order_acquire);
   writer_->addRecords(ring, ring.slots.get(), ring.tail.load(std::memory_order_relaxed), head,
                       true);
   ring.tail.store(head, std::memory_order_release); // the producer may reuse the slots
+  // A thread that has stopped spilling gives back what it kept beyond a couple of arrays.
+  std::vector<ThreadBuffer::Pool::Array> unused;
+  try {
+    unused = ring.pool.trim(nowNs());
+  } catch (const std::bad_alloc&) {
+    // No memory for the list: keep the arrays until a later flush.
+  }
   lock.unlock();
+  unused.clear(); // munmap outside the lock
   writer_->finishBlock(ring);
   return head;
 }

@@ -84,8 +84,9 @@ private:
   std::uint64_t drainRing(
       ThreadBuffer& ring); ///< the most records one ring held when it started (0: nothing to do)
   void deactivateAll();
-  /// Sets a full ring's array aside for the writer; false when no more may wait (kMaxSpills)
-  /// or memory ran out.
+  /// Sets a full ring's array aside for the writer and gives the thread an empty one from its
+  /// pool; false when the thread owns all the arrays it may (ArrayPool::kMaxArrays) and none is
+  /// free, or memory ran out.
   static bool spill(ThreadBuffer& buffer) noexcept;
   void warn(const std::string& message) noexcept;
 

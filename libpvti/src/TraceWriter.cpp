@@ -67,6 +67,8 @@ TraceWriter::~TraceWriter() = default;
 TraceWriter::TraceWriter(const std::filesystem::path& path, const SessionInfo& info)
     : db_(createDatabase(path)), startNs_(info.startSteadyNs), pid_(info.pid),
       st_(std::make_unique<Statements>(db_)) {
+  // Sized for a busy thread from the start: the first flushes do not grow it.
+  block_.reserve(kMaxBlockRecords);
   // createDatabase left a transaction open: the tables and meta appear together.
   Statement meta(db_, ts::insertRowSql(ts::Meta::table));
   auto put = [&](std::string_view key, const std::string& value) {
@@ -179,11 +181,26 @@ void TraceWriter::startBlock(ThreadBuffer& b) {
 
 void TraceWriter::addRecords(ThreadBuffer& b, const Record* slots, std::uint64_t begin,
                              std::uint64_t end, bool ring) {
+  // A lagging writer packs many arrays in one flush: bounded blocks keep its buffer (and the
+  // record SQLite builds from it, a malloc of the blob's size) at one ring's size, reused
+  // rather than grown and faulted in (issue 38). A thread's blocks run on in id order.
+  while (begin != end) {
+    if (block_.count() >= kMaxBlockRecords) {
+      writeBlock(b);
+      block_.clear();
+    }
+    const std::uint64_t room = kMaxBlockRecords - block_.count();
+    const std::uint64_t stop = begin + std::min(end - begin, room);
+    packRecords(b, slots, begin, stop, ring);
+    begin = stop;
+  }
+}
+
+void TraceWriter::packRecords(ThreadBuffer& b, const Record* slots, std::uint64_t begin,
+                              std::uint64_t end, bool ring) {
   using Kind = ts::BlockRecordKind;
   StreamState& state = b.stream;
-  // At least the records already in the block: the buffer doubles as it grows, so a flush of
-  // many spilled arrays copies it a few times, not once per array.
-  block_.reserve(std::max(static_cast<std::size_t>(end - begin), block_.count()));
+  block_.reserve(static_cast<std::size_t>(end - begin)); // worst case: at most one ring's
   const std::uint64_t deadlineTicks = clock_.toTicks(deadlineNs_);
   const std::uint64_t mask = ring ? ThreadBuffer::kMask : ~std::uint64_t(0);
   for (std::uint64_t i = begin; i != end; ++i) {

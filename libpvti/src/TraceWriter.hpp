@@ -1,5 +1,5 @@
 // The .pvti file: the only code in libpvti that speaks SQL. Used by the writer thread alone.
-// Events go in as one packed block per thread per flush (event_blocks), definitions and series
+// Events go in as packed blocks per thread per flush (event_blocks), definitions and series
 // samples as rows.
 #pragma once
 
@@ -26,6 +26,9 @@ struct SessionInfo {
 
 class TraceWriter {
 public:
+  /// The most records in one event block: one ring's worth (about 64 KiB packed).
+  static constexpr std::size_t kMaxBlockRecords = ThreadBuffer::kCapacity;
+
   /// Creates the file (WAL journal), the tables and the meta rows; throws sqlite::Error.
   TraceWriter(const std::filesystem::path& path, const SessionInfo& info);
   TraceWriter(const TraceWriter&) = delete;
@@ -37,11 +40,13 @@ public:
   void beginTransaction();
   void commit();
   void writeDefinitions(const Batch& batch, std::uint64_t deadlineNs);
-  /// One event block per thread per flush: startBlock (with the records held while the clock
-  /// was calibrated), addRecords for each run of records in order (spilled arrays, then the
-  /// ring: `ring` true indexes `slots` by sequence number modulo the ring), finishBlock writes
-  /// it (series samples become rows as they come). Records stamped after `deadlineNs` (raw
-  /// steady ns, setDeadline) are dropped, except ends that close an event written before it.
+  /// A thread's records of one flush: startBlock (with the records held while the clock was
+  /// calibrated), addRecords for each run of records in order (spilled arrays, then the ring:
+  /// `ring` true indexes `slots` by sequence number modulo the ring), finishBlock writes the
+  /// last block (series samples become rows as they come). A block is written whenever it
+  /// holds kMaxBlockRecords, so however far the writer lags, its buffer and SQLite's copy of
+  /// a block stay the size of one ring. Records stamped after `deadlineNs` (raw steady ns,
+  /// setDeadline) are dropped, except ends that close an event written before it.
   void startBlock(ThreadBuffer& buffer);
   void addRecords(ThreadBuffer& buffer, const Record* slots, std::uint64_t begin, std::uint64_t end,
                   bool ring);
@@ -55,6 +60,9 @@ private:
     return static_cast<std::int64_t>(rawNs - startNs_);
   }
   void writeBlock(const ThreadBuffer& b);
+  /// addRecords for at most the room left in the block.
+  void packRecords(ThreadBuffer& buffer, const Record* slots, std::uint64_t begin,
+                   std::uint64_t end, bool ring);
   void writeSample(const Record& r);
   std::int64_t relTicks(std::uint64_t ticks) const { return rel(clock_.toNs(ticks)); }
 

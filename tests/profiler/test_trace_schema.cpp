@@ -104,6 +104,30 @@ TEST_CASE("Event block records round-trip through the encoder and decoder",
   CHECK(decodeAll(e).size() == 10000);
 }
 
+TEST_CASE("A flush of many ring arrays grows the block a few times, not once per array",
+          "[schema][trace][block]") {
+  // libpvti's writer reserves worst-case room for each spilled array it packs (32,768 records)
+  // while most records take two bytes: growing to the bare need reallocated and copied the
+  // block once per array, quadratic in a long flush (issue 38).
+  trace::BlockEncoder e;
+  constexpr std::size_t kArray = 32768, kArrays = 64;
+  std::size_t growths = 0, capacity = e.capacity();
+  std::int64_t ts = 0;
+  for (std::size_t a = 0; a < kArrays; ++a) {
+    e.reserve(kArray);
+    if (e.capacity() != capacity) {
+      ++growths;
+      CHECK(e.capacity() >= 2 * capacity); // geometric
+      capacity = e.capacity();
+    }
+    for (std::size_t i = 0; i < kArray; ++i)
+      e.add(i % 2 ? Kind::end : Kind::begin, ts += 20, 1, 1, 0);
+  }
+  CHECK(e.count() == kArray * kArrays);
+  CHECK(growths <= 4);
+  CHECK(decodeAll(e).size() == kArray * kArrays);
+}
+
 TEST_CASE("Malformed event block records are errors, never read past the end",
           "[schema][trace][block]") {
   // begin, channel 1, label 2, 10 ns after first_ns

@@ -29,13 +29,17 @@ public:
     count_ = 0;
   }
   /// Room for `records` more records without growing (the writer knows how many it will add).
+  /// Grows to at least twice the capacity: room is asked for at the worst case, 26 bytes a
+  /// record, while most take two, so growing to the bare need made every call of a long flush
+  /// reallocate and copy (and fault in fresh pages): quadratic in the flush.
   void reserve(std::size_t records) {
     const std::size_t need = size_ + records * block::kMaxRecordBytes;
     if (need <= capacity_) return;
-    std::unique_ptr<std::uint8_t[]> bigger(new std::uint8_t[need]);
+    const std::size_t grown = std::max(need, capacity_ * 2);
+    std::unique_ptr<std::uint8_t[]> bigger(new std::uint8_t[grown]);
     if (size_) std::copy(bytes_.get(), bytes_.get() + size_, bigger.get());
     bytes_ = std::move(bigger);
-    capacity_ = need;
+    capacity_ = grown;
   }
   /// Appends a record. Times must not go back within a block (the steady clock does not); one
   /// that did would be stored at its predecessor's time, as deltas are unsigned.
@@ -65,7 +69,8 @@ public:
   const std::uint8_t* data() const { return bytes_.get(); }
   std::size_t size() const { return size_; }
   std::size_t count() const { return count_; }
-  std::int64_t firstNs() const { return firstNs_; } ///< valid when count() > 0
+  std::size_t capacity() const { return capacity_; } ///< bytes allocated
+  std::int64_t firstNs() const { return firstNs_; }  ///< valid when count() > 0
   std::int64_t lastNs() const { return lastNs_; }
 
 private:

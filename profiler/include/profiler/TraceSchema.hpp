@@ -108,7 +108,8 @@ struct EventBlocks {
                                   "the packed records, see Event blocks below"};
   static constexpr Table<6> table{"event_blocks",
                                   "Duration and instant events: packed begin/end/instant records, "
-                                  "one block per thread per flush.",
+                                  "one or more blocks per thread per flush (libpvti writes "
+                                  "at most 32,768 records in one).",
                                   {id, thread, firstNs, lastNs, count, records}};
 };
 
