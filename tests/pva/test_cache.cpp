@@ -2,10 +2,12 @@
 // derive with the open report (shared by every copy of the handle, across threads), and
 // pva::RunBasis, the one rule for comparing figures summed over all runs.
 #include "PvaTestUtil.hpp"
+#include "common/RawDb.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <pva/Analysis.hpp>
 #include <pva/Compare.hpp>
 #include <pva/Debug.hpp>
@@ -364,4 +366,104 @@ TEST_CASE("an observer does not wait for another thread's pass to read the steps
   REQUIRE(pva::detail::observerOnlyPasses() == alone + 1);
   REQUIRE(a == b); // A's figures, shared
   requireEveryStep(report, beside);
+}
+
+namespace {
+
+/// Sets TESSERA_PVA_PASS_READER for the passes made while it lives ("inline": the pass reads
+/// and decodes the steps itself; "thread": a thread reads ahead, whatever the report's size).
+struct PassReader {
+  explicit PassReader(const char* mode) { ::setenv("TESSERA_PVA_PASS_READER", mode, 1); }
+  ~PassReader() { ::unsetenv("TESSERA_PVA_PASS_READER"); }
+};
+
+void requireSameSpan(const pva::SpanFigures& a, const pva::SpanFigures& b) {
+  REQUIRE(a.scope.runName == b.scope.runName);
+  REQUIRE(a.steps == b.steps);
+  REQUIRE(a.cycles == b.cycles);
+  REQUIRE(a.lengthCycles == b.lengthCycles);
+  REQUIRE(a.cyclesByIpu == b.cyclesByIpu);
+  REQUIRE(a.tileBalance == b.tileBalance); // the same sums in the same order: the same bits
+  REQUIRE(a.parallelEfficiency == b.parallelEfficiency);
+  REQUIRE(a.programs.size() == b.programs.size());
+  for (std::size_t p = 0; p < a.programs.size(); ++p) {
+    REQUIRE(a.programs[p].cycles == b.programs[p].cycles);
+    REQUIRE(a.programs[p].executions == b.programs[p].executions);
+  }
+  REQUIRE(a.computeSets.size() == b.computeSets.size());
+  for (std::size_t c = 0; c < a.computeSets.size(); ++c)
+    REQUIRE(a.computeSets[c].cycles == b.computeSets[c].cycles);
+  REQUIRE(a.ipus.size() == b.ipus.size());
+  for (std::size_t i = 0; i < a.ipus.size(); ++i) {
+    REQUIRE(a.ipus[i].streamCopyInBytes == b.ipus[i].streamCopyInBytes);
+    REQUIRE(a.ipus[i].globalExchangeOutBytes == b.ipus[i].globalExchangeOutBytes);
+  }
+  REQUIRE(a.streamCopyCycles.host == b.streamCopyCycles.host);
+}
+
+} // namespace
+
+// [steps]: pva_tests_portable_decoder runs this with the portable decoder too.
+TEST_CASE("The pass reads the steps ahead on a thread of its own: the same figures and steps",
+          "[pva][cache][steps]") {
+  // The mlp sample's 3,520 steps in two runs are four batches of the reading thread: batches
+  // end at run ends and in the middle of runs, and the slots go round.
+  pva::ExecutionAnalysis inlineFigures, threadFigures;
+  RecordingObserver inlineSteps, threadSteps;
+  {
+    const PassReader mode("inline");
+    inlineFigures = *pva::sharedExecutionAnalysis(openMlp(), inlineSteps, [](double) {});
+  }
+  {
+    const PassReader mode("thread");
+    const pva::Report report = openMlp();
+    threadFigures = *pva::sharedExecutionAnalysis(report, threadSteps, [](double) {});
+    requireEveryStep(report, threadSteps);
+  }
+  REQUIRE(inlineFigures.runs.size() == 2);
+  REQUIRE(threadFigures.runs.size() == inlineFigures.runs.size());
+  for (std::size_t r = 0; r < inlineFigures.runs.size(); ++r)
+    requireSameSpan(threadFigures.runs[r], inlineFigures.runs[r]);
+  requireSameSpan(threadFigures.allRuns, inlineFigures.allRuns);
+  REQUIRE(threadSteps.steps.size() == inlineSteps.steps.size());
+}
+
+TEST_CASE("A pass that stops while a thread reads ahead ends cleanly and keeps nothing",
+          "[pva][cache]") {
+  const PassReader mode("thread");
+  const pva::Report report = openMlp();
+  // The observer stops it in the third batch, the progress near the end; each time the reading
+  // thread, maybe waiting for room, is stopped and joined (a hang here is the failure).
+  RecordingObserver stopping;
+  stopping.throwAt = 2500;
+  REQUIRE_THROWS_WITH(pva::sharedExecutionAnalysis(report, stopping, [](double) {}),
+                      "observer stops");
+  REQUIRE(stopping.steps.size() == 2500);
+  REQUIRE_THROWS_WITH(pva::analyseExecution(report,
+                                            [](double done) {
+                                              if (done > 0.9) throw std::runtime_error("enough");
+                                            }),
+                      "enough");
+  RecordingObserver whole;
+  const auto figures = pva::sharedExecutionAnalysis(report, whole, [](double) {});
+  requireEveryStep(report, whole);
+  requireSame(*figures, pva::analyseExecution(openMlp()));
+}
+
+TEST_CASE("A step the reading thread cannot decode is the pass's error, naming the file and step",
+          "[pva][cache][hostile]") {
+  const test::ScratchDir dir;
+  const auto file = dir / "damaged.pop";
+  std::filesystem::copy_file(test::sampleReport("mlp"), file);
+  test::execSql(file, "UPDATE steps SET ipus = x'ffffffffffffffffffff' WHERE id = 3000");
+  std::string message[2];
+  int i = 0;
+  for (const char* how : {"inline", "thread"}) {
+    const PassReader mode(how);
+    message[i++] = test::messageOf<pva::InvalidReportError>(
+        [&] { pva::analyseExecution(pva::openReport(file.string())); });
+  }
+  CHECK(message[0].find(file.string()) != std::string::npos);
+  CHECK(message[0].find("corrupted step 3000") != std::string::npos);
+  CHECK(message[1] == message[0]);
 }

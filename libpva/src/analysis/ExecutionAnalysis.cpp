@@ -3,6 +3,7 @@
 #include "../model/Access.hpp"
 #include "../model/Saturating.hpp"
 #include "AnalysisCache.hpp"
+#include "DecodedSteps.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -188,14 +189,15 @@ struct DecodedStep {
 };
 
 /// Adds one step to each span: its slowest IPU's cycles, balance, program and traffic.
-void addStep(const ExecutionStep& step, std::uint64_t programId,
-             const std::vector<IpuExecution>& ipus, const ProgramKinds& kinds,
-             const StepChecker& checker, std::initializer_list<SpanBuilder*> spans) {
+void addStep(const ExecutionStep& step, std::uint64_t programId, const IpuExecution* ipuEntries,
+             std::size_t numIpus, const ProgramKinds& kinds, const StepChecker& checker,
+             std::initializer_list<SpanBuilder*> spans) {
   const std::size_t numPrograms = kinds.traffic.size();
   const std::size_t id = programId < numPrograms ? std::size_t(programId) : numPrograms;
   std::uint64_t slowest = 0;
   double activeBalance = 0, allBalance = 0, weight = 0;
-  for (const IpuExecution& ipu : ipus) {
+  for (const IpuExecution* entry = ipuEntries; entry != ipuEntries + numIpus; ++entry) {
+    const IpuExecution& ipu = *entry;
     checker.check(step, ipu);
     slowest = std::max(slowest, ipu.cycles());
     activeBalance += fractionOf(ipu.activeTileBalance()) * double(ipu.cycles());
@@ -293,7 +295,8 @@ SpanFigures analyseSteps(const Report& report, std::uint64_t firstStep, std::uin
   DecodedStep decoded;
   for (const ExecutionStep& step : e.steps().subrange(std::size_t(firstStep), std::size_t(count))) {
     decoded.read(step);
-    addStep(step, programOf(step), decoded.ipus, kinds, checker, {&span});
+    addStep(step, programOf(step), decoded.ipus.data(), decoded.ipus.size(), kinds, checker,
+            {&span});
   }
   return span.finish();
 }
@@ -376,19 +379,23 @@ ExecutionAnalysis readEveryStep(const Report& report, StepObserver* observer, bo
 
   const StepChecker checker(report);
   ExecutionAnalysis out;
-  DecodedStep decoded;
   std::uint64_t done = 0;
+  DecodedSteps decoded(runs); // read and decoded ahead, on a thread of its own when it pays
   for (const Run& run : runs) {
     Scope scope;
     scope.runs = Scope::Runs::OneRun;
     scope.runName = run.name();
     SpanBuilder one(scope, numPrograms, numComputeSets, numIpus);
-    for (const ExecutionStep& step : run.steps()) {
-      decoded.read(step);
-      const std::uint64_t program = programOf(step);
-      addStep(step, program, decoded.ipus, kinds, checker, {&one, &all});
-      if (observer) observer->step(step, program, decoded.ipus.data(), decoded.ipus.size());
-      if (progress && ++done % 4096 == 0) progress(context, double(done) / double(totalSteps));
+    for (bool endsRun = false; !endsRun;) {
+      const DecodedBatch& batch = decoded.next();
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        const ExecutionStep& step = batch.steps[i];
+        const std::uint64_t program = programOf(step);
+        addStep(step, program, batch.ipusOf(i), batch.numIpusOf(i), kinds, checker, {&one, &all});
+        if (observer) observer->step(step, program, batch.ipusOf(i), batch.numIpusOf(i));
+        if (progress && ++done % 4096 == 0) progress(context, double(done) / double(totalSteps));
+      }
+      endsRun = batch.endsRun;
     }
     one.figures.tileCyclesByIpu = kindsByIpu(run.tileCycleTotals(), target.tilesPerIpu(), numIpus);
     out.runs.push_back(one.finish());
