@@ -290,21 +290,7 @@ ExecutionStep Access::step(const std::shared_ptr<const StepBytes>& chunk, std::u
 
 IpuExecution Access::ipuExecution(const StepIpuView& v) {
   IpuExecution e;
-  e.ipu_ = v.ipu;
-  e.activeTiles_ = v.activeTiles;
-  e.cycles_ = v.cycles;
-  e.dataIn_ = v.dataIn;
-  e.dataOut_ = v.dataOut;
-  e.active_.from_.min_ = v.activeFromMin;
-  e.active_.from_.max_ = v.activeFromMax;
-  e.active_.to_.min_ = v.activeToMin;
-  e.active_.to_.max_ = v.activeToMax;
-  e.all_.from_.min_ = v.allFromMin;
-  e.all_.from_.max_ = v.allFromMax;
-  e.all_.to_.min_ = v.allToMin;
-  e.all_.to_.max_ = v.allToMax;
-  e.tileBalance_ = v.tileBalance;
-  e.activeTileBalance_ = v.activeTileBalance;
+  setIpuExecution(e, v);
   return e;
 }
 
