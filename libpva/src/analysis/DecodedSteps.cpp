@@ -48,7 +48,6 @@ void DecodedSteps::fill(DecodedBatch& b) {
   b.ipus.clear();
   b.endsRun = false;
   b.error = nullptr;
-  std::vector<IpuExecution> decoded;
   try {
     if (!runOpen_) {
       steps_ = runs_.at(run_).steps();
@@ -58,9 +57,8 @@ void DecodedSteps::fill(DecodedBatch& b) {
     }
     for (; at_ != end_ && b.steps.size() < kBatchSteps; ++at_) {
       const ExecutionStep& step = *at_;
-      Access::decodeAll(step.ipus(), decoded);
+      Access::decodeAppend(step.ipus(), b.ipus);
       b.steps.push_back(step);
-      b.ipus.insert(b.ipus.end(), decoded.begin(), decoded.end());
       b.ipuBegin.push_back(b.ipus.size());
     }
     if (at_ == end_) {

@@ -85,6 +85,8 @@ struct Access {
   /// Every entry of `list` into `out` (replacing its contents), decoded in one sweep of the
   /// packed stream: what a pass over all steps reads (no iterator state, no copy per entry).
   static void decodeAll(const IpuExecutions& list, std::vector<IpuExecution>& out);
+  /// decodeAll, appending to `out` (a batch of steps' entries decoded in place, without a copy).
+  static void decodeAppend(const IpuExecutions& list, std::vector<IpuExecution>& out);
   static ComputeSetExecution computeSetExecution(const std::shared_ptr<const StepBytes>& chunk,
                                                  std::uint32_t row, std::uint64_t program,
                                                  std::uint64_t computeSet);

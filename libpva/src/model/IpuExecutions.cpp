@@ -145,8 +145,12 @@ IpuExecutions Access::ipuExecutions(const std::shared_ptr<const StepBytes>& chun
 
 void Access::decodeAll(const IpuExecutions& list, std::vector<IpuExecution>& out) {
   out.clear();
+  decodeAppend(list, out);
+}
+
+void Access::decodeAppend(const IpuExecutions& list, std::vector<IpuExecution>& out) {
   if (list.decoded_) {
-    out = *list.decoded_;
+    out.insert(out.end(), list.decoded_->begin(), list.decoded_->end());
     return;
   }
   if (list.size_ == 0) return;
@@ -156,18 +160,20 @@ void Access::decodeAll(const IpuExecutions& list, std::vector<IpuExecution>& out
   // trips and copies (a pass decodes 16 M entries on the bench's 1 M-step report): the entries
   // in batches of a stack buffer, then set field by field.
   storage::PackedPosition at = step.layout.first;
-  out.resize(list.size_);
+  const std::size_t first = out.size();
+  out.resize(first + list.size_);
   constexpr std::size_t kBatch = 32;
   tessera::profiler::StepIpu batch[kBatch];
-  for (std::size_t done = 0; done < out.size();) {
-    const std::size_t n = std::min(kBatch, out.size() - done);
+  for (std::size_t done = 0; done < list.size_;) {
+    const std::size_t n = std::min<std::size_t>(kBatch, list.size_ - done);
     try {
       storage::readStepIpus(data, step.row.ipusSize, step.layout, at, batch, n);
     } catch (const tessera::profiler::BlobError& e) {
+      out.resize(first); // nothing half-decoded is left behind
       corruptStep(*list.chunk_, step.row.id, e);
     }
     for (std::size_t i = 0; i < n; ++i)
-      setIpuExecution(out[done + i], batch[i]);
+      setIpuExecution(out[first + done + i], batch[i]);
     done += n;
   }
 }
