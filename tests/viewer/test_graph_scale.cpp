@@ -52,6 +52,22 @@ int nodeNamed(const GraphViewData& d, const QString& name) {
   return -1;
 }
 
+/// The page at the size of these tests, on the generated model report, ready.
+bool showModel(GraphPage& page) {
+  page.resize(1200, 800);
+  page.show();
+  page.setDocument(Document::resolve(modelReport()));
+  return viewer_test::waitReady(&page);
+}
+
+/// Opens the group `name` of the shown graph and waits for its layout to show.
+bool openGroup(GraphPage& page, const QString& name) {
+  const GraphViewData* before = page.view()->graphData();
+  if (!page.activate(nodeNamed(*before, name))) return false;
+  return QTest::qWaitFor([&] { return page.view()->graphData() != before && page.isReady(); },
+                         60000);
+}
+
 /// Every full-graph node is shown as itself or by exactly the closed group whose path holds it,
 /// and every shown node has its place.
 bool consistent(const GraphViewData& full, const GraphViewData& shown, QString* why) {
@@ -116,10 +132,7 @@ private slots:
   // and selects it once laid out.
   void aSearchOpensTheGroupsAroundADeepName() {
     GraphPage page;
-    page.resize(1200, 800);
-    page.show();
-    page.setDocument(Document::resolve(modelReport()));
-    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(showModel(page));
     const GraphViewData* shown = page.view()->graphData();
     QVERIFY(shown && shown->grouped);
     QVERIFY(shown->nodes.size() <= kFirstViewNodes);
@@ -155,10 +168,7 @@ private slots:
   // showing the second, consistent with the whole graph, its counts label agreeing.
   void aReplacedLayoutLeavesThePageConsistent() {
     GraphPage page;
-    page.resize(1200, 800);
-    page.show();
-    page.setDocument(Document::resolve(modelReport()));
-    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(showModel(page));
     const GraphViewData* first = page.view()->graphData();
     const int bwd = nodeNamed(*first, QStringLiteral("bwd"));
     QVERIFY(bwd >= 0);
@@ -187,10 +197,7 @@ private slots:
   // Another document while a group's layout runs: the layout's result never shows over it.
   void aLayoutOutlivedByItsDocumentNeverShows() {
     GraphPage page;
-    page.resize(1200, 800);
-    page.show();
-    page.setDocument(Document::resolve(modelReport()));
-    QVERIFY(viewer_test::waitReady(&page));
+    QVERIFY(showModel(page));
     QVERIFY(page.activate(nodeNamed(*page.view()->graphData(), QStringLiteral("bwd"))));
     page.setDocument(Document::resolve(viewer_test::mlpBigReport()));
     QVERIFY(viewer_test::waitReady(&page));
@@ -207,14 +214,8 @@ private slots:
   // drawn only while one end is selected, and the page says so.
   void aHubsEdgesAreStraightAndShownOnSelection() {
     GraphPage page;
-    page.resize(1200, 800);
-    page.show();
-    page.setDocument(Document::resolve(modelReport()));
-    QVERIFY(viewer_test::waitReady(&page));
-    const GraphViewData* first = page.view()->graphData();
-    QVERIFY(page.activate(nodeNamed(*first, QStringLiteral("bwd"))));
-    QVERIFY(QTest::qWaitFor([&] { return page.view()->graphData() != first && page.isReady(); },
-                            60000));
+    QVERIFY(showModel(page));
+    QVERIFY(openGroup(page, QStringLiteral("bwd")));
     const GraphViewData* d = page.view()->graphData();
     const int fwd = nodeNamed(*d, QStringLiteral("fwd"));
     QVERIFY(fwd >= 0);
@@ -279,14 +280,8 @@ private slots:
     QVERIFY(view.scale() < 0.45);
 
     GraphPage page;
-    page.resize(1200, 800);
-    page.show();
-    page.setDocument(Document::resolve(modelReport()));
-    QVERIFY(viewer_test::waitReady(&page));
-    const GraphViewData* first = page.view()->graphData();
-    QVERIFY(page.activate(nodeNamed(*first, QStringLiteral("bwd"))));
-    QVERIFY(QTest::qWaitFor([&] { return page.view()->graphData() != first && page.isReady(); },
-                            60000));
+    QVERIFY(showModel(page));
+    QVERIFY(openGroup(page, QStringLiteral("bwd")));
     QVERIFY(page.view()->scale() >= 0.45); // 87 blocks in a column, fitted, would have no text
     const GraphViewData* opened = page.view()->graphData();
     const int block0 = nodeNamed(*opened, QStringLiteral("bwd/block0"));
