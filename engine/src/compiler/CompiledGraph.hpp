@@ -30,13 +30,20 @@ struct TileInterval {
   unsigned tile;
 };
 
+/// Each variable starts on a cache line of a replica's arena (which is itself allocated on one),
+/// so that the host kernels' vector loads and stores line up with the lines: with 8-byte
+/// alignment (and a heap arena starting 16 bytes into a line) every row of a 512-float matrix
+/// began 16 bytes into a line and half of the kernels' 32-byte accesses straddled two (issue 38,
+/// docs/benchmarks.md). Host speed only: the simulated tile memory does not depend on it.
+constexpr std::size_t kArenaAlignment = 64;
+
 struct CompiledVariable {
   std::string name;
   Type type;
   std::vector<std::size_t> shape;
   std::size_t numElements = 0;
   bool isConstant = false;
-  std::size_t arenaOffset = 0;
+  std::size_t arenaOffset = 0;       ///< a multiple of kArenaAlignment
   std::vector<TileInterval> mapping; ///< sorted by begin, covers every element
   /// Empty: zero-initialised. Otherwise the value of every replica, or, replicationFactor times
   /// as long, each replica's own value in replica order (Graph::addReplicationIndexConstant).

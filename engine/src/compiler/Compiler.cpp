@@ -20,8 +20,6 @@ using runtime::replicaGroups;
 namespace {
 using tessera::profiler::schema::CycleRule;
 
-constexpr std::size_t kArenaAlignment = 8;
-
 class Introspector final : public VertexIntrospector {
 public:
   explicit Introspector(const VertexRec& v) : v_(v) {}

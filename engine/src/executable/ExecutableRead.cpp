@@ -174,11 +174,13 @@ public:
     g.variables.reserve(variables.size());
     for (auto v : variables)
       g.variables.push_back(variable(g, v));
-    // The compiler lays the variables out one after another (8-byte aligned): the arena is no
-    // bigger than they are, so a message cannot ask for more memory than its graph needs.
+    // The compiler lays the variables out one after another (each on a cache line, 8 bytes
+    // apart in older executables): the arena is no bigger than they are, so a message cannot
+    // ask for more memory than its graph needs.
     std::size_t laidOut = 0;
     for (const auto& v : g.variables)
-      laidOut += (v.numElements * v.type.size() + 7) / 8 * 8;
+      laidOut += (v.numElements * v.type.size() + compiler::kArenaAlignment - 1) /
+                 compiler::kArenaAlignment * compiler::kArenaAlignment;
     if (g.arenaBytes > laidOut)
       throw FormatError("the arena has " + std::to_string(g.arenaBytes) + " bytes for " +
                         std::to_string(laidOut) + " bytes of variables");

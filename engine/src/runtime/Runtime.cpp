@@ -19,6 +19,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <new>
 #include <poplar/exceptions.hpp>
 #include <thread>
 #include <unordered_map>
@@ -63,11 +64,26 @@ struct Runtime::VertexInstance {
   std::vector<StagedEdge> staged;
 };
 
+namespace {
+// The arena starts on a cache line (compiler::kArenaAlignment: so does every variable in it).
+// Heap memory rather than mmap so that AddressSanitizer still sees accesses past its end.
+constexpr std::align_val_t kArenaAlign{compiler::kArenaAlignment};
+struct ArenaDeleter {
+  void operator()(unsigned char* p) const { ::operator delete[](p, kArenaAlign); }
+};
+std::unique_ptr<unsigned char[], ArenaDeleter> allocateArena(std::size_t bytes) {
+  const std::size_t size = bytes ? bytes : 1;
+  auto* p = static_cast<unsigned char*>(::operator new[](size, kArenaAlign));
+  std::memset(p, 0, size); // zero-initialised, as device memory starts
+  return std::unique_ptr<unsigned char[], ArenaDeleter>(p);
+}
+} // namespace
+
 struct Runtime::Replica {
   unsigned index;
   std::vector<FloatingPointControl>
       fpControl; ///< per tile of the replica (poplar/CSRFunctions.hpp)
-  std::unique_ptr<unsigned char[]> arena;
+  std::unique_ptr<unsigned char[], ArenaDeleter> arena;
   std::vector<std::vector<VertexInstance>> computeSets;
   std::vector<std::vector<unsigned char>> remoteBuffers;
   std::size_t counterCursor =
@@ -278,7 +294,7 @@ void Runtime::allocateReplicas() {
     auto r = std::make_unique<Replica>();
     r->index = rep;
     r->fpControl.assign(g_.replicaTarget.getNumTiles(), FloatingPointControl());
-    r->arena.reset(new unsigned char[g_.arenaBytes ? g_.arenaBytes : 1]());
+    r->arena = allocateArena(g_.arenaBytes);
     for (const auto& v : g_.variables) {
       if (v.initial.empty()) continue;
       // A value per replica (Graph::addReplicationIndexConstant), or one for all.
