@@ -5,6 +5,7 @@
 #include "common/TestCodelets.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <poplar/Vertex.hpp>
 #include <stdexcept>
 
@@ -184,3 +185,17 @@ public:
   }
 };
 TESSERA_VERTEX(TotalSupervisor, counts, total);
+
+/// offset = where `in` starts within its 64-byte line of host memory (the engine lines variables
+/// up with the host's cache lines: compiler::kArenaAlignment).
+class LineOffsetVertex : public Vertex {
+public:
+  Input<Vector<float>> in;
+  Output<unsigned> offset;
+  bool compute() {
+    *offset = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in.data()) % 64);
+    return true;
+  }
+  static std::uint64_t getCycleEstimate(const VertexIntrospector&, const Target&) { return 1; }
+};
+TESSERA_VERTEX(LineOffsetVertex, in, offset);

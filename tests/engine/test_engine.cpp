@@ -122,6 +122,30 @@ TEST_CASE("a multi-IPU graph runs across IPUs", "[engine]") {
   CHECK(out[1] == 26);
 }
 
+TEST_CASE("every variable starts on a cache line of the host's memory", "[engine]") {
+  // Host speed only (compiler::kArenaAlignment): sizes that are not multiples of 64 bytes would
+  // have put the next variable mid-line, and a heap arena itself starts 16 bytes into one.
+  auto device = test::smallDevice(2);
+  auto g = test::makeGraph(device);
+  auto cs = g.addComputeSet("probe");
+  const std::vector<std::size_t> sizes{3, 5, 1, 17, 7};
+  auto offsets = g.addVariable(UNSIGNED_INT, {sizes.size()}, "offsets");
+  g.setTileMapping(offsets, 1);
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    auto v = g.addVariable(FLOAT, {sizes[i]}, "v" + std::to_string(i));
+    g.setTileMapping(v, 0);
+    g.setTileMapping(g.addVertex(cs, "LineOffsetVertex", {{"in", v}, {"offset", offsets[i]}}), 0);
+  }
+  g.setInitialValue(offsets, std::vector<unsigned>(sizes.size(), 99));
+  g.createHostRead("offsets", offsets);
+  Engine e(g, Execute(cs));
+  e.load(device);
+  e.run();
+  std::vector<unsigned> got(sizes.size());
+  e.readTensor("offsets", got.data(), got.data() + got.size());
+  CHECK(got == std::vector<unsigned>(sizes.size(), 0));
+}
+
 TEST_CASE("engines are independent of later graph changes", "[engine]") {
   auto device = test::smallDevice(2);
   Graph g(device.getTarget());
