@@ -102,12 +102,11 @@ void run(const Geometry& g, Setting setting, const float* a, const float* b, flo
   if (setting == Setting::cached) return;
   for (std::size_t rb = 0; rb < g.rowBlocks(); ++rb)
     for (std::size_t cb = 0; cb < g.colBlocks(); ++cb) {
-      const std::size_t cols = g.blockCols(cb);
+      const std::size_t cols = g.blockCols(cb), block = g.blockOffset(rb, cb);
       for (std::size_t i = 0; i < g.blockRows(rb); ++i) {
         for (std::size_t s = 0; s < g.splits(); ++s)
-          sums[s] = setting == Setting::layout
-                        ? planes + s * g.n * g.n + g.blockOffset(rb, cb) + i * cols
-                        : cachedPartials + i * cols;
+          sums[s] = setting == Setting::layout ? planes + s * g.n * g.n + block + i * cols
+                                               : cachedPartials + i * cols;
         poplin::reduceAddFloat(sums.data(), sums.size(), c + (rb * g.rows + i) * g.n + cb * g.cols,
                                cols);
       }
