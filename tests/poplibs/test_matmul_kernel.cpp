@@ -7,12 +7,16 @@
 #include "PlanProfile.hpp"
 #include "TestUtil.hpp"
 #include "common/ScratchDir.hpp"
+#include "poplin/EvenRows.hpp"
 #include "poplin/MatMulKernel.hpp"
 #include "poplin/ReduceAddKernel.hpp"
 
 #include <cmath>
 #include <cstring>
+#include <poplar/Engine.hpp>
 #include <poplin/MatMul.hpp>
+#include <poplin/codelets.hpp>
+#include <popops/codelets.hpp>
 #include <pva/pva.hpp>
 
 using namespace poplar;
@@ -55,7 +59,43 @@ struct Strided {
   std::vector<float> data;
 };
 
+/// An edge list as a vertex sees one: rows with data() and size().
+struct Row {
+  const float* p;
+  std::size_t n;
+  const float* data() const { return p; }
+  std::size_t size() const { return n; }
+};
+using Rows = std::vector<Row>;
+
 } // namespace
+
+TEST_CASE("EvenRows: equally spaced rows of one size are found, anything else is not",
+          "[poplin][matmul][kernel]") {
+  std::vector<float> m(1000);
+  const float* base = m.data();
+  poplin::EvenRows<const float> rows;
+  REQUIRE(poplin::findEvenRows(Rows{{base, 8}, {base + 20, 8}, {base + 40, 8}}, 8, rows));
+  CHECK(rows.first == base);
+  CHECK(rows.stride == 20);
+  CHECK(rows.row(2) == base + 40);
+  // Backwards, overlapping, a single row, none.
+  REQUIRE(poplin::findEvenRows(Rows{{base + 60, 4}, {base + 30, 4}, {base, 4}}, 4, rows));
+  CHECK(rows.stride == -30);
+  CHECK(rows.row(2) == base);
+  REQUIRE(poplin::findEvenRows(Rows{{base, 8}, {base + 4, 8}, {base + 8, 8}}, 8, rows));
+  CHECK(rows.stride == 4);
+  REQUIRE(poplin::findEvenRows(Rows{{base + 7, 3}}, 3, rows));
+  CHECK(rows.row(0) == base + 7);
+  CHECK(poplin::findEvenRows(Rows{}, 3, rows));
+  // One row out of step, one of another size, a spacing that is not a whole number of floats.
+  CHECK_FALSE(poplin::findEvenRows(Rows{{base, 8}, {base + 20, 8}, {base + 41, 8}}, 8, rows));
+  CHECK_FALSE(poplin::findEvenRows(Rows{{base, 8}, {base + 20, 7}, {base + 40, 8}}, 8, rows));
+  CHECK_FALSE(poplin::findEvenRows(Rows{{base, 8}, {base + 20, 8}}, 7, rows));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(base);
+  CHECK_FALSE(poplin::findEvenRows(Rows{{base, 1}, {reinterpret_cast<const float*>(bytes + 6), 1}},
+                                   1, rows));
+}
 
 TEST_CASE("The float block kernel gives the documented sums for odd shapes and strided rows",
           "[poplin][matmul][kernel]") {
@@ -180,4 +220,41 @@ TEST_CASE("matMul on the host kernels: results in float and half, cycles unchang
         cycles += t;
   INFO("cycles " << cycles);
   CHECK(cycles == c.cycles);
+}
+
+TEST_CASE("matMul with blocks across two variables, run again on new inputs",
+          "[poplin][matmul][kernel]") {
+  // A's rows come from two variables (a gap between them in memory), so some blocks' rows are
+  // not equally spaced and take the vertices' general path, others are and take the one the
+  // first run found (EvenRows.hpp); each run must read the inputs written since.
+  const std::size_t M = 37, K = 53, N = 29, top = 20;
+  IPUModel model;
+  model.tilesPerIPU = 16;
+  Device device = model.createDevice();
+  Graph graph(device.getTarget());
+  popops::addCodelets(graph);
+  poplin::addCodelets(graph);
+  const Tensor a1 = poplin::createMatMulInputLHS(graph, FLOAT, {top, K}, {K, N}, "a1");
+  const Tensor a2 = poplin::createMatMulInputLHS(graph, FLOAT, {M - top, K}, {K, N}, "a2");
+  const Tensor b = poplin::createMatMulInputRHS(graph, FLOAT, {M, K}, {K, N}, "b");
+  program::Sequence prog;
+  const Tensor c = poplin::matMul(graph, concat(a1, a2), b, prog, "mm");
+  graph.createHostWrite("a1", a1);
+  graph.createHostWrite("a2", a2);
+  graph.createHostWrite("b", b);
+  graph.createHostRead("c", c);
+  Engine engine(graph, prog);
+  engine.load(device);
+  for (unsigned run = 0; run < 3; ++run) {
+    CAPTURE(run);
+    const auto a = test::randomValues(M * K, -1, 1, 80 + run),
+               bv = test::randomValues(K * N, -1, 1, 90 + run);
+    engine.writeTensor("a1", a.data(), a.data() + top * K);
+    engine.writeTensor("a2", a.data() + top * K, a.data() + a.size());
+    engine.writeTensor("b", bv.data(), bv.data() + bv.size());
+    engine.run();
+    std::vector<float> got(M * N);
+    engine.readTensor("c", got.data(), got.data() + got.size());
+    CHECK_THAT(got, test::CloseTo(test::hostMatMul(a, bv, 1, M, K, N), 1e-5f, 1e-5f));
+  }
 }

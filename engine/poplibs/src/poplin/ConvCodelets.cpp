@@ -15,6 +15,7 @@
 #include "ConvCycles.hpp"
 #include "ConvGeometry.hpp"
 #include "ConvVertexEstimates.hpp"
+#include "EvenRows.hpp"
 #include "MatMulKernel.hpp"
 
 #include <algorithm>
@@ -94,19 +95,32 @@ public:
   bool computeChannelsInnermost() {
     const std::size_t rows = out.size(), depth = weights.size();
     const std::size_t cols = rows ? out[0].size() : 0;
-    if (in.size() != rows) return false;
-    for (std::size_t i = 0; i < rows; ++i)
-      if (out[i].size() != cols || in[i].size() != depth) return false;
-    for (std::size_t k = 0; k < depth; ++k)
-      if (weights[k].size() != cols) return false;
+    if (!checked_) { // the edges' sizes, once: an engine binds them when it loads
+      if (in.size() != rows) return false;
+      for (std::size_t i = 0; i < rows; ++i)
+        if (out[i].size() != cols || in[i].size() != depth) return false;
+      for (std::size_t k = 0; k < depth; ++k)
+        if (weights[k].size() != cols) return false;
+      checked_ = true;
+      if constexpr (std::is_same_v<In, float> && std::is_same_v<Out, float>)
+        evenRows_ = findEvenRows(in, depth, aRows_) && findEvenRows(weights, cols, bRows_) &&
+                    findEvenRows(out, cols, outRows_);
+    }
     thread_local std::vector<const float*> aPtr, bPtr;
     thread_local std::vector<float*> outPtr;
     aPtr.resize(rows), outPtr.resize(rows), bPtr.resize(depth);
     if constexpr (std::is_same_v<In, float> && std::is_same_v<Out, float>) {
-      for (std::size_t i = 0; i < rows; ++i)
-        aPtr[i] = in[i].data(), outPtr[i] = out[i].data();
-      for (std::size_t k = 0; k < depth; ++k)
-        bPtr[k] = weights[k].data();
+      if (evenRows_) { // the rows' addresses from the first rows' (EvenRows.hpp)
+        for (std::size_t i = 0; i < rows; ++i)
+          aPtr[i] = aRows_.row(i), outPtr[i] = outRows_.row(i);
+        for (std::size_t k = 0; k < depth; ++k)
+          bPtr[k] = bRows_.row(k);
+      } else {
+        for (std::size_t i = 0; i < rows; ++i)
+          aPtr[i] = in[i].data(), outPtr[i] = out[i].data();
+        for (std::size_t k = 0; k < depth; ++k)
+          bPtr[k] = weights[k].data();
+      }
       matMulBlockFloat(aPtr.data(), bPtr.data(), outPtr.data(), rows, depth, cols);
       return true;
     }
@@ -147,6 +161,14 @@ public:
     return true;
   }
 
+private:
+  // Host state, not fields: set by the first channels-innermost run (EvenRows.hpp).
+  bool checked_ = false;  ///< the edges' sizes were checked
+  bool evenRows_ = false; ///< float blocks whose rows of A, B and out are equally spaced
+  EvenRows<const float> aRows_, bRows_;
+  EvenRows<float> outRows_;
+
+public:
   /// PopLibs' published estimator of the vertex of the same name (ConvVertexEstimates.hpp).
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
                                         const poplar::Target& t) {

@@ -1,6 +1,7 @@
 // poplin::ReduceAdd: the sum of a convolution's (or matmul's) input-channel blocks' partials,
 // named as PopLibs names its conv reduction vertex, <OutType, PartialsType, singleInput,
 // constrainPartials>. Tessera runs it as a worker vertex with PopLibs' per-worker estimate.
+#include "EvenRows.hpp"
 #include "ReduceAddKernel.hpp"
 #include "poplibs_support/ConvCycleEstimators.hpp"
 
@@ -30,16 +31,23 @@ public:
     std::size_t total = 0;
     for (const auto& row : out)
       total += row.size();
-    for (const auto& p : partials)
-      if (p.size() != total) return false;
+    if (!checked_) { // the partials' sizes, once: an engine binds them when it loads
+      for (const auto& p : partials)
+        if (p.size() != total) return false;
+      checked_ = true;
+      if constexpr (std::is_same_v<Out, float> && std::is_same_v<P, float>)
+        evenPartials_ = findEvenRows(partials, total, even_);
+    }
     if constexpr (std::is_same_v<Out, float> && std::is_same_v<P, float>) {
       // float: one vectorised pass per row over every partial (ReduceAddKernel.hpp), same sums.
+      // Equally spaced partials (one plane each, as PopLibs lays them out) give their addresses
+      // without their edge descriptors being read (EvenRows.hpp).
       thread_local std::vector<const float*> rows;
       rows.resize(partials.size());
       std::size_t offset = 0;
       for (auto& row : out) {
         for (std::size_t p = 0; p < partials.size(); ++p)
-          rows[p] = partials[p].data() + offset;
+          rows[p] = (evenPartials_ ? even_.row(p) : partials[p].data()) + offset;
         reduceAddFloat(rows.data(), rows.size(), row.data(), row.size());
         offset += row.size();
       }
@@ -65,6 +73,13 @@ public:
     return true;
   }
 
+private:
+  // Host state, not fields: set by the first run (EvenRows.hpp).
+  bool checked_ = false;      ///< the partials' sizes were checked
+  bool evenPartials_ = false; ///< float partials equally spaced
+  EvenRows<const float> even_;
+
+public:
   /// PopLibs' poplin::ReduceAdd estimator for one worker (ConvCycleEstimators.hpp), over all
   /// of out's elements.
   static std::uint64_t getCycleEstimate(const poplar::VertexIntrospector& v,
