@@ -4,6 +4,8 @@
 //
 //   cached   every block reads the same A and B and writes the same partials, all in cache:
 //            the block kernel's own speed
+//   cached, each block by OpenBLAS: the same blocks through cblas_sgemm (issue 38 allows the
+//            vertices OpenBLAS for their blocks "if that wins"; built with OpenBLAS only)
 //   layout   the blocks in the order the engine runs them (tile order: row block, K split,
 //            column block) over the whole matrices, each writing its partials into its split's
 //            plane, laid out block by block as PopLibs lays them out; then every row of C summed
@@ -74,13 +76,22 @@ struct Geometry {
   }
 };
 
-enum class Setting { cached, layout, layoutPartialsCached };
+enum class Setting { cached, cachedOpenBlas, layout, layoutPartialsCached };
 
 /// One run: every block's product, then (except `cached`) every row of C from the partials.
 void run(const Geometry& g, Setting setting, const float* a, const float* b, float* planes,
          float* cachedPartials, float* c) {
   std::vector<const float*> aRows(g.rows), bRows(g.depth), sums(g.splits());
   std::vector<float*> outRows(g.rows);
+#ifdef TESSERA_BENCH_OPENBLAS
+  if (setting == Setting::cachedOpenBlas) { // as `cached`, each block by OpenBLAS instead
+    const int n = static_cast<int>(g.n), cols = static_cast<int>(g.cols);
+    for (std::size_t block = 0; block < g.rowBlocks() * g.splits() * g.colBlocks(); ++block)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(g.rows), cols,
+                  static_cast<int>(g.depth), 1.0f, a, n, b, n, 0.0f, cachedPartials, cols);
+    return;
+  }
+#endif
   for (std::size_t rb = 0; rb < g.rowBlocks(); ++rb)
     for (std::size_t s = 0; s < g.splits(); ++s)
       for (std::size_t cb = 0; cb < g.colBlocks(); ++cb) {
@@ -145,16 +156,22 @@ int main(int argc, char** argv) {
   std::generate(a.data, a.data + a.size, [&] { return dist(rng); });
   std::generate(b.data, b.data + b.size, [&] { return dist(rng); });
 
-  const Setting settings[] = {Setting::cached, Setting::layout, Setting::layoutPartialsCached};
-  const char* names[] = {"cached: one block's data, in cache", "layout: the run's matrices, planes",
-                         "layout, partials in one cached block"};
+  std::vector<Setting> settings{Setting::cached, Setting::layout, Setting::layoutPartialsCached};
+  std::vector<const char*> names{"cached: one block's data, in cache",
+                                 "layout: the run's matrices, planes",
+                                 "layout, partials in one cached block"};
+#ifdef TESSERA_BENCH_OPENBLAS
+  settings.insert(settings.begin() + 1, Setting::cachedOpenBlas);
+  names.insert(names.begin() + 1, "cached, each block by OpenBLAS's sgemm");
+#endif
   // The layout run's C stays in `c` for the check; the partials-cached run's sums are not C.
   AlignedFloats scratchC(g.n * g.n);
   auto runSetting = [&](Setting s) {
     run(g, s, a.data, b.data, planes.data, cachedPartials.data,
         s == Setting::layout ? c.data : scratchC.data);
   };
-  std::vector<double> times[3], blasTimes;
+  std::vector<std::vector<double>> times(settings.size());
+  std::vector<double> blasTimes;
 #ifdef TESSERA_BENCH_OPENBLAS
   openblas_set_num_threads(1);
   const int ni = static_cast<int>(g.n);
@@ -168,7 +185,7 @@ int main(int argc, char** argv) {
     runSetting(s);
   // Interleaved, so that machine noise affects every setting and the baseline alike.
   for (std::size_t r = 0; r < reps; ++r) {
-    for (int s = 0; s < 3; ++s) {
+    for (std::size_t s = 0; s < settings.size(); ++s) {
       const auto t0 = Clock::now();
       runSetting(settings[s]);
       times[s].push_back(std::chrono::duration<double>(Clock::now() - t0).count());
@@ -185,7 +202,7 @@ int main(int argc, char** argv) {
               g.n, g.n, g.n, g.rows, g.depth, g.cols, g.splits(),
               g.rowBlocks() * g.splits() * g.colBlocks(), g.n * g.colBlocks(), reps);
   const double blasTime = blasTimes.empty() ? 0.0 : median(blasTimes);
-  for (int s = 0; s < 3; ++s) {
+  for (std::size_t s = 0; s < settings.size(); ++s) {
     const double t = median(times[s]);
     std::printf("  %-42s %8.2f ms", names[s], t * 1e3);
     if (blasTime > 0) std::printf("   speed / OpenBLAS %5.2f x", blasTime / t);
