@@ -10,6 +10,7 @@
 //            column block) over the whole matrices, each writing its partials into its split's
 //            plane, laid out block by block as PopLibs lays them out; then every row of C summed
 //            from the planes: a run's host work, less the engine's per-vertex work
+//   layout, blocks by OpenBLAS: the same, each block through cblas_sgemm (with OpenBLAS only)
 //   layout, partials cached: the same, but every block writes one cached block of partials,
 //            and the sums read from it: what the planes' traffic through memory costs
 //
@@ -76,7 +77,7 @@ struct Geometry {
   }
 };
 
-enum class Setting { cached, cachedOpenBlas, layout, layoutPartialsCached };
+enum class Setting { cached, cachedOpenBlas, layout, layoutOpenBlas, layoutPartialsCached };
 
 /// One run: every block's product, then (except `cached`) every row of C from the partials.
 void run(const Geometry& g, Setting setting, const float* a, const float* b, float* planes,
@@ -100,14 +101,24 @@ void run(const Geometry& g, Setting setting, const float* a, const float* b, flo
                           cols = g.blockCols(same ? 0 : cb);
         const std::size_t r0 = same ? 0 : rb * g.rows, k0 = same ? 0 : s * g.depth,
                           c0 = same ? 0 : cb * g.cols;
-        float* out = setting == Setting::layout ? planes + s * g.n * g.n + g.blockOffset(rb, cb)
-                                                : cachedPartials;
+        float* out = setting == Setting::layout || setting == Setting::layoutOpenBlas
+                         ? planes + s * g.n * g.n + g.blockOffset(rb, cb)
+                         : cachedPartials;
         for (std::size_t i = 0; i < rows; ++i) {
           aRows[i] = a + (r0 + i) * g.n + k0;
           outRows[i] = out + i * cols;
         }
         for (std::size_t k = 0; k < depth; ++k)
           bRows[k] = b + (k0 + k) * g.n + c0;
+#ifdef TESSERA_BENCH_OPENBLAS
+        if (setting == Setting::layoutOpenBlas) { // the block's rows are A's, B's and C's own
+          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows),
+                      static_cast<int>(cols), static_cast<int>(depth), 1.0f, aRows[0],
+                      static_cast<int>(g.n), bRows[0], static_cast<int>(g.n), 0.0f, outRows[0],
+                      static_cast<int>(cols));
+          continue;
+        }
+#endif
         poplin::matMulBlockFloat(aRows.data(), bRows.data(), outRows.data(), rows, depth, cols);
       }
   if (setting == Setting::cached) return;
@@ -116,8 +127,9 @@ void run(const Geometry& g, Setting setting, const float* a, const float* b, flo
       const std::size_t cols = g.blockCols(cb), block = g.blockOffset(rb, cb);
       for (std::size_t i = 0; i < g.blockRows(rb); ++i) {
         for (std::size_t s = 0; s < g.splits(); ++s)
-          sums[s] = setting == Setting::layout ? planes + s * g.n * g.n + block + i * cols
-                                               : cachedPartials + i * cols;
+          sums[s] = setting == Setting::layout || setting == Setting::layoutOpenBlas
+                        ? planes + s * g.n * g.n + block + i * cols
+                        : cachedPartials + i * cols;
         poplin::reduceAddFloat(sums.data(), sums.size(), c + (rb * g.rows + i) * g.n + cb * g.cols,
                                cols);
       }
@@ -163,6 +175,8 @@ int main(int argc, char** argv) {
 #ifdef TESSERA_BENCH_OPENBLAS
   settings.insert(settings.begin() + 1, Setting::cachedOpenBlas);
   names.insert(names.begin() + 1, "cached, each block by OpenBLAS's sgemm");
+  settings.insert(settings.begin() + 3, Setting::layoutOpenBlas);
+  names.insert(names.begin() + 3, "layout, each block by OpenBLAS's sgemm");
 #endif
   // The layout run's C stays in `c` for the check; the partials-cached run's sums are not C.
   AlignedFloats scratchC(g.n * g.n);
