@@ -18,6 +18,7 @@
 #include <poplar/Device.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/HostFunctionCallback.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/ProfileValue.hpp>
 #include <poplar/Program.hpp>
@@ -93,6 +94,11 @@ public:
   /// run ends (docs/engine.md).
   void connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
                                std::unique_ptr<StreamCallback> cb);
+
+  /// Binds the callback run at each program::Call of the host function `handle`
+  /// (Graph::addHostFunction) in replica `index`. An unknown handle or an empty callback is a
+  /// stream_connection_error.
+  void connectHostFunction(StringRef handle, unsigned index, HostCallbackHandle callback);
 
   void copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t repeatIndex,
                           unsigned replicaIndex = 0);
