@@ -580,6 +580,24 @@ void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::ui
   impl_->runtime->copyRemote(handle, row, replica, data, false);
 }
 
+void Engine::copyRemoteElements(const std::string& handle, void* data, std::size_t count,
+                                std::size_t elementSize, std::uint64_t row, unsigned replica,
+                                bool toRemote) {
+  const char* what = toRemote ? "copyToRemoteBuffer" : "copyFromRemoteBuffer";
+  impl_->requireLoaded(what);
+  for (const auto& rb : impl_->compiled.remoteBuffers) {
+    if (rb.handle != handle) continue;
+    if (elementSize != rb.type.size() || count != rb.numElements)
+      throw stream_connection_error(
+          std::string(what) + "(\"" + handle + "\"): the host array has " + std::to_string(count) +
+          " elements of " + std::to_string(elementSize) + " bytes; a row of the remote buffer is " +
+          std::to_string(rb.numElements) + " " + rb.type.toString() + " (" +
+          std::to_string(rb.type.size()) + " bytes each)");
+    break;
+  }
+  impl_->runtime->copyRemote(handle, row, replica, data, toRemote);
+}
+
 void Engine::setPrintTensorStream(std::ostream& os) {
   impl_->runtime->setPrintStream(os);
 }

@@ -1,10 +1,12 @@
 // A program written the way research codes on Poplar are (a solver library's runtime layer, an
 // Advent-of-Code style counter): engine options read from POPLAR_ENGINE_OPTIONS and written
 // back, host functions called from the device (one returning results, one only observing),
+// remote memory read back through gccs::ArrayRef, a stream callback kept as a handle,
 // a data-dependent loop (RepeatWhileTrue) holding an If, a cycle count around the loop, windowed
 // sums built from slices, concat and broadcast and reduced as INT, compileGraph with a progress
 // callback, and an Engine made from the executable. Every result is checked.
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -17,6 +19,7 @@
 #include <poplar/IPUModel.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/Program.hpp>
+#include <poplar/StreamCallback.hpp>
 #include <poplar/SyncType.hpp>
 #include <popops/Cast.hpp>
 #include <popops/ElementWise.hpp>
@@ -106,6 +109,9 @@ int main() {
   graph.setInitialValue(floats, std::vector<float>{0.5f, 1.5f, -2.0f, 8.0f});
   HostFunction doubler = graph.addHostFunction("doubler", {{FLOAT, 4}}, {{FLOAT, 4}});
   body.add(Call(doubler, {floats}, {doubled}, "callDoubler"));
+  // The doubled values are also kept in remote memory, read back row by row after the run.
+  RemoteBuffer spill = graph.addRemoteBuffer("spill", FLOAT, 4);
+  body.add(Copy(doubled, spill, "spill"));
 
   // A loop whose trip count the device decides: i runs 0..4; odd values are counted by an If,
   // and each i is shown to an observing host function (no outputs).
@@ -155,7 +161,12 @@ int main() {
   std::vector<int> measurements = {3, 1, 4, 1, 5, 9, 2, 6};
   std::vector<int> counted(1, -1);
   engine.connectStream("measurements", measurements.data());
-  engine.connectStream("grewCount", counted.data());
+  // The device-to-host result through a callback kept as a handle first.
+  std::function<void(void*)> takeCount = [&counted](void* p) {
+    counted[0] = *static_cast<const int*>(p);
+  };
+  StreamCallbackHandle countHandle(takeCount);
+  engine.connectStreamToCallback("grewCount", std::move(countHandle));
   std::unique_ptr<Doubler> owned(new Doubler);
   Doubler* doublerCallback = owned.get();
   engine.connectHostFunction("doubler", 0, std::unique_ptr<HostCallback>(std::move(owned)));
@@ -191,6 +202,10 @@ int main() {
             doublerCallback->calls == 1,
         "host function results written back to the device");
   check(seen == std::vector<int>({0, 1, 2, 3, 4}), "observing host function saw i = 0..4");
+  std::vector<float> spilled(4, 0.0f);
+  gccs::ArrayRef<float> spillView(spilled.data(), spilled.size());
+  engine.copyFromRemoteBuffer<float>("spill", spillView, 0);
+  check(spilled == gotDoubled, "copyFromRemoteBuffer<T> into a gccs::ArrayRef");
   int oddCount = -1;
   engine.readTensor("odd", &oddCount, &oddCount + 1);
   check(oddCount == 2, "If inside RepeatWhileTrue counted the odd values");
