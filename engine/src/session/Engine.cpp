@@ -524,7 +524,7 @@ void Engine::connectHostFunction(StringRef handle, unsigned index, HostCallbackH
   if (!cb) throw stream_connection_error("connectHostFunction(\"" + name + "\"): empty callback");
   // The function's streams (Graph::addHostFunction names them "<handle>.hostfn.in<i>" and
   // ".out<j>"), with their sizes, in argument order.
-  struct Call {
+  struct HostCall {
     std::vector<std::vector<unsigned char>> ins, outs;
     std::shared_ptr<HostCallback> callback;
     void run() {
@@ -537,7 +537,7 @@ void Engine::connectHostFunction(StringRef handle, unsigned index, HostCallbackH
       (*callback)(ArrayRef<const void*>(in), ArrayRef<void*>(out));
     }
   };
-  auto call = std::make_shared<Call>();
+  auto call = std::make_shared<HostCall>();
   call->callback = std::move(cb);
   const auto streamBytes = [&](const std::string& stream) -> std::size_t {
     for (const auto& s : impl_->compiled.streams)
