@@ -7,6 +7,7 @@
 
 #include <array>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <poplar/CSRFunctions.hpp>
 #include <poplar/DeviceManager.hpp>
@@ -338,6 +339,36 @@ TEST_CASE("OptionFlags print as JSON that readJSON reads back", "[engine][api]")
   CHECK(more.at("y") == "2");
   CHECK(more.at("z") == "true");
   CHECK_THROWS_AS(readJSON("[1, 2]", more), invalid_option);
+}
+
+TEST_CASE("readJSONFromEnv adds the options of an environment variable", "[engine][api]") {
+  OptionFlags flags{{"x", "1"}};
+  ::unsetenv("TESSERA_TEST_OPTIONS");
+  readJSONFromEnv("TESSERA_TEST_OPTIONS", flags); // unset: nothing changes
+  CHECK(flags == OptionFlags{{"x", "1"}});
+  ::setenv("TESSERA_TEST_OPTIONS", "{\"y\": \"2\", \"x\": 3}", 1);
+  readJSONFromEnv("TESSERA_TEST_OPTIONS", flags);
+  CHECK(flags.at("x") == "3");
+  CHECK(flags.at("y") == "2");
+  ::setenv("TESSERA_TEST_OPTIONS", "[1]", 1);
+  CHECK_THROWS_WITH(readJSONFromEnv("TESSERA_TEST_OPTIONS", flags),
+                    Catch::Contains("TESSERA_TEST_OPTIONS"));
+  CHECK_THROWS_AS(readJSONFromEnv("TESSERA_TEST_OPTIONS", flags), invalid_option);
+  ::unsetenv("TESSERA_TEST_OPTIONS");
+}
+
+TEST_CASE("containsConstant tells tensors holding constants", "[engine][api]") {
+  auto device = test::smallDevice(2);
+  Graph g(device.getTarget());
+  Tensor v = g.addVariable(FLOAT, {4}, "v");
+  Tensor c = g.addConstant<float>(FLOAT, {2}, 1.0f, "c");
+  CHECK_FALSE(v.containsConstant());
+  CHECK(c.containsConstant());
+  CHECK(concat(v, c).containsConstant());
+  CHECK_FALSE(concat(v.slice(0, 2), v.slice(2, 4)).containsConstant());
+  CHECK(concat(v, c).slice(4, 5).containsConstant());
+  CHECK_FALSE(concat(v, c).slice(0, 4).containsConstant());
+  CHECK(g.addReplicationIndexConstant().containsConstant());
 }
 
 TEST_CASE("addLinearlyMappedVariable spreads a variable; hasCodelet tells which vertices a graph "

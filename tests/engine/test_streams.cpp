@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 #include <poplar/exceptions.hpp>
+#include <type_traits>
 
 using namespace poplar;
 using namespace poplar::program;
@@ -54,6 +55,32 @@ TEST_CASE_METHOD(Loopback, "single buffers and function callbacks", "[streams]")
     CHECK(r.front() == 109);
     CHECK(r.back() == 100);
   }
+}
+
+TEST_CASE_METHOD(Loopback, "StreamCallbackHandle holds a function or a StreamCallback object",
+                 "[streams]") {
+  struct Ones : LegacyStreamCallback {
+    void fetch(void* p) override {
+      for (int i = 0; i < 10; ++i)
+        static_cast<int*>(p)[i] = 1;
+    }
+  };
+  Engine e(g, Sequence{Copy(in, t), Copy(t, out)});
+  std::vector<int> got;
+  std::function<void(void*)> keep = [&](void* p) {
+    got.assign(static_cast<int*>(p), static_cast<int*>(p) + 10);
+  };
+  StreamCallbackHandle fromFunction(keep); // as runtime layers keep them, then connect
+  e.connectStreamToCallback("out", std::move(fromFunction));
+  e.connectStreamToCallback("in", 0, StreamCallbackHandle(std::unique_ptr<Ones>(new Ones)));
+  e.load(device);
+  e.run();
+  CHECK(got == std::vector<int>(10, 1));
+  CHECK_THROWS_AS(
+      e.connectStreamToCallback("out", StreamCallbackHandle(std::function<void(void*)>())),
+      stream_connection_error);
+  static_assert(!std::is_convertible<std::function<void(void*)>, StreamCallbackHandle>::value,
+                "explicit, so a lambda still picks the function overload");
 }
 
 TEST_CASE_METHOD(Loopback, "StreamCallback objects are fetched and completed per copy",
@@ -260,6 +287,35 @@ TEST_CASE("remote buffers hold rows addressed by an offset tensor", "[streams]")
                        test::What(Catch::Contains("row 9") && Catch::Contains("4 rows")));
   CHECK_THROWS_AS(e.copyToRemoteBuffer(out, "table", 4), stream_connection_error);
   CHECK_THROWS_AS(e.copyToRemoteBuffer(out, "nope", 0), stream_connection_error);
+}
+
+TEST_CASE("remote buffers copy to and from a typed host array (gccs::ArrayRef)", "[streams]") {
+  auto device = test::smallDevice(4);
+  Graph g(device.getTarget());
+  auto t = g.addVariable(INT, {4}, "t");
+  g.setTileMapping(t, 1);
+  g.addRemoteBuffer("rows", INT, 4, 2);
+  auto one = g.addConstant<int>(INT, {4}, 1, "one");
+  g.setTileMapping(one, 1);
+  Engine e(g, Sequence{Copy(one, t)});
+  e.load(device);
+  std::vector<int> in = {1, 2, 3, 4}, back(4, 0);
+  // As SDK 3 programs write it: a view made by deduction, the element type given explicitly.
+  e.copyToRemoteBuffer(gccs::ArrayRef(in), "rows", 1);
+  e.copyFromRemoteBuffer<int>("rows", gccs::ArrayRef<int>(back.data(), back.size()), 1);
+  CHECK(back == in);
+  // The view must be one row, of the buffer's element size.
+  std::vector<int> shortRow(3);
+  std::vector<short> narrow(4);
+  CHECK_THROWS_MATCHES(e.copyFromRemoteBuffer<int>("rows", shortRow, 0), stream_connection_error,
+                       test::What(Catch::Contains("3 elements of 4 bytes") &&
+                                  Catch::Contains("a row of the remote buffer is 4 int")));
+  CHECK_THROWS_AS(e.copyToRemoteBuffer(ArrayRef<short>(narrow), "rows", 0),
+                  stream_connection_error);
+  CHECK_THROWS_AS(e.copyToRemoteBuffer(gccs::ArrayRef(in), "rows", 2), stream_connection_error);
+  CHECK_THROWS_AS(e.copyToRemoteBuffer(gccs::ArrayRef(in), "nope", 0), stream_connection_error);
+  static_assert(std::is_same<gccs::ArrayRef<float>, poplar::ArrayRef<float>>::value,
+                "gccs::ArrayRef is Poplar's ArrayRef");
 }
 
 TEST_CASE("replicas have their own memory and their own stream connections", "[streams]") {

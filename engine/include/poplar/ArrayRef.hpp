@@ -110,3 +110,9 @@ template <typename T> ArrayRef<T> makeArrayRef(const std::vector<T>& v) {
 }
 
 } // namespace poplar
+
+// SDK 3 programs name the view gccs::ArrayRef (Poplar's ArrayRef comes from Graphcore's common
+// support library there); it is the same class, so `gccs::ArrayRef(vector)` deduces as here.
+namespace gccs {
+using poplar::ArrayRef;
+} // namespace gccs

@@ -18,6 +18,7 @@
 #include <poplar/Device.hpp>
 #include <poplar/Executable.hpp>
 #include <poplar/Graph.hpp>
+#include <poplar/HostFunctionCallback.hpp>
 #include <poplar/OptionFlags.hpp>
 #include <poplar/ProfileValue.hpp>
 #include <poplar/Program.hpp>
@@ -94,10 +95,46 @@ public:
   void connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
                                std::unique_ptr<StreamCallback> cb);
 
+  /// Binds the callback run at each program::Call of the host function `handle`
+  /// (Graph::addHostFunction) in replica `index`. An unknown handle or an empty callback is a
+  /// stream_connection_error.
+  void connectHostFunction(StringRef handle, unsigned index, HostCallbackHandle callback);
+
+  /// The same from a StreamCallbackHandle (whichever of a function or an object it holds).
+  void connectStreamToCallback(const std::string& handle, StreamCallbackHandle callback) {
+    if (callback.callback_)
+      connectStreamToCallback(handle, std::move(callback.callback_));
+    else
+      connectStreamToCallback(handle, std::move(callback.function_));
+  }
+  void connectStreamToCallback(const std::string& handle, unsigned replicaIndex,
+                               StreamCallbackHandle callback) {
+    if (callback.callback_)
+      connectStreamToCallback(handle, replicaIndex, std::move(callback.callback_));
+    else
+      connectStreamToCallback(handle, replicaIndex, std::move(callback.function_));
+  }
+
   void copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t repeatIndex,
                           unsigned replicaIndex = 0);
   void copyFromRemoteBuffer(const std::string& handle, void* data, std::uint64_t repeatIndex,
                             unsigned replicaIndex = 0);
+
+  /// Typed forms, as SDK programs pass a view of their own array (gccs::ArrayRef): `buffer`
+  /// must hold exactly one row of the remote buffer, in elements of its type's size, else a
+  /// stream_connection_error names both.
+  template <typename T>
+  void copyToRemoteBuffer(ArrayRef<T> buffer, const std::string& handle, std::uint64_t repeatIndex,
+                          unsigned replicaIndex = 0) {
+    copyRemoteElements(handle, const_cast<T*>(buffer.data()), buffer.size(), sizeof(T), repeatIndex,
+                       replicaIndex, true);
+  }
+  template <typename T>
+  void copyFromRemoteBuffer(const std::string& handle, ArrayRef<T> buffer,
+                            std::uint64_t repeatIndex, unsigned replicaIndex = 0) {
+    copyRemoteElements(handle, const_cast<T*>(buffer.data()), buffer.size(), sizeof(T), repeatIndex,
+                       replicaIndex, false);
+  }
 
   void setPrintTensorStream(std::ostream& os);
 
@@ -154,6 +191,9 @@ public:
   ProfileValue getProfile() const;
 
 private:
+  void copyRemoteElements(const std::string& handle, void* data, std::size_t count,
+                          std::size_t elementSize, std::uint64_t repeatIndex, unsigned replicaIndex,
+                          bool toRemote);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -267,6 +267,10 @@ public:
   /// A graph over tiles [lowerTile, upperTile) of this one, numbered from 0; shares all objects.
   Graph createVirtualGraph(unsigned lowerTile, unsigned upperTile) const;
   Function addFunction(const program::Program& program);
+  /// A function the host runs when a program::Call of it is reached; its callback is connected
+  /// with Engine::connectHostFunction(handle, ...). Arguments are (type, element count).
+  HostFunction addHostFunction(StringRef handle, ArrayRef<HostFunctionArgument> inputs,
+                               ArrayRef<HostFunctionArgument> outputs);
 
   /// Writes the graph's structure (variables and their mapping, compute sets and vertices,
   /// streams, programs) as JSON, for tools that inspect a graph without running it

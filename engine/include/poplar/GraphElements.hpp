@@ -5,6 +5,8 @@
 #include <poplar/ReplicatedStreamMode.hpp>
 #include <poplar/Type.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace poplar {
 
@@ -129,6 +131,33 @@ private:
   Function(const detail::GraphState* g, unsigned id) : g_(g), id_(id) {}
   const detail::GraphState* g_ = nullptr;
   unsigned id_ = 0;
+};
+
+/// One argument of a host function (Graph::addHostFunction): its element type and count.
+struct HostFunctionArgument {
+  HostFunctionArgument(Type elementType, std::size_t count)
+      : type(elementType), numElements(count) {}
+  Type type;
+  std::size_t numElements;
+};
+
+/// A function run on the host by program::Call(HostFunction, inputs, outputs); the engine
+/// binds it with Engine::connectHostFunction. Tessera carries the arguments over one
+/// device-to-host stream per input and one host-to-device stream per output, named
+/// "<handle>.hostfn.in<i>" / "<handle>.hostfn.out<j>" (docs/engine.md).
+class HostFunction {
+public:
+  HostFunction() = default;
+  const std::string& handle() const { return handle_; }
+  const std::vector<DataStream>& inputStreams() const { return inputs_; }
+  const std::vector<DataStream>& outputStreams() const { return outputs_; }
+
+private:
+  friend class Graph;
+  HostFunction(std::string handle, std::vector<DataStream> inputs, std::vector<DataStream> outputs)
+      : handle_(std::move(handle)), inputs_(std::move(inputs)), outputs_(std::move(outputs)) {}
+  std::string handle_;
+  std::vector<DataStream> inputs_, outputs_;
 };
 
 } // namespace poplar

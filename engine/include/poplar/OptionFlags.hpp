@@ -1,6 +1,7 @@
 // String key/value options, as passed to Engine and to PopLibs operations.
 #pragma once
 
+#include <cstdlib>
 #include <initializer_list>
 #include <istream>
 #include <iterator>
@@ -52,6 +53,17 @@ inline void readJSON(const std::string& json, OptionFlags& flags) {
 inline void readJSON(std::istream& stream, OptionFlags& flags) {
   readJSON(std::string(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()),
            flags);
+}
+
+/// Adds the options of the JSON object in environment variable `envVarName` to `flags`
+/// (SDK programs read POPLAR_ENGINE_OPTIONS this way before adding their own); an unset
+/// variable leaves `flags` as they are, text that is not such an object throws invalid_option
+/// naming the variable.
+inline void readJSONFromEnv(const std::string& envVarName, OptionFlags& flags) {
+  const char* text = std::getenv(envVarName.c_str());
+  if (!text) return;
+  for (const auto& kv : parseOptionFlagsJson(text, envVarName))
+    flags.set(kv.first, kv.second);
 }
 
 /// Prints the options as a JSON object, which readJSON reads back.

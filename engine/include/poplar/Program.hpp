@@ -154,6 +154,11 @@ public:
 class Call : public Program {
 public:
   Call(Function f, const DebugContext& debugContext = {});
+  /// Runs a host function (Graph::addHostFunction): `inputs` go to the host, the callback
+  /// connected with Engine::connectHostFunction runs, and its results are written to `outputs`.
+  /// Each tensor must match its argument's type and element count.
+  Call(HostFunction f, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
+       const DebugContext& debugContext = {});
 };
 
 /// An explicit synchronisation barrier.

@@ -103,6 +103,8 @@ public:
   bool isContiguous() const;
   /// True when some element of a variable appears more than once.
   bool containsAliases() const;
+  /// True when any element is a constant (Graph::addConstant, or a replication index).
+  bool containsConstant() const;
   /// Intervals of the flattened tensor that are contiguous in their variable.
   std::vector<Interval> getContiguousRegions() const;
   /// A one-line description for debugging: element type, shape and the variable regions.

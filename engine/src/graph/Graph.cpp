@@ -718,6 +718,21 @@ Function Graph::addFunction(const program::Program& program) {
   return Function(state_.get(), id);
 }
 
+HostFunction Graph::addHostFunction(StringRef handle, ArrayRef<HostFunctionArgument> inputs,
+                                    ArrayRef<HostFunctionArgument> outputs) {
+  const std::string name(handle.begin(), handle.end());
+  if (name.empty()) throw stream_connection_error("addHostFunction: empty handle");
+  // Streams named after the function (program::Call(HostFunction) copies over them).
+  std::vector<DataStream> in, out;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    in.push_back(addDeviceToHostFIFO(name + ".hostfn.in" + std::to_string(i), inputs[i].type,
+                                     inputs[i].numElements));
+  for (std::size_t j = 0; j < outputs.size(); ++j)
+    out.push_back(addHostToDeviceFIFO(name + ".hostfn.out" + std::to_string(j), outputs[j].type,
+                                      outputs[j].numElements));
+  return HostFunction(name, std::move(in), std::move(out));
+}
+
 void Graph::serialize(std::ostream& out, SerializationFormat format) const {
   serialize(out, {}, format);
 }

@@ -1,5 +1,8 @@
 #include "ProgramNode.hpp"
 
+#include <poplar/exceptions.hpp>
+#include <string>
+
 namespace poplar::program {
 
 using Node = detail::ProgramNode;
@@ -133,6 +136,44 @@ Switch Switch::switchWithBoundsChecking(const Tensor& control,
 
 Call::Call(Function f, const DebugContext& dc) : Program(make(Kind::Call, dc)) {
   node_->function = f;
+}
+
+namespace {
+// The tensors of a host-function call against the function's streams: same count, and each
+// tensor the type and size of its stream (so the error names the call, not a hidden stream).
+void checkHostCallArgs(const HostFunction& f, const std::vector<DataStream>& streams,
+                       const std::vector<Tensor>& tensors, const char* what) {
+  if (streams.size() != tensors.size())
+    throw control_program_error("Call(HostFunction \"" + f.handle() +
+                                "\"): " + std::to_string(tensors.size()) + " " + what +
+                                " given, the function has " + std::to_string(streams.size()));
+  for (std::size_t i = 0; i < streams.size(); ++i)
+    if (tensors[i].elementType() != streams[i].elementType() ||
+        tensors[i].numElements() != streams[i].numElements())
+      throw control_program_error(
+          "Call(HostFunction \"" + f.handle() + "\"): " + what + " " + std::to_string(i) + " is " +
+          tensors[i].elementType().toString() + " x " + std::to_string(tensors[i].numElements()) +
+          ", the function's argument is " + streams[i].elementType().toString() + " x " +
+          std::to_string(streams[i].numElements()));
+}
+} // namespace
+
+// A host-function call is lowered to stream copies: each input goes to the host over its
+// device-to-host stream, then each output comes back over its host-to-device stream. The
+// engine's connectHostFunction gathers the inputs and runs the callback when the first output
+// is fetched (or after the last input, for a function without outputs).
+Call::Call(HostFunction f, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
+           const DebugContext& dc)
+    : Program(make(Kind::Sequence, dc)) {
+  if (f.handle().empty())
+    throw control_program_error("Call(HostFunction): the function was not made by "
+                                "Graph::addHostFunction");
+  checkHostCallArgs(f, f.inputStreams(), inputs, "inputs");
+  checkHostCallArgs(f, f.outputStreams(), outputs, "outputs");
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    node_->children.push_back(Copy(inputs[i], f.inputStreams()[i], false, dc));
+  for (std::size_t j = 0; j < outputs.size(); ++j)
+    node_->children.push_back(Copy(f.outputStreams()[j], outputs[j], false, dc));
 }
 
 Sync::Sync(SyncType type, const DebugContext& dc) : Program(make(Kind::Sync, dc)) {

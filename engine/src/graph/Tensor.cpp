@@ -1,3 +1,4 @@
+#include "GraphState.hpp"
 #include "TensorData.hpp"
 
 #include <algorithm>
@@ -446,6 +447,14 @@ bool Tensor::containsAliases() const {
   const auto r = sortedRegions(data().regions);
   for (std::size_t i = 1; i < r.size(); ++i)
     if (r[i].var == r[i - 1].var && r[i].begin < r[i - 1].end) return true;
+  return false;
+}
+
+bool Tensor::containsConstant() const {
+  // A tensor's graph id is the state of the graph that made it (Graph::addVariable).
+  const auto* g = static_cast<const detail::GraphState*>(data().graph);
+  for (const auto& r : data().regions)
+    if (g->variables[r.var].isConstant) return true;
   return false;
 }
 

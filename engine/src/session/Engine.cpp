@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <poplar/Engine.hpp>
@@ -517,6 +518,56 @@ void Engine::connectStreamToCallback(const std::string& handle, unsigned replica
   impl_->runtime->connect(handle, static_cast<int>(replicaIndex), std::move(c));
 }
 
+void Engine::connectHostFunction(StringRef handle, unsigned index, HostCallbackHandle callback) {
+  const std::string name(handle.begin(), handle.end());
+  auto cb = callback.get();
+  if (!cb) throw stream_connection_error("connectHostFunction(\"" + name + "\"): empty callback");
+  // The function's streams (Graph::addHostFunction names them "<handle>.hostfn.in<i>" and
+  // ".out<j>"), with their sizes, in argument order.
+  struct HostCall {
+    std::vector<std::vector<unsigned char>> ins, outs;
+    std::shared_ptr<HostCallback> callback;
+    void run() {
+      std::vector<const void*> in;
+      std::vector<void*> out;
+      for (const auto& b : ins)
+        in.push_back(b.data());
+      for (auto& b : outs)
+        out.push_back(b.data());
+      (*callback)(ArrayRef<const void*>(in), ArrayRef<void*>(out));
+    }
+  };
+  auto call = std::make_shared<HostCall>();
+  call->callback = std::move(cb);
+  const auto streamBytes = [&](const std::string& stream) -> std::size_t {
+    for (const auto& s : impl_->compiled.streams)
+      if (s.handle == stream) return s.numElements * s.type.size();
+    return 0;
+  };
+  for (std::size_t bytes;
+       (bytes = streamBytes(name + ".hostfn.in" + std::to_string(call->ins.size()))) != 0;)
+    call->ins.emplace_back(bytes);
+  for (std::size_t bytes;
+       (bytes = streamBytes(name + ".hostfn.out" + std::to_string(call->outs.size()))) != 0;)
+    call->outs.emplace_back(bytes);
+  if (call->ins.empty() && call->outs.empty())
+    throw stream_connection_error("connectHostFunction(\"" + name +
+                                  "\"): no host function with that handle in this graph "
+                                  "(Graph::addHostFunction), or it has no arguments");
+  const std::size_t numIns = call->ins.size(), numOuts = call->outs.size();
+  for (std::size_t i = 0; i < numIns; ++i)
+    connectStreamToCallback(name + ".hostfn.in" + std::to_string(i), index,
+                            [call, i, numIns, numOuts](void* p) {
+                              std::memcpy(call->ins[i].data(), p, call->ins[i].size());
+                              if (i + 1 == numIns && numOuts == 0) call->run();
+                            });
+  for (std::size_t j = 0; j < numOuts; ++j)
+    connectStreamToCallback(name + ".hostfn.out" + std::to_string(j), index, [call, j](void* p) {
+      if (j == 0) call->run(); // the inputs have all arrived: Call copies them first
+      std::memcpy(p, call->outs[j].data(), call->outs[j].size());
+    });
+}
+
 void Engine::copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t row,
                                 unsigned replica) {
   impl_->requireLoaded("copyToRemoteBuffer");
@@ -527,6 +578,24 @@ void Engine::copyFromRemoteBuffer(const std::string& handle, void* data, std::ui
                                   unsigned replica) {
   impl_->requireLoaded("copyFromRemoteBuffer");
   impl_->runtime->copyRemote(handle, row, replica, data, false);
+}
+
+void Engine::copyRemoteElements(const std::string& handle, void* data, std::size_t count,
+                                std::size_t elementSize, std::uint64_t row, unsigned replica,
+                                bool toRemote) {
+  const char* what = toRemote ? "copyToRemoteBuffer" : "copyFromRemoteBuffer";
+  impl_->requireLoaded(what);
+  for (const auto& rb : impl_->compiled.remoteBuffers) {
+    if (rb.handle != handle) continue;
+    if (elementSize != rb.type.size() || count != rb.numElements)
+      throw stream_connection_error(
+          std::string(what) + "(\"" + handle + "\"): the host array has " + std::to_string(count) +
+          " elements of " + std::to_string(elementSize) + " bytes; a row of the remote buffer is " +
+          std::to_string(rb.numElements) + " " + rb.type.toString() + " (" +
+          std::to_string(rb.type.size()) + " bytes each)");
+    break;
+  }
+  impl_->runtime->copyRemote(handle, row, replica, data, toRemote);
 }
 
 void Engine::setPrintTensorStream(std::ostream& os) {
