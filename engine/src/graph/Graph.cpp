@@ -1,5 +1,6 @@
 #include "Convert.hpp"
 #include "GraphState.hpp"
+#include "HostFunctionStreams.hpp"
 #include "TensorData.hpp"
 #include "codelets/CodeletLoader.hpp"
 #include "compiler/CompiledGraph.hpp"
@@ -725,11 +726,11 @@ HostFunction Graph::addHostFunction(StringRef handle, ArrayRef<HostFunctionArgum
   // Streams named after the function (program::Call(HostFunction) copies over them).
   std::vector<DataStream> in, out;
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    in.push_back(addDeviceToHostFIFO(name + ".hostfn.in" + std::to_string(i), inputs[i].type,
-                                     inputs[i].numElements));
+    in.push_back(addDeviceToHostFIFO(detail::graph::hostFunctionStream(name, true, i),
+                                     inputs[i].type, inputs[i].numElements));
   for (std::size_t j = 0; j < outputs.size(); ++j)
-    out.push_back(addHostToDeviceFIFO(name + ".hostfn.out" + std::to_string(j), outputs[j].type,
-                                      outputs[j].numElements));
+    out.push_back(addHostToDeviceFIFO(detail::graph::hostFunctionStream(name, false, j),
+                                      outputs[j].type, outputs[j].numElements));
   return HostFunction(name, std::move(in), std::move(out));
 }
 

@@ -4,6 +4,7 @@
 #include "compiler/CompiledGraph.hpp"
 #include "executable/ExecutableState.hpp"
 #include "graph/GraphState.hpp"
+#include "graph/HostFunctionStreams.hpp"
 #include "profile/StepClock.hpp"
 #include "report/ExecutionRecorder.hpp"
 #include "report/ProfileSummary.hpp"
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <poplar/Engine.hpp>
 #include <poplar/exceptions.hpp>
 #include <pvti/pvti.hpp>
@@ -522,8 +524,7 @@ void Engine::connectHostFunction(StringRef handle, unsigned index, HostCallbackH
   const std::string name(handle.begin(), handle.end());
   auto cb = callback.get();
   if (!cb) throw stream_connection_error("connectHostFunction(\"" + name + "\"): empty callback");
-  // The function's streams (Graph::addHostFunction names them "<handle>.hostfn.in<i>" and
-  // ".out<j>"), with their sizes, in argument order.
+  // One call's arguments as the host sees them, and the callback.
   struct HostCall {
     std::vector<std::vector<unsigned char>> ins, outs;
     std::shared_ptr<HostCallback> callback;
@@ -539,33 +540,39 @@ void Engine::connectHostFunction(StringRef handle, unsigned index, HostCallbackH
   };
   auto call = std::make_shared<HostCall>();
   call->callback = std::move(cb);
-  const auto streamBytes = [&](const std::string& stream) -> std::size_t {
-    for (const auto& s : impl_->compiled.streams)
-      if (s.handle == stream) return s.numElements * s.type.size();
-    return 0;
+  // The arguments, in order, for as long as the graph has their streams
+  // (graph/HostFunctionStreams.hpp: the names Graph::addHostFunction gave them).
+  std::map<std::string, std::size_t> streamBytes;
+  for (const auto& s : impl_->compiled.streams)
+    streamBytes[s.handle] = s.numElements * s.type.size();
+  const auto collect = [&](bool input, std::vector<std::vector<unsigned char>>& buffers) {
+    for (;;) {
+      const auto it =
+          streamBytes.find(detail::graph::hostFunctionStream(name, input, buffers.size()));
+      if (it == streamBytes.end()) return;
+      buffers.emplace_back(it->second);
+    }
   };
-  for (std::size_t bytes;
-       (bytes = streamBytes(name + ".hostfn.in" + std::to_string(call->ins.size()))) != 0;)
-    call->ins.emplace_back(bytes);
-  for (std::size_t bytes;
-       (bytes = streamBytes(name + ".hostfn.out" + std::to_string(call->outs.size()))) != 0;)
-    call->outs.emplace_back(bytes);
+  collect(true, call->ins);
+  collect(false, call->outs);
   if (call->ins.empty() && call->outs.empty())
     throw stream_connection_error("connectHostFunction(\"" + name +
                                   "\"): no host function with that handle in this graph "
                                   "(Graph::addHostFunction), or it has no arguments");
   const std::size_t numIns = call->ins.size(), numOuts = call->outs.size();
   for (std::size_t i = 0; i < numIns; ++i)
-    connectStreamToCallback(name + ".hostfn.in" + std::to_string(i), index,
+    connectStreamToCallback(detail::graph::hostFunctionStream(name, true, i), index,
                             [call, i, numIns, numOuts](void* p) {
                               std::memcpy(call->ins[i].data(), p, call->ins[i].size());
                               if (i + 1 == numIns && numOuts == 0) call->run();
                             });
   for (std::size_t j = 0; j < numOuts; ++j)
-    connectStreamToCallback(name + ".hostfn.out" + std::to_string(j), index, [call, j](void* p) {
-      if (j == 0) call->run(); // the inputs have all arrived: Call copies them first
-      std::memcpy(p, call->outs[j].data(), call->outs[j].size());
-    });
+    connectStreamToCallback(detail::graph::hostFunctionStream(name, false, j), index,
+                            [call, j](void* p) {
+                              if (j == 0)
+                                call->run(); // the inputs have all arrived: Call copies them first
+                              std::memcpy(p, call->outs[j].data(), call->outs[j].size());
+                            });
 }
 
 void Engine::copyToRemoteBuffer(const void* data, const std::string& handle, std::uint64_t row,
