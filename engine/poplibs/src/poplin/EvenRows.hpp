@@ -2,7 +2,7 @@
 // out a product's operands and its partial sums. A vertex that finds its rows so on its first run
 // keeps the first row and the spacing, and later runs compute each row's address instead of
 // reading the row's edge descriptor. The descriptors are cold in cache on every run (for the
-// 512^3 product, 7 MB of them a run, as much memory as the matrices), and reading them cost the
+// 512^3 product, about 6 MB of them a run, twice A, B and C), and reading them cost the
 // matmul vertices more than setting up their products (issue 38, docs/benchmarks.md). An
 // engine binds a vertex's edges once, when it loads, so what the first run found stays true.
 // Host speed only: what a vertex computes and its cycle estimate do not depend on it.
